@@ -1,0 +1,48 @@
+// Package patcher is the runtime behind every generated <Kind>StatusPatcher.
+//
+// A Patcher is made from an object the caller has just fetched. It captures
+// that object as its base, the caller mutates Object() in memory, and Flush
+// writes the status difference as one JSON merge patch to the status
+// subresource, carrying the base's resourceVersion. The API server rejects
+// the write with 409 Conflict when anyone else wrote the object since, so a
+// concurrent write is never silently overwritten. A Flush with no status
+// change sends no request at all.
+//
+// Retry runs the caller's mutation, flushes, and on a conflict re-reads the
+// object through the API reader (never a cache), makes it the new base and
+// runs the mutation again on the fresh state. Two reconciles that both saw
+// "no plan yet" therefore end with one plan: the second run sees the first
+// run's plan.
+//
+// # Metadata writes and the self-conflict trap
+//
+// A reconciler that adds a finalizer after fetching changes the object's
+// resourceVersion, and a later status write from the old base would conflict
+// with the reconciler's own write. Use AddFinalizer and RemoveFinalizer: they
+// write the finalizer list with the same optimistic lock and move the base
+// forward, keeping the caller's in-memory status changes. If the caller wrote
+// the object itself (r.Update, r.Patch) on the same pointer, Flush notices that
+// the resourceVersion moved, re-reads the object, and re-bases only when the
+// server's status still equals the base's status; otherwise it returns a
+// Conflict, so no concurrent status write is ever lost.
+//
+// # Unpersisted changes
+//
+// A status write drops changes to spec, labels, annotations, finalizers and
+// owner references. When the caller changed any of those in memory, Flush
+// sends nothing and returns an error matching ErrNonStatusChange that names
+// the fields.
+//
+// # Deleted objects
+//
+// Flushing after the object is gone returns an error for which
+// apierrors.IsNotFound is true. A reconciler treats it as "nothing left to
+// report": client.IgnoreNotFound(err). After RemoveFinalizer removed the last
+// finalizer of an object that is being deleted, the server deletes it; Flush
+// then returns NotFound without sending a request.
+//
+// # Concurrency
+//
+// A Patcher is meant for one reconcile on one goroutine. It is not safe to
+// share between goroutines; make one per reconcile.
+package patcher
