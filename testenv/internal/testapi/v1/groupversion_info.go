@@ -1,0 +1,27 @@
+// Package v1 is a small API group, testing.statuspatch.dev/v1, used by the
+// testenv module's own tests and by the patcher integration tests. It is laid
+// out like a kubebuilder API package: types with markers, a generated
+// zz_generated.deepcopy.go, and CRD manifests generated into ../crd.
+//
+// +kubebuilder:object:generate=true
+// +groupName=testing.statuspatch.dev
+package v1
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/scheme"
+)
+
+//go:generate ../../../../bin/controller-gen object paths=.
+//go:generate ../../../../bin/controller-gen crd paths=. output:crd:artifacts:config=../crd
+
+var (
+	// GroupVersion is the group and version of the objects in this package.
+	GroupVersion = schema.GroupVersion{Group: "testing.statuspatch.dev", Version: "v1"}
+
+	// SchemeBuilder adds the types of this package to a scheme.
+	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+
+	// AddToScheme adds the types of this package to a scheme.
+	AddToScheme = SchemeBuilder.AddToScheme
+)
