@@ -1,0 +1,267 @@
+package testenv
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+)
+
+// ReadCRDDirectory reads every CustomResourceDefinition from the .yaml, .yml
+// and .json files directly inside dir, in file-name order. Files may hold
+// several YAML documents. Every non-empty document must be an
+// apiextensions.k8s.io/v1 CustomResourceDefinition; anything else is an error
+// naming the file and the document's position in it. A directory without any
+// such file is an error too (it is almost always a wrong path).
+func ReadCRDDirectory(dir string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("testenv: CRD directory %q: no such directory: %w", dir, err)
+		default:
+			return nil, fmt.Errorf("testenv: CRD directory %q: %w", dir, err)
+		}
+	}
+	var files []string
+	for _, e := range entries {
+		if e.IsDir() || !isManifest(e.Name()) {
+			continue
+		}
+		files = append(files, filepath.Join(dir, e.Name()))
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("testenv: CRD directory %q: no .yaml, .yml or .json files", dir)
+	}
+	var crds []*apiextensionsv1.CustomResourceDefinition
+	for _, f := range files {
+		got, err := ReadCRDFile(f)
+		if err != nil {
+			return nil, err
+		}
+		crds = append(crds, got...)
+	}
+	return crds, nil
+}
+
+func isManifest(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// ReadCRDFile reads the CustomResourceDefinitions in one YAML or JSON file
+// (see ReadCRDDirectory). A file that holds no document at all is an error.
+func ReadCRDFile(path string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("testenv: %s: %w", path, err)
+	}
+	crds, err := decodeCRDs(data)
+	if err != nil {
+		return nil, fmt.Errorf("testenv: %s: %w", path, err)
+	}
+	if len(crds) == 0 {
+		return nil, fmt.Errorf("testenv: %s: no CustomResourceDefinition in the file", path)
+	}
+	return crds, nil
+}
+
+// decodeCRDs splits data into YAML documents and decodes each non-empty one.
+// Documents are numbered from 1, counting only non-empty ones.
+func decodeCRDs(data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var crds []*apiextensionsv1.CustomResourceDefinition
+	n := 0
+	for {
+		doc, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			return crds, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", n+1, err)
+		}
+		var probe map[string]any
+		if err := yaml.Unmarshal(doc, &probe); err != nil {
+			return nil, fmt.Errorf("document %d: malformed YAML: %w", n+1, err)
+		}
+		if len(probe) == 0 {
+			continue // empty, or only comments
+		}
+		n++
+		var tm metav1.TypeMeta
+		if err := yaml.Unmarshal(doc, &tm); err != nil {
+			return nil, fmt.Errorf("document %d: %w", n, err)
+		}
+		gv, _ := schema.ParseGroupVersion(tm.APIVersion)
+		switch {
+		case tm.Kind == "":
+			return nil, fmt.Errorf("document %d has no kind, not a CustomResourceDefinition", n)
+		case tm.Kind != "CustomResourceDefinition" || gv.Group != apiextensionsv1.GroupName:
+			return nil, fmt.Errorf("document %d is kind %s, not a CustomResourceDefinition", n, tm.Kind)
+		case gv.Version != "v1":
+			return nil, fmt.Errorf("document %d is a CustomResourceDefinition of %s; only %s is supported",
+				n, tm.APIVersion, apiextensionsv1.SchemeGroupVersion)
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.Unmarshal(doc, crd); err != nil {
+			return nil, fmt.Errorf("document %d: %w", n, err)
+		}
+		if crd.Name == "" {
+			return nil, fmt.Errorf("document %d: CustomResourceDefinition has no metadata.name", n)
+		}
+		crds = append(crds, crd)
+	}
+}
+
+// collectCRDs gathers the CRDs of all options, as copies, and rejects
+// duplicate names.
+func collectCRDs(o options) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	var out []*apiextensionsv1.CustomResourceDefinition
+	seen := map[string]bool{}
+	add := func(crd *apiextensionsv1.CustomResourceDefinition, from string) error {
+		if crd == nil {
+			return fmt.Errorf("testenv: %s: nil CustomResourceDefinition", from)
+		}
+		if crd.Name == "" {
+			return fmt.Errorf("testenv: %s: CustomResourceDefinition without a name", from)
+		}
+		if seen[crd.Name] {
+			return fmt.Errorf("testenv: %s: CustomResourceDefinition %q is given twice", from, crd.Name)
+		}
+		seen[crd.Name] = true
+		c := crd.DeepCopy()
+		c.ResourceVersion = ""
+		c.UID = ""
+		c.CreationTimestamp = metav1.Time{}
+		c.Status = apiextensionsv1.CustomResourceDefinitionStatus{}
+		out = append(out, c)
+		return nil
+	}
+	for _, dir := range o.crdDirs {
+		crds, err := ReadCRDDirectory(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, crd := range crds {
+			if err := add(crd, fmt.Sprintf("CRD directory %q", dir)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, crd := range o.crds {
+		if err := add(crd, "WithCRDs"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// installCRDs creates the CRDs (the embedded backend; envtest installs its
+// own) and returns them as the server stored them.
+func installCRDs(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.CustomResourceDefinition) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	cs, err := apiextensionsclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("testenv: apiextensions client: %w", err)
+	}
+	out := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(crds))
+	for _, crd := range crds {
+		created, err := cs.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, crd, metav1.CreateOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("testenv: installing CustomResourceDefinition %q: %w", crd.Name, err)
+		}
+		out = append(out, created)
+	}
+	return out, nil
+}
+
+// waitForCRDs polls until every CRD is Established and each served version
+// answers a List with 200. It returns the CRDs as last read from the server.
+func waitForCRDs(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.CustomResourceDefinition) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	cs, err := apiextensionsclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("testenv: apiextensions client: %w", err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("testenv: dynamic client: %w", err)
+	}
+	out := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(crds))
+	for _, crd := range crds {
+		name := crd.Name
+		var last error
+		var current *apiextensionsv1.CustomResourceDefinition
+		fatal := false
+		ready := func() bool {
+			got, err := cs.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				last = err
+				return false
+			}
+			current = got
+			if c := condition(got, apiextensionsv1.NamesAccepted); c != nil && c.Status == apiextensionsv1.ConditionFalse {
+				last = fmt.Errorf("names not accepted: %s: %s", c.Reason, c.Message)
+				fatal = true
+				return false
+			}
+			if c := condition(got, apiextensionsv1.Established); c == nil || c.Status != apiextensionsv1.ConditionTrue {
+				last = errors.New("not Established yet")
+				return false
+			}
+			for _, v := range got.Spec.Versions {
+				if !v.Served {
+					continue
+				}
+				gvr := schema.GroupVersionResource{Group: got.Spec.Group, Version: v.Name, Resource: got.Spec.Names.Plural}
+				if _, err := dyn.Resource(gvr).List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+					last = fmt.Errorf("listing %s: %w", gvr, err)
+					return false
+				}
+			}
+			return true
+		}
+		for !ready() {
+			if fatal || apierrors.IsForbidden(last) || apierrors.IsUnauthorized(last) {
+				return nil, fmt.Errorf("testenv: waiting for CustomResourceDefinition %q: %w", name, last)
+			}
+			select {
+			case <-ctx.Done():
+				return nil, fmt.Errorf("testenv: waiting for CustomResourceDefinition %q to be established and served: %w (last: %v)",
+					name, context.Cause(ctx), last)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		out = append(out, current)
+	}
+	return out, nil
+}
+
+func condition(crd *apiextensionsv1.CustomResourceDefinition, t apiextensionsv1.CustomResourceDefinitionConditionType) *apiextensionsv1.CustomResourceDefinitionCondition {
+	for i := range crd.Status.Conditions {
+		if crd.Status.Conditions[i].Type == t {
+			return &crd.Status.Conditions[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/uuid"
+	serveroptions "k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
+	servertesting "k8s.io/apiextensions-apiserver/pkg/cmd/server/testing"
+	etcd3testing "k8s.io/apiserver/pkg/storage/etcd3/testing"
+	"k8s.io/apiserver/pkg/storage/storagebackend"
+	"k8s.io/client-go/rest"
+)
+
+// fakeKubeconfig is never contacted. The apiextensions-apiserver's delegated
+// authentication and authorization options insist on a kubeconfig to start;
+// with --authentication-skip-lookup nothing is looked up through it. The
+// loopback client config that Start hands out is a system:masters token.
+const fakeKubeconfig = `apiVersion: v1
+kind: Config
+clusters:
+- cluster:
+    server: http://127.1.2.3:12345
+  name: integration
+contexts:
+- context:
+    cluster: integration
+    user: test
+  name: default-context
+current-context: default-context
+users:
+- name: test
+  user:
+    password: test
+    username: test
+`
+
+// startEmbedded runs etcd and the apiextensions-apiserver in-process, the
+// way k8s.io/apiextensions-apiserver/test/integration/fixtures does. The
+// returned stop func shuts both down and removes their files; on error
+// everything started so far is already stopped.
+func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, func(), error) {
+	configureKlog(o.verbose)
+
+	var etcdServer *etcd3testing.EtcdTestServer
+	var etcdStorage *storagebackend.Config
+	if !runOwned(func() { etcdServer, etcdStorage = etcd3testing.NewUnsecuredEtcd3TestClientServer(shim) }) {
+		shim.runCleanups()
+		return nil, nil, fmt.Errorf("testenv: starting embedded etcd: %s", strings.Join(shim.errors(), "; "))
+	}
+	// Runs before etcd's own cleanup (cleanups run last first).
+	shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
+
+	dir := shim.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte(fakeKubeconfig), 0o600); err != nil {
+		shim.runCleanups()
+		return nil, nil, fmt.Errorf("testenv: writing throwaway kubeconfig: %w", err)
+	}
+
+	flags := []string{
+		"--etcd-prefix", "/testenv-" + uuid.NewString(),
+		"--authentication-skip-lookup",
+		"--authentication-kubeconfig", kubeconfig,
+		"--authorization-kubeconfig", kubeconfig,
+		"--kubeconfig", kubeconfig,
+		// Admission and filters that would need a kube-apiserver to talk to.
+		"--enable-priority-and-fairness=false",
+		"--disable-admission-plugins", "NamespaceLifecycle,MutatingAdmissionWebhook,ValidatingAdmissionWebhook,ValidatingAdmissionPolicy,MutatingAdmissionPolicy",
+	}
+
+	var server servertesting.TestServer
+	var err error
+	completed := runOwned(func() {
+		server, err = servertesting.StartTestServer(shim, nil, flags, storageConfig(etcdStorage))
+	})
+	switch {
+	case !completed:
+		shim.runCleanups()
+		return nil, nil, fmt.Errorf("testenv: starting apiextensions-apiserver: %s", strings.Join(shim.errors(), "; "))
+	case err != nil:
+		shim.runCleanups()
+		return nil, nil, fmt.Errorf("testenv: starting apiextensions-apiserver: %w", err)
+	}
+
+	stop := func() {
+		server.TearDownFn()
+		shim.runCleanups()
+	}
+	return clientConfig(server.ClientConfig), stop, nil
+}
+
+// storageConfig is the server's default storage config (codec, intervals,
+// tracer and so on, which the etcd test helper leaves zero) pointed at the
+// embedded etcd. --etcd-prefix then gives it a prefix of its own.
+func storageConfig(fromHelper *storagebackend.Config) *storagebackend.Config {
+	cfg := serveroptions.NewCustomResourceDefinitionsServerOptions(nil, nil).RecommendedOptions.Etcd.StorageConfig
+	cfg.Type = fromHelper.Type
+	cfg.Prefix = fromHelper.Prefix
+	cfg.Transport.ServerList = append([]string(nil), fromHelper.Transport.ServerList...)
+	return &cfg
+}
+
+// clientConfig copies the server's loopback config for clients: JSON (custom
+// resources have no protobuf encoding) and no client-side throttling.
+func clientConfig(loopback *rest.Config) *rest.Config {
+	cfg := rest.CopyConfig(loopback)
+	cfg.ContentType = ""
+	cfg.AcceptContentTypes = ""
+	cfg.QPS = 1000
+	cfg.Burst = 2000
+	cfg.RateLimiter = nil
+	cfg.UserAgent = "statuspatch-testenv"
+	return cfg
+}

@@ -1,0 +1,144 @@
+package testenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Env is a running API server with the requested CRDs installed and served.
+type Env struct {
+	// Config reaches the server with full privileges.
+	Config *rest.Config
+	// Client is an uncached client using Mapper and Scheme.
+	Client client.Client
+	// Mapper maps every served version of every installed CRD (and the
+	// CustomResourceDefinition kind). It is built from the CRDs, not from
+	// discovery; under BackendEnvtest it falls back to discovery for other
+	// kinds.
+	Mapper meta.RESTMapper
+	// Scheme is the scheme given with WithScheme, or the default one.
+	Scheme *runtime.Scheme
+	// CRDs are the installed CustomResourceDefinitions as the server returned them.
+	CRDs []*apiextensionsv1.CustomResourceDefinition
+	// Backend is the backend that runs the server (never BackendAuto).
+	Backend Backend
+	// StartupTime is how long it took until every CRD was served.
+	StartupTime time.Duration
+}
+
+// Start starts a server for the test t and stops it when t's cleanups run.
+// Any failure fails t with t.Fatalf, so call Start from the test's goroutine.
+func Start(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	env, stop, err := start(context.Background(), t, opts)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	t.Cleanup(stop)
+	t.Logf("testenv: %s API server with %d CRD(s) ready in %s", env.Backend, len(env.CRDs), env.StartupTime.Round(time.Millisecond))
+	return env
+}
+
+// StartServer starts a server outside of a test, for programs such as
+// demos. ctx bounds start-up only; the server runs until stop is called.
+// stop is safe to call more than once. Server logs go to stderr when
+// STATUSPATCH_TESTENV_VERBOSE is set (or WithVerbose(true)).
+func StartServer(ctx context.Context, opts ...Option) (env *Env, stop func(), err error) {
+	return start(ctx, nil, opts)
+}
+
+func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), error) {
+	began := time.Now()
+	o := newOptions(opts)
+	if o.scheme == nil {
+		o.scheme = defaultScheme()
+	}
+	crds, err := collectCRDs(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, o.timeout,
+		fmt.Errorf("testenv: start-up took longer than %s", o.timeout))
+	defer cancel()
+
+	var cfg *rest.Config
+	var stopServer func()
+	switch o.backend {
+	case BackendEmbedded:
+		name := "StartServer"
+		if t != nil {
+			name = t.Name()
+		}
+		cfg, stopServer, err = startEmbedded(ctx, o, newTBShim(name, t, o.verbose))
+	case BackendEnvtest:
+		cfg, stopServer, err = startEnvtest(ctx, o, crds)
+	default:
+		err = fmt.Errorf("testenv: unknown backend %v", o.backend)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var once sync.Once
+	stop := func() { once.Do(stopServer) }
+
+	env, err := finish(ctx, o, cfg, crds)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	env.StartupTime = time.Since(began)
+	return env, stop, nil
+}
+
+// finish installs the CRDs (embedded backend), waits until they are served,
+// and builds the mapper and client.
+func finish(ctx context.Context, o options, cfg *rest.Config, crds []*apiextensionsv1.CustomResourceDefinition) (*Env, error) {
+	var err error
+	installed := crds
+	if o.backend == BackendEmbedded {
+		if installed, err = installCRDs(ctx, cfg, crds); err != nil {
+			return nil, err
+		}
+	}
+	if installed, err = waitForCRDs(ctx, cfg, installed); err != nil {
+		return nil, err
+	}
+	mapper := newStaticMapper(installed)
+	if o.backend == BackendEnvtest {
+		if mapper, err = envtestMapper(cfg, mapper); err != nil {
+			return nil, err
+		}
+	}
+	c, err := client.New(cfg, client.Options{Scheme: o.scheme, Mapper: mapper})
+	if err != nil {
+		return nil, fmt.Errorf("testenv: client: %w", err)
+	}
+	return &Env{
+		Config:  cfg,
+		Client:  c,
+		Mapper:  mapper,
+		Scheme:  o.scheme,
+		CRDs:    installed,
+		Backend: o.backend,
+	}, nil
+}
+
+func defaultScheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	err := errors.Join(clientgoscheme.AddToScheme(s), apiextensionsv1.AddToScheme(s))
+	if err != nil {
+		panic(fmt.Sprintf("testenv: default scheme: %v", err))
+	}
+	return s
+}

@@ -1,0 +1,138 @@
+package testenv
+
+import (
+	"os"
+	"strconv"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Backend selects what runs the API server.
+type Backend int
+
+const (
+	// BackendAuto (the default) picks BackendEnvtest when KUBEBUILDER_ASSETS
+	// is set and BackendEmbedded otherwise.
+	BackendAuto Backend = iota
+	// BackendEmbedded runs apiextensions-apiserver and etcd in-process.
+	BackendEmbedded
+	// BackendEnvtest runs kube-apiserver and etcd binaries from
+	// KUBEBUILDER_ASSETS (or WithBinaryAssetsDirectory) through
+	// controller-runtime's envtest.
+	BackendEnvtest
+)
+
+// String returns the backend's name as used in logs.
+func (b Backend) String() string {
+	switch b {
+	case BackendAuto:
+		return "auto"
+	case BackendEmbedded:
+		return "embedded"
+	case BackendEnvtest:
+		return "envtest"
+	default:
+		return "Backend(" + strconv.Itoa(int(b)) + ")"
+	}
+}
+
+// Environment variables read by Start and StartServer.
+const (
+	// EnvVerbose, when "1" or "true", lets the API server's and etcd's logs through.
+	EnvVerbose = "STATUSPATCH_TESTENV_VERBOSE"
+	// EnvAssets names a directory holding kube-apiserver and etcd binaries.
+	EnvAssets = "KUBEBUILDER_ASSETS"
+)
+
+// DefaultTimeout bounds start-up: the server becoming healthy plus every CRD
+// being established and served.
+const DefaultTimeout = 2 * time.Minute
+
+// Option configures Start and StartServer.
+type Option func(*options)
+
+type options struct {
+	crdDirs   []string
+	crds      []*apiextensionsv1.CustomResourceDefinition
+	scheme    *runtime.Scheme
+	backend   Backend
+	assetsDir string
+	verbose   bool
+	timeout   time.Duration
+}
+
+func newOptions(opts []Option) options {
+	o := options{
+		verbose:   isTrue(os.Getenv(EnvVerbose)),
+		assetsDir: os.Getenv(EnvAssets),
+		timeout:   DefaultTimeout,
+	}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.backend == BackendAuto {
+		o.backend = BackendEmbedded
+		if o.assetsDir != "" {
+			o.backend = BackendEnvtest
+		}
+	}
+	return o
+}
+
+// WithCRDDirectory installs every CustomResourceDefinition found in the
+// .yaml, .yml and .json files directly inside each directory (not in
+// subdirectories). It may be given more than once.
+func WithCRDDirectory(dirs ...string) Option {
+	return func(o *options) { o.crdDirs = append(o.crdDirs, dirs...) }
+}
+
+// WithCRDs installs the given CustomResourceDefinitions (copies of them; the
+// arguments are not modified). It may be given more than once.
+func WithCRDs(objs ...*apiextensionsv1.CustomResourceDefinition) Option {
+	return func(o *options) { o.crds = append(o.crds, objs...) }
+}
+
+// WithScheme sets the scheme of Env.Client and of managers from
+// Env.NewManager. The default holds the client-go kinds and
+// apiextensions.k8s.io/v1.
+func WithScheme(s *runtime.Scheme) Option {
+	return func(o *options) { o.scheme = s }
+}
+
+// WithBackend forces a backend instead of choosing by KUBEBUILDER_ASSETS.
+func WithBackend(b Backend) Option {
+	return func(o *options) { o.backend = b }
+}
+
+// WithBinaryAssetsDirectory sets the directory with kube-apiserver and etcd
+// binaries for BackendEnvtest, overriding KUBEBUILDER_ASSETS. Under
+// BackendAuto a non-empty directory selects BackendEnvtest.
+func WithBinaryAssetsDirectory(dir string) Option {
+	return func(o *options) { o.assetsDir = dir }
+}
+
+// WithVerbose lets the servers' logs through (klog to stderr, etcd errors to
+// the test log) or quiets them; the default comes from
+// STATUSPATCH_TESTENV_VERBOSE.
+func WithVerbose(v bool) Option {
+	return func(o *options) { o.verbose = v }
+}
+
+// WithTimeout bounds start-up (default DefaultTimeout).
+func WithTimeout(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.timeout = d
+		}
+	}
+}
+
+func isTrue(s string) bool {
+	switch s {
+	case "1", "true", "TRUE", "True", "yes", "on":
+		return true
+	}
+	return false
+}
