@@ -1,0 +1,347 @@
+package lint
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// verdict is the audit verdict of a status write. Worse verdicts are
+// larger: a write is as bad as its worst path.
+type verdict int
+
+const (
+	optimistic verdict = iota
+	unresolved
+	blind
+)
+
+func (v verdict) String() string {
+	switch v {
+	case optimistic:
+		return "optimistic"
+	case blind:
+		return "blind"
+	default:
+		return "unresolved"
+	}
+}
+
+// result is a verdict with the reason for it.
+type result struct {
+	verdict verdict
+	reason  string
+}
+
+// worst combines the results of several paths: blind if any path is
+// blind, else unresolved if any is, else optimistic.
+func worst(rs []result) result {
+	if len(rs) == 0 {
+		return result{unresolved, "patch value not traced"}
+	}
+	w := rs[0]
+	for _, r := range rs[1:] {
+		if r.verdict > w.verdict {
+			w = r
+		}
+	}
+	return w
+}
+
+// classify gives a status write its audit verdict.
+func classify(t *tracer, w *write) result {
+	switch {
+	case w.generated:
+		return result{optimistic, "generated patcher"}
+	case w.verb == "Update":
+		return t.classifyUpdate(w)
+	case w.verb == "Apply":
+		return t.classifyApply(w)
+	case w.verb == "Patch" && len(w.args) >= 3:
+		return t.classifyPatch(w)
+	default:
+		return result{unresolved, w.verb + " on the status subresource"}
+	}
+}
+
+// classifyPatch follows the patch argument to where it is made.
+func (t *tracer) classifyPatch(w *write) result {
+	var rs []result
+	for _, leaf := range t.leaves(w.args[2]) {
+		rs = append(rs, t.classifyPatchLeaf(w, leaf))
+	}
+	return worst(rs)
+}
+
+func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value) result {
+	switch v := leaf.(type) {
+	case *ssa.Call:
+		fn := v.Common().StaticCallee()
+		if fn == nil || !isClientFunc(fn) {
+			return result{unresolved, "patch from " + describeCall(v.Common())}
+		}
+		switch name := fn.Name(); name {
+		case "MergeFrom":
+			return result{blind, "client.MergeFrom without optimistic lock"}
+		case "MergeFromWithOptions", "StrategicMergeFrom":
+			return t.mergeOptions(name, v.Common().Args)
+		default:
+			return result{unresolved, "client." + name}
+		}
+	case *ssa.UnOp:
+		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == clientPkgPath {
+			if g.Name() == "Apply" {
+				return t.applyPatch(w)
+			}
+			return result{unresolved, "client." + g.Name()}
+		}
+		return result{unresolved, "patch loaded from a field or global"}
+	case *ssa.Const:
+		return result{unresolved, "nil patch"}
+	case *ssa.Parameter:
+		return result{unresolved, "patch from parameter " + v.Name() + " of " + v.Parent().Name() + " (no call site in package)"}
+	default:
+		return result{unresolved, "patch from " + describeValue(leaf)}
+	}
+}
+
+// mergeOptions classifies MergeFromWithOptions/StrategicMergeFrom by
+// whether MergeFromWithOptimisticLock is among the variadic options.
+func (t *tracer) mergeOptions(name string, args []ssa.Value) result {
+	if len(args) < 2 {
+		return result{blind, "client." + name + " without optimistic lock"}
+	}
+	var rs []result
+	for _, leaf := range t.leaves(args[len(args)-1]) {
+		switch lock := t.sliceHasLock(leaf); lock {
+		case lockYes:
+			rs = append(rs, result{optimistic, "MergeFromWithOptimisticLock"})
+		case lockNo:
+			rs = append(rs, result{blind, "client." + name + " without MergeFromWithOptimisticLock"})
+		default:
+			rs = append(rs, result{unresolved, "client." + name + " options not traced"})
+		}
+	}
+	return worst(rs)
+}
+
+type lockState int
+
+const (
+	lockNo lockState = iota
+	lockYes
+	lockUnknown
+)
+
+// sliceHasLock looks into a []MergeFromOption made by a slice literal or
+// an implicit variadic argument.
+func (t *tracer) sliceHasLock(v ssa.Value) lockState {
+	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+		return lockNo
+	}
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return lockUnknown
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok || arr.Referrers() == nil {
+		return lockUnknown
+	}
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok || ia.Referrers() == nil {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			st, ok := r2.(*ssa.Store)
+			if !ok || st.Addr != ia {
+				continue
+			}
+			for _, opt := range t.leaves(st.Val) {
+				if clientTypeName(opt.Type()) == "MergeFromWithOptimisticLock" {
+					return lockYes
+				}
+			}
+		}
+	}
+	return lockNo
+}
+
+// classifyUpdate: an Update sends the object's resourceVersion, so it is
+// optimistic unless the function clears it before the call.
+func (t *tracer) classifyUpdate(w *write) result {
+	obj := t.identity(w.args[1])
+	for _, set := range t.resourceVersionSets(w.instr.Parent(), obj) {
+		if set.cleared && reaches(set.instr, w.instr) {
+			return result{blind, "resourceVersion cleared before Update"}
+		}
+	}
+	return result{optimistic, "Update sends the object's resourceVersion"}
+}
+
+// classifyApply: server-side apply is blind unless the apply configuration
+// sets a resourceVersion.
+func (t *tracer) classifyApply(w *write) result {
+	v := w.args[1]
+	for range maxDepth {
+		v = t.identity(v)
+		call, ok := v.(*ssa.Call)
+		if !ok {
+			break
+		}
+		name := calledName(call.Common())
+		if name == "WithResourceVersion" {
+			return result{optimistic, "apply configuration WithResourceVersion"}
+		}
+		args := call.Common().Args
+		if call.Common().IsInvoke() || len(args) == 0 || len(name) < 4 || name[:4] != "With" {
+			break
+		}
+		v = args[0] // the builder's receiver
+	}
+	for _, set := range t.resourceVersionSets(w.instr.Parent(), v) {
+		if !set.cleared && reaches(set.instr, w.instr) {
+			return result{optimistic, "apply configuration sets resourceVersion"}
+		}
+	}
+	return result{blind, "server-side apply without resourceVersion"}
+}
+
+// applyPatch classifies Patch(ctx, obj, client.Apply): optimistic if the
+// object's resourceVersion is set in the function, blind for a fresh
+// object without one, unresolved otherwise.
+func (t *tracer) applyPatch(w *write) result {
+	obj := t.identity(w.args[1])
+	for _, set := range t.resourceVersionSets(w.instr.Parent(), obj) {
+		if !set.cleared && reaches(set.instr, w.instr) {
+			return result{optimistic, "client.Apply of an object with resourceVersion set"}
+		}
+	}
+	if _, fresh := obj.(*ssa.Alloc); fresh {
+		return result{blind, "client.Apply of a new object without resourceVersion"}
+	}
+	return result{unresolved, "client.Apply: object's resourceVersion unknown"}
+}
+
+// rvSet is an instruction setting the resourceVersion of an object.
+type rvSet struct {
+	instr   ssa.Instruction
+	cleared bool // set to ""
+}
+
+// resourceVersionSets finds, in fn, the calls obj.SetResourceVersion(x) and
+// obj.WithResourceVersion(x), and the stores to obj's ResourceVersion field
+// (also through embedded ObjectMeta).
+func (t *tracer) resourceVersionSets(fn *ssa.Function, obj ssa.Value) []rvSet {
+	var sets []rvSet
+	if fn == nil {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				c := instr.Common()
+				name := calledName(c)
+				if name != "SetResourceVersion" && name != "WithResourceVersion" {
+					continue
+				}
+				recv, args := c.Value, c.Args
+				if !c.IsInvoke() {
+					if len(args) == 0 {
+						continue
+					}
+					recv, args = args[0], args[1:]
+				}
+				if t.identity(recv) == obj && len(args) == 1 {
+					sets = append(sets, rvSet{instr, isEmptyString(args[0])})
+				}
+			case *ssa.Store:
+				fa, ok := instr.Addr.(*ssa.FieldAddr)
+				if !ok || fieldName(fa) != "ResourceVersion" {
+					continue
+				}
+				if t.fieldRoot(fa) == obj {
+					sets = append(sets, rvSet{instr, isEmptyString(instr.Val)})
+				}
+			}
+		}
+	}
+	return sets
+}
+
+// fieldRoot follows a chain of field addresses (obj.ObjectMeta.X) to the
+// object.
+func (t *tracer) fieldRoot(fa *ssa.FieldAddr) ssa.Value {
+	var v ssa.Value = fa
+	for range maxDepth {
+		f, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		v = f.X
+	}
+	return t.identity(v)
+}
+
+func fieldName(fa *ssa.FieldAddr) string {
+	st, ok := types.Unalias(fa.X.Type()).(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	s, ok := st.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= s.NumFields() {
+		return ""
+	}
+	return s.Field(fa.Field).Name()
+}
+
+func isEmptyString(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok {
+		return false
+	}
+	if c.Value == nil {
+		// The zero value; for a *string field it is nil, also no version.
+		return true
+	}
+	return c.Value.Kind() == constant.String && constant.StringVal(c.Value) == ""
+}
+
+func isClientFunc(fn *ssa.Function) bool {
+	obj := fn.Object()
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == clientPkgPath
+}
+
+func describeCall(c *ssa.CallCommon) string {
+	if fn := c.StaticCallee(); fn != nil {
+		if obj := fn.Object(); obj != nil && obj.Pkg() != nil {
+			return obj.Pkg().Name() + "." + obj.Name()
+		}
+		return fn.Name()
+	}
+	if c.IsInvoke() {
+		return "method " + c.Method.Name()
+	}
+	return "a function value"
+}
+
+func describeValue(v ssa.Value) string {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if _, ok := v.X.(*ssa.FieldAddr); ok {
+				return "a struct field"
+			}
+		}
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok {
+			return describeCall(c.Common())
+		}
+	case *ssa.FreeVar:
+		return "captured variable " + v.Name()
+	}
+	return "value " + v.Name()
+}

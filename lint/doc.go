@@ -1,0 +1,45 @@
+// Package lint defines an Analyzer that reports handwritten writes to the
+// status subresource of Kubernetes objects made through a controller-runtime
+// client, and points at the generated <Kind>StatusPatcher to use instead.
+//
+// # Analyzer statuspatch
+//
+// statuspatch: report handwritten status writes; audit their optimistic lock
+//
+// A status write is a call of Patch, Update, Apply or Create on a
+// client.SubResourceWriter or client.SubResourceClient obtained from
+// Status() or SubResource("status") of a sigs.k8s.io/controller-runtime
+// client, directly or through a variable, field, parameter or method value.
+// Such a write made with client.MergeFrom, or with server-side apply and no
+// resourceVersion, silently overwrites concurrent writers. Generated
+// patchers (statuspatch-gen) use client.MergeFromWithOptimisticLock.
+//
+// Default mode reports every handwritten status write:
+//
+//	handwritten status write to Widget: use WidgetStatusPatcher (example.com/api/v1)
+//	handwritten status write to Gadget: generate a GadgetStatusPatcher with statuspatch-gen
+//
+// Generated files (the "// Code generated ... DO NOT EDIT." header), the
+// statuspatch runtime package github.com/statuspatch/statuspatch/patcher
+// and its subpackages, and _test.go files (unless -tests) are not reported.
+// Writes to the main resource and to other subresources (scale, ...) are
+// not status writes.
+//
+// A write may be allowed with a directive on its line or on the line above:
+//
+//	//statuspatch:allow migration job, runs once with no other writer
+//
+// A directive without a reason is itself reported.
+//
+// With -audit, every status write, handwritten or through a generated
+// patcher's Flush/Retry, is reported once, with a verdict first:
+//
+//	optimistic: Status().Patch of Widget: MergeFromWithOptimisticLock
+//	blind: Status().Patch of Widget: client.MergeFrom without optimistic lock
+//	unresolved: Status().Patch of Widget: client.RawPatch
+//
+// The verdict follows the patch value through SSA: local variables,
+// closures, parameters (through the call sites in the package) and helper
+// functions' results. If any path can be blind the write is blind; else if
+// any path is unknown it is unresolved.
+package lint

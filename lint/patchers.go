@@ -1,0 +1,141 @@
+package lint
+
+import (
+	"fmt"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+const patcherSuffix = "StatusPatcher"
+
+// patchersFact lists the <Kind>StatusPatcher types a package declares, so
+// that packages importing it (directly or not) can suggest them.
+type patchersFact struct {
+	Patchers []patcherInfo
+}
+
+// patcherInfo describes one generated <Kind>StatusPatcher type.
+type patcherInfo struct {
+	Kind      string // Widget
+	Type      string // WidgetStatusPatcher
+	Pkg       string // package declaring the patcher
+	ObjectPkg string // package of the object type, "" if unknown
+}
+
+// AFact marks patchersFact as an analysis fact.
+func (*patchersFact) AFact() {}
+
+func (f *patchersFact) String() string {
+	names := make([]string, len(f.Patchers))
+	for i, p := range f.Patchers {
+		names[i] = p.Type
+	}
+	return "patchers(" + strings.Join(names, ", ") + ")"
+}
+
+// exportPatchers exports a patchersFact for the package if it declares
+// any <Kind>StatusPatcher type.
+func exportPatchers(pass *analysis.Pass) {
+	if ps := scanPatchers(pass.Pkg); len(ps) > 0 {
+		pass.ExportPackageFact(&patchersFact{Patchers: ps})
+	}
+}
+
+// scanPatchers lists the <Kind>StatusPatcher struct types in pkg's scope.
+// The object package comes from the New<Kind>StatusPatcher constructor's
+// object parameter, or the Object() method's result.
+func scanPatchers(pkg *types.Package) []patcherInfo {
+	var ps []patcherInfo
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		kind, ok := strings.CutSuffix(name, patcherSuffix)
+		if !ok || kind == "" {
+			continue
+		}
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() {
+			continue
+		}
+		if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
+			continue
+		}
+		ps = append(ps, patcherInfo{Kind: kind, Type: name, Pkg: pkg.Path(), ObjectPkg: patcherObjectPkg(scope, tn)})
+	}
+	return ps
+}
+
+func patcherObjectPkg(scope *types.Scope, tn *types.TypeName) string {
+	if fn, ok := scope.Lookup("New" + tn.Name()).(*types.Func); ok {
+		params := fn.Signature().Params()
+		if params.Len() >= 2 {
+			if n := namedOf(params.At(1).Type()); n != nil && n.Obj().Pkg() != nil {
+				return n.Obj().Pkg().Path()
+			}
+		}
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), false, tn.Pkg(), "Object")
+	if m, ok := obj.(*types.Func); ok && m.Signature().Results().Len() == 1 {
+		if n := namedOf(m.Signature().Results().At(0).Type()); n != nil && n.Obj().Pkg() != nil {
+			return n.Obj().Pkg().Path()
+		}
+	}
+	return ""
+}
+
+// findPatcher returns the generated patcher for kind k, looking in the
+// object's own package first, then in the facts of every package of the
+// program visible to this pass.
+func findPatcher(pass *analysis.Pass, k kind) (patcherInfo, bool) {
+	var cands []patcherInfo
+	if k.pkg != nil {
+		cands = append(cands, scanPatchers(k.pkg)...)
+	}
+	for _, pf := range pass.AllPackageFacts() {
+		if f, ok := pf.Fact.(*patchersFact); ok {
+			cands = append(cands, f.Patchers...)
+		}
+	}
+	objPkg := ""
+	if k.pkg != nil {
+		objPkg = k.pkg.Path()
+	}
+	var match []patcherInfo
+	for _, c := range cands {
+		if c.Kind == k.name && (c.ObjectPkg == "" || objPkg == "" || c.ObjectPkg == objPkg) {
+			match = append(match, c)
+		}
+	}
+	if len(match) == 0 {
+		return patcherInfo{}, false
+	}
+	sort.SliceStable(match, func(i, j int) bool {
+		a, b := match[i], match[j]
+		if (a.Pkg == objPkg) != (b.Pkg == objPkg) {
+			return a.Pkg == objPkg
+		}
+		if (a.ObjectPkg == objPkg) != (b.ObjectPkg == objPkg) {
+			return a.ObjectPkg == objPkg
+		}
+		return a.Pkg < b.Pkg
+	})
+	return match[0], true
+}
+
+func handwrittenMessage(pass *analysis.Pass, k kind) string {
+	if p, ok := findPatcher(pass, k); ok {
+		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
+	}
+	return fmt.Sprintf("handwritten status write to %s: generate a %s%s with statuspatch-gen", k.name, k.name, patcherSuffix)
+}
+
+// namedOf returns the named type of t or *t, or nil.
+func namedOf(t types.Type) *types.Named {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}

@@ -1,0 +1,29 @@
+// Package v1 holds sample CRD types.
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+type WidgetStatus struct {
+	Ready      bool
+	Conditions []metav1.Condition
+}
+
+type Widget struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+	Status WidgetStatus
+}
+
+func (w *Widget) DeepCopyObject() runtime.Object { return w }
+
+// Gadget has no generated patcher.
+type Gadget struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+	Status struct{ Phase string }
+}
+
+func (g *Gadget) DeepCopyObject() runtime.Object { return g }

@@ -1,0 +1,31 @@
+// Package v1 is a minimal stub of k8s.io/apimachinery/pkg/apis/meta/v1 for analysistest.
+package v1
+
+type Object interface {
+	GetName() string
+	GetNamespace() string
+	GetResourceVersion() string
+	SetResourceVersion(version string)
+}
+
+type TypeMeta struct {
+	Kind       string
+	APIVersion string
+}
+
+type ObjectMeta struct {
+	Name            string
+	Namespace       string
+	ResourceVersion string
+	Finalizers      []string
+}
+
+func (m *ObjectMeta) GetName() string                   { return m.Name }
+func (m *ObjectMeta) GetNamespace() string              { return m.Namespace }
+func (m *ObjectMeta) GetResourceVersion() string        { return m.ResourceVersion }
+func (m *ObjectMeta) SetResourceVersion(version string) { m.ResourceVersion = version }
+
+type Condition struct {
+	Type   string
+	Status string
+}
