@@ -1,0 +1,13 @@
+package testfiles_included
+
+import (
+	"context"
+
+	v1 "example.com/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// With -tests, _test.go files are checked.
+func seed(ctx context.Context, c client.Client, w *v1.Widget) {
+	_ = c.Status().Update(ctx, w) // want `handwritten status write to Widget`
+}
