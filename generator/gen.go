@@ -1,0 +1,179 @@
+package generator
+
+import (
+	"fmt"
+	"go/ast"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/controller-tools/pkg/genall"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	"sigs.k8s.io/controller-tools/pkg/markers"
+)
+
+// Marker names read by the generator.
+const (
+	generateMarkerName      = "statuspatch:generate"
+	objectRootMarkerName    = "kubebuilder:object:root"
+	statusSubresourceMarker = "kubebuilder:subresource:status"
+)
+
+// subresourceStatus is the value of +kubebuilder:subresource:status. Only its
+// presence matters; when the crd generator shares the registry its own
+// definition wins (see RegisterMarkers).
+type subresourceStatus struct{}
+
+var (
+	enableTypeMarker = markers.Must(markers.MakeDefinition(generateMarkerName, markers.DescribesType, false))
+	enablePkgMarker  = markers.Must(markers.MakeDefinition(generateMarkerName, markers.DescribesPackage, false))
+	objectRootMarker = markers.Must(markers.MakeDefinition(objectRootMarkerName, markers.DescribesType, false))
+	subresourceDef   = markers.Must(markers.MakeDefinition(statusSubresourceMarker, markers.DescribesType, subresourceStatus{}))
+)
+
+// +controllertools:marker:generateHelp
+
+// Generator generates typed status patchers for CRD kinds.
+//
+// Every root type with a status subresource gets a <Kind>StatusPatcher over
+// package github.com/statuspatch/statuspatch/patcher.
+//
+// Output goes to zz_generated.statuspatch.go beside the types, or, with
+// output:dir=DIR, to one package in DIR that imports the API packages.
+type Generator struct {
+	// HeaderFile specifies the header text (e.g. license) to put in generated files.
+	HeaderFile string `marker:",optional"`
+	// Year specifies the year to substitute for "YEAR" in the header file.
+	Year string `marker:",optional"`
+}
+
+// RegisterMarkers registers the markers the generator reads. The kubebuilder
+// markers are registered only when no other generator (object, crd) sharing
+// the registry already defines them, so their definitions stay intact.
+func (Generator) RegisterMarkers(into *markers.Registry) error {
+	if err := markers.RegisterAll(into, enableTypeMarker, enablePkgMarker); err != nil {
+		return fmt.Errorf("register statuspatch markers: %w", err)
+	}
+	into.AddHelp(enableTypeMarker, markers.SimpleHelp("statuspatch",
+		"overrides enabling or disabling status patcher generation for this type; on a type without +kubebuilder:subresource:status or a struct Status field, true is an error"))
+	into.AddHelp(enablePkgMarker, markers.SimpleHelp("statuspatch",
+		"enables or disables status patcher generation for the kinds of this package (default true); a type-level marker wins"))
+	for _, def := range []*markers.Definition{objectRootMarker, subresourceDef} {
+		if into.Lookup("+"+def.Name, def.Target) != nil {
+			continue
+		}
+		if err := into.Register(def); err != nil {
+			return fmt.Errorf("register %s marker: %w", def.Name, err)
+		}
+	}
+	if into.HelpFor(objectRootMarker) == nil {
+		into.AddHelp(objectRootMarker, markers.SimpleHelp("statuspatch",
+			"marks a root type (a kind); read by statuspatch to find kinds"))
+	}
+	if into.HelpFor(subresourceDef) == nil {
+		into.AddHelp(subresourceDef, markers.SimpleHelp("statuspatch",
+			"enables the status subresource; statuspatch generates a patcher for root types that carry it"))
+	}
+	return nil
+}
+
+// helperFieldNames are the struct fields the generator needs types for.
+var helperFieldNames = []string{"Status", "Conditions", "ObservedGeneration"}
+
+// CheckFilter limits type-checking to what the generator reads: embedded
+// fields and the Status, Conditions and ObservedGeneration fields. Packages
+// referenced only from other fields (specs, mostly) are not type-checked, which
+// is most of the work controller-gen's object generator does.
+func (Generator) CheckFilter() loader.NodeFilter {
+	return func(node ast.Node) bool {
+		switch n := node.(type) {
+		case *ast.Field:
+			if len(n.Names) == 0 {
+				return true
+			}
+			return slices.ContainsFunc(n.Names, func(id *ast.Ident) bool {
+				return slices.Contains(helperFieldNames, id.Name)
+			})
+		case *ast.StructType, *ast.FieldList, *ast.StarExpr, *ast.ArrayType,
+			*ast.SelectorExpr, *ast.Ident, *ast.ParenExpr:
+			return true
+		default:
+			// interfaces, funcs, maps, chans, generics: nothing we read
+			return false
+		}
+	}
+}
+
+// Generate renders the patchers of every root package, then writes all files
+// at once. When anything fails, nothing is written.
+func (g Generator) Generate(ctx *genall.GenerationContext) error {
+	header, err := g.headerText(ctx)
+	if err != nil {
+		return err
+	}
+	out := outputFor(ctx.OutputRule)
+
+	var errs errorList
+	var all []*kind
+	var clean []*loader.Package // roots with no kind: stale files go
+	for _, root := range ctx.Roots {
+		kinds, err := findKinds(ctx.Collector, ctx.Checker, root)
+		if err != nil {
+			errs.add(err)
+			continue
+		}
+		if len(kinds) == 0 {
+			clean = append(clean, root)
+		}
+		all = append(all, kinds...)
+	}
+	if err := errs.err(); err != nil {
+		return err
+	}
+
+	files, err := render(out, header, all, clean)
+	if err != nil {
+		return err
+	}
+	return out.write(files)
+}
+
+// headerText reads the header file and substitutes the year.
+func (g Generator) headerText(ctx *genall.GenerationContext) (string, error) {
+	if g.HeaderFile == "" {
+		return "", nil
+	}
+	b, err := ctx.ReadFile(g.HeaderFile)
+	if err != nil {
+		return "", fmt.Errorf("read headerFile: %w", err)
+	}
+	text := string(b)
+	if g.Year != "" {
+		text = strings.ReplaceAll(text, "YEAR", g.Year)
+	}
+	return strings.TrimRight(text, "\n"), nil
+}
+
+// enabled resolves the opt-out markers for a type: a type-level marker wins
+// over a package-level one; the default is true.
+func enabled(pkgMarkers markers.MarkerValues, typeMarkers markers.MarkerValues) (on, explicit bool) {
+	if v, ok := typeMarkers.Get(generateMarkerName).(bool); ok {
+		return v, v
+	}
+	if v, ok := pkgMarkers.Get(generateMarkerName).(bool); ok {
+		return v, false
+	}
+	return true, false
+}
+
+// hasMarker reports whether a marker is present (and not explicitly false).
+// It does not depend on the value type, which another generator may define.
+func hasMarker(vals markers.MarkerValues, name string) bool {
+	v, ok := vals[name]
+	if !ok || len(v) == 0 {
+		return false
+	}
+	if b, isBool := v[len(v)-1].(bool); isBool {
+		return b
+	}
+	return true
+}
