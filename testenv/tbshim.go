@@ -55,6 +55,7 @@ func (s *tbShim) Logf(format string, args ...any) {
 	s.mu.Unlock()
 	switch {
 	case parent != nil:
+		parent.Helper()
 		parent.Logf("testenv: "+format, args...)
 	case s.verbose:
 		fmt.Fprintf(os.Stderr, "testenv: "+format+"\n", args...)
@@ -72,6 +73,7 @@ func (s *tbShim) Errorf(format string, args ...any) {
 	s.mu.Unlock()
 	switch {
 	case parent != nil:
+		parent.Helper()
 		parent.Errorf("testenv: %s", msg)
 	default:
 		fmt.Fprintf(os.Stderr, "testenv: error: %s\n", msg)
