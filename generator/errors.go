@@ -89,4 +89,16 @@ func (l *errorList) add(err error) {
 	}
 }
 
-func (l errorList) err() error { return errors.Join(l...) }
+// err joins the errors, dropping repeated messages (the go command and the
+// parser both report a syntax error).
+func (l errorList) err() error {
+	seen := make(map[string]bool)
+	var out []error
+	for _, e := range l {
+		if msg := e.Error(); !seen[msg] {
+			seen[msg] = true
+			out = append(out, e)
+		}
+	}
+	return errors.Join(out...)
+}

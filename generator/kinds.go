@@ -37,10 +37,13 @@ type candidate struct {
 // findKinds returns the kinds of root, sorted by name, or the errors that
 // stop generation for it.
 func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader.Package) ([]*kind, error) {
-	cands, err := candidates(col, root)
-	if err != nil {
+	cands, markerErr, policyErr := candidates(col, root)
+	if markerErr != nil || policyErr != nil {
 		root.NeedTypesInfo() // for the file set of the marker positions
-		return nil, loaderError(root, err)
+		var errs errorList
+		errs.add(loaderError(root, "malformed marker: ", markerErr))
+		errs.add(loaderError(root, "", policyErr))
+		return nil, errs.err()
 	}
 	var errs errorList
 	for _, e := range root.Errors {
@@ -79,10 +82,11 @@ func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader
 // candidates applies the marker policy: root types with a status subresource,
 // unless opted out on the type or the package; +statuspatch:generate=true on a
 // type that is not such a root type is an error.
-func candidates(col *markers.Collector, root *loader.Package) ([]candidate, error) {
+// Marker syntax errors and policy errors come back separately.
+func candidates(col *markers.Collector, root *loader.Package) (_ []candidate, markerErr, policyErr error) {
 	pkgMarkers, err := markers.PackageMarkers(col, root)
 	if err != nil {
-		return nil, err
+		return nil, err, nil
 	}
 	var out []candidate
 	var errs errorList
@@ -103,12 +107,12 @@ func candidates(col *markers.Collector, root *loader.Package) ([]candidate, erro
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, err, nil
 	}
 	if len(errs) > 0 {
-		return nil, loader.ErrList(errs)
+		return nil, nil, loader.ErrList(errs)
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // kindFor checks a candidate against its type information. It returns nil,
@@ -240,21 +244,24 @@ func packageError(root *loader.Package, e packages.Error) error {
 	return errorAtPosString(pos, errors.New(e.Msg))
 }
 
-// loaderError converts errors from the marker collector (positioned against
-// the loader's file set) to file:line errors.
-func loaderError(root *loader.Package, err error) error {
+// loaderError converts errors positioned against the loader's file set (from
+// the marker collector) to file:line errors, prefixing their messages.
+func loaderError(root *loader.Package, prefix string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var list loader.ErrList
 	if errors.As(err, &list) {
 		var errs errorList
 		for _, e := range list {
-			errs.add(loaderError(root, e))
+			errs.add(loaderError(root, prefix, e))
 		}
 		return errs.err()
 	}
 	var pe loader.PositionedError
 	if errors.As(err, &pe) && root.Fset != nil {
 		p := root.Fset.Position(pe.Pos)
-		return &posError{file: p.Filename, line: p.Line, err: errors.New(pe.Error())}
+		return &posError{file: p.Filename, line: p.Line, err: errors.New(prefix + pe.Error())}
 	}
-	return fmt.Errorf("%s: %w", root.PkgPath, err)
+	return fmt.Errorf("%s: %s%w", root.PkgPath, prefix, err)
 }

@@ -23,30 +23,30 @@ package alpha
 import (
 	"context"
 
-	"example.com/goldens/api/alpha/v1"
+	alphav1 "example.com/goldens/api/alpha/v1"
 	"github.com/statuspatch/statuspatch/patcher"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// WidgetStatusPatcher writes the status of v1.Widget objects with an
+// WidgetStatusPatcher writes the status of alphav1.Widget objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
 // built from a nil object; they report the construction error from Flush and
 // Retry.
 type WidgetStatusPatcher struct {
-	p *patcher.Patcher[*v1.Widget]
+	p *patcher.Patcher[*alphav1.Widget]
 }
 
 // NewWidgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
-func NewWidgetStatusPatcher(c client.Client, obj *v1.Widget, opts ...patcher.Option) *WidgetStatusPatcher {
-	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *v1.Widget) any { return &o.Status }, opts...)}
+func NewWidgetStatusPatcher(c client.Client, obj *alphav1.Widget, opts ...patcher.Option) *WidgetStatusPatcher {
+	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *alphav1.Widget) any { return &o.Status }, opts...)}
 }
 
-// FetchWidgetStatusPatcher reads the v1.Widget named by key and returns a
+// FetchWidgetStatusPatcher reads the alphav1.Widget named by key and returns a
 // patcher over it. On error the patcher is nil.
 func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &v1.Widget{}, func(o *v1.Widget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &alphav1.Widget{}, func(o *alphav1.Widget) any { return &o.Status }, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -54,16 +54,16 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 }
 
 // Patcher returns the generic patcher this one wraps.
-func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*v1.Widget] {
+func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*alphav1.Widget] {
 	if p == nil {
 		return nil
 	}
 	return p.p
 }
 
-// Object returns the live v1.Widget, or nil if the patcher was built on
+// Object returns the live alphav1.Widget, or nil if the patcher was built on
 // a nil object.
-func (p *WidgetStatusPatcher) Object() *v1.Widget {
+func (p *WidgetStatusPatcher) Object() *alphav1.Widget {
 	if p == nil || p.p == nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (p *WidgetStatusPatcher) Object() *v1.Widget {
 }
 
 // currentStatus returns the status of the live object without allocating it.
-func (p *WidgetStatusPatcher) currentStatus() *v1.WidgetStatus {
+func (p *WidgetStatusPatcher) currentStatus() *alphav1.WidgetStatus {
 	o := p.Object()
 	if o == nil {
 		return nil
@@ -80,7 +80,7 @@ func (p *WidgetStatusPatcher) currentStatus() *v1.WidgetStatus {
 }
 
 // Status returns the status of the live object for the caller to mutate. It returns nil if the patcher was built on a nil object.
-func (p *WidgetStatusPatcher) Status() *v1.WidgetStatus {
+func (p *WidgetStatusPatcher) Status() *alphav1.WidgetStatus {
 	return p.currentStatus()
 }
 
@@ -96,7 +96,7 @@ func (p *WidgetStatusPatcher) Flush(ctx context.Context) error {
 
 // Retry applies mutate to the live object and flushes, re-reading the object
 // and applying mutate again on conflict.
-func (p *WidgetStatusPatcher) Retry(ctx context.Context, mutate func(*v1.Widget) error) error {
+func (p *WidgetStatusPatcher) Retry(ctx context.Context, mutate func(*alphav1.Widget) error) error {
 	return p.Patcher().Retry(ctx, mutate)
 }
 

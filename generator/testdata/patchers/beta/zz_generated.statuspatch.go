@@ -26,7 +26,7 @@ import (
 	betav1 "example.com/goldens/api/beta/v1"
 	"github.com/statuspatch/statuspatch/patcher"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -117,7 +117,7 @@ func (p *WidgetStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer str
 // SetCondition sets c in the status conditions. It keeps LastTransitionTime
 // when the condition status is unchanged and fills ObservedGeneration from
 // the object when it is zero. It reports whether the conditions changed.
-func (p *WidgetStatusPatcher) SetCondition(c v1.Condition) (changed bool) {
+func (p *WidgetStatusPatcher) SetCondition(c metav1.Condition) (changed bool) {
 	st := p.Status()
 	if st == nil {
 		return false
@@ -136,7 +136,7 @@ func (p *WidgetStatusPatcher) RemoveCondition(condType string) bool {
 }
 
 // Condition returns the status condition of type condType, or nil.
-func (p *WidgetStatusPatcher) Condition(condType string) *v1.Condition {
+func (p *WidgetStatusPatcher) Condition(condType string) *metav1.Condition {
 	st := p.currentStatus()
 	if st == nil {
 		return nil

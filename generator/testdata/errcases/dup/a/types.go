@@ -1,0 +1,15 @@
+package a
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// WidgetStatus is fine.
+type WidgetStatus struct{}
+
+// Widget is fine.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Status            WidgetStatus `json:"status,omitempty"`
+}

@@ -1,0 +1,18 @@
+package scope
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// WidgetStatus is fine.
+type WidgetStatus struct{}
+
+// Widget is fine, but the package already declares a generated name.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Status            WidgetStatus `json:"status,omitempty"`
+}
+
+// NewWidgetStatusPatcher is handwritten.
+func NewWidgetStatusPatcher() {}
