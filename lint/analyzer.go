@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 )
 
 const (
@@ -59,7 +58,6 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 		Name:      "statuspatch",
 		Doc:       doc,
 		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/lint",
-		Requires:  []*analysis.Analyzer{buildssa.Analyzer},
 		FactTypes: []analysis.Fact{new(patchersFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
 			return nil, run(pass, *cfg)
@@ -69,14 +67,14 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 
 func run(pass *analysis.Pass, cfg Config) error {
 	exportPatchers(pass)
-	if isPatcherRuntime(pass.Pkg.Path()) {
+	if isPatcherRuntime(pass.Pkg.Path()) || !reachesClient(pass.Pkg) {
 		return nil
 	}
 	files := newFileSet(pass, cfg)
 	allow := collectDirectives(pass, files)
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	t := newTracer(ssaRes.SrcFuncs)
-	for _, w := range findWrites(t, ssaRes.SrcFuncs, cfg.Audit) {
+	funcs := buildSSA(pass)
+	t := newTracer(funcs)
+	for _, w := range findWrites(t, funcs, cfg.Audit) {
 		pos := files.callPos(w.pos)
 		if !files.checked(pos) {
 			continue

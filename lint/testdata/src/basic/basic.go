@@ -23,12 +23,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget, g *v1.Gadget) 
 	if err := r.Status().Patch(ctx, w, crclient.MergeFrom(base)); err != nil { // want `handwritten status write to Widget: use WidgetStatusPatcher \(example.com/api/v1\)`
 		return err
 	}
-	_ = r.Status().Update(ctx, w)                                                          // want `handwritten status write to Widget: use WidgetStatusPatcher`
+	_ = r.Status().Update(ctx, w)                                                                                 // want `handwritten status write to Widget: use WidgetStatusPatcher`
 	_ = r.Client.Status().Patch(ctx, g, crclient.MergeFromWithOptions(g, crclient.MergeFromWithOptimisticLock{})) // want `handwritten status write to Gadget: generate a GadgetStatusPatcher with statuspatch-gen`
-	_ = r.Status().Apply(ctx, ac.Widget("a", "b"))                                         // want `handwritten status write to Widget: use WidgetStatusPatcher`
-	_ = r.Status().Create(ctx, w, g)                                                       // want `handwritten status write to Widget`
-	_ = r.SubResource("status").Patch(ctx, g, crclient.MergeFrom(g))                       // want `handwritten status write to Gadget`
-	_ = r.SubResource("status").Update(ctx, g)                                             // want `handwritten status write to Gadget`
+	_ = r.Status().Apply(ctx, ac.Widget("a", "b"))                                                                // want `handwritten status write to Widget: use WidgetStatusPatcher`
+	_ = r.Status().Create(ctx, w, g)                                                                              // want `handwritten status write to Widget`
+	_ = r.SubResource("status").Patch(ctx, g, crclient.MergeFrom(g))                                              // want `handwritten status write to Gadget`
+	_ = r.SubResource("status").Update(ctx, g)                                                                    // want `handwritten status write to Gadget`
 
 	// Through a field of type SubResourceWriter / SubResourceClient.
 	_ = r.statusWriter.Update(ctx, w) // want `handwritten status write to Widget`
