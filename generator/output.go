@@ -82,6 +82,10 @@ func (o *output) write(ops []fileOp) error {
 		if op.remove {
 			continue
 		}
+		if fi, err := os.Lstat(op.path); err == nil && !fi.Mode().IsRegular() {
+			cleanup()
+			return fileError(op.path, errors.New("cannot write: not a regular file"))
+		}
 		if old, err := os.ReadFile(op.path); err == nil && bytes.Equal(old, op.content) {
 			continue
 		}

@@ -1,0 +1,152 @@
+package generator
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// errcases copies the error-case module (testdata/errcases, its own go.mod)
+// to a temporary directory and changes into it.
+func errcases(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(testdata, "errcases"), dir, nil)
+	t.Chdir(dir)
+	return dir
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		setup func(t *testing.T, dir string)
+		want  string
+	}{{
+		name: "package fails to type-check",
+		args: []string{"paths=./typecheck"},
+		want: "typecheck/types.go:11: Widget.Status: undefined: WidgetStatuz",
+	}, {
+		name: "package does not parse",
+		args: []string{"paths=./syntax"},
+		setup: func(t *testing.T, dir string) {
+			writeFile(t, filepath.Join(dir, "syntax/types.go"), "package syntax\n\n// +kubebuilder:object:root=true\ntype Widget struct {\n\tStatus struct{ `json:\"status\"`\n}\n")
+		},
+		want: "syntax/types.go:5: expected '}', found `json:\"status\"`",
+	}, {
+		name: "malformed marker",
+		args: []string{"paths=./badmarker"},
+		want: `badmarker/types.go:11: malformed marker: expected true or false, got "maybe" (at <input>:1:1)`,
+	}, {
+		name: "unexported kind",
+		args: []string{"paths=./unexported"},
+		want: "unexported/types.go:11: kind widget is unexported; a status patcher needs an exported type (add +statuspatch:generate=false to widget to skip it)",
+	}, {
+		name: "status is not a struct",
+		args: []string{"paths=./notstruct"},
+		want: "notstruct/types.go:11: Widget.Status has type string, want a struct or a pointer to a struct (add +statuspatch:generate=false to Widget to skip it)",
+	}, {
+		name: "generate=true without status subresource",
+		args: []string{"paths=./nosubresource"},
+		want: "nosubresource/types.go:11: +statuspatch:generate=true on Widget, which has no status subresource (+kubebuilder:subresource:status)",
+	}, {
+		name: "generate=true without Status field",
+		args: []string{"paths=./nostatusfield"},
+		want: "nostatusfield/types.go:9: +statuspatch:generate=true on Widget, which has no Status field",
+	}, {
+		name: "generated name already declared",
+		args: []string{"paths=./scope"},
+		want: "scope/types.go:11: the generated NewWidgetStatusPatcher for kind Widget collides with the declaration at scope/types.go:18",
+	}, {
+		name: "two kinds' generated names collide in one output dir",
+		args: []string{"paths={./dup/a,./dup/b}", "output:dir=./out"},
+		want: "dup/b/types.go:11: WidgetStatusPatcher for example.com/errcases/dup/b.Widget collides with the one for example.com/errcases/dup/a.Widget at dup/a/types.go:11; generate the two packages into separate output dirs",
+	}, {
+		name: "output dir not writable",
+		args: []string{"paths=./ok", "output:dir=./afile/sub"},
+		setup: func(t *testing.T, dir string) {
+			writeFile(t, filepath.Join(dir, "afile"), "a file, not a directory\n")
+		},
+		want: "afile/sub/zz_generated.statuspatch.go: cannot write: mkdir ", // ... afile: not a directory
+	}, {
+		name: "unknown option",
+		args: []string{"paths=./ok", "bogus=1"},
+		want: `statuspatch-gen: unknown option "bogus=1"`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := errcases(t)
+			if tc.setup != nil {
+				tc.setup(t, dir)
+			}
+			args := tc.args
+			if !strings.Contains(strings.Join(args, " "), "output:") {
+				args = append(args, "output:none")
+			}
+			err := Run(args, nil)
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			got := err.Error()
+			if strings.HasSuffix(tc.want, " ") {
+				if !strings.HasPrefix(got, tc.want) {
+					t.Fatalf("error:\n%s\nwant prefix:\n%s", got, tc.want)
+				}
+				return
+			}
+			if got != tc.want {
+				t.Fatalf("error:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNothingWrittenOnError: one broken package stops every file, including
+// those of good packages and stale-file removal.
+func TestNothingWrittenOnError(t *testing.T) {
+	dir := errcases(t)
+	stale := filepath.Join(dir, "nokinds", fileName)
+	writeFile(t, stale, generatedLine+"\n\npackage nokinds\n")
+	err := Run([]string{"paths={./ok,./notstruct,./nokinds}"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "notstruct/types.go:11:") {
+		t.Fatalf("error = %v, want the notstruct error", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ok", fileName)); !os.IsNotExist(err) {
+		t.Fatalf("ok/%s written although generation failed (stat: %v)", fileName, err)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatalf("stale file removed although generation failed: %v", err)
+	}
+}
+
+// TestNothingWrittenOnWriteError: a file that cannot be written stops the
+// others (they are written to temporary files first).
+func TestNothingWrittenOnWriteError(t *testing.T) {
+	dir := errcases(t)
+	if err := os.MkdirAll(filepath.Join(dir, "dup/b", fileName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Run([]string{"paths={./dup/a,./dup/b}"}, nil)
+	if err == nil || err.Error() != "dup/b/"+fileName+": cannot write: not a regular file" {
+		t.Fatalf("error = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "dup/a", fileName)); !os.IsNotExist(err) {
+		t.Fatalf("dup/a/%s written although dup/b failed (stat: %v)", fileName, err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "dup/a"))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Fatalf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
