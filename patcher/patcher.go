@@ -126,12 +126,14 @@ func kindOf(c client.Client, obj client.Object) string {
 	if obj == nil {
 		return "<nil>"
 	}
-	if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
-		return gvk.Kind
-	}
-	if c != nil && !isNil(obj) {
-		if gvk, err := c.GroupVersionKindFor(obj); err == nil && gvk.Kind != "" {
+	if !isNil(obj) {
+		if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
 			return gvk.Kind
+		}
+		if c != nil {
+			if gvk, err := c.GroupVersionKindFor(obj); err == nil && gvk.Kind != "" {
+				return gvk.Kind
+			}
 		}
 	}
 	t := reflect.TypeOf(obj)

@@ -1,0 +1,55 @@
+package patcher_test
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher"
+)
+
+var keyWeb = client.ObjectKey{Namespace: "default", Name: "web"}
+
+func metav1Condition() metav1.Condition {
+	return metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Done"}
+}
+
+func TestSetConditionKeepsTransitionTimeAndFillsGeneration(t *testing.T) {
+	d := deployment()
+	var conds []metav1.Condition
+	if !patcher.SetCondition(d, &conds, metav1Condition()) {
+		t.Fatal("adding a condition reported no change")
+	}
+	if conds[0].ObservedGeneration != 3 {
+		t.Fatalf("ObservedGeneration = %d, want the object's generation 3", conds[0].ObservedGeneration)
+	}
+	first := conds[0].LastTransitionTime
+	if first.IsZero() {
+		t.Fatal("LastTransitionTime not set")
+	}
+	later := metav1Condition()
+	later.LastTransitionTime = metav1.NewTime(first.Add(time.Hour))
+	later.Message = "still ready"
+	if !patcher.SetCondition(d, &conds, later) {
+		t.Fatal("a new message reported no change")
+	}
+	if !conds[0].LastTransitionTime.Equal(&first) {
+		t.Fatal("LastTransitionTime moved although the status did not change")
+	}
+	if patcher.SetCondition(d, &conds, later) {
+		t.Fatal("setting the same condition again reported a change")
+	}
+}
+
+func TestMarkObserved(t *testing.T) {
+	d := deployment()
+	var observed int64
+	if !patcher.MarkObserved(d, &observed) || observed != 3 {
+		t.Fatalf("MarkObserved: observed = %d, want 3 and a change", observed)
+	}
+	if patcher.MarkObserved(d, &observed) {
+		t.Fatal("second MarkObserved reported a change")
+	}
+}
