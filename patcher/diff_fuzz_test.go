@@ -66,7 +66,7 @@ func FuzzStatusMergePatch(f *testing.F) {
 
 func fill(seed uint64, nilChance uint8) appsv1.DeploymentStatus {
 	var s appsv1.DeploymentStatus
-	randfill.NewWithSeed(int64(seed)).NilChance(float64(nilChance%10) / 10).NumElements(0, 4).Fill(&s)
+	randfill.NewWithSeed(int64(seed)).NilChance(float64(nilChance%10)/10).NumElements(0, 4).Fill(&s)
 	// Times marshal at second precision; truncate so the round trip is exact.
 	for i := range s.Conditions {
 		s.Conditions[i].LastUpdateTime.Time = s.Conditions[i].LastUpdateTime.Time.Truncate(1e9).UTC()
