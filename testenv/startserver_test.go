@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/testenv"
+	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -18,7 +19,7 @@ func TestStartServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	env, stop, err := testenv.StartServer(ctx,
-		testenv.WithCRDDirectory(testapiCRDs),
+		testenv.WithCRDs(testapi.CRDs()...),
 		testenv.WithScheme(testScheme(t)),
 		testenv.WithBackend(testenv.BackendEmbedded))
 	if err != nil {
@@ -31,6 +32,9 @@ func TestStartServer(t *testing.T) {
 		}
 	}()
 	t.Logf("started in %s", env.StartupTime)
+	if len(env.CRDs) != 2 {
+		t.Fatalf("installed %d CRDs, want 2", len(env.CRDs))
+	}
 
 	g := &testv1.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "demo"}}
 	if err := env.Client.Create(ctx, g); err != nil {
