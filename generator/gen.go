@@ -16,6 +16,11 @@ const (
 	generateMarkerName      = "statuspatch:generate"
 	objectRootMarkerName    = "kubebuilder:object:root"
 	statusSubresourceMarker = "kubebuilder:subresource:status"
+	// Root types written for code-generator instead of kubebuilder carry one
+	// of these (controller-gen's object generator accepts the first too).
+	legacyObjectMarkerName = "k8s:deepcopy-gen:interfaces"
+	genclientMarkerName    = "genclient"
+	runtimeObjectPath      = "k8s.io/apimachinery/pkg/runtime.Object"
 )
 
 // subresourceStatus is the value of +kubebuilder:subresource:status. Only its
@@ -23,11 +28,25 @@ const (
 // definition wins (see RegisterMarkers).
 type subresourceStatus struct{}
 
+// genclient is the value of a bare +genclient (client-gen's marker for a
+// type that gets a client).
+type genclient struct{}
+
 var (
 	enableTypeMarker = markers.Must(markers.MakeDefinition(generateMarkerName, markers.DescribesType, false))
 	enablePkgMarker  = markers.Must(markers.MakeDefinition(generateMarkerName, markers.DescribesPackage, false))
 	objectRootMarker = markers.Must(markers.MakeDefinition(objectRootMarkerName, markers.DescribesType, false))
 	subresourceDef   = markers.Must(markers.MakeDefinition(statusSubresourceMarker, markers.DescribesType, subresourceStatus{}))
+	legacyObjectDef  = markers.Must(markers.MakeDefinition(legacyObjectMarkerName, markers.DescribesType, ""))
+	genclientDef     = markers.Must(markers.MakeDefinition(genclientMarkerName, markers.DescribesType, genclient{}))
+	// The collector looks +genclient:method=... up as "genclient:method",
+	// then as "genclient": these absorb client-gen's options with arguments
+	// so that they do not parse as +genclient.
+	genclientOptionDefs = []*markers.Definition{
+		markers.Must(markers.MakeDefinition(genclientMarkerName+":method", markers.DescribesType, markers.RawArguments(nil))),
+		markers.Must(markers.MakeDefinition(genclientMarkerName+":skipVerbs", markers.DescribesType, markers.RawArguments(nil))),
+		markers.Must(markers.MakeDefinition(genclientMarkerName+":onlyVerbs", markers.DescribesType, markers.RawArguments(nil))),
+	}
 )
 
 // +controllertools:marker:generateHelp
@@ -57,7 +76,8 @@ func (Generator) RegisterMarkers(into *markers.Registry) error {
 		"overrides enabling or disabling status patcher generation for this type; on a type without +kubebuilder:subresource:status or a struct Status field, true is an error"))
 	into.AddHelp(enablePkgMarker, markers.SimpleHelp("statuspatch",
 		"enables or disables status patcher generation for the kinds of this package (default true); a type-level marker wins"))
-	for _, def := range []*markers.Definition{objectRootMarker, subresourceDef} {
+	shared := append([]*markers.Definition{objectRootMarker, subresourceDef, legacyObjectDef, genclientDef}, genclientOptionDefs...)
+	for _, def := range shared {
 		if into.Lookup("+"+def.Name, def.Target) != nil {
 			continue
 		}
@@ -73,7 +93,31 @@ func (Generator) RegisterMarkers(into *markers.Registry) error {
 		into.AddHelp(subresourceDef, markers.SimpleHelp("statuspatch",
 			"enables the status subresource; statuspatch generates a patcher for root types that carry it"))
 	}
+	if into.HelpFor(legacyObjectDef) == nil {
+		into.AddHelp(legacyObjectDef, markers.SimpleHelp("statuspatch",
+			"with =k8s.io/apimachinery/pkg/runtime.Object, marks a root type written for code-generator; read by statuspatch like +kubebuilder:object:root"))
+	}
+	if into.HelpFor(genclientDef) == nil {
+		into.AddHelp(genclientDef, markers.SimpleHelp("statuspatch",
+			"marks a type client-gen makes a client for; read by statuspatch like +kubebuilder:object:root"))
+	}
 	return nil
+}
+
+// isRootType reports whether a type is a kind: +kubebuilder:object:root=true,
+// or, for APIs written for code-generator,
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object or a
+// bare +genclient.
+func isRootType(vals markers.MarkerValues) bool {
+	if hasMarker(vals, objectRootMarkerName) {
+		return true
+	}
+	for _, v := range vals[legacyObjectMarkerName] {
+		if s, ok := v.(string); ok && s == runtimeObjectPath {
+			return true
+		}
+	}
+	return hasMarker(vals, genclientMarkerName)
 }
 
 // helperFieldNames are the struct fields the generator needs types for.

@@ -95,7 +95,7 @@ func candidates(col *markers.Collector, root *loader.Package) (_ []candidate, ma
 		if !on {
 			return
 		}
-		isRoot := hasMarker(info.Markers, objectRootMarkerName)
+		isRoot := isRootType(info.Markers)
 		hasStatus := hasMarker(info.Markers, statusSubresourceMarker)
 		switch {
 		case explicit && !isRoot:
