@@ -29,9 +29,11 @@
 // # Unpersisted changes
 //
 // A status write drops changes to spec, labels, annotations, finalizers and
-// owner references. When the caller changed any of those in memory, Flush
-// sends nothing and returns an error matching ErrNonStatusChange that names
-// the fields.
+// owner references. When Flush is about to write and the caller changed any
+// of those in memory, it sends nothing and returns an error matching
+// ErrNonStatusChange that names the fields. A Flush that would write nothing
+// does not check: no write drops anything, and the check would cost a
+// comparison of the whole spec on every no-op reconcile.
 //
 // # Deleted objects
 //

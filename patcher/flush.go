@@ -20,8 +20,8 @@ import (
 // nothing when the status did not change. On success the object holds the
 // server's response and becomes the new base. On a Conflict
 // (apierrors.IsConflict) the object, including its status, is left as it
-// was. Unpersisted changes outside status return ErrNonStatusChange without
-// a request.
+// was. When it would write and the caller also changed something outside
+// status in memory, it returns ErrNonStatusChange and sends nothing.
 func (p *Patcher[T]) Flush(ctx context.Context) error {
 	if p.err != nil {
 		return p.err
@@ -39,15 +39,16 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if err := p.syncBase(ctx); err != nil {
 		return resultOf(err), err
 	}
-	if fields := p.nonStatusChanges(); len(fields) > 0 {
-		return resultError, &NonStatusChangeError{Object: p.id(), Fields: fields}
-	}
 	changed, cur, err := p.statusChange()
 	if err != nil || !changed {
 		if err != nil {
 			return resultError, err
 		}
 		return resultNoop, nil
+	}
+	// Only a write can drop changes, so only a write pays for the check.
+	if fields := p.nonStatusChanges(); len(fields) > 0 {
+		return resultError, &NonStatusChangeError{Object: p.id(), Fields: fields}
 	}
 	base, err := p.baseStatus()
 	if err != nil {

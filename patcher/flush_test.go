@@ -118,6 +118,21 @@ func TestFlushRefusesUnpersistedNonStatusChanges(t *testing.T) {
 	}
 }
 
+// A Flush that writes nothing has nothing to drop, and does not pay for the
+// comparison of the whole spec.
+func TestNoopFlushDoesNotCheckNonStatusFields(t *testing.T) {
+	c, _, log := newClient(t)
+	p := patcher.New(c, fetch(t, c))
+	p.Object().Spec.Paused = false
+	if err := p.Flush(ctx); err != nil || len(log.reqs) != 0 {
+		t.Fatalf("no-op Flush with a spec change = %v, %d requests; want nil, 0", err, len(log.reqs))
+	}
+	p.Object().Status.ReadyReplicas = 5
+	if err := p.Flush(ctx); !errors.Is(err, patcher.ErrNonStatusChange) {
+		t.Fatalf("writing Flush = %v, want ErrNonStatusChange", err)
+	}
+}
+
 func TestNilEmptyLabelsAreNoChange(t *testing.T) {
 	c, _, _ := newClient(t)
 	p := patcher.New(c, fetch(t, c))

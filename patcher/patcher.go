@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -122,21 +123,24 @@ func (p *Patcher[T]) id() string {
 	return fmt.Sprintf("%s %s", p.kind, client.ObjectKeyFromObject(p.obj))
 }
 
+// kinds caches the kind name of each Go type, so that making a Patcher does
+// not look the type up in the scheme every time.
+var kinds sync.Map // reflect.Type -> string
+
 func kindOf(c client.Client, obj client.Object) string {
 	if obj == nil {
 		return "<nil>"
 	}
-	if !isNil(obj) {
-		if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" {
+	t := reflect.TypeOf(obj)
+	if k, ok := kinds.Load(t); ok {
+		return k.(string)
+	}
+	if !isNil(obj) && c != nil {
+		if gvk, err := c.GroupVersionKindFor(obj); err == nil && gvk.Kind != "" {
+			kinds.Store(t, gvk.Kind)
 			return gvk.Kind
 		}
-		if c != nil {
-			if gvk, err := c.GroupVersionKindFor(obj); err == nil && gvk.Kind != "" {
-				return gvk.Kind
-			}
-		}
 	}
-	t := reflect.TypeOf(obj)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}

@@ -1,0 +1,154 @@
+package patcher_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/statuspatch/statuspatch/patcher"
+)
+
+// The benchmarks compare a status write through the patcher with what users
+// write by hand today, excluding the network: the client records the patch
+// body (computing it is where MergeFrom spends its time) and answers with a
+// new resourceVersion, as the server would. hack/bench.sh turns the results
+// into ratios.
+
+// sizedDeployment returns a Deployment whose spec and status marshal to
+// roughly specKB and statusKB kilobytes.
+func sizedDeployment(specKB, statusKB int) *appsv1.Deployment {
+	d := deployment()
+	d.ResourceVersion = "1"
+	for i := 0; specKB > 0 && i < specKB; i++ { // ~1 KB per container
+		d.Spec.Template.Spec.Containers = append(d.Spec.Template.Spec.Containers, corev1.Container{
+			Name:  "c" + strconv.Itoa(i),
+			Image: "registry.example.com/team/image:" + strings.Repeat("v", 40),
+			Args:  []string{"--flag=" + strings.Repeat("a", 200), "--other=" + strings.Repeat("b", 200)},
+			Env:   []corev1.EnvVar{{Name: "A", Value: strings.Repeat("x", 200)}, {Name: "B", Value: strings.Repeat("y", 200)}},
+		})
+	}
+	for i := 0; statusKB > 0 && i < statusKB; i++ { // ~1 KB per condition
+		d.Status.Conditions = append(d.Status.Conditions, appsv1.DeploymentCondition{
+			Type: appsv1.DeploymentConditionType("Cond" + strconv.Itoa(i)), Status: corev1.ConditionTrue,
+			Reason: "Fine", Message: strings.Repeat("m", 900),
+			LastUpdateTime: metav1.Unix(1700000000, 0), LastTransitionTime: metav1.Unix(1700000000, 0),
+		})
+	}
+	return d
+}
+
+// recordingClient answers status patches without a server: it computes the
+// body, as the real client does before sending, and moves the
+// resourceVersion.
+func recordingClient(b *testing.B) (client.Client, *int) {
+	c, _, _ := newClient(b)
+	var bytesSent int
+	return interceptor.NewClient(c.(client.WithWatch), interceptor.Funcs{
+		SubResourcePatch: func(_ context.Context, _ client.Client, _ string, obj client.Object, p client.Patch, _ ...client.SubResourcePatchOption) error {
+			data, err := p.Data(obj)
+			if err != nil {
+				return err
+			}
+			bytesSent += len(data)
+			rv, _ := strconv.Atoi(obj.GetResourceVersion())
+			obj.SetResourceVersion(strconv.Itoa(rv + 1))
+			return nil
+		},
+	}), &bytesSent
+}
+
+var sizes = []struct {
+	name              string
+	specKB, statusKB int
+}{
+	{"small", 0, 0},
+	{"large", 100, 5},
+}
+
+// BenchmarkFlush: one status change, then the write.
+func BenchmarkFlush(b *testing.B) {
+	for _, size := range sizes {
+		for _, v := range []struct {
+			name  string
+			write func(c client.Client, obj *appsv1.Deployment, i int) error
+		}{
+			{"patcher", func(c client.Client, obj *appsv1.Deployment, i int) error {
+				p := patcher.New(c, obj, patcher.WithMetrics(nil))
+				obj.Status.ReadyReplicas = int32(i)
+				return p.Flush(ctx)
+			}},
+			{"mergefrom-optimistic", func(c client.Client, obj *appsv1.Deployment, i int) error {
+				base := obj.DeepCopy()
+				obj.Status.ReadyReplicas = int32(i)
+				return c.Status().Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			}},
+			{"mergefrom-optimistic-deepequal", func(c client.Client, obj *appsv1.Deployment, i int) error {
+				base := obj.DeepCopy()
+				obj.Status.ReadyReplicas = int32(i)
+				if equality.Semantic.DeepEqual(base.Status, obj.Status) {
+					return nil
+				}
+				return c.Status().Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			}},
+		} {
+			b.Run(fmt.Sprintf("%s/%s", size.name, v.name), func(b *testing.B) {
+				c, _ := recordingClient(b)
+				obj := sizedDeployment(size.specKB, size.statusKB)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := v.write(c, obj, i+1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkNoop: a reconcile that changes nothing.
+func BenchmarkNoop(b *testing.B) {
+	for _, size := range sizes {
+		for _, v := range []struct {
+			name  string
+			write func(c client.Client, obj *appsv1.Deployment) error
+		}{
+			{"patcher", func(c client.Client, obj *appsv1.Deployment) error {
+				return patcher.New(c, obj, patcher.WithMetrics(nil)).Flush(ctx)
+			}},
+			{"deepequal-guard", func(c client.Client, obj *appsv1.Deployment) error {
+				base := obj.DeepCopy()
+				if equality.Semantic.DeepEqual(base.Status, obj.Status) {
+					return nil
+				}
+				return c.Status().Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			}},
+			{"unconditional", func(c client.Client, obj *appsv1.Deployment) error {
+				base := obj.DeepCopy()
+				return c.Status().Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			}},
+		} {
+			b.Run(fmt.Sprintf("%s/%s", size.name, v.name), func(b *testing.B) {
+				c, sent := recordingClient(b)
+				obj := sizedDeployment(size.specKB, size.statusKB)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := v.write(c, obj); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(*sent)/float64(b.N), "bytes-sent/op")
+			})
+		}
+	}
+}
