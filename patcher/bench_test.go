@@ -67,7 +67,7 @@ func recordingClient(b *testing.B) (client.Client, *int) {
 }
 
 var sizes = []struct {
-	name              string
+	name             string
 	specKB, statusKB int
 }{
 	{"small", 0, 0},
