@@ -38,3 +38,8 @@ func TestPatcherRuntimeExcluded(t *testing.T) {
 			"github.com/statuspatch/statuspatch/patcher/...")
 	}
 }
+
+// Patterns from a trial on cluster-api's controllers.
+func TestRealWorldRegressions(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "capi")
+}

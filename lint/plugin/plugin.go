@@ -1,0 +1,74 @@
+// Package plugin registers the statuspatch analyzer as a golangci-lint v2
+// module plugin named "statuspatch".
+//
+// .custom-gcl.yml:
+//
+//	version: v2.15.0
+//	plugins:
+//	  - module: github.com/statuspatch/statuspatch
+//	    import: github.com/statuspatch/statuspatch/lint/plugin
+//	    version: v0.1.0
+//
+// .golangci.yml:
+//
+//	version: "2"
+//	linters:
+//	  default: none
+//	  enable: [statuspatch]
+//	  settings:
+//	    custom:
+//	      statuspatch:
+//	        type: module
+//	        settings:
+//	          audit: false
+//	          tests: false
+package plugin
+
+import (
+	"fmt"
+
+	"github.com/golangci/plugin-module-register/register"
+	"github.com/statuspatch/statuspatch/lint"
+	"golang.org/x/tools/go/analysis"
+)
+
+func init() {
+	register.Plugin("statuspatch", New)
+}
+
+// Settings are the plugin's settings in .golangci.yml.
+type Settings struct {
+	// Audit reports every status write with a verdict instead of only
+	// the handwritten ones.
+	Audit bool `json:"audit"`
+	// Tests also checks _test.go files (golangci-lint's run.tests must be
+	// true for them to be loaded).
+	Tests bool `json:"tests"`
+}
+
+// Plugin is the statuspatch golangci-lint plugin.
+type Plugin struct {
+	settings Settings
+}
+
+var _ register.LinterPlugin = (*Plugin)(nil)
+
+// New decodes the settings and returns the plugin.
+func New(settings any) (register.LinterPlugin, error) {
+	s, err := register.DecodeSettings[Settings](settings)
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch plugin settings: %w", err)
+	}
+	return &Plugin{settings: s}, nil
+}
+
+// BuildAnalyzers returns an analyzer configured by the settings.
+func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, Tests: p.settings.Tests})}, nil
+}
+
+// GetLoadMode needs type information: the analyzer matches the client by
+// its types and builds SSA.
+func (p *Plugin) GetLoadMode() string {
+	return register.LoadModeTypesInfo
+}
