@@ -1,0 +1,15 @@
+// Package controller holds the example operator's reconcilers. Every status
+// write goes through a generated <Kind>StatusPatcher:
+//
+//   - the finalizer is added and removed with the patcher's AddFinalizer and
+//     RemoveFinalizer, which write metadata with the optimistic lock and move
+//     the patcher's base, so the status write that follows in the same
+//     reconcile does not conflict with the reconcile's own metadata write;
+//   - decisions that depend on the current state (is there a plan yet? which
+//     rollouts are members?) run inside Retry, which re-reads the object
+//     through APIReader on a conflict and decides again on fresh state;
+//   - plain progress (one more step done) is Flushed; a conflict requeues.
+//
+// The blind baselines the contention proof compares against live in package
+// blind and are not used by the operator.
+package controller
