@@ -16,6 +16,10 @@ var ErrRetryExhausted = errors.New("retry budget exhausted")
 // spec, labels, annotations, finalizers or owner references.
 var ErrNonStatusChange = errors.New("unpersisted non-status change")
 
+// ErrNilPatcher is returned by the methods of a nil *Patcher, such as the one
+// a failed Fetch returns, instead of a panic.
+var ErrNilPatcher = errors.New("statuspatch: nil patcher (did Fetch fail?)")
+
 // RetryExhaustedError is returned by Retry when all attempts conflicted. It
 // unwraps to ErrRetryExhausted and to the last Conflict error.
 type RetryExhaustedError struct {

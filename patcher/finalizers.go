@@ -17,8 +17,8 @@ import (
 // not conflict with this write. Status changes made in memory are kept. It
 // returns false, and sends nothing, when the finalizer is already there.
 func (p *Patcher[T]) AddFinalizer(ctx context.Context, finalizer string) (bool, error) {
-	if p.err != nil {
-		return false, p.err
+	if err := p.Err(); err != nil {
+		return false, err
 	}
 	if slices.Contains(p.obj.GetFinalizers(), finalizer) {
 		return false, nil
@@ -31,8 +31,8 @@ func (p *Patcher[T]) AddFinalizer(ctx context.Context, finalizer string) (bool, 
 // deleted the server deletes the object, and a later Flush returns NotFound
 // without a request.
 func (p *Patcher[T]) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
-	if p.err != nil {
-		return false, p.err
+	if err := p.Err(); err != nil {
+		return false, err
 	}
 	if !slices.Contains(p.obj.GetFinalizers(), finalizer) {
 		return false, nil

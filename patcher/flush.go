@@ -23,8 +23,8 @@ import (
 // was. When it would write and the caller also changed something outside
 // status in memory, it returns ErrNonStatusChange and sends nothing.
 func (p *Patcher[T]) Flush(ctx context.Context) error {
-	if p.err != nil {
-		return p.err
+	if err := p.Err(); err != nil {
+		return err
 	}
 	start := time.Now()
 	result, err := p.flush(ctx)

@@ -186,4 +186,22 @@ func TestBadInputIsAnErrorNotAPanic(t *testing.T) {
 	if _, err := patcher.Fetch(ctx, c, keyWeb, typedNil); err == nil {
 		t.Error("Fetch into a typed nil: no error")
 	}
+	// The nil *Patcher a failed Fetch returns.
+	var nilPatcher *patcher.Patcher[*appsv1.Deployment]
+	if nilPatcher.Object() != nil || nilPatcher.HasChanges() {
+		t.Error("a nil patcher has an object or changes")
+	}
+	for name, err := range map[string]error{
+		"Flush":           nilPatcher.Flush(ctx),
+		"Retry":           nilPatcher.Retry(ctx, func(*appsv1.Deployment) error { return nil }),
+		"Err":             nilPatcher.Err(),
+		"AddFinalizer":    second(nilPatcher.AddFinalizer(ctx, "x/y")),
+		"RemoveFinalizer": second(nilPatcher.RemoveFinalizer(ctx, "x/y")),
+	} {
+		if !errors.Is(err, patcher.ErrNilPatcher) {
+			t.Errorf("nil patcher %s = %v, want ErrNilPatcher", name, err)
+		}
+	}
 }
+
+func second[A any](_ A, err error) error { return err }

@@ -82,16 +82,27 @@ func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key 
 
 // Object returns the live object. Mutate its status in memory, then Flush.
 // It is the zero T (nil) when the Patcher was made from a nil object.
-func (p *Patcher[T]) Object() T { return p.obj }
+func (p *Patcher[T]) Object() T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return p.obj
+}
 
 // Err returns the construction error, if any: a nil object, a nil client or
 // an object without a status field.
-func (p *Patcher[T]) Err() error { return p.err }
+func (p *Patcher[T]) Err() error {
+	if p == nil {
+		return ErrNilPatcher
+	}
+	return p.err
+}
 
 // HasChanges reports whether the object's status differs from the base, so
 // that Flush would write.
 func (p *Patcher[T]) HasChanges() bool {
-	if p.err != nil {
+	if p == nil || p.err != nil {
 		return false
 	}
 	changed, _, err := p.statusChange()

@@ -21,8 +21,8 @@ import (
 // the error matches ErrRetryExhausted and apierrors.IsConflict. Retry stops
 // when ctx is done.
 func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
-	if p.err != nil {
-		return p.err
+	if err := p.Err(); err != nil {
+		return err
 	}
 	if mutate == nil {
 		return fmt.Errorf("statuspatch: %s: Retry with a nil mutate function", p.id())
