@@ -154,8 +154,8 @@ func getFleet(t *testing.T, name string) *demov1.Fleet {
 
 // planLog records OnPlan calls.
 type planLog struct {
-	mu     sync.Mutex
-	built  []string
+	mu      sync.Mutex
+	built   []string
 	skipped []string
 }
 
