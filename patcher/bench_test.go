@@ -66,6 +66,9 @@ func recordingClient(b *testing.B) (client.Client, *int) {
 	}), &bytesSent
 }
 
+// deploymentStatus is the accessor generated code passes.
+func deploymentStatus(d *appsv1.Deployment) any { return &d.Status }
+
 var sizes = []struct {
 	name             string
 	specKB, statusKB int
@@ -82,7 +85,7 @@ func BenchmarkFlush(b *testing.B) {
 			write func(c client.Client, obj *appsv1.Deployment, i int) error
 		}{
 			{"patcher", func(c client.Client, obj *appsv1.Deployment, i int) error {
-				p := patcher.New(c, obj, patcher.WithMetrics(nil))
+				p := patcher.NewWithStatus(c, obj, deploymentStatus, patcher.WithMetrics(nil))
 				obj.Status.ReadyReplicas = int32(i)
 				return p.Flush(ctx)
 			}},
@@ -123,7 +126,7 @@ func BenchmarkNoop(b *testing.B) {
 			write func(c client.Client, obj *appsv1.Deployment) error
 		}{
 			{"patcher", func(c client.Client, obj *appsv1.Deployment) error {
-				return patcher.New(c, obj, patcher.WithMetrics(nil)).Flush(ctx)
+				return patcher.NewWithStatus(c, obj, deploymentStatus, patcher.WithMetrics(nil)).Flush(ctx)
 			}},
 			{"deepequal-guard", func(c client.Client, obj *appsv1.Deployment) error {
 				base := obj.DeepCopy()
@@ -148,6 +151,41 @@ func BenchmarkNoop(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(*sent)/float64(b.N), "bytes-sent/op")
+			})
+		}
+	}
+}
+
+// BenchmarkFlushScaling: how the cost of one status change grows with the
+// size of the status (the spec stays small), for the patcher and the
+// handwritten optimistic MergeFrom.
+func BenchmarkFlushScaling(b *testing.B) {
+	for _, statusKB := range []int{1, 10, 100} {
+		for _, v := range []struct {
+			name  string
+			write func(c client.Client, obj *appsv1.Deployment, i int) error
+		}{
+			{"patcher", func(c client.Client, obj *appsv1.Deployment, i int) error {
+				p := patcher.NewWithStatus(c, obj, deploymentStatus, patcher.WithMetrics(nil))
+				obj.Status.ReadyReplicas = int32(i)
+				return p.Flush(ctx)
+			}},
+			{"mergefrom-optimistic", func(c client.Client, obj *appsv1.Deployment, i int) error {
+				base := obj.DeepCopy()
+				obj.Status.ReadyReplicas = int32(i)
+				return c.Status().Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			}},
+		} {
+			b.Run(fmt.Sprintf("status-%dKB/%s", statusKB, v.name), func(b *testing.B) {
+				c, _ := recordingClient(b)
+				obj := sizedDeployment(1, statusKB)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := v.write(c, obj, i+1); err != nil {
+						b.Fatal(err)
+					}
+				}
 			})
 		}
 	}
