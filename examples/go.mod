@@ -2,17 +2,22 @@ module github.com/statuspatch/statuspatch/examples
 
 go 1.26.0
 
-tool github.com/statuspatch/statuspatch/cmd/statuspatch-gen
+tool (
+	github.com/statuspatch/statuspatch/cmd/statuspatch-gen
+	github.com/statuspatch/statuspatch/cmd/statuspatch-lint
+)
 
 replace github.com/statuspatch/statuspatch => ../
 
 replace github.com/statuspatch/statuspatch/testenv => ../testenv
 
 require (
+	github.com/prometheus/client_golang v1.25.0
 	github.com/statuspatch/statuspatch v0.0.0-00010101000000-000000000000
 	github.com/statuspatch/statuspatch/testenv v0.0.0-00010101000000-000000000000
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
+	k8s.io/utils v0.0.0-20260626114624-be93311217bd
 	sigs.k8s.io/controller-runtime v0.25.2
 )
 
@@ -73,7 +78,6 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/mxk/go-flowrate v0.0.0-20140419014527-cca7078d478f // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
-	github.com/prometheus/client_golang v1.25.0 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
@@ -134,7 +138,6 @@ require (
 	k8s.io/kms v0.37.2 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
 	k8s.io/streaming v0.37.2 // indirect
-	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
 	sigs.k8s.io/apiserver-network-proxy/konnectivity-client v0.36.0 // indirect
 	sigs.k8s.io/controller-tools v0.23.0 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
