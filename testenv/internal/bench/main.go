@@ -33,16 +33,21 @@ import (
 func main() {
 	writers := flag.String("writers", "2,8,32", "comma-separated writer counts K")
 	updates := flag.Int("updates", 10, "status updates per writer M")
-	reconciles := flag.Int("reconciles", 50, "steady-state reconciles per variant")
+	reconciles := flag.Int("reconciles", 50, "steady-state reconciles per variant (0: skip)")
+	variants := flag.String("variants", "retry,requeue,blind", "convergence variants to run")
 	flag.Parse()
 	log.SetLogger(logr.Discard())
-	if err := run(*writers, *updates, *reconciles); err != nil {
+	vs := map[string]bool{}
+	for _, v := range strings.Split(*variants, ",") {
+		vs[strings.TrimSpace(v)] = true
+	}
+	if err := run(*writers, *updates, *reconciles, vs); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(writerList string, updates, reconciles int) error {
+func run(writerList string, updates, reconciles int, variants map[string]bool) error {
 	ctx := context.Background()
 	s := runtime.NewScheme()
 	if err := v1.AddToScheme(s); err != nil {
@@ -63,8 +68,11 @@ func run(writerList string, updates, reconciles int) error {
 		}
 		ks = append(ks, k)
 	}
-	if err := convergence(ctx, env, ks, updates); err != nil {
+	if err := convergence(ctx, env, ks, updates, variants); err != nil {
 		return err
+	}
+	if reconciles == 0 {
+		return nil
 	}
 	fmt.Println()
 	return steadyState(ctx, env, reconciles)
