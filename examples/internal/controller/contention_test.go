@@ -40,8 +40,9 @@ func reconcileTogether(key client.ObjectKey, rs ...reconcile.Reconciler) []error
 // conflicts, Retry re-reads through the API reader, and it finds the
 // winner's plan and skips.
 func TestDoubleReconcileBuildsOnePlan(t *testing.T) {
+	ns := uniq("double")
 	for round := range rounds {
-		key := newRollout(t, "double", fmt.Sprintf("r%d", round), "", true)
+		key := newRollout(t, ns, fmt.Sprintf("r%d", round), "", true)
 		b := newBarrier(2)
 		log := &planLog{}
 		rs := make([]reconcile.Reconciler, 2)
@@ -76,8 +77,9 @@ func TestBlindBaselineLosesPlans(t *testing.T) {
 	for _, mode := range []blind.Mode{blind.ModeMergeFrom, blind.ModeApply} {
 		t.Run(mode.String(), func(t *testing.T) {
 			lost := 0
+			ns := uniq(fmt.Sprintf("blind-%d", mode))
 			for round := range rounds {
-				key := newRollout(t, fmt.Sprintf("blind-%d", mode), fmt.Sprintf("r%d", round), "", false)
+				key := newRollout(t, ns, fmt.Sprintf("r%d", round), "", false)
 				b := newBarrier(2)
 				log := &planLog{}
 				rs := make([]reconcile.Reconciler, 2)
@@ -118,7 +120,7 @@ func TestBlindBaselineLosesPlans(t *testing.T) {
 func TestStaleCacheConflictsAndRetryConverges(t *testing.T) {
 	for _, withAPIReader := range []bool{true, false} {
 		t.Run(fmt.Sprintf("APIReader=%v", withAPIReader), func(t *testing.T) {
-			key := newRollout(t, "stale", fmt.Sprintf("api-reader-%v", withAPIReader), "", true)
+			key := newRollout(t, uniq("stale"), fmt.Sprintf("api-reader-%v", withAPIReader), "", true)
 			stale := patchertest.NewClient(shared.Client, patchertest.Faults{StaleReads: 100})
 			if err := stale.Get(ctx, key, &demov1.Rollout{}); err != nil { // the cache's snapshot: no plan
 				t.Fatal(err)
@@ -169,8 +171,9 @@ func TestStaleCacheConflictsAndRetryConverges(t *testing.T) {
 // The blind baseline, in the same scenario, loses entries.
 func TestManyWritersJoinFleet(t *testing.T) {
 	const writers = 10
-	run := func(t *testing.T, name string, makeReconciler func(c client.Client) reconcile.Reconciler) int {
+	run := func(t *testing.T, name string, makeReconciler func(c client.Client) reconcile.Reconciler) (int, string) {
 		t.Helper()
+		name = uniq(name)
 		keys := make([]client.ObjectKey, writers)
 		driver := &controller.RolloutReconciler{Client: shared.Client, APIReader: shared.Client}
 		for i := range keys {
@@ -199,14 +202,14 @@ func TestManyWritersJoinFleet(t *testing.T) {
 				t.Fatalf("reconcile %d: %v", i, err)
 			}
 		}
-		return len(getFleet(t, name).Status.Members)
+		return len(getFleet(t, name).Status.Members), name
 	}
 
 	for round := range 3 {
-		name := fmt.Sprintf("patcher-%d", round)
-		if n := run(t, name, func(c client.Client) reconcile.Reconciler {
+		n, name := run(t, fmt.Sprintf("patcher-%d", round), func(c client.Client) reconcile.Reconciler {
 			return &controller.RolloutReconciler{Client: c, APIReader: shared.Client}
-		}); n != writers {
+		})
+		if n != writers {
 			t.Fatalf("round %d: fleet has %d members, want all %d", round, n, writers)
 		}
 		fr := &controller.FleetReconciler{Client: shared.Client, APIReader: shared.Client}
@@ -220,7 +223,7 @@ func TestManyWritersJoinFleet(t *testing.T) {
 	}
 
 	t.Run("blind MergeFrom loses entries", func(t *testing.T) {
-		n := run(t, "blind", func(c client.Client) reconcile.Reconciler {
+		n, _ := run(t, "blind", func(c client.Client) reconcile.Reconciler {
 			return &blind.RolloutReconciler{Client: c, Mode: blind.ModeMergeFrom}
 		})
 		if n == writers {
@@ -233,7 +236,7 @@ func TestManyWritersJoinFleet(t *testing.T) {
 // 5. Deletion.
 func TestDeletion(t *testing.T) {
 	t.Run("Flush after the object is gone is NotFound", func(t *testing.T) {
-		key := newRollout(t, "deletion", "flush", "", false)
+		key := newRollout(t, uniq("deletion"), "flush", "", false)
 		p, err := demov1.FetchRolloutStatusPatcher(ctx, shared.Client, key)
 		if err != nil {
 			t.Fatal(err)
@@ -248,7 +251,7 @@ func TestDeletion(t *testing.T) {
 	})
 
 	t.Run("Flush after RemoveFinalizer deleted the object is NotFound", func(t *testing.T) {
-		key := newRollout(t, "deletion", "remove-finalizer", "", true)
+		key := newRollout(t, uniq("deletion"), "remove-finalizer", "", true)
 		if err := shared.Client.Delete(ctx, &demov1.Rollout{ObjectMeta: metaFor(key)}); err != nil {
 			t.Fatal(err)
 		}
@@ -266,8 +269,9 @@ func TestDeletion(t *testing.T) {
 	})
 
 	t.Run("finalizer path", func(t *testing.T) {
-		newFleet(t, "deletion", 1)
-		key := newRollout(t, "deletion", "finalizer", "deletion", false)
+		fleet := uniq("deletion")
+		newFleet(t, fleet, 1)
+		key := newRollout(t, fleet, "finalizer", fleet, false)
 		r := &controller.RolloutReconciler{Client: shared.Client, APIReader: shared.Client}
 		req := ctrl.Request{NamespacedName: key}
 		for range 6 {
@@ -276,8 +280,8 @@ func TestDeletion(t *testing.T) {
 			}
 		}
 		ro := getRollout(t, key)
-		if !slices.Contains(ro.Finalizers, controller.RolloutFinalizer) || len(getFleet(t, "deletion").Status.Members) != 1 {
-			t.Fatalf("before deletion: finalizers %v, fleet members %v", ro.Finalizers, getFleet(t, "deletion").Status.Members)
+		if !slices.Contains(ro.Finalizers, controller.RolloutFinalizer) || len(getFleet(t, fleet).Status.Members) != 1 {
+			t.Fatalf("before deletion: finalizers %v, fleet members %v", ro.Finalizers, getFleet(t, fleet).Status.Members)
 		}
 		if err := shared.Client.Delete(ctx, ro); err != nil {
 			t.Fatal(err)
@@ -288,7 +292,7 @@ func TestDeletion(t *testing.T) {
 		if err := shared.Client.Get(ctx, key, &demov1.Rollout{}); !apierrors.IsNotFound(err) {
 			t.Fatalf("object after the finalizer was removed: %v, want NotFound", err)
 		}
-		if m := getFleet(t, "deletion").Status.Members; len(m) != 0 {
+		if m := getFleet(t, fleet).Status.Members; len(m) != 0 {
 			t.Fatalf("fleet members after deletion: %v, want none", m)
 		}
 		if res, err := r.Reconcile(ctx, req); err != nil || res != (ctrl.Result{}) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -172,3 +173,9 @@ func (l *planLog) record(_ client.ObjectKey, id string, built bool) {
 func metaFor(key client.ObjectKey) metav1.ObjectMeta {
 	return metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}
 }
+
+var seq atomic.Int64
+
+// uniq makes a name unique within the process: `go test -count=n` runs the
+// tests n times against the one server.
+func uniq(name string) string { return fmt.Sprintf("%s-%d", name, seq.Add(1)) }

@@ -23,7 +23,8 @@ import (
 // (plan built and completed, Ready, observedGeneration), the Fleet collects
 // them, a spec change replans, and deletion goes through the finalizer.
 func TestManagerConverges(t *testing.T) {
-	const ns, fleet, n = "manager", "manager", 10
+	const n = 10
+	ns, fleet := uniq("manager"), uniq("manager")
 	mgr, err := shared.NewManager(manager.Options{
 		Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}},
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
