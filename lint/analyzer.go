@@ -3,6 +3,7 @@ package lint
 import (
 	"go/ast"
 	"go/token"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -70,10 +71,23 @@ func run(pass *analysis.Pass, cfg Config) error {
 	if isPatcherRuntime(pass.Pkg.Path()) || !reachesClient(pass.Pkg) {
 		return nil
 	}
+	// Drivers print diagnostics in the order they are reported, and SSA
+	// visits blocks and closures out of source order: sort by position.
+	var diags []analysis.Diagnostic
+	report := func(pos token.Pos, msg string) {
+		diags = append(diags, analysis.Diagnostic{Pos: pos, Message: msg})
+	}
+	defer func() {
+		sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
+		for _, d := range diags {
+			pass.Report(d)
+		}
+	}()
+
 	files := newFileSet(pass, cfg)
-	allow := collectDirectives(pass, files)
+	allow := collectDirectives(pass, files, report)
 	funcs := buildSSA(pass)
-	t := newTracer(funcs)
+	t := newTracer(pass.Pkg, funcs)
 	for _, w := range findWrites(t, funcs, cfg.Audit) {
 		pos := files.callPos(w.pos)
 		if !files.checked(pos) {
@@ -86,13 +100,13 @@ func run(pass *analysis.Pass, cfg Config) error {
 			if allowed {
 				msg += " (allowed: " + d.reason + ")"
 			}
-			pass.Reportf(pos, "%s", msg)
+			report(pos, msg)
 			continue
 		}
 		if allowed || w.generated {
 			continue
 		}
-		pass.Reportf(pos, "%s", handwrittenMessage(pass, w.kind))
+		report(pos, handwrittenMessage(pass, w.kind))
 	}
 	return nil
 }

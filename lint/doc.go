@@ -18,6 +18,11 @@
 //
 //	handwritten status write to Widget: use WidgetStatusPatcher (example.com/api/v1)
 //	handwritten status write to Gadget: generate a GadgetStatusPatcher with statuspatch-gen
+//	handwritten status write to client.Object (an interface): use the generated status patcher of the object's concrete type
+//
+// An interface-typed object is named by its concrete type when the package
+// passes only one, else by the interface type as written (client.Object),
+// or "an object of unknown kind". Findings are reported in source order.
 //
 // Generated files (the "// Code generated ... DO NOT EDIT." header), the
 // statuspatch runtime package github.com/statuspatch/statuspatch/patcher

@@ -125,6 +125,14 @@ func findPatcher(pass *analysis.Pass, k kind) (patcherInfo, bool) {
 }
 
 func handwrittenMessage(pass *analysis.Pass, k kind) string {
+	if k.iface {
+		// Never a <Kind>StatusPatcher named after an interface.
+		what := k.name
+		if what != unknownKind {
+			what += " (an interface)"
+		}
+		return fmt.Sprintf("handwritten status write to %s: use the generated status patcher of the object's concrete type", what)
+	}
 	if p, ok := findPatcher(pass, k); ok {
 		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
 	}

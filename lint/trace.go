@@ -15,12 +15,13 @@ const maxDepth = 24
 // parameters (via the package's static call sites) and the results of the
 // package's own functions.
 type tracer struct {
+	pkg      *types.Package // the package under analysis
 	callers  map[*ssa.Function][]*ssa.CallCommon
 	closures map[*ssa.Function][]*ssa.MakeClosure
 }
 
-func newTracer(funcs []*ssa.Function) *tracer {
-	t := &tracer{callers: map[*ssa.Function][]*ssa.CallCommon{}, closures: map[*ssa.Function][]*ssa.MakeClosure{}}
+func newTracer(pkg *types.Package, funcs []*ssa.Function) *tracer {
+	t := &tracer{pkg: pkg, callers: map[*ssa.Function][]*ssa.CallCommon{}, closures: map[*ssa.Function][]*ssa.MakeClosure{}}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {

@@ -22,8 +22,9 @@ const (
 
 // kind is the object type written, e.g. Widget.
 type kind struct {
-	name string
-	pkg  *types.Package // nil if unknown
+	name  string
+	pkg   *types.Package // nil if unknown
+	iface bool           // an interface type: no <Kind>StatusPatcher to suggest
 }
 
 // write is one status write found in the package.
@@ -192,12 +193,14 @@ func calledName(c *ssa.CallCommon) string {
 
 // objectKind names the type of the object written: the Go type name, with
 // the ApplyConfiguration suffix removed for apply configurations. An
-// interface-typed argument is traced to its concrete type if it is unique.
+// interface-typed argument is traced to its concrete type if it is unique;
+// otherwise the kind is the interface type written at the call site (see
+// interfaceKind).
 func (t *tracer) objectKind(obj ssa.Value, apply bool) kind {
-	k := typeKind(obj.Type(), apply)
 	if !types.IsInterface(obj.Type()) {
-		return k
+		return typeKind(obj.Type(), apply)
 	}
+	k := t.interfaceKind(declaredType(obj))
 	var found *kind
 	for _, leaf := range t.leaves(obj) {
 		if types.IsInterface(leaf.Type()) {
@@ -215,10 +218,74 @@ func (t *tracer) objectKind(obj ssa.Value, apply bool) kind {
 	return k
 }
 
+// declaredType is the type of the argument as written at the call site,
+// before its implicit conversion to the parameter's interface type
+// (statusObject rather than client.Object).
+func declaredType(v ssa.Value) types.Type {
+	for range maxDepth {
+		switch c := v.(type) {
+		case *ssa.ChangeInterface:
+			v = c.X
+			continue
+		case *ssa.ChangeType: // between interfaces with the same methods
+			if types.IsInterface(c.X.Type()) {
+				v = c.X
+				continue
+			}
+		}
+		break
+	}
+	return v.Type()
+}
+
+// unknownKind names an interface-typed object whose type has no name the
+// code under analysis could have written.
+const unknownKind = "an object of unknown kind"
+
+// interfaceKind names an interface type as the package under analysis
+// spells it: through an alias if it is one (client.Object, not the
+// cacheapi.Object it stands for), unqualified if declared in the package,
+// qualified by the package name if that package is imported directly.
+// Anonymous interfaces, type parameters and interfaces of packages the
+// code does not import (an alias lost with gotypesalias=0) are of unknown
+// kind.
+func (t *tracer) interfaceKind(typ types.Type) kind {
+	var obj *types.TypeName
+	switch typ := typ.(type) {
+	case *types.Alias:
+		obj = typ.Obj()
+	case *types.Named:
+		obj = typ.Obj()
+	}
+	if obj == nil || obj.Pkg() == nil || !t.visible(obj.Pkg()) {
+		return kind{name: unknownKind, iface: true}
+	}
+	if obj.Pkg() == t.pkg {
+		return kind{name: obj.Name(), iface: true}
+	}
+	return kind{name: obj.Pkg().Name() + "." + obj.Name(), iface: true}
+}
+
+// visible reports whether the package under analysis can name p's types.
+func (t *tracer) visible(p *types.Package) bool {
+	if p == t.pkg {
+		return true
+	}
+	if t.pkg == nil {
+		return false
+	}
+	for _, imp := range t.pkg.Imports() {
+		if imp == p {
+			return true
+		}
+	}
+	return false
+}
+
 func typeKind(t types.Type, apply bool) kind {
 	n := namedOf(t)
 	if n == nil {
-		return kind{name: types.TypeString(t, (*types.Package).Name)}
+		return kind{name: types.TypeString(t, (*types.Package).Name), iface: types.IsInterface(t)}
 	}
 	name := n.Obj().Name()
 	if trimmed, ok := strings.CutSuffix(name, "ApplyConfiguration"); apply && ok && trimmed != "" {
@@ -227,7 +294,7 @@ func typeKind(t types.Type, apply bool) kind {
 		return kind{name: trimmed}
 	}
 	if types.IsInterface(n) && n.Obj().Pkg() != nil {
-		return kind{name: n.Obj().Pkg().Name() + "." + name}
+		return kind{name: n.Obj().Pkg().Name() + "." + name, iface: true}
 	}
 	return kind{name: name, pkg: n.Obj().Pkg()}
 }

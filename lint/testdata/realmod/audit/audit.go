@@ -21,3 +21,9 @@ func write(ctx context.Context, c client.Client, d *appsv1.Deployment, rv string
 	_ = c.Status().Apply(ctx, appsv1ac.Deployment("a", "b").WithStatus(appsv1ac.DeploymentStatus().WithReplicas(1))) // want `^blind: Status\(\).Apply of Deployment: server-side apply without resourceVersion$`
 	_ = c.Status().Apply(ctx, appsv1ac.Deployment("a", "b").WithResourceVersion(rv))                                 // want `^optimistic: Status\(\).Apply of Deployment: apply configuration WithResourceVersion$`
 }
+
+// client.Object is an alias of cacheapi.Object in the real package: the kind
+// is named as written.
+func writeObject(ctx context.Context, c client.Client, obj client.Object, base client.Object) error {
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^blind: Status\(\).Patch of client.Object: client.MergeFrom without optimistic lock$`
+}

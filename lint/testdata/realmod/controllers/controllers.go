@@ -39,3 +39,8 @@ func (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	_ = r.SubResource("eviction").Create(ctx, &corev1.Pod{}, &corev1.Pod{})
 	return ctrl.Result{}, nil
 }
+
+// An interface-typed object: no <Kind>StatusPatcher is suggested.
+func WriteObject(ctx context.Context, c crclient.Client, obj crclient.Object, base crclient.Object) error {
+	return c.Status().Patch(ctx, obj, crclient.MergeFrom(base)) // want `^handwritten status write to client.Object \(an interface\): use the generated status patcher of the object's concrete type$`
+}

@@ -138,3 +138,28 @@ func methodValue(ctx context.Context, c client.Client, sw client.SubResourceWrit
 	_ = f(ctx, w, client.MergeFrom(w))                                                         // want `^blind: Status\(\).Patch of Widget`
 	_ = sw.Patch(ctx, w, client.MergeFromWithOptions(w, client.MergeFromWithOptimisticLock{})) // want `^optimistic: SubResourceWriter.Patch of Widget`
 }
+
+// Interface-typed objects of unknown concrete type: the kind is the type
+// written at the call site, or unknown.
+func WriteObject(ctx context.Context, c client.Client, obj client.Object, base client.Object) error {
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^blind: Status\(\).Patch of client.Object: client.MergeFrom without optimistic lock$`
+}
+
+func WriteAnonymous(ctx context.Context, c client.Client, obj interface{ client.Object }) error {
+	return c.Status().Update(ctx, obj) // want `^optimistic: Status\(\).Update of an object of unknown kind: Update sends the object's resourceVersion$`
+}
+
+// Writes in closures and loops, reported in source order.
+func (r *Reconciler) order(ctx context.Context, ws []*v1.Widget) {
+	write := func(w *v1.Widget) {
+		_ = r.Status().Patch(ctx, w, client.MergeFrom(w)) // want `^blind: `
+	}
+	for _, w := range ws {
+		if w.Status.Ready {
+			_ = r.Status().Update(ctx, w) // want `^optimistic: `
+			continue
+		}
+		write(w)
+	}
+	_ = r.Status().Update(ctx, ws[0]) // want `^optimistic: `
+}

@@ -106,3 +106,25 @@ func allowed(ctx context.Context, c crclient.Client, w *v1.Widget) {
 	//statuspatch:allowed is not the directive
 	_ = c.Status().Update(ctx, w) // want `handwritten status write to Widget`
 }
+
+// An interface-typed object whose concrete type is not known is named by the
+// type written at the call site (client.Object is an alias of an interface
+// of another package), and no <Kind>StatusPatcher is suggested for it.
+func WriteObject(ctx context.Context, c crclient.Client, obj crclient.Object, base crclient.Object) error {
+	return c.Status().Patch(ctx, obj, crclient.MergeFrom(base)) // want `^handwritten status write to client.Object \(an interface\): use the generated status patcher of the object's concrete type$`
+}
+
+// statusObject is an interface of this package: named unqualified.
+type statusObject interface {
+	crclient.Object
+	IsReady() bool
+}
+
+func WriteStatusObject(ctx context.Context, c crclient.Client, obj statusObject) error {
+	return c.Status().Update(ctx, obj) // want `^handwritten status write to statusObject \(an interface\): use the generated status patcher of the object's concrete type$`
+}
+
+// An anonymous interface has no name to show.
+func WriteAnonymous(ctx context.Context, c crclient.Client, obj interface{ crclient.Object }) error {
+	return c.Status().Update(ctx, obj) // want `^handwritten status write to an object of unknown kind: use the generated status patcher of the object's concrete type$`
+}

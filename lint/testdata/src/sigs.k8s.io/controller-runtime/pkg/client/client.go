@@ -5,15 +5,13 @@ package client
 import (
 	"context"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/cache/cacheapi"
 )
 
-type Object interface {
-	metav1.Object
-	runtime.Object
-}
+// Object is an alias, as in the real package.
+type Object = cacheapi.Object
 
 type ObjectList interface {
 	runtime.Object
