@@ -44,6 +44,7 @@ users:
 // everything started so far is already stopped.
 func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, func(), error) {
 	configureKlog(o.verbose)
+	configureEtcdClientLog(o.verbose)
 
 	var etcdServer *etcd3testing.EtcdTestServer
 	var etcdStorage *storagebackend.Config

@@ -5,8 +5,16 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
+	_ "unsafe" // go:linkname
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	"k8s.io/klog/v2"
+
+	// Declares etcd3ClientLogger; imported for the link below, which needs
+	// the package in the binary (the API server imports it anyway).
+	_ "k8s.io/apiserver/pkg/storage/storagebackend/factory"
 )
 
 var (
@@ -36,4 +44,57 @@ func configureKlog(verbose bool) {
 	set("alsologtostderr", "false")
 	set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
+}
+
+// etcd3ClientLogger is the zap logger every etcd client of the API server's
+// storage layer logs through: made by the factory package's init, JSON to
+// the process's stderr (an *os.File taken at init, so not even a swapped
+// os.Stderr catches it), with no exported way to change it. It logs, for
+// instance, "retrying of unary invoker failed ... context canceled" for
+// every request canceled while the server talks to etcd (a manager
+// stopping mid-list) and at shut-down. The API server reads it each time
+// it creates a client, so replacing it before the server starts reaches
+// them all.
+//
+//go:linkname etcd3ClientLogger k8s.io/apiserver/pkg/storage/storagebackend/factory.etcd3ClientLogger
+var etcd3ClientLogger *zap.Logger
+
+var (
+	etcdClientLogOnce    sync.Once
+	etcdClientLogVerbose atomic.Bool
+)
+
+// configureEtcdClientLog lets the etcd clients' logs through to stderr when
+// verbose and drops them otherwise. Like klog it is process-global and the
+// last server started decides; the switch is atomic, so servers already
+// running follow it without a data race.
+func configureEtcdClientLog(verbose bool) {
+	etcdClientLogVerbose.Store(verbose)
+	etcdClientLogOnce.Do(func() {
+		if etcd3ClientLogger == nil {
+			return
+		}
+		etcd3ClientLogger = etcd3ClientLogger.WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core {
+			return switchedCore{Core: c, on: &etcdClientLogVerbose}
+		}))
+	})
+}
+
+// switchedCore passes entries to Core only while on.
+type switchedCore struct {
+	zapcore.Core
+	on *atomic.Bool
+}
+
+func (c switchedCore) Enabled(l zapcore.Level) bool { return c.on.Load() && c.Core.Enabled(l) }
+
+func (c switchedCore) With(fields []zapcore.Field) zapcore.Core {
+	return switchedCore{Core: c.Core.With(fields), on: c.on}
+}
+
+func (c switchedCore) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore.CheckedEntry {
+	if !c.on.Load() {
+		return ce
+	}
+	return c.Core.Check(e, ce)
 }
