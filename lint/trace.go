@@ -3,6 +3,7 @@ package lint
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -158,12 +159,7 @@ func returns(fn *ssa.Function) []*ssa.Return {
 // bindings maps a closure's free variable to the values bound to it.
 func (t *tracer) bindings(fv *ssa.FreeVar) []ssa.Value {
 	fn := fv.Parent()
-	idx := -1
-	for i, f := range fn.FreeVars {
-		if f == fv {
-			idx = i
-		}
-	}
+	idx := slices.Index(fn.FreeVars, fv)
 	var vs []ssa.Value
 	for _, mc := range t.closures[fn] {
 		if idx >= 0 && idx < len(mc.Bindings) {
@@ -177,12 +173,7 @@ func (t *tracer) bindings(fv *ssa.FreeVar) []ssa.Value {
 // of its function in the package.
 func (t *tracer) paramArgs(p *ssa.Parameter) []ssa.Value {
 	fn := p.Parent()
-	idx := -1
-	for i, q := range fn.Params {
-		if q == p {
-			idx = i
-		}
-	}
+	idx := slices.Index(fn.Params, p)
 	var vs []ssa.Value
 	for _, c := range t.callers[fn] {
 		if idx >= 0 && idx < len(c.Args) {
