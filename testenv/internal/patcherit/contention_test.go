@@ -89,7 +89,7 @@ func TestBlindMergeFromAppendsLoseEntries(t *testing.T) {
 func TestDoubleReconcileBuildsOnePlan(t *testing.T) {
 	e := env(t)
 	for round := range 20 {
-		key := client.ObjectKey{Namespace: "default", Name: fmt.Sprintf("%s-%d", objectName(t), round)}
+		key := client.ObjectKey{Namespace: "default", Name: objectName(t)}
 		created := buildPlansConcurrently(t, e.Client, key, func(c client.Client, key client.ObjectKey, id string, b *barrier) (bool, error) {
 			p, err := patcher.Fetch(ctx, c, key, &v1.Widget{})
 			if err != nil {
@@ -120,8 +120,8 @@ func TestDoubleReconcileBuildsOnePlan(t *testing.T) {
 func TestDoubleReconcileBlindLosesAPlan(t *testing.T) {
 	e := env(t)
 	lost := 0
-	for round := range 20 {
-		key := client.ObjectKey{Namespace: "default", Name: fmt.Sprintf("%s-%d", objectName(t), round)}
+	for range 20 {
+		key := client.ObjectKey{Namespace: "default", Name: objectName(t)}
 		created := buildPlansConcurrently(t, e.Client, key, func(c client.Client, key client.ObjectKey, id string, b *barrier) (bool, error) {
 			w := &v1.Widget{}
 			if err := c.Get(ctx, key, w); err != nil {

@@ -3,12 +3,14 @@ package patcherit_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -120,9 +122,12 @@ func newWidget(t *testing.T, c client.Client) client.ObjectKey {
 
 var notDNS = regexp.MustCompile(`[^a-z0-9]+`)
 
-// objectName derives a valid, unique object name from the test's name.
+var nameSeq atomic.Int64
+
+// objectName derives a valid object name from the test's name, unique per
+// call, so that go test -count=N works on the one shared server.
 func objectName(t *testing.T) string {
-	return strings.Trim(notDNS.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
+	return fmt.Sprintf("%s-%d", strings.Trim(notDNS.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-"), nameSeq.Add(1))
 }
 
 func get(t *testing.T, c client.Client, key client.ObjectKey) *v1.Widget {
