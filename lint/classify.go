@@ -191,6 +191,9 @@ func (t *tracer) classifyApply(w *write) result {
 		if !ok {
 			break
 		}
+		if u, ok := fromUnstructured(call.Common()); ok {
+			return t.unstructuredApply(w, u)
+		}
 		name := calledName(call.Common())
 		if name == "WithResourceVersion" {
 			return result{optimistic, "apply configuration WithResourceVersion"}
@@ -207,6 +210,41 @@ func (t *tracer) classifyApply(w *write) result {
 		}
 	}
 	return result{blind, "server-side apply without resourceVersion"}
+}
+
+// fromUnstructured returns u for a call client.ApplyConfigurationFromUnstructured(u).
+func fromUnstructured(c *ssa.CallCommon) (ssa.Value, bool) {
+	fn := c.StaticCallee()
+	if fn == nil || !isClientFunc(fn) || fn.Name() != "ApplyConfigurationFromUnstructured" || len(c.Args) != 1 {
+		return nil, false
+	}
+	return c.Args[0], true
+}
+
+// unstructuredApply classifies Apply(ctx, client.ApplyConfigurationFromUnstructured(u)):
+// the configuration wraps u, so u's resourceVersion is sent. Blind if the
+// function clears it before the call (even if it sets it on another path)
+// or if u is a new object without one; optimistic if the function sets
+// it; otherwise unresolved (an object read from the API server has one).
+func (t *tracer) unstructuredApply(w *write, u ssa.Value) result {
+	obj := t.identity(u)
+	set := false
+	for _, s := range t.resourceVersionSets(w.instr.Parent(), obj) {
+		if !reaches(s.instr, w.instr) {
+			continue
+		}
+		if s.cleared {
+			return result{blind, "resourceVersion cleared before apply"}
+		}
+		set = true
+	}
+	if set {
+		return result{optimistic, "apply configuration sets resourceVersion"}
+	}
+	if _, fresh := obj.(*ssa.Alloc); fresh {
+		return result{blind, "server-side apply of a new unstructured object without resourceVersion"}
+	}
+	return result{unresolved, "client.ApplyConfigurationFromUnstructured: object's resourceVersion unknown"}
 }
 
 // applyPatch classifies Patch(ctx, obj, client.Apply): optimistic if the

@@ -39,9 +39,11 @@ func TestPatcherRuntimeExcluded(t *testing.T) {
 	}
 }
 
-// Patterns from a trial on cluster-api's controllers.
+// Patterns from trials on real operators: cluster-api's controllers
+// (v1.8.4, v1.13.6).
 func TestRealWorldRegressions(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "capi")
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}),
+		"capi", "unstructuredapply")
 }
 
 // Diagnostics are reported in source order within a package: the drivers

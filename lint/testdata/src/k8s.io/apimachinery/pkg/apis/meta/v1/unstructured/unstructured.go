@@ -1,0 +1,19 @@
+// Package unstructured is a minimal stub of
+// k8s.io/apimachinery/pkg/apis/meta/v1/unstructured for analysistest.
+package unstructured
+
+import "k8s.io/apimachinery/pkg/runtime"
+
+type Unstructured struct {
+	Object map[string]interface{}
+}
+
+func (u *Unstructured) DeepCopyObject() runtime.Object    { return u }
+func (u *Unstructured) GetName() string                   { return "" }
+func (u *Unstructured) GetNamespace() string              { return "" }
+func (u *Unstructured) SetName(name string)               {}
+func (u *Unstructured) SetNamespace(namespace string)     {}
+func (u *Unstructured) GetResourceVersion() string        { return "" }
+func (u *Unstructured) SetResourceVersion(version string) {}
+func (u *Unstructured) SetAPIVersion(version string)      {}
+func (u *Unstructured) SetKind(kind string)               {}
