@@ -68,14 +68,20 @@ func classify(t *tracer, w *write) result {
 
 // classifyPatch follows the patch argument to where it is made.
 func (t *tracer) classifyPatch(w *write) result {
+	return t.classifyPatchValue(w, w.args[2], 0)
+}
+
+// classifyPatchValue classifies a patch value by the leaves it comes from.
+// depth counts the client.RawPatch data followed back to another patch.
+func (t *tracer) classifyPatchValue(w *write, patch ssa.Value, depth int) result {
 	var rs []result
-	for _, leaf := range t.leaves(w.args[2]) {
-		rs = append(rs, t.classifyPatchLeaf(w, leaf))
+	for _, leaf := range t.leaves(patch) {
+		rs = append(rs, t.classifyPatchLeaf(w, leaf, depth))
 	}
 	return worst(rs)
 }
 
-func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value) result {
+func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) result {
 	switch v := leaf.(type) {
 	case *ssa.Call:
 		fn := v.Common().StaticCallee()
@@ -87,6 +93,8 @@ func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value) result {
 			return result{blind, "client.MergeFrom without optimistic lock"}
 		case "MergeFromWithOptions", "StrategicMergeFrom":
 			return t.mergeOptions(name, v.Common().Args)
+		case "RawPatch":
+			return t.rawPatch(w, v.Common().Args, depth)
 		default:
 			return result{unresolved, "client." + name}
 		}
@@ -105,6 +113,55 @@ func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value) result {
 	default:
 		return result{unresolved, "patch from " + describeValue(leaf)}
 	}
+}
+
+// maxRawPatchDepth bounds how many client.RawPatch(..., p.Data(obj)) are
+// followed back in a row: one is the real pattern, and each level may
+// multiply the paths.
+const maxRawPatchDepth = 4
+
+// rawPatch classifies client.RawPatch(type, data) whose data is, on every
+// path, the result of another patch's Data method (cluster-api's patch
+// helper: client.MergeFrom(before).Data(after), compared with "{}" and sent
+// raw): the raw patch is as optimistic as that patch, since a merge patch
+// made with MergeFromWithOptimisticLock carries the resourceVersion. Data
+// from anywhere else is unresolved.
+func (t *tracer) rawPatch(w *write, args []ssa.Value, depth int) result {
+	unknown := result{unresolved, "client.RawPatch"}
+	if len(args) != 2 || depth >= maxRawPatchDepth {
+		return unknown
+	}
+	var rs []result
+	for _, leaf := range t.leaves(args[1]) {
+		src := patchDataSource(leaf)
+		if src == nil {
+			return unknown
+		}
+		r := t.classifyPatchValue(w, src, depth+1)
+		rs = append(rs, result{r.verdict, "client.RawPatch of " + r.reason})
+	}
+	if len(rs) == 0 {
+		return unknown
+	}
+	return worst(rs)
+}
+
+// patchDataSource returns p for a leaf p.Data(obj) (the []byte result)
+// where p is a client.Patch, else nil.
+func patchDataSource(leaf ssa.Value) ssa.Value {
+	ext, ok := leaf.(*ssa.Extract)
+	if !ok || ext.Index != 0 {
+		return nil
+	}
+	call, ok := ext.Tuple.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	c := call.Common()
+	if !c.IsInvoke() || c.Method.Name() != "Data" || clientTypeName(c.Value.Type()) != "Patch" {
+		return nil
+	}
+	return c.Value
 }
 
 // mergeOptions classifies MergeFromWithOptions/StrategicMergeFrom by
