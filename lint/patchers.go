@@ -136,7 +136,7 @@ func handwrittenMessage(pass *analysis.Pass, k kind) string {
 	if p, ok := findPatcher(pass, k); ok {
 		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
 	}
-	return fmt.Sprintf("handwritten status write to %s: generate a %s%s with statuspatch-gen", k.name, k.name, patcherSuffix)
+	return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen", k.name, article(k.name), k.name, patcherSuffix)
 }
 
 // namedOf returns the named type of t or *t, or nil.
@@ -146,4 +146,12 @@ func namedOf(t types.Type) *types.Named {
 	}
 	n, _ := types.Unalias(t).(*types.Named)
 	return n
+}
+
+// article is the indefinite article before name: "an" before a vowel.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
+		return "an"
+	}
+	return "a"
 }

@@ -128,3 +128,10 @@ func WriteStatusObject(ctx context.Context, c crclient.Client, obj statusObject)
 func WriteAnonymous(ctx context.Context, c crclient.Client, obj interface{ crclient.Object }) error {
 	return c.Status().Update(ctx, obj) // want `^handwritten status write to an object of unknown kind: use the generated status patcher of the object's concrete type$`
 }
+
+// Ingress starts with a vowel: the suggestion says "an".
+type Ingress struct{ v1.Gadget }
+
+func (r *Reconciler) vowel(ctx context.Context, i *Ingress) error {
+	return r.Status().Update(ctx, i) // want `handwritten status write to Ingress: generate an IngressStatusPatcher with statuspatch-gen`
+}
