@@ -285,15 +285,9 @@ func fromUnstructured(c *ssa.CallCommon) (ssa.Value, bool) {
 // it; otherwise unresolved (an object read from the API server has one).
 func (t *tracer) unstructuredApply(w *write, u ssa.Value) result {
 	obj := t.identity(u)
-	set := false
-	for _, s := range t.resourceVersionSets(w.instr.Parent(), obj) {
-		if !reaches(s.instr, w.instr) {
-			continue
-		}
-		if s.cleared {
-			return result{blind, "resourceVersion cleared before apply"}
-		}
-		set = true
+	set, cleared := t.resourceVersionBefore(w, obj)
+	if cleared {
+		return result{blind, "resourceVersion cleared before apply"}
 	}
 	if set {
 		return result{optimistic, "apply configuration sets resourceVersion"}
@@ -309,15 +303,29 @@ func (t *tracer) unstructuredApply(w *write, u ssa.Value) result {
 // object without one, unresolved otherwise.
 func (t *tracer) applyPatch(w *write) result {
 	obj := t.identity(w.args[1])
-	for _, set := range t.resourceVersionSets(w.instr.Parent(), obj) {
-		if !set.cleared && reaches(set.instr, w.instr) {
-			return result{optimistic, "client.Apply of an object with resourceVersion set"}
-		}
+	if set, _ := t.resourceVersionBefore(w, obj); set {
+		return result{optimistic, "client.Apply of an object with resourceVersion set"}
 	}
 	if _, fresh := obj.(*ssa.Alloc); fresh {
 		return result{blind, "client.Apply of a new object without resourceVersion"}
 	}
 	return result{unresolved, "client.Apply: object's resourceVersion unknown"}
+}
+
+// resourceVersionBefore reports whether, in the write's function, obj's
+// resourceVersion may be set to a value, or cleared, before the write.
+func (t *tracer) resourceVersionBefore(w *write, obj ssa.Value) (set, cleared bool) {
+	for _, s := range t.resourceVersionSets(w.instr.Parent(), obj) {
+		if !reaches(s.instr, w.instr) {
+			continue
+		}
+		if s.cleared {
+			cleared = true
+		} else {
+			set = true
+		}
+	}
+	return set, cleared
 }
 
 // rvSet is an instruction setting the resourceVersion of an object.
