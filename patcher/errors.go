@@ -1,6 +1,7 @@
 package patcher
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,9 +17,21 @@ var ErrRetryExhausted = errors.New("retry budget exhausted")
 // spec, labels, annotations, finalizers or owner references.
 var ErrNonStatusChange = errors.New("unpersisted non-status change")
 
+// ErrPendingChanges matches (errors.Is) the error Retry returns, before it
+// runs mutate or sends anything, when the status was already changed in
+// memory: a conflict would make Retry re-read the object and drop those
+// changes, so they must be made inside mutate or flushed first.
+var ErrPendingChanges = errors.New("status changed before Retry")
+
 // ErrNilPatcher is returned by the methods of a nil *Patcher, such as the one
 // a failed Fetch returns, instead of a panic.
 var ErrNilPatcher = errors.New("statuspatch: nil patcher (did Fetch fail?)")
+
+// ErrInvalidInput matches (errors.Is) the errors of a Patcher that cannot
+// work with what it was given: a nil client or object, a status accessor that
+// does not return the address of the object's status field, a nil context or
+// mutate function, or a zero Patcher not made by a constructor.
+var ErrInvalidInput = errors.New("invalid input")
 
 // RetryExhaustedError is returned by Retry when all attempts conflicted. It
 // unwraps to ErrRetryExhausted and to the last Conflict error.
@@ -27,12 +40,14 @@ type RetryExhaustedError struct {
 	Object string
 	// Attempts is the number of writes tried.
 	Attempts int
+	// Reason says which bound ended Retry: the attempts or the time budget.
+	Reason string
 	// Last is the last attempt's Conflict error.
 	Last error
 }
 
 func (e *RetryExhaustedError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v after %d attempts: %v", e.Object, ErrRetryExhausted, e.Attempts, e.Last)
+	return fmt.Sprintf("statuspatch: %s: %v after %d attempts (%s): %v", e.Object, ErrRetryExhausted, e.Attempts, e.Reason, e.Last)
 }
 
 // Unwrap returns ErrRetryExhausted and the last Conflict error.
@@ -48,9 +63,59 @@ type NonStatusChangeError struct {
 }
 
 func (e *NonStatusChangeError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v to %s: a status write would drop it; write it with the main resource (or AddFinalizer/RemoveFinalizer) first",
+	return fmt.Sprintf("statuspatch: %s: %v to %s: a status write would drop it, so nothing was sent and the status changes are still in memory. "+
+		"Persist it before changing status (r.Update or r.Patch on this object, then set status and Flush: the patcher re-bases on your own write), "+
+		"or use AddFinalizer/RemoveFinalizer for finalizers. Do not r.Update this object now: the response would replace the pending status with the server's",
 		e.Object, ErrNonStatusChange, strings.Join(e.Fields, ", "))
 }
 
 // Unwrap returns ErrNonStatusChange.
 func (e *NonStatusChangeError) Unwrap() error { return ErrNonStatusChange }
+
+// PendingChangesError names the status fields changed in memory before
+// Retry. It matches ErrPendingChanges.
+type PendingChangesError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Fields are JSON paths such as "status.phase".
+	Fields []string
+}
+
+func (e *PendingChangesError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v, in %s: on a conflict Retry re-reads the object and those changes would be lost. "+
+		"Make them inside mutate (generated helpers such as SetCondition and MarkObserved work there), or Flush them before Retry. "+
+		"Nothing was sent; the changes are still in memory",
+		e.Object, ErrPendingChanges, strings.Join(e.Fields, ", "))
+}
+
+// Unwrap returns ErrPendingChanges.
+func (e *PendingChangesError) Unwrap() error { return ErrPendingChanges }
+
+// withCause adds ctx's cancellation cause to err when ctx is done and the
+// cause is not already in err's chain, so that the error matches both
+// context.Canceled (or DeadlineExceeded) and the cause.
+func withCause(ctx context.Context, err error) error {
+	if err == nil || ctx == nil || ctx.Err() == nil {
+		return err
+	}
+	ctxErr, cause := ctx.Err(), context.Cause(ctx)
+	if !errors.Is(err, ctxErr) {
+		err = fmt.Errorf("%w (%w)", err, ctxErr)
+	}
+	if cause != nil && !errors.Is(err, cause) {
+		err = fmt.Errorf("%w: %w", err, cause)
+	}
+	return err
+}
+
+// ctxError is the error for a context that is done before a request: it
+// matches ctx.Err() and the cause.
+func ctxError(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("nil context: %w", ErrInvalidInput)
+	}
+	if ctx.Err() == nil {
+		return nil
+	}
+	return withCause(ctx, ctx.Err())
+}

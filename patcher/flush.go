@@ -11,14 +11,15 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // Flush writes the status difference since the base as one JSON merge patch
 // to the status subresource, carrying the base's resourceVersion. It sends
-// nothing when the status did not change. On success the object holds the
-// server's response and becomes the new base. On a Conflict
+// nothing, ever, when the status did not change. On success the object holds
+// the server's response and becomes the new base. On a Conflict
 // (apierrors.IsConflict) the object, including its status, is left as it
 // was. When it would write and the caller also changed something outside
 // status in memory, it returns ErrNonStatusChange and sends nothing.
@@ -36,15 +37,20 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if p.gone {
 		return resultError, p.notFound("the last finalizer was removed from the deleting object")
 	}
+	// The no-op check comes first: nothing to write means no request at all,
+	// not even the re-read of syncBase.
+	changed, cur, err := p.statusChange()
+	if err != nil {
+		return resultError, err
+	}
+	if !changed {
+		return resultNoop, nil
+	}
+	if err := ctxError(ctx); err != nil {
+		return resultError, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
+	}
 	if err := p.syncBase(ctx); err != nil {
 		return resultOf(err), err
-	}
-	changed, cur, err := p.statusChange()
-	if err != nil || !changed {
-		if err != nil {
-			return resultError, err
-		}
-		return resultNoop, nil
 	}
 	// Only a write can drop changes, so only a write pays for the check.
 	if fields := p.nonStatusChanges(); len(fields) > 0 {
@@ -62,31 +68,47 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if err != nil {
 		return resultError, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
-	if err := p.client.Status().Patch(ctx, p.obj, client.RawPatch(types.MergePatchType, body), p.subResourcePatchOptions()...); err != nil {
+	// The response goes into a scratch object: on failure the caller's
+	// object, status included, is left exactly as it was.
+	scratch := p.newObject()
+	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(types.MergePatchType, body), p.subResourcePatchOptions()...); err != nil {
 		if apierrors.IsConflict(err) {
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())
 		}
-		return resultOf(err), fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
+		return resultOf(err), fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), withCause(ctx, err))
 	}
+	reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(scratch).Elem())
 	p.setBase(p.obj)
 	return resultApplied, nil
 }
 
 // syncBase handles a write the caller made on the same object behind the
-// patcher's back (r.Update or r.Patch adding a finalizer, say): the object's
-// resourceVersion no longer matches the base. The object is re-read; when the
-// server's status still equals the base's, nobody else wrote status, and the
-// re-read object becomes the base, so the status difference is unchanged and
-// the lock is taken at the current resourceVersion. Otherwise it is a real
-// conflict.
+// patcher's back (r.Update or r.Patch adding a label, say): the object's
+// resourceVersion no longer matches the base. The object is re-read (through
+// the API reader when one is set). The read becomes the base only when it is
+// exactly the state the caller's write produced (the same resourceVersion as
+// the object) and its status still equals the base's: then the status
+// difference is unchanged and the lock is taken at the current
+// resourceVersion. Any other read is a Conflict: a newer one means another
+// writer came after the caller's write, an older one is a lagging cache,
+// and a different status means another writer wrote status. A stale cached
+// read is never taken for the server's state.
 func (p *Patcher[T]) syncBase(ctx context.Context) error {
-	if p.obj.GetResourceVersion() == p.base.GetResourceVersion() {
+	objRV := p.obj.GetResourceVersion()
+	if objRV == p.base.GetResourceVersion() {
 		return nil
 	}
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return err
+	}
+	if freshRV := fresh.GetResourceVersion(); freshRV != objRV {
+		why := fmt.Sprintf("the object was written again (resourceVersion %s) after the write that gave it resourceVersion %s", freshRV, objRV)
+		if cmp, err := resourceversion.CompareResourceVersion(freshRV, objRV); err == nil && cmp < 0 {
+			why = fmt.Sprintf("the re-read returned resourceVersion %s, older than the object's %s: a lagging cache (pass WithAPIReader(mgr.GetAPIReader()))", freshRV, objRV)
+		}
+		return p.conflict(why)
 	}
 	base, err := p.baseStatus()
 	if err != nil {
@@ -97,36 +119,45 @@ func (p *Patcher[T]) syncBase(ctx context.Context) error {
 		return fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
 	}
 	if !bytes.Equal(base, freshStatus) {
-		return apierrors.NewConflict(p.groupResource(), p.obj.GetName(),
-			fmt.Errorf("statuspatch: the object was written since the patcher's base (resourceVersion %s) and its status changed; use Retry or re-fetch",
-				p.base.GetResourceVersion()))
+		return p.conflict(fmt.Sprintf("another writer changed the status since the patcher's base (resourceVersion %s)", p.base.GetResourceVersion()))
 	}
 	p.base = fresh
 	p.baseStatusJSON = freshStatus
-	// The caller's own write updated the object's metadata; keep its
-	// resourceVersion in step with the base for the next comparison.
-	p.obj.SetResourceVersion(fresh.GetResourceVersion())
 	return nil
+}
+
+// conflict is a Conflict error naming the object and why.
+func (p *Patcher[T]) conflict(why string) error {
+	return fmt.Errorf("statuspatch: %s: %w", p.id(), apierrors.NewConflict(p.groupResource(), p.obj.GetName(),
+		fmt.Errorf("%s; use Retry or re-fetch", why)))
 }
 
 // read fetches the object through the API reader into a new T.
 func (p *Patcher[T]) read(ctx context.Context) (T, error) {
-	fresh := reflect.New(reflect.TypeOf(p.obj).Elem()).Interface().(T)
-	reader := p.opts.APIReader
+	fresh := p.newObject()
+	reader := p.opts.apiReader
 	if reader == nil {
 		reader = p.client
 	}
 	if err := reader.Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); err != nil {
-		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), err)
+		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
 	}
 	return fresh, nil
 }
 
+// newObject returns a new, empty T carrying the object's name and namespace.
+func (p *Patcher[T]) newObject() T {
+	o := reflect.New(reflect.TypeOf(p.obj).Elem()).Interface().(T)
+	o.SetName(p.obj.GetName())
+	o.SetNamespace(p.obj.GetNamespace())
+	return o
+}
+
 func (p *Patcher[T]) subResourcePatchOptions() []client.SubResourcePatchOption {
-	if p.opts.FieldOwner == "" {
+	if p.opts.fieldOwner == "" {
 		return nil
 	}
-	return []client.SubResourcePatchOption{client.FieldOwner(p.opts.FieldOwner)}
+	return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner)}
 }
 
 func (p *Patcher[T]) groupResource() schema.GroupResource {

@@ -47,7 +47,7 @@ var (
 // first time. A nil r, or a registration that fails, gives a nil set, whose
 // methods do nothing: metrics never fail a write.
 func metricsFor(r prometheus.Registerer) *metricSet {
-	if r == nil {
+	if isNil(r) {
 		return nil
 	}
 	metricSetsMu.Lock()

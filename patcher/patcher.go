@@ -12,15 +12,24 @@ import (
 // StatusFunc returns the address of obj's status field: a pointer to the
 // status struct, or, for a pointer-typed field, a pointer to that pointer.
 // Generated code passes one; New finds the field named Status by reflection.
+// New checks the address it returns: it must point at obj's own field whose
+// JSON name is "status", never at a copy.
 type StatusFunc[T client.Object] func(obj T) any
 
 // Patcher writes an object's status with an optimistic lock. Make one per
-// reconcile from a freshly fetched object; it is not safe for concurrent use.
+// reconcile from a freshly fetched object; it is not safe for concurrent use,
+// and one object pointer must have one Patcher (a second one over the same
+// pointer sees the first one's writes as a concurrent writer's, and its
+// Flush returns a Conflict).
+//
+// The zero Patcher is not usable: its methods return an error matching
+// ErrInvalidInput. Make one with New, NewWithStatus, Fetch or FetchWithStatus.
 type Patcher[T client.Object] struct {
 	client client.Client
-	opts   Options
+	opts   options
 	status StatusFunc[T]
 	err    error // construction error, returned by every write
+	ready  bool  // made by a constructor without error
 
 	obj  T // the caller's object, mutated in memory
 	base T // the last state known to be on the server
@@ -33,32 +42,42 @@ type Patcher[T client.Object] struct {
 
 // New makes a Patcher over obj, an object the caller just fetched. The status
 // is the field named Status, found by reflection; generated code uses
-// NewWithStatus instead. Errors (a nil object, no Status field) are returned
-// by Err, Flush and Retry.
+// NewWithStatus instead. Errors (a nil object or client, no Status field) are
+// returned by Err, Flush, Retry and the finalizer methods; Object still
+// returns obj.
 func New[T client.Object](c client.Client, obj T, opts ...Option) *Patcher[T] {
 	return NewWithStatus(c, obj, nil, opts...)
 }
 
 // NewWithStatus is New with an explicit status accessor.
 func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T], opts ...Option) *Patcher[T] {
-	p := &Patcher[T]{client: c, opts: defaultOptions(), status: status}
+	p := &Patcher[T]{opts: defaultOptions()}
 	for _, o := range opts {
 		if o != nil {
-			o.ApplyToPatcher(&p.opts)
+			o.applyToPatcher(&p.opts)
 		}
 	}
-	p.kind = kindOf(c, obj)
-	p.metrics = metricsFor(p.opts.Registerer)
+	p.metrics = metricsFor(p.opts.registerer)
+	if !isNil(obj) {
+		p.obj = obj // Object() works even when construction fails
+	}
 	if p.err = validate(c, obj); p.err != nil {
+		p.kind = kindOf(nil, obj)
 		return p
 	}
-	if p.status == nil {
-		if p.status, p.err = reflectStatus[T](obj); p.err != nil {
-			return p
-		}
+	p.client = c
+	p.kind = kindOf(c, obj)
+	if status == nil {
+		status, p.err = reflectStatus[T](obj)
+	} else {
+		p.err = checkStatusFunc(obj, status)
 	}
-	p.obj = obj
+	if p.err != nil {
+		return p
+	}
+	p.status = status
 	p.setBase(obj)
+	p.ready = true
 	return p
 }
 
@@ -73,15 +92,22 @@ func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key 
 	if err := validate(c, obj); err != nil {
 		return nil, err
 	}
+	if ctx == nil {
+		return nil, fmt.Errorf("statuspatch: get %s %s: nil context: %w", kindOf(c, obj), key, ErrInvalidInput)
+	}
 	if err := c.Get(ctx, key, obj); err != nil {
-		return nil, fmt.Errorf("statuspatch: get %s %s: %w", kindOf(c, obj), key, err)
+		return nil, fmt.Errorf("statuspatch: get %s %s: %w", kindOf(c, obj), key, withCause(ctx, err))
 	}
 	p := NewWithStatus(c, obj, status, opts...)
-	return p, p.err
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p, nil
 }
 
 // Object returns the live object. Mutate its status in memory, then Flush.
-// It is the zero T (nil) when the Patcher was made from a nil object.
+// It is the zero T (nil) for a nil or zero Patcher and for one made from a
+// nil object.
 func (p *Patcher[T]) Object() T {
 	if p == nil {
 		var zero T
@@ -90,19 +116,25 @@ func (p *Patcher[T]) Object() T {
 	return p.obj
 }
 
-// Err returns the construction error, if any: a nil object, a nil client or
-// an object without a status field.
+// Err returns why the Patcher cannot write, if it cannot: ErrNilPatcher for
+// a nil *Patcher, or an error matching ErrInvalidInput for a zero Patcher, a
+// nil object, a nil client or a bad status accessor.
 func (p *Patcher[T]) Err() error {
-	if p == nil {
+	switch {
+	case p == nil:
 		return ErrNilPatcher
+	case p.err != nil:
+		return p.err
+	case !p.ready:
+		return fmt.Errorf("statuspatch: zero Patcher: make it with patcher.New, NewWithStatus, Fetch or FetchWithStatus: %w", ErrInvalidInput)
 	}
-	return p.err
+	return nil
 }
 
 // HasChanges reports whether the object's status differs from the base, so
-// that Flush would write.
+// that Flush would write. It is false for a Patcher that cannot write (Err).
 func (p *Patcher[T]) HasChanges() bool {
-	if p == nil || p.err != nil {
+	if p.Err() != nil {
 		return false
 	}
 	changed, _, err := p.statusChange()
@@ -110,15 +142,18 @@ func (p *Patcher[T]) HasChanges() bool {
 }
 
 func validate(c client.Client, obj client.Object) error {
-	if c == nil {
-		return fmt.Errorf("statuspatch: nil client")
+	if isNil(c) {
+		return fmt.Errorf("statuspatch: nil client: %w", ErrInvalidInput)
 	}
 	if obj == nil {
-		return fmt.Errorf("statuspatch: nil object")
+		return fmt.Errorf("statuspatch: nil object: %w", ErrInvalidInput)
 	}
 	v := reflect.ValueOf(obj)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return fmt.Errorf("statuspatch: nil or non-pointer %T object", obj)
+		return fmt.Errorf("statuspatch: nil or non-pointer %T object: %w", obj, ErrInvalidInput)
+	}
+	if v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("statuspatch: %T is not a pointer to a struct: %w", obj, ErrInvalidInput)
 	}
 	return nil
 }
@@ -131,6 +166,9 @@ func (p *Patcher[T]) setBase(obj T) {
 
 // id names the object in errors and logs: "Kind namespace/name".
 func (p *Patcher[T]) id() string {
+	if isNil(p.obj) {
+		return p.kind
+	}
 	return fmt.Sprintf("%s %s", p.kind, client.ObjectKeyFromObject(p.obj))
 }
 
@@ -146,7 +184,7 @@ func kindOf(c client.Client, obj client.Object) string {
 	if k, ok := kinds.Load(t); ok {
 		return k.(string)
 	}
-	if !isNil(obj) && c != nil {
+	if !isNil(obj) && !isNil(c) {
 		if gvk, err := c.GroupVersionKindFor(obj); err == nil && gvk.Kind != "" {
 			kinds.Store(t, gvk.Kind)
 			return gvk.Kind
@@ -158,7 +196,16 @@ func kindOf(c client.Client, obj client.Object) string {
 	return t.Name()
 }
 
-func isNil(obj any) bool {
-	v := reflect.ValueOf(obj)
-	return !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil())
+// isNil reports whether v is nil or a nil pointer, map, slice, func,
+// channel or interface held in an interface (a typed nil).
+func isNil(v any) bool {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return true
+	}
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
 }

@@ -16,21 +16,51 @@ import (
 // growing backoff in between (DefaultBackoff unless WithBackoff was given).
 //
 // mutate must decide from the object it is given, not from state captured
-// before: on a retry it sees what the other writer wrote. Its own error is
-// returned unchanged and nothing is written. When every attempt conflicted
-// the error matches ErrRetryExhausted and apierrors.IsConflict. Retry stops
-// when ctx is done.
+// before: on a retry it sees what the other writer wrote. For the same
+// reason Retry refuses, before running mutate or sending anything, when the
+// status already differs from the base in memory (changes made before Retry
+// would be dropped by the re-read on a conflict): the error matches
+// ErrPendingChanges and names the fields. Make those changes inside mutate,
+// or Flush them first.
+//
+// When mutate returns an error or panics, the object is restored to its
+// state before that attempt, so nothing half-done can be flushed later; the
+// error is returned unchanged and the panic is re-raised. When every attempt
+// conflicted, or the time budget (WithRetryTimeout) ran out, the error
+// matches ErrRetryExhausted and apierrors.IsConflict. When ctx is done Retry
+// stops with an error matching ctx.Err() and its cause.
 func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
 	if mutate == nil {
-		return fmt.Errorf("statuspatch: %s: Retry with a nil mutate function", p.id())
+		return fmt.Errorf("statuspatch: %s: Retry with a nil mutate function: %w", p.id(), ErrInvalidInput)
 	}
-	backoff := p.opts.Backoff
+	if err := ctxError(ctx); err != nil {
+		return fmt.Errorf("statuspatch: %s: Retry: %w", p.id(), err)
+	}
+	if p.gone {
+		return p.notFound("the last finalizer was removed from the deleting object")
+	}
+	fields, err := p.changedStatusFields()
+	if err != nil {
+		return err
+	}
+	if len(fields) > 0 && p.obj.GetResourceVersion() != p.base.GetResourceVersion() {
+		// The caller wrote the object itself and the status it got back may
+		// differ from the base: a Conflict when it does, not pending changes.
+		if err := p.syncBase(ctx); err != nil {
+			return err
+		}
+	}
+	if len(fields) > 0 {
+		return &PendingChangesError{Object: p.id(), Fields: fields}
+	}
+	backoff := p.opts.backoff
 	maxAttempts := max(backoff.Steps, 1)
+	start := time.Now()
 	for attempt := 1; ; attempt++ {
-		if err := mutate(p.obj); err != nil {
+		if err := p.runMutate(mutate); err != nil {
 			return err
 		}
 		err := p.Flush(ctx)
@@ -42,16 +72,41 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 		}
 		if attempt >= maxAttempts {
 			p.metrics.observeAttempts(p.kind, attempt)
-			return &RetryExhaustedError{Object: p.id(), Attempts: attempt, Last: err}
+			return &RetryExhaustedError{Object: p.id(), Attempts: attempt, Reason: fmt.Sprintf("at most %d attempts", maxAttempts), Last: err}
+		}
+		wait := backoff.Step()
+		if t := p.opts.retryTimeout; t > 0 && time.Since(start)+wait > t {
+			p.metrics.observeAttempts(p.kind, attempt)
+			return &RetryExhaustedError{Object: p.id(), Attempts: attempt, Reason: fmt.Sprintf("retry timeout %s", t), Last: err}
 		}
 		log.FromContext(ctx).V(1).Info("retrying status write on fresh state", "kind", p.kind, "attempt", attempt)
-		if err := sleep(ctx, backoff.Step()); err != nil {
+		if err := sleep(ctx, wait); err != nil {
 			return fmt.Errorf("statuspatch: %s: retry after %d attempts: %w", p.id(), attempt, err)
 		}
 		if err := p.refresh(ctx); err != nil {
 			return err
 		}
 	}
+}
+
+// runMutate runs mutate on the object. When mutate fails or panics it puts
+// the object back as it was before, so its half-done changes can't be
+// flushed later, then returns the error or re-panics.
+func (p *Patcher[T]) runMutate(mutate func(T) error) (err error) {
+	before := p.obj.DeepCopyObject().(T)
+	restore := func() { reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(before).Elem()) }
+	panicked := true
+	defer func() {
+		if panicked {
+			restore()
+		}
+	}()
+	err = mutate(p.obj)
+	panicked = false
+	if err != nil {
+		restore()
+	}
+	return err
 }
 
 // refresh replaces the object, in place so the caller's pointer stays valid,
@@ -66,12 +121,14 @@ func (p *Patcher[T]) refresh(ctx context.Context) error {
 	return nil
 }
 
+// sleep waits d or until ctx is done; then its error matches ctx.Err() and
+// the cause.
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return context.Cause(ctx)
+		return ctxError(ctx)
 	case <-t.C:
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -13,24 +14,85 @@ import (
 // pointer-to-struct type, and returns an accessor for its address.
 func reflectStatus[T client.Object](obj T) (StatusFunc[T], error) {
 	t := reflect.TypeOf(obj).Elem()
-	if t.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("statuspatch: %T is not a pointer to a struct", obj)
-	}
 	f, ok := t.FieldByName("Status")
 	if !ok {
-		return nil, fmt.Errorf("statuspatch: %T has no Status field", obj)
+		return nil, fmt.Errorf("statuspatch: %T has no Status field: %w", obj, ErrInvalidInput)
 	}
-	ft := f.Type
-	if ft.Kind() == reflect.Pointer {
-		ft = ft.Elem()
-	}
-	if ft.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("statuspatch: %T.Status is %s, not a struct", obj, f.Type)
+	if !isStatusType(f.Type) {
+		return nil, fmt.Errorf("statuspatch: %T.Status is %s, not a struct: %w", obj, f.Type, ErrInvalidInput)
 	}
 	index := f.Index
 	return func(o T) any {
 		return reflect.ValueOf(o).Elem().FieldByIndex(index).Addr().Interface()
 	}, nil
+}
+
+// checkStatusFunc calls status on obj and checks that it returned the
+// address of obj's own status field: a non-nil pointer into obj, at a field
+// whose JSON name is "status", of struct or pointer-to-struct type. A value,
+// a nil, or the address of a copy would make every Flush a silent no-op or a
+// panic.
+func checkStatusFunc[T client.Object](obj T, status StatusFunc[T]) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("statuspatch: the StatusFunc for %T panicked: %v: %w", obj, r, ErrInvalidInput)
+		}
+	}()
+	got := reflect.ValueOf(status(obj))
+	if !got.IsValid() || got.Kind() != reflect.Pointer || got.IsNil() {
+		return fmt.Errorf("statuspatch: the StatusFunc for %T returned %s, not the address of its status field (return &o.Status): %w",
+			obj, describe(got), ErrInvalidInput)
+	}
+	o := reflect.ValueOf(obj)
+	start, size := o.Pointer(), o.Elem().Type().Size()
+	if addr := got.Pointer(); addr < start || addr >= start+size {
+		return fmt.Errorf("statuspatch: the StatusFunc for %T returned a pointer outside the object (a copy of the status?): return &o.Status: %w", obj, ErrInvalidInput)
+	}
+	f, ok := fieldAt(o.Elem().Type(), got.Pointer()-start, got.Type().Elem())
+	if !ok || jsonName(f) != "status" {
+		return fmt.Errorf("statuspatch: the StatusFunc for %T returned the address of a field that is not the status (JSON name \"status\"): %w", obj, ErrInvalidInput)
+	}
+	if !isStatusType(f.Type) {
+		return fmt.Errorf("statuspatch: %T's status is %s, not a struct: %w", obj, f.Type, ErrInvalidInput)
+	}
+	return nil
+}
+
+// fieldAt finds the field of struct type t at byte offset off with type
+// want, looking through embedded structs.
+func fieldAt(t reflect.Type, off uintptr, want reflect.Type) (reflect.StructField, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if off < f.Offset || off >= f.Offset+max(f.Type.Size(), 1) {
+			continue
+		}
+		if f.Offset == off && f.Type == want {
+			return f, true
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			if inner, ok := fieldAt(f.Type, off-f.Offset, want); ok {
+				return inner, true
+			}
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func isStatusType(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct
+}
+
+func describe(v reflect.Value) string {
+	if !v.IsValid() {
+		return "nil"
+	}
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return "a nil " + v.Type().String()
+	}
+	return "a " + v.Type().String() + " value"
 }
 
 // statusChange compares the object's status with the base's. It returns
@@ -63,4 +125,31 @@ func (p *Patcher[T]) baseStatus() ([]byte, error) {
 		p.baseStatusJSON = b
 	}
 	return p.baseStatusJSON, nil
+}
+
+// changedStatusFields names, as JSON paths ("status.phase"), the top-level
+// status fields where the object differs from the base.
+func (p *Patcher[T]) changedStatusFields() ([]string, error) {
+	changed, cur, err := p.statusChange()
+	if err != nil || !changed {
+		return nil, err
+	}
+	base, err := p.baseStatus()
+	if err != nil {
+		return nil, err
+	}
+	diff, err := statusMergePatch(base, cur)
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: %s: diff status: %w", p.id(), err)
+	}
+	var fields map[string]json.RawMessage
+	if !isJSONObject(diff) || json.Unmarshal(diff, &fields) != nil {
+		return []string{"status"}, nil
+	}
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, "status."+k)
+	}
+	slices.Sort(names)
+	return names, nil
 }
