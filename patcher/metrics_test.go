@@ -19,7 +19,7 @@ func TestFlushMetrics(t *testing.T) {
 	_ = p.Flush(ctx) // applied
 	concurrentStatusWrite(t, other, func(d *appsv1.Deployment) { d.Status.Replicas = 5 })
 	p.Object().Status.ReadyReplicas = 3
-	_ = p.Flush(ctx) // conflict
+	_ = p.Flush(ctx)                    // conflict
 	p.Object().Status.ReadyReplicas = 2 // undo, as Retry refuses pending changes
 	if err := p.Retry(ctx, func(d *appsv1.Deployment) error { d.Status.ReadyReplicas = 3; return nil }); err != nil {
 		t.Fatal(err)

@@ -247,7 +247,11 @@ func TestRetryContextErrorCarriesTheCause(t *testing.T) {
 // A mutate that panics or fails leaves nothing half-done for a later Flush.
 func TestFailedMutateIsUndone(t *testing.T) {
 	for name, mutate := range map[string]func(*appsv1.Deployment) error{
-		"panic": func(d *appsv1.Deployment) error { d.Status.ReadyReplicas = 5; d.Labels = map[string]string{"x": "y"}; panic("half done") },
+		"panic": func(d *appsv1.Deployment) error {
+			d.Status.ReadyReplicas = 5
+			d.Labels = map[string]string{"x": "y"}
+			panic("half done")
+		},
 		"error": func(d *appsv1.Deployment) error { d.Status.ReadyReplicas = 5; return errors.New("half done") },
 	} {
 		t.Run(name, func(t *testing.T) {
