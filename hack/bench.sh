@@ -44,6 +44,10 @@ fi
 		echo "## 4. Convergence under contention and requests per reconcile (in-process API server)"
 		echo
 		(cd testenv && go run ./internal/bench)
+		echo
+		echo "### Retry's default budget at 32 writers x 20 appends (fails if any update exhausts it)"
+		echo
+		(cd testenv && go run ./internal/bench -writers 32 -updates 20 -reconciles 0 -variants retry)
 	fi
 } 2>&1 | tee "$results"
 echo

@@ -86,6 +86,7 @@ type result struct {
 	lost     int
 	failed   int
 	p50, p99 time.Duration
+	slowest  time.Duration // the longest one update took
 }
 
 // contend runs k writers with their own update function (a fresh one per
@@ -136,7 +137,7 @@ func contend(ctx context.Context, env *testenv.Env, name string, k, m int, newUp
 	res.lost = k*m - res.failed - len(final.Status.Items)
 	slices.Sort(latencies)
 	if n := len(latencies); n > 0 {
-		res.p50, res.p99 = latencies[n/2], latencies[min(n-1, n*99/100)]
+		res.p50, res.p99, res.slowest = latencies[n/2], latencies[min(n-1, n*99/100)], latencies[n-1]
 	}
 	return res, nil
 }
@@ -178,7 +179,7 @@ func convergence(ctx context.Context, env *testenv.Env, ks []int, m int, variant
 			r.k, r.retry.wall.Seconds()/r.requeue.wall.Seconds(), r.retry.lost, r.requeue.lost, r.blind.lost, r.k*m)
 	}
 	fmt.Println()
-	fmt.Println("| K | variant | time to converge | attempts (most for one update) | p50 / p99 per update | failed | lost updates |")
+	fmt.Println("| K | variant | time to converge | attempts (most for one update) | p50 / p99 / slowest update | failed | lost updates |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		for _, v := range []struct {
@@ -188,8 +189,8 @@ func convergence(ctx context.Context, env *testenv.Env, ks []int, m int, variant
 			if v.res.wall == 0 {
 				continue // variant not run
 			}
-			fmt.Printf("| %d | %s | %s | %d (%d) | %s / %s | %d | %d |\n", r.k, v.name, v.res.wall.Round(time.Millisecond),
-				v.res.attempts, v.res.most, v.res.p50.Round(100*time.Microsecond), v.res.p99.Round(100*time.Microsecond), v.res.failed, v.res.lost)
+			fmt.Printf("| %d | %s | %s | %d (%d) | %s / %s / %s | %d | %d |\n", r.k, v.name, v.res.wall.Round(time.Millisecond),
+				v.res.attempts, v.res.most, v.res.p50.Round(100*time.Microsecond), v.res.p99.Round(100*time.Microsecond), v.res.slowest.Round(time.Millisecond), v.res.failed, v.res.lost)
 		}
 	}
 	for _, r := range rows {

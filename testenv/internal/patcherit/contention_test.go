@@ -21,6 +21,10 @@ const (
 // Widget's status.items, every round read by all before any writes, and
 // returns the entries that survived.
 func appendAll(t *testing.T, write func(c client.Client, key client.ObjectKey, entry string) error) (sets.Set[string], int) {
+	return appendAllN(t, writers, appends, write)
+}
+
+func appendAllN(t *testing.T, writers, appends int, write func(c client.Client, key client.ObjectKey, entry string) error) (sets.Set[string], int) {
 	e := env(t)
 	key := newWidget(t, e.Client)
 	b := newBarrier(writers)
