@@ -1,8 +1,10 @@
 package patcher_test
 
 import (
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -51,5 +53,22 @@ func TestMarkObserved(t *testing.T) {
 	}
 	if patcher.MarkObserved(d, &observed) {
 		t.Fatal("second MarkObserved reported a change")
+	}
+}
+
+func TestSetConditionTrimsALongMessage(t *testing.T) {
+	var conds []metav1.Condition
+	c := metav1Condition()
+	c.Message = strings.Repeat("é", patcher.MaxConditionMessageBytes) // two bytes a rune: twice the limit
+	patcher.SetCondition(deployment(), &conds, c)
+	got := conds[0].Message
+	if len(got) > patcher.MaxConditionMessageBytes || !strings.HasSuffix(got, "[truncated]") || !strings.HasPrefix(got, "éé") || !utf8.ValidString(got) {
+		t.Fatalf("message of %d bytes, valid UTF-8 %v, ends %q", len(got), utf8.ValidString(got), got[len(got)-20:])
+	}
+	short := metav1Condition()
+	short.Message = strings.Repeat("a", patcher.MaxConditionMessageBytes)
+	patcher.SetCondition(deployment(), &conds, short)
+	if conds[0].Message != short.Message {
+		t.Fatal("a message at the limit was changed")
 	}
 }

@@ -56,6 +56,9 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if fields := p.nonStatusChanges(); len(fields) > 0 {
 		return resultError, &NonStatusChangeError{Object: p.id(), Fields: fields}
 	}
+	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
+		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
+	}
 	base, err := p.baseStatus()
 	if err != nil {
 		return resultError, err
