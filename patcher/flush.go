@@ -81,9 +81,19 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 		}
 		return resultOf(err), fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), withCause(ctx, err))
 	}
+	// What the server stored equals what was written in the common case; a
+	// DeepEqual settles that without marshalling.
+	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
 	reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(scratch).Elem())
 	p.setBase(p.obj)
-	return resultApplied, nil
+	if same {
+		return resultApplied, nil
+	}
+	ds, err := p.divergence(cur)
+	if err != nil || len(ds) == 0 {
+		return resultApplied, err
+	}
+	return resultApplied, p.reportDivergence(ctx, ds)
 }
 
 // syncBase handles a write the caller made on the same object behind the

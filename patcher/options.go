@@ -46,6 +46,8 @@ type options struct {
 	retryTimeout time.Duration
 	fieldOwner   string
 	registerer   prometheus.Registerer
+	// divergenceError makes Flush return ErrStatusDiverged.
+	divergenceError bool
 }
 
 func defaultOptions() options {
@@ -90,4 +92,13 @@ func WithFieldOwner(owner string) Option {
 // controller-runtime's metrics.Registry. A nil r turns metrics off.
 func WithMetrics(r prometheus.Registerer) Option {
 	return optionFunc(func(o *options) { o.registerer = r })
+}
+
+// WithDivergenceError makes Flush return an error matching
+// ErrStatusDiverged when the server accepted a status write but stored
+// something else (a pruned, defaulted or rewritten field). Without it the
+// divergence is logged once per kind and path and counted as
+// statuspatch_flush_total{result="diverged"}, and Flush returns nil.
+func WithDivergenceError() Option {
+	return optionFunc(func(o *options) { o.divergenceError = true })
 }

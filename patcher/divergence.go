@@ -1,0 +1,146 @@
+package patcher
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/controller-runtime/pkg/log"
+)
+
+// ErrStatusDiverged matches (errors.Is) the error Flush returns, with
+// WithDivergenceError, when the server accepted a status write but stored
+// something else than was sent: it pruned a field its CRD schema lacks, or
+// defaulted or rewrote one. Without the option Flush returns nil and the
+// divergence is logged and counted. Either way the write happened and the
+// object holds what the server stored.
+var ErrStatusDiverged = errors.New("the server stored a different status than was written")
+
+// resultDiverged counts writes the server accepted but stored differently.
+const resultDiverged flushResult = "diverged"
+
+// StatusDivergedError names the status paths the server stored differently
+// from what was written. It matches ErrStatusDiverged.
+type StatusDivergedError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Paths are JSON paths such as "status.pruned", each with its likely
+	// cause.
+	Paths []Divergence
+}
+
+// Divergence is one status path the server stored differently.
+type Divergence struct {
+	// Path is a JSON path such as "status.replicas".
+	Path string
+	// Cause is "pruned" (sent, not stored: the CRD schema lacks it),
+	// "defaulted" (stored, not sent: a schema default) or "rewritten" (stored
+	// with another value).
+	Cause string
+}
+
+func (e *StatusDivergedError) Error() string {
+	parts := make([]string, len(e.Paths))
+	for i, d := range e.Paths {
+		parts[i] = d.Path + " (" + d.Cause + ")"
+	}
+	return fmt.Sprintf("statuspatch: %s: %v: %s; the write happened, but the same write will be sent again on every reconcile: "+
+		"check the installed CRD's status schema against the Go type (missing fields are pruned; defaults fill unset ones)",
+		e.Object, ErrStatusDiverged, strings.Join(parts, ", "))
+}
+
+// Unwrap returns ErrStatusDiverged.
+func (e *StatusDivergedError) Unwrap() error { return ErrStatusDiverged }
+
+// divergence compares the status that was written (sent, as JSON) with the
+// status of the server's response, and returns the paths where they differ.
+// Both sides are marshalled from the same Go type, so what the Go type
+// normalises itself (times to seconds, quantities to canonical form) is not a
+// divergence.
+func (p *Patcher[T]) divergence(sent []byte) ([]Divergence, error) {
+	stored, err := json.Marshal(p.status(p.obj))
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+	}
+	p.baseStatusJSON = stored // the base is the stored object: spare the next diff a marshal
+	if bytes.Equal(sent, stored) {
+		return nil, nil
+	}
+	var a, b any
+	if json.Unmarshal(sent, &a) != nil || json.Unmarshal(stored, &b) != nil {
+		return []Divergence{{Path: "status", Cause: "rewritten"}}, nil
+	}
+	var out []Divergence
+	diffJSON("status", a, b, &out)
+	slices.SortFunc(out, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
+	return out, nil
+}
+
+// diffJSON appends the paths where the JSON values sent and stored differ.
+func diffJSON(path string, sent, stored any, out *[]Divergence) {
+	sm, sok := sent.(map[string]any)
+	tm, tok := stored.(map[string]any)
+	if !sok || !tok {
+		if !reflect.DeepEqual(sent, stored) {
+			cause := "rewritten"
+			switch {
+			case sent == nil:
+				cause = "defaulted"
+			case stored == nil:
+				cause = "pruned"
+			}
+			*out = append(*out, Divergence{Path: path, Cause: cause})
+		}
+		return
+	}
+	for k, sv := range sm {
+		tv, ok := tm[k]
+		if !ok {
+			*out = append(*out, Divergence{Path: path + "." + k, Cause: "pruned"})
+			continue
+		}
+		diffJSON(path+"."+k, sv, tv, out)
+	}
+	for k := range tm {
+		if _, ok := sm[k]; !ok {
+			*out = append(*out, Divergence{Path: path + "." + k, Cause: "defaulted"})
+		}
+	}
+}
+
+// reportedDivergences remembers which kind and path was logged, so that a
+// divergence is logged once per process, not once per reconcile.
+var reportedDivergences sync.Map // "Kind status.path" -> struct{}
+
+// reportDivergence logs each new kind and path once, counts the write as
+// diverged, and returns the error when WithDivergenceError was given.
+func (p *Patcher[T]) reportDivergence(ctx context.Context, ds []Divergence) error {
+	p.metrics.observeFlush(p.kind, resultDiverged, 0)
+	for _, d := range ds {
+		if _, seen := reportedDivergences.LoadOrStore(p.kind+" "+d.Path, struct{}{}); seen {
+			continue
+		}
+		log.FromContext(ctx).Info("the API server stored a different status than was written; every reconcile will write it again",
+			"kind", p.kind, "path", d.Path, "cause", d.Cause, "likelyReason", likelyReason(d.Cause))
+	}
+	if p.opts.divergenceError {
+		return &StatusDivergedError{Object: p.id(), Paths: ds}
+	}
+	return nil
+}
+
+func likelyReason(cause string) string {
+	switch cause {
+	case "pruned":
+		return "the installed CRD's status schema lacks this field (a CRD older than the Go type?)"
+	case "defaulted":
+		return "the CRD schema defaults a field the Go type left unset (omitempty on a zero value, or a status rebuilt from scratch)"
+	}
+	return "the server rewrote the value (a schema default, a format, or an admission webhook)"
+}

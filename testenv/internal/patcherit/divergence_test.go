@@ -1,0 +1,169 @@
+package patcherit_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr/funcr"
+	"github.com/prometheus/client_golang/prometheus"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/statuspatch/statuspatch/patcher"
+	"github.com/statuspatch/statuspatch/testenv"
+	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
+	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// driftedEnv starts a server whose Widget CRD drifted from the Go type the
+// way real drift happens: status.plan is missing from the schema (an old
+// CRD), and status.phase has a default the Go type does not know about.
+func driftedEnv(t *testing.T) *testenv.Env {
+	t.Helper()
+	var crds []*apiextensionsv1.CustomResourceDefinition
+	for _, crd := range testapi.CRDs() {
+		if crd.Spec.Names.Kind == "Widget" {
+			status := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
+			delete(status.Properties, "plan")
+			phase := status.Properties["phase"]
+			phase.Default = &apiextensionsv1.JSON{Raw: []byte(`"Pending"`)}
+			status.Properties["phase"] = phase
+			crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = status
+		}
+		crds = append(crds, crd)
+	}
+	s := runtime.NewScheme()
+	if err := v1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return e
+}
+
+// logLines collects the Info lines logged through the context.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) ctx(parent context.Context) context.Context {
+	return log.IntoContext(parent, funcr.New(func(prefix, args string) {
+		l.mu.Lock()
+		l.lines = append(l.lines, args)
+		l.mu.Unlock()
+	}, funcr.Options{}))
+}
+
+func (l *logLines) matching(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// Issue 11, divergence detection: a pruned and a defaulted field are
+// reported once per path (and counted on every write); with
+// WithDivergenceError the error names the paths; a normalisation the server
+// always does (a time cut to seconds) is neither reported nor written again.
+func TestDivergenceIsReportedOncePerPath(t *testing.T) {
+	e := driftedEnv(t)
+	reg := prometheus.NewRegistry()
+	logs := &logLines{}
+	lctx := logs.ctx(ctx)
+	for round := range 3 {
+		key := newWidget(t, e.Client)
+		p, err := patcher.Fetch(lctx, e.Client, key, &v1.Widget{}, patcher.WithMetrics(reg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Object().Status.Plan = &v1.WidgetPlan{ID: "lost"} // pruned: the schema lacks it
+		p.Object().Status.Items = []string{"kept"}
+		if err := p.Flush(lctx); err != nil {
+			t.Fatalf("round %d: Flush = %v; without WithDivergenceError a divergence is no error", round, err)
+		}
+		if p.Object().Status.Plan != nil || p.Object().Status.Phase != "Pending" {
+			t.Fatalf("round %d: in-memory status %+v is not what the server stored", round, p.Object().Status)
+		}
+	}
+	for _, path := range []string{`"path"="status.plan"`, `"path"="status.phase"`} {
+		if n := logs.matching(path); n != 1 {
+			t.Errorf("%s logged %d times over 3 writes, want once", path, n)
+		}
+	}
+	if n := logs.matching(`"cause"="pruned"`); n != 1 {
+		t.Errorf("pruned logged %d times", n)
+	}
+	if got := flushCount(t, reg, "diverged"); got != 3 {
+		t.Errorf(`statuspatch_flush_total{result="diverged"} = %v, want 3`, got)
+	}
+
+	key := newWidget(t, e.Client)
+	p, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithDivergenceError(), patcher.WithMetrics(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Object().Status.Plan = &v1.WidgetPlan{ID: "lost"}
+	err = p.Flush(ctx)
+	var de *patcher.StatusDivergedError
+	if !errors.Is(err, patcher.ErrStatusDiverged) || !errors.As(err, &de) || !strings.Contains(err.Error(), "status.plan (pruned)") || !strings.Contains(err.Error(), "status.phase (defaulted)") {
+		t.Fatalf("Flush with WithDivergenceError = %v, want ErrStatusDiverged naming status.plan and status.phase", err)
+	}
+}
+
+func TestServerNormalisationIsNotDivergence(t *testing.T) {
+	e := env(t)
+	c, rec := countingClient(t, e)
+	key := newWidget(t, e.Client)
+	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithDivergenceError(), patcher.WithMetrics(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := metav1.NewTime(time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.UTC)) // nanoseconds: stored as seconds
+	p.Object().Status.Conditions = []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Done", LastTransitionTime: at, ObservedGeneration: p.Object().Generation}}
+	if err := p.Flush(ctx); err != nil {
+		t.Fatalf("Flush = %v: a time cut to seconds is not a divergence", err)
+	}
+	sent := len(rec.requests())
+	patcher.SetCondition(p.Object(), &p.Object().Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Done"})
+	if err := p.Flush(ctx); err != nil || len(rec.requests()) != sent {
+		t.Fatalf("the next reconcile's same condition = %v after %d requests; want no write", err, len(rec.requests())-sent)
+	}
+}
+
+// flushCount returns statuspatch_flush_total{result} on reg, summed over kinds.
+func flushCount(t *testing.T, reg *prometheus.Registry, result string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, mf := range mfs {
+		if mf.GetName() != "statuspatch_flush_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "result" && l.GetValue() == result {
+					total += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return total
+}
