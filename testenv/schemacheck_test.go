@@ -1,0 +1,45 @@
+package testenv_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/testenv"
+	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
+)
+
+func TestCheckStatusSchemaPassesOnGeneratedCRDs(t *testing.T) {
+	if err := testenv.CheckStatusSchema(testScheme(t), testapi.CRDs()...); err != nil {
+		t.Fatalf("the generated CRDs match their Go types, but: %v", err)
+	}
+}
+
+// A CRD older than the Go type: status.plan (a struct) and a condition's
+// reason are missing from the schema.
+func TestCheckStatusSchemaNamesMissingPaths(t *testing.T) {
+	crds := testapi.CRDs()
+	for _, crd := range crds {
+		if crd.Spec.Names.Kind != "Widget" {
+			continue
+		}
+		status := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
+		delete(status.Properties, "plan")
+		conds := status.Properties["conditions"]
+		delete(conds.Items.Schema.Properties, "reason")
+		status.Properties["conditions"] = conds
+		crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = status
+	}
+	err := testenv.CheckStatusSchema(testScheme(t), crds...)
+	var drift *testenv.SchemaDriftError
+	if !errors.As(err, &drift) {
+		t.Fatalf("CheckStatusSchema = %v, want a *SchemaDriftError", err)
+	}
+	got := strings.Join(drift.Missing["Widget testing.statuspatch.dev/v1"], ",")
+	if got != "status.conditions[].reason,status.plan" {
+		t.Fatalf("missing paths = %q (%v)", got, err)
+	}
+	if _, ok := drift.Missing["Gadget testing.statuspatch.dev/v1"]; ok {
+		t.Fatal("the untouched Gadget CRD was reported")
+	}
+}
