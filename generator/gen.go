@@ -63,6 +63,8 @@ type Generator struct {
 	HeaderFile string `marker:",optional"`
 	// Year specifies the year to substitute for "YEAR" in the header file.
 	Year string `marker:",optional"`
+	// AllowNoKinds makes a run whose packages hold no kinds succeed (by default it is an error: paths= likely points at the wrong packages).
+	AllowNoKinds bool `marker:",optional"`
 }
 
 // RegisterMarkers registers the markers the generator reads. The kubebuilder

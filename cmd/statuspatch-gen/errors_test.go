@@ -1,4 +1,4 @@
-package generator
+package main
 
 import (
 	"os"
@@ -93,7 +93,7 @@ func TestErrors(t *testing.T) {
 			if !strings.Contains(strings.Join(args, " "), "output:") {
 				args = append(args, "output:none")
 			}
-			err := Run(args, nil)
+			err := run(args, nil)
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
 			}
@@ -117,7 +117,7 @@ func TestNothingWrittenOnError(t *testing.T) {
 	dir := errcases(t)
 	stale := filepath.Join(dir, "nokinds", fileName)
 	writeFile(t, stale, generatedLine+"\n\npackage nokinds\n")
-	err := Run([]string{"paths={./ok,./notstruct,./nokinds}"}, nil)
+	err := run([]string{"paths={./ok,./notstruct,./nokinds}"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "notstruct/types.go:11:") {
 		t.Fatalf("error = %v, want the notstruct error", err)
 	}
@@ -136,7 +136,7 @@ func TestNothingWrittenOnWriteError(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "dup/b", fileName), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := Run([]string{"paths={./dup/a,./dup/b}"}, nil)
+	err := run([]string{"paths={./dup/a,./dup/b}"}, nil)
 	if err == nil || err.Error() != "dup/b/"+fileName+": cannot write: not a regular file" {
 		t.Fatalf("error = %v", err)
 	}
