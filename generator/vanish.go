@@ -49,7 +49,6 @@ func noKindsError(roots []*loader.Package, results []*pkgKinds) error {
 type prior struct {
 	pkgPath string // the kind's package; "" for the file's own package
 	kind    string
-	line    int
 }
 
 // checkVanished compares the existing generated files with this run's kinds.
@@ -143,7 +142,7 @@ func priorPatchers(path string) []prior {
 			}
 			pkgPath, kind := patchedKind(st.Fields.List[0].Type, imports)
 			if kind+"StatusPatcher" == ts.Name.Name {
-				out = append(out, prior{pkgPath: pkgPath, kind: kind, line: fset.Position(ts.Pos()).Line})
+				out = append(out, prior{pkgPath: pkgPath, kind: kind})
 			}
 		}
 	}

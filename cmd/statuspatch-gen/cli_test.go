@@ -187,6 +187,11 @@ func TestHelp(t *testing.T) {
 			t.Errorf("-w output lacks %q:\n%s", want, w.String())
 		}
 	}
+	for i, l := range strings.Split(w.String(), "\n") {
+		if l != strings.TrimRight(l, " ") || (i == 0 && l == "") {
+			t.Errorf("-w line %d: trailing spaces or leading blank line: %q", i+1, l)
+		}
+	}
 	if err := run([]string{"-x"}, nil); err == nil {
 		t.Error("unknown flag accepted")
 	}

@@ -91,9 +91,10 @@ func argType(a help.Argument) string {
 	return "<" + a.Type + ">"
 }
 
-// printMarkers prints the markers the generator reads, as controller-gen's
-// -w does.
+// printMarkers prints the markers the generator reads with controller-gen's
+// -w layout, without its padding: no trailing spaces, no blank-line runs.
 func printMarkers(out io.Writer, details bool, reg *markers.Registry) error {
+	var b strings.Builder
 	for _, cat := range help.ByCategory(reg, help.SortByCategory) {
 		if cat.Category == "" {
 			continue
@@ -104,9 +105,18 @@ func printMarkers(out io.Writer, details bool, reg *markers.Registry) error {
 		} else {
 			contents = prettyhelp.MarkersSummary(cat.Category, cat.Markers)
 		}
-		if err := contents.Write(out); err != nil {
+		if err := contents.Write(&b); err != nil {
 			return err
 		}
 	}
-	return nil
+	var lines []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		l = strings.TrimRight(l, " \t")
+		if l == "" && (len(lines) == 0 || lines[len(lines)-1] == "") {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	_, err := io.WriteString(out, strings.TrimRight(strings.Join(lines, "\n"), "\n")+"\n")
+	return err
 }
