@@ -12,4 +12,4 @@ package examples
 
 //go:generate ../bin/controller-gen object:headerFile=hack/boilerplate.go.txt,year=2026 paths=./api/...
 //go:generate ../bin/controller-gen crd paths=./api/... output:crd:artifacts:config=config/crd/bases
-//go:generate go tool statuspatch-gen paths=./api/... headerFile=hack/boilerplate.go.txt year=2026
+//go:generate go tool statuspatch-gen paths=./api/... headerFile=hack/boilerplate.go.txt year=2026 output:dir=./internal/patchers

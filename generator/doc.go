@@ -10,10 +10,11 @@
 //	kinds.go    which types are kinds, and their Status field
 //	helpers.go  which condition/observedGeneration helpers a status supports
 //	emit.go     rendering with the templates of package templates
-//	imports.go  import aliases, through gengo's import tracker
+//	imports.go  import names, recorded in gengo's import tracker
 //	output.go   where files go; atomic writes and stale-file removal
 //	errors.go   file:line error values
-//	run.go      the controller-gen style command line
+//
+// The command line (options, help) is in cmd/statuspatch-gen.
 package generator
 
 //go:generate go run sigs.k8s.io/controller-tools/cmd/helpgen generate:headerFile=./testdata/hack/boilerplate.go.txt paths=.

@@ -185,12 +185,7 @@ func renderFile(path, header, pkgName, local string, reserved []string, kinds []
 	}
 	im := newImports(local, reserved)
 	var names importNames
-	var errs errorList
-	addImport := func(path, name string) string {
-		local, err := im.add(path, name)
-		errs.add(err)
-		return local
-	}
+	addImport := im.add
 	names.Context = addImport(contextPath, "context")
 	names.Client = addImport(clientPath, "client")
 	names.Patcher = addImport(patcherPath, "patcher")
@@ -213,9 +208,6 @@ func renderFile(path, header, pkgName, local string, reserved []string, kinds []
 			HasObservedGeneration: k.hasObservedGeneration,
 			Imports:               names,
 		})
-	}
-	if err := errs.err(); err != nil {
-		return nil, fileError(path, err)
 	}
 	for _, line := range im.lines() {
 		if isStdImport(line) {

@@ -63,6 +63,8 @@ type Generator struct {
 	HeaderFile string `marker:",optional"`
 	// Year specifies the year to substitute for "YEAR" in the header file.
 	Year string `marker:",optional"`
+	// AllowNoKinds makes a run whose packages hold no kinds succeed (by default it is an error: paths= likely points at the wrong packages).
+	AllowNoKinds bool `marker:",optional"`
 }
 
 // RegisterMarkers registers the markers the generator reads. The kubebuilder
@@ -157,21 +159,31 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	out := outputFor(ctx.OutputRule)
 
 	var errs errorList
+	var results []*pkgKinds
 	var all []*kind
 	var clean []*loader.Package // roots with no kind: stale files go
 	for _, root := range ctx.Roots {
-		kinds, err := findKinds(ctx.Collector, ctx.Checker, root)
+		res, err := findKinds(ctx.Collector, ctx.Checker, root)
 		if err != nil {
 			errs.add(err)
 			continue
 		}
-		if len(kinds) == 0 {
+		results = append(results, res)
+		if len(res.kinds) == 0 {
 			clean = append(clean, root)
 		}
-		all = append(all, kinds...)
+		all = append(all, res.kinds...)
 	}
 	if err := errs.err(); err != nil {
 		return err
+	}
+	if err := checkVanished(out, results); err != nil {
+		return err
+	}
+	if len(all) == 0 && !g.AllowNoKinds {
+		if err := noKindsError(ctx.Roots, results); err != nil {
+			return err
+		}
 	}
 
 	files, err := render(out, header, all, clean)

@@ -34,14 +34,34 @@ type candidate struct {
 	explicit bool // +statuspatch:generate=true on the type
 }
 
-// findKinds returns the kinds of root, sorted by name, or the errors that
-// stop generation for it.
-func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader.Package) ([]*kind, error) {
-	cands, markerErr, policyErr := candidates(col, root)
+// pkgKinds is what one root package yields: its kinds, sorted by name, and
+// the types declared in it that get no patcher, with why.
+type pkgKinds struct {
+	pkg     *loader.Package
+	kinds   []*kind
+	skipped map[string]skip
+}
+
+// skip is why a type gets no patcher. optedOut: +statuspatch:generate=false
+// on the type or its package, a deliberate choice.
+type skip struct {
+	pos      token.Pos
+	why      string
+	optedOut bool
+}
+
+// findKinds returns the kinds of root, or the errors that stop generation
+// for it.
+func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader.Package) (*pkgKinds, error) {
+	res := &pkgKinds{pkg: root, skipped: make(map[string]skip)}
+	if err := checkMarkerNames(root); err != nil {
+		return nil, err
+	}
+	cands, markerErr, policyErr := candidates(col, root, res.skipped)
 	if markerErr != nil || policyErr != nil {
 		root.NeedTypesInfo() // for the file set of the marker positions
 		var errs errorList
-		errs.add(loaderError(root, "malformed marker: ", markerErr))
+		errs.add(markerError(root, markerErr))
 		errs.add(loaderError(root, "", policyErr))
 		return nil, errs.err()
 	}
@@ -52,7 +72,7 @@ func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader
 		}
 	}
 	if len(cands) == 0 || len(errs) > 0 {
-		return nil, errs.err()
+		return res, errs.err()
 	}
 
 	if checker != nil {
@@ -61,29 +81,29 @@ func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader
 	root.NeedTypesInfo()
 	typeErrs := typeErrorsByLine(root)
 
-	var kinds []*kind
 	for _, c := range cands {
 		k, err := kindFor(root, c, typeErrs)
-		if err != nil {
+		switch {
+		case err != nil:
 			errs.add(err)
-			continue
-		}
-		if k != nil {
-			kinds = append(kinds, k)
+		case k == nil:
+			res.skipped[c.info.Name] = skip{pos: c.info.RawSpec.Name.Pos(), why: "it has no Status field"}
+		default:
+			res.kinds = append(res.kinds, k)
 		}
 	}
 	if err := errs.err(); err != nil {
 		return nil, err
 	}
-	sort.Slice(kinds, func(i, j int) bool { return kinds[i].name() < kinds[j].name() })
-	return kinds, nil
+	sort.Slice(res.kinds, func(i, j int) bool { return res.kinds[i].name() < res.kinds[j].name() })
+	return res, nil
 }
 
 // candidates applies the marker policy: root types with a status subresource,
 // unless opted out on the type or the package; +statuspatch:generate=true on a
-// type that is not such a root type is an error.
-// Marker syntax errors and policy errors come back separately.
-func candidates(col *markers.Collector, root *loader.Package) (_ []candidate, markerErr, policyErr error) {
+// type that is not such a root type is an error. The other types go to
+// skipped. Marker syntax errors and policy errors come back separately.
+func candidates(col *markers.Collector, root *loader.Package, skipped map[string]skip) (_ []candidate, markerErr, policyErr error) {
 	pkgMarkers, err := markers.PackageMarkers(col, root)
 	if err != nil {
 		return nil, err, nil
@@ -91,8 +111,10 @@ func candidates(col *markers.Collector, root *loader.Package) (_ []candidate, ma
 	var out []candidate
 	var errs errorList
 	err = markers.EachType(col, root, func(info *markers.TypeInfo) {
+		pos := info.RawSpec.Name.Pos()
 		on, explicit := enabled(pkgMarkers, info.Markers)
 		if !on {
+			skipped[info.Name] = skip{pos: pos, optedOut: true}
 			return
 		}
 		isRoot := isRootType(info.Markers)
@@ -104,6 +126,10 @@ func candidates(col *markers.Collector, root *loader.Package) (_ []candidate, ma
 			errs.add(loader.ErrFromNode(fmt.Errorf("+%s=true on %s, which has no status subresource (+%s)", generateMarkerName, info.Name, statusSubresourceMarker), info.RawSpec))
 		case isRoot && hasStatus:
 			out = append(out, candidate{info: info, explicit: explicit})
+		case !isRoot:
+			skipped[info.Name] = skip{pos: pos, why: fmt.Sprintf("it is not a root type (no +%s=true)", objectRootMarkerName)}
+		default:
+			skipped[info.Name] = skip{pos: pos, why: fmt.Sprintf("it has no status subresource (no +%s)", statusSubresourceMarker)}
 		}
 	})
 	if err != nil {

@@ -40,6 +40,10 @@ func (Generator) Help() *markers.DefinitionHelp {
 				Summary: "specifies the year to substitute for \"YEAR\" in the header file.",
 				Details: "",
 			},
+			"AllowNoKinds": {
+				Summary: "makes a run whose packages hold no kinds succeed (by default it is an error: paths= likely points at the wrong packages).",
+				Details: "",
+			},
 		},
 	}
 }

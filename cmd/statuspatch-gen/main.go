@@ -3,18 +3,18 @@
 //	statuspatch-gen paths=./api/... [headerFile=hack/boilerplate.go.txt] [year=2026] [output:dir=./internal/patchers]
 //	statuspatch-gen -w | -h
 //
-// See docs/generator.md.
+// The command line follows controller-gen's: the generator is
+// generator.Generator, registered under the name statuspatch, with
+// controller-gen's output rules and paths. See docs/generator.md.
 package main
 
 import (
 	"fmt"
 	"os"
-
-	"github.com/statuspatch/statuspatch/generator"
 )
 
 func main() {
-	if err := generator.Run(os.Args[1:], os.Stdout); err != nil {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -19,6 +19,7 @@ import (
 	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
 	"github.com/statuspatch/statuspatch/examples/internal/controller"
 	"github.com/statuspatch/statuspatch/examples/internal/controller/blind"
+	"github.com/statuspatch/statuspatch/examples/internal/patchers"
 )
 
 const rounds = 50
@@ -237,7 +238,7 @@ func TestManyWritersJoinFleet(t *testing.T) {
 func TestDeletion(t *testing.T) {
 	t.Run("Flush after the object is gone is NotFound", func(t *testing.T) {
 		key := newRollout(t, uniq("deletion"), "flush", "", false)
-		p, err := demov1.FetchRolloutStatusPatcher(ctx, shared.Client, key)
+		p, err := patchers.FetchRolloutStatusPatcher(ctx, shared.Client, key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +256,7 @@ func TestDeletion(t *testing.T) {
 		if err := shared.Client.Delete(ctx, &demov1.Rollout{ObjectMeta: metaFor(key)}); err != nil {
 			t.Fatal(err)
 		}
-		p, err := demov1.FetchRolloutStatusPatcher(ctx, shared.Client, key)
+		p, err := patchers.FetchRolloutStatusPatcher(ctx, shared.Client, key)
 		if err != nil {
 			t.Fatal(err)
 		}

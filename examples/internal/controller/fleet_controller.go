@@ -12,6 +12,7 @@ import (
 	"github.com/statuspatch/statuspatch/patcher"
 
 	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
+	"github.com/statuspatch/statuspatch/examples/internal/patchers"
 )
 
 // FleetReconciler keeps a Fleet's summary (completedRollouts, the Ready
@@ -31,7 +32,7 @@ type FleetReconciler struct {
 
 // Reconcile recomputes the summary of one Fleet.
 func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	p, err := demov1.FetchFleetStatusPatcher(ctx, r.Client, req.NamespacedName, r.patcherOptions()...)
+	p, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, req.NamespacedName, r.patcherOptions()...)
 	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/statuspatch/statuspatch/patcher"
 
 	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
+	"github.com/statuspatch/statuspatch/examples/internal/patchers"
 )
 
 const (
@@ -72,7 +73,7 @@ type RolloutReconciler struct {
 
 // Reconcile moves one Rollout one step forward.
 func (r *RolloutReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	p, err := demov1.FetchRolloutStatusPatcher(ctx, r.Client, req.NamespacedName, r.patcherOptions()...)
+	p, err := patchers.FetchRolloutStatusPatcher(ctx, r.Client, req.NamespacedName, r.patcherOptions()...)
 	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -126,7 +127,7 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 // did first. The decision runs inside Retry: when two reconciles both read
 // "no plan yet", the loser's write conflicts, Retry re-reads the object
 // through APIReader, and this function sees the winner's plan and skips.
-func (r *RolloutReconciler) plan(ctx context.Context, p *demov1.RolloutStatusPatcher) (ctrl.Result, error) {
+func (r *RolloutReconciler) plan(ctx context.Context, p *patchers.RolloutStatusPatcher) (ctrl.Result, error) {
 	var built bool
 	err := p.Retry(ctx, func(ro *demov1.Rollout) error {
 		built = false
@@ -162,7 +163,7 @@ func (r *RolloutReconciler) plan(ctx context.Context, p *demov1.RolloutStatusPat
 // entry inside Retry, so no entry is lost.
 func (r *RolloutReconciler) joinFleet(ctx context.Context, ro *demov1.Rollout) (ctrl.Result, error) {
 	member := demov1.FleetMember{Rollout: client.ObjectKeyFromObject(ro).String(), PlanID: ro.Status.Plan.ID, Version: ro.Status.Plan.Version}
-	fp, err := demov1.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet}, r.patcherOptions()...)
+	fp, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet}, r.patcherOptions()...)
 	if apierrors.IsNotFound(err) {
 		log.FromContext(ctx).Info("fleet not found; will report later", "fleet", ro.Spec.Fleet)
 		return ctrl.Result{RequeueAfter: fleetMissingRequeue}, nil
@@ -187,7 +188,7 @@ func (r *RolloutReconciler) joinFleet(ctx context.Context, ro *demov1.Rollout) (
 // finalize removes the rollout from its Fleet, then removes the finalizer.
 // Once the finalizer is gone the server deletes the object: NotFound from
 // here on means done.
-func (r *RolloutReconciler) finalize(ctx context.Context, p *demov1.RolloutStatusPatcher) (ctrl.Result, error) {
+func (r *RolloutReconciler) finalize(ctx context.Context, p *patchers.RolloutStatusPatcher) (ctrl.Result, error) {
 	ro := p.Object()
 	if !containsString(ro.Finalizers, RolloutFinalizer) {
 		return ctrl.Result{}, nil
@@ -205,7 +206,7 @@ func (r *RolloutReconciler) finalize(ctx context.Context, p *demov1.RolloutStatu
 
 func (r *RolloutReconciler) leaveFleet(ctx context.Context, ro *demov1.Rollout) error {
 	key := client.ObjectKeyFromObject(ro).String()
-	fp, err := demov1.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet}, r.patcherOptions()...)
+	fp, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet}, r.patcherOptions()...)
 	if err != nil {
 		return client.IgnoreNotFound(err) // no Fleet, no membership
 	}

@@ -1,4 +1,4 @@
-package generator
+package main
 
 import (
 	"os"
@@ -27,6 +27,21 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
+// variant writes pkg/types.go: errcases/ok/types.go in package pkg, with
+// old replaced by new.
+func variant(t *testing.T, dir, pkg, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "ok", "types.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(b), "package ok", "package "+pkg, 1)
+	if !strings.Contains(src, old) {
+		t.Fatalf("ok/types.go lacks %q", old)
+	}
+	writeFile(t, filepath.Join(dir, pkg, "types.go"), strings.Replace(src, old, new, 1))
+}
+
 func TestErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -47,7 +62,46 @@ func TestErrors(t *testing.T) {
 	}, {
 		name: "malformed marker",
 		args: []string{"paths=./badmarker"},
-		want: `badmarker/types.go:11: malformed marker: expected true or false, got "maybe" (at <input>:1:1)`,
+		want: `badmarker/types.go:11: malformed marker +statuspatch:generate=maybe: expected true or false, got "maybe"`,
+	}, {
+		name: "marker without a value",
+		args: []string{"paths=./novalue"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "novalue", "// +kubebuilder:subresource:status\n", "// +kubebuilder:subresource:status\n// +statuspatch:generate=\n")
+		},
+		want: `novalue/types.go:11: malformed marker +statuspatch:generate=: missing value`,
+	}, {
+		name: "misspelt marker",
+		args: []string{"paths=./typo"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "typo", "// +kubebuilder:subresource:status\n", "// +kubebuilder:subresource:status\n// +statuspatch:generat=false\n")
+		},
+		want: "typo/types.go:11: unknown marker +statuspatch:generat; did you mean +statuspatch:generate=false? (statuspatch-gen -w lists the markers)",
+	}, {
+		name: "misspelt marker prefix, on the package",
+		args: []string{"paths=./typo"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "typo", "package typo", "// +statuspath:generate=false\npackage typo")
+		},
+		want: "typo/types.go:1: unknown marker +statuspath:generate; did you mean +statuspatch:generate=false? (statuspatch-gen -w lists the markers)",
+	}, {
+		name: "bare +statuspatch",
+		args: []string{"paths=./bare"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "bare", "// +kubebuilder:subresource:status\n", "// +kubebuilder:subresource:status\n// +statuspatch\n")
+		},
+		want: "bare/types.go:11: +statuspatch names no setting; did you mean +statuspatch:generate=false (or =true)?",
+	}, {
+		name: "paths= finds packages but no kinds",
+		args: []string{"paths=./nokinds"},
+		want: "example.com/errcases/nokinds: no kinds (root types with +kubebuilder:object:root=true, +kubebuilder:subresource:status and a Status field); check paths=, or pass allowNoKinds=true if that is expected",
+	}, {
+		name: "paths= matches no packages",
+		args: []string{"paths=./empty/..."},
+		setup: func(t *testing.T, dir string) {
+			writeFile(t, filepath.Join(dir, "empty", "README"), "no Go here\n")
+		},
+		want: "paths= matched no packages; pass allowNoKinds=true if that is expected",
 	}, {
 		name: "unexported kind",
 		args: []string{"paths=./unexported"},
@@ -93,7 +147,7 @@ func TestErrors(t *testing.T) {
 			if !strings.Contains(strings.Join(args, " "), "output:") {
 				args = append(args, "output:none")
 			}
-			err := Run(args, nil)
+			err := run(args, nil)
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
 			}
@@ -117,7 +171,7 @@ func TestNothingWrittenOnError(t *testing.T) {
 	dir := errcases(t)
 	stale := filepath.Join(dir, "nokinds", fileName)
 	writeFile(t, stale, generatedLine+"\n\npackage nokinds\n")
-	err := Run([]string{"paths={./ok,./notstruct,./nokinds}"}, nil)
+	err := run([]string{"paths={./ok,./notstruct,./nokinds}"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "notstruct/types.go:11:") {
 		t.Fatalf("error = %v, want the notstruct error", err)
 	}
@@ -136,7 +190,7 @@ func TestNothingWrittenOnWriteError(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "dup/b", fileName), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := Run([]string{"paths={./dup/a,./dup/b}"}, nil)
+	err := run([]string{"paths={./dup/a,./dup/b}"}, nil)
 	if err == nil || err.Error() != "dup/b/"+fileName+": cannot write: not a regular file" {
 		t.Fatalf("error = %v", err)
 	}

@@ -18,36 +18,37 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package v1alpha1
+package patchers
 
 import (
 	"context"
 
+	apiv1alpha1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
 	"github.com/statuspatch/statuspatch/patcher"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// FleetStatusPatcher writes the status of Fleet objects with an
+// FleetStatusPatcher writes the status of apiv1alpha1.Fleet objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
 // built from a nil object; they report the construction error from Flush and
 // Retry.
 type FleetStatusPatcher struct {
-	p *patcher.Patcher[*Fleet]
+	p *patcher.Patcher[*apiv1alpha1.Fleet]
 }
 
 // NewFleetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
-func NewFleetStatusPatcher(c client.Client, obj *Fleet, opts ...patcher.Option) *FleetStatusPatcher {
-	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Fleet) any { return &o.Status }, opts...)}
+func NewFleetStatusPatcher(c client.Client, obj *apiv1alpha1.Fleet, opts ...patcher.Option) *FleetStatusPatcher {
+	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *apiv1alpha1.Fleet) any { return &o.Status }, opts...)}
 }
 
-// FetchFleetStatusPatcher reads the Fleet named by key and returns a
+// FetchFleetStatusPatcher reads the apiv1alpha1.Fleet named by key and returns a
 // patcher over it. On error the patcher is nil.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Fleet{}, func(o *Fleet) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Fleet{}, func(o *apiv1alpha1.Fleet) any { return &o.Status }, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -55,16 +56,16 @@ func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.Ob
 }
 
 // Patcher returns the generic patcher this one wraps.
-func (p *FleetStatusPatcher) Patcher() *patcher.Patcher[*Fleet] {
+func (p *FleetStatusPatcher) Patcher() *patcher.Patcher[*apiv1alpha1.Fleet] {
 	if p == nil {
 		return nil
 	}
 	return p.p
 }
 
-// Object returns the live Fleet, or nil if the patcher was built on
+// Object returns the live apiv1alpha1.Fleet, or nil if the patcher was built on
 // a nil object.
-func (p *FleetStatusPatcher) Object() *Fleet {
+func (p *FleetStatusPatcher) Object() *apiv1alpha1.Fleet {
 	if p == nil || p.p == nil {
 		return nil
 	}
@@ -72,7 +73,7 @@ func (p *FleetStatusPatcher) Object() *Fleet {
 }
 
 // currentStatus returns the status of the live object without allocating it.
-func (p *FleetStatusPatcher) currentStatus() *FleetStatus {
+func (p *FleetStatusPatcher) currentStatus() *apiv1alpha1.FleetStatus {
 	o := p.Object()
 	if o == nil {
 		return nil
@@ -81,7 +82,7 @@ func (p *FleetStatusPatcher) currentStatus() *FleetStatus {
 }
 
 // Status returns the status of the live object for the caller to mutate. It returns nil if the patcher was built on a nil object.
-func (p *FleetStatusPatcher) Status() *FleetStatus {
+func (p *FleetStatusPatcher) Status() *apiv1alpha1.FleetStatus {
 	return p.currentStatus()
 }
 
@@ -97,7 +98,7 @@ func (p *FleetStatusPatcher) Flush(ctx context.Context) error {
 
 // Retry applies mutate to the live object and flushes, re-reading the object
 // and applying mutate again on conflict.
-func (p *FleetStatusPatcher) Retry(ctx context.Context, mutate func(*Fleet) error) error {
+func (p *FleetStatusPatcher) Retry(ctx context.Context, mutate func(*apiv1alpha1.Fleet) error) error {
 	return p.Patcher().Retry(ctx, mutate)
 }
 
@@ -123,25 +124,25 @@ func (p *FleetStatusPatcher) MarkObserved() (changed bool) {
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
 }
 
-// RolloutStatusPatcher writes the status of Rollout objects with an
+// RolloutStatusPatcher writes the status of apiv1alpha1.Rollout objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
 // built from a nil object; they report the construction error from Flush and
 // Retry.
 type RolloutStatusPatcher struct {
-	p *patcher.Patcher[*Rollout]
+	p *patcher.Patcher[*apiv1alpha1.Rollout]
 }
 
 // NewRolloutStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
-func NewRolloutStatusPatcher(c client.Client, obj *Rollout, opts ...patcher.Option) *RolloutStatusPatcher {
-	return &RolloutStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Rollout) any { return &o.Status }, opts...)}
+func NewRolloutStatusPatcher(c client.Client, obj *apiv1alpha1.Rollout, opts ...patcher.Option) *RolloutStatusPatcher {
+	return &RolloutStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *apiv1alpha1.Rollout) any { return &o.Status }, opts...)}
 }
 
-// FetchRolloutStatusPatcher reads the Rollout named by key and returns a
+// FetchRolloutStatusPatcher reads the apiv1alpha1.Rollout named by key and returns a
 // patcher over it. On error the patcher is nil.
 func FetchRolloutStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Rollout{}, func(o *Rollout) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Rollout{}, func(o *apiv1alpha1.Rollout) any { return &o.Status }, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -149,16 +150,16 @@ func FetchRolloutStatusPatcher(ctx context.Context, c client.Client, key client.
 }
 
 // Patcher returns the generic patcher this one wraps.
-func (p *RolloutStatusPatcher) Patcher() *patcher.Patcher[*Rollout] {
+func (p *RolloutStatusPatcher) Patcher() *patcher.Patcher[*apiv1alpha1.Rollout] {
 	if p == nil {
 		return nil
 	}
 	return p.p
 }
 
-// Object returns the live Rollout, or nil if the patcher was built on
+// Object returns the live apiv1alpha1.Rollout, or nil if the patcher was built on
 // a nil object.
-func (p *RolloutStatusPatcher) Object() *Rollout {
+func (p *RolloutStatusPatcher) Object() *apiv1alpha1.Rollout {
 	if p == nil || p.p == nil {
 		return nil
 	}
@@ -166,7 +167,7 @@ func (p *RolloutStatusPatcher) Object() *Rollout {
 }
 
 // currentStatus returns the status of the live object without allocating it.
-func (p *RolloutStatusPatcher) currentStatus() *RolloutStatus {
+func (p *RolloutStatusPatcher) currentStatus() *apiv1alpha1.RolloutStatus {
 	o := p.Object()
 	if o == nil {
 		return nil
@@ -175,7 +176,7 @@ func (p *RolloutStatusPatcher) currentStatus() *RolloutStatus {
 }
 
 // Status returns the status of the live object for the caller to mutate. It returns nil if the patcher was built on a nil object.
-func (p *RolloutStatusPatcher) Status() *RolloutStatus {
+func (p *RolloutStatusPatcher) Status() *apiv1alpha1.RolloutStatus {
 	return p.currentStatus()
 }
 
@@ -191,7 +192,7 @@ func (p *RolloutStatusPatcher) Flush(ctx context.Context) error {
 
 // Retry applies mutate to the live object and flushes, re-reading the object
 // and applying mutate again on conflict.
-func (p *RolloutStatusPatcher) Retry(ctx context.Context, mutate func(*Rollout) error) error {
+func (p *RolloutStatusPatcher) Retry(ctx context.Context, mutate func(*apiv1alpha1.Rollout) error) error {
 	return p.Patcher().Retry(ctx, mutate)
 }
 
