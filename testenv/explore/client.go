@@ -78,7 +78,7 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	if err != nil {
 		return err
 	}
-	h, _, err := r.observe(ctx, k)
+	h, err := r.known(ctx, k)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if err != nil {
 		return err
 	}
-	if _, _, err := r.observe(ctx, k); err != nil {
+	if _, err := r.known(ctx, k); err != nil {
 		return err
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1}
@@ -163,9 +163,20 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if sendErr != nil {
 		return sendErr
 	}
-	h, changed, err := r.observe(ctx, k)
-	if err != nil {
-		return err
+	// The answer to a create, update or patch is the new version; a delete
+	// may leave the object (finalizers) or not.
+	var h *history
+	changed := false
+	if verb == "delete" {
+		if h, changed, err = r.observe(ctx, k); err != nil {
+			return err
+		}
+	} else {
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return fmt.Errorf("explore: %s: %w", k, err)
+		}
+		h, changed = r.record(k, content, obj.GetResourceVersion()), r.lastChanged
 	}
 	if changed {
 		r.cur.step.Writes[i].Version = h.newest() + 1

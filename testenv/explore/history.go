@@ -42,31 +42,46 @@ type owner struct{ version, step int }
 // newest is the index of the newest version.
 func (h *history) newest() int { return len(h.versions) - 1 }
 
-// observe reads the object from the server and appends it as a new version
-// when it changed. It returns the index of the current version and whether
-// it is new.
+// observe reads the object from the server and records it (see record).
 func (r *run) observe(ctx context.Context, k objKey) (*history, bool, error) {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.gvk)
-	var content map[string]any
-	rv := ""
-	if err := r.server.Get(ctx, k.nn, u); err == nil {
-		content, rv = u.Object, u.GetResourceVersion()
-	} else if !apierrors.IsNotFound(err) {
+	if err := r.server.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+		return r.record(k, nil, ""), r.lastChanged, nil
+	} else if err != nil {
 		return nil, false, fmt.Errorf("explore: reading %s: %w", k, err)
 	}
+	return r.record(k, u.Object, u.GetResourceVersion()), r.lastChanged, nil
+}
+
+// known returns k's history, reading the object from the server the first
+// time: after that every write goes through the explorer's client, so the
+// newest recorded version is the server's.
+func (r *run) known(ctx context.Context, k objKey) (*history, error) {
+	if h := r.hist[k]; h != nil {
+		return h, nil
+	}
+	h, _, err := r.observe(ctx, k)
+	return h, err
+}
+
+// record appends content (nil: absent) as k's newest version when it
+// differs from the last one, runs the per-write invariants on it, and sets
+// r.lastChanged.
+func (r *run) record(k objKey, content map[string]any, rv string) *history {
+	r.lastChanged = false
 	h := r.hist[k]
 	if h == nil {
 		h = &history{key: k, owners: map[string]owner{}}
 		r.hist[k] = h
 		r.order = append(r.order, k)
 	} else if h.rvs[h.newest()] == rv {
-		return h, false, nil
+		return h
 	} else if prev := h.versions[h.newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {
 		// A new resourceVersion without a change (the fake client bumps it
 		// on no-op patches): the same version, under its new name.
 		h.versions[h.newest()], h.rvs[h.newest()] = content, rv
-		return h, false, nil
+		return h
 	}
 	var prev map[string]any
 	if len(h.versions) > 0 {
@@ -74,8 +89,9 @@ func (r *run) observe(ctx context.Context, k objKey) (*history, bool, error) {
 	}
 	h.versions = append(h.versions, content)
 	h.rvs = append(h.rvs, rv)
+	r.lastChanged = true
 	r.checkVersion(h, prev)
-	return h, true, nil
+	return h
 }
 
 // trackedPaths are the parts of an object whose writes can be lost.
@@ -102,7 +118,7 @@ func diffLeaves(path string, a, b any, out *[]string) {
 			leaves(path, b, out)
 			return
 		}
-		if !reflect.DeepEqual(a, b) {
+		if !reflect.DeepEqual(a, b) && !(zero(a) && zero(b)) {
 			*out = append(*out, path)
 		}
 		return
@@ -117,10 +133,24 @@ func diffLeaves(path string, a, b any, out *[]string) {
 	}
 }
 
+// zero reports an absent or empty value: typed objects converted back and
+// JSON from the server differ only in these.
+func zero(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Map, reflect.Slice:
+		return rv.Len() == 0
+	}
+	return rv.IsZero()
+}
+
 func leaves(path string, v any, out *[]string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		if v != nil {
+		if !zero(v) {
 			*out = append(*out, path)
 		}
 		return
@@ -136,7 +166,10 @@ func normalized(v map[string]any) any {
 	if v == nil {
 		return nil
 	}
-	return strip(v)
+	out := strip(v).(map[string]any)
+	delete(out, "apiVersion") // typed objects come back without them
+	delete(out, "kind")
+	return out
 }
 
 func strip(v any) any {

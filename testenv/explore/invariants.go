@@ -2,6 +2,8 @@ package explore
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -33,13 +35,28 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 			based = b
 		}
 	}
+	lost := map[owner][]string{}
 	for _, p := range changedLeaves(prev, cur) {
 		if o, ok := h.owners[p]; ok && o.step > 0 && o.step != step && o.version > based && cur != nil {
-			r.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) was overwritten by step %d (v%d), which had seen only v%d",
-				h.key, p, o.step, o.version+1, step, v+1, based+1))
+			lost[o] = append(lost[o], p)
 		}
 		h.owners[p] = owner{version: v, step: step}
 	}
+	for _, o := range sortedOwners(lost) {
+		paths := lost[o]
+		sort.Strings(paths)
+		r.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d (v%d), which had seen only v%d",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, v+1, based+1))
+	}
+}
+
+func sortedOwners(m map[owner][]string) []owner {
+	out := make([]owner, 0, len(m))
+	for o := range m {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	return out
 }
 
 // checkSteady runs the steady-state invariants: every observedGeneration

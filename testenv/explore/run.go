@@ -32,8 +32,10 @@ type run struct {
 	stale  int
 	cur    *stepState
 	ch     *chooser
-	drain  bool
-	failed *Violation
+	// lastChanged reports whether the last record made a new version.
+	lastChanged bool
+	drain       bool
+	failed      *Violation
 }
 
 // stepState is the step being run.
@@ -197,7 +199,7 @@ func (r *run) step(ctx context.Context, it item, plan []int) {
 func (r *run) drainToSteady(ctx context.Context) {
 	r.drain = true
 	n := 0
-	for n < r.ex.o.MaxSteps {
+	for n < r.ex.o.MaxSteps && ctx.Err() == nil {
 		round := append([]item(nil), r.queue...)
 		for _, k := range r.order {
 			if h := r.hist[k]; h.versions[h.newest()] != nil {

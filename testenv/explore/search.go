@@ -77,6 +77,7 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}
+	defer ex.cleanup()
 	if o.Replay != "" {
 		script, err := ex.parseSeed(o.Replay)
 		if err != nil {
@@ -211,6 +212,14 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// cleanup deletes what the last schedule wrote, so that the next Run on
+// the same server starts clean.
+func (ex *explorer) cleanup() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, _ = ex.o.Backend.begin(ctx, ex.touched)
 }
 
 func (ex *explorer) end(r *run) { ex.touched = append(ex.touched, r.order...) }
