@@ -255,8 +255,8 @@ func containsItem(list []item, it item) bool {
 }
 
 // stateHash identifies the state before a chosen step: the last
-// Options.Versions versions of every object (normalised), the queue, the
-// stale reads left and the steps left.
+// Options.Versions versions of every object (normalised), the queued items
+// (as a set), the stale reads used and the steps left.
 func (r *run) stateHash(left int) uint64 {
 	type obj struct {
 		K string
@@ -276,6 +276,7 @@ func (r *run) stateHash(left int) uint64 {
 	for _, it := range r.queue {
 		q = append(q, r.ex.itemID(it))
 	}
+	sort.Strings(q) // the order only matters to the drain
 	b, _ := json.Marshal(struct {
 		O           []obj
 		Q           []string
