@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -124,6 +125,7 @@ func TestStateHashingPrunes(t *testing.T) {
 func TestRandomSearchFindsTheSameBug(t *testing.T) {
 	o := fakeOptions()
 	o.Seed = 7
+	o.Budget = 3 * time.Second
 	if v := run(t, scenario(false, addItem), o).Violation; v == nil || v.Invariant != explore.InvariantLostWrite {
 		t.Fatalf("want a lost write, got %v", v)
 	}
