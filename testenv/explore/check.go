@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"context"
 	"testing"
 )
 
@@ -9,7 +8,7 @@ import (
 // a violation, or on an error. It returns the result.
 func Check(t testing.TB, s Scenario, o Options) *Result {
 	t.Helper()
-	res, err := Run(context.Background(), s, o)
+	res, err := Run(t.Context(), s, o)
 	if err != nil {
 		t.Fatalf("explore: %v", err)
 	}
