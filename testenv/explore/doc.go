@@ -11,7 +11,8 @@
 // Options.Depth steps of a schedule the explorer chooses which queued
 // reconcile (or user Action) runs next, and, for each read through the
 // reconciler's cached client, which of the last Options.Versions versions
-// it sees (at most Options.StaleReads stale reads per schedule). Reads
+// it sees (at most Options.StaleReads stale reads per schedule; the stalest
+// is tried first). Reads
 // through the API reader always see the newest version. Then the schedule
 // drains: rounds of the queue plus every reconciler on every object of its
 // kind, with fresh reads, until a round writes nothing (a steady state).
@@ -20,8 +21,8 @@
 //
 //   - no lost write: a write changed a field that an earlier write set,
 //     without having seen that write's version;
-//   - observedGeneration never goes backwards, never passes generation,
-//     and equals generation in a steady state;
+//   - observedGeneration never goes backwards and never passes generation;
+//   - observedGeneration caught up: it equals generation in a steady state;
 //   - converges: a steady state within Options.MaxSteps drain steps;
 //   - no panic;
 //   - Scenario.Invariant at every steady state.

@@ -61,7 +61,10 @@ func (s *stepState) seenOrNone(k objKey) int {
 // that later violations of the same schedule show in Also.
 func (r *run) fail(invariant, msg string) {
 	if r.failed == nil {
-		r.failed = &Violation{Invariant: invariant, Message: msg}
+		r.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
+	}
+	r.failed.names[invariant] = true
+	if r.failed.Message == msg {
 		return
 	}
 	if len(r.failed.Also) < 10 {
@@ -136,7 +139,9 @@ func (r *run) chooseLag(n int) int {
 			lag = min(s.plan[i], n-1)
 		}
 	case !r.drain && r.stale < r.ex.o.StaleReads:
-		lag = r.ch.choose(min(n, r.ex.o.Versions))
+		// The stalest version first: most bugs need one.
+		w := min(n, r.ex.o.Versions)
+		lag = w - 1 - r.ch.choose(w)
 	}
 	if lag > 0 {
 		r.stale++

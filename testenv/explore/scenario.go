@@ -110,9 +110,11 @@ type Result struct {
 const (
 	InvariantLostWrite          = "no lost write"
 	InvariantObservedGeneration = "observedGeneration"
-	InvariantConverges          = "converges"
-	InvariantUser               = "user invariant"
-	InvariantNoPanic            = "no panic"
+	// InvariantObservedGenerationStuck: below generation in a steady state.
+	InvariantObservedGenerationStuck = "observedGeneration caught up"
+	InvariantConverges               = "converges"
+	InvariantUser                    = "user invariant"
+	InvariantNoPanic                 = "no panic"
 )
 
 // Violation is a schedule that breaks an invariant.
@@ -123,6 +125,8 @@ type Violation struct {
 	Message string
 	// Also lists later violations of the same schedule, "invariant: message".
 	Also []string
+	// names are the invariants of Invariant and Also.
+	names map[string]bool
 	// Steps is the minimised schedule, to its steady state (or MaxSteps);
 	// steps with Drain set were not chosen but followed with fresh reads.
 	Steps []Step
@@ -133,6 +137,9 @@ type Violation struct {
 	FoundAfter time.Duration
 	Schedules  int
 }
+
+// Broke reports whether the schedule broke invariant, first or later.
+func (v *Violation) Broke(invariant string) bool { return v.names[invariant] }
 
 // Chosen is the number of steps the explorer chose (the drain excluded).
 func (v *Violation) Chosen() int {

@@ -192,10 +192,14 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 		}
 		r.step(ctx, r.queue[c.choose(len(r.queue))], nil)
 		if ctx.Err() != nil {
+			r.failed = nil
 			return r, nil
 		}
 	}
 	r.drainToSteady(ctx)
+	if ctx.Err() != nil {
+		r.failed = nil // cut short by the budget: requests failed, nothing to judge
+	}
 	return r, nil
 }
 
@@ -259,8 +263,8 @@ func (ex *explorer) violation(r *run) *Violation {
 	return &v
 }
 
-// minimise drops chosen steps and stale reads while the same invariant
-// still breaks.
+// minimise drops chosen steps and stale reads while the same invariants
+// still break.
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	best := ex.violation(r)
 	script, err := ex.parseSeed(best.Seed)
@@ -271,6 +275,11 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 		v, err := ex.replay(ctx, cand)
 		if err != nil || v == nil || v.Invariant != best.Invariant {
 			return false, err
+		}
+		for name := range best.names {
+			if !v.names[name] {
+				return false, nil
+			}
 		}
 		best, script = v, cand
 		return true, nil
