@@ -62,7 +62,8 @@ type Options struct {
 	// StaleReads bounds the cached reads per schedule that see an older
 	// version than the newest. Default 2.
 	StaleReads int
-	// Budget bounds the search time (minimisation comes on top). Default 10s.
+	// Budget bounds the search time, checked between schedules (the
+	// running one finishes; minimisation comes on top). Default 10s.
 	Budget time.Duration
 	// Seed, if non-zero, makes the search random with this seed instead of
 	// depth-first; the same seed explores the same schedules.

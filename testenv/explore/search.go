@@ -18,6 +18,7 @@ type explorer struct {
 	o        Options
 	forKinds []schema.GroupVersionKind
 	touched  []objKey
+	deadline time.Time
 	seen     map[uint64]bool
 	runs     int
 	pruned   int
@@ -87,30 +88,31 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 		return &Result{Schedules: 1, Violation: v}, err
 	}
 	start := time.Now()
+	// The budget is checked between schedules: a schedule cut short would
+	// see its requests fail and could report what did not happen.
+	ex.deadline = start.Add(o.Budget)
 	res := &Result{}
-	sctx, cancel := context.WithTimeout(ctx, o.Budget)
-	defer cancel()
 	var found *run
 	var err error
 	if o.Seed != 0 {
 		rng := rand.New(rand.NewPCG(uint64(o.Seed), 0))
-		for sctx.Err() == nil && found == nil && err == nil {
+		for ex.inBudget(ctx) && found == nil && err == nil {
 			var r *run
-			r, err = ex.schedule(sctx, &chooser{rng: rng}, o.Depth)
+			r, err = ex.schedule(ctx, &chooser{rng: rng}, o.Depth)
 			if r != nil && r.failed != nil {
 				found = r
 			}
 		}
 	} else {
-		found, res.Exhausted, err = ex.depthFirst(sctx)
+		found, res.Exhausted, err = ex.depthFirst(ctx)
 	}
 	res.Elapsed = time.Since(start)
 	res.Schedules, res.Pruned = ex.runs, ex.pruned
-	if err != nil && sctx.Err() == nil {
-		return res, err
+	if err == nil {
+		err = ctx.Err()
 	}
-	if found == nil {
-		return res, ctx.Err()
+	if err != nil || found == nil {
+		return res, err
 	}
 	v, err := ex.minimise(ctx, found)
 	if err != nil {
@@ -157,8 +159,11 @@ func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
 		var prefix []int
 		for {
 			c := &chooser{prefix: prefix}
+			if !ex.inBudget(ctx) {
+				return nil, false, nil
+			}
 			r, err := ex.schedule(ctx, c, depth)
-			if err != nil || ctx.Err() != nil {
+			if err != nil {
 				return nil, false, err
 			}
 			if r.failed != nil {
@@ -191,14 +196,10 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 			ex.seen[h] = true
 		}
 		r.step(ctx, r.queue[c.choose(len(r.queue))], nil)
-		if ctx.Err() != nil {
-			r.failed = nil
-			return r, nil
-		}
 	}
 	r.drainToSteady(ctx)
 	if ctx.Err() != nil {
-		r.failed = nil // cut short by the budget: requests failed, nothing to judge
+		r.failed = nil // cancelled: requests failed, nothing to judge
 	}
 	return r, nil
 }
@@ -216,6 +217,10 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+func (ex *explorer) inBudget(ctx context.Context) bool {
+	return ctx.Err() == nil && time.Now().Before(ex.deadline)
 }
 
 // cleanup deletes what the last schedule wrote, so that the next Run on

@@ -3,12 +3,13 @@ package explore_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"testing"
 
-	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/statuspatch/statuspatch/testenv"
 
@@ -24,7 +25,7 @@ var (
 // TestMain starts one API server with the example CRDs for every scenario:
 // the explorer cleans up between schedules.
 func TestMain(m *testing.M) {
-	ctrllog.SetLogger(logr.Discard())
+	ctrllog.SetLogger(zap.New(zap.WriteTo(io.Discard)))
 	if err := demov1.AddToScheme(scheme); err != nil {
 		panic(err)
 	}
