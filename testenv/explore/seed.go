@@ -31,7 +31,11 @@ func (ex *explorer) formatSeed(script []scriptStep) string {
 		for i, l := range s.lags {
 			lags[i] = strconv.Itoa(l)
 		}
-		parts = append(parts, ex.itemID(s.it)+"@"+strings.Join(lags, ","))
+		id := ex.itemID(s.it)
+		if s.it.action < 0 || len(lags) > 0 {
+			id += "@" + strings.Join(lags, ",")
+		}
+		parts = append(parts, id)
 	}
 	return strings.Join(parts, " ")
 }
