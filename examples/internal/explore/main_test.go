@@ -1,0 +1,41 @@
+package explore_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/statuspatch/statuspatch/testenv"
+
+	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
+)
+
+var (
+	ctx    = context.Background()
+	shared *testenv.Env
+	scheme = runtime.NewScheme()
+)
+
+// TestMain starts one API server with the example CRDs for every scenario:
+// the explorer cleans up between schedules.
+func TestMain(m *testing.M) {
+	ctrllog.SetLogger(zap.New(zap.WriteTo(io.Discard)))
+	if err := demov1.AddToScheme(scheme); err != nil {
+		panic(err)
+	}
+	env, stop, err := testenv.StartServer(ctx, testenv.WithCRDDirectory("../../config/crd/bases"), testenv.WithScheme(scheme))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	shared = env
+	code := m.Run()
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,73 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/statuspatch/statuspatch/testenv"
+)
+
+// Backend runs the schedules. Every schedule starts from a clean state.
+type Backend interface {
+	// begin returns a client on a clean state; touched are the objects
+	// the previous schedule wrote.
+	begin(ctx context.Context, touched []objKey) (client.Client, error)
+	scheme() *runtime.Scheme
+}
+
+// Server runs schedules on env's API server (real 409s, merge patches,
+// generation bumps, pruning, defaulting). Before each schedule it deletes
+// every object the previous one wrote, finalizers removed first, so that
+// names stay the same from schedule to schedule.
+func Server(env *testenv.Env) Backend { return &serverBackend{c: env.Client} }
+
+type serverBackend struct{ c client.Client }
+
+func (b *serverBackend) scheme() *runtime.Scheme { return b.c.Scheme() }
+
+func (b *serverBackend) begin(ctx context.Context, touched []objKey) (client.Client, error) {
+	for _, k := range touched {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(k.gvk)
+		if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("explore: reset %s: %w", k, err)
+		}
+		if len(u.GetFinalizers()) > 0 {
+			patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`))
+			if err := b.c.Patch(ctx, u, patch); client.IgnoreNotFound(err) != nil {
+				return nil, fmt.Errorf("explore: reset %s: removing finalizers: %w", k, err)
+			}
+		}
+		if err := b.c.Delete(ctx, u); client.IgnoreNotFound(err) != nil {
+			return nil, fmt.Errorf("explore: reset %s: %w", k, err)
+		}
+	}
+	return b.c, nil
+}
+
+// Fake runs schedules on a new controller-runtime fake client per schedule,
+// with the status subresource for statusKinds. It is several times faster
+// than Server and differs from a real server: see docs/explore.md.
+func Fake(scheme *runtime.Scheme, statusKinds ...client.Object) Backend {
+	return &fakeBackend{s: scheme, status: statusKinds}
+}
+
+type fakeBackend struct {
+	s      *runtime.Scheme
+	status []client.Object
+}
+
+func (b *fakeBackend) scheme() *runtime.Scheme { return b.s }
+
+func (b *fakeBackend) begin(context.Context, []objKey) (client.Client, error) {
+	return fake.NewClientBuilder().WithScheme(b.s).WithStatusSubresource(b.status...).Build(), nil
+}

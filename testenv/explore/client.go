@@ -1,0 +1,208 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+)
+
+// clients returns the reconcilers' client (cached reads served from the
+// recorded versions, as the explorer chooses; writes to the server,
+// recorded) and the API reader (newest versions, recorded).
+func (r *run) clients() (cached client.Client, api client.Client) {
+	base := withWatch(r.server)
+	writes := interceptor.Funcs{
+		List: r.list,
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			return r.write(ctx, "create", obj, nil, func() error { return c.Create(ctx, obj, opts...) })
+		},
+		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+			return r.write(ctx, "update", obj, nil, func() error { return c.Update(ctx, obj, opts...) })
+		},
+		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+			return r.write(ctx, "patch", obj, p, func() error { return c.Patch(ctx, obj, p, opts...) })
+		},
+		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+			return r.write(ctx, "delete", obj, nil, func() error { return c.Delete(ctx, obj, opts...) })
+		},
+		DeleteAllOf: func(context.Context, client.WithWatch, client.Object, ...client.DeleteAllOfOption) error {
+			return fmt.Errorf("explore: DeleteAllOf is not supported: its deletions could not be recorded")
+		},
+		Apply: func(context.Context, client.WithWatch, runtime.ApplyConfiguration, ...client.ApplyOption) error {
+			return fmt.Errorf("explore: Apply is not supported yet: its write could not be recorded")
+		},
+		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+			return r.write(ctx, sub+" update", obj, nil, func() error { return c.SubResource(sub).Update(ctx, obj, opts...) })
+		},
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+			return r.write(ctx, sub+" patch", obj, p, func() error { return c.SubResource(sub).Patch(ctx, obj, p, opts...) })
+		},
+		SubResourceApply: func(context.Context, client.Client, string, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+			return fmt.Errorf("explore: Apply is not supported yet: its write could not be recorded")
+		},
+		Watch: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
+			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
+		},
+	}
+	cachedFuncs := writes
+	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+		return r.get(ctx, key, obj, false)
+	}
+	apiFuncs := writes
+	apiFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+		return r.get(ctx, key, obj, true)
+	}
+	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)
+}
+
+func (r *run) keyOf(obj runtime.Object, key client.ObjectKey) (objKey, error) {
+	gvk, err := apiutil.GVKForObject(obj, r.server.Scheme())
+	if err != nil {
+		return objKey{}, fmt.Errorf("explore: %T: %w", obj, err)
+	}
+	return objKey{gvk: gvk, nn: key}, nil
+}
+
+// get serves a read: the newest version through the API reader, through
+// the cache one of the last Options.Versions versions, as chosen.
+func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, api bool) error {
+	k, err := r.keyOf(obj, key)
+	if err != nil {
+		return err
+	}
+	h, err := r.known(ctx, k)
+	if err != nil {
+		return err
+	}
+	v := h.newest()
+	if !api {
+		v -= r.chooseLag(len(h.versions))
+	}
+	if r.cur != nil {
+		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api})
+		if v > r.cur.seenOrNone(k) {
+			r.cur.seen[k] = v
+		}
+	}
+	content := h.versions[v]
+	if content == nil {
+		return apierrors.NewNotFound(r.groupResource(k.gvk), key.Name)
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(runtime.DeepCopyJSON(content), obj)
+}
+
+func (r *run) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
+	if m, err := r.server.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
+		return m.Resource.GroupResource()
+	}
+	return schema.GroupResource{Group: gvk.Group, Resource: gvk.Kind}
+}
+
+// list reads from the server (lists are not lagged) and records every item
+// as seen at its newest version.
+func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+	if err := c.List(ctx, list, opts...); err != nil {
+		return err
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return fmt.Errorf("explore: %T: %w", list, err)
+	}
+	for _, it := range items {
+		o, ok := it.(client.Object)
+		if !ok {
+			continue
+		}
+		k, err := r.keyOf(o, client.ObjectKeyFromObject(o))
+		if err != nil {
+			return err
+		}
+		h, _, err := r.observe(ctx, k)
+		if err != nil {
+			return err
+		}
+		if r.cur != nil {
+			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: true})
+			r.cur.seen[k] = h.newest()
+		}
+	}
+	return nil
+}
+
+// write sends one write, records the version it made, checks the
+// per-write invariants and queues the reconcilers of the written kind.
+func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send func() error) error {
+	k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj))
+	if err != nil {
+		return err
+	}
+	if _, err := r.known(ctx, k); err != nil {
+		return err
+	}
+	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1}
+	if p != nil {
+		if data, err := p.Data(obj); err == nil {
+			w.Data = shorten(string(data), 240)
+		}
+	}
+	sendErr := send()
+	w.Answer = "ok"
+	if sendErr != nil {
+		w.Answer = sendErr.Error()
+	}
+	i := len(r.cur.step.Writes)
+	r.cur.step.Writes = append(r.cur.step.Writes, w)
+	if sendErr != nil {
+		return sendErr
+	}
+	// The answer to a create, update or patch is the new version; a delete
+	// may leave the object (finalizers) or not.
+	var h *history
+	changed := false
+	if verb == "delete" {
+		if h, changed, err = r.observe(ctx, k); err != nil {
+			return err
+		}
+	} else {
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return fmt.Errorf("explore: %s: %w", k, err)
+		}
+		h, changed = r.record(k, content, obj.GetResourceVersion()), r.lastChanged
+	}
+	if changed {
+		r.cur.step.Writes[i].Version = h.newest() + 1
+		r.cur.wrote = true
+		r.cur.seen[k] = h.newest()
+		r.queueFor(k)
+	}
+	return nil
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func withWatch(c client.Client) client.WithWatch {
+	if w, ok := c.(client.WithWatch); ok {
+		return w
+	}
+	return noWatch{c}
+}
+
+type noWatch struct{ client.Client }
+
+func (noWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
+	return nil, fmt.Errorf("explore: Watch is not supported")
+}

@@ -1,0 +1,42 @@
+// Package explore runs a controller's real reconcilers under chosen
+// interleavings and stale reads, against a real API server (Server) or
+// controller-runtime's fake client (Fake), and checks invariants.
+//
+// # Model
+//
+// Reconciles run one at a time; goroutine timing decides nothing. Every
+// write goes through the explorer's client, which records each version of
+// each object the server held and queues the reconcilers of the written
+// kind for that object, as a watch would. At each of the first
+// Options.Depth steps of a schedule the explorer chooses which queued
+// reconcile (or user Action) runs next, and, for each read through the
+// reconciler's cached client, which of the last Options.Versions versions
+// it sees (at most Options.StaleReads stale reads per schedule; the stalest
+// is tried first). Reads
+// through the API reader always see the newest version. Then the schedule
+// drains: rounds of the queue plus every reconciler on every object of its
+// kind, with fresh reads, until a round writes nothing (a steady state).
+//
+// # Invariants
+//
+//   - no lost write: a write changed a field that an earlier write set,
+//     without having seen that write's version;
+//   - observedGeneration never goes backwards and never passes generation;
+//   - observedGeneration caught up: it equals generation in a steady state;
+//   - converges: a steady state within Options.MaxSteps drain steps;
+//   - no panic;
+//   - Scenario.Invariant at every steady state.
+//
+// # Search
+//
+// Depth-first with iterative deepening (shortest schedules first), or
+// random with Options.Seed, within Options.Budget. States already seen
+// (objects' recent versions normalised, the queue, the stale reads and
+// steps left) are not explored again. A violation is minimised (steps
+// dropped, stale reads made fresh while the same invariant still breaks)
+// and carries a Seed that Options.Replay runs again.
+//
+// Each schedule starts clean: Server deletes the objects the previous
+// schedule wrote (finalizers removed first), Fake builds a new client.
+// See docs/explore.md.
+package explore

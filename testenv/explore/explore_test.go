@@ -1,0 +1,203 @@
+package explore_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/statuspatch/statuspatch/testenv/explore"
+	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// widgetFunc is a reconciler of one Widget: decide changes w in place
+// (from the cached read) and the result is written back.
+type widgetFunc struct {
+	c, api client.Client
+	locked bool // optimistic lock, re-read through api on a conflict
+	decide func(w *testv1.Widget)
+}
+
+func (r *widgetFunc) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &testv1.Widget{}
+	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	for attempt := 0; ; attempt++ {
+		base := w.DeepCopy()
+		r.decide(w)
+		patch := client.MergeFrom(base)
+		if r.locked {
+			patch = client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})
+		}
+		err := r.c.Status().Patch(ctx, w, patch)
+		if !r.locked || !apierrors.IsConflict(err) || attempt == 3 {
+			return ctrl.Result{}, err
+		}
+		if err := r.api.Get(ctx, req.NamespacedName, w); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+}
+
+func scenario(locked bool, decide func(w *testv1.Widget)) explore.Scenario {
+	return explore.Scenario{
+		Reconcilers: []explore.Reconciler{{Name: "widget", For: &testv1.Widget{},
+			New: func(c client.Client, api client.Reader) reconcile.Reconciler {
+				return &widgetFunc{c: c, api: api.(client.Client), locked: locked, decide: decide}
+			}}},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+	}
+}
+
+// addItem appends "one", then "two", once each: a decision on what was read.
+func addItem(w *testv1.Widget) {
+	switch len(w.Status.Items) {
+	case 0:
+		w.Status.Items = []string{"one"}
+	case 1:
+		w.Status.Items = append(w.Status.Items, "two")
+	}
+}
+
+func fakeOptions() explore.Options {
+	s := runtime.NewScheme()
+	if err := testv1.AddToScheme(s); err != nil {
+		panic(err)
+	}
+	return explore.Options{Backend: explore.Fake(s, &testv1.Widget{})}
+}
+
+func run(t *testing.T, s explore.Scenario, o explore.Options) *explore.Result {
+	t.Helper()
+	res, err := explore.Run(context.Background(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestBlindWriteIsLostAndReplays(t *testing.T) {
+	res := run(t, scenario(false, addItem), fakeOptions())
+	v := res.Violation
+	// "one" (fresh), "two" (fresh), then "one" again from the first version.
+	if v == nil || v.Invariant != explore.InvariantLostWrite || v.Chosen() != 3 {
+		t.Fatalf("want a lost write in 3 chosen steps, got %v", v)
+	}
+	if !strings.Contains(v.Message, "status.items") || !strings.Contains(v.String(), "STALE") {
+		t.Errorf("want the lost field and the stale read in the schedule:\n%s", v)
+	}
+	o := fakeOptions()
+	o.Replay = v.Seed
+	again := run(t, scenario(false, addItem), o)
+	if again.Violation == nil || again.Violation.Message != v.Message {
+		t.Fatalf("replay of %q: got %v, want %s", v.Seed, again.Violation, v.Message)
+	}
+}
+
+func TestLockedWriteWithFreshRetryPasses(t *testing.T) {
+	res := run(t, scenario(true, addItem), fakeOptions())
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("want no violation and an exhausted search, got %+v\n%v", res, res.Violation)
+	}
+}
+
+// TestStateHashingPrunes: two widgets reconciled in either order reach the
+// same state; the second order is cut short.
+func TestStateHashingPrunes(t *testing.T) {
+	s := scenario(true, addItem)
+	s.Objects = append(s.Objects, &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w2"}})
+	o := fakeOptions()
+	o.StaleReads = -1
+	res := run(t, s, o)
+	if res.Violation != nil || !res.Exhausted || res.Pruned == 0 {
+		t.Fatalf("want an exhausted search with pruned schedules, got %d pruned of %d, violation %v", res.Pruned, res.Schedules, res.Violation)
+	}
+}
+
+// TestRandomSearchFindsTheSameBug: random search, then minimisation.
+func TestRandomSearchFindsTheSameBug(t *testing.T) {
+	o := fakeOptions()
+	o.Seed = 7
+	o.Budget = 3 * time.Second
+	// Random schedules have Depth (4) chosen steps; the minimiser drops one.
+	if v := run(t, scenario(false, addItem), o).Violation; v == nil || v.Invariant != explore.InvariantLostWrite || v.Chosen() != 3 {
+		t.Fatalf("want a lost write in 3 chosen steps, got %v", v)
+	}
+}
+
+func TestObservedGenerationPastGeneration(t *testing.T) {
+	v := run(t, scenario(true, func(w *testv1.Widget) { w.Status.ObservedGeneration = w.Generation + 1 }), fakeOptions()).Violation
+	if v == nil || v.Invariant != explore.InvariantObservedGeneration || !strings.Contains(v.Message, "passes generation") {
+		t.Fatalf("want observedGeneration passing generation, got %v", v)
+	}
+}
+
+func TestNeverSteady(t *testing.T) {
+	v := run(t, scenario(true, func(w *testv1.Widget) {
+		if w.Status.Counters == nil {
+			w.Status.Counters = map[string]int64{}
+		}
+		w.Status.Counters["n"]++
+	}), fakeOptions()).Violation
+	if v == nil || v.Invariant != explore.InvariantConverges {
+		t.Fatalf("want no convergence, got %v", v)
+	}
+}
+
+func TestPanicIsAViolation(t *testing.T) {
+	v := run(t, scenario(true, func(*testv1.Widget) { panic("boom") }), fakeOptions()).Violation
+	if v == nil || v.Invariant != explore.InvariantNoPanic || !strings.Contains(v.Message, "boom") {
+		t.Fatalf("want the panic, got %v", v)
+	}
+}
+
+func TestUserInvariant(t *testing.T) {
+	s := scenario(true, addItem)
+	s.Invariant = func(ctx context.Context, r client.Reader) error {
+		w := &testv1.Widget{}
+		if err := r.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, w); err != nil {
+			return err
+		}
+		if len(w.Status.Items) != 3 {
+			return apierrors.NewBadRequest("want 3 items")
+		}
+		return nil
+	}
+	if v := run(t, s, fakeOptions()).Violation; v == nil || v.Invariant != explore.InvariantUser {
+		t.Fatalf("want the user invariant, got %v", v)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	good := scenario(true, addItem)
+	for name, tc := range map[string]struct {
+		s    explore.Scenario
+		o    func(*explore.Options)
+		want string
+	}{
+		"no backend":     {good, func(o *explore.Options) { o.Backend = nil }, "Options.Backend is nil"},
+		"no reconcilers": {explore.Scenario{}, nil, "no reconcilers"},
+		"bad name": {explore.Scenario{Reconcilers: []explore.Reconciler{{Name: "a b", For: &testv1.Widget{}, New: good.Reconcilers[0].New}}},
+			nil, `name "a b"`},
+		"seed reconciler": {good, func(o *explore.Options) { o.Replay = "nope:ns/w@0" }, "reconciler of the scenario"},
+		"seed lag":        {good, func(o *explore.Options) { o.Replay = "widget:ns/w@x" }, `lag "x"`},
+		"seed action":     {good, func(o *explore.Options) { o.Replay = "!bump" }, `no action "bump"`},
+	} {
+		o := fakeOptions()
+		if tc.o != nil {
+			tc.o(&o)
+		}
+		_, err := explore.Run(context.Background(), tc.s, o)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error with %q", name, err, tc.want)
+		}
+	}
+}

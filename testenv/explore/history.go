@@ -1,0 +1,198 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// objKey identifies an object across schedules.
+type objKey struct {
+	gvk schema.GroupVersionKind
+	nn  types.NamespacedName
+}
+
+func (k objKey) String() string {
+	if k.nn.Namespace == "" {
+		return k.gvk.Kind + " " + k.nn.Name
+	}
+	return k.gvk.Kind + " " + k.nn.String()
+}
+
+// history is every version of one object the server held during a
+// schedule, as the explorer's client saw its writes. A nil version is
+// "absent" (not yet created, or deleted).
+type history struct {
+	key      objKey
+	versions []map[string]any
+	rvs      []string
+	// owners maps each leaf path of spec, status and metadata's
+	// finalizers/labels/annotations to the write that last set it.
+	owners map[string]owner
+}
+
+type owner struct{ version, step int }
+
+// newest is the index of the newest version.
+func (h *history) newest() int { return len(h.versions) - 1 }
+
+// observe reads the object from the server and records it (see record).
+func (r *run) observe(ctx context.Context, k objKey) (*history, bool, error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := r.server.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+		return r.record(k, nil, ""), r.lastChanged, nil
+	} else if err != nil {
+		return nil, false, fmt.Errorf("explore: reading %s: %w", k, err)
+	}
+	return r.record(k, u.Object, u.GetResourceVersion()), r.lastChanged, nil
+}
+
+// known returns k's history, reading the object from the server the first
+// time: after that every write goes through the explorer's client, so the
+// newest recorded version is the server's.
+func (r *run) known(ctx context.Context, k objKey) (*history, error) {
+	if h := r.hist[k]; h != nil {
+		return h, nil
+	}
+	h, _, err := r.observe(ctx, k)
+	return h, err
+}
+
+// record appends content (nil: absent) as k's newest version when it
+// differs from the last one, runs the per-write invariants on it, and sets
+// r.lastChanged.
+func (r *run) record(k objKey, content map[string]any, rv string) *history {
+	r.lastChanged = false
+	h := r.hist[k]
+	if h == nil {
+		h = &history{key: k, owners: map[string]owner{}}
+		r.hist[k] = h
+		r.order = append(r.order, k)
+	} else if h.rvs[h.newest()] == rv {
+		return h
+	} else if prev := h.versions[h.newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {
+		// A new resourceVersion without a change (the fake client bumps it
+		// on no-op patches): the same version, under its new name.
+		h.versions[h.newest()], h.rvs[h.newest()] = content, rv
+		return h
+	}
+	var prev map[string]any
+	if len(h.versions) > 0 {
+		prev = h.versions[h.newest()]
+	}
+	h.versions = append(h.versions, content)
+	h.rvs = append(h.rvs, rv)
+	r.lastChanged = true
+	r.checkVersion(h, prev)
+	return h
+}
+
+// trackedPaths are the parts of an object whose writes can be lost.
+var trackedPaths = [][]string{{"spec"}, {"status"}, {"metadata", "finalizers"}, {"metadata", "labels"}, {"metadata", "annotations"}}
+
+// changedLeaves lists the leaf paths (maps are descended, anything else is
+// a leaf) whose value differs between two versions.
+func changedLeaves(a, b map[string]any) []string {
+	var out []string
+	for _, p := range trackedPaths {
+		va, _, _ := unstructured.NestedFieldNoCopy(a, p...)
+		vb, _, _ := unstructured.NestedFieldNoCopy(b, p...)
+		diffLeaves(strings.Join(p, "."), va, vb, &out)
+	}
+	return out
+}
+
+func diffLeaves(path string, a, b any, out *[]string) {
+	ma, aok := a.(map[string]any)
+	mb, bok := b.(map[string]any)
+	if !aok || !bok {
+		if aok || bok {
+			leaves(path, a, out)
+			leaves(path, b, out)
+			return
+		}
+		if !reflect.DeepEqual(a, b) && !(zero(a) && zero(b)) {
+			*out = append(*out, path)
+		}
+		return
+	}
+	for k, va := range ma {
+		diffLeaves(path+"."+k, va, mb[k], out)
+	}
+	for k, vb := range mb {
+		if _, ok := ma[k]; !ok {
+			diffLeaves(path+"."+k, nil, vb, out)
+		}
+	}
+}
+
+// zero reports an absent or empty value: typed objects converted back and
+// JSON from the server differ only in these.
+func zero(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Map, reflect.Slice:
+		return rv.Len() == 0
+	}
+	return rv.IsZero()
+}
+
+func leaves(path string, v any, out *[]string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if !zero(v) {
+			*out = append(*out, path)
+		}
+		return
+	}
+	for k, c := range m {
+		leaves(path+"."+k, c, out)
+	}
+}
+
+// normalized is a version without what differs between runs of the same
+// schedule (resourceVersion, uid, timestamps, managedFields), for hashing.
+func normalized(v map[string]any) any {
+	if v == nil {
+		return nil
+	}
+	out := strip(v).(map[string]any)
+	delete(out, "apiVersion") // typed objects come back without them
+	delete(out, "kind")
+	return out
+}
+
+func strip(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, c := range t {
+			switch k {
+			case "resourceVersion", "uid", "creationTimestamp", "managedFields", "lastTransitionTime":
+				continue
+			case "deletionTimestamp":
+				out[k] = "set"
+				continue
+			}
+			out[k] = strip(c)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, c := range t {
+			out[i] = strip(c)
+		}
+		return out
+	}
+	return v
+}

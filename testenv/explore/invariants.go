@@ -1,0 +1,78 @@
+package explore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// checkVersion runs the per-write invariants on h's newest version, which
+// replaced prev: observedGeneration, and no lost write.
+func (r *run) checkVersion(h *history, prev map[string]any) {
+	v := h.newest()
+	cur := h.versions[v]
+	if prev != nil && cur != nil {
+		og, okNew, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
+		old, okOld, _ := unstructured.NestedInt64(prev, "status", "observedGeneration")
+		if okNew && okOld && og < old {
+			r.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)", h.key, old, og, v+1))
+		}
+	}
+	if cur != nil {
+		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
+		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
+		if ok && og > gen {
+			r.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)", h.key, og, gen, v+1))
+		}
+	}
+	step := 0
+	based := -1
+	if r.cur != nil {
+		step = r.cur.step.Index
+		if b, ok := r.cur.seen[h.key]; ok {
+			based = b
+		}
+	}
+	lost := map[owner][]string{}
+	for _, p := range changedLeaves(prev, cur) {
+		if o, ok := h.owners[p]; ok && o.step > 0 && o.step != step && o.version > based && cur != nil {
+			lost[o] = append(lost[o], p)
+		}
+		h.owners[p] = owner{version: v, step: step}
+	}
+	for _, o := range sortedOwners(lost) {
+		paths := lost[o]
+		sort.Strings(paths)
+		r.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d (v%d), which had seen only v%d",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, v+1, based+1))
+	}
+}
+
+func sortedOwners(m map[owner][]string) []owner {
+	out := make([]owner, 0, len(m))
+	for o := range m {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	return out
+}
+
+// checkSteady runs the steady-state invariants: every observedGeneration
+// caught up with its generation.
+func (r *run) checkSteady() {
+	for _, k := range r.order {
+		h := r.hist[k]
+		cur := h.versions[h.newest()]
+		if cur == nil {
+			continue
+		}
+		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
+		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
+		if ok && og < gen {
+			r.fail(InvariantObservedGenerationStuck, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
+			return
+		}
+	}
+}

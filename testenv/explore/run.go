@@ -1,0 +1,293 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"sort"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// item is a queued reconcile (rec >= 0) or action (action >= 0).
+type item struct {
+	rec, action int
+	key         objKey
+}
+
+// run is one schedule: the versions the server held, the queue, the steps.
+type run struct {
+	ex     *explorer
+	server client.Client
+	hist   map[objKey]*history
+	order  []objKey
+	recs   []reconcile.Reconciler
+	queue  []item
+	done   map[int]bool // actions that ran
+	steps  []Step
+	chosen []scriptStep
+	stale  int
+	cur    *stepState
+	ch     *chooser
+	// lastChanged reports whether the last record made a new version.
+	lastChanged bool
+	drain       bool
+	failed      *Violation
+}
+
+// stepState is the step being run.
+type stepState struct {
+	step  Step
+	seen  map[objKey]int // newest version of each object this step saw
+	lags  []int          // the lag of each cached read
+	plan  []int          // replay: the lags to use
+	wrote bool
+}
+
+func (s *stepState) seenOrNone(k objKey) int {
+	if s == nil {
+		return -1
+	}
+	if v, ok := s.seen[k]; ok {
+		return v
+	}
+	return -1
+}
+
+// fail records a violation. The schedule goes on to its steady state, so
+// that later violations of the same schedule show in Also.
+func (r *run) fail(invariant, msg string) {
+	if r.failed == nil {
+		r.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
+	}
+	r.failed.names[invariant] = true
+	if r.failed.Message == msg {
+		return
+	}
+	if len(r.failed.Also) < 10 {
+		r.failed.Also = append(r.failed.Also, invariant+": "+msg)
+	}
+}
+
+// setup creates the scenario's objects on a clean backend.
+func (r *run) setup(ctx context.Context) error {
+	for _, o := range r.ex.s.Objects {
+		obj := o.DeepCopyObject().(client.Object)
+		obj.SetResourceVersion("")
+		if err := r.server.Create(ctx, obj); err != nil {
+			return fmt.Errorf("explore: creating %T %s: %w", o, client.ObjectKeyFromObject(o), err)
+		}
+		k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj))
+		if err != nil {
+			return err
+		}
+		if _, _, err := r.observe(ctx, k); err != nil {
+			return err
+		}
+		r.queueFor(k)
+	}
+	for i := range r.ex.s.Actions {
+		r.queue = append(r.queue, item{rec: -1, action: i})
+	}
+	cached, api := r.clients()
+	for _, rc := range r.ex.s.Reconcilers {
+		r.recs = append(r.recs, rc.New(cached, api))
+	}
+	return nil
+}
+
+// queueFor queues every reconciler of k's kind for k, as a watch event would.
+func (r *run) queueFor(k objKey) {
+	for i, g := range r.ex.forKinds {
+		if g == k.gvk {
+			r.enqueue(item{rec: i, action: -1, key: k})
+		}
+	}
+}
+
+func (r *run) enqueue(it item) {
+	for _, q := range r.queue {
+		if q == it {
+			return
+		}
+	}
+	r.queue = append(r.queue, it)
+}
+
+func (r *run) dequeue(it item) {
+	for i, q := range r.queue {
+		if q == it {
+			r.queue = append(r.queue[:i:i], r.queue[i+1:]...)
+			return
+		}
+	}
+}
+
+// chooseLag picks how many versions behind the newest a cached read is.
+func (r *run) chooseLag(n int) int {
+	s := r.cur
+	if s == nil {
+		return 0
+	}
+	lag := 0
+	switch {
+	case s.plan != nil:
+		if i := len(s.lags); i < len(s.plan) {
+			lag = min(s.plan[i], n-1)
+		}
+	case !r.drain && r.stale < r.ex.o.StaleReads:
+		// The stalest version first: most bugs need one.
+		w := min(n, r.ex.o.Versions)
+		lag = w - 1 - r.ch.choose(w)
+	}
+	if lag > 0 {
+		r.stale++
+	}
+	s.lags = append(s.lags, lag)
+	return lag
+}
+
+// step runs one queued reconcile or action; plan, if not nil, fixes the
+// lags of its cached reads.
+func (r *run) step(ctx context.Context, it item, plan []int) {
+	r.dequeue(it)
+	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan}
+	if plan == nil && r.drain {
+		s.plan = []int{}
+	}
+	r.cur = s
+	var err error
+	var res ctrl.Result
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.step.Result = fmt.Sprintf("panic: %v", p)
+				r.fail(InvariantNoPanic, fmt.Sprintf("step %d panicked: %v", s.step.Index, p))
+			}
+		}()
+		if it.action >= 0 {
+			a := r.ex.s.Actions[it.action]
+			s.step.Reconciler = "action " + a.Name
+			r.done[it.action] = true
+			_, api := r.clients()
+			err = a.Run(ctx, api)
+			return
+		}
+		s.step.Reconciler = r.ex.s.Reconcilers[it.rec].Name
+		s.step.Object = it.key.String()
+		res, err = r.recs[it.rec].Reconcile(ctx, reconcile.Request{NamespacedName: it.key.nn})
+	}()
+	switch {
+	case s.step.Result != "":
+	case err != nil:
+		s.step.Result = "error: " + err.Error()
+	case res.Requeue || res.RequeueAfter > 0: //nolint:staticcheck // Requeue is what the reconciler said
+		s.step.Result = "requeue"
+	default:
+		s.step.Result = "done"
+	}
+	if it.action < 0 && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck
+		r.enqueue(it)
+	}
+	r.steps = append(r.steps, s.step)
+	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags})
+	r.cur = nil
+}
+
+// drainToSteady runs rounds with fresh reads: the queue, then every
+// reconciler on every object of its kind, until a round writes nothing
+// (a steady state, where the steady-state invariants are checked) or
+// Options.MaxSteps steps ran.
+func (r *run) drainToSteady(ctx context.Context) {
+	r.drain = true
+	n := 0
+	for n < r.ex.o.MaxSteps && ctx.Err() == nil {
+		round := append([]item(nil), r.queue...)
+		for _, k := range r.order {
+			if h := r.hist[k]; h.versions[h.newest()] != nil {
+				r.queueFor(k)
+			}
+		}
+		for _, it := range r.queue {
+			if !containsItem(round, it) {
+				round = append(round, it)
+			}
+		}
+		wrote := false
+		for _, it := range round {
+			if n >= r.ex.o.MaxSteps || ctx.Err() != nil {
+				break
+			}
+			r.step(ctx, it, nil)
+			n++
+			wrote = wrote || r.lastWrote()
+		}
+		if !wrote && n < r.ex.o.MaxSteps && ctx.Err() == nil {
+			r.checkSteady()
+			if r.ex.s.Invariant != nil {
+				if err := r.ex.s.Invariant(ctx, r.server); err != nil {
+					r.fail(InvariantUser, err.Error())
+				}
+			}
+			return
+		}
+	}
+	if ctx.Err() == nil {
+		r.fail(InvariantConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (Options.MaxSteps)", r.ex.o.MaxSteps))
+	}
+}
+
+func (r *run) lastWrote() bool {
+	s := r.steps[len(r.steps)-1]
+	for _, w := range s.Writes {
+		if w.Version > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func containsItem(list []item, it item) bool {
+	for _, q := range list {
+		if q == it {
+			return true
+		}
+	}
+	return false
+}
+
+// stateHash identifies the state before a chosen step: the last
+// Options.Versions versions of every object (normalised), the queued items
+// (as a set), the stale reads used and the steps left.
+func (r *run) stateHash(left int) uint64 {
+	type obj struct {
+		K string
+		V []any
+	}
+	var objs []obj
+	for _, k := range r.order {
+		h := r.hist[k]
+		o := obj{K: k.gvk.String() + "|" + k.nn.String()}
+		for i := max(0, len(h.versions)-r.ex.o.Versions); i < len(h.versions); i++ {
+			o.V = append(o.V, normalized(h.versions[i]))
+		}
+		objs = append(objs, o)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].K < objs[j].K })
+	var q []string
+	for _, it := range r.queue {
+		q = append(q, r.ex.itemID(it))
+	}
+	sort.Strings(q) // the order only matters to the drain
+	b, _ := json.Marshal(struct {
+		O           []obj
+		Q           []string
+		Stale, Left int
+	}{objs, q, r.stale, left})
+	f := fnv.New64a()
+	_, _ = f.Write(b)
+	return f.Sum64()
+}

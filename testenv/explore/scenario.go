@@ -1,0 +1,243 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Scenario is what the explorer runs: reconcilers, the objects they start
+// from, user writes to interleave with them, and what must hold.
+type Scenario struct {
+	// Reconcilers are built afresh for every schedule.
+	Reconcilers []Reconciler
+	// Objects are created, in order, at the start of every schedule
+	// (status is ignored, as the server ignores it on create).
+	Objects []client.Object
+	// Actions are user writes (a spec change, a deletion). Each runs once,
+	// at a point of the schedule the explorer chooses.
+	Actions []Action
+	// Invariant, if set, is checked at every steady state with an
+	// uncached reader, for example "exactly one plan".
+	Invariant func(ctx context.Context, r client.Reader) error
+}
+
+// Reconciler is one controller under test.
+type Reconciler struct {
+	// Name identifies it in schedules and seeds: letters, digits, '-', '.'.
+	Name string
+	// For is the kind it reconciles, e.g. &v1alpha1.Rollout{}. A write to an
+	// object of this kind queues a reconcile of that object, as a watch would.
+	For client.Object
+	// New builds the reconciler. c reads through the explorer's lagging
+	// cache and writes to the server; apiReader always reads the newest
+	// version (pass it where the real reconciler gets mgr.GetAPIReader()).
+	New func(c client.Client, apiReader client.Reader) reconcile.Reconciler
+}
+
+// Action is a user write. c reads the newest versions.
+type Action struct {
+	Name string
+	Run  func(ctx context.Context, c client.Client) error
+}
+
+// Options bound the search. Zero values take the defaults given.
+type Options struct {
+	// Backend runs the schedules: Server(env) (a real API server) or Fake.
+	Backend Backend
+	// Depth is how many steps of each schedule the explorer chooses
+	// (which queued reconcile or action runs, which version each cached
+	// read sees). After them the schedule drains with fresh reads. Default 4.
+	Depth int
+	// MaxSteps bounds the drain: a schedule that needs more steps to reach
+	// a steady state does not converge. Default 50.
+	MaxSteps int
+	// Versions is how many of the last versions of an object a cached read
+	// may see (1 = always the newest). Default 4.
+	Versions int
+	// StaleReads bounds the cached reads per schedule that see an older
+	// version than the newest. Default 2.
+	StaleReads int
+	// Budget bounds the search time, checked between schedules (the
+	// running one finishes; minimisation comes on top). Default 10s.
+	Budget time.Duration
+	// Seed, if non-zero, makes the search random with this seed instead of
+	// depth-first; the same seed explores the same schedules.
+	Seed int64
+	// Replay, if set, runs only this schedule: a Violation's Seed.
+	Replay string
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.Depth, 4)
+	def(&o.MaxSteps, 50)
+	def(&o.Versions, 4)
+	if o.StaleReads < 0 {
+		o.StaleReads = 0
+	} else if o.StaleReads == 0 {
+		o.StaleReads = 2
+	}
+	if o.Budget <= 0 {
+		o.Budget = 10 * time.Second
+	}
+	return o
+}
+
+// Result is what a search did.
+type Result struct {
+	// Schedules is the number of schedules run (pruned ones included).
+	Schedules int
+	// Pruned counts schedules cut short because their state was seen before.
+	Pruned int
+	// Elapsed is the search time, minimisation excluded.
+	Elapsed time.Duration
+	// Exhausted reports that every schedule up to Options.Depth was run
+	// within the budget.
+	Exhausted bool
+	// Violation is the first one found, minimised, or nil.
+	Violation *Violation
+}
+
+// The invariants a Violation names.
+const (
+	InvariantLostWrite          = "no lost write"
+	InvariantObservedGeneration = "observedGeneration"
+	// InvariantObservedGenerationStuck: below generation in a steady state.
+	InvariantObservedGenerationStuck = "observedGeneration caught up"
+	InvariantConverges               = "converges"
+	InvariantUser                    = "user invariant"
+	InvariantNoPanic                 = "no panic"
+)
+
+// Violation is a schedule that breaks an invariant.
+type Violation struct {
+	// Invariant is one of the Invariant* constants.
+	Invariant string
+	// Message says what broke.
+	Message string
+	// Also lists later violations of the same schedule, "invariant: message".
+	Also []string
+	// names are the invariants of Invariant and Also.
+	names map[string]bool
+	// Steps is the minimised schedule, to its steady state (or MaxSteps);
+	// steps with Drain set were not chosen but followed with fresh reads.
+	Steps []Step
+	// Seed replays the schedule: Options{Replay: Seed}.
+	Seed string
+	// FoundAfter is the search time until the violation was first seen,
+	// and Schedules the schedules run until then.
+	FoundAfter time.Duration
+	Schedules  int
+}
+
+// Broke reports whether the schedule broke invariant, first or later.
+func (v *Violation) Broke(invariant string) bool { return v.names[invariant] }
+
+// Chosen is the number of steps the explorer chose (the drain excluded).
+func (v *Violation) Chosen() int {
+	n := 0
+	for _, s := range v.Steps {
+		if !s.Drain {
+			n++
+		}
+	}
+	return n
+}
+
+func (v *Violation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s violated: %s\n", v.Invariant, v.Message)
+	for _, a := range v.Also {
+		fmt.Fprintf(&b, "  then %s\n", a)
+	}
+	fmt.Fprintf(&b, "schedule (%d chosen steps, found after %d schedules in %s):\n", v.Chosen(), v.Schedules, v.FoundAfter.Round(time.Millisecond))
+	for _, s := range v.Steps {
+		b.WriteString(s.String())
+	}
+	fmt.Fprintf(&b, "replay: explore.Options{Replay: %q}\n", v.Seed)
+	return b.String()
+}
+
+// Step is one reconcile (or action) of a schedule.
+type Step struct {
+	Index int
+	// Drain marks a step run after the chosen ones, with fresh reads.
+	Drain bool
+	// Reconciler is the reconciler's name, or "action NAME".
+	Reconciler string
+	// Object is the reconciled object, "Kind namespace/name".
+	Object string
+	Reads  []Read
+	Writes []Write
+	// Result is "done", "requeue", "error: ..." or "panic: ...".
+	Result string
+}
+
+// Read is one read of a step. Versions count from 1, the created object.
+type Read struct {
+	Object          string
+	Version, Newest int
+	// API marks a read through the API reader (always the newest).
+	API bool
+}
+
+// Write is one write of a step and the server's answer.
+type Write struct {
+	Verb, Object string
+	// Based is the newest version of the object this step had seen (0: none).
+	Based int
+	// Data is the patch body (merge patches), shortened.
+	Data string
+	// Answer is "ok" or the error; Version the version it made (0: none).
+	Answer  string
+	Version int
+}
+
+func (s Step) String() string {
+	var b strings.Builder
+	tag := ""
+	if s.Drain {
+		tag = " (drain, fresh reads)"
+	}
+	if s.Object == "" {
+		fmt.Fprintf(&b, "  %d. %s%s: %s\n", s.Index, s.Reconciler, tag, s.Result)
+	} else {
+		fmt.Fprintf(&b, "  %d. %s reconciles %s%s: %s\n", s.Index, s.Reconciler, s.Object, tag, s.Result)
+	}
+	for _, r := range s.Reads {
+		how := "cache"
+		if r.API {
+			how = "API reader"
+		}
+		stale := ""
+		if r.Version < r.Newest {
+			stale = fmt.Sprintf(", STALE: newest is v%d", r.Newest)
+		}
+		fmt.Fprintf(&b, "       read  %s v%d (%s%s)\n", r.Object, r.Version, how, stale)
+	}
+	for _, w := range s.Writes {
+		based := "without reading it"
+		if w.Based > 0 {
+			based = fmt.Sprintf("based on v%d", w.Based)
+		}
+		made := ""
+		if w.Version > 0 {
+			made = fmt.Sprintf(" -> v%d", w.Version)
+		}
+		data := ""
+		if w.Data != "" {
+			data = " " + w.Data
+		}
+		fmt.Fprintf(&b, "       write %s %s %s%s: %s%s\n", w.Verb, w.Object, based, data, w.Answer, made)
+	}
+	return b.String()
+}

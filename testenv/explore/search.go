@@ -1,0 +1,318 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// explorer holds one search.
+type explorer struct {
+	s        Scenario
+	o        Options
+	forKinds []schema.GroupVersionKind
+	touched  []objKey
+	deadline time.Time
+	seen     map[uint64]bool
+	runs     int
+	pruned   int
+}
+
+// scriptStep is a chosen step as a replay runs it.
+type scriptStep struct {
+	it   item
+	lags []int
+}
+
+// chooser makes the choices of one schedule: a replayed prefix, then the
+// first option (depth-first) or a random one.
+type chooser struct {
+	prefix        []int
+	taken, widths []int
+	rng           *rand.Rand
+}
+
+func (c *chooser) choose(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	v := 0
+	switch i := len(c.taken); {
+	case i < len(c.prefix):
+		v = c.prefix[i]
+	case c.rng != nil:
+		v = c.rng.IntN(n)
+	}
+	c.taken = append(c.taken, v)
+	c.widths = append(c.widths, n)
+	return v
+}
+
+// next is the depth-first successor of the choices made, or false.
+func (c *chooser) next() ([]int, bool) {
+	for i := len(c.taken) - 1; i >= 0; i-- {
+		if c.taken[i]+1 < c.widths[i] {
+			return append(append([]int(nil), c.taken[:i]...), c.taken[i]+1), true
+		}
+	}
+	return nil, false
+}
+
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)
+
+// Run explores s. It returns an error when the scenario is malformed or the
+// backend fails, and a Result whose Violation is the first violation
+// found, minimised.
+func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
+	o = o.withDefaults()
+	if o.Backend == nil {
+		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
+	}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}}
+	if err := ex.validate(); err != nil {
+		return nil, err
+	}
+	defer ex.cleanup()
+	if o.Replay != "" {
+		script, err := ex.parseSeed(o.Replay)
+		if err != nil {
+			return nil, err
+		}
+		v, err := ex.replay(ctx, script)
+		return &Result{Schedules: 1, Violation: v}, err
+	}
+	start := time.Now()
+	// The budget is checked between schedules: a schedule cut short would
+	// see its requests fail and could report what did not happen.
+	ex.deadline = start.Add(o.Budget)
+	res := &Result{}
+	var found *run
+	var err error
+	if o.Seed != 0 {
+		rng := rand.New(rand.NewPCG(uint64(o.Seed), 0))
+		for ex.inBudget(ctx) && found == nil && err == nil {
+			var r *run
+			r, err = ex.schedule(ctx, &chooser{rng: rng}, o.Depth)
+			if r != nil && r.failed != nil {
+				found = r
+			}
+		}
+	} else {
+		found, res.Exhausted, err = ex.depthFirst(ctx)
+	}
+	res.Elapsed = time.Since(start)
+	res.Schedules, res.Pruned = ex.runs, ex.pruned
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil || found == nil {
+		return res, err
+	}
+	v, err := ex.minimise(ctx, found)
+	if err != nil {
+		return res, err
+	}
+	v.FoundAfter, v.Schedules = res.Elapsed, res.Schedules
+	res.Violation = v
+	return res, nil
+}
+
+func (ex *explorer) validate() error {
+	if len(ex.s.Reconcilers) == 0 {
+		return errors.New("explore: the scenario has no reconcilers")
+	}
+	names := map[string]bool{}
+	for i, rc := range ex.s.Reconcilers {
+		if !namePattern.MatchString(rc.Name) || names[rc.Name] {
+			return fmt.Errorf("explore: reconciler %d: name %q is empty, repeated or not [A-Za-z0-9.-]", i, rc.Name)
+		}
+		names[rc.Name] = true
+		if rc.For == nil || rc.New == nil {
+			return fmt.Errorf("explore: reconciler %q: For and New must be set", rc.Name)
+		}
+		gvk, err := apiutil.GVKForObject(rc.For, ex.o.Backend.scheme())
+		if err != nil {
+			return fmt.Errorf("explore: reconciler %q: %w", rc.Name, err)
+		}
+		ex.forKinds = append(ex.forKinds, gvk)
+	}
+	for i, a := range ex.s.Actions {
+		if !namePattern.MatchString(a.Name) || names["!"+a.Name] || a.Run == nil {
+			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9.-], or Run is nil", i, a.Name)
+		}
+		names["!"+a.Name] = true
+	}
+	return nil
+}
+
+// depthFirst runs schedules with 1, 2, ... Options.Depth chosen steps,
+// depth-first over the choices, shortest first: the first violation is one
+// of the shortest.
+func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
+	for depth := 1; depth <= ex.o.Depth; depth++ {
+		var prefix []int
+		for {
+			c := &chooser{prefix: prefix}
+			if !ex.inBudget(ctx) {
+				return nil, false, nil
+			}
+			r, err := ex.schedule(ctx, c, depth)
+			if err != nil {
+				return nil, false, err
+			}
+			if r.failed != nil {
+				return r, false, nil
+			}
+			var more bool
+			if prefix, more = c.next(); !more {
+				break
+			}
+		}
+	}
+	return nil, true, nil
+}
+
+// schedule runs one schedule of up to depth chosen steps, then drains.
+func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, error) {
+	r, err := ex.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ex.end(r)
+	r.ch = c
+	for d := 0; d < depth && len(r.queue) > 0; d++ {
+		if c.rng == nil && len(c.taken) >= len(c.prefix) {
+			h := r.stateHash(depth - d)
+			if ex.seen[h] {
+				ex.pruned++
+				return r, nil
+			}
+			ex.seen[h] = true
+		}
+		r.step(ctx, r.queue[c.choose(len(r.queue))], nil)
+	}
+	r.drainToSteady(ctx)
+	if ctx.Err() != nil {
+		r.failed = nil // cancelled: requests failed, nothing to judge
+	}
+	return r, nil
+}
+
+func (ex *explorer) begin(ctx context.Context) (*run, error) {
+	srv, err := ex.o.Backend.begin(ctx, ex.touched)
+	if err != nil {
+		return nil, err
+	}
+	ex.runs++
+	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}}
+	ex.touched = nil
+	if err := r.setup(ctx); err != nil {
+		ex.end(r)
+		return nil, err
+	}
+	return r, nil
+}
+
+func (ex *explorer) inBudget(ctx context.Context) bool {
+	return ctx.Err() == nil && time.Now().Before(ex.deadline)
+}
+
+// cleanup deletes what the last schedule wrote, so that the next Run on
+// the same server starts clean.
+func (ex *explorer) cleanup() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, _ = ex.o.Backend.begin(ctx, ex.touched)
+}
+
+func (ex *explorer) end(r *run) { ex.touched = append(ex.touched, r.order...) }
+
+// replay runs script's steps, then drains.
+func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation, error) {
+	r, err := ex.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ex.end(r)
+	r.ch = &chooser{}
+	for _, s := range script {
+		lags := s.lags
+		if lags == nil {
+			lags = []int{}
+		}
+		r.step(ctx, s.it, lags)
+	}
+	r.drainToSteady(ctx)
+	return ex.violation(r), ctx.Err()
+}
+
+func (ex *explorer) violation(r *run) *Violation {
+	if r.failed == nil {
+		return nil
+	}
+	v := *r.failed
+	v.Steps = r.steps
+	var script []scriptStep
+	for i, s := range r.chosen {
+		if !r.steps[i].Drain {
+			script = append(script, s)
+		}
+	}
+	v.Seed = ex.formatSeed(script)
+	return &v
+}
+
+// minimise drops chosen steps and stale reads while the same invariants
+// still break.
+func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
+	best := ex.violation(r)
+	script, err := ex.parseSeed(best.Seed)
+	if err != nil {
+		return nil, err
+	}
+	try := func(cand []scriptStep) (bool, error) {
+		v, err := ex.replay(ctx, cand)
+		if err != nil || v == nil || v.Invariant != best.Invariant {
+			return false, err
+		}
+		for name := range best.names {
+			if !v.names[name] {
+				return false, nil
+			}
+		}
+		best, script = v, cand
+		return true, nil
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range script {
+			cand := append(append([]scriptStep(nil), script[:i]...), script[i+1:]...)
+			if ok, err := try(cand); err != nil {
+				return nil, err
+			} else if ok {
+				changed = true
+				break
+			}
+		}
+	}
+	for i := range script {
+		for j := range script[i].lags {
+			if script[i].lags[j] == 0 {
+				continue
+			}
+			cand := append([]scriptStep(nil), script...)
+			cand[i].lags = append([]int(nil), cand[i].lags...)
+			cand[i].lags[j] = 0
+			if _, err := try(cand); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return best, nil
+}
