@@ -78,7 +78,7 @@ func (Generator) RegisterMarkers(into *markers.Registry) error {
 		"overrides enabling or disabling status patcher generation for this type; on a type without +kubebuilder:subresource:status or a struct Status field, true is an error"))
 	into.AddHelp(enablePkgMarker, markers.SimpleHelp("statuspatch",
 		"enables or disables status patcher generation for the kinds of this package (default true); a type-level marker wins"))
-	shared := append([]*markers.Definition{objectRootMarker, subresourceDef, legacyObjectDef, genclientDef}, genclientOptionDefs...)
+	shared := append([]*markers.Definition{objectRootMarker, subresourceDef, legacyObjectDef, genclientDef, defaultMarker}, genclientOptionDefs...)
 	for _, def := range shared {
 		if into.Lookup("+"+def.Name, def.Target) != nil {
 			continue
@@ -98,6 +98,10 @@ func (Generator) RegisterMarkers(into *markers.Registry) error {
 	if into.HelpFor(legacyObjectDef) == nil {
 		into.AddHelp(legacyObjectDef, markers.SimpleHelp("statuspatch",
 			"with =k8s.io/apimachinery/pkg/runtime.Object, marks a root type written for code-generator; read by statuspatch like +kubebuilder:object:root"))
+	}
+	if into.HelpFor(defaultMarker) == nil {
+		into.AddHelp(defaultMarker, markers.SimpleHelp("statuspatch",
+			"a field's schema default; read by statuspatch to warn about status fields whose omitempty zero value the server would default back"))
 	}
 	if into.HelpFor(genclientDef) == nil {
 		into.AddHelp(genclientDef, markers.SimpleHelp("statuspatch",
@@ -169,6 +173,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 			continue
 		}
 		results = append(results, res)
+		if err := warnOmitemptyDefaults(ctx.Collector, root, res.kinds); err != nil {
+			errs.add(err)
+		}
 		if len(res.kinds) == 0 {
 			clean = append(clean, root)
 		}
