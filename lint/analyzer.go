@@ -14,26 +14,21 @@ const (
 	patcherPkgPath = "github.com/statuspatch/statuspatch/patcher"
 )
 
-const doc = `report handwritten status writes; audit their optimistic lock
-
-statuspatch reports writes to the status subresource (Status().Patch/Update/
-Apply/Create and SubResource("status").*) made by hand through a
-controller-runtime client, and names the generated <Kind>StatusPatcher to use
-instead. With -audit it reports every status write with a verdict:
-optimistic, blind or unresolved. A "//statuspatch:allow <reason>" comment on
-the line or the line above allows a write.`
-
 // Config selects what an Analyzer made by NewAnalyzer reports.
 type Config struct {
 	// Audit reports every status write, handwritten or through a
 	// generated patcher, with a verdict: optimistic, blind or unresolved.
 	Audit bool
+	// CI makes the audit a gate: only blind and unresolved writes that no
+	// directive allows are reported, so a driver exits non-zero only for
+	// them. It implies Audit.
+	CI bool
 	// Tests also checks _test.go files.
 	Tests bool
 }
 
 // Analyzer is the statuspatch analyzer with its configuration bound to
-// its flags, -audit and -tests, for singlechecker and go vet.
+// its flags, -audit, -ci and -tests, for singlechecker and go vet.
 var Analyzer = newFlagAnalyzer()
 
 // NewAnalyzer returns a statuspatch analyzer with a fixed configuration
@@ -49,6 +44,8 @@ func newFlagAnalyzer() *analysis.Analyzer {
 	a := newAnalyzer(cfg)
 	a.Flags.BoolVar(&cfg.Audit, "audit", false,
 		"report every status write with a verdict (optimistic, blind, unresolved)")
+	a.Flags.BoolVar(&cfg.CI, "ci", false,
+		"audit as a CI gate: report only blind and unresolved status writes not allowed by a directive (implies -audit)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
 		"also check _test.go files (the packages must be loaded with their tests)")
 	return a
@@ -57,7 +54,7 @@ func newFlagAnalyzer() *analysis.Analyzer {
 func newAnalyzer(cfg *Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:      "statuspatch",
-		Doc:       doc,
+		Doc:       mustAnalyzerDoc("statuspatch"),
 		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/lint",
 		FactTypes: []analysis.Fact{new(patchersFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
@@ -71,18 +68,17 @@ func run(pass *analysis.Pass, cfg Config) error {
 	if isPatcherRuntime(pass.Pkg.Path()) || !reachesClient(pass.Pkg) {
 		return nil
 	}
-	// Drivers print diagnostics in the order they are reported, and SSA
-	// visits blocks and closures out of source order: sort by position.
+	if cfg.CI {
+		cfg.Audit = true
+	}
 	var diags []analysis.Diagnostic
 	report := func(pos token.Pos, msg string) {
 		diags = append(diags, analysis.Diagnostic{Pos: pos, Message: msg})
 	}
-	defer func() {
-		sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
-		for _, d := range diags {
-			pass.Report(d)
-		}
-	}()
+	// Drivers print diagnostics in the order they are reported, and SSA
+	// visits blocks and closures out of source order: report in source
+	// order once everything is found.
+	defer func() { reportInSourceOrder(pass, diags) }()
 
 	files := newFileSet(pass, cfg)
 	allow := collectDirectives(pass, files, report)
@@ -96,6 +92,9 @@ func run(pass *analysis.Pass, cfg Config) error {
 		d, allowed := allow.at(pass.Fset.Position(pos))
 		if cfg.Audit {
 			v := classify(t, w)
+			if cfg.CI && (allowed || v.verdict == optimistic) {
+				continue
+			}
 			msg := v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
 			if allowed {
 				msg += " (allowed: " + d.reason + ")"
@@ -109,6 +108,23 @@ func run(pass *analysis.Pass, cfg Config) error {
 		report(pos, handwrittenMessage(pass, w.kind))
 	}
 	return nil
+}
+
+// reportInSourceOrder reports diags sorted by file name, then offset.
+// token.Pos order is not enough across files: go/packages parses a
+// package's files in parallel and adds them to the FileSet in the order
+// they finish, so it varies from run to run.
+func reportInSourceOrder(pass *analysis.Pass, diags []analysis.Diagnostic) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := pass.Fset.Position(diags[i].Pos), pass.Fset.Position(diags[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
+	for _, d := range diags {
+		pass.Report(d)
+	}
 }
 
 func isPatcherRuntime(path string) bool {

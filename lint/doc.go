@@ -12,7 +12,9 @@
 // client, directly or through a variable, field, parameter or method value.
 // Such a write made with client.MergeFrom, or with server-side apply and no
 // resourceVersion, silently overwrites concurrent writers. Generated
-// patchers (statuspatch-gen) use client.MergeFromWithOptimisticLock.
+// patchers (statuspatch-gen) send a merge patch of the status that
+// carries the resourceVersion they read, so a concurrent write makes
+// them conflict instead.
 //
 // Default mode reports every handwritten status write:
 //
@@ -47,4 +49,20 @@
 // closures, parameters (through the call sites in the package) and helper
 // functions' results. If any path can be blind the write is blind; else if
 // any path is unknown it is unresolved.
+//
+// With -ci (which implies -audit), only blind and unresolved writes that
+// no directive allows are reported, so the exit code gates CI: zero when
+// every status write is optimistic or allowed.
+//
+// # Files
+//
+//   - analyzer.go: the Analyzer, its flags and the run loop
+//   - writes.go: finding status writes and naming the object's kind
+//   - trace.go: following SSA values back to where they are made
+//   - classify.go: audit verdicts of patches
+//   - resourceversion.go: audit verdicts of Update and server-side apply
+//   - patchers.go: the package fact of generated patchers, suggestions
+//   - directive.go: //statuspatch:allow
+//   - ssa.go: building SSA only where the client is reachable
+//   - docextract.go: Analyzer.Doc from this file
 package lint

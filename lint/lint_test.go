@@ -75,3 +75,12 @@ func TestReportOrder(t *testing.T) {
 type discard struct{ *testing.T }
 
 func (d *discard) Errorf(string, ...any) {}
+
+// -ci reports only blind and unresolved writes that no directive allows:
+// a package whose writes are all optimistic or allowed gets no finding
+// (the command exits 0), anything else does (exit 3).
+func TestAuditCI(t *testing.T) {
+	for _, cfg := range []lint.Config{{CI: true}, {CI: true, Audit: true}} {
+		analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(cfg), "auditci", "auditci_clean")
+	}
+}

@@ -21,6 +21,7 @@
 //	        type: module
 //	        settings:
 //	          audit: false
+//	          ci: false
 //	          tests: false
 package plugin
 
@@ -41,6 +42,9 @@ type Settings struct {
 	// Audit reports every status write with a verdict instead of only
 	// the handwritten ones.
 	Audit bool `json:"audit"`
+	// CI reports only blind and unresolved writes that no directive
+	// allows (implies Audit): a CI gate.
+	CI bool `json:"ci"`
 	// Tests also checks _test.go files (golangci-lint's run.tests must be
 	// true for them to be loaded).
 	Tests bool `json:"tests"`
@@ -64,7 +68,7 @@ func New(settings any) (register.LinterPlugin, error) {
 
 // BuildAnalyzers returns an analyzer configured by the settings.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, Tests: p.settings.Tests})}, nil
+	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests})}, nil
 }
 
 // GetLoadMode needs type information: the analyzer matches the client by
