@@ -72,9 +72,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 		cfg.Audit = true
 	}
 	var diags []analysis.Diagnostic
-	report := func(pos token.Pos, msg string) {
-		diags = append(diags, analysis.Diagnostic{Pos: pos, Message: msg})
-	}
+	report := func(d analysis.Diagnostic) { diags = append(diags, d) }
 	// Drivers print diagnostics in the order they are reported, and SSA
 	// visits blocks and closures out of source order: report in source
 	// order once everything is found.
@@ -90,25 +88,39 @@ func run(pass *analysis.Pass, cfg Config) error {
 			continue
 		}
 		d, allowed := allow.at(pass.Fset.Position(pos))
+		if !cfg.Audit && (allowed || w.generated) {
+			continue
+		}
+		v := classify(t, w)
+		if cfg.CI && (allowed || v.verdict == optimistic) {
+			continue
+		}
+		diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind)}
 		if cfg.Audit {
-			v := classify(t, w)
-			if cfg.CI && (allowed || v.verdict == optimistic) {
-				continue
-			}
-			msg := v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
-			if allowed {
-				msg += " (allowed: " + d.reason + ")"
-			}
-			report(pos, msg)
-			continue
+			diag.Category = v.verdict.String()
+			diag.Message = v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
 		}
-		if allowed || w.generated {
-			continue
+		fixes, noFix := lockFixes(pass, t, files, w, v)
+		diag.SuggestedFixes = fixes
+		if noFix != "" {
+			diag.Message += " (no fix: " + noFix + ")"
 		}
-		report(pos, handwrittenMessage(pass, w.kind))
+		if allowed {
+			diag.Message += " (allowed: " + d.reason + ")"
+		}
+		report(diag)
 	}
 	return nil
 }
+
+// Diagnostic categories, for drivers that filter on them (golangci-lint):
+// a default-mode finding is handwritten; an audit finding has its verdict
+// (optimistic, blind, unresolved); an allow directive without a reason is
+// allow.
+const (
+	categoryHandwritten = "handwritten"
+	categoryAllow       = "allow"
+)
 
 // reportInSourceOrder reports diags sorted by file name, then offset.
 // token.Pos order is not enough across files: go/packages parses a
@@ -132,15 +144,15 @@ func isPatcherRuntime(path string) bool {
 }
 
 // fileSet knows which files of the package are checked, and maps SSA call
-// positions (the Lparen) back to the start of the call expression.
+// positions (the Lparen) back to the call expression.
 type fileSet struct {
-	fset    *token.FileSet
-	skip    map[*token.File]bool
-	lparens map[token.Pos]token.Pos
+	fset  *token.FileSet
+	skip  map[*token.File]bool
+	calls map[token.Pos]*ast.CallExpr // by Lparen
 }
 
 func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
-	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, lparens: map[token.Pos]token.Pos{}}
+	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, calls: map[token.Pos]*ast.CallExpr{}}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -152,7 +164,7 @@ func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
-				fs.lparens[call.Lparen] = call.Pos()
+				fs.calls[call.Lparen] = call
 			}
 			return true
 		})
@@ -161,8 +173,8 @@ func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
 }
 
 func (fs *fileSet) callPos(lparen token.Pos) token.Pos {
-	if p, ok := fs.lparens[lparen]; ok {
-		return p
+	if call, ok := fs.calls[lparen]; ok {
+		return call.Pos()
 	}
 	return lparen
 }

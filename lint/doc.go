@@ -50,6 +50,17 @@
 // functions' results. If any path can be blind the write is blind; else if
 // any path is unknown it is unresolved.
 //
+// A blind status patch made with client.MergeFrom(x), or with
+// MergeFromWithOptions or StrategicMergeFrom without the lock, gets a
+// suggested fix (applied by -fix) where the patch is built: it becomes
+// client.MergeFromWithOptions(x, client.MergeFromWithOptimisticLock{}),
+// other options kept. A patch that also feeds a write that is not to the
+// status gets no fix, and the finding says so.
+//
+// Each finding has a category: handwritten (default mode), the verdict
+// (optimistic, blind, unresolved) with -audit, and allow for a directive
+// without a reason.
+//
 // With -ci (which implies -audit), only blind and unresolved writes that
 // no directive allows are reported, so the exit code gates CI: zero when
 // every status write is optimistic or allowed.
@@ -61,6 +72,7 @@
 //   - trace.go: following SSA values back to where they are made
 //   - classify.go: audit verdicts of patches
 //   - resourceversion.go: audit verdicts of Update and server-side apply
+//   - fix.go: suggested fixes adding the optimistic lock
 //   - patchers.go: the package fact of generated patchers, suggestions
 //   - directive.go: //statuspatch:allow
 //   - ssa.go: building SSA only where the client is reachable

@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/statuspatch/statuspatch/lint"
@@ -82,5 +83,27 @@ func (d *discard) Errorf(string, ...any) {}
 func TestAuditCI(t *testing.T) {
 	for _, cfg := range []lint.Config{{CI: true}, {CI: true, Audit: true}} {
 		analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(cfg), "auditci", "auditci_clean")
+	}
+}
+
+// Every diagnostic has a Category that golangci-lint users can filter on:
+// handwritten in default mode, the verdict in audit mode, allow for a
+// directive without a reason.
+func TestCategories(t *testing.T) {
+	for _, cfg := range []lint.Config{{}, {Audit: true}, {CI: true}} {
+		for _, r := range analysistest.Run(&discard{t}, analysistest.TestData(), lint.NewAnalyzer(cfg), "basic", "audit", "fix") {
+			for _, d := range r.Diagnostics {
+				want := "handwritten"
+				switch verdict, _, _ := strings.Cut(d.Message, ":"); {
+				case d.Message == "statuspatch:allow needs a reason":
+					want = "allow"
+				case cfg.Audit || cfg.CI:
+					want = verdict
+				}
+				if d.Category != want {
+					t.Errorf("%+v %s: category %q, want %q (%s)", cfg, r.Pass.Fset.Position(d.Pos), d.Category, want, d.Message)
+				}
+			}
+		}
 	}
 }
