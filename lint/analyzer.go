@@ -82,23 +82,35 @@ func run(pass *analysis.Pass, cfg Config) error {
 	allow := collectDirectives(pass, files, report)
 	funcs := buildSSA(pass)
 	t := newTracer(pass.Pkg, funcs)
-	for _, w := range findWrites(t, funcs, cfg.Audit) {
+	for _, w := range findWrites(t, funcs) {
 		pos := files.callPos(w.pos)
 		if !files.checked(pos) {
 			continue
 		}
 		d, allowed := allow.at(pass.Fset.Position(pos))
-		if !cfg.Audit && (allowed || w.generated) {
+		replayed := t.replay(w)
+		if !cfg.Audit && (allowed || (w.generated && replayed == "")) {
 			continue
 		}
 		v := classify(t, w)
+		if replayed != "" {
+			v = replayResult(v, replayed)
+		}
 		if cfg.CI && (allowed || v.verdict == optimistic) {
 			continue
 		}
 		diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind)}
-		if cfg.Audit {
+		switch {
+		case cfg.Audit:
 			diag.Category = v.verdict.String()
 			diag.Message = v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
+		case w.generated:
+			diag.Message = "replayed status write: " + w.label() + " of " + w.kind.name + ": " + replayed
+		case replayed != "":
+			diag.Message += "; " + replayed
+		}
+		if replayed != "" {
+			diag.Category = categoryReplay
 		}
 		fixes, noFix := lockFixes(pass, t, files, w, v)
 		diag.SuggestedFixes = fixes
@@ -115,12 +127,22 @@ func run(pass *analysis.Pass, cfg Config) error {
 
 // Diagnostic categories, for drivers that filter on them (golangci-lint):
 // a default-mode finding is handwritten; an audit finding has its verdict
-// (optimistic, blind, unresolved); an allow directive without a reason is
-// allow.
+// (optimistic, blind, unresolved); a write of a replayed status is replay
+// in every mode; an allow directive without a reason is allow.
 const (
 	categoryHandwritten = "handwritten"
+	categoryReplay      = "replay"
 	categoryAllow       = "allow"
 )
+
+// replayResult makes the verdict of a write that replays its status
+// blind, keeping the reason it already had if it was blind anyway.
+func replayResult(r result, why string) result {
+	if r.verdict == blind {
+		return result{blind, r.reason + "; " + why}
+	}
+	return result{blind, why}
+}
 
 // reportInSourceOrder reports diags sorted by file name, then offset.
 // token.Pos order is not enough across files: go/packages parses a

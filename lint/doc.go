@@ -50,6 +50,20 @@
 // functions' results. If any path can be blind the write is blind; else if
 // any path is unknown it is unresolved.
 //
+// A replayed status is blind too, though the write carries a fresh
+// resourceVersion: a closure (retry.RetryOnConflict's) that re-reads the
+// object with Get and assigns its status, whole or field by field, from a
+// value captured from outside (a copy of the object or a whole status
+// computed before), or a generated patcher's Retry whose mutate does the
+// same, overwrites what other writers stored. Default mode names these
+// too, calls of Retry included:
+//
+//	blind: Status().Update of Widget: status replayed from before the re-read (assigned from captured desired)
+//
+// A value recomputed inside the closure from the fresh object, or a
+// captured input of another type (a fetched result, a constant), is not a
+// replay.
+//
 // A blind status patch made with client.MergeFrom(x), or with
 // MergeFromWithOptions or StrategicMergeFrom without the lock, gets a
 // suggested fix (applied by -fix) where the patch is built: it becomes
@@ -58,8 +72,8 @@
 // status gets no fix, and the finding says so.
 //
 // Each finding has a category: handwritten (default mode), the verdict
-// (optimistic, blind, unresolved) with -audit, and allow for a directive
-// without a reason.
+// (optimistic, blind, unresolved) with -audit, replay for a replayed
+// status in every mode, and allow for a directive without a reason.
 //
 // With -ci (which implies -audit), only blind and unresolved writes that
 // no directive allows are reported, so the exit code gates CI: zero when
@@ -72,6 +86,7 @@
 //   - trace.go: following SSA values back to where they are made
 //   - classify.go: audit verdicts of patches
 //   - resourceversion.go: audit verdicts of Update and server-side apply
+//   - replay.go: status decided before a re-read and written after it
 //   - fix.go: suggested fixes adding the optimistic lock
 //   - patchers.go: the package fact of generated patchers, suggestions
 //   - directive.go: //statuspatch:allow

@@ -107,3 +107,17 @@ func TestCategories(t *testing.T) {
 		}
 	}
 }
+
+// A status decided before the re-read is replayed: blind in audit mode,
+// named in default mode, category replay; the twins that recompute from
+// the fresh object or take external inputs are not.
+func TestReplayedStatus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "replay")
+	for _, r := range analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "replaydefault") {
+		for _, d := range r.Diagnostics {
+			if d.Category != "replay" {
+				t.Errorf("%s: category %q, want replay", r.Pass.Fset.Position(d.Pos), d.Category)
+			}
+		}
+	}
+}
