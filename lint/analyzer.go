@@ -25,6 +25,12 @@ type Config struct {
 	CI bool
 	// Tests also checks _test.go files.
 	Tests bool
+	// Baseline names a baseline file: its findings are not reported, and
+	// its entries that match no status write any more are.
+	Baseline string
+	// WriteBaseline names a file to record the findings in, instead of
+	// reporting them.
+	WriteBaseline string
 }
 
 // Analyzer is the statuspatch analyzer with its configuration bound to
@@ -46,6 +52,10 @@ func newFlagAnalyzer() *analysis.Analyzer {
 		"report every status write with a verdict (optimistic, blind, unresolved)")
 	a.Flags.BoolVar(&cfg.CI, "ci", false,
 		"audit as a CI gate: report only blind and unresolved status writes not allowed by a directive (implies -audit)")
+	a.Flags.StringVar(&cfg.Baseline, "baseline", "",
+		"do not report the findings recorded in this file; report its entries that no longer match (an absolute path under go vet)")
+	a.Flags.StringVar(&cfg.WriteBaseline, "write-baseline", "",
+		"record the findings in this file instead of reporting them (the standalone command; not under go vet)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
 		"also check _test.go files (the packages must be loaded with their tests)")
 	return a
@@ -64,12 +74,27 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 }
 
 func run(pass *analysis.Pass, cfg Config) error {
+	var bw *baselineWriter
+	if cfg.WriteBaseline != "" {
+		bw = writerFor(cfg.WriteBaseline)
+	}
 	exportPatchers(pass)
 	if isPatcherRuntime(pass.Pkg.Path()) || !reachesClient(pass.Pkg) {
+		if bw != nil {
+			return bw.add(nil)
+		}
 		return nil
 	}
 	if cfg.CI {
 		cfg.Audit = true
+	}
+	var baseline map[baselineKey]bool
+	if cfg.Baseline != "" && bw == nil {
+		b, err := readBaseline(cfg.Baseline)
+		if err != nil {
+			return err
+		}
+		baseline = b
 	}
 	var diags []analysis.Diagnostic
 	report := func(d analysis.Diagnostic) { diags = append(diags, d) }
@@ -82,47 +107,84 @@ func run(pass *analysis.Pass, cfg Config) error {
 	allow := collectDirectives(pass, files, report)
 	funcs := buildSSA(pass)
 	t := newTracer(pass.Pkg, funcs)
+	var ws []*write
 	for _, w := range findWrites(t, funcs) {
-		pos := files.callPos(w.pos)
-		if !files.checked(pos) {
-			continue
+		if files.checked(files.callPos(w.pos)) {
+			ws = append(ws, w)
 		}
-		d, allowed := allow.at(pass.Fset.Position(pos))
-		replayed := t.replay(w)
-		if !cfg.Audit && (allowed || (w.generated && replayed == "")) {
-			continue
-		}
-		v := classify(t, w)
-		if replayed != "" {
-			v = replayResult(v, replayed)
-		}
-		if cfg.CI && (allowed || v.verdict == optimistic) {
-			continue
-		}
-		diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind)}
+	}
+	keys := baselineKeys(pass, files, ws)
+	found := map[baselineKey]bool{}
+	var record []baselineKey
+	for _, w := range ws {
+		found[keys[w]] = true
+		diag, ok := diagnose(pass, t, files, allow, cfg, w)
 		switch {
-		case cfg.Audit:
-			diag.Category = v.verdict.String()
-			diag.Message = v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
-		case w.generated:
-			diag.Message = "replayed status write: " + w.label() + " of " + w.kind.name + ": " + replayed
-		case replayed != "":
-			diag.Message += "; " + replayed
+		case !ok || baseline[keys[w]]:
+		case bw != nil:
+			record = append(record, keys[w])
+		default:
+			report(diag)
 		}
-		if replayed != "" {
-			diag.Category = categoryReplay
+	}
+	if bw != nil {
+		diags = nil // recorded, not reported
+		if !ownCode(pass) {
+			record = nil
 		}
-		fixes, noFix := lockFixes(pass, t, files, w, v)
-		diag.SuggestedFixes = fixes
-		if noFix != "" {
-			diag.Message += " (no fix: " + noFix + ")"
-		}
-		if allowed {
-			diag.Message += " (allowed: " + d.reason + ")"
-		}
-		report(diag)
+		return bw.add(record)
+	}
+	if baseline != nil {
+		staleEntries(pass, files, baseline, found, cfg.Baseline, report)
 	}
 	return nil
+}
+
+// ownCode reports whether the package is the user's code rather than a
+// dependency the driver analyzes only for facts (whose findings it drops):
+// a package of a module without a version (the main module, a workspace
+// module) or of no module (GOPATH).
+func ownCode(pass *analysis.Pass) bool {
+	return pass.Module == nil || pass.Module.Version == ""
+}
+
+// diagnose returns the finding for a status write, if the mode reports it.
+func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, cfg Config, w *write) (analysis.Diagnostic, bool) {
+	pos := files.callPos(w.pos)
+	d, allowed := allow.at(pass.Fset.Position(pos))
+	replayed := t.replay(w)
+	if !cfg.Audit && (allowed || (w.generated && replayed == "")) {
+		return analysis.Diagnostic{}, false
+	}
+	v := classify(t, w)
+	if replayed != "" {
+		v = replayResult(v, replayed)
+	}
+	if cfg.CI && (allowed || v.verdict == optimistic) {
+		return analysis.Diagnostic{}, false
+	}
+	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind)}
+	switch {
+	case cfg.Audit:
+		diag.Category = v.verdict.String()
+		diag.Message = v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
+	case w.generated:
+		diag.Message = "replayed status write: " + w.label() + " of " + w.kind.name + ": " + replayed
+	case replayed != "":
+		diag.Message += "; " + replayed
+	}
+	if replayed != "" {
+		diag.Category = categoryReplay
+	}
+	fixes, noFix := lockFixes(pass, t, files, w, v)
+	diag.SuggestedFixes = fixes
+	if noFix != "" {
+		diag.Message += " (no fix: " + noFix + ")"
+	}
+	if allowed {
+		diag.Message += " (allowed: " + d.reason + ")"
+	}
+	return diag, true
 }
 
 // Diagnostic categories, for drivers that filter on them (golangci-lint):
@@ -133,6 +195,7 @@ const (
 	categoryHandwritten = "handwritten"
 	categoryReplay      = "replay"
 	categoryAllow       = "allow"
+	categoryBaseline    = "baseline"
 )
 
 // replayResult makes the verdict of a write that replays its status

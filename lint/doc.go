@@ -79,6 +79,11 @@
 // no directive allows are reported, so the exit code gates CI: zero when
 // every status write is optimistic or allowed.
 //
+// With -baseline=FILE, the findings recorded in FILE (by -write-baseline)
+// are not reported, and its entries that match no status write any more
+// are. Entries are matched by file, verb, kind and a fingerprint of the
+// call, not by line.
+//
 // # Files
 //
 //   - analyzer.go: the Analyzer, its flags and the run loop
@@ -88,6 +93,7 @@
 //   - resourceversion.go: audit verdicts of Update and server-side apply
 //   - replay.go: status decided before a re-read and written after it
 //   - fix.go: suggested fixes adding the optimistic lock
+//   - baseline.go: baseline files
 //   - patchers.go: the package fact of generated patchers, suggestions
 //   - directive.go: //statuspatch:allow
 //   - ssa.go: building SSA only where the client is reachable

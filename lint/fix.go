@@ -8,7 +8,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// lockFixes returns the suggested fixes of a blind status Patch: each
+// lockFixes returns the suggested fix of a blind status Patch, one fix
+// whose edits cover every path (drivers reject two fixes with the same
+// message on one diagnostic): each
 // client.MergeFrom(x) it may send becomes
 // client.MergeFromWithOptions(x, client.MergeFromWithOptimisticLock{}),
 // and each MergeFromWithOptions/StrategicMergeFrom without the lock gets
@@ -19,6 +21,7 @@ func lockFixes(pass *analysis.Pass, t *tracer, files *fileSet, w *write, r resul
 	if r.verdict != blind || w.generated || w.verb != "Patch" || len(w.args) < 3 {
 		return nil, ""
 	}
+	var edits []analysis.TextEdit
 	for _, leaf := range t.leaves(w.args[2]) {
 		call, ok := leaf.(*ssa.Call)
 		if !ok {
@@ -46,11 +49,16 @@ func lockFixes(pass *analysis.Pass, t *tracer, files *fileSet, w *write, r resul
 			continue
 		}
 		if fix, ok := lockFix(pass, expr, name); ok {
-			fixes = append(fixes, fix)
+			edits = append(edits, fix.TextEdits...)
 		}
 	}
-	return fixes, ""
+	if len(edits) == 0 {
+		return nil, ""
+	}
+	return []analysis.SuggestedFix{{Message: lockFixMessage, TextEdits: edits}}, ""
 }
+
+const lockFixMessage = "add client.MergeFromWithOptimisticLock to the status patch"
 
 // lockFix is the edit adding MergeFromWithOptimisticLock to the patch
 // constructor call expr, qualified as the call qualifies the constructor.
@@ -85,7 +93,7 @@ func lockFix(pass *analysis.Pass, expr *ast.CallExpr, name string) (analysis.Sug
 	last := expr.Args[len(expr.Args)-1]
 	edits = append(edits, analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(", " + qual + "MergeFromWithOptimisticLock{}")})
 	return analysis.SuggestedFix{
-		Message:   "add client.MergeFromWithOptimisticLock to the status patch",
+		Message:   lockFixMessage,
 		TextEdits: edits,
 	}, true
 }

@@ -22,6 +22,7 @@
 //	        settings:
 //	          audit: false
 //	          ci: false
+//	          baseline: statuspatch.baseline
 //	          tests: false
 package plugin
 
@@ -48,6 +49,11 @@ type Settings struct {
 	// Tests also checks _test.go files (golangci-lint's run.tests must be
 	// true for them to be loaded).
 	Tests bool `json:"tests"`
+	// Baseline is a baseline file written by statuspatch-lint
+	// -write-baseline: its findings are not reported, its stale entries
+	// are. A relative path is relative to golangci-lint's working
+	// directory.
+	Baseline string `json:"baseline"`
 }
 
 // Plugin is the statuspatch golangci-lint plugin.
@@ -68,7 +74,7 @@ func New(settings any) (register.LinterPlugin, error) {
 
 // BuildAnalyzers returns an analyzer configured by the settings.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests})}, nil
+	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Baseline: p.settings.Baseline})}, nil
 }
 
 // GetLoadMode needs type information: the analyzer matches the client by

@@ -60,3 +60,12 @@ func (r *Reconciler) spread(ctx context.Context, w, base *v1.Widget) {
 	opts := []client.MergeFromOption{keepNulls{}}
 	_ = r.Status().Patch(ctx, w, client.MergeFromWithOptions(base, opts...)) // want `^blind: `
 }
+
+// Two paths, two constructors: one fix edits both.
+func (r *Reconciler) twoPaths(ctx context.Context, w, base *v1.Widget, strategic bool) {
+	p := client.MergeFrom(base)
+	if strategic {
+		p = client.StrategicMergeFrom(base)
+	}
+	_ = r.Status().Patch(ctx, w, p) // want `^blind: `
+}
