@@ -14,26 +14,27 @@ const (
 	patcherPkgPath = "github.com/statuspatch/statuspatch/patcher"
 )
 
-const doc = `report handwritten status writes; audit their optimistic lock
-
-statuspatch reports writes to the status subresource (Status().Patch/Update/
-Apply/Create and SubResource("status").*) made by hand through a
-controller-runtime client, and names the generated <Kind>StatusPatcher to use
-instead. With -audit it reports every status write with a verdict:
-optimistic, blind or unresolved. A "//statuspatch:allow <reason>" comment on
-the line or the line above allows a write.`
-
 // Config selects what an Analyzer made by NewAnalyzer reports.
 type Config struct {
 	// Audit reports every status write, handwritten or through a
 	// generated patcher, with a verdict: optimistic, blind or unresolved.
 	Audit bool
+	// CI makes the audit a gate: only blind and unresolved writes that no
+	// directive allows are reported, so a driver exits non-zero only for
+	// them. It implies Audit.
+	CI bool
 	// Tests also checks _test.go files.
 	Tests bool
+	// Baseline names a baseline file: its findings are not reported, and
+	// its entries that match no status write any more are.
+	Baseline string
+	// WriteBaseline names a file to record the findings in, instead of
+	// reporting them.
+	WriteBaseline string
 }
 
 // Analyzer is the statuspatch analyzer with its configuration bound to
-// its flags, -audit and -tests, for singlechecker and go vet.
+// its flags, -audit, -ci and -tests, for singlechecker and go vet.
 var Analyzer = newFlagAnalyzer()
 
 // NewAnalyzer returns a statuspatch analyzer with a fixed configuration
@@ -49,6 +50,12 @@ func newFlagAnalyzer() *analysis.Analyzer {
 	a := newAnalyzer(cfg)
 	a.Flags.BoolVar(&cfg.Audit, "audit", false,
 		"report every status write with a verdict (optimistic, blind, unresolved)")
+	a.Flags.BoolVar(&cfg.CI, "ci", false,
+		"audit as a CI gate: report only blind and unresolved status writes not allowed by a directive (implies -audit)")
+	a.Flags.StringVar(&cfg.Baseline, "baseline", "",
+		"do not report the findings recorded in this file; report its entries that no longer match (an absolute path under go vet)")
+	a.Flags.StringVar(&cfg.WriteBaseline, "write-baseline", "",
+		"record the findings in this file instead of reporting them (the standalone command; not under go vet)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
 		"also check _test.go files (the packages must be loaded with their tests)")
 	return a
@@ -57,7 +64,7 @@ func newFlagAnalyzer() *analysis.Analyzer {
 func newAnalyzer(cfg *Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:      "statuspatch",
-		Doc:       doc,
+		Doc:       mustAnalyzerDoc("statuspatch"),
 		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/lint",
 		FactTypes: []analysis.Fact{new(patchersFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
@@ -67,48 +74,154 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 }
 
 func run(pass *analysis.Pass, cfg Config) error {
+	var bw *baselineWriter
+	if cfg.WriteBaseline != "" {
+		bw = writerFor(cfg.WriteBaseline)
+	}
 	exportPatchers(pass)
 	if isPatcherRuntime(pass.Pkg.Path()) || !reachesClient(pass.Pkg) {
+		if bw != nil {
+			return bw.add(nil)
+		}
 		return nil
 	}
-	// Drivers print diagnostics in the order they are reported, and SSA
-	// visits blocks and closures out of source order: sort by position.
-	var diags []analysis.Diagnostic
-	report := func(pos token.Pos, msg string) {
-		diags = append(diags, analysis.Diagnostic{Pos: pos, Message: msg})
+	if cfg.CI {
+		cfg.Audit = true
 	}
-	defer func() {
-		sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
-		for _, d := range diags {
-			pass.Report(d)
+	var baseline map[baselineKey]bool
+	if cfg.Baseline != "" && bw == nil {
+		b, err := readBaseline(cfg.Baseline)
+		if err != nil {
+			return err
 		}
-	}()
+		baseline = b
+	}
+	var diags []analysis.Diagnostic
+	report := func(d analysis.Diagnostic) { diags = append(diags, d) }
+	// Drivers print diagnostics in the order they are reported, and SSA
+	// visits blocks and closures out of source order: report in source
+	// order once everything is found.
+	defer func() { reportInSourceOrder(pass, diags) }()
 
 	files := newFileSet(pass, cfg)
 	allow := collectDirectives(pass, files, report)
 	funcs := buildSSA(pass)
 	t := newTracer(pass.Pkg, funcs)
-	for _, w := range findWrites(t, funcs, cfg.Audit) {
-		pos := files.callPos(w.pos)
-		if !files.checked(pos) {
-			continue
+	var ws []*write
+	for _, w := range findWrites(t, funcs) {
+		if files.checked(files.callPos(w.pos)) {
+			ws = append(ws, w)
 		}
-		d, allowed := allow.at(pass.Fset.Position(pos))
-		if cfg.Audit {
-			v := classify(t, w)
-			msg := v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
-			if allowed {
-				msg += " (allowed: " + d.reason + ")"
-			}
-			report(pos, msg)
-			continue
+	}
+	keys := baselineKeys(pass, files, ws)
+	found := map[baselineKey]bool{}
+	var record []baselineKey
+	for _, w := range ws {
+		found[keys[w]] = true
+		diag, ok := diagnose(pass, t, files, allow, cfg, w)
+		switch {
+		case !ok || baseline[keys[w]]:
+		case bw != nil:
+			record = append(record, keys[w])
+		default:
+			report(diag)
 		}
-		if allowed || w.generated {
-			continue
+	}
+	if bw != nil {
+		diags = nil // recorded, not reported
+		if !ownCode(pass) {
+			record = nil
 		}
-		report(pos, handwrittenMessage(pass, w.kind))
+		return bw.add(record)
+	}
+	if baseline != nil {
+		staleEntries(pass, files, baseline, found, cfg.Baseline, report)
 	}
 	return nil
+}
+
+// ownCode reports whether the package is the user's code rather than a
+// dependency the driver analyzes only for facts (whose findings it drops):
+// a package of a module without a version (the main module, a workspace
+// module) or of no module (GOPATH).
+func ownCode(pass *analysis.Pass) bool {
+	return pass.Module == nil || pass.Module.Version == ""
+}
+
+// diagnose returns the finding for a status write, if the mode reports it.
+func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, cfg Config, w *write) (analysis.Diagnostic, bool) {
+	pos := files.callPos(w.pos)
+	d, allowed := allow.at(pass.Fset.Position(pos))
+	replayed := t.replay(w)
+	if !cfg.Audit && (allowed || (w.generated && replayed == "")) {
+		return analysis.Diagnostic{}, false
+	}
+	v := classify(t, w)
+	if replayed != "" {
+		v = replayResult(v, replayed)
+	}
+	if cfg.CI && (allowed || v.verdict == optimistic) {
+		return analysis.Diagnostic{}, false
+	}
+	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind)}
+	switch {
+	case cfg.Audit:
+		diag.Category = v.verdict.String()
+		diag.Message = v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
+	case w.generated:
+		diag.Message = "replayed status write: " + w.label() + " of " + w.kind.name + ": " + replayed
+	case replayed != "":
+		diag.Message += "; " + replayed
+	}
+	if replayed != "" {
+		diag.Category = categoryReplay
+	}
+	fixes, noFix := lockFixes(pass, t, files, w, v)
+	diag.SuggestedFixes = fixes
+	if noFix != "" {
+		diag.Message += " (no fix: " + noFix + ")"
+	}
+	if allowed {
+		diag.Message += " (allowed: " + d.reason + ")"
+	}
+	return diag, true
+}
+
+// Diagnostic categories, for drivers that filter on them (golangci-lint):
+// a default-mode finding is handwritten; an audit finding has its verdict
+// (optimistic, blind, unresolved); a write of a replayed status is replay
+// in every mode; an allow directive without a reason is allow.
+const (
+	categoryHandwritten = "handwritten"
+	categoryReplay      = "replay"
+	categoryAllow       = "allow"
+	categoryBaseline    = "baseline"
+)
+
+// replayResult makes the verdict of a write that replays its status
+// blind, keeping the reason it already had if it was blind anyway.
+func replayResult(r result, why string) result {
+	if r.verdict == blind {
+		return result{blind, r.reason + "; " + why}
+	}
+	return result{blind, why}
+}
+
+// reportInSourceOrder reports diags sorted by file name, then offset.
+// token.Pos order is not enough across files: go/packages parses a
+// package's files in parallel and adds them to the FileSet in the order
+// they finish, so it varies from run to run.
+func reportInSourceOrder(pass *analysis.Pass, diags []analysis.Diagnostic) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := pass.Fset.Position(diags[i].Pos), pass.Fset.Position(diags[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
+	for _, d := range diags {
+		pass.Report(d)
+	}
 }
 
 func isPatcherRuntime(path string) bool {
@@ -116,15 +229,15 @@ func isPatcherRuntime(path string) bool {
 }
 
 // fileSet knows which files of the package are checked, and maps SSA call
-// positions (the Lparen) back to the start of the call expression.
+// positions (the Lparen) back to the call expression.
 type fileSet struct {
-	fset    *token.FileSet
-	skip    map[*token.File]bool
-	lparens map[token.Pos]token.Pos
+	fset  *token.FileSet
+	skip  map[*token.File]bool
+	calls map[token.Pos]*ast.CallExpr // by Lparen
 }
 
 func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
-	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, lparens: map[token.Pos]token.Pos{}}
+	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, calls: map[token.Pos]*ast.CallExpr{}}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -136,7 +249,7 @@ func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
-				fs.lparens[call.Lparen] = call.Pos()
+				fs.calls[call.Lparen] = call
 			}
 			return true
 		})
@@ -145,8 +258,8 @@ func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
 }
 
 func (fs *fileSet) callPos(lparen token.Pos) token.Pos {
-	if p, ok := fs.lparens[lparen]; ok {
-		return p
+	if call, ok := fs.calls[lparen]; ok {
+		return call.Pos()
 	}
 	return lparen
 }

@@ -19,7 +19,7 @@ type directives map[string]map[int]directive
 
 // collectDirectives finds the allow directives in the checked files and
 // reports those without a reason.
-func collectDirectives(pass *analysis.Pass, files *fileSet, report func(token.Pos, string)) directives {
+func collectDirectives(pass *analysis.Pass, files *fileSet, report func(analysis.Diagnostic)) directives {
 	ds := directives{}
 	for _, f := range pass.Files {
 		if !files.checked(f.FileStart) {
@@ -32,7 +32,7 @@ func collectDirectives(pass *analysis.Pass, files *fileSet, report func(token.Po
 					continue
 				}
 				if reason == "" {
-					report(c.Pos(), "statuspatch:allow needs a reason")
+					report(analysis.Diagnostic{Pos: c.Pos(), Category: categoryAllow, Message: "statuspatch:allow needs a reason"})
 					continue
 				}
 				p := pass.Fset.Position(c.Pos())

@@ -12,7 +12,9 @@
 // client, directly or through a variable, field, parameter or method value.
 // Such a write made with client.MergeFrom, or with server-side apply and no
 // resourceVersion, silently overwrites concurrent writers. Generated
-// patchers (statuspatch-gen) use client.MergeFromWithOptimisticLock.
+// patchers (statuspatch-gen) send a merge patch of the status that
+// carries the resourceVersion they read, so a concurrent write makes
+// them conflict instead.
 //
 // Default mode reports every handwritten status write:
 //
@@ -47,4 +49,53 @@
 // closures, parameters (through the call sites in the package) and helper
 // functions' results. If any path can be blind the write is blind; else if
 // any path is unknown it is unresolved.
+//
+// A replayed status is blind too, though the write carries a fresh
+// resourceVersion: a closure (retry.RetryOnConflict's) that re-reads the
+// object with Get and assigns its status, whole or field by field, from a
+// value captured from outside (a copy of the object or a whole status
+// computed before), or a generated patcher's Retry whose mutate does the
+// same, overwrites what other writers stored. Default mode names these
+// too, calls of Retry included:
+//
+//	blind: Status().Update of Widget: status replayed from before the re-read (assigned from captured desired)
+//
+// A value recomputed inside the closure from the fresh object, or a
+// captured input of another type (a fetched result, a constant), is not a
+// replay.
+//
+// A blind status patch made with client.MergeFrom(x), or with
+// MergeFromWithOptions or StrategicMergeFrom without the lock, gets a
+// suggested fix (applied by -fix) where the patch is built: it becomes
+// client.MergeFromWithOptions(x, client.MergeFromWithOptimisticLock{}),
+// other options kept. A patch that also feeds a write that is not to the
+// status gets no fix, and the finding says so.
+//
+// Each finding has a category: handwritten (default mode), the verdict
+// (optimistic, blind, unresolved) with -audit, replay for a replayed
+// status in every mode, and allow for a directive without a reason.
+//
+// With -ci (which implies -audit), only blind and unresolved writes that
+// no directive allows are reported, so the exit code gates CI: zero when
+// every status write is optimistic or allowed.
+//
+// With -baseline=FILE, the findings recorded in FILE (by -write-baseline)
+// are not reported, and its entries that match no status write any more
+// are. Entries are matched by file, verb, kind and a fingerprint of the
+// call, not by line.
+//
+// # Files
+//
+//   - analyzer.go: the Analyzer, its flags and the run loop
+//   - writes.go: finding status writes and naming the object's kind
+//   - trace.go: following SSA values back to where they are made
+//   - classify.go: audit verdicts of patches
+//   - resourceversion.go: audit verdicts of Update and server-side apply
+//   - replay.go: status decided before a re-read and written after it
+//   - fix.go: suggested fixes adding the optimistic lock
+//   - baseline.go: baseline files
+//   - patchers.go: the package fact of generated patchers, suggestions
+//   - directive.go: //statuspatch:allow
+//   - ssa.go: building SSA only where the client is reachable
+//   - docextract.go: Analyzer.Doc from this file
 package lint

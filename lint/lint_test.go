@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/statuspatch/statuspatch/lint"
@@ -75,3 +76,48 @@ func TestReportOrder(t *testing.T) {
 type discard struct{ *testing.T }
 
 func (d *discard) Errorf(string, ...any) {}
+
+// -ci reports only blind and unresolved writes that no directive allows:
+// a package whose writes are all optimistic or allowed gets no finding
+// (the command exits 0), anything else does (exit 3).
+func TestAuditCI(t *testing.T) {
+	for _, cfg := range []lint.Config{{CI: true}, {CI: true, Audit: true}} {
+		analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(cfg), "auditci", "auditci_clean")
+	}
+}
+
+// Every diagnostic has a Category that golangci-lint users can filter on:
+// handwritten in default mode, the verdict in audit mode, allow for a
+// directive without a reason.
+func TestCategories(t *testing.T) {
+	for _, cfg := range []lint.Config{{}, {Audit: true}, {CI: true}} {
+		for _, r := range analysistest.Run(&discard{t}, analysistest.TestData(), lint.NewAnalyzer(cfg), "basic", "audit", "fix") {
+			for _, d := range r.Diagnostics {
+				want := "handwritten"
+				switch verdict, _, _ := strings.Cut(d.Message, ":"); {
+				case d.Message == "statuspatch:allow needs a reason":
+					want = "allow"
+				case cfg.Audit || cfg.CI:
+					want = verdict
+				}
+				if d.Category != want {
+					t.Errorf("%+v %s: category %q, want %q (%s)", cfg, r.Pass.Fset.Position(d.Pos), d.Category, want, d.Message)
+				}
+			}
+		}
+	}
+}
+
+// A status decided before the re-read is replayed: blind in audit mode,
+// named in default mode, category replay; the twins that recompute from
+// the fresh object or take external inputs are not.
+func TestReplayedStatus(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "replay")
+	for _, r := range analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "replaydefault") {
+		for _, d := range r.Diagnostics {
+			if d.Category != "replay" {
+				t.Errorf("%s: category %q, want replay", r.Pass.Fset.Position(d.Pos), d.Category)
+			}
+		}
+	}
+}

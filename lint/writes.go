@@ -52,9 +52,9 @@ func (w *write) label() string {
 
 var writeVerbs = map[string]bool{"Patch": true, "Update": true, "Apply": true, "Create": true}
 
-// findWrites returns the status writes in funcs, in order. Calls of
-// generated patchers' Flush/Retry are included only in audit mode.
-func findWrites(t *tracer, funcs []*ssa.Function, audit bool) []*write {
+// findWrites returns the status writes in funcs, in order, calls of
+// generated patchers' Flush/Retry included.
+func findWrites(t *tracer, funcs []*ssa.Function) []*write {
 	var ws []*write
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -64,7 +64,7 @@ func findWrites(t *tracer, funcs []*ssa.Function, audit bool) []*write {
 					continue
 				}
 				w := matchWrite(t, call.Common())
-				if w == nil || (w.generated && !audit) {
+				if w == nil {
 					continue
 				}
 				w.instr = call

@@ -21,6 +21,8 @@
 //	        type: module
 //	        settings:
 //	          audit: false
+//	          ci: false
+//	          baseline: statuspatch.baseline
 //	          tests: false
 package plugin
 
@@ -41,9 +43,17 @@ type Settings struct {
 	// Audit reports every status write with a verdict instead of only
 	// the handwritten ones.
 	Audit bool `json:"audit"`
+	// CI reports only blind and unresolved writes that no directive
+	// allows (implies Audit): a CI gate.
+	CI bool `json:"ci"`
 	// Tests also checks _test.go files (golangci-lint's run.tests must be
 	// true for them to be loaded).
 	Tests bool `json:"tests"`
+	// Baseline is a baseline file written by statuspatch-lint
+	// -write-baseline: its findings are not reported, its stale entries
+	// are. A relative path is relative to golangci-lint's working
+	// directory.
+	Baseline string `json:"baseline"`
 }
 
 // Plugin is the statuspatch golangci-lint plugin.
@@ -64,7 +74,7 @@ func New(settings any) (register.LinterPlugin, error) {
 
 // BuildAnalyzers returns an analyzer configured by the settings.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, Tests: p.settings.Tests})}, nil
+	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Baseline: p.settings.Baseline})}, nil
 }
 
 // GetLoadMode needs type information: the analyzer matches the client by

@@ -12,7 +12,7 @@ func TestPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newPlugin(map[string]any{"audit": true, "tests": true})
+	p, err := newPlugin(map[string]any{"audit": true, "ci": true, "tests": true, "baseline": "statuspatch.baseline"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,107 @@
+package lint_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestDocumentedVetLines runs the go vet lines of docs/lint.md as a user
+// would (sh -c, in the module's directory): where the tool is installed
+// they report findings, and where it is not they fail loudly instead of
+// running go vet without the analyzer and exiting 0.
+func TestDocumentedVetLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint and type-checks controller-runtime")
+	}
+	lines := documentedLines(t, "../docs/lint.md", "go vet -vettool")
+	if len(lines) < 2 {
+		t.Fatalf("docs/lint.md has %d go vet lines, want the go tool and the bin/ forms", len(lines))
+	}
+
+	empty := t.TempDir()
+	writeFile(t, filepath.Join(empty, "go.mod"), "module example.com/empty\n\ngo 1.26\n")
+	writeFile(t, filepath.Join(empty, "empty.go"), "package empty\n")
+
+	// A copy of testdata/realmod with the tool in bin/ and as a go tool.
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := t.TempDir()
+	run(t, "testdata/realmod", "cp", "-r", ".", mod)
+	run(t, root, "go", "build", "-o", filepath.Join(mod, "bin", "statuspatch-lint"), "./cmd/statuspatch-lint")
+	run(t, mod, "go", "mod", "edit",
+		"-require=github.com/statuspatch/statuspatch@v0.0.0",
+		"-replace=github.com/statuspatch/statuspatch="+root,
+		"-tool=github.com/statuspatch/statuspatch/cmd/statuspatch-lint")
+	run(t, mod, "go", "mod", "tidy")
+
+	for _, line := range lines {
+		out, err := sh(empty, line)
+		if err == nil {
+			t.Errorf("%s\nin a module without the tool: exit 0, want a failure\n%s", line, out)
+		}
+		out, err = sh(mod, line)
+		if err == nil || !finding.MatchString(out) {
+			t.Errorf("%s\nwith the tool: err=%v, want findings\n%s", line, err, out)
+		}
+	}
+}
+
+// finding matches a reported finding's position: "file.go:12:9: ".
+var finding = regexp.MustCompile(`\.go:\d+:\d+: `)
+
+// documentedLines returns the lines of the sh code blocks of a Markdown
+// file that contain substr.
+func documentedLines(t *testing.T, path, substr string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	inSh := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "```"):
+			inSh = !inSh && strings.TrimPrefix(l, "```") == "sh"
+		case inSh && strings.Contains(l, substr):
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func sh(dir, line string) (string, error) {
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func run(t *testing.T, dir string, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,65 @@
+package lint_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// Blind status patches get the fix a reviewer would write; a patch that
+// also feeds a non-status write, and options spread from a slice, get
+// none (fix.go.golden keeps them as they are).
+func TestSuggestedFixes(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "fix", "fixalias")
+	// The checker (-fix) panics on two fixes with one message on a
+	// diagnostic: a write with several blind paths gets one fix.
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 1 {
+				t.Errorf("%s: %d suggested fixes, want at most one", r.Pass.Fset.Position(d.Pos), len(d.SuggestedFixes))
+			}
+		}
+	}
+}
+
+// The fixed packages build, and the writes the fix changed are now
+// optimistic: only the ones left without a fix stay blind.
+func TestFixedGoldensBuildAndAreOptimistic(t *testing.T) {
+	gopath := t.TempDir()
+	src := filepath.Join(gopath, "src")
+	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
+		t.Fatalf("copy testdata: %v\n%s", err, out)
+	}
+	for _, pkg := range []string{"fix", "fixalias"} {
+		goldens, err := filepath.Glob(filepath.Join(src, pkg, "*.go.golden"))
+		if err != nil || len(goldens) == 0 {
+			t.Fatalf("%s: no golden files (%v)", pkg, err)
+		}
+		for _, g := range goldens {
+			if err := os.Rename(g, strings.TrimSuffix(g, ".golden")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command("go", "build", "./"+pkg)
+		cmd.Dir = src
+		cmd.Env = append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go build of the fixed %s: %v\n%s", pkg, err, out)
+		}
+	}
+	results := analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{CI: true}), "fix", "fixalias")
+	var blind []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			blind = append(blind, d.Message)
+		}
+	}
+	if len(blind) != 2 || !strings.Contains(blind[0], "no fix: the same patch also feeds") || !strings.Contains(blind[1], "without MergeFromWithOptimisticLock") {
+		t.Errorf("after the fixes, -ci reports %d writes, want the shared patch and the spread options:\n%s", len(blind), strings.Join(blind, "\n"))
+	}
+}

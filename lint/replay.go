@@ -1,0 +1,158 @@
+package lint
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A replayed status write sends a fresh resourceVersion, so the server
+// accepts it, yet overwrites other writers: the status it writes was
+// decided before the re-read. Two shapes are recognized:
+//
+//   - a closure (retry.RetryOnConflict's, say) that re-reads the object
+//     with Get, assigns its status, whole or field by field, from a value
+//     captured from outside the closure, and writes it;
+//   - the mutate function of a generated patcher's Retry that assigns the
+//     live object's status from such a captured value.
+//
+// The captured value counts as decided before the re-read when it is (part
+// of) an object of the written type, or a whole status value. A value
+// computed inside the closure (from the fresh object) is not a replay, nor
+// is a captured value of another type (a result fetched elsewhere, a
+// constant): such inputs are by nature external to the object.
+
+// replay returns why w writes a replayed status, or "" if it does not.
+func (t *tracer) replay(w *write) string {
+	if w.generated {
+		if w.verb != "Retry" || len(w.args) < 2 {
+			return ""
+		}
+		for _, leaf := range t.leaves(w.args[1]) {
+			if mc, ok := leaf.(*ssa.MakeClosure); ok {
+				if fn, ok := mc.Fn.(*ssa.Function); ok && len(fn.Params) == 1 {
+					if why := t.capturedStatus(fn, fn.Params[0]); why != "" {
+						return why + " in Retry's mutate"
+					}
+				}
+			}
+		}
+		return ""
+	}
+	fn := w.instr.Parent()
+	if fn == nil || len(fn.FreeVars) == 0 || len(w.args) < 2 {
+		return ""
+	}
+	obj := t.identity(w.args[1])
+	if !t.reReads(fn, obj) {
+		return ""
+	}
+	return t.capturedStatus(fn, obj)
+}
+
+// reReads reports whether fn reads obj with a Get.
+func (t *tracer) reReads(fn *ssa.Function, obj ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || calledName(call.Common()) != "Get" {
+				continue
+			}
+			for _, a := range call.Common().Args {
+				if t.identity(a) == obj {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// capturedStatus finds in fn a store to obj's status (obj.Status = v, or
+// obj.Status.F = v) whose value v is replayed from a captured variable,
+// and says which.
+func (t *tracer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || !throughStatus(fa) || t.fieldRoot(fa) != obj {
+				continue
+			}
+			if name, ok := t.capturedFrom(st.Val, obj, fa); ok {
+				return "status replayed from before the re-read (assigned from captured " + name + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// throughStatus reports whether a chain of field addresses passes through
+// a field named Status.
+func throughStatus(fa *ssa.FieldAddr) bool {
+	var v ssa.Value = fa
+	for range maxDepth {
+		f, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return false
+		}
+		if fieldName(f) == "Status" {
+			return true
+		}
+		v = f.X
+	}
+	return false
+}
+
+// capturedFrom reports whether v is loaded (through fields) from a
+// variable captured by the closure, other than obj itself, that holds an
+// object of obj's type, or is a whole status value captured from outside.
+func (t *tracer) capturedFrom(v ssa.Value, obj ssa.Value, addr *ssa.FieldAddr) (string, bool) {
+	wholeStatus := fieldName(addr) == "Status"
+	for range maxDepth {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			v = x.X
+			continue
+		case *ssa.FieldAddr:
+			v = x.X
+			continue
+		case *ssa.Field:
+			v = x.X
+			continue
+		case *ssa.FreeVar:
+			root := t.freeVarRoot(x, 0)
+			if x == obj || root == obj {
+				return "", false
+			}
+			if sameObjectType(x.Type(), obj.Type()) || wholeStatus {
+				return x.Name(), true
+			}
+			return "", false
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// sameObjectType reports whether a and obj are, through any pointers, the
+// same named type.
+func sameObjectType(a, obj types.Type) bool {
+	na, no := derefNamed(a), derefNamed(obj)
+	return na != nil && no != nil && na.Obj() == no.Obj()
+}
+
+func derefNamed(t types.Type) *types.Named {
+	for range maxDepth {
+		p, ok := types.Unalias(t).(*types.Pointer)
+		if !ok {
+			break
+		}
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}

@@ -1,0 +1,126 @@
+// Package replay: status decided before the re-read and written after it
+// is blind, though the write carries a fresh resourceVersion; the twins
+// that recompute from the fresh object are not.
+package replay
+
+import (
+	"context"
+
+	v1 "example.com/api/v1"
+	"github.com/statuspatch/statuspatch/patcher"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	client.Client
+}
+
+// knative's generated reconcilers: the desired status, computed before,
+// copied onto the re-read object.
+func (r *Reconciler) replayWhole(ctx context.Context, desired *v1.Widget) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &v1.Widget{}
+		if err := r.Get(ctx, client.ObjectKeyFromObject(desired), latest); err != nil {
+			return err
+		}
+		latest.Status = desired.Status
+		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured desired\)$`
+	})
+}
+
+// The same with a patch built from the re-read object.
+func (r *Reconciler) replayPatch(ctx context.Context, desired *v1.Widget) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &v1.Widget{}
+		if err := r.Get(ctx, client.ObjectKeyFromObject(desired), latest); err != nil {
+			return err
+		}
+		patch := client.MergeFromWithOptions(latest.DeepCopyObject().(*v1.Widget), client.MergeFromWithOptimisticLock{})
+		latest.Status = desired.Status
+		return r.Status().Patch(ctx, latest, patch) // want `^blind: Status\(\).Patch of Widget: status replayed from before the re-read`
+	})
+}
+
+// Field by field.
+func (r *Reconciler) replayFields(ctx context.Context, key client.ObjectKey, desired *v1.Widget) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &v1.Widget{}
+		if err := r.Get(ctx, key, latest); err != nil {
+			return err
+		}
+		latest.Status.Ready = desired.Status.Ready
+		latest.Status.Conditions = desired.Status.Conditions
+		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured desired\)$`
+	})
+}
+
+// A whole status value computed before the retry.
+func (r *Reconciler) replayStatusValue(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+	status := w.Status
+	status.Ready = true
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &v1.Widget{}
+		if err := r.Get(ctx, key, latest); err != nil {
+			return err
+		}
+		latest.Status = status
+		return r.Status().Update(ctx, latest) // want `^blind: .*status replayed from before the re-read \(assigned from captured status\)$`
+	})
+}
+
+// Twin: recomputed inside the closure from the fresh object.
+func (r *Reconciler) recompute(ctx context.Context, key client.ObjectKey) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &v1.Widget{}
+		if err := r.Get(ctx, key, latest); err != nil {
+			return err
+		}
+		latest.Status.Ready = ready(latest)
+		latest.Status.Conditions = append(latest.Status.Conditions, latest.Status.Conditions...)
+		return r.Status().Update(ctx, latest) // want `^optimistic: Status\(\).Update of Widget: Update sends the object's resourceVersion$`
+	})
+}
+
+// Twin: inputs that are external by nature, a fetched result and a
+// constant, captured from outside.
+func (r *Reconciler) external(ctx context.Context, key client.ObjectKey, fetched bool) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &v1.Widget{}
+		if err := r.Get(ctx, key, latest); err != nil {
+			return err
+		}
+		latest.Status.Ready = fetched
+		return r.Status().Update(ctx, latest) // want `^optimistic: `
+	})
+}
+
+func ready(w *v1.Widget) bool { return len(w.Status.Conditions) > 0 }
+
+// A patcher's Retry whose mutate replays values captured before it.
+func replayRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], w *v1.Widget) error {
+	desired := w.DeepCopyObject().(*v1.Widget)
+	desired.Status.Ready = true
+	return p.Retry(ctx, func(live *v1.Widget) error { // want `^blind: Patcher.Retry of Widget: status replayed from before the re-read \(assigned from captured desired\) in Retry's mutate$`
+		live.Status.Ready = desired.Status.Ready
+		return nil
+	})
+}
+
+// Twin: mutate recomputes from the live object, or sets an external input.
+func recomputeRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], fetched bool) error {
+	return p.Retry(ctx, func(live *v1.Widget) error { // want `^optimistic: Patcher.Retry of Widget: generated patcher$`
+		live.Status.Ready = ready(live) && fetched
+		live.Status.Conditions = live.Status.Conditions[:0]
+		return nil
+	})
+}
+
+// Twin: no re-read in the closure, so the write carries the resourceVersion
+// the status was computed from and conflicts if the object changed.
+func (r *Reconciler) noReRead(ctx context.Context, w, desired *v1.Widget) {
+	defer func() {
+		w.Status = desired.Status
+		_ = r.Status().Update(ctx, w) // want `^optimistic: `
+	}()
+}
