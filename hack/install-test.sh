@@ -56,23 +56,49 @@ go mod init example.com/widgets
 run_block install
 if grep -n replace go.mod; then echo "install-test: go.mod has a replace directive" >&2; exit 1; fi
 
-step "generate: controller-gen (deepcopy, CRD), statuspatch-gen"
+step "generate: docs/kubebuilder.md's Makefile targets (controller-gen, statuspatch-gen via go-install-tool)"
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
 if [[ ! -x $controller_gen ]]; then
 	echo "install-test: $controller_gen not found; run 'make tools' or set CONTROLLER_GEN" >&2
 	exit 1
 fi
-"$controller_gen" object:headerFile=hack/boilerplate.go.txt paths=./...
+# A kubebuilder v4 Makefile's frame around the documented block: LOCALBIN, a
+# controller-gen target, and a go-install-tool that works the way
+# kubebuilder's does (one binary per version, linked to the plain name).
+{
+	cat <<EOF
+LOCALBIN ?= \$(shell pwd)/bin
+\$(LOCALBIN):
+	mkdir -p \$(LOCALBIN)
+CONTROLLER_GEN ?= $controller_gen
+.PHONY: controller-gen
+controller-gen:
+define go-install-tool
+@[ -x "\$(1)-\$(3)" ] || { set -e; echo "installing \$(2)@\$(3)"; GOBIN=\$(LOCALBIN) go install \$(2)@\$(3); mv "\$(1)" "\$(1)-\$(3)"; }; ln -sf "\$(1)-\$(3)" "\$(1)"
+endef
+EOF
+	sed -n '/<!-- makefile:begin -->/,/<!-- makefile:end -->/p' "$root/docs/kubebuilder.md" | grep -vE '^(<!--|```)'
+} >Makefile
+grep -q "STATUSPATCH_VERSION ?= $version" Makefile ||
+	{ echo "install-test: docs/kubebuilder.md's STATUSPATCH_VERSION is not $version" >&2; exit 1; }
+rm -f bin/statuspatch-gen bin/statuspatch-lint # the README's go install put them there; go-install-tool must
+make generate
+[[ -x bin/statuspatch-gen-$version ]] ||
+	{ echo "install-test: make generate did not install statuspatch-gen $version" >&2; exit 1; }
 "$controller_gen" crd paths=./... output:crd:artifacts:config=config/crd/bases
-go tool statuspatch-gen paths=./api/... headerFile=hack/boilerplate.go.txt year=2026
+# The README's Go-tool route writes the same file.
+cp api/v1/zz_generated.statuspatch.go "$work/via-make.go"
+go tool statuspatch-gen paths=./api/... headerFile=hack/boilerplate.go.txt
+cmp api/v1/zz_generated.statuspatch.go "$work/via-make.go"
 ls api/v1/zz_generated.statuspatch.go config/crd/bases/widgets.example.com_widgets.yaml
 go mod tidy
 if grep -n replace go.mod; then echo "install-test: go.mod has a replace directive" >&2; exit 1; fi
 grep -E '^\s*(github.com/statuspatch/statuspatch|tool)' go.mod
 
-step "build and README.md's lint commands"
+step "build, README.md's lint commands, make lint-status"
 go build ./...
 run_block lint
+make lint-status
 
 step "a handwritten status write must fail every lint command"
 cat >internal/controller/blind.go <<'EOF'
@@ -101,7 +127,7 @@ while IFS= read -r line; do
 	grep -q 'handwritten status write' "$work/lint.out" ||
 		{ cat "$work/lint.out"; echo "install-test: '$line' failed without reporting the write" >&2; exit 1; }
 	echo "ok, fails: $line"
-done <<<"$(readme_block lint)"
+done <<<"$(readme_block lint)"$'\n'"make lint-status"
 rm internal/controller/blind.go
 
 step "go test ./... (testenv: the API server compiles here, slow on a cold cache)"
