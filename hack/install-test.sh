@@ -81,7 +81,7 @@ EOF
 } >Makefile
 grep -q "STATUSPATCH_VERSION ?= $version" Makefile ||
 	{ echo "install-test: docs/kubebuilder.md's STATUSPATCH_VERSION is not $version" >&2; exit 1; }
-rm -f bin/statuspatch-gen bin/statuspatch-lint # the README's go install put them there; go-install-tool must
+rm -f bin/statuspatch-gen # the README's go install put it there; go-install-tool must
 make generate
 [[ -x bin/statuspatch-gen-$version ]] ||
 	{ echo "install-test: make generate did not install statuspatch-gen $version" >&2; exit 1; }
@@ -97,8 +97,11 @@ grep -E '^\s*(github.com/statuspatch/statuspatch|tool)' go.mod
 
 step "build, README.md's lint commands, make lint-status"
 go build ./...
-run_block lint
+rm -f bin/statuspatch-lint # as above: make lint-status installs it with go-install-tool
 make lint-status
+[[ -x bin/statuspatch-lint-$version ]] ||
+	{ echo "install-test: make lint-status did not install statuspatch-lint $version" >&2; exit 1; }
+run_block lint
 
 step "a handwritten status write must fail every lint command"
 cat >internal/controller/blind.go <<'EOF'
