@@ -2,8 +2,9 @@
 # Tests hack/release.sh (run by `make test-release` and CI): bad input fails
 # before any work; a dry run of a new version leaves this repository alone and
 # prepares a clone whose four modules require each other at that version,
-# carry no replace directive, build from a proxy (release.sh checks that
-# itself), and are tagged with the names the go command looks for.
+# carry no replace directive, resolve from a proxy (release.sh checks that
+# itself), and are tagged with the names the go command looks for. It shares
+# hack/install-test.sh's module cache: run the two one after the other.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -12,8 +12,10 @@
 #     go.work replace lines and the versions in the install docs to VERSION;
 #  2. builds a file-based proxy of the modules at VERSION (hack/modproxy) and,
 #     module by module, runs `go mod tidy` against it with GOWORK=off, then
-#     `go build ./...` with -mod=readonly: each module builds for a user, from
-#     the proxy, with no replace directive;
+#     `go list -deps -test ./...` with -mod=readonly: every import of every
+#     module resolves, from the proxy, with a complete go.sum and no replace
+#     directive (compiling is left to CI: make test, make lint-plugin and
+#     hack/install-test.sh build the same code with the same versions);
 #  3. commits "release: VERSION" and tags VERSION, testenv/VERSION,
 #     examples/VERSION and hack/golangci-plugin/VERSION (the tag names the go
 #     command looks for in a multi-module repository).
@@ -87,17 +89,17 @@ done
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
 for m in "${nested[@]}"; do
-	echo "release: $m: go mod tidy, go build ./... (GOWORK=off, from the proxy)"
+	echo "release: $m: go mod tidy, go list -deps -test ./... (GOWORK=off, from the proxy)"
 	(
 		use_release_proxy "$clone" "$version" "$work"
 		cd "$m"
 		go mod tidy
-		GOFLAGS="$GOFLAGS -mod=readonly" go build ./...
+		GOFLAGS="$GOFLAGS -mod=readonly" go list -deps -test ./... >/dev/null
 		if grep -n '^replace\|^\s*replace' go.mod; then echo "release: $m/go.mod has a replace directive" >&2; exit 1; fi
 	)
 done
-# The root module needs no other module: build it alone, as published.
-GOWORK=off go build ./...
+# The root module needs no other module: resolve it alone, as published.
+GOWORK=off GOFLAGS="${GOFLAGS:-} -mod=readonly" go list -deps -test ./... >/dev/null
 
 # 3. Commit and tags.
 git add -A
