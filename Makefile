@@ -40,7 +40,7 @@ test: test-root test-testenv test-examples ## Every module's tests (race detecto
 
 .PHONY: test-root
 test-root: tools ## Root module: patcher, generator (goldens, compile tests), lint (analysistest).
-	$(ROOT_GO) test -race ./...
+	$(ROOT_GO) test -race -timeout 30m ./...
 
 .PHONY: test-testenv
 test-testenv: ## testenv: the in-process API server, and the patcher's integration tests on it.
