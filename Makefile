@@ -8,8 +8,12 @@ CONTROLLER_GEN_VERSION := v0.23.0
 GOLANGCI_LINT_VERSION := v2.15.0
 CONTROLLER_GEN := $(BIN)/controller-gen
 STATUSPATCH_LINT := $(BIN)/statuspatch-lint
+GOLANGCI_LINT := $(BIN)/golangci-lint-statuspatch
 # Nested modules: they hold the heavy test-only dependencies (etcd, apiserver).
+# They build against this checkout through go.work; the root module needs no
+# other module, so its targets run with GOWORK=off, exactly as published.
 MODULES := testenv examples
+ROOT_GO := GOWORK=off $(GO)
 
 .DEFAULT_GOAL := help
 
@@ -21,7 +25,7 @@ help: ## List the targets.
 
 .PHONY: build
 build: ## Build statuspatch-gen and statuspatch-lint into bin/.
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(ROOT_GO) build -o $(BIN)/ ./cmd/...
 
 .PHONY: tools
 tools: build $(CONTROLLER_GEN) ## Install the pinned tools (controller-gen) into bin/.
@@ -36,23 +40,33 @@ test: test-root test-testenv test-examples ## Every module's tests (race detecto
 
 .PHONY: test-root
 test-root: tools ## Root module: patcher, generator (goldens, compile tests), lint (analysistest).
-	$(GO) test -race ./...
+	$(ROOT_GO) test -race -timeout 30m ./...
 
 .PHONY: test-testenv
 test-testenv: ## testenv: the in-process API server, and the patcher's integration tests on it.
+	./hack/warm-cache.sh testenv
 	cd testenv && $(GO) test ./...
 
 .PHONY: test-examples
 test-examples: tools ## examples: the example operator and the contention proof on testenv.
+	./hack/warm-cache.sh examples
 	cd examples && $(GO) test ./...
+
+.PHONY: test-install
+test-install: tools ## README's install and lint commands in a scratch module, from a module proxy built here.
+	./hack/install-test.sh
+
+.PHONY: test-release
+test-release: ## hack/release.sh in dry-run mode on a temporary clone.
+	./hack/release-test.sh
 
 ##@ Generate
 
 .PHONY: generate
 generate: tools ## Regenerate all generated code (deepcopy, CRDs, status patchers, goldens).
-	$(GO) generate ./generator/...
+	$(ROOT_GO) generate ./generator/...
 	cd testenv && $(GO) generate ./...
-	cd generator/testdata && $(GO) generate ./...
+	cd generator/testdata && GOWORK=off $(GO) generate ./...
 	cd examples && $(GO) generate ./...
 
 .PHONY: verify-generated
@@ -66,12 +80,19 @@ verify-generated: generate ## Regenerate, then fail if anything changed.
 ##@ Lint
 
 .PHONY: lint
-lint: build ## go vet, gofmt, and statuspatch-lint (zero handwritten status writes in examples).
-	$(GO) vet ./...
+lint: build $(GOLANGCI_LINT) ## go vet, gofmt, golangci-lint (.golangci.yml), statuspatch-lint on the examples, doc checks.
+	$(ROOT_GO) vet ./...
 	@for m in $(MODULES); do (cd $$m && $(GO) vet ./...) || exit 1; done
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/src/')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	GOWORK=off $(GOLANGCI_LINT) run ./...
+	@for m in $(MODULES); do (cd $$m && $(GOLANGCI_LINT) run --config ../.golangci.yml ./...) || exit 1; done
+	cd examples && $(GO) vet -vettool=$(STATUSPATCH_LINT) ./...
 	cd examples && $(STATUSPATCH_LINT) ./...
+	./hack/check-docs.sh
+
+$(GOLANGCI_LINT): $(wildcard hack/golangci-plugin/*) go.mod go.sum
+	./hack/golangci-plugin/build.sh $(GOLANGCI_LINT)
 
 .PHONY: lint-plugin
 lint-plugin: ## Build golangci-lint $(GOLANGCI_LINT_VERSION) with the statuspatch module plugin and run it.
@@ -81,6 +102,7 @@ lint-plugin: ## Build golangci-lint $(GOLANGCI_LINT_VERSION) with the statuspatc
 
 .PHONY: demo
 demo: tools ## Run the example operator on the in-process API server, patcher vs blind writes.
+	./hack/warm-cache.sh examples
 	cd examples && $(GO) run ./cmd/demo
 
 .PHONY: bench

@@ -7,14 +7,10 @@ tool (
 	github.com/statuspatch/statuspatch/cmd/statuspatch-lint
 )
 
-replace github.com/statuspatch/statuspatch => ../
-
-replace github.com/statuspatch/statuspatch/testenv => ../testenv
-
 require (
 	github.com/prometheus/client_golang v1.25.0
-	github.com/statuspatch/statuspatch v0.0.0-00010101000000-000000000000
-	github.com/statuspatch/statuspatch/testenv v0.0.0-00010101000000-000000000000
+	github.com/statuspatch/statuspatch v0.1.0
+	github.com/statuspatch/statuspatch/testenv v0.1.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd

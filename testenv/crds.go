@@ -247,8 +247,11 @@ func waitForCRDs(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.
 			}
 			select {
 			case <-ctx.Done():
-				return nil, fmt.Errorf("testenv: waiting for CustomResourceDefinition %q to be established and served: %w (last: %v)",
-					name, context.Cause(ctx), last)
+				err := fmt.Errorf("testenv: waiting for CustomResourceDefinition %q to be established and served: %w", name, context.Cause(ctx))
+				if last != nil {
+					err = fmt.Errorf("%w (last: %w)", err, last)
+				}
+				return nil, err
 			case <-time.After(20 * time.Millisecond):
 			}
 		}

@@ -33,6 +33,9 @@ type Env struct {
 	CRDs []*apiextensionsv1.CustomResourceDefinition
 	// Backend is the backend that runs the server (never BackendAuto).
 	Backend Backend
+	// BackendReason says why Backend was chosen, e.g. "KUBEBUILDER_ASSETS
+	// is not set" or "KUBEBUILDER_ASSETS=/path selects envtest; ...".
+	BackendReason string
 	// StartupTime is how long it took until every CRD was served.
 	StartupTime time.Duration
 }
@@ -46,7 +49,8 @@ func Start(t testing.TB, opts ...Option) *Env {
 		t.Fatalf("%v", err)
 	}
 	t.Cleanup(stop)
-	t.Logf("testenv: %s API server with %d CRD(s) ready in %s", env.Backend, len(env.CRDs), env.StartupTime.Round(time.Millisecond))
+	t.Logf("testenv: %s API server (%s) with %d CRD(s) ready in %s",
+		env.Backend, env.BackendReason, len(env.CRDs), env.StartupTime.Round(time.Millisecond))
 	return env
 }
 
@@ -63,6 +67,11 @@ func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), erro
 	o := newOptions(opts)
 	if o.scheme == nil {
 		o.scheme = defaultScheme()
+	}
+	if o.backend == BackendEnvtest {
+		if err := checkEnvtestAssets(o); err != nil {
+			return nil, nil, err
+		}
 	}
 	crds, err := collectCRDs(o)
 	if err != nil {
@@ -125,12 +134,13 @@ func finish(ctx context.Context, o options, cfg *rest.Config, crds []*apiextensi
 		return nil, fmt.Errorf("testenv: client: %w", err)
 	}
 	return &Env{
-		Config:  cfg,
-		Client:  c,
-		Mapper:  mapper,
-		Scheme:  o.scheme,
-		CRDs:    installed,
-		Backend: o.backend,
+		Config:        cfg,
+		Client:        c,
+		Mapper:        mapper,
+		Scheme:        o.scheme,
+		CRDs:          installed,
+		Backend:       o.backend,
+		BackendReason: o.backendReason,
 	}, nil
 }
 

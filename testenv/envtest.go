@@ -3,6 +3,9 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -17,9 +20,6 @@ import (
 // them in discovery. It never downloads anything and never uses an existing
 // cluster, whatever USE_EXISTING_CLUSTER says.
 func startEnvtest(_ context.Context, o options, crds []*apiextensionsv1.CustomResourceDefinition) (*rest.Config, func(), error) {
-	if o.assetsDir == "" {
-		return nil, nil, fmt.Errorf("testenv: envtest backend needs %s (or WithBinaryAssetsDirectory) naming a directory with kube-apiserver and etcd", EnvAssets)
-	}
 	copies := make([]*apiextensionsv1.CustomResourceDefinition, len(crds))
 	for i, crd := range crds {
 		copies[i] = crd.DeepCopy()
@@ -41,6 +41,35 @@ func startEnvtest(_ context.Context, o options, crds []*apiextensionsv1.CustomRe
 	}
 	stop := func() { _ = env.Stop() }
 	return rest.CopyConfig(cfg), stop, nil
+}
+
+// envtestBinaries are the programs envtest runs from the assets directory.
+var envtestBinaries = []string{"kube-apiserver", "etcd"}
+
+// checkEnvtestAssets rejects, before anything starts, an envtest backend
+// without a directory holding kube-apiserver and etcd, naming where the
+// directory came from and how to get the embedded server instead.
+func checkEnvtestAssets(o options) error {
+	if o.assetsDir == "" {
+		return fmt.Errorf("testenv: the envtest backend needs %s (or WithBinaryAssetsDirectory) naming a directory with %s; "+
+			"without binaries use the embedded backend (the default when %s is unset)",
+			EnvAssets, strings.Join(envtestBinaries, " and "), EnvAssets)
+	}
+	var missing []string
+	for _, name := range envtestBinaries {
+		info, err := os.Stat(filepath.Join(o.assetsDir, name))
+		if err != nil || info.IsDir() || info.Mode().Perm()&0o111 == 0 {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("testenv: %s %q has no executable %s, so the envtest backend cannot start "+
+		"(it chose envtest because %s); point it at a directory with %s (setup-envtest use -p path prints one), "+
+		"or pass testenv.WithBackend(testenv.BackendEmbedded) to run the in-process server whatever %s says",
+		o.assetsFrom, o.assetsDir, strings.Join(missing, " or "), o.backendReason,
+		strings.Join(envtestBinaries, " and "), EnvAssets)
 }
 
 // envtestMapper serves the CRDs from the static mapper first and everything

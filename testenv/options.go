@@ -59,26 +59,52 @@ type options struct {
 	scheme    *runtime.Scheme
 	backend   Backend
 	assetsDir string
-	verbose   bool
-	timeout   time.Duration
+	// assetsFrom says where assetsDir came from, for messages: EnvAssets
+	// or "WithBinaryAssetsDirectory".
+	assetsFrom string
+	// backendReason says why backend was chosen (Env.BackendReason).
+	backendReason string
+	verbose       bool
+	timeout       time.Duration
 }
 
 func newOptions(opts []Option) options {
 	o := options{
-		verbose:   isTrue(os.Getenv(EnvVerbose)),
-		assetsDir: os.Getenv(EnvAssets),
-		timeout:   DefaultTimeout,
+		verbose: isTrue(os.Getenv(EnvVerbose)),
+		timeout: DefaultTimeout,
+	}
+	if dir := os.Getenv(EnvAssets); dir != "" {
+		o.assetsDir, o.assetsFrom = dir, EnvAssets
 	}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.backend == BackendAuto {
-		o.backend = BackendEmbedded
-		if o.assetsDir != "" {
-			o.backend = BackendEnvtest
-		}
-	}
+	o.backendReason = chooseBackend(&o)
 	return o
+}
+
+// chooseBackend resolves BackendAuto and returns why the backend was chosen.
+func chooseBackend(o *options) string {
+	assets := o.assetsFrom + "=" + o.assetsDir
+	if o.assetsFrom == "WithBinaryAssetsDirectory" {
+		assets = "WithBinaryAssetsDirectory(" + strconv.Quote(o.assetsDir) + ")"
+	}
+	switch {
+	case o.backend == BackendEmbedded && o.assetsDir != "":
+		return "WithBackend(BackendEmbedded), which ignores " + assets
+	case o.backend == BackendEmbedded:
+		return "WithBackend(BackendEmbedded)"
+	case o.backend == BackendEnvtest:
+		return "WithBackend(BackendEnvtest)"
+	case o.backend != BackendAuto:
+		return "WithBackend(" + o.backend.String() + ")"
+	case o.assetsDir != "":
+		o.backend = BackendEnvtest
+		return assets + " selects envtest; WithBackend(BackendEmbedded) ignores it"
+	default:
+		o.backend = BackendEmbedded
+		return EnvAssets + " is not set"
+	}
 }
 
 // WithCRDDirectory installs every CustomResourceDefinition found in the
@@ -110,7 +136,12 @@ func WithBackend(b Backend) Option {
 // binaries for BackendEnvtest, overriding KUBEBUILDER_ASSETS. Under
 // BackendAuto a non-empty directory selects BackendEnvtest.
 func WithBinaryAssetsDirectory(dir string) Option {
-	return func(o *options) { o.assetsDir = dir }
+	return func(o *options) {
+		o.assetsDir, o.assetsFrom = dir, "WithBinaryAssetsDirectory"
+		if dir == "" {
+			o.assetsFrom = ""
+		}
+	}
 }
 
 // WithVerbose lets the servers' logs through (klog to stderr, etcd errors to

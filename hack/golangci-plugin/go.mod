@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/golangci/golangci-lint/v2 v2.15.0
-	github.com/statuspatch/statuspatch v0.0.0
+	github.com/statuspatch/statuspatch v0.1.0
 )
 
 require (
@@ -218,5 +218,3 @@ require (
 	mvdan.cc/gofumpt v0.12.0 // indirect
 	mvdan.cc/unparam v0.0.0-20260823230713-2fa3d841b0c8 // indirect
 )
-
-replace github.com/statuspatch/statuspatch => ../..

@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"text/tabwriter"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -61,7 +60,7 @@ func run(cfg demo.Config, crds string) error {
 		return err
 	}
 	defer stop()
-	fmt.Printf("API server (%s: apiextensions-apiserver + etcd in-process) ready in %s\n", env.Backend, env.StartupTime.Round(time.Millisecond))
+	fmt.Printf("API server (%s, because %s) ready in %s\n", env.Backend, env.BackendReason, env.StartupTime.Round(time.Millisecond))
 	fmt.Printf("load: %d Rollouts x %d steps in one Fleet; %d managers x %d workers, every manager reconciling every object\n\n",
 		cfg.Rollouts, cfg.Steps, cfg.Managers, cfg.Workers)
 
@@ -74,32 +73,9 @@ func run(cfg demo.Config, crds string) error {
 		results = append(results, r)
 	}
 
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	row := func(name string, f func(demo.Result) string) {
-		fmt.Fprintf(w, "%s\t", name)
-		for _, r := range results {
-			fmt.Fprintf(w, "%s\t", f(r))
-		}
-		fmt.Fprintln(w)
-	}
-	row("", func(r demo.Result) string { return r.Variant.String() })
-	row("rollout reconciles", func(r demo.Result) string { return fmt.Sprint(r.Reconciles) })
-	row("status writes attempted", func(r demo.Result) string { return fmt.Sprint(r.StatusWrites) })
-	row("metadata writes (finalizer)", func(r demo.Result) string { return fmt.Sprint(r.MetaWrites) })
-	row("conflicts (409)", func(r demo.Result) string { return fmt.Sprint(r.Conflicts) })
-	row("Retry re-reads", func(r demo.Result) string { return fmt.Sprint(r.Retries) })
-	row("plans written", func(r demo.Result) string { return fmt.Sprint(r.PlansBuilt) })
-	row("LOST: plans overwritten", func(r demo.Result) string { return fmt.Sprint(r.PlansOverwritten) })
-	row("LOST: fleet entries", func(r demo.Result) string { return fmt.Sprint(r.MembersLost) })
-	row("rollouts completed", func(r demo.Result) string { return fmt.Sprintf("%d/%d", r.Completed, cfg.Rollouts) })
-	row("wall time", func(r demo.Result) string { return r.Wall.Round(time.Millisecond).String() })
-	row("no-op reconcile: requests", func(r demo.Result) string { return fmt.Sprintf("%.2f", r.NoopRequests) })
-	row("no-op reconcile: Rollout status writes", func(r demo.Result) string { return fmt.Sprintf("%.2f", r.NoopWrites) })
-	if err := w.Flush(); err != nil {
+	if err := demo.WriteTable(os.Stdout, cfg, results); err != nil {
 		return err
 	}
-	fmt.Println()
-	fmt.Println("Writes, conflicts and re-reads include the Fleet controller's (a patcher in every variant).")
 	fmt.Println("No-op reconciles run once per completed Rollout, reading from the cache; a blind one may also re-add a lost Fleet entry.")
 
 	p := results[0]

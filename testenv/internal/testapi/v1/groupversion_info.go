@@ -20,7 +20,7 @@ var (
 	GroupVersion = schema.GroupVersion{Group: "testing.statuspatch.dev", Version: "v1"}
 
 	// SchemeBuilder adds the types of this package to a scheme.
-	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion} //nolint:staticcheck // kubebuilder's scaffolded layout, kept so this API looks like a user's
 
 	// AddToScheme adds the types of this package to a scheme.
 	AddToScheme = SchemeBuilder.AddToScheme

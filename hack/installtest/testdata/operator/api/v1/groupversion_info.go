@@ -1,0 +1,20 @@
+// Package v1 is the widgets.example.com/v1 API group of the install test's
+// operator, laid out as kubebuilder lays out a new API.
+// +kubebuilder:object:generate=true
+// +groupName=widgets.example.com
+package v1
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// GroupVersion is the group and version of these kinds.
+var GroupVersion = schema.GroupVersion{Group: "widgets.example.com", Version: "v1"}
+
+// AddToScheme adds the kinds of this group version to a scheme.
+func AddToScheme(s *runtime.Scheme) error {
+	s.AddKnownTypes(GroupVersion, &Widget{}, &WidgetList{})
+	metaAddToGroupVersion(s)
+	return nil
+}

@@ -1,0 +1,31 @@
+# Sourced by hack/install-test.sh and hack/release.sh: builds a file-based
+# module proxy with this repository's modules at one version and points the
+# go command at it, as a user's go command would see a published release.
+#
+#   use_release_proxy REPO VERSION WORKDIR
+#
+# After it: GOWORK=off; GOPROXY is the proxy, then the shared module cache's
+# download directory (offline copies of third-party modules), then the
+# original GOPROXY; GONOSUMDB skips the checksum database for this repository
+# only; GOMODCACHE is a cache of its own (STATUSPATCH_INSTALL_CACHE, default
+# ~/.cache/statuspatch-install-test/modcache) from which every earlier copy
+# of this repository's modules is dropped, so a rebuilt version never meets a
+# stale one. The separate cache means the first run compiles the Kubernetes
+# dependencies once more: the build cache keys on source directories.
+use_release_proxy() {
+	local repo=$1 version=$2 work=$3
+	local cache=${STATUSPATCH_INSTALL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statuspatch-install-test}
+	local upstream shared d
+	upstream=$(GOWORK=off go env GOPROXY)
+	shared=$(GOWORK=off go env GOMODCACHE)
+	export GOMODCACHE=$cache/modcache
+	for d in "$GOMODCACHE/github.com/statuspatch" "$GOMODCACHE/cache/download/github.com/statuspatch"; do
+		if [[ -e $d ]]; then chmod -R u+w "$d" && rm -rf "$d"; fi
+	done
+	rm -rf "$work/proxy"
+	(cd "$repo" && GOWORK=off GOMODCACHE=$shared go run ./hack/modproxy -version "$version" -out "$work/proxy")
+	export GOWORK=off
+	export GOPROXY="file://$work/proxy,file://$shared/cache/download,$upstream"
+	export GONOSUMDB=github.com/statuspatch/statuspatch
+	export GOFLAGS="${GOFLAGS:-} -modcacherw"
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Releases the root module and the nested modules it publishes at one
+# version, consistently. Dry run unless --apply.
+#
+#   hack/release.sh v0.2.0                  # dry run: prints the release commit and tags
+#   hack/release.sh v0.2.0 --keep DIR       # dry run, and leave the prepared clone in DIR
+#   hack/release.sh v0.2.0 --apply          # fetch the release commit and tags into this repository
+#
+# It never pushes. Working in a temporary clone of HEAD, it
+#  1. moves every requirement between the published modules (testenv,
+#     examples and hack/golangci-plugin on the root, examples on testenv), the
+#     go.work replace lines and the versions in the install docs to VERSION;
+#  2. builds a file-based proxy of the modules at VERSION (hack/modproxy) and,
+#     module by module, runs `go mod tidy` against it with GOWORK=off, then
+#     `go list -deps -test ./...` with -mod=readonly: every import of every
+#     module resolves, from the proxy, with a complete go.sum and no replace
+#     directive (compiling is left to CI: make test, make lint-plugin and
+#     hack/install-test.sh build the same code with the same versions);
+#  3. commits "release: VERSION" and tags VERSION, testenv/VERSION,
+#     examples/VERSION and hack/golangci-plugin/VERSION (the tag names the go
+#     command looks for in a multi-module repository).
+# With --apply it then fetches that commit and the tags into this repository
+# and fast-forwards the current branch to it; `git push` is yours to run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+usage() { echo "usage: hack/release.sh vX.Y.Z [--apply | --keep DIR]" >&2; exit 2; }
+[[ $# -ge 1 ]] || usage
+version=$1
+shift
+apply=false keep=""
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--apply) apply=true ;;
+	--keep) [[ $# -ge 2 ]] || usage; keep=$2; shift ;;
+	*) usage ;;
+	esac
+	shift
+done
+if ! [[ $version =~ ^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$ ]]; then
+	echo "release: $version is not a version like v0.2.0" >&2
+	exit 1
+fi
+nested=(testenv examples hack/golangci-plugin)
+tags=("$version")
+for m in "${nested[@]}"; do tags+=("$m/$version"); done
+for t in "${tags[@]}"; do
+	if git -C "$root" rev-parse -q --verify "refs/tags/$t" >/dev/null; then
+		echo "release: tag $t exists already" >&2
+		exit 1
+	fi
+done
+if $apply && [[ -n $(git -C "$root" status --porcelain) ]]; then
+	echo "release: the working tree has uncommitted changes; commit them first" >&2
+	exit 1
+fi
+if [[ -n $(git -C "$root" status --porcelain) ]]; then
+	echo "release: note: uncommitted changes are not part of the release (it is made from HEAD)"
+fi
+
+work=$(mktemp -d)
+cleanup() { chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+clone=${keep:-$work/repo}
+if [[ -n $keep ]]; then
+	[[ ! -e $keep ]] || { echo "release: --keep $keep exists already" >&2; exit 1; }
+fi
+git clone -q --no-local "$root" "$clone"
+git -C "$clone" checkout -q --detach "$(git -C "$root" rev-parse HEAD)"
+cd "$clone"
+
+old=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' testenv/go.mod)
+echo "release: $old -> $version, from $(git rev-parse --short HEAD)"
+
+# 1. Requirements, go.work replacements, install docs.
+for m in "${nested[@]}"; do
+	(cd "$m" && GOWORK=off go mod edit -require "github.com/statuspatch/statuspatch@$version")
+done
+(cd examples && GOWORK=off go mod edit -require "github.com/statuspatch/statuspatch/testenv@$version")
+sed -i -E "s#^(\s*github.com/statuspatch/statuspatch(/testenv)?) $old =>#\1 $version =>#" go.work hack/golangci-plugin/go.work
+for doc in README.md docs/kubebuilder.md examples/README.md; do
+	[[ -f $doc ]] || continue
+	sed -i -E -e "s#(github.com/statuspatch/statuspatch[A-Za-z0-9/_.-]*@)$old\b#\1$version#g" \
+		-e "s#(STATUSPATCH_VERSION \?= )$old\b#\1$version#" \
+		-e "s#(version: )$old(\s+\# statuspatch)#\1$version\2#" "$doc"
+done
+
+# 2. go.sum of each nested module against the proxy, in dependency order (a
+# module's zip holds its go.sum, so the proxy is rebuilt after each).
+# shellcheck source=hack/modproxy-env.sh
+source "$root/hack/modproxy-env.sh"
+for m in "${nested[@]}"; do
+	echo "release: $m: go mod tidy, go list -deps -test ./... (GOWORK=off, from the proxy)"
+	(
+		use_release_proxy "$clone" "$version" "$work"
+		cd "$m"
+		go mod tidy
+		GOFLAGS="$GOFLAGS -mod=readonly" go list -deps -test ./... >/dev/null
+		if grep -n '^replace\|^\s*replace' go.mod; then echo "release: $m/go.mod has a replace directive" >&2; exit 1; fi
+	)
+done
+# The root module needs no other module: resolve it alone, as published.
+GOWORK=off GOFLAGS="${GOFLAGS:-} -mod=readonly" go list -deps -test ./... >/dev/null
+
+# 3. Commit and tags.
+git add -A
+git -c user.name="${GIT_AUTHOR_NAME:-statuspatch release}" -c user.email="${GIT_AUTHOR_EMAIL:-release@statuspatch.invalid}" \
+	commit -q -m "release: $version"
+for t in "${tags[@]}"; do
+	git -c user.name="${GIT_AUTHOR_NAME:-statuspatch release}" -c user.email="${GIT_AUTHOR_EMAIL:-release@statuspatch.invalid}" \
+		tag -a "$t" -m "statuspatch $version"
+done
+git --no-pager show --stat --format='release commit %h: %s' HEAD
+echo "release: tags: ${tags[*]}"
+
+if ! $apply; then
+	echo "release: dry run; nothing changed in $root (--apply to fetch the commit and tags)"
+	exit 0
+fi
+git -C "$root" fetch -q "$clone" HEAD
+git -C "$root" merge -q --ff-only FETCH_HEAD
+for t in "${tags[@]}"; do git -C "$root" fetch -q "$clone" "refs/tags/$t:refs/tags/$t"; done
+echo "release: $root is at the release commit; push with: git push origin HEAD ${tags[*]}"
