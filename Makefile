@@ -52,6 +52,12 @@ test-examples: tools ## examples: the example operator and the contention proof 
 	./hack/warm-cache.sh examples
 	cd examples && $(GO) test ./...
 
+FUZZTIME ?= 30s
+
+.PHONY: fuzz
+fuzz: ## Fuzz the patcher's public call sequences (no panic, no silent loss) for FUZZTIME (30s).
+	$(ROOT_GO) test ./patcher -run '^$$' -fuzz '^FuzzCallSequences$$' -fuzztime $(FUZZTIME)
+
 .PHONY: test-install
 test-install: tools ## README's install and lint commands in a scratch module, from a module proxy built here.
 	./hack/install-test.sh

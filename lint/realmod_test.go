@@ -16,6 +16,7 @@ func TestRealControllerRuntime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks controller-runtime and k8s.io/api from source")
 	}
+	t.Setenv("GOWORK", "off") // realmod is its own module, not in the repository's workspace
 	dir := filepath.Join(analysistest.TestData(), "realmod")
 	// analysistest loads with GOPROXY=off: fill the module cache first.
 	cmd := exec.Command("go", "mod", "download")

@@ -52,7 +52,7 @@ func sizedDeployment(specKB, statusKB int) *appsv1.Deployment {
 func recordingClient(b *testing.B) (client.Client, *int) {
 	c, _, _ := newClient(b)
 	var bytesSent int
-	return interceptor.NewClient(c.(client.WithWatch), interceptor.Funcs{
+	return interceptor.NewClient(c, interceptor.Funcs{
 		SubResourcePatch: func(_ context.Context, _ client.Client, _ string, obj client.Object, p client.Patch, _ ...client.SubResourcePatchOption) error {
 			data, err := p.Data(obj)
 			if err != nil {

@@ -10,7 +10,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/statuspatch/statuspatch/patcher"
 )
@@ -154,12 +153,6 @@ func TestFlushDeletedObjectIsNotFound(t *testing.T) {
 		t.Fatalf("Flush of a deleted object = %v, want NotFound", err)
 	}
 }
-
-// noStatus is a client.Object without a Status field.
-type noStatus struct{ appsv1.DeploymentList }
-
-func (n *noStatus) DeepCopyObject() runtime.Object { return &noStatus{*n.DeploymentList.DeepCopy()} }
-func (n *noStatus) GetName() string                { return "" }
 
 func TestBadInputIsAnErrorNotAPanic(t *testing.T) {
 	c, _, _ := newClient(t)

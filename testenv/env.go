@@ -77,6 +77,14 @@ func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), erro
 	if err != nil {
 		return nil, nil, err
 	}
+	if !o.skipSchemaCheck {
+		// Before anything starts: a CRD that drifted from its Go type makes
+		// the server prune status fields, and tests pass against a schema
+		// production will not have.
+		if err := CheckStatusSchema(o.scheme, crds...); err != nil {
+			return nil, nil, fmt.Errorf("%w (testenv.WithoutStatusSchemaCheck() turns this check off)", err)
+		}
+	}
 	ctx, cancel := context.WithTimeoutCause(ctx, o.timeout,
 		fmt.Errorf("testenv: start-up took longer than %s", o.timeout))
 	defer cancel()

@@ -66,6 +66,8 @@ type options struct {
 	backendReason string
 	verbose       bool
 	timeout       time.Duration
+	// skipSchemaCheck turns off CheckStatusSchema at start-up.
+	skipSchemaCheck bool
 }
 
 func newOptions(opts []Option) options {
@@ -166,4 +168,12 @@ func isTrue(s string) bool {
 		return true
 	}
 	return false
+}
+
+// WithoutStatusSchemaCheck turns off the check, at start-up, that every
+// field of each installed kind's Go status type (for kinds in the scheme)
+// exists in its CRD's status schema (CheckStatusSchema). Use it only for a
+// test that installs a drifted CRD on purpose.
+func WithoutStatusSchemaCheck() Option {
+	return func(o *options) { o.skipSchemaCheck = true }
 }

@@ -43,3 +43,21 @@ func TestCheckStatusSchemaNamesMissingPaths(t *testing.T) {
 		t.Fatal("the untouched Gadget CRD was reported")
 	}
 }
+
+// Start refuses a drifted CRD before anything starts, unless told not to.
+func TestStartRefusesADriftedCRD(t *testing.T) {
+	crds := testapi.CRDs()
+	for _, crd := range crds {
+		if crd.Spec.Names.Kind == "Widget" {
+			delete(crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"].Properties, "plan")
+		}
+	}
+	_, stop, err := testenv.StartServer(t.Context(), testenv.WithCRDs(crds...), testenv.WithScheme(testScheme(t)))
+	if err == nil {
+		stop()
+		t.Fatal("a CRD lacking status.plan started")
+	}
+	if !strings.Contains(err.Error(), "status.plan") || !strings.Contains(err.Error(), "WithoutStatusSchemaCheck") {
+		t.Fatalf("error %q does not name the missing path and the way out", err)
+	}
+}

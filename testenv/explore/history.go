@@ -118,7 +118,7 @@ func diffLeaves(path string, a, b any, out *[]string) {
 			leaves(path, b, out)
 			return
 		}
-		if !reflect.DeepEqual(a, b) && !(zero(a) && zero(b)) {
+		if !reflect.DeepEqual(a, b) && (!zero(a) || !zero(b)) {
 			*out = append(*out, path)
 		}
 		return

@@ -189,7 +189,7 @@ func (r *run) step(ctx context.Context, it item, plan []int) {
 	default:
 		s.step.Result = "done"
 	}
-	if it.action < 0 && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck
+	if it.action < 0 && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.enqueue(it)
 	}
 	r.steps = append(r.steps, s.step)

@@ -42,7 +42,7 @@ func driftedEnv(t *testing.T) *testenv.Env {
 	if err := v1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
-	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s))
+	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s), testenv.WithoutStatusSchemaCheck())
 	if err != nil {
 		t.Fatal(err)
 	}

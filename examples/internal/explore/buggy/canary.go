@@ -47,7 +47,7 @@ func (r *CanaryReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	//statuspatch:allow buggy on purpose: the explorer's proof
 	err := r.Client.Status().Patch(ctx, f, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
 	if apierrors.IsConflict(err) {
-		return ctrl.Result{Requeue: true}, nil
+		return ctrl.Result{Requeue: true}, nil //nolint:staticcheck // deprecated, but real reconcilers still return it: the explorer must handle it
 	}
 	return ctrl.Result{}, err
 }
