@@ -12,7 +12,7 @@ cd "$dir"
 # Every non-standard package the module's packages and tests need, without
 # the test variants ("p [p.test]") and test mains, which go build can't name,
 # and without commands, whose linking would only cost time.
-mapfile -t pkgs < <(go list -deps -test -f '{{if and (not .Standard) (ne .Name "main")}}{{.ImportPath}}{{end}}' ./... |
+mapfile -t pkgs < <(go list -deps -test -f '{{if and (not .Standard) (ne .Name "main") .GoFiles}}{{.ImportPath}}{{end}}' ./... |
 	grep -v -e ' ' -e '\.test$' | sort -u)
 echo "warm-cache: $dir needs ${#pkgs[@]} packages outside the standard library (the Kubernetes API server and etcd among them)."
 echo "warm-cache: compiling those not in the Go build cache: 5-12 minutes on 2 cores when the cache is cold, a few seconds when warm."
