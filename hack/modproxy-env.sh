@@ -10,7 +10,8 @@
 # only; GOMODCACHE is a cache of its own (STATUSPATCH_INSTALL_CACHE, default
 # ~/.cache/statuspatch-install-test/modcache) from which every earlier copy
 # of this repository's modules is dropped, so a rebuilt version never meets a
-# stale one. The separate cache means the first run compiles the Kubernetes
+# stale one (and GODEBUG=goindex=0 keeps the go command's module index from
+# remembering the earlier copy's files). The separate cache means the first run compiles the Kubernetes
 # dependencies once more: the build cache keys on source directories.
 use_release_proxy() {
 	local repo=$1 version=$2 work=$3
@@ -28,4 +29,8 @@ use_release_proxy() {
 	export GOPROXY="file://$work/proxy,file://$shared/cache/download,$upstream"
 	export GONOSUMDB=github.com/statuspatch/statuspatch
 	export GOFLAGS="${GOFLAGS:-} -modcacherw"
+	# The go command indexes module-cache directories in the shared build
+	# cache on the assumption that a version never changes; a rebuilt
+	# version does, so the index would name files that are gone.
+	export GODEBUG="${GODEBUG:+$GODEBUG,}goindex=0"
 }
