@@ -84,7 +84,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
-	reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(scratch).Elem())
+	p.replaceObject(scratch)
 	p.setBase(p.obj)
 	if same {
 		return resultApplied, nil
@@ -156,6 +156,12 @@ func (p *Patcher[T]) read(ctx context.Context) (T, error) {
 		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
 	}
 	return fresh, nil
+}
+
+// replaceObject overwrites the caller's object with src, in place, so the
+// caller's pointer stays valid.
+func (p *Patcher[T]) replaceObject(src T) {
+	reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(src).Elem())
 }
 
 // newObject returns a new, empty T carrying the object's name and namespace.

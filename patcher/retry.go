@@ -3,7 +3,6 @@ package patcher
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -94,7 +93,7 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 // flushed later, then returns the error or re-panics.
 func (p *Patcher[T]) runMutate(mutate func(T) error) (err error) {
 	before := p.obj.DeepCopyObject().(T)
-	restore := func() { reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(before).Elem()) }
+	restore := func() { p.replaceObject(before) }
 	panicked := true
 	defer func() {
 		if panicked {
@@ -116,7 +115,7 @@ func (p *Patcher[T]) refresh(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(fresh).Elem())
+	p.replaceObject(fresh)
 	p.setBase(p.obj)
 	return nil
 }
