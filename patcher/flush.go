@@ -10,7 +10,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -63,18 +62,14 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if err != nil {
 		return resultError, err
 	}
-	diff, err := statusMergePatch(base, cur)
-	if err != nil {
-		return resultError, fmt.Errorf("statuspatch: %s: diff status: %w", p.id(), err)
-	}
-	body, err := patchBody(p.base.GetResourceVersion(), diff)
+	patchType, body, err := statusWrite(p.base.GetResourceVersion(), base, cur, p.baseStatusZero())
 	if err != nil {
 		return resultError, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
 	// The response goes into a scratch object: on failure the caller's
 	// object, status included, is left exactly as it was.
 	scratch := p.newObject()
-	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(types.MergePatchType, body), p.subResourcePatchOptions()...); err != nil {
+	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(patchType, body), p.subResourcePatchOptions()...); err != nil {
 		if apierrors.IsConflict(err) {
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())

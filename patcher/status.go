@@ -127,6 +127,12 @@ func (p *Patcher[T]) baseStatus() ([]byte, error) {
 	return p.baseStatusJSON, nil
 }
 
+// baseStatusZero reports whether the base's status is its type's zero value
+// (or a nil pointer): the server may then hold no status object at all.
+func (p *Patcher[T]) baseStatusZero() bool {
+	return reflect.ValueOf(p.status(p.base)).Elem().IsZero()
+}
+
 // changedStatusFields names, as JSON paths ("status.phase"), the top-level
 // status fields where the object differs from the base.
 func (p *Patcher[T]) changedStatusFields() ([]string, error) {

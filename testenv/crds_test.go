@@ -21,10 +21,10 @@ func TestReadCRDDirectory(t *testing.T) {
 		names = append(names, crd.Name)
 	}
 	got := strings.Join(names, ",")
-	if want := "gadgets.testing.statuspatch.dev,widgets.testing.statuspatch.dev"; got != want {
+	if want := "gadgets.testing.statuspatch.dev,gizmos.testing.statuspatch.dev,widgets.testing.statuspatch.dev"; got != want {
 		t.Fatalf("CRDs = %s, want %s", got, want)
 	}
-	if sub := crds[1].Spec.Versions[0].Subresources; sub == nil || sub.Status == nil {
+	if sub := crds[2].Spec.Versions[0].Subresources; sub == nil || sub.Status == nil {
 		t.Fatal("widget CRD lost its status subresource")
 	}
 }

@@ -241,6 +241,7 @@ func testMapper(t *testing.T, env *testenv.Env) {
 	}{
 		{"Widget", "widgets", meta.RESTScopeNameNamespace},
 		{"Gadget", "gadgets", meta.RESTScopeNameRoot},
+		{"Gizmo", "gizmos", meta.RESTScopeNameNamespace},
 	} {
 		m, err := env.Mapper.RESTMapping(testv1.GroupVersion.WithKind(tt.kind).GroupKind())
 		if err != nil {
@@ -259,8 +260,8 @@ func testMapper(t *testing.T, env *testenv.Env) {
 	if err := env.Client.Get(ctxFor(t), client.ObjectKey{Name: "widgets.testing.statuspatch.dev"}, crd); err != nil {
 		t.Fatal(err)
 	}
-	if len(env.CRDs) != 2 {
-		t.Errorf("env.CRDs has %d entries", len(env.CRDs))
+	if len(env.CRDs) != 3 {
+		t.Errorf("env.CRDs has %d entries, want 3", len(env.CRDs))
 	}
 }
 

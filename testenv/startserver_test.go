@@ -32,8 +32,8 @@ func TestStartServer(t *testing.T) {
 		}
 	}()
 	t.Logf("started in %s", env.StartupTime)
-	if len(env.CRDs) != 2 {
-		t.Fatalf("installed %d CRDs, want 2", len(env.CRDs))
+	if len(env.CRDs) != 3 {
+		t.Fatalf("installed %d CRDs, want 3", len(env.CRDs))
 	}
 
 	g := &testv1.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "demo"}}

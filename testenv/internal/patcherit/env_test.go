@@ -33,7 +33,7 @@ var (
 
 // env returns one API server shared by the package's tests; each test works
 // in its own namespace-less object names, so they don't interfere.
-func env(t *testing.T) *testenv.Env {
+func env(t testing.TB) *testenv.Env {
 	t.Helper()
 	envOnce.Do(func() {
 		s := runtime.NewScheme()

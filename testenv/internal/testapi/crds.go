@@ -23,7 +23,7 @@ import (
 //go:embed crd/*.yaml
 var crdFiles embed.FS
 
-// CRDs returns fresh copies of the Widget and Gadget CRDs, sorted by file name.
+// CRDs returns fresh copies of the Widget, Gadget and Gizmo CRDs, sorted by file name.
 func CRDs() []*apiextensionsv1.CustomResourceDefinition {
 	names, err := fs.Glob(crdFiles, "crd/*.yaml")
 	if err != nil {

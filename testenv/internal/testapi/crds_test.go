@@ -1,6 +1,7 @@
 package testapi_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
@@ -8,10 +9,15 @@ import (
 
 func TestCRDs(t *testing.T) {
 	crds := testapi.CRDs()
-	if len(crds) != 2 || crds[0].Name != "gadgets.testing.statuspatch.dev" || crds[1].Name != "widgets.testing.statuspatch.dev" {
-		t.Fatalf("CRDs() = %d CRDs", len(crds))
+	var names []string
+	for _, crd := range crds {
+		names = append(names, crd.Name)
+		if crd.Spec.Versions[0].Subresources == nil || crd.Spec.Versions[0].Subresources.Status == nil {
+			t.Errorf("%s has no status subresource", crd.Name)
+		}
 	}
-	if crds[1].Spec.Versions[0].Subresources == nil || crds[1].Spec.Versions[0].Subresources.Status == nil {
-		t.Fatal("widget CRD has no status subresource")
+	want := []string{"gadgets.testing.statuspatch.dev", "gizmos.testing.statuspatch.dev", "widgets.testing.statuspatch.dev"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("CRDs() = %v, want %v", names, want)
 	}
 }
