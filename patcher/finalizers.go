@@ -95,6 +95,7 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 		}
 		return fmt.Errorf("statuspatch: patch finalizers of %s: %w", p.id(), withCause(ctx, err))
 	}
+	p.versions().observe(scratch.GetResourceVersion())
 	p.obj.SetResourceVersion(scratch.GetResourceVersion())
 	p.obj.SetGeneration(scratch.GetGeneration())
 	p.obj.SetManagedFields(scratch.GetManagedFields())

@@ -66,6 +66,16 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if err != nil {
 		return resultError, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
+	// One write per object at a time through this client, and none that
+	// the version book already knows would conflict.
+	release, err := p.versions().acquire(ctx)
+	if err != nil {
+		return resultError, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
+	}
+	defer release()
+	if known, newer := p.versions().newerThan(p.base.GetResourceVersion()); newer {
+		return resultConflict, p.conflict(fmt.Sprintf("resourceVersion %s of the object was already seen here, newer than the base's %s: the write would conflict, so it was not sent", known, p.base.GetResourceVersion()))
+	}
 	// The response goes into a scratch object: on failure the caller's
 	// object, status included, is left exactly as it was.
 	scratch := p.newObject()
@@ -78,6 +88,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	}
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
+	p.versions().observe(scratch.GetResourceVersion())
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
 	p.replaceObject(scratch)
 	p.setBase(p.obj)
@@ -150,6 +161,7 @@ func (p *Patcher[T]) read(ctx context.Context) (T, error) {
 	if err := reader.Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); err != nil {
 		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
 	}
+	p.versions().observe(fresh.GetResourceVersion())
 	return fresh, nil
 }
 

@@ -34,8 +34,10 @@ type Patcher[T client.Object] struct {
 	obj  T // the caller's object, mutated in memory
 	base T // the last state known to be on the server
 
-	baseStatusJSON []byte // lazily marshalled status of base
-	gone           bool   // the last finalizer of a deleting object was removed
+	baseStatusJSON []byte        // lazily marshalled status of base
+	gone           bool          // the last finalizer of a deleting object was removed
+	version        *versionEntry // the object's entry in the version book
+	versionTried   bool
 	kind           string
 	metrics        *metricSet
 }
@@ -78,6 +80,7 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	p.status = status
 	p.setBase(obj)
 	p.ready = true
+	p.versions().observe(obj.GetResourceVersion())
 	return p
 }
 

@@ -86,6 +86,9 @@ type Result struct {
 	StatusWrites, MetaWrites int64
 	// Conflicts is the number of 409 responses.
 	Conflicts int64
+	// Causes breaks Conflicts down by cause (Conflicts also counts the
+	// writes of the no-op pass, which has none).
+	Causes [numCauses]int64
 	// Retries is the number of extra attempts Retry made (patcher only).
 	Retries int64
 	// PlansBuilt is the number of plans whose write succeeded.
@@ -136,8 +139,12 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 	var wg sync.WaitGroup
 	errs := make(chan error, cfg.Managers)
 	var mgrs []manager.Manager
-	for range cfg.Managers {
-		mgr, err := cenv.NewManager(manager.Options{
+	wlog := newWriteLog()
+	for m := range cfg.Managers {
+		menv := cenv
+		menv.Config = rest.CopyConfig(rc)
+		menv.Config.Wrap(wlog.wrap(m))
+		mgr, err := menv.NewManager(manager.Options{
 			Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}},
 			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 		})
@@ -203,6 +210,7 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 	}
 	res.Reconciles = reconciles.Load()
 	res.StatusWrites, res.MetaWrites, res.Conflicts = counted.statusWrites.Load(), counted.metaWrites.Load(), counted.conflicts.Load()
+	res.Causes = wlog.causes()
 	res.Retries = retries(reg)
 	res.PlansBuilt = int(plansBuilt.Load())
 
