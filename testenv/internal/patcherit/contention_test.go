@@ -2,10 +2,13 @@ package patcherit_test
 
 import (
 	"fmt"
+	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
@@ -24,6 +27,9 @@ func appendAll(t *testing.T, write func(c client.Client, key client.ObjectKey, e
 	return appendAllN(t, writers, appends, write)
 }
 
+// Each writer has a client of its own, as separate managers do: the
+// patcher's version book is per client, so the writers meet only at the
+// server's lock.
 func appendAllN(t *testing.T, writers, appends int, write func(c client.Client, key client.ObjectKey, entry string) error) (sets.Set[string], int) {
 	e := env(t)
 	key := newWidget(t, e.Client)
@@ -31,12 +37,16 @@ func appendAllN(t *testing.T, writers, appends int, write func(c client.Client, 
 	var wg sync.WaitGroup
 	errs := make(chan error, writers*appends)
 	for w := range writers {
+		c, err := client.New(e.Config, client.Options{Scheme: e.Scheme, Mapper: e.Mapper})
+		if err != nil {
+			t.Fatal(err)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range appends {
 				b.wait()
-				if err := write(e.Client, key, fmt.Sprintf("w%d-%d", w, i)); err != nil {
+				if err := write(c, key, fmt.Sprintf("w%d-%d", w, i)); err != nil {
 					errs <- err
 				}
 			}
@@ -164,11 +174,17 @@ func buildPlansConcurrently(t *testing.T, c client.Client, key client.ObjectKey,
 	var created []string
 	var wg sync.WaitGroup
 	for i := range 2 {
+		// A client per reconcile, as two managers have: they meet only at
+		// the server's lock.
+		own, err := client.New(env(t).Config, client.Options{Scheme: c.Scheme(), Mapper: c.RESTMapper()})
+		if err != nil {
+			t.Fatal(err)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			id := fmt.Sprintf("plan-%d", i)
-			built, err := reconcile(c, key, id, b)
+			built, err := reconcile(own, key, id, b)
 			if err != nil {
 				t.Errorf("reconcile %d: %v", i, err)
 			}
@@ -181,4 +197,78 @@ func buildPlansConcurrently(t *testing.T, c client.Client, key client.ObjectKey,
 	}
 	wg.Wait()
 	return created
+}
+
+// conflictCounter counts the 409 responses a client receives.
+type conflictCounter struct{ n atomic.Int64 }
+
+func (cc *conflictCounter) client(t *testing.T) client.Client {
+	t.Helper()
+	cfg := rest.CopyConfig(env(t).Config)
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := rt.RoundTrip(r)
+			if err == nil && resp.StatusCode == http.StatusConflict {
+				cc.n.Add(1)
+			}
+			return resp, err
+		})
+	})
+	c, err := client.New(cfg, client.Options{Scheme: env(t).Scheme, Mapper: env(t).Mapper})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Writers sharing one client (the workers of one manager) queue in the
+// patcher's version book: each learns from the book, not from a 409, that
+// another worker wrote first, re-reads and writes. Nothing is lost and the
+// server refuses nothing. With a client each (separate managers) the same
+// load meets at the server's lock: 409s, and still nothing lost.
+func TestOneClientsWritersQueueInsteadOfConflicting(t *testing.T) {
+	for _, shared := range []bool{true, false} {
+		t.Run(fmt.Sprintf("shared=%v", shared), func(t *testing.T) {
+			e := env(t)
+			key := newWidget(t, e.Client)
+			cc := &conflictCounter{}
+			one := cc.client(t)
+			b := newBarrier(writers)
+			var wg sync.WaitGroup
+			for w := range writers {
+				c := one
+				if !shared {
+					c = cc.client(t)
+				}
+				wg.Go(func() {
+					for i := range appends {
+						b.wait() // every round: all read before any writes
+						p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil))
+						if err == nil {
+							err = p.Retry(ctx, func(o *v1.Widget) error {
+								o.Status.Items = append(o.Status.Items, fmt.Sprintf("w%d-%d", w, i))
+								return nil
+							})
+						}
+						if err != nil {
+							t.Errorf("writer %d: %v", w, err)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			items := get(t, e.Client, key).Status.Items
+			if got := sets.New(items...); got.Len() != writers*appends {
+				t.Fatalf("%d distinct entries, want %d", got.Len(), writers*appends)
+			}
+			switch n := cc.n.Load(); {
+			case shared && n != 0:
+				t.Fatalf("%d conflicts among one client's writers, want 0", n)
+			case !shared && n == 0:
+				t.Fatal("no conflict among separate clients: the scenario does not contend")
+			default:
+				t.Logf("shared=%v: %d conflicts from the server", shared, n)
+			}
+		})
+	}
 }

@@ -354,12 +354,18 @@ func TestDefaultRetryBudgetHoldsAt32Writers(t *testing.T) {
 	errs := make(chan error, k*m)
 	var wg sync.WaitGroup
 	for w := range k {
+		// 32 writers with a client each, as 32 managers: one client would
+		// queue them in its version book instead of at the server's lock.
+		c, err := client.New(e.Config, client.Options{Scheme: e.Scheme, Mapper: e.Mapper})
+		if err != nil {
+			t.Fatal(err)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			<-start
 			for i := range m {
-				p, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithMetrics(nil))
+				p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil))
 				if err == nil {
 					err = p.Retry(ctx, func(o *v1.Widget) error {
 						o.Status.Items = append(o.Status.Items, fmt.Sprintf("w%d-%d", w, i))
