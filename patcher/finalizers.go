@@ -84,6 +84,15 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 	if err != nil {
 		return fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
+	release, err := p.versions().acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("statuspatch: patch finalizers of %s: %w", p.id(), err)
+	}
+	defer release()
+	if known, newer := p.versions().newerThan(p.base.GetResourceVersion()); newer {
+		p.metrics.observeFlush(p.kind, resultConflict, 0)
+		return p.conflict(fmt.Sprintf("resourceVersion %s of the object was already seen here, newer than the base's %s: the finalizer write would conflict, so it was not sent", known, p.base.GetResourceVersion()))
+	}
 	scratch := p.newObject()
 	var opts []client.PatchOption
 	if p.opts.fieldOwner != "" {

@@ -33,6 +33,19 @@ func TestDemoLoad(t *testing.T) {
 	if p.Lost() != 0 || p.Completed != cfg.Rollouts || p.PlansBuilt != cfg.Rollouts {
 		t.Fatalf("patcher: %d lost, %d plans written, %d of %d completed", p.Lost(), p.PlansBuilt, p.Completed, cfg.Rollouts)
 	}
+	// Every conflict is attributed, and none has an avoidable cause: a
+	// manager's patchers never conflict with that manager's own writes.
+	var attributed int64
+	for _, n := range p.Causes {
+		attributed += n
+	}
+	if attributed != p.Conflicts || p.Causes[demo.Unknown] != 0 {
+		t.Fatalf("patcher: %d conflicts, %d attributed (%v)", p.Conflicts, attributed, p.Causes)
+	}
+	if p.Causes[demo.OwnStaleRead] != 0 || p.Causes[demo.FleetSameManager] != 0 {
+		t.Fatalf("patcher: %d conflicts with the manager's own writes, %d among its own Fleet writers; want none",
+			p.Causes[demo.OwnStaleRead], p.Causes[demo.FleetSameManager])
+	}
 	if p.NoopRequests != 0 || p.NoopWrites != 0 {
 		t.Fatalf("patcher: a no-op reconcile sent %.2f requests, %.2f writes; want none", p.NoopRequests, p.NoopWrites)
 	}

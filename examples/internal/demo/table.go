@@ -78,12 +78,17 @@ func WriteTable(out io.Writer, cfg Config, results []Result) error {
 		return err
 	}
 	_, err := fmt.Fprint(out, `
-Why the patcher column has the most conflicts: its writes carry the
-resourceVersion they were based on, so when another reconcile wrote first the
-server refuses with a 409, and Retry re-reads and decides again. Each of those
-conflicts is a lost update caught. The blind variants send no resourceVersion:
-the server never refuses them, and the later write silently replaces the
-earlier one; their losses show in the LOST rows instead.
+Where the patcher's conflicts come from: its writes carry the resourceVersion
+they were based on, so when another writer wrote first the server refuses
+with a 409, and Retry re-reads and decides again: each is a lost update
+caught. Within one manager there are none: its patchers remember the newest
+resourceVersion they wrote or read for each object, send no write they know
+would conflict (they re-read instead), and queue their writes to one object.
+What remains is the other manager reconciling the same object at the same
+time, inherent to running two managers on every object (run with -managers 1
+to see it vanish). The blind variants send no resourceVersion: the server
+never refuses them, and the later write silently replaces the earlier one;
+their losses show in the LOST rows instead.
 Writes, conflicts and re-reads include the Fleet controller's (a patcher in every variant).
 `)
 	return err

@@ -26,7 +26,7 @@ func TestWriteTableLegend(t *testing.T) {
 			t.Errorf("legend does not explain %q", rw.label)
 		}
 	}
-	for _, want := range []string{Patcher.String(), BlindMergeFrom.String(), "0/5", "Why the patcher column has the most conflicts"} {
+	for _, want := range []string{Patcher.String(), BlindMergeFrom.String(), "0/5", "Where the patcher's conflicts come from"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
