@@ -105,6 +105,13 @@ func contend(ctx context.Context, env *testenv.Env, name string, k, m int, newUp
 	)
 	start := make(chan struct{})
 	for w := range k {
+		// A client per writer: K writers are K controllers (separate
+		// managers), meeting only at the server. (Writers sharing one client
+		// queue in the patcher's version book instead.)
+		c, err := client.New(env.Config, client.Options{Scheme: env.Scheme, Mapper: env.Mapper})
+		if err != nil {
+			return result{}, err
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -112,7 +119,7 @@ func contend(ctx context.Context, env *testenv.Env, name string, k, m int, newUp
 			<-start
 			for i := range m {
 				t := time.Now()
-				attempts, err := up(ctx, env.Client, key, fmt.Sprintf("w%d-%d", w, i))
+				attempts, err := up(ctx, c, key, fmt.Sprintf("w%d-%d", w, i))
 				d := time.Since(t)
 				mu.Lock()
 				res.attempts += attempts
