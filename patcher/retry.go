@@ -11,9 +11,8 @@ import (
 
 // Retry runs mutate on the object and flushes. On a Conflict it re-reads the
 // object through the API reader, makes the fresh object the new base, runs
-// mutate again on the fresh state and flushes again. The first retry
-// re-reads at once; from the second on, Retry sleeps a jittered, growing
-// backoff first (DefaultBackoff unless WithBackoff was given).
+// mutate again on the fresh state and flushes again, sleeping a jittered,
+// growing backoff in between (DefaultBackoff unless WithBackoff was given).
 //
 // mutate must decide from the object it is given, not from state captured
 // before: on a retry it sees what the other writer wrote. For the same
@@ -74,14 +73,7 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 			p.metrics.observeAttempts(p.kind, attempt)
 			return &RetryExhaustedError{Object: p.id(), Attempts: attempt, Reason: fmt.Sprintf("at most %d attempts", maxAttempts), Last: err}
 		}
-		// The first retry re-reads at once: the conflict says a newer state
-		// exists, and the re-read (through the API reader, when one is set)
-		// fetches it. Waiting first only loses to a writer that requeues
-		// (5 ms). From the second retry on, the backoff spreads writers out.
-		var wait time.Duration
-		if attempt > 1 {
-			wait = backoff.Step()
-		}
+		wait := backoff.Step()
 		if t := p.opts.retryTimeout; t > 0 && time.Since(start)+wait > t {
 			p.metrics.observeAttempts(p.kind, attempt)
 			return &RetryExhaustedError{Object: p.id(), Attempts: attempt, Reason: fmt.Sprintf("retry timeout %s", t), Last: err}

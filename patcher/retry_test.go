@@ -116,21 +116,3 @@ func TestRetryReadsThroughAPIReaderNotStaleCache(t *testing.T) {
 		t.Fatalf("server replicas = %d, want 50: a stale write got through", got)
 	}
 }
-
-// The first retry after a conflict re-reads at once; the backoff applies
-// from the second retry on. With an hour-long backoff, one conflict costs
-// no wait at all: a wait would outlast the context and fail the Retry.
-func TestFirstRetryDoesNotWait(t *testing.T) {
-	c, _, _ := newClient(t)
-	fc := patchertest.NewClient(c, patchertest.Faults{Conflicts: 1})
-	p := patcher.New(fc, fetch(t, c), patcher.WithBackoff(wait.Backoff{Duration: time.Hour, Steps: 5}))
-	cctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	attempts := 0
-	if err := p.Retry(cctx, func(d *appsv1.Deployment) error { attempts++; d.Status.ReadyReplicas = 3; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if attempts != 2 {
-		t.Fatalf("mutate ran %d times, want 2 (one conflict, one immediate retry)", attempts)
-	}
-}
