@@ -149,41 +149,58 @@ func contend(ctx context.Context, env *testenv.Env, name string, k, m int, newUp
 	return res, nil
 }
 
-func convergence(ctx context.Context, env *testenv.Env, ks []int, m int, variants map[string]bool) error {
+// convergence runs every variant at every K, repeat times (the variants'
+// order alternating between repetitions, so a machine getting busier does
+// not always hit the same one), prints the median ratio per K, then the
+// table of the last repetition.
+func convergence(ctx context.Context, env *testenv.Env, ks []int, m, repeat int, variants map[string]bool) error {
 	fmt.Printf("## Convergence under contention: K writers x %d status updates to one object\n\n", m)
 	type row struct {
 		k                     int
 		retry, requeue, blind result
+		ratios                []float64
+		lost                  bool
 	}
-	var rows []row
-	for _, k := range ks {
-		r := row{k: k}
-		for _, v := range []struct {
-			name string
-			res  *result
-			mk   func() update
-		}{
-			{"retry", &r.retry, func() update { return withPatcher }},
-			{"requeue", &r.requeue, requeueOnConflict},
-			{"blind", &r.blind, func() update { return blind }},
-		} {
-			if !variants[v.name] {
-				continue
+	rows := make([]row, len(ks))
+	for rep := range max(repeat, 1) {
+		for i, k := range ks {
+			r := &rows[i]
+			r.k = k
+			vs := []struct {
+				name string
+				res  *result
+				mk   func() update
+			}{
+				{"retry", &r.retry, func() update { return withPatcher }},
+				{"requeue", &r.requeue, requeueOnConflict},
+				{"blind", &r.blind, func() update { return blind }},
 			}
-			var err error
-			if *v.res, err = contend(ctx, env, v.name, k, m, v.mk); err != nil {
-				return err
+			if rep%2 == 1 {
+				vs[0], vs[1] = vs[1], vs[0]
 			}
+			for _, v := range vs {
+				if !variants[v.name] {
+					continue
+				}
+				var err error
+				if *v.res, err = contend(ctx, env, v.name, k, m, v.mk); err != nil {
+					return err
+				}
+			}
+			if r.retry.wall > 0 && r.requeue.wall > 0 {
+				r.ratios = append(r.ratios, r.retry.wall.Seconds()/r.requeue.wall.Seconds())
+			}
+			r.lost = r.lost || r.retry.lost != 0 || r.retry.failed != 0 || r.requeue.lost != 0
 		}
-		rows = append(rows, r)
 	}
 	// Verdict first.
 	for _, r := range rows {
-		if r.retry.wall == 0 || r.requeue.wall == 0 {
+		if len(r.ratios) == 0 {
 			continue
 		}
-		fmt.Printf("ratio K=%-2d  time to converge, Retry / requeue-on-conflict = %.2f   (lost: Retry %d, requeue %d, blind MergeFrom %d of %d)\n",
-			r.k, r.retry.wall.Seconds()/r.requeue.wall.Seconds(), r.retry.lost, r.requeue.lost, r.blind.lost, r.k*m)
+		slices.Sort(r.ratios)
+		fmt.Printf("ratio K=%-2d  time to converge, Retry / requeue-on-conflict = %.2f   (median of %d; lost in the last run: Retry %d, requeue %d, blind MergeFrom %d of %d)\n",
+			r.k, r.ratios[len(r.ratios)/2], len(r.ratios), r.retry.lost, r.requeue.lost, r.blind.lost, r.k*m)
 	}
 	fmt.Println()
 	fmt.Println("| K | variant | time to converge | attempts (most for one update) | p50 / p99 / slowest update | failed | lost updates |")
@@ -201,7 +218,7 @@ func convergence(ctx context.Context, env *testenv.Env, ks []int, m int, variant
 		}
 	}
 	for _, r := range rows {
-		if r.retry.lost != 0 || r.retry.failed != 0 || r.requeue.lost != 0 {
+		if r.lost {
 			return errors.New("an optimistic variant lost or failed an update: see the table")
 		}
 	}

@@ -35,19 +35,20 @@ func main() {
 	updates := flag.Int("updates", 10, "status updates per writer M")
 	reconciles := flag.Int("reconciles", 50, "steady-state reconciles per variant (0: skip)")
 	variants := flag.String("variants", "retry,requeue,blind", "convergence variants to run")
+	repeat := flag.Int("repeat", 1, "repetitions of the convergence runs; the ratio printed is their median")
 	flag.Parse()
 	log.SetLogger(logr.Discard())
 	vs := map[string]bool{}
 	for _, v := range strings.Split(*variants, ",") {
 		vs[strings.TrimSpace(v)] = true
 	}
-	if err := run(*writers, *updates, *reconciles, vs); err != nil {
+	if err := run(*writers, *updates, *reconciles, *repeat, vs); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(writerList string, updates, reconciles int, variants map[string]bool) error {
+func run(writerList string, updates, reconciles, repeat int, variants map[string]bool) error {
 	ctx := context.Background()
 	s := runtime.NewScheme()
 	if err := v1.AddToScheme(s); err != nil {
@@ -68,7 +69,7 @@ func run(writerList string, updates, reconciles int, variants map[string]bool) e
 		}
 		ks = append(ks, k)
 	}
-	if err := convergence(ctx, env, ks, updates, variants); err != nil {
+	if err := convergence(ctx, env, ks, updates, repeat, variants); err != nil {
 		return err
 	}
 	if reconciles == 0 {
