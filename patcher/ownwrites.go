@@ -13,9 +13,10 @@ import (
 
 // MaxTrackedObjects bounds the record of this process's own writes: the
 // resourceVersion of the last successful write to each of at most this many
-// objects, least recently written evicted first (about 200 bytes an
-// object, so under 2 MiB in all). An evicted object is only not checked for
-// a stale read any more; its writes are still under the optimistic lock.
+// objects, least recently used evicted first: measured at about 330 bytes an
+// object with 34-character names, so about 2.7 MB when full (see
+// docs/patcher.md). An evicted object is only not checked for a stale read
+// any more; its writes are still under the optimistic lock.
 const MaxTrackedObjects = 8192
 
 // ownWrites is the process-wide record of the patchers' own writes.
