@@ -80,15 +80,18 @@ func (b *gatedBody) Read(p []byte) (int, error) {
 }
 
 // laggingManager starts a manager on the shared server whose watches pass
-// through gate, after setup registered its controllers, and returns once
-// its Widget informer has synced. A cacheWatch reports what the cache has
-// seen.
-func laggingManager(t *testing.T, setup func(manager.Manager) error) (manager.Manager, *watchGate, *cacheWatch) {
+// through gate (and every request through wraps), after setup registered
+// its controllers, and returns once its Widget informer has synced. A
+// cacheWatch reports what the cache has seen.
+func laggingManager(t *testing.T, setup func(manager.Manager) error, wraps ...func(http.RoundTripper) http.RoundTripper) (manager.Manager, *watchGate, *cacheWatch) {
 	t.Helper()
 	e := *env(t)
 	gate := newWatchGate()
 	e.Config = rest.CopyConfig(e.Config)
 	e.Config.Wrap(gate.wrap)
+	for _, w := range wraps {
+		e.Config.Wrap(w)
+	}
 	mgr, err := e.NewManager(manager.Options{Controller: config.Controller{SkipNameValidation: ptr.To(true)}})
 	if err != nil {
 		t.Fatal(err)
