@@ -3,6 +3,7 @@ package patcher
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -98,4 +99,26 @@ func TestWriteLogConcurrent(t *testing.T) {
 			t.Errorf("object %d: recorded %s, want the newest %d", i, got, top)
 		}
 	}
+}
+
+// The bound documented in docs/patcher.md: a full record, with names like
+// a real operator's, measured on the heap. Run with -v to see the figure.
+func TestWriteLogMemory(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l := newWriteLog(MaxTrackedObjects)
+	for i := range MaxTrackedObjects {
+		k := writeKey{typ: reflect.TypeOf(&appsv1.Deployment{}), namespace: "team-namespace-a",
+			name: fmt.Sprintf("rollout-with-a-longish-name-%06d", i), uid: types.UID(fmt.Sprintf("6f1c2a34-8d0e-4b5f-9a7c-%012d", i))}
+		l.record(k, strconv.Itoa(123456789+i))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	used := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d objects: %d bytes, %d an object", l.entries.Len(), used, used/MaxTrackedObjects)
+	if per := used / MaxTrackedObjects; per > 1024 {
+		t.Errorf("%d bytes an object, want well under 1 KiB (docs/patcher.md says about 330)", per)
+	}
+	runtime.KeepAlive(l)
 }
