@@ -46,28 +46,25 @@ func (e *StaleCacheError) Error() string {
 func (e *StaleCacheError) Unwrap() error { return ErrStaleCache }
 
 // Fresh reports whether the object may be acted on, before any expensive
-// work: nil when no write this process made to the object is newer than
-// it. Otherwise, with an API reader (WithAPIReader, ForManager) and no
+// work. It is nil unless the object was read from a stale cache: read by
+// Fetch after this process's own write to it had completed, and older than
+// that write. Then, with an API reader (WithAPIReader, ForManager) and no
 // status change in memory, it reads the object fresh, in place, makes that
-// the base and returns nil: decide from p.Object() after it. Without one it
-// returns a StaleCacheError (ErrStaleCache) when the read began after that
-// write had completed, or a Conflict when the read raced with it (a write
-// from the object would conflict).
+// the base and returns nil: decide from p.Object() after it. Otherwise it
+// returns a StaleCacheError (ErrStaleCache). A read that raced with this
+// process's write (it began before the write completed) is not stale: a
+// write from it conflicts, as with any concurrent writer.
 func (p *Patcher[T]) Fresh(ctx context.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if p.fresh.state == readCurrent {
+	if p.fresh.state != readStale {
 		return nil
 	}
 	if p.opts.apiReader != nil && !p.HasChanges() {
 		return p.rebaseFresh(ctx)
 	}
-	if err := p.staleError(); err != nil {
-		return err
-	}
-	return p.conflict(fmt.Sprintf("the object (resourceVersion %s) is older than this process's write %s, which raced with its read",
-		p.fresh.read, p.fresh.written))
+	return p.staleError()
 }
 
 // checkRead compares the object with the write log; readSeq is the log's
@@ -77,11 +74,11 @@ func (p *Patcher[T]) checkRead(readSeq uint64, known bool) {
 }
 
 // fetched is called by Fetch on the Patcher it made from a read that began
-// at readSeq: with an API reader, an object older than this process's last
-// write is read again through it, so the caller decides from fresh state.
+// at readSeq: with an API reader, a stale object is read again through it,
+// so the caller decides from fresh state.
 func (p *Patcher[T]) fetched(ctx context.Context, readSeq uint64) error {
 	p.checkRead(readSeq, true)
-	if p.fresh.state == readCurrent || p.opts.apiReader == nil {
+	if p.fresh.state != readStale || p.opts.apiReader == nil {
 		return nil
 	}
 	return p.rebaseFresh(ctx)
@@ -128,11 +125,10 @@ func (p *Patcher[T]) readChecked(ctx context.Context) (T, error) {
 }
 
 // startRetry is called by Retry before the first attempt, with no status
-// change in memory: a Patcher made from an object older than this
-// process's last write reads it fresh when it can, and refuses a stale one
-// when it cannot.
+// change in memory: a Patcher made from a stale read reads the object fresh
+// when it can, and refuses to act when it cannot.
 func (p *Patcher[T]) startRetry(ctx context.Context) error {
-	if p.fresh.state == readCurrent {
+	if p.fresh.state != readStale {
 		return nil
 	}
 	if p.opts.apiReader != nil {

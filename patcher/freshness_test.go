@@ -3,6 +3,7 @@ package patcher_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -119,7 +120,7 @@ func TestFetchFromCacheBehindOwnWriteReadsThroughAPIReader(t *testing.T) {
 
 // A read that began before this process's write completed and returned
 // the older object raced with the write: an ordinary conflict, never
-// ErrStaleCache.
+// ErrStaleCache, and no extra read either.
 func TestReadRacingOwnWriteIsNotStale(t *testing.T) {
 	ctx := context.Background()
 	c, _, _ := newClient(t, trackedDeployment(t))
@@ -128,13 +129,15 @@ func TestReadRacingOwnWriteIsNotStale(t *testing.T) {
 		cache.onGet = nil
 		writeOwn(t, c, 2) // completes while the read is in flight
 	}
-	p, err := patcher.Fetch(ctx, cache, key, &appsv1.Deployment{})
+	p, err := patcher.Fetch(ctx, patcher.WithDefaults(cache, patcher.WithAPIReader(c)), key, &appsv1.Deployment{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = p.Fresh(ctx)
-	if errors.Is(err, patcher.ErrStaleCache) || !apierrors.IsConflict(err) {
-		t.Fatalf("Fresh: got %v, want a Conflict and not ErrStaleCache", err)
+	if err := p.Fresh(ctx); err != nil {
+		t.Fatalf("Fresh: got %v, want nil: a raced read is not stale", err)
+	}
+	if got := p.Object().Status.Replicas; got != 1 {
+		t.Fatalf("status.replicas %d, want the raced read's 1: only a stale read is read again", got)
 	}
 	p.Object().Status.Replicas = 5
 	if err := p.Flush(ctx); errors.Is(err, patcher.ErrStaleCache) || !apierrors.IsConflict(err) {
@@ -143,30 +146,34 @@ func TestReadRacingOwnWriteIsNotStale(t *testing.T) {
 }
 
 // New cannot know when the caller's read began, so an object older than
-// this process's write is never called stale: Fresh says Conflict, or
-// re-reads through the API reader.
-func TestNewOnObjectBehindOwnWrite(t *testing.T) {
+// this process's write is never called stale: its write conflicts, and
+// Retry converges by re-reading.
+func TestNewOnObjectBehindOwnWriteIsNotStale(t *testing.T) {
 	ctx := context.Background()
 	c, _, _ := newClient(t, trackedDeployment(t))
 	old := fetch(t, c)
 	writeOwn(t, c, 2)
 
 	p := patcher.New(c, old.DeepCopy())
-	if err := p.Fresh(ctx); errors.Is(err, patcher.ErrStaleCache) || !apierrors.IsConflict(err) {
-		t.Errorf("Fresh without an API reader: got %v, want a Conflict", err)
-	}
-	p = patcher.New(patcher.WithDefaults(c, patcher.WithAPIReader(c)), old.DeepCopy())
 	if err := p.Fresh(ctx); err != nil {
-		t.Fatalf("Fresh with an API reader: %v", err)
+		t.Errorf("Fresh: got %v, want nil", err)
 	}
-	if got := p.Object().Status.Replicas; got != 2 {
-		t.Errorf("status.replicas %d after Fresh, want 2 (re-read)", got)
+	p.Object().Status.Replicas = 6
+	if err := p.Flush(ctx); errors.Is(err, patcher.ErrStaleCache) || !apierrors.IsConflict(err) {
+		t.Errorf("Flush: got %v, want the server's Conflict", err)
 	}
-	// Retry re-reads first too, so mutate decides from the fresh object.
 	p = patcher.New(c, old.DeepCopy(), patcher.WithAPIReader(c))
-	seen := int32(-1)
-	if err := p.Retry(ctx, func(d *appsv1.Deployment) error { seen = d.Status.Replicas; return nil }); err != nil || seen != 2 {
-		t.Errorf("Retry: %v, mutate saw replicas %d, want nil and 2", err, seen)
+	var seen []int32
+	err := p.Retry(ctx, func(d *appsv1.Deployment) error {
+		seen = append(seen, d.Status.Replicas)
+		d.Status.Replicas += 10
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Retry: %v", err)
+	}
+	if fmt.Sprint(seen) != "[1 2]" || fetch(t, c).Status.Replicas != 12 {
+		t.Errorf("mutate saw replicas %v, server has %d; want [1 2] (a conflict, then the fresh read) and 12", seen, fetch(t, c).Status.Replicas)
 	}
 }
 
