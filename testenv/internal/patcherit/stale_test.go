@@ -40,7 +40,7 @@ func TestStaleCacheStatuspatchConvergesFluxStyleStuck(t *testing.T) {
 	flux := &fluxStyleReconciler{results: make(chan error)}
 	spEvents := make(chan event.GenericEvent, 1)
 	fluxEvents := make(chan event.GenericEvent, 1)
-	conflicts := &conflictCounter{}
+	conflicts := &conflictsByName{}
 	_, gate, seen := laggingManager(t, func(mgr manager.Manager) error {
 		sp.client = patcher.ForManager(mgr)
 		flux.client = mgr.GetClient()
@@ -206,13 +206,13 @@ func readyFor(w *v1.Widget) bool {
 	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == w.Generation
 }
 
-// conflictCounter counts 409 responses, per object name.
-type conflictCounter struct {
+// conflictsByName counts 409 responses, per object name.
+type conflictsByName struct {
 	mu    sync.Mutex
 	paths []string
 }
 
-func (c *conflictCounter) wrap(rt http.RoundTripper) http.RoundTripper {
+func (c *conflictsByName) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(req)
 		if err == nil && resp.StatusCode == http.StatusConflict {
@@ -224,7 +224,7 @@ func (c *conflictCounter) wrap(rt http.RoundTripper) http.RoundTripper {
 	})
 }
 
-func (c *conflictCounter) count(name string) int {
+func (c *conflictsByName) count(name string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
