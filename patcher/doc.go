@@ -14,6 +14,18 @@
 // "no plan yet" therefore end with one plan: the second run sees the first
 // run's plan.
 //
+// # A manager's defaults and stale caches
+//
+// ForManager(mgr) returns the manager's client carrying the manager's API
+// reader (and any other options) for every Patcher made from it, generated
+// ones included. Every successful write is recorded, process-wide and
+// bounded (MaxTrackedObjects); a Patcher made by Fetch from an object older
+// than this process's own last write to it, read after that write had
+// completed, reads it again through the API reader or, without one, refuses
+// to write with ErrStaleCache (a StaleCacheError with a RequeueAfter). A read
+// that merely raced with the write is an ordinary conflict. Fresh checks
+// before any work.
+//
 // # Metadata writes and the self-conflict trap
 //
 // A reconciler that adds a finalizer after fetching changes the object's

@@ -47,6 +47,9 @@ func (p *Patcher[T]) setFinalizer(ctx context.Context, finalizer string, present
 	if err := p.syncBase(ctx); err != nil {
 		return false, err
 	}
+	if err := p.staleError(); err != nil {
+		return false, err
+	}
 	onServer := p.base.GetFinalizers()
 	if slices.Contains(onServer, finalizer) == present {
 		p.obj.SetFinalizers(withFinalizer(p.obj.GetFinalizers(), finalizer, present))
@@ -112,5 +115,6 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 	p.obj.SetDeletionGracePeriodSeconds(scratch.GetDeletionGracePeriodSeconds())
 	p.base = scratch
 	p.baseStatusJSON = nil
+	p.recordWrite(scratch)
 	return nil
 }

@@ -45,6 +45,9 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if !changed {
 		return resultNoop, nil
 	}
+	if err := p.staleError(); err != nil {
+		return resultError, err
+	}
 	if err := ctxError(ctx); err != nil {
 		return resultError, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
 	}
@@ -89,6 +92,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
 	p.versions().observe(scratch.GetResourceVersion())
+	p.recordWrite(scratch)
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
 	p.replaceObject(scratch)
 	p.setBase(p.obj)

@@ -38,6 +38,7 @@ type Patcher[T client.Object] struct {
 	gone           bool          // the last finalizer of a deleting object was removed
 	version        *versionEntry // the object's entry in the version book
 	versionTried   bool
+	fresh          freshness // how the object stood against this process's writes
 	kind           string
 	metrics        *metricSet
 }
@@ -53,6 +54,7 @@ func New[T client.Object](c client.Client, obj T, opts ...Option) *Patcher[T] {
 
 // NewWithStatus is New with an explicit status accessor.
 func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T], opts ...Option) *Patcher[T] {
+	c, opts = withDefaults(c, opts)
 	p := &Patcher[T]{opts: defaultOptions()}
 	for _, o := range opts {
 		if o != nil {
@@ -79,6 +81,7 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	}
 	p.status = status
 	p.setBase(obj)
+	p.checkRead(0, false)
 	p.ready = true
 	p.versions().observe(obj.GetResourceVersion())
 	return p
@@ -92,18 +95,23 @@ func Fetch[T client.Object](ctx context.Context, c client.Client, key client.Obj
 
 // FetchWithStatus is Fetch with an explicit status accessor.
 func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key client.ObjectKey, obj T, status StatusFunc[T], opts ...Option) (*Patcher[T], error) {
+	c, opts = withDefaults(c, opts)
 	if err := validate(c, obj); err != nil {
 		return nil, err
 	}
 	if ctx == nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: nil context: %w", kindOf(c, obj), key, ErrInvalidInput)
 	}
+	readSeq := ownWrites.sequence()
 	if err := c.Get(ctx, key, obj); err != nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: %w", kindOf(c, obj), key, withCause(ctx, err))
 	}
 	p := NewWithStatus(c, obj, status, opts...)
 	if p.err != nil {
 		return nil, p.err
+	}
+	if err := p.fetched(ctx, readSeq); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -113,57 +113,102 @@ func TestBlindBaselineLosesPlans(t *testing.T) {
 	}
 }
 
-// 3. A reconciler whose reads lag (a stale informer cache) writes from a
-// stale base and conflicts; Retry re-reads through the API reader,
-// converges on the server's state and loses nothing. Without an API reader
-// every retry reads the same stale object and conflicts again: the budget
-// runs out, the reconcile is requeued, and still nothing is lost.
+// 3. A reconciler whose reads lag (a stale informer cache) reconciles a
+// Rollout another replica has planned meanwhile. When that replica is
+// another process, the reconciler writes from a stale base and conflicts;
+// Retry re-reads through the API reader, converges on the server's state
+// and loses nothing. Without an API reader every retry reads the same
+// stale object and conflicts again: the budget runs out, the reconcile is
+// requeued, and still nothing is lost. When the plan was this process's
+// own write, the read is known to be stale before anything is written:
+// with an API reader the reconcile reads fresh and moves on without a
+// conflict; without one it writes nothing and requeues after
+// patcher.StaleCacheRequeue.
 func TestStaleCacheConflictsAndRetryConverges(t *testing.T) {
-	for _, withAPIReader := range []bool{true, false} {
-		t.Run(fmt.Sprintf("APIReader=%v", withAPIReader), func(t *testing.T) {
-			key := newRollout(t, uniq("stale"), fmt.Sprintf("api-reader-%v", withAPIReader), "", true)
-			stale := patchertest.NewClient(shared.Client, patchertest.Faults{StaleReads: 100})
-			if err := stale.Get(ctx, key, &demov1.Rollout{}); err != nil { // the cache's snapshot: no plan
-				t.Fatal(err)
-			}
-			// Another replica plans meanwhile.
-			fresh := &controller.RolloutReconciler{Client: shared.Client, APIReader: shared.Client, NewPlanID: func() string { return "fresh" }}
-			if _, err := fresh.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
-				t.Fatal(err)
-			}
+	for _, ownWrite := range []bool{false, true} {
+		for _, withAPIReader := range []bool{true, false} {
+			t.Run(fmt.Sprintf("ownWrite=%v/APIReader=%v", ownWrite, withAPIReader), func(t *testing.T) {
+				staleCacheScenario(t, ownWrite, withAPIReader)
+			})
+		}
+	}
+}
 
-			log := &planLog{}
-			r := &controller.RolloutReconciler{
-				Client:         stale,
-				NewPlanID:      func() string { return "stale" },
-				OnPlan:         log.record,
-				PatcherOptions: []patcher.Option{patcher.WithBackoff(wait.Backoff{Duration: time.Millisecond, Factor: 1, Steps: 4})},
-			}
-			if withAPIReader {
-				r.APIReader = shared.Client
-			}
-			res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if stale.StaleReadsServed() == 0 {
-				t.Fatal("no stale read was served: the scenario does not exercise a lagging cache")
-			}
-			if got := getRollout(t, key).Status.Plan; got == nil || got.ID != "fresh" {
-				t.Fatalf("server plan %+v, want the fresh replica's plan: a write was lost", got)
-			}
-			if withAPIReader {
-				// One write from the stale base (409), then a fresh read
-				// shows the plan and nothing more is written.
-				if stale.StatusWrites() != 1 || !slices.Equal(log.skipped, []string{"fresh"}) || len(log.built) != 0 {
-					t.Fatalf("status writes %d, built %v, skipped %v: want 1 conflicting write, then skip on the fresh plan", stale.StatusWrites(), log.built, log.skipped)
-				}
-				return
-			}
-			if stale.StatusWrites() != 4 || res.RequeueAfter == 0 || len(log.built)+len(log.skipped) != 0 {
-				t.Fatalf("status writes %d, result %+v, plans %v/%v: want 4 conflicting attempts and a requeue", stale.StatusWrites(), res, log.built, log.skipped)
-			}
-		})
+func staleCacheScenario(t *testing.T, ownWrite, withAPIReader bool) {
+	key := newRollout(t, uniq("stale"), fmt.Sprintf("own-%v-api-reader-%v", ownWrite, withAPIReader), "", true)
+	stale := patchertest.NewClient(shared.Client, patchertest.Faults{StaleReads: 100})
+	if err := stale.Get(ctx, key, &demov1.Rollout{}); err != nil { // the cache's snapshot: no plan
+		t.Fatal(err)
+	}
+	// Another replica plans meanwhile.
+	if ownWrite {
+		fresh := &controller.RolloutReconciler{Client: shared.Client, APIReader: shared.Client, NewPlanID: func() string { return "fresh" }}
+		if _, err := fresh.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		planElsewhere(t, key, "fresh")
+	}
+
+	log := &planLog{}
+	r := &controller.RolloutReconciler{
+		Client:         stale,
+		NewPlanID:      func() string { return "stale" },
+		OnPlan:         log.record,
+		PatcherOptions: []patcher.Option{patcher.WithBackoff(wait.Backoff{Duration: time.Millisecond, Factor: 1, Steps: 4})},
+	}
+	if withAPIReader {
+		r.APIReader = shared.Client
+	}
+	res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stale.StaleReadsServed() == 0 {
+		t.Fatal("no stale read was served: the scenario does not exercise a lagging cache")
+	}
+	server := getRollout(t, key)
+	if got := server.Status.Plan; got == nil || got.ID != "fresh" {
+		t.Fatalf("server plan %+v, want the fresh replica's plan: a write was lost", got)
+	}
+	switch {
+	case ownWrite && withAPIReader:
+		// Read fresh at once: the plan is there, so this reconcile does the
+		// next step, in one write that does not conflict.
+		if stale.StatusWrites() != 1 || server.Status.CompletedSteps != 1 || len(log.built)+len(log.skipped) != 0 || res.RequeueAfter != 0 {
+			t.Fatalf("status writes %d, completed steps %d, plans %v/%v, result %+v: want 1 write that completes step 1, no plan decision, no requeue",
+				stale.StatusWrites(), server.Status.CompletedSteps, log.built, log.skipped, res)
+		}
+	case ownWrite:
+		if stale.StatusWrites() != 0 || res.RequeueAfter != patcher.StaleCacheRequeue {
+			t.Fatalf("status writes %d, result %+v: want no write and a requeue after %s", stale.StatusWrites(), res, patcher.StaleCacheRequeue)
+		}
+	case withAPIReader:
+		// One write from the stale base (409), then a fresh read shows the
+		// plan and nothing more is written.
+		if stale.StatusWrites() != 1 || !slices.Equal(log.skipped, []string{"fresh"}) || len(log.built) != 0 {
+			t.Fatalf("status writes %d, built %v, skipped %v: want 1 conflicting write, then skip on the fresh plan", stale.StatusWrites(), log.built, log.skipped)
+		}
+	default:
+		if stale.StatusWrites() != 4 || res.RequeueAfter == 0 || len(log.built)+len(log.skipped) != 0 {
+			t.Fatalf("status writes %d, result %+v, plans %v/%v: want 4 conflicting attempts and a requeue", stale.StatusWrites(), res, log.built, log.skipped)
+		}
+	}
+}
+
+// planElsewhere writes a plan the way another process's replica would: not
+// through a patcher of this process, so this process's record of its own
+// writes does not know it.
+func planElsewhere(t *testing.T, key client.ObjectKey, id string) {
+	t.Helper()
+	ro := getRollout(t, key)
+	base := ro.DeepCopy()
+	ro.Status.Plan = controller.NewPlan(ro, id)
+	ro.Status.Phase = demov1.RolloutPlanning
+	ro.Status.ObservedGeneration = ro.Generation
+	//statuspatch:allow another process's write, which this process's record of its own writes must not see
+	if err := shared.Client.Status().Patch(ctx, ro, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -19,12 +19,21 @@ import (
 // condition, observedGeneration) in step with its members, which the
 // Rollout controller writes concurrently.
 type FleetReconciler struct {
-	// Client reads (usually from the manager's cache) and writes.
+	// Client reads (usually from the manager's cache) and writes; made with
+	// patcher.ForManager (NewFleetReconciler does), its patchers get the
+	// manager's API reader and the field owner.
 	Client client.Client
-	// APIReader reads around the cache for Retry (mgr.GetAPIReader()).
+	// APIReader reads around the cache for Retry, for a Client not made
+	// with patcher.ForManager.
 	APIReader client.Reader
 	// PatcherOptions are added to every patcher (WithBackoff, WithMetrics).
 	PatcherOptions []patcher.Option
+}
+
+// NewFleetReconciler returns the reconciler the operator runs on mgr, with
+// patcher.ForManager's defaults.
+func NewFleetReconciler(mgr ctrl.Manager) *FleetReconciler {
+	return &FleetReconciler{Client: patcher.ForManager(mgr, patcher.WithFieldOwner(FieldOwner))}
 }
 
 // +kubebuilder:rbac:groups=demo.statuspatch.dev,resources=fleets,verbs=get;list;watch

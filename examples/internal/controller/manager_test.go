@@ -33,10 +33,10 @@ func TestManagerConverges(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := crcontroller.Options{MaxConcurrentReconciles: 4}
-	if err := (&controller.RolloutReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader()}).SetupWithManager(mgr, opts); err != nil {
+	if err := controller.NewRolloutReconciler(mgr).SetupWithManager(mgr, opts); err != nil {
 		t.Fatal(err)
 	}
-	if err := (&controller.FleetReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader()}).SetupWithManager(mgr, opts); err != nil {
+	if err := controller.NewFleetReconciler(mgr).SetupWithManager(mgr, opts); err != nil {
 		t.Fatal(err)
 	}
 	mctx, cancel := context.WithCancel(ctx)

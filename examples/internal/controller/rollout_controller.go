@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -48,11 +49,14 @@ const (
 // RolloutReconciler builds a plan once per spec generation, advances it a
 // step per reconcile, and reports the completed rollout to its Fleet.
 type RolloutReconciler struct {
-	// Client reads (usually from the manager's cache) and writes.
+	// Client reads (usually from the manager's cache) and writes. Make it
+	// with patcher.ForManager (NewRolloutReconciler does): every patcher
+	// made from it reads through the manager's API reader where a cache
+	// would be stale, and records the field owner.
 	Client client.Client
-	// APIReader reads around the cache (mgr.GetAPIReader()). Retry re-reads
-	// through it on a conflict: a lagging cache would hand the retry the
-	// same stale object again.
+	// APIReader reads around the cache, for a Client not made with
+	// patcher.ForManager. Retry re-reads through it on a conflict: a
+	// lagging cache would hand the retry the same stale object again.
 	APIReader client.Reader
 	// PatcherOptions are added to every patcher (WithBackoff, WithMetrics).
 	PatcherOptions []patcher.Option
@@ -66,6 +70,13 @@ type RolloutReconciler struct {
 	OnPlan func(key client.ObjectKey, planID string, built bool)
 }
 
+// NewRolloutReconciler returns the reconciler the operator runs on mgr: its
+// patchers get the manager's API reader and FieldOwner from
+// patcher.ForManager.
+func NewRolloutReconciler(mgr ctrl.Manager) *RolloutReconciler {
+	return &RolloutReconciler{Client: patcher.ForManager(mgr, patcher.WithFieldOwner(FieldOwner))}
+}
+
 // +kubebuilder:rbac:groups=demo.statuspatch.dev,resources=rollouts,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=demo.statuspatch.dev,resources=rollouts/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=demo.statuspatch.dev,resources=rollouts/finalizers,verbs=update
@@ -76,6 +87,12 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	p, err := patchers.FetchRolloutStatusPatcher(ctx, r.Client, req.NamespacedName, r.patcherOptions()...)
 	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	// Before any work: a read older than this process's own last write is
+	// re-read through the API reader, or, without one, the reconcile is
+	// handed back to run again when the cache has caught up.
+	if err := p.Patcher().Fresh(ctx); err != nil {
+		return requeueOnConflict(ctx, err)
 	}
 	ro := p.Object()
 	if !ro.DeletionTimestamp.IsZero() {
@@ -258,7 +275,14 @@ func NewPlan(ro *demov1.Rollout, id string) *demov1.RolloutPlan {
 
 // requeueOnConflict turns a Conflict into a quiet, quick requeue: someone
 // else wrote the object, and the next reconcile decides on the newer state.
+// A read from a cache behind this process's own write is requeued after
+// the delay the patcher suggests.
 func requeueOnConflict(ctx context.Context, err error) (ctrl.Result, error) {
+	var stale *patcher.StaleCacheError
+	if errors.As(err, &stale) {
+		log.FromContext(ctx).V(1).Info("read from a stale cache; requeueing", "error", err.Error())
+		return ctrl.Result{RequeueAfter: stale.RequeueAfter}, nil
+	}
 	if err != nil && apierrors.IsConflict(err) {
 		log.FromContext(ctx).V(1).Info("write conflicted; requeueing", "error", err.Error())
 		return ctrl.Result{RequeueAfter: conflictRequeue}, nil

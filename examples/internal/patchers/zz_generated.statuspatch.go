@@ -46,7 +46,9 @@ func NewFleetStatusPatcher(c client.Client, obj *apiv1alpha1.Fleet, opts ...patc
 }
 
 // FetchFleetStatusPatcher reads the apiv1alpha1.Fleet named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Fleet{}, func(o *apiv1alpha1.Fleet) any { return &o.Status }, opts...)
 	if err != nil {
@@ -140,7 +142,9 @@ func NewRolloutStatusPatcher(c client.Client, obj *apiv1alpha1.Rollout, opts ...
 }
 
 // FetchRolloutStatusPatcher reads the apiv1alpha1.Rollout named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchRolloutStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Rollout{}, func(o *apiv1alpha1.Rollout) any { return &o.Status }, opts...)
 	if err != nil {

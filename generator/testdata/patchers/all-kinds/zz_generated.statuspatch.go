@@ -33,7 +33,9 @@ func NewFleetStatusPatcher(c client.Client, obj *conditionsv1.Fleet, opts ...pat
 }
 
 // FetchFleetStatusPatcher reads the conditionsv1.Fleet named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &conditionsv1.Fleet{}, func(o *conditionsv1.Fleet) any { return &o.Status }, opts...)
 	if err != nil {
@@ -147,7 +149,9 @@ func NewGadgetStatusPatcher(c client.Client, obj *conditionsv1.Gadget, opts ...p
 }
 
 // FetchGadgetStatusPatcher reads the conditionsv1.Gadget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchGadgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &conditionsv1.Gadget{}, func(o *conditionsv1.Gadget) any { return &o.Status }, opts...)
 	if err != nil {
@@ -271,7 +275,9 @@ func NewDoohickeyStatusPatcher(c client.Client, obj *customv1.Doohickey, opts ..
 }
 
 // FetchDoohickeyStatusPatcher reads the customv1.Doohickey named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchDoohickeyStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*DoohickeyStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &customv1.Doohickey{}, func(o *customv1.Doohickey) any { return &o.Status }, opts...)
 	if err != nil {
@@ -365,7 +371,9 @@ func NewGizmoStatusPatcher(c client.Client, obj *customv1.Gizmo, opts ...patcher
 }
 
 // FetchGizmoStatusPatcher reads the customv1.Gizmo named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchGizmoStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GizmoStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &customv1.Gizmo{}, func(o *customv1.Gizmo) any { return &o.Status }, opts...)
 	if err != nil {
@@ -449,7 +457,9 @@ func NewWidgetStatusPatcher(c client.Client, obj *plainv1.Widget, opts ...patche
 }
 
 // FetchWidgetStatusPatcher reads the plainv1.Widget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &plainv1.Widget{}, func(o *plainv1.Widget) any { return &o.Status }, opts...)
 	if err != nil {
@@ -533,7 +543,9 @@ func NewEmbeddedWidgetStatusPatcher(c client.Client, obj *shapesv1.EmbeddedWidge
 }
 
 // FetchEmbeddedWidgetStatusPatcher reads the shapesv1.EmbeddedWidget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchEmbeddedWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*EmbeddedWidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &shapesv1.EmbeddedWidget{}, func(o *shapesv1.EmbeddedWidget) any { return &o.Status }, opts...)
 	if err != nil {
@@ -657,7 +669,9 @@ func NewIndirectStatusPatcher(c client.Client, obj *shapesv1.Indirect, opts ...p
 }
 
 // FetchIndirectStatusPatcher reads the shapesv1.Indirect named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchIndirectStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*IndirectStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &shapesv1.Indirect{}, func(o *shapesv1.Indirect) any { return &o.Status }, opts...)
 	if err != nil {
@@ -751,7 +765,9 @@ func NewPointerWidgetStatusPatcher(c client.Client, obj *shapesv1.PointerWidget,
 }
 
 // FetchPointerWidgetStatusPatcher reads the shapesv1.PointerWidget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchPointerWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &shapesv1.PointerWidget{}, func(o *shapesv1.PointerWidget) any { return &o.Status }, opts...)
 	if err != nil {

@@ -45,7 +45,9 @@ func NewWidgetStatusPatcher(c client.Client, obj *Widget, opts ...patcher.Option
 }
 
 // FetchWidgetStatusPatcher reads the Widget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Widget{}, func(o *Widget) any { return &o.Status }, opts...)
 	if err != nil {

@@ -45,7 +45,9 @@ func NewFleetStatusPatcher(c client.Client, obj *Fleet, opts ...patcher.Option) 
 }
 
 // FetchFleetStatusPatcher reads the Fleet named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Fleet{}, func(o *Fleet) any { return &o.Status }, opts...)
 	if err != nil {
@@ -159,7 +161,9 @@ func NewGadgetStatusPatcher(c client.Client, obj *Gadget, opts ...patcher.Option
 }
 
 // FetchGadgetStatusPatcher reads the Gadget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchGadgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Gadget{}, func(o *Gadget) any { return &o.Status }, opts...)
 	if err != nil {

@@ -43,7 +43,9 @@ func NewDoohickeyStatusPatcher(c client.Client, obj *Doohickey, opts ...patcher.
 }
 
 // FetchDoohickeyStatusPatcher reads the Doohickey named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchDoohickeyStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*DoohickeyStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Doohickey{}, func(o *Doohickey) any { return &o.Status }, opts...)
 	if err != nil {
@@ -137,7 +139,9 @@ func NewGizmoStatusPatcher(c client.Client, obj *Gizmo, opts ...patcher.Option) 
 }
 
 // FetchGizmoStatusPatcher reads the Gizmo named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchGizmoStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GizmoStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Gizmo{}, func(o *Gizmo) any { return &o.Status }, opts...)
 	if err != nil {

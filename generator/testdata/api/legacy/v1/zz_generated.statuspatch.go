@@ -45,7 +45,9 @@ func NewCogStatusPatcher(c client.Client, obj *Cog, opts ...patcher.Option) *Cog
 }
 
 // FetchCogStatusPatcher reads the Cog named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchCogStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*CogStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Cog{}, func(o *Cog) any { return &o.Status }, opts...)
 	if err != nil {
@@ -139,7 +141,9 @@ func NewGearStatusPatcher(c client.Client, obj *Gear, opts ...patcher.Option) *G
 }
 
 // FetchGearStatusPatcher reads the Gear named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchGearStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GearStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Gear{}, func(o *Gear) any { return &o.Status }, opts...)
 	if err != nil {

@@ -45,7 +45,9 @@ func NewForcedStatusPatcher(c client.Client, obj *Forced, opts ...patcher.Option
 }
 
 // FetchForcedStatusPatcher reads the Forced named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchForcedStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*ForcedStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Forced{}, func(o *Forced) any { return &o.Status }, opts...)
 	if err != nil {

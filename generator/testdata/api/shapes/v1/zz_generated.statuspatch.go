@@ -45,7 +45,9 @@ func NewEmbeddedWidgetStatusPatcher(c client.Client, obj *EmbeddedWidget, opts .
 }
 
 // FetchEmbeddedWidgetStatusPatcher reads the EmbeddedWidget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchEmbeddedWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*EmbeddedWidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &EmbeddedWidget{}, func(o *EmbeddedWidget) any { return &o.Status }, opts...)
 	if err != nil {
@@ -169,7 +171,9 @@ func NewIndirectStatusPatcher(c client.Client, obj *Indirect, opts ...patcher.Op
 }
 
 // FetchIndirectStatusPatcher reads the Indirect named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchIndirectStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*IndirectStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Indirect{}, func(o *Indirect) any { return &o.Status }, opts...)
 	if err != nil {
@@ -263,7 +267,9 @@ func NewPointerWidgetStatusPatcher(c client.Client, obj *PointerWidget, opts ...
 }
 
 // FetchPointerWidgetStatusPatcher reads the PointerWidget named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchPointerWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &PointerWidget{}, func(o *PointerWidget) any { return &o.Status }, opts...)
 	if err != nil {

@@ -43,7 +43,9 @@ func NewKeptStatusPatcher(c client.Client, obj *Kept, opts ...patcher.Option) *K
 }
 
 // FetchKeptStatusPatcher reads the Kept named by key and returns a
-// patcher over it. On error the patcher is nil.
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
 func FetchKeptStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*KeptStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Kept{}, func(o *Kept) any { return &o.Status }, opts...)
 	if err != nil {

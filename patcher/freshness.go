@@ -1,0 +1,144 @@
+package patcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrStaleCache matches (errors.Is) the error a Patcher returns, instead of
+// writing, when its object was read after this process had already written
+// a newer version of it: the cache it was read from lags behind this
+// process's own write, so a decision made from it would be undone or
+// conflict. Requeue the reconcile (StaleCacheError.RequeueAfter says how
+// soon), or pass WithAPIReader so that the patcher reads the object fresh
+// instead.
+var ErrStaleCache = errors.New("stale cache")
+
+// StaleCacheRequeue is the RequeueAfter of a StaleCacheError: how soon a
+// reconcile that read from a lagging cache should run again. A watch event
+// usually reaches the cache within milliseconds; the event of the write
+// itself also triggers a reconcile when it arrives.
+const StaleCacheRequeue = 100 * time.Millisecond
+
+// StaleCacheError is returned, instead of a write, by a Patcher whose object
+// is older than this process's last write to it although the read began
+// after that write had completed. It matches ErrStaleCache.
+type StaleCacheError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Read is the resourceVersion of the object the patcher was made from.
+	Read string
+	// Written is the resourceVersion this process's last write produced.
+	Written string
+	// RequeueAfter is a suggested delay before reconciling again.
+	RequeueAfter time.Duration
+}
+
+func (e *StaleCacheError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v: read resourceVersion %s after this process wrote %s; nothing was sent. "+
+		"Requeue (ctrl.Result{RequeueAfter: %s}) or pass WithAPIReader(mgr.GetAPIReader()) (patcher.ForManager does) to read it fresh",
+		e.Object, ErrStaleCache, e.Read, e.Written, e.RequeueAfter)
+}
+
+// Unwrap returns ErrStaleCache.
+func (e *StaleCacheError) Unwrap() error { return ErrStaleCache }
+
+// Fresh reports whether the object may be acted on, before any expensive
+// work. It is nil unless the object was read from a stale cache: read by
+// Fetch after this process's own write to it had completed, and older than
+// that write. Then, with an API reader (WithAPIReader, ForManager) and no
+// status change in memory, it reads the object fresh, in place, makes that
+// the base and returns nil: decide from p.Object() after it. Otherwise it
+// returns a StaleCacheError (ErrStaleCache). A read that raced with this
+// process's write (it began before the write completed) is not stale: a
+// write from it conflicts, as with any concurrent writer.
+func (p *Patcher[T]) Fresh(ctx context.Context) error {
+	if err := p.Err(); err != nil {
+		return err
+	}
+	if p.fresh.state != readStale {
+		return nil
+	}
+	if p.opts.apiReader != nil && !p.HasChanges() {
+		return p.rebaseFresh(ctx)
+	}
+	return p.staleError()
+}
+
+// checkRead compares the object with the write log; readSeq is the log's
+// sequence number taken before the read began, when known is true.
+func (p *Patcher[T]) checkRead(readSeq uint64, known bool) {
+	p.fresh = ownWrites.check(writeKeyOf(p.client, p.obj), p.obj.GetResourceVersion(), readSeq, known)
+}
+
+// fetched is called by Fetch on the Patcher it made from a read that began
+// at readSeq: with an API reader, a stale object is read again through it,
+// so the caller decides from fresh state.
+func (p *Patcher[T]) fetched(ctx context.Context, readSeq uint64) error {
+	p.checkRead(readSeq, true)
+	if p.fresh.state != readStale || p.opts.apiReader == nil {
+		return nil
+	}
+	return p.rebaseFresh(ctx)
+}
+
+// rebaseFresh replaces the object, in place, with a read through the API
+// reader, and makes it the base.
+func (p *Patcher[T]) rebaseFresh(ctx context.Context) error {
+	seq := ownWrites.sequence()
+	fresh, err := p.read(ctx)
+	if err != nil {
+		return err
+	}
+	p.replaceObject(fresh)
+	p.setBase(p.obj)
+	p.checkRead(seq, true)
+	return p.staleError()
+}
+
+// staleError is the StaleCacheError of a Patcher made from a stale read,
+// or nil.
+func (p *Patcher[T]) staleError() error {
+	if p.fresh.state != readStale {
+		return nil
+	}
+	return &StaleCacheError{Object: p.id(), Read: p.fresh.read, Written: p.fresh.written, RequeueAfter: StaleCacheRequeue}
+}
+
+// readChecked is read, refusing an object older than this process's last
+// write when the read began after that write: Retry must not retry from a
+// lagging cache.
+func (p *Patcher[T]) readChecked(ctx context.Context) (T, error) {
+	seq := ownWrites.sequence()
+	fresh, err := p.read(ctx)
+	if err != nil {
+		return fresh, err
+	}
+	f := ownWrites.check(writeKeyOf(p.client, fresh), fresh.GetResourceVersion(), seq, true)
+	if f.state == readStale {
+		return fresh, &StaleCacheError{Object: p.id(), Read: f.read, Written: f.written, RequeueAfter: StaleCacheRequeue}
+	}
+	p.fresh = f // the caller makes fresh the object
+	return fresh, nil
+}
+
+// startRetry is called by Retry before the first attempt, with no status
+// change in memory: a Patcher made from a stale read reads the object fresh
+// when it can, and refuses to act when it cannot.
+func (p *Patcher[T]) startRetry(ctx context.Context) error {
+	if p.fresh.state != readStale {
+		return nil
+	}
+	if p.opts.apiReader != nil {
+		return p.rebaseFresh(ctx)
+	}
+	return p.staleError()
+}
+
+// recordWrite notes a successful write that left the object as written.
+func (p *Patcher[T]) recordWrite(written T) {
+	ownWrites.record(writeKeyOf(p.client, written), written.GetResourceVersion())
+	p.fresh = freshness{}
+}

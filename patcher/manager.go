@@ -1,0 +1,69 @@
+package patcher
+
+import (
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Manager is the part of a controller-runtime manager.Manager (or
+// cluster.Cluster) that ForManager uses.
+type Manager interface {
+	GetClient() client.Client
+	GetAPIReader() client.Reader
+}
+
+// Client is a client.Client that carries Patcher options: New, Fetch and
+// every generated New/Fetch<Kind>StatusPatcher given one apply its options
+// first, then their own. It works everywhere a client.Client does (it is the
+// client it wraps), the way controller-runtime's client.WithFieldOwner
+// carries a default for every call.
+type Client struct {
+	client.Client
+	opts []Option
+}
+
+// ForManager returns the manager's client (mgr.GetClient()) carrying the
+// safe defaults for every Patcher made from it: the manager's uncached
+// reader (WithAPIReader(mgr.GetAPIReader())) for Retry, re-bases and stale
+// reads, then opts (WithFieldOwner, say). Metrics go to controller-runtime's
+// registry, which the manager serves, unless opts say otherwise. Make it
+// once, when the reconciler is set up:
+//
+//	r := &RolloutReconciler{Client: patcher.ForManager(mgr, patcher.WithFieldOwner("rollout-controller"))}
+//	p, err := patchers.FetchRolloutStatusPatcher(ctx, r.Client, req.NamespacedName)
+//
+// A nil mgr gives a Client whose Patchers report ErrInvalidInput.
+func ForManager(mgr Manager, opts ...Option) *Client {
+	if isNil(mgr) {
+		return &Client{}
+	}
+	return WithDefaults(mgr.GetClient(), append([]Option{WithAPIReader(mgr.GetAPIReader())}, opts...)...)
+}
+
+// WithDefaults returns c carrying opts for every Patcher made from it, like
+// ForManager without a manager. Given a *Client, it adds opts after that
+// Client's own.
+func WithDefaults(c client.Client, opts ...Option) *Client {
+	inner, base := withDefaults(c, nil)
+	return &Client{Client: inner, opts: append(base, opts...)}
+}
+
+// Options returns the options c carries, in the order they apply.
+func (c *Client) Options() []Option {
+	if c == nil {
+		return nil
+	}
+	return append([]Option(nil), c.opts...)
+}
+
+// withDefaults unwraps a *Client into the client it carries and its
+// options followed by opts; any other client is returned as it is.
+func withDefaults(c client.Client, opts []Option) (client.Client, []Option) {
+	d, ok := c.(*Client)
+	if !ok {
+		return c, opts
+	}
+	if d == nil {
+		return nil, opts
+	}
+	return d.Client, append(d.Options(), opts...)
+}
