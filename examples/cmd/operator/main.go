@@ -61,17 +61,13 @@ func main() {
 	// The patcher's metrics (statuspatch_flush_total and friends) register
 	// on controller-runtime's registry and are served with the rest.
 	copts := crcontroller.Options{MaxConcurrentReconciles: workers}
-	if err := (&controller.RolloutReconciler{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-	}).SetupWithManager(mgr, copts); err != nil {
+	// patcher.ForManager inside: the API reader, the field owner and the
+	// manager's metrics registry for every patcher the reconcilers make.
+	if err := controller.NewRolloutReconciler(mgr).SetupWithManager(mgr, copts); err != nil {
 		setupLog.Error(err, "unable to create controller", "controller", "Rollout")
 		os.Exit(1)
 	}
-	if err := (&controller.FleetReconciler{
-		Client:    mgr.GetClient(),
-		APIReader: mgr.GetAPIReader(),
-	}).SetupWithManager(mgr, copts); err != nil {
+	if err := controller.NewFleetReconciler(mgr).SetupWithManager(mgr, copts); err != nil {
 		setupLog.Error(err, "unable to create controller", "controller", "Fleet")
 		os.Exit(1)
 	}
