@@ -69,8 +69,11 @@ func (t *tracer) reReads(fn *ssa.Function, obj ssa.Value) bool {
 }
 
 // capturedStatus finds in fn a store to obj's status (obj.Status = v, or
-// obj.Status.F = v) whose value v is replayed from a captured variable,
-// and says which.
+// obj.Status.F = v), or a call updating it in place
+// (meta.SetStatusCondition(&obj.Status.Conditions, c)), whose value is
+// replayed: a captured object of the written type or whole status, or a
+// value computed from such an object before the closure (see
+// staleSource), and says which.
 func (t *tracer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -83,11 +86,23 @@ func (t *tracer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
 				continue
 			}
 			if name, ok := t.capturedFrom(st.Val, obj, fa); ok {
-				return "status replayed from before the re-read (assigned from captured " + name + ")"
+				return replayedWhy(stale{object: name})
+			}
+			if src, ok := newStaleSource(t, obj).of(st.Val); ok {
+				return replayedWhy(src)
 			}
 		}
 	}
+	for _, a := range t.statusArgsOf(fn, obj) {
+		if src, ok := newStaleSource(t, obj).of(a); ok {
+			return replayedWhy(src)
+		}
+	}
 	return ""
+}
+
+func replayedWhy(src stale) string {
+	return "status replayed from before the re-read (" + src.String() + ")"
 }
 
 // throughStatus reports whether a chain of field addresses passes through
