@@ -121,3 +121,11 @@ func TestReplayedStatus(t *testing.T) {
 		}
 	}
 }
+
+// A patch stored in a struct field gets the verdict its assignments in the
+// package agree on; one built in another package of the module gets the
+// verdict that package's analysis exported as a fact. Mixed assignments,
+// an escaping field and an interface method stay unresolved, with why.
+func TestPatchesThroughFieldsAndPackages(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "fieldpatch", "crossmod/util", "crossmod/controllers")
+}
