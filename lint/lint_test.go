@@ -44,7 +44,7 @@ func TestPatcherRuntimeExcluded(t *testing.T) {
 // (v1.8.4, v1.13.6).
 func TestRealWorldRegressions(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}),
-		"capi", "unstructuredapply", "rawpatch")
+		"capi", "unstructuredapply", "rawpatch", "replaydelta")
 }
 
 // Diagnostics are reported in source order within a package: the drivers
