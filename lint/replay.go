@@ -17,10 +17,12 @@ import (
 //     live object's status from such a captured value.
 //
 // The captured value counts as decided before the re-read when it is (part
-// of) an object of the written type, or a whole status value. A value
-// computed inside the closure (from the fresh object) is not a replay, nor
-// is a captured value of another type (a result fetched elsewhere, a
-// constant): such inputs are by nature external to the object.
+// of) an object of the written type, a whole status value, or a value of
+// any type computed from an object of the written type before the closure
+// (a Condition built from it, its generation: see staleSource). A value
+// computed inside the closure from the fresh object is not a replay, nor
+// is a constant or an input from elsewhere (a parameter of another type,
+// a result fetched by a call): such inputs are external to the object.
 
 // replay returns why w writes a replayed status, or "" if it does not.
 func (t *tracer) replay(w *write) string {
