@@ -93,7 +93,8 @@ func (t *tracer) importedPatch(c *ssa.CallCommon, idx int) (result, bool) {
 	return result{}, false
 }
 
-// fieldOf returns the struct field a FieldAddr or Field selects.
+// fieldOf returns the struct field a FieldAddr or Field selects, as
+// declared.
 func fieldOf(v ssa.Value) *types.Var {
 	var st types.Type
 	var idx int
@@ -113,7 +114,10 @@ func fieldOf(v ssa.Value) *types.Var {
 	if !ok || idx >= s.NumFields() {
 		return nil
 	}
-	return s.Field(idx)
+	// An instance of a generic struct may have Vars of its own (go/types
+	// substitutes fields whose type mentions a type parameter): key on
+	// the declared one.
+	return s.Field(idx).Origin()
 }
 
 // fieldStores records, for each struct field, the values the package

@@ -95,3 +95,22 @@ type patchMaker interface {
 func viaInterface(ctx context.Context, c client.Client, m patchMaker, w *v1.Widget) error {
 	return c.Status().Patch(ctx, w, m.Make(w)) // want `^unresolved: .*patch from interface method Make \(a dynamic call is not followed\)$`
 }
+
+// A generic struct: the field of every instance is the declared one.
+type genericWriter[T client.Object] struct {
+	p client.Patch
+}
+
+func newGenericWriter[T client.Object](base T) *genericWriter[T] {
+	return &genericWriter[T]{p: client.MergeFrom(base)}
+}
+
+func (g *genericWriter[T]) write(ctx context.Context, c client.Client, obj T) error {
+	return c.Status().Patch(ctx, obj, g.p) // want `^blind: Status\(\).Patch of an object of unknown kind: field p assigned client.MergeFrom without optimistic lock$`
+}
+
+func useGeneric(ctx context.Context, c client.Client, w *v1.Widget) error {
+	gw := &genericWriter[*v1.Widget]{}
+	gw.p = client.MergeFrom(w)
+	return gw.write(ctx, c, w)
+}
