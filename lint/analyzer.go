@@ -66,7 +66,7 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 		Name:      "statuspatch",
 		Doc:       mustAnalyzerDoc("statuspatch"),
 		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/lint",
-		FactTypes: []analysis.Fact{new(patchersFact)},
+		FactTypes: []analysis.Fact{new(patchersFact), new(patchFuncFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
 			return nil, run(pass, *cfg)
 		},
@@ -106,7 +106,8 @@ func run(pass *analysis.Pass, cfg Config) error {
 	files := newFileSet(pass, cfg)
 	allow := collectDirectives(pass, files, report)
 	funcs := buildSSA(pass)
-	t := newTracer(pass.Pkg, funcs)
+	t := newTracer(pass, funcs)
+	exportPatchFuncs(pass, t, funcs)
 	var ws []*write
 	for _, w := range findWrites(t, funcs) {
 		if files.checked(files.callPos(w.pos)) {

@@ -84,6 +84,9 @@ func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) result {
 	case *ssa.Call:
 		fn := v.Common().StaticCallee()
 		if fn == nil || !isClientFunc(fn) {
+			if r, ok := t.importedPatch(v.Common(), 0); ok {
+				return r
+			}
 			return result{unresolved, "patch from " + describeCall(v.Common())}
 		}
 		switch name := fn.Name(); name {
@@ -98,12 +101,27 @@ func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) result {
 		}
 	case *ssa.UnOp:
 		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == clientPkgPath {
-			if g.Name() == "Apply" {
+			if g.Name() == "Apply" && w.instr != nil {
 				return t.applyPatch(w)
 			}
 			return result{unresolved, "client." + g.Name()}
 		}
+		if f := fieldOf(v.X); f != nil && clientTypeName(f.Type()) == "Patch" {
+			return t.fieldPatch(w, f, depth)
+		}
 		return result{unresolved, "patch loaded from a field or global"}
+	case *ssa.Field:
+		if f := fieldOf(v); f != nil && clientTypeName(f.Type()) == "Patch" {
+			return t.fieldPatch(w, f, depth)
+		}
+		return result{unresolved, "patch loaded from a field"}
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			if r, ok := t.importedPatch(call.Common(), v.Index); ok {
+				return r
+			}
+		}
+		return result{unresolved, "patch from " + describeValue(leaf)}
 	case *ssa.Const:
 		return result{unresolved, "nil patch"}
 	case *ssa.Parameter:

@@ -44,7 +44,7 @@ func TestPatcherRuntimeExcluded(t *testing.T) {
 // (v1.8.4, v1.13.6).
 func TestRealWorldRegressions(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}),
-		"capi", "unstructuredapply", "rawpatch")
+		"capi", "unstructuredapply", "rawpatch", "replaydelta")
 }
 
 // Diagnostics are reported in source order within a package: the drivers
@@ -120,4 +120,12 @@ func TestReplayedStatus(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A patch stored in a struct field gets the verdict its assignments in the
+// package agree on; one built in another package of the module gets the
+// verdict that package's analysis exported as a fact. Mixed assignments,
+// an escaping field and an interface method stay unresolved, with why.
+func TestPatchesThroughFieldsAndPackages(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "fieldpatch", "crossmod/util", "crossmod/controllers")
 }

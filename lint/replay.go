@@ -17,10 +17,12 @@ import (
 //     live object's status from such a captured value.
 //
 // The captured value counts as decided before the re-read when it is (part
-// of) an object of the written type, or a whole status value. A value
-// computed inside the closure (from the fresh object) is not a replay, nor
-// is a captured value of another type (a result fetched elsewhere, a
-// constant): such inputs are by nature external to the object.
+// of) an object of the written type, a whole status value, or a value of
+// any type computed from an object of the written type before the closure
+// (a Condition built from it, its generation: see staleSource). A value
+// computed inside the closure from the fresh object is not a replay, nor
+// is a constant or an input from elsewhere (a parameter of another type,
+// a result fetched by a call): such inputs are external to the object.
 
 // replay returns why w writes a replayed status, or "" if it does not.
 func (t *tracer) replay(w *write) string {
@@ -69,8 +71,11 @@ func (t *tracer) reReads(fn *ssa.Function, obj ssa.Value) bool {
 }
 
 // capturedStatus finds in fn a store to obj's status (obj.Status = v, or
-// obj.Status.F = v) whose value v is replayed from a captured variable,
-// and says which.
+// obj.Status.F = v), or a call updating it in place
+// (meta.SetStatusCondition(&obj.Status.Conditions, c)), whose value is
+// replayed: a captured object of the written type or whole status, or a
+// value computed from such an object before the closure (see
+// staleSource), and says which.
 func (t *tracer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -83,11 +88,23 @@ func (t *tracer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
 				continue
 			}
 			if name, ok := t.capturedFrom(st.Val, obj, fa); ok {
-				return "status replayed from before the re-read (assigned from captured " + name + ")"
+				return replayedWhy(stale{object: name})
+			}
+			if src, ok := newStaleSource(t, obj).of(st.Val); ok {
+				return replayedWhy(src)
 			}
 		}
 	}
+	for _, a := range t.statusArgsOf(fn, obj) {
+		if src, ok := newStaleSource(t, obj).of(a); ok {
+			return replayedWhy(src)
+		}
+	}
 	return ""
+}
+
+func replayedWhy(src stale) string {
+	return "status replayed from before the re-read (" + src.String() + ")"
 }
 
 // throughStatus reports whether a chain of field addresses passes through

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -17,15 +18,25 @@ const maxDepth = 24
 // package's own functions.
 type tracer struct {
 	pkg      *types.Package // the package under analysis
+	pass     *analysis.Pass // for the facts of other packages; nil in a test without one
 	callers  map[*ssa.Function][]*ssa.CallCommon
 	closures map[*ssa.Function][]*ssa.MakeClosure
+	// The values the package stores in client.Patch struct fields, and
+	// the fields whose address escapes (see recordFieldStores).
+	fieldVals    map[*types.Var][]ssa.Value
+	fieldEscapes map[*types.Var]bool
 }
 
-func newTracer(pkg *types.Package, funcs []*ssa.Function) *tracer {
-	t := &tracer{pkg: pkg, callers: map[*ssa.Function][]*ssa.CallCommon{}, closures: map[*ssa.Function][]*ssa.MakeClosure{}}
+func newTracer(pass *analysis.Pass, funcs []*ssa.Function) *tracer {
+	t := &tracer{
+		pkg: pass.Pkg, pass: pass,
+		callers: map[*ssa.Function][]*ssa.CallCommon{}, closures: map[*ssa.Function][]*ssa.MakeClosure{},
+		fieldVals: map[*types.Var][]ssa.Value{}, fieldEscapes: map[*types.Var]bool{},
+	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				t.recordFieldStores(instr)
 				switch instr := instr.(type) {
 				case ssa.CallInstruction:
 					if callee := instr.Common().StaticCallee(); callee != nil {

@@ -7,6 +7,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"example.com/realmod/patchutil"
 )
 
 func write(ctx context.Context, c client.Client, d *appsv1.Deployment, rv string) {
@@ -26,4 +28,9 @@ func write(ctx context.Context, c client.Client, d *appsv1.Deployment, rv string
 // is named as written.
 func writeObject(ctx context.Context, c client.Client, obj client.Object, base client.Object) error {
 	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^blind: Status\(\).Patch of client.Object: client.MergeFrom without optimistic lock$`
+}
+
+// A patch built in another package of the module.
+func writeFromHelper(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+	return c.Status().Patch(ctx, d, patchutil.NewPatch(d.DeepCopy())) // want `^blind: Status\(\).Patch of Deployment: patchutil.NewPatch returns client.MergeFrom without optimistic lock$`
 }

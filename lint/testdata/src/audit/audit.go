@@ -76,11 +76,11 @@ func (r *Reconciler) WritePatch(ctx context.Context, w *v1.Widget, p client.Patc
 }
 
 // Patches made by the package's own helper functions.
-func optimisticPatch(o *v1.Widget) client.Patch {
+func optimisticPatch(o *v1.Widget) client.Patch { // want optimisticPatch:`^patch\(0: optimistic: MergeFromWithOptimisticLock\)$`
 	return client.MergeFromWithOptions(o.DeepCopyObject().(*v1.Widget), client.MergeFromWithOptimisticLock{})
 }
 
-func blindPatch(o *v1.Widget) (client.Patch, error) { return client.MergeFrom(o), nil }
+func blindPatch(o *v1.Widget) (client.Patch, error) { return client.MergeFrom(o), nil } // want blindPatch:`^patch\(0: blind: `
 
 func (r *Reconciler) helpers(ctx context.Context, w *v1.Widget) {
 	_ = r.Status().Patch(ctx, w, optimisticPatch(w)) // want `^optimistic: `

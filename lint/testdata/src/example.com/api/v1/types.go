@@ -7,8 +7,9 @@ import (
 )
 
 type WidgetStatus struct {
-	Ready      bool
-	Conditions []metav1.Condition
+	Ready              bool
+	ObservedGeneration int64
+	Conditions         []metav1.Condition
 }
 
 type Widget struct {

@@ -17,6 +17,7 @@ type ObjectMeta struct {
 	Name            string
 	Namespace       string
 	ResourceVersion string
+	Generation      int64
 	Finalizers      []string
 }
 
@@ -24,8 +25,11 @@ func (m *ObjectMeta) GetName() string                   { return m.Name }
 func (m *ObjectMeta) GetNamespace() string              { return m.Namespace }
 func (m *ObjectMeta) GetResourceVersion() string        { return m.ResourceVersion }
 func (m *ObjectMeta) SetResourceVersion(version string) { m.ResourceVersion = version }
+func (m *ObjectMeta) GetGeneration() int64              { return m.Generation }
 
 type Condition struct {
-	Type   string
-	Status string
+	Type               string
+	Status             string
+	Reason             string
+	ObservedGeneration int64
 }

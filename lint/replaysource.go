@@ -1,0 +1,298 @@
+package lint
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// metaPkgPath is apimachinery's condition helpers' package
+// (SetStatusCondition, FindStatusCondition): their results and the
+// conditions they set are computed from their arguments.
+const metaPkgPath = "k8s.io/apimachinery/pkg/api/meta"
+
+// staleSource finds out whether a value written into the re-read object's
+// status is computed from an object of the written type read before the
+// closure: the old object itself, a value derived from it (a Condition
+// built from it, its generation), through captured variables, fields,
+// composite literals, append, the package's own functions, methods of the
+// object and apimachinery's condition helpers. Any other call (a result
+// fetched elsewhere), a parameter of another type and a constant end the
+// search: those inputs are external to the object.
+type staleSource struct {
+	t       *tracer
+	obj     ssa.Value  // the re-read object (its identity)
+	objType types.Type // its type
+	seen    map[ssa.Value]bool
+	bound   map[*ssa.Parameter]binding // parameters of the local callees followed
+}
+
+// binding is the argument a followed call passes for a parameter, and
+// whether that call is outside the closure.
+type binding struct {
+	arg     ssa.Value
+	outside bool
+}
+
+// stale is where a replayed value comes from: the captured variable the
+// closure reads it from, and the pre-read object it is computed from.
+type stale struct {
+	captured, object string
+}
+
+func (s stale) String() string {
+	if s.captured == "" || s.captured == s.object {
+		return "assigned from captured " + s.object
+	}
+	return "assigned from captured " + s.captured + ", computed from " + s.object + " before the re-read"
+}
+
+func newStaleSource(t *tracer, obj ssa.Value) *staleSource {
+	return &staleSource{t: t, obj: obj, objType: obj.Type(), seen: map[ssa.Value]bool{}, bound: map[*ssa.Parameter]binding{}}
+}
+
+// of returns where v, a value computed inside the closure, comes from, if
+// it is stale.
+func (s *staleSource) of(v ssa.Value) (stale, bool) {
+	return s.walk(v, false, "", 0)
+}
+
+// walk follows v back; outside says whether v is computed outside the
+// closure, captured names the captured variable crossed on the way.
+func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int) (stale, bool) {
+	if v == nil || depth > maxDepth || s.seen[v] || s.t.identity(v) == s.obj {
+		return stale{}, false
+	}
+	s.seen[v] = true
+	next := func(w ssa.Value) (stale, bool) { return s.walk(w, outside, captured, depth+1) }
+	if outside && sameObjectType(v.Type(), s.objType) {
+		if _, ok := v.(*ssa.Const); !ok {
+			return stale{captured: captured, object: valueName(v)}, true
+		}
+	}
+	switch v := v.(type) {
+	case *ssa.Const, *ssa.Global, *ssa.Function, *ssa.MakeClosure, *ssa.Builtin:
+		return stale{}, false
+	case *ssa.FreeVar:
+		if s.t.freeVarRoot(v, 0) == s.obj {
+			return stale{}, false
+		}
+		if captured == "" {
+			captured = v.Name()
+		}
+		if sameObjectType(v.Type(), s.objType) {
+			return stale{captured: captured, object: v.Name()}, true
+		}
+		for _, b := range s.t.bindings(v) {
+			if st, ok := s.walk(b, true, captured, depth+1); ok {
+				return st, true
+			}
+		}
+		return stale{}, false
+	case *ssa.Parameter:
+		if b, ok := s.bound[v]; ok {
+			return s.walk(b.arg, b.outside, captured, depth+1)
+		}
+		return stale{}, false // an input of another type: external
+	case *ssa.Alloc:
+		if sameObjectType(v.Type(), s.objType) {
+			return stale{}, false // an object made inside the closure
+		}
+		for _, val := range s.storedInto(v) {
+			if st, ok := next(val); ok {
+				return st, true
+			}
+		}
+		return stale{}, false
+	case *ssa.Call:
+		return s.call(v.Common(), 0, outside, captured, depth)
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			return s.call(call.Common(), v.Index, outside, captured, depth)
+		}
+	case *ssa.UnOp:
+		if v.Op == token.ARROW {
+			return stale{}, false // received from a channel: external
+		}
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return stale{}, false
+	}
+	for _, op := range instr.Operands(nil) {
+		if st, ok := next(*op); ok {
+			return st, true
+		}
+	}
+	return stale{}, false
+}
+
+// call follows result idx of a call: into the package's own functions
+// (their parameters bound to this call's arguments), through append, the
+// object's methods, DeepCopy and the condition helpers. Any other call is
+// an external input.
+func (s *staleSource) call(c *ssa.CallCommon, idx int, outside bool, captured string, depth int) (stale, bool) {
+	var follow []ssa.Value
+	switch fn := c.Value.(type) {
+	case *ssa.Builtin:
+		if fn.Name() == "append" {
+			follow = c.Args
+		}
+	default:
+		if callee := localCallee(c); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == s.t.pkg {
+			return s.localCall(callee, c, idx, outside, captured, depth)
+		}
+		recv := receiver(c)
+		name := calledName(c)
+		switch {
+		case recv != nil && (sameObjectType(s.t.identity(recv).Type(), s.objType) || strings.HasPrefix(name, "DeepCopy")):
+			// w.GetGeneration() is a method of the embedded ObjectMeta.
+			follow = []ssa.Value{recv}
+		case isMetaFunc(c):
+			follow = c.Args
+		}
+	}
+	for _, a := range follow {
+		if st, ok := s.walk(a, outside, captured, depth+1); ok {
+			return st, true
+		}
+	}
+	return stale{}, false
+}
+
+// localCall follows the results of a function of the package.
+func (s *staleSource) localCall(fn *ssa.Function, c *ssa.CallCommon, idx int, outside bool, captured string, depth int) (stale, bool) {
+	saved := map[*ssa.Parameter]binding{}
+	for i, p := range fn.Params {
+		if i < len(c.Args) {
+			if old, ok := s.bound[p]; ok {
+				saved[p] = old
+			}
+			s.bound[p] = binding{arg: c.Args[i], outside: outside}
+		}
+	}
+	defer func() {
+		for _, p := range fn.Params {
+			delete(s.bound, p)
+		}
+		for p, b := range saved {
+			s.bound[p] = b
+		}
+	}()
+	for _, r := range returns(fn) {
+		if idx < len(r.Results) {
+			if st, ok := s.walk(r.Results[idx], outside, captured, depth+1); ok {
+				return st, true
+			}
+		}
+	}
+	return stale{}, false
+}
+
+// storedInto returns the values stored into a local variable, its fields
+// and elements, also through closures that capture it, and the conditions
+// a condition helper sets into it.
+func (s *staleSource) storedInto(alloc *ssa.Alloc) []ssa.Value {
+	var vals []ssa.Value
+	addrs := s.t.aliases(alloc)
+	if len(addrs) == 0 {
+		addrs = []ssa.Value{alloc}
+	}
+	for i := 0; i < len(addrs) && i < 256; i++ {
+		refs := addrs[i].Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == addrs[i] {
+					vals = append(vals, r.Val)
+				}
+			case *ssa.FieldAddr:
+				addrs = append(addrs, r)
+			case *ssa.IndexAddr:
+				addrs = append(addrs, r)
+			case *ssa.Call:
+				if isMetaFunc(r.Common()) {
+					vals = append(vals, r.Common().Args...)
+				}
+			}
+		}
+	}
+	return vals
+}
+
+// statusArgsOf returns the arguments of the calls in fn that update obj's
+// status in place (meta.SetStatusCondition(&obj.Status.Conditions, c)):
+// every argument but the status address itself.
+func (t *tracer) statusArgsOf(fn *ssa.Function, obj ssa.Value) []ssa.Value {
+	var vals []ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			args := call.Common().Args
+			statusArg := -1
+			for i, a := range args {
+				if fa, ok := a.(*ssa.FieldAddr); ok && throughStatus(fa) && t.fieldRoot(fa) == obj {
+					statusArg = i
+				}
+			}
+			if statusArg < 0 {
+				continue
+			}
+			for i, a := range args {
+				if i != statusArg {
+					vals = append(vals, a)
+				}
+			}
+		}
+	}
+	return vals
+}
+
+// receiver is the receiver of a method call, or nil.
+func receiver(c *ssa.CallCommon) ssa.Value {
+	if c.IsInvoke() {
+		return c.Value
+	}
+	if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(c.Args) > 0 {
+		return c.Args[0]
+	}
+	return nil
+}
+
+func isMetaFunc(c *ssa.CallCommon) bool {
+	fn := c.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	obj := fn.Object()
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == metaPkgPath
+}
+
+// valueName names a value for a message: its variable's name if it has one.
+func valueName(v ssa.Value) string {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.FreeVar:
+		return v.Name()
+	case *ssa.Alloc:
+		if v.Comment != "" {
+			return v.Comment
+		}
+	case *ssa.Call:
+		return "the result of " + calledName(v.Common())
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return valueName(v.X)
+		}
+	}
+	return "an object read before"
+}
