@@ -28,6 +28,9 @@ func (p *Patcher[T]) Flush(ctx context.Context) error {
 	}
 	start := time.Now()
 	result, err := p.flush(ctx)
+	if err != nil && len(p.opts.ownedConditions) > 0 && apierrors.IsConflict(err) {
+		result, err = p.flushOwned(ctx, err)
+	}
 	p.metrics.observeFlush(p.kind, result, time.Since(start))
 	return err
 }

@@ -48,6 +48,9 @@ type options struct {
 	registerer   prometheus.Registerer
 	// divergenceError makes Flush return ErrStatusDiverged.
 	divergenceError bool
+	// ownedConditions are the condition types Flush may re-apply onto a
+	// fresh read after a conflict.
+	ownedConditions []string
 }
 
 func defaultOptions() options {

@@ -80,6 +80,9 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 		return p
 	}
 	p.status = status
+	if p.err = p.checkOwnedConditions(); p.err != nil {
+		return p
+	}
 	p.setBase(obj)
 	p.checkRead(0, false)
 	p.ready = true

@@ -1,0 +1,179 @@
+package patcher
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// WithOwnedConditions names the condition types this writer owns in the
+// status's conditions list (a []metav1.Condition field whose JSON name is
+// "conditions"). Owned conditions are this writer's to decide: when Flush
+// conflicts and the only status changes since the base are to owned
+// conditions, Flush re-reads the object (through the API reader), applies
+// exactly those changes (set, changed or removed conditions of owned types)
+// to the fresh conditions list, and writes again: still one patch under
+// the lock, and another writer's conditions, and every other field, stay as
+// that writer left them. It tries at most as many times as the backoff's
+// Steps, waiting the backoff in between.
+//
+// Use it when several controllers each own some conditions of one object.
+// Use Retry instead when the change depends on the rest of the status (a
+// phase, a plan, another writer's condition): a conflict with any change
+// outside owned conditions is returned as it is.
+//
+// A status type without such a field, or an empty type name, makes the
+// Patcher report ErrInvalidInput.
+func WithOwnedConditions(types ...string) Option {
+	return optionFunc(func(o *options) { o.ownedConditions = append(o.ownedConditions, types...) })
+}
+
+var conditionsType = reflect.TypeOf([]metav1.Condition(nil))
+
+// checkOwnedConditions is the construction-time check of WithOwnedConditions.
+func (p *Patcher[T]) checkOwnedConditions() error {
+	if len(p.opts.ownedConditions) == 0 {
+		return nil
+	}
+	if slices.Contains(p.opts.ownedConditions, "") {
+		return fmt.Errorf("statuspatch: %s: WithOwnedConditions with an empty condition type: %w", p.id(), ErrInvalidInput)
+	}
+	if _, ok := conditionsIndex(reflect.TypeOf(p.status(p.obj))); !ok {
+		return fmt.Errorf("statuspatch: %s: WithOwnedConditions, but the status has no []metav1.Condition field named \"conditions\": %w", p.id(), ErrInvalidInput)
+	}
+	return nil
+}
+
+// conditionsIndex finds the conditions field in the status type t (a
+// pointer to the status struct, or a pointer to a pointer to it).
+func conditionsIndex(t reflect.Type) (int, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return 0, false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "conditions" && f.Type == conditionsType {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// conditionsOf returns the address of the conditions list of obj's status,
+// or nil when the status is a nil pointer.
+func (p *Patcher[T]) conditionsOf(obj T) *[]metav1.Condition {
+	v := reflect.ValueOf(p.status(obj))
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	i, ok := conditionsIndex(v.Type())
+	if !ok {
+		return nil
+	}
+	return v.Field(i).Addr().Interface().(*[]metav1.Condition)
+}
+
+// flushOwned handles a Conflict of Flush under WithOwnedConditions: while
+// the only changes are to owned conditions, re-read, re-apply them, write
+// again. It returns the first conflict unchanged when the changes are not
+// all owned.
+func (p *Patcher[T]) flushOwned(ctx context.Context, conflict error) (flushResult, error) {
+	backoff := p.opts.backoff
+	attempts := max(backoff.Steps, 1)
+	err := conflict
+	for attempt := 1; attempt <= attempts; attempt++ {
+		if attempt > 1 {
+			if serr := sleep(ctx, backoff.Step()); serr != nil {
+				return resultError, fmt.Errorf("statuspatch: %s: re-apply owned conditions: %w", p.id(), serr)
+			}
+		}
+		ok, rerr := p.reapplyOwnedConditions(ctx)
+		if rerr != nil {
+			return resultOf(rerr), rerr
+		}
+		if !ok {
+			return resultConflict, err
+		}
+		var result flushResult
+		if result, err = p.flush(ctx); err == nil || !apierrors.IsConflict(err) {
+			return result, err
+		}
+	}
+	return resultConflict, &RetryExhaustedError{Object: p.id(), Attempts: attempts, Reason: fmt.Sprintf("owned conditions re-applied %d times", attempts), Last: err}
+}
+
+// reapplyOwnedConditions moves the owned condition changes onto a fresh
+// read, when they are the only status changes. ok is false, with nothing
+// read, when they are not.
+func (p *Patcher[T]) reapplyOwnedConditions(ctx context.Context) (ok bool, err error) {
+	fields, err := p.changedStatusFields()
+	if err != nil || !slices.Equal(fields, []string{"status.conditions"}) {
+		return false, err
+	}
+	cur, base := p.conditionsOf(p.obj), p.conditionsOf(p.base)
+	if cur == nil || base == nil {
+		return false, nil
+	}
+	changed := changedConditionTypes(*base, *cur)
+	for _, t := range changed {
+		if !slices.Contains(p.opts.ownedConditions, t) {
+			return false, nil
+		}
+	}
+	fresh, err := p.read(ctx)
+	if err != nil {
+		return false, err
+	}
+	list := p.conditionsOf(fresh)
+	if list == nil {
+		return false, nil // the fresh status is a nil pointer: nothing to merge into
+	}
+	p.setBase(fresh)
+	for _, t := range changed {
+		i := slices.IndexFunc(*list, func(c metav1.Condition) bool { return c.Type == t })
+		j := slices.IndexFunc(*cur, func(c metav1.Condition) bool { return c.Type == t })
+		switch {
+		case j < 0 && i >= 0:
+			*list = slices.Delete(*list, i, i+1)
+		case j >= 0 && i >= 0:
+			(*list)[i] = (*cur)[j]
+		case j >= 0:
+			*list = append(*list, (*cur)[j])
+		}
+	}
+	p.replaceObject(fresh)
+	return true, nil
+}
+
+// changedConditionTypes lists, in order, the types whose condition differs
+// between the lists: added, removed or changed.
+func changedConditionTypes(base, cur []metav1.Condition) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, list := range [][]metav1.Condition{base, cur} {
+		for _, c := range list {
+			if seen[c.Type] {
+				continue
+			}
+			seen[c.Type] = true
+			b := slices.IndexFunc(base, func(x metav1.Condition) bool { return x.Type == c.Type })
+			k := slices.IndexFunc(cur, func(x metav1.Condition) bool { return x.Type == c.Type })
+			if b < 0 || k < 0 || !reflect.DeepEqual(base[b], cur[k]) {
+				out = append(out, c.Type)
+			}
+		}
+	}
+	return out
+}
