@@ -105,4 +105,3 @@ func TestVersionEntryAcquireHonoursTheContext(t *testing.T) {
 		release()
 	}
 }
-
