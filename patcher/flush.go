@@ -59,13 +59,9 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
 		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
-	base, err := p.baseStatus()
+	diff, err := p.statusPatch(cur)
 	if err != nil {
 		return resultError, err
-	}
-	diff, err := statusMergePatch(base, cur)
-	if err != nil {
-		return resultError, fmt.Errorf("statuspatch: %s: diff status: %w", p.id(), err)
 	}
 	body, err := patchBody(p.base.GetResourceVersion(), diff)
 	if err != nil {
@@ -84,10 +80,14 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
+	var sentErr error
+	if !same {
+		cur, sentErr = p.sentStatus(cur)
+	}
 	p.replaceObject(scratch)
 	p.setBase(p.obj)
-	if same {
-		return resultApplied, nil
+	if same || sentErr != nil {
+		return resultApplied, sentErr
 	}
 	ds, err := p.divergence(cur)
 	if err != nil || len(ds) == 0 {

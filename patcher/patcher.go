@@ -34,8 +34,9 @@ type Patcher[T client.Object] struct {
 	obj  T // the caller's object, mutated in memory
 	base T // the last state known to be on the server
 
-	baseStatusJSON []byte // lazily marshalled status of base
-	gone           bool   // the last finalizer of a deleting object was removed
+	baseStatusJSON []byte            // lazily marshalled status of base
+	fieldDiff      fieldDiffState[T] // the generated status diff (WithFieldDiff), if any
+	gone           bool              // the last finalizer of a deleting object was removed
 	kind           string
 	metrics        *metricSet
 }
@@ -76,6 +77,9 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 		return p
 	}
 	p.status = status
+	if p.err = p.useFieldDiff(opts); p.err != nil {
+		return p
+	}
 	p.setBase(obj)
 	p.ready = true
 	return p
