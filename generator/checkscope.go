@@ -7,41 +7,98 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
-// otherStatusFields holds the fields named Status in root packages that are
-// not a kind's status field: a condition's `Status corev1.ConditionStatus`,
-// say. CheckFilter does not follow them, so the package of their type (often
-// k8s.io/api/core/v1, the largest API package) is not parsed and
-// type-checked for a field the generator never reads.
-var otherStatusFields sync.Map // *ast.Field -> struct{}
+// skipped holds AST nodes of root packages that CheckFilter does not follow,
+// so that the packages they reference are not parsed and type-checked for
+// nothing the generator reads:
+//   - the type of every type declaration that no kind reaches (a spec type,
+//     say, embedding k8s.io/api/core/v1 types), and
+//   - fields named Status that are not a kind's status field (a condition's
+//     `Status corev1.ConditionStatus`).
+//
+// The generator reads a kind's embedded fields, its Status field, and the
+// status struct's embedded, Conditions and ObservedGeneration fields; the
+// declarations those reach stay in. A root package itself is always
+// type-checked in full.
+var skipped sync.Map // ast.Node -> struct{}
 
-// skipOtherStatusFields records the fields named Status of root that are not
-// the Status field of one of the candidate kinds.
-func skipOtherStatusFields(root *loader.Package, cands []candidate) {
+// followedFields are the field names CheckFilter follows besides embedded
+// fields and a kind's Status.
+var followedFields = []string{"Conditions", "ObservedGeneration"}
+
+// skipUnread records the nodes of root that CheckFilter must not follow.
+func skipUnread(root *loader.Package, cands []candidate) {
+	root.NeedSyntax()
+	specs := make(map[string]*ast.TypeSpec)
+	for _, file := range root.Syntax {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				specs[ts.Name.Name] = ts
+			}
+			return true
+		})
+	}
 	kindStatus := make(map[*ast.Field]bool)
+	read := make(map[*ast.TypeSpec]bool)
+	var queue []*ast.TypeSpec
+	reach := func(expr ast.Expr) {
+		ast.Inspect(expr, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if ts := specs[id.Name]; ts != nil && !read[ts] {
+					read[ts] = true
+					queue = append(queue, ts)
+				}
+			}
+			return true
+		})
+	}
 	for _, c := range cands {
-		if st, ok := c.info.RawSpec.Type.(*ast.StructType); ok {
+		ts := c.info.RawSpec
+		read[ts] = true
+		queue = append(queue, ts)
+		if st, ok := ts.Type.(*ast.StructType); ok {
 			for _, f := range st.Fields.List {
 				if hasName(f, "Status") {
 					kindStatus[f] = true
+					reach(f.Type)
 				}
 			}
 		}
 	}
-	root.NeedSyntax()
+	for len(queue) > 0 {
+		ts := queue[0]
+		queue = queue[1:]
+		st, ok := ts.Type.(*ast.StructType)
+		if !ok {
+			reach(ts.Type)
+			continue
+		}
+		for _, f := range st.Fields.List {
+			if len(f.Names) == 0 || hasName(f, followedFields...) {
+				reach(f.Type)
+			}
+		}
+	}
+	for _, ts := range specs {
+		if !read[ts] {
+			skipped.Store(ts.Type, struct{}{})
+		}
+	}
 	for _, file := range root.Syntax {
 		ast.Inspect(file, func(n ast.Node) bool {
 			if f, ok := n.(*ast.Field); ok && hasName(f, "Status") && !kindStatus[f] {
-				otherStatusFields.Store(f, struct{}{})
+				skipped.Store(f, struct{}{})
 			}
 			return true
 		})
 	}
 }
 
-func hasName(f *ast.Field, name string) bool {
+func hasName(f *ast.Field, names ...string) bool {
 	for _, id := range f.Names {
-		if id.Name == name {
-			return true
+		for _, n := range names {
+			if id.Name == n {
+				return true
+			}
 		}
 	}
 	return false

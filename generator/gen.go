@@ -130,17 +130,17 @@ func isRootType(vals markers.MarkerValues) bool {
 var helperFieldNames = []string{"Status", "Conditions", "ObservedGeneration"}
 
 // CheckFilter limits type-checking to what the generator reads: embedded
-// fields, the kinds' Status fields (not other fields named Status, see
-// skipOtherStatusFields) and the Conditions and ObservedGeneration fields. Packages
+// fields and the Status, Conditions and ObservedGeneration fields, in root
+// packages only of the declarations a kind reaches (see skipUnread). Packages
 // referenced only from other fields (specs, mostly) are not type-checked, which
 // is most of the work controller-gen's object generator does.
 func (Generator) CheckFilter() loader.NodeFilter {
 	return func(node ast.Node) bool {
+		if _, skip := skipped.Load(node); skip {
+			return false
+		}
 		switch n := node.(type) {
 		case *ast.Field:
-			if _, skip := otherStatusFields.Load(n); skip {
-				return false
-			}
 			if len(n.Names) == 0 {
 				return true
 			}

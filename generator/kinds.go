@@ -80,7 +80,7 @@ func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader
 	}
 
 	if checker != nil {
-		skipOtherStatusFields(root, cands)
+		skipUnread(root, cands)
 		checker.Check(root)
 	}
 	root.NeedTypesInfo()
