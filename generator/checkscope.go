@@ -7,13 +7,10 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/loader"
 )
 
-// skipped holds AST nodes of root packages that CheckFilter does not follow,
-// so that the packages they reference are not parsed and type-checked for
-// nothing the generator reads:
-//   - the type of every type declaration that no kind reaches (a spec type,
-//     say, embedding k8s.io/api/core/v1 types), and
-//   - fields named Status that are not a kind's status field (a condition's
-//     `Status corev1.ConditionStatus`).
+// skipped holds the types of the type declarations of root packages that no
+// kind reaches (a spec type, say, embedding k8s.io/api/core/v1 types):
+// CheckFilter does not follow them, so the packages they reference are not
+// parsed and type-checked for nothing the generator reads.
 //
 // The generator reads a kind's embedded fields, its Status field, and the
 // status struct's embedded, Conditions and ObservedGeneration fields; the
@@ -83,14 +80,25 @@ func skipUnread(root *loader.Package, cands []candidate) {
 			skipped.Store(ts.Type, struct{}{})
 		}
 	}
-	for _, file := range root.Syntax {
-		ast.Inspect(file, func(n ast.Node) bool {
-			if f, ok := n.(*ast.Field); ok && hasName(f, "Status") && !kindStatus[f] {
-				skipped.Store(f, struct{}{})
-			}
-			return true
-		})
+	for f := range kindStatus {
+		kindStatusFields.Store(f, struct{}{})
 	}
+}
+
+// kindStatusFields holds the Status fields of the kinds: the only fields
+// named Status CheckFilter follows. Kinds are declared in root packages; in
+// the packages a status type comes from, a field named Status (a condition's
+// `Status corev1.ConditionStatus`) is nothing the generator reads.
+var kindStatusFields sync.Map // *ast.Field -> struct{}
+
+// followField reports whether CheckFilter follows a field: embedded fields,
+// a kind's Status field, and Conditions and ObservedGeneration fields.
+func followField(f *ast.Field) bool {
+	if len(f.Names) == 0 || hasName(f, followedFields...) {
+		return true
+	}
+	_, ok := kindStatusFields.Load(f)
+	return ok
 }
 
 func hasName(f *ast.Field, names ...string) bool {
