@@ -36,21 +36,31 @@ $(CONTROLLER_GEN):
 ##@ Test
 
 .PHONY: test
-test: test-root test-testenv test-examples ## Every module's tests (race detector on the root module).
+test: test-root test-testenv test-examples ## Every module's tests (race detector where the root module runs patchers concurrently).
+
+# Tests run with -vet=off: `make lint` vets every module with all of go vet's
+# analyzers, and go test's own vet pass would analyse every dependency again
+# (about 860 packages for the root module alone) on a cold cache. The race
+# detector runs where tests run patchers concurrently (patchertest's
+# contention runs); elsewhere it only made the in-process generator and
+# analyzers several times slower and compiled a second, instrumented copy of
+# their dependencies. docs/benchmarks.md#cold-start has the measurements.
+TEST_FLAGS := -vet=off
 
 .PHONY: test-root
-test-root: tools ## Root module: patcher, generator (goldens, compile tests), lint (analysistest).
-	$(ROOT_GO) test -race -timeout 30m ./...
+test-root: tools ## Root module: patcher, generator (goldens, compile tests), lint (analysistest); the runtime again with -race.
+	$(ROOT_GO) test $(TEST_FLAGS) -timeout 30m ./...
+	$(ROOT_GO) test $(TEST_FLAGS) -race -timeout 30m ./patcher/... ./patchertest/...
 
 .PHONY: test-testenv
 test-testenv: ## testenv: the in-process API server, and the patcher's integration tests on it.
 	./hack/warm-cache.sh testenv
-	cd testenv && $(GO) test ./...
+	cd testenv && $(GO) test $(TEST_FLAGS) ./...
 
 .PHONY: test-examples
 test-examples: tools ## examples: the example operator and the contention proof on testenv.
 	./hack/warm-cache.sh examples
-	cd examples && $(GO) test ./...
+	cd examples && $(GO) test $(TEST_FLAGS) ./...
 
 FUZZTIME ?= 30s
 

@@ -43,7 +43,11 @@ type kindData struct {
 	StatusPointer         bool
 	HasConditions         bool
 	HasObservedGeneration bool
-	Imports               importNames
+	// HasDiff: the kind gets a generated field-by-field status diff over
+	// DiffFields (see statusDiffFields).
+	HasDiff    bool
+	DiffFields []diffField
+	Imports    importNames
 }
 
 // importNames are the local names of the packages generated code uses.
@@ -174,7 +178,7 @@ func checkScope(pkg *loader.Package, kinds []*kind) error {
 
 // generatedNames are the package-level identifiers generated for a kind.
 func generatedNames(kind string) []string {
-	return []string{kind + "StatusPatcher", "New" + kind + "StatusPatcher", "Fetch" + kind + "StatusPatcher"}
+	return []string{kind + "StatusPatcher", "New" + kind + "StatusPatcher", "Fetch" + kind + "StatusPatcher", "diff" + kind + "Status"}
 }
 
 // renderFile renders one file of package pkgName (import path local).
@@ -206,6 +210,8 @@ func renderFile(path, header, pkgName, local string, reserved []string, kinds []
 			StatusPointer:         k.statusPointer,
 			HasConditions:         k.hasConditions,
 			HasObservedGeneration: k.hasObservedGeneration,
+			HasDiff:               k.hasDiff,
+			DiffFields:            k.diffFields,
 			Imports:               names,
 		})
 	}

@@ -3,7 +3,6 @@ package generator
 import (
 	"fmt"
 	"go/ast"
-	"slices"
 	"strings"
 
 	"sigs.k8s.io/controller-tools/pkg/genall"
@@ -126,23 +125,20 @@ func isRootType(vals markers.MarkerValues) bool {
 	return hasMarker(vals, genclientMarkerName)
 }
 
-// helperFieldNames are the struct fields the generator needs types for.
-var helperFieldNames = []string{"Status", "Conditions", "ObservedGeneration"}
-
 // CheckFilter limits type-checking to what the generator reads: embedded
-// fields and the Status, Conditions and ObservedGeneration fields. Packages
+// fields, the kinds' Status fields and the Conditions and ObservedGeneration
+// fields, in root packages only of the declarations a kind reaches (see
+// skipUnread and followField). Packages
 // referenced only from other fields (specs, mostly) are not type-checked, which
 // is most of the work controller-gen's object generator does.
 func (Generator) CheckFilter() loader.NodeFilter {
 	return func(node ast.Node) bool {
+		if _, skip := skipped.Load(node); skip {
+			return false
+		}
 		switch n := node.(type) {
 		case *ast.Field:
-			if len(n.Names) == 0 {
-				return true
-			}
-			return slices.ContainsFunc(n.Names, func(id *ast.Ident) bool {
-				return slices.Contains(helperFieldNames, id.Name)
-			})
+			return followField(n)
 		case *ast.StructType, *ast.FieldList, *ast.StarExpr, *ast.ArrayType,
 			*ast.SelectorExpr, *ast.Ident, *ast.ParenExpr:
 			return true

@@ -23,6 +23,10 @@ type kind struct {
 	// statusPointer is set for a `Status *S` field.
 	statusPointer bool
 	helpers
+	// diffFields are the status fields of the generated diff; hasDiff is
+	// false when the status cannot have one (see statusDiffFields).
+	diffFields []diffField
+	hasDiff    bool
 }
 
 func (k *kind) name() string { return k.obj.Name() }
@@ -76,6 +80,7 @@ func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader
 	}
 
 	if checker != nil {
+		skipUnread(root, cands)
 		checker.Check(root)
 	}
 	root.NeedTypesInfo()
@@ -198,6 +203,7 @@ func kindFor(root *loader.Package, c candidate, typeErrs map[lineKey][]string) (
 		return nil, err
 	}
 	k.helpers = helpersFor(t, root.Types)
+	k.diffFields, k.hasDiff = statusDiffFields(t, root.Types)
 	return k, nil
 }
 

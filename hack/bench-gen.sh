@@ -38,6 +38,8 @@ if [[ -z ${BENCH_DIR:-} ]]; then
 fi
 PATHS=${BENCH_PATHS:-./api/...}
 cd "$BENCH_DIR"
+# The golden copy lies inside the repository, whose go.work does not list it.
+export GOWORK=off
 
 # measure NAME CMD...: RUNS runs after a warm-up; prints "median_wall median_rss_kb"
 measure() {

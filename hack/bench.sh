@@ -26,6 +26,10 @@ fi
 	echo
 	go test ./patcher -run '^$' -bench 'Flush$|Noop' -benchmem -count "$COUNT" | go run ./hack/benchratio -ours patcher
 	echo
+	echo "### The generated field-by-field diff (golden module, Deployment-shaped CRD kind)"
+	echo
+	(cd generator/testdata && GOWORK=off go test ./api/fielddiff/v1 -run '^$' -bench 'Generated' -benchmem -count "$COUNT") | go run ./hack/benchratio -ours generated
+	echo
 	echo "## 2. Generator vs controller-gen object (median of 5 after a warm-up)"
 	echo
 	./hack/bench-gen.sh

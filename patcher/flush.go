@@ -10,6 +10,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -64,11 +65,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
 		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
-	base, err := p.baseStatus()
-	if err != nil {
-		return resultError, err
-	}
-	patchType, body, err := statusWrite(p.base.GetResourceVersion(), base, cur, p.baseStatusZero())
+	patchType, body, err := p.writeBody(cur)
 	if err != nil {
 		return resultError, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
@@ -97,10 +94,14 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	p.versions().observe(scratch.GetResourceVersion())
 	p.recordWrite(scratch)
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
+	var sentErr error
+	if !same {
+		cur, sentErr = p.sentStatus(cur)
+	}
 	p.replaceObject(scratch)
 	p.setBase(p.obj)
-	if same {
-		return resultApplied, nil
+	if same || sentErr != nil {
+		return resultApplied, sentErr
 	}
 	ds, err := p.divergence(cur)
 	if err != nil || len(ds) == 0 {
@@ -203,4 +204,31 @@ func (p *Patcher[T]) groupResource() schema.GroupResource {
 func (p *Patcher[T]) notFound(why string) error {
 	return fmt.Errorf("statuspatch: %s: %s: %w", p.id(), why,
 		apierrors.NewNotFound(p.groupResource(), p.obj.GetName()))
+}
+
+// writeBody is the status write Flush sends: the generated diff's merge
+// patch (cur is nil: it never carries null), or the reflection path's
+// write, a merge patch or, when a null must be stored, a JSON Patch.
+func (p *Patcher[T]) writeBody(cur []byte) (types.PatchType, []byte, error) {
+	rv := p.base.GetResourceVersion()
+	if cur == nil {
+		diff, err := p.statusPatch(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		body, err := patchBody(rv, diff)
+		if err != nil {
+			return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
+		}
+		return types.MergePatchType, body, nil
+	}
+	base, err := p.baseStatus()
+	if err != nil {
+		return "", nil, err
+	}
+	patchType, body, err := statusWrite(rv, base, cur, p.baseStatusZero())
+	if err != nil {
+		return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
+	}
+	return patchType, body, nil
 }

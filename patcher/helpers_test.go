@@ -3,6 +3,7 @@ package patcher_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 
@@ -30,11 +31,38 @@ func (l *requestLog) add(verb, sub string, obj client.Object, p client.Patch) {
 	r := recorded{verb: verb, sub: sub}
 	if p != nil {
 		data, _ := p.Data(obj)
-		_ = json.Unmarshal(data, &r.body)
+		if err := json.Unmarshal(data, &r.body); err != nil {
+			r.body = jsonPatchAsBody(data)
+		}
 	}
 	l.mu.Lock()
 	l.reqs = append(l.reqs, r)
 	l.mu.Unlock()
+}
+
+// jsonPatchAsBody reads a JSON Patch (the write of a status that carries
+// null) as the body a merge patch would have: {"status": {field: value}}.
+func jsonPatchAsBody(data []byte) map[string]any {
+	var ops []struct {
+		Op, Path string
+		Value    any
+	}
+	if json.Unmarshal(data, &ops) != nil {
+		return nil
+	}
+	status := map[string]any{}
+	body := map[string]any{"status": status}
+	for _, op := range ops {
+		switch {
+		case op.Path == "/status" && op.Op == "add":
+			body["status"] = op.Value
+		case strings.HasPrefix(op.Path, "/status/") && op.Op == "add":
+			status[strings.TrimPrefix(op.Path, "/status/")] = op.Value
+		case strings.HasPrefix(op.Path, "/status/") && op.Op == "remove":
+			status[strings.TrimPrefix(op.Path, "/status/")] = nil
+		}
+	}
+	return body
 }
 
 func (l *requestLog) count(verb, sub string) int {

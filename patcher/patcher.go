@@ -34,9 +34,10 @@ type Patcher[T client.Object] struct {
 	obj  T // the caller's object, mutated in memory
 	base T // the last state known to be on the server
 
-	baseStatusJSON []byte        // lazily marshalled status of base
-	gone           bool          // the last finalizer of a deleting object was removed
-	version        *versionEntry // the object's entry in the version book
+	baseStatusJSON []byte            // lazily marshalled status of base
+	fieldDiff      fieldDiffState[T] // the generated status diff (WithFieldDiff), if any
+	gone           bool              // the last finalizer of a deleting object was removed
+	version        *versionEntry     // the object's entry in the version book
 	versionTried   bool
 	fresh          freshness // how the object stood against this process's writes
 	kind           string
@@ -80,6 +81,9 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 		return p
 	}
 	p.status = status
+	if p.err = p.useFieldDiff(opts); p.err != nil {
+		return p
+	}
 	if p.err = p.checkOwnedConditions(); p.err != nil {
 		return p
 	}

@@ -101,6 +101,9 @@ func describe(v reflect.Value) string {
 // values it calls different are compared again as JSON, because that is what
 // a patch would carry.
 func (p *Patcher[T]) statusChange() (bool, []byte, error) {
+	if changed, ok := p.fieldChange(); ok {
+		return changed, nil, nil // the generated diff: statusPatch has the patch
+	}
 	cur := p.status(p.obj)
 	if reflect.DeepEqual(p.status(p.base), cur) {
 		return false, nil, nil
@@ -140,13 +143,9 @@ func (p *Patcher[T]) changedStatusFields() ([]string, error) {
 	if err != nil || !changed {
 		return nil, err
 	}
-	base, err := p.baseStatus()
+	diff, err := p.statusPatch(cur)
 	if err != nil {
 		return nil, err
-	}
-	diff, err := statusMergePatch(base, cur)
-	if err != nil {
-		return nil, fmt.Errorf("statuspatch: %s: diff status: %w", p.id(), err)
 	}
 	var fields map[string]json.RawMessage
 	if !isJSONObject(diff) || json.Unmarshal(diff, &fields) != nil {

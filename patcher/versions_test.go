@@ -14,7 +14,7 @@ import (
 
 func book() *versionBook { return &versionBook{cur: map[versionKey]*versionEntry{}} }
 
-func object(name string) client.Object {
+func deploymentNamed(name string) client.Object {
 	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name}}
 }
 
@@ -23,21 +23,21 @@ func object(name string) client.Object {
 func TestVersionBookIsBounded(t *testing.T) {
 	b := book()
 	c := fake.NewClientBuilder().Build()
-	first, _ := b.entry(c, object("first"))
+	first, _ := b.entry(c, deploymentNamed("first"))
 	first.observe("42")
 	for i := range 3 * versionBookSize {
-		b.entry(c, object(fmt.Sprint("o", i)))
+		b.entry(c, deploymentNamed(fmt.Sprint("o", i)))
 		if n := len(b.cur) + len(b.old); n > 2*versionBookSize {
 			t.Fatalf("%d objects held after %d entries, bound %d", n, i+1, 2*versionBookSize)
 		}
 	}
 	b = book()
-	first, _ = b.entry(c, object("first"))
+	first, _ = b.entry(c, deploymentNamed("first"))
 	first.observe("42")
 	for i := range versionBookSize {
-		b.entry(c, object(fmt.Sprint("o", i))) // "first" moves to the old generation
+		b.entry(c, deploymentNamed(fmt.Sprint("o", i))) // "first" moves to the old generation
 	}
-	again, _ := b.entry(c, object("first"))
+	again, _ := b.entry(c, deploymentNamed("first"))
 	if again != first {
 		t.Fatal("an object in the old generation got a new entry")
 	}
@@ -50,13 +50,13 @@ func TestVersionBookIsBounded(t *testing.T) {
 func TestVersionBookKeys(t *testing.T) {
 	b := book()
 	c1, c2 := fake.NewClientBuilder().Build(), fake.NewClientBuilder().Build()
-	e1, _ := b.entry(c1, object("x"))
-	e2, _ := b.entry(c2, object("x"))
+	e1, _ := b.entry(c1, deploymentNamed("x"))
+	e2, _ := b.entry(c2, deploymentNamed("x"))
 	e3, _ := b.entry(c1, &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "x"}})
 	if e1 == e2 || e1 == e3 {
 		t.Fatal("two clients, or two types, share an entry")
 	}
-	if e, ok := b.entry(nonComparable{}, object("x")); ok || e != nil {
+	if e, ok := b.entry(nonComparable{}, deploymentNamed("x")); ok || e != nil {
 		t.Fatal("a client that cannot key a map got an entry")
 	}
 }

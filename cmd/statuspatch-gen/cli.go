@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/tools/go/packages"
 	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
@@ -165,7 +166,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 
 	start := time.Now()
-	rt, err := genall.FromOptions(optsReg, opts)
+	rt, err := genall.FromOptionsWithConfig(loadConfig(), optsReg, opts)
 	if err != nil {
 		return fmt.Errorf("statuspatch-gen: %w", err)
 	}
@@ -177,6 +178,18 @@ func run(args []string, stdout io.Writer) error {
 			loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
 	}
 	return err
+}
+
+// loadConfig is the go/packages configuration of the package loader.
+// controller-tools' loader asks for compiled Go files, so go list runs with
+// -compiled, which costs it about three quarters of its time (0.9 s against
+// 0.25 s on cluster-api's core/v1beta2 and its 279 dependencies): it
+// prepares every dependency's build actions. The generator parses only API
+// packages and the few they reference, none with cgo, whose compiled files
+// are their Go files; a later -compiled=false wins over the loader's flag,
+// and go/packages then takes GoFiles as CompiledGoFiles.
+func loadConfig() *packages.Config {
+	return &packages.Config{BuildFlags: []string{"-compiled=false"}}
 }
 
 // runGenerators is genall's Runtime.Run, returning the generators' errors

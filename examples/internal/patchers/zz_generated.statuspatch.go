@@ -42,7 +42,7 @@ type FleetStatusPatcher struct {
 // NewFleetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewFleetStatusPatcher(c client.Client, obj *apiv1alpha1.Fleet, opts ...patcher.Option) *FleetStatusPatcher {
-	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *apiv1alpha1.Fleet) any { return &o.Status }, opts...)}
+	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *apiv1alpha1.Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)}
 }
 
 // FetchFleetStatusPatcher reads the apiv1alpha1.Fleet named by key and returns a
@@ -50,7 +50,7 @@ func NewFleetStatusPatcher(c client.Client, obj *apiv1alpha1.Fleet, opts ...patc
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Fleet{}, func(o *apiv1alpha1.Fleet) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Fleet{}, func(o *apiv1alpha1.Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +126,21 @@ func (p *FleetStatusPatcher) MarkObserved() (changed bool) {
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
 }
 
+// diffFleetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffFleetStatus(d *patcher.FieldDiff, base, cur *apiv1alpha1.Fleet) bool {
+	b, c := &base.Status, &cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	patcher.CompareField(d, "Members", `json:"members,omitempty"`, &b.Members, &c.Members)
+	if b.CompletedRollouts != c.CompletedRollouts {
+		patcher.FieldChanged(d, "CompletedRollouts", `json:"completedRollouts,omitempty"`, &b.CompletedRollouts, &c.CompletedRollouts)
+	}
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
+}
+
 // RolloutStatusPatcher writes the status of apiv1alpha1.Rollout objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -138,7 +153,7 @@ type RolloutStatusPatcher struct {
 // NewRolloutStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewRolloutStatusPatcher(c client.Client, obj *apiv1alpha1.Rollout, opts ...patcher.Option) *RolloutStatusPatcher {
-	return &RolloutStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *apiv1alpha1.Rollout) any { return &o.Status }, opts...)}
+	return &RolloutStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *apiv1alpha1.Rollout) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffRolloutStatus))...)}
 }
 
 // FetchRolloutStatusPatcher reads the apiv1alpha1.Rollout named by key and returns a
@@ -146,7 +161,7 @@ func NewRolloutStatusPatcher(c client.Client, obj *apiv1alpha1.Rollout, opts ...
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchRolloutStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Rollout{}, func(o *apiv1alpha1.Rollout) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Rollout{}, func(o *apiv1alpha1.Rollout) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffRolloutStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -250,4 +265,22 @@ func (p *RolloutStatusPatcher) MarkObserved() (changed bool) {
 		return false
 	}
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
+}
+
+// diffRolloutStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffRolloutStatus(d *patcher.FieldDiff, base, cur *apiv1alpha1.Rollout) bool {
+	b, c := &base.Status, &cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	if b.Phase != c.Phase {
+		patcher.FieldChanged(d, "Phase", `json:"phase,omitempty"`, &b.Phase, &c.Phase)
+	}
+	patcher.CompareField(d, "Plan", `json:"plan,omitempty"`, &b.Plan, &c.Plan)
+	if b.CompletedSteps != c.CompletedSteps {
+		patcher.FieldChanged(d, "CompletedSteps", `json:"completedSteps,omitempty"`, &b.CompletedSteps, &c.CompletedSteps)
+	}
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
 }

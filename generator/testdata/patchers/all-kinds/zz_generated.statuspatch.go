@@ -29,7 +29,7 @@ type FleetStatusPatcher struct {
 // NewFleetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewFleetStatusPatcher(c client.Client, obj *conditionsv1.Fleet, opts ...patcher.Option) *FleetStatusPatcher {
-	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *conditionsv1.Fleet) any { return &o.Status }, opts...)}
+	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *conditionsv1.Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)}
 }
 
 // FetchFleetStatusPatcher reads the conditionsv1.Fleet named by key and returns a
@@ -37,7 +37,7 @@ func NewFleetStatusPatcher(c client.Client, obj *conditionsv1.Fleet, opts ...pat
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &conditionsv1.Fleet{}, func(o *conditionsv1.Fleet) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &conditionsv1.Fleet{}, func(o *conditionsv1.Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +133,17 @@ func (p *FleetStatusPatcher) Condition(condType string) *metav1.Condition {
 	return meta.FindStatusCondition(st.Conditions, condType)
 }
 
+// diffFleetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffFleetStatus(d *patcher.FieldDiff, base, cur *conditionsv1.Fleet) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if b.Members != c.Members {
+		patcher.FieldChanged(d, "Members", `json:"members,omitempty"`, &b.Members, &c.Members)
+	}
+	return true
+}
+
 // GadgetStatusPatcher writes the status of conditionsv1.Gadget objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -145,7 +156,7 @@ type GadgetStatusPatcher struct {
 // NewGadgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewGadgetStatusPatcher(c client.Client, obj *conditionsv1.Gadget, opts ...patcher.Option) *GadgetStatusPatcher {
-	return &GadgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *conditionsv1.Gadget) any { return &o.Status }, opts...)}
+	return &GadgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *conditionsv1.Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)}
 }
 
 // FetchGadgetStatusPatcher reads the conditionsv1.Gadget named by key and returns a
@@ -153,7 +164,7 @@ func NewGadgetStatusPatcher(c client.Client, obj *conditionsv1.Gadget, opts ...p
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGadgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &conditionsv1.Gadget{}, func(o *conditionsv1.Gadget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &conditionsv1.Gadget{}, func(o *conditionsv1.Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +270,17 @@ func (p *GadgetStatusPatcher) MarkObserved() (changed bool) {
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
 }
 
+// diffGadgetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffGadgetStatus(d *patcher.FieldDiff, base, cur *conditionsv1.Gadget) bool {
+	b, c := &base.Status, &cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
+}
+
 // DoohickeyStatusPatcher writes the status of customv1.Doohickey objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -271,7 +293,7 @@ type DoohickeyStatusPatcher struct {
 // NewDoohickeyStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewDoohickeyStatusPatcher(c client.Client, obj *customv1.Doohickey, opts ...patcher.Option) *DoohickeyStatusPatcher {
-	return &DoohickeyStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *customv1.Doohickey) any { return &o.Status }, opts...)}
+	return &DoohickeyStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *customv1.Doohickey) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDoohickeyStatus))...)}
 }
 
 // FetchDoohickeyStatusPatcher reads the customv1.Doohickey named by key and returns a
@@ -279,7 +301,7 @@ func NewDoohickeyStatusPatcher(c client.Client, obj *customv1.Doohickey, opts ..
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchDoohickeyStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*DoohickeyStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &customv1.Doohickey{}, func(o *customv1.Doohickey) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &customv1.Doohickey{}, func(o *customv1.Doohickey) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDoohickeyStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -355,6 +377,17 @@ func (p *DoohickeyStatusPatcher) MarkObserved() (changed bool) {
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
 }
 
+// diffDoohickeyStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffDoohickeyStatus(d *patcher.FieldDiff, base, cur *customv1.Doohickey) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	return true
+}
+
 // GizmoStatusPatcher writes the status of customv1.Gizmo objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -367,7 +400,7 @@ type GizmoStatusPatcher struct {
 // NewGizmoStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewGizmoStatusPatcher(c client.Client, obj *customv1.Gizmo, opts ...patcher.Option) *GizmoStatusPatcher {
-	return &GizmoStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *customv1.Gizmo) any { return &o.Status }, opts...)}
+	return &GizmoStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *customv1.Gizmo) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGizmoStatus))...)}
 }
 
 // FetchGizmoStatusPatcher reads the customv1.Gizmo named by key and returns a
@@ -375,7 +408,7 @@ func NewGizmoStatusPatcher(c client.Client, obj *customv1.Gizmo, opts ...patcher
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGizmoStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GizmoStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &customv1.Gizmo{}, func(o *customv1.Gizmo) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &customv1.Gizmo{}, func(o *customv1.Gizmo) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGizmoStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -441,6 +474,17 @@ func (p *GizmoStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer stri
 	return p.Patcher().RemoveFinalizer(ctx, finalizer)
 }
 
+// diffGizmoStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffGizmoStatus(d *patcher.FieldDiff, base, cur *customv1.Gizmo) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	return true
+}
+
 // WidgetStatusPatcher writes the status of plainv1.Widget objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -453,7 +497,7 @@ type WidgetStatusPatcher struct {
 // NewWidgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewWidgetStatusPatcher(c client.Client, obj *plainv1.Widget, opts ...patcher.Option) *WidgetStatusPatcher {
-	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *plainv1.Widget) any { return &o.Status }, opts...)}
+	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *plainv1.Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)}
 }
 
 // FetchWidgetStatusPatcher reads the plainv1.Widget named by key and returns a
@@ -461,7 +505,7 @@ func NewWidgetStatusPatcher(c client.Client, obj *plainv1.Widget, opts ...patche
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &plainv1.Widget{}, func(o *plainv1.Widget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &plainv1.Widget{}, func(o *plainv1.Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -525,6 +569,19 @@ func (p *WidgetStatusPatcher) AddFinalizer(ctx context.Context, finalizer string
 // optimistic lock. It reports whether the finalizer was removed.
 func (p *WidgetStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
 	return p.Patcher().RemoveFinalizer(ctx, finalizer)
+}
+
+// diffWidgetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffWidgetStatus(d *patcher.FieldDiff, base, cur *plainv1.Widget) bool {
+	b, c := &base.Status, &cur.Status
+	if b.Phase != c.Phase {
+		patcher.FieldChanged(d, "Phase", `json:"phase,omitempty"`, &b.Phase, &c.Phase)
+	}
+	if b.Replicas != c.Replicas {
+		patcher.FieldChanged(d, "Replicas", `json:"replicas,omitempty"`, &b.Replicas, &c.Replicas)
+	}
+	return true
 }
 
 // EmbeddedWidgetStatusPatcher writes the status of shapesv1.EmbeddedWidget objects with an
@@ -761,7 +818,7 @@ type PointerWidgetStatusPatcher struct {
 // NewPointerWidgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewPointerWidgetStatusPatcher(c client.Client, obj *shapesv1.PointerWidget, opts ...patcher.Option) *PointerWidgetStatusPatcher {
-	return &PointerWidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *shapesv1.PointerWidget) any { return &o.Status }, opts...)}
+	return &PointerWidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *shapesv1.PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)}
 }
 
 // FetchPointerWidgetStatusPatcher reads the shapesv1.PointerWidget named by key and returns a
@@ -769,7 +826,7 @@ func NewPointerWidgetStatusPatcher(c client.Client, obj *shapesv1.PointerWidget,
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchPointerWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &shapesv1.PointerWidget{}, func(o *shapesv1.PointerWidget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &shapesv1.PointerWidget{}, func(o *shapesv1.PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -881,4 +938,18 @@ func (p *PointerWidgetStatusPatcher) MarkObserved() (changed bool) {
 		return false
 	}
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
+}
+
+// diffPointerWidgetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffPointerWidgetStatus(d *patcher.FieldDiff, base, cur *shapesv1.PointerWidget) bool {
+	if base.Status == nil || cur.Status == nil {
+		return false
+	}
+	b, c := base.Status, cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
 }

@@ -40,7 +40,7 @@ type WidgetStatusPatcher struct {
 // NewWidgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewWidgetStatusPatcher(c client.Client, obj *alphav1.Widget, opts ...patcher.Option) *WidgetStatusPatcher {
-	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *alphav1.Widget) any { return &o.Status }, opts...)}
+	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *alphav1.Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)}
 }
 
 // FetchWidgetStatusPatcher reads the alphav1.Widget named by key and returns a
@@ -48,7 +48,7 @@ func NewWidgetStatusPatcher(c client.Client, obj *alphav1.Widget, opts ...patche
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &alphav1.Widget{}, func(o *alphav1.Widget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &alphav1.Widget{}, func(o *alphav1.Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -112,4 +112,14 @@ func (p *WidgetStatusPatcher) AddFinalizer(ctx context.Context, finalizer string
 // optimistic lock. It reports whether the finalizer was removed.
 func (p *WidgetStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
 	return p.Patcher().RemoveFinalizer(ctx, finalizer)
+}
+
+// diffWidgetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffWidgetStatus(d *patcher.FieldDiff, base, cur *alphav1.Widget) bool {
+	b, c := &base.Status, &cur.Status
+	if b.Phase != c.Phase {
+		patcher.FieldChanged(d, "Phase", `json:"phase,omitempty"`, &b.Phase, &c.Phase)
+	}
+	return true
 }

@@ -41,7 +41,7 @@ type FleetStatusPatcher struct {
 // NewFleetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewFleetStatusPatcher(c client.Client, obj *Fleet, opts ...patcher.Option) *FleetStatusPatcher {
-	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Fleet) any { return &o.Status }, opts...)}
+	return &FleetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)}
 }
 
 // FetchFleetStatusPatcher reads the Fleet named by key and returns a
@@ -49,7 +49,7 @@ func NewFleetStatusPatcher(c client.Client, obj *Fleet, opts ...patcher.Option) 
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Fleet{}, func(o *Fleet) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Fleet{}, func(o *Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +145,17 @@ func (p *FleetStatusPatcher) Condition(condType string) *metav1.Condition {
 	return meta.FindStatusCondition(st.Conditions, condType)
 }
 
+// diffFleetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffFleetStatus(d *patcher.FieldDiff, base, cur *Fleet) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if b.Members != c.Members {
+		patcher.FieldChanged(d, "Members", `json:"members,omitempty"`, &b.Members, &c.Members)
+	}
+	return true
+}
+
 // GadgetStatusPatcher writes the status of Gadget objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -157,7 +168,7 @@ type GadgetStatusPatcher struct {
 // NewGadgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewGadgetStatusPatcher(c client.Client, obj *Gadget, opts ...patcher.Option) *GadgetStatusPatcher {
-	return &GadgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Gadget) any { return &o.Status }, opts...)}
+	return &GadgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)}
 }
 
 // FetchGadgetStatusPatcher reads the Gadget named by key and returns a
@@ -165,7 +176,7 @@ func NewGadgetStatusPatcher(c client.Client, obj *Gadget, opts ...patcher.Option
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGadgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Gadget{}, func(o *Gadget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Gadget{}, func(o *Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -269,4 +280,15 @@ func (p *GadgetStatusPatcher) MarkObserved() (changed bool) {
 		return false
 	}
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
+}
+
+// diffGadgetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffGadgetStatus(d *patcher.FieldDiff, base, cur *Gadget) bool {
+	b, c := &base.Status, &cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
 }

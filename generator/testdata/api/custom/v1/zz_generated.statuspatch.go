@@ -39,7 +39,7 @@ type DoohickeyStatusPatcher struct {
 // NewDoohickeyStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewDoohickeyStatusPatcher(c client.Client, obj *Doohickey, opts ...patcher.Option) *DoohickeyStatusPatcher {
-	return &DoohickeyStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Doohickey) any { return &o.Status }, opts...)}
+	return &DoohickeyStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Doohickey) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDoohickeyStatus))...)}
 }
 
 // FetchDoohickeyStatusPatcher reads the Doohickey named by key and returns a
@@ -47,7 +47,7 @@ func NewDoohickeyStatusPatcher(c client.Client, obj *Doohickey, opts ...patcher.
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchDoohickeyStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*DoohickeyStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Doohickey{}, func(o *Doohickey) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Doohickey{}, func(o *Doohickey) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDoohickeyStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +123,17 @@ func (p *DoohickeyStatusPatcher) MarkObserved() (changed bool) {
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
 }
 
+// diffDoohickeyStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffDoohickeyStatus(d *patcher.FieldDiff, base, cur *Doohickey) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	return true
+}
+
 // GizmoStatusPatcher writes the status of Gizmo objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -135,7 +146,7 @@ type GizmoStatusPatcher struct {
 // NewGizmoStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewGizmoStatusPatcher(c client.Client, obj *Gizmo, opts ...patcher.Option) *GizmoStatusPatcher {
-	return &GizmoStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Gizmo) any { return &o.Status }, opts...)}
+	return &GizmoStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Gizmo) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGizmoStatus))...)}
 }
 
 // FetchGizmoStatusPatcher reads the Gizmo named by key and returns a
@@ -143,7 +154,7 @@ func NewGizmoStatusPatcher(c client.Client, obj *Gizmo, opts ...patcher.Option) 
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGizmoStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GizmoStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Gizmo{}, func(o *Gizmo) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Gizmo{}, func(o *Gizmo) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGizmoStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -207,4 +218,15 @@ func (p *GizmoStatusPatcher) AddFinalizer(ctx context.Context, finalizer string)
 // optimistic lock. It reports whether the finalizer was removed.
 func (p *GizmoStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
 	return p.Patcher().RemoveFinalizer(ctx, finalizer)
+}
+
+// diffGizmoStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffGizmoStatus(d *patcher.FieldDiff, base, cur *Gizmo) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	return true
 }

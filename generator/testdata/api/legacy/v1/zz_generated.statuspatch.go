@@ -41,7 +41,7 @@ type CogStatusPatcher struct {
 // NewCogStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewCogStatusPatcher(c client.Client, obj *Cog, opts ...patcher.Option) *CogStatusPatcher {
-	return &CogStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Cog) any { return &o.Status }, opts...)}
+	return &CogStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Cog) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffCogStatus))...)}
 }
 
 // FetchCogStatusPatcher reads the Cog named by key and returns a
@@ -49,7 +49,7 @@ func NewCogStatusPatcher(c client.Client, obj *Cog, opts ...patcher.Option) *Cog
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchCogStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*CogStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Cog{}, func(o *Cog) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Cog{}, func(o *Cog) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffCogStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +125,16 @@ func (p *CogStatusPatcher) MarkObserved() (changed bool) {
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
 }
 
+// diffCogStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffCogStatus(d *patcher.FieldDiff, base, cur *Cog) bool {
+	b, c := &base.Status, &cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	return true
+}
+
 // GearStatusPatcher writes the status of Gear objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher
@@ -137,7 +147,7 @@ type GearStatusPatcher struct {
 // NewGearStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewGearStatusPatcher(c client.Client, obj *Gear, opts ...patcher.Option) *GearStatusPatcher {
-	return &GearStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Gear) any { return &o.Status }, opts...)}
+	return &GearStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Gear) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGearStatus))...)}
 }
 
 // FetchGearStatusPatcher reads the Gear named by key and returns a
@@ -145,7 +155,7 @@ func NewGearStatusPatcher(c client.Client, obj *Gear, opts ...patcher.Option) *G
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGearStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GearStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Gear{}, func(o *Gear) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Gear{}, func(o *Gear) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGearStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -239,4 +249,12 @@ func (p *GearStatusPatcher) Condition(condType string) *metav1.Condition {
 		return nil
 	}
 	return meta.FindStatusCondition(st.Conditions, condType)
+}
+
+// diffGearStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffGearStatus(d *patcher.FieldDiff, base, cur *Gear) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
 }

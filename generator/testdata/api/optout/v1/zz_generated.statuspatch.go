@@ -41,7 +41,7 @@ type ForcedStatusPatcher struct {
 // NewForcedStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewForcedStatusPatcher(c client.Client, obj *Forced, opts ...patcher.Option) *ForcedStatusPatcher {
-	return &ForcedStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Forced) any { return &o.Status }, opts...)}
+	return &ForcedStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Forced) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffForcedStatus))...)}
 }
 
 // FetchForcedStatusPatcher reads the Forced named by key and returns a
@@ -49,7 +49,7 @@ func NewForcedStatusPatcher(c client.Client, obj *Forced, opts ...patcher.Option
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchForcedStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*ForcedStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Forced{}, func(o *Forced) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Forced{}, func(o *Forced) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffForcedStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -143,4 +143,12 @@ func (p *ForcedStatusPatcher) Condition(condType string) *metav1.Condition {
 		return nil
 	}
 	return meta.FindStatusCondition(st.Conditions, condType)
+}
+
+// diffForcedStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffForcedStatus(d *patcher.FieldDiff, base, cur *Forced) bool {
+	b, c := &base.Status, &cur.Status
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
 }

@@ -39,7 +39,7 @@ type WidgetStatusPatcher struct {
 // NewWidgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewWidgetStatusPatcher(c client.Client, obj *Widget, opts ...patcher.Option) *WidgetStatusPatcher {
-	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Widget) any { return &o.Status }, opts...)}
+	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)}
 }
 
 // FetchWidgetStatusPatcher reads the Widget named by key and returns a
@@ -47,7 +47,7 @@ func NewWidgetStatusPatcher(c client.Client, obj *Widget, opts ...patcher.Option
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Widget{}, func(o *Widget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Widget{}, func(o *Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -111,4 +111,17 @@ func (p *WidgetStatusPatcher) AddFinalizer(ctx context.Context, finalizer string
 // optimistic lock. It reports whether the finalizer was removed.
 func (p *WidgetStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
 	return p.Patcher().RemoveFinalizer(ctx, finalizer)
+}
+
+// diffWidgetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffWidgetStatus(d *patcher.FieldDiff, base, cur *Widget) bool {
+	b, c := &base.Status, &cur.Status
+	if b.Phase != c.Phase {
+		patcher.FieldChanged(d, "Phase", `json:"phase,omitempty"`, &b.Phase, &c.Phase)
+	}
+	if b.Replicas != c.Replicas {
+		patcher.FieldChanged(d, "Replicas", `json:"replicas,omitempty"`, &b.Replicas, &c.Replicas)
+	}
+	return true
 }

@@ -263,7 +263,7 @@ type PointerWidgetStatusPatcher struct {
 // NewPointerWidgetStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewPointerWidgetStatusPatcher(c client.Client, obj *PointerWidget, opts ...patcher.Option) *PointerWidgetStatusPatcher {
-	return &PointerWidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *PointerWidget) any { return &o.Status }, opts...)}
+	return &PointerWidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)}
 }
 
 // FetchPointerWidgetStatusPatcher reads the PointerWidget named by key and returns a
@@ -271,7 +271,7 @@ func NewPointerWidgetStatusPatcher(c client.Client, obj *PointerWidget, opts ...
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchPointerWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &PointerWidget{}, func(o *PointerWidget) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &PointerWidget{}, func(o *PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -383,4 +383,18 @@ func (p *PointerWidgetStatusPatcher) MarkObserved() (changed bool) {
 		return false
 	}
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
+}
+
+// diffPointerWidgetStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffPointerWidgetStatus(d *patcher.FieldDiff, base, cur *PointerWidget) bool {
+	if base.Status == nil || cur.Status == nil {
+		return false
+	}
+	b, c := base.Status, cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	return true
 }

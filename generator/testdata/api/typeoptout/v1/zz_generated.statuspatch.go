@@ -39,7 +39,7 @@ type KeptStatusPatcher struct {
 // NewKeptStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewKeptStatusPatcher(c client.Client, obj *Kept, opts ...patcher.Option) *KeptStatusPatcher {
-	return &KeptStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Kept) any { return &o.Status }, opts...)}
+	return &KeptStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Kept) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffKeptStatus))...)}
 }
 
 // FetchKeptStatusPatcher reads the Kept named by key and returns a
@@ -47,7 +47,7 @@ func NewKeptStatusPatcher(c client.Client, obj *Kept, opts ...patcher.Option) *K
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchKeptStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*KeptStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Kept{}, func(o *Kept) any { return &o.Status }, opts...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Kept{}, func(o *Kept) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffKeptStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -121,4 +121,14 @@ func (p *KeptStatusPatcher) MarkObserved() (changed bool) {
 		return false
 	}
 	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
+}
+
+// diffKeptStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffKeptStatus(d *patcher.FieldDiff, base, cur *Kept) bool {
+	b, c := &base.Status, &cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	return true
 }
