@@ -88,9 +88,10 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 		return p
 	}
 	p.setBase(obj)
-	p.checkRead(0, false)
+	// New cannot know when the caller's read began, so it never calls the
+	// object stale (Fetch checks its own read); and the version book learns
+	// from writes and re-reads. Construction stays as cheap as the deep copy.
 	p.ready = true
-	p.versions().observe(obj.GetResourceVersion())
 	return p
 }
 
