@@ -144,7 +144,7 @@ func TestFieldDiffKeepsTheGuards(t *testing.T) {
 // marshals the sent status only then, and reports the divergence.
 func TestFieldDiffReportsDivergence(t *testing.T) {
 	c, _, _ := newClient(t)
-	rewriting := interceptor.NewClient(c.(client.WithWatch), interceptor.Funcs{
+	rewriting := interceptor.NewClient(c, interceptor.Funcs{
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
 			if err := c.SubResource(sub).Patch(ctx, obj, p, opts...); err != nil {
 				return err
