@@ -91,7 +91,7 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	// Before any work: a read older than this process's own last write is
 	// re-read through the API reader, or, without one, the reconcile is
 	// handed back to run again when the cache has caught up.
-	if err := p.Patcher().Fresh(ctx); err != nil {
+	if err := p.Fresh(ctx); err != nil {
 		return requeueOnConflict(ctx, err)
 	}
 	ro := p.Object()

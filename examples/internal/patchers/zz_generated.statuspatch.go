@@ -93,6 +93,14 @@ func (p *FleetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *FleetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *FleetStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -202,6 +210,14 @@ func (p *RolloutStatusPatcher) Status() *apiv1alpha1.RolloutStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *RolloutStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *RolloutStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.

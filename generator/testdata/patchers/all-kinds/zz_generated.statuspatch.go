@@ -80,6 +80,14 @@ func (p *FleetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *FleetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *FleetStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -205,6 +213,14 @@ func (p *GadgetStatusPatcher) Status() *conditionsv1.GadgetStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *GadgetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *GadgetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.
@@ -344,6 +360,14 @@ func (p *DoohickeyStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *DoohickeyStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *DoohickeyStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -451,6 +475,14 @@ func (p *GizmoStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *GizmoStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *GizmoStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -546,6 +578,14 @@ func (p *WidgetStatusPatcher) Status() *plainv1.WidgetStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *WidgetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *WidgetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.
@@ -645,6 +685,14 @@ func (p *EmbeddedWidgetStatusPatcher) Status() *shapesv1.EmbeddedWidgetStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *EmbeddedWidgetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *EmbeddedWidgetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.
@@ -773,6 +821,14 @@ func (p *IndirectStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *IndirectStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *IndirectStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -875,6 +931,14 @@ func (p *PointerWidgetStatusPatcher) Status() *shapesv1.PointerWidgetStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *PointerWidgetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *PointerWidgetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.

@@ -92,6 +92,14 @@ func (p *FleetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *FleetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *FleetStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -217,6 +225,14 @@ func (p *GadgetStatusPatcher) Status() *GadgetStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *GadgetStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *GadgetStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.

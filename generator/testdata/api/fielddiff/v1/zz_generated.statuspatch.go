@@ -93,6 +93,14 @@ func (p *DeployStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *DeployStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *DeployStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -215,6 +223,14 @@ func (p *SampleStatusPatcher) Status() *SampleStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *SampleStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *SampleStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.

@@ -92,6 +92,14 @@ func (p *CogStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
 }
 
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *CogStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
 // Flush writes the status changes with an optimistic lock.
 func (p *CogStatusPatcher) Flush(ctx context.Context) error {
 	return p.Patcher().Flush(ctx)
@@ -196,6 +204,14 @@ func (p *GearStatusPatcher) Status() *GearStatus {
 // HasChanges reports whether the status differs from the last written state.
 func (p *GearStatusPatcher) HasChanges() bool {
 	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *GearStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
 }
 
 // Flush writes the status changes with an optimistic lock.
