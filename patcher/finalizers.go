@@ -87,15 +87,14 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 	if err != nil {
 		return fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
-	release, err := p.versions().acquire(ctx)
+	release, err := p.claimWrite(ctx, "finalizers")
 	if err != nil {
-		return fmt.Errorf("statuspatch: patch finalizers of %s: %w", p.id(), err)
+		if apierrors.IsConflict(err) {
+			p.metrics.observeFlush(p.kind, resultConflict, 0)
+		}
+		return err
 	}
 	defer release()
-	if known, newer := p.versions().newerThan(p.base.GetResourceVersion()); newer {
-		p.metrics.observeFlush(p.kind, resultConflict, 0)
-		return p.conflict(fmt.Sprintf("resourceVersion %s of the object was already seen here, newer than the base's %s: the finalizer write would conflict, so it was not sent", known, p.base.GetResourceVersion()))
-	}
 	scratch := p.newObject()
 	var opts []client.PatchOption
 	if p.opts.fieldOwner != "" {
@@ -107,7 +106,6 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 		}
 		return fmt.Errorf("statuspatch: patch finalizers of %s: %w", p.id(), withCause(ctx, err))
 	}
-	p.versions().observe(scratch.GetResourceVersion())
 	p.obj.SetResourceVersion(scratch.GetResourceVersion())
 	p.obj.SetGeneration(scratch.GetGeneration())
 	p.obj.SetManagedFields(scratch.GetManagedFields())
@@ -115,6 +113,6 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 	p.obj.SetDeletionGracePeriodSeconds(scratch.GetDeletionGracePeriodSeconds())
 	p.base = scratch
 	p.baseStatusJSON = nil
-	p.recordWrite(scratch)
+	p.wrote(scratch)
 	return nil
 }

@@ -71,14 +71,11 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	}
 	// One write per object at a time through this client, and none that
 	// the version book already knows would conflict.
-	release, err := p.versions().acquire(ctx)
+	release, err := p.claimWrite(ctx, "status")
 	if err != nil {
-		return resultError, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
+		return resultOf(err), err
 	}
 	defer release()
-	if known, newer := p.versions().newerThan(p.base.GetResourceVersion()); newer {
-		return resultConflict, p.conflict(fmt.Sprintf("resourceVersion %s of the object was already seen here, newer than the base's %s: the write would conflict, so it was not sent", known, p.base.GetResourceVersion()))
-	}
 	// The response goes into a scratch object: on failure the caller's
 	// object, status included, is left exactly as it was.
 	scratch := p.newObject()
@@ -91,8 +88,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	}
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
-	p.versions().observe(scratch.GetResourceVersion())
-	p.recordWrite(scratch)
+	p.wrote(scratch)
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
 	var sentErr error
 	if !same {

@@ -2,6 +2,7 @@ package patcher
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sync"
 
@@ -130,4 +131,28 @@ func (p *Patcher[T]) versions() *versionEntry {
 		p.version, _ = versions.entry(p.client, p.obj)
 	}
 	return p.version
+}
+
+// claimWrite takes the object's write slot for one write (of what: "status"
+// or "finalizers") and refuses, as a Conflict without a request, a write
+// whose base is older than a version the book has seen. The caller sends
+// its request, then calls release.
+func (p *Patcher[T]) claimWrite(ctx context.Context, what string) (release func(), err error) {
+	release, err = p.versions().acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: patch %s of %s: %w", what, p.id(), err)
+	}
+	base := p.base.GetResourceVersion()
+	if known, newer := p.versions().newerThan(base); newer {
+		release()
+		return nil, p.conflict(fmt.Sprintf("resourceVersion %s of the object was already seen here, newer than the base's %s: the %s write would conflict, so it was not sent", known, base, what))
+	}
+	return release, nil
+}
+
+// wrote records a successful write, whose response is written, in the
+// version book and in the own-writes record.
+func (p *Patcher[T]) wrote(written T) {
+	p.versions().observe(written.GetResourceVersion())
+	p.recordWrite(written)
 }
