@@ -165,7 +165,7 @@ func (p *Patcher[T]) read(ctx context.Context) (T, error) {
 	if err := reader.Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); err != nil {
 		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
 	}
-	p.versions().observe(fresh.GetResourceVersion())
+	p.record().observe(fresh.GetResourceVersion())
 	return fresh, nil
 }
 

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 )
 
 // ErrStaleCache matches (errors.Is) the error a Patcher returns, instead of
@@ -67,10 +70,10 @@ func (p *Patcher[T]) Fresh(ctx context.Context) error {
 	return p.staleError()
 }
 
-// checkRead compares the object with the write log; readSeq is the log's
-// sequence number taken before the read began, when known is true.
+// checkRead compares the object with the record of own writes; readSeq is the
+// records' sequence number taken before the read began, when known is true.
 func (p *Patcher[T]) checkRead(readSeq uint64, known bool) {
-	p.fresh = ownWrites.check(writeKeyOf(p.client, p.obj), p.obj.GetResourceVersion(), readSeq, known)
+	p.fresh = records.peek(p.client, p.obj).check(p.obj.GetUID(), p.obj.GetResourceVersion(), readSeq, known)
 }
 
 // fetched is called by Fetch on the Patcher it made from a read that began
@@ -87,7 +90,7 @@ func (p *Patcher[T]) fetched(ctx context.Context, readSeq uint64) error {
 // rebaseFresh replaces the object, in place, with a read through the API
 // reader, and makes it the base.
 func (p *Patcher[T]) rebaseFresh(ctx context.Context) error {
-	seq := ownWrites.sequence()
+	seq := records.sequence()
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return err
@@ -111,12 +114,12 @@ func (p *Patcher[T]) staleError() error {
 // write when the read began after that write: Retry must not retry from a
 // lagging cache.
 func (p *Patcher[T]) readChecked(ctx context.Context) (T, error) {
-	seq := ownWrites.sequence()
+	seq := records.sequence()
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return fresh, err
 	}
-	f := ownWrites.check(writeKeyOf(p.client, fresh), fresh.GetResourceVersion(), seq, true)
+	f := records.peek(p.client, fresh).check(fresh.GetUID(), fresh.GetResourceVersion(), seq, true)
 	if f.state == readStale {
 		return fresh, &StaleCacheError{Object: p.id(), Read: f.read, Written: f.written, RequeueAfter: StaleCacheRequeue}
 	}
@@ -137,8 +140,52 @@ func (p *Patcher[T]) startRetry(ctx context.Context) error {
 	return p.staleError()
 }
 
-// recordWrite notes a successful write that left the object as written.
-func (p *Patcher[T]) recordWrite(written T) {
-	ownWrites.record(writeKeyOf(p.client, written), written.GetResourceVersion())
-	p.fresh = freshness{}
+// readState says how a read object stands against this process's writes.
+type readState int
+
+const (
+	// readCurrent: no recorded own write is newer than the object.
+	readCurrent readState = iota
+	// readRaced: the object is older than a recorded own write that
+	// completed after the read may have begun. A write from it will
+	// conflict; that is an ordinary race, not a stale cache.
+	readRaced
+	// readStale: the read began after a newer own write had completed, and
+	// still returned the older object: the reader (a cache) lags.
+	readStale
+)
+
+// freshness is how one read stood against the record of own writes.
+type freshness struct {
+	state   readState
+	read    string // the object's resourceVersion
+	written string // the recorded write's resourceVersion
+}
+
+// check compares an object (uid, rv), read by a read that began at
+// sequence readSeq, with the last own write to it recorded in e. known is
+// false when the read's start is unknown (New, on an object the caller
+// read): then an older object is never called stale, only raced.
+func (e *objectRecord) check(uid types.UID, rv string, readSeq uint64, known bool) freshness {
+	f := freshness{read: rv}
+	if e == nil || uid == "" || rv == "" {
+		return f
+	}
+	e.mu.Lock()
+	w := e.own
+	e.mu.Unlock()
+	if w.uid != uid || w.resourceVersion == "" {
+		return f
+	}
+	cmp, err := resourceversion.CompareResourceVersion(rv, w.resourceVersion)
+	if err != nil || cmp >= 0 {
+		return f
+	}
+	f.written = w.resourceVersion
+	if known && w.seq <= readSeq {
+		f.state = readStale
+	} else {
+		f.state = readRaced
+	}
+	return f
 }

@@ -37,8 +37,8 @@ type Patcher[T client.Object] struct {
 	baseStatusJSON []byte            // lazily marshalled status of base
 	fieldDiff      fieldDiffState[T] // the generated status diff (WithFieldDiff), if any
 	gone           bool              // the last finalizer of a deleting object was removed
-	version        *versionEntry     // the object's entry in the version book
-	versionTried   bool
+	rec            *objectRecord     // the object's entry in the records (records.go)
+	recTried       bool
 	fresh          freshness // how the object stood against this process's writes
 	kind           string
 	metrics        *metricSet
@@ -110,7 +110,7 @@ func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key 
 	if ctx == nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: nil context: %w", kindOf(c, obj), key, ErrInvalidInput)
 	}
-	readSeq := ownWrites.sequence()
+	readSeq := records.sequence()
 	if err := c.Get(ctx, key, obj); err != nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: %w", kindOf(c, obj), key, withCause(ctx, err))
 	}
