@@ -89,6 +89,10 @@ type Result struct {
 	// Causes breaks Conflicts down by cause (Conflicts also counts the
 	// writes of the no-op pass, which has none).
 	Causes [numCauses]int64
+	// SeenInCache is the number of conflicts with the other manager's write
+	// (Rollouts and the Fleet) whose winning version had already reached
+	// the losing manager's cache when the losing write was sent.
+	SeenInCache int64
 	// Retries is the number of extra attempts Retry made (patcher only).
 	Retries int64
 	// PlansBuilt is the number of plans whose write succeeded.
@@ -165,6 +169,9 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 		if err := fr.SetupWithManager(mgr, copts); err != nil {
 			return res, err
 		}
+		if err := wlog.watchArrivals(mctx, m, mgr); err != nil {
+			return res, err
+		}
 		wg.Go(func() { errs <- mgr.Start(mctx) })
 		mgrs = append(mgrs, mgr)
 	}
@@ -210,7 +217,7 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 	}
 	res.Reconciles = reconciles.Load()
 	res.StatusWrites, res.MetaWrites, res.Conflicts = counted.statusWrites.Load(), counted.metaWrites.Load(), counted.conflicts.Load()
-	res.Causes = wlog.causes()
+	res.Causes, res.SeenInCache = wlog.causes()
 	res.Retries = retries(reg)
 	res.PlansBuilt = int(plansBuilt.Load())
 

@@ -46,6 +46,9 @@ func TestDemoLoad(t *testing.T) {
 		t.Fatalf("patcher: %d conflicts with the manager's own writes, %d among its own Fleet writers; want none",
 			p.Causes[demo.OwnStaleRead], p.Causes[demo.FleetSameManager])
 	}
+	if withOther := p.Causes[demo.OtherManager] + p.Causes[demo.FleetOtherManager]; p.SeenInCache < 0 || p.SeenInCache > withOther {
+		t.Fatalf("patcher: %d conflicts counted as already in the loser's cache, of %d with the other manager", p.SeenInCache, withOther)
+	}
 	if p.NoopRequests != 0 || p.NoopWrites != 0 {
 		t.Fatalf("patcher: a no-op reconcile sent %.2f requests, %.2f writes; want none", p.NoopRequests, p.NoopWrites)
 	}

@@ -31,6 +31,8 @@ var rows = []row{
 		func(r Result, _ Config) string { return fmt.Sprint(r.Causes[FleetSameManager]) }},
 	{"  by cause: fleet, other manager", "a Fleet write beaten by the other manager",
 		func(r Result, _ Config) string { return fmt.Sprint(r.Causes[FleetOtherManager]) }},
+	{"  with the other manager: already in cache", "of the conflicts with the other manager's writes, those whose winning version had reached the loser's cache before it sent its write; the rest were sent before it could know",
+		func(r Result, _ Config) string { return fmt.Sprint(r.SeenInCache) }},
 	{"Retry re-reads", "extra attempts of the patcher's Retry after a 409: re-read, decide again, write",
 		func(r Result, _ Config) string { return fmt.Sprint(r.Retries) }},
 	{"plans written", "Rollout plans whose write succeeded",
@@ -77,6 +79,9 @@ func WriteTable(out io.Writer, cfg Config, results []Result) error {
 	if err := lw.Flush(); err != nil {
 		return err
 	}
+	if err := writeVerdict(out, results); err != nil {
+		return err
+	}
 	_, err := fmt.Fprint(out, `
 Where the patcher's conflicts come from: its writes carry the resourceVersion
 they were based on, so when another writer wrote first the server refuses
@@ -86,10 +91,36 @@ resourceVersion they wrote or read for each object, send no write they know
 would conflict (they re-read instead), and queue their writes to one object.
 What remains is the other manager reconciling the same object at the same
 time, inherent to running two managers on every object (run with -managers 1
-to see it vanish). The blind variants send no resourceVersion: the server
+to see it vanish): most were sent before the other manager's version had
+reached the loser's cache (compare the "already in cache" row with the
+conflicts with the other manager), so no check in the losing process could
+have saved them; only coordination between the managers (leader election,
+sharding) does. The blind variants send no resourceVersion: the server
 never refuses them, and the later write silently replaces the earlier one;
 their losses show in the LOST rows instead.
 Writes, conflicts and re-reads include the Fleet controller's (a patcher in every variant).
 `)
+	return err
+}
+
+// writeVerdict writes the patcher's wall time as a ratio of blind
+// MergeFrom's, and how many of its conflicts with the other manager the
+// losing manager could have known of, when both variants ran.
+func writeVerdict(out io.Writer, results []Result) error {
+	var p, b *Result
+	for i := range results {
+		switch results[i].Variant {
+		case Patcher:
+			p = &results[i]
+		case BlindMergeFrom:
+			b = &results[i]
+		}
+	}
+	if p == nil || b == nil || b.Wall <= 0 {
+		return nil
+	}
+	other := p.Causes[OtherManager] + p.Causes[FleetOtherManager]
+	_, err := fmt.Fprintf(out, "\npatcher vs blind MergeFrom: wall time %.2fx; %d conflicts, %d with the other manager, %d of those already in the loser's cache when it wrote.\n",
+		p.Wall.Seconds()/b.Wall.Seconds(), p.Conflicts, other, p.SeenInCache)
 	return err
 }
