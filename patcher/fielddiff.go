@@ -147,13 +147,29 @@ func object(members []byte) []byte {
 }
 
 // CompareField compares one top-level status field (Go name name, struct
-// tag tag) of the base and the object with reflect.DeepEqual, and records
-// it when they differ. Generated code calls it for fields that == cannot
-// compare.
+// tag tag) of the base and the object as reflect.DeepEqual does (see
+// DeepEqual), and records it with FieldChanged when they differ. Generated
+// code calls it for fields it cannot compare itself: an interface, or a
+// type the generator did not load.
 func CompareField[F any](d *FieldDiff, name, tag string, base, cur *F) {
-	if !reflect.DeepEqual(base, cur) {
+	if !DeepEqual(base, cur) {
 		FieldChanged(d, name, tag, base, cur)
 	}
+}
+
+// DeepEqual reports whether *a and *b are reflect.DeepEqual. Strings,
+// numbers and bools, the common case, are compared without DeepEqual's
+// bookkeeping of visited pointers. Generated equality functions call it
+// for the values they cannot compare field by field.
+func DeepEqual[F any](a, b *F) bool {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	switch va.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return va.Equal(vb)
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // FieldChanged records one top-level status field that differs: it
