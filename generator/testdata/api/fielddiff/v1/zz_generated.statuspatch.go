@@ -591,8 +591,8 @@ func equalMetav1Time(a, b *metav1.Time) bool {
 	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
 }
 
-// equalNode reports whether *a and *b are reflect.DeepEqual.
-func equalNode(a, b *Node) bool {
+// equalNode2 reports whether *a and *b are reflect.DeepEqual.
+func equalNode2(a, b *Node) bool {
 	return a.Name == b.Name &&
 		equalSliceNode(&a.Children, &b.Children) &&
 		(a.Next == b.Next || patcher.DeepEqual(&a.Next, &b.Next))
@@ -627,7 +627,7 @@ func equalPtrNode(a, b **Node) bool {
 	if *a == *b {
 		return true
 	}
-	return *a != nil && *b != nil && equalNode(*a, *b)
+	return *a != nil && *b != nil && equalNode2(*a, *b)
 }
 
 // equalPtrString reports whether *a and *b are reflect.DeepEqual.
