@@ -33,6 +33,9 @@ type fileData struct {
 	StdImports []string // standard library import specs
 	Imports    []string // other import specs
 	Kinds      []kindData
+	// EqualFuncs are the typed equality functions the status diffs call
+	// (see equalFuncs), as Go source.
+	EqualFuncs []string
 }
 
 // kindData is the data of templates/kind.go.tmpl.
@@ -46,7 +49,7 @@ type kindData struct {
 	// HasDiff: the kind gets a generated field-by-field status diff over
 	// DiffFields (see statusDiffFields).
 	HasDiff    bool
-	DiffFields []diffField
+	DiffFields []diffFieldData
 	Imports    importNames
 }
 
@@ -202,6 +205,11 @@ func renderFile(path, header, pkgName, local string, reserved []string, kinds []
 	}
 	qualifier := func(p *types.Package) string { return addImport(p.Path(), p.Name()) }
 	data := fileData{Package: pkgName}
+	taken := append([]string(nil), reserved...)
+	for _, k := range kinds {
+		taken = append(taken, generatedNames(k.name())...)
+	}
+	equal := newEqualFuncs(local, qualifier, names.Patcher, taken)
 	for _, k := range kinds {
 		data.Kinds = append(data.Kinds, kindData{
 			Name:                  k.name(),
@@ -211,10 +219,11 @@ func renderFile(path, header, pkgName, local string, reserved []string, kinds []
 			HasConditions:         k.hasConditions,
 			HasObservedGeneration: k.hasObservedGeneration,
 			HasDiff:               k.hasDiff,
-			DiffFields:            k.diffFields,
+			DiffFields:            diffFieldsData(k.diffFields, equal),
 			Imports:               names,
 		})
 	}
+	data.EqualFuncs = equal.sources()
 	for _, line := range im.lines() {
 		if isStdImport(line) {
 			data.StdImports = append(data.StdImports, line)

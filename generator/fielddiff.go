@@ -11,9 +11,28 @@ import (
 type diffField struct {
 	Name string // the Go field name
 	Tag  string // `json:"..."` as a Go raw string literal, or ""
-	// Equal: the field's type is basic (string, number, bool, or a named
-	// type over one), so == decides; otherwise patcher.CompareField does.
-	Equal bool
+	Type types.Type
+}
+
+// diffFieldData is a diffField as templates/kind.go.tmpl writes it.
+type diffFieldData struct {
+	Name, Tag string
+	// Changed is a Go expression over b and c (the two statuses), true when
+	// the field differs (reflect.DeepEqual is false); "" when the field is
+	// compared by patcher.CompareField.
+	Changed string
+}
+
+// diffFieldsData writes the comparison of each field with e.
+func diffFieldsData(fields []diffField, e *equalFuncs) []diffFieldData {
+	data := make([]diffFieldData, len(fields))
+	for i, f := range fields {
+		data[i] = diffFieldData{Name: f.Name, Tag: f.Tag}
+		if isBasic(f.Type) || !e.opaque(f.Type) || strictlyComparable(f.Type) {
+			data[i].Changed = e.changed(f.Type, "b."+f.Name, "c."+f.Name)
+		}
+	}
+	return data
 }
 
 // statusDiffFields returns the fields of a status struct for the generated
@@ -47,7 +66,7 @@ func statusDiffFields(status types.Type, from *types.Package) ([]diffField, bool
 			return nil, false
 		}
 		keys[key] = true
-		df := diffField{Name: f.Name(), Equal: isBasic(f.Type())}
+		df := diffField{Name: f.Name(), Type: f.Type()}
 		if hasTag {
 			df.Tag = "`json:\"" + jsonTag + "\"`"
 		}

@@ -3,6 +3,7 @@ package patcher_test
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 
@@ -197,5 +198,39 @@ func TestFieldDiffDecidesUnlessNull(t *testing.T) {
 				t.Fatalf("sent %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// DeepEqual is reflect.DeepEqual, with a fast path for strings, numbers
+// and bools that must not change its answers.
+func TestDeepEqualIsReflectDeepEqual(t *testing.T) {
+	nan := math.NaN()
+	one, other := int32(1), int32(1)
+	check := func(name string, equal bool, want bool) {
+		t.Helper()
+		if equal != want {
+			t.Errorf("%s: DeepEqual %v, reflect.DeepEqual %v", name, equal, want)
+		}
+	}
+	for _, p := range [][2]string{{"a", "a"}, {"a", "b"}, {"", ""}} {
+		check("string "+p[0]+p[1], patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
+	}
+	for _, p := range [][2]metav1.ConditionStatus{{"True", "True"}, {"True", "False"}} {
+		check("named string", patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
+	}
+	for _, p := range [][2]float64{{1, 1}, {0, math.Copysign(0, -1)}, {nan, nan}, {1, 2}} {
+		check("float", patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
+	}
+	for _, p := range [][2]bool{{true, true}, {true, false}} {
+		check("bool", patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
+	}
+	for _, p := range [][2]*int32{{&one, &other}, {&one, nil}, {nil, nil}} {
+		check("pointer", patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
+	}
+	for _, p := range [][2][]string{{nil, {}}, {{"a"}, {"a"}}, {{"a"}, {"b"}}} {
+		check("slice", patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
+	}
+	for _, p := range [][2]any{{1, 1}, {1, int64(1)}, {[]int{1}, []int{1}}} {
+		check("interface", patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
 	}
 }

@@ -141,11 +141,15 @@ func diffFleetStatus(d *patcher.FieldDiff, base, cur *apiv1alpha1.Fleet) bool {
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
 	}
-	patcher.CompareField(d, "Members", `json:"members,omitempty"`, &b.Members, &c.Members)
+	if !equalSliceApiv1alpha1FleetMember(&b.Members, &c.Members) {
+		patcher.FieldChanged(d, "Members", `json:"members,omitempty"`, &b.Members, &c.Members)
+	}
 	if b.CompletedRollouts != c.CompletedRollouts {
 		patcher.FieldChanged(d, "CompletedRollouts", `json:"completedRollouts,omitempty"`, &b.CompletedRollouts, &c.CompletedRollouts)
 	}
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceApiv1alpha1FleetCondition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
 	return true
 }
 
@@ -293,10 +297,117 @@ func diffRolloutStatus(d *patcher.FieldDiff, base, cur *apiv1alpha1.Rollout) boo
 	if b.Phase != c.Phase {
 		patcher.FieldChanged(d, "Phase", `json:"phase,omitempty"`, &b.Phase, &c.Phase)
 	}
-	patcher.CompareField(d, "Plan", `json:"plan,omitempty"`, &b.Plan, &c.Plan)
+	if !equalPtrApiv1alpha1RolloutPlan(&b.Plan, &c.Plan) {
+		patcher.FieldChanged(d, "Plan", `json:"plan,omitempty"`, &b.Plan, &c.Plan)
+	}
 	if b.CompletedSteps != c.CompletedSteps {
 		patcher.FieldChanged(d, "CompletedSteps", `json:"completedSteps,omitempty"`, &b.CompletedSteps, &c.CompletedSteps)
 	}
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceMetav1Condition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
+	return true
+}
+
+// equalApiv1alpha1FleetCondition reports whether *a and *b are reflect.DeepEqual.
+func equalApiv1alpha1FleetCondition(a, b *apiv1alpha1.FleetCondition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message &&
+		equalMetav1Time(&a.LastTransitionTime, &b.LastTransitionTime)
+}
+
+// equalApiv1alpha1FleetMember reports whether *a and *b are reflect.DeepEqual.
+func equalApiv1alpha1FleetMember(a, b *apiv1alpha1.FleetMember) bool {
+	return a.Rollout == b.Rollout &&
+		a.PlanID == b.PlanID &&
+		a.Version == b.Version
+}
+
+// equalApiv1alpha1RolloutPlan reports whether *a and *b are reflect.DeepEqual.
+func equalApiv1alpha1RolloutPlan(a, b *apiv1alpha1.RolloutPlan) bool {
+	return a.ID == b.ID &&
+		a.Generation == b.Generation &&
+		a.Version == b.Version &&
+		equalSliceString(&a.Steps, &b.Steps)
+}
+
+// equalMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Condition(a, b *metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		equalMetav1Time(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalMetav1Time reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Time(a, b *metav1.Time) bool {
+	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
+}
+
+// equalPtrApiv1alpha1RolloutPlan reports whether *a and *b are reflect.DeepEqual.
+func equalPtrApiv1alpha1RolloutPlan(a, b **apiv1alpha1.RolloutPlan) bool {
+	if *a == *b {
+		return true
+	}
+	return *a != nil && *b != nil && equalApiv1alpha1RolloutPlan(*a, *b)
+}
+
+// equalSliceApiv1alpha1FleetCondition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceApiv1alpha1FleetCondition(a, b *[]apiv1alpha1.FleetCondition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalApiv1alpha1FleetCondition(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceApiv1alpha1FleetMember reports whether *a and *b are reflect.DeepEqual.
+func equalSliceApiv1alpha1FleetMember(a, b *[]apiv1alpha1.FleetMember) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalApiv1alpha1FleetMember(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceMetav1Condition(a, b *[]metav1.Condition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalMetav1Condition(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceString reports whether *a and *b are reflect.DeepEqual.
+func equalSliceString(a, b *[]string) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
 	return true
 }

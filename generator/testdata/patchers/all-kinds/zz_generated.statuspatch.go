@@ -145,7 +145,9 @@ func (p *FleetStatusPatcher) Condition(condType string) *metav1.Condition {
 // for the patcher: Flush marshals and diffs only the fields that changed.
 func diffFleetStatus(d *patcher.FieldDiff, base, cur *conditionsv1.Fleet) bool {
 	b, c := &base.Status, &cur.Status
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceMetav1Condition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
 	if b.Members != c.Members {
 		patcher.FieldChanged(d, "Members", `json:"members,omitempty"`, &b.Members, &c.Members)
 	}
@@ -293,7 +295,9 @@ func diffGadgetStatus(d *patcher.FieldDiff, base, cur *conditionsv1.Gadget) bool
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
 	}
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceMetav1Condition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
 	return true
 }
 
@@ -405,7 +409,9 @@ func (p *DoohickeyStatusPatcher) MarkObserved() (changed bool) {
 // for the patcher: Flush marshals and diffs only the fields that changed.
 func diffDoohickeyStatus(d *patcher.FieldDiff, base, cur *customv1.Doohickey) bool {
 	b, c := &base.Status, &cur.Status
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalCustomv1Conditions(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
 	}
@@ -510,7 +516,9 @@ func (p *GizmoStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer stri
 // for the patcher: Flush marshals and diffs only the fields that changed.
 func diffGizmoStatus(d *patcher.FieldDiff, base, cur *customv1.Gizmo) bool {
 	b, c := &base.Status, &cur.Status
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceCustomv1GizmoCondition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
 	}
@@ -1014,6 +1022,115 @@ func diffPointerWidgetStatus(d *patcher.FieldDiff, base, cur *shapesv1.PointerWi
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
 	}
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceMetav1Condition2(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
+	return true
+}
+
+// equalCustomv1Conditions reports whether *a and *b are reflect.DeepEqual.
+func equalCustomv1Conditions(a, b *customv1.Conditions) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalMetav1Condition2(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalCustomv1GizmoCondition reports whether *a and *b are reflect.DeepEqual.
+func equalCustomv1GizmoCondition(a, b *customv1.GizmoCondition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status
+}
+
+// equalMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Condition(a, b *metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		equalMetav1Time(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalMetav1Condition2 reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Condition2(a, b *metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		equalMetav1Time2(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalMetav1Condition3 reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Condition3(a, b *metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		equalMetav1Time3(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalMetav1Time reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Time(a, b *metav1.Time) bool {
+	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
+}
+
+// equalMetav1Time2 reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Time2(a, b *metav1.Time) bool {
+	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
+}
+
+// equalMetav1Time3 reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Time3(a, b *metav1.Time) bool {
+	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
+}
+
+// equalSliceCustomv1GizmoCondition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceCustomv1GizmoCondition(a, b *[]customv1.GizmoCondition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalCustomv1GizmoCondition(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceMetav1Condition(a, b *[]metav1.Condition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalMetav1Condition(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceMetav1Condition2 reports whether *a and *b are reflect.DeepEqual.
+func equalSliceMetav1Condition2(a, b *[]metav1.Condition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalMetav1Condition3(&x[i], &y[i]) {
+			return false
+		}
+	}
 	return true
 }

@@ -24,6 +24,7 @@ import (
 	"context"
 
 	"github.com/statuspatch/statuspatch/patcher"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -135,7 +136,9 @@ func (p *DoohickeyStatusPatcher) MarkObserved() (changed bool) {
 // for the patcher: Flush marshals and diffs only the fields that changed.
 func diffDoohickeyStatus(d *patcher.FieldDiff, base, cur *Doohickey) bool {
 	b, c := &base.Status, &cur.Status
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalConditions(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
 	}
@@ -240,9 +243,60 @@ func (p *GizmoStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer stri
 // for the patcher: Flush marshals and diffs only the fields that changed.
 func diffGizmoStatus(d *patcher.FieldDiff, base, cur *Gizmo) bool {
 	b, c := &base.Status, &cur.Status
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceGizmoCondition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	return true
+}
+
+// equalConditions reports whether *a and *b are reflect.DeepEqual.
+func equalConditions(a, b *Conditions) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalMetav1Condition(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalGizmoCondition reports whether *a and *b are reflect.DeepEqual.
+func equalGizmoCondition(a, b *GizmoCondition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status
+}
+
+// equalMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Condition(a, b *metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		equalMetav1Time(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalMetav1Time reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Time(a, b *metav1.Time) bool {
+	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
+}
+
+// equalSliceGizmoCondition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceGizmoCondition(a, b *[]GizmoCondition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalGizmoCondition(&x[i], &y[i]) {
+			return false
+		}
 	}
 	return true
 }

@@ -34,7 +34,7 @@ func bodyClient(t testing.TB, bodies *[][]byte) client.Client {
 	if err := fielddiffv1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
-	c := fake.NewClientBuilder().WithScheme(s).WithStatusSubresource(&fielddiffv1.Sample{}, &fielddiffv1.Deploy{}).Build()
+	c := fake.NewClientBuilder().WithScheme(s).WithStatusSubresource(&fielddiffv1.Sample{}, &fielddiffv1.Deploy{}, &fielddiffv1.Tree{}).Build()
 	return interceptor.NewClient(c, interceptor.Funcs{
 		SubResourcePatch: func(_ context.Context, _ client.Client, _ string, obj client.Object, p client.Patch, _ ...client.SubResourcePatchOption) error {
 			data, err := p.Data(obj)

@@ -22,5 +22,5 @@ var (
 )
 
 func init() {
-	SchemeBuilder.Register(&Sample{}, &SampleList{}, &Deploy{}, &DeployList{})
+	SchemeBuilder.Register(&Sample{}, &SampleList{}, &Deploy{}, &DeployList{}, &Tree{}, &TreeList{})
 }

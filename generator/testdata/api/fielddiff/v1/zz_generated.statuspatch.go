@@ -156,9 +156,15 @@ func diffDeployStatus(d *patcher.FieldDiff, base, cur *Deploy) bool {
 	if b.UnavailableReplicas != c.UnavailableReplicas {
 		patcher.FieldChanged(d, "UnavailableReplicas", `json:"unavailableReplicas,omitempty"`, &b.UnavailableReplicas, &c.UnavailableReplicas)
 	}
-	patcher.CompareField(d, "TerminatingReplicas", `json:"terminatingReplicas,omitempty"`, &b.TerminatingReplicas, &c.TerminatingReplicas)
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
-	patcher.CompareField(d, "CollisionCount", `json:"collisionCount,omitempty"`, &b.CollisionCount, &c.CollisionCount)
+	if !equalPtrInt32(&b.TerminatingReplicas, &c.TerminatingReplicas) {
+		patcher.FieldChanged(d, "TerminatingReplicas", `json:"terminatingReplicas,omitempty"`, &b.TerminatingReplicas, &c.TerminatingReplicas)
+	}
+	if !equalSliceAppsv1DeploymentCondition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
+	if !equalPtrInt32(&b.CollisionCount, &c.CollisionCount) {
+		patcher.FieldChanged(d, "CollisionCount", `json:"collisionCount,omitempty"`, &b.CollisionCount, &c.CollisionCount)
+	}
 	return true
 }
 
@@ -315,22 +321,431 @@ func diffSampleStatus(d *patcher.FieldDiff, base, cur *Sample) bool {
 	if b.Ratio != c.Ratio {
 		patcher.FieldChanged(d, "Ratio", `json:"ratio,omitempty"`, &b.Ratio, &c.Ratio)
 	}
-	patcher.CompareField(d, "Message", `json:"message,omitempty"`, &b.Message, &c.Message)
-	patcher.CompareField(d, "Leader", `json:"leader,omitempty"`, &b.Leader, &c.Leader)
-	patcher.CompareField(d, "Primary", `json:"primary"`, &b.Primary, &c.Primary)
-	patcher.CompareField(d, "Shards", `json:"shards,omitempty"`, &b.Shards, &c.Shards)
-	patcher.CompareField(d, "Names", `json:"names"`, &b.Names, &c.Names)
-	patcher.CompareField(d, "Labels", `json:"labels,omitempty"`, &b.Labels, &c.Labels)
-	patcher.CompareField(d, "ByZone", `json:"byZone,omitempty"`, &b.ByZone, &c.ByZone)
-	patcher.CompareField(d, "Started", `json:"started,omitempty"`, &b.Started, &c.Started)
-	patcher.CompareField(d, "Finished", `json:"finished,omitempty"`, &b.Finished, &c.Finished)
+	if !equalPtrString(&b.Message, &c.Message) {
+		patcher.FieldChanged(d, "Message", `json:"message,omitempty"`, &b.Message, &c.Message)
+	}
+	if !equalPtrEndpoint(&b.Leader, &c.Leader) {
+		patcher.FieldChanged(d, "Leader", `json:"leader,omitempty"`, &b.Leader, &c.Leader)
+	}
+	if !equalEndpoint(&b.Primary, &c.Primary) {
+		patcher.FieldChanged(d, "Primary", `json:"primary"`, &b.Primary, &c.Primary)
+	}
+	if !equalSliceShard(&b.Shards, &c.Shards) {
+		patcher.FieldChanged(d, "Shards", `json:"shards,omitempty"`, &b.Shards, &c.Shards)
+	}
+	if !equalSliceString(&b.Names, &c.Names) {
+		patcher.FieldChanged(d, "Names", `json:"names"`, &b.Names, &c.Names)
+	}
+	if !equalMapStringString(&b.Labels, &c.Labels) {
+		patcher.FieldChanged(d, "Labels", `json:"labels,omitempty"`, &b.Labels, &c.Labels)
+	}
+	if !equalMapStringEndpoint(&b.ByZone, &c.ByZone) {
+		patcher.FieldChanged(d, "ByZone", `json:"byZone,omitempty"`, &b.ByZone, &c.ByZone)
+	}
+	if !equalMetav1Time(&b.Started, &c.Started) {
+		patcher.FieldChanged(d, "Started", `json:"started,omitempty"`, &b.Started, &c.Started)
+	}
+	if !equalPtrMetav1Time(&b.Finished, &c.Finished) {
+		patcher.FieldChanged(d, "Finished", `json:"finished,omitempty"`, &b.Finished, &c.Finished)
+	}
 	patcher.CompareField(d, "Capacity", `json:"capacity,omitempty"`, &b.Capacity, &c.Capacity)
-	patcher.CompareField(d, "Window", `json:"window,omitzero"`, &b.Window, &c.Window)
+	if !equalWindow(&b.Window, &c.Window) {
+		patcher.FieldChanged(d, "Window", `json:"window,omitzero"`, &b.Window, &c.Window)
+	}
 	if b.Untagged != c.Untagged {
 		patcher.FieldChanged(d, "Untagged", "", &b.Untagged, &c.Untagged)
 	}
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
-	patcher.CompareField(d, "Counts", `json:"counts,omitempty"`, &b.Counts, &c.Counts)
-	patcher.CompareField(d, "Notes", `json:"notes,omitempty"`, &b.Notes, &c.Notes)
+	if !equalSliceMetav1Condition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
+	if !equalMapStringSliceInt32(&b.Counts, &c.Counts) {
+		patcher.FieldChanged(d, "Counts", `json:"counts,omitempty"`, &b.Counts, &c.Counts)
+	}
+	if !equalMapStringPtrEndpoint(&b.Notes, &c.Notes) {
+		patcher.FieldChanged(d, "Notes", `json:"notes,omitempty"`, &b.Notes, &c.Notes)
+	}
 	return true
+}
+
+// TreeStatusPatcher writes the status of Tree objects with an
+// optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
+// Object() or Status(), then call Flush. All methods are safe on a patcher
+// built from a nil object; they report the construction error from Flush and
+// Retry.
+type TreeStatusPatcher struct {
+	p *patcher.Patcher[*Tree]
+}
+
+// NewTreeStatusPatcher returns a patcher whose base is the current
+// state of obj. obj is mutated in place by the caller and by the patcher.
+func NewTreeStatusPatcher(c client.Client, obj *Tree, opts ...patcher.Option) *TreeStatusPatcher {
+	return &TreeStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Tree) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffTreeStatus))...)}
+}
+
+// FetchTreeStatusPatcher reads the Tree named by key and returns a
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
+func FetchTreeStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*TreeStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Tree{}, func(o *Tree) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffTreeStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &TreeStatusPatcher{p: p}, nil
+}
+
+// Patcher returns the generic patcher this one wraps.
+func (p *TreeStatusPatcher) Patcher() *patcher.Patcher[*Tree] {
+	if p == nil {
+		return nil
+	}
+	return p.p
+}
+
+// Object returns the live Tree, or nil if the patcher was built on
+// a nil object.
+func (p *TreeStatusPatcher) Object() *Tree {
+	if p == nil || p.p == nil {
+		return nil
+	}
+	return p.p.Object()
+}
+
+// currentStatus returns the status of the live object without allocating it.
+func (p *TreeStatusPatcher) currentStatus() *TreeStatus {
+	o := p.Object()
+	if o == nil {
+		return nil
+	}
+	return &o.Status
+}
+
+// Status returns the status of the live object for the caller to mutate. It returns nil if the patcher was built on a nil object.
+func (p *TreeStatusPatcher) Status() *TreeStatus {
+	return p.currentStatus()
+}
+
+// HasChanges reports whether the status differs from the last written state.
+func (p *TreeStatusPatcher) HasChanges() bool {
+	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *TreeStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
+// Flush writes the status changes with an optimistic lock.
+func (p *TreeStatusPatcher) Flush(ctx context.Context) error {
+	return p.Patcher().Flush(ctx)
+}
+
+// Retry applies mutate to the live object and flushes, re-reading the object
+// and applying mutate again on conflict.
+func (p *TreeStatusPatcher) Retry(ctx context.Context, mutate func(*Tree) error) error {
+	return p.Patcher().Retry(ctx, mutate)
+}
+
+// AddFinalizer adds finalizer to the object and writes it with an optimistic
+// lock. It reports whether the finalizer was added.
+func (p *TreeStatusPatcher) AddFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return p.Patcher().AddFinalizer(ctx, finalizer)
+}
+
+// RemoveFinalizer removes finalizer from the object and writes it with an
+// optimistic lock. It reports whether the finalizer was removed.
+func (p *TreeStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return p.Patcher().RemoveFinalizer(ctx, finalizer)
+}
+
+// diffTreeStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffTreeStatus(d *patcher.FieldDiff, base, cur *Tree) bool {
+	b, c := &base.Status, &cur.Status
+	if !equalPtrNode(&b.Root, &c.Root) {
+		patcher.FieldChanged(d, "Root", `json:"root,omitempty"`, &b.Root, &c.Root)
+	}
+	if !equalMapStringSliceNode(&b.Forest, &c.Forest) {
+		patcher.FieldChanged(d, "Forest", `json:"forest,omitempty"`, &b.Forest, &c.Forest)
+	}
+	patcher.CompareField(d, "Raw", `json:"raw,omitempty"`, &b.Raw, &c.Raw)
+	if !equalLocal(&b.Local, &c.Local) {
+		patcher.FieldChanged(d, "Local", `json:"local"`, &b.Local, &c.Local)
+	}
+	return true
+}
+
+// equalAppsv1DeploymentCondition reports whether *a and *b are reflect.DeepEqual.
+func equalAppsv1DeploymentCondition(a, b *appsv1.DeploymentCondition) bool {
+	return a.Type == b.Type &&
+		patcher.DeepEqual(&a.Status, &b.Status) &&
+		equalMetav1Time(&a.LastUpdateTime, &b.LastUpdateTime) &&
+		equalMetav1Time(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalEndpoint reports whether *a and *b are reflect.DeepEqual.
+func equalEndpoint(a, b *Endpoint) bool {
+	return a.Host == b.Host &&
+		equalPtrInt32(&a.Port, &b.Port) &&
+		equalSliceString(&a.Tags, &b.Tags) &&
+		equalMapStringString(&a.Extra, &b.Extra)
+}
+
+// equalLocal reports whether *a and *b are reflect.DeepEqual.
+func equalLocal(a, b *local) bool {
+	return a.Count == b.Count
+}
+
+// equalMapStringEndpoint reports whether *a and *b are reflect.DeepEqual.
+func equalMapStringEndpoint(a, b *map[string]Endpoint) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !equalEndpoint(&xv, &yv) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalMapStringPtrEndpoint reports whether *a and *b are reflect.DeepEqual.
+func equalMapStringPtrEndpoint(a, b *map[string]*Endpoint) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !equalPtrEndpoint(&xv, &yv) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalMapStringSliceInt32 reports whether *a and *b are reflect.DeepEqual.
+func equalMapStringSliceInt32(a, b *map[string][]int32) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !equalSliceInt32(&xv, &yv) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalMapStringSliceNode reports whether *a and *b are reflect.DeepEqual.
+func equalMapStringSliceNode(a, b *map[string][]Node) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !equalSliceNode(&xv, &yv) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalMapStringString reports whether *a and *b are reflect.DeepEqual.
+func equalMapStringString(a, b *map[string]string) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || xv != yv {
+			return false
+		}
+	}
+	return true
+}
+
+// equalMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Condition(a, b *metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		equalMetav1Time(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalMetav1Time reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Time(a, b *metav1.Time) bool {
+	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
+}
+
+// equalNode2 reports whether *a and *b are reflect.DeepEqual.
+func equalNode2(a, b *Node) bool {
+	return a.Name == b.Name &&
+		equalSliceNode(&a.Children, &b.Children) &&
+		(a.Next == b.Next || patcher.DeepEqual(&a.Next, &b.Next))
+}
+
+// equalPtrEndpoint reports whether *a and *b are reflect.DeepEqual.
+func equalPtrEndpoint(a, b **Endpoint) bool {
+	if *a == *b {
+		return true
+	}
+	return *a != nil && *b != nil && equalEndpoint(*a, *b)
+}
+
+// equalPtrInt32 reports whether *a and *b are reflect.DeepEqual.
+func equalPtrInt32(a, b **int32) bool {
+	if *a == *b {
+		return true
+	}
+	return *a != nil && *b != nil && **a == **b
+}
+
+// equalPtrMetav1Time reports whether *a and *b are reflect.DeepEqual.
+func equalPtrMetav1Time(a, b **metav1.Time) bool {
+	if *a == *b {
+		return true
+	}
+	return *a != nil && *b != nil && equalMetav1Time(*a, *b)
+}
+
+// equalPtrNode reports whether *a and *b are reflect.DeepEqual.
+func equalPtrNode(a, b **Node) bool {
+	if *a == *b {
+		return true
+	}
+	return *a != nil && *b != nil && equalNode2(*a, *b)
+}
+
+// equalPtrString reports whether *a and *b are reflect.DeepEqual.
+func equalPtrString(a, b **string) bool {
+	if *a == *b {
+		return true
+	}
+	return *a != nil && *b != nil && **a == **b
+}
+
+// equalShard reports whether *a and *b are reflect.DeepEqual.
+func equalShard(a, b *Shard) bool {
+	return a.Name == b.Name &&
+		equalEndpoint(&a.Primary, &b.Primary) &&
+		equalSliceEndpoint(&a.Replicas, &b.Replicas) &&
+		equalPtrMetav1Time(&a.UpdatedAt, &b.UpdatedAt)
+}
+
+// equalSliceAppsv1DeploymentCondition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceAppsv1DeploymentCondition(a, b *[]appsv1.DeploymentCondition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalAppsv1DeploymentCondition(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceEndpoint reports whether *a and *b are reflect.DeepEqual.
+func equalSliceEndpoint(a, b *[]Endpoint) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalEndpoint(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceInt32 reports whether *a and *b are reflect.DeepEqual.
+func equalSliceInt32(a, b *[]int32) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceMetav1Condition(a, b *[]metav1.Condition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalMetav1Condition(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceNode reports whether *a and *b are reflect.DeepEqual.
+func equalSliceNode(a, b *[]Node) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !patcher.DeepEqual(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceShard reports whether *a and *b are reflect.DeepEqual.
+func equalSliceShard(a, b *[]Shard) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalShard(&x[i], &y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalSliceString reports whether *a and *b are reflect.DeepEqual.
+func equalSliceString(a, b *[]string) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// equalWindow reports whether *a and *b are reflect.DeepEqual.
+func equalWindow(a, b *Window) bool {
+	return a.From == b.From &&
+		a.To == b.To
 }

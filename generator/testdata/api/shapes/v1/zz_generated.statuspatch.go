@@ -419,6 +419,37 @@ func diffPointerWidgetStatus(d *patcher.FieldDiff, base, cur *PointerWidget) boo
 	if b.ObservedGeneration != c.ObservedGeneration {
 		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
 	}
-	patcher.CompareField(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	if !equalSliceMetav1Condition(&b.Conditions, &c.Conditions) {
+		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
+	}
+	return true
+}
+
+// equalMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Condition(a, b *metav1.Condition) bool {
+	return a.Type == b.Type &&
+		a.Status == b.Status &&
+		a.ObservedGeneration == b.ObservedGeneration &&
+		equalMetav1Time(&a.LastTransitionTime, &b.LastTransitionTime) &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalMetav1Time reports whether *a and *b are reflect.DeepEqual.
+func equalMetav1Time(a, b *metav1.Time) bool {
+	return (a.Time == b.Time || patcher.DeepEqual(&a.Time, &b.Time))
+}
+
+// equalSliceMetav1Condition reports whether *a and *b are reflect.DeepEqual.
+func equalSliceMetav1Condition(a, b *[]metav1.Condition) bool {
+	x, y := *a, *b
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equalMetav1Condition(&x[i], &y[i]) {
+			return false
+		}
+	}
 	return true
 }
