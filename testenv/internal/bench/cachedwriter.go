@@ -37,7 +37,8 @@ func (w *cachedWriter) GetAPIReader() client.Reader { return w.apiReader }
 func newCachedWriters(ctx context.Context, env *testenv.Env, k int, lag time.Duration) ([]*cachedWriter, error) {
 	writers := make([]*cachedWriter, k)
 	for i := range writers {
-		t := &lagTransport{lag: lag}
+		t := &lagTransport{}
+		t.setLag(lag)
 		cfg := rest.CopyConfig(env.Config)
 		cfg.Wrap(t.wrap)
 		c, err := cache.New(cfg, cache.Options{Scheme: env.Scheme, Mapper: env.Mapper, DefaultNamespaces: map[string]cache.Config{"default": {}}})
