@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -150,6 +151,8 @@ func cachedConvergence(ctx context.Context, env *testenv.Env, ks []int, m int, l
 							stopCaches()
 							return fmt.Errorf("%s, lag %s, K=%d, %s: %w", wl.name, lag, k, v.name, err)
 						}
+						fmt.Fprintf(os.Stderr, "run %d: %s, lag %s, K=%d, %s: %s, %d 409s, %d converged, %d failed, %d lost\n",
+							rep+1, wl.name, lag, k, v.name, res.wall.Round(time.Millisecond), res.conflicts, res.converged, res.failed, res.lost)
 						c := cells[id(wl.name, lag, k, v.name)]
 						if c == nil {
 							c = &cell{}
