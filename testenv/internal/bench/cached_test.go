@@ -226,4 +226,9 @@ func TestWorkloadsCountLostUpdates(t *testing.T) {
 	if got := conditionsWorkload.lost(final, []int{1, 1, -1}, nil); got != 1 {
 		t.Errorf("conditions lost = %d, want 1 (writer 1's update 1)", got)
 	}
+	// Writer 0's step 1 is there although its last converged update was
+	// step 0 (step 1 landed, its writer saw an error): not a loss.
+	if got := conditionsWorkload.lost(final, []int{0, 0}, nil); got != 0 {
+		t.Errorf("conditions lost = %d, want 0", got)
+	}
 }

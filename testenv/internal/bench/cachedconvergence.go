@@ -183,7 +183,7 @@ func cachedConvergence(ctx context.Context, env *testenv.Env, ks []int, m int, l
 				line := fmt.Sprintf("ratio %-10s lag=%-5s K=%-2d  time to converge, statuspatch /", wl.name, lag, k)
 				for _, other := range []string{"requeue", "capi"} {
 					if o, ok := summary(wl.name, lag, k, other); ok {
-						line += fmt.Sprintf(" %s %.2f", other, sp.wall.Seconds()/o.wall.Seconds())
+						line += fmt.Sprintf(" %s %s", other, wallRatio(sp, o))
 					}
 				}
 				line += "   409s per converged update:"
@@ -239,4 +239,19 @@ func summarize(runs []cachedResult) cachedSummary {
 	slices.Sort(per)
 	s.wall, s.perUpdate = walls[len(walls)/2], per[len(per)/2]
 	return s
+}
+
+// wallRatio is a's time to converge over b's. A variant that did not
+// converge took the bound, longer than it shows: the ratio is then a bound.
+func wallRatio(a, b cachedSummary) string {
+	r := fmt.Sprintf("%.2f", a.wall.Seconds()/b.wall.Seconds())
+	switch {
+	case a.failed > 0 && b.failed > 0:
+		return "n/a (neither converged)"
+	case b.failed > 0:
+		return "< " + r + " (did not converge)"
+	case a.failed > 0:
+		return "> " + r + " (statuspatch did not converge)"
+	}
+	return r
 }
