@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -197,6 +198,7 @@ func cachedConvergence(ctx context.Context, env *testenv.Env, ks []int, m int, l
 		}
 	}
 	fmt.Printf("\nmedians of %d run(s); failed and lost: the worst run; bound %s per run\n\n", max(repeat, 1), bound)
+	var lost []string
 	fmt.Println("| workload | cache lag | K | variant | time to converge | 409s per converged update | reconcile errors | failed (not converged) | lost updates |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	for _, wl := range workloads {
@@ -212,11 +214,29 @@ func cachedConvergence(ctx context.Context, env *testenv.Env, ks []int, m int, l
 						wall = "> " + bound.String() + " (did not converge)"
 					}
 					fmt.Printf("| %s | %s | %d | %s | %s | %.2f | %d | %d of %d | %d |\n", wl.name, lag, k, v.label, wall, s.perUpdate, s.errors, s.failed, k*m, s.lost)
+					if s.lost > 0 && mustNotLose(wl.name, v.name) {
+						lost = append(lost, fmt.Sprintf("%s at lag %s, K=%d: %s lost %d", wl.name, lag, k, v.name, s.lost))
+					}
 				}
 			}
 		}
 	}
+	if len(lost) > 0 {
+		return fmt.Errorf("a variant that writes under the lock lost updates: %s", strings.Join(lost, "; "))
+	}
 	return nil
+}
+
+// mustNotLose tells the variants whose writes are all under the optimistic
+// lock in the workload: a loss there is a bug, in the variant or the bench.
+func mustNotLose(workload, variant string) bool {
+	switch variant {
+	case "retry", "requeue":
+		return true
+	case "capi":
+		return workload == conditionsWorkload.name
+	}
+	return false
 }
 
 // cachedSummary is a cell's runs: medians of time and conflicts per update,
