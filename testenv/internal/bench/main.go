@@ -50,6 +50,10 @@ func main() {
 		vs[strings.TrimSpace(v)] = true
 	}
 	var lagList []time.Duration
+	if *lags != "" && *bound <= 0 {
+		fmt.Fprintf(os.Stderr, "bench: -bound: %s is not a positive duration\n", *bound)
+		os.Exit(2)
+	}
 	if *lags != "" {
 		for _, f := range strings.Split(*lags, ",") {
 			d, err := time.ParseDuration(strings.TrimSpace(f))
