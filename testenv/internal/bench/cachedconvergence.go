@@ -181,10 +181,12 @@ func cachedConvergence(ctx context.Context, env *testenv.Env, ks []int, m int, l
 				if !ok {
 					continue
 				}
-				line := fmt.Sprintf("ratio %-10s lag=%-5s K=%-2d  time to converge, statuspatch /", wl.name, lag, k)
+				line := fmt.Sprintf("ratio %-10s lag=%-5s K=%-2d ", wl.name, lag, k)
+				sep := " time to converge, statuspatch /"
 				for _, other := range []string{"requeue", "capi"} {
 					if o, ok := summary(wl.name, lag, k, other); ok {
-						line += fmt.Sprintf(" %s %s", other, wallRatio(sp, o))
+						line += fmt.Sprintf("%s %s %s", sep, other, wallRatio(sp, o))
+						sep = ","
 					}
 				}
 				line += "   409s per converged update:"

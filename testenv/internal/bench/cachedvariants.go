@@ -103,6 +103,9 @@ var cachedVariants = []struct {
 	{"requeue", "optimistic + requeue", reconcileRequeue},
 	{"capi", "cluster-api-style helper", reconcileCAPI},
 	{"blind", "blind MergeFrom", reconcileBlind},
+	// Not in the default -variants: statuspatch with Retry on conditions
+	// too, to compare with WithOwnedConditions.
+	{"retry-only", "statuspatch Retry, no owned conditions", reconcilePatcherRetry},
 }
 
 // reconcilePatcher is statuspatch as the README shows it: a client made
@@ -123,6 +126,11 @@ func reconcilePatcher(ctx context.Context, wr *cachedWriter, key client.ObjectKe
 		return p.Flush(ctx)
 	}
 	return p.Retry(ctx, func(w *v1.Widget) error { mutate(w); return nil })
+}
+
+// reconcilePatcherRetry is reconcilePatcher with Retry in both workloads.
+func reconcilePatcherRetry(ctx context.Context, wr *cachedWriter, key client.ObjectKey, _ []string, mutate func(*v1.Widget)) error {
+	return reconcilePatcher(ctx, wr, key, nil, mutate)
 }
 
 // reconcileRequeue is the handwritten optimistic patch: read the cache,
