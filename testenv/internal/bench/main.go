@@ -5,6 +5,11 @@
 //     one object, with the patcher's Retry, with the handwritten optimistic
 //     patch whose 409 is requeued by controller-runtime's default controller
 //     rate limiter, and with a blind MergeFrom;
+//   - with -lag, the same through caches: each writer reads its own informer
+//     cache (its watch events delayed by each lag in turn) and has an API
+//     reader, as a manager does; statuspatch (ForManager), requeue-on-conflict,
+//     a cluster-api-style helper (capi.go) and blind MergeFrom, on a shared
+//     list and on co-writers' owned conditions;
 //   - requests per steady-state no-op reconcile: the patcher against a
 //     handwritten unconditional patch, with resourceVersion bumps and watch
 //     events.
@@ -34,7 +39,9 @@ func main() {
 	writers := flag.String("writers", "2,8,32", "comma-separated writer counts K")
 	updates := flag.Int("updates", 10, "status updates per writer M")
 	reconciles := flag.Int("reconciles", 50, "steady-state reconciles per variant (0: skip)")
-	variants := flag.String("variants", "retry,requeue,blind", "convergence variants to run")
+	variants := flag.String("variants", "retry,requeue,capi,blind", "convergence variants to run (capi: with -lag only)")
+	lags := flag.String("lag", "", "comma-separated cache lags, e.g. 0,50ms: writers read through informer caches lagging by each (empty: writers read the server directly)")
+	bound := flag.Duration("bound", time.Minute, "with -lag: how long one run may take; updates not written by then are reported as not converged")
 	repeat := flag.Int("repeat", 1, "repetitions of the convergence runs; the ratio printed is their median")
 	flag.Parse()
 	log.SetLogger(logr.Discard())
@@ -42,13 +49,28 @@ func main() {
 	for _, v := range strings.Split(*variants, ",") {
 		vs[strings.TrimSpace(v)] = true
 	}
-	if err := run(*writers, *updates, *reconciles, *repeat, vs); err != nil {
+	var lagList []time.Duration
+	if *lags != "" && *bound <= 0 {
+		fmt.Fprintf(os.Stderr, "bench: -bound: %s is not a positive duration\n", *bound)
+		os.Exit(2)
+	}
+	if *lags != "" {
+		for _, f := range strings.Split(*lags, ",") {
+			d, err := time.ParseDuration(strings.TrimSpace(f))
+			if err != nil || d < 0 {
+				fmt.Fprintf(os.Stderr, "bench: -lag: bad duration %q\n", f)
+				os.Exit(2)
+			}
+			lagList = append(lagList, d)
+		}
+	}
+	if err := run(*writers, *updates, *reconciles, *repeat, vs, lagList, *bound); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(writerList string, updates, reconciles, repeat int, variants map[string]bool) error {
+func run(writerList string, updates, reconciles, repeat int, variants map[string]bool, lags []time.Duration, bound time.Duration) error {
 	ctx := context.Background()
 	s := runtime.NewScheme()
 	if err := v1.AddToScheme(s); err != nil {
@@ -69,7 +91,11 @@ func run(writerList string, updates, reconciles, repeat int, variants map[string
 		}
 		ks = append(ks, k)
 	}
-	if err := convergence(ctx, env, ks, updates, repeat, variants); err != nil {
+	if len(lags) > 0 {
+		if err := cachedConvergence(ctx, env, ks, updates, lags, repeat, bound, variants); err != nil {
+			return err
+		}
+	} else if err := convergence(ctx, env, ks, updates, repeat, variants); err != nil {
 		return err
 	}
 	if reconciles == 0 {
