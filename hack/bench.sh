@@ -52,6 +52,10 @@ fi
 		echo "### Retry's default budget at 32 writers x 20 appends (fails if any update exhausts it)"
 		echo
 		(cd testenv && go run ./internal/bench -writers 32 -updates 20 -reconciles 0 -variants retry)
+		echo
+		echo "### Writers reading through caches, with and without lag, against requeue and a cluster-api-style helper (fails if a locked variant loses an update)"
+		echo
+		(cd testenv && go run ./internal/bench -writers 2,8 -updates 5 -lag 0,50ms -reconciles 0 -bound 60s)
 	fi
 } 2>&1 | tee "$results"
 echo
