@@ -22,8 +22,14 @@ var (
 	scheme = runtime.NewScheme()
 )
 
-// TestMain starts one API server with the example CRDs for every scenario:
-// the explorer cleans up between schedules.
+// TestMain starts one API server (apiextensions-apiserver and etcd,
+// in-process) with the example CRDs for every test of the package: the
+// explorer's scenarios (it cleans up between schedules) and the
+// controllers' tests, which keep apart by namespace and object names.
+//
+// The controllers' tests live here rather than in package controller, which
+// does not import testenv: one test binary linking the API server and etcd
+// instead of two (docs/benchmarks.md#cold-start).
 func TestMain(m *testing.M) {
 	ctrllog.SetLogger(zap.New(zap.WriteTo(io.Discard)))
 	if err := demov1.AddToScheme(scheme); err != nil {

@@ -1,4 +1,9 @@
-package explore_test
+package patcherit_test
+
+// The explorer's own tests (package testenv/explore), on its fake backend.
+// They live here, not next to explore, because explore imports testenv:
+// a test binary of its own would link the API server and etcd a second
+// time in this module (docs/benchmarks.md#cold-start).
 
 import (
 	"context"
@@ -47,7 +52,7 @@ func (r *widgetFunc) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 }
 
-func scenario(locked bool, decide func(w *testv1.Widget)) explore.Scenario {
+func widgetScenario(locked bool, decide func(w *testv1.Widget)) explore.Scenario {
 	return explore.Scenario{
 		Reconcilers: []explore.Reconciler{{Name: "widget", For: &testv1.Widget{},
 			New: func(c client.Client, api client.Reader) reconcile.Reconciler {
@@ -75,7 +80,7 @@ func fakeOptions() explore.Options {
 	return explore.Options{Backend: explore.Fake(s, &testv1.Widget{})}
 }
 
-func run(t *testing.T, s explore.Scenario, o explore.Options) *explore.Result {
+func runExplore(t *testing.T, s explore.Scenario, o explore.Options) *explore.Result {
 	t.Helper()
 	res, err := explore.Run(context.Background(), s, o)
 	if err != nil {
@@ -84,8 +89,8 @@ func run(t *testing.T, s explore.Scenario, o explore.Options) *explore.Result {
 	return res
 }
 
-func TestBlindWriteIsLostAndReplays(t *testing.T) {
-	res := run(t, scenario(false, addItem), fakeOptions())
+func TestExploreBlindWriteIsLostAndReplays(t *testing.T) {
+	res := runExplore(t, widgetScenario(false, addItem), fakeOptions())
 	v := res.Violation
 	// "one" (fresh), "two" (fresh), then "one" again from the first version.
 	if v == nil || v.Invariant != explore.InvariantLostWrite || v.Chosen() != 3 {
@@ -96,52 +101,52 @@ func TestBlindWriteIsLostAndReplays(t *testing.T) {
 	}
 	o := fakeOptions()
 	o.Replay = v.Seed
-	again := run(t, scenario(false, addItem), o)
+	again := runExplore(t, widgetScenario(false, addItem), o)
 	if again.Violation == nil || again.Violation.Message != v.Message {
 		t.Fatalf("replay of %q: got %v, want %s", v.Seed, again.Violation, v.Message)
 	}
 }
 
-func TestLockedWriteWithFreshRetryPasses(t *testing.T) {
-	res := run(t, scenario(true, addItem), fakeOptions())
+func TestExploreLockedWriteWithFreshRetryPasses(t *testing.T) {
+	res := runExplore(t, widgetScenario(true, addItem), fakeOptions())
 	if res.Violation != nil || !res.Exhausted {
 		t.Fatalf("want no violation and an exhausted search, got %+v\n%v", res, res.Violation)
 	}
 }
 
-// TestStateHashingPrunes: two widgets reconciled in either order reach the
+// TestExploreStateHashingPrunes: two widgets reconciled in either order reach the
 // same state; the second order is cut short.
-func TestStateHashingPrunes(t *testing.T) {
-	s := scenario(true, addItem)
+func TestExploreStateHashingPrunes(t *testing.T) {
+	s := widgetScenario(true, addItem)
 	s.Objects = append(s.Objects, &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w2"}})
 	o := fakeOptions()
 	o.StaleReads = -1
-	res := run(t, s, o)
+	res := runExplore(t, s, o)
 	if res.Violation != nil || !res.Exhausted || res.Pruned == 0 {
 		t.Fatalf("want an exhausted search with pruned schedules, got %d pruned of %d, violation %v", res.Pruned, res.Schedules, res.Violation)
 	}
 }
 
-// TestRandomSearchFindsTheSameBug: random search, then minimisation.
-func TestRandomSearchFindsTheSameBug(t *testing.T) {
+// TestExploreRandomSearchFindsTheSameBug: random search, then minimisation.
+func TestExploreRandomSearchFindsTheSameBug(t *testing.T) {
 	o := fakeOptions()
 	o.Seed = 7
 	o.Budget = 3 * time.Second
 	// Random schedules have Depth (4) chosen steps; the minimiser drops one.
-	if v := run(t, scenario(false, addItem), o).Violation; v == nil || v.Invariant != explore.InvariantLostWrite || v.Chosen() != 3 {
+	if v := runExplore(t, widgetScenario(false, addItem), o).Violation; v == nil || v.Invariant != explore.InvariantLostWrite || v.Chosen() != 3 {
 		t.Fatalf("want a lost write in 3 chosen steps, got %v", v)
 	}
 }
 
-func TestObservedGenerationPastGeneration(t *testing.T) {
-	v := run(t, scenario(true, func(w *testv1.Widget) { w.Status.ObservedGeneration = w.Generation + 1 }), fakeOptions()).Violation
+func TestExploreObservedGenerationPastGeneration(t *testing.T) {
+	v := runExplore(t, widgetScenario(true, func(w *testv1.Widget) { w.Status.ObservedGeneration = w.Generation + 1 }), fakeOptions()).Violation
 	if v == nil || v.Invariant != explore.InvariantObservedGeneration || !strings.Contains(v.Message, "passes generation") {
 		t.Fatalf("want observedGeneration passing generation, got %v", v)
 	}
 }
 
-func TestNeverSteady(t *testing.T) {
-	v := run(t, scenario(true, func(w *testv1.Widget) {
+func TestExploreNeverSteady(t *testing.T) {
+	v := runExplore(t, widgetScenario(true, func(w *testv1.Widget) {
 		if w.Status.Counters == nil {
 			w.Status.Counters = map[string]int64{}
 		}
@@ -152,15 +157,15 @@ func TestNeverSteady(t *testing.T) {
 	}
 }
 
-func TestPanicIsAViolation(t *testing.T) {
-	v := run(t, scenario(true, func(*testv1.Widget) { panic("boom") }), fakeOptions()).Violation
+func TestExplorePanicIsAViolation(t *testing.T) {
+	v := runExplore(t, widgetScenario(true, func(*testv1.Widget) { panic("boom") }), fakeOptions()).Violation
 	if v == nil || v.Invariant != explore.InvariantNoPanic || !strings.Contains(v.Message, "boom") {
 		t.Fatalf("want the panic, got %v", v)
 	}
 }
 
-func TestUserInvariant(t *testing.T) {
-	s := scenario(true, addItem)
+func TestExploreUserInvariant(t *testing.T) {
+	s := widgetScenario(true, addItem)
 	s.Invariant = func(ctx context.Context, r client.Reader) error {
 		w := &testv1.Widget{}
 		if err := r.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, w); err != nil {
@@ -171,13 +176,13 @@ func TestUserInvariant(t *testing.T) {
 		}
 		return nil
 	}
-	if v := run(t, s, fakeOptions()).Violation; v == nil || v.Invariant != explore.InvariantUser {
+	if v := runExplore(t, s, fakeOptions()).Violation; v == nil || v.Invariant != explore.InvariantUser {
 		t.Fatalf("want the user invariant, got %v", v)
 	}
 }
 
-func TestBadInput(t *testing.T) {
-	good := scenario(true, addItem)
+func TestExploreBadInput(t *testing.T) {
+	good := widgetScenario(true, addItem)
 	for name, tc := range map[string]struct {
 		s    explore.Scenario
 		o    func(*explore.Options)

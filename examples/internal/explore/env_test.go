@@ -1,48 +1,20 @@
-package controller_test
+package explore_test
 
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
-
-	"github.com/statuspatch/statuspatch/testenv"
 
 	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
 	"github.com/statuspatch/statuspatch/examples/internal/controller"
 )
-
-var (
-	ctx    = context.Background()
-	shared *testenv.Env
-)
-
-// TestMain starts one API server (apiextensions-apiserver and etcd,
-// in-process) with the example CRDs for every test of the package. Tests
-// keep apart by namespace and object names.
-func TestMain(m *testing.M) {
-	s := runtime.NewScheme()
-	if err := demov1.AddToScheme(s); err != nil {
-		panic(err)
-	}
-	env, stop, err := testenv.StartServer(ctx, testenv.WithCRDDirectory("../../config/crd/bases"), testenv.WithScheme(s))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	shared = env
-	code := m.Run()
-	stop()
-	os.Exit(code)
-}
 
 // barrier releases n goroutines together, round after round, so that every
 // contender has read before any of them writes: the "both reconciles saw

@@ -1,7 +1,8 @@
-package controller_test
+package explore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -147,8 +148,12 @@ func TestManagerConverges(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor("deleted rollout is gone", func() error {
-		if err := shared.Client.Get(ctx, keys[1], &demov1.Rollout{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there (%v)", err)
+		err := shared.Client.Get(ctx, keys[1], &demov1.Rollout{})
+		switch {
+		case err == nil:
+			return errors.New("still there")
+		case !apierrors.IsNotFound(err):
+			return fmt.Errorf("get: %w", err)
 		}
 		return nil
 	})
