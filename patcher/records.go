@@ -95,6 +95,18 @@ func keyOf(c client.Client, obj client.Object) (recordKey, bool) {
 // entry returns the object's record, making it when absent; nil when the
 // object cannot be tracked.
 func (r *objectRecords) entry(c client.Client, obj client.Object) *objectRecord {
+	return r.get(c, obj, true)
+}
+
+// peek returns the object's record, or nil, without making one: a read
+// of an object never written or refused does not take room.
+func (r *objectRecords) peek(c client.Client, obj client.Object) *objectRecord {
+	return r.get(c, obj, false)
+}
+
+// get finds the object's record, moving it from the old generation to the
+// current one, and makes it when absent and create is true.
+func (r *objectRecords) get(c client.Client, obj client.Object, create bool) *objectRecord {
 	k, ok := keyOf(c, obj)
 	if !ok {
 		return nil
@@ -105,9 +117,12 @@ func (r *objectRecords) entry(c client.Client, obj client.Object) *objectRecord 
 		return e
 	}
 	e, ok := r.old[k]
-	if ok {
+	switch {
+	case ok:
 		delete(r.old, k)
-	} else {
+	case !create:
+		return nil
+	default:
 		e = &objectRecord{slot: make(chan struct{}, 1)}
 	}
 	if len(r.cur) >= r.size {
@@ -115,21 +130,6 @@ func (r *objectRecords) entry(c client.Client, obj client.Object) *objectRecord 
 	}
 	r.cur[k] = e
 	return e
-}
-
-// peek returns the object's record, or nil, without making one: a read
-// of an object never written or refused does not take room.
-func (r *objectRecords) peek(c client.Client, obj client.Object) *objectRecord {
-	k, ok := keyOf(c, obj)
-	if !ok {
-		return nil
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if e, ok := r.cur[k]; ok {
-		return e
-	}
-	return r.old[k]
 }
 
 // observe records that the server had reached rv.
