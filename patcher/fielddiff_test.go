@@ -233,4 +233,10 @@ func TestDeepEqualIsReflectDeepEqual(t *testing.T) {
 	for _, p := range [][2]any{{1, 1}, {1, int64(1)}, {[]int{1}, []int{1}}} {
 		check("interface", patcher.DeepEqual(&p[0], &p[1]), reflect.DeepEqual(p[0], p[1]))
 	}
+	// Nil pointers themselves: compared as reflect.DeepEqual compares the
+	// pointers, without a panic.
+	s := "a"
+	for _, p := range [][2]*string{{nil, nil}, {nil, &s}, {&s, nil}} {
+		check("nil pointer", patcher.DeepEqual(p[0], p[1]), reflect.DeepEqual(p[0], p[1]))
+	}
 }
