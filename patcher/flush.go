@@ -11,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 )
@@ -128,7 +127,7 @@ func (p *Patcher[T]) syncBase(ctx context.Context) error {
 	}
 	if freshRV := fresh.GetResourceVersion(); freshRV != objRV {
 		why := fmt.Sprintf("the object was written again (resourceVersion %s) after the write that gave it resourceVersion %s", freshRV, objRV)
-		if cmp, err := resourceversion.CompareResourceVersion(freshRV, objRV); err == nil && cmp < 0 {
+		if cmp, err := compareResourceVersions(freshRV, objRV); err == nil && cmp < 0 {
 			why = fmt.Sprintf("the re-read returned resourceVersion %s, older than the object's %s: a lagging cache (pass WithAPIReader(mgr.GetAPIReader()))", freshRV, objRV)
 		}
 		return p.conflict(why)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/resourceversion"
 )
 
 // ErrStaleCache matches (errors.Is) the error a Patcher returns, instead of
@@ -177,7 +176,7 @@ func (e *objectRecord) check(uid types.UID, rv string, readSeq uint64, known boo
 	if w.uid != uid || w.resourceVersion == "" {
 		return f
 	}
-	cmp, err := resourceversion.CompareResourceVersion(rv, w.resourceVersion)
+	cmp, err := compareResourceVersions(rv, w.resourceVersion)
 	if err != nil || cmp >= 0 {
 		return f
 	}

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -147,7 +146,7 @@ func (e *objectRecord) observeLocked(rv string) {
 		e.seen = rv
 		return
 	}
-	switch cmp, err := resourceversion.CompareResourceVersion(rv, e.seen); {
+	switch cmp, err := compareResourceVersions(rv, e.seen); {
 	case err != nil:
 		e.seen = "" // not comparable (not an etcd-style version): know nothing
 	case cmp > 0:
@@ -169,7 +168,7 @@ func (r *objectRecords) wrote(e *objectRecord, uid types.UID, rv string) {
 		return
 	}
 	if e.own.uid == uid {
-		if cmp, err := resourceversion.CompareResourceVersion(rv, e.own.resourceVersion); err == nil && cmp <= 0 {
+		if cmp, err := compareResourceVersions(rv, e.own.resourceVersion); err == nil && cmp <= 0 {
 			return
 		}
 	}
@@ -186,7 +185,7 @@ func (e *objectRecord) newerThan(base string) (string, bool) {
 	if e.seen == "" {
 		return "", false
 	}
-	cmp, err := resourceversion.CompareResourceVersion(e.seen, base)
+	cmp, err := compareResourceVersions(e.seen, base)
 	return e.seen, err == nil && cmp > 0
 }
 
