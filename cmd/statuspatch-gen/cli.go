@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/statuspatch/statuspatch/generator"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/generator"
 )
 
 // generatorName is the generator's name on the command line and in

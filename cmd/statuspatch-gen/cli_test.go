@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/genall"
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
-	"github.com/statuspatch/statuspatch/generator"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/generator"
 )
 
 func TestStaleFileRemoval(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/statuspatch/statuspatch/generator"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/generator"
 )
 
 // Issue 11: a status field with omitempty and a schema default can never

@@ -16,7 +16,7 @@ import (
 	"github.com/golangci/golangci-lint/v2/pkg/exitcodes"
 
 	// The plugin registers itself as "statuspatch".
-	_ "github.com/statuspatch/statuspatch/lint/plugin"
+	_ "github.com/statuspatch/statuspatch/cmd/statuspatch-lint/plugin"
 )
 
 // golangciVersion must match the require line in go.mod.

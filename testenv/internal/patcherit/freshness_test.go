@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
@@ -72,7 +71,7 @@ func TestRacedReadsAreNotStale(t *testing.T) {
 					stale.Add(1)
 				case apierrors.IsConflict(err):
 					conflicts.Add(1)
-					if cmp, _ := resourceversion.CompareResourceVersion(read, newest.Load().(string)); cmp < 0 {
+					if cmp, _ := compareRV(read, newest.Load().(string)); cmp < 0 {
 						naive.Add(1) // older than a write that completed before this patcher was made
 					}
 				case err != nil:

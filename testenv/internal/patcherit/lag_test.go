@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
@@ -161,7 +160,7 @@ func (w *cacheWatch) waitFor(t *testing.T, key client.ObjectKey, rv string) {
 		seen := w.seen[key]
 		w.mu.Unlock()
 		if seen != "" {
-			if cmp, err := resourceversion.CompareResourceVersion(seen, rv); err == nil && cmp >= 0 {
+			if cmp, err := compareRV(seen, rv); err == nil && cmp >= 0 {
 				return
 			}
 		}

@@ -1,4 +1,7 @@
-package testenv_test
+// Package ginkgosuite is an example, not a library: testenv in a
+// kubebuilder-style Ginkgo suite. It lives in the examples module so that
+// testenv's go.mod requires neither Ginkgo nor Gomega of its users.
+package ginkgosuite_test
 
 // How testenv sits beside kubebuilder's Ginkgo suite. kubebuilder scaffolds
 // internal/controller/suite_test.go: TestControllers runs the specs, and a
@@ -21,11 +24,12 @@ import (
 	. "github.com/onsi/gomega"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/testenv"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/examples/api/v1alpha1"
 )
 
 func TestGinkgoSuite(t *testing.T) {
@@ -37,9 +41,9 @@ var suiteEnv *testenv.Env
 
 var _ = BeforeSuite(func() {
 	scheme := runtime.NewScheme()
-	Expect(errors.Join(testv1.AddToScheme(scheme), apiextensionsv1.AddToScheme(scheme))).To(Succeed())
+	Expect(errors.Join(v1alpha1.AddToScheme(scheme), apiextensionsv1.AddToScheme(scheme))).To(Succeed())
 	env, stop, err := testenv.StartServer(context.Background(),
-		testenv.WithCRDDirectory(testapiCRDs), // kubebuilder: filepath.Join("..", "..", "config", "crd", "bases")
+		testenv.WithCRDDirectory("../../config/crd/bases"), // kubebuilder's suite_test.go: filepath.Join("..", "..", "config", "crd", "bases")
 		testenv.WithScheme(scheme),
 		testenv.WithBackend(testenv.BackendEmbedded))
 	Expect(err).NotTo(HaveOccurred())
@@ -48,19 +52,22 @@ var _ = BeforeSuite(func() {
 	suiteEnv = env
 })
 
-var _ = Describe("a Widget's status", func() {
+var _ = Describe("a Rollout's status", func() {
 	It("rejects a write from a stale base with a 409", func(ctx SpecContext) {
-		w := newWidget("ginkgo", "stale")
+		w := &v1alpha1.Rollout{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "stale"},
+			Spec:       v1alpha1.RolloutSpec{Version: "v1"},
+		}
 		Expect(suiteEnv.Client.Create(ctx, w)).To(Succeed())
 		stale := w.DeepCopy()
 
 		base := w.DeepCopy()
-		w.Status.Phase = "First"
+		w.Status.Phase = v1alpha1.RolloutPlanning
 		Expect(suiteEnv.Client.Status().Patch(ctx, w,
 			client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))).To(Succeed())
 
 		base = stale.DeepCopy()
-		stale.Status.Phase = "Second"
+		stale.Status.Phase = v1alpha1.RolloutCompleted
 		err := suiteEnv.Client.Status().Patch(ctx, stale,
 			client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
 		Expect(apierrors.IsConflict(err)).To(BeTrue(), "got %v", err)

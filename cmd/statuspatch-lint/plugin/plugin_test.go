@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
-	_ "github.com/statuspatch/statuspatch/lint/plugin"
+	_ "github.com/statuspatch/statuspatch/cmd/statuspatch-lint/plugin"
 )
 
 func TestPlugin(t *testing.T) {

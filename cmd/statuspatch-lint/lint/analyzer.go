@@ -65,7 +65,7 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:      "statuspatch",
 		Doc:       mustAnalyzerDoc("statuspatch"),
-		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/lint",
+		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
 		FactTypes: []analysis.Fact{new(patchersFact), new(patchFuncFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
 			return nil, run(pass, *cfg)

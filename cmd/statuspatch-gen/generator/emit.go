@@ -15,7 +15,7 @@ import (
 
 	"sigs.k8s.io/controller-tools/pkg/loader"
 
-	"github.com/statuspatch/statuspatch/templates"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/templates"
 )
 
 const (

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/statuspatch/statuspatch/lint"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 

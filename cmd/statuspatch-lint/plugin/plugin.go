@@ -6,7 +6,7 @@
 //	version: v2.15.0
 //	plugins:
 //	  - module: github.com/statuspatch/statuspatch
-//	    import: github.com/statuspatch/statuspatch/lint/plugin
+//	    import: github.com/statuspatch/statuspatch/cmd/statuspatch-lint/plugin
 //	    version: v0.1.0
 //
 // .golangci.yml:
@@ -30,7 +30,7 @@ import (
 	"fmt"
 
 	"github.com/golangci/plugin-module-register/register"
-	"github.com/statuspatch/statuspatch/lint"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis"
 )
 
