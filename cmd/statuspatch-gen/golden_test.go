@@ -17,14 +17,14 @@ var update = flag.Bool("update", false, "regenerate the committed goldens in tes
 // testdata is the golden module, as an absolute path (tests change the
 // working directory).
 var testdata = func() string {
-	dir, err := filepath.Abs("../../generator/testdata")
+	dir, err := filepath.Abs("generator/testdata")
 	if err != nil {
 		panic(err)
 	}
 	return dir
 }()
 
-const toolPrefix = "//go:generate go tool statuspatch-gen "
+const toolPrefix = "//go:generate ../../../../bin/statuspatch-gen "
 
 // What the generator writes (see package generator).
 const (
@@ -55,10 +55,11 @@ func generateRuns(t *testing.T) [][]string {
 	return runs
 }
 
-// repoRoot is the statuspatch module root.
+// repoRoot is the repository root: the runtime module, which the golden
+// module's replace directive points at.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	return filepath.Dir(filepath.Dir(testdata))
+	return filepath.Join(testdata, "..", "..", "..", "..")
 }
 
 // copyGoldens copies the golden module (without the nested errcases module)
@@ -72,7 +73,7 @@ func copyGoldens(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = bytes.Replace(b, []byte("=> ../.."), []byte("=> "+repoRoot(t)), 1)
+	b = bytes.Replace(b, []byte("=> ../../../.."), []byte("=> "+repoRoot(t)), 1)
 	if err := os.WriteFile(gomod, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestDocumentedVetLines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds statuspatch-lint and type-checks controller-runtime")
 	}
-	lines := documentedLines(t, "../docs/lint.md", "go vet -vettool")
+	lines := documentedLines(t, "../../../docs/lint.md", "go vet -vettool")
 	if len(lines) < 2 {
 		t.Fatalf("docs/lint.md has %d go vet lines, want the go tool and the bin/ forms", len(lines))
 	}
@@ -27,17 +27,21 @@ func TestDocumentedVetLines(t *testing.T) {
 	writeFile(t, filepath.Join(empty, "go.mod"), "module example.com/empty\n\ngo 1.26\n")
 	writeFile(t, filepath.Join(empty, "empty.go"), "package empty\n")
 
-	// A copy of testdata/realmod with the tool in bin/ and as a go tool.
-	root, err := filepath.Abs("..")
+	// A copy of testdata/realmod with the tool in bin/ and as a go tool:
+	// the runtime from this checkout's root module, the tool from its own.
+	lintRoot, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
+	root := filepath.Join(lintRoot, "..", "..")
 	mod := t.TempDir()
 	run(t, "testdata/realmod", "cp", "-r", ".", mod)
-	run(t, root, "go", "build", "-o", filepath.Join(mod, "bin", "statuspatch-lint"), "./cmd/statuspatch-lint")
+	run(t, lintRoot, "go", "build", "-o", filepath.Join(mod, "bin", "statuspatch-lint"), ".")
 	run(t, mod, "go", "mod", "edit",
 		"-require=github.com/statuspatch/statuspatch@v0.0.0",
 		"-replace=github.com/statuspatch/statuspatch="+root,
+		"-require=github.com/statuspatch/statuspatch/cmd/statuspatch-lint@v0.0.0",
+		"-replace=github.com/statuspatch/statuspatch/cmd/statuspatch-lint="+lintRoot,
 		"-tool=github.com/statuspatch/statuspatch/cmd/statuspatch-lint")
 	run(t, mod, "go", "mod", "tidy")
 

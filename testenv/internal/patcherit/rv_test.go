@@ -1,4 +1,4 @@
-package patcherit
+package patcherit_test
 
 import (
 	"fmt"

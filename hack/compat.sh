@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The compatibility matrix (docs/compatibility.md): what users import, built
+# and tested at every controller-runtime / k8s.io / Go line statuspatch
+# supports, each line with its own Go toolchain (from the module proxy).
+#
+#   hack/compat.sh update        regenerate hack/compat/<line>/*.mod from LINES
+#   hack/compat.sh test [LINE..] test every line, or the named ones (v0.23 ...)
+#
+# At each line: the runtime module's tests (patcher, patchertest) and vet;
+# testenv's tests, the patcher's integration tests on the real API server
+# among them; the golden module of statuspatch-gen (generated patchers)
+# built, vetted and tested. Each module is tested through an alternate
+# go.mod (go test -modfile) that requires that line's versions: the
+# published go.mod files stay at the floor, the first line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# line  controller-runtime  k8s.io  Go toolchain
+LINES=(
+	"v0.22 v0.22.0 v0.34.0 go1.24.13"
+	"v0.23 v0.23.3 v0.35.4 go1.25.14"
+	"v0.24 v0.24.1 v0.36.6 go1.26.8"
+	"v0.25 v0.25.2 v0.37.2 go1.26.8"
+)
+GOLDENS=cmd/statuspatch-gen/generator/testdata
+K8S_RUNTIME=(api apimachinery client-go)
+K8S_TESTENV=(api apimachinery client-go apiextensions-apiserver apiserver)
+
+# alternate MODFILE DIR CR K8S PKGS...: MODFILE becomes DIR/go.mod with the
+# line's versions (and a replace of the runtime by this checkout), tidied.
+alternate() {
+	local modfile=$1 dir=$2 cr=$3 k8s=$4
+	shift 4
+	local reqs=(-require="sigs.k8s.io/controller-runtime@$cr")
+	for p in "$@"; do reqs+=(-require="k8s.io/$p@$k8s"); done
+	cp "$dir/go.mod" "$modfile"
+	cp "$dir/go.sum" "${modfile%.mod}.sum"
+	(
+		cd "$dir"
+		local rel
+		rel=$(realpath --relative-to=. "$OLDPWD/$modfile")
+		GOWORK=off go mod edit -modfile="$rel" "${reqs[@]}"
+		if [[ $dir == testenv ]]; then
+			GOWORK=off go mod edit -modfile="$rel" -replace=github.com/statuspatch/statuspatch@v0.1.0=../
+		fi
+		GOWORK=off go mod tidy -modfile="$rel"
+	)
+}
+
+update() {
+	for l in "${LINES[@]}"; do
+		read -r line cr k8s _ <<<"$l"
+		mkdir -p "hack/compat/$line"
+		echo "hack/compat/$line: controller-runtime $cr, k8s.io $k8s" >&2
+		alternate "hack/compat/$line/root.mod" . "$cr" "$k8s" "${K8S_RUNTIME[@]}"
+		alternate "hack/compat/$line/testenv.mod" testenv "$cr" "$k8s" "${K8S_TESTENV[@]}"
+		alternate "hack/compat/$line/goldens.mod" "$GOLDENS" "$cr" "$k8s" "${K8S_RUNTIME[@]}"
+	done
+}
+
+# run DIR TOOLCHAIN MODFILE GOARGS...: go GOARGS in DIR with the line's Go
+# and its alternate go.mod.
+run() {
+	local dir=$1 toolchain=$2 modfile=$3
+	shift 3
+	local rel
+	rel=$(realpath --relative-to="$dir" "$modfile")
+	echo "+ (cd $dir && GOTOOLCHAIN=$toolchain go $1 -modfile=$rel ${*:2})"
+	(cd "$dir" && GOWORK=off GOTOOLCHAIN=$toolchain go "$1" -modfile="$rel" "${@:2}")
+}
+
+test_line() {
+	local line=$1 cr=$2 k8s=$3 toolchain=$4 dir=hack/compat/$1 start=$SECONDS
+	echo "=== $line: controller-runtime $cr, k8s.io $k8s, $toolchain"
+	run . "$toolchain" "$dir/root.mod" vet ./...
+	run . "$toolchain" "$dir/root.mod" test -vet=off -count=1 ./patcher/... ./patchertest/...
+	run testenv "$toolchain" "$dir/testenv.mod" test -vet=off -count=1 ./...
+	run "$GOLDENS" "$toolchain" "$dir/goldens.mod" vet ./...
+	run "$GOLDENS" "$toolchain" "$dir/goldens.mod" test -vet=off -count=1 ./...
+	echo "=== $line passed in $((SECONDS - start))s"
+}
+
+case ${1:-test} in
+update)
+	update
+	;;
+test)
+	shift || true
+	for l in "${LINES[@]}"; do
+		read -r line cr k8s toolchain <<<"$l"
+		if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
+			test_line "$line" "$cr" "$k8s" "$toolchain"
+		fi
+	done
+	;;
+*)
+	echo "usage: hack/compat.sh update | test [LINE...]" >&2
+	exit 2
+	;;
+esac
