@@ -9,11 +9,16 @@ GOLANGCI_LINT_VERSION := v2.15.0
 CONTROLLER_GEN := $(BIN)/controller-gen
 STATUSPATCH_LINT := $(BIN)/statuspatch-lint
 GOLANGCI_LINT := $(BIN)/golangci-lint-statuspatch
-# Nested modules: they hold the heavy test-only dependencies (etcd, apiserver).
-# They build against this checkout through go.work; the root module needs no
-# other module, so its targets run with GOWORK=off, exactly as published.
-MODULES := testenv examples
+# One module per thing a user imports or installs (docs/compatibility.md):
+# the runtime at the root and testenv require the oldest supported line; the
+# tools under cmd/ and the examples may require newer ones. Modules that need
+# no other module of this repository run with GOWORK=off, exactly as
+# published; testenv and the examples build against this checkout through
+# go.work.
+TOOL_MODULES := cmd/statuspatch-gen cmd/statuspatch-lint hack
+MODULES := testenv examples $(TOOL_MODULES)
 ROOT_GO := GOWORK=off $(GO)
+GOLDENS := cmd/statuspatch-gen/generator/testdata
 
 .DEFAULT_GOAL := help
 
@@ -25,7 +30,8 @@ help: ## List the targets.
 
 .PHONY: build
 build: ## Build statuspatch-gen and statuspatch-lint into bin/.
-	$(ROOT_GO) build -o $(BIN)/ ./cmd/...
+	cd cmd/statuspatch-gen && $(ROOT_GO) build -o $(BIN)/ .
+	cd cmd/statuspatch-lint && $(ROOT_GO) build -o $(BIN)/ .
 
 .PHONY: tools
 tools: build $(CONTROLLER_GEN) ## Install the pinned tools (controller-gen) into bin/.
@@ -36,7 +42,7 @@ $(CONTROLLER_GEN):
 ##@ Test
 
 .PHONY: test
-test: test-root test-testenv test-examples ## Every module's tests (race detector where the root module runs patchers concurrently).
+test: test-root test-tools test-testenv test-examples ## Every module's tests (race detector where the root module runs patchers concurrently).
 
 # Tests run with -vet=off: `make lint` vets every module with all of go vet's
 # analyzers, and go test's own vet pass would analyse every dependency again
@@ -48,9 +54,13 @@ test: test-root test-testenv test-examples ## Every module's tests (race detecto
 TEST_FLAGS := -vet=off
 
 .PHONY: test-root
-test-root: tools ## Root module: patcher, generator (goldens, compile tests), lint (analysistest); the runtime again with -race.
+test-root: ## The runtime module (patcher, patchertest) at the floor it requires, then again with -race.
 	$(ROOT_GO) test $(TEST_FLAGS) -timeout 30m ./...
 	$(ROOT_GO) test $(TEST_FLAGS) -race -timeout 30m ./patcher/... ./patchertest/...
+
+.PHONY: test-tools
+test-tools: tools ## statuspatch-gen (goldens, compile tests), statuspatch-lint (analysistest), hack's Go programs.
+	@for m in $(TOOL_MODULES); do echo "cd $$m && go test ./..."; (cd $$m && $(ROOT_GO) test $(TEST_FLAGS) -timeout 30m ./...) || exit 1; done
 
 .PHONY: test-testenv
 test-testenv: ## testenv: the in-process API server, and the patcher's integration tests on it.
@@ -61,6 +71,10 @@ test-testenv: ## testenv: the in-process API server, and the patcher's integrati
 test-examples: tools ## examples: the example operator and the contention proof on testenv.
 	./hack/warm-cache.sh examples
 	cd examples && $(GO) test $(TEST_FLAGS) ./...
+
+.PHONY: test-compat
+test-compat: ## The runtime, testenv and the goldens at every supported controller-runtime/k8s.io/Go line (hack/compat.sh).
+	./hack/compat.sh test
 
 FUZZTIME ?= 30s
 
@@ -80,9 +94,9 @@ test-release: ## hack/release.sh in dry-run mode on a temporary clone.
 
 .PHONY: generate
 generate: tools ## Regenerate all generated code (deepcopy, CRDs, status patchers, goldens).
-	$(ROOT_GO) generate ./generator/...
+	cd cmd/statuspatch-gen && $(ROOT_GO) generate ./generator/...
 	cd testenv && $(GO) generate ./...
-	cd generator/testdata && GOWORK=off $(GO) generate ./...
+	cd $(GOLDENS) && $(ROOT_GO) generate ./...
 	cd examples && $(GO) generate ./...
 
 .PHONY: verify-generated
@@ -99,15 +113,16 @@ verify-generated: generate ## Regenerate, then fail if anything changed.
 lint: build $(GOLANGCI_LINT) ## go vet, gofmt, golangci-lint (.golangci.yml), statuspatch-lint on the examples, doc checks.
 	$(ROOT_GO) vet ./...
 	@for m in $(MODULES); do (cd $$m && $(GO) vet ./...) || exit 1; done
+	cd $(GOLDENS) && $(ROOT_GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/src/')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	GOWORK=off $(GOLANGCI_LINT) run ./...
-	@for m in $(MODULES); do (cd $$m && $(GOLANGCI_LINT) run --config ../.golangci.yml ./...) || exit 1; done
+	@for m in $(MODULES); do (cd $$m && $(GOLANGCI_LINT) run --config $(CURDIR)/.golangci.yml ./...) || exit 1; done
 	cd examples && $(GO) vet -vettool=$(STATUSPATCH_LINT) ./...
 	cd examples && $(STATUSPATCH_LINT) ./...
 	./hack/check-docs.sh
 
-$(GOLANGCI_LINT): $(wildcard hack/golangci-plugin/*) go.mod go.sum
+$(GOLANGCI_LINT): $(wildcard hack/golangci-plugin/*) cmd/statuspatch-lint/go.mod cmd/statuspatch-lint/go.sum
 	./hack/golangci-plugin/build.sh $(GOLANGCI_LINT)
 
 .PHONY: lint-plugin

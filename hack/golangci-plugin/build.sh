@@ -10,14 +10,14 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$root/bin/golangci-lint-statuspatch}
 
 echo "building $out"
-# hack/golangci-plugin/go.work builds it against this checkout's root module
+# hack/golangci-plugin/go.work builds it against this checkout's statuspatch-lint module
 # (its go.mod requires the last release, with no replace directive).
 (cd "$here" && go build -o "$out" .)
 "$out" version
 
-echo "running it on lint/testdata/realmod/controllers (handwritten status writes expected)"
+echo "running it on cmd/statuspatch-lint/lint/testdata/realmod/controllers (handwritten status writes expected)"
 set +e
-report=$(cd "$root/lint/testdata/realmod" && GOWORK=off "$out" run --config "$here/.golangci.yml" ./controllers/ 2>&1)
+report=$(cd "$root/cmd/statuspatch-lint/lint/testdata/realmod" && GOWORK=off "$out" run --config "$here/.golangci.yml" ./controllers/ 2>&1)
 code=$?
 set -e
 echo "$report"

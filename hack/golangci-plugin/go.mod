@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/golangci/golangci-lint/v2 v2.15.0
-	github.com/statuspatch/statuspatch v0.1.0
+	github.com/statuspatch/statuspatch/cmd/statuspatch-lint v0.1.0
 )
 
 require (
