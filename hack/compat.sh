@@ -4,7 +4,9 @@
 # supports, each line with its own Go toolchain (from the module proxy).
 #
 #   hack/compat.sh update        regenerate hack/compat/<line>/*.mod from LINES
-#   hack/compat.sh test [LINE..] test every line, or the named ones (v0.23 ...)
+#   hack/compat.sh test [LINE..] test every line, or the named ones (v0.23 ...),
+#                                and "below": a module that pins a line below
+#                                the floor gets an error that names the floor
 #
 # At each line: the runtime module's tests (patcher, patchertest) and vet;
 # testenv's tests, the patcher's integration tests on the real API server
@@ -22,6 +24,10 @@ LINES=(
 	"v0.24 v0.24.1 v0.36.6 go1.26.8"
 	"v0.25 v0.25.2 v0.37.2 go1.26.8"
 )
+# Below the floor: controller-runtime pinned with a replace directive, as
+# operators pin it. (k8s.io pinned below v0.34 fails earlier, inside
+# apimachinery, against the kube-openapi the floor needs: docs/compatibility.md.)
+BELOW="v0.21.0 go1.24.13"
 GOLDENS=cmd/statuspatch-gen/generator/testdata
 K8S_RUNTIME=(api apimachinery client-go)
 K8S_TESTENV=(api apimachinery client-go apiextensions-apiserver apiserver)
@@ -56,6 +62,32 @@ update() {
 		alternate "hack/compat/$line/testenv.mod" testenv "$cr" "$k8s" "${K8S_TESTENV[@]}"
 		alternate "hack/compat/$line/goldens.mod" "$GOLDENS" "$cr" "$k8s" "${K8S_RUNTIME[@]}"
 	done
+	read -r cr _ <<<"$BELOW"
+	mkdir -p hack/compat/below
+	echo "hack/compat/below: controller-runtime $cr by replace" >&2
+	cp go.mod hack/compat/below/root.mod
+	cp go.sum hack/compat/below/root.sum
+	GOWORK=off go mod edit -modfile=hack/compat/below/root.mod -replace="sigs.k8s.io/controller-runtime=sigs.k8s.io/controller-runtime@$cr"
+	GOWORK=off go mod tidy -e -modfile=hack/compat/below/root.mod
+}
+
+# test_below: the runtime must not build below the floor, and the first
+# error must name it (patcher/requires_controller_runtime_v0_22.go).
+test_below() {
+	local cr toolchain out
+	read -r cr toolchain <<<"$BELOW"
+	echo "=== below the floor: controller-runtime $cr pinned by replace, $toolchain"
+	if out=$(run . "$toolchain" hack/compat/below/root.mod build ./patcher/ 2>&1); then
+		echo "$out"
+		echo "compat: the runtime built with controller-runtime $cr; the floor check is gone" >&2
+		return 1
+	fi
+	echo "$out"
+	if ! grep -q 'requires_controller_runtime_v0_22.go:.*requiresControllerRuntimeV0_22AndK8sV0_34OrNewer\|requires_controller_runtime_v0_22.go:.*undefined: client.ApplyOption' <<<"$(grep -m1 '\.go:' <<<"$out")"; then
+		echo "compat: below the floor, the first error does not name the floor" >&2
+		return 1
+	fi
+	echo "=== below the floor: refused, naming the floor"
 }
 
 # run DIR TOOLCHAIN MODFILE GOARGS...: go GOARGS in DIR with the line's Go
@@ -92,6 +124,9 @@ test)
 			test_line "$line" "$cr" "$k8s" "$toolchain"
 		fi
 	done
+	if (($# == 0)) || [[ " $* " == *" below "* ]]; then
+		test_below
+	fi
 	;;
 *)
 	echo "usage: hack/compat.sh update | test [LINE...]" >&2
