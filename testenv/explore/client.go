@@ -45,13 +45,13 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
 			return r.write(ctx, sub+" patch", obj, p, func() error { return c.SubResource(sub).Patch(ctx, obj, p, opts...) })
 		},
-		SubResourceApply: func(context.Context, client.Client, string, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
-			return fmt.Errorf("explore: Apply is not supported yet: its write could not be recorded")
-		},
 		Watch: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
 		},
 	}
+	// controller-runtime v0.23 added SubResource(...).Apply; v0.22, the
+	// oldest line testenv supports, has neither it nor its option type.
+	refuseIfPresent(&writes, "SubResourceApply", fmt.Errorf("explore: Apply is not supported yet: its write could not be recorded"))
 	cachedFuncs := writes
 	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		return r.get(ctx, key, obj, false)
