@@ -8,7 +8,7 @@
 #   BENCH_DIR=/tmp/realapis BENCH_PATHS=sigs.k8s.io/cluster-api/api/core/v1beta2 BENCH_OUT=output:none \
 #     hack/bench-gen.sh
 #
-# BENCH_DIR is a module directory (default: a copy of generator/testdata);
+# BENCH_DIR is a module directory (default: a copy of cmd/statuspatch-gen/generator/testdata);
 # BENCH_PATHS the paths= value; BENCH_OUT an output option for both tools.
 # Needs GNU time (apt-get install time).
 set -euo pipefail

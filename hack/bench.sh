@@ -28,7 +28,7 @@ fi
 	echo
 	echo "### The generated field-by-field diff (golden module, Deployment-shaped CRD kind)"
 	echo
-	(cd generator/testdata && GOWORK=off go test ./api/fielddiff/v1 -run '^$' -bench 'Generated' -benchmem -count "$COUNT") | go run ./hack/benchratio -ours generated
+	(cd cmd/statuspatch-gen/generator/testdata && GOWORK=off go test ./api/fielddiff/v1 -run '^$' -bench 'Generated' -benchmem -count "$COUNT") | go run ./hack/benchratio -ours generated
 	echo
 	echo "## 2. Generator vs controller-gen object (median of 5 after a warm-up)"
 	echo

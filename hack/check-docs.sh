@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Checks facts the docs repeat from the code, so they cannot drift (run by
 # `make lint`):
-#  - the Go version a doc requires ("Go 1.NN or newer", "Go (1.NN)") is the
-#    go line of go.mod;
-#  - the compatibility table in docs/kubebuilder.md names the versions the
-#    go.mod files pin (and CI therefore tests);
+#  - the Go version a user needs ("Go 1.NN or newer") is the go line of the
+#    runtime's go.mod, and the one this repository builds with ("Go (1.NN)")
+#    is go.work's;
+#  - docs/compatibility.md's matrix is hack/compat.sh's LINES, and
+#    docs/kubebuilder.md's tool versions are the tool modules' pins;
 #  - relative links in the Markdown files point to files that exist;
 #  - no code block runs go vet with a -vettool that is empty when the tool
 #    is missing ($(which ...), $(go tool -n ...)): go vet then checks
@@ -18,6 +19,8 @@ problem() { echo "$1: $2" >&2; fail=1; }
 
 gomod_go=$(awk '$1 == "go" { print $2 }' go.mod)
 go_minor=$(cut -d. -f1,2 <<<"$gomod_go")
+gowork_go=$(awk '$1 == "go" { print $2 }' go.work)
+work_minor=$(cut -d. -f1,2 <<<"$gowork_go")
 mapfile -t docs < <(git ls-files -co --exclude-standard '*.md' | grep -v '/testdata/')
 
 # 1. Go version.
@@ -25,26 +28,47 @@ for doc in "${docs[@]}"; do
 	[[ -f $doc ]] || continue
 	while IFS=: read -r line text; do
 		v=$(grep -oE '1\.[0-9]+' <<<"$text" | head -1)
-		[[ $v == "$go_minor" ]] || problem "$doc:$line" "says Go $v is needed; go.mod says go $gomod_go"
-	done < <(grep -noE 'Go (1\.[0-9]+ or (newer|later)|\(1\.[0-9]+\))' "$doc" || true)
+		[[ $v == "$go_minor" ]] || problem "$doc:$line" "says Go $v or newer is needed; the runtime's go.mod says go $gomod_go"
+	done < <(grep -noE 'Go 1\.[0-9]+ or (newer|later)' "$doc" || true)
+	while IFS=: read -r line text; do
+		v=$(grep -oE '1\.[0-9]+' <<<"$text" | head -1)
+		[[ $v == "$work_minor" ]] || problem "$doc:$line" "says this repository builds with Go $v; go.work says go $gowork_go"
+	done < <(grep -noE 'Go \(1\.[0-9]+\)' "$doc" || true)
 done
 
-# 2. Compatibility table: "| name | version |" rows.
+# 2. Version tables. docs/compatibility.md's matrix rows are hack/compat.sh's
+# LINES; docs/kubebuilder.md names the tools' pins.
+table=docs/compatibility.md
+mapfile -t lines < <(sed -n '/^LINES=(/,/^)/p' hack/compat.sh | grep -oE '"v0[^"]+"' | tr -d '"')
+[[ ${#lines[@]} -gt 0 ]] || problem hack/compat.sh "no LINES found"
+for l in "${lines[@]}"; do
+	read -r line cr k8s toolchain <<<"$l"
+	row=$(grep -nE "^\| $line( |\|)" "$table" | head -1 || true)
+	if [[ -z $row ]]; then
+		problem "$table" "the matrix has no row for line $line (hack/compat.sh tests it)"
+	elif ! grep -qF "| $cr | $k8s | $toolchain |" <<<"$row"; then
+		problem "$table:${row%%:*}" "line $line is controller-runtime $cr, k8s.io $k8s, $toolchain in hack/compat.sh; the table says otherwise"
+	fi
+done
+rows=$(sed -n '/<!-- compat-lines:begin -->/,/<!-- compat-lines:end -->/p' "$table" | grep -cE '^\| v0' || true)
+[[ $rows -eq ${#lines[@]} ]] || problem "$table" "the matrix has $rows lines, hack/compat.sh tests ${#lines[@]}"
+floor_cr=$(awk '$1 == "sigs.k8s.io/controller-runtime" { print $2; exit }' go.mod)
+floor_k8s=$(awk '$1 == "k8s.io/apimachinery" { print $2; exit }' go.mod)
+grep -qF "go $gomod_go, controller-runtime $floor_cr, k8s.io $floor_k8s" "$table" ||
+	problem "$table" "does not state the runtime's floor as go.mod has it: go $gomod_go, controller-runtime $floor_cr, k8s.io $floor_k8s"
+
 table=docs/kubebuilder.md
 modver() { awk -v m="$2" '$1 == m { print $2; exit }' "$1"; }
 declare -A want=(
-	[Go]="$gomod_go"
-	[controller-runtime]=$(modver go.mod sigs.k8s.io/controller-runtime)
-	[k8s.io/api, apimachinery, client-go]=$(modver go.mod k8s.io/apimachinery)
-	[controller-tools]=$(modver go.mod sigs.k8s.io/controller-tools)
+	[controller-tools]=$(modver cmd/statuspatch-gen/go.mod sigs.k8s.io/controller-tools)
 	[golangci-lint]=$(modver hack/golangci-plugin/go.mod github.com/golangci/golangci-lint/v2)
 )
 for name in "${!want[@]}"; do
 	row=$(grep -nF "| $name |" "$table" | head -1 || true)
 	if [[ -z $row ]]; then
-		problem "$table" "the compatibility table has no row for $name"
+		problem "$table" "the versions table has no row for $name"
 	elif ! grep -qF "| ${want[$name]} |" <<<"$row"; then
-		problem "$table:${row%%:*}" "$name is ${want[$name]} in go.mod, the table says otherwise"
+		problem "$table:${row%%:*}" "$name is ${want[$name]} in its go.mod, the table says otherwise"
 	fi
 done
 
@@ -74,4 +98,4 @@ for doc in "${docs[@]}"; do
 done
 
 if [[ $fail -ne 0 ]]; then exit 1; fi
-echo "check-docs: ok (go $gomod_go, ${#docs[@]} Markdown files)"
+echo "check-docs: ok (runtime go $gomod_go, workspace go $gowork_go, ${#lines[@]} compatibility lines, ${#docs[@]} Markdown files)"

@@ -16,7 +16,7 @@ import (
 )
 
 // The generated field-by-field diff is tested end to end on generated code
-// in the golden module (generator/testdata/api/fielddiff/v1: a fuzz test
+// in the golden module (cmd/statuspatch-gen/generator/testdata/api/fielddiff/v1: a fuzz test
 // against the reflection path, and the benchmarks). These tests cover the
 // runtime's side with a diff written as statuspatch-gen writes it.
 

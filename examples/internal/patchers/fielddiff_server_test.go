@@ -34,7 +34,7 @@ import (
 // dropped from the patch), "remove omitempty fields" fails every check (the
 // server keeps phase and completedSteps, the patches and stored statuses of
 // the two sides differ) and "remove a nested struct" sends nothing. With
-// generator/equal.go leaving the last field out of every struct's generated
+// cmd/statuspatch-gen/generator/equal.go leaving the last field out of every struct's generated
 // equality function, "nested change" (a condition's message) and "list
 // shrink" (the plan's steps) fail: the server keeps the old values.
 
