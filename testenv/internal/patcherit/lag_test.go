@@ -12,7 +12,6 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
@@ -84,6 +83,12 @@ func (b *gatedBody) Read(p []byte) (int, error) {
 // cacheWatch reports what the cache has seen.
 func laggingManager(t *testing.T, setup func(manager.Manager) error, wraps ...func(http.RoundTripper) http.RoundTripper) (manager.Manager, *watchGate, *cacheWatch) {
 	t.Helper()
+	return laggingManagerWith(t, manager.Options{}, setup, wraps...)
+}
+
+// laggingManagerWith is laggingManager with the manager's options.
+func laggingManagerWith(t *testing.T, opts manager.Options, setup func(manager.Manager) error, wraps ...func(http.RoundTripper) http.RoundTripper) (manager.Manager, *watchGate, *cacheWatch) {
+	t.Helper()
 	e := *env(t)
 	gate := newWatchGate()
 	e.Config = rest.CopyConfig(e.Config)
@@ -91,7 +96,8 @@ func laggingManager(t *testing.T, setup func(manager.Manager) error, wraps ...fu
 	for _, w := range wraps {
 		e.Config.Wrap(w)
 	}
-	mgr, err := e.NewManager(manager.Options{Controller: config.Controller{SkipNameValidation: ptr.To(true)}})
+	opts.Controller.SkipNameValidation = ptr.To(true)
+	mgr, err := e.NewManager(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
