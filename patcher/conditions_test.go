@@ -57,18 +57,23 @@ func TestMarkObserved(t *testing.T) {
 }
 
 func TestSetConditionTrimsALongMessage(t *testing.T) {
+	// The server's limit counts characters: 32768 "é" (65536 bytes) fit,
+	// one more does not.
 	var conds []metav1.Condition
 	c := metav1Condition()
-	c.Message = strings.Repeat("é", patcher.MaxConditionMessageBytes) // two bytes a rune: twice the limit
+	c.Message = strings.Repeat("é", patcher.MaxConditionMessageLength+1)
 	patcher.SetCondition(deployment(), &conds, c)
 	got := conds[0].Message
-	if len(got) > patcher.MaxConditionMessageBytes || !strings.HasSuffix(got, "[truncated]") || !strings.HasPrefix(got, "éé") || !utf8.ValidString(got) {
-		t.Fatalf("message of %d bytes, valid UTF-8 %v, ends %q", len(got), utf8.ValidString(got), got[len(got)-20:])
+	if n := utf8.RuneCountInString(got); n != patcher.MaxConditionMessageLength || !strings.HasSuffix(got, " ... [truncated]") ||
+		!strings.HasPrefix(got, "éé") || !utf8.ValidString(got) {
+		t.Fatalf("message of %d characters, valid UTF-8 %v, ends %q", n, utf8.ValidString(got), got[len(got)-20:])
 	}
-	short := metav1Condition()
-	short.Message = strings.Repeat("a", patcher.MaxConditionMessageBytes)
-	patcher.SetCondition(deployment(), &conds, short)
-	if conds[0].Message != short.Message {
-		t.Fatal("a message at the limit was changed")
+	for _, msg := range []string{strings.Repeat("a", patcher.MaxConditionMessageLength), strings.Repeat("é", patcher.MaxConditionMessageLength)} {
+		at := metav1Condition()
+		at.Message = msg
+		patcher.SetCondition(deployment(), &conds, at)
+		if conds[0].Message != msg {
+			t.Fatalf("a message of %d bytes at the limit was changed", len(msg))
+		}
 	}
 }

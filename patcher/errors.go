@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -99,13 +100,54 @@ func withCause(ctx context.Context, err error) error {
 		return err
 	}
 	ctxErr, cause := ctx.Err(), context.Cause(ctx)
-	if !errors.Is(err, ctxErr) {
+	if !is(err, ctxErr) {
 		err = fmt.Errorf("%w (%w)", err, ctxErr)
 	}
-	if cause != nil && !errors.Is(err, cause) {
+	if cause != nil && !is(err, cause) {
 		err = fmt.Errorf("%w: %w", err, cause)
 	}
 	return err
+}
+
+// is is errors.Is for a target the user supplied (a cancellation cause).
+// errors.Is compares target with == to every error in err's chain, which
+// panics when target's type is comparable but its value is not (a struct
+// holding a map in an interface field) and the chain holds the same type.
+// Such a target is looked for only through Is methods; a miss costs a cause
+// named twice in a message, never a panic.
+func is(err, target error) bool {
+	if hashable(target) {
+		return errors.Is(err, target)
+	}
+	for _, e := range chain(err) {
+		if x, ok := e.(interface{ Is(error) bool }); ok && x.Is(target) {
+			return true
+		}
+	}
+	return false
+}
+
+// chain lists err and every error it wraps, depth first.
+func chain(err error) []error {
+	if err == nil {
+		return nil
+	}
+	out := []error{err}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		out = append(out, chain(u.Unwrap())...)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			out = append(out, chain(e)...)
+		}
+	}
+	return out
+}
+
+// hashable reports whether v can be compared with == and used as a map
+// key without a panic: its dynamic value, not only its type, is checked.
+func hashable(v any) bool {
+	return v == nil || reflect.ValueOf(v).Comparable()
 }
 
 // ctxError is the error for a context that is done before a request: it

@@ -60,6 +60,7 @@ func (fieldDiffOption[T]) applyToPatcher(*options) {}
 // patch it last made.
 type fieldDiffState[T client.Object] struct {
 	fn    FieldDiffFunc[T]
+	refl  []reflectField // without fn: the fields compared through reflection (reflectdiff.go)
 	diff  FieldDiff
 	patch []byte // the status merge patch of the last fieldChange that found a change
 }
@@ -79,6 +80,9 @@ func (p *Patcher[T]) useFieldDiff(opts []Option) error {
 			return fmt.Errorf("statuspatch: WithFieldDiff for another type than %T: %w", p.obj, ErrInvalidInput)
 		}
 	}
+	if p.fieldDiff.fn == nil {
+		p.fieldDiff.refl = reflectFieldsOf(reflect.TypeOf(p.status(p.obj)).Elem())
+	}
 	return nil
 }
 
@@ -92,13 +96,19 @@ func (p *Patcher[T]) fieldChange() (changed, ok bool) {
 	s := &p.fieldDiff
 	// A zero base may be no status at all on the server: the first write
 	// takes the reflection path, which sends every field.
-	if s.fn == nil || p.baseStatusZero() {
+	if (s.fn == nil && s.refl == nil) || p.baseStatusZero() {
 		return false, false
 	}
 	s.patch = nil
 	d := &s.diff
 	d.base, d.cur, d.decline = d.base[:0], d.cur[:0], false
-	if !s.fn(d, p.base, p.obj) || d.decline {
+	compared := false
+	if s.fn != nil {
+		compared = s.fn(d, p.base, p.obj)
+	} else {
+		compared = reflectDiff(d, s.refl, p.status(p.base), p.status(p.obj))
+	}
+	if !compared || d.decline {
 		return false, false
 	}
 	if len(d.base) == 0 && len(d.cur) == 0 {
@@ -191,7 +201,12 @@ func FieldChanged[F any](d *FieldDiff, name, tag string, base, cur *F) {
 	if d.decline {
 		return
 	}
-	t := wrapperType(reflect.TypeFor[F](), name, tag)
+	fieldChanged(d, wrapperType(reflect.TypeFor[F](), name, tag), reflect.ValueOf(base).Elem(), reflect.ValueOf(cur).Elem())
+}
+
+// fieldChanged is FieldChanged on the field's values, through the wrapper
+// type t of wrapperType.
+func fieldChanged(d *FieldDiff, t reflect.Type, base, cur reflect.Value) {
 	b, err := member(t, base)
 	if err != nil {
 		d.decline = true
@@ -227,9 +242,9 @@ func appendMember(dst, m []byte) []byte {
 
 // member marshals v as the only field of a struct of type t and returns the
 // object's member (`"name":value`), or nothing when the field is omitted.
-func member[F any](t reflect.Type, v *F) ([]byte, error) {
+func member(t reflect.Type, v reflect.Value) ([]byte, error) {
 	w := reflect.New(t)
-	w.Elem().Field(0).Set(reflect.ValueOf(v).Elem())
+	w.Elem().Field(0).Set(v)
 	b, err := json.Marshal(w.Interface())
 	if err != nil {
 		return nil, err

@@ -64,9 +64,9 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
 		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
-	patchType, body, err := p.writeBody(cur)
+	patchType, body, err := p.writeBody(ctx, cur)
 	if err != nil {
-		return resultError, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
+		return resultOf(err), err
 	}
 	// One write per object at a time through this client, and none that
 	// the version book already knows would conflict.
@@ -204,7 +204,7 @@ func (p *Patcher[T]) notFound(why string) error {
 // writeBody is the status write Flush sends: the generated diff's merge
 // patch (cur is nil: it never carries null), or the reflection path's
 // write, a merge patch or, when a null must be stored, a JSON Patch.
-func (p *Patcher[T]) writeBody(cur []byte) (types.PatchType, []byte, error) {
+func (p *Patcher[T]) writeBody(ctx context.Context, cur []byte) (types.PatchType, []byte, error) {
 	rv := p.base.GetResourceVersion()
 	if cur == nil {
 		diff, err := p.statusPatch(cur)
@@ -221,7 +221,14 @@ func (p *Patcher[T]) writeBody(cur []byte) (types.PatchType, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	patchType, body, err := statusWrite(rv, base, cur, p.baseStatusZero())
+	var readErr error // the re-read's, already naming the object
+	patchType, body, err := statusWrite(rv, base, cur, p.baseStatusZero(), func() (present bool, err error) {
+		present, readErr = p.serverHasStatus(ctx)
+		return present, readErr
+	})
+	if readErr != nil {
+		return "", nil, readErr
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}

@@ -50,10 +50,16 @@ func metricsFor(r prometheus.Registerer) *metricSet {
 	if isNil(r) {
 		return nil
 	}
+	// A Registerer that cannot key a map (a struct holding a map, passed by
+	// value) is not remembered: its collectors are registered on every
+	// call, and register finds the ones already there.
+	keyed := hashable(r)
 	metricSetsMu.Lock()
 	defer metricSetsMu.Unlock()
-	if m, ok := metricSets[r]; ok {
-		return m
+	if keyed {
+		if m, ok := metricSets[r]; ok {
+			return m
+		}
 	}
 	m := &metricSet{
 		flushes: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -77,7 +83,9 @@ func metricsFor(r prometheus.Registerer) *metricSet {
 	if m.flushes == nil || m.duration == nil || m.attempts == nil {
 		m = nil
 	}
-	metricSets[r] = m
+	if keyed {
+		metricSets[r] = m
+	}
 	return m
 }
 

@@ -2,12 +2,15 @@ package patcher
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // A JSON merge patch (RFC 7386) reads null as "delete this member", so it
@@ -29,7 +32,15 @@ var jsonNull = []byte("null")
 // server may then hold no status at all, so every field of cur is sent,
 // not only those that differ from the zero value (a required field left at
 // its zero value would otherwise be missing from the first write).
-func statusWrite(resourceVersion string, base, cur []byte, baseZero bool) (types.PatchType, []byte, error) {
+//
+// A status that decoded to zero (or to a nil pointer) may still be a status
+// object on the server, holding fields the Go type lacks (another writer's,
+// or a newer build's). A merge patch leaves those alone; a JSON Patch that
+// adds /status whole would replace them. So a JSON Patch from such a base
+// asks hasStatus (called at most once, only then) whether the server holds
+// a status object: only onto none is status added whole, and onto one, one
+// field at a time.
+func statusWrite(resourceVersion string, base, cur []byte, baseZero bool, hasStatus func() (bool, error)) (types.PatchType, []byte, error) {
 	if baseZero && isJSONObject(cur) {
 		base = []byte("{}")
 	}
@@ -43,7 +54,15 @@ func statusWrite(resourceVersion string, base, cur []byte, baseZero bool) (types
 			return "", nil, err
 		}
 		if lost {
-			body, err := jsonPatchBody(resourceVersion, base, diff, cur)
+			whole := !isJSONObject(base) || bytes.Equal(bytes.TrimSpace(base), []byte("{}"))
+			if whole && hasStatus != nil {
+				present, err := hasStatus()
+				if err != nil {
+					return "", nil, err
+				}
+				whole = !present
+			}
+			body, err := jsonPatchBody(resourceVersion, whole, diff, cur)
 			return types.JSONPatchType, body, err
 		}
 	}
@@ -127,9 +146,9 @@ type jsonPatchOp struct {
 // (replace metadata.resourceVersion with the base's), then one operation
 // per top-level status member the merge patch changes, each carrying cur's
 // value whole, nulls included ("add" replaces an existing member), or
-// "remove" for a member cur no longer has. When the server may have no
-// status object (a null or zero base), status is added whole.
-func jsonPatchBody(resourceVersion string, base, diff, cur []byte) ([]byte, error) {
+// "remove" for a member cur no longer has. When the server has no status
+// object (whole), status is added whole.
+func jsonPatchBody(resourceVersion string, whole bool, diff, cur []byte) ([]byte, error) {
 	if resourceVersion == "" {
 		return nil, fmt.Errorf("object has no resourceVersion: it was not read from the API server")
 	}
@@ -139,8 +158,7 @@ func jsonPatchBody(resourceVersion string, base, diff, cur []byte) ([]byte, erro
 	}
 	ops := []jsonPatchOp{{Op: "replace", Path: "/metadata/resourceVersion", Value: rv}}
 	var dm, cm map[string]json.RawMessage
-	if !isJSONObject(base) || bytes.Equal(bytes.TrimSpace(base), []byte("{}")) ||
-		json.Unmarshal(diff, &dm) != nil || json.Unmarshal(cur, &cm) != nil {
+	if whole || json.Unmarshal(diff, &dm) != nil || json.Unmarshal(cur, &cm) != nil {
 		ops = append(ops, jsonPatchOp{Op: "add", Path: "/status", Value: cur})
 		return json.Marshal(ops)
 	}
@@ -158,6 +176,34 @@ func jsonPatchBody(resourceVersion string, base, diff, cur []byte) ([]byte, erro
 		}
 	}
 	return json.Marshal(ops)
+}
+
+// serverHasStatus reads the object as the server stores it (unstructured,
+// so with the fields the Go type lacks) and reports whether it holds a
+// status object. The read must be at the base's resourceVersion: at any
+// other, a write from the base would conflict (or the reader lags), so that
+// is a Conflict, and Retry re-reads.
+func (p *Patcher[T]) serverHasStatus(ctx context.Context) (bool, error) {
+	gvk, err := p.client.GroupVersionKindFor(p.obj)
+	if err != nil {
+		return false, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
+	}
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	var reader client.Reader = p.client
+	if p.opts.apiReader != nil {
+		reader = p.opts.apiReader
+	}
+	if err := reader.Get(ctx, client.ObjectKeyFromObject(p.obj), u); err != nil {
+		return false, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
+	}
+	p.record().observe(u.GetResourceVersion())
+	if rv, base := u.GetResourceVersion(), p.base.GetResourceVersion(); rv != base {
+		return false, p.conflict(fmt.Sprintf("a write of null from a zero status must know whether the server holds a status the Go type does not see; "+
+			"the re-read returned resourceVersion %s, not the base's %s", rv, base))
+	}
+	status, ok := u.Object["status"].(map[string]any)
+	return ok && status != nil, nil
 }
 
 // escapePointer escapes a member name for a JSON Pointer (RFC 6901).

@@ -73,26 +73,40 @@ func FuzzStatusWrite(f *testing.F) {
 		baseJSON, _ := json.Marshal(&base)
 		targetJSON, _ := json.Marshal(&target)
 		zero := reflect.ValueOf(base).IsZero()
-		pt, body, err := statusWrite("7", baseJSON, targetJSON, zero)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs := []string{`{"metadata":{"resourceVersion":"7"},"status":` + string(baseJSON) + `}`}
+		var want any
+		_ = json.Unmarshal(targetJSON, &want)
+		// The server's status: the base's, beside a field the Go type lacks
+		// (another writer's), which every write must leave alone; and, for a
+		// zero base, also no status at all.
+		var stored map[string]any
+		_ = json.Unmarshal(baseJSON, &stored)
+		stored["other"] = "theirs"
+		withOther, _ := json.Marshal(stored)
+		docs := []string{`{"metadata":{"resourceVersion":"7"},"status":` + string(withOther) + `}`}
 		if zero {
 			docs = append(docs, `{"metadata":{"resourceVersion":"7"}}`) // no status stored yet
 		}
 		for _, doc := range docs {
+			hasStatus := strings.Contains(doc, `"status"`)
+			pt, body, err := statusWrite("7", baseJSON, targetJSON, zero, func() (bool, error) { return hasStatus, nil })
+			if err != nil {
+				t.Fatal(err)
+			}
 			out := applyWrite(t, pt, body, []byte(doc))
 			var got struct {
 				Metadata map[string]any `json:"metadata"`
-				Status   any            `json:"status"`
+				Status   map[string]any `json:"status"`
 			}
 			if err := json.Unmarshal(out, &got); err != nil {
 				t.Fatal(err)
 			}
-			var want any
-			_ = json.Unmarshal(targetJSON, &want)
-			if !reflect.DeepEqual(got.Status, want) {
+			if hasStatus {
+				if got.Status["other"] != "theirs" {
+					t.Fatalf("another writer's field was lost\nserver: %s\nwrite (%s): %s\nstored: %s", doc, pt, body, out)
+				}
+				delete(got.Status, "other")
+			}
+			if !reflect.DeepEqual(any(got.Status), want) {
 				t.Fatalf("stored status differs\nserver: %s\nwrite (%s): %s\nstored: %s\ntarget: %s", doc, pt, body, out, targetJSON)
 			}
 			if got.Metadata["resourceVersion"] != "7" {
@@ -105,31 +119,33 @@ func FuzzStatusWrite(f *testing.F) {
 func TestStatusWriteChoosesMergePatchUnlessANullWouldBeLost(t *testing.T) {
 	for _, tc := range []struct {
 		name, base, cur string
-		zero            bool
+		zero, present   bool // present: the server holds a status object
 		want            types.PatchType
 		body            string
 	}{
-		{"plain change", `{"owner":"a"}`, `{"owner":"b"}`, false, types.MergePatchType,
+		{"plain change", `{"owner":"a"}`, `{"owner":"b"}`, false, true, types.MergePatchType,
 			`{"metadata":{"resourceVersion":"7"},"status":{"owner":"b"}}`},
-		{"deletion is what null means", `{"owner":"a","notes":{"x":"1"}}`, `{"owner":"a"}`, false, types.MergePatchType,
+		{"deletion is what null means", `{"owner":"a","notes":{"x":"1"}}`, `{"owner":"a"}`, false, true, types.MergePatchType,
 			`{"metadata":{"resourceVersion":"7"},"status":{"notes":null}}`},
-		{"required nullable set to nil", `{"owner":"a","phase":"P"}`, `{"owner":null,"phase":"P"}`, false, types.JSONPatchType,
+		{"required nullable set to nil", `{"owner":"a","phase":"P"}`, `{"owner":null,"phase":"P"}`, false, true, types.JSONPatchType,
 			`[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/status/owner","value":null}]`},
-		{"nil map value, key removed beside it", `{"owner":"a","notes":{"x":"1","y":"2"}}`, `{"owner":"a","notes":{"x":null}}`, false, types.JSONPatchType,
+		{"nil map value, key removed beside it", `{"owner":"a","notes":{"x":"1","y":"2"}}`, `{"owner":"a","notes":{"x":null}}`, false, true, types.JSONPatchType,
 			`[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/status/notes","value":{"x":null}}]`},
-		{"member removed beside a null", `{"owner":"a","phase":"P"}`, `{"owner":null}`, false, types.JSONPatchType,
+		{"member removed beside a null", `{"owner":"a","phase":"P"}`, `{"owner":null}`, false, true, types.JSONPatchType,
 			`[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/status/owner","value":null},{"op":"remove","path":"/status/phase"}]`},
-		{"first write: every field, zero ones too", `{"owner":null,"count":0}`, `{"owner":"a","count":0}`, true, types.MergePatchType,
+		{"first write: every field, zero ones too", `{"owner":null,"count":0}`, `{"owner":"a","count":0}`, true, false, types.MergePatchType,
 			`{"metadata":{"resourceVersion":"7"},"status":{"count":0,"owner":"a"}}`},
-		{"first write carrying null: status added whole", `{"owner":null}`, `{"owner":null,"phase":"P"}`, true, types.JSONPatchType,
+		{"first write carrying null: status added whole", `{"owner":null}`, `{"owner":null,"phase":"P"}`, true, false, types.JSONPatchType,
 			`[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/status","value":{"owner":null,"phase":"P"}}]`},
-		{"member names are escaped", `{"owner":"a"}`, `{"owner":"a","a/b~c":null}`, false, types.JSONPatchType,
+		{"first write carrying null onto a status of fields the Go type lacks: one field at a time", `{"owner":null}`, `{"owner":null,"phase":"P"}`, true, true, types.JSONPatchType,
+			`[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/status/owner","value":null},{"op":"add","path":"/status/phase","value":"P"}]`},
+		{"member names are escaped", `{"owner":"a"}`, `{"owner":"a","a/b~c":null}`, false, true, types.JSONPatchType,
 			`[{"op":"replace","path":"/metadata/resourceVersion","value":"7"},{"op":"add","path":"/status/a~1b~0c","value":null}]`},
-		{"a string holding null is no null", `{"owner":"a"}`, `{"owner":"null"}`, false, types.MergePatchType,
+		{"a string holding null is no null", `{"owner":"a"}`, `{"owner":"null"}`, false, true, types.MergePatchType,
 			`{"metadata":{"resourceVersion":"7"},"status":{"owner":"null"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pt, body, err := statusWrite("7", []byte(tc.base), []byte(tc.cur), tc.zero)
+			pt, body, err := statusWrite("7", []byte(tc.base), []byte(tc.cur), tc.zero, func() (bool, error) { return tc.present, nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,7 +154,7 @@ func TestStatusWriteChoosesMergePatchUnlessANullWouldBeLost(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := statusWrite("", []byte(`{"owner":"a"}`), []byte(`{"owner":null}`), false); err == nil || !strings.Contains(err.Error(), "resourceVersion") {
+	if _, _, err := statusWrite("", []byte(`{"owner":"a"}`), []byte(`{"owner":null}`), false, nil); err == nil || !strings.Contains(err.Error(), "resourceVersion") {
 		t.Fatalf("a write without resourceVersion: got %v, want an error naming it", err)
 	}
 }

@@ -82,10 +82,13 @@ var records = newObjectRecords(MaxTrackedObjects)
 // read begins.
 func (r *objectRecords) sequence() uint64 { return r.seq.Load() }
 
-// keyOf names obj, reached through c; ok is false when c cannot key a map
-// (nil, or a non-comparable type such as an interceptor client's struct).
+// keyOf names obj, reached through c; ok is false when c cannot key a map:
+// nil, or a value that is not comparable. That is a non-comparable type
+// (an interceptor client's struct), and also a comparable type holding one
+// (a struct{ client.Client } wrapping it, passed by value): hashing either
+// panics, so the check is on the value, not only its type.
 func keyOf(c client.Client, obj client.Object) (recordKey, bool) {
-	if c == nil || !reflect.TypeOf(c).Comparable() {
+	if c == nil || !hashable(c) {
 		return recordKey{}, false
 	}
 	return recordKey{client: c, typ: reflect.TypeOf(obj), key: client.ObjectKeyFromObject(obj)}, true

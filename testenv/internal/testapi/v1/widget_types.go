@@ -55,6 +55,23 @@ type WidgetStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// Members carry conditions of their own, one list level down.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	Members []WidgetMember `json:"members,omitempty"`
+}
+
+// WidgetMember is one item of a Widget's status.members, with its own
+// conditions.
+type WidgetMember struct {
+	Name string `json:"name"`
+
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }
 
 // Widget is a namespaced kind with a status subresource.
