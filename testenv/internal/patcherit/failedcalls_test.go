@@ -119,3 +119,56 @@ func TestRetryRunsAgainAfterExhaustion(t *testing.T) {
 		t.Fatalf("server items %v, want [theirs-1 theirs-2 mine]", got)
 	}
 }
+
+// Item 3. Own r.Update, a foreign status write, then a label changed in
+// memory, then Retry. Before: the re-base conflict came first, Retry's
+// re-read replaced the object and the label was gone, never written; Retry
+// returned nil. After: ErrNonStatusChange, as without the r.Update; the
+// label stays in memory and nothing is written.
+func TestUnsavedLabelAfterOwnUpdateIsNotDropped(t *testing.T) {
+	e := env(t)
+	for _, ownUpdate := range []bool{false, true} {
+		t.Run(fmt.Sprintf("own Update %v", ownUpdate), func(t *testing.T) {
+			c, rec := countingClient(t, e)
+			key := newWidget(t, e.Client)
+			p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ownUpdate {
+				p.Object().Labels = map[string]string{"saved": "1"}
+				if err := c.Update(ctx, p.Object()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			foreignStatusWrite(t, e.Client, key, func(w *v1.Widget) { w.Status.Phase = "Theirs" })
+			if p.Object().Labels == nil {
+				p.Object().Labels = map[string]string{}
+			}
+			p.Object().Labels["unsaved"] = "1"
+			writes := func() int {
+				n := 0
+				for _, r := range rec.requests() {
+					if r.Method != "GET" {
+						n++
+					}
+				}
+				return n
+			}
+			before := writes()
+			err = p.Retry(ctx, appendItem("mine"))
+			if !errors.Is(err, patcher.ErrNonStatusChange) {
+				t.Fatalf("Retry = %v, want ErrNonStatusChange", err)
+			}
+			if p.Object().Labels["unsaved"] != "1" {
+				t.Fatalf("the unsaved label is gone from memory: %v", p.Object().Labels)
+			}
+			if n := writes() - before; n != 0 {
+				t.Fatalf("%d writes sent", n)
+			}
+			if got := get(t, e.Client, key); got.Labels["unsaved"] != "" || len(got.Status.Items) != 0 {
+				t.Fatalf("server labels %v, items %v", got.Labels, got.Status.Items)
+			}
+		})
+	}
+}
