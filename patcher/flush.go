@@ -36,6 +36,7 @@ func (p *Patcher[T]) Flush(ctx context.Context) error {
 }
 
 func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
+	p.sent = nil
 	if p.gone {
 		return resultError, p.notFound("the last finalizer was removed from the deleting object")
 	}
@@ -79,14 +80,22 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	defer release()
 	// The response goes into a scratch object: on failure the caller's
 	// object, status included, is left exactly as it was.
+	w := &sentWrite[T]{base: p.base, patchType: patchType, body: body, cur: cur}
 	scratch := p.newObject()
 	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(patchType, body), p.subResourcePatchOptions()...); err != nil {
 		if apierrors.IsConflict(err) {
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())
 		}
-		return resultOf(err), fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), withCause(ctx, err))
+		return p.writeFailed(ctx, w, err)
 	}
+	return p.applied(ctx, scratch, cur)
+}
+
+// applied takes a successful write's response (scratch) into the object
+// and the base, and reports a divergence from what was sent (cur, the
+// status as JSON, or nil).
+func (p *Patcher[T]) applied(ctx context.Context, scratch T, cur []byte) (flushResult, error) {
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
 	p.wrote(scratch)

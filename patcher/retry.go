@@ -73,7 +73,9 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 		if err := p.runMutate(mutate, before); err != nil {
 			return err
 		}
+		p.deferSettle = len(p.opts.ownedConditions) == 0
 		err := p.Flush(ctx)
+		p.deferSettle = false
 		if err == nil {
 			return nil
 		}
@@ -84,25 +86,43 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 			p.replaceObject(before)
 			return err
 		}
-		if attempts >= maxAttempts {
-			p.replaceObject(before)
-			return &RetryExhaustedError{Object: p.id(), Attempts: attempts, Reason: fmt.Sprintf("at most %d attempts", maxAttempts), Last: err}
-		}
 		wait := backoff.Step()
-		if t := p.opts.retryTimeout; t > 0 && time.Since(start)+wait > t {
-			p.replaceObject(before)
-			return &RetryExhaustedError{Object: p.id(), Attempts: attempts, Reason: fmt.Sprintf("retry timeout %s", t), Last: err}
+		exhausted := ""
+		if attempts >= maxAttempts {
+			exhausted, wait = fmt.Sprintf("at most %d attempts", maxAttempts), 0
+		} else if t := p.opts.retryTimeout; t > 0 && time.Since(start)+wait > t {
+			exhausted, wait = fmt.Sprintf("retry timeout %s", t), 0
 		}
-		log.FromContext(ctx).V(1).Info("retrying status write on fresh state", "kind", p.kind, "attempt", attempts)
+		if exhausted == "" {
+			log.FromContext(ctx).V(1).Info("retrying status write on fresh state", "kind", p.kind, "attempt", attempts)
+		}
 		if err := sleep(ctx, wait); err != nil {
+			p.sent = nil
 			p.replaceObject(before)
 			return fmt.Errorf("statuspatch: %s: retry after %d attempts: %w", p.id(), attempts, err)
 		}
-		if err := p.refresh(ctx); err != nil {
+		// The re-read: it also tells whether a write that got the
+		// Conflict was stored after all (landed.go); then it is done.
+		landed, rerr := p.reread(ctx)
+		switch {
+		case rerr != nil:
 			p.replaceObject(before)
-			return err
+			return rerr
+		case landed:
+			return nil
+		case exhausted != "":
+			return &RetryExhaustedError{Object: p.id(), Attempts: attempts, Reason: exhausted, Last: err}
 		}
 	}
+}
+
+// reread is Retry's read after a Conflict: it settles a sent write when
+// there is one, and makes the fresh read the object and the base.
+func (p *Patcher[T]) reread(ctx context.Context) (landed bool, err error) {
+	if p.sent != nil {
+		return p.settleAfterConflict(ctx)
+	}
+	return false, p.refresh(ctx)
 }
 
 // runMutate runs mutate on the object. When mutate fails or panics it puts

@@ -33,10 +33,13 @@ const (
 	// faultForeign: another writer's status write lands just before the
 	// request reaches the server: a real 409.
 	faultForeign
+	// faultOverwritten: the request is stored, another writer's write
+	// lands after it, and the connection is reset before the response.
+	faultOverwritten
 )
 
 func (f fault) String() string {
-	return [...]string{"none", "500 ServerTimeout with Retry-After", "503 without Retry-After", "connection reset", "timeout", "a foreign write first"}[f]
+	return [...]string{"none", "500 ServerTimeout with Retry-After", "503 without Retry-After", "connection reset", "timeout", "a foreign write first", "overwritten, then a reset"}[f]
 }
 
 // plannedFault is one fault, applied before or after the server applied
@@ -115,6 +118,11 @@ func (f *faultyTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			_ = resp.Body.Close()
 			f.forwarded()
+			if p.kind == faultOverwritten {
+				if err := f.foreign(); err != nil {
+					return nil, fmt.Errorf("the foreign write failed: %w", err)
+				}
+			}
 		} else if req.Body != nil {
 			_, _ = io.Copy(io.Discard, req.Body)
 		}
@@ -124,7 +132,7 @@ func (f *faultyTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 
 func faultResponse(req *http.Request, kind fault) (*http.Response, error) {
 	switch kind {
-	case faultReset:
+	case faultReset, faultOverwritten:
 		return nil, &netOpError{err: syscall.ECONNRESET}
 	case faultTimeout:
 		return nil, timeoutError{}
@@ -148,8 +156,14 @@ func (e *netOpError) Unwrap() error { return e.err }
 // faultyClient returns a client on e whose status PATCHes pass through ft.
 func faultyClient(t testing.TB, e *testenv.Env, ft *faultyTransport) client.WithWatch {
 	t.Helper()
+	return wrappedClient(t, e, ft.wrap)
+}
+
+// wrappedClient returns a client on e whose requests pass through wrap.
+func wrappedClient(t testing.TB, e *testenv.Env, wrap func(http.RoundTripper) http.RoundTripper) client.WithWatch {
+	t.Helper()
 	cfg := rest.CopyConfig(e.Config)
-	cfg.Wrap(ft.wrap)
+	cfg.Wrap(wrap)
 	c, err := client.NewWithWatch(cfg, client.Options{Scheme: e.Scheme, Mapper: e.Mapper})
 	if err != nil {
 		t.Fatal(err)
