@@ -22,6 +22,11 @@ import (
 // (apierrors.IsConflict) the object, including its status, is left as it
 // was. When it would write and the caller also changed something outside
 // status in memory, it returns ErrNonStatusChange and sends nothing.
+//
+// When the write's response is lost (a 5xx, a reset, a timeout, or the 409
+// of client-go's own second send), the object is read back: a write that
+// was stored is a success; one still not stored is sent again; one whose
+// outcome cannot be told is ErrWriteOutcomeUnknown, never a Conflict.
 func (p *Patcher[T]) Flush(ctx context.Context) error {
 	if err := p.Err(); err != nil {
 		return err
