@@ -64,7 +64,7 @@ type NonStatusChangeError struct {
 }
 
 func (e *NonStatusChangeError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v to %s: a status write would drop it, so nothing was sent and the status changes are still in memory. "+
+	return fmt.Sprintf("statuspatch: %s: %v to %s: a status write would drop it, so nothing was sent (Flush keeps the status changes in memory; Retry puts the object back as it was before mutate). "+
 		"Persist it before changing status (r.Update or r.Patch on this object, then set status and Flush: the patcher re-bases on your own write), "+
 		"or use AddFinalizer/RemoveFinalizer for finalizers. Do not r.Update this object now: the response would replace the pending status with the server's",
 		e.Object, ErrNonStatusChange, strings.Join(e.Fields, ", "))

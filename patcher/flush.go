@@ -22,6 +22,11 @@ import (
 // (apierrors.IsConflict) the object, including its status, is left as it
 // was. When it would write and the caller also changed something outside
 // status in memory, it returns ErrNonStatusChange and sends nothing.
+//
+// When the write's response is lost (a 5xx, a reset, a timeout, or the 409
+// of client-go's own second send), the object is read back: a write that
+// was stored is a success; one still not stored is sent again; one whose
+// outcome cannot be told is ErrWriteOutcomeUnknown, never a Conflict.
 func (p *Patcher[T]) Flush(ctx context.Context) error {
 	if err := p.Err(); err != nil {
 		return err
@@ -36,6 +41,7 @@ func (p *Patcher[T]) Flush(ctx context.Context) error {
 }
 
 func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
+	p.sent = nil
 	if p.gone {
 		return resultError, p.notFound("the last finalizer was removed from the deleting object")
 	}
@@ -54,11 +60,13 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if err := ctxError(ctx); err != nil {
 		return resultError, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
 	}
-	if err := p.syncBase(ctx); err != nil {
+	// Only a write can drop changes, so only a write pays for the check.
+	// It comes before the re-base: a re-base Conflict makes Retry replace
+	// the object, and an unsaved change would go with it.
+	if err := p.syncBaseChecked(ctx); err != nil {
 		return resultOf(err), err
 	}
-	// Only a write can drop changes, so only a write pays for the check.
-	if fields := p.nonStatusChanges(); len(fields) > 0 {
+	if fields := p.nonStatusChanges(p.base); len(fields) > 0 {
 		return resultError, &NonStatusChangeError{Object: p.id(), Fields: fields}
 	}
 	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
@@ -77,14 +85,22 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	defer release()
 	// The response goes into a scratch object: on failure the caller's
 	// object, status included, is left exactly as it was.
+	w := &sentWrite[T]{base: p.base, patchType: patchType, body: body, cur: cur}
 	scratch := p.newObject()
 	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(patchType, body), p.subResourcePatchOptions()...); err != nil {
 		if apierrors.IsConflict(err) {
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())
 		}
-		return resultOf(err), fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), withCause(ctx, err))
+		return p.writeFailed(ctx, w, err)
 	}
+	return p.applied(ctx, scratch, cur)
+}
+
+// applied takes a successful write's response (scratch) into the object
+// and the base, and reports a divergence from what was sent (cur, the
+// status as JSON, or nil).
+func (p *Patcher[T]) applied(ctx context.Context, scratch T, cur []byte) (flushResult, error) {
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
 	p.wrote(scratch)
@@ -117,14 +133,36 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 // and a different status means another writer wrote status. A stale cached
 // read is never taken for the server's state.
 func (p *Patcher[T]) syncBase(ctx context.Context) error {
-	objRV := p.obj.GetResourceVersion()
-	if objRV == p.base.GetResourceVersion() {
+	if p.obj.GetResourceVersion() == p.base.GetResourceVersion() {
 		return nil
 	}
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return err
 	}
+	return p.syncBaseTo(fresh)
+}
+
+// syncBaseChecked is syncBase for a write: before the re-base, which may be
+// a Conflict, it returns ErrNonStatusChange when the object holds a change
+// outside status that the caller's own write did not persist (unsaved.go).
+func (p *Patcher[T]) syncBaseChecked(ctx context.Context) error {
+	if p.obj.GetResourceVersion() == p.base.GetResourceVersion() {
+		return nil
+	}
+	fresh, err := p.read(ctx)
+	if err != nil {
+		return err
+	}
+	if fields := p.unsavedAfterOwnWrite(ctx, fresh); len(fields) > 0 {
+		return &NonStatusChangeError{Object: p.id(), Fields: fields}
+	}
+	return p.syncBaseTo(fresh)
+}
+
+// syncBaseTo is syncBase's decision on the fresh read.
+func (p *Patcher[T]) syncBaseTo(fresh T) error {
+	objRV := p.obj.GetResourceVersion()
 	if freshRV := fresh.GetResourceVersion(); freshRV != objRV {
 		why := fmt.Sprintf("the object was written again (resourceVersion %s) after the write that gave it resourceVersion %s", freshRV, objRV)
 		if cmp, err := compareResourceVersions(freshRV, objRV); err == nil && cmp < 0 {
@@ -157,15 +195,19 @@ func (p *Patcher[T]) conflict(why string) error {
 // read fetches the object through the API reader into a new T.
 func (p *Patcher[T]) read(ctx context.Context) (T, error) {
 	fresh := p.newObject()
-	reader := p.opts.apiReader
-	if reader == nil {
-		reader = p.client
-	}
-	if err := reader.Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); err != nil {
+	if err := p.reader().Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); err != nil {
 		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
 	}
 	p.record().observe(fresh.GetResourceVersion())
 	return fresh, nil
+}
+
+// reader is the API reader, or the client when none was given.
+func (p *Patcher[T]) reader() client.Reader {
+	if p.opts.apiReader != nil {
+		return p.opts.apiReader
+	}
+	return p.client
 }
 
 // replaceObject overwrites the caller's object with src, in place, so the

@@ -312,3 +312,24 @@ func TestRetryTimeBudgetEndsALivelock(t *testing.T) {
 		t.Fatalf("%d attempts: the time budget (1ms, less than one wait) should end it after the first", ex.Attempts)
 	}
 }
+
+// Issue 23, item 3, on the fake client (no exact list: the three-way
+// comparison): own Update, a foreign status write, then a label changed
+// in memory. Retry returns ErrNonStatusChange and the label stays.
+func TestUnsavedLabelAfterOwnUpdateAndForeignStatusWrite(t *testing.T) {
+	c, other, _ := newClient(t)
+	p := patcher.New(c, fetch(t, c), fastBackoff)
+	p.Object().Labels = map[string]string{"saved": "1"}
+	if err := c.Update(ctx, p.Object()); err != nil {
+		t.Fatal(err)
+	}
+	concurrentStatusWrite(t, other, func(d *appsv1.Deployment) { d.Status.Replicas = 5 })
+	p.Object().Labels["unsaved"] = "1"
+	err := p.Retry(ctx, func(d *appsv1.Deployment) error { d.Status.ReadyReplicas = 2; return nil })
+	if !errors.Is(err, patcher.ErrNonStatusChange) || p.Object().Labels["unsaved"] != "1" {
+		t.Fatalf("Retry = %v, labels in memory %v; want ErrNonStatusChange and the label kept", err, p.Object().Labels)
+	}
+	if got := fetch(t, other); got.Labels["unsaved"] != "" || got.Status.ReadyReplicas == 2 {
+		t.Fatalf("server labels %v, status %+v: something was written", got.Labels, got.Status)
+	}
+}

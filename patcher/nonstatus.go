@@ -15,12 +15,13 @@ var (
 )
 
 // nonStatusChanges lists the fields, as JSON paths, where the object differs
-// from the base outside status: the writes a status patch would drop. It
-// compares with reflect.DeepEqual field by field and allocates nothing when
-// nothing changed.
-func (p *Patcher[T]) nonStatusChanges() []string {
+// from ref (the base, or the state the caller's own write produced) outside
+// status: the writes a status patch would drop. It compares with
+// reflect.DeepEqual field by field and allocates nothing when nothing
+// changed.
+func (p *Patcher[T]) nonStatusChanges(ref T) []string {
 	cur := reflect.ValueOf(p.obj).Elem()
-	base := reflect.ValueOf(p.base).Elem()
+	base := reflect.ValueOf(ref).Elem()
 	statusAddr := reflect.ValueOf(p.status(p.obj)).UnsafePointer()
 	var fields []string
 	for i := 0; i < cur.NumField(); i++ {

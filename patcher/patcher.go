@@ -37,6 +37,8 @@ type Patcher[T client.Object] struct {
 	baseStatusJSON []byte            // lazily marshalled status of base
 	fieldDiff      fieldDiffState[T] // the generated status diff (WithFieldDiff), if any
 	gone           bool              // the last finalizer of a deleting object was removed
+	deferSettle    bool              // Retry settles a Conflict itself, after its backoff (landed.go)
+	sent           *sentWrite[T]     // the write whose Conflict Retry has still to settle
 	rec            *objectRecord     // the object's entry in the records (records.go)
 	recTried       bool
 	fresh          freshness // how the object stood against this process's writes

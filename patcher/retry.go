@@ -24,7 +24,11 @@ import (
 //
 // When mutate returns an error or panics, the object is restored to its
 // state before that attempt, so nothing half-done can be flushed later; the
-// error is returned unchanged and the panic is re-raised. When every attempt
+// error is returned unchanged and the panic is re-raised. Whatever ends a
+// Retry with an error, the object is left as it was before the attempt
+// that failed: the last state read, with no status change pending, so the
+// next Retry runs. Every Retry observes statuspatch_retry_attempts once,
+// with the attempts begun (0 when it refused before running mutate). When every attempt
 // conflicted, or the time budget (WithRetryTimeout) ran out, the error
 // matches ErrRetryExhausted and apierrors.IsConflict. When ctx is done Retry
 // stops with an error matching ctx.Err() and its cause.
@@ -32,6 +36,8 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
+	attempts := 0 // the attempts begun: mutate ran, then Flush
+	defer func() { p.metrics.observeAttempts(p.kind, attempts) }()
 	if mutate == nil {
 		return fmt.Errorf("statuspatch: %s: Retry with a nil mutate function: %w", p.id(), ErrInvalidInput)
 	}
@@ -61,52 +67,79 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	backoff := p.opts.backoff
 	maxAttempts := max(backoff.Steps, 1)
 	start := time.Now()
-	for attempt := 1; ; attempt++ {
-		if err := p.runMutate(mutate); err != nil {
+	for {
+		attempts++
+		before := p.obj.DeepCopyObject().(T)
+		if err := p.runMutate(mutate, before); err != nil {
 			return err
 		}
+		p.deferSettle = len(p.opts.ownedConditions) == 0
 		err := p.Flush(ctx)
-		if err == nil || !apierrors.IsConflict(err) {
-			if err == nil {
-				p.metrics.observeAttempts(p.kind, attempt)
-			}
-			return err
+		p.deferSettle = false
+		if err == nil {
+			return nil
 		}
-		if attempt >= maxAttempts {
-			p.metrics.observeAttempts(p.kind, attempt)
-			return &RetryExhaustedError{Object: p.id(), Attempts: attempt, Reason: fmt.Sprintf("at most %d attempts", maxAttempts), Last: err}
+		// A failed Retry leaves the object as it was before the attempt
+		// that failed: the last state read, nothing pending, so the next
+		// Retry runs (docs/patcher.md, "State after a failed call").
+		if !apierrors.IsConflict(err) {
+			p.replaceObject(before)
+			return err
 		}
 		wait := backoff.Step()
-		if t := p.opts.retryTimeout; t > 0 && time.Since(start)+wait > t {
-			p.metrics.observeAttempts(p.kind, attempt)
-			return &RetryExhaustedError{Object: p.id(), Attempts: attempt, Reason: fmt.Sprintf("retry timeout %s", t), Last: err}
+		exhausted := ""
+		if attempts >= maxAttempts {
+			exhausted, wait = fmt.Sprintf("at most %d attempts", maxAttempts), 0
+		} else if t := p.opts.retryTimeout; t > 0 && time.Since(start)+wait > t {
+			exhausted, wait = fmt.Sprintf("retry timeout %s", t), 0
 		}
-		log.FromContext(ctx).V(1).Info("retrying status write on fresh state", "kind", p.kind, "attempt", attempt)
+		if exhausted == "" {
+			log.FromContext(ctx).V(1).Info("retrying status write on fresh state", "kind", p.kind, "attempt", attempts)
+		}
 		if err := sleep(ctx, wait); err != nil {
-			return fmt.Errorf("statuspatch: %s: retry after %d attempts: %w", p.id(), attempt, err)
+			p.sent = nil
+			p.replaceObject(before)
+			return fmt.Errorf("statuspatch: %s: retry after %d attempts: %w", p.id(), attempts, err)
 		}
-		if err := p.refresh(ctx); err != nil {
-			return err
+		// The re-read: it also tells whether a write that got the
+		// Conflict was stored after all (landed.go); then it is done.
+		landed, rerr := p.reread(ctx)
+		switch {
+		case rerr != nil:
+			p.replaceObject(before)
+			return rerr
+		case landed:
+			return nil
+		case exhausted != "":
+			return &RetryExhaustedError{Object: p.id(), Attempts: attempts, Reason: exhausted, Last: err}
 		}
 	}
 }
 
+// reread is Retry's read after a Conflict: it settles a sent write when
+// there is one, and makes the fresh read the object and the base.
+func (p *Patcher[T]) reread(ctx context.Context) (landed bool, err error) {
+	if p.sent != nil {
+		return p.settleAfterConflict(ctx)
+	}
+	return false, p.refresh(ctx)
+}
+
 // runMutate runs mutate on the object. When mutate fails or panics it puts
-// the object back as it was before, so its half-done changes can't be
-// flushed later, then returns the error or re-panics.
-func (p *Patcher[T]) runMutate(mutate func(T) error) (err error) {
-	before := p.obj.DeepCopyObject().(T)
-	restore := func() { p.replaceObject(before) }
+// the object back as it was before (before, a copy taken then), so its
+// half-done changes can't be flushed later, then returns the error or
+// re-panics.
+func (p *Patcher[T]) runMutate(mutate func(T) error, before T) (err error) {
 	panicked := true
 	defer func() {
 		if panicked {
-			restore()
+			p.replaceObject(before)
 		}
 	}()
 	err = mutate(p.obj)
 	panicked = false
 	if err != nil {
-		restore()
+		p.replaceObject(before)
 	}
 	return err
 }

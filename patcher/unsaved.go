@@ -1,0 +1,127 @@
+package patcher
+
+import (
+	"context"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// unsavedAfterOwnWrite names the fields outside status that the caller
+// changed in memory after its own write of the object (an r.Update or
+// r.Patch that gave the object the resourceVersion it carries), given a
+// fresh read. They are compared with the state that write produced:
+//
+//   - fresh itself, when it is still at the object's resourceVersion;
+//   - when another writer came after, that exact version, listed through
+//     the API reader (resourceVersionMatch=Exact, within etcd's compaction
+//     window);
+//   - when that list is not possible (a cache, a compacted version), a
+//     field counts when the object differs in it from both the base and
+//     fresh (for labels and annotations key by key, for finalizers name by
+//     name). A field the caller's own write changed and another writer
+//     changed again then counts too: the caller gets ErrNonStatusChange
+//     with nothing sent, where a Conflict would have been enough, but
+//     nothing is dropped.
+//
+// A fresh read older than the object (a lagging cache) tells nothing: no
+// fields, and the re-base is a Conflict.
+func (p *Patcher[T]) unsavedAfterOwnWrite(ctx context.Context, fresh T) []string {
+	objRV, freshRV := p.obj.GetResourceVersion(), fresh.GetResourceVersion()
+	if freshRV == objRV {
+		return p.nonStatusChanges(fresh)
+	}
+	if cmp, err := compareResourceVersions(freshRV, objRV); err != nil || cmp < 0 {
+		return nil
+	}
+	if written, ok := p.readExact(ctx, objRV); ok {
+		return p.nonStatusChanges(written)
+	}
+	vsBase := p.nonStatusChanges(p.base)
+	if len(vsBase) == 0 {
+		return nil
+	}
+	vsFresh := p.nonStatusChanges(fresh)
+	return slices.DeleteFunc(vsBase, func(f string) bool {
+		return !slices.Contains(vsFresh, f) || !changedFromBoth(f, p.obj, p.base, fresh)
+	})
+}
+
+// changedFromBoth refines the three-way comparison of a metadata map or
+// list: true when some key (or finalizer) of cur differs from both base
+// and fresh. Other fields are compared whole: true.
+func changedFromBoth(field string, cur, base, fresh client.Object) bool {
+	switch field {
+	case "metadata.labels":
+		return mapChangedFromBoth(cur.GetLabels(), base.GetLabels(), fresh.GetLabels())
+	case "metadata.annotations":
+		return mapChangedFromBoth(cur.GetAnnotations(), base.GetAnnotations(), fresh.GetAnnotations())
+	case "metadata.finalizers":
+		for _, f := range slices.Concat(cur.GetFinalizers(), base.GetFinalizers(), fresh.GetFinalizers()) {
+			in := slices.Contains(cur.GetFinalizers(), f)
+			if in != slices.Contains(base.GetFinalizers(), f) && in != slices.Contains(fresh.GetFinalizers(), f) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func mapChangedFromBoth(cur, base, fresh map[string]string) bool {
+	differs := func(m map[string]string, k string) bool {
+		a, aok := cur[k]
+		b, bok := m[k]
+		return a != b || aok != bok
+	}
+	for _, m := range []map[string]string{cur, base, fresh} {
+		for k := range m {
+			if differs(base, k) && differs(fresh, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readExact returns the object as it was at resourceVersion rv, listed
+// through the API reader with resourceVersionMatch=Exact; ok is false when
+// the reader cannot serve it (a cache, a version etcd compacted away, a
+// kind without a registered list type).
+func (p *Patcher[T]) readExact(ctx context.Context, rv string) (T, bool) {
+	var zero T
+	gvk, err := p.client.GroupVersionKindFor(p.obj)
+	if err != nil {
+		return zero, false
+	}
+	gvk.Kind += "List"
+	o, err := p.client.Scheme().New(gvk)
+	if err != nil {
+		return zero, false
+	}
+	list, ok := o.(client.ObjectList)
+	if !ok {
+		return zero, false
+	}
+	opts := &client.ListOptions{
+		Namespace:     p.obj.GetNamespace(),
+		FieldSelector: fields.OneTermEqualSelector("metadata.name", p.obj.GetName()),
+		Raw:           &metav1.ListOptions{ResourceVersion: rv, ResourceVersionMatch: metav1.ResourceVersionMatchExact},
+	}
+	if err := p.reader().List(ctx, list, opts); err != nil {
+		return zero, false
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return zero, false
+	}
+	for _, item := range items {
+		if obj, ok := item.(T); ok && obj.GetName() == p.obj.GetName() && obj.GetResourceVersion() == rv {
+			return obj, true
+		}
+	}
+	return zero, false
+}
