@@ -79,8 +79,9 @@ test-compat: ## The runtime, testenv and the goldens at every supported controll
 FUZZTIME ?= 30s
 
 .PHONY: fuzz
-fuzz: ## Fuzz the patcher's public call sequences (no panic, no silent loss) for FUZZTIME (30s).
+fuzz: ## Fuzz the patcher's call sequences (no panic, no silent loss), then transport faults on the real API server, FUZZTIME (30s) each.
 	$(ROOT_GO) test ./patcher -run '^$$' -fuzz '^FuzzCallSequences$$' -fuzztime $(FUZZTIME)
+	cd testenv && $(GO) test ./internal/patcherit -run '^$$' -fuzz '^FuzzTransportFaults$$' -fuzztime $(FUZZTIME)
 
 .PHONY: test-install
 test-install: tools ## README's install and lint commands in a scratch module, from a module proxy built here.
