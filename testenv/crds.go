@@ -7,11 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -24,52 +20,6 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 )
-
-// ReadCRDDirectory reads every CustomResourceDefinition from the .yaml, .yml
-// and .json files directly inside dir, in file-name order. Files may hold
-// several YAML documents. Every non-empty document must be an
-// apiextensions.k8s.io/v1 CustomResourceDefinition; anything else is an error
-// naming the file and the document's position in it. A directory without any
-// such file is an error too (it is almost always a wrong path).
-func ReadCRDDirectory(dir string) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("testenv: CRD directory %q: no such directory: %w", dir, err)
-		default:
-			return nil, fmt.Errorf("testenv: CRD directory %q: %w", dir, err)
-		}
-	}
-	var files []string
-	for _, e := range entries {
-		if e.IsDir() || !isManifest(e.Name()) {
-			continue
-		}
-		files = append(files, filepath.Join(dir, e.Name()))
-	}
-	sort.Strings(files)
-	if len(files) == 0 {
-		return nil, fmt.Errorf("testenv: CRD directory %q: no .yaml, .yml or .json files", dir)
-	}
-	var crds []*apiextensionsv1.CustomResourceDefinition
-	for _, f := range files {
-		got, err := ReadCRDFile(f)
-		if err != nil {
-			return nil, err
-		}
-		crds = append(crds, got...)
-	}
-	return crds, nil
-}
-
-func isManifest(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".json":
-		return true
-	}
-	return false
-}
 
 // ReadCRDFile reads the CustomResourceDefinitions in one YAML or JSON file
 // (see ReadCRDDirectory). A file that holds no document at all is an error.
@@ -88,16 +38,45 @@ func ReadCRDFile(path string) ([]*apiextensionsv1.CustomResourceDefinition, erro
 	return crds, nil
 }
 
-// decodeCRDs splits data into YAML documents and decodes each non-empty one.
-// Documents are numbered from 1, counting only non-empty ones.
+// document is one non-empty YAML document of a manifest file.
+type document struct {
+	n    int    // position among the file's non-empty documents, from 1
+	kind string // "" when the document has none
+	crd  *apiextensionsv1.CustomResourceDefinition
+	err  error // why it is not a CustomResourceDefinition (nil for one)
+}
+
+// decodeCRDs splits data into YAML documents and decodes each non-empty one;
+// any document that is not an apiextensions.k8s.io/v1
+// CustomResourceDefinition is an error.
 func decodeCRDs(data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	docs, err := decodeDocuments(data)
+	if err != nil {
+		return nil, err
+	}
 	var crds []*apiextensionsv1.CustomResourceDefinition
+	for _, d := range docs {
+		if d.err != nil {
+			return nil, d.err
+		}
+		crds = append(crds, d.crd)
+	}
+	return crds, nil
+}
+
+// decodeDocuments splits data into YAML documents and decodes the
+// CustomResourceDefinitions among them. A malformed document, or a
+// CustomResourceDefinition that cannot be installed, is an error; any other
+// document is returned with the reason it is not a CustomResourceDefinition.
+// Documents are numbered from 1, counting only non-empty ones.
+func decodeDocuments(data []byte) ([]document, error) {
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var docs []document
 	n := 0
 	for {
 		doc, err := reader.Read()
 		if errors.Is(err, io.EOF) {
-			return crds, nil
+			return docs, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("document %d: %w", n+1, err)
@@ -117,9 +96,11 @@ func decodeCRDs(data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error
 		gv, _ := schema.ParseGroupVersion(tm.APIVersion)
 		switch {
 		case tm.Kind == "":
-			return nil, fmt.Errorf("document %d has no kind, not a CustomResourceDefinition", n)
+			docs = append(docs, document{n: n, err: fmt.Errorf("document %d has no kind, not a CustomResourceDefinition", n)})
+			continue
 		case tm.Kind != "CustomResourceDefinition" || gv.Group != apiextensionsv1.GroupName:
-			return nil, fmt.Errorf("document %d is kind %s, not a CustomResourceDefinition", n, tm.Kind)
+			docs = append(docs, document{n: n, kind: tm.Kind, err: fmt.Errorf("document %d is kind %s, not a CustomResourceDefinition", n, tm.Kind)})
+			continue
 		case gv.Version != "v1":
 			return nil, fmt.Errorf("document %d is a CustomResourceDefinition of %s; only %s is supported",
 				n, tm.APIVersion, apiextensionsv1.SchemeGroupVersion)
@@ -131,13 +112,14 @@ func decodeCRDs(data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error
 		if crd.Name == "" {
 			return nil, fmt.Errorf("document %d: CustomResourceDefinition has no metadata.name", n)
 		}
-		crds = append(crds, crd)
+		docs = append(docs, document{n: n, kind: tm.Kind, crd: crd})
 	}
 }
 
 // collectCRDs gathers the CRDs of all options, as copies, and rejects
-// duplicate names.
-func collectCRDs(o options) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+// duplicate names. It also returns the lines of readCRDDirectory: the files
+// read and skipped.
+func collectCRDs(o options) ([]*apiextensionsv1.CustomResourceDefinition, []string, error) {
 	var out []*apiextensionsv1.CustomResourceDefinition
 	seen := map[string]bool{}
 	add := func(crd *apiextensionsv1.CustomResourceDefinition, from string) error {
@@ -159,23 +141,25 @@ func collectCRDs(o options) ([]*apiextensionsv1.CustomResourceDefinition, error)
 		out = append(out, c)
 		return nil
 	}
+	var files []string
 	for _, dir := range o.crdDirs {
-		crds, err := ReadCRDDirectory(dir)
+		crds, read, err := readCRDDirectory(dir)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		files = append(files, read...)
 		for _, crd := range crds {
 			if err := add(crd, fmt.Sprintf("CRD directory %q", dir)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	for _, crd := range o.crds {
 		if err := add(crd, "WithCRDs"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, files, nil
 }
 
 // installCRDs creates the CRDs (the embedded backend; envtest installs its

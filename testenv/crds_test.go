@@ -29,6 +29,39 @@ func TestReadCRDDirectory(t *testing.T) {
 	}
 }
 
+// kubebuilder's config/crd reads as its bases/: kustomization.yaml (kind
+// Kustomization), kustomizeconfig.yaml (no kind) and patches/ (CRD patches,
+// not CRDs) are skipped, and the server says which files it read.
+func TestCRDDirectoryKubebuilderLayout(t *testing.T) {
+	const dir = "testdata/kubebuilder/config/crd"
+	for _, d := range []string{dir, dir + "/bases"} {
+		crds, err := testenv.ReadCRDDirectory(d)
+		if err != nil {
+			t.Fatalf("ReadCRDDirectory(%q): %v", d, err)
+		}
+		if len(crds) != 1 || crds[0].Name != "things.batch.example.com" {
+			t.Fatalf("ReadCRDDirectory(%q) = %d CRDs, want things.batch.example.com", d, len(crds))
+		}
+	}
+	env, stop, err := testenv.StartServer(context.Background(), testenv.WithCRDDirectory(dir), testenv.WithBackend(testenv.BackendEmbedded))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	want := []string{
+		dir + "/kustomization.yaml: skipped, kind Kustomization",
+		dir + "/kustomizeconfig.yaml: skipped, no kind",
+		dir + "/patches/: skipped, only bases/ is read",
+		dir + "/bases/batch.example.com_things.yaml: things.batch.example.com",
+	}
+	if got := strings.Join(env.CRDFiles, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("CRDFiles:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+	if len(env.CRDs) != 1 {
+		t.Errorf("%d CRDs installed, want 1", len(env.CRDs))
+	}
+}
+
 func TestReadCRDFileJSON(t *testing.T) {
 	crds, err := testenv.ReadCRDFile(filepath.Join("testdata", "json", "thing.json"))
 	if err != nil {
@@ -50,7 +83,12 @@ func TestReadCRDDirectoryErrors(t *testing.T) {
 		{
 			name: "missing directory",
 			dir:  filepath.Join("testdata", "nope"),
-			want: []string{`testenv: CRD directory "testdata/nope": no such directory`},
+			want: []string{`testenv: CRD directory "testdata/nope": no such directory (relative to the working directory `, "/testenv, the test's package directory under go test; from kubebuilder's internal/controller, config/crd is ../../config/crd)"},
+		},
+		{
+			name: "only kustomize files",
+			dir:  filepath.Join("testdata", "kustomizeonly"),
+			want: []string{`testenv: CRD directory "testdata/kustomizeonly": no CustomResourceDefinition in it (testdata/kustomizeonly/kustomization.yaml: skipped, kind Kustomization)`},
 		},
 		{
 			name: "not a CRD",

@@ -31,6 +31,11 @@ type Env struct {
 	Scheme *runtime.Scheme
 	// CRDs are the installed CustomResourceDefinitions as the server returned them.
 	CRDs []*apiextensionsv1.CustomResourceDefinition
+	// CRDFiles says, one line per file or subdirectory of the WithCRDDirectory
+	// directories, what was read from it ("config/crd/bases/x.yaml:
+	// widgets.example.com") or why it was skipped ("config/crd/kustomization.yaml:
+	// skipped, kind Kustomization"). Start logs it.
+	CRDFiles []string
 	// Backend is the backend that runs the server (never BackendAuto).
 	Backend Backend
 	// BackendReason says why Backend was chosen, e.g. "KUBEBUILDER_ASSETS
@@ -51,6 +56,9 @@ func Start(t testing.TB, opts ...Option) *Env {
 	t.Cleanup(stop)
 	t.Logf("testenv: %s API server (%s) with %d CRD(s) ready in %s",
 		env.Backend, env.BackendReason, len(env.CRDs), env.StartupTime.Round(time.Millisecond))
+	for _, f := range env.CRDFiles {
+		t.Logf("testenv: CRD directory: %s", f)
+	}
 	return env
 }
 
@@ -73,7 +81,7 @@ func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), erro
 			return nil, nil, err
 		}
 	}
-	crds, err := collectCRDs(o)
+	crds, crdFiles, err := collectCRDs(o)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -115,6 +123,7 @@ func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), erro
 		return nil, nil, err
 	}
 	env.StartupTime = time.Since(began)
+	env.CRDFiles = crdFiles
 	return env, stop, nil
 }
 

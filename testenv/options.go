@@ -110,8 +110,17 @@ func chooseBackend(o *options) string {
 }
 
 // WithCRDDirectory installs every CustomResourceDefinition found in the
-// .yaml, .yml and .json files directly inside each directory (not in
-// subdirectories). It may be given more than once.
+// .yaml, .yml and .json files directly inside each directory and in its
+// bases/ subdirectory, skipping files without any (see ReadCRDDirectory):
+// kubebuilder's config/crd and config/crd/bases both work. Env.CRDFiles
+// (logged by Start) says which files were read. It may be given more than
+// once.
+//
+// A relative directory is taken from the working directory, which under go
+// test is the test's package directory, not the module root: kubebuilder's
+// suite_test.go in internal/controller needs
+// filepath.Join("..", "..", "config", "crd", "bases") (or
+// "../../config/crd"), as its envtest setup does.
 func WithCRDDirectory(dirs ...string) Option {
 	return func(o *options) { o.crdDirs = append(o.crdDirs, dirs...) }
 }

@@ -26,7 +26,7 @@ const usage = `usage: statuspatch-gen paths=./api/... [headerFile=hack/boilerpla
 
 // shorthands are the generator's options, accepted bare on the command line:
 // headerFile=X stands for statuspatch:headerFile=X.
-var shorthands = []string{"headerFile", "year", "allowNoKinds"}
+var shorthands = []string{"headerFile", "year", "allowNoKinds", "kinds"}
 
 // outputRule is an output rule the command accepts, with what statuspatch
 // does with it (genall's own help describes controller-gen's artifacts).

@@ -45,8 +45,8 @@ func printOptions(out io.Writer, details bool, reg *markers.Registry) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	b.WriteString("\nheaderFile=, year= and allowNoKinds= stand for " + generatorName +
-		":headerFile=...,year=...,allowNoKinds=...;\noutput:RULE is also accepted as output:" + generatorName + ":RULE.\n")
+	b.WriteString("\nheaderFile=, year=, allowNoKinds= and kinds= stand for " + generatorName +
+		":headerFile=...,year=...,allowNoKinds=...,kinds=...;\noutput:RULE is also accepted as output:" + generatorName + ":RULE.\n")
 	_, err := io.WriteString(out, b.String())
 	return err
 }

@@ -64,6 +64,8 @@ type Generator struct {
 	Year string `marker:",optional"`
 	// AllowNoKinds makes a run whose packages hold no kinds succeed (by default it is an error: paths= likely points at the wrong packages).
 	AllowNoKinds bool `marker:",optional"`
+	// Kinds names the types to generate patchers for, whatever their markers, and only those: for API packages without kubebuilder markers (kinds=StatefulSet;Deployment with paths=k8s.io/api/apps/v1 and an output:dir). Each must be in a package of paths= and have a Status field.
+	Kinds []string `marker:",optional"`
 }
 
 // RegisterMarkers registers the markers the generator reads. The kubebuilder
@@ -162,8 +164,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 	var results []*pkgKinds
 	var all []*kind
 	var clean []*loader.Package // roots with no kind: stale files go
+	only := listedKinds(g.Kinds)
 	for _, root := range ctx.Roots {
-		res, err := findKinds(ctx.Collector, ctx.Checker, root)
+		res, err := findKinds(ctx.Collector, ctx.Checker, root, only)
 		if err != nil {
 			errs.add(err)
 			continue
@@ -178,6 +181,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		all = append(all, res.kinds...)
 	}
 	if err := errs.err(); err != nil {
+		return err
+	}
+	if err := missingKinds(g.Kinds, ctx.Roots, all); err != nil {
 		return err
 	}
 	if err := checkVanished(out, results); err != nil {
@@ -235,4 +241,38 @@ func hasMarker(vals markers.MarkerValues, name string) bool {
 		return b
 	}
 	return true
+}
+
+// listedKinds is the set of kinds= names, nil without the option.
+func listedKinds(names []string) map[string]bool {
+	if len(names) == 0 {
+		return nil
+	}
+	only := make(map[string]bool, len(names))
+	for _, n := range names {
+		only[n] = true
+	}
+	return only
+}
+
+// missingKinds reports the kinds= names that no package of paths= declares.
+func missingKinds(names []string, roots []*loader.Package, found []*kind) error {
+	have := make(map[string]bool)
+	for _, k := range found {
+		have[k.name()] = true
+	}
+	var missing []string
+	for _, n := range names {
+		if !have[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	var paths []string
+	for _, r := range roots {
+		paths = append(paths, r.PkgPath)
+	}
+	return fmt.Errorf("kinds=%s: no such type in %s", strings.Join(missing, ";"), strings.Join(paths, ", "))
 }

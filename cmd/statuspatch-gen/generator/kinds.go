@@ -35,7 +35,8 @@ func (k *kind) name() string { return k.obj.Name() }
 // information is looked at.
 type candidate struct {
 	info     *markers.TypeInfo
-	explicit bool // +statuspatch:generate=true on the type
+	explicit bool // +statuspatch:generate=true on the type, or named by kinds=
+	listed   bool // named by kinds=
 }
 
 // pkgKinds is what one root package yields: its kinds, sorted by name, and
@@ -56,12 +57,14 @@ type skip struct {
 
 // findKinds returns the kinds of root, or the errors that stop generation
 // for it.
-func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader.Package) (*pkgKinds, error) {
+// With only (the kinds= option), the types it names are the candidates,
+// whatever their markers.
+func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader.Package, only map[string]bool) (*pkgKinds, error) {
 	res := &pkgKinds{pkg: root, skipped: make(map[string]skip)}
 	if err := checkMarkerNames(root); err != nil {
 		return nil, err
 	}
-	cands, markerErr, policyErr := candidates(col, root, res.skipped)
+	cands, markerErr, policyErr := candidates(col, root, res.skipped, only)
 	if markerErr != nil || policyErr != nil {
 		root.NeedTypesInfo() // for the file set of the marker positions
 		var errs errorList
@@ -108,7 +111,7 @@ func findKinds(col *markers.Collector, checker *loader.TypeChecker, root *loader
 // unless opted out on the type or the package; +statuspatch:generate=true on a
 // type that is not such a root type is an error. The other types go to
 // skipped. Marker syntax errors and policy errors come back separately.
-func candidates(col *markers.Collector, root *loader.Package, skipped map[string]skip) (_ []candidate, markerErr, policyErr error) {
+func candidates(col *markers.Collector, root *loader.Package, skipped map[string]skip, only map[string]bool) (_ []candidate, markerErr, policyErr error) {
 	pkgMarkers, err := markers.PackageMarkers(col, root)
 	if err != nil {
 		return nil, err, nil
@@ -117,6 +120,14 @@ func candidates(col *markers.Collector, root *loader.Package, skipped map[string
 	var errs errorList
 	err = markers.EachType(col, root, func(info *markers.TypeInfo) {
 		pos := info.RawSpec.Name.Pos()
+		if only != nil {
+			if only[info.Name] {
+				out = append(out, candidate{info: info, explicit: true, listed: true})
+			} else {
+				skipped[info.Name] = skip{pos: pos, optedOut: true}
+			}
+			return
+		}
 		on, explicit := enabled(pkgMarkers, info.Markers)
 		if !on {
 			skipped[info.Name] = skip{pos: pos, optedOut: true}
@@ -173,6 +184,9 @@ func kindFor(root *loader.Package, c candidate, typeErrs map[lineKey][]string) (
 		}
 	}
 	if field == nil {
+		if c.listed {
+			return nil, at(spec.Name.Pos(), "kinds=%s: %s has no Status field", name, name)
+		}
 		if c.explicit {
 			return nil, at(spec.Name.Pos(), "+%s=true on %s, which has no Status field", generateMarkerName, name)
 		}

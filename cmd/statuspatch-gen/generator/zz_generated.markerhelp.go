@@ -44,6 +44,10 @@ func (Generator) Help() *markers.DefinitionHelp {
 				Summary: "makes a run whose packages hold no kinds succeed (by default it is an error: paths= likely points at the wrong packages).",
 				Details: "",
 			},
+			"Kinds": {
+				Summary: "names the types to generate patchers for, whatever their markers, and only those: for API packages without kubebuilder markers (kinds=StatefulSet;Deployment with paths=k8s.io/api/apps/v1 and an output:dir). Each must be in a package of paths= and have a Status field.",
+				Details: "",
+			},
 		},
 	}
 }

@@ -136,7 +136,36 @@ func handwrittenMessage(pass *analysis.Pass, k kind) string {
 	if p, ok := findPatcher(pass, k); ok {
 		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
 	}
+	if k.pkg != nil && pass.Module != nil && !withinModule(k.pkg.Path(), pass.Module.Path) {
+		// A kind of another module (k8s.io/api's built-in kinds) has no
+		// kubebuilder markers and a read-only package: name it with kinds=
+		// and generate into a directory of this module.
+		return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen paths=%s kinds=%s output:dir=./internal/patchers/%s",
+			k.name, article(k.name), k.name, patcherSuffix, k.pkg.Path(), k.name, outputDirName(k.pkg.Path()))
+	}
 	return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen", k.name, article(k.name), k.name, patcherSuffix)
+}
+
+// withinModule reports whether a package path belongs to module mod.
+func withinModule(path, mod string) bool {
+	return path == mod || strings.HasPrefix(path, mod+"/")
+}
+
+// outputDirName names a directory for the patchers of an API package after
+// its last two path elements, letters and digits only: k8s.io/api/apps/v1
+// gives appsv1.
+func outputDirName(path string) string {
+	elems := strings.Split(path, "/")
+	if len(elems) > 2 {
+		elems = elems[len(elems)-2:]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.Join(elems, "")) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // namedOf returns the named type of t or *t, or nil.

@@ -23,7 +23,7 @@ func (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	}
 	base := d.DeepCopy()
 	d.Status.ObservedGeneration = d.Generation
-	if err := r.Status().Patch(ctx, &d, crclient.MergeFrom(base)); err != nil { // want `handwritten status write to Deployment: generate a DeploymentStatusPatcher with statuspatch-gen`
+	if err := r.Status().Patch(ctx, &d, crclient.MergeFrom(base)); err != nil { // want `^handwritten status write to Deployment: generate a DeploymentStatusPatcher with statuspatch-gen paths=k8s.io/api/apps/v1 kinds=Deployment output:dir=./internal/patchers/appsv1$`
 		return ctrl.Result{}, err
 	}
 	_ = r.SubResource("status").Update(ctx, &d)              // want `handwritten status write to Deployment`

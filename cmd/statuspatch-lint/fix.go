@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+)
+
+// childEnv marks the runs fixAndReport makes of this command, which go
+// straight to the checker.
+const childEnv = "STATUSPATCH_LINT_FIX_RUN"
+
+// wantsFix reports whether the command should run fixAndReport: -fix is
+// given among the flags, not with -diff or -json (which the checker handles
+// on its own), and the command is not run by go vet (a .cfg argument) or
+// asked to describe itself.
+func wantsFix(args []string) bool {
+	if os.Getenv(childEnv) != "" {
+		return false
+	}
+	fix := false
+	for _, a := range args {
+		name, val, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case strings.HasSuffix(a, ".cfg"):
+			return false
+		case !strings.HasPrefix(a, "-"):
+			continue
+		case name == "fix":
+			fix = val == "" || val == "true" || val == "1"
+		case name == "diff" || name == "json" || name == "flags" || name == "V" || name == "help" || name == "h":
+			return false
+		}
+	}
+	return fix
+}
+
+// withoutFix returns args without the -fix flag.
+func withoutFix(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "fix" {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// fixAndReport runs -fix so that it says what it did: the checker applies
+// fixes silently and exits 0 even when findings remain. It runs the checker
+// three times: with -json to list the fixes, with -fix to apply them, and
+// once more to report what is left. It prints one `file:line: fixed: ...`
+// line per fix applied, then the findings left as the default run prints
+// them, then a summary, and returns the exit status of the last run: 0 when
+// nothing is left, 3 when findings remain, 1 on errors.
+func fixAndReport(args []string, stdout, stderr io.Writer) int {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+		return 1
+	}
+	rest := withoutFix(args)
+	var listed, failed bytes.Buffer
+	if code := runChild(self, append([]string{"-json"}, rest...), &listed, &failed); code != 0 {
+		stderr.Write(failed.Bytes())
+		return code
+	}
+	fixes, err := parseFixes(listed.Bytes())
+	if err != nil {
+		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
+		return 1
+	}
+	failed.Reset()
+	if code := runChild(self, args, io.Discard, &failed); code != 0 {
+		stderr.Write(failed.Bytes())
+		fmt.Fprintf(stderr, "statuspatch-lint: -fix failed (exit status %d); files may be partly fixed\n", code)
+		return code
+	}
+	for _, f := range fixes {
+		fmt.Fprintln(stderr, f)
+	}
+	code := runChild(self, rest, stdout, stderr)
+	switch code {
+	case 0:
+		fmt.Fprintf(stderr, "statuspatch-lint: %s; no findings left\n", fixedCount(len(fixes)))
+	case 3:
+		fmt.Fprintf(stderr, "statuspatch-lint: %s; the findings above are left (fix them by hand, move the writes to generated patchers, or allow them with //statuspatch:allow <reason>)\n", fixedCount(len(fixes)))
+	}
+	return code
+}
+
+func fixedCount(n int) string {
+	if n == 1 {
+		return "fixed 1 status patch"
+	}
+	return fmt.Sprintf("fixed %d status patches", n)
+}
+
+// runChild runs the command again as a plain checker and returns its exit
+// status.
+func runChild(self string, args []string, stdout, stderr io.Writer) int {
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.ExitCode()
+	}
+	fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+	return 1
+}
+
+// jsonDiagnostic is a diagnostic in the checker's -json output.
+type jsonDiagnostic struct {
+	Posn           string `json:"posn"`
+	Message        string `json:"message"`
+	SuggestedFixes []struct {
+		Message string `json:"message"`
+		Edits   []struct {
+			Filename string `json:"filename"`
+			Start    int    `json:"start"`
+		} `json:"edits"`
+	} `json:"suggested_fixes"`
+}
+
+// parseFixes returns one line per diagnostic with a suggested fix in the
+// checker's -json output (package -> analyzer -> diagnostics), the first
+// fix being the one -fix applies: `file:line: fixed: <fix>` at its first
+// edit, with the write it is for when that is elsewhere. A diagnostic
+// reported in a package and again in its test variant is listed once.
+func parseFixes(out []byte) ([]string, error) {
+	var byPkg map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(out, &byPkg); err != nil {
+		return nil, err
+	}
+	type fixed struct {
+		file string
+		line int
+		text string
+	}
+	seen := map[string]bool{}
+	var all []fixed
+	for _, analyzers := range byPkg {
+		var diags []jsonDiagnostic
+		if err := json.Unmarshal(analyzers["statuspatch"], &diags); err != nil && analyzers["statuspatch"] != nil {
+			continue // {"error": ...} entries of packages that failed
+		}
+		for _, d := range diags {
+			if len(d.SuggestedFixes) == 0 || len(d.SuggestedFixes[0].Edits) == 0 {
+				continue
+			}
+			fix := d.SuggestedFixes[0]
+			f := fixed{file: fix.Edits[0].Filename, line: lineOf(fix.Edits[0].Filename, fix.Edits[0].Start)}
+			at := fmt.Sprintf("%s:%d", f.file, f.line)
+			f.text = at + ": fixed: " + fix.Message
+			if write := trimColumn(d.Posn); write != at {
+				f.text += " (for the status write at " + write + ")"
+			}
+			if !seen[f.text] {
+				seen[f.text] = true
+				all = append(all, f)
+			}
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].file != all[j].file {
+			return all[i].file < all[j].file
+		}
+		return all[i].line < all[j].line || all[i].line == all[j].line && all[i].text < all[j].text
+	})
+	lines := make([]string, len(all))
+	for i, f := range all {
+		lines[i] = f.text
+	}
+	return lines, nil
+}
+
+// lineOf is the line of a byte offset in file, read before the fix is
+// applied (0 if the file cannot be read).
+func lineOf(file string, offset int) int {
+	b, err := os.ReadFile(file)
+	if err != nil || offset > len(b) {
+		return 0
+	}
+	return 1 + bytes.Count(b[:offset], []byte("\n"))
+}
+
+// trimColumn turns file:line:col into file:line.
+func trimColumn(posn string) string {
+	if i := strings.LastIndexByte(posn, ':'); i > 0 {
+		return posn[:i]
+	}
+	return posn
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fixable is a package whose only status write is a blind patch -fix can
+// make optimistic.
+const fixable = `package fixable
+
+import (
+	"context"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+func Write(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+	base := d.DeepCopy()
+	d.Status.Replicas = 1
+	return c.Status().Patch(ctx, d, client.MergeFrom(base))
+}
+`
+
+// statuspatch-lint -fix, as users run it on a copy of testdata/realmod:
+// it prints each fix at file:line, then the findings left and a summary,
+// and exits non-zero while findings remain (3, as without -fix), 0 when
+// nothing is left.
+func TestFixSaysWhatItDidAndWhatIsLeft(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint and type-checks controller-runtime")
+	}
+	mod := t.TempDir()
+	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
+	runIn(t, ".", "go", "build", "-o", bin, ".")
+	runIn(t, "lint/testdata/realmod", "cp", "-r", ".", mod)
+	if err := os.MkdirAll(filepath.Join(mod, "fixable"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, "fixable", "fixable.go"), []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Default mode: the fixed writes are still handwritten, so they are
+	// left too, with the writes that have no fix.
+	out, code := lintIn(t, mod, bin, "-fix", "./...")
+	for _, want := range []string{
+		mod + "/audit/audit.go:17: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
+		mod + "/controllers/controllers.go:26: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
+		mod + "/fixable/fixable.go:13: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
+		mod + "/controllers/controllers.go:30:6: handwritten status write to Deployment",
+		"statuspatch-lint: fixed 6 status patches; the findings above are left",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-fix ./...: output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 3 {
+		t.Errorf("-fix ./...: exit status %d with findings left, want 3\n%s", code, out)
+	}
+	b, err := os.ReadFile(filepath.Join(mod, "fixable", "fixable.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})") {
+		t.Errorf("fixable.go was not fixed:\n%s", b)
+	}
+
+	// -ci: the fixed package has nothing left.
+	out, code = lintIn(t, mod, bin, "-ci", "-fix", "./fixable")
+	if code != 0 || !strings.Contains(out, "statuspatch-lint: fixed 0 status patches; no findings left") {
+		t.Errorf("-ci -fix ./fixable after the fix: exit status %d, want 0 and no findings left:\n%s", code, out)
+	}
+}
+
+// lintIn runs the built command in dir and returns its combined output and
+// exit status.
+func lintIn(t *testing.T, dir, bin string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return string(out), 0
+	case errors.As(err, &exit):
+		return string(out), exit.ExitCode()
+	}
+	t.Fatalf("%s %s: %v", bin, strings.Join(args, " "), err)
+	return "", 0
+}
+
+func runIn(t *testing.T, dir, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+	}
+}
