@@ -10,6 +10,8 @@ tool (
 require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/statuspatch/statuspatch v0.1.0
+	github.com/statuspatch/statuspatch/cmd/statuspatch-gen v0.1.0
+	github.com/statuspatch/statuspatch/cmd/statuspatch-lint v0.1.0
 	github.com/statuspatch/statuspatch/testenv v0.1.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
