@@ -41,7 +41,7 @@ p=github.com/statuspatch/statuspatch
 # requires MODULE SIBLING_PATH: the release moved MODULE's requirement of
 # SIBLING_PATH to $version and recorded the hash of its go.mod.
 requires() {
-	grep -q "^\s*$2 $version\$" "$clone/$1/go.mod" || fail "$1/go.mod does not require $2 at $version"
+	grep -qE "^\s*$2 $version( // indirect)?$" "$clone/$1/go.mod" || fail "$1/go.mod does not require $2 at $version"
 	grep -q "^$2 $version/go.mod h1:" "$clone/$1/go.sum" || fail "$1/go.sum lacks $2's $version hash"
 }
 requires testenv "$p"
