@@ -110,7 +110,7 @@ for m in . "${nested[@]}"; do
 		(cd "$m" && GOWORK=off go mod edit -require "$(modpath "$s")@$version")
 	done
 done
-sed -i -E "s#^(\s*$prefix(/[A-Za-z0-9_./-]+)?) $old =>#\1 $version =>#" go.work hack/golangci-plugin/go.work
+sed -i -E "s#^(\s*(replace\s+)?$prefix(/[A-Za-z0-9_./-]+)?) $old =>#\1 $version =>#" go.work hack/golangci-plugin/go.work
 for doc in README.md docs/kubebuilder.md examples/README.md; do
 	[[ -f $doc ]] || continue
 	sed -i -E -e "s#($prefix[A-Za-z0-9/_.-]*@)$old\b#\1$version#g" \
