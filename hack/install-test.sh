@@ -1,33 +1,74 @@
 #!/usr/bin/env bash
-# Proves a user can install and use statuspatch from a module proxy, with no
-# replace directive anywhere: builds a file-based proxy holding this
-# checkout's modules at the release version (hack/modproxy), then in a scratch
-# module runs the README's install and lint commands exactly as written,
-# generates a small operator's code the kubebuilder way (controller-gen, then
-# statuspatch-gen as a Go tool), builds it, lints it and tests its reconciler
-# on testenv.
+# Proves an operator pinned the way operators pin can install and use
+# statuspatch from a module proxy without any of its versions moving. It
+# builds a file-based proxy holding this checkout's modules at the release
+# version (hack/modproxy), then, with Go 1.25 as the user's go command:
+#
+#  1. makes a scratch operator module pinned like a real one: go 1.25.0,
+#     controller-runtime v0.23.1, k8s.io/api, apimachinery, client-go v0.35.0,
+#     and replace directives pinning those and apiextensions-apiserver (as
+#     keda and sei-k8s-controller do); go mod tidy; records its go.mod;
+#  2. runs README.md's install block exactly as written (the runtime and
+#     testenv with go get, the tools with GOBIN=$PWD/bin go install, which
+#     switches to a Go 1.26 toolchain for them), then docs/kubebuilder.md's
+#     generate and lint-status targets inside a kubebuilder-style Makefile;
+#  3. checks after each step that every requirement the module had keeps its
+#     version, the go line and toolchain are unchanged and no replace
+#     directive was added or changed (new requirements may appear);
+#  4. builds, vets, runs README.md's lint block and make lint-status (each
+#     must also fail on a handwritten status write) and tests the reconciler
+#     on testenv;
+#  5. checks README.md's two claims about the other routes: with
+#     GOTOOLCHAIN=local, go install of a tool stops at "requires go >=
+#     1.26.0"; go get -tool raises the module's go line and k8s.io versions.
 #
 #   hack/install-test.sh            # the version the nested go.mod files require
 #   hack/install-test.sh v0.2.0     # another one (after hack/release.sh moved them)
 #
+# The user's Go: go1.25.14, from the module proxy (the shared module cache
+# after the first run). GOTOOLCHAIN=path with a PATH whose `go` is go1.25.14
+# and which also holds this machine's Go 1.26 as go1.26.N: the go command
+# switches toolchains exactly as under GOTOOLCHAIN=auto (a module that needs
+# go >= 1.26.0 makes go install pick the newest 1.26 it can find), but finds
+# Go 1.26 in PATH instead of downloading it (a user's go command would
+# download the newest go1.26.N from proxy.golang.org).
+#
 # The go command's environment is hack/modproxy-env.sh's: third-party
 # modules from the local module cache, then $GOPROXY; a module cache of its
-# own, so the first run compiles the API server once more (minutes on 2 cores).
+# own, so the first run compiles the API server once more (minutes on 2
+# cores, more as Go 1.25 shares no build cache with the host's Go).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=${1:-$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")}
 [[ -n $version ]] || { echo "install-test: cannot read the version testenv/go.mod requires" >&2; exit 1; }
+user_go=go1.25.14
+die() { echo "install-test: $*" >&2; exit 1; }
 
 start=$(date +%s)
 step() { echo; echo "=== install-test: $* ($(( $(date +%s) - start ))s)"; }
 
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+
+step "the user's Go ($user_go) and this machine's Go 1.26, in PATH"
+host_go=$(GOTOOLCHAIN=local go env GOVERSION)
+[[ $host_go == go1.2[6-9]* || $host_go == go1.[3-9]* ]] ||
+	die "this machine's go is $host_go; the tools need Go 1.26 or newer to stand in for the toolchain a user's go command downloads"
+user_goroot=$(GOWORK=off GOTOOLCHAIN=$user_go go env GOROOT) ||
+	die "cannot get $user_go from the module proxy (GOTOOLCHAIN=$user_go go env GOROOT failed)"
+mkdir -p "$work/path"
+ln -s "$user_goroot/bin/go" "$work/path/go"
+ln -s "$user_goroot/bin/gofmt" "$work/path/gofmt"
+ln -s "$(GOTOOLCHAIN=local go env GOROOT)/bin/go" "$work/path/$host_go"
+
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
 step "module proxy at $version"
 use_release_proxy "$root" "$version" "$work"
-unset KUBEBUILDER_ASSETS
+unset KUBEBUILDER_ASSETS GOROOT
+export PATH=$work/path:$PATH GOTOOLCHAIN=path
+[[ $(go env GOVERSION) == "$user_go" ]] || die "go in PATH is $(go env GOVERSION), want $user_go"
+go version
 
 # readme_block MARKER prints the command lines between
 # <!-- MARKER:begin --> and <!-- MARKER:end --> in README.md.
@@ -38,30 +79,104 @@ readme_block() {
 run_block() {
 	local lines
 	lines=$(readme_block "$1")
-	[[ -n $lines ]] || { echo "install-test: README.md has no <!-- $1:begin --> block" >&2; exit 1; }
+	[[ -n $lines ]] || die "README.md has no <!-- $1:begin --> block"
 	grep -q "@$version" <<<"$lines" || [[ $1 != install ]] ||
-		{ echo "install-test: README.md's install block does not install $version" >&2; exit 1; }
+		die "README.md's install block does not install $version"
 	while IFS= read -r line; do
 		echo "\$ $line"
-		bash -euo pipefail -c "$line"
+		bash -euo pipefail -c "$line" || die "README.md's $1 line failed: $line"
 	done <<<"$lines"
 }
 
-step "scratch module: go mod init, then README.md's install commands"
+# requirements prints "path version" for every require of ./go.mod;
+# replaces prints every replace directive, one a line; golines the go and
+# toolchain lines.
+requirements() {
+	awk '/^require \($/ { b = 1; next } b && /^\)/ { b = 0; next } b { print $1, $2; next } /^require / { print $2, $3 }' go.mod | sort
+}
+replaces() {
+	awk '/^replace \($/ { b = 1; next } b && /^\)/ { b = 0; next } b { print; next } /^replace / { sub(/^replace /, ""); print }' go.mod |
+		sed -E 's/^[[:space:]]+//' | sort
+}
+golines() { awk '$1 == "go" || $1 == "toolchain"' go.mod; }
+snapshot() {
+	requirements >"$work/pinned.req"
+	replaces >"$work/pinned.replace"
+	golines >"$work/pinned.go"
+}
+# check_pins STEP: every requirement recorded by snapshot is still there at
+# its version (new ones may appear), the go and toolchain lines and the
+# replace directives are as recorded.
+check_pins() {
+	local bad=0 path ver now
+	requirements >"$work/now.req"
+	while read -r path ver; do
+		now=$(awk -v p="$path" '$1 == p { print $2 }' "$work/now.req")
+		if [[ $now != "$ver" ]]; then
+			echo "install-test: after $1: go.mod requires $path ${now:-(nothing)}, it required $ver before" >&2
+			bad=1
+		fi
+	done <"$work/pinned.req"
+	if ! diff -u "$work/pinned.go" <(golines) >&2; then
+		echo "install-test: after $1: go.mod's go/toolchain lines changed (above)" >&2
+		bad=1
+	fi
+	if ! diff -u "$work/pinned.replace" <(replaces) >&2; then
+		echo "install-test: after $1: go.mod's replace directives changed (above)" >&2
+		bad=1
+	fi
+	[[ $bad == 0 ]] || exit 1
+	echo "ok: after $1: $(wc -l <"$work/pinned.req") requirements, $(wc -l <"$work/pinned.replace") replace directives and '$(tr '\n' ' ' <"$work/pinned.go")' unchanged; $(( $(wc -l <"$work/now.req") - $(wc -l <"$work/pinned.req") )) requirements added"
+}
+
+step "scratch operator module, pinned like a real one (go 1.25.0, controller-runtime v0.23.1, k8s.io v0.35.0, replace)"
 op=$work/operator
 mkdir -p "$op"
 cp -R "$root/hack/installtest/testdata/operator/." "$op/"
 cd "$op"
-go mod init example.com/widgets
+# The reconciler and its test use statuspatch: they arrive after the install.
+mv internal "$work/internal"
+cat >go.mod <<'GOMOD'
+module example.com/widgets
+
+go 1.25.0
+
+require (
+	k8s.io/api v0.35.0
+	k8s.io/apimachinery v0.35.0
+	k8s.io/client-go v0.35.0
+	sigs.k8s.io/controller-runtime v0.23.1
+)
+
+replace (
+	k8s.io/api => k8s.io/api v0.35.0
+	k8s.io/apiextensions-apiserver => k8s.io/apiextensions-apiserver v0.35.0
+	k8s.io/apimachinery => k8s.io/apimachinery v0.35.0
+	k8s.io/client-go => k8s.io/client-go v0.35.0
+	sigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime v0.23.1
+)
+GOMOD
+go mod tidy || die "go mod tidy failed in the pinned operator, before statuspatch (above)"
+snapshot
+sed -n '/^require (/,/^)/p' go.mod | head -20
+for p in k8s.io/api k8s.io/apimachinery k8s.io/client-go sigs.k8s.io/controller-runtime; do
+	grep -q "^$p v" "$work/pinned.req" || die "the pinned module does not require $p after go mod tidy"
+done
+mv "$work/internal" internal
+
+step "README.md's install block"
 run_block install
-if grep -n replace go.mod; then echo "install-test: go.mod has a replace directive" >&2; exit 1; fi
+check_pins "README.md's install block"
+[[ -x bin/statuspatch-gen && -x bin/statuspatch-lint ]] || die "README.md's install block did not put statuspatch-gen and statuspatch-lint into bin/"
+if grep -nE '^(tool|[[:space:]]*github.com/statuspatch/statuspatch/cmd/)' go.mod; then
+	die "README.md's install block made the tools requirements of the module (above)"
+fi
+# The go command ran the tools' builds with Go 1.26 (their go.mod's go line).
+go version bin/statuspatch-gen bin/statuspatch-lint
 
 step "generate: docs/kubebuilder.md's Makefile targets (controller-gen, statuspatch-gen via go-install-tool)"
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
-if [[ ! -x $controller_gen ]]; then
-	echo "install-test: $controller_gen not found; run 'make tools' or set CONTROLLER_GEN" >&2
-	exit 1
-fi
+[[ -x $controller_gen ]] || die "$controller_gen not found; run 'make tools' or set CONTROLLER_GEN"
 # A kubebuilder v4 Makefile's frame around the documented block: LOCALBIN, a
 # controller-gen target, and a go-install-tool that works the way
 # kubebuilder's does (one binary per version, linked to the plain name).
@@ -79,28 +194,23 @@ endef
 EOF
 	sed -n '/<!-- makefile:begin -->/,/<!-- makefile:end -->/p' "$root/docs/kubebuilder.md" | grep -vE '^(<!--|```)'
 } >Makefile
-grep -q "STATUSPATCH_VERSION ?= $version" Makefile ||
-	{ echo "install-test: docs/kubebuilder.md's STATUSPATCH_VERSION is not $version" >&2; exit 1; }
+grep -q "STATUSPATCH_VERSION ?= $version" Makefile || die "docs/kubebuilder.md's STATUSPATCH_VERSION is not $version"
 rm -f bin/statuspatch-gen # the README's go install put it there; go-install-tool must
-make generate
-[[ -x bin/statuspatch-gen-$version ]] ||
-	{ echo "install-test: make generate did not install statuspatch-gen $version" >&2; exit 1; }
+make generate || die "docs/kubebuilder.md's make generate failed (above)"
+[[ -x bin/statuspatch-gen-$version ]] || die "make generate did not install statuspatch-gen $version"
 "$controller_gen" crd paths=./... output:crd:artifacts:config=config/crd/bases
-# The README's Go-tool route writes the same file.
-cp api/v1/zz_generated.statuspatch.go "$work/via-make.go"
-go tool statuspatch-gen paths=./api/... headerFile=hack/boilerplate.go.txt
-cmp api/v1/zz_generated.statuspatch.go "$work/via-make.go"
 ls api/v1/zz_generated.statuspatch.go config/crd/bases/widgets.example.com_widgets.yaml
-go mod tidy
-if grep -n replace go.mod; then echo "install-test: go.mod has a replace directive" >&2; exit 1; fi
-grep -E '^\s*(github.com/statuspatch/statuspatch|tool)' go.mod
+check_pins "make generate"
+go mod tidy || die "go mod tidy failed after make generate (above)"
+check_pins "go mod tidy"
+grep -E '^\s*github.com/statuspatch/statuspatch' go.mod
 
-step "build, README.md's lint commands, make lint-status"
-go build ./...
+step "build and vet (the generated patchers compile against controller-runtime v0.23.1), README.md's lint block, make lint-status"
+go build ./... || die "go build ./... failed: the operator with the generated patchers does not compile (above)"
+go vet ./... || die "go vet ./... failed in the operator (above)"
 rm -f bin/statuspatch-lint # as above: make lint-status installs it with go-install-tool
-make lint-status
-[[ -x bin/statuspatch-lint-$version ]] ||
-	{ echo "install-test: make lint-status did not install statuspatch-lint $version" >&2; exit 1; }
+make lint-status || die "docs/kubebuilder.md's make lint-status failed on an operator without handwritten status writes (above)"
+[[ -x bin/statuspatch-lint-$version ]] || die "make lint-status did not install statuspatch-lint $version"
 run_block lint
 
 step "a handwritten status write must fail every lint command"
@@ -124,16 +234,37 @@ EOF
 while IFS= read -r line; do
 	if bash -euo pipefail -c "$line" >"$work/lint.out" 2>&1; then
 		cat "$work/lint.out"
-		echo "install-test: '$line' passed on a handwritten status write" >&2
-		exit 1
+		die "'$line' passed on a handwritten status write"
 	fi
 	grep -q 'handwritten status write' "$work/lint.out" ||
-		{ cat "$work/lint.out"; echo "install-test: '$line' failed without reporting the write" >&2; exit 1; }
+		{ cat "$work/lint.out"; die "'$line' failed without reporting the write"; }
 	echo "ok, fails: $line"
 done <<<"$(readme_block lint)"$'\n'"make lint-status"
 rm internal/controller/blind.go
 
 step "go test ./... (testenv: the API server compiles here, slow on a cold cache)"
-go test ./...
+go test ./... || die "go test ./... failed: the reconciler's test on testenv (above)"
+check_pins "go build, go vet, go test"
 
-step "ok: installed $version from the proxy, no replace directive"
+step "README.md's claims about the other routes"
+# GOTOOLCHAIN=local: go install of a tool stops, it does not build with Go 1.25.
+if GOTOOLCHAIN=local GOBIN=$work/localbin go install "github.com/statuspatch/statuspatch/cmd/statuspatch-lint@$version" >"$work/local.out" 2>&1; then
+	die "GOTOOLCHAIN=local go install of statuspatch-lint with $user_go succeeded; README.md says it stops with 'requires go >= 1.26.0'"
+fi
+grep -q 'requires go >= 1.26.0' "$work/local.out" ||
+	{ cat "$work/local.out"; die "GOTOOLCHAIN=local go install failed without 'requires go >= 1.26.0' (above), which README.md quotes"; }
+echo "ok: GOTOOLCHAIN=local: $(tail -1 "$work/local.out")"
+# go get -tool, on a copy: it raises the go line and the k8s.io versions.
+cp -R "$op" "$work/tool-route"
+(
+	cd "$work/tool-route"
+	go get -tool "github.com/statuspatch/statuspatch/cmd/statuspatch-gen@$version" 2>&1 | grep -v '^go: downloading' || true
+	echo "go get -tool: $(golines | tr '\n' ' '); $(requirements | grep -E '^k8s.io/(apimachinery|apiextensions-apiserver) ' | tr '\n' ' ')"
+	awk '$1 == "go" { exit !($2 == "1.26.0") }' go.mod ||
+		die "go get -tool left the go line at $(awk '$1 == "go" { print $2 }' go.mod); README.md says it becomes 1.26.0"
+	requirements | grep -qE '^k8s.io/apimachinery v0\.37\.' ||
+		die "go get -tool left k8s.io/apimachinery at $(requirements | awk '$1 == "k8s.io/apimachinery" { print $2 }'); README.md says v0.37"
+)
+echo "ok: go get -tool raised the go line to 1.26.0 and k8s.io/apimachinery to v0.37, as README.md says"
+
+step "ok: installed $version from the proxy with $user_go; the operator's versions did not move"

@@ -16,7 +16,10 @@
 use_release_proxy() {
 	local repo=$1 version=$2 work=$3
 	local cache=${STATUSPATCH_INSTALL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statuspatch-install-test}
-	local upstream shared d
+	local upstream shared d root_of_modproxy
+	# The modproxy that builds the proxy is this script's checkout's (a
+	# release's clone has the same one).
+	root_of_modproxy=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	upstream=$(GOWORK=off go env GOPROXY)
 	shared=$(GOWORK=off go env GOMODCACHE)
 	export GOMODCACHE=$cache/modcache
@@ -24,7 +27,13 @@ use_release_proxy() {
 		if [[ -e $d ]]; then chmod -R u+w "$d" && rm -rf "$d"; fi
 	done
 	rm -rf "$work/proxy"
-	(cd "$repo" && GOWORK=off GOMODCACHE=$shared go run ./hack/modproxy -version "$version" -out "$work/proxy")
+	# modproxy is a program of the hack module (not published, not required
+	# by any published module): run it from there, outside the workspace,
+	# with the toolchain and module cache of the caller's environment.
+	if ! (cd "$root_of_modproxy/hack" && GOWORK=off GOMODCACHE=$shared go run ./modproxy -repo "$repo" -version "$version" -out "$work/proxy"); then
+		echo "modproxy-env: could not build the module proxy of $repo at $version (hack/modproxy failed, above)" >&2
+		return 1
+	fi
 	export GOWORK=off
 	export GOPROXY="file://$work/proxy,file://$shared/cache/download,$upstream"
 	export GONOSUMDB=github.com/statuspatch/statuspatch

@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
-# Releases the root module and the nested modules it publishes at one
-# version, consistently. Dry run unless --apply.
+# Releases every published module of this repository at one version,
+# consistently. Dry run unless --apply.
 #
 #   hack/release.sh v0.2.0                  # dry run: prints the release commit and tags
 #   hack/release.sh v0.2.0 --keep DIR       # dry run, and leave the prepared clone in DIR
 #   hack/release.sh v0.2.0 --apply          # fetch the release commit and tags into this repository
 #
+# The published modules (hack/modproxy's list): the runtime at the root,
+# testenv, the tools cmd/statuspatch-gen and cmd/statuspatch-lint, the
+# examples and hack/golangci-plugin. hack itself is not published.
+#
 # It never pushes. Working in a temporary clone of HEAD, it
-#  1. moves every requirement between the published modules (testenv,
-#     examples and hack/golangci-plugin on the root, examples on testenv), the
-#     go.work replace lines and the versions in the install docs to VERSION;
+#  1. moves every requirement between the published modules to VERSION
+#     (testenv on the root; the examples on the root, testenv and the two
+#     tools; hack/golangci-plugin on cmd/statuspatch-lint), the go.work
+#     replace lines and the versions in the install docs;
 #  2. builds a file-based proxy of the modules at VERSION (hack/modproxy) and,
-#     module by module, runs `go mod tidy` against it with GOWORK=off, then
-#     `go list -deps -test ./...` with -mod=readonly: every import of every
-#     module resolves, from the proxy, with a complete go.sum and no replace
-#     directive (compiling is left to CI: make test, make lint-plugin and
-#     hack/install-test.sh build the same code with the same versions);
+#     module by module, runs `go mod tidy` against it with GOWORK=off in each
+#     module that requires a sibling, then `go list -deps -test ./...` with
+#     -mod=readonly in every module: every import of every module resolves,
+#     from the proxy, with a complete go.sum and no replace directive. The
+#     root and the tools require no sibling: their go.mod and go.sum are
+#     released as they are, and resolve alone. (Compiling is left to CI:
+#     make test, make lint-plugin and hack/install-test.sh build the same
+#     code with the same versions.)
 #  3. commits "release: VERSION" and tags VERSION, testenv/VERSION,
+#     cmd/statuspatch-gen/VERSION, cmd/statuspatch-lint/VERSION,
 #     examples/VERSION and hack/golangci-plugin/VERSION (the tag names the go
 #     command looks for in a multi-module repository).
 # With --apply it then fetches that commit and the tags into this repository
@@ -40,7 +49,21 @@ if ! [[ $version =~ ^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Z
 	echo "release: $version is not a version like v0.2.0" >&2
 	exit 1
 fi
-nested=(testenv examples hack/golangci-plugin)
+prefix=github.com/statuspatch/statuspatch
+# The nested published modules, in dependency order (a module after the
+# siblings it requires), and the siblings each requires ("." is the root).
+# The root and the tools require none; hack/modproxy refuses a go.mod that
+# requires a sibling at another version, so a requirement missing here
+# fails the release instead of shipping.
+nested=(testenv cmd/statuspatch-gen cmd/statuspatch-lint examples hack/golangci-plugin)
+declare -A needs=(
+	[testenv]="."
+	[cmd/statuspatch-gen]=""
+	[cmd/statuspatch-lint]=""
+	[examples]=". testenv cmd/statuspatch-gen cmd/statuspatch-lint"
+	[hack/golangci-plugin]="cmd/statuspatch-lint"
+)
+modpath() { if [[ $1 == . ]]; then echo "$prefix"; else echo "$prefix/$1"; fi; }
 tags=("$version")
 for m in "${nested[@]}"; do tags+=("$m/$version"); done
 for t in "${tags[@]}"; do
@@ -68,38 +91,53 @@ git clone -q --no-local "$root" "$clone"
 git -C "$clone" checkout -q --detach "$(git -C "$root" rev-parse HEAD)"
 cd "$clone"
 
-old=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' testenv/go.mod)
+old=$(awk -v p="$prefix" '$1 == p { print $2 }' testenv/go.mod)
+[[ -n $old ]] || { echo "release: testenv/go.mod does not require $prefix; cannot tell the last release" >&2; exit 1; }
 echo "release: $old -> $version, from $(git rev-parse --short HEAD)"
 
 # 1. Requirements, go.work replacements, install docs.
-for m in "${nested[@]}"; do
-	(cd "$m" && GOWORK=off go mod edit -require "github.com/statuspatch/statuspatch@$version")
+for m in . "${nested[@]}"; do
+	# A module that needs no sibling must not name one (the root's own
+	# module line aside): its go.mod is released as it is.
+	if [[ -z ${needs[$m]:-} ]]; then
+		if grep -nE "^[[:space:]]*(require[[:space:]]+|tool[[:space:]]+)?$prefix(/[^[:space:]]*)?([[:space:]]|$)" "$m/go.mod"; then
+			echo "release: $m/go.mod names a module of this repository (above), but hack/release.sh's table says it needs none; add it to 'needs'" >&2
+			exit 1
+		fi
+		continue
+	fi
+	for s in ${needs[$m]}; do
+		(cd "$m" && GOWORK=off go mod edit -require "$(modpath "$s")@$version")
+	done
 done
-(cd examples && GOWORK=off go mod edit -require "github.com/statuspatch/statuspatch/testenv@$version")
-sed -i -E "s#^(\s*github.com/statuspatch/statuspatch(/testenv)?) $old =>#\1 $version =>#" go.work hack/golangci-plugin/go.work
+sed -i -E "s#^(\s*(replace\s+)?$prefix(/[A-Za-z0-9_./-]+)?) $old =>#\1 $version =>#" go.work hack/golangci-plugin/go.work
 for doc in README.md docs/kubebuilder.md examples/README.md; do
 	[[ -f $doc ]] || continue
-	sed -i -E -e "s#(github.com/statuspatch/statuspatch[A-Za-z0-9/_.-]*@)$old\b#\1$version#g" \
+	sed -i -E -e "s#($prefix[A-Za-z0-9/_.-]*@)$old\b#\1$version#g" \
 		-e "s#(STATUSPATCH_VERSION \?= )$old\b#\1$version#" \
 		-e "s#(version: )$old(\s+\# statuspatch)#\1$version\2#" "$doc"
 done
 
-# 2. go.sum of each nested module against the proxy, in dependency order (a
-# module's zip holds its go.sum, so the proxy is rebuilt after each).
+# 2. go.sum of each module that requires a sibling, against the proxy, in
+# dependency order (a module's zip holds its go.sum, and a requiring module's
+# go.sum holds the hash of that zip, so the proxy is rebuilt before each).
+# Then every module, the root included, resolves from the proxy alone.
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
-for m in "${nested[@]}"; do
-	echo "release: $m: go mod tidy, go list -deps -test ./... (GOWORK=off, from the proxy)"
+for m in . "${nested[@]}"; do
 	(
-		use_release_proxy "$clone" "$version" "$work"
+		use_release_proxy "$clone" "$version" "$work" >/dev/null
 		cd "$m"
-		go mod tidy
+		if [[ -n ${needs[$m]:-} ]]; then
+			echo "release: $m: go mod tidy, go list -deps -test ./... (GOWORK=off, from the proxy)"
+			go mod tidy
+		else
+			echo "release: $m: go list -deps -test ./... (GOWORK=off, from the proxy; needs no sibling, released as it is)"
+		fi
 		GOFLAGS="$GOFLAGS -mod=readonly" go list -deps -test ./... >/dev/null
 		if grep -n '^replace\|^\s*replace' go.mod; then echo "release: $m/go.mod has a replace directive" >&2; exit 1; fi
 	)
 done
-# The root module needs no other module: resolve it alone, as published.
-GOWORK=off GOFLAGS="${GOFLAGS:-} -mod=readonly" go list -deps -test ./... >/dev/null
 
 # 3. Commit and tags.
 git add -A

@@ -1,16 +1,19 @@
 // Command modproxy writes a file-based Go module proxy holding this
-// repository's published modules (the root, testenv, examples and the
-// golangci-lint plugin) at one version, as a proxy would serve them after
-// hack/release.sh tagged that version:
+// repository's published modules (the runtime at the root, testenv, the two
+// tools under cmd/, the examples and the golangci-lint plugin) at one
+// version, as a proxy would serve them after hack/release.sh tagged that
+// version. It is a program of the hack module, which the published modules
+// do not require; run it from there, outside the workspace:
 //
-//	go run ./hack/modproxy -version v0.1.0 -out /tmp/proxy
+//	cd hack && GOWORK=off go run ./modproxy -repo .. -version v0.1.0 -out /tmp/proxy
 //	GOPROXY=file:///tmp/proxy,https://proxy.golang.org GONOSUMDB=github.com/statuspatch/statuspatch go get ...
 //
 // The zips hold the files git tracks in the working tree (plus untracked
 // files that are not ignored), so a module built from it matches what the go
 // command would fetch from the tag. It refuses a go.mod with a replace
-// directive or one that requires a sibling at another version: a published
-// module with either would not build for its users.
+// directive, one that requires a sibling at another version, and one that
+// requires a module of this repository that is not published (hack): a
+// published module with any of them would not build for its users.
 package main
 
 import (
@@ -33,8 +36,13 @@ import (
 )
 
 // published lists the directories of the modules a release tags, relative to
-// the repository root ("." is the root module).
-var published = []string{".", "testenv", "examples", "hack/golangci-plugin"}
+// the repository root ("." is the root module): one module per thing a user
+// imports or installs. The examples are published so that a user can read
+// and run them at a release (and so that a release proves a module at the
+// newest supported line resolves the others without a replace);
+// hack/golangci-plugin because docs/kubebuilder.md installs it with
+// go install. hack itself (benchratio, modproxy) is for development only.
+var published = []string{".", "testenv", "cmd/statuspatch-gen", "cmd/statuspatch-lint", "examples", "hack/golangci-plugin"}
 
 func main() {
 	version := flag.String("version", "", "the version to publish, e.g. v0.1.0 (required)")
@@ -110,13 +118,16 @@ func readModules(repo string, dirs []string) ([]mod, error) {
 	return mods, nil
 }
 
-// checkPublishable reports every replace directive and every requirement of
-// a sibling module at a version other than the one being published.
+// checkPublishable reports every replace directive, every requirement of a
+// sibling module at a version other than the one being published, and every
+// requirement of a module under the root module's path that is not
+// published. mods[0] is the root module.
 func checkPublishable(mods []mod, version string) error {
 	siblings := map[string]bool{}
 	for _, m := range mods {
 		siblings[m.file.Module.Mod.Path] = true
 	}
+	prefix := mods[0].file.Module.Mod.Path + "/"
 	var errs []error
 	for _, m := range mods {
 		for _, r := range m.file.Replace {
@@ -124,9 +135,13 @@ func checkPublishable(mods []mod, version string) error {
 				m.name, r.Syntax.Start.Line, r.Old.Path))
 		}
 		for _, r := range m.file.Require {
-			if siblings[r.Mod.Path] && r.Mod.Version != version {
+			switch {
+			case siblings[r.Mod.Path] && r.Mod.Version != version:
 				errs = append(errs, fmt.Errorf("%s:%d: requires %s %s, but the modules are being published at %s (hack/release.sh moves the requirements)",
 					m.name, r.Syntax.Start.Line, r.Mod.Path, r.Mod.Version, version))
+			case !siblings[r.Mod.Path] && strings.HasPrefix(r.Mod.Path, prefix):
+				errs = append(errs, fmt.Errorf("%s:%d: requires %s, a module of this repository that is not published (hack/modproxy's published list)",
+					m.name, r.Syntax.Start.Line, r.Mod.Path))
 			}
 		}
 	}

@@ -19,11 +19,12 @@ func parse(t *testing.T, name, text string) mod {
 	return mod{dir: filepath.Dir(name), name: name, data: []byte(text), file: f}
 }
 
-// A replace directive, or a sibling required at another version, would not
-// build for a user: each is reported at its go.mod line.
+// A replace directive, a sibling required at another version, or a module of
+// the repository that is not published would not build for a user: each is
+// reported at its go.mod line.
 func TestCheckPublishable(t *testing.T) {
 	root := parse(t, "go.mod", "module example.com/r\n\ngo 1.26.0\n")
-	nested := parse(t, "n/go.mod", "module example.com/r/n\n\ngo 1.26.0\n\nrequire example.com/r v0.1.0\n\nreplace example.com/r => ../\n")
+	nested := parse(t, "n/go.mod", "module example.com/r/n\n\ngo 1.26.0\n\nrequire example.com/r v0.1.0\n\nreplace example.com/r => ../\n\nrequire example.com/r/hack v0.2.0\n")
 	err := checkPublishable([]mod{root, nested}, "v0.2.0")
 	if err == nil {
 		t.Fatal("no error")
@@ -31,12 +32,15 @@ func TestCheckPublishable(t *testing.T) {
 	for _, want := range []string{
 		"n/go.mod:5: requires example.com/r v0.1.0, but the modules are being published at v0.2.0",
 		"n/go.mod:7: replace example.com/r: a published go.mod must not replace modules",
+		"n/go.mod:9: requires example.com/r/hack, a module of this repository that is not published",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
-	if err := checkPublishable([]mod{root, parse(t, "n/go.mod", "module example.com/r/n\n\nrequire example.com/r v0.2.0\n")}, "v0.2.0"); err != nil {
+	// Third-party modules, and modules whose path merely starts with the
+	// root's (example.com/rx), are not the repository's.
+	if err := checkPublishable([]mod{root, parse(t, "n/go.mod", "module example.com/r/n\n\nrequire (\n\texample.com/r v0.2.0\n\texample.com/rx v0.1.0\n)\n")}, "v0.2.0"); err != nil {
 		t.Errorf("consistent modules: %v", err)
 	}
 }
@@ -93,5 +97,23 @@ func TestWriteModule(t *testing.T) {
 	}
 	if strings.Contains(got, "/n/") {
 		t.Errorf("zip holds the nested module: %s", got)
+	}
+}
+
+// Every published directory of this repository holds the module whose path
+// the go command derives from its tag: the root's path, then the directory.
+func TestPublishedModules(t *testing.T) {
+	mods, err := readModules(filepath.Join("..", ".."), published)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootPath := mods[0].file.Module.Mod.Path
+	if published[0] != "." || rootPath != "github.com/statuspatch/statuspatch" {
+		t.Fatalf("published[0] = %q with module %s, want the root module first", published[0], rootPath)
+	}
+	for _, m := range mods[1:] {
+		if want := rootPath + "/" + m.dir; m.file.Module.Mod.Path != want {
+			t.Errorf("%s: module %s, want %s", m.name, m.file.Module.Mod.Path, want)
+		}
 	}
 }
