@@ -38,14 +38,19 @@ import (
 //     a reader that lags: a Conflict, sent nothing.)
 //   - overtaken: another write came after the base and the object does not
 //     hold this write's status (or the object was deleted and made again).
-//     After a 409 that is a Conflict: the usual case, another writer won.
+//     After a 409 the object's history decides (history.go): this write
+//     was the first after the base (landed, then overwritten before
+//     client-go's resend: landed), another writer's was (a Conflict: the
+//     usual case), or the history cannot be read (ErrWriteOutcomeUnknown).
 //     After any other error the write may have landed and been overwritten
 //     since: ErrWriteOutcomeUnknown.
 
 // ErrWriteOutcomeUnknown matches (errors.Is) the error Flush and Retry
 // return when a status write was sent, its response was lost, and whether
 // the server stored it cannot be told: the context ended first, the object
-// could not be read back, or another writer overwrote the status since.
+// could not be read back, another writer overwrote the status since, or,
+// after a 409, the object's history (which tells whether the first write
+// after the base was this one) could not be read.
 // The write was stored once or not at all. Do not run the same decision
 // again on this patcher: fetch the object again and decide from what the
 // server holds.
@@ -203,6 +208,19 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 			return resultApplied, nil
 		case verdictOvertaken:
 			if apierrors.IsConflict(err) {
+				// The usual Conflict, or this write stored and
+				// overwritten before client-go's resend: the history
+				// tells (history.go).
+				landed, herr := p.overtakenAfterConflict(ctx, w, fresh, err)
+				switch {
+				case herr != nil:
+					return resultError, herr
+				case landed:
+					p.replaceObject(fresh)
+					p.setBase(p.obj)
+					p.fresh = freshness{}
+					return resultApplied, nil
+				}
 				return resultConflict, err
 			}
 			return resultError, &WriteOutcomeUnknownError{Object: p.id(),
@@ -228,18 +246,28 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 	return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: fmt.Sprintf("still unsettled after %d reads", maxSettles), Cause: err}
 }
 
-// settleAfterConflict is Retry's settle of a write that got a Conflict,
-// after its backoff: one read, which either shows the write stored (the
-// object becomes it: true) or becomes the object and base for the next
-// attempt.
-func (p *Patcher[T]) settleAfterConflict(ctx context.Context) (bool, error) {
+// settleAfterConflict is Retry's settle of a write that got a Conflict
+// (conflict), after its backoff: one read, which either shows the write
+// stored (the object becomes it: true) or becomes the object and base for
+// the next attempt. An object that moved past the base without holding the
+// write needs its history (history.go); when that cannot be read the
+// error matches ErrWriteOutcomeUnknown and the object and base are left.
+func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (bool, error) {
 	w := p.sent
 	p.sent = nil
 	fresh, err := p.readChecked(ctx)
 	if err != nil {
 		return false, err
 	}
-	landed := p.verdict(w, fresh) == verdictLanded
+	landed := false
+	switch p.verdict(w, fresh) {
+	case verdictLanded:
+		landed = true
+	case verdictOvertaken:
+		if landed, err = p.overtakenAfterConflict(ctx, w, fresh, conflict); err != nil {
+			return false, err
+		}
+	}
 	p.replaceObject(fresh)
 	p.setBase(p.obj)
 	return landed, nil

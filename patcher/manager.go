@@ -5,7 +5,9 @@ import (
 )
 
 // Manager is the part of a controller-runtime manager.Manager (or
-// cluster.Cluster) that ForManager uses.
+// cluster.Cluster) that ForManager needs. ForManager also uses GetConfig,
+// GetHTTPClient, GetScheme and GetRESTMapper when mgr has them (see
+// WithWatcher).
 type Manager interface {
 	GetClient() client.Client
 	GetAPIReader() client.Reader
@@ -24,7 +26,11 @@ type Client struct {
 // ForManager returns the manager's client (mgr.GetClient()) carrying the
 // safe defaults for every Patcher made from it: the manager's uncached
 // reader (WithAPIReader(mgr.GetAPIReader())) for Retry, re-bases and stale
-// reads, then opts (WithFieldOwner, say). Metrics go to controller-runtime's
+// reads; when mgr also has GetConfig, GetHTTPClient, GetScheme and
+// GetRESTMapper (a controller-runtime manager.Manager or cluster.Cluster
+// does), a watching client made from them once (WithWatcher), which tells
+// a write stored and overwritten before client-go's resend from another
+// writer's Conflict; then opts (WithFieldOwner, say). Metrics go to controller-runtime's
 // registry, which the manager serves, unless opts say otherwise. Make it
 // once, when the reconciler is set up:
 //
@@ -36,7 +42,11 @@ func ForManager(mgr Manager, opts ...Option) *Client {
 	if isNil(mgr) {
 		return &Client{}
 	}
-	return WithDefaults(mgr.GetClient(), append([]Option{WithAPIReader(mgr.GetAPIReader())}, opts...)...)
+	defaults := []Option{WithAPIReader(mgr.GetAPIReader())}
+	if w := watcherFor(mgr); w != nil {
+		defaults = append(defaults, WithWatcher(w))
+	}
+	return WithDefaults(mgr.GetClient(), append(defaults, opts...)...)
 }
 
 // WithDefaults returns c carrying opts for every Patcher made from it, like

@@ -33,8 +33,8 @@ var DefaultBackoff = wait.Backoff{
 // ErrRetryExhausted.
 const DefaultRetryTimeout = 2 * time.Minute
 
-// Option configures a Patcher. Make one with WithAPIReader, WithBackoff,
-// WithRetryTimeout, WithFieldOwner or WithMetrics.
+// Option configures a Patcher. Make one with WithAPIReader, WithWatcher,
+// WithBackoff, WithRetryTimeout, WithFieldOwner or WithMetrics.
 type Option interface {
 	applyToPatcher(*options)
 }
@@ -51,6 +51,8 @@ type options struct {
 	// ownedConditions are the condition types Flush may re-apply onto a
 	// fresh read after a conflict.
 	ownedConditions []string
+	// watcher reads the object's history after a 409 (history.go).
+	watcher client.WithWatch
 }
 
 func defaultOptions() options {
@@ -68,6 +70,27 @@ func WithAPIReader(r client.Reader) Option {
 	return optionFunc(func(o *options) {
 		if !isNil(r) {
 			o.apiReader = r
+		}
+	})
+}
+
+// WithWatcher gives the patcher a client that can watch the object's kind
+// on the server (client.NewWithWatch; it needs the watch permission). It is
+// used only after a status write got a 409 and the object moved past the
+// base without holding the write: one watch from the base's
+// resourceVersion, for the object's name, whose first event tells whether
+// the first write after the base was this one (stored, its response lost,
+// then overwritten before client-go's own resend: Flush succeeds and Retry
+// does not decide again) or another writer's (a Conflict). When the
+// history cannot be read (the base is older than the history the server
+// keeps, the watch is refused) that is ErrWriteOutcomeUnknown. Without a
+// watcher the case is taken for a Conflict. ForManager sets one when the
+// manager exposes its REST config (a controller-runtime manager or
+// cluster does); a nil w is ignored. Default: none.
+func WithWatcher(w client.WithWatch) Option {
+	return optionFunc(func(o *options) {
+		if !isNil(w) {
+			o.watcher = w
 		}
 	})
 }

@@ -103,7 +103,7 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 		}
 		// The re-read: it also tells whether a write that got the
 		// Conflict was stored after all (landed.go); then it is done.
-		landed, rerr := p.reread(ctx)
+		landed, rerr := p.reread(ctx, err)
 		switch {
 		case rerr != nil:
 			p.replaceObject(before)
@@ -116,11 +116,12 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	}
 }
 
-// reread is Retry's read after a Conflict: it settles a sent write when
-// there is one, and makes the fresh read the object and the base.
-func (p *Patcher[T]) reread(ctx context.Context) (landed bool, err error) {
+// reread is Retry's read after a Conflict (conflict): it settles a sent
+// write when there is one, and makes the fresh read the object and the
+// base.
+func (p *Patcher[T]) reread(ctx context.Context, conflict error) (landed bool, err error) {
 	if p.sent != nil {
-		return p.settleAfterConflict(ctx)
+		return p.settleAfterConflict(ctx, conflict)
 	}
 	return false, p.refresh(ctx)
 }

@@ -36,10 +36,16 @@ const (
 	// faultOverwritten: the request is stored, another writer's write
 	// lands after it, and the connection is reset before the response.
 	faultOverwritten
+	// faultOverwrittenRetryAfter: the request is stored, another writer's
+	// write (based on it) lands after it, and the response is a 500
+	// ServerTimeout with Retry-After: 0; client-go's own second send then
+	// gets the server's real 409.
+	faultOverwrittenRetryAfter
 )
 
 func (f fault) String() string {
-	return [...]string{"none", "500 ServerTimeout with Retry-After", "503 without Retry-After", "connection reset", "timeout", "a foreign write first", "overwritten, then a reset"}[f]
+	return [...]string{"none", "500 ServerTimeout with Retry-After", "503 without Retry-After", "connection reset", "timeout", "a foreign write first", "overwritten, then a reset",
+		"overwritten, then a 500 with Retry-After (the resend gets a 409)"}[f]
 }
 
 // plannedFault is one fault, applied before or after the server applied
@@ -118,7 +124,7 @@ func (f *faultyTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			_ = resp.Body.Close()
 			f.forwarded()
-			if p.kind == faultOverwritten {
+			if p.kind == faultOverwritten || p.kind == faultOverwrittenRetryAfter {
 				if err := f.foreign(); err != nil {
 					return nil, fmt.Errorf("the foreign write failed: %w", err)
 				}
@@ -138,7 +144,7 @@ func faultResponse(req *http.Request, kind fault) (*http.Response, error) {
 		return nil, timeoutError{}
 	}
 	code, reason, header := http.StatusServiceUnavailable, "ServiceUnavailable", http.Header{"Content-Type": {"application/json"}}
-	if kind == fault5xxRetryAfter {
+	if kind == fault5xxRetryAfter || kind == faultOverwrittenRetryAfter {
 		code, reason = http.StatusInternalServerError, "ServerTimeout"
 		header.Set("Retry-After", "0")
 	}

@@ -21,6 +21,7 @@ var fuzzFaults = []plannedFault{
 	{kind: faultTimeout}, {kind: faultTimeout, after: true},
 	{kind: faultForeign},
 	{kind: faultOverwritten, after: true},
+	{kind: faultOverwrittenRetryAfter, after: true},
 }
 
 // FuzzTransportFaults runs random sequences of Fetch+Flush and Retry
@@ -28,7 +29,9 @@ var fuzzFaults = []plannedFault{
 // unique item, on the real API server, with random faults on the status
 // PATCHes: 5xx with and without Retry-After, resets and timeouts before
 // and after the server applied the write, another writer's write first
-// (a real 409) or after (then a reset). Invariants, after every call:
+// (a real 409) or after (then a reset, or a 500 with Retry-After whose
+// resend by client-go gets the server's 409: the write stored, overwritten,
+// and only the object's history tells). Invariants, after every call:
 // no panic; a call that returned nil stored its item exactly once; a
 // Conflict stored nothing; any other error stored it at most once; every
 // item another writer stored is still there, once.
@@ -46,6 +49,10 @@ func FuzzTransportFaults(f *testing.F) {
 		{0, 1, 9, 1, 2, 7, 2},     // Flush: a real 409; Retry: a timeout and a 500, both before
 		{2, 2, 2, 2, 1, 2, 4, 0},  // Retry on the previous patcher, 500s stored
 		{1, 2, 1, 1, 0, 2, 3, 3},
+		{0, 1, 11},                 // Flush: stored, overwritten, 500 with Retry-After; the resend gets a 409
+		{1, 1, 11},                 // Retry: the same
+		{1, 2, 11, 9, 0, 2, 11, 0}, // Retry: the same, then the resend meets a foreign write; Flush: the same, then passes
+		{2, 2, 11, 11, 2, 1, 9},    // Retry: the same, and the resend (a 409) is met by another overwrite and 500; Retry again: a foreign write
 	} {
 		f.Add(seed)
 	}
@@ -112,13 +119,14 @@ func FuzzTransportFaults(f *testing.F) {
 }
 
 // fuzzCall runs one decision: 0 Fetch and Flush, 1 Fetch and Retry, 2
-// Retry on the previous Retry's patcher (or a new one).
-func fuzzCall(t *testing.T, c client.Client, key client.ObjectKey, op byte, item string, last **patcher.Patcher[*v1.Widget]) error {
+// Retry on the previous Retry's patcher (or a new one). The patchers
+// watch through c (WithWatcher), as a ForManager client's do.
+func fuzzCall(t *testing.T, c client.WithWatch, key client.ObjectKey, op byte, item string, last **patcher.Patcher[*v1.Widget]) error {
 	t.Helper()
 	p := *last
 	if op != 2 || p == nil {
 		var err error
-		if p, err = patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil), fastRetry); err != nil {
+		if p, err = patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil), fastRetry, patcher.WithWatcher(c)); err != nil {
 			return err
 		}
 	}

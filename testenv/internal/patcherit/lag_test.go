@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -55,11 +56,16 @@ func (g *watchGate) pass() {
 
 // wrap is a rest.Config WrapTransport: watch responses get a body whose
 // reads wait for the gate after the data arrived, so an event that arrives
-// while the gate is held reaches the informer only after release.
+// while the gate is held reaches the informer only after release. It
+// holds the informers' watches, not a patcher's one-object history watch
+// after a 409 (a field selector on metadata.name, from ForManager's
+// watcher, which shares the manager's config): the gate models a lagging
+// cache, not a lagging API server.
 func (g *watchGate) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := rt.RoundTrip(req)
-		if err == nil && req.URL.Query().Get("watch") == "true" {
+		q := req.URL.Query()
+		if err == nil && q.Get("watch") == "true" && !strings.HasPrefix(q.Get("fieldSelector"), "metadata.name=") {
 			resp.Body = &gatedBody{ReadCloser: resp.Body, gate: g}
 		}
 		return resp, err
