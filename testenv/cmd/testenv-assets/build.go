@@ -197,6 +197,9 @@ func (b *builder) build(ctx context.Context, v kubeVersion) (string, error) {
 	if err := os.WriteFile(filepath.Join(tmp, "BUILD-INFO"), []byte(info), 0o644); err != nil {
 		return "", err
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // os.MkdirTemp made it 0700
+		return "", err
+	}
 	if err := os.Rename(tmp, final); err != nil {
 		if complete(final) { // another run finished the same build first
 			return final, nil

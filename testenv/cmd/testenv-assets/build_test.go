@@ -198,6 +198,9 @@ func TestBuildThenCacheHit(t *testing.T) {
 	if !complete(want) {
 		t.Errorf("%s is not a complete build", want)
 	}
+	if info, err := os.Stat(want); err != nil || info.Mode().Perm() != 0o755 {
+		t.Errorf("build folder: %v, mode %v; want 0755", err, info.Mode())
+	}
 	entries, _ := os.ReadDir(root)
 	if len(entries) != 1 {
 		t.Errorf("cache holds %d entries, want the one build folder: %v", len(entries), entries)
