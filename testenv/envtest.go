@@ -73,7 +73,10 @@ func checkEnvtestAssets(o options) error {
 }
 
 // envtestMapper serves the CRDs from the static mapper first and everything
-// else (core kinds exist on a real kube-apiserver) from discovery.
+// else (core kinds exist on a real kube-apiserver) from discovery. It is a
+// pointer: a FirstHitRESTMapper value holds a slice, so comparing two
+// RESTMapper interfaces holding one (mgr.GetRESTMapper() == env.Mapper)
+// would panic.
 func envtestMapper(cfg *rest.Config, static meta.RESTMapper) (meta.RESTMapper, error) {
 	httpClient, err := rest.HTTPClientFor(cfg)
 	if err != nil {
@@ -83,5 +86,5 @@ func envtestMapper(cfg *rest.Config, static meta.RESTMapper) (meta.RESTMapper, e
 	if err != nil {
 		return nil, fmt.Errorf("testenv: discovery RESTMapper: %w", err)
 	}
-	return meta.FirstHitRESTMapper{MultiRESTMapper: meta.MultiRESTMapper{static, dynamicMapper}}, nil
+	return &meta.FirstHitRESTMapper{MultiRESTMapper: meta.MultiRESTMapper{static, dynamicMapper}}, nil
 }
