@@ -404,14 +404,18 @@ func goRunner(goCmd, goos, goarch string) runFunc {
 		_ = pw.Close()
 		<-scanned
 		if err != nil {
+			name := "go " + strings.Join(args, " ")
+			if len(name) > 100 { // go build's -ldflags
+				name = "go " + args[0] + " ... " + args[len(args)-1]
+			}
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("go %s: %w", strings.Join(args, " "), ctx.Err())
+				return nil, fmt.Errorf("%s: interrupted (%w)", name, ctx.Err())
 			}
 			var exitErr *exec.ExitError
 			if errors.As(err, &exitErr) && len(tail) > 0 {
-				return nil, fmt.Errorf("go %s: %w; the go command's last output:\n%s", strings.Join(args, " "), err, strings.Join(tail, "\n"))
+				return nil, fmt.Errorf("%s: %w; the go command's last output:\n%s", name, err, strings.Join(tail, "\n"))
 			}
-			return nil, fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		return stdout.Bytes(), nil
 	}

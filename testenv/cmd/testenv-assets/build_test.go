@@ -362,3 +362,25 @@ func TestGoRunnerFailureTail(t *testing.T) {
 		t.Errorf("go env GOWORK GOFLAGS CGO_ENABLED = %q, want off -mod=mod 0", got)
 	}
 }
+
+// An interrupted build says so and leaves nothing in the cache.
+func TestInterrupted(t *testing.T) {
+	root := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	f := &fakeGo{t: t, versions: []string{"v1.35.4"}}
+	runner := func(c context.Context, dir string, line func(string), args ...string) ([]byte, error) {
+		if args[0] == "build" && strings.HasSuffix(args[len(args)-1], apiserverPkg) {
+			cancel() // Ctrl-C while kube-apiserver compiles
+			return nil, fmt.Errorf("go build ... %s: interrupted (%w)", apiserverPkg, c.Err())
+		}
+		return f.run(c, dir, line, args...)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"use", "-p", "path", "--bin-dir", root, "1.35.x"}, &stdout, &stderr, runner)
+	if code != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "interrupted; nothing was added to "+root) {
+		t.Errorf("exit %d, stdout %q, stderr %s", code, stdout.String(), stderr.String())
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("the interrupted build left %v in the cache", entries)
+	}
+}

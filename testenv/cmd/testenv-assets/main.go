@@ -57,7 +57,7 @@ and later runs print the folder at once.
 Flags:
 `
 
-// run is the command; newRun, when not nil, replaces the go command (tests).
+// run is the command; runner, when not nil, replaces the go command (tests).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner runFunc) int {
 	cacheRoot := ""
 	if dir, err := os.UserCacheDir(); err == nil {
@@ -135,6 +135,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 	v, dir, err := use(ctx, b, q, *installedOnly)
 	if err != nil {
 		fmt.Fprintf(stderr, "testenv-assets: %v\n", err)
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "testenv-assets: interrupted; nothing was added to %s\n", b.root)
+		}
 		return 1
 	}
 	switch *printMode {
