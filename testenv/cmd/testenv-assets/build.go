@@ -117,8 +117,11 @@ func (b *builder) kubeGoModOf(ctx context.Context, dir string, v kubeVersion) (k
 		return kubeGoMod{}, fmt.Errorf("fetching k8s.io/kubernetes %s's go.mod: %w", v.Tag(), err)
 	}
 	var mod struct{ GoMod string }
-	if err := json.Unmarshal(out, &mod); err != nil || mod.GoMod == "" {
-		return kubeGoMod{}, fmt.Errorf("fetching k8s.io/kubernetes %s's go.mod: go list -m -json printed no GoMod file (%v)", v.Tag(), err)
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return kubeGoMod{}, fmt.Errorf("fetching k8s.io/kubernetes %s's go.mod: reading go list's output: %w", v.Tag(), err)
+	}
+	if mod.GoMod == "" {
+		return kubeGoMod{}, fmt.Errorf("fetching k8s.io/kubernetes %s's go.mod: go list -m -json printed no GoMod file", v.Tag())
 	}
 	data, err := os.ReadFile(mod.GoMod)
 	if err != nil {

@@ -139,7 +139,9 @@ func TestApiserverGoMod(t *testing.T) {
 			t.Errorf("go mod edit -json: replace %+v, want %s => %s v0.35.4", r, m.Staging[i], m.Staging[i])
 		}
 	}
-	if len(got.Godebug) != 1 || got.Godebug[0].Key != "default" || got.Godebug[0].Value != "go1.25" {
+	// go 1.24's go mod edit -json prints no godebug lines (the floor's
+	// tests run on it); there the text check above stands alone.
+	if got.Godebug != nil && (len(got.Godebug) != 1 || got.Godebug[0].Key != "default" || got.Godebug[0].Value != "go1.25") {
 		t.Errorf("go mod edit -json: godebug %+v", got.Godebug)
 	}
 
