@@ -169,6 +169,7 @@ func (b *builder) build(ctx context.Context, v kubeVersion) (string, error) {
 	b.logf("building kube-apiserver %s and its etcd from source through the Go module proxy; "+
 		"this takes minutes the first time (next runs use %s)", v, final)
 	p := &progress{b: b, start: start, steps: 5}
+	defer p.done() // a failed step's reports stop too
 	p.step("reading k8s.io/kubernetes %s's go.mod", v.Tag())
 	m, err := b.kubeGoModOf(ctx, apiserverSrc, v)
 	if err != nil {
@@ -339,7 +340,7 @@ func (p *progress) report(stop chan struct{}) {
 				msg += fmt.Sprintf(", %d of at most %d packages compiled (cached ones are not counted)", p.compiled, p.total)
 			}
 			if p.downloads > 0 {
-				msg += fmt.Sprintf(", %d modules downloaded", p.downloads)
+				msg += fmt.Sprintf(", %d module%s downloaded", p.downloads, map[bool]string{true: "s"}[p.downloads != 1])
 			}
 			msg += fmt.Sprintf(" (%s elapsed in all)", roundDuration(now.Sub(p.start)))
 			p.mu.Unlock()
