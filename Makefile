@@ -39,6 +39,15 @@ tools: build $(CONTROLLER_GEN) ## Install the pinned tools (controller-gen) into
 $(CONTROLLER_GEN):
 	GOBIN=$(BIN) $(GO) install sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_GEN_VERSION)
 
+# envtest's kube-apiserver and etcd, built from source through the module
+# proxy into os.UserCacheDir()/statuspatch/testenv-assets (minutes the first
+# time, nothing after): KUBEBUILDER_ASSETS=$$(make -s testenv-assets).
+TESTENV_ASSETS_VERSION ?= 1.35.x
+
+.PHONY: testenv-assets
+testenv-assets: ## Build envtest's kube-apiserver and etcd (TESTENV_ASSETS_VERSION, 1.35.x) into the cache; print the folder.
+	@cd testenv && $(GO) run ./cmd/testenv-assets use -p path $(TESTENV_ASSETS_VERSION)
+
 ##@ Test
 
 .PHONY: test

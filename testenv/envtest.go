@@ -66,14 +66,17 @@ func checkEnvtestAssets(o options) error {
 		return nil
 	}
 	return fmt.Errorf("testenv: %s %q has no executable %s, so the envtest backend cannot start "+
-		"(it chose envtest because %s); point it at a directory with %s (setup-envtest use -p path prints one), "+
+		"(it chose envtest because %s); point it at a directory with %s (setup-envtest use -p path prints one; testenv-assets use -p path builds one from the module proxy), "+
 		"or pass testenv.WithBackend(testenv.BackendEmbedded) to run the in-process server whatever %s says",
 		o.assetsFrom, o.assetsDir, strings.Join(missing, " or "), o.backendReason,
 		strings.Join(envtestBinaries, " and "), EnvAssets)
 }
 
 // envtestMapper serves the CRDs from the static mapper first and everything
-// else (core kinds exist on a real kube-apiserver) from discovery.
+// else (core kinds exist on a real kube-apiserver) from discovery. It is a
+// pointer: a FirstHitRESTMapper value holds a slice, so comparing two
+// RESTMapper interfaces holding one (mgr.GetRESTMapper() == env.Mapper)
+// would panic.
 func envtestMapper(cfg *rest.Config, static meta.RESTMapper) (meta.RESTMapper, error) {
 	httpClient, err := rest.HTTPClientFor(cfg)
 	if err != nil {
@@ -83,5 +86,5 @@ func envtestMapper(cfg *rest.Config, static meta.RESTMapper) (meta.RESTMapper, e
 	if err != nil {
 		return nil, fmt.Errorf("testenv: discovery RESTMapper: %w", err)
 	}
-	return meta.FirstHitRESTMapper{MultiRESTMapper: meta.MultiRESTMapper{static, dynamicMapper}}, nil
+	return &meta.FirstHitRESTMapper{MultiRESTMapper: meta.MultiRESTMapper{static, dynamicMapper}}, nil
 }

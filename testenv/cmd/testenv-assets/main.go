@@ -1,0 +1,188 @@
+// Command testenv-assets builds the binaries controller-runtime's envtest
+// runs (kube-apiserver and etcd) from source, through the Go module proxy
+// alone, and prints the folder to use as KUBEBUILDER_ASSETS:
+//
+//	export KUBEBUILDER_ASSETS=$(go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets@latest use -p path 1.35.x)
+//
+// kube-apiserver comes from the k8s.io/kubernetes module at the requested
+// release (its staging modules at their published releases, v0.N.P for
+// v1.N.P), etcd from etcd's server module at the version that release's
+// go.mod requires. Each is built in a scratch module in the cache, so
+// nothing is added to the calling module's go.mod. The result is cached in
+// os.UserCacheDir()/statuspatch/testenv-assets/<version>-<goos>-<goarch>/;
+// the first build takes minutes, later runs print the folder at once. No
+// kube-controller-manager or kubectl is built: envtest needs neither.
+//
+// Usage:
+//
+//	testenv-assets use [-p human|path|env] [-i] [--bin-dir DIR] [VERSION]
+//
+// VERSION is 1.N.P (one release), 1.N.x (the newest patch of a line the
+// module proxy serves), or left out (the newest release served).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `testenv-assets builds envtest's kube-apiserver and etcd from source through
+the Go module proxy and prints the folder to use as KUBEBUILDER_ASSETS.
+
+Usage:
+  testenv-assets use [flags] [VERSION]
+
+VERSION is 1.N.P (one release, e.g. 1.35.4), 1.N.x (the newest patch of a
+line the module proxy serves, e.g. 1.35.x), or left out (the newest release
+served). The first build of a version takes minutes; it is cached in
+%s
+and later runs print the folder at once.
+
+Flags:
+`
+
+// run is the command; runner, when not nil, replaces the go command (tests).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner runFunc) int {
+	cacheRoot := ""
+	if dir, err := os.UserCacheDir(); err == nil {
+		cacheRoot = filepath.Join(dir, "statuspatch", "testenv-assets")
+	}
+	fs := flag.NewFlagSet("testenv-assets use", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	printMode := fs.String("p", "human", "what to print: human (version, platform, path), path (the folder alone, for KUBEBUILDER_ASSETS=$(...)), or env (export KUBEBUILDER_ASSETS=...)")
+	installedOnly := fs.Bool("i", false, "use only what is cached: never ask the module proxy or build")
+	binDir := fs.String("bin-dir", cacheRoot, "the cache folder")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, usage, cacheRoot)
+		fs.PrintDefaults()
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fs.Usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] != "use" {
+		fmt.Fprintf(stderr, "testenv-assets: unknown command %q; the command is use (testenv-assets help)\n", args[0])
+		return 2
+	}
+	// Flags may come before or after the version, as setup-envtest takes them.
+	var positional []string
+	rest := args[1:]
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		positional = append(positional, rest[0])
+		rest = rest[1:]
+	}
+	if len(positional) > 1 {
+		fmt.Fprintf(stderr, "testenv-assets: one version, not %q\n", positional)
+		return 2
+	}
+	switch *printMode {
+	case "human", "path", "env":
+	default:
+		fmt.Fprintf(stderr, "testenv-assets: -p %q: want human, path or env\n", *printMode)
+		return 2
+	}
+	if *binDir == "" {
+		fmt.Fprintln(stderr, "testenv-assets: no user cache folder (os.UserCacheDir failed); pass --bin-dir")
+		return 2
+	}
+	version := ""
+	if len(positional) == 1 {
+		version = positional[0]
+	}
+	q, err := parseQuery(version)
+	if err != nil {
+		fmt.Fprintf(stderr, "testenv-assets: %v\n", err)
+		return 2
+	}
+	goos, goarch := runtime.GOOS, runtime.GOARCH
+	if runner == nil {
+		runner = goRunner("go", goos, goarch)
+	}
+	b := &builder{
+		root: *binDir, goos: goos, goarch: goarch,
+		run: runner, log: stderr, tick: 15 * time.Second, now: time.Now,
+		staleBuildAge: 24 * time.Hour,
+	}
+	v, dir, err := use(ctx, b, q, *installedOnly)
+	if err != nil {
+		fmt.Fprintf(stderr, "testenv-assets: %v\n", err)
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "testenv-assets: interrupted; nothing was added to %s\n", b.root)
+		}
+		return 1
+	}
+	switch *printMode {
+	case "path":
+		fmt.Fprintln(stdout, dir)
+	case "env":
+		fmt.Fprintf(stdout, "export KUBEBUILDER_ASSETS='%s'\n", strings.ReplaceAll(dir, "'", `'\''`))
+	default:
+		fmt.Fprintf(stdout, "Version: %s\nOS/Arch: %s/%s\nPath: %s\n", v, goos, goarch, dir)
+	}
+	return 0
+}
+
+// use finds or builds what q asks for. One release already in the cache
+// costs nothing: no go command, no network. A line (1.N.x) or the newest
+// release asks the module proxy which release that is; when it cannot be
+// asked, the newest cached build that fits is used, with a warning.
+func use(ctx context.Context, b *builder, q query, installedOnly bool) (kubeVersion, string, error) {
+	if !q.Line && !q.Latest {
+		v := kubeVersion{Minor: q.Minor, Patch: q.Patch}
+		if dir := b.dir(v); complete(dir) {
+			return v, dir, nil
+		}
+	}
+	if installedOnly {
+		if v, ok := b.newestCached(q); ok {
+			return v, b.dir(v), nil
+		}
+		return kubeVersion{}, "", fmt.Errorf("no build of %s in %s (-i uses only the cache); run without -i to build it", q, b.root)
+	}
+	tags, err := b.servedVersions(ctx)
+	if err != nil {
+		if v, ok := b.newestCached(q); ok && ctx.Err() == nil {
+			b.logf("cannot ask the module proxy which release %s is, using the newest cached one, %s: %v", q, v, err)
+			return v, b.dir(v), nil
+		}
+		return kubeVersion{}, "", err
+	}
+	v, err := resolve(q, tags)
+	if err != nil {
+		return kubeVersion{}, "", err
+	}
+	dir, err := b.build(ctx, v)
+	if err != nil {
+		return kubeVersion{}, "", err
+	}
+	return v, dir, nil
+}
