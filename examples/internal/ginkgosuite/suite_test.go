@@ -28,8 +28,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/examples/api/v1alpha1"
+	"github.com/statuspatch/statuspatch/testenv"
 )
 
 func TestGinkgoSuite(t *testing.T) {
