@@ -133,7 +133,7 @@ func chain(err error) []error {
 		return nil
 	}
 	out := []error{err}
-	switch u := err.(type) {
+	switch u := err.(type) { //nolint:errorlint // this walks the wrap chain itself, one level at a time
 	case interface{ Unwrap() error }:
 		out = append(out, chain(u.Unwrap())...)
 	case interface{ Unwrap() []error }:

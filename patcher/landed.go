@@ -238,6 +238,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		if serr == nil {
 			return p.applied(ctx, scratch, w.cur)
 		}
+		//nolint:errorlint // the first attempt's error is context only: the resend's error decides what the caller sees
 		err = fmt.Errorf("statuspatch: patch status of %s (sent again after %v): %w", p.id(), err, withCause(ctx, serr))
 		if !mayHaveLanded(serr) {
 			return resultOf(serr), err
