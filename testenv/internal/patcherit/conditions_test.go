@@ -27,7 +27,7 @@ func TestInvalidConditionIsRefusedBeforeSending(t *testing.T) {
 		"empty reason":        {func(c *metav1.Condition) { c.Reason = "" }, "reason"},
 		"bad type":            {func(c *metav1.Condition) { c.Type = "not a/valid/type" }, "type"},
 		"bad status":          {func(c *metav1.Condition) { c.Status = "Maybe" }, "status"},
-		"long message":        {func(c *metav1.Condition) { c.Message = strings.Repeat("m", patcher.MaxConditionMessageBytes+1) }, "message"},
+		"long message":        {func(c *metav1.Condition) { c.Message = strings.Repeat("m", patcher.MaxConditionMessageLength+1) }, "message"},
 		"negative generation": {func(c *metav1.Condition) { c.ObservedGeneration = -1 }, "observedGeneration"},
 		"valid":               {func(c *metav1.Condition) {}, ""},
 	} {

@@ -30,7 +30,7 @@ type gizmoV0Status struct {
 
 func (g *gizmoV0) DeepCopyObject() runtime.Object {
 	out := *g
-	g.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	g.DeepCopyInto(&out.ObjectMeta)
 	if g.Status.Owner != nil {
 		owner := *g.Status.Owner
 		out.Status.Owner = &owner
