@@ -23,6 +23,9 @@
 #     must also fail on a handwritten status write), statuspatch-lint -fix
 #     as docs/kubebuilder.md gives it (it fixes, reports what is left and
 #     exits 3), and tests the reconciler on testenv;
+#     With INSTALL_TEST_GOLANGCI=1, also kubebuilder's make lint with
+#     docs/kubebuilder.md's golangci-lint plugin wiring (compiles
+#     golangci-lint: minutes more);
 #  5. checks README.md's two claims about the other routes: with
 #     GOTOOLCHAIN=local, go install of a tool stops at "requires go >=
 #     1.26.0"; go get -tool raises the module's go line and k8s.io versions.
@@ -282,7 +285,36 @@ grep -q 'blind.go:[0-9]*: fixed: ' "$work/fix.out" || die "'$fix_cmd' printed no
 grep -q 'handwritten status write' "$work/fix.out" || die "'$fix_cmd' did not report the write left (above)"
 grep -q 'MergeFromWithOptimisticLock' internal/controller/blind.go || die "'$fix_cmd' did not add the optimistic lock to blind.go"
 echo "ok: $fix_cmd fixed the blind patch, reported the write left and exited 3"
+cp internal/controller/blind.go "$work/blind.go"
 rm internal/controller/blind.go
+
+if [[ ${INSTALL_TEST_GOLANGCI:-} == 1 ]]; then
+	step "make lint: kubebuilder's lint target with docs/kubebuilder.md's golangci-lint plugin wiring (INSTALL_TEST_GOLANGCI=1)"
+	# kubebuilder v4.15's golangci-lint and lint targets, the recipe
+	# replaced as docs/kubebuilder.md says, and its .golangci.yml edited as
+	# it says (hack/golangci-plugin/testdata).
+	wiring=$(sed -n '/^### In kubebuilder/,/^### Other ways/p' "$root/docs/kubebuilder.md" |
+		sed -n '/^   ```make/,/^   ```$/p' | grep -v '```' | sed -E 's/^   //')
+	grep -q 'hack/golangci-plugin' <<<"$wiring" || die "docs/kubebuilder.md has no golangci-plugin Makefile wiring"
+	{
+		echo "$wiring"
+		printf '.PHONY: golangci-lint\ngolangci-lint: $(GOLANGCI_LINT)\n'
+		printf '.PHONY: lint\nlint: golangci-lint ## Run golangci-lint linter\n\t"$(GOLANGCI_LINT)" run\n'
+	} >>Makefile
+	cp "$root/hack/golangci-plugin/testdata/kubebuilder-v4.15.golangci.yml" .golangci.yml
+	cp "$work/blind.go" internal/controller/blind.go
+	set +e
+	make lint >"$work/golangci.out" 2>&1
+	code=$?
+	set -e
+	tail -20 "$work/golangci.out"
+	[[ $code != 0 ]] || die "make lint passed on a handwritten status write"
+	grep -qE 'blind\.go:[0-9]+:[0-9]+: handwritten status write.*\(statuspatch\)' "$work/golangci.out" ||
+		die "make lint failed without statuspatch reporting blind.go (above)"
+	[[ -x bin/golangci-plugin-$version ]] || die "make lint did not install the golangci-lint plugin binary $version"
+	rm internal/controller/blind.go .golangci.yml
+	echo "ok: make lint (golangci-lint $(bin/golangci-plugin version 2>&1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1) with the plugin) reported the handwritten status write"
+fi
 
 step "go test ./... (testenv: the API server compiles here, slow on a cold cache)"
 go test ./... || die "go test ./... failed: the reconciler's test on testenv (above)"
