@@ -11,13 +11,21 @@
 #  2. runs README.md's install block exactly as written (the runtime and
 #     testenv with go get, the tools with GOBIN=$PWD/bin go install, which
 #     switches to a Go 1.26 toolchain for them), then docs/kubebuilder.md's
-#     generate and lint-status targets inside a kubebuilder-style Makefile;
+#     generate and lint-status targets inside a kubebuilder-style Makefile
+#     with kubebuilder's manifests target: make generate, make manifests and
+#     go build twice, from a checkout whose reconciler imports the not yet
+#     generated internal/patchers (where controller-gen alone fails); the
+#     patchers file has no //go:build line;
 #  3. checks after each step that every requirement the module had keeps its
 #     version, the go line and toolchain are unchanged and no replace
 #     directive was added or changed (new requirements may appear);
 #  4. builds, vets, runs README.md's lint block and make lint-status (each
-#     must also fail on a handwritten status write) and tests the reconciler
-#     on testenv;
+#     must also fail on a handwritten status write), statuspatch-lint -fix
+#     as docs/kubebuilder.md gives it (it fixes, reports what is left and
+#     exits 3), and tests the reconciler on testenv;
+#     With INSTALL_TEST_GOLANGCI=1, also kubebuilder's make lint with
+#     docs/kubebuilder.md's golangci-lint plugin wiring (compiles
+#     golangci-lint: minutes more);
 #  5. checks README.md's two claims about the other routes: with
 #     GOTOOLCHAIN=local, go install of a tool stops at "requires go >=
 #     1.26.0"; go get -tool raises the module's go line and k8s.io versions.
@@ -174,11 +182,12 @@ fi
 # The go command ran the tools' builds with Go 1.26 (their go.mod's go line).
 go version bin/statuspatch-gen bin/statuspatch-lint
 
-step "generate: docs/kubebuilder.md's Makefile targets (controller-gen, statuspatch-gen via go-install-tool)"
+step "generate: docs/kubebuilder.md's Makefile targets and kubebuilder's manifests, twice, from a checkout without patchers"
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
 [[ -x $controller_gen ]] || die "$controller_gen not found; run 'make tools' or set CONTROLLER_GEN"
 # A kubebuilder v4 Makefile's frame around the documented block: LOCALBIN, a
-# controller-gen target, and a go-install-tool that works the way
+# controller-gen target, the manifests target as kubebuilder v4 scaffolds it
+# (v4.11 to v4.15, word for word), and a go-install-tool that works the way
 # kubebuilder's does (one binary per version, linked to the plain name).
 {
 	cat <<EOF
@@ -191,16 +200,37 @@ controller-gen:
 define go-install-tool
 @[ -x "\$(1)-\$(3)" ] || { set -e; echo "installing \$(2)@\$(3)"; GOBIN=\$(LOCALBIN) go install \$(2)@\$(3); mv "\$(1)" "\$(1)-\$(3)"; }; ln -sf "\$(1)-\$(3)" "\$(1)"
 endef
+.PHONY: manifests
+manifests: controller-gen ## Generate WebhookConfiguration, ClusterRole and CustomResourceDefinition objects.
+	"\$(CONTROLLER_GEN)" rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
 EOF
 	sed -n '/<!-- makefile:begin -->/,/<!-- makefile:end -->/p' "$root/docs/kubebuilder.md" | grep -vE '^(<!--|```)'
 } >Makefile
 grep -q "STATUSPATCH_VERSION ?= $version" Makefile || die "docs/kubebuilder.md's STATUSPATCH_VERSION is not $version"
+grep -q 'example.com/widgets/internal/patchers' internal/controller/widget_controller.go ||
+	die "the scratch operator's reconciler does not import internal/patchers, the recommended layout"
+[[ ! -e internal/patchers ]] || die "internal/patchers exists before make generate; the test starts from a checkout without it"
+# controller-gen loads ./..., which holds the reconciler importing the
+# missing internal/patchers: it fails unless statuspatch-gen ran first.
+if "$controller_gen" object:headerFile="hack/boilerplate.go.txt" paths="./..." >"$work/cg.out" 2>&1; then
+	die "controller-gen object passed with internal/patchers missing; docs/kubebuilder.md says it fails (why statuspatch-gen runs first)"
+fi
+grep -q 'internal/patchers' "$work/cg.out" || { cat "$work/cg.out"; die "controller-gen object failed, but not on the missing internal/patchers (above)"; }
+echo "ok: without internal/patchers, controller-gen object fails: $(head -1 "$work/cg.out")"
 rm -f bin/statuspatch-gen # the README's go install put it there; go-install-tool must
-make generate || die "docs/kubebuilder.md's make generate failed (above)"
+for round in 1 2; do
+	make generate || die "round $round: docs/kubebuilder.md's make generate failed (above)"
+	make manifests || die "round $round: kubebuilder's make manifests failed after make generate (above)"
+	go build ./... || die "round $round: go build ./... failed after make generate manifests (above)"
+done
 [[ -x bin/statuspatch-gen-$version ]] || die "make generate did not install statuspatch-gen $version"
-"$controller_gen" crd paths=./... output:crd:artifacts:config=config/crd/bases
-ls api/v1/zz_generated.statuspatch.go config/crd/bases/widgets.example.com_widgets.yaml
-check_pins "make generate"
+patchers=internal/patchers/zz_generated.statuspatch.go
+ls "$patchers" config/crd/bases/widgets.example.com_widgets.yaml config/rbac/role.yaml api/v1/zz_generated.deepcopy.go
+[[ ! -e api/v1/zz_generated.statuspatch.go ]] || die "make generate wrote api/v1/zz_generated.statuspatch.go; docs/kubebuilder.md's line has output:dir=./internal/patchers"
+if grep -n '^//go:build' "$patchers"; then
+	die "$patchers has a //go:build line (above): controller-gen, which loads with ignore_autogenerated, would see internal/patchers without Go files"
+fi
+check_pins "make generate, make manifests"
 go mod tidy || die "go mod tidy failed after make generate (above)"
 check_pins "go mod tidy"
 grep -E '^\s*github.com/statuspatch/statuspatch' go.mod
@@ -240,7 +270,51 @@ while IFS= read -r line; do
 		{ cat "$work/lint.out"; die "'$line' failed without reporting the write"; }
 	echo "ok, fails: $line"
 done <<<"$(readme_block lint)"$'\n'"make lint-status"
+# docs/kubebuilder.md's -fix line: it edits the write, says so, reports the
+# (now optimistic, still handwritten) write and exits 3.
+fix_line=$(grep -oE '"\$\(STATUSPATCH_LINT\)" -fix [^`]*' "$root/docs/kubebuilder.md" | head -1)
+[[ -n $fix_line ]] || die 'docs/kubebuilder.md has no "$(STATUSPATCH_LINT)" -fix line'
+fix_cmd=${fix_line//'"$(STATUSPATCH_LINT)"'/bin/statuspatch-lint}
+set +e
+bash -euo pipefail -c "$fix_cmd" >"$work/fix.out" 2>&1
+code=$?
+set -e
+cat "$work/fix.out"
+[[ $code == 3 ]] || die "'$fix_cmd' exited $code with a handwritten write left; docs/kubebuilder.md says 3 while findings remain"
+grep -q 'blind.go:[0-9]*: fixed: ' "$work/fix.out" || die "'$fix_cmd' printed no 'blind.go:N: fixed:' line (above)"
+grep -q 'handwritten status write' "$work/fix.out" || die "'$fix_cmd' did not report the write left (above)"
+grep -q 'MergeFromWithOptimisticLock' internal/controller/blind.go || die "'$fix_cmd' did not add the optimistic lock to blind.go"
+echo "ok: $fix_cmd fixed the blind patch, reported the write left and exited 3"
+cp internal/controller/blind.go "$work/blind.go"
 rm internal/controller/blind.go
+
+if [[ ${INSTALL_TEST_GOLANGCI:-} == 1 ]]; then
+	step "make lint: kubebuilder's lint target with docs/kubebuilder.md's golangci-lint plugin wiring (INSTALL_TEST_GOLANGCI=1)"
+	# kubebuilder v4.15's golangci-lint and lint targets, the recipe
+	# replaced as docs/kubebuilder.md says, and its .golangci.yml edited as
+	# it says (hack/golangci-plugin/testdata).
+	wiring=$(sed -n '/^### In kubebuilder/,/^### Other ways/p' "$root/docs/kubebuilder.md" |
+		sed -n '/^   ```make/,/^   ```$/p' | grep -v '```' | sed -E 's/^   //')
+	grep -q 'hack/golangci-plugin' <<<"$wiring" || die "docs/kubebuilder.md has no golangci-plugin Makefile wiring"
+	{
+		echo "$wiring"
+		printf '.PHONY: golangci-lint\ngolangci-lint: $(GOLANGCI_LINT)\n'
+		printf '.PHONY: lint\nlint: golangci-lint ## Run golangci-lint linter\n\t"$(GOLANGCI_LINT)" run\n'
+	} >>Makefile
+	cp "$root/hack/golangci-plugin/testdata/kubebuilder-v4.15.golangci.yml" .golangci.yml
+	cp "$work/blind.go" internal/controller/blind.go
+	set +e
+	make lint >"$work/golangci.out" 2>&1
+	code=$?
+	set -e
+	tail -20 "$work/golangci.out"
+	[[ $code != 0 ]] || die "make lint passed on a handwritten status write"
+	grep -qE 'blind\.go:[0-9]+:[0-9]+: handwritten status write.*\(statuspatch\)' "$work/golangci.out" ||
+		die "make lint failed without statuspatch reporting blind.go (above)"
+	[[ -x bin/golangci-plugin-$version ]] || die "make lint did not install the golangci-lint plugin binary $version"
+	rm internal/controller/blind.go .golangci.yml
+	echo "ok: make lint (golangci-lint $(bin/golangci-plugin version 2>&1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1) with the plugin) reported the handwritten status write"
+fi
 
 step "go test ./... (testenv: the API server compiles here, slow on a cold cache)"
 go test ./... || die "go test ./... failed: the reconciler's test on testenv (above)"

@@ -5,18 +5,50 @@
 //	statuspatch-lint [-audit|-ci] [-tests] ./...
 //	statuspatch-lint -fix [-audit|-ci] ./...   (prints each fix and what is left; non-zero while findings remain)
 //	go vet -vettool="$PWD/bin/statuspatch-lint" [-audit|-ci] [-tests] ./...
+//
+// Test files are loaded only with -tests (or an explicit -test): findings
+// in them are reported only with -tests, and loading them type-checks
+// everything the tests import (testenv: the API server and etcd).
 package main
 
 import (
 	"os"
+	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis/singlechecker"
 )
 
 func main() {
-	if wantsFix(os.Args[1:]) {
-		os.Exit(fixAndReport(os.Args[1:], os.Stdout, os.Stderr))
+	args := defaultArgs(os.Args[1:])
+	if wantsFix(args) {
+		os.Exit(fixAndReport(args, os.Stdout, os.Stderr))
 	}
+	os.Args = append(os.Args[:1], args...)
 	singlechecker.Main(lint.Analyzer)
+}
+
+// defaultArgs adds -test=false to a standalone run's flags unless they
+// give -test or a true -tests. The checker's -test (default true) loads
+// test files; the analyzer's -tests (default false) reports in them, so by
+// default the checker would type-check the tests and everything they
+// import only to report nothing there. Under go vet (a .cfg argument) and
+// for -flags and -V, which go vet asks, args are returned unchanged.
+func defaultArgs(args []string) []string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			if strings.HasSuffix(a, ".cfg") {
+				return args
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case name == "flags" || name == "V" || name == "test":
+			return args
+		case name == "tests" && (!hasVal || val == "true" || val == "1"):
+			return args
+		}
+	}
+	return append([]string{"-test=false"}, args...)
 }

@@ -27,3 +27,22 @@ if [[ $code -ne 1 || $found -lt 1 ]]; then
 	exit 1
 fi
 echo "ok: the plugin reported $found handwritten status writes"
+
+# kubebuilder's own .golangci.yml (v4.11, written for golangci-lint v2.7.2;
+# v4.15, for v2.12.2), with statuspatch wired in as docs/kubebuilder.md
+# says: this golangci-lint (v2.15.0) must accept the config and run every
+# linter in it, statuspatch included.
+for cfg in "$here"/testdata/kubebuilder-*.golangci.yml; do
+	echo "running it with $(basename "$cfg")"
+	set +e
+	report=$(cd "$root/cmd/statuspatch-lint/lint/testdata/realmod" && GOWORK=off "$out" run --config "$cfg" ./controllers/ 2>&1)
+	code=$?
+	set -e
+	found=$(grep -cE ': handwritten status write.*\(statuspatch\)$' <<<"$report" || true)
+	if [[ $code -ne 1 || $found -lt 1 ]] || grep -qiE '^(Error|level=error)|unknown linter|failed to' <<<"$report"; then
+		echo "$report"
+		echo "FAIL: $(basename "$cfg"): expected exit 1 with statuspatch findings and no config error, got exit $code and $found findings (above)" >&2
+		exit 1
+	fi
+	echo "ok: $(basename "$cfg"): $found statuspatch findings, $(grep -cE '^[^ ]+:[0-9]+:[0-9]+: ' <<<"$report" || true) findings in all"
+done

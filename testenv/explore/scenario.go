@@ -35,9 +35,31 @@ type Reconciler struct {
 	For client.Object
 	// New builds the reconciler. c reads through the explorer's lagging
 	// cache and writes to the server; apiReader always reads the newest
-	// version (pass it where the real reconciler gets mgr.GetAPIReader()).
+	// version (pass it where the real reconciler gets mgr.GetAPIReader(),
+	// or give Clients{c, apiReader} to patcher.ForManager).
 	New func(c client.Client, apiReader client.Reader) reconcile.Reconciler
 }
+
+// Clients is the pair of clients New receives, as the manager a reconciler
+// set up with patcher.ForManager wants: it has GetClient and GetAPIReader,
+// so New can build the reconciler as SetupWithManager does,
+//
+//	New: func(c client.Client, api client.Reader) reconcile.Reconciler {
+//		return &RolloutReconciler{Client: patcher.ForManager(explore.Clients{Client: c, APIReader: api})}
+//	},
+//
+// and its patchers re-read through the explorer's API reader, as they would
+// through mgr.GetAPIReader().
+type Clients struct {
+	Client    client.Client
+	APIReader client.Reader
+}
+
+// GetClient returns the client that reads through the lagging cache.
+func (m Clients) GetClient() client.Client { return m.Client }
+
+// GetAPIReader returns the reader that always sees the newest version.
+func (m Clients) GetAPIReader() client.Reader { return m.APIReader }
 
 // Action is a user write. c reads the newest versions.
 type Action struct {
