@@ -93,8 +93,9 @@ fuzz: ## Fuzz the patcher's call sequences (no panic, no silent loss), then tran
 	cd testenv && $(GO) test ./internal/patcherit -run '^$$' -fuzz '^FuzzTransportFaults$$' -fuzztime $(FUZZTIME)
 
 .PHONY: test-install
-test-install: tools ## README's install and lint commands in a scratch module, from a module proxy built here.
+test-install: tools ## README's install and kubebuilder steps in an operator pinned at v0.23/v0.35/go 1.25, then adoption at every older line, from a module proxy built here.
 	./hack/install-test.sh
+	./hack/adopt-lines.sh
 
 .PHONY: test-release
 test-release: ## hack/release.sh in dry-run mode on a temporary clone.

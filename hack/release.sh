@@ -111,7 +111,7 @@ for m in . "${nested[@]}"; do
 	done
 done
 sed -i -E "s#^(\s*(replace\s+)?$prefix(/[A-Za-z0-9_./-]+)?) $old =>#\1 $version =>#" go.work hack/golangci-plugin/go.work
-for doc in README.md docs/kubebuilder.md examples/README.md; do
+for doc in README.md docs/kubebuilder.md examples/README.md testenv/README.md docs/compatibility.md; do
 	[[ -f $doc ]] || continue
 	sed -i -E -e "s#($prefix[A-Za-z0-9/_.-]*@)$old\b#\1$version#g" \
 		-e "s#(STATUSPATCH_VERSION \?= )$old\b#\1$version#" \

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Adoption at each older supported line, from a module proxy built from this
+# checkout (as a release would serve it): a scratch module pinned the way
+# operators pin (its go line, controller-runtime and k8s.io by require and by
+# replace) runs the README's `go get` lines with that line's Go; then no
+# requirement it had moves, its go line and replace directives stay as they
+# were, and it builds with the runtime in it.
+#
+#   hack/adopt-lines.sh            # every line below
+#   hack/adopt-lines.sh v0.22      # one
+#
+# make test-install runs it after hack/install-test.sh, which takes the v0.23
+# line all the way (the tools, generate, lint, tests on testenv);
+# hack/compat.sh runs testenv's and the generated code's tests at every line.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")
+[[ -n $version ]] || { echo "adopt-lines: cannot read the version testenv/go.mod requires" >&2; exit 1; }
+
+# line  controller-runtime  k8s.io  go line  the user's Go
+LINES=(
+	"v0.22 v0.22.4 v0.34.1 1.24.0 go1.24.13"
+	"v0.23 v0.23.1 v0.35.0 1.25.0 go1.25.14"
+	"v0.24 v0.24.0 v0.36.0 1.26.0 go1.26.8"
+)
+K8S=(api apimachinery client-go)
+
+work=$(mktemp -d)
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+# shellcheck source=hack/modproxy-env.sh
+source "$root/hack/modproxy-env.sh"
+use_release_proxy "$root" "$version" "$work" >/dev/null
+
+# The README's go get lines, as written.
+mapfile -t gets < <(sed -n '/<!-- install:begin -->/,/<!-- install:end -->/p' "$root/README.md" | grep -E '^go get ')
+((${#gets[@]} >= 2)) || { echo "adopt-lines: README.md's install block has ${#gets[@]} go get lines, want the runtime's and testenv's" >&2; exit 1; }
+
+# pins prints go.mod's go line, requirements and replacements, one a line
+# (go mod tidy leaves go.mod formatted: one requirement or replacement a line).
+pins() {
+	awk '
+		/^go / { print "go " $2; next }
+		/^(require|replace) \($/ { blk = $1; next }
+		/^\)$/ { blk = ""; next }
+		/^require / { print "require " $2 " " $3; next }
+		/^replace / { sub(/^replace /, ""); print "replace " $0; next }
+		blk == "require" && NF { print "require " $1 " " $2; next }
+		blk == "replace" && NF { print "replace " $1 " " $2 " " $3 " " $4; next }
+	' go.mod | sort
+}
+
+adopt() {
+	local line=$1 cr=$2 k8s=$3 goline=$4 toolchain=$5 dir=$work/$1 start=$SECONDS
+	echo "=== adopt-lines: $line: go $goline, controller-runtime $cr, k8s.io $k8s (require and replace), $toolchain"
+	mkdir -p "$dir"
+	cd "$dir"
+	export GOTOOLCHAIN=$toolchain
+	{
+		echo "module example.com/adopt"
+		echo
+		echo "go $goline"
+		echo
+		echo "require sigs.k8s.io/controller-runtime $cr"
+		for p in "${K8S[@]}"; do echo "require k8s.io/$p $k8s"; done
+		echo "replace sigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime $cr"
+		for p in "${K8S[@]}"; do echo "replace k8s.io/$p => k8s.io/$p $k8s"; done
+	} >go.mod
+	cat >main.go <<'EOF'
+package main
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+func main() { _ = ctrl.NewManager }
+EOF
+	go mod tidy
+	pins >"$work/$line.before"
+
+	# The operator now uses the runtime, and its tests testenv.
+	cat >main.go <<'EOF'
+package main
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/statuspatch/statuspatch/patcher"
+)
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})
+	if err != nil {
+		panic(err)
+	}
+	_ = patcher.ForManager(mgr, patcher.WithFieldOwner("adopt"))
+}
+EOF
+	cat >main_test.go <<'EOF'
+package main
+
+import (
+	"testing"
+
+	"github.com/statuspatch/statuspatch/testenv"
+)
+
+func TestServer(t *testing.T) { _ = testenv.Start }
+EOF
+	for g in "${gets[@]}"; do
+		echo "\$ $g"
+		bash -euo pipefail -c "$g"
+	done
+	go mod tidy
+	pins >"$work/$line.after"
+	# Every line of before must still be there: new requirements may come,
+	# none may move, and the go line and the replacements stay.
+	local moved
+	moved=$(comm -23 "$work/$line.before" "$work/$line.after")
+	if [[ -n $moved ]]; then
+		echo "adopt-lines: $line: adopting statuspatch $version changed these lines of go.mod:" >&2
+		echo "$moved" >&2
+		echo "now:" >&2
+		grep -F -f <(cut -d' ' -f2 <<<"$moved") "$work/$line.after" >&2 || true
+		exit 1
+	fi
+	grep -q '^require github.com/statuspatch/statuspatch ' "$work/$line.after" ||
+		{ echo "adopt-lines: $line: the runtime is not required after the README's go get" >&2; exit 1; }
+	go build ./...
+	echo "=== adopt-lines: $line: $(comm -13 "$work/$line.before" "$work/$line.after" | wc -l) requirements added, none moved; builds ($((SECONDS - start))s)"
+	cd "$root"
+}
+
+for l in "${LINES[@]}"; do
+	read -r line cr k8s goline toolchain <<<"$l"
+	if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
+		adopt "$line" "$cr" "$k8s" "$goline" "$toolchain"
+	fi
+done
