@@ -18,7 +18,8 @@ func TestReconcileWritesStatus(t *testing.T) {
 	if err := widgetsv1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	env := testenv.Start(t, testenv.WithCRDDirectory("../../config/crd/bases"), testenv.WithScheme(scheme))
+	// config/crd as kubebuilder scaffolds it: kustomization.yaml beside bases/.
+	env := testenv.Start(t, testenv.WithCRDDirectory("../../config/crd"), testenv.WithScheme(scheme))
 	ctx := t.Context()
 	w := &widgetsv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "w"}, Spec: widgetsv1.WidgetSpec{Size: 2}}
 	if err := env.Client.Create(ctx, w); err != nil {
