@@ -60,14 +60,7 @@ func TestALandedWriteOvertakenBeforeTheResend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs := 0
-			mutate := func(w *v1.Widget) error { runs++; return appendItem("mine")(w) }
-			if retry {
-				err = p.Retry(ctx, mutate)
-			} else {
-				_ = mutate(p.Object())
-				err = p.Flush(ctx)
-			}
+			runs, err := decideMine(p, retry)
 			server := get(t, e.Client, key)
 			if err != nil || runs != 1 || !slices.Equal(server.Status.Items, []string{"mine", "theirs"}) {
 				t.Fatalf("%s = %v after %d runs of mutate, items %v; want nil, 1 run, [mine theirs]",
@@ -250,14 +243,7 @@ func TestUnreadableHistoryIsAnUnknownOutcome(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					runs := 0
-					mutate := func(w *v1.Widget) error { runs++; return appendItem("mine")(w) }
-					if retry {
-						err = p.Retry(ctx, mutate)
-					} else {
-						_ = mutate(p.Object())
-						err = p.Flush(ctx)
-					}
+					runs, err := decideMine(p, retry)
 					wantMine := map[fault]int{faultOverwrittenRetryAfter: 1, faultForeign: 0}[f]
 					mine := countOf(get(t, e.Client, key).Status.Items, "mine")
 					if !errors.Is(err, patcher.ErrWriteOutcomeUnknown) || apierrors.IsConflict(err) || runs != 1 || mine != wantMine {

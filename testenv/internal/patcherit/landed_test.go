@@ -54,14 +54,7 @@ func TestALandedWriteIsRecognised(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				runs := 0
-				mutate := func(w *v1.Widget) error { runs++; return appendItem("mine")(w) }
-				if retry {
-					err = p.Retry(ctx, mutate)
-				} else {
-					_ = mutate(p.Object())
-					err = p.Flush(ctx)
-				}
+				runs, err := decideMine(p, retry)
 				items := get(t, e.Client, key).Status.Items
 				mine := countOf(items, "mine")
 				switch {
@@ -110,14 +103,7 @@ func TestAnUnknowableOutcomeIsReportedAsSuch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs := 0
-			mutate := func(w *v1.Widget) error { runs++; return appendItem("mine")(w) }
-			if retry {
-				err = p.Retry(ctx, mutate)
-			} else {
-				_ = mutate(p.Object())
-				err = p.Flush(ctx)
-			}
+			runs, err := decideMine(p, retry)
 			if !errors.Is(err, patcher.ErrWriteOutcomeUnknown) || apierrors.IsConflict(err) || runs != 1 {
 				t.Fatalf("retry %v: %v after %d runs; want ErrWriteOutcomeUnknown, not a Conflict, 1 run", retry, err, runs)
 			}
@@ -211,4 +197,17 @@ func countOf(items []string, item string) int {
 		}
 	}
 	return n
+}
+
+// decideMine makes the test's decision, appending "mine", through Retry or
+// through a change and Flush, and returns how often the decision ran.
+func decideMine(p *patcher.Patcher[*v1.Widget], retry bool) (int, error) {
+	runs := 0
+	mutate := func(w *v1.Widget) error { runs++; return appendItem("mine")(w) }
+	if retry {
+		err := p.Retry(ctx, mutate)
+		return runs, err
+	}
+	_ = mutate(p.Object())
+	return runs, p.Flush(ctx)
 }
