@@ -66,14 +66,34 @@ func repoRoot(t *testing.T) string {
 // to a temporary directory and points its replace directive at this checkout.
 func copyGoldens(t *testing.T) string {
 	t.Helper()
+	return copyModule(t, testdata, func(rel string) bool { return rel == "errcases" })
+}
+
+// copyModule copies the module in src to a temporary directory, without the
+// directories skip names, and points its replace directive of the runtime
+// (the relative path from src to the repository root) at this checkout.
+func copyModule(t *testing.T, src string, skip func(rel string) bool) string {
+	t.Helper()
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(abs, repoRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dst := t.TempDir()
-	copyTree(t, testdata, dst, func(rel string) bool { return rel == "errcases" })
+	copyTree(t, src, dst, skip)
 	gomod := filepath.Join(dst, "go.mod")
 	b, err := os.ReadFile(gomod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = bytes.Replace(b, []byte("=> ../../../.."), []byte("=> "+repoRoot(t)), 1)
+	old := []byte("github.com/statuspatch/statuspatch => " + rel + "\n")
+	if !bytes.Contains(b, old) {
+		t.Fatalf("%s/go.mod does not replace the runtime with %s, the repository root", src, rel)
+	}
+	b = bytes.Replace(b, old, []byte("github.com/statuspatch/statuspatch => "+repoRoot(t)+"\n"), 1)
 	if err := os.WriteFile(gomod, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

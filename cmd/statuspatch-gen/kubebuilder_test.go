@@ -61,7 +61,7 @@ func TestKubebuilderMakeGenerateAndManifests(t *testing.T) {
 	if _, err := os.Stat(controllerGen); err != nil {
 		t.Fatalf("%s: %v (make tools installs controller-gen v0.23.0)", controllerGen, err)
 	}
-	dir := copyModule(t, "testdata/kubebuilder")
+	dir := copyModule(t, "testdata/kubebuilder", nil)
 	t.Setenv("GOWORK", "off")
 	t.Chdir(dir)
 
@@ -140,22 +140,4 @@ func runTool(t *testing.T, round, dir, name string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %s %s: %v\n%s", round, filepath.Base(name), strings.Join(args, " "), err, out)
 	}
-}
-
-// copyModule copies a module of testdata to a temporary directory and
-// points its replace directive (../../../..) at this checkout.
-func copyModule(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	copyTree(t, src, dst, nil)
-	gomod := filepath.Join(dst, "go.mod")
-	b, err := os.ReadFile(gomod)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = bytes.Replace(b, []byte("=> ../../../.."), []byte("=> "+repoRoot(t)), 1)
-	if err := os.WriteFile(gomod, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
