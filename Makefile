@@ -111,10 +111,12 @@ generate: tools ## Regenerate all generated code (deepcopy, CRDs, status patcher
 	cd examples && $(GO) generate ./...
 
 .PHONY: verify-generated
-verify-generated: generate ## Regenerate, then fail if anything changed.
+verify-generated: generate ## Regenerate (code, tidy go.mod files, the matrix's go.mod files), then fail if anything changed.
+	@for m in . $(filter-out examples testenv,$(MODULES)); do (cd $$m && $(ROOT_GO) mod tidy) || exit 1; done
+	./hack/compat.sh update
 	@changes=$$(git status --porcelain); \
 	if [ -n "$$changes" ]; then \
-		echo "generated files are stale; run 'make generate' and commit:"; echo "$$changes"; \
+		echo "generated files or go.mod files are stale; run 'make verify-generated' and commit what it changed:"; echo "$$changes"; \
 		git --no-pager diff --stat; exit 1; \
 	fi
 
