@@ -35,19 +35,9 @@ use_release_proxy "$root" "$version" "$work" >/dev/null
 mapfile -t gets < <(sed -n '/<!-- install:begin -->/,/<!-- install:end -->/p' "$root/README.md" | grep -E '^go get ')
 ((${#gets[@]} >= 2)) || { echo "adopt-lines: README.md's install block has ${#gets[@]} go get lines, want the runtime's and testenv's" >&2; exit 1; }
 
-# pins prints go.mod's go line, requirements and replacements, one a line
-# (go mod tidy leaves go.mod formatted: one requirement or replacement a line).
-pins() {
-	awk '
-		/^go / { print "go " $2; next }
-		/^(require|replace) \($/ { blk = $1; next }
-		/^\)$/ { blk = ""; next }
-		/^require / { print "require " $2 " " $3; next }
-		/^replace / { sub(/^replace /, ""); print "replace " $0; next }
-		blk == "require" && NF { print "require " $1 " " $2; next }
-		blk == "replace" && NF { print "replace " $1 " " $2 " " $3 " " $4; next }
-	' go.mod | sort
-}
+PINS_WHO=adopt-lines
+# shellcheck source=hack/gomod-pins.sh
+source "$root/hack/gomod-pins.sh"
 
 adopt() {
 	local line=$1 cr=$2 k8s=$3 goline=$4 toolchain=$5 dir=$work/$1 start=$SECONDS
@@ -75,7 +65,9 @@ import (
 func main() { _ = ctrl.NewManager }
 EOF
 	go mod tidy
-	pins >"$work/$line.before"
+	PINS_DIR=$work/$line.pins
+	mkdir -p "$PINS_DIR"
+	snapshot
 
 	# The operator now uses the runtime, and its tests testenv.
 	cat >main.go <<'EOF'
@@ -111,22 +103,11 @@ EOF
 		bash -euo pipefail -c "$g"
 	done
 	go mod tidy
-	pins >"$work/$line.after"
-	# Every line of before must still be there: new requirements may come,
-	# none may move, and the go line and the replacements stay.
-	local moved
-	moved=$(comm -23 "$work/$line.before" "$work/$line.after")
-	if [[ -n $moved ]]; then
-		echo "adopt-lines: $line: adopting statuspatch $version changed these lines of go.mod:" >&2
-		echo "$moved" >&2
-		echo "now:" >&2
-		grep -F -f <(cut -d' ' -f2 <<<"$moved") "$work/$line.after" >&2 || true
-		exit 1
-	fi
-	grep -q '^require github.com/statuspatch/statuspatch ' "$work/$line.after" ||
+	check_pins "$line: the README's go get lines and go mod tidy"
+	requirements | grep -q '^github.com/statuspatch/statuspatch ' ||
 		{ echo "adopt-lines: $line: the runtime is not required after the README's go get" >&2; exit 1; }
 	go build ./...
-	echo "=== adopt-lines: $line: $(comm -13 "$work/$line.before" "$work/$line.after" | wc -l) requirements added, none moved; builds ($((SECONDS - start))s)"
+	echo "=== adopt-lines: $line: builds ($((SECONDS - start))s)"
 	cd "$root"
 }
 

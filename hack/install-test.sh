@@ -96,46 +96,10 @@ run_block() {
 	done <<<"$lines"
 }
 
-# requirements prints "path version" for every require of ./go.mod;
-# replaces prints every replace directive, one a line; golines the go and
-# toolchain lines.
-requirements() {
-	awk '/^require \($/ { b = 1; next } b && /^\)/ { b = 0; next } b { print $1, $2; next } /^require / { print $2, $3 }' go.mod | sort
-}
-replaces() {
-	awk '/^replace \($/ { b = 1; next } b && /^\)/ { b = 0; next } b { print; next } /^replace / { sub(/^replace /, ""); print }' go.mod |
-		sed -E 's/^[[:space:]]+//' | sort
-}
-golines() { awk '$1 == "go" || $1 == "toolchain"' go.mod; }
-snapshot() {
-	requirements >"$work/pinned.req"
-	replaces >"$work/pinned.replace"
-	golines >"$work/pinned.go"
-}
-# check_pins STEP: every requirement recorded by snapshot is still there at
-# its version (new ones may appear), the go and toolchain lines and the
-# replace directives are as recorded.
-check_pins() {
-	local bad=0 path ver now
-	requirements >"$work/now.req"
-	while read -r path ver; do
-		now=$(awk -v p="$path" '$1 == p { print $2 }' "$work/now.req")
-		if [[ $now != "$ver" ]]; then
-			echo "install-test: after $1: go.mod requires $path ${now:-(nothing)}, it required $ver before" >&2
-			bad=1
-		fi
-	done <"$work/pinned.req"
-	if ! diff -u "$work/pinned.go" <(golines) >&2; then
-		echo "install-test: after $1: go.mod's go/toolchain lines changed (above)" >&2
-		bad=1
-	fi
-	if ! diff -u "$work/pinned.replace" <(replaces) >&2; then
-		echo "install-test: after $1: go.mod's replace directives changed (above)" >&2
-		bad=1
-	fi
-	[[ $bad == 0 ]] || exit 1
-	echo "ok: after $1: $(wc -l <"$work/pinned.req") requirements, $(wc -l <"$work/pinned.replace") replace directives and '$(tr '\n' ' ' <"$work/pinned.go")' unchanged; $(( $(wc -l <"$work/now.req") - $(wc -l <"$work/pinned.req") )) requirements added"
-}
+# snapshot and check_pins: what the install may do to the operator's go.mod.
+PINS_DIR=$work PINS_WHO=install-test
+# shellcheck source=hack/gomod-pins.sh
+source "$root/hack/gomod-pins.sh"
 
 step "scratch operator module, pinned like a real one (go 1.25.0, controller-runtime v0.23.1, k8s.io v0.35.0, replace)"
 op=$work/operator
