@@ -104,7 +104,9 @@ EOF
 	done
 	go mod tidy
 	check_pins "$line: the README's go get lines and go mod tidy"
-	requirements | grep -q '^github.com/statuspatch/statuspatch ' ||
+	# check_pins wrote now.req; reading the file, not `requirements | grep -q`,
+	# which under pipefail fails when grep's early exit SIGPIPEs sort.
+	grep -q '^github.com/statuspatch/statuspatch ' "$PINS_DIR/now.req" ||
 		{ echo "adopt-lines: $line: the runtime is not required after the README's go get" >&2; exit 1; }
 	go build ./...
 	echo "=== adopt-lines: $line: builds ($((SECONDS - start))s)"

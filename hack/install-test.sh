@@ -300,7 +300,9 @@ cp -R "$op" "$work/tool-route"
 	echo "go get -tool: $(golines | tr '\n' ' '); $(requirements | grep -E '^k8s.io/(apimachinery|apiextensions-apiserver) ' | tr '\n' ' ')"
 	awk '$1 == "go" { exit !($2 == "1.26.0") }' go.mod ||
 		die "go get -tool left the go line at $(awk '$1 == "go" { print $2 }' go.mod); README.md says it becomes 1.26.0"
-	requirements | grep -qE '^k8s.io/apimachinery v0\.37\.' ||
+	# not `requirements | grep -q`: under pipefail, grep -q exiting at its
+	# first match can SIGPIPE the writer and fail the pipeline.
+	[[ $(requirements | awk '$1 == "k8s.io/apimachinery" { print $2 }') == v0.37.* ]] ||
 		die "go get -tool left k8s.io/apimachinery at $(requirements | awk '$1 == "k8s.io/apimachinery" { print $2 }'); README.md says v0.37"
 )
 echo "ok: go get -tool raised the go line to 1.26.0 and k8s.io/apimachinery to v0.37, as README.md says"
