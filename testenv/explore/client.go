@@ -28,7 +28,7 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 			return r.write(ctx, "update", obj, nil, func() error { return c.Update(ctx, obj, opts...) })
 		},
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
-			return r.write(ctx, "patch", obj, p, func() error { return c.Patch(ctx, obj, p, opts...) })
+			return r.write(ctx, applyVerb("", p), obj, p, func() error { return c.Patch(ctx, obj, p, opts...) })
 		},
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
 			return r.write(ctx, "delete", obj, nil, func() error { return c.Delete(ctx, obj, opts...) })
@@ -36,22 +36,20 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 		DeleteAllOf: func(context.Context, client.WithWatch, client.Object, ...client.DeleteAllOfOption) error {
 			return fmt.Errorf("explore: DeleteAllOf is not supported: its deletions could not be recorded")
 		},
-		Apply: func(context.Context, client.WithWatch, runtime.ApplyConfiguration, ...client.ApplyOption) error {
-			return fmt.Errorf("explore: Apply is not supported yet: its write could not be recorded")
+		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			return r.apply(ctx, "apply", ac, func() error { return c.Apply(ctx, ac, opts...) })
 		},
 		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			return r.write(ctx, sub+" update", obj, nil, func() error { return c.SubResource(sub).Update(ctx, obj, opts...) })
 		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
-			return r.write(ctx, sub+" patch", obj, p, func() error { return c.SubResource(sub).Patch(ctx, obj, p, opts...) })
+			return r.write(ctx, applyVerb(sub+" ", p), obj, p, func() error { return c.SubResource(sub).Patch(ctx, obj, p, opts...) })
 		},
 		Watch: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
 		},
 	}
-	// controller-runtime v0.23 added SubResource(...).Apply; v0.22, the
-	// oldest line testenv supports, has neither it nor its option type.
-	refuseIfPresent(&writes, "SubResourceApply", fmt.Errorf("explore: Apply is not supported yet: its write could not be recorded"))
+	setIfPresent(&writes, "SubResourceApply", r.subResourceApply)
 	cachedFuncs := writes
 	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		return r.get(ctx, key, obj, false)
@@ -153,7 +151,24 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			w.Data = shorten(string(data), 240)
 		}
 	}
-	sendErr := send()
+	return r.recordWrite(ctx, k, w, send(), func() (*history, bool, error) {
+		// The answer to a create, update or patch is the new version; a
+		// delete may leave the object (finalizers) or not.
+		if verb == "delete" {
+			return r.observe(ctx, k)
+		}
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
+		}
+		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
+	})
+}
+
+// recordWrite adds w, sent with the answer sendErr, to the step; when it
+// succeeded, stored takes the version it made into the history, and a
+// version that changed the object queues the reconcilers of its kind.
+func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error, stored func() (*history, bool, error)) error {
 	w.Answer = "ok"
 	if sendErr != nil {
 		w.Answer = sendErr.Error()
@@ -163,20 +178,9 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if sendErr != nil {
 		return sendErr
 	}
-	// The answer to a create, update or patch is the new version; a delete
-	// may leave the object (finalizers) or not.
-	var h *history
-	changed := false
-	if verb == "delete" {
-		if h, changed, err = r.observe(ctx, k); err != nil {
-			return err
-		}
-	} else {
-		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-		if err != nil {
-			return fmt.Errorf("explore: %s: %w", k, err)
-		}
-		h, changed = r.record(k, content, obj.GetResourceVersion()), r.lastChanged
+	h, changed, err := stored()
+	if err != nil {
+		return err
 	}
 	if changed {
 		r.cur.step.Writes[i].Version = h.newest() + 1
