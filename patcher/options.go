@@ -53,6 +53,10 @@ type options struct {
 	ownedConditions []string
 	// watcher reads the object's history after a 409 (history.go).
 	watcher client.WithWatch
+	// mode is how Flush writes: a merge patch or an apply (apply.go).
+	mode writeMode
+	// listMapKeys are the keys of +listType=map status lists, by path.
+	listMapKeys map[string][]string
 }
 
 func defaultOptions() options {
