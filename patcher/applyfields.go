@@ -329,7 +329,7 @@ func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fiel
 			for _, it := range x {
 				pe, err := itemKey(it, keys)
 				if err != nil {
-					s.Insert(p)
+					b.errs = append(b.errs, fmt.Sprintf("%s: %v", dotted, err))
 					continue
 				}
 				ip := child(p, pe)

@@ -111,7 +111,7 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 		return resultError, fmt.Errorf("statuspatch: %s: both ApplyStatus and in-memory status changes (%s) in one Flush: "+
 			"give every change to ApplyStatus, or flush the in-memory changes first; nothing was sent: %w", p.id(), strings.Join(fields, ", "), ErrInvalidInput)
 	}
-	status, b, noop, err := p.pendingStatus()
+	status, _, noop, err := p.pendingStatus()
 	if err != nil {
 		return resultError, err
 	}
@@ -122,11 +122,8 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 	if err := p.beforeWrite(ctx); err != nil {
 		return resultOf(err), err
 	}
-	if status, b, _, err = p.pendingStatus(); err != nil { // the base may have moved (syncBase)
+	if status, _, _, err = p.pendingStatus(); err != nil { // the base may have moved (syncBase)
 		return resultError, err
-	}
-	if len(b.errs) > 0 {
-		return resultError, fmt.Errorf("statuspatch: %s: ApplyStatus: keyed list items without their keys: %s: %w", p.id(), strings.Join(b.errs, "; "), ErrInvalidInput)
 	}
 	w, err := p.applyBody(status)
 	if err != nil {
@@ -151,14 +148,14 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 	p.completeConditions("status", status, baseMap, now)
 	b := &applyFields{own: own, keys: p.applyKeys}
-	var misses []Divergence
-	applyMisses("status", status, baseMap, p.applyKeys, "status", &misses)
-	if len(misses) > 0 {
-		return status, b, false, nil
-	}
 	given := fieldpath.NewSet()
 	b.fieldSetOf(statusPath(), "status", status, given)
-	return status, b, given.Equals(own.mine), nil
+	if len(b.errs) > 0 {
+		return nil, nil, false, fmt.Errorf("statuspatch: %s: ApplyStatus: keyed list items without their keys: %s: %w", p.id(), strings.Join(b.errs, "; "), ErrInvalidInput)
+	}
+	var misses []Divergence
+	applyMisses("status", status, baseMap, p.applyKeys, "status", &misses)
+	return status, b, len(misses) == 0 && given.Equals(own.mine), nil
 }
 
 // pendingChanges is HasChanges for a pending ApplyStatus.

@@ -77,25 +77,31 @@ func TestApplyStatusRefusals(t *testing.T) {
 		status any
 		mutate func(*v1.Widget)
 		want   string
+		flush  bool // refused by Flush only
 	}{
 		"object configuration": {status: acv1.Widget(key.Name, key.Namespace).WithStatus(acv1.WidgetStatus().WithPhase("x")), want: "not the object's"},
 		"nil":                  {status: nilConfig, want: "nil status"},
 		"not an object":        {status: []string{"x"}, want: "JSON object"},
+		"keyless condition":    {status: map[string]any{"conditions": []any{map[string]any{"status": "True"}}}, want: `no key field "type"`, flush: true},
 		"merge mode":           {opts: []patcher.Option{patcher.WithMergePatch()}, status: acv1.WidgetStatus(), want: "WithApply"},
 		"mixed": {status: acv1.WidgetStatus().WithPhase("x"), mutate: func(w *v1.Widget) { w.Status.Counters = map[string]int64{"a": 1} },
-			want: "status.counters"},
+			want: "status.counters", flush: true},
+	}
+	var none *patcher.Patcher[*v1.Widget]
+	if err := none.ApplyStatus(acv1.WidgetStatus()); !errors.Is(err, patcher.ErrNilPatcher) {
+		t.Fatalf("ApplyStatus on a nil patcher = %v", err)
 	}
 	for name, tc := range cases {
 		p := fetchApply(t, c, key, tc.opts...)
 		err := p.ApplyStatus(tc.status)
+		if tc.flush && err != nil {
+			t.Fatalf("%s: ApplyStatus = %v", name, err)
+		}
 		if tc.mutate != nil {
-			if err != nil {
-				t.Fatalf("%s: ApplyStatus = %v", name, err)
-			}
 			tc.mutate(p.Object())
 		}
 		ferr := p.Flush(ctx)
-		if !errors.Is(ferr, patcher.ErrInvalidInput) || !strings.Contains(ferr.Error(), tc.want) || (tc.mutate == nil && !errors.Is(err, patcher.ErrInvalidInput)) {
+		if !errors.Is(ferr, patcher.ErrInvalidInput) || !strings.Contains(ferr.Error(), tc.want) || (!tc.flush && !errors.Is(err, patcher.ErrInvalidInput)) {
 			t.Fatalf("%s: ApplyStatus = %v, Flush = %v; want ErrInvalidInput mentioning %q", name, err, ferr, tc.want)
 		}
 	}
