@@ -34,7 +34,9 @@ var DefaultBackoff = wait.Backoff{
 const DefaultRetryTimeout = 2 * time.Minute
 
 // Option configures a Patcher. Make one with WithAPIReader, WithWatcher,
-// WithBackoff, WithRetryTimeout, WithFieldOwner or WithMetrics.
+// WithBackoff, WithRetryTimeout, WithFieldOwner or WithMetrics, or for
+// apply mode (apply.go) WithApply, WithApplyWithoutLock, WithMergePatch or
+// WithListMapKeys.
 type Option interface {
 	applyToPatcher(*options)
 }

@@ -322,3 +322,22 @@ func TestApplyAfterFinalizer(t *testing.T) {
 		t.Fatalf("server: phase %q, finalizers %v, managers %v", got.Status.Phase, got.Finalizers, statusManagers(got))
 	}
 }
+
+// An object without metadata.managedFields (read through a cache that
+// strips them): apply mode cannot know which fields it owns, so Flush
+// refuses instead of dropping them, and sends nothing.
+func TestApplyNeedsManagedFields(t *testing.T) {
+	e := env(t)
+	key := newWidget(t, e.Client)
+	c, rec := countingClient(t, e)
+	w := get(t, e.Client, key)
+	w.ManagedFields = nil
+	p := patcher.New(c, w, patcher.WithFieldOwner(applier), patcher.WithApply())
+	p.Object().Status.Phase = "Running"
+	if err := p.Flush(ctx); !errors.Is(err, patcher.ErrInvalidInput) || !strings.Contains(err.Error(), "managedFields") {
+		t.Fatalf("Flush = %v; want ErrInvalidInput naming managedFields", err)
+	}
+	if n := statusWrites(rec); n != 0 {
+		t.Fatalf("%d status writes, want none", n)
+	}
+}
