@@ -55,6 +55,25 @@
 // finalizer of an object that is being deleted, the server deletes it; Flush
 // then returns NotFound without sending a request.
 //
+// # Apply mode
+//
+// WithApply makes Flush write a server-side apply under the field owner
+// (WithFieldOwner is required) with forced ownership, instead of a merge
+// patch; Flush, Retry, the no-op rule and the finalizer helpers stay the
+// same. The apply carries the base's resourceVersion, so a decision made on
+// stale state gets a 409 and Retry makes it again on fresh state. It holds
+// the status fields this manager owns by Apply (read from the base's
+// metadata.managedFields) and the fields changed since the base, never
+// other managers' fields; conditions and WithListMapKeys lists are owned
+// item by item, so another controller's conditions are never touched. A
+// removal an apply cannot make (the field is another manager's too) is an
+// error matching ErrApplyCannotRemove, and nothing is sent. ApplyStatus
+// takes the status to own as an apply configuration (controller-gen's
+// applyconfiguration output) instead of in-memory changes.
+// WithApplyWithoutLock drops the resourceVersion: safe only for fields
+// this manager alone owns whose values do not depend on what it read.
+// docs/apply.md has the details.
+//
 // # Concurrency
 //
 // A Patcher is meant for one reconcile on one goroutine. It is not safe to

@@ -48,6 +48,9 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if p.gone {
 		return resultError, p.notFound("the last finalizer was removed from the deleting object")
 	}
+	if p.pending != nil {
+		return p.flushApplyStatus(ctx)
+	}
 	// The no-op check comes first: nothing to write means no request at all,
 	// not even the re-read of syncBase.
 	changed, cur, err := p.statusChange()
@@ -57,47 +60,73 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if !changed {
 		return resultNoop, nil
 	}
+	if err := p.beforeWrite(ctx); err != nil {
+		return resultOf(err), err
+	}
+	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
+		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
+	}
+	var w *sentWrite[T]
+	if p.applying() {
+		w, err = p.applyWrite(cur)
+	} else {
+		w, err = p.mergeWrite(ctx, cur)
+	}
+	if err != nil {
+		return resultOf(err), err
+	}
+	return p.send(ctx, w)
+}
+
+// beforeWrite are the checks of a write that is going to be sent.
+func (p *Patcher[T]) beforeWrite(ctx context.Context) error {
 	if err := p.staleError(); err != nil {
-		return resultError, err
+		return err
 	}
 	if err := ctxError(ctx); err != nil {
-		return resultError, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
+		return fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
 	}
 	// Only a write can drop changes, so only a write pays for the check.
 	// It comes before the re-base: a re-base Conflict makes Retry replace
 	// the object, and an unsaved change would go with it.
 	if err := p.syncBaseChecked(ctx); err != nil {
-		return resultOf(err), err
+		return err
 	}
 	if fields := p.nonStatusChanges(p.base); len(fields) > 0 {
-		return resultError, &NonStatusChangeError{Object: p.id(), Fields: fields}
+		return &NonStatusChangeError{Object: p.id(), Fields: fields}
 	}
-	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
-		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
-	}
+	return nil
+}
+
+// mergeWrite is merge mode's write of the status cur (JSON, or nil).
+func (p *Patcher[T]) mergeWrite(ctx context.Context, cur []byte) (*sentWrite[T], error) {
 	patchType, body, err := p.writeBody(ctx, cur)
 	if err != nil {
-		return resultOf(err), err
+		return nil, err
 	}
+	return &sentWrite[T]{base: p.base, patchType: patchType, body: body, cur: cur}, nil
+}
+
+// send sends the status write w and takes its outcome.
+func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, error) {
 	// One write per object at a time through this client, and none that
 	// the version book already knows would conflict.
-	release, err := p.claimWrite(ctx, "status")
+	release, err := p.claim(ctx)
 	if err != nil {
 		return resultOf(err), err
 	}
 	defer release()
 	// The response goes into a scratch object: on failure the caller's
 	// object, status included, is left exactly as it was.
-	w := &sentWrite[T]{base: p.base, patchType: patchType, body: body, cur: cur}
 	scratch := p.newObject()
-	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(patchType, body), p.subResourcePatchOptions()...); err != nil {
+	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...); err != nil {
 		if apierrors.IsConflict(err) {
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())
 		}
 		return p.writeFailed(ctx, w, err)
 	}
-	return p.applied(ctx, scratch, cur)
+	return p.afterWrite(ctx, scratch, w)
 }
 
 // applied takes a successful write's response (scratch) into the object

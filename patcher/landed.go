@@ -89,7 +89,8 @@ type sentWrite[T client.Object] struct {
 	base      T
 	patchType types.PatchType
 	body      []byte
-	cur       []byte // the status as JSON, or nil (for applied)
+	cur       []byte         // the status as JSON, or nil (for applied)
+	applied   map[string]any // an apply's status (apply.go)
 }
 
 // maxSettles bounds the reads (and the sends of the same body again) of
@@ -153,6 +154,9 @@ func (p *Patcher[T]) verdict(w *sentWrite[T], fresh T) settleVerdict {
 // produce: w's body applied to fresh (at the base's resourceVersion, as
 // the lock requires) changes no status field.
 func (p *Patcher[T]) holdsWrite(w *sentWrite[T], fresh T) bool {
+	if w.patchType == types.ApplyPatchType {
+		return p.holdsApply(w, fresh)
+	}
 	doc, err := json.Marshal(fresh)
 	if err != nil {
 		return false
@@ -234,9 +238,9 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 			return resultConflict, err
 		}
 		scratch := p.newObject()
-		serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.subResourcePatchOptions()...)
+		serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...)
 		if serr == nil {
-			return p.applied(ctx, scratch, w.cur)
+			return p.afterWrite(ctx, scratch, w)
 		}
 		//nolint:errorlint // the first attempt's error is context only: the resend's error decides what the caller sees
 		err = fmt.Errorf("statuspatch: patch status of %s (sent again after %v): %w", p.id(), err, withCause(ctx, serr))

@@ -34,7 +34,9 @@ var DefaultBackoff = wait.Backoff{
 const DefaultRetryTimeout = 2 * time.Minute
 
 // Option configures a Patcher. Make one with WithAPIReader, WithWatcher,
-// WithBackoff, WithRetryTimeout, WithFieldOwner or WithMetrics.
+// WithBackoff, WithRetryTimeout, WithFieldOwner or WithMetrics, or for
+// apply mode (apply.go) WithApply, WithApplyWithoutLock, WithMergePatch or
+// WithListMapKeys.
 type Option interface {
 	applyToPatcher(*options)
 }
@@ -53,6 +55,10 @@ type options struct {
 	ownedConditions []string
 	// watcher reads the object's history after a 409 (history.go).
 	watcher client.WithWatch
+	// mode is how Flush writes: a merge patch or an apply (apply.go).
+	mode writeMode
+	// listMapKeys are the keys of +listType=map status lists, by path.
+	listMapKeys map[string][]string
 }
 
 func defaultOptions() options {

@@ -44,6 +44,9 @@ type Patcher[T client.Object] struct {
 	fresh          freshness // how the object stood against this process's writes
 	kind           string
 	metrics        *metricSet
+	applyKeys      map[string][]string // apply mode: list-map keys by dotted path (apply.go)
+	conditionPaths map[string]bool     // apply mode: the []metav1.Condition lists
+	pending        *pendingApply       // the status given to ApplyStatus (applystatus.go)
 }
 
 // New makes a Patcher over obj, an object the caller just fetched. The status
@@ -87,6 +90,9 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 		return p
 	}
 	if p.err = p.checkOwnedConditions(); p.err != nil {
+		return p
+	}
+	if p.err = p.checkApply(); p.err != nil {
 		return p
 	}
 	p.setBase(obj)
@@ -157,6 +163,9 @@ func (p *Patcher[T]) Err() error {
 func (p *Patcher[T]) HasChanges() bool {
 	if p.Err() != nil {
 		return false
+	}
+	if p.pending != nil {
+		return p.pendingChanges()
 	}
 	changed, _, err := p.statusChange()
 	return err == nil && changed

@@ -4,6 +4,8 @@
 // zz_generated.deepcopy.go, and CRD manifests generated into ../crd.
 //
 // +kubebuilder:object:generate=true
+// +kubebuilder:ac:generate=true
+// +kubebuilder:ac:output:package=../applyconfiguration
 // +groupName=testing.statuspatch.dev
 package v1
 
@@ -14,10 +16,15 @@ import (
 
 //go:generate ../../../../bin/controller-gen object paths=.
 //go:generate ../../../../bin/controller-gen crd paths=. output:crd:artifacts:config=../crd
+//go:generate ../../../../bin/controller-gen applyconfiguration paths=.
 
 var (
 	// GroupVersion is the group and version of the objects in this package.
 	GroupVersion = schema.GroupVersion{Group: "testing.statuspatch.dev", Version: "v1"}
+
+	// SchemeGroupVersion is GroupVersion under the name controller-gen's
+	// applyconfiguration output (../applyconfiguration) refers to.
+	SchemeGroupVersion = GroupVersion
 
 	// SchemeBuilder adds the types of this package to a scheme.
 	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion} //nolint:staticcheck // kubebuilder's scaffolded layout, kept so this API looks like a user's

@@ -77,6 +77,7 @@ type WidgetMember struct {
 // Widget is a namespaced kind with a status subresource.
 //
 // +kubebuilder:object:root=true
+// +kubebuilder:resource:path=widgets
 // +kubebuilder:subresource:status
 type Widget struct {
 	metav1.TypeMeta   `json:",inline"`

@@ -1,0 +1,269 @@
+package patcher
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Apply mode (docs/apply.md): Flush sends the status as a server-side
+// apply under the field owner, with forced ownership, instead of a JSON
+// merge patch. With WithApply it carries the base's resourceVersion, so a
+// decision made on stale state gets a 409 exactly as in merge mode and
+// Retry runs it again on fresh state. WithApplyWithoutLock drops the lock.
+
+type writeMode int
+
+const (
+	modeMerge         writeMode = iota // a JSON merge patch under the lock (the default)
+	modeApply                          // a server-side apply under the lock
+	modeApplyUnlocked                  // a server-side apply without the lock
+)
+
+// ErrApplyCannotRemove matches (errors.Is) the error Flush returns in apply
+// mode, sending nothing, when the caller removed (set to nil or to an
+// omitted zero value) a status field that another field manager owns, or
+// that no manager owns: an apply removes only the fields its own manager
+// alone owns, so the server would keep it and the removal would be lost.
+var ErrApplyCannotRemove = errors.New("apply cannot remove a field another field manager owns")
+
+// ApplyCannotRemoveError names the removed fields and their owners. It
+// matches ErrApplyCannotRemove.
+type ApplyCannotRemoveError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Fields are JSON paths, each with its owners: "status.phase (owned
+	// by other-controller (Apply, status))".
+	Fields []string
+}
+
+func (e *ApplyCannotRemoveError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v: %s; nothing was sent. Leave the field to its owner, "+
+		"or remove it with a merge-mode patcher (WithMergePatch), which writes as an Update", e.Object, ErrApplyCannotRemove, strings.Join(e.Fields, ", "))
+}
+
+// Unwrap returns ErrApplyCannotRemove.
+func (e *ApplyCannotRemoveError) Unwrap() error { return ErrApplyCannotRemove }
+
+// WithApply makes Flush write the status as a server-side apply under the
+// field owner (WithFieldOwner, required) with forced ownership, carrying
+// the base's resourceVersion: a write after the base is a 409, which Retry
+// runs again on fresh state, as in merge mode. The apply holds the status
+// fields this manager owns by Apply and the fields changed since the base;
+// other managers' fields are never in it. Lists are atomic unless keyed
+// (WithListMapKeys; every []metav1.Condition is keyed by "type").
+func WithApply() Option {
+	return optionFunc(func(o *options) { o.mode = modeApply })
+}
+
+// WithApplyWithoutLock is WithApply without the resourceVersion: the apply
+// is stored whatever was written since the base, so a decision made on
+// stale state is stored as if it were fresh. It gives up the lock. Use it
+// only for fields this manager alone owns whose values do not depend on
+// what it read (a reported version, a heartbeat); a decision such as "build
+// a plan when status.plan is nil" needs WithApply (docs/apply.md).
+func WithApplyWithoutLock() Option {
+	return optionFunc(func(o *options) { o.mode = modeApplyUnlocked })
+}
+
+// WithMergePatch makes Flush write a JSON merge patch, the default; it
+// undoes a WithApply or WithApplyWithoutLock given before it (a manager's
+// defaults, say).
+func WithMergePatch() Option {
+	return optionFunc(func(o *options) { o.mode = modeMerge })
+}
+
+// WithListMapKeys tells apply mode that the status list at path (dotted
+// JSON names from the object, list levels not marked: "status.members",
+// "status.members.conditions") is a +listType=map list with these
+// +listMapKey fields: its items are owned one by one and the apply holds
+// only changed and owned items. Every []metav1.Condition is keyed by
+// "type" without it. Any other list is applied whole. Merge mode ignores
+// it.
+func WithListMapKeys(path string, keys ...string) Option {
+	return optionFunc(func(o *options) {
+		if o.listMapKeys == nil {
+			o.listMapKeys = map[string][]string{}
+		}
+		o.listMapKeys[path] = slices.Clone(keys)
+	})
+}
+
+// checkApply is the construction-time check of the apply options.
+func (p *Patcher[T]) checkApply() error {
+	for path, keys := range p.opts.listMapKeys {
+		if path != "status" && !strings.HasPrefix(path, "status.") || strings.Contains(path, "..") || strings.HasSuffix(path, ".") {
+			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q): the path must be dotted JSON names from the object, such as \"status.conditions\": %w", p.id(), path, ErrInvalidInput)
+		}
+		if len(keys) == 0 || slices.Contains(keys, "") {
+			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q, %q): give the list's +listMapKey fields, none empty: %w", p.id(), path, keys, ErrInvalidInput)
+		}
+	}
+	if p.opts.mode == modeMerge {
+		return nil
+	}
+	if p.opts.fieldOwner == "" {
+		return fmt.Errorf("statuspatch: %s: apply mode needs a field manager: add WithFieldOwner(\"your-controller\") "+
+			"(to the manager's defaults, ForManager, or this patcher): %w", p.id(), ErrInvalidInput)
+	}
+	conds := map[string][]string{}
+	conditionLists(reflect.TypeOf(p.status(p.obj)), "status", conds, 0)
+	p.applyKeys = maps.Clone(conds)
+	maps.Copy(p.applyKeys, p.opts.listMapKeys)
+	p.conditionPaths = map[string]bool{}
+	for path := range conds {
+		p.conditionPaths[path] = slices.Equal(p.applyKeys[path], []string{"type"})
+	}
+	return nil
+}
+
+// applying reports whether Flush writes a server-side apply.
+func (p *Patcher[T]) applying() bool { return p.opts.mode != modeMerge }
+
+// writeOptions are the options of a status write of patchType.
+func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourcePatchOption {
+	if patchType == types.ApplyPatchType {
+		return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner), client.ForceOwnership}
+	}
+	return p.subResourcePatchOptions()
+}
+
+// owners decodes the base's managedFields. An object without any was read
+// through something that strips them (a cache transform): without them an
+// apply would drop every field this manager owns and did not change.
+func (p *Patcher[T]) owners() (fieldOwners, error) {
+	mfs := p.base.GetManagedFields()
+	if len(mfs) == 0 {
+		return fieldOwners{}, fmt.Errorf("statuspatch: %s: apply mode needs the object's metadata.managedFields to know which status fields "+
+			"%q owns, and the object has none (read through a cache that strips them, such as cache.TransformStripManagedFields?): %w",
+			p.id(), p.opts.fieldOwner, ErrInvalidInput)
+	}
+	own, err := ownersOf(mfs, p.opts.fieldOwner)
+	if err != nil {
+		return own, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
+	}
+	return own, nil
+}
+
+// applyWrite is the mutation route's apply: the fields this manager owns
+// and the fields changed since the base, with their in-memory values. cur
+// is the status as JSON, or nil.
+func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
+	own, err := p.owners()
+	if err != nil {
+		return nil, err
+	}
+	if cur == nil {
+		if cur, err = json.Marshal(p.status(p.obj)); err != nil {
+			return nil, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+		}
+	}
+	base, err := p.baseStatus()
+	if err != nil {
+		return nil, err
+	}
+	b := &applyFields{own: own, keys: p.applyKeys}
+	status := b.object(statusPath(), "status", decodeStatus(cur), decodeStatus(base))
+	if len(b.errs) > 0 {
+		return nil, fmt.Errorf("statuspatch: %s: keyed list items without their keys: %s: %w", p.id(), strings.Join(b.errs, "; "), ErrInvalidInput)
+	}
+	if len(b.blocked) > 0 {
+		slices.Sort(b.blocked)
+		return nil, &ApplyCannotRemoveError{Object: p.id(), Fields: b.blocked}
+	}
+	return p.applyBody(status)
+}
+
+func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")} }
+
+// decodeStatus decodes a status's JSON; null (a nil status pointer) is an
+// empty object.
+func decodeStatus(b []byte) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// applyBody is the apply request for status: the object's identity, the
+// base's resourceVersion unless WithApplyWithoutLock, and status.
+func (p *Patcher[T]) applyBody(status map[string]any) (*sentWrite[T], error) {
+	gvk, err := p.client.GroupVersionKindFor(p.obj)
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: %s: the apply needs the object's apiVersion and kind: %w", p.id(), err)
+	}
+	md := map[string]any{"name": p.obj.GetName()}
+	if ns := p.obj.GetNamespace(); ns != "" {
+		md["namespace"] = ns
+	}
+	if p.opts.mode == modeApply {
+		rv := p.base.GetResourceVersion()
+		if rv == "" {
+			return nil, fmt.Errorf("statuspatch: %s: object has no resourceVersion: it was not read from the API server", p.id())
+		}
+		md["resourceVersion"] = rv
+	}
+	apiVersion, kind := gvk.ToAPIVersionAndKind()
+	body, err := json.Marshal(map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md, "status": status})
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: %s: marshal apply: %w", p.id(), err)
+	}
+	return &sentWrite[T]{base: p.base, patchType: types.ApplyPatchType, body: body, applied: status}, nil
+}
+
+// claim is claimWrite for a status write; without the lock a newer
+// version seen here is no reason to refuse.
+func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
+	if p.opts.mode != modeApplyUnlocked {
+		return p.claimWrite(ctx, "status")
+	}
+	release, err := p.record().acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
+	}
+	return release, nil
+}
+
+// afterWrite takes a successful write's response.
+func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
+	if w.patchType != types.ApplyPatchType {
+		return p.applied(ctx, scratch, w.cur)
+	}
+	p.pending = nil
+	p.wrote(scratch)
+	p.replaceObject(scratch)
+	p.setBase(p.obj)
+	var ds []Divergence
+	stored, err := json.Marshal(p.status(p.obj))
+	if err != nil {
+		return resultApplied, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
+	}
+	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, "status", &ds)
+	if len(ds) == 0 {
+		return resultApplied, nil
+	}
+	slices.SortFunc(ds, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
+	return resultApplied, p.reportDivergence(ctx, ds)
+}
+
+// holdsApply reports whether fresh holds every field of the apply w with
+// the value sent.
+func (p *Patcher[T]) holdsApply(w *sentWrite[T], fresh T) bool {
+	stored, err := json.Marshal(p.status(fresh))
+	if err != nil {
+		return false
+	}
+	var ds []Divergence
+	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, "status", &ds)
+	return len(ds) == 0
+}

@@ -1,0 +1,213 @@
+package patcher
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// pendingApply is the status given to ApplyStatus, as decoded JSON, or why
+// it could not be taken.
+type pendingApply struct {
+	status map[string]any
+	err    error
+}
+
+// ApplyStatus makes the next Flush apply exactly status as the status this
+// manager owns: an apply configuration (controller-gen's applyconfiguration
+// output, such as *WidgetStatusApplyConfiguration) or any value that
+// marshals to a JSON object (a map, a struct with omitempty pointers). The
+// apply is the object's identity, the base's resourceVersion (unless
+// WithApplyWithoutLock) and that status; fields this manager owned by
+// Apply and status leaves out are removed by the server, as server-side
+// apply does. In a condition list, a condition without lastTransitionTime
+// gets the base's when its status is the base condition's, otherwise now;
+// one without observedGeneration gets the object's metadata.generation.
+// Null values are left out (unset).
+//
+// Flush sends nothing when the base already holds every field of status
+// with its value and this manager owns by Apply exactly those fields. It
+// is an error, sending nothing, to change the status in memory too. The
+// Patcher must be in apply mode (WithApply or WithApplyWithoutLock). In
+// Retry call it inside mutate: each attempt gives its own status. An
+// invalid status is returned here and by the next Flush.
+func (p *Patcher[T]) ApplyStatus(status any) error {
+	if err := p.Err(); err != nil {
+		return err
+	}
+	m, err := p.applyStatusValue(status)
+	if err != nil {
+		p.pending = &pendingApply{err: err}
+		return err
+	}
+	p.pending = &pendingApply{status: m}
+	return nil
+}
+
+func (p *Patcher[T]) applyStatusValue(status any) (map[string]any, error) {
+	if !p.applying() {
+		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithApply (or WithApplyWithoutLock): %w", p.id(), ErrInvalidInput)
+	}
+	if isNil(status) {
+		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus with a nil status: %w", p.id(), ErrInvalidInput)
+	}
+	b, err := json.Marshal(status)
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus: marshal %T: %w (%w)", p.id(), status, err, ErrInvalidInput)
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus: %T does not marshal to a JSON object: %w", p.id(), status, ErrInvalidInput)
+	}
+	for _, k := range []string{"apiVersion", "kind", "metadata"} {
+		if _, ok := m[k]; ok {
+			return nil, fmt.Errorf("statuspatch: %s: ApplyStatus: %T has %q: give the status's apply configuration, not the object's: %w", p.id(), status, k, ErrInvalidInput)
+		}
+	}
+	return withoutNulls(m).(map[string]any), nil
+}
+
+// withoutNulls drops null members and items: an apply's "unset".
+func withoutNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			if c == nil {
+				delete(x, k)
+				continue
+			}
+			x[k] = withoutNulls(c)
+		}
+	case []any:
+		out := x[:0]
+		for _, c := range x {
+			if c != nil {
+				out = append(out, withoutNulls(c))
+			}
+		}
+		return out
+	}
+	return v
+}
+
+// flushApplyStatus is Flush of the status given to ApplyStatus.
+func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) {
+	pa := p.pending
+	if pa.err != nil {
+		p.pending = nil
+		return resultError, pa.err
+	}
+	fields, err := p.changedStatusFields()
+	if err != nil {
+		return resultError, err
+	}
+	if len(fields) > 0 {
+		return resultError, fmt.Errorf("statuspatch: %s: both ApplyStatus and in-memory status changes (%s) in one Flush: "+
+			"give every change to ApplyStatus, or flush the in-memory changes first; nothing was sent: %w", p.id(), strings.Join(fields, ", "), ErrInvalidInput)
+	}
+	status, _, noop, err := p.pendingStatus()
+	if err != nil {
+		return resultError, err
+	}
+	if noop {
+		p.pending = nil
+		return resultNoop, nil
+	}
+	if err := p.beforeWrite(ctx); err != nil {
+		return resultOf(err), err
+	}
+	if status, _, _, err = p.pendingStatus(); err != nil { // the base may have moved (syncBase)
+		return resultError, err
+	}
+	w, err := p.applyBody(status)
+	if err != nil {
+		return resultError, err
+	}
+	return p.send(ctx, w)
+}
+
+// pendingStatus is the pending status with its conditions completed from
+// the base, and whether applying it would change nothing.
+func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error) {
+	own, err := p.owners()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	base, err := p.baseStatus()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	baseMap := decodeStatus(base)
+	status := runtime.DeepCopyJSON(p.pending.status)
+	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
+	p.completeConditions("status", status, baseMap, now)
+	b := &applyFields{own: own, keys: p.applyKeys}
+	given := fieldpath.NewSet()
+	b.fieldSetOf(statusPath(), "status", status, given)
+	if len(b.errs) > 0 {
+		return nil, nil, false, fmt.Errorf("statuspatch: %s: ApplyStatus: keyed list items without their keys: %s: %w", p.id(), strings.Join(b.errs, "; "), ErrInvalidInput)
+	}
+	var misses []Divergence
+	applyMisses("status", status, baseMap, p.applyKeys, "status", &misses)
+	return status, b, len(misses) == 0 && given.Equals(own.mine), nil
+}
+
+// pendingChanges is HasChanges for a pending ApplyStatus.
+func (p *Patcher[T]) pendingChanges() bool {
+	if p.pending.err != nil {
+		return true
+	}
+	_, _, noop, err := p.pendingStatus()
+	return err == nil && !noop
+}
+
+// completeConditions fills lastTransitionTime and observedGeneration of the
+// conditions in v (at dotted) from base, the base's value at the same place.
+func (p *Patcher[T]) completeConditions(dotted string, v, base any, now string) {
+	switch x := v.(type) {
+	case map[string]any:
+		bm, _ := base.(map[string]any)
+		for k, c := range x {
+			p.completeConditions(dotted+"."+k, c, bm[k], now)
+		}
+	case []any:
+		keys, keyed := p.applyKeys[dotted]
+		bl, _ := base.([]any)
+		for _, it := range x {
+			var match any
+			if pe, err := itemKey(it, keys); keyed && err == nil {
+				for _, b := range bl {
+					if bpe, err := itemKey(b, keys); err == nil && bpe.Equals(pe) {
+						match = b
+					}
+				}
+			}
+			if c, ok := it.(map[string]any); ok && p.conditionPaths[dotted] {
+				bc, _ := match.(map[string]any)
+				p.completeCondition(c, bc, now)
+				continue
+			}
+			p.completeConditions(dotted, it, match, now)
+		}
+	}
+}
+
+// completeCondition is meta.SetStatusCondition's rule for an applied
+// condition c, whose base is b (nil: none).
+func (p *Patcher[T]) completeCondition(c, b map[string]any, now string) {
+	if t, ok := c["lastTransitionTime"].(string); !ok || t == "" {
+		c["lastTransitionTime"] = now
+		if b != nil && reflect.DeepEqual(b["status"], c["status"]) && b["lastTransitionTime"] != nil {
+			c["lastTransitionTime"] = b["lastTransitionTime"]
+		}
+	}
+	if _, ok := c["observedGeneration"]; !ok && p.base.GetGeneration() > 0 {
+		c["observedGeneration"] = float64(p.base.GetGeneration()) // as decoded JSON numbers are
+	}
+}
