@@ -137,6 +137,30 @@ func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourc
 	return p.subResourcePatchOptions()
 }
 
+// ensureManagedFields gives the base the managedFields an apply needs when
+// it came without them (a cache with cache.TransformStripManagedFields, as
+// many operators set): the object is read through the API reader (the
+// client without one). A read at the base's resourceVersion lends its
+// managedFields to the base. A newer read is a Conflict under the lock
+// (the apply would get a 409: Retry re-reads) and lends its managedFields
+// without the lock, where ownership is the server's present one anyway. A
+// read without managedFields leaves the base as it was, and owners says so.
+func (p *Patcher[T]) ensureManagedFields(ctx context.Context) error {
+	if len(p.base.GetManagedFields()) > 0 {
+		return nil
+	}
+	fresh, err := p.read(ctx)
+	if err != nil {
+		return err
+	}
+	if fresh.GetResourceVersion() != p.base.GetResourceVersion() && p.opts.mode != modeApplyUnlocked {
+		return p.conflict(fmt.Sprintf("the object came without metadata.managedFields and has changed since it was read "+
+			"(resourceVersion %s, now %s)", p.base.GetResourceVersion(), fresh.GetResourceVersion()))
+	}
+	p.base.SetManagedFields(fresh.GetManagedFields())
+	return nil
+}
+
 // owners decodes the base's managedFields. An object without any was read
 // through something that strips them (a cache transform): without them an
 // apply would drop every field this manager owns and did not change.
@@ -144,8 +168,9 @@ func (p *Patcher[T]) owners() (fieldOwners, error) {
 	mfs := p.base.GetManagedFields()
 	if len(mfs) == 0 {
 		return fieldOwners{}, fmt.Errorf("statuspatch: %s: apply mode needs the object's metadata.managedFields to know which status fields "+
-			"%q owns, and the object has none (read through a cache that strips them, such as cache.TransformStripManagedFields?): %w",
-			p.id(), p.opts.fieldOwner, ErrInvalidInput)
+			"%q owns, and the object has none, nor has it as read again through %s (a cache that strips them, such as cache.TransformStripManagedFields? "+
+			"give the patcher an API reader: patcher.ForManager or WithAPIReader): %w",
+			p.id(), p.opts.fieldOwner, readerName(p.opts.apiReader), ErrInvalidInput)
 	}
 	own, err := ownersOf(mfs, p.opts.fieldOwner)
 	if err != nil {
@@ -266,4 +291,11 @@ func (p *Patcher[T]) holdsApply(w *sentWrite[T], fresh T) bool {
 	var ds []Divergence
 	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, "status", &ds)
 	return len(ds) == 0
+}
+
+func readerName(apiReader client.Reader) string {
+	if apiReader != nil {
+		return "the API reader"
+	}
+	return "the client (no API reader is set)"
 }

@@ -111,6 +111,9 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 		return resultError, fmt.Errorf("statuspatch: %s: both ApplyStatus and in-memory status changes (%s) in one Flush: "+
 			"give every change to ApplyStatus, or flush the in-memory changes first; nothing was sent: %w", p.id(), strings.Join(fields, ", "), ErrInvalidInput)
 	}
+	if err := p.ensureManagedFields(ctx); err != nil {
+		return resultOf(err), err
+	}
 	status, _, noop, err := p.pendingStatus()
 	if err != nil {
 		return resultError, err
@@ -163,8 +166,10 @@ func (p *Patcher[T]) pendingChanges() bool {
 	if p.pending.err != nil {
 		return true
 	}
+	// Without managedFields (a stripping cache) it cannot tell: Flush
+	// reads them, or says why it cannot.
 	_, _, noop, err := p.pendingStatus()
-	return err == nil && !noop
+	return err != nil || !noop
 }
 
 // completeConditions fills lastTransitionTime and observedGeneration of the

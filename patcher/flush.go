@@ -68,6 +68,9 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	}
 	var w *sentWrite[T]
 	if p.applying() {
+		if err := p.ensureManagedFields(ctx); err != nil {
+			return resultOf(err), err
+		}
 		w, err = p.applyWrite(cur)
 	} else {
 		w, err = p.mergeWrite(ctx, cur)

@@ -1,6 +1,7 @@
 package patcherit_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -323,21 +324,71 @@ func TestApplyAfterFinalizer(t *testing.T) {
 	}
 }
 
-// An object without metadata.managedFields (read through a cache that
-// strips them): apply mode cannot know which fields it owns, so Flush
-// refuses instead of dropping them, and sends nothing.
-func TestApplyNeedsManagedFields(t *testing.T) {
+// stripping is a client whose every read's managedFields are dropped, as
+// a cache with cache.TransformStripManagedFields serves them.
+type stripping struct{ client.Client }
+
+func (c stripping) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if err := c.Client.Get(ctx, key, obj, opts...); err != nil {
+		return err
+	}
+	obj.SetManagedFields(nil)
+	return nil
+}
+
+// An object read through a cache that strips managedFields (many operators
+// set cache.TransformStripManagedFields): the patcher reads them through
+// the API reader, so the fields this manager owns and did not change stay
+// in the apply and are not removed. Where no reader has them, Flush says so
+// and sends nothing; where the object moved since the stripped read, a
+// Conflict that Retry settles.
+func TestApplyWithoutManagedFieldsReadsThemThroughTheAPIReader(t *testing.T) {
 	e := env(t)
 	key := newWidget(t, e.Client)
-	c, rec := countingClient(t, e)
-	w := get(t, e.Client, key)
-	w.ManagedFields = nil
-	p := patcher.New(c, w, patcher.WithFieldOwner(applier), patcher.WithApply())
+	p := fetchApply(t, e.Client, key)
 	p.Object().Status.Phase = "Running"
+	if err := p.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	cached := stripping{e.Client}
+	p = fetchApply(t, cached, key, patcher.WithAPIReader(e.Client))
+	if len(p.Object().ManagedFields) != 0 {
+		t.Fatal("the stripping client served managedFields")
+	}
+	p.Object().Status.Counters = map[string]int64{"n": 1}
+	if err := p.Flush(ctx); err != nil {
+		t.Fatalf("Flush of a stripped read with an API reader: %v", err)
+	}
+	if got := get(t, e.Client, key).Status; got.Phase != "Running" || got.Counters["n"] != 1 {
+		t.Fatalf("status after the apply = phase %q counters %v; want the owned phase kept and the counter written", got.Phase, got.Counters)
+	}
+
+	c, rec := countingClient(t, e)
+	p = fetchApply(t, stripping{c}, key)
+	p.Object().Status.Counters = map[string]int64{"n": 2}
 	if err := p.Flush(ctx); !errors.Is(err, patcher.ErrInvalidInput) || !strings.Contains(err.Error(), "managedFields") {
-		t.Fatalf("Flush = %v; want ErrInvalidInput naming managedFields", err)
+		t.Fatalf("Flush with no reader serving managedFields = %v; want ErrInvalidInput naming managedFields", err)
 	}
 	if n := statusWrites(rec); n != 0 {
 		t.Fatalf("%d status writes, want none", n)
+	}
+
+	p = fetchApply(t, cached, key, patcher.WithAPIReader(e.Client))
+	other := get(t, e.Client, key)
+	other.Labels = map[string]string{"moved": "yes"}
+	if err := e.Client.Update(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	p.Object().Status.Counters = map[string]int64{"n": 3}
+	if err := p.Flush(ctx); !apierrors.IsConflict(err) {
+		t.Fatalf("Flush of a stripped read of an object that moved since = %v; want a Conflict", err)
+	}
+	p = fetchApply(t, cached, key, patcher.WithAPIReader(e.Client))
+	if err := p.Retry(ctx, func(w *v1.Widget) error { w.Status.Counters = map[string]int64{"n": 3}; return nil }); err != nil {
+		t.Fatalf("Retry: %v", err)
+	}
+	if got := get(t, e.Client, key).Status; got.Phase != "Running" || got.Counters["n"] != 3 {
+		t.Fatalf("status after Retry = phase %q counters %v; want the owned phase kept and the counter written", got.Phase, got.Counters)
 	}
 }

@@ -29,11 +29,11 @@ import (
 	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
-// applier reads a Widget through the cached client, decides, and applies
+// ssaReconciler reads a Widget through the cached client, decides, and applies
 // what it decided under its field owner with forced ownership; locked
 // carries the read's resourceVersion and, on a 409, reads again through the
 // API reader and decides again.
-type applier struct {
+type ssaReconciler struct {
 	c, api client.Client
 	locked bool
 	// body is the apply configuration's content besides apiVersion, kind,
@@ -42,7 +42,7 @@ type applier struct {
 	send func(ctx context.Context, c client.Client, u *unstructured.Unstructured) error
 }
 
-func (r *applier) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *ssaReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	w := &testv1.Widget{}
 	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -134,7 +134,7 @@ func applyScenario(name string, locked bool, body func(*testv1.Widget) map[strin
 	return explore.Scenario{
 		Reconcilers: []explore.Reconciler{{Name: "applier", For: &testv1.Widget{},
 			New: func(c client.Client, api client.Reader) reconcile.Reconciler {
-				return &applier{c: c, api: api.(client.Client), locked: locked, body: body, send: send}
+				return &ssaReconciler{c: c, api: api.(client.Client), locked: locked, body: body, send: send}
 			}}},
 		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "explore-apply", Name: name}}},
 	}
