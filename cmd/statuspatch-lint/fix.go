@@ -98,9 +98,9 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 
 func fixedCount(n int) string {
 	if n == 1 {
-		return "fixed 1 status patch"
+		return "fixed 1 status write"
 	}
-	return fmt.Sprintf("fixed %d status patches", n)
+	return fmt.Sprintf("fixed %d status writes", n)
 }
 
 // runChild runs the command again as a plain checker and returns its exit

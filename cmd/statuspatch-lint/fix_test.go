@@ -50,11 +50,12 @@ func TestFixSaysWhatItDidAndWhatIsLeft(t *testing.T) {
 	// left too, with the writes that have no fix.
 	out, code := lintIn(t, mod, bin, "-fix", "./...")
 	for _, want := range []string{
-		mod + "/audit/audit.go:17: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
+		mod + "/audit/audit.go:19: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
 		mod + "/controllers/controllers.go:26: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
 		mod + "/fixable/fixable.go:13: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
+		mod + "/audit/audit.go:48: fixed: add .WithResourceVersion(deploy.ResourceVersion) to the status apply configuration (for the status write at " + mod + "/audit/audit.go:50)\n",
 		mod + "/controllers/controllers.go:30:6: handwritten status write to Deployment",
-		"statuspatch-lint: fixed 6 status patches; the findings above are left",
+		"statuspatch-lint: fixed 7 status writes; the findings above are left",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("-fix ./...: output lacks %q:\n%s", want, out)
@@ -70,10 +71,17 @@ func TestFixSaysWhatItDidAndWhatIsLeft(t *testing.T) {
 	if !strings.Contains(string(b), "client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})") {
 		t.Errorf("fixable.go was not fixed:\n%s", b)
 	}
+	b, err = os.ReadFile(filepath.Join(mod, "audit", "audit.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "appsv1ac.Deployment(key.Name, key.Namespace).WithResourceVersion(deploy.ResourceVersion).\n") {
+		t.Errorf("audit.go's status apply was not locked:\n%s", b)
+	}
 
 	// -ci: the fixed package has nothing left.
 	out, code = lintIn(t, mod, bin, "-ci", "-fix", "./fixable")
-	if code != 0 || !strings.Contains(out, "statuspatch-lint: fixed 0 status patches; no findings left") {
+	if code != 0 || !strings.Contains(out, "statuspatch-lint: fixed 0 status writes; no findings left") {
 		t.Errorf("-ci -fix ./fixable after the fix: exit status %d, want 0 and no findings left:\n%s", code, out)
 	}
 }

@@ -56,7 +56,10 @@ type kindData struct {
 	// DiffFields (see statusDiffFields).
 	HasDiff    bool
 	DiffFields []diffFieldData
-	Imports    importNames
+	// ApplyOptions are the options of the apply mode its constructors
+	// pass before the caller's (see applyOptions), "" without it.
+	ApplyOptions string
+	Imports      importNames
 }
 
 // importNames are the local names of the packages generated code uses.
@@ -227,6 +230,7 @@ func renderFile(path, header, constraint, pkgName, local string, reserved []stri
 			HasObservedGeneration: k.hasObservedGeneration,
 			HasDiff:               k.hasDiff,
 			DiffFields:            diffFieldsData(k.diffFields, equal),
+			ApplyOptions:          applyOptions(k, names.Patcher),
 			Imports:               names,
 		})
 	}

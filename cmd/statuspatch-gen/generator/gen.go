@@ -72,14 +72,16 @@ type Generator struct {
 // markers are registered only when no other generator (object, crd) sharing
 // the registry already defines them, so their definitions stay intact.
 func (Generator) RegisterMarkers(into *markers.Registry) error {
-	if err := markers.RegisterAll(into, enableTypeMarker, enablePkgMarker); err != nil {
+	if err := markers.RegisterAll(into, enableTypeMarker, enablePkgMarker, applyMarker); err != nil {
 		return fmt.Errorf("register statuspatch markers: %w", err)
 	}
+	into.AddHelp(applyMarker, markers.SimpleHelp("statuspatch",
+		"makes this kind's generated constructors pass patcher.WithApply() (Flush writes by server-side apply carrying the base's resourceVersion) and patcher.WithListMapKeys for every +listType=map list under its status"))
 	into.AddHelp(enableTypeMarker, markers.SimpleHelp("statuspatch",
 		"overrides enabling or disabling status patcher generation for this type; on a type without +kubebuilder:subresource:status or a struct Status field, true is an error"))
 	into.AddHelp(enablePkgMarker, markers.SimpleHelp("statuspatch",
 		"enables or disables status patcher generation for the kinds of this package (default true); a type-level marker wins"))
-	shared := append([]*markers.Definition{objectRootMarker, subresourceDef, legacyObjectDef, genclientDef, defaultMarker}, genclientOptionDefs...)
+	shared := append([]*markers.Definition{objectRootMarker, subresourceDef, legacyObjectDef, genclientDef, defaultMarker, listTypeDef, listMapKeyDef}, genclientOptionDefs...)
 	for _, def := range shared {
 		if into.Lookup("+"+def.Name, def.Target) != nil {
 			continue
@@ -172,6 +174,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 			continue
 		}
 		results = append(results, res)
+		if err := findListMaps(ctx.Collector, root, res.kinds); err != nil {
+			return err
+		}
 		if err := warnOmitemptyDefaults(ctx.Collector, root, res.kinds); err != nil {
 			errs.add(err)
 		}

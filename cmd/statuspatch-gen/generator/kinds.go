@@ -27,6 +27,10 @@ type kind struct {
 	// false when the status cannot have one (see statusDiffFields).
 	diffFields []diffField
 	hasDiff    bool
+	// apply: +statuspatch:apply, with the status's +listType=map lists
+	// (see applymode.go).
+	apply    bool
+	listMaps []listMap
 }
 
 func (k *kind) name() string { return k.obj.Name() }
@@ -196,7 +200,7 @@ func kindFor(root *loader.Package, c candidate, typeErrs map[lineKey][]string) (
 		return nil, at(field.Pos(), "%s.Status: %s", name, msgs[0])
 	}
 
-	k := &kind{pkg: root, obj: obj, pos: spec.Name.Pos(), statusAt: field.Pos()}
+	k := &kind{pkg: root, obj: obj, pos: spec.Name.Pos(), statusAt: field.Pos(), apply: applyEnabled(c.info.Markers)}
 	t := types.Unalias(field.Type())
 	if ptr, ok := t.(*types.Pointer); ok {
 		k.statusPointer = true

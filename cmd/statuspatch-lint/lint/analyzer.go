@@ -178,6 +178,14 @@ func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, 
 		diag.Category = categoryReplay
 	}
 	fixes, noFix := lockFixes(pass, t, files, w, v)
+	if w.verb == "Apply" {
+		var obj string
+		fixes, obj, noFix = applyFixes(pass, t, files, w, v)
+		if obj != "" {
+			diag.Message = strings.Replace(diag.Message, applyAdvice(w.kind.name),
+				"; add .WithResourceVersion("+obj+".ResourceVersion), or "+applyMode, 1)
+		}
+	}
 	diag.SuggestedFixes = fixes
 	if noFix != "" {
 		diag.Message += " (no fix: " + noFix + ")"

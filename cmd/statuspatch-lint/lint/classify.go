@@ -147,6 +147,9 @@ func (t *tracer) rawPatch(w *write, args []ssa.Value, depth int) result {
 	if len(args) != 2 || depth >= maxRawPatchDepth {
 		return unknown
 	}
+	if applyPatchType(args[0]) {
+		return t.rawApply(w, args[1])
+	}
 	var rs []result
 	for _, leaf := range t.leaves(args[1]) {
 		src := patchDataSource(leaf)

@@ -71,6 +71,19 @@
 // other options kept. A patch that also feeds a write that is not to the
 // status gets no fix, and the finding says so.
 //
+// A status apply (Apply of an apply configuration, Patch with client.Apply
+// or a raw apply patch) is optimistic when the configuration carries a
+// resourceVersion (.WithResourceVersion(x) in its builder chain, or set on
+// every path before the write), blind when it is made by a generated
+// constructor or Extract function without one (kubebuilder's --ssa
+// shape), unresolved when where it is made is not seen; the finding says
+// to add .WithResourceVersion(obj.ResourceVersion) or use the patcher's
+// apply mode (patcher.WithApply()). A blind status apply whose
+// configuration is made by a constructor call gets a suggested fix that
+// adds .WithResourceVersion(x.ResourceVersion) to it, x being the one
+// object of its kind the function fetched with Get before and whose name
+// the constructor is given; otherwise the finding says why there is none.
+//
 // Each finding has a category: handwritten (default mode), the verdict
 // (optimistic, blind, unresolved) with -audit, replay for a replayed
 // status in every mode, and allow for a directive without a reason.
@@ -90,9 +103,11 @@
 //   - writes.go: finding status writes and naming the object's kind
 //   - trace.go: following SSA values back to where they are made
 //   - classify.go: audit verdicts of patches
-//   - resourceversion.go: audit verdicts of Update and server-side apply
+//   - resourceversion.go: audit verdicts of Update; resourceVersion sets
+//   - apply.go: audit verdicts of server-side apply
+//   - applyfix.go: suggested fixes locking a status apply
 //   - replay.go: status decided before a re-read and written after it
-//   - fix.go: suggested fixes adding the optimistic lock
+//   - fix.go: suggested fixes adding the optimistic lock to patches
 //   - baseline.go: baseline files
 //   - patchers.go: the package fact of generated patchers, suggestions
 //   - directive.go: //statuspatch:allow

@@ -15,7 +15,7 @@ import (
 // also feeds a non-status write, and options spread from a slice, get
 // none (fix.go.golden keeps them as they are).
 func TestSuggestedFixes(t *testing.T) {
-	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "fix", "fixalias")
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "fix", "fixalias", "kbssa")
 	// The checker (-fix) panics on two fixes with one message on a
 	// diagnostic: a write with several blind paths gets one fix.
 	for _, r := range results {
@@ -35,7 +35,7 @@ func TestFixedGoldensBuildAndAreOptimistic(t *testing.T) {
 	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
-	for _, pkg := range []string{"fix", "fixalias"} {
+	for _, pkg := range []string{"fix", "fixalias", "kbssa"} {
 		goldens, err := filepath.Glob(filepath.Join(src, pkg, "*.go.golden"))
 		if err != nil || len(goldens) == 0 {
 			t.Fatalf("%s: no golden files (%v)", pkg, err)
@@ -61,5 +61,21 @@ func TestFixedGoldensBuildAndAreOptimistic(t *testing.T) {
 	}
 	if len(blind) != 2 || !strings.Contains(blind[0], "no fix: the same patch also feeds") || !strings.Contains(blind[1], "without MergeFromWithOptimisticLock") {
 		t.Errorf("after the fixes, -ci reports %d writes, want the shared patch and the spread options:\n%s", len(blind), strings.Join(blind, "\n"))
+	}
+	// The fixed status applies are locked: WithResourceVersion in their
+	// chains, two more than the two kbssa already had.
+	locked := 0
+	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Audit: true}), "kbssa") {
+		for _, d := range r.Diagnostics {
+			if strings.HasPrefix(d.Message, "optimistic: ") && strings.HasSuffix(d.Message, "Apply of Application: apply configuration WithResourceVersion") {
+				locked++
+			}
+			if strings.Contains(d.Message, "add .WithResourceVersion(application.ResourceVersion)") {
+				t.Errorf("%s: still fixable after the fix: %s", r.Pass.Fset.Position(d.Pos), d.Message)
+			}
+		}
+	}
+	if locked != 4 {
+		t.Errorf("after the fixes, %d status applies of kbssa are locked in their chain, want 4", locked)
 	}
 }

@@ -47,6 +47,15 @@ func TestRealWorldRegressions(t *testing.T) {
 		"capi", "unstructuredapply", "rawpatch", "replaydelta")
 }
 
+// Status writes by server-side apply, in kubebuilder's --ssa shape and
+// the older routes (client.Apply, a raw apply patch): blind without a
+// resourceVersion, optimistic with one, unresolved when the configuration
+// is not traced; main-resource applies and other subresources are not
+// status writes.
+func TestServerSideApply(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "kbssa")
+}
+
 // Diagnostics are reported in source order within a package: the drivers
 // print them as reported, and SSA visits closures after their parent and
 // blocks out of source order.

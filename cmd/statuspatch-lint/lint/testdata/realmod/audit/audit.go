@@ -3,8 +3,10 @@ package audit
 
 import (
 	"context"
+	"encoding/json"
 
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/types"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -20,7 +22,7 @@ func write(ctx context.Context, c client.Client, d *appsv1.Deployment, rv string
 	d.SetResourceVersion("")
 	_ = c.Status().Update(ctx, d) // want `^blind: Status\(\).Update of Deployment: resourceVersion cleared before Update$`
 
-	_ = c.Status().Apply(ctx, appsv1ac.Deployment("a", "b").WithStatus(appsv1ac.DeploymentStatus().WithReplicas(1))) // want `^blind: Status\(\).Apply of Deployment: server-side apply without resourceVersion$`
+	_ = c.Status().Apply(ctx, appsv1ac.Deployment("a", "b").WithStatus(appsv1ac.DeploymentStatus().WithReplicas(1))) // want `^blind: Status\(\).Apply of Deployment: server-side apply of appsv1ac.Deployment\(...\) without resourceVersion; .*\(no fix: no Deployment fetched with Get before the apply configuration is built\)$`
 	_ = c.Status().Apply(ctx, appsv1ac.Deployment("a", "b").WithResourceVersion(rv))                                 // want `^optimistic: Status\(\).Apply of Deployment: apply configuration WithResourceVersion$`
 }
 
@@ -33,4 +35,29 @@ func writeObject(ctx context.Context, c client.Client, obj client.Object, base c
 // A patch built in another package of the module.
 func writeFromHelper(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
 	return c.Status().Patch(ctx, d, patchutil.NewPatch(d.DeepCopy())) // want `^blind: Status\(\).Patch of Deployment: patchutil.NewPatch returns client.MergeFrom without optimistic lock$`
+}
+
+// kubebuilder's --ssa status write (the book's server-side-apply page)
+// after the scaffold's fetch, on the real client and apply configurations:
+// the metadata builders over the embedded *ObjectMetaApplyConfiguration.
+func applyStatus(ctx context.Context, c client.Client, key types.NamespacedName) error {
+	var deploy appsv1.Deployment
+	if err := c.Get(ctx, key, &deploy); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	cfg := appsv1ac.Deployment(key.Name, key.Namespace).
+		WithStatus(appsv1ac.DeploymentStatus().WithReplicas(1))
+	if err := c.SubResource("status").Apply(ctx, cfg, client.FieldOwner("deploy-controller"), client.ForceOwnership); err != nil { // want `^blind: SubResource\("status"\).Apply of Deployment: server-side apply of appsv1ac.Deployment\(...\) without resourceVersion; add .WithResourceVersion\(deploy.ResourceVersion\), or use the patcher's apply mode \(patcher.WithApply\(\)\)$`
+		return err
+	}
+	locked := appsv1ac.Deployment(key.Name, key.Namespace)
+	locked.ResourceVersion = &deploy.ResourceVersion
+	if err := c.Status().Apply(ctx, locked, client.ForceOwnership); err != nil { // want `^optimistic: Status\(\).Apply of Deployment: apply configuration sets resourceVersion$`
+		return err
+	}
+	body, err := json.Marshal(appsv1ac.Deployment(key.Name, key.Namespace).WithResourceVersion(deploy.ResourceVersion))
+	if err != nil {
+		return err
+	}
+	return c.Status().Patch(ctx, &deploy, client.RawPatch(types.ApplyPatchType, body), client.ForceOwnership) // want `^optimistic: Status\(\).Patch of Deployment: client.RawPatch\(types.ApplyPatchType\) of apply configuration WithResourceVersion$`
 }

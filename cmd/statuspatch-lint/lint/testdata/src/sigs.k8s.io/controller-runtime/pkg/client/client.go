@@ -166,6 +166,12 @@ var (
 // FieldOwner set the field manager name for the given server-side apply patch.
 type FieldOwner string
 
+type forceOwnership struct{}
+
+// ForceOwnership indicates that in case of conflicts with server-side apply,
+// the client should acquire ownership of the conflicting field.
+var ForceOwnership = forceOwnership{}
+
 func IgnoreNotFound(err error) error { return err }
 
 func ObjectKeyFromObject(obj Object) ObjectKey {

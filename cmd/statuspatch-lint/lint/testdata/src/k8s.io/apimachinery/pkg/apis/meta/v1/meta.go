@@ -33,3 +33,7 @@ type Condition struct {
 	Reason             string
 	ObservedGeneration int64
 }
+
+type ConditionStatus string
+
+const ConditionTrue ConditionStatus = "True"
