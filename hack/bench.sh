@@ -56,6 +56,10 @@ fi
 		echo "### Writers reading through caches, with and without lag, against requeue and a cluster-api-style helper (fails if a locked variant loses an update)"
 		echo
 		(cd testenv && go run ./internal/bench -writers 2,8 -updates 5 -lag 0,50ms -reconciles 0 -bound 60s)
+		echo
+		echo "### Two controllers owning disjoint status fields: merge mode, apply mode with and without the lock, blind MergeFrom (fails if a patcher variant loses an update)"
+		echo
+		(cd testenv && go run ./internal/bench -cowriters 8 -updates 20 -repeat 5)
 	fi
 } 2>&1 | tee "$results"
 echo

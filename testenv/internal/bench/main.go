@@ -12,7 +12,10 @@
 //     list and on co-writers' owned conditions;
 //   - requests per steady-state no-op reconcile: the patcher against a
 //     handwritten unconditional patch, with resourceVersion bumps and watch
-//     events.
+//     events;
+//   - with -cowriters N, two controllers owning disjoint status fields and
+//     one condition each of the same N objects (cowriters.go): merge mode,
+//     apply mode with and without the lock, and a blind MergeFrom.
 //
 // Run it with `make bench` or `cd testenv && go run ./internal/bench`.
 package main
@@ -42,6 +45,7 @@ func main() {
 	variants := flag.String("variants", "retry,requeue,capi,blind", "convergence variants to run (capi: with -lag only)")
 	lags := flag.String("lag", "", "comma-separated cache lags, e.g. 0,50ms: writers read through informer caches lagging by each (empty: writers read the server directly)")
 	bound := flag.Duration("bound", time.Minute, "with -lag: how long one run may take; updates not written by then are reported as not converged")
+	cowriters := flag.Int("cowriters", 0, "objects for the co-writers run (two controllers, disjoint status fields); -updates per controller per object. Runs only that")
 	repeat := flag.Int("repeat", 1, "repetitions of the convergence runs; the ratio printed is their median")
 	flag.Parse()
 	log.SetLogger(logr.Discard())
@@ -64,13 +68,17 @@ func main() {
 			lagList = append(lagList, d)
 		}
 	}
-	if err := run(*writers, *updates, *reconciles, *repeat, vs, lagList, *bound); err != nil {
+	if *cowriters < 0 {
+		fmt.Fprintf(os.Stderr, "bench: -cowriters: %d objects\n", *cowriters)
+		os.Exit(2)
+	}
+	if err := run(*writers, *updates, *reconciles, *repeat, *cowriters, vs, lagList, *bound); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(writerList string, updates, reconciles, repeat int, variants map[string]bool, lags []time.Duration, bound time.Duration) error {
+func run(writerList string, updates, reconciles, repeat, cowriters int, variants map[string]bool, lags []time.Duration, bound time.Duration) error {
 	ctx := context.Background()
 	s := runtime.NewScheme()
 	if err := v1.AddToScheme(s); err != nil {
@@ -82,6 +90,9 @@ func run(writerList string, updates, reconciles, repeat int, variants map[string
 	}
 	defer stop()
 	fmt.Printf("# API server (%s) ready in %s\n\n", env.Backend, env.StartupTime.Round(time.Millisecond))
+	if cowriters > 0 {
+		return coWriters(ctx, env, cowriters, updates, repeat)
+	}
 
 	var ks []int
 	for _, f := range strings.Split(writerList, ",") {
