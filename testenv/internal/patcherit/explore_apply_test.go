@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv/explore"
 	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
@@ -202,5 +203,48 @@ func TestExploreApplyWithoutAName(t *testing.T) {
 	}
 	if len(errs) == 0 || errs[0] == nil || !strings.Contains(errs[0].Error(), "an apply configuration needs all three") {
 		t.Fatalf("want the Apply's error naming the missing name, got %v", errs)
+	}
+}
+
+// patcherApplier is addItem through the patcher's Retry in apply mode,
+// reading through the explorer's cached client and re-reading through its
+// API reader on a conflict.
+type patcherApplier struct {
+	c    client.Client
+	api  client.Reader
+	mode patcher.Option
+}
+
+func (r *patcherApplier) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	p, err := patcher.Fetch(ctx, r.c, req.NamespacedName, &testv1.Widget{},
+		patcher.WithFieldOwner("explore-patcher"), patcher.WithAPIReader(r.api), patcher.WithMetrics(nil), r.mode)
+	if err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	return ctrl.Result{}, p.Retry(ctx, func(w *testv1.Widget) error { addItem(w); return nil })
+}
+
+// The patcher's two apply modes explored side by side on the real server:
+// WithApply passes every schedule; WithApplyWithoutLock, deciding from a
+// stale read, loses a write (the no-lock variant is only for values that
+// do not depend on what was read, and addItem's do).
+func TestExplorePatcherApplyModes(t *testing.T) {
+	e := env(t)
+	scenario := func(name string, mode patcher.Option) explore.Scenario {
+		return explore.Scenario{
+			Reconcilers: []explore.Reconciler{{Name: "patcher", For: &testv1.Widget{},
+				New: func(c client.Client, api client.Reader) reconcile.Reconciler {
+					return &patcherApplier{c: c, api: api, mode: mode}
+				}}},
+			Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "explore-apply", Name: name}}},
+		}
+	}
+	o := explore.Options{Backend: explore.Server(e)}
+	if res := runExplore(t, scenario("patcher-apply", patcher.WithApply()), o); res.Violation != nil || !res.Exhausted {
+		t.Fatalf("WithApply: want no violation and an exhausted search, got %+v\n%v", res, res.Violation)
+	}
+	v := runExplore(t, scenario("patcher-apply-nolock", patcher.WithApplyWithoutLock()), o).Violation
+	if v == nil || v.Invariant != explore.InvariantLostWrite || !strings.Contains(v.Message, "status.items") {
+		t.Fatalf("WithApplyWithoutLock: want a lost write of status.items, got %v", v)
 	}
 }
