@@ -114,7 +114,7 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 	if err := p.ensureManagedFields(ctx); err != nil {
 		return resultOf(err), err
 	}
-	status, _, noop, err := p.pendingStatus()
+	_, _, noop, err := p.pendingStatus()
 	if err != nil {
 		return resultError, err
 	}
@@ -125,7 +125,13 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 	if err := p.beforeWrite(ctx); err != nil {
 		return resultOf(err), err
 	}
-	if status, _, _, err = p.pendingStatus(); err != nil { // the base may have moved (syncBase)
+	// The base may have moved (syncBase), read through a reader that
+	// strips managedFields.
+	if err := p.ensureManagedFields(ctx); err != nil {
+		return resultOf(err), err
+	}
+	status, _, _, err := p.pendingStatus()
+	if err != nil {
 		return resultError, err
 	}
 	w, err := p.applyBody(status)
