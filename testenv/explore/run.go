@@ -99,11 +99,29 @@ func (r *run) setup(ctx context.Context) error {
 		r.queue = append(r.queue, item{rec: -1, action: i})
 	}
 	cached, api := r.clients()
+	cached, api = comparableClient(cached), comparableClient(api)
 	for _, rc := range r.ex.s.Reconcilers {
 		r.recs = append(r.recs, rc.New(cached, api))
 	}
 	return nil
 }
+
+// comparableClient returns c behind a pointer. interceptor's clients are
+// struct values holding funcs, which Go cannot compare or hash; a manager's
+// client is a pointer. What keys state by client, as statuspatch's record
+// of this process's own writes does (which Fetch and Fresh consult to
+// re-read a stale object through the API reader), can then tell the
+// reconcilers' client of one schedule from another's, as in production.
+func comparableClient(c client.Client) client.Client {
+	if w, ok := c.(client.WithWatch); ok {
+		return &pointerWithWatch{w}
+	}
+	return &pointerClient{c}
+}
+
+type pointerWithWatch struct{ client.WithWatch }
+
+type pointerClient struct{ client.Client }
 
 // queueFor queues every reconciler of k's kind for k, as a watch event
 // would, and every reconciler that owns k's kind for k's controller owner.
