@@ -16,8 +16,9 @@ import (
 const AssetsCacheDir = "statuspatch/testenv-assets"
 
 // assetsCommand is what gets a kube-apiserver into that cache (built from
-// the Go module proxy, minutes the first time).
-const assetsCommand = "go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets@latest use -p path 1.35.x"
+// the Go module proxy, minutes the first time). Without a version it runs
+// from any module that requires testenv, at the testenv version it requires.
+const assetsCommand = "go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path 1.35.x"
 
 // KubeAPIServerPath returns the kube-apiserver binary that the full-API
 // backend (WithFullAPI) would run with these options, and where it came
@@ -56,7 +57,7 @@ func findKubeAPIServer(o options) (path, source string, err error) {
 	}
 	return "", "", fmt.Errorf("testenv: the full-API backend needs a kube-apiserver binary and found none; searched: "+
 		"WithBinaryAssetsDirectory (not given), %s (not set), %s. "+
-		"Build one into that cache with `%s` (from the testenv module: go run ./cmd/testenv-assets use -p path 1.35.x; "+
+		"Build one into that cache with `%s` (from a module that requires testenv; in testenv itself: go run ./cmd/testenv-assets use -p path 1.35.x; "+
 		"minutes the first time, nothing is downloaded but Go modules), or pass a directory holding one with "+
 		"WithBinaryAssetsDirectory or %s (setup-envtest use -p path prints one)",
 		EnvAssets, searched, assetsCommand, EnvAssets)

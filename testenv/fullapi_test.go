@@ -254,7 +254,7 @@ func TestFullAPIWithoutBinary(t *testing.T) {
 			stop()
 			t.Fatal("StartServer succeeded without kube-apiserver")
 		}
-		for _, want := range []string{`WithBinaryAssetsDirectory "` + dir + `"`, "no executable kube-apiserver", "testenv-assets@latest use -p path"} {
+		for _, want := range []string{`WithBinaryAssetsDirectory "` + dir + `"`, "no executable kube-apiserver", "cmd/testenv-assets use -p path"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
 			}
@@ -276,7 +276,7 @@ func TestFullAPIWithoutBinary(t *testing.T) {
 		if err == nil {
 			t.Fatal("KubeAPIServerPath found a binary in an empty cache")
 		}
-		for _, want := range []string{filepath.Join(cache, "statuspatch", "testenv-assets"), "KUBEBUILDER_ASSETS (not set)", "testenv-assets@latest use -p path 1.35.x"} {
+		for _, want := range []string{filepath.Join(cache, "statuspatch", "testenv-assets"), "KUBEBUILDER_ASSETS (not set)", "cmd/testenv-assets use -p path 1.35.x"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
 			}
