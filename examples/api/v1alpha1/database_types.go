@@ -30,8 +30,9 @@ type DatabaseSpec struct {
 
 	// Replicas is the StatefulSet's replica count.
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:default=1
 	// +optional
-	Replicas int32 `json:"replicas,omitempty"`
+	Replicas *int32 `json:"replicas,omitempty"`
 }
 
 // DatabaseStatus is the observed state of a Database.
