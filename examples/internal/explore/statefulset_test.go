@@ -138,8 +138,12 @@ func databaseScenario(env *testenv.Env, replace bool, rec func(c client.Client, 
 // exported: deleted and created again with the same spec and owner
 // reference, under a new UID. Before the controller created it, nothing.
 func replaceStatefulSet(ctx context.Context, c client.Client) error {
+	return replaceStatefulSetIn(ctx, c, client.ObjectKeyFromObject(database()))
+}
+
+func replaceStatefulSetIn(ctx context.Context, c client.Client, key client.ObjectKey) error {
 	sts := &appsv1.StatefulSet{}
-	if err := c.Get(ctx, client.ObjectKeyFromObject(database()), sts); apierrors.IsNotFound(err) {
+	if err := c.Get(ctx, key, sts); apierrors.IsNotFound(err) {
 		return nil
 	} else if err != nil {
 		return err
