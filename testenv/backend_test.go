@@ -19,6 +19,8 @@ func TestChooseBackendReason(t *testing.T) {
 			"WithBackend(BackendEmbedded), which ignores KUBEBUILDER_ASSETS=/a"},
 		{"embedded forced", options{backend: BackendEmbedded}, BackendEmbedded, "WithBackend(BackendEmbedded)"},
 		{"envtest forced", options{backend: BackendEnvtest}, BackendEnvtest, "WithBackend(BackendEnvtest)"},
+		// Full API only when asked; the assets then only supply kube-apiserver.
+		{"full API", options{backend: BackendFullAPI, assetsDir: "/a", assetsFrom: EnvAssets}, BackendFullAPI, "WithFullAPI()"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.in

@@ -44,16 +44,10 @@ users:
 // everything started so far is already stopped.
 func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, func(), error) {
 	configureKlog(o.verbose)
-	configureEtcdClientLog(o.verbose)
-
-	var etcdServer *etcd3testing.EtcdTestServer
-	var etcdStorage *storagebackend.Config
-	if !runOwned(func() { etcdServer, etcdStorage = etcd3testing.NewUnsecuredEtcd3TestClientServer(shim) }) {
-		shim.runCleanups()
-		return nil, nil, fmt.Errorf("testenv: starting embedded etcd: %s", strings.Join(shim.errors(), "; "))
+	etcdStorage, err := startEtcd(o, shim)
+	if err != nil {
+		return nil, nil, err
 	}
-	// Runs before etcd's own cleanup (cleanups run last first).
-	shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
 
 	dir := shim.TempDir()
 	kubeconfig := filepath.Join(dir, "kubeconfig")
@@ -74,7 +68,6 @@ func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, fu
 	}
 
 	var server servertesting.TestServer
-	var err error
 	completed := runOwned(func() {
 		server, err = servertesting.StartTestServer(shim, nil, flags, storageConfig(etcdStorage))
 	})
@@ -92,6 +85,22 @@ func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, fu
 		shim.runCleanups()
 	}
 	return clientConfig(server.ClientConfig), stop, nil
+}
+
+// startEtcd starts etcd in-process (k8s.io/apiserver's test helper, a
+// client URL on localhost) and returns its storage config. shim's cleanups
+// stop it; on error they have already run.
+func startEtcd(o options, shim *tbShim) (*storagebackend.Config, error) {
+	configureEtcdClientLog(o.verbose)
+	var etcdServer *etcd3testing.EtcdTestServer
+	var etcdStorage *storagebackend.Config
+	if !runOwned(func() { etcdServer, etcdStorage = etcd3testing.NewUnsecuredEtcd3TestClientServer(shim) }) {
+		shim.runCleanups()
+		return nil, fmt.Errorf("testenv: starting embedded etcd: %s", strings.Join(shim.errors(), "; "))
+	}
+	// Runs before etcd's own cleanup (cleanups run last first).
+	shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
+	return etcdStorage, nil
 }
 
 // storageConfig is the server's default storage config (codec, intervals,

@@ -24,8 +24,8 @@ type Env struct {
 	Client client.Client
 	// Mapper maps every served version of every installed CRD (and the
 	// CustomResourceDefinition kind). It is built from the CRDs, not from
-	// discovery; under BackendEnvtest it falls back to discovery for other
-	// kinds.
+	// discovery; under BackendEnvtest and BackendFullAPI it falls back to
+	// discovery for other kinds (Deployments, Secrets, ...).
 	Mapper meta.RESTMapper
 	// Scheme is the scheme given with WithScheme, or the default one.
 	Scheme *runtime.Scheme
@@ -76,10 +76,19 @@ func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), erro
 	if o.scheme == nil {
 		o.scheme = defaultScheme()
 	}
-	if o.backend == BackendEnvtest {
+	var kubeAPIServer string
+	switch o.backend {
+	case BackendEnvtest:
 		if err := checkEnvtestAssets(o); err != nil {
 			return nil, nil, err
 		}
+	case BackendFullAPI:
+		bin, source, err := findKubeAPIServer(o)
+		if err != nil {
+			return nil, nil, err
+		}
+		kubeAPIServer = bin
+		o.backendReason += "; kube-apiserver from " + source
 	}
 	crds, crdFiles, err := collectCRDs(o)
 	if err != nil {
@@ -101,13 +110,11 @@ func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), erro
 	var stopServer func()
 	switch o.backend {
 	case BackendEmbedded:
-		name := "StartServer"
-		if t != nil {
-			name = t.Name()
-		}
-		cfg, stopServer, err = startEmbedded(ctx, o, newTBShim(name, t, o.verbose))
+		cfg, stopServer, err = startEmbedded(ctx, o, newTBShim(shimName(t), t, o.verbose))
 	case BackendEnvtest:
 		cfg, stopServer, err = startEnvtest(ctx, o, crds)
+	case BackendFullAPI:
+		cfg, stopServer, err = startFullAPI(ctx, o, kubeAPIServer, newTBShim(shimName(t), t, o.verbose))
 	default:
 		err = fmt.Errorf("testenv: unknown backend %v", o.backend)
 	}
@@ -127,12 +134,19 @@ func start(ctx context.Context, t testing.TB, opts []Option) (*Env, func(), erro
 	return env, stop, nil
 }
 
-// finish installs the CRDs (embedded backend), waits until they are served,
+func shimName(t testing.TB) string {
+	if t == nil {
+		return "StartServer"
+	}
+	return t.Name()
+}
+
+// finish installs the CRDs (embedded and full-API backends), waits until they are served,
 // and builds the mapper and client.
 func finish(ctx context.Context, o options, cfg *rest.Config, crds []*apiextensionsv1.CustomResourceDefinition) (*Env, error) {
 	var err error
 	installed := crds
-	if o.backend == BackendEmbedded {
+	if o.backend == BackendEmbedded || o.backend == BackendFullAPI {
 		if installed, err = installCRDs(ctx, cfg, crds); err != nil {
 			return nil, err
 		}
@@ -141,7 +155,7 @@ func finish(ctx context.Context, o options, cfg *rest.Config, crds []*apiextensi
 		return nil, err
 	}
 	mapper := newStaticMapper(installed)
-	if o.backend == BackendEnvtest {
+	if o.backend == BackendEnvtest || o.backend == BackendFullAPI {
 		if mapper, err = envtestMapper(cfg, mapper); err != nil {
 			return nil, err
 		}

@@ -22,6 +22,12 @@ const (
 	// KUBEBUILDER_ASSETS (or WithBinaryAssetsDirectory) through
 	// controller-runtime's envtest.
 	BackendEnvtest
+	// BackendFullAPI runs a kube-apiserver binary against the in-process
+	// etcd of BackendEmbedded: built-in kinds (Deployments, StatefulSets,
+	// Services, ConfigMaps, Secrets, ...) as well as the CRDs. Only ever
+	// chosen explicitly (WithFullAPI); see KubeAPIServerPath for where the
+	// binary comes from.
+	BackendFullAPI
 )
 
 // String returns the backend's name as used in logs.
@@ -33,6 +39,8 @@ func (b Backend) String() string {
 		return "embedded"
 	case BackendEnvtest:
 		return "envtest"
+	case BackendFullAPI:
+		return "full"
 	default:
 		return "Backend(" + strconv.Itoa(int(b)) + ")"
 	}
@@ -98,6 +106,8 @@ func chooseBackend(o *options) string {
 		return "WithBackend(BackendEmbedded)"
 	case o.backend == BackendEnvtest:
 		return "WithBackend(BackendEnvtest)"
+	case o.backend == BackendFullAPI:
+		return "WithFullAPI()"
 	case o.backend != BackendAuto:
 		return "WithBackend(" + o.backend.String() + ")"
 	case o.assetsDir != "":
@@ -143,9 +153,24 @@ func WithBackend(b Backend) Option {
 	return func(o *options) { o.backend = b }
 }
 
+// WithFullAPI selects BackendFullAPI (the same as
+// WithBackend(BackendFullAPI)): the kube-apiserver binary against the
+// in-process etcd, serving built-in kinds as well as the CRDs. The binary
+// comes from WithBinaryAssetsDirectory, else KUBEBUILDER_ASSETS, else
+// testenv-assets' cache (KubeAPIServerPath); without one Start fails
+// naming the command that builds it. Nothing is downloaded or built.
+//
+// It is never chosen by BackendAuto, even where the binary is cached: a
+// test asks for the full API, and keeps the embedded server's start-up
+// time otherwise.
+func WithFullAPI() Option {
+	return func(o *options) { o.backend = BackendFullAPI }
+}
+
 // WithBinaryAssetsDirectory sets the directory with kube-apiserver and etcd
 // binaries for BackendEnvtest, overriding KUBEBUILDER_ASSETS. Under
-// BackendAuto a non-empty directory selects BackendEnvtest.
+// BackendAuto a non-empty directory selects BackendEnvtest. Under
+// BackendFullAPI only its kube-apiserver is used.
 func WithBinaryAssetsDirectory(dir string) Option {
 	return func(o *options) {
 		o.assetsDir, o.assetsFrom = dir, "WithBinaryAssetsDirectory"

@@ -7,7 +7,8 @@
 // Reconciles run one at a time; goroutine timing decides nothing. Every
 // write goes through the explorer's client, which records each version of
 // each object the server held and queues the reconcilers of the written
-// kind for that object, as a watch would. At each of the first
+// kind for that object, as a watch would (and those that Own the kind for
+// the object's controller owner). At each of the first
 // Options.Depth steps of a schedule the explorer chooses which queued
 // reconcile (or user Action) runs next, and, for each read through the
 // reconciler's cached client, which of the last Options.Versions versions

@@ -36,8 +36,11 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 		}
 	}
 	lost := map[owner][]string{}
+	// A create (prev absent) loses nothing: it succeeds only where the
+	// object is gone, whoever deleted it. Nor does a delete (cur absent).
+	overwrite := prev != nil && cur != nil
 	for _, p := range changedLeaves(prev, cur) {
-		if o, ok := h.owners[p]; ok && o.step > 0 && o.step != step && o.version > based && cur != nil {
+		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based {
 			lost[o] = append(lost[o], p)
 		}
 		h.owners[p] = owner{version: v, step: step}

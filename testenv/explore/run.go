@@ -5,7 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -93,19 +99,77 @@ func (r *run) setup(ctx context.Context) error {
 		r.queue = append(r.queue, item{rec: -1, action: i})
 	}
 	cached, api := r.clients()
+	cached, api = comparableClient(cached), comparableClient(api)
 	for _, rc := range r.ex.s.Reconcilers {
 		r.recs = append(r.recs, rc.New(cached, api))
 	}
 	return nil
 }
 
-// queueFor queues every reconciler of k's kind for k, as a watch event would.
+// comparableClient returns c behind a pointer. interceptor's clients are
+// struct values holding funcs, which Go cannot compare or hash; a manager's
+// client is a pointer. What keys state by client, as statuspatch's record
+// of this process's own writes does (which Fetch and Fresh consult to
+// re-read a stale object through the API reader), can then tell the
+// reconcilers' client of one schedule from another's, as in production.
+func comparableClient(c client.Client) client.Client {
+	if w, ok := c.(client.WithWatch); ok {
+		return &pointerWithWatch{w}
+	}
+	return &pointerClient{c}
+}
+
+type pointerWithWatch struct{ client.WithWatch }
+
+type pointerClient struct{ client.Client }
+
+// queueFor queues every reconciler of k's kind for k, as a watch event
+// would, and every reconciler that owns k's kind for k's controller owner.
 func (r *run) queueFor(k objKey) {
 	for i, g := range r.ex.forKinds {
 		if g == k.gvk {
 			r.enqueue(item{rec: i, action: -1, key: k})
 		}
+		for _, owned := range r.ex.ownKinds[i] {
+			if owned == k.gvk {
+				for _, owner := range r.controllerOwners(k, g) {
+					r.enqueue(item{rec: i, action: -1, key: owner})
+				}
+			}
+		}
 	}
+}
+
+// controllerOwners are the owners of kind owner that k's controller
+// ownerReference names, in its newest version and the one before (a
+// deletion, or an update that changed the owner, queues the old owner).
+func (r *run) controllerOwners(k objKey, owner schema.GroupVersionKind) []objKey {
+	h := r.hist[k]
+	if h == nil {
+		return nil
+	}
+	namespace := k.nn.Namespace
+	if m, err := r.server.RESTMapper().RESTMapping(owner.GroupKind(), owner.Version); err == nil && m.Scope.Name() == meta.RESTScopeNameRoot {
+		namespace = ""
+	}
+	var out []objKey
+	for v := h.newest(); v >= 0 && v >= h.newest()-1; v-- {
+		if h.versions[v] == nil {
+			continue
+		}
+		u := unstructured.Unstructured{Object: h.versions[v]}
+		for _, ref := range u.GetOwnerReferences() {
+			gv, err := schema.ParseGroupVersion(ref.APIVersion)
+			if err != nil || ref.Controller == nil || !*ref.Controller || gv.Group != owner.Group || ref.Kind != owner.Kind {
+				continue
+			}
+			key := objKey{gvk: owner, nn: types.NamespacedName{Namespace: namespace, Name: ref.Name}}
+			if !slices.Contains(out, key) {
+				out = append(out, key)
+			}
+		}
+	}
+	return out
 }
 
 func (r *run) enqueue(it item) {

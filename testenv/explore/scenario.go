@@ -33,6 +33,12 @@ type Reconciler struct {
 	// For is the kind it reconciles, e.g. &v1alpha1.Rollout{}. A write to an
 	// object of this kind queues a reconcile of that object, as a watch would.
 	For client.Object
+	// Owns are kinds it creates and watches, e.g. &appsv1.StatefulSet{}, as
+	// the builder's Owns: a write to (or deletion of) an object of one of
+	// these kinds queues a reconcile of the object's controller owner (its
+	// ownerReference with controller: true of the For kind), in the
+	// version before the write and after it.
+	Owns []client.Object
 	// New builds the reconciler. c reads through the explorer's lagging
 	// cache and writes to the server; apiReader always reads the newest
 	// version (pass it where the real reconciler gets mgr.GetAPIReader(),

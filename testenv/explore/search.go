@@ -17,6 +17,8 @@ type explorer struct {
 	s        Scenario
 	o        Options
 	forKinds []schema.GroupVersionKind
+	// ownKinds are each reconciler's Owns kinds.
+	ownKinds [][]schema.GroupVersionKind
 	touched  []objKey
 	deadline time.Time
 	seen     map[uint64]bool
@@ -141,6 +143,18 @@ func (ex *explorer) validate() error {
 			return fmt.Errorf("explore: reconciler %q: %w", rc.Name, err)
 		}
 		ex.forKinds = append(ex.forKinds, gvk)
+		var owns []schema.GroupVersionKind
+		for j, o := range rc.Owns {
+			if o == nil {
+				return fmt.Errorf("explore: reconciler %q: Owns[%d] is nil", rc.Name, j)
+			}
+			og, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+			if err != nil {
+				return fmt.Errorf("explore: reconciler %q: Owns[%d]: %w", rc.Name, j, err)
+			}
+			owns = append(owns, og)
+		}
+		ex.ownKinds = append(ex.ownKinds, owns)
 	}
 	for i, a := range ex.s.Actions {
 		if !namePattern.MatchString(a.Name) || names["!"+a.Name] || a.Run == nil {

@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 	}
 	shared = env
 	code := m.Run()
+	if full.stop != nil {
+		full.stop()
+	}
 	stop()
 	os.Exit(code)
 }

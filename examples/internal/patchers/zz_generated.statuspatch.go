@@ -28,6 +28,121 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
+// DatabaseStatusPatcher writes the status of apiv1alpha1.Database objects with an
+// optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
+// Object() or Status(), then call Flush. All methods are safe on a patcher
+// built from a nil object; they report the construction error from Flush and
+// Retry.
+type DatabaseStatusPatcher struct {
+	p *patcher.Patcher[*apiv1alpha1.Database]
+}
+
+// NewDatabaseStatusPatcher returns a patcher whose base is the current
+// state of obj. obj is mutated in place by the caller and by the patcher.
+func NewDatabaseStatusPatcher(c client.Client, obj *apiv1alpha1.Database, opts ...patcher.Option) *DatabaseStatusPatcher {
+	return &DatabaseStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *apiv1alpha1.Database) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDatabaseStatus))...)}
+}
+
+// FetchDatabaseStatusPatcher reads the apiv1alpha1.Database named by key and returns a
+// patcher over it. On error the patcher is nil. Pass the client of
+// patcher.ForManager(mgr) as c to get the manager's API reader (fresh
+// reads for Retry and past a stale cache) and its other defaults.
+func FetchDatabaseStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*DatabaseStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Database{}, func(o *apiv1alpha1.Database) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDatabaseStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &DatabaseStatusPatcher{p: p}, nil
+}
+
+// Patcher returns the generic patcher this one wraps.
+func (p *DatabaseStatusPatcher) Patcher() *patcher.Patcher[*apiv1alpha1.Database] {
+	if p == nil {
+		return nil
+	}
+	return p.p
+}
+
+// Object returns the live apiv1alpha1.Database, or nil if the patcher was built on
+// a nil object.
+func (p *DatabaseStatusPatcher) Object() *apiv1alpha1.Database {
+	if p == nil || p.p == nil {
+		return nil
+	}
+	return p.p.Object()
+}
+
+// currentStatus returns the status of the live object without allocating it.
+func (p *DatabaseStatusPatcher) currentStatus() *apiv1alpha1.DatabaseStatus {
+	o := p.Object()
+	if o == nil {
+		return nil
+	}
+	return &o.Status
+}
+
+// Status returns the status of the live object for the caller to mutate. It returns nil if the patcher was built on a nil object.
+func (p *DatabaseStatusPatcher) Status() *apiv1alpha1.DatabaseStatus {
+	return p.currentStatus()
+}
+
+// HasChanges reports whether the status differs from the last written state.
+func (p *DatabaseStatusPatcher) HasChanges() bool {
+	return p.Patcher().HasChanges()
+}
+
+// Fresh reports whether the object may be acted on: nil unless it was read
+// from a cache behind this process's own write (then, with an API reader, it
+// is read again in place and Fresh returns nil; without one the error
+// matches patcher.ErrStaleCache). Call it before expensive work.
+func (p *DatabaseStatusPatcher) Fresh(ctx context.Context) error {
+	return p.Patcher().Fresh(ctx)
+}
+
+// Flush writes the status changes with an optimistic lock.
+func (p *DatabaseStatusPatcher) Flush(ctx context.Context) error {
+	return p.Patcher().Flush(ctx)
+}
+
+// Retry applies mutate to the live object and flushes, re-reading the object
+// and applying mutate again on conflict.
+func (p *DatabaseStatusPatcher) Retry(ctx context.Context, mutate func(*apiv1alpha1.Database) error) error {
+	return p.Patcher().Retry(ctx, mutate)
+}
+
+// AddFinalizer adds finalizer to the object and writes it with an optimistic
+// lock. It reports whether the finalizer was added.
+func (p *DatabaseStatusPatcher) AddFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return p.Patcher().AddFinalizer(ctx, finalizer)
+}
+
+// RemoveFinalizer removes finalizer from the object and writes it with an
+// optimistic lock. It reports whether the finalizer was removed.
+func (p *DatabaseStatusPatcher) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return p.Patcher().RemoveFinalizer(ctx, finalizer)
+}
+
+// MarkObserved sets the status observedGeneration to the object's generation
+// and reports whether it changed.
+func (p *DatabaseStatusPatcher) MarkObserved() (changed bool) {
+	st := p.Status()
+	if st == nil {
+		return false
+	}
+	return patcher.MarkObserved(p.Object(), &st.ObservedGeneration)
+}
+
+// diffDatabaseStatus compares the status of cur with base's field by field
+// for the patcher: Flush marshals and diffs only the fields that changed.
+func diffDatabaseStatus(d *patcher.FieldDiff, base, cur *apiv1alpha1.Database) bool {
+	b, c := &base.Status, &cur.Status
+	if b.ObservedGeneration != c.ObservedGeneration {
+		patcher.FieldChanged(d, "ObservedGeneration", `json:"observedGeneration,omitempty"`, &b.ObservedGeneration, &c.ObservedGeneration)
+	}
+	patcher.CompareField(d, "StatefulSetUID", `json:"statefulSetUID,omitempty"`, &b.StatefulSetUID, &c.StatefulSetUID)
+	return true
+}
+
 // FleetStatusPatcher writes the status of apiv1alpha1.Fleet objects with an
 // optimistic lock. It is a typed wrapper over patcher.Patcher: mutate
 // Object() or Status(), then call Flush. All methods are safe on a patcher

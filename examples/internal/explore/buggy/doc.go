@@ -8,4 +8,10 @@
 //     Fleet's first reconcile creates a canary Rollout and records it in the
 //     Fleet's status; a reconcile that reads the Fleet from a cache that has
 //     not caught up with that write creates a second canary.
+//   - DatabaseReconciler owns a StatefulSet and recreates it when its UID
+//     is not the one recorded in the Database's status (the two-reconcile
+//     recreate pattern), deciding from the cache: a reconcile that reads
+//     the Database before its own status write reached the cache deletes
+//     the StatefulSet it has just created. It needs the full API
+//     (testenv.WithFullAPI) for StatefulSets.
 package buggy

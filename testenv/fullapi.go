@@ -1,0 +1,171 @@
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// fullAPIDisabledAdmission are the admission plugins the full-API backend
+// turns off: ServiceAccount, as envtest does (no controller creates the
+// default ServiceAccount, so every Pod would be refused), and
+// NamespaceLifecycle, as the embedded backend does, so that objects can be
+// created in any namespace without creating it first (and namespaces,
+// which no controller finalizes, never block a create by being stuck
+// Terminating).
+var fullAPIDisabledAdmission = []string{"ServiceAccount", "NamespaceLifecycle"}
+
+// startFullAPI runs etcd in-process, as the embedded backend does, and the
+// kube-apiserver binary bin against it, through controller-runtime's
+// envtest.APIServer (its certificates, ports, flags and health check). The
+// returned stop func stops kube-apiserver, then etcd; on error everything
+// started so far is already stopped.
+func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*rest.Config, func(), error) {
+	configureKlog(o.verbose)
+	etcdStorage, err := startEtcd(o, shim)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(etcdStorage.Transport.ServerList) == 0 {
+		shim.runCleanups()
+		return nil, nil, fmt.Errorf("testenv: the embedded etcd reported no client URL")
+	}
+	etcdURL, err := url.Parse(etcdStorage.Transport.ServerList[0])
+	if err != nil {
+		shim.runCleanups()
+		return nil, nil, fmt.Errorf("testenv: the embedded etcd's client URL: %w", err)
+	}
+
+	// kube-apiserver's own output: to stderr when verbose, else only the
+	// last lines, kept for the error if it does not come up.
+	tail := &tailBuffer{max: 8 << 10}
+	var out io.Writer = tail
+	if o.verbose {
+		out = io.MultiWriter(tail, os.Stderr)
+	}
+	startTimeout := o.timeout
+	if deadline, ok := ctx.Deadline(); ok {
+		startTimeout = time.Until(deadline)
+	}
+	server := &envtest.APIServer{
+		Path:         bin,
+		EtcdURL:      etcdURL,
+		StartTimeout: startTimeout,
+		StopTimeout:  20 * time.Second,
+		Out:          out,
+		Err:          out,
+	}
+	server.Configure().
+		Set("etcd-prefix", "/testenv-"+uuid.NewString()).
+		Set("disable-admission-plugins", strings.Join(fullAPIDisabledAdmission, ","))
+	stop := func() {
+		_ = server.Stop()
+		shim.runCleanups()
+	}
+	if err := server.Start(); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("testenv: starting %s against the embedded etcd at %s: %w%s", bin, etcdURL, err, tail.last(15))
+	}
+	plane := &envtest.ControlPlane{APIServer: server}
+	admin, err := plane.AddUser(envtest.User{Name: "testenv-admin", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("testenv: provisioning the admin user of kube-apiserver: %w", err)
+	}
+	cfg := clientConfig(admin.Config())
+	if err := waitReady(ctx, cfg); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("%w%s", err, tail.last(15))
+	}
+	return cfg, stop, nil
+}
+
+// waitReady polls /readyz until kube-apiserver's post-start hooks are done
+// (/healthz, which envtest waits for, comes earlier): the bootstrap
+// controllers that create the default namespace, the default ServiceCIDR
+// that Services get their clusterIP from, and the priority classes.
+func waitReady(ctx context.Context, cfg *rest.Config) error {
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return fmt.Errorf("testenv: HTTP client: %w", err)
+	}
+	var last string
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+"/readyz", nil)
+		if err != nil {
+			return fmt.Errorf("testenv: kube-apiserver readiness: %w", err)
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			last = fmt.Sprintf("%s: %s", resp.Status, failedChecks(string(body)))
+		} else {
+			last = err.Error()
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("testenv: kube-apiserver did not become ready (/readyz): %w (last answer: %s)", context.Cause(ctx), last)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// failedChecks keeps the failing lines of a /readyz answer.
+func failedChecks(body string) string {
+	var bad []string
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "[-]") {
+			bad = append(bad, strings.TrimPrefix(l, "[-]"))
+		}
+	}
+	if len(bad) == 0 {
+		return strings.TrimSpace(body)
+	}
+	return strings.Join(bad, "; ")
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append([]byte(nil), t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// last returns up to n of the last lines, as "; kube-apiserver said: ...".
+func (t *tailBuffer) last(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := bytes.Split(bytes.TrimSpace(t.buf), []byte("\n"))
+	if len(lines) == 0 || len(lines[0]) == 0 {
+		return ""
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "; kube-apiserver's last output:\n" + string(bytes.Join(lines, []byte("\n")))
+}
