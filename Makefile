@@ -113,6 +113,8 @@ generate: tools ## Regenerate all generated code (deepcopy, CRDs, status patcher
 .PHONY: verify-generated
 verify-generated: generate ## Regenerate (code, tidy go.mod files, the matrix's go.mod files), then fail if anything changed.
 	@for m in . $(filter-out examples testenv,$(MODULES)); do (cd $$m && $(ROOT_GO) mod tidy) || exit 1; done
+	./hack/gomod.sh testenv mod tidy
+	./hack/gomod.sh examples mod tidy
 	./hack/compat.sh update
 	@changes=$$(git status --porcelain); \
 	if [ -n "$$changes" ]; then \
