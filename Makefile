@@ -76,6 +76,14 @@ test-testenv: ## testenv: the in-process API server, and the patcher's integrati
 	./hack/warm-cache.sh testenv
 	cd testenv && $(GO) test $(TEST_FLAGS) ./...
 
+.PHONY: test-assets
+test-assets: ## Build envtest's binaries from the module proxy into the cache (minutes the first time), then test on them: testenv-assets' integration test, testenv's envtest backend, the explorer on each backend. make test's full-API tests find the same cache.
+	@echo "make testenv-assets: kube-apiserver and etcd $(TESTENV_ASSETS_VERSION) (minutes the first time; progress below)"
+	@$(MAKE) -s testenv-assets
+	cd testenv && TESTENV_ASSETS_BUILD=1 $(GO) test $(TEST_FLAGS) -count=1 -timeout 60m -run Integration ./cmd/testenv-assets
+	cd testenv && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestEnvtestBackend' .
+	cd examples && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestRolloutOnEachBackend' ./internal/explore/
+
 .PHONY: test-examples
 test-examples: tools ## examples: the example operator and the contention proof on testenv.
 	./hack/warm-cache.sh examples

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -40,6 +41,9 @@ var full struct {
 func fullAPI(t *testing.T) *testenv.Env {
 	t.Helper()
 	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
+		if os.Getenv("STATUSPATCH_REQUIRE_FULLAPI") == "1" {
+			t.Fatalf("STATUSPATCH_REQUIRE_FULLAPI=1 (CI, after make test-assets) and no kube-apiserver: %v", err)
+		}
 		t.Skipf("skipping: the StatefulSet example needs the full API, which needs a kube-apiserver binary: %v", err)
 	}
 	full.once.Do(func() {
