@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"go/types"
 	"reflect"
 	"strconv"
 	"strings"
@@ -46,53 +45,28 @@ func applyEnabled(typeMarkers markers.MarkerValues) bool {
 // mode, walking the status types declared in root (at any depth, through
 // pointers, slices, maps and inline fields) as the crd generator reads them.
 func findListMaps(col *markers.Collector, root *loader.Package, ks []*kind) error {
-	infos := map[string]*markers.TypeInfo{}
-	if err := markers.EachType(col, root, func(info *markers.TypeInfo) { infos[info.Name] = info }); err != nil {
+	infos, err := statusTypes(col, root)
+	if err != nil {
 		return err
 	}
 	for _, k := range ks {
-		if k.apply {
-			walkListMaps(root, infos, k, k.status, "status", map[string]bool{})
-		}
-	}
-	return nil
-}
-
-func walkListMaps(root *loader.Package, infos map[string]*markers.TypeInfo, k *kind, t types.Type, path string, seen map[string]bool) {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() != root.Types || seen[n.Obj().Name()] {
-		return
-	}
-	info := infos[n.Obj().Name()]
-	if info == nil {
-		return
-	}
-	seen[n.Obj().Name()] = true
-	defer delete(seen, n.Obj().Name())
-	for _, f := range info.Fields {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		ft := fieldType(root, f)
-		if name == "-" {
+		if !k.apply {
 			continue
 		}
-		if name == "" && ft != nil { // inline or embedded: same JSON level
-			walkListMaps(root, infos, k, ft, path, seen)
-			continue
-		}
-		jsonPath := path + "." + name
-		if valueString(f.Markers.Get(listTypeMarkerName)) == "map" {
+		walkStatus(root, infos, k.status, "status", func(f statusField) {
+			if valueString(f.Markers.Get(listTypeMarkerName)) != "map" {
+				return
+			}
 			var keys []string
 			for _, v := range f.Markers[listMapKeyMarkerName] {
 				keys = append(keys, valueString(v))
 			}
 			if len(keys) > 0 {
-				k.listMaps = append(k.listMaps, listMap{path: jsonPath, keys: keys})
+				k.listMaps = append(k.listMaps, listMap{path: f.path, keys: keys})
 			}
-		}
-		if ft != nil {
-			walkListMaps(root, infos, k, elem(ft), jsonPath, seen)
-		}
+		})
 	}
+	return nil
 }
 
 // valueString is a marker value of any string kind (ours, or the crd

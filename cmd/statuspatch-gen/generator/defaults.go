@@ -30,45 +30,22 @@ type defaultValue struct{ Value any }
 // back, and a status that wants the zero value is written again on every
 // reconcile.
 func warnOmitemptyDefaults(col *markers.Collector, root *loader.Package, ks []*kind) error {
-	infos := map[string]*markers.TypeInfo{}
-	if err := markers.EachType(col, root, func(info *markers.TypeInfo) { infos[info.Name] = info }); err != nil {
+	infos, err := statusTypes(col, root)
+	if err != nil {
 		return err
 	}
 	for _, k := range ks {
-		walkDefaults(root, infos, k, k.status, "status", map[string]bool{})
-	}
-	return nil
-}
-
-func walkDefaults(root *loader.Package, infos map[string]*markers.TypeInfo, k *kind, t types.Type, path string, seen map[string]bool) {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() != root.Types || seen[n.Obj().Name()] {
-		return
-	}
-	info := infos[n.Obj().Name()]
-	if info == nil {
-		return
-	}
-	seen[n.Obj().Name()] = true
-	defer delete(seen, n.Obj().Name())
-	for _, f := range info.Fields {
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		ft := fieldType(root, f)
-		if name == "" && ft != nil { // inline or embedded: same JSON level
-			walkDefaults(root, infos, k, ft, path, seen)
-			continue
-		}
-		jsonPath := path + "." + name
-		if hasOption(opts, "omitempty") && len(f.Markers[defaultMarkerName]) > 0 && zeroIsOmitted(ft) {
+		walkStatus(root, infos, k.status, "status", func(f statusField) {
+			if !hasOption(f.jsonOpts, "omitempty") || len(f.Markers[defaultMarkerName]) == 0 || !zeroIsOmitted(f.typ) {
+				return
+			}
 			pos := root.Fset.Position(f.RawField.Pos())
 			fmt.Fprintf(Warnings, "%s:%d: warning: %s field %s has omitempty and +%s: its zero value is never sent, so the server defaults it back "+
 				"and a status that wants the zero value is written again on every reconcile; drop omitempty or make the field a pointer\n",
-				relPath(pos.Filename), pos.Line, k.name(), jsonPath, defaultMarkerName)
-		}
-		if ft != nil {
-			walkDefaults(root, infos, k, elem(ft), jsonPath, seen)
-		}
+				relPath(pos.Filename), pos.Line, k.name(), f.path, defaultMarkerName)
+		})
 	}
+	return nil
 }
 
 // fieldType is the type of a struct field from the package's type info.
