@@ -1,6 +1,7 @@
 package patcher
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -213,11 +214,27 @@ func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")}
 // decodeStatus decodes a status's JSON; null (a nil status pointer) is an
 // empty object.
 func decodeStatus(b []byte) map[string]any {
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil || m == nil {
+	m, err := decodeObject(b)
+	if err != nil || m == nil {
 		return map[string]any{}
 	}
 	return m
+}
+
+// decodeObject decodes a JSON object keeping numbers as json.Number: a
+// float64 holds an int64 beyond 2^53 (a counter, a generation) only
+// approximately, and the apply would store the approximation.
+func decodeObject(b []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the JSON object")
+	}
+	return m, nil
 }
 
 // applyBody is the apply request for status: the object's identity, the

@@ -1,0 +1,48 @@
+package patcherit_test
+
+import (
+	"testing"
+
+	"github.com/statuspatch/statuspatch/patcher"
+)
+
+// Apply mode under attack: inputs, call orders, faults and co-writers the
+// other apply tests do not show (docs/apply.md).
+
+// An int64 beyond 2^53 (a counter, a generation) is stored exactly, by the
+// mutation route and by ApplyStatus, and the next Flush sends nothing. The
+// apply was built from JSON decoded into float64s: 2^53+1 was stored as
+// 2^53, silently, and read back it matched what was "sent".
+func TestApplyKeepsInt64Exact(t *testing.T) {
+	e := env(t)
+	c, rec := countingClient(t, e)
+	key := newWidget(t, e.Client)
+	const big, huge = int64(1<<53 + 1), int64(1<<62 + 1)
+	p := fetchApply(t, c, key, patcher.WithDivergenceError())
+	p.Object().Status.Counters = map[string]int64{"big": big}
+	p.Object().Status.ObservedGeneration = huge
+	if err := p.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := get(t, e.Client, key)
+	if got.Status.Counters["big"] != big || got.Status.ObservedGeneration != huge || p.Object().Status.Counters["big"] != big {
+		t.Fatalf("stored counters %v, observedGeneration %d (in memory %v); want %d and %d", got.Status.Counters, got.Status.ObservedGeneration,
+			p.Object().Status.Counters, big, huge)
+	}
+	if err := p.ApplyStatus(map[string]any{"counters": map[string]int64{"big": big + 2}, "observedGeneration": huge}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, e.Client, key); got.Status.Counters["big"] != big+2 || got.Status.ObservedGeneration != huge {
+		t.Fatalf("ApplyStatus stored counters %v, observedGeneration %d; want %d and %d", got.Status.Counters, got.Status.ObservedGeneration, big+2, huge)
+	}
+	sent := statusWrites(rec)
+	if err := p.ApplyStatus(map[string]any{"counters": map[string]int64{"big": big + 2}, "observedGeneration": huge}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Flush(ctx); err != nil || statusWrites(rec) != sent {
+		t.Fatalf("the same ApplyStatus again = %v after %d writes; want a no-op", err, statusWrites(rec)-sent)
+	}
+}
