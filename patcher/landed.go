@@ -206,9 +206,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		}
 		switch p.verdict(w, fresh) {
 		case verdictLanded:
-			p.replaceObject(fresh)
-			p.setBase(p.obj)
-			p.fresh = freshness{}
+			p.landedAs(fresh)
 			return resultApplied, nil
 		case verdictOvertaken:
 			if apierrors.IsConflict(err) {
@@ -220,9 +218,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 				case herr != nil:
 					return resultError, herr
 				case landed:
-					p.replaceObject(fresh)
-					p.setBase(p.obj)
-					p.fresh = freshness{}
+					p.landedAs(fresh)
 					return resultApplied, nil
 				}
 				return resultConflict, err
@@ -249,6 +245,16 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		}
 	}
 	return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: fmt.Sprintf("still unsettled after %d reads", maxSettles), Cause: err}
+}
+
+// landedAs takes fresh, a read that holds the settled write, as the
+// object and the base. The write is done: a status given to ApplyStatus
+// is no longer pending, as after a write whose response came back.
+func (p *Patcher[T]) landedAs(fresh T) {
+	p.replaceObject(fresh)
+	p.setBase(p.obj)
+	p.fresh = freshness{}
+	p.pending = nil
 }
 
 // settleAfterConflict is Retry's settle of a write that got a Conflict

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/statuspatch/statuspatch/patcher"
+	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // Apply mode under attack: inputs, call orders, faults and co-writers the
@@ -44,5 +45,38 @@ func TestApplyKeepsInt64Exact(t *testing.T) {
 	}
 	if err := p.Flush(ctx); err != nil || statusWrites(rec) != sent {
 		t.Fatalf("the same ApplyStatus again = %v after %d writes; want a no-op", err, statusWrites(rec)-sent)
+	}
+}
+
+// ApplyStatus, then a Flush whose response is lost after the server stored
+// the apply: the settle finds it stored and Flush succeeds. The status given
+// to ApplyStatus was then still pending: the next Flush of an in-memory
+// change was refused ("both ApplyStatus and in-memory status changes"),
+// and HasChanges depended on it.
+func TestALandedApplyStatusIsDone(t *testing.T) {
+	e := env(t)
+	for _, f := range []plannedFault{{kind: fault5xx, after: true}, {kind: faultReset, after: true}, {kind: fault5xxRetryAfter, after: true}} {
+		t.Run(f.String(), func(t *testing.T) {
+			key := newWidget(t, e.Client)
+			ft := &faultyTransport{plan: []plannedFault{f}}
+			p, err := patcher.Fetch(ctx, faultyClient(t, e, ft), key, &v1.Widget{}, patcher.WithMetrics(nil),
+				patcher.WithFieldOwner(applier), patcher.WithApply())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.ApplyStatus(map[string]any{"phase": "Running"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Flush(ctx); err != nil || p.HasChanges() {
+				t.Fatalf("Flush = %v, changes %v; want the landed apply recognised", err, p.HasChanges())
+			}
+			p.Object().Status.Items = []string{"next"}
+			if err := p.Flush(ctx); err != nil {
+				t.Fatalf("the next Flush of an in-memory change = %v", err)
+			}
+			if got := get(t, e.Client, key); got.Status.Phase != "Running" || len(got.Status.Items) != 1 {
+				t.Fatalf("stored %+v; want the phase and the item", got.Status)
+			}
+		})
 	}
 }
