@@ -92,6 +92,7 @@ type applyFields struct {
 	own     fieldOwners
 	keys    map[string][]string // list-map keys by dotted JSON path ("status.conditions")
 	blocked []string            // removed fields an apply cannot remove, with their owners
+	unowned []fieldpath.Path    // removed fields no manager owns: a server default, say (apply.go)
 	errs    []string            // lists whose items cannot be keyed
 }
 
@@ -237,7 +238,8 @@ func (b *applyFields) removedUnit(p fieldpath.Path, dotted string) {
 		return // the apply leaves it out and the server removes it
 	}
 	if len(owners) == 0 {
-		owners = []string{"no field manager"}
+		b.unowned = append(b.unowned, p) // sent; kept by the server, it is a divergence
+		return
 	}
 	b.blocked = append(b.blocked, fmt.Sprintf("%s (owned by %s)", dotted, strings.Join(owners, ", ")))
 }

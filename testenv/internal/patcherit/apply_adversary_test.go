@@ -1,6 +1,8 @@
 package patcherit_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/statuspatch/statuspatch/patcher"
@@ -79,4 +81,74 @@ func TestALandedApplyStatusIsDone(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A drifted CRD (divergence_test.go: status.plan missing from the schema,
+// status.phase defaulted).
+//
+// A field the schema lacks: server-side apply refuses the whole apply, with
+// a 500 (kubernetes/kubernetes#122480), before anything is stored. Flush
+// took the 500 for a write that may have landed, sent the same apply three
+// more times and returned ErrWriteOutcomeUnknown. Now: one request, an
+// error naming the field and the schema, the same on every Flush.
+//
+// A defaulted field the caller leaves out (a status rebuilt from scratch):
+// no manager owns a default, so Flush refused with ErrApplyCannotRemove on
+// every reconcile, sending nothing, though the server takes the apply.
+// Now the apply is sent and the default the server keeps is a divergence
+// ("defaulted"), as in merge mode.
+func TestApplyOnADriftedCRD(t *testing.T) {
+	e := driftedEnv(t)
+	c, rec := countingClient(t, e)
+	t.Run("a field the schema lacks", func(t *testing.T) {
+		key := newWidget(t, e.Client)
+		for round := range 2 {
+			p := fetchApply(t, c, key)
+			sent := statusWrites(rec)
+			p.Object().Status.Plan = &v1.WidgetPlan{ID: "p1"}
+			p.Object().Status.Items = []string{"a"}
+			err := p.Flush(ctx)
+			if err == nil || errors.Is(err, patcher.ErrWriteOutcomeUnknown) || !strings.Contains(err.Error(), ".status.plan: field not declared in schema") ||
+				!strings.Contains(err.Error(), "nothing was stored") || statusWrites(rec)-sent != 1 {
+				t.Fatalf("round %d: Flush = %v after %d requests; want the refusal, once, naming the field", round, err, statusWrites(rec)-sent)
+			}
+			if err := p.ApplyStatus(map[string]any{"plan": map[string]any{"id": "p1"}}); err != nil {
+				t.Fatal(err)
+			}
+			p.Object().Status = get(t, e.Client, key).Status
+			sent = statusWrites(rec)
+			if err := p.Flush(ctx); err == nil || errors.Is(err, patcher.ErrWriteOutcomeUnknown) || statusWrites(rec)-sent != 1 {
+				t.Fatalf("round %d: ApplyStatus's Flush = %v after %d requests; want the refusal, once", round, err, statusWrites(rec)-sent)
+			}
+		}
+		if got := get(t, e.Client, key); len(got.Status.Items) != 0 {
+			t.Fatalf("stored %+v; the server refused every apply", got.Status)
+		}
+	})
+	t.Run("a defaulted field left out", func(t *testing.T) {
+		key := newWidget(t, e.Client)
+		p := fetchApply(t, c, key)
+		p.Object().Status.Items = []string{"a"}
+		if err := p.Flush(ctx); err != nil || p.Object().Status.Phase != "Pending" {
+			t.Fatalf("Flush = %v, phase %q; want nil and the default, no divergence", err, p.Object().Status.Phase)
+		}
+		for _, divergenceErr := range []bool{false, true} {
+			p := fetchApply(t, c, key)
+			if divergenceErr {
+				p = fetchApply(t, c, key, patcher.WithDivergenceError())
+			}
+			p.Object().Status = v1.WidgetStatus{Items: []string{"b"}} // rebuilt: no phase
+			err := p.Flush(ctx)
+			var de *patcher.StatusDivergedError
+			switch {
+			case !divergenceErr && err != nil:
+				t.Fatalf("Flush = %v; want the apply sent, the default reported, no error", err)
+			case divergenceErr && (!errors.As(err, &de) || len(de.Paths) != 1 || de.Paths[0] != patcher.Divergence{Path: "status.phase", Cause: "defaulted"}):
+				t.Fatalf("Flush with WithDivergenceError = %v; want status.phase (defaulted)", err)
+			}
+			if got := get(t, e.Client, key); got.Status.Phase != "Pending" || len(got.Status.Items) != 1 || got.Status.Items[0] != "b" {
+				t.Fatalf("stored %+v; want the items and the default", got.Status)
+			}
+		}
+	})
 }
