@@ -186,8 +186,13 @@ func (b *applyFields) keyed(p fieldpath.Path, dotted string, keys []string, cur,
 			out = append(out, it)
 		}
 	}
-	for _, it := range base {
-		if pe, err := itemKey(it, keys); err == nil && !seen[pe.String()] {
+	for i, it := range base {
+		pe, err := itemKey(it, keys)
+		if err != nil {
+			b.errs = append(b.errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
+			continue
+		}
+		if !seen[pe.String()] {
 			b.removedUnit(child(p, pe), dotted+pe.String())
 		}
 	}
@@ -215,10 +220,14 @@ func (b *applyFields) removed(p fieldpath.Path, dotted string, v any) {
 		}
 	case []any:
 		if keys, ok := b.keys[dotted]; ok && len(x) > 0 {
-			for _, it := range x {
-				if pe, err := itemKey(it, keys); err == nil {
-					b.removedUnit(child(p, pe), dotted+pe.String())
+			for i, it := range x {
+				pe, err := itemKey(it, keys)
+				if err != nil {
+					// Skipped, the removal would be lost unseen.
+					b.errs = append(b.errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
+					continue
 				}
+				b.removedUnit(child(p, pe), dotted+pe.String())
 			}
 			return
 		}

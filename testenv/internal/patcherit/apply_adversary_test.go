@@ -152,3 +152,31 @@ func TestApplyOnADriftedCRD(t *testing.T) {
 		}
 	})
 }
+
+// WithListMapKeys on a list whose items have no such key (a list of
+// scalars, a misspelt key): a change is refused as ErrInvalidInput, and so
+// is a removal. The removal skipped the items it could not key: Flush
+// returned nil, sent an apply without the list, and the server kept the
+// list another manager owns.
+func TestApplyListMapKeysOnUnkeyableItemsIsRefused(t *testing.T) {
+	e := env(t)
+	key := newWidget(t, e.Client)
+	other, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithFieldOwner("merger"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Object().Status.Items = []string{"a"}
+	if err := other.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, items := range [][]string{nil, {"b"}} {
+		p := fetchApply(t, e.Client, key, patcher.WithListMapKeys("status.items", "name"))
+		p.Object().Status.Items = items
+		if err := p.Flush(ctx); !errors.Is(err, patcher.ErrInvalidInput) || !strings.Contains(err.Error(), "status.items") {
+			t.Fatalf("items %v: Flush = %v; want ErrInvalidInput naming status.items", items, err)
+		}
+	}
+	if got := get(t, e.Client, key).Status.Items; len(got) != 1 || got[0] != "a" {
+		t.Fatalf("stored items %v", got)
+	}
+}
