@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
 	"github.com/statuspatch/statuspatch/patcher"
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
@@ -98,7 +100,13 @@ func TestALandedApplyStatusIsDone(t *testing.T) {
 // Now the apply is sent and the default the server keeps is a divergence
 // ("defaulted"), as in merge mode.
 func TestApplyOnADriftedCRD(t *testing.T) {
-	e := driftedEnv(t)
+	// A default of its own: divergences are logged once per kind and path
+	// per process, and TestDivergenceIsReportedOncePerPath counts phase's.
+	e := driftedEnvWith(t, func(status *apiextensionsv1.JSONSchemaProps) {
+		og := status.Properties["observedGeneration"]
+		og.Default = &apiextensionsv1.JSON{Raw: []byte(`7`)}
+		status.Properties["observedGeneration"] = og
+	})
 	c, rec := countingClient(t, e)
 	t.Run("a field the schema lacks", func(t *testing.T) {
 		key := newWidget(t, e.Client)
@@ -129,24 +137,24 @@ func TestApplyOnADriftedCRD(t *testing.T) {
 		key := newWidget(t, e.Client)
 		p := fetchApply(t, c, key)
 		p.Object().Status.Items = []string{"a"}
-		if err := p.Flush(ctx); err != nil || p.Object().Status.Phase != "Pending" {
-			t.Fatalf("Flush = %v, phase %q; want nil and the default, no divergence", err, p.Object().Status.Phase)
+		if err := p.Flush(ctx); err != nil || p.Object().Status.ObservedGeneration != 7 {
+			t.Fatalf("Flush = %v, observedGeneration %d; want nil and the default, no divergence", err, p.Object().Status.ObservedGeneration)
 		}
 		for _, divergenceErr := range []bool{false, true} {
 			p := fetchApply(t, c, key)
 			if divergenceErr {
 				p = fetchApply(t, c, key, patcher.WithDivergenceError())
 			}
-			p.Object().Status = v1.WidgetStatus{Items: []string{"b"}} // rebuilt: no phase
+			p.Object().Status = v1.WidgetStatus{Items: []string{"b"}, Phase: "Pending"} // rebuilt: no observedGeneration
 			err := p.Flush(ctx)
 			var de *patcher.StatusDivergedError
 			switch {
 			case !divergenceErr && err != nil:
 				t.Fatalf("Flush = %v; want the apply sent, the default reported, no error", err)
-			case divergenceErr && (!errors.As(err, &de) || len(de.Paths) != 1 || de.Paths[0] != patcher.Divergence{Path: "status.phase", Cause: "defaulted"}):
-				t.Fatalf("Flush with WithDivergenceError = %v; want status.phase (defaulted)", err)
+			case divergenceErr && (!errors.As(err, &de) || len(de.Paths) != 1 || de.Paths[0] != patcher.Divergence{Path: "status.observedGeneration", Cause: "defaulted"}):
+				t.Fatalf("Flush with WithDivergenceError = %v; want status.observedGeneration (defaulted)", err)
 			}
-			if got := get(t, e.Client, key); got.Status.Phase != "Pending" || len(got.Status.Items) != 1 || got.Status.Items[0] != "b" {
+			if got := get(t, e.Client, key); got.Status.ObservedGeneration != 7 || len(got.Status.Items) != 1 || got.Status.Items[0] != "b" {
 				t.Fatalf("stored %+v; want the items and the default", got.Status)
 			}
 		}
