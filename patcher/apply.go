@@ -1,15 +1,18 @@
 package patcher
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"reflect"
 	"slices"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -31,9 +34,11 @@ const (
 
 // ErrApplyCannotRemove matches (errors.Is) the error Flush returns in apply
 // mode, sending nothing, when the caller removed (set to nil or to an
-// omitted zero value) a status field that another field manager owns, or
-// that no manager owns: an apply removes only the fields its own manager
-// alone owns, so the server would keep it and the removal would be lost.
+// omitted zero value) a status field that another field manager owns: an
+// apply removes only the fields its own manager alone owns, so the server
+// would keep it and the removal would be lost. A removed field no manager
+// owns (a schema default) is left out of the apply; when the server keeps
+// it, that is a divergence ("defaulted"), as in merge mode.
 var ErrApplyCannotRemove = errors.New("apply cannot remove a field another field manager owns")
 
 // ApplyCannotRemoveError names the removed fields and their owners. It
@@ -205,7 +210,11 @@ func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
 		slices.Sort(b.blocked)
 		return nil, &ApplyCannotRemoveError{Object: p.id(), Fields: b.blocked}
 	}
-	return p.applyBody(status)
+	w, err := p.applyBody(status)
+	if w != nil {
+		w.unowned = b.unowned
+	}
+	return w, err
 }
 
 func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")} }
@@ -213,11 +222,27 @@ func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")}
 // decodeStatus decodes a status's JSON; null (a nil status pointer) is an
 // empty object.
 func decodeStatus(b []byte) map[string]any {
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil || m == nil {
+	m, err := decodeObject(b)
+	if err != nil || m == nil {
 		return map[string]any{}
 	}
 	return m
+}
+
+// decodeObject decodes a JSON object keeping numbers as json.Number: a
+// float64 holds an int64 beyond 2^53 (a counter, a generation) only
+// approximately, and the apply would store the approximation.
+func decodeObject(b []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the JSON object")
+	}
+	return m, nil
 }
 
 // applyBody is the apply request for status: the object's identity, the
@@ -273,12 +298,68 @@ func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T])
 	if err != nil {
 		return resultApplied, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
 	}
-	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, "status", &ds)
+	storedStatus := decodeStatus(stored)
+	applyMisses("status", w.applied, storedStatus, p.applyKeys, "status", &ds)
+	for _, u := range w.unowned {
+		if holdsPath(storedStatus, u[1:]) {
+			ds = append(ds, Divergence{Path: dottedPath(u), Cause: "defaulted"})
+		}
+	}
 	if len(ds) == 0 {
 		return resultApplied, nil
 	}
 	slices.SortFunc(ds, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
 	return resultApplied, p.reportDivergence(ctx, ds)
+}
+
+// holdsPath reports whether the decoded JSON v holds the field at p: a
+// removed field no manager owned (a server default, say), which an apply
+// cannot remove. Merge mode reports such a field, stored and not sent, as
+// "defaulted"; so does apply mode.
+func holdsPath(v any, p fieldpath.Path) bool {
+	for _, pe := range p {
+		switch {
+		case pe.FieldName != nil:
+			m, _ := v.(map[string]any)
+			if v = m[*pe.FieldName]; v == nil {
+				return false
+			}
+		case pe.Key != nil:
+			names := make([]string, 0, len(*pe.Key))
+			for _, f := range *pe.Key {
+				names = append(names, f.Name)
+			}
+			l, _ := v.([]any)
+			v = nil
+			for _, it := range l {
+				if k, err := itemKey(it, names); err == nil && k.Equals(pe) {
+					v = it
+				}
+			}
+			if v == nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// dottedPath is p as a JSON path: "status.phase", "status.conditions[type=\"Ready\"]".
+func dottedPath(p fieldpath.Path) string {
+	var sb strings.Builder
+	for i, pe := range p {
+		if pe.FieldName != nil {
+			if i > 0 {
+				sb.WriteString(".")
+			}
+			sb.WriteString(*pe.FieldName)
+			continue
+		}
+		sb.WriteString(pe.String())
+	}
+	return sb.String()
 }
 
 // holdsApply reports whether fresh holds every field of the apply w with
@@ -298,4 +379,19 @@ func readerName(apiReader client.Reader) string {
 		return "the API reader"
 	}
 	return "the client (no API reader is set)"
+}
+
+// schemaRefused reports whether err is the API server refusing an apply
+// that holds a field the object's schema lacks ("failed to create typed
+// patch object (...): .status.x: field not declared in schema"). The field
+// manager refuses it before anything is stored, but as a plain error, which
+// the server answers with a 500 (kubernetes/kubernetes#122480): taken for a
+// 5xx, the same apply would be sent again and its outcome called unknown.
+func schemaRefused(err error) bool {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		return false
+	}
+	s := status.Status()
+	return s.Code == http.StatusInternalServerError && strings.HasPrefix(s.Message, "failed to create typed patch object")
 }

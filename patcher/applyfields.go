@@ -92,6 +92,7 @@ type applyFields struct {
 	own     fieldOwners
 	keys    map[string][]string // list-map keys by dotted JSON path ("status.conditions")
 	blocked []string            // removed fields an apply cannot remove, with their owners
+	unowned []fieldpath.Path    // removed fields no manager owns: a server default, say (apply.go)
 	errs    []string            // lists whose items cannot be keyed
 }
 
@@ -185,8 +186,13 @@ func (b *applyFields) keyed(p fieldpath.Path, dotted string, keys []string, cur,
 			out = append(out, it)
 		}
 	}
-	for _, it := range base {
-		if pe, err := itemKey(it, keys); err == nil && !seen[pe.String()] {
+	for i, it := range base {
+		pe, err := itemKey(it, keys)
+		if err != nil {
+			b.errs = append(b.errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
+			continue
+		}
+		if !seen[pe.String()] {
 			b.removedUnit(child(p, pe), dotted+pe.String())
 		}
 	}
@@ -214,10 +220,14 @@ func (b *applyFields) removed(p fieldpath.Path, dotted string, v any) {
 		}
 	case []any:
 		if keys, ok := b.keys[dotted]; ok && len(x) > 0 {
-			for _, it := range x {
-				if pe, err := itemKey(it, keys); err == nil {
-					b.removedUnit(child(p, pe), dotted+pe.String())
+			for i, it := range x {
+				pe, err := itemKey(it, keys)
+				if err != nil {
+					// Skipped, the removal would be lost unseen.
+					b.errs = append(b.errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
+					continue
 				}
+				b.removedUnit(child(p, pe), dotted+pe.String())
 			}
 			return
 		}
@@ -237,7 +247,8 @@ func (b *applyFields) removedUnit(p fieldpath.Path, dotted string) {
 		return // the apply leaves it out and the server removes it
 	}
 	if len(owners) == 0 {
-		owners = []string{"no field manager"}
+		b.unowned = append(b.unowned, p) // sent; kept by the server, it is a divergence
+		return
 	}
 	b.blocked = append(b.blocked, fmt.Sprintf("%s (owned by %s)", dotted, strings.Join(owners, ", ")))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,8 +62,8 @@ func (p *Patcher[T]) applyStatusValue(status any) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus: marshal %T: %w (%w)", p.id(), status, err, ErrInvalidInput)
 	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil || m == nil {
+	m, err := decodeObject(b)
+	if err != nil || m == nil {
 		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus: %T does not marshal to a JSON object: %w", p.id(), status, ErrInvalidInput)
 	}
 	for _, k := range []string{"apiVersion", "kind", "metadata"} {
@@ -219,6 +220,6 @@ func (p *Patcher[T]) completeCondition(c, b map[string]any, now string) {
 		}
 	}
 	if _, ok := c["observedGeneration"]; !ok && p.base.GetGeneration() > 0 {
-		c["observedGeneration"] = float64(p.base.GetGeneration()) // as decoded JSON numbers are
+		c["observedGeneration"] = json.Number(strconv.FormatInt(p.base.GetGeneration(), 10)) // as decoded JSON numbers are
 	}
 }

@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // A status write whose response is lost may have been stored. client-go
@@ -89,8 +90,9 @@ type sentWrite[T client.Object] struct {
 	base      T
 	patchType types.PatchType
 	body      []byte
-	cur       []byte         // the status as JSON, or nil (for applied)
-	applied   map[string]any // an apply's status (apply.go)
+	cur       []byte           // the status as JSON, or nil (for applied)
+	applied   map[string]any   // an apply's status (apply.go)
+	unowned   []fieldpath.Path // removed fields no manager owned: left out of the apply
 }
 
 // maxSettles bounds the reads (and the sends of the same body again) of
@@ -101,6 +103,9 @@ const maxSettles = 3
 // stored: not a refusal the server answered with, except 409 (client-go
 // may have sent it again after a stored first attempt), 429 and 5xx.
 func mayHaveLanded(err error) bool {
+	if schemaRefused(err) {
+		return false
+	}
 	var status apierrors.APIStatus
 	if errors.As(err, &status) {
 		code := status.Status().Code
@@ -116,6 +121,11 @@ func mayHaveLanded(err error) bool {
 // for a Conflict inside Retry, after Retry's backoff (p.deferSettle).
 func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error) (flushResult, error) {
 	wrapped := fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), withCause(ctx, err))
+	if schemaRefused(err) {
+		wrapped = fmt.Errorf("statuspatch: patch status of %s: the installed CRD's status schema lacks a field of the apply, and server-side apply "+
+			"refuses the whole apply for it; nothing was stored. Install the CRD that matches the Go type, or write with a merge-mode patcher "+
+			"(WithMergePatch), whose unknown fields the server prunes: %w", p.id(), err)
+	}
 	if !mayHaveLanded(err) {
 		return resultOf(err), wrapped
 	}
@@ -206,9 +216,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		}
 		switch p.verdict(w, fresh) {
 		case verdictLanded:
-			p.replaceObject(fresh)
-			p.setBase(p.obj)
-			p.fresh = freshness{}
+			p.landedAs(fresh)
 			return resultApplied, nil
 		case verdictOvertaken:
 			if apierrors.IsConflict(err) {
@@ -220,9 +228,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 				case herr != nil:
 					return resultError, herr
 				case landed:
-					p.replaceObject(fresh)
-					p.setBase(p.obj)
-					p.fresh = freshness{}
+					p.landedAs(fresh)
 					return resultApplied, nil
 				}
 				return resultConflict, err
@@ -249,6 +255,16 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		}
 	}
 	return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: fmt.Sprintf("still unsettled after %d reads", maxSettles), Cause: err}
+}
+
+// landedAs takes fresh, a read that holds the settled write, as the
+// object and the base. The write is done: a status given to ApplyStatus
+// is no longer pending, as after a write whose response came back.
+func (p *Patcher[T]) landedAs(fresh T) {
+	p.replaceObject(fresh)
+	p.setBase(p.obj)
+	p.fresh = freshness{}
+	p.pending = nil
 }
 
 // settleAfterConflict is Retry's settle of a write that got a Conflict

@@ -26,6 +26,12 @@ import (
 // CRD), and status.phase has a default the Go type does not know about.
 func driftedEnv(t *testing.T) *testenv.Env {
 	t.Helper()
+	return driftedEnvWith(t, nil)
+}
+
+// driftedEnvWith is driftedEnv with more drift: more(status schema).
+func driftedEnvWith(t *testing.T, more func(status *apiextensionsv1.JSONSchemaProps)) *testenv.Env {
+	t.Helper()
 	var crds []*apiextensionsv1.CustomResourceDefinition
 	for _, crd := range testapi.CRDs() {
 		if crd.Spec.Names.Kind == "Widget" {
@@ -34,6 +40,9 @@ func driftedEnv(t *testing.T) *testenv.Env {
 			phase := status.Properties["phase"]
 			phase.Default = &apiextensionsv1.JSON{Raw: []byte(`"Pending"`)}
 			status.Properties["phase"] = phase
+			if more != nil {
+				more(&status)
+			}
 			crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = status
 		}
 		crds = append(crds, crd)
