@@ -63,7 +63,11 @@ func (o coOwner) decide(w *v1.Widget, i int) {
 // coUpdate writes owner o's update i to key and returns its write attempts.
 type coUpdate func(ctx context.Context, c client.Client, key client.ObjectKey, o coOwner, i int) (int, error)
 
-func coPatcher(opts ...patcher.Option) coUpdate {
+func coPatcher(opts ...patcher.Option) coUpdate { return coPatcherWith(nil, opts...) }
+
+// coPatcherWith is coPatcher calling decided, when not nil, after each
+// attempt's read and before its decision (a test's barrier).
+func coPatcherWith(decided func(key client.ObjectKey, i, attempt int), opts ...patcher.Option) coUpdate {
 	return func(ctx context.Context, c client.Client, key client.ObjectKey, o coOwner, i int) (int, error) {
 		all := append([]patcher.Option{patcher.WithMetrics(nil), patcher.WithFieldOwner(o.name)}, opts...)
 		p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, all...)
@@ -73,6 +77,9 @@ func coPatcher(opts ...patcher.Option) coUpdate {
 		attempts := 0
 		err = p.Retry(ctx, func(w *v1.Widget) error {
 			attempts++
+			if decided != nil {
+				decided(key, i, attempts)
+			}
 			o.decide(w, i)
 			return nil
 		})

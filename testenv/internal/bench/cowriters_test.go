@@ -8,7 +8,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // barrierUpdate is coPatcher's update, except that the first update of
@@ -18,7 +17,10 @@ import (
 func barrierUpdate(opts ...patcher.Option) coUpdate {
 	var mu sync.Mutex
 	barriers := map[client.ObjectKey]*sync.WaitGroup{}
-	return func(ctx context.Context, c client.Client, key client.ObjectKey, o coOwner, i int) (int, error) {
+	return coPatcherWith(func(key client.ObjectKey, i, attempt int) {
+		if i != 1 || attempt != 1 {
+			return
+		}
 		mu.Lock()
 		b := barriers[key]
 		if b == nil {
@@ -27,23 +29,9 @@ func barrierUpdate(opts ...patcher.Option) coUpdate {
 			barriers[key] = b
 		}
 		mu.Unlock()
-		all := append([]patcher.Option{patcher.WithMetrics(nil), patcher.WithFieldOwner(o.name)}, opts...)
-		p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, all...)
-		if err != nil {
-			return 0, err
-		}
-		attempts := 0
-		err = p.Retry(ctx, func(w *v1.Widget) error {
-			attempts++
-			if i == 1 && attempts == 1 {
-				b.Done()
-				b.Wait()
-			}
-			o.decide(w, i)
-			return nil
-		})
-		return attempts, err
-	}
+		b.Done()
+		b.Wait()
+	}, opts...)
 }
 
 // The co-writers run's own checks: every variant of the patcher ends with
