@@ -13,10 +13,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
@@ -54,6 +56,9 @@ func env(t testing.TB) *testenv.Env {
 }
 
 func TestMain(m *testing.M) {
+	// The patcher logs through controller-runtime's logger; without one set
+	// it prints a stack on stderr after 30s (and the package runs longer).
+	ctrllog.SetLogger(logr.Discard())
 	code := m.Run()
 	if stop != nil {
 		stop()

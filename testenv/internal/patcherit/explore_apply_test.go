@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,9 +207,9 @@ func TestExploreApplyWithoutAName(t *testing.T) {
 	}
 }
 
-// patcherApplier is addItem through the patcher's Retry in apply mode,
-// reading through the explorer's cached client and re-reading through its
-// API reader on a conflict.
+// patcherApplier adds "mine" to status.items, once, through the patcher's
+// Retry in apply mode, reading through the explorer's cached client and
+// re-reading through its API reader on a conflict.
 type patcherApplier struct {
 	c    client.Client
 	api  client.Reader
@@ -221,22 +222,43 @@ func (r *patcherApplier) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	return ctrl.Result{}, p.Retry(ctx, func(w *testv1.Widget) error { addItem(w); return nil })
+	return ctrl.Result{}, p.Retry(ctx, func(w *testv1.Widget) error {
+		if !slices.Contains(w.Status.Items, "mine") {
+			w.Status.Items = append(w.Status.Items, "mine")
+		}
+		return nil
+	})
 }
 
-// The patcher's two apply modes explored side by side on the real server:
-// WithApply passes every schedule; WithApplyWithoutLock, deciding from a
-// stale read, loses a write (the no-lock variant is only for values that
-// do not depend on what was read, and addItem's do).
+// The patcher's two apply modes explored side by side on the real server,
+// with another writer (an Action: another controller, so not in this
+// manager's record of its own writes) adding "theirs" to the same atomic
+// list: WithApply passes every schedule; WithApplyWithoutLock, deciding
+// from a read that missed the other writer, puts back the list it read and
+// loses "theirs" (the no-lock variant is only for values that do not
+// depend on what was read, and this one does).
 func TestExplorePatcherApplyModes(t *testing.T) {
 	e := env(t)
 	scenario := func(name string, mode patcher.Option) explore.Scenario {
+		key := client.ObjectKey{Namespace: "explore-apply", Name: name}
 		return explore.Scenario{
 			Reconcilers: []explore.Reconciler{{Name: "patcher", For: &testv1.Widget{},
 				New: func(c client.Client, api client.Reader) reconcile.Reconciler {
 					return &patcherApplier{c: c, api: api, mode: mode}
 				}}},
-			Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "explore-apply", Name: name}}},
+			Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}},
+			Actions: []explore.Action{{Name: "other-writer", Run: func(ctx context.Context, c client.Client) error {
+				w := &testv1.Widget{}
+				if err := c.Get(ctx, key, w); err != nil {
+					return err
+				}
+				if slices.Contains(w.Status.Items, "theirs") {
+					return nil
+				}
+				base := w.DeepCopy()
+				w.Status.Items = append(w.Status.Items, "theirs")
+				return c.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			}}},
 		}
 	}
 	o := explore.Options{Backend: explore.Server(e)}
