@@ -229,18 +229,31 @@ func decodeStatus(b []byte) map[string]any {
 	return m
 }
 
+// decodeJSON decodes any JSON value with exact numbers (json.Number).
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
 // decodeObject decodes a JSON object keeping numbers as json.Number: a
 // float64 holds an int64 beyond 2^53 (a counter, a generation) only
 // approximately, and the apply would store the approximation.
 func decodeObject(b []byte) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	v, err := decodeJSON(b)
+	if err != nil {
 		return nil, err
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after the JSON object")
+	m, ok := v.(map[string]any)
+	if !ok && v != nil {
+		return nil, fmt.Errorf("a JSON %T, not an object", v)
 	}
 	return m, nil
 }

@@ -72,8 +72,11 @@ func (p *Patcher[T]) divergence(sent []byte) ([]Divergence, error) {
 	if bytes.Equal(sent, stored) {
 		return nil, nil
 	}
-	var a, b any
-	if json.Unmarshal(sent, &a) != nil || json.Unmarshal(stored, &b) != nil {
+	// Exact numbers, as in the landed check: a value rewritten beyond
+	// float64's 53 bits is a divergence too.
+	a, aerr := decodeJSON(sent)
+	b, berr := decodeJSON(stored)
+	if aerr != nil || berr != nil {
 		return []Divergence{{Path: "status", Cause: "rewritten"}}, nil
 	}
 	var out []Divergence

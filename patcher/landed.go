@@ -171,8 +171,10 @@ func (p *Patcher[T]) holdsWrite(w *sentWrite[T], fresh T) bool {
 	if err != nil {
 		return false
 	}
-	var before map[string]any
-	if json.Unmarshal(doc, &before) != nil {
+	// Numbers decoded exactly (json.Number): as float64, 2^53 and 2^53+1
+	// are equal, and another writer's value would pass for this write's.
+	before, err := decodeObject(doc)
+	if err != nil {
 		return false
 	}
 	if m, ok := before["metadata"].(map[string]any); ok {
@@ -193,8 +195,11 @@ func (p *Patcher[T]) holdsWrite(w *sentWrite[T], fresh T) bool {
 	default:
 		return false
 	}
-	var got map[string]any
-	if err != nil || json.Unmarshal(after, &got) != nil {
+	if err != nil {
+		return false
+	}
+	got, err := decodeObject(after)
+	if err != nil {
 		return false
 	}
 	return reflect.DeepEqual(before["status"], got["status"])
