@@ -20,14 +20,10 @@ import (
 // Rollout controller writes concurrently.
 type FleetReconciler struct {
 	// Client reads (usually from the manager's cache) and writes; made with
-	// patcher.ForManager (NewFleetReconciler does), its patchers get the
-	// manager's API reader and the field owner.
+	// patcher.ForManager(mgr, opts...) (NewFleetReconciler does), its
+	// patchers get the manager's API reader for Retry, the field owner, and
+	// any other options it carries.
 	Client client.Client
-	// APIReader reads around the cache for Retry, for a Client not made
-	// with patcher.ForManager.
-	APIReader client.Reader
-	// PatcherOptions are added to every patcher (WithBackoff, WithMetrics).
-	PatcherOptions []patcher.Option
 }
 
 // NewFleetReconciler returns the reconciler the operator runs on mgr, with
@@ -41,7 +37,7 @@ func NewFleetReconciler(mgr ctrl.Manager) *FleetReconciler {
 
 // Reconcile recomputes the summary of one Fleet.
 func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	p, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, req.NamespacedName, r.patcherOptions()...)
+	p, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, req.NamespacedName)
 	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -72,14 +68,6 @@ func (r *FleetReconciler) SetupWithManager(mgr ctrl.Manager, opts controller.Opt
 		Named("fleet").
 		WithOptions(opts).
 		Complete(r)
-}
-
-func (r *FleetReconciler) patcherOptions() []patcher.Option {
-	opts := []patcher.Option{patcher.WithFieldOwner(FieldOwner)}
-	if r.APIReader != nil {
-		opts = append(opts, patcher.WithAPIReader(r.APIReader))
-	}
-	return append(opts, r.PatcherOptions...)
 }
 
 // setFleetCondition sets c in conditions, keeping LastTransitionTime when

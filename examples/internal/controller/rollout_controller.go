@@ -50,16 +50,13 @@ const (
 // step per reconcile, and reports the completed rollout to its Fleet.
 type RolloutReconciler struct {
 	// Client reads (usually from the manager's cache) and writes. Make it
-	// with patcher.ForManager (NewRolloutReconciler does): every patcher
-	// made from it reads through the manager's API reader where a cache
-	// would be stale, and records the field owner.
+	// with patcher.ForManager(mgr, opts...) (NewRolloutReconciler does):
+	// every patcher made from it reads through the manager's API reader
+	// where a cache would be stale (Retry re-reads through it on a
+	// conflict: a lagging cache would hand the retry the same stale object
+	// again), and gets the options it carries (the field owner, and
+	// WithBackoff or WithMetrics where the caller adds them).
 	Client client.Client
-	// APIReader reads around the cache, for a Client not made with
-	// patcher.ForManager. Retry re-reads through it on a conflict: a
-	// lagging cache would hand the retry the same stale object again.
-	APIReader client.Reader
-	// PatcherOptions are added to every patcher (WithBackoff, WithMetrics).
-	PatcherOptions []patcher.Option
 	// NewPlanID makes plan IDs. Default: random.
 	NewPlanID func() string
 	// OnPlan, if set, is called once per reconcile that reached the plan
@@ -72,7 +69,9 @@ type RolloutReconciler struct {
 
 // NewRolloutReconciler returns the reconciler the operator runs on mgr: its
 // patchers get the manager's API reader and FieldOwner from
-// patcher.ForManager.
+// patcher.ForManager. A caller that wants more options (a test's backoff,
+// the demo's metrics registry) makes the Client itself the same way:
+// patcher.ForManager(mgr, patcher.WithFieldOwner(FieldOwner), opts...).
 func NewRolloutReconciler(mgr ctrl.Manager) *RolloutReconciler {
 	return &RolloutReconciler{Client: patcher.ForManager(mgr, patcher.WithFieldOwner(FieldOwner))}
 }
@@ -84,7 +83,7 @@ func NewRolloutReconciler(mgr ctrl.Manager) *RolloutReconciler {
 
 // Reconcile moves one Rollout one step forward.
 func (r *RolloutReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	p, err := patchers.FetchRolloutStatusPatcher(ctx, r.Client, req.NamespacedName, r.patcherOptions()...)
+	p, err := patchers.FetchRolloutStatusPatcher(ctx, r.Client, req.NamespacedName)
 	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -143,7 +142,8 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 // plan builds the plan for the current generation unless another reconcile
 // did first. The decision runs inside Retry: when two reconciles both read
 // "no plan yet", the loser's write conflicts, Retry re-reads the object
-// through APIReader, and this function sees the winner's plan and skips.
+// through the API reader (the manager's, from patcher.ForManager), and this
+// function sees the winner's plan and skips.
 func (r *RolloutReconciler) plan(ctx context.Context, p *patchers.RolloutStatusPatcher) (ctrl.Result, error) {
 	var built bool
 	err := p.Retry(ctx, func(ro *demov1.Rollout) error {
@@ -180,7 +180,7 @@ func (r *RolloutReconciler) plan(ctx context.Context, p *patchers.RolloutStatusP
 // entry inside Retry, so no entry is lost.
 func (r *RolloutReconciler) joinFleet(ctx context.Context, ro *demov1.Rollout) (ctrl.Result, error) {
 	member := demov1.FleetMember{Rollout: client.ObjectKeyFromObject(ro).String(), PlanID: ro.Status.Plan.ID, Version: ro.Status.Plan.Version}
-	fp, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet}, r.patcherOptions()...)
+	fp, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet})
 	if apierrors.IsNotFound(err) {
 		log.FromContext(ctx).Info("fleet not found; will report later", "fleet", ro.Spec.Fleet)
 		return ctrl.Result{RequeueAfter: fleetMissingRequeue}, nil
@@ -223,7 +223,7 @@ func (r *RolloutReconciler) finalize(ctx context.Context, p *patchers.RolloutSta
 
 func (r *RolloutReconciler) leaveFleet(ctx context.Context, ro *demov1.Rollout) error {
 	key := client.ObjectKeyFromObject(ro).String()
-	fp, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet}, r.patcherOptions()...)
+	fp, err := patchers.FetchFleetStatusPatcher(ctx, r.Client, client.ObjectKey{Name: ro.Spec.Fleet})
 	if err != nil {
 		return client.IgnoreNotFound(err) // no Fleet, no membership
 	}
@@ -243,14 +243,6 @@ func (r *RolloutReconciler) SetupWithManager(mgr ctrl.Manager, opts controller.O
 		Named("rollout").
 		WithOptions(opts).
 		Complete(r)
-}
-
-func (r *RolloutReconciler) patcherOptions() []patcher.Option {
-	opts := []patcher.Option{patcher.WithFieldOwner(FieldOwner)}
-	if r.APIReader != nil {
-		opts = append(opts, patcher.WithAPIReader(r.APIReader))
-	}
-	return append(opts, r.PatcherOptions...)
 }
 
 func (r *RolloutReconciler) newPlanID() string {

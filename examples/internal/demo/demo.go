@@ -135,7 +135,6 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 		}
 	}
 	reg := prometheus.NewRegistry()
-	popts := []patcher.Option{patcher.WithMetrics(reg)}
 	var reconciles atomic.Int64
 
 	mctx, cancel := context.WithCancel(ctx)
@@ -156,7 +155,13 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 			return res, err
 		}
 		copts := crcontroller.Options{MaxConcurrentReconciles: cfg.Workers}
-		r := newReconciler(v, mgr.GetClient(), mgr.GetAPIReader(), popts, onPlan)
+		// The Fleet reconciler (every variant) and the patcher variant's
+		// Rollout reconciler get their client as the operator's do
+		// (controller.NewRolloutReconciler): patcher.ForManager, carrying
+		// the manager's API reader and the field owner, plus the registry
+		// the retries are counted in.
+		pc := patcher.ForManager(mgr, patcher.WithFieldOwner(controller.FieldOwner), patcher.WithMetrics(reg))
+		r := newReconciler(v, mgr.GetClient(), pc, onPlan)
 		err = ctrl.NewControllerManagedBy(mgr).For(&demov1.Rollout{}).Named("rollout").WithOptions(copts).
 			Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 				reconciles.Add(1)
@@ -165,7 +170,7 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 		if err != nil {
 			return res, err
 		}
-		fr := &controller.FleetReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), PatcherOptions: popts}
+		fr := &controller.FleetReconciler{Client: pc}
 		if err := fr.SetupWithManager(mgr, copts); err != nil {
 			return res, err
 		}
@@ -261,7 +266,9 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 		_ = stopAll()
 		return res, err
 	}
-	r := newReconciler(v, c, c, []patcher.Option{patcher.WithMetrics(nil)}, nil)
+	// No manager here: patcher.WithDefaults gives c's patchers the same
+	// options, with c, which reads from the cache, as their API reader.
+	r := newReconciler(v, c, patcher.WithDefaults(c, patcher.WithAPIReader(c), patcher.WithFieldOwner(controller.FieldOwner), patcher.WithMetrics(nil)), nil)
 	for _, ro := range list.Items {
 		if _, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&ro)}); err != nil {
 			_ = stopAll()
@@ -274,14 +281,17 @@ func Run(ctx context.Context, env *testenv.Env, cfg Config, v Variant) (Result, 
 	return res, stopAll()
 }
 
-func newReconciler(v Variant, c client.Client, apiReader client.Reader, popts []patcher.Option, onPlan func(client.ObjectKey, string, bool)) reconcile.Reconciler {
+// newReconciler returns variant v's Rollout reconciler: the blind ones
+// write through c, the patcher's through pc, a client made with
+// patcher.ForManager (or, without a manager, patcher.WithDefaults).
+func newReconciler(v Variant, c client.Client, pc *patcher.Client, onPlan func(client.ObjectKey, string, bool)) reconcile.Reconciler {
 	switch v {
 	case BlindMergeFrom:
 		return &blind.RolloutReconciler{Client: c, Mode: blind.ModeMergeFrom, OnPlan: onPlan}
 	case BlindApply:
 		return &blind.RolloutReconciler{Client: c, Mode: blind.ModeApply, OnPlan: onPlan}
 	default:
-		return &controller.RolloutReconciler{Client: c, APIReader: apiReader, PatcherOptions: popts, OnPlan: onPlan}
+		return &controller.RolloutReconciler{Client: pc, OnPlan: onPlan}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/patchertest"
+	"github.com/statuspatch/statuspatch/testenv/explore"
 
 	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
 	"github.com/statuspatch/statuspatch/examples/internal/controller"
@@ -49,8 +50,7 @@ func TestDoubleReconcileBuildsOnePlan(t *testing.T) {
 		rs := make([]reconcile.Reconciler, 2)
 		for i := range rs {
 			rs[i] = &controller.RolloutReconciler{
-				Client:    gated(uncached(t), b, isRollout),
-				APIReader: shared.Client,
+				Client:    patcher.ForManager(explore.Clients{Client: gated(uncached(t), b, isRollout), APIReader: shared.Client}, patcher.WithFieldOwner(controller.FieldOwner)),
 				NewPlanID: func() string { return fmt.Sprintf("round%d-reconciler%d", round, i) },
 				OnPlan:    log.record,
 			}
@@ -145,7 +145,8 @@ func staleCacheScenario(t *testing.T, ownWrite, withAPIReader bool) {
 		// This process's own write goes through the same client as the
 		// lagging reads, as a manager's writes and cached reads do: the
 		// patchers' records are per client.
-		fresh := &controller.RolloutReconciler{Client: stale, APIReader: shared.Client, NewPlanID: func() string { return "fresh" }}
+		fresh := &controller.RolloutReconciler{Client: patcher.ForManager(explore.Clients{Client: stale, APIReader: shared.Client}, patcher.WithFieldOwner(controller.FieldOwner)),
+			NewPlanID: func() string { return "fresh" }}
 		if _, err := fresh.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
 			t.Fatal(err)
 		}
@@ -155,14 +156,17 @@ func staleCacheScenario(t *testing.T, ownWrite, withAPIReader bool) {
 
 	writesBefore := stale.StatusWrites()
 	log := &planLog{}
-	r := &controller.RolloutReconciler{
-		Client:         stale,
-		NewPlanID:      func() string { return "stale" },
-		OnPlan:         log.record,
-		PatcherOptions: []patcher.Option{patcher.WithBackoff(wait.Backoff{Duration: time.Millisecond, Factor: 1, Steps: 4})},
-	}
+	// The manager this reconciler's client stands for: its cache is stale,
+	// and it has an API reader or, for the case without one, none.
+	mgr := explore.Clients{Client: stale}
 	if withAPIReader {
-		r.APIReader = shared.Client
+		mgr.APIReader = shared.Client
+	}
+	r := &controller.RolloutReconciler{
+		Client: patcher.ForManager(mgr, patcher.WithFieldOwner(controller.FieldOwner),
+			patcher.WithBackoff(wait.Backoff{Duration: time.Millisecond, Factor: 1, Steps: 4})),
+		NewPlanID: func() string { return "stale" },
+		OnPlan:    log.record,
 	}
 	res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key})
 	if err != nil {
@@ -226,7 +230,7 @@ func TestManyWritersJoinFleet(t *testing.T) {
 		t.Helper()
 		name = uniq(name)
 		keys := make([]client.ObjectKey, writers)
-		driver := &controller.RolloutReconciler{Client: shared.Client, APIReader: shared.Client}
+		driver := &controller.RolloutReconciler{Client: patcher.ForManager(explore.Clients{Client: shared.Client, APIReader: shared.Client}, patcher.WithFieldOwner(controller.FieldOwner))}
 		for i := range keys {
 			keys[i] = newRollout(t, "many", fmt.Sprintf("%s-%d", name, i), name, true)
 			// Drive it to completion while its Fleet does not exist yet.
@@ -258,12 +262,12 @@ func TestManyWritersJoinFleet(t *testing.T) {
 
 	for round := range 3 {
 		n, name := run(t, fmt.Sprintf("patcher-%d", round), func(c client.Client) reconcile.Reconciler {
-			return &controller.RolloutReconciler{Client: c, APIReader: shared.Client}
+			return &controller.RolloutReconciler{Client: patcher.ForManager(explore.Clients{Client: c, APIReader: shared.Client}, patcher.WithFieldOwner(controller.FieldOwner))}
 		})
 		if n != writers {
 			t.Fatalf("round %d: fleet has %d members, want all %d", round, n, writers)
 		}
-		fr := &controller.FleetReconciler{Client: shared.Client, APIReader: shared.Client}
+		fr := &controller.FleetReconciler{Client: patcher.ForManager(explore.Clients{Client: shared.Client, APIReader: shared.Client}, patcher.WithFieldOwner(controller.FieldOwner))}
 		if _, err := fr.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKey{Name: name}}); err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +327,7 @@ func TestDeletion(t *testing.T) {
 		fleet := uniq("deletion")
 		newFleet(t, fleet, 1)
 		key := newRollout(t, fleet, "finalizer", fleet, false)
-		r := &controller.RolloutReconciler{Client: shared.Client, APIReader: shared.Client}
+		r := &controller.RolloutReconciler{Client: patcher.ForManager(explore.Clients{Client: shared.Client, APIReader: shared.Client}, patcher.WithFieldOwner(controller.FieldOwner))}
 		req := ctrl.Request{NamespacedName: key}
 		for range 6 {
 			if _, err := r.Reconcile(ctx, req); err != nil {

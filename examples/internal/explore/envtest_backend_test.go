@@ -11,7 +11,9 @@ import (
 
 	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
 	"github.com/statuspatch/statuspatch/examples/internal/controller"
+	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
+	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
 // testenv.Start from this module, on each backend: the embedded server, and
@@ -40,7 +42,7 @@ func rolloutCompletes(t *testing.T, backend testenv.Backend) {
 	if err := env.Client.Create(ctx, ro); err != nil {
 		t.Fatal(err)
 	}
-	r := &controller.RolloutReconciler{Client: env.Client, APIReader: env.Client}
+	r := &controller.RolloutReconciler{Client: patcher.ForManager(explore.Clients{Client: env.Client, APIReader: env.Client}, patcher.WithFieldOwner(controller.FieldOwner))}
 	for range 5 {
 		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ro)}); err != nil {
 			t.Fatal(err)

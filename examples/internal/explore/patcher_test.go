@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv/explore"
 
 	demov1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
@@ -37,7 +38,8 @@ func patcherScenario() explore.Scenario {
 		Reconcilers: []explore.Reconciler{
 			{Name: "rollout", For: &demov1.Rollout{}, New: func(c client.Client, api client.Reader) reconcile.Reconciler {
 				built = map[client.ObjectKey]int{}
-				return &controller.RolloutReconciler{Client: c, APIReader: api, NewPlanID: counter("plan-"),
+				return &controller.RolloutReconciler{Client: patcher.ForManager(explore.Clients{Client: c, APIReader: api}, patcher.WithFieldOwner(controller.FieldOwner)),
+					NewPlanID: counter("plan-"),
 					OnPlan: func(key client.ObjectKey, _ string, b bool) {
 						if b {
 							built[key]++
@@ -45,7 +47,7 @@ func patcherScenario() explore.Scenario {
 					}}
 			}},
 			{Name: "fleet", For: &demov1.Fleet{}, New: func(c client.Client, api client.Reader) reconcile.Reconciler {
-				return &controller.FleetReconciler{Client: c, APIReader: api}
+				return &controller.FleetReconciler{Client: patcher.ForManager(explore.Clients{Client: c, APIReader: api}, patcher.WithFieldOwner(controller.FieldOwner))}
 			}},
 		},
 		Objects: []client.Object{

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/explore"
 
@@ -28,7 +29,8 @@ func TestRolloutCompletes(t *testing.T) {
 		Reconcilers: []explore.Reconciler{{
 			Name: "rollout", For: &demov1.Rollout{},
 			New: func(c client.Client, api client.Reader) reconcile.Reconciler {
-				return &controller.RolloutReconciler{Client: c, APIReader: api}
+				return &controller.RolloutReconciler{Client: patcher.ForManager(
+					explore.Clients{Client: c, APIReader: api}, patcher.WithFieldOwner(controller.FieldOwner))}
 			},
 		}},
 		Objects: []client.Object{&demov1.Rollout{
