@@ -26,10 +26,10 @@ import (
 // When the write's response is lost (a 5xx, a reset, a timeout, or the 409
 // of client-go's own second send), the object is read back: a write that
 // was stored is a success; one still not stored is sent again; one whose
-// outcome cannot be told is ErrWriteOutcomeUnknown, never a Conflict. After
-// a 409 on an object that moved past the base without holding the write,
-// the object's history (WithWatcher) tells a write stored and overwritten
-// before client-go's resend (a success) from another writer's Conflict.
+// outcome cannot be told is ErrWriteOutcomeUnknown, never a Conflict. On an
+// object that moved past the base without holding the write, the object's
+// history (WithWatcher) tells a write stored and overwritten since (a
+// success) from one another writer's write came before (a Conflict).
 func (p *Patcher[T]) Flush(ctx context.Context) error {
 	if err := p.Err(); err != nil {
 		return err

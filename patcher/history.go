@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -40,6 +41,10 @@ import (
 //
 // Without a watcher (WithWatcher, or a ForManager client of a manager that
 // exposes its REST config) nothing is read and the case stays a Conflict.
+// The same history settles a write whose response was lost to a 5xx, a
+// reset or a timeout on an object that moved on without it
+// (overtakenAfterLostResponse): there, without a watcher, the outcome is
+// ErrWriteOutcomeUnknown.
 
 // historyTimeout bounds the watch that reads the first write after the
 // base. The fresh read already saw that write, so a server that keeps the
@@ -166,6 +171,48 @@ func (p *Patcher[T]) overtakenAfterConflict(ctx context.Context, w *sentWrite[T]
 			Cause: err}
 	}
 	return false, nil
+}
+
+// overtakenAfterLostResponse decides a write whose response was lost (a
+// 5xx, a reset, a timeout) and whose fresh read moved past the base
+// without holding it: stored and overwritten since, or never stored. A
+// write that carries the lock can be stored only on the base, so the first
+// write after the base tells: this one (landed), or another writer's (it
+// was not stored and never will be: a Conflict, which Retry re-runs on
+// fresh state). An object deleted and made again is a Conflict too.
+// Without a watcher, for a write without the lock, or when the history
+// cannot be read, the outcome is unknown (ErrWriteOutcomeUnknown).
+func (p *Patcher[T]) overtakenAfterLostResponse(ctx context.Context, w *sentWrite[T], fresh T, err error) (flushResult, error) {
+	unknown := func(why string) (flushResult, error) {
+		return resultError, &WriteOutcomeUnknownError{Object: p.id(),
+			Why: fmt.Sprintf("another write came after the base (resourceVersion %s, now %s) and the object does not hold this write's status: "+
+				"it was not stored, or stored and overwritten since%s", w.base.GetResourceVersion(), fresh.GetResourceVersion(), why),
+			Cause: err}
+	}
+	if w.patchType == types.ApplyPatchType && p.opts.mode == modeApplyUnlocked {
+		return unknown(" (an apply without the lock may be stored at any time, so the history cannot tell)")
+	}
+	if fresh.GetUID() != w.base.GetUID() {
+		return resultConflict, p.conflict(fmt.Sprintf("the object was deleted and made again after the write's response was lost (%v)", err))
+	}
+	h, herr := p.firstWriteAfterBase(ctx, w)
+	switch h {
+	case historyOurs:
+		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be read back; not applied again",
+			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())
+		p.landedAs(fresh)
+		return resultApplied, nil
+	case historyTheirs:
+		return resultConflict, p.conflict(fmt.Sprintf("the write's response was lost (%v) and the first write after resourceVersion %s was another writer's, "+
+			"so this one, which carries that resourceVersion, was not stored and cannot be", err, w.base.GetResourceVersion()))
+	case historyUnknown:
+		if cerr := ctxError(ctx); cerr != nil {
+			return resultError, &WriteOutcomeUnknownError{Object: p.id(),
+				Why: fmt.Sprintf("the context ended before the object's history could be read (the write got: %v)", err), Cause: cerr}
+		}
+		return unknown(fmt.Sprintf("; the object's history, which tells, could not be read: %v", herr))
+	}
+	return unknown(" (no watcher to read the object's history: WithWatcher, or a patcher.ForManager client)")
 }
 
 // restManager is the part of a controller-runtime manager (or cluster)

@@ -238,10 +238,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 				}
 				return resultConflict, err
 			}
-			return resultError, &WriteOutcomeUnknownError{Object: p.id(),
-				Why: fmt.Sprintf("another write came after the base (resourceVersion %s, now %s) and the object does not hold this write's status: it was not stored, or stored and overwritten since",
-					w.base.GetResourceVersion(), fresh.GetResourceVersion()),
-				Cause: err}
+			return p.overtakenAfterLostResponse(ctx, w, fresh, err)
 		}
 		// Not yet stored: a Conflict then comes from a lagging read; any
 		// other error, send the same body again (at most one is stored).

@@ -41,11 +41,15 @@ const (
 	// ServerTimeout with Retry-After: 0; client-go's own second send then
 	// gets the server's real 409.
 	faultOverwrittenRetryAfter
+	// faultForeignReset: another writer's status write lands, then the
+	// connection is reset before the request reaches the server: it is
+	// never stored.
+	faultForeignReset
 )
 
 func (f fault) String() string {
 	return [...]string{"none", "500 ServerTimeout with Retry-After", "503 without Retry-After", "connection reset", "timeout", "a foreign write first", "overwritten, then a reset",
-		"overwritten, then a 500 with Retry-After (the resend gets a 409)"}[f]
+		"overwritten, then a 500 with Retry-After (the resend gets a 409)", "a foreign write, then a reset before the server"}[f]
 }
 
 // plannedFault is one fault, applied before or after the server applied
@@ -115,6 +119,15 @@ func (f *faultyTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 			}
 			f.forwarded()
 			return rt.RoundTrip(req)
+		}
+		if p.kind == faultForeignReset {
+			if err := f.foreign(); err != nil {
+				return nil, fmt.Errorf("the foreign write failed: %w", err)
+			}
+			if req.Body != nil {
+				_, _ = io.Copy(io.Discard, req.Body)
+			}
+			return nil, &netOpError{err: syscall.ECONNRESET}
 		}
 		if p.after {
 			resp, err := rt.RoundTrip(req)
