@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -79,5 +80,18 @@ func TestCoContendCountsLostValues(t *testing.T) {
 	}
 	if r.lost != 4 || r.conflicts != 0 {
 		t.Fatalf("lost %d, conflicts %d; want 4 lost (2 owners x field and condition), 0 conflicts", r.lost, r.conflicts)
+	}
+}
+
+// The documented command's route (`go run ./internal/bench -cowriters N`):
+// run starts its own server and runs only the co-writers comparison, every
+// variant, and returns no error when no patcher variant lost or failed an
+// update.
+func TestCoWritersCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts a second API server")
+	}
+	if err := run("2", 2, 0, 1, 1, map[string]bool{}, nil, time.Minute); err != nil {
+		t.Fatalf("run -cowriters 1 -updates 2: %v", err)
 	}
 }
