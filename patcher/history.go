@@ -153,24 +153,8 @@ func (p *Patcher[T]) overtakenAfterConflict(ctx context.Context, w *sentWrite[T]
 	if fresh.GetUID() != w.base.GetUID() {
 		return false, nil
 	}
-	h, herr := p.firstWriteAfterBase(ctx, w)
-	switch h {
-	case historyOurs:
-		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before its resend got a Conflict; not applied again",
-			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())
-		return true, nil
-	case historyUnknown:
-		if cerr := ctxError(ctx); cerr != nil {
-			return false, &WriteOutcomeUnknownError{Object: p.id(),
-				Why: fmt.Sprintf("the context ended before the object's history could be read (the write got: %v)", err), Cause: cerr}
-		}
-		return false, &WriteOutcomeUnknownError{Object: p.id(),
-			Why: fmt.Sprintf("the write got a Conflict and another write came after the base (resourceVersion %s, now %s), "+
-				"and the object's history, which tells whether the first write after the base was this one, could not be read: %v",
-				w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr),
-			Cause: err}
-	}
-	return false, nil
+	h, herr := p.readHistory(ctx, w, fresh, err, "the write got a Conflict")
+	return h == historyOurs, herr
 }
 
 // overtakenAfterLostResponse decides a write whose response was lost (a
@@ -195,24 +179,42 @@ func (p *Patcher[T]) overtakenAfterLostResponse(ctx context.Context, w *sentWrit
 	if fresh.GetUID() != w.base.GetUID() {
 		return resultConflict, p.conflict(fmt.Sprintf("the object was deleted and made again after the write's response was lost (%v)", err))
 	}
+	h, herr := p.readHistory(ctx, w, fresh, err, "the write's response was lost")
+	switch {
+	case herr != nil:
+		return resultError, herr
+	case h == historyOurs:
+		p.landedAs(fresh)
+		return resultApplied, nil
+	case h == historyTheirs:
+		return resultConflict, p.conflict(fmt.Sprintf("the write's response was lost (%v) and the first write after resourceVersion %s was another writer's, "+
+			"so this one, which carries that resourceVersion, was not stored and cannot be", err, w.base.GetResourceVersion()))
+	}
+	return unknown(" (no watcher to read the object's history: WithWatcher, or a patcher.ForManager client)")
+}
+
+// readHistory reads whose the first write after w's base was, for a write
+// that got err and what happened to it (what: "the write got a
+// Conflict"): ours (logged), theirs, or not read (no watcher); when the
+// history cannot be read, an error matching ErrWriteOutcomeUnknown.
+func (p *Patcher[T]) readHistory(ctx context.Context, w *sentWrite[T], fresh T, err error, what string) (history, error) {
 	h, herr := p.firstWriteAfterBase(ctx, w)
 	switch h {
 	case historyOurs:
-		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be read back; not applied again",
-			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())
-		p.landedAs(fresh)
-		return resultApplied, nil
-	case historyTheirs:
-		return resultConflict, p.conflict(fmt.Sprintf("the write's response was lost (%v) and the first write after resourceVersion %s was another writer's, "+
-			"so this one, which carries that resourceVersion, was not stored and cannot be", err, w.base.GetResourceVersion()))
+		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
+			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion(), "write", what)
 	case historyUnknown:
 		if cerr := ctxError(ctx); cerr != nil {
-			return resultError, &WriteOutcomeUnknownError{Object: p.id(),
+			return h, &WriteOutcomeUnknownError{Object: p.id(),
 				Why: fmt.Sprintf("the context ended before the object's history could be read (the write got: %v)", err), Cause: cerr}
 		}
-		return unknown(fmt.Sprintf("; the object's history, which tells, could not be read: %v", herr))
+		return h, &WriteOutcomeUnknownError{Object: p.id(),
+			Why: fmt.Sprintf("%s and another write came after the base (resourceVersion %s, now %s), "+
+				"and the object's history, which tells whether the first write after the base was this one, could not be read: %v",
+				what, w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr),
+			Cause: err}
 	}
-	return unknown(" (no watcher to read the object's history: WithWatcher, or a patcher.ForManager client)")
+	return h, nil
 }
 
 // restManager is the part of a controller-runtime manager (or cluster)
