@@ -18,20 +18,6 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// Apply mode (docs/apply.md): Flush sends the status as a server-side
-// apply under the field owner, with forced ownership, instead of a JSON
-// merge patch. With WithApply it carries the base's resourceVersion, so a
-// decision made on stale state gets a 409 exactly as in merge mode and
-// Retry runs it again on fresh state. WithApplyWithoutLock drops the lock.
-
-type writeMode int
-
-const (
-	modeMerge         writeMode = iota // a JSON merge patch under the lock (the default)
-	modeApply                          // a server-side apply under the lock
-	modeApplyUnlocked                  // a server-side apply without the lock
-)
-
 // ErrApplyCannotRemove matches (errors.Is) the error Flush returns in apply
 // mode, sending nothing, when the caller removed (set to nil or to an
 // omitted zero value) a status field that another field manager owns: an
@@ -53,39 +39,11 @@ type ApplyCannotRemoveError struct {
 
 func (e *ApplyCannotRemoveError) Error() string {
 	return fmt.Sprintf("statuspatch: %s: %v: %s; nothing was sent. Leave the field to its owner, "+
-		"or remove it with a merge-mode patcher (WithMergePatch), which writes as an Update", e.Object, ErrApplyCannotRemove, strings.Join(e.Fields, ", "))
+		"or remove it with a merge-mode patcher (WithWriteMode(WriteMergePatch)), which writes as an Update", e.Object, ErrApplyCannotRemove, strings.Join(e.Fields, ", "))
 }
 
 // Unwrap returns ErrApplyCannotRemove.
 func (e *ApplyCannotRemoveError) Unwrap() error { return ErrApplyCannotRemove }
-
-// WithApply makes Flush write the status as a server-side apply under the
-// field owner (WithFieldOwner, required) with forced ownership, carrying
-// the base's resourceVersion: a write after the base is a 409, which Retry
-// runs again on fresh state, as in merge mode. The apply holds the status
-// fields this manager owns by Apply and the fields changed since the base;
-// other managers' fields are never in it. Lists are atomic unless keyed
-// (WithListMapKeys; every []metav1.Condition is keyed by "type").
-func WithApply() Option {
-	return optionFunc(func(o *options) { o.mode = modeApply })
-}
-
-// WithApplyWithoutLock is WithApply without the resourceVersion: the apply
-// is stored whatever was written since the base, so a decision made on
-// stale state is stored as if it were fresh. It gives up the lock. Use it
-// only for fields this manager alone owns whose values do not depend on
-// what it read (a reported version, a heartbeat); a decision such as "build
-// a plan when status.plan is nil" needs WithApply (docs/apply.md).
-func WithApplyWithoutLock() Option {
-	return optionFunc(func(o *options) { o.mode = modeApplyUnlocked })
-}
-
-// WithMergePatch makes Flush write a JSON merge patch, the default; it
-// undoes a WithApply or WithApplyWithoutLock given before it (a manager's
-// defaults, say).
-func WithMergePatch() Option {
-	return optionFunc(func(o *options) { o.mode = modeMerge })
-}
 
 // WithListMapKeys tells apply mode that the status list at path (dotted
 // JSON names from the object, list levels not marked: "status.members",
@@ -113,7 +71,7 @@ func (p *Patcher[T]) checkApply() error {
 			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q, %q): give the list's +listMapKey fields, none empty: %w", p.id(), path, keys, ErrInvalidInput)
 		}
 	}
-	if p.opts.mode == modeMerge {
+	if p.opts.mode == WriteMergePatch {
 		return nil
 	}
 	if p.opts.fieldOwner == "" {
@@ -132,7 +90,7 @@ func (p *Patcher[T]) checkApply() error {
 }
 
 // applying reports whether Flush writes a server-side apply.
-func (p *Patcher[T]) applying() bool { return p.opts.mode != modeMerge }
+func (p *Patcher[T]) applying() bool { return p.opts.mode != WriteMergePatch }
 
 // writeOptions are the options of a status write of patchType.
 func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourcePatchOption {
@@ -158,7 +116,7 @@ func (p *Patcher[T]) ensureManagedFields(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if fresh.GetResourceVersion() != p.base.GetResourceVersion() && p.opts.mode != modeApplyUnlocked {
+	if fresh.GetResourceVersion() != p.base.GetResourceVersion() && p.opts.mode != WriteApplyWithoutLock {
 		return p.conflict(fmt.Sprintf("the object came without metadata.managedFields and has changed since it was read "+
 			"(resourceVersion %s, now %s)", p.base.GetResourceVersion(), fresh.GetResourceVersion()))
 	}
@@ -269,7 +227,7 @@ func (p *Patcher[T]) applyBody(status map[string]any) (*sentWrite[T], error) {
 	if ns := p.obj.GetNamespace(); ns != "" {
 		md["namespace"] = ns
 	}
-	if p.opts.mode == modeApply {
+	if p.opts.mode == WriteApply {
 		rv := p.base.GetResourceVersion()
 		if rv == "" {
 			return nil, fmt.Errorf("statuspatch: %s: object has no resourceVersion: it was not read from the API server", p.id())
@@ -287,7 +245,7 @@ func (p *Patcher[T]) applyBody(status map[string]any) (*sentWrite[T], error) {
 // claim is claimWrite for a status write; without the lock a newer
 // version seen here is no reason to refuse.
 func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
-	if p.opts.mode != modeApplyUnlocked {
+	if p.opts.mode != WriteApplyWithoutLock {
 		return p.claimWrite(ctx, "status")
 	}
 	release, err := p.record().acquire(ctx)

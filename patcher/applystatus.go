@@ -25,7 +25,7 @@ type pendingApply struct {
 // output, such as *WidgetStatusApplyConfiguration) or any value that
 // marshals to a JSON object (a map, a struct with omitempty pointers). The
 // apply is the object's identity, the base's resourceVersion (unless
-// WithApplyWithoutLock) and that status; fields this manager owned by
+// WriteApplyWithoutLock) and that status; fields this manager owned by
 // Apply and status leaves out are removed by the server, as server-side
 // apply does. In a condition list, a condition without lastTransitionTime
 // gets the base's when its status is the base condition's, otherwise now;
@@ -35,7 +35,7 @@ type pendingApply struct {
 // Flush sends nothing when the base already holds every field of status
 // with its value and this manager owns by Apply exactly those fields. It
 // is an error, sending nothing, to change the status in memory too. The
-// Patcher must be in apply mode (WithApply or WithApplyWithoutLock). In
+// Patcher must be in apply mode (WithWriteMode). In
 // Retry call it inside mutate: each attempt gives its own status. An
 // invalid status is returned here and by the next Flush.
 func (p *Patcher[T]) ApplyStatus(status any) error {
@@ -53,7 +53,7 @@ func (p *Patcher[T]) ApplyStatus(status any) error {
 
 func (p *Patcher[T]) applyStatusValue(status any) (map[string]any, error) {
 	if !p.applying() {
-		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithApply (or WithApplyWithoutLock): %w", p.id(), ErrInvalidInput)
+		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithWriteMode(WriteApply) (or WriteApplyWithoutLock): %w", p.id(), ErrInvalidInput)
 	}
 	if isNil(status) {
 		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus with a nil status: %w", p.id(), ErrInvalidInput)

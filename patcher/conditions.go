@@ -10,17 +10,20 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// MaxConditionMessageLength is the longest condition message the API server
-// stores, in characters (Unicode code points): the schema controller-gen
-// writes for metav1.Condition has message maxLength 32768, and a schema's
-// maxLength counts characters, not bytes.
-const MaxConditionMessageLength = 32768
+const (
+	// MaxConditionMessageLength is the longest condition message the API
+	// server stores, in characters (Unicode code points): the schema
+	// controller-gen writes for metav1.Condition has message maxLength
+	// 32768, and a schema's maxLength counts characters, not bytes.
+	MaxConditionMessageLength = 32768
 
-// MaxConditionMessageBytes is MaxConditionMessageLength.
-//
-// Deprecated: the server's limit counts characters, not bytes (a message of
-// 20000 "é" is 40000 bytes, and stored); use MaxConditionMessageLength.
-const MaxConditionMessageBytes = MaxConditionMessageLength
+	// MaxConditionMessageBytes is MaxConditionMessageLength.
+	//
+	// Deprecated: the server's limit counts characters, not bytes (a
+	// message of 20000 "é" is 40000 bytes, and stored); use
+	// MaxConditionMessageLength.
+	MaxConditionMessageBytes = MaxConditionMessageLength
+)
 
 // truncatedMark ends a condition message that SetCondition cut to fit.
 const truncatedMark = " ... [truncated]"

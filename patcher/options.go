@@ -35,8 +35,7 @@ const DefaultRetryTimeout = 2 * time.Minute
 
 // Option configures a Patcher. Make one with WithAPIReader, WithWatcher,
 // WithBackoff, WithRetryTimeout, WithFieldOwner or WithMetrics, or for
-// apply mode (apply.go) WithApply, WithApplyWithoutLock, WithMergePatch or
-// WithListMapKeys.
+// apply mode WithWriteMode and WithListMapKeys.
 type Option interface {
 	applyToPatcher(*options)
 }
@@ -56,7 +55,7 @@ type options struct {
 	// watcher reads the object's history after a 409 (history.go).
 	watcher client.WithWatch
 	// mode is how Flush writes: a merge patch or an apply (apply.go).
-	mode writeMode
+	mode WriteMode
 	// listMapKeys are the keys of +listType=map status lists, by path.
 	listMapKeys map[string][]string
 }
