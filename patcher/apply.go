@@ -161,8 +161,8 @@ func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
 	}
 	b := &applyFields{own: own, keys: p.applyKeys}
 	status := b.object(statusPath(), "status", decodeStatus(cur), decodeStatus(base))
-	if len(b.errs) > 0 {
-		return nil, fmt.Errorf("statuspatch: %s: keyed list items without their keys: %s: %w", p.id(), strings.Join(b.errs, "; "), ErrInvalidInput)
+	if err := p.keyedError(b, ""); err != nil {
+		return nil, err
 	}
 	if len(b.blocked) > 0 {
 		slices.Sort(b.blocked)
@@ -173,6 +173,29 @@ func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
 		w.unowned = b.unowned
 	}
 	return w, err
+}
+
+// keyedError is the refusal of keyed list items the server would refuse:
+// items without their keys, or two items with one key (two conditions of
+// one type are ErrInvalidCondition). what prefixes the message.
+func (p *Patcher[T]) keyedError(b *applyFields, what string) error {
+	var conds, others []string
+	for _, d := range b.dups {
+		if p.conditionPaths[d.list] {
+			conds = append(conds, d.item+": Duplicate value: two conditions of one type")
+		} else {
+			others = append(others, d.item)
+		}
+	}
+	switch {
+	case len(conds) > 0:
+		return &InvalidConditionError{Object: p.id(), Problems: conds}
+	case len(others) > 0:
+		return fmt.Errorf("statuspatch: %s: %skeyed list items with the same key, which the server refuses: %s: %w", p.id(), what, strings.Join(others, ", "), ErrInvalidInput)
+	case len(b.errs) > 0:
+		return fmt.Errorf("statuspatch: %s: %skeyed list items without their keys: %s: %w", p.id(), what, strings.Join(b.errs, "; "), ErrInvalidInput)
+	}
+	return nil
 }
 
 func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")} }

@@ -94,7 +94,11 @@ type applyFields struct {
 	blocked []string            // removed fields an apply cannot remove, with their owners
 	unowned []fieldpath.Path    // removed fields no manager owns: a server default, say (apply.go)
 	errs    []string            // lists whose items cannot be keyed
+	dups    []dupItem           // keyed items sharing a key, which the server refuses
 }
+
+// dupItem is a keyed list item whose key another item has too.
+type dupItem struct{ list, item string }
 
 // atomic reports whether some manager owns the object at p whole: a member
 // with nothing owned under it (an atomic struct or map, or an empty one).
@@ -178,6 +182,10 @@ func (b *applyFields) keyed(p fieldpath.Path, dotted string, keys []string, cur,
 		pe, err := itemKey(it, keys)
 		if err != nil {
 			b.errs = append(b.errs, fmt.Sprintf("%s[%d]: %v", dotted, i, err))
+			continue
+		}
+		if seen[pe.String()] {
+			b.dups = append(b.dups, dupItem{dotted, dotted + pe.String()})
 			continue
 		}
 		seen[pe.String()] = true
@@ -337,12 +345,17 @@ func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fiel
 		return
 	case []any:
 		if keys, ok := b.keys[dotted]; ok {
+			seen := map[string]bool{}
 			for _, it := range x {
 				pe, err := itemKey(it, keys)
 				if err != nil {
 					b.errs = append(b.errs, fmt.Sprintf("%s: %v", dotted, err))
 					continue
 				}
+				if seen[pe.String()] {
+					b.dups = append(b.dups, dupItem{dotted, dotted + pe.String()})
+				}
+				seen[pe.String()] = true
 				ip := child(p, pe)
 				s.Insert(ip)
 				for k, cv := range it.(map[string]any) {

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -156,12 +158,16 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error)
 	baseMap := decodeStatus(base)
 	status := runtime.DeepCopyJSON(p.pending.status)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
-	p.completeConditions("status", status, baseMap, now)
+	var problems []string
+	p.completeConditions("status", status, baseMap, now, &problems)
 	b := &applyFields{own: own, keys: p.applyKeys}
 	given := fieldpath.NewSet()
 	b.fieldSetOf(statusPath(), "status", status, given)
-	if len(b.errs) > 0 {
-		return nil, nil, false, fmt.Errorf("statuspatch: %s: ApplyStatus: keyed list items without their keys: %s: %w", p.id(), strings.Join(b.errs, "; "), ErrInvalidInput)
+	if err := p.keyedError(b, "ApplyStatus: "); err != nil {
+		return nil, nil, false, err
+	}
+	if len(problems) > 0 {
+		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
 	var misses []Divergence
 	applyMisses("status", status, baseMap, p.applyKeys, "status", &misses)
@@ -180,13 +186,15 @@ func (p *Patcher[T]) pendingChanges() bool {
 }
 
 // completeConditions fills lastTransitionTime and observedGeneration of the
-// conditions in v (at dotted) from base, the base's value at the same place.
-func (p *Patcher[T]) completeConditions(dotted string, v, base any, now string) {
+// conditions in v (at dotted) from base, the base's value at the same place,
+// and adds to problems what the server would refuse in a condition that is
+// not the base's.
+func (p *Patcher[T]) completeConditions(dotted string, v, base any, now string, problems *[]string) {
 	switch x := v.(type) {
 	case map[string]any:
 		bm, _ := base.(map[string]any)
 		for k, c := range x {
-			p.completeConditions(dotted+"."+k, c, bm[k], now)
+			p.completeConditions(dotted+"."+k, c, bm[k], now, problems)
 		}
 	case []any:
 		keys, keyed := p.applyKeys[dotted]
@@ -203,9 +211,12 @@ func (p *Patcher[T]) completeConditions(dotted string, v, base any, now string) 
 			if c, ok := it.(map[string]any); ok && p.conditionPaths[dotted] {
 				bc, _ := match.(map[string]any)
 				p.completeCondition(c, bc, now)
+				if !reflect.DeepEqual(c, bc) {
+					*problems = append(*problems, appliedConditionProblems(dotted, c)...)
+				}
 				continue
 			}
-			p.completeConditions(dotted, it, match, now)
+			p.completeConditions(dotted, it, match, now, problems)
 		}
 	}
 }
@@ -222,4 +233,22 @@ func (p *Patcher[T]) completeCondition(c, b map[string]any, now string) {
 	if _, ok := c["observedGeneration"]; !ok && p.base.GetGeneration() > 0 {
 		c["observedGeneration"] = json.Number(strconv.FormatInt(p.base.GetGeneration(), 10)) // as decoded JSON numbers are
 	}
+}
+
+// appliedConditionProblems is the condition guard's verdict on the applied
+// condition c, a list item at dotted.
+func appliedConditionProblems(dotted string, c map[string]any) []string {
+	path := field.NewPath(dotted)
+	if t, ok := c["type"].(string); ok {
+		path = path.Key(t)
+	}
+	b, err := json.Marshal(c)
+	var cond metav1.Condition
+	if err == nil {
+		err = json.Unmarshal(b, &cond)
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("%s: not a metav1.Condition: %v", path, err)}
+	}
+	return conditionProblems(&cond, path)
 }

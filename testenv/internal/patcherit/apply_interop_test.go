@@ -83,7 +83,7 @@ func TestApplyStatusRefusals(t *testing.T) {
 		"nil":                  {status: nilConfig, want: "nil status"},
 		"not an object":        {status: []string{"x"}, want: "JSON object"},
 		"keyless condition":    {status: map[string]any{"conditions": []any{map[string]any{"status": "True"}}}, want: `no key field "type"`, flush: true},
-		"merge mode":           {opts: []patcher.Option{patcher.WithMergePatch()}, status: acv1.WidgetStatus(), want: "WithApply"},
+		"merge mode":           {opts: []patcher.Option{patcher.WithMergePatch()}, status: acv1.WidgetStatus(), want: "WithWriteMode(WriteApply)"},
 		"mixed": {status: acv1.WidgetStatus().WithPhase("x"), mutate: func(w *v1.Widget) { w.Status.Counters = map[string]int64{"a": 1} },
 			want: "status.counters", flush: true},
 	}
