@@ -159,7 +159,7 @@ func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &applyFields{own: own, keys: p.applyKeys}
+	b := &applyFields{own: own, keys: p.applyKeys, setLists: setLists(p.base.GetManagedFields())}
 	status := b.object(statusPath(), "status", decodeStatus(cur), decodeStatus(base))
 	if err := p.keyedError(b, ""); err != nil {
 		return nil, err
@@ -293,7 +293,7 @@ func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T])
 		return resultApplied, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
 	}
 	storedStatus := decodeStatus(stored)
-	applyMisses("status", w.applied, storedStatus, p.applyKeys, "status", &ds)
+	applyMisses("status", w.applied, storedStatus, p.applyKeys, setLists(p.obj.GetManagedFields()), "status", &ds)
 	for _, u := range w.unowned {
 		if holdsPath(storedStatus, u[1:]) {
 			ds = append(ds, Divergence{Path: dottedPath(u), Cause: "defaulted"})
@@ -316,6 +316,17 @@ func holdsPath(v any, p fieldpath.Path) bool {
 		case pe.FieldName != nil:
 			m, _ := v.(map[string]any)
 			if v = m[*pe.FieldName]; v == nil {
+				return false
+			}
+		case pe.Value != nil:
+			l, _ := v.([]any)
+			v = nil
+			for _, it := range l {
+				if vpe, err := valueElement(it); err == nil && vpe.Equals(pe) {
+					v = it
+				}
+			}
+			if v == nil {
 				return false
 			}
 		case pe.Key != nil:
@@ -364,7 +375,7 @@ func (p *Patcher[T]) holdsApply(w *sentWrite[T], fresh T) bool {
 		return false
 	}
 	var ds []Divergence
-	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, "status", &ds)
+	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, setLists(fresh.GetManagedFields()), "status", &ds)
 	return len(ds) == 0
 }
 

@@ -89,12 +89,13 @@ func fieldElement(name string) fieldpath.PathElement {
 // applyFields builds the status of an apply from the in-memory status and
 // the base's, both as decoded JSON.
 type applyFields struct {
-	own     fieldOwners
-	keys    map[string][]string // list-map keys by dotted JSON path ("status.conditions")
-	blocked []string            // removed fields an apply cannot remove, with their owners
-	unowned []fieldpath.Path    // removed fields no manager owns: a server default, say (apply.go)
-	errs    []string            // lists whose items cannot be keyed
-	dups    []dupItem           // keyed items sharing a key, which the server refuses
+	own      fieldOwners
+	keys     map[string][]string // list-map keys by dotted JSON path ("status.conditions")
+	setLists map[string]bool     // +listType=set lists by dotted JSON path (applyset.go)
+	blocked  []string            // removed fields an apply cannot remove, with their owners
+	unowned  []fieldpath.Path    // removed fields no manager owns: a server default, say (apply.go)
+	errs     []string            // lists whose items cannot be keyed
+	dups     []dupItem           // keyed items sharing a key, which the server refuses
 }
 
 // dupItem is a keyed list item whose key another item has too.
@@ -156,11 +157,15 @@ func (b *applyFields) value(p fieldpath.Path, dotted string, cv, bv any, inBase 
 		out := b.object(p, dotted, c, bm)
 		return out, len(out) > 0
 	case []any:
+		bl, _ := bv.([]any)
+		if b.setLists[dotted] {
+			out := b.set(p, dotted, c, bl)
+			return out, len(out) > 0
+		}
 		keys, keyed := b.keys[dotted]
 		if !keyed {
 			return c, true // atomic: whole
 		}
-		bl, _ := bv.([]any)
 		out := b.keyed(p, dotted, keys, c, bl)
 		return out, len(out) > 0
 	}
@@ -227,6 +232,10 @@ func (b *applyFields) removed(p fieldpath.Path, dotted string, v any) {
 			return
 		}
 	case []any:
+		if b.setLists[dotted] {
+			b.removedSet(p, dotted, x)
+			return
+		}
 		if keys, ok := b.keys[dotted]; ok && len(x) > 0 {
 			for i, it := range x {
 				pe, err := itemKey(it, keys)
@@ -287,7 +296,7 @@ func itemKey(item any, keys []string) (fieldpath.PathElement, error) {
 // applied value) set: the divergence of an apply, and, when none, the
 // proof that an apply was stored. Fields stored but not sent are other
 // managers' or defaults: not compared.
-func applyMisses(path string, sent, stored any, keys map[string][]string, dotted string, out *[]Divergence) {
+func applyMisses(path string, sent, stored any, keys map[string][]string, sets map[string]bool, dotted string, out *[]Divergence) {
 	if stored == nil && sent != nil {
 		*out = append(*out, Divergence{Path: path, Cause: "pruned"})
 		return
@@ -300,10 +309,14 @@ func applyMisses(path string, sent, stored any, keys map[string][]string, dotted
 			return
 		}
 		for k, sv := range s {
-			applyMisses(path+"."+k, sv, t[k], keys, dotted+"."+k, out)
+			applyMisses(path+"."+k, sv, t[k], keys, sets, dotted+"."+k, out)
 		}
 		return
 	case []any:
+		if sets[dotted] {
+			setMisses(path, s, stored, out)
+			return
+		}
 		if k, ok := keys[dotted]; ok {
 			t, _ := stored.([]any)
 			byKey := map[string]any{}
@@ -318,7 +331,7 @@ func applyMisses(path string, sent, stored any, keys map[string][]string, dotted
 					*out = append(*out, Divergence{Path: path, Cause: "rewritten"})
 					continue
 				}
-				applyMisses(path+pe.String(), it, byKey[pe.String()], keys, dotted, out)
+				applyMisses(path+pe.String(), it, byKey[pe.String()], keys, sets, dotted, out)
 			}
 			return
 		}
@@ -344,6 +357,14 @@ func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fiel
 		}
 		return
 	case []any:
+		if b.setLists[dotted] {
+			for _, it := range x {
+				if pe, err := valueElement(it); err == nil {
+					s.Insert(child(p, pe))
+				}
+			}
+			return
+		}
 		if keys, ok := b.keys[dotted]; ok {
 			seen := map[string]bool{}
 			for _, it := range x {

@@ -160,7 +160,7 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 	var problems []string
 	p.completeConditions("status", status, baseMap, now, &problems)
-	b := &applyFields{own: own, keys: p.applyKeys}
+	b := &applyFields{own: own, keys: p.applyKeys, setLists: setLists(p.base.GetManagedFields())}
 	given := fieldpath.NewSet()
 	b.fieldSetOf(statusPath(), "status", status, given)
 	if err := p.keyedError(b, "ApplyStatus: "); err != nil {
@@ -170,7 +170,7 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error)
 		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
 	var misses []Divergence
-	applyMisses("status", status, baseMap, p.applyKeys, "status", &misses)
+	applyMisses("status", status, baseMap, p.applyKeys, b.setLists, "status", &misses)
 	return status, b, len(misses) == 0 && given.Equals(own.mine), nil
 }
 
