@@ -124,11 +124,14 @@ func (p *Patcher[T]) ensureManagedFields(ctx context.Context) error {
 	return nil
 }
 
-// owners decodes the base's managedFields. An object without any was read
+// owners decodes the base's managedFields.
+func (p *Patcher[T]) owners() (fieldOwners, error) { return p.ownersIn(p.base) }
+
+// ownersIn decodes obj's managedFields. An object without any was read
 // through something that strips them (a cache transform): without them an
 // apply would drop every field this manager owns and did not change.
-func (p *Patcher[T]) owners() (fieldOwners, error) {
-	mfs := p.base.GetManagedFields()
+func (p *Patcher[T]) ownersIn(obj T) (fieldOwners, error) {
+	mfs := obj.GetManagedFields()
 	if len(mfs) == 0 {
 		return fieldOwners{}, fmt.Errorf("statuspatch: %s: apply mode needs the object's metadata.managedFields to know which status fields "+
 			"%q owns, and the object has none, nor has it as read again through %s (a cache that strips them, such as cache.TransformStripManagedFields? "+
@@ -144,8 +147,12 @@ func (p *Patcher[T]) owners() (fieldOwners, error) {
 
 // applyWrite is the mutation route's apply: the fields this manager owns
 // and the fields changed since the base, with their in-memory values. cur
-// is the status as JSON, or nil.
-func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
+// is the status as JSON, or nil. Without the lock it is built on a fresh
+// read (applyunlocked.go).
+func (p *Patcher[T]) applyWrite(ctx context.Context, cur []byte) (*sentWrite[T], error) {
+	if p.opts.mode == WriteApplyWithoutLock {
+		return p.unlockedApplyWrite(ctx)
+	}
 	own, err := p.owners()
 	if err != nil {
 		return nil, err
@@ -160,7 +167,13 @@ func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
 		return nil, err
 	}
 	b := &applyFields{own: own, keys: p.applyKeys, setLists: setLists(p.base.GetManagedFields())}
-	status := b.object(statusPath(), "status", decodeStatus(cur), decodeStatus(base))
+	baseMap := decodeStatus(base)
+	return p.buildApply(b, decodeStatus(cur), baseMap)
+}
+
+// buildApply is the apply of the status cur over base (decoded JSON).
+func (p *Patcher[T]) buildApply(b *applyFields, cur, base map[string]any) (*sentWrite[T], error) {
+	status := b.object(statusPath(), "status", cur, base)
 	if err := p.keyedError(b, ""); err != nil {
 		return nil, err
 	}
@@ -173,29 +186,6 @@ func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
 		w.unowned = b.unowned
 	}
 	return w, err
-}
-
-// keyedError is the refusal of keyed list items the server would refuse:
-// items without their keys, or two items with one key (two conditions of
-// one type are ErrInvalidCondition). what prefixes the message.
-func (p *Patcher[T]) keyedError(b *applyFields, what string) error {
-	var conds, others []string
-	for _, d := range b.dups {
-		if p.conditionPaths[d.list] {
-			conds = append(conds, d.item+": Duplicate value: two conditions of one type")
-		} else {
-			others = append(others, d.item)
-		}
-	}
-	switch {
-	case len(conds) > 0:
-		return &InvalidConditionError{Object: p.id(), Problems: conds}
-	case len(others) > 0:
-		return fmt.Errorf("statuspatch: %s: %skeyed list items with the same key, which the server refuses: %s: %w", p.id(), what, strings.Join(others, ", "), ErrInvalidInput)
-	case len(b.errs) > 0:
-		return fmt.Errorf("statuspatch: %s: %skeyed list items without their keys: %s: %w", p.id(), what, strings.Join(b.errs, "; "), ErrInvalidInput)
-	}
-	return nil
 }
 
 func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")} }

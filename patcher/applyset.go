@@ -120,3 +120,26 @@ func setMisses(path string, sent []any, stored any, out *[]Divergence) {
 		}
 	}
 }
+
+// keyedError is the refusal of list items the server would refuse: items
+// without their keys, or two items with one key or value (two conditions
+// of one type are ErrInvalidCondition). what prefixes the message.
+func (p *Patcher[T]) keyedError(b *applyFields, what string) error {
+	var conds, others []string
+	for _, d := range b.dups {
+		if p.conditionPaths[d.list] {
+			conds = append(conds, d.item+": Duplicate value: two conditions of one type")
+		} else {
+			others = append(others, d.item)
+		}
+	}
+	switch {
+	case len(conds) > 0:
+		return &InvalidConditionError{Object: p.id(), Problems: conds}
+	case len(others) > 0:
+		return fmt.Errorf("statuspatch: %s: %slist items with the same key, which the server refuses: %s: %w", p.id(), what, strings.Join(others, ", "), ErrInvalidInput)
+	case len(b.errs) > 0:
+		return fmt.Errorf("statuspatch: %s: %skeyed list items without their keys: %s: %w", p.id(), what, strings.Join(b.errs, "; "), ErrInvalidInput)
+	}
+	return nil
+}

@@ -71,7 +71,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 		if err := p.ensureManagedFields(ctx); err != nil {
 			return resultOf(err), err
 		}
-		w, err = p.applyWrite(cur)
+		w, err = p.applyWrite(ctx, cur)
 	} else {
 		w, err = p.mergeWrite(ctx, cur)
 	}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
@@ -206,6 +207,42 @@ func TestApplyInvalidConditionsAreRefusedBeforeSending(t *testing.T) {
 				if err := p.Flush(ctx); !errors.Is(err, patcher.ErrInvalidCondition) || statusWrites(rec) != sent {
 					t.Fatalf("ApplyStatus(%s): Flush = %v after %d writes; want ErrInvalidCondition, nothing sent", name, err, statusWrites(rec)-sent)
 				}
+			}
+		})
+	}
+}
+
+// Without the lock a decision is still stored over what it did not see:
+// the fresh read before the apply keeps the fields the decision did not
+// change, not an atomic list the decision rewrote from a stale read. The
+// other writer's "theirs" is lost, nil error (docs/apply.md, "What the
+// no-lock variant gives up"). With the lock the write is a 409 and Retry
+// keeps both.
+func TestApplyWithoutLockStillLosesAnUnseenListValue(t *testing.T) {
+	e := env(t)
+	for _, m := range writeModes[1:] {
+		t.Run(m.name, func(t *testing.T) {
+			key := newWidget(t, e.Client)
+			stale := fetchApply(t, e.Client, key, m.opt)
+			w := get(t, e.Client, key)
+			base := w.DeepCopy()
+			w.Status.Items = append(w.Status.Items, "theirs")
+			if err := e.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); err != nil {
+				t.Fatal(err)
+			}
+			err := stale.Retry(ctx, func(w *v1.Widget) error {
+				if !slices.Contains(w.Status.Items, "mine") {
+					w.Status.Items = append(w.Status.Items, "mine")
+				}
+				return nil
+			})
+			got := strings.Join(get(t, e.Client, key).Status.Items, ",")
+			want := "theirs,mine"
+			if m.name == "apply-without-lock" {
+				want = "mine"
+			}
+			if err != nil || got != want {
+				t.Fatalf("Retry = %v, stored items %q; want %q", err, got, want)
 			}
 		})
 	}

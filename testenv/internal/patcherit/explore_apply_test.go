@@ -233,10 +233,7 @@ func (r *patcherApplier) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 // The patcher's two apply modes explored side by side on the real server,
 // with another writer (an Action: another controller, so not in this
 // manager's record of its own writes) adding "theirs" to the same atomic
-// list: WithApply passes every schedule; WithApplyWithoutLock, deciding
-// from a read that missed the other writer, puts back the list it read and
-// loses "theirs" (the no-lock variant is only for values that do not
-// depend on what was read, and this one does).
+// list: WithApply passes every schedule.
 func TestExplorePatcherApplyModes(t *testing.T) {
 	e := env(t)
 	scenario := func(name string, mode patcher.Option) explore.Scenario {
@@ -265,8 +262,9 @@ func TestExplorePatcherApplyModes(t *testing.T) {
 	if res := runExplore(t, scenario("patcher-apply", patcher.WithApply()), o); res.Violation != nil || !res.Exhausted {
 		t.Fatalf("WithApply: want no violation and an exhausted search, got %+v\n%v", res, res.Violation)
 	}
-	v := runExplore(t, scenario("patcher-apply-nolock", patcher.WithApplyWithoutLock()), o).Violation
-	if v == nil || v.Invariant != explore.InvariantLostWrite || !strings.Contains(v.Message, "status.items") {
-		t.Fatalf("WithApplyWithoutLock: want a lost write of status.items, got %v", v)
-	}
+	// WithApplyWithoutLock still loses "theirs", but it reads the object
+	// again just before its apply (to keep the fields the decision did not
+	// change, issue 30), so the explorer sees a write that followed a read
+	// of "theirs" and cannot call it lost: the loss is shown directly by
+	// TestApplyWithoutLockStillLosesAnUnseenListValue.
 }
