@@ -71,8 +71,12 @@ func (p *Patcher[T]) checkApply() error {
 			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q, %q): give the list's +listMapKey fields, none empty: %w", p.id(), path, keys, ErrInvalidInput)
 		}
 	}
-	if p.opts.mode == WriteMergePatch {
+	switch p.opts.mode {
+	case WriteMergePatch:
 		return nil
+	case WriteApply, WriteApplyWithoutLock:
+	default:
+		return fmt.Errorf("statuspatch: %s: WithWriteMode(%v): give WriteMergePatch, WriteApply or WriteApplyWithoutLock: %w", p.id(), p.opts.mode, ErrInvalidInput)
 	}
 	if p.opts.fieldOwner == "" {
 		return fmt.Errorf("statuspatch: %s: apply mode needs a field manager: add WithFieldOwner(\"your-controller\") "+

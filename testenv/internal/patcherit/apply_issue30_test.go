@@ -247,3 +247,26 @@ func TestApplyWithoutLockStillLosesAnUnseenListValue(t *testing.T) {
 		})
 	}
 }
+
+// Without the lock, a map the stale base lacked: the decision adds its key
+// over the keys the server holds now (another controller's), taking none
+// and removing none. Seen first as a flaky ErrApplyCannotRemove in
+// TestApplyWithoutLockDisjointWritersBothLand; here without a race.
+func TestApplyWithoutLockAddsToAMapTheBaseLacked(t *testing.T) {
+	e := env(t)
+	key := newWidget(t, e.Client)
+	unlocked := patcher.WithWriteMode(patcher.WriteApplyWithoutLock)
+	stale := fetchApply(t, e.Client, key, patcher.WithFieldOwner("beta"), unlocked)
+	alpha := fetchApply(t, e.Client, key, patcher.WithFieldOwner("alpha"), unlocked)
+	alpha.Object().Status.Counters = map[string]int64{"alpha": 1}
+	if err := alpha.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stale.Object().Status.Counters = map[string]int64{"beta": 2}
+	if err := stale.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, e.Client, key).Status.Counters; got["alpha"] != 1 || got["beta"] != 2 || len(got) != 2 {
+		t.Fatalf("stored counters %v; want alpha 1 and beta 2", got)
+	}
+}
