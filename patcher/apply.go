@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -18,9 +16,18 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
+// Apply mode (docs/apply.md): Flush sends the status as a server-side
+// apply under the field owner, with forced ownership, instead of a JSON
+// merge patch. The files: applymode.go (the options), apply.go (the
+// request), applyfields.go (which fields it holds), applyset.go
+// (+listType=set lists, duplicate keys), applyunlocked.go (the no-lock
+// apply, built on a fresh read), applystatus.go (ApplyStatus) and
+// applystored.go (what the server stored).
+
 // ErrApplyCannotRemove matches (errors.Is) the error Flush returns in apply
 // mode, sending nothing, when the caller removed (set to nil or to an
-// omitted zero value) a status field that another field manager owns: an
+// omitted zero value) a status field, a keyed list item or a set value
+// that another field manager owns: an
 // apply removes only the fields its own manager alone owns, so the server
 // would keep it and the removal would be lost. A removed field no manager
 // owns (a schema default) is left out of the apply; when the server keeps
@@ -44,65 +51,6 @@ func (e *ApplyCannotRemoveError) Error() string {
 
 // Unwrap returns ErrApplyCannotRemove.
 func (e *ApplyCannotRemoveError) Unwrap() error { return ErrApplyCannotRemove }
-
-// WithListMapKeys tells apply mode that the status list at path (dotted
-// JSON names from the object, list levels not marked: "status.members",
-// "status.members.conditions") is a +listType=map list with these
-// +listMapKey fields: its items are owned one by one and the apply holds
-// only changed and owned items. Every []metav1.Condition is keyed by
-// "type" without it. Any other list is applied whole. Merge mode ignores
-// it.
-func WithListMapKeys(path string, keys ...string) Option {
-	return optionFunc(func(o *options) {
-		if o.listMapKeys == nil {
-			o.listMapKeys = map[string][]string{}
-		}
-		o.listMapKeys[path] = slices.Clone(keys)
-	})
-}
-
-// checkApply is the construction-time check of the apply options.
-func (p *Patcher[T]) checkApply() error {
-	for path, keys := range p.opts.listMapKeys {
-		if path != "status" && !strings.HasPrefix(path, "status.") || strings.Contains(path, "..") || strings.HasSuffix(path, ".") {
-			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q): the path must be dotted JSON names from the object, such as \"status.conditions\": %w", p.id(), path, ErrInvalidInput)
-		}
-		if len(keys) == 0 || slices.Contains(keys, "") {
-			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q, %q): give the list's +listMapKey fields, none empty: %w", p.id(), path, keys, ErrInvalidInput)
-		}
-	}
-	switch p.opts.mode {
-	case WriteMergePatch:
-		return nil
-	case WriteApply, WriteApplyWithoutLock:
-	default:
-		return fmt.Errorf("statuspatch: %s: WithWriteMode(%v): give WriteMergePatch, WriteApply or WriteApplyWithoutLock: %w", p.id(), p.opts.mode, ErrInvalidInput)
-	}
-	if p.opts.fieldOwner == "" {
-		return fmt.Errorf("statuspatch: %s: apply mode needs a field manager: add WithFieldOwner(\"your-controller\") "+
-			"(to the manager's defaults, ForManager, or this patcher): %w", p.id(), ErrInvalidInput)
-	}
-	conds := map[string][]string{}
-	conditionLists(reflect.TypeOf(p.status(p.obj)), "status", conds, 0)
-	p.applyKeys = maps.Clone(conds)
-	maps.Copy(p.applyKeys, p.opts.listMapKeys)
-	p.conditionPaths = map[string]bool{}
-	for path := range conds {
-		p.conditionPaths[path] = slices.Equal(p.applyKeys[path], []string{"type"})
-	}
-	return nil
-}
-
-// applying reports whether Flush writes a server-side apply.
-func (p *Patcher[T]) applying() bool { return p.opts.mode != WriteMergePatch }
-
-// writeOptions are the options of a status write of patchType.
-func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourcePatchOption {
-	if patchType == types.ApplyPatchType {
-		return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner), client.ForceOwnership}
-	}
-	return p.subResourcePatchOptions()
-}
 
 // ensureManagedFields gives the base the managedFields an apply needs when
 // it came without them (a cache with cache.TransformStripManagedFields, as
@@ -270,107 +218,6 @@ func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
 		return nil, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
 	}
 	return release, nil
-}
-
-// afterWrite takes a successful write's response.
-func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
-	if w.patchType != types.ApplyPatchType {
-		return p.applied(ctx, scratch, w.cur)
-	}
-	p.pending = nil
-	p.wrote(scratch)
-	p.replaceObject(scratch)
-	p.setBase(p.obj)
-	var ds []Divergence
-	stored, err := json.Marshal(p.status(p.obj))
-	if err != nil {
-		return resultApplied, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
-	}
-	storedStatus := decodeStatus(stored)
-	applyMisses("status", w.applied, storedStatus, p.applyKeys, setLists(p.obj.GetManagedFields()), "status", &ds)
-	for _, u := range w.unowned {
-		if holdsPath(storedStatus, u[1:]) {
-			ds = append(ds, Divergence{Path: dottedPath(u), Cause: "defaulted"})
-		}
-	}
-	if len(ds) == 0 {
-		return resultApplied, nil
-	}
-	slices.SortFunc(ds, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
-	return resultApplied, p.reportDivergence(ctx, ds)
-}
-
-// holdsPath reports whether the decoded JSON v holds the field at p: a
-// removed field no manager owned (a server default, say), which an apply
-// cannot remove. Merge mode reports such a field, stored and not sent, as
-// "defaulted"; so does apply mode.
-func holdsPath(v any, p fieldpath.Path) bool {
-	for _, pe := range p {
-		switch {
-		case pe.FieldName != nil:
-			m, _ := v.(map[string]any)
-			if v = m[*pe.FieldName]; v == nil {
-				return false
-			}
-		case pe.Value != nil:
-			l, _ := v.([]any)
-			v = nil
-			for _, it := range l {
-				if vpe, err := valueElement(it); err == nil && vpe.Equals(pe) {
-					v = it
-				}
-			}
-			if v == nil {
-				return false
-			}
-		case pe.Key != nil:
-			names := make([]string, 0, len(*pe.Key))
-			for _, f := range *pe.Key {
-				names = append(names, f.Name)
-			}
-			l, _ := v.([]any)
-			v = nil
-			for _, it := range l {
-				if k, err := itemKey(it, names); err == nil && k.Equals(pe) {
-					v = it
-				}
-			}
-			if v == nil {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// dottedPath is p as a JSON path: "status.phase", "status.conditions[type=\"Ready\"]".
-func dottedPath(p fieldpath.Path) string {
-	var sb strings.Builder
-	for i, pe := range p {
-		if pe.FieldName != nil {
-			if i > 0 {
-				sb.WriteString(".")
-			}
-			sb.WriteString(*pe.FieldName)
-			continue
-		}
-		sb.WriteString(pe.String())
-	}
-	return sb.String()
-}
-
-// holdsApply reports whether fresh holds every field of the apply w with
-// the value sent.
-func (p *Patcher[T]) holdsApply(w *sentWrite[T], fresh T) bool {
-	stored, err := json.Marshal(p.status(fresh))
-	if err != nil {
-		return false
-	}
-	var ds []Divergence
-	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, setLists(fresh.GetManagedFields()), "status", &ds)
-	return len(ds) == 0
 }
 
 func readerName(apiReader client.Reader) string {

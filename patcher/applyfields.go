@@ -292,55 +292,6 @@ func itemKey(item any, keys []string) (fieldpath.PathElement, error) {
 	return fieldpath.DeserializePathElement("k:" + string(j))
 }
 
-// applyMisses appends the paths where stored does not hold what sent (an
-// applied value) set: the divergence of an apply, and, when none, the
-// proof that an apply was stored. Fields stored but not sent are other
-// managers' or defaults: not compared.
-func applyMisses(path string, sent, stored any, keys map[string][]string, sets map[string]bool, dotted string, out *[]Divergence) {
-	if stored == nil && sent != nil {
-		*out = append(*out, Divergence{Path: path, Cause: "pruned"})
-		return
-	}
-	switch s := sent.(type) {
-	case map[string]any:
-		t, ok := stored.(map[string]any)
-		if !ok {
-			*out = append(*out, Divergence{Path: path, Cause: "rewritten"})
-			return
-		}
-		for k, sv := range s {
-			applyMisses(path+"."+k, sv, t[k], keys, sets, dotted+"."+k, out)
-		}
-		return
-	case []any:
-		if sets[dotted] {
-			setMisses(path, s, stored, out)
-			return
-		}
-		if k, ok := keys[dotted]; ok {
-			t, _ := stored.([]any)
-			byKey := map[string]any{}
-			for _, it := range t {
-				if pe, err := itemKey(it, k); err == nil {
-					byKey[pe.String()] = it
-				}
-			}
-			for _, it := range s {
-				pe, err := itemKey(it, k)
-				if err != nil {
-					*out = append(*out, Divergence{Path: path, Cause: "rewritten"})
-					continue
-				}
-				applyMisses(path+pe.String(), it, byKey[pe.String()], keys, sets, dotted, out)
-			}
-			return
-		}
-	}
-	if !reflect.DeepEqual(sent, stored) {
-		*out = append(*out, Divergence{Path: path, Cause: "rewritten"})
-	}
-}
-
 // fieldSetOf is the field set the server records for applying v at p, for
 // the no-op check of ApplyStatus.
 func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fieldpath.Set) {

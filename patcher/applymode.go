@@ -1,6 +1,15 @@
 package patcher
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
 
 // WriteMode is how Flush writes the status (WithWriteMode).
 type WriteMode int
@@ -52,6 +61,65 @@ func (m WriteMode) String() string {
 		return "WriteApplyWithoutLock"
 	}
 	return fmt.Sprintf("WriteMode(%d)", int(m))
+}
+
+// WithListMapKeys tells apply mode that the status list at path (dotted
+// JSON names from the object, list levels not marked: "status.members",
+// "status.members.conditions") is a +listType=map list with these
+// +listMapKey fields: its items are owned one by one and the apply holds
+// only changed and owned items. Every []metav1.Condition is keyed by
+// "type" without it. Any other list is applied whole. Merge mode ignores
+// it.
+func WithListMapKeys(path string, keys ...string) Option {
+	return optionFunc(func(o *options) {
+		if o.listMapKeys == nil {
+			o.listMapKeys = map[string][]string{}
+		}
+		o.listMapKeys[path] = slices.Clone(keys)
+	})
+}
+
+// checkApply is the construction-time check of the apply options.
+func (p *Patcher[T]) checkApply() error {
+	for path, keys := range p.opts.listMapKeys {
+		if path != "status" && !strings.HasPrefix(path, "status.") || strings.Contains(path, "..") || strings.HasSuffix(path, ".") {
+			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q): the path must be dotted JSON names from the object, such as \"status.conditions\": %w", p.id(), path, ErrInvalidInput)
+		}
+		if len(keys) == 0 || slices.Contains(keys, "") {
+			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q, %q): give the list's +listMapKey fields, none empty: %w", p.id(), path, keys, ErrInvalidInput)
+		}
+	}
+	switch p.opts.mode {
+	case WriteMergePatch:
+		return nil
+	case WriteApply, WriteApplyWithoutLock:
+	default:
+		return fmt.Errorf("statuspatch: %s: WithWriteMode(%v): give WriteMergePatch, WriteApply or WriteApplyWithoutLock: %w", p.id(), p.opts.mode, ErrInvalidInput)
+	}
+	if p.opts.fieldOwner == "" {
+		return fmt.Errorf("statuspatch: %s: apply mode needs a field manager: add WithFieldOwner(\"your-controller\") "+
+			"(to the manager's defaults, ForManager, or this patcher): %w", p.id(), ErrInvalidInput)
+	}
+	conds := map[string][]string{}
+	conditionLists(reflect.TypeOf(p.status(p.obj)), "status", conds, 0)
+	p.applyKeys = maps.Clone(conds)
+	maps.Copy(p.applyKeys, p.opts.listMapKeys)
+	p.conditionPaths = map[string]bool{}
+	for path := range conds {
+		p.conditionPaths[path] = slices.Equal(p.applyKeys[path], []string{"type"})
+	}
+	return nil
+}
+
+// applying reports whether Flush writes a server-side apply.
+func (p *Patcher[T]) applying() bool { return p.opts.mode != WriteMergePatch }
+
+// writeOptions are the options of a status write of patchType.
+func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourcePatchOption {
+	if patchType == types.ApplyPatchType {
+		return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner), client.ForceOwnership}
+	}
+	return p.subResourcePatchOptions()
 }
 
 // modeApplyUnlocked is WriteApplyWithoutLock under the name history.go

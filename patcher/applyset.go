@@ -104,23 +104,6 @@ func (b *applyFields) removedSet(p fieldpath.Path, dotted string, values []any) 
 	}
 }
 
-// setMisses appends a divergence for each value of sent that stored lacks.
-func setMisses(path string, sent []any, stored any, out *[]Divergence) {
-	t, _ := stored.([]any)
-	have := map[string]bool{}
-	for _, v := range t {
-		if pe, err := valueElement(v); err == nil {
-			have[pe.String()] = true
-		}
-	}
-	for _, v := range sent {
-		if pe, err := valueElement(v); err != nil || !have[pe.String()] {
-			*out = append(*out, Divergence{Path: path, Cause: "rewritten"})
-			return
-		}
-	}
-}
-
 // keyedError is the refusal of list items the server would refuse: items
 // without their keys, or two items with one key or value (two conditions
 // of one type are ErrInvalidCondition). what prefixes the message.
