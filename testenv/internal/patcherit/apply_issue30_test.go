@@ -56,6 +56,7 @@ func TestApplyStaleWriterOfTheSameOwnerKeepsALockedDecision(t *testing.T) {
 			stale := fetchApply(t, e.Client, key, m.opt)
 			decider := fetchApply(t, e.Client, key, locked)
 			decider.Object().Status.Phase = "Running"
+			decider.Object().Status.Plan = &v1.WidgetPlan{ID: "p1"} // a field the stale read lacks
 			meta.SetStatusCondition(&decider.Object().Status.Conditions, cond("Ready", "Up"))
 			if err := decider.Flush(ctx); err != nil {
 				t.Fatal(err)
@@ -72,8 +73,8 @@ func TestApplyStaleWriterOfTheSameOwnerKeepsALockedDecision(t *testing.T) {
 			}
 			got := get(t, e.Client, key)
 			c := meta.FindStatusCondition(got.Status.Conditions, "Ready")
-			if got.Status.Phase != "Running" || c == nil || c.Reason != "Up" || got.Status.Counters["seen"] != 2 {
-				t.Fatalf("stored %+v: want phase Running and Ready/Up kept, the counter bumped to 2", got.Status)
+			if got.Status.Phase != "Running" || c == nil || c.Reason != "Up" || got.Status.Plan == nil || got.Status.Counters["seen"] != 2 {
+				t.Fatalf("stored %+v: want phase Running, Ready/Up and the plan kept, the counter bumped to 2", got.Status)
 			}
 		})
 	}
