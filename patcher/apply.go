@@ -61,8 +61,8 @@ func (e *ApplyCannotRemoveError) Unwrap() error { return ErrApplyCannotRemove }
 // without the lock, where ownership is the server's present one anyway. A
 // read without managedFields leaves the base as it was, and owners says so.
 func (p *Patcher[T]) ensureManagedFields(ctx context.Context) error {
-	if len(p.base.GetManagedFields()) > 0 {
-		return nil
+	if len(p.base.GetManagedFields()) > 0 || (p.opts.mode == WriteApplyWithoutLock && p.pending == nil) {
+		return nil // the no-lock apply reads the object anyway (applyunlocked.go)
 	}
 	fresh, err := p.read(ctx)
 	if err != nil {
