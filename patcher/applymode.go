@@ -43,12 +43,21 @@ func WithWriteMode(m WriteMode) Option {
 	return optionFunc(func(o *options) { o.mode = m })
 }
 
-// Deprecated: use WithWriteMode (WriteApply, WriteApplyWithoutLock,
-// WriteMergePatch); these remain for one release.
+// The mode options before WithWriteMode, kept for one release as one
+// block (go doc lists it once).
 var (
-	WithApply            = func() Option { return WithWriteMode(WriteApply) }
+	// WithApply is WithWriteMode(WriteApply).
+	//
+	// Deprecated: use WithWriteMode(WriteApply).
+	WithApply = func() Option { return WithWriteMode(WriteApply) }
+	// WithApplyWithoutLock is WithWriteMode(WriteApplyWithoutLock).
+	//
+	// Deprecated: use WithWriteMode(WriteApplyWithoutLock).
 	WithApplyWithoutLock = func() Option { return WithWriteMode(WriteApplyWithoutLock) }
-	WithMergePatch       = func() Option { return WithWriteMode(WriteMergePatch) }
+	// WithMergePatch is WithWriteMode(WriteMergePatch).
+	//
+	// Deprecated: use WithWriteMode(WriteMergePatch).
+	WithMergePatch = func() Option { return WithWriteMode(WriteMergePatch) }
 )
 
 func (m WriteMode) String() string {
