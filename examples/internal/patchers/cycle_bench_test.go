@@ -161,11 +161,24 @@ func recordingRolloutClient(b *testing.B, live **demov1.Rollout) client.Client {
 //
 //	cd examples && go test ./internal/patchers -run '^$' -bench ServerCycle -benchmem -count 6 | go run ../hack/benchratio -ours generated
 func BenchmarkServerCycle(b *testing.B) {
+	b.Run("embedded", func(b *testing.B) { serverCycle(b) })
+	// The full API: kube-apiserver in its own process (its work is not in
+	// this process's bytes and allocations; etcd, in-process, still is),
+	// where testenv-assets has built it.
+	b.Run("fullapi", func(b *testing.B) {
+		if _, _, err := testenv.KubeAPIServerPath(); err != nil {
+			b.Skip(err)
+		}
+		serverCycle(b, testenv.WithFullAPI())
+	})
+}
+
+func serverCycle(b *testing.B, opts ...testenv.Option) {
 	s := runtime.NewScheme()
 	if err := demov1.AddToScheme(s); err != nil {
 		b.Fatal(err)
 	}
-	env := testenv.Start(b, testenv.WithCRDDirectory("../../config/crd/bases"), testenv.WithScheme(s))
+	env := testenv.Start(b, append([]testenv.Option{testenv.WithCRDDirectory("../../config/crd/bases"), testenv.WithScheme(s)}, opts...)...)
 	var waited time.Duration // in RoundTrip; the benchmark is sequential
 	cfg := rest.CopyConfig(env.Config)
 	cfg.Wrap(func(next http.RoundTripper) http.RoundTripper {
