@@ -95,9 +95,9 @@ func report(w io.Writer, results map[string]samples, order []string, ours string
 				continue
 			}
 			a, b := results[name], results[other]
-			fmt.Fprintf(w, "ratio %-40s %s / %s:  time %.2f  bytes %.2f  allocs %.2f  (n=%d)\n",
+			fmt.Fprintf(w, "ratio %-40s %s / %s:  time %.2f  bytes %.2f  allocs %.2f%s  (n=%d)\n",
 				strings.TrimPrefix(group, "Benchmark"), ours, ov,
-				ratio(a, b, "ns/op"), ratio(a, b, "B/op"), ratio(a, b, "allocs/op"), len(a["ns/op"]))
+				ratio(a, b, "ns/op"), ratio(a, b, "B/op"), ratio(a, b, "allocs/op"), extra(a, b), len(a["ns/op"]))
 		}
 	}
 	fmt.Fprintln(w)
@@ -108,6 +108,27 @@ func report(w io.Writer, results map[string]samples, order []string, ours string
 		fmt.Fprintf(w, "| %s | %s | %.0f | %.0f |\n", strings.TrimPrefix(name, "Benchmark"),
 			duration(median(s["ns/op"])), median(s["B/op"]), median(s["allocs/op"]))
 	}
+}
+
+// standard are the units go test prints itself; the others are a
+// benchmark's own metrics (b.ReportMetric).
+var standard = map[string]bool{"ns/op": true, "B/op": true, "allocs/op": true, "MB/s": true}
+
+// extra is the ratios of a benchmark's own metrics, such as
+// "  client-ns/op 0.93", in name order.
+func extra(a, b samples) string {
+	var units []string
+	for u := range a {
+		if !standard[u] && len(b[u]) > 0 {
+			units = append(units, u)
+		}
+	}
+	sort.Strings(units)
+	var s strings.Builder
+	for _, u := range units {
+		fmt.Fprintf(&s, "  %s %.2f", u, ratio(a, b, u))
+	}
+	return s.String()
 }
 
 func ratio(a, b samples, unit string) float64 {

@@ -32,3 +32,28 @@ func TestRatiosOfMedians(t *testing.T) {
 		t.Errorf("table lacks the patcher's medians:\n%s", out.String())
 	}
 }
+
+// A benchmark's own metrics (b.ReportMetric) get a ratio of their medians
+// too, after the standard three; a metric only one side reports gets none.
+func TestRatiosOfOwnMetrics(t *testing.T) {
+	const in = `BenchmarkCycle/big/generated-2    10  1000 ns/op  300 client-ns/op  700 server-ns/op  10 B/op  1 allocs/op  5 only-ours/op
+BenchmarkCycle/big/generated-2    10  1000 ns/op  100 client-ns/op  900 server-ns/op  10 B/op  1 allocs/op  5 only-ours/op
+BenchmarkCycle/big/generated-2    10  1000 ns/op  200 client-ns/op  800 server-ns/op  10 B/op  1 allocs/op  5 only-ours/op
+BenchmarkCycle/big/handwritten-2  10  2000 ns/op  800 client-ns/op  800 server-ns/op  20 B/op  2 allocs/op
+`
+	results, order, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	report(&out, results, order, "generated")
+	first := strings.SplitN(out.String(), "\n", 2)[0]
+	for _, want := range []string{"time 0.50", "allocs 0.50  client-ns/op 0.25  server-ns/op 1.00  (n=3)"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first line %q lacks %q", first, want)
+		}
+	}
+	if strings.Contains(first, "only-ours") {
+		t.Errorf("first line %q has a ratio for a metric the other side lacks", first)
+	}
+}
