@@ -137,7 +137,7 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 
 // write sends one write, records the version it made, checks the
 // per-write invariants and queues the reconcilers of the written kind.
-func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send func() error) error {
+func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send func() error) (err error) {
 	k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj))
 	if err != nil {
 		return err
@@ -151,6 +151,18 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			w.Data = shorten(string(data), 240)
 		}
 	}
+	uid := r.uidOf(k) // the object the server holds, whatever obj says
+	defer func() {
+		if err != nil {
+			return
+		}
+		switch verb {
+		case "create":
+			r.noteCreate(k)
+		case "delete":
+			r.checkDelete(k, uid, w.Based)
+		}
+	}()
 	return r.recordWrite(ctx, k, w, send(), func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
 		// delete may leave the object (finalizers) or not.

@@ -25,8 +25,14 @@
 //   - observedGeneration never goes backwards and never passes generation;
 //   - observedGeneration caught up: it equals generation in a steady state;
 //   - converges: a steady state within Options.MaxSteps drain steps;
+//   - no delete of own creation: a reconciler deletes what a reconciler of
+//     the schedule created (an action's replacement may be deleted);
+//   - no error loop: a reconcile errs in a steady state;
+//   - record names a live object (Scenario.Records) in a steady state;
 //   - no panic;
 //   - Scenario.Invariant at every steady state.
+//
+// Options.Disable turns the built-in ones off by name.
 //
 // # Search
 //

@@ -42,6 +42,8 @@ type run struct {
 	lastChanged bool
 	drain       bool
 	failed      *Violation
+	// created maps the UID of each object a reconciler created to the step.
+	created map[types.UID]int
 }
 
 // stepState is the step being run.
@@ -51,6 +53,8 @@ type stepState struct {
 	lags  []int          // the lag of each cached read
 	plan  []int          // replay: the lags to use
 	wrote bool
+	// action marks a user action's step.
+	action bool
 }
 
 func (s *stepState) seenOrNone(k objKey) int {
@@ -66,6 +70,9 @@ func (s *stepState) seenOrNone(k objKey) int {
 // fail records a violation. The schedule goes on to its steady state, so
 // that later violations of the same schedule show in Also.
 func (r *run) fail(invariant, msg string) {
+	if r.ex.disabled[invariant] {
+		return
+	}
 	if r.failed == nil {
 		r.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
 	}
@@ -218,7 +225,7 @@ func (r *run) chooseLag(n int) int {
 // lags of its cached reads.
 func (r *run) step(ctx context.Context, it item, plan []int) {
 	r.dequeue(it)
-	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan}
+	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan, action: it.action >= 0}
 	if plan == nil && r.drain {
 		s.plan = []int{}
 	}
@@ -281,6 +288,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 			}
 		}
 		wrote := false
+		first := len(r.steps)
 		for _, it := range round {
 			if n >= r.ex.o.MaxSteps || ctx.Err() != nil {
 				break
@@ -291,6 +299,8 @@ func (r *run) drainToSteady(ctx context.Context) {
 		}
 		if !wrote && n < r.ex.o.MaxSteps && ctx.Err() == nil {
 			r.checkSteady()
+			r.checkErrorLoop(r.steps[first:])
+			r.checkRecords(ctx)
 			if r.ex.s.Invariant != nil {
 				if err := r.ex.s.Invariant(ctx, r.server); err != nil {
 					r.fail(InvariantUser, err.Error())

@@ -24,6 +24,9 @@ type Scenario struct {
 	// Invariant, if set, is checked at every steady state with an
 	// uncached reader, for example "exactly one plan".
 	Invariant func(ctx context.Context, r client.Reader) error
+	// Records are fields that record an object a reconciler created, for
+	// InvariantRecordLive: in a steady state each names a live object.
+	Records []Record
 }
 
 // Reconciler is one controller under test.
@@ -98,6 +101,11 @@ type Options struct {
 	Seed int64
 	// Replay, if set, runs only this schedule: a Violation's Seed.
 	Replay string
+	// Disable turns built-in invariants off by name, e.g.
+	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
+	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
+	// be turned off.
+	Disable []string
 }
 
 func (o Options) withDefaults() Options {
@@ -144,6 +152,15 @@ const (
 	InvariantConverges               = "converges"
 	InvariantUser                    = "user invariant"
 	InvariantNoPanic                 = "no panic"
+	// InvariantOwnDelete: a reconciler deleted an object a reconciler of
+	// this schedule created (one an action created in its place aside).
+	InvariantOwnDelete = "no delete of own creation"
+	// InvariantErrorLoop: a reconcile returns an error in a steady state,
+	// where nothing changes, so it is retried forever.
+	InvariantErrorLoop = "no error loop"
+	// InvariantRecordLive: a Scenario.Records field names no live object
+	// in a steady state.
+	InvariantRecordLive = "record names a live object"
 )
 
 // Violation is a schedule that breaks an invariant.

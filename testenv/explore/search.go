@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
@@ -24,6 +25,11 @@ type explorer struct {
 	seen     map[uint64]bool
 	runs     int
 	pruned   int
+	// disabled are the invariants Options.Disable turns off.
+	disabled map[string]bool
+	// ogKinds are the For kinds whose Go type has status.observedGeneration.
+	ogKinds map[schema.GroupVersionKind]bool
+	records []record
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -162,7 +168,7 @@ func (ex *explorer) validate() error {
 		}
 		names["!"+a.Name] = true
 	}
-	return nil
+	return ex.validateBuiltin()
 }
 
 // depthFirst runs schedules with 1, 2, ... Options.Depth chosen steps,
@@ -224,7 +230,7 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	ex.runs++
-	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}}
+	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]int{}}
 	ex.touched = nil
 	if err := r.setup(ctx); err != nil {
 		ex.end(r)
