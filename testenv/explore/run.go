@@ -44,6 +44,10 @@ type run struct {
 	failed      *Violation
 	// created maps the UID of each object a reconciler created to the step.
 	created map[types.UID]int
+	// crashes counts the crashes of this schedule; floor is, per object,
+	// the oldest version the cache can serve since a cold restart.
+	crashes int
+	floor   map[objKey]int
 }
 
 // stepState is the step being run.
@@ -55,6 +59,10 @@ type stepState struct {
 	wrote bool
 	// action marks a user action's step.
 	action bool
+	// writesDone counts successful writes; crash is where the process
+	// crashed, crashPlan where a replay makes it crash.
+	writesDone       int
+	crash, crashPlan crashPoint
 }
 
 func (s *stepState) seenOrNone(k objKey) int {
@@ -70,7 +78,7 @@ func (s *stepState) seenOrNone(k objKey) int {
 // fail records a violation. The schedule goes on to its steady state, so
 // that later violations of the same schedule show in Also.
 func (r *run) fail(invariant, msg string) {
-	if r.ex.disabled[invariant] {
+	if r.ex != nil && r.ex.disabled[invariant] {
 		return
 	}
 	if r.failed == nil {
@@ -105,12 +113,18 @@ func (r *run) setup(ctx context.Context) error {
 	for i := range r.ex.s.Actions {
 		r.queue = append(r.queue, item{rec: -1, action: i})
 	}
+	r.newReconcilers()
+	return nil
+}
+
+// newReconcilers builds the reconcilers on new clients, as a new process.
+func (r *run) newReconcilers() {
 	cached, api := r.clients()
 	cached, api = comparableClient(cached), comparableClient(api)
+	r.recs = r.recs[:0]
 	for _, rc := range r.ex.s.Reconcilers {
 		r.recs = append(r.recs, rc.New(cached, api))
 	}
-	return nil
 }
 
 // comparableClient returns c behind a pointer. interceptor's clients are
@@ -223,9 +237,9 @@ func (r *run) chooseLag(n int) int {
 
 // step runs one queued reconcile or action; plan, if not nil, fixes the
 // lags of its cached reads.
-func (r *run) step(ctx context.Context, it item, plan []int) {
+func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	r.dequeue(it)
-	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan, action: it.action >= 0}
+	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
 	if plan == nil && r.drain {
 		s.plan = []int{}
 	}
@@ -253,6 +267,8 @@ func (r *run) step(ctx context.Context, it item, plan []int) {
 	}()
 	switch {
 	case s.step.Result != "":
+	case s.crash.kind != crashNone:
+		s.step.Result = crashResult(s.crash)
 	case err != nil:
 		s.step.Result = "error: " + err.Error()
 	case res.Requeue || res.RequeueAfter > 0: //nolint:staticcheck // Requeue is what the reconciler said
@@ -260,12 +276,15 @@ func (r *run) step(ctx context.Context, it item, plan []int) {
 	default:
 		s.step.Result = "done"
 	}
-	if it.action < 0 && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
+	if it.action < 0 && s.crash.kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.enqueue(it)
 	}
 	r.steps = append(r.steps, s.step)
-	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags})
+	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags, crash: s.crash})
 	r.cur = nil
+	if s.crash.kind != crashNone {
+		r.restart(s.crash.kind)
+	}
 }
 
 // drainToSteady runs rounds with fresh reads: the queue, then every
@@ -293,7 +312,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 			if n >= r.ex.o.MaxSteps || ctx.Err() != nil {
 				break
 			}
-			r.step(ctx, it, nil)
+			r.step(ctx, it, nil, crashPoint{})
 			n++
 			wrote = wrote || r.lastWrote()
 		}
@@ -357,11 +376,24 @@ func (r *run) stateHash(left int) uint64 {
 	}
 	sort.Strings(q) // the order only matters to the drain
 	b, _ := json.Marshal(struct {
-		O           []obj
-		Q           []string
-		Stale, Left int
-	}{objs, q, r.stale, left})
+		O                    []obj
+		Q                    []string
+		Stale, Left, Crashes int
+		Floor                []int
+	}{objs, q, r.stale, left, r.crashes, r.floors()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	return f.Sum64()
+}
+
+// floors lists the cold-cache floors in object order, for the state hash.
+func (r *run) floors() []int {
+	if len(r.floor) == 0 {
+		return nil
+	}
+	out := make([]int, len(r.order))
+	for i, k := range r.order {
+		out[i] = r.floor[k]
+	}
+	return out
 }

@@ -101,6 +101,15 @@ type Options struct {
 	Seed int64
 	// Replay, if set, runs only this schedule: a Violation's Seed.
 	Replay string
+	// Crashes bounds how many times per schedule the explorer stops the
+	// process right after a write of a chosen reconcile (every write is a
+	// choice) and restarts it: new reconcilers from New, a cold cache (no
+	// read older than the restart), every object queued. Default 0: none.
+	Crashes int
+	// LeaderChange adds, at each crash point, a standby manager taking
+	// over instead of a restart: new reconcilers whose cache ran all along
+	// (reads may lag as before).
+	LeaderChange bool
 	// Disable turns built-in invariants off by name, e.g.
 	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
 	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
@@ -223,7 +232,8 @@ type Step struct {
 	Object string
 	Reads  []Read
 	Writes []Write
-	// Result is "done", "requeue", "error: ..." or "panic: ...".
+	// Result is "done", "requeue", "error: ...", "panic: ..." or
+	// "crashed after write N: ...".
 	Result string
 }
 

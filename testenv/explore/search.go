@@ -34,8 +34,9 @@ type explorer struct {
 
 // scriptStep is a chosen step as a replay runs it.
 type scriptStep struct {
-	it   item
-	lags []int
+	it    item
+	lags  []int
+	crash crashPoint
 }
 
 // chooser makes the choices of one schedule: a replayed prefix, then the
@@ -215,7 +216,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 			}
 			ex.seen[h] = true
 		}
-		r.step(ctx, r.queue[c.choose(len(r.queue))], nil)
+		r.step(ctx, r.queue[c.choose(len(r.queue))], nil, crashPoint{})
 	}
 	r.drainToSteady(ctx)
 	if ctx.Err() != nil {
@@ -230,7 +231,7 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	ex.runs++
-	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]int{}}
+	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]int{}, floor: map[objKey]int{}}
 	ex.touched = nil
 	if err := r.setup(ctx); err != nil {
 		ex.end(r)
@@ -266,7 +267,7 @@ func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation
 		if lags == nil {
 			lags = []int{}
 		}
-		r.step(ctx, s.it, lags)
+		r.step(ctx, s.it, lags, s.crash)
 	}
 	r.drainToSteady(ctx)
 	return ex.violation(r), ctx.Err()
