@@ -17,6 +17,9 @@
 // through the API reader always see the newest version. Then the schedule
 // drains: rounds of the queue plus every reconciler on every object of its
 // kind, with fresh reads, until a round writes nothing (a steady state).
+// With Options.Crashes the explorer may also stop the process after any
+// write of a chosen reconcile and restart it with a cold cache (or, with
+// Options.LeaderChange, hand over to a standby manager).
 //
 // # Invariants
 //
