@@ -48,6 +48,8 @@ type run struct {
 	// the oldest version the cache can serve since a cold restart.
 	crashes int
 	floor   map[objKey]int
+	// src is the schedule's Source, kept across restarts.
+	src *Source
 }
 
 // stepState is the step being run.
@@ -120,7 +122,10 @@ func (r *run) setup(ctx context.Context) error {
 // newReconcilers builds the reconcilers on new clients, as a new process.
 func (r *run) newReconcilers() {
 	cached, api := r.clients()
-	cached, api = comparableClient(cached), comparableClient(api)
+	if r.src == nil {
+		r.src = newSource(1)
+	}
+	cached, api = comparableClient(cached, r.src), comparableClient(api, r.src)
 	r.recs = r.recs[:0]
 	for _, rc := range r.ex.s.Reconcilers {
 		r.recs = append(r.recs, rc.New(cached, api))
@@ -133,16 +138,23 @@ func (r *run) newReconcilers() {
 // of this process's own writes does (which Fetch and Fresh consult to
 // re-read a stale object through the API reader), can then tell the
 // reconcilers' client of one schedule from another's, as in production.
-func comparableClient(c client.Client) client.Client {
+// It also carries the schedule's Source (SourceOf).
+func comparableClient(c client.Client, src *Source) client.Client {
 	if w, ok := c.(client.WithWatch); ok {
-		return &pointerWithWatch{w}
+		return &pointerWithWatch{w, src}
 	}
-	return &pointerClient{c}
+	return &pointerClient{c, src}
 }
 
-type pointerWithWatch struct{ client.WithWatch }
+type pointerWithWatch struct {
+	client.WithWatch
+	src *Source
+}
 
-type pointerClient struct{ client.Client }
+type pointerClient struct {
+	client.Client
+	src *Source
+}
 
 // queueFor queues every reconciler of k's kind for k, as a watch event
 // would, and every reconciler that owns k's kind for k's controller owner.

@@ -99,7 +99,8 @@ type Options struct {
 	// Seed, if non-zero, makes the search random with this seed instead of
 	// depth-first; the same seed explores the same schedules.
 	Seed int64
-	// Replay, if set, runs only this schedule: a Violation's Seed.
+	// Replay, if set, runs only this schedule, a Violation's Seed, twice,
+	// and reports in Result.Diverged whether the two runs differ.
 	Replay string
 	// Crashes bounds how many times per schedule the explorer stops the
 	// process right after a write of a chosen reconcile (every write is a
@@ -150,6 +151,11 @@ type Result struct {
 	Exhausted bool
 	// Violation is the first one found, minimised, or nil.
 	Violation *Violation
+	// Diverged, after a Replay (which runs the schedule twice), says where
+	// the two runs wrote different things once what differs between any
+	// two runs is taken out (resourceVersions, timestamps, the server's
+	// UIDs): the operator's own randomness. Empty when they match.
+	Diverged string
 }
 
 // The invariants a Violation names.

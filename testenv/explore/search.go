@@ -30,6 +30,8 @@ type explorer struct {
 	// ogKinds are the For kinds whose Go type has status.observedGeneration.
 	ogKinds map[schema.GroupVersionKind]bool
 	records []record
+	// last is the last schedule replay ran.
+	last *run
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -94,7 +96,18 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 			return nil, err
 		}
 		v, err := ex.replay(ctx, script)
-		return &Result{Schedules: 1, Violation: v}, err
+		if err != nil {
+			return &Result{Schedules: 1, Violation: v}, err
+		}
+		first := ex.last
+		if _, err := ex.replay(ctx, script); err != nil {
+			return &Result{Schedules: 2, Violation: v}, err
+		}
+		res := &Result{Schedules: 2, Violation: v}
+		if d := divergence(first, ex.last); d != "" {
+			res.Diverged = "replay diverged at " + d + divergedHint
+		}
+		return res, nil
 	}
 	start := time.Now()
 	// The budget is checked between schedules: a schedule cut short would
@@ -270,6 +283,7 @@ func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation
 		r.step(ctx, s.it, lags, s.crash)
 	}
 	r.drainToSteady(ctx)
+	ex.last = r
 	return ex.violation(r), ctx.Err()
 }
 
