@@ -14,6 +14,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/statuspatch/statuspatch/testenv"
@@ -245,4 +246,22 @@ func TestDisableUnknownInvariant(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"no such thing" is not a built-in invariant`) {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// With GenerationChangedPredicate (as the operator's SetupWithManager
+// passes it), a status-only write queues no reconcile, so the schedule
+// that loses the blind status write (a second and third reconcile, each
+// queued by the previous one's status write) is not one production runs.
+func TestPredicatesDropStatusOnlyEvents(t *testing.T) {
+	s := gizmoScenario(gizmoReconciler{blind: true})
+	res, err := explore.Run(t.Context(), s, serverOptions(t))
+	if err != nil || res.Violation == nil || res.Violation.Invariant != explore.InvariantLostWrite {
+		t.Fatalf("without predicates: want the lost write, got %v, %v", err, res.Violation)
+	}
+	s.Reconcilers[0].Predicates = []predicate.Predicate{predicate.GenerationChangedPredicate{}}
+	res, err = explore.Run(t.Context(), s, serverOptions(t))
+	if err != nil || res.Violation != nil || !res.Exhausted {
+		t.Fatalf("with GenerationChangedPredicate: want no violation and every schedule run, got %v, %+v", err, res)
+	}
+	t.Logf("%d schedules", res.Schedules)
 }

@@ -215,7 +215,7 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 		r.cur.step.Writes[i].Version = h.newest() + 1
 		r.cur.wrote = true
 		r.cur.seen[k] = h.newest()
-		r.queueFor(k)
+		r.queueEvent(k)
 	}
 	return nil
 }

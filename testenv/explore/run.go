@@ -110,7 +110,7 @@ func (r *run) setup(ctx context.Context) error {
 		if _, _, err := r.observe(ctx, k); err != nil {
 			return err
 		}
-		r.queueFor(k)
+		r.queueEvent(k)
 	}
 	for i := range r.ex.s.Actions {
 		r.queue = append(r.queue, item{rec: -1, action: i})
@@ -156,15 +156,22 @@ type pointerClient struct {
 	src *Source
 }
 
-// queueFor queues every reconciler of k's kind for k, as a watch event
-// would, and every reconciler that owns k's kind for k's controller owner.
-func (r *run) queueFor(k objKey) {
+// queueFor queues every reconciler of k's kind for k, and every reconciler
+// that owns k's kind for k's controller owner, unfiltered: a resync, or a
+// new manager's first list.
+func (r *run) queueFor(k objKey) { r.queue4(k, false) }
+
+// queueEvent queues as queueFor does for the watch event of k's newest
+// version, through the reconcilers' predicates.
+func (r *run) queueEvent(k objKey) { r.queue4(k, true) }
+
+func (r *run) queue4(k objKey, filter bool) {
 	for i, g := range r.ex.forKinds {
-		if g == k.gvk {
+		if g == k.gvk && (!filter || r.passes(i, k, true)) {
 			r.enqueue(item{rec: i, action: -1, key: k})
 		}
 		for _, owned := range r.ex.ownKinds[i] {
-			if owned == k.gvk {
+			if owned == k.gvk && (!filter || r.passes(i, k, false)) {
 				for _, owner := range r.controllerOwners(k, g) {
 					r.enqueue(item{rec: i, action: -1, key: owner})
 				}

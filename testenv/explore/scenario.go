@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -42,6 +43,15 @@ type Reconciler struct {
 	// ownerReference with controller: true of the For kind), in the
 	// version before the write and after it.
 	Owns []client.Object
+	// Predicates filter the events of the For kind, as the builder's
+	// For(obj, builder.WithPredicates(...)): with
+	// predicate.GenerationChangedPredicate{} a status-only write queues no
+	// reconcile of the object written. EventFilter filters every event,
+	// of the For and the Owns kinds, as WithEventFilter. Writes are the
+	// events; the drain's rounds over every object, and the queueing after
+	// a crash restart, stand for a resync and a new manager's first list
+	// and are not filtered.
+	Predicates, EventFilter []predicate.Predicate
 	// New builds the reconciler. c reads through the explorer's lagging
 	// cache and writes to the server; apiReader always reads the newest
 	// version (pass it where the real reconciler gets mgr.GetAPIReader(),
