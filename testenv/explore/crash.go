@@ -82,7 +82,9 @@ func (r *run) restart(kind int) {
 			r.floor[k] = r.hist[k].newest()
 		}
 	}
-	r.newReconcilers()
+	if err := r.newReconcilers(); err != nil && r.err == nil {
+		r.err = err
+	}
 	for _, k := range r.order {
 		if h := r.hist[k]; h.versions[h.newest()] != nil {
 			r.queueFor(k)

@@ -50,6 +50,10 @@ type run struct {
 	floor   map[objKey]int
 	// src is the schedule's Source, kept across restarts.
 	src *Source
+	// built are the controllers Setup built, by reconciler (nil: New's).
+	built []*built
+	// err is a failure to restart, which ends the schedule.
+	err error
 }
 
 // stepState is the step being run.
@@ -95,8 +99,12 @@ func (r *run) fail(invariant, msg string) {
 	}
 }
 
-// setup creates the scenario's objects on a clean backend.
+// setup builds the reconcilers and creates the scenario's objects on a
+// clean backend.
 func (r *run) setup(ctx context.Context) error {
+	if err := r.newReconcilers(); err != nil {
+		return err
+	}
 	for _, o := range r.ex.s.Objects {
 		obj := o.DeepCopyObject().(client.Object)
 		obj.SetResourceVersion("")
@@ -115,21 +123,37 @@ func (r *run) setup(ctx context.Context) error {
 	for i := range r.ex.s.Actions {
 		r.queue = append(r.queue, item{rec: -1, action: i})
 	}
-	r.newReconcilers()
 	return nil
 }
 
-// newReconcilers builds the reconcilers on new clients, as a new process.
-func (r *run) newReconcilers() {
+// newReconcilers builds the reconcilers on new clients, as a new process:
+// New's, then Setup's controllers.
+func (r *run) newReconcilers() error {
 	cached, api := r.clients()
 	if r.src == nil {
 		r.src = newSource(1)
 	}
 	cached, api = comparableClient(cached, r.src), comparableClient(api, r.src)
 	r.recs = r.recs[:0]
-	for _, rc := range r.ex.s.Reconcilers {
+	r.built = make([]*built, len(r.ex.s.Reconcilers))
+	for _, rc := range r.ex.s.Reconcilers[:r.ex.fromSetup] {
 		r.recs = append(r.recs, rc.New(cached, api))
 	}
+	if r.ex.s.Setup == nil {
+		return nil
+	}
+	bs, err := runSetup(r.ex.s.Setup, cached, api)
+	if err != nil {
+		return err
+	}
+	if len(bs) != len(r.ex.s.Reconcilers)-r.ex.fromSetup {
+		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), len(r.ex.s.Reconcilers)-r.ex.fromSetup)
+	}
+	for j := range bs {
+		r.built[r.ex.fromSetup+j] = &bs[j]
+		r.recs = append(r.recs, bs[j].do)
+	}
+	return nil
 }
 
 // comparableClient returns c behind a pointer. interceptor's clients are
@@ -167,6 +191,10 @@ func (r *run) queueEvent(k objKey) { r.queue4(k, true) }
 
 func (r *run) queue4(k objKey, filter bool) {
 	for i, g := range r.ex.forKinds {
+		if i < len(r.built) && r.built[i] != nil {
+			r.queueWatches(i, k, filter)
+			continue
+		}
 		if g == k.gvk && (!filter || r.passes(i, k, true)) {
 			r.enqueue(item{rec: i, action: -1, key: k})
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -25,6 +26,12 @@ type Scenario struct {
 	// Invariant, if set, is checked at every steady state with an
 	// uncached reader, for example "exactly one plan".
 	Invariant func(ctx context.Context, r client.Reader) error
+	// Setup, if set, is the operator's own setup (for example
+	// func(mgr ctrl.Manager) error { return (&MyReconciler{...}).SetupWithManager(mgr) }):
+	// every controller it builds becomes a reconciler, named as the
+	// controller, whose For, Owns and Watches, with their predicates and
+	// handlers, decide what each write queues. See docs/explore.md.
+	Setup func(mgr manager.Manager) error
 	// Records are fields that record an object a reconciler created, for
 	// InvariantRecordLive: in a steady state each names a live object.
 	Records []Record

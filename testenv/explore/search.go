@@ -32,6 +32,9 @@ type explorer struct {
 	records []record
 	// last is the last schedule replay ran.
 	last *run
+	// fromSetup is the index of the first reconciler Scenario.Setup built
+	// (len(Reconcilers) without Setup).
+	fromSetup int
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -146,8 +149,8 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 }
 
 func (ex *explorer) validate() error {
-	if len(ex.s.Reconcilers) == 0 {
-		return errors.New("explore: the scenario has no reconcilers")
+	if len(ex.s.Reconcilers) == 0 && ex.s.Setup == nil {
+		return errors.New("explore: the scenario has no reconcilers and no Setup")
 	}
 	names := map[string]bool{}
 	for i, rc := range ex.s.Reconcilers {
@@ -181,6 +184,10 @@ func (ex *explorer) validate() error {
 			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9.-], or Run is nil", i, a.Name)
 		}
 		names["!"+a.Name] = true
+	}
+	ex.fromSetup = len(ex.s.Reconcilers)
+	if err := ex.validateSetup(); err != nil {
+		return err
 	}
 	return ex.validateBuiltin()
 }
@@ -235,7 +242,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.failed = nil // cancelled: requests failed, nothing to judge
 	}
-	return r, nil
+	return r, r.err
 }
 
 func (ex *explorer) begin(ctx context.Context) (*run, error) {
@@ -284,6 +291,9 @@ func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation
 	}
 	r.drainToSteady(ctx)
 	ex.last = r
+	if r.err != nil {
+		return nil, r.err
+	}
 	return ex.violation(r), ctx.Err()
 }
 

@@ -1,0 +1,95 @@
+package explore_test
+
+import (
+	"strings"
+	"testing"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/statuspatch/statuspatch/testenv/explore"
+	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// SetupWithManager is the operator's own wiring: the Widget with
+// GenerationChangedPredicate, and the Gizmos it owns.
+func (r *gizmoReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.c, r.api = mgr.GetClient(), mgr.GetAPIReader()
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&testv1.Widget{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Owns(&testv1.Gizmo{}).
+		Complete(r)
+}
+
+func setupScenario(rec gizmoReconciler, actions ...explore.Action) explore.Scenario {
+	s := gizmoScenario(rec, actions...)
+	s.Reconcilers = nil
+	s.Setup = func(mgr ctrl.Manager) error {
+		r := rec
+		return r.SetupWithManager(mgr)
+	}
+	return s
+}
+
+// With Scenario.Setup the explorer runs the operator's SetupWithManager:
+// the controller it builds is the reconciler ("widget", as the builder
+// names it), its Owns handler queues the Widget when its Gizmo is written,
+// and its predicate drops the Widget's status-only writes.
+func TestSetupWithManager(t *testing.T) {
+	res, err := explore.Run(t.Context(), setupScenario(gizmoReconciler{}, replaceGizmo, deleteGizmo, resize), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil {
+		t.Fatalf("correct reconciler: want no violation, got:\n%v", res.Violation)
+	}
+
+	// The second reconcile comes from the Gizmo's create, through Owns.
+	res, err = explore.Run(t.Context(), setupScenario(gizmoReconciler{staleParent: true}), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantOwnDelete || !strings.HasPrefix(v.Seed, "widget:ns/w@") {
+		t.Fatalf("stale parent through Setup: want the own delete, got:\n%v", v)
+	}
+	o := serverOptions(t)
+	o.Replay = v.Seed
+	if again, err := explore.Run(t.Context(), setupScenario(gizmoReconciler{staleParent: true}), o); err != nil || again.Violation == nil || again.Diverged != "" {
+		t.Fatalf("replay of %q: %v, %v, diverged %q", v.Seed, err, again.Violation, again.Diverged)
+	}
+
+	// The blind status write is lost only in schedules the predicate rules out.
+	res, err = explore.Run(t.Context(), setupScenario(gizmoReconciler{blind: true}), serverOptions(t))
+	if err != nil || res.Violation != nil || !res.Exhausted {
+		t.Fatalf("blind writer behind GenerationChangedPredicate: want no violation, every schedule run; got %v, %+v", err, res)
+	}
+}
+
+func TestSetupErrors(t *testing.T) {
+	for name, tc := range map[string]struct {
+		setup func(ctrl.Manager) error
+		want  string
+	}{
+		"nothing built": {func(ctrl.Manager) error { return nil }, "built no controller"},
+		"setup fails":   {func(ctrl.Manager) error { return errSetup }, "Scenario.Setup: no CRD"},
+		"manager lacks": {func(mgr ctrl.Manager) error { mgr.GetWebhookServer(); return nil }, "does not have"},
+	} {
+		s := gizmoScenario(gizmoReconciler{})
+		s.Reconcilers, s.Setup = nil, tc.setup
+		_, err := explore.Run(t.Context(), s, serverOptions(t))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", name, err, tc.want)
+		}
+	}
+}
+
+var errSetup = errorString("no CRD")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+var _ client.Object = &testv1.Widget{}
