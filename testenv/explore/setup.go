@@ -80,8 +80,8 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 		return built{}, fmt.Errorf("explore: Scenario.Setup added %T, not a controller", r)
 	}
 	v = v.Elem()
-	name, _ := field(v, "Name").Interface().(string)
-	do, _ := field(v, "Do").Interface().(reconcile.Reconciler)
+	name, _ := iface(field(v, "Name")).(string)
+	do, _ := iface(field(v, "Do")).(reconcile.Reconciler)
 	sw := field(v, "startWatches")
 	if name == "" || do == nil || !sw.IsValid() || sw.Kind() != reflect.Slice {
 		return built{}, fmt.Errorf("explore: Scenario.Setup added %T: no Name, Do or startWatches (this controller-runtime's controller is not one the explorer knows)", r)
@@ -93,9 +93,14 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 		for src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer {
 			src = src.Elem()
 		}
-		obj, _ := field(src, "Type").Interface().(client.Object)
-		h, _ := field(src, "Handler").Interface().(handler.EventHandler)
-		preds, _ := field(src, "Predicates").Interface().([]predicate.Predicate)
+		var obj client.Object
+		var h handler.EventHandler
+		var preds []predicate.Predicate
+		if src.Kind() == reflect.Struct {
+			obj, _ = iface(field(src, "Type")).(client.Object)
+			h, _ = iface(field(src, "Handler")).(handler.EventHandler)
+			preds, _ = iface(field(src, "Predicates")).([]predicate.Predicate)
+		}
 		if obj == nil || h == nil {
 			return built{}, fmt.Errorf("explore: controller %q: watch %d is not a Kind source with a handler (a channel or a custom source is not modelled)", name, i)
 		}
@@ -118,6 +123,14 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 		return built{}, fmt.Errorf("explore: controller %q watches nothing", name)
 	}
 	return b, nil
+}
+
+// iface is v's value, or nil when v is not valid.
+func iface(v reflect.Value) any {
+	if !v.IsValid() {
+		return nil
+	}
+	return v.Interface()
 }
 
 // field is v's field name, readable even when unexported.
