@@ -37,6 +37,19 @@
 //
 // Options.Disable turns the built-in ones off by name.
 //
+// # Wiring
+//
+// Scenario.Reconcilers state each reconciler's For, Owns and Predicates;
+// Scenario.Setup instead runs the operator's own SetupWithManager on a
+// recording manager and routes each write's event through the watches,
+// predicates and handlers it builds.
+//
+// # Determinism
+//
+// SourceOf(c) is a seeded source of names and UUIDs, the same in every
+// schedule; a Replay runs twice and Result.Diverged says where the
+// operator's own randomness made the runs differ.
+//
 // # Search
 //
 // Depth-first with iterative deepening (shortest schedules first), or
