@@ -395,4 +395,3 @@ func containsItem(list []item, it item) bool {
 	}
 	return false
 }
-
