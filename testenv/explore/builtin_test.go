@@ -265,3 +265,21 @@ func TestPredicatesDropStatusOnlyEvents(t *testing.T) {
 	}
 	t.Logf("%d schedules", res.Schedules)
 }
+
+// Two Widgets reconciled in either order reach the same state but for the
+// UIDs the server gave their Gizmos, which each Widget records: the state
+// hash names a UID by its object, so the second order is pruned.
+func TestServerUIDsDoNotDefeatPruning(t *testing.T) {
+	s := gizmoScenario(gizmoReconciler{})
+	s.Objects = append(s.Objects, &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w2"}})
+	o := serverOptions(t)
+	o.StaleReads, o.Depth = -1, 3
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil || res.Violation != nil || !res.Exhausted {
+		t.Fatalf("want no violation and every schedule run, got %v, %+v", err, res)
+	}
+	if res.Pruned == 0 {
+		t.Fatalf("no schedule pruned of %d: the recorded UIDs made equal states differ", res.Schedules)
+	}
+	t.Logf("%d schedules, %d pruned", res.Schedules, res.Pruned)
+}

@@ -24,35 +24,10 @@ type writePrint struct {
 
 // prints lists, per step, what its writes did.
 func (r *run) prints() [][]writePrint {
-	uids := map[string]string{} // and names the server generated
+	uids, objLabel := r.serverLabels()
 	byName := map[string]*history{}
-	objLabel := map[string]string{}
-	generated := 0
 	for _, k := range r.order {
-		h := r.hist[k]
-		byName[k.String()] = h
-		objLabel[k.String()] = k.String()
-		for _, v := range h.versions {
-			if prefix, _, _ := unstructured.NestedString(v, "metadata", "generateName"); prefix != "" {
-				generated++
-				label := fmt.Sprintf("(%sgenerated-%d)", prefix, generated)
-				uids[k.nn.Name] = label
-				lk := k
-				lk.nn.Name = label
-				objLabel[k.String()] = lk.String()
-				break
-			}
-		}
-	}
-	for _, k := range r.order {
-		n := 0
-		for _, v := range r.hist[k].versions {
-			uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
-			if _, ok := uids[uid]; uid != "" && !ok {
-				n++
-				uids[uid] = fmt.Sprintf("(uid of %s #%d)", objLabel[k.String()], n)
-			}
-		}
+		byName[k.String()] = r.hist[k]
 	}
 	out := make([][]writePrint, len(r.steps))
 	for i, s := range r.steps {
@@ -147,3 +122,40 @@ func leafDiff(a, b map[string]any) string {
 
 // divergedHint ends a divergence report.
 const divergedHint = ": the operator's own randomness (random names, UUIDs, the clock) decided differently; draw names and UUIDs from explore.SourceOf(c)"
+
+// serverLabels names what the server chose in this schedule by the object
+// it belongs to: each UID ("(uid of Widget ns/w #1)") and each name made
+// from generateName ("(w-generated-1)"), and gives each object's label.
+// Two runs of one schedule, or two schedules reaching one state, then
+// compare equal.
+func (r *run) serverLabels() (uids, objLabel map[string]string) {
+	uids = map[string]string{} // and names the server generated
+	objLabel = map[string]string{}
+	generated := 0
+	for _, k := range r.order {
+		h := r.hist[k]
+		objLabel[k.String()] = k.String()
+		for _, v := range h.versions {
+			if prefix, _, _ := unstructured.NestedString(v, "metadata", "generateName"); prefix != "" {
+				generated++
+				label := fmt.Sprintf("(%sgenerated-%d)", prefix, generated)
+				uids[k.nn.Name] = label
+				lk := k
+				lk.nn.Name = label
+				objLabel[k.String()] = lk.String()
+				break
+			}
+		}
+	}
+	for _, k := range r.order {
+		n := 0
+		for _, v := range r.hist[k].versions {
+			uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
+			if _, ok := uids[uid]; uid != "" && !ok {
+				n++
+				uids[uid] = fmt.Sprintf("(uid of %s #%d)", objLabel[k.String()], n)
+			}
+		}
+	}
+	return uids, objLabel
+}

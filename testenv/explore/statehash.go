@@ -15,11 +15,12 @@ func (r *run) stateHash(left int) uint64 {
 		V []any
 	}
 	var objs []obj
+	uids, _ := r.serverLabels()
 	for _, k := range r.order {
 		h := r.hist[k]
 		o := obj{K: k.gvk.String() + "|" + k.nn.String()}
 		for i := max(0, len(h.versions)-r.ex.o.Versions); i < len(h.versions); i++ {
-			o.V = append(o.V, normalized(h.versions[i]))
+			o.V = append(o.V, mapUIDs(normalized(h.versions[i]), uids))
 		}
 		objs = append(objs, o)
 	}
