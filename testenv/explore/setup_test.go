@@ -1,8 +1,14 @@
 package explore_test
 
 import (
+	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -10,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
@@ -109,5 +116,61 @@ func TestSetupRefusesChannelSource(t *testing.T) {
 	_, err := explore.Run(t.Context(), s, serverOptions(t))
 	if err == nil || !strings.Contains(err.Error(), "not a Kind source") {
 		t.Fatalf("got %v, want the channel source refused", err)
+	}
+}
+
+// Watches with a map function, Named and WithEventFilter: the explorer
+// calls the operator's map function with the written Gizmo, and the event
+// filter sees every event. The Gizmo names its Widget in a label, not an
+// owner reference, so only the map function can route it.
+func TestSetupWatchesMapFunc(t *testing.T) {
+	var mapped, filtered int
+	s := explore.Scenario{
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		Actions: []explore.Action{{Name: "add-gizmo", Run: func(ctx context.Context, c client.Client) error {
+			return c.Create(ctx, &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "g", Labels: map[string]string{"widget": "w"}}})
+		}}},
+		Setup: func(mgr ctrl.Manager) error {
+			c := mgr.GetClient()
+			r := reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+				var l testv1.GizmoList
+				if err := c.List(ctx, &l, client.InNamespace(req.Namespace), client.MatchingLabels{"widget": req.Name}); err != nil {
+					return reconcile.Result{}, err
+				}
+				w := &testv1.Widget{}
+				if err := c.Get(ctx, req.NamespacedName, w); err != nil {
+					return reconcile.Result{}, client.IgnoreNotFound(err)
+				}
+				base := w.DeepCopy()
+				w.Status.Phase = strconv.Itoa(len(l.Items))
+				return reconcile.Result{}, c.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			})
+			return ctrl.NewControllerManagedBy(mgr).Named("counter").For(&testv1.Widget{}).
+				Watches(&testv1.Gizmo{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
+					mapped++
+					return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetLabels()["widget"]}}}
+				})).
+				WithEventFilter(predicate.NewPredicateFuncs(func(client.Object) bool { filtered++; return true })).
+				Complete(r)
+		},
+		Invariant: func(ctx context.Context, rd client.Reader) error {
+			w := &testv1.Widget{}
+			if err := rd.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, w); err != nil {
+				return err
+			}
+			if w.Status.Phase != "1" {
+				return fmt.Errorf("phase %q, want 1 Gizmo counted", w.Status.Phase)
+			}
+			return nil
+		},
+	}
+	o := serverOptions(t)
+	o.Replay = "!add-gizmo counter:ns/w@0"
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil || res.Violation != nil {
+		t.Fatalf("got %v, %v", err, res.Violation)
+	}
+	if mapped == 0 || filtered == 0 {
+		t.Fatalf("the map function ran %d times, the event filter %d", mapped, filtered)
 	}
 }
