@@ -147,3 +147,17 @@ func TestColdCacheAfterRestart(t *testing.T) {
 		t.Fatalf("without a restart the second read saw %q, want the stale empty phase", reads)
 	}
 }
+
+// A crash the violation does not need is minimised away: the blind writer
+// loses its write without one.
+func TestMinimiseDropsNeedlessCrash(t *testing.T) {
+	o := serverOptions(t)
+	o.Crashes = 1
+	res, err := explore.Run(t.Context(), gizmoScenario(gizmoReconciler{blind: true}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := res.Violation; v == nil || v.Invariant != explore.InvariantLostWrite || strings.Contains(v.Seed, "#") {
+		t.Fatalf("want the lost write without a crash in the seed, got:\n%v", v)
+	}
+}

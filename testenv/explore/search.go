@@ -313,8 +313,8 @@ func (ex *explorer) violation(r *run) *Violation {
 	return &v
 }
 
-// minimise drops chosen steps and stale reads while the same invariants
-// still break.
+// minimise drops chosen steps, crashes and stale reads while the same
+// invariants still break.
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	best := ex.violation(r)
 	script, err := ex.parseSeed(best.Seed)
@@ -344,6 +344,16 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 				changed = true
 				break
 			}
+		}
+	}
+	for i := range script {
+		if script[i].crash.kind == crashNone {
+			continue
+		}
+		cand := append([]scriptStep(nil), script...)
+		cand[i].crash = crashPoint{}
+		if _, err := try(cand); err != nil {
+			return nil, err
 		}
 	}
 	for i := range script {
