@@ -30,6 +30,9 @@ func applyVerb(prefix string, p client.Patch) string {
 // is read back from the server, since the answer lands in the apply
 // configuration, not in an object.
 func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send func() error) error {
+	if r.stopped() {
+		return errCrashed
+	}
 	k, data, err := applyTarget(ac)
 	if err != nil {
 		return err

@@ -12,6 +12,9 @@ func Check(t testing.TB, s Scenario, o Options) *Result {
 	if err != nil {
 		t.Fatalf("explore: %v", err)
 	}
+	if res.Diverged != "" {
+		t.Logf("explore: %s", res.Diverged)
+	}
 	if res.Violation != nil {
 		t.Fatalf("explore: %s", res.Violation)
 	}

@@ -72,6 +72,9 @@ func (r *run) keyOf(obj runtime.Object, key client.ObjectKey) (objKey, error) {
 // get serves a read: the newest version through the API reader, through
 // the cache one of the last Options.Versions versions, as chosen.
 func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, api bool) error {
+	if r.stopped() {
+		return errCrashed
+	}
 	k, err := r.keyOf(obj, key)
 	if err != nil {
 		return err
@@ -82,7 +85,7 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	}
 	v := h.newest()
 	if !api {
-		v -= r.chooseLag(len(h.versions))
+		v -= r.chooseLag(len(h.versions) - r.floor[k])
 	}
 	if r.cur != nil {
 		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api})
@@ -107,6 +110,9 @@ func (r *run) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
 // list reads from the server (lists are not lagged) and records every item
 // as seen at its newest version.
 func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+	if r.stopped() {
+		return errCrashed
+	}
 	if err := c.List(ctx, list, opts...); err != nil {
 		return err
 	}
@@ -137,10 +143,16 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 
 // write sends one write, records the version it made, checks the
 // per-write invariants and queues the reconcilers of the written kind.
-func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send func() error) error {
+func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send func() error) (err error) {
+	if r.stopped() {
+		return errCrashed
+	}
 	k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj))
 	if err != nil {
 		return err
+	}
+	if verb == "create" && k.nn.Name == "" && obj.GetGenerateName() != "" {
+		return r.createGenerated(ctx, k, obj, send)
 	}
 	if _, err := r.known(ctx, k); err != nil {
 		return err
@@ -151,6 +163,18 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			w.Data = shorten(string(data), 240)
 		}
 	}
+	uid := r.uidOf(k) // the object the server holds, whatever obj says
+	defer func() {
+		if err != nil {
+			return
+		}
+		switch verb {
+		case "create":
+			r.noteCreate(k)
+		case "delete":
+			r.checkDelete(k, uid, w.Based)
+		}
+	}()
 	return r.recordWrite(ctx, k, w, send(), func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
 		// delete may leave the object (finalizers) or not.
@@ -169,6 +193,11 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 // succeeded, stored takes the version it made into the history, and a
 // version that changed the object queues the reconcilers of its kind.
 func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error, stored func() (*history, bool, error)) error {
+	defer func() {
+		if sendErr == nil {
+			r.maybeCrash()
+		}
+	}()
 	w.Answer = "ok"
 	if sendErr != nil {
 		w.Answer = sendErr.Error()
@@ -186,7 +215,7 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 		r.cur.step.Writes[i].Version = h.newest() + 1
 		r.cur.wrote = true
 		r.cur.seen[k] = h.newest()
-		r.queueFor(k)
+		r.queueEvent(k)
 	}
 	return nil
 }
@@ -209,4 +238,30 @@ type noWatch struct{ client.Client }
 
 func (noWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 	return nil, fmt.Errorf("explore: Watch is not supported")
+}
+
+// createGenerated sends a create with metadata.generateName: the object's
+// name is known from the answer only. Its history starts absent.
+func (r *run) createGenerated(ctx context.Context, k objKey, obj client.Object, send func() error) error {
+	sendErr := send()
+	if sendErr != nil {
+		r.cur.step.Writes = append(r.cur.step.Writes, Write{Verb: "create", Object: k.String() + obj.GetGenerateName() + "*", Answer: sendErr.Error()})
+		return sendErr
+	}
+	k.nn.Name = obj.GetName()
+	if r.hist[k] == nil {
+		r.record(k, nil, "")
+	}
+	w := Write{Verb: "create", Object: k.String()}
+	err := r.recordWrite(ctx, k, w, nil, func() (*history, bool, error) {
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
+		}
+		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
+	})
+	if err == nil {
+		r.noteCreate(k)
+	}
+	return err
 }

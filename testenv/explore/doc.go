@@ -17,6 +17,9 @@
 // through the API reader always see the newest version. Then the schedule
 // drains: rounds of the queue plus every reconciler on every object of its
 // kind, with fresh reads, until a round writes nothing (a steady state).
+// With Options.Crashes the explorer may also stop the process after any
+// write of a chosen reconcile and restart it with a cold cache (or, with
+// Options.LeaderChange, hand over to a standby manager).
 //
 // # Invariants
 //
@@ -25,8 +28,27 @@
 //   - observedGeneration never goes backwards and never passes generation;
 //   - observedGeneration caught up: it equals generation in a steady state;
 //   - converges: a steady state within Options.MaxSteps drain steps;
+//   - no delete of own creation: a reconciler deletes what a reconciler of
+//     the schedule created (an action's replacement may be deleted);
+//   - no error loop: a reconcile errs in a steady state;
+//   - record names a live object (Scenario.Records) in a steady state;
 //   - no panic;
 //   - Scenario.Invariant at every steady state.
+//
+// Options.Disable turns the built-in ones off by name.
+//
+// # Wiring
+//
+// Scenario.Reconcilers state each reconciler's For, Owns and Predicates;
+// Scenario.Setup instead runs the operator's own SetupWithManager on a
+// recording manager and routes each write's event through the watches,
+// predicates and handlers it builds.
+//
+// # Determinism
+//
+// SourceOf(c) is a seeded source of names and UUIDs, the same in every
+// schedule; a Replay runs twice and Result.Diverged says where the
+// operator's own randomness made the runs differ.
 //
 // # Search
 //

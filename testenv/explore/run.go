@@ -2,11 +2,8 @@ package explore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"slices"
-	"sort"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -42,6 +39,18 @@ type run struct {
 	lastChanged bool
 	drain       bool
 	failed      *Violation
+	// created maps the UID of each object a reconciler created to the step.
+	created map[types.UID]int
+	// crashes counts the crashes of this schedule; floor is, per object,
+	// the oldest version the cache can serve since a cold restart.
+	crashes int
+	floor   map[objKey]int
+	// src is the schedule's Source, kept across restarts.
+	src *Source
+	// built are the controllers Setup built, by reconciler (nil: New's).
+	built []*built
+	// err is a failure to restart, which ends the schedule.
+	err error
 }
 
 // stepState is the step being run.
@@ -51,6 +60,12 @@ type stepState struct {
 	lags  []int          // the lag of each cached read
 	plan  []int          // replay: the lags to use
 	wrote bool
+	// action marks a user action's step.
+	action bool
+	// writesDone counts successful writes; crash is where the process
+	// crashed, crashPlan where a replay makes it crash.
+	writesDone       int
+	crash, crashPlan crashPoint
 }
 
 func (s *stepState) seenOrNone(k objKey) int {
@@ -66,6 +81,9 @@ func (s *stepState) seenOrNone(k objKey) int {
 // fail records a violation. The schedule goes on to its steady state, so
 // that later violations of the same schedule show in Also.
 func (r *run) fail(invariant, msg string) {
+	if r.ex != nil && r.ex.disabled[invariant] {
+		return
+	}
 	if r.failed == nil {
 		r.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
 	}
@@ -78,8 +96,12 @@ func (r *run) fail(invariant, msg string) {
 	}
 }
 
-// setup creates the scenario's objects on a clean backend.
+// setup builds the reconcilers and creates the scenario's objects on a
+// clean backend.
 func (r *run) setup(ctx context.Context) error {
+	if err := r.newReconcilers(); err != nil {
+		return err
+	}
 	for _, o := range r.ex.s.Objects {
 		obj := o.DeepCopyObject().(client.Object)
 		obj.SetResourceVersion("")
@@ -93,15 +115,40 @@ func (r *run) setup(ctx context.Context) error {
 		if _, _, err := r.observe(ctx, k); err != nil {
 			return err
 		}
-		r.queueFor(k)
+		r.queueEvent(k)
 	}
 	for i := range r.ex.s.Actions {
 		r.queue = append(r.queue, item{rec: -1, action: i})
 	}
+	return nil
+}
+
+// newReconcilers builds the reconcilers on new clients, as a new process:
+// New's, then Setup's controllers.
+func (r *run) newReconcilers() error {
 	cached, api := r.clients()
-	cached, api = comparableClient(cached), comparableClient(api)
-	for _, rc := range r.ex.s.Reconcilers {
+	if r.src == nil {
+		r.src = newSource(1)
+	}
+	cached, api = comparableClient(cached, r.src), comparableClient(api, r.src)
+	r.recs = r.recs[:0]
+	r.built = make([]*built, len(r.ex.s.Reconcilers))
+	for _, rc := range r.ex.s.Reconcilers[:r.ex.fromSetup] {
 		r.recs = append(r.recs, rc.New(cached, api))
+	}
+	if r.ex.s.Setup == nil {
+		return nil
+	}
+	bs, err := runSetup(r.ex.s.Setup, cached, api)
+	if err != nil {
+		return err
+	}
+	if len(bs) != len(r.ex.s.Reconcilers)-r.ex.fromSetup {
+		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), len(r.ex.s.Reconcilers)-r.ex.fromSetup)
+	}
+	for j := range bs {
+		r.built[r.ex.fromSetup+j] = &bs[j]
+		r.recs = append(r.recs, bs[j].do)
 	}
 	return nil
 }
@@ -112,26 +159,44 @@ func (r *run) setup(ctx context.Context) error {
 // of this process's own writes does (which Fetch and Fresh consult to
 // re-read a stale object through the API reader), can then tell the
 // reconcilers' client of one schedule from another's, as in production.
-func comparableClient(c client.Client) client.Client {
+// It also carries the schedule's Source (SourceOf).
+func comparableClient(c client.Client, src *Source) client.Client {
 	if w, ok := c.(client.WithWatch); ok {
-		return &pointerWithWatch{w}
+		return &pointerWithWatch{w, src}
 	}
-	return &pointerClient{c}
+	return &pointerClient{c, src}
 }
 
-type pointerWithWatch struct{ client.WithWatch }
+type pointerWithWatch struct {
+	client.WithWatch
+	src *Source
+}
 
-type pointerClient struct{ client.Client }
+type pointerClient struct {
+	client.Client
+	src *Source
+}
 
-// queueFor queues every reconciler of k's kind for k, as a watch event
-// would, and every reconciler that owns k's kind for k's controller owner.
-func (r *run) queueFor(k objKey) {
+// queueFor queues every reconciler of k's kind for k, and every reconciler
+// that owns k's kind for k's controller owner, unfiltered: a resync, or a
+// new manager's first list.
+func (r *run) queueFor(k objKey) { r.queue4(k, false) }
+
+// queueEvent queues as queueFor does for the watch event of k's newest
+// version, through the reconcilers' predicates.
+func (r *run) queueEvent(k objKey) { r.queue4(k, true) }
+
+func (r *run) queue4(k objKey, filter bool) {
 	for i, g := range r.ex.forKinds {
-		if g == k.gvk {
+		if i < len(r.built) && r.built[i] != nil {
+			r.queueWatches(i, k, filter)
+			continue
+		}
+		if g == k.gvk && (!filter || r.passes(i, k, true)) {
 			r.enqueue(item{rec: i, action: -1, key: k})
 		}
 		for _, owned := range r.ex.ownKinds[i] {
-			if owned == k.gvk {
+			if owned == k.gvk && (!filter || r.passes(i, k, false)) {
 				for _, owner := range r.controllerOwners(k, g) {
 					r.enqueue(item{rec: i, action: -1, key: owner})
 				}
@@ -216,9 +281,9 @@ func (r *run) chooseLag(n int) int {
 
 // step runs one queued reconcile or action; plan, if not nil, fixes the
 // lags of its cached reads.
-func (r *run) step(ctx context.Context, it item, plan []int) {
+func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	r.dequeue(it)
-	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan}
+	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
 	if plan == nil && r.drain {
 		s.plan = []int{}
 	}
@@ -246,6 +311,8 @@ func (r *run) step(ctx context.Context, it item, plan []int) {
 	}()
 	switch {
 	case s.step.Result != "":
+	case s.crash.kind != crashNone:
+		s.step.Result = crashResult(s.crash)
 	case err != nil:
 		s.step.Result = "error: " + err.Error()
 	case res.Requeue || res.RequeueAfter > 0: //nolint:staticcheck // Requeue is what the reconciler said
@@ -253,12 +320,15 @@ func (r *run) step(ctx context.Context, it item, plan []int) {
 	default:
 		s.step.Result = "done"
 	}
-	if it.action < 0 && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
+	if it.action < 0 && s.crash.kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.enqueue(it)
 	}
 	r.steps = append(r.steps, s.step)
-	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags})
+	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags, crash: s.crash})
 	r.cur = nil
+	if s.crash.kind != crashNone {
+		r.restart(s.crash.kind)
+	}
 }
 
 // drainToSteady runs rounds with fresh reads: the queue, then every
@@ -281,16 +351,19 @@ func (r *run) drainToSteady(ctx context.Context) {
 			}
 		}
 		wrote := false
+		first := len(r.steps)
 		for _, it := range round {
 			if n >= r.ex.o.MaxSteps || ctx.Err() != nil {
 				break
 			}
-			r.step(ctx, it, nil)
+			r.step(ctx, it, nil, crashPoint{})
 			n++
 			wrote = wrote || r.lastWrote()
 		}
 		if !wrote && n < r.ex.o.MaxSteps && ctx.Err() == nil {
 			r.checkSteady()
+			r.checkErrorLoop(r.steps[first:])
+			r.checkRecords(ctx)
 			if r.ex.s.Invariant != nil {
 				if err := r.ex.s.Invariant(ctx, r.server); err != nil {
 					r.fail(InvariantUser, err.Error())
@@ -321,37 +394,4 @@ func containsItem(list []item, it item) bool {
 		}
 	}
 	return false
-}
-
-// stateHash identifies the state before a chosen step: the last
-// Options.Versions versions of every object (normalised), the queued items
-// (as a set), the stale reads used and the steps left.
-func (r *run) stateHash(left int) uint64 {
-	type obj struct {
-		K string
-		V []any
-	}
-	var objs []obj
-	for _, k := range r.order {
-		h := r.hist[k]
-		o := obj{K: k.gvk.String() + "|" + k.nn.String()}
-		for i := max(0, len(h.versions)-r.ex.o.Versions); i < len(h.versions); i++ {
-			o.V = append(o.V, normalized(h.versions[i]))
-		}
-		objs = append(objs, o)
-	}
-	sort.Slice(objs, func(i, j int) bool { return objs[i].K < objs[j].K })
-	var q []string
-	for _, it := range r.queue {
-		q = append(q, r.ex.itemID(it))
-	}
-	sort.Strings(q) // the order only matters to the drain
-	b, _ := json.Marshal(struct {
-		O           []obj
-		Q           []string
-		Stale, Left int
-	}{objs, q, r.stale, left})
-	f := fnv.New64a()
-	_, _ = f.Write(b)
-	return f.Sum64()
 }

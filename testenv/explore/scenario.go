@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -24,6 +26,15 @@ type Scenario struct {
 	// Invariant, if set, is checked at every steady state with an
 	// uncached reader, for example "exactly one plan".
 	Invariant func(ctx context.Context, r client.Reader) error
+	// Setup, if set, is the operator's own setup (for example
+	// func(mgr ctrl.Manager) error { return (&MyReconciler{...}).SetupWithManager(mgr) }):
+	// every controller it builds becomes a reconciler, named as the
+	// controller, whose For, Owns and Watches, with their predicates and
+	// handlers, decide what each write queues. See docs/explore.md.
+	Setup func(mgr manager.Manager) error
+	// Records are fields that record an object a reconciler created, for
+	// InvariantRecordLive: in a steady state each names a live object.
+	Records []Record
 }
 
 // Reconciler is one controller under test.
@@ -39,6 +50,15 @@ type Reconciler struct {
 	// ownerReference with controller: true of the For kind), in the
 	// version before the write and after it.
 	Owns []client.Object
+	// Predicates filter the events of the For kind, as the builder's
+	// For(obj, builder.WithPredicates(...)): with
+	// predicate.GenerationChangedPredicate{} a status-only write queues no
+	// reconcile of the object written. EventFilter filters every event,
+	// of the For and the Owns kinds, as WithEventFilter. Writes are the
+	// events; the drain's rounds over every object, and the queueing after
+	// a crash restart, stand for a resync and a new manager's first list
+	// and are not filtered.
+	Predicates, EventFilter []predicate.Predicate
 	// New builds the reconciler. c reads through the explorer's lagging
 	// cache and writes to the server; apiReader always reads the newest
 	// version (pass it where the real reconciler gets mgr.GetAPIReader(),
@@ -96,8 +116,23 @@ type Options struct {
 	// Seed, if non-zero, makes the search random with this seed instead of
 	// depth-first; the same seed explores the same schedules.
 	Seed int64
-	// Replay, if set, runs only this schedule: a Violation's Seed.
+	// Replay, if set, runs only this schedule, a Violation's Seed, twice,
+	// and reports in Result.Diverged whether the two runs differ.
 	Replay string
+	// Crashes bounds how many times per schedule the explorer stops the
+	// process right after a write of a chosen reconcile (every write is a
+	// choice) and restarts it: new reconcilers from New, a cold cache (no
+	// read older than the restart), every object queued. Default 0: none.
+	Crashes int
+	// LeaderChange adds, at each crash point, a standby manager taking
+	// over instead of a restart: new reconcilers whose cache ran all along
+	// (reads may lag as before).
+	LeaderChange bool
+	// Disable turns built-in invariants off by name, e.g.
+	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
+	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
+	// be turned off.
+	Disable []string
 }
 
 func (o Options) withDefaults() Options {
@@ -133,6 +168,11 @@ type Result struct {
 	Exhausted bool
 	// Violation is the first one found, minimised, or nil.
 	Violation *Violation
+	// Diverged, after a Replay (which runs the schedule twice), says where
+	// the two runs wrote different things once what differs between any
+	// two runs is taken out (resourceVersions, timestamps, the server's
+	// UIDs): the operator's own randomness. Empty when they match.
+	Diverged string
 }
 
 // The invariants a Violation names.
@@ -144,6 +184,15 @@ const (
 	InvariantConverges               = "converges"
 	InvariantUser                    = "user invariant"
 	InvariantNoPanic                 = "no panic"
+	// InvariantOwnDelete: a reconciler deleted an object a reconciler of
+	// this schedule created (one an action created in its place aside).
+	InvariantOwnDelete = "no delete of own creation"
+	// InvariantErrorLoop: a reconcile returns an error in a steady state,
+	// where nothing changes, so it is retried forever.
+	InvariantErrorLoop = "no error loop"
+	// InvariantRecordLive: a Scenario.Records field names no live object
+	// in a steady state.
+	InvariantRecordLive = "record names a live object"
 )
 
 // Violation is a schedule that breaks an invariant.
@@ -206,7 +255,8 @@ type Step struct {
 	Object string
 	Reads  []Read
 	Writes []Write
-	// Result is "done", "requeue", "error: ..." or "panic: ...".
+	// Result is "done", "requeue", "error: ...", "panic: ..." or
+	// "crashed after write N: ...".
 	Result string
 }
 

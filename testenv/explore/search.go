@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
@@ -24,12 +25,23 @@ type explorer struct {
 	seen     map[uint64]bool
 	runs     int
 	pruned   int
+	// disabled are the invariants Options.Disable turns off.
+	disabled map[string]bool
+	// ogKinds are the For kinds whose Go type has status.observedGeneration.
+	ogKinds map[schema.GroupVersionKind]bool
+	records []record
+	// last is the last schedule replay ran.
+	last *run
+	// fromSetup is the index of the first reconciler Scenario.Setup built
+	// (len(Reconcilers) without Setup).
+	fromSetup int
 }
 
 // scriptStep is a chosen step as a replay runs it.
 type scriptStep struct {
-	it   item
-	lags []int
+	it    item
+	lags  []int
+	crash crashPoint
 }
 
 // chooser makes the choices of one schedule: a replayed prefix, then the
@@ -87,7 +99,18 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 			return nil, err
 		}
 		v, err := ex.replay(ctx, script)
-		return &Result{Schedules: 1, Violation: v}, err
+		if err != nil {
+			return &Result{Schedules: 1, Violation: v}, err
+		}
+		first := ex.last
+		if _, err := ex.replay(ctx, script); err != nil {
+			return &Result{Schedules: 2, Violation: v}, err
+		}
+		res := &Result{Schedules: 2, Violation: v}
+		if d := divergence(first, ex.last); d != "" {
+			res.Diverged = "replay diverged at " + d + divergedHint
+		}
+		return res, nil
 	}
 	start := time.Now()
 	// The budget is checked between schedules: a schedule cut short would
@@ -126,8 +149,8 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 }
 
 func (ex *explorer) validate() error {
-	if len(ex.s.Reconcilers) == 0 {
-		return errors.New("explore: the scenario has no reconcilers")
+	if len(ex.s.Reconcilers) == 0 && ex.s.Setup == nil {
+		return errors.New("explore: the scenario has no reconcilers and no Setup")
 	}
 	names := map[string]bool{}
 	for i, rc := range ex.s.Reconcilers {
@@ -162,7 +185,11 @@ func (ex *explorer) validate() error {
 		}
 		names["!"+a.Name] = true
 	}
-	return nil
+	ex.fromSetup = len(ex.s.Reconcilers)
+	if err := ex.validateSetup(); err != nil {
+		return err
+	}
+	return ex.validateBuiltin()
 }
 
 // depthFirst runs schedules with 1, 2, ... Options.Depth chosen steps,
@@ -209,13 +236,13 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 			}
 			ex.seen[h] = true
 		}
-		r.step(ctx, r.queue[c.choose(len(r.queue))], nil)
+		r.step(ctx, r.queue[c.choose(len(r.queue))], nil, crashPoint{})
 	}
 	r.drainToSteady(ctx)
 	if ctx.Err() != nil {
 		r.failed = nil // cancelled: requests failed, nothing to judge
 	}
-	return r, nil
+	return r, r.err
 }
 
 func (ex *explorer) begin(ctx context.Context) (*run, error) {
@@ -224,7 +251,7 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	ex.runs++
-	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}}
+	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]int{}, floor: map[objKey]int{}}
 	ex.touched = nil
 	if err := r.setup(ctx); err != nil {
 		ex.end(r)
@@ -260,9 +287,13 @@ func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation
 		if lags == nil {
 			lags = []int{}
 		}
-		r.step(ctx, s.it, lags)
+		r.step(ctx, s.it, lags, s.crash)
 	}
 	r.drainToSteady(ctx)
+	ex.last = r
+	if r.err != nil {
+		return nil, r.err
+	}
 	return ex.violation(r), ctx.Err()
 }
 
@@ -282,8 +313,8 @@ func (ex *explorer) violation(r *run) *Violation {
 	return &v
 }
 
-// minimise drops chosen steps and stale reads while the same invariants
-// still break.
+// minimise drops chosen steps, crashes and stale reads while the same
+// invariants still break.
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	best := ex.violation(r)
 	script, err := ex.parseSeed(best.Seed)
@@ -313,6 +344,16 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 				changed = true
 				break
 			}
+		}
+	}
+	for i := range script {
+		if script[i].crash.kind == crashNone {
+			continue
+		}
+		cand := append([]scriptStep(nil), script...)
+		cand[i].crash = crashPoint{}
+		if _, err := try(cand); err != nil {
+			return nil, err
 		}
 	}
 	for i := range script {

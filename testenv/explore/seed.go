@@ -35,6 +35,7 @@ func (ex *explorer) formatSeed(script []scriptStep) string {
 		if s.it.action < 0 || len(lags) > 0 {
 			id += "@" + strings.Join(lags, ",")
 		}
+		id += s.crash.String()
 		parts = append(parts, id)
 	}
 	return strings.Join(parts, " ")
@@ -43,8 +44,20 @@ func (ex *explorer) formatSeed(script []scriptStep) string {
 func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 	var script []scriptStep
 	for i, f := range strings.Fields(seed) {
+		f, crashText, crashed := strings.Cut(f, "#")
 		id, lagText, _ := strings.Cut(f, "@")
 		s := scriptStep{it: item{rec: -1, action: -1}, lags: []int{}}
+		if crashed {
+			s.crash.kind = crashRestart
+			if t, ok := strings.CutSuffix(crashText, "L"); ok {
+				crashText, s.crash.kind = t, crashFailover
+			}
+			n, err := strconv.Atoi(crashText)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("explore: seed step %d %q: crash %q is not a write number >= 1 (optionally with L)", i+1, f, crashText)
+			}
+			s.crash.at = n
+		}
 		if lagText != "" {
 			for _, l := range strings.Split(lagText, ",") {
 				n, err := strconv.Atoi(l)

@@ -1,0 +1,227 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// Record says that a field of one kind records an object another kind's
+// reconciler created, by UID (or by name): for example a Database's
+// status.statefulSetUID. In a steady state a non-empty record must name a
+// live object (InvariantRecordLive).
+type Record struct {
+	// Of is the recording kind, e.g. &v1alpha1.Database{}.
+	Of client.Object
+	// Field is the dotted path of the field, e.g. "status.statefulSetUID".
+	Field string
+	// Kind is the recorded object's kind, e.g. &appsv1.StatefulSet{}; it
+	// is looked up in the recording object's namespace.
+	Kind client.Object
+	// ByName: the field holds the object's name, not its UID.
+	ByName bool
+}
+
+type record struct {
+	of, kind schema.GroupVersionKind
+	field    []string
+	byName   bool
+}
+
+// builtinInvariants are the invariants Options.Disable may name.
+var builtinInvariants = []string{
+	InvariantLostWrite, InvariantObservedGeneration, InvariantObservedGenerationStuck,
+	InvariantConverges, InvariantOwnDelete, InvariantErrorLoop, InvariantRecordLive,
+}
+
+func (ex *explorer) validateBuiltin() error {
+	ex.disabled = map[string]bool{}
+	for _, name := range ex.o.Disable {
+		found := false
+		for _, b := range builtinInvariants {
+			found = found || b == name
+		}
+		if !found {
+			return fmt.Errorf("explore: Options.Disable: %q is not a built-in invariant (one of %q)", name, builtinInvariants)
+		}
+		ex.disabled[name] = true
+	}
+	ex.ogKinds = map[schema.GroupVersionKind]bool{}
+	for i, rc := range ex.s.Reconcilers {
+		if hasObservedGeneration(rc.For) {
+			ex.ogKinds[ex.forKinds[i]] = true
+		}
+	}
+	for i, rec := range ex.s.Records {
+		if rec.Of == nil || rec.Kind == nil || rec.Field == "" {
+			return fmt.Errorf("explore: Scenario.Records[%d]: Of, Field and Kind must be set", i)
+		}
+		of, err := apiutil.GVKForObject(rec.Of, ex.o.Backend.scheme())
+		if err != nil {
+			return fmt.Errorf("explore: Scenario.Records[%d]: %w", i, err)
+		}
+		kind, err := apiutil.GVKForObject(rec.Kind, ex.o.Backend.scheme())
+		if err != nil {
+			return fmt.Errorf("explore: Scenario.Records[%d]: %w", i, err)
+		}
+		ex.records = append(ex.records, record{of: of, kind: kind, field: strings.Split(rec.Field, "."), byName: rec.ByName})
+	}
+	return nil
+}
+
+// hasObservedGeneration reports whether obj's Go type has a
+// status.observedGeneration field: then an object of that kind without one
+// has observed generation 0.
+func hasObservedGeneration(obj client.Object) bool {
+	t := reflect.TypeOf(obj)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	st, ok := t.FieldByName("Status")
+	if !ok {
+		return false
+	}
+	s := st.Type
+	for s.Kind() == reflect.Pointer {
+		s = s.Elem()
+	}
+	if s.Kind() != reflect.Struct {
+		return false
+	}
+	for i := 0; i < s.NumField(); i++ {
+		if name, _, _ := strings.Cut(s.Field(i).Tag.Get("json"), ","); name == "observedGeneration" {
+			return true
+		}
+	}
+	return false
+}
+
+// request names the step being run, for messages: "step 2 (db reconciles
+// Database ns/db)".
+func (r *run) request() string {
+	if r.cur == nil {
+		return "setup"
+	}
+	s := r.cur.step
+	if s.Object == "" {
+		return fmt.Sprintf("step %d (%s)", s.Index, s.Reconciler)
+	}
+	return fmt.Sprintf("step %d (%s reconciles %s)", s.Index, s.Reconciler, s.Object)
+}
+
+// uidOf is the UID of k's newest version ("" when absent).
+func (r *run) uidOf(k objKey) types.UID {
+	h := r.hist[k]
+	if h == nil || h.versions[h.newest()] == nil {
+		return ""
+	}
+	uid, _, _ := unstructured.NestedString(h.versions[h.newest()], "metadata", "uid")
+	return types.UID(uid)
+}
+
+// noteCreate remembers an object a reconciler (not an action) created.
+func (r *run) noteCreate(k objKey) {
+	if r.cur == nil || r.cur.action {
+		return
+	}
+	if uid := r.uidOf(k); uid != "" {
+		r.created[uid] = r.cur.step.Index
+	}
+}
+
+// checkDelete fails when a reconciler deleted uid, an object a reconciler
+// of this run created.
+func (r *run) checkDelete(k objKey, uid types.UID, based int) {
+	if r.cur == nil || r.cur.action || uid == "" {
+		return
+	}
+	by, ok := r.created[uid]
+	if !ok {
+		return
+	}
+	seen := "without having read it"
+	if based > 0 {
+		seen = fmt.Sprintf("having seen v%d of it", based)
+	}
+	r.fail(InvariantOwnDelete, fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s: nothing but an action replaces what a reconciler created",
+		k, shortUID(uid), by, r.request(), seen))
+}
+
+func shortUID(uid types.UID) string {
+	if len(uid) > 8 {
+		return string(uid[:8])
+	}
+	return string(uid)
+}
+
+// checkErrorLoop fails when a reconcile of the steady round (fresh reads,
+// nothing written) returned an error: nothing will change, so it fails
+// forever.
+func (r *run) checkErrorLoop(round []Step) {
+	for _, s := range round {
+		if msg, ok := strings.CutPrefix(s.Result, "error: "); ok {
+			r.fail(InvariantErrorLoop, fmt.Sprintf("step %d (%s reconciles %s) returns an error in a steady state, so it is retried forever: %s",
+				s.Index, s.Reconciler, s.Object, msg))
+			return
+		}
+	}
+}
+
+// checkRecords fails when, in a steady state, a Record field names no live
+// object.
+func (r *run) checkRecords(ctx context.Context) {
+	for _, rec := range r.ex.records {
+		for _, k := range r.order {
+			h := r.hist[k]
+			cur := h.versions[h.newest()]
+			if k.gvk != rec.of || cur == nil {
+				continue
+			}
+			val, ok, _ := unstructured.NestedString(cur, rec.field...)
+			if !ok || val == "" {
+				continue
+			}
+			live, err := r.liveNamed(ctx, rec, k.nn.Namespace, val)
+			if err != nil {
+				r.fail(InvariantRecordLive, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
+				return
+			}
+			if !live {
+				what := "uid"
+				if rec.byName {
+					what = "name"
+				}
+				r.fail(InvariantRecordLive, fmt.Sprintf("%s: %s records the %s %s %q, and no live %s has it in a steady state",
+					k, strings.Join(rec.field, "."), rec.kind.Kind, what, val, rec.kind.Kind))
+				return
+			}
+		}
+	}
+}
+
+func (r *run) liveNamed(ctx context.Context, rec record, namespace, val string) (bool, error) {
+	list := &unstructured.UnstructuredList{}
+	list.SetGroupVersionKind(rec.kind.GroupVersion().WithKind(rec.kind.Kind + "List"))
+	if err := r.server.List(ctx, list, client.InNamespace(namespace)); err != nil {
+		return false, fmt.Errorf("listing %s in %q: %w", rec.kind.Kind, namespace, err)
+	}
+	for _, it := range list.Items {
+		if it.GetDeletionTimestamp() != nil {
+			continue
+		}
+		if (rec.byName && it.GetName() == val) || (!rec.byName && string(it.GetUID()) == val) {
+			return true, nil
+		}
+	}
+	return false, nil
+}

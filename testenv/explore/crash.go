@@ -1,0 +1,101 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Crashes: after any write of a chosen reconcile, the explorer may stop the
+// process (Options.Crashes bounds how often per schedule). The write has
+// landed; every later call of that reconcile fails with errCrashed, so
+// nothing it would still send (a deferred status write included) lands.
+// Then either the process restarts (crashRestart: new reconcilers, new
+// clients, and a cold cache, filled by a list: no cached read sees a
+// version older than the one at the restart) or a standby manager takes
+// over (crashFailover, Options.LeaderChange: new reconcilers whose cache
+// has run all along and may lag). Either way the new manager's first list
+// queues every object of every reconciler's kind.
+
+// The kinds of crash a seed records after "#": "#2" restart after the
+// step's second write, "#2L" leader change.
+const (
+	crashNone = iota
+	crashRestart
+	crashFailover
+)
+
+var errCrashed = errors.New("explore: the process crashed after an earlier write of this reconcile")
+
+// crashPoint says where a step crashes: after its at-th successful write.
+type crashPoint struct {
+	at, kind int
+}
+
+func (c crashPoint) String() string {
+	if c.kind == crashNone {
+		return ""
+	}
+	s := fmt.Sprintf("#%d", c.at)
+	if c.kind == crashFailover {
+		s += "L"
+	}
+	return s
+}
+
+// stopped reports that the step's process has crashed: calls fail.
+func (r *run) stopped() bool { return r.cur != nil && r.cur.crash.kind != crashNone }
+
+// maybeCrash runs after each successful write of a step: it decides (or,
+// replaying, looks up) whether the process crashes here.
+func (r *run) maybeCrash() {
+	s := r.cur
+	if s == nil || s.action || r.drain {
+		return
+	}
+	s.writesDone++
+	kind := crashNone
+	switch {
+	case s.plan != nil:
+		if s.crashPlan.at == s.writesDone {
+			kind = s.crashPlan.kind
+		}
+	case r.crashes < r.ex.o.Crashes:
+		// Crash first, as the stalest read comes first: most bugs need it.
+		options := []int{crashRestart}
+		if r.ex.o.LeaderChange {
+			options = append(options, crashFailover)
+		}
+		options = append(options, crashNone)
+		kind = options[r.ch.choose(len(options))]
+	}
+	if kind != crashNone {
+		r.crashes++
+		s.crash = crashPoint{at: s.writesDone, kind: kind}
+	}
+}
+
+// restart replaces the crashed process: new reconcilers on new clients,
+// every object queued, and, for a restart, a cold cache.
+func (r *run) restart(kind int) {
+	if kind == crashRestart {
+		for _, k := range r.order {
+			r.floor[k] = r.hist[k].newest()
+		}
+	}
+	if err := r.newReconcilers(); err != nil && r.err == nil {
+		r.err = err
+	}
+	for _, k := range r.order {
+		if h := r.hist[k]; h.versions[h.newest()] != nil {
+			r.queueFor(k)
+		}
+	}
+}
+
+// crashResult describes a crashed step.
+func crashResult(c crashPoint) string {
+	if c.kind == crashFailover {
+		return fmt.Sprintf("crashed after write %d: a standby manager (its cache warm, maybe lagging) took over", c.at)
+	}
+	return fmt.Sprintf("crashed after write %d: restarted with a cold cache", c.at)
+}

@@ -1,0 +1,71 @@
+package explore
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+)
+
+// An event is what a watch would deliver for k's newest version: a create
+// (it was absent), a delete (it is absent now) or an update, with the
+// version before. Reconciler.Predicates filter the events of the For kind,
+// Reconciler.EventFilter every event the reconciler gets, as the builder's
+// For(obj, WithPredicates(...)) and WithEventFilter(...) do.
+
+// passes reports whether reconciler i's predicates let the event of k's
+// newest version through; forKind says whether k is of its For kind.
+func (r *run) passes(i int, k objKey, forKind bool) bool {
+	rc := r.ex.s.Reconcilers[i]
+	if len(rc.EventFilter) == 0 && (!forKind || len(rc.Predicates) == 0) {
+		return true
+	}
+	h := r.hist[k]
+	if h == nil {
+		return true
+	}
+	cur := r.typed(k, h.versions[h.newest()])
+	var prev client.Object
+	if h.newest() > 0 {
+		prev = r.typed(k, h.versions[h.newest()-1])
+	}
+	preds := rc.EventFilter
+	if forKind {
+		preds = append(append(preds[:0:0], rc.Predicates...), rc.EventFilter...)
+	}
+	for _, p := range preds {
+		var ok bool
+		switch {
+		case prev == nil && cur == nil:
+			ok = true
+		case prev == nil:
+			ok = p.Create(event.CreateEvent{Object: cur})
+		case cur == nil:
+			ok = p.Delete(event.DeleteEvent{Object: prev})
+		default:
+			ok = p.Update(event.UpdateEvent{ObjectOld: prev, ObjectNew: cur})
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// typed converts a version to the scheme's Go type for k's kind (a
+// predicate may assert it), or to unstructured; nil for absent.
+func (r *run) typed(k objKey, content map[string]any) client.Object {
+	if content == nil {
+		return nil
+	}
+	content = runtime.DeepCopyJSON(content)
+	if o, err := r.server.Scheme().New(k.gvk); err == nil {
+		if obj, ok := o.(client.Object); ok && runtime.DefaultUnstructuredConverter.FromUnstructured(content, obj) == nil {
+			obj.GetObjectKind().SetGroupVersionKind(k.gvk)
+			return obj
+		}
+	}
+	u := &unstructured.Unstructured{Object: content}
+	u.SetGroupVersionKind(k.gvk)
+	return u
+}

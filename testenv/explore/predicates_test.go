@@ -1,0 +1,90 @@
+package explore
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// A write queues the reconcile its event would: GenerationChangedPredicate
+// drops a status-only write and keeps the create and a spec change; an
+// EventFilter sees the owned object's events too, typed.
+func TestPredicatesFilterWriteEvents(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := testv1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	var sawTyped bool
+	onlyLabelled := predicate.NewPredicateFuncs(func(o client.Object) bool {
+		if _, ok := o.(*corev1.ConfigMap); ok {
+			sawTyped = true
+			return o.GetLabels()["watch"] == "yes"
+		}
+		return true
+	})
+	nop := func(client.Client, client.Reader) reconcile.Reconciler { return nil }
+	ex := &explorer{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{}, Owns: []client.Object{&corev1.ConfigMap{}},
+		Predicates: []predicate.Predicate{predicate.GenerationChangedPredicate{}}, EventFilter: []predicate.Predicate{onlyLabelled}, New: nop}}},
+		o: Options{Backend: Fake(s)}.withDefaults()}
+	if err := ex.validate(); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := ex.o.Backend.begin(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}}
+	w := objKey{gvk: testv1.GroupVersion.WithKind("Widget"), nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	cm := objKey{gvk: corev1.SchemeGroupVersion.WithKind("ConfigMap"), nn: types.NamespacedName{Namespace: "ns", Name: "cm"}}
+	widget := func(gen int64, phase string) map[string]any {
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&testv1.Widget{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w", Generation: gen}, Status: testv1.WidgetStatus{Phase: phase}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	configMap := func(label string) map[string]any {
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+			Namespace: "ns", Name: "cm", Labels: map[string]string{"watch": label},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: testv1.GroupVersion.String(), Kind: "Widget", Name: "w", UID: "u", Controller: ptr.To(true)}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	queued := func(what string, k objKey, content map[string]any, rv string, want bool) {
+		t.Helper()
+		r.queue = nil
+		r.record(k, content, rv)
+		r.queueEvent(k)
+		if got := len(r.queue) == 1; got != want {
+			t.Errorf("%s: queued %v, want a reconcile: %t", what, r.queue, want)
+		}
+	}
+	queued("create", w, widget(1, ""), "1", true)
+	queued("status-only write", w, widget(1, "Ready"), "2", false)
+	queued("spec change", w, widget(2, "Ready"), "3", true)
+	queued("owned, filtered out", cm, configMap("no"), "4", false)
+	queued("owned, let through", cm, configMap("yes"), "5", true)
+	if !sawTyped {
+		t.Error("the EventFilter never saw a *corev1.ConfigMap")
+	}
+	if !(predicate.GenerationChangedPredicate{}).Update(event.UpdateEvent{ObjectOld: r.typed(w, widget(1, "")), ObjectNew: r.typed(w, widget(2, ""))}) {
+		t.Error("typed versions lost their generation")
+	}
+}

@@ -1,0 +1,291 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"time"
+	"unsafe"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	k8srecord "k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Scenario.Setup runs the operator's own SetupWithManager on a manager
+// that builds nothing but records: each controller it completes becomes a
+// reconciler of the scenario (named as the controller), and its watches
+// (For, Owns, Watches, with their predicates and event handlers) decide
+// what each write queues: the explorer calls the operator's handlers with
+// the write's event. Setup runs again for every schedule and every
+// restart, with the explorer's clients as the manager's GetClient and
+// GetAPIReader.
+
+// source is one watch of a controller built by Setup.
+type source struct {
+	gvk     schema.GroupVersionKind
+	handler handler.EventHandler
+	preds   []predicate.Predicate
+}
+
+// built is one controller Setup completed.
+type built struct {
+	name    string
+	do      reconcile.Reconciler
+	forType client.Object
+	watches []source
+}
+
+// runSetup runs setup on a recording manager over c and api.
+func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader) (out []built, err error) {
+	m := &recordingManager{c: c, api: api}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %v", p)
+		}
+	}()
+	if err := setup(m); err != nil {
+		return nil, fmt.Errorf("explore: Scenario.Setup: %w", err)
+	}
+	for _, r := range m.runnables {
+		b, err := inspect(r, c.Scheme())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// inspect reads a controller the builder made: its reconciler (Do) and the
+// watches it would start (startWatches, each a source.Kind with Type,
+// Handler and Predicates). These are controller-runtime internals, read by
+// reflection; a controller-runtime that changes them is an error here.
+func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
+	v := reflect.ValueOf(r)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return built{}, fmt.Errorf("explore: Scenario.Setup added %T, not a controller", r)
+	}
+	v = v.Elem()
+	name, _ := iface(field(v, "Name")).(string)
+	do, _ := iface(field(v, "Do")).(reconcile.Reconciler)
+	sw := field(v, "startWatches")
+	if name == "" || do == nil || !sw.IsValid() || sw.Kind() != reflect.Slice {
+		return built{}, fmt.Errorf("explore: Scenario.Setup added %T: no Name, Do or startWatches (this controller-runtime's controller is not one the explorer knows)", r)
+	}
+	b := built{name: name, do: do}
+	var first client.Object
+	for i := 0; i < sw.Len(); i++ {
+		src := sw.Index(i)
+		for src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer {
+			src = src.Elem()
+		}
+		var obj client.Object
+		var h handler.EventHandler
+		var preds []predicate.Predicate
+		if src.Kind() == reflect.Struct {
+			obj, _ = iface(field(src, "Type")).(client.Object)
+			h, _ = iface(field(src, "Handler")).(handler.EventHandler)
+			preds, _ = iface(field(src, "Predicates")).([]predicate.Predicate)
+		}
+		if obj == nil || h == nil {
+			return built{}, fmt.Errorf("explore: controller %q: watch %d is not a Kind source with a handler (a channel or a custom source is not modelled)", name, i)
+		}
+		gvk, err := apiutil.GVKForObject(obj, scheme)
+		if err != nil {
+			return built{}, fmt.Errorf("explore: controller %q: %w", name, err)
+		}
+		if _, ok := h.(*handler.EnqueueRequestForObject); ok && b.forType == nil {
+			b.forType = obj
+		}
+		if first == nil {
+			first = obj
+		}
+		b.watches = append(b.watches, source{gvk: gvk, handler: h, preds: preds})
+	}
+	if b.forType == nil {
+		b.forType = first // Named(...).Watches(...) only: the first kind
+	}
+	if b.forType == nil {
+		return built{}, fmt.Errorf("explore: controller %q watches nothing", name)
+	}
+	return b, nil
+}
+
+// iface is v's value, or nil when v is not valid.
+func iface(v reflect.Value) any {
+	if !v.IsValid() {
+		return nil
+	}
+	return v.Interface()
+}
+
+// field is v's field name, readable even when unexported.
+func field(v reflect.Value, name string) reflect.Value {
+	f := v.FieldByName(name)
+	if !f.IsValid() || !f.CanAddr() {
+		return reflect.Value{}
+	}
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+}
+
+// queueWatches queues what reconciler i's watches queue for the event of
+// k's newest version: through the predicates when filter, else as a resync
+// (an update to the same version, unfiltered).
+func (r *run) queueWatches(i int, k objKey, filter bool) {
+	h := r.hist[k]
+	if h == nil || i >= len(r.built) {
+		return
+	}
+	cur := r.typed(k, h.versions[h.newest()])
+	var prev client.Object
+	if h.newest() > 0 {
+		prev = r.typed(k, h.versions[h.newest()-1])
+	}
+	if !filter {
+		if cur == nil {
+			return
+		}
+		prev = cur
+	}
+	for _, w := range r.built[i].watches {
+		if w.gvk != k.gvk {
+			continue
+		}
+		q := &capture{}
+		ctx := context.Background()
+		pass := func(f func(p predicate.Predicate) bool) bool {
+			for _, p := range w.preds {
+				if filter && !f(p) {
+					return false
+				}
+			}
+			return true
+		}
+		switch {
+		case prev == nil && cur == nil:
+		case prev == nil:
+			e := event.CreateEvent{Object: cur}
+			if pass(func(p predicate.Predicate) bool { return p.Create(e) }) {
+				w.handler.Create(ctx, e, q)
+			}
+		case cur == nil:
+			e := event.DeleteEvent{Object: prev}
+			if pass(func(p predicate.Predicate) bool { return p.Delete(e) }) {
+				w.handler.Delete(ctx, e, q)
+			}
+		default:
+			e := event.UpdateEvent{ObjectOld: prev, ObjectNew: cur}
+			if pass(func(p predicate.Predicate) bool { return p.Update(e) }) {
+				w.handler.Update(ctx, e, q)
+			}
+		}
+		for _, req := range q.added {
+			r.enqueue(item{rec: i, action: -1, key: objKey{gvk: r.ex.forKinds[i], nn: req.NamespacedName}})
+		}
+	}
+}
+
+// capture is the queue a handler adds requests to.
+type capture struct {
+	workqueue.TypedRateLimitingInterface[reconcile.Request]
+	added []reconcile.Request
+}
+
+func (c *capture) Add(req reconcile.Request)                       { c.added = append(c.added, req) }
+func (c *capture) AddRateLimited(req reconcile.Request)            { c.Add(req) }
+func (c *capture) AddAfter(req reconcile.Request, _ time.Duration) { c.Add(req) }
+
+// recordingManager is the manager Setup gets: the explorer's clients, and
+// Add records the controllers the builder completes. What it does not
+// have (a webhook server, a config, Start) panics, reported as an error.
+type recordingManager struct {
+	manager.Manager
+	c         client.Client
+	api       client.Reader
+	runnables []manager.Runnable
+}
+
+func (m *recordingManager) Add(r manager.Runnable) error {
+	m.runnables = append(m.runnables, r)
+	return nil
+}
+func (m *recordingManager) GetClient() client.Client { return m.c }
+
+// GetCache is nil: the sources the builder makes keep it until Start, which
+// the explorer never calls.
+func (m *recordingManager) GetCache() cache.Cache          { return nil }
+func (m *recordingManager) GetAPIReader() client.Reader    { return m.api }
+func (m *recordingManager) GetScheme() *runtime.Scheme     { return m.c.Scheme() }
+func (m *recordingManager) GetRESTMapper() meta.RESTMapper { return m.c.RESTMapper() }
+func (m *recordingManager) GetLogger() logr.Logger         { return logr.Discard() }
+func (m *recordingManager) GetControllerOptions() config.Controller {
+	return config.Controller{SkipNameValidation: ptr.To(true)}
+}
+func (m *recordingManager) GetFieldIndexer() client.FieldIndexer { return noIndexer{} }
+func (m *recordingManager) GetEventRecorderFor(string) k8srecord.EventRecorder {
+	return &k8srecord.FakeRecorder{}
+}
+func (m *recordingManager) Elected() <-chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}
+
+type noIndexer struct{}
+
+func (noIndexer) IndexField(context.Context, client.Object, string, client.IndexerFunc) error {
+	return nil
+}
+
+// validateSetup runs Scenario.Setup once, on a client of the backend, and
+// adds a reconciler for each controller it builds.
+func (ex *explorer) validateSetup() error {
+	if ex.s.Setup == nil {
+		return nil
+	}
+	c, err := ex.o.Backend.begin(context.Background(), nil)
+	if err != nil {
+		return err
+	}
+	bs, err := runSetup(ex.s.Setup, c, c)
+	if err != nil {
+		return err
+	}
+	if len(bs) == 0 {
+		return fmt.Errorf("explore: Scenario.Setup built no controller")
+	}
+	ex.fromSetup = len(ex.s.Reconcilers)
+	ex.s.Reconcilers = append([]Reconciler(nil), ex.s.Reconcilers...)
+	for _, b := range bs {
+		if !namePattern.MatchString(b.name) {
+			return fmt.Errorf("explore: Scenario.Setup: controller name %q is not [A-Za-z0-9.-] (give it one with Named)", b.name)
+		}
+		for _, rc := range ex.s.Reconcilers {
+			if rc.Name == b.name {
+				return fmt.Errorf("explore: Scenario.Setup: controller %q: a reconciler of that name exists", b.name)
+			}
+		}
+		gvk, err := apiutil.GVKForObject(b.forType, ex.o.Backend.scheme())
+		if err != nil {
+			return fmt.Errorf("explore: controller %q: %w", b.name, err)
+		}
+		ex.s.Reconcilers = append(ex.s.Reconcilers, Reconciler{Name: b.name, For: b.forType})
+		ex.forKinds = append(ex.forKinds, gvk)
+		ex.ownKinds = append(ex.ownKinds, nil)
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+package explore
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"sort"
+)
+
+// stateHash identifies the state before a chosen step: the last
+// Options.Versions versions of every object (normalised), the queued items
+// (as a set), the stale reads used and the steps left.
+func (r *run) stateHash(left int) uint64 {
+	type obj struct {
+		K string
+		V []any
+	}
+	var objs []obj
+	uids, _ := r.serverLabels()
+	for _, k := range r.order {
+		h := r.hist[k]
+		o := obj{K: k.gvk.String() + "|" + k.nn.String()}
+		for i := max(0, len(h.versions)-r.ex.o.Versions); i < len(h.versions); i++ {
+			o.V = append(o.V, mapUIDs(normalized(h.versions[i]), uids))
+		}
+		objs = append(objs, o)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].K < objs[j].K })
+	var q []string
+	for _, it := range r.queue {
+		q = append(q, r.ex.itemID(it))
+	}
+	sort.Strings(q) // the order only matters to the drain
+	b, _ := json.Marshal(struct {
+		O                    []obj
+		Q                    []string
+		Stale, Left, Crashes int
+		Floor                []int
+	}{objs, q, r.stale, left, r.crashes, r.floors()})
+	f := fnv.New64a()
+	_, _ = f.Write(b)
+	return f.Sum64()
+}
+
+// floors lists the cold-cache floors in object order, for the state hash.
+func (r *run) floors() []int {
+	if len(r.floor) == 0 {
+		return nil
+	}
+	out := make([]int, len(r.order))
+	for i, k := range r.order {
+		out[i] = r.floor[k]
+	}
+	return out
+}
