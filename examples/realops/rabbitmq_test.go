@@ -1,6 +1,9 @@
 package realops
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	rabbitmqv1beta1 "github.com/rabbitmq/cluster-operator/v2/api/v1beta1"
@@ -11,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -35,5 +39,24 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 		}},
 		Objects: []client.Object{&rabbitmqv1beta1.RabbitmqCluster{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "rabbits", Name: "hello"}}},
+		Actions: []explore.Action{{Name: "scale-to-3", Run: func(ctx context.Context, c client.Client) error {
+			rmq := &rabbitmqv1beta1.RabbitmqCluster{}
+			if err := c.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello"}, rmq); err != nil {
+				return err
+			}
+			rmq.Spec.Replicas = ptr.To[int32](3)
+			return c.Update(ctx, rmq)
+		}}},
+		Invariant: func(ctx context.Context, r client.Reader) error { // the StatefulSet runs the replicas asked for
+			rmq, sts := &rabbitmqv1beta1.RabbitmqCluster{}, &appsv1.StatefulSet{}
+			if err := errors.Join(r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello"}, rmq),
+				r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello-server"}, sts)); err != nil {
+				return err
+			}
+			if *sts.Spec.Replicas != *rmq.Spec.Replicas {
+				return fmt.Errorf("StatefulSet rabbits/hello-server has %d replicas, the RabbitmqCluster asks for %d", *sts.Spec.Replicas, *rmq.Spec.Replicas)
+			}
+			return nil
+		},
 	}, explore.Options{Backend: explore.Server(env)})
 }
