@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	rabbitmqv1beta1 "github.com/rabbitmq/cluster-operator/v2/api/v1beta1"
@@ -24,14 +25,16 @@ import (
 func TestExploreRabbitmqCluster(t *testing.T) {
 	env := start(t, "github.com/rabbitmq/cluster-operator/v2", rabbitmqv1beta1.AddToScheme)
 	clientset := kubernetes.NewForConfigOrDie(env.Config)
+	var events chan string // the schedule's events
 	explore.Check(t, explore.Scenario{
 		Reconcilers: []explore.Reconciler{{
 			Name: "rabbitmq", For: &rabbitmqv1beta1.RabbitmqCluster{},
 			Owns: []client.Object{&appsv1.StatefulSet{}, &corev1.ConfigMap{}, &corev1.Service{}, &rbacv1.Role{},
 				&rbacv1.RoleBinding{}, &corev1.ServiceAccount{}, &corev1.Secret{}},
 			New: func(c client.Client, api client.Reader) reconcile.Reconciler { // as main.go builds it
+				events = make(chan string, 1000)
 				return &controllers.RabbitmqClusterReconciler{Client: c, APIReader: api, Scheme: env.Scheme,
-					Recorder: &record.FakeRecorder{}, Namespace: "rabbitmq-system", ClusterConfig: env.Config,
+					Recorder: &record.FakeRecorder{Events: events}, Namespace: "rabbitmq-system", ClusterConfig: env.Config,
 					Clientset: clientset, PodExecutor: controllers.NewPodExecutor(),
 					DefaultRabbitmqImage:    "rabbitmq:4.1.1-management",
 					DefaultUserUpdaterImage: "rabbitmqoperator/default-user-credential-updater:1.0.2"}
@@ -48,6 +51,11 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 			return c.Update(ctx, rmq)
 		}}},
 		Invariant: func(ctx context.Context, r client.Reader) error { // the StatefulSet runs the replicas asked for
+			for len(events) > 0 {
+				if e := <-events; strings.Contains(e, "UnsupportedOperation") {
+					return fmt.Errorf("the user only scaled up, and the operator says: %s", e)
+				}
+			}
 			rmq, sts := &rabbitmqv1beta1.RabbitmqCluster{}, &appsv1.StatefulSet{}
 			if err := errors.Join(r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello"}, rmq),
 				r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello-server"}, sts)); err != nil {

@@ -19,29 +19,37 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
-// rayManager is the manager NewReconciler takes, with the explorer's client.
+// rayManager is the manager NewReconciler takes: the explorer's client, no
+// cache index (the explorer's client has no cache of the manager's), no events.
 type rayManager struct {
 	manager.Manager
 	c client.Client
 }
 
 func (m rayManager) GetClient() client.Client                        { return m.c }
+func (m rayManager) GetFieldIndexer() client.FieldIndexer            { return noIndex{} }
 func (m rayManager) GetEventRecorderFor(string) record.EventRecorder { return &record.FakeRecorder{} }
+
+type noIndex struct{}
+
+func (noIndex) IndexField(context.Context, client.Object, string, client.IndexerFunc) error {
+	return nil
+}
 
 func TestExploreRayCluster(t *testing.T) {
 	env := start(t, "github.com/ray-project/kuberay/ray-operator", rayv1.AddToScheme)
 	if err := env.Client.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ray"}}); err != nil {
 		t.Fatal(err) // Pods, unlike the other kinds, need their namespace
 	}
+	mgr, err := env.NewManager(manager.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	explore.Check(t, explore.Scenario{
 		Reconcilers: []explore.Reconciler{{
 			Name: "raycluster", For: &rayv1.RayCluster{},
 			Owns: []client.Object{&corev1.Pod{}, &corev1.Service{}, &corev1.Secret{}},
 			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { // as main.go builds it
-				mgr, err := env.NewManager(manager.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
 				return ray.NewReconciler(t.Context(), rayManager{mgr, named{c, new(int)}}, ray.RayClusterReconcilerOptions{})
 			},
 		}},
