@@ -44,7 +44,7 @@ func start(t *testing.T, module string, addToScheme func(*runtime.Scheme) error)
 func moduleDir(t *testing.T, module string) string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module)
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), "GOWORK=off") // this module is not in go.work
 	out, err := cmd.Output()
 	if err != nil {
 		var exit *exec.ExitError
