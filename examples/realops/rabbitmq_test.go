@@ -47,7 +47,7 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 			if err := c.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello"}, rmq); err != nil {
 				return err
 			}
-			rmq.Spec.Replicas = ptr.To[int32](3)
+			rmq.Spec.Replicas = ptr.To(int32(3))
 			return c.Update(ctx, rmq)
 		}}},
 		Invariant: func(ctx context.Context, r client.Reader) error { // the StatefulSet runs the replicas asked for

@@ -57,15 +57,15 @@ func TestExploreRayCluster(t *testing.T) {
 			ObjectMeta: metav1.ObjectMeta{Namespace: "ray", Name: "hello"},
 			Spec: rayv1.RayClusterSpec{
 				HeadGroupSpec: rayv1.HeadGroupSpec{Template: podTemplate("ray-head")},
-				WorkerGroupSpecs: []rayv1.WorkerGroupSpec{{GroupName: "workers", Replicas: ptr.To[int32](1),
-					MinReplicas: ptr.To[int32](0), MaxReplicas: ptr.To[int32](3), Template: podTemplate("ray-worker")}},
+				WorkerGroupSpecs: []rayv1.WorkerGroupSpec{{GroupName: "workers", Replicas: ptr.To(int32(1)),
+					MinReplicas: ptr.To(int32(0)), MaxReplicas: ptr.To(int32(3)), Template: podTemplate("ray-worker")}},
 			}}},
 		Actions: []explore.Action{{Name: "scale-to-2", Run: func(ctx context.Context, c client.Client) error {
 			rc := &rayv1.RayCluster{}
 			if err := c.Get(ctx, client.ObjectKey{Namespace: "ray", Name: "hello"}, rc); err != nil {
 				return err
 			}
-			rc.Spec.WorkerGroupSpecs[0].Replicas = ptr.To[int32](2)
+			rc.Spec.WorkerGroupSpecs[0].Replicas = ptr.To(int32(2))
 			return c.Update(ctx, rc)
 		}}},
 		Invariant: func(ctx context.Context, r client.Reader) error { // one head Pod, a worker Pod per replica
