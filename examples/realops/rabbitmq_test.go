@@ -12,6 +12,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
@@ -26,13 +27,14 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 	env := start(t, "github.com/rabbitmq/cluster-operator/v2", rabbitmqv1beta1.AddToScheme)
 	clientset := kubernetes.NewForConfigOrDie(env.Config)
 	var events chan string // the schedule's events
+	var deleted bool       // the user deleted the RabbitmqCluster in this schedule
 	explore.Check(t, explore.Scenario{
 		Reconcilers: []explore.Reconciler{{
 			Name: "rabbitmq", For: &rabbitmqv1beta1.RabbitmqCluster{},
 			Owns: []client.Object{&appsv1.StatefulSet{}, &corev1.ConfigMap{}, &corev1.Service{}, &rbacv1.Role{},
 				&rbacv1.RoleBinding{}, &corev1.ServiceAccount{}, &corev1.Secret{}},
 			New: func(c client.Client, api client.Reader) reconcile.Reconciler { // as main.go builds it
-				events = make(chan string, 1000)
+				events, deleted = make(chan string, 1000), false
 				return &controllers.RabbitmqClusterReconciler{Client: c, APIReader: api, Scheme: env.Scheme,
 					Recorder: &record.FakeRecorder{Events: events}, Namespace: "rabbitmq-system", ClusterConfig: env.Config,
 					Clientset: clientset, PodExecutor: controllers.NewPodExecutor(),
@@ -49,6 +51,9 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 			}
 			rmq.Spec.Replicas = ptr.To(int32(3))
 			return c.Update(ctx, rmq)
+		}}, {Name: "delete", Run: func(ctx context.Context, c client.Client) error {
+			deleted = true
+			return c.Delete(ctx, &rabbitmqv1beta1.RabbitmqCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "rabbits", Name: "hello"}})
 		}}},
 		Invariant: func(ctx context.Context, r client.Reader) error { // the StatefulSet runs the replicas asked for
 			for len(events) > 0 {
@@ -57,6 +62,11 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 				}
 			}
 			rmq, sts := &rabbitmqv1beta1.RabbitmqCluster{}, &appsv1.StatefulSet{}
+			if err := r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello"}, rmq); deleted && err == nil {
+				return fmt.Errorf("the user deleted RabbitmqCluster rabbits/hello, and it is back (uid %s)", rmq.UID)
+			} else if deleted && apierrors.IsNotFound(err) {
+				return nil
+			}
 			if err := errors.Join(r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello"}, rmq),
 				r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello-server"}, sts)); err != nil {
 				return err
