@@ -12,11 +12,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/statuspatch/statuspatch/testenv"
 )
+
+// TestMain silences controller-runtime's logger, which the operators log
+// through (and which prints a stack when nothing is set).
+func TestMain(m *testing.M) {
+	ctrllog.SetLogger(logr.Discard())
+	os.Exit(m.Run())
+}
 
 // start runs the full API (kube-apiserver against testenv's etcd: the
 // operators own built-in kinds) with the CRDs of module's config/crd/bases
