@@ -3,6 +3,7 @@ module github.com/statuspatch/statuspatch/examples/realops
 go 1.24.4
 
 require (
+	github.com/go-logr/logr v1.4.3
 	github.com/rabbitmq/cluster-operator/v2 v2.16.0
 	github.com/ray-project/kuberay/ray-operator v1.5.1
 	github.com/statuspatch/statuspatch/testenv v0.1.0
@@ -31,7 +32,6 @@ require (
 	github.com/felixge/httpsnoop v1.0.4 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.0 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-openapi/jsonpointer v0.21.2 // indirect
 	github.com/go-openapi/jsonreference v0.21.0 // indirect
