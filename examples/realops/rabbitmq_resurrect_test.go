@@ -24,10 +24,14 @@ import (
 func TestRabbitmqRecreatesDeletedCluster(t *testing.T) {
 	env := start(t, "github.com/rabbitmq/cluster-operator/v2", rabbitmqv1beta1.AddToScheme)
 	ctx, key := t.Context(), client.ObjectKey{Namespace: "rabbits", Name: "gone"}
+	clientset, err := kubernetes.NewForConfig(env.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
 	reconciler := func(c client.Client) *controllers.RabbitmqClusterReconciler {
 		return &controllers.RabbitmqClusterReconciler{Client: c, APIReader: env.Client, Scheme: env.Scheme,
 			Recorder: &record.FakeRecorder{}, Namespace: "rabbitmq-system", ClusterConfig: env.Config,
-			Clientset: kubernetes.NewForConfigOrDie(env.Config), PodExecutor: controllers.NewPodExecutor(),
+			Clientset: clientset, PodExecutor: controllers.NewPodExecutor(),
 			DefaultRabbitmqImage:    "rabbitmq:4.1.1-management",
 			DefaultUserUpdaterImage: "rabbitmqoperator/default-user-credential-updater:1.0.2"}
 	}

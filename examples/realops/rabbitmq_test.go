@@ -25,7 +25,10 @@ import (
 
 func TestExploreRabbitmqCluster(t *testing.T) {
 	env := start(t, "github.com/rabbitmq/cluster-operator/v2", rabbitmqv1beta1.AddToScheme)
-	clientset := kubernetes.NewForConfigOrDie(env.Config)
+	clientset, err := kubernetes.NewForConfig(env.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var events chan string // the schedule's events
 	var deleted bool       // the user deleted the RabbitmqCluster in this schedule
 	explore.Check(t, explore.Scenario{
