@@ -84,6 +84,12 @@ test-assets: ## Build envtest's binaries from the module proxy into the cache (m
 	cd testenv && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestEnvtestBackend' .
 	cd examples && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestRolloutOnEachBackend' ./internal/explore/
 
+.PHONY: explore-operators
+explore-operators: ## Explore two real operators (RabbitMQ's cluster-operator, KubeRay) taken from the module proxy at pinned versions, on the full API (docs/explore-your-operator.md). Not in make test.
+	@echo "make testenv-assets: kube-apiserver and etcd $(TESTENV_ASSETS_VERSION) (minutes the first time)"
+	@$(MAKE) -s testenv-assets
+	cd examples/realops && GOWORK=off STATUSPATCH_REQUIRE_FULLAPI=1 $(GO) test $(TEST_FLAGS) -count=1 -v -timeout 60m .
+
 .PHONY: test-examples
 test-examples: tools ## examples: the example operator and the contention proof on testenv.
 	./hack/warm-cache.sh examples
