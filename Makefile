@@ -39,14 +39,17 @@ tools: build $(CONTROLLER_GEN) ## Install the pinned tools (controller-gen) into
 $(CONTROLLER_GEN):
 	GOBIN=$(BIN) $(GO) install sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_GEN_VERSION)
 
-# envtest's kube-apiserver and etcd, built from source through the module
-# proxy into os.UserCacheDir()/statuspatch/testenv-assets (minutes the first
-# time, nothing after): KUBEBUILDER_ASSETS=$$(make -s testenv-assets).
+# testenv's full-API kube-apiserver (and with TESTENV_ASSETS_FLAGS=--etcd
+# envtest's etcd too), built from source through the module proxy into
+# os.UserCacheDir()/statuspatch/testenv-assets (minutes the first time,
+# nothing after). For envtest:
+# KUBEBUILDER_ASSETS=$$(make -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd).
 TESTENV_ASSETS_VERSION ?= 1.35.x
+TESTENV_ASSETS_FLAGS ?=
 
 .PHONY: testenv-assets
-testenv-assets: ## Build envtest's kube-apiserver and etcd (TESTENV_ASSETS_VERSION, 1.35.x) into the cache; print the folder.
-	@cd testenv && $(GO) run ./cmd/testenv-assets use -p path $(TESTENV_ASSETS_VERSION)
+testenv-assets: ## Build the full API's kube-apiserver (TESTENV_ASSETS_VERSION, 1.35.x; TESTENV_ASSETS_FLAGS=--etcd adds envtest's etcd) into the cache; print the folder.
+	@cd testenv && $(GO) run ./cmd/testenv-assets use $(TESTENV_ASSETS_FLAGS) -p path $(TESTENV_ASSETS_VERSION)
 
 ##@ Test
 
@@ -77,12 +80,12 @@ test-testenv: ## testenv: the in-process API server, and the patcher's integrati
 	cd testenv && $(GO) test $(TEST_FLAGS) ./...
 
 .PHONY: test-assets
-test-assets: ## Build envtest's binaries from the module proxy into the cache (minutes the first time), then test on them: testenv-assets' integration test, testenv's envtest backend, the explorer on each backend. make test's full-API tests find the same cache.
+test-assets: ## Build envtest's binaries (kube-apiserver and etcd) from the module proxy into the cache (minutes the first time), then test on them: testenv-assets' integration test, testenv's envtest backend, the explorer on each backend. make test's full-API tests find the same cache.
 	@echo "make testenv-assets: kube-apiserver and etcd $(TESTENV_ASSETS_VERSION) (minutes the first time; progress below)"
-	@$(MAKE) -s testenv-assets
+	@$(MAKE) -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd
 	cd testenv && TESTENV_ASSETS_BUILD=1 $(GO) test $(TEST_FLAGS) -count=1 -timeout 60m -run Integration ./cmd/testenv-assets
-	cd testenv && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestEnvtestBackend' .
-	cd examples && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestRolloutOnEachBackend' ./internal/explore/
+	cd testenv && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets TESTENV_ASSETS_FLAGS=--etcd) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestEnvtestBackend' .
+	cd examples && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets TESTENV_ASSETS_FLAGS=--etcd) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestRolloutOnEachBackend' ./internal/explore/
 
 .PHONY: explore-operators
 explore-operators: ## Explore two real operators (RabbitMQ's cluster-operator, KubeRay) taken from the module proxy at pinned versions, on the full API (docs/explore-your-operator.md). Not in make test.

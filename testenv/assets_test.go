@@ -20,7 +20,9 @@ func TestAssetsWithoutBinariesRejectedUpFront(t *testing.T) {
 		want  []string
 	}{
 		{"empty", nil, []string{"no executable kube-apiserver or etcd"}},
-		{"no etcd", map[string]os.FileMode{"kube-apiserver": 0o755}, []string{"no executable etcd,"}},
+		// testenv-assets' folder built for the full API, without --etcd:
+		// the message gives the command that adds etcd.
+		{"no etcd", map[string]os.FileMode{"kube-apiserver": 0o755}, []string{"no executable etcd,", "testenv-assets use --etcd -p path"}},
 		{"not executable", map[string]os.FileMode{"kube-apiserver": 0o644, "etcd": 0o644}, []string{"no executable kube-apiserver or etcd"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

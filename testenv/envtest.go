@@ -66,7 +66,7 @@ func checkEnvtestAssets(o options) error {
 		return nil
 	}
 	return fmt.Errorf("testenv: %s %q has no executable %s, so the envtest backend cannot start "+
-		"(it chose envtest because %s); point it at a directory with %s (setup-envtest use -p path prints one; testenv-assets use -p path builds one from the module proxy), "+
+		"(it chose envtest because %s); point it at a directory with %s (setup-envtest use -p path prints one; testenv-assets use --etcd -p path builds one from the module proxy), "+
 		"or pass testenv.WithBackend(testenv.BackendEmbedded) to run the in-process server whatever %s says",
 		o.assetsFrom, o.assetsDir, strings.Join(missing, " or "), o.backendReason,
 		strings.Join(envtestBinaries, " and "), EnvAssets)

@@ -12,11 +12,14 @@ import (
 
 // AssetsCacheDir is the folder, under os.UserCacheDir(), where
 // cmd/testenv-assets caches its builds: one <version>-<goos>-<goarch>
-// subfolder per release (1.35.4-linux-amd64) with kube-apiserver and etcd.
+// subfolder per release (1.35.4-linux-amd64) with kube-apiserver, and
+// etcd when built with --etcd (envtest's route; the full API needs
+// kube-apiserver alone).
 const AssetsCacheDir = "statuspatch/testenv-assets"
 
 // assetsCommand is what gets a kube-apiserver into that cache (built from
-// the Go module proxy, minutes the first time). Without a version it runs
+// the Go module proxy, minutes the first time; no etcd, which the full API
+// does not run). Without a version it runs
 // from any module that requires testenv, at the testenv version it requires.
 const assetsCommand = "go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path 1.35.x"
 

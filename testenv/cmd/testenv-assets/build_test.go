@@ -18,7 +18,7 @@ import (
 var platform = runtime.GOOS + "-" + runtime.GOARCH
 
 // fakeCache makes a cache folder per version, each with executable
-// binaries, as a finished build leaves it.
+// kube-apiserver and etcd, as a finished --etcd build leaves it.
 func fakeCache(t *testing.T, root string, versions ...string) {
 	t.Helper()
 	for _, v := range versions {
@@ -26,7 +26,7 @@ func fakeCache(t *testing.T, root string, versions ...string) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range binaries {
+		for _, name := range wanted(true) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -95,21 +95,23 @@ func TestInstalledOnly(t *testing.T) {
 	}
 	fakeCache(t, building, "x")
 	fakeCache(t, root, "1.35.11-windows-arm64") // another platform's folder name
-	for _, tc := range []struct{ q, want string }{
-		{"1.35.x", "1.35.10"}, // 10 > 2 as numbers
-		{"1.34", "1.34.4"},
-		{"1.35.2", "1.35.2"},
-		{"", "1.36.1"}, // the newest complete build, not 1.37.0 without etcd
+	for _, tc := range []struct{ etcd, q, want string }{
+		{"--etcd", "1.35.x", "1.35.10"}, // 10 > 2 as numbers
+		{"--etcd", "1.34", "1.34.4"},
+		{"--etcd", "1.35.2", "1.35.2"},
+		{"--etcd", "", "1.36.1"},       // the newest build with etcd, not 1.37.0 without it
+		{"--etcd=false", "", "1.37.0"}, // the full API needs kube-apiserver alone
+		{"--etcd=false", "1.37.x", "1.37.0"},
 	} {
-		r := runUse(t, noGo(t), "-i", "-p", "path", "--bin-dir", root, tc.q)
+		r := runUse(t, noGo(t), "-i", tc.etcd, "-p", "path", "--bin-dir", root, tc.q)
 		if want := filepath.Join(root, tc.want+"-"+platform) + "\n"; r.code != 0 || r.stdout != want {
-			t.Errorf("-i %q: exit %d, stdout %q, want %q", tc.q, r.code, r.stdout, want)
+			t.Errorf("-i %s %q: exit %d, stdout %q, want %q", tc.etcd, tc.q, r.code, r.stdout, want)
 		}
 	}
 	for _, q := range []string{"1.37.x", "1.38.x", "1.33.x"} {
-		r := runUse(t, noGo(t), "-i", "-p", "path", "--bin-dir", root, q)
-		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "no build of "+q) {
-			t.Errorf("-i %q: exit %d, stdout %q, stderr %q; want exit 1 and no build", q, r.code, r.stdout, r.stderr)
+		r := runUse(t, noGo(t), "-i", "--etcd", "-p", "path", "--bin-dir", root, q)
+		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "no build of "+q+" with kube-apiserver and etcd") {
+			t.Errorf("-i --etcd %q: exit %d, stdout %q, stderr %q; want exit 1 and no build", q, r.code, r.stdout, r.stderr)
 		}
 	}
 }
@@ -180,7 +182,8 @@ func (f *fakeGo) run(_ context.Context, dir string, line func(string), args ...s
 }
 
 // A line is resolved through the proxy's version list, built once into the
-// cache with the scratch go.mod files, and the second run builds nothing.
+// cache with the scratch go.mod, kube-apiserver alone (the full API's
+// need), and the second run builds nothing.
 func TestBuildThenCacheHit(t *testing.T) {
 	root := t.TempDir()
 	f := &fakeGo{t: t, versions: servedTags[:15]} // up to v1.35.4
@@ -189,13 +192,13 @@ func TestBuildThenCacheHit(t *testing.T) {
 	if r.code != 0 || r.stdout != want+"\n" {
 		t.Fatalf("exit %d, stdout %q; want %q", r.code, r.stdout, want)
 	}
-	for _, s := range []string{"takes minutes the first time", "[1/5] reading k8s.io/kubernetes v1.35.4's go.mod",
-		"[3/5] etcd v3.6.5: compiling", "[5/5] kube-apiserver v1.35.4: compiling", "built kube-apiserver v1.35.4 and etcd v3.6.5 in"} {
+	for _, s := range []string{"building kube-apiserver 1.35.4 from source", "takes minutes the first time", "[1/3] reading k8s.io/kubernetes v1.35.4's go.mod",
+		"[3/3] kube-apiserver v1.35.4: compiling", "built kube-apiserver v1.35.4 in"} {
 		if !strings.Contains(r.stderr, s) {
 			t.Errorf("stderr lacks %q", s)
 		}
 	}
-	if !complete(want) {
+	if m := missing(want, wanted(false)); len(m) != 0 {
 		t.Errorf("%s is not a complete build", want)
 	}
 	if info, err := os.Stat(want); err != nil || info.Mode().Perm() != 0o755 {
@@ -210,14 +213,14 @@ func TestBuildThenCacheHit(t *testing.T) {
 	for _, e := range inner {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != "BUILD-INFO etcd kube-apiserver" {
-		t.Errorf("build folder holds %q, want BUILD-INFO etcd kube-apiserver (no scratch modules)", names)
+	if strings.Join(names, " ") != "BUILD-INFO kube-apiserver" {
+		t.Errorf("build folder holds %q, want BUILD-INFO kube-apiserver (no etcd, no scratch modules)", names)
 	}
 	if !strings.Contains(f.goMods["kube-apiserver"], "\tk8s.io/client-go => k8s.io/client-go v0.35.4\n") {
 		t.Errorf("kube-apiserver was built in:\n%s", f.goMods["kube-apiserver"])
 	}
-	if !strings.Contains(f.goMods["etcd"], "require go.etcd.io/etcd/server/v3 v3.6.5\n") {
-		t.Errorf("etcd was built in:\n%s", f.goMods["etcd"])
+	if _, ok := f.goMods["etcd"]; ok {
+		t.Errorf("etcd was built without --etcd")
 	}
 	var apiserverBuild string
 	for _, c := range f.calls {
@@ -248,13 +251,13 @@ func TestBuildThenCacheHit(t *testing.T) {
 func TestBuildFailureLeavesNothing(t *testing.T) {
 	root := t.TempDir()
 	f := &fakeGo{t: t, versions: []string{"v1.35.4"}, fail: map[string]error{
-		"kube-apiserver": errors.New("go build: exit status 1; the go command's last output:\nstaging/x.go:1: undefined: y"),
+		"etcd": errors.New("go build: exit status 1; the go command's last output:\nserver/x.go:1: undefined: y"),
 	}}
-	r := runUse(t, f.run, "-p", "path", "--bin-dir", root, "1.35.x")
+	r := runUse(t, f.run, "--etcd", "-p", "path", "--bin-dir", root, "1.35.x")
 	if r.code != 1 || r.stdout != "" {
 		t.Errorf("exit %d, stdout %q; want 1 and nothing", r.code, r.stdout)
 	}
-	if !strings.Contains(r.stderr, "building kube-apiserver v1.35.4 (k8s.io/kubernetes/cmd/kube-apiserver): go build: exit status 1") ||
+	if !strings.Contains(r.stderr, "building etcd v3.6.5 (go.etcd.io/etcd/server/v3): go build: exit status 1") ||
 		!strings.Contains(r.stderr, "undefined: y") {
 		t.Errorf("stderr does not name the failed build and its output: %s", r.stderr)
 	}
@@ -263,7 +266,7 @@ func TestBuildFailureLeavesNothing(t *testing.T) {
 	}
 	// A later run builds again rather than taking anything as done.
 	f.fail = nil
-	if r := runUse(t, f.run, "-p", "path", "--bin-dir", root, "1.35.x"); r.code != 0 {
+	if r := runUse(t, f.run, "--etcd", "-p", "path", "--bin-dir", root, "1.35.x"); r.code != 0 {
 		t.Errorf("the build after a failure: exit %d", r.code)
 	}
 }
@@ -382,55 +385,5 @@ func TestInterrupted(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(root); len(entries) != 0 {
 		t.Errorf("the interrupted build left %v in the cache", entries)
-	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the progress reports' goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// While a step runs, it reports packages compiled out of go list -deps's
-// count, modules downloaded and the time spent.
-func TestProgressReports(t *testing.T) {
-	f := &fakeGo{t: t, versions: []string{"v1.35.4"}}
-	slow := func(ctx context.Context, dir string, line func(string), args ...string) ([]byte, error) {
-		out, err := f.run(ctx, dir, line, args...)
-		if args[0] == "build" {
-			line("go: downloading example.com/late v1.0.0")
-			time.Sleep(100 * time.Millisecond)
-		}
-		return out, err
-	}
-	var log syncBuffer
-	b := &builder{root: t.TempDir(), goos: runtime.GOOS, goarch: runtime.GOARCH, run: slow,
-		log: &log, tick: 10 * time.Millisecond, now: time.Now, staleBuildAge: time.Hour}
-	if _, err := b.build(t.Context(), kubeVersion{Minor: 35, Patch: 4}); err != nil {
-		t.Fatal(err)
-	}
-	got := log.String()
-	t.Log(got)
-	for _, want := range []string{
-		"[3/5] etcd v3.6.5: compiling: ",
-		"[5/5] kube-apiserver v1.35.4: compiling: ",
-		", 2 of at most 3 packages compiled (cached ones are not counted), 1 module downloaded (",
-		" elapsed in all)",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("progress lacks %q", want)
-		}
 	}
 }

@@ -1,8 +1,10 @@
-// Command testenv-assets builds the binaries controller-runtime's envtest
-// runs (kube-apiserver and etcd) from source, through the Go module proxy
-// alone, and prints the folder to use as KUBEBUILDER_ASSETS:
+// Command testenv-assets builds the kube-apiserver that testenv's full API
+// (testenv.WithFullAPI) runs, and with --etcd the etcd that
+// controller-runtime's envtest runs too, from source, through the Go module
+// proxy alone, and prints the folder (a KUBEBUILDER_ASSETS for envtest):
 //
-//	export KUBEBUILDER_ASSETS=$(go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets@latest use -p path 1.35.x)
+//	go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path 1.35.x
+//	export KUBEBUILDER_ASSETS=$(go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use --etcd -p path 1.35.x)
 //
 // kube-apiserver comes from the k8s.io/kubernetes module at the requested
 // release (its staging modules at their published releases, v0.N.P for
@@ -10,12 +12,18 @@
 // go.mod requires. Each is built in a scratch module in the cache, so
 // nothing is added to the calling module's go.mod. The result is cached in
 // os.UserCacheDir()/statuspatch/testenv-assets/<version>-<goos>-<goarch>/;
-// the first build takes minutes, later runs print the folder at once. No
+// the first build takes minutes, later runs print the folder at once; a
+// later --etcd adds etcd to a folder built without it. No
 // kube-controller-manager or kubectl is built: envtest needs neither.
+//
+// testenv-assets warm compiles the packages a module's tests need into the
+// Go build cache with progress, so the first go test of a package
+// importing testenv is not minutes of silence.
 //
 // Usage:
 //
-//	testenv-assets use [-p human|path|env] [-i] [--bin-dir DIR] [VERSION]
+//	testenv-assets use [-p human|path|env] [-i] [--etcd] [--bin-dir DIR] [VERSION]
+//	testenv-assets warm [-race] [-tags TAGS] [PACKAGES]
 //
 // VERSION is 1.N.P (one release), 1.N.x (the newest patch of a line the
 // module proxy serves), or left out (the newest release served).
@@ -42,11 +50,15 @@ func main() {
 	os.Exit(code)
 }
 
-const usage = `testenv-assets builds envtest's kube-apiserver and etcd from source through
-the Go module proxy and prints the folder to use as KUBEBUILDER_ASSETS.
+const usage = `testenv-assets use builds the kube-apiserver testenv's full API
+(testenv.WithFullAPI) runs, and with --etcd the etcd envtest runs too, from
+source through the Go module proxy, and prints the folder (for envtest: the
+KUBEBUILDER_ASSETS). testenv-assets warm compiles a module's test
+dependencies with progress (testenv-assets warm -h).
 
 Usage:
   testenv-assets use [flags] [VERSION]
+  testenv-assets warm [-race] [-tags TAGS] [PACKAGES]
 
 VERSION is 1.N.P (one release, e.g. 1.35.4), 1.N.x (the newest patch of a
 line the module proxy serves, e.g. 1.35.x), or left out (the newest release
@@ -54,7 +66,7 @@ served). The first build of a version takes minutes; it is cached in
 %s
 and later runs print the folder at once.
 
-Flags:
+Flags of use:
 `
 
 // run is the command; runner, when not nil, replaces the go command (tests).
@@ -68,6 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 	printMode := fs.String("p", "human", "what to print: human (version, platform, path), path (the folder alone, for KUBEBUILDER_ASSETS=$(...)), or env (export KUBEBUILDER_ASSETS=...)")
 	installedOnly := fs.Bool("i", false, "use only what is cached: never ask the module proxy or build")
 	binDir := fs.String("bin-dir", cacheRoot, "the cache folder")
+	etcd := fs.Bool("etcd", false, "build etcd too, for controller-runtime's envtest (KUBEBUILDER_ASSETS, testenv's envtest backend); testenv's full API (WithFullAPI) needs kube-apiserver alone")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, usage, cacheRoot)
 		fs.PrintDefaults()
@@ -79,8 +92,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 		}
 		return 0
 	}
+	if args[0] == "warm" {
+		if runner == nil {
+			runner = envRunner("go")
+		}
+		return warm(ctx, "", args[1:], stderr, runner, 15*time.Second)
+	}
 	if args[0] != "use" {
-		fmt.Fprintf(stderr, "testenv-assets: unknown command %q; the command is use (testenv-assets help)\n", args[0])
+		fmt.Fprintf(stderr, "testenv-assets: unknown command %q; the commands are use and warm (testenv-assets help)\n", args[0])
 		return 2
 	}
 	// Flags may come before or after the version, as setup-envtest takes them.
@@ -128,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 		runner = goRunner("go", goos, goarch)
 	}
 	b := &builder{
-		root: *binDir, goos: goos, goarch: goarch,
+		root: *binDir, want: wanted(*etcd), goos: goos, goarch: goarch,
 		run: runner, log: stderr, tick: 15 * time.Second, now: time.Now,
 		staleBuildAge: 24 * time.Hour,
 	}
@@ -158,7 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 func use(ctx context.Context, b *builder, q query, installedOnly bool) (kubeVersion, string, error) {
 	if !q.Line && !q.Latest {
 		v := kubeVersion{Minor: q.Minor, Patch: q.Patch}
-		if dir := b.dir(v); complete(dir) {
+		if dir := b.dir(v); b.complete(dir) {
 			return v, dir, nil
 		}
 	}
@@ -166,7 +185,8 @@ func use(ctx context.Context, b *builder, q query, installedOnly bool) (kubeVers
 		if v, ok := b.newestCached(q); ok {
 			return v, b.dir(v), nil
 		}
-		return kubeVersion{}, "", fmt.Errorf("no build of %s in %s (-i uses only the cache); run without -i to build it", q, b.root)
+		return kubeVersion{}, "", fmt.Errorf("no build of %s with %s in %s (-i uses only the cache); run without -i to build it",
+			q, strings.Join(b.want, " and "), b.root)
 	}
 	tags, err := b.servedVersions(ctx)
 	if err != nil {
