@@ -109,6 +109,10 @@ test-install: tools ## README's install and kubebuilder steps in an operator pin
 test-release: ## hack/release.sh in dry-run mode on a temporary clone.
 	./hack/release-test.sh
 
+.PHONY: test-release-concurrent
+test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a scratch clone) and hack/install-test.sh started at once: all pass (RELEASE_CONCURRENCY_INSTALL=quick: a short consumer instead of the install test).
+	./hack/release-concurrency-test.sh
+
 ##@ Generate
 
 .PHONY: generate
