@@ -13,7 +13,7 @@
 # scratch clone of this checkout (it fast-forwards the clone, never this
 # repository); and hack/install-test.sh, or with
 # RELEASE_CONCURRENCY_INSTALL=quick a short consumer of the same cache (go
-# get the runtime, list patchertest's imports, go install statuspatch-gen
+# get the runtime and patchertest, list their imports, go install statuspatch-gen
 # and run it), which exercises the same race in seconds instead of the
 # install test's minutes. Each run's output is in a log printed on failure;
 # the script prints how long each took and how long the whole took.
@@ -40,8 +40,8 @@ quick_install() {
 	mkdir -p "$work/quick/consumer"
 	cd "$work/quick/consumer"
 	go mod init example.com/consumer
-	go get "github.com/statuspatch/statuspatch@$version"
-	go list -deps github.com/statuspatch/statuspatch/patchertest >/dev/null
+	go get "github.com/statuspatch/statuspatch/patcher@$version" "github.com/statuspatch/statuspatch/patchertest@$version"
+	go list -deps github.com/statuspatch/statuspatch/patcher github.com/statuspatch/statuspatch/patchertest >/dev/null
 	GOBIN=$PWD/bin go install "github.com/statuspatch/statuspatch/cmd/statuspatch-gen@$version"
 	bin/statuspatch-gen -h >/dev/null 2>&1 || true
 	[[ -x bin/statuspatch-gen ]]
