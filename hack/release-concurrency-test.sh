@@ -68,9 +68,11 @@ fi
 failed=()
 for name in "${!pids[@]}"; do
 	if wait "${pids[$name]}"; then
-		echo "ok: $name passed ($(($(date +%s) - began[$name]))s)"
+		took=$(($(date +%s) - began[$name]))
+		echo "ok: $name passed (${took}s)"
 	else
-		echo "FAIL: $name ($(($(date +%s) - began[$name]))s); its log:"
+		took=$(($(date +%s) - began[$name]))
+		echo "FAIL: $name (${took}s), its log:"
 		sed 's/^/    /' "$work/$name.log"
 		failed+=("$name")
 	fi
