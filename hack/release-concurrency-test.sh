@@ -53,7 +53,13 @@ run() { # NAME COMMAND...: start COMMAND in the background, its output in a log
 	local name=$1
 	shift
 	began[$name]=$(date +%s)
-	("$@") >"$work/$name.log" 2>&1 &
+	(
+		set +e
+		(set -e; "$@")
+		rc=$?
+		date +%s >"$work/$name.end"
+		exit "$rc"
+	) >"$work/$name.log" 2>&1 &
 	pids[$name]=$!
 	echo "started $name (pid ${pids[$name]}): $*"
 }
@@ -68,10 +74,10 @@ fi
 failed=()
 for name in "${!pids[@]}"; do
 	if wait "${pids[$name]}"; then
-		took=$(($(date +%s) - began[$name]))
+		took=$(($(cat "$work/$name.end") - began[$name]))
 		echo "ok: $name passed (${took}s)"
 	else
-		took=$(($(date +%s) - began[$name]))
+		took=$(($(cat "$work/$name.end") - began[$name]))
 		echo "FAIL: $name (${took}s), its log:"
 		sed 's/^/    /' "$work/$name.log"
 		failed+=("$name")
