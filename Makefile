@@ -118,6 +118,14 @@ test-install: tools ## README's install and kubebuilder steps in an operator pin
 test-release: ## hack/release.sh in dry-run mode on a temporary clone.
 	./hack/release-test.sh
 
+.PHONY: test-release-concurrent
+test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a scratch clone) and hack/install-test.sh started at once: all pass (RELEASE_CONCURRENCY_INSTALL=quick: a short consumer instead of the install test).
+	./hack/release-concurrency-test.sh
+
+.PHONY: test-newcomer
+test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold, from a module proxy built here: the lint message before and after the reconciler imports the patchers.
+	./hack/newcomer-test.sh
+
 ##@ Generate
 
 .PHONY: generate

@@ -38,7 +38,7 @@ for doc in "${docs[@]}"; do
 	while IFS=: read -r line text; do
 		v=$(grep -oE '1\.[0-9]+' <<<"$text" | head -1)
 		[[ $v == "$work_minor" ]] || problem "$doc:$line" "says this repository builds with Go $v; go.work says go $gowork_go"
-	done < <(grep -noE 'Go \(1\.[0-9]+\)' "$doc" || true)
+	done < <(grep -noE 'Go \(1\.[0-9]+[,)]' "$doc" || true)
 done
 
 # 2. Version tables. docs/compatibility.md's matrix rows are hack/compat.sh's

@@ -167,6 +167,10 @@ endef
 .PHONY: manifests
 manifests: controller-gen ## Generate WebhookConfiguration, ClusterRole and CustomResourceDefinition objects.
 	"\$(CONTROLLER_GEN)" rbac:roleName=manager-role crd webhook paths="./..." output:crd:artifacts:config=config/crd/bases
+
+.PHONY: generate
+generate: controller-gen ## Generate code containing DeepCopy, DeepCopyInto, and DeepCopyObject method implementations.
+	"\$(CONTROLLER_GEN)" object:headerFile="hack/boilerplate.go.txt" paths="./..."
 EOF
 	sed -n '/<!-- makefile:begin -->/,/<!-- makefile:end -->/p' "$root/docs/kubebuilder.md" | grep -vE '^(<!--|```)'
 } >Makefile
@@ -183,7 +187,11 @@ grep -q 'internal/patchers' "$work/cg.out" || { cat "$work/cg.out"; die "control
 echo "ok: without internal/patchers, controller-gen object fails: $(head -1 "$work/cg.out")"
 rm -f bin/statuspatch-gen # the README's go install put it there; go-install-tool must
 for round in 1 2; do
-	make generate || die "round $round: docs/kubebuilder.md's make generate failed (above)"
+	make generate 2>&1 | tee "$work/generate.out" || die "round $round: docs/kubebuilder.md's make generate failed (above)"
+	# The block composes with kubebuilder's own generate target (issue 32).
+	if grep -E 'overriding recipe|ignoring old recipe' "$work/generate.out"; then
+		die "docs/kubebuilder.md's Makefile block replaces a target of kubebuilder's (above); it must only add prerequisites"
+	fi
 	make manifests || die "round $round: kubebuilder's make manifests failed after make generate (above)"
 	go build ./... || die "round $round: go build ./... failed after make generate manifests (above)"
 done
@@ -198,6 +206,35 @@ check_pins "make generate, make manifests"
 go mod tidy || die "go mod tidy failed after make generate (above)"
 check_pins "go mod tidy"
 grep -E '^\s*github.com/statuspatch/statuspatch' go.mod
+
+step "the lint message before the controller imports the patchers: it names internal/patchers"
+# A newcomer's controller before step 4 of docs/kubebuilder.md: it writes
+# status by hand and does not import internal/patchers yet.
+mkdir -p internal/legacy
+cat >internal/legacy/legacy.go <<'EOF'
+package legacy
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	widgetsv1 "example.com/widgets/api/v1"
+)
+
+func blind(ctx context.Context, c client.Client, w *widgetsv1.Widget) error {
+	base := w.DeepCopy()
+	w.Status.Parts = nil
+	return c.Status().Patch(ctx, w, client.MergeFrom(base))
+}
+EOF
+if bin/statuspatch-lint ./internal/legacy/ >"$work/legacy.out" 2>&1; then
+	die "statuspatch-lint passed on a handwritten status write"
+fi
+cat "$work/legacy.out"
+grep -q 'handwritten status write to Widget: use WidgetStatusPatcher (example.com/widgets/internal/patchers)$' "$work/legacy.out" ||
+	die "before the controller imports internal/patchers, the message does not name it (above)"
+rm -r internal/legacy
 
 step "build and vet (the generated patchers compile against controller-runtime v0.23.1), README.md's lint block, make lint-status"
 go build ./... || die "go build ./... failed: the operator with the generated patchers does not compile (above)"
@@ -292,6 +329,13 @@ fi
 grep -q 'requires go >= 1.26.0' "$work/local.out" ||
 	{ cat "$work/local.out"; die "GOTOOLCHAIN=local go install failed without 'requires go >= 1.26.0' (above), which README.md quotes"; }
 echo "ok: GOTOOLCHAIN=local: $(tail -1 "$work/local.out")"
+# docs/kubebuilder.md's install targets say what to set instead.
+if GOTOOLCHAIN=local make LOCALBIN="$work/localbin" statuspatch-lint >"$work/local-make.out" 2>&1; then
+	die "GOTOOLCHAIN=local make statuspatch-lint with $user_go succeeded; docs/kubebuilder.md says it stops"
+fi
+grep -q 'run make with GOTOOLCHAIN=go1.26.0+auto (or auto)' "$work/local-make.out" ||
+	{ cat "$work/local-make.out"; die "GOTOOLCHAIN=local make statuspatch-lint failed without saying what to set (above)"; }
+echo "ok: GOTOOLCHAIN=local make statuspatch-lint: $(grep -m1 'need Go 1.26' "$work/local-make.out")"
 # go get -tool, on a copy: it raises the go line and the k8s.io versions.
 cp -R "$op" "$work/tool-route"
 (

@@ -13,10 +13,34 @@
 # stale one (and GODEBUG=goindex=0 keeps the go command's module index from
 # remembering the earlier copy's files). The separate cache means the first run compiles the Kubernetes
 # dependencies once more: the build cache keys on source directories.
+#
+# Runs sharing that cache (hack/install-test.sh, hack/adopt-lines.sh,
+# hack/release.sh, hack/gomod.sh; two checkouts, a release while CI's install
+# test runs) take turns: the first use_release_proxy of a shell (or
+# lock_release_cache, which release.sh calls once for its whole run) takes an
+# exclusive flock on the cache's lock file, held until that shell exits, and
+# says when it waits. Without it, one run dropped this repository's modules
+# from the cache while another built from them ("cannot find package").
+lock_release_cache() {
+	local cache=${STATUSPATCH_INSTALL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statuspatch-install-test}
+	# Not exported: a child script opens the lock anew and waits for ours,
+	# so a holder must not wait for a child that sources this file.
+	[[ ${_statuspatch_cache_locked:-} != "$cache" ]] || return 0
+	command -v flock >/dev/null || { echo "modproxy-env: flock (util-linux) is needed to share $cache between runs" >&2; return 1; }
+	mkdir -p "$cache"
+	exec {_statuspatch_cache_fd}>>"$cache/lock"
+	if ! flock -n "$_statuspatch_cache_fd"; then
+		echo "modproxy-env: waiting for another run using $cache (hack/install-test.sh, release.sh, gomod.sh, adopt-lines.sh)" >&2
+		flock "$_statuspatch_cache_fd"
+	fi
+	_statuspatch_cache_locked=$cache
+}
+
 use_release_proxy() {
 	local repo=$1 version=$2 work=$3
 	local cache=${STATUSPATCH_INSTALL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statuspatch-install-test}
 	local upstream shared d root_of_modproxy
+	lock_release_cache || return 1
 	# The modproxy that builds the proxy is this script's checkout's (a
 	# release's clone has the same one).
 	root_of_modproxy=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -7,7 +7,8 @@
 # require each other at all (the root and the tools need no sibling and are
 # released unchanged), carry no replace directive, and resolve from a proxy
 # (release.sh checks that itself). It shares hack/install-test.sh's module
-# cache: run the two one after the other.
+# cache, under a lock (hack/modproxy-env.sh): started together, they take
+# turns (hack/release-concurrency-test.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

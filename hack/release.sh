@@ -124,6 +124,8 @@ done
 # Then every module, the root included, resolves from the proxy alone.
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
+# Held until the release exits: the module-by-module subshells below share it.
+lock_release_cache
 for m in . "${nested[@]}"; do
 	(
 		use_release_proxy "$clone" "$version" "$work" >/dev/null

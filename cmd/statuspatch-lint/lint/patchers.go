@@ -136,6 +136,10 @@ func handwrittenMessage(pass *analysis.Pass, k kind) string {
 	if p, ok := findPatcher(pass, k); ok {
 		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
 	}
+	if p, ok := findPatcherOnDisk(pass, k); ok {
+		// Generated, but not imported by this package yet.
+		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
+	}
 	if k.pkg != nil && pass.Module != nil && !withinModule(k.pkg.Path(), pass.Module.Path) {
 		// A kind of another module (k8s.io/api's built-in kinds) has no
 		// kubebuilder markers and a read-only package: name it with kinds=
