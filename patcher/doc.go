@@ -57,7 +57,7 @@
 //
 // # Apply mode
 //
-// WithApply makes Flush write a server-side apply under the field owner
+// WithWriteMode(WriteApply) makes Flush write a server-side apply under the field owner
 // (WithFieldOwner is required) with forced ownership, instead of a merge
 // patch; Flush, Retry, the no-op rule and the finalizer helpers stay the
 // same. The apply carries the base's resourceVersion, so a decision made on
@@ -70,7 +70,7 @@
 // error matching ErrApplyCannotRemove, and nothing is sent. ApplyStatus
 // takes the status to own as an apply configuration (controller-gen's
 // applyconfiguration output) instead of in-memory changes.
-// WithApplyWithoutLock drops the resourceVersion: safe only for fields
+// WriteApplyWithoutLock drops the resourceVersion: safe only for fields
 // this manager alone owns whose values do not depend on what it read.
 // docs/apply.md has the details.
 //

@@ -16,7 +16,7 @@ import (
 
 // applyMode is what the findings of an apply without a resourceVersion
 // suggest besides the lock: the generated patcher's apply mode.
-const applyMode = "use the patcher's apply mode (patcher.WithApply())"
+const applyMode = "use the patcher's apply mode (patcher.WithWriteMode(patcher.WriteApply))"
 
 // applyAdvice is the advice of a status apply whose configuration has no
 // resourceVersion. applyFix names the object when it finds it.

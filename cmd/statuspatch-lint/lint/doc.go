@@ -78,7 +78,7 @@
 // constructor or Extract function without one (kubebuilder's --ssa
 // shape), unresolved when where it is made is not seen; the finding says
 // to add .WithResourceVersion(obj.ResourceVersion) or use the patcher's
-// apply mode (patcher.WithApply()). A blind status apply whose
+// apply mode (patcher.WithWriteMode(patcher.WriteApply)). A blind status apply whose
 // configuration is made by a constructor call gets a suggested fix that
 // adds .WithResourceVersion(x.ResourceVersion) to it, x being the one
 // object of its kind the function fetched with Get before and whose name

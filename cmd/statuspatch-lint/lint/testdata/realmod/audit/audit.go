@@ -47,7 +47,7 @@ func applyStatus(ctx context.Context, c client.Client, key types.NamespacedName)
 	}
 	cfg := appsv1ac.Deployment(key.Name, key.Namespace).
 		WithStatus(appsv1ac.DeploymentStatus().WithReplicas(1))
-	if err := c.SubResource("status").Apply(ctx, cfg, client.FieldOwner("deploy-controller"), client.ForceOwnership); err != nil { // want `^blind: SubResource\("status"\).Apply of Deployment: server-side apply of appsv1ac.Deployment\(...\) without resourceVersion; add .WithResourceVersion\(deploy.ResourceVersion\), or use the patcher's apply mode \(patcher.WithApply\(\)\)$`
+	if err := c.SubResource("status").Apply(ctx, cfg, client.FieldOwner("deploy-controller"), client.ForceOwnership); err != nil { // want `^blind: SubResource\("status"\).Apply of Deployment: server-side apply of appsv1ac.Deployment\(...\) without resourceVersion; add .WithResourceVersion\(deploy.ResourceVersion\), or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
 		return err
 	}
 	locked := appsv1ac.Deployment(key.Name, key.Namespace)

@@ -102,7 +102,7 @@ func (r *Reconciler) updates(ctx context.Context, w, x, y *v1.Widget, g *v1.Gadg
 
 // Server-side apply.
 func (r *Reconciler) applies(ctx context.Context, w *v1.Widget, rv string) {
-	_ = r.Status().Apply(ctx, ac.Widget("a", "ns").WithStatus(ac.WidgetStatus().WithReady(true))) // want `^blind: Status\(\).Apply of Widget: server-side apply of ac.Widget\(...\) without resourceVersion; add .WithResourceVersion\(obj.ResourceVersion\) \(obj: the Widget the status was computed from\), or use the patcher's apply mode \(patcher.WithApply\(\)\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	_ = r.Status().Apply(ctx, ac.Widget("a", "ns").WithStatus(ac.WidgetStatus().WithReady(true))) // want `^blind: Status\(\).Apply of Widget: server-side apply of ac.Widget\(...\) without resourceVersion; add .WithResourceVersion\(obj.ResourceVersion\) \(obj: the Widget the status was computed from\), or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
 	_ = r.Status().Apply(ctx, ac.Widget("a", "ns").WithResourceVersion(rv).WithStatus(nil))       // want `^optimistic: Status\(\).Apply of Widget: apply configuration WithResourceVersion$`
 	cfg := ac.Widget("a", "ns")
 	cfg.WithResourceVersion(w.ResourceVersion)
@@ -110,11 +110,11 @@ func (r *Reconciler) applies(ctx context.Context, w *v1.Widget, rv string) {
 
 	fresh := &v1.Widget{}
 	fresh.Name = "a"
-	_ = r.Status().Patch(ctx, fresh, client.Apply) // want `^blind: Status\(\).Patch of Widget: client.Apply of a new object without resourceVersion; set it before the patch, or use the patcher's apply mode \(patcher.WithApply\(\)\)$`
+	_ = r.Status().Patch(ctx, fresh, client.Apply) // want `^blind: Status\(\).Patch of Widget: client.Apply of a new object without resourceVersion; set it before the patch, or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
 	locked := &v1.Widget{}
 	locked.SetResourceVersion(rv)
 	_ = r.Status().Patch(ctx, locked, client.Apply) // want `^optimistic: Status\(\).Patch of Widget: client.Apply of an object with resourceVersion set$`
-	_ = r.Status().Patch(ctx, w, client.Apply)      // want `^unresolved: Status\(\).Patch of Widget: client.Apply: object's resourceVersion unknown; set it before the patch, or use the patcher's apply mode \(patcher.WithApply\(\)\)$`
+	_ = r.Status().Patch(ctx, w, client.Apply)      // want `^unresolved: Status\(\).Patch of Widget: client.Apply: object's resourceVersion unknown; set it before the patch, or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
 }
 
 // Generated patchers' writes are reported in audit mode as optimistic.

@@ -32,7 +32,7 @@ func (r *ApplicationReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 				WithReason("Reconciled")))
 
 	// Apply status, forcing ownership of the fields this controller manages
-	if err := r.SubResource("status").Apply(ctx, app, // want `^blind: SubResource\("status"\).Apply of Application: server-side apply of appsv1apply.Application\(...\) without resourceVersion; add .WithResourceVersion\(obj.ResourceVersion\) \(obj: the Application the status was computed from\), or use the patcher's apply mode \(patcher.WithApply\(\)\) \(no fix: no Application fetched with Get before the apply configuration is built\)$`
+	if err := r.SubResource("status").Apply(ctx, app, // want `^blind: SubResource\("status"\).Apply of Application: server-side apply of appsv1apply.Application\(...\) without resourceVersion; add .WithResourceVersion\(obj.ResourceVersion\) \(obj: the Application the status was computed from\), or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\) \(no fix: no Application fetched with Get before the apply configuration is built\)$`
 		client.FieldOwner("application-controller"), client.ForceOwnership); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -52,7 +52,7 @@ func (r *ApplicationReconciler) Fetched(ctx context.Context, req ctrl.Request) (
 				WithType("Available").
 				WithStatus("True").
 				WithReason("Reconciled")))
-	if err := r.SubResource("status").Apply(ctx, app, // want `^blind: SubResource\("status"\).Apply of Application: server-side apply of appsv1apply.Application\(...\) without resourceVersion; add .WithResourceVersion\(application.ResourceVersion\), or use the patcher's apply mode \(patcher.WithApply\(\)\)$`
+	if err := r.SubResource("status").Apply(ctx, app, // want `^blind: SubResource\("status"\).Apply of Application: server-side apply of appsv1apply.Application\(...\) without resourceVersion; add .WithResourceVersion\(application.ResourceVersion\), or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
 		client.FieldOwner("application-controller"), client.ForceOwnership); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -121,13 +121,13 @@ func (r *ApplicationReconciler) ApplyGiven(ctx context.Context, cfg *appsv1apply
 // The older routes: the deprecated client.Apply patch and a raw apply
 // patch.
 func (r *ApplicationReconciler) patches(ctx context.Context, application *appsv1.Application, body []byte) {
-	_ = r.Status().Patch(ctx, application, client.Apply, client.FieldOwner("application-controller"), client.ForceOwnership) // want `^unresolved: Status\(\).Patch of Application: client.Apply: object's resourceVersion unknown; set it before the patch, or use the patcher's apply mode \(patcher.WithApply\(\)\)$`
+	_ = r.Status().Patch(ctx, application, client.Apply, client.FieldOwner("application-controller"), client.ForceOwnership) // want `^unresolved: Status\(\).Patch of Application: client.Apply: object's resourceVersion unknown; set it before the patch, or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
 
 	data, _ := json.Marshal(appsv1apply.Application("a", "b").WithStatus(appsv1apply.ApplicationStatus()))
 	_ = r.Status().Patch(ctx, application, client.RawPatch(types.ApplyPatchType, data)) // want `^blind: Status\(\).Patch of Application: client.RawPatch\(types.ApplyPatchType\) of server-side apply of appsv1apply.Application\(...\) without resourceVersion; `
 	locked, _ := json.Marshal(appsv1apply.Application("a", "b").WithResourceVersion(application.ResourceVersion))
 	_ = r.Status().Patch(ctx, application, client.RawPatch(types.ApplyPatchType, locked))            // want `^optimistic: Status\(\).Patch of Application: client.RawPatch\(types.ApplyPatchType\) of apply configuration WithResourceVersion$`
-	_ = r.SubResource("status").Patch(ctx, application, client.RawPatch(types.ApplyPatchType, body)) // want `^unresolved: SubResource\("status"\).Patch of Application: client.RawPatch\(types.ApplyPatchType\): apply body not traced; send the resourceVersion in it, or use the patcher's apply mode \(patcher.WithApply\(\)\)$`
+	_ = r.SubResource("status").Patch(ctx, application, client.RawPatch(types.ApplyPatchType, body)) // want `^unresolved: SubResource\("status"\).Patch of Application: client.RawPatch\(types.ApplyPatchType\): apply body not traced; send the resourceVersion in it, or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
 }
 
 // fetchedAfter fills its object only after building the configuration,
