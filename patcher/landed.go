@@ -1,6 +1,7 @@
 package patcher
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -105,6 +106,13 @@ func mayHaveLanded(err error) bool {
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
+// resendRefused reports whether err, a 422, may be the server's answer to
+// client-go's own resend of a stored JSON Patch: a remove of a member the
+// first send removed is refused as invalid, before the lock is checked.
+func resendRefused[T client.Object](w *sentWrite[T], err error) bool {
+	return w.patchType == types.JSONPatchType && apierrors.IsInvalid(err) && bytes.Contains(w.body, []byte(`"op":"remove"`))
+}
+
 // writeFailed handles a status write that got err: settled at once, or,
 // for a Conflict inside Retry, after Retry's backoff (p.deferSettle).
 func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error) (flushResult, error) {
@@ -114,7 +122,7 @@ func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error
 			"refuses the whole apply for it; nothing was stored. Install the CRD that matches the Go type, or write with a merge-mode patcher "+
 			"(WithMergePatch), whose unknown fields the server prunes: %w", p.id(), err)
 	}
-	if !mayHaveLanded(err) {
+	if !mayHaveLanded(err) && !resendRefused(w, err) {
 		return resultOf(err), wrapped
 	}
 	if p.deferSettle && apierrors.IsConflict(err) {
@@ -147,6 +155,9 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		}
 		if apierrors.IsConflict(err) {
 			continue // a reader that lags (the 409 proves the server moved on): read again
+		}
+		if resendRefused(w, err) {
+			return resultOf(err), err // the object is at the base: the 422 is this write's own
 		}
 		// Not yet stored: send the same body again (at most one is stored).
 		scratch := p.newObject()
