@@ -36,30 +36,48 @@
 // # The outcomes
 //
 // Landed: the write was stored. From the history (First): the first
-// version after the base is consistent with this write (4) and no other
-// entry was stamped by it (3). From a read without the history (Fresh):
-// this write's entry was stamped after the base and the read is consistent
-// with this write's values and removals.
+// version after the base changed nothing this write does not touch, set
+// no field this write sets to another value, holds none of the fields it
+// removes, and stamped no other managedFields entry without this writer's.
+// From a read without the history (Fresh): this writer's entry was stamped
+// after the base and the read holds no other value for a field the write
+// sets and none of the fields it removes; or, without a stamp, the read
+// holds every value the write sets and none it removes (the server stored
+// exactly what was sent, or another writer the same values: the decided
+// state is on the server either way).
 //
 // Conflict: the write was not stored and cannot be. From the history: the
-// first version after the base was stamped by another entry and not by
-// this one, or it changed a field this write does not touch or set one to
-// another value without this entry being stamped (then it is another
-// writer's: this write, had it been first, would be that version). From a
-// read without the history: this write's entry was not stamped although
-// this write would have stamped it with a later second than the entry
-// holds (the base already held a time later than this entry's, and the
-// write sets a value), or the object was deleted and made again.
+// first version after the base stamped another entry and not this
+// writer's, or changed a field this write does not touch, or set one to
+// another value: it is another writer's. From a read: this writer's entry
+// holds the same time as at the base although the base already held a
+// later second, and the write sets a value (a stored write would have
+// stamped it); or the object was deleted and made again (another UID).
 //
-// Unknown: the evidence cannot tell. The patcher returns
-// ErrWriteOutcomeUnknown, never a false Conflict (which would make Retry
-// store the decision twice) nor a false success (which would lose it).
+// Unknown: the evidence cannot tell: the history still holds a field this
+// write removes with nothing else against it (a default refilled it, or a
+// co-owner keeps it), both entries were stamped, or, without the history,
+// nothing above applies (this writer's entry unchanged with both writes in
+// one second). The patcher returns ErrWriteOutcomeUnknown, never a false
+// Conflict (which would make Retry store the decision twice) nor a false
+// success (which would lose it).
+//
+// Known limits: a write whose manager the patcher does not know (no field
+// owner: the server names it after the client's user agent) has no
+// managedFields evidence, only the lock, the history and values; a mutating
+// webhook on the status subresource that rewrites a value this write set
+// makes the history's first version look like another writer's.
 //
 // # When the history is needed
 //
-// A read of the object at the base (or older) after a 409 comes from a
-// reader that lags (the 409 proves the server moved past the base): it is
-// no evidence, read again. A read past the base settles the write only
-// when managedFields do (Fresh); otherwise the history decides (First),
-// which needs a watcher. Without one, the outcome is Unknown.
+// A read at the base after a 409 comes from a reader that lags (the 409
+// proves the server moved past the base): it is no evidence; the object is
+// read again (three reads in all). A read past the base settles the write
+// when Fresh does; otherwise the first version after the base decides
+// (First), which needs a watcher. Without one, the patcher keeps its older
+// rule for a 409 (a Conflict: wrong only when client-go's own resend of a
+// stored write was refused) and returns ErrWriteOutcomeUnknown for a lost
+// response. A 422 answering a JSON Patch that removes a member is settled
+// like a 409: it may be client-go's resend of a stored write, refused
+// because the member is already gone.
 package settle
