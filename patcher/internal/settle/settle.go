@@ -3,6 +3,7 @@ package settle
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -103,7 +104,7 @@ func Fresh(w Write, fresh Version) Decision {
 	if mine != "" && v.differs == "" && v.held == "" {
 		return Decision{Landed, "this writer's managedFields entry was stamped after the base, and the object holds the write"}
 	}
-	if v.held == "" && v.differs == "" && v.missing == "" {
+	if v.held == "" && v.differs == "" && v.missing == "" && w.checkable() {
 		// The server stored exactly what was sent, or another writer the
 		// same: what was decided is on the server either way.
 		return Decision{Landed, "the object holds every value this write sets and none it removes"}
@@ -222,4 +223,10 @@ func fieldSet(e *metav1.ManagedFieldsEntry) *fieldpath.Set {
 		return nil
 	}
 	return s
+}
+
+// checkable reports whether values can corroborate w at all: it sets a
+// value whose stored form is predictable, or removes a field.
+func (w Write) checkable() bool {
+	return len(w.Removals) > 0 || slices.ContainsFunc(w.Sets, func(l Leaf) bool { return !l.Unchecked })
 }

@@ -156,3 +156,17 @@ func TestFromJSONPatch(t *testing.T) {
 		t.Fatalf("check = %+v, want differs and held", c)
 	}
 }
+
+// A write whose values cannot be predicted (a JSON Patch append) gets no
+// landed verdict from values alone.
+func TestFreshUncheckableWriteIsNotLandedByValues(t *testing.T) {
+	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"items":["a"]}}`)}
+	w := Write{Base: base}
+	if err := w.FromJSONPatch([]byte(`[{"op":"add","path":"/status/items/-","value":"mine"}]`)); err != nil {
+		t.Fatal(err)
+	}
+	fresh := Version{ResourceVersion: "12", UID: "u", Object: obj(t, `{"status":{"items":["a","theirs"]}}`)}
+	if d := Fresh(w, fresh); d.Outcome == Landed {
+		t.Fatalf("Fresh = landed (%s) for an append it cannot see", d.Why)
+	}
+}
