@@ -39,12 +39,12 @@
 // version after the base changed nothing this write does not touch, set
 // no field this write sets to another value, holds none of the fields it
 // removes, and stamped no other managedFields entry without this writer's.
-// From a read without the history (Fresh): this writer's entry was stamped
-// after the base and the read holds no other value for a field the write
-// sets and none of the fields it removes; or, without a stamp, the read
-// holds every value the write sets and none it removes (the server stored
-// exactly what was sent, or another writer the same values: the decided
-// state is on the server either way).
+// From a read without the history (Fresh): the read holds every value the
+// write sets and none it removes (the server stored exactly what was sent,
+// or another writer the same values: the decided state is on the server
+// either way). A stamp of this writer's entry is not enough there: a
+// writer sharing the manager name stamps it too, and a field the read
+// lacks may be pruned or never stored; the history tells them apart.
 //
 // Conflict: the write was not stored and cannot be. From the history: the
 // first version after the base stamped another entry and not this

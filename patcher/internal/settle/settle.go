@@ -101,24 +101,28 @@ func Fresh(w Write, fresh Version) Decision {
 	}
 	mine, _ := stamps(w, fresh)
 	v := w.check(fresh, false)
-	if mine != "" && v.differs == "" && v.held == "" {
-		return Decision{Landed, "this writer's managedFields entry was stamped after the base, and the object holds the write"}
-	}
 	if v.held == "" && v.differs == "" && v.missing == "" && w.checkable() {
 		// The server stored exactly what was sent, or another writer the
-		// same: what was decided is on the server either way.
+		// same: what was decided is on the server either way. A stamp of
+		// this writer's entry alone is not enough: a writer sharing the
+		// manager name stamps it too, and a missing field may be one this
+		// write never stored (the history tells pruned from lost).
 		return Decision{Landed, "the object holds every value this write sets and none it removes"}
 	}
 	if mine == "" && w.Stamps && timeOrdersOut(w, fresh) {
 		return Decision{Conflict, "this writer's managedFields entry was not stamped after the base, and a stored write would have stamped it " +
 			"with a later second than it holds"}
 	}
-	why := "this writer's managedFields entry was stamped after the base, but the object does not hold the write"
+	why := "this writer's managedFields entry is unchanged since the base, which a write stored in the same second also leaves"
 	switch {
-	case mine == "":
-		why = "this writer's managedFields entry is unchanged since the base, which a write stored in the same second also leaves"
 	case v.held != "":
-		why = fmt.Sprintf("this writer's managedFields entry was stamped after the base, but the object still holds %s, which this write removes", v.held)
+		why = fmt.Sprintf("the object still holds %s, which this write removes", v.held)
+	case v.differs != "":
+		why = fmt.Sprintf("the object holds another value at %s than this write set (overwritten since, or never stored)", v.differs)
+	case v.missing != "":
+		why = fmt.Sprintf("the object lacks %s, which this write set (pruned, removed since, or never stored)", v.missing)
+	case mine != "":
+		why = "this writer's managedFields entry was stamped after the base, by this write or a writer that shares its manager name"
 	}
 	return Decision{Unknown, why}
 }
