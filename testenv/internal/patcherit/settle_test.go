@@ -228,3 +228,31 @@ func TestSettleAContextEndingDuringA409IsUnknown(t *testing.T) {
 		t.Fatalf("mine stored %d times", n)
 	}
 }
+
+// An adversary of the managedFields evidence: another writer shares this
+// patcher's field manager name (a manager-wide WithFieldOwner) and writes
+// an unrelated status field; then this write is lost before the server.
+// The read shows this manager's entry stamped, and this write's field
+// missing: that is not a landed write, whatever the stamp says.
+func TestSettleASharedManagerNameIsNoProof(t *testing.T) {
+	e := env(t)
+	key := newWidget(t, e.Client)
+	other := ownClient(t)
+	ft := &faultyTransport{plan: []plannedFault{{kind: faultForeignReset}}, foreign: func() error {
+		w := &v1.Widget{}
+		if err := other.Get(ctx, key, w); err != nil {
+			return err
+		}
+		w.Status.Phase = "Busy"
+		return other.Status().Update(ctx, w, client.FieldOwner("shared"))
+	}}
+	p, err := patcher.Fetch(ctx, faultyClient(t, e, ft), key, &v1.Widget{}, patcher.WithMetrics(nil), patcher.WithFieldOwner("shared"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Object().Status.Counters = map[string]int64{"x": 1}
+	err = p.Flush(ctx)
+	if got := get(t, e.Client, key); err == nil && got.Status.Counters["x"] != 1 {
+		t.Fatalf("Flush = nil, but the server holds counters %v", got.Status.Counters)
+	}
+}
