@@ -154,8 +154,16 @@ func TestFromJSONPatch(t *testing.T) {
 		t.Fatalf("check = %+v, want nothing", c)
 	}
 	next = Version{Object: obj(t, `{"status":{"items":["a","b"],"phase":"Ready"}}`)}
-	if c := w.check(next, false); c.differs == "" || c.held == "" {
-		t.Fatalf("check = %+v, want differs and held", c)
+	if c := w.check(next, false); c.differs == "" || c.held == "" || c.missing == "" {
+		t.Fatalf("check = %+v, want differs, held and missing (the null)", c)
+	}
+	// A removed member that holds null is still held.
+	w = Write{Base: base}
+	if err := w.FromJSONPatch([]byte(`[{"op":"remove","path":"/status/notes/x"}]`)); err != nil {
+		t.Fatal(err)
+	}
+	if c := w.check(Version{Object: obj(t, `{"status":{"notes":{"x":null}}}`)}, false); c.held == "" {
+		t.Fatalf("check = %+v, want the null member held", c)
 	}
 }
 
@@ -170,5 +178,20 @@ func TestFreshUncheckableWriteIsNotLandedByValues(t *testing.T) {
 	fresh := Version{ResourceVersion: "12", UID: "u", Object: obj(t, `{"status":{"items":["a","theirs"]}}`)}
 	if d := Fresh(w, fresh); d.Outcome == Landed {
 		t.Fatalf("Fresh = landed (%s) for an append it cannot see", d.Why)
+	}
+}
+
+// A JSON Patch that replaces a map whole: a later read holding another
+// key and not this write's is not this write, though the write's key could
+// have been pruned: only the history may tolerate that.
+func TestFreshReplacedMapMustBeEqual(t *testing.T) {
+	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"notes":{"old":null}}}`)}
+	w := Write{Base: base}
+	if err := w.FromJSONPatch([]byte(`[{"op":"replace","path":"/status/notes","value":{"new":null}}]`)); err != nil {
+		t.Fatal(err)
+	}
+	fresh := Version{ResourceVersion: "12", UID: "u", Object: obj(t, `{"status":{"notes":{"old":null}}}`)}
+	if d := Fresh(w, fresh); d.Outcome == Landed {
+		t.Fatalf("Fresh = landed (%s)", d.Why)
 	}
 }

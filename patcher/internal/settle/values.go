@@ -19,6 +19,9 @@ type checked struct {
 	outside, differs, held, missing string
 }
 
+// For the first version after the base (first), a value the write set is
+// held when the stored one contains it (pruned members missing, defaulted
+// ones added); for any later read it must be equal.
 func (w Write) check(v Version, first bool) checked {
 	var c checked
 	for _, l := range w.Sets {
@@ -29,7 +32,7 @@ func (w Write) check(v Version, first bool) checked {
 		switch {
 		case !ok && c.missing == "":
 			c.missing = l.Path.String()
-		case ok && !contains(l.Value, got) && c.differs == "":
+		case ok && c.differs == "" && (first && !contains(l.Value, got) || !first && !reflect.DeepEqual(l.Value, got)):
 			c.differs = l.Path.String()
 		}
 	}
@@ -148,7 +151,9 @@ func contains(sent, stored any) bool {
 	return reflect.DeepEqual(sent, stored)
 }
 
-// lookup finds the value at p in v.
+// lookup finds the value at p in v; a member that holds null is found
+// (its value nil): a JSON Patch stores nulls, and a removed member that
+// still holds null is still there.
 func lookup(v any, p fieldpath.Path) (any, bool) {
 	for _, pe := range p {
 		switch {
@@ -157,8 +162,8 @@ func lookup(v any, p fieldpath.Path) (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			if v, ok = m[*pe.FieldName]; !ok || v == nil {
-				return nil, false
+			if v, ok = m[*pe.FieldName]; !ok {
+				return nil, false // a member holding null is there
 			}
 		case pe.Key != nil:
 			l, _ := v.([]any)

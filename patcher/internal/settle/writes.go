@@ -85,12 +85,6 @@ func (w *Write) FromJSONPatch(body []byte) error {
 			if err := d.Decode(&v); err != nil {
 				return fmt.Errorf("decode the value of %s: %w", op.Path, err)
 			}
-			if v == nil {
-				// A stored null: the field holds null, which lookup
-				// cannot tell from absent; only the path counts.
-				w.Sets = append(w.Sets, Leaf{Path: p, Unchecked: true})
-				continue
-			}
 			w.Sets = append(w.Sets, Leaf{Path: p, Value: v})
 		default:
 			w.Sets = append(w.Sets, Leaf{Path: p, Unchecked: true})

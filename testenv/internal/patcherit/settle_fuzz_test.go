@@ -2,6 +2,7 @@ package patcherit_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -27,12 +28,15 @@ import (
 //	2 Retry (apply): make the conditions exactly [C-i], removing the
 //	  previous decision's condition (an apply removal);
 //	3 Flush (merge) through a reader that serves the base once (a lagging
-//	  cache).
+//	  cache);
+//	4 Retry on a Gizmo: its notes become exactly {mine-i: null}, a JSON
+//	  Patch that stores a null and removes the previous decision's key;
+//	  the other writer sets the Gizmo's phase.
 //
 // Invariants after every call: a call that returned nil stored its
-// decision exactly once (the item once; the conditions exactly [C-i]); a
-// Conflict stored nothing; no error stored it twice; the other writer's
-// items stay, once.
+// decision exactly once (the item once; the conditions exactly [C-i]; the
+// notes exactly {mine-i: null}); a Conflict stored nothing; no error stored
+// it twice; the other writer's items stay, once.
 //
 // The seed corpus runs in plain go test. A longer run:
 //
@@ -44,6 +48,8 @@ func FuzzSettleFaults(f *testing.F) {
 		{1, 1, 2, 3, 1, 2},        // pruned write stored, 500 with Retry-After; lagging reader after the resend's 409
 		{3, 1, 11, 2, 2, 5, 6},    // lagging reader, overwritten; apply: reset before, then after
 		{0, 1, 9, 1, 1, 11, 2, 1}, // Flush after a real 409; Retry overwritten; apply with no fault
+		{4, 0, 4, 1, 2, 4, 1, 9},  // JSON Patch: a null, then a null and a remove stored, 500 with Retry-After; then a foreign 409
+		{4, 1, 11, 4, 1, 10},      // JSON Patch: overwritten, the resend gets a 409 (or a 422); overwritten, reset
 	} {
 		f.Add(seed)
 	}
@@ -57,11 +63,21 @@ func FuzzSettleFaults(f *testing.F) {
 			data = data[:24]
 		}
 		key := newWidget(t, e.Client)
+		gkey := client.ObjectKeyFromObject(newGizmo(t, e.Client))
 		foreign := map[string]bool{}
 		n := 0
 		ft := &faultyTransport{}
+		gizmo := false
 		ft.foreign = func() error {
 			n++
+			if gizmo {
+				g := &v1.Gizmo{}
+				if err := other.Get(ctx, gkey, g); err != nil {
+					return err
+				}
+				g.Status.Phase = fmt.Sprintf("phase-%d", n)
+				return other.Status().Update(ctx, g)
+			}
 			item := fmt.Sprintf("theirs-%d", n)
 			err := foreignAppend(other, key, item)()
 			if err == nil {
@@ -71,7 +87,7 @@ func FuzzSettleFaults(f *testing.F) {
 		}
 		c := faultyClient(t, e, ft)
 		for i := 0; len(data) >= 2; i++ {
-			op, nf := data[0]%4, int(data[1]%3)
+			op, nf := data[0]%5, int(data[1]%3)
 			data = data[2:]
 			var plan []plannedFault
 			for ; nf > 0 && len(data) > 0; nf-- {
@@ -82,10 +98,27 @@ func FuzzSettleFaults(f *testing.F) {
 			ft.plan = plan
 			ft.mu.Unlock()
 			mark := fmt.Sprintf("mine-%d", i)
-			err := settleCall(t, e.Client, c, key, op, mark)
+			gizmo = op == 4
+			var err error
+			if gizmo {
+				err = gizmoCall(c, gkey, mark)
+			} else {
+				err = settleCall(t, e.Client, c, key, op, mark)
+			}
 			ft.mu.Lock()
 			ft.plan = nil
 			ft.mu.Unlock()
+			if gizmo {
+				notes := storedStatus(t, e.Client, gkey)
+				exact := strings.Contains(notes, fmt.Sprintf(`"notes":{%q:null}`, mark))
+				switch {
+				case err == nil && !exact:
+					t.Fatalf("call %d (JSON Patch, faults %v) returned nil, stored %s", i, plan, notes)
+				case apierrors.IsConflict(err) && strings.Contains(notes, mark):
+					t.Fatalf("call %d (JSON Patch, faults %v) returned a Conflict (%v), stored %s", i, plan, err, notes)
+				}
+				continue
+			}
 			got := get(t, e.Client, key)
 			stored := countOf(got.Status.Items, mark)
 			if op == 2 {
@@ -111,6 +144,18 @@ func FuzzSettleFaults(f *testing.F) {
 				}
 			}
 		}
+	})
+}
+
+// gizmoCall is decision 4 of FuzzSettleFaults.
+func gizmoCall(c client.WithWatch, key client.ObjectKey, mark string) error {
+	p, err := patcher.Fetch(ctx, c, key, &v1.Gizmo{}, patcher.WithMetrics(nil), fastRetry, patcher.WithWatcher(c))
+	if err != nil {
+		return err
+	}
+	return p.Retry(ctx, func(g *v1.Gizmo) error {
+		g.Status.Notes = map[string]*string{mark: nil}
+		return nil
 	})
 }
 
