@@ -36,9 +36,11 @@
 // # The outcomes
 //
 // Landed: the write was stored. From the history (First): the first
-// version after the base changed nothing this write does not touch, set
-// no field this write sets to another value, holds none of the fields it
-// removes, and stamped no other managedFields entry without this writer's.
+// version after the base changed nothing this write does not touch, shows
+// at least one change of this write (a value stored as sent, or a removed
+// field gone: defaults and pruning alone are no sign of it), set no field
+// this write sets to another value, holds none of the fields it removes,
+// and stamped no other managedFields entry without this writer's.
 // From a read without the history (Fresh): the read holds every value the
 // write sets and none it removes (the server stored exactly what was sent,
 // or another writer the same values: the decided state is on the server
@@ -49,7 +51,8 @@
 // Conflict: the write was not stored and cannot be. From the history: the
 // first version after the base stamped another entry and not this
 // writer's, or changed a field this write does not touch, or set one to
-// another value: it is another writer's. From a read: this writer's entry
+// another value, or shows no change of this write: it is another
+// writer's. From a read: this writer's entry
 // holds the same time as at the base although the base already held a
 // later second, and the write sets a value (a stored write would have
 // stamped it); or the object was deleted and made again (another UID).

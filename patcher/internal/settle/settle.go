@@ -82,7 +82,7 @@ func First(w Write, next Version) Decision {
 	case other != "" && mine == "":
 		return Decision{Conflict, fmt.Sprintf("the first write after the base stamped the managedFields entry of %s, not this writer's", other)}
 	case v.outside != "":
-		return Decision{Conflict, fmt.Sprintf("the first write after the base changed %s, which this write does not touch", v.outside)}
+		return Decision{Conflict, fmt.Sprintf("the first write after the base changed %s, which this write does not touch or set so", v.outside)}
 	case v.differs != "":
 		return Decision{Conflict, fmt.Sprintf("the first write after the base set %s to another value than this write", v.differs)}
 	case v.held != "":

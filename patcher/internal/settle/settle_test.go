@@ -107,11 +107,22 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 	if d := First(w, gone); d.Outcome != Landed {
 		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
 	}
-	// The same version without any stamp that tells (same second, same
-	// set) but still holding B: unknown, not landed.
+	// A version without any stamp that tells (same second, same set) that
+	// still holds B and shows nothing of this write: not this write's.
 	held := gone
 	held.Object = base.Object
 	held.ManagedFields = base.ManagedFields
+	if d := First(w, held); d.Outcome != Conflict {
+		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
+	}
+	// One that shows this write's A but still holds B: unknown, not landed.
+	held.Object = obj(t, `{"status":{"conditions":[{"type":"A","status":"True"},{"type":"B","status":"True"}]}}`)
+	for i, l := range w.Sets {
+		if l.Path.String() == `.status.conditions[type="A"].status` {
+			w.Sets[i].Value = "True"
+		}
+	}
+	w.Base.Object = obj(t, `{"status":{"conditions":[{"type":"A","status":"False"},{"type":"B","status":"True"}]}}`)
 	if d := First(w, held); d.Outcome != Unknown {
 		t.Fatalf("First = %v (%s), want unknown", d.Outcome, d.Why)
 	}
@@ -193,5 +204,25 @@ func TestFreshReplacedMapMustBeEqual(t *testing.T) {
 	fresh := Version{ResourceVersion: "12", UID: "u", Object: obj(t, `{"status":{"notes":{"old":null}}}`)}
 	if d := Fresh(w, fresh); d.Outcome == Landed {
 		t.Fatalf("Fresh = landed (%s)", d.Why)
+	}
+}
+
+// Found by FuzzSettleFaults: a JSON Patch that adds the whole status (its
+// base was the zero status); another writer's first write set phase. The
+// write's notes are missing ("pruned"?) and phase is inside what it
+// touches ("defaulted"?): but nothing in that version is this write's.
+func TestFirstNeedsAChangeOfThisWrite(t *testing.T) {
+	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"owner":null}}`)}
+	w := Write{Base: base}
+	if err := w.FromJSONPatch([]byte(`[{"op":"add","path":"/status","value":{"owner":null,"notes":{"mine":null}}}]`)); err != nil {
+		t.Fatal(err)
+	}
+	next := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"owner":null,"phase":"theirs"}}`)}
+	if d := First(w, next); d.Outcome != Conflict {
+		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
+	}
+	next.Object = obj(t, `{"status":{"owner":null,"notes":{"mine":null}}}`)
+	if d := First(w, next); d.Outcome != Landed {
+		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
 	}
 }

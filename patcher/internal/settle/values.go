@@ -43,14 +43,53 @@ func (w Write) check(v Version, first bool) checked {
 	}
 	if first {
 		touched := w.touched()
+		ours := false
 		for _, p := range changed(nil, w.Base.Object, v.Object) {
 			if !slices.ContainsFunc(touched, func(t fieldpath.Path) bool { return prefix(t, p) || prefix(p, t) }) {
 				c.outside = p.String()
 				break
 			}
+			ours = ours || w.explains(p, v.Object)
+		}
+		if c.outside == "" && !ours {
+			c.outside = "nothing this write changed"
 		}
 	}
 	return c
+}
+
+// explains reports whether the change at p in next is this write's: a
+// field it removes, now gone, or a value it set, now stored as sent (a
+// default or a pruned member explains nothing: a version made only of
+// those is another writer's).
+func (w Write) explains(p fieldpath.Path, next map[string]any) bool {
+	for _, r := range w.Removals {
+		if prefix(p, r) || prefix(r, p) {
+			if _, ok := lookup(next, r); !ok {
+				return true
+			}
+		}
+	}
+	for _, l := range w.Sets {
+		switch {
+		case l.Unchecked && (prefix(p, l.Path) || prefix(l.Path, p)):
+			return true
+		case l.Unchecked:
+		case prefix(p, l.Path):
+			got, ok := lookup(next, l.Path)
+			old, had := lookup(w.Base.Object, l.Path)
+			if ok && reflect.DeepEqual(l.Value, got) && (!had || !reflect.DeepEqual(old, got)) {
+				return true
+			}
+		case prefix(l.Path, p):
+			sent, ok := lookup(l.Value, p[len(l.Path):])
+			got, gok := lookup(next, p)
+			if ok && gok && reflect.DeepEqual(sent, got) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // touched are the paths w sets or removes, each raised to its highest
