@@ -19,63 +19,45 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
-// The case a read cannot settle: a write that got a 409 (client-go's own
-// second send, or another writer's plain refusal), and an object that has
-// moved past the base without holding this write's status. Either another
-// writer wrote first and this write was never stored (the usual Conflict),
-// or this write was stored, its response lost, and another writer wrote
-// over it before client-go sent it again. The object's history tells them
-// apart: every send of this write carries the base's resourceVersion, so it
-// can only have been stored as the first write after the base. One watch
-// from the base's resourceVersion, for this object's name, and its first
-// event decide:
-//
-//   - the first write after the base holds this write's status, on the same
-//     object (UID): this write landed;
-//   - any other first write: another writer won, a Conflict;
-//   - the history cannot be read (no event: a resourceVersion older than the
-//     server keeps, 410; a refused watch; a watch that ends first):
-//     ErrWriteOutcomeUnknown.
+// The object's history settles what a read cannot (the protocol is in the
+// package documentation of patcher/internal/settle): every send of a
+// locked write carries the base's resourceVersion, so it can only have been
+// stored as the first write after the base. One watch from the base's
+// resourceVersion, for this object's name, and its first event after the
+// base are read; settle.First decides from it. The history cannot be read
+// (no event: a resourceVersion older than the server keeps, 410; a refused
+// watch; a watch that ends first): ErrWriteOutcomeUnknown.
 //
 // Without a watcher (WithWatcher, or a ForManager client of a manager that
-// exposes its REST config) nothing is read and the case stays a Conflict.
-// The same history settles a write whose response was lost to a 5xx, a
-// reset or a timeout on an object that moved on without it
-// (overtakenAfterLostResponse): there, without a watcher, the outcome is
-// ErrWriteOutcomeUnknown.
+// exposes its REST config) a 409 that a read cannot settle stays a
+// Conflict, as it always was (docs/patcher.md says when that is wrong); a
+// lost response (a 5xx, a reset, a timeout) is ErrWriteOutcomeUnknown.
 
 // historyTimeout bounds the watch that reads the first write after the
 // base. The fresh read already saw that write, so a server that keeps the
 // history answers at once; the bound only ends a watch that hangs.
 var historyTimeout = 10 * time.Second
 
-// history is what the object's history says about a write.
-type history int
-
-const (
-	historyNotRead history = iota // no watcher: not looked at
-	historyOurs                   // the first write after the base is this one
-	historyTheirs                 // the first write after the base is another writer's
-	historyUnknown                // the history could not be read
-)
-
-// firstWriteAfterBase reads whose the first write to the object after w's
-// base is, with one watch from the base's resourceVersion. The error says
-// why, for historyUnknown.
-func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T]) (history, error) {
+// firstWriteAfterBase reads the first version of the object after w's
+// base, with one watch from the base's resourceVersion. ok is false when
+// there is no watcher; the error says why the history cannot be read. A
+// deletion is returned as a version without a UID.
+func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T]) (first T, ok bool, err error) {
 	wc := p.opts.watcher
 	if wc == nil {
-		return historyNotRead, nil
+		return first, false, nil
 	}
 	baseRV := w.base.GetResourceVersion()
 	if baseRV == "" {
-		return historyUnknown, errors.New("the base has no resourceVersion to watch from")
+		return first, true, errors.New("the base has no resourceVersion to watch from")
 	}
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
-		return historyUnknown, err
+		return first, true, err
 	}
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
@@ -88,41 +70,41 @@ func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T]) (
 		Raw:           &metav1.ListOptions{ResourceVersion: baseRV, TimeoutSeconds: &secs},
 	})
 	if err != nil {
-		return historyUnknown, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, withCause(ctx, err))
+		return first, true, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, withCause(ctx, err))
 	}
 	defer wi.Stop()
 	for {
 		var ev watch.Event
-		var ok bool
+		var open bool
 		select {
 		case <-hctx.Done():
 			if err := ctxError(ctx); err != nil {
-				return historyUnknown, err
+				return first, true, err
 			}
-			return historyUnknown, fmt.Errorf("no event within %s of a watch from resourceVersion %s", historyTimeout, baseRV)
-		case ev, ok = <-wi.ResultChan():
+			return first, true, fmt.Errorf("no event within %s of a watch from resourceVersion %s", historyTimeout, baseRV)
+		case ev, open = <-wi.ResultChan():
 		}
-		if !ok {
-			return historyUnknown, fmt.Errorf("the watch from resourceVersion %s ended before its first event", baseRV)
+		if !open {
+			return first, true, fmt.Errorf("the watch from resourceVersion %s ended before its first event", baseRV)
 		}
 		switch ev.Type {
 		case watch.Error:
-			return historyUnknown, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, apierrors.FromObject(ev.Object))
+			return first, true, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, apierrors.FromObject(ev.Object))
 		case watch.Bookmark:
 			continue
 		}
 		obj, err := p.fromWatch(ev.Object)
 		if err != nil {
-			return historyUnknown, err
+			return first, true, err
 		}
 		rv := obj.GetResourceVersion()
 		if cmp, cerr := compareResourceVersions(rv, baseRV); (cerr == nil && cmp <= 0) || rv == baseRV {
 			continue // not after the base: a watcher that does not start where asked
 		}
-		if ev.Type == watch.Modified && obj.GetUID() == w.base.GetUID() && p.holdsWrite(w, obj) {
-			return historyOurs, nil
+		if ev.Type == watch.Deleted {
+			obj.SetUID("")
 		}
-		return historyTheirs, nil
+		return obj, true, nil
 	}
 }
 
@@ -143,78 +125,71 @@ func (p *Patcher[T]) fromWatch(o runtime.Object) (T, error) {
 	return obj, nil
 }
 
-// overtakenAfterConflict decides a write that got a Conflict (err) and
-// whose fresh read moved past the base without holding it: landed (the
-// first write after the base was this one), a Conflict (false, nil), or an
-// error matching ErrWriteOutcomeUnknown when the history cannot be read.
-// An object deleted and made again (another UID) is a Conflict: the object
-// the write was for is gone, and the new one never held it.
-func (p *Patcher[T]) overtakenAfterConflict(ctx context.Context, w *sentWrite[T], fresh T, err error) (bool, error) {
-	if fresh.GetUID() != w.base.GetUID() {
-		return false, nil
+// decide settles the write w, which got err, from fresh, a read after it:
+// notYet when the read is at the base (not stored yet, or, after a 409, a
+// reader that lags), else a decision: settle.Fresh from the read, then,
+// when it cannot tell, settle.First from the history. The error matches
+// ErrWriteOutcomeUnknown: the history could not be read.
+func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err error) (d settle.Decision, notYet bool, herr error) {
+	sw, cerr := p.settleWrite(w)
+	if cerr != nil {
+		return settle.Decision{Outcome: settle.Unknown, Why: cerr.Error()}, false, nil
 	}
-	h, herr := p.readHistory(ctx, w, fresh, err, "the write got a Conflict")
-	return h == historyOurs, herr
-}
-
-// overtakenAfterLostResponse decides a write whose response was lost (a
-// 5xx, a reset, a timeout) and whose fresh read moved past the base
-// without holding it: stored and overwritten since, or never stored. A
-// write that carries the lock can be stored only on the base, so the first
-// write after the base tells: this one (landed), or another writer's (it
-// was not stored and never will be: a Conflict, which Retry re-runs on
-// fresh state). An object deleted and made again is a Conflict too.
-// Without a watcher, for a write without the lock, or when the history
-// cannot be read, the outcome is unknown (ErrWriteOutcomeUnknown).
-func (p *Patcher[T]) overtakenAfterLostResponse(ctx context.Context, w *sentWrite[T], fresh T, err error) (flushResult, error) {
-	unknown := func(why string) (flushResult, error) {
-		return resultError, &WriteOutcomeUnknownError{Object: p.id(),
-			Why: fmt.Sprintf("another write came after the base (resourceVersion %s, now %s) and the object does not hold this write's status: "+
-				"it was not stored, or stored and overwritten since%s", w.base.GetResourceVersion(), fresh.GetResourceVersion(), why),
-			Cause: err}
+	atBase := false
+	if fresh.GetUID() == w.base.GetUID() {
+		baseRV, freshRV := w.base.GetResourceVersion(), fresh.GetResourceVersion()
+		cmp, cerr := compareResourceVersions(freshRV, baseRV)
+		atBase = (cerr == nil && cmp <= 0) || (cerr != nil && freshRV == baseRV)
+	}
+	if !atBase {
+		fv, verr := versionOf(fresh)
+		if verr != nil {
+			return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
+		}
+		if d = settle.Fresh(sw, fv); d.Outcome != settle.Unknown {
+			return d, false, nil
+		}
+	} else if !apierrors.IsConflict(err) || p.opts.watcher == nil {
+		return d, true, nil
 	}
 	if w.patchType == types.ApplyPatchType && p.opts.mode == modeApplyUnlocked {
-		return unknown(" (an apply without the lock may be stored at any time, so the history cannot tell)")
+		d.Why += " (an apply without the lock may be stored at any time, so the history cannot tell)"
+		return d, false, nil
 	}
-	if fresh.GetUID() != w.base.GetUID() {
-		return resultConflict, p.conflict(fmt.Sprintf("the object was deleted and made again after the write's response was lost (%v)", err))
-	}
-	h, herr := p.readHistory(ctx, w, fresh, err, "the write's response was lost")
+	first, ok, herr := p.firstWriteAfterBase(ctx, w)
 	switch {
+	case !ok && apierrors.IsConflict(err):
+		return settle.Decision{Outcome: settle.Conflict, Why: "no watcher to read the history: a 409 is taken for a Conflict"}, false, nil
+	case !ok:
+		d.Why += " (no watcher to read the object's history: WithWatcher, or a patcher.ForManager client)"
+		return d, false, nil
 	case herr != nil:
-		return resultError, herr
-	case h == historyOurs:
-		p.landedAs(fresh)
-		return resultApplied, nil
-	case h == historyTheirs:
-		return resultConflict, p.conflict(fmt.Sprintf("the write's response was lost (%v) and the first write after resourceVersion %s was another writer's, "+
-			"so this one, which carries that resourceVersion, was not stored and cannot be", err, w.base.GetResourceVersion()))
+		return d, false, p.historyUnreadable(ctx, w, fresh, err, herr)
 	}
-	return unknown(" (no watcher to read the object's history: WithWatcher, or a patcher.ForManager client)")
+	fv, verr := versionOf(first)
+	if verr != nil {
+		return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
+	}
+	d = settle.First(sw, fv)
+	if d.Outcome == settle.Landed {
+		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
+			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())
+	}
+	return d, false, nil
 }
 
-// readHistory reads whose the first write after w's base was, for a write
-// that got err and what happened to it (what: "the write got a
-// Conflict"): ours (logged), theirs, or not read (no watcher); when the
-// history cannot be read, an error matching ErrWriteOutcomeUnknown.
-func (p *Patcher[T]) readHistory(ctx context.Context, w *sentWrite[T], fresh T, err error, what string) (history, error) {
-	h, herr := p.firstWriteAfterBase(ctx, w)
-	switch h {
-	case historyOurs:
-		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
-			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion(), "write", what)
-	case historyUnknown:
-		if cerr := ctxError(ctx); cerr != nil {
-			return h, &WriteOutcomeUnknownError{Object: p.id(),
-				Why: fmt.Sprintf("the context ended before the object's history could be read (the write got: %v)", err), Cause: cerr}
-		}
-		return h, &WriteOutcomeUnknownError{Object: p.id(),
-			Why: fmt.Sprintf("%s and another write came after the base (resourceVersion %s, now %s), "+
-				"and the object's history, which tells whether the first write after the base was this one, could not be read: %v",
-				what, w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr),
-			Cause: err}
+// historyUnreadable is the error of a write (which got err) whose history
+// could not be read (herr).
+func (p *Patcher[T]) historyUnreadable(ctx context.Context, w *sentWrite[T], fresh T, err, herr error) error {
+	if cerr := ctxError(ctx); cerr != nil {
+		return &WriteOutcomeUnknownError{Object: p.id(),
+			Why: fmt.Sprintf("the context ended before the object's history could be read (the write got: %v)", err), Cause: cerr}
 	}
-	return h, nil
+	return &WriteOutcomeUnknownError{Object: p.id(),
+		Why: fmt.Sprintf("another write may have come after the base (resourceVersion %s, read %s), "+
+			"and the object's history, which tells whether the first write after the base was this one, could not be read: %v",
+			w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr),
+		Cause: err}
 }
 
 // restManager is the part of a controller-runtime manager (or cluster)

@@ -1,20 +1,20 @@
 package patcher
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
-	"reflect"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
 // A status write whose response is lost may have been stored. client-go
@@ -25,26 +25,15 @@ import (
 //
 // So after a write was sent and failed in a way that does not rule out that
 // it was stored (a 409, a 429, a 5xx, a transport error), the object is
-// read again and the write settled:
-//
-//   - landed: the object moved past the base and already holds the status
-//     this write would produce from it (applying the write to the fresh
-//     object changes no status field). The write was stored, or another
-//     writer stored the same values; either way what was decided is on the
-//     server. Flush succeeds and the object becomes the fresh read.
-//   - not yet: the object is still at the base's resourceVersion. The write
-//     was not stored, but a request still on its way may be. The same body
-//     is sent again: both carry the base's resourceVersion, so at most one
-//     of them can be stored. (A 409 with the object at the base comes from
-//     a reader that lags: a Conflict, sent nothing.)
-//   - overtaken: another write came after the base and the object does not
-//     hold this write's status (or the object was deleted and made again).
-//     After a 409 the object's history decides (history.go): this write
-//     was the first after the base (landed, then overwritten before
-//     client-go's resend: landed), another writer's was (a Conflict: the
-//     usual case), or the history cannot be read (ErrWriteOutcomeUnknown).
-//     After any other error the write may have landed and been overwritten
-//     since: ErrWriteOutcomeUnknown.
+// read again and the write settled by the protocol of
+// patcher/internal/settle (its package documentation): by the lock, the
+// object's history (history.go) and managedFields, with values only to
+// corroborate. A read at the base after any error but a 409 means not yet
+// stored: the same body is sent again (both carry the base's
+// resourceVersion, so at most one is stored); after a 409 it means a
+// reader that lags, and is read again. The outcomes map to Flush's
+// results: Landed is a success, Conflict a Conflict, Unknown
+// ErrWriteOutcomeUnknown.
 
 // ErrWriteOutcomeUnknown matches (errors.Is) the error Flush and Retry
 // return when a status write was sent, its response was lost, and whether
@@ -117,6 +106,13 @@ func mayHaveLanded(err error) bool {
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
+// resendRefused reports whether err, a 422, may be the server's answer to
+// client-go's own resend of a stored JSON Patch: a remove of a member the
+// first send removed is refused as invalid, before the lock is checked.
+func resendRefused[T client.Object](w *sentWrite[T], err error) bool {
+	return w.patchType == types.JSONPatchType && apierrors.IsInvalid(err) && bytes.Contains(w.body, []byte(`"op":"remove"`))
+}
+
 // writeFailed handles a status write that got err: settled at once, or,
 // for a Conflict inside Retry, after Retry's backoff (p.deferSettle).
 func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error) (flushResult, error) {
@@ -126,7 +122,7 @@ func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error
 			"refuses the whole apply for it; nothing was stored. Install the CRD that matches the Go type, or write with a merge-mode patcher "+
 			"(WithMergePatch), whose unknown fields the server prunes: %w", p.id(), err)
 	}
-	if !mayHaveLanded(err) {
+	if !mayHaveLanded(err) && !resendRefused(w, err) {
 		return resultOf(err), wrapped
 	}
 	if p.deferSettle && apierrors.IsConflict(err) {
@@ -134,75 +130,6 @@ func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error
 		return resultConflict, wrapped
 	}
 	return p.settle(ctx, w, wrapped)
-}
-
-// settleVerdict is what a fresh read says about a sent write.
-type settleVerdict int
-
-const (
-	verdictLanded settleVerdict = iota
-	verdictNotYet
-	verdictOvertaken
-)
-
-// verdict compares the fresh read with the write w.
-func (p *Patcher[T]) verdict(w *sentWrite[T], fresh T) settleVerdict {
-	baseRV, freshRV := w.base.GetResourceVersion(), fresh.GetResourceVersion()
-	if fresh.GetUID() != w.base.GetUID() {
-		return verdictOvertaken
-	}
-	if cmp, err := compareResourceVersions(freshRV, baseRV); (err == nil && cmp <= 0) || (err != nil && freshRV == baseRV) {
-		return verdictNotYet
-	}
-	if p.holdsWrite(w, fresh) {
-		return verdictLanded
-	}
-	return verdictOvertaken
-}
-
-// holdsWrite reports whether fresh already holds the status w would
-// produce: w's body applied to fresh (at the base's resourceVersion, as
-// the lock requires) changes no status field.
-func (p *Patcher[T]) holdsWrite(w *sentWrite[T], fresh T) bool {
-	if w.patchType == types.ApplyPatchType {
-		return p.holdsApply(w, fresh)
-	}
-	doc, err := json.Marshal(fresh)
-	if err != nil {
-		return false
-	}
-	// Numbers decoded exactly (json.Number): as float64, 2^53 and 2^53+1
-	// are equal, and another writer's value would pass for this write's.
-	before, err := decodeObject(doc)
-	if err != nil {
-		return false
-	}
-	if m, ok := before["metadata"].(map[string]any); ok {
-		m["resourceVersion"] = w.base.GetResourceVersion()
-	}
-	if doc, err = json.Marshal(before); err != nil {
-		return false
-	}
-	var after []byte
-	switch w.patchType {
-	case types.MergePatchType:
-		after, err = jsonpatch.MergePatch(doc, w.body)
-	case types.JSONPatchType:
-		var patch jsonpatch.Patch
-		if patch, err = jsonpatch.DecodePatch(w.body); err == nil {
-			after, err = patch.Apply(doc)
-		}
-	default:
-		return false
-	}
-	if err != nil {
-		return false
-	}
-	got, err := decodeObject(after)
-	if err != nil {
-		return false
-	}
-	return reflect.DeepEqual(before["status"], got["status"])
 }
 
 // settle finds out whether the write w, which got err (wrapped), was
@@ -219,32 +146,20 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 			}
 			return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: fmt.Sprintf("the object could not be read back: %v", rerr), Cause: err}
 		}
-		switch p.verdict(w, fresh) {
-		case verdictLanded:
-			p.landedAs(fresh)
-			return resultApplied, nil
-		case verdictOvertaken:
-			if apierrors.IsConflict(err) {
-				// The usual Conflict, or this write stored and
-				// overwritten before client-go's resend: the history
-				// tells (history.go).
-				landed, herr := p.overtakenAfterConflict(ctx, w, fresh, err)
-				switch {
-				case herr != nil:
-					return resultError, herr
-				case landed:
-					p.landedAs(fresh)
-					return resultApplied, nil
-				}
-				return resultConflict, err
-			}
-			return p.overtakenAfterLostResponse(ctx, w, fresh, err)
+		d, notYet, derr := p.decide(ctx, w, fresh, err)
+		if derr != nil {
+			return resultError, derr
 		}
-		// Not yet stored: a Conflict then comes from a lagging read; any
-		// other error, send the same body again (at most one is stored).
+		if !notYet {
+			return p.outcome(w, fresh, d, err)
+		}
 		if apierrors.IsConflict(err) {
-			return resultConflict, err
+			continue // a reader that lags (the 409 proves the server moved on): read again
 		}
+		if resendRefused(w, err) {
+			return resultOf(err), err // the object is at the base: the 422 is this write's own
+		}
+		// Not yet stored: send the same body again (at most one is stored).
 		scratch := p.newObject()
 		serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...)
 		if serr == nil {
@@ -256,7 +171,39 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 			return resultOf(serr), err
 		}
 	}
-	return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: fmt.Sprintf("still unsettled after %d reads", maxSettles), Cause: err}
+	if apierrors.IsConflict(err) && p.opts.watcher == nil {
+		return resultConflict, err // no watcher: an unsettled 409 stays a Conflict (history.go)
+	}
+	return resultError, p.unsettled(err)
+}
+
+// unsettled is the error of a write still unsettled after maxSettles reads.
+func (p *Patcher[T]) unsettled(err error) error {
+	why := fmt.Sprintf("still unsettled after %d reads", maxSettles)
+	if apierrors.IsConflict(err) {
+		why = fmt.Sprintf("the write got a 409, which proves the object moved past the base, but %d reads through %s still returned the base "+
+			"(a reader that lags, such as a cache)", maxSettles, readerName(p.opts.apiReader))
+	}
+	return &WriteOutcomeUnknownError{Object: p.id(), Why: why, Cause: err}
+}
+
+// outcome maps a settle decision on w, which got err, to Flush's result:
+// Landed a success (the object becomes fresh), Conflict the 409 itself or
+// a Conflict naming the evidence, Unknown ErrWriteOutcomeUnknown.
+func (p *Patcher[T]) outcome(w *sentWrite[T], fresh T, d settle.Decision, err error) (flushResult, error) {
+	switch d.Outcome {
+	case settle.Landed:
+		p.landedAs(fresh)
+		return resultApplied, nil
+	case settle.Conflict:
+		if apierrors.IsConflict(err) {
+			return resultConflict, err
+		}
+		return resultConflict, p.conflict(fmt.Sprintf("the write's response was lost (%v) and it was not stored, nor can it be (it carries resourceVersion %s): %s",
+			err, w.base.GetResourceVersion(), d.Why))
+	}
+	return resultError, &WriteOutcomeUnknownError{Object: p.id(),
+		Why: fmt.Sprintf("the object moved past the base (resourceVersion %s, now %s): %s", w.base.GetResourceVersion(), fresh.GetResourceVersion(), d.Why), Cause: err}
 }
 
 // landedAs takes fresh, a read that holds the settled write, as the
@@ -270,28 +217,43 @@ func (p *Patcher[T]) landedAs(fresh T) {
 }
 
 // settleAfterConflict is Retry's settle of a write that got a Conflict
-// (conflict), after its backoff: one read, which either shows the write
-// stored (the object becomes it: true) or becomes the object and base for
-// the next attempt. An object that moved past the base without holding the
-// write needs its history (history.go); when that cannot be read the
-// error matches ErrWriteOutcomeUnknown and the object and base are left.
+// (conflict), after its backoff: it either shows the write stored (the
+// object becomes the read: true) or makes the read the object and base for
+// the next attempt. When the evidence cannot tell, the error matches
+// ErrWriteOutcomeUnknown and the object and base are left.
 func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (bool, error) {
 	w := p.sent
 	p.sent = nil
-	fresh, err := p.readChecked(ctx)
-	if err != nil {
-		return false, err
-	}
-	landed := false
-	switch p.verdict(w, fresh) {
-	case verdictLanded:
-		landed = true
-	case verdictOvertaken:
-		if landed, err = p.overtakenAfterConflict(ctx, w, fresh, conflict); err != nil {
+	var fresh T
+	for range maxSettles {
+		var err error
+		fresh, err = p.readChecked(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: err}
+			}
 			return false, err
 		}
+		d, notYet, err := p.decide(ctx, w, fresh, conflict)
+		if err != nil {
+			return false, err
+		}
+		if notYet {
+			continue
+		}
+		if d.Outcome == settle.Unknown {
+			_, err := p.outcome(w, fresh, d, conflict)
+			return false, err
+		}
+		p.replaceObject(fresh)
+		p.setBase(p.obj)
+		return d.Outcome == settle.Landed, nil
 	}
-	p.replaceObject(fresh)
-	p.setBase(p.obj)
-	return landed, nil
+	if p.opts.watcher == nil {
+		// No watcher: an unsettled 409 stays a Conflict (history.go).
+		p.replaceObject(fresh)
+		p.setBase(p.obj)
+		return false, nil
+	}
+	return false, p.unsettled(conflict)
 }

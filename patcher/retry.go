@@ -103,10 +103,16 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 		if exhausted == "" {
 			log.FromContext(ctx).V(1).Info("retrying status write on fresh state", "kind", p.kind, "attempt", attempts)
 		}
-		if err := sleep(ctx, wait); err != nil {
-			p.sent = nil
+		if serr := sleep(ctx, wait); serr != nil {
 			p.replaceObject(before)
-			return fmt.Errorf("statuspatch: %s: retry after %d attempts: %w", p.id(), attempts, err)
+			if p.sent != nil {
+				// A 409 not yet settled: client-go's own resend of a
+				// stored write gets one too (landed.go).
+				p.sent = nil
+				return &WriteOutcomeUnknownError{Object: p.id(),
+					Why: fmt.Sprintf("the context ended before the write's 409 could be settled (retry after %d attempts: %v)", attempts, serr), Cause: serr}
+			}
+			return fmt.Errorf("statuspatch: %s: retry after %d attempts: %w", p.id(), attempts, serr)
 		}
 		// The re-read: it also tells whether a write that got the
 		// Conflict was stored after all (landed.go); then it is done.

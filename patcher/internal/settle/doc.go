@@ -1,0 +1,86 @@
+// Package settle decides what became of a status write whose response did
+// not say: a write sent with the base's resourceVersion (the lock) that got
+// a 409, a 429, a 5xx or a transport error. It is the non-generic core of
+// the patcher's settling: it takes the object as decoded JSON and its
+// metadata, and returns an Outcome; the patcher maps the outcomes to its
+// public errors (Landed: success; Conflict: apierrors.IsConflict; Unknown:
+// ErrWriteOutcomeUnknown).
+//
+// # The protocol
+//
+// "Stored" is decided by evidence, never by re-applying what was sent and
+// comparing values alone: the server may store something else than was
+// sent (a pruned field, a default, a webhook, a JSON Patch remove) and a
+// removal leaves nothing to compare. The evidence, strongest first:
+//
+//  1. The lock. A write that carries the base's resourceVersion can only be
+//     stored as the first write after the base. Once another write is the
+//     first after the base, this one was not stored and never will be.
+//  2. The object's history, ordered by resourceVersion (a watch from the
+//     base's resourceVersion, the patcher's watcher): its first event after
+//     the base is the only version this write can have produced.
+//  3. managedFields. A write stamps its manager's entry (manager, operation,
+//     subresource) with the time and adds the fields it set; a write by
+//     another entry (another manager, or this manager's other operation)
+//     stamps that entry instead. The time has one-second resolution, so an
+//     entry unchanged since the base says nothing when both writes fell in
+//     one second; a manager name shared by several writers (all clients of
+//     one binary share the default) makes "this manager's entry changed"
+//     evidence that this manager wrote, not that this patcher did.
+//  4. Values, only to corroborate: the first write after the base changed
+//     nothing this write does not touch, no field this write sets holds
+//     another value (a field missing from the object was pruned: no
+//     evidence either way), and every field this write removes is gone.
+//     A removal is stored only when the server no longer holds it.
+//
+// # The outcomes
+//
+// Landed: the write was stored. From the history (First): the first
+// version after the base changed nothing this write does not touch, shows
+// at least one change of this write (a value stored as sent, or a removed
+// field gone: defaults and pruning alone are no sign of it), set no field
+// this write sets to another value, holds none of the fields it removes,
+// and stamped no other managedFields entry without this writer's.
+// From a read without the history (Fresh): the read holds every value the
+// write sets and none it removes (the server stored exactly what was sent,
+// or another writer the same values: the decided state is on the server
+// either way). A stamp of this writer's entry is not enough there: a
+// writer sharing the manager name stamps it too, and a field the read
+// lacks may be pruned or never stored; the history tells them apart.
+//
+// Conflict: the write was not stored and cannot be. From the history: the
+// first version after the base stamped another entry and not this
+// writer's, or changed a field this write does not touch, or set one to
+// another value, or shows no change of this write: it is another
+// writer's. From a read: this writer's entry
+// holds the same time as at the base although the base already held a
+// later second, and the write sets a value (a stored write would have
+// stamped it); or the object was deleted and made again (another UID).
+//
+// Unknown: the evidence cannot tell: the history still holds a field this
+// write removes with nothing else against it (a default refilled it, or a
+// co-owner keeps it), both entries were stamped, or, without the history,
+// nothing above applies (this writer's entry unchanged with both writes in
+// one second). The patcher returns ErrWriteOutcomeUnknown, never a false
+// Conflict (which would make Retry store the decision twice) nor a false
+// success (which would lose it).
+//
+// Known limits: a write whose manager the patcher does not know (no field
+// owner: the server names it after the client's user agent) has no
+// managedFields evidence, only the lock, the history and values; a mutating
+// webhook on the status subresource that rewrites a value this write set
+// makes the history's first version look like another writer's.
+//
+// # When the history is needed
+//
+// A read at the base after a 409 comes from a reader that lags (the 409
+// proves the server moved past the base): it is no evidence; the object is
+// read again (three reads in all). A read past the base settles the write
+// when Fresh does; otherwise the first version after the base decides
+// (First), which needs a watcher. Without one, the patcher keeps its older
+// rule for a 409 (a Conflict: wrong only when client-go's own resend of a
+// stored write was refused) and returns ErrWriteOutcomeUnknown for a lost
+// response. A 422 answering a JSON Patch that removes a member is settled
+// like a 409: it may be client-go's resend of a stored write, refused
+// because the member is already gone.
+package settle

@@ -1,0 +1,53 @@
+package patcher
+
+import (
+	"encoding/json"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
+)
+
+// settleWrite is w as patcher/internal/settle sees it: the base, what the
+// write sets and removes, and the managedFields entry it stamps (none
+// known without a field owner: the server then names the manager after
+// the client's user agent, which the patcher cannot see).
+func (p *Patcher[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
+	base, err := versionOf(w.base)
+	if err != nil {
+		return settle.Write{}, err
+	}
+	sw := settle.Write{Base: base}
+	if p.opts.fieldOwner != "" {
+		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
+	}
+	switch w.patchType {
+	case types.ApplyPatchType:
+		sw.Writer.Operation = metav1.ManagedFieldsOperationApply
+		sw.FromApply(w.applied, p.applyKeys)
+	case types.JSONPatchType:
+		err = sw.FromJSONPatch(w.body)
+	default:
+		err = sw.FromMergePatch(w.body)
+	}
+	if err != nil {
+		return settle.Write{}, fmt.Errorf("statuspatch: %s: the sent write: %w", p.id(), err)
+	}
+	return sw, nil
+}
+
+// versionOf is obj as patcher/internal/settle sees it.
+func versionOf(obj client.Object) (settle.Version, error) {
+	doc, err := json.Marshal(obj)
+	if err != nil {
+		return settle.Version{}, fmt.Errorf("marshal %s: %w", obj.GetName(), err)
+	}
+	m, err := settle.Decode(doc)
+	if err != nil {
+		return settle.Version{}, fmt.Errorf("decode %s: %w", obj.GetName(), err)
+	}
+	return settle.Version{ResourceVersion: obj.GetResourceVersion(), UID: string(obj.GetUID()), ManagedFields: obj.GetManagedFields(), Object: m}, nil
+}
