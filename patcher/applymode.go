@@ -130,8 +130,3 @@ func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourc
 	}
 	return p.subResourcePatchOptions()
 }
-
-// modeApplyUnlocked is WriteApplyWithoutLock under the name history.go
-// (the settling helper's file) uses; drop it when that file says
-// WriteApplyWithoutLock.
-const modeApplyUnlocked = WriteApplyWithoutLock

@@ -107,18 +107,6 @@ func dottedPath(p fieldpath.Path) string {
 	return sb.String()
 }
 
-// holdsApply reports whether fresh holds every field of the apply w with
-// the value sent.
-func (p *Patcher[T]) holdsApply(w *sentWrite[T], fresh T) bool {
-	stored, err := json.Marshal(p.status(fresh))
-	if err != nil {
-		return false
-	}
-	var ds []Divergence
-	applyMisses("status", w.applied, decodeStatus(stored), p.applyKeys, setLists(fresh.GetManagedFields()), "status", &ds)
-	return len(ds) == 0
-}
-
 // applyMisses appends the paths where stored does not hold what sent (an
 // applied value) set: the divergence of an apply, and, when none, the
 // proof that an apply was stored. Fields stored but not sent are other

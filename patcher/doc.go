@@ -57,10 +57,9 @@
 //
 // # Apply mode
 //
-// WithWriteMode(WriteApply) makes Flush write a server-side apply under the field owner
-// (WithFieldOwner is required) with forced ownership, instead of a merge
-// patch; Flush, Retry, the no-op rule and the finalizer helpers stay the
-// same. The apply carries the base's resourceVersion, so a decision made on
+// WithWriteMode(WriteApply) makes Flush write a server-side apply under
+// the field owner (WithFieldOwner is required) with forced ownership; Flush,
+// Retry, the no-op rule and the finalizer helpers stay the same. The apply carries the base's resourceVersion, so a decision made on
 // stale state gets a 409 and Retry makes it again on fresh state. It holds
 // the status fields this manager owns by Apply (read from the base's
 // metadata.managedFields) and the fields changed since the base, never

@@ -120,7 +120,7 @@ func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error
 	if schemaRefused(err) {
 		wrapped = fmt.Errorf("statuspatch: patch status of %s: the installed CRD's status schema lacks a field of the apply, and server-side apply "+
 			"refuses the whole apply for it; nothing was stored. Install the CRD that matches the Go type, or write with a merge-mode patcher "+
-			"(WithMergePatch), whose unknown fields the server prunes: %w", p.id(), err)
+			"(WithWriteMode(WriteMergePatch)), whose unknown fields the server prunes: %w", p.id(), err)
 	}
 	if !mayHaveLanded(err) && !resendRefused(w, err) {
 		return resultOf(err), wrapped

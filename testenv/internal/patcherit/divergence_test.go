@@ -24,13 +24,13 @@ import (
 // driftedEnv starts a server whose Widget CRD drifted from the Go type the
 // way real drift happens: status.plan is missing from the schema (an old
 // CRD), and status.phase has a default the Go type does not know about.
-func driftedEnv(t *testing.T) *testenv.Env {
+func driftedEnv(t testing.TB) *testenv.Env {
 	t.Helper()
 	return driftedEnvWith(t, nil)
 }
 
 // driftedEnvWith is driftedEnv with more drift: more(status schema).
-func driftedEnvWith(t *testing.T, more func(status *apiextensionsv1.JSONSchemaProps)) *testenv.Env {
+func driftedEnvWith(t testing.TB, more func(status *apiextensionsv1.JSONSchemaProps)) *testenv.Env {
 	t.Helper()
 	var crds []*apiextensionsv1.CustomResourceDefinition
 	for _, crd := range testapi.CRDs() {

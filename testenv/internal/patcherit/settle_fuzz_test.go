@@ -5,16 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
-	"github.com/statuspatch/statuspatch/testenv"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -53,7 +49,7 @@ func FuzzSettleFaults(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	e := driftedEnvTB(f)
+	e := driftedEnv(f)
 	other, err := client.New(e.Config, client.Options{Scheme: e.Scheme, Mapper: e.Mapper})
 	if err != nil {
 		f.Fatal(err)
@@ -200,32 +196,4 @@ func settleCall(t *testing.T, live client.Client, c client.WithWatch, key client
 	}
 	_ = merge(p.Object())
 	return p.Flush(ctx)
-}
-
-// driftedEnvTB is driftedEnv for a fuzz target: status.plan missing from
-// the Widget CRD's schema, status.phase defaulted.
-func driftedEnvTB(tb testing.TB) *testenv.Env {
-	tb.Helper()
-	var crds []*apiextensionsv1.CustomResourceDefinition
-	for _, crd := range testapi.CRDs() {
-		if crd.Spec.Names.Kind == "Widget" {
-			status := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
-			delete(status.Properties, "plan")
-			phase := status.Properties["phase"]
-			phase.Default = &apiextensionsv1.JSON{Raw: []byte(`"Pending"`)}
-			status.Properties["phase"] = phase
-			crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = status
-		}
-		crds = append(crds, crd)
-	}
-	s := runtime.NewScheme()
-	if err := v1.AddToScheme(s); err != nil {
-		tb.Fatal(err)
-	}
-	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s), testenv.WithoutStatusSchemaCheck())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(stop)
-	return e
 }
