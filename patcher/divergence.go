@@ -118,15 +118,46 @@ func diffJSON(path string, sent, stored any, out *[]Divergence) {
 }
 
 // reportedDivergences remembers which kind and path was logged, so that a
-// divergence is logged once per process, not once per reconcile.
-var reportedDivergences sync.Map // "Kind status.path" -> struct{}
+// divergence is logged once per process, not once per reconcile. Paths
+// carry map keys and list indexes, which a status can hold without bound,
+// so the set is bounded: when it holds maxReportedDivergences paths it is
+// emptied, and a path may be logged once more.
+var reportedDivergences = &onceSet{max: maxReportedDivergences}
+
+const maxReportedDivergences = 4096
+
+// onceSet is a bounded set of keys: add reports whether a key is new.
+type onceSet struct {
+	mu   sync.Mutex
+	max  int
+	keys map[string]struct{}
+}
+
+func (s *onceSet) add(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, seen := s.keys[key]; seen {
+		return false
+	}
+	if s.keys == nil || len(s.keys) >= s.max {
+		s.keys = make(map[string]struct{})
+	}
+	s.keys[key] = struct{}{}
+	return true
+}
+
+func (s *onceSet) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.keys)
+}
 
 // reportDivergence logs each new kind and path once, counts the write as
 // diverged, and returns the error when WithDivergenceError was given.
 func (p *Patcher[T]) reportDivergence(ctx context.Context, ds []Divergence) error {
 	p.metrics.observeFlush(p.kind, resultDiverged, 0)
 	for _, d := range ds {
-		if _, seen := reportedDivergences.LoadOrStore(p.kind+" "+d.Path, struct{}{}); seen {
+		if !reportedDivergences.add(p.kind + " " + d.Path) {
 			continue
 		}
 		log.FromContext(ctx).Info("the API server stored a different status than was written; every reconcile will write it again",
