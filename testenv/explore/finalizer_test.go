@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -72,9 +74,27 @@ func TestLastFinalizerRemovalDeletes(t *testing.T) {
 			return nil
 		},
 	}
-	o := serverOptions(t)
-	o.Depth = 5
-	o.Disable = []string{explore.InvariantObservedGenerationStuck} // it keeps no observedGeneration
+	scheme := runtime.NewScheme()
+	if err := testv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []struct {
+		name    string
+		backend explore.Backend
+	}{{"server", explore.Server(server(t))}, {"fake", explore.Fake(scheme, &testv1.Widget{})}} {
+		t.Run(b.name, func(t *testing.T) {
+			o := explore.Options{Backend: b.backend, Depth: 5, Budget: 5 * time.Second}
+			o.Disable = []string{explore.InvariantObservedGenerationStuck} // it keeps no observedGeneration
+			findRecreate(t, s, o, key)
+		})
+	}
+}
+
+// findRecreate explores s and expects the schedule: the finalizer's removal
+// makes the Widget absent, a stale read still sees it deleting, and a
+// create follows.
+func findRecreate(t *testing.T, s explore.Scenario, o explore.Options, key client.ObjectKey) {
+	t.Helper()
 	res, err := explore.Run(t.Context(), s, o)
 	if err != nil {
 		t.Fatal(err)
@@ -84,8 +104,6 @@ func TestLastFinalizerRemovalDeletes(t *testing.T) {
 		t.Fatalf("want the Widget created again after its deletion, got:\n%v", v)
 	}
 	t.Logf("%s", v)
-	// The schedule: the finalizer's removal makes the Widget absent, a
-	// stale read still sees it deleting, and a create follows.
 	removed, stale, created := false, false, false
 	for _, st := range v.Steps {
 		for _, r := range st.Reads {
