@@ -14,9 +14,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// TestRabbitmqRecreatesDeletedCluster is the schedule the explorer cannot
-// reach yet (docs/explore-your-operator.md): after the reconcile that removed
-// the finalizer of a deleted RabbitmqCluster (so the server deleted it), a
+// TestRabbitmqRecreatesDeletedCluster plays the schedule
+// TestExploreRabbitmqCluster finds (docs/explore-your-operator.md) directly
+// on the server, without the explorer: after the reconcile that removed the
+// finalizer of a deleted RabbitmqCluster (so the server deleted it), a
 // reconcile whose first read still sees the deleting version, and whose next
 // read sees it gone, creates a new RabbitmqCluster of the same name:
 // removeFinalizer uses controllerutil.CreateOrUpdate, which creates what it

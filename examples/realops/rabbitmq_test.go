@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	rabbitmqv1beta1 "github.com/rabbitmq/cluster-operator/v2/api/v1beta1"
 	"github.com/rabbitmq/cluster-operator/v2/controllers"
@@ -31,7 +32,7 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 	}
 	var events chan string // the schedule's events
 	var deleted bool       // the user deleted the RabbitmqCluster in this schedule
-	explore.Check(t, explore.Scenario{
+	res, err := explore.Run(t.Context(), explore.Scenario{
 		Reconcilers: []explore.Reconciler{{
 			Name: "rabbitmq", For: &rabbitmqv1beta1.RabbitmqCluster{},
 			Owns: []client.Object{&appsv1.StatefulSet{}, &corev1.ConfigMap{}, &corev1.Service{}, &rbacv1.Role{},
@@ -66,7 +67,7 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 			}
 			rmq, sts := &rabbitmqv1beta1.RabbitmqCluster{}, &appsv1.StatefulSet{}
 			if err := r.Get(ctx, client.ObjectKey{Namespace: "rabbits", Name: "hello"}, rmq); deleted && err == nil {
-				return fmt.Errorf("the user deleted RabbitmqCluster rabbits/hello, and it is back (uid %s)", rmq.UID)
+				return fmt.Errorf("the user deleted RabbitmqCluster rabbits/hello, and it was created again (uid %s)", rmq.UID)
 			} else if deleted && apierrors.IsNotFound(err) {
 				return nil
 			}
@@ -79,5 +80,14 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 			}
 			return nil
 		},
-	}, explore.Options{Backend: explore.Server(env)})
+	}, explore.Options{Backend: explore.Server(env), Versions: 2, StaleReads: 1, Budget: 3 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation // the operator's bug: a deleted RabbitmqCluster comes back
+	if v == nil || !v.Broke(explore.InvariantUser) || !strings.Contains(v.String(), "RabbitmqCluster rabbits/hello, and it was created again") ||
+		!strings.Contains(v.String(), "write create RabbitmqCluster rabbits/hello based on") {
+		t.Fatalf("want the deleted RabbitmqCluster created again, got after %d schedules:\n%v", res.Schedules, v)
+	}
+	t.Logf("found after %d schedules in %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v)
 }

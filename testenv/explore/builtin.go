@@ -166,9 +166,12 @@ func shortUID(uid types.UID) string {
 
 // checkErrorLoop fails when a reconcile of the steady round (fresh reads,
 // nothing written) returned an error: nothing will change, so it fails
-// forever.
+// forever. An action that failed is not retried (each runs once).
 func (r *run) checkErrorLoop(round []Step) {
 	for _, s := range round {
+		if strings.HasPrefix(s.Reconciler, "action ") {
+			continue
+		}
 		if msg, ok := strings.CutPrefix(s.Result, "error: "); ok {
 			r.fail(InvariantErrorLoop, fmt.Sprintf("step %d (%s reconciles %s) returns an error in a steady state, so it is retried forever: %s",
 				s.Index, s.Reconciler, s.Object, msg))

@@ -177,8 +177,10 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	}()
 	return r.recordWrite(ctx, k, w, send(), func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
-		// delete may leave the object (finalizers) or not.
-		if verb == "delete" {
+		// delete may leave the object (finalizers) or not. So may a write
+		// that removed the last finalizer of an object being deleted: the
+		// server deleted it, and answered with its last version.
+		if verb == "delete" || finalizing(obj) {
 			return r.observe(ctx, k)
 		}
 		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
@@ -187,6 +189,12 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		}
 		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
 	})
+}
+
+// finalizing reports an answer that may be the last version of a deleted
+// object: it is being deleted and has no finalizer left.
+func finalizing(obj client.Object) bool {
+	return obj.GetDeletionTimestamp() != nil && len(obj.GetFinalizers()) == 0
 }
 
 // recordWrite adds w, sent with the answer sendErr, to the step; when it
@@ -213,6 +221,7 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 	}
 	if changed {
 		r.cur.step.Writes[i].Version = h.newest() + 1
+		r.cur.step.Writes[i].Gone = h.versions[h.newest()] == nil
 		r.cur.wrote = true
 		r.cur.seen[k] = h.newest()
 		r.queueEvent(k)

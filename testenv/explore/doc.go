@@ -8,7 +8,9 @@
 // write goes through the explorer's client, which records each version of
 // each object the server held and queues the reconcilers of the written
 // kind for that object, as a watch would (and those that Own the kind for
-// the object's controller owner). At each of the first
+// the object's controller owner). A delete, and an update or patch that
+// removes the last finalizer of an object being deleted, record the
+// object's absence. At each of the first
 // Options.Depth steps of a schedule the explorer chooses which queued
 // reconcile (or user Action) runs next, and, for each read through the
 // reconciler's cached client, which of the last Options.Versions versions

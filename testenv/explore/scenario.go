@@ -278,6 +278,10 @@ type Write struct {
 	// Answer is "ok" or the error; Version the version it made (0: none).
 	Answer  string
 	Version int
+	// Gone marks a version that is the object's absence: a delete's, or
+	// an update's that removed the last finalizer of an object being
+	// deleted (the server deletes it then).
+	Gone bool
 }
 
 func (s Step) String() string {
@@ -310,6 +314,9 @@ func (s Step) String() string {
 		made := ""
 		if w.Version > 0 {
 			made = fmt.Sprintf(" -> v%d", w.Version)
+		}
+		if w.Gone {
+			made += " (gone)"
 		}
 		data := ""
 		if w.Data != "" {
