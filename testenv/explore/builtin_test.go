@@ -72,7 +72,7 @@ type gizmoReconciler struct {
 
 func (r *gizmoReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	w := &testv1.Widget{}
-	var reader client.Reader = r.api
+	reader := r.api
 	if r.staleParent || r.blind {
 		reader = r.c
 	}
@@ -105,7 +105,7 @@ func (r *gizmoReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			if err := r.c.Delete(ctx, g, client.Preconditions{UID: &uid}); client.IgnoreNotFound(err) != nil {
 				return ctrl.Result{}, err
 			}
-			return ctrl.Result{Requeue: true}, nil
+			return ctrl.Result{RequeueAfter: time.Second}, nil
 		}
 	}
 	base := w.DeepCopy()

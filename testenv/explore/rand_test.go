@@ -21,12 +21,11 @@ import (
 // namedGizmo creates a Gizmo under a name of its own choosing and records
 // the name and a UUID of its own in the Widget's status.
 type namedGizmo struct {
-	c      client.Client
-	api    client.Reader
-	name   func(prefix string) string
-	uuid   func() string
-	gen    bool // generateName instead (the server's randomness)
-	record bool
+	c    client.Client
+	api  client.Reader
+	name func(prefix string) string
+	uuid func() string
+	gen  bool // generateName instead (the server's randomness)
 }
 
 func (r *namedGizmo) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -138,7 +137,9 @@ func TestSourceOf(t *testing.T) {
 	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(uid) {
 		t.Errorf("UID %q is not a version 4 UUID", uid)
 	}
-	if a.Name("x-") == b.Name("x-") && a.Name("x-") == b.Name("x-") {
+	a1, b1 := a.Name("x-"), b.Name("x-")
+	a2, b2 := a.Name("x-"), b.Name("x-")
+	if a1 == b1 && a2 == b2 {
 		t.Error("two sources outside the explorer gave the same names")
 	}
 }

@@ -177,8 +177,8 @@ func coWriters(ctx context.Context, env *testenv.Env, n, m, repeat int) error {
 		runs []coResult
 	}{
 		{name: "patcher, merge patch (default)", up: coPatcher()},
-		{name: "patcher, WithApply", up: coPatcher(patcher.WithApply())},
-		{name: "patcher, WithApplyWithoutLock", up: coPatcher(patcher.WithApplyWithoutLock())},
+		{name: "patcher, WithApply", up: coPatcher(patcher.WithWriteMode(patcher.WriteApply))},
+		{name: "patcher, WithApplyWithoutLock", up: coPatcher(patcher.WithWriteMode(patcher.WriteApplyWithoutLock))},
 		{name: "blind MergeFrom", up: coBlindMergeFrom},
 	}
 	for rep := range max(repeat, 1) {

@@ -48,8 +48,8 @@ func TestCoWritersVariants(t *testing.T) {
 		conflicts bool
 	}{
 		{"merge", nil, true},
-		{"apply", []patcher.Option{patcher.WithApply()}, true},
-		{"nolock", []patcher.Option{patcher.WithApplyWithoutLock()}, false},
+		{"apply", []patcher.Option{patcher.WithWriteMode(patcher.WriteApply)}, true},
+		{"nolock", []patcher.Option{patcher.WithWriteMode(patcher.WriteApplyWithoutLock)}, false},
 	} {
 		r, err := coContend(ctx, e, "t"+v.name, 2, 5, barrierUpdate(v.opts...))
 		if err != nil {

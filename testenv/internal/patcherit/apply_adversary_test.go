@@ -64,7 +64,7 @@ func TestALandedApplyStatusIsDone(t *testing.T) {
 			key := newWidget(t, e.Client)
 			ft := &faultyTransport{plan: []plannedFault{f}}
 			p, err := patcher.Fetch(ctx, faultyClient(t, e, ft), key, &v1.Widget{}, patcher.WithMetrics(nil),
-				patcher.WithFieldOwner(applier), patcher.WithApply())
+				patcher.WithFieldOwner(applier), patcher.WithWriteMode(patcher.WriteApply))
 			if err != nil {
 				t.Fatal(err)
 			}

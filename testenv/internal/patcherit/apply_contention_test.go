@@ -44,7 +44,7 @@ func TestApplyDoubleReconcileBuildsOnePlan(t *testing.T) {
 	e := env(t)
 	for round := range 10 {
 		key := client.ObjectKey{Namespace: "default", Name: objectName(t)}
-		created := buildPlansConcurrently(t, e.Client, key, buildPlanWith(patcher.WithApply()))
+		created := buildPlansConcurrently(t, e.Client, key, buildPlanWith(patcher.WithWriteMode(patcher.WriteApply)))
 		if len(created) != 1 {
 			t.Fatalf("round %d: %d reconciles built a plan (%v), want exactly 1", round, len(created), created)
 		}
@@ -62,7 +62,7 @@ func TestApplyWithoutLockLosesAPlan(t *testing.T) {
 	e := env(t)
 	for round := range 5 {
 		key := client.ObjectKey{Namespace: "default", Name: objectName(t)}
-		created := buildPlansConcurrently(t, e.Client, key, buildPlanWith(patcher.WithApplyWithoutLock()))
+		created := buildPlansConcurrently(t, e.Client, key, buildPlanWith(patcher.WithWriteMode(patcher.WriteApplyWithoutLock)))
 		if len(created) != 2 {
 			t.Fatalf("round %d: %d reconciles built a plan (%v); without the lock both should", round, len(created), created)
 		}
@@ -86,7 +86,7 @@ func TestApplyWithoutLockDisjointWritersBothLand(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for r := range rounds {
-				p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithFieldOwner(name), patcher.WithApplyWithoutLock())
+				p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithFieldOwner(name), patcher.WithWriteMode(patcher.WriteApplyWithoutLock))
 				if err != nil {
 					t.Error(err)
 					return

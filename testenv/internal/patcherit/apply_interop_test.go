@@ -83,7 +83,7 @@ func TestApplyStatusRefusals(t *testing.T) {
 		"nil":                  {status: nilConfig, want: "nil status"},
 		"not an object":        {status: []string{"x"}, want: "JSON object"},
 		"keyless condition":    {status: map[string]any{"conditions": []any{map[string]any{"status": "True"}}}, want: `no key field "type"`, flush: true},
-		"merge mode":           {opts: []patcher.Option{patcher.WithMergePatch()}, status: acv1.WidgetStatus(), want: "WithWriteMode(WriteApply)"},
+		"merge mode":           {opts: []patcher.Option{patcher.WithWriteMode(patcher.WriteMergePatch)}, status: acv1.WidgetStatus(), want: "WithWriteMode(WriteApply)"},
 		"mixed": {status: acv1.WidgetStatus().WithPhase("x"), mutate: func(w *v1.Widget) { w.Status.Counters = map[string]int64{"a": 1} },
 			want: "status.counters", flush: true},
 	}
@@ -116,12 +116,12 @@ func TestApplyStatusRefusals(t *testing.T) {
 func TestApplyModeOptions(t *testing.T) {
 	e := env(t)
 	key := newWidget(t, e.Client)
-	if _, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithApply()); !errors.Is(err, patcher.ErrInvalidInput) || !strings.Contains(err.Error(), "WithFieldOwner") {
+	if _, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithWriteMode(patcher.WriteApply)); !errors.Is(err, patcher.ErrInvalidInput) || !strings.Contains(err.Error(), "WithFieldOwner") {
 		t.Fatalf("Fetch with WithApply and no field owner = %v; want ErrInvalidInput naming WithFieldOwner", err)
 	}
 	raw, rec := countingClient(t, e)
-	mgr := patcher.WithDefaults(raw, patcher.WithFieldOwner(applier), patcher.WithApply())
-	for i, opts := range [][]patcher.Option{nil, {patcher.WithMergePatch()}} {
+	mgr := patcher.WithDefaults(raw, patcher.WithFieldOwner(applier), patcher.WithWriteMode(patcher.WriteApply))
+	for i, opts := range [][]patcher.Option{nil, {patcher.WithWriteMode(patcher.WriteMergePatch)}} {
 		p, err := patcher.Fetch(ctx, mgr, key, &v1.Widget{}, opts...)
 		if err != nil {
 			t.Fatal(err)

@@ -23,7 +23,7 @@ func TestALandedApplyIsRecognised(t *testing.T) {
 				key := newWidget(t, e.Client)
 				ft := &faultyTransport{plan: []plannedFault{f}, foreign: foreignAppend(ownClient(t), key, "theirs")}
 				p, err := patcher.Fetch(ctx, faultyClient(t, e, ft), key, &v1.Widget{}, patcher.WithMetrics(nil), fastRetry,
-					patcher.WithFieldOwner(applier), patcher.WithApply())
+					patcher.WithFieldOwner(applier), patcher.WithWriteMode(patcher.WriteApply))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -21,7 +21,7 @@ const applier = "apply-controller"
 
 func fetchApply(t *testing.T, c client.Client, key client.ObjectKey, opts ...patcher.Option) *patcher.Patcher[*v1.Widget] {
 	t.Helper()
-	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, append([]patcher.Option{patcher.WithFieldOwner(applier), patcher.WithApply()}, opts...)...)
+	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, append([]patcher.Option{patcher.WithFieldOwner(applier), patcher.WithWriteMode(patcher.WriteApply)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

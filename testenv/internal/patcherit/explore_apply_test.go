@@ -262,7 +262,7 @@ func TestExplorePatcherApplyModes(t *testing.T) {
 		}
 	}
 	o := explore.Options{Backend: explore.Server(e)}
-	if res := runExplore(t, scenario("patcher-apply", patcher.WithApply()), o); res.Violation != nil || !res.Exhausted {
+	if res := runExplore(t, scenario("patcher-apply", patcher.WithWriteMode(patcher.WriteApply)), o); res.Violation != nil || !res.Exhausted {
 		t.Fatalf("WithApply: want no violation and an exhausted search, got %+v\n%v", res, res.Violation)
 	}
 	// WithApplyWithoutLock still loses "theirs", but it reads the object

@@ -167,7 +167,7 @@ func settleCall(t *testing.T, live client.Client, c client.WithWatch, key client
 	}
 	switch op {
 	case 2:
-		p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, append(opts, patcher.WithFieldOwner(applier), patcher.WithApply())...)
+		p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, append(opts, patcher.WithFieldOwner(applier), patcher.WithWriteMode(patcher.WriteApply))...)
 		if err != nil {
 			return err
 		}
