@@ -1,7 +1,6 @@
 package patcher
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
 // Apply mode (docs/apply.md): Flush sends the status as a server-side
@@ -152,34 +153,12 @@ func decodeStatus(b []byte) map[string]any {
 	return m
 }
 
-// decodeJSON decodes any JSON value with exact numbers (json.Number).
-func decodeJSON(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after the JSON value")
-	}
-	return v, nil
-}
-
-// decodeObject decodes a JSON object keeping numbers as json.Number: a
-// float64 holds an int64 beyond 2^53 (a counter, a generation) only
-// approximately, and the apply would store the approximation.
-func decodeObject(b []byte) (map[string]any, error) {
-	v, err := decodeJSON(b)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok && v != nil {
-		return nil, fmt.Errorf("a JSON %T, not an object", v)
-	}
-	return m, nil
-}
+// decodeJSON and decodeObject decode with exact numbers (json.Number):
+// one decoder serves the patcher and its settling.
+var (
+	decodeJSON   = settle.DecodeJSON
+	decodeObject = settle.Decode
+)
 
 // applyBody is the apply request for status: the object's identity, the
 // base's resourceVersion unless WithApplyWithoutLock, and status.

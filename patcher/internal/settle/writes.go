@@ -12,13 +12,33 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 )
 
-// Decode decodes a JSON object, numbers as json.Number (exact).
-func Decode(doc []byte) (map[string]any, error) {
-	d := json.NewDecoder(bytes.NewReader(doc))
-	d.UseNumber()
-	var m map[string]any
-	if err := d.Decode(&m); err != nil {
+// DecodeJSON decodes any JSON value with exact numbers (json.Number): a
+// float64 holds an int64 beyond 2^53 (a counter, a generation) only
+// approximately, and another writer's value would pass for this one's.
+// The patcher decodes with it too.
+func DecodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
+// Decode decodes a JSON object with exact numbers (DecodeJSON); null is a
+// nil map.
+func Decode(b []byte) (map[string]any, error) {
+	v, err := DecodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok && v != nil {
+		return nil, fmt.Errorf("a JSON %T, not an object", v)
 	}
 	return m, nil
 }
