@@ -108,26 +108,7 @@ cp -R "$root/hack/installtest/testdata/operator/." "$op/"
 cd "$op"
 # The reconciler and its test use statuspatch: they arrive after the install.
 mv internal "$work/internal"
-cat >go.mod <<'GOMOD'
-module example.com/widgets
-
-go 1.25.0
-
-require (
-	k8s.io/api v0.35.0
-	k8s.io/apimachinery v0.35.0
-	k8s.io/client-go v0.35.0
-	sigs.k8s.io/controller-runtime v0.23.1
-)
-
-replace (
-	k8s.io/api => k8s.io/api v0.35.0
-	k8s.io/apiextensions-apiserver => k8s.io/apiextensions-apiserver v0.35.0
-	k8s.io/apimachinery => k8s.io/apimachinery v0.35.0
-	k8s.io/client-go => k8s.io/client-go v0.35.0
-	sigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime v0.23.1
-)
-GOMOD
+pinned_gomod
 go mod tidy || die "go mod tidy failed in the pinned operator, before statuspatch (above)"
 snapshot
 sed -n '/^require (/,/^)/p' go.mod | head -20

@@ -34,6 +34,8 @@ work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
+# shellcheck source=hack/gomod-pins.sh
+source "$root/hack/gomod-pins.sh"
 step "module proxy at $version"
 use_release_proxy "$root" "$version" "$work"
 unset KUBEBUILDER_ASSETS
@@ -86,26 +88,7 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	return ctrl.Result{}, r.Client.Status().Patch(ctx, &w, client.MergeFrom(base))
 }
 EOF
-cat >go.mod <<'GOMOD'
-module example.com/widgets
-
-go 1.25.0
-
-require (
-	k8s.io/api v0.35.0
-	k8s.io/apimachinery v0.35.0
-	k8s.io/client-go v0.35.0
-	sigs.k8s.io/controller-runtime v0.23.1
-)
-
-replace (
-	k8s.io/api => k8s.io/api v0.35.0
-	k8s.io/apiextensions-apiserver => k8s.io/apiextensions-apiserver v0.35.0
-	k8s.io/apimachinery => k8s.io/apimachinery v0.35.0
-	k8s.io/client-go => k8s.io/client-go v0.35.0
-	sigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime v0.23.1
-)
-GOMOD
+pinned_gomod
 go mod tidy || die "go mod tidy failed in the scaffold (above)"
 # kubebuilder v4's Makefile, the parts the block relies on or composes with:
 # LOCALBIN, controller-gen, a go-install-tool that works like kubebuilder's
