@@ -113,7 +113,7 @@ func (r *run) queueHeld(s *stepState, it item) {
 func (r *run) deliver(ctx context.Context, it item) {
 	h := r.held
 	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: []int{}}
-	s.step.Reconciler = fmt.Sprintf("in-flight write of %s (old leader)", r.ex.itemID(it))
+	s.step.Reconciler = fmt.Sprintf("in-flight write of %s (old leader)", r.ex.itemID(item{rec: it.rec, action: -1, key: it.key}))
 	switch {
 	case h == nil || h.it != (item{rec: it.rec, action: -1, key: it.key}) || r.delivered > 0:
 		s.step.Result = "nothing in flight"
