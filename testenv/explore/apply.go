@@ -29,7 +29,10 @@ func applyVerb(prefix string, p client.Patch) string {
 // by the configuration's apiVersion, kind and metadata; the version stored
 // is read back from the server, since the answer lands in the apply
 // configuration, not in an object.
-func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send func() error) error {
+func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send func(context.Context, runtime.ApplyConfiguration) error) error {
+	if r.holdsNext() {
+		return r.holdApply(verb, ac, send)
+	}
 	if r.stopped() {
 		return errCrashed
 	}
@@ -41,7 +44,7 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 		return err
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240)}
-	return r.recordWrite(ctx, k, w, send(), func() (*history, bool, error) { return r.observe(ctx, k) })
+	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*history, bool, error) { return r.observe(ctx, k) })
 }
 
 // applyTarget names the object an apply configuration is for, and returns
@@ -93,12 +96,12 @@ func (r *run) subResourceApply(args []reflect.Value) error {
 	if ctx == nil || c == nil {
 		return errors.New("explore: SubResource Apply without a context or client")
 	}
-	return r.apply(ctx, sub+" apply", ac, func() error {
+	return r.apply(ctx, sub+" apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
 		m := reflect.ValueOf(c.SubResource(sub)).MethodByName("Apply")
 		if !m.IsValid() {
 			return fmt.Errorf("explore: %T has no Apply", c.SubResource(sub))
 		}
-		out := m.CallSlice([]reflect.Value{args[0], args[3], args[4]})
+		out := m.CallSlice([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(ac), args[4]})
 		err, _ := out[0].Interface().(error)
 		return err
 	})

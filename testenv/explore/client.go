@@ -22,28 +22,34 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 	writes := interceptor.Funcs{
 		List: r.list,
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			return r.write(ctx, "create", obj, nil, func() error { return c.Create(ctx, obj, opts...) })
+			return r.write(ctx, "create", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Create(ctx, obj, opts...) })
 		},
 		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-			return r.write(ctx, "update", obj, nil, func() error { return c.Update(ctx, obj, opts...) })
+			return r.write(ctx, "update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Update(ctx, obj, opts...) })
 		},
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
-			return r.write(ctx, applyVerb("", p), obj, p, func() error { return c.Patch(ctx, obj, p, opts...) })
+			return r.write(ctx, applyVerb("", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
+				return c.Patch(ctx, obj, p, opts...)
+			})
 		},
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-			return r.write(ctx, "delete", obj, nil, func() error { return c.Delete(ctx, obj, opts...) })
+			return r.write(ctx, "delete", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Delete(ctx, obj, opts...) })
 		},
 		DeleteAllOf: func(context.Context, client.WithWatch, client.Object, ...client.DeleteAllOfOption) error {
 			return fmt.Errorf("explore: DeleteAllOf is not supported: its deletions could not be recorded")
 		},
 		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
-			return r.apply(ctx, "apply", ac, func() error { return c.Apply(ctx, ac, opts...) })
+			return r.apply(ctx, "apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error { return c.Apply(ctx, ac, opts...) })
 		},
 		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-			return r.write(ctx, sub+" update", obj, nil, func() error { return c.SubResource(sub).Update(ctx, obj, opts...) })
+			return r.write(ctx, sub+" update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error {
+				return c.SubResource(sub).Update(ctx, obj, opts...)
+			})
 		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
-			return r.write(ctx, applyVerb(sub+" ", p), obj, p, func() error { return c.SubResource(sub).Patch(ctx, obj, p, opts...) })
+			return r.write(ctx, applyVerb(sub+" ", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
+				return c.SubResource(sub).Patch(ctx, obj, p, opts...)
+			})
 		},
 		Watch: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
@@ -141,9 +147,16 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 	return nil
 }
 
+// sendFunc sends a write of obj (with patch p, nil but for patches) to the
+// server, with the options the reconcile gave.
+type sendFunc func(ctx context.Context, obj client.Object, p client.Patch) error
+
 // write sends one write, records the version it made, checks the
 // per-write invariants and queues the reconcilers of the written kind.
-func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send func() error) (err error) {
+func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send sendFunc) (err error) {
+	if r.holdsNext() {
+		return r.holdWrite(verb, obj, p, send)
+	}
 	if r.stopped() {
 		return errCrashed
 	}
@@ -152,7 +165,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		return err
 	}
 	if verb == "create" && k.nn.Name == "" && obj.GetGenerateName() != "" {
-		return r.createGenerated(ctx, k, obj, send)
+		return r.createGenerated(ctx, k, obj, func() error { return send(ctx, obj, p) })
 	}
 	if _, err := r.known(ctx, k); err != nil {
 		return err
@@ -175,7 +188,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			r.checkDelete(k, uid, w.Based)
 		}
 	}()
-	return r.recordWrite(ctx, k, w, send(), func() (*history, bool, error) {
+	return r.recordWrite(ctx, k, w, send(ctx, obj, p), func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
 		// delete may leave the object (finalizers) or not. So may a write
 		// that removed the last finalizer of an object being deleted: the
@@ -273,4 +286,28 @@ func (r *run) createGenerated(ctx context.Context, k objKey, obj client.Object, 
 		r.noteCreate(k)
 	}
 	return err
+}
+
+// comparableClient returns c behind a pointer. interceptor's clients are
+// struct values holding funcs, which Go cannot compare or hash; a manager's
+// client is a pointer. What keys state by client, as statuspatch's record
+// of this process's own writes does (which Fetch and Fresh consult to
+// re-read a stale object through the API reader), can then tell the
+// reconcilers' client of one schedule from another's, as in production.
+// It also carries the schedule's Source (SourceOf).
+func comparableClient(c client.Client, src *Source) client.Client {
+	if w, ok := c.(client.WithWatch); ok {
+		return &pointerWithWatch{w, src}
+	}
+	return &pointerClient{c, src}
+}
+
+type pointerWithWatch struct {
+	client.WithWatch
+	src *Source
+}
+
+type pointerClient struct {
+	client.Client
+	src *Source
 }

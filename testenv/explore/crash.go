@@ -14,14 +14,18 @@ import (
 // version older than the one at the restart) or a standby manager takes
 // over (crashFailover, Options.LeaderChange: new reconcilers whose cache
 // has run all along and may lag). Either way the new manager's first list
-// queues every object of every reconciler's kind.
+// queues every object of every reconciler's kind. With Options.InFlightWrite
+// a leader change may also leave the old leader's next write in flight
+// (crashInFlight, zombie.go).
 
 // The kinds of crash a seed records after "#": "#2" restart after the
-// step's second write, "#2L" leader change.
+// step's second write, "#2L" leader change, "#2Z" leader change with the
+// old leader's next write in flight.
 const (
 	crashNone = iota
 	crashRestart
 	crashFailover
+	crashInFlight
 )
 
 var errCrashed = errors.New("explore: the process crashed after an earlier write of this reconcile")
@@ -36,20 +40,26 @@ func (c crashPoint) String() string {
 		return ""
 	}
 	s := fmt.Sprintf("#%d", c.at)
-	if c.kind == crashFailover {
+	switch c.kind {
+	case crashFailover:
 		s += "L"
+	case crashInFlight:
+		s += "Z"
 	}
 	return s
 }
 
-// stopped reports that the step's process has crashed: calls fail.
-func (r *run) stopped() bool { return r.cur != nil && r.cur.crash.kind != crashNone }
+// stopped reports that the step's process has crashed: calls fail. After
+// a crashInFlight the old leader runs on until its next write is held.
+func (r *run) stopped() bool {
+	return r.cur != nil && r.cur.crash.kind != crashNone && !r.holdsNext()
+}
 
 // maybeCrash runs after each successful write of a step: it decides (or,
 // replaying, looks up) whether the process crashes here.
 func (r *run) maybeCrash() {
 	s := r.cur
-	if s == nil || s.action || r.drain {
+	if s == nil || s.action || s.sentBy > 0 || r.drain {
 		return
 	}
 	s.writesDone++
@@ -62,8 +72,12 @@ func (r *run) maybeCrash() {
 	case r.crashes < r.ex.o.Crashes:
 		// Crash first, as the stalest read comes first: most bugs need it.
 		options := []int{crashRestart}
-		if r.ex.o.LeaderChange {
+		if r.ex.o.LeaderChange || r.ex.o.InFlightWrite {
 			options = append(options, crashFailover)
+		}
+		if r.ex.o.InFlightWrite && r.held == nil {
+			// One write in flight per schedule.
+			options = append(options, crashInFlight)
 		}
 		options = append(options, crashNone)
 		kind = options[r.ch.choose(len(options))]
@@ -93,7 +107,15 @@ func (r *run) restart(kind int) {
 }
 
 // crashResult describes a crashed step.
-func crashResult(c crashPoint) string {
+func crashResult(s *stepState) string {
+	c := s.crash
+	if c.kind == crashInFlight {
+		next := "the old leader sent no further write"
+		if s.held != nil {
+			next = fmt.Sprintf("the old leader's next write (%s %s) is in flight", s.held.w.Verb, s.held.w.Object)
+		}
+		return fmt.Sprintf("crashed after write %d: a standby manager took over; %s", c.at, next)
+	}
 	if c.kind == crashFailover {
 		return fmt.Sprintf("crashed after write %d: a standby manager (its cache warm, maybe lagging) took over", c.at)
 	}

@@ -21,7 +21,9 @@
 // kind, with fresh reads, until a round writes nothing (a steady state).
 // With Options.Crashes the explorer may also stop the process after any
 // write of a chosen reconcile and restart it with a cold cache (or, with
-// Options.LeaderChange, hand over to a standby manager).
+// Options.LeaderChange, hand over to a standby manager; with
+// Options.InFlightWrite the old leader's next write is held in flight and
+// reaches the server when the explorer chooses, once).
 //
 // # Invariants
 //

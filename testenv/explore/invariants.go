@@ -29,10 +29,15 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 	}
 	step := 0
 	based := -1
+	by := ""
 	if r.cur != nil {
 		step = r.cur.step.Index
 		if b, ok := r.cur.seen[h.key]; ok {
 			based = b
+		}
+		if r.cur.sentBy > 0 {
+			// Judged by what the old leader had seen when it sent it.
+			by = fmt.Sprintf(" (the old leader's write sent by step %d, in flight until now)", r.cur.sentBy)
 		}
 	}
 	lost := map[owner][]string{}
@@ -48,8 +53,8 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 	for _, o := range sortedOwners(lost) {
 		paths := lost[o]
 		sort.Strings(paths)
-		r.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d (v%d), which had seen only v%d",
-			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, v+1, based+1))
+		r.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which had seen only v%d",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, based+1))
 	}
 }
 

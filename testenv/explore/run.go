@@ -15,10 +15,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// item is a queued reconcile (rec >= 0) or action (action >= 0).
+// item is a queued reconcile (rec >= 0) or action (action >= 0), or, with
+// deliver, the delivery of the write rec's reconcile of key left in flight.
 type item struct {
 	rec, action int
 	key         objKey
+	deliver     bool
 }
 
 // run is one schedule: the versions the server held, the queue, the steps.
@@ -51,6 +53,10 @@ type run struct {
 	built []*built
 	// err is a failure to restart, which ends the schedule.
 	err error
+	// held is the old leader's write in flight (at most one per schedule),
+	// delivered counts its deliveries.
+	held      *inFlight
+	delivered int
 }
 
 // stepState is the step being run.
@@ -66,6 +72,12 @@ type stepState struct {
 	// crashed, crashPlan where a replay makes it crash.
 	writesDone       int
 	crash, crashPlan crashPoint
+	// held is the write this step sent after a crashInFlight (zombie.go),
+	// sent that it did; sentBy, on a delivery's step, is the step that
+	// sent it.
+	held   *inFlight
+	sent   bool
+	sentBy int
 }
 
 func (s *stepState) seenOrNone(k objKey) int {
@@ -151,30 +163,6 @@ func (r *run) newReconcilers() error {
 		r.recs = append(r.recs, bs[j].do)
 	}
 	return nil
-}
-
-// comparableClient returns c behind a pointer. interceptor's clients are
-// struct values holding funcs, which Go cannot compare or hash; a manager's
-// client is a pointer. What keys state by client, as statuspatch's record
-// of this process's own writes does (which Fetch and Fresh consult to
-// re-read a stale object through the API reader), can then tell the
-// reconcilers' client of one schedule from another's, as in production.
-// It also carries the schedule's Source (SourceOf).
-func comparableClient(c client.Client, src *Source) client.Client {
-	if w, ok := c.(client.WithWatch); ok {
-		return &pointerWithWatch{w, src}
-	}
-	return &pointerClient{c, src}
-}
-
-type pointerWithWatch struct {
-	client.WithWatch
-	src *Source
-}
-
-type pointerClient struct {
-	client.Client
-	src *Source
 }
 
 // queueFor queues every reconciler of k's kind for k, and every reconciler
@@ -283,6 +271,10 @@ func (r *run) chooseLag(n int) int {
 // lags of its cached reads.
 func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	r.dequeue(it)
+	if it.deliver {
+		r.deliver(ctx, it)
+		return
+	}
 	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
 	if plan == nil && r.drain {
 		s.plan = []int{}
@@ -312,7 +304,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	switch {
 	case s.step.Result != "":
 	case s.crash.kind != crashNone:
-		s.step.Result = crashResult(s.crash)
+		s.step.Result = crashResult(s)
 	case err != nil:
 		s.step.Result = "error: " + err.Error()
 	case res.Requeue || res.RequeueAfter > 0: //nolint:staticcheck // Requeue is what the reconciler said
@@ -328,6 +320,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	r.cur = nil
 	if s.crash.kind != crashNone {
 		r.restart(s.crash.kind)
+		r.queueHeld(s, it)
 	}
 }
 

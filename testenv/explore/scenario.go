@@ -128,6 +128,14 @@ type Options struct {
 	// over instead of a restart: new reconcilers whose cache ran all along
 	// (reads may lag as before).
 	LeaderChange bool
+	// InFlightWrite adds (and implies LeaderChange) a leader change at
+	// each crash point whose old leader, having lost its lease, sends one
+	// more write, its reconcile's next: the request is held in flight and
+	// reaches the server after as many of the new leader's steps as the
+	// explorer chooses (every point is a choice), once; the old leader's
+	// call fails, as it never sees the answer. At most one write is in
+	// flight per schedule. Default false.
+	InFlightWrite bool
 	// Disable turns built-in invariants off by name, e.g.
 	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
 	// what it created on purpose. InvariantUser and InvariantNoPanic cannot

@@ -35,6 +35,8 @@ type explorer struct {
 	// fromSetup is the index of the first reconciler Scenario.Setup built
 	// (len(Reconcilers) without Setup).
 	fromSetup int
+	// visit, if set (tests), sees each schedule run to its end.
+	visit func(*run)
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -84,11 +86,17 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)
 // backend fails, and a Result whose Violation is the first violation
 // found, minimised.
 func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
+	return runVisiting(ctx, s, o, nil)
+}
+
+// runVisiting is Run; visit, if set (tests), sees every schedule the
+// search runs to its end.
+func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*run)) (*Result, error) {
 	o = o.withDefaults()
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: visit}
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}
@@ -242,6 +250,9 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.failed = nil // cancelled: requests failed, nothing to judge
 	}
+	if ex.visit != nil {
+		ex.visit(r)
+	}
 	return r, r.err
 }
 
@@ -346,14 +357,25 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 			}
 		}
 	}
-	for i := range script {
+	for i := 0; i < len(script); i++ {
 		if script[i].crash.kind == crashNone {
 			continue
 		}
-		cand := append([]scriptStep(nil), script...)
+		// No crash; failing that, for a write in flight, a leader change
+		// without it. Either way its delivery goes too.
+		inFlight := script[i].crash.kind == crashInFlight
+		cand := withoutDelivery(script, i)
 		cand[i].crash = crashPoint{}
-		if _, err := try(cand); err != nil {
+		ok, err := try(cand)
+		if err != nil {
 			return nil, err
+		}
+		if !ok && inFlight {
+			cand = withoutDelivery(script, i)
+			cand[i].crash.kind = crashFailover
+			if _, err := try(cand); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for i := range script {

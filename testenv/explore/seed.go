@@ -11,11 +11,17 @@ import (
 // A seed is the chosen steps of a schedule, space-separated. A reconcile
 // is "reconciler:namespace/name@lag,lag" ("reconciler:name@..." for a
 // cluster-scoped object): the lags are how many versions behind the newest
-// each cached read of the step saw, in order. An action is "!name".
+// each cached read of the step saw, in order, then, if the step crashed,
+// the crash ("#2", "#2L", "#2Z": crash.go). An action is "!name". The
+// delivery of the write a "#nZ" step left in flight is "~" and that step's
+// reconciler:namespace/name.
 
 func (ex *explorer) itemID(it item) string {
 	if it.action >= 0 {
 		return "!" + ex.s.Actions[it.action].Name
+	}
+	if it.deliver {
+		return "~" + ex.itemID(item{rec: it.rec, action: -1, key: it.key})
 	}
 	name := it.key.nn.Name
 	if it.key.nn.Namespace != "" {
@@ -32,7 +38,7 @@ func (ex *explorer) formatSeed(script []scriptStep) string {
 			lags[i] = strconv.Itoa(l)
 		}
 		id := ex.itemID(s.it)
-		if s.it.action < 0 || len(lags) > 0 {
+		if (s.it.action < 0 && !s.it.deliver) || len(lags) > 0 {
 			id += "@" + strings.Join(lags, ",")
 		}
 		id += s.crash.String()
@@ -51,10 +57,12 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 			s.crash.kind = crashRestart
 			if t, ok := strings.CutSuffix(crashText, "L"); ok {
 				crashText, s.crash.kind = t, crashFailover
+			} else if t, ok := strings.CutSuffix(crashText, "Z"); ok {
+				crashText, s.crash.kind = t, crashInFlight
 			}
 			n, err := strconv.Atoi(crashText)
 			if err != nil || n < 1 {
-				return nil, fmt.Errorf("explore: seed step %d %q: crash %q is not a write number >= 1 (optionally with L)", i+1, f, crashText)
+				return nil, fmt.Errorf("explore: seed step %d %q: crash %q is not a write number >= 1 (optionally with L or Z)", i+1, f, crashText)
 			}
 			s.crash.at = n
 		}
@@ -78,6 +86,12 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 			}
 			script = append(script, s)
 			continue
+		}
+		if rest, ok := strings.CutPrefix(id, "~"); ok {
+			if crashed || lagText != "" {
+				return nil, fmt.Errorf("explore: seed step %d %q: a delivery (~) has no lags and no crash", i+1, f)
+			}
+			id, s.it.deliver = rest, true
 		}
 		rec, obj, ok := strings.Cut(id, ":")
 		for j, rc := range ex.s.Reconcilers {

@@ -8,7 +8,7 @@ import (
 
 // stateHash identifies the state before a chosen step: the last
 // Options.Versions versions of every object (normalised), the queued items
-// (as a set), the stale reads used and the steps left.
+// (as a set), the stale reads used, the steps left and the write in flight.
 func (r *run) stateHash(left int) uint64 {
 	type obj struct {
 		K string
@@ -35,7 +35,8 @@ func (r *run) stateHash(left int) uint64 {
 		Q                    []string
 		Stale, Left, Crashes int
 		Floor                []int
-	}{objs, q, r.stale, left, r.crashes, r.floors()})
+		Held                 string
+	}{objs, q, r.stale, left, r.crashes, r.floors(), r.heldState()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	return f.Sum64()

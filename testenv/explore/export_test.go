@@ -1,0 +1,37 @@
+package explore
+
+import (
+	"context"
+	"strings"
+)
+
+// InFlightSchedule is what one schedule of a search did with the old
+// leader's write in flight (Options.InFlightWrite).
+type InFlightSchedule struct {
+	// Held: a write was held in flight. Delivered counts its deliveries;
+	// At are their step numbers and Answers the server's answers.
+	Held      bool
+	Delivered int
+	At        []int
+	Answers   []string
+}
+
+// RunInFlight is Run; it also returns, for every schedule the search ran
+// to its end (pruned ones aside), what became of the write in flight.
+func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFlightSchedule, error) {
+	var out []InFlightSchedule
+	res, err := runVisiting(ctx, s, o, func(r *run) {
+		f := InFlightSchedule{Held: r.held != nil, Delivered: r.delivered}
+		for _, st := range r.steps {
+			if !strings.HasPrefix(st.Reconciler, "in-flight write of ") || len(st.Writes) == 0 {
+				continue
+			}
+			f.At = append(f.At, st.Index)
+			for _, w := range st.Writes {
+				f.Answers = append(f.Answers, w.Answer)
+			}
+		}
+		out = append(out, f)
+	})
+	return res, out, err
+}
