@@ -178,7 +178,11 @@ var deleteGizmo = explore.Action{Name: "delete-gizmo", Run: func(ctx context.Con
 }}
 
 func serverOptions(t *testing.T) explore.Options {
-	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, Budget: 5 * time.Second}
+	// Budget is a bound, not a deadline: these tests end at their first
+	// violation or with depth 3 exhausted, and assert which; a 5 s budget
+	// cut searches short under load (TestServerUIDsDoNotDefeatPruning ran 9
+	// of its 11 schedules at load 17).
+	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, Budget: 10 * time.Minute}
 }
 
 // The correct reconciler, even with the Gizmo replaced or deleted at any

@@ -34,6 +34,9 @@ func counter(prefix string) func() string {
 
 // mustFind runs s and returns the violation; the test fails without one,
 // or when it has a different invariant or more chosen steps than maxChosen.
+// Callers give a Budget of minutes: a bound, not a deadline (the search
+// stops at its first violation); a budget of seconds let a loaded machine's
+// clock decide the test.
 func mustFind(t *testing.T, s explore.Scenario, o explore.Options, invariant string, maxChosen int) *explore.Violation {
 	t.Helper()
 	res, err := explore.Run(ctx, s, o)
@@ -66,7 +69,7 @@ func blindScenario() explore.Scenario {
 // rollout from a cache without the first one's plan, builds another and
 // overwrites it. The seed replays the same schedule.
 func TestBlindMergeFromLosesPlan(t *testing.T) {
-	o := explore.Options{Backend: explore.Server(shared), Budget: 20 * time.Second}
+	o := explore.Options{Backend: explore.Server(shared), Budget: 10 * time.Minute}
 	v := mustFind(t, blindScenario(), o, explore.InvariantLostWrite, 2)
 	if !strings.Contains(v.Message, "status.plan") {
 		t.Errorf("want the plan in the lost write, got %s", v.Message)
@@ -82,7 +85,7 @@ func TestBlindMergeFromLosesPlan(t *testing.T) {
 
 // TestBlindMergeFromLosesPlanFake: the same on the fake client.
 func TestBlindMergeFromLosesPlanFake(t *testing.T) {
-	o := explore.Options{Backend: explore.Fake(scheme, &demov1.Rollout{}, &demov1.Fleet{}), Budget: 20 * time.Second}
+	o := explore.Options{Backend: explore.Fake(scheme, &demov1.Rollout{}, &demov1.Fleet{}), Budget: 10 * time.Minute}
 	mustFind(t, blindScenario(), o, explore.InvariantLostWrite, 2)
 }
 
@@ -119,7 +122,7 @@ func TestFluxStyleObservedGenerationStuck(t *testing.T) {
 			return c.Update(ctx, ro)
 		}}},
 	}
-	o := explore.Options{Backend: explore.Server(shared), Budget: 30 * time.Second}
+	o := explore.Options{Backend: explore.Server(shared), Budget: 10 * time.Minute}
 	v := mustFind(t, s, o, explore.InvariantObservedGeneration, 3)
 	if !v.Broke(explore.InvariantObservedGenerationStuck) {
 		t.Fatalf("want observedGeneration stuck below generation in the steady state too, got:\n%s", v)
@@ -145,7 +148,7 @@ func TestCanaryActsOnItsOwnStaleWrite(t *testing.T) {
 		Objects:   []client.Object{&demov1.Fleet{ObjectMeta: metav1.ObjectMeta{Name: "fleet-a"}}},
 		Invariant: oneCanary,
 	}
-	o := explore.Options{Backend: explore.Server(shared), Budget: 20 * time.Second}
+	o := explore.Options{Backend: explore.Server(shared), Budget: 10 * time.Minute}
 	mustFind(t, s, o, explore.InvariantUser, 2)
 }
 

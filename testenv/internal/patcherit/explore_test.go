@@ -82,6 +82,12 @@ func fakeOptions() explore.Options {
 
 func runExplore(t *testing.T, s explore.Scenario, o explore.Options) *explore.Result {
 	t.Helper()
+	if o.Budget == 0 {
+		// A bound, not a deadline: each test here ends at its first
+		// violation or with its depth exhausted, and asserts which; a
+		// search cut short by a loaded machine's clock must not decide it.
+		o.Budget = 10 * time.Minute
+	}
 	res, err := explore.Run(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +137,6 @@ func TestExploreStateHashingPrunes(t *testing.T) {
 func TestExploreRandomSearchFindsTheSameBug(t *testing.T) {
 	o := fakeOptions()
 	o.Seed = 7
-	o.Budget = 3 * time.Second
 	// Random schedules have Depth (4) chosen steps; the minimiser drops one.
 	if v := runExplore(t, widgetScenario(false, addItem), o).Violation; v == nil || v.Invariant != explore.InvariantLostWrite || v.Chosen() != 3 {
 		t.Fatalf("want a lost write in 3 chosen steps, got %v", v)
