@@ -10,10 +10,11 @@ import (
 )
 
 // The apply mode, chosen per kind: +statuspatch:apply on the type makes the
-// generated constructors pass patcher.WithApply() (Flush writes by
-// server-side apply carrying the base's resourceVersion) and, for every
-// +listType=map list under the status, patcher.WithListMapKeys with its
-// +listMapKey keys, so the apply owns the list's items per key.
+// generated constructors pass patcher.WithWriteMode(patcher.WriteApply)
+// (Flush writes by server-side apply carrying the base's resourceVersion)
+// and, for every +listType=map list under the status,
+// patcher.WithListMapKeys with its +listMapKey keys, so the apply owns the
+// list's items per key.
 const (
 	applyMarkerName      = "statuspatch:apply"
 	listTypeMarkerName   = "listType"
@@ -86,7 +87,7 @@ func applyOptions(k *kind, p string) string {
 	if !k.apply {
 		return ""
 	}
-	opts := []string{p + ".WithApply()"}
+	opts := []string{p + ".WithWriteMode(" + p + ".WriteApply)"}
 	for _, lm := range k.listMaps {
 		args := []string{strconv.Quote(lm.path)}
 		for _, key := range lm.keys {

@@ -76,7 +76,7 @@ func (Generator) RegisterMarkers(into *markers.Registry) error {
 		return fmt.Errorf("register statuspatch markers: %w", err)
 	}
 	into.AddHelp(applyMarker, markers.SimpleHelp("statuspatch",
-		"makes this kind's generated constructors pass patcher.WithApply() (Flush writes by server-side apply carrying the base's resourceVersion) and patcher.WithListMapKeys for every +listType=map list under its status"))
+		"makes this kind's generated constructors pass patcher.WithWriteMode(patcher.WriteApply) (Flush writes by server-side apply carrying the base's resourceVersion) and patcher.WithListMapKeys for every +listType=map list under its status"))
 	into.AddHelp(enableTypeMarker, markers.SimpleHelp("statuspatch",
 		"overrides enabling or disabling status patcher generation for this type; on a type without +kubebuilder:subresource:status or a struct Status field, true is an error"))
 	into.AddHelp(enablePkgMarker, markers.SimpleHelp("statuspatch",

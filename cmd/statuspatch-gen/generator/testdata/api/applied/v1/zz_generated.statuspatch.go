@@ -175,7 +175,7 @@ type ProbeStatusPatcher struct {
 // NewProbeStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewProbeStatusPatcher(c client.Client, obj *Probe, opts ...patcher.Option) *ProbeStatusPatcher {
-	return &ProbeStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Probe) any { return &o.Status }, append(append([]patcher.Option{patcher.WithApply(), patcher.WithListMapKeys("status.conditions", "type")}, opts...), patcher.WithFieldDiff(diffProbeStatus))...)}
+	return &ProbeStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Probe) any { return &o.Status }, append(append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type")}, opts...), patcher.WithFieldDiff(diffProbeStatus))...)}
 }
 
 // FetchProbeStatusPatcher reads the Probe named by key and returns a
@@ -183,7 +183,7 @@ func NewProbeStatusPatcher(c client.Client, obj *Probe, opts ...patcher.Option) 
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchProbeStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*ProbeStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Probe{}, func(o *Probe) any { return &o.Status }, append(append([]patcher.Option{patcher.WithApply(), patcher.WithListMapKeys("status.conditions", "type")}, opts...), patcher.WithFieldDiff(diffProbeStatus))...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Probe{}, func(o *Probe) any { return &o.Status }, append(append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type")}, opts...), patcher.WithFieldDiff(diffProbeStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +309,7 @@ type RolloutStatusPatcher struct {
 // NewRolloutStatusPatcher returns a patcher whose base is the current
 // state of obj. obj is mutated in place by the caller and by the patcher.
 func NewRolloutStatusPatcher(c client.Client, obj *Rollout, opts ...patcher.Option) *RolloutStatusPatcher {
-	return &RolloutStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Rollout) any { return &o.Status }, append([]patcher.Option{patcher.WithApply(), patcher.WithListMapKeys("status.conditions", "type"), patcher.WithListMapKeys("status.endpoints", "name", "port"), patcher.WithListMapKeys("status.endpoints.protocols", "protocol"), patcher.WithListMapKeys("status.steps", "name"), patcher.WithListMapKeys("status.traffic.canaries", "name")}, opts...)...)}
+	return &RolloutStatusPatcher{p: patcher.NewWithStatus(c, obj, func(o *Rollout) any { return &o.Status }, append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type"), patcher.WithListMapKeys("status.endpoints", "name", "port"), patcher.WithListMapKeys("status.endpoints.protocols", "protocol"), patcher.WithListMapKeys("status.steps", "name"), patcher.WithListMapKeys("status.traffic.canaries", "name")}, opts...)...)}
 }
 
 // FetchRolloutStatusPatcher reads the Rollout named by key and returns a
@@ -317,7 +317,7 @@ func NewRolloutStatusPatcher(c client.Client, obj *Rollout, opts ...patcher.Opti
 // patcher.ForManager(mgr) as c to get the manager's API reader (fresh
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchRolloutStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
-	p, err := patcher.FetchWithStatus(ctx, c, key, &Rollout{}, func(o *Rollout) any { return &o.Status }, append([]patcher.Option{patcher.WithApply(), patcher.WithListMapKeys("status.conditions", "type"), patcher.WithListMapKeys("status.endpoints", "name", "port"), patcher.WithListMapKeys("status.endpoints.protocols", "protocol"), patcher.WithListMapKeys("status.steps", "name"), patcher.WithListMapKeys("status.traffic.canaries", "name")}, opts...)...)
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Rollout{}, func(o *Rollout) any { return &o.Status }, append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type"), patcher.WithListMapKeys("status.endpoints", "name", "port"), patcher.WithListMapKeys("status.endpoints.protocols", "protocol"), patcher.WithListMapKeys("status.steps", "name"), patcher.WithListMapKeys("status.traffic.canaries", "name")}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
