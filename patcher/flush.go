@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 )
 
 // Flush writes the status difference since the base as one JSON merge patch
@@ -284,11 +286,11 @@ func (p *Patcher[T]) notFound(why string) error {
 func (p *Patcher[T]) writeBody(ctx context.Context, cur []byte) (types.PatchType, []byte, error) {
 	rv := p.base.GetResourceVersion()
 	if cur == nil {
-		diff, err := p.statusPatch(cur)
+		patch, err := p.statusPatch(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		body, err := patchBody(rv, diff)
+		body, err := diff.PatchBody(rv, patch)
 		if err != nil {
 			return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 		}
