@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // pendingApply is the status given to ApplyStatus, as decoded JSON, or why
@@ -250,5 +252,5 @@ func appliedConditionProblems(dotted string, c map[string]any) []string {
 	if err != nil {
 		return []string{fmt.Sprintf("%s: not a metav1.Condition: %v", path, err)}
 	}
-	return conditionProblems(&cond, path)
+	return guard.ConditionProblems(&cond, path)
 }

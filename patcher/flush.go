@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/diff"
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // Flush writes the status difference since the base as one JSON merge patch
@@ -65,7 +66,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if err := p.beforeWrite(ctx); err != nil {
 		return resultOf(err), err
 	}
-	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
+	if problems := guard.InvalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
 		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
 	var w *sentWrite[T]
