@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
+	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
@@ -148,7 +148,7 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 
 // pendingStatus is the pending status with its conditions completed from
 // the base, and whether applying it would change nothing.
-func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error) {
+func (p *Patcher[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error) {
 	own, err := p.owners()
 	if err != nil {
 		return nil, nil, false, err
@@ -162,9 +162,8 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 	var problems []string
 	p.completeConditions("status", status, baseMap, now, &problems)
-	b := &applyFields{own: own, keys: p.applyKeys, setLists: setLists(p.base.GetManagedFields())}
-	given := fieldpath.NewSet()
-	b.fieldSetOf(statusPath(), "status", status, given)
+	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(p.base.GetManagedFields())}
+	given := b.FieldSet(status)
 	if err := p.keyedError(b, "ApplyStatus: "); err != nil {
 		return nil, nil, false, err
 	}
@@ -172,8 +171,8 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error)
 		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
 	var misses []Divergence
-	applyMisses("status", status, baseMap, p.applyKeys, b.setLists, "status", &misses)
-	return status, b, len(misses) == 0 && given.Equals(own.mine), nil
+	applyMisses("status", status, baseMap, p.applyKeys, b.SetLists, "status", &misses)
+	return status, b, len(misses) == 0 && given.Equals(own.Mine), nil
 }
 
 // pendingChanges is HasChanges for a pending ApplyStatus.
@@ -203,9 +202,9 @@ func (p *Patcher[T]) completeConditions(dotted string, v, base any, now string, 
 		bl, _ := base.([]any)
 		for _, it := range x {
 			var match any
-			if pe, err := itemKey(it, keys); keyed && err == nil {
+			if pe, err := apply.ItemKey(it, keys); keyed && err == nil {
 				for _, b := range bl {
-					if bpe, err := itemKey(b, keys); err == nil && bpe.Equals(pe) {
+					if bpe, err := apply.ItemKey(b, keys); err == nil && bpe.Equals(pe) {
 						match = b
 					}
 				}

@@ -10,6 +10,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 )
 
 // What an apply stored (docs/apply.md): after a successful apply the
@@ -33,7 +35,7 @@ func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T])
 		return resultApplied, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
 	}
 	storedStatus := decodeStatus(stored)
-	applyMisses("status", w.applied, storedStatus, p.applyKeys, setLists(p.obj.GetManagedFields()), "status", &ds)
+	applyMisses("status", w.applied, storedStatus, p.applyKeys, apply.SetLists(p.obj.GetManagedFields()), "status", &ds)
 	for _, u := range w.unowned {
 		if holdsPath(storedStatus, u[1:]) {
 			ds = append(ds, Divergence{Path: dottedPath(u), Cause: "defaulted"})
@@ -62,7 +64,7 @@ func holdsPath(v any, p fieldpath.Path) bool {
 			l, _ := v.([]any)
 			v = nil
 			for _, it := range l {
-				if vpe, err := valueElement(it); err == nil && vpe.Equals(pe) {
+				if vpe, err := apply.ValueElement(it); err == nil && vpe.Equals(pe) {
 					v = it
 				}
 			}
@@ -77,7 +79,7 @@ func holdsPath(v any, p fieldpath.Path) bool {
 			l, _ := v.([]any)
 			v = nil
 			for _, it := range l {
-				if k, err := itemKey(it, names); err == nil && k.Equals(pe) {
+				if k, err := apply.ItemKey(it, names); err == nil && k.Equals(pe) {
 					v = it
 				}
 			}
@@ -136,12 +138,12 @@ func applyMisses(path string, sent, stored any, keys map[string][]string, sets m
 			t, _ := stored.([]any)
 			byKey := map[string]any{}
 			for _, it := range t {
-				if pe, err := itemKey(it, k); err == nil {
+				if pe, err := apply.ItemKey(it, k); err == nil {
 					byKey[pe.String()] = it
 				}
 			}
 			for _, it := range s {
-				pe, err := itemKey(it, k)
+				pe, err := apply.ItemKey(it, k)
 				if err != nil {
 					*out = append(*out, Divergence{Path: path, Cause: "rewritten"})
 					continue
@@ -161,12 +163,12 @@ func setMisses(path string, sent []any, stored any, out *[]Divergence) {
 	t, _ := stored.([]any)
 	have := map[string]bool{}
 	for _, v := range t {
-		if pe, err := valueElement(v); err == nil {
+		if pe, err := apply.ValueElement(v); err == nil {
 			have[pe.String()] = true
 		}
 	}
 	for _, v := range sent {
-		if pe, err := valueElement(v); err != nil || !have[pe.String()] {
+		if pe, err := apply.ValueElement(v); err != nil || !have[pe.String()] {
 			*out = append(*out, Divergence{Path: path, Cause: "rewritten"})
 			return
 		}

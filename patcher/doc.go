@@ -90,9 +90,11 @@ package patcher
 //	                 fallback, the merge patch and the request bodies
 //	internal/guard   the checks before a write: conditions, owned
 //	                 conditions, changes outside status, stale reads
+//	internal/apply   the fields of a server-side apply (what it holds,
+//	                 what it cannot remove) and the no-lock rebase
 //
 // The façade (patcher) imports them and maps their plain results to its
 // public errors. None of them imports patcher or another of them: each is
 // a leaf, testable alone. patcher/internal/layers_test.go enforces this
-// graph; a new internal package (e.g. internal/apply) must be added there
-// with the packages it may import, and here.
+// graph; a new internal package must be added there with the packages it
+// may import, and here.

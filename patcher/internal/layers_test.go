@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"settle": {},
 	"diff":   {},
 	"guard":  {},
+	"apply":  {},
 }
 
 // The internal packages import only what the layering allows: their code
