@@ -170,8 +170,7 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error
 	if len(problems) > 0 {
 		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
-	var misses []Divergence
-	applyMisses("status", status, baseMap, p.applyKeys, b.SetLists, "status", &misses)
+	misses := apply.Stored(status, baseMap, nil, p.applyKeys, b.SetLists)
 	return status, b, len(misses) == 0 && given.Equals(own.Mine), nil
 }
 
