@@ -328,7 +328,7 @@ func (b *Fields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fieldpath
 	case []any:
 		if b.SetLists[dotted] {
 			for _, it := range x {
-				if pe, err := ValueElement(it); err == nil {
+				if pe, err := valueElement(it); err == nil {
 					s.Insert(child(p, pe))
 				}
 			}

@@ -66,7 +66,7 @@ func (b *Fields) rebase(dotted string, cur, base, fresh any) any {
 }
 
 func valueElementKey(v any) (string, bool) {
-	pe, err := ValueElement(v)
+	pe, err := valueElement(v)
 	return pe.String(), err == nil
 }
 

@@ -51,9 +51,9 @@ func addSetLists(s *fieldpath.Set, out map[string]bool) {
 	})
 }
 
-// ValueElement is the path element of a set list's value v, parsed by
+// valueElement is the path element of a set list's value v, parsed by
 // structured-merge-diff as the server does.
-func ValueElement(v any) (fieldpath.PathElement, error) {
+func valueElement(v any) (fieldpath.PathElement, error) {
 	j, err := json.Marshal(v)
 	if err != nil {
 		return fieldpath.PathElement{}, err
@@ -66,14 +66,14 @@ func ValueElement(v any) (fieldpath.PathElement, error) {
 func (b *Fields) set(p fieldpath.Path, dotted string, cur, base []any) []any {
 	inBase := map[string]bool{}
 	for _, v := range base {
-		if pe, err := ValueElement(v); err == nil {
+		if pe, err := valueElement(v); err == nil {
 			inBase[pe.String()] = true
 		}
 	}
 	out := []any{}
 	seen := map[string]bool{}
 	for _, v := range cur {
-		pe, err := ValueElement(v)
+		pe, err := valueElement(v)
 		if err != nil {
 			b.Errs = append(b.Errs, fmt.Sprintf("%s: %v", dotted, err))
 			continue
@@ -88,7 +88,7 @@ func (b *Fields) set(p fieldpath.Path, dotted string, cur, base []any) []any {
 		}
 	}
 	for _, v := range base {
-		if pe, err := ValueElement(v); err == nil && !seen[pe.String()] {
+		if pe, err := valueElement(v); err == nil && !seen[pe.String()] {
 			b.removedUnit(child(p, pe), dotted+"["+pe.String()+"]")
 		}
 	}
@@ -98,7 +98,7 @@ func (b *Fields) set(p fieldpath.Path, dotted string, cur, base []any) []any {
 // removedSet checks the values of a removed set list.
 func (b *Fields) removedSet(p fieldpath.Path, dotted string, values []any) {
 	for _, v := range values {
-		if pe, err := ValueElement(v); err == nil {
+		if pe, err := valueElement(v); err == nil {
 			b.removedUnit(child(p, pe), dotted+"["+pe.String()+"]")
 		}
 	}

@@ -51,7 +51,7 @@ func holdsPath(v any, p fieldpath.Path) bool {
 			l, _ := v.([]any)
 			v = nil
 			for _, it := range l {
-				if vpe, err := ValueElement(it); err == nil && vpe.Equals(pe) {
+				if vpe, err := valueElement(it); err == nil && vpe.Equals(pe) {
 					v = it
 				}
 			}
@@ -150,12 +150,12 @@ func setMisses(path string, sent []any, stored any, out *[]Miss) {
 	t, _ := stored.([]any)
 	have := map[string]bool{}
 	for _, v := range t {
-		if pe, err := ValueElement(v); err == nil {
+		if pe, err := valueElement(v); err == nil {
 			have[pe.String()] = true
 		}
 	}
 	for _, v := range sent {
-		if pe, err := ValueElement(v); err != nil || !have[pe.String()] {
+		if pe, err := valueElement(v); err != nil || !have[pe.String()] {
 			*out = append(*out, Miss{Path: path, Cause: "rewritten"})
 			return
 		}

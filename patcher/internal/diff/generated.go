@@ -44,7 +44,7 @@ func (d *Fields) Patch() (patch []byte, changed, ok bool) {
 	if len(d.base) == 0 && len(d.cur) == 0 {
 		return nil, false, true
 	}
-	patch, err := jsonpatch.CreateMergePatch(Object(d.base), Object(d.cur))
+	patch, err := jsonpatch.CreateMergePatch(object(d.base), object(d.cur))
 	if err != nil {
 		return nil, false, false
 	}

@@ -19,15 +19,11 @@ func StatusMergePatch(base, cur []byte) ([]byte, error) {
 	return cur, nil
 }
 
-// ErrNoResourceVersion is PatchBody's error for an object that was not read
-// from the API server.
-var ErrNoResourceVersion = errors.New("object has no resourceVersion: it was not read from the API server")
-
 // PatchBody wraps a status merge patch with the base's resourceVersion, the
 // optimistic lock: {"metadata":{"resourceVersion":rv},"status":patch}.
 func PatchBody(resourceVersion string, statusPatch []byte) ([]byte, error) {
 	if resourceVersion == "" {
-		return nil, ErrNoResourceVersion
+		return nil, errors.New("object has no resourceVersion: it was not read from the API server")
 	}
 	rv, err := json.Marshal(resourceVersion)
 	if err != nil {
@@ -61,8 +57,8 @@ func IsJSONObject(b []byte) bool {
 	return len(b) > 0 && b[0] == '{'
 }
 
-// Object makes a JSON object of comma-separated members (`"name":value`).
-func Object(members []byte) []byte {
+// object makes a JSON object of comma-separated members (`"name":value`).
+func object(members []byte) []byte {
 	b := make([]byte, 0, len(members)+2)
 	b = append(b, '{')
 	b = append(b, members...)

@@ -47,7 +47,7 @@ func TestReflectFieldDiffMatchesWholeStatus(t *testing.T) {
 		}
 		got := []byte("{}")
 		if len(d.base)+len(d.cur) > 0 {
-			if got, err = jsonpatch.CreateMergePatch(Object(d.base), Object(d.cur)); err != nil {
+			if got, err = jsonpatch.CreateMergePatch(object(d.base), object(d.cur)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -34,8 +34,8 @@ import (
 // condition list by type and refuses them (keyedError, patcher/apply.go).
 // Only conditions the caller changed are judged: a condition equal to one
 // in the base, in the same list or in any list at the same place of the
-// schema (another item's), is the server's
-// own, stored under whatever schema it had then.
+// schema (another item's), is the server's own, stored under whatever
+// schema it had then.
 
 const (
 	maxConditionTypeLength   = 316

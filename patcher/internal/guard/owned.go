@@ -55,7 +55,7 @@ func ConditionsOf(status any) *[]metav1.Condition {
 // the lists base and cur (added, removed or changed); ok is false when one
 // of them is not among owned: the changes are not all this writer's.
 func OwnedChanges(owned []string, base, cur []metav1.Condition) (changed []string, ok bool) {
-	changed = ChangedConditionTypes(base, cur)
+	changed = changedConditionTypes(base, cur)
 	for _, t := range changed {
 		if !slices.Contains(owned, t) {
 			return nil, false
@@ -82,9 +82,9 @@ func Reapply(list *[]metav1.Condition, cur []metav1.Condition, changed []string)
 	}
 }
 
-// ChangedConditionTypes lists, in order, the types whose condition differs
+// changedConditionTypes lists, in order, the types whose condition differs
 // between the lists: added, removed or changed.
-func ChangedConditionTypes(base, cur []metav1.Condition) []string {
+func changedConditionTypes(base, cur []metav1.Condition) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, list := range [][]metav1.Condition{base, cur} {
