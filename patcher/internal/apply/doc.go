@@ -18,8 +18,8 @@
 //
 // # Layering
 //
-// apply imports no other package of the patcher module (patcher,
-// internal/settle, internal/diff, internal/guard):
+// apply imports no other package of the patcher module: neither
+// patcher nor another package under patcher/internal.
 // patcher/internal/layers_test.go enforces the graph written in
 // patcher/doc.go.
 package apply

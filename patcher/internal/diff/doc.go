@@ -23,7 +23,8 @@
 //
 // # Layering
 //
-// diff imports no other package of the patcher module (patcher,
-// internal/settle, internal/guard): patcher/internal/layers_test.go
-// enforces the graph written in patcher/doc.go.
+// diff imports no other package of the patcher module: neither
+// patcher nor another package under patcher/internal.
+// patcher/internal/layers_test.go enforces the graph written in
+// patcher/doc.go.
 package diff

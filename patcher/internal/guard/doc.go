@@ -20,7 +20,8 @@
 //
 // # Layering
 //
-// guard imports no other package of the patcher module (patcher,
-// internal/settle, internal/diff): patcher/internal/layers_test.go
-// enforces the graph written in patcher/doc.go.
+// guard imports no other package of the patcher module: neither
+// patcher nor another package under patcher/internal.
+// patcher/internal/layers_test.go enforces the graph written in
+// patcher/doc.go.
 package guard
