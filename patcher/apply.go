@@ -12,16 +12,16 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
+	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
 // Apply mode (docs/apply.md): Flush sends the status as a server-side
 // apply under the field owner, with forced ownership, instead of a JSON
 // merge patch. The files: applymode.go (the options), apply.go (the
-// request), applyfields.go (which fields it holds), applyset.go
-// (+listType=set lists, duplicate keys), applyunlocked.go (the no-lock
+// request, duplicate keys), internal/apply (which fields it holds,
+// +listType=set lists, the no-lock rebase), applyunlocked.go (the no-lock
 // apply, built on a fresh read), applystatus.go (ApplyStatus) and
 // applystored.go (what the server stored).
 
@@ -78,20 +78,20 @@ func (p *Patcher[T]) ensureManagedFields(ctx context.Context) error {
 }
 
 // owners decodes the base's managedFields.
-func (p *Patcher[T]) owners() (fieldOwners, error) { return p.ownersIn(p.base) }
+func (p *Patcher[T]) owners() (apply.Owners, error) { return p.ownersIn(p.base) }
 
 // ownersIn decodes obj's managedFields. An object without any was read
 // through something that strips them (a cache transform): without them an
 // apply would drop every field this manager owns and did not change.
-func (p *Patcher[T]) ownersIn(obj T) (fieldOwners, error) {
+func (p *Patcher[T]) ownersIn(obj T) (apply.Owners, error) {
 	mfs := obj.GetManagedFields()
 	if len(mfs) == 0 {
-		return fieldOwners{}, fmt.Errorf("statuspatch: %s: apply mode needs the object's metadata.managedFields to know which status fields "+
+		return apply.Owners{}, fmt.Errorf("statuspatch: %s: apply mode needs the object's metadata.managedFields to know which status fields "+
 			"%q owns, and the object has none, nor has it as read again through %s (a cache that strips them, such as cache.TransformStripManagedFields? "+
 			"give the patcher an API reader: patcher.ForManager or WithAPIReader): %w",
 			p.id(), p.opts.fieldOwner, readerName(p.opts.apiReader), ErrInvalidInput)
 	}
-	own, err := ownersOf(mfs, p.opts.fieldOwner)
+	own, err := apply.OwnersOf(mfs, p.opts.fieldOwner)
 	if err != nil {
 		return own, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
@@ -119,29 +119,27 @@ func (p *Patcher[T]) applyWrite(ctx context.Context, cur []byte) (*sentWrite[T],
 	if err != nil {
 		return nil, err
 	}
-	b := &applyFields{own: own, keys: p.applyKeys, setLists: setLists(p.base.GetManagedFields())}
+	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(p.base.GetManagedFields())}
 	baseMap := decodeStatus(base)
 	return p.buildApply(b, decodeStatus(cur), baseMap)
 }
 
 // buildApply is the apply of the status cur over base (decoded JSON).
-func (p *Patcher[T]) buildApply(b *applyFields, cur, base map[string]any) (*sentWrite[T], error) {
-	status := b.object(statusPath(), "status", cur, base)
+func (p *Patcher[T]) buildApply(b *apply.Fields, cur, base map[string]any) (*sentWrite[T], error) {
+	status := b.Status(cur, base)
 	if err := p.keyedError(b, ""); err != nil {
 		return nil, err
 	}
-	if len(b.blocked) > 0 {
-		slices.Sort(b.blocked)
-		return nil, &ApplyCannotRemoveError{Object: p.id(), Fields: b.blocked}
+	if len(b.Blocked) > 0 {
+		slices.Sort(b.Blocked)
+		return nil, &ApplyCannotRemoveError{Object: p.id(), Fields: b.Blocked}
 	}
 	w, err := p.applyBody(status)
 	if w != nil {
-		w.unowned = b.unowned
+		w.unowned = b.Unowned
 	}
 	return w, err
 }
-
-func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")} }
 
 // decodeStatus decodes a status's JSON; null (a nil status pointer) is an
 // empty object.
@@ -219,4 +217,27 @@ func schemaRefused(err error) bool {
 	}
 	s := status.Status()
 	return s.Code == http.StatusInternalServerError && strings.HasPrefix(s.Message, "failed to create typed patch object")
+}
+
+// keyedError is the refusal of list items the server would refuse: items
+// without their keys, or two items with one key or value (two conditions
+// of one type are ErrInvalidCondition). what prefixes the message.
+func (p *Patcher[T]) keyedError(b *apply.Fields, what string) error {
+	var conds, others []string
+	for _, d := range b.Dups {
+		if p.conditionPaths[d.List] {
+			conds = append(conds, d.Item+": Duplicate value: two conditions of one type")
+		} else {
+			others = append(others, d.Item)
+		}
+	}
+	switch {
+	case len(conds) > 0:
+		return &InvalidConditionError{Object: p.id(), Problems: conds}
+	case len(others) > 0:
+		return fmt.Errorf("statuspatch: %s: %slist items with the same key, which the server refuses: %s: %w", p.id(), what, strings.Join(others, ", "), ErrInvalidInput)
+	case len(b.Errs) > 0:
+		return fmt.Errorf("statuspatch: %s: %skeyed list items without their keys: %s: %w", p.id(), what, strings.Join(b.Errs, "; "), ErrInvalidInput)
+	}
+	return nil
 }

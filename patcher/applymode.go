@@ -130,3 +130,35 @@ func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourc
 	}
 	return p.subResourcePatchOptions()
 }
+
+// conditionLists finds every []metav1.Condition in the status type t, by
+// dotted JSON path (list levels not marked), keyed by "type" as
+// metav1.Condition's +listMapKey says.
+func conditionLists(t reflect.Type, dotted string, out map[string][]string, depth int) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if depth > 8 {
+		return
+	}
+	switch {
+	case t == conditionsType:
+		if _, ok := out[dotted]; !ok {
+			out[dotted] = []string{"type"}
+		}
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		conditionLists(t.Elem(), dotted, out, depth+1)
+	case t.Kind() == reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case name == "-" || (!f.IsExported() && !f.Anonymous):
+			case f.Anonymous && name == "":
+				conditionLists(f.Type, dotted, out, depth+1)
+			default:
+				conditionLists(f.Type, dotted+"."+jsonName(f), out, depth+1)
+			}
+		}
+	}
+}

@@ -12,7 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/apply"
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // pendingApply is the status given to ApplyStatus, as decoded JSON, or why
@@ -146,7 +148,7 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 
 // pendingStatus is the pending status with its conditions completed from
 // the base, and whether applying it would change nothing.
-func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error) {
+func (p *Patcher[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error) {
 	own, err := p.owners()
 	if err != nil {
 		return nil, nil, false, err
@@ -160,18 +162,16 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *applyFields, bool, error)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 	var problems []string
 	p.completeConditions("status", status, baseMap, now, &problems)
-	b := &applyFields{own: own, keys: p.applyKeys, setLists: setLists(p.base.GetManagedFields())}
-	given := fieldpath.NewSet()
-	b.fieldSetOf(statusPath(), "status", status, given)
+	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(p.base.GetManagedFields())}
+	given := b.FieldSet(status)
 	if err := p.keyedError(b, "ApplyStatus: "); err != nil {
 		return nil, nil, false, err
 	}
 	if len(problems) > 0 {
 		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
-	var misses []Divergence
-	applyMisses("status", status, baseMap, p.applyKeys, b.setLists, "status", &misses)
-	return status, b, len(misses) == 0 && given.Equals(own.mine), nil
+	misses := apply.Stored(status, baseMap, nil, p.applyKeys, b.SetLists)
+	return status, b, len(misses) == 0 && given.Equals(own.Mine), nil
 }
 
 // pendingChanges is HasChanges for a pending ApplyStatus.
@@ -201,9 +201,9 @@ func (p *Patcher[T]) completeConditions(dotted string, v, base any, now string, 
 		bl, _ := base.([]any)
 		for _, it := range x {
 			var match any
-			if pe, err := itemKey(it, keys); keyed && err == nil {
+			if pe, err := apply.ItemKey(it, keys); keyed && err == nil {
 				for _, b := range bl {
-					if bpe, err := itemKey(b, keys); err == nil && bpe.Equals(pe) {
+					if bpe, err := apply.ItemKey(b, keys); err == nil && bpe.Equals(pe) {
 						match = b
 					}
 				}
@@ -250,5 +250,5 @@ func appliedConditionProblems(dotted string, c map[string]any) []string {
 	if err != nil {
 		return []string{fmt.Sprintf("%s: not a metav1.Condition: %v", path, err)}
 	}
-	return conditionProblems(&cond, path)
+	return guard.ConditionProblems(&cond, path)
 }

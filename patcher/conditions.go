@@ -33,7 +33,7 @@ const truncatedMark = " ... [truncated]"
 // server enforces on metav1.Condition (type, status, reason, message length,
 // lastTransitionTime, observedGeneration): the server would refuse the whole
 // status write with a 422. Only conditions the caller changed are judged
-// (conditionguard.go).
+// (docs/patcher.md, "Invalid conditions").
 var ErrInvalidCondition = errors.New("invalid condition")
 
 // InvalidConditionError lists the condition rules a status write would

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 var keyWeb = client.ObjectKey{Namespace: "default", Name: "web"}
@@ -75,5 +76,14 @@ func TestSetConditionTrimsALongMessage(t *testing.T) {
 		if conds[0].Message != msg {
 			t.Fatalf("a message of %d bytes at the limit was changed", len(msg))
 		}
+	}
+}
+
+// The condition guard (internal/guard) judges messages by the limit the
+// patcher publishes.
+func TestGuardMessageLimitIsThePublicOne(t *testing.T) {
+	if guard.MaxConditionMessageLength != patcher.MaxConditionMessageLength {
+		t.Fatalf("guard.MaxConditionMessageLength = %d, patcher.MaxConditionMessageLength = %d",
+			guard.MaxConditionMessageLength, patcher.MaxConditionMessageLength)
 	}
 }

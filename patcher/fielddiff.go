@@ -1,26 +1,19 @@
 package patcher
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sync"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 )
 
-// This file is the runtime half of the generated field-by-field status diff.
-// statuspatch-gen emits, per kind, a function that compares the status of two
-// objects one top-level field at a time and hands the fields that differ to
-// FieldChanged. Flush then marshals only those fields, instead of both whole
-// statuses, and diffs only them: the cost of a write no longer grows with the
-// unchanged part of the status. The patch is byte-identical to the one the
-// reflection path (patcher.New) computes from the whole statuses; when it
-// cannot be (a changed field's JSON holds null, the status pointer is nil, a
-// field fails to marshal) the generated function or FieldDiff declines and
-// the reflection path decides.
+// This file is the public half of the generated field-by-field status
+// diff: the types, option and helpers statuspatch-gen's code calls, and the
+// Patcher's use of them. The engine is patcher/internal/diff (generated.go,
+// the generated path; reflective.go, the reflective fallback).
 
 // FieldDiff collects the top-level status fields that differ between the
 // base and the object, as JSON object members. A FieldDiffFunc fills it
@@ -29,8 +22,7 @@ import (
 // field-by-field diff") states the contract a hand-written FieldDiffFunc
 // must keep.
 type FieldDiff struct {
-	base, cur []byte // `"name":value` members of the changed fields, comma-separated
-	decline   bool   // the reflection path must decide (null, marshal error)
+	d diff.Fields
 }
 
 // FieldDiffFunc compares the status of base and cur field by field: it
@@ -60,7 +52,7 @@ func (fieldDiffOption[T]) applyToPatcher(*options) {}
 // patch it last made.
 type fieldDiffState[T client.Object] struct {
 	fn    FieldDiffFunc[T]
-	refl  []reflectField // without fn: the fields compared through reflection (reflectdiff.go)
+	refl  diff.Plan // without fn: the fields compared through reflection (internal/diff/reflective.go)
 	diff  FieldDiff
 	patch []byte // the status merge patch of the last fieldChange that found a change
 }
@@ -81,7 +73,7 @@ func (p *Patcher[T]) useFieldDiff(opts []Option) error {
 		}
 	}
 	if p.fieldDiff.fn == nil {
-		p.fieldDiff.refl = reflectFieldsOf(reflect.TypeOf(p.status(p.obj)).Elem())
+		p.fieldDiff.refl = diff.PlanFor(reflect.TypeOf(p.status(p.obj)).Elem())
 	}
 	return nil
 }
@@ -100,26 +92,20 @@ func (p *Patcher[T]) fieldChange() (changed, ok bool) {
 		return false, false
 	}
 	s.patch = nil
-	d := &s.diff
-	d.base, d.cur, d.decline = d.base[:0], d.cur[:0], false
+	d := &s.diff.d
+	d.Reset()
 	compared := false
 	if s.fn != nil {
-		compared = s.fn(d, p.base, p.obj)
+		compared = s.fn(&s.diff, p.base, p.obj)
 	} else {
-		compared = reflectDiff(d, s.refl, p.status(p.base), p.status(p.obj))
+		compared = d.Reflect(s.refl, p.status(p.base), p.status(p.obj))
 	}
-	if !compared || d.decline {
+	if !compared {
 		return false, false
 	}
-	if len(d.base) == 0 && len(d.cur) == 0 {
-		return false, true
-	}
-	patch, err := jsonpatch.CreateMergePatch(object(d.base), object(d.cur))
-	if err != nil {
-		return false, false // the reflection path reports it
-	}
-	if string(patch) == "{}" {
-		return false, true
+	patch, changed, ok := d.Patch()
+	if !ok || !changed {
+		return false, ok
 	}
 	s.patch = patch
 	return true, true
@@ -136,11 +122,11 @@ func (p *Patcher[T]) statusPatch(cur []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	diff, err := statusMergePatch(base, cur)
+	patch, err := diff.StatusMergePatch(base, cur)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: %s: diff status: %w", p.id(), err)
 	}
-	return diff, nil
+	return patch, nil
 }
 
 // sentStatus is the status as Flush sent it, as JSON: cur from the
@@ -155,13 +141,6 @@ func (p *Patcher[T]) sentStatus(cur []byte) ([]byte, error) {
 		return nil, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
 	}
 	return b, nil
-}
-
-func object(members []byte) []byte {
-	b := make([]byte, 0, len(members)+2)
-	b = append(b, '{')
-	b = append(b, members...)
-	return append(b, '}')
 }
 
 // CompareField compares one top-level status field (Go name name, struct
@@ -180,14 +159,7 @@ func CompareField[F any](d *FieldDiff, name, tag string, base, cur *F) {
 // bookkeeping of visited pointers. Generated equality functions call it
 // for the values they cannot compare field by field.
 func DeepEqual[F any](a, b *F) bool {
-	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
-	switch va.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
-		return va.Equal(vb)
-	}
-	return reflect.DeepEqual(a, b)
+	return diff.Equal(a, b)
 }
 
 // FieldChanged records one top-level status field (Go name name, struct
@@ -198,77 +170,8 @@ func DeepEqual[F any](a, b *F) bool {
 // values is correct, only slower. When the object's JSON holds null or
 // either value fails to marshal, the whole write takes the reflection path.
 func FieldChanged[F any](d *FieldDiff, name, tag string, base, cur *F) {
-	if d.decline {
+	if d.d.Declined() {
 		return
 	}
-	fieldChanged(d, wrapperType(reflect.TypeFor[F](), name, tag), reflect.ValueOf(base).Elem(), reflect.ValueOf(cur).Elem())
-}
-
-// fieldChanged is FieldChanged on the field's values, through the wrapper
-// type t of wrapperType.
-func fieldChanged(d *FieldDiff, t reflect.Type, base, cur reflect.Value) {
-	b, err := member(t, base)
-	if err != nil {
-		d.decline = true
-		return
-	}
-	c, err := member(t, cur)
-	if err != nil {
-		d.decline = true
-		return
-	}
-	if bytes.Equal(b, c) {
-		return
-	}
-	if bytes.Contains(c, []byte("null")) {
-		// A JSON null in a merge patch deletes: the reflection path decides
-		// how to send it.
-		d.decline = true
-		return
-	}
-	d.base = appendMember(d.base, b)
-	d.cur = appendMember(d.cur, c)
-}
-
-func appendMember(dst, m []byte) []byte {
-	if len(m) == 0 {
-		return dst
-	}
-	if len(dst) > 0 {
-		dst = append(dst, ',')
-	}
-	return append(dst, m...)
-}
-
-// member marshals v as the only field of a struct of type t and returns the
-// object's member (`"name":value`), or nothing when the field is omitted.
-func member(t reflect.Type, v reflect.Value) ([]byte, error) {
-	w := reflect.New(t)
-	w.Elem().Field(0).Set(v)
-	b, err := json.Marshal(w.Interface())
-	if err != nil {
-		return nil, err
-	}
-	return b[1 : len(b)-1], nil
-}
-
-type wrapperKey struct {
-	t         reflect.Type
-	name, tag string
-}
-
-// wrappers caches the one-field struct types FieldChanged marshals through.
-var wrappers sync.Map // wrapperKey -> reflect.Type
-
-// wrapperType is struct{ <name> F `<tag>` }: marshalled, it is the member
-// the field contributes to its status object, under encoding/json's own
-// rules (omitempty, omitzero, string, Marshaler methods).
-func wrapperType(t reflect.Type, name, tag string) reflect.Type {
-	k := wrapperKey{t, name, tag}
-	if w, ok := wrappers.Load(k); ok {
-		return w.(reflect.Type)
-	}
-	w := reflect.StructOf([]reflect.StructField{{Name: name, Type: t, Tag: reflect.StructTag(tag)}})
-	wrappers.Store(k, w)
-	return w
+	d.d.Change(diff.WrapperType(reflect.TypeFor[F](), name, tag), reflect.ValueOf(base).Elem(), reflect.ValueOf(cur).Elem())
 }

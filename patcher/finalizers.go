@@ -8,6 +8,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 )
 
 // AddFinalizer makes sure finalizer is on the object on the server. It
@@ -83,7 +85,7 @@ func withFinalizer(list []string, finalizer string, present bool) []string {
 // (resourceVersion, generation, managedFields, deletion), so its in-memory
 // status and other metadata survive.
 func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) error {
-	body, err := finalizerBody(p.base.GetResourceVersion(), finalizers)
+	body, err := diff.FinalizerBody(p.base.GetResourceVersion(), finalizers)
 	if err != nil {
 		return fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}

@@ -13,6 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // Flush writes the status difference since the base as one JSON merge patch
@@ -63,7 +66,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if err := p.beforeWrite(ctx); err != nil {
 		return resultOf(err), err
 	}
-	if problems := invalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
+	if problems := guard.InvalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
 		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
 	var w *sentWrite[T]
@@ -284,11 +287,11 @@ func (p *Patcher[T]) notFound(why string) error {
 func (p *Patcher[T]) writeBody(ctx context.Context, cur []byte) (types.PatchType, []byte, error) {
 	rv := p.base.GetResourceVersion()
 	if cur == nil {
-		diff, err := p.statusPatch(cur)
+		patch, err := p.statusPatch(cur)
 		if err != nil {
 			return "", nil, err
 		}
-		body, err := patchBody(rv, diff)
+		body, err := diff.PatchBody(rv, patch)
 		if err != nil {
 			return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 		}

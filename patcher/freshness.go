@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // ErrStaleCache matches (errors.Is) the error a Patcher returns, instead of
@@ -139,19 +141,14 @@ func (p *Patcher[T]) startRetry(ctx context.Context) error {
 	return p.staleError()
 }
 
-// readState says how a read object stands against this process's writes.
-type readState int
+// readState says how a read object stands against this process's writes
+// (guard.ReadState).
+type readState = guard.ReadState
 
 const (
-	// readCurrent: no recorded own write is newer than the object.
-	readCurrent readState = iota
-	// readRaced: the object is older than a recorded own write that
-	// completed after the read may have begun. A write from it will
-	// conflict; that is an ordinary race, not a stale cache.
-	readRaced
-	// readStale: the read began after a newer own write had completed, and
-	// still returned the older object: the reader (a cache) lags.
-	readStale
+	readCurrent = guard.ReadCurrent
+	readRaced   = guard.ReadRaced
+	readStale   = guard.ReadStale
 )
 
 // freshness is how one read stood against the record of own writes.
@@ -162,29 +159,17 @@ type freshness struct {
 }
 
 // check compares an object (uid, rv), read by a read that began at
-// sequence readSeq, with the last own write to it recorded in e. known is
-// false when the read's start is unknown (New, on an object the caller
-// read): then an older object is never called stale, only raced.
+// sequence readSeq, with the last own write to it recorded in e
+// (guard.CheckRead).
 func (e *objectRecord) check(uid types.UID, rv string, readSeq uint64, known bool) freshness {
 	f := freshness{read: rv}
-	if e == nil || uid == "" || rv == "" {
+	if e == nil {
 		return f
 	}
 	e.mu.Lock()
 	w := e.own
 	e.mu.Unlock()
-	if w.uid != uid || w.resourceVersion == "" {
-		return f
-	}
-	cmp, err := compareResourceVersions(rv, w.resourceVersion)
-	if err != nil || cmp >= 0 {
-		return f
-	}
-	f.written = w.resourceVersion
-	if known && w.seq <= readSeq {
-		f.state = readStale
-	} else {
-		f.state = readRaced
-	}
+	own := guard.OwnWrite{UID: w.uid, ResourceVersion: w.resourceVersion, Seq: w.seq}
+	f.state, f.written = guard.CheckRead(own, uid, rv, readSeq, known, compareResourceVersions)
 	return f
 }

@@ -1,72 +1,20 @@
 package patcher
 
 import (
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-)
-
-var (
-	objectMetaType = reflect.TypeOf(metav1.ObjectMeta{})
-	typeMetaType   = reflect.TypeOf(metav1.TypeMeta{})
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // nonStatusChanges lists the fields, as JSON paths, where the object differs
-// from ref (the base, or the state the caller's own write produced) outside
-// status: the writes a status patch would drop. It compares with
-// reflect.DeepEqual field by field and allocates nothing when nothing
-// changed.
+// from ref outside status: the writes a status patch would drop
+// (guard.NonStatusChanges).
 func (p *Patcher[T]) nonStatusChanges(ref T) []string {
-	cur := reflect.ValueOf(p.obj).Elem()
-	base := reflect.ValueOf(ref).Elem()
-	statusAddr := reflect.ValueOf(p.status(p.obj)).UnsafePointer()
-	var fields []string
-	for i := 0; i < cur.NumField(); i++ {
-		f := cur.Type().Field(i)
-		cv, bv := cur.Field(i), base.Field(i)
-		switch {
-		case !f.IsExported(), f.Type == typeMetaType:
-			continue
-		case cv.CanAddr() && cv.Addr().UnsafePointer() == statusAddr:
-			continue
-		case f.Type == objectMetaType:
-			fields = append(fields, metaChanges(cv.Addr().Interface().(*metav1.ObjectMeta), bv.Addr().Interface().(*metav1.ObjectMeta))...)
-		case !reflect.DeepEqual(cv.Addr().Interface(), bv.Addr().Interface()):
-			fields = append(fields, jsonName(f))
-		}
-	}
-	return fields
+	return guard.NonStatusChanges(p.obj, ref, p.status(p.obj))
 }
 
-// metaChanges compares the metadata a status write would drop. Server-owned
-// fields (resourceVersion, generation, managedFields) are not compared, and a
-// nil map or list equals an empty one, as it does once serialised.
-func metaChanges(cur, base *metav1.ObjectMeta) []string {
-	var fields []string
-	if cur.Name != base.Name {
-		fields = append(fields, "metadata.name")
-	}
-	if cur.Namespace != base.Namespace {
-		fields = append(fields, "metadata.namespace")
-	}
-	if !maps.Equal(cur.Labels, base.Labels) {
-		fields = append(fields, "metadata.labels")
-	}
-	if !maps.Equal(cur.Annotations, base.Annotations) {
-		fields = append(fields, "metadata.annotations")
-	}
-	if !slices.Equal(cur.Finalizers, base.Finalizers) {
-		fields = append(fields, "metadata.finalizers")
-	}
-	if len(cur.OwnerReferences)+len(base.OwnerReferences) > 0 && !reflect.DeepEqual(cur.OwnerReferences, base.OwnerReferences) {
-		fields = append(fields, "metadata.ownerReferences")
-	}
-	return fields
-}
-
+// jsonName is the JSON name encoding/json gives the struct field f.
 func jsonName(f reflect.StructField) string {
 	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 	if name == "" || name == "-" {

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 )
 
 // A JSON merge patch (RFC 7386) reads null as "delete this member", so it
@@ -41,20 +43,20 @@ var jsonNull = []byte("null")
 // a status object: only onto none is status added whole, and onto one, one
 // field at a time.
 func statusWrite(resourceVersion string, base, cur []byte, baseZero bool, hasStatus func() (bool, error)) (types.PatchType, []byte, error) {
-	if baseZero && isJSONObject(cur) {
+	if baseZero && diff.IsJSONObject(cur) {
 		base = []byte("{}")
 	}
-	diff, err := statusMergePatch(base, cur)
+	patch, err := diff.StatusMergePatch(base, cur)
 	if err != nil {
 		return "", nil, fmt.Errorf("diff status: %w", err)
 	}
-	if bytes.Contains(diff, jsonNull) {
-		lost, err := mergeDropsNull(diff, cur)
+	if bytes.Contains(patch, jsonNull) {
+		lost, err := mergeDropsNull(patch, cur)
 		if err != nil {
 			return "", nil, err
 		}
 		if lost {
-			whole := !isJSONObject(base) || bytes.Equal(bytes.TrimSpace(base), []byte("{}"))
+			whole := !diff.IsJSONObject(base) || bytes.Equal(bytes.TrimSpace(base), []byte("{}"))
 			if whole && hasStatus != nil {
 				present, err := hasStatus()
 				if err != nil {
@@ -62,11 +64,11 @@ func statusWrite(resourceVersion string, base, cur []byte, baseZero bool, hasSta
 				}
 				whole = !present
 			}
-			body, err := jsonPatchBody(resourceVersion, whole, diff, cur)
+			body, err := jsonPatchBody(resourceVersion, whole, patch, cur)
 			return types.JSONPatchType, body, err
 		}
 	}
-	body, err := patchBody(resourceVersion, diff)
+	body, err := diff.PatchBody(resourceVersion, patch)
 	return types.MergePatchType, body, err
 }
 

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // WithOwnedConditions names the condition types this writer owns in the
@@ -33,6 +34,7 @@ func WithOwnedConditions(types ...string) Option {
 	return optionFunc(func(o *options) { o.ownedConditions = append(o.ownedConditions, types...) })
 }
 
+// conditionsType is the Go type of a conditions list (conditionLists).
 var conditionsType = reflect.TypeOf([]metav1.Condition(nil))
 
 // checkOwnedConditions is the construction-time check of WithOwnedConditions.
@@ -43,46 +45,16 @@ func (p *Patcher[T]) checkOwnedConditions() error {
 	if slices.Contains(p.opts.ownedConditions, "") {
 		return fmt.Errorf("statuspatch: %s: WithOwnedConditions with an empty condition type: %w", p.id(), ErrInvalidInput)
 	}
-	if _, ok := conditionsIndex(reflect.TypeOf(p.status(p.obj))); !ok {
+	if _, ok := guard.ConditionsIndex(reflect.TypeOf(p.status(p.obj))); !ok {
 		return fmt.Errorf("statuspatch: %s: WithOwnedConditions, but the status has no []metav1.Condition field named \"conditions\": %w", p.id(), ErrInvalidInput)
 	}
 	return nil
 }
 
-// conditionsIndex finds the conditions field in the status type t (a
-// pointer to the status struct, or a pointer to a pointer to it).
-func conditionsIndex(t reflect.Type) (int, bool) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return 0, false
-	}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "conditions" && f.Type == conditionsType {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
 // conditionsOf returns the address of the conditions list of obj's status,
 // or nil when the status is a nil pointer.
 func (p *Patcher[T]) conditionsOf(obj T) *[]metav1.Condition {
-	v := reflect.ValueOf(p.status(obj))
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return nil
-		}
-		v = v.Elem()
-	}
-	i, ok := conditionsIndex(v.Type())
-	if !ok {
-		return nil
-	}
-	return v.Field(i).Addr().Interface().(*[]metav1.Condition)
+	return guard.ConditionsOf(p.status(obj))
 }
 
 // flushOwned handles a Conflict of Flush under WithOwnedConditions: while
@@ -126,11 +98,9 @@ func (p *Patcher[T]) reapplyOwnedConditions(ctx context.Context) (ok bool, err e
 	if cur == nil || base == nil {
 		return false, nil
 	}
-	changed := changedConditionTypes(*base, *cur)
-	for _, t := range changed {
-		if !slices.Contains(p.opts.ownedConditions, t) {
-			return false, nil
-		}
+	changed, ok := guard.OwnedChanges(p.opts.ownedConditions, *base, *cur)
+	if !ok {
+		return false, nil
 	}
 	fresh, err := p.read(ctx)
 	if err != nil {
@@ -141,39 +111,7 @@ func (p *Patcher[T]) reapplyOwnedConditions(ctx context.Context) (ok bool, err e
 		return false, nil // the fresh status is a nil pointer: nothing to merge into
 	}
 	p.setBase(fresh)
-	for _, t := range changed {
-		i := slices.IndexFunc(*list, func(c metav1.Condition) bool { return c.Type == t })
-		j := slices.IndexFunc(*cur, func(c metav1.Condition) bool { return c.Type == t })
-		switch {
-		case j < 0 && i >= 0:
-			*list = slices.Delete(*list, i, i+1)
-		case j >= 0 && i >= 0:
-			(*list)[i] = (*cur)[j]
-		case j >= 0:
-			*list = append(*list, (*cur)[j])
-		}
-	}
+	guard.Reapply(list, *cur, changed)
 	p.replaceObject(fresh)
 	return true, nil
-}
-
-// changedConditionTypes lists, in order, the types whose condition differs
-// between the lists: added, removed or changed.
-func changedConditionTypes(base, cur []metav1.Condition) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, list := range [][]metav1.Condition{base, cur} {
-		for _, c := range list {
-			if seen[c.Type] {
-				continue
-			}
-			seen[c.Type] = true
-			b := slices.IndexFunc(base, func(x metav1.Condition) bool { return x.Type == c.Type })
-			k := slices.IndexFunc(cur, func(x metav1.Condition) bool { return x.Type == c.Type })
-			if b < 0 || k < 0 || !reflect.DeepEqual(base[b], cur[k]) {
-				out = append(out, c.Type)
-			}
-		}
-	}
-	return out
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 )
 
 // reflectStatus finds the field named Status of *T's struct, of struct or
@@ -143,12 +145,12 @@ func (p *Patcher[T]) changedStatusFields() ([]string, error) {
 	if err != nil || !changed {
 		return nil, err
 	}
-	diff, err := p.statusPatch(cur)
+	patch, err := p.statusPatch(cur)
 	if err != nil {
 		return nil, err
 	}
 	var fields map[string]json.RawMessage
-	if !isJSONObject(diff) || json.Unmarshal(diff, &fields) != nil {
+	if !diff.IsJSONObject(patch) || json.Unmarshal(patch, &fields) != nil {
 		return []string{"status"}, nil
 	}
 	names := make([]string, 0, len(fields))

@@ -2,12 +2,13 @@ package patcher
 
 import (
 	"context"
-	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
 // unsavedAfterOwnWrite names the fields outside status that the caller
@@ -21,11 +22,7 @@ import (
 //     window);
 //   - when that list is not possible (a cache, a compacted version), a
 //     field counts when the object differs in it from both the base and
-//     fresh (for labels and annotations key by key, for finalizers name by
-//     name). A field the caller's own write changed and another writer
-//     changed again then counts too: the caller gets ErrNonStatusChange
-//     with nothing sent, where a Conflict would have been enough, but
-//     nothing is dropped.
+//     fresh (guard.UnsavedVsBoth).
 //
 // A fresh read older than the object (a lagging cache) tells nothing: no
 // fields, and the re-base is a Conflict.
@@ -44,47 +41,7 @@ func (p *Patcher[T]) unsavedAfterOwnWrite(ctx context.Context, fresh T) []string
 	if len(vsBase) == 0 {
 		return nil
 	}
-	vsFresh := p.nonStatusChanges(fresh)
-	return slices.DeleteFunc(vsBase, func(f string) bool {
-		return !slices.Contains(vsFresh, f) || !changedFromBoth(f, p.obj, p.base, fresh)
-	})
-}
-
-// changedFromBoth refines the three-way comparison of a metadata map or
-// list: true when some key (or finalizer) of cur differs from both base
-// and fresh. Other fields are compared whole: true.
-func changedFromBoth(field string, cur, base, fresh client.Object) bool {
-	switch field {
-	case "metadata.labels":
-		return mapChangedFromBoth(cur.GetLabels(), base.GetLabels(), fresh.GetLabels())
-	case "metadata.annotations":
-		return mapChangedFromBoth(cur.GetAnnotations(), base.GetAnnotations(), fresh.GetAnnotations())
-	case "metadata.finalizers":
-		for _, f := range slices.Concat(cur.GetFinalizers(), base.GetFinalizers(), fresh.GetFinalizers()) {
-			in := slices.Contains(cur.GetFinalizers(), f)
-			if in != slices.Contains(base.GetFinalizers(), f) && in != slices.Contains(fresh.GetFinalizers(), f) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
-}
-
-func mapChangedFromBoth(cur, base, fresh map[string]string) bool {
-	differs := func(m map[string]string, k string) bool {
-		a, aok := cur[k]
-		b, bok := m[k]
-		return a != b || aok != bok
-	}
-	for _, m := range []map[string]string{cur, base, fresh} {
-		for k := range m {
-			if differs(base, k) && differs(fresh, k) {
-				return true
-			}
-		}
-	}
-	return false
+	return guard.UnsavedVsBoth(vsBase, p.nonStatusChanges(fresh), p.obj, p.base, fresh)
 }
 
 // readExact returns the object as it was at resourceVersion rv, listed

@@ -1,4 +1,4 @@
-package patcher
+package apply
 
 import (
 	"bytes"
@@ -24,11 +24,11 @@ import (
 // (WithListMapKeys, and every []metav1.Condition by "type"), whose items
 // are owned one by one and go in whole.
 
-// fieldOwners are the field sets of the object's managers, decoded from
+// Owners are the field sets of the object's managers, decoded from
 // metadata.managedFields with structured-merge-diff's own types.
-type fieldOwners struct {
-	mine   *fieldpath.Set // this manager's Apply entry on the status subresource
-	others []namedSet     // every other entry (our own Update entry included)
+type Owners struct {
+	Mine   *fieldpath.Set // this manager's Apply entry on the status subresource
+	Others []namedSet     // every other entry (our own Update entry included)
 }
 
 type namedSet struct {
@@ -36,9 +36,9 @@ type namedSet struct {
 	set  *fieldpath.Set
 }
 
-// ownersOf decodes managedFields, with owner as this manager.
-func ownersOf(entries []metav1.ManagedFieldsEntry, owner string) (fieldOwners, error) {
-	own := fieldOwners{mine: fieldpath.NewSet()}
+// OwnersOf decodes managedFields, with owner as this manager.
+func OwnersOf(entries []metav1.ManagedFieldsEntry, owner string) (Owners, error) {
+	own := Owners{Mine: fieldpath.NewSet()}
 	for _, e := range entries {
 		set := fieldpath.NewSet()
 		if e.FieldsV1 != nil {
@@ -47,14 +47,14 @@ func ownersOf(entries []metav1.ManagedFieldsEntry, owner string) (fieldOwners, e
 			}
 		}
 		if e.Manager == owner && e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == "status" {
-			own.mine = own.mine.Union(set)
+			own.Mine = own.Mine.Union(set)
 			continue
 		}
 		name := e.Manager + " (" + string(e.Operation)
 		if e.Subresource != "" {
 			name += ", " + e.Subresource
 		}
-		own.others = append(own.others, namedSet{name: name + ")", set: set})
+		own.Others = append(own.Others, namedSet{name: name + ")", set: set})
 	}
 	return own, nil
 }
@@ -86,24 +86,42 @@ func fieldElement(name string) fieldpath.PathElement {
 	return fieldpath.PathElement{FieldName: &name}
 }
 
-// applyFields builds the status of an apply from the in-memory status and
-// the base's, both as decoded JSON.
-type applyFields struct {
-	own      fieldOwners
-	keys     map[string][]string // list-map keys by dotted JSON path ("status.conditions")
-	setLists map[string]bool     // +listType=set lists by dotted JSON path (applyset.go)
-	blocked  []string            // removed fields an apply cannot remove, with their owners
-	unowned  []fieldpath.Path    // removed fields no manager owns: a server default, say (apply.go)
-	errs     []string            // lists whose items cannot be keyed
-	dups     []dupItem           // keyed items sharing a key, which the server refuses
+// Fields builds the status of an apply from the in-memory status and
+// the base's, both as decoded JSON. Own, Keys and SetLists are its input;
+// Blocked, Unowned, Errs and Dups what it found, for the caller to judge.
+type Fields struct {
+	Own      Owners
+	Keys     map[string][]string // list-map keys by dotted JSON path ("status.conditions")
+	SetLists map[string]bool     // +listType=set lists by dotted JSON path (sets.go)
+	Blocked  []string            // removed fields an apply cannot remove, with their owners
+	Unowned  []fieldpath.Path    // removed fields no manager owns: a server default, say
+	Errs     []string            // lists whose items cannot be keyed
+	Dups     []DupItem           // keyed items sharing a key, which the server refuses
 }
 
-// dupItem is a keyed list item whose key another item has too.
-type dupItem struct{ list, item string }
+// DupItem is a keyed list item whose key another item has too: the list's
+// and the item's dotted paths.
+type DupItem struct{ List, Item string }
+
+// Status returns the status to apply (decoded JSON) for the in-memory
+// status cur over the base's status base.
+func (b *Fields) Status(cur, base map[string]any) map[string]any {
+	return b.object(statusPath(), "status", cur, base)
+}
+
+// FieldSet is the field set the server records for applying the status
+// (decoded JSON), for the no-op check of ApplyStatus.
+func (b *Fields) FieldSet(status any) *fieldpath.Set {
+	s := fieldpath.NewSet()
+	b.fieldSetOf(statusPath(), "status", status, s)
+	return s
+}
+
+func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")} }
 
 // atomic reports whether some manager owns the object at p whole: a member
 // with nothing owned under it (an atomic struct or map, or an empty one).
-func (b *applyFields) atomic(p fieldpath.Path) bool {
+func (b *Fields) atomic(p fieldpath.Path) bool {
 	for _, s := range b.sets() {
 		if sub, member := at(s, p); member && sub.Empty() {
 			return true
@@ -112,16 +130,16 @@ func (b *applyFields) atomic(p fieldpath.Path) bool {
 	return false
 }
 
-func (b *applyFields) sets() []*fieldpath.Set {
-	out := []*fieldpath.Set{b.own.mine}
-	for _, o := range b.own.others {
+func (b *Fields) sets() []*fieldpath.Set {
+	out := []*fieldpath.Set{b.Own.Mine}
+	for _, o := range b.Own.Others {
 		out = append(out, o.set)
 	}
 	return out
 }
 
 // object returns the members of cur to apply at p.
-func (b *applyFields) object(p fieldpath.Path, dotted string, cur, base map[string]any) map[string]any {
+func (b *Fields) object(p fieldpath.Path, dotted string, cur, base map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, cv := range cur {
 		if cv == nil {
@@ -142,9 +160,9 @@ func (b *applyFields) object(p fieldpath.Path, dotted string, cur, base map[stri
 }
 
 // value returns cv to apply at p when it changed or this manager owns it.
-func (b *applyFields) value(p fieldpath.Path, dotted string, cv, bv any, inBase bool) (any, bool) {
+func (b *Fields) value(p fieldpath.Path, dotted string, cv, bv any, inBase bool) (any, bool) {
 	changed := !inBase || !reflect.DeepEqual(cv, bv)
-	mine := owns(b.own.mine, p)
+	mine := owns(b.Own.Mine, p)
 	if !changed && !mine {
 		return nil, false
 	}
@@ -158,11 +176,11 @@ func (b *applyFields) value(p fieldpath.Path, dotted string, cv, bv any, inBase 
 		return out, len(out) > 0
 	case []any:
 		bl, _ := bv.([]any)
-		if b.setLists[dotted] {
+		if b.SetLists[dotted] {
 			out := b.set(p, dotted, c, bl)
 			return out, len(out) > 0
 		}
-		keys, keyed := b.keys[dotted]
+		keys, keyed := b.Keys[dotted]
 		if !keyed {
 			return c, true // atomic: whole
 		}
@@ -174,35 +192,35 @@ func (b *applyFields) value(p fieldpath.Path, dotted string, cv, bv any, inBase 
 
 // keyed returns the items of a keyed list to apply: every new, changed or
 // owned item, whole.
-func (b *applyFields) keyed(p fieldpath.Path, dotted string, keys []string, cur, base []any) []any {
+func (b *Fields) keyed(p fieldpath.Path, dotted string, keys []string, cur, base []any) []any {
 	byKey := map[string]any{}
 	for _, it := range base {
-		if pe, err := itemKey(it, keys); err == nil {
+		if pe, err := ItemKey(it, keys); err == nil {
 			byKey[pe.String()] = it
 		}
 	}
 	out := []any{}
 	seen := map[string]bool{}
 	for i, it := range cur {
-		pe, err := itemKey(it, keys)
+		pe, err := ItemKey(it, keys)
 		if err != nil {
-			b.errs = append(b.errs, fmt.Sprintf("%s[%d]: %v", dotted, i, err))
+			b.Errs = append(b.Errs, fmt.Sprintf("%s[%d]: %v", dotted, i, err))
 			continue
 		}
 		if seen[pe.String()] {
-			b.dups = append(b.dups, dupItem{dotted, dotted + pe.String()})
+			b.Dups = append(b.Dups, DupItem{List: dotted, Item: dotted + pe.String()})
 			continue
 		}
 		seen[pe.String()] = true
 		bi, inBase := byKey[pe.String()]
-		if !inBase || !reflect.DeepEqual(it, bi) || owns(b.own.mine, child(p, pe)) {
+		if !inBase || !reflect.DeepEqual(it, bi) || owns(b.Own.Mine, child(p, pe)) {
 			out = append(out, it)
 		}
 	}
 	for i, it := range base {
-		pe, err := itemKey(it, keys)
+		pe, err := ItemKey(it, keys)
 		if err != nil {
-			b.errs = append(b.errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
+			b.Errs = append(b.Errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
 			continue
 		}
 		if !seen[pe.String()] {
@@ -215,13 +233,13 @@ func (b *applyFields) keyed(p fieldpath.Path, dotted string, keys []string, cur,
 // removed checks a field of the base the caller removed: an apply removes
 // only what this manager alone owns, so each part of it (leaves, keyed
 // items, atomic values) must be ours alone.
-func (b *applyFields) removed(p fieldpath.Path, dotted string, v any) {
+func (b *Fields) removed(p fieldpath.Path, dotted string, v any) {
 	switch x := v.(type) {
 	case map[string]any:
 		if len(x) > 0 && !b.atomic(p) {
-			for _, o := range b.own.others {
+			for _, o := range b.Own.Others {
 				if _, member := at(o.set, p); member {
-					b.blocked = append(b.blocked, fmt.Sprintf("%s (owned by %s)", dotted, o.name))
+					b.Blocked = append(b.Blocked, fmt.Sprintf("%s (owned by %s)", dotted, o.name))
 				}
 			}
 			for k, cv := range x {
@@ -232,16 +250,16 @@ func (b *applyFields) removed(p fieldpath.Path, dotted string, v any) {
 			return
 		}
 	case []any:
-		if b.setLists[dotted] {
+		if b.SetLists[dotted] {
 			b.removedSet(p, dotted, x)
 			return
 		}
-		if keys, ok := b.keys[dotted]; ok && len(x) > 0 {
+		if keys, ok := b.Keys[dotted]; ok && len(x) > 0 {
 			for i, it := range x {
-				pe, err := itemKey(it, keys)
+				pe, err := ItemKey(it, keys)
 				if err != nil {
 					// Skipped, the removal would be lost unseen.
-					b.errs = append(b.errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
+					b.Errs = append(b.Errs, fmt.Sprintf("%s[%d] as read: %v", dotted, i, err))
 					continue
 				}
 				b.removedUnit(child(p, pe), dotted+pe.String())
@@ -253,26 +271,26 @@ func (b *applyFields) removed(p fieldpath.Path, dotted string, v any) {
 }
 
 // removedUnit records p as blocked unless this manager alone owns it.
-func (b *applyFields) removedUnit(p fieldpath.Path, dotted string) {
+func (b *Fields) removedUnit(p fieldpath.Path, dotted string) {
 	var owners []string
-	for _, o := range b.own.others {
+	for _, o := range b.Own.Others {
 		if owns(o.set, p) {
 			owners = append(owners, o.name)
 		}
 	}
-	if len(owners) == 0 && owns(b.own.mine, p) {
+	if len(owners) == 0 && owns(b.Own.Mine, p) {
 		return // the apply leaves it out and the server removes it
 	}
 	if len(owners) == 0 {
-		b.unowned = append(b.unowned, p) // sent; kept by the server, it is a divergence
+		b.Unowned = append(b.Unowned, p) // sent; kept by the server, it is a divergence
 		return
 	}
-	b.blocked = append(b.blocked, fmt.Sprintf("%s (owned by %s)", dotted, strings.Join(owners, ", ")))
+	b.Blocked = append(b.Blocked, fmt.Sprintf("%s (owned by %s)", dotted, strings.Join(owners, ", ")))
 }
 
-// itemKey is the path element of a keyed list item, parsed by
+// ItemKey is the path element of a keyed list item, parsed by
 // structured-merge-diff from the item's key fields, as the server does.
-func itemKey(item any, keys []string) (fieldpath.PathElement, error) {
+func ItemKey(item any, keys []string) (fieldpath.PathElement, error) {
 	m, ok := item.(map[string]any)
 	if !ok {
 		return fieldpath.PathElement{}, fmt.Errorf("item is not an object")
@@ -294,7 +312,7 @@ func itemKey(item any, keys []string) (fieldpath.PathElement, error) {
 
 // fieldSetOf is the field set the server records for applying v at p, for
 // the no-op check of ApplyStatus.
-func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fieldpath.Set) {
+func (b *Fields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fieldpath.Set) {
 	switch x := v.(type) {
 	case map[string]any:
 		if len(x) == 0 || (len(p) > 1 && b.atomic(p)) {
@@ -308,7 +326,7 @@ func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fiel
 		}
 		return
 	case []any:
-		if b.setLists[dotted] {
+		if b.SetLists[dotted] {
 			for _, it := range x {
 				if pe, err := valueElement(it); err == nil {
 					s.Insert(child(p, pe))
@@ -316,16 +334,16 @@ func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fiel
 			}
 			return
 		}
-		if keys, ok := b.keys[dotted]; ok {
+		if keys, ok := b.Keys[dotted]; ok {
 			seen := map[string]bool{}
 			for _, it := range x {
-				pe, err := itemKey(it, keys)
+				pe, err := ItemKey(it, keys)
 				if err != nil {
-					b.errs = append(b.errs, fmt.Sprintf("%s: %v", dotted, err))
+					b.Errs = append(b.Errs, fmt.Sprintf("%s: %v", dotted, err))
 					continue
 				}
 				if seen[pe.String()] {
-					b.dups = append(b.dups, dupItem{dotted, dotted + pe.String()})
+					b.Dups = append(b.Dups, DupItem{List: dotted, Item: dotted + pe.String()})
 				}
 				seen[pe.String()] = true
 				ip := child(p, pe)
@@ -340,36 +358,4 @@ func (b *applyFields) fieldSetOf(p fieldpath.Path, dotted string, v any, s *fiel
 		}
 	}
 	s.Insert(p)
-}
-
-// conditionLists finds every []metav1.Condition in the status type t, by
-// dotted JSON path (list levels not marked), keyed by "type" as
-// metav1.Condition's +listMapKey says.
-func conditionLists(t reflect.Type, dotted string, out map[string][]string, depth int) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if depth > 8 {
-		return
-	}
-	switch {
-	case t == conditionsType:
-		if _, ok := out[dotted]; !ok {
-			out[dotted] = []string{"type"}
-		}
-	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
-		conditionLists(t.Elem(), dotted, out, depth+1)
-	case t.Kind() == reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			switch {
-			case name == "-" || (!f.IsExported() && !f.Anonymous):
-			case f.Anonymous && name == "":
-				conditionLists(f.Type, dotted, out, depth+1)
-			default:
-				conditionLists(f.Type, dotted+"."+jsonName(f), out, depth+1)
-			}
-		}
-	}
 }

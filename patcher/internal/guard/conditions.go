@@ -1,4 +1,4 @@
-package patcher
+package guard
 
 import (
 	"fmt"
@@ -31,14 +31,20 @@ import (
 // Whether two conditions may share a type depends on the list's
 // x-kubernetes-list-type, which the Go type does not carry at run time, so
 // merge mode leaves duplicates to the server; apply mode keys every
-// condition list by type and refuses them (keyedError, applyset.go). Only conditions the caller changed are
-// judged: a condition equal to one in the base, in the same list or in any
-// list at the same place of the schema (another item's), is the server's
-// own, stored under whatever schema it had then.
+// condition list by type and refuses them (keyedError, patcher/apply.go).
+// Only conditions the caller changed are judged: a condition equal to one
+// in the base, in the same list or in any list at the same place of the
+// schema (another item's), is the server's own, stored under whatever
+// schema it had then.
 
 const (
 	maxConditionTypeLength   = 316
 	maxConditionReasonLength = 1024
+
+	// MaxConditionMessageLength is patcher.MaxConditionMessageLength (the
+	// public home of the fact: message maxLength 32768, in characters);
+	// patcher's tests check that the two agree.
+	MaxConditionMessageLength = 32768
 )
 
 var (
@@ -47,11 +53,11 @@ var (
 	conditionStatuses      = []metav1.ConditionStatus{metav1.ConditionTrue, metav1.ConditionFalse, metav1.ConditionUnknown}
 )
 
-// invalidConditions lists what the server would refuse among the
+// InvalidConditions lists what the server would refuse among the
 // conditions of the status cur that the caller changed since base (both
 // pointers to the status field). It looks at every []metav1.Condition at any
 // depth: struct fields, pointers, list items and map values.
-func invalidConditions(cur, base any) []string {
+func InvalidConditions(cur, base any) []string {
 	cv, bv := reflect.ValueOf(cur), reflect.ValueOf(base)
 	plan := conditionPlanFor(cv.Type())
 	if plan == nil {
@@ -74,15 +80,15 @@ func invalidConditions(cur, base any) []string {
 			if stored[schema][keyOfCondition(c)] {
 				continue
 			}
-			problems = append(problems, conditionProblems(c, path.Index(i))...)
+			problems = append(problems, ConditionProblems(c, path.Index(i))...)
 		}
 	})
 	return problems
 }
 
-// conditionProblems checks one condition against metav1.Condition's schema,
+// ConditionProblems checks one condition against metav1.Condition's schema,
 // naming the rule and the condition's type.
-func conditionProblems(c *metav1.Condition, path *field.Path) []string {
+func ConditionProblems(c *metav1.Condition, path *field.Path) []string {
 	var out []string
 	add := func(child, format string, args ...any) {
 		msg := path.Child(child).String() + ": " + fmt.Sprintf(format, args...)
@@ -215,7 +221,7 @@ func newConditionPlan(root reflect.Type) *conditionPlan {
 			for i := range t.NumField() {
 				f := t.Field(i)
 				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-				inline := f.Anonymous && name == "" && isStatusType(f.Type)
+				inline := f.Anonymous && name == "" && isStruct(f.Type)
 				if name == "-" || (!f.IsExported() && !inline) {
 					continue
 				}
@@ -338,4 +344,12 @@ func (p *conditionPlan) conditionsBySchema(base reflect.Value) map[string]map[co
 		}
 	})
 	return out
+}
+
+// isStruct reports whether t is a struct or a pointer to one.
+func isStruct(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct
 }

@@ -1,4 +1,4 @@
-package patcher
+package diff
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 // whole-status diff computes (or declines), on random Deployment statuses
 // and on statuses that differ from each other in a few fields.
 func TestReflectFieldDiffMatchesWholeStatus(t *testing.T) {
-	fields := reflectFieldsOf(reflect.TypeFor[appsv1.DeploymentStatus]())
+	fields := PlanFor(reflect.TypeFor[appsv1.DeploymentStatus]())
 	if fields == nil {
 		t.Fatal("DeploymentStatus is not eligible")
 	}
@@ -35,13 +35,13 @@ func TestReflectFieldDiffMatchesWholeStatus(t *testing.T) {
 		} else {
 			f.Fill(&cur.Status)
 		}
-		var d FieldDiff
-		if !reflectDiff(&d, fields, &base.Status, &cur.Status) || d.decline {
+		var d Fields
+		if !d.Reflect(fields, &base.Status, &cur.Status) || d.decline {
 			continue
 		}
 		b, _ := json.Marshal(&base.Status)
 		c, _ := json.Marshal(&cur.Status)
-		whole, err := statusMergePatch(b, c)
+		whole, err := StatusMergePatch(b, c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package patcher
+package apply
 
 import (
 	"bytes"
@@ -19,9 +19,9 @@ import (
 // some manager owns one by one is a set. A set no manager owns a value of
 // (an empty one) is applied whole, which for a set is the same.
 
-// setLists are the dotted JSON paths (list levels not marked) of the lists
+// SetLists are the dotted JSON paths (list levels not marked) of the lists
 // whose values managedFields record one by one.
-func setLists(entries []metav1.ManagedFieldsEntry) map[string]bool {
+func SetLists(entries []metav1.ManagedFieldsEntry) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range entries {
 		if e.FieldsV1 == nil {
@@ -29,7 +29,7 @@ func setLists(entries []metav1.ManagedFieldsEntry) map[string]bool {
 		}
 		s := fieldpath.NewSet()
 		if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
-			continue // ownersOf reports it
+			continue // OwnersOf reports it
 		}
 		addSetLists(s, out)
 	}
@@ -63,7 +63,7 @@ func valueElement(v any) (fieldpath.PathElement, error) {
 
 // set returns the values of a set list to apply: the new ones and the
 // ones this manager owns. Removed values are checked as removed fields.
-func (b *applyFields) set(p fieldpath.Path, dotted string, cur, base []any) []any {
+func (b *Fields) set(p fieldpath.Path, dotted string, cur, base []any) []any {
 	inBase := map[string]bool{}
 	for _, v := range base {
 		if pe, err := valueElement(v); err == nil {
@@ -75,15 +75,15 @@ func (b *applyFields) set(p fieldpath.Path, dotted string, cur, base []any) []an
 	for _, v := range cur {
 		pe, err := valueElement(v)
 		if err != nil {
-			b.errs = append(b.errs, fmt.Sprintf("%s: %v", dotted, err))
+			b.Errs = append(b.Errs, fmt.Sprintf("%s: %v", dotted, err))
 			continue
 		}
 		if seen[pe.String()] {
-			b.dups = append(b.dups, dupItem{dotted, dotted + "[" + pe.String() + "]"})
+			b.Dups = append(b.Dups, DupItem{List: dotted, Item: dotted + "[" + pe.String() + "]"})
 			continue
 		}
 		seen[pe.String()] = true
-		if !inBase[pe.String()] || owns(b.own.mine, child(p, pe)) {
+		if !inBase[pe.String()] || owns(b.Own.Mine, child(p, pe)) {
 			out = append(out, v)
 		}
 	}
@@ -96,33 +96,10 @@ func (b *applyFields) set(p fieldpath.Path, dotted string, cur, base []any) []an
 }
 
 // removedSet checks the values of a removed set list.
-func (b *applyFields) removedSet(p fieldpath.Path, dotted string, values []any) {
+func (b *Fields) removedSet(p fieldpath.Path, dotted string, values []any) {
 	for _, v := range values {
 		if pe, err := valueElement(v); err == nil {
 			b.removedUnit(child(p, pe), dotted+"["+pe.String()+"]")
 		}
 	}
-}
-
-// keyedError is the refusal of list items the server would refuse: items
-// without their keys, or two items with one key or value (two conditions
-// of one type are ErrInvalidCondition). what prefixes the message.
-func (p *Patcher[T]) keyedError(b *applyFields, what string) error {
-	var conds, others []string
-	for _, d := range b.dups {
-		if p.conditionPaths[d.list] {
-			conds = append(conds, d.item+": Duplicate value: two conditions of one type")
-		} else {
-			others = append(others, d.item)
-		}
-	}
-	switch {
-	case len(conds) > 0:
-		return &InvalidConditionError{Object: p.id(), Problems: conds}
-	case len(others) > 0:
-		return fmt.Errorf("statuspatch: %s: %slist items with the same key, which the server refuses: %s: %w", p.id(), what, strings.Join(others, ", "), ErrInvalidInput)
-	case len(b.errs) > 0:
-		return fmt.Errorf("statuspatch: %s: %skeyed list items without their keys: %s: %w", p.id(), what, strings.Join(b.errs, "; "), ErrInvalidInput)
-	}
-	return nil
 }

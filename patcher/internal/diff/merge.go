@@ -1,29 +1,29 @@
-package patcher
+package diff
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 )
 
-// statusMergePatch returns the JSON merge patch (RFC 7386) that turns the
+// StatusMergePatch returns the JSON merge patch (RFC 7386) that turns the
 // status base into cur. Both are JSON values as marshalled from the status
 // field: objects, or null for a nil pointer status.
-func statusMergePatch(base, cur []byte) ([]byte, error) {
-	if isJSONObject(base) && isJSONObject(cur) {
+func StatusMergePatch(base, cur []byte) ([]byte, error) {
+	if IsJSONObject(base) && IsJSONObject(cur) {
 		return jsonpatch.CreateMergePatch(base, cur)
 	}
 	// A null (nil pointer) on either side: the patch replaces status whole.
 	return cur, nil
 }
 
-// patchBody wraps a status merge patch with the base's resourceVersion, the
+// PatchBody wraps a status merge patch with the base's resourceVersion, the
 // optimistic lock: {"metadata":{"resourceVersion":rv},"status":patch}.
-func patchBody(resourceVersion string, statusPatch []byte) ([]byte, error) {
+func PatchBody(resourceVersion string, statusPatch []byte) ([]byte, error) {
 	if resourceVersion == "" {
-		return nil, fmt.Errorf("object has no resourceVersion: it was not read from the API server")
+		return nil, errors.New("object has no resourceVersion: it was not read from the API server")
 	}
 	rv, err := json.Marshal(resourceVersion)
 	if err != nil {
@@ -39,9 +39,9 @@ func patchBody(resourceVersion string, statusPatch []byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// finalizerBody is the metadata merge patch that sets the finalizer list
+// FinalizerBody is the metadata merge patch that sets the finalizer list
 // under the optimistic lock.
-func finalizerBody(resourceVersion string, finalizers []string) ([]byte, error) {
+func FinalizerBody(resourceVersion string, finalizers []string) ([]byte, error) {
 	if finalizers == nil {
 		finalizers = []string{}
 	}
@@ -51,7 +51,16 @@ func finalizerBody(resourceVersion string, finalizers []string) ([]byte, error) 
 	}})
 }
 
-func isJSONObject(b []byte) bool {
+// IsJSONObject reports whether the JSON value b is an object.
+func IsJSONObject(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && b[0] == '{'
+}
+
+// object makes a JSON object of comma-separated members (`"name":value`).
+func object(members []byte) []byte {
+	b := make([]byte, 0, len(members)+2)
+	b = append(b, '{')
+	b = append(b, members...)
+	return append(b, '}')
 }

@@ -1,4 +1,4 @@
-package patcher
+package diff
 
 import (
 	"encoding/json"
@@ -29,11 +29,11 @@ func FuzzStatusMergePatch(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		diff, err := statusMergePatch(baseJSON, targetJSON)
+		diff, err := StatusMergePatch(baseJSON, targetJSON)
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, err := patchBody("12345", diff)
+		body, err := PatchBody("12345", diff)
 		if err != nil {
 			t.Fatal(err)
 		}

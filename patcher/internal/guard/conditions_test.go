@@ -1,4 +1,4 @@
-package patcher
+package guard
 
 import (
 	"strings"
@@ -51,7 +51,7 @@ func TestInvalidConditionsAtAnyDepthOnlyChanged(t *testing.T) {
 		Lead:        &guardMember{Conditions: []metav1.Condition{guardCondition("Lead", "")}},
 		Hidden:      []metav1.Condition{guardCondition("Hidden", "not marshalled")},
 	}
-	got := strings.Join(invalidConditions(&cur, &base), "\n")
+	got := strings.Join(InvalidConditions(&cur, &base), "\n")
 	for _, want := range []string{
 		`status.inlined[0].reason: Invalid value: "bad reason"`,
 		`status.members[1].conditions[0].reason: Invalid value: "bad:"`,
@@ -69,10 +69,10 @@ func TestInvalidConditionsAtAnyDepthOnlyChanged(t *testing.T) {
 	if n := len(strings.Split(got, "\n")); n != 4 {
 		t.Errorf("%d problems, want 4:\n%s", n, got)
 	}
-	if p := invalidConditions(&base, &base); p != nil {
+	if p := InvalidConditions(&base, &base); p != nil {
 		t.Errorf("an unchanged status: %q", p)
 	}
-	if p := invalidConditions(&struct{ Phase string }{"x"}, &struct{ Phase string }{}); p != nil {
+	if p := InvalidConditions(&struct{ Phase string }{"x"}, &struct{ Phase string }{}); p != nil {
 		t.Errorf("a status without conditions: %q", p)
 	}
 }
@@ -81,11 +81,11 @@ func TestInvalidConditionsAtAnyDepthOnlyChanged(t *testing.T) {
 func TestConditionMessageLimitCountsCharacters(t *testing.T) {
 	c := guardCondition("Ready", "Done")
 	c.Message = strings.Repeat("é", MaxConditionMessageLength)
-	if p := conditionProblems(&c, nil); len(p) != 0 {
+	if p := ConditionProblems(&c, nil); len(p) != 0 {
 		t.Fatalf("%d characters (%d bytes) refused: %q", MaxConditionMessageLength, len(c.Message), p)
 	}
 	c.Message += "é"
-	if p := conditionProblems(&c, nil); len(p) != 1 || !strings.Contains(p[0], "message: Too long") {
+	if p := ConditionProblems(&c, nil); len(p) != 1 || !strings.Contains(p[0], "message: Too long") {
 		t.Fatalf("one character over: %q", p)
 	}
 }

@@ -1,4 +1,4 @@
-package patcher
+package apply
 
 import (
 	"encoding/json"
@@ -8,13 +8,13 @@ import (
 
 // The no-lock rebase: the decision (cur against base) laid over fresh.
 func TestRebaseKeepsWhatTheDecisionDidNotChange(t *testing.T) {
-	b := &applyFields{
-		keys:     map[string][]string{"status.conditions": {"type"}},
-		setLists: map[string]bool{"status.tags": true},
+	b := &Fields{
+		Keys:     map[string][]string{"status.conditions": {"type"}},
+		SetLists: map[string]bool{"status.tags": true},
 	}
 	dec := func(s string) any {
-		v, err := decodeJSON([]byte(s))
-		if err != nil {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			t.Fatal(err)
 		}
 		return v
@@ -31,7 +31,7 @@ func TestRebaseKeepsWhatTheDecisionDidNotChange(t *testing.T) {
 		"atomic list is the decision's": {`{"items":["mine"]}`, `{"items":[]}`, `{"items":["theirs"]}`, `{"items":["mine"]}`},
 	}
 	for name, tc := range cases {
-		got := b.rebase("status", dec(tc.cur), dec(tc.base), dec(tc.fresh))
+		got := b.Rebase(dec(tc.cur), dec(tc.base), dec(tc.fresh))
 		if !reflect.DeepEqual(got, dec(tc.want)) {
 			j, _ := json.Marshal(got)
 			t.Errorf("%s: rebase = %s, want %s", name, j, tc.want)
