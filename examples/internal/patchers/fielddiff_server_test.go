@@ -29,7 +29,8 @@ import (
 // on a twin object: after every step the server stores the object's status,
 // and the same status for both; both send the same status patch bytes.
 //
-// Checked by mutation of patcher/fielddiff.go: with FieldChanged keeping
+// Checked by mutation of patcher/internal/diff/generated.go (Fields.Change,
+// behind patcher.FieldChanged): with it keeping
 // no member for a field whose current value is omitted (removed fields
 // dropped from the patch), "remove omitempty fields" fails every check (the
 // server keeps phase and completedSteps, the patches and stored statuses of
