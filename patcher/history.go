@@ -49,20 +49,40 @@ import (
 // history answers at once; the bound only ends a watch that hangs.
 var historyTimeout = 10 * time.Second
 
+// implicitWatchTimeout bounds the watch of a client that can watch when
+// no watcher was given: a fake client's watch starts now and never
+// answers, and the lists then tell at once.
+var implicitWatchTimeout = 2 * time.Second
+
 // firstWriteAfterBase reads the first version of the object after w's
 // base, up to fresh (a read past it, or the base after a 409). The error
 // says why the history cannot be read. A deletion is returned as a version
 // without a UID.
-func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], fresh T) (first T, err error) {
-	wc := p.opts.watcher
-	if wc == nil {
-		if next, err := compareResourceVersions(fresh.GetResourceVersion(), nextResourceVersion(w.base.GetResourceVersion())); err == nil && next == 0 {
-			return fresh, nil // no version lies between the base and the read
-		}
-		if wc = p.implicitWatcher(); wc == nil {
-			return p.firstByLists(ctx, w, fresh)
-		}
+func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], fresh T) (T, error) {
+	if p.opts.watcher != nil {
+		return p.watchFirst(ctx, p.opts.watcher, historyTimeout, w, fresh)
 	}
+	if next, err := compareResourceVersions(fresh.GetResourceVersion(), nextResourceVersion(w.base.GetResourceVersion())); err == nil && next == 0 {
+		return fresh, nil // no version lies between the base and the read
+	}
+	wc := p.implicitWatcher()
+	if wc == nil {
+		return p.firstByLists(ctx, w, fresh)
+	}
+	first, werr := p.watchFirst(ctx, wc, implicitWatchTimeout, w, fresh)
+	if werr == nil || ctx.Err() != nil {
+		return first, werr
+	}
+	first, lerr := p.firstByLists(ctx, w, fresh)
+	if lerr != nil {
+		return first, fmt.Errorf("%w; and the client's own watch: %w", lerr, werr)
+	}
+	return first, nil
+}
+
+// watchFirst reads the first version after w's base with one watch
+// through wc, bounded by timeout.
+func (p *Patcher[T]) watchFirst(ctx context.Context, wc client.WithWatch, timeout time.Duration, w *sentWrite[T], fresh T) (first T, err error) {
 	baseRV := w.base.GetResourceVersion()
 	if baseRV == "" {
 		return first, errors.New("the base has no resourceVersion to watch from")
@@ -73,9 +93,9 @@ func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], f
 	}
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-	hctx, cancel := context.WithTimeout(ctx, historyTimeout)
+	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	secs := int64(historyTimeout / time.Second)
+	secs := int64(timeout / time.Second)
 	wi, err := wc.Watch(hctx, list, &client.ListOptions{
 		Namespace:     p.obj.GetNamespace(),
 		FieldSelector: fields.OneTermEqualSelector("metadata.name", p.obj.GetName()),
@@ -93,7 +113,7 @@ func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], f
 			if err := ctxError(ctx); err != nil {
 				return first, err
 			}
-			return first, fmt.Errorf("no event within %s of a watch from resourceVersion %s", historyTimeout, baseRV)
+			return first, fmt.Errorf("no event within %s of a watch from resourceVersion %s", timeout, baseRV)
 		case ev, open = <-wi.ResultChan():
 		}
 		if !open {
