@@ -32,45 +32,77 @@ import (
 // (no event: a resourceVersion older than the server keeps, 410; a refused
 // watch; a watch that ends first): ErrWriteOutcomeUnknown.
 //
-// Without a watcher (WithWatcher, or a ForManager client of a manager that
-// exposes its REST config) a 409 that a read cannot settle stays a
-// Conflict, as it always was (docs/patcher.md says when that is wrong); a
-// lost response (a 5xx, a reset, a timeout) is ErrWriteOutcomeUnknown.
+// The history is read with the watcher (WithWatcher, or a ForManager
+// client of a manager that exposes its REST config). Without one: when the
+// read is the very next resourceVersion after the base, it is the first
+// version after the base; else the client (or the API reader) watches when
+// it is a client.WithWatch, and the API reader lists the object at exact
+// resourceVersions when it is not (pastversions.go). What none of them
+// can read is ErrWriteOutcomeUnknown, never a Conflict. Only a 409 whose
+// three reads all stayed at the base (a reader that lags, or a 409 that
+// did not come from the server: patchertest) is still taken for a Conflict
+// without a configured watcher: the history cannot be read from the base
+// alone.
 
 // historyTimeout bounds the watch that reads the first write after the
 // base. The fresh read already saw that write, so a server that keeps the
 // history answers at once; the bound only ends a watch that hangs.
 var historyTimeout = 10 * time.Second
 
+// implicitWatchTimeout bounds the watch of a client that can watch when
+// no watcher was given: a fake client's watch starts now and never
+// answers, and the lists then tell at once.
+var implicitWatchTimeout = 2 * time.Second
+
 // firstWriteAfterBase reads the first version of the object after w's
-// base, with one watch from the base's resourceVersion. ok is false when
-// there is no watcher; the error says why the history cannot be read. A
-// deletion is returned as a version without a UID.
-func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T]) (first T, ok bool, err error) {
-	wc := p.opts.watcher
-	if wc == nil {
-		return first, false, nil
+// base, up to fresh (a read past it, or the base after a 409). The error
+// says why the history cannot be read. A deletion is returned as a version
+// without a UID.
+func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], fresh T) (T, error) {
+	if p.opts.watcher != nil {
+		return p.watchFirst(ctx, p.opts.watcher, historyTimeout, w, fresh)
 	}
+	if next, err := compareResourceVersions(fresh.GetResourceVersion(), nextResourceVersion(w.base.GetResourceVersion())); err == nil && next == 0 {
+		return fresh, nil // no version lies between the base and the read
+	}
+	wc := p.implicitWatcher()
+	if wc == nil {
+		return p.firstByLists(ctx, w, fresh)
+	}
+	first, werr := p.watchFirst(ctx, wc, implicitWatchTimeout, w, fresh)
+	if werr == nil || ctx.Err() != nil {
+		return first, werr
+	}
+	first, lerr := p.firstByLists(ctx, w, fresh)
+	if lerr != nil {
+		return first, fmt.Errorf("%w; and the client's own watch: %w", lerr, werr)
+	}
+	return first, nil
+}
+
+// watchFirst reads the first version after w's base with one watch
+// through wc, bounded by timeout.
+func (p *Patcher[T]) watchFirst(ctx context.Context, wc client.WithWatch, timeout time.Duration, w *sentWrite[T], fresh T) (first T, err error) {
 	baseRV := w.base.GetResourceVersion()
 	if baseRV == "" {
-		return first, true, errors.New("the base has no resourceVersion to watch from")
+		return first, errors.New("the base has no resourceVersion to watch from")
 	}
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
-		return first, true, err
+		return first, err
 	}
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-	hctx, cancel := context.WithTimeout(ctx, historyTimeout)
+	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	secs := int64(historyTimeout / time.Second)
+	secs := int64(timeout / time.Second)
 	wi, err := wc.Watch(hctx, list, &client.ListOptions{
 		Namespace:     p.obj.GetNamespace(),
 		FieldSelector: fields.OneTermEqualSelector("metadata.name", p.obj.GetName()),
 		Raw:           &metav1.ListOptions{ResourceVersion: baseRV, TimeoutSeconds: &secs},
 	})
 	if err != nil {
-		return first, true, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, withCause(ctx, err))
+		return first, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, withCause(ctx, err))
 	}
 	defer wi.Stop()
 	for {
@@ -79,32 +111,41 @@ func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T]) (
 		select {
 		case <-hctx.Done():
 			if err := ctxError(ctx); err != nil {
-				return first, true, err
+				return first, err
 			}
-			return first, true, fmt.Errorf("no event within %s of a watch from resourceVersion %s", historyTimeout, baseRV)
+			return first, fmt.Errorf("no event within %s of a watch from resourceVersion %s", timeout, baseRV)
 		case ev, open = <-wi.ResultChan():
 		}
 		if !open {
-			return first, true, fmt.Errorf("the watch from resourceVersion %s ended before its first event", baseRV)
+			return first, fmt.Errorf("the watch from resourceVersion %s ended before its first event", baseRV)
 		}
 		switch ev.Type {
 		case watch.Error:
-			return first, true, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, apierrors.FromObject(ev.Object))
+			return first, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, apierrors.FromObject(ev.Object))
 		case watch.Bookmark:
 			continue
 		}
 		obj, err := p.fromWatch(ev.Object)
 		if err != nil {
-			return first, true, err
+			return first, err
 		}
 		rv := obj.GetResourceVersion()
+		if obj.GetName() != p.obj.GetName() {
+			continue // another object: a watcher that ignores the field selector
+		}
 		if cmp, cerr := compareResourceVersions(rv, baseRV); (cerr == nil && cmp <= 0) || rv == baseRV {
 			continue // not after the base: a watcher that does not start where asked
+		}
+		if cmp, cerr := compareResourceVersions(rv, fresh.GetResourceVersion()); cerr == nil && cmp > 0 && fresh.GetResourceVersion() != baseRV {
+			// Later than the read past the base: the watch did not replay
+			// the history (a fake client's watch starts now).
+			return first, fmt.Errorf("the watch from resourceVersion %s began at %s, after the read's %s: it does not replay the object's history",
+				baseRV, rv, fresh.GetResourceVersion())
 		}
 		if ev.Type == watch.Deleted {
 			obj.SetUID("")
 		}
-		return obj, true, nil
+		return obj, nil
 	}
 }
 
@@ -156,14 +197,8 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 		d.Why += " (an apply without the lock may be stored at any time, so the history cannot tell)"
 		return d, false, nil
 	}
-	first, ok, herr := p.firstWriteAfterBase(ctx, w)
-	switch {
-	case !ok && apierrors.IsConflict(err):
-		return settle.Decision{Outcome: settle.Conflict, Why: "no watcher to read the history: a 409 is taken for a Conflict"}, false, nil
-	case !ok:
-		d.Why += " (no watcher to read the object's history: WithWatcher, or a patcher.ForManager client)"
-		return d, false, nil
-	case herr != nil:
+	first, herr := p.firstWriteAfterBase(ctx, w, fresh)
+	if herr != nil {
 		return d, false, p.historyUnreadable(ctx, w, fresh, err, herr)
 	}
 	fv, verr := versionOf(first)
@@ -187,9 +222,19 @@ func (p *Patcher[T]) historyUnreadable(ctx context.Context, w *sentWrite[T], fre
 	}
 	return &WriteOutcomeUnknownError{Object: p.id(),
 		Why: fmt.Sprintf("another write may have come after the base (resourceVersion %s, read %s), "+
-			"and the object's history, which tells whether the first write after the base was this one, could not be read: %v",
-			w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr),
+			"and the object's history, which tells whether the first write after the base was this one, could not be read: %v%s",
+			w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr, p.decidableHow()),
 		Cause: err}
+}
+
+// decidableHow says, for an error of a patcher without a watcher, how to
+// make such an outcome decidable.
+func (p *Patcher[T]) decidableHow() string {
+	if p.opts.watcher != nil {
+		return ""
+	}
+	return " (give the patcher a watcher, which reads the history with one watch: WithWatcher, or a patcher.ForManager client; " +
+		"without one the API reader lists the object at past resourceVersions, which needs a reader that serves them)"
 }
 
 // restManager is the part of a controller-runtime manager (or cluster)

@@ -172,7 +172,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		}
 	}
 	if apierrors.IsConflict(err) && p.opts.watcher == nil {
-		return resultConflict, err // no watcher: an unsettled 409 stays a Conflict (history.go)
+		return resultConflict, err // no watcher: a 409 whose reads all stayed at the base stays a Conflict (history.go)
 	}
 	return resultError, p.unsettled(err)
 }
@@ -250,7 +250,8 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 		return d.Outcome == settle.Landed, nil
 	}
 	if p.opts.watcher == nil {
-		// No watcher: an unsettled 409 stays a Conflict (history.go).
+		// No watcher: a 409 whose reads all stayed at the base stays a
+		// Conflict (history.go).
 		p.replaceObject(fresh)
 		p.setBase(p.obj)
 		return false, nil

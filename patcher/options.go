@@ -89,9 +89,13 @@ func WithAPIReader(r client.Reader) Option {
 // does not decide again) or another writer's (a Conflict). When the
 // history cannot be read (the base is older than the history the server
 // keeps, the watch is refused) that is ErrWriteOutcomeUnknown. Without a
-// watcher the case is taken for a Conflict. ForManager sets one when the
-// manager exposes its REST config (a controller-runtime manager or
-// cluster does); a nil w is ignored. Default: none.
+// watcher the client (or the API reader) watches when it is a
+// client.WithWatch; else the API reader lists the object at past
+// resourceVersions (about log2 of the resourceVersions between the base
+// and the read; none when the read is the next one), and what it cannot
+// read is ErrWriteOutcomeUnknown. ForManager sets one when the manager
+// exposes its REST config (a controller-runtime manager or cluster does);
+// a nil w is ignored. Default: none.
 func WithWatcher(w client.WithWatch) Option {
 	return optionFunc(func(o *options) {
 		if !isNil(w) {

@@ -31,7 +31,10 @@ import (
 // with the attempts begun (0 when it refused before running mutate). When every attempt
 // conflicted, or the time budget (WithRetryTimeout) ran out, the error
 // matches ErrRetryExhausted and apierrors.IsConflict. When ctx is done Retry
-// stops with an error matching ctx.Err() and its cause.
+// stops with an error matching ctx.Err() and its cause. When a write may
+// have been stored and that cannot be told (ErrWriteOutcomeUnknown), Retry
+// returns that error at once and does not run mutate again: the decision
+// may already be on the server. Fetch the object again and decide from it.
 func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	if err := p.Err(); err != nil {
 		return err

@@ -17,8 +17,9 @@
 //     stored as the first write after the base. Once another write is the
 //     first after the base, this one was not stored and never will be.
 //  2. The object's history, ordered by resourceVersion (a watch from the
-//     base's resourceVersion, the patcher's watcher): its first event after
-//     the base is the only version this write can have produced.
+//     base's resourceVersion, or lists at exact resourceVersions): its
+//     first version after the base is the only one this write can have
+//     produced.
 //  3. managedFields. A write stamps its manager's entry (manager, operation,
 //     subresource) with the time and adds the fields it set; a write by
 //     another entry (another manager, or this manager's other operation)
@@ -77,10 +78,34 @@
 // proves the server moved past the base): it is no evidence; the object is
 // read again (three reads in all). A read past the base settles the write
 // when Fresh does; otherwise the first version after the base decides
-// (First), which needs a watcher. Without one, the patcher keeps its older
-// rule for a 409 (a Conflict: wrong only when client-go's own resend of a
-// stored write was refused) and returns ErrWriteOutcomeUnknown for a lost
-// response. A 422 answering a JSON Patch that removes a member is settled
-// like a 409: it may be client-go's resend of a stored write, refused
-// because the member is already gone.
+// (First). The patcher finds it, strongest source first:
+//
+//   - the watcher (WithWatcher, a ForManager client): one watch from the
+//     base's resourceVersion;
+//   - without one, the read itself when its resourceVersion is the base's
+//     plus one: resourceVersions are etcd's revisions, one counter for the
+//     whole store, so no version of the object lies between (the common
+//     case: one other writer, no request more);
+//   - else the client's (or the API reader's) own watch, when it is a
+//     client.WithWatch, used exactly as a watcher;
+//   - else lists of the object's name at exact resourceVersions
+//     (resourceVersionMatch=Exact) through the API reader, halving the
+//     range between the base and the read: about log2(read - base) lists.
+//
+// A watch event of another object is skipped, and one later than the read
+// proves the watch does not replay the history (a fake client's starts
+// now); a list that does not answer at the resourceVersion asked (a cache,
+// a fake) proves the reader keeps no past versions. Then, and when the
+// server no longer keeps the versions (a 410 after etcd's compaction), a
+// refused watch or list, or no event within the bound, the outcome is
+// Unknown, whose message says how to make it decidable (a watcher);
+// never a Conflict taken on trust. This holds with distinct field managers,
+// with a shared manager name and with none: the history, not the stamp,
+// tells whose write came first. What remains taken for a Conflict without
+// a configured watcher is a 409 whose three reads all stayed at the base:
+// the history cannot be found from the base alone (a cache that lags
+// three times, or a 409 injected without reaching the server, as
+// patchertest's). A 422 answering a JSON Patch that removes a member is
+// settled like a 409: it may be client-go's resend of a stored write,
+// refused because the member is already gone.
 package settle

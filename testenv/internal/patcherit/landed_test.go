@@ -82,7 +82,9 @@ func TestALandedWriteIsRecognised(t *testing.T) {
 
 // A write that may have landed and whose outcome cannot be known: the
 // response is lost and another writer overwrote the status before the
-// patcher could read it back; or the context ends mid-write. Flush and
+// patcher could read it back, and the history cannot be read (without a
+// watcher the client's own watch is refused and the lists at past
+// resourceVersions get a 410); or the context ends mid-write. Flush and
 // Retry return ErrWriteOutcomeUnknown, never a Conflict, and mutate does
 // not run again: the append is stored at most once.
 func TestAnUnknowableOutcomeIsReportedAsSuch(t *testing.T) {
@@ -99,7 +101,9 @@ func TestAnUnknowableOutcomeIsReportedAsSuch(t *testing.T) {
 				w.Status.Items = []string{"replaced"}
 				return other.Status().Update(ctx, w)
 			}}
-			p, err := patcher.Fetch(ctx, faultyClient(t, e, ft), key, &v1.Widget{}, patcher.WithMetrics(nil), fastRetry)
+			expired := &historyTrace{expired: true} // and lists at past resourceVersions get a 410
+			c := wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper { return forbiddenWatch(expired.wrap(ft.wrap(rt))) })
+			p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil), fastRetry)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,9 @@ import (
 // Stored and then overwritten: landed, not sent again, mutate run once.
 // Never stored (the other write came first): a Conflict, which Retry
 // re-runs on fresh state, keeping the other writer's item. Without a
-// watcher both stay ErrWriteOutcomeUnknown (TestAnUnknowableOutcomeIsReportedAsSuch).
+// watcher the client's own watch or lists at exact resourceVersions read
+// the history (settle409_test.go); when it cannot be read both are
+// ErrWriteOutcomeUnknown (TestAnUnknowableOutcomeIsReportedAsSuch).
 func TestALostResponseIsSettledByTheHistory(t *testing.T) {
 	e := env(t)
 	// foreignAppend is another writer adding item to key's status.items.
