@@ -106,9 +106,9 @@ FUZZTIME ?= 30s
 
 .PHONY: fuzz
 fuzz: ## Fuzz the patcher's call sequences (no panic, no silent loss), then transport faults on the real API server, then settling on a drifted CRD (apply removals, pruned fields, JSON Patch removals, a lagging reader), FUZZTIME (30s) each.
-	$(ROOT_GO) test ./patcher -run '^$$' -fuzz '^FuzzCallSequences$$' -fuzztime $(FUZZTIME)
-	cd testenv && $(GO) test ./internal/patcherit -run '^$$' -fuzz '^FuzzTransportFaults$$' -fuzztime $(FUZZTIME)
-	cd testenv && $(GO) test ./internal/patcherit -run '^$$' -fuzz '^FuzzSettleFaults$$' -fuzztime $(FUZZTIME) -parallel 1
+	$(ROOT_GO) test $(TEST_FLAGS) ./patcher -run '^$$' -fuzz '^FuzzCallSequences$$' -fuzztime $(FUZZTIME)
+	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzTransportFaults$$' -fuzztime $(FUZZTIME)
+	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzSettleFaults$$' -fuzztime $(FUZZTIME) -parallel 1
 
 .PHONY: test-install
 test-install: tools ## README's install and kubebuilder steps in an operator pinned at v0.23/v0.35/go 1.25, then adoption at every older line, from a module proxy built here.
