@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -88,6 +89,12 @@ func (t *tracer) patcherLeafMode(leaf ssa.Value, depth int) mode {
 		if m, ok := t.constructorMode(v.Common(), depth); ok {
 			return m
 		}
+		// p.Patcher() of a generated patcher is the patcher it wraps.
+		if fn := v.Common().StaticCallee(); fn != nil && fn.Name() == "Patcher" && fn.Signature.Recv() != nil && len(v.Common().Args) == 1 && depth < maxModeDepth {
+			if n := namedOf(fn.Signature.Recv().Type()); n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix) {
+				return t.patcherValueMode(v.Common().Args[0], depth+1)
+			}
+		}
 		return mode{kind: modeUnseen, why: "patcher from " + describeCall(v.Common())}
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
@@ -105,6 +112,8 @@ func (t *tracer) patcherLeafMode(leaf ssa.Value, depth int) mode {
 				return m
 			}
 		}
+	case *ssa.Alloc:
+		return mode{kind: modeUnseen, why: "patcher from a composite literal"}
 	case *ssa.Parameter:
 		return mode{kind: modeUnseen, why: "patcher from parameter " + v.Name() + " of " + v.Parent().Name()}
 	}

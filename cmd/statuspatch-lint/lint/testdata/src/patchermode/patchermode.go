@@ -75,10 +75,20 @@ func clientDefaults(ctx context.Context, mgr patcher.Manager, w *v1.Widget) erro
 	return p.Flush(ctx) // want `^blind: WidgetStatusPatcher.Flush of Widget: generated patcher made with WithWriteMode\(WriteApplyWithoutLock\): server-side apply without the lock$`
 }
 
+// The generic patcher a generated one wraps has its mode.
+func wrapped(ctx context.Context, c client.Client, w *v1.Widget) error {
+	p := v1.NewWidgetStatusPatcher(c, w, patcher.WithApplyWithoutLock())
+	return p.Patcher().Flush(ctx) // want `^blind: Patcher.Flush of Widget: generated patcher made with WithApplyWithoutLock\(\): server-side apply without the lock$`
+}
+
 // A patcher or a client made where the audit does not look: the default
 // mode is assumed (optimistic), and the reason says what was not seen.
 func fromParameter(ctx context.Context, p *v1.WidgetStatusPatcher) error {
 	return p.Flush(ctx) // want `^optimistic: WidgetStatusPatcher.Flush of Widget: generated patcher \(write mode not seen: patcher from parameter p of fromParameter\)$`
+}
+
+func literal(ctx context.Context) error {
+	return (&v1.WidgetStatusPatcher{}).Flush(ctx) // want `^optimistic: WidgetStatusPatcher.Flush of Widget: generated patcher \(write mode not seen: patcher from a composite literal\)$`
 }
 
 func (r *Reconciler) fromField(ctx context.Context, w *v1.Widget) error {

@@ -26,6 +26,8 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &WidgetStatusPatcher{p: p}, nil
 }
 
+func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*Widget] { return p.p }
+
 func (p *WidgetStatusPatcher) Object() *Widget { return p.p.Object() }
 
 func (p *WidgetStatusPatcher) Flush(ctx context.Context) error { return p.p.Flush(ctx) }
