@@ -35,7 +35,7 @@ type mode struct {
 func (t *tracer) generatedResult(w *write) result {
 	m := mode{kind: modeUnseen, why: "patcher not traced"}
 	if w.recv != nil {
-		m = t.patcherMode(w.recv)
+		m = t.patcherValueMode(w.recv, 0)
 	}
 	switch m.kind {
 	case modeNoLock:
@@ -61,12 +61,8 @@ func worse(a, b mode) mode {
 // patcher.WithDefaults of another such client.
 const maxModeDepth = 4
 
-// patcherMode follows a generated patcher (or patcher.Patcher) value to
-// its constructors and reads their options.
-func (t *tracer) patcherMode(recv ssa.Value) mode {
-	return t.patcherValueMode(recv, 0)
-}
-
+// patcherValueMode follows a generated patcher (or patcher.Patcher) value
+// to its constructors and reads their options.
 func (t *tracer) patcherValueMode(v ssa.Value, depth int) mode {
 	var m *mode
 	for _, leaf := range t.leaves(v) {
@@ -140,7 +136,7 @@ func (t *tracer) constructorMode(c *ssa.CallCommon, depth int) (mode, bool) {
 	}
 	switch name := obj.Name(); {
 	case obj.Pkg().Path() == patcherPkgPath && (name == "New" || name == "NewWithStatus" || name == "Fetch" || name == "FetchWithStatus"):
-	case generatedConstructor.MatchString(name):
+	case generatedConstructor.MatchString(name) && returnsGeneratedPatcher(fn.Signature):
 	default:
 		return mode{}, false
 	}
@@ -156,6 +152,16 @@ func (t *tracer) constructorMode(c *ssa.CallCommon, depth int) (mode, bool) {
 		m = t.foldOptions(m, c.Args[len(c.Args)-1])
 	}
 	return m, true
+}
+
+// returnsGeneratedPatcher reports whether a constructor's first result is
+// a <Kind>StatusPatcher.
+func returnsGeneratedPatcher(sig *types.Signature) bool {
+	if sig.Results().Len() == 0 {
+		return false
+	}
+	n := namedOf(sig.Results().At(0).Type())
+	return n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix)
 }
 
 // clientMode is the write mode of the defaults a client carries: those of
