@@ -52,7 +52,7 @@ func worst(rs []result) result {
 func classify(t *tracer, w *write) result {
 	switch {
 	case w.generated:
-		return result{optimistic, "generated patcher"}
+		return t.generatedResult(w)
 	case w.verb == "Update":
 		return t.classifyUpdate(w)
 	case w.verb == "Apply":

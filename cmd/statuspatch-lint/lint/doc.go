@@ -84,6 +84,13 @@
 // object of its kind the function fetched with Get before and whose name
 // the constructor is given; otherwise the finding says why there is none.
 //
+// A generated patcher's Flush/Retry is optimistic unless the options it
+// was made with, seen in the package (the constructor's, after those of a
+// client made by patcher.ForManager or patcher.WithDefaults), end in
+// patcher.WithWriteMode(patcher.WriteApplyWithoutLock): blind; a mode that
+// is not a constant is unresolved. Where the patcher or its client is made
+// out of sight, the default mode is assumed and the reason says so.
+//
 // Each finding has a category: handwritten (default mode), the verdict
 // (optimistic, blind, unresolved) with -audit, replay for a replayed
 // status in every mode, and allow for a directive without a reason.
@@ -105,6 +112,7 @@
 //   - classify.go: audit verdicts of patches
 //   - resourceversion.go: audit verdicts of Update; resourceVersion sets
 //   - apply.go: audit verdicts of server-side apply
+//   - patchermode.go: audit verdicts of generated patchers by write mode
 //   - applyfix.go: suggested fixes locking a status apply
 //   - replay.go: status decided before a re-read and written after it
 //   - fix.go: suggested fixes adding the optimistic lock to patches

@@ -149,3 +149,12 @@ func TestGeneratedButNotImported(t *testing.T) {
 	dir := filepath.Join(analysistest.TestData(), "newcomer")
 	analysistest.Run(t, dir, lint.NewAnalyzer(lint.Config{}), "./internal/controller", "./internal/adopted")
 }
+
+// A generated patcher's Flush/Retry follows the write mode of the options
+// it was made with, the client's defaults first, the later option winning:
+// blind without the lock, unresolved for a mode that is not a constant,
+// optimistic otherwise; where the patcher or its client is made out of
+// sight, optimistic with the reason saying so.
+func TestGeneratedPatcherWriteMode(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "patchermode")
+}

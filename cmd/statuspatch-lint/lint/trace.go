@@ -25,6 +25,9 @@ type tracer struct {
 	// the fields whose address escapes (see recordFieldStores).
 	fieldVals    map[*types.Var][]ssa.Value
 	fieldEscapes map[*types.Var]bool
+	// The values the package's functions store in its package-level
+	// variables (see globalStores).
+	globals map[*ssa.Global][]ssa.Value
 }
 
 func newTracer(pass *analysis.Pass, funcs []*ssa.Function) *tracer {
@@ -32,6 +35,7 @@ func newTracer(pass *analysis.Pass, funcs []*ssa.Function) *tracer {
 		pkg: pass.Pkg, pass: pass,
 		callers: map[*ssa.Function][]*ssa.CallCommon{}, closures: map[*ssa.Function][]*ssa.MakeClosure{},
 		fieldVals: map[*types.Var][]ssa.Value{}, fieldEscapes: map[*types.Var]bool{},
+		globals: map[*ssa.Global][]ssa.Value{},
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -45,6 +49,10 @@ func newTracer(pass *analysis.Pass, funcs []*ssa.Function) *tracer {
 				case *ssa.MakeClosure:
 					if fn, ok := instr.Fn.(*ssa.Function); ok {
 						t.closures[fn] = append(t.closures[fn], instr)
+					}
+				case *ssa.Store:
+					if g, ok := instr.Addr.(*ssa.Global); ok {
+						t.globals[g] = append(t.globals[g], instr.Val)
 					}
 				}
 			}

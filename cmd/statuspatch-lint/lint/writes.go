@@ -36,7 +36,8 @@ type write struct {
 	recvName  string      // SubResourceWriter, WidgetStatusPatcher...
 	args      []ssa.Value // the call's arguments without the receiver: ctx, obj, ...
 	kind      kind
-	generated bool // through a generated patcher
+	generated bool      // through a generated patcher
+	recv      ssa.Value // the generated patcher, for its write mode
 }
 
 func (w *write) label() string {
@@ -139,10 +140,10 @@ func matchPatcherCall(callee *ssa.Function, args []ssa.Value) *write {
 		if ta := n.TypeArgs(); ta != nil && ta.Len() == 1 {
 			k = typeKind(ta.At(0), false)
 		}
-		return &write{verb: name, via: viaGenerated, recvName: "Patcher", args: args[1:], kind: k, generated: true}
+		return &write{verb: name, via: viaGenerated, recvName: "Patcher", args: args[1:], kind: k, generated: true, recv: args[0]}
 	}
 	if k, ok := strings.CutSuffix(tname, patcherSuffix); ok && k != "" {
-		return &write{verb: name, via: viaGenerated, recvName: tname, args: args[1:], kind: kind{name: k, pkg: n.Obj().Pkg()}, generated: true}
+		return &write{verb: name, via: viaGenerated, recvName: tname, args: args[1:], kind: kind{name: k, pkg: n.Obj().Pkg()}, generated: true, recv: args[0]}
 	}
 	return nil
 }

@@ -117,13 +117,15 @@ func (r *Reconciler) applies(ctx context.Context, w *v1.Widget, rv string) {
 	_ = r.Status().Patch(ctx, w, client.Apply)      // want `^unresolved: Status\(\).Patch of Widget: client.Apply: object's resourceVersion unknown; set it before the patch, or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
 }
 
-// Generated patchers' writes are reported in audit mode as optimistic.
+// Generated patchers' writes are reported in audit mode as optimistic; the
+// write mode of a client from a field (made by patcher.ForManager in
+// main.go, say) is not seen, and the reason says so.
 func (r *Reconciler) generated(ctx context.Context, w *v1.Widget) error {
 	p := v1.NewWidgetStatusPatcher(r.Client, w)
-	if err := p.Retry(ctx, func(*v1.Widget) error { return nil }); err != nil { // want `^optimistic: WidgetStatusPatcher.Retry of Widget: generated patcher$`
+	if err := p.Retry(ctx, func(*v1.Widget) error { return nil }); err != nil { // want `^optimistic: WidgetStatusPatcher.Retry of Widget: generated patcher \(write mode not seen: the client's defaults\)$`
 		return err
 	}
-	return p.Flush(ctx) // want `^optimistic: WidgetStatusPatcher.Flush of Widget: generated patcher$`
+	return p.Flush(ctx) // want `^optimistic: WidgetStatusPatcher.Flush of Widget: generated patcher \(write mode not seen: the client's defaults\)$`
 }
 
 // Allowed writes are still audited.

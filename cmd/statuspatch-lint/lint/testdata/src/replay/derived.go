@@ -126,7 +126,7 @@ func (r *Reconciler) conditionExternal(ctx context.Context, key client.ObjectKey
 
 func externalRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], gen int64) error {
 	cond := metav1.Condition{Type: "Ready", Status: "True"}
-	return p.Retry(ctx, func(live *v1.Widget) error { // want `^optimistic: Patcher.Retry of Widget: generated patcher$`
+	return p.Retry(ctx, func(live *v1.Widget) error { // want `^optimistic: Patcher.Retry of Widget: generated patcher \(write mode not seen: patcher from parameter p of externalRetry\)$`
 		live.Status.ObservedGeneration = gen
 		meta.SetStatusCondition(&live.Status.Conditions, cond)
 		cond.ObservedGeneration = live.Generation

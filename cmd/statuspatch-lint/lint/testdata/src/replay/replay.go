@@ -109,7 +109,7 @@ func replayRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], w *v1.Widg
 
 // Twin: mutate recomputes from the live object, or sets an external input.
 func recomputeRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], fetched bool) error {
-	return p.Retry(ctx, func(live *v1.Widget) error { // want `^optimistic: Patcher.Retry of Widget: generated patcher$`
+	return p.Retry(ctx, func(live *v1.Widget) error { // want `^optimistic: Patcher.Retry of Widget: generated patcher \(write mode not seen: patcher from parameter p of recomputeRetry\)$`
 		live.Status.Ready = ready(live) && fetched
 		live.Status.Conditions = live.Status.Conditions[:0]
 		return nil

@@ -18,6 +18,16 @@ func NewWidgetStatusPatcher(c client.Client, obj *Widget, opts ...patcher.Option
 	return &WidgetStatusPatcher{p: patcher.NewWithStatus(c, obj, widgetStatus, opts...)}
 }
 
+func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, &Widget{}, widgetStatus, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetStatusPatcher{p: p}, nil
+}
+
+func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*Widget] { return p.p }
+
 func (p *WidgetStatusPatcher) Object() *Widget { return p.p.Object() }
 
 func (p *WidgetStatusPatcher) Flush(ctx context.Context) error { return p.p.Flush(ctx) }

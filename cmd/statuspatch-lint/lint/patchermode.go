@@ -1,0 +1,400 @@
+package lint
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// modeKind is what a generated patcher's options say about its write mode
+// (patcher.WithWriteMode). Worse kinds are larger: a patcher that may come
+// from several places is as bad as its worst.
+type modeKind int
+
+const (
+	modeLocked     modeKind = iota // the default, WriteMergePatch or WriteApply: the resourceVersion is sent
+	modeUnseen                     // made where the audit does not look: the default is assumed
+	modeUnresolved                 // a mode the audit cannot tell
+	modeNoLock                     // WriteApplyWithoutLock
+)
+
+// mode is a write mode as far as the audit can tell.
+type mode struct {
+	kind modeKind
+	opt  string // the option that set it: WithWriteMode(WriteApplyWithoutLock), WithApplyWithoutLock()
+	why  string // for modeUnseen, what was not seen; for modeUnresolved, the reason
+}
+
+// generatedResult is the verdict of a generated patcher's Flush/Retry.
+func (t *tracer) generatedResult(w *write) result {
+	m := mode{kind: modeUnseen, why: "patcher not traced"}
+	if w.recv != nil {
+		m = t.patcherValueMode(w.recv, 0)
+	}
+	switch m.kind {
+	case modeNoLock:
+		return result{blind, "generated patcher made with " + m.opt + ": server-side apply without the lock"}
+	case modeUnresolved:
+		return result{unresolved, m.why}
+	case modeUnseen:
+		return result{optimistic, "generated patcher (write mode not seen: " + m.why + ")"}
+	default:
+		return result{optimistic, "generated patcher"}
+	}
+}
+
+// worse combines the modes of two paths.
+func worse(a, b mode) mode {
+	if b.kind > a.kind {
+		return b
+	}
+	return a
+}
+
+// maxModeDepth bounds the hops through package-level variables and
+// patcher.WithDefaults of another such client.
+const maxModeDepth = 4
+
+// patcherValueMode follows a generated patcher (or patcher.Patcher) value
+// to its constructors and reads their options.
+func (t *tracer) patcherValueMode(v ssa.Value, depth int) mode {
+	var m *mode
+	for _, leaf := range t.leaves(v) {
+		lm := t.patcherLeafMode(leaf, depth)
+		if m == nil {
+			m = &lm
+		} else {
+			*m = worse(*m, lm)
+		}
+	}
+	if m == nil {
+		return mode{kind: modeUnseen, why: "patcher not traced"}
+	}
+	return *m
+}
+
+func (t *tracer) patcherLeafMode(leaf ssa.Value, depth int) mode {
+	switch v := leaf.(type) {
+	case *ssa.Call:
+		if m, ok := t.constructorMode(v.Common(), depth); ok {
+			return m
+		}
+		// p.Patcher() of a generated patcher is the patcher it wraps.
+		if fn := v.Common().StaticCallee(); fn != nil && fn.Name() == "Patcher" && fn.Signature.Recv() != nil && len(v.Common().Args) == 1 && depth < maxModeDepth {
+			if n := namedOf(fn.Signature.Recv().Type()); n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix) {
+				return t.patcherValueMode(v.Common().Args[0], depth+1)
+			}
+		}
+		return mode{kind: modeUnseen, why: "patcher from " + describeCall(v.Common())}
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			if m, ok := t.constructorMode(call.Common(), depth); ok {
+				return m
+			}
+		}
+	case *ssa.UnOp:
+		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg == t.pkg && depth < maxModeDepth {
+			if stored := t.globalStores(g); len(stored) > 0 {
+				m := t.patcherValueMode(stored[0], depth+1)
+				for _, s := range stored[1:] {
+					m = worse(m, t.patcherValueMode(s, depth+1))
+				}
+				return m
+			}
+		}
+	case *ssa.Alloc:
+		return mode{kind: modeUnseen, why: "patcher from a composite literal"}
+	case *ssa.Parameter:
+		return mode{kind: modeUnseen, why: "patcher from parameter " + v.Name() + " of " + v.Parent().Name()}
+	}
+	return mode{kind: modeUnseen, why: "patcher from " + describeValue(leaf)}
+}
+
+// generatedConstructor matches New<Kind>StatusPatcher and
+// Fetch<Kind>StatusPatcher, as statuspatch-gen writes them.
+var generatedConstructor = regexp.MustCompile(`^(New|Fetch)[A-Z]\w*` + patcherSuffix + `$`)
+
+// constructorMode reads the write mode of a patcher made by a generated
+// constructor or by patcher.New/NewWithStatus/Fetch/FetchWithStatus: the
+// client's defaults first, then the options, the last one winning. A
+// generated constructor's own mode (apply-mode kinds pass
+// WithWriteMode(WriteApply)) comes before the caller's options and locks.
+func (t *tracer) constructorMode(c *ssa.CallCommon, depth int) (mode, bool) {
+	fn := c.StaticCallee()
+	if fn == nil {
+		return mode{}, false
+	}
+	obj := funcObject(fn)
+	if obj == nil || obj.Pkg() == nil {
+		return mode{}, false
+	}
+	switch name := obj.Name(); {
+	case obj.Pkg().Path() == patcherPkgPath && (name == "New" || name == "NewWithStatus" || name == "Fetch" || name == "FetchWithStatus"):
+	case generatedConstructor.MatchString(name) && returnsGeneratedPatcher(fn.Signature):
+	default:
+		return mode{}, false
+	}
+	m := mode{kind: modeUnseen, why: "the client's defaults"}
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len() && i < len(c.Args); i++ {
+		if clientTypeName(params.At(i).Type()) == "Client" {
+			m = t.clientMode(c.Args[i], depth)
+			break
+		}
+	}
+	if fn.Signature.Variadic() && len(c.Args) == params.Len() {
+		m = t.foldOptions(m, c.Args[len(c.Args)-1])
+	}
+	return m, true
+}
+
+// returnsGeneratedPatcher reports whether a constructor's first result is
+// a <Kind>StatusPatcher.
+func returnsGeneratedPatcher(sig *types.Signature) bool {
+	if sig.Results().Len() == 0 {
+		return false
+	}
+	n := namedOf(sig.Results().At(0).Type())
+	return n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix)
+}
+
+// clientMode is the write mode of the defaults a client carries: those of
+// patcher.ForManager and patcher.WithDefaults when made in sight, none for
+// a client that cannot be a *patcher.Client, else not seen.
+func (t *tracer) clientMode(c ssa.Value, depth int) mode {
+	var m *mode
+	for _, leaf := range t.leaves(c) {
+		lm := t.clientLeafMode(leaf, depth)
+		if m == nil {
+			m = &lm
+		} else {
+			*m = worse(*m, lm)
+		}
+	}
+	if m == nil {
+		return mode{kind: modeUnseen, why: "the client's defaults"}
+	}
+	return *m
+}
+
+func (t *tracer) clientLeafMode(leaf ssa.Value, depth int) mode {
+	if call, ok := leaf.(*ssa.Call); ok && depth < maxModeDepth {
+		if fn := call.Common().StaticCallee(); fn != nil && isPatcherFunc(fn) {
+			args := call.Common().Args
+			switch funcObject(fn).Name() {
+			case "ForManager":
+				if len(args) == 2 {
+					return t.foldOptions(mode{kind: modeLocked}, args[1])
+				}
+			case "WithDefaults":
+				if len(args) == 2 {
+					return t.foldOptions(t.clientMode(args[0], depth+1), args[1])
+				}
+			}
+		}
+	}
+	if c, ok := leaf.(*ssa.Const); ok && c.IsNil() {
+		return mode{kind: modeLocked}
+	}
+	if !types.IsInterface(leaf.Type()) && !isPatcherClient(leaf.Type()) {
+		return mode{kind: modeLocked}
+	}
+	return mode{kind: modeUnseen, why: "the client's defaults"}
+}
+
+// foldOptions applies a []patcher.Option, in order, to the mode so far.
+func (t *tracer) foldOptions(cur mode, opts ssa.Value) mode {
+	leaves := t.leaves(opts)
+	if len(leaves) != 1 {
+		return then(cur, &mode{kind: modeUnseen, why: "options not seen"})
+	}
+	switch v := leaves[0].(type) {
+	case *ssa.Const:
+		if v.IsNil() {
+			return cur
+		}
+	case *ssa.Slice:
+		if elems, ok := sliceElems(v); ok {
+			for _, e := range elems {
+				cur = t.applyOption(cur, e)
+			}
+			return cur
+		}
+	case *ssa.Call:
+		// append(a, b...) of option slices.
+		if b, ok := v.Common().Value.(*ssa.Builtin); ok && b.Name() == "append" && len(v.Common().Args) == 2 {
+			return t.foldOptions(t.foldOptions(cur, v.Common().Args[0]), v.Common().Args[1])
+		}
+	}
+	return then(cur, &mode{kind: modeUnseen, why: "options not seen"})
+}
+
+// applyOption applies one option on every path it may come from.
+func (t *tracer) applyOption(cur mode, opt ssa.Value) mode {
+	var m *mode
+	for _, leaf := range t.leaves(opt) {
+		lm := then(cur, t.optionMode(leaf))
+		if m == nil {
+			m = &lm
+		} else {
+			*m = worse(*m, lm)
+		}
+	}
+	if m == nil {
+		return cur
+	}
+	return *m
+}
+
+// then is the mode after an option that sets e (nil: sets no mode). An
+// option not seen after the no-lock mode may or may not undo it.
+func then(cur mode, e *mode) mode {
+	switch {
+	case e == nil:
+		return cur
+	case e.kind != modeUnseen:
+		return *e
+	case cur.kind == modeNoLock:
+		return mode{kind: modeUnresolved, why: "generated patcher made with " + cur.opt + ", then " + e.why}
+	case cur.kind == modeUnresolved:
+		return cur
+	default:
+		return *e
+	}
+}
+
+// optionMode is the mode one option sets, nil for an option of the
+// patcher package that sets none.
+func (t *tracer) optionMode(leaf ssa.Value) *mode {
+	call, ok := leaf.(*ssa.Call)
+	if !ok {
+		return &mode{kind: modeUnseen, why: "option from " + describeValue(leaf)}
+	}
+	c := call.Common()
+	if fn := c.StaticCallee(); fn != nil {
+		if !isPatcherFunc(fn) {
+			return &mode{kind: modeUnseen, why: "option from " + describeCall(c)}
+		}
+		if funcObject(fn).Name() != "WithWriteMode" || len(c.Args) != 1 {
+			return nil
+		}
+		return writeModeConst(funcObject(fn).Pkg(), c.Args[0])
+	}
+	// The deprecated wrappers are package-level func variables.
+	for _, v := range t.leaves(c.Value) {
+		u, ok := v.(*ssa.UnOp)
+		if !ok {
+			continue
+		}
+		if g, ok := u.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == patcherPkgPath {
+			opt := g.Name() + "()"
+			switch g.Name() {
+			case "WithApplyWithoutLock":
+				return &mode{kind: modeNoLock, opt: opt}
+			case "WithApply", "WithMergePatch":
+				return &mode{kind: modeLocked, opt: opt}
+			}
+		}
+	}
+	return &mode{kind: modeUnseen, why: "option from " + describeCall(c)}
+}
+
+// writeModeConst is the mode WithWriteMode(arg) sets.
+func writeModeConst(pkg *types.Package, arg ssa.Value) *mode {
+	c, ok := arg.(*ssa.Const)
+	if !ok || c.Value == nil {
+		return &mode{kind: modeUnresolved, why: "generated patcher made with WithWriteMode(a value that is not a constant)"}
+	}
+	for _, name := range []string{"WriteMergePatch", "WriteApply", "WriteApplyWithoutLock"} {
+		k, ok := pkg.Scope().Lookup(name).(*types.Const)
+		if !ok || !constant.Compare(k.Val(), token.EQL, c.Value) {
+			continue
+		}
+		opt := "WithWriteMode(" + name + ")"
+		if name == "WriteApplyWithoutLock" {
+			return &mode{kind: modeNoLock, opt: opt}
+		}
+		return &mode{kind: modeLocked, opt: opt}
+	}
+	return &mode{kind: modeUnresolved, why: "generated patcher made with WithWriteMode(" + c.Value.String() + "), not a known mode"}
+}
+
+// sliceElems returns the elements stored into a slice literal (or an
+// implicit variadic argument), in index order.
+func sliceElems(sl *ssa.Slice) ([]ssa.Value, bool) {
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok || arr.Referrers() == nil {
+		return nil, false
+	}
+	type elem struct {
+		i int64
+		v ssa.Value
+	}
+	var es []elem
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok || ia.Referrers() == nil {
+			continue
+		}
+		idx, ok := ia.Index.(*ssa.Const)
+		if !ok {
+			return nil, false
+		}
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				es = append(es, elem{idx.Int64(), st.Val})
+			}
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool { return es[i].i < es[j].i })
+	out := make([]ssa.Value, len(es))
+	for i, e := range es {
+		out[i] = e.v
+	}
+	return out, true
+}
+
+// funcObject is fn's source-level function, that of its generic origin
+// for an instance.
+func funcObject(fn *ssa.Function) types.Object {
+	if obj := fn.Object(); obj != nil {
+		return obj
+	}
+	if o := fn.Origin(); o != nil {
+		return o.Object()
+	}
+	return nil
+}
+
+func isPatcherFunc(fn *ssa.Function) bool {
+	obj := funcObject(fn)
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == patcherPkgPath
+}
+
+// globalStores returns the values the package stores in a package-level
+// variable: in its declaration (the package initializer) and in the
+// package's functions.
+func (t *tracer) globalStores(g *ssa.Global) []ssa.Value {
+	vals := slices.Clone(t.globals[g])
+	if init := g.Pkg.Func("init"); init != nil {
+		for _, b := range init.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok && st.Addr == g {
+					vals = append(vals, st.Val)
+				}
+			}
+		}
+	}
+	return vals
+}
+
+func isPatcherClient(t types.Type) bool {
+	n := namedOf(t)
+	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == patcherPkgPath && n.Obj().Name() == "Client"
+}
