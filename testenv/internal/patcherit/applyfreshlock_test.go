@@ -171,24 +171,40 @@ func TestApplyFreshLockSettlesALostResponse(t *testing.T) {
 // A write lands in the window before every one of the bounded applies:
 // Flush returns a Conflict that says so and names the object, nothing of
 // the decision is stored, and the decision was sent maxWindowWrites (5)
-// times, each rebased onto a new read.
+// times, each rebased onto a new read. Retry takes that Conflict as any
+// other: it runs the decision again on a new read, which is stored (6
+// applies, 2 runs of mutate).
 func TestApplyFreshLockGivesUpAfterFiveWindowWrites(t *testing.T) {
 	e := env(t)
-	key := newWidget(t, e.Client)
-	n := 0
-	ft := &faultyTransport{foreign: func() error {
-		n++
-		return setStatus(t, key, false, func(w *v1.Widget) { w.Status.Items = append(w.Status.Items, "theirs") })()
-	}}
-	for range 6 {
-		ft.plan = append(ft.plan, plannedFault{kind: faultForeign})
-	}
-	p := fetchApply(t, faultyClient(t, e, ft), key, unlocked, patcher.WithMetrics(nil))
-	seenTo(2)(p.Object())
-	err := p.Flush(ctx)
-	got := get(t, e.Client, key)
-	if !apierrors.IsConflict(err) || errors.Is(err, patcher.ErrWriteOutcomeUnknown) || !strings.Contains(err.Error(), "sent 5 times") ||
-		!strings.Contains(err.Error(), key.Name) || got.Status.Counters["seen"] != 0 || ft.patches != 5 || n != 5 {
-		t.Fatalf("Flush = %v after %d status PATCHes, stored %+v; want a Conflict saying it was sent 5 times, naming the object, nothing stored", err, ft.patches, got.Status)
+	for _, retry := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Flush", true: "Retry"}[retry], func(t *testing.T) {
+			key := newWidget(t, e.Client)
+			n := 0
+			ft := &faultyTransport{foreign: func() error {
+				n++
+				return setStatus(t, key, false, func(w *v1.Widget) { w.Status.Items = append(w.Status.Items, "theirs") })()
+			}}
+			for range 5 {
+				ft.plan = append(ft.plan, plannedFault{kind: faultForeign})
+			}
+			p := fetchApply(t, faultyClient(t, e, ft), key, unlocked, patcher.WithMetrics(nil), fastRetry)
+			if retry {
+				runs := 0
+				err := p.Retry(ctx, func(w *v1.Widget) error { runs++; seenTo(2)(w); return nil })
+				got := get(t, e.Client, key)
+				if err != nil || runs != 2 || ft.patches != 6 || got.Status.Counters["seen"] != 2 || len(got.Status.Items) != 5 {
+					t.Fatalf("Retry = %v after %d runs and %d status PATCHes, stored %+v; want nil, 2 runs, 6 PATCHes, seen 2 and 5 of theirs", err, runs, ft.patches, got.Status)
+				}
+				return
+			}
+			seenTo(2)(p.Object())
+			err := p.Flush(ctx)
+			got := get(t, e.Client, key)
+			if !apierrors.IsConflict(err) || errors.Is(err, patcher.ErrWriteOutcomeUnknown) || !strings.Contains(err.Error(), "sent 5 times") ||
+				!strings.Contains(err.Error(), key.Name) || got.Status.Counters["seen"] != 0 || ft.patches != 5 || n != 5 {
+				t.Fatalf("Flush = %v after %d status PATCHes, stored %+v; want a Conflict saying it was sent 5 times, naming the object, nothing stored",
+					err, ft.patches, got.Status)
+			}
+		})
 	}
 }
