@@ -74,7 +74,10 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 		if err := p.ensureManagedFields(ctx); err != nil {
 			return resultOf(err), err
 		}
-		w, err = p.applyWrite(ctx, cur)
+		if p.opts.mode == WriteApplyWithoutLock {
+			return p.flushUnlocked(ctx) // applyunlocked.go
+		}
+		w, err = p.applyWrite(cur)
 	} else {
 		w, err = p.mergeWrite(ctx, cur)
 	}
