@@ -101,8 +101,11 @@ func (p *Patcher[T]) ownersIn(obj T) (apply.Owners, error) {
 // applyWrite is the mutation route's apply: the fields this manager owns
 // and the fields changed since the base, with their in-memory values. cur
 // is the status as JSON, or nil. Without the lock it is built on a fresh
-// read instead (applyunlocked.go).
-func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
+// read (applyunlocked.go).
+func (p *Patcher[T]) applyWrite(ctx context.Context, cur []byte) (*sentWrite[T], error) {
+	if p.opts.mode == WriteApplyWithoutLock {
+		return p.unlockedApplyWrite(ctx)
+	}
 	own, err := p.owners()
 	if err != nil {
 		return nil, err
@@ -118,12 +121,11 @@ func (p *Patcher[T]) applyWrite(cur []byte) (*sentWrite[T], error) {
 	}
 	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(p.base.GetManagedFields())}
 	baseMap := decodeStatus(base)
-	return p.buildApply(b, decodeStatus(cur), baseMap, p.base)
+	return p.buildApply(b, decodeStatus(cur), baseMap)
 }
 
-// buildApply is the apply of the status cur over base (decoded JSON),
-// locked at on, the object as read (the write's base).
-func (p *Patcher[T]) buildApply(b *apply.Fields, cur, base map[string]any, on T) (*sentWrite[T], error) {
+// buildApply is the apply of the status cur over base (decoded JSON).
+func (p *Patcher[T]) buildApply(b *apply.Fields, cur, base map[string]any) (*sentWrite[T], error) {
 	status := b.Status(cur, base)
 	if err := p.keyedError(b, ""); err != nil {
 		return nil, err
@@ -132,7 +134,7 @@ func (p *Patcher[T]) buildApply(b *apply.Fields, cur, base map[string]any, on T)
 		slices.Sort(b.Blocked)
 		return nil, &ApplyCannotRemoveError{Object: p.id(), Fields: b.Blocked}
 	}
-	w, err := p.applyBodyOn(status, on, true)
+	w, err := p.applyBody(status)
 	if w != nil {
 		w.unowned = b.Unowned
 	}
@@ -157,15 +159,8 @@ var (
 )
 
 // applyBody is the apply request for status: the object's identity, the
-// base's resourceVersion unless WriteApplyWithoutLock (ApplyStatus
-// without the lock), and status.
+// base's resourceVersion unless WithApplyWithoutLock, and status.
 func (p *Patcher[T]) applyBody(status map[string]any) (*sentWrite[T], error) {
-	return p.applyBodyOn(status, p.base, p.opts.mode == WriteApply)
-}
-
-// applyBodyOn is the apply request for status written on the object as
-// read in on, carrying on's resourceVersion when lock.
-func (p *Patcher[T]) applyBodyOn(status map[string]any, on T, lock bool) (*sentWrite[T], error) {
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: %s: the apply needs the object's apiVersion and kind: %w", p.id(), err)
@@ -174,8 +169,8 @@ func (p *Patcher[T]) applyBodyOn(status map[string]any, on T, lock bool) (*sentW
 	if ns := p.obj.GetNamespace(); ns != "" {
 		md["namespace"] = ns
 	}
-	if lock {
-		rv := on.GetResourceVersion()
+	if p.opts.mode == WriteApply {
+		rv := p.base.GetResourceVersion()
 		if rv == "" {
 			return nil, fmt.Errorf("statuspatch: %s: object has no resourceVersion: it was not read from the API server", p.id())
 		}
@@ -186,7 +181,7 @@ func (p *Patcher[T]) applyBodyOn(status map[string]any, on T, lock bool) (*sentW
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: %s: marshal apply: %w", p.id(), err)
 	}
-	return &sentWrite[T]{base: on, patchType: types.ApplyPatchType, body: body, applied: status}, nil
+	return &sentWrite[T]{base: p.base, patchType: types.ApplyPatchType, body: body, applied: status}, nil
 }
 
 // claim is claimWrite for a status write; without the lock a newer

@@ -28,12 +28,12 @@ const (
 	// (WithListMapKeys; every []metav1.Condition is keyed by "type") or a
 	// +listType=set, whose values are owned one by one.
 	WriteApply
-	// WriteApplyWithoutLock is WriteApply without the base's lock: the
-	// decision is stored whatever was written since the base. Use it only
-	// for fields whose values do not depend on what was read (a reported
-	// version, a heartbeat). The decision is rebased onto a read just
-	// before the apply, which carries that read's resourceVersion: a
-	// write in between is a 409, and the decision is rebased again.
+	// WriteApplyWithoutLock is WriteApply without the resourceVersion: the
+	// decision is stored whatever was written since the base. It gives up
+	// the lock: use it only for fields whose values do not depend on what
+	// was read (a reported version, a heartbeat). The fields this manager
+	// owns and the decision did not change are sent with the values the
+	// server holds, read just before the apply, never the stale base's.
 	WriteApplyWithoutLock
 )
 

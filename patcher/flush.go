@@ -74,10 +74,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 		if err := p.ensureManagedFields(ctx); err != nil {
 			return resultOf(err), err
 		}
-		if p.opts.mode == WriteApplyWithoutLock {
-			return p.flushUnlocked(ctx) // applyunlocked.go
-		}
-		w, err = p.applyWrite(cur)
+		w, err = p.applyWrite(ctx, cur)
 	} else {
 		w, err = p.mergeWrite(ctx, cur)
 	}

@@ -193,7 +193,7 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 	} else if !apierrors.IsConflict(err) || p.opts.watcher == nil {
 		return d, true, nil
 	}
-	if w.patchType == types.ApplyPatchType && unlockedApply(w.body) {
+	if w.patchType == types.ApplyPatchType && p.opts.mode == WriteApplyWithoutLock {
 		d.Why += " (an apply without the lock may be stored at any time, so the history cannot tell)"
 		return d, false, nil
 	}

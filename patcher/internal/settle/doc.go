@@ -6,14 +6,6 @@
 // public errors (Landed: success; Conflict: apierrors.IsConflict; Unknown:
 // ErrWriteOutcomeUnknown).
 //
-// The base is the object the write was built on and whose resourceVersion
-// it carries: the patcher's base, or, for an apply of
-// WriteApplyWithoutLock, the read just before it, onto which the decision
-// was rebased (the lock is on that read: a write in between is a 409, and
-// the patcher rebases again). An apply that carries no resourceVersion (a
-// status given to ApplyStatus without the lock) may be stored at any time:
-// only a read settles it (Fresh), never the history.
-//
 // # The protocol
 //
 // "Stored" is decided by evidence, never by re-applying what was sent and
