@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
@@ -101,7 +104,9 @@ func coBlindMergeFrom(ctx context.Context, c client.Client, key client.ObjectKey
 
 type coResult struct {
 	wall      time.Duration
-	conflicts int // write attempts beyond the first
+	conflicts int // write attempts beyond the first (Retry's or the caller's)
+	http409   int // 409 responses on the wire, those a Flush settles inside included
+	requests  int // HTTP requests of the writers
 	lost      int // owners' final values missing from the final objects
 	failed    int
 }
@@ -123,9 +128,21 @@ func coContend(ctx context.Context, env *testenv.Env, name string, n, m int, up 
 		wg  sync.WaitGroup
 	)
 	start := make(chan struct{})
+	var requests, conflicts409 atomic.Int64
+	cfg := rest.CopyConfig(env.Config)
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			requests.Add(1)
+			resp, err := rt.RoundTrip(r)
+			if err == nil && resp.StatusCode == http.StatusConflict {
+				conflicts409.Add(1)
+			}
+			return resp, err
+		})
+	})
 	for _, key := range keys {
 		for _, o := range coOwners {
-			c, err := client.New(env.Config, client.Options{Scheme: env.Scheme, Mapper: env.Mapper})
+			c, err := client.New(cfg, client.Options{Scheme: env.Scheme, Mapper: env.Mapper})
 			if err != nil {
 				return coResult{}, err
 			}
@@ -149,6 +166,7 @@ func coContend(ctx context.Context, env *testenv.Env, name string, n, m int, up 
 	close(start)
 	wg.Wait()
 	res.wall = time.Since(t)
+	res.http409, res.requests = int(conflicts409.Load()), int(requests.Load())
 	for _, key := range keys {
 		w := &v1.Widget{}
 		if err := env.Client.Get(ctx, key, w); err != nil {
@@ -203,20 +221,22 @@ func coWriters(ctx context.Context, env *testenv.Env, n, m, repeat int) error {
 	fmt.Printf("ratio  time to converge, WithApplyWithoutLock / merge patch = %.2f   (median of %d runs)\n",
 		median(vs[2].runs, wall)/median(vs[0].runs, wall), len(vs[0].runs))
 	fmt.Printf("ratio  time to converge, WithApply / merge patch = %.2f\n\n", median(vs[1].runs, wall)/median(vs[0].runs, wall))
-	fmt.Println("| variant | time to converge (median) | conflicts (409s) per run | lost values per run (of " + fmt.Sprint(4*n) + ") | failed |")
-	fmt.Println("|---|---|---|---|---|")
+	fmt.Println("| variant | time to converge (median) | write attempts beyond the first per run | HTTP 409s per run | requests per run | lost values per run (of " + fmt.Sprint(4*n) + ") | failed |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	var bad error
 	for i, v := range vs {
-		var cs, ls, fs []string
+		var cs, hs, rs, ls, fs []string
 		for _, r := range v.runs {
 			cs = append(cs, fmt.Sprint(r.conflicts))
+			hs = append(hs, fmt.Sprint(r.http409))
+			rs = append(rs, fmt.Sprint(r.requests))
 			ls = append(ls, fmt.Sprint(r.lost))
 			fs = append(fs, fmt.Sprint(r.failed))
 			if i < 3 && (r.lost > 0 || r.failed > 0) {
 				bad = errors.New("a patcher variant lost or failed an update: see the table")
 			}
 		}
-		fmt.Printf("| %s | %s | %v | %v | %v |\n", v.name, time.Duration(median(v.runs, wall)*float64(time.Second)).Round(time.Millisecond), cs, ls, fs)
+		fmt.Printf("| %s | %s | %v | %v | %v | %v | %v |\n", v.name, time.Duration(median(v.runs, wall)*float64(time.Second)).Round(time.Millisecond), cs, hs, rs, ls, fs)
 	}
 	return bad
 }
