@@ -177,12 +177,16 @@ var deleteGizmo = explore.Action{Name: "delete-gizmo", Run: func(ctx context.Con
 	return client.IgnoreNotFound(c.Delete(ctx, &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}))
 }}
 
+// searchBound is the Budget of a search that must end at a violation or
+// with its depth exhausted: a bound, not a deadline.
+const searchBound = 10 * time.Minute
+
 func serverOptions(t *testing.T) explore.Options {
 	// Budget is a bound, not a deadline: these tests end at their first
 	// violation or with depth 3 exhausted, and assert which; a 5 s budget
 	// cut searches short under load (TestServerUIDsDoNotDefeatPruning ran 9
 	// of its 11 schedules at load 17).
-	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, Budget: 10 * time.Minute}
+	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, Budget: searchBound}
 }
 
 // The correct reconciler, even with the Gizmo replaced or deleted at any

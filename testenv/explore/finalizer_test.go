@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -83,8 +82,8 @@ func TestLastFinalizerRemovalDeletes(t *testing.T) {
 		backend explore.Backend
 	}{{"server", explore.Server(server(t))}, {"fake", explore.Fake(scheme, &testv1.Widget{})}} {
 		t.Run(b.name, func(t *testing.T) {
-			o := explore.Options{Backend: b.backend, Depth: 5, Budget: 10 * time.Minute} // a bound: it ends at the violation
-			o.Disable = []string{explore.InvariantObservedGenerationStuck}               // it keeps no observedGeneration
+			o := explore.Options{Backend: b.backend, Depth: 5, Budget: searchBound}
+			o.Disable = []string{explore.InvariantObservedGenerationStuck} // it keeps no observedGeneration
 			findRecreate(t, s, o, key)
 		})
 	}

@@ -32,6 +32,9 @@ func counter(prefix string) func() string {
 	return func() string { n++; return fmt.Sprintf("%s%d", prefix, n) }
 }
 
+// searchBound is the Budget of a search that must find its violation.
+const searchBound = 10 * time.Minute
+
 // mustFind runs s and returns the violation; the test fails without one,
 // or when it has a different invariant or more chosen steps than maxChosen.
 // Callers give a Budget of minutes: a bound, not a deadline (the search
@@ -69,7 +72,7 @@ func blindScenario() explore.Scenario {
 // rollout from a cache without the first one's plan, builds another and
 // overwrites it. The seed replays the same schedule.
 func TestBlindMergeFromLosesPlan(t *testing.T) {
-	o := explore.Options{Backend: explore.Server(shared), Budget: 10 * time.Minute}
+	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound}
 	v := mustFind(t, blindScenario(), o, explore.InvariantLostWrite, 2)
 	if !strings.Contains(v.Message, "status.plan") {
 		t.Errorf("want the plan in the lost write, got %s", v.Message)
@@ -85,7 +88,7 @@ func TestBlindMergeFromLosesPlan(t *testing.T) {
 
 // TestBlindMergeFromLosesPlanFake: the same on the fake client.
 func TestBlindMergeFromLosesPlanFake(t *testing.T) {
-	o := explore.Options{Backend: explore.Fake(scheme, &demov1.Rollout{}, &demov1.Fleet{}), Budget: 10 * time.Minute}
+	o := explore.Options{Backend: explore.Fake(scheme, &demov1.Rollout{}, &demov1.Fleet{}), Budget: searchBound}
 	mustFind(t, blindScenario(), o, explore.InvariantLostWrite, 2)
 }
 
@@ -122,7 +125,7 @@ func TestFluxStyleObservedGenerationStuck(t *testing.T) {
 			return c.Update(ctx, ro)
 		}}},
 	}
-	o := explore.Options{Backend: explore.Server(shared), Budget: 10 * time.Minute}
+	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound}
 	v := mustFind(t, s, o, explore.InvariantObservedGeneration, 3)
 	if !v.Broke(explore.InvariantObservedGenerationStuck) {
 		t.Fatalf("want observedGeneration stuck below generation in the steady state too, got:\n%s", v)
@@ -148,7 +151,7 @@ func TestCanaryActsOnItsOwnStaleWrite(t *testing.T) {
 		Objects:   []client.Object{&demov1.Fleet{ObjectMeta: metav1.ObjectMeta{Name: "fleet-a"}}},
 		Invariant: oneCanary,
 	}
-	o := explore.Options{Backend: explore.Server(shared), Budget: 10 * time.Minute}
+	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound}
 	mustFind(t, s, o, explore.InvariantUser, 2)
 }
 
