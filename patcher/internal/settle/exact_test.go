@@ -193,3 +193,26 @@ func TestApplyToASetList(t *testing.T) {
 		}
 	}
 }
+
+// An apply that leaves out a field this manager owned: removed when it
+// owned it alone; kept when another manager owns it too (the server keeps
+// it), so a version still holding it is this write's.
+func TestApplyLeavesACoOwnedFieldInPlace(t *testing.T) {
+	applyMe := Writer{Manager: "me", Operation: metav1.ManagedFieldsOperationApply, Subresource: "status"}
+	phase := `{"f:status":{"f:phase":{},"f:owner":{}}}`
+	for _, coOwned := range []bool{false, true} {
+		base := version(t, "10", `{"status":{"phase":"Ready","owner":"me"}}`)
+		base.ManagedFields = []metav1.ManagedFieldsEntry{mf("me", "Apply", "status", 5, phase)}
+		if coOwned {
+			base.ManagedFields = append(base.ManagedFields, mf("them", "Update", "status", 5, `{"f:status":{"f:owner":{}}}`))
+		}
+		w := Write{Writer: applyMe, Base: base}
+		w.FromApply(obj(t, `{"phase":"Done"}`), nil, nil)
+		next := version(t, "11", `{"status":{"phase":"Done","owner":"me"}}`)
+		next.ManagedFields = append([]metav1.ManagedFieldsEntry{mf("me", "Apply", "status", 6, `{"f:status":{"f:phase":{}}}`)}, base.ManagedFields[1:]...)
+		want := map[bool]Outcome{false: Conflict, true: Landed}[coOwned]
+		if d := First(w, next, widgetSchema(t)); d.Outcome != want {
+			t.Errorf("co-owned %v: First = %v (%s), want %v", coOwned, d.Outcome, d.Why, want)
+		}
+	}
+}

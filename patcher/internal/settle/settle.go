@@ -191,7 +191,7 @@ func stamps(w Write, next Version) (mine, other string) {
 		}
 	}
 	if other == "" {
-		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), next.Object); lost != "" {
+		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), othersOwn(w), next.Object); lost != "" {
 			other = "another manager, which took " + lost + " from this writer"
 		}
 	}
@@ -210,8 +210,10 @@ func stamped(base, next *metav1.ManagedFieldsEntry) bool {
 }
 
 // lostHeld names a field the base's entry owned that next's entry does not,
-// while the object still holds it: another manager took it.
-func lostHeld(base, next *metav1.ManagedFieldsEntry, obj map[string]any) string {
+// while the object still holds it: another manager took it (unless one
+// already owned it at the base: an apply that leaves out a co-owned field
+// lets it go, and the server keeps it for the other).
+func lostHeld(base, next *metav1.ManagedFieldsEntry, others *fieldpath.Set, obj map[string]any) string {
 	if base == nil {
 		return ""
 	}
@@ -226,7 +228,7 @@ func lostHeld(base, next *metav1.ManagedFieldsEntry, obj map[string]any) string 
 	}
 	found := ""
 	lost.Iterate(func(p fieldpath.Path) {
-		if _, ok := lookup(obj, p); ok && found == "" {
+		if _, ok := lookup(obj, p); ok && found == "" && !others.Has(p) {
 			found = p.String()
 		}
 	})

@@ -158,6 +158,16 @@ func (w *Write) FromApply(status map[string]any, keys map[string][]string, sets 
 	if owned == nil {
 		return
 	}
+	others := othersOwn(*w)
+	owned.Difference(applied).Iterate(func(p fieldpath.Path) {
+		if !ownsAtOrBelow(others, p) {
+			w.Removals = append(w.Removals, p.Copy())
+		}
+	})
+}
+
+// othersOwn is what the base's other managedFields entries own.
+func othersOwn(w Write) *fieldpath.Set {
 	others := &fieldpath.Set{}
 	for i := range w.Base.ManagedFields {
 		e := &w.Base.ManagedFields[i]
@@ -168,11 +178,7 @@ func (w *Write) FromApply(status map[string]any, keys map[string][]string, sets 
 			others = others.Union(fs)
 		}
 	}
-	owned.Difference(applied).Iterate(func(p fieldpath.Path) {
-		if !ownsAtOrBelow(others, p) {
-			w.Removals = append(w.Removals, p.Copy())
-		}
-	})
+	return others
 }
 
 // ownsAtOrBelow reports whether s holds p or a path below it: the server
