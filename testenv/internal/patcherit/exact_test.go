@@ -3,7 +3,9 @@ package patcherit_test
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -225,5 +227,49 @@ func TestExactAStoredApplyToASetList(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// A reader that may not get CustomResourceDefinitions (a 403, as without
+// the RBAC for it): the schema that would explain the first version after
+// the base cannot be read. Case 1 is then ErrWriteOutcomeUnknown, never
+// nil nor a Conflict taken on trust; Retry does not run mutate again.
+// Before: nil, the item lost.
+func TestExactWithoutTheSchemaIsUnknown(t *testing.T) {
+	e := env(t)
+	for _, retry := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Flush", true: "Retry"}[retry], func(t *testing.T) {
+			key := newWidget(t, e.Client)
+			other, err := patcher.Fetch(ctx, ownClient(t), key, &v1.Widget{}, ownerOpts("")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			refused := 0
+			c := wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper {
+				return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+					if strings.Contains(req.URL.Path, "/customresourcedefinitions/") {
+						refused++
+						return statusResponse(req, http.StatusForbidden, "Forbidden", "may not get customresourcedefinitions (injected)", nil), nil
+					}
+					return rt.RoundTrip(req)
+				})
+			})
+			p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, ownerOpts("")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other.Object().Status.Phase = "Ready"
+			if err := other.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			runs, err := decideReadyAndMine(p, retry)
+			got := get(t, e.Client, key)
+			if !errors.Is(err, patcher.ErrWriteOutcomeUnknown) || apierrors.IsConflict(err) || runs != 1 || countOf(got.Status.Items, "mine") != 0 || refused == 0 {
+				t.Fatalf("= %v after %d runs (%d schema reads refused), stored %+v; want ErrWriteOutcomeUnknown, 1 run, nothing of mine stored", err, runs, refused, got.Status)
+			}
+			if !strings.Contains(err.Error(), "schema") {
+				t.Fatalf("the error does not say the schema was lacking: %v", err)
+			}
+		})
 	}
 }
