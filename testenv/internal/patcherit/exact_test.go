@@ -23,18 +23,19 @@ import (
 // shares a value with ours but lacks our item is not ours.
 
 // historyRoutes are the ways a patcher reads the object's history after a
-// 409: the read at base+1 or lists at exact resourceVersions (a plain
-// client), the client's own watch (client.WithWatch), a configured
-// watcher (WithWatcher).
-var historyRoutes = []string{"plain client", "client.WithWatch", "WithWatcher"}
+// 409: the read at base+1 (a plain client), lists at exact
+// resourceVersions (a plain client whose read is later: a label is written
+// after the other writer's status), the client's own watch
+// (client.WithWatch), a configured watcher (WithWatcher).
+var historyRoutes = []string{"plain client", "plain client, lists", "client.WithWatch", "WithWatcher"}
 
 // routedPatcher fetches key through a client of route whose requests pass
 // through h.
 func routedPatcher(t *testing.T, route string, h *historyTrace, key client.ObjectKey, opts ...patcher.Option) *patcher.Patcher[*v1.Widget] {
 	t.Helper()
-	kind := route
-	if route == "WithWatcher" {
-		kind = "client.WithWatch"
+	kind := map[string]string{"WithWatcher": "client.WithWatch", "plain client, lists": "plain client"}[route]
+	if kind == "" {
+		kind = route
 	}
 	c := tracedClient(t, kind, h)
 	if route == "WithWatcher" {
@@ -108,10 +109,19 @@ func TestExactASharedValueIsNotMine(t *testing.T) {
 						if err := other.Flush(ctx); err != nil {
 							t.Fatal(err)
 						}
+						if route == "plain client, lists" {
+							if err := labelBy(ownClient(t), key, "later")(); err != nil {
+								t.Fatal(err)
+							}
+						}
 						n := h.len()
 						runs, err := decideReadyAndMine(p, retry)
-						t.Logf("= %v; requests %v", err, h.since(n))
+						reqs := h.since(n)
+						t.Logf("= %v; requests %v", err, reqs)
 						checkNotMine(t, retry, runs, err, key)
+						if route == "plain client, lists" && !slices.Contains(reqs, "LIST exact") {
+							t.Fatalf("requests %v: the history was not listed", reqs)
+						}
 					})
 				}
 			}
