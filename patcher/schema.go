@@ -24,7 +24,11 @@ func (p *Patcher[T]) crdSchema(ctx context.Context) *settle.Schema {
 	if err != nil {
 		return nil
 	}
-	m, err := p.client.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+	mapper := p.client.RESTMapper()
+	if isNil(mapper) {
+		return nil
+	}
+	m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 	if err != nil || m == nil || m.Resource.Group == "" {
 		return nil
 	}
