@@ -205,7 +205,9 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 	if verr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
 	}
-	d = settle.First(sw, fv)
+	if d = settle.First(sw, fv, nil); d.NeedsSchema {
+		d = settle.First(sw, fv, p.crdSchema(ctx))
+	}
 	if d.Outcome == settle.Landed {
 		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
 			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())

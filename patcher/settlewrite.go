@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
@@ -27,7 +28,7 @@ func (p *Patcher[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	switch w.patchType {
 	case types.ApplyPatchType:
 		sw.Writer.Operation = metav1.ManagedFieldsOperationApply
-		sw.FromApply(w.applied, p.applyKeys)
+		sw.FromApply(w.applied, p.applyKeys, apply.SetLists(w.base.GetManagedFields()))
 	case types.JSONPatchType:
 		err = sw.FromJSONPatch(w.body)
 	default:

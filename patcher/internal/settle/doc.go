@@ -25,53 +25,72 @@
 //     another entry (another manager, or this manager's other operation)
 //     stamps that entry instead. The time has one-second resolution, so an
 //     entry unchanged since the base says nothing when both writes fell in
-//     one second; a manager name shared by several writers (all clients of
-//     one binary share the default) makes "this manager's entry changed"
-//     evidence that this manager wrote, not that this patcher did.
-//  4. Values, only to corroborate: the first write after the base changed
-//     nothing this write does not touch, no field this write sets holds
-//     another value (a field missing from the object was pruned: no
-//     evidence either way), and every field this write removes is gone.
-//     A removal is stored only when the server no longer holds it.
+//     one second (another controller writing twice within one second keeps
+//     its entry's time and fields: it is not "unstamped"); a manager name
+//     shared by several writers (all clients of one binary share the
+//     default) makes "this manager's entry changed" evidence that this
+//     manager wrote, not that this patcher did.
+//  4. Exact values (First). The first version after the base is this
+//     write's only when it is exactly the base plus this write: the sent
+//     merge patch or JSON Patch replayed on the base (an apply: its values
+//     set, map-list items by key, set values one by one, and the fields
+//     this writer alone owned and no longer applies removed), compared
+//     with the whole object (the status, and the rest unchanged but for
+//     resourceVersion and managedFields), not only the paths the write
+//     touches. Lists compare by their declared type: atomic in order, a
+//     set as a set, a map list item by item by its keys. Every difference
+//     must be explained by the server's published schema for the object
+//     (Schema, the CRD's openAPIV3Schema, read from the server by the
+//     patcher, never assumed): a field the write holds and the version
+//     lacks is one the schema prunes (not in it, and not under
+//     x-kubernetes-preserve-unknown-fields); a field the version holds
+//     and the write lacks is one the schema defaults, with that value.
+//     Any other difference makes the version another writer's. A value
+//     that merely looks like this write's (a shared phase, a subset of
+//     the write) proves nothing.
 //
 // # The outcomes
 //
 // Landed: the write was stored. From the history (First): the first
-// version after the base changed nothing this write does not touch, shows
-// at least one change of this write (a value stored as sent, or a removed
-// field gone: defaults and pruning alone are no sign of it), set no field
-// this write sets to another value, holds none of the fields it removes,
-// and stamped no other managedFields entry without this writer's.
-// From a read without the history (Fresh): the read holds every value the
-// write sets and none it removes (the server stored exactly what was sent,
-// or another writer the same values: the decided state is on the server
-// either way). A stamp of this writer's entry is not enough there: a
-// writer sharing the manager name stamps it too, and a field the read
-// lacks may be pruned or never stored; the history tells them apart.
+// version after the base is exactly the base plus this write as above,
+// differs from the base, and stamped no other managedFields entry without
+// this writer's. From a read without the history (Fresh): the read holds
+// every value the write sets and none it removes (the server stored
+// exactly what was sent, or another writer the same values: the decided
+// state is on the server either way). A stamp of this writer's entry is
+// not enough there: a writer sharing the manager name stamps it too, and a
+// field the read lacks may be pruned or never stored; the history tells
+// them apart.
 //
 // Conflict: the write was not stored and cannot be. From the history: the
 // first version after the base stamped another entry and not this
-// writer's, or changed a field this write does not touch, or set one to
-// another value, or shows no change of this write: it is another
-// writer's. From a read: this writer's entry
-// holds the same time as at the base although the base already held a
-// later second, and the write sets a value (a stored write would have
-// stamped it); or the object was deleted and made again (another UID).
+// writer's, or differs from the base plus this write where the schema
+// explains nothing (another value, an item of ours lacking, a field this
+// write does not touch changed, a removed field still held): it is another
+// writer's. From a read: this writer's entry holds the same time as at the
+// base although the base already held a later second, and the write sets a
+// value (a stored write would have stamped it); or the object was deleted
+// and made again (another UID).
 //
-// Unknown: the evidence cannot tell: the history still holds a field this
-// write removes with nothing else against it (a default refilled it, or a
-// co-owner keeps it), both entries were stamped, or, without the history,
+// Unknown: the evidence cannot tell: the first version after the base
+// differs from the base plus this write only where a schema could explain
+// it and the schema could not be read (no permission to read CRDs, a
+// built-in kind: Decision.NeedsSchema, thin evidence), it shows no change
+// from the base, both entries were stamped, or, without the history,
 // nothing above applies (this writer's entry unchanged with both writes in
-// one second). The patcher returns ErrWriteOutcomeUnknown, never a false
-// Conflict (which would make Retry store the decision twice) nor a false
-// success (which would lose it).
+// one second). Anything not provably this write's and not provably
+// another writer's is Unknown: the patcher returns ErrWriteOutcomeUnknown,
+// never a false Conflict (which would make Retry store the decision twice)
+// nor a false success (which would lose it).
 //
 // Known limits: a write whose manager the patcher does not know (no field
 // owner: the server names it after the client's user agent) has no
-// managedFields evidence, only the lock, the history and values; a mutating
-// webhook on the status subresource that rewrites a value this write set
-// makes the history's first version look like another writer's.
-//
+// managedFields evidence, only the lock, the history and values; a
+// mutating webhook on the status subresource that rewrites a value this
+// write set makes the history's first version look like another writer's;
+// the object is compared as the patcher's Go type reads it, so a field the
+// type lacks is seen by neither side.
+
 // # When the history is needed
 //
 // A read at the base after a 409 comes from a reader that lags (the 409

@@ -30,6 +30,9 @@ func (o Outcome) String() string {
 type Decision struct {
 	Outcome Outcome
 	Why     string
+	// NeedsSchema: the outcome is Unknown for want of the server's schema
+	// for the object; First given it may decide.
+	NeedsSchema bool
 }
 
 // Writer is the managedFields entry a write of this patcher stamps.
@@ -68,49 +71,61 @@ type Write struct {
 	// Stamps: the write sets at least one value, so when stored it
 	// stamps its entry's time with the second it was stored.
 	Stamps bool
+	// body is the sent patch, replayed on the base by First.
+	body body
 }
 
 // First decides w from next, the first version after w's base in the
-// object's history: the only version w can have produced.
-func First(w Write, next Version) Decision {
+// object's history: the only version w can have produced. It is w's only
+// when it is exactly the base plus w, every difference explained by s, the
+// server's schema for the object (nil: not read; then a difference only a
+// schema could explain leaves the outcome Unknown, with NeedsSchema set).
+func First(w Write, next Version, s *Schema) Decision {
 	if next.UID != w.Base.UID {
-		return Decision{Conflict, "the object was deleted and made again"}
+		return Decision{Outcome: Conflict, Why: "the object was deleted and made again"}
 	}
 	mine, other := stamps(w, next)
-	v := w.check(next, true)
-	switch {
-	case other != "" && mine == "":
-		return Decision{Conflict, fmt.Sprintf("the first write after the base stamped the managedFields entry of %s, not this writer's", other)}
-	case v.outside != "":
-		return Decision{Conflict, fmt.Sprintf("the first write after the base changed %s, which this write does not touch or set so", v.outside)}
-	case v.differs != "":
-		return Decision{Conflict, fmt.Sprintf("the first write after the base set %s to another value than this write", v.differs)}
-	case v.held != "":
-		return Decision{Unknown, fmt.Sprintf("the first write after the base still holds %s, which this write removes", v.held)}
-	case other != "":
-		return Decision{Unknown, fmt.Sprintf("the first write after the base stamped the managedFields entries of this writer and of %s", other)}
+	if other != "" && mine == "" {
+		return Decision{Outcome: Conflict, Why: fmt.Sprintf("the first write after the base stamped the managedFields entry of %s, not this writer's", other)}
 	}
-	return Decision{Landed, "the first write after the base is this write's"}
+	g, err := w.compareFirst(next, s)
+	switch {
+	case err != nil:
+		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the base plus this write cannot be compared with the first write after the base: %v", err)}
+	case g.differs != "":
+		return Decision{Outcome: Conflict, Why: "the first write after the base is not the base plus this write: " + g.differs}
+	case g.unexplained != "" && s == nil:
+		return Decision{Outcome: Unknown, NeedsSchema: true, Why: fmt.Sprintf("the first write after the base differs from the base plus this write at %s, "+
+			"which only the server's schema for the object could explain (pruned or defaulted), and it could not be read", g.unexplained)}
+	case g.unexplained != "":
+		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the first write after the base differs from the base plus this write at %s", g.unexplained)}
+	case other != "":
+		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the first write after the base stamped the managedFields entries of this writer and of %s", other)}
+	}
+	if same, err := (Write{Base: w.Base}).compareFirst(next, s); err == nil && same == (gap{}) {
+		return Decision{Outcome: Unknown, Why: "the first write after the base holds nothing the base does not: it shows no change of this write"}
+	}
+	return Decision{Outcome: Landed, Why: "the first write after the base is exactly the base plus this write"}
 }
 
 // Fresh decides w from a read past the base, without the history: other
 // writes may have come after w's.
 func Fresh(w Write, fresh Version) Decision {
 	if fresh.UID != w.Base.UID {
-		return Decision{Conflict, "the object was deleted and made again"}
+		return Decision{Outcome: Conflict, Why: "the object was deleted and made again"}
 	}
 	mine, _ := stamps(w, fresh)
-	v := w.check(fresh, false)
+	v := w.check(fresh)
 	if v.held == "" && v.differs == "" && v.missing == "" && w.checkable() {
 		// The server stored exactly what was sent, or another writer the
 		// same: what was decided is on the server either way. A stamp of
 		// this writer's entry alone is not enough: a writer sharing the
 		// manager name stamps it too, and a missing field may be one this
 		// write never stored (the history tells pruned from lost).
-		return Decision{Landed, "the object holds every value this write sets and none it removes"}
+		return Decision{Outcome: Landed, Why: "the object holds every value this write sets and none it removes"}
 	}
 	if mine == "" && w.Stamps && timeOrdersOut(w, fresh) {
-		return Decision{Conflict, "this writer's managedFields entry was not stamped after the base, and a stored write would have stamped it " +
+		return Decision{Outcome: Conflict, Why: "this writer's managedFields entry was not stamped after the base, and a stored write would have stamped it " +
 			"with a later second than it holds"}
 	}
 	why := "this writer's managedFields entry is unchanged since the base, which a write stored in the same second also leaves"
@@ -124,7 +139,7 @@ func Fresh(w Write, fresh Version) Decision {
 	case mine != "":
 		why = "this writer's managedFields entry was stamped after the base, by this write or a writer that shares its manager name"
 	}
-	return Decision{Unknown, why}
+	return Decision{Outcome: Unknown, Why: why}
 }
 
 // timeOrdersOut reports whether w, stored, must have stamped its entry
@@ -176,7 +191,7 @@ func stamps(w Write, next Version) (mine, other string) {
 		}
 	}
 	if other == "" {
-		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), next.Object); lost != "" {
+		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), othersOwn(w), next.Object); lost != "" {
 			other = "another manager, which took " + lost + " from this writer"
 		}
 	}
@@ -195,8 +210,10 @@ func stamped(base, next *metav1.ManagedFieldsEntry) bool {
 }
 
 // lostHeld names a field the base's entry owned that next's entry does not,
-// while the object still holds it: another manager took it.
-func lostHeld(base, next *metav1.ManagedFieldsEntry, obj map[string]any) string {
+// while the object still holds it: another manager took it (unless one
+// already owned it at the base: an apply that leaves out a co-owned field
+// lets it go, and the server keeps it for the other).
+func lostHeld(base, next *metav1.ManagedFieldsEntry, others *fieldpath.Set, obj map[string]any) string {
 	if base == nil {
 		return ""
 	}
@@ -211,7 +228,7 @@ func lostHeld(base, next *metav1.ManagedFieldsEntry, obj map[string]any) string 
 	}
 	found := ""
 	lost.Iterate(func(p fieldpath.Path) {
-		if _, ok := lookup(obj, p); ok && found == "" {
+		if _, ok := lookup(obj, p); ok && found == "" && !others.Has(p) {
 			found = p.String()
 		}
 	})

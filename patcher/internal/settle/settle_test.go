@@ -69,8 +69,11 @@ func TestAPrunedWriteIsLandedOnlyByTheHistory(t *testing.T) {
 	if d := Fresh(w, fresh); d.Outcome != Unknown {
 		t.Fatalf("Fresh = %v (%s), want unknown: a stamp may be a writer sharing the name, plan may never have been stored", d.Outcome, d.Why)
 	}
-	if d := First(w, fresh); d.Outcome != Landed {
+	if d := First(w, fresh, widgetSchema(t)); d.Outcome != Landed {
 		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
+	}
+	if d := First(w, fresh, nil); d.Outcome != Unknown || !d.NeedsSchema {
+		t.Fatalf("First without the schema = %v (%s), want unknown for want of it", d.Outcome, d.Why)
 	}
 	fresh.ManagedFields = nil
 	if d := Fresh(w, fresh); d.Outcome != Unknown {
@@ -90,7 +93,7 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 		Object:        obj(t, `{"status":{"conditions":[{"type":"A","status":"True"},{"type":"B","status":"True"}]}}`),
 		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Apply", "status", 5, owned)}}
 	w := Write{Writer: Writer{Manager: "me", Operation: metav1.ManagedFieldsOperationApply, Subresource: "status"}, Base: base}
-	w.FromApply(obj(t, `{"conditions":[{"type":"A","status":"True"}]}`), map[string][]string{"status.conditions": {"type"}})
+	w.FromApply(obj(t, `{"conditions":[{"type":"A","status":"True"}]}`), map[string][]string{"status.conditions": {"type"}}, nil)
 	if len(w.Removals) == 0 {
 		t.Fatal("no removals from the owned set")
 	}
@@ -99,12 +102,12 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 	if d := Fresh(w, next); d.Outcome == Landed {
 		t.Fatalf("Fresh = landed (%s) while B is held", d.Why)
 	}
-	if d := First(w, next); d.Outcome != Conflict {
+	if d := First(w, next, nil); d.Outcome != Conflict {
 		t.Fatalf("First = %v (%s), want conflict (another manager stamped)", d.Outcome, d.Why)
 	}
 	gone := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"conditions":[{"type":"A","status":"True"}]}}`),
 		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Apply", "status", 6, `{"f:status":{"f:conditions":{"k:{\"type\":\"A\"}":{".":{},"f:type":{},"f:status":{}}}}}`)}}
-	if d := First(w, gone); d.Outcome != Landed {
+	if d := First(w, gone, nil); d.Outcome != Landed {
 		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
 	}
 	// A version without any stamp that tells (same second, same set) that
@@ -112,10 +115,12 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 	held := gone
 	held.Object = base.Object
 	held.ManagedFields = base.ManagedFields
-	if d := First(w, held); d.Outcome != Conflict {
+	if d := First(w, held, nil); d.Outcome != Conflict {
 		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
 	}
-	// One that shows this write's A but still holds B: unknown, not landed.
+	// One that shows this write's A but still holds B, which this writer
+	// alone owned (the apply removes it; no default makes a list item):
+	// not the base plus this write.
 	held.Object = obj(t, `{"status":{"conditions":[{"type":"A","status":"True"},{"type":"B","status":"True"}]}}`)
 	for i, l := range w.Sets {
 		if l.Path.String() == `.status.conditions[type="A"].status` {
@@ -123,27 +128,27 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 		}
 	}
 	w.Base.Object = obj(t, `{"status":{"conditions":[{"type":"A","status":"False"},{"type":"B","status":"True"}]}}`)
-	if d := First(w, held); d.Outcome != Unknown {
-		t.Fatalf("First = %v (%s), want unknown", d.Outcome, d.Why)
+	if d := First(w, held, nil); d.Outcome != Conflict {
+		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
 	}
 }
 
-// Item 4: the first version after the base lacks a pruned field and has a
-// defaulted one in the status this write created: landed. Another change
-// outside the write, or another value, is another writer's.
+// Item 4: the first version after the base lacks a field the schema
+// prunes and has one it defaults: landed. Another change outside the
+// write, or another value, is another writer's.
 func TestFirstToleratesPruningAndDefaults(t *testing.T) {
 	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"kind":"Widget","status":{}}`)}
 	w := mergeWrite(t, base, `{"status":{"items":["mine"],"plan":{}}}`)
 	next := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"items":["mine"],"phase":"Pending"}}`)}
-	if d := First(w, next); d.Outcome != Landed {
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Landed {
 		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
 	}
 	next.Object = obj(t, `{"status":{"items":["theirs"]}}`)
-	if d := First(w, next); d.Outcome != Conflict {
+	if d := First(w, next, nil); d.Outcome != Conflict {
 		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
 	}
 	next.Object = obj(t, `{"metadata":{"labels":{"a":"b"}},"status":{"items":["mine"]}}`)
-	if d := First(w, next); d.Outcome != Conflict {
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Conflict {
 		t.Fatalf("First = %v (%s), want conflict (a label this write does not touch)", d.Outcome, d.Why)
 	}
 }
@@ -161,11 +166,11 @@ func TestFromJSONPatch(t *testing.T) {
 		t.Fatalf("removals %v, sets %d, stamps %v", w.Removals, len(w.Sets), w.Stamps)
 	}
 	next := Version{Object: obj(t, `{"status":{"items":["a","c","d"],"notes":{"x":"1","a/b":null}}}`)}
-	if c := w.check(next, false); c != (checked{}) {
+	if c := w.check(next); c != (checked{}) {
 		t.Fatalf("check = %+v, want nothing", c)
 	}
 	next = Version{Object: obj(t, `{"status":{"items":["a","b"],"phase":"Ready"}}`)}
-	if c := w.check(next, false); c.differs == "" || c.held == "" || c.missing == "" {
+	if c := w.check(next); c.differs == "" || c.held == "" || c.missing == "" {
 		t.Fatalf("check = %+v, want differs, held and missing (the null)", c)
 	}
 	// A removed member that holds null is still held.
@@ -173,7 +178,7 @@ func TestFromJSONPatch(t *testing.T) {
 	if err := w.FromJSONPatch([]byte(`[{"op":"remove","path":"/status/notes/x"}]`)); err != nil {
 		t.Fatal(err)
 	}
-	if c := w.check(Version{Object: obj(t, `{"status":{"notes":{"x":null}}}`)}, false); c.held == "" {
+	if c := w.check(Version{Object: obj(t, `{"status":{"notes":{"x":null}}}`)}); c.held == "" {
 		t.Fatalf("check = %+v, want the null member held", c)
 	}
 }
@@ -218,11 +223,14 @@ func TestFirstNeedsAChangeOfThisWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"owner":null,"phase":"theirs"}}`)}
-	if d := First(w, next); d.Outcome != Conflict {
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Conflict {
 		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
 	}
+	if d := First(w, next, nil); d.Outcome != Unknown {
+		t.Fatalf("First without the schema = %v (%s), want unknown (pruned notes and a defaulted phase?)", d.Outcome, d.Why)
+	}
 	next.Object = obj(t, `{"status":{"owner":null,"notes":{"mine":null}}}`)
-	if d := First(w, next); d.Outcome != Landed {
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Landed {
 		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
 	}
 }

@@ -45,11 +45,12 @@ func Decode(b []byte) (map[string]any, error) {
 
 // FromMergePatch fills w's Sets, Removals and Stamps from a JSON merge
 // patch body (its metadata, the lock, left out).
-func (w *Write) FromMergePatch(body []byte) error {
-	m, err := Decode(body)
+func (w *Write) FromMergePatch(patch []byte) error {
+	m, err := Decode(patch)
 	if err != nil {
 		return fmt.Errorf("decode the merge patch: %w", err)
 	}
+	w.body = body{merge: patch}
 	delete(m, "metadata")
 	w.mergeLeaves(nil, m)
 	w.Stamps = len(w.Sets) > 0
@@ -76,15 +77,16 @@ func (w *Write) mergeLeaves(at fieldpath.Path, m map[string]any) {
 
 // FromJSONPatch fills w's Sets, Removals and Stamps from a JSON Patch
 // body; numeric steps are list indexes where the base holds a list.
-func (w *Write) FromJSONPatch(body []byte) error {
+func (w *Write) FromJSONPatch(patch []byte) error {
 	var ops []struct {
 		Op    string          `json:"op"`
 		Path  string          `json:"path"`
 		Value json.RawMessage `json:"value"`
 	}
-	if err := json.Unmarshal(body, &ops); err != nil {
+	if err := json.Unmarshal(patch, &ops); err != nil {
 		return fmt.Errorf("decode the JSON Patch: %w", err)
 	}
+	w.body = body{jsonPatch: patch}
 	for _, op := range ops {
 		if strings.HasPrefix(op.Path, "/metadata/") || op.Op == "test" {
 			continue
@@ -144,22 +146,61 @@ func (w *Write) pointer(ptr string) (fieldpath.Path, bool) {
 
 // FromApply fills w from an apply of status (the applied status object),
 // whose lists at the dotted paths of keys ("status.conditions") are maps
-// keyed by those fields. Set w.Base and w.Writer first: the fields w's
-// entry owned at the base that the apply leaves out are removed.
-func (w *Write) FromApply(status map[string]any, keys map[string][]string) {
+// keyed by those fields and at the dotted paths of sets are sets, applied
+// value by value. Set w.Base and w.Writer first: the fields w's entry owned
+// at the base that the apply leaves out, and that no other entry owns, are
+// removed (a field another manager owns too stays).
+func (w *Write) FromApply(status map[string]any, keys map[string][]string, sets map[string]bool) {
 	applied := &fieldpath.Set{}
-	w.applyLeaves(field(nil, "status"), "status", status, keys, applied)
+	w.applyLeaves(field(nil, "status"), "status", status, keys, sets, applied)
 	w.Stamps = true
 	owned := fieldSet(entry(w.Base.ManagedFields, w.Writer))
 	if owned == nil {
 		return
 	}
-	owned.Leaves().Difference(applied).Iterate(func(p fieldpath.Path) {
-		w.Removals = append(w.Removals, p.Copy())
+	others := othersOwn(*w)
+	owned.Difference(applied).Iterate(func(p fieldpath.Path) {
+		if !ownsAtOrBelow(others, p) {
+			w.Removals = append(w.Removals, p.Copy())
+		}
 	})
 }
 
-func (w *Write) applyLeaves(at fieldpath.Path, dotted string, v any, keys map[string][]string, applied *fieldpath.Set) {
+// othersOwn is what the base's other managedFields entries own.
+func othersOwn(w Write) *fieldpath.Set {
+	others := &fieldpath.Set{}
+	for i := range w.Base.ManagedFields {
+		e := &w.Base.ManagedFields[i]
+		if (Writer{Manager: e.Manager, Operation: e.Operation, Subresource: e.Subresource}) == w.Writer {
+			continue
+		}
+		if fs := fieldSet(e); fs != nil {
+			others = others.Union(fs)
+		}
+	}
+	return others
+}
+
+// ownsAtOrBelow reports whether s holds p or a path below it: the server
+// keeps a field another manager owns, and an item or map holding one.
+func ownsAtOrBelow(s *fieldpath.Set, p fieldpath.Path) bool {
+	found := false
+	s.Iterate(func(q fieldpath.Path) {
+		if found || len(q) < len(p) {
+			return
+		}
+		found = true
+		for i := range p {
+			if !p[i].Equals(q[i]) {
+				found = false
+				return
+			}
+		}
+	})
+	return found
+}
+
+func (w *Write) applyLeaves(at fieldpath.Path, dotted string, v any, keys map[string][]string, sets map[string]bool, applied *fieldpath.Set) {
 	applied.Insert(at)
 	switch x := v.(type) {
 	case map[string]any:
@@ -168,7 +209,7 @@ func (w *Write) applyLeaves(at fieldpath.Path, dotted string, v any, keys map[st
 		}
 		for k, cv := range x {
 			if cv != nil {
-				w.applyLeaves(field(at, k), dotted+"."+k, cv, keys, applied)
+				w.applyLeaves(field(at, k), dotted+"."+k, cv, keys, sets, applied)
 			}
 		}
 		return
@@ -180,10 +221,36 @@ func (w *Write) applyLeaves(at fieldpath.Path, dotted string, v any, keys map[st
 				for _, n := range names {
 					kf = append(kf, value.Field{Name: n, Value: value.NewValueInterface(m[n])})
 				}
-				w.applyLeaves(append(slices.Clip(at), fieldpath.PathElement{Key: &kf}), dotted, it, keys, applied)
+				w.applyLeaves(append(slices.Clip(at), fieldpath.PathElement{Key: &kf}), dotted, it, keys, sets, applied)
 			}
+			return
+		}
+		if sets[dotted] && w.setLeaves(at, x, applied) {
 			return
 		}
 	}
 	w.Sets = append(w.Sets, Leaf{Path: at, Value: v})
+}
+
+// setLeaves adds the values of a set list at at, one leaf each, as the
+// server records them ("v:" elements); false, adding nothing, when a value
+// is not one a set holds.
+func (w *Write) setLeaves(at fieldpath.Path, values []any, applied *fieldpath.Set) bool {
+	var paths []fieldpath.Path
+	for _, it := range values {
+		j, err := json.Marshal(it)
+		if err != nil {
+			return false
+		}
+		pe, err := fieldpath.DeserializePathElement("v:" + string(j))
+		if err != nil {
+			return false
+		}
+		paths = append(paths, append(slices.Clip(at), pe))
+	}
+	for i, p := range paths {
+		applied.Insert(p)
+		w.Sets = append(w.Sets, Leaf{Path: p, Value: values[i]})
+	}
+	return true
 }
