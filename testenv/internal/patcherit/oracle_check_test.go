@@ -1,0 +1,241 @@
+package patcherit_test
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/statuspatch/statuspatch/patcher"
+	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// verdict is the class of a decision's error.
+type verdict int
+
+const (
+	verdictNil verdict = iota
+	verdictConflict
+	verdictUnknown
+	verdictNothingSent // an error the docs say sends nothing
+	verdictOther
+)
+
+var verdictNames = [...]string{"nil", "Conflict", "Unknown", "nothing sent", "other"}
+
+func classify(err error) verdict {
+	switch {
+	case err == nil:
+		return verdictNil
+	case errors.Is(err, patcher.ErrWriteOutcomeUnknown):
+		return verdictUnknown
+	case apierrors.IsConflict(err):
+		return verdictConflict
+	case errors.Is(err, patcher.ErrApplyCannotRemove), errors.Is(err, patcher.ErrStaleCache),
+		errors.Is(err, patcher.ErrInvalidCondition), errors.Is(err, patcher.ErrInvalidInput),
+		errors.Is(err, patcher.ErrNonStatusChange), errors.Is(err, patcher.ErrPendingChanges):
+		return verdictNothingSent
+	}
+	return verdictOther
+}
+
+// violation is one verdict the server's history contradicts.
+type violation struct {
+	decision *decisionRec
+	what     string
+}
+
+// check holds every verdict of run against the history (every version
+// after the creation, in order). The server's answers, recorded by each
+// writer's transport before any fault hid them, say which request made
+// each version; the tokens corroborate. The rules are the docs' (the
+// error table of docs/patcher.md):
+//
+//   - nil: the decision stored exactly once (a decision without a token
+//     may also find its values stored by another writer: the docs' Fresh
+//     landing);
+//   - a Conflict: not stored;
+//   - ErrWriteOutcomeUnknown: stored at most once, never a Conflict, and
+//     only for a decision one of whose responses was lost;
+//   - an error that sends nothing: not stored;
+//   - any error: stored at most once;
+//   - no write changes another writer's counter, removes another writer's
+//     item, set value or condition, and no item is stored twice.
+func (run *oracleRun) check(history []*v1.Widget) []violation {
+	var out []violation
+	bad := func(d *decisionRec, f string, a ...any) {
+		out = append(out, violation{decision: d, what: fmt.Sprintf(f, a...)})
+	}
+	// Which send made each version: the first 2xx answer carrying its
+	// resourceVersion (a later one is a no-op that changed nothing).
+	maker := map[string]*decisionRec{}
+	stored := map[*decisionRec]int{}
+	inHistory := map[string]bool{}
+	for _, v := range history {
+		inHistory[v.ResourceVersion] = true
+	}
+	for _, d := range run.recs {
+		for _, s := range d.sends {
+			if s.code/100 != 2 || s.rv == "" || s.rv == run.created.ResourceVersion {
+				continue
+			}
+			if !inHistory[s.rv] {
+				bad(d, "the server answered resourceVersion %s, which the history lacks", s.rv)
+				continue
+			}
+			if maker[s.rv] == nil {
+				maker[s.rv] = d
+				stored[d]++
+			}
+		}
+	}
+	prev := run.created
+	for _, v := range history {
+		d := maker[v.ResourceVersion]
+		if d == nil {
+			bad(nil, "version %s was made by no recorded write", v.ResourceVersion)
+			prev = v
+			continue
+		}
+		run.checkVersion(d, prev, v, bad)
+		prev = v
+	}
+	for _, d := range run.recs {
+		run.checkVerdict(d, stored[d], history, bad)
+	}
+	return out
+}
+
+// checkVersion holds that version v, made by d from prev, kept every other
+// writer's own values and stored no item twice.
+func (run *oracleRun) checkVersion(d *decisionRec, prev, v *v1.Widget, bad func(*decisionRec, string, ...any)) {
+	for j := range run.writers {
+		if j == d.writer {
+			continue
+		}
+		key, own, typ := fmt.Sprintf("w%d", j), fmt.Sprintf("w%d-", j), fmt.Sprintf("W%d", j)
+		if a, b := prev.Status.Counters[key], v.Status.Counters[key]; a != b {
+			bad(d, "version %s changed %s's counter from %d to %d", v.ResourceVersion, key, a, b)
+		}
+		for _, it := range prev.Status.Items {
+			if strings.HasPrefix(it, own) && !slices.Contains(v.Status.Items, it) {
+				bad(d, "version %s removed %s's item %s", v.ResourceVersion, key, it)
+			}
+		}
+		for _, it := range steps(prev) {
+			if strings.HasPrefix(it, own) && !slices.Contains(steps(v), it) {
+				bad(d, "version %s removed %s's set value %s", v.ResourceVersion, key, it)
+			}
+		}
+		if c := meta.FindStatusCondition(prev.Status.Conditions, typ); c != nil {
+			if n := meta.FindStatusCondition(v.Status.Conditions, typ); n == nil || n.Status != c.Status {
+				bad(d, "version %s changed %s's condition %s", v.ResourceVersion, key, typ)
+			}
+		}
+	}
+	for _, it := range v.Status.Items {
+		if countOf(v.Status.Items, it) > 1 {
+			bad(d, "version %s holds item %s %d times", v.ResourceVersion, it, countOf(v.Status.Items, it))
+			break
+		}
+	}
+}
+
+func steps(w *v1.Widget) []string {
+	if w.Status.Plan == nil {
+		return nil
+	}
+	return w.Status.Plan.Steps
+}
+
+// checkVerdict holds d's verdict against the number of versions it made.
+func (run *oracleRun) checkVerdict(d *decisionRec, n int, history []*v1.Widget, bad func(*decisionRec, string, ...any)) {
+	if d.token != 0 {
+		key, prev, seen := fmt.Sprintf("w%d", d.writer), run.created, 0
+		for _, v := range history {
+			if v.Status.Counters[key] == d.token && prev.Status.Counters[key] != d.token {
+				seen++
+			}
+			prev = v
+		}
+		if (seen > 0) != (n > 0) {
+			bad(d, "the oracle's records disagree: %d versions by its requests, its token stored %d times", n, seen)
+		}
+	}
+	lost := slices.ContainsFunc(d.sends, func(s send) bool { return lostResponse(s.fault) })
+	switch v := classify(d.err); {
+	case !d.done:
+		bad(d, "never ran")
+	case n > 1:
+		bad(d, "%s (%v): stored %d times", verdictNames[v], d.err, n)
+	case v == verdictNil && n != 1 && d.token != 0:
+		bad(d, "nil: stored %d times", n)
+	case v == verdictConflict && n != 0:
+		bad(d, "a Conflict (%v): stored", d.err)
+	case v == verdictUnknown && apierrors.IsConflict(d.err):
+		bad(d, "ErrWriteOutcomeUnknown that is also a Conflict: %v", d.err)
+	case v == verdictUnknown && !lost:
+		bad(d, "ErrWriteOutcomeUnknown with no response lost: %v", d.err)
+	case v == verdictNothingSent && n != 0:
+		bad(d, "an error that sends nothing (%v): stored", d.err)
+	}
+}
+
+// oracleStats counts verdicts by write mode and client kind.
+type oracleStats struct {
+	mu        sync.Mutex
+	schedules int
+	byKind    map[string]*[len(verdictNames)]int
+}
+
+func (s *oracleStats) add(run *oracleRun) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byKind == nil {
+		s.byKind = map[string]*[len(verdictNames)]int{}
+	}
+	s.schedules++
+	for _, d := range run.recs {
+		w := run.writers[d.writer]
+		k := w.mode.String() + " | " + w.clientName()
+		if s.byKind[k] == nil {
+			s.byKind[k] = &[len(verdictNames)]int{}
+		}
+		s.byKind[k][classify(d.err)]++
+	}
+}
+
+// table is the verdicts as a Markdown table, one row per mode and client.
+func (s *oracleStats) table() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d schedules\n\n| mode | client | decisions | nil | Conflict | Unknown | nothing sent | other | Unknown rate |\n|---|---|---|---|---|---|---|---|---|\n", s.schedules)
+	var total [len(verdictNames)]int
+	for _, k := range slices.Sorted(maps.Keys(s.byKind)) {
+		c := s.byKind[k]
+		for i := range c {
+			total[i] += c[i]
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", k, row(c[:]))
+	}
+	fmt.Fprintf(&b, "| all | all | %s |\n", row(total[:]))
+	return b.String()
+}
+
+func row(c []int) string {
+	n := 0
+	for _, x := range c {
+		n += x
+	}
+	rate := 0.0
+	if n > 0 {
+		rate = 100 * float64(c[verdictUnknown]) / float64(n)
+	}
+	return fmt.Sprintf("%d | %d | %d | %d | %d | %d | %.1f%%", n, c[0], c[1], c[2], c[3], c[4], rate)
+}
