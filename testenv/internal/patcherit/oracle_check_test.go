@@ -74,6 +74,7 @@ func (run *oracleRun) check(history []*v1.Widget) []violation {
 	// Which send made each version: the first 2xx answer carrying its
 	// resourceVersion (a later one is a no-op that changed nothing).
 	maker := map[string]*decisionRec{}
+	first := map[string]int64{}
 	stored := map[*decisionRec]int{}
 	inHistory := map[string]bool{}
 	for _, v := range history {
@@ -88,11 +89,13 @@ func (run *oracleRun) check(history []*v1.Widget) []violation {
 				bad(d, "the server answered resourceVersion %s, which the history lacks", s.rv)
 				continue
 			}
-			if maker[s.rv] == nil {
-				maker[s.rv] = d
-				stored[d]++
+			if f, ok := first[s.rv]; !ok || s.seq < f {
+				first[s.rv], maker[s.rv] = s.seq, d
 			}
 		}
+	}
+	for _, d := range maker {
+		stored[d]++
 	}
 	prev := run.created
 	for _, v := range history {

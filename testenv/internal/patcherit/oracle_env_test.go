@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -63,6 +64,17 @@ var oracleFaults = append(append([]plannedFault(nil), fuzzFaults...),
 	plannedFault{kind: fault429}, plannedFault{kind: fault429, after: true},
 	plannedFault{kind: faultForeignReset})
 
+// faultName names a planned fault, fault429 included.
+func faultName(p plannedFault) string {
+	if p.kind != fault429 {
+		return p.String()
+	}
+	if p.after {
+		return "429 with Retry-After after the server applied it"
+	}
+	return "429 with Retry-After before the server applied it"
+}
+
 // lostResponse tells whether a fault hides the server's answer to the
 // request it hit (the only faults after which the docs allow
 // ErrWriteOutcomeUnknown): everything but none and another writer first.
@@ -76,7 +88,11 @@ type send struct {
 	reached bool   // forwarded to the server
 	code    int    // the server's status code (0: not reached or no answer)
 	rv      string // the resourceVersion the server answered with (2xx)
+	seq     int64  // when the answer came, in the order of all answers
 }
+
+// answers orders the server's answers across writers.
+var answers atomic.Int64
 
 // decisionKey carries a decision's *decisionRec in the request context.
 type decisionKey struct{}
@@ -167,7 +183,8 @@ func forward(rt http.RoundTripper, req *http.Request, d *decisionRec, i int) (*h
 	if resp.StatusCode/100 == 2 && json.Unmarshal(body, &meta) == nil {
 		rv = meta.Metadata.ResourceVersion
 	}
-	d.update(i, func(s *send) { s.code, s.rv = resp.StatusCode, rv })
+	seq := answers.Add(1)
+	d.update(i, func(s *send) { s.code, s.rv, s.seq = resp.StatusCode, rv, seq })
 	return resp, nil
 }
 

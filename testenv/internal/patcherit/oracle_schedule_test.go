@@ -207,7 +207,11 @@ func (s oracleSchedule) String() string {
 			}
 			fmt.Fprintf(&b, "\n    w%d %s %s", st.writer, call, st.spec)
 			if len(st.faults) > 0 {
-				fmt.Fprintf(&b, " faults %v (foreign: w%d %s)", st.faults, st.foreignWriter, st.foreignSpec)
+				var fs []string
+				for _, f := range st.faults {
+					fs = append(fs, faultName(f))
+				}
+				fmt.Fprintf(&b, " faults [%s] (foreign: w%d %s)", strings.Join(fs, "; "), st.foreignWriter, st.foreignSpec)
 			}
 		}
 	}
@@ -242,8 +246,11 @@ func newSchedule(seed uint64) oracleSchedule {
 	for range 2 + r.IntN(3) {
 		readers := r.Perm(n)[:1+r.IntN(n)]
 		round := oracleRound{readers: readers}
-		for _, i := range r.Perm(len(readers)) {
+		for k, i := range r.Perm(len(readers)) {
 			st := oracleStep{writer: readers[i], retry: r.IntN(2) == 0, spec: drawSpec(r, s.writers[readers[i]])}
+			if k > 0 && r.IntN(2) == 0 && s.writers[st.writer].mode != patcher.WriteApplyWithoutLock {
+				st.spec = supersetOf(r, round.steps[k-1].spec)
+			}
 			if r.IntN(5) < 2 {
 				for range 1 + r.IntN(2) {
 					st.faults = append(st.faults, oracleFaults[r.IntN(len(oracleFaults))])
@@ -278,7 +285,7 @@ func drawSpec(r *rand.Rand, w oracleWriter) decisionSpec {
 		}
 		return s
 	}
-	s.tokened = r.IntN(5) != 0
+	s.tokened = r.IntN(3) != 0
 	s.item = s.tokened && r.IntN(2) == 0
 	s.step = s.tokened && r.IntN(3) == 0
 	s.removeItem = r.IntN(5) == 0
@@ -359,4 +366,15 @@ func overlapSpec(r *rand.Rand, d decisionSpec, w oracleWriter) decisionSpec {
 		return shared
 	}
 	return decisionSpec{tokened: true, item: r.IntN(2) == 0, condType: "own", condStatus: conditionStatus(r)}
+}
+
+// supersetOf draws a decision holding d's shared values and a token of its
+// own: the decision an earlier write in the round is a subset of.
+func supersetOf(r *rand.Rand, d decisionSpec) decisionSpec {
+	s := decisionSpec{tokened: true, item: r.IntN(2) == 0, step: r.IntN(3) == 0,
+		phase: d.phase, gen: d.gen, shared: d.shared, sharedStep: d.sharedStep, removePhase: d.removePhase}
+	if d.condType != "own" {
+		s.condType, s.condStatus = d.condType, d.condStatus
+	}
+	return s
 }

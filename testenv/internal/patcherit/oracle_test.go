@@ -2,6 +2,7 @@ package patcherit_test
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -34,6 +35,10 @@ import (
 //	cd testenv && go test ./internal/patcherit -run 'TestOracle/seed-17$' -v
 var oracleSeeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}
 
+// oracleMore runs seeds 1 to N instead of oracleSeeds (the figures of
+// docs/benchmarks.md).
+var oracleMore = flag.Int("oracle.seeds", 0, "TestOracle: run seeds 1 to N instead of the fixed ones")
+
 // knownOnMain are the seeds of oracleSeeds that fail on main before the
 // fixes of issue 37, each with the issue's case it shows.
 var knownOnMain = map[uint64]string{}
@@ -44,7 +49,14 @@ var knownOnMain = map[uint64]string{}
 func TestOracle(t *testing.T) {
 	e := oracleEnv(t)
 	stats := &oracleStats{}
-	for _, seed := range oracleSeeds {
+	seeds := oracleSeeds
+	if *oracleMore > 0 {
+		seeds = nil
+		for s := range uint64(*oracleMore) {
+			seeds = append(seeds, s+1)
+		}
+	}
+	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
 			if why, ok := knownOnMain[seed]; ok {
 				t.Skipf("fixed by settle-send/settle-exact: seed %d, %s", seed, why)
@@ -104,7 +116,7 @@ func (run *oracleRun) describe(v violation) string {
 	}
 	var sends []string
 	for _, s := range d.sends {
-		sends = append(sends, fmt.Sprintf("[%s: code %d rv %s]", s.fault, s.code, s.rv))
+		sends = append(sends, fmt.Sprintf("[%s: code %d rv %s]", faultName(s.fault), s.code, s.rv))
 	}
 	return fmt.Sprintf("decision %d (w%d %s, %s, token %d, sends %s, error %v): %s",
 		d.id, d.writer, run.writers[d.writer].oracleWriter, call, d.token, strings.Join(sends, " "), d.err, v.what)
