@@ -60,7 +60,11 @@ func (w oracleWriter) String() string {
 	if m == "" {
 		m = "no manager"
 	}
-	return fmt.Sprintf("%s/%s/%s", w.mode, m, w.clientName())
+	c := w.clientName()
+	if w.lag != lagNone {
+		c = fmt.Sprintf("%s ×%d", c, w.lagN)
+	}
+	return fmt.Sprintf("%s/%s/%s", w.mode, m, c)
 }
 
 // decisionSpec is what one decision does to the status. A tokened
