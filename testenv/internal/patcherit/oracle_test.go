@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,15 +35,40 @@ import (
 // it. Reproduce one seed:
 //
 //	cd testenv && go test ./internal/patcherit -run 'TestOracle/seed-17$' -v
-var oracleSeeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}
+//
+// oracleSeeds are the seeds of the bounded run (make test): 1 to 40.
+var oracleSeeds = func() []uint64 {
+	var s []uint64
+	for i := range uint64(40) {
+		s = append(s, i+1)
+	}
+	return s
+}()
 
-// oracleMore runs seeds 1 to N instead of oracleSeeds (the figures of
-// docs/benchmarks.md).
-var oracleMore = flag.Int("oracle.seeds", 0, "TestOracle: run seeds 1 to N instead of the fixed ones")
+// The failures of current main, each a known case of issue 37.
+const (
+	case1 = "issue 37 case 1: nil for a write that was not stored: another writer's version sharing its values (one field manager name, or none) taken for ours"
+	case3 = "issue 37 case 3: a stored apply to the +listType=set status.plan.steps that another manager shares, its response lost: a Conflict (Retry: the decision run again)"
+	case7 = "issue 37 case 7: a plain client whose reads lag 3 times, after client-go's resend got a 409: a Conflict for a stored write"
+)
 
-// knownOnMain are the seeds of oracleSeeds that fail on main before the
-// fixes of issue 37, each with the issue's case it shows.
-var knownOnMain = map[uint64]string{}
+// knownOnMain are the seeds that fail on main before the fixes of issue
+// 37 (branches settle-send and settle-exact), each a regression case with
+// the case it shows: the first 40 (oracleSeeds) and those of 41–400
+// (go test -run TestOracle -args -oracle.seeds=400). Every other seed of
+// 1–400 passes on main.
+var knownOnMain = map[uint64]string{
+	2: case1, 23: case1, 71: case1, 109: case1, 126: case1, 134: case1, 155: case1, 156: case1, 159: case1, 203: case1,
+	211: case1, 232: case1, 284: case1, 287: case1, 317: case1, 324: case1, 327: case1, 361: case1, 385: case1,
+	15: case3, 24: case3, 27: case3, 45: case3, 59: case3, 63: case3, 69: case3, 91: case3, 131: case3, 162: case3,
+	163: case3, 172: case3, 193: case3, 205: case3, 226: case3, 276: case3, 283: case3, 295: case3, 313: case3,
+	349: case3, 391: case3, 394: case3, 399: case3,
+	32: case7, 158: case7, 219: case7, 236: case7, 348: case7,
+}
+
+// oracleMore runs seeds 1 to N instead, the known ones too (the figures
+// of docs/benchmarks.md).
+var oracleMore = flag.Int("oracle.seeds", 0, "TestOracle: run seeds 1 to N instead of the fixed ones, the known failures too")
 
 // TestOracle runs the fixed seeds (the bounded run of make test) and logs
 // the verdicts by write mode and client kind (docs/benchmarks.md, "The
@@ -49,7 +76,12 @@ var knownOnMain = map[uint64]string{}
 func TestOracle(t *testing.T) {
 	e := oracleEnv(t)
 	stats := &oracleStats{}
-	seeds := oracleSeeds
+	seeds := slices.Clone(oracleSeeds)
+	for _, s := range slices.Sorted(maps.Keys(knownOnMain)) {
+		if s > uint64(len(oracleSeeds)) {
+			seeds = append(seeds, s)
+		}
+	}
 	if *oracleMore > 0 {
 		seeds = nil
 		for s := range uint64(*oracleMore) {
@@ -58,7 +90,7 @@ func TestOracle(t *testing.T) {
 	}
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
-			if why, ok := knownOnMain[seed]; ok {
+			if why, ok := knownOnMain[seed]; ok && *oracleMore == 0 {
 				t.Skipf("fixed by settle-send/settle-exact: seed %d, %s", seed, why)
 			}
 			oracleSeed(t, e, seed, stats)
@@ -72,8 +104,10 @@ func TestOracle(t *testing.T) {
 //
 //	cd testenv && go test ./internal/patcherit -run '^$' -fuzz '^FuzzOracle$' -fuzztime 60s -parallel 1
 func FuzzOracle(f *testing.F) {
-	for _, seed := range oracleSeeds[:4] {
-		f.Add(seed)
+	for _, seed := range oracleSeeds[:8] {
+		if _, ok := knownOnMain[seed]; !ok {
+			f.Add(seed)
+		}
 	}
 	e := oracleEnv(f)
 	f.Fuzz(func(t *testing.T, seed uint64) {
