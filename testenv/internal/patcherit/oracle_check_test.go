@@ -194,13 +194,14 @@ type oracleStats struct {
 	mu        sync.Mutex
 	schedules int
 	byKind    map[string]*[len(verdictNames)]int
+	lost      map[string]int // decisions one of whose responses was lost
 }
 
 func (s *oracleStats) add(run *oracleRun) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.byKind == nil {
-		s.byKind = map[string]*[len(verdictNames)]int{}
+		s.byKind, s.lost = map[string]*[len(verdictNames)]int{}, map[string]int{}
 	}
 	s.schedules++
 	for _, d := range run.recs {
@@ -210,6 +211,9 @@ func (s *oracleStats) add(run *oracleRun) {
 			s.byKind[k] = &[len(verdictNames)]int{}
 		}
 		s.byKind[k][classify(d.err)]++
+		if slices.ContainsFunc(d.sends, func(s send) bool { return lostResponse(s.fault) }) {
+			s.lost[k]++
+		}
 	}
 }
 
@@ -218,27 +222,32 @@ func (s *oracleStats) table() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d schedules\n\n| mode | client | decisions | nil | Conflict | Unknown | nothing sent | other | Unknown rate |\n|---|---|---|---|---|---|---|---|---|\n", s.schedules)
+	fmt.Fprintf(&b, "%d schedules\n\n| mode | client | decisions | nil | Conflict | Unknown | nothing sent | other | a response lost | Unknown rate (of all; of those with a response lost) |\n|---|---|---|---|---|---|---|---|---|---|\n", s.schedules)
 	var total [len(verdictNames)]int
+	lost := 0
 	for _, k := range slices.Sorted(maps.Keys(s.byKind)) {
 		c := s.byKind[k]
 		for i := range c {
 			total[i] += c[i]
 		}
-		fmt.Fprintf(&b, "| %s | %s |\n", k, row(c[:]))
+		lost += s.lost[k]
+		fmt.Fprintf(&b, "| %s | %s |\n", k, row(c[:], s.lost[k]))
 	}
-	fmt.Fprintf(&b, "| all | all | %s |\n", row(total[:]))
+	fmt.Fprintf(&b, "| all | all | %s |\n", row(total[:], lost))
 	return b.String()
 }
 
-func row(c []int) string {
+func row(c []int, lost int) string {
 	n := 0
 	for _, x := range c {
 		n += x
 	}
-	rate := 0.0
-	if n > 0 {
-		rate = 100 * float64(c[verdictUnknown]) / float64(n)
+	pct := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return 100 * float64(a) / float64(b)
 	}
-	return fmt.Sprintf("%d | %d | %d | %d | %d | %d | %.1f%%", n, c[0], c[1], c[2], c[3], c[4], rate)
+	return fmt.Sprintf("%d | %d | %d | %d | %d | %d | %d | %.1f%%; %.1f%%", n, c[0], c[1], c[2], c[3], c[4], lost,
+		pct(c[verdictUnknown], n), pct(c[verdictUnknown], lost))
 }

@@ -123,6 +123,11 @@ func oracleSeed(t *testing.T, e *testenv.Env, seed uint64, stats *oracleStats) {
 	if stats != nil {
 		stats.add(run)
 	}
+	for _, d := range run.recs {
+		if classify(d.err) == verdictOther {
+			t.Logf("decision %d (w%d %s): %v", d.id, d.writer, run.writers[d.writer].oracleWriter, d.err)
+		}
+	}
 	bad := run.check(history)
 	if len(bad) == 0 {
 		return
