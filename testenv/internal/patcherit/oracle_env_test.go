@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -231,7 +232,11 @@ func lose(req *http.Request, p plannedFault) (*http.Response, error) {
 	if req.Body != nil {
 		_, _ = io.Copy(io.Discard, req.Body)
 	}
-	if p.kind != fault429 {
+	switch p.kind {
+	case faultForeignReset:
+		return nil, &netOpError{err: syscall.ECONNRESET}
+	case fault429:
+	default:
 		return faultResponse(req, p.kind)
 	}
 	body := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"injected 429","reason":"TooManyRequests","code":429}`

@@ -52,6 +52,11 @@ func runSchedule(t *testing.T, e *testenv.Env, s oracleSchedule) (*oracleRun, []
 	run.created, run.key = w.DeepCopy(), client.ObjectKeyFromObject(w)
 	events := watchHistory(t, e, w)
 	for _, round := range s.rounds {
+		for _, st := range round.steps {
+			if st.burst {
+				run.foreign(st)
+			}
+		}
 		ps := map[int]*patcher.Patcher[*v1.Widget]{}
 		for _, i := range round.readers {
 			rw := run.writers[i]
@@ -85,19 +90,7 @@ func (run *oracleRun) newRec(writer int, spec decisionSpec, retry, foreign bool)
 func (run *oracleRun) step(st oracleStep, p *patcher.Patcher[*v1.Widget]) {
 	rw := run.writers[st.writer]
 	d := run.newRec(st.writer, st.spec, st.retry, false)
-	foreign := func() error {
-		fw := run.writers[st.foreignWriter]
-		fd := run.newRec(st.foreignWriter, st.foreignSpec, false, true)
-		fctx := context.WithValue(ctx, decisionKey{}, fd)
-		fp, err := patcher.Fetch(fctx, fw.c, run.key, &v1.Widget{}, fw.opts...)
-		if err == nil {
-			_ = st.foreignSpec.mutate(st.foreignWriter, fd.token)(fp.Object())
-			err = fp.Flush(fctx)
-		}
-		fd.err, fd.done = err, true
-		return nil
-	}
-	rw.ot.arm(st.faults, foreign)
+	rw.ot.arm(st.faults, func() error { run.foreign(st); return nil })
 	if rw.lag != nil {
 		rw.lag.arm(p.Object().DeepCopy(), rw.lagN)
 	}
@@ -115,6 +108,20 @@ func (run *oracleRun) step(st oracleStep, p *patcher.Patcher[*v1.Widget]) {
 	if rw.lag != nil {
 		rw.lag.arm(nil, 0)
 	}
+}
+
+// foreign makes st's foreign decision: writer foreignWriter fetches and
+// flushes foreignSpec, its verdict checked like any other.
+func (run *oracleRun) foreign(st oracleStep) {
+	fw := run.writers[st.foreignWriter]
+	fd := run.newRec(st.foreignWriter, st.foreignSpec, false, true)
+	fctx := context.WithValue(ctx, decisionKey{}, fd)
+	fp, err := patcher.Fetch(fctx, fw.c, run.key, &v1.Widget{}, fw.opts...)
+	if err == nil {
+		_ = st.foreignSpec.mutate(st.foreignWriter, fd.token)(fp.Object())
+		err = fp.Flush(fctx)
+	}
+	fd.err, fd.done = err, true
 }
 
 // watchHistory opens a watch on w's name from its creation and returns a

@@ -181,6 +181,7 @@ type oracleStep struct {
 	faults        []plannedFault
 	foreignWriter int
 	foreignSpec   decisionSpec
+	burst         bool // the foreign decision is also made before the round's reads (the same second)
 }
 
 // oracleRound: the participants read the object (in order), then decide
@@ -215,7 +216,7 @@ func (s oracleSchedule) String() string {
 				for _, f := range st.faults {
 					fs = append(fs, faultName(f))
 				}
-				fmt.Fprintf(&b, " faults [%s] (foreign: w%d %s)", strings.Join(fs, "; "), st.foreignWriter, st.foreignSpec)
+				fmt.Fprintf(&b, " faults [%s] (foreign: w%d %s, burst %v)", strings.Join(fs, "; "), st.foreignWriter, st.foreignSpec, st.burst)
 			}
 		}
 	}
@@ -225,6 +226,7 @@ func (s oracleSchedule) String() string {
 // newSchedule draws a schedule from seed: 2–4 writers, 2–4 rounds.
 func newSchedule(seed uint64) oracleSchedule {
 	r := rand.New(rand.NewPCG(seed, 0x0a11ce))
+	bursts := rand.New(rand.NewPCG(seed, 0xb0057)) // a stream of its own: r's schedules stay as they were
 	s := oracleSchedule{seed: seed}
 	n := 2 + r.IntN(3)
 	for i := range n {
@@ -261,6 +263,7 @@ func newSchedule(seed uint64) oracleSchedule {
 				}
 				st.foreignWriter = (st.writer + 1 + r.IntN(n-1)) % n
 				st.foreignSpec = overlapSpec(r, st.spec, s.writers[st.foreignWriter])
+				st.burst = bursts.IntN(2) == 0
 			}
 			round.steps = append(round.steps, st)
 		}
