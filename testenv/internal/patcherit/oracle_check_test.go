@@ -65,7 +65,8 @@ type violation struct {
 //   - an error that sends nothing: not stored;
 //   - any error: stored at most once;
 //   - no write changes another writer's counter, removes another writer's
-//     item, set value or condition, and no item is stored twice.
+//     item, set value or condition, or changes a field its decision does
+//     not touch; no item is stored twice.
 func (run *oracleRun) check(history []*v1.Widget) []violation {
 	var out []violation
 	bad := func(d *decisionRec, f string, a ...any) {
@@ -140,6 +141,9 @@ func (run *oracleRun) checkVersion(d *decisionRec, prev, v *v1.Widget, bad func(
 				bad(d, "version %s changed %s's condition %s", v.ResourceVersion, key, typ)
 			}
 		}
+	}
+	for _, f := range outside(d, prev, v) {
+		bad(d, "version %s changed %s, which its decision %s does not touch", v.ResourceVersion, f, d.spec)
 	}
 	for _, it := range v.Status.Items {
 		if countOf(v.Status.Items, it) > 1 {
@@ -250,4 +254,53 @@ func row(c []int, lost int) string {
 	}
 	return fmt.Sprintf("%d | %d | %d | %d | %d | %d | %d | %.1f%%; %.1f%%", n, c[0], c[1], c[2], c[3], c[4], lost,
 		pct(c[verdictUnknown], n), pct(c[verdictUnknown], lost))
+}
+
+// outside lists what version v changed from prev, among the values of
+// other writers and the shared ones, that d's decision does not touch:
+// another writer's value put back or dropped, or a value from nowhere.
+// (A writer's own values are its own business: an apply without the lock
+// through a lagging reader may put back its own.)
+func outside(d *decisionRec, prev, v *v1.Widget) []string {
+	s, a, b := d.spec, prev.Status, v.Status
+	own := fmt.Sprintf("w%d", d.writer)
+	others := func(l []string) []string {
+		return slices.DeleteFunc(slices.Clone(l), func(x string) bool { return strings.HasPrefix(x, own+"-") })
+	}
+	var out []string
+	if a.Phase != b.Phase && s.phase == "" && !s.removePhase {
+		out = append(out, "phase")
+	}
+	if a.ObservedGeneration != b.ObservedGeneration && s.gen == 0 {
+		out = append(out, "observedGeneration")
+	}
+	if !slices.Equal(others(a.Items), others(b.Items)) && !s.item && !s.removeItem {
+		out = append(out, "items")
+	}
+	if !slices.Equal(others(steps(prev)), others(steps(v))) && s.sharedStep == "" && !s.step && !s.removeStep {
+		out = append(out, "plan.steps")
+	}
+	for _, k := range slices.Sorted(maps.Keys(mapUnion(a.Counters, b.Counters))) {
+		if a.Counters[k] != b.Counters[k] && k != own && !(k == "shared" && s.shared != 0) {
+			out = append(out, "counters."+k)
+		}
+	}
+	ownType := fmt.Sprintf("W%d", d.writer)
+	for _, c := range append(slices.Clone(a.Conditions), b.Conditions...) {
+		x, y := meta.FindStatusCondition(a.Conditions, c.Type), meta.FindStatusCondition(b.Conditions, c.Type)
+		changed := (x == nil) != (y == nil) || x != nil && (x.Status != y.Status || x.Reason != y.Reason)
+		if changed && c.Type != ownType && c.Type != s.condType && !slices.Contains(out, "conditions."+c.Type) {
+			out = append(out, "conditions."+c.Type)
+		}
+	}
+	return out
+}
+
+func mapUnion(a, b map[string]int64) map[string]int64 {
+	u := maps.Clone(a)
+	if u == nil {
+		u = map[string]int64{}
+	}
+	maps.Copy(u, b)
+	return u
 }

@@ -104,6 +104,7 @@ type decisionRec struct {
 	id      int
 	writer  int
 	token   int64 // 0: a bare decision (no token)
+	spec    decisionSpec
 	retry   bool
 	foreign bool // run inside another decision's fault
 	mu      sync.Mutex

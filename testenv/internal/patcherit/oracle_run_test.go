@@ -75,7 +75,7 @@ func runSchedule(t *testing.T, e *testenv.Env, s oracleSchedule) (*oracleRun, []
 }
 
 func (run *oracleRun) newRec(writer int, spec decisionSpec, retry, foreign bool) *decisionRec {
-	d := &decisionRec{id: len(run.recs), writer: writer, retry: retry, foreign: foreign}
+	d := &decisionRec{id: len(run.recs), writer: writer, retry: retry, foreign: foreign, spec: spec}
 	if spec.tokened {
 		run.tokens++
 		d.token = run.tokens

@@ -69,6 +69,14 @@ var knownOnMain = map[uint64]string{
 	32: case7, 158: case7, 219: case7, 236: case7, 348: case7,
 }
 
+// foundOnMain are seeds that fail on main with a violation outside issue
+// 37's cases, fixed by no branch yet: they run, unskipped (the minimal
+// case: TestOracleNoLockApplyKeepsARemovalItDidNotDecide).
+var foundOnMain = map[uint64]string{
+	42:  "an apply without the lock puts back another writer's condition removed after its read",
+	322: "an apply without the lock puts back another writer's condition removed after its read",
+}
+
 // oracleMore runs seeds 1 to N instead, the known ones too (the figures
 // of docs/benchmarks.md).
 var oracleMore = flag.Int("oracle.seeds", 0, "TestOracle: run seeds 1 to N instead of the fixed ones, the known failures too")
@@ -80,7 +88,7 @@ func TestOracle(t *testing.T) {
 	e := oracleEnv(t)
 	stats := &oracleStats{}
 	seeds := slices.Clone(oracleSeeds)
-	for _, s := range slices.Sorted(maps.Keys(knownOnMain)) {
+	for _, s := range slices.Sorted(maps.Keys(mapUnionS(knownOnMain, foundOnMain))) {
 		if s > uint64(len(oracleSeeds)) {
 			seeds = append(seeds, s)
 		}
@@ -180,4 +188,10 @@ func (run *oracleRun) historyText(history []*v1.Widget) string {
 		fmt.Fprintf(&b, "\n  %s %s %v", v.ResourceVersion, st, entries)
 	}
 	return b.String()
+}
+
+func mapUnionS(a, b map[uint64]string) map[uint64]string {
+	u := maps.Clone(a)
+	maps.Copy(u, b)
+	return u
 }
