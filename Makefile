@@ -105,11 +105,12 @@ test-compat: ## The runtime, testenv and the goldens at every supported controll
 FUZZTIME ?= 30s
 
 .PHONY: fuzz
-fuzz: ## Fuzz the patcher's call sequences (no panic, no silent loss), then transport faults on the real API server, then settling on a drifted CRD (apply removals, pruned fields, JSON Patch removals, a lagging reader), FUZZTIME (30s) each; FUZZ_SERVER=0 fuzzes the patcher alone (the real-server fuzzers' seed corpora still run in make test).
+fuzz: ## Fuzz the patcher's call sequences (no panic, no silent loss), then transport faults on the real API server, then settling on a drifted CRD (apply removals, pruned fields, JSON Patch removals, a lagging reader), then the settling oracle (seeded schedules of writers, every verdict checked against the server's history), FUZZTIME (30s) each; FUZZ_SERVER=0 fuzzes the patcher alone (the real-server fuzzers' seed corpora still run in make test).
 	$(ROOT_GO) test $(TEST_FLAGS) ./patcher -run '^$$' -fuzz '^FuzzCallSequences$$' -fuzztime $(FUZZTIME)
 ifneq ($(FUZZ_SERVER),0)
 	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzTransportFaults$$' -fuzztime $(FUZZTIME)
 	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzSettleFaults$$' -fuzztime $(FUZZTIME) -parallel 1
+	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzOracle$$' -fuzztime $(FUZZTIME) -parallel 1
 endif
 
 .PHONY: test-install
