@@ -20,7 +20,6 @@ import (
 func (r *run) clients() (cached client.Client, api client.Client) {
 	base := withWatch(r.server)
 	writes := interceptor.Funcs{
-		List: r.list,
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 			return r.write(ctx, "create", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Create(ctx, obj, opts...) })
 		},
@@ -60,9 +59,15 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		return r.get(ctx, key, obj, false)
 	}
+	cachedFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		return r.list(ctx, c, list, false, opts...)
+	}
 	apiFuncs := writes
 	apiFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		return r.get(ctx, key, obj, true)
+	}
+	apiFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		return r.list(ctx, c, list, true, opts...)
 	}
 	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)
 }
@@ -91,7 +96,8 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	}
 	v := h.newest()
 	if !api {
-		v -= r.chooseLag(len(h.versions) - r.floor[k])
+		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k)))
+		r.cache.saw(k, v)
 	}
 	if r.cur != nil {
 		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api})
@@ -114,13 +120,23 @@ func (r *run) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
 }
 
 // list reads from the server (lists are not lagged) and records every item
-// as seen at its newest version.
-func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+// as seen at its newest version; a cached list (api false) is a read of the
+// informers, which then hold that version.
+func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
 	if r.stopped() {
 		return errCrashed
 	}
-	if err := c.List(ctx, list, opts...); err != nil {
-		return err
+	handled := false
+	if !api {
+		var err error
+		if handled, err = r.indexedList(ctx, c, list, opts); err != nil {
+			return err
+		}
+	}
+	if !handled {
+		if err := c.List(ctx, list, opts...); err != nil {
+			return err
+		}
 	}
 	items, err := meta.ExtractList(list)
 	if err != nil {
@@ -139,8 +155,11 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 		if err != nil {
 			return err
 		}
+		if !api {
+			r.cache.saw(k, h.newest())
+		}
 		if r.cur != nil {
-			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: true})
+			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, List: true})
 			r.cur.seen[k] = h.newest()
 		}
 	}
@@ -181,10 +200,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		if err != nil {
 			return
 		}
-		switch verb {
-		case "create":
-			r.noteCreate(k)
-		case "delete":
+		if verb == "delete" {
 			r.checkDelete(k, uid, w.Based)
 		}
 	}()
@@ -200,7 +216,15 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
-		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
+		h := r.record(k, content, obj.GetResourceVersion())
+		changed := r.lastChanged
+		if rv := obj.GetResourceVersion(); rv != "" && h.rvs[h.newest()] == rv {
+			// The answer, decoded into obj, is a read: the writer holds
+			// the newest version even when its write changed nothing (a
+			// no-op patch after a stale read answers with the newest).
+			r.cur.seen[k] = h.newest()
+		}
+		return h, changed, nil
 	})
 }
 
@@ -233,10 +257,14 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 		return err
 	}
 	if changed {
+		if w.Data == "" && h.newest() > 0 && h.versions[h.newest()] != nil {
+			r.cur.step.Writes[i].Data = describeChange(h.versions[h.newest()-1], h.versions[h.newest()])
+		}
 		r.cur.step.Writes[i].Version = h.newest() + 1
 		r.cur.step.Writes[i].Gone = h.versions[h.newest()] == nil
 		r.cur.wrote = true
 		r.cur.seen[k] = h.newest()
+		r.noteWritten(k, h)
 		r.queueEvent(k)
 	}
 	return nil
@@ -275,17 +303,13 @@ func (r *run) createGenerated(ctx context.Context, k objKey, obj client.Object, 
 		r.record(k, nil, "")
 	}
 	w := Write{Verb: "create", Object: k.String()}
-	err := r.recordWrite(ctx, k, w, nil, func() (*history, bool, error) {
+	return r.recordWrite(ctx, k, w, nil, func() (*history, bool, error) {
 		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
 		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
 	})
-	if err == nil {
-		r.noteCreate(k)
-	}
-	return err
 }
 
 // comparableClient returns c behind a pointer. interceptor's clients are

@@ -50,8 +50,12 @@ type built struct {
 }
 
 // runSetup runs setup on a recording manager over c and api.
-func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader) (out []built, err error) {
-	m := &recordingManager{c: c, api: api}
+// The field indexes it registers go into indexes (nil: dropped).
+func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader, indexes fieldIndexes) (out []built, err error) {
+	if indexes == nil {
+		indexes = fieldIndexes{}
+	}
+	m := &recordingManager{c: c, api: api, indexer: recordingIndexer{scheme: c.Scheme(), into: indexes}}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %v", p)
@@ -217,6 +221,7 @@ type recordingManager struct {
 	c         client.Client
 	api       client.Reader
 	runnables []manager.Runnable
+	indexer   recordingIndexer
 }
 
 func (m *recordingManager) Add(r manager.Runnable) error {
@@ -235,7 +240,7 @@ func (m *recordingManager) GetLogger() logr.Logger         { return logr.Discard
 func (m *recordingManager) GetControllerOptions() config.Controller {
 	return config.Controller{SkipNameValidation: ptr.To(true)}
 }
-func (m *recordingManager) GetFieldIndexer() client.FieldIndexer { return noIndexer{} }
+func (m *recordingManager) GetFieldIndexer() client.FieldIndexer { return m.indexer }
 func (m *recordingManager) GetEventRecorderFor(string) k8srecord.EventRecorder {
 	return &k8srecord.FakeRecorder{}
 }
@@ -243,12 +248,6 @@ func (m *recordingManager) Elected() <-chan struct{} {
 	ch := make(chan struct{})
 	close(ch)
 	return ch
-}
-
-type noIndexer struct{}
-
-func (noIndexer) IndexField(context.Context, client.Object, string, client.IndexerFunc) error {
-	return nil
 }
 
 // validateSetup runs Scenario.Setup once, on a client of the backend, and
@@ -261,7 +260,7 @@ func (ex *explorer) validateSetup() error {
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, c, c)
+	bs, err := runSetup(ex.s.Setup, c, c, nil)
 	if err != nil {
 		return err
 	}
