@@ -54,6 +54,17 @@ func (ex *explorer) validateBuiltin() error {
 		}
 		ex.disabled[name] = true
 	}
+	ex.uncached = map[schema.GroupVersionKind]bool{}
+	for i, o := range ex.o.Uncached {
+		if o == nil {
+			return fmt.Errorf("explore: Options.Uncached[%d] is nil", i)
+		}
+		gvk, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+		if err != nil {
+			return fmt.Errorf("explore: Options.Uncached[%d]: %w", i, err)
+		}
+		ex.uncached[gvk] = true
+	}
 	ex.ogKinds = map[schema.GroupVersionKind]bool{}
 	for i, rc := range ex.s.Reconcilers {
 		if hasObservedGeneration(rc.For) {

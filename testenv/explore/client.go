@@ -95,12 +95,13 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 		return err
 	}
 	v := h.newest()
-	if !api {
+	uncached := !api && r.ex.uncached[k.gvk]
+	if !api && !uncached {
 		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k)))
 		r.cache.saw(k, v)
 	}
 	if r.cur != nil {
-		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api})
+		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached})
 		if v > r.cur.seenOrNone(k) {
 			r.cur.seen[k] = v
 		}
@@ -155,11 +156,12 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 		if err != nil {
 			return err
 		}
-		if !api {
+		uncached := !api && r.ex.uncached[k.gvk]
+		if !api && !uncached {
 			r.cache.saw(k, h.newest())
 		}
 		if r.cur != nil {
-			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, List: true})
+			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, List: true})
 			r.cur.seen[k] = h.newest()
 		}
 	}

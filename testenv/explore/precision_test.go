@@ -287,3 +287,37 @@ func TestOwnDeleteAskedByUser(t *testing.T) {
 		t.Fatalf("want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
 	}
 }
+
+// A kind the manager reads uncached (client.Options.Cache.DisableFor,
+// declared in Options.Uncached) is read fresh through the reconcilers'
+// client: the reconciler that reads its parent through that client, found
+// deleting its own Gizmo after a stale read under the defaults
+// (TestBuiltinInvariantsFindEachBug), is correct with its parent uncached.
+func TestUncachedKindReadsFresh(t *testing.T) {
+	o := serverOptions(t)
+	o.Uncached = []client.Object{&testv1.Widget{}}
+	res, schedules, err := explore.RunSteps(t.Context(), gizmoScenario(gizmoReconciler{staleParent: true}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
+	}
+	uncached := 0
+	for _, steps := range schedules {
+		for _, st := range steps {
+			for _, rd := range st.Reads {
+				if !strings.HasPrefix(rd.Object, "Widget ") {
+					continue
+				}
+				if !rd.Uncached || rd.Version != rd.Newest {
+					t.Fatalf("step %d read %+v, want the newest Widget, uncached:\n%s", st.Index, rd, stepsString(steps))
+				}
+				uncached++
+			}
+		}
+	}
+	if uncached == 0 {
+		t.Fatal("no Widget read: the test tests nothing")
+	}
+}

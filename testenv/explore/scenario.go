@@ -136,6 +136,11 @@ type Options struct {
 	// call fails, as it never sees the answer. At most one write is in
 	// flight per schedule. Default false.
 	InFlightWrite bool
+	// Uncached are kinds the operator's manager reads uncached, as its
+	// client.Options.Cache.DisableFor says (in main.go, which Setup never
+	// sees): a Get of one through the reconcilers' client reads the
+	// newest version from the server, never a lagging cache.
+	Uncached []client.Object
 	// Disable turns built-in invariants off by name, e.g.
 	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
 	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
@@ -279,6 +284,9 @@ type Read struct {
 	Version, Newest int
 	// API marks a read through the API reader (always the newest).
 	API bool
+	// Uncached marks a read through the client of a kind in
+	// Options.Uncached (always the newest).
+	Uncached bool
 	// List marks an item of a List (through the cache unless API).
 	List bool
 }
@@ -317,6 +325,9 @@ func (s Step) String() string {
 		how := "cache"
 		if r.API {
 			how = "API reader"
+		}
+		if r.Uncached {
+			how = "uncached client"
 		}
 		if r.List {
 			how += ", list"

@@ -25,8 +25,10 @@ type explorer struct {
 	seen     map[uint64]bool
 	runs     int
 	pruned   int
-	// disabled are the invariants Options.Disable turns off.
+	// disabled are the invariants Options.Disable turns off; uncached the
+	// kinds of Options.Uncached.
 	disabled map[string]bool
+	uncached map[schema.GroupVersionKind]bool
 	// ogKinds are the For kinds whose Go type has status.observedGeneration.
 	ogKinds map[schema.GroupVersionKind]bool
 	records []record
