@@ -34,8 +34,8 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
 			return r.write(ctx, "delete", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Delete(ctx, obj, opts...) })
 		},
-		DeleteAllOf: func(context.Context, client.WithWatch, client.Object, ...client.DeleteAllOfOption) error {
-			return fmt.Errorf("explore: DeleteAllOf is not supported: its deletions could not be recorded")
+		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
+			return r.deleteAllOf(ctx, c, obj, opts)
 		},
 		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
 			return r.apply(ctx, "apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error { return c.Apply(ctx, ac, opts...) })
