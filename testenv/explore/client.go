@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -206,7 +207,12 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			r.checkDelete(k, uid, w.Based)
 		}
 	}()
-	return r.recordWrite(ctx, k, w, send(ctx, obj, p), func() (*history, bool, error) {
+	sentRV := obj.GetResourceVersion()
+	sendErr := send(ctx, obj, p)
+	if sendErr == nil && (verb == "update" || strings.HasSuffix(verb, " update")) {
+		w.Based = r.heldByUpdate(k, sentRV, w.Based)
+	}
+	return r.recordWrite(ctx, k, w, sendErr, func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
 		// delete may leave the object (finalizers) or not. So may a write
 		// that removed the last finalizer of an object being deleted: the
@@ -228,6 +234,22 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		}
 		return h, changed, nil
 	})
+}
+
+// heldByUpdate is what an accepted update proves its writer held: an
+// update carrying a resourceVersion succeeds only when that is the
+// object's newest, so the writer held that version, whatever this step
+// read (it may keep an earlier answer). It returns the step's Based,
+// raised to it.
+func (r *run) heldByUpdate(k objKey, sentRV string, based int) int {
+	h := r.hist[k]
+	if h == nil || sentRV == "" || h.rvs[h.newest()] != sentRV || h.versions[h.newest()] == nil {
+		return based
+	}
+	if h.newest() > r.cur.seenOrNone(k) {
+		r.cur.seen[k] = h.newest()
+	}
+	return max(based, h.newest()+1)
 }
 
 // finalizing reports an answer that may be the last version of a deleted

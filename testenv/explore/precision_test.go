@@ -321,3 +321,50 @@ func TestUncachedKindReadsFresh(t *testing.T) {
 		t.Fatal("no Widget read: the test tests nothing")
 	}
 }
+
+// keeper updates spec.size to 1, then to 2, from the answer to its last
+// update, kept in memory across reconciles, whatever its cache shows.
+type keeper struct {
+	c    client.Client
+	last *testv1.Widget
+}
+
+func (r *keeper) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &testv1.Widget{}
+	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if r.last != nil {
+		w = r.last
+	}
+	if w.Spec.Size >= 2 {
+		return ctrl.Result{}, nil
+	}
+	w.Spec.Size++
+	if err := r.c.Update(ctx, w); err != nil {
+		r.last = nil
+		return ctrl.Result{}, err
+	}
+	r.last = w
+	return ctrl.Result{}, nil
+}
+
+// An update the server accepted with a resourceVersion proves the writer
+// held that version: one sent from an answer kept in memory, after a stale
+// read in the same reconcile, loses nothing.
+func TestAcceptedUpdateProvesItsBase(t *testing.T) {
+	s := explore.Scenario{
+		Reconcilers: []explore.Reconciler{{Name: "keeper", For: &testv1.Widget{},
+			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &keeper{c: c} }}},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+	}
+	o := serverOptions(t)
+	o.Disable = []string{explore.InvariantObservedGenerationStuck}
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
+	}
+}
