@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/statuspatch/statuspatch/testenv/internal/crinternals"
 )
 
 // clients returns the reconcilers' client (cached reads served from the
@@ -55,7 +57,7 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
 		},
 	}
-	setIfPresent(&writes, "SubResourceApply", r.subResourceApply)
+	crinternals.SetIfPresent(&writes, "SubResourceApply", r.subResourceApply)
 	cachedFuncs := writes
 	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		return r.get(ctx, key, obj, false)
