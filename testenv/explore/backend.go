@@ -50,8 +50,39 @@ func (b *serverBackend) begin(ctx context.Context, touched []objKey) (client.Cli
 		if err := b.c.Delete(ctx, u); client.IgnoreNotFound(err) != nil {
 			return nil, fmt.Errorf("explore: reset %s: %w", k, err)
 		}
+		if k.gvk.Group == "" && k.gvk.Kind == "Namespace" {
+			if err := b.finalizeNamespace(ctx, k); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return b.c, nil
+}
+
+// finalizeNamespace does what the namespace controller, which no test
+// server runs, does for a deleted Namespace: it clears spec.finalizers
+// through the finalize subresource and deletes it again, so that it is
+// gone, not left Terminating (and the next schedule can create it again).
+// Objects in it are reset one by one, as every object a schedule wrote.
+func (b *serverBackend) finalizeNamespace(ctx context.Context, k objKey) error {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("explore: reset %s: %w", k, err)
+	}
+	if u.GetDeletionTimestamp() == nil {
+		return fmt.Errorf("explore: reset %s: still there, not being deleted, after its deletion", k)
+	}
+	unstructured.RemoveNestedField(u.Object, "spec", "finalizers")
+	if err := b.c.SubResource("finalize").Update(ctx, u); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("explore: reset %s: clearing spec.finalizers: %w", k, err)
+	}
+	if err := b.c.Delete(ctx, u); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("explore: reset %s: deleting it once finalized: %w", k, err)
+	}
+	return nil
 }
 
 // Fake runs schedules on a new controller-runtime fake client per schedule,

@@ -39,6 +39,7 @@ type record struct {
 var builtinInvariants = []string{
 	InvariantLostWrite, InvariantObservedGeneration, InvariantObservedGenerationStuck,
 	InvariantConverges, InvariantOwnDelete, InvariantErrorLoop, InvariantRecordLive,
+	InvariantDeletedStaysDeleted,
 }
 
 func (ex *explorer) validateBuiltin() error {
@@ -52,6 +53,17 @@ func (ex *explorer) validateBuiltin() error {
 			return fmt.Errorf("explore: Options.Disable: %q is not a built-in invariant (one of %q)", name, builtinInvariants)
 		}
 		ex.disabled[name] = true
+	}
+	ex.uncached = map[schema.GroupVersionKind]bool{}
+	for i, o := range ex.o.Uncached {
+		if o == nil {
+			return fmt.Errorf("explore: Options.Uncached[%d] is nil", i)
+		}
+		gvk, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+		if err != nil {
+			return fmt.Errorf("explore: Options.Uncached[%d]: %w", i, err)
+		}
+		ex.uncached[gvk] = true
 	}
 	ex.ogKinds = map[schema.GroupVersionKind]bool{}
 	for i, rc := range ex.s.Reconcilers {
@@ -127,34 +139,6 @@ func (r *run) uidOf(k objKey) types.UID {
 	}
 	uid, _, _ := unstructured.NestedString(h.versions[h.newest()], "metadata", "uid")
 	return types.UID(uid)
-}
-
-// noteCreate remembers an object a reconciler (not an action) created.
-func (r *run) noteCreate(k objKey) {
-	if r.cur == nil || r.cur.action {
-		return
-	}
-	if uid := r.uidOf(k); uid != "" {
-		r.created[uid] = r.cur.step.Index
-	}
-}
-
-// checkDelete fails when a reconciler deleted uid, an object a reconciler
-// of this run created.
-func (r *run) checkDelete(k objKey, uid types.UID, based int) {
-	if r.cur == nil || r.cur.action || uid == "" {
-		return
-	}
-	by, ok := r.created[uid]
-	if !ok {
-		return
-	}
-	seen := "without having read it"
-	if based > 0 {
-		seen = fmt.Sprintf("having seen v%d of it", based)
-	}
-	r.fail(InvariantOwnDelete, fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s: nothing but an action replaces what a reconciler created",
-		k, shortUID(uid), by, r.request(), seen))
 }
 
 func shortUID(uid types.UID) string {

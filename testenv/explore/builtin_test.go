@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -68,6 +70,8 @@ type gizmoReconciler struct {
 	// deciding from the cache, and writes status without the optimistic
 	// lock.
 	blind bool
+	// apply creates the Gizmo by server-side apply, not create.
+	apply bool
 }
 
 func (r *gizmoReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -92,7 +96,7 @@ func (r *gizmoReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			if err := controllerutil.SetControllerReference(w, g, r.c.Scheme()); err != nil {
 				return ctrl.Result{}, err
 			}
-			if err := r.c.Create(ctx, g); err != nil {
+			if err := r.create(ctx, g); err != nil {
 				return ctrl.Result{}, err
 			}
 			recorded = string(g.UID)
@@ -132,6 +136,20 @@ func (r *gizmoReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, errors.New("waiting for the gizmo to be ready")
 	}
 	return ctrl.Result{}, nil
+}
+
+// create creates g, by server-side apply with apply (the answer sets its
+// UID, as a create's does).
+func (r *gizmoReconciler) create(ctx context.Context, g *testv1.Gizmo) error {
+	if !r.apply {
+		return r.c.Create(ctx, g)
+	}
+	g.APIVersion, g.Kind = testv1.GroupVersion.String(), "Gizmo"
+	data, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	return r.c.Patch(ctx, g, client.RawPatch(types.ApplyPatchType, data), client.FieldOwner("widget"), client.ForceOwnership)
 }
 
 func gizmoScenario(rec gizmoReconciler, actions ...explore.Action) explore.Scenario {
@@ -211,20 +229,33 @@ func TestBuiltinInvariantsFindEachBug(t *testing.T) {
 		actions   []explore.Action
 		invariant string
 		message   string
+		// failover lets a standby manager take over once: its cache is
+		// not the old leader's, so it may read older versions than the
+		// old leader's last read (one cache never goes backwards).
+		failover bool
 	}{
 		{"stale parent deletes its new gizmo", gizmoReconciler{staleParent: true}, nil, explore.InvariantOwnDelete,
-			"created by step 1 was deleted by step 2 (widget reconciles Widget ns/w)"},
+			"created by step 1 was deleted by step 2 (widget reconciles Widget ns/w)", false},
+		{"stale parent deletes the gizmo it applied", gizmoReconciler{staleParent: true, apply: true}, nil, explore.InvariantOwnDelete,
+			"created by step 1 was deleted by step 2 (widget reconciles Widget ns/w), having seen v2 of it, after a stale read of Widget ns/w (v1, newest v2)", false},
 		{"error loop", gizmoReconciler{errorLoop: true}, nil, explore.InvariantErrorLoop,
-			"returns an error in a steady state, so it is retried forever: waiting for the gizmo"},
+			"returns an error in a steady state, so it is retried forever: waiting for the gizmo", false},
 		{"no observedGeneration", gizmoReconciler{noObservedGeneration: true}, []explore.Action{resize}, explore.InvariantObservedGenerationStuck,
-			"stuck at 0 below generation 2"},
-		{"blind status write", gizmoReconciler{blind: true}, nil, explore.InvariantLostWrite, "status.items"},
+			"stuck at 0 below generation 2", false},
+		{"blind status write", gizmoReconciler{blind: true}, nil, explore.InvariantLostWrite, "status.items", true},
 		{"record of a deleted gizmo", gizmoReconciler{trustRecord: true}, []explore.Action{deleteGizmo}, explore.InvariantRecordLive,
-			`status.plan.id records the Gizmo uid`},
+			`status.plan.id records the Gizmo uid`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := gizmoScenario(tc.rec, tc.actions...)
-			res, err := explore.Run(t.Context(), s, serverOptions(t))
+			opts := func() explore.Options {
+				o := serverOptions(t)
+				if tc.failover {
+					o.Crashes, o.LeaderChange = 1, true
+				}
+				return o
+			}
+			res, err := explore.Run(t.Context(), s, opts())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +265,7 @@ func TestBuiltinInvariantsFindEachBug(t *testing.T) {
 			}
 			t.Logf("found after %d schedules:\n%s", v.Schedules, v)
 
-			o := serverOptions(t)
+			o := opts()
 			o.Disable = []string{tc.invariant}
 			res, err = explore.Run(t.Context(), s, o)
 			if err != nil {
@@ -258,16 +289,19 @@ func TestDisableUnknownInvariant(t *testing.T) {
 
 // With GenerationChangedPredicate (as the operator's SetupWithManager
 // passes it), a status-only write queues no reconcile, so the schedule
-// that loses the blind status write (a second and third reconcile, each
-// queued by the previous one's status write) is not one production runs.
+// that loses the blind status write (a second reconcile queued by the
+// first one's status write, then a standby manager's, whose cache lags
+// behind the old leader's) is not one production runs.
 func TestPredicatesDropStatusOnlyEvents(t *testing.T) {
 	s := gizmoScenario(gizmoReconciler{blind: true})
-	res, err := explore.Run(t.Context(), s, serverOptions(t))
+	o := serverOptions(t)
+	o.Crashes, o.LeaderChange = 1, true
+	res, err := explore.Run(t.Context(), s, o)
 	if err != nil || res.Violation == nil || res.Violation.Invariant != explore.InvariantLostWrite {
 		t.Fatalf("without predicates: want the lost write, got %v, %v", err, res.Violation)
 	}
 	s.Reconcilers[0].Predicates = []predicate.Predicate{predicate.GenerationChangedPredicate{}}
-	res, err = explore.Run(t.Context(), s, serverOptions(t))
+	res, err = explore.Run(t.Context(), s, o)
 	if err != nil || res.Violation != nil || !res.Exhausted {
 		t.Fatalf("with GenerationChangedPredicate: want no violation and every schedule run, got %v, %+v", err, res)
 	}

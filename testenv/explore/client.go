@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -12,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/statuspatch/statuspatch/testenv/internal/crinternals"
 )
 
 // clients returns the reconcilers' client (cached reads served from the
@@ -20,7 +23,6 @@ import (
 func (r *run) clients() (cached client.Client, api client.Client) {
 	base := withWatch(r.server)
 	writes := interceptor.Funcs{
-		List: r.list,
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 			return r.write(ctx, "create", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Create(ctx, obj, opts...) })
 		},
@@ -35,8 +37,8 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
 			return r.write(ctx, "delete", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Delete(ctx, obj, opts...) })
 		},
-		DeleteAllOf: func(context.Context, client.WithWatch, client.Object, ...client.DeleteAllOfOption) error {
-			return fmt.Errorf("explore: DeleteAllOf is not supported: its deletions could not be recorded")
+		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
+			return r.deleteAllOf(ctx, c, obj, opts)
 		},
 		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
 			return r.apply(ctx, "apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error { return c.Apply(ctx, ac, opts...) })
@@ -55,14 +57,20 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
 		},
 	}
-	setIfPresent(&writes, "SubResourceApply", r.subResourceApply)
+	crinternals.SetIfPresent(&writes, "SubResourceApply", r.subResourceApply)
 	cachedFuncs := writes
 	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		return r.get(ctx, key, obj, false)
 	}
+	cachedFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		return r.list(ctx, c, list, false, opts...)
+	}
 	apiFuncs := writes
 	apiFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		return r.get(ctx, key, obj, true)
+	}
+	apiFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		return r.list(ctx, c, list, true, opts...)
 	}
 	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)
 }
@@ -90,11 +98,13 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 		return err
 	}
 	v := h.newest()
-	if !api {
-		v -= r.chooseLag(len(h.versions) - r.floor[k])
+	uncached := !api && r.ex.uncached[k.gvk]
+	if !api && !uncached {
+		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k)))
+		r.cache.saw(k, v)
 	}
 	if r.cur != nil {
-		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api})
+		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached})
 		if v > r.cur.seenOrNone(k) {
 			r.cur.seen[k] = v
 		}
@@ -114,13 +124,23 @@ func (r *run) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
 }
 
 // list reads from the server (lists are not lagged) and records every item
-// as seen at its newest version.
-func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+// as seen at its newest version; a cached list (api false) is a read of the
+// informers, which then hold that version.
+func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
 	if r.stopped() {
 		return errCrashed
 	}
-	if err := c.List(ctx, list, opts...); err != nil {
-		return err
+	handled := false
+	if !api {
+		var err error
+		if handled, err = r.indexedList(ctx, c, list, opts); err != nil {
+			return err
+		}
+	}
+	if !handled {
+		if err := c.List(ctx, list, opts...); err != nil {
+			return err
+		}
 	}
 	items, err := meta.ExtractList(list)
 	if err != nil {
@@ -139,8 +159,12 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 		if err != nil {
 			return err
 		}
+		uncached := !api && r.ex.uncached[k.gvk]
+		if !api && !uncached {
+			r.cache.saw(k, h.newest())
+		}
 		if r.cur != nil {
-			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: true})
+			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, List: true})
 			r.cur.seen[k] = h.newest()
 		}
 	}
@@ -181,14 +205,16 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		if err != nil {
 			return
 		}
-		switch verb {
-		case "create":
-			r.noteCreate(k)
-		case "delete":
+		if verb == "delete" {
 			r.checkDelete(k, uid, w.Based)
 		}
 	}()
-	return r.recordWrite(ctx, k, w, send(ctx, obj, p), func() (*history, bool, error) {
+	sentRV := obj.GetResourceVersion()
+	sendErr := send(ctx, obj, p)
+	if sendErr == nil && (verb == "update" || strings.HasSuffix(verb, " update")) {
+		w.Based = r.heldByUpdate(k, sentRV, w.Based)
+	}
+	return r.recordWrite(ctx, k, w, sendErr, func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
 		// delete may leave the object (finalizers) or not. So may a write
 		// that removed the last finalizer of an object being deleted: the
@@ -200,8 +226,32 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
-		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
+		h := r.record(k, content, obj.GetResourceVersion())
+		changed := r.lastChanged
+		if rv := obj.GetResourceVersion(); rv != "" && h.rvs[h.newest()] == rv {
+			// The answer, decoded into obj, is a read: the writer holds
+			// the newest version even when its write changed nothing (a
+			// no-op patch after a stale read answers with the newest).
+			r.cur.seen[k] = h.newest()
+		}
+		return h, changed, nil
 	})
+}
+
+// heldByUpdate is what an accepted update proves its writer held: an
+// update carrying a resourceVersion succeeds only when that is the
+// object's newest, so the writer held that version, whatever this step
+// read (it may keep an earlier answer). It returns the step's Based,
+// raised to it.
+func (r *run) heldByUpdate(k objKey, sentRV string, based int) int {
+	h := r.hist[k]
+	if h == nil || sentRV == "" || h.rvs[h.newest()] != sentRV || h.versions[h.newest()] == nil {
+		return based
+	}
+	if h.newest() > r.cur.seenOrNone(k) {
+		r.cur.seen[k] = h.newest()
+	}
+	return max(based, h.newest()+1)
 }
 
 // finalizing reports an answer that may be the last version of a deleted
@@ -233,10 +283,14 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 		return err
 	}
 	if changed {
+		if w.Data == "" && h.newest() > 0 && h.versions[h.newest()] != nil {
+			r.cur.step.Writes[i].Data = describeChange(h.versions[h.newest()-1], h.versions[h.newest()])
+		}
 		r.cur.step.Writes[i].Version = h.newest() + 1
 		r.cur.step.Writes[i].Gone = h.versions[h.newest()] == nil
 		r.cur.wrote = true
 		r.cur.seen[k] = h.newest()
+		r.noteWritten(k, h)
 		r.queueEvent(k)
 	}
 	return nil
@@ -275,17 +329,13 @@ func (r *run) createGenerated(ctx context.Context, k objKey, obj client.Object, 
 		r.record(k, nil, "")
 	}
 	w := Write{Verb: "create", Object: k.String()}
-	err := r.recordWrite(ctx, k, w, nil, func() (*history, bool, error) {
+	return r.recordWrite(ctx, k, w, nil, func() (*history, bool, error) {
 		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
 		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
 	})
-	if err == nil {
-		r.noteCreate(k)
-	}
-	return err
 }
 
 // comparableClient returns c behind a pointer. interceptor's clients are

@@ -91,6 +91,7 @@ func (r *run) maybeCrash() {
 // restart replaces the crashed process: new reconcilers on new clients,
 // every object queued, and, for a restart, a cold cache.
 func (r *run) restart(kind int) {
+	r.cache.reset()
 	if kind == crashRestart {
 		for _, k := range r.order {
 			r.floor[k] = r.hist[k].newest()

@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -148,16 +149,27 @@ func TestColdCacheAfterRestart(t *testing.T) {
 	}
 }
 
-// A crash the violation does not need is minimised away: the blind writer
-// loses its write without one.
+// A crash the violation does not need is minimised away: the search
+// tries the crash first (after the counter's first write), and the
+// invariant, which never holds, breaks without it.
 func TestMinimiseDropsNeedlessCrash(t *testing.T) {
 	o := serverOptions(t)
 	o.Crashes = 1
-	res, err := explore.Run(t.Context(), gizmoScenario(gizmoReconciler{blind: true}), o)
+	s := explore.Scenario{
+		Reconcilers: []explore.Reconciler{{Name: "counter", For: &testv1.Widget{},
+			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &counter{c: c, writes: 2} }}},
+		Objects:   []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		Invariant: func(context.Context, client.Reader) error { return errors.New("never holds") },
+	}
+	res, err := explore.Run(t.Context(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := res.Violation; v == nil || v.Invariant != explore.InvariantLostWrite || strings.Contains(v.Seed, "#") {
-		t.Fatalf("want the lost write without a crash in the seed, got:\n%v", v)
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantUser || strings.Contains(v.Seed, "#") {
+		t.Fatalf("want the user invariant broken without a crash in the seed, got:\n%v", v)
+	}
+	if v.Schedules != 1 {
+		t.Fatalf("found after %d schedules, want the first, which crashes", v.Schedules)
 	}
 }

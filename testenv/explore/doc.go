@@ -15,7 +15,8 @@
 // reconcile (or user Action) runs next, and, for each read through the
 // reconciler's cached client, which of the last Options.Versions versions
 // it sees (at most Options.StaleReads stale reads per schedule; the stalest
-// is tried first). Reads
+// is tried first), never older than what the process's cache already
+// served (an informer does not go backwards). Reads
 // through the API reader always see the newest version. Then the schedule
 // drains: rounds of the queue plus every reconciler on every object of its
 // kind, with fresh reads, until a round writes nothing (a steady state).
@@ -32,8 +33,11 @@
 //   - observedGeneration never goes backwards and never passes generation;
 //   - observedGeneration caught up: it equals generation in a steady state;
 //   - converges: a steady state within Options.MaxSteps drain steps;
+//   - deleted stays deleted: a reconciler creates again an object of its
+//     own For kind that a user action deleted;
 //   - no delete of own creation: a reconciler deletes what a reconciler of
-//     the schedule created (an action's replacement may be deleted);
+//     the schedule created (by any write), after a stale read or a crash
+//     (an action's replacement may be deleted);
 //   - no error loop: a reconcile errs in a steady state;
 //   - record names a live object (Scenario.Records) in a steady state;
 //   - no panic;

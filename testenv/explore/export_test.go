@@ -35,3 +35,11 @@ func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFligh
 	})
 	return res, out, err
 }
+
+// RunSteps is Run; it also returns the steps of every schedule the search
+// ran to its end (pruned ones aside), replays of the minimiser included.
+func RunSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, error) {
+	var out [][]Step
+	res, err := runVisiting(ctx, s, o, func(r *run) { out = append(out, r.steps) })
+	return res, out, err
+}

@@ -24,7 +24,12 @@ const cleanup = "example.com/cleanup"
 // the Widget is being deleted, as RabbitMQ cluster-operator v2.16.0 does:
 // with controllerutil.CreateOrUpdate, which creates the Widget again when
 // its own read finds it gone.
-type finalizerReconciler struct{ c client.Client }
+type finalizerReconciler struct {
+	c client.Client
+	// update removes the finalizer from what it read, with an update that
+	// fails on a stale read, and never creates.
+	update bool
+}
 
 func (r *finalizerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	w := &testv1.Widget{}
@@ -36,6 +41,10 @@ func (r *finalizerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 			return ctrl.Result{}, r.c.Update(ctx, w)
 		}
 		return ctrl.Result{}, nil
+	}
+	if r.update {
+		controllerutil.RemoveFinalizer(w, cleanup)
+		return ctrl.Result{}, client.IgnoreNotFound(r.c.Update(ctx, w))
 	}
 	fresh := &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: w.Namespace, Name: w.Name}}
 	_, err := controllerutil.CreateOrUpdate(ctx, r.c, fresh, func() error {
@@ -83,7 +92,9 @@ func TestLastFinalizerRemovalDeletes(t *testing.T) {
 	}{{"server", explore.Server(server(t))}, {"fake", explore.Fake(scheme, &testv1.Widget{})}} {
 		t.Run(b.name, func(t *testing.T) {
 			o := explore.Options{Backend: b.backend, Depth: 5, Budget: searchBound}
-			o.Disable = []string{explore.InvariantObservedGenerationStuck} // it keeps no observedGeneration
+			// It keeps no observedGeneration; the built-in invariant that
+			// finds this bug is TestDeletedStaysDeleted's.
+			o.Disable = []string{explore.InvariantObservedGenerationStuck, explore.InvariantDeletedStaysDeleted}
 			findRecreate(t, s, o, key)
 		})
 	}
@@ -121,5 +132,43 @@ func findRecreate(t *testing.T, s explore.Scenario, o explore.Options, key clien
 	}
 	if !removed || !stale || !created {
 		t.Fatalf("want the finalizer's removal recorded as the deletion (%t), a stale read after it (%t), then a create (%t):\n%s", removed, stale, created, v)
+	}
+}
+
+// With no invariant of the scenario's, the built-in "deleted stays
+// deleted" finds the Widget created again by its own reconciler after the
+// user deleted it; the variant that never creates breaks nothing.
+func TestDeletedStaysDeleted(t *testing.T) {
+	key := client.ObjectKey{Namespace: "ns", Name: "w"}
+	for _, update := range []bool{false, true} {
+		t.Run(fmt.Sprintf("update=%t", update), func(t *testing.T) {
+			s := explore.Scenario{
+				Reconcilers: []explore.Reconciler{{Name: "widget", For: &testv1.Widget{},
+					New: func(c client.Client, _ client.Reader) reconcile.Reconciler {
+						return &finalizerReconciler{c: c, update: update}
+					}}},
+				Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}},
+				Actions: []explore.Action{{Name: "delete", Run: func(ctx context.Context, c client.Client) error {
+					return c.Delete(ctx, &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}})
+				}}},
+			}
+			o := explore.Options{Backend: explore.Server(server(t)), Depth: 5, Budget: searchBound}
+			o.Disable = []string{explore.InvariantObservedGenerationStuck}
+			res, err := explore.Run(t.Context(), s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := res.Violation
+			if update {
+				if v != nil {
+					t.Fatalf("the variant that never creates reported:\n%s", v)
+				}
+				return
+			}
+			if v == nil || v.Invariant != explore.InvariantDeletedStaysDeleted || !strings.Contains(v.Message, "Widget ns/w, which the user deleted (step") {
+				t.Fatalf("want %s, got:\n%v", explore.InvariantDeletedStaysDeleted, v)
+			}
+			t.Logf("%s", v)
+		})
 	}
 }

@@ -41,12 +41,18 @@ type run struct {
 	lastChanged bool
 	drain       bool
 	failed      *Violation
-	// created maps the UID of each object a reconciler created to the step.
-	created map[types.UID]int
+	// created maps the UID of each object a reconciler created to its
+	// creation; userDeleted the objects a user action deleted (owndelete.go).
+	created     map[types.UID]creation
+	userDeleted map[objKey]int
 	// crashes counts the crashes of this schedule; floor is, per object,
 	// the oldest version the cache can serve since a cold restart.
 	crashes int
 	floor   map[objKey]int
+	// cache is what this process's informers served (informer.go);
+	// indexes the field indexes Setup registered (index.go).
+	cache   cacheView
+	indexes fieldIndexes
 	// src is the schedule's Source, kept across restarts.
 	src *Source
 	// built are the controllers Setup built, by reconciler (nil: New's).
@@ -151,7 +157,8 @@ func (r *run) newReconcilers() error {
 	if r.ex.s.Setup == nil {
 		return nil
 	}
-	bs, err := runSetup(r.ex.s.Setup, cached, api)
+	r.indexes = fieldIndexes{}
+	bs, err := runSetup(r.ex.s.Setup, cached, api, r.indexes)
 	if err != nil {
 		return err
 	}

@@ -136,6 +136,11 @@ type Options struct {
 	// call fails, as it never sees the answer. At most one write is in
 	// flight per schedule. Default false.
 	InFlightWrite bool
+	// Uncached are kinds the operator's manager reads uncached, as its
+	// client.Options.Cache.DisableFor says (in main.go, which Setup never
+	// sees): a Get of one through the reconcilers' client reads the
+	// newest version from the server, never a lagging cache.
+	Uncached []client.Object
 	// Disable turns built-in invariants off by name, e.g.
 	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
 	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
@@ -193,8 +198,13 @@ const (
 	InvariantUser                    = "user invariant"
 	InvariantNoPanic                 = "no panic"
 	// InvariantOwnDelete: a reconciler deleted an object a reconciler of
-	// this schedule created (one an action created in its place aside).
+	// this schedule created (by a create, an apply, any write that made
+	// it), after a stale read or a crash since the creation: not what the
+	// state it could read asked for.
 	InvariantOwnDelete = "no delete of own creation"
+	// InvariantDeletedStaysDeleted: a reconciler created again an object
+	// of its own For kind that a user action deleted.
+	InvariantDeletedStaysDeleted = "deleted stays deleted"
 	// InvariantErrorLoop: a reconcile returns an error in a steady state,
 	// where nothing changes, so it is retried forever.
 	InvariantErrorLoop = "no error loop"
@@ -274,6 +284,11 @@ type Read struct {
 	Version, Newest int
 	// API marks a read through the API reader (always the newest).
 	API bool
+	// Uncached marks a read through the client of a kind in
+	// Options.Uncached (always the newest).
+	Uncached bool
+	// List marks an item of a List (through the cache unless API).
+	List bool
 }
 
 // Write is one write of a step and the server's answer.
@@ -281,7 +296,10 @@ type Write struct {
 	Verb, Object string
 	// Based is the newest version of the object this step had seen (0: none).
 	Based int
-	// Data is the patch body (merge patches), shortened.
+	// Data is the patch body (patches and applies), or, for a write that
+	// sends a whole object (a create, an update), what it changed in spec,
+	// status, finalizers, labels and annotations ("spec.size: 1 -> 5");
+	// shortened.
 	Data string
 	// Answer is "ok" or the error; Version the version it made (0: none).
 	Answer  string
@@ -307,6 +325,12 @@ func (s Step) String() string {
 		how := "cache"
 		if r.API {
 			how = "API reader"
+		}
+		if r.Uncached {
+			how = "uncached client"
+		}
+		if r.List {
+			how += ", list"
 		}
 		stale := ""
 		if r.Version < r.Newest {

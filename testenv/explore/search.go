@@ -25,8 +25,10 @@ type explorer struct {
 	seen     map[uint64]bool
 	runs     int
 	pruned   int
-	// disabled are the invariants Options.Disable turns off.
+	// disabled are the invariants Options.Disable turns off; uncached the
+	// kinds of Options.Uncached.
 	disabled map[string]bool
+	uncached map[schema.GroupVersionKind]bool
 	// ogKinds are the For kinds whose Go type has status.observedGeneration.
 	ogKinds map[schema.GroupVersionKind]bool
 	records []record
@@ -61,7 +63,10 @@ func (c *chooser) choose(n int) int {
 	v := 0
 	switch i := len(c.taken); {
 	case i < len(c.prefix):
-		v = c.prefix[i]
+		// A prefix comes from an earlier run; the operator's own
+		// randomness may leave fewer options here now (fewer versions,
+		// a shorter queue): the last one stands for the ones gone.
+		v = min(max(c.prefix[i], 0), n-1)
 	case c.rng != nil:
 		v = c.rng.IntN(n)
 	}
@@ -262,7 +267,7 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	ex.runs++
-	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]int{}, floor: map[objKey]int{}}
+	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}, floor: map[objKey]int{}}
 	ex.touched = nil
 	if err := r.setup(ctx); err != nil {
 		ex.end(r)
@@ -342,7 +347,13 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 				return false, nil
 			}
 		}
-		best, script = v, cand
+		// Go on from the schedule as it ran: a replay bounds each stale
+		// read by what the cache had already served (informer.go).
+		ran, err := ex.parseSeed(v.Seed)
+		if err != nil {
+			return false, err
+		}
+		best, script = v, ran
 		return true, nil
 	}
 	for changed := true; changed; {

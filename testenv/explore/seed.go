@@ -14,7 +14,11 @@ import (
 // each cached read of the step saw, in order, then, if the step crashed,
 // the crash ("#2", "#2L", "#2Z": crash.go). An action is "!name". The
 // delivery of the write a "#nZ" step left in flight is "~" and that step's
-// reconciler:namespace/name.
+// reconciler:namespace/name. A schedule with no chosen step (only its
+// drain) is "-".
+
+// noSteps is the seed of a schedule with no chosen step.
+const noSteps = "-"
 
 func (ex *explorer) itemID(it item) string {
 	if it.action >= 0 {
@@ -44,10 +48,16 @@ func (ex *explorer) formatSeed(script []scriptStep) string {
 		id += s.crash.String()
 		parts = append(parts, id)
 	}
+	if len(parts) == 0 {
+		return noSteps
+	}
 	return strings.Join(parts, " ")
 }
 
 func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
+	if strings.TrimSpace(seed) == noSteps {
+		return []scriptStep{}, nil
+	}
 	var script []scriptStep
 	for i, f := range strings.Fields(seed) {
 		f, crashText, crashed := strings.Cut(f, "#")
@@ -110,7 +120,7 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 		script = append(script, s)
 	}
 	if len(script) == 0 {
-		return nil, fmt.Errorf("explore: seed %q has no steps", seed)
+		return nil, fmt.Errorf("explore: seed %q has no steps (a schedule with none is %q)", seed, noSteps)
 	}
 	return script, nil
 }

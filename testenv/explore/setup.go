@@ -3,9 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"time"
-	"unsafe"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -23,6 +21,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/statuspatch/statuspatch/testenv/internal/crinternals"
 )
 
 // Scenario.Setup runs the operator's own SetupWithManager on a manager
@@ -50,8 +50,12 @@ type built struct {
 }
 
 // runSetup runs setup on a recording manager over c and api.
-func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader) (out []built, err error) {
-	m := &recordingManager{c: c, api: api}
+// The field indexes it registers go into indexes (nil: dropped).
+func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader, indexes fieldIndexes) (out []built, err error) {
+	if indexes == nil {
+		indexes = fieldIndexes{}
+	}
+	m := &recordingManager{c: c, api: api, indexer: recordingIndexer{scheme: c.Scheme(), into: indexes}}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %v", p)
@@ -70,76 +74,31 @@ func runSetup(setup func(manager.Manager) error, c client.Client, api client.Rea
 	return out, nil
 }
 
-// inspect reads a controller the builder made: its reconciler (Do) and the
-// watches it would start (startWatches, each a source.Kind with Type,
-// Handler and Predicates). These are controller-runtime internals, read by
-// reflection; a controller-runtime that changes them is an error here.
+// inspect reads a controller the builder made (crinternals reads
+// controller-runtime's internals) and names the kinds it watches.
 func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
-	v := reflect.ValueOf(r)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return built{}, fmt.Errorf("explore: Scenario.Setup added %T, not a controller", r)
+	c, err := crinternals.Inspect(r)
+	if err != nil {
+		return built{}, fmt.Errorf("explore: Scenario.Setup: %w", err)
 	}
-	v = v.Elem()
-	name, _ := iface(field(v, "Name")).(string)
-	do, _ := iface(field(v, "Do")).(reconcile.Reconciler)
-	sw := field(v, "startWatches")
-	if name == "" || do == nil || !sw.IsValid() || sw.Kind() != reflect.Slice {
-		return built{}, fmt.Errorf("explore: Scenario.Setup added %T: no Name, Do or startWatches (this controller-runtime's controller is not one the explorer knows)", r)
-	}
-	b := built{name: name, do: do}
-	var first client.Object
-	for i := 0; i < sw.Len(); i++ {
-		src := sw.Index(i)
-		for src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer {
-			src = src.Elem()
-		}
-		var obj client.Object
-		var h handler.EventHandler
-		var preds []predicate.Predicate
-		if src.Kind() == reflect.Struct {
-			obj, _ = iface(field(src, "Type")).(client.Object)
-			h, _ = iface(field(src, "Handler")).(handler.EventHandler)
-			preds, _ = iface(field(src, "Predicates")).([]predicate.Predicate)
-		}
-		if obj == nil || h == nil {
-			return built{}, fmt.Errorf("explore: controller %q: watch %d is not a Kind source with a handler (a channel or a custom source is not modelled)", name, i)
-		}
-		gvk, err := apiutil.GVKForObject(obj, scheme)
+	b := built{name: c.Name, do: c.Reconciler}
+	for _, w := range c.Watches {
+		gvk, err := apiutil.GVKForObject(w.Type, scheme)
 		if err != nil {
-			return built{}, fmt.Errorf("explore: controller %q: %w", name, err)
+			return built{}, fmt.Errorf("explore: controller %q: %w", c.Name, err)
 		}
-		if _, ok := h.(*handler.EnqueueRequestForObject); ok && b.forType == nil {
-			b.forType = obj
+		if _, ok := w.Handler.(*handler.EnqueueRequestForObject); ok && b.forType == nil {
+			b.forType = w.Type
 		}
-		if first == nil {
-			first = obj
-		}
-		b.watches = append(b.watches, source{gvk: gvk, handler: h, preds: preds})
+		b.watches = append(b.watches, source{gvk: gvk, handler: w.Handler, preds: w.Predicates})
+	}
+	if b.forType == nil && len(c.Watches) > 0 {
+		b.forType = c.Watches[0].Type // Named(...).Watches(...) only: the first kind
 	}
 	if b.forType == nil {
-		b.forType = first // Named(...).Watches(...) only: the first kind
-	}
-	if b.forType == nil {
-		return built{}, fmt.Errorf("explore: controller %q watches nothing", name)
+		return built{}, fmt.Errorf("explore: controller %q watches nothing", c.Name)
 	}
 	return b, nil
-}
-
-// iface is v's value, or nil when v is not valid.
-func iface(v reflect.Value) any {
-	if !v.IsValid() {
-		return nil
-	}
-	return v.Interface()
-}
-
-// field is v's field name, readable even when unexported.
-func field(v reflect.Value, name string) reflect.Value {
-	f := v.FieldByName(name)
-	if !f.IsValid() || !f.CanAddr() {
-		return reflect.Value{}
-	}
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
 // queueWatches queues what reconciler i's watches queue for the event of
@@ -217,6 +176,7 @@ type recordingManager struct {
 	c         client.Client
 	api       client.Reader
 	runnables []manager.Runnable
+	indexer   recordingIndexer
 }
 
 func (m *recordingManager) Add(r manager.Runnable) error {
@@ -235,7 +195,7 @@ func (m *recordingManager) GetLogger() logr.Logger         { return logr.Discard
 func (m *recordingManager) GetControllerOptions() config.Controller {
 	return config.Controller{SkipNameValidation: ptr.To(true)}
 }
-func (m *recordingManager) GetFieldIndexer() client.FieldIndexer { return noIndexer{} }
+func (m *recordingManager) GetFieldIndexer() client.FieldIndexer { return m.indexer }
 func (m *recordingManager) GetEventRecorderFor(string) k8srecord.EventRecorder {
 	return &k8srecord.FakeRecorder{}
 }
@@ -243,12 +203,6 @@ func (m *recordingManager) Elected() <-chan struct{} {
 	ch := make(chan struct{})
 	close(ch)
 	return ch
-}
-
-type noIndexer struct{}
-
-func (noIndexer) IndexField(context.Context, client.Object, string, client.IndexerFunc) error {
-	return nil
 }
 
 // validateSetup runs Scenario.Setup once, on a client of the backend, and
@@ -261,7 +215,7 @@ func (ex *explorer) validateSetup() error {
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, c, c)
+	bs, err := runSetup(ex.s.Setup, c, c, nil)
 	if err != nil {
 		return err
 	}

@@ -174,3 +174,59 @@ func TestSetupWatchesMapFunc(t *testing.T) {
 		t.Fatalf("the map function ran %d times, the event filter %d", mapped, filtered)
 	}
 }
+
+// A cached List with a field selector is served from the index the
+// operator's setup registers (IndexField), as a manager's cache serves it;
+// the API server itself serves no such field on a custom resource.
+func TestSetupFieldIndex(t *testing.T) {
+	const field = "widget"
+	s := explore.Scenario{
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		Actions: []explore.Action{{Name: "add-gizmos", Run: func(ctx context.Context, c client.Client) error {
+			for _, g := range []struct{ name, widget string }{{"g", "w"}, {"other", "x"}} {
+				if err := c.Create(ctx, &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: g.name, Labels: map[string]string{"widget": g.widget}}}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}},
+		Setup: func(mgr ctrl.Manager) error {
+			if err := mgr.GetFieldIndexer().IndexField(context.Background(), &testv1.Gizmo{}, field, func(o client.Object) []string {
+				return []string{o.GetLabels()["widget"]}
+			}); err != nil {
+				return err
+			}
+			c := mgr.GetClient()
+			r := reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+				var l testv1.GizmoList
+				if err := c.List(ctx, &l, client.InNamespace(req.Namespace), client.MatchingFields{field: req.Name}); err != nil {
+					return reconcile.Result{}, err
+				}
+				w := &testv1.Widget{}
+				if err := c.Get(ctx, req.NamespacedName, w); err != nil {
+					return reconcile.Result{}, client.IgnoreNotFound(err)
+				}
+				base := w.DeepCopy()
+				w.Status.Phase = strconv.Itoa(len(l.Items))
+				return reconcile.Result{}, c.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+			})
+			return ctrl.NewControllerManagedBy(mgr).Named("counter").For(&testv1.Widget{}).Complete(r)
+		},
+		Invariant: func(ctx context.Context, rd client.Reader) error {
+			w := &testv1.Widget{}
+			if err := rd.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, w); err != nil {
+				return err
+			}
+			if w.Status.Phase != "1" {
+				return fmt.Errorf("phase %q, want the 1 Gizmo of Widget w counted", w.Status.Phase)
+			}
+			return nil
+		},
+	}
+	o := serverOptions(t)
+	o.Replay = "!add-gizmos counter:ns/w@0"
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil || res.Violation != nil {
+		t.Fatalf("got %v, %v", err, res.Violation)
+	}
+}

@@ -34,9 +34,9 @@ func (r *run) stateHash(left int) uint64 {
 		O                    []obj
 		Q                    []string
 		Stale, Left, Crashes int
-		Floor                []int
+		Floor, Served        []int
 		Held                 string
-	}{objs, q, r.stale, left, r.crashes, r.floors(), r.heldState()})
+	}{objs, q, r.stale, left, r.crashes, r.floors(), r.cache.state(r.order), r.heldState()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	return f.Sum64()

@@ -1,4 +1,4 @@
-package explore
+package crinternals
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
 func TestSetIfPresent(t *testing.T) {
@@ -14,7 +15,7 @@ func TestSetIfPresent(t *testing.T) {
 	var got []reflect.Value
 	fn := func(args []reflect.Value) error { got = args; return want }
 	var funcs interceptor.Funcs
-	setIfPresent(&funcs, "SubResourcePatch", fn) // every supported line has it
+	SetIfPresent(&funcs, "SubResourcePatch", fn) // every supported line has it
 	if funcs.SubResourcePatch == nil {
 		t.Fatal("SubResourcePatch was not set")
 	}
@@ -25,12 +26,12 @@ func TestSetIfPresent(t *testing.T) {
 		t.Fatalf("fn got %d arguments (%v), want 6 with the subresource third and the options as one slice", len(got), got)
 	}
 
-	setIfPresent(&funcs, "NoSuchFunc", fn) // an older line's Funcs: nothing happens
-	setIfPresent(&funcs, "", fn)
+	SetIfPresent(&funcs, "NoSuchFunc", fn) // an older line's Funcs: nothing happens
+	SetIfPresent(&funcs, "", fn)
 
 	// SubResourceApply exists from controller-runtime v0.23 on (hack/compat.sh
 	// runs this test at v0.22 too): when present, it must be set.
-	setIfPresent(&funcs, "SubResourceApply", fn)
+	SetIfPresent(&funcs, "SubResourceApply", fn)
 	f := reflect.ValueOf(funcs).FieldByName("SubResourceApply")
 	if !f.IsValid() {
 		t.Log("this controller-runtime has no SubResourceApply (v0.22)")
@@ -47,5 +48,14 @@ func TestSetIfPresent(t *testing.T) {
 	out := f.CallSlice(args)
 	if err, _ := out[0].Interface().(error); !errors.Is(err, want) {
 		t.Fatalf("SubResourceApply returned %v, want %v", out[0].Interface(), want)
+	}
+}
+
+// A runnable that is not a controller is refused, not read.
+func TestInspectRefusesNonController(t *testing.T) {
+	for _, r := range []manager.Runnable{manager.RunnableFunc(func(context.Context) error { return nil }), &struct{ manager.Runnable }{}} {
+		if _, err := Inspect(r); err == nil {
+			t.Errorf("%T: no error", r)
+		}
 	}
 }

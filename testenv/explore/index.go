@@ -1,0 +1,109 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/selection"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// Field indexes. A manager's cache serves a List with a field selector
+// from an index the operator registers with IndexField (in its
+// SetupWithManager, usually); the API server serves only a few fields
+// (metadata.name and metadata.namespace on custom resources). The
+// recording manager keeps the indexes Scenario.Setup registers, and a
+// cached List with a field selector is served as the cache would: the
+// server's list without the selector, filtered through the index. A field
+// without an index fails as the cache fails, with an error that says so.
+
+// fieldIndexes are the indexes registered, by kind and field.
+type fieldIndexes map[schema.GroupVersionKind]map[string]client.IndexerFunc
+
+// recordingIndexer is the manager's field indexer: it records.
+type recordingIndexer struct {
+	scheme *runtime.Scheme
+	into   fieldIndexes
+}
+
+func (i recordingIndexer) IndexField(_ context.Context, obj client.Object, field string, fn client.IndexerFunc) error {
+	gvk, err := apiutil.GVKForObject(obj, i.scheme)
+	if err != nil {
+		return fmt.Errorf("explore: IndexField %q: %w", field, err)
+	}
+	if fn == nil {
+		return fmt.Errorf("explore: IndexField %q of %s: nil indexer", field, gvk.Kind)
+	}
+	if i.into[gvk] == nil {
+		i.into[gvk] = map[string]client.IndexerFunc{}
+	}
+	i.into[gvk][field] = fn
+	return nil
+}
+
+// indexedList serves a cached List whose options carry a field selector
+// (handled reports that they do) from the registered indexes.
+func (r *run) indexedList(ctx context.Context, c client.WithWatch, list client.ObjectList, opts []client.ListOption) (handled bool, err error) {
+	lo := (&client.ListOptions{}).ApplyOptions(opts)
+	if lo.FieldSelector == nil || lo.FieldSelector.Empty() {
+		return false, nil
+	}
+	gvk, err := apiutil.GVKForObject(list, r.server.Scheme())
+	if err != nil {
+		return true, fmt.Errorf("explore: %T: %w", list, err)
+	}
+	gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
+	type want struct {
+		fn    client.IndexerFunc
+		value string
+	}
+	var wants []want
+	for _, req := range lo.FieldSelector.Requirements() {
+		if req.Operator != selection.Equals && req.Operator != selection.DoubleEquals {
+			return true, fmt.Errorf("explore: cached List of %s with field selector %q: the cache serves only exact matches (field=value)", gvk.Kind, lo.FieldSelector)
+		}
+		fn := r.indexes[gvk][req.Field]
+		if fn == nil {
+			return true, fmt.Errorf("explore: cached List of %s with field selector %q: no index on %q; a manager's cache fails so too: register it with mgr.GetFieldIndexer().IndexField in Scenario.Setup (the explorer sees only the indexes Setup registers)",
+				gvk.Kind, lo.FieldSelector, req.Field)
+		}
+		wants = append(wants, want{fn: fn, value: req.Value})
+	}
+	plain := *lo
+	plain.FieldSelector = fields.Everything()
+	if err := c.List(ctx, list, &plain); err != nil {
+		return true, err
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return true, fmt.Errorf("explore: %T: %w", list, err)
+	}
+	var kept []runtime.Object
+	for _, it := range items {
+		o, ok := it.(client.Object)
+		if !ok {
+			continue
+		}
+		match := true
+		for _, w := range wants {
+			found := false
+			for _, v := range w.fn(o) {
+				found = found || v == w.value
+			}
+			match = match && found
+		}
+		if match {
+			kept = append(kept, it)
+		}
+	}
+	if err := meta.SetList(list, kept); err != nil {
+		return true, fmt.Errorf("explore: %T: %w", list, err)
+	}
+	return true, nil
+}

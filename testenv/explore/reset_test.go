@@ -1,0 +1,80 @@
+package explore_test
+
+import (
+	"context"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/statuspatch/statuspatch/testenv"
+	"github.com/statuspatch/statuspatch/testenv/explore"
+	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
+	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// fullAPIServer is a kube-apiserver (the full API: Namespaces, which the
+// embedded server does not serve) with the test kinds, for this test
+// alone; skipped where no kube-apiserver binary is built.
+func fullAPIServer(t *testing.T) *testenv.Env {
+	t.Helper()
+	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
+		t.Skipf("full API: %v", err)
+	}
+	s := runtime.NewScheme()
+	if err := testv1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	env, stop, err := testenv.StartServer(t.Context(), testenv.WithCRDs(testapi.CRDs()...),
+		testenv.WithScheme(s), testenv.WithBackend(testenv.BackendFullAPI))
+	if err != nil {
+		t.Fatalf("API server: %v", err)
+	}
+	t.Cleanup(stop)
+	return env
+}
+
+// holder puts a finalizer on its Widget's Namespace and never removes it.
+type holder struct{ c client.Client }
+
+func (r *holder) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	ns := &unstructured.Unstructured{}
+	ns.SetAPIVersion("v1")
+	ns.SetKind("Namespace")
+	if err := r.c.Get(ctx, client.ObjectKey{Name: req.Namespace}, ns); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if controllerutil.AddFinalizer(ns, "example.com/hold") {
+		return ctrl.Result{}, r.c.Update(ctx, ns)
+	}
+	return ctrl.Result{}, nil
+}
+
+// The reset between schedules removes a Namespace the scenario created
+// even when a reconciler left a finalizer on it and no namespace
+// controller runs: every schedule creates it again.
+func TestResetRemovesNamespaceWithFinalizer(t *testing.T) {
+	const nsName = "explore-reset"
+	ns := &unstructured.Unstructured{}
+	ns.SetAPIVersion("v1")
+	ns.SetKind("Namespace")
+	ns.SetName(nsName)
+	s := explore.Scenario{
+		Reconcilers: []explore.Reconciler{{Name: "holder", For: &testv1.Widget{},
+			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &holder{c: c} }}},
+		Objects: []client.Object{ns, &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: nsName, Name: "w"}}},
+	}
+	o := explore.Options{Backend: explore.Server(fullAPIServer(t)), Depth: 2, Budget: searchBound}
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || res.Schedules < 2 {
+		t.Fatalf("want at least 2 schedules and no violation, got %d:\n%v", res.Schedules, res.Violation)
+	}
+}

@@ -1,0 +1,106 @@
+// Package crinternals reads what controller-runtime keeps unexported, in
+// one place: the controllers its builder completes (their name, reconciler
+// and the watches they would start) and interceptor functions that only
+// newer lines have. Everything here goes through reflect (and unsafe for
+// unexported fields); a controller-runtime that changes these internals
+// is an error here, not a wrong answer elsewhere. hack/compat.sh runs
+// these tests at every supported controller-runtime line.
+package crinternals
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Controller is a controller the builder completed.
+type Controller struct {
+	Name       string
+	Reconciler reconcile.Reconciler
+	// Watches are the sources it would start, in order.
+	Watches []Watch
+}
+
+// Watch is one source.Kind of a controller: the kind watched, the event
+// handler and the predicates.
+type Watch struct {
+	Type       client.Object
+	Handler    handler.EventHandler
+	Predicates []predicate.Predicate
+}
+
+// Inspect reads a controller the builder made (a runnable added to the
+// manager): its Name, Do and startWatches, each a source.Kind with Type,
+// Handler and Predicates.
+func Inspect(r manager.Runnable) (Controller, error) {
+	v := reflect.ValueOf(r)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return Controller{}, fmt.Errorf("%T is not a controller", r)
+	}
+	v = v.Elem()
+	name, _ := iface(field(v, "Name")).(string)
+	do, _ := iface(field(v, "Do")).(reconcile.Reconciler)
+	sw := field(v, "startWatches")
+	if name == "" || do == nil || !sw.IsValid() || sw.Kind() != reflect.Slice {
+		return Controller{}, fmt.Errorf("%T: no Name, Do or startWatches (this controller-runtime's controller is not one known here)", r)
+	}
+	c := Controller{Name: name, Reconciler: do}
+	for i := 0; i < sw.Len(); i++ {
+		src := sw.Index(i)
+		for src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer {
+			src = src.Elem()
+		}
+		var w Watch
+		if src.Kind() == reflect.Struct {
+			w.Type, _ = iface(field(src, "Type")).(client.Object)
+			w.Handler, _ = iface(field(src, "Handler")).(handler.EventHandler)
+			w.Predicates, _ = iface(field(src, "Predicates")).([]predicate.Predicate)
+		}
+		if w.Type == nil || w.Handler == nil {
+			return Controller{}, fmt.Errorf("controller %q: watch %d is not a Kind source with a handler (a channel or a custom source)", name, i)
+		}
+		c.Watches = append(c.Watches, w)
+	}
+	return c, nil
+}
+
+// iface is v's value, or nil when v is not valid.
+func iface(v reflect.Value) any {
+	if !v.IsValid() {
+		return nil
+	}
+	return v.Interface()
+}
+
+// field is v's field name, readable even when unexported.
+func field(v reflect.Value, name string) reflect.Value {
+	f := v.FieldByName(name)
+	if !f.IsValid() || !f.CanAddr() {
+		return reflect.Value{}
+	}
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+}
+
+// SetIfPresent sets the interceptor function named field, when this
+// controller-runtime has it, to one that calls fn with the call's arguments
+// (a variadic last argument as one slice) and returns its error. It lets a
+// caller intercept a call that only newer lines have without naming their
+// types, so that it builds at every supported line.
+func SetIfPresent(funcs *interceptor.Funcs, field string, fn func(args []reflect.Value) error) {
+	f := reflect.ValueOf(funcs).Elem().FieldByName(field)
+	if !f.IsValid() || f.Kind() != reflect.Func || f.Type().NumOut() != 1 ||
+		f.Type().Out(0) != reflect.TypeFor[error]() {
+		return
+	}
+	f.Set(reflect.MakeFunc(f.Type(), func(args []reflect.Value) []reflect.Value {
+		err := fn(args)
+		return []reflect.Value{reflect.ValueOf(&err).Elem()}
+	}))
+}
