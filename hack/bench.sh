@@ -5,6 +5,7 @@
 #
 #   COUNT=10 hack/bench.sh        # more repetitions of the Go benchmarks
 #   SKIP_CONTENTION=1 hack/bench.sh
+#   SKIP_START=1 hack/bench.sh    # no start-up runs (they build testenv-assets --etcd the first time)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -30,6 +31,10 @@ fi
 	echo
 	(cd cmd/statuspatch-gen/generator/testdata && GOWORK=off go test ./api/fielddiff/v1 -run '^$' -bench 'Generated' -benchmem -count "$COUNT") | go run ./hack/benchratio -ours generated
 	echo
+	echo "### The whole cycle on a held 100 KB status, as the reconcile pays it (examples module: cache read, answer decoded; CPU per cycle)"
+	echo
+	(cd examples && go test ./internal/patchers -run '^$' -bench CycleShapes -benchmem -count "$COUNT" -benchtime 200x) | go run ./hack/benchratio -ours generated
+	echo
 	echo "## 2. Generator vs controller-gen object (median of 5 after a warm-up)"
 	echo
 	./hack/bench-gen.sh
@@ -43,6 +48,12 @@ fi
 	echo "### Generator time as the number of kinds grows"
 	echo
 	./hack/bench-gen-scaling.sh
+	if [[ -z ${SKIP_START:-} ]]; then
+		echo
+		echo "## Start-up to the first write: testenv embedded and full API vs envtest, same binaries"
+		echo
+		N=${START_N:-5} ./hack/bench-start.sh
+	fi
 	if [[ -z ${SKIP_CONTENTION:-} ]]; then
 		echo
 		echo "## 4. Convergence under contention and requests per reconcile (in-process API server)"
