@@ -161,3 +161,56 @@ func ctxError(ctx context.Context) error {
 	}
 	return withCause(ctx, ctx.Err())
 }
+
+// ErrNoStatusSubresource matches (errors.Is) the error Flush and Retry
+// return when the object's CRD does not serve the status subresource: the
+// server answered the status write with a 404 while the object exists.
+// Nothing was stored. The error does not satisfy apierrors.IsNotFound,
+// which means the object is gone.
+var ErrNoStatusSubresource = errors.New("the CRD has no status subresource")
+
+// NoStatusSubresourceError is the error matching ErrNoStatusSubresource.
+type NoStatusSubresourceError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// CRD is the CRD's name, "<plural>.<group>", or "of kind <Kind>" when
+	// the client cannot map the kind to its resource.
+	CRD string
+	// Cause is the 404 the status write got. Unwrap does not return it.
+	Cause error
+}
+
+func (e *NoStatusSubresourceError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v: the status write got a 404 (%v) while the object exists, so the CRD %s does not serve .../status; nothing was stored. "+
+		"Add the marker +kubebuilder:subresource:status to the type, regenerate the CRD and install it", e.Object, ErrNoStatusSubresource, e.Cause, e.CRD)
+}
+
+// Unwrap returns ErrNoStatusSubresource only: the 404 is not the object's.
+func (e *NoStatusSubresourceError) Unwrap() error { return ErrNoStatusSubresource }
+
+// ErrStatusTooLarge matches (errors.Is) the error Flush and Retry return
+// when the server refused a status write because the object would be too
+// large to store (etcd's "request is too large"; its limit is 1.5 MiB by
+// default, below the API server's 3 MB request limit). Nothing was stored
+// and sending it again would not help: the status must be made smaller.
+var ErrStatusTooLarge = errors.New("status too large to store")
+
+// StatusTooLargeError is the error matching ErrStatusTooLarge. It unwraps
+// to ErrStatusTooLarge and to the server's answer (a 500).
+type StatusTooLargeError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// StatusBytes is the size of the status the write would store, as
+	// JSON; WriteBytes the size of the request's body.
+	StatusBytes, WriteBytes int
+	// Cause is the server's answer.
+	Cause error
+}
+
+func (e *StatusTooLargeError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v: the status is %d bytes as JSON (the write's body %d bytes) and the server refused to store it (%v); nothing was stored. "+
+		"Keep the status small (summaries and counts, not whole lists)", e.Object, ErrStatusTooLarge, e.StatusBytes, e.WriteBytes, e.Cause)
+}
+
+// Unwrap returns ErrStatusTooLarge and the server's answer.
+func (e *StatusTooLargeError) Unwrap() []error { return []error{ErrStatusTooLarge, e.Cause} }

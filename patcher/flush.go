@@ -125,12 +125,13 @@ func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, er
 	// The response goes into a scratch object: on failure the caller's
 	// object, status included, is left exactly as it was.
 	scratch := p.newObject()
-	if err := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...); err != nil {
+	sctx, count := countSends(ctx)
+	if err := p.client.Status().Patch(sctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...); err != nil {
 		if apierrors.IsConflict(err) {
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())
 		}
-		return p.writeFailed(ctx, w, err)
+		return p.writeFailed(ctx, w, err, count.sends())
 	}
 	return p.afterWrite(ctx, scratch, w)
 }

@@ -120,12 +120,17 @@ func (p *Patcher[T]) readChecked(ctx context.Context) (T, error) {
 	if err != nil {
 		return fresh, err
 	}
+	return fresh, p.checkedRead(fresh, seq)
+}
+
+// checkedRead is readChecked's check of fresh, a read begun at seq.
+func (p *Patcher[T]) checkedRead(fresh T, seq uint64) error {
 	f := records.peek(p.client, fresh).check(fresh.GetUID(), fresh.GetResourceVersion(), seq, true)
 	if f.state == readStale {
-		return fresh, &StaleCacheError{Object: p.id(), Read: f.read, Written: f.written, RequeueAfter: StaleCacheRequeue}
+		return &StaleCacheError{Object: p.id(), Read: f.read, Written: f.written, RequeueAfter: StaleCacheRequeue}
 	}
 	p.fresh = f // the caller makes fresh the object
-	return fresh, nil
+	return nil
 }
 
 // startRetry is called by Retry before the first attempt, with no status

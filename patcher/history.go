@@ -38,11 +38,13 @@ import (
 // version after the base; else the client (or the API reader) watches when
 // it is a client.WithWatch, and the API reader lists the object at exact
 // resourceVersions when it is not (pastversions.go). What none of them
-// can read is ErrWriteOutcomeUnknown, never a Conflict. Only a 409 whose
-// three reads all stayed at the base (a reader that lags, or a 409 that
-// did not come from the server: patchertest) is still taken for a Conflict
-// without a configured watcher: the history cannot be read from the base
-// alone.
+// can read is ErrWriteOutcomeUnknown, never a Conflict. A 409 whose read
+// stayed at the base is a Conflict without a configured watcher only when
+// the read could not lag: the status subresource's read (no API reader;
+// the 409 did not come from the server: patchertest), or three reads
+// through the API reader; three reads through the client are
+// ErrWriteOutcomeUnknown (landed.go). The history cannot be read from the
+// base alone.
 
 // historyTimeout bounds the watch that reads the first write after the
 // base. The fresh read already saw that write, so a server that keeps the

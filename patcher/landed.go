@@ -23,15 +23,20 @@ import (
 // gets a 409, which looks exactly like another writer's. Taking it for one
 // makes Retry run the decision again on a state that already holds it.
 //
-// So after a write was sent and failed in a way that does not rule out that
-// it was stored (a 409, a 429, a 5xx, a transport error), the object is
-// read again and the write settled by the protocol of
-// patcher/internal/settle (its package documentation): by the lock, the
-// object's history (history.go) and managedFields, with values only to
-// corroborate. A read at the base after any error but a 409 means not yet
+// A request that went on the wire once and got an answer is settled by
+// that answer (sends.go): a 409 to it is a Conflict, with no read. So only
+// after a write was sent and failed in a way that does not rule out that
+// it was stored (a 409 to a request sent more than once or whose sends
+// cannot be counted, a 429, a 5xx but a size refusal, a transport error),
+// the object is read again (settleRead) and the write settled by the
+// protocol of patcher/internal/settle (its package documentation): by
+// the lock, the object's history (history.go) and managedFields, with
+// values only to corroborate. A read at the base after any error but a 409 means not yet
 // stored: the same body is sent again (both carry the base's
 // resourceVersion, so at most one is stored); after a 409 it means a
-// reader that lags, and is read again. The outcomes map to Flush's
+// reader that lags, and is read again, unless the read was the status
+// subresource's, which no cache serves: then the 409 did not come from
+// the server, and the write is not stored. The outcomes map to Flush's
 // results: Landed is a success, Conflict a Conflict, Unknown
 // ErrWriteOutcomeUnknown.
 
@@ -113,10 +118,23 @@ func resendRefused[T client.Object](w *sentWrite[T], err error) bool {
 	return w.patchType == types.JSONPatchType && apierrors.IsInvalid(err) && bytes.Contains(w.body, []byte(`"op":"remove"`))
 }
 
-// writeFailed handles a status write that got err: settled at once, or,
-// for a Conflict inside Retry, after Retry's backoff (p.deferSettle).
-func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error) (flushResult, error) {
+// writeFailed handles a status write that got err after sends sends on
+// the wire (0: not seen, sends.go): a definite answer to a request sent
+// once is taken as it is; else the write is settled at once, or, for a
+// Conflict inside Retry, after Retry's backoff (p.deferSettle).
+func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error, sends int) (flushResult, error) {
 	wrapped := fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), withCause(ctx, err))
+	switch {
+	case p.refusedAsTooLarge(w, err, sends):
+		return resultError, p.tooLargeError(w, err)
+	case apierrors.IsNotFound(err):
+		if nerr := p.noStatusSubresource(ctx, w, err); nerr != nil {
+			return resultError, nerr
+		}
+	case apierrors.IsConflict(err) && sends == 1:
+		// The server's answer to the only send: this write was refused.
+		return resultConflict, wrapped
+	}
 	if schemaRefused(err) {
 		wrapped = fmt.Errorf("statuspatch: patch status of %s: the installed CRD's status schema lacks a field of the apply, and server-side apply "+
 			"refuses the whole apply for it; nothing was stored. Install the CRD that matches the Go type, or write with a merge-mode patcher "+
@@ -139,7 +157,7 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		if ctx.Err() != nil {
 			return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: withCause(ctx, err)}
 		}
-		fresh, rerr := p.read(ctx)
+		fresh, uncached, rerr := p.settleRead(ctx)
 		if rerr != nil {
 			if apierrors.IsNotFound(rerr) {
 				return resultError, rerr
@@ -154,6 +172,11 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 			return p.outcome(w, fresh, d, err)
 		}
 		if apierrors.IsConflict(err) {
+			if uncached {
+				// The server itself holds the base: the write, which
+				// carries it, was not stored and cannot be.
+				return resultConflict, err
+			}
 			continue // a reader that lags (the 409 proves the server moved on): read again
 		}
 		if resendRefused(w, err) {
@@ -171,8 +194,8 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 			return resultOf(serr), err
 		}
 	}
-	if apierrors.IsConflict(err) && p.opts.watcher == nil {
-		return resultConflict, err // no watcher: a 409 whose reads all stayed at the base stays a Conflict (history.go)
+	if apierrors.IsConflict(err) && p.opts.watcher == nil && p.opts.apiReader != nil {
+		return resultConflict, err // no watcher: a 409 whose API reader's reads all stayed at the base stays a Conflict (history.go)
 	}
 	return resultError, p.unsettled(err)
 }
@@ -227,7 +250,8 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 	var fresh T
 	for range maxSettles {
 		var err error
-		fresh, err = p.readChecked(ctx)
+		var uncached bool
+		fresh, uncached, err = p.settleReadChecked(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return false, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: err}
@@ -239,7 +263,14 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 			return false, err
 		}
 		if notYet {
-			continue
+			if !uncached {
+				continue
+			}
+			// The server itself holds the base: the write was not
+			// stored; the read is the next attempt's base.
+			p.replaceObject(fresh)
+			p.setBase(p.obj)
+			return false, nil
 		}
 		if d.Outcome == settle.Unknown {
 			_, err := p.outcome(w, fresh, d, conflict)
@@ -249,12 +280,44 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 		p.setBase(p.obj)
 		return d.Outcome == settle.Landed, nil
 	}
-	if p.opts.watcher == nil {
-		// No watcher: a 409 whose reads all stayed at the base stays a
-		// Conflict (history.go).
+	if p.opts.watcher == nil && p.opts.apiReader != nil {
+		// No watcher: a 409 whose API reader's reads all stayed at the
+		// base stays a Conflict (history.go).
 		p.replaceObject(fresh)
 		p.setBase(p.obj)
 		return false, nil
 	}
 	return false, p.unsettled(conflict)
+}
+
+// settleRead reads the object back to settle a write. With an API reader
+// it reads through it. Without one it reads the status subresource (GET
+// .../status returns the whole object, is never served from a cache, and
+// is allowed wherever the status write is), so that a cache that lags
+// cannot show the base after a 409 (uncached is true); only when the
+// client cannot read that (a fake client, a refusal) through the client.
+func (p *Patcher[T]) settleRead(ctx context.Context) (fresh T, uncached bool, err error) {
+	if p.opts.apiReader == nil {
+		fresh = p.newObject()
+		serr := p.client.SubResource("status").Get(ctx, p.newObject(), fresh)
+		switch {
+		case serr == nil:
+			p.record().observe(fresh.GetResourceVersion())
+			return fresh, true, nil
+		case apierrors.IsNotFound(serr):
+			return fresh, true, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, serr))
+		}
+	}
+	fresh, err = p.read(ctx)
+	return fresh, false, err
+}
+
+// settleReadChecked is settleRead with readChecked's check.
+func (p *Patcher[T]) settleReadChecked(ctx context.Context) (T, bool, error) {
+	seq := records.sequence()
+	fresh, uncached, err := p.settleRead(ctx)
+	if err != nil {
+		return fresh, uncached, err
+	}
+	return fresh, uncached, p.checkedRead(fresh, seq)
 }

@@ -2,6 +2,7 @@ package patchertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -19,7 +20,8 @@ type Faults struct {
 	Conflicts int
 	// StaleReads is the number of Gets, after the first Get of an object,
 	// answered with the object as that first Get saw it, as a lagging
-	// informer cache would.
+	// informer cache would. Gets of the status subresource are never
+	// stale: no cache serves them.
 	StaleReads int
 }
 
@@ -46,6 +48,7 @@ func NewClient(c client.Client, faults Faults) *Client {
 			}
 			return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
 		},
+		SubResourceGet: subResourceGet,
 		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			if err := fc.statusWrite(sub, obj); err != nil {
 				return err
@@ -113,4 +116,17 @@ func (c *Client) get(ctx context.Context, wrapped client.WithWatch, key client.O
 		c.mu.Unlock()
 	}
 	return nil
+}
+
+// subResourceGet reads a subresource through the wrapped client. The
+// status subresource, which controller-runtime's fake client does not
+// serve, is the object itself, read past the stale reads: no cache
+// serves it.
+func subResourceGet(ctx context.Context, wrapped client.Client, sub string, obj, subResource client.Object, opts ...client.SubResourceGetOption) error {
+	err := wrapped.SubResource(sub).Get(ctx, obj, subResource, opts...)
+	var status apierrors.APIStatus
+	if err == nil || sub != "status" || errors.As(err, &status) {
+		return err
+	}
+	return wrapped.Get(ctx, client.ObjectKeyFromObject(obj), subResource)
 }

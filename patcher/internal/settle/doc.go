@@ -93,9 +93,13 @@
 
 // # When the history is needed
 //
-// A read at the base after a 409 comes from a reader that lags (the 409
-// proves the server moved past the base): it is no evidence; the object is
-// read again (three reads in all). A read past the base settles the write
+// A 409 to a request that went on the wire once never gets here: it is
+// the server's refusal (patcher/sends.go). A read at the base after a 409
+// comes from a reader that lags (the 409 proves the server moved past the
+// base): it is no evidence; the object is read again (three reads in
+// all), unless the read cannot lag (the status subresource's, which the
+// patcher reads without an API reader): then the 409 did not come from
+// the server, and the write was not stored. A read past the base settles the write
 // when Fresh does; otherwise the first version after the base decides
 // (First). The patcher finds it, strongest source first:
 //
