@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// initArgs are the flags every test passes: a fixed version (a test
+// binary's own is "(devel)") and no go mod tidy (no module proxy here;
+// hack/newcomer-test.sh runs it for real).
+var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
+
+// TestInitGolden runs init on kubebuilder's own scaffolds, in
+// testdata/init/<case>/before (v4.15: kubebuilder v4.15.0's project-v4
+// Makefile, PROJECT, .golangci.yml and .custom-gcl.yml; v4.3: v4.3.0's
+// Makefile and golangci-lint v1 config): -dry-run prints
+// testdata/init/<case>/dry-run.diff and writes nothing; init then makes the
+// tree testdata/init/<case>/after; a second run changes nothing.
+// -update rewrites after/ and dry-run.diff.
+func TestInitGolden(t *testing.T) {
+	cases, err := filepath.Glob(filepath.Join("testdata", "init", "*", "before"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no testdata/init/*/before: %v", err)
+	}
+	for _, before := range cases {
+		name := filepath.Base(filepath.Dir(before))
+		t.Run(name, func(t *testing.T) {
+			golden := filepath.Dir(before)
+			dir := t.TempDir()
+			copyTree(t, before, dir, nil)
+			want := readTree(t, before)
+
+			var out bytes.Buffer
+			if err := runInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+				t.Fatal(err)
+			}
+			diffGolden := filepath.Join(golden, "dry-run.diff")
+			if *update {
+				writeFile(t, diffGolden, out.String())
+			}
+			compareText(t, diffGolden, out.String())
+			compareTrees(t, "after -dry-run", readTree(t, dir), want)
+
+			out.Reset()
+			if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			after := filepath.Join(golden, "after")
+			if *update {
+				if err := os.RemoveAll(after); err != nil {
+					t.Fatal(err)
+				}
+				copyTree(t, dir, after, nil)
+			}
+			wantAfter := readTree(t, after)
+			compareTrees(t, "after init", readTree(t, dir), wantAfter)
+
+			out.Reset()
+			if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+				t.Fatalf("second run: %v\n%s", err, out.String())
+			}
+			if !strings.Contains(out.String(), "nothing to change") {
+				t.Errorf("second run did not say it changed nothing:\n%s", out.String())
+			}
+			compareTrees(t, "after a second init", readTree(t, dir), wantAfter)
+			out.Reset()
+			if err := runInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(out.String(), "\n+++ ") || strings.HasPrefix(out.String(), "---") {
+				t.Errorf("-dry-run after init prints a diff:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// TestInitRefuses: anything but a kubebuilder v4 project is refused with
+// "path: what is wrong", and nothing is written.
+func TestInitRefuses(t *testing.T) {
+	kb := filepath.Join("testdata", "init", "v4.15", "before")
+	makefile, err := os.ReadFile(filepath.Join(kb, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, err := os.ReadFile(filepath.Join(kb, "PROJECT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string // a regexp; DIR is the project directory
+	}{
+		{"empty directory", nil, `^DIR/PROJECT: no such file: statuspatch-gen init runs in a kubebuilder v4 project`},
+		{"v3 layout", map[string]string{"PROJECT": "layout:\n- go.kubebuilder.io/v3\n", "Makefile": string(makefile)},
+			`^DIR/PROJECT:1: layout is \["go.kubebuilder.io/v3"\], not go.kubebuilder.io/v4`},
+		{"not YAML", map[string]string{"PROJECT": "layout: [\n", "Makefile": string(makefile)}, `^DIR/PROJECT: not a kubebuilder PROJECT file`},
+		{"no Makefile", map[string]string{"PROJECT": string(project)}, `^DIR/Makefile: no such file`},
+		{"not kubebuilder's Makefile", map[string]string{"PROJECT": string(project), "Makefile": "all:\n\tgo build ./...\n"},
+			`^DIR/Makefile: no a manifests: target: not the Makefile kubebuilder v4 scaffolds`},
+		{"setup-envtest lines changed", map[string]string{"PROJECT": string(project),
+			"Makefile": strings.ReplaceAll(string(makefile), "sigs.k8s.io/controller-runtime/tools/setup-envtest", "example.com/my-envtest")},
+			`^DIR/Makefile: the setup-envtest lines are not kubebuilder v4's`},
+		{"block pasted by hand", map[string]string{"PROJECT": string(project), "Makefile": string(makefile) + "\nSTATUSPATCH_VERSION ?= v0.1.0\n"},
+			`^DIR/Makefile:\d+: statuspatch's Makefile block is pasted here by hand`},
+		{"begin marker without end", map[string]string{"PROJECT": string(project), "Makefile": string(makefile) + "\n" + blockBegin + "\n"},
+			`^DIR/Makefile:\d+: ".*" without "# statuspatch: end"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range c.files {
+				writeFile(t, filepath.Join(dir, name), text)
+			}
+			before := readTree(t, dir)
+			var out bytes.Buffer
+			err := runInit(append(append([]string{}, initArgs...), dir), &out, &out)
+			if err == nil {
+				t.Fatalf("init passed:\n%s", out.String())
+			}
+			re := regexp.MustCompile(strings.ReplaceAll(c.want, "DIR", regexp.QuoteMeta(dir)))
+			if !re.MatchString(err.Error()) {
+				t.Errorf("error %q does not match %q", err, re)
+			}
+			compareTrees(t, "after the refusal", readTree(t, dir), before)
+		})
+	}
+}
+
+// TestMakefileBlockInDocs: docs/kubebuilder.md shows the block init writes
+// (without .golangci.yml), at the version testenv/go.mod requires.
+func TestMakefileBlockInDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "kubebuilder.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)<!-- makefile:begin -->\n```make\n(.*?)```\n<!-- makefile:end -->").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/kubebuilder.md has no makefile:begin ... makefile:end block")
+	}
+	v := regexp.MustCompile(`(?m)^STATUSPATCH_VERSION \?= (\S+)$`).FindSubmatch(m[1])
+	if v == nil {
+		t.Fatal("docs/kubebuilder.md's block has no STATUSPATCH_VERSION line")
+	}
+	if want := makefileBlock(string(v[1]), false); string(m[1]) != want {
+		t.Errorf("docs/kubebuilder.md's Makefile block is not the one init writes; want:\n%s", want)
+	}
+}
+
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func compareTrees(t *testing.T, when string, got, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		g, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s is missing", when, name)
+		case g != w:
+			t.Errorf("%s: %s differs:\n%s", when, name, unifiedDiff(name, w, g, false))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s: unexpected file %s", when, name)
+		}
+	}
+}
+
+func compareText(t *testing.T, golden, got string) {
+	t.Helper()
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (-update rewrites it):\n%s", golden, unifiedDiff(golden, string(want), got, false))
+	}
+}
