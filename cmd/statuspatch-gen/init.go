@@ -69,7 +69,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if v == "" {
 		v = binaryVersion()
 	}
-	if !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \t\n$()") {
+	// a build from a checkout is "(devel)", or with Go 1.24's VCS stamping
+	// a pseudo-version no proxy serves (+dirty)
+	if !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \t\n$()+") {
 		return fmt.Errorf("statuspatch-gen init: cannot tell which statuspatch version to pin (this binary's module version is %q): pass -version vX.Y.Z", v)
 	}
 

@@ -201,3 +201,24 @@ func compareText(t *testing.T, golden, got string) {
 		t.Errorf("output differs from %s (-update rewrites it):\n%s", golden, unifiedDiff(golden, string(want), got, false))
 	}
 }
+
+// TestInitVersion: init pins only a version a module proxy can serve; a
+// binary built from a checkout ("(devel)", or a +dirty pseudo-version)
+// must be told which, and writes nothing.
+func TestInitVersion(t *testing.T) {
+	for _, v := range []string{"(devel)", "", "v0.1.1-0.20261123000000-abcdef123456+dirty"} {
+		dir := t.TempDir()
+		copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+		before := readTree(t, dir)
+		var out bytes.Buffer
+		args := []string{"-tidy=false", "-version", v, dir}
+		if v == "" {
+			args = []string{"-tidy=false", dir} // a test binary's version: (devel)
+		}
+		err := runInit(args, &out, &out)
+		if err == nil || !strings.Contains(err.Error(), "pass -version vX.Y.Z") {
+			t.Errorf("-version %q: error %v, want one asking for -version", v, err)
+		}
+		compareTrees(t, "after -version "+v, readTree(t, dir), before)
+	}
+}
