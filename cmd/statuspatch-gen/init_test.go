@@ -222,3 +222,34 @@ func TestInitVersion(t *testing.T) {
 		compareTrees(t, "after -version "+v, readTree(t, dir), before)
 	}
 }
+
+// TestInitGolangciAsPluginTestdata: init's edit of kubebuilder v4.11's and
+// v4.15's own .golangci.yml (testdata/init-golangci) is, comments at the
+// top aside, the config hack/golangci-plugin/build.sh (make lint-plugin)
+// runs golangci-lint v2.15.0 and the statuspatch plugin with: what init
+// writes is what that check loads.
+func TestInitGolangciAsPluginTestdata(t *testing.T) {
+	inputs, err := filepath.Glob(filepath.Join("testdata", "init-golangci", "kubebuilder-*.golangci.yml"))
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no testdata/init-golangci/kubebuilder-*.golangci.yml: %v", err)
+	}
+	for _, in := range inputs {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := editGolangci(in, string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := filepath.Join(repoRoot(t), "hack", "golangci-plugin", "testdata", filepath.Base(in))
+		b, err := os.ReadFile(checked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := regexp.MustCompile(`\A(#.*\n)*`).ReplaceAllString(string(b), "")
+		if got != want {
+			t.Errorf("init's edit of %s is not %s:\n%s", in, checked, unifiedDiff(checked, want, got, false))
+		}
+	}
+}
