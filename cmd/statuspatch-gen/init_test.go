@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -250,6 +251,44 @@ func TestInitGolangciAsPluginTestdata(t *testing.T) {
 		want := regexp.MustCompile(`\A(#.*\n)*`).ReplaceAllString(string(b), "")
 		if got != want {
 			t.Errorf("init's edit of %s is not %s:\n%s", in, checked, unifiedDiff(checked, want, got, false))
+		}
+	}
+}
+
+// TestInitMakefileComposes: in the Makefile init writes from kubebuilder
+// v4.15.0's, make (dry run, -n) runs statuspatch-gen before controller-gen
+// in make manifests and make generate, lint-status in make lint without
+// .golangci.yml, and warns of no replaced recipe.
+func TestInitMakefileComposes(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	if err := os.Remove(filepath.Join(dir, ".golangci.yml")); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for target, want := range map[string][]string{
+		"manifests": {`statuspatch-gen" paths=./api/...`, `controller-gen" rbac:roleName=manager-role`},
+		"generate":  {`statuspatch-gen" paths=./api/...`, `controller-gen" object:headerFile=`},
+		"lint":      {`statuspatch-lint" ./...`, `golangci-lint" run`},
+	} {
+		cmd := exec.Command("make", "-n", target)
+		cmd.Dir = dir
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, b)
+		}
+		if bytes.Contains(b, []byte("overriding recipe")) {
+			t.Errorf("make -n %s warns:\n%s", target, b)
+		}
+		first, second := bytes.Index(b, []byte(want[0])), bytes.Index(b, []byte(want[1]))
+		if first < 0 || second < 0 || first > second {
+			t.Errorf("make -n %s does not run %q before %q:\n%s", target, want[0], want[1], b)
 		}
 	}
 }
