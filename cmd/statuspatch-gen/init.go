@@ -87,7 +87,14 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 			io.WriteString(stdout, unifiedDiff(e.path, e.old, e.new, e.del))
 		}
 		if *tidy {
-			fmt.Fprintf(stdout, "statuspatch-gen init: would run go get (statuspatch modules missing from go.mod) and go mod tidy in %s\n", dir)
+			missing, err := missingModules(dir, v)
+			if err != nil {
+				return err
+			}
+			if len(missing) > 0 {
+				fmt.Fprintf(stdout, "statuspatch-gen init: would run go get %s\n", strings.Join(missing, " "))
+			}
+			fmt.Fprintf(stdout, "statuspatch-gen init: would run go mod tidy\n")
 		}
 		return nil
 	}
@@ -237,15 +244,9 @@ func applyEdits(dir string, edits []fileEdit) error {
 // version, as README.md's go get lines do) and runs go mod tidy, so that
 // the modules the code imports are direct requirements.
 func tidyModule(dir, version string, stdout, stderr io.Writer) error {
-	gomod, err := readText(dir, "go.mod")
+	missing, err := missingModules(dir, version)
 	if err != nil {
 		return err
-	}
-	var missing []string
-	for _, m := range []string{runtimeModule, testenvModule} {
-		if !requires(gomod, m) {
-			missing = append(missing, m+"@"+version)
-		}
 	}
 	run := func(args ...string) error {
 		fmt.Fprintf(stdout, "statuspatch-gen init: go %s\n", strings.Join(args, " "))
@@ -263,6 +264,22 @@ func tidyModule(dir, version string, stdout, stderr io.Writer) error {
 		}
 	}
 	return run("mod", "tidy")
+}
+
+// missingModules are the statuspatch modules go.mod does not require, at
+// version, as go get takes them.
+func missingModules(dir, version string) ([]string, error) {
+	gomod, err := readText(dir, "go.mod")
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, m := range []string{runtimeModule, testenvModule} {
+		if !requires(gomod, m) {
+			missing = append(missing, m+"@"+version)
+		}
+	}
+	return missing, nil
 }
 
 // requires reports whether go.mod's text requires module m.

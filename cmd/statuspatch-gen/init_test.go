@@ -292,3 +292,27 @@ func TestInitMakefileComposes(t *testing.T) {
 		}
 	}
 }
+
+// TestInitDryRunTidy: -dry-run names the go get it would run (the
+// statuspatch modules go.mod lacks, at the version) and go mod tidy.
+func TestInitDryRunTidy(t *testing.T) {
+	for gomod, want := range map[string]string{
+		"module example.com/widgets\n\ngo 1.25.0\n": "would run go get github.com/statuspatch/statuspatch@v0.1.0 github.com/statuspatch/statuspatch/testenv@v0.1.0\n",
+		"module example.com/widgets\n\ngo 1.25.0\n\nrequire github.com/statuspatch/statuspatch v0.1.0 // indirect\n": "would run go get github.com/statuspatch/statuspatch/testenv@v0.1.0\n",
+		"module example.com/widgets\n\nrequire (\n\tgithub.com/statuspatch/statuspatch v0.1.0\n\tgithub.com/statuspatch/statuspatch/testenv v0.1.0\n)\n": "",
+	} {
+		dir := t.TempDir()
+		copyTree(t, filepath.Join("testdata", "init", "v4.3", "before"), dir, nil)
+		writeFile(t, filepath.Join(dir, "go.mod"), gomod)
+		before := readTree(t, dir)
+		var out bytes.Buffer
+		if err := runInit([]string{"-version", "v0.1.0", "-dry-run", dir}, &out, &out); err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		if !strings.HasSuffix(got, want+"statuspatch-gen init: would run go mod tidy\n") || want == "" && strings.Contains(got, "go get") {
+			t.Errorf("go.mod %q: -dry-run ends\n%s\nwant %q, then go mod tidy", gomod, got[max(0, len(got)-300):], want)
+		}
+		compareTrees(t, "after -dry-run", readTree(t, dir), before)
+	}
+}
