@@ -298,7 +298,7 @@ func TestInitMakefileComposes(t *testing.T) {
 func TestInitDryRunTidy(t *testing.T) {
 	for gomod, want := range map[string]string{
 		"module example.com/widgets\n\ngo 1.25.0\n": "would run go get github.com/statuspatch/statuspatch@v0.1.0 github.com/statuspatch/statuspatch/testenv@v0.1.0\n",
-		"module example.com/widgets\n\ngo 1.25.0\n\nrequire github.com/statuspatch/statuspatch v0.1.0 // indirect\n": "would run go get github.com/statuspatch/statuspatch/testenv@v0.1.0\n",
+		"module example.com/widgets\n\ngo 1.25.0\n\nrequire github.com/statuspatch/statuspatch v0.1.0 // indirect\n":                                     "would run go get github.com/statuspatch/statuspatch/testenv@v0.1.0\n",
 		"module example.com/widgets\n\nrequire (\n\tgithub.com/statuspatch/statuspatch v0.1.0\n\tgithub.com/statuspatch/statuspatch/testenv v0.1.0\n)\n": "",
 	} {
 		dir := t.TempDir()
