@@ -40,6 +40,9 @@ die() { echo "newcomer-test: $*" >&2; exit 1; }
 [[ -n $version ]] || die "cannot read the version testenv/go.mod requires"
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
 [[ -x $controller_gen ]] || die "$controller_gen not found; run 'make tools' or set CONTROLLER_GEN"
+# The scaffold's Makefile reads these with ?=: from the environment, they
+# would point it at other binaries than the ones in its bin/.
+unset CONTROLLER_GEN ENVTEST GOLANGCI_LINT LOCALBIN KUSTOMIZE STATUSPATCH_GEN STATUSPATCH_LINT STATUSPATCH_VERSION
 start=$(date +%s)
 step() { echo; echo "=== newcomer-test: $* ($(($(date +%s) - start))s)"; }
 
