@@ -19,7 +19,9 @@ var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
 // TestInitGolden runs init on kubebuilder's own scaffolds, in
 // testdata/init/<case>/before (v4.15: kubebuilder v4.15.0's project-v4
 // Makefile, PROJECT, .golangci.yml and .custom-gcl.yml; v4.3: v4.3.0's
-// Makefile and golangci-lint v1 config): -dry-run prints
+// Makefile and golangci-lint v1 config; v4.0: v4.0.0's Makefile, whose
+// setup-envtest binary is named after its version, and no reconciler
+// source, so no starter test): -dry-run prints
 // testdata/init/<case>/dry-run.diff and writes nothing; init then makes the
 // tree testdata/init/<case>/after; a second run changes nothing.
 // -update rewrites after/ and dry-run.diff.

@@ -71,7 +71,8 @@ var (
 	reRule = func(target string) *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `\s*:`)
 	}
-	reEnvtestVar    = regexp.MustCompile(`(?m)^(ENVTEST\s*\??=\s*\$\(LOCALBIN\)/)setup-envtest[ \t]*$`)
+	// kubebuilder v4.0 and v4.1 name the binary setup-envtest-$(ENVTEST_VERSION)
+	reEnvtestVar    = regexp.MustCompile(`(?m)^(ENVTEST\s*\??=\s*\$\(LOCALBIN\)/)setup-envtest(-\$\(ENVTEST_VERSION\))?[ \t]*$`)
 	reEnvtestCall   = regexp.MustCompile(`\$\(call go-install-tool,\$\(ENVTEST\),sigs\.k8s\.io/controller-runtime/tools/setup-envtest,(\$\([A-Z_]+\)|[^,)\s]+)\)`)
 	reEnvtestUse    = regexp.MustCompile(`("?\$\(ENVTEST\)"?) use (\$\(ENVTEST_K8S_VERSION\)|[^\s"]+) --bin-dir ("\$\(LOCALBIN\)"|\$\(LOCALBIN\)) -p path`)
 	reGolangciVar   = regexp.MustCompile(`(?m)^GOLANGCI_LINT\s*\??=\s*\$\(LOCALBIN\)/golangci-lint[ \t]*$`)
@@ -103,10 +104,16 @@ func editMakefile(file, text, version string, golangci bool) (string, error) {
 		return "", fmt.Errorf("%s:%d: statuspatch's Makefile block is pasted here by hand: delete it (STATUSPATCH_VERSION to its last line) and run init again, which writes it between its markers", file, strings.Count(body[:loc[0]], "\n")+1)
 	}
 
-	body = reEnvtestVar.ReplaceAllString(body, "${1}testenv-assets")
+	body = reEnvtestVar.ReplaceAllStringFunc(body, func(line string) string {
+		m := reEnvtestVar.FindStringSubmatch(line)
+		if m[2] != "" {
+			return m[1] + "testenv-assets-$(STATUSPATCH_VERSION)"
+		}
+		return m[1] + "testenv-assets"
+	})
 	body = reEnvtestCall.ReplaceAllLiteralString(body, "$(call go-install-tool,$(ENVTEST),"+testenvAssetsPkg+",$(STATUSPATCH_VERSION))")
 	body = reEnvtestUse.ReplaceAllString(body, "${1} use --etcd -p path ${2}")
-	if !regexp.MustCompile(`(?m)^ENVTEST\s*\??=\s*\$\(LOCALBIN\)/testenv-assets[ \t]*$`).MatchString(body) ||
+	if !regexp.MustCompile(`(?m)^ENVTEST\s*\??=\s*\$\(LOCALBIN\)/testenv-assets(-\$\(STATUSPATCH_VERSION\))?[ \t]*$`).MatchString(body) ||
 		!strings.Contains(body, ","+testenvAssetsPkg+",") || !strings.Contains(body, " use --etcd -p path ") {
 		return "", fmt.Errorf("%s: the setup-envtest lines are not kubebuilder v4's (ENVTEST ?= $(LOCALBIN)/setup-envtest, $(call go-install-tool,$(ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,...), \"$(ENVTEST)\" use $(ENVTEST_K8S_VERSION) --bin-dir \"$(LOCALBIN)\" -p path): put them back, or replace setup-envtest with %s by hand (docs/kubebuilder.md)", file, testenvAssetsPkg)
 	}
