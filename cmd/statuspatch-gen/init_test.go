@@ -105,7 +105,7 @@ func TestInitRefuses(t *testing.T) {
 		{"not YAML", map[string]string{"PROJECT": "layout: [\n", "Makefile": string(makefile)}, `^DIR/PROJECT: not a kubebuilder PROJECT file`},
 		{"no Makefile", map[string]string{"PROJECT": string(project)}, `^DIR/Makefile: no such file`},
 		{"not kubebuilder's Makefile", map[string]string{"PROJECT": string(project), "Makefile": "all:\n\tgo build ./...\n"},
-			`^DIR/Makefile: no a manifests: target: not the Makefile kubebuilder v4 scaffolds`},
+			`^DIR/Makefile: no manifests: target: not the Makefile kubebuilder v4 scaffolds`},
 		{"setup-envtest lines changed", map[string]string{"PROJECT": string(project),
 			"Makefile": strings.ReplaceAll(string(makefile), "sigs.k8s.io/controller-runtime/tools/setup-envtest", "example.com/my-envtest")},
 			`^DIR/Makefile: the setup-envtest lines are not kubebuilder v4's`},

@@ -87,10 +87,10 @@ func editMakefile(file, text, version string, golangci bool) (string, error) {
 		re   *regexp.Regexp
 		what string
 	}{
-		{reRule("manifests"), "a manifests: target"},
-		{reRule("generate"), "a generate: target"},
-		{regexp.MustCompile(`(?m)^LOCALBIN\s*\?=`), "LOCALBIN ?="},
-		{regexp.MustCompile(`(?m)^define go-install-tool`), "define go-install-tool"},
+		{reRule("manifests"), "manifests: target"},
+		{reRule("generate"), "generate: target"},
+		{regexp.MustCompile(`(?m)^LOCALBIN\s*\?=`), "LOCALBIN ?= line"},
+		{regexp.MustCompile(`(?m)^define go-install-tool`), "go-install-tool macro"},
 	} {
 		if !want.re.MatchString(text) {
 			return "", fmt.Errorf("%s: no %s: not the Makefile kubebuilder v4 scaffolds", file, want.what)
