@@ -94,7 +94,7 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 			if len(missing) > 0 {
 				fmt.Fprintf(stdout, "statuspatch-gen init: would run go get %s\n", strings.Join(missing, " "))
 			}
-			fmt.Fprintf(stdout, "statuspatch-gen init: would run go mod tidy\n")
+			fmt.Fprintf(stdout, "statuspatch-gen init: would run go mod tidy (then go get %s/patcher at the version go.mod requires, if go.sum lacks its checksum)\n", runtimeModule)
 		}
 		return nil
 	}
@@ -263,7 +263,28 @@ func tidyModule(dir, version string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return run("mod", "tidy")
+	if err := run("mod", "tidy"); err != nil {
+		return err
+	}
+	// Until a reconciler imports internal/patchers, nothing imports the
+	// runtime's packages, and go mod tidy keeps only its go.mod checksum:
+	// make generate's controller-gen, loading the new internal/patchers,
+	// would stop at "missing go.sum entry". go get of the patcher package at
+	// the version go.mod requires records it (the requirement stays
+	// indirect until the code imports it).
+	gomod, err := readText(dir, "go.mod")
+	if err != nil {
+		return err
+	}
+	sum, err := readText(dir, "go.sum")
+	if err != nil {
+		return err
+	}
+	v, ok := requiredVersion(gomod, runtimeModule)
+	if !ok || strings.Contains(sum, runtimeModule+" "+v+" h1:") {
+		return nil
+	}
+	return run("get", runtimeModule+"/patcher@"+v)
 }
 
 // missingModules are the statuspatch modules go.mod does not require, at
@@ -284,13 +305,19 @@ func missingModules(dir, version string) ([]string, error) {
 
 // requires reports whether go.mod's text requires module m.
 func requires(gomod, m string) bool {
+	_, ok := requiredVersion(gomod, m)
+	return ok
+}
+
+// requiredVersion is the version at which go.mod's text requires module m.
+func requiredVersion(gomod, m string) (string, bool) {
 	for _, line := range strings.Split(gomod, "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
 		if len(f) >= 2 && f[0] == m {
-			return true
+			return f[1], true
 		}
 	}
-	return false
+	return "", false
 }
 
 func readText(dir, rel string) (string, error) {

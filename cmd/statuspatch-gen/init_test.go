@@ -312,7 +312,7 @@ func TestInitDryRunTidy(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := out.String()
-		if !strings.HasSuffix(got, want+"statuspatch-gen init: would run go mod tidy\n") || want == "" && strings.Contains(got, "go get") {
+		if !strings.HasSuffix(got, want+"statuspatch-gen init: would run go mod tidy (then go get github.com/statuspatch/statuspatch/patcher at the version go.mod requires, if go.sum lacks its checksum)\n") || want == "" && strings.Contains(got, "would run go get") {
 			t.Errorf("go.mod %q: -dry-run ends\n%s\nwant %q, then go mod tidy", gomod, got[max(0, len(got)-300):], want)
 		}
 		compareTrees(t, "after -dry-run", readTree(t, dir), before)
