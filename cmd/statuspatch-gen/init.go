@@ -267,11 +267,12 @@ func tidyModule(dir, version string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// Until a reconciler imports internal/patchers, nothing imports the
-	// runtime's packages, and go mod tidy keeps only its go.mod checksum:
-	// make generate's controller-gen, loading the new internal/patchers,
-	// would stop at "missing go.sum entry". go get of the patcher package at
-	// the version go.mod requires records it (the requirement stays
-	// indirect until the code imports it).
+	// runtime's packages, and go mod tidy drops the runtime from go.mod
+	// (or keeps only its go.mod checksum): make generate's controller-gen,
+	// loading the new internal/patchers, would stop at "missing go.sum
+	// entry". go get of the patcher package (at the version go.mod
+	// requires, else init's) records it, as an indirect requirement until
+	// the code imports it.
 	gomod, err := readText(dir, "go.mod")
 	if err != nil {
 		return err
@@ -281,7 +282,9 @@ func tidyModule(dir, version string, stdout, stderr io.Writer) error {
 		return err
 	}
 	v, ok := requiredVersion(gomod, runtimeModule)
-	if !ok || strings.Contains(sum, runtimeModule+" "+v+" h1:") {
+	if !ok {
+		v = version // tidy drops it while nothing imports it
+	} else if strings.Contains(sum, runtimeModule+" "+v+" h1:") {
 		return nil
 	}
 	return run("get", runtimeModule+"/patcher@"+v)
