@@ -127,7 +127,7 @@ test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a sc
 	./hack/release-concurrency-test.sh
 
 .PHONY: test-newcomer
-test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold, from a module proxy built here: the lint message before and after the reconciler imports the patchers.
+test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold, from a module proxy built here: statuspatch-gen init, make generate, the scaffold's make test and make lint, init again changing nothing.
 	./hack/newcomer-test.sh
 
 ##@ Generate

@@ -21,6 +21,7 @@ const generatorName = "statuspatch"
 
 // usage is the command's synopsis.
 const usage = `usage: statuspatch-gen paths=./api/... [headerFile=hack/boilerplate.go.txt] [year=2026] [output:dir=./internal/patchers]
+       statuspatch-gen init [-dry-run] [DIR]   adopt statuspatch in a kubebuilder v4 project (init -h)
        statuspatch-gen -w     the markers statuspatch reads (-ww: with details)
        statuspatch-gen -h     this help (-hh: with details)`
 
@@ -132,6 +133,9 @@ func contains(list []string, s string) bool {
 // name). Help goes to stdout. Generation errors come back as one error whose
 // lines are "file:line: message".
 func run(args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "init" {
+		return runInit(args[1:], stdout, os.Stderr)
+	}
 	helpLevel, whichLevel := 0, 0
 	var opts []string
 	for _, a := range args {

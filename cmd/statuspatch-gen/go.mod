@@ -6,6 +6,7 @@ require (
 	golang.org/x/tools v0.52.0
 	k8s.io/gengo/v2 v2.0.0-20260408192533-25e2208e0dc3
 	sigs.k8s.io/controller-tools v0.23.0
+	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
@@ -34,5 +35,4 @@ require (
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )

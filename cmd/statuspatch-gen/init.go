@@ -1,0 +1,337 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// initUsage is statuspatch-gen init's synopsis.
+const initUsage = `usage: statuspatch-gen init [-dry-run] [-version vX.Y.Z] [-tidy=false] [DIR]
+
+Adopts statuspatch in the kubebuilder v4 project in DIR (default .): the
+Makefile's statuspatch block (generate-patchers before generate and
+manifests), testenv-assets in place of setup-envtest, the golangci-lint
+plugin when .golangci.yml exists (else lint-status in make lint), a starter
+test on testenv for the first kind's reconciler, then go get and go mod
+tidy. A second run changes nothing. See docs/kubebuilder.md.
+
+Flags:`
+
+// The statuspatch modules init pins in the project.
+const (
+	runtimeModule = "github.com/statuspatch/statuspatch"
+	testenvModule = runtimeModule + "/testenv"
+)
+
+// fileEdit is one file init writes (or, with del, removes).
+type fileEdit struct {
+	path     string // relative to the project, slash-separated
+	old, new string
+	del      bool
+}
+
+// runInit runs statuspatch-gen init with its arguments (after "init").
+func runInit(args []string, stdout, stderr io.Writer) error {
+	fset := flag.NewFlagSet("statuspatch-gen init", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	dryRun := fset.Bool("dry-run", false, "print the changes as a unified diff and write nothing")
+	version := fset.String("version", "", "the statuspatch version the Makefile and go.mod pin (default: this binary's module version)")
+	tidy := fset.Bool("tidy", true, "run go get for missing statuspatch modules and go mod tidy after writing")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, initUsage)
+		fset.PrintDefaults()
+	}
+	if err := fset.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("statuspatch-gen init: %w", err)
+	}
+	if fset.NArg() > 1 {
+		return fmt.Errorf("statuspatch-gen init: one directory, not %q", fset.Args())
+	}
+	dir := "."
+	if fset.NArg() == 1 {
+		dir = fset.Arg(0)
+	}
+	v := *version
+	if v == "" {
+		v = binaryVersion()
+	}
+	// a build from a checkout is "(devel)", or with Go 1.24's VCS stamping
+	// a pseudo-version no proxy serves (+dirty)
+	if !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \t\n$()+") {
+		return fmt.Errorf("statuspatch-gen init: cannot tell which statuspatch version to pin (this binary's module version is %q): pass -version vX.Y.Z", v)
+	}
+
+	edits, notes, err := planInit(dir, v)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stdout, "%s\n", n)
+	}
+	if *dryRun {
+		for _, e := range edits {
+			io.WriteString(stdout, unifiedDiff(e.path, e.old, e.new, e.del))
+		}
+		if *tidy {
+			missing, err := missingModules(dir, v)
+			if err != nil {
+				return err
+			}
+			if len(missing) > 0 {
+				fmt.Fprintf(stdout, "statuspatch-gen init: would run go get %s\n", strings.Join(missing, " "))
+			}
+			fmt.Fprintf(stdout, "statuspatch-gen init: would run go mod tidy (then go get %s/patcher at the version go.mod requires, if go.sum lacks its checksum)\n", runtimeModule)
+		}
+		return nil
+	}
+	if err := applyEdits(dir, edits); err != nil {
+		return err
+	}
+	for _, e := range edits {
+		verb := "wrote"
+		if e.del {
+			verb = "removed"
+		}
+		fmt.Fprintf(stdout, "statuspatch-gen init: %s %s\n", verb, e.path)
+	}
+	if len(edits) == 0 {
+		fmt.Fprintf(stdout, "statuspatch-gen init: %s is set up already; nothing to change\n", dir)
+	}
+	if *tidy {
+		return tidyModule(dir, v, stdout, stderr)
+	}
+	return nil
+}
+
+// binaryVersion is the module version this binary was installed at
+// ("(devel)" when built from a checkout).
+func binaryVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return ""
+}
+
+// planInit reads the project and computes every edit, writing nothing.
+func planInit(dir, version string) ([]fileEdit, []string, error) {
+	proj, err := readProject(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var edits []fileEdit
+	var notes []string
+	golangci := false
+	if yml, err := readText(dir, ".golangci.yml"); err == nil {
+		// statuspatch's golangci-plugin build is golangci-lint v2: it reads
+		// version "2" configurations only.
+		var cfg struct {
+			Version string `json:"version"`
+		}
+		golangci = yaml.Unmarshal([]byte(yml), &cfg) == nil && cfg.Version == "2"
+		if !golangci {
+			notes = append(notes, "statuspatch-gen init: .golangci.yml is not a golangci-lint v2 configuration (version: \"2\"): make lint runs lint-status, and golangci-lint stays as it is")
+		}
+	}
+	add := func(path, old, new string) {
+		if old != new {
+			edits = append(edits, fileEdit{path: path, old: old, new: new})
+		}
+	}
+
+	makefile, err := readText(dir, "Makefile")
+	if err != nil {
+		return nil, nil, err
+	}
+	newMakefile, err := editMakefile(filepath.Join(dir, "Makefile"), makefile, version, golangci)
+	if err != nil {
+		return nil, nil, err
+	}
+	add("Makefile", makefile, newMakefile)
+
+	if golangci {
+		yml, err := readText(dir, ".golangci.yml")
+		if err != nil {
+			return nil, nil, err
+		}
+		newYml, err := editGolangci(filepath.Join(dir, ".golangci.yml"), yml)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(".golangci.yml", yml, newYml)
+		if custom, err := readText(dir, ".custom-gcl.yml"); err == nil {
+			// The Makefile no longer builds golangci-lint with it.
+			edits = append(edits, fileEdit{path: ".custom-gcl.yml", old: custom, del: true})
+		}
+	}
+
+	path, content, note, err := starterTest(dir, proj)
+	if err != nil {
+		return nil, nil, err
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
+	if path != "" {
+		_, err := readText(dir, path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			add(path, "", content)
+		case err != nil:
+			return nil, nil, err
+		default:
+			// A starter test is written once; after that it is the user's.
+		}
+	}
+	slices.SortFunc(edits, func(a, b fileEdit) int { return strings.Compare(a.path, b.path) })
+	return edits, notes, nil
+}
+
+// applyEdits writes every edit through a temporary file renamed over the
+// target, so no file is ever half-written; removals come last.
+func applyEdits(dir string, edits []fileEdit) error {
+	for _, e := range edits {
+		if e.del {
+			continue
+		}
+		target := filepath.Join(dir, filepath.FromSlash(e.path))
+		mode := fs.FileMode(0o644)
+		if st, err := os.Stat(target); err == nil {
+			mode = st.Mode().Perm()
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Errorf("statuspatch-gen init: %w", err)
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".statuspatch-*")
+		if err != nil {
+			return fmt.Errorf("statuspatch-gen init: %w", err)
+		}
+		_, werr := tmp.WriteString(e.new)
+		cerr := tmp.Close()
+		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), mode)); err != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("statuspatch-gen init: write %s: %w", target, err)
+		}
+		if err := os.Rename(tmp.Name(), target); err != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("statuspatch-gen init: %w", err)
+		}
+	}
+	for _, e := range edits {
+		if e.del {
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(e.path))); err != nil {
+				return fmt.Errorf("statuspatch-gen init: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// tidyModule adds the statuspatch modules go.mod does not require yet (at
+// version, as README.md's go get lines do) and runs go mod tidy, so that
+// the modules the code imports are direct requirements.
+func tidyModule(dir, version string, stdout, stderr io.Writer) error {
+	missing, err := missingModules(dir, version)
+	if err != nil {
+		return err
+	}
+	run := func(args ...string) error {
+		fmt.Fprintf(stdout, "statuspatch-gen init: go %s\n", strings.Join(args, " "))
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("statuspatch-gen init: go %s in %s: %w (the files above are written; fix the cause and run init again, or go mod tidy)", strings.Join(args, " "), dir, err)
+		}
+		return nil
+	}
+	if len(missing) > 0 {
+		if err := run(append([]string{"get"}, missing...)...); err != nil {
+			return err
+		}
+	}
+	if err := run("mod", "tidy"); err != nil {
+		return err
+	}
+	// Until a reconciler imports internal/patchers, nothing imports the
+	// runtime's packages, and go mod tidy drops the runtime from go.mod
+	// (or keeps only its go.mod checksum): make generate's controller-gen,
+	// loading the new internal/patchers, would stop at "missing go.sum
+	// entry". go get of the patcher package (at the version go.mod
+	// requires, else init's) records it, as an indirect requirement until
+	// the code imports it.
+	gomod, err := readText(dir, "go.mod")
+	if err != nil {
+		return err
+	}
+	sum, err := readText(dir, "go.sum")
+	if err != nil {
+		return err
+	}
+	v, ok := requiredVersion(gomod, runtimeModule)
+	if !ok {
+		v = version // tidy drops it while nothing imports it
+	} else if strings.Contains(sum, runtimeModule+" "+v+" h1:") {
+		return nil
+	}
+	return run("get", runtimeModule+"/patcher@"+v)
+}
+
+// missingModules are the statuspatch modules go.mod does not require, at
+// version, as go get takes them.
+func missingModules(dir, version string) ([]string, error) {
+	gomod, err := readText(dir, "go.mod")
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, m := range []string{runtimeModule, testenvModule} {
+		if !requires(gomod, m) {
+			missing = append(missing, m+"@"+version)
+		}
+	}
+	return missing, nil
+}
+
+// requires reports whether go.mod's text requires module m.
+func requires(gomod, m string) bool {
+	_, ok := requiredVersion(gomod, m)
+	return ok
+}
+
+// requiredVersion is the version at which go.mod's text requires module m.
+func requiredVersion(gomod, m string) (string, bool) {
+	for _, line := range strings.Split(gomod, "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) >= 2 && f[0] == m {
+			return f[1], true
+		}
+	}
+	return "", false
+}
+
+func readText(dir, rel string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", fmt.Errorf("statuspatch-gen init: %w", err)
+	}
+	return string(b), nil
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}

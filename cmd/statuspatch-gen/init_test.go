@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// initArgs are the flags every test passes: a fixed version (a test
+// binary's own is "(devel)") and no go mod tidy (no module proxy here;
+// hack/newcomer-test.sh runs it for real).
+var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
+
+// TestInitGolden runs init on kubebuilder's own scaffolds, in
+// testdata/init/<case>/before (v4.15: kubebuilder v4.15.0's project-v4
+// Makefile, PROJECT, .golangci.yml and .custom-gcl.yml; v4.3: v4.3.0's
+// Makefile and golangci-lint v1 config; v4.0: v4.0.0's Makefile, whose
+// setup-envtest binary is named after its version, and no reconciler
+// source, so no starter test): -dry-run prints
+// testdata/init/<case>/dry-run.diff and writes nothing; init then makes the
+// tree testdata/init/<case>/after; a second run changes nothing.
+// -update rewrites after/ and dry-run.diff.
+func TestInitGolden(t *testing.T) {
+	cases, err := filepath.Glob(filepath.Join("testdata", "init", "*", "before"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no testdata/init/*/before: %v", err)
+	}
+	for _, before := range cases {
+		name := filepath.Base(filepath.Dir(before))
+		t.Run(name, func(t *testing.T) {
+			golden := filepath.Dir(before)
+			dir := t.TempDir()
+			copyTree(t, before, dir, nil)
+			want := readTree(t, before)
+
+			var out bytes.Buffer
+			if err := runInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+				t.Fatal(err)
+			}
+			diffGolden := filepath.Join(golden, "dry-run.diff")
+			if *update {
+				writeFile(t, diffGolden, out.String())
+			}
+			compareText(t, diffGolden, out.String())
+			compareTrees(t, "after -dry-run", readTree(t, dir), want)
+
+			out.Reset()
+			if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			after := filepath.Join(golden, "after")
+			if *update {
+				if err := os.RemoveAll(after); err != nil {
+					t.Fatal(err)
+				}
+				copyTree(t, dir, after, nil)
+			}
+			wantAfter := readTree(t, after)
+			compareTrees(t, "after init", readTree(t, dir), wantAfter)
+
+			out.Reset()
+			if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+				t.Fatalf("second run: %v\n%s", err, out.String())
+			}
+			if !strings.Contains(out.String(), "nothing to change") {
+				t.Errorf("second run did not say it changed nothing:\n%s", out.String())
+			}
+			compareTrees(t, "after a second init", readTree(t, dir), wantAfter)
+			out.Reset()
+			if err := runInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(out.String(), "\n+++ ") || strings.HasPrefix(out.String(), "---") {
+				t.Errorf("-dry-run after init prints a diff:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// TestInitRefuses: anything but a kubebuilder v4 project is refused with
+// "path: what is wrong", and nothing is written.
+func TestInitRefuses(t *testing.T) {
+	kb := filepath.Join("testdata", "init", "v4.15", "before")
+	makefile, err := os.ReadFile(filepath.Join(kb, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, err := os.ReadFile(filepath.Join(kb, "PROJECT"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string // a regexp; DIR is the project directory
+	}{
+		{"empty directory", nil, `^DIR/PROJECT: no such file: statuspatch-gen init runs in a kubebuilder v4 project`},
+		{"v3 layout", map[string]string{"PROJECT": "layout:\n- go.kubebuilder.io/v3\n", "Makefile": string(makefile)},
+			`^DIR/PROJECT:1: layout is \["go.kubebuilder.io/v3"\], not go.kubebuilder.io/v4`},
+		{"not YAML", map[string]string{"PROJECT": "layout: [\n", "Makefile": string(makefile)}, `^DIR/PROJECT: not a kubebuilder PROJECT file`},
+		{"no Makefile", map[string]string{"PROJECT": string(project)}, `^DIR/Makefile: no such file`},
+		{"not kubebuilder's Makefile", map[string]string{"PROJECT": string(project), "Makefile": "all:\n\tgo build ./...\n"},
+			`^DIR/Makefile: no manifests: target: not the Makefile kubebuilder v4 scaffolds`},
+		{"setup-envtest lines changed", map[string]string{"PROJECT": string(project),
+			"Makefile": strings.ReplaceAll(string(makefile), "sigs.k8s.io/controller-runtime/tools/setup-envtest", "example.com/my-envtest")},
+			`^DIR/Makefile: the setup-envtest lines are not kubebuilder v4's`},
+		{"block pasted by hand", map[string]string{"PROJECT": string(project), "Makefile": string(makefile) + "\nSTATUSPATCH_VERSION ?= v0.1.0\n"},
+			`^DIR/Makefile:\d+: statuspatch's Makefile block is pasted here by hand`},
+		{"begin marker without end", map[string]string{"PROJECT": string(project), "Makefile": string(makefile) + "\n" + blockBegin + "\n"},
+			`^DIR/Makefile:\d+: ".*" without "# statuspatch: end"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range c.files {
+				writeFile(t, filepath.Join(dir, name), text)
+			}
+			before := readTree(t, dir)
+			var out bytes.Buffer
+			err := runInit(append(append([]string{}, initArgs...), dir), &out, &out)
+			if err == nil {
+				t.Fatalf("init passed:\n%s", out.String())
+			}
+			re := regexp.MustCompile(strings.ReplaceAll(c.want, "DIR", regexp.QuoteMeta(dir)))
+			if !re.MatchString(err.Error()) {
+				t.Errorf("error %q does not match %q", err, re)
+			}
+			compareTrees(t, "after the refusal", readTree(t, dir), before)
+		})
+	}
+}
+
+// TestMakefileBlockInDocs: docs/kubebuilder.md shows the block init writes
+// (without .golangci.yml), at the version testenv/go.mod requires.
+func TestMakefileBlockInDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "kubebuilder.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)<!-- makefile:begin -->\n```make\n(.*?)```\n<!-- makefile:end -->").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/kubebuilder.md has no makefile:begin ... makefile:end block")
+	}
+	v := regexp.MustCompile(`(?m)^STATUSPATCH_VERSION \?= (\S+)$`).FindSubmatch(m[1])
+	if v == nil {
+		t.Fatal("docs/kubebuilder.md's block has no STATUSPATCH_VERSION line")
+	}
+	if want := makefileBlock(string(v[1]), false); string(m[1]) != want {
+		t.Errorf("docs/kubebuilder.md's Makefile block is not the one init writes; want:\n%s", want)
+	}
+}
+
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func compareTrees(t *testing.T, when string, got, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		g, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s is missing", when, name)
+		case g != w:
+			t.Errorf("%s: %s differs:\n%s", when, name, unifiedDiff(name, w, g, false))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s: unexpected file %s", when, name)
+		}
+	}
+}
+
+func compareText(t *testing.T, golden, got string) {
+	t.Helper()
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (-update rewrites it):\n%s", golden, unifiedDiff(golden, string(want), got, false))
+	}
+}
+
+// TestInitVersion: init pins only a version a module proxy can serve; a
+// binary built from a checkout ("(devel)", or a +dirty pseudo-version)
+// must be told which, and writes nothing.
+func TestInitVersion(t *testing.T) {
+	for _, v := range []string{"(devel)", "", "v0.1.1-0.20261123000000-abcdef123456+dirty"} {
+		dir := t.TempDir()
+		copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+		before := readTree(t, dir)
+		var out bytes.Buffer
+		args := []string{"-tidy=false", "-version", v, dir}
+		if v == "" {
+			args = []string{"-tidy=false", dir} // a test binary's version: (devel)
+		}
+		err := runInit(args, &out, &out)
+		if err == nil || !strings.Contains(err.Error(), "pass -version vX.Y.Z") {
+			t.Errorf("-version %q: error %v, want one asking for -version", v, err)
+		}
+		compareTrees(t, "after -version "+v, readTree(t, dir), before)
+	}
+}
+
+// TestInitGolangciAsPluginTestdata: init's edit of kubebuilder v4.11's and
+// v4.15's own .golangci.yml (testdata/init-golangci) is, comments at the
+// top aside, the config hack/golangci-plugin/build.sh (make lint-plugin)
+// runs golangci-lint v2.15.0 and the statuspatch plugin with: what init
+// writes is what that check loads.
+func TestInitGolangciAsPluginTestdata(t *testing.T) {
+	inputs, err := filepath.Glob(filepath.Join("testdata", "init-golangci", "kubebuilder-*.golangci.yml"))
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no testdata/init-golangci/kubebuilder-*.golangci.yml: %v", err)
+	}
+	for _, in := range inputs {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := editGolangci(in, string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := filepath.Join(repoRoot(t), "hack", "golangci-plugin", "testdata", filepath.Base(in))
+		b, err := os.ReadFile(checked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := regexp.MustCompile(`\A(#.*\n)*`).ReplaceAllString(string(b), "")
+		if got != want {
+			t.Errorf("init's edit of %s is not %s:\n%s", in, checked, unifiedDiff(checked, want, got, false))
+		}
+	}
+}
+
+// TestInitMakefileComposes: in the Makefile init writes from kubebuilder
+// v4.15.0's, make (dry run, -n) runs statuspatch-gen before controller-gen
+// in make manifests and make generate, lint-status in make lint without
+// .golangci.yml, and warns of no replaced recipe.
+func TestInitMakefileComposes(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	if err := os.Remove(filepath.Join(dir, ".golangci.yml")); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for target, want := range map[string][]string{
+		"manifests": {`statuspatch-gen" paths=./api/...`, `controller-gen" rbac:roleName=manager-role`},
+		"generate":  {`statuspatch-gen" paths=./api/...`, `controller-gen" object:headerFile=`},
+		"lint":      {`statuspatch-lint" ./...`, `golangci-lint" run`},
+	} {
+		cmd := exec.Command("make", "-n", target)
+		cmd.Dir = dir
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, b)
+		}
+		if bytes.Contains(b, []byte("overriding recipe")) {
+			t.Errorf("make -n %s warns:\n%s", target, b)
+		}
+		first, second := bytes.Index(b, []byte(want[0])), bytes.Index(b, []byte(want[1]))
+		if first < 0 || second < 0 || first > second {
+			t.Errorf("make -n %s does not run %q before %q:\n%s", target, want[0], want[1], b)
+		}
+	}
+}
+
+// TestInitDryRunTidy: -dry-run names the go get it would run (the
+// statuspatch modules go.mod lacks, at the version) and go mod tidy.
+func TestInitDryRunTidy(t *testing.T) {
+	for gomod, want := range map[string]string{
+		"module example.com/widgets\n\ngo 1.25.0\n": "would run go get github.com/statuspatch/statuspatch@v0.1.0 github.com/statuspatch/statuspatch/testenv@v0.1.0\n",
+		"module example.com/widgets\n\ngo 1.25.0\n\nrequire github.com/statuspatch/statuspatch v0.1.0 // indirect\n":                                     "would run go get github.com/statuspatch/statuspatch/testenv@v0.1.0\n",
+		"module example.com/widgets\n\nrequire (\n\tgithub.com/statuspatch/statuspatch v0.1.0\n\tgithub.com/statuspatch/statuspatch/testenv v0.1.0\n)\n": "",
+	} {
+		dir := t.TempDir()
+		copyTree(t, filepath.Join("testdata", "init", "v4.3", "before"), dir, nil)
+		writeFile(t, filepath.Join(dir, "go.mod"), gomod)
+		before := readTree(t, dir)
+		var out bytes.Buffer
+		if err := runInit([]string{"-version", "v0.1.0", "-dry-run", dir}, &out, &out); err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		if !strings.HasSuffix(got, want+"statuspatch-gen init: would run go mod tidy (then go get github.com/statuspatch/statuspatch/patcher at the version go.mod requires, if go.sum lacks its checksum)\n") || want == "" && strings.Contains(got, "would run go get") {
+			t.Errorf("go.mod %q: -dry-run ends\n%s\nwant %q, then go mod tidy", gomod, got[max(0, len(got)-300):], want)
+		}
+		compareTrees(t, "after -dry-run", readTree(t, dir), before)
+	}
+}
