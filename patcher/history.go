@@ -42,9 +42,9 @@ import (
 // stayed at the base is a Conflict without a configured watcher only when
 // the read could not lag: the status subresource's read (no API reader;
 // the 409 did not come from the server: patchertest), or three reads
-// through the API reader; three reads through the client are
-// ErrWriteOutcomeUnknown (landed.go). The history cannot be read from the
-// base alone.
+// through the API reader followed by the status subresource's read at the
+// base (landed.go, serverRead); three reads through the client are
+// ErrWriteOutcomeUnknown. The history cannot be read from the base alone.
 
 // historyTimeout bounds the watch that reads the first write after the
 // base. The fresh read already saw that write, so a server that keeps the

@@ -195,9 +195,37 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 		}
 	}
 	if apierrors.IsConflict(err) && p.opts.watcher == nil && p.opts.apiReader != nil {
-		return resultConflict, err // no watcher: a 409 whose API reader's reads all stayed at the base stays a Conflict (history.go)
+		// No watcher, and the API reader's reads all stayed at the base
+		// after a 409: the server's own answer decides (serverRead).
+		fresh, ok := p.serverRead(ctx)
+		if !ok {
+			return resultConflict, err // the status subresource cannot be read: documented (docs/patcher.md)
+		}
+		d, notYet, derr := p.decide(ctx, w, fresh, err)
+		switch {
+		case derr != nil:
+			return resultError, derr
+		case notYet:
+			return resultConflict, err // the server itself holds the base
+		}
+		return p.outcome(w, fresh, d, err)
 	}
 	return resultError, p.unsettled(err)
+}
+
+// serverRead reads the object through the status subresource (GET
+// .../status, which no cache serves) once the API reader's reads all
+// stayed at the base after a 409: an API reader that lags (a cache given
+// as one) would otherwise make a stored write, whose resend got the 409, a
+// Conflict. ok is false when the client cannot read the subresource (a
+// fake client, a refusal).
+func (p *Patcher[T]) serverRead(ctx context.Context) (fresh T, ok bool) {
+	fresh = p.newObject()
+	if err := p.client.SubResource("status").Get(ctx, p.newObject(), fresh); err != nil {
+		return fresh, false
+	}
+	p.record().observe(fresh.GetResourceVersion())
+	return fresh, true
 }
 
 // unsettled is the error of a write still unsettled after maxSettles reads.
@@ -281,8 +309,23 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 		return d.Outcome == settle.Landed, nil
 	}
 	if p.opts.watcher == nil && p.opts.apiReader != nil {
-		// No watcher: a 409 whose API reader's reads all stayed at the
-		// base stays a Conflict (history.go).
+		// No watcher, and the API reader's reads all stayed at the base:
+		// the server's own answer decides (serverRead); without it the
+		// 409 stays a Conflict (documented).
+		if server, ok := p.serverRead(ctx); ok {
+			d, notYet, err := p.decide(ctx, w, server, conflict)
+			switch {
+			case err != nil:
+				return false, err
+			case !notYet && d.Outcome == settle.Unknown:
+				_, err := p.outcome(w, server, d, conflict)
+				return false, err
+			}
+			fresh = server
+			p.replaceObject(fresh)
+			p.setBase(p.obj)
+			return !notYet && d.Outcome == settle.Landed, nil
+		}
 		p.replaceObject(fresh)
 		p.setBase(p.obj)
 		return false, nil

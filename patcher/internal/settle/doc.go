@@ -125,10 +125,10 @@
 // never a Conflict taken on trust. This holds with distinct field managers,
 // with a shared manager name and with none: the history, not the stamp,
 // tells whose write came first. What remains taken for a Conflict without
-// a configured watcher is a 409 whose three reads all stayed at the base:
-// the history cannot be found from the base alone (a cache that lags
-// three times, or a 409 injected without reaching the server, as
-// patchertest's). A 422 answering a JSON Patch that removes a member is
+// a configured watcher is a 409 whose reads all stayed at the base, the
+// last of them the status subresource's (no cache serves it), or, where
+// that read is refused (a fake client), three reads through the API
+// reader: the history cannot be found from the base alone. A 422 answering a JSON Patch that removes a member is
 // settled like a 409: it may be client-go's resend of a stored write,
 // refused because the member is already gone.
 package settle
