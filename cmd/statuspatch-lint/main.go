@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	args := defaultArgs(os.Args[1:])
+	args := withPatchers(defaultArgs(os.Args[1:]), ".")
 	if wantsFix(args) {
 		os.Exit(fixAndReport(args, os.Stdout, os.Stderr))
 	}
@@ -51,4 +51,27 @@ func defaultArgs(args []string) []string {
 		}
 	}
 	return append([]string{"-test=false"}, args...)
+}
+
+// withPatchers adds -patchers, the generated patchers found on disk in
+// dir's module (patchersArg), to a standalone run's flags unless they give
+// it. Under go vet (a .cfg argument), for -flags and -V, args are returned
+// unchanged: go vet caches a tool's results by the package's own files,
+// so a lookup elsewhere would go stale there.
+func withPatchers(args []string, dir string) []string {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			if strings.HasSuffix(a, ".cfg") {
+				return args
+			}
+		case name == "flags" || name == "V" || name == "patchers":
+			return args
+		}
+	}
+	if ps := patchersArg(dir); ps != "" {
+		return append([]string{"-patchers=" + ps}, args...)
+	}
+	return args
 }
