@@ -216,10 +216,7 @@ func (m *migration) edits(p patcherInfo, client ast.Expr) (*analysis.SuggestedFi
 	}
 	name := m.freshName(m.obj.Name() + "Patcher")
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", name, qual, p.Type, types.ExprString(client), m.obj.Name())
-	var edits []analysis.TextEdit
-	if importEdit != nil {
-		edits = append(edits, *importEdit)
-	}
+	var edits []analysis.TextEdit // the first is where the command says the fix is
 	if m.keep {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.indent(m.anchor.Pos()) + ctor)})
 	} else {
@@ -227,6 +224,9 @@ func (m *migration) edits(p patcherInfo, client ast.Expr) (*analysis.SuggestedFi
 	}
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))
 	edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(flush)})
+	if importEdit != nil {
+		edits = append(edits, *importEdit)
+	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (New" + p.Type + ", then Flush)", TextEdits: edits}, ""
 }
 
