@@ -10,9 +10,10 @@ import (
 )
 
 // statuspatch-lint -fix on a small operator (testdata/e2e: a Rollout
-// reconciler with a MergeFrom status patch and an Update, and the
-// patchers statuspatch-gen generated for it) moves both writes onto the
-// patcher and exits 0 with nothing left; the result compiles, and its test
+// reconciler with a MergeFrom status patch, an Update and a helper whose
+// file imports the client only for its MergeFrom, and the
+// patchers statuspatch-gen generated for it) moves the three writes onto
+// the patcher, drops the import left unused, and exits 0 with nothing left; the result compiles, and its test
 // runs the reconciler on the real API server (testenv, embedded) and reads
 // back what the server stored.
 func TestFixMigratesAndRuns(t *testing.T) {
@@ -49,8 +50,8 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	}
 
 	out, err := run(bin, "-fix", "./...")
-	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 2 status writes; no findings left") {
-		t.Fatalf("-fix ./...: %v, want exit status 0 and both writes fixed:\n%s", err, out)
+	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 3 status writes; no findings left") {
+		t.Fatalf("-fix ./...: %v, want exit status 0 and the three writes fixed:\n%s", err, out)
 	}
 	src, err := os.ReadFile(filepath.Join(mod, "controller", "controller.go"))
 	if err != nil {
@@ -68,6 +69,14 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	}
 	if strings.Contains(string(src), ".Status().") {
 		t.Errorf("a handwritten status write is left:\n%s", src)
+	}
+	// status.go used the client package only for MergeFrom: its import goes.
+	src, err = os.ReadFile(filepath.Join(mod, "controller", "status.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "roPatcher := patchers.NewRolloutStatusPatcher(r, ro)") || strings.Contains(string(src), "controller-runtime/pkg/client") {
+		t.Errorf("status.go: want the write moved and the client import gone:\n%s", src)
 	}
 	if out, err := run("gofmt", "-l", "."); err != nil || out != "" {
 		t.Errorf("gofmt -l after -fix: %v\n%s", err, out)

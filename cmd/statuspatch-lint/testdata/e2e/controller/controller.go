@@ -1,5 +1,6 @@
 // Package controller reconciles Rollouts with handwritten status writes:
-// a merge patch from a copy, and an Update after a fresh read.
+// a merge patch from a copy, an Update after a fresh read, and a helper in
+// a file that imports the client package only for its MergeFrom.
 package controller
 
 import (
@@ -32,7 +33,14 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req reconcile.Request
 	if err := r.Status().Patch(ctx, rollout, client.MergeFrom(base)); err != nil {
 		return reconcile.Result{}, err
 	}
-	return reconcile.Result{}, r.complete(ctx, req.NamespacedName)
+	if err := r.complete(ctx, req.NamespacedName); err != nil {
+		return reconcile.Result{}, err
+	}
+	done := &v1alpha1.Rollout{}
+	if err := r.Get(ctx, req.NamespacedName, done); err != nil {
+		return reconcile.Result{}, err
+	}
+	return reconcile.Result{}, r.countSteps(ctx, done)
 }
 
 // complete marks the rollout completed, on a fresh read.

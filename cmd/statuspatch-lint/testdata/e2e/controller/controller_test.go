@@ -43,8 +43,8 @@ func TestReconcileWritesStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := got.Status
-	if st.Phase != v1alpha1.RolloutCompleted || st.CompletedSteps != 3 || st.ObservedGeneration != got.Generation ||
+	if st.Phase != v1alpha1.RolloutCompleted || st.CompletedSteps != 4 || st.ObservedGeneration != got.Generation ||
 		len(st.Conditions) != 1 || st.Conditions[0].Message != "planning v2" {
-		t.Fatalf("stored status = %+v, want Completed, 3 steps, generation %d, the Planned condition", st, got.Generation)
+		t.Fatalf("stored status = %+v, want Completed, 4 steps, generation %d, the Planned condition", st, got.Generation)
 	}
 }
