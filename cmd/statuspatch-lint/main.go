@@ -6,6 +6,11 @@
 //	statuspatch-lint -fix [-audit|-ci] ./...   (prints each fix and what is left; non-zero while findings remain)
 //	go vet -vettool="$PWD/bin/statuspatch-lint" [-audit|-ci] [-tests] ./...
 //
+// -fix moves handwritten status writes onto the generated patchers where it
+// can (docs/lint.md, "Moving writes onto the generated patchers"), else
+// adds the optimistic lock. The command, not the analyzer, finds the
+// module's generated patchers on disk and passes them as -patchers.
+//
 // Test files are loaded only with -tests (or an explicit -test): findings
 // in them are reported only with -tests, and loading them type-checks
 // everything the tests import (testenv: the API server and etcd).
