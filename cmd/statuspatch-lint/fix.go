@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -72,7 +73,7 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 		stderr.Write(failed.Bytes())
 		return code
 	}
-	fixes, err := parseFixes(listed.Bytes())
+	fixes, files, err := parseFixes(listed.Bytes())
 	if err != nil {
 		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
 		return 1
@@ -85,6 +86,12 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, f := range fixes {
 		fmt.Fprintln(stderr, f)
+	}
+	for _, f := range files {
+		if err := dropUnusedClientImport(f); err != nil {
+			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+			return 1
+		}
 	}
 	code := runChild(self, rest, stdout, stderr)
 	switch code {
@@ -139,10 +146,11 @@ type jsonDiagnostic struct {
 // fix being the one -fix applies: `file:line: fixed: <fix>` at its first
 // edit, with the write it is for when that is elsewhere. A diagnostic
 // reported in a package and again in its test variant is listed once.
-func parseFixes(out []byte) ([]string, error) {
+// files are the files the listed fixes edit first.
+func parseFixes(out []byte) (lines, files []string, err error) {
 	var byPkg map[string]map[string]json.RawMessage
 	if err := json.Unmarshal(out, &byPkg); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	type fixed struct {
 		file string
@@ -179,11 +187,14 @@ func parseFixes(out []byte) ([]string, error) {
 		}
 		return all[i].line < all[j].line || all[i].line == all[j].line && all[i].text < all[j].text
 	})
-	lines := make([]string, len(all))
+	lines = make([]string, len(all))
 	for i, f := range all {
 		lines[i] = f.text
+		if !slices.Contains(files, f.file) {
+			files = append(files, f.file)
+		}
 	}
-	return lines, nil
+	return lines, files, nil
 }
 
 // lineOf is the line of a byte offset in file, read before the fix is

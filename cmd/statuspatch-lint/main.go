@@ -6,6 +6,11 @@
 //	statuspatch-lint -fix [-audit|-ci] ./...   (prints each fix and what is left; non-zero while findings remain)
 //	go vet -vettool="$PWD/bin/statuspatch-lint" [-audit|-ci] [-tests] ./...
 //
+// -fix moves handwritten status writes onto the generated patchers where it
+// can (docs/lint.md, "Moving writes onto the generated patchers"), else
+// adds the optimistic lock. The command, not the analyzer, finds the
+// module's generated patchers on disk and passes them as -patchers.
+//
 // Test files are loaded only with -tests (or an explicit -test): findings
 // in them are reported only with -tests, and loading them type-checks
 // everything the tests import (testenv: the API server and etcd).
@@ -20,7 +25,7 @@ import (
 )
 
 func main() {
-	args := defaultArgs(os.Args[1:])
+	args := withPatchers(defaultArgs(os.Args[1:]), ".")
 	if wantsFix(args) {
 		os.Exit(fixAndReport(args, os.Stdout, os.Stderr))
 	}
@@ -51,4 +56,27 @@ func defaultArgs(args []string) []string {
 		}
 	}
 	return append([]string{"-test=false"}, args...)
+}
+
+// withPatchers adds -patchers, the generated patchers found on disk in
+// dir's module (patchersArg), to a standalone run's flags unless they give
+// it. Under go vet (a .cfg argument), for -flags and -V, args are returned
+// unchanged: go vet caches a tool's results by the package's own files,
+// so a lookup elsewhere would go stale there.
+func withPatchers(args []string, dir string) []string {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			if strings.HasSuffix(a, ".cfg") {
+				return args
+			}
+		case name == "flags" || name == "V" || name == "patchers":
+			return args
+		}
+	}
+	if ps := patchersArg(dir); ps != "" {
+		return append([]string{"-patchers=" + ps}, args...)
+	}
+	return args
 }

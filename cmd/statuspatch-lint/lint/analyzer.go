@@ -31,6 +31,14 @@ type Config struct {
 	// WriteBaseline names a file to record the findings in, instead of
 	// reporting them.
 	WriteBaseline string
+	// Patchers names generated patchers the package's imports do not
+	// declare, comma-separated <object package>.<Kind>=<patcher package>
+	// entries: the command finds them on disk (the module's
+	// zz_generated.statuspatch.go files) and passes them, so the analyzer
+	// reads no file outside its package.
+	Patchers string
+
+	patchers []patcherInfo // Patchers, parsed
 }
 
 // Analyzer is the statuspatch analyzer with its configuration bound to
@@ -56,6 +64,8 @@ func newFlagAnalyzer() *analysis.Analyzer {
 		"do not report the findings recorded in this file; report its entries that no longer match (an absolute path under go vet)")
 	a.Flags.StringVar(&cfg.WriteBaseline, "write-baseline", "",
 		"record the findings in this file instead of reporting them (the standalone command; not under go vet)")
+	a.Flags.StringVar(&cfg.Patchers, "patchers", "",
+		"generated patchers not imported by the package, as <object package>.<Kind>=<patcher package>,... (the standalone command finds them on disk)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
 		"also check _test.go files (the packages must be loaded with their tests)")
 	return a
@@ -88,6 +98,11 @@ func run(pass *analysis.Pass, cfg Config) error {
 	if cfg.CI {
 		cfg.Audit = true
 	}
+	ps, err := parsePatchers(cfg.Patchers)
+	if err != nil {
+		return err
+	}
+	cfg.patchers = ps
 	var baseline map[baselineKey]bool
 	if cfg.Baseline != "" && bw == nil {
 		b, err := readBaseline(cfg.Baseline)
@@ -119,7 +134,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 	var record []baselineKey
 	for _, w := range ws {
 		found[keys[w]] = true
-		diag, ok := diagnose(pass, t, files, allow, cfg, w)
+		diag, ok := diagnose(pass, t, files, allow, cfg, ws, w)
 		switch {
 		case !ok || baseline[keys[w]]:
 		case bw != nil:
@@ -150,7 +165,7 @@ func ownCode(pass *analysis.Pass) bool {
 }
 
 // diagnose returns the finding for a status write, if the mode reports it.
-func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, cfg Config, w *write) (analysis.Diagnostic, bool) {
+func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, cfg Config, ws []*write, w *write) (analysis.Diagnostic, bool) {
 	pos := files.callPos(w.pos)
 	d, allowed := allow.at(pass.Fset.Position(pos))
 	replayed := t.replay(w)
@@ -164,7 +179,7 @@ func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, 
 	if cfg.CI && (allowed || v.verdict == optimistic) {
 		return analysis.Diagnostic{}, false
 	}
-	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind)}
+	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind, cfg.patchers)}
 	switch {
 	case cfg.Audit:
 		diag.Category = v.verdict.String()
@@ -185,6 +200,11 @@ func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, 
 			diag.Message = strings.Replace(diag.Message, applyAdvice(w.kind.name),
 				"; add .WithResourceVersion("+obj+".ResourceVersion), or "+applyMode, 1)
 		}
+	}
+	if fix, why := migrateFix(pass, files, cfg, ws, w); fix != nil {
+		fixes, noFix = []analysis.SuggestedFix{*fix}, ""
+	} else if why != "" {
+		diag.Message += " (not moved to the patcher: " + why + ")"
 	}
 	diag.SuggestedFixes = fixes
 	if noFix != "" {

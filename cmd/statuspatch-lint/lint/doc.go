@@ -71,6 +71,17 @@
 // other options kept. A patch that also feeds a write that is not to the
 // status gets no fix, and the finding says so.
 //
+// A handwritten status write of a kind with a generated patcher (declared
+// by a package of the program, or named by -patchers, which the standalone
+// command fills from the module's generated files) gets, instead, a fix
+// that moves it onto the patcher when its shape allows: base :=
+// obj.DeepCopy() (or patch := client.MergeFrom(obj.DeepCopy()), or the Get
+// before an Update) becomes New<Kind>StatusPatcher(c, obj), the status
+// mutations stay on obj, and the write becomes the patcher's Flush. When
+// something between the base and the write may change more than the
+// status (a field outside it, a method, obj passed on or reassigned), the
+// write stays and the finding says why.
+//
 // A status apply (Apply of an apply configuration, Patch with client.Apply
 // or a raw apply patch) is optimistic when the configuration carries a
 // resourceVersion (.WithResourceVersion(x) in its builder chain, or set on
@@ -116,6 +127,7 @@
 //   - applyfix.go: suggested fixes locking a status apply
 //   - replay.go: status decided before a re-read and written after it
 //   - fix.go: suggested fixes adding the optimistic lock to patches
+//   - migrate.go, migrateedit.go: suggested fixes moving writes onto generated patchers
 //   - baseline.go: baseline files
 //   - patchers.go: the package fact of generated patchers, suggestions
 //   - directive.go: //statuspatch:allow

@@ -1,7 +1,6 @@
 package lint_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,16 +137,6 @@ func TestReplayedStatus(t *testing.T) {
 // an escaping field and an interface method stay unresolved, with why.
 func TestPatchesThroughFieldsAndPackages(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "fieldpatch", "crossmod/util", "crossmod/controllers")
-}
-
-// A new user's controller, before it imports the patchers generated into
-// internal/patchers (testdata/newcomer is a module: the search is the
-// module's): the message names their package, not "generate"; a kind with
-// none generated gets the old message; after the import, nothing is left.
-func TestGeneratedButNotImported(t *testing.T) {
-	t.Setenv("GOWORK", "off")
-	dir := filepath.Join(analysistest.TestData(), "newcomer")
-	analysistest.Run(t, dir, lint.NewAnalyzer(lint.Config{}), "./internal/controller", "./internal/adopted")
 }
 
 // A generated patcher's Flush/Retry follows the write mode of the options

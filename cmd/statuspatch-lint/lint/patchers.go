@@ -89,6 +89,12 @@ func patcherObjectPkg(scope *types.Scope, tn *types.TypeName) string {
 // object's own package first, then in the facts of every package of the
 // program visible to this pass.
 func findPatcher(pass *analysis.Pass, k kind) (patcherInfo, bool) {
+	return findPatcherIn(pass, k, nil)
+}
+
+// findPatcherIn is findPatcher with the patchers given to the analyzer
+// (-patchers) as more candidates, after those of the program.
+func findPatcherIn(pass *analysis.Pass, k kind, given []patcherInfo) (patcherInfo, bool) {
 	var cands []patcherInfo
 	if k.pkg != nil {
 		cands = append(cands, scanPatchers(k.pkg)...)
@@ -98,6 +104,7 @@ func findPatcher(pass *analysis.Pass, k kind) (patcherInfo, bool) {
 			cands = append(cands, f.Patchers...)
 		}
 	}
+	cands = append(cands, given...)
 	objPkg := ""
 	if k.pkg != nil {
 		objPkg = k.pkg.Path()
@@ -124,7 +131,7 @@ func findPatcher(pass *analysis.Pass, k kind) (patcherInfo, bool) {
 	return match[0], true
 }
 
-func handwrittenMessage(pass *analysis.Pass, k kind) string {
+func handwrittenMessage(pass *analysis.Pass, k kind, given []patcherInfo) string {
 	if k.iface {
 		// Never a <Kind>StatusPatcher named after an interface.
 		what := k.name
@@ -133,11 +140,9 @@ func handwrittenMessage(pass *analysis.Pass, k kind) string {
 		}
 		return fmt.Sprintf("handwritten status write to %s: use the generated status patcher of the object's concrete type", what)
 	}
-	if p, ok := findPatcher(pass, k); ok {
-		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
-	}
-	if p, ok := findPatcherOnDisk(pass, k); ok {
-		// Generated, but not imported by this package yet.
+	if p, ok := findPatcherIn(pass, k, given); ok {
+		// From the program, or generated but not imported by this
+		// package yet (given by the command, which looks on disk).
 		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
 	}
 	if k.pkg != nil && pass.Module != nil && !withinModule(k.pkg.Path(), pass.Module.Path) {
@@ -187,4 +192,22 @@ func article(name string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// parsePatchers parses the -patchers flag: comma-separated
+// <object package>.<Kind>=<patcher package> entries.
+func parsePatchers(s string) ([]patcherInfo, error) {
+	var ps []patcherInfo
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		obj, pkg, ok := strings.Cut(e, "=")
+		i := strings.LastIndexByte(obj, '.') // none: the object's package is not known
+		if !ok || i == 0 || i == len(obj)-1 || pkg == "" || strings.Contains(obj[i+1:], "/") {
+			return nil, fmt.Errorf("statuspatch: -patchers entry %q: want <object package>.<Kind>=<patcher package>", e)
+		}
+		ps = append(ps, patcherInfo{Kind: obj[i+1:], Type: obj[i+1:] + patcherSuffix, Pkg: pkg, ObjectPkg: obj[:max(i, 0)]})
+	}
+	return ps, nil
 }

@@ -24,6 +24,7 @@
 //	          ci: false
 //	          baseline: statuspatch.baseline
 //	          tests: false
+//	          patchers: example.com/op/api/v1.Widget=example.com/op/internal/patchers
 package plugin
 
 import (
@@ -54,6 +55,11 @@ type Settings struct {
 	// are. A relative path is relative to golangci-lint's working
 	// directory.
 	Baseline string `json:"baseline"`
+	// Patchers names generated patchers that packages do not import yet,
+	// as <object package>.<Kind>=<patcher package>,... (the analyzer's
+	// -patchers; the standalone command finds them on disk itself): their
+	// writes are told which patcher to use, and --fix moves them onto it.
+	Patchers string `json:"patchers"`
 }
 
 // Plugin is the statuspatch golangci-lint plugin.
@@ -74,7 +80,7 @@ func New(settings any) (register.LinterPlugin, error) {
 
 // BuildAnalyzers returns an analyzer configured by the settings.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Baseline: p.settings.Baseline})}, nil
+	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Baseline: p.settings.Baseline, Patchers: p.settings.Patchers})}, nil
 }
 
 // GetLoadMode needs type information: the analyzer matches the client by

@@ -1,10 +1,12 @@
 package plugin_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
 	_ "github.com/statuspatch/statuspatch/cmd/statuspatch-lint/plugin"
+	"golang.org/x/tools/go/analysis/analysistest"
 )
 
 func TestPlugin(t *testing.T) {
@@ -26,4 +28,27 @@ func TestPlugin(t *testing.T) {
 	if _, err := newPlugin(map[string]any{"audit": "yes"}); err == nil {
 		t.Error("bad settings: want an error")
 	}
+}
+
+// The patchers setting reaches the analyzer: a controller that does not
+// import its generated patchers yet is told where they are.
+func TestPluginPatchers(t *testing.T) {
+	t.Setenv("GOWORK", "off")
+	newPlugin, err := register.GetPlugin("statuspatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(map[string]any{"patchers": "example.com/newcomer/api/v1.Website=example.com/newcomer/internal/patchers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := filepath.Abs("../lint/testdata/newcomer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, as[0], "./internal/controller")
 }

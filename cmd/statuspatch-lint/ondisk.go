@@ -1,4 +1,4 @@
-package lint
+package main
 
 import (
 	"bytes"
@@ -11,52 +11,61 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
-	"golang.org/x/tools/go/analysis"
+	"golang.org/x/mod/modfile"
 )
 
 // generatedFileName is the file statuspatch-gen writes in every package
 // it generates.
 const generatedFileName = "zz_generated.statuspatch.go"
 
-// onDiskPatchers caches, per module root directory, the patchers that
-// statuspatch-gen wrote into the module: a package that does not import
-// them yet (a new user's controller, before the first change) has no fact
-// naming them, and its message should still say where they are.
-var onDiskPatchers sync.Map // module root dir -> []patcherInfo
+const patcherSuffix = "StatusPatcher"
 
-// findPatcherOnDisk looks for a generated <Kind>StatusPatcher for k in the
-// pass's module, on disk: the zz_generated.statuspatch.go files of its
-// packages, outside testdata, vendor, hidden folders and nested modules.
-func findPatcherOnDisk(pass *analysis.Pass, k kind) (patcherInfo, bool) {
-	if pass.Module == nil || pass.Module.Path == "" || len(pass.Files) == 0 {
-		return patcherInfo{}, false
-	}
-	root := moduleRoot(pass.Fset.File(pass.Files[0].Pos()).Name())
-	if root == "" {
-		return patcherInfo{}, false
-	}
-	v, ok := onDiskPatchers.Load(root)
-	if !ok {
-		v, _ = onDiskPatchers.LoadOrStore(root, scanModule(root, pass.Module.Path))
-	}
-	objPkg := ""
-	if k.pkg != nil {
-		objPkg = k.pkg.Path()
-	}
-	for _, c := range v.([]patcherInfo) {
-		if c.Kind == k.name && (c.ObjectPkg == "" || objPkg == "" || c.ObjectPkg == objPkg) {
-			return c, true
-		}
-	}
-	return patcherInfo{}, false
+// A patcherInfo is one generated <Kind>StatusPatcher found on disk.
+type patcherInfo struct {
+	Kind      string // Widget
+	Pkg       string // package declaring the patcher
+	ObjectPkg string // package of the object type, "" if unknown
 }
 
-// moduleRoot returns the nearest folder at or above file's that holds a
+// patchersArg returns the analyzer's -patchers value for the module of
+// dir: the patchers statuspatch-gen wrote into it, so that a package that
+// does not import them yet (a new user's controller, before the first
+// change) is told where they are, and -fix can move its writes onto them.
+// The lookup is the command's, not the analyzer's: analyzers read no file
+// outside their package (drivers cache their results by those files).
+func patchersArg(dir string) string {
+	root := moduleRoot(dir)
+	if root == "" {
+		return ""
+	}
+	modPath := modulePath(filepath.Join(root, "go.mod"))
+	if modPath == "" {
+		return ""
+	}
+	var entries []string
+	for _, p := range scanModule(root, modPath) {
+		e := p.Kind + "=" + p.Pkg
+		if p.ObjectPkg != "" {
+			e = p.ObjectPkg + "." + e
+		}
+		entries = append(entries, e)
+	}
+	return strings.Join(entries, ",")
+}
+
+// modulePath reads the module path of a go.mod file, "" if it has none.
+func modulePath(gomod string) string {
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return ""
+	}
+	return modfile.ModulePath(data)
+}
+
+// moduleRoot returns the nearest folder at or above dir that holds a
 // go.mod, or "".
-func moduleRoot(file string) string {
-	dir := filepath.Dir(file)
+func moduleRoot(dir string) string {
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			return dir
@@ -150,7 +159,7 @@ func scanGeneratedFile(file, pkgPath string) []patcherInfo {
 			if _, isStruct := ts.Type.(*ast.StructType); !ok || kind == "" || !isStruct || !ts.Name.IsExported() {
 				continue
 			}
-			ps = append(ps, patcherInfo{Kind: kind, Type: ts.Name.Name, Pkg: pkgPath, ObjectPkg: objPkgs[ts.Name.Name]})
+			ps = append(ps, patcherInfo{Kind: kind, Pkg: pkgPath, ObjectPkg: objPkgs[ts.Name.Name]})
 		}
 	}
 	return ps

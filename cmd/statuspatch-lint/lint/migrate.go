@@ -1,0 +1,357 @@
+package lint
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// A migration moves one handwritten status write of a typed object onto
+// its generated patcher: the patcher is made from the object where the
+// write's base is taken (base := obj.DeepCopy(), patch :=
+// client.MergeFrom(obj.DeepCopy()), or, for Update, the Get that read the
+// object), the status mutations stay on the object in between, and the
+// write becomes the patcher's Flush, whose error the user's code handles
+// as it handled the write's.
+type migration struct {
+	pass   *analysis.Pass
+	file   *ast.File
+	path   []ast.Node // from the write's call up to the file
+	call   *ast.CallExpr
+	obj    *types.Var
+	anchor ast.Stmt // where the patcher is made
+	keep   bool     // the anchor statement stays (its base is used elsewhere); the patcher is made after it
+}
+
+const migrateFixPrefix = "move the status write onto "
+
+// migrateFix returns the fix moving w onto the generated patcher of its
+// kind, or why a write of a recognised shape cannot be moved ("" when the
+// shape is not one -fix migrates: the other fixes and the message apply).
+func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w *write) (*analysis.SuggestedFix, string) {
+	if w.generated || w.kind.iface || w.via != viaStatus || (w.verb != "Patch" && w.verb != "Update") {
+		return nil, ""
+	}
+	call, ok := files.calls[w.pos]
+	if !ok || !files.checked(call.Pos()) {
+		return nil, ""
+	}
+	client, ok := statusReceiver(call)
+	if !ok || len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb] {
+		return nil, "" // write options (field owner, dry run) have no patcher equivalent here
+	}
+	id, ok := ast.Unparen(call.Args[1]).(*ast.Ident)
+	if !ok {
+		return nil, ""
+	}
+	obj, ok := pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || namedOf(obj.Type()) == nil || namedOf(obj.Type()).Obj().Name() != w.kind.name {
+		return nil, ""
+	}
+	if _, isPtr := types.Unalias(obj.Type()).(*types.Pointer); !isPtr {
+		return nil, ""
+	}
+	p, ok := findPatcherIn(pass, w.kind, cfg.patchers)
+	if !ok {
+		return nil, ""
+	}
+	m := &migration{pass: pass, call: call, obj: obj}
+	for _, f := range pass.Files {
+		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
+			m.file = f
+		}
+	}
+	if m.file == nil {
+		return nil, ""
+	}
+	m.path, _ = astutil.PathEnclosingInterval(m.file, call.Pos(), call.End())
+	if why := m.findAnchor(w.verb); m.anchor == nil {
+		return nil, why
+	}
+	if n := m.writesOfObj(files, ws); n > 1 {
+		return nil, fmt.Sprintf("%d status writes of %s in this function share its base: move them by hand", n, obj.Name())
+	}
+	if why := m.checkMutations(); why != "" {
+		return nil, why
+	}
+	if !m.isClient(client) {
+		return nil, fmt.Sprintf("%s is not a client.Client to make the patcher with", types.ExprString(client))
+	}
+	return m.edits(p, client)
+}
+
+// statusReceiver returns c of a call c.Status().Verb(...).
+func statusReceiver(call *ast.CallExpr) (ast.Expr, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	st, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	if !ok || len(st.Args) != 0 {
+		return nil, false
+	}
+	ss, ok := ast.Unparen(st.Fun).(*ast.SelectorExpr)
+	if !ok || ss.Sel.Name != "Status" {
+		return nil, false
+	}
+	return ss.X, true
+}
+
+// findAnchor sets m.anchor for the write's shape, or returns why a
+// recognised shape has none.
+func (m *migration) findAnchor(verb string) string {
+	if verb == "Update" {
+		return m.findGet()
+	}
+	patch := ast.Unparen(m.call.Args[2])
+	if id, ok := patch.(*ast.Ident); ok {
+		// patch := client.MergeFrom(obj.DeepCopy())
+		v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+		def, val := m.definition(v)
+		if def == nil {
+			return ""
+		}
+		mf, ok := val.(*ast.CallExpr)
+		if !ok || !m.isMergeFrom(mf) || !m.isDeepCopyOfObj(mf.Args[0]) {
+			return ""
+		}
+		if m.uses(v) != 1 {
+			return "the patch " + v.Name() + " is used elsewhere"
+		}
+		m.anchor = def
+		return ""
+	}
+	mf, ok := patch.(*ast.CallExpr)
+	if !ok || !m.isMergeFrom(mf) {
+		return ""
+	}
+	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
+	if !ok {
+		return "" // MergeFrom(obj.DeepCopy()) at the write: an empty patch
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	def, val := m.definition(v)
+	if def == nil || !m.isDeepCopyOfObj(val) {
+		return "" // a base from a parameter or another function
+	}
+	m.anchor, m.keep = def, m.uses(v) != 1
+	return ""
+}
+
+// definition returns the statement in a block enclosing the write that
+// declares v (v := x or var v = x) and the value it gets.
+func (m *migration) definition(v *types.Var) (ast.Stmt, ast.Expr) {
+	if v == nil {
+		return nil, nil
+	}
+	for _, list := range m.enclosingLists() {
+		for _, s := range list {
+			if s.End() > m.call.Pos() {
+				break
+			}
+			switch s := s.(type) {
+			case *ast.AssignStmt:
+				if s.Tok == token.DEFINE && len(s.Lhs) == 1 && len(s.Rhs) == 1 && m.defines(s.Lhs[0], v) {
+					return s, s.Rhs[0]
+				}
+			case *ast.DeclStmt:
+				gd, _ := s.Decl.(*ast.GenDecl)
+				if gd == nil || len(gd.Specs) != 1 {
+					continue
+				}
+				vs, _ := gd.Specs[0].(*ast.ValueSpec)
+				if vs != nil && len(vs.Names) == 1 && len(vs.Values) == 1 && m.defines(vs.Names[0], v) {
+					return s, vs.Values[0]
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (m *migration) defines(e ast.Expr, v *types.Var) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && m.pass.TypesInfo.Defs[id] == v
+}
+
+// enclosingLists returns the statement lists enclosing the write, inner
+// first, up to its function's body.
+func (m *migration) enclosingLists() [][]ast.Stmt {
+	var lists [][]ast.Stmt
+	for _, n := range m.path {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			lists = append(lists, n.List)
+		case *ast.CaseClause:
+			lists = append(lists, n.Body)
+		case *ast.CommClause:
+			lists = append(lists, n.Body)
+		case *ast.FuncLit, *ast.FuncDecl:
+			return lists
+		}
+	}
+	return lists
+}
+
+// findGet sets the anchor of an Update: the last statement before the
+// write, in a block enclosing it, that reads the object with
+// c.Get(ctx, key, obj) (alone, assigned, or as an if's init).
+func (m *migration) findGet() string {
+	for _, list := range m.enclosingLists() {
+		var found ast.Stmt
+		for i, s := range list {
+			if s.End() > m.call.Pos() {
+				break
+			}
+			if m.isGetStmt(s) {
+				found = s
+				// err := c.Get(...) then if err != nil {...}: after the if.
+				if as, ok := s.(*ast.AssignStmt); ok && i+1 < len(list) && list[i+1].End() <= m.call.Pos() && m.checksErr(list[i+1], as) {
+					found = list[i+1]
+				}
+			}
+		}
+		if found != nil {
+			m.anchor, m.keep = found, true
+			return ""
+		}
+	}
+	return "" // an object read elsewhere: where its status changes start is not seen
+}
+
+// checksErr reports whether s is an if statement whose condition uses a
+// variable that as assigns.
+func (m *migration) checksErr(s ast.Stmt, as *ast.AssignStmt) bool {
+	is, ok := s.(*ast.IfStmt)
+	if !ok || is.Init != nil {
+		return false
+	}
+	vars := map[types.Object]bool{}
+	for _, l := range as.Lhs {
+		if id, ok := l.(*ast.Ident); ok {
+			if o := m.pass.TypesInfo.ObjectOf(id); o != nil {
+				vars[o] = true
+			}
+		}
+	}
+	uses := false
+	ast.Inspect(is.Cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && vars[m.pass.TypesInfo.Uses[id]] {
+			uses = true
+		}
+		return !uses
+	})
+	return uses
+}
+
+func (m *migration) isGetStmt(s ast.Stmt) bool {
+	if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
+		s = is.Init
+	}
+	var e ast.Expr
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		e = s.X
+	case *ast.AssignStmt:
+		if len(s.Rhs) != 1 {
+			return false
+		}
+		e = s.Rhs[0]
+	default:
+		return false
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) < 3 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Get" {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[2]).(*ast.Ident)
+	return ok && m.pass.TypesInfo.Uses[id] == m.obj
+}
+
+// isMergeFrom reports whether call is client.MergeFrom(x), or
+// client.MergeFromWithOptions(x) with at most the optimistic lock as
+// option: a merge patch of the status from x, what Flush sends.
+func (m *migration) isMergeFrom(call *ast.CallExpr) bool {
+	fn := calledFunc(m.pass, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != clientPkgPath || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return false
+	}
+	switch fn.Name() {
+	case "MergeFrom":
+		return len(call.Args) == 1
+	case "MergeFromWithOptions":
+		for _, a := range call.Args[1:] {
+			if n := namedOf(m.pass.TypesInfo.TypeOf(a)); n == nil || n.Obj().Name() != "MergeFromWithOptimisticLock" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isDeepCopyOfObj reports whether e is obj.DeepCopy().
+func (m *migration) isDeepCopyOfObj(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "DeepCopy" {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && m.pass.TypesInfo.Uses[id] == m.obj
+}
+
+// uses counts the uses of v in the file.
+func (m *migration) uses(v *types.Var) int {
+	n := 0
+	ast.Inspect(m.file, func(node ast.Node) bool {
+		if id, ok := node.(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == v {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// writesOfObj counts the status writes of the package whose object is
+// the variable m.obj.
+func (m *migration) writesOfObj(files *fileSet, ws []*write) int {
+	n := 0
+	for _, w := range ws {
+		call, ok := files.calls[w.pos]
+		if !ok || w.generated || len(call.Args) < 2 {
+			continue
+		}
+		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == m.obj {
+			n++
+		}
+	}
+	return n
+}
+
+// calledFunc returns the function or method a call expression calls
+// statically, or nil.
+func calledFunc(pass *analysis.Pass, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	default:
+		return nil
+	}
+	fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
+	return fn
+}

@@ -1,0 +1,49 @@
+// Package v1 holds a CRD type with a spec, for the -fix migration.
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+type WidgetSpec struct {
+	Size   int
+	Labels map[string]string
+}
+
+type WidgetStatus struct {
+	Ready      bool
+	Size       int
+	Conditions []metav1.Condition
+}
+
+type Widget struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+	Spec   WidgetSpec
+	Status WidgetStatus
+}
+
+func (w *Widget) DeepCopy() *Widget {
+	c := *w
+	return &c
+}
+
+func (w *Widget) DeepCopyObject() runtime.Object { return w.DeepCopy() }
+
+// Grow is a method that changes the spec.
+func (w *Widget) Grow() { w.Spec.Size++ }
+
+// Gadget has no generated patcher.
+type Gadget struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+	Status struct{ Phase string }
+}
+
+func (g *Gadget) DeepCopy() *Gadget {
+	c := *g
+	return &c
+}
+
+func (g *Gadget) DeepCopyObject() runtime.Object { return g.DeepCopy() }

@@ -1,0 +1,50 @@
+package controller
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	v1alpha1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
+	"github.com/statuspatch/statuspatch/testenv"
+)
+
+// The reconciler's status writes land on the real API server: what the
+// server stores is read back.
+func TestReconcileWritesStatus(t *testing.T) {
+	crds := os.Getenv("LINTFIX_E2E_CRDS")
+	if crds == "" {
+		t.Fatal("LINTFIX_E2E_CRDS must name examples/config/crd/bases")
+	}
+	s := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	env := testenv.Start(t, testenv.WithCRDDirectory(crds), testenv.WithScheme(s))
+	ctx := context.Background()
+	ro := &v1alpha1.Rollout{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec:       v1alpha1.RolloutSpec{Version: "v2", Steps: 3},
+	}
+	if err := env.Client.Create(ctx, ro); err != nil {
+		t.Fatal(err)
+	}
+	r := &RolloutReconciler{Client: env.Client}
+	if _, err := r.Reconcile(ctx, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(ro)}); err != nil {
+		t.Fatalf("Reconcile: %v", err)
+	}
+	got := &v1alpha1.Rollout{}
+	if err := env.Client.Get(ctx, client.ObjectKeyFromObject(ro), got); err != nil {
+		t.Fatal(err)
+	}
+	st := got.Status
+	if st.Phase != v1alpha1.RolloutCompleted || st.CompletedSteps != 4 || st.ObservedGeneration != got.Generation ||
+		len(st.Conditions) != 1 || st.Conditions[0].Message != "planning v2" {
+		t.Fatalf("stored status = %+v, want Completed, 4 steps, generation %d, the Planned condition", st, got.Generation)
+	}
+}
