@@ -19,7 +19,9 @@ func (b *Fields) Rebase(cur, base, fresh any) any {
 // value at the same place, all decoded JSON: what the decision did not
 // change is fresh's, objects are merged field by field, keyed lists item
 // by item, sets value by value; anything else the decision changed is
-// cur's. nil is "absent".
+// cur's. nil is "absent": an object, keyed list or set fresh lacks is
+// merged as an empty one, so what the decision merely read and the server
+// removed since stays removed.
 func (b *Fields) rebase(dotted string, cur, base, fresh any) any {
 	if reflect.DeepEqual(cur, base) {
 		return fresh
@@ -31,7 +33,7 @@ func (b *Fields) rebase(dotted string, cur, base, fresh any) any {
 	case map[string]any:
 		bm, _ := base.(map[string]any) // absent: every field is new
 		fm, ok := fresh.(map[string]any)
-		if !ok {
+		if !ok && fresh != nil {
 			return cur
 		}
 		out := make(map[string]any, len(fm))
@@ -45,11 +47,14 @@ func (b *Fields) rebase(dotted string, cur, base, fresh any) any {
 				delete(out, k)
 			}
 		}
+		if fresh == nil && len(out) == 0 && len(c) > 0 {
+			return nil // only read fields the server no longer holds
+		}
 		return out
 	case []any:
 		bl, _ := base.([]any)
 		fl, ok := fresh.([]any)
-		if !ok {
+		if !ok && fresh != nil {
 			return cur
 		}
 		if b.SetLists[dotted] {

@@ -29,6 +29,14 @@ func TestRebaseKeepsWhatTheDecisionDidNotChange(t *testing.T) {
 		"keyed removal":                 {`{"conditions":[]}`, `{"conditions":[{"type":"A"}]}`, `{"conditions":[{"type":"A"},{"type":"C"}]}`, `{"conditions":[{"type":"C"}]}`},
 		"set value by value":            {`{"tags":["a","new"]}`, `{"tags":["a","gone"]}`, `{"tags":["gone","a","theirs"]}`, `{"tags":["a","theirs","new"]}`},
 		"atomic list is the decision's": {`{"items":["mine"]}`, `{"items":[]}`, `{"items":["theirs"]}`, `{"items":["mine"]}`},
+		// Absent in fresh: the items and fields the decision only read were
+		// removed since, and stay so (the oracle's seeds 42 and 322).
+		"keyed list fresh lacks": {`{"conditions":[{"type":"Theirs"},{"type":"Mine"}]}`, `{"conditions":[{"type":"Theirs"}]}`, `{"phase":"P"}`,
+			`{"phase":"P","conditions":[{"type":"Mine"}]}`},
+		"set fresh lacks":         {`{"tags":["theirs","new"]}`, `{"tags":["theirs"]}`, `{}`, `{"tags":["new"]}`},
+		"map fresh lacks":         {`{"c":{"a":1,"b":2}}`, `{"c":{"a":1}}`, `{}`, `{"c":{"b":2}}`},
+		"map removal fresh lacks": {`{"c":{"a":1}}`, `{"c":{"a":1,"b":2}}`, `{"n":1}`, `{"n":1}`},
+		"empty map decided":       {`{"c":{}}`, `{}`, `{}`, `{"c":{}}`},
 	}
 	for name, tc := range cases {
 		got := b.Rebase(dec(tc.cur), dec(tc.base), dec(tc.fresh))

@@ -15,7 +15,9 @@ import (
 // between its read and its write. docs/apply.md: the no-lock apply holds
 // what the decision changed since its base (keyed lists item by item),
 // laid over the values the server holds when it is sent; the decision
-// here changed only its own condition.
+// here changed only its own condition. The cause: the rebase took the
+// in-memory list whole when the fresh read had no conditions at all
+// (omitempty), so the condition it had merely read went back in.
 func TestOracleNoLockApplyKeepsARemovalItDidNotDecide(t *testing.T) {
 	e := oracleEnv(t)
 	key := newWidget(t, e.Client)

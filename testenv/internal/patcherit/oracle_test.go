@@ -74,9 +74,11 @@ var knownOnMain = map[uint64]string{
 	110: caseLaggingAPIReader,
 }
 
-// foundOnMain are seeds that fail on main with a violation outside issue
-// 37's cases, fixed by no branch yet: they run, unskipped (the minimal
-// case: TestOracleNoLockApplyKeepsARemovalItDidNotDecide).
+// foundOnMain are seeds that failed on main with a violation outside issue
+// 37's cases, now fixed (branch nolock: the no-lock rebase merges a keyed
+// list, set or object the fresh read lacks as an empty one); they run as
+// regression seeds (the minimal case:
+// TestOracleNoLockApplyKeepsARemovalItDidNotDecide).
 var foundOnMain = map[uint64]string{
 	42:  "an apply without the lock puts back another writer's condition removed after its read",
 	322: "an apply without the lock puts back another writer's condition removed after its read",
