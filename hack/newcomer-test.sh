@@ -14,7 +14,7 @@
 #     requirement and a starter test, and makes no make warning;
 #  3. make generate: internal/patchers is written; the reconciler still
 #     writes status by hand: make lint-status fails, naming internal/patchers;
-#  4. the -fix step: until statuspatch-lint -fix migrates writes, the script
+#  4. the -fix step: docs/kubebuilder.md's -fix line is install-test.sh's; here the script
 #     puts the migrated reconciler (the install test's) in place, as the
 #     docs' by-hand route says, and runs go mod tidy; both statuspatch
 #     modules are then direct requirements; make manifests passes from a
