@@ -8,6 +8,4 @@ require (
 	golang.org/x/tools v0.52.0
 )
 
-require (
-	golang.org/x/sync v0.24.0 // indirect
-)
+require golang.org/x/sync v0.24.0 // indirect
