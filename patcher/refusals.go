@@ -59,7 +59,7 @@ func (p *Patcher[T]) locked(w *sentWrite[T]) bool {
 func (p *Patcher[T]) tooLargeError(w *sentWrite[T], err error) error {
 	size := len(w.cur)
 	if size == 0 {
-		var status any = p.status(p.obj)
+		status := p.status(p.obj)
 		if w.applied != nil {
 			status = w.applied
 		}

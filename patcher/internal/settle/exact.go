@@ -132,9 +132,7 @@ func put(root map[string]any, p fieldpath.Path, v any) {
 					return
 				}
 			}
-			if set != nil {
-				set(v)
-			}
+			set(v) // every case above set it
 		}
 	}
 }
