@@ -281,7 +281,7 @@ func outside(d *decisionRec, prev, v *v1.Widget) []string {
 		out = append(out, "plan.steps")
 	}
 	for _, k := range slices.Sorted(maps.Keys(mapUnion(a.Counters, b.Counters))) {
-		if a.Counters[k] != b.Counters[k] && k != own && !(k == "shared" && s.shared != 0) {
+		if a.Counters[k] != b.Counters[k] && k != own && (k != "shared" || s.shared == 0) {
 			out = append(out, "counters."+k)
 		}
 	}

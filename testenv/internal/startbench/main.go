@@ -57,7 +57,7 @@ func main() {
 	if err != nil {
 		fail(2, "startbench: -backends: %v", err)
 	}
-	if *assets == "" && !(len(chosen) == 1 && chosen[0] == "embedded") {
+	if *assets == "" && (len(chosen) != 1 || chosen[0] != "embedded") {
 		fail(2, "startbench: -assets (or KUBEBUILDER_ASSETS) must name the folder with kube-apiserver and etcd; "+
 			"`make -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd` prints it")
 	}
