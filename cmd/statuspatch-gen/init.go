@@ -84,7 +84,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	}
 	if *dryRun {
 		for _, e := range edits {
-			io.WriteString(stdout, unifiedDiff(e.path, e.old, e.new, e.del))
+			if _, err := io.WriteString(stdout, unifiedDiff(e.path, e.old, e.new, e.del)); err != nil {
+				return fmt.Errorf("statuspatch-gen init: writing the diff: %w", err)
+			}
 		}
 		if *tidy {
 			missing, err := missingModules(dir, v)

@@ -85,15 +85,10 @@ func patcherObjectPkg(scope *types.Scope, tn *types.TypeName) string {
 	return ""
 }
 
-// findPatcher returns the generated patcher for kind k, looking in the
+// findPatcherIn returns the generated patcher for kind k, looking in the
 // object's own package first, then in the facts of every package of the
-// program visible to this pass.
-func findPatcher(pass *analysis.Pass, k kind) (patcherInfo, bool) {
-	return findPatcherIn(pass, k, nil)
-}
-
-// findPatcherIn is findPatcher with the patchers given to the analyzer
-// (-patchers) as more candidates, after those of the program.
+// program visible to this pass, then in the patchers given to the analyzer
+// (-patchers).
 func findPatcherIn(pass *analysis.Pass, k kind, given []patcherInfo) (patcherInfo, bool) {
 	var cands []patcherInfo
 	if k.pkg != nil {

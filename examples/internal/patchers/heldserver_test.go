@@ -52,8 +52,8 @@ const (
 // and returns the server and a client whose reads go to its cache.
 func newHeldServer(b *testing.B, obj *demov1.Rollout) (*heldServer, client.Client) {
 	s := &heldServer{stored: obj.DeepCopy()}
-	s.stored.TypeMeta.APIVersion = demov1.GroupVersion.String()
-	s.stored.TypeMeta.Kind = "Rollout"
+	s.stored.APIVersion = demov1.GroupVersion.String()
+	s.stored.Kind = "Rollout"
 	s.rv, _ = strconv.Atoi(s.stored.ResourceVersion)
 	if s.stored.Status.CompletedSteps < 1 {
 		b.Fatal("heldServer: the stored object's completedSteps must be at least 1 (omitempty)")
