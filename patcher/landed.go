@@ -220,12 +220,20 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 // Conflict. ok is false when the client cannot read the subresource (a
 // fake client, a refusal).
 func (p *Patcher[T]) serverRead(ctx context.Context) (fresh T, ok bool) {
-	fresh = p.newObject()
+	fresh, err := p.statusRead(ctx)
+	return fresh, err == nil
+}
+
+// statusRead reads the object through the status subresource (GET
+// .../status: the whole object, never served from a cache) and records
+// the resourceVersion it saw.
+func (p *Patcher[T]) statusRead(ctx context.Context) (T, error) {
+	fresh := p.newObject()
 	if err := p.client.SubResource("status").Get(ctx, p.newObject(), fresh); err != nil {
-		return fresh, false
+		return fresh, err
 	}
 	p.record().observe(fresh.GetResourceVersion())
-	return fresh, true
+	return fresh, nil
 }
 
 // unsettled is the error of a write still unsettled after maxSettles reads.
@@ -341,11 +349,9 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 // client cannot read that (a fake client, a refusal) through the client.
 func (p *Patcher[T]) settleRead(ctx context.Context) (fresh T, uncached bool, err error) {
 	if p.opts.apiReader == nil {
-		fresh = p.newObject()
-		serr := p.client.SubResource("status").Get(ctx, p.newObject(), fresh)
+		fresh, serr := p.statusRead(ctx)
 		switch {
 		case serr == nil:
-			p.record().observe(fresh.GetResourceVersion())
 			return fresh, true, nil
 		case apierrors.IsNotFound(serr):
 			return fresh, true, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, serr))
