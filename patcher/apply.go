@@ -190,7 +190,7 @@ func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
 	if p.opts.mode != WriteApplyWithoutLock {
 		return p.claimWrite(ctx, "status")
 	}
-	release, err := p.record().acquire(ctx)
+	release, err := p.record().Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
 	}

@@ -92,9 +92,12 @@ package patcher
 //	                 conditions, changes outside status, stale reads
 //	internal/apply   the fields of a server-side apply (what it holds,
 //	                 what it cannot remove) and the no-lock rebase
+//	internal/book    the version book: versions seen, own writes, the
+//	                 write slot, the stale-cache check
+//	internal/wire    the wire format's shared rules (resourceVersions)
 //
 // The façade (patcher) imports them and maps their plain results to its
-// public errors. None of them imports patcher or another of them: each is
-// a leaf, testable alone. patcher/internal/layers_test.go enforces this
+// public errors. None of them imports patcher or another of them, except
+// wire, which any may import: each is a leaf, testable alone. patcher/internal/layers_test.go enforces this
 // graph; a new internal package must be added there with the packages it
 // may import, and here.

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/book"
 )
 
 // StatusFunc returns the address of obj's status field: a pointer to the
@@ -39,7 +41,7 @@ type Patcher[T client.Object] struct {
 	gone           bool              // the last finalizer of a deleting object was removed
 	deferSettle    bool              // Retry settles a Conflict itself, after its backoff (landed.go)
 	sent           *sentWrite[T]     // the write whose Conflict Retry has still to settle
-	rec            *objectRecord     // the object's entry in the records (records.go)
+	rec            *book.Record      // the object's record in the version book (records.go)
 	recTried       bool
 	fresh          freshness // how the object stood against this process's writes
 	kind           string
@@ -118,7 +120,7 @@ func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key 
 	if ctx == nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: nil context: %w", kindOf(c, obj), key, ErrInvalidInput)
 	}
-	readSeq := records.sequence()
+	readSeq := records.Sequence()
 	if err := c.Get(ctx, key, obj); err != nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: %w", kindOf(c, obj), key, withCause(ctx, err))
 	}

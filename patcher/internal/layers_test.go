@@ -23,6 +23,8 @@ var allowed = map[string][]string{
 	"diff":   {},
 	"guard":  {},
 	"apply":  {},
+	"book":   {"wire"},
+	"wire":   {},
 }
 
 // The internal packages import only what the layering allows: their code
