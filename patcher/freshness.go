@@ -2,52 +2,11 @@ package patcher
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/book"
 )
-
-// ErrStaleCache matches (errors.Is) the error a Patcher returns, instead of
-// writing, when its object was read after this process had already written
-// a newer version of it: the cache it was read from lags behind this
-// process's own write, so a decision made from it would be undone or
-// conflict. Requeue the reconcile (StaleCacheError.RequeueAfter says how
-// soon), or pass WithAPIReader so that the patcher reads the object fresh
-// instead.
-var ErrStaleCache = errors.New("stale cache")
-
-// StaleCacheRequeue is the RequeueAfter of a StaleCacheError: how soon a
-// reconcile that read from a lagging cache should run again. A watch event
-// usually reaches the cache within milliseconds; the event of the write
-// itself also triggers a reconcile when it arrives.
-const StaleCacheRequeue = 100 * time.Millisecond
-
-// StaleCacheError is returned, instead of a write, by a Patcher whose object
-// is older than this process's last write to it although the read began
-// after that write had completed. It matches ErrStaleCache.
-type StaleCacheError struct {
-	// Object identifies the object: "Kind namespace/name".
-	Object string
-	// Read is the resourceVersion of the object the patcher was made from.
-	Read string
-	// Written is the resourceVersion this process's last write produced.
-	Written string
-	// RequeueAfter is a suggested delay before reconciling again.
-	RequeueAfter time.Duration
-}
-
-func (e *StaleCacheError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v: read resourceVersion %s after this process wrote %s; nothing was sent. "+
-		"Requeue (ctrl.Result{RequeueAfter: %s}) or pass WithAPIReader(mgr.GetAPIReader()) (patcher.ForManager does) to read it fresh",
-		e.Object, ErrStaleCache, e.Read, e.Written, e.RequeueAfter)
-}
-
-// Unwrap returns ErrStaleCache.
-func (e *StaleCacheError) Unwrap() error { return ErrStaleCache }
 
 // Fresh reports whether the object may be acted on, before any expensive
 // work. It is nil unless the object was read from a stale cache: read by

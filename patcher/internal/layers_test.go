@@ -21,7 +21,7 @@ const module = "github.com/statuspatch/statuspatch/"
 var allowed = map[string][]string{
 	"settle": {},
 	"diff":   {},
-	"guard":  {},
+	"guard":  {"wire"},
 	"apply":  {},
 	"book":   {"wire"},
 	"wire":   {},
