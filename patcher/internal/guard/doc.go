@@ -7,20 +7,13 @@
 // errors (ErrInvalidCondition, ErrNonStatusChange, ErrInvalidInput), which
 // stay defined in patcher.
 //
-//   - conditions.go: the condition guard, every changed metav1.Condition
-//     against the schema controller-gen emits (InvalidConditions).
-//   - owned.go: the owned conditions of WithOwnedConditions (which changes
-//     are this writer's alone, and how they move onto a fresh read).
-//   - nonstatus.go, unsaved.go: the fields outside status that a status
-//     write would drop (NonStatusChanges, UnsavedVsBoth).
+//   - The condition guard: every changed metav1.Condition against the
+//     schema controller-gen emits (InvalidConditions).
+//   - The owned conditions of WithOwnedConditions: which changes are this
+//     writer's alone, and how they move onto a fresh read.
+//   - The fields outside status that a status write would drop
+//     (NonStatusChanges, UnsavedVsBoth).
 //
 // What reads or writes the server (a fresh read, a list at an exact
-// resourceVersion, the records of own writes) stays in the patcher.
-//
-// # Layering
-//
-// guard imports no other package of the patcher module: neither
-// patcher nor another package under patcher/internal.
-// patcher/internal/layers_test.go enforces the graph written in
-// patcher/doc.go.
+// resourceVersion) stays in the patcher.
 package guard
