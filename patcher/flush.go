@@ -252,7 +252,7 @@ func (p *Patcher[T]) writeBody(ctx context.Context, cur []byte) (types.PatchType
 		return "", nil, err
 	}
 	var readErr error // the re-read's, already naming the object
-	patchType, body, err := statusWrite(rv, base, cur, p.baseStatusZero(), func() (present bool, err error) {
+	patchType, body, err := diff.StatusWrite(rv, base, cur, p.baseStatusZero(), func() (present bool, err error) {
 		present, readErr = p.serverHasStatus(ctx)
 		return present, readErr
 	})

@@ -20,4 +20,8 @@
 // whole-status patch: a null in a changed field, a marshal error, a nil
 // status pointer, or a status type outside the contract of
 // docs/patcher.md ("The generated field-by-field diff").
+//
+// StatusWrite chooses the request's body: the merge patch under the lock,
+// or, when a merge patch would lose a null the status holds, a JSON Patch
+// (docs/patcher.md, "Writes that carry null").
 package diff
