@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 )
 
 // resultDiverged counts writes the server accepted but stored differently.
@@ -37,42 +38,17 @@ func (p *Patcher[T]) divergence(sent []byte) ([]Divergence, error) {
 	if aerr != nil || berr != nil {
 		return []Divergence{{Path: "status", Cause: "rewritten"}}, nil
 	}
-	var out []Divergence
-	diffJSON("status", a, b, &out)
-	slices.SortFunc(out, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
-	return out, nil
+	return divergences(diff.Diverged(a, b)), nil
 }
 
-// diffJSON appends the paths where the JSON values sent and stored differ.
-func diffJSON(path string, sent, stored any, out *[]Divergence) {
-	sm, sok := sent.(map[string]any)
-	tm, tok := stored.(map[string]any)
-	if !sok || !tok {
-		if !reflect.DeepEqual(sent, stored) {
-			cause := "rewritten"
-			switch {
-			case sent == nil:
-				cause = "defaulted"
-			case stored == nil:
-				cause = "pruned"
-			}
-			*out = append(*out, Divergence{Path: path, Cause: cause})
-		}
-		return
+// divergences is ds as the public type, sorted by path; nil when none.
+func divergences(ds []diff.Divergence) []Divergence {
+	var out []Divergence
+	for _, d := range ds {
+		out = append(out, Divergence(d))
 	}
-	for k, sv := range sm {
-		tv, ok := tm[k]
-		if !ok {
-			*out = append(*out, Divergence{Path: path + "." + k, Cause: "pruned"})
-			continue
-		}
-		diffJSON(path+"."+k, sv, tv, out)
-	}
-	for k := range tm {
-		if _, ok := sm[k]; !ok {
-			*out = append(*out, Divergence{Path: path + "." + k, Cause: "defaulted"})
-		}
-	}
+	slices.SortFunc(out, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
+	return out
 }
 
 // reportedDivergences remembers which kind and path was logged, so that a

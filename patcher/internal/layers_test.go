@@ -15,16 +15,16 @@ const module = "github.com/statuspatch/statuspatch/"
 
 // allowed is the layering of the patcher's runtime, the one place it is
 // written: for each package under patcher/internal, the packages under
-// patcher/internal it may import (a small DAG: wire is the bottom, which
-// any may import; the others are leaves beside one another). None may
-// import patcher itself (Go's import cycle rule would forbid it anyway
-// once patcher imports it) or any other package of the repository. A new
-// internal package must be added here.
+// patcher/internal it may import. It is a small DAG: wire is the bottom,
+// which any may import; apply uses diff's Divergence; the others are
+// leaves beside one another. None may import patcher itself (Go's import
+// cycle rule would forbid it anyway once patcher imports it) or any other
+// package of the repository. A new internal package must be added here.
 var allowed = map[string][]string{
 	"settle": {},
 	"diff":   {},
 	"guard":  {"wire"},
-	"apply":  {},
+	"apply":  {"diff"},
 	"book":   {"wire"},
 	"wire":   {},
 }
