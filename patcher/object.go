@@ -10,7 +10,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -119,9 +118,6 @@ func sleep(ctx context.Context, d time.Duration) error {
 // jsonName is the name encoding/json gives struct field f
 // (wire.JSONName).
 func jsonName(f reflect.StructField) string { return wire.JSONName(f) }
-
-// conditionsType is the Go type of a conditions list (conditionLists).
-var conditionsType = reflect.TypeOf([]metav1.Condition(nil))
 
 // withCause adds ctx's cancellation cause to err when ctx is done and the
 // cause is not already in err's chain, so that the error matches both

@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"settle": {},
 	"diff":   {},
 	"guard":  {"wire"},
-	"apply":  {"diff"},
+	"apply":  {"diff", "wire"},
 	"book":   {"wire"},
 	"wire":   {},
 }

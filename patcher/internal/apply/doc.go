@@ -9,7 +9,10 @@
 // ErrInvalidInput).
 //
 // Owners decodes managedFields, Fields builds the apply, SetLists
-// recognises +listType=set lists from managedFields, and the no-lock rebase
-// moves a decision onto a fresh read. What reads the server, holds the
+// recognises +listType=set lists from managedFields, ConditionLists finds
+// the []metav1.Condition lists of a status type, Conditions completes
+// applied conditions as meta.SetStatusCondition would, Stored compares
+// what was stored with the apply, and the no-lock rebase moves a decision
+// onto a fresh read. What reads the server, holds the
 // Patcher's state or returns public types (Divergence) stays in patcher.
 package apply
