@@ -2,6 +2,7 @@ package book
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -157,9 +158,12 @@ func (e *Record) Acquire(ctx context.Context) (release func(), err error) {
 	case e.slot <- struct{}{}:
 		return func() { <-e.slot }, nil
 	case <-ctx.Done():
-		if err, cause := ctx.Err(), context.Cause(ctx); cause != nil && cause != err {
+		// ctx.Err() is one of context's comparable errors: errors.Is
+		// cannot panic on a cause whose value is not comparable.
+		err, cause := ctx.Err(), context.Cause(ctx)
+		if cause != nil && !errors.Is(err, cause) {
 			return nil, fmt.Errorf("%w: %w", err, cause)
 		}
-		return nil, ctx.Err()
+		return nil, err
 	}
 }

@@ -192,6 +192,27 @@ func TestRecordAcquireHonoursTheContext(t *testing.T) {
 	}
 }
 
+// mapCause is an error whose type is comparable and whose value is not: ==
+// on two of them panics.
+type mapCause struct{ v any }
+
+func (mapCause) Error() string { return "map cause" }
+
+// A cancellation cause that cannot be compared is named, without a panic.
+func TestRecordAcquireUncomparableCause(t *testing.T) {
+	e := New(1).Entry("c", deploymentType, named("x"), true)
+	release, err := e.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(mapCause{v: map[string]int{}})
+	if _, err := e.Acquire(ctx); !errors.Is(err, context.Canceled) || !errors.As(err, new(mapCause)) {
+		t.Fatalf("acquire with an uncomparable cause = %v, want the context's error and the cause", err)
+	}
+}
+
 // Concurrent writers and readers on a few objects: run with -race. The
 // records only ever move forward.
 func TestRecordsConcurrent(t *testing.T) {
