@@ -3,15 +3,11 @@ package patcher
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
@@ -24,34 +20,6 @@ import (
 // +listType=set lists, the no-lock rebase), applyunlocked.go (the no-lock
 // apply, built on a fresh read), applystatus.go (ApplyStatus) and
 // applystored.go (what the server stored).
-
-// ErrApplyCannotRemove matches (errors.Is) the error Flush returns in apply
-// mode, sending nothing, when the caller removed (set to nil or to an
-// omitted zero value) a status field, a keyed list item or a set value
-// that another field manager owns: an
-// apply removes only the fields its own manager alone owns, so the server
-// would keep it and the removal would be lost. A removed field no manager
-// owns (a schema default) is left out of the apply; when the server keeps
-// it, that is a divergence ("defaulted"), as in merge mode.
-var ErrApplyCannotRemove = errors.New("apply cannot remove a field another field manager owns")
-
-// ApplyCannotRemoveError names the removed fields and their owners. It
-// matches ErrApplyCannotRemove.
-type ApplyCannotRemoveError struct {
-	// Object identifies the object: "Kind namespace/name".
-	Object string
-	// Fields are JSON paths, each with its owners: "status.phase (owned
-	// by other-controller (Apply, status))".
-	Fields []string
-}
-
-func (e *ApplyCannotRemoveError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v: %s; nothing was sent. Leave the field to its owner, "+
-		"or remove it with a merge-mode patcher (WithWriteMode(WriteMergePatch)), which writes as an Update", e.Object, ErrApplyCannotRemove, strings.Join(e.Fields, ", "))
-}
-
-// Unwrap returns ErrApplyCannotRemove.
-func (e *ApplyCannotRemoveError) Unwrap() error { return ErrApplyCannotRemove }
 
 // ensureManagedFields gives the base the managedFields an apply needs when
 // it came without them (a cache with cache.TransformStripManagedFields, as
@@ -190,33 +158,11 @@ func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
 	if p.opts.mode != WriteApplyWithoutLock {
 		return p.claimWrite(ctx, "status")
 	}
-	release, err := p.record().acquire(ctx)
+	release, err := p.record().Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
 	}
 	return release, nil
-}
-
-func readerName(apiReader client.Reader) string {
-	if apiReader != nil {
-		return "the API reader"
-	}
-	return "the client (no API reader is set)"
-}
-
-// schemaRefused reports whether err is the API server refusing an apply
-// that holds a field the object's schema lacks ("failed to create typed
-// patch object (...): .status.x: field not declared in schema"). The field
-// manager refuses it before anything is stored, but as a plain error, which
-// the server answers with a 500 (kubernetes/kubernetes#122480): taken for a
-// 5xx, the same apply would be sent again and its outcome called unknown.
-func schemaRefused(err error) bool {
-	var status apierrors.APIStatus
-	if !errors.As(err, &status) {
-		return false
-	}
-	s := status.Status()
-	return s.Code == http.StatusInternalServerError && strings.HasPrefix(s.Message, "failed to create typed patch object")
 }
 
 // keyedError is the refusal of list items the server would refuse: items

@@ -9,6 +9,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 )
 
 // WriteMode is how Flush writes the status (WithWriteMode).
@@ -110,7 +112,7 @@ func (p *Patcher[T]) checkApply() error {
 			"(to the manager's defaults, ForManager, or this patcher): %w", p.id(), ErrInvalidInput)
 	}
 	conds := map[string][]string{}
-	conditionLists(reflect.TypeOf(p.status(p.obj)), "status", conds, 0)
+	apply.ConditionLists(reflect.TypeOf(p.status(p.obj)), "status", conds)
 	p.applyKeys = maps.Clone(conds)
 	maps.Copy(p.applyKeys, p.opts.listMapKeys)
 	p.conditionPaths = map[string]bool{}
@@ -129,36 +131,4 @@ func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourc
 		return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner), client.ForceOwnership}
 	}
 	return p.subResourcePatchOptions()
-}
-
-// conditionLists finds every []metav1.Condition in the status type t, by
-// dotted JSON path (list levels not marked), keyed by "type" as
-// metav1.Condition's +listMapKey says.
-func conditionLists(t reflect.Type, dotted string, out map[string][]string, depth int) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if depth > 8 {
-		return
-	}
-	switch {
-	case t == conditionsType:
-		if _, ok := out[dotted]; !ok {
-			out[dotted] = []string{"type"}
-		}
-	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
-		conditionLists(t.Elem(), dotted, out, depth+1)
-	case t.Kind() == reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			switch {
-			case name == "-" || (!f.IsExported() && !f.Anonymous):
-			case f.Anonymous && name == "":
-				conditionLists(f.Type, dotted, out, depth+1)
-			default:
-				conditionLists(f.Type, dotted+"."+jsonName(f), out, depth+1)
-			}
-		}
-	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,30 +73,7 @@ func (p *Patcher[T]) applyStatusValue(status any) (map[string]any, error) {
 			return nil, fmt.Errorf("statuspatch: %s: ApplyStatus: %T has %q: give the status's apply configuration, not the object's: %w", p.id(), status, k, ErrInvalidInput)
 		}
 	}
-	return withoutNulls(m).(map[string]any), nil
-}
-
-// withoutNulls drops null members and items: an apply's "unset".
-func withoutNulls(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, c := range x {
-			if c == nil {
-				delete(x, k)
-				continue
-			}
-			x[k] = withoutNulls(c)
-		}
-	case []any:
-		out := x[:0]
-		for _, c := range x {
-			if c != nil {
-				out = append(out, withoutNulls(c))
-			}
-		}
-		return out
-	}
-	return v
+	return apply.WithoutNulls(m).(map[string]any), nil
 }
 
 // flushApplyStatus is Flush of the status given to ApplyStatus.
@@ -160,8 +135,13 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error
 	baseMap := decodeStatus(base)
 	status := runtime.DeepCopyJSON(p.pending.status)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
+	var changed []apply.ChangedCondition
+	apply.Conditions{Keys: p.applyKeys, Paths: p.conditionPaths, Generation: p.base.GetGeneration(), Now: now}.
+		Complete("status", status, baseMap, &changed)
 	var problems []string
-	p.completeConditions("status", status, baseMap, now, &problems)
+	for _, c := range changed {
+		problems = append(problems, appliedConditionProblems(c.Dotted, c.Cond)...)
+	}
 	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(p.base.GetManagedFields())}
 	given := b.FieldSet(status)
 	if err := p.keyedError(b, "ApplyStatus: "); err != nil {
@@ -183,56 +163,6 @@ func (p *Patcher[T]) pendingChanges() bool {
 	// reads them, or says why it cannot.
 	_, _, noop, err := p.pendingStatus()
 	return err != nil || !noop
-}
-
-// completeConditions fills lastTransitionTime and observedGeneration of the
-// conditions in v (at dotted) from base, the base's value at the same place,
-// and adds to problems what the server would refuse in a condition that is
-// not the base's.
-func (p *Patcher[T]) completeConditions(dotted string, v, base any, now string, problems *[]string) {
-	switch x := v.(type) {
-	case map[string]any:
-		bm, _ := base.(map[string]any)
-		for k, c := range x {
-			p.completeConditions(dotted+"."+k, c, bm[k], now, problems)
-		}
-	case []any:
-		keys, keyed := p.applyKeys[dotted]
-		bl, _ := base.([]any)
-		for _, it := range x {
-			var match any
-			if pe, err := apply.ItemKey(it, keys); keyed && err == nil {
-				for _, b := range bl {
-					if bpe, err := apply.ItemKey(b, keys); err == nil && bpe.Equals(pe) {
-						match = b
-					}
-				}
-			}
-			if c, ok := it.(map[string]any); ok && p.conditionPaths[dotted] {
-				bc, _ := match.(map[string]any)
-				p.completeCondition(c, bc, now)
-				if !reflect.DeepEqual(c, bc) {
-					*problems = append(*problems, appliedConditionProblems(dotted, c)...)
-				}
-				continue
-			}
-			p.completeConditions(dotted, it, match, now, problems)
-		}
-	}
-}
-
-// completeCondition is meta.SetStatusCondition's rule for an applied
-// condition c, whose base is b (nil: none).
-func (p *Patcher[T]) completeCondition(c, b map[string]any, now string) {
-	if t, ok := c["lastTransitionTime"].(string); !ok || t == "" {
-		c["lastTransitionTime"] = now
-		if b != nil && reflect.DeepEqual(b["status"], c["status"]) && b["lastTransitionTime"] != nil {
-			c["lastTransitionTime"] = b["lastTransitionTime"]
-		}
-	}
-	if _, ok := c["observedGeneration"]; !ok && p.base.GetGeneration() > 0 {
-		c["observedGeneration"] = json.Number(strconv.FormatInt(p.base.GetGeneration(), 10)) // as decoded JSON numbers are
-	}
 }
 
 // appliedConditionProblems is the condition guard's verdict on the applied

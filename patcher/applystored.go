@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -31,13 +29,9 @@ func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T])
 	if err != nil {
 		return resultApplied, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
 	}
-	var ds []Divergence
-	for _, m := range apply.Stored(w.applied, decodeStatus(stored), w.unowned, p.applyKeys, apply.SetLists(p.obj.GetManagedFields())) {
-		ds = append(ds, Divergence(m))
-	}
+	ds := divergences(apply.Stored(w.applied, decodeStatus(stored), w.unowned, p.applyKeys, apply.SetLists(p.obj.GetManagedFields())))
 	if len(ds) == 0 {
 		return resultApplied, nil
 	}
-	slices.SortFunc(ds, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
 	return resultApplied, p.reportDivergence(ctx, ds)
 }

@@ -1,9 +1,6 @@
 package patcher
 
 import (
-	"errors"
-	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -27,31 +24,6 @@ const (
 
 // truncatedMark ends a condition message that SetCondition cut to fit.
 const truncatedMark = " ... [truncated]"
-
-// ErrInvalidCondition matches (errors.Is) the error Flush returns, before
-// sending anything, when a condition it would write breaks a rule the API
-// server enforces on metav1.Condition (type, status, reason, message length,
-// lastTransitionTime, observedGeneration): the server would refuse the whole
-// status write with a 422. Only conditions the caller changed are judged
-// (docs/patcher.md, "Invalid conditions").
-var ErrInvalidCondition = errors.New("invalid condition")
-
-// InvalidConditionError lists the condition rules a status write would
-// break. It matches ErrInvalidCondition.
-type InvalidConditionError struct {
-	// Object identifies the object: "Kind namespace/name".
-	Object string
-	// Problems name each condition (by path and type) and the rule it breaks.
-	Problems []string
-}
-
-func (e *InvalidConditionError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v, nothing was sent (the API server would refuse the whole status write): %s",
-		e.Object, ErrInvalidCondition, strings.Join(e.Problems, "; "))
-}
-
-// Unwrap returns ErrInvalidCondition.
-func (e *InvalidConditionError) Unwrap() error { return ErrInvalidCondition }
 
 // SetCondition sets c in conditions with meta.SetStatusCondition, which keeps
 // LastTransitionTime when the condition's status does not change. A zero

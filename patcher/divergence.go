@@ -4,59 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/log"
-)
 
-// ErrStatusDiverged matches (errors.Is) the error Flush returns, with
-// WithDivergenceError, when the server accepted a status write but stored
-// something else than was sent: it pruned a field its CRD schema lacks, or
-// defaulted or rewrote one. Without the option Flush returns nil and the
-// divergence is logged and counted. Either way the write happened and the
-// object holds what the server stored.
-var ErrStatusDiverged = errors.New("the server stored a different status than was written")
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
+)
 
 // resultDiverged counts writes the server accepted but stored differently.
 const resultDiverged flushResult = "diverged"
-
-// StatusDivergedError names the status paths the server stored differently
-// from what was written. It matches ErrStatusDiverged.
-type StatusDivergedError struct {
-	// Object identifies the object: "Kind namespace/name".
-	Object string
-	// Paths are JSON paths such as "status.pruned", each with its likely
-	// cause.
-	Paths []Divergence
-}
-
-// Divergence is one status path the server stored differently.
-type Divergence struct {
-	// Path is a JSON path such as "status.replicas".
-	Path string
-	// Cause is "pruned" (sent, not stored: the CRD schema lacks it),
-	// "defaulted" (stored, not sent: a schema default) or "rewritten" (stored
-	// with another value).
-	Cause string
-}
-
-func (e *StatusDivergedError) Error() string {
-	parts := make([]string, len(e.Paths))
-	for i, d := range e.Paths {
-		parts[i] = d.Path + " (" + d.Cause + ")"
-	}
-	return fmt.Sprintf("statuspatch: %s: %v: %s; the write happened, but the same write will be sent again on every reconcile: "+
-		"check the installed CRD's status schema against the Go type (missing fields are pruned; defaults fill unset ones)",
-		e.Object, ErrStatusDiverged, strings.Join(parts, ", "))
-}
-
-// Unwrap returns ErrStatusDiverged.
-func (e *StatusDivergedError) Unwrap() error { return ErrStatusDiverged }
 
 // divergence compares the status that was written (sent, as JSON) with the
 // status of the server's response, and returns the paths where they differ.
@@ -79,42 +38,17 @@ func (p *Patcher[T]) divergence(sent []byte) ([]Divergence, error) {
 	if aerr != nil || berr != nil {
 		return []Divergence{{Path: "status", Cause: "rewritten"}}, nil
 	}
-	var out []Divergence
-	diffJSON("status", a, b, &out)
-	slices.SortFunc(out, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
-	return out, nil
+	return divergences(diff.Diverged(a, b)), nil
 }
 
-// diffJSON appends the paths where the JSON values sent and stored differ.
-func diffJSON(path string, sent, stored any, out *[]Divergence) {
-	sm, sok := sent.(map[string]any)
-	tm, tok := stored.(map[string]any)
-	if !sok || !tok {
-		if !reflect.DeepEqual(sent, stored) {
-			cause := "rewritten"
-			switch {
-			case sent == nil:
-				cause = "defaulted"
-			case stored == nil:
-				cause = "pruned"
-			}
-			*out = append(*out, Divergence{Path: path, Cause: cause})
-		}
-		return
+// divergences is ds as the public type, sorted by path; nil when none.
+func divergences(ds []diff.Divergence) []Divergence {
+	var out []Divergence
+	for _, d := range ds {
+		out = append(out, Divergence(d))
 	}
-	for k, sv := range sm {
-		tv, ok := tm[k]
-		if !ok {
-			*out = append(*out, Divergence{Path: path + "." + k, Cause: "pruned"})
-			continue
-		}
-		diffJSON(path+"."+k, sv, tv, out)
-	}
-	for k := range tm {
-		if _, ok := sm[k]; !ok {
-			*out = append(*out, Divergence{Path: path + "." + k, Cause: "defaulted"})
-		}
-	}
+	slices.SortFunc(out, func(x, y Divergence) int { return strings.Compare(x.Path, y.Path) })
+	return out
 }
 
 // reportedDivergences remembers which kind and path was logged, so that a

@@ -81,20 +81,8 @@ package patcher
 
 // Layering (not package documentation: the public API is the same).
 //
-// patcher is the public API: Patcher[T], Client, Option, the errors and the
+// patcher is the façade: Patcher[T], Client, Option, the errors and the
 // helpers generated code calls. What sits behind it is non-generic, under
-// patcher/internal, one concern per package:
-//
-//	internal/settle  what became of a write whose response did not say
-//	internal/diff    the status diff: the generated path, the reflective
-//	                 fallback, the merge patch and the request bodies
-//	internal/guard   the checks before a write: conditions, owned
-//	                 conditions, changes outside status, stale reads
-//	internal/apply   the fields of a server-side apply (what it holds,
-//	                 what it cannot remove) and the no-lock rebase
-//
-// The façade (patcher) imports them and maps their plain results to its
-// public errors. None of them imports patcher or another of them: each is
-// a leaf, testable alone. patcher/internal/layers_test.go enforces this
-// graph; a new internal package must be added there with the packages it
-// may import, and here.
+// patcher/internal, one concern per package (each package's comment says
+// which). Which of them may import which is written once, in the allowed
+// map of patcher/internal/layers_test.go, which enforces it.

@@ -1,12 +1,15 @@
 package patcher
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
+	"time"
 )
+
+// The public errors: the sentinels to match with errors.Is and the error
+// types that carry the details (errors.As). The helpers that build errors
+// are in object.go.
 
 // ErrRetryExhausted matches (errors.Is) the error Retry returns when every
 // attempt of its budget conflicted. That error also satisfies
@@ -92,76 +95,6 @@ func (e *PendingChangesError) Error() string {
 // Unwrap returns ErrPendingChanges.
 func (e *PendingChangesError) Unwrap() error { return ErrPendingChanges }
 
-// withCause adds ctx's cancellation cause to err when ctx is done and the
-// cause is not already in err's chain, so that the error matches both
-// context.Canceled (or DeadlineExceeded) and the cause.
-func withCause(ctx context.Context, err error) error {
-	if err == nil || ctx == nil || ctx.Err() == nil {
-		return err
-	}
-	ctxErr, cause := ctx.Err(), context.Cause(ctx)
-	if !is(err, ctxErr) {
-		err = fmt.Errorf("%w (%w)", err, ctxErr)
-	}
-	if cause != nil && !is(err, cause) {
-		err = fmt.Errorf("%w: %w", err, cause)
-	}
-	return err
-}
-
-// is is errors.Is for a target the user supplied (a cancellation cause).
-// errors.Is compares target with == to every error in err's chain, which
-// panics when target's type is comparable but its value is not (a struct
-// holding a map in an interface field) and the chain holds the same type.
-// Such a target is looked for only through Is methods; a miss costs a cause
-// named twice in a message, never a panic.
-func is(err, target error) bool {
-	if hashable(target) {
-		return errors.Is(err, target)
-	}
-	for _, e := range chain(err) {
-		if x, ok := e.(interface{ Is(error) bool }); ok && x.Is(target) {
-			return true
-		}
-	}
-	return false
-}
-
-// chain lists err and every error it wraps, depth first.
-func chain(err error) []error {
-	if err == nil {
-		return nil
-	}
-	out := []error{err}
-	switch u := err.(type) { //nolint:errorlint // this walks the wrap chain itself, one level at a time
-	case interface{ Unwrap() error }:
-		out = append(out, chain(u.Unwrap())...)
-	case interface{ Unwrap() []error }:
-		for _, e := range u.Unwrap() {
-			out = append(out, chain(e)...)
-		}
-	}
-	return out
-}
-
-// hashable reports whether v can be compared with == and used as a map
-// key without a panic: its dynamic value, not only its type, is checked.
-func hashable(v any) bool {
-	return v == nil || reflect.ValueOf(v).Comparable()
-}
-
-// ctxError is the error for a context that is done before a request: it
-// matches ctx.Err() and the cause.
-func ctxError(ctx context.Context) error {
-	if ctx == nil {
-		return fmt.Errorf("nil context: %w", ErrInvalidInput)
-	}
-	if ctx.Err() == nil {
-		return nil
-	}
-	return withCause(ctx, ctx.Err())
-}
-
 // ErrNoStatusSubresource matches (errors.Is) the error Flush and Retry
 // return when the object's CRD does not serve the status subresource: the
 // server answered the status write with a 404 while the object exists.
@@ -214,3 +147,135 @@ func (e *StatusTooLargeError) Error() string {
 
 // Unwrap returns ErrStatusTooLarge and the server's answer.
 func (e *StatusTooLargeError) Unwrap() []error { return []error{ErrStatusTooLarge, e.Cause} }
+
+// ErrApplyCannotRemove matches (errors.Is) the error Flush returns in apply
+// mode, sending nothing, when the caller removed (set to nil or to an
+// omitted zero value) a status field, a keyed list item or a set value
+// that another field manager owns: an
+// apply removes only the fields its own manager alone owns, so the server
+// would keep it and the removal would be lost. A removed field no manager
+// owns (a schema default) is left out of the apply; when the server keeps
+// it, that is a divergence ("defaulted"), as in merge mode.
+var ErrApplyCannotRemove = errors.New("apply cannot remove a field another field manager owns")
+
+// ApplyCannotRemoveError names the removed fields and their owners. It
+// matches ErrApplyCannotRemove.
+type ApplyCannotRemoveError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Fields are JSON paths, each with its owners: "status.phase (owned
+	// by other-controller (Apply, status))".
+	Fields []string
+}
+
+func (e *ApplyCannotRemoveError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v: %s; nothing was sent. Leave the field to its owner, "+
+		"or remove it with a merge-mode patcher (WithWriteMode(WriteMergePatch)), which writes as an Update", e.Object, ErrApplyCannotRemove, strings.Join(e.Fields, ", "))
+}
+
+// Unwrap returns ErrApplyCannotRemove.
+func (e *ApplyCannotRemoveError) Unwrap() error { return ErrApplyCannotRemove }
+
+// ErrInvalidCondition matches (errors.Is) the error Flush returns, before
+// sending anything, when a condition it would write breaks a rule the API
+// server enforces on metav1.Condition (type, status, reason, message length,
+// lastTransitionTime, observedGeneration): the server would refuse the whole
+// status write with a 422. Only conditions the caller changed are judged
+// (docs/patcher.md, "Invalid conditions").
+var ErrInvalidCondition = errors.New("invalid condition")
+
+// InvalidConditionError lists the condition rules a status write would
+// break. It matches ErrInvalidCondition.
+type InvalidConditionError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Problems name each condition (by path and type) and the rule it breaks.
+	Problems []string
+}
+
+func (e *InvalidConditionError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v, nothing was sent (the API server would refuse the whole status write): %s",
+		e.Object, ErrInvalidCondition, strings.Join(e.Problems, "; "))
+}
+
+// Unwrap returns ErrInvalidCondition.
+func (e *InvalidConditionError) Unwrap() error { return ErrInvalidCondition }
+
+// ErrStatusDiverged matches (errors.Is) the error Flush returns, with
+// WithDivergenceError, when the server accepted a status write but stored
+// something else than was sent: it pruned a field its CRD schema lacks, or
+// defaulted or rewrote one. Without the option Flush returns nil and the
+// divergence is logged and counted. Either way the write happened and the
+// object holds what the server stored.
+var ErrStatusDiverged = errors.New("the server stored a different status than was written")
+
+// StatusDivergedError names the status paths the server stored differently
+// from what was written. It matches ErrStatusDiverged.
+type StatusDivergedError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Paths are JSON paths such as "status.pruned", each with its likely
+	// cause.
+	Paths []Divergence
+}
+
+// Divergence is one status path the server stored differently.
+type Divergence struct {
+	// Path is a JSON path such as "status.replicas".
+	Path string
+	// Cause is "pruned" (sent, not stored: the CRD schema lacks it),
+	// "defaulted" (stored, not sent: a schema default) or "rewritten" (stored
+	// with another value).
+	Cause string
+}
+
+func (e *StatusDivergedError) Error() string {
+	parts := make([]string, len(e.Paths))
+	for i, d := range e.Paths {
+		parts[i] = d.Path + " (" + d.Cause + ")"
+	}
+	return fmt.Sprintf("statuspatch: %s: %v: %s; the write happened, but the same write will be sent again on every reconcile: "+
+		"check the installed CRD's status schema against the Go type (missing fields are pruned; defaults fill unset ones)",
+		e.Object, ErrStatusDiverged, strings.Join(parts, ", "))
+}
+
+// Unwrap returns ErrStatusDiverged.
+func (e *StatusDivergedError) Unwrap() error { return ErrStatusDiverged }
+
+// ErrStaleCache matches (errors.Is) the error a Patcher returns, instead of
+// writing, when its object was read after this process had already written
+// a newer version of it: the cache it was read from lags behind this
+// process's own write, so a decision made from it would be undone or
+// conflict. Requeue the reconcile (StaleCacheError.RequeueAfter says how
+// soon), or pass WithAPIReader so that the patcher reads the object fresh
+// instead.
+var ErrStaleCache = errors.New("stale cache")
+
+// StaleCacheRequeue is the RequeueAfter of a StaleCacheError: how soon a
+// reconcile that read from a lagging cache should run again. A watch event
+// usually reaches the cache within milliseconds; the event of the write
+// itself also triggers a reconcile when it arrives.
+const StaleCacheRequeue = 100 * time.Millisecond
+
+// StaleCacheError is returned, instead of a write, by a Patcher whose object
+// is older than this process's last write to it although the read began
+// after that write had completed. It matches ErrStaleCache.
+type StaleCacheError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Read is the resourceVersion of the object the patcher was made from.
+	Read string
+	// Written is the resourceVersion this process's last write produced.
+	Written string
+	// RequeueAfter is a suggested delay before reconciling again.
+	RequeueAfter time.Duration
+}
+
+func (e *StaleCacheError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v: read resourceVersion %s after this process wrote %s; nothing was sent. "+
+		"Requeue (ctrl.Result{RequeueAfter: %s}) or pass WithAPIReader(mgr.GetAPIReader()) (patcher.ForManager does) to read it fresh",
+		e.Object, ErrStaleCache, e.Read, e.Written, e.RequeueAfter)
+}
+
+// Unwrap returns ErrStaleCache.
+func (e *StaleCacheError) Unwrap() error { return ErrStaleCache }

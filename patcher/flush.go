@@ -9,7 +9,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -225,61 +224,11 @@ func (p *Patcher[T]) syncBaseTo(fresh T) error {
 	return nil
 }
 
-// conflict is a Conflict error naming the object and why.
-func (p *Patcher[T]) conflict(why string) error {
-	return fmt.Errorf("statuspatch: %s: %w", p.id(), apierrors.NewConflict(p.groupResource(), p.obj.GetName(),
-		fmt.Errorf("%s; use Retry or re-fetch", why)))
-}
-
-// read fetches the object through the API reader into a new T.
-func (p *Patcher[T]) read(ctx context.Context) (T, error) {
-	fresh := p.newObject()
-	if err := p.reader().Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); err != nil {
-		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
-	}
-	p.record().observe(fresh.GetResourceVersion())
-	return fresh, nil
-}
-
-// reader is the API reader, or the client when none was given.
-func (p *Patcher[T]) reader() client.Reader {
-	if p.opts.apiReader != nil {
-		return p.opts.apiReader
-	}
-	return p.client
-}
-
-// replaceObject overwrites the caller's object with src, in place, so the
-// caller's pointer stays valid.
-func (p *Patcher[T]) replaceObject(src T) {
-	reflect.ValueOf(p.obj).Elem().Set(reflect.ValueOf(src).Elem())
-}
-
-// newObject returns a new, empty T carrying the object's name and namespace.
-func (p *Patcher[T]) newObject() T {
-	o := reflect.New(reflect.TypeOf(p.obj).Elem()).Interface().(T)
-	o.SetName(p.obj.GetName())
-	o.SetNamespace(p.obj.GetNamespace())
-	return o
-}
-
 func (p *Patcher[T]) subResourcePatchOptions() []client.SubResourcePatchOption {
 	if p.opts.fieldOwner == "" {
 		return nil
 	}
 	return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner)}
-}
-
-func (p *Patcher[T]) groupResource() schema.GroupResource {
-	if gvk, err := p.client.GroupVersionKindFor(p.obj); err == nil {
-		return schema.GroupResource{Group: gvk.Group, Resource: gvk.Kind}
-	}
-	return schema.GroupResource{Resource: p.kind}
-}
-
-func (p *Patcher[T]) notFound(why string) error {
-	return fmt.Errorf("statuspatch: %s: %s: %w", p.id(), why,
-		apierrors.NewNotFound(p.groupResource(), p.obj.GetName()))
 }
 
 // writeBody is the status write Flush sends: the generated diff's merge
@@ -303,7 +252,7 @@ func (p *Patcher[T]) writeBody(ctx context.Context, cur []byte) (types.PatchType
 		return "", nil, err
 	}
 	var readErr error // the re-read's, already naming the object
-	patchType, body, err := statusWrite(rv, base, cur, p.baseStatusZero(), func() (present bool, err error) {
+	patchType, body, err := diff.StatusWrite(rv, base, cur, p.baseStatusZero(), func() (present bool, err error) {
 		present, readErr = p.serverHasStatus(ctx)
 		return present, readErr
 	})

@@ -2,52 +2,11 @@ package patcher
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/statuspatch/statuspatch/patcher/internal/guard"
+	"github.com/statuspatch/statuspatch/patcher/internal/book"
 )
-
-// ErrStaleCache matches (errors.Is) the error a Patcher returns, instead of
-// writing, when its object was read after this process had already written
-// a newer version of it: the cache it was read from lags behind this
-// process's own write, so a decision made from it would be undone or
-// conflict. Requeue the reconcile (StaleCacheError.RequeueAfter says how
-// soon), or pass WithAPIReader so that the patcher reads the object fresh
-// instead.
-var ErrStaleCache = errors.New("stale cache")
-
-// StaleCacheRequeue is the RequeueAfter of a StaleCacheError: how soon a
-// reconcile that read from a lagging cache should run again. A watch event
-// usually reaches the cache within milliseconds; the event of the write
-// itself also triggers a reconcile when it arrives.
-const StaleCacheRequeue = 100 * time.Millisecond
-
-// StaleCacheError is returned, instead of a write, by a Patcher whose object
-// is older than this process's last write to it although the read began
-// after that write had completed. It matches ErrStaleCache.
-type StaleCacheError struct {
-	// Object identifies the object: "Kind namespace/name".
-	Object string
-	// Read is the resourceVersion of the object the patcher was made from.
-	Read string
-	// Written is the resourceVersion this process's last write produced.
-	Written string
-	// RequeueAfter is a suggested delay before reconciling again.
-	RequeueAfter time.Duration
-}
-
-func (e *StaleCacheError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v: read resourceVersion %s after this process wrote %s; nothing was sent. "+
-		"Requeue (ctrl.Result{RequeueAfter: %s}) or pass WithAPIReader(mgr.GetAPIReader()) (patcher.ForManager does) to read it fresh",
-		e.Object, ErrStaleCache, e.Read, e.Written, e.RequeueAfter)
-}
-
-// Unwrap returns ErrStaleCache.
-func (e *StaleCacheError) Unwrap() error { return ErrStaleCache }
 
 // Fresh reports whether the object may be acted on, before any expensive
 // work. It is nil unless the object was read from a stale cache: read by
@@ -62,7 +21,7 @@ func (p *Patcher[T]) Fresh(ctx context.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if p.fresh.state != readStale {
+	if p.fresh.state != book.Stale {
 		return nil
 	}
 	if p.opts.apiReader != nil && !p.HasChanges() {
@@ -74,7 +33,7 @@ func (p *Patcher[T]) Fresh(ctx context.Context) error {
 // checkRead compares the object with the record of own writes; readSeq is the
 // records' sequence number taken before the read began, when known is true.
 func (p *Patcher[T]) checkRead(readSeq uint64, known bool) {
-	p.fresh = records.peek(p.client, p.obj).check(p.obj.GetUID(), p.obj.GetResourceVersion(), readSeq, known)
+	p.fresh = freshnessOf(recordOf(p.client, p.obj, false), p.obj.GetUID(), p.obj.GetResourceVersion(), readSeq, known)
 }
 
 // fetched is called by Fetch on the Patcher it made from a read that began
@@ -82,7 +41,7 @@ func (p *Patcher[T]) checkRead(readSeq uint64, known bool) {
 // so the caller decides from fresh state.
 func (p *Patcher[T]) fetched(ctx context.Context, readSeq uint64) error {
 	p.checkRead(readSeq, true)
-	if p.fresh.state != readStale || p.opts.apiReader == nil {
+	if p.fresh.state != book.Stale || p.opts.apiReader == nil {
 		return nil
 	}
 	return p.rebaseFresh(ctx)
@@ -91,7 +50,7 @@ func (p *Patcher[T]) fetched(ctx context.Context, readSeq uint64) error {
 // rebaseFresh replaces the object, in place, with a read through the API
 // reader, and makes it the base.
 func (p *Patcher[T]) rebaseFresh(ctx context.Context) error {
-	seq := records.sequence()
+	seq := records.Sequence()
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return err
@@ -105,7 +64,7 @@ func (p *Patcher[T]) rebaseFresh(ctx context.Context) error {
 // staleError is the StaleCacheError of a Patcher made from a stale read,
 // or nil.
 func (p *Patcher[T]) staleError() error {
-	if p.fresh.state != readStale {
+	if p.fresh.state != book.Stale {
 		return nil
 	}
 	return &StaleCacheError{Object: p.id(), Read: p.fresh.read, Written: p.fresh.written, RequeueAfter: StaleCacheRequeue}
@@ -115,7 +74,7 @@ func (p *Patcher[T]) staleError() error {
 // write when the read began after that write: Retry must not retry from a
 // lagging cache.
 func (p *Patcher[T]) readChecked(ctx context.Context) (T, error) {
-	seq := records.sequence()
+	seq := records.Sequence()
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return fresh, err
@@ -125,8 +84,8 @@ func (p *Patcher[T]) readChecked(ctx context.Context) (T, error) {
 
 // checkedRead is readChecked's check of fresh, a read begun at seq.
 func (p *Patcher[T]) checkedRead(fresh T, seq uint64) error {
-	f := records.peek(p.client, fresh).check(fresh.GetUID(), fresh.GetResourceVersion(), seq, true)
-	if f.state == readStale {
+	f := freshnessOf(recordOf(p.client, fresh, false), fresh.GetUID(), fresh.GetResourceVersion(), seq, true)
+	if f.state == book.Stale {
 		return &StaleCacheError{Object: p.id(), Read: f.read, Written: f.written, RequeueAfter: StaleCacheRequeue}
 	}
 	p.fresh = f // the caller makes fresh the object
@@ -137,7 +96,7 @@ func (p *Patcher[T]) checkedRead(fresh T, seq uint64) error {
 // change in memory: a Patcher made from a stale read reads the object fresh
 // when it can, and refuses to act when it cannot.
 func (p *Patcher[T]) startRetry(ctx context.Context) error {
-	if p.fresh.state != readStale {
+	if p.fresh.state != book.Stale {
 		return nil
 	}
 	if p.opts.apiReader != nil {
@@ -146,35 +105,18 @@ func (p *Patcher[T]) startRetry(ctx context.Context) error {
 	return p.staleError()
 }
 
-// readState says how a read object stands against this process's writes
-// (guard.ReadState).
-type readState = guard.ReadState
-
-const (
-	readCurrent = guard.ReadCurrent
-	readRaced   = guard.ReadRaced
-	readStale   = guard.ReadStale
-)
-
 // freshness is how one read stood against the record of own writes.
 type freshness struct {
-	state   readState
+	state   book.State
 	read    string // the object's resourceVersion
 	written string // the recorded write's resourceVersion
 }
 
-// check compares an object (uid, rv), read by a read that began at
+// freshnessOf compares an object (uid, rv), read by a read that began at
 // sequence readSeq, with the last own write to it recorded in e
-// (guard.CheckRead).
-func (e *objectRecord) check(uid types.UID, rv string, readSeq uint64, known bool) freshness {
+// (book.Record.Check).
+func freshnessOf(e *book.Record, uid types.UID, rv string, readSeq uint64, known bool) freshness {
 	f := freshness{read: rv}
-	if e == nil {
-		return f
-	}
-	e.mu.Lock()
-	w := e.own
-	e.mu.Unlock()
-	own := guard.OwnWrite{UID: w.uid, ResourceVersion: w.resourceVersion, Seq: w.seq}
-	f.state, f.written = guard.CheckRead(own, uid, rv, readSeq, known, compareResourceVersions)
+	f.state, f.written = e.Check(uid, rv, readSeq, known)
 	return f
 }

@@ -1,9 +1,6 @@
 package patcher
 
 import (
-	"reflect"
-	"strings"
-
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
@@ -12,13 +9,4 @@ import (
 // (guard.NonStatusChanges).
 func (p *Patcher[T]) nonStatusChanges(ref T) []string {
 	return guard.NonStatusChanges(p.obj, ref, p.status(p.obj))
-}
-
-// jsonName is the JSON name encoding/json gives the struct field f.
-func jsonName(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	if name == "" || name == "-" {
-		return f.Name
-	}
-	return name
 }

@@ -34,9 +34,6 @@ func WithOwnedConditions(types ...string) Option {
 	return optionFunc(func(o *options) { o.ownedConditions = append(o.ownedConditions, types...) })
 }
 
-// conditionsType is the Go type of a conditions list (conditionLists).
-var conditionsType = reflect.TypeOf([]metav1.Condition(nil))
-
 // checkOwnedConditions is the construction-time check of WithOwnedConditions.
 func (p *Patcher[T]) checkOwnedConditions() error {
 	if len(p.opts.ownedConditions) == 0 {

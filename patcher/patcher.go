@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/book"
 )
 
 // StatusFunc returns the address of obj's status field: a pointer to the
@@ -25,28 +27,35 @@ type StatusFunc[T client.Object] func(obj T) any
 // The zero Patcher is not usable: its methods return an error matching
 // ErrInvalidInput. Make one with New, NewWithStatus, Fetch or FetchWithStatus.
 type Patcher[T client.Object] struct {
-	client client.Client
-	opts   options
-	status StatusFunc[T]
-	err    error // construction error, returned by every write
-	ready  bool  // made by a constructor without error
+	// What it writes through and how (patcher.go, options.go).
+	client  client.Client
+	opts    options
+	status  StatusFunc[T]
+	err     error // construction error, returned by every write
+	ready   bool  // made by a constructor without error
+	kind    string
+	metrics *metricSet
 
-	obj  T // the caller's object, mutated in memory
-	base T // the last state known to be on the server
-
+	// The object and its base (patcher.go, status.go, fielddiff.go).
+	obj            T                 // the caller's object, mutated in memory
+	base           T                 // the last state known to be on the server
 	baseStatusJSON []byte            // lazily marshalled status of base
 	fieldDiff      fieldDiffState[T] // the generated status diff (WithFieldDiff), if any
 	gone           bool              // the last finalizer of a deleting object was removed
-	deferSettle    bool              // Retry settles a Conflict itself, after its backoff (landed.go)
-	sent           *sentWrite[T]     // the write whose Conflict Retry has still to settle
-	rec            *objectRecord     // the object's entry in the records (records.go)
-	recTried       bool
-	fresh          freshness // how the object stood against this process's writes
-	kind           string
-	metrics        *metricSet
-	applyKeys      map[string][]string // apply mode: list-map keys by dotted path (apply.go)
-	conditionPaths map[string]bool     // apply mode: the []metav1.Condition lists
-	pending        *pendingApply       // the status given to ApplyStatus (applystatus.go)
+
+	// Apply mode (apply.go, applymode.go, applystatus.go).
+	applyKeys      map[string][]string // list-map keys by dotted path
+	conditionPaths map[string]bool     // the []metav1.Condition lists
+	pending        *pendingApply       // the status given to ApplyStatus
+
+	// Settling a write whose answer did not say (landed.go).
+	deferSettle bool          // Retry settles a Conflict itself, after its backoff
+	sent        *sentWrite[T] // the write whose Conflict Retry has still to settle
+
+	// The version book (records.go, freshness.go).
+	rec      *book.Record // the object's record, made on first use
+	recTried bool
+	fresh    freshness // how the object stood against this process's writes
 }
 
 // New makes a Patcher over obj, an object the caller just fetched. The status
@@ -118,7 +127,7 @@ func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key 
 	if ctx == nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: nil context: %w", kindOf(c, obj), key, ErrInvalidInput)
 	}
-	readSeq := records.sequence()
+	readSeq := records.Sequence()
 	if err := c.Get(ctx, key, obj); err != nil {
 		return nil, fmt.Errorf("statuspatch: get %s %s: %w", kindOf(c, obj), key, withCause(ctx, err))
 	}

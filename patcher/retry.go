@@ -172,16 +172,3 @@ func (p *Patcher[T]) refresh(ctx context.Context) error {
 	p.setBase(p.obj)
 	return nil
 }
-
-// sleep waits d or until ctx is done; then its error matches ctx.Err() and
-// the cause.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctxError(ctx)
-	case <-t.C:
-		return nil
-	}
-}

@@ -114,23 +114,4 @@
 // are not reported, and its entries that match no status write any more
 // are. Entries are matched by file, verb, kind and a fingerprint of the
 // call, not by line.
-//
-// # Files
-//
-//   - analyzer.go: the Analyzer, its flags and the run loop
-//   - writes.go: finding status writes and naming the object's kind
-//   - trace.go: following SSA values back to where they are made
-//   - classify.go: audit verdicts of patches
-//   - resourceversion.go: audit verdicts of Update; resourceVersion sets
-//   - apply.go: audit verdicts of server-side apply
-//   - patchermode.go: audit verdicts of generated patchers by write mode
-//   - applyfix.go: suggested fixes locking a status apply
-//   - replay.go: status decided before a re-read and written after it
-//   - fix.go: suggested fixes adding the optimistic lock to patches
-//   - migrate.go, migrateedit.go: suggested fixes moving writes onto generated patchers
-//   - baseline.go: baseline files
-//   - patchers.go: the package fact of generated patchers, suggestions
-//   - directive.go: //statuspatch:allow
-//   - ssa.go: building SSA only where the client is reachable
-//   - docextract.go: Analyzer.Doc from this file
 package lint

@@ -8,18 +8,11 @@
 // Errs) to its public errors (ErrApplyCannotRemove, ErrInvalidCondition,
 // ErrInvalidInput).
 //
-//   - fields.go: Owners (managedFields decoded) and Fields, the builder.
-//   - sets.go: +listType=set lists, recognised from managedFields.
-//   - rebase.go: the no-lock rebase.
-//
-// What is still in patcher (apply.go, applystatus.go, applystored.go,
-// applyunlocked.go, applymode.go) reads the server, holds the Patcher's
-// state, or returns public types (Divergence), and moves here step by step.
-//
-// # Layering
-//
-// apply imports no other package of the patcher module: neither
-// patcher nor another package under patcher/internal.
-// patcher/internal/layers_test.go enforces the graph written in
-// patcher/doc.go.
+// Owners decodes managedFields, Fields builds the apply, SetLists
+// recognises +listType=set lists from managedFields, ConditionLists finds
+// the []metav1.Condition lists of a status type, Conditions completes
+// applied conditions as meta.SetStatusCondition would, Stored compares
+// what was stored with the apply, and the no-lock rebase moves a decision
+// onto a fresh read. What reads the server, holds the
+// Patcher's state or returns public types (Divergence) stays in patcher.
 package apply

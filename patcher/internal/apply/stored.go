@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 )
 
 // What an apply stored (docs/apply.md): the response of a successful apply,
@@ -12,24 +14,16 @@ import (
 // Only the fields of the apply are compared: the others are other
 // managers' or defaults.
 
-// Miss is a field where the server did not store what an apply set: the
-// patcher's Divergence (Path a JSON path, Cause "pruned", "defaulted" or
-// "rewritten").
-type Miss struct {
-	Path  string
-	Cause string
-}
-
 // Stored compares the applied status with the stored one (decoded JSON):
 // the fields stored otherwise than applied, and the removed fields no
 // manager owned (Fields.Unowned) that the server still holds, as
 // "defaulted". None: the apply was stored as sent.
-func Stored(applied, stored any, unowned []fieldpath.Path, keys map[string][]string, sets map[string]bool) []Miss {
-	var out []Miss
+func Stored(applied, stored any, unowned []fieldpath.Path, keys map[string][]string, sets map[string]bool) []diff.Divergence {
+	var out []diff.Divergence
 	misses("status", applied, stored, keys, sets, "status", &out)
 	for _, u := range unowned {
 		if holdsPath(stored, u[1:]) {
-			out = append(out, Miss{Path: dottedPath(u), Cause: "defaulted"})
+			out = append(out, diff.Divergence{Path: dottedPath(u), Cause: "defaulted"})
 		}
 	}
 	return out
@@ -100,16 +94,16 @@ func dottedPath(p fieldpath.Path) string {
 // applied value) set: the divergence of an apply, and, when none, the
 // proof that an apply was stored. Fields stored but not sent are other
 // managers' or defaults: not compared.
-func misses(path string, sent, stored any, keys map[string][]string, sets map[string]bool, dotted string, out *[]Miss) {
+func misses(path string, sent, stored any, keys map[string][]string, sets map[string]bool, dotted string, out *[]diff.Divergence) {
 	if stored == nil && sent != nil {
-		*out = append(*out, Miss{Path: path, Cause: "pruned"})
+		*out = append(*out, diff.Divergence{Path: path, Cause: "pruned"})
 		return
 	}
 	switch s := sent.(type) {
 	case map[string]any:
 		t, ok := stored.(map[string]any)
 		if !ok {
-			*out = append(*out, Miss{Path: path, Cause: "rewritten"})
+			*out = append(*out, diff.Divergence{Path: path, Cause: "rewritten"})
 			return
 		}
 		for k, sv := range s {
@@ -132,7 +126,7 @@ func misses(path string, sent, stored any, keys map[string][]string, sets map[st
 			for _, it := range s {
 				pe, err := ItemKey(it, k)
 				if err != nil {
-					*out = append(*out, Miss{Path: path, Cause: "rewritten"})
+					*out = append(*out, diff.Divergence{Path: path, Cause: "rewritten"})
 					continue
 				}
 				misses(path+pe.String(), it, byKey[pe.String()], keys, sets, dotted, out)
@@ -141,12 +135,12 @@ func misses(path string, sent, stored any, keys map[string][]string, sets map[st
 		}
 	}
 	if !reflect.DeepEqual(sent, stored) {
-		*out = append(*out, Miss{Path: path, Cause: "rewritten"})
+		*out = append(*out, diff.Divergence{Path: path, Cause: "rewritten"})
 	}
 }
 
 // setMisses appends a divergence for each value of sent that stored lacks.
-func setMisses(path string, sent []any, stored any, out *[]Miss) {
+func setMisses(path string, sent []any, stored any, out *[]diff.Divergence) {
 	t, _ := stored.([]any)
 	have := map[string]bool{}
 	for _, v := range t {
@@ -156,7 +150,7 @@ func setMisses(path string, sent []any, stored any, out *[]Miss) {
 	}
 	for _, v := range sent {
 		if pe, err := valueElement(v); err != nil || !have[pe.String()] {
-			*out = append(*out, Miss{Path: path, Cause: "rewritten"})
+			*out = append(*out, diff.Divergence{Path: path, Cause: "rewritten"})
 			return
 		}
 	}

@@ -11,6 +11,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
 // The condition guard (docs/patcher.md, "Invalid conditions"). A status is
@@ -225,7 +227,7 @@ func newConditionPlan(root reflect.Type) *conditionPlan {
 				if name == "-" || (!f.IsExported() && !inline) {
 					continue
 				}
-				fields[t] = append(fields[t], planField{index: i, name: jsonName(f), inline: inline})
+				fields[t] = append(fields[t], planField{index: i, name: wire.JSONName(f), inline: inline})
 				edges[t] = append(edges[t], f.Type)
 				visit(f.Type)
 			}

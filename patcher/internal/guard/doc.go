@@ -1,27 +1,19 @@
 // Package guard holds the patcher's checks before a status write: what the
-// API server would refuse, what a status write would silently drop, and
-// whether the object was read from a cache that lags behind this process's
-// own write. It is non-generic: it takes statuses and objects as pointers
-// (any, metav1.Object), resourceVersions and UIDs as strings, and returns
-// plain results (lists of problems or fields, a ReadState). The patcher
-// maps them to its public errors (ErrInvalidCondition, ErrNonStatusChange,
-// ErrStaleCache, ErrInvalidInput), which stay defined in patcher.
+// API server would refuse and what a status write would silently drop (the
+// stale-cache check is the version book's, patcher/internal/book). It is
+// non-generic: it takes statuses and objects as pointers (any,
+// metav1.Object), resourceVersions as strings, and returns plain results
+// (lists of problems or fields). The patcher maps them to its public
+// errors (ErrInvalidCondition, ErrNonStatusChange, ErrInvalidInput), which
+// stay defined in patcher.
 //
-//   - conditions.go: the condition guard, every changed metav1.Condition
-//     against the schema controller-gen emits (InvalidConditions).
-//   - owned.go: the owned conditions of WithOwnedConditions (which changes
-//     are this writer's alone, and how they move onto a fresh read).
-//   - nonstatus.go, unsaved.go: the fields outside status that a status
-//     write would drop (NonStatusChanges, UnsavedVsBoth).
-//   - freshness.go: the stale-cache check (CheckRead).
+//   - The condition guard: every changed metav1.Condition against the
+//     schema controller-gen emits (InvalidConditions).
+//   - The owned conditions of WithOwnedConditions: which changes are this
+//     writer's alone, and how they move onto a fresh read.
+//   - The fields outside status that a status write would drop
+//     (NonStatusChanges, UnsavedVsBoth).
 //
 // What reads or writes the server (a fresh read, a list at an exact
-// resourceVersion, the records of own writes) stays in the patcher.
-//
-// # Layering
-//
-// guard imports no other package of the patcher module: neither
-// patcher nor another package under patcher/internal.
-// patcher/internal/layers_test.go enforces the graph written in
-// patcher/doc.go.
+// resourceVersion) stays in the patcher.
 package guard

@@ -4,9 +4,10 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
 var (
@@ -36,7 +37,7 @@ func NonStatusChanges(obj, ref, status any) []string {
 		case f.Type == objectMetaType:
 			fields = append(fields, metaChanges(cv.Addr().Interface().(*metav1.ObjectMeta), bv.Addr().Interface().(*metav1.ObjectMeta))...)
 		case !reflect.DeepEqual(cv.Addr().Interface(), bv.Addr().Interface()):
-			fields = append(fields, jsonName(f))
+			fields = append(fields, wire.JSONName(f))
 		}
 	}
 	return fields
@@ -66,12 +67,4 @@ func metaChanges(cur, base *metav1.ObjectMeta) []string {
 		fields = append(fields, "metadata.ownerReferences")
 	}
 	return fields
-}
-
-func jsonName(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	if name == "" || name == "-" {
-		return f.Name
-	}
-	return name
 }

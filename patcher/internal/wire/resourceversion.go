@@ -1,11 +1,11 @@
-package patcher
+package wire
 
 import (
 	"fmt"
 	"strings"
 )
 
-// compareResourceVersions orders two resourceVersions by the rule of
+// CompareResourceVersions orders two resourceVersions by the rule of
 // KEP-5504 (Comparable Resource Version): a resourceVersion the server
 // promises to be comparable is a decimal integer with no sign and no
 // leading zero, and two of them compare as integers. It returns -1, 0 or
@@ -15,11 +15,11 @@ import (
 // k8s.io/apimachinery/pkg/util/resourceversion has the same function from
 // v0.35 on; the runtime supports v0.34, which lacks it, so it carries its
 // own. resourceversion_test.go checks the rule against integer arithmetic.
-func compareResourceVersions(a, b string) (int, error) {
-	if !comparableResourceVersion(a) {
+func CompareResourceVersions(a, b string) (int, error) {
+	if !ComparableResourceVersion(a) {
 		return 0, fmt.Errorf("resourceVersion %q is not a comparable resourceVersion (a decimal integer without leading zeros)", a)
 	}
-	if !comparableResourceVersion(b) {
+	if !ComparableResourceVersion(b) {
 		return 0, fmt.Errorf("resourceVersion %q is not a comparable resourceVersion (a decimal integer without leading zeros)", b)
 	}
 	// Without leading zeros, the longer number is the larger; numbers of
@@ -34,7 +34,9 @@ func compareResourceVersions(a, b string) (int, error) {
 	}
 }
 
-func comparableResourceVersion(s string) bool {
+// ComparableResourceVersion reports whether s is of the form KEP-5504
+// promises comparable: a decimal integer with no sign and no leading zero.
+func ComparableResourceVersion(s string) bool {
 	if s == "" || s[0] == '0' {
 		return false
 	}

@@ -1,4 +1,4 @@
-package patcher
+package wire
 
 import (
 	"math/big"
@@ -27,13 +27,13 @@ func TestCompareResourceVersions(t *testing.T) {
 		{a: "1", b: " 1", wantErr: true},
 		{a: "١", b: "1", wantErr: true}, // an Arabic-Indic digit is not a decimal digit here
 	} {
-		got, err := compareResourceVersions(tc.a, tc.b)
+		got, err := CompareResourceVersions(tc.a, tc.b)
 		if (err != nil) != tc.wantErr {
-			t.Errorf("compareResourceVersions(%q, %q) error = %v, want error %v", tc.a, tc.b, err, tc.wantErr)
+			t.Errorf("CompareResourceVersions(%q, %q) error = %v, want error %v", tc.a, tc.b, err, tc.wantErr)
 			continue
 		}
 		if got != tc.want {
-			t.Errorf("compareResourceVersions(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+			t.Errorf("CompareResourceVersions(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
 	}
 }
@@ -47,20 +47,20 @@ func FuzzCompareResourceVersions(f *testing.F) {
 	f.Add("007", "7")
 	f.Add("", "0")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		got, err := compareResourceVersions(a, b)
+		got, err := CompareResourceVersions(a, b)
 		x, okA := oracleVersion(a)
 		y, okB := oracleVersion(b)
 		if !okA || !okB {
 			if err == nil {
-				t.Fatalf("compareResourceVersions(%q, %q) = %d, want an error", a, b, got)
+				t.Fatalf("CompareResourceVersions(%q, %q) = %d, want an error", a, b, got)
 			}
 			return
 		}
 		if err != nil {
-			t.Fatalf("compareResourceVersions(%q, %q): %v", a, b, err)
+			t.Fatalf("CompareResourceVersions(%q, %q): %v", a, b, err)
 		}
 		if want := x.Cmp(y); got != want {
-			t.Fatalf("compareResourceVersions(%q, %q) = %d, want %d", a, b, got, want)
+			t.Fatalf("CompareResourceVersions(%q, %q) = %d, want %d", a, b, got, want)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package patcher
+package diff
 
 import (
 	"encoding/json"
@@ -88,7 +88,7 @@ func FuzzStatusWrite(f *testing.F) {
 		}
 		for _, doc := range docs {
 			hasStatus := strings.Contains(doc, `"status"`)
-			pt, body, err := statusWrite("7", baseJSON, targetJSON, zero, func() (bool, error) { return hasStatus, nil })
+			pt, body, err := StatusWrite("7", baseJSON, targetJSON, zero, func() (bool, error) { return hasStatus, nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestStatusWriteChoosesMergePatchUnlessANullWouldBeLost(t *testing.T) {
 			`{"metadata":{"resourceVersion":"7"},"status":{"owner":"null"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pt, body, err := statusWrite("7", []byte(tc.base), []byte(tc.cur), tc.zero, func() (bool, error) { return tc.present, nil })
+			pt, body, err := StatusWrite("7", []byte(tc.base), []byte(tc.cur), tc.zero, func() (bool, error) { return tc.present, nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestStatusWriteChoosesMergePatchUnlessANullWouldBeLost(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := statusWrite("", []byte(`{"owner":"a"}`), []byte(`{"owner":null}`), false, nil); err == nil || !strings.Contains(err.Error(), "resourceVersion") {
+	if _, _, err := StatusWrite("", []byte(`{"owner":"a"}`), []byte(`{"owner":null}`), false, nil); err == nil || !strings.Contains(err.Error(), "resourceVersion") {
 		t.Fatalf("a write without resourceVersion: got %v, want an error naming it", err)
 	}
 }
