@@ -92,6 +92,9 @@ package patcher
 //	                 conditions, changes outside status, stale reads
 //	internal/apply   the fields of a server-side apply (what it holds,
 //	                 what it cannot remove) and the no-lock rebase
+//	internal/history the object's past versions, read from the server
+//	                 (a watch from the base, lists at exact
+//	                 resourceVersions), untyped; the only leaf that reads
 //
 // The façade (patcher) imports them and maps their plain results to its
 // public errors. None of them imports patcher or another of them: each is
