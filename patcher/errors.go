@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 // The public errors: the sentinels to match with errors.Is and the error
@@ -279,3 +281,41 @@ func (e *StaleCacheError) Error() string {
 
 // Unwrap returns ErrStaleCache.
 func (e *StaleCacheError) Unwrap() error { return ErrStaleCache }
+
+// ErrWriteOutcomeUnknown matches (errors.Is) the error Flush and Retry
+// return when a status write was sent, its response was lost, and whether
+// the server stored it cannot be told: the context ended first, the object
+// could not be read back, another writer overwrote the status since, or,
+// after a 409, the object's history (which tells whether the first write
+// after the base was this one) could not be read.
+// The write was stored once or not at all. Do not run the same decision
+// again on this patcher: fetch the object again and decide from what the
+// server holds.
+var ErrWriteOutcomeUnknown = errors.New("status write outcome unknown")
+
+// WriteOutcomeUnknownError is the error matching ErrWriteOutcomeUnknown. It
+// unwraps to the error of the write (or of the read after it), except a
+// Conflict: it must not satisfy apierrors.IsConflict, which makes callers
+// write again.
+type WriteOutcomeUnknownError struct {
+	// Object identifies the object: "Kind namespace/name".
+	Object string
+	// Why says what kept the outcome from being known.
+	Why string
+	// Cause is the error the write got.
+	Cause error
+}
+
+func (e *WriteOutcomeUnknownError) Error() string {
+	return fmt.Sprintf("statuspatch: %s: %v: %s (the write got: %v); it was stored once or not at all. "+
+		"Fetch the object again and decide from what the server holds", e.Object, ErrWriteOutcomeUnknown, e.Why, e.Cause)
+}
+
+// Unwrap returns ErrWriteOutcomeUnknown and the cause, unless it is a
+// Conflict.
+func (e *WriteOutcomeUnknownError) Unwrap() []error {
+	if e.Cause == nil || apierrors.IsConflict(e.Cause) {
+		return []error{ErrWriteOutcomeUnknown}
+	}
+	return []error{ErrWriteOutcomeUnknown, e.Cause}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 	"reflect"
 	"time"
 
@@ -203,7 +204,7 @@ func (p *Patcher[T]) syncBaseTo(fresh T) error {
 	objRV := p.obj.GetResourceVersion()
 	if freshRV := fresh.GetResourceVersion(); freshRV != objRV {
 		why := fmt.Sprintf("the object was written again (resourceVersion %s) after the write that gave it resourceVersion %s", freshRV, objRV)
-		if cmp, err := compareResourceVersions(freshRV, objRV); err == nil && cmp < 0 {
+		if cmp, err := wire.CompareResourceVersions(freshRV, objRV); err == nil && cmp < 0 {
 			why = fmt.Sprintf("the re-read returned resourceVersion %s, older than the object's %s: a lagging cache (pass WithAPIReader(mgr.GetAPIReader()))", freshRV, objRV)
 		}
 		return p.conflict(why)

@@ -3,23 +3,15 @@ package patcher
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
-	"time"
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/statuspatch/statuspatch/patcher/internal/history"
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
@@ -37,7 +29,8 @@ import (
 // read is the very next resourceVersion after the base, it is the first
 // version after the base; else the client (or the API reader) watches when
 // it is a client.WithWatch, and the API reader lists the object at exact
-// resourceVersions when it is not (pastversions.go). What none of them
+// resourceVersions when it is not (patcher/internal/history reads; this
+// file decodes what it read into T and decides). What none of them
 // can read is ErrWriteOutcomeUnknown, never a Conflict. A 409 whose read
 // stayed at the base is a Conflict without a configured watcher only when
 // the read could not lag: the status subresource's read (no API reader;
@@ -46,124 +39,59 @@ import (
 // base (landed.go, serverRead); three reads through the client are
 // ErrWriteOutcomeUnknown. The history cannot be read from the base alone.
 
-// historyTimeout bounds the watch that reads the first write after the
-// base. The fresh read already saw that write, so a server that keeps the
-// history answers at once; the bound only ends a watch that hangs.
-var historyTimeout = 10 * time.Second
-
-// implicitWatchTimeout bounds the watch of a client that can watch when
-// no watcher was given: a fake client's watch starts now and never
-// answers, and the lists then tell at once.
-var implicitWatchTimeout = 2 * time.Second
-
 // firstWriteAfterBase reads the first version of the object after w's
 // base, up to fresh (a read past it, or the base after a 409). The error
 // says why the history cannot be read. A deletion is returned as a version
 // without a UID.
 func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], fresh T) (T, error) {
-	if p.opts.watcher != nil {
-		return p.watchFirst(ctx, p.opts.watcher, historyTimeout, w, fresh)
-	}
-	if next, err := compareResourceVersions(fresh.GetResourceVersion(), nextResourceVersion(w.base.GetResourceVersion())); err == nil && next == 0 {
+	var zero T
+	baseRV, freshRV := w.base.GetResourceVersion(), fresh.GetResourceVersion()
+	if p.opts.watcher == nil && history.Next(baseRV, freshRV, wire.CompareResourceVersions) {
 		return fresh, nil // no version lies between the base and the read
 	}
-	wc := p.implicitWatcher()
-	if wc == nil {
-		return p.firstByLists(ctx, w, fresh)
+	src, err := p.historySource()
+	if err != nil {
+		return zero, err
 	}
-	first, werr := p.watchFirst(ctx, wc, implicitWatchTimeout, w, fresh)
-	if werr == nil || ctx.Err() != nil {
-		return first, werr
+	d, err := history.First(ctx, src, baseRV, w.base.GetUID(), freshRV)
+	if err != nil {
+		return zero, err
 	}
-	first, lerr := p.firstByLists(ctx, w, fresh)
-	if lerr != nil {
-		return first, fmt.Errorf("%w; and the client's own watch: %w", lerr, werr)
+	if d.IsRead {
+		return fresh, nil
 	}
-	return first, nil
+	return p.fromDoc(d)
 }
 
-// watchFirst reads the first version after w's base with one watch
-// through wc, bounded by timeout.
-func (p *Patcher[T]) watchFirst(ctx context.Context, wc client.WithWatch, timeout time.Duration, w *sentWrite[T], fresh T) (first T, err error) {
-	baseRV := w.base.GetResourceVersion()
-	if baseRV == "" {
-		return first, errors.New("the base has no resourceVersion to watch from")
-	}
+// historySource is where this patcher reads the object's history: its
+// watcher; without one the client, or else the API reader, when it can
+// watch; and lists through the API reader (or the client).
+func (p *Patcher[T]) historySource() (history.Source, error) {
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
-		return first, err
+		return history.Source{}, err
 	}
-	list := &unstructured.UnstructuredList{}
-	list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-	hctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	secs := int64(timeout / time.Second)
-	wi, err := wc.Watch(hctx, list, &client.ListOptions{
-		Namespace:     p.obj.GetNamespace(),
-		FieldSelector: fields.OneTermEqualSelector("metadata.name", p.obj.GetName()),
-		Raw:           &metav1.ListOptions{ResourceVersion: baseRV, TimeoutSeconds: &secs},
-	})
-	if err != nil {
-		return first, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, withCause(ctx, err))
+	s := history.Source{Watcher: p.opts.watcher, Reader: p.reader(), ReaderName: readerName(p.opts.apiReader),
+		GVK: gvk, Key: client.ObjectKeyFromObject(p.obj), ID: p.id(), Compare: wire.CompareResourceVersions}
+	if w, ok := p.client.(client.WithWatch); ok && !isNil(w) {
+		s.Implicit = w
+	} else if w, ok := p.opts.apiReader.(client.WithWatch); ok && !isNil(w) {
+		s.Implicit = w
 	}
-	defer wi.Stop()
-	for {
-		var ev watch.Event
-		var open bool
-		select {
-		case <-hctx.Done():
-			if err := ctxError(ctx); err != nil {
-				return first, err
-			}
-			return first, fmt.Errorf("no event within %s of a watch from resourceVersion %s", timeout, baseRV)
-		case ev, open = <-wi.ResultChan():
-		}
-		if !open {
-			return first, fmt.Errorf("the watch from resourceVersion %s ended before its first event", baseRV)
-		}
-		switch ev.Type {
-		case watch.Error:
-			return first, fmt.Errorf("watch from resourceVersion %s: %w", baseRV, apierrors.FromObject(ev.Object))
-		case watch.Bookmark:
-			continue
-		}
-		obj, err := p.fromWatch(ev.Object)
-		if err != nil {
-			return first, err
-		}
-		rv := obj.GetResourceVersion()
-		if obj.GetName() != p.obj.GetName() {
-			continue // another object: a watcher that ignores the field selector
-		}
-		if cmp, cerr := compareResourceVersions(rv, baseRV); (cerr == nil && cmp <= 0) || rv == baseRV {
-			continue // not after the base: a watcher that does not start where asked
-		}
-		if cmp, cerr := compareResourceVersions(rv, fresh.GetResourceVersion()); cerr == nil && cmp > 0 && fresh.GetResourceVersion() != baseRV {
-			// Later than the read past the base: the watch did not replay
-			// the history (a fake client's watch starts now).
-			return first, fmt.Errorf("the watch from resourceVersion %s began at %s, after the read's %s: it does not replay the object's history",
-				baseRV, rv, fresh.GetResourceVersion())
-		}
-		if ev.Type == watch.Deleted {
-			obj.SetUID("")
-		}
-		return obj, nil
-	}
+	return s, nil
 }
 
-// fromWatch decodes a watch event's object into a new T.
-func (p *Patcher[T]) fromWatch(o runtime.Object) (T, error) {
+// fromDoc decodes a version of the object read from its history into a
+// new T; a deletion has no UID.
+func (p *Patcher[T]) fromDoc(d history.Doc) (T, error) {
 	obj := p.newObject()
-	u, ok := o.(*unstructured.Unstructured)
-	if !ok {
-		return obj, fmt.Errorf("the watch returned a %T, not an object", o)
+	if d.JSON != nil {
+		if err := json.Unmarshal(d.JSON, obj); err != nil {
+			return obj, fmt.Errorf("decode the watched %s: %w", p.id(), err)
+		}
 	}
-	doc, err := u.MarshalJSON()
-	if err == nil {
-		err = json.Unmarshal(doc, obj)
-	}
-	if err != nil {
-		return obj, fmt.Errorf("decode the watched %s: %w", p.id(), err)
+	if d.Gone {
+		obj.SetUID("")
 	}
 	return obj, nil
 }
@@ -181,7 +109,7 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 	atBase := false
 	if fresh.GetUID() == w.base.GetUID() {
 		baseRV, freshRV := w.base.GetResourceVersion(), fresh.GetResourceVersion()
-		cmp, cerr := compareResourceVersions(freshRV, baseRV)
+		cmp, cerr := wire.CompareResourceVersions(freshRV, baseRV)
 		atBase = (cerr == nil && cmp <= 0) || (cerr != nil && freshRV == baseRV)
 	}
 	if !atBase {
@@ -239,32 +167,4 @@ func (p *Patcher[T]) decidableHow() string {
 	}
 	return " (give the patcher a watcher, which reads the history with one watch: WithWatcher, or a patcher.ForManager client; " +
 		"without one the API reader lists the object at past resourceVersions, which needs a reader that serves them)"
-}
-
-// restManager is the part of a controller-runtime manager (or cluster)
-// that ForManager uses to make a watching client.
-type restManager interface {
-	GetConfig() *rest.Config
-	GetHTTPClient() *http.Client
-	GetScheme() *runtime.Scheme
-	GetRESTMapper() meta.RESTMapper
-}
-
-// watcherFor returns a client that watches through mgr's REST config,
-// HTTP client, scheme and mapper, or nil when mgr does not expose them or
-// the client cannot be made.
-func watcherFor(mgr Manager) client.WithWatch {
-	m, ok := mgr.(restManager)
-	if !ok {
-		return nil
-	}
-	cfg, hc, scheme, mapper := m.GetConfig(), m.GetHTTPClient(), m.GetScheme(), m.GetRESTMapper()
-	if cfg == nil || hc == nil || scheme == nil || isNil(mapper) {
-		return nil
-	}
-	w, err := client.NewWithWatch(cfg, client.Options{HTTPClient: hc, Scheme: scheme, Mapper: mapper})
-	if err != nil {
-		return nil
-	}
-	return w
 }

@@ -40,44 +40,6 @@ import (
 // results: Landed is a success, Conflict a Conflict, Unknown
 // ErrWriteOutcomeUnknown.
 
-// ErrWriteOutcomeUnknown matches (errors.Is) the error Flush and Retry
-// return when a status write was sent, its response was lost, and whether
-// the server stored it cannot be told: the context ended first, the object
-// could not be read back, another writer overwrote the status since, or,
-// after a 409, the object's history (which tells whether the first write
-// after the base was this one) could not be read.
-// The write was stored once or not at all. Do not run the same decision
-// again on this patcher: fetch the object again and decide from what the
-// server holds.
-var ErrWriteOutcomeUnknown = errors.New("status write outcome unknown")
-
-// WriteOutcomeUnknownError is the error matching ErrWriteOutcomeUnknown. It
-// unwraps to the error of the write (or of the read after it), except a
-// Conflict: it must not satisfy apierrors.IsConflict, which makes callers
-// write again.
-type WriteOutcomeUnknownError struct {
-	// Object identifies the object: "Kind namespace/name".
-	Object string
-	// Why says what kept the outcome from being known.
-	Why string
-	// Cause is the error the write got.
-	Cause error
-}
-
-func (e *WriteOutcomeUnknownError) Error() string {
-	return fmt.Sprintf("statuspatch: %s: %v: %s (the write got: %v); it was stored once or not at all. "+
-		"Fetch the object again and decide from what the server holds", e.Object, ErrWriteOutcomeUnknown, e.Why, e.Cause)
-}
-
-// Unwrap returns ErrWriteOutcomeUnknown and the cause, unless it is a
-// Conflict.
-func (e *WriteOutcomeUnknownError) Unwrap() []error {
-	if e.Cause == nil || apierrors.IsConflict(e.Cause) {
-		return []error{ErrWriteOutcomeUnknown}
-	}
-	return []error{ErrWriteOutcomeUnknown, e.Cause}
-}
-
 // sentWrite is a status write that was sent and failed: what it was based
 // on and what it carried.
 type sentWrite[T client.Object] struct {
@@ -151,49 +113,22 @@ func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error
 }
 
 // settle finds out whether the write w, which got err (wrapped), was
-// stored, sending it again while the object is still at the base.
+// stored, sending it again while the object is still at the base
+// (settle.Run, over flushAttempt).
 func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (flushResult, error) {
-	for range maxSettles {
-		if ctx.Err() != nil {
-			return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: withCause(ctx, err)}
-		}
-		fresh, uncached, rerr := p.settleRead(ctx)
-		if rerr != nil {
-			if apierrors.IsNotFound(rerr) {
-				return resultError, rerr
-			}
-			return resultError, &WriteOutcomeUnknownError{Object: p.id(), Why: fmt.Sprintf("the object could not be read back: %v", rerr), Cause: err}
-		}
-		d, notYet, derr := p.decide(ctx, w, fresh, err)
-		if derr != nil {
-			return resultError, derr
-		}
-		if !notYet {
-			return p.outcome(w, fresh, d, err)
-		}
-		if apierrors.IsConflict(err) {
-			if uncached {
-				// The server itself holds the base: the write, which
-				// carries it, was not stored and cannot be.
-				return resultConflict, err
-			}
-			continue // a reader that lags (the 409 proves the server moved on): read again
-		}
-		if resendRefused(w, err) {
-			return resultOf(err), err // the object is at the base: the 422 is this write's own
-		}
-		// Not yet stored: send the same body again (at most one is stored).
-		scratch := p.newObject()
-		serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...)
-		if serr == nil {
-			return p.afterWrite(ctx, scratch, w)
-		}
-		//nolint:errorlint // the first attempt's error is context only: the resend's error decides what the caller sees
-		err = fmt.Errorf("statuspatch: patch status of %s (sent again after %v): %w", p.id(), err, withCause(ctx, serr))
-		if !mayHaveLanded(serr) {
-			return resultOf(serr), err
-		}
+	a := &flushAttempt[T]{p: p, w: w, err: err, res: resultError}
+	end, d, serr := settle.Run(ctx, a, apierrors.IsConflict(err), maxSettles)
+	switch end {
+	case settle.Decided:
+		return p.outcome(w, a.fresh, d, a.err)
+	case settle.HeldBase:
+		// The server itself holds the base: the write, which carries it,
+		// was not stored and cannot be.
+		return resultConflict, a.err
+	case settle.Stopped:
+		return a.res, serr
 	}
+	err = a.err
 	if apierrors.IsConflict(err) && p.opts.watcher == nil && p.opts.apiReader != nil {
 		// No watcher, and the API reader's reads all stayed at the base
 		// after a 409: the server's own answer decides (serverRead).
@@ -232,7 +167,7 @@ func (p *Patcher[T]) statusRead(ctx context.Context) (T, error) {
 	if err := p.client.SubResource("status").Get(ctx, p.newObject(), fresh); err != nil {
 		return fresh, err
 	}
-	p.record().observe(fresh.GetResourceVersion())
+	p.record().Observe(fresh.GetResourceVersion())
 	return fresh, nil
 }
 
@@ -283,39 +218,27 @@ func (p *Patcher[T]) landedAs(fresh T) {
 func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (bool, error) {
 	w := p.sent
 	p.sent = nil
-	var fresh T
-	for range maxSettles {
-		var err error
-		var uncached bool
-		fresh, uncached, err = p.settleReadChecked(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return false, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: err}
-			}
-			return false, err
-		}
-		d, notYet, err := p.decide(ctx, w, fresh, conflict)
-		if err != nil {
-			return false, err
-		}
-		if notYet {
-			if !uncached {
-				continue
-			}
-			// The server itself holds the base: the write was not
-			// stored; the read is the next attempt's base.
-			p.replaceObject(fresh)
-			p.setBase(p.obj)
-			return false, nil
-		}
+	a := &retryAttempt[T]{p: p, w: w, conflict: conflict}
+	end, d, err := settle.Run(ctx, a, true, maxSettles)
+	switch end {
+	case settle.Stopped:
+		return false, err
+	case settle.HeldBase:
+		// The server itself holds the base: the write was not stored;
+		// the read is the next attempt's base.
+		p.replaceObject(a.fresh)
+		p.setBase(p.obj)
+		return false, nil
+	case settle.Decided:
 		if d.Outcome == settle.Unknown {
-			_, err := p.outcome(w, fresh, d, conflict)
+			_, err := p.outcome(w, a.fresh, d, conflict)
 			return false, err
 		}
-		p.replaceObject(fresh)
+		p.replaceObject(a.fresh)
 		p.setBase(p.obj)
 		return d.Outcome == settle.Landed, nil
 	}
+	fresh := a.fresh
 	if p.opts.watcher == nil && p.opts.apiReader != nil {
 		// No watcher, and the API reader's reads all stayed at the base:
 		// the server's own answer decides (serverRead); without it the
@@ -363,7 +286,7 @@ func (p *Patcher[T]) settleRead(ctx context.Context) (fresh T, uncached bool, er
 
 // settleReadChecked is settleRead with readChecked's check.
 func (p *Patcher[T]) settleReadChecked(ctx context.Context) (T, bool, error) {
-	seq := records.sequence()
+	seq := records.Sequence()
 	fresh, uncached, err := p.settleRead(ctx)
 	if err != nil {
 		return fresh, uncached, err

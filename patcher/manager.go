@@ -2,6 +2,8 @@ package patcher
 
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/history"
 )
 
 // Manager is the part of a controller-runtime manager.Manager (or
@@ -43,7 +45,7 @@ func ForManager(mgr Manager, opts ...Option) *Client {
 		return &Client{}
 	}
 	defaults := []Option{WithAPIReader(mgr.GetAPIReader())}
-	if w := watcherFor(mgr); w != nil {
+	if w := history.WatcherFor(mgr); w != nil {
 		defaults = append(defaults, WithWatcher(w))
 	}
 	return WithDefaults(mgr.GetClient(), append(defaults, opts...)...)

@@ -20,16 +20,6 @@ import (
 // making and replacing one, the errors every write can return, and the
 // helpers for names and versions. They sit below every other file.
 
-// compareResourceVersions orders two resourceVersions by KEP-5504's rule
-// (wire.CompareResourceVersions).
-func compareResourceVersions(a, b string) (int, error) {
-	return wire.CompareResourceVersions(a, b)
-}
-
-// comparableResourceVersion reports whether s is a resourceVersion
-// KEP-5504 lets one compare (wire.ComparableResourceVersion).
-func comparableResourceVersion(s string) bool { return wire.ComparableResourceVersion(s) }
-
 // read fetches the object through the API reader into a new T.
 func (p *Patcher[T]) read(ctx context.Context) (T, error) {
 	fresh := p.newObject()

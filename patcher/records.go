@@ -23,17 +23,7 @@ import (
 const MaxTrackedObjects = 8192
 
 // records is the version book, shared by the process.
-var records = versionBook{book.New(MaxTrackedObjects)}
-
-// versionBook and objectRecord are the book and one record, with the
-// lower-case names the settling files (landed.go) call.
-type versionBook struct{ *book.Book }
-
-type objectRecord struct{ *book.Record }
-
-func (b versionBook) sequence() uint64 { return b.Sequence() }
-
-func (e objectRecord) observe(rv string) { e.Observe(rv) }
+var records = book.New(MaxTrackedObjects)
 
 // recordOf returns obj's record, reached through c, making it when create
 // is true; nil when the object is not tracked (book.Book.Entry).
@@ -43,12 +33,12 @@ func recordOf(c client.Client, obj client.Object, create bool) *book.Record {
 
 // record returns the patcher's record, made on first use (nil when
 // untracked).
-func (p *Patcher[T]) record() objectRecord {
+func (p *Patcher[T]) record() *book.Record {
 	if p.rec == nil && !p.recTried {
 		p.recTried = true
 		p.rec = recordOf(p.client, p.obj, true)
 	}
-	return objectRecord{p.rec}
+	return p.rec
 }
 
 // claimWrite takes the object's write slot for one write (of what: "status"

@@ -2,13 +2,12 @@ package patcher
 
 import (
 	"context"
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
+	"github.com/statuspatch/statuspatch/patcher/internal/history"
 )
 
 // unsavedAfterOwnWrite names the fields outside status that the caller
@@ -31,7 +30,7 @@ func (p *Patcher[T]) unsavedAfterOwnWrite(ctx context.Context, fresh T) []string
 	if freshRV == objRV {
 		return p.nonStatusChanges(fresh)
 	}
-	if cmp, err := compareResourceVersions(freshRV, objRV); err != nil || cmp < 0 {
+	if cmp, err := wire.CompareResourceVersions(freshRV, objRV); err != nil || cmp < 0 {
 		return nil
 	}
 	if written, ok := p.readExact(ctx, objRV); ok {
@@ -45,15 +44,16 @@ func (p *Patcher[T]) unsavedAfterOwnWrite(ctx context.Context, fresh T) []string
 }
 
 // readExact returns the object as it was at resourceVersion rv, listed
-// through the API reader with resourceVersionMatch=Exact; ok is false when
-// the reader cannot serve it (a cache, a version etcd compacted away, a
-// kind without a registered list type).
+// through the API reader (history.At) into the scheme's typed list of its
+// kind; ok is false when the reader cannot serve it (a cache, a version
+// etcd compacted away, a kind without a registered list type).
 func (p *Patcher[T]) readExact(ctx context.Context, rv string) (T, bool) {
 	var zero T
-	gvk, err := p.client.GroupVersionKindFor(p.obj)
+	src, err := p.historySource()
 	if err != nil {
 		return zero, false
 	}
+	gvk := src.GVK
 	gvk.Kind += "List"
 	o, err := p.client.Scheme().New(gvk)
 	if err != nil {
@@ -63,22 +63,13 @@ func (p *Patcher[T]) readExact(ctx context.Context, rv string) (T, bool) {
 	if !ok {
 		return zero, false
 	}
-	opts := &client.ListOptions{
-		Namespace:     p.obj.GetNamespace(),
-		FieldSelector: fields.OneTermEqualSelector("metadata.name", p.obj.GetName()),
-		Raw:           &metav1.ListOptions{ResourceVersion: rv, ResourceVersionMatch: metav1.ResourceVersionMatchExact},
-	}
-	if err := p.reader().List(ctx, list, opts); err != nil {
+	d, found, err := history.At(ctx, src, list, rv)
+	if err != nil || !found || d.ResourceVersion != rv {
 		return zero, false
 	}
-	items, err := meta.ExtractList(list)
+	obj, err := p.fromDoc(d)
 	if err != nil {
 		return zero, false
 	}
-	for _, item := range items {
-		if obj, ok := item.(T); ok && obj.GetName() == p.obj.GetName() && obj.GetResourceVersion() == rv {
-			return obj, true
-		}
-	}
-	return zero, false
+	return obj, true
 }

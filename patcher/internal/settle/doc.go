@@ -4,7 +4,9 @@
 // the patcher's settling: it takes the object as decoded JSON and its
 // metadata, and returns an Outcome; the patcher maps the outcomes to its
 // public errors (Landed: success; Conflict: apierrors.IsConflict; Unknown:
-// ErrWriteOutcomeUnknown).
+// ErrWriteOutcomeUnknown). Run is the settle's loop (read back, decide,
+// send again while at the base) over an Attempt, the I/O the patcher
+// implements over its Go type.
 //
 // # The protocol
 //

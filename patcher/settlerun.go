@@ -1,0 +1,95 @@
+package patcher
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
+)
+
+// flushAttempt is Flush's settle of the write w (settle.Run drives it): it
+// reads through settleRead and sends w again while the object is at the
+// base.
+type flushAttempt[T client.Object] struct {
+	p     *Patcher[T]
+	w     *sentWrite[T]
+	err   error       // the write's error (wrapped), then the last resend's
+	fresh T           // the last read
+	res   flushResult // Flush's result when the settle stopped
+}
+
+func (a *flushAttempt[T]) Read(ctx context.Context) (bool, error) {
+	p := a.p
+	if ctx.Err() != nil {
+		return false, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: withCause(ctx, a.err)}
+	}
+	fresh, uncached, rerr := p.settleRead(ctx)
+	if rerr != nil {
+		if apierrors.IsNotFound(rerr) {
+			return false, rerr
+		}
+		return false, &WriteOutcomeUnknownError{Object: p.id(), Why: fmt.Sprintf("the object could not be read back: %v", rerr), Cause: a.err}
+	}
+	a.fresh = fresh
+	return uncached, nil
+}
+
+func (a *flushAttempt[T]) Decide(ctx context.Context) (settle.Decision, bool, error) {
+	return a.p.decide(ctx, a.w, a.fresh, a.err)
+}
+
+func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err error) {
+	p, w := a.p, a.w
+	if resendRefused(w, a.err) {
+		a.res = resultOf(a.err)
+		return false, false, a.err // the object is at the base: the 422 is this write's own
+	}
+	// Not yet stored: send the same body again (at most one is stored).
+	scratch := p.newObject()
+	serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...)
+	if serr == nil {
+		a.res, err = p.afterWrite(ctx, scratch, w)
+		return false, false, err
+	}
+	//nolint:errorlint // the first attempt's error is context only: the resend's error decides what the caller sees
+	a.err = fmt.Errorf("statuspatch: patch status of %s (sent again after %v): %w", p.id(), a.err, withCause(ctx, serr))
+	if !mayHaveLanded(serr) {
+		a.res = resultOf(serr)
+		return false, false, a.err
+	}
+	return true, apierrors.IsConflict(a.err), nil
+}
+
+// retryAttempt is Retry's settle of a write that got a Conflict, after
+// its backoff (settle.Run drives it): it reads through settleReadChecked
+// and never sends again.
+type retryAttempt[T client.Object] struct {
+	p        *Patcher[T]
+	w        *sentWrite[T]
+	conflict error // the write's Conflict
+	fresh    T     // the last read
+}
+
+func (a *retryAttempt[T]) Read(ctx context.Context) (bool, error) {
+	fresh, uncached, err := a.p.settleReadChecked(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, &WriteOutcomeUnknownError{Object: a.p.id(), Why: "the context ended before the object could be read back", Cause: err}
+		}
+		return false, err
+	}
+	a.fresh = fresh
+	return uncached, nil
+}
+
+func (a *retryAttempt[T]) Decide(ctx context.Context) (settle.Decision, bool, error) {
+	return a.p.decide(ctx, a.w, a.fresh, a.conflict)
+}
+
+// Resend is never called: settle.Run does not send again after a 409.
+func (a *retryAttempt[T]) Resend(context.Context) (again, conflict bool, err error) {
+	return false, true, a.conflict
+}
