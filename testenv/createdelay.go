@@ -75,33 +75,38 @@ func moveEstablishedBack(ctx context.Context, cs apiextensionsclient.Interface, 
 	}
 }
 
-// probeCreate sends a dry-run create of an object of crd's first served
-// version, with nothing but a name. The server's answer is the evidence
-// that the request passed the hold-back: an answer of the handler
-// (created, or refused by validation or admission) will do; no answer, or
-// one of the filters in front of it (throttled, timed out), is an error.
+// probeCreate sends a dry-run create of an object of crd's storage version
+// (so that no conversion webhook is called), or of its first served
+// version if that one is not served, with nothing but a name. The
+// server's answer is the evidence that the request passed the hold-back:
+// an answer of the handler (created, or refused by validation or
+// admission) will do; no answer, or one of the filters in front of it
+// (throttled, timed out), is an error.
 func probeCreate(ctx context.Context, dyn dynamic.Interface, crd *apiextensionsv1.CustomResourceDefinition) error {
+	version := ""
 	for _, v := range crd.Spec.Versions {
-		if !v.Served {
-			continue
+		if v.Served && (version == "" || v.Storage) {
+			version = v.Name
 		}
-		gvr := schema.GroupVersionResource{Group: crd.Spec.Group, Version: v.Name, Resource: crd.Spec.Names.Plural}
-		u := &unstructured.Unstructured{}
-		u.SetAPIVersion(gvr.GroupVersion().String())
-		u.SetKind(crd.Spec.Names.Kind)
-		u.SetName("testenv-create-delay-probe")
-		var ri dynamic.ResourceInterface = dyn.Resource(gvr)
-		if crd.Spec.Scope == apiextensionsv1.NamespaceScoped {
-			u.SetNamespace(metav1.NamespaceDefault)
-			ri = dyn.Resource(gvr).Namespace(metav1.NamespaceDefault)
-		}
-		_, err := ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-		var status apierrors.APIStatus
-		if err != nil && (!errors.As(err, &status) || apierrors.IsTooManyRequests(err) || apierrors.IsTimeout(err) ||
-			apierrors.IsServerTimeout(err) || apierrors.IsServiceUnavailable(err)) {
-			return fmt.Errorf("testenv: dry-run create of %s (past the new-CRD create delay): %w", gvr, err)
-		}
-		return nil
+	}
+	if version == "" {
+		return nil // nothing served, nothing to create
+	}
+	gvr := schema.GroupVersionResource{Group: crd.Spec.Group, Version: version, Resource: crd.Spec.Names.Plural}
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion(gvr.GroupVersion().String())
+	u.SetKind(crd.Spec.Names.Kind)
+	u.SetName("testenv-create-delay-probe")
+	var ri dynamic.ResourceInterface = dyn.Resource(gvr)
+	if crd.Spec.Scope == apiextensionsv1.NamespaceScoped {
+		u.SetNamespace(metav1.NamespaceDefault)
+		ri = dyn.Resource(gvr).Namespace(metav1.NamespaceDefault)
+	}
+	_, err := ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	var status apierrors.APIStatus
+	if err != nil && (!errors.As(err, &status) || apierrors.IsTooManyRequests(err) || apierrors.IsTimeout(err) ||
+		apierrors.IsServerTimeout(err) || apierrors.IsServiceUnavailable(err)) {
+		return fmt.Errorf("testenv: dry-run create of %s %s/testenv-create-delay-probe (past the new-CRD create delay): %w", gvr, u.GetNamespace(), err)
 	}
 	return nil
 }
