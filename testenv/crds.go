@@ -241,36 +241,7 @@ func waitForCRDs(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.
 		}
 		out = append(out, current)
 	}
-	return out, waitPastCreateDelay(ctx, out)
-}
-
-// createDelay is how long after a CRD becomes Established the apiextensions
-// server holds back creates of its custom resources (a fixed 2s sleep in
-// the create handler, k8s.io/apiextensions-apiserver/pkg/apiserver
-// customresource_handler.go, "justCreated"). Waiting it out here keeps that
-// cost in start-up instead of in the first Create of a test.
-const createDelay = 2 * time.Second
-
-// waitPastCreateDelay sleeps until every CRD has been Established for
-// createDelay. The condition's time has whole seconds, rounded down, exactly
-// as the server compares it, so this never waits longer than the server would.
-func waitPastCreateDelay(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition) error {
-	var latest time.Time
-	for _, crd := range crds {
-		if c := condition(crd, apiextensionsv1.Established); c != nil && c.LastTransitionTime.After(latest) {
-			latest = c.LastTransitionTime.Time
-		}
-	}
-	wait := time.Until(latest.Add(createDelay + 10*time.Millisecond))
-	if latest.IsZero() || wait <= 0 {
-		return nil
-	}
-	select {
-	case <-ctx.Done():
-		return fmt.Errorf("testenv: waiting out the create delay of new CRDs: %w", context.Cause(ctx))
-	case <-time.After(wait):
-		return nil
-	}
+	return skipCreateDelay(ctx, cs, dyn, out)
 }
 
 func condition(crd *apiextensionsv1.CustomResourceDefinition, t apiextensionsv1.CustomResourceDefinitionConditionType) *apiextensionsv1.CustomResourceDefinitionCondition {

@@ -61,6 +61,7 @@ func TestFullAPI(t *testing.T) {
 		testMapper(t, env)
 		testManagerWatch(t, env)
 	})
+	t.Run("create-delay-skipped", func(t *testing.T) { testCreateDelaySkipped(t, env) })
 	t.Run("deployment", func(t *testing.T) { testDeployment(t, env) })
 	t.Run("statefulset", func(t *testing.T) { testStatefulSet(t, env) })
 	t.Run("service", func(t *testing.T) { testService(t, env) })

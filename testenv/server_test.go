@@ -58,6 +58,7 @@ func TestEmbedded(t *testing.T) {
 	if env.Backend != testenv.BackendEmbedded {
 		t.Errorf("Backend = %v", env.Backend)
 	}
+	t.Run("CreateDelaySkipped", func(t *testing.T) { testCreateDelaySkipped(t, env) })
 	t.Run("FirstCreateIsFast", func(t *testing.T) { testFirstCreateIsFast(t, env) })
 	t.Run("OptimisticLock", func(t *testing.T) { testOptimisticLock(t, env) })
 	t.Run("StatusSubresource", func(t *testing.T) { testStatusSubresource(t, env) })
@@ -68,7 +69,7 @@ func TestEmbedded(t *testing.T) {
 }
 
 // The apiextensions server sleeps 2s in a create that comes within 2s of
-// its CRD becoming Established; Start waits that out, so tests don't.
+// its CRD becoming Established; Start keeps that out of tests' creates.
 func testFirstCreateIsFast(t *testing.T, env *testenv.Env) {
 	ctx := ctxFor(t)
 	began := time.Now()
