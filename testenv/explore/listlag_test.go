@@ -64,7 +64,9 @@ func (r *scaler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 func scalerScenario(fixedName bool) explore.Scenario {
 	return explore.Scenario{
 		Reconcilers: []explore.Reconciler{{Name: "scaler", For: &testv1.Widget{}, Owns: []client.Object{&testv1.Gizmo{}},
-			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &scaler{c: c, fixedName: fixedName} }}},
+			New: func(c client.Client, _ client.Reader) reconcile.Reconciler {
+				return &scaler{c: c, fixedName: fixedName}
+			}}},
 		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
 		Invariant: func(ctx context.Context, r client.Reader) error {
 			var l testv1.GizmoList
