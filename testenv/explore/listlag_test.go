@@ -9,6 +9,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -28,6 +29,22 @@ import (
 type scaler struct {
 	c         client.Client
 	fixedName bool
+	// unstructured lists the Gizmos as unstructured objects.
+	unstructured bool
+}
+
+// count is the number of the Widget's Gizmos a cached List shows.
+func (r *scaler) count(ctx context.Context, w *testv1.Widget) (int, error) {
+	opts := []client.ListOption{client.InNamespace(w.Namespace), client.MatchingLabels{"widget": w.Name}}
+	if r.unstructured {
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(testv1.GroupVersion.WithKind("GizmoList"))
+		err := r.c.List(ctx, l, opts...)
+		return len(l.Items), err
+	}
+	var l testv1.GizmoList
+	err := r.c.List(ctx, &l, opts...)
+	return len(l.Items), err
 }
 
 func (r *scaler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -35,11 +52,11 @@ func (r *scaler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	var l testv1.GizmoList
-	if err := r.c.List(ctx, &l, client.InNamespace(w.Namespace), client.MatchingLabels{"widget": w.Name}); err != nil {
+	n, err := r.count(ctx, w)
+	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if len(l.Items) == 0 {
+	if n == 0 {
 		g := &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: w.Namespace, Labels: map[string]string{"widget": w.Name}}}
 		if r.fixedName {
 			g.Name = w.Name
@@ -62,10 +79,16 @@ func (r *scaler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 }
 
 func scalerScenario(fixedName bool) explore.Scenario {
+	return scalerOf(scaler{fixedName: fixedName})
+}
+
+func scalerOf(rec scaler) explore.Scenario {
 	return explore.Scenario{
 		Reconcilers: []explore.Reconciler{{Name: "scaler", For: &testv1.Widget{}, Owns: []client.Object{&testv1.Gizmo{}},
 			New: func(c client.Client, _ client.Reader) reconcile.Reconciler {
-				return &scaler{c: c, fixedName: fixedName}
+				r := rec
+				r.c = c
+				return &r
 			}}},
 		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
 		Invariant: func(ctx context.Context, r client.Reader) error {
@@ -190,5 +213,31 @@ func TestManagerOptionsDisableForListsFresh(t *testing.T) {
 	}
 	if listed == 0 {
 		t.Fatal("no Gizmo listed: the test tests nothing")
+	}
+}
+
+// A manager's client reads unstructured objects uncached unless its
+// options say Client.Cache.Unstructured: the scaler that lists its Gizmos
+// unstructured has its bug only with that option set (Scenario.Manager).
+func TestManagerOptionsUnstructured(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		manager *manager.Options
+		found   bool
+	}{
+		{"default", nil, false},
+		{"cached", &manager.Options{Client: client.Options{Cache: &client.CacheOptions{Unstructured: true}}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := scalerOf(scaler{unstructured: true})
+			s.Manager = tc.manager
+			res, err := explore.Run(t.Context(), s, serverOptions(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if found := res.Violation != nil; found != tc.found || (!found && !res.Exhausted) {
+				t.Fatalf("want a violation %t (or the search exhausted), got exhausted %t:\n%v", tc.found, res.Exhausted, res.Violation)
+			}
+		})
 	}
 }
