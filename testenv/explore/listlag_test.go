@@ -66,7 +66,7 @@ func (r *scaler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 		if err := controllerutil.SetControllerReference(w, g, r.c.Scheme()); err != nil {
 			return ctrl.Result{}, err
 		}
-		if err := r.c.Create(ctx, g); err != nil && !(r.fixedName && apierrors.IsAlreadyExists(err)) {
+		if err := r.c.Create(ctx, g); err != nil && (!r.fixedName || !apierrors.IsAlreadyExists(err)) {
 			return ctrl.Result{}, err
 		}
 	}
