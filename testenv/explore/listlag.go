@@ -71,22 +71,10 @@ func (r *run) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo
 	}
 	lag := r.chooseLag(len(points))
 	p := points[lag]
-	var objs []runtime.Object
-	for _, k := range p.items {
-		if lag == 0 {
-			break // the newest: the server's list stands
+	if lag > 0 { // at lag 0, the server's list stands
+		if err := r.setListAt(list, gvk, p); err != nil {
+			return true, err
 		}
-		h := r.hist[k]
-		o, err := listItem(list, r.server.Scheme(), gvk, h.versions[versionAt(h, p.seq)])
-		if err != nil {
-			return true, fmt.Errorf("explore: cached List of %s: %s: %w", gvk.Kind, k, err)
-		}
-		objs = append(objs, o)
-	}
-	if lag == 0 {
-		// the server's list stands
-	} else if err := meta.SetList(list, objs); err != nil {
-		return true, fmt.Errorf("explore: cached List of %s: %w", gvk.Kind, err)
 	}
 	if r.cur.listAt == nil {
 		r.cur.listAt = map[schema.GroupVersionKind]int{}
@@ -106,6 +94,23 @@ func (r *run) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo
 		}
 	}
 	return true, nil
+}
+
+// setListAt sets list's items to the versions of point p.
+func (r *run) setListAt(list client.ObjectList, gvk schema.GroupVersionKind, p listPoint) error {
+	objs := make([]runtime.Object, 0, len(p.items))
+	for _, k := range p.items {
+		h := r.hist[k]
+		o, err := listItem(list, r.server.Scheme(), gvk, h.versions[versionAt(h, p.seq)])
+		if err != nil {
+			return fmt.Errorf("explore: cached List of %s: %s: %w", gvk.Kind, k, err)
+		}
+		objs = append(objs, o)
+	}
+	if err := meta.SetList(list, objs); err != nil {
+		return fmt.Errorf("explore: cached List of %s: %w", gvk.Kind, err)
+	}
+	return nil
 }
 
 // listPoints are the points a cached List of the objects kind (all of its
