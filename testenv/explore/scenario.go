@@ -111,8 +111,9 @@ type Options struct {
 	// MaxSteps bounds the drain: a schedule that needs more steps to reach
 	// a steady state does not converge. Default 50.
 	MaxSteps int
-	// Versions is how many of the last versions of an object a cached read
-	// may see (1 = always the newest). Default 4.
+	// Versions is how many of the last versions of an object a cached Get
+	// may see, and how many of the last different lists of its kind's
+	// informer a cached List may see (1 = always the newest). Default 4.
 	Versions int
 	// StaleReads bounds the cached reads per schedule that see an older
 	// version than the newest. Default 2.
