@@ -65,6 +65,19 @@ func (ex *explorer) validateBuiltin() error {
 		}
 		ex.uncached[gvk] = true
 	}
+	if m := ex.s.Manager; m != nil && m.Client.Cache != nil {
+		ex.cacheUnstructured = m.Client.Cache.Unstructured
+		for i, o := range m.Client.Cache.DisableFor {
+			if o == nil {
+				return fmt.Errorf("explore: Scenario.Manager.Client.Cache.DisableFor[%d] is nil", i)
+			}
+			gvk, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+			if err != nil {
+				return fmt.Errorf("explore: Scenario.Manager.Client.Cache.DisableFor[%d]: %w", i, err)
+			}
+			ex.uncached[gvk] = true
+		}
+	}
 	ex.ogKinds = map[schema.GroupVersionKind]bool{}
 	for i, rc := range ex.s.Reconcilers {
 		if hasObservedGeneration(rc.For) {

@@ -98,8 +98,10 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 		return err
 	}
 	v := h.newest()
-	uncached := !api && r.ex.uncached[k.gvk]
-	if !api && !uncached {
+	uncached := !api && r.uncachedRead(k.gvk, obj)
+	if at, listed := r.listedAt(k, h); !api && !uncached && listed {
+		v = at // the informer this step listed from
+	} else if !api && !uncached {
 		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k)))
 		r.cache.saw(k, v)
 	}
@@ -123,29 +125,53 @@ func (r *run) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
 	return schema.GroupResource{Group: gvk.Group, Resource: gvk.Kind}
 }
 
-// list reads from the server (lists are not lagged) and records every item
-// as seen at its newest version; a cached list (api false) is a read of the
-// informers, which then hold that version.
+// list reads from the server and records every item as seen at its
+// newest version; a cached list (api false) of a cached kind is then
+// served from a point of its informer's history, as chosen (listlag.go).
 func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
 	if r.stopped() {
 		return errCrashed
 	}
+	gvk, err := listKind(list, r.server.Scheme())
+	if err != nil {
+		return err
+	}
+	if !api && !r.uncachedRead(gvk, list) {
+		return r.cachedList(ctx, c, list, gvk, opts)
+	}
+	return r.newestList(ctx, c, list, api, opts)
+}
+
+// newestList serves a List with the server's newest items.
+func (r *run) newestList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) error {
+	keys, err := r.fetchList(ctx, c, list, api, opts)
+	if err != nil {
+		return err
+	}
+	r.recordNewest(keys, list, api)
+	return nil
+}
+
+// fetchList lists from the server (a cached List with a field selector
+// through the indexes) and observes every item: all are known after.
+func (r *run) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]objKey, error) {
 	handled := false
 	if !api {
 		var err error
 		if handled, err = r.indexedList(ctx, c, list, opts); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if !handled {
 		if err := c.List(ctx, list, opts...); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	items, err := meta.ExtractList(list)
 	if err != nil {
-		return fmt.Errorf("explore: %T: %w", list, err)
+		return nil, fmt.Errorf("explore: %T: %w", list, err)
 	}
+	var keys []objKey
 	for _, it := range items {
 		o, ok := it.(client.Object)
 		if !ok {
@@ -153,13 +179,22 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 		}
 		k, err := r.keyOf(o, client.ObjectKeyFromObject(o))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		h, _, err := r.observe(ctx, k)
-		if err != nil {
-			return err
+		if _, _, err := r.observe(ctx, k); err != nil {
+			return nil, err
 		}
-		uncached := !api && r.ex.uncached[k.gvk]
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// recordNewest records the items of a list served newest as read; a
+// cached list's, as served by the informers, which then hold them.
+func (r *run) recordNewest(keys []objKey, list client.ObjectList, api bool) {
+	for _, k := range keys {
+		h := r.hist[k]
+		uncached := !api && r.uncachedRead(k.gvk, list)
 		if !api && !uncached {
 			r.cache.saw(k, h.newest())
 		}
@@ -168,7 +203,6 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 			r.cur.seen[k] = h.newest()
 		}
 	}
-	return nil
 }
 
 // sendFunc sends a write of obj (with patch p, nil but for patches) to the
@@ -178,6 +212,11 @@ type sendFunc func(ctx context.Context, obj client.Object, p client.Patch) error
 // write sends one write, records the version it made, checks the
 // per-write invariants and queues the reconcilers of the written kind.
 func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send sendFunc) (err error) {
+	if verb == "create" && obj.GetName() == "" && obj.GetGenerateName() != "" {
+		if err := r.nameGenerated(obj); err != nil {
+			return err
+		}
+	}
 	if r.holdsNext() {
 		return r.holdWrite(verb, obj, p, send)
 	}
@@ -187,9 +226,6 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj))
 	if err != nil {
 		return err
-	}
-	if verb == "create" && k.nn.Name == "" && obj.GetGenerateName() != "" {
-		return r.createGenerated(ctx, k, obj, func() error { return send(ctx, obj, p) })
 	}
 	if _, err := r.known(ctx, k); err != nil {
 		return err
@@ -314,28 +350,6 @@ type noWatch struct{ client.Client }
 
 func (noWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 	return nil, fmt.Errorf("explore: Watch is not supported")
-}
-
-// createGenerated sends a create with metadata.generateName: the object's
-// name is known from the answer only. Its history starts absent.
-func (r *run) createGenerated(ctx context.Context, k objKey, obj client.Object, send func() error) error {
-	sendErr := send()
-	if sendErr != nil {
-		r.cur.step.Writes = append(r.cur.step.Writes, Write{Verb: "create", Object: k.String() + obj.GetGenerateName() + "*", Answer: sendErr.Error()})
-		return sendErr
-	}
-	k.nn.Name = obj.GetName()
-	if r.hist[k] == nil {
-		r.record(k, nil, "")
-	}
-	w := Write{Verb: "create", Object: k.String()}
-	return r.recordWrite(ctx, k, w, nil, func() (*history, bool, error) {
-		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-		if err != nil {
-			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
-		}
-		return r.record(k, content, obj.GetResourceVersion()), r.lastChanged, nil
-	})
 }
 
 // comparableClient returns c behind a pointer. interceptor's clients are

@@ -32,6 +32,10 @@ type history struct {
 	key      objKey
 	versions []map[string]any
 	rvs      []string
+	// seqs orders versions across objects (listlag.go): the schedule's
+	// count of new versions when each was recorded; the first version
+	// recorded, which the server held before, is 0.
+	seqs []int
 	// owners maps each leaf path of spec, status and metadata's
 	// finalizers/labels/annotations to the write that last set it.
 	owners map[string]owner
@@ -87,8 +91,14 @@ func (r *run) record(k objKey, content map[string]any, rv string) *history {
 	if len(h.versions) > 0 {
 		prev = h.versions[h.newest()]
 	}
+	seq := 0
+	if len(h.versions) > 0 {
+		r.seq++
+		seq = r.seq
+	}
 	h.versions = append(h.versions, content)
 	h.rvs = append(h.rvs, rv)
+	h.seqs = append(h.seqs, seq)
 	r.lastChanged = true
 	r.checkVersion(h, prev)
 	return h

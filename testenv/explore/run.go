@@ -37,8 +37,10 @@ type run struct {
 	stale  int
 	cur    *stepState
 	ch     *chooser
-	// lastChanged reports whether the last record made a new version.
+	// lastChanged reports whether the last record made a new version;
+	// seq counts the new versions (history.seqs).
 	lastChanged bool
+	seq         int
 	drain       bool
 	failed      *Violation
 	// created maps the UID of each object a reconciler created to its
@@ -53,8 +55,9 @@ type run struct {
 	// indexes the field indexes Setup registered (index.go).
 	cache   cacheView
 	indexes fieldIndexes
-	// src is the schedule's Source, kept across restarts.
-	src *Source
+	// src is the schedule's Source, kept across restarts; names the
+	// source of the names generateName asks for (genname.go).
+	src, names *Source
 	// built are the controllers Setup built, by reconciler (nil: New's).
 	built []*built
 	// err is a failure to restart, which ends the schedule.
@@ -72,6 +75,8 @@ type stepState struct {
 	lags  []int          // the lag of each cached read
 	plan  []int          // replay: the lags to use
 	wrote bool
+	// listAt is, per kind, the point its cached List was served from.
+	listAt map[schema.GroupVersionKind]int
 	// action marks a user action's step.
 	action bool
 	// writesDone counts successful writes; crash is where the process
@@ -248,30 +253,6 @@ func (r *run) dequeue(it item) {
 			return
 		}
 	}
-}
-
-// chooseLag picks how many versions behind the newest a cached read is.
-func (r *run) chooseLag(n int) int {
-	s := r.cur
-	if s == nil {
-		return 0
-	}
-	lag := 0
-	switch {
-	case s.plan != nil:
-		if i := len(s.lags); i < len(s.plan) {
-			lag = min(s.plan[i], n-1)
-		}
-	case !r.drain && r.stale < r.ex.o.StaleReads:
-		// The stalest version first: most bugs need one.
-		w := min(n, r.ex.o.Versions)
-		lag = w - 1 - r.ch.choose(w)
-	}
-	if lag > 0 {
-		r.stale++
-	}
-	s.lags = append(s.lags, lag)
-	return lag
 }
 
 // step runs one queued reconcile or action; plan, if not nil, fixes the

@@ -35,6 +35,13 @@ type Scenario struct {
 	// Records are fields that record an object a reconciler created, for
 	// InvariantRecordLive: in a steady state each names a live object.
 	Records []Record
+	// Manager, if set, is the manager.Options the operator's main.go
+	// gives ctrl.NewManager (Setup never sees them). The explorer honours
+	// Client.Cache as the manager's client does: a kind of DisableFor is
+	// read uncached (as with Options.Uncached), and so are unstructured
+	// objects unless Unstructured is true. Without it (nil), the manager's
+	// defaults hold: unstructured objects are read uncached.
+	Manager *manager.Options
 }
 
 // Reconciler is one controller under test.
@@ -104,8 +111,9 @@ type Options struct {
 	// MaxSteps bounds the drain: a schedule that needs more steps to reach
 	// a steady state does not converge. Default 50.
 	MaxSteps int
-	// Versions is how many of the last versions of an object a cached read
-	// may see (1 = always the newest). Default 4.
+	// Versions is how many of the last versions of an object a cached Get
+	// may see, and how many of the last different lists of its kind's
+	// informer a cached List may see (1 = always the newest). Default 4.
 	Versions int
 	// StaleReads bounds the cached reads per schedule that see an older
 	// version than the newest. Default 2.
@@ -138,8 +146,9 @@ type Options struct {
 	InFlightWrite bool
 	// Uncached are kinds the operator's manager reads uncached, as its
 	// client.Options.Cache.DisableFor says (in main.go, which Setup never
-	// sees): a Get of one through the reconcilers' client reads the
-	// newest version from the server, never a lagging cache.
+	// sees; or give those options as Scenario.Manager): a Get or List of
+	// one through the reconcilers' client reads the newest versions from
+	// the server, never a lagging cache.
 	Uncached []client.Object
 	// Disable turns built-in invariants off by name, e.g.
 	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
@@ -284,11 +293,15 @@ type Read struct {
 	Version, Newest int
 	// API marks a read through the API reader (always the newest).
 	API bool
-	// Uncached marks a read through the client of a kind in
-	// Options.Uncached (always the newest).
+	// Uncached marks a read through the client of a kind the manager's
+	// client reads uncached (Options.Uncached, Scenario.Manager; always
+	// the newest).
 	Uncached bool
 	// List marks an item of a List (through the cache unless API).
 	List bool
+	// Missing marks an object of the newest list that a lagging cached
+	// List left out: Version is its version then, absent.
+	Missing bool
 }
 
 // Write is one write of a step and the server's answer.
@@ -335,6 +348,10 @@ func (s Step) String() string {
 		stale := ""
 		if r.Version < r.Newest {
 			stale = fmt.Sprintf(", STALE: newest is v%d", r.Newest)
+		}
+		if r.Missing {
+			fmt.Fprintf(&b, "       read  %s: not listed (%s%s)\n", r.Object, how, stale)
+			continue
 		}
 		fmt.Fprintf(&b, "       read  %s v%d (%s%s)\n", r.Object, r.Version, how, stale)
 	}

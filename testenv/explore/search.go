@@ -29,6 +29,8 @@ type explorer struct {
 	// kinds of Options.Uncached.
 	disabled map[string]bool
 	uncached map[schema.GroupVersionKind]bool
+	// cacheUnstructured: Scenario.Manager caches unstructured objects.
+	cacheUnstructured bool
 	// ogKinds are the For kinds whose Go type has status.observedGeneration.
 	ogKinds map[schema.GroupVersionKind]bool
 	records []record
@@ -46,43 +48,6 @@ type scriptStep struct {
 	it    item
 	lags  []int
 	crash crashPoint
-}
-
-// chooser makes the choices of one schedule: a replayed prefix, then the
-// first option (depth-first) or a random one.
-type chooser struct {
-	prefix        []int
-	taken, widths []int
-	rng           *rand.Rand
-}
-
-func (c *chooser) choose(n int) int {
-	if n <= 1 {
-		return 0
-	}
-	v := 0
-	switch i := len(c.taken); {
-	case i < len(c.prefix):
-		// A prefix comes from an earlier run; the operator's own
-		// randomness may leave fewer options here now (fewer versions,
-		// a shorter queue): the last one stands for the ones gone.
-		v = min(max(c.prefix[i], 0), n-1)
-	case c.rng != nil:
-		v = c.rng.IntN(n)
-	}
-	c.taken = append(c.taken, v)
-	c.widths = append(c.widths, n)
-	return v
-}
-
-// next is the depth-first successor of the choices made, or false.
-func (c *chooser) next() ([]int, bool) {
-	for i := len(c.taken) - 1; i >= 0; i-- {
-		if c.taken[i]+1 < c.widths[i] {
-			return append(append([]int(nil), c.taken[:i]...), c.taken[i]+1), true
-		}
-	}
-	return nil, false
 }
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)

@@ -1,0 +1,64 @@
+package explore
+
+import "math/rand/v2"
+
+// chooser makes the choices of one schedule: a replayed prefix, then the
+// first option (depth-first) or a random one.
+type chooser struct {
+	prefix        []int
+	taken, widths []int
+	rng           *rand.Rand
+}
+
+func (c *chooser) choose(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	v := 0
+	switch i := len(c.taken); {
+	case i < len(c.prefix):
+		// A prefix comes from an earlier run; the operator's own
+		// randomness may leave fewer options here now (fewer versions,
+		// a shorter queue): the last one stands for the ones gone.
+		v = min(max(c.prefix[i], 0), n-1)
+	case c.rng != nil:
+		v = c.rng.IntN(n)
+	}
+	c.taken = append(c.taken, v)
+	c.widths = append(c.widths, n)
+	return v
+}
+
+// next is the depth-first successor of the choices made, or false.
+func (c *chooser) next() ([]int, bool) {
+	for i := len(c.taken) - 1; i >= 0; i-- {
+		if c.taken[i]+1 < c.widths[i] {
+			return append(append([]int(nil), c.taken[:i]...), c.taken[i]+1), true
+		}
+	}
+	return nil, false
+}
+
+// chooseLag picks how many versions behind the newest a cached read is.
+func (r *run) chooseLag(n int) int {
+	s := r.cur
+	if s == nil {
+		return 0
+	}
+	lag := 0
+	switch {
+	case s.plan != nil:
+		if i := len(s.lags); i < len(s.plan) {
+			lag = min(s.plan[i], n-1)
+		}
+	case !r.drain && r.stale < r.ex.o.StaleReads:
+		// The stalest version first: most bugs need one.
+		w := min(n, r.ex.o.Versions)
+		lag = w - 1 - r.ch.choose(w)
+	}
+	if lag > 0 {
+		r.stale++
+	}
+	s.lags = append(s.lags, lag)
+	return lag
+}

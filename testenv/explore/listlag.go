@@ -1,0 +1,272 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// A cached List is served by the kind's informer, which may lag: it shows
+// the kind's objects as they were at one point of the schedule (history
+// seqs), each at its version then, the objects created since left out and
+// the ones deleted since still in. The explorer chooses the point among
+// those that give a different list, at most Options.Versions of them, as
+// it chooses a Get's lag (one lag of the seed). A point is one the
+// informer can be at: no object of the kind older than the cache has
+// served (informer.go), and once chosen, the step's later cached Gets of
+// the kind read from the same point.
+
+// listPoint is a point a cached List of one kind may be served from.
+type listPoint struct {
+	seq   int
+	items []objKey // the objects listed, in the server's order
+}
+
+// cachedList serves a cached List of a cached kind gvk.
+func (r *run) cachedList(ctx context.Context, c client.WithWatch, list client.ObjectList, gvk schema.GroupVersionKind, opts []client.ListOption) error {
+	keys, err := r.fetchList(ctx, c, list, false, opts)
+	if err != nil {
+		return err
+	}
+	handled, err := r.listLagged(list, gvk, (&client.ListOptions{}).ApplyOptions(opts))
+	if err != nil || handled {
+		return err
+	}
+	r.recordNewest(keys, list, false)
+	return nil
+}
+
+// listLagged serves a cached List of kind gvk, whose newest items (from
+// the server) are in list, from a point the explorer chooses. It records
+// the reads. handled is false when the list cannot be lagged (a Limit, a
+// field selector without its index, an item type it cannot build): the
+// caller serves the newest.
+func (r *run) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo *client.ListOptions) (handled bool, err error) {
+	if lo.Limit > 0 || lo.Continue != "" || r.cur == nil {
+		return false, nil
+	}
+	match, ok := r.listMatcher(gvk, lo)
+	if !ok {
+		return false, nil
+	}
+	var kind []objKey
+	for _, k := range r.order {
+		if k.gvk == gvk {
+			kind = append(kind, k)
+		}
+	}
+	points := r.listPoints(kind, match)
+	if len(points) == 0 {
+		return false, nil
+	}
+	lag := r.chooseLag(len(points))
+	p := points[lag]
+	if lag > 0 { // at lag 0, the server's list stands
+		if err := r.setListAt(list, gvk, p); err != nil {
+			return true, err
+		}
+	}
+	if r.cur.listAt == nil {
+		r.cur.listAt = map[schema.GroupVersionKind]int{}
+	}
+	r.cur.listAt[gvk] = p.seq
+	for _, k := range kind {
+		h := r.hist[k]
+		v := versionAt(h, p.seq)
+		r.cache.saw(k, v)
+		listed := slices.Contains(p.items, k)
+		if !listed && (h.versions[h.newest()] == nil || !match(k, h.versions[h.newest()])) {
+			continue // neither listed nor in the newest list
+		}
+		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed})
+		if v > r.cur.seenOrNone(k) {
+			r.cur.seen[k] = v
+		}
+	}
+	return true, nil
+}
+
+// setListAt sets list's items to the versions of point p.
+func (r *run) setListAt(list client.ObjectList, gvk schema.GroupVersionKind, p listPoint) error {
+	objs := make([]runtime.Object, 0, len(p.items))
+	for _, k := range p.items {
+		h := r.hist[k]
+		o, err := listItem(list, r.server.Scheme(), gvk, h.versions[versionAt(h, p.seq)])
+		if err != nil {
+			return fmt.Errorf("explore: cached List of %s: %s: %w", gvk.Kind, k, err)
+		}
+		objs = append(objs, o)
+	}
+	if err := meta.SetList(list, objs); err != nil {
+		return fmt.Errorf("explore: cached List of %s: %w", gvk.Kind, err)
+	}
+	return nil
+}
+
+// listPoints are the points a cached List of the objects kind (all of its
+// kind the schedule knows) may be served from, newest first, one per
+// different list: at most Options.Versions, none older than what the
+// cache served or its floor.
+func (r *run) listPoints(kind []objKey, match func(objKey, map[string]any) bool) []listPoint {
+	seqs := []int{r.seq}
+	for _, k := range kind {
+		for i, s := range r.hist[k].seqs {
+			if i > 0 {
+				seqs = append(seqs, s-1) // just before that version
+			}
+		}
+	}
+	slices.Sort(seqs)
+	seqs = slices.Compact(seqs)
+	slices.Reverse(seqs)
+	var out []listPoint
+	last := ""
+	for _, seq := range seqs {
+		if len(out) == r.ex.o.Versions {
+			break
+		}
+		var items []objKey
+		var sig strings.Builder
+		for _, k := range kind {
+			h := r.hist[k]
+			v := versionAt(h, seq)
+			if v < max(r.floor[k], r.cache.lowest(k)) {
+				return out // older points are older still
+			}
+			if c := h.versions[v]; c != nil && match(k, c) {
+				items = append(items, k)
+				fmt.Fprintf(&sig, "%s@%d;", k, v)
+			}
+		}
+		if sig.String() == last && len(out) > 0 {
+			continue
+		}
+		last = sig.String()
+		slices.SortFunc(items, func(a, b objKey) int { return strings.Compare(a.nn.String(), b.nn.String()) })
+		out = append(out, listPoint{seq: seq, items: items})
+	}
+	return out
+}
+
+// versionAt is the version of h at point seq: the newest recorded then.
+func versionAt(h *history, seq int) int {
+	v := 0
+	for i, s := range h.seqs {
+		if s <= seq {
+			v = i
+		}
+	}
+	return v
+}
+
+// listMatcher returns what selects an object version into a list with lo,
+// or false when the explorer cannot tell (a field selector without an
+// index Setup registered).
+func (r *run) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (func(objKey, map[string]any) bool, bool) {
+	sel := lo.LabelSelector
+	if sel == nil {
+		sel = labels.Everything()
+	}
+	type want struct {
+		fn    client.IndexerFunc
+		value string
+	}
+	var wants []want
+	if lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
+		for _, req := range lo.FieldSelector.Requirements() {
+			fn := r.indexes[gvk][req.Field]
+			if fn == nil {
+				return nil, false
+			}
+			wants = append(wants, want{fn: fn, value: req.Value})
+		}
+	}
+	if len(wants) > 0 {
+		if _, err := r.server.Scheme().New(gvk); err != nil {
+			return nil, false // indexers take typed objects
+		}
+	}
+	return func(k objKey, content map[string]any) bool {
+		u := unstructured.Unstructured{Object: content}
+		if lo.Namespace != "" && k.nn.Namespace != lo.Namespace || !sel.Matches(labels.Set(u.GetLabels())) {
+			return false
+		}
+		if len(wants) == 0 {
+			return true
+		}
+		typed, err := r.server.Scheme().New(gvk)
+		if err != nil {
+			return false
+		}
+		o, ok := typed.(client.Object)
+		if !ok || runtime.DefaultUnstructuredConverter.FromUnstructured(runtime.DeepCopyJSON(content), o) != nil {
+			return false
+		}
+		for _, w := range wants {
+			if !slices.Contains(w.fn(o), w.value) {
+				return false
+			}
+		}
+		return true
+	}, true
+}
+
+// listItem builds one item of list from a version's content.
+func listItem(list client.ObjectList, scheme *runtime.Scheme, gvk schema.GroupVersionKind, content map[string]any) (runtime.Object, error) {
+	content = runtime.DeepCopyJSON(content)
+	switch list.(type) {
+	case *unstructured.UnstructuredList:
+		u := &unstructured.Unstructured{Object: content}
+		u.SetGroupVersionKind(gvk)
+		return u, nil
+	case *metav1.PartialObjectMetadataList:
+		o := &metav1.PartialObjectMetadata{}
+		u := unstructured.Unstructured{Object: content}
+		o.ObjectMeta = metav1.ObjectMeta{Name: u.GetName(), Namespace: u.GetNamespace(), Labels: u.GetLabels(), Annotations: u.GetAnnotations(),
+			OwnerReferences: u.GetOwnerReferences(), Finalizers: u.GetFinalizers(), ResourceVersion: u.GetResourceVersion(), UID: u.GetUID(),
+			Generation: u.GetGeneration(), DeletionTimestamp: u.GetDeletionTimestamp(), CreationTimestamp: u.GetCreationTimestamp()}
+		o.SetGroupVersionKind(gvk)
+		return o, nil
+	}
+	o, err := scheme.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(content, o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// listKind is the kind of a list's items.
+func listKind(list client.ObjectList, scheme *runtime.Scheme) (schema.GroupVersionKind, error) {
+	gvk, err := apiutil.GVKForObject(list, scheme)
+	if err != nil {
+		return gvk, fmt.Errorf("explore: %T: %w", list, err)
+	}
+	gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
+	return gvk, nil
+}
+
+// listedAt is the version a cached Get of k reads when the step listed k's
+// kind already: the List's point (ok), which the cache has served.
+func (r *run) listedAt(k objKey, h *history) (int, bool) {
+	if r.cur == nil {
+		return 0, false
+	}
+	seq, ok := r.cur.listAt[k.gvk]
+	if !ok {
+		return 0, false
+	}
+	return max(versionAt(h, seq), r.cache.lowest(k), r.floor[k]), true
+}
