@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
@@ -67,9 +68,18 @@ func (p *Patcher[T]) readExact(ctx context.Context, rv string) (T, bool) {
 	if err != nil || !found || d.ResourceVersion != rv {
 		return zero, false
 	}
-	obj, err := p.fromDoc(d)
+	// The typed item as the server sent it, not re-encoded through d.JSON:
+	// a round trip drops empty omitempty maps and lists and canonicalises
+	// quantities, which the comparison with the caller's object (decoded
+	// from the server's answer) would take for changes.
+	items, err := meta.ExtractList(list)
 	if err != nil {
 		return zero, false
 	}
-	return obj, true
+	for _, item := range items {
+		if obj, ok := item.(T); ok && obj.GetName() == p.obj.GetName() && obj.GetResourceVersion() == rv {
+			return obj, true
+		}
+	}
+	return zero, false
 }
