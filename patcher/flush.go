@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 	"reflect"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
 // Flush writes the status difference since the base as one JSON merge patch

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/patcher/internal/history"
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
 // The object's history settles what a read cannot (the protocol is in the

@@ -2,13 +2,13 @@ package patcher
 
 import (
 	"context"
-	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 	"github.com/statuspatch/statuspatch/patcher/internal/history"
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
 // unsavedAfterOwnWrite names the fields outside status that the caller
