@@ -212,6 +212,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/statuspatch/statuspatch/testenv"
@@ -220,7 +221,12 @@ import (
 )
 
 func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
+	// The built-in kinds (a reconciler reads and creates Deployments...),
+	// then the project's, as cmd/main.go registers them.
 	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
 	if err := {{.Alias}}.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func renderDir(dir, header string, kinds []*kind) ([]fileOp, error) {
 	var errs errorList
 	seen := make(map[string]*kind)
 	var sorted []*kind
-	for _, group := range byPackage(kinds) {
+	for _, group := range byPackage(resolveVersions(kinds)) {
 		for _, k := range group {
 			if prev, dup := seen[k.name()]; dup {
 				fset := k.pkg.Fset
@@ -155,6 +155,30 @@ func renderDir(dir, header string, kinds []*kind) ([]fileOp, error) {
 		return nil, err
 	}
 	return []fileOp{{path: path, content: src}}, nil
+}
+
+// resolveVersions drops, from kinds sharing a name (one output:dir holds
+// one <Kind>StatusPatcher per name), all but the one marked
+// +kubebuilder:storageversion when exactly one is: the versions of a
+// multi-version kubebuilder API (api/v1 the hub and storage version, api/v2
+// a spoke converted to it), whose controllers reconcile the stored version.
+// Names shared without exactly one such mark are left for renderDir to
+// report as a collision.
+func resolveVersions(kinds []*kind) []*kind {
+	storage := make(map[string]int)
+	for _, k := range kinds {
+		if k.storage {
+			storage[k.name()]++
+		}
+	}
+	out := kinds[:0:0]
+	for _, k := range kinds {
+		if storage[k.name()] == 1 && !k.storage {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // byPackage groups kinds by package, sorted by package path.

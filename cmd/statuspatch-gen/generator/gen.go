@@ -15,6 +15,7 @@ const (
 	generateMarkerName      = "statuspatch:generate"
 	objectRootMarkerName    = "kubebuilder:object:root"
 	statusSubresourceMarker = "kubebuilder:subresource:status"
+	storageVersionMarker    = "kubebuilder:storageversion"
 	// Root types written for code-generator instead of kubebuilder carry one
 	// of these (controller-gen's object generator accepts the first too).
 	legacyObjectMarkerName = "k8s:deepcopy-gen:interfaces"
@@ -27,6 +28,10 @@ const (
 // definition wins (see RegisterMarkers).
 type subresourceStatus struct{}
 
+// storageVersion is the value of +kubebuilder:storageversion, the version of
+// a multi-version kind the API server stores (see resolveVersions).
+type storageVersion struct{}
+
 // genclient is the value of a bare +genclient (client-gen's marker for a
 // type that gets a client).
 type genclient struct{}
@@ -36,6 +41,7 @@ var (
 	enablePkgMarker  = markers.Must(markers.MakeDefinition(generateMarkerName, markers.DescribesPackage, false))
 	objectRootMarker = markers.Must(markers.MakeDefinition(objectRootMarkerName, markers.DescribesType, false))
 	subresourceDef   = markers.Must(markers.MakeDefinition(statusSubresourceMarker, markers.DescribesType, subresourceStatus{}))
+	storageDef       = markers.Must(markers.MakeDefinition(storageVersionMarker, markers.DescribesType, storageVersion{}))
 	legacyObjectDef  = markers.Must(markers.MakeDefinition(legacyObjectMarkerName, markers.DescribesType, ""))
 	genclientDef     = markers.Must(markers.MakeDefinition(genclientMarkerName, markers.DescribesType, genclient{}))
 	// The collector looks +genclient:method=... up as "genclient:method",
@@ -81,7 +87,7 @@ func (Generator) RegisterMarkers(into *markers.Registry) error {
 		"overrides enabling or disabling status patcher generation for this type; on a type without +kubebuilder:subresource:status or a struct Status field, true is an error"))
 	into.AddHelp(enablePkgMarker, markers.SimpleHelp("statuspatch",
 		"enables or disables status patcher generation for the kinds of this package (default true); a type-level marker wins"))
-	shared := append([]*markers.Definition{objectRootMarker, subresourceDef, legacyObjectDef, genclientDef, defaultMarker, listTypeDef, listMapKeyDef}, genclientOptionDefs...)
+	shared := append([]*markers.Definition{objectRootMarker, subresourceDef, storageDef, legacyObjectDef, genclientDef, defaultMarker, listTypeDef, listMapKeyDef}, genclientOptionDefs...)
 	for _, def := range shared {
 		if into.Lookup("+"+def.Name, def.Target) != nil {
 			continue
@@ -97,6 +103,10 @@ func (Generator) RegisterMarkers(into *markers.Registry) error {
 	if into.HelpFor(subresourceDef) == nil {
 		into.AddHelp(subresourceDef, markers.SimpleHelp("statuspatch",
 			"enables the status subresource; statuspatch generates a patcher for root types that carry it"))
+	}
+	if into.HelpFor(storageDef) == nil {
+		into.AddHelp(storageDef, markers.SimpleHelp("statuspatch",
+			"marks the stored version of a kind served in several versions; read by statuspatch, which gives that version the kind's patcher when the versions share an output:dir"))
 	}
 	if into.HelpFor(legacyObjectDef) == nil {
 		into.AddHelp(legacyObjectDef, markers.SimpleHelp("statuspatch",

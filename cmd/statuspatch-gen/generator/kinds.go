@@ -31,6 +31,8 @@ type kind struct {
 	// (see applymode.go).
 	apply    bool
 	listMaps []listMap
+	// storage: +kubebuilder:storageversion (see resolveVersions).
+	storage bool
 }
 
 func (k *kind) name() string { return k.obj.Name() }
@@ -200,7 +202,7 @@ func kindFor(root *loader.Package, c candidate, typeErrs map[lineKey][]string) (
 		return nil, at(field.Pos(), "%s.Status: %s", name, msgs[0])
 	}
 
-	k := &kind{pkg: root, obj: obj, pos: spec.Name.Pos(), statusAt: field.Pos(), apply: applyEnabled(c.info.Markers)}
+	k := &kind{pkg: root, obj: obj, pos: spec.Name.Pos(), statusAt: field.Pos(), apply: applyEnabled(c.info.Markers), storage: hasMarker(c.info.Markers, storageVersionMarker)}
 	t := types.Unalias(field.Type())
 	if ptr, ok := t.(*types.Pointer); ok {
 		k.statusPointer = true

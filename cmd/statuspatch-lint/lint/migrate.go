@@ -17,71 +17,86 @@ import (
 // object), the status mutations stay on the object in between, and the
 // write becomes the patcher's Flush, whose error the user's code handles
 // as it handled the write's.
+//
+// The status writes of one object in one function move together or not
+// at all: writes whose base is taken at the same place share one patcher
+// (its Flush makes the response the next base, as the handwritten code's
+// object held the response), a write after a re-read (the kubebuilder
+// scaffold's "re-fetch before updating the status") gets a patcher made
+// after that Get.
 type migration struct {
-	pass   *analysis.Pass
-	file   *ast.File
-	path   []ast.Node // from the write's call up to the file
-	call   *ast.CallExpr
-	obj    *types.Var
-	anchor ast.Stmt // where the patcher is made
-	keep   bool     // the anchor statement stays (its base is used elsewhere); the patcher is made after it
+	pass       *analysis.Pass
+	file       *ast.File
+	path       []ast.Node // from the write's call up to the file
+	call       *ast.CallExpr
+	client     ast.Expr
+	clientText string // the patcher's client: client, or its embedded client.Client
+	obj        *types.Var
+	anchor     ast.Stmt   // where the patcher is made
+	keep       bool       // the anchor statement stays (its base is used elsewhere); the patcher is made after it
+	baseVar    *types.Var // the base's variable, when the anchor declares it
+	moved      map[*ast.CallExpr]bool
 }
 
 const migrateFixPrefix = "move the status write onto "
 
-// migrateFix returns the fix moving w onto the generated patcher of its
-// kind, or why a write of a recognised shape cannot be moved ("" when the
-// shape is not one -fix migrates: the other fixes and the message apply).
-func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w *write) (*analysis.SuggestedFix, string) {
+// prepareMigration recognises w's shape and finds its anchor: a nil
+// migration with "" for a shape -fix does not migrate, with a reason for a
+// recognised one that cannot move.
+func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write) (*migration, patcherInfo, string) {
+	var none patcherInfo
 	if w.generated || w.kind.iface || w.via != viaStatus || (w.verb != "Patch" && w.verb != "Update") {
-		return nil, ""
+		return nil, none, ""
 	}
 	call, ok := files.calls[w.pos]
 	if !ok || !files.checked(call.Pos()) {
-		return nil, ""
+		return nil, none, ""
 	}
 	client, ok := statusReceiver(call)
 	if !ok || len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb] {
-		return nil, "" // write options (field owner, dry run) have no patcher equivalent here
+		return nil, none, "" // write options (field owner, dry run) have no patcher equivalent here
 	}
 	id, ok := ast.Unparen(call.Args[1]).(*ast.Ident)
 	if !ok {
-		return nil, ""
+		return nil, none, ""
 	}
 	obj, ok := pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || namedOf(obj.Type()) == nil || namedOf(obj.Type()).Obj().Name() != w.kind.name {
-		return nil, ""
+		return nil, none, ""
 	}
 	if _, isPtr := types.Unalias(obj.Type()).(*types.Pointer); !isPtr {
-		return nil, ""
+		return nil, none, ""
 	}
 	p, ok := findPatcherIn(pass, w.kind, cfg.patchers)
 	if !ok {
-		return nil, ""
+		return nil, none, ""
 	}
-	m := &migration{pass: pass, call: call, obj: obj}
+	m := &migration{pass: pass, call: call, client: client, obj: obj}
 	for _, f := range pass.Files {
 		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
 			m.file = f
 		}
 	}
 	if m.file == nil {
-		return nil, ""
+		return nil, none, ""
 	}
 	m.path, _ = astutil.PathEnclosingInterval(m.file, call.Pos(), call.End())
 	if why := m.findAnchor(w.verb); m.anchor == nil {
-		return nil, why
+		return nil, none, why
 	}
-	if n := m.writesOfObj(files, ws); n > 1 {
-		return nil, fmt.Sprintf("%d status writes of %s in this function share its base: move them by hand", n, obj.Name())
-	}
-	if why := m.checkMutations(); why != "" {
-		return nil, why
-	}
+	m.clientText = types.ExprString(client)
 	if !m.isClient(client) {
-		return nil, fmt.Sprintf("%s is not a client.Client to make the patcher with", types.ExprString(client))
+		// kubebuilder's reconciler embeds client.Client beside a Scheme
+		// field, which hides the client's Scheme method: the reconciler
+		// is no client.Client, its embedded field is.
+		f, _, _ := types.LookupFieldOrMethod(pass.TypesInfo.TypeOf(client), true, pass.Pkg, "Client")
+		v, ok := f.(*types.Var)
+		if !ok || !v.Embedded() || !m.implementsClient(v.Type()) {
+			return nil, none, fmt.Sprintf("%s is not a client.Client to make the patcher with", m.clientText)
+		}
+		m.clientText += ".Client"
 	}
-	return m.edits(p, client)
+	return m, p, ""
 }
 
 // statusReceiver returns c of a call c.Status().Verb(...).
@@ -138,7 +153,7 @@ func (m *migration) findAnchor(verb string) string {
 	if def == nil || !m.isDeepCopyOfObj(val) {
 		return "" // a base from a parameter or another function
 	}
-	m.anchor, m.keep = def, m.uses(v) != 1
+	m.anchor, m.keep, m.baseVar = def, m.uses(v) != 1, v
 	return ""
 }
 
@@ -321,22 +336,6 @@ func (m *migration) uses(v *types.Var) int {
 		}
 		return true
 	})
-	return n
-}
-
-// writesOfObj counts the status writes of the package whose object is
-// the variable m.obj.
-func (m *migration) writesOfObj(files *fileSet, ws []*write) int {
-	n := 0
-	for _, w := range ws {
-		call, ok := files.calls[w.pos]
-		if !ok || w.generated || len(call.Args) < 2 {
-			continue
-		}
-		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == m.obj {
-			n++
-		}
-	}
 	return n
 }
 

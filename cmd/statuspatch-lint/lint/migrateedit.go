@@ -44,7 +44,7 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 		if !ok || id.Pos() < from || id.Pos() >= to || m.pass.TypesInfo.Uses[id] != v {
 			return true
 		}
-		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && m.checkCallee(call, id, depth) {
+		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && (m.checkCallee(call, id, depth) || m.allowedCall(stack, call, id, v)) {
 			return true
 		}
 		why = m.useProblem(stack, v)
@@ -172,7 +172,11 @@ func (m *migration) enclosingFunc() ast.Node {
 
 // isClient reports whether e's type implements client.Client.
 func (m *migration) isClient(e ast.Expr) bool {
-	t := m.pass.TypesInfo.TypeOf(e)
+	return m.implementsClient(m.pass.TypesInfo.TypeOf(e))
+}
+
+// implementsClient reports whether t implements client.Client.
+func (m *migration) implementsClient(t types.Type) bool {
 	pkg := importedPkg(m.pass.Pkg, clientPkgPath)
 	if t == nil || pkg == nil {
 		return false
@@ -209,13 +213,12 @@ func importedPkg(pkg *types.Package, p string) *types.Package {
 
 // edits builds the fix: the patcher made at the anchor, the write turned
 // into its Flush, and the patcher's package imported if needed.
-func (m *migration) edits(p patcherInfo, client ast.Expr) (*analysis.SuggestedFix, string) {
+func (m *migration) edits(p patcherInfo, name string) (*analysis.SuggestedFix, string) {
 	qual, importEdit, why := m.qualifier(p.Pkg)
 	if why != "" {
 		return nil, why
 	}
-	name := m.freshName(m.obj.Name() + "Patcher")
-	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", name, qual, p.Type, types.ExprString(client), m.obj.Name())
+	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", name, qual, p.Type, m.clientText, m.obj.Name())
 	var edits []analysis.TextEdit // the first is where the command says the fix is
 	if m.keep {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.indent(m.anchor.Pos()) + ctor)})
@@ -337,13 +340,4 @@ func (m *migration) nameTaken(name string) bool {
 		return !taken
 	})
 	return taken
-}
-
-// freshName returns base, or base2, base3...: the first not taken.
-func (m *migration) freshName(base string) string {
-	name := base
-	for i := 2; m.nameTaken(name); i++ {
-		name = base + strconv.Itoa(i)
-	}
-	return name
 }

@@ -2,7 +2,10 @@
 // (imported as ctrl) for analysistest: the types a scaffolded Reconcile uses.
 package controllerruntime
 
-import "k8s.io/apimachinery/pkg/types"
+import (
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
 
 // Request is reconcile.Request in the real package.
 type Request struct {
@@ -13,3 +16,6 @@ type Request struct {
 type Result struct {
 	Requeue bool
 }
+
+// SetControllerReference is controllerutil's, as in the real package.
+var SetControllerReference = controllerutil.SetControllerReference

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/statuspatch/statuspatch/testenv"
@@ -19,7 +20,12 @@ import (
 )
 
 func TestCaptainReconcilerOnTestenv(t *testing.T) {
+	// The built-in kinds (a reconciler reads and creates Deployments...),
+	// then the project's, as cmd/main.go registers them.
 	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
 	if err := crewv1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}

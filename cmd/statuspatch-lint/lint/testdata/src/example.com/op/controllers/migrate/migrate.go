@@ -145,14 +145,15 @@ func compute(w *v1.Widget) { resize(w, 2) }
 
 func resize(w *v1.Widget, n int) { w.Spec.Size = n }
 
+// Two writes from one base: one patcher, two Flushes.
 func (r *Reconciler) twoWrites(ctx context.Context, w *v1.Widget, failed bool) error {
 	base := w.DeepCopy()
 	if failed {
 		w.Status.Ready = false
-		return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: 2 status writes of w in this function share its base: move them by hand\)$`
+		return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 	}
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: 2 status writes`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 func (r *Reconciler) patchShared(ctx context.Context, w *v1.Widget) error {

@@ -1,0 +1,93 @@
+package lint
+
+import (
+	"fmt"
+	"go/ast"
+	"slices"
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// migrateFix returns the fix moving w onto the generated patcher of its
+// kind, or why a write of a recognised shape cannot be moved ("" when the
+// shape is not one -fix migrates: the other fixes and the message apply).
+func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w *write) (*analysis.SuggestedFix, string) {
+	m, p, why := prepareMigration(pass, files, cfg, w)
+	if m == nil {
+		return nil, why
+	}
+	group := []*migration{m}
+	for _, o := range ws {
+		if o == w || o.generated {
+			continue
+		}
+		call, ok := files.calls[o.pos]
+		if !ok || len(call.Args) < 2 || call.Pos() < m.enclosingFunc().Pos() || call.End() > m.enclosingFunc().End() {
+			continue
+		}
+		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] != m.obj {
+			continue
+		}
+		line := pass.Fset.Position(call.Pos()).Line
+		om, _, owhy := prepareMigration(pass, files, cfg, o)
+		switch {
+		case om == nil && owhy == "":
+			return nil, fmt.Sprintf("the status write of %s at line %d is not of a shape -fix moves, and the writes of %s in this function move together", m.obj.Name(), line, m.obj.Name())
+		case om == nil:
+			return nil, fmt.Sprintf("the status write of %s at line %d cannot be moved (%s), and the writes of %s in this function move together", m.obj.Name(), line, owhy, m.obj.Name())
+		}
+		group = append(group, om)
+	}
+	moved := map[*ast.CallExpr]bool{}
+	for _, g := range group {
+		moved[g.call] = true
+	}
+	for _, g := range group {
+		g.moved = moved
+		if g.baseVar != nil {
+			n := 0
+			for _, h := range group {
+				if h.baseVar == g.baseVar {
+					n++
+				}
+			}
+			g.keep = m.uses(g.baseVar) != n
+		}
+	}
+	for _, g := range group {
+		if why := g.checkMutations(); why != "" {
+			if g == m {
+				return nil, why
+			}
+			return nil, fmt.Sprintf("the status write of %s at line %d cannot be moved (%s), and the writes of %s in this function move together", m.obj.Name(), pass.Fset.Position(g.call.Pos()).Line, why, m.obj.Name())
+		}
+	}
+	return m.edits(p, m.patcherName(group))
+}
+
+// patcherName names the patcher of m's anchor: the group's anchors, in
+// source order, take the first free names obj+"Patcher", then with 2, 3...
+// so each write of the group computes the same names.
+func (m *migration) patcherName(group []*migration) string {
+	var anchors []ast.Stmt
+	for _, g := range group {
+		if !slices.Contains(anchors, g.anchor) {
+			anchors = append(anchors, g.anchor)
+		}
+	}
+	slices.SortFunc(anchors, func(a, b ast.Stmt) int { return int(a.Pos()) - int(b.Pos()) })
+	taken := map[string]bool{}
+	name := ""
+	for _, a := range anchors {
+		name = m.obj.Name() + "Patcher"
+		for i := 2; m.nameTaken(name) || taken[name]; i++ {
+			name = m.obj.Name() + "Patcher" + strconv.Itoa(i)
+		}
+		taken[name] = true
+		if a == m.anchor {
+			return name
+		}
+	}
+	return name
+}

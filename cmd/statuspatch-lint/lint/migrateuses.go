@@ -1,0 +1,143 @@
+package lint
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+)
+
+// Calls that may take the object between the patcher's anchor and its
+// Flush, by package and name, with the argument the object may be: they
+// read it (an owner reference, an event's object, a key), or change only
+// its finalizers (allowed when a later write of the object saves them).
+var readsObject = map[string]map[string]int{
+	"sigs.k8s.io/controller-runtime": {"SetControllerReference": 0},
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil": {
+		"SetControllerReference": 0, "SetOwnerReference": 0, "HasControllerReference": 0, "ContainsFinalizer": 0,
+	},
+	clientPkgPath: {"ObjectKeyFromObject": 0},
+}
+
+// eventRecorders are the packages of client-go's EventRecorder interfaces
+// (tools/events' is an alias of tools/internal/events' since v0.34).
+var eventRecorders = map[string]bool{
+	"k8s.io/client-go/tools/record":          true,
+	"k8s.io/client-go/tools/events":          true,
+	"k8s.io/client-go/tools/internal/events": true,
+}
+
+var changesFinalizers = map[string]bool{"AddFinalizer": true, "RemoveFinalizer": true}
+
+const controllerutilPath = "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+// allowedCall reports whether call, which passes id (a use of v) as an
+// argument, keeps a migrated write exact:
+//   - a status write of the object that moves onto a patcher too;
+//   - c.Get(ctx, key, obj): a re-read; the patcher's Flush re-bases on it
+//     only when it is exactly the state its base or the caller's own write
+//     left, and otherwise returns a Conflict (patcher.Flush, syncBase);
+//   - c.Update(ctx, obj) or c.Patch(ctx, obj, ...): a write of the object
+//     outside its status, which the patcher re-bases on the same way;
+//   - readsObject's functions, EventRecorder methods (they read the object);
+//   - controllerutil.AddFinalizer or RemoveFinalizer when a later statement
+//     of the same block writes the object with c.Update or c.Patch (else
+//     Flush would meet an unsaved change outside the status).
+func (m *migration) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Ident, v *types.Var) bool {
+	if m.moved[call] {
+		return true
+	}
+	arg := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == id })
+	if arg < 0 || call.Ellipsis.IsValid() {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if verb := m.clientWrite(call); verb != "" {
+		return verb == "Get" && arg == 2 || verb != "Get" && arg == 1
+	}
+	if s := m.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+		n := namedOf(s.Recv())
+		return n != nil && n.Obj().Pkg() != nil && eventRecorders[n.Obj().Pkg().Path()] &&
+			(n.Obj().Name() == "EventRecorder" || n.Obj().Name() == "EventRecorderLogger")
+	}
+	obj := m.pass.TypesInfo.Uses[sel.Sel]
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	if i, ok := readsObject[obj.Pkg().Path()][obj.Name()]; ok {
+		return i == arg
+	}
+	if obj.Pkg().Path() == controllerutilPath && changesFinalizers[obj.Name()] && arg == 0 {
+		return m.savedLater(stack, v)
+	}
+	return false
+}
+
+// clientWrite returns "Get", "Update" or "Patch" for c.Get, c.Update or
+// c.Patch on a client.Client (not its status writer), else "".
+func (m *migration) clientWrite(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	switch sel.Sel.Name {
+	case "Get", "Update", "Patch":
+	default:
+		return ""
+	}
+	if m.isClient(sel.X) {
+		return sel.Sel.Name
+	}
+	// A method of client.Reader or client.Writer promoted from an embedded
+	// client (not SubResourceWriter's: that is a status write).
+	fn, _ := m.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != clientPkgPath || fn.Signature().Recv() == nil {
+		return ""
+	}
+	if n := namedOf(fn.Signature().Recv().Type()); n != nil && (n.Obj().Name() == "Reader" || n.Obj().Name() == "Writer" || n.Obj().Name() == "Client") {
+		return sel.Sel.Name
+	}
+	return ""
+}
+
+// savedLater reports whether a statement after the one holding the last
+// node of stack, in the same statement list, writes v with c.Update or
+// c.Patch.
+func (m *migration) savedLater(stack []ast.Node, v *types.Var) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		var list []ast.Stmt
+		switch b := stack[i].(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		default:
+			continue
+		}
+		at := slices.IndexFunc(list, func(s ast.Stmt) bool { return ast.Node(s) == stack[i+1] })
+		if at < 0 {
+			return false
+		}
+		saved := false
+		for _, s := range list[at+1:] {
+			ast.Inspect(s, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || saved {
+					return !saved
+				}
+				if verb := m.clientWrite(call); (verb == "Update" || verb == "Patch") && len(call.Args) > 1 {
+					if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == v {
+						saved = true
+					}
+				}
+				return !saved
+			})
+		}
+		return saved
+	}
+	return false
+}
