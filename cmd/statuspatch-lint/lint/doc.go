@@ -110,10 +110,9 @@
 // no directive allows are reported, so the exit code gates CI: zero when
 // every status write is optimistic or allowed.
 //
-// With -baseline=FILE, the findings recorded in FILE (by -write-baseline)
-// are not reported, and its entries that match no status write any more
-// are. Entries are matched by file, verb, kind and a fingerprint of the
-// call, not by line.
+// Baselines (-baseline, -write-baseline) are the statuspatch-lint
+// command's: it filters the findings after the analysis. The analyzer
+// reads no file outside the package it is given and writes none.
 //
 // # Files
 //
@@ -128,7 +127,6 @@
 //   - replay.go: status decided before a re-read and written after it
 //   - fix.go: suggested fixes adding the optimistic lock to patches
 //   - migrate.go, migrateedit.go: suggested fixes moving writes onto generated patchers
-//   - baseline.go: baseline files
 //   - patchers.go: the package fact of generated patchers, suggestions
 //   - directive.go: //statuspatch:allow
 //   - ssa.go: building SSA only where the client is reachable
