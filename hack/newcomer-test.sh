@@ -9,9 +9,10 @@
 # hack/compat.sh's (docs/compatibility.md's matrix, one home): the
 # scaffold's go.mod pins controller-runtime and k8s.io there by require and
 # by replace, says `go 1.NN.0` of the line's Go, and every command runs as
-# a user whose installed Go is that toolchain would run it
-# (GOTOOLCHAIN=<toolchain>+auto: the statuspatch tools' go 1.26 line
-# switches to go1.26.0 from the module proxy, as it would for that user).
+# a user whose installed Go is that toolchain would run it (GOTOOLCHAIN=path,
+# as in hack/install-test.sh: the statuspatch tools' go 1.26 line switches
+# to this machine's Go 1.26, where that user's go command would download
+# the newest go1.26.N).
 # The scaffold's Makefile derives ENVTEST_K8S_VERSION from k8s.io/api, so
 # make test's kube-apiserver follows the line too. The scaffold: api/v1,
 # internal/controller (a reconciler with two handwritten status writes, one
@@ -73,14 +74,27 @@ trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 source "$root/hack/modproxy-env.sh"
 # shellcheck source=hack/gomod-pins.sh
 source "$root/hack/gomod-pins.sh"
+# The user's Go is the line's, as hack/install-test.sh sets it up:
+# GOTOOLCHAIN=path with a PATH whose `go` is the line's toolchain (from the
+# module proxy) and which also holds this machine's Go 1.26 as go1.26.N, so
+# the tools' go 1.26 line switches to it as GOTOOLCHAIN=auto would switch
+# to the newest go1.26.N, without downloading one more toolchain.
+host_go=$(GOTOOLCHAIN=local go env GOVERSION)
+[[ $host_go == go1.2[6-9]* || $host_go == go1.[3-9]* ]] ||
+	die "this machine's go is $host_go; the tools need Go 1.26 or newer to stand in for the toolchain a user's go command downloads"
+line_goroot=$(GOWORK=off GOTOOLCHAIN=$line_toolchain go env GOROOT) ||
+	die "cannot get $line_toolchain from the module proxy (GOTOOLCHAIN=$line_toolchain go env GOROOT failed)"
+mkdir -p "$work/path"
+ln -s "$line_goroot/bin/go" "$work/path/go"
+ln -s "$line_goroot/bin/gofmt" "$work/path/gofmt"
+[[ $host_go == "$line_toolchain" ]] || ln -s "$(GOTOOLCHAIN=local go env GOROOT)/bin/go" "$work/path/$host_go"
 step "module proxy at $version"
 use_release_proxy "$root" "$version" "$work"
-unset KUBEBUILDER_ASSETS
-# From here on, the user's installed Go is the line's (use_release_proxy
-# built the proxy with this machine's).
-export GOTOOLCHAIN=$line_toolchain+auto
+unset KUBEBUILDER_ASSETS GOROOT
+export PATH=$work/path:$PATH GOTOOLCHAIN=path
+[[ $(go env GOVERSION) == "$line_toolchain" ]] || die "go in PATH is $(go env GOVERSION), want $line_toolchain"
 
-step "the scaffold at line $line (controller-runtime $line_cr, k8s.io $line_k8s, go $line_go, GOTOOLCHAIN=$GOTOOLCHAIN): a kubebuilder v4 layout, reconciler writing status by hand"
+step "the scaffold at line $line (controller-runtime $line_cr, k8s.io $line_k8s, go $line_go, $(go env GOVERSION)): a kubebuilder v4 layout, reconciler writing status by hand"
 op=$work/operator
 mkdir -p "$op"
 cp -R "$root/hack/installtest/testdata/operator/." "$op/"
