@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
 # Runs docs/kubebuilder.md's "Steps" as a new user reads them (make
 # test-newcomer), in a scratch operator shaped like a kubebuilder v4
-# scaffold: api/v1, internal/controller, cmd/main.go, hack/boilerplate.go.txt,
-# a PROJECT file (layout go.kubebuilder.io/v4) and kubebuilder v4.15.0's own
-# Makefile word for word (cmd/statuspatch-gen/testdata/init/v4.15/before,
-# the init goldens' input), no .golangci.yml; pinned as operators pin
-# (go 1.25.0, controller-runtime v0.23.1, k8s.io v0.35.0, replace lines),
-# from a module proxy built from this checkout (hack/modproxy-env.sh):
+# scaffold at one supported line:
+#
+#   hack/newcomer-test.sh [LINE]     # LINE: v0.22 ... v0.25 (default v0.23)
+#
+# The line's controller-runtime, k8s.io and Go toolchain are
+# hack/compat.sh's (docs/compatibility.md's matrix, one home): the
+# scaffold's go.mod pins controller-runtime and k8s.io there by require and
+# by replace, says `go 1.NN.0` of the line's Go, and every command runs as
+# a user whose installed Go is that toolchain would run it (GOTOOLCHAIN=path,
+# as in hack/install-test.sh: the statuspatch tools' go 1.26 line switches
+# to this machine's Go 1.26, where that user's go command would download
+# the newest go1.26.N).
+# The scaffold's Makefile derives ENVTEST_K8S_VERSION from k8s.io/api, so
+# make test's kube-apiserver follows the line too. The scaffold: api/v1,
+# internal/controller (a reconciler with two handwritten status writes, one
+# blind), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
+# go.kubebuilder.io/v4) and kubebuilder v4.15.0's own Makefile word for
+# word (cmd/statuspatch-gen/testdata/init/v4.15/before, the init goldens'
+# input), no .golangci.yml; statuspatch from a module proxy built from this
+# checkout (hack/modproxy-env.sh):
 #
 #  1. README.md's statuspatch-gen install line;
 #  2. bin/statuspatch-gen init: -dry-run first writes nothing; then init,
 #     which changes no pin (hack/gomod-pins.sh), adds testenv as a direct
 #     requirement and a starter test, and makes no make warning;
 #  3. make generate: internal/patchers is written; the reconciler still
-#     writes status by hand: make lint-status fails, naming internal/patchers;
-#  4. the -fix step: docs/kubebuilder.md's -fix line is install-test.sh's; here the script
-#     puts the migrated reconciler (the install test's) in place, as the
-#     docs' by-hand route says, and runs go mod tidy; both statuspatch
-#     modules are then direct requirements; make manifests passes from a
-#     checkout without internal/patchers (kubebuilder's test runs manifests
-#     before generate);
+#     writes status by hand: make lint-status fails, naming internal/patchers
+#     (its binary is then removed: step 4 installs it as the docs say);
+#  4. the -fix step: the lines of docs/kubebuilder.md's fix block, as
+#     written (make statuspatch-lint, bin/statuspatch-lint -fix ./...,
+#     go mod tidy): both writes move onto WidgetStatusPatcher, -fix exits
+#     0, no pin moves, both statuspatch modules are direct requirements;
+#     make manifests passes from a checkout without internal/patchers
+#     (kubebuilder's test runs manifests before generate);
 #  5. the scaffold's own make test (testenv-assets builds envtest's
 #     kube-apiserver and etcd through the module proxy; the starter test and
 #     the suite run on them) and make lint (lint-status, then the scaffold's
@@ -30,14 +45,21 @@
 # The tools kubebuilder's Makefile installs that are not statuspatch's
 # (controller-gen, golangci-lint) are put in bin/ under the names its
 # go-install-tool gives them, so make installs nothing but statuspatch's.
-# This machine's Go; cold (empty build cache for the separate module cache,
-# testenv-assets' kube-apiserver and etcd not built) it takes tens of
-# minutes, mostly the API server's compile.
+# Cold (empty build cache for the separate module cache, testenv-assets'
+# kube-apiserver and etcd of the line not built) it takes tens of minutes,
+# mostly the API server's compile: docs/benchmarks.md has the figures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")
 die() { echo "newcomer-test: $*" >&2; exit 1; }
 [[ -n $version ]] || die "cannot read the version testenv/go.mod requires"
+[[ $# -le 1 ]] || die "usage: hack/newcomer-test.sh [LINE] (one of hack/compat.sh's lines, e.g. v0.23)"
+line=${1:-v0.23}
+# The line's pins: hack/compat.sh's LINES (line, controller-runtime, k8s.io,
+# Go toolchain), the one home of the matrix.
+read -r _ line_cr line_k8s line_toolchain < <(sed -n '/^LINES=(/,/^)/p' "$root/hack/compat.sh" | grep -oE '"v0[^"]+"' | tr -d '"' | awk -v l="$line" '$1 == l') ||
+	die "no line $line in hack/compat.sh's LINES (docs/compatibility.md's matrix): $(sed -n '/^LINES=(/,/^)/p' "$root/hack/compat.sh" | grep -oE '"v0[.0-9]+' | tr -d '"' | tr '\n' ' ')"
+line_go=$(sed -E 's/^go([0-9]+\.[0-9]+).*/\1.0/' <<<"$line_toolchain")
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
 [[ -x $controller_gen ]] || die "$controller_gen not found; run 'make tools' or set CONTROLLER_GEN"
 # The scaffold's Makefile reads these with ?=: from the environment, they
@@ -52,21 +74,36 @@ trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 source "$root/hack/modproxy-env.sh"
 # shellcheck source=hack/gomod-pins.sh
 source "$root/hack/gomod-pins.sh"
+# The user's Go is the line's, as hack/install-test.sh sets it up:
+# GOTOOLCHAIN=path with a PATH whose `go` is the line's toolchain (from the
+# module proxy) and which also holds this machine's Go 1.26 as go1.26.N, so
+# the tools' go 1.26 line switches to it as GOTOOLCHAIN=auto would switch
+# to the newest go1.26.N, without downloading one more toolchain.
+host_go=$(GOTOOLCHAIN=local go env GOVERSION)
+[[ $host_go == go1.2[6-9]* || $host_go == go1.[3-9]* ]] ||
+	die "this machine's go is $host_go; the tools need Go 1.26 or newer to stand in for the toolchain a user's go command downloads"
+line_goroot=$(GOWORK=off GOTOOLCHAIN=$line_toolchain go env GOROOT) ||
+	die "cannot get $line_toolchain from the module proxy (GOTOOLCHAIN=$line_toolchain go env GOROOT failed)"
+mkdir -p "$work/path"
+ln -s "$line_goroot/bin/go" "$work/path/go"
+ln -s "$line_goroot/bin/gofmt" "$work/path/gofmt"
+[[ $host_go == "$line_toolchain" ]] || ln -s "$(GOTOOLCHAIN=local go env GOROOT)/bin/go" "$work/path/$host_go"
 step "module proxy at $version"
 use_release_proxy "$root" "$version" "$work"
-unset KUBEBUILDER_ASSETS
+unset KUBEBUILDER_ASSETS GOROOT
+export PATH=$work/path:$PATH GOTOOLCHAIN=path
+[[ $(go env GOVERSION) == "$line_toolchain" ]] || die "go in PATH is $(go env GOVERSION), want $line_toolchain"
 
-step "the scaffold: a kubebuilder v4 layout, pinned like a real operator, reconciler writing status by hand"
+step "the scaffold at line $line (controller-runtime $line_cr, k8s.io $line_k8s, go $line_go, $(go env GOVERSION)): a kubebuilder v4 layout, reconciler writing status by hand"
 op=$work/operator
 mkdir -p "$op"
 cp -R "$root/hack/installtest/testdata/operator/." "$op/"
 cd "$op"
 rm internal/controller/widget_controller_test.go
-adopted=$work/widget_controller.go
-mv internal/controller/widget_controller.go "$adopted"
 cat >internal/controller/widget_controller.go <<'EOF'
 // Package controller holds the reconciler as a kubebuilder user wrote it,
-// before statuspatch: a blind status patch.
+// before statuspatch: two status writes, the first a blind merge patch,
+// the second (in a helper) with the optimistic lock.
 package controller
 
 import (
@@ -90,10 +127,13 @@ func (r *WidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&widgetsv1.Widget{}).Complete(r)
 }
 
-// Reconcile writes the parts list.
+// +kubebuilder:rbac:groups=widgets.example.com,resources=widgets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=widgets.example.com,resources=widgets/status,verbs=get;update;patch
+
+// Reconcile writes the parts list, then the generation it describes.
 func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	var w widgetsv1.Widget
-	if err := r.Client.Get(ctx, req.NamespacedName, &w); err != nil {
+	w := &widgetsv1.Widget{}
+	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	base := w.DeepCopy()
@@ -101,10 +141,30 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	for i := range w.Spec.Size {
 		w.Status.Parts = append(w.Status.Parts, fmt.Sprintf("%s-%d", w.Name, i))
 	}
-	return ctrl.Result{}, r.Client.Status().Patch(ctx, &w, client.MergeFrom(base))
+	if err := r.Client.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.markObserved(ctx, w)
+}
+
+// markObserved records the generation the status describes.
+func (r *WidgetReconciler) markObserved(ctx context.Context, w *widgetsv1.Widget) error {
+	base := w.DeepCopy()
+	w.Status.ObservedGeneration = w.Generation
+	return r.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
 }
 EOF
-pinned_gomod
+# go.mod pinned as operators pin, at the line: require and replace.
+{
+	echo "module example.com/widgets"
+	echo
+	echo "go $line_go"
+	echo
+	echo "require sigs.k8s.io/controller-runtime $line_cr"
+	for p in api apimachinery client-go; do echo "require k8s.io/$p $line_k8s"; done
+	echo "replace sigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime $line_cr"
+	for p in api apiextensions-apiserver apimachinery client-go; do echo "replace k8s.io/$p => k8s.io/$p $line_k8s"; done
+} >go.mod
 go mod tidy || die "go mod tidy failed in the scaffold (above)"
 cat >PROJECT <<'EOF'
 # Code generated by tool. DO NOT EDIT.
@@ -179,12 +239,32 @@ cat "$work/lint-before.out"
 [[ $code != 0 ]] || die "make lint-status passed on the handwritten status write"
 grep -q 'handwritten status write to Widget: use WidgetStatusPatcher (example.com/widgets/internal/patchers)$' "$work/lint-before.out" ||
 	die "before the reconciler imports internal/patchers, the message does not name it (above)"
+# Step 4 installs the linter as the docs say: not from this check.
+rm -f bin/statuspatch-lint bin/statuspatch-lint-*
 
-step "4. the -fix step (by hand until statuspatch-lint -fix migrates: the install test's reconciler), go mod tidy"
-cp "$adopted" internal/controller/widget_controller.go
-go mod tidy || die "go mod tidy failed after step 4 (above)"
+step "4. the -fix step: docs/kubebuilder.md's fix block, line by line as written"
+mapfile -t fix_lines < <(sed -n '/<!-- fix:begin -->/,/<!-- fix:end -->/p' "$root/docs/kubebuilder.md" | sed -E 's/^[[:space:]]+//' | grep -vE '^(<!--|```|$)')
+((${#fix_lines[@]} > 0)) || die "docs/kubebuilder.md has no fix block (<!-- fix:begin --> ... <!-- fix:end -->)"
+printf '%s\n' "${fix_lines[@]}" | grep -q '^bin/statuspatch-lint -fix ' || die "docs/kubebuilder.md's fix block has no bin/statuspatch-lint -fix line"
+for cmd in "${fix_lines[@]}"; do
+	echo "\$ $cmd"
+	set +e
+	bash -euo pipefail -c "$cmd" 2>&1 | tee "$work/fix.out"
+	code=${PIPESTATUS[0]}
+	set -e
+	[[ $code == 0 ]] || die "'$cmd' (docs/kubebuilder.md's fix block) exited $code (above); the docs say -fix exits 0 once every write is moved"
+	if [[ $cmd == bin/statuspatch-lint\ -fix* ]]; then
+		n=$(grep -c 'widget_controller.go:[0-9:]*: fixed: ' "$work/fix.out" || true)
+		[[ $n == 2 ]] || die "'$cmd' printed $n 'widget_controller.go:N: fixed:' lines, want 2: the blind write and the optimistic one (above)"
+	fi
+done
+! grep -n 'Status()\.\(Patch\|Update\)' internal/controller/widget_controller.go ||
+	die "a handwritten status write is left in internal/controller/widget_controller.go after the fix block (above)"
+[[ $(grep -c 'patchers\.NewWidgetStatusPatcher(' internal/controller/widget_controller.go) == 2 && $(grep -c '\.Flush(ctx)' internal/controller/widget_controller.go) == 2 ]] ||
+	{ cat internal/controller/widget_controller.go; die "the fix block did not move both writes onto NewWidgetStatusPatcher ... Flush (above)"; }
+cat internal/controller/widget_controller.go
 for m in github.com/statuspatch/statuspatch github.com/statuspatch/statuspatch/testenv; do
-	grep -qE "^\s*$m $version$" go.mod || die "after step 4 and go mod tidy, go.mod does not require $m $version directly: $(grep statuspatch go.mod)"
+	grep -qE "^\s*$m $version$" go.mod || die "after the fix block, go.mod does not require $m $version directly: $(grep statuspatch go.mod)"
 done
 check_pins "step 4"
 rm -r internal/patchers

@@ -4,12 +4,17 @@
 //
 //	statuspatch-lint [-audit|-ci] [-tests] ./...
 //	statuspatch-lint -fix [-audit|-ci] ./...   (prints each fix and what is left; non-zero while findings remain)
+//	statuspatch-lint [-audit|-ci] -write-baseline=FILE ./...   (records the findings; exit 0)
+//	statuspatch-lint [-audit|-ci] -baseline=FILE ./...         (reports the others and FILE's stale entries)
 //	go vet -vettool="$PWD/bin/statuspatch-lint" [-audit|-ci] [-tests] ./...
 //
 // -fix moves handwritten status writes onto the generated patchers where it
 // can (docs/lint.md, "Moving writes onto the generated patchers"), else
 // adds the optimistic lock. The command, not the analyzer, finds the
-// module's generated patchers on disk and passes them as -patchers.
+// module's generated patchers on disk and passes them as -patchers, and
+// it reads and writes baselines (baseline.go), filtering the analyzer's
+// findings after the analysis: the analyzer reads no file outside the
+// package it is given and writes none.
 //
 // Test files are loaded only with -tests (or an explicit -test): findings
 // in them are reported only with -tests, and loading them type-checks
@@ -17,6 +22,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 
@@ -26,6 +32,21 @@ import (
 
 func main() {
 	args := withPatchers(defaultArgs(os.Args[1:]), ".")
+	if os.Getenv(childEnv) == "" && !underVet(args) {
+		rest, read, write, err := baselineFlags(args)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "statuspatch-lint: %v\n", err)
+			os.Exit(2)
+		}
+		if read != "" || write != "" {
+			self, err := os.Executable()
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "statuspatch-lint: %v\n", err)
+				os.Exit(1)
+			}
+			os.Exit(runBaseline(self, rest, read, write, os.Stderr))
+		}
+	}
 	if wantsFix(args) {
 		os.Exit(fixAndReport(args, os.Stdout, os.Stderr))
 	}
@@ -79,4 +100,14 @@ func withPatchers(args []string, dir string) []string {
 		return append([]string{"-patchers=" + ps}, args...)
 	}
 	return args
+}
+
+// underVet reports whether go vet runs the command (a .cfg argument).
+func underVet(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") && strings.HasSuffix(a, ".cfg") {
+			return true
+		}
+	}
+	return false
 }

@@ -25,12 +25,6 @@ type Config struct {
 	CI bool
 	// Tests also checks _test.go files.
 	Tests bool
-	// Baseline names a baseline file: its findings are not reported, and
-	// its entries that match no status write any more are.
-	Baseline string
-	// WriteBaseline names a file to record the findings in, instead of
-	// reporting them.
-	WriteBaseline string
 	// Patchers names generated patchers the package's imports do not
 	// declare, comma-separated <object package>.<Kind>=<patcher package>
 	// entries: the command finds them on disk (the module's
@@ -60,10 +54,6 @@ func newFlagAnalyzer() *analysis.Analyzer {
 		"report every status write with a verdict (optimistic, blind, unresolved)")
 	a.Flags.BoolVar(&cfg.CI, "ci", false,
 		"audit as a CI gate: report only blind and unresolved status writes not allowed by a directive (implies -audit)")
-	a.Flags.StringVar(&cfg.Baseline, "baseline", "",
-		"do not report the findings recorded in this file; report its entries that no longer match (an absolute path under go vet)")
-	a.Flags.StringVar(&cfg.WriteBaseline, "write-baseline", "",
-		"record the findings in this file instead of reporting them (the standalone command; not under go vet)")
 	a.Flags.StringVar(&cfg.Patchers, "patchers", "",
 		"generated patchers not imported by the package, as <object package>.<Kind>=<patcher package>,... (the standalone command finds them on disk)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
@@ -84,15 +74,8 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 }
 
 func run(pass *analysis.Pass, cfg Config) error {
-	var bw *baselineWriter
-	if cfg.WriteBaseline != "" {
-		bw = writerFor(cfg.WriteBaseline)
-	}
 	exportPatchers(pass)
 	if isPatcherRuntime(pass.Pkg.Path()) || !reachesClient(pass.Pkg) {
-		if bw != nil {
-			return bw.add(nil)
-		}
 		return nil
 	}
 	if cfg.CI {
@@ -103,14 +86,6 @@ func run(pass *analysis.Pass, cfg Config) error {
 		return err
 	}
 	cfg.patchers = ps
-	var baseline map[baselineKey]bool
-	if cfg.Baseline != "" && bw == nil {
-		b, err := readBaseline(cfg.Baseline)
-		if err != nil {
-			return err
-		}
-		baseline = b
-	}
 	var diags []analysis.Diagnostic
 	report := func(d analysis.Diagnostic) { diags = append(diags, d) }
 	// Drivers print diagnostics in the order they are reported, and SSA
@@ -129,39 +104,12 @@ func run(pass *analysis.Pass, cfg Config) error {
 			ws = append(ws, w)
 		}
 	}
-	keys := baselineKeys(pass, files, ws)
-	found := map[baselineKey]bool{}
-	var record []baselineKey
 	for _, w := range ws {
-		found[keys[w]] = true
-		diag, ok := diagnose(pass, t, files, allow, cfg, ws, w)
-		switch {
-		case !ok || baseline[keys[w]]:
-		case bw != nil:
-			record = append(record, keys[w])
-		default:
+		if diag, ok := diagnose(pass, t, files, allow, cfg, ws, w); ok {
 			report(diag)
 		}
 	}
-	if bw != nil {
-		diags = nil // recorded, not reported
-		if !ownCode(pass) {
-			record = nil
-		}
-		return bw.add(record)
-	}
-	if baseline != nil {
-		staleEntries(pass, files, baseline, found, cfg.Baseline, report)
-	}
 	return nil
-}
-
-// ownCode reports whether the package is the user's code rather than a
-// dependency the driver analyzes only for facts (whose findings it drops):
-// a package of a module without a version (the main module, a workspace
-// module) or of no module (GOPATH).
-func ownCode(pass *analysis.Pass) bool {
-	return pass.Module == nil || pass.Module.Version == ""
 }
 
 // diagnose returns the finding for a status write, if the mode reports it.
@@ -224,7 +172,6 @@ const (
 	categoryHandwritten = "handwritten"
 	categoryReplay      = "replay"
 	categoryAllow       = "allow"
-	categoryBaseline    = "baseline"
 )
 
 // replayResult makes the verdict of a write that replays its status

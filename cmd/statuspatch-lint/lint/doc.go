@@ -110,8 +110,7 @@
 // no directive allows are reported, so the exit code gates CI: zero when
 // every status write is optimistic or allowed.
 //
-// With -baseline=FILE, the findings recorded in FILE (by -write-baseline)
-// are not reported, and its entries that match no status write any more
-// are. Entries are matched by file, verb, kind and a fingerprint of the
-// call, not by line.
+// Baselines (-baseline, -write-baseline) are the statuspatch-lint
+// command's: it filters the findings after the analysis. The analyzer
+// reads no file outside the package it is given and writes none.
 package lint

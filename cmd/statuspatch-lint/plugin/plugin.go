@@ -22,7 +22,6 @@
 //	        settings:
 //	          audit: false
 //	          ci: false
-//	          baseline: statuspatch.baseline
 //	          tests: false
 //	          patchers: example.com/op/api/v1.Widget=example.com/op/internal/patchers
 package plugin
@@ -50,10 +49,10 @@ type Settings struct {
 	// Tests also checks _test.go files (golangci-lint's run.tests must be
 	// true for them to be loaded).
 	Tests bool `json:"tests"`
-	// Baseline is a baseline file written by statuspatch-lint
-	// -write-baseline: its findings are not reported, its stale entries
-	// are. A relative path is relative to golangci-lint's working
-	// directory.
+	// Baseline is refused: baselines are the standalone command's
+	// (statuspatch-lint -baseline), and golangci-lint has its own
+	// (issues.new-from-rev, issues.new-from-patch, exclusions): the
+	// analyzer reads and writes no file.
 	Baseline string `json:"baseline"`
 	// Patchers names generated patchers that packages do not import yet,
 	// as <object package>.<Kind>=<patcher package>,... (the analyzer's
@@ -75,12 +74,15 @@ func New(settings any) (register.LinterPlugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch plugin settings: %w", err)
 	}
+	if s.Baseline != "" {
+		return nil, fmt.Errorf("statuspatch plugin settings: baseline %q: the plugin has no baseline; use golangci-lint's own (issues.new-from-rev, issues.new-from-patch, exclusions) or the standalone statuspatch-lint -baseline (docs/lint.md)", s.Baseline)
+	}
 	return &Plugin{settings: s}, nil
 }
 
 // BuildAnalyzers returns an analyzer configured by the settings.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Baseline: p.settings.Baseline, Patchers: p.settings.Patchers})}, nil
+	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Patchers: p.settings.Patchers})}, nil
 }
 
 // GetLoadMode needs type information: the analyzer matches the client by

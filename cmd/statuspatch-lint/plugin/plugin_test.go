@@ -2,6 +2,7 @@ package plugin_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
@@ -14,7 +15,7 @@ func TestPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newPlugin(map[string]any{"audit": true, "ci": true, "tests": true, "baseline": "statuspatch.baseline"})
+	p, err := newPlugin(map[string]any{"audit": true, "ci": true, "tests": true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,6 +28,10 @@ func TestPlugin(t *testing.T) {
 	}
 	if _, err := newPlugin(map[string]any{"audit": "yes"}); err == nil {
 		t.Error("bad settings: want an error")
+	}
+	// Baselines are the standalone command's: golangci-lint has its own.
+	if _, err := newPlugin(map[string]any{"baseline": "statuspatch.baseline"}); err == nil || !strings.Contains(err.Error(), "issues.new-from-rev") {
+		t.Errorf("baseline setting: err = %v, want a refusal naming golangci-lint's own", err)
 	}
 }
 
