@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/book"
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
 // StatusFunc returns the address of obj's status field: a pointer to the
@@ -235,16 +236,5 @@ func kindOf(c client.Client, obj client.Object) string {
 	return t.Name()
 }
 
-// isNil reports whether v is nil or a nil pointer, map, slice, func,
-// channel or interface held in an interface (a typed nil).
-func isNil(v any) bool {
-	rv := reflect.ValueOf(v)
-	if !rv.IsValid() {
-		return true
-	}
-	switch rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
-}
+// isNil reports whether v is nil or a typed nil (wire.IsNil).
+func isNil(v any) bool { return wire.IsNil(v) }

@@ -22,7 +22,7 @@ const module = "github.com/statuspatch/statuspatch/"
 // package of the repository. A new internal package must be added here.
 var allowed = map[string][]string{
 	"settle":  {},
-	"history": {},
+	"history": {"wire"},
 	"diff":    {},
 	"guard":   {"wire"},
 	"apply":   {"diff", "wire"},

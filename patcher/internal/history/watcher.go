@@ -2,12 +2,13 @@ package history
 
 import (
 	"net/http"
-	"reflect"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
 // restManager is the part of a controller-runtime manager (or cluster)
@@ -28,7 +29,7 @@ func WatcherFor(mgr any) client.WithWatch {
 		return nil
 	}
 	cfg, hc, scheme, mapper := m.GetConfig(), m.GetHTTPClient(), m.GetScheme(), m.GetRESTMapper()
-	if cfg == nil || hc == nil || scheme == nil || nilMapper(mapper) {
+	if cfg == nil || hc == nil || scheme == nil || wire.IsNil(mapper) {
 		return nil
 	}
 	w, err := client.NewWithWatch(cfg, client.Options{HTTPClient: hc, Scheme: scheme, Mapper: mapper})
@@ -36,17 +37,4 @@ func WatcherFor(mgr any) client.WithWatch {
 		return nil
 	}
 	return w
-}
-
-// nilMapper reports whether m is nil, or an interface holding a nil.
-func nilMapper(m meta.RESTMapper) bool {
-	v := reflect.ValueOf(m)
-	if !v.IsValid() {
-		return true
-	}
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
 }
