@@ -312,10 +312,30 @@ func (e *WriteOutcomeUnknownError) Error() string {
 }
 
 // Unwrap returns ErrWriteOutcomeUnknown and the cause, unless it is a
-// Conflict.
+// Conflict: then the errors wrapped beside the Conflict (the context's
+// error and its cause, when the context ended while a 409 was settled).
 func (e *WriteOutcomeUnknownError) Unwrap() []error {
-	if e.Cause == nil || apierrors.IsConflict(e.Cause) {
-		return []error{ErrWriteOutcomeUnknown}
+	return append([]error{ErrWriteOutcomeUnknown}, besideConflicts(e.Cause)...)
+}
+
+// besideConflicts returns err when it is no Conflict; else, from the
+// errors it wraps, those that are none, so that nothing returned satisfies
+// apierrors.IsConflict.
+func besideConflicts(err error) []error {
+	if err == nil {
+		return nil
 	}
-	return []error{ErrWriteOutcomeUnknown, e.Cause}
+	if !apierrors.IsConflict(err) {
+		return []error{err}
+	}
+	var out []error
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, w := range u.Unwrap() {
+			out = append(out, besideConflicts(w)...)
+		}
+	case interface{ Unwrap() error }:
+		out = besideConflicts(u.Unwrap())
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package patcher
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -27,7 +28,9 @@ import (
 // error is returned unchanged and the panic is re-raised. Whatever ends a
 // Retry with an error, the object is left as it was before the attempt
 // that failed: the last state read, with no status change pending, so the
-// next Retry runs. Every Retry observes statuspatch_retry_attempts once,
+// next Retry runs. The one exception is ErrStatusDiverged
+// (WithDivergenceError): that write was stored, so the object and the base
+// are what the server stored. Every Retry observes statuspatch_retry_attempts once,
 // with the attempts begun (0 when it refused before running mutate). When every attempt
 // conflicted, or the time budget (WithRetryTimeout) ran out, the error
 // matches ErrRetryExhausted and apierrors.IsConflict. When ctx is done Retry
@@ -93,7 +96,12 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 		// that failed: the last state read, nothing pending, so the next
 		// Retry runs (docs/patcher.md, "State after a failed call").
 		if !apierrors.IsConflict(err) {
-			p.replaceObject(before)
+			// A write stored but diverged (WithDivergenceError) landed:
+			// the object and the base are what the server stored, and
+			// nothing of it is rolled back.
+			if !errors.Is(err, ErrStatusDiverged) {
+				p.replaceObject(before)
+			}
 			return err
 		}
 		wait := backoff.Step()

@@ -176,3 +176,42 @@ func flushCount(t *testing.T, reg *prometheus.Registry, result string) float64 {
 	}
 	return total
 }
+
+// A Retry whose write was stored but diverged (WithDivergenceError) ends
+// with the object and the base both at what the server stored: the write
+// landed, so nothing of it is rolled back in memory, and a later Flush on
+// the same patcher sends nothing that would undo it.
+//
+// Before: Retry put the object back as it was before mutate (as for a
+// failed attempt) while the base had moved to the stored version, so the
+// next Flush sent the stored items' removal.
+func TestRetryStoredButDivergedKeepsTheStoredState(t *testing.T) {
+	e := driftedEnv(t)
+	c, rec := countingClient(t, e)
+	key := newWidget(t, e.Client)
+	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithDivergenceError(), patcher.WithMetrics(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = p.Retry(ctx, func(w *v1.Widget) error {
+		w.Status.Plan = &v1.WidgetPlan{ID: "lost"} // pruned: the schema lacks it
+		w.Status.Items = []string{"kept"}
+		return nil
+	})
+	if !errors.Is(err, patcher.ErrStatusDiverged) {
+		t.Fatalf("Retry = %v, want ErrStatusDiverged", err)
+	}
+	if got := p.Object().Status.Items; len(got) != 1 || got[0] != "kept" {
+		t.Fatalf("after Retry the object's items are %v; want the stored [kept]", got)
+	}
+	if p.HasChanges() {
+		t.Fatal("after a stored Retry the patcher has changes pending: a Flush would undo the stored write")
+	}
+	sent := len(rec.requests())
+	if err := p.Flush(ctx); err != nil || len(rec.requests()) != sent {
+		t.Fatalf("Flush after the stored Retry = %v after %d requests; want nil and no request", err, len(rec.requests())-sent)
+	}
+	if got := get(t, e.Client, key).Status.Items; len(got) != 1 || got[0] != "kept" {
+		t.Fatalf("server holds items %v, want [kept]", got)
+	}
+}

@@ -256,3 +256,46 @@ func TestSettleASharedManagerNameIsNoProof(t *testing.T) {
 		t.Fatalf("Flush = nil, but the server holds counters %v", got.Status.Counters)
 	}
 }
+
+// The same with Flush, which settles the resend's 409 itself: the context
+// has ended when it would read the object back, so the outcome is unknown,
+// and the error matches the context's error (the table in docs/patcher.md)
+// while it is still never a Conflict.
+//
+// Before: the context error was wrapped inside the 409, which
+// WriteOutcomeUnknownError drops, so errors.Is(err, context.Canceled) was
+// false.
+func TestSettleAContextEndingDuringAFlush409IsUnknownAndTheContextError(t *testing.T) {
+	e := env(t)
+	key := newWidget(t, e.Client)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ft := &faultyTransport{plan: []plannedFault{{kind: fault5xxRetryAfter, after: true}}}
+	patches := 0
+	c := wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper {
+		inner := ft.wrap(rt)
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			resp, err := inner.RoundTrip(req)
+			if req.Method == http.MethodPatch {
+				if patches++; patches == 2 {
+					cancel() // the resend's 409 is on its way back
+				}
+			}
+			return resp, err
+		})
+	})
+	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := appendItem("mine")(p.Object()); err != nil {
+		t.Fatal(err)
+	}
+	err = p.Flush(cctx)
+	if !errors.Is(err, patcher.ErrWriteOutcomeUnknown) || !errors.Is(err, context.Canceled) || apierrors.IsConflict(err) {
+		t.Fatalf("Flush = %v; want ErrWriteOutcomeUnknown matching context.Canceled, not a Conflict", err)
+	}
+	if n := countOf(get(t, e.Client, key).Status.Items, "mine"); n != 1 {
+		t.Fatalf("mine stored %d times", n)
+	}
+}
