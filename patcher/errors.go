@@ -329,7 +329,7 @@ func besideConflicts(err error) []error {
 		return []error{err}
 	}
 	var out []error
-	switch u := err.(type) {
+	switch u := err.(type) { //nolint:errorlint // walks the wrap tree itself, one level at a time
 	case interface{ Unwrap() []error }:
 		for _, w := range u.Unwrap() {
 			out = append(out, besideConflicts(w)...)
