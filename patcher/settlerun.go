@@ -56,6 +56,13 @@ func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err
 	}
 	//nolint:errorlint // the first attempt's error is context only: the resend's error decides what the caller sees
 	a.err = fmt.Errorf("statuspatch: patch status of %s (sent again after %v): %w", p.id(), a.err, withCause(ctx, serr))
+	if tooLarge(serr) && p.locked(w) {
+		// Refused for its size: the resend carries the lock, so a stored
+		// earlier send would have made it a 409 before the size was
+		// checked. Nothing was stored; sending it again cannot help.
+		a.res = resultError
+		return false, false, p.tooLargeError(w, a.err)
+	}
 	if !mayHaveLanded(serr) {
 		a.res = resultOf(serr)
 		return false, false, a.err

@@ -3,6 +3,7 @@ package patcherit_test
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -144,5 +145,53 @@ func TestErrClassStatusTooLarge(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A status too large for etcd whose first send is lost before the server
+// (a reset): settling finds the object at the base and sends the same
+// body again, which etcd refuses for its size. The resend carries the
+// lock, so an earlier stored send would have made it a 409 before the
+// size was checked: the refusal is definite, ErrStatusTooLarge, never
+// sent a third time and never ErrWriteOutcomeUnknown.
+//
+// Before: the resend's 500 was taken for a lost answer, the body sent up
+// to the settling bound, then ErrWriteOutcomeUnknown.
+func TestErrClassStatusTooLargeOnTheResend(t *testing.T) {
+	e := env(t)
+	big := strings.Repeat("x", 1600*1024)
+	for _, mode := range refusedModes {
+		t.Run(fmt.Sprint(mode), func(t *testing.T) {
+			key := newWidget(t, e.Client)
+			ft := &faultyTransport{plan: []plannedFault{{kind: faultReset}}}
+			patches := 0
+			c := wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper {
+				inner := ft.wrap(rt)
+				return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+					if req.Method == http.MethodPatch {
+						patches++
+					}
+					return inner.RoundTrip(req)
+				})
+			})
+			p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil), patcher.WithFieldOwner("ctl"), patcher.WithWriteMode(mode), fastRetry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := appendItem(big)(p.Object()); err != nil {
+				t.Fatal(err)
+			}
+			err = p.Flush(ctx)
+			var tle *patcher.StatusTooLargeError
+			if !errors.As(err, &tle) || errors.Is(err, patcher.ErrWriteOutcomeUnknown) || tle.StatusBytes < len(big) {
+				t.Fatalf("Flush = %v; want ErrStatusTooLarge, not ErrWriteOutcomeUnknown", err)
+			}
+			if patches != 2 {
+				t.Fatalf("%d PATCH requests; want 2 (the lost one and one resend)", patches)
+			}
+			if got := get(t, e.Client, key).Status.Items; len(got) != 0 {
+				t.Fatalf("the server holds %d items; want none", len(got))
+			}
+		})
 	}
 }
