@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
+	"github.com/statuspatch/statuspatch/testenv"
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -199,22 +200,7 @@ func TestSettleALaggingReaderIsNoEvidence(t *testing.T) {
 func TestSettleAContextEndingDuringA409IsUnknown(t *testing.T) {
 	e := env(t)
 	key := newWidget(t, e.Client)
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ft := &faultyTransport{plan: []plannedFault{{kind: fault5xxRetryAfter, after: true}}}
-	patches := 0
-	c := wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper {
-		inner := ft.wrap(rt)
-		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-			resp, err := inner.RoundTrip(req)
-			if req.Method == http.MethodPatch {
-				if patches++; patches == 2 {
-					cancel() // the resend's 409 is on its way back
-				}
-			}
-			return resp, err
-		})
-	})
+	cctx, c := cancelOnTheResend(t, e)
 	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil), fastRetry)
 	if err != nil {
 		t.Fatal(err)
@@ -268,22 +254,7 @@ func TestSettleASharedManagerNameIsNoProof(t *testing.T) {
 func TestSettleAContextEndingDuringAFlush409IsUnknownAndTheContextError(t *testing.T) {
 	e := env(t)
 	key := newWidget(t, e.Client)
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ft := &faultyTransport{plan: []plannedFault{{kind: fault5xxRetryAfter, after: true}}}
-	patches := 0
-	c := wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper {
-		inner := ft.wrap(rt)
-		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-			resp, err := inner.RoundTrip(req)
-			if req.Method == http.MethodPatch {
-				if patches++; patches == 2 {
-					cancel() // the resend's 409 is on its way back
-				}
-			}
-			return resp, err
-		})
-	})
+	cctx, c := cancelOnTheResend(t, e)
 	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -298,4 +269,28 @@ func TestSettleAContextEndingDuringAFlush409IsUnknownAndTheContextError(t *testi
 	if n := countOf(get(t, e.Client, key).Status.Items, "mine"); n != 1 {
 		t.Fatalf("mine stored %d times", n)
 	}
+}
+
+// cancelOnTheResend returns a client whose first status PATCH is stored
+// and answered with a 500 carrying Retry-After, so client-go sends it
+// again and gets the server's 409, and a context that is cancelled as
+// that 409 comes back.
+func cancelOnTheResend(t *testing.T, e *testenv.Env) (context.Context, client.Client) {
+	cctx, cancel := context.WithCancel(ctx)
+	t.Cleanup(cancel)
+	ft := &faultyTransport{plan: []plannedFault{{kind: fault5xxRetryAfter, after: true}}}
+	patches := 0
+	c := wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper {
+		inner := ft.wrap(rt)
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			resp, err := inner.RoundTrip(req)
+			if req.Method == http.MethodPatch {
+				if patches++; patches == 2 {
+					cancel() // the resend's 409 is on its way back
+				}
+			}
+			return resp, err
+		})
+	})
+	return cctx, c
 }
