@@ -25,7 +25,7 @@ import (
 // panic must come back out) and that every Flush or Retry that reported a
 // write left the server's status equal to the in-memory one.
 //
-//	go test ./patcher -run '^$' -fuzz FuzzCallSequences -fuzztime 30s
+//	go test ./patcher -run '^$' -fuzz FuzzCallSequences -fuzztime 5000x
 func FuzzCallSequences(f *testing.F) {
 	for _, seed := range [][]byte{
 		{0, 0, 2, 5, 4},              // new, mutate, flush

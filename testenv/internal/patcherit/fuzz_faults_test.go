@@ -38,7 +38,7 @@ var fuzzFaults = []plannedFault{
 //
 // The seed corpus runs in plain go test. A longer run:
 //
-//	cd testenv && go test ./internal/patcherit -run '^$' -fuzz FuzzTransportFaults -fuzztime 60s
+//	cd testenv && go test ./internal/patcherit -run '^$' -fuzz FuzzTransportFaults -fuzztime 3000x
 func FuzzTransportFaults(f *testing.F) {
 	for _, seed := range [][]byte{
 		{0, 1, 2},                 // Flush, 500 with Retry-After after the write was stored

@@ -117,7 +117,7 @@ func TestOracle(t *testing.T) {
 // FuzzOracle is TestOracle on random seeds: seed → schedule. make fuzz
 // runs it (FUZZ_SERVER not 0):
 //
-//	cd testenv && go test ./internal/patcherit -run '^$' -fuzz '^FuzzOracle$' -fuzztime 60s -parallel 1
+//	cd testenv && go test ./internal/patcherit -run '^$' -fuzz '^FuzzOracle$' -fuzztime 240x -parallel 1
 func FuzzOracle(f *testing.F) {
 	for _, seed := range oracleSeeds[:8] {
 		f.Add(seed)

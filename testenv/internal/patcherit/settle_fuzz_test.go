@@ -36,7 +36,7 @@ import (
 //
 // The seed corpus runs in plain go test. A longer run:
 //
-//	cd testenv && go test ./internal/patcherit -run '^$' -fuzz FuzzSettleFaults -fuzztime 60s
+//	cd testenv && go test ./internal/patcherit -run '^$' -fuzz FuzzSettleFaults -fuzztime 700x
 func FuzzSettleFaults(f *testing.F) {
 	for _, seed := range [][]byte{
 		{2, 1, 9, 2, 1, 10},       // apply removal after a foreign 409; then overwritten after storing
