@@ -5,7 +5,7 @@
 # version (hack/modproxy), then, with Go 1.25 as the user's go command:
 #
 #  1. makes a scratch operator module pinned like a real one: go 1.25.0,
-#     controller-runtime v0.23.1, k8s.io/api, apimachinery, client-go v0.35.0,
+#     controller-runtime v0.23.3, k8s.io/api, apimachinery, client-go v0.35.4,
 #     and replace directives pinning those and apiextensions-apiserver (as
 #     keda and sei-k8s-controller do); go mod tidy; records its go.mod;
 #  2. runs README.md's install block exactly as written (the runtime and
@@ -101,7 +101,7 @@ PINS_DIR=$work PINS_WHO=install-test
 # shellcheck source=hack/gomod-pins.sh
 source "$root/hack/gomod-pins.sh"
 
-step "scratch operator module, pinned like a real one (go 1.25.0, controller-runtime v0.23.1, k8s.io v0.35.0, replace)"
+step "scratch operator module, pinned like a real one (go 1.25.0, controller-runtime v0.23.3, k8s.io v0.35.4, replace)"
 op=$work/operator
 mkdir -p "$op"
 cp -R "$root/hack/installtest/testdata/operator/." "$op/"
@@ -217,7 +217,7 @@ grep -q 'handwritten status write to Widget: use WidgetStatusPatcher (example.co
 	die "before the controller imports internal/patchers, the message does not name it (above)"
 rm -r internal/legacy
 
-step "build and vet (the generated patchers compile against controller-runtime v0.23.1), README.md's lint block, make lint-status"
+step "build and vet (the generated patchers compile against controller-runtime v0.23.3), README.md's lint block, make lint-status"
 go build ./... || die "go build ./... failed: the operator with the generated patchers does not compile (above)"
 go vet ./... || die "go vet ./... failed in the operator (above)"
 rm -f bin/statuspatch-lint # as above: make lint-status installs it with go-install-tool
