@@ -55,6 +55,11 @@ for l in "${lines[@]}"; do
 		problem "$table:${row%%:*}" "line $line is controller-runtime $cr, k8s.io $k8s, $toolchain in hack/compat.sh; the table says otherwise"
 	fi
 done
+# hack/adopt-lines.sh adopts at compat's versions and Go (one compile each).
+while read -r line cr k8s _ toolchain; do
+	grep -qxF "$line $cr $k8s $toolchain" < <(printf '%s\n' "${lines[@]}") ||
+		problem hack/adopt-lines.sh "line $line is controller-runtime $cr, k8s.io $k8s, $toolchain; hack/compat.sh's LINES say otherwise"
+done < <(sed -n '/^LINES=(/,/^)/p' hack/adopt-lines.sh | grep -oE '"v0[^"]+"' | tr -d '"')
 rows=$(sed -n '/<!-- compat-lines:begin -->/,/<!-- compat-lines:end -->/p' "$table" | grep -cE '^\| v0' || true)
 [[ $rows -eq ${#lines[@]} ]] || problem "$table" "the matrix has $rows lines, hack/compat.sh tests ${#lines[@]}"
 floor_cr=$(awk '$1 == "sigs.k8s.io/controller-runtime" { print $2; exit }' go.mod)
