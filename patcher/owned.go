@@ -80,7 +80,8 @@ func (p *Patcher[T]) flushOwned(ctx context.Context, conflict error) (flushResul
 			return result, err
 		}
 	}
-	return resultConflict, &RetryExhaustedError{Object: p.id(), Attempts: attempts, Reason: fmt.Sprintf("owned conditions re-applied %d times", attempts), Last: err}
+	// The writes tried: the first, which conflicted, and one per re-apply.
+	return resultConflict, &RetryExhaustedError{Object: p.id(), Attempts: attempts + 1, Reason: fmt.Sprintf("owned conditions re-applied %d times", attempts), Last: err}
 }
 
 // reapplyOwnedConditions moves the owned condition changes onto a fresh

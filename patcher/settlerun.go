@@ -2,6 +2,7 @@ package patcher
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -83,10 +84,15 @@ type retryAttempt[T client.Object] struct {
 func (a *retryAttempt[T]) Read(ctx context.Context) (bool, error) {
 	fresh, uncached, err := a.p.settleReadChecked(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return false, &WriteOutcomeUnknownError{Object: a.p.id(), Why: "the context ended before the object could be read back", Cause: err}
+		case apierrors.IsNotFound(err) || errors.Is(err, ErrStaleCache):
+			return false, err
 		}
-		return false, err
+		// The write may be stored (its resend got the 409): a read error
+		// is no Conflict, nor an error to decide again after.
+		return false, &WriteOutcomeUnknownError{Object: a.p.id(), Why: fmt.Sprintf("the object could not be read back: %v", err), Cause: a.conflict}
 	}
 	a.fresh = fresh
 	return uncached, nil
