@@ -36,6 +36,7 @@ type migration struct {
 	keep       bool       // the anchor statement stays (its base is used elsewhere); the patcher is made after it
 	baseVar    *types.Var // the base's variable, when the anchor declares it
 	moved      map[*ast.CallExpr]bool
+	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -56,7 +57,7 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if !ok {
 		return nil, none, "" // the finding says to generate it
 	}
-	m := &migration{pass: pass, call: call}
+	m := &migration{pass: pass, call: call, audit: cfg.Audit}
 	for _, f := range pass.Files {
 		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
 			m.file = f
@@ -68,13 +69,13 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	m.path, _ = astutil.PathEnclosingInterval(m.file, call.Pos(), call.End())
 	client, ok := statusReceiver(call)
 	if !ok {
-		return nil, none, "the status writer is not called as c.Status()." + w.verb + "(...)"
+		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.verb + "(...)")
 	}
 	if len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb] {
-		return nil, none, "the write has options, which Flush does not take"
+		return nil, none, m.shapeWhy("the write has options, which Flush does not take")
 	}
 	m.client = client
-	if why := m.findObj(w.kind.name); why != "" {
+	if why := m.findObj(w.kind.name); m.obj == nil {
 		return nil, none, why
 	}
 	if why := m.findAnchor(w.verb); m.anchor == nil {
@@ -139,14 +140,14 @@ func (m *migration) findAnchor(verb string) string {
 	}
 	mf, ok := patch.(*ast.CallExpr)
 	if !ok || !m.isMergeFrom(mf) {
-		return "the patch is not client.MergeFrom(base), nor MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})"
+		return "" // another patch: the finding says what it is
 	}
 	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
 	if !ok {
 		if m.isDeepCopyOfObj(mf.Args[0]) {
-			return "the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch)"
+			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch)")
 		}
-		return "the base " + types.ExprString(mf.Args[0]) + " is not a variable"
+		return m.shapeWhy("the base " + types.ExprString(mf.Args[0]) + " is not a variable")
 	}
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	def, val := m.definition(v)

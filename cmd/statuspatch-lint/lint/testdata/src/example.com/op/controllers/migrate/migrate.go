@@ -200,6 +200,17 @@ func (r *Reconciler) each(ctx context.Context, ws []*v1.Widget) error {
 	return nil
 }
 
+// A predicate's object, from the event (spark-operator's event filter):
+// its kind is the asserted type.
+func (r *Reconciler) fromEvent(ctx context.Context, o client.Object) error {
+	w, ok := o.(*v1.Widget)
+	if !ok {
+		return nil
+	}
+	w.Status.Ready = false
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+}
+
 func (r *Reconciler) patchGiven(ctx context.Context, w *v1.Widget, patch client.Patch) error {
 	return r.Status().Patch(ctx, w, patch) // want `\(not moved to the patcher: the patch patch is a parameter of patchGiven: the patcher is made where its callers take it; move the write there\)$`
 }
