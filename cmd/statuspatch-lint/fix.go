@@ -174,10 +174,7 @@ func parseFixes(out []byte) (lines, files []string, err error) {
 			}
 			fix := d.SuggestedFixes[0]
 			at := trimColumn(d.Posn)
-			file, line, err := cutInt(at)
-			if err != nil {
-				return nil, nil, fmt.Errorf("the position %q of a finding: %w", d.Posn, err)
-			}
+			file, line, _ := cutInt(at) // for the order only
 			f := fixed{file: file, line: line, text: at + ": fixed: " + fix.Message}
 			edit := fix.Edits[0]
 			for _, e := range fix.Edits {
