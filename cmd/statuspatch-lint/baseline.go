@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -124,7 +125,7 @@ func runBaseline(self string, args []string, read, write string, stderr io.Write
 		}
 		fmt.Fprintf(stderr, "statuspatch-lint: recorded %d findings in %s\n", len(record), write)
 	} else {
-		stale, err := staleEntries(args, baseline, matched, read, calls)
+		stale, err := staleEntries(self, args, baseline, matched, read, calls)
 		if err != nil {
 			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
 			return 1
@@ -210,8 +211,8 @@ func cutInt(s string) (string, int, error) {
 // baseline whose file is one of the analyzed packages' files and whose
 // call is gone from it (a call still there but not reported in this mode
 // is not stale: a baseline serves every mode).
-func staleEntries(args []string, baseline, matched map[baselineKey]bool, name string, calls func(filename, pkgFile string) (*fileCalls, error)) ([]string, error) {
-	files, err := analyzedFiles(args)
+func staleEntries(self string, args []string, baseline, matched map[baselineKey]bool, name string, calls func(filename, pkgFile string) (*fileCalls, error)) ([]string, error) {
+	files, err := analyzedFiles(self, args)
 	if err != nil {
 		return nil, err
 	}
@@ -236,23 +237,16 @@ func staleEntries(args []string, baseline, matched map[baselineKey]bool, name st
 // analyzedFiles maps "<package path>/<file name>" to the file, for the
 // packages the arguments name (with their tests when -test is true, the
 // checker's default).
-func analyzedFiles(args []string) (map[string]string, error) {
-	tests := true
-	var patterns, buildFlags []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			patterns = append(patterns, a)
-			continue
-		}
-		name, val, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch name {
-		case "test":
-			tests = val == "" || val == "true" || val == "1"
-		case "tags":
-			buildFlags = append(buildFlags, "-tags="+val)
-		}
+func analyzedFiles(self string, args []string) (map[string]string, error) {
+	defs, err := checkerFlags(self)
+	if err != nil {
+		return nil, err
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Tests: tests, BuildFlags: buildFlags}, patterns...)
+	patterns, tests, err := listArgs(defs, args)
+	if err != nil {
+		return nil, fmt.Errorf("listing the packages for the baseline: %w", err)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Tests: tests}, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("listing the packages for the baseline: %w", err)
 	}
@@ -263,6 +257,55 @@ func analyzedFiles(args []string) (map[string]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// checkerFlag is one flag as the checker's -flags lists it (go vet's
+// protocol).
+type checkerFlag struct {
+	Name string
+	Bool bool
+}
+
+// checkerFlags asks the checker for its flags (-flags, go vet's list).
+func checkerFlags(self string) ([]checkerFlag, error) {
+	var out, failed bytes.Buffer
+	if code := runChild(self, []string{"-flags"}, &out, &failed); code != 0 {
+		return nil, fmt.Errorf("listing the checker's flags (-flags): exit status %d: %s", code, bytes.TrimSpace(failed.Bytes()))
+	}
+	var defs []checkerFlag
+	if err := json.Unmarshal(out.Bytes(), &defs); err != nil {
+		return nil, fmt.Errorf("listing the checker's flags (-flags): %w", err)
+	}
+	return defs, nil
+}
+
+// standaloneFlags are the checker's flags that -flags leaves out (x/tools'
+// analysisflags.printFlags: go vet does not pass them).
+var standaloneFlags = []checkerFlag{{Name: "fix", Bool: true}, {Name: "debug"}, {Name: "cpuprofile"}, {Name: "memprofile"}, {Name: "trace"}}
+
+// listArgs parses args as the checker does, with the flag package and the
+// checker's flags (defs and standaloneFlags): it returns the package patterns and the checker's -test
+// (default true). A flag the list lacks is an error.
+func listArgs(defs []checkerFlag, args []string) (patterns []string, tests bool, err error) {
+	fs := flag.NewFlagSet("statuspatch-lint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	test := new(bool)
+	*test = true
+	for _, d := range append(slices.Clip(defs), standaloneFlags...) {
+		switch {
+		case fs.Lookup(d.Name) != nil:
+		case d.Name == "test":
+			fs.BoolVar(test, "test", true, "")
+		case d.Bool:
+			fs.Bool(d.Name, false, "")
+		default:
+			fs.String(d.Name, "", "")
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, false, err
+	}
+	return fs.Args(), *test, nil
 }
 
 // readBaseline reads a baseline file. A missing file is an error: a typo

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,6 +94,18 @@ func TestBaselineInTheCommand(t *testing.T) {
 		if code != 3 || strings.Count(out, "adopt.go:") != 1 || !strings.Contains(out, "adopt.go:1:1: stale baseline entry: a call in two (") {
 			t.Errorf("%s after removing a write: exit status %d, want 3 and one stale entry:\n%s", mode, code, out)
 		}
+	}
+	// The same with a checker flag's value given apart: the listing of
+	// the packages parses it with the checker's own flags (-flags).
+	if out, code := lintIn(t, mod, bin, "-audit", "-c", "3", "-baseline", baseline, "./adopt"); code != 3 || !strings.Contains(out, "adopt.go:1:1: stale baseline entry: a call in two (") {
+		t.Errorf("-c 3 after removing a write: exit status %d, want 3 and the stale entry:\n%s", code, out)
+	}
+	defs, err := checkerFlags(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(defs, checkerFlag{Name: "c"}) || !slices.Contains(defs, checkerFlag{Name: "test", Bool: true}) {
+		t.Errorf("the checker's -flags lacks -c or the bool -test: %v", defs)
 	}
 	// Packages not analyzed keep their entries quiet.
 	if out, code := lintIn(t, mod, bin, "-audit", "-baseline="+baseline, "./controllers"); strings.Contains(out, "stale") {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -143,10 +145,12 @@ type jsonDiagnostic struct {
 
 // parseFixes returns one line per diagnostic with a suggested fix in the
 // checker's -json output (package -> analyzer -> diagnostics), the first
-// fix being the one -fix applies: `file:line: fixed: <fix>` at its first
-// edit, with the write it is for when that is elsewhere. A diagnostic
+// fix being the one -fix applies: `file:line: fixed: <fix>` at the status
+// write it is for, with where the fix edits when that is another line
+// (the first edit outside the file's imports: the checker sorts a fix's
+// edits by position, so an added import comes first). A diagnostic
 // reported in a package and again in its test variant is listed once.
-// files are the files the listed fixes edit first.
+// files are the files the listed fixes edit.
 func parseFixes(out []byte) (lines, files []string, err error) {
 	var byPkg map[string]map[string]json.RawMessage
 	if err := json.Unmarshal(out, &byPkg); err != nil {
@@ -169,15 +173,27 @@ func parseFixes(out []byte) (lines, files []string, err error) {
 				continue
 			}
 			fix := d.SuggestedFixes[0]
-			f := fixed{file: fix.Edits[0].Filename, line: lineOf(fix.Edits[0].Filename, fix.Edits[0].Start)}
-			at := fmt.Sprintf("%s:%d", f.file, f.line)
-			f.text = at + ": fixed: " + fix.Message
-			if write := trimColumn(d.Posn); write != at {
-				f.text += " (for the status write at " + write + ")"
+			at := trimColumn(d.Posn)
+			file, line, _ := cutInt(at) // for the order only
+			f := fixed{file: file, line: line, text: at + ": fixed: " + fix.Message}
+			edit := fix.Edits[0]
+			for _, e := range fix.Edits {
+				if e.Start >= importsEnd(e.Filename) {
+					edit = e
+					break
+				}
+			}
+			if where := fmt.Sprintf("%s:%d", edit.Filename, lineOf(edit.Filename, edit.Start)); where != at {
+				f.text += " (edit at " + where + ")"
 			}
 			if !seen[f.text] {
 				seen[f.text] = true
 				all = append(all, f)
+			}
+			for _, e := range fix.Edits {
+				if !slices.Contains(files, e.Filename) {
+					files = append(files, e.Filename)
+				}
 			}
 		}
 	}
@@ -190,11 +206,24 @@ func parseFixes(out []byte) (lines, files []string, err error) {
 	lines = make([]string, len(all))
 	for i, f := range all {
 		lines[i] = f.text
-		if !slices.Contains(files, f.file) {
-			files = append(files, f.file)
-		}
 	}
+	slices.Sort(files)
 	return lines, files, nil
+}
+
+// importsEnd is the byte offset in file where its package clause and
+// imports end (0 if the file cannot be parsed).
+func importsEnd(file string) int {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.ImportsOnly)
+	if err != nil {
+		return 0
+	}
+	end := f.Name.End()
+	for _, d := range f.Decls {
+		end = d.End()
+	}
+	return fset.Position(end).Offset
 }
 
 // lineOf is the line of a byte offset in file, read before the fix is

@@ -28,7 +28,7 @@ func Write(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
 `
 
 // statuspatch-lint -fix, as users run it on a copy of testdata/realmod:
-// it prints each fix at file:line, then the findings left and a summary,
+// it prints each fix at its write's file:line, then the findings left and a summary,
 // and exits non-zero while findings remain (3, as without -fix), 0 when
 // nothing is left.
 func TestFixSaysWhatItDidAndWhatIsLeft(t *testing.T) {
@@ -53,7 +53,7 @@ func TestFixSaysWhatItDidAndWhatIsLeft(t *testing.T) {
 		mod + "/audit/audit.go:19: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
 		mod + "/controllers/controllers.go:26: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
 		mod + "/fixable/fixable.go:13: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
-		mod + "/audit/audit.go:48: fixed: add .WithResourceVersion(deploy.ResourceVersion) to the status apply configuration (for the status write at " + mod + "/audit/audit.go:50)\n",
+		mod + "/audit/audit.go:50: fixed: add .WithResourceVersion(deploy.ResourceVersion) to the status apply configuration (edit at " + mod + "/audit/audit.go:48)\n",
 		mod + "/controllers/controllers.go:30:6: handwritten status write to Deployment",
 		"statuspatch-lint: fixed 7 status writes; the findings above are left",
 	} {

@@ -36,6 +36,7 @@ type migration struct {
 	keep       bool       // the anchor statement stays (its base is used elsewhere); the patcher is made after it
 	baseVar    *types.Var // the base's variable, when the anchor declares it
 	moved      map[*ast.CallExpr]bool
+	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -52,26 +53,11 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if !ok || !files.checked(call.Pos()) {
 		return nil, none, ""
 	}
-	client, ok := statusReceiver(call)
-	if !ok || len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb] {
-		return nil, none, "" // write options (field owner, dry run) have no patcher equivalent here
-	}
-	id, ok := ast.Unparen(call.Args[1]).(*ast.Ident)
-	if !ok {
-		return nil, none, ""
-	}
-	obj, ok := pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || namedOf(obj.Type()) == nil || namedOf(obj.Type()).Obj().Name() != w.kind.name {
-		return nil, none, ""
-	}
-	if _, isPtr := types.Unalias(obj.Type()).(*types.Pointer); !isPtr {
-		return nil, none, ""
-	}
 	p, ok := findPatcherIn(pass, w.kind, cfg.patchers)
 	if !ok {
-		return nil, none, ""
+		return nil, none, "" // the finding says to generate it
 	}
-	m := &migration{pass: pass, call: call, client: client, obj: obj}
+	m := &migration{pass: pass, call: call, audit: cfg.Audit}
 	for _, f := range pass.Files {
 		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
 			m.file = f
@@ -81,6 +67,17 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 		return nil, none, ""
 	}
 	m.path, _ = astutil.PathEnclosingInterval(m.file, call.Pos(), call.End())
+	client, ok := statusReceiver(call)
+	if !ok {
+		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.verb + "(...)")
+	}
+	if len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb] {
+		return nil, none, m.shapeWhy("the write has options, which Flush does not take")
+	}
+	m.client = client
+	if why := m.findObj(w.kind.name); m.obj == nil {
+		return nil, none, why
+	}
 	if why := m.findAnchor(w.verb); m.anchor == nil {
 		return nil, none, why
 	}
@@ -122,17 +119,18 @@ func (m *migration) findAnchor(verb string) string {
 	if verb == "Update" {
 		return m.findGet()
 	}
+	deepCopy := m.obj.Name() + ".DeepCopy()"
 	patch := ast.Unparen(m.call.Args[2])
 	if id, ok := patch.(*ast.Ident); ok {
 		// patch := client.MergeFrom(obj.DeepCopy())
 		v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 		def, val := m.definition(v)
 		if def == nil {
-			return ""
+			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		mf, ok := val.(*ast.CallExpr)
 		if !ok || !m.isMergeFrom(mf) || !m.isDeepCopyOfObj(mf.Args[0]) {
-			return ""
+			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		if m.uses(v) != 1 {
 			return "the patch " + v.Name() + " is used elsewhere"
@@ -142,16 +140,19 @@ func (m *migration) findAnchor(verb string) string {
 	}
 	mf, ok := patch.(*ast.CallExpr)
 	if !ok || !m.isMergeFrom(mf) {
-		return ""
+		return "" // another patch: the finding says what it is
 	}
 	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
 	if !ok {
-		return "" // MergeFrom(obj.DeepCopy()) at the write: an empty patch
+		if m.isDeepCopyOfObj(mf.Args[0]) {
+			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch)")
+		}
+		return m.shapeWhy("the base " + types.ExprString(mf.Args[0]) + " is not a variable")
 	}
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	def, val := m.definition(v)
 	if def == nil || !m.isDeepCopyOfObj(val) {
-		return "" // a base from a parameter or another function
+		return m.noBase(v, "base", deepCopy)
 	}
 	m.anchor, m.keep, m.baseVar = def, m.uses(v) != 1, v
 	return ""
@@ -235,7 +236,7 @@ func (m *migration) findGet() string {
 			return ""
 		}
 	}
-	return "" // an object read elsewhere: where its status changes start is not seen
+	return m.noGet()
 }
 
 // checksErr reports whether s is an if statement whose condition uses a

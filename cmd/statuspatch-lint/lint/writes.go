@@ -198,6 +198,12 @@ func calledName(c *ssa.CallCommon) string {
 // otherwise the kind is the interface type written at the call site (see
 // interfaceKind).
 func (t *tracer) objectKind(obj ssa.Value, apply bool) kind {
+	if mi, ok := obj.(*ssa.MakeInterface); ok {
+		// The argument's type as written (the call converts it to
+		// client.Object): when it is concrete, it is the kind, whatever
+		// the value came from (o.(*v1.Widget) from an event's object).
+		obj = mi.X
+	}
 	if !types.IsInterface(obj.Type()) {
 		return typeKind(obj.Type(), apply)
 	}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const fixLinesSrc = `package ctrl
+
+import (
+	"context"
+)
+
+func reconcile(ctx context.Context, w *Widget) error {
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(base))
+}
+`
+
+// A migration's fix adds an import, makes the patcher where the base was
+// taken and turns the write into Flush; the checker's -json lists the
+// edits sorted by position, the import first. The fixed: line is at the
+// write (line 10), naming where the fix starts in the code (line 8), not
+// the import.
+func TestFixedLineIsTheWrites(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ctrl.go")
+	if err := os.WriteFile(file, []byte(fixLinesSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	offset := func(s string) int { return strings.Index(fixLinesSrc, s) }
+	type edit struct {
+		Filename string `json:"filename"`
+		Start    int    `json:"start"`
+	}
+	diag := map[string]any{
+		"posn":    file + ":10:9",
+		"message": "handwritten status write to Widget",
+		"suggested_fixes": []map[string]any{{
+			"message": "move the status write onto WidgetStatusPatcher (NewWidgetStatusPatcher, then Flush)",
+			"edits": []edit{
+				{file, offset("\"context\"") + len("\"context\"")},
+				{file, offset("base :=")},
+				{file, offset("r.Status()")},
+			},
+		}},
+	}
+	out, err := json.Marshal(map[string]map[string]any{"example.com/op/ctrl": {"statuspatch": []any{diag}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, files, err := parseFixes(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := file + ":10: fixed: move the status write onto WidgetStatusPatcher (NewWidgetStatusPatcher, then Flush) (edit at " + file + ":8)"
+	if len(lines) != 1 || lines[0] != want {
+		t.Errorf("fixed lines:\n%q\nwant\n%q", lines, want)
+	}
+	if len(files) != 1 || files[0] != file {
+		t.Errorf("files %q, want [%s]", files, file)
+	}
+}
