@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -49,7 +50,7 @@ func (r *expecter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result
 	if r.expected != "" {
 		err := r.c.Get(ctx, client.ObjectKey{Namespace: w.Namespace, Name: r.expected}, &testv1.Gizmo{})
 		if apierrors.IsNotFound(err) {
-			return ctrl.Result{Requeue: true}, nil // the cache has not seen our create yet
+			return ctrl.Result{RequeueAfter: time.Second}, nil // the cache has not seen our create yet
 		}
 		if err != nil {
 			return ctrl.Result{}, err
