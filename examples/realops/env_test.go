@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -44,7 +45,7 @@ func start(t *testing.T, module string, addToScheme func(*runtime.Scheme) error)
 	if err := errors.Join(clientgoscheme.AddToScheme(scheme), addToScheme(scheme)); err != nil {
 		t.Fatalf("scheme for %s: %v", module, err)
 	}
-	return testenv.Start(t, testenv.WithFullAPI(), testenv.WithScheme(scheme),
+	return testenv.Start(t, testenv.WithFullAPI(), testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute), // a loaded machine
 		testenv.WithCRDDirectory(filepath.Join(moduleDir(t, module), "config", "crd", "bases")))
 }
 

@@ -10,49 +10,37 @@ import (
 	"github.com/ray-project/kuberay/ray-operator/controllers/ray"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
-// rayManager is the manager NewReconciler takes: the explorer's client, no
-// cache index (the explorer's client has no cache of the manager's), no events.
-type rayManager struct {
-	manager.Manager
-	c client.Client
-}
-
-func (m rayManager) GetClient() client.Client                        { return m.c }
-func (m rayManager) GetFieldIndexer() client.FieldIndexer            { return noIndex{} }
-func (m rayManager) GetEventRecorderFor(string) record.EventRecorder { return &record.FakeRecorder{} }
-
-type noIndex struct{}
-
-func (noIndex) IndexField(context.Context, client.Object, string, client.IndexerFunc) error {
-	return nil
-}
-
 func TestExploreRayCluster(t *testing.T) {
+	env := startRay(t)
+	explore.Check(t, rayScenario(func(mgr manager.Manager) error { // as main.go
+		return ray.NewReconciler(t.Context(), mgr, ray.RayClusterReconcilerOptions{}).SetupWithManager(mgr, 1)
+	}), explore.Options{Backend: explore.Server(env)})
+}
+
+// startRay runs the full API with KubeRay's CRDs and the namespace of the
+// scenario: Pods, unlike the other kinds, need theirs.
+func startRay(t *testing.T) *testenv.Env {
 	env := start(t, "github.com/ray-project/kuberay/ray-operator", rayv1.AddToScheme)
 	if err := env.Client.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ray"}}); err != nil {
-		t.Fatal(err) // Pods, unlike the other kinds, need their namespace
-	}
-	mgr, err := env.NewManager(manager.Options{})
-	if err != nil {
 		t.Fatal(err)
 	}
-	explore.Check(t, explore.Scenario{
-		Reconcilers: []explore.Reconciler{{
-			Name: "raycluster", For: &rayv1.RayCluster{},
-			Owns: []client.Object{&corev1.Pod{}, &corev1.Service{}, &corev1.Secret{}},
-			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { // as main.go builds it
-				return ray.NewReconciler(t.Context(), rayManager{mgr, named{c, new(int)}}, ray.RayClusterReconcilerOptions{})
-			},
-		}},
+	return env
+}
+
+// rayScenario is a RayCluster with a head and one worker, a user scaling
+// the workers to 2 at any point, and the operator's promise: one head Pod
+// and a worker Pod per replica.
+func rayScenario(setup func(manager.Manager) error) explore.Scenario {
+	return explore.Scenario{
+		Setup: setup,
 		Objects: []client.Object{&rayv1.RayCluster{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "ray", Name: "hello"},
 			Spec: rayv1.RayClusterSpec{
@@ -68,7 +56,7 @@ func TestExploreRayCluster(t *testing.T) {
 			rc.Spec.WorkerGroupSpecs[0].Replicas = ptr.To(int32(2))
 			return c.Update(ctx, rc)
 		}}},
-		Invariant: func(ctx context.Context, r client.Reader) error { // one head Pod, a worker Pod per replica
+		Invariant: func(ctx context.Context, r client.Reader) error {
 			rc, pods := &rayv1.RayCluster{}, &corev1.PodList{}
 			if err := errors.Join(r.Get(ctx, client.ObjectKey{Namespace: "ray", Name: "hello"}, rc),
 				r.List(ctx, pods, client.InNamespace("ray"), client.MatchingLabels{"ray.io/cluster": "hello"})); err != nil {
@@ -83,23 +71,7 @@ func TestExploreRayCluster(t *testing.T) {
 			}
 			return nil
 		},
-	}, explore.Options{Backend: explore.Server(env)})
-}
-
-// named names a generateName create as the server would, from a counter
-// (the same names in every schedule): the explorer records a write under
-// the name it is sent with, and KubeRay creates its Pods by generateName.
-type named struct {
-	client.Client
-	n *int
-}
-
-func (c named) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
-	if obj.GetName() == "" && obj.GetGenerateName() != "" {
-		*c.n++
-		obj.SetName(fmt.Sprintf("%s%05d", obj.GetGenerateName(), *c.n))
 	}
-	return c.Client.Create(ctx, obj, opts...)
 }
 
 func podTemplate(name string) corev1.PodTemplateSpec {

@@ -15,7 +15,7 @@ const explorePage = "../../docs/explore-your-operator.md"
 
 var (
 	exploreDir   = filepath.Join("..", "..", "examples", "realops")
-	exploreFiles = []string{"env_test.go", "rabbitmq_test.go", "ray_test.go"}
+	exploreFiles = []string{"env_test.go", "rabbitmq_test.go", "ray_test.go", "lws_test.go"}
 	goBlock      = regexp.MustCompile("(?s)```go\n(.*?)```")
 	shownFunc    = regexp.MustCompile(`(?s)\nfunc (start|TestExplore\w+)\(.*?\n}\n`)
 )

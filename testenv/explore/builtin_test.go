@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -72,6 +73,10 @@ type gizmoReconciler struct {
 	blind bool
 	// apply creates the Gizmo by server-side apply, not create.
 	apply bool
+	// adopt takes a Gizmo it has no record of as its own (deleting only
+	// one whose UID differs from a record): with staleParent, the bug needs
+	// a Gizmo replaced behind its back first.
+	adopt bool
 }
 
 func (r *gizmoReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -102,6 +107,8 @@ func (r *gizmoReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			recorded = string(g.UID)
 		case err != nil:
 			return ctrl.Result{}, err
+		case r.adopt && recorded == "":
+			recorded = string(g.UID)
 		case string(g.UID) != recorded:
 			// Replaced behind our back: delete it (that UID only), the
 			// next reconcile creates ours.
@@ -324,4 +331,43 @@ func TestServerUIDsDoNotDefeatPruning(t *testing.T) {
 		t.Fatalf("no schedule pruned of %d: the recorded UIDs made equal states differ", res.Schedules)
 	}
 	t.Logf("%d schedules, %d pruned", res.Schedules, res.Pruned)
+}
+
+// The missed case: after a kubectl replace --force of the child and
+// one stale read of the parent, a reconcile deletes the child the previous
+// reconcile created by server-side apply. The reconciler adopts a child it
+// has no record of, so without the replacement there is nothing to find;
+// "no delete of own creation" finds it from the built-in invariants, the
+// creation being an apply.
+func TestOwnDeleteOfAnAppliedChildAfterReplace(t *testing.T) {
+	rec := gizmoReconciler{staleParent: true, apply: true, adopt: true}
+	o := serverOptions(t)
+	o.Depth, o.Versions, o.StaleReads = 5, 2, 1
+	res, err := explore.Run(t.Context(), gizmoScenario(rec), o)
+	if err != nil || res.Violation != nil || !res.Exhausted {
+		t.Fatalf("without the replacement: want no violation and every schedule run, got %v, %+v", err, res)
+	}
+	res, err = explore.Run(t.Context(), gizmoScenario(rec, replaceGizmo), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantOwnDelete || !strings.Contains(v.Message, "after a stale read of Widget ns/w") {
+		t.Fatalf("want %s after a stale read of the Widget, got:\n%v", explore.InvariantOwnDelete, v)
+	}
+	t.Logf("found after %d schedules:\n%s", v.Schedules, v)
+	var by int
+	if _, err := fmt.Sscanf(v.Message[strings.Index(v.Message, "created by step "):], "created by step %d", &by); err != nil {
+		t.Fatalf("no creating step in %q: %v", v.Message, err)
+	}
+	replaced, applied := false, false
+	for _, st := range v.Steps {
+		replaced = replaced || st.Reconciler == "action replace-gizmo" && st.Index < by
+		for _, w := range st.Writes {
+			applied = applied || st.Index == by && w.Verb == "apply" && w.Object == "Gizmo ns/w" && w.Answer == "ok"
+		}
+	}
+	if !replaced || !applied {
+		t.Fatalf("want the Gizmo replaced before step %d and created by its apply (replaced %t, applied %t):\n%s", by, replaced, applied, v)
+	}
 }

@@ -99,9 +99,7 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	}
 	v := h.newest()
 	uncached := !api && r.uncachedRead(k.gvk, obj)
-	if at, listed := r.listedAt(k, h); !api && !uncached && listed {
-		v = at // the informer this step listed from
-	} else if !api && !uncached {
+	if !api && !uncached {
 		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k)))
 		r.cache.saw(k, v)
 	}

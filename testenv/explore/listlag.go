@@ -23,8 +23,12 @@ import (
 // those that give a different list, at most Options.Versions of them, as
 // it chooses a Get's lag (one lag of the seed). A point is one the
 // informer can be at: no object of the kind older than the cache has
-// served (informer.go), and once chosen, the step's later cached Gets of
-// the kind read from the same point.
+// served (informer.go). Once chosen, the List has served each object of
+// the kind at its version then, so later cached reads (Gets and Lists, in
+// this step or a later one) see that version or a newer one, never an
+// older: the informer may have moved on between two calls of one
+// reconcile, as a real one does (KubeRay lists its head Pods, then reads
+// the Pod its expectations wait for).
 
 // listPoint is a point a cached List of one kind may be served from.
 type listPoint struct {
@@ -76,10 +80,6 @@ func (r *run) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo
 			return true, err
 		}
 	}
-	if r.cur.listAt == nil {
-		r.cur.listAt = map[schema.GroupVersionKind]int{}
-	}
-	r.cur.listAt[gvk] = p.seq
 	for _, k := range kind {
 		h := r.hist[k]
 		v := versionAt(h, p.seq)
@@ -256,17 +256,4 @@ func listKind(list client.ObjectList, scheme *runtime.Scheme) (schema.GroupVersi
 	}
 	gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
 	return gvk, nil
-}
-
-// listedAt is the version a cached Get of k reads when the step listed k's
-// kind already: the List's point (ok), which the cache has served.
-func (r *run) listedAt(k objKey, h *history) (int, bool) {
-	if r.cur == nil {
-		return 0, false
-	}
-	seq, ok := r.cur.listAt[k.gvk]
-	if !ok {
-		return 0, false
-	}
-	return max(versionAt(h, seq), r.cache.lowest(k), r.floor[k]), true
 }

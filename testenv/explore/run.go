@@ -75,8 +75,6 @@ type stepState struct {
 	lags  []int          // the lag of each cached read
 	plan  []int          // replay: the lags to use
 	wrote bool
-	// listAt is, per kind, the point its cached List was served from.
-	listAt map[schema.GroupVersionKind]int
 	// action marks a user action's step.
 	action bool
 	// writesDone counts successful writes; crash is where the process

@@ -1,0 +1,132 @@
+package explore_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/statuspatch/statuspatch/testenv/explore"
+	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// expecter keeps one Gizmo per Widget with "scale expectations", as
+// KubeRay keeps its head Pod: it remembers, in memory, the Gizmo it
+// created, and creates none while a cached Get does not show that one.
+// listFirst lists the Gizmos before it checks the expectation (the order
+// of KubeRay's head Pod, the bug): the List may come from before the
+// create and the Get, a moment later, from after it, so the expectation is
+// met and the empty List makes a second Gizmo. Checking the expectation
+// first (the order of kube-controller-manager's ReplicaSet controller) is
+// correct: once a Get has shown the Gizmo, no later List of the same
+// informer can leave it out.
+type expecter struct {
+	c         client.Client
+	listFirst bool
+	expected  string
+}
+
+func (r *expecter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &testv1.Widget{}
+	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	var l testv1.GizmoList
+	list := func() error {
+		return r.c.List(ctx, &l, client.InNamespace(w.Namespace), client.MatchingLabels{"widget": w.Name})
+	}
+	if r.listFirst {
+		if err := list(); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	if r.expected != "" {
+		err := r.c.Get(ctx, client.ObjectKey{Namespace: w.Namespace, Name: r.expected}, &testv1.Gizmo{})
+		if apierrors.IsNotFound(err) {
+			return ctrl.Result{RequeueAfter: time.Second}, nil // the cache has not seen our create yet
+		}
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		r.expected = ""
+	}
+	if !r.listFirst {
+		if err := list(); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	if len(l.Items) > 0 {
+		return ctrl.Result{}, nil
+	}
+	g := &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: w.Namespace, GenerateName: w.Name + "-", Labels: map[string]string{"widget": w.Name}}}
+	if err := controllerutil.SetControllerReference(w, g, r.c.Scheme()); err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.c.Create(ctx, g); err != nil {
+		return ctrl.Result{}, err
+	}
+	r.expected = g.Name
+	return ctrl.Result{}, nil
+}
+
+func expecterScenario(listFirst bool) explore.Scenario {
+	s := scalerScenario(false) // its Widget and its invariant: one Gizmo
+	s.Reconcilers = []explore.Reconciler{{Name: "expecter", For: &testv1.Widget{}, Owns: []client.Object{&testv1.Gizmo{}},
+		New: func(c client.Client, _ client.Reader) reconcile.Reconciler {
+			return &expecter{c: c, listFirst: listFirst}
+		}}}
+	return s
+}
+
+// A cached List pins nothing: a Get later in the same reconcile may see a
+// newer version than the List did (the informer moved on in between), never
+// an older one. The expecter that lists before it checks its expectation
+// is found creating a second Gizmo, with the List that left the first out
+// and the Get that saw it in one step; the one that checks first passes
+// every schedule, each within what one informer per kind can serve.
+func TestLaggedListThenNewerGet(t *testing.T) {
+	res, err := explore.Run(t.Context(), expecterScenario(true), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantUser || !strings.Contains(v.Message, "2 Gizmos") {
+		t.Fatalf("list before expectations: want the user invariant broken by 2 Gizmos, got:\n%v", v)
+	}
+	t.Log(v)
+	listedThenGot := false
+	for _, st := range v.Steps {
+		missing := map[string]bool{}
+		for _, rd := range st.Reads {
+			if rd.Missing {
+				missing[rd.Object] = true
+			} else if !rd.List && missing[rd.Object] && rd.Version == rd.Newest {
+				listedThenGot = true // a Get, after the List, saw the newest
+			}
+		}
+	}
+	if !listedThenGot {
+		t.Fatalf("no step read the newest version of a Gizmo its List had left out:\n%s", v)
+	}
+
+	res, schedules, err := explore.RunSteps(t.Context(), expecterScenario(false), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("expectations before the list: want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
+	}
+	for _, steps := range schedules {
+		if err := monotonic(steps); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d schedules without violation", len(schedules))
+}
