@@ -4,21 +4,15 @@
 #
 #   use_release_proxy REPO VERSION WORKDIR
 #
-# After it: GOWORK=off; GOPROXY is the proxy, then the module cache's
+# After it: GOWORK=off; GOPROXY is the proxy, then the shared module cache's
 # download directory (offline copies of third-party modules), then the
 # original GOPROXY; GONOSUMDB skips the checksum database for this repository
-# only; GOMODCACHE is the caller's, from which every earlier copy of this
-# repository's modules is dropped, so a rebuilt version never meets a stale
-# one (GODEBUG=goindex=0 keeps the go command's module index from
-# remembering the earlier copy's files). Nothing else reads this
-# repository's modules from the module cache (the workspace and every
-# module in this checkout replace them by their directories). One module
-# cache means one source directory per third-party module, so the build
-# cache serves these runs what make tools, make test and make test-compat
-# compiled at the same versions with the same Go (the build cache keys on
-# source directories: a cache of its own compiled the Kubernetes
-# dependencies again, minutes on 2 cores). The lock below lives in
-# STATUSPATCH_INSTALL_CACHE (default ~/.cache/statuspatch-install-test).
+# only; GOMODCACHE is a cache of its own (STATUSPATCH_INSTALL_CACHE, default
+# ~/.cache/statuspatch-install-test/modcache) from which every earlier copy
+# of this repository's modules is dropped, so a rebuilt version never meets a
+# stale one (and GODEBUG=goindex=0 keeps the go command's module index from
+# remembering the earlier copy's files). The separate cache means the first run compiles the Kubernetes
+# dependencies once more: the build cache keys on source directories.
 #
 # Runs sharing that cache (hack/install-test.sh, hack/adopt-lines.sh,
 # hack/release.sh, hack/gomod.sh; two checkouts, a release while CI's install
@@ -42,40 +36,20 @@ lock_release_cache() {
 	_statuspatch_cache_locked=$cache
 }
 
-# drop_release_modules: this repository's modules out of GOMODCACHE.
-drop_release_modules() {
-	local d
-	for d in "$GOMODCACHE/github.com/statuspatch" "$GOMODCACHE/cache/download/github.com/statuspatch"; do
-		if [[ -e $d ]]; then chmod -R u+w "$d" && rm -rf "$d"; fi
-	done
-}
-
 use_release_proxy() {
 	local repo=$1 version=$2 work=$3
 	local cache=${STATUSPATCH_INSTALL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/statuspatch-install-test}
-	local upstream shared root_of_modproxy
+	local upstream shared d root_of_modproxy
 	lock_release_cache || return 1
 	# The modproxy that builds the proxy is this script's checkout's (a
 	# release's clone has the same one).
 	root_of_modproxy=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	upstream=$(GOWORK=off go env GOPROXY)
 	shared=$(GOWORK=off go env GOMODCACHE)
-	export GOMODCACHE=$shared
-	drop_release_modules
-	# The rebuilt copies leave the cache with the shell, still under the
-	# lock (a project of the caller's that requires a published release of
-	# ours downloads it again instead of meeting this checkout's copy).
-	if [[ -z ${_statuspatch_drop_on_exit:-} ]]; then
-		_statuspatch_drop_on_exit=1
-		_statuspatch_exit_before=
-		local trapped
-		trapped=$(trap -p EXIT)
-		if [[ -n $trapped ]]; then
-			eval "set -- $trapped"
-			_statuspatch_exit_before=$3
-		fi
-		trap 'drop_release_modules; eval "$_statuspatch_exit_before"' EXIT
-	fi
+	export GOMODCACHE=$cache/modcache
+	for d in "$GOMODCACHE/github.com/statuspatch" "$GOMODCACHE/cache/download/github.com/statuspatch"; do
+		if [[ -e $d ]]; then chmod -R u+w "$d" && rm -rf "$d"; fi
+	done
 	rm -rf "$work/proxy"
 	# modproxy is a program of the hack module (not published, not required
 	# by any published module): run it from there, outside the workspace,
