@@ -154,6 +154,7 @@ verify-generated: generate ## Regenerate (code, tidy go.mod files, the matrix's 
 	./hack/gomod.sh testenv mod tidy
 	./hack/gomod.sh examples mod tidy
 	./hack/compat.sh update
+	./hack/workspace-versions.sh cmd/statuspatch-lint/lint/testdata/realmod
 	@changes=$$(git status --porcelain); \
 	if [ -n "$$changes" ]; then \
 		echo "generated files or go.mod files are stale; run 'make verify-generated' and commit what it changed:"; echo "$$changes"; \

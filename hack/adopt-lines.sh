@@ -18,7 +18,9 @@ version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/t
 [[ -n $version ]] || { echo "adopt-lines: cannot read the version testenv/go.mod requires" >&2; exit 1; }
 
 # line  controller-runtime  k8s.io  go line  the user's Go. The versions and
-# Go are hack/compat.sh's lines (hack/check-docs.sh compares them).
+# Go are hack/compat.sh's lines (hack/check-docs.sh compares them): in the
+# one module cache (hack/modproxy-env.sh) the build cache then serves each
+# line's compile of controller-runtime and client-go from test-compat's.
 LINES=(
 	"v0.22 v0.22.0 v0.34.0 1.24.0 go1.24.13"
 	"v0.23 v0.23.3 v0.35.4 1.25.0 go1.25.14"
@@ -26,10 +28,10 @@ LINES=(
 )
 K8S=(api apimachinery client-go)
 
-work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
+work=$(mktemp -d)
+trap 'release_proxy_done; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 use_release_proxy "$root" "$version" "$work" >/dev/null
 
 # The README's go get lines, as written.

@@ -51,29 +51,23 @@ alternate() {
 		fi
 		GOWORK=off go mod tidy -modfile="$rel"
 		if [[ $dir == testenv ]]; then
-			workspace_versions "$rel" "$cr" "$k8s"
+			at_workspace_line "$rel" "$cr" "$k8s"
 		fi
 	)
 }
 
-# workspace_versions MODFILE CR K8S (in testenv): at the line the workspace
+# workspace_versions (hack/workspace-versions.sh): at the line the workspace
 # builds (examples/go.mod pins it), every module of testenv's graph takes the
-# version the workspace builds it at, not tidy's lower one (golang.org/x/*,
-# prometheus, ...): then make test's compile of testenv's dependencies (the
-# API server's libraries, minutes on a cold machine) is this line's compile
-# too, and CI does it once. Other lines are left as tidy made them.
-workspace_versions() {
-	local rel=$1 cr=$2 k8s=$3 ws reqs=() path version
+# version the workspace builds it at, so make test's compile of testenv's
+# dependencies is this line's compile too. Other lines are left as tidy made
+# them.
+# shellcheck source=hack/workspace-versions.sh
+source hack/workspace-versions.sh
+at_workspace_line() {
+	local rel=$1 cr=$2 k8s=$3 ws
 	ws=$(go list -m -f '{{.Path}} {{.Version}}' all)
 	grep -qx "sigs.k8s.io/controller-runtime $cr" <<<"$ws" && grep -qx "k8s.io/api $k8s" <<<"$ws" || return 0
-	while read -r path version; do
-		[[ -n $version && $path != github.com/statuspatch/* ]] || continue
-		reqs+=(-require="$path@$version")
-	done < <(join <(sort <<<"$ws") <(GOWORK=off go list -modfile="$rel" -m -f '{{.Path}} {{.Version}}' all | sort) | awk '$2 != $3 { print $1, $2 }')
-	((${#reqs[@]})) || return 0
-	echo "  testenv at the workspace's versions: ${reqs[*]#-require=}" >&2
-	GOWORK=off go mod edit -modfile="$rel" "${reqs[@]}"
-	GOWORK=off go mod tidy -modfile="$rel"
+	workspace_versions "$rel"
 }
 
 update() {

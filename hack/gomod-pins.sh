@@ -11,7 +11,10 @@
 #                       and newcomer tests adopt into: pinned like a real
 #                       kubebuilder v4 project (go 1.25.0, controller-runtime
 #                       v0.23.3, k8s.io v0.35.4, with replace directives):
-#                       hack/compat.sh's v0.23 line
+#                       hack/compat.sh's v0.23 line, whose compile of the
+#                       API server's libraries with go1.25.14 (the same
+#                       module cache: hack/modproxy-env.sh) the build cache
+#                       then serves to these tests too
 
 # requirements prints "path version" for every require of ./go.mod;
 # replaces prints every replace directive, one a line; golines the go and

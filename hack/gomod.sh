@@ -13,10 +13,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
 shift
 version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")
-work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
+work=$(mktemp -d)
+trap 'release_proxy_done; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 use_release_proxy "$root" "$version" "$work" >/dev/null
 cd "$root/$dir"
 # go.sum lines for this repository's modules belong to a release commit

@@ -55,8 +55,10 @@ die() { echo "install-test: $*" >&2; exit 1; }
 start=$(date +%s)
 step() { echo; echo "=== install-test: $* ($(( $(date +%s) - start ))s)"; }
 
+# shellcheck source=hack/modproxy-env.sh
+source "$root/hack/modproxy-env.sh"
 work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'release_proxy_done; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
 step "the user's Go ($user_go) and this machine's Go 1.26, in PATH"
 host_go=$(GOTOOLCHAIN=local go env GOVERSION)
@@ -69,8 +71,6 @@ ln -s "$user_goroot/bin/go" "$work/path/go"
 ln -s "$user_goroot/bin/gofmt" "$work/path/gofmt"
 ln -s "$(GOTOOLCHAIN=local go env GOROOT)/bin/go" "$work/path/$host_go"
 
-# shellcheck source=hack/modproxy-env.sh
-source "$root/hack/modproxy-env.sh"
 step "module proxy at $version"
 use_release_proxy "$root" "$version" "$work"
 unset KUBEBUILDER_ASSETS GOROOT

@@ -68,10 +68,10 @@ unset CONTROLLER_GEN ENVTEST GOLANGCI_LINT LOCALBIN KUSTOMIZE STATUSPATCH_GEN ST
 start=$(date +%s)
 step() { echo; echo "=== newcomer-test: $* ($(($(date +%s) - start))s)"; }
 
-work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 # shellcheck source=hack/modproxy-env.sh
 source "$root/hack/modproxy-env.sh"
+work=$(mktemp -d)
+trap 'release_proxy_done; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 # shellcheck source=hack/gomod-pins.sh
 source "$root/hack/gomod-pins.sh"
 # The user's Go is the line's, as hack/install-test.sh sets it up:

@@ -81,7 +81,13 @@ if [[ -n $(git -C "$root" status --porcelain) ]]; then
 fi
 
 work=$(mktemp -d)
-cleanup() { chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; }
+# release_proxy_done (hack/modproxy-env.sh, sourced below) drops the
+# proxy's copies of this repository's modules from the module cache.
+cleanup() {
+	if declare -F release_proxy_done >/dev/null; then release_proxy_done; fi
+	chmod -R u+w "$work" 2>/dev/null
+	rm -rf "$work"
+}
 trap cleanup EXIT
 clone=${keep:-$work/repo}
 if [[ -n $keep ]]; then
