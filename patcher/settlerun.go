@@ -87,7 +87,19 @@ func (a *retryAttempt[T]) Read(ctx context.Context) (bool, error) {
 		switch {
 		case ctx.Err() != nil:
 			return false, &WriteOutcomeUnknownError{Object: a.p.id(), Why: "the context ended before the object could be read back", Cause: err}
-		case apierrors.IsNotFound(err) || errors.Is(err, ErrStaleCache):
+		case errors.Is(err, ErrStaleCache):
+			// The reader lags behind this process's own earlier write,
+			// so its read cannot show whether this write was stored, and
+			// a StaleCacheError would say nothing was sent. The status
+			// subresource, never served from a cache, can.
+			server, ok := a.p.serverRead(ctx)
+			if !ok {
+				return false, &WriteOutcomeUnknownError{Object: a.p.id(),
+					Why: fmt.Sprintf("the object read back is older than this process's own last write to it (%v), and the status subresource could not be read", err), Cause: a.conflict}
+			}
+			a.fresh = server
+			return true, nil
+		case apierrors.IsNotFound(err):
 			return false, err
 		}
 		// The write may be stored (its resend got the 409): a read error
