@@ -179,7 +179,7 @@ func (r *Reconciler) baseFromCaller(ctx context.Context, w, base *v1.Widget) err
 
 func (r *Reconciler) updateGiven(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of updateGiven: the patcher is made where its callers read it; move the write there\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of updateGiven: it has no caller in the package \(the patcher is made where its callers read it; move the write there\)\)$`
 }
 
 func (r *Reconciler) writer(ctx context.Context, w *v1.Widget) error {
