@@ -32,9 +32,9 @@ type migration struct {
 	client     ast.Expr
 	clientText string // the patcher's client: client, or its embedded client.Client
 	obj        *types.Var
-	anchor     ast.Stmt   // where the patcher is made
-	keep       bool       // the anchor statement stays (its base is used elsewhere); the patcher is made after it
-	baseVar    *types.Var // the base's variable, when the anchor declares it
+	anchor     ast.Stmt      // where the patcher is made
+	keep       bool          // the anchor statement stays (its base is used elsewhere); the patcher is made after it
+	baseVar    *types.Var    // the base's variable, when the anchor declares it
 	helper     *ast.FuncDecl // the helper whose parameter obj is, when its callers make the patcher
 	moved      map[*ast.CallExpr]bool
 	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
