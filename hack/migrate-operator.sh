@@ -95,7 +95,8 @@ run_suites() {
 	local log=$work/$op-suites-$1.log rc=0 t0=$SECONDS
 	suites >"$log" 2>&1 || rc=$?
 	grep -E '^(ok|FAIL|---) ' "$log" | grep -v -e '--- PASS' || true
-	specs() { sed -nE "s/.* ([0-9]+) $1 \| .*/\1/p" "$log" | awk '{n+=$1} END {print n+0}'; }
+	# Ginkgo colours its summary: the escapes out first
+	specs() { sed -E 's/\x1b\[[0-9;]*m//g' "$log" | sed -nE "s/.* ([0-9]+) $1 \| .*/\1/p" | awk '{n+=$1} END {print n+0}'; }
 	echo "suites $1 (exit status $rc, $((SECONDS - t0)) s; the log: $log): $(grep -c '^ok ' "$log") packages ok, $(grep -c '^FAIL' "$log") FAIL lines; Go tests and subtests: $(grep -c -e '--- PASS' "$log") passed, $(grep -c -e '--- FAIL' "$log") failed; Ginkgo specs: $(specs Passed) passed, $(specs Failed) failed"
 	return $rc
 }
