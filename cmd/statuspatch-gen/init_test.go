@@ -318,3 +318,43 @@ func TestInitDryRunTidy(t *testing.T) {
 		compareTrees(t, "after -dry-run", readTree(t, dir), before)
 	}
 }
+
+// TestInitGolangciYaml: a project whose golangci-lint configuration is
+// .golangci.yaml (golangci-lint reads it when there is no .golangci.yml)
+// gets the plugin's lint route and edits as with .golangci.yml: the same
+// Makefile and configuration as testdata/init/v4.15/after, under its own
+// name, and .custom-gcl.yml removed; a second run changes nothing.
+func TestInitGolangciYaml(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	if err := os.Rename(filepath.Join(dir, ".golangci.yml"), filepath.Join(dir, ".golangci.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	after := filepath.Join("testdata", "init", "v4.15", "after")
+	for got, want := range map[string]string{"Makefile": "Makefile", ".golangci.yaml": ".golangci.yml"} {
+		g, err := os.ReadFile(filepath.Join(dir, got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := os.ReadFile(filepath.Join(after, want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s after init is not testdata/init/v4.15/after/%s:\n%s", got, want, unifiedDiff(want, string(w), string(g), false))
+		}
+	}
+	for _, gone := range []string{".golangci.yml", ".custom-gcl.yml"} {
+		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s after init: %v, want it absent", gone, err)
+		}
+	}
+	out.Reset()
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil || !strings.Contains(out.String(), "nothing to change") {
+		t.Errorf("second run: %v, want nothing to change:\n%s", err, out.String())
+	}
+}
