@@ -193,7 +193,7 @@ func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clie
 				return false
 			}
 			c.obj = v
-			var clientExpr ast.Expr = recv
+			clientExpr := recv
 			if !recvRoot {
 				clientExpr = call.Args[index]
 			}
