@@ -36,6 +36,7 @@ type migration struct {
 	keep       bool          // the anchor statement stays (its base is used elsewhere); the patcher is made after it
 	baseVar    *types.Var    // the base's variable, when the anchor declares it
 	helper     *ast.FuncDecl // the helper whose parameter obj is, when its callers make the patcher
+	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch
 	moved      map[*ast.CallExpr]bool
 	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 }
@@ -82,7 +83,7 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if why := m.findAnchor(w.verb); m.anchor == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
-		if m.helper = m.helperDecl(); w.verb != "Update" || m.helper == nil {
+		if m.helper = m.helperDecl(); m.helper == nil || w.verb != "Update" && !m.baseIsParam() {
 			return nil, none, why
 		}
 	}

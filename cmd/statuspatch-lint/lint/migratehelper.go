@@ -21,7 +21,11 @@ import (
 // read: findGet) and passes it. Every caller must move, or none does: the
 // helper is unexported, every use of it is a call seen in the package, no
 // test file of the package calls it (Config.TestRefs, or the test files
-// loaded), and each call's object has the shape a direct write needs.
+// loaded), and each call's object has the shape a direct write needs. A
+// Patch with client.MergeFrom(base), base a parameter used only there,
+// moves the same way: the base parameter and each call's base argument
+// go, and the caller's base := obj.DeepCopy() is where it makes the
+// patcher (callerAnchor).
 
 // helperDecl returns the declaration of the function of which m.obj is a
 // parameter, when the write is an Update in that declaration's body.
@@ -206,7 +210,7 @@ func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clie
 				return false
 			}
 			c.clientText = types.ExprString(clientExpr) + clientRest
-			if w := c.findGet(); c.anchor == nil {
+			if w := m.callerAnchor(c); c.anchor == nil {
 				problem = fmt.Sprintf("its caller at line %d: %s", line, w)
 				return false
 			}
@@ -236,10 +240,18 @@ func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clie
 	}
 	for _, hc := range callers {
 		moved := map[*ast.CallExpr]bool{}
+		bases := map[*types.Var]int{}
 		for _, c := range hc.calls {
 			moved[c.call] = true
+			if c.baseVar != nil {
+				bases[c.baseVar]++
+			}
 		}
 		for _, c := range hc.calls {
+			if c.baseVar != nil {
+				// base := obj.DeepCopy() goes when the calls are its only uses.
+				c.keep = c.uses(c.baseVar) != bases[c.baseVar]
+			}
 			c.moved = moved
 			if w := c.checkMutations(); w != "" {
 				return nil, fmt.Sprintf("its caller at line %d: %s", m.pass.Fset.Position(c.call.Pos()).Line, w)
@@ -298,4 +310,46 @@ func (m *migration) params() []*types.Var {
 		}
 	}
 	return vs
+}
+
+// baseIsParam reports whether the write is c.Status().Patch(ctx, obj,
+// client.MergeFrom(base)) with base a parameter of the helper too, and sets
+// m.baseParam: each caller's base := obj.DeepCopy() is where it makes the
+// patcher.
+func (m *migration) baseIsParam() bool {
+	mf, ok := ast.Unparen(m.call.Args[2]).(*ast.CallExpr)
+	if !ok || !m.isMergeFrom(mf) {
+		return false
+	}
+	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v == m.obj || m.paramOf(v) != m.helper.Name.Name || m.uses(v) != 1 {
+		return false
+	}
+	m.baseParam = v
+	return true
+}
+
+// callerAnchor sets c.anchor, where the caller makes the patcher: for an
+// Update, its read of the object (findGet); for a Patch whose base the
+// helper takes, the caller's base := obj.DeepCopy() in a block enclosing
+// the call. It returns why there is none.
+func (m *migration) callerAnchor(c *migration) string {
+	if m.baseParam == nil {
+		return c.findGet()
+	}
+	i := slices.Index(m.params(), m.baseParam)
+	id, ok := ast.Unparen(c.call.Args[i]).(*ast.Ident)
+	if !ok {
+		return "the base " + types.ExprString(c.call.Args[i]) + " is not a variable"
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if def, val := c.definition(v); def != nil && c.isDeepCopyOfObj(val) {
+		c.anchor, c.baseVar = def, v
+		return ""
+	}
+	return c.noBase(v, "base", c.obj.Name()+".DeepCopy()")
 }

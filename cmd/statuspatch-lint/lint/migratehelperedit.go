@@ -25,19 +25,27 @@ func (m *migration) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*help
 	}
 	var edits []analysis.TextEdit
 	edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0])))})
-	for _, field := range fd.Type.Params.List {
-		if !slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return m.pass.TypesInfo.Defs[n] == m.obj }) {
-			continue
-		}
+	params := fd.Type.Params
+	var all []string
+	for _, field := range params.List {
 		var parts []string
 		for _, n := range field.Names {
-			if m.pass.TypesInfo.Defs[n] == m.obj {
+			switch m.pass.TypesInfo.Defs[n] {
+			case m.obj:
 				parts = append(parts, name+" *"+qual+p.Type)
-			} else {
-				parts = append(parts, n.Name+" "+types.ExprString(field.Type))
+			case m.baseParam:
+			default:
+				parts = append(parts, n.Name+" "+m.source(field.Type))
 			}
 		}
-		edits = append(edits, analysis.TextEdit{Pos: field.Pos(), End: field.End(), NewText: []byte(strings.Join(parts, ", "))})
+		all = append(all, parts...)
+		if m.baseParam == nil && slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return m.pass.TypesInfo.Defs[n] == m.obj }) {
+			edits = append(edits, analysis.TextEdit{Pos: field.Pos(), End: field.End(), NewText: []byte(strings.Join(parts, ", "))})
+		}
+	}
+	if m.baseParam != nil {
+		// The base parameter goes: the parameter list is written anew.
+		edits = append(edits, analysis.TextEdit{Pos: params.Opening + 1, End: params.Closing, NewText: []byte(strings.Join(all, ", "))})
 	}
 	// The object, for the rest of the body, when it uses it beside the write.
 	used := false
@@ -57,6 +65,10 @@ func (m *migration) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*help
 		imports[m.file] = true
 	}
 	objIndex := slices.IndexFunc(m.params(), func(v *types.Var) bool { return v == m.obj })
+	baseIndex := -1
+	if m.baseParam != nil {
+		baseIndex = slices.Index(m.params(), m.baseParam)
+	}
 	for _, hc := range callers {
 		made := map[ast.Stmt]bool{}
 		for _, c := range hc.calls {
@@ -72,11 +84,42 @@ func (m *migration) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*help
 			if !made[c.anchor] {
 				made[c.anchor] = true
 				ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", cname, cqual, p.Type, c.clientText, c.obj.Name())
-				edits = append(edits, analysis.TextEdit{Pos: c.anchor.End(), End: c.anchor.End(), NewText: []byte("\n" + c.indent(c.anchor.Pos()) + ctor)})
+				if c.keep || c.baseVar == nil {
+					edits = append(edits, analysis.TextEdit{Pos: c.anchor.End(), End: c.anchor.End(), NewText: []byte("\n" + c.indent(c.anchor.Pos()) + ctor)})
+				} else {
+					edits = append(edits, analysis.TextEdit{Pos: c.anchor.Pos(), End: c.anchor.End(), NewText: []byte(ctor)})
+				}
 			}
-			arg := c.call.Args[objIndex]
-			edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cname)})
+			if m.baseParam == nil {
+				arg := c.call.Args[objIndex]
+				edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cname)})
+				continue
+			}
+			// The base argument goes: the arguments are written anew.
+			var args []string
+			for i, a := range c.call.Args {
+				switch {
+				case i == objIndex:
+					args = append(args, cname)
+				case i != baseIndex:
+					args = append(args, c.source(a))
+				}
+			}
+			last := c.call.Args[len(c.call.Args)-1]
+			edits = append(edits, analysis.TextEdit{Pos: c.call.Args[0].Pos(), End: last.End(), NewText: []byte(strings.Join(args, ", "))})
 		}
 	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with New" + p.Type + ", then Flush)", TextEdits: edits}, ""
+}
+
+// source returns n's text in its file (types.ExprString of an expression
+// when the file cannot be read).
+func (m *migration) source(n ast.Expr) string {
+	tf := m.pass.Fset.File(n.Pos())
+	if tf != nil {
+		if src, err := m.pass.ReadFile(tf.Name()); err == nil && tf.Offset(n.End()) <= len(src) {
+			return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
+		}
+	}
+	return types.ExprString(n)
 }

@@ -87,6 +87,35 @@ func (r *Reconciler) direct(ctx context.Context, key client.ObjectKey) error {
 	return r.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
+// A helper that patches with the base its callers take: the base goes,
+// the patcher is made in its place (kept when the caller uses it too).
+func (r *Reconciler) resize(ctx context.Context, key client.ObjectKey, n int) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Size = n
+	return r.patchStatus(ctx, w, base)
+}
+
+func (r *Reconciler) resizeIfChanged(ctx context.Context, key client.ObjectKey, n int) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Size = n
+	if base.Status.Size == n {
+		return nil
+	}
+	return r.patchStatus(ctx, w, base)
+}
+
+func (r *Reconciler) patchStatus(ctx context.Context, w, base *v1.Widget) error {
+	return r.client.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
 // SparkConnect's shape: the helper decides (and changes the status)
 // before writing; the object shares its parameter field with the old one.
 type ConnReconciler struct {

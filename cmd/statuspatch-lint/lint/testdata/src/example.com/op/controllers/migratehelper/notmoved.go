@@ -157,3 +157,17 @@ func (r *Reconciler) writeReadWrite(ctx context.Context, key client.ObjectKey, w
 	w.Status.Ready = true
 	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: the status write of w at line 151 has no read of w before it in this function, and the writes of w in this function move together\)$`
 }
+
+// A caller whose base is not a copy of the object it passes.
+func (r *Reconciler) otherBase(ctx context.Context, key client.ObjectKey, other *v1.Widget) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return r.patchFrom(ctx, w, other)
+}
+
+func (r *Reconciler) patchFrom(ctx context.Context, w, base *v1.Widget) error {
+	return r.client.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is a parameter of patchFrom: its caller at line 168: the base other is a parameter of otherBase: the patcher is made where its callers take it; move the write there\)$`
+}
