@@ -173,6 +173,14 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 		return nil, nil, err
 	}
 	newMakefile, err := editMakefile(filepath.Join(dir, "Makefile"), makefile, version, golangci)
+	var wiring *golangciWiringError
+	if golangci && errors.As(err, &wiring) {
+		// golangci-lint is installed or run otherwise than kubebuilder's
+		// scaffold does: no plugin, lint-status in make lint.
+		golangci = false
+		notes = append(notes, "statuspatch-gen init: "+wiring.Error()+": make lint runs lint-status, and golangci-lint and "+cfgName+" stay as they are (docs/kubebuilder.md)")
+		newMakefile, err = editMakefile(filepath.Join(dir, "Makefile"), makefile, version, golangci)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

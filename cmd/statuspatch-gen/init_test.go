@@ -358,3 +358,45 @@ func TestInitGolangciYaml(t *testing.T) {
 		t.Errorf("second run: %v, want nothing to change:\n%s", err, out.String())
 	}
 }
+
+// TestInitGolangciOtherWiring: a golangci-lint configuration beside a
+// Makefile that installs golangci-lint otherwise than kubebuilder's
+// scaffold (spark-operator's GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint-
+// $(GOLANGCI_LINT_VERSION)): init does not refuse the project; it says
+// why, adds lint-status to make lint as without a configuration, and
+// leaves golangci-lint, the configuration and .custom-gcl.yml as they are.
+func TestInitGolangciOtherWiring(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	if err := os.Rename(filepath.Join(dir, ".golangci.yml"), filepath.Join(dir, ".golangci.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	mk := filepath.Join(dir, "Makefile")
+	b, err := os.ReadFile(mk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const kb, spark = "GOLANGCI_LINT = $(LOCALBIN)/golangci-lint\n", "GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)\n"
+	if !bytes.Contains(b, []byte(kb)) {
+		t.Fatalf("testdata's Makefile has no %q", kb)
+	}
+	writeFile(t, mk, strings.Replace(string(b), kb, spark, 1))
+	before := readTree(t, dir)
+	var out bytes.Buffer
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+		t.Fatalf("init refused: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "no GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint line") || !strings.Contains(out.String(), "make lint runs lint-status, and golangci-lint and .golangci.yaml stay as they are") {
+		t.Errorf("init does not say why it leaves golangci-lint:\n%s", out.String())
+	}
+	after := readTree(t, dir)
+	for _, same := range []string{".golangci.yaml", ".custom-gcl.yml"} {
+		if after[same] == "" || after[same] != before[same] {
+			t.Errorf("%s changed or is gone", same)
+		}
+	}
+	got := after["Makefile"]
+	if !strings.Contains(got, spark) || !strings.HasSuffix(got, makefileBlock("v0.1.0", false)) {
+		t.Errorf("the Makefile does not keep its golangci-lint line and end with the block without the plugin:\n%s", got)
+	}
+}
