@@ -62,33 +62,46 @@ spark-operator)
 	commit=38082f3318e9d33f3e4a940c7cf165df6e40b422
 	tree=
 	# its unit-test target's go test line (test/e2e is a module of its own)
-	suites() { go test -count=1 $(go list ./... | grep -v -e /drift); }
+	suites() { go test -count=1 -v $(go list ./... | grep -v -e /drift); }
 	# make generate also runs python-api (containers): the patchers alone,
 	# then manifests (controller-gen loads ./internal/..., which now
 	# imports them)
 	generate() { make generate-patchers manifests; }
+	hand_edits() { :; }
 	after_make() { make setup-envtest; }
 	;;
 project-v4-with-plugins)
 	git_dir=${KUBEBUILDER_GIT:?set KUBEBUILDER_GIT to a kubebuilder git checkout holding tag v4.13.1}
 	commit=1c484f91df846970e72b0344cca86c5c98845ea8
 	tree=testdata/project-v4-with-plugins
-	suites() { go test -count=1 $(go list ./... | grep -v /e2e); }
+	suites() { go test -count=1 -v $(go list ./... | grep -v /e2e); }
 	generate() { make generate; }
 	# init's starter test needs two values its reconciler requires (an
 	# image environment variable, a container port), filled as the
 	# operator's own memcached_controller_test.go fills them: the one hand
-	# edit; then the operator's own make test.
-	after_make() {
+	# edit, before the suites run again (they include the starter test);
+	# then the operator's own make test.
+	hand_edits() {
 		sed -i 's|^\t// TODO(user): set the spec fields your reconciler needs.$|&\n\tobj.Spec.ContainerPort = 11211\n\tt.Setenv("MEMCACHED_IMAGE", "example.com/image:test")|' internal/controller/memcached_testenv_test.go
 		grep -q 'MEMCACHED_IMAGE' internal/controller/memcached_testenv_test.go || die "the starter test has no TODO line to fill"
 		commit_all "starter test TODOs"
-		make test
 	}
+	after_make() { make test; }
 	;;
 *) die "unknown operator $op: spark-operator or project-v4-with-plugins" ;;
 esac
 src=$work/$op
+# run_suites before|after: the operator's suites, verbose into
+# $work/$op-suites-<when>.log, and a summary line with the counts.
+run_suites() {
+	local log=$work/$op-suites-$1.log rc=0 t0=$SECONDS
+	suites >"$log" 2>&1 || rc=$?
+	grep -E '^(ok|FAIL|---) ' "$log" | grep -v -e '--- PASS' || true
+	# Ginkgo colours its summary: the escapes out first
+	specs() { sed -E 's/\x1b\[[0-9;]*m//g' "$log" | sed -nE "s/.* ([0-9]+) $1 \| .*/\1/p" | awk '{n+=$1} END {print n+0}'; }
+	echo "suites $1 (exit status $rc, $((SECONDS - t0)) s; the log: $log): $(grep -c '^ok ' "$log") packages ok, $(grep -c '^FAIL' "$log") FAIL lines; Go tests and subtests: $(grep -c -e '--- PASS' "$log") passed, $(grep -c -e '--- FAIL' "$log") failed; Ginkgo specs: $(specs Passed) passed, $(specs Failed) failed"
+	return $rc
+}
 
 step "source: $git_dir at $commit${tree:+ ($tree)} into $src"
 git --git-dir="$git_dir" cat-file -e "$commit^{commit}" 2>/dev/null || die "$git_dir has no commit $commit"
@@ -118,7 +131,7 @@ assets=$(bin/testenv-assets use --etcd -p path 1.35.x)
 export KUBEBUILDER_ASSETS=$assets
 
 step "before: the operator's suites on envtest ($assets)"
-suites
+run_suites before
 
 step "statuspatch-gen init"
 printf '\n// statuspatch trial: this checkout\nreplace github.com/statuspatch/statuspatch => %s\n\nreplace github.com/statuspatch/statuspatch/testenv => %s/testenv\n' "$root" "$root" >>go.mod
@@ -143,6 +156,7 @@ echo "handwritten status writes left: $(writes) (statuspatch-lint -fix exit stat
 
 step "after: go vet, the suites, the Makefile"
 go vet ./...
-suites
+hand_edits
+run_suites after
 after_make
 step "done"

@@ -22,9 +22,10 @@ const initUsage = `usage: statuspatch-gen init [-dry-run] [-version vX.Y.Z] [-ti
 Adopts statuspatch in the kubebuilder v4 project in DIR (default .): the
 Makefile's statuspatch block (generate-patchers before generate and
 manifests), testenv-assets in place of setup-envtest, the golangci-lint
-plugin when .golangci.yml exists (else lint-status in make lint), a starter
-test on testenv for the first kind's reconciler, then go get and go mod
-tidy. A second run changes nothing. See docs/kubebuilder.md.
+plugin when .golangci.yml (or .golangci.yaml) exists (else lint-status in
+make lint), a starter test on testenv for the first kind's reconciler,
+then go get and go mod tidy. A second run changes nothing. See
+docs/kubebuilder.md.
 
 Flags:`
 
@@ -128,6 +129,18 @@ func binaryVersion() string {
 	return ""
 }
 
+// golangciConfig returns the name of the project's golangci-lint YAML
+// configuration, in golangci-lint's order: .golangci.yml, then
+// .golangci.yaml; "" when there is neither.
+func golangciConfig(dir string) string {
+	for _, name := range []string{".golangci.yml", ".golangci.yaml"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return name
+		}
+	}
+	return ""
+}
+
 // planInit reads the project and computes every edit, writing nothing.
 func planInit(dir, version string) ([]fileEdit, []string, error) {
 	proj, err := readProject(dir)
@@ -137,7 +150,8 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 	var edits []fileEdit
 	var notes []string
 	golangci := false
-	if yml, err := readText(dir, ".golangci.yml"); err == nil {
+	cfgName := golangciConfig(dir)
+	if yml, err := readText(dir, cfgName); cfgName != "" && err == nil {
 		// statuspatch's golangci-plugin build is golangci-lint v2: it reads
 		// version "2" configurations only.
 		var cfg struct {
@@ -145,7 +159,7 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 		}
 		golangci = yaml.Unmarshal([]byte(yml), &cfg) == nil && cfg.Version == "2"
 		if !golangci {
-			notes = append(notes, "statuspatch-gen init: .golangci.yml is not a golangci-lint v2 configuration (version: \"2\"): make lint runs lint-status, and golangci-lint stays as it is")
+			notes = append(notes, "statuspatch-gen init: "+cfgName+" is not a golangci-lint v2 configuration (version: \"2\"): make lint runs lint-status, and golangci-lint stays as it is")
 		}
 	}
 	add := func(path, old, new string) {
@@ -159,21 +173,29 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 		return nil, nil, err
 	}
 	newMakefile, err := editMakefile(filepath.Join(dir, "Makefile"), makefile, version, golangci)
+	var wiring *golangciWiringError
+	if golangci && errors.As(err, &wiring) {
+		// golangci-lint is installed or run otherwise than kubebuilder's
+		// scaffold does: no plugin, lint-status in make lint.
+		golangci = false
+		notes = append(notes, "statuspatch-gen init: "+wiring.Error()+": make lint runs lint-status, and golangci-lint and "+cfgName+" stay as they are (docs/kubebuilder.md)")
+		newMakefile, err = editMakefile(filepath.Join(dir, "Makefile"), makefile, version, golangci)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	add("Makefile", makefile, newMakefile)
 
 	if golangci {
-		yml, err := readText(dir, ".golangci.yml")
+		yml, err := readText(dir, cfgName)
 		if err != nil {
 			return nil, nil, err
 		}
-		newYml, err := editGolangci(filepath.Join(dir, ".golangci.yml"), yml)
+		newYml, err := editGolangci(filepath.Join(dir, cfgName), yml)
 		if err != nil {
 			return nil, nil, err
 		}
-		add(".golangci.yml", yml, newYml)
+		add(cfgName, yml, newYml)
 		if custom, err := readText(dir, ".custom-gcl.yml"); err == nil {
 			// The Makefile no longer builds golangci-lint with it.
 			edits = append(edits, fileEdit{path: ".custom-gcl.yml", old: custom, del: true})

@@ -318,3 +318,85 @@ func TestInitDryRunTidy(t *testing.T) {
 		compareTrees(t, "after -dry-run", readTree(t, dir), before)
 	}
 }
+
+// TestInitGolangciYaml: a project whose golangci-lint configuration is
+// .golangci.yaml (golangci-lint reads it when there is no .golangci.yml)
+// gets the plugin's lint route and edits as with .golangci.yml: the same
+// Makefile and configuration as testdata/init/v4.15/after, under its own
+// name, and .custom-gcl.yml removed; a second run changes nothing.
+func TestInitGolangciYaml(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	if err := os.Rename(filepath.Join(dir, ".golangci.yml"), filepath.Join(dir, ".golangci.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	after := filepath.Join("testdata", "init", "v4.15", "after")
+	for got, want := range map[string]string{"Makefile": "Makefile", ".golangci.yaml": ".golangci.yml"} {
+		g, err := os.ReadFile(filepath.Join(dir, got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := os.ReadFile(filepath.Join(after, want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(g, w) {
+			t.Errorf("%s after init is not testdata/init/v4.15/after/%s:\n%s", got, want, unifiedDiff(want, string(w), string(g), false))
+		}
+	}
+	for _, gone := range []string{".golangci.yml", ".custom-gcl.yml"} {
+		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s after init: %v, want it absent", gone, err)
+		}
+	}
+	out.Reset()
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil || !strings.Contains(out.String(), "nothing to change") {
+		t.Errorf("second run: %v, want nothing to change:\n%s", err, out.String())
+	}
+}
+
+// TestInitGolangciOtherWiring: a golangci-lint configuration beside a
+// Makefile that installs golangci-lint otherwise than kubebuilder's
+// scaffold (spark-operator's GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint-
+// $(GOLANGCI_LINT_VERSION)): init does not refuse the project; it says
+// why, adds lint-status to make lint as without a configuration, and
+// leaves golangci-lint, the configuration and .custom-gcl.yml as they are.
+func TestInitGolangciOtherWiring(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	if err := os.Rename(filepath.Join(dir, ".golangci.yml"), filepath.Join(dir, ".golangci.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	mk := filepath.Join(dir, "Makefile")
+	b, err := os.ReadFile(mk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const kb, spark = "GOLANGCI_LINT = $(LOCALBIN)/golangci-lint\n", "GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)\n"
+	if !bytes.Contains(b, []byte(kb)) {
+		t.Fatalf("testdata's Makefile has no %q", kb)
+	}
+	writeFile(t, mk, strings.Replace(string(b), kb, spark, 1))
+	before := readTree(t, dir)
+	var out bytes.Buffer
+	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+		t.Fatalf("init refused: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "no GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint line") || !strings.Contains(out.String(), "make lint runs lint-status, and golangci-lint and .golangci.yaml stay as they are") {
+		t.Errorf("init does not say why it leaves golangci-lint:\n%s", out.String())
+	}
+	after := readTree(t, dir)
+	for _, same := range []string{".golangci.yaml", ".custom-gcl.yml"} {
+		if after[same] == "" || after[same] != before[same] {
+			t.Errorf("%s changed or is gone", same)
+		}
+	}
+	got := after["Makefile"]
+	if !strings.Contains(got, spark) || !strings.HasSuffix(got, makefileBlock("v0.1.0", false)) {
+		t.Errorf("the Makefile does not keep its golangci-lint line and end with the block without the plugin:\n%s", got)
+	}
+}

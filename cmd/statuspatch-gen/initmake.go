@@ -125,7 +125,7 @@ func editMakefile(file, text, version string, golangci bool) (string, error) {
 			return "", err
 		}
 		if !regexp.MustCompile(`(?m)^GOLANGCI_LINT\s*\??=\s*\$\(LOCALBIN\)/golangci-plugin[ \t]*$`).MatchString(body) {
-			return "", fmt.Errorf("%s: no GOLANGCI_LINT = $(LOCALBIN)/golangci-lint line: .golangci.yml exists, and init points GOLANGCI_LINT at statuspatch's golangci-plugin build", file)
+			return "", &golangciWiringError{fmt.Sprintf("%s: no GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint line, where init would point GOLANGCI_LINT at statuspatch's golangci-plugin build", file)}
 		}
 	}
 	return strings.TrimRight(body, "\n") + "\n\n" + makefileBlock(version, golangci), nil
@@ -159,5 +159,12 @@ func replaceRecipe(file, text, target, recipe string) (string, error) {
 		out := append(append(append([]string{}, lines[:i+1]...), recipe), lines[j:]...)
 		return strings.Join(out, ""), nil
 	}
-	return "", fmt.Errorf("%s: no %s rule: .golangci.yml exists, and init installs statuspatch's golangci-plugin build in its recipe", file, target)
+	return "", &golangciWiringError{fmt.Sprintf("%s: no %s rule, whose recipe would install statuspatch's golangci-plugin build", file, target)}
 }
+
+// A golangciWiringError says that the Makefile runs golangci-lint
+// otherwise than kubebuilder's scaffold: init then leaves golangci-lint as
+// it is and adds lint-status to make lint (planInit).
+type golangciWiringError struct{ msg string }
+
+func (e *golangciWiringError) Error() string { return e.msg }

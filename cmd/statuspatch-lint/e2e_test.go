@@ -10,10 +10,10 @@ import (
 )
 
 // statuspatch-lint -fix on a small operator (testdata/e2e: a Rollout
-// reconciler with a MergeFrom status patch, an Update and a helper whose
-// file imports the client only for its MergeFrom, and the
-// patchers statuspatch-gen generated for it) moves the three writes onto
-// the patcher, drops the import left unused, and exits 0 with nothing left; the result compiles, and its test
+// reconciler with a MergeFrom status patch, an Update, a helper whose
+// file imports the client only for its MergeFrom, a write-only helper
+// given a copy of a read, and the patchers statuspatch-gen generated for
+// it) moves the four writes onto the patcher, drops the import left unused, and exits 0 with nothing left; the result compiles, and its test
 // runs the reconciler on the real API server (testenv, embedded) and reads
 // back what the server stored.
 func TestFixMigratesAndRuns(t *testing.T) {
@@ -50,8 +50,8 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	}
 
 	out, err := run(bin, "-fix", "./...")
-	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 3 status writes; no findings left") {
-		t.Fatalf("-fix ./...: %v, want exit status 0 and the three writes fixed:\n%s", err, out)
+	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 4 status writes; no findings left") {
+		t.Fatalf("-fix ./...: %v, want exit status 0 and the four writes fixed:\n%s", err, out)
 	}
 	src, err := os.ReadFile(filepath.Join(mod, "controller", "controller.go"))
 	if err != nil {
@@ -77,6 +77,25 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	}
 	if !strings.Contains(string(src), "roPatcher := patchers.NewRolloutStatusPatcher(r, ro)") || strings.Contains(string(src), "controller-runtime/pkg/client") {
 		t.Errorf("status.go: want the write moved and the client import gone:\n%s", src)
+	}
+	// helper.go's write-only helper takes the patcher its caller makes
+	// after copying a read.
+	src, err = os.ReadFile(filepath.Join(mod, "controller", "helper.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"ro := old.DeepCopy()\n\troPatcher := patchers.NewRolloutStatusPatcher(r, ro)",
+		"return r.writeStatus(ctx, roPatcher)",
+		"func (r *RolloutReconciler) writeStatus(ctx context.Context, roPatcher *patchers.RolloutStatusPatcher) error {\n\tro := roPatcher.Object()",
+		"if err := roPatcher.Flush(ctx); err != nil {",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the fixed helper.go lacks %q:\n%s", want, src)
+		}
+	}
+	if strings.Contains(string(src), ".Status().") {
+		t.Errorf("a handwritten status write is left in helper.go:\n%s", src)
 	}
 	if out, err := run("gofmt", "-l", "."); err != nil || out != "" {
 		t.Errorf("gofmt -l after -fix: %v\n%s", err, out)

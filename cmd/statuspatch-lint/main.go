@@ -31,7 +31,7 @@ import (
 )
 
 func main() {
-	args := withPatchers(defaultArgs(os.Args[1:]), ".")
+	args := withTestRefs(withPatchers(defaultArgs(os.Args[1:]), "."), ".")
 	if os.Getenv(childEnv) == "" && !underVet(args) {
 		rest, read, write, err := baselineFlags(args)
 		if err != nil {

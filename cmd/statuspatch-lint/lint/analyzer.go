@@ -31,6 +31,14 @@ type Config struct {
 	// zz_generated.statuspatch.go files) and passes them, so the analyzer
 	// reads no file outside its package.
 	Patchers string
+	// TestRefs lists, for each package whose test files were scanned, the
+	// unexported functions and methods its in-package test files use:
+	// comma-separated <package path>=<name>+<name>... entries (no names
+	// after = for none). The command scans them on disk, so -fix may
+	// change the signature of a helper that no test calls (docs/lint.md,
+	// "Moving writes onto the generated patchers"); a package without an
+	// entry was not scanned.
+	TestRefs string
 
 	patchers []patcherInfo // Patchers, parsed
 }
@@ -54,6 +62,8 @@ func newFlagAnalyzer() *analysis.Analyzer {
 		"report every status write with a verdict (optimistic, blind, unresolved)")
 	a.Flags.BoolVar(&cfg.CI, "ci", false,
 		"audit as a CI gate: report only blind and unresolved status writes not allowed by a directive (implies -audit)")
+	a.Flags.StringVar(&cfg.TestRefs, "test-refs", "",
+		"the unexported functions each package's in-package test files use, as <package path>=<name>+<name>,... (the standalone command scans them)")
 	a.Flags.StringVar(&cfg.Patchers, "patchers", "",
 		"generated patchers not imported by the package, as <object package>.<Kind>=<patcher package>,... (the standalone command finds them on disk)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,

@@ -80,7 +80,17 @@
 // mutations stay on obj, and the write becomes the patcher's Flush. When
 // something between the base and the write may change more than the
 // status (a field outside it, a method, obj passed on or reassigned), the
-// write stays and the finding says why.
+// write stays and the finding says why. An Update's object may also be a
+// copy of a read (obj := old.DeepCopy() right after a Get of old, or after
+// a getter of the package that only reads it). A write-only helper, whose
+// Update (or Patch with client.MergeFrom of a base parameter, which goes)
+// writes its parameter, takes the patcher instead of the object when every
+// caller in the package makes it where it read (or copied) the object: the
+// helper must be unexported, called only directly, and not named by the
+// package's in-package test files (-test-refs, which the standalone
+// command fills by scanning them; with the test files loaded their calls
+// are seen). Otherwise nothing moves, and the finding names the caller
+// and why.
 //
 // A status apply (Apply of an apply configuration, Patch with client.Apply
 // or a raw apply patch) is optimistic when the configuration carries a

@@ -32,9 +32,11 @@ type migration struct {
 	client     ast.Expr
 	clientText string // the patcher's client: client, or its embedded client.Client
 	obj        *types.Var
-	anchor     ast.Stmt   // where the patcher is made
-	keep       bool       // the anchor statement stays (its base is used elsewhere); the patcher is made after it
-	baseVar    *types.Var // the base's variable, when the anchor declares it
+	anchor     ast.Stmt      // where the patcher is made
+	keep       bool          // the anchor statement stays (its base is used elsewhere); the patcher is made after it
+	baseVar    *types.Var    // the base's variable, when the anchor declares it
+	helper     *ast.FuncDecl // the helper whose parameter obj is, when its callers make the patcher
+	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch
 	moved      map[*ast.CallExpr]bool
 	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 }
@@ -79,7 +81,11 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 		return nil, none, why
 	}
 	if why := m.findAnchor(w.verb); m.anchor == nil {
-		return nil, none, why
+		// A helper writing its parameter: its callers make the patcher
+		// (migratehelper.go).
+		if m.helper = m.helperDecl(); m.helper == nil || w.verb != "Update" && !m.baseIsParam() {
+			return nil, none, why
+		}
 	}
 	m.clientText = types.ExprString(client)
 	if !m.isClient(client) {
@@ -215,7 +221,8 @@ func (m *migration) enclosingLists() [][]ast.Stmt {
 
 // findGet sets the anchor of an Update: the last statement before the
 // write, in a block enclosing it, that reads the object with
-// c.Get(ctx, key, obj) (alone, assigned, or as an if's init).
+// c.Get(ctx, key, obj) (alone, assigned, or as an if's init), or copies
+// it from a read (migrateread.go).
 func (m *migration) findGet() string {
 	for _, list := range m.enclosingLists() {
 		var found ast.Stmt
@@ -223,7 +230,9 @@ func (m *migration) findGet() string {
 			if s.End() > m.call.Pos() {
 				break
 			}
-			if m.isGetStmt(s) {
+			if m.copyOfRead(list, i) {
+				found = s
+			} else if m.isGetStmt(s) {
 				found = s
 				// err := c.Get(...) then if err != nil {...}: after the if.
 				if as, ok := s.(*ast.AssignStmt); ok && i+1 < len(list) && list[i+1].End() <= m.call.Pos() && m.checksErr(list[i+1], as) {

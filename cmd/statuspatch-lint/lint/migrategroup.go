@@ -17,6 +17,9 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 	if m == nil {
 		return nil, why
 	}
+	if m.helper != nil {
+		return m.helperFix(p, files, ws, cfg)
+	}
 	group := []*migration{m}
 	for _, o := range ws {
 		if o == w || o.generated {
@@ -36,6 +39,8 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 			return nil, fmt.Sprintf("the status write of %s at line %d is not of a shape -fix moves, and the writes of %s in this function move together", m.obj.Name(), line, m.obj.Name())
 		case om == nil:
 			return nil, fmt.Sprintf("the status write of %s at line %d cannot be moved (%s), and the writes of %s in this function move together", m.obj.Name(), line, owhy, m.obj.Name())
+		case om.anchor == nil:
+			return nil, fmt.Sprintf("the status write of %s at line %d has no read of %s before it in this function, and the writes of %s in this function move together", m.obj.Name(), line, m.obj.Name(), m.obj.Name())
 		}
 		group = append(group, om)
 	}

@@ -1,6 +1,7 @@
 // Package controller reconciles Rollouts with handwritten status writes:
-// a merge patch from a copy, an Update after a fresh read, and a helper in
-// a file that imports the client package only for its MergeFrom.
+// a merge patch from a copy, an Update after a fresh read, a helper in a
+// file that imports the client package only for its MergeFrom, and a
+// write-only helper its caller hands a copy of a read (helper.go).
 package controller
 
 import (
@@ -40,7 +41,10 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req reconcile.Request
 	if err := r.Get(ctx, req.NamespacedName, done); err != nil {
 		return reconcile.Result{}, err
 	}
-	return reconcile.Result{}, r.countSteps(ctx, done)
+	if err := r.countSteps(ctx, done); err != nil {
+		return reconcile.Result{}, err
+	}
+	return reconcile.Result{}, r.markReady(ctx, req.NamespacedName)
 }
 
 // complete marks the rollout completed, on a fresh read.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -43,8 +44,9 @@ func TestReconcileWritesStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := got.Status
+	planned, ready := meta.FindStatusCondition(st.Conditions, "Planned"), meta.FindStatusCondition(st.Conditions, "Ready")
 	if st.Phase != v1alpha1.RolloutCompleted || st.CompletedSteps != 4 || st.ObservedGeneration != got.Generation ||
-		len(st.Conditions) != 1 || st.Conditions[0].Message != "planning v2" {
-		t.Fatalf("stored status = %+v, want Completed, 4 steps, generation %d, the Planned condition", st, got.Generation)
+		len(st.Conditions) != 2 || planned == nil || planned.Message != "planning v2" || ready == nil || ready.Message != "ready v2" {
+		t.Fatalf("stored status = %+v, want Completed, 4 steps, generation %d, the Planned and Ready conditions", st, got.Generation)
 	}
 }

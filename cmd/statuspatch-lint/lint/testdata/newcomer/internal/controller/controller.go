@@ -10,6 +10,6 @@ import (
 )
 
 func reconcile(ctx context.Context, c client.Client, w *apiv1.Website, g *apiv1.Gadget) error {
-	_ = c.Status().Update(ctx, w)    // want `^handwritten status write to Website: use WebsiteStatusPatcher \(example.com/newcomer/internal/patchers\) \(not moved to the patcher: w is a parameter of reconcile: the patcher is made where its callers read it; move the write there\)$`
+	_ = c.Status().Update(ctx, w)    // want `^handwritten status write to Website: use WebsiteStatusPatcher \(example.com/newcomer/internal/patchers\) \(not moved to the patcher: w is a parameter of reconcile: it has no caller in the package \(the patcher is made where its callers read it; move the write there\)\)$`
 	return c.Status().Update(ctx, g) // want `^handwritten status write to Gadget: generate a GadgetStatusPatcher with statuspatch-gen$`
 }

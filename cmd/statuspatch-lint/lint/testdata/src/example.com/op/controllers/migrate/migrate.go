@@ -174,12 +174,12 @@ func (r *Reconciler) fieldOwner(ctx context.Context, w *v1.Widget) error {
 }
 
 func (r *Reconciler) baseFromCaller(ctx context.Context, w, base *v1.Widget) error {
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: the base base is a parameter of baseFromCaller: the patcher is made where its callers take it; move the write there\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is a parameter of baseFromCaller: it has no caller in the package \(the patcher is made where its callers read it; move the write there\)\)$`
 }
 
 func (r *Reconciler) updateGiven(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of updateGiven: the patcher is made where its callers read it; move the write there\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of updateGiven: it has no caller in the package \(the patcher is made where its callers read it; move the write there\)\)$`
 }
 
 func (r *Reconciler) writer(ctx context.Context, w *v1.Widget) error {

@@ -1,0 +1,355 @@
+package lint
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A write-only helper, func (r *R) updateStatus(ctx, obj *T, ...) error
+// whose c.Status().Update(ctx, obj) writes a parameter, moves by taking
+// the patcher instead of the object: the parameter becomes objPatcher
+// *<Kind>StatusPatcher, the body starts with obj := objPatcher.Object()
+// (the rest of it unchanged: what it does before the write changes at most
+// obj's status), and the write becomes objPatcher.Flush(ctx). Each caller
+// makes the patcher where it read the object (a Get of it, or a copy of a
+// read: findGet) and passes it. Every caller must move, or none does: the
+// helper is unexported, every use of it is a call seen in the package, no
+// test file of the package calls it (Config.TestRefs, or the test files
+// loaded), and each call's object has the shape a direct write needs. A
+// Patch with client.MergeFrom(base), base a parameter used only there,
+// moves the same way: the base parameter and each call's base argument
+// go, and the caller's base := obj.DeepCopy() is where it makes the
+// patcher (callerAnchor).
+
+// helperDecl returns the declaration of the function of which m.obj is a
+// parameter, when the write is an Update in that declaration's body.
+func (m *migration) helperDecl() *ast.FuncDecl {
+	fd, ok := m.enclosingFunc().(*ast.FuncDecl)
+	if !ok || fd.Body == nil || m.paramOf(m.obj) != fd.Name.Name {
+		return nil
+	}
+	return fd
+}
+
+// helperFix builds the fix of a write in a helper (m.helper), or says why
+// the helper's callers cannot all make the patcher.
+func (m *migration) helperFix(p patcherInfo, files *fileSet, ws []*write, cfg Config) (*analysis.SuggestedFix, string) {
+	fd := m.helper
+	name := fd.Name.Name
+	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
+		return nil, m.shapeWhy(m.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
+	}
+	fn, _ := m.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil || token.IsExported(name) {
+		return why("%s is exported: its callers in other packages are not seen; make the patcher where they read it and move the write there", name)
+	}
+	if fd.Recv != nil && m.interfaceHas(name) {
+		return why("an interface of the package has a method %s: calls through it are not seen", name)
+	}
+	for _, o := range ws {
+		if call, ok := files.calls[o.pos]; ok && call != m.call && fd.Pos() <= call.Pos() && call.End() <= fd.End() && len(call.Args) > 1 && m.isObj(call.Args[1]) {
+			return why("%s writes it more than once", name)
+		}
+	}
+	if problem := m.checkUses(fd.Body, m.obj, fd.Body.Pos(), m.call.Pos(), 0); problem != "" {
+		return why("%s", problem)
+	}
+	index, recvRoot, clientRest, problem := m.helperClient(fd)
+	if problem != "" {
+		return why("%s", problem)
+	}
+	callers, problem := m.helperCallers(fn, index, recvRoot, clientRest, files, ws)
+	if problem != "" {
+		return why("%s", problem)
+	}
+	if problem := m.testsMayCall(name, cfg); problem != "" {
+		return why("%s", problem)
+	}
+	return m.helperEdits(p, fd, callers)
+}
+
+// testsMayCall says why a test file of the package may call name, or "".
+func (m *migration) testsMayCall(name string, cfg Config) string {
+	for _, f := range m.pass.Files {
+		if strings.HasSuffix(m.pass.Fset.File(f.FileStart).Name(), "_test.go") {
+			return "" // loaded: their calls are among the uses checked
+		}
+	}
+	for _, e := range strings.Split(cfg.TestRefs, ",") {
+		pkg, names, ok := strings.Cut(e, "=")
+		if ok && pkg == m.pass.Pkg.Path() {
+			if slices.Contains(strings.Split(names, "+"), name) {
+				return "a test file of the package uses " + name + ": its calls there cannot be moved"
+			}
+			return ""
+		}
+	}
+	return "the package's test files are not loaded, and one may call " + name + " (statuspatch-lint -fix scans them)"
+}
+
+// interfaceHas reports whether an interface type of the package has a
+// method called name.
+func (m *migration) interfaceHas(name string) bool {
+	for _, o := range m.pass.TypesInfo.Defs {
+		if tn, ok := o.(*types.TypeName); ok {
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+				for i := 0; i < it.NumMethods(); i++ {
+					if it.Method(i).Name() == name {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (m *migration) isObj(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && m.pass.TypesInfo.Uses[id] == m.obj
+}
+
+// helperClient returns where the helper's client comes from: its
+// receiver (index -1) or its parameter index, and the rest of the client
+// expression after that root (".client", "").
+func (m *migration) helperClient(fd *ast.FuncDecl) (int, bool, string, string) {
+	root := m.client
+	for {
+		sel, ok := ast.Unparen(root).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		root = sel.X
+	}
+	id, ok := ast.Unparen(root).(*ast.Ident)
+	if !ok {
+		return 0, false, "", "its client " + m.clientText + " is not its receiver's or a parameter's"
+	}
+	rest := strings.TrimPrefix(m.clientText, id.Name)
+	v := m.pass.TypesInfo.Uses[id]
+	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 && m.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]] == v {
+		return -1, true, rest, ""
+	}
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		for _, n := range field.Names {
+			if m.pass.TypesInfo.Defs[n] == v {
+				return i, false, rest, ""
+			}
+			i++
+		}
+	}
+	return 0, false, "", "its client " + m.clientText + " is not its receiver's or a parameter's"
+}
+
+// A helperCaller is one function calling the helper with one object: its
+// calls, each made with a patcher made at the anchor of its migration.
+type helperCaller struct {
+	calls []*migration
+}
+
+// helperCallers checks every use of fn and returns its callers, grouped
+// by function and object.
+func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clientRest string, files *fileSet, ws []*write) ([]*helperCaller, string) {
+	objIndex := slices.IndexFunc(m.params(), func(v *types.Var) bool { return v == m.obj })
+	var callers []*helperCaller
+	byKey := map[[2]any]*helperCaller{}
+	var problem string
+	for _, f := range m.pass.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if problem != "" {
+				return false
+			}
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			id, ok := n.(*ast.Ident)
+			if !ok || m.pass.TypesInfo.Uses[id] != fn {
+				return true
+			}
+			line := m.pass.Fset.Position(id.Pos()).Line
+			call, recv := callOf(stack)
+			if call == nil || call.Ellipsis.IsValid() || objIndex >= len(call.Args) {
+				problem = fmt.Sprintf("it is used at line %d other than in a call", line)
+				return false
+			}
+			if !files.checked(call.Pos()) {
+				problem = fmt.Sprintf("its call at line %d is in a test or generated file", line)
+				return false
+			}
+			c := &migration{pass: m.pass, file: f, call: call, audit: m.audit}
+			for i := len(stack) - 1; i >= 0; i-- {
+				c.path = append(c.path, stack[i])
+			}
+			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)
+			v, _ := m.pass.TypesInfo.Uses[arg].(*types.Var)
+			if !ok || v == nil {
+				problem = fmt.Sprintf("its call at line %d does not pass a variable", line)
+				return false
+			}
+			c.obj = v
+			clientExpr := recv
+			if !recvRoot {
+				clientExpr = call.Args[index]
+			}
+			if clientExpr == nil || !isPlainSelector(clientExpr) {
+				problem = fmt.Sprintf("its call at line %d does not name the client as a variable or field", line)
+				return false
+			}
+			if recvRoot && !m.directMethod(call) {
+				problem = fmt.Sprintf("its call at line %d reaches it through an embedded field", line)
+				return false
+			}
+			c.clientText = types.ExprString(clientExpr) + clientRest
+			if w := m.callerAnchor(c); c.anchor == nil {
+				problem = fmt.Sprintf("its caller at line %d: %s", line, w)
+				return false
+			}
+			fnNode := c.enclosingFunc()
+			for _, o := range ws {
+				if oc, ok := files.calls[o.pos]; ok && fnNode.Pos() <= oc.Pos() && oc.End() <= fnNode.End() && len(oc.Args) > 1 && c.isObj(oc.Args[1]) {
+					problem = fmt.Sprintf("its caller at line %d also writes %s's status at line %d: move them by hand", line, v.Name(), m.pass.Fset.Position(oc.Pos()).Line)
+					return false
+				}
+			}
+			key := [2]any{fnNode, v}
+			hc := byKey[key]
+			if hc == nil {
+				hc = &helperCaller{}
+				byKey[key] = hc
+				callers = append(callers, hc)
+			}
+			hc.calls = append(hc.calls, c)
+			return true
+		})
+	}
+	if problem != "" {
+		return nil, problem
+	}
+	if len(callers) == 0 {
+		return nil, "it has no caller in the package (the patcher is made where its callers read it; move the write there)"
+	}
+	for _, hc := range callers {
+		moved := map[*ast.CallExpr]bool{}
+		bases := map[*types.Var]int{}
+		for _, c := range hc.calls {
+			moved[c.call] = true
+			if c.baseVar != nil {
+				bases[c.baseVar]++
+			}
+		}
+		for _, c := range hc.calls {
+			if c.baseVar != nil {
+				// base := obj.DeepCopy() goes when the calls are its only uses.
+				c.keep = c.uses(c.baseVar) != bases[c.baseVar]
+			}
+			c.moved = moved
+			if w := c.checkMutations(); w != "" {
+				return nil, fmt.Sprintf("its caller at line %d: %s", m.pass.Fset.Position(c.call.Pos()).Line, w)
+			}
+		}
+	}
+	return callers, ""
+}
+
+// callOf returns the call whose function is the last node of stack (an
+// identifier, or the Sel of a selector) and the selector's X, if any.
+func callOf(stack []ast.Node) (*ast.CallExpr, ast.Expr) {
+	i := len(stack) - 2
+	var recv ast.Expr
+	if sel, ok := stack[i].(*ast.SelectorExpr); ok && sel.Sel == stack[i+1] {
+		recv = sel.X
+		i--
+	}
+	call, ok := stack[i].(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != stack[i+1] {
+		return nil, nil
+	}
+	return call, recv
+}
+
+// isPlainSelector reports whether e is an identifier or a chain of field
+// selections of one: naming it again evaluates to the same value.
+func isPlainSelector(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return isPlainSelector(e.X)
+	}
+	return false
+}
+
+// directMethod reports whether call's method is declared on its
+// receiver's own type, not promoted from an embedded field.
+func (m *migration) directMethod(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := m.pass.TypesInfo.Selections[sel]
+	return s != nil && s.Kind() == types.MethodVal && len(s.Index()) == 1
+}
+
+// params returns the helper's parameters in order.
+func (m *migration) params() []*types.Var {
+	var vs []*types.Var
+	for _, field := range m.helper.Type.Params.List {
+		for _, n := range field.Names {
+			v, _ := m.pass.TypesInfo.Defs[n].(*types.Var)
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// baseIsParam reports whether the write is c.Status().Patch(ctx, obj,
+// client.MergeFrom(base)) with base a parameter of the helper too, and sets
+// m.baseParam: each caller's base := obj.DeepCopy() is where it makes the
+// patcher.
+func (m *migration) baseIsParam() bool {
+	mf, ok := ast.Unparen(m.call.Args[2]).(*ast.CallExpr)
+	if !ok || !m.isMergeFrom(mf) {
+		return false
+	}
+	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v == m.obj || m.paramOf(v) != m.helper.Name.Name || m.uses(v) != 1 {
+		return false
+	}
+	m.baseParam = v
+	return true
+}
+
+// callerAnchor sets c.anchor, where the caller makes the patcher: for an
+// Update, its read of the object (findGet); for a Patch whose base the
+// helper takes, the caller's base := obj.DeepCopy() in a block enclosing
+// the call. It returns why there is none.
+func (m *migration) callerAnchor(c *migration) string {
+	if m.baseParam == nil {
+		return c.findGet()
+	}
+	i := slices.Index(m.params(), m.baseParam)
+	id, ok := ast.Unparen(c.call.Args[i]).(*ast.Ident)
+	if !ok {
+		return "the base " + types.ExprString(c.call.Args[i]) + " is not a variable"
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if def, val := c.definition(v); def != nil && c.isDeepCopyOfObj(val) {
+		c.anchor, c.baseVar = def, v
+		return ""
+	}
+	return c.noBase(v, "base", c.obj.Name()+".DeepCopy()")
+}

@@ -1,0 +1,173 @@
+package migratehelper
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Helpers -fix leaves, each with why: a caller that cannot make the
+// patcher where it read the object keeps every caller as it is.
+
+// Exported: callers in other packages are not seen.
+func (r *Reconciler) UpdateStatus(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is exported: its callers in other packages are not seen; make the patcher where they read it and move the write there\)$`
+}
+
+// A caller changes the spec between the read and the call.
+func (r *Reconciler) growAndWrite(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Grow()
+	return r.writeGrown(ctx, w)
+}
+
+func (r *Reconciler) fineCaller(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return r.writeGrown(ctx, w)
+}
+
+func (r *Reconciler) writeGrown(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeGrown: its caller at line 25: w.Grow is called at line 24: it may change more than the status\)$`
+}
+
+// A caller whose object is not read.
+func (r *Reconciler) fresh(ctx context.Context) error {
+	w := &v1.Widget{}
+	w.Name = "made here"
+	return r.writeFresh(ctx, w)
+}
+
+func (r *Reconciler) writeFresh(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeFresh: its caller at line 44: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+}
+
+// A copy of a read changed before the copy: the copy is not what was read.
+func (r *Reconciler) changedBeforeCopy(ctx context.Context, key client.ObjectKey) error {
+	old, err := r.getWidget(ctx, key)
+	if err != nil {
+		return err
+	}
+	old.Spec.Size = 3
+	w := old.DeepCopy()
+	return r.writeCopy(ctx, w)
+}
+
+func (r *Reconciler) writeCopy(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeCopy: its caller at line 59: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+}
+
+// A getter that changes the object it read: its result is not what the
+// server stored.
+func (r *Reconciler) getDefaulted(ctx context.Context, key client.ObjectKey) (*v1.Widget, error) {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return nil, err
+	}
+	w.Spec.Size = 1
+	return w, nil
+}
+
+func (r *Reconciler) viaDefaulted(ctx context.Context, key client.ObjectKey) error {
+	old, err := r.getDefaulted(ctx, key)
+	if err != nil {
+		return err
+	}
+	w := old.DeepCopy()
+	return r.writeDefaulted(ctx, w)
+}
+
+func (r *Reconciler) writeDefaulted(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeDefaulted: its caller at line 83: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+}
+
+// Used as a value.
+func (r *Reconciler) byValue(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	write := r.writeValue
+	return write(ctx, w)
+}
+
+func (r *Reconciler) writeValue(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeValue: it is used at line 96 other than in a call\)$`
+}
+
+// Used by a test file of the package (Config.TestRefs).
+func (r *Reconciler) testCaller(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return r.usedByTests(ctx, w)
+}
+
+func (r *Reconciler) usedByTests(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of usedByTests: a test file of the package uses usedByTests: its calls there cannot be moved\)$`
+}
+
+// The caller also writes the object's status itself.
+func (r *Reconciler) alsoDirect(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if err := r.writeAlso(ctx, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed on or aliased at line 123: it may change more than its status\)$`
+}
+
+func (r *Reconciler) writeAlso(ctx context.Context, w *v1.Widget) error {
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeAlso: its caller at line 123 also writes w's status at line 127: move them by hand\)$`
+}
+
+// The helper changes the spec before writing.
+func (r *Reconciler) specCaller(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return r.writeSpec(ctx, w)
+}
+
+func (r *Reconciler) writeSpec(ctx context.Context, w *v1.Widget) error {
+	w.Spec.Size = 2
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeSpec: w.Spec is changed at line 144: the patcher writes only the status\)$`
+}
+
+// A parameter written, read again, and written again: the first write has
+// no read before it.
+func (r *Reconciler) writeReadWrite(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+	if err := r.client.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is a parameter of writeReadWrite: writeReadWrite writes it more than once\)$`
+		return err
+	}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: the status write of w at line 151 has no read of w before it in this function, and the writes of w in this function move together\)$`
+}
+
+// A caller whose base is not a copy of the object it passes.
+func (r *Reconciler) otherBase(ctx context.Context, key client.ObjectKey, other *v1.Widget) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return r.patchFrom(ctx, w, other)
+}
+
+func (r *Reconciler) patchFrom(ctx context.Context, w, base *v1.Widget) error {
+	return r.client.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is a parameter of patchFrom: its caller at line 168: the base other is a parameter of otherBase: the patcher is made where its callers take it; move the write there\)$`
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// withTestRefs adds the analyzer's -test-refs value for the module of dir
+// (testRefsArg) to a standalone run's args, unless they give it. Under go
+// vet, for -flags and -V, args are returned unchanged (go vet loads the
+// test files: the analyzer sees their calls itself).
+func withTestRefs(args []string, dir string) []string {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			if strings.HasSuffix(a, ".cfg") {
+				return args
+			}
+		case name == "flags" || name == "V" || name == "test-refs":
+			return args
+		}
+	}
+	if refs := testRefsArg(dir); refs != "" {
+		return append([]string{"-test-refs=" + refs}, args...)
+	}
+	return args
+}
+
+// testRefsArg returns, for each package of the module of dir, the
+// unexported functions and methods of the package that its in-package
+// test files (package p, not p_test) name: <package path>=<name>+...,
+// comma-separated, a package whose tests name none as <package path>=.
+// -fix changes the signature of a write-only helper only when no test
+// names it (docs/lint.md): by default the command does not load test
+// files, so it scans them here. A package whose files cannot be read or
+// parsed gets no entry (the analyzer then leaves its helpers).
+func testRefsArg(dir string) string {
+	root := moduleRoot(dir)
+	if root == "" {
+		return ""
+	}
+	modPath := modulePath(filepath.Join(root, "go.mod"))
+	if modPath == "" {
+		return ""
+	}
+	var entries []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if p != root {
+			name := d.Name()
+			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return nil
+		}
+		if names, ok := packageTestRefs(p); ok {
+			entries = append(entries, path.Join(modPath, filepath.ToSlash(rel))+"="+strings.Join(names, "+"))
+		}
+		return nil
+	})
+	return strings.Join(entries, ",")
+}
+
+// packageTestRefs returns the unexported function and method names
+// declared in dir's Go files that its in-package test files name, sorted;
+// false when dir has no Go file or one cannot be parsed.
+func packageTestRefs(dir string) ([]string, bool) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, false
+	}
+	fset := token.NewFileSet()
+	declared := map[string]bool{}
+	used := map[string]bool{}
+	pkgNames := map[string]bool{}
+	var tests []*ast.File
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, false
+		}
+		if strings.HasSuffix(e.Name(), "_test.go") {
+			tests = append(tests, f)
+			continue
+		}
+		pkgNames[f.Name.Name] = true
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && !fd.Name.IsExported() {
+				declared[fd.Name.Name] = true
+			}
+		}
+	}
+	if len(pkgNames) == 0 {
+		return nil, false
+	}
+	for _, f := range tests {
+		if !pkgNames[f.Name.Name] {
+			continue // an external test package: unexported names are out of its reach
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && declared[id.Name] {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	names := make([]string, 0, len(used))
+	for n := range used {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names, true
+}
