@@ -60,9 +60,5 @@ func TestExploreLeaderWorkerSet(t *testing.T) {
 			sts.ResourceVersion, sts.UID, sts.ManagedFields = "", "", nil
 			return c.Create(ctx, sts)
 		}}},
-	}, explore.Options{Backend: explore.Server(env), Budget: time.Minute,
-		// A false alarm of the explorer (docs/explore-your-operator.md): its
-		// apply restates what it wants, from the LeaderWorkerSet; "no lost
-		// write" counts it as overwriting its own earlier apply unseen.
-		Disable: []string{explore.InvariantLostWrite}})
+	}, explore.Options{Backend: explore.Server(env), Budget: time.Minute})
 }
