@@ -50,7 +50,7 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 	applied := r.applyDecision()
 	for _, p := range changedLeaves(prev, cur) {
 		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based &&
-			!(o.applied.restates(applied) && restatesOwnApply(prev, cur, p)) {
+			!restated(o, applied, prev, cur, p) {
 			lost[o] = append(lost[o], p)
 		}
 		h.owners[p] = owner{version: v, step: step, applied: applied}

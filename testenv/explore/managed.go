@@ -48,6 +48,14 @@ func (d *decision) restates(later *decision) bool {
 // subresource.
 type fieldManager struct{ manager, operation, subresource string }
 
+// restated reports that the apply described by applied, which changed
+// the leaf path p that o had set, restates o's decision: o was an apply of
+// the same reconcile, no better informed, and the field was only that
+// field manager's (restatesOwnApply).
+func restated(o owner, applied *decision, prev, cur map[string]any, p string) bool {
+	return o.applied.restates(applied) && restatesOwnApply(prev, cur, p)
+}
+
 // restatesOwnApply reports that an apply changed the leaf path p where only
 // its own field manager's applies had set it, by the server's evidence: in
 // the version it replaced, prev, p was managed by one entry only, an
