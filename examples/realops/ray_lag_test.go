@@ -15,8 +15,8 @@ import (
 
 // TestRayPodListLag counts the Pod Lists the explorer served KubeRay from
 // a lagging informer (its scale expectations exist for that race), under
-// the page's options (TestExploreRayCluster's) and under a wider budget,
-// by comparing each cached List with the server's list at the same moment.
+// the default options and under a wider budget, by comparing each cached
+// List with the server's list at the same moment.
 // It fails if the wider search never served a Pod List that left out a Pod
 // the server had: then the race is not explored.
 func TestRayPodListLag(t *testing.T) {
@@ -25,7 +25,7 @@ func TestRayPodListLag(t *testing.T) {
 		name string
 		o    explore.Options
 	}{
-		{"page options", explore.Options{}},
+		{"defaults", explore.Options{}},
 		{"3 minutes", explore.Options{Budget: 3 * time.Minute}},
 	} {
 		n := &podLists{}

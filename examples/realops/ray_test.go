@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	rayv1 "github.com/ray-project/kuberay/ray-operator/apis/ray/v1"
 	"github.com/ray-project/kuberay/ray-operator/controllers/ray"
@@ -20,9 +22,17 @@ import (
 
 func TestExploreRayCluster(t *testing.T) {
 	env := startRay(t)
-	explore.Check(t, rayScenario(func(mgr manager.Manager) error { // as main.go
+	res, err := explore.Run(t.Context(), rayScenario(func(mgr manager.Manager) error { // as main.go
 		return ray.NewReconciler(t.Context(), mgr, ray.RayClusterReconcilerOptions{}).SetupWithManager(mgr, 1)
-	}), explore.Options{Backend: explore.Server(env)})
+	}), explore.Options{Backend: explore.Server(env), Depth: 2, Versions: 3, StaleReads: 6, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation // the operator's bug: a second head Pod, then every reconcile fails
+	if v == nil || !v.Broke(explore.InvariantErrorLoop) || !strings.Contains(v.String(), "2 head pods found") {
+		t.Fatalf("want a second head Pod and the error loop it causes, got after %d schedules:\n%v", res.Schedules, v)
+	}
+	t.Logf("found after %d schedules in %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v)
 }
 
 // startRay runs the full API with KubeRay's CRDs and the namespace of the

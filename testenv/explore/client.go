@@ -312,7 +312,9 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 	if sendErr != nil {
 		return sendErr
 	}
+	r.applying = strings.HasSuffix(w.Verb, "apply")
 	h, changed, err := stored()
+	r.applying = false
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,10 @@
 // # Invariants
 //
 //   - no lost write: a write changed a field that an earlier write set,
-//     without having seen that write's version;
+//     without having seen that write's version (but for a server-side
+//     apply restating its own reconcile's newest decision: by
+//     managedFields, only that reconcile's field manager applied the
+//     field, in the same process, from reads no newer);
 //   - observedGeneration never goes backwards and never passes generation;
 //   - observedGeneration caught up: it equals generation in a steady state;
 //   - converges: a steady state within Options.MaxSteps drain steps;

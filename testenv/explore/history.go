@@ -41,7 +41,12 @@ type history struct {
 	owners map[string]owner
 }
 
-type owner struct{ version, step int }
+// owner is the write that set a path: the version it made, its step, and,
+// for an apply, what it was decided from.
+type owner struct {
+	version, step int
+	applied       *decision
+}
 
 // newest is the index of the newest version.
 func (h *history) newest() int { return len(h.versions) - 1 }

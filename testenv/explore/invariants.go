@@ -43,12 +43,17 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 	lost := map[owner][]string{}
 	// A create (prev absent) loses nothing: it succeeds only where the
 	// object is gone, whoever deleted it. Nor does a delete (cur absent).
+	// Nor does an apply that changes only what its own field manager's
+	// earlier apply set, decided in the same reconcile at least as
+	// informed: it restates that reconcile's newest decision (managed.go).
 	overwrite := prev != nil && cur != nil
+	applied := r.applyDecision()
 	for _, p := range changedLeaves(prev, cur) {
-		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based {
+		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based &&
+			!restated(o, applied, prev, cur, p) {
 			lost[o] = append(lost[o], p)
 		}
-		h.owners[p] = owner{version: v, step: step}
+		h.owners[p] = owner{version: v, step: step, applied: applied}
 	}
 	for _, o := range sortedOwners(lost) {
 		paths := lost[o]

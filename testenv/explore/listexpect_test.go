@@ -30,7 +30,10 @@ import (
 type expecter struct {
 	c         client.Client
 	listFirst bool
-	expected  string
+	// listWorkers lists, after its create, the Gizmos of another label
+	// (none), as KubeRay lists its worker Pods after creating the head.
+	listWorkers bool
+	expected    string
 }
 
 func (r *expecter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -73,14 +76,23 @@ func (r *expecter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result
 		return ctrl.Result{}, err
 	}
 	r.expected = g.Name
+	if r.listWorkers {
+		return ctrl.Result{}, r.c.List(ctx, &testv1.GizmoList{}, client.InNamespace(w.Namespace), client.MatchingLabels{"role": "worker"})
+	}
 	return ctrl.Result{}, nil
 }
 
 func expecterScenario(listFirst bool) explore.Scenario {
+	return expecterOf(expecter{listFirst: listFirst})
+}
+
+func expecterOf(e expecter) explore.Scenario {
 	s := scalerScenario(false) // its Widget and its invariant: one Gizmo
 	s.Reconcilers = []explore.Reconciler{{Name: "expecter", For: &testv1.Widget{}, Owns: []client.Object{&testv1.Gizmo{}},
 		New: func(c client.Client, _ client.Reader) reconcile.Reconciler {
-			return &expecter{c: c, listFirst: listFirst}
+			r := e
+			r.c = c
+			return &r
 		}}}
 	return s
 }
@@ -129,4 +141,26 @@ func TestLaggedListThenNewerGet(t *testing.T) {
 		}
 	}
 	t.Logf("%d schedules without violation", len(schedules))
+}
+
+// A cached List with a label selector shows only what it matches: the
+// informer may be at any point that gives that list, the oldest included,
+// so it pins no object it leaves out as seen. The expecter that lists its
+// other Gizmos (none) right after its create, as KubeRay lists its worker
+// Pods after creating the head Pod, is still found creating a second
+// Gizmo; had that List pinned the new Gizmo, no later List could leave it
+// out.
+func TestFilteredListPinsOnlyWhatItMatches(t *testing.T) {
+	res, err := explore.Run(t.Context(), expecterOf(expecter{listFirst: true, listWorkers: true}), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantUser || !strings.Contains(v.Message, "2 Gizmos") {
+		t.Fatalf("a List of other labels after the create: want the user invariant broken by 2 Gizmos, got:\n%v", v)
+	}
+	if err := monotonic(v.Steps); err != nil { // the minimised schedule is one an informer can produce
+		t.Fatal(err)
+	}
+	t.Logf("found after %d schedules:\n%s", v.Schedules, v)
 }

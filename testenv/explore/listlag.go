@@ -115,8 +115,8 @@ func (r *run) setListAt(list client.ObjectList, gvk schema.GroupVersionKind, p l
 
 // listPoints are the points a cached List of the objects kind (all of its
 // kind the schedule knows) may be served from, newest first, one per
-// different list: at most Options.Versions, none older than what the
-// cache served or its floor.
+// different list, each the oldest point that gives it: at most
+// Options.Versions, none older than what the cache served or its floor.
 func (r *run) listPoints(kind []objKey, match func(objKey, map[string]any) bool) []listPoint {
 	seqs := []int{r.seq}
 	for _, k := range kind {
@@ -132,9 +132,6 @@ func (r *run) listPoints(kind []objKey, match func(objKey, map[string]any) bool)
 	var out []listPoint
 	last := ""
 	for _, seq := range seqs {
-		if len(out) == r.ex.o.Versions {
-			break
-		}
 		var items []objKey
 		var sig strings.Builder
 		for _, k := range kind {
@@ -149,7 +146,15 @@ func (r *run) listPoints(kind []objKey, match func(objKey, map[string]any) bool)
 			}
 		}
 		if sig.String() == last && len(out) > 0 {
+			// The same list from an older point: the informer may be
+			// there as well, so the point is the oldest that gives it.
+			// What the List leaves out (other labels) is then seen at its
+			// oldest, and pins no newer version.
+			out[len(out)-1].seq = seq
 			continue
+		}
+		if len(out) == r.ex.o.Versions {
+			break
 		}
 		last = sig.String()
 		slices.SortFunc(items, func(a, b objKey) int { return strings.Compare(a.nn.String(), b.nn.String()) })

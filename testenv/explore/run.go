@@ -41,8 +41,11 @@ type run struct {
 	// seq counts the new versions (history.seqs).
 	lastChanged bool
 	seq         int
-	drain       bool
-	failed      *Violation
+	// applying marks the version being recorded as made by a server-side
+	// apply (recordWrite): "no lost write" then reads managedFields.
+	applying bool
+	drain    bool
+	failed   *Violation
 	// created maps the UID of each object a reconciler created to its
 	// creation; userDeleted the objects a user action deleted (owndelete.go).
 	created     map[types.UID]creation

@@ -1,0 +1,130 @@
+package explore
+
+import "strings"
+
+// decision is what an apply was decided from, for "no lost write": the
+// process (one cache, which never goes backwards), the reconciler and the
+// object it reconciled, and the newest version of each object its step had
+// read before it.
+type decision struct {
+	process int
+	by      string
+	reads   map[string]int
+}
+
+// applyDecision describes the apply being recorded; nil for any other
+// write, a user action's, and the old leader's write delivered late
+// (zombie.go), which was decided in a process that is gone.
+func (r *run) applyDecision() *decision {
+	s := r.cur
+	if !r.applying || s == nil || s.action || s.sentBy > 0 {
+		return nil
+	}
+	d := &decision{process: r.crashes, by: s.step.Reconciler + " " + s.step.Object, reads: map[string]int{}}
+	for _, rd := range s.step.Reads {
+		d.reads[rd.Object] = max(d.reads[rd.Object], rd.Version)
+	}
+	return d
+}
+
+// restates reports that later was decided at least as informed as d: the
+// same reconciler on the same object in the same process, having read
+// every object both read at a version no older. Its apply then restates
+// the newest decision of that reconcile.
+func (d *decision) restates(later *decision) bool {
+	if d == nil || later == nil || d.process != later.process || d.by != later.by {
+		return false
+	}
+	for o, v := range d.reads {
+		if w, ok := later.reads[o]; ok && w < v {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldManager is one entry of an object's metadata.managedFields: who
+// wrote (manager), how (operation: Apply or Update), through which
+// subresource.
+type fieldManager struct{ manager, operation, subresource string }
+
+// restated reports that the apply described by applied, which changed
+// the leaf path p that o had set, restates o's decision: o was an apply of
+// the same reconcile, no better informed, and the field was only that
+// field manager's (restatesOwnApply).
+func restated(o owner, applied *decision, prev, cur map[string]any, p string) bool {
+	return o.applied.restates(applied) && restatesOwnApply(prev, cur, p)
+}
+
+// restatesOwnApply reports that an apply changed the leaf path p where only
+// its own field manager's applies had set it, by the server's evidence: in
+// the version it replaced, prev, p was managed by one entry only, an
+// Apply, and in the version it made, cur, by that entry or none (the apply
+// dropped it from its configuration). The server takes a field from
+// another manager only by giving it to the applier, and removes only
+// fields the applier alone managed, so no other manager's value is lost
+// there. Anything else (no managedFields, another manager, an Update) is
+// not this case.
+func restatesOwnApply(prev, cur map[string]any, p string) bool {
+	before := fieldManagers(prev, p)
+	if len(before) != 1 {
+		return false
+	}
+	var own fieldManager
+	for m := range before {
+		own = m
+	}
+	if own.operation != "Apply" {
+		return false
+	}
+	for m := range fieldManagers(cur, p) {
+		if m != own {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldManagers returns the managedFields entries of obj that manage the
+// leaf path p (dot-joined, as changedLeaves names it), something beneath
+// it (p may be a list), or an ancestor of it as a whole (an atomic map).
+func fieldManagers(obj map[string]any, p string) map[fieldManager]bool {
+	out := map[fieldManager]bool{}
+	meta, _ := obj["metadata"].(map[string]any)
+	entries, _ := meta["managedFields"].([]any)
+	for _, e := range entries {
+		m, _ := e.(map[string]any)
+		fields, _ := m["fieldsV1"].(map[string]any)
+		if len(fields) == 0 || !manages(fields, p) {
+			continue
+		}
+		s := func(k string) string { v, _ := m[k].(string); return v }
+		out[fieldManager{manager: s("manager"), operation: s("operation"), subresource: s("subresource")}] = true
+	}
+	return out
+}
+
+// manages walks a fieldsV1 set along rest. A key of a field is "f:" and its
+// name; a name may itself hold dots (a label key), so every field whose
+// name starts rest is tried. An empty set at a field is the field as a
+// whole.
+func manages(set map[string]any, rest string) bool {
+	if rest == "" || len(set) == 0 {
+		return true
+	}
+	for k, child := range set {
+		name, ok := strings.CutPrefix(k, "f:")
+		if !ok {
+			continue
+		}
+		if rest == name {
+			return true
+		}
+		if after, ok := strings.CutPrefix(rest, name+"."); ok {
+			if c, _ := child.(map[string]any); manages(c, after) {
+				return true
+			}
+		}
+	}
+	return false
+}
