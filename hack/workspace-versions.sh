@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # Sourced by hack/compat.sh and run by make verify-generated: a test module
 # outside the workspace, at the line the workspace builds, takes the
 # workspace's version of every module both graphs hold (golang.org/x/*,
