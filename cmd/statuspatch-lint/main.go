@@ -85,19 +85,28 @@ func defaultArgs(args []string) []string {
 // unchanged: go vet caches a tool's results by the package's own files,
 // so a lookup elsewhere would go stale there.
 func withPatchers(args []string, dir string) []string {
+	return withDiskFlag(args, "patchers", func() string { return patchersArg(dir) })
+}
+
+// withDiskFlag prepends -name=value() to a standalone run's args: a value
+// the command found on disk for the analyzer, which reads no file outside
+// its package. Under go vet (a .cfg argument), for -flags and -V, and when
+// args give -name already, args are returned unchanged; so is an empty
+// value.
+func withDiskFlag(args []string, name string, value func() string) []string {
 	for _, a := range args {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		flagName, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		switch {
 		case !strings.HasPrefix(a, "-"):
 			if strings.HasSuffix(a, ".cfg") {
 				return args
 			}
-		case name == "flags" || name == "V" || name == "patchers":
+		case flagName == "flags" || flagName == "V" || flagName == name:
 			return args
 		}
 	}
-	if ps := patchersArg(dir); ps != "" {
-		return append([]string{"-patchers=" + ps}, args...)
+	if v := value(); v != "" {
+		return append([]string{"-" + name + "=" + v}, args...)
 	}
 	return args
 }

@@ -17,21 +17,7 @@ import (
 // vet, for -flags and -V, args are returned unchanged (go vet loads the
 // test files: the analyzer sees their calls itself).
 func withTestRefs(args []string, dir string) []string {
-	for _, a := range args {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch {
-		case !strings.HasPrefix(a, "-"):
-			if strings.HasSuffix(a, ".cfg") {
-				return args
-			}
-		case name == "flags" || name == "V" || name == "test-refs":
-			return args
-		}
-	}
-	if refs := testRefsArg(dir); refs != "" {
-		return append([]string{"-test-refs=" + refs}, args...)
-	}
-	return args
+	return withDiskFlag(args, "test-refs", func() string { return testRefsArg(dir) })
 }
 
 // testRefsArg returns, for each package of the module of dir, the
