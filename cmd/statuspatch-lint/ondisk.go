@@ -35,11 +35,7 @@ type patcherInfo struct {
 // The lookup is the command's, not the analyzer's: analyzers read no file
 // outside their package (drivers cache their results by those files).
 func patchersArg(dir string) string {
-	root := moduleRoot(dir)
-	if root == "" {
-		return ""
-	}
-	modPath := modulePath(filepath.Join(root, "go.mod"))
+	root, modPath := moduleOf(dir)
 	if modPath == "" {
 		return ""
 	}
@@ -52,6 +48,16 @@ func patchersArg(dir string) string {
 		entries = append(entries, e)
 	}
 	return strings.Join(entries, ",")
+}
+
+// moduleOf returns the root folder and the module path of dir's module,
+// "" and "" outside one (or when its go.mod names no module).
+func moduleOf(dir string) (root, modPath string) {
+	root = moduleRoot(dir)
+	if root == "" {
+		return "", ""
+	}
+	return root, modulePath(filepath.Join(root, "go.mod"))
 }
 
 // modulePath reads the module path of a go.mod file, "" if it has none.
@@ -88,14 +94,7 @@ func scanModule(root, modPath string) []patcherInfo {
 			return nil
 		}
 		if d.IsDir() {
-			if p == root {
-				return nil
-			}
-			name := d.Name()
-			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			if skipPackageDir(root, p, d) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -111,6 +110,41 @@ func scanModule(root, modPath string) []patcherInfo {
 		return nil
 	})
 	return ps
+}
+
+// walkPackageDirs calls visit for root and every folder below it that can
+// hold a package of the module modPath rooted there (skipPackageDir), with
+// the package's import path, folders before their subfolders.
+func walkPackageDirs(root, modPath string, visit func(dir, pkgPath string)) {
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if skipPackageDir(root, p, d) {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return nil
+		}
+		visit(p, path.Join(modPath, filepath.ToSlash(rel)))
+		return nil
+	})
+}
+
+// skipPackageDir reports whether the folder p below the module root holds
+// no package of that module: testdata, vendor, a name starting with "."
+// or "_", or a nested module (a folder with its own go.mod).
+func skipPackageDir(root, p string, d fs.DirEntry) bool {
+	if p == root {
+		return false
+	}
+	name := d.Name()
+	if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(p, "go.mod"))
+	return err == nil
 }
 
 // scanGeneratedFile lists the <Kind>StatusPatcher struct types declared in

@@ -4,9 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,36 +27,15 @@ func withTestRefs(args []string, dir string) []string {
 // files, so it scans them here. A package whose files cannot be read or
 // parsed gets no entry (the analyzer then leaves its helpers).
 func testRefsArg(dir string) string {
-	root := moduleRoot(dir)
-	if root == "" {
-		return ""
-	}
-	modPath := modulePath(filepath.Join(root, "go.mod"))
+	root, modPath := moduleOf(dir)
 	if modPath == "" {
 		return ""
 	}
 	var entries []string
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
+	walkPackageDirs(root, modPath, func(dir, pkgPath string) {
+		if names, ok := packageTestRefs(dir); ok {
+			entries = append(entries, pkgPath+"="+strings.Join(names, "+"))
 		}
-		if p != root {
-			name := d.Name()
-			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
-				return filepath.SkipDir
-			}
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil
-		}
-		if names, ok := packageTestRefs(p); ok {
-			entries = append(entries, path.Join(modPath, filepath.ToSlash(rel))+"="+strings.Join(names, "+"))
-		}
-		return nil
 	})
 	return strings.Join(entries, ",")
 }
