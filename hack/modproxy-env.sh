@@ -61,13 +61,11 @@ drop_release_modules() {
 
 # release_proxy_done: for the EXIT trap of a script that sourced this file.
 # It does nothing in a shell that holds no lock (the script stopped before
-# use_release_proxy) and keeps the script's exit status.
+# use_release_proxy), and a failed drop does not stop the rest of the trap.
 release_proxy_done() {
-	local rc=$?
 	if [[ -n ${_statuspatch_cache_locked:-} ]]; then
 		GOMODCACHE=$(GOWORK=off go env GOMODCACHE) drop_release_modules || true
 	fi
-	return "$rc"
 }
 
 use_release_proxy() {
