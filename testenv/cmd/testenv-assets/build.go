@@ -22,6 +22,9 @@ type builder struct {
 	tick          time.Duration // how often a running step reports
 	now           func() time.Time
 	staleBuildAge time.Duration // unfinished builds older than this are removed
+	// caller, when set, is the module to share compiled packages with
+	// (align.go); nil builds at k8s.io/kubernetes's own versions.
+	caller func(context.Context) (callerModule, error)
 }
 
 // servedVersions asks the module proxy (through the go command, so GOPROXY,
@@ -117,27 +120,34 @@ func (b *builder) build(ctx context.Context, v kubeVersion) (string, error) {
 			return "", err
 		}
 		var goMod, what, pkg, ldflags string
+		var replaced []string
 		switch name {
 		case kubeAPIServer:
 			goMod, what, pkg, ldflags = apiserverGoMod(v, m), "kube-apiserver "+v.Tag(), apiserverPkg, versionLdflags(v)
+			replaced = m.replaced()
 			fmt.Fprintf(&info, "kube-apiserver: k8s.io/kubernetes %s (cmd/kube-apiserver), staging modules at %s\n", v.Tag(), v.StagingTag())
 		case etcdBinary:
 			goMod, what, pkg = etcdGoMod(m.Etcd, m.Go), "etcd "+m.Etcd, etcdPkg
 			fmt.Fprintf(&info, "etcd: %s %s (k8s.io/kubernetes %s requires it)\n", etcdServer, m.Etcd, v.Tag())
 		}
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
+		aligned, err := b.compile(ctx, p, dir, what, pkg, filepath.Join(tmp, name), ldflags, goMod, replaced, v)
+		if err != nil {
 			return "", err
 		}
-		if err := b.compile(ctx, p, dir, what, pkg, filepath.Join(tmp, name), ldflags); err != nil {
-			return "", err
+		if aligned != "" {
+			fmt.Fprintf(&info, "  with %s\n", aligned)
 		}
 		built = append(built, what)
+	}
+	cgo, err := b.run(ctx, src, nil, "env", "CGO_ENABLED")
+	if err != nil {
+		return "", err
 	}
 	if err := os.RemoveAll(src); err != nil {
 		return "", err
 	}
 	header := fmt.Sprintf("Built by testenv-assets from the Go module proxy for testenv's full API and envtest (KUBEBUILDER_ASSETS).\n"+
-		"platform: %s/%s, CGO_ENABLED=0\n", b.goos, b.goarch)
+		"platform: %s/%s, CGO_ENABLED=%s\n", b.goos, b.goarch, strings.TrimSpace(string(cgo)))
 	if err := os.WriteFile(filepath.Join(tmp, "BUILD-INFO"), []byte(header+info.String()), 0o644); err != nil {
 		return "", err
 	}
@@ -165,10 +175,64 @@ func versionLdflags(v kubeVersion) string {
 	return strings.Join(flags, " ")
 }
 
-// compile resolves pkg's modules and packages in the scratch module dir,
-// then builds it to out, reporting as it goes: two steps.
-func (b *builder) compile(ctx context.Context, p *progress, dir, name, pkg, out, ldflags string) error {
+// compile writes goMod into the scratch module dir, adds the caller's
+// versions of the modules it shares with the caller (align.go), resolves
+// pkg's modules and packages, then builds it to out, reporting as it goes:
+// two steps. When the build with the caller's versions fails, it builds
+// again with goMod alone, saying so: sharing is a saving, never a reason
+// not to build. aligned says what was added ("" for nothing).
+func (b *builder) compile(ctx context.Context, p *progress, dir, name, pkg, out, ldflags, goMod string, replaced []string, v kubeVersion) (aligned string, err error) {
 	p.step("%s: resolving modules and packages", name)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
+		return "", err
+	}
+	var reqs []module
+	if b.caller != nil {
+		c, err := b.caller(ctx)
+		if err != nil {
+			b.logf("%s: building at k8s.io/kubernetes's own dependency versions, not sharing compiled packages with the module here: %v", name, err)
+		} else {
+			scratch, err := b.run(ctx, dir, p.line, "list", "-m", "-f", "{{.Path}} {{.Version}}", "all")
+			if err != nil {
+				return "", fmt.Errorf("resolving %s's modules (%s): %w", name, pkg, err)
+			}
+			if reqs = alignedRequires(scratch, replaced, c, v); len(reqs) > 0 {
+				if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(withRequires(goMod, reqs, c.Main)), 0o644); err != nil {
+					return "", err
+				}
+				aligned = fmt.Sprintf("%s's versions of %d modules (%s)", c.Main, len(reqs), moduleList(reqs))
+			}
+		}
+	}
+	err = b.compileIn(ctx, p, dir, name, pkg, out, ldflags)
+	if err == nil || aligned == "" || ctx.Err() != nil {
+		return aligned, err
+	}
+	b.logf("%s did not build with %s; building again at k8s.io/kubernetes's own dependency versions: %v", name, aligned, err)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
+		return "", err
+	}
+	p.addSteps(2)
+	p.step("%s: resolving modules and packages, k8s.io/kubernetes's own versions", name)
+	return "", b.compileIn(ctx, p, dir, name, pkg, out, ldflags)
+}
+
+// moduleList names a few of ms, for a log line.
+func moduleList(ms []module) string {
+	var names []string
+	for i, m := range ms {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(ms)-3))
+			break
+		}
+		names = append(names, m.Path+" "+m.Version)
+	}
+	return strings.Join(names, ", ")
+}
+
+// compileIn resolves pkg's packages in dir (its go.mod written), then
+// builds it to out: the rest of the step compile began, and one more.
+func (b *builder) compileIn(ctx context.Context, p *progress, dir, name, pkg, out, ldflags string) error {
 	list, err := b.run(ctx, dir, p.line, "list", "-deps", pkg)
 	if err != nil {
 		return fmt.Errorf("resolving %s (%s): %w", name, pkg, err)

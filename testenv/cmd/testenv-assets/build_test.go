@@ -124,10 +124,19 @@ type fakeGo struct {
 	versions []string
 	fail     map[string]error // by the output's base name
 	listErr  error
+	// caller is go list -m -json all's output in the calling module; ""
+	// answers as outside any module.
+	caller string
+	// scratch is go list -m all's output in a scratch module ("path
+	// version" lines); "" is k8s.io/kubernetes alone.
+	scratch string
+	// failAligned fails a build whose go.mod holds the caller's versions.
+	failAligned bool
 
 	mu     sync.Mutex
 	calls  []string
-	goMods map[string]string // by the output's base name
+	goMods map[string]string // by the output's base name: the last build's
+	builds []string          // every build's go.mod, in order
 }
 
 func (f *fakeGo) run(_ context.Context, dir string, line func(string), args ...string) ([]byte, error) {
@@ -135,6 +144,18 @@ func (f *fakeGo) run(_ context.Context, dir string, line func(string), args ...s
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, strings.Join(args, " "))
 	switch {
+	case strings.Join(args, " ") == "list -m -json all":
+		if f.caller == "" {
+			return nil, errors.New("go: go.mod file not found in current directory or any parent directory")
+		}
+		return []byte(f.caller), nil
+	case len(args) == 5 && args[0] == "list" && args[1] == "-m" && args[2] == "-f" && args[4] == "all":
+		if f.scratch == "" {
+			return []byte("testenv-assets.invalid/kube-apiserver\nk8s.io/kubernetes v1.35.4\n"), nil
+		}
+		return []byte(f.scratch), nil
+	case strings.Join(args, " ") == "env CGO_ENABLED":
+		return []byte("1\n"), nil
 	case len(args) == 5 && args[0] == "list" && args[2] == "-versions":
 		if f.listErr != nil {
 			return nil, f.listErr
@@ -165,6 +186,10 @@ func (f *fakeGo) run(_ context.Context, dir string, line func(string), args ...s
 			f.goMods = map[string]string{}
 		}
 		f.goMods[name] = string(goMod)
+		f.builds = append(f.builds, string(goMod))
+		if f.failAligned && strings.Contains(string(goMod), "'s versions, so the build cache shares") {
+			return nil, errors.New("go build: exit status 1; the go command's last output:\nvendor/x.go:1: undefined: y")
+		}
 		if line != nil {
 			line("example.com/a")
 			line("example.com/b")
@@ -357,12 +382,16 @@ func TestGoRunnerFailureTail(t *testing.T) {
 	if len(lines) == 0 {
 		t.Error("no stderr lines were passed on")
 	}
-	out, err := goRunner("go", runtime.GOOS, runtime.GOARCH)(t.Context(), dir, nil, "env", "GOWORK", "GOFLAGS", "CGO_ENABLED")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Fields(string(out)); strings.Join(got, " ") != "off -mod=mod 0" {
-		t.Errorf("go env GOWORK GOFLAGS CGO_ENABLED = %q, want off -mod=mod 0", got)
+	// The caller's cgo setting, whichever it is: its go test compiles in it.
+	for _, cgo := range []string{"0", "1"} {
+		t.Setenv("CGO_ENABLED", cgo)
+		out, err := goRunner("go", runtime.GOOS, runtime.GOARCH)(t.Context(), dir, nil, "env", "GOWORK", "GOFLAGS", "CGO_ENABLED")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Fields(string(out)); strings.Join(got, " ") != "off -mod=mod "+cgo {
+			t.Errorf("CGO_ENABLED=%s: go env GOWORK GOFLAGS CGO_ENABLED = %q, want off -mod=mod %s", cgo, got, cgo)
+		}
 	}
 }
 

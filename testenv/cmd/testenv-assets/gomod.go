@@ -113,6 +113,19 @@ func parseKubeGoMod(data []byte) (kubeGoMod, error) {
 	return m, nil
 }
 
+// replaced are the module paths the kube-apiserver scratch module
+// replaces: the staging modules and k8s.io/kubernetes's other replace
+// lines. A require cannot move them.
+func (m kubeGoMod) replaced() []string {
+	out := append([]string(nil), m.Staging...)
+	for _, r := range m.Replace {
+		if f := strings.Fields(r); len(f) > 0 {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
+
 // Scratch module paths: never published, never imported.
 const (
 	apiserverModule = "testenv-assets.invalid/kube-apiserver"

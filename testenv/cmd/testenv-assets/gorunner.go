@@ -23,10 +23,13 @@ const tailLines = 30
 
 // goRunner runs the go command in the environment every build step uses:
 // outside any workspace (GOWORK=off), updating the scratch go.mod as needed
-// (GOFLAGS=-mod=mod, replacing the user's GOFLAGS), static binaries
-// (CGO_ENABLED=0) for the platform the cache folder names.
+// (GOFLAGS=-mod=mod, replacing the user's GOFLAGS), for the platform the
+// cache folder names, in the caller's cgo setting: the setting its go test
+// compiles in, so the build cache can share the packages both compile
+// (align.go). CGO_ENABLED=0 gave static binaries, and a build cache of
+// the API server's libraries no test of the caller's could use.
 func goRunner(goCmd, goos, goarch string) runFunc {
-	return envRunner(goCmd, "GOWORK=off", "GOFLAGS=-mod=mod", "GO111MODULE=on", "CGO_ENABLED=0",
+	return envRunner(goCmd, "GOWORK=off", "GOFLAGS=-mod=mod", "GO111MODULE=on",
 		"GOOS="+goos, "GOARCH="+goarch)
 }
 

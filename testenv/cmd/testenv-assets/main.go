@@ -22,11 +22,21 @@
 //
 // Usage:
 //
-//	testenv-assets use [-p human|path|env] [-i] [--etcd] [--bin-dir DIR] [VERSION]
+//	testenv-assets use [-p human|path|env] [-i] [--etcd] [--bin-dir DIR] [-align=false] [VERSION]
 //	testenv-assets warm [-race] [-tags TAGS] [PACKAGES]
 //
 // VERSION is 1.N.P (one release), 1.N.x (the newest patch of a line the
-// module proxy serves), or left out (the newest release served).
+// module proxy serves), module (the release the calling module's k8s.io
+// modules come from: k8s.io/apimachinery v0.34.1 is 1.34.1), or left out
+// (the newest release served).
+//
+// Run in your module's folder, use builds so that your tests' first
+// compile finds most of the API server's libraries already compiled: in
+// your cgo setting, with your module's versions of the modules both need
+// (where they are newer than k8s.io/kubernetes's; -align=false leaves them
+// out). The k8s.io modules themselves are shared only when kube-apiserver
+// is your release (VERSION module). If the build fails with your versions,
+// it builds again with k8s.io/kubernetes's own.
 package main
 
 import (
@@ -61,10 +71,14 @@ Usage:
   testenv-assets warm [-race] [-tags TAGS] [PACKAGES]
 
 VERSION is 1.N.P (one release, e.g. 1.35.4), 1.N.x (the newest patch of a
-line the module proxy serves, e.g. 1.35.x), or left out (the newest release
-served). The first build of a version takes minutes; it is cached in
+line the module proxy serves, e.g. 1.35.x), module (the release of this
+module's k8s.io modules: k8s.io/apimachinery v0.34.1 is 1.34.1), or left
+out (the newest release served). The first build of a version takes
+minutes; it is cached in
 %s
-and later runs print the folder at once.
+and later runs print the folder at once. Run in your module's folder with
+VERSION module, the build shares most of its compiled packages with your
+tests' first compile (same cgo setting, your versions of shared modules).
 
 Flags of use:
 `
@@ -80,6 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 	printMode := fs.String("p", "human", "what to print: human (version, platform, path), path (the folder alone, for KUBEBUILDER_ASSETS=$(...)), or env (export KUBEBUILDER_ASSETS=...)")
 	installedOnly := fs.Bool("i", false, "use only what is cached: never ask the module proxy or build")
 	binDir := fs.String("bin-dir", cacheRoot, "the cache folder")
+	align := fs.Bool("align", true, "build with the calling module's versions of the modules kube-apiserver shares with it (where newer than k8s.io/kubernetes's), so the build cache shares their compiled packages with its tests; false: k8s.io/kubernetes's own versions")
 	etcd := fs.Bool("etcd", false, "build etcd too, for controller-runtime's envtest (KUBEBUILDER_ASSETS, testenv's envtest backend); testenv's full API (WithFullAPI) needs kube-apiserver alone")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, usage, cacheRoot)
@@ -143,13 +158,42 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 		return 2
 	}
 	goos, goarch := runtime.GOOS, runtime.GOARCH
+	callerRun := runner // the caller's module is listed in the caller's environment
 	if runner == nil {
-		runner = goRunner("go", goos, goarch)
+		runner, callerRun = goRunner("go", goos, goarch), envRunner("go")
+	}
+	var (
+		caller    callerModule
+		callerErr error
+		listed    bool
+	)
+	callerOf := func(ctx context.Context) (callerModule, error) {
+		if !listed {
+			caller, callerErr = listCaller(ctx, callerRun)
+			listed = true
+		}
+		return caller, callerErr
+	}
+	if q.Module {
+		c, err := callerOf(ctx)
+		if err != nil {
+			fmt.Fprintf(stderr, "testenv-assets: version module: run it in your Go module's folder, or give a version (1.35.x): %v\n", err)
+			return 1
+		}
+		v, err := moduleRelease(c)
+		if err != nil {
+			fmt.Fprintf(stderr, "testenv-assets: %v\n", err)
+			return 1
+		}
+		q = query{Minor: v.Minor, Patch: v.Patch, text: v.String() + " (the release of " + c.Main + "'s k8s.io/apimachinery)"}
 	}
 	b := &builder{
 		root: *binDir, want: wanted(*etcd), goos: goos, goarch: goarch,
 		run: runner, log: stderr, tick: 15 * time.Second, now: time.Now,
 		staleBuildAge: 24 * time.Hour,
+	}
+	if *align {
+		b.caller = callerOf
 	}
 	v, dir, err := use(ctx, b, q, *installedOnly)
 	if err != nil {

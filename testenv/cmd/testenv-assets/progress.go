@@ -43,6 +43,13 @@ func (p *progress) step(format string, args ...any) {
 	}
 }
 
+// addSteps counts n steps more than planned (a build done again).
+func (p *progress) addSteps(n int) {
+	p.mu.Lock()
+	p.steps += n
+	p.mu.Unlock()
+}
+
 func (p *progress) setTotal(n int) {
 	p.mu.Lock()
 	p.total = n

@@ -34,6 +34,7 @@ type query struct {
 	Minor, Patch int
 	Line         bool // 1.N.x: the newest patch of line N
 	Latest       bool // the newest version served
+	Module       bool // "module": the release of the calling module's k8s.io modules
 	text         string
 }
 
@@ -45,13 +46,17 @@ func (q query) String() string { return q.text }
 func parseQuery(s string) (query, error) {
 	q := query{text: s}
 	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
+	if t == "module" {
+		q.Module = true
+		return q, nil
+	}
 	if t == "" || t == "latest" {
 		q.Latest = true
 		q.text = "latest"
 		return q, nil
 	}
 	bad := func() (query, error) {
-		return query{}, fmt.Errorf("version %q: want 1.N.P (one release, e.g. 1.35.4), 1.N.x (the newest patch of a line, e.g. 1.35.x), or latest", s)
+		return query{}, fmt.Errorf("version %q: want 1.N.P (one release, e.g. 1.35.4), 1.N.x (the newest patch of a line, e.g. 1.35.x), module (the release of this module's k8s.io modules) or latest", s)
 	}
 	parts := strings.Split(t, ".")
 	if len(parts) < 2 || len(parts) > 3 || parts[0] != "1" {
