@@ -5,7 +5,9 @@
 # testenv-assets cache of its own, then the documented steps one by one:
 #
 #   1. go mod download                        (go get's downloads)
-#   2. testenv-assets use -p path 1.35.x      (the full API's kube-apiserver)
+#   2. testenv-assets use -p path module      (the full API's kube-apiserver, at the
+#                                             operator's own k8s.io release, sharing
+#                                             compiled packages with step 3)
 #   3. testenv-assets warm ./...              (the test's dependencies, with progress)
 #   4. go test -run TestExploreRabbitmqCluster (the test link, then the exploration)
 #
@@ -13,6 +15,9 @@
 # for figures that mean anything (docs/benchmarks.md#the-cold-path-to-the-first-schedule).
 #
 #   hack/cold-explore.sh [WORKDIR]     # WORKDIR is removed first; default a mktemp -d
+#
+# COLD_EXPLORE_USE="1.35.x -align=false" measures the route before sharing
+# (kube-apiserver at another line, k8s.io/kubernetes's own versions).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d)}
@@ -32,7 +37,8 @@ phase() {
 }
 uptime >&2
 phase "1 go mod download" go mod download
-phase "2 testenv-assets use" go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path 1.35.x
+# shellcheck disable=SC2086 # COLD_EXPLORE_USE is words
+phase "2 testenv-assets use" go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path ${COLD_EXPLORE_USE:-module}
 phase "3 testenv-assets warm" go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets warm ./...
 phase "4 go test (link and explore)" env STATUSPATCH_REQUIRE_FULLAPI=1 go test -vet=off -count=1 -v -run 'TestExploreRabbitmqCluster$' .
 echo "--- times ($work/times)"

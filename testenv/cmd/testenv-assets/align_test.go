@@ -256,3 +256,32 @@ func TestVersionModule(t *testing.T) {
 		t.Error(`parseQuery("modules"): no error`)
 	}
 }
+
+// A proxy's version list is not all it serves: a release it leaves out is
+// asked for by name. VERSION module whose release is not served at all
+// builds the newest patch of its line, saying what that costs.
+func TestUnlistedRelease(t *testing.T) {
+	root := t.TempDir()
+	f := &fakeGo{t: t, versions: []string{"v1.35.3", "v1.35.5"}}
+	r := runUse(t, f.run, "-p", "path", "--bin-dir", root, "1.35.4")
+	if r.code != 0 || r.stdout != filepath.Join(root, "1.35.4-"+platform)+"\n" ||
+		!strings.Contains(r.stderr, "leaves out k8s.io/kubernetes v1.35.4, but serves it when asked by name") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// Served neither way: the list's error, and the fetch's.
+	r = runUse(t, f.run, "-p", "path", "--bin-dir", root, "1.35.9")
+	if r.code != 1 || !strings.Contains(r.stderr, "unknown version 1.35.9") || !strings.Contains(r.stderr, "asked for by name") {
+		t.Errorf("1.35.9: exit %d, stderr %q", r.code, r.stderr)
+	}
+
+	// VERSION module at v0.35.2, which the proxy does not serve: 1.35.4,
+	// the newest of the line (the fake serves that one's go.mod).
+	caller := `{"Path": "example.com/op", "Main": true}` + "\n" + `{"Path": "k8s.io/apimachinery", "Version": "v0.35.2"}` + "\n"
+	g := &fakeGo{t: t, versions: []string{"v1.35.3", "v1.35.4"}, caller: caller}
+	root = t.TempDir()
+	r = runUse(t, g.run, "-p", "path", "--bin-dir", root, "module")
+	if r.code != 0 || r.stdout != filepath.Join(root, "1.35.4-"+platform)+"\n" ||
+		!strings.Contains(r.stderr, "does not serve k8s.io/kubernetes v1.35.2") || !strings.Contains(r.stderr, "building 1.35.4, the newest of its line") {
+		t.Errorf("module: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

@@ -185,7 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, runner ru
 			fmt.Fprintf(stderr, "testenv-assets: %v\n", err)
 			return 1
 		}
-		q = query{Minor: v.Minor, Patch: v.Patch, text: v.String() + " (the release of " + c.Main + "'s k8s.io/apimachinery)"}
+		q = query{Minor: v.Minor, Patch: v.Patch, Module: true, text: v.String() + " (the release of " + c.Main + "'s k8s.io/apimachinery)"}
 	}
 	b := &builder{
 		root: *binDir, want: wanted(*etcd), goos: goos, goarch: goarch,
@@ -241,6 +241,9 @@ func use(ctx context.Context, b *builder, q query, installedOnly bool) (kubeVers
 		return kubeVersion{}, "", err
 	}
 	v, err := resolve(q, tags)
+	if err != nil && !q.Line && !q.Latest {
+		v, err = unlisted(ctx, b, q, tags, err)
+	}
 	if err != nil {
 		return kubeVersion{}, "", err
 	}
@@ -249,4 +252,32 @@ func use(ctx context.Context, b *builder, q query, installedOnly bool) (kubeVers
 		return kubeVersion{}, "", err
 	}
 	return v, dir, nil
+}
+
+// unlisted answers for one release the proxy's version list leaves out
+// (listErr): a list is not the proxy's whole content, so the release is
+// asked for by name. VERSION module, whose release is served by neither,
+// takes the newest patch of its line instead, saying what that costs.
+func unlisted(ctx context.Context, b *builder, q query, tags []string, listErr error) (kubeVersion, error) {
+	v := kubeVersion{Minor: q.Minor, Patch: q.Patch}
+	dir, err := os.MkdirTemp("", "testenv-assets-list-")
+	if err != nil {
+		return kubeVersion{}, err
+	}
+	defer os.RemoveAll(dir)
+	_, fetchErr := b.kubeGoModOf(ctx, dir, v)
+	if fetchErr == nil {
+		b.logf("the module proxy's version list leaves out k8s.io/kubernetes %s, but serves it when asked by name", v.Tag())
+		return v, nil
+	}
+	if ctx.Err() != nil || !q.Module {
+		return kubeVersion{}, fmt.Errorf("%w; asked for by name: %w", listErr, fetchErr)
+	}
+	line, err := resolve(query{Minor: q.Minor, Line: true, text: fmt.Sprintf("1.%d.x", q.Minor)}, tags)
+	if err != nil {
+		return kubeVersion{}, fmt.Errorf("%w; asked for by name: %w", listErr, fetchErr)
+	}
+	b.logf("the module proxy does not serve k8s.io/kubernetes %s (%v); building %s, the newest of its line, "+
+		"whose k8s.io packages differ from this module's (only other modules' compiled packages are shared)", v.Tag(), fetchErr, line)
+	return line, nil
 }
