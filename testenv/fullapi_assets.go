@@ -20,8 +20,10 @@ const AssetsCacheDir = "statuspatch/testenv-assets"
 // assetsCommand is what gets a kube-apiserver into that cache (built from
 // the Go module proxy, minutes the first time; no etcd, which the full API
 // does not run). Without a version it runs
-// from any module that requires testenv, at the testenv version it requires.
-const assetsCommand = "go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path 1.35.x"
+// from any module that requires testenv, at the testenv version it requires;
+// `module` builds the release of that module's k8s.io/apimachinery, sharing
+// compiled packages with its tests (testenv/README.md).
+const assetsCommand = "go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path module"
 
 // KubeAPIServerPath returns the kube-apiserver binary that the full-API
 // backend (WithFullAPI) would run with these options, and where it came

@@ -281,7 +281,7 @@ func TestFullAPIWithoutBinary(t *testing.T) {
 		if err == nil {
 			t.Fatal("KubeAPIServerPath found a binary in an empty cache")
 		}
-		for _, want := range []string{filepath.Join(cache, "statuspatch", "testenv-assets"), "KUBEBUILDER_ASSETS (not set)", "cmd/testenv-assets use -p path 1.35.x"} {
+		for _, want := range []string{filepath.Join(cache, "statuspatch", "testenv-assets"), "KUBEBUILDER_ASSETS (not set)", "cmd/testenv-assets use -p path module`", "cmd/testenv-assets use -p path 1.35.x"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
 			}
