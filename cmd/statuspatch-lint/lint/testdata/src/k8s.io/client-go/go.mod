@@ -1,0 +1,7 @@
+module k8s.io/client-go
+
+go 1.24
+
+require k8s.io/apimachinery v0.0.0
+
+replace k8s.io/apimachinery => ../apimachinery
