@@ -132,12 +132,20 @@ test-release: ## hack/release.sh in dry-run mode on a temporary clone.
 test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a scratch clone) and hack/install-test.sh started at once: all pass (RELEASE_CONCURRENCY_INSTALL=quick: a short consumer instead of the install test).
 	./hack/release-concurrency-test.sh
 
-# NEWCOMER_LINE: the supported line (hack/compat.sh's LINES) the scaffold
-# pins, with that line's Go toolchain and envtest Kubernetes.
-NEWCOMER_LINE ?= v0.23
+# NEWCOMER_LINES: the supported lines (hack/compat.sh's LINES) the scaffold
+# pins, one run each with that line's Go toolchain; all (the default) is
+# every line. NEWCOMER_LINE=v0.25 runs that one line alone.
+# NEWCOMER_ENVTEST_K8S_VERSION: the envtest Kubernetes of the scaffold's
+# make test at the lines whose k8s.io is another release (v0.22, v0.24,
+# v0.25): ENVTEST_K8S_VERSION=$(TESTENV_ASSETS_VERSION) on its command line,
+# the binaries make test-assets builds; line: each line's own (its Makefile
+# derives it from k8s.io/api), built from source, about 20 min a line cold.
+NEWCOMER_LINE ?=
+NEWCOMER_LINES ?= $(or $(NEWCOMER_LINE),all)
+NEWCOMER_ENVTEST_K8S_VERSION ?= $(TESTENV_ASSETS_VERSION)
 .PHONY: test-newcomer
-test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold at NEWCOMER_LINE (v0.23), from a module proxy built here: statuspatch-gen init, make generate, the -fix block, the scaffold's make test and make lint, init again changing nothing.
-	./hack/newcomer-test.sh $(NEWCOMER_LINE)
+test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold at every supported line (NEWCOMER_LINE=v0.23: one), from a module proxy built here: statuspatch-gen init, make generate, the -fix block, the scaffold's make test (envtest 1.35.x at every line) and make lint, init again changing nothing; each line's time.
+	NEWCOMER_ENVTEST_K8S_VERSION=$(NEWCOMER_ENVTEST_K8S_VERSION) ./hack/newcomer-test.sh $(NEWCOMER_LINES)
 
 ##@ Generate
 

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Runs docs/kubebuilder.md's "Steps" as a new user reads them (make
 # test-newcomer), in a scratch operator shaped like a kubebuilder v4
-# scaffold at one supported line:
+# scaffold at one supported line, or at several one after another:
 #
 #   hack/newcomer-test.sh [LINE]     # LINE: v0.22 ... v0.25 (default v0.23)
+#   hack/newcomer-test.sh LINE LINE...  or  hack/newcomer-test.sh all
+#
+# With several lines (all: every line of hack/compat.sh's LINES, as make
+# test-newcomer runs by default), each line is a run of this script on its
+# own; each line's wall time and the load are printed as it ends, then a
+# summary, and the run fails naming every line that failed.
 #
 # The line's controller-runtime, k8s.io and Go toolchain are
 # hack/compat.sh's (docs/compatibility.md's matrix, one home): the
@@ -13,8 +19,24 @@
 # as in hack/install-test.sh: the statuspatch tools' go 1.26 line switches
 # to this machine's Go 1.26, where that user's go command would download
 # the newest go1.26.N).
-# The scaffold's Makefile derives ENVTEST_K8S_VERSION from k8s.io/api, so
-# make test's kube-apiserver follows the line too. The scaffold: api/v1,
+# envtest's Kubernetes: the scaffold's Makefile derives ENVTEST_K8S_VERSION
+# from k8s.io/api (1.34 at v0.22 ... 1.37 at v0.25) with ?=. The line whose
+# k8s.io is the release make test-assets builds (the root Makefile's
+# TESTENV_ASSETS_VERSION, 1.35.x: line v0.23) runs with its own. Every other
+# line runs the scaffold's make test as
+#
+#   make test ENVTEST_K8S_VERSION=1.35.x
+#
+# (a make variable a user can pass the same way): testenv-assets finds the
+# kube-apiserver and etcd make test-assets built, and the line pays its own
+# dependencies' compile only, not a kube-apiserver and etcd of its own from
+# source (about 20 minutes more a line cold: docs/benchmarks.md). So at those
+# lines the scaffold's tests run on a 1.35 API server, inside client-go's
+# supported skew, and the route (init, generate, -fix, the scaffold's make
+# test and make lint) is the line's. NEWCOMER_ENVTEST_K8S_VERSION sets the
+# release (default: TESTENV_ASSETS_VERSION, as the root Makefile sets it);
+# NEWCOMER_ENVTEST_K8S_VERSION=line runs every line with its own derived
+# version, building each line's binaries. The scaffold: api/v1,
 # internal/controller (a reconciler with two handwritten status writes, one
 # blind), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
 # go.kubebuilder.io/v4) and kubebuilder v4.15.0's own Makefile word for
@@ -53,13 +75,63 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")
 die() { echo "newcomer-test: $*" >&2; exit 1; }
 [[ -n $version ]] || die "cannot read the version testenv/go.mod requires"
-[[ $# -le 1 ]] || die "usage: hack/newcomer-test.sh [LINE] (one of hack/compat.sh's lines, e.g. v0.23)"
+# hack/compat.sh's LINES (line, controller-runtime, k8s.io, Go toolchain),
+# the one home of the matrix.
+matrix=$(sed -n '/^LINES=(/,/^)/p' "$root/hack/compat.sh" | grep -oE '"v0[^"]+"' | tr -d '"')
+mapfile -t all_lines < <(awk '{ print $1 }' <<<"$matrix")
+((${#all_lines[@]} > 0)) || die "cannot read hack/compat.sh's LINES"
+usage="usage: hack/newcomer-test.sh [LINE...|all] (hack/compat.sh's lines: ${all_lines[*]}; default v0.23)"
+if [[ $# == 1 && $1 == all ]]; then
+	set -- "${all_lines[@]}"
+fi
+for l in "$@"; do
+	awk -v l="$l" '$1 == l { found = 1 } END { exit !found }' <<<"$matrix" ||
+		die "no line $l in hack/compat.sh's LINES (docs/compatibility.md's matrix): ${all_lines[*]}; $usage"
+done
+
+# Several lines: each a run of this script on its own, timed.
+if [[ $# -gt 1 ]]; then
+	summary=() failed=()
+	i=0
+	for l in "$@"; do
+		i=$((i + 1))
+		echo "=== newcomer-test: line $l ($i of $#) starts, load $(cut -d' ' -f1-3 /proc/loadavg)"
+		t0=$(date +%s)
+		set +e
+		"$root/hack/newcomer-test.sh" "$l"
+		code=$?
+		set -e
+		dt=$(($(date +%s) - t0))
+		result="line $l: $( ((code == 0)) && echo ok || echo "FAILED (exit $code)"), $((dt / 60)) min $((dt % 60)) s, load $(cut -d' ' -f1-3 /proc/loadavg) at its end"
+		summary+=("$result")
+		((code == 0)) || failed+=("$l")
+		echo "=== newcomer-test: $result"
+	done
+	echo
+	echo "=== newcomer-test: $# lines"
+	printf '  %s\n' "${summary[@]}"
+	((${#failed[@]} == 0)) || die "failed at line(s) ${failed[*]} (each line's output above; rerun one with hack/newcomer-test.sh LINE or make test-newcomer NEWCOMER_LINE=LINE)"
+	exit 0
+fi
+
 line=${1:-v0.23}
-# The line's pins: hack/compat.sh's LINES (line, controller-runtime, k8s.io,
-# Go toolchain), the one home of the matrix.
-read -r _ line_cr line_k8s line_toolchain < <(sed -n '/^LINES=(/,/^)/p' "$root/hack/compat.sh" | grep -oE '"v0[^"]+"' | tr -d '"' | awk -v l="$line" '$1 == l') ||
-	die "no line $line in hack/compat.sh's LINES (docs/compatibility.md's matrix): $(sed -n '/^LINES=(/,/^)/p' "$root/hack/compat.sh" | grep -oE '"v0[.0-9]+' | tr -d '"' | tr '\n' ' ')"
+read -r _ line_cr line_k8s line_toolchain < <(awk -v l="$line" '$1 == l' <<<"$matrix")
 line_go=$(sed -E 's/^go([0-9]+\.[0-9]+).*/\1.0/' <<<"$line_toolchain")
+# envtest's Kubernetes at this line (header comment): its own derived
+# version when that is the release make test-assets builds, else that
+# release by make variable.
+line_envtest=$(sed -E 's/^v0\.([0-9]+)\..*/1.\1/' <<<"$line_k8s")
+envtest=${NEWCOMER_ENVTEST_K8S_VERSION:-$(awk '$1 == "TESTENV_ASSETS_VERSION" && $2 == "?=" { print $3 }' "$root/Makefile")}
+[[ -n $envtest ]] || die "no NEWCOMER_ENVTEST_K8S_VERSION and no TESTENV_ASSETS_VERSION ?= line in the root Makefile"
+if [[ $envtest == line || $(sed -E 's/^v?(1\.[0-9]+)([.].*)?$/\1/' <<<"$envtest") == "$line_envtest" ]]; then
+	make_test=(make test)
+	envtest_note="its own ENVTEST_K8S_VERSION, $line_envtest (the scaffold's Makefile derives it from k8s.io/api $line_k8s)"
+	envtest_want=$line_envtest
+else
+	make_test=(make test "ENVTEST_K8S_VERSION=$envtest")
+	envtest_note="ENVTEST_K8S_VERSION=$envtest on make test's command line (NEWCOMER_ENVTEST_K8S_VERSION; by default the root Makefile's TESTENV_ASSETS_VERSION, whose kube-apiserver and etcd make test-assets builds), not the line's own $line_envtest (NEWCOMER_ENVTEST_K8S_VERSION=line builds and runs those: about 20 min more a line cold)"
+	envtest_want=$envtest
+fi
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
 [[ -x $controller_gen ]] || die "$controller_gen not found; run 'make tools' or set CONTROLLER_GEN"
 # The scaffold's Makefile reads these with ?=: from the environment, they
@@ -94,7 +166,7 @@ unset KUBEBUILDER_ASSETS GOROOT
 export PATH=$work/path:$PATH GOTOOLCHAIN=path
 [[ $(go env GOVERSION) == "$line_toolchain" ]] || die "go in PATH is $(go env GOVERSION), want $line_toolchain"
 
-step "the scaffold at line $line (controller-runtime $line_cr, k8s.io $line_k8s, go $line_go, $(go env GOVERSION)): a kubebuilder v4 layout, reconciler writing status by hand"
+step "the scaffold at line $line (controller-runtime $line_cr, k8s.io $line_k8s, go $line_go, $(go env GOVERSION); step 5's make test with $envtest_note): a kubebuilder v4 layout, reconciler writing status by hand"
 op=$work/operator
 mkdir -p "$op"
 cp -R "$root/hack/installtest/testdata/operator/." "$op/"
@@ -271,8 +343,10 @@ rm -r internal/patchers
 make manifests || die "make manifests failed from a checkout without internal/patchers (above)"
 [[ -f internal/patchers/zz_generated.statuspatch.go ]] || die "make manifests did not run generate-patchers first"
 
-step "5. the scaffold's own make test and make lint"
-make test 2>&1 | tee "$work/test.out" || die "the scaffold's make test failed (above)"
+step "5. the scaffold's own make test and make lint: \$ ${make_test[*]} ($envtest_note)"
+"${make_test[@]}" 2>&1 | tee "$work/test.out" || die "the scaffold's ${make_test[*]} failed (above)"
+grep -qF "Setting up envtest binaries for Kubernetes version $envtest_want..." "$work/test.out" ||
+	die "the scaffold's make test did not set up envtest's binaries for Kubernetes $envtest_want (above)"
 grep -qE '^ok\s+example.com/widgets/internal/controller' "$work/test.out" || die "make test did not run internal/controller's tests (above)"
 make lint 2>&1 | tee "$work/lint.out" || die "make lint failed (above)"
 grep -q 'statuspatch-lint.* \./\.\.\.' "$work/lint.out" || die "make lint did not run lint-status (above)"
