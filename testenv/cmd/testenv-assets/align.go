@@ -104,23 +104,32 @@ func moduleRelease(c callerModule) (kubeVersion, error) {
 // alignedRequires are the require lines that give the scratch module the
 // caller's versions: for each module of the scratch build list (scratch:
 // "path version" lines of go list -m all) that the caller selects at
-// another version, and that the scratch module does not replace. Minimal
+// another version, and that is not kept (the modules the scratch module
+// replaces, for kube-apiserver its staging modules). Minimal
 // version selection keeps the higher of the two, so a caller older than
 // k8s.io/kubernetes's requirement changes nothing for that module. The
 // Kubernetes project's own modules (k8s.io/..., sigs.k8s.io/...: the API
 // machinery's OpenAPI, utils, structured-merge-diff) move with the release
 // and break between lines; they are aligned only when the caller's
-// k8s.io/apimachinery is of release v's line.
-func alignedRequires(scratch []byte, replaced []string, c callerModule, v kubeVersion) []module {
+// k8s.io/apimachinery is of release v's line. kept are the modules of the
+// binary being built, which stay at the version asked for: a path, or a
+// prefix ending in "/" (etcd's build keeps "go.etcd.io/": the server, its
+// api, client, raft and bbolt modules are the release the binary reports).
+func alignedRequires(scratch []byte, kept []string, c callerModule, v kubeVersion) []module {
 	sameLine := strings.HasPrefix(c.version("k8s.io/apimachinery"), fmt.Sprintf("v0.%d.", v.Minor))
-	skip := map[string]bool{"k8s.io/kubernetes": true}
-	for _, r := range replaced {
-		skip[r] = true
+	kept = append([]string{"k8s.io/kubernetes"}, kept...)
+	isKept := func(path string) bool {
+		for _, k := range kept {
+			if path == k || (strings.HasSuffix(k, "/") && strings.HasPrefix(path, k)) {
+				return true
+			}
+		}
+		return false
 	}
 	var out []module
 	for _, line := range strings.Split(string(scratch), "\n") {
 		f := strings.Fields(line)
-		if len(f) < 2 || skip[f[0]] {
+		if len(f) < 2 || isKept(f[0]) {
 			continue
 		}
 		if !sameLine && (strings.HasPrefix(f[0], "k8s.io/") || strings.HasPrefix(f[0], "sigs.k8s.io/")) {

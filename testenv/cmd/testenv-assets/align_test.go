@@ -285,3 +285,38 @@ func TestUnlistedRelease(t *testing.T) {
 		t.Errorf("module: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// etcd's build keeps the etcd project's own modules at the release
+// k8s.io/kubernetes asks for, whatever the caller requires: an etcd built
+// with a caller's go.etcd.io/etcd/api/v3 v3.7.0 reports 3.7.0 and is not
+// the 3.6.5 BUILD-INFO names. Other modules still take the caller's
+// versions, and kube-apiserver its etcd client too (a library to it).
+func TestBuildEtcdKeepsItsOwnModules(t *testing.T) {
+	caller := callerJSON + `{"Path": "go.etcd.io/etcd/server/v3", "Version": "v3.7.0"}
+{"Path": "go.etcd.io/etcd/api/v3", "Version": "v3.7.0"}
+{"Path": "go.etcd.io/etcd/client/v3", "Version": "v3.7.0"}
+{"Path": "go.etcd.io/bbolt", "Version": "v1.4.3"}
+`
+	scratch := scratchList + `go.etcd.io/etcd/server/v3 v3.6.5
+go.etcd.io/etcd/api/v3 v3.6.5
+go.etcd.io/etcd/client/v3 v3.6.5
+go.etcd.io/bbolt v1.4.2
+`
+	root := t.TempDir()
+	f := &fakeGo{t: t, versions: []string{"v1.35.4"}, caller: caller, scratch: scratch}
+	if r := runUse(t, f.run, "--etcd", "-p", "path", "--bin-dir", root, "1.35.x"); r.code != 0 {
+		t.Fatalf("exit %d", r.code)
+	}
+	etcd := f.goMods["etcd"]
+	if !strings.Contains(etcd, "\tgoogle.golang.org/grpc v1.75.1\n") {
+		t.Errorf("etcd's go.mod lacks the caller's grpc:\n%s", etcd)
+	}
+	for _, s := range []string{"go.etcd.io/etcd/server/v3 v3.7.0", "go.etcd.io/etcd/api/v3 v3.7.0", "go.etcd.io/etcd/client/v3 v3.7.0", "go.etcd.io/bbolt v1.4.3"} {
+		if strings.Contains(etcd, s) {
+			t.Errorf("etcd's go.mod requires the caller's %s:\n%s", s, etcd)
+		}
+	}
+	if apiserver := f.goMods["kube-apiserver"]; !strings.Contains(apiserver, "\tgo.etcd.io/etcd/client/v3 v3.7.0\n") {
+		t.Errorf("kube-apiserver's go.mod lacks the caller's etcd client:\n%s", apiserver)
+	}
+}

@@ -120,17 +120,18 @@ func (b *builder) build(ctx context.Context, v kubeVersion) (string, error) {
 			return "", err
 		}
 		var goMod, what, pkg, ldflags string
-		var replaced []string
+		var kept []string // the binary's own modules: never the caller's versions
 		switch name {
 		case kubeAPIServer:
 			goMod, what, pkg, ldflags = apiserverGoMod(v, m), "kube-apiserver "+v.Tag(), apiserverPkg, versionLdflags(v)
-			replaced = m.replaced()
+			kept = m.replaced()
 			fmt.Fprintf(&info, "kube-apiserver: k8s.io/kubernetes %s (cmd/kube-apiserver), staging modules at %s\n", v.Tag(), v.StagingTag())
 		case etcdBinary:
 			goMod, what, pkg = etcdGoMod(m.Etcd, m.Go), "etcd "+m.Etcd, etcdPkg
+			kept = []string{etcdProject}
 			fmt.Fprintf(&info, "etcd: %s %s (k8s.io/kubernetes %s requires it)\n", etcdServer, m.Etcd, v.Tag())
 		}
-		aligned, err := b.compile(ctx, p, dir, what, pkg, filepath.Join(tmp, name), ldflags, goMod, replaced, v)
+		aligned, err := b.compile(ctx, p, dir, what, pkg, filepath.Join(tmp, name), ldflags, goMod, kept, v)
 		if err != nil {
 			return "", err
 		}
@@ -181,7 +182,7 @@ func versionLdflags(v kubeVersion) string {
 // two steps. When the build with the caller's versions fails, it builds
 // again with goMod alone, saying so: sharing is a saving, never a reason
 // not to build. aligned says what was added ("" for nothing).
-func (b *builder) compile(ctx context.Context, p *progress, dir, name, pkg, out, ldflags, goMod string, replaced []string, v kubeVersion) (aligned string, err error) {
+func (b *builder) compile(ctx context.Context, p *progress, dir, name, pkg, out, ldflags, goMod string, kept []string, v kubeVersion) (aligned string, err error) {
 	p.step("%s: resolving modules and packages", name)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
 		return "", err
@@ -196,7 +197,7 @@ func (b *builder) compile(ctx context.Context, p *progress, dir, name, pkg, out,
 			if err != nil {
 				return "", fmt.Errorf("resolving %s's modules (%s): %w", name, pkg, err)
 			}
-			if reqs = alignedRequires(scratch, replaced, c, v); len(reqs) > 0 {
+			if reqs = alignedRequires(scratch, kept, c, v); len(reqs) > 0 {
 				if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(withRequires(goMod, reqs, c.Main)), 0o644); err != nil {
 					return "", err
 				}

@@ -26,7 +26,10 @@ type kubeGoMod struct {
 
 const (
 	etcdServer = "go.etcd.io/etcd/server/v3"
-	etcdClient = "go.etcd.io/etcd/client/v3"
+	// etcdProject prefixes the etcd project's modules (server, api,
+	// client, pkg, raft) and bbolt, its storage: the etcd binary's own.
+	etcdProject = "go.etcd.io/"
+	etcdClient  = "go.etcd.io/etcd/client/v3"
 )
 
 // parseKubeGoMod reads the parts of a go.mod file the build needs. It is a
