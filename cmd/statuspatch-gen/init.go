@@ -66,43 +66,69 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if fset.NArg() == 1 {
 		dir = fset.Arg(0)
 	}
-	v := *version
+	_, err := doInit(initOptions{dir: dir, version: *version, dryRun: *dryRun, tidy: *tidy}, stdout, stderr)
+	return err
+}
+
+// initOptions are init's flags and directory, however they were given
+// (statuspatch-gen init's command line, or a kubebuilder plugin request).
+type initOptions struct {
+	dir     string
+	version string // "" for this binary's module version
+	dryRun  bool
+	tidy    bool
+}
+
+// pinVersion is the statuspatch version init pins: v, or this binary's
+// module version when v is "".
+func pinVersion(v string) (string, error) {
 	if v == "" {
 		v = binaryVersion()
 	}
 	// a build from a checkout is "(devel)", or with Go 1.24's VCS stamping
 	// a pseudo-version no proxy serves (+dirty)
 	if !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \t\n$()+") {
-		return fmt.Errorf("statuspatch-gen init: cannot tell which statuspatch version to pin (this binary's module version is %q): pass -version vX.Y.Z", v)
+		return "", fmt.Errorf("statuspatch-gen init: cannot tell which statuspatch version to pin (this binary's module version is %q): pass -version vX.Y.Z", v)
 	}
+	return v, nil
+}
 
+// doInit plans init's edits in opts.dir and, unless opts.dryRun, applies
+// them (and go mod tidy with opts.tidy). It returns the edits it planned;
+// what it did goes to stdout, go's own output to stderr.
+func doInit(opts initOptions, stdout, stderr io.Writer) ([]fileEdit, error) {
+	dir := opts.dir
+	v, err := pinVersion(opts.version)
+	if err != nil {
+		return nil, err
+	}
 	edits, notes, err := planInit(dir, v)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, n := range notes {
 		fmt.Fprintf(stdout, "%s\n", n)
 	}
-	if *dryRun {
+	if opts.dryRun {
 		for _, e := range edits {
 			if _, err := io.WriteString(stdout, unifiedDiff(e.path, e.old, e.new, e.del)); err != nil {
-				return fmt.Errorf("statuspatch-gen init: writing the diff: %w", err)
+				return nil, fmt.Errorf("statuspatch-gen init: writing the diff: %w", err)
 			}
 		}
-		if *tidy {
+		if opts.tidy {
 			missing, err := missingModules(dir, v)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if len(missing) > 0 {
 				fmt.Fprintf(stdout, "statuspatch-gen init: would run go get %s\n", strings.Join(missing, " "))
 			}
 			fmt.Fprintf(stdout, "statuspatch-gen init: would run go mod tidy (then go get %s/patcher at the version go.mod requires, if go.sum lacks its checksum)\n", runtimeModule)
 		}
-		return nil
+		return edits, nil
 	}
 	if err := applyEdits(dir, edits); err != nil {
-		return err
+		return nil, err
 	}
 	for _, e := range edits {
 		verb := "wrote"
@@ -114,10 +140,10 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if len(edits) == 0 {
 		fmt.Fprintf(stdout, "statuspatch-gen init: %s is set up already; nothing to change\n", dir)
 	}
-	if *tidy {
-		return tidyModule(dir, v, stdout, stderr)
+	if opts.tidy {
+		return edits, tidyModule(dir, v, stdout, stderr)
 	}
-	return nil
+	return edits, nil
 }
 
 // binaryVersion is the module version this binary was installed at
