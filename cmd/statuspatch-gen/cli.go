@@ -22,6 +22,7 @@ const generatorName = "statuspatch"
 // usage is the command's synopsis.
 const usage = `usage: statuspatch-gen paths=./api/... [headerFile=hack/boilerplate.go.txt] [year=2026] [output:dir=./internal/patchers]
        statuspatch-gen init [-dry-run] [DIR]   adopt statuspatch in a kubebuilder v4 project (init -h)
+       statuspatch-gen kubebuilder-plugin      answer a kubebuilder external plugin request on stdin (docs/kubebuilder.md)
        statuspatch-gen -w     the markers statuspatch reads (-ww: with details)
        statuspatch-gen -h     this help (-hh: with details)`
 
@@ -135,6 +136,9 @@ func contains(list []string, s string) bool {
 func run(args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "init" {
 		return runInit(args[1:], stdout, os.Stderr)
+	}
+	if len(args) > 0 && args[0] == "kubebuilder-plugin" {
+		return runKBPlugin(".", os.Stdin, stdout, os.Stderr)
 	}
 	helpLevel, whichLevel := 0, 0
 	var opts []string

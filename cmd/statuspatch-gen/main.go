@@ -1,6 +1,8 @@
 // Command statuspatch-gen generates typed status patchers for CRD kinds.
 //
 //	statuspatch-gen paths=./api/... [headerFile=hack/boilerplate.go.txt] [year=2026] [output:dir=./internal/patchers]
+//	statuspatch-gen init [-dry-run] [DIR]
+//	statuspatch-gen kubebuilder-plugin
 //	statuspatch-gen -w | -h
 //
 // The command line follows controller-gen's: the generator is
@@ -14,6 +16,14 @@ import (
 )
 
 func main() {
+	if isKBPluginName(os.Args[0]) {
+		// kubebuilder runs its external plugins without arguments
+		if err := runKBPlugin(".", os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

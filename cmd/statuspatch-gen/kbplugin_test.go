@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestKBPluginJSON: the request and response types marshal as kubebuilder's
+// own do. testdata/kbplugin/*.json is what kubebuilder's
+// external.PluginRequest and external.PluginResponse marshal to (with
+// json.MarshalIndent, at the commit kbplugin.go names), filled in and zero:
+// each decodes into this package's types and encodes back byte for byte.
+func TestKBPluginJSON(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		v    any
+	}{
+		{"request.json", &kbRequest{}},
+		{"request-zero.json", &kbRequest{}},
+		{"response.json", &kbResponse{}},
+		{"response-zero.json", &kbResponse{}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("testdata", "kbplugin", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dec := json.NewDecoder(bytes.NewReader(want))
+			dec.DisallowUnknownFields() // every field kubebuilder writes is declared here
+			if err := dec.Decode(c.v); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(c.file, "zero") && !reflect.ValueOf(c.v).Elem().IsZero() {
+				t.Errorf("%s decodes to %+v, not the zero value", c.file, c.v)
+			}
+			got, err := json.MarshalIndent(c.v, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got)+"\n" != string(want) {
+				t.Errorf("round trip of %s:\n%s", c.file, unifiedDiff(c.file, string(want), string(got)+"\n", false))
+			}
+		})
+	}
+}
+
+// kbRun sends req to the plugin in dir as kubebuilder does (the universe is
+// every file of the project) and returns the response and the plugin's
+// stderr.
+func kbRun(t *testing.T, dir string, req kbRequest) (kbResponse, string) {
+	t.Helper()
+	if req.Universe == nil {
+		req.Universe = readTree(t, dir)
+	}
+	in, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := runKBPlugin(dir, bytes.NewReader(in), &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	var res kbResponse
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("response %q: %v", out.String(), err)
+	}
+	return res, errOut.String()
+}
+
+// kbWrite writes a response's universe into dir, as kubebuilder's
+// handlePluginResponse does.
+func kbWrite(t *testing.T, dir string, res kbResponse) {
+	t.Helper()
+	for name, content := range res.Universe {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(name)), content)
+	}
+}
+
+var kbArgs = []string{"--statuspatch-version", "v0.1.0", "--tidy=false"}
+
+// TestKBPluginEditIsInit: kubebuilder edit (and init after go/v4) with the
+// plugin on testdata/init/v4.15/before makes init's tree, after/; the
+// response's universe is the files init wrote (kubebuilder writes them
+// again, unchanged) and .custom-gcl.yml is removed; --dry-run prints init's
+// dry-run.diff on stderr and changes nothing; a second run answers an empty
+// universe.
+func TestKBPluginEditIsInit(t *testing.T) {
+	golden := filepath.Join("testdata", "init", "v4.15")
+	wantAfter := readTree(t, filepath.Join(golden, "after"))
+	for _, command := range []string{"edit", "init"} {
+		t.Run(command, func(t *testing.T) {
+			dir := t.TempDir()
+			copyTree(t, filepath.Join(golden, "before"), dir, nil)
+			before := readTree(t, dir)
+
+			res, stderr := kbRun(t, dir, kbRequest{APIVersion: kbAPIVersion, Command: command,
+				Args: append(slices.Clone(kbArgs), "--dry-run", "--other-plugins-flag", "x")})
+			if res.Error || len(res.Universe) != 0 {
+				t.Fatalf("--dry-run: %+v", res)
+			}
+			compareText(t, filepath.Join(golden, "dry-run.diff"), stderr)
+			compareTrees(t, "after --dry-run", readTree(t, dir), before)
+
+			res, stderr = kbRun(t, dir, kbRequest{APIVersion: kbAPIVersion, Command: command, Args: kbArgs})
+			if res.Error || res.APIVersion != kbAPIVersion || res.Command != command {
+				t.Fatalf("%+v\n%s", res, stderr)
+			}
+			var changed []string
+			for name, content := range res.Universe {
+				changed = append(changed, name)
+				if content != wantAfter[name] {
+					t.Errorf("universe[%s] is not after/%s", name, name)
+				}
+			}
+			slices.Sort(changed)
+			if want := []string{".golangci.yml", "Makefile", "internal/controller/captain_testenv_test.go"}; !slices.Equal(changed, want) {
+				t.Errorf("universe has %q, want %q", changed, want)
+			}
+			kbWrite(t, dir, res)
+			compareTrees(t, "after "+command, readTree(t, dir), wantAfter)
+
+			res, stderr = kbRun(t, dir, kbRequest{APIVersion: kbAPIVersion, Command: command, Args: kbArgs})
+			if res.Error || len(res.Universe) != 0 || !strings.Contains(stderr, "nothing to change") {
+				t.Errorf("second run: %+v\n%s", res, stderr)
+			}
+			compareTrees(t, "after a second "+command, readTree(t, dir), wantAfter)
+		})
+	}
+}
+
+// TestKBPluginFlagsAndMetadata: flags and metadata for init and edit.
+func TestKBPluginFlagsAndMetadata(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"--init", "--edit"} {
+		res, _ := kbRun(t, dir, kbRequest{APIVersion: kbAPIVersion, Command: "flags", Args: []string{sub}})
+		var names []string
+		for _, f := range res.Flags {
+			names = append(names, f.Name+":"+f.Type+"="+f.Default)
+		}
+		if res.Error || !slices.Equal(names, []string{"statuspatch-version:string=", "dry-run:bool=false", "tidy:bool=true"}) {
+			t.Errorf("flags %s: %+v", sub, res)
+		}
+		res, _ = kbRun(t, dir, kbRequest{APIVersion: kbAPIVersion, Command: "metadata", Args: []string{sub}})
+		if res.Error || !strings.Contains(res.Metadata.Description, "statuspatch-gen init") ||
+			!strings.Contains(res.Metadata.Examples, "--plugins="+kbPluginName+"/"+kbPluginVersion) {
+			t.Errorf("metadata %s: %+v", sub, res)
+		}
+	}
+}
+
+// TestKBPluginErrors: a request the plugin cannot serve is answered with
+// error and errorMsgs (kubebuilder shows errorMsgs), and nothing is written.
+func TestKBPluginErrors(t *testing.T) {
+	kb := filepath.Join("testdata", "init", "v4.15", "before")
+	cases := []struct {
+		name  string
+		in    string // the request on stdin
+		files bool   // the project is testdata/init/v4.15/before, else empty
+		want  string
+	}{
+		{"malformed JSON", `{"command": "edit"`, true, "not a kubebuilder plugin request: unexpected end of JSON input"},
+		{"unknown command", `{"apiVersion":"v1alpha1","command":"create api","args":["--group","web"],"universe":{}}`, true, `not "create api"`},
+		{"flags of create webhook", `{"apiVersion":"v1alpha1","command":"flags","args":["--create webhook"],"universe":{}}`, true, "init and edit only"},
+		{"not a kubebuilder project", `{"apiVersion":"v1alpha1","command":"edit","args":["--statuspatch-version","v0.1.0","--tidy=false"],"universe":{}}`, false,
+			"PROJECT: no such file: statuspatch-gen init runs in a kubebuilder v4 project"},
+		{"no version", `{"apiVersion":"v1alpha1","command":"edit","args":["--tidy=false"],"universe":{}}`, true, "--statuspatch-version vX.Y.Z"},
+		{"bad bool", `{"apiVersion":"v1alpha1","command":"edit","args":["--statuspatch-version","v0.1.0","--tidy=maybe"],"universe":{}}`, true, "--tidy"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if c.files {
+				copyTree(t, kb, dir, nil)
+			}
+			before := readTree(t, dir)
+			var out, errOut bytes.Buffer
+			if err := runKBPlugin(dir, strings.NewReader(c.in), &out, &errOut); err != nil {
+				t.Fatal(err)
+			}
+			var res kbResponse
+			if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+				t.Fatalf("response %q: %v", out.String(), err)
+			}
+			if !res.Error || len(res.ErrorMsgs) != 1 || !strings.Contains(res.ErrorMsgs[0], c.want) || len(res.Universe) != 0 {
+				t.Errorf("response %s, want an error with %q", out.String(), c.want)
+			}
+			compareTrees(t, "after the error", readTree(t, dir), before)
+		})
+	}
+}
+
+// TestKBPluginExitStatus: run under the plugin's name (as kubebuilder runs
+// it, without arguments), the program answers a bad request with an error
+// response on stdout and exit status 0, since kubebuilder reads the
+// response only from a plugin that exits 0.
+func TestKBPluginExitStatus(t *testing.T) {
+	if os.Getenv("STATUSPATCH_KBPLUGIN_MAIN") != "" {
+		os.Args = []string{filepath.Join(t.TempDir(), kbPluginName)}
+		main()
+		os.Exit(0) // not the test framework's PASS on stdout
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKBPluginExitStatus$")
+	cmd.Env = append(os.Environ(), "STATUSPATCH_KBPLUGIN_MAIN=1")
+	cmd.Dir = t.TempDir()
+	cmd.Stdin = strings.NewReader(`{"apiVersion":"v1alpha1","command":"edit","args":["--statuspatch-version","v0.1.0"],"universe":{}}`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var res kbResponse
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("stdout %q: %v", out, err)
+	}
+	if !res.Error || len(res.ErrorMsgs) == 0 || !strings.Contains(res.ErrorMsgs[0], "PROJECT: no such file") {
+		t.Errorf("response %s", out)
+	}
+}
+
+// TestParseKBArgs: init's options from kubebuilder's arguments, other
+// plugins' flags skipped with their values.
+func TestParseKBArgs(t *testing.T) {
+	got, err := parseKBArgs([]string{"--domain", "example.com", "--statuspatch-version", "v0.2.0", "--dry-run", "--tidy=false", "--multigroup"})
+	want := initOptions{version: "v0.2.0", dryRun: true, tidy: false}
+	if err != nil || got != want {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := parseKBArgs(nil); err != nil || got != (initOptions{tidy: true}) {
+		t.Errorf("no arguments: %+v, %v", got, err)
+	}
+	for _, bad := range [][]string{{"--statuspatch-version"}, {"stray"}, {"--dry-run=yes please"}} {
+		if _, err := parseKBArgs(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
