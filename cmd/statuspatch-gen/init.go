@@ -75,20 +75,22 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 type initOptions struct {
 	dir     string
 	version string // "" for this binary's module version
-	dryRun  bool
-	tidy    bool
+	// versionFlag is the option that sets version, for messages ("" for -version)
+	versionFlag string
+	dryRun      bool
+	tidy        bool
 }
 
 // pinVersion is the statuspatch version init pins: v, or this binary's
-// module version when v is "".
-func pinVersion(v string) (string, error) {
+// module version when v is "". flag is the option that sets it.
+func pinVersion(v, flag string) (string, error) {
 	if v == "" {
 		v = binaryVersion()
 	}
 	// a build from a checkout is "(devel)", or with Go 1.24's VCS stamping
 	// a pseudo-version no proxy serves (+dirty)
 	if !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \t\n$()+") {
-		return "", fmt.Errorf("statuspatch-gen init: cannot tell which statuspatch version to pin (this binary's module version is %q): pass -version vX.Y.Z", v)
+		return "", fmt.Errorf("statuspatch-gen init: cannot tell which statuspatch version to pin (this binary's module version is %q): pass %s vX.Y.Z", v, flag)
 	}
 	return v, nil
 }
@@ -98,7 +100,11 @@ func pinVersion(v string) (string, error) {
 // what it did goes to stdout, go's own output to stderr.
 func doInit(opts initOptions, stdout, stderr io.Writer) ([]fileEdit, error) {
 	dir := opts.dir
-	v, err := pinVersion(opts.version)
+	flag := opts.versionFlag
+	if flag == "" {
+		flag = "-version"
+	}
+	v, err := pinVersion(opts.version, flag)
 	if err != nil {
 		return nil, err
 	}

@@ -177,9 +177,7 @@ func kbInit(dir string, args []string, stderr io.Writer) (map[string]string, err
 		return nil, err
 	}
 	opts.dir = dir
-	if _, err := pinVersion(opts.version); err != nil {
-		return nil, fmt.Errorf("%w (as a kubebuilder plugin: --statuspatch-version vX.Y.Z)", err)
-	}
+	opts.versionFlag = "--statuspatch-version"
 	modFiles := []string{"go.mod", "go.sum"}
 	before := map[string]string{}
 	for _, f := range modFiles {
