@@ -142,8 +142,11 @@ func kbAnswer(dir string, stdin io.Reader, stderr io.Writer) kbResponse {
 		}
 		return res
 	case "init", "edit":
-		// init in a chain after go.kubebuilder.io/v4 finds its project on
-		// disk, as edit does
+		if _, err := os.Stat(filepath.Join(dir, "PROJECT")); req.Command == "init" && errors.Is(err, os.ErrNotExist) {
+			// kubebuilder init writes PROJECT once every plugin of the
+			// chain has scaffolded: go/v4's Makefile is there, PROJECT is not
+			return kbError(res, fmt.Errorf("statuspatch edits a kubebuilder v4 project, and kubebuilder init writes PROJECT only after its plugins have run: run kubebuilder init without %s, then kubebuilder edit --plugins=%s/%s", kbPluginName, kbPluginName, kbPluginVersion))
+		}
 		universe, err := kbInit(dir, req.Args, stderr)
 		if err != nil {
 			return kbError(res, err)

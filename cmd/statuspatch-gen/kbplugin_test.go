@@ -85,8 +85,9 @@ func kbWrite(t *testing.T, dir string, res kbResponse) {
 
 var kbArgs = []string{"--statuspatch-version", "v0.1.0", "--tidy=false"}
 
-// TestKBPluginEditIsInit: kubebuilder edit (and init after go/v4) with the
-// plugin on testdata/init/v4.15/before makes init's tree, after/; the
+// TestKBPluginEditIsInit: kubebuilder edit (and init, in a project whose
+// PROJECT exists) with the plugin on testdata/init/v4.15/before makes
+// init's tree, after/; the
 // response's universe is the files init wrote (kubebuilder writes them
 // again, unchanged) and .custom-gcl.yml is removed; --dry-run prints init's
 // dry-run.diff on stderr and changes nothing; a second run answers an empty
@@ -171,6 +172,8 @@ func TestKBPluginErrors(t *testing.T) {
 		{"not a kubebuilder project", `{"apiVersion":"v1alpha1","command":"edit","args":["--statuspatch-version","v0.1.0","--tidy=false"],"universe":{}}`, false,
 			"PROJECT: no such file: statuspatch-gen init runs in a kubebuilder v4 project"},
 		{"no version", `{"apiVersion":"v1alpha1","command":"edit","args":["--tidy=false"],"universe":{}}`, true, "--statuspatch-version vX.Y.Z"},
+		{"init before PROJECT", `{"apiVersion":"v1alpha1","command":"init","args":["--domain","example.com","--statuspatch-version","v0.1.0","--tidy=false"],"universe":{}}`, true,
+			"kubebuilder init writes PROJECT only after its plugins have run: run kubebuilder init without statuspatch.statuspatch.dev, then kubebuilder edit --plugins=statuspatch.statuspatch.dev/v1-alpha"},
 		{"bad bool", `{"apiVersion":"v1alpha1","command":"edit","args":["--statuspatch-version","v0.1.0","--tidy=maybe"],"universe":{}}`, true, "--tidy"},
 	}
 	for _, c := range cases {
@@ -178,6 +181,13 @@ func TestKBPluginErrors(t *testing.T) {
 			dir := t.TempDir()
 			if c.files {
 				copyTree(t, kb, dir, nil)
+			}
+			if c.name == "init before PROJECT" {
+				// kubebuilder init --plugins=go/v4,statuspatch...: go/v4's
+				// files are written, PROJECT is not yet
+				if err := os.Remove(filepath.Join(dir, "PROJECT")); err != nil {
+					t.Fatal(err)
+				}
 			}
 			before := readTree(t, dir)
 			var out, errOut bytes.Buffer
