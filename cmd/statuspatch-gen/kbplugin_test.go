@@ -250,3 +250,34 @@ func TestParseKBArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestKBPluginTidyInUniverse: with --tidy (the default), go.mod and go.sum
+// as go get and go mod tidy leave them are in the universe too, since
+// kubebuilder writes the universe after the plugin has run. The go command
+// here is a stand-in that appends its arguments to go.mod.
+func TestKBPluginTidyInUniverse(t *testing.T) {
+	bin := t.TempDir()
+	writeFile(t, filepath.Join(bin, "go"), "#!/bin/sh\necho \"// go $*\" >> go.mod\n")
+	if err := os.Chmod(filepath.Join(bin, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/op\n")
+	writeFile(t, filepath.Join(dir, "go.sum"), "")
+	res, stderr := kbRun(t, dir, kbRequest{APIVersion: kbAPIVersion, Command: "edit", Args: []string{"--statuspatch-version", "v0.1.0"}})
+	if res.Error {
+		t.Fatalf("%+v\n%s", res, stderr)
+	}
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gomod), "// go mod tidy\n") || res.Universe["go.mod"] != string(gomod) {
+		t.Errorf("universe[go.mod] = %q, go.mod on disk %q", res.Universe["go.mod"], gomod)
+	}
+	if _, ok := res.Universe["go.sum"]; ok {
+		t.Errorf("go.sum is in the universe, and go did not write it")
+	}
+}
