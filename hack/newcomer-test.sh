@@ -280,10 +280,10 @@ export PINS_DIR=$work PINS_WHO=newcomer-test
 snapshot
 
 step "1. README.md's statuspatch-gen install line"
-line=$(sed -n '/<!-- install:begin -->/,/<!-- install:end -->/p' "$root/README.md" | grep -E '^GOBIN=\$PWD/bin go install .*/cmd/statuspatch-gen@')
-[[ -n $line ]] || die "README.md's install block has no GOBIN=\$PWD/bin go install line of statuspatch-gen (docs/kubebuilder.md's step 1)"
-echo "\$ $line"
-bash -euo pipefail -c "$line" || die "README.md's line failed: $line"
+install_line=$(sed -n '/<!-- install:begin -->/,/<!-- install:end -->/p' "$root/README.md" | grep -E '^GOBIN=\$PWD/bin go install .*/cmd/statuspatch-gen@')
+[[ -n $install_line ]] || die "README.md's install block has no GOBIN=\$PWD/bin go install line of statuspatch-gen (docs/kubebuilder.md's step 1)"
+echo "\$ $install_line"
+bash -euo pipefail -c "$install_line" || die "README.md's line failed: $install_line"
 
 step "2. bin/statuspatch-gen init, after -dry-run"
 sums() { find . -path ./bin -prune -o -type f -print0 | sort -z | xargs -0 sha256sum; }
