@@ -26,6 +26,9 @@
 #     With INSTALL_TEST_GOLANGCI=1, also kubebuilder's make lint with
 #     docs/kubebuilder.md's golangci-lint plugin wiring (compiles
 #     golangci-lint: minutes more);
+#     runs docs/testenv.md's full-API build line as written (use -p path
+#     module: the release of the operator's k8s.io, found in the cache that
+#     make test-assets filled) and outside a module (it must fail);
 #  5. checks README.md's two claims about the other routes: with
 #     GOTOOLCHAIN=local, go install of a tool stops at "requires go >=
 #     1.26.0"; go get -tool raises the module's go line and k8s.io versions.
@@ -305,6 +308,20 @@ fi
 step "go test ./... (testenv: the API server compiles here, slow on a cold cache)"
 go test ./... || die "go test ./... failed: the reconciler's test on testenv (above)"
 check_pins "go build, go vet, go test"
+
+step "docs/testenv.md's full-API build line, as written: the release of the operator's k8s.io (1.35.4; make test-assets built it in CI, else minutes)"
+assets_line=$(grep -E '^go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path module$' "$root/docs/testenv.md") ||
+	die "docs/testenv.md has no 'go run .../testenv-assets use -p path module' line"
+echo "\$ $assets_line"
+assets=$(bash -euo pipefail -c "$assets_line") || die "docs/testenv.md's line failed: $assets_line"
+[[ $(basename "$assets") == 1.35.4-* && -x $assets/kube-apiserver ]] ||
+	die "docs/testenv.md's line printed $assets, want a 1.35.4 folder (the release of k8s.io v0.35.4) holding kube-apiserver"
+check_pins "docs/testenv.md's testenv-assets line"
+mkdir -p "$work/nomodule"
+if (cd "$work/nomodule" && bash -euo pipefail -c "$assets_line") >"$work/nomodule.out" 2>&1; then
+	die "docs/testenv.md's line succeeded outside any module; it must fail, saying why"
+fi
+echo "ok: outside a module it fails: $(head -1 "$work/nomodule.out")"
 
 step "README.md's claims about the other routes"
 # GOTOOLCHAIN=local: go install of a tool stops, it does not build with Go 1.25.
