@@ -7,6 +7,12 @@
 #   hack/compat.sh test [LINE..] test every line, or the named ones (v0.23 ...),
 #                                and "below": a module that pins a line below
 #                                the floor gets an error that names the floor
+#   hack/compat.sh build [LINE..] compile what test compiles at every line (or
+#                                the named ones) into the build cache, running
+#                                no test: go vet, and the export data of every
+#                                package and test package (go list -export);
+#                                no API server binary needed (.ci/run runs it
+#                                while make test-assets builds them)
 #
 # At each line: the runtime module's tests (patcher, patchertest) and vet;
 # testenv's tests, the patcher's integration tests on the real API server
@@ -131,6 +137,21 @@ test_line() {
 	echo "=== $line passed in $((SECONDS - start))s"
 }
 
+# build_line: test_line's compile without its tests. go vet is test_line's
+# own (its result is then cached); go list -export compiles each package and
+# test package with the same actions go test's build takes, so test_line
+# finds them in the build cache and only links and runs.
+build_line() {
+	local line=$1 toolchain=$4 dir=hack/compat/$1 start=$SECONDS
+	echo "=== $line: compile ($toolchain)"
+	run . "$toolchain" "$dir/root.mod" vet ./...
+	run "$GOLDENS" "$toolchain" "$dir/goldens.mod" vet ./...
+	run . "$toolchain" "$dir/root.mod" list -export -deps -test -f '{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}' ./patcher/... ./patchertest/... | { grep . || true; }
+	run testenv "$toolchain" "$dir/testenv.mod" list -export -deps -test -f '{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}' ./... | { grep . || true; }
+	run "$GOLDENS" "$toolchain" "$dir/goldens.mod" list -export -deps -test -f '{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}' ./... | { grep . || true; }
+	echo "=== $line compiled in $((SECONDS - start))s"
+}
+
 case ${1:-test} in
 update)
 	update
@@ -147,8 +168,17 @@ test)
 		test_below
 	fi
 	;;
+build)
+	shift || true
+	for l in "${LINES[@]}"; do
+		read -r line cr k8s toolchain <<<"$l"
+		if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
+			build_line "$line" "$cr" "$k8s" "$toolchain"
+		fi
+	done
+	;;
 *)
-	echo "usage: hack/compat.sh update | test [LINE...]" >&2
+	echo "usage: hack/compat.sh update | test [LINE...] | build [LINE...]" >&2
 	exit 2
 	;;
 esac
