@@ -73,9 +73,12 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 		fw.close()
 		shim.runCleanups()
 	}
-	started := make(chan error, 1)
-	go func() { started <- server.Start() }()
 	var startErr error
+	started := make(chan struct{})
+	go func() {
+		startErr = server.Start()
+		close(started)
+	}()
 	select {
 	case <-fw.ready:
 		if fw.err != nil {
@@ -88,8 +91,8 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 			}()
 			return nil, nil, fw.err
 		}
-		startErr = <-started
-	case startErr = <-started:
+		<-started
+	case <-started:
 		<-fw.ready
 	}
 	if startErr == nil && fw.err != nil {
