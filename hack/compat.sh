@@ -70,9 +70,8 @@ alternate() {
 # shellcheck source=hack/workspace-versions.sh
 source hack/workspace-versions.sh
 at_workspace_line() {
-	local rel=$1 cr=$2 k8s=$3 ws
-	ws=$(go list -m -f '{{.Path}} {{.Version}}' all)
-	grep -qx "sigs.k8s.io/controller-runtime $cr" <<<"$ws" && grep -qx "k8s.io/api $k8s" <<<"$ws" || return 0
+	local rel=$1 cr=$2 k8s=$3
+	is_workspace_line "$cr" "$k8s" || return 0
 	workspace_versions "$rel"
 }
 
@@ -137,6 +136,12 @@ test_line() {
 	echo "=== $line passed in $((SECONDS - start))s"
 }
 
+# export_data DIR TOOLCHAIN MODFILE PKGS...: compile PKGS, their tests and
+# their dependencies (go list -export), printing only packages in error.
+export_data() {
+	run "$1" "$2" "$3" list -export -deps -test -f '{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}' "${@:4}" | { grep . || true; }
+}
+
 # build_line: test_line's compile without its tests. go vet is test_line's
 # own (its result is then cached); go list -export compiles each package and
 # test package with the same actions go test's build takes, so test_line
@@ -146,10 +151,23 @@ build_line() {
 	echo "=== $line: compile ($toolchain)"
 	run . "$toolchain" "$dir/root.mod" vet ./...
 	run "$GOLDENS" "$toolchain" "$dir/goldens.mod" vet ./...
-	run . "$toolchain" "$dir/root.mod" list -export -deps -test -f '{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}' ./patcher/... ./patchertest/... | { grep . || true; }
-	run testenv "$toolchain" "$dir/testenv.mod" list -export -deps -test -f '{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}' ./... | { grep . || true; }
-	run "$GOLDENS" "$toolchain" "$dir/goldens.mod" list -export -deps -test -f '{{if .Error}}{{.ImportPath}}: {{.Error}}{{end}}' ./... | { grep . || true; }
+	export_data . "$toolchain" "$dir/root.mod" ./patcher/... ./patchertest/...
+	export_data testenv "$toolchain" "$dir/testenv.mod" ./...
+	export_data "$GOLDENS" "$toolchain" "$dir/goldens.mod" ./...
 	echo "=== $line compiled in $((SECONDS - start))s"
+}
+
+# each_line FUNC [LINE...]: FUNC LINE CR K8S TOOLCHAIN for every line of
+# LINES, or for the named ones.
+each_line() {
+	local fn=$1 l line cr k8s toolchain
+	shift
+	for l in "${LINES[@]}"; do
+		read -r line cr k8s toolchain <<<"$l"
+		if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
+			"$fn" "$line" "$cr" "$k8s" "$toolchain"
+		fi
+	done
 }
 
 case ${1:-test} in
@@ -158,24 +176,14 @@ update)
 	;;
 test)
 	shift || true
-	for l in "${LINES[@]}"; do
-		read -r line cr k8s toolchain <<<"$l"
-		if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
-			test_line "$line" "$cr" "$k8s" "$toolchain"
-		fi
-	done
+	each_line test_line "$@"
 	if (($# == 0)) || [[ " $* " == *" below "* ]]; then
 		test_below
 	fi
 	;;
 build)
 	shift || true
-	for l in "${LINES[@]}"; do
-		read -r line cr k8s toolchain <<<"$l"
-		if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
-			build_line "$line" "$cr" "$k8s" "$toolchain"
-		fi
-	done
+	each_line build_line "$@"
 	;;
 *)
 	echo "usage: hack/compat.sh update | test [LINE...] | build [LINE...]" >&2

@@ -245,11 +245,10 @@ go mod tidy || die "go mod tidy failed in the scaffold (above)"
 # have as well, and the build cache then serves make test's compile of
 # controller-runtime and the API server's libraries instead of a second one
 # (minutes cold). Other lines match test-compat's versions as tidy makes them.
-ws_cr=$(awk '$1 == "sigs.k8s.io/controller-runtime" { print $2 }' "$root/examples/go.mod")
-ws_k8s=$(awk '$1 == "k8s.io/api" { print $2 }' "$root/examples/go.mod")
-if [[ $line_cr == "$ws_cr" && $line_k8s == "$ws_k8s" ]]; then
-	# shellcheck source=hack/workspace-versions.sh
-	source "$root/hack/workspace-versions.sh"
+# (GOWORK is off for the scaffold; the workspace's versions are go.work's.)
+# shellcheck source=hack/workspace-versions.sh
+source "$root/hack/workspace-versions.sh"
+if GOWORK= is_workspace_line "$line_cr" "$line_k8s"; then
 	GOWORK= workspace_versions go.mod || die "the scaffold at the workspace's versions (hack/workspace-versions.sh) failed (above)"
 fi
 cat >PROJECT <<'EOF'

@@ -25,6 +25,14 @@ workspace_versions() {
 	GOWORK=off go mod tidy -modfile="$rel"
 }
 
+# is_workspace_line CR K8S: the workspace builds controller-runtime CR and
+# k8s.io/api K8S (examples/go.mod pins them).
+is_workspace_line() {
+	local ws
+	ws=$(cd "$_ws_root" && go list -m -f '{{.Path}} {{.Version}}' all)
+	grep -qx "sigs.k8s.io/controller-runtime $1" <<<"$ws" && grep -qx "k8s.io/api $2" <<<"$ws"
+}
+
 _ws_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

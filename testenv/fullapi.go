@@ -95,14 +95,12 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 	case <-started:
 		<-fw.ready
 	}
-	if startErr == nil && fw.err != nil {
-		startErr = fw.err
+	if fw.err != nil {
+		stop()
+		return nil, nil, fw.err
 	}
 	if startErr != nil {
 		stop()
-		if fw.err != nil {
-			return nil, nil, fw.err
-		}
 		return nil, nil, fmt.Errorf("testenv: starting %s against the embedded etcd at %s: %w%s", bin, fw.addr, startErr, tail.last(15))
 	}
 	plane := &envtest.ControlPlane{APIServer: server}
