@@ -93,8 +93,9 @@ func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error
 		if nerr := p.noStatusSubresource(ctx, w, err); nerr != nil {
 			return resultError, nerr
 		}
-	case apierrors.IsConflict(err) && sends == 1:
-		// The server's answer to the only send: this write was refused.
+	case apierrors.IsConflict(err) && sends == 1 && !p.opts.resendingPath:
+		// The server's answer to the only send: this write was refused
+		// (unless an intermediary may have sent it again).
 		return resultConflict, wrapped
 	}
 	if schemaRefused(err) {

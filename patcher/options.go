@@ -58,6 +58,9 @@ type options struct {
 	mode WriteMode
 	// listMapKeys are the keys of +listType=map status lists, by path.
 	listMapKeys map[string][]string
+	// resendingPath: a request counted as sent once may still have
+	// reached the server twice (WithResendingIntermediary).
+	resendingPath bool
 }
 
 func defaultOptions() options {
@@ -136,4 +139,18 @@ func WithMetrics(r prometheus.Registerer) Option {
 // statuspatch_flush_total{result="diverged"}, and Flush returns nil.
 func WithDivergenceError() Option {
 	return optionFunc(func(o *options) { o.divergenceError = true })
+}
+
+// WithResendingIntermediary says that something between the client and the
+// API server may send a request again after losing its answer (a reverse
+// proxy or service mesh that retries on a reset, such as Envoy's
+// retry_on: reset, which it applies to every method). The patcher counts
+// the sends it makes; such a resend is invisible to it, and its 409 would
+// be taken for the server's refusal of the only send, a Conflict for a
+// write that was stored. With this option every 409 is settled from the
+// server's evidence (landed.go), at the cost of the reads that takes: a
+// read back, and the object's history when the read moved on. Default:
+// off (a 409 to a request sent once is the server's refusal).
+func WithResendingIntermediary() Option {
+	return optionFunc(func(o *options) { o.resendingPath = true })
 }

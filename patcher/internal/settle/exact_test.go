@@ -1,6 +1,7 @@
 package settle
 
 import (
+	"strconv"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,9 +27,17 @@ func widgetSchema(t *testing.T) *Schema {
 			"extra":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}`))
 }
 
+// version is a version of the object whose managedFields hold this
+// writer's entry stamped at the second rv names: a next version after a
+// base made with it shows this writer's write, so only values decide.
 func version(t *testing.T, rv, doc string) Version {
 	t.Helper()
-	return Version{ResourceVersion: rv, UID: "u", Object: obj(t, doc)}
+	sec, err := strconv.Atoi(rv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Version{ResourceVersion: rv, UID: "u", Object: obj(t, doc),
+		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", metav1.ManagedFieldsOperationUpdate, "status", sec, `{"f:status":{}}`)}}
 }
 
 // The first version after the base against the base plus a merge write
@@ -43,12 +52,12 @@ func TestFirstIsTheBasePlusTheWrite(t *testing.T) {
 			want       Outcome
 		}{
 			{"equal", `{"status":{"phase":"Ready","items":["mine"]}}`, Landed},
-			{"subset: a shared value, our item lacking", `{"status":{"phase":"Ready"}}`, Conflict},
-			{"subset plus a field this write does not set", `{"status":{"phase":"Ready","observedGeneration":1}}`, Conflict},
-			{"superset", `{"status":{"phase":"Ready","items":["mine"],"observedGeneration":1}}`, Conflict},
-			{"disjoint", `{"status":{"phase":"Failed","items":["theirs"]}}`, Conflict},
-			{"our item among others", `{"status":{"phase":"Ready","items":["theirs","mine"]}}`, Conflict},
-			{"a spec change", `{"spec":{"size":1},"status":{"phase":"Ready","items":["mine"]}}`, Conflict},
+			{"subset: a shared value, our item lacking", `{"status":{"phase":"Ready"}}`, Unknown},
+			{"subset plus a field this write does not set", `{"status":{"phase":"Ready","observedGeneration":1}}`, Unknown},
+			{"superset", `{"status":{"phase":"Ready","items":["mine"],"observedGeneration":1}}`, Unknown},
+			{"disjoint", `{"status":{"phase":"Failed","items":["theirs"]}}`, Unknown},
+			{"our item among others", `{"status":{"phase":"Ready","items":["theirs","mine"]}}`, Unknown},
+			{"a spec change", `{"spec":{"size":1},"status":{"phase":"Ready","items":["mine"]}}`, Unknown},
 		} {
 			d := First(w, version(t, "11", c.next), widgetSchema(t))
 			if d.Outcome != c.want {
@@ -91,9 +100,9 @@ func TestFirstSchemaExplainsPruningAndDefaults(t *testing.T) {
 		want       Outcome
 	}{
 		{"plan pruned, extra kept", `{"status":{"phase":"Ready","items":["mine"],"extra":{"any":{"x":1}}}}`, Landed},
-		{"plan kept (not pruned by this schema)", `{"status":{"phase":"Ready","items":["mine"],"plan":{"id":"p"},"extra":{"any":{"x":1}}}}`, Conflict},
-		{"extra lacking: the schema keeps it", `{"status":{"phase":"Ready","items":["mine"]}}`, Conflict},
-		{"a number the schema does not default", `{"status":{"phase":"Ready","items":["mine"],"observedGeneration":3,"extra":{"any":{"x":1}}}}`, Conflict},
+		{"plan kept (not pruned by this schema)", `{"status":{"phase":"Ready","items":["mine"],"plan":{"id":"p"},"extra":{"any":{"x":1}}}}`, Unknown},
+		{"extra lacking: the schema keeps it", `{"status":{"phase":"Ready","items":["mine"]}}`, Unknown},
+		{"a number the schema does not default", `{"status":{"phase":"Ready","items":["mine"],"observedGeneration":3,"extra":{"any":{"x":1}}}}`, Unknown},
 	} {
 		if d := First(w, version(t, "11", c.next), widgetSchema(t)); d.Outcome != c.want {
 			t.Errorf("%s: First = %v (%s), want %v", c.name, d.Outcome, d.Why, c.want)
@@ -105,8 +114,8 @@ func TestFirstSchemaExplainsPruningAndDefaults(t *testing.T) {
 	if d := First(w, version(t, "11", `{"status":{"phase":"Pending","conditions":[{"type":"A","status":"True","reason":"None"}]}}`), widgetSchema(t)); d.Outcome != Landed {
 		t.Errorf("defaulted: First = %v (%s), want landed", d.Outcome, d.Why)
 	}
-	if d := First(w, version(t, "11", `{"status":{"phase":"Failed","conditions":[{"type":"A","status":"True"}]}}`), widgetSchema(t)); d.Outcome != Conflict {
-		t.Errorf("another value than the default: First = %v (%s), want conflict", d.Outcome, d.Why)
+	if d := First(w, version(t, "11", `{"status":{"phase":"Failed","conditions":[{"type":"A","status":"True"}]}}`), widgetSchema(t)); d.Outcome != Unknown {
+		t.Errorf("another value than the default: First = %v (%s), want unknown", d.Outcome, d.Why)
 	}
 	if d := First(w, version(t, "11", `{"status":{"phase":"Pending","conditions":[{"type":"A","status":"True"}]}}`), nil); d.Outcome != Unknown || !d.NeedsSchema {
 		t.Errorf("no schema: First = %v (%s), want unknown for want of the schema", d.Outcome, d.Why)
@@ -120,11 +129,11 @@ func TestFirstRemovals(t *testing.T) {
 	if d := First(w, version(t, "11", `{"status":{"phase":"Ready","items":["a","b"]}}`), widgetSchema(t)); d.Outcome != Landed {
 		t.Errorf("removed: First = %v (%s), want landed", d.Outcome, d.Why)
 	}
-	if d := First(w, version(t, "11", `{"status":{"phase":"Ready","owner":"me","items":["a","b"]}}`), widgetSchema(t)); d.Outcome != Conflict {
-		t.Errorf("held: First = %v (%s), want conflict", d.Outcome, d.Why)
+	if d := First(w, version(t, "11", `{"status":{"phase":"Ready","owner":"me","items":["a","b"]}}`), widgetSchema(t)); d.Outcome != Unknown {
+		t.Errorf("held: First = %v (%s), want unknown", d.Outcome, d.Why)
 	}
-	if d := First(w, version(t, "11", `{"status":{"phase":"Ready","owner":"me"}}`), widgetSchema(t)); d.Outcome != Conflict {
-		t.Errorf("another removal: First = %v (%s), want conflict", d.Outcome, d.Why)
+	if d := First(w, version(t, "11", `{"status":{"phase":"Ready","owner":"me"}}`), widgetSchema(t)); d.Outcome != Unknown {
+		t.Errorf("another removal: First = %v (%s), want unknown", d.Outcome, d.Why)
 	}
 }
 
@@ -139,10 +148,10 @@ func TestFirstListsByDeclaredType(t *testing.T) {
 	}{
 		{"as sent", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["a","b"]}}`, Landed},
 		{"set and map list in another order", `{"status":{"tags":["y","x"],"conditions":[{"type":"B","status":"False"},{"type":"A","status":"True"}],"items":["a","b"]}}`, Landed},
-		{"atomic list in another order", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["b","a"]}}`, Conflict},
-		{"set holds another value", `{"status":{"tags":["x","z"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["a","b"]}}`, Conflict},
-		{"map item with another value", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"True"}],"items":["a","b"]}}`, Conflict},
-		{"map item lacking", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"}],"items":["a","b"]}}`, Conflict},
+		{"atomic list in another order", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["b","a"]}}`, Unknown},
+		{"set holds another value", `{"status":{"tags":["x","z"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["a","b"]}}`, Unknown},
+		{"map item with another value", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"True"}],"items":["a","b"]}}`, Unknown},
+		{"map item lacking", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"}],"items":["a","b"]}}`, Unknown},
 	} {
 		if d := First(w, version(t, "11", c.next), widgetSchema(t)); d.Outcome != c.want {
 			t.Errorf("%s: First = %v (%s), want %v", c.name, d.Outcome, d.Why, c.want)
@@ -181,15 +190,15 @@ func TestApplyToASetList(t *testing.T) {
 		}
 		next := version(t, "11", `{"status":{"tags":["x","y"]}}`)
 		next.ManagedFields = append(c.mfs[:1:1], mf("me", "Apply", "status", 6, `{"f:status":{"f:tags":{"v:\"x\"":{},"v:\"y\"":{}}}}`))
-		if d := Fresh(w, next); d.Outcome != Landed {
-			t.Errorf("%s: Fresh = %v (%s), want landed", c.name, d.Outcome, d.Why)
+		if d := Fresh(w, next); d.Outcome != Unknown {
+			t.Errorf("%s: Fresh = %v (%s), want unknown: a read proves no write of this one's", c.name, d.Outcome, d.Why)
 		}
 		if d := First(w, next, widgetSchema(t)); d.Outcome != Landed {
 			t.Errorf("%s: First = %v (%s), want landed", c.name, d.Outcome, d.Why)
 		}
 		next.Object = obj(t, `{"status":{"tags":["x"]}}`)
-		if d := First(w, next, widgetSchema(t)); d.Outcome != Conflict {
-			t.Errorf("%s: y lacking: First = %v (%s), want conflict", c.name, d.Outcome, d.Why)
+		if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown {
+			t.Errorf("%s: y lacking: First = %v (%s), want unknown (this writer's entry stamped)", c.name, d.Outcome, d.Why)
 		}
 	}
 }
@@ -210,7 +219,7 @@ func TestApplyLeavesACoOwnedFieldInPlace(t *testing.T) {
 		w.FromApply(obj(t, `{"phase":"Done"}`), nil, nil)
 		next := version(t, "11", `{"status":{"phase":"Done","owner":"me"}}`)
 		next.ManagedFields = append([]metav1.ManagedFieldsEntry{mf("me", "Apply", "status", 6, `{"f:status":{"f:phase":{}}}`)}, base.ManagedFields[1:]...)
-		want := map[bool]Outcome{false: Conflict, true: Landed}[coOwned]
+		want := map[bool]Outcome{false: Unknown, true: Landed}[coOwned]
 		if d := First(w, next, widgetSchema(t)); d.Outcome != want {
 			t.Errorf("co-owned %v: First = %v (%s), want %v", coOwned, d.Outcome, d.Why, want)
 		}

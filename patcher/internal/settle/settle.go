@@ -1,7 +1,6 @@
 package settle
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 
@@ -76,59 +75,73 @@ type Write struct {
 }
 
 // First decides w from next, the first version after w's base in the
-// object's history: the only version w can have produced. It is w's only
-// when it is exactly the base plus w, every difference explained by s, the
-// server's schema for the object (nil: not read; then a difference only a
-// schema could explain leaves the outcome Unknown, with NeedsSchema set).
+// object's history: the only version w can have produced. Each outcome
+// needs its own evidence (the package documentation): Conflict, that
+// another request wrote next (another entry stamped and not this
+// writer's, a scalar this write sets holding another one while this
+// writer's entry shows no write, or the object made again); Landed, that
+// this writer's entry was stamped, no other was, and next is exactly the
+// base plus w, every difference explained by s, the server's schema for
+// the object (nil: not read; then a difference only a schema could explain
+// leaves the outcome Unknown, with NeedsSchema set). Anything else,
+// values that look like this write's or not, is Unknown.
 func First(w Write, next Version, s *Schema) Decision {
 	if next.UID != w.Base.UID {
 		return Decision{Outcome: Conflict, Why: "the object was deleted and made again"}
 	}
-	mine, other := stamps(w, next)
-	if other != "" && mine == "" {
-		return Decision{Outcome: Conflict, Why: fmt.Sprintf("the first write after the base stamped the managedFields entry of %s, not this writer's", other)}
+	ev := evidenceOf(w, next)
+	if ev.other != "" && ev.mine == "" {
+		return Decision{Outcome: Conflict, Why: fmt.Sprintf("the first write after the base stamped the managedFields entry of %s, not this writer's", ev.other)}
+	}
+	if at := w.disagrees(next); at != "" && ev.mine == "" {
+		return Decision{Outcome: Conflict, Why: fmt.Sprintf("the first write after the base holds another value at %s than this write sets, "+
+			"and this writer's managedFields entry shows no write there", at)}
 	}
 	g, err := w.compareFirst(next, s)
 	switch {
 	case err != nil:
 		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the base plus this write cannot be compared with the first write after the base: %v", err)}
 	case g.differs != "":
-		return Decision{Outcome: Conflict, Why: "the first write after the base is not the base plus this write: " + g.differs}
+		return Decision{Outcome: Unknown, Why: "the first write after the base is not the base plus this write (" + g.differs + "), " +
+			"which the server may have made of this write (a default of another version, a mutating webhook) as well as another writer: nothing shows whose it is"}
 	case g.unexplained != "" && s == nil:
 		return Decision{Outcome: Unknown, NeedsSchema: true, Why: fmt.Sprintf("the first write after the base differs from the base plus this write at %s, "+
 			"which only the server's schema for the object could explain (pruned or defaulted), and it could not be read", g.unexplained)}
 	case g.unexplained != "":
 		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the first write after the base differs from the base plus this write at %s", g.unexplained)}
-	case other != "":
-		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the first write after the base stamped the managedFields entries of this writer and of %s", other)}
+	case ev.thin != "":
+		return Decision{Outcome: Unknown, Why: "the first write after the base holds the values of this write, which another writer may have written too, and " + ev.thin}
+	case ev.other != "":
+		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the first write after the base stamped the managedFields entries of this writer and of %s", ev.other)}
+	case ev.mine == "":
+		return Decision{Outcome: Unknown, Why: "the first write after the base holds the values of this write, which another writer may have written too, " +
+			"and stamped no managedFields entry that tells whose it is (this writer's entry already held its second, as another's may have)"}
 	}
 	if same, err := (Write{Base: w.Base}).compareFirst(next, s); err == nil && same == (gap{}) {
 		return Decision{Outcome: Unknown, Why: "the first write after the base holds nothing the base does not: it shows no change of this write"}
 	}
-	return Decision{Outcome: Landed, Why: "the first write after the base is exactly the base plus this write"}
+	return Decision{Outcome: Landed, Why: "the first write after the base stamped this writer's managedFields entry, " + ev.mine + ", and is exactly the base plus this write"}
 }
 
 // Fresh decides w from a read past the base, without the history: other
-// writes may have come after w's.
+// writes may have come after w's, so the read can only prove w was not
+// stored (Conflict); values that look like w's prove nothing (another
+// writer may have stored the same values from the same base: two
+// increments counted once), so Landed needs the history (First).
 func Fresh(w Write, fresh Version) Decision {
 	if fresh.UID != w.Base.UID {
 		return Decision{Outcome: Conflict, Why: "the object was deleted and made again"}
 	}
-	mine, _ := stamps(w, fresh)
-	v := w.check(fresh)
-	if v.held == "" && v.differs == "" && v.missing == "" && w.checkable() {
-		// The server stored exactly what was sent, or another writer the
-		// same: what was decided is on the server either way. A stamp of
-		// this writer's entry alone is not enough: a writer sharing the
-		// manager name stamps it too, and a missing field may be one this
-		// write never stored (the history tells pruned from lost).
-		return Decision{Outcome: Landed, Why: "the object holds every value this write sets and none it removes"}
-	}
-	if mine == "" && w.Stamps && timeOrdersOut(w, fresh) {
+	if w.Writer.Manager != "" && w.Stamps && timeOrdersOut(w, fresh) {
 		return Decision{Outcome: Conflict, Why: "this writer's managedFields entry was not stamped after the base, and a stored write would have stamped it " +
 			"with a later second than it holds"}
 	}
 	why := "this writer's managedFields entry is unchanged since the base, which a write stored in the same second also leaves"
+	v := w.check(fresh)
+	mine := ""
+	if e := entry(fresh.ManagedFields, w.Writer); w.Writer.Manager != "" && e != nil && stamped(entry(w.Base.ManagedFields, w.Writer), e) {
+		mine = "stamped"
+	}
 	switch {
 	case v.held != "":
 		why = fmt.Sprintf("the object still holds %s, which this write removes", v.held)
@@ -138,6 +151,8 @@ func Fresh(w Write, fresh Version) Decision {
 		why = fmt.Sprintf("the object lacks %s, which this write set (pruned, removed since, or never stored)", v.missing)
 	case mine != "":
 		why = "this writer's managedFields entry was stamped after the base, by this write or a writer that shares its manager name"
+	case w.checkable():
+		why = "the object holds every value this write sets, which another writer may have stored from the same base"
 	}
 	return Decision{Outcome: Unknown, Why: why}
 }
@@ -157,93 +172,6 @@ func timeOrdersOut(w Write, fresh Version) bool {
 		}
 	}
 	return false
-}
-
-func entry(mfs []metav1.ManagedFieldsEntry, w Writer) *metav1.ManagedFieldsEntry {
-	for i := range mfs {
-		if mfs[i].Manager == w.Manager && mfs[i].Operation == w.Operation && mfs[i].Subresource == w.Subresource {
-			return &mfs[i]
-		}
-	}
-	return nil
-}
-
-// stamps compares the managedFields of the base and of next: mine is set
-// when w's entry was stamped (new, a later time, or a field gained),
-// other names another entry that was, or that took a field from w's entry
-// which next still holds.
-func stamps(w Write, next Version) (mine, other string) {
-	if w.Writer.Manager == "" {
-		return "", "" // the entry this writer stamps is not known
-	}
-	for i := range next.ManagedFields {
-		n := &next.ManagedFields[i]
-		wr := Writer{Manager: n.Manager, Operation: n.Operation, Subresource: n.Subresource}
-		b := entry(w.Base.ManagedFields, wr)
-		if !stamped(b, n) {
-			continue
-		}
-		name := fmt.Sprintf("%s (%s, subresource %q)", n.Manager, n.Operation, n.Subresource)
-		if wr == w.Writer {
-			mine = name
-		} else if other == "" {
-			other = name
-		}
-	}
-	if other == "" {
-		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), othersOwn(w), next.Object); lost != "" {
-			other = "another manager, which took " + lost + " from this writer"
-		}
-	}
-	return mine, other
-}
-
-func stamped(base, next *metav1.ManagedFieldsEntry) bool {
-	if base == nil {
-		return true
-	}
-	if next.Time != nil && (base.Time == nil || next.Time.After(base.Time.Time)) {
-		return true
-	}
-	bs, ns := fieldSet(base), fieldSet(next)
-	return bs != nil && ns != nil && !ns.Difference(bs).Empty()
-}
-
-// lostHeld names a field the base's entry owned that next's entry does not,
-// while the object still holds it: another manager took it (unless one
-// already owned it at the base: an apply that leaves out a co-owned field
-// lets it go, and the server keeps it for the other).
-func lostHeld(base, next *metav1.ManagedFieldsEntry, others *fieldpath.Set, obj map[string]any) string {
-	if base == nil {
-		return ""
-	}
-	bs := fieldSet(base)
-	if bs == nil {
-		return ""
-	}
-	ns := fieldSet(next)
-	lost := bs.Leaves()
-	if ns != nil {
-		lost = lost.Difference(ns)
-	}
-	found := ""
-	lost.Iterate(func(p fieldpath.Path) {
-		if _, ok := lookup(obj, p); ok && found == "" && !others.Has(p) {
-			found = p.String()
-		}
-	})
-	return found
-}
-
-func fieldSet(e *metav1.ManagedFieldsEntry) *fieldpath.Set {
-	if e == nil || e.FieldsV1 == nil {
-		return nil
-	}
-	s := &fieldpath.Set{}
-	if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
-		return nil
-	}
-	return s
 }
 
 // checkable reports whether values can corroborate w at all: it sets a

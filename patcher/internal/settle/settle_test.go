@@ -62,7 +62,8 @@ func TestFreshSameSecondIsUnknown(t *testing.T) {
 }
 
 func TestAPrunedWriteIsLandedOnlyByTheHistory(t *testing.T) {
-	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{}}`)}
+	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{}}`),
+		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 4, itemsFields)}}
 	w := mergeWrite(t, base, `{"metadata":{"resourceVersion":"10"},"status":{"items":["mine"],"plan":{}}}`)
 	fresh := Version{ResourceVersion: "12", UID: "u", Object: obj(t, `{"status":{"items":["mine"],"phase":"Pending"}}`),
 		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 5, itemsFields)}}
@@ -115,8 +116,8 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 	held := gone
 	held.Object = base.Object
 	held.ManagedFields = base.ManagedFields
-	if d := First(w, held, nil); d.Outcome != Conflict {
-		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
+	if d := First(w, held, nil); d.Outcome != Unknown {
+		t.Fatalf("First = %v (%s), want unknown: no entry tells whose it is", d.Outcome, d.Why)
 	}
 	// One that shows this write's A but still holds B, which this writer
 	// alone owned (the apply removes it; no default makes a list item):
@@ -128,8 +129,8 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 		}
 	}
 	w.Base.Object = obj(t, `{"status":{"conditions":[{"type":"A","status":"False"},{"type":"B","status":"True"}]}}`)
-	if d := First(w, held, nil); d.Outcome != Conflict {
-		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
+	if d := First(w, held, nil); d.Outcome != Unknown {
+		t.Fatalf("First = %v (%s), want unknown: not this write's as sent, and no entry tells whose", d.Outcome, d.Why)
 	}
 }
 
@@ -137,19 +138,22 @@ func TestApplyRemovalHeldIsNotLanded(t *testing.T) {
 // prunes and has one it defaults: landed. Another change outside the
 // write, or another value, is another writer's.
 func TestFirstToleratesPruningAndDefaults(t *testing.T) {
-	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"kind":"Widget","status":{}}`)}
+	base := version(t, "10", `{"kind":"Widget","status":{}}`)
 	w := mergeWrite(t, base, `{"status":{"items":["mine"],"plan":{}}}`)
-	next := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"items":["mine"],"phase":"Pending"}}`)}
+	next := version(t, "11", `{"status":{"items":["mine"],"phase":"Pending"}}`)
 	if d := First(w, next, widgetSchema(t)); d.Outcome != Landed {
 		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
 	}
+	// This writer's entry stamped, values not the base plus this write:
+	// a writer sharing the manager name, or the server's own change of
+	// this write (a webhook): unknown.
 	next.Object = obj(t, `{"status":{"items":["theirs"]}}`)
-	if d := First(w, next, nil); d.Outcome != Conflict {
-		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
+	if d := First(w, next, nil); d.Outcome != Unknown {
+		t.Fatalf("First = %v (%s), want unknown", d.Outcome, d.Why)
 	}
 	next.Object = obj(t, `{"metadata":{"labels":{"a":"b"}},"status":{"items":["mine"]}}`)
-	if d := First(w, next, widgetSchema(t)); d.Outcome != Conflict {
-		t.Fatalf("First = %v (%s), want conflict (a label this write does not touch)", d.Outcome, d.Why)
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown {
+		t.Fatalf("First = %v (%s), want unknown (a label this write does not touch)", d.Outcome, d.Why)
 	}
 }
 
@@ -217,14 +221,14 @@ func TestFreshReplacedMapMustBeEqual(t *testing.T) {
 // write's notes are missing ("pruned"?) and phase is inside what it
 // touches ("defaulted"?): but nothing in that version is this write's.
 func TestFirstNeedsAChangeOfThisWrite(t *testing.T) {
-	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"owner":null}}`)}
-	w := Write{Base: base}
+	base := version(t, "10", `{"status":{"owner":null}}`)
+	w := Write{Writer: me, Base: base}
 	if err := w.FromJSONPatch([]byte(`[{"op":"add","path":"/status","value":{"owner":null,"notes":{"mine":null}}}]`)); err != nil {
 		t.Fatal(err)
 	}
-	next := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"owner":null,"phase":"theirs"}}`)}
-	if d := First(w, next, widgetSchema(t)); d.Outcome != Conflict {
-		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
+	next := version(t, "11", `{"status":{"owner":null,"phase":"theirs"}}`)
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown {
+		t.Fatalf("First = %v (%s), want unknown (not this write as sent, though this writer's entry was stamped)", d.Outcome, d.Why)
 	}
 	if d := First(w, next, nil); d.Outcome != Unknown {
 		t.Fatalf("First without the schema = %v (%s), want unknown (pruned notes and a defaulted phase?)", d.Outcome, d.Why)

@@ -1,0 +1,196 @@
+package settle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// ancientChanges is the managedFields entry into which the server merges
+// the oldest Update entries once an object has more than ten
+// (k8s.io/apiserver's fieldmanager capManagersManager). Its fields may be
+// any merged writer's, this one's included.
+const ancientChanges = "ancient-changes"
+
+// evidence is what the managedFields of the base and of a later version
+// say about who wrote in between: mine names this writer's entry when it
+// was stamped, other another entry that was; thin says why the entries
+// cannot tell at all.
+type evidence struct {
+	mine, other, thin string
+}
+
+// evidenceOf reads the managedFields of w's base and of next.
+func evidenceOf(w Write, next Version) evidence {
+	switch {
+	case w.Writer.Manager == "":
+		return evidence{thin: "this writer's field manager is not known (no field owner: the server names it after the client's user agent), " +
+			"so managedFields cannot tell its write from another's"}
+	case len(w.Base.ManagedFields) == 0 && len(next.ManagedFields) > 0:
+		return evidence{thin: "the base holds no managedFields although the server keeps them (read through a cache that transforms its objects, " +
+			"such as cache.TransformStripManagedFields), so nothing shows which entry the next write stamped"}
+	}
+	var ev evidence
+	ancient := false
+	for i := range next.ManagedFields {
+		n := &next.ManagedFields[i]
+		wr := Writer{Manager: n.Manager, Operation: n.Operation, Subresource: n.Subresource}
+		if !stamped(entry(w.Base.ManagedFields, wr), n) {
+			continue
+		}
+		name := fmt.Sprintf("%s (%s, subresource %q)", n.Manager, n.Operation, n.Subresource)
+		switch {
+		case wr == w.Writer:
+			ev.mine = name
+		case n.Manager == ancientChanges:
+			ancient = true // the server's own merge: any writer's fields, this one's too
+		case ev.other == "":
+			ev.other = name
+		}
+	}
+	if ancient {
+		if ev.mine == "" && ev.other == "" {
+			ev.thin = "the server merged older managedFields entries into " + ancientChanges + " in the first write after the base " +
+				"(an object with more than ten Update managers), which may have taken this writer's entry"
+		}
+		return ev
+	}
+	if ev.other == "" {
+		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), othersOwn(w), next.Object); lost != "" {
+			ev.other = "another manager, which took " + lost + " from this writer"
+		}
+	}
+	if ev.mine == "" && ev.other == "" && w.Stamps {
+		ev.mine = onlyNewest(w, next)
+	}
+	return ev
+}
+
+// onlyNewest names this writer's entry when no entry was stamped and it
+// alone holds the newest second: the first write after the base stamped
+// its writer's entry with the second it was stored, no earlier than any
+// entry's, and left it unchanged only because that entry held that second
+// already. A write that sets values keeps an entry (it owns them), so the
+// writer is one of next's entries: the one at the newest second.
+func onlyNewest(w Write, next Version) string {
+	me := entry(next.ManagedFields, w.Writer)
+	if me == nil || me.Time == nil {
+		return ""
+	}
+	for i := range next.ManagedFields {
+		n := &next.ManagedFields[i]
+		if n == me {
+			continue
+		}
+		if n.Time == nil || !n.Time.Before(me.Time) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s (%s, subresource %q), unchanged but the only entry at the newest second", me.Manager, me.Operation, me.Subresource)
+}
+
+func entry(mfs []metav1.ManagedFieldsEntry, w Writer) *metav1.ManagedFieldsEntry {
+	for i := range mfs {
+		if mfs[i].Manager == w.Manager && mfs[i].Operation == w.Operation && mfs[i].Subresource == w.Subresource {
+			return &mfs[i]
+		}
+	}
+	return nil
+}
+
+// stamped reports whether next, an entry of a later version, was written
+// since base, its entry in the base (nil: none): new, another time (a
+// later one, or an earlier one from a server whose clock is behind), or a
+// field gained.
+func stamped(base, next *metav1.ManagedFieldsEntry) bool {
+	if base == nil {
+		return true
+	}
+	if next.Time != nil && (base.Time == nil || !next.Time.Equal(base.Time)) {
+		return true
+	}
+	bs, ns := fieldSet(base), fieldSet(next)
+	return bs != nil && ns != nil && !ns.Difference(bs).Empty()
+}
+
+// lostHeld names a field the base's entry owned that next's entry does not,
+// while the object still holds it: another manager took it (unless one
+// already owned it at the base: an apply that leaves out a co-owned field
+// lets it go, and the server keeps it for the other).
+func lostHeld(base, next *metav1.ManagedFieldsEntry, others *fieldpath.Set, obj map[string]any) string {
+	if base == nil {
+		return ""
+	}
+	bs := fieldSet(base)
+	if bs == nil {
+		return ""
+	}
+	ns := fieldSet(next)
+	lost := bs.Leaves()
+	if ns != nil {
+		lost = lost.Difference(ns)
+	}
+	found := ""
+	lost.Iterate(func(p fieldpath.Path) {
+		if _, ok := lookup(obj, p); ok && found == "" && !others.Has(p) {
+			found = p.String()
+		}
+	})
+	return found
+}
+
+func fieldSet(e *metav1.ManagedFieldsEntry) *fieldpath.Set {
+	if e == nil || e.FieldsV1 == nil {
+		return nil
+	}
+	s := &fieldpath.Set{}
+	if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+		return nil
+	}
+	return s
+}
+
+// disagrees names a field this write sets to a scalar that next holds
+// with another scalar: the server prunes and defaults (absent fields),
+// never rewrites a scalar it keeps (a mutating webhook that does is the
+// protocol's documented limit). Objects, lists and nulls prove nothing:
+// a default or a pruned member changes them.
+func (w Write) disagrees(next Version) string {
+	for _, l := range w.Sets {
+		if l.Unchecked || !scalar(l.Value) {
+			continue
+		}
+		got, ok := lookup(next.Object, l.Path)
+		if ok && scalar(got) && !sameValue(l.Value, got) {
+			return l.Path.String()
+		}
+	}
+	return ""
+}
+
+func scalar(v any) bool {
+	switch v.(type) {
+	case string, bool, json.Number, float64, int64:
+		return true
+	}
+	return false
+}
+
+// sameValue compares two decoded JSON scalars, numbers by value (1 and
+// 1.0 are one number).
+func sameValue(a, b any) bool {
+	an, aok := a.(json.Number)
+	bn, bok := b.(json.Number)
+	if aok && bok {
+		x, xok := new(big.Rat).SetString(an.String())
+		y, yok := new(big.Rat).SetString(bn.String())
+		if xok && yok {
+			return x.Cmp(y) == 0
+		}
+	}
+	return a == b
+}
