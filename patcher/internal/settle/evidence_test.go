@@ -111,7 +111,7 @@ func TestATransformedBaseTellsNothing(t *testing.T) {
 	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"phase":"Pending"}}`)}
 	w := mergeWrite(t, base, `{"status":{"phase":"Ready"}}`)
 	next := Version{ResourceVersion: "11", UID: "u",
-		Object: obj(t, `{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"status":{"phase":"Ready"}}`),
+		Object:        obj(t, `{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"status":{"phase":"Ready"}}`),
 		ManagedFields: []metav1.ManagedFieldsEntry{mf("kubectl", "Update", "", 3, `{"f:metadata":{}}`), mf("me", "Update", "status", 6, `{"f:status":{"f:phase":{}}}`)}}
 	if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown {
 		t.Fatalf("First = %v (%s), want unknown", d.Outcome, d.Why)
