@@ -53,45 +53,59 @@
 //
 // # The outcomes
 //
-// Landed: the write was stored. From the history (First): the first
-// version after the base is exactly the base plus this write as above,
-// differs from the base, and stamped no other managedFields entry without
-// this writer's. From a read without the history (Fresh): the read holds
-// every value the write sets and none it removes (the server stored
-// exactly what was sent, or another writer the same values: the decided
-// state is on the server either way). A stamp of this writer's entry is
-// not enough there: a writer sharing the manager name stamps it too, and a
-// field the read lacks may be pruned or never stored; the history tells
-// them apart.
+// Each verdict needs its own evidence, as exact as the other's; values
+// that look like this write's, or not, are never one alone.
+//
+// Landed: the write was stored. Only from the history (First): the first
+// version after the base stamped this writer's managedFields entry (its
+// time or fields changed; or, no entry stamped, its entry alone holds the
+// newest second: the writer of that version stamped its own entry with a
+// second no earlier than any, and a write that sets values keeps an entry)
+// and no other entry, and it is exactly the base plus this write as above
+// and differs from the base. A read past the base without the history
+// (Fresh) never lands a write: another writer may have stored the same
+// values from the same base (two controllers each setting restarts = read
+// + 1: the same value, one increment on the server).
 //
 // Conflict: the write was not stored and cannot be. From the history: the
 // first version after the base stamped another entry and not this
-// writer's, or differs from the base plus this write where the schema
-// explains nothing (another value, an item of ours lacking, a field this
-// write does not touch changed, a removed field still held): it is another
-// writer's. From a read: this writer's entry holds the same time as at the
-// base although the base already held a later second, and the write sets a
-// value (a stored write would have stamped it); or the object was deleted
-// and made again (another UID).
+// writer's (ancient-changes, into which the server merges the oldest of
+// more than ten Update entries, may hold this writer's and is no other
+// writer), or, this writer's entry showing no write, it holds another
+// scalar at a field this write sets (the server prunes and defaults absent
+// fields; it rewrites no scalar it keeps but through a mutating webhook:
+// a limit below). From a read: this writer's entry holds the same time as
+// at the base although the base already held a later second, and the
+// write sets a value (a stored write would have stamped it). From either:
+// the object was deleted and made again (another UID).
 //
-// Unknown: the evidence cannot tell: the first version after the base
-// differs from the base plus this write only where a schema could explain
-// it and the schema could not be read (no permission to read CRDs, a
-// built-in kind: Decision.NeedsSchema, thin evidence), it shows no change
-// from the base, both entries were stamped, or, without the history,
-// nothing above applies (this writer's entry unchanged with both writes in
-// one second). Anything not provably this write's and not provably
-// another writer's is Unknown: the patcher returns ErrWriteOutcomeUnknown,
-// never a false Conflict (which would make Retry store the decision twice)
-// nor a false success (which would lose it).
+// Unknown: everything else. A first version after the base that is not
+// the base plus this write, but with no entry of another writer stamped
+// (the server's nested defaults, a default only the storage version
+// declares, a pruned null, a mutating webhook, or a writer sharing this
+// manager name: they look alike); one that differs only where a schema
+// could explain it and the schema could not be read (Decision.NeedsSchema);
+// one with both entries stamped, or none that tells (same-second writes
+// and a tie at the newest second); no field owner (the server names the
+// manager after the client's user agent, which the patcher cannot see); a
+// base without managedFields (read through a cache that transforms its
+// objects: TransformStripManagedFields); the ancient-changes merge; and,
+// without the history, any read past the base that does not prove a
+// Conflict. The patcher returns ErrWriteOutcomeUnknown, never a false
+// Conflict (which would make Retry store the decision twice) nor a false
+// success (which would lose it).
 //
-// Known limits: a write whose manager the patcher does not know (no field
-// owner: the server names it after the client's user agent) has no
-// managedFields evidence, only the lock, the history and values; a
-// mutating webhook on the status subresource that rewrites a value this
-// write set makes the history's first version look like another writer's;
-// the object is compared as the patcher's Go type reads it, so a field the
-// type lacks is seen by neither side.
+// Known limits: the field owner names this writer: writers in other
+// processes (or through other clients) that share it stamp the same entry,
+// and one of them writing exactly the base plus this write is taken for
+// this write (patchers of one client share a write slot and the versions
+// seen, so theirs never race: patcher/internal/book); a mutating webhook
+// on the status subresource that rewrites a scalar this write set, while
+// this writer's entry shows no write (a same-second tie), makes the
+// history's first version look like another writer's; entries' times come
+// from the API servers' clocks, taken as one clock (one API server, or
+// clocks within the second); the object is compared as the patcher's Go
+// type reads it, so a field the type lacks is seen by neither side.
 
 // # When the history is needed
 //
