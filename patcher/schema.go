@@ -18,7 +18,8 @@ import (
 // a schema of the past would explain what the server no longer does. nil
 // when it cannot be read (a built-in kind, no permission to read CRDs, no
 // such version): the differences only it explains leave the outcome
-// Unknown (patcher/internal/settle).
+// Unknown (patcher/internal/settle). The storage version's defaults are
+// taken too, where the version read declares none.
 func (p *Patcher[T]) crdSchema(ctx context.Context) *settle.Schema {
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
@@ -37,14 +38,19 @@ func (p *Patcher[T]) crdSchema(ctx context.Context) *settle.Schema {
 	if err := p.reader().Get(ctx, client.ObjectKey{Name: m.Resource.Resource + "." + m.Resource.Group}, crd); err != nil {
 		return nil
 	}
+	// The version read, and the storage version: the server defaults what
+	// it decodes from etcd with the storage version's schema, then
+	// converts it to the version read and defaults it with that one's.
+	var root, storage map[string]any
 	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
 	for _, v := range versions {
 		vm, _ := v.(map[string]any)
-		if name, _ := vm["name"].(string); name != gvk.Version {
-			continue
+		s, _, _ := unstructured.NestedMap(vm, "schema", "openAPIV3Schema")
+		if name, _ := vm["name"].(string); name == gvk.Version {
+			root = s
+		} else if stored, _ := vm["storage"].(bool); stored {
+			storage = s
 		}
-		root, _, _ := unstructured.NestedMap(vm, "schema", "openAPIV3Schema")
-		return settle.NewSchema(root)
 	}
-	return nil
+	return settle.NewSchema(root, storage)
 }

@@ -182,6 +182,12 @@ func exact(at string, want, next any, n node, s *Schema, g *gap) {
 			nv, nin := nm[k]
 			child, known := n.field(k)
 			p := at + "." + k
+			if win && wv == nil && s != nil && known && !child.flag("nullable") {
+				// A null where the schema allows none: the server prunes
+				// it, then defaults the member as if it were absent.
+				win = false
+			}
+			def, defaulted := child.defaultValue()
 			switch {
 			case win && nin && s != nil && !known:
 				g.differs = fmt.Sprintf("%s is held, which the schema prunes", p)
@@ -192,8 +198,12 @@ func exact(at string, want, next any, n node, s *Schema, g *gap) {
 			case s == nil:
 			case win && known:
 				g.differs = fmt.Sprintf("%s is not held, which the schema keeps", p)
-			case nin && !n.defaulted(k, nv):
+			case nin && (!known || !defaulted):
 				g.differs = fmt.Sprintf("%s is held, which neither the base nor this write holds and the schema does not default", p)
+			case nin:
+				// Defaulted: the default, with the defaults of its own
+				// members (the server defaults a default's members too).
+				exact(p, def, nv, child, s, g)
 			}
 		}
 		return

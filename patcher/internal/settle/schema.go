@@ -2,7 +2,7 @@ package settle
 
 import (
 	"encoding/json"
-	"reflect"
+	"maps"
 )
 
 // Schema is the structural schema the server publishes for the object's
@@ -19,12 +19,54 @@ type Schema struct {
 }
 
 // NewSchema is the schema whose root node is openAPIV3Schema; nil for a
-// nil root.
-func NewSchema(openAPIV3Schema map[string]any) *Schema {
+// nil root. others are the schemas of the kind's other versions whose
+// defaults the server applies too (the storage version's: the server
+// defaults what it decodes from etcd with it, before converting to the
+// version read): a member the root does not default takes the default one
+// of them declares at the same place.
+func NewSchema(openAPIV3Schema map[string]any, others ...map[string]any) *Schema {
 	if openAPIV3Schema == nil {
 		return nil
 	}
-	return &Schema{root: openAPIV3Schema}
+	root := openAPIV3Schema
+	for _, o := range others {
+		if o != nil {
+			root = withDefaults(root, o)
+		}
+	}
+	return &Schema{root: root}
+}
+
+// withDefaults is a copy of n with the defaults of o (a schema of another
+// version of the kind) that n lacks, member by member.
+func withDefaults(n, o map[string]any) map[string]any {
+	out := maps.Clone(n)
+	if _, ok := out["default"]; !ok {
+		if d, ok := o["default"]; ok {
+			out["default"] = d
+		}
+	}
+	np, _ := n["properties"].(map[string]any)
+	op, _ := o["properties"].(map[string]any)
+	if np != nil && op != nil {
+		props := maps.Clone(np)
+		for name, c := range np {
+			cm, _ := c.(map[string]any)
+			om, _ := op[name].(map[string]any)
+			if cm != nil && om != nil {
+				props[name] = withDefaults(cm, om)
+			}
+		}
+		out["properties"] = props
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		nc, _ := n[k].(map[string]any)
+		oc, _ := o[k].(map[string]any)
+		if nc != nil && oc != nil {
+			out[k] = withDefaults(nc, oc)
+		}
+	}
+	return out
 }
 
 // node is one node of a schema, or nil past the schema's end.
@@ -68,31 +110,22 @@ func (n node) items() node {
 	return c
 }
 
-// defaulted reports whether the server fills the member name of an object
-// node with v when it is absent: the member's schema declares v as its
-// default.
-func (n node) defaulted(name string, v any) bool {
+// defaultValue is the default the node declares, decoded with exact
+// numbers (DecodeJSON), and whether it declares one.
+func (n node) defaultValue() (any, bool) {
 	if n == nil {
-		return false
+		return nil, false
 	}
-	c, known := n.field(name)
-	if !known || c == nil {
-		return false
-	}
-	d, ok := c["default"]
+	d, ok := n["default"]
 	if !ok {
-		return false
+		return nil, false
 	}
-	// The schema's default and v may be decoded differently (float64 and
-	// json.Number): compare their JSON.
-	a, aerr := json.Marshal(d)
-	b, berr := json.Marshal(v)
-	if aerr != nil || berr != nil {
-		return false
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, false
 	}
-	da, erra := DecodeJSON(a)
-	db, errb := DecodeJSON(b)
-	return erra == nil && errb == nil && reflect.DeepEqual(da, db)
+	v, err := DecodeJSON(b)
+	return v, err == nil
 }
 
 // listType is the list's declared type ("atomic" when none is declared,
