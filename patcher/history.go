@@ -135,8 +135,17 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 	if verr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
 	}
-	if d = settle.First(sw, fv, nil); d.NeedsSchema {
-		d = settle.First(sw, fv, p.crdSchema(ctx))
+	d = p.first(ctx, sw, fv)
+	if d.NeedsServerBase {
+		// The base came through a cache that transforms its objects: the
+		// server's own version at the base's resourceVersion, listed
+		// through the API reader, is the evidence.
+		if server, ok := p.readExact(ctx, w.base.GetResourceVersion()); ok && server.GetUID() == w.base.GetUID() {
+			if sv, err := versionOf(server); err == nil {
+				sw.Base = sv
+				d = p.first(ctx, sw, fv)
+			}
+		}
 	}
 	if d.Outcome == settle.Landed {
 		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
@@ -167,4 +176,13 @@ func (p *Patcher[T]) decidableHow() string {
 	}
 	return " (give the patcher a watcher, which reads the history with one watch: WithWatcher, or a patcher.ForManager client; " +
 		"without one the API reader lists the object at past resourceVersions, which needs a reader that serves them)"
+}
+
+// first is settle.First, given the CRD's schema when it needs it.
+func (p *Patcher[T]) first(ctx context.Context, sw settle.Write, fv settle.Version) settle.Decision {
+	d := settle.First(sw, fv, nil)
+	if d.NeedsSchema {
+		d = settle.First(sw, fv, p.crdSchema(ctx))
+	}
+	return d
 }

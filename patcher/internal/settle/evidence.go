@@ -22,6 +22,9 @@ const ancientChanges = "ancient-changes"
 // cannot tell at all.
 type evidence struct {
 	mine, other, thin string
+	// thinBase: thin because the base lacks the managedFields the server
+	// keeps.
+	thinBase bool
 }
 
 // evidenceOf reads the managedFields of w's base and of next.
@@ -31,7 +34,7 @@ func evidenceOf(w Write, next Version) evidence {
 		return evidence{thin: "this writer's field manager is not known (no field owner: the server names it after the client's user agent), " +
 			"so managedFields cannot tell its write from another's"}
 	case len(w.Base.ManagedFields) == 0 && len(next.ManagedFields) > 0:
-		return evidence{thin: "the base holds no managedFields although the server keeps them (read through a cache that transforms its objects, " +
+		return evidence{thinBase: true, thin: "the base holds no managedFields although the server keeps them (read through a cache that transforms its objects, " +
 			"such as cache.TransformStripManagedFields), so nothing shows which entry the next write stamped"}
 	}
 	var ev evidence

@@ -113,8 +113,20 @@ func TestATransformedBaseTellsNothing(t *testing.T) {
 	next := Version{ResourceVersion: "11", UID: "u",
 		Object:        obj(t, `{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"status":{"phase":"Ready"}}`),
 		ManagedFields: []metav1.ManagedFieldsEntry{mf("kubectl", "Update", "", 3, `{"f:metadata":{}}`), mf("me", "Update", "status", 6, `{"f:status":{"f:phase":{}}}`)}}
-	if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown {
-		t.Fatalf("First = %v (%s), want unknown", d.Outcome, d.Why)
+	d := First(w, next, widgetSchema(t))
+	if d.Outcome != Unknown || !d.NeedsServerBase {
+		t.Fatalf("First = %v (%s, needs the server's base %v), want unknown, needing the server's base", d.Outcome, d.Why, d.NeedsServerBase)
+	}
+	// With managedFields but the annotation stripped: the metadata
+	// differs, which the server's own base may explain.
+	w.Base.ManagedFields = []metav1.ManagedFieldsEntry{next.ManagedFields[0], mf("me", "Update", "status", 5, `{"f:status":{"f:phase":{}}}`)}
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown || !d.NeedsServerBase {
+		t.Fatalf("First, annotation stripped = %v (%s), want unknown, needing the server's base", d.Outcome, d.Why)
+	}
+	// The server's own base: landed.
+	w.Base.Object = obj(t, `{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},"status":{"phase":"Pending"}}`)
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Landed {
+		t.Fatalf("First on the server's base = %v (%s), want landed", d.Outcome, d.Why)
 	}
 }
 

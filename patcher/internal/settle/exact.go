@@ -164,6 +164,8 @@ func drop(root map[string]any, p fieldpath.Path) {
 // a schema could explain, when none was given (or the schema does not).
 type gap struct {
 	differs, unexplained string
+	// outside: differs is outside the status (metadata or spec).
+	outside bool
 }
 
 // exact compares next with want (the base plus this write) below the
@@ -355,7 +357,7 @@ func (w Write) compareFirst(next Version, s *Schema) (gap, error) {
 		}
 		if k != "status" {
 			if !sameJSON(wv, nv) {
-				g.differs = fmt.Sprintf("%s changed, which a status write does not change", k)
+				g.differs, g.outside = fmt.Sprintf("%s changed, which a status write does not change", k), true
 				return g, nil
 			}
 			continue

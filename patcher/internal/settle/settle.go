@@ -32,6 +32,12 @@ type Decision struct {
 	// NeedsSchema: the outcome is Unknown for want of the server's schema
 	// for the object; First given it may decide.
 	NeedsSchema bool
+	// NeedsServerBase: the outcome is Unknown because the base may not be
+	// what the server held at its resourceVersion (no managedFields, or
+	// metadata a status write does not change differs: a cache that
+	// transforms its objects served it); First given the server's own
+	// version at that resourceVersion may decide.
+	NeedsServerBase bool
 }
 
 // Writer is the managedFields entry a write of this patcher stamps.
@@ -102,7 +108,7 @@ func First(w Write, next Version, s *Schema) Decision {
 	case err != nil:
 		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the base plus this write cannot be compared with the first write after the base: %v", err)}
 	case g.differs != "":
-		return Decision{Outcome: Unknown, Why: "the first write after the base is not the base plus this write (" + g.differs + "), " +
+		return Decision{Outcome: Unknown, NeedsServerBase: g.outside, Why: "the first write after the base is not the base plus this write (" + g.differs + "), " +
 			"which the server may have made of this write (a default of another version, a mutating webhook) as well as another writer: nothing shows whose it is"}
 	case g.unexplained != "" && s == nil:
 		return Decision{Outcome: Unknown, NeedsSchema: true, Why: fmt.Sprintf("the first write after the base differs from the base plus this write at %s, "+
@@ -110,7 +116,7 @@ func First(w Write, next Version, s *Schema) Decision {
 	case g.unexplained != "":
 		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the first write after the base differs from the base plus this write at %s", g.unexplained)}
 	case ev.thin != "":
-		return Decision{Outcome: Unknown, Why: "the first write after the base holds the values of this write, which another writer may have written too, and " + ev.thin}
+		return Decision{Outcome: Unknown, NeedsServerBase: ev.thinBase, Why: "the first write after the base holds the values of this write, which another writer may have written too, and " + ev.thin}
 	case ev.other != "":
 		return Decision{Outcome: Unknown, Why: fmt.Sprintf("the first write after the base stamped the managedFields entries of this writer and of %s", ev.other)}
 	case ev.mine == "":
