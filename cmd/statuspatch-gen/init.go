@@ -253,7 +253,7 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 		}
 	}
 	slices.SortFunc(edits, func(a, b fileEdit) int { return strings.Compare(a.path, b.path) })
-	return edits, notes, nil
+	return edits, append(notes, changeNotes(edits, cfgName)...), nil
 }
 
 // applyEdits writes every edit through a temporary file renamed over the

@@ -51,6 +51,12 @@ generate-patchers: statuspatch-gen ## Generate the status patchers (make generat
 lint-status: statuspatch-lint ## Fail on handwritten status writes.
 	"$(STATUSPATCH_LINT)" ./...
 
+# envtest's kube-apiserver and etcd for Kubernetes $(1): testenv-assets builds them once per
+# machine (in the user cache) and links them into $(LOCALBIN)/k8s/<version>-<os>-<arch>, where
+# setup-envtest put them and the scaffold's suite_test.go looks when go test runs without make
+# (an IDE); prints that folder, the KUBEBUILDER_ASSETS.
+STATUSPATCH_ENVTEST_USE = d=$$("$(ENVTEST)" use --etcd -p path $(1)) && k="$(LOCALBIN)/k8s/$$(basename "$$d")" && mkdir -p "$$k" && ln -sf "$$d"/* "$$k"/ && echo "$$k"
+
 # Prerequisites added to kubebuilder's own targets: their recipes stay, and
 # run after these (manifests too: its controller-gen loads ./..., which
 # imports internal/patchers once a reconciler uses it).
@@ -72,9 +78,11 @@ var (
 		return regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(target) + `\s*:`)
 	}
 	// kubebuilder v4.0 and v4.1 name the binary setup-envtest-$(ENVTEST_VERSION)
-	reEnvtestVar    = regexp.MustCompile(`(?m)^(ENVTEST\s*\??=\s*\$\(LOCALBIN\)/)setup-envtest(-\$\(ENVTEST_VERSION\))?[ \t]*$`)
-	reEnvtestCall   = regexp.MustCompile(`\$\(call go-install-tool,\$\(ENVTEST\),sigs\.k8s\.io/controller-runtime/tools/setup-envtest,(\$\([A-Z_]+\)|[^,)\s]+)\)`)
-	reEnvtestUse    = regexp.MustCompile(`("?\$\(ENVTEST\)"?) use (\$\(ENVTEST_K8S_VERSION\)|[^\s"]+) --bin-dir ("\$\(LOCALBIN\)"|\$\(LOCALBIN\)) -p path`)
+	reEnvtestVar  = regexp.MustCompile(`(?m)^(ENVTEST\s*\??=\s*\$\(LOCALBIN\)/)setup-envtest(-\$\(ENVTEST_VERSION\))?[ \t]*$`)
+	reEnvtestCall = regexp.MustCompile(`\$\(call go-install-tool,\$\(ENVTEST\),sigs\.k8s\.io/controller-runtime/tools/setup-envtest,(\$\([A-Z_]+\)|[^,)\s]+)\)`)
+	reEnvtestUse  = regexp.MustCompile(`"?\$\(ENVTEST\)"? use (\$\(ENVTEST_K8S_VERSION\)|[^\s"]+) --bin-dir (?:"\$\(LOCALBIN\)"|\$\(LOCALBIN\)) -p path`)
+	// an earlier init's line, which left the binaries in the user cache alone
+	reEnvtestUseV1  = regexp.MustCompile(`"?\$\(ENVTEST\)"? use --etcd -p path (\$\(ENVTEST_K8S_VERSION\)|[^\s")]+)`)
 	reGolangciVar   = regexp.MustCompile(`(?m)^GOLANGCI_LINT\s*\??=\s*\$\(LOCALBIN\)/golangci-lint[ \t]*$`)
 	reVersionByHand = regexp.MustCompile(`(?m)^STATUSPATCH_VERSION\s*\??=`)
 )
@@ -112,9 +120,10 @@ func editMakefile(file, text, version string, golangci bool) (string, error) {
 		return m[1] + "testenv-assets"
 	})
 	body = reEnvtestCall.ReplaceAllLiteralString(body, "$(call go-install-tool,$(ENVTEST),"+testenvAssetsPkg+",$(STATUSPATCH_VERSION))")
-	body = reEnvtestUse.ReplaceAllString(body, "${1} use --etcd -p path ${2}")
+	body = reEnvtestUse.ReplaceAllString(body, envtestUse)
+	body = reEnvtestUseV1.ReplaceAllString(body, envtestUse)
 	if !regexp.MustCompile(`(?m)^ENVTEST\s*\??=\s*\$\(LOCALBIN\)/testenv-assets(-\$\(STATUSPATCH_VERSION\))?[ \t]*$`).MatchString(body) ||
-		!strings.Contains(body, ","+testenvAssetsPkg+",") || !strings.Contains(body, " use --etcd -p path ") {
+		!strings.Contains(body, ","+testenvAssetsPkg+",") || !strings.Contains(body, "$(call STATUSPATCH_ENVTEST_USE,") {
 		return "", fmt.Errorf("%s: the setup-envtest lines are not kubebuilder v4's (ENVTEST ?= $(LOCALBIN)/setup-envtest, $(call go-install-tool,$(ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,...), \"$(ENVTEST)\" use $(ENVTEST_K8S_VERSION) --bin-dir \"$(LOCALBIN)\" -p path): put them back, or replace setup-envtest with %s by hand (docs/kubebuilder.md)", file, testenvAssetsPkg)
 	}
 	if golangci {
@@ -128,7 +137,47 @@ func editMakefile(file, text, version string, golangci bool) (string, error) {
 			return "", &golangciWiringError{fmt.Sprintf("%s: no GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint line, where init would point GOLANGCI_LINT at statuspatch's golangci-plugin build", file)}
 		}
 	}
+	// setup-envtest's version (and, with the plugin, golangci-lint's) is
+	// no longer read: the definitions go too.
+	body = dropUnusedVars(body, "ENVTEST_VERSION", "GOLANGCI_LINT_VERSION")
 	return strings.TrimRight(body, "\n") + "\n\n" + makefileBlock(version, golangci), nil
+}
+
+// envtestUse is the scaffold's setup-envtest use line after init: the
+// block's STATUSPATCH_ENVTEST_USE at the scaffold's version (${1}).
+const envtestUse = "$(call STATUSPATCH_ENVTEST_USE,${1})"
+
+// dropUnusedVars removes the definition of each variable in names that
+// nothing in text reads ($(NAME) or ${NAME}): its line, the lines it
+// continues onto, and the comment lines right above it that name it.
+func dropUnusedVars(text string, names ...string) string {
+	for _, name := range names {
+		if strings.Contains(text, "$("+name+")") || strings.Contains(text, "${"+name+"}") {
+			continue
+		}
+		lines := strings.SplitAfter(text, "\n")
+		def := regexp.MustCompile(`^` + regexp.QuoteMeta(name) + `\s*(\?|:|::|\+)?=`)
+		for i := 0; i < len(lines); i++ {
+			if !def.MatchString(lines[i]) {
+				continue
+			}
+			from, to := i, i+1
+			for to < len(lines) && strings.HasSuffix(strings.TrimRight(lines[to-1], "\n"), "\\") {
+				to++
+			}
+			for from > 0 && strings.HasPrefix(lines[from-1], "#") && strings.Contains(lines[from-1], name) {
+				from--
+			}
+			// no run of two blank lines where the definition was
+			if from > 0 && to < len(lines) && strings.TrimSpace(lines[from-1]) == "" && strings.TrimSpace(lines[to]) == "" {
+				to++
+			}
+			lines = append(lines[:from], lines[to:]...)
+			i = from - 1
+		}
+		text = strings.Join(lines, "")
+	}
+	return text
 }
 
 // removeBlock returns text without init's block (an earlier run's).

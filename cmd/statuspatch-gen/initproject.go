@@ -26,6 +26,7 @@ const kubebuilderV4 = "go.kubebuilder.io/v4"
 type kbProject struct {
 	Layout     json.RawMessage `json:"layout"` // a list; a string in old files
 	MultiGroup bool            `json:"multigroup"`
+	Repo       string          `json:"repo"` // the module path
 	Resources  []kbResource    `json:"resources"`
 }
 
@@ -93,6 +94,9 @@ func lineOf(data []byte, prefix string) int {
 type starterKind struct {
 	Package, Kind, Alias, ImportPath, CRDDir, Namespace string
 	HasScheme                                           bool
+	// HasStatus: the kind's type (in the API package's folder, found from
+	// PROJECT's repo and path) has a Status field, which the test compares.
+	HasStatus bool
 }
 
 // starterTest returns the starter test's path and text for the project's
@@ -127,6 +131,13 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 		ImportPath: r.Path,
 		CRDDir:     crdDir,
 		HasScheme:  slices.Contains(fields, "Scheme"),
+	}
+	if rel, ok := strings.CutPrefix(r.Path, p.Repo+"/"); ok && p.Repo != "" {
+		_, kindFields, err := reconcilerFields(filepath.Join(dir, filepath.FromSlash(rel)), r.Kind)
+		if err != nil {
+			return "", "", "", err
+		}
+		k.HasStatus = slices.Contains(kindFields, "Status")
 	}
 	if r.API.Namespaced {
 		k.Namespace = "default"
@@ -204,16 +215,27 @@ var starterTemplate = template.Must(template.New("starter").Parse(`package {{.Pa
 // Written by statuspatch-gen init as a starting point; it is yours to edit
 // (init does not write it again). It runs the reconciler once against a
 // real API server (testenv: in-process, or envtest's binaries when make test
-// exports KUBEBUILDER_ASSETS) with the CRDs make manifests writes.
+// exports KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then
+// reads the object back from the server{{if .HasStatus}}: the status the reconciler left on
+// the {{.Kind}} it read must be the one the server stores, so a status set
+// but never written (a Flush or Status().Update missing, or a no-op) fails{{end}}.
 
 import (
+{{- if .HasStatus}}
+	"context"
+{{- end}}
 	"testing"
-
+{{if .HasStatus}}
+	"k8s.io/apimachinery/pkg/api/equality"
+{{- end}}
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
+{{- if .HasStatus}}
+	"sigs.k8s.io/controller-runtime/pkg/client"
+{{- end}}
 
 	"github.com/statuspatch/statuspatch/testenv"
 
@@ -238,17 +260,60 @@ func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
 	if err := env.Client.Create(ctx, obj); err != nil {
 		t.Fatal(err)
 	}
+{{- if .HasStatus}}
+	reads := &starter{{.Kind}}Client{Client: env.Client, key: key}
+	r := &{{.Kind}}Reconciler{Client: reads{{if .HasScheme}}, Scheme: scheme{{end}}}
+{{- else}}
 	r := &{{.Kind}}Reconciler{Client: env.Client{{if .HasScheme}}, Scheme: scheme{{end}}}
+{{- end}}
 	if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
 		t.Fatalf("reconcile %s: %v", key, err)
 	}
+	// A fresh read of what the server stores: env.Client is uncached, and
+	// got is a new object, nothing the reconciler holds.
 	got := &{{.Alias}}.{{.Kind}}{}
 	if err := env.Client.Get(ctx, key, got); err != nil {
 		t.Fatalf("get %s after reconcile: %v", key, err)
 	}
-	// TODO(user): assert the status your reconciler writes.
 	if got.UID != obj.UID {
 		t.Fatalf("%s after reconcile has UID %s, want the created object's %s", key, got.UID, obj.UID)
 	}
+{{- if .HasStatus}}
+	if left := reads.changed(); left != nil && !equality.Semantic.DeepEqual(left.Status, got.Status) {
+		t.Fatalf("the reconciler left %s with status\n%+v\nbut the server stores\n%+v\n(a status write missing or failing silently?)", key, left.Status, got.Status)
+	}
+{{- end}}
+	// TODO(user): assert the status your reconciler writes.
 }
+{{- if .HasStatus}}
+
+// starter{{.Kind}}Client is the reconciler's client in Test{{.Kind}}ReconcilerOnTestenv:
+// it keeps each {{.Kind}} the reconciler reads by key, with the status read.
+type starter{{.Kind}}Client struct {
+	client.Client
+	key   types.NamespacedName
+	objs  []*{{.Alias}}.{{.Kind}}
+	reads []*{{.Alias}}.{{.Kind}} // copies, as read
+}
+
+func (c *starter{{.Kind}}Client) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	err := c.Client.Get(ctx, key, obj, opts...)
+	if o, ok := obj.(*{{.Alias}}.{{.Kind}}); ok && err == nil && key == c.key {
+		c.objs = append(c.objs, o)
+		c.reads = append(c.reads, o.DeepCopy())
+	}
+	return err
+}
+
+// changed is the last {{.Kind}} read whose status changed since it was read
+// (the one the reconciler set a status on), or nil.
+func (c *starter{{.Kind}}Client) changed() *{{.Alias}}.{{.Kind}} {
+	for i := len(c.objs) - 1; i >= 0; i-- {
+		if !equality.Semantic.DeepEqual(c.objs[i].Status, c.reads[i].Status) {
+			return c.objs[i]
+		}
+	}
+	return nil
+}
+{{- end}}
 `))

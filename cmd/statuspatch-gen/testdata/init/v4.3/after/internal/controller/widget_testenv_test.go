@@ -3,7 +3,8 @@ package controller
 // Written by statuspatch-gen init as a starting point; it is yours to edit
 // (init does not write it again). It runs the reconciler once against a
 // real API server (testenv: in-process, or envtest's binaries when make test
-// exports KUBEBUILDER_ASSETS) with the CRDs make manifests writes.
+// exports KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then
+// reads the object back from the server.
 
 import (
 	"testing"
@@ -41,12 +42,14 @@ func TestWidgetReconcilerOnTestenv(t *testing.T) {
 	if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
 		t.Fatalf("reconcile %s: %v", key, err)
 	}
+	// A fresh read of what the server stores: env.Client is uncached, and
+	// got is a new object, nothing the reconciler holds.
 	got := &widgetsv1.Widget{}
 	if err := env.Client.Get(ctx, key, got); err != nil {
 		t.Fatalf("get %s after reconcile: %v", key, err)
 	}
-	// TODO(user): assert the status your reconciler writes.
 	if got.UID != obj.UID {
 		t.Fatalf("%s after reconcile has UID %s, want the created object's %s", key, got.UID, obj.UID)
 	}
+	// TODO(user): assert the status your reconciler writes.
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// pluginGolangciVersion is the golangci-lint version of statuspatch's
+// golangci-plugin build (hack/golangci-plugin/go.mod; a test keeps them
+// together).
+const pluginGolangciVersion = "v2.15.0"
+
+// changeNotes says each change init makes to what the scaffold chose (a
+// tool, a version, a linter), beyond adding statuspatch, and why it is
+// needed: the lines init prints before it writes, with -dry-run too.
+func changeNotes(edits []fileEdit, cfgName string) []string {
+	var notes []string
+	say := func(format string, args ...any) {
+		notes = append(notes, "statuspatch-gen init: "+fmt.Sprintf(format, args...))
+	}
+	get := func(path string) (fileEdit, bool) {
+		i := slices.IndexFunc(edits, func(e fileEdit) bool { return e.path == path })
+		if i < 0 {
+			return fileEdit{}, false
+		}
+		return edits[i], true
+	}
+	mk, _ := get("Makefile")
+	if strings.Contains(mk.old, "sigs.k8s.io/controller-runtime/tools/setup-envtest") && strings.Contains(mk.new, testenvAssetsPkg) {
+		say("Makefile: setup-envtest (which downloads envtest's kube-apiserver and etcd from GitHub) becomes testenv-assets, which builds them from the Go module proxy once per machine and links them into $(LOCALBIN)/k8s, where the scaffold's suite_test.go looks%s", removedVar(mk, "ENVTEST_VERSION", "setup-envtest's version"))
+	}
+	if strings.Contains(mk.new, "GOLANGCI_LINT = $(LOCALBIN)/golangci-plugin") && !strings.Contains(mk.old, "GOLANGCI_LINT = $(LOCALBIN)/golangci-plugin") {
+		from := "the scaffold's golangci-lint"
+		if v := makeVar(mk.old, "GOLANGCI_LINT_VERSION"); v != "" {
+			from = "golangci-lint " + v
+		}
+		say("Makefile: %s becomes statuspatch's golangci-lint %s build (the version that build is made from), with the statuspatch linter compiled in and installed from the Go module proxy alone%s", from, pluginGolangciVersion, removedVar(mk, "GOLANGCI_LINT_VERSION", "the scaffold's golangci-lint version"))
+	}
+	if cfg, ok := get(cfgName); ok && cfgName != "" {
+		for _, l := range droppedLinters(cfg.old, cfg.new) {
+			say("%s: linter %s is not in that build, so statuspatch takes its place; to keep %s, add statuspatch to .custom-gcl.yml instead (docs/kubebuilder.md#other-ways)", cfgName, l, l)
+		}
+	}
+	if e, ok := get(".custom-gcl.yml"); ok && e.del {
+		say(".custom-gcl.yml: removed, as the Makefile no longer runs golangci-lint custom with it")
+	}
+	return notes
+}
+
+// removedVar says that init removed the definition of name (what it
+// held), or nothing when it did not.
+func removedVar(mk fileEdit, name, what string) string {
+	def := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s*(\?|:|::|\+)?=`)
+	if def.MatchString(mk.old) && !def.MatchString(mk.new) {
+		return "; " + name + " (" + what + ") is no longer read, and is removed"
+	}
+	return ""
+}
+
+// makeVar is the value of a one-line Makefile variable, or "".
+func makeVar(text, name string) string {
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s*\??=\s*(\S+)[ \t]*$`).FindStringSubmatch(text)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// droppedLinters are the linters old enables and new does not.
+func droppedLinters(old, new string) []string {
+	enabled := func(text string) []string {
+		var cfg struct {
+			Linters struct {
+				Enable []string `json:"enable"`
+			} `json:"linters"`
+		}
+		_ = yaml.Unmarshal([]byte(text), &cfg)
+		return cfg.Linters.Enable
+	}
+	now := enabled(new)
+	var dropped []string
+	for _, l := range enabled(old) {
+		if !slices.Contains(now, l) {
+			dropped = append(dropped, l)
+		}
+	}
+	return dropped
+}

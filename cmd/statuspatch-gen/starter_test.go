@@ -1,0 +1,183 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// starterTestdataStub stands in for testenv in TestStarterTestCatchesUnsentStatus:
+// controller-runtime's fake client (every kind of the project's group with
+// a status subresource) instead of an API server, so the starter test's own
+// logic runs without building one.
+const starterTestdataStub = `package testenv
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+)
+
+type Env struct{ Client client.Client }
+
+type Option func(*runtime.Scheme) *runtime.Scheme
+
+func WithCRDDirectory(string) Option { return func(s *runtime.Scheme) *runtime.Scheme { return s } }
+
+func WithScheme(s *runtime.Scheme) Option { return func(*runtime.Scheme) *runtime.Scheme { return s } }
+
+func Start(t testing.TB, opts ...Option) *Env {
+	var s *runtime.Scheme
+	for _, o := range opts {
+		s = o(s)
+	}
+	b := fake.NewClientBuilder().WithScheme(s)
+	for gvk := range s.AllKnownTypes() {
+		if gvk.Group == "plain.goldens.example.com" && gvk.Kind == "Widget" {
+			obj, _ := s.New(gvk)
+			b = b.WithStatusSubresource(obj.(client.Object))
+		}
+	}
+	return &Env{Client: b.Build()}
+}
+`
+
+// starterReconcilers are reconcilers the starter test runs: body is
+// Reconcile's, after w (a Widget) is read with r.Client.Get. With
+// fails, the starter test must fail saying the status did not land.
+var starterReconcilers = []struct {
+	name, body string
+	fails      bool
+}{
+	{"writes", `w.Status.Phase = "Ready"
+	return ctrl.Result{}, r.Client.Status().Update(ctx, w)`, false},
+	// a patcher whose Flush is a no-op: the status is set, never sent
+	{"flush is a no-op", `w.Status.Phase = "Ready"
+	flush := func(context.Context) error { return nil }
+	return ctrl.Result{}, flush(ctx)`, true},
+	// kubebuilder's scaffold: the reconciler writes nothing yet
+	{"writes nothing", `return ctrl.Result{}, nil`, false},
+	// a write, a re-read into another object, a second write
+	{"writes again after a re-read", `w.Status.Phase = "Started"
+	if err := r.Client.Status().Update(ctx, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	again := &plainv1.Widget{}
+	if err := r.Client.Get(ctx, req.NamespacedName, again); err != nil {
+		return ctrl.Result{}, err
+	}
+	again.Status.Replicas = 2
+	return ctrl.Result{}, r.Client.Status().Update(ctx, again)`, false},
+	{"second write missing after a re-read", `w.Status.Phase = "Started"
+	if err := r.Client.Status().Update(ctx, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	again := &plainv1.Widget{}
+	if err := r.Client.Get(ctx, req.NamespacedName, again); err != nil {
+		return ctrl.Result{}, err
+	}
+	again.Status.Replicas = 2
+	return ctrl.Result{}, nil`, true},
+}
+
+// TestStarterTestCatchesUnsentStatus runs the starter test init writes
+// (for a kind whose type has a Status field) against reconcilers that
+// write their status, write none, or set one and never send it (Flush made
+// a no-op): it passes for the first two and fails for the last, saying
+// what the reconciler left and what the server stores. testenv is stood in
+// by controller-runtime's fake client (starterTestdataStub); the golden
+// module's go.mod and go.sum (generator/testdata) pin the rest.
+func TestStarterTestCatchesUnsentStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module with controller-runtime")
+	}
+	dir := t.TempDir()
+	gomod, err := os.ReadFile(filepath.Join(testdata, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := strings.ReplaceAll(string(gomod), "=> ../../../..", "=> "+repoRoot(t)) +
+		"\nrequire github.com/statuspatch/statuspatch/testenv v0.0.0\n\nreplace github.com/statuspatch/statuspatch/testenv => ./testenvstub\n"
+	writeFile(t, filepath.Join(dir, "go.mod"), mod)
+	copyTree(t, filepath.Join(testdata, "go.sum"), filepath.Join(dir, "go.sum"), nil)
+	copyTree(t, filepath.Join(testdata, "api", "plain", "v1"), filepath.Join(dir, "api", "v1"), nil)
+	writeFile(t, filepath.Join(dir, "testenvstub", "go.mod"), "module github.com/statuspatch/statuspatch/testenv\n\ngo 1.24.0\n")
+	writeFile(t, filepath.Join(dir, "testenvstub", "testenv.go"), starterTestdataStub)
+	writeFile(t, filepath.Join(dir, "Makefile"), "") // readProject wants one
+	writeFile(t, filepath.Join(dir, "PROJECT"), `layout:
+- go.kubebuilder.io/v4
+repo: example.com/goldens
+resources:
+- api:
+    crdVersion: v1
+    namespaced: true
+  controller: true
+  group: plain
+  kind: Widget
+  path: example.com/goldens/api/v1
+  version: v1
+`)
+	reconciler := func(body string) string {
+		return `package controller
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	plainv1 "example.com/goldens/api/v1"
+)
+
+type WidgetReconciler struct {
+	client.Client
+	Scheme *runtime.Scheme
+}
+
+func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &plainv1.Widget{}
+	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	` + body + `
+}
+`
+	}
+	ctrlFile := filepath.Join(dir, "internal", "controller", "widget_controller.go")
+	writeFile(t, ctrlFile, reconciler(starterReconcilers[0].body))
+	proj, err := readProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, content, note, err := starterTest(dir, proj)
+	if err != nil || rel == "" {
+		t.Fatalf("no starter test: %q, %v", note, err)
+	}
+	if !strings.Contains(content, "reads.changed()") {
+		t.Fatalf("the starter test for a kind with a Status field does not compare the status:\n%s", content)
+	}
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
+
+	for _, r := range starterReconcilers {
+		t.Run(r.name, func(t *testing.T) {
+			writeFile(t, ctrlFile, reconciler(r.body))
+			cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-run", "TestWidgetReconcilerOnTestenv", "./internal/controller/")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off") // a scratch module: go.sum gains what ctrl imports
+			out, err := cmd.CombinedOutput()
+			switch {
+			case r.fails && err == nil:
+				t.Errorf("the starter test passed:\n%s", out)
+			case r.fails && !strings.Contains(string(out), "but the server stores"):
+				t.Errorf("the starter test failed, but not saying the status did not land:\n%s", out)
+			case !r.fails && err != nil:
+				t.Errorf("the starter test failed: %v\n%s", err, out)
+			}
+		})
+	}
+}
