@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -24,7 +25,8 @@ const usage = `usage: statuspatch-gen paths=./api/... [headerFile=hack/boilerpla
        statuspatch-gen init [-dry-run] [DIR]   adopt statuspatch in a kubebuilder v4 project (init -h)
        statuspatch-gen kubebuilder-plugin      answer a kubebuilder external plugin request on stdin (docs/kubebuilder.md)
        statuspatch-gen -w     the markers statuspatch reads (-ww: with details)
-       statuspatch-gen -h     this help (-hh: with details)`
+       statuspatch-gen -h     this help (-hh: with details)
+       statuspatch-gen -version  the module version this binary was built at`
 
 // shorthands are the generator's options, accepted bare on the command line:
 // headerFile=X stands for statuspatch:headerFile=X.
@@ -144,6 +146,9 @@ func run(args []string, stdout io.Writer) error {
 	var opts []string
 	for _, a := range args {
 		switch {
+		case a == "-version" || a == "--version":
+			_, err := fmt.Fprintf(stdout, "statuspatch-gen %s\n", moduleVersion(debug.ReadBuildInfo()))
+			return err
 		case a == "--help" || a == "-help":
 			helpLevel = max(helpLevel, 1)
 		case strings.HasPrefix(a, "-") && strings.Trim(a[1:], "h") == "" && len(a) > 1:
@@ -217,4 +222,14 @@ func runGenerators(rt *genall.Runtime) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// moduleVersion is the module version in a binary's build information
+// (debug.ReadBuildInfo's results): a release's vX.Y.Z as go install
+// stamps it, "(devel)" for a build from a checkout or when unknown.
+func moduleVersion(bi *debug.BuildInfo, ok bool) string {
+	if !ok || bi == nil || bi.Main.Version == "" {
+		return "(devel)"
+	}
+	return bi.Main.Version
 }
