@@ -354,8 +354,11 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 			}
 		}
 	}
-	for i := range script {
-		for j := range script[i].lags {
+	// A successful try swaps in the schedule as it ran, whose steps may
+	// read fewer times (a fresh read takes another branch): both bounds
+	// are the script's now, not the one the loop started with.
+	for i := 0; i < len(script); i++ {
+		for j := 0; j < len(script[i].lags); j++ {
 			if script[i].lags[j] == 0 {
 				continue
 			}
