@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -54,17 +55,22 @@ func (r *run) stepForKind() string {
 // stale version, or a crash came between the creation and the delete:
 // then it acted on a state that was not the one to act on. A delete from
 // fresh reads in the process that created it (a user's change asked for
-// it) is not one.
+// it) is not one, nor is the delete of a child whose parent the user
+// deleted (parentGone), whatever the step read.
 func (r *run) checkDelete(k objKey, uid types.UID, based int) {
 	if r.cur == nil || uid == "" {
 		return
 	}
 	if r.cur.action {
 		r.userDeleted[k] = r.cur.step.Index
+		if r.userGone == nil {
+			r.userGone = map[types.UID]bool{}
+		}
+		r.userGone[uid] = true
 		return
 	}
 	c, ok := r.created[uid]
-	if !ok {
+	if !ok || r.parentGone(k, uid) {
 		return
 	}
 	why := r.staleNote()
@@ -96,4 +102,43 @@ func (r *run) staleNote() string {
 		}
 	}
 	return ""
+}
+
+// parentGone reports that the user asked for the delete of k (whose uid it
+// was) by deleting its parent: an owner its owner references name (by UID,
+// so a parent the user created again is not the one deleted) was deleted
+// by a user action; or, when k names no owner, the step reconciles an
+// object a user action deleted and no action created again (the cleanup
+// of its finalizer).
+func (r *run) parentGone(k objKey, uid types.UID) bool {
+	var owners []types.UID
+	if h := r.hist[k]; h != nil {
+		for v := h.newest(); v >= 0; v-- {
+			if h.versions[v] == nil {
+				continue
+			}
+			u := unstructured.Unstructured{Object: h.versions[v]}
+			if u.GetUID() != uid {
+				continue
+			}
+			for _, ref := range u.GetOwnerReferences() {
+				owners = append(owners, ref.UID)
+			}
+			break
+		}
+	}
+	if len(owners) > 0 {
+		for _, o := range owners {
+			if r.userGone[o] {
+				return true
+			}
+		}
+		return false
+	}
+	for d := range r.userDeleted {
+		if d.String() == r.cur.step.Object {
+			return true
+		}
+	}
+	return false
 }

@@ -47,9 +47,11 @@ type run struct {
 	drain    bool
 	failed   *Violation
 	// created maps the UID of each object a reconciler created to its
-	// creation; userDeleted the objects a user action deleted (owndelete.go).
+	// creation; userDeleted the objects a user action deleted, userGone
+	// their UIDs (owndelete.go).
 	created     map[types.UID]creation
 	userDeleted map[objKey]int
+	userGone    map[types.UID]bool
 	// crashes counts the crashes of this schedule; floor is, per object,
 	// the oldest version the cache can serve since a cold restart.
 	crashes int
