@@ -30,7 +30,11 @@ type Scenario struct {
 	// func(mgr ctrl.Manager) error { return (&MyReconciler{...}).SetupWithManager(mgr) }):
 	// every controller it builds becomes a reconciler, named as the
 	// controller, whose For, Owns and Watches, with their predicates and
-	// handlers, decide what each write queues. See docs/explore.md.
+	// handlers, decide what each write queues. It runs once when Run
+	// starts, then at the start of every schedule and again after every
+	// crash restart or leader change: state it resets is reset mid-schedule
+	// (explore.SourceOf(mgr.GetClient()) tells schedules apart). See
+	// docs/explore.md.
 	Setup func(mgr manager.Manager) error
 	// Records are fields that record an object a reconciler created, for
 	// InvariantRecordLive: in a steady state each names a live object.
