@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -112,18 +113,31 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 		cmp, cerr := wire.CompareResourceVersions(freshRV, baseRV)
 		atBase = (cerr == nil && cmp <= 0) || (cerr != nil && freshRV == baseRV)
 	}
+	if atBase && (!apierrors.IsConflict(err) || p.opts.watcher == nil) {
+		return d, true, nil
+	}
+	if sw.Writer.Manager == "" {
+		// No field owner: the manager the server names this client's
+		// writes after (ownmanager.go).
+		if m := p.ownManager(ctx); m != "" {
+			sw.Writer = settle.Writer{Manager: m, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
+		}
+	}
+	unlocked := w.patchType == types.ApplyPatchType && p.opts.mode == WriteApplyWithoutLock
 	if !atBase {
 		fv, verr := versionOf(fresh)
 		if verr != nil {
 			return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
 		}
-		if d = settle.Fresh(sw, fv); d.Outcome != settle.Unknown {
+		decide := settle.Fresh
+		if unlocked {
+			decide = settle.Held
+		}
+		if d = decide(sw, fv); d.Outcome != settle.Unknown {
 			return d, false, nil
 		}
-	} else if !apierrors.IsConflict(err) || p.opts.watcher == nil {
-		return d, true, nil
 	}
-	if w.patchType == types.ApplyPatchType && p.opts.mode == WriteApplyWithoutLock {
+	if unlocked {
 		d.Why += " (an apply without the lock may be stored at any time, so the history cannot tell)"
 		return d, false, nil
 	}

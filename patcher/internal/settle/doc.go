@@ -59,22 +59,25 @@
 // Landed: the write was stored. Only from the history (First): the first
 // version after the base stamped this writer's managedFields entry (its
 // time or fields changed; or, no entry stamped, its entry alone holds the
-// newest second: the writer of that version stamped its own entry with a
-// second no earlier than any, and a write that sets values keeps an entry)
+// newest second among the status writers' entries: the writer of that
+// version stamped its own entry with a second no earlier than any, and a
+// write that sets values keeps an entry)
 // and no other entry, and it is exactly the base plus this write as above
 // and differs from the base. A read past the base without the history
 // (Fresh) never lands a write: another writer may have stored the same
 // values from the same base (two controllers each setting restarts = read
-// + 1: the same value, one increment on the server).
+// + 1: the same value, one increment on the server). An apply without the
+// lock is the exception (Held): it asks for its values, not for the first
+// write after the base, so a read holding them settles it.
 //
 // Conflict: the write was not stored and cannot be. From the history: the
 // first version after the base stamped another entry and not this
 // writer's (ancient-changes, into which the server merges the oldest of
 // more than ten Update entries, may hold this writer's and is no other
-// writer), or, this writer's entry showing no write, it holds another
-// scalar at a field this write sets (the server prunes and defaults absent
-// fields; it rewrites no scalar it keeps but through a mutating webhook:
-// a limit below). From a read: this writer's entry holds the same time as
+// writer), or it holds another scalar, or a list of other scalars, at a
+// field this write sets (the server prunes and defaults absent fields; it
+// rewrites no scalar it keeps but through a mutating webhook: a limit
+// below), whoever's entry was stamped. From a read: this writer's entry holds the same time as
 // at the base although the base already held a later second, and the
 // write sets a value (a stored write would have stamped it). From either:
 // the object was deleted and made again (another UID).
@@ -100,9 +103,9 @@
 // and one of them writing exactly the base plus this write is taken for
 // this write (patchers of one client share a write slot and the versions
 // seen, so theirs never race: patcher/internal/book); a mutating webhook
-// on the status subresource that rewrites a scalar this write set, while
-// this writer's entry shows no write (a same-second tie), makes the
-// history's first version look like another writer's; entries' times come
+// on the status subresource (or a conversion webhook) that rewrites a
+// scalar this write set makes the history's first version look like
+// another writer's: a Conflict; entries' times come
 // from the API servers' clocks, taken as one clock (one API server, or
 // clocks within the second); the object is compared as the patcher's Go
 // type reads it, so a field the type lacks is seen by neither side.

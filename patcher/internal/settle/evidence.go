@@ -31,8 +31,8 @@ type evidence struct {
 func evidenceOf(w Write, next Version) evidence {
 	switch {
 	case w.Writer.Manager == "":
-		return evidence{thin: "this writer's field manager is not known (no field owner: the server names it after the client's user agent), " +
-			"so managedFields cannot tell its write from another's"}
+		return evidence{thin: "this writer's field manager is not known (no field owner, and the server did not say which manager it names " +
+			"this client's writes after), so managedFields cannot tell its write from another's: give the patcher a field owner (WithFieldOwner)"}
 	case len(w.Base.ManagedFields) == 0 && len(next.ManagedFields) > 0:
 		return evidence{thinBase: true, thin: "the base holds no managedFields although the server keeps them (read through a cache that transforms its objects, " +
 			"such as cache.TransformStripManagedFields), so nothing shows which entry the next write stamped"}
@@ -74,7 +74,9 @@ func evidenceOf(w Write, next Version) evidence {
 }
 
 // onlyNewest names this writer's entry when no entry was stamped and it
-// alone holds the newest second: the first write after the base stamped
+// alone holds the newest second among the entries of its subresource
+// (First lands a write only when the version differs from the base in the
+// status alone, which only a status write makes): the first write after the base stamped
 // its writer's entry with the second it was stored, no earlier than any
 // entry's, and left it unchanged only because that entry held that second
 // already. A write that sets values keeps an entry (it owns them), so the
@@ -86,7 +88,10 @@ func onlyNewest(w Write, next Version) string {
 	}
 	for i := range next.ManagedFields {
 		n := &next.ManagedFields[i]
-		if n == me {
+		if n == me || n.Subresource != w.Writer.Subresource {
+			// A write through another subresource (the object's main
+			// resource: its creation, spec and metadata) cannot have made
+			// a version that differs from the base only in its status.
 			continue
 		}
 		if n.Time == nil || !n.Time.Before(me.Time) {
@@ -157,22 +162,40 @@ func fieldSet(e *metav1.ManagedFieldsEntry) *fieldpath.Set {
 	return s
 }
 
-// disagrees names a field this write sets to a scalar that next holds
-// with another scalar: the server prunes and defaults (absent fields),
-// never rewrites a scalar it keeps (a mutating webhook that does is the
-// protocol's documented limit). Objects, lists and nulls prove nothing:
-// a default or a pruned member changes them.
+// disagrees names a field this write sets to a scalar, or to a list of
+// scalars, that next holds with another scalar or other members: the
+// server prunes and defaults (absent fields), it never rewrites a scalar
+// it keeps (a mutating webhook that does is the protocol's documented
+// limit). Objects and nulls prove nothing: a default or a pruned member
+// changes them.
 func (w Write) disagrees(next Version) string {
 	for _, l := range w.Sets {
-		if l.Unchecked || !scalar(l.Value) {
+		if l.Unchecked {
 			continue
 		}
 		got, ok := lookup(next.Object, l.Path)
-		if ok && scalar(got) && !sameValue(l.Value, got) {
+		if !ok {
+			continue
+		}
+		if scalar(l.Value) && scalar(got) && !sameValue(l.Value, got) {
+			return l.Path.String()
+		}
+		wl, wok := l.Value.([]any)
+		gl, gok := got.([]any)
+		if wok && gok && scalarList(wl) && scalarList(gl) && !sameMembers(wl, gl) {
 			return l.Path.String()
 		}
 	}
 	return ""
+}
+
+func scalarList(l []any) bool {
+	for _, v := range l {
+		if !scalar(v) {
+			return false
+		}
+	}
+	return true
 }
 
 func scalar(v any) bool {

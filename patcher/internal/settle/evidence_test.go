@@ -56,10 +56,10 @@ func TestOnlyEntryAtTheNewestSecond(t *testing.T) {
 	}
 }
 
-// A scalar this write sets holding another value, while this writer's
-// entry shows no write: another writer's. With this writer's entry
-// stamped it may be a writer sharing the name: unknown.
-func TestAScalarDisagreesOnlyWithoutThisWritersStamp(t *testing.T) {
+// A scalar this write sets holding another value: another writer's, with
+// or without this writer's entry stamped (a writer sharing the name); the
+// server prunes and defaults absent fields, it rewrites no scalar it keeps.
+func TestAScalarThatDisagreesIsAConflict(t *testing.T) {
 	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"phase":"Pending"}}`),
 		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 5, `{"f:status":{"f:phase":{}}}`), mf("them", "Update", "status", 5, `{"f:status":{"f:phase":{}}}`)}}
 	w := mergeWrite(t, base, `{"status":{"phase":"Ready"}}`)
@@ -68,8 +68,14 @@ func TestAScalarDisagreesOnlyWithoutThisWritersStamp(t *testing.T) {
 		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
 	}
 	next.ManagedFields = []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 6, `{"f:status":{"f:phase":{}}}`), base.ManagedFields[1]}
-	if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown {
-		t.Fatalf("First, this writer's entry stamped = %v (%s), want unknown", d.Outcome, d.Why)
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Conflict {
+		t.Fatalf("First, this writer's entry stamped = %v (%s), want conflict", d.Outcome, d.Why)
+	}
+	// A nested default or a pruned member changes an object: no proof.
+	w = mergeWrite(t, base, `{"status":{"extra":{"a":"b"}}}`)
+	next.Object = obj(t, `{"status":{"phase":"Pending","extra":{"a":"b","c":"d"}}}`)
+	if d := First(w, next, widgetSchema(t)); d.Outcome == Conflict {
+		t.Fatalf("First, an object that gained a member = conflict (%s)", d.Why)
 	}
 	// 1 and 1.0 are one number.
 	if !sameValue(obj(t, `{"n":1}`)["n"], obj(t, `{"n":1.0}`)["n"]) {
@@ -140,5 +146,38 @@ func TestAnEarlierSecondIsAStamp(t *testing.T) {
 		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 5, restartsFields), mf("them", "Update", "status", 8, restartsFields)}}
 	if d := First(w, next, widgetSchema(t)); d.Outcome != Conflict {
 		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
+	}
+}
+
+// The object's creation (an entry of the main resource) at the newest
+// second too is no tie: a write through the main resource cannot have
+// made a version that differs from the base in its status alone.
+func TestTheNewestSecondAmongStatusWriters(t *testing.T) {
+	mfs := []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 7, restartsFields), mf("creator", "Update", "", 7, `{"f:spec":{}}`)}
+	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"observedGeneration":3}}`), ManagedFields: mfs}
+	w := mergeWrite(t, base, `{"status":{"observedGeneration":4}}`)
+	next := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"observedGeneration":4}}`), ManagedFields: mfs}
+	if d := First(w, next, widgetSchema(t)); d.Outcome != Landed {
+		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
+	}
+}
+
+// An apply without the lock asks for its values: a read holding them all
+// settles it (Held); a locked write's read never does (Fresh).
+func TestHeldSettlesOnlyAnApplyWithoutTheLock(t *testing.T) {
+	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"phase":"Pending"}}`),
+		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Apply", "status", 5, `{"f:status":{"f:phase":{}}}`)}}
+	w := Write{Writer: Writer{Manager: "me", Operation: metav1.ManagedFieldsOperationApply, Subresource: "status"}, Base: base}
+	w.FromApply(obj(t, `{"phase":"Ready"}`), nil, nil)
+	fresh := Version{ResourceVersion: "12", UID: "u", Object: obj(t, `{"status":{"phase":"Ready"}}`), ManagedFields: base.ManagedFields}
+	if d := Held(w, fresh); d.Outcome != Landed {
+		t.Fatalf("Held = %v (%s), want landed", d.Outcome, d.Why)
+	}
+	if d := Fresh(w, fresh); d.Outcome == Landed {
+		t.Fatalf("Fresh = landed (%s)", d.Why)
+	}
+	fresh.Object = obj(t, `{"status":{"phase":"Failed"}}`)
+	if d := Held(w, fresh); d.Outcome == Landed {
+		t.Fatalf("Held = landed (%s) for another value", d.Why)
 	}
 }

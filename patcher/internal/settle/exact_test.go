@@ -55,8 +55,8 @@ func TestFirstIsTheBasePlusTheWrite(t *testing.T) {
 			{"subset: a shared value, our item lacking", `{"status":{"phase":"Ready"}}`, Unknown},
 			{"subset plus a field this write does not set", `{"status":{"phase":"Ready","observedGeneration":1}}`, Unknown},
 			{"superset", `{"status":{"phase":"Ready","items":["mine"],"observedGeneration":1}}`, Unknown},
-			{"disjoint", `{"status":{"phase":"Failed","items":["theirs"]}}`, Unknown},
-			{"our item among others", `{"status":{"phase":"Ready","items":["theirs","mine"]}}`, Unknown},
+			{"disjoint", `{"status":{"phase":"Failed","items":["theirs"]}}`, Conflict},
+			{"our item among others", `{"status":{"phase":"Ready","items":["theirs","mine"]}}`, Conflict},
 			{"a spec change", `{"spec":{"size":1},"status":{"phase":"Ready","items":["mine"]}}`, Unknown},
 		} {
 			d := First(w, version(t, "11", c.next), widgetSchema(t))
@@ -149,7 +149,7 @@ func TestFirstListsByDeclaredType(t *testing.T) {
 		{"as sent", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["a","b"]}}`, Landed},
 		{"set and map list in another order", `{"status":{"tags":["y","x"],"conditions":[{"type":"B","status":"False"},{"type":"A","status":"True"}],"items":["a","b"]}}`, Landed},
 		{"atomic list in another order", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["b","a"]}}`, Unknown},
-		{"set holds another value", `{"status":{"tags":["x","z"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["a","b"]}}`, Unknown},
+		{"set holds another value", `{"status":{"tags":["x","z"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"False"}],"items":["a","b"]}}`, Conflict},
 		{"map item with another value", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"},{"type":"B","status":"True"}],"items":["a","b"]}}`, Unknown},
 		{"map item lacking", `{"status":{"tags":["x","y"],"conditions":[{"type":"A","status":"True"}],"items":["a","b"]}}`, Unknown},
 	} {

@@ -99,9 +99,9 @@ func First(w Write, next Version, s *Schema) Decision {
 	if ev.other != "" && ev.mine == "" {
 		return Decision{Outcome: Conflict, Why: fmt.Sprintf("the first write after the base stamped the managedFields entry of %s, not this writer's", ev.other)}
 	}
-	if at := w.disagrees(next); at != "" && ev.mine == "" {
+	if at := w.disagrees(next); at != "" {
 		return Decision{Outcome: Conflict, Why: fmt.Sprintf("the first write after the base holds another value at %s than this write sets, "+
-			"and this writer's managedFields entry shows no write there", at)}
+			"which the server does not make of a stored write", at)}
 	}
 	g, err := w.compareFirst(next, s)
 	switch {
@@ -161,6 +161,20 @@ func Fresh(w Write, fresh Version) Decision {
 		why = "the object holds every value this write sets, which another writer may have stored from the same base"
 	}
 	return Decision{Outcome: Unknown, Why: why}
+}
+
+// Held decides an apply without the lock from a read past the base: such
+// an apply asks for its values, not for the first write after the base
+// (it may be stored at any time, and sending it again is the same apply),
+// so a read that holds every value it sets and none it removes settles it.
+func Held(w Write, fresh Version) Decision {
+	if fresh.UID != w.Base.UID {
+		return Decision{Outcome: Conflict, Why: "the object was deleted and made again"}
+	}
+	if v := w.check(fresh); v.held == "" && v.differs == "" && v.missing == "" && w.checkable() {
+		return Decision{Outcome: Landed, Why: "the object holds every value this apply without the lock sets and none it removes"}
+	}
+	return Fresh(w, fresh)
 }
 
 // timeOrdersOut reports whether w, stored, must have stamped its entry

@@ -144,12 +144,11 @@ func TestFirstToleratesPruningAndDefaults(t *testing.T) {
 	if d := First(w, next, widgetSchema(t)); d.Outcome != Landed {
 		t.Fatalf("First = %v (%s), want landed", d.Outcome, d.Why)
 	}
-	// This writer's entry stamped, values not the base plus this write:
-	// a writer sharing the manager name, or the server's own change of
-	// this write (a webhook): unknown.
+	// Another list of scalars than this write sets: the server does not
+	// make that of a stored write, stamp or not.
 	next.Object = obj(t, `{"status":{"items":["theirs"]}}`)
-	if d := First(w, next, nil); d.Outcome != Unknown {
-		t.Fatalf("First = %v (%s), want unknown", d.Outcome, d.Why)
+	if d := First(w, next, nil); d.Outcome != Conflict {
+		t.Fatalf("First = %v (%s), want conflict", d.Outcome, d.Why)
 	}
 	next.Object = obj(t, `{"metadata":{"labels":{"a":"b"}},"status":{"items":["mine"]}}`)
 	if d := First(w, next, widgetSchema(t)); d.Outcome != Unknown {
