@@ -145,6 +145,12 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 	if herr != nil {
 		return d, false, p.historyUnreadable(ctx, w, fresh, err, herr)
 	}
+	if first.GetUID() == w.base.GetUID() && answers.Has(first.GetUID(), first.GetResourceVersion()) {
+		// The server answered another write of this process with that
+		// version: it is not this write, whose answer never came.
+		return settle.Decision{Outcome: settle.Conflict, Why: fmt.Sprintf("the first write after the base, resourceVersion %s, "+
+			"is the server's answer to another write of this process", first.GetResourceVersion())}, false, nil
+	}
 	fv, verr := versionOf(first)
 	if verr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil

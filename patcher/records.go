@@ -25,6 +25,11 @@ const MaxTrackedObjects = 8192
 // records is the version book, shared by the process.
 var records = book.New(MaxTrackedObjects)
 
+// answers are the versions the server answered to this process's writes,
+// whatever their client (settling's evidence that a version is another
+// write's: history.go).
+var answers = book.NewAnswers(MaxTrackedObjects)
+
 // recordOf returns obj's record, reached through c, making it when create
 // is true; nil when the object is not tracked (book.Book.Entry).
 func recordOf(c client.Client, obj client.Object, create bool) *book.Record {
@@ -61,5 +66,6 @@ func (p *Patcher[T]) claimWrite(ctx context.Context, what string) (release func(
 // wrote records a successful write, whose response is written.
 func (p *Patcher[T]) wrote(written T) {
 	p.record().Wrote(written.GetUID(), written.GetResourceVersion())
+	answers.Add(written.GetUID(), written.GetResourceVersion())
 	p.fresh = freshness{}
 }

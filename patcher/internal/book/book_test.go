@@ -318,3 +318,28 @@ func TestCheck(t *testing.T) {
 		t.Errorf("an untracked object: %d, %q", state, written)
 	}
 }
+
+func TestAnswersKeepRecentVersionsPerObject(t *testing.T) {
+	a := NewAnswers(2)
+	for i := range 20 {
+		a.Add("u", fmt.Sprint(i))
+	}
+	if a.Has("u", "3") || !a.Has("u", "4") || !a.Has("u", "19") || a.Has("v", "19") {
+		t.Fatal("want the last 16 versions of u only")
+	}
+	a.Add("v", "1")
+	a.Add("w", "1") // a new generation: u and v move to the old one
+	a.Add("x", "1")
+	if !a.Has("u", "19") {
+		t.Fatal("u forgotten while in the old generation")
+	}
+	a.Add("y", "1") // and again: u is forgotten
+	if a.Has("u", "19") || !a.Has("w", "1") || !a.Has("y", "1") {
+		t.Fatal("want two generations of two objects")
+	}
+	var nilA *Answers
+	nilA.Add("u", "1")
+	if nilA.Has("u", "1") {
+		t.Fatal("a nil Answers holds nothing")
+	}
+}
