@@ -56,9 +56,11 @@ type violation struct {
 // each version; the tokens corroborate. The rules are the docs' (the
 // error table of docs/patcher.md):
 //
-//   - nil: the decision stored exactly once, with or without a token
-//     (values another writer stored prove nothing: issue 49, two
-//     increments from one base counted once);
+//   - nil: the decision stored exactly once; a decision without a token
+//     may also have sent nothing that could be stored (a no-op Flush, a
+//     refused send, a Retry whose last mutate changed nothing), but not
+//     when a response was lost (values another writer stored prove
+//     nothing: issue 49, two increments from one base counted once);
 //   - a Conflict: not stored;
 //   - ErrWriteOutcomeUnknown: stored at most once, never a Conflict, and
 //     only for a decision one of whose responses was lost;
@@ -180,7 +182,7 @@ func (run *oracleRun) checkVerdict(d *decisionRec, n int, history []*v1.Widget, 
 		bad(d, "never ran")
 	case n > 1:
 		bad(d, "%s (%v): stored %d times", verdictNames[v], d.err, n)
-	case v == verdictNil && n != 1:
+	case v == verdictNil && n != 1 && (d.token != 0 || lost):
 		bad(d, "nil: stored %d times", n)
 	case v == verdictConflict && n != 0:
 		bad(d, "a Conflict (%v): stored", d.err)
