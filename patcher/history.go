@@ -3,10 +3,10 @@ package patcher
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -97,81 +97,65 @@ func (p *Patcher[T]) fromDoc(d history.Doc) (T, error) {
 	return obj, nil
 }
 
-// decide settles the write w, which got err, from fresh, a read after it:
-// notYet when the read is at the base (not stored yet, or, after a 409, a
-// reader that lags), else a decision: settle.Fresh from the read, then,
-// when it cannot tell, settle.First from the history. The error matches
-// ErrWriteOutcomeUnknown: the history could not be read.
-func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err error) (d settle.Decision, notYet bool, herr error) {
+// decide settles the write w, which got err, from fresh, a read after it,
+// by settle.Decide (the protocol is there): notYet when the read is at
+// the base (not stored yet, or, after a 409, a reader that lags), else a
+// decision. The error matches ErrWriteOutcomeUnknown: the history could
+// not be read.
+func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err error) (settle.Decision, bool, error) {
 	sw, cerr := p.settleWrite(w)
 	if cerr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: cerr.Error()}, false, nil
 	}
-	atBase := false
-	if fresh.GetUID() == w.base.GetUID() {
-		baseRV, freshRV := w.base.GetResourceVersion(), fresh.GetResourceVersion()
-		cmp, cerr := wire.CompareResourceVersions(freshRV, baseRV)
-		atBase = (cerr == nil && cmp <= 0) || (cerr != nil && freshRV == baseRV)
-	}
-	if atBase && (!apierrors.IsConflict(err) || p.opts.watcher == nil) {
-		return d, true, nil
-	}
-	if sw.Writer.Manager == "" {
-		// No field owner: the manager the server names this client's
-		// writes after (ownmanager.go).
-		if m := p.ownManager(ctx); m != "" {
-			sw.Writer = settle.Writer{Manager: m, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
-		}
-	}
-	unlocked := w.patchType == types.ApplyPatchType && p.opts.mode == WriteApplyWithoutLock
-	if !atBase {
-		fv, verr := versionOf(fresh)
-		if verr != nil {
-			return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
-		}
-		decide := settle.Fresh
-		if unlocked {
-			decide = settle.Held
-		}
-		if d = decide(sw, fv); d.Outcome != settle.Unknown {
-			return d, false, nil
-		}
-	}
-	if unlocked {
-		d.Why += " (an apply without the lock may be stored at any time, so the history cannot tell)"
-		return d, false, nil
-	}
-	first, herr := p.firstWriteAfterBase(ctx, w, fresh)
-	if herr != nil {
-		return d, false, p.historyUnreadable(ctx, w, fresh, err, herr)
-	}
-	if first.GetUID() == w.base.GetUID() && answers.Has(first.GetUID(), first.GetResourceVersion()) {
-		// The server answered another write of this process with that
-		// version: it is not this write, whose answer never came.
-		return settle.Decision{Outcome: settle.Conflict, Why: fmt.Sprintf("the first write after the base, resourceVersion %s, "+
-			"is the server's answer to another write of this process", first.GetResourceVersion())}, false, nil
-	}
-	fv, verr := versionOf(first)
+	fv, verr := versionOf(fresh)
 	if verr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
 	}
-	d = p.first(ctx, sw, fv)
-	if d.NeedsServerBase {
-		// The base came through a cache that transforms its objects: the
-		// server's own version at the base's resourceVersion, listed
-		// through the API reader, is the evidence.
-		if server, ok := p.readExact(ctx, w.base.GetResourceVersion()); ok && server.GetUID() == w.base.GetUID() {
-			if sv, err := versionOf(server); err == nil {
-				sw.Base = sv
-				d = p.first(ctx, sw, fv)
-			}
-		}
-	}
-	if d.Outcome == settle.Landed {
+	sit := settle.Situation{Conflict: apierrors.IsConflict(err), Watcher: p.opts.watcher != nil,
+		Unlocked: w.patchType == types.ApplyPatchType && p.opts.mode == WriteApplyWithoutLock}
+	d, notYet, derr := settle.Decide(ctx, sw, fv, sit, settleSources[T]{p: p, w: w, fresh: fresh})
+	var herr *settle.ErrHistory
+	switch {
+	case errors.As(derr, &herr):
+		return d, false, p.historyUnreadable(ctx, w, fresh, err, herr.Err)
+	case derr != nil:
+		return d, false, derr
+	case !notYet && d.Outcome == settle.Landed:
 		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
 			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())
 	}
-	return d, false, nil
+	return d, notYet, nil
+}
+
+// settleSources are the server's evidence settle.Decide asks for, read
+// for the write w after the read fresh.
+type settleSources[T client.Object] struct {
+	p     *Patcher[T]
+	w     *sentWrite[T]
+	fresh T
+}
+
+func (s settleSources[T]) Manager(ctx context.Context) string { return s.p.ownManager(ctx) }
+
+func (s settleSources[T]) First(ctx context.Context, _ string) (settle.Version, error) {
+	first, err := s.p.firstWriteAfterBase(ctx, s.w, s.fresh)
+	if err != nil {
+		return settle.Version{}, err
+	}
+	return versionOf(first)
+}
+
+func (s settleSources[T]) Answered(uid, rv string) bool { return answers.Has(types.UID(uid), rv) }
+
+func (s settleSources[T]) Schema(ctx context.Context) *settle.Schema { return s.p.crdSchema(ctx) }
+
+func (s settleSources[T]) Base(ctx context.Context) (settle.Version, bool) {
+	server, ok := s.p.readExact(ctx, s.w.base.GetResourceVersion())
+	if !ok {
+		return settle.Version{}, false
+	}
+	v, err := versionOf(server)
+	return v, err == nil
 }
 
 // historyUnreadable is the error of a write (which got err) whose history
@@ -196,13 +180,4 @@ func (p *Patcher[T]) decidableHow() string {
 	}
 	return " (give the patcher a watcher, which reads the history with one watch: WithWatcher, or a patcher.ForManager client; " +
 		"without one the API reader lists the object at past resourceVersions, which needs a reader that serves them)"
-}
-
-// first is settle.First, given the CRD's schema when it needs it.
-func (p *Patcher[T]) first(ctx context.Context, sw settle.Write, fv settle.Version) settle.Decision {
-	d := settle.First(sw, fv, nil)
-	if d.NeedsSchema {
-		d = settle.First(sw, fv, p.crdSchema(ctx))
-	}
-	return d
 }

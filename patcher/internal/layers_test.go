@@ -21,7 +21,7 @@ const module = "github.com/statuspatch/statuspatch/"
 // cycle rule would forbid it anyway once patcher imports it) or any other
 // package of the repository. A new internal package must be added here.
 var allowed = map[string][]string{
-	"settle":  {},
+	"settle":  {"wire"},
 	"history": {"wire"},
 	"diff":    {},
 	"guard":   {"wire"},

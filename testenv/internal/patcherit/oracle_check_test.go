@@ -59,7 +59,8 @@ type violation struct {
 //   - nil: the decision stored exactly once; a decision without a token
 //     may also have sent nothing that could be stored (a no-op Flush, a
 //     refused send, a Retry whose last mutate changed nothing), but not
-//     when a response was lost (values another writer stored prove
+//     after one run of its decision when a response was lost, nor when
+//     it increments the sum (values another writer stored prove
 //     nothing: issue 49, two increments from one base counted once);
 //   - a Conflict: not stored;
 //   - ErrWriteOutcomeUnknown: stored at most once, never a Conflict, and
@@ -144,6 +145,9 @@ func (run *oracleRun) checkVersion(d *decisionRec, prev, v *v1.Widget, bad func(
 			}
 		}
 	}
+	if a, b := prev.Status.Counters["sum"], v.Status.Counters["sum"]; d.spec.inc && b != a+1 || !d.spec.inc && b != a {
+		bad(d, "version %s changed the sum from %d to %d (its decision %s)", v.ResourceVersion, a, b, d.spec)
+	}
 	for _, f := range outside(d, prev, v) {
 		bad(d, "version %s changed %s, which its decision %s does not touch", v.ResourceVersion, f, d.spec)
 	}
@@ -182,7 +186,7 @@ func (run *oracleRun) checkVerdict(d *decisionRec, n int, history []*v1.Widget, 
 		bad(d, "never ran")
 	case n > 1:
 		bad(d, "%s (%v): stored %d times", verdictNames[v], d.err, n)
-	case v == verdictNil && n != 1 && (d.token != 0 || lost):
+	case v == verdictNil && n != 1 && (d.token != 0 || d.spec.inc || lost) && d.runs <= 1:
 		bad(d, "nil: stored %d times", n)
 	case v == verdictConflict && n != 0:
 		bad(d, "a Conflict (%v): stored", d.err)
@@ -213,6 +217,14 @@ func (s *oracleStats) add(run *oracleRun) {
 	for _, d := range run.recs {
 		w := run.writers[d.writer]
 		k := w.mode.String() + " | " + w.clientName()
+		if w.dropsCtx {
+			k += ", own context"
+		}
+		if run.sched.crowded {
+			k += " | ten managers first"
+		} else {
+			k += " | "
+		}
 		if s.byKind[k] == nil {
 			s.byKind[k] = &[len(verdictNames)]int{}
 		}
@@ -228,7 +240,7 @@ func (s *oracleStats) table() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d schedules\n\n| mode | client | decisions | nil | Conflict | Unknown | nothing sent | other | a response lost | Unknown rate (of all; of those with a response lost) |\n|---|---|---|---|---|---|---|---|---|---|\n", s.schedules)
+	fmt.Fprintf(&b, "%d schedules\n\n| mode | client | object | decisions | nil | Conflict | Unknown | nothing sent | other | a response lost | Unknown rate (of all; of those with a response lost) |\n|---|---|---|---|---|---|---|---|---|---|---|\n", s.schedules)
 	var total [len(verdictNames)]int
 	lost := 0
 	for _, k := range slices.Sorted(maps.Keys(s.byKind)) {
@@ -239,7 +251,7 @@ func (s *oracleStats) table() string {
 		lost += s.lost[k]
 		fmt.Fprintf(&b, "| %s | %s |\n", k, row(c[:], s.lost[k]))
 	}
-	fmt.Fprintf(&b, "| all | all | %s |\n", row(total[:], lost))
+	fmt.Fprintf(&b, "| all | all | all | %s |\n", row(total[:], lost))
 	return b.String()
 }
 
@@ -283,7 +295,7 @@ func outside(d *decisionRec, prev, v *v1.Widget) []string {
 		out = append(out, "plan.steps")
 	}
 	for _, k := range slices.Sorted(maps.Keys(mapUnion(a.Counters, b.Counters))) {
-		if a.Counters[k] != b.Counters[k] && k != own && (k != "shared" || s.shared == 0) {
+		if a.Counters[k] != b.Counters[k] && k != own && (k != "shared" || s.shared == 0) && k != "sum" {
 			out = append(out, "counters."+k)
 		}
 	}

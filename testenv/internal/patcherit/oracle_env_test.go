@@ -111,6 +111,7 @@ type decisionRec struct {
 	sends   []send
 	err     error
 	done    bool
+	runs    int // the runs of mutate
 }
 
 func (d *decisionRec) record(s send) int {
@@ -290,13 +291,21 @@ func writerClient(t testing.TB, e *testenv.Env, w oracleWriter) (client.Client, 
 	if w.manager != "" {
 		opts = append(opts, patcher.WithFieldOwner(w.manager))
 	}
+	c, lag, opts := writerClientOf(t, e, w, cfg, opts)
+	if w.dropsCtx {
+		c = ownContextClient{c}
+	}
+	return c, ot, lag, opts
+}
+
+func writerClientOf(t testing.TB, e *testenv.Env, w oracleWriter, cfg *rest.Config, opts []patcher.Option) (client.Client, *lagClient, []patcher.Option) {
 	switch w.client {
 	case clientWatcher:
 		c, err := client.NewWithWatch(cfg, client.Options{Scheme: e.Scheme, Mapper: e.Mapper})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c, ot, nil, append(opts, patcher.WithWatcher(c))
+		return c, nil, append(opts, patcher.WithWatcher(c))
 	case clientManager:
 		hc, err := rest.HTTPClientFor(cfg)
 		if err != nil {
@@ -306,19 +315,23 @@ func writerClient(t testing.TB, e *testenv.Env, w oracleWriter) (client.Client, 
 		if err != nil {
 			t.Fatal(err)
 		}
-		return patcher.ForManager(restManager{c: plain, cfg: cfg, hc: hc, scheme: e.Scheme, mapper: e.Mapper}), ot, nil, opts
+		return patcher.ForManager(restManager{c: plain, cfg: cfg, hc: hc, scheme: e.Scheme, mapper: e.Mapper}), nil, opts
 	}
 	plain, err := client.New(cfg, client.Options{Scheme: e.Scheme, Mapper: e.Mapper})
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch w.lag {
-	case lagReader:
+	switch {
+	case w.lag == lagReader:
 		l := &lagClient{Client: plain}
-		return plain, ot, l, append(opts, patcher.WithAPIReader(l))
-	case lagCache:
+		return plain, l, append(opts, patcher.WithAPIReader(l))
+	case w.lag == lagCache:
 		l := &lagClient{Client: plain}
-		return l, ot, l, opts
+		return l, l, opts
+	case w.strips:
+		// As a manager's cache with a DefaultTransform, beside its API
+		// reader (ForManager's: docs/patcher.md).
+		return strippingClient{plain}, nil, append(opts, patcher.WithAPIReader(plain))
 	}
-	return plain, ot, nil, opts
+	return plain, nil, opts
 }

@@ -2,6 +2,7 @@ package patcherit_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -45,11 +46,16 @@ func runSchedule(t *testing.T, e *testenv.Env, s oracleSchedule) (*oracleRun, []
 		c, ot, lag, opts := writerClient(t, e, w)
 		run.writers = append(run.writers, &runWriter{oracleWriter: w, c: c, ot: ot, lag: lag, opts: opts})
 	}
-	w := &v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: objectName(t), Namespace: "default"}, Spec: v1.WidgetSpec{Size: 1}}
+	w := &v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: objectName(t), Namespace: "default",
+		Annotations: map[string]string{lastApplied: "{}"}}, Spec: v1.WidgetSpec{Size: 1}}
 	if err := e.Client.Create(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	run.created, run.key = w.DeepCopy(), client.ObjectKeyFromObject(w)
+	run.key = client.ObjectKeyFromObject(w)
+	if s.crowded {
+		w = crowd(t, e, run.key)
+	}
+	run.created = w.DeepCopy()
 	events := watchHistory(t, e, w)
 	for _, round := range s.rounds {
 		for _, st := range round.steps {
@@ -95,7 +101,8 @@ func (run *oracleRun) step(st oracleStep, p *patcher.Patcher[*v1.Widget]) {
 		rw.lag.arm(p.Object().DeepCopy(), rw.lagN)
 	}
 	dctx := context.WithValue(ctx, decisionKey{}, d)
-	mutate := st.spec.mutate(st.writer, d.token)
+	decideOnce := st.spec.mutate(st.writer, d.token)
+	mutate := func(w *v1.Widget) error { d.runs++; return decideOnce(w) }
 	var err error
 	if st.retry {
 		err = p.Retry(dctx, mutate)
@@ -118,6 +125,7 @@ func (run *oracleRun) foreign(st oracleStep) {
 	fctx := context.WithValue(ctx, decisionKey{}, fd)
 	fp, err := patcher.Fetch(fctx, fw.c, run.key, &v1.Widget{}, fw.opts...)
 	if err == nil {
+		fd.runs++
 		_ = st.foreignSpec.mutate(st.foreignWriter, fd.token)(fp.Object())
 		err = fp.Flush(fctx)
 	}
@@ -171,4 +179,26 @@ func watchHistory(t *testing.T, e *testenv.Env, w *v1.Widget) func(until string)
 			}
 		}
 	}
+}
+
+// crowd makes ten Update managers of the object's status before the
+// schedule (each keeps a counter of its own), so the schedule's writers
+// are the eleventh and later: the server merges the oldest entries into
+// ancient-changes in their writes' revisions. It returns the object after.
+func crowd(t *testing.T, e *testenv.Env, key client.ObjectKey) *v1.Widget {
+	t.Helper()
+	for i := range 10 {
+		p, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithMetrics(nil), patcher.WithFieldOwner(fmt.Sprintf("crowd-%d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Object().Status.Counters == nil {
+			p.Object().Status.Counters = map[string]int64{}
+		}
+		p.Object().Status.Counters[fmt.Sprintf("crowd-%d", i)] = 1
+		if err := p.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return get(t, e.Client, key)
 }

@@ -39,6 +39,13 @@ type oracleWriter struct {
 	client  clientKind
 	lag     lagKind
 	lagN    int
+	// dropsCtx: the client sends the status writes on a context of its
+	// own (the patcher cannot count their sends: every 409 is settled).
+	dropsCtx bool
+	// strips: the client's reads come from a cache that strips
+	// managedFields and kubectl's last-applied-configuration (a
+	// DefaultTransform), and there is no API reader.
+	strips bool
 }
 
 func (w oracleWriter) clientName() string {
@@ -51,6 +58,8 @@ func (w oracleWriter) clientName() string {
 		return "plain, lagging reader"
 	case w.lag == lagCache:
 		return "plain, lagging cache"
+	case w.strips:
+		return "plain, transforming cache"
 	}
 	return "plain"
 }
@@ -63,6 +72,9 @@ func (w oracleWriter) String() string {
 	c := w.clientName()
 	if w.lag != lagNone {
 		c = fmt.Sprintf("%s ×%d", c, w.lagN)
+	}
+	if w.dropsCtx {
+		c += ", own context"
 	}
 	return fmt.Sprintf("%s/%s/%s", w.mode, m, c)
 }
@@ -83,6 +95,9 @@ type decisionSpec struct {
 	condType                           string
 	condStatus                         metav1.ConditionStatus
 	sharedStep                         string
+	// inc: counters["sum"] = the value read + 1, a decision derived from
+	// the base (two from one base must count two: issue 49).
+	inc bool
 }
 
 func (s decisionSpec) String() string {
@@ -104,6 +119,7 @@ func (s decisionSpec) String() string {
 	add(s.shared != 0, "shared=%d", s.shared)
 	add(s.condType != "", "%s=%s", s.condType, s.condStatus)
 	add(s.sharedStep != "", "step %s", s.sharedStep)
+	add(s.inc, "sum+1")
 	return "{" + strings.Join(b, " ") + "}"
 }
 
@@ -157,6 +173,12 @@ func (s decisionSpec) mutate(i int, tok int64) func(*v1.Widget) error {
 			}
 			st.Counters["shared"] = s.shared
 		}
+		if s.inc {
+			if st.Counters == nil {
+				st.Counters = map[string]int64{}
+			}
+			st.Counters["sum"]++
+		}
 		if s.removeCond {
 			meta.RemoveStatusCondition(&st.Conditions, fmt.Sprintf("W%d", i))
 		}
@@ -195,11 +217,16 @@ type oracleSchedule struct {
 	seed    uint64
 	writers []oracleWriter
 	rounds  []oracleRound
+	// crowded: ten other Update managers wrote the status first.
+	crowded bool
 }
 
 func (s oracleSchedule) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %d:", s.seed)
+	if s.crowded {
+		b.WriteString(" (ten managers first)")
+	}
 	for i, w := range s.writers {
 		fmt.Fprintf(&b, " w%d=%s", i, w)
 	}
@@ -227,7 +254,10 @@ func (s oracleSchedule) String() string {
 func newSchedule(seed uint64) oracleSchedule {
 	r := rand.New(rand.NewPCG(seed, 0x0a11ce))
 	bursts := rand.New(rand.NewPCG(seed, 0xb0057)) // a stream of its own: r's schedules stay as they were
-	s := oracleSchedule{seed: seed}
+	// The server's transformations and the clients issue 49 added, from a
+	// stream of their own too.
+	env := rand.New(rand.NewPCG(seed, 0x1549))
+	s := oracleSchedule{seed: seed, crowded: env.IntN(4) == 0}
 	n := 2 + r.IntN(3)
 	for i := range n {
 		w := oracleWriter{mode: patcher.WriteMode(r.IntN(3)), client: clientKind(r.IntN(3))}
@@ -247,6 +277,8 @@ func newSchedule(seed uint64) oracleSchedule {
 			w.lag = lagKind(r.IntN(3))
 			w.lagN = 1 + r.IntN(3)
 		}
+		w.dropsCtx = w.client != clientManager && env.IntN(5) == 0
+		w.strips = w.client == clientPlain && w.lag == lagNone && env.IntN(3) == 0
 		s.writers = append(s.writers, w)
 	}
 	for range 2 + r.IntN(3) {
@@ -264,6 +296,9 @@ func newSchedule(seed uint64) oracleSchedule {
 				st.foreignWriter = (st.writer + 1 + r.IntN(n-1)) % n
 				st.foreignSpec = overlapSpec(r, st.spec, s.writers[st.foreignWriter])
 				st.burst = bursts.IntN(2) == 0
+			}
+			if s.writers[st.writer].mode != patcher.WriteApplyWithoutLock && env.IntN(4) == 0 {
+				st.spec.inc = true
 			}
 			round.steps = append(round.steps, st)
 		}

@@ -1,0 +1,65 @@
+package patcherit_test
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// The oracle's clients of issue 49: one that sends status writes on a
+// context of its own, and one whose reads come from a cache that
+// transforms its objects.
+
+// ownContextClient sends status writes on a context of its own: the
+// patcher's httptrace does not reach the request, so it cannot count the
+// sends and settles every 409 (as through a client that drops the
+// context). The decision's record goes along, for the oracle's transport.
+type ownContextClient struct{ client.Client }
+
+func detached(ctx context.Context) context.Context {
+	return context.WithValue(context.Background(), decisionKey{}, ctx.Value(decisionKey{}))
+}
+
+func (c ownContextClient) Status() client.SubResourceWriter {
+	return ownContextWriter{c.Client.Status()}
+}
+
+func (c ownContextClient) SubResource(sub string) client.SubResourceClient {
+	return ownContextSubResource{c.Client.SubResource(sub)}
+}
+
+type ownContextWriter struct{ client.SubResourceWriter }
+
+func (w ownContextWriter) Patch(ctx context.Context, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+	return w.SubResourceWriter.Patch(detached(ctx), obj, p, opts...)
+}
+
+func (w ownContextWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	return w.SubResourceWriter.Update(detached(ctx), obj, opts...)
+}
+
+type ownContextSubResource struct{ client.SubResourceClient }
+
+func (w ownContextSubResource) Patch(ctx context.Context, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+	return w.SubResourceClient.Patch(detached(ctx), obj, p, opts...)
+}
+
+func (w ownContextSubResource) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	return w.SubResourceClient.Update(detached(ctx), obj, opts...)
+}
+
+// strippingClient reads as a manager's cache with a DefaultTransform
+// does: without managedFields and without lastApplied.
+type strippingClient struct{ client.Client }
+
+func (c strippingClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if err := c.Client.Get(ctx, key, obj, opts...); err != nil {
+		return err
+	}
+	obj.SetManagedFields(nil)
+	if a := obj.GetAnnotations(); a != nil {
+		delete(a, lastApplied)
+		obj.SetAnnotations(a)
+	}
+	return nil
+}
