@@ -39,6 +39,15 @@ type migration struct {
 	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch
 	moved      map[*ast.CallExpr]bool
 	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
+
+	get        ast.Stmt     // the Get statement the anchor reads the object with, if any
+	getCheck   ast.Stmt     // the if that checks get's error, when get is err := c.Get(...)
+	late       ast.Stmt     // a base taken after the status changes (migratemerge.go), dropped
+	lateVar    *types.Var   // late's variable
+	lateKeep   bool         // late stays (its variable is used elsewhere)
+	lateInline bool         // the base is taken at the write: client.MergeFrom(obj.DeepCopy())
+	fetch      *fetchPlan   // the re-read made a Fetch of the patcher (migratefetch.go)
+	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -48,7 +57,7 @@ const migrateFixPrefix = "move the status write onto "
 // recognised one that cannot move.
 func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write) (*migration, patcherInfo, string) {
 	var none patcherInfo
-	if w.generated || w.kind.iface || w.via != viaStatus || (w.verb != "Patch" && w.verb != "Update") {
+	if w.generated || w.kind.iface || w.via != viaStatus || (w.verb != "Patch" && w.verb != "Update" && w.verb != "Apply") {
 		return nil, none, ""
 	}
 	call, ok := files.calls[w.pos]
@@ -73,6 +82,9 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if !ok {
 		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.verb + "(...)")
 	}
+	if w.verb == "Apply" || w.verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply") {
+		return nil, none, m.shapeWhy(applyWhy)
+	}
 	if len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb] {
 		return nil, none, m.shapeWhy("the write has options, which Flush does not take")
 	}
@@ -83,7 +95,7 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if why := m.findAnchor(w.verb); m.anchor == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
-		if m.helper = m.helperDecl(); m.helper == nil || w.verb != "Update" && !m.baseIsParam() {
+		if m.helper = m.helperDecl(); m.helper == nil || w.verb != "Update" && !m.isClientMerge(call.Args[2]) && !m.baseIsParam() {
 			return nil, none, why
 		}
 	}
@@ -127,6 +139,9 @@ func (m *migration) findAnchor(verb string) string {
 	}
 	deepCopy := m.obj.Name() + ".DeepCopy()"
 	patch := ast.Unparen(m.call.Args[2])
+	if m.isClientMerge(patch) {
+		return m.findGet()
+	}
 	if id, ok := patch.(*ast.Ident); ok {
 		// patch := client.MergeFrom(obj.DeepCopy())
 		v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
@@ -141,17 +156,26 @@ func (m *migration) findAnchor(verb string) string {
 		if m.uses(v) != 1 {
 			return "the patch " + v.Name() + " is used elsewhere"
 		}
+		if m.lateBase(def, v) {
+			return ""
+		}
 		m.anchor = def
 		return ""
 	}
 	mf, ok := patch.(*ast.CallExpr)
 	if !ok || !m.isMergeFrom(mf) {
-		return "" // another patch: the finding says what it is
+		return m.otherPatch(patch)
 	}
 	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
 	if !ok {
 		if m.isDeepCopyOfObj(mf.Args[0]) {
-			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch)")
+			// Taken at the write: an empty patch, the server's state
+			// came back over the changes. The changes start at the read.
+			if m.findGet(); m.anchor != nil {
+				m.lateInline = true
+				return ""
+			}
+			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch), and " + m.obj.Name() + " is not read with Get in this function before it")
 		}
 		return m.shapeWhy("the base " + types.ExprString(mf.Args[0]) + " is not a variable")
 	}
@@ -159,6 +183,9 @@ func (m *migration) findAnchor(verb string) string {
 	def, val := m.definition(v)
 	if def == nil || !m.isDeepCopyOfObj(val) {
 		return m.noBase(v, "base", deepCopy)
+	}
+	if m.lateBase(def, v) {
+		return ""
 	}
 	m.anchor, m.keep, m.baseVar = def, m.uses(v) != 1, v
 	return ""
@@ -224,24 +251,29 @@ func (m *migration) enclosingLists() [][]ast.Stmt {
 // c.Get(ctx, key, obj) (alone, assigned, or as an if's init), or copies
 // it from a read (migrateread.go).
 func (m *migration) findGet() string {
+	return m.findGetBefore(m.call.Pos())
+}
+
+// findGetBefore is findGet for the statements that end before pos.
+func (m *migration) findGetBefore(pos token.Pos) string {
 	for _, list := range m.enclosingLists() {
-		var found ast.Stmt
+		var found, get, check ast.Stmt
 		for i, s := range list {
-			if s.End() > m.call.Pos() {
+			if s.End() > pos {
 				break
 			}
 			if m.copyOfRead(list, i) {
-				found = s
+				found, get, check = s, nil, nil
 			} else if m.isGetStmt(s) {
-				found = s
+				found, get, check = s, s, nil
 				// err := c.Get(...) then if err != nil {...}: after the if.
-				if as, ok := s.(*ast.AssignStmt); ok && i+1 < len(list) && list[i+1].End() <= m.call.Pos() && m.checksErr(list[i+1], as) {
-					found = list[i+1]
+				if as, ok := s.(*ast.AssignStmt); ok && i+1 < len(list) && list[i+1].End() <= pos && m.checksErr(list[i+1], as) {
+					found, check = list[i+1], list[i+1]
 				}
 			}
 		}
 		if found != nil {
-			m.anchor, m.keep = found, true
+			m.anchor, m.keep, m.get, m.getCheck = found, true, get, check
 			return ""
 		}
 	}

@@ -220,17 +220,29 @@ func (m *migration) edits(p patcherInfo, name string) (*analysis.SuggestedFix, s
 	}
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", name, qual, p.Type, m.clientText, m.obj.Name())
 	var edits []analysis.TextEdit // the first is where the command says the fix is
-	if m.keep {
+	if m.fetch != nil {
+		edits = append(edits, m.fetchEdits(m.fetch, qual, p.Type, name)...)
+	} else if m.keep {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.indent(m.anchor.Pos()) + ctor)})
 	} else {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
 	}
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))
 	edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(flush)})
+	for _, f := range m.rereads {
+		edits = append(edits, m.fetchEdits(f, qual, p.Type, name)...)
+	}
+	if m.late != nil && !m.lateKeep {
+		edits = append(edits, m.deleteStmt(m.late))
+	}
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
 	}
-	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (New" + p.Type + ", then Flush)", TextEdits: edits}, ""
+	how := " (New" + p.Type + ", then Flush)"
+	if m.fetch != nil {
+		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
+	}
+	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how + m.lateNote(), TextEdits: edits}, ""
 }
 
 // indent returns the white space before pos on its line.

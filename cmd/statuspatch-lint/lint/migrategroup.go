@@ -59,7 +59,18 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 			}
 			g.keep = m.uses(g.baseVar) != n
 		}
+		if g.lateVar != nil {
+			n := 0
+			for _, h := range group {
+				if h.lateVar == g.lateVar {
+					n++
+				}
+			}
+			g.lateKeep = m.uses(g.lateVar) != n
+		}
 	}
+	planFetches(group)
+	planRereads(group)
 	for _, g := range group {
 		if why := g.checkMutations(); why != "" {
 			if g == m {
@@ -75,9 +86,20 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 // source order, take the first free names obj+"Patcher", then with 2, 3...
 // so each write of the group computes the same names.
 func (m *migration) patcherName(group []*migration) string {
+	// A re-read fetched into a spanning patcher's variable takes its name.
+	reuse := map[ast.Stmt]ast.Stmt{}
+	for _, g := range group {
+		if g.fetch != nil && g.fetch.reuse != nil {
+			reuse[g.anchor] = g.fetch.reuse
+		}
+	}
+	target := m.anchor
+	for i := 0; reuse[target] != nil && i < len(group); i++ {
+		target = reuse[target]
+	}
 	var anchors []ast.Stmt
 	for _, g := range group {
-		if !slices.Contains(anchors, g.anchor) {
+		if !slices.Contains(anchors, g.anchor) && reuse[g.anchor] == nil {
 			anchors = append(anchors, g.anchor)
 		}
 	}
@@ -90,7 +112,7 @@ func (m *migration) patcherName(group []*migration) string {
 			name = m.obj.Name() + "Patcher" + strconv.Itoa(i)
 		}
 		taken[name] = true
-		if a == m.anchor {
+		if a == target {
 			return name
 		}
 	}

@@ -22,3 +22,11 @@ func NewWidgetStatusPatcher(c client.Client, obj *v1.Widget, opts ...patcher.Opt
 func (p *WidgetStatusPatcher) Object() *v1.Widget { return p.p.Object() }
 
 func (p *WidgetStatusPatcher) Flush(ctx context.Context) error { return p.p.Flush(ctx) }
+
+func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
+	obj := &v1.Widget{}
+	if err := c.Get(ctx, key, obj); err != nil {
+		return nil, err
+	}
+	return NewWidgetStatusPatcher(c, obj, opts...), nil
+}

@@ -1,0 +1,404 @@
+package lint
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A re-read: c.Get of the object after a status write of it that moves,
+// the kubebuilder scaffold's "re-fetch before updating the status". Its
+// patcher is fetched, not made from the read: Fetch<Kind>StatusPatcher
+// reads the object and knows when the read came from a cache behind this
+// process's own write (the one just flushed), which it reads again
+// through the manager's API reader, or reports (patcher.ErrStaleCache),
+// instead of a base older than that write. The Get statement becomes
+//
+//	objPatcher2, err := patchers.FetchWidgetStatusPatcher(ctx, c, key)
+//	if err != nil {
+//		return ... // the user's error handling, kept
+//	}
+//	obj = objPatcher2.Object()
+//
+// Where that rewrite would change what the code does (the error ignored,
+// Get's options, another reader, an else branch or an error branch that
+// goes on, the object a parameter or aliased, err shadowed), the Get
+// stays and the patcher is made after it.
+type fetchPlan struct {
+	get        ast.Stmt      // the Get statement
+	call       *ast.CallExpr // the Get
+	ifStmt     *ast.IfStmt   // the error check, after which the object is taken
+	from       token.Pos     // the text replaced by the Fetch (and "if ")
+	to         token.Pos
+	inIf       bool     // the Get is the if's init
+	errName    string   // the error variable
+	define     bool     // name, err := ...; else var name *T, then name, err = ...
+	reuse      ast.Stmt // the anchor of the patcher the Fetch is assigned to, if any
+	declareErr bool     // with reuse: var err error first
+}
+
+// planFetches makes each re-read of the group (a Get anchor after a write
+// of the group) a Fetch, where it can. A re-read in a branch that a
+// patcher made before it and flushed after it spans (kubebuilder's
+// "re-fetch" in an if, the reconcile's last write after it) assigns the
+// Fetch to that patcher's variable, so the later Flush writes the object
+// fetched on the path that re-read it, and the first one on the other.
+func planFetches(group []*migration) {
+	for _, g := range group {
+		if g.get == nil {
+			continue
+		}
+		after := false
+		var spans []ast.Stmt
+		for _, h := range group {
+			if h.call.End() <= g.get.Pos() {
+				after = true
+			}
+			if h.anchor != g.anchor && h.anchor.Pos() < g.get.Pos() && g.get.Pos() < h.call.Pos() && !slices.Contains(spans, h.anchor) {
+				spans = append(spans, h.anchor)
+			}
+		}
+		if !after || len(spans) > 1 {
+			continue
+		}
+		if g.fetch = g.planFetch(g.get, g.getCheck); g.fetch != nil && len(spans) == 1 {
+			g.fetch.reuse = spans[0]
+			if !g.fetch.planReuse(g) {
+				g.fetch = nil
+			}
+		}
+	}
+}
+
+// planReuse decides how the Fetch assigns the spanning patcher's variable
+// (no := , which would declare another in the branch) and the error.
+func (f *fetchPlan) planReuse(m *migration) bool {
+	as := f.ifStmt.Init
+	if !f.inIf {
+		as = f.get
+	}
+	a := as.(*ast.AssignStmt)
+	id := a.Lhs[0].(*ast.Ident)
+	switch {
+	case a.Tok != token.DEFINE:
+		return true // err = c.Get(...): err = Fetch's error, as before
+	case !f.inIf:
+		f.declareErr = true // err := c.Get(...): declared here, as before
+		return true
+	}
+	scope := m.blockScope(f.get)
+	_, outer := scope.LookupParent(id.Name, f.get.Pos())
+	if outer == nil || outer.Parent() == types.Universe {
+		f.declareErr = scope.Lookup(id.Name) == nil
+		return f.declareErr
+	}
+	return outer.Parent() != m.pass.Pkg.Scope() && !m.isResult(outer) &&
+		types.Identical(outer.Type(), m.pass.TypesInfo.ObjectOf(id).Type()) && m.assignedNext(outer, f.ifStmt.End())
+}
+
+// planFetch returns the rewrite of g's Get, or nil.
+func (m *migration) planFetch(get, check ast.Stmt) *fetchPlan {
+	f := &fetchPlan{get: get}
+	var as *ast.AssignStmt
+	switch s := get.(type) {
+	case *ast.IfStmt:
+		as, _ = s.Init.(*ast.AssignStmt)
+		f.ifStmt, f.inIf, f.from, f.to = s, true, s.Pos(), s.Cond.Pos()
+	case *ast.AssignStmt:
+		as = s
+		f.ifStmt, _ = check.(*ast.IfStmt)
+		f.from, f.to = s.Pos(), s.End()
+	}
+	if as == nil || f.ifStmt == nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 || f.ifStmt.Else != nil || !terminates(f.ifStmt.Body) {
+		return nil
+	}
+	f.call, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	id, _ := as.Lhs[0].(*ast.Ident)
+	if f.call == nil || len(f.call.Args) != 3 || f.call.Ellipsis.IsValid() || id == nil || id.Name == "_" {
+		return nil
+	}
+	sel, ok := ast.Unparen(f.call.Fun).(*ast.SelectorExpr)
+	if !ok || types.ExprString(sel.X) != types.ExprString(m.client) || !m.localUnaliased() {
+		return nil
+	}
+	f.errName = id.Name
+	scope := m.blockScope(get)
+	if scope == nil {
+		return nil
+	}
+	errVar := m.pass.TypesInfo.ObjectOf(id)
+	switch {
+	case as.Tok == token.DEFINE && !f.inIf:
+		f.define = true // err := c.Get(...): err is new here
+	case as.Tok == token.DEFINE:
+		// if err := c.Get(...); ...: err was the if's own; after the
+		// rewrite it is the block's, the block's own err or a new one
+		// shadowing an outer err: that err's value must not be read
+		// before it is set again.
+		_, outer := scope.LookupParent(id.Name, get.Pos())
+		switch {
+		case outer == nil || outer.Parent() == types.Universe:
+			f.define = scope.Lookup(id.Name) == nil
+		case outer.Parent() == scope:
+			f.define = types.Identical(outer.Type(), errVar.Type()) && m.assignedNext(outer, f.ifStmt.End())
+		case outer.Parent() != m.pass.Pkg.Scope() && !m.isResult(outer):
+			f.define = m.assignedNext(outer, f.ifStmt.End()) && m.assignedNext(outer, m.blockEnd(get))
+		}
+		if !f.define {
+			return nil
+		}
+	default:
+		f.define = errVar.Parent() == scope
+	}
+	return f
+}
+
+// isResult reports whether v is a named result of the function.
+func (m *migration) isResult(v types.Object) bool {
+	var ft *ast.FuncType
+	switch f := m.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	return ft == nil || ft.Results != nil && ft.Results.Pos() <= v.Pos() && v.Pos() < ft.Results.End()
+}
+
+// terminates reports whether body ends in a return, break, continue or
+// goto: the code after the if runs only when the read succeeded.
+func terminates(body *ast.BlockStmt) bool {
+	if len(body.List) == 0 {
+		return false
+	}
+	switch body.List[len(body.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	}
+	return false
+}
+
+// localUnaliased reports whether the object is a variable declared in the
+// body of its function whose value is never copied elsewhere: taking the
+// Fetch's object in its place changes no other holder.
+func (m *migration) localUnaliased() bool {
+	var body *ast.BlockStmt
+	switch f := m.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		body = f.Body
+	case *ast.FuncLit:
+		body = f.Body
+	}
+	if body == nil || m.obj.Pos() < body.Pos() || m.obj.Pos() >= body.End() {
+		return false
+	}
+	ok := true
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, isID := n.(*ast.Ident)
+		if !isID || m.pass.TypesInfo.Uses[id] != m.obj {
+			return true
+		}
+		switch p := stack[len(stack)-2].(type) {
+		case *ast.AssignStmt:
+			ok = ok && isLHS(p, id)
+		case *ast.ValueSpec, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt:
+			ok = false
+		case *ast.CallExpr:
+			if b, isB := m.pass.TypesInfo.Uses[calledIdent(p)].(*types.Builtin); isB && b.Name() == "append" {
+				ok = false
+			}
+		}
+		return true
+	})
+	return ok
+}
+
+func calledIdent(call *ast.CallExpr) *ast.Ident {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
+}
+
+// blockScope returns the scope of the block whose statement list holds s
+// (a function's body: the function's scope).
+func (m *migration) blockScope(s ast.Stmt) *types.Scope {
+	b := m.block(s)
+	if b == nil {
+		return nil
+	}
+	if sc := m.pass.TypesInfo.Scopes[b]; sc != nil {
+		return sc
+	}
+	switch f := m.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		if f.Body == b {
+			return m.pass.TypesInfo.Scopes[f.Type]
+		}
+	case *ast.FuncLit:
+		if f.Body == b {
+			return m.pass.TypesInfo.Scopes[f.Type]
+		}
+	}
+	return nil
+}
+
+// blockEnd is where the block holding s ends.
+func (m *migration) blockEnd(s ast.Stmt) token.Pos {
+	if b := m.block(s); b != nil {
+		return b.End()
+	}
+	return m.enclosingFunc().End()
+}
+
+// block returns the block or clause of the write's function whose
+// statement list holds s.
+func (m *migration) block(s ast.Stmt) ast.Node {
+	var found ast.Node
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		case *ast.FuncLit:
+			return n == m.enclosingFunc()
+		}
+		if slices.Contains(list, s) {
+			found = n
+		}
+		return found == nil
+	})
+	return found
+}
+
+// assignedNext reports whether the first use of v after pos in the
+// function sets it (or there is none).
+func (m *migration) assignedNext(v types.Object, pos token.Pos) bool {
+	var first *ast.Ident
+	var parent ast.Node
+	var stack []ast.Node
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if id, ok := n.(*ast.Ident); ok && first == nil && id.Pos() >= pos && m.pass.TypesInfo.Uses[id] == v {
+			first, parent = id, stack[len(stack)-2]
+		}
+		return first == nil
+	})
+	as, ok := parent.(*ast.AssignStmt)
+	return first == nil || ok && isLHS(as, first)
+}
+
+// fetchEdits rewrites the Get of f into the Fetch of the patcher name.
+func (m *migration) fetchEdits(f *fetchPlan, qual, typ, name string) []analysis.TextEdit {
+	indent := m.indent(f.get.Pos())
+	args := types.ExprString(f.call.Args[0]) + ", " + m.clientText + ", " + types.ExprString(f.call.Args[1])
+	fetch := qual + "Fetch" + typ + "(" + args + ")"
+	var text string
+	switch {
+	case f.reuse != nil && f.declareErr:
+		text = "var " + f.errName + " error\n" + indent + name + ", " + f.errName + " = " + fetch
+	case f.reuse != nil:
+		text = name + ", " + f.errName + " = " + fetch
+	case f.define:
+		text = name + ", " + f.errName + " := " + fetch
+	default:
+		text = "var " + name + " *" + qual + typ + "\n" + indent + name + ", " + f.errName + " = " + fetch
+	}
+	if f.inIf {
+		text += "\n" + indent + "if "
+	}
+	return []analysis.TextEdit{
+		{Pos: f.from, End: f.to, NewText: []byte(text)},
+		{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte("\n" + indent + m.obj.Name() + " = " + name + ".Object()")},
+	}
+}
+
+// planRereads makes the re-reads of the object that are no write's
+// anchor (a Get after a write, in a branch, the next write after the
+// branch) Fetches into the patcher spanning them, where the rewrite is
+// clean: each write of that patcher carries them.
+func planRereads(group []*migration) {
+	m := group[0]
+	var gets []ast.Stmt
+	checks := map[ast.Stmt]ast.Stmt{}
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		case *ast.FuncLit:
+			return n == m.enclosingFunc()
+		}
+		for i, s := range list {
+			if !m.isGetStmt(s) {
+				continue
+			}
+			gets = append(gets, s)
+			if as, ok := s.(*ast.AssignStmt); ok && i+1 < len(list) && m.checksErr(list[i+1], as) {
+				checks[s] = list[i+1]
+			}
+		}
+		return true
+	})
+	for _, s := range gets {
+		after := false
+		var spans []*migration
+		for _, h := range group {
+			if h.get == s {
+				after = false
+				break
+			}
+			if h.call.End() <= s.Pos() {
+				after = true
+			}
+			if h.anchor.Pos() < s.Pos() && s.Pos() < h.call.Pos() {
+				spans = append(spans, h)
+			}
+		}
+		if !after || len(spans) == 0 {
+			continue
+		}
+		anchor := spans[0].anchor
+		same := true
+		for _, h := range spans {
+			same = same && h.anchor == anchor
+		}
+		if !same {
+			continue
+		}
+		f := m.planFetch(s, checks[s])
+		if f == nil {
+			continue
+		}
+		if f.reuse = anchor; !f.planReuse(m) {
+			continue
+		}
+		for _, h := range spans {
+			h.rereads = append(h.rereads, f)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package lint
+
+import (
+	"bytes"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// The blind merge patches kubebuilder users write, moved like an Update:
+//
+//   - c.Status().Patch(ctx, obj, client.Merge): the whole object as a merge
+//     patch (what the code set in the status since it read the object,
+//     never a field it cleared): the patcher is made at the read, as for
+//     an Update, and Flush writes what changed since, a cleared field
+//     included;
+//   - a base taken late, after the status changes since the read:
+//     client.MergeFrom(obj.DeepCopy()) at the write, or base :=
+//     obj.DeepCopy() (patch := client.MergeFrom(obj.DeepCopy())) after
+//     them: an empty patch, whose response came back over the changes.
+//     The changes start at the read: the patcher is made there, the late
+//     base dropped, and Flush writes them.
+
+// isClientMerge reports whether e is client.Merge.
+func (m *migration) isClientMerge(e ast.Expr) bool {
+	return m.isClientVar(e, "Merge")
+}
+
+// isClientVar reports whether e names the client package's variable name.
+func (m *migration) isClientVar(e ast.Expr, name string) bool {
+	var id *ast.Ident
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return false
+	}
+	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
+	return ok && v.Name() == name && v.Pkg() != nil && v.Pkg().Path() == clientPkgPath && v.Parent() == v.Pkg().Scope()
+}
+
+// applyWhy is why a server-side apply of the status is not moved.
+const applyWhy = "a server-side apply: -fix does not move it; make the patcher with patcher.WithWriteMode(patcher.WriteApply) where the object is read, and Flush it in place of the write, by hand"
+
+// otherPatch is why a Patch whose patch is none of the shapes -fix moves
+// stays.
+func (m *migration) otherPatch(patch ast.Expr) string {
+	if m.isClientVar(patch, "Apply") {
+		return m.shapeWhy(applyWhy)
+	}
+	return m.shapeWhy("the patch " + types.ExprString(patch) + " is not client.MergeFrom(base) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand")
+}
+
+// lateBase reports whether the base def (of v) is taken after status
+// changes of the object since its read in this function, with no write
+// or read of the object between: then the anchor is the read, and def is
+// dropped when nothing else uses v.
+func (m *migration) lateBase(def ast.Stmt, v *types.Var) bool {
+	r := &migration{pass: m.pass, file: m.file, path: m.path, call: m.call, obj: m.obj, audit: true}
+	if r.findGetBefore(def.Pos()); r.anchor == nil {
+		return false
+	}
+	if !m.statusChangedBetween(r.anchor.End(), def.Pos()) {
+		return false
+	}
+	m.anchor, m.keep, m.get, m.getCheck = r.anchor, true, r.get, r.getCheck
+	m.late, m.lateVar = def, v
+	m.lateKeep = m.uses(v) != 1
+	return true
+}
+
+// statusChangedBetween reports whether, between from and to, the status of
+// the object is assigned or taken by address (meta.SetStatusCondition(
+// &obj.Status.Conditions, ...)), and no call takes the object itself (a
+// write or a read of it, which makes a base after it right).
+func (m *migration) statusChangedBetween(from, to token.Pos) bool {
+	changed, called := false, false
+	var stack []ast.Node
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, ok := n.(*ast.Ident)
+		if !ok || id.Pos() < from || id.Pos() >= to || m.pass.TypesInfo.Uses[id] != m.obj {
+			return true
+		}
+		i := len(stack) - 1
+		if call, ok := stack[i-1].(*ast.CallExpr); ok && call.Fun != id {
+			called = true
+			return true
+		}
+		sel, ok := stack[i-1].(*ast.SelectorExpr)
+		if !ok || sel.X != id || sel.Sel.Name != "Status" {
+			return true
+		}
+		top := i - 1
+	climb:
+		for top > 0 {
+			switch p := stack[top-1].(type) {
+			case *ast.SelectorExpr:
+				if p.X != stack[top] {
+					break climb
+				}
+			case *ast.IndexExpr:
+				if p.X != stack[top] {
+					break climb
+				}
+			case *ast.ParenExpr, *ast.StarExpr:
+			default:
+				break climb
+			}
+			top--
+		}
+		switch p := stack[top-1].(type) {
+		case *ast.AssignStmt:
+			changed = changed || isLHS(p, stack[top])
+		case *ast.IncDecStmt:
+			changed = true
+		case *ast.UnaryExpr:
+			changed = changed || p.Op == token.AND
+		}
+		return true
+	})
+	return changed && !called
+}
+
+// deleteStmt is the edit dropping s, its whole line when it is alone
+// there.
+func (m *migration) deleteStmt(s ast.Stmt) analysis.TextEdit {
+	from, to := s.Pos(), s.End()
+	tf := m.pass.Fset.File(from)
+	if src, err := m.pass.ReadFile(tf.Name()); err == nil {
+		start, end := tf.Offset(tf.LineStart(tf.Line(from))), tf.Offset(to)
+		if len(bytes.TrimLeft(src[start:tf.Offset(from)], "\t ")) == 0 && end < len(src) && src[end] == '\n' {
+			from, to = tf.LineStart(tf.Line(from)), to+1
+		}
+	}
+	return analysis.TextEdit{Pos: from, End: to}
+}
+
+// lateNote says, in the fix's message, that a late base moved to the read.
+func (m *migration) lateNote() string {
+	if m.late == nil && !m.lateInline {
+		return ""
+	}
+	return "; its base was taken after the status changes (an empty patch, which wrote none of them): the patcher is made at the read, and Flush writes them"
+}
