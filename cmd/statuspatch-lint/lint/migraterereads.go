@@ -1,0 +1,73 @@
+package lint
+
+import "go/ast"
+
+// planRereads makes the re-reads of the object that are no write's
+// anchor (a Get after a write, in a branch, the next write after the
+// branch) Fetches into the patcher spanning them, where the rewrite is
+// clean: each write of that patcher carries them.
+func planRereads(group []*migration) {
+	m := group[0]
+	var gets []ast.Stmt
+	checks := map[ast.Stmt]ast.Stmt{}
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		case *ast.FuncLit:
+			return n == m.enclosingFunc()
+		}
+		for i, s := range list {
+			if !m.isGetStmt(s) {
+				continue
+			}
+			gets = append(gets, s)
+			if as, ok := s.(*ast.AssignStmt); ok && i+1 < len(list) && m.checksErr(list[i+1], as) {
+				checks[s] = list[i+1]
+			}
+		}
+		return true
+	})
+	for _, s := range gets {
+		after := false
+		var spans []*migration
+		for _, h := range group {
+			if h.get == s {
+				after = false
+				break
+			}
+			if h.call.End() <= s.Pos() {
+				after = true
+			}
+			if h.anchor.Pos() < s.Pos() && s.Pos() < h.call.Pos() {
+				spans = append(spans, h)
+			}
+		}
+		if !after || len(spans) == 0 {
+			continue
+		}
+		anchor := spans[0].anchor
+		same := true
+		for _, h := range spans {
+			same = same && h.anchor == anchor
+		}
+		if !same {
+			continue
+		}
+		f := m.planFetch(s, checks[s])
+		if f == nil {
+			continue
+		}
+		if f.reuse = anchor; !f.planReuse(m) {
+			continue
+		}
+		for _, h := range spans {
+			h.rereads = append(h.rereads, f)
+		}
+	}
+}
