@@ -199,7 +199,7 @@ func (run *oracleRun) checkVerdict(d *decisionRec, n int, history []*v1.Widget, 
 	}
 }
 
-// oracleStats counts verdicts by write mode and client kind.
+// oracleStats counts verdicts by write mode and environment.
 type oracleStats struct {
 	mu        sync.Mutex
 	schedules int
@@ -216,15 +216,7 @@ func (s *oracleStats) add(run *oracleRun) {
 	s.schedules++
 	for _, d := range run.recs {
 		w := run.writers[d.writer]
-		k := w.mode.String() + " | " + w.clientName()
-		if w.dropsCtx {
-			k += ", own context"
-		}
-		if run.sched.crowded {
-			k += " | ten managers first"
-		} else {
-			k += " | "
-		}
+		k := w.mode.String() + " | " + environment(run, w.oracleWriter)
 		if s.byKind[k] == nil {
 			s.byKind[k] = &[len(verdictNames)]int{}
 		}
@@ -235,12 +227,35 @@ func (s *oracleStats) add(run *oracleRun) {
 	}
 }
 
+// environment names what stands between w and the server's plain
+// answers: a client whose sends cannot be counted, a cache that lags or
+// transforms, an object with ten other managers first.
+func environment(run *oracleRun, w oracleWriter) string {
+	var env []string
+	if w.dropsCtx {
+		env = append(env, "own context")
+	}
+	switch {
+	case w.strips:
+		env = append(env, "transforming cache")
+	case w.lag != lagNone:
+		env = append(env, "lagging reads")
+	}
+	if run.sched.crowded {
+		env = append(env, "ten managers first")
+	}
+	if len(env) == 0 {
+		return "seen client, plain reads"
+	}
+	return strings.Join(env, ", ")
+}
+
 // table is the verdicts as a Markdown table, one row per mode and client.
 func (s *oracleStats) table() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d schedules\n\n| mode | client | object | decisions | nil | Conflict | Unknown | nothing sent | other | a response lost | Unknown rate (of all; of those with a response lost) |\n|---|---|---|---|---|---|---|---|---|---|---|\n", s.schedules)
+	fmt.Fprintf(&b, "%d schedules\n\n| mode | environment | decisions | nil | Conflict | Unknown | nothing sent | other | a response lost | Unknown rate (of all; of those with a response lost) |\n|---|---|---|---|---|---|---|---|---|---|\n", s.schedules)
 	var total [len(verdictNames)]int
 	lost := 0
 	for _, k := range slices.Sorted(maps.Keys(s.byKind)) {
@@ -251,7 +266,7 @@ func (s *oracleStats) table() string {
 		lost += s.lost[k]
 		fmt.Fprintf(&b, "| %s | %s |\n", k, row(c[:], s.lost[k]))
 	}
-	fmt.Fprintf(&b, "| all | all | all | %s |\n", row(total[:], lost))
+	fmt.Fprintf(&b, "| all | all | %s |\n", row(total[:], lost))
 	return b.String()
 }
 
