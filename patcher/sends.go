@@ -28,16 +28,17 @@ import (
 type sendCount struct {
 	conns  atomic.Int32 // connections taken for it (httptrace GetConn)
 	writes atomic.Int32 // requests written (httptrace WroteRequest)
+	trace  httptrace.ClientTrace
 }
 
 // countSends returns ctx carrying a trace that counts the requests made
-// with it, and the count. A trace already in ctx is still called.
+// with it, and the count. A trace already in ctx is still called. The
+// trace lives in the count: one allocation fewer on every write.
 func countSends(ctx context.Context) (context.Context, *sendCount) {
 	c := &sendCount{}
-	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GetConn:      func(string) { c.conns.Add(1) },
-		WroteRequest: func(httptrace.WroteRequestInfo) { c.writes.Add(1) },
-	}), c
+	c.trace.GetConn = func(string) { c.conns.Add(1) }
+	c.trace.WroteRequest = func(httptrace.WroteRequestInfo) { c.writes.Add(1) }
+	return httptrace.WithClientTrace(ctx, &c.trace), c
 }
 
 // sends is the number of times the request went on the wire, or 0 when

@@ -62,9 +62,12 @@ func (b *Book) Sequence() uint64 { return b.seq.Load() }
 // not comparable. That is a non-comparable type (an interceptor client's
 // struct), and also a comparable type holding one (a struct{ client.Client }
 // wrapping it, passed by value): hashing either panics, so the check is on
-// the value, not only its type.
+// the value, not only its type. The type is checked first: a type that is
+// not comparable never makes a comparable value, and walking such a value
+// (an interceptor client, two structs of funcs deep) cost a write more than
+// the rest of the book.
 func (b *Book) Entry(client any, typ reflect.Type, name types.NamespacedName, create bool) *Record {
-	if client == nil || !reflect.ValueOf(client).Comparable() {
+	if client == nil || !reflect.TypeOf(client).Comparable() || !reflect.ValueOf(client).Comparable() {
 		return nil
 	}
 	k := key{client: client, typ: typ, name: name}

@@ -145,6 +145,25 @@ func TestRecordKeys(t *testing.T) {
 	if e := entry(r, nil, "x"); e != nil {
 		t.Fatal("a nil client got an entry")
 	}
+	// A type that is not comparable keys no map, whatever its value:
+	// reflect.Value.Comparable calls a struct holding an empty array of
+	// uncomparable structs comparable, and hashing it panics.
+	if e := entry(r, emptyArrayOfFuncs{}, "x"); e != nil {
+		t.Fatal("a client of a type that cannot key a map got an entry")
+	}
+	if e := entry(r, funcsByValue{Client: c1}, "x"); e != nil {
+		t.Fatal("a client holding funcs by value (an interceptor) got an entry")
+	}
+}
+
+type emptyArrayOfFuncs struct {
+	client.Client
+	_ [0]struct{ f func() }
+}
+
+type funcsByValue struct {
+	client.Client
+	get func()
 }
 
 type nonComparable struct {

@@ -113,13 +113,34 @@ func member(t reflect.Type, v reflect.Value) ([]byte, error) {
 // case, are compared without DeepEqual's bookkeeping of visited pointers.
 func Equal(a, b any) bool {
 	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
-	switch va.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+	if scalar(va.Kind()) {
 		return va.Equal(vb)
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// equalValues is Equal of two addressable values of one type: for strings,
+// numbers and bools it compares the values themselves. reflect.DeepEqual of
+// their addresses gives the same answer (== on the values: a NaN equals
+// nothing) but records the pointer in a map of visited pairs it allocates
+// per call, which on a small status was most of the reflective diff's cost.
+func equalValues(a, b reflect.Value) bool {
+	if scalar(a.Kind()) {
+		return a.Equal(b)
+	}
+	return reflect.DeepEqual(a.Addr().Interface(), b.Addr().Interface())
+}
+
+// scalar reports whether k is a string, number or bool kind, which
+// reflect.DeepEqual compares with ==.
+func scalar(k reflect.Kind) bool {
+	switch k {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return true
+	}
+	return false
 }
 
 type wrapperKey struct {

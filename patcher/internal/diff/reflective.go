@@ -11,7 +11,8 @@ import (
 // This file is the reflective fallback. A Patcher without a generated diff
 // (patcher.New, or a kind the generator does not see) compares the status
 // the same way, field by field, through reflection: each top-level field is
-// compared with reflect.DeepEqual and only those that differ are marshalled
+// compared as reflect.DeepEqual compares it (equalValues: strings, numbers
+// and bools directly) and only those that differ are marshalled
 // and diffed. Before, such a write marshalled both whole statuses and diffed
 // the two documents, which for a 100 KB status was four fifths of the
 // write's CPU (docs/benchmarks.md, "The whole write cycle"). The patch is
@@ -50,7 +51,7 @@ func (d *Fields) Reflect(plan Plan, base, cur any) bool {
 	}
 	for _, f := range plan {
 		b, c := bv.Field(f.index), cv.Field(f.index)
-		if !reflect.DeepEqual(b.Addr().Interface(), c.Addr().Interface()) {
+		if !equalValues(b, c) {
 			d.Change(f.wrapper, b, c)
 		}
 	}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 
@@ -54,5 +55,41 @@ func TestReflectFieldDiffMatchesWholeStatus(t *testing.T) {
 		if string(got) != string(whole) {
 			t.Fatalf("seed %d: field diff %s, whole-status diff %s", seed, got, whole)
 		}
+	}
+}
+
+// A string, number or bool field is compared as reflect.DeepEqual compares
+// it (a NaN equals nothing), without allocating.
+func TestEqualValuesOfScalars(t *testing.T) {
+	type status struct {
+		N   int32
+		F   float64
+		S   string
+		B   bool
+		P   *int32
+		L   []string
+		Nan float64
+	}
+	one := int32(1)
+	a := &status{N: 1, F: 0.5, S: "x", B: true, P: &one, L: []string{"a"}, Nan: math.NaN()}
+	for _, b := range []*status{
+		{N: 1, F: 0.5, S: "x", B: true, P: &one, L: []string{"a"}, Nan: math.NaN()},
+		{N: 2, F: 0.25, S: "y", P: new(int32), L: []string{"b"}},
+	} {
+		av, bv := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+		for i := range av.NumField() {
+			want := reflect.DeepEqual(av.Field(i).Interface(), bv.Field(i).Interface())
+			if got := equalValues(av.Field(i), bv.Field(i)); got != want {
+				t.Errorf("field %s: equalValues %v, reflect.DeepEqual %v", av.Type().Field(i).Name, got, want)
+			}
+		}
+	}
+	av, bv := reflect.ValueOf(a).Elem(), reflect.ValueOf(&status{N: 2}).Elem()
+	if n := testing.AllocsPerRun(100, func() {
+		for i := range 4 {
+			equalValues(av.Field(i), bv.Field(i))
+		}
+	}); n != 0 {
+		t.Errorf("comparing scalars allocated %v times", n)
 	}
 }
