@@ -26,7 +26,12 @@ import (
 
 // oracleEnv starts the oracle's API server for one test (or fuzz target):
 // the Widget CRD with status.plan.steps a +listType=set, so that writers
-// share a set list (items stays atomic, conditions are a map list).
+// share a set list (items stays atomic, conditions are a map list); with
+// the server's own transformations of a write (issue 49): status.plan
+// defaults to {} and its id to "p0" (a nested default), and a second
+// version, v2, is the storage version (conversion None) and alone
+// defaults status.phase to "Pending" (a decision that removes phase reads
+// back the storage version's default).
 func oracleEnv(t testing.TB) *testenv.Env {
 	t.Helper()
 	var crds []*apiextensionsv1.CustomResourceDefinition
@@ -38,8 +43,22 @@ func oracleEnv(t testing.TB) *testenv.Env {
 			set := "set"
 			steps.XListType = &set
 			plan.Properties["steps"] = steps
+			id := plan.Properties["id"]
+			id.Default = &apiextensionsv1.JSON{Raw: []byte(`"p0"`)}
+			plan.Properties["id"] = id
+			plan.Default = &apiextensionsv1.JSON{Raw: []byte(`{}`)}
 			status.Properties["plan"] = plan
 			crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = status
+			served := crd.Spec.Versions[0]
+			served.Storage = false
+			stored := *served.DeepCopy()
+			stored.Name, stored.Storage = "v2", true
+			sst := stored.Schema.OpenAPIV3Schema.Properties["status"]
+			phase := sst.Properties["phase"]
+			phase.Default = &apiextensionsv1.JSON{Raw: []byte(`"Pending"`)}
+			sst.Properties["phase"] = phase
+			stored.Schema.OpenAPIV3Schema.Properties["status"] = sst
+			crd.Spec.Versions = []apiextensionsv1.CustomResourceDefinitionVersion{served, stored}
 		}
 		crds = append(crds, crd)
 	}

@@ -52,6 +52,9 @@ func runSchedule(t *testing.T, e *testenv.Env, s oracleSchedule) (*oracleRun, []
 		t.Fatal(err)
 	}
 	run.key = client.ObjectKeyFromObject(w)
+	// As the server reads it back (the create's answer lacks the storage
+	// version's defaults, which every later read holds).
+	w = get(t, e.Client, run.key)
 	if s.crowded {
 		w = crowd(t, e, run.key)
 	}

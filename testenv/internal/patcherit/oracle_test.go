@@ -32,7 +32,12 @@ import (
 // token (its writer's counter), every request's answer is recorded at the
 // transport before a fault hides it, and the object's complete history
 // comes from a watch from its creation: check holds every verdict
-// against them.
+// against them. Since issue 49 (a stream of their own, so the seeds'
+// earlier draws stand): decisions that increment counters.sum from what
+// they read (checked version by version), clients that send on a context
+// of their own, a cache that strips managedFields beside the API reader,
+// ten other managers first; and the server defaults status.plan (nested)
+// and, from its storage version only, status.phase (oracleEnv).
 //
 // newSchedule(seed) is the schedule; a failure names the seed and prints
 // it. Reproduce one seed:
