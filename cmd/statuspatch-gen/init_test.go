@@ -115,7 +115,7 @@ func TestInitRefuses(t *testing.T) {
 			`^DIR/Makefile:\d+: ".*" without "# statuspatch: end"`},
 		{"API types do not parse", map[string]string{"PROJECT": string(project), "Makefile": string(makefile),
 			"internal/controller/captain_controller.go": "package controller\n\ntype CaptainReconciler struct{ Client any }\n",
-			"api/v1/captain_types.go": "package v1\n\ntype Captain struct {\n"},
+			"api/v1/captain_types.go":                   "package v1\n\ntype Captain struct {\n"},
 			`^statuspatch-gen init: DIR/api/v1/captain_types.go:3:\d+: `},
 	}
 	for _, c := range cases {
