@@ -241,6 +241,9 @@ func environment(run *oracleRun, w oracleWriter) string {
 	if w.dropsCtx {
 		env = append(env, "own context")
 	}
+	if w.proxied {
+		env = append(env, "resending proxy")
+	}
 	switch {
 	case w.strips:
 		env = append(env, "transforming cache")

@@ -2,8 +2,11 @@ package patcherit_test
 
 import (
 	"context"
+	"fmt"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher"
 )
 
 // The oracle's clients of issue 49: one that sends status writes on a
@@ -62,4 +65,58 @@ func (c strippingClient) Get(ctx context.Context, key client.ObjectKey, obj clie
 		obj.SetAnnotations(a)
 	}
 	return nil
+}
+
+// oracleWriter is one writer of a schedule: a controller with its own
+// client, write mode and field manager name ("" none: the user agent).
+type oracleWriter struct {
+	mode    patcher.WriteMode
+	manager string
+	client  clientKind
+	lag     lagKind
+	lagN    int
+	// dropsCtx: the client sends the status writes on a context of its
+	// own (the patcher cannot count their sends: every 409 is settled).
+	dropsCtx bool
+	// strips: the client's reads come from a cache that strips
+	// managedFields and kubectl's last-applied-configuration (a
+	// DefaultTransform), beside the API reader.
+	strips bool
+	// proxied: an intermediary that resends stands before the server;
+	// the writer's patchers are given WithResendingIntermediary.
+	proxied bool
+}
+
+func (w oracleWriter) clientName() string {
+	switch {
+	case w.client == clientWatcher:
+		return "watcher"
+	case w.client == clientManager:
+		return "ForManager"
+	case w.lag == lagReader:
+		return "plain, lagging reader"
+	case w.lag == lagCache:
+		return "plain, lagging cache"
+	case w.strips:
+		return "plain, transforming cache"
+	}
+	return "plain"
+}
+
+func (w oracleWriter) String() string {
+	m := w.manager
+	if m == "" {
+		m = "no manager"
+	}
+	c := w.clientName()
+	if w.lag != lagNone {
+		c = fmt.Sprintf("%s ×%d", c, w.lagN)
+	}
+	if w.dropsCtx {
+		c += ", own context"
+	}
+	if w.proxied {
+		c += ", resending proxy"
+	}
+	return fmt.Sprintf("%s/%s/%s", w.mode, m, c)
 }

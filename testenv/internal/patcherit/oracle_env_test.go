@@ -78,6 +78,13 @@ func oracleEnv(t testing.TB) *testenv.Env {
 // sending the request again: the oracle's fault beyond faults_test.go's.
 const fault429 fault = 100
 
+// faultProxyResend is an intermediary that resends (a reverse proxy
+// retrying on reset): the request is forwarded and stored, its answer is
+// lost, the intermediary sends it again on its own (the client's trace
+// does not see it: one send counted) and returns the resend's answer, a
+// 409. Only writers given WithResendingIntermediary draw it.
+const faultProxyResend fault = 101
+
 // oracleFaults are the faults a schedule draws from for a decision's
 // status PATCHes (before or after the server applied the request).
 var oracleFaults = append(append([]plannedFault(nil), fuzzFaults...),
@@ -86,6 +93,9 @@ var oracleFaults = append(append([]plannedFault(nil), fuzzFaults...),
 
 // faultName names a planned fault, fault429 included.
 func faultName(p plannedFault) string {
+	if p.kind == faultProxyResend {
+		return "an intermediary's own resend after the server applied it"
+	}
 	if p.kind != fault429 {
 		return p.String()
 	}
@@ -231,6 +241,8 @@ func (o *oracleTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 				return nil, fmt.Errorf("the foreign write failed: %w", err)
 			}
 			return lose(req, p)
+		case p.kind == faultProxyResend:
+			return proxyResend(rt, req, d, i)
 		case !p.after:
 			return lose(req, p)
 		}
@@ -246,6 +258,27 @@ func (o *oracleTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 		}
 		return lose(req, p)
 	})
+}
+
+// proxyResend forwards req (send i of d), drops the answer and sends it
+// again on a context without the client's trace, as an intermediary does,
+// answering the resend's answer.
+func proxyResend(rt http.RoundTripper, req *http.Request, d *decisionRec, i int) (*http.Response, error) {
+	if req.GetBody == nil {
+		return nil, fmt.Errorf("the request's body cannot be sent again")
+	}
+	again := req.Clone(context.WithValue(context.Background(), decisionKey{}, d))
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	again.Body = body
+	resp, err := forward(rt, req, d, i)
+	if err != nil {
+		return nil, err
+	}
+	_ = resp.Body.Close()
+	return forward(rt, again, d, d.record(send{}))
 }
 
 // lose answers req with the fault instead of the server's answer.
@@ -309,6 +342,9 @@ func writerClient(t testing.TB, e *testenv.Env, w oracleWriter) (client.Client, 
 	opts := []patcher.Option{patcher.WithMetrics(nil), fastRetry, patcher.WithWriteMode(w.mode)}
 	if w.manager != "" {
 		opts = append(opts, patcher.WithFieldOwner(w.manager))
+	}
+	if w.proxied {
+		opts = append(opts, patcher.WithResendingIntermediary())
 	}
 	c, lag, opts := writerClientOf(t, e, w, cfg, opts)
 	if w.dropsCtx {

@@ -31,54 +31,6 @@ const (
 	lagCache          // the client itself serves the base (a cache), no API reader
 )
 
-// oracleWriter is one writer of a schedule: a controller with its own
-// client, write mode and field manager name ("" none: the user agent).
-type oracleWriter struct {
-	mode    patcher.WriteMode
-	manager string
-	client  clientKind
-	lag     lagKind
-	lagN    int
-	// dropsCtx: the client sends the status writes on a context of its
-	// own (the patcher cannot count their sends: every 409 is settled).
-	dropsCtx bool
-	// strips: the client's reads come from a cache that strips
-	// managedFields and kubectl's last-applied-configuration (a
-	// DefaultTransform), and there is no API reader.
-	strips bool
-}
-
-func (w oracleWriter) clientName() string {
-	switch {
-	case w.client == clientWatcher:
-		return "watcher"
-	case w.client == clientManager:
-		return "ForManager"
-	case w.lag == lagReader:
-		return "plain, lagging reader"
-	case w.lag == lagCache:
-		return "plain, lagging cache"
-	case w.strips:
-		return "plain, transforming cache"
-	}
-	return "plain"
-}
-
-func (w oracleWriter) String() string {
-	m := w.manager
-	if m == "" {
-		m = "no manager"
-	}
-	c := w.clientName()
-	if w.lag != lagNone {
-		c = fmt.Sprintf("%s ×%d", c, w.lagN)
-	}
-	if w.dropsCtx {
-		c += ", own context"
-	}
-	return fmt.Sprintf("%s/%s/%s", w.mode, m, c)
-}
-
 // decisionSpec is what one decision does to the status. A tokened
 // decision sets its writer's counter (counters["w<i>"]) to its unique
 // token and may append an item and add a set value named after it; every
@@ -279,6 +231,7 @@ func newSchedule(seed uint64) oracleSchedule {
 		}
 		w.dropsCtx = w.client != clientManager && env.IntN(5) == 0
 		w.strips = w.client == clientPlain && w.lag == lagNone && env.IntN(3) == 0
+		w.proxied = env.IntN(5) == 0
 		s.writers = append(s.writers, w)
 	}
 	for range 2 + r.IntN(3) {
@@ -299,6 +252,9 @@ func newSchedule(seed uint64) oracleSchedule {
 			}
 			if s.writers[st.writer].mode != patcher.WriteApplyWithoutLock && env.IntN(4) == 0 {
 				st.spec.inc = true
+			}
+			if s.writers[st.writer].proxied && env.IntN(2) == 0 {
+				st.faults = append([]plannedFault{{kind: faultProxyResend, after: true}}, st.faults...)
 			}
 			round.steps = append(round.steps, st)
 		}

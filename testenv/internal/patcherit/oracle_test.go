@@ -36,7 +36,8 @@ import (
 // earlier draws stand): decisions that increment counters.sum from what
 // they read (checked version by version), clients that send on a context
 // of their own, a cache that strips managedFields beside the API reader,
-// ten other managers first; and the server defaults status.plan (nested)
+// ten other managers first, an intermediary that resends (to writers
+// given WithResendingIntermediary); and the server defaults status.plan (nested)
 // and, from its storage version only, status.phase (oracleEnv).
 //
 // newSchedule(seed) is the schedule; a failure names the seed and prints
