@@ -34,8 +34,9 @@ var DefaultBackoff = wait.Backoff{
 const DefaultRetryTimeout = 2 * time.Minute
 
 // Option configures a Patcher. Make one with WithAPIReader, WithWatcher,
-// WithBackoff, WithRetryTimeout, WithFieldOwner or WithMetrics, or for
-// apply mode WithWriteMode and WithListMapKeys.
+// WithBackoff, WithRetryTimeout, WithFieldOwner, WithMetrics or
+// WithResendingIntermediary, or for apply mode WithWriteMode and
+// WithListMapKeys.
 type Option interface {
 	applyToPatcher(*options)
 }
@@ -148,9 +149,10 @@ func WithDivergenceError() Option {
 // the sends it makes; such a resend is invisible to it, and its 409 would
 // be taken for the server's refusal of the only send, a Conflict for a
 // write that was stored. With this option every 409 is settled from the
-// server's evidence (landed.go), at the cost of the reads that takes: a
-// read back, and the object's history when the read moved on. Default:
-// off (a 409 to a request sent once is the server's refusal).
+// server's records (docs/patcher.md, lost responses), at the cost of the
+// reads that takes: a read back, and the object's history when the read
+// moved on. Default: off (a 409 to a request sent once is the server's
+// refusal).
 func WithResendingIntermediary() Option {
 	return optionFunc(func(o *options) { o.resendingPath = true })
 }
