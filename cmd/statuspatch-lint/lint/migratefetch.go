@@ -267,24 +267,36 @@ func (m *migration) blockEnd(s ast.Stmt) token.Pos {
 // statement list holds s.
 func (m *migration) block(s ast.Stmt) ast.Node {
 	var found ast.Node
-	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch b := n.(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		case *ast.FuncLit:
-			return n == m.enclosingFunc()
-		}
+	m.stmtLists(func(owner ast.Node, list []ast.Stmt) bool {
 		if slices.Contains(list, s) {
-			found = n
+			found = owner
 		}
 		return found == nil
 	})
 	return found
+}
+
+// stmtLists calls f with each block or clause of the write's function
+// (not of the function literals inside it) and its statement list, in
+// source order, until f returns false.
+func (m *migration) stmtLists(f func(owner ast.Node, list []ast.Stmt) bool) {
+	fn, more := m.enclosingFunc(), true
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if !more {
+			return false
+		}
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			more = f(n, b.List)
+		case *ast.CaseClause:
+			more = f(n, b.Body)
+		case *ast.CommClause:
+			more = f(n, b.Body)
+		case *ast.FuncLit:
+			return n == fn
+		}
+		return more
+	})
 }
 
 // assignedNext reports whether the first use of v after pos in the

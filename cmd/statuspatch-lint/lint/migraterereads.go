@@ -10,18 +10,7 @@ func planRereads(group []*migration) {
 	m := group[0]
 	var gets []ast.Stmt
 	checks := map[ast.Stmt]ast.Stmt{}
-	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch b := n.(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		case *ast.FuncLit:
-			return n == m.enclosingFunc()
-		}
+	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
 		for i, s := range list {
 			if !m.isGetStmt(s) {
 				continue
