@@ -12,12 +12,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -32,31 +30,17 @@ func driftedEnv(t testing.TB) *testenv.Env {
 // driftedEnvWith is driftedEnv with more drift: more(status schema).
 func driftedEnvWith(t testing.TB, more func(status *apiextensionsv1.JSONSchemaProps)) *testenv.Env {
 	t.Helper()
-	var crds []*apiextensionsv1.CustomResourceDefinition
-	for _, crd := range testapi.CRDs() {
-		if crd.Spec.Names.Kind == "Widget" {
-			status := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
+	return widgetServer(t, "the drifted", func(crd *apiextensionsv1.CustomResourceDefinition) {
+		widgetStatus(crd, func(status *apiextensionsv1.JSONSchemaProps) {
 			delete(status.Properties, "plan")
 			phase := status.Properties["phase"]
 			phase.Default = &apiextensionsv1.JSON{Raw: []byte(`"Pending"`)}
 			status.Properties["phase"] = phase
 			if more != nil {
-				more(&status)
+				more(status)
 			}
-			crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = status
-		}
-		crds = append(crds, crd)
-	}
-	s := runtime.NewScheme()
-	if err := v1.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s), testenv.WithoutStatusSchemaCheck())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	return e
+		})
+	})
 }
 
 // logLines collects the Info lines logged through the context.

@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -118,31 +115,7 @@ func TestIssue49APrunedNullIsNotAConflict(t *testing.T) {
 // the test, stopped at its end.
 func nestedDefaultEnv(t *testing.T) *testenv.Env {
 	t.Helper()
-	var crds []*apiextensionsv1.CustomResourceDefinition
-	for _, crd := range testapi.CRDs() {
-		if crd.Spec.Names.Kind == "Widget" {
-			schema := crd.Spec.Versions[0].Schema.OpenAPIV3Schema
-			status := schema.Properties["status"]
-			plan := status.Properties["plan"]
-			id := plan.Properties["id"]
-			id.Default = &apiextensionsv1.JSON{Raw: []byte(`"p0"`)}
-			plan.Properties["id"] = id
-			plan.Default = &apiextensionsv1.JSON{Raw: []byte(`{}`)}
-			status.Properties["plan"] = plan
-			schema.Properties["status"] = status
-		}
-		crds = append(crds, crd)
-	}
-	s := runtime.NewScheme()
-	if err := v1.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s), testenv.WithoutStatusSchemaCheck())
-	if err != nil {
-		t.Fatalf("start the nested-default API server: %v", err)
-	}
-	t.Cleanup(stop)
-	return e
+	return widgetServer(t, "the nested-default", nestPlanDefaults)
 }
 
 // Case 3: a nested default. Stored, answer lost: the server filled plan

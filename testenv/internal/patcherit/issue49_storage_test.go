@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -23,32 +20,7 @@ import (
 // not declare.
 func storageDefaultEnv(t *testing.T) *testenv.Env {
 	t.Helper()
-	var crds []*apiextensionsv1.CustomResourceDefinition
-	for _, crd := range testapi.CRDs() {
-		if crd.Spec.Names.Kind == "Widget" {
-			served := crd.Spec.Versions[0]
-			served.Storage = false
-			stored := *served.DeepCopy()
-			stored.Name, stored.Storage = "v2", true
-			status := stored.Schema.OpenAPIV3Schema.Properties["status"]
-			phase := status.Properties["phase"]
-			phase.Default = &apiextensionsv1.JSON{Raw: []byte(`"Pending"`)}
-			status.Properties["phase"] = phase
-			stored.Schema.OpenAPIV3Schema.Properties["status"] = status
-			crd.Spec.Versions = []apiextensionsv1.CustomResourceDefinitionVersion{served, stored}
-		}
-		crds = append(crds, crd)
-	}
-	s := runtime.NewScheme()
-	if err := v1.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s), testenv.WithoutStatusSchemaCheck())
-	if err != nil {
-		t.Fatalf("start the two-version API server: %v", err)
-	}
-	t.Cleanup(stop)
-	return e
+	return widgetServer(t, "the two-version", storagePhaseDefault)
 }
 
 // Issue 49, case 4: a storage version's default. Our write removes phase

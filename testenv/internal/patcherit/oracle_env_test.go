@@ -14,13 +14,11 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -34,44 +32,18 @@ import (
 // back the storage version's default).
 func oracleEnv(t testing.TB) *testenv.Env {
 	t.Helper()
-	var crds []*apiextensionsv1.CustomResourceDefinition
-	for _, crd := range testapi.CRDs() {
-		if crd.Spec.Names.Kind == "Widget" {
-			status := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
+	return widgetServer(t, "the oracle's", func(crd *apiextensionsv1.CustomResourceDefinition) {
+		widgetStatus(crd, func(status *apiextensionsv1.JSONSchemaProps) {
 			plan := status.Properties["plan"]
 			steps := plan.Properties["steps"]
 			set := "set"
 			steps.XListType = &set
 			plan.Properties["steps"] = steps
-			id := plan.Properties["id"]
-			id.Default = &apiextensionsv1.JSON{Raw: []byte(`"p0"`)}
-			plan.Properties["id"] = id
-			plan.Default = &apiextensionsv1.JSON{Raw: []byte(`{}`)}
 			status.Properties["plan"] = plan
-			crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = status
-			served := crd.Spec.Versions[0]
-			served.Storage = false
-			stored := *served.DeepCopy()
-			stored.Name, stored.Storage = "v2", true
-			sst := stored.Schema.OpenAPIV3Schema.Properties["status"]
-			phase := sst.Properties["phase"]
-			phase.Default = &apiextensionsv1.JSON{Raw: []byte(`"Pending"`)}
-			sst.Properties["phase"] = phase
-			stored.Schema.OpenAPIV3Schema.Properties["status"] = sst
-			crd.Spec.Versions = []apiextensionsv1.CustomResourceDefinitionVersion{served, stored}
-		}
-		crds = append(crds, crd)
-	}
-	s := runtime.NewScheme()
-	if err := v1.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s), testenv.WithoutStatusSchemaCheck())
-	if err != nil {
-		t.Fatalf("start the oracle's API server: %v", err)
-	}
-	t.Cleanup(stop)
-	return e
+		})
+		nestPlanDefaults(crd)
+		storagePhaseDefault(crd)
+	})
 }
 
 // fault429 is a 429 with Retry-After: 0, which client-go answers by
