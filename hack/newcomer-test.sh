@@ -40,7 +40,7 @@
 # internal/controller (a reconciler with two handwritten status writes, one
 # blind), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
 # go.kubebuilder.io/v4) and kubebuilder v4.15.0's own Makefile word for
-# word (cmd/statuspatch-gen/testdata/init/v4.15/before, the init goldens'
+# word (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before, the init goldens'
 # input), no .golangci.yml; statuspatch from a module proxy built from this
 # checkout (hack/modproxy-env.sh):
 #
@@ -274,7 +274,7 @@ resources:
   version: v1
 version: "3"
 EOF
-cp "$root/cmd/statuspatch-gen/testdata/init/v4.15/before/Makefile" Makefile
+cp "$root/cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before/Makefile" Makefile
 # controller-gen and golangci-lint as kubebuilder's go-install-tool leaves
 # them: bin/NAME-VERSION, and bin/NAME a link to it.
 preinstall() {

@@ -14,6 +14,8 @@ import (
 	"sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/generator"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/internal/scaffold"
 )
 
 // generatorName is the generator's name on the command line and in
@@ -137,10 +139,10 @@ func contains(list []string, s string) bool {
 // lines are "file:line: message".
 func run(args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "init" {
-		return runInit(args[1:], stdout, os.Stderr)
+		return scaffold.RunInit(args[1:], stdout, os.Stderr)
 	}
 	if len(args) > 0 && args[0] == "kubebuilder-plugin" {
-		return runKBPlugin(".", os.Stdin, stdout, os.Stderr)
+		return scaffold.RunKBPlugin(".", os.Stdin, stdout, os.Stderr)
 	}
 	helpLevel, whichLevel := 0, 0
 	var opts []string

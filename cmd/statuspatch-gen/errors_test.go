@@ -17,16 +17,6 @@ func errcases(t *testing.T) string {
 	return dir
 }
 
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // variant writes pkg/types.go: errcases/ok/types.go in package pkg, with
 // old replaced by new.
 func variant(t *testing.T, dir, pkg, old, new string) {

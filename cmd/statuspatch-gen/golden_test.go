@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/internal/treetest"
 )
 
 var update = flag.Bool("update", false, "regenerate the committed goldens in testdata/ instead of comparing")
@@ -100,31 +102,12 @@ func copyModule(t *testing.T, src string, skip func(rel string) bool) string {
 	return dst
 }
 
-// copyTree copies regular files from src to dst, skipping directories for
-// which skip returns true.
-func copyTree(t *testing.T, src, dst string, skip func(rel string) bool) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			if skip != nil && skip(rel) {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+// copyTree and writeFile are the tests' file helpers, shared with the
+// scaffold's tests.
+var (
+	copyTree  = treetest.CopyTree
+	writeFile = treetest.WriteFile
+)
 
 // generatedFiles returns the contents of every zz_generated.statuspatch.go
 // below dir, by relative path.

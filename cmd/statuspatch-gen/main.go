@@ -7,18 +7,21 @@
 //
 // The command line follows controller-gen's: the generator is
 // generator.Generator, registered under the name statuspatch, with
-// controller-gen's output rules and paths. See docs/generator.md.
+// controller-gen's output rules and paths. See docs/generator.md. init
+// and the kubebuilder plugin are internal/scaffold's.
 package main
 
 import (
 	"fmt"
 	"os"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/internal/scaffold"
 )
 
 func main() {
-	if isKBPluginName(os.Args[0]) {
+	if scaffold.IsKBPluginName(os.Args[0]) {
 		// kubebuilder runs its external plugins without arguments
-		if err := runKBPlugin(".", os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if err := scaffold.RunKBPlugin(".", os.Stdin, os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -1,4 +1,4 @@
-package main
+package scaffold
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func TestInitGolden(t *testing.T) {
 			want := readTree(t, before)
 
 			var out bytes.Buffer
-			if err := runInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
 				t.Fatal(err)
 			}
 			diffGolden := filepath.Join(golden, "dry-run.diff")
@@ -50,7 +50,7 @@ func TestInitGolden(t *testing.T) {
 			compareTrees(t, "after -dry-run", readTree(t, dir), want)
 
 			out.Reset()
-			if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
 			after := filepath.Join(golden, "after")
@@ -64,7 +64,7 @@ func TestInitGolden(t *testing.T) {
 			compareTrees(t, "after init", readTree(t, dir), wantAfter)
 
 			out.Reset()
-			if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
 				t.Fatalf("second run: %v\n%s", err, out.String())
 			}
 			if !strings.Contains(out.String(), "nothing to change") {
@@ -72,7 +72,7 @@ func TestInitGolden(t *testing.T) {
 			}
 			compareTrees(t, "after a second init", readTree(t, dir), wantAfter)
 			out.Reset()
-			if err := runInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Contains(out.String(), "\n+++ ") || strings.HasPrefix(out.String(), "---") {
@@ -126,7 +126,7 @@ func TestInitRefuses(t *testing.T) {
 			}
 			before := readTree(t, dir)
 			var out bytes.Buffer
-			err := runInit(append(append([]string{}, initArgs...), dir), &out, &out)
+			err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out)
 			if err == nil {
 				t.Fatalf("init passed:\n%s", out.String())
 			}
@@ -222,7 +222,7 @@ func TestInitVersion(t *testing.T) {
 		if v == "" {
 			args = []string{"-tidy=false", dir} // a test binary's version: (devel)
 		}
-		err := runInit(args, &out, &out)
+		err := RunInit(args, &out, &out)
 		if err == nil || !strings.Contains(err.Error(), "pass -version vX.Y.Z") {
 			t.Errorf("-version %q: error %v, want one asking for -version", v, err)
 		}
@@ -275,7 +275,7 @@ func TestInitMakefileComposes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+	if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	for target, want := range map[string][]string{
@@ -312,7 +312,7 @@ func TestInitDryRunTidy(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "go.mod"), gomod)
 		before := readTree(t, dir)
 		var out bytes.Buffer
-		if err := runInit([]string{"-version", "v0.1.0", "-dry-run", dir}, &out, &out); err != nil {
+		if err := RunInit([]string{"-version", "v0.1.0", "-dry-run", dir}, &out, &out); err != nil {
 			t.Fatal(err)
 		}
 		got := out.String()
@@ -335,7 +335,7 @@ func TestInitGolangciYaml(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+	if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	after := filepath.Join("testdata", "init", "v4.15", "after")
@@ -358,7 +358,7 @@ func TestInitGolangciYaml(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil || !strings.Contains(out.String(), "nothing to change") {
+	if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil || !strings.Contains(out.String(), "nothing to change") {
 		t.Errorf("second run: %v, want nothing to change:\n%s", err, out.String())
 	}
 }
@@ -387,7 +387,7 @@ func TestInitGolangciOtherWiring(t *testing.T) {
 	writeFile(t, mk, strings.Replace(string(b), kb, spark, 1))
 	before := readTree(t, dir)
 	var out bytes.Buffer
-	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+	if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
 		t.Fatalf("init refused: %v\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), "no GOLANGCI_LINT ?= $(LOCALBIN)/golangci-lint line") || !strings.Contains(out.String(), "make lint runs lint-status, and golangci-lint and .golangci.yaml stay as they are") {

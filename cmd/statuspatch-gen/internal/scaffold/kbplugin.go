@@ -1,4 +1,4 @@
-package main
+package scaffold
 
 import (
 	"encoding/json"
@@ -19,8 +19,12 @@ import (
 // its stdin and reads one PluginResponse from its stdout
 // (kubebuilder pkg/cli/options.go DiscoverExternalPlugins,
 // pkg/plugins/external/helpers.go makePluginRequest).
+// PluginName is the plugin's key and the executable name kubebuilder runs
+// it under (a DNS-1123 subdomain, as kubebuilder's plugin.ValidateKey
+// wants).
+const PluginName = "statuspatch.statuspatch.dev"
+
 const (
-	kbPluginName    = "statuspatch.statuspatch.dev" // a DNS-1123 subdomain, as kubebuilder's plugin.ValidateKey wants
 	kbPluginVersion = "v1-alpha"
 	kbAPIVersion    = "v1alpha1" // pkg/plugins/external/api.go defaultAPIVersion
 )
@@ -86,22 +90,22 @@ lint), a starter test on testenv for the first kind's reconciler, then go get
 and go mod tidy. A second run changes nothing. See statuspatch's
 docs/kubebuilder.md.`
 
-const kbExamples = `  kubebuilder edit --plugins=` + kbPluginName + `/` + kbPluginVersion + `
-  kubebuilder edit --plugins=` + kbPluginName + `/` + kbPluginVersion + ` --statuspatch-version v0.3.0 --dry-run`
+const kbExamples = `  kubebuilder edit --plugins=` + PluginName + `/` + kbPluginVersion + `
+  kubebuilder edit --plugins=` + PluginName + `/` + kbPluginVersion + ` --statuspatch-version v0.3.0 --dry-run`
 
-// isKBPluginName reports whether the program runs under the plugin's
+// IsKBPluginName reports whether the program runs under the plugin's
 // executable name, as kubebuilder runs it (a copy or a symbolic link).
-func isKBPluginName(arg0 string) bool {
-	return filepath.Base(arg0) == kbPluginName
+func IsKBPluginName(arg0 string) bool {
+	return filepath.Base(arg0) == PluginName
 }
 
-// runKBPlugin answers one kubebuilder request read from stdin with one
+// RunKBPlugin answers one kubebuilder request read from stdin with one
 // response on stdout, and runs init in dir (kubebuilder's working directory,
 // the project's). Whatever goes wrong is in the response's error and
 // errorMsgs, with exit status 0: kubebuilder reads the response only from
 // a plugin that exits 0 (exec.Cmd.Output), and otherwise shows only "exit
-// status 1". runKBPlugin's own error is for a response it cannot write.
-func runKBPlugin(dir string, stdin io.Reader, stdout, stderr io.Writer) error {
+// status 1". RunKBPlugin's own error is for a response it cannot write.
+func RunKBPlugin(dir string, stdin io.Reader, stdout, stderr io.Writer) error {
 	res := kbAnswer(dir, stdin, stderr)
 	b, err := json.Marshal(res)
 	if err != nil {
@@ -145,7 +149,7 @@ func kbAnswer(dir string, stdin io.Reader, stderr io.Writer) kbResponse {
 		if _, err := os.Stat(filepath.Join(dir, "PROJECT")); req.Command == "init" && errors.Is(err, os.ErrNotExist) {
 			// kubebuilder init writes PROJECT once every plugin of the
 			// chain has scaffolded: go/v4's Makefile is there, PROJECT is not
-			return kbError(res, fmt.Errorf("statuspatch edits a kubebuilder v4 project, and kubebuilder init writes PROJECT only after its plugins have run: run kubebuilder init without %s, then kubebuilder edit --plugins=%s/%s", kbPluginName, kbPluginName, kbPluginVersion))
+			return kbError(res, fmt.Errorf("statuspatch edits a kubebuilder v4 project, and kubebuilder init writes PROJECT only after its plugins have run: run kubebuilder init without %s, then kubebuilder edit --plugins=%s/%s", PluginName, PluginName, kbPluginVersion))
 		}
 		universe, err := kbInit(dir, req.Args, stderr)
 		if err != nil {

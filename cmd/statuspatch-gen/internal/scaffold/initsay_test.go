@@ -1,4 +1,4 @@
-package main
+package scaffold
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func TestInitSaysChanges(t *testing.T) {
 			args = append(args, "-dry-run")
 		}
 		var out bytes.Buffer
-		if err := runInit(append(args, dir), &out, &out); err != nil {
+		if err := RunInit(append(args, dir), &out, &out); err != nil {
 			t.Fatalf("%v\n%s", err, out.String())
 		}
 		notes := out.String()[:strings.Index(out.String(), "\n--- ")+1]
@@ -47,7 +47,7 @@ func TestInitSaysChanges(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+	if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "becomes") {
@@ -114,7 +114,7 @@ func TestInitEnvtestWhereSuiteLooks(t *testing.T) {
 			dir := t.TempDir()
 			copyTree(t, filepath.Join("testdata", "init", c, "before"), dir, nil)
 			var out bytes.Buffer
-			if err := runInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
 			name := fmt.Sprintf("1.35.4-%s-%s", runtime.GOOS, runtime.GOARCH)

@@ -1,4 +1,4 @@
-package main
+package scaffold
 
 import (
 	"errors"
@@ -42,8 +42,8 @@ type fileEdit struct {
 	del      bool
 }
 
-// runInit runs statuspatch-gen init with its arguments (after "init").
-func runInit(args []string, stdout, stderr io.Writer) error {
+// RunInit runs statuspatch-gen init with its arguments (after "init").
+func RunInit(args []string, stdout, stderr io.Writer) error {
 	fset := flag.NewFlagSet("statuspatch-gen init", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	dryRun := fset.Bool("dry-run", false, "print the changes as a unified diff and write nothing")

@@ -1,4 +1,4 @@
-package main
+package scaffold
 
 import (
 	"os"
@@ -96,15 +96,15 @@ func TestStarterTestCatchesUnsentStatus(t *testing.T) {
 		t.Skip("builds a module with controller-runtime")
 	}
 	dir := t.TempDir()
-	gomod, err := os.ReadFile(filepath.Join(testdata, "go.mod"))
+	gomod, err := os.ReadFile(filepath.Join(goldenModule, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	mod := strings.ReplaceAll(string(gomod), "=> ../../../..", "=> "+repoRoot(t)) +
 		"\nrequire github.com/statuspatch/statuspatch/testenv v0.0.0\n\nreplace github.com/statuspatch/statuspatch/testenv => ./testenvstub\n"
 	writeFile(t, filepath.Join(dir, "go.mod"), mod)
-	copyTree(t, filepath.Join(testdata, "go.sum"), filepath.Join(dir, "go.sum"), nil)
-	copyTree(t, filepath.Join(testdata, "api", "plain", "v1"), filepath.Join(dir, "api", "v1"), nil)
+	copyTree(t, filepath.Join(goldenModule, "go.sum"), filepath.Join(dir, "go.sum"), nil)
+	copyTree(t, filepath.Join(goldenModule, "api", "plain", "v1"), filepath.Join(dir, "api", "v1"), nil)
 	writeFile(t, filepath.Join(dir, "testenvstub", "go.mod"), "module github.com/statuspatch/statuspatch/testenv\n\ngo 1.24.0\n")
 	writeFile(t, filepath.Join(dir, "testenvstub", "testenv.go"), starterTestdataStub)
 	writeFile(t, filepath.Join(dir, "Makefile"), "") // readProject wants one

@@ -1,10 +1,9 @@
-package main
+package scaffold
 
 import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -64,7 +63,7 @@ func kbRun(t *testing.T, dir string, req kbRequest) (kbResponse, string) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	if err := runKBPlugin(dir, bytes.NewReader(in), &out, &errOut); err != nil {
+	if err := RunKBPlugin(dir, bytes.NewReader(in), &out, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	var res kbResponse
@@ -150,7 +149,7 @@ func TestKBPluginFlagsAndMetadata(t *testing.T) {
 		}
 		res, _ = kbRun(t, dir, kbRequest{APIVersion: kbAPIVersion, Command: "metadata", Args: []string{sub}})
 		if res.Error || !strings.Contains(res.Metadata.Description, "statuspatch-gen init") ||
-			!strings.Contains(res.Metadata.Examples, "--plugins="+kbPluginName+"/"+kbPluginVersion) {
+			!strings.Contains(res.Metadata.Examples, "--plugins="+PluginName+"/"+kbPluginVersion) {
 			t.Errorf("metadata %s: %+v", sub, res)
 		}
 	}
@@ -191,7 +190,7 @@ func TestKBPluginErrors(t *testing.T) {
 			}
 			before := readTree(t, dir)
 			var out, errOut bytes.Buffer
-			if err := runKBPlugin(dir, strings.NewReader(c.in), &out, &errOut); err != nil {
+			if err := RunKBPlugin(dir, strings.NewReader(c.in), &out, &errOut); err != nil {
 				t.Fatal(err)
 			}
 			var res kbResponse
@@ -203,33 +202,6 @@ func TestKBPluginErrors(t *testing.T) {
 			}
 			compareTrees(t, "after the error", readTree(t, dir), before)
 		})
-	}
-}
-
-// TestKBPluginExitStatus: run under the plugin's name (as kubebuilder runs
-// it, without arguments), the program answers a bad request with an error
-// response on stdout and exit status 0, since kubebuilder reads the
-// response only from a plugin that exits 0.
-func TestKBPluginExitStatus(t *testing.T) {
-	if os.Getenv("STATUSPATCH_KBPLUGIN_MAIN") != "" {
-		os.Args = []string{filepath.Join(t.TempDir(), kbPluginName)}
-		main()
-		os.Exit(0) // not the test framework's PASS on stdout
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKBPluginExitStatus$")
-	cmd.Env = append(os.Environ(), "STATUSPATCH_KBPLUGIN_MAIN=1")
-	cmd.Dir = t.TempDir()
-	cmd.Stdin = strings.NewReader(`{"apiVersion":"v1alpha1","command":"edit","args":["--statuspatch-version","v0.1.0"],"universe":{}}`)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	var res kbResponse
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("stdout %q: %v", out, err)
-	}
-	if !res.Error || len(res.ErrorMsgs) == 0 || !strings.Contains(res.ErrorMsgs[0], "PROJECT: no such file") {
-		t.Errorf("response %s", out)
 	}
 }
 
