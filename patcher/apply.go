@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
@@ -21,6 +22,27 @@ import (
 // apply, built on a fresh read), applystatus.go (ApplyStatus) and
 // applystored.go (what the server stored).
 
+// applier is apply mode's writer (merge.go's writer), with apply mode's
+// state.
+type applier[T client.Object] struct {
+	p              *Patcher[T]
+	locked         bool                // WriteApply; false: WriteApplyWithoutLock
+	keys           map[string][]string // list-map keys by dotted path
+	conditionPaths map[string]bool     // the []metav1.Condition lists
+	pending        *pendingApply       // the status given to ApplyStatus
+}
+
+// hasPending reports whether ApplyStatus gave a status the next Flush
+// applies; false in merge mode (a nil applier).
+func (a *applier[T]) hasPending() bool { return a != nil && a.pending != nil }
+
+// drop forgets the status given to ApplyStatus (a nil applier has none).
+func (a *applier[T]) drop() {
+	if a != nil {
+		a.pending = nil
+	}
+}
+
 // ensureManagedFields gives the base the managedFields an apply needs when
 // it came without them (a cache with cache.TransformStripManagedFields, as
 // many operators set): the object is read through the API reader (the
@@ -29,15 +51,16 @@ import (
 // (the apply would get a 409: Retry re-reads) and lends its managedFields
 // without the lock, where ownership is the server's present one anyway. A
 // read without managedFields leaves the base as it was, and owners says so.
-func (p *Patcher[T]) ensureManagedFields(ctx context.Context) error {
-	if len(p.base.GetManagedFields()) > 0 || (p.opts.mode == WriteApplyWithoutLock && p.pending == nil) {
+func (a *applier[T]) ensureManagedFields(ctx context.Context) error {
+	p := a.p
+	if len(p.base.GetManagedFields()) > 0 || (!a.locked && a.pending == nil) {
 		return nil // the no-lock apply reads the object anyway (applyunlocked.go)
 	}
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return err
 	}
-	if fresh.GetResourceVersion() != p.base.GetResourceVersion() && p.opts.mode != WriteApplyWithoutLock {
+	if fresh.GetResourceVersion() != p.base.GetResourceVersion() && a.locked {
 		return p.conflict(fmt.Sprintf("the object came without metadata.managedFields and has changed since it was read "+
 			"(resourceVersion %s, now %s)", p.base.GetResourceVersion(), fresh.GetResourceVersion()))
 	}
@@ -46,12 +69,13 @@ func (p *Patcher[T]) ensureManagedFields(ctx context.Context) error {
 }
 
 // owners decodes the base's managedFields.
-func (p *Patcher[T]) owners() (apply.Owners, error) { return p.ownersIn(p.base) }
+func (a *applier[T]) owners() (apply.Owners, error) { return a.ownersIn(a.p.base) }
 
 // ownersIn decodes obj's managedFields. An object without any was read
 // through something that strips them (a cache transform): without them an
 // apply would drop every field this manager owns and did not change.
-func (p *Patcher[T]) ownersIn(obj T) (apply.Owners, error) {
+func (a *applier[T]) ownersIn(obj T) (apply.Owners, error) {
+	p := a.p
 	mfs := obj.GetManagedFields()
 	if len(mfs) == 0 {
 		return apply.Owners{}, fmt.Errorf("statuspatch: %s: apply mode needs the object's metadata.managedFields to know which status fields "+
@@ -66,15 +90,19 @@ func (p *Patcher[T]) ownersIn(obj T) (apply.Owners, error) {
 	return own, nil
 }
 
-// applyWrite is the mutation route's apply: the fields this manager owns
-// and the fields changed since the base, with their in-memory values. cur
-// is the status as JSON, or nil. Without the lock it is built on a fresh
-// read (applyunlocked.go).
-func (p *Patcher[T]) applyWrite(ctx context.Context, cur []byte) (*sentWrite[T], error) {
-	if p.opts.mode == WriteApplyWithoutLock {
-		return p.unlockedApplyWrite(ctx)
+// write is the mutation route's apply: the fields this manager owns and
+// the fields changed since the base, with their in-memory values. cur is
+// the status as JSON, or nil. Without the lock it is built on a fresh read
+// (applyunlocked.go).
+func (a *applier[T]) write(ctx context.Context, cur []byte) (*sentWrite[T], error) {
+	if err := a.ensureManagedFields(ctx); err != nil {
+		return nil, err
 	}
-	own, err := p.owners()
+	if !a.locked {
+		return a.unlockedWrite(ctx)
+	}
+	p := a.p
+	own, err := a.owners()
 	if err != nil {
 		return nil, err
 	}
@@ -87,22 +115,22 @@ func (p *Patcher[T]) applyWrite(ctx context.Context, cur []byte) (*sentWrite[T],
 	if err != nil {
 		return nil, err
 	}
-	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(p.base.GetManagedFields())}
+	b := &apply.Fields{Own: own, Keys: a.keys, SetLists: apply.SetLists(p.base.GetManagedFields())}
 	baseMap := decodeStatus(base)
-	return p.buildApply(b, decodeStatus(cur), baseMap)
+	return a.build(b, decodeStatus(cur), baseMap)
 }
 
-// buildApply is the apply of the status cur over base (decoded JSON).
-func (p *Patcher[T]) buildApply(b *apply.Fields, cur, base map[string]any) (*sentWrite[T], error) {
+// build is the apply of the status cur over base (decoded JSON).
+func (a *applier[T]) build(b *apply.Fields, cur, base map[string]any) (*sentWrite[T], error) {
 	status := b.Status(cur, base)
-	if err := p.keyedError(b, ""); err != nil {
+	if err := a.keyedError(b, ""); err != nil {
 		return nil, err
 	}
 	if len(b.Blocked) > 0 {
 		slices.Sort(b.Blocked)
-		return nil, &ApplyCannotRemoveError{Object: p.id(), Fields: b.Blocked}
+		return nil, &ApplyCannotRemoveError{Object: a.p.id(), Fields: b.Blocked}
 	}
-	w, err := p.applyBody(status)
+	w, err := a.body(status)
 	if w != nil {
 		w.unowned = b.Unowned
 	}
@@ -126,9 +154,10 @@ var (
 	decodeObject = settle.Decode
 )
 
-// applyBody is the apply request for status: the object's identity, the
+// body is the apply request for status: the object's identity, the
 // base's resourceVersion unless WithApplyWithoutLock, and status.
-func (p *Patcher[T]) applyBody(status map[string]any) (*sentWrite[T], error) {
+func (a *applier[T]) body(status map[string]any) (*sentWrite[T], error) {
+	p := a.p
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: %s: the apply needs the object's apiVersion and kind: %w", p.id(), err)
@@ -137,7 +166,7 @@ func (p *Patcher[T]) applyBody(status map[string]any) (*sentWrite[T], error) {
 	if ns := p.obj.GetNamespace(); ns != "" {
 		md["namespace"] = ns
 	}
-	if p.opts.mode == WriteApply {
+	if a.locked {
 		rv := p.base.GetResourceVersion()
 		if rv == "" {
 			return nil, fmt.Errorf("statuspatch: %s: object has no resourceVersion: it was not read from the API server", p.id())
@@ -152,26 +181,14 @@ func (p *Patcher[T]) applyBody(status map[string]any) (*sentWrite[T], error) {
 	return &sentWrite[T]{base: p.base, patchType: types.ApplyPatchType, body: body, applied: status}, nil
 }
 
-// claim is claimWrite for a status write; without the lock a newer
-// version seen here is no reason to refuse.
-func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
-	if p.opts.mode != WriteApplyWithoutLock {
-		return p.claimWrite(ctx, "status")
-	}
-	release, err := p.record().Acquire(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
-	}
-	return release, nil
-}
-
 // keyedError is the refusal of list items the server would refuse: items
 // without their keys, or two items with one key or value (two conditions
 // of one type are ErrInvalidCondition). what prefixes the message.
-func (p *Patcher[T]) keyedError(b *apply.Fields, what string) error {
+func (a *applier[T]) keyedError(b *apply.Fields, what string) error {
+	p := a.p
 	var conds, others []string
 	for _, d := range b.Dups {
-		if p.conditionPaths[d.List] {
+		if a.conditionPaths[d.List] {
 			conds = append(conds, d.Item+": Duplicate value: two conditions of one type")
 		} else {
 			others = append(others, d.Item)

@@ -90,8 +90,8 @@ func WithListMapKeys(path string, keys ...string) Option {
 	})
 }
 
-// checkApply is the construction-time check of the apply options.
-func (p *Patcher[T]) checkApply() error {
+// checkListMapKeys is the construction-time check of WithListMapKeys.
+func (p *Patcher[T]) checkListMapKeys() error {
 	for path, keys := range p.opts.listMapKeys {
 		if path != "status" && !strings.HasPrefix(path, "status.") || strings.Contains(path, "..") || strings.HasSuffix(path, ".") {
 			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q): the path must be dotted JSON names from the object, such as \"status.conditions\": %w", p.id(), path, ErrInvalidInput)
@@ -100,30 +100,32 @@ func (p *Patcher[T]) checkApply() error {
 			return fmt.Errorf("statuspatch: %s: WithListMapKeys(%q, %q): give the list's +listMapKey fields, none empty: %w", p.id(), path, keys, ErrInvalidInput)
 		}
 	}
+	return nil
+}
+
+// newApplier is apply mode's writer for p, checked at construction; nil in
+// merge mode.
+func newApplier[T client.Object](p *Patcher[T]) (*applier[T], error) {
 	switch p.opts.mode {
 	case WriteMergePatch:
-		return nil
+		return nil, nil
 	case WriteApply, WriteApplyWithoutLock:
 	default:
-		return fmt.Errorf("statuspatch: %s: WithWriteMode(%v): give WriteMergePatch, WriteApply or WriteApplyWithoutLock: %w", p.id(), p.opts.mode, ErrInvalidInput)
+		return nil, fmt.Errorf("statuspatch: %s: WithWriteMode(%v): give WriteMergePatch, WriteApply or WriteApplyWithoutLock: %w", p.id(), p.opts.mode, ErrInvalidInput)
 	}
 	if p.opts.fieldOwner == "" {
-		return fmt.Errorf("statuspatch: %s: apply mode needs a field manager: add WithFieldOwner(\"your-controller\") "+
+		return nil, fmt.Errorf("statuspatch: %s: apply mode needs a field manager: add WithFieldOwner(\"your-controller\") "+
 			"(to the manager's defaults, ForManager, or this patcher): %w", p.id(), ErrInvalidInput)
 	}
 	conds := map[string][]string{}
 	apply.ConditionLists(reflect.TypeOf(p.status(p.obj)), "status", conds)
-	p.applyKeys = maps.Clone(conds)
-	maps.Copy(p.applyKeys, p.opts.listMapKeys)
-	p.conditionPaths = map[string]bool{}
+	a := &applier[T]{p: p, locked: p.opts.mode == WriteApply, keys: maps.Clone(conds), conditionPaths: map[string]bool{}}
+	maps.Copy(a.keys, p.opts.listMapKeys)
 	for path := range conds {
-		p.conditionPaths[path] = slices.Equal(p.applyKeys[path], []string{"type"})
+		a.conditionPaths[path] = slices.Equal(a.keys[path], []string{"type"})
 	}
-	return nil
+	return a, nil
 }
-
-// applying reports whether Flush writes a server-side apply.
-func (p *Patcher[T]) applying() bool { return p.opts.mode != WriteMergePatch }
 
 // writeOptions are the options of a status write of patchType.
 func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourcePatchOption {

@@ -44,19 +44,21 @@ func (p *Patcher[T]) ApplyStatus(status any) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	m, err := p.applyStatusValue(status)
+	if p.ap == nil {
+		return fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithWriteMode(WriteApply) (or WriteApplyWithoutLock): %w", p.id(), ErrInvalidInput)
+	}
+	m, err := p.ap.statusValue(status)
 	if err != nil {
-		p.pending = &pendingApply{err: err}
+		p.ap.pending = &pendingApply{err: err}
 		return err
 	}
-	p.pending = &pendingApply{status: m}
+	p.ap.pending = &pendingApply{status: m}
 	return nil
 }
 
-func (p *Patcher[T]) applyStatusValue(status any) (map[string]any, error) {
-	if !p.applying() {
-		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithWriteMode(WriteApply) (or WriteApplyWithoutLock): %w", p.id(), ErrInvalidInput)
-	}
+// statusValue is the status given to ApplyStatus, as decoded JSON.
+func (a *applier[T]) statusValue(status any) (map[string]any, error) {
+	p := a.p
 	if isNil(status) {
 		return nil, fmt.Errorf("statuspatch: %s: ApplyStatus with a nil status: %w", p.id(), ErrInvalidInput)
 	}
@@ -76,11 +78,11 @@ func (p *Patcher[T]) applyStatusValue(status any) (map[string]any, error) {
 	return apply.WithoutNulls(m).(map[string]any), nil
 }
 
-// flushApplyStatus is Flush of the status given to ApplyStatus.
-func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) {
-	pa := p.pending
+// flushPending is Flush of the status given to ApplyStatus.
+func (a *applier[T]) flushPending(ctx context.Context) (flushResult, error) {
+	p, pa := a.p, a.pending
 	if pa.err != nil {
-		p.pending = nil
+		a.pending = nil
 		return resultError, pa.err
 	}
 	fields, err := p.changedStatusFields()
@@ -91,15 +93,15 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 		return resultError, fmt.Errorf("statuspatch: %s: both ApplyStatus and in-memory status changes (%s) in one Flush: "+
 			"give every change to ApplyStatus, or flush the in-memory changes first; nothing was sent: %w", p.id(), strings.Join(fields, ", "), ErrInvalidInput)
 	}
-	if err := p.ensureManagedFields(ctx); err != nil {
+	if err := a.ensureManagedFields(ctx); err != nil {
 		return resultOf(err), err
 	}
-	_, _, noop, err := p.pendingStatus()
+	_, _, noop, err := a.pendingStatus()
 	if err != nil {
 		return resultError, err
 	}
 	if noop {
-		p.pending = nil
+		a.pending = nil
 		return resultNoop, nil
 	}
 	if err := p.beforeWrite(ctx); err != nil {
@@ -107,14 +109,14 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 	}
 	// The base may have moved (syncBase), read through a reader that
 	// strips managedFields.
-	if err := p.ensureManagedFields(ctx); err != nil {
+	if err := a.ensureManagedFields(ctx); err != nil {
 		return resultOf(err), err
 	}
-	status, _, _, err := p.pendingStatus()
+	status, _, _, err := a.pendingStatus()
 	if err != nil {
 		return resultError, err
 	}
-	w, err := p.applyBody(status)
+	w, err := a.body(status)
 	if err != nil {
 		return resultError, err
 	}
@@ -123,8 +125,9 @@ func (p *Patcher[T]) flushApplyStatus(ctx context.Context) (flushResult, error) 
 
 // pendingStatus is the pending status with its conditions completed from
 // the base, and whether applying it would change nothing.
-func (p *Patcher[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error) {
-	own, err := p.owners()
+func (a *applier[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error) {
+	p := a.p
+	own, err := a.owners()
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -133,35 +136,35 @@ func (p *Patcher[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error
 		return nil, nil, false, err
 	}
 	baseMap := decodeStatus(base)
-	status := runtime.DeepCopyJSON(p.pending.status)
+	status := runtime.DeepCopyJSON(a.pending.status)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 	var changed []apply.ChangedCondition
-	apply.Conditions{Keys: p.applyKeys, Paths: p.conditionPaths, Generation: p.base.GetGeneration(), Now: now}.
+	apply.Conditions{Keys: a.keys, Paths: a.conditionPaths, Generation: p.base.GetGeneration(), Now: now}.
 		Complete("status", status, baseMap, &changed)
 	var problems []string
 	for _, c := range changed {
 		problems = append(problems, appliedConditionProblems(c.Dotted, c.Cond)...)
 	}
-	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(p.base.GetManagedFields())}
+	b := &apply.Fields{Own: own, Keys: a.keys, SetLists: apply.SetLists(p.base.GetManagedFields())}
 	given := b.FieldSet(status)
-	if err := p.keyedError(b, "ApplyStatus: "); err != nil {
+	if err := a.keyedError(b, "ApplyStatus: "); err != nil {
 		return nil, nil, false, err
 	}
 	if len(problems) > 0 {
 		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
-	misses := apply.Stored(status, baseMap, nil, p.applyKeys, b.SetLists)
+	misses := apply.Stored(status, baseMap, nil, a.keys, b.SetLists)
 	return status, b, len(misses) == 0 && given.Equals(own.Mine), nil
 }
 
 // pendingChanges is HasChanges for a pending ApplyStatus.
-func (p *Patcher[T]) pendingChanges() bool {
-	if p.pending.err != nil {
+func (a *applier[T]) pendingChanges() bool {
+	if a.pending.err != nil {
 		return true
 	}
 	// Without managedFields (a stripping cache) it cannot tell: Flush
 	// reads them, or says why it cannot.
-	_, _, noop, err := p.pendingStatus()
+	_, _, noop, err := a.pendingStatus()
 	return err != nil || !noop
 }
 

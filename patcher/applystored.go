@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 )
 
@@ -16,12 +14,10 @@ import (
 // whether it landed (landed.go). Only the fields of the apply are
 // compared: the others are other managers' or defaults.
 
-// afterWrite takes a successful write's response.
-func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
-	if w.patchType != types.ApplyPatchType {
-		return p.applied(ctx, scratch, w.cur)
-	}
-	p.pending = nil
+// stored takes a successful apply's response (merge.go's writer).
+func (a *applier[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
+	p := a.p
+	a.pending = nil
 	p.wrote(scratch)
 	p.replaceObject(scratch)
 	p.setBase(p.obj)
@@ -29,7 +25,7 @@ func (p *Patcher[T]) afterWrite(ctx context.Context, scratch T, w *sentWrite[T])
 	if err != nil {
 		return resultApplied, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)
 	}
-	ds := divergences(apply.Stored(w.applied, decodeStatus(stored), w.unowned, p.applyKeys, apply.SetLists(p.obj.GetManagedFields())))
+	ds := divergences(apply.Stored(w.applied, decodeStatus(stored), w.unowned, a.keys, apply.SetLists(p.obj.GetManagedFields())))
 	if len(ds) == 0 {
 		return resultApplied, nil
 	}

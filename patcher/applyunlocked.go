@@ -17,9 +17,10 @@ import (
 // server holds now. The fields this manager owns and the decision did not
 // change go in with the server's values, never the stale base's.
 
-// unlockedApplyWrite is applyWrite without the lock: the decision (cur
-// against the base) rebased onto a fresh read.
-func (p *Patcher[T]) unlockedApplyWrite(ctx context.Context) (*sentWrite[T], error) {
+// unlockedWrite is write without the lock: the decision (the status in
+// memory against the base) rebased onto a fresh read.
+func (a *applier[T]) unlockedWrite(ctx context.Context) (*sentWrite[T], error) {
+	p := a.p
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return nil, err
@@ -27,7 +28,7 @@ func (p *Patcher[T]) unlockedApplyWrite(ctx context.Context) (*sentWrite[T], err
 	if len(fresh.GetManagedFields()) == 0 {
 		fresh.SetManagedFields(p.base.GetManagedFields())
 	}
-	own, err := p.ownersIn(fresh)
+	own, err := a.ownersIn(fresh)
 	if err != nil {
 		return nil, err
 	}
@@ -43,11 +44,11 @@ func (p *Patcher[T]) unlockedApplyWrite(ctx context.Context) (*sentWrite[T], err
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: %s: marshal status as read again: %w", p.id(), err)
 	}
-	b := &apply.Fields{Own: own, Keys: p.applyKeys, SetLists: apply.SetLists(fresh.GetManagedFields())}
+	b := &apply.Fields{Own: own, Keys: a.keys, SetLists: apply.SetLists(fresh.GetManagedFields())}
 	freshStatus := decodeStatus(now)
 	rebased, _ := b.Rebase(decodeStatus(cur), decodeStatus(base), freshStatus).(map[string]any)
 	if rebased == nil {
 		rebased = map[string]any{}
 	}
-	return p.buildApply(b, rebased, freshStatus)
+	return a.build(b, rebased, freshStatus)
 }

@@ -46,7 +46,7 @@ func (p *Patcher[T]) setFinalizer(ctx context.Context, finalizer string, present
 	if err := ctxError(ctx); err != nil {
 		return false, fmt.Errorf("statuspatch: %s: finalizer %s: %w", p.id(), finalizer, err)
 	}
-	if err := p.syncBase(ctx); err != nil {
+	if err := p.syncBase(ctx, false); err != nil {
 		return false, err
 	}
 	if err := p.staleError(); err != nil {

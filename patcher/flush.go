@@ -5,15 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/statuspatch/statuspatch/patcher/internal/diff"
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
@@ -51,8 +48,8 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if p.gone {
 		return resultError, p.notFound("the last finalizer was removed from the deleting object")
 	}
-	if p.pending != nil {
-		return p.flushApplyStatus(ctx)
+	if p.ap.hasPending() {
+		return p.ap.flushPending(ctx)
 	}
 	// The no-op check comes first: nothing to write means no request at all,
 	// not even the re-read of syncBase.
@@ -69,15 +66,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if problems := guard.InvalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
 		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
-	var w *sentWrite[T]
-	if p.applying() {
-		if err := p.ensureManagedFields(ctx); err != nil {
-			return resultOf(err), err
-		}
-		w, err = p.applyWrite(ctx, cur)
-	} else {
-		w, err = p.mergeWrite(ctx, cur)
-	}
+	w, err := p.writer.write(ctx, cur)
 	if err != nil {
 		return resultOf(err), err
 	}
@@ -95,22 +84,13 @@ func (p *Patcher[T]) beforeWrite(ctx context.Context) error {
 	// Only a write can drop changes, so only a write pays for the check.
 	// It comes before the re-base: a re-base Conflict makes Retry replace
 	// the object, and an unsaved change would go with it.
-	if err := p.syncBaseChecked(ctx); err != nil {
+	if err := p.syncBase(ctx, true); err != nil {
 		return err
 	}
 	if fields := p.nonStatusChanges(p.base); len(fields) > 0 {
 		return &NonStatusChangeError{Object: p.id(), Fields: fields}
 	}
 	return nil
-}
-
-// mergeWrite is merge mode's write of the status cur (JSON, or nil).
-func (p *Patcher[T]) mergeWrite(ctx context.Context, cur []byte) (*sentWrite[T], error) {
-	patchType, body, err := p.writeBody(ctx, cur)
-	if err != nil {
-		return nil, err
-	}
-	return &sentWrite[T]{base: p.base, patchType: patchType, body: body, cur: cur}, nil
 }
 
 // send sends the status write w and takes its outcome.
@@ -133,31 +113,7 @@ func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, er
 		}
 		return p.writeFailed(ctx, w, err, count.sends())
 	}
-	return p.afterWrite(ctx, scratch, w)
-}
-
-// applied takes a successful write's response (scratch) into the object
-// and the base, and reports a divergence from what was sent (cur, the
-// status as JSON, or nil).
-func (p *Patcher[T]) applied(ctx context.Context, scratch T, cur []byte) (flushResult, error) {
-	// What the server stored equals what was written in the common case; a
-	// DeepEqual settles that without marshalling.
-	p.wrote(scratch)
-	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
-	var sentErr error
-	if !same {
-		cur, sentErr = p.sentStatus(cur)
-	}
-	p.replaceObject(scratch)
-	p.setBase(p.obj)
-	if same || sentErr != nil {
-		return resultApplied, sentErr
-	}
-	ds, err := p.divergence(cur)
-	if err != nil || len(ds) == 0 {
-		return resultApplied, err
-	}
-	return resultApplied, p.reportDivergence(ctx, ds)
+	return p.writer.stored(ctx, scratch, w)
 }
 
 // syncBase handles a write the caller made on the same object behind the
@@ -171,7 +127,11 @@ func (p *Patcher[T]) applied(ctx context.Context, scratch T, cur []byte) (flushR
 // writer came after the caller's write, an older one is a lagging cache,
 // and a different status means another writer wrote status. A stale cached
 // read is never taken for the server's state.
-func (p *Patcher[T]) syncBase(ctx context.Context) error {
+//
+// For a write (unsaved), before the re-base, which may be a Conflict, it
+// returns ErrNonStatusChange when the object holds a change outside status
+// that the caller's own write did not persist (unsaved.go).
+func (p *Patcher[T]) syncBase(ctx context.Context, unsaved bool) error {
 	if p.obj.GetResourceVersion() == p.base.GetResourceVersion() {
 		return nil
 	}
@@ -179,22 +139,10 @@ func (p *Patcher[T]) syncBase(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return p.syncBaseTo(fresh)
-}
-
-// syncBaseChecked is syncBase for a write: before the re-base, which may be
-// a Conflict, it returns ErrNonStatusChange when the object holds a change
-// outside status that the caller's own write did not persist (unsaved.go).
-func (p *Patcher[T]) syncBaseChecked(ctx context.Context) error {
-	if p.obj.GetResourceVersion() == p.base.GetResourceVersion() {
-		return nil
-	}
-	fresh, err := p.read(ctx)
-	if err != nil {
-		return err
-	}
-	if fields := p.unsavedAfterOwnWrite(ctx, fresh); len(fields) > 0 {
-		return &NonStatusChangeError{Object: p.id(), Fields: fields}
+	if unsaved {
+		if fields := p.unsavedAfterOwnWrite(ctx, fresh); len(fields) > 0 {
+			return &NonStatusChangeError{Object: p.id(), Fields: fields}
+		}
 	}
 	return p.syncBaseTo(fresh)
 }
@@ -230,38 +178,4 @@ func (p *Patcher[T]) subResourcePatchOptions() []client.SubResourcePatchOption {
 		return nil
 	}
 	return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner)}
-}
-
-// writeBody is the status write Flush sends: the generated diff's merge
-// patch (cur is nil: it never carries null), or the reflection path's
-// write, a merge patch or, when a null must be stored, a JSON Patch.
-func (p *Patcher[T]) writeBody(ctx context.Context, cur []byte) (types.PatchType, []byte, error) {
-	rv := p.base.GetResourceVersion()
-	if cur == nil {
-		patch, err := p.statusPatch(cur)
-		if err != nil {
-			return "", nil, err
-		}
-		body, err := diff.PatchBody(rv, patch)
-		if err != nil {
-			return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
-		}
-		return types.MergePatchType, body, nil
-	}
-	base, err := p.baseStatus()
-	if err != nil {
-		return "", nil, err
-	}
-	var readErr error // the re-read's, already naming the object
-	patchType, body, err := diff.StatusWrite(rv, base, cur, p.baseStatusZero(), func() (present bool, err error) {
-		present, readErr = p.serverHasStatus(ctx)
-		return present, readErr
-	})
-	if readErr != nil {
-		return "", nil, readErr
-	}
-	if err != nil {
-		return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
-	}
-	return patchType, body, nil
 }

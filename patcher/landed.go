@@ -208,7 +208,7 @@ func (p *Patcher[T]) landedAs(fresh T) {
 	p.replaceObject(fresh)
 	p.setBase(p.obj)
 	p.fresh = freshness{}
-	p.pending = nil
+	p.ap.drop()
 }
 
 // settleAfterConflict is Retry's settle of a write that got a Conflict

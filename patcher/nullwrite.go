@@ -13,7 +13,8 @@ import (
 // status object. The read must be at the base's resourceVersion: at any
 // other, a write from the base would conflict (or the reader lags), so that
 // is a Conflict, and Retry re-reads.
-func (p *Patcher[T]) serverHasStatus(ctx context.Context) (bool, error) {
+func (m merger[T]) serverHasStatus(ctx context.Context) (bool, error) {
+	p := m.p
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
 		return false, fmt.Errorf("statuspatch: %s: %w", p.id(), err)

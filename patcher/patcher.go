@@ -44,10 +44,10 @@ type Patcher[T client.Object] struct {
 	fieldDiff      fieldDiffState[T] // the generated status diff (WithFieldDiff), if any
 	gone           bool              // the last finalizer of a deleting object was removed
 
-	// Apply mode (apply.go, applymode.go, applystatus.go).
-	applyKeys      map[string][]string // list-map keys by dotted path
-	conditionPaths map[string]bool     // the []metav1.Condition lists
-	pending        *pendingApply       // the status given to ApplyStatus
+	// How Flush writes: merge mode's merger (flush.go) or apply mode's
+	// applier (apply.go), which also keeps apply mode's state.
+	writer writer[T]
+	ap     *applier[T] // nil in merge mode
 
 	// Settling a write whose answer did not say (landed.go).
 	deferSettle bool          // Retry settles a Conflict itself, after its backoff
@@ -102,8 +102,15 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	if p.err = p.checkOwnedConditions(); p.err != nil {
 		return p
 	}
-	if p.err = p.checkApply(); p.err != nil {
+	if p.err = p.checkListMapKeys(); p.err != nil {
 		return p
+	}
+	if p.ap, p.err = newApplier(p); p.err != nil {
+		return p
+	}
+	p.writer = merger[T]{p}
+	if p.ap != nil {
+		p.writer = p.ap
 	}
 	p.setBase(obj)
 	// New cannot know when the caller's read began, so it never calls the
@@ -174,8 +181,8 @@ func (p *Patcher[T]) HasChanges() bool {
 	if p.Err() != nil {
 		return false
 	}
-	if p.pending != nil {
-		return p.pendingChanges()
+	if p.ap.hasPending() {
+		return p.ap.pendingChanges()
 	}
 	changed, _, err := p.statusChange()
 	return err == nil && changed

@@ -69,3 +69,16 @@ func (p *Patcher[T]) wrote(written T) {
 	answers.Add(written.GetUID(), written.GetResourceVersion())
 	p.fresh = freshness{}
 }
+
+// claim is claimWrite for a status write; without the lock a newer
+// version seen here is no reason to refuse.
+func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
+	if p.ap == nil || p.ap.locked {
+		return p.claimWrite(ctx, "status")
+	}
+	release, err := p.record().Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
+	}
+	return release, nil
+}

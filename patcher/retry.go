@@ -53,12 +53,12 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	if p.gone {
 		return p.notFound("the last finalizer was removed from the deleting object")
 	}
-	if p.pending != nil {
+	if p.ap.hasPending() {
 		return &PendingChangesError{Object: p.id(), Fields: []string{"the status given to ApplyStatus"}}
 	}
 	// An ApplyStatus made in one attempt is that attempt's: never sent by
 	// a later one, nor by a Flush after Retry.
-	defer func() { p.pending = nil }()
+	defer p.ap.drop()
 	fields, err := p.changedStatusFields()
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	if len(fields) > 0 && p.obj.GetResourceVersion() != p.base.GetResourceVersion() {
 		// The caller wrote the object itself and the status it got back may
 		// differ from the base: a Conflict when it does, not pending changes.
-		if err := p.syncBase(ctx); err != nil {
+		if err := p.syncBase(ctx, false); err != nil {
 			return err
 		}
 	}
@@ -82,7 +82,7 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	for {
 		attempts++
 		before := p.obj.DeepCopyObject().(T)
-		p.pending = nil
+		p.ap.drop()
 		if err := p.runMutate(mutate, before); err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err
 	scratch := p.newObject()
 	serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...)
 	if serr == nil {
-		a.res, err = p.afterWrite(ctx, scratch, w)
+		a.res, err = p.writer.stored(ctx, scratch, w)
 		return false, false, err
 	}
 	//nolint:errorlint // the first attempt's error is context only: the resend's error decides what the caller sees

@@ -28,7 +28,7 @@ func (p *Patcher[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	switch w.patchType {
 	case types.ApplyPatchType:
 		sw.Writer.Operation = metav1.ManagedFieldsOperationApply
-		sw.FromApply(w.applied, p.applyKeys, apply.SetLists(w.base.GetManagedFields()))
+		sw.FromApply(w.applied, p.ap.keys, apply.SetLists(w.base.GetManagedFields()))
 	case types.JSONPatchType:
 		err = sw.FromJSONPatch(w.body)
 	default:

@@ -1,0 +1,93 @@
+package patcher
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/diff"
+)
+
+// writer is how Flush writes the status: merge mode's JSON merge patch
+// (merger) or apply mode's server-side apply (applier, apply.go).
+type writer[T client.Object] interface {
+	// write is the write of the status in memory, cur (JSON, or nil).
+	write(ctx context.Context, cur []byte) (*sentWrite[T], error)
+	// stored takes the response of w's successful write, scratch, into
+	// the object and the base.
+	stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error)
+}
+
+// merger is merge mode's writer.
+type merger[T client.Object] struct{ p *Patcher[T] }
+
+func (m merger[T]) write(ctx context.Context, cur []byte) (*sentWrite[T], error) {
+	p := m.p
+	patchType, body, err := m.body(ctx, cur)
+	if err != nil {
+		return nil, err
+	}
+	return &sentWrite[T]{base: p.base, patchType: patchType, body: body, cur: cur}, nil
+}
+
+// stored also reports a divergence from what was sent (w.cur, the status
+// as JSON, or nil).
+func (m merger[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
+	p, cur := m.p, w.cur
+	// What the server stored equals what was written in the common case; a
+	// DeepEqual settles that without marshalling.
+	p.wrote(scratch)
+	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
+	var sentErr error
+	if !same {
+		cur, sentErr = p.sentStatus(cur)
+	}
+	p.replaceObject(scratch)
+	p.setBase(p.obj)
+	if same || sentErr != nil {
+		return resultApplied, sentErr
+	}
+	ds, err := p.divergence(cur)
+	if err != nil || len(ds) == 0 {
+		return resultApplied, err
+	}
+	return resultApplied, p.reportDivergence(ctx, ds)
+}
+
+// body is the status write Flush sends: the generated diff's merge patch
+// (cur is nil: it never carries null), or the reflection path's write, a
+// merge patch or, when a null must be stored, a JSON Patch.
+func (m merger[T]) body(ctx context.Context, cur []byte) (types.PatchType, []byte, error) {
+	p := m.p
+	rv := p.base.GetResourceVersion()
+	if cur == nil {
+		patch, err := p.statusPatch(cur)
+		if err != nil {
+			return "", nil, err
+		}
+		body, err := diff.PatchBody(rv, patch)
+		if err != nil {
+			return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
+		}
+		return types.MergePatchType, body, nil
+	}
+	base, err := p.baseStatus()
+	if err != nil {
+		return "", nil, err
+	}
+	var readErr error // the re-read's, already naming the object
+	patchType, body, err := diff.StatusWrite(rv, base, cur, p.baseStatusZero(), func() (present bool, err error) {
+		present, readErr = m.serverHasStatus(ctx)
+		return present, readErr
+	})
+	if readErr != nil {
+		return "", nil, readErr
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("statuspatch: %s: %w", p.id(), err)
+	}
+	return patchType, body, nil
+}
