@@ -44,7 +44,7 @@ func (p *Patcher[T]) Flush(ctx context.Context) error {
 }
 
 func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
-	p.sent = nil
+	p.settler.sent = nil
 	if p.gone {
 		return resultError, p.notFound("the last finalizer was removed from the deleting object")
 	}
@@ -111,7 +111,7 @@ func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, er
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())
 		}
-		return p.writeFailed(ctx, w, err, count.sends())
+		return p.settler.writeFailed(ctx, w, err, count.sends())
 	}
 	return p.writer.stored(ctx, scratch, w)
 }

@@ -44,13 +44,14 @@ import (
 // base, up to fresh (a read past it, or the base after a 409). The error
 // says why the history cannot be read. A deletion is returned as a version
 // without a UID.
-func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], fresh T) (T, error) {
+func (st *settler[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], fresh T) (T, error) {
+	p := st.p
 	var zero T
 	baseRV, freshRV := w.base.GetResourceVersion(), fresh.GetResourceVersion()
 	if p.opts.watcher == nil && history.Next(baseRV, freshRV, wire.CompareResourceVersions) {
 		return fresh, nil // no version lies between the base and the read
 	}
-	src, err := p.historySource()
+	src, err := st.historySource()
 	if err != nil {
 		return zero, err
 	}
@@ -61,13 +62,14 @@ func (p *Patcher[T]) firstWriteAfterBase(ctx context.Context, w *sentWrite[T], f
 	if d.IsRead {
 		return fresh, nil
 	}
-	return p.fromDoc(d)
+	return st.fromDoc(d)
 }
 
 // historySource is where this patcher reads the object's history: its
 // watcher; without one the client, or else the API reader, when it can
 // watch; and lists through the API reader (or the client).
-func (p *Patcher[T]) historySource() (history.Source, error) {
+func (st *settler[T]) historySource() (history.Source, error) {
+	p := st.p
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
 		return history.Source{}, err
@@ -84,7 +86,8 @@ func (p *Patcher[T]) historySource() (history.Source, error) {
 
 // fromDoc decodes a version of the object read from its history into a
 // new T; a deletion has no UID.
-func (p *Patcher[T]) fromDoc(d history.Doc) (T, error) {
+func (st *settler[T]) fromDoc(d history.Doc) (T, error) {
+	p := st.p
 	obj := p.newObject()
 	if d.JSON != nil {
 		if err := json.Unmarshal(d.JSON, obj); err != nil {
@@ -102,8 +105,9 @@ func (p *Patcher[T]) fromDoc(d history.Doc) (T, error) {
 // the base (not stored yet, or, after a 409, a reader that lags), else a
 // decision. The error matches ErrWriteOutcomeUnknown: the history could
 // not be read.
-func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err error) (settle.Decision, bool, error) {
-	sw, cerr := p.settleWrite(w)
+func (st *settler[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err error) (settle.Decision, bool, error) {
+	p := st.p
+	sw, cerr := st.settleWrite(w)
 	if cerr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: cerr.Error()}, false, nil
 	}
@@ -113,11 +117,11 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 	}
 	sit := settle.Situation{Conflict: apierrors.IsConflict(err), Watcher: p.opts.watcher != nil,
 		Unlocked: w.patchType == types.ApplyPatchType && p.opts.mode == WriteApplyWithoutLock}
-	d, notYet, derr := settle.Decide(ctx, sw, fv, sit, settleSources[T]{p: p, w: w, fresh: fresh})
+	d, notYet, derr := settle.Decide(ctx, sw, fv, sit, settleSources[T]{st: st, w: w, fresh: fresh})
 	var herr *settle.ErrHistory
 	switch {
 	case errors.As(derr, &herr):
-		return d, false, p.historyUnreadable(ctx, w, fresh, err, herr.Err)
+		return d, false, st.historyUnreadable(ctx, w, fresh, err, herr.Err)
 	case derr != nil:
 		return d, false, derr
 	case !notYet && d.Outcome == settle.Landed:
@@ -130,15 +134,15 @@ func (p *Patcher[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err e
 // settleSources are the server's evidence settle.Decide asks for, read
 // for the write w after the read fresh.
 type settleSources[T client.Object] struct {
-	p     *Patcher[T]
+	st    *settler[T]
 	w     *sentWrite[T]
 	fresh T
 }
 
-func (s settleSources[T]) Manager(ctx context.Context) string { return s.p.ownManager(ctx) }
+func (s settleSources[T]) Manager(ctx context.Context) string { return s.st.ownManager(ctx) }
 
 func (s settleSources[T]) First(ctx context.Context, _ string) (settle.Version, error) {
-	first, err := s.p.firstWriteAfterBase(ctx, s.w, s.fresh)
+	first, err := s.st.firstWriteAfterBase(ctx, s.w, s.fresh)
 	if err != nil {
 		return settle.Version{}, err
 	}
@@ -147,10 +151,12 @@ func (s settleSources[T]) First(ctx context.Context, _ string) (settle.Version, 
 
 func (s settleSources[T]) Answered(uid, rv string) bool { return answers.Has(types.UID(uid), rv) }
 
-func (s settleSources[T]) Schema(ctx context.Context) *settle.Schema { return s.p.crdSchema(ctx) }
+func (s settleSources[T]) Schema(ctx context.Context) *settle.Schema {
+	return s.st.crdSchema(ctx)
+}
 
 func (s settleSources[T]) Base(ctx context.Context) (settle.Version, bool) {
-	server, ok := s.p.readExact(ctx, s.w.base.GetResourceVersion())
+	server, ok := s.st.readExact(ctx, s.w.base.GetResourceVersion())
 	if !ok {
 		return settle.Version{}, false
 	}
@@ -160,7 +166,8 @@ func (s settleSources[T]) Base(ctx context.Context) (settle.Version, bool) {
 
 // historyUnreadable is the error of a write (which got err) whose history
 // could not be read (herr).
-func (p *Patcher[T]) historyUnreadable(ctx context.Context, w *sentWrite[T], fresh T, err, herr error) error {
+func (st *settler[T]) historyUnreadable(ctx context.Context, w *sentWrite[T], fresh T, err, herr error) error {
+	p := st.p
 	if cerr := ctxError(ctx); cerr != nil {
 		return &WriteOutcomeUnknownError{Object: p.id(),
 			Why: fmt.Sprintf("the context ended before the object's history could be read (the write got: %v)", err), Cause: cerr}
@@ -168,13 +175,14 @@ func (p *Patcher[T]) historyUnreadable(ctx context.Context, w *sentWrite[T], fre
 	return &WriteOutcomeUnknownError{Object: p.id(),
 		Why: fmt.Sprintf("another write may have come after the base (resourceVersion %s, read %s), "+
 			"and the object's history, which tells whether the first write after the base was this one, could not be read: %v%s",
-			w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr, p.decidableHow()),
+			w.base.GetResourceVersion(), fresh.GetResourceVersion(), herr, st.decidableHow()),
 		Cause: err}
 }
 
 // decidableHow says, for an error of a patcher without a watcher, how to
 // make such an outcome decidable.
-func (p *Patcher[T]) decidableHow() string {
+func (st *settler[T]) decidableHow() string {
+	p := st.p
 	if p.opts.watcher != nil {
 		return ""
 	}

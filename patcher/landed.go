@@ -40,6 +40,16 @@ import (
 // results: Landed is a success, Conflict a Conflict, Unknown
 // ErrWriteOutcomeUnknown.
 
+// settler settles a status write whose answer did not say whether it was
+// stored: it reads the object again, asks internal/settle, the object's
+// history (history.go) and the server's schema (schema.go) and manager
+// name (ownmanager.go), and takes the outcome into the Patcher.
+type settler[T client.Object] struct {
+	p           *Patcher[T]
+	deferSettle bool          // Retry settles a Conflict itself, after its backoff
+	sent        *sentWrite[T] // the write whose Conflict Retry has still to settle
+}
+
 // sentWrite is a status write that was sent and failed: what it was based
 // on and what it carried.
 type sentWrite[T client.Object] struct {
@@ -83,14 +93,15 @@ func resendRefused[T client.Object](w *sentWrite[T], err error) bool {
 // writeFailed handles a status write that got err after sends sends on
 // the wire (0: not seen, sends.go): a definite answer to a request sent
 // once is taken as it is; else the write is settled at once, or, for a
-// Conflict inside Retry, after Retry's backoff (p.deferSettle).
-func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error, sends int) (flushResult, error) {
+// Conflict inside Retry, after Retry's backoff (deferSettle).
+func (st *settler[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error, sends int) (flushResult, error) {
+	p := st.p
 	wrapped := fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), withCause(ctx, err))
 	switch {
-	case p.refusedAsTooLarge(w, err, sends):
-		return resultError, p.tooLargeError(w, err)
+	case st.refusedAsTooLarge(w, err, sends):
+		return resultError, st.tooLargeError(w, err)
 	case apierrors.IsNotFound(err):
-		if nerr := p.noStatusSubresource(ctx, w, err); nerr != nil {
+		if nerr := st.noStatusSubresource(ctx, w, err); nerr != nil {
 			return resultError, nerr
 		}
 	case apierrors.IsConflict(err) && sends == 1 && !p.opts.resendingPath:
@@ -106,22 +117,23 @@ func (p *Patcher[T]) writeFailed(ctx context.Context, w *sentWrite[T], err error
 	if !mayHaveLanded(err) && !resendRefused(w, err) {
 		return resultOf(err), wrapped
 	}
-	if p.deferSettle && apierrors.IsConflict(err) {
-		p.sent = w
+	if st.deferSettle && apierrors.IsConflict(err) {
+		st.sent = w
 		return resultConflict, wrapped
 	}
-	return p.settle(ctx, w, wrapped)
+	return st.settle(ctx, w, wrapped)
 }
 
 // settle finds out whether the write w, which got err (wrapped), was
 // stored, sending it again while the object is still at the base
 // (settle.Run, over flushAttempt).
-func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (flushResult, error) {
+func (st *settler[T]) settle(ctx context.Context, w *sentWrite[T], err error) (flushResult, error) {
+	p := st.p
 	a := &flushAttempt[T]{p: p, w: w, err: err, res: resultError}
 	end, d, serr := settle.Run(ctx, a, apierrors.IsConflict(err), maxSettles)
 	switch end {
 	case settle.Decided:
-		return p.outcome(w, a.fresh, d, a.err)
+		return st.outcome(w, a.fresh, d, a.err)
 	case settle.HeldBase:
 		// The server itself holds the base: the write, which carries it,
 		// was not stored and cannot be.
@@ -133,20 +145,20 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 	if apierrors.IsConflict(err) && p.opts.watcher == nil && p.opts.apiReader != nil {
 		// No watcher, and the API reader's reads all stayed at the base
 		// after a 409: the server's own answer decides (serverRead).
-		fresh, ok := p.serverRead(ctx)
+		fresh, ok := st.serverRead(ctx)
 		if !ok {
 			return resultConflict, err // the status subresource cannot be read: documented (docs/patcher.md)
 		}
-		d, notYet, derr := p.decide(ctx, w, fresh, err)
+		d, notYet, derr := st.decide(ctx, w, fresh, err)
 		switch {
 		case derr != nil:
 			return resultError, derr
 		case notYet:
 			return resultConflict, err // the server itself holds the base
 		}
-		return p.outcome(w, fresh, d, err)
+		return st.outcome(w, fresh, d, err)
 	}
-	return resultError, p.unsettled(err)
+	return resultError, st.unsettled(err)
 }
 
 // serverRead reads the object through the status subresource (GET
@@ -155,15 +167,16 @@ func (p *Patcher[T]) settle(ctx context.Context, w *sentWrite[T], err error) (fl
 // as one) would otherwise make a stored write, whose resend got the 409, a
 // Conflict. ok is false when the client cannot read the subresource (a
 // fake client, a refusal).
-func (p *Patcher[T]) serverRead(ctx context.Context) (fresh T, ok bool) {
-	fresh, err := p.statusRead(ctx)
+func (st *settler[T]) serverRead(ctx context.Context) (fresh T, ok bool) {
+	fresh, err := st.statusRead(ctx)
 	return fresh, err == nil
 }
 
 // statusRead reads the object through the status subresource (GET
 // .../status: the whole object, never served from a cache) and records
 // the resourceVersion it saw.
-func (p *Patcher[T]) statusRead(ctx context.Context) (T, error) {
+func (st *settler[T]) statusRead(ctx context.Context) (T, error) {
+	p := st.p
 	fresh := p.newObject()
 	if err := p.client.SubResource("status").Get(ctx, p.newObject(), fresh); err != nil {
 		return fresh, err
@@ -173,7 +186,8 @@ func (p *Patcher[T]) statusRead(ctx context.Context) (T, error) {
 }
 
 // unsettled is the error of a write still unsettled after maxSettles reads.
-func (p *Patcher[T]) unsettled(err error) error {
+func (st *settler[T]) unsettled(err error) error {
+	p := st.p
 	why := fmt.Sprintf("still unsettled after %d reads", maxSettles)
 	if apierrors.IsConflict(err) {
 		why = fmt.Sprintf("the write got a 409, which proves the object moved past the base, but %d reads through %s still returned the base "+
@@ -185,10 +199,11 @@ func (p *Patcher[T]) unsettled(err error) error {
 // outcome maps a settle decision on w, which got err, to Flush's result:
 // Landed a success (the object becomes fresh), Conflict the 409 itself or
 // a Conflict naming the evidence, Unknown ErrWriteOutcomeUnknown.
-func (p *Patcher[T]) outcome(w *sentWrite[T], fresh T, d settle.Decision, err error) (flushResult, error) {
+func (st *settler[T]) outcome(w *sentWrite[T], fresh T, d settle.Decision, err error) (flushResult, error) {
+	p := st.p
 	switch d.Outcome {
 	case settle.Landed:
-		p.landedAs(fresh)
+		st.landedAs(fresh)
 		return resultApplied, nil
 	case settle.Conflict:
 		if apierrors.IsConflict(err) {
@@ -204,7 +219,8 @@ func (p *Patcher[T]) outcome(w *sentWrite[T], fresh T, d settle.Decision, err er
 // landedAs takes fresh, a read that holds the settled write, as the
 // object and the base. The write is done: a status given to ApplyStatus
 // is no longer pending, as after a write whose response came back.
-func (p *Patcher[T]) landedAs(fresh T) {
+func (st *settler[T]) landedAs(fresh T) {
+	p := st.p
 	p.replaceObject(fresh)
 	p.setBase(p.obj)
 	p.fresh = freshness{}
@@ -216,9 +232,10 @@ func (p *Patcher[T]) landedAs(fresh T) {
 // object becomes the read: true) or makes the read the object and base for
 // the next attempt. When the evidence cannot tell, the error matches
 // ErrWriteOutcomeUnknown and the object and base are left.
-func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (bool, error) {
-	w := p.sent
-	p.sent = nil
+func (st *settler[T]) settleAfterConflict(ctx context.Context, conflict error) (bool, error) {
+	p := st.p
+	w := st.sent
+	st.sent = nil
 	a := &retryAttempt[T]{p: p, w: w, conflict: conflict}
 	end, d, err := settle.Run(ctx, a, true, maxSettles)
 	switch end {
@@ -232,7 +249,7 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 		return false, nil
 	case settle.Decided:
 		if d.Outcome == settle.Unknown {
-			_, err := p.outcome(w, a.fresh, d, conflict)
+			_, err := st.outcome(w, a.fresh, d, conflict)
 			return false, err
 		}
 		p.replaceObject(a.fresh)
@@ -244,13 +261,13 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 		// No watcher, and the API reader's reads all stayed at the base:
 		// the server's own answer decides (serverRead); without it the
 		// 409 stays a Conflict (documented).
-		if server, ok := p.serverRead(ctx); ok {
-			d, notYet, err := p.decide(ctx, w, server, conflict)
+		if server, ok := st.serverRead(ctx); ok {
+			d, notYet, err := st.decide(ctx, w, server, conflict)
 			switch {
 			case err != nil:
 				return false, err
 			case !notYet && d.Outcome == settle.Unknown:
-				_, err := p.outcome(w, server, d, conflict)
+				_, err := st.outcome(w, server, d, conflict)
 				return false, err
 			}
 			fresh = server
@@ -262,7 +279,7 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 		p.setBase(p.obj)
 		return false, nil
 	}
-	return false, p.unsettled(conflict)
+	return false, st.unsettled(conflict)
 }
 
 // settleRead reads the object back to settle a write. With an API reader
@@ -271,9 +288,10 @@ func (p *Patcher[T]) settleAfterConflict(ctx context.Context, conflict error) (b
 // is allowed wherever the status write is), so that a cache that lags
 // cannot show the base after a 409 (uncached is true); only when the
 // client cannot read that (a fake client, a refusal) through the client.
-func (p *Patcher[T]) settleRead(ctx context.Context) (fresh T, uncached bool, err error) {
+func (st *settler[T]) settleRead(ctx context.Context) (fresh T, uncached bool, err error) {
+	p := st.p
 	if p.opts.apiReader == nil {
-		fresh, serr := p.statusRead(ctx)
+		fresh, serr := st.statusRead(ctx)
 		switch {
 		case serr == nil:
 			return fresh, true, nil
@@ -286,9 +304,10 @@ func (p *Patcher[T]) settleRead(ctx context.Context) (fresh T, uncached bool, er
 }
 
 // settleReadChecked is settleRead with readChecked's check.
-func (p *Patcher[T]) settleReadChecked(ctx context.Context) (T, bool, error) {
+func (st *settler[T]) settleReadChecked(ctx context.Context) (T, bool, error) {
+	p := st.p
 	seq := records.Sequence()
-	fresh, uncached, err := p.settleRead(ctx)
+	fresh, uncached, err := st.settleRead(ctx)
 	if err != nil {
 		return fresh, uncached, err
 	}

@@ -37,18 +37,19 @@ var learnedManagers sync.Map
 // writes: its field owner, else the one learned for its client (a dry
 // run the first time); "" when the server cannot say (a refused dry run,
 // a client that keeps no managedFields, such as a fake one).
-func (p *Patcher[T]) ownManager(ctx context.Context) string {
+func (st *settler[T]) ownManager(ctx context.Context) string {
+	p := st.p
 	if p.opts.fieldOwner != "" {
 		return p.opts.fieldOwner
 	}
 	key := any(p.client)
 	if key == nil || !reflect.ValueOf(key).Comparable() {
-		return p.probeManager(ctx)
+		return st.probeManager(ctx)
 	}
 	if m, ok := learnedManagers.Load(key); ok {
 		return m.(string)
 	}
-	m := p.probeManager(ctx)
+	m := st.probeManager(ctx)
 	if m != "" {
 		learnedManagers.Store(key, m)
 	}
@@ -57,7 +58,8 @@ func (p *Patcher[T]) ownManager(ctx context.Context) string {
 
 // probeManager makes the dry run and returns the manager of the Update
 // entry that owns the probe annotation.
-func (p *Patcher[T]) probeManager(ctx context.Context) string {
+func (st *settler[T]) probeManager(ctx context.Context) string {
+	p := st.p
 	var nonce [8]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return ""

@@ -50,8 +50,7 @@ type Patcher[T client.Object] struct {
 	ap     *applier[T] // nil in merge mode
 
 	// Settling a write whose answer did not say (landed.go).
-	deferSettle bool          // Retry settles a Conflict itself, after its backoff
-	sent        *sentWrite[T] // the write whose Conflict Retry has still to settle
+	settler *settler[T]
 
 	// The version book (records.go, freshness.go).
 	rec      *book.Record // the object's record, made on first use
@@ -72,6 +71,7 @@ func New[T client.Object](c client.Client, obj T, opts ...Option) *Patcher[T] {
 func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T], opts ...Option) *Patcher[T] {
 	c, opts = withDefaults(c, opts)
 	p := &Patcher[T]{opts: defaultOptions()}
+	p.settler = &settler[T]{p: p}
 	for _, o := range opts {
 		if o != nil {
 			o.applyToPatcher(&p.opts)

@@ -43,12 +43,13 @@ func tooLarge(err error) bool {
 // answer to the only send, or w carries the lock (a stored earlier send
 // would have moved the object past the base, and this send would have
 // got a 409 before the size was checked).
-func (p *Patcher[T]) refusedAsTooLarge(w *sentWrite[T], err error, sends int) bool {
-	return tooLarge(err) && (sends == 1 || p.locked(w))
+func (st *settler[T]) refusedAsTooLarge(w *sentWrite[T], err error, sends int) bool {
+	return tooLarge(err) && (sends == 1 || st.locked(w))
 }
 
 // locked reports whether w carries the base's resourceVersion.
-func (p *Patcher[T]) locked(w *sentWrite[T]) bool {
+func (st *settler[T]) locked(w *sentWrite[T]) bool {
+	p := st.p
 	if w.base.GetResourceVersion() == "" {
 		return false
 	}
@@ -56,7 +57,8 @@ func (p *Patcher[T]) locked(w *sentWrite[T]) bool {
 }
 
 // tooLargeError is the error of w, refused as too large with err.
-func (p *Patcher[T]) tooLargeError(w *sentWrite[T], err error) error {
+func (st *settler[T]) tooLargeError(w *sentWrite[T], err error) error {
+	p := st.p
 	size := len(w.cur)
 	if size == 0 {
 		status := p.status(p.obj)
@@ -76,7 +78,8 @@ func (p *Patcher[T]) tooLargeError(w *sentWrite[T], err error) error {
 // when the write was answered and the 404 was the status subresource's.
 // It returns nil when the object is gone, was replaced, or cannot be
 // read: the 404 is then the object's.
-func (p *Patcher[T]) noStatusSubresource(ctx context.Context, w *sentWrite[T], err error) error {
+func (st *settler[T]) noStatusSubresource(ctx context.Context, w *sentWrite[T], err error) error {
+	p := st.p
 	uid := w.base.GetUID()
 	if uid == "" {
 		return nil
@@ -85,12 +88,13 @@ func (p *Patcher[T]) noStatusSubresource(ctx context.Context, w *sentWrite[T], e
 	if rerr := p.reader().Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); rerr != nil || fresh.GetUID() != uid {
 		return nil
 	}
-	return &NoStatusSubresourceError{Object: p.id(), CRD: p.crdName(err), Cause: err}
+	return &NoStatusSubresourceError{Object: p.id(), CRD: st.crdName(err), Cause: err}
 }
 
 // crdName is the name of the object's CRD, "<plural>.<group>", from the
 // client's REST mapper, else from the 404's details, else "of kind <Kind>".
-func (p *Patcher[T]) crdName(err error) string {
+func (st *settler[T]) crdName(err error) string {
+	p := st.p
 	group, plural := "", ""
 	if gvk, gerr := p.client.GroupVersionKindFor(p.obj); gerr == nil {
 		group = gvk.Group

@@ -86,9 +86,9 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 		if err := p.runMutate(mutate, before); err != nil {
 			return err
 		}
-		p.deferSettle = len(p.opts.ownedConditions) == 0
+		p.settler.deferSettle = len(p.opts.ownedConditions) == 0
 		err := p.Flush(ctx)
-		p.deferSettle = false
+		p.settler.deferSettle = false
 		if err == nil {
 			return nil
 		}
@@ -116,10 +116,10 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 		}
 		if serr := sleep(ctx, wait); serr != nil {
 			p.replaceObject(before)
-			if p.sent != nil {
+			if p.settler.sent != nil {
 				// A 409 not yet settled: client-go's own resend of a
 				// stored write gets one too (landed.go).
-				p.sent = nil
+				p.settler.sent = nil
 				return &WriteOutcomeUnknownError{Object: p.id(),
 					Why: fmt.Sprintf("the context ended before the write's 409 could be settled (retry after %d attempts: %v)", attempts, serr), Cause: serr}
 			}
@@ -144,8 +144,8 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 // write when there is one, and makes the fresh read the object and the
 // base.
 func (p *Patcher[T]) reread(ctx context.Context, conflict error) (landed bool, err error) {
-	if p.sent != nil {
-		return p.settleAfterConflict(ctx, conflict)
+	if p.settler.sent != nil {
+		return p.settler.settleAfterConflict(ctx, conflict)
 	}
 	return false, p.refresh(ctx)
 }

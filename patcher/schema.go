@@ -20,7 +20,8 @@ import (
 // such version): the differences only it explains leave the outcome
 // Unknown (patcher/internal/settle). The storage version's defaults are
 // taken too, where the version read declares none.
-func (p *Patcher[T]) crdSchema(ctx context.Context) *settle.Schema {
+func (st *settler[T]) crdSchema(ctx context.Context) *settle.Schema {
+	p := st.p
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
 	if err != nil {
 		return nil

@@ -27,7 +27,7 @@ func (a *flushAttempt[T]) Read(ctx context.Context) (bool, error) {
 	if ctx.Err() != nil {
 		return false, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: withCause(ctx, a.err)}
 	}
-	fresh, uncached, rerr := p.settleRead(ctx)
+	fresh, uncached, rerr := p.settler.settleRead(ctx)
 	if rerr != nil {
 		if apierrors.IsNotFound(rerr) {
 			return false, rerr
@@ -39,7 +39,7 @@ func (a *flushAttempt[T]) Read(ctx context.Context) (bool, error) {
 }
 
 func (a *flushAttempt[T]) Decide(ctx context.Context) (settle.Decision, bool, error) {
-	return a.p.decide(ctx, a.w, a.fresh, a.err)
+	return a.p.settler.decide(ctx, a.w, a.fresh, a.err)
 }
 
 func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err error) {
@@ -57,12 +57,12 @@ func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err
 	}
 	//nolint:errorlint // the first attempt's error is context only: the resend's error decides what the caller sees
 	a.err = fmt.Errorf("statuspatch: patch status of %s (sent again after %v): %w", p.id(), a.err, withCause(ctx, serr))
-	if tooLarge(serr) && p.locked(w) {
+	if tooLarge(serr) && p.settler.locked(w) {
 		// Refused for its size: the resend carries the lock, so a stored
 		// earlier send would have made it a 409 before the size was
 		// checked. Nothing was stored; sending it again cannot help.
 		a.res = resultError
-		return false, false, p.tooLargeError(w, a.err)
+		return false, false, p.settler.tooLargeError(w, a.err)
 	}
 	if !mayHaveLanded(serr) {
 		a.res = resultOf(serr)
@@ -82,7 +82,7 @@ type retryAttempt[T client.Object] struct {
 }
 
 func (a *retryAttempt[T]) Read(ctx context.Context) (bool, error) {
-	fresh, uncached, err := a.p.settleReadChecked(ctx)
+	fresh, uncached, err := a.p.settler.settleReadChecked(ctx)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -92,7 +92,7 @@ func (a *retryAttempt[T]) Read(ctx context.Context) (bool, error) {
 			// so its read cannot show whether this write was stored, and
 			// a StaleCacheError would say nothing was sent. The status
 			// subresource, never served from a cache, can.
-			server, ok := a.p.serverRead(ctx)
+			server, ok := a.p.settler.serverRead(ctx)
 			if !ok {
 				return false, &WriteOutcomeUnknownError{Object: a.p.id(),
 					Why: fmt.Sprintf("the object read back is older than this process's own last write to it (%v), and the status subresource could not be read", err), Cause: a.conflict}
@@ -111,7 +111,7 @@ func (a *retryAttempt[T]) Read(ctx context.Context) (bool, error) {
 }
 
 func (a *retryAttempt[T]) Decide(ctx context.Context) (settle.Decision, bool, error) {
-	return a.p.decide(ctx, a.w, a.fresh, a.conflict)
+	return a.p.settler.decide(ctx, a.w, a.fresh, a.conflict)
 }
 
 // Resend is never called: settle.Run does not send again after a 409.

@@ -16,7 +16,8 @@ import (
 // write sets and removes, and the managedFields entry it stamps (none
 // known without a field owner: the server then names the manager after
 // the client's user agent, which the patcher cannot see).
-func (p *Patcher[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
+func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
+	p := st.p
 	base, err := versionOf(w.base)
 	if err != nil {
 		return settle.Write{}, err

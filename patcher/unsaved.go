@@ -34,7 +34,7 @@ func (p *Patcher[T]) unsavedAfterOwnWrite(ctx context.Context, fresh T) []string
 	if cmp, err := wire.CompareResourceVersions(freshRV, objRV); err != nil || cmp < 0 {
 		return nil
 	}
-	if written, ok := p.readExact(ctx, objRV); ok {
+	if written, ok := p.settler.readExact(ctx, objRV); ok {
 		return p.nonStatusChanges(written)
 	}
 	vsBase := p.nonStatusChanges(p.base)
@@ -48,9 +48,10 @@ func (p *Patcher[T]) unsavedAfterOwnWrite(ctx context.Context, fresh T) []string
 // through the API reader (history.At) into the scheme's typed list of its
 // kind; ok is false when the reader cannot serve it (a cache, a version
 // etcd compacted away, a kind without a registered list type).
-func (p *Patcher[T]) readExact(ctx context.Context, rv string) (T, bool) {
+func (st *settler[T]) readExact(ctx context.Context, rv string) (T, bool) {
+	p := st.p
 	var zero T
-	src, err := p.historySource()
+	src, err := st.historySource()
 	if err != nil {
 		return zero, false
 	}
