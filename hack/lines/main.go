@@ -1,0 +1,144 @@
+// Command lines prints what scripts need of the supported lines in
+// hack/lines.txt, the one place a controller-runtime / k8s.io / Go line is
+// named. hack/lines.sh runs it; its tests also check that the docs, CI, the
+// Makefile, the scripts and the go.mod files agree with the table.
+//
+//	lines rows [SELECTOR...]   one line a row: name controller-runtime k8s.io
+//	                           toolchain go-line envtest roles (no selector:
+//	                           supported)
+//	lines names [SELECTOR...]  the lines' names, one a line
+//	lines assets               the envtest release make test-assets builds
+//	                           (the install line's, 1.N.x)
+//	lines gomod SELECTOR MODULE
+//	                           the go.mod of an operator MODULE pinned at the
+//	                           line as kubebuilder projects pin (require and
+//	                           replace)
+//	lines markdown             docs/compatibility.md's table of the lines
+//
+// SELECTOR: a line (v0.23), a role (floor, install, workspace, below),
+// supported (every supported line) or older (the supported lines before the
+// workspace's). -f FILE reads another table (default: hack/lines.txt, or
+// lines.txt in hack/).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "lines:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = "usage: lines [-f FILE] rows|names [SELECTOR...] | assets | gomod SELECTOR MODULE | markdown"
+
+func run(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("lines", flag.ContinueOnError)
+	file := fs.String("f", defaultFile(), "the table")
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%v; %s", err, usage)
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%s", usage)
+	}
+	f, err := os.Open(*file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	t, err := Parse(f)
+	if err != nil {
+		return fmt.Errorf("%s: %v", *file, err)
+	}
+	cmd, rest := fs.Arg(0), fs.Args()[1:]
+	switch cmd {
+	case "rows", "names":
+		ls, err := t.Select(rest...)
+		if err != nil {
+			return err
+		}
+		for _, l := range ls {
+			if cmd == "rows" {
+				fmt.Fprintln(w, l.Row())
+			} else {
+				fmt.Fprintln(w, l.Name)
+			}
+		}
+	case "assets":
+		fmt.Fprintln(w, t.Assets())
+	case "gomod":
+		if len(rest) != 2 {
+			return fmt.Errorf("gomod takes a SELECTOR of one line and a MODULE; %s", usage)
+		}
+		ls, err := t.Select(rest[0])
+		if err != nil {
+			return err
+		}
+		if len(ls) != 1 || ls[0].Has(Below) {
+			return fmt.Errorf("gomod: %s is not one supported line", rest[0])
+		}
+		fmt.Fprint(w, ls[0].GoMod(rest[1]))
+	case "markdown":
+		fmt.Fprint(w, t.Markdown())
+	default:
+		return fmt.Errorf("unknown command %q; %s", cmd, usage)
+	}
+	return nil
+}
+
+// defaultFile is hack/lines.txt from the repository's root, else
+// lines.txt (from hack/).
+func defaultFile() string {
+	if _, err := os.Stat(filepath.Join("hack", "lines.txt")); err == nil {
+		return filepath.Join("hack", "lines.txt")
+	}
+	return "lines.txt"
+}
+
+// Assets is the envtest release make test-assets builds: the install
+// line's, any patch (1.35.x).
+func (t Table) Assets() string {
+	l, _ := t.Role(Install)
+	return l.Envtest + ".x"
+}
+
+// GoMod is the go.mod of an operator pinned at the line the way
+// kubebuilder v4 projects pin (keda and sei-k8s-controller do so too): the
+// go line of the line's Go, controller-runtime and k8s.io required, and
+// replace directives holding them and apiextensions-apiserver there.
+func (l Line) GoMod(module string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module %s\n\ngo %s\n\nrequire (\n", module, l.GoLine())
+	for _, p := range []string{"api", "apimachinery", "client-go"} {
+		fmt.Fprintf(&b, "\tk8s.io/%s %s\n", p, l.K8s)
+	}
+	fmt.Fprintf(&b, "\tsigs.k8s.io/controller-runtime %s\n)\n\nreplace (\n", l.CR)
+	for _, p := range []string{"api", "apiextensions-apiserver", "apimachinery", "client-go"} {
+		fmt.Fprintf(&b, "\tk8s.io/%s => k8s.io/%s %s\n", p, p, l.K8s)
+	}
+	fmt.Fprintf(&b, "\tsigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime %s\n)\n", l.CR)
+	return b.String()
+}
+
+// Markdown is the table of docs/compatibility.md, between its
+// compat-lines markers.
+func (t Table) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| line | controller-runtime | k8s.io | Go |\n|---|---|---|---|\n")
+	for _, l := range t.Supported() {
+		name := l.Name
+		if l.Has(Floor) {
+			name += " (the floor)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, l.CR, l.K8s, l.Toolchain)
+	}
+	return b.String()
+}
