@@ -18,7 +18,7 @@ import (
 func (a *applier[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
 	p := a.p
 	a.pending = nil
-	p.wrote(scratch)
+	p.tracker.wrote(scratch)
 	p.replaceObject(scratch)
 	p.setBase(p.obj)
 	stored, err := json.Marshal(p.status(p.obj))

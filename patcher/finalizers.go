@@ -49,7 +49,7 @@ func (p *Patcher[T]) setFinalizer(ctx context.Context, finalizer string, present
 	if err := p.syncBase(ctx, false); err != nil {
 		return false, err
 	}
-	if err := p.staleError(); err != nil {
+	if err := p.tracker.staleError(); err != nil {
 		return false, err
 	}
 	onServer := p.base.GetFinalizers()
@@ -89,7 +89,7 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 	if err != nil {
 		return fmt.Errorf("statuspatch: %s: %w", p.id(), err)
 	}
-	release, err := p.claimWrite(ctx, "finalizers")
+	release, err := p.tracker.claimWrite(ctx, "finalizers")
 	if err != nil {
 		if apierrors.IsConflict(err) {
 			p.metrics.observeFlush(p.kind, resultConflict, 0)
@@ -115,6 +115,6 @@ func (p *Patcher[T]) writeFinalizers(ctx context.Context, finalizers []string) e
 	p.obj.SetDeletionGracePeriodSeconds(scratch.GetDeletionGracePeriodSeconds())
 	p.base = scratch
 	p.baseStatusJSON = nil
-	p.wrote(scratch)
+	p.tracker.wrote(scratch)
 	return nil
 }

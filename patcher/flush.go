@@ -75,7 +75,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 
 // beforeWrite are the checks of a write that is going to be sent.
 func (p *Patcher[T]) beforeWrite(ctx context.Context) error {
-	if err := p.staleError(); err != nil {
+	if err := p.tracker.staleError(); err != nil {
 		return err
 	}
 	if err := ctxError(ctx); err != nil {
@@ -97,7 +97,7 @@ func (p *Patcher[T]) beforeWrite(ctx context.Context) error {
 func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, error) {
 	// One write per object at a time through this client, and none that
 	// the version book already knows would conflict.
-	release, err := p.claim(ctx)
+	release, err := p.tracker.claim(ctx)
 	if err != nil {
 		return resultOf(err), err
 	}

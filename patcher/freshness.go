@@ -21,35 +21,38 @@ func (p *Patcher[T]) Fresh(ctx context.Context) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if p.fresh.state != book.Stale {
+	if p.tracker.fresh.state != book.Stale {
 		return nil
 	}
 	if p.opts.apiReader != nil && !p.HasChanges() {
-		return p.rebaseFresh(ctx)
+		return p.tracker.rebaseFresh(ctx)
 	}
-	return p.staleError()
+	return p.tracker.staleError()
 }
 
 // checkRead compares the object with the record of own writes; readSeq is the
 // records' sequence number taken before the read began, when known is true.
-func (p *Patcher[T]) checkRead(readSeq uint64, known bool) {
-	p.fresh = freshnessOf(recordOf(p.client, p.obj, false), p.obj.GetUID(), p.obj.GetResourceVersion(), readSeq, known)
+func (tr *tracker[T]) checkRead(readSeq uint64, known bool) {
+	p := tr.p
+	tr.fresh = freshnessOf(recordOf(p.client, p.obj, false), p.obj.GetUID(), p.obj.GetResourceVersion(), readSeq, known)
 }
 
 // fetched is called by Fetch on the Patcher it made from a read that began
 // at readSeq: with an API reader, a stale object is read again through it,
 // so the caller decides from fresh state.
-func (p *Patcher[T]) fetched(ctx context.Context, readSeq uint64) error {
-	p.checkRead(readSeq, true)
-	if p.fresh.state != book.Stale || p.opts.apiReader == nil {
+func (tr *tracker[T]) fetched(ctx context.Context, readSeq uint64) error {
+	p := tr.p
+	tr.checkRead(readSeq, true)
+	if tr.fresh.state != book.Stale || p.opts.apiReader == nil {
 		return nil
 	}
-	return p.rebaseFresh(ctx)
+	return tr.rebaseFresh(ctx)
 }
 
 // rebaseFresh replaces the object, in place, with a read through the API
 // reader, and makes it the base.
-func (p *Patcher[T]) rebaseFresh(ctx context.Context) error {
+func (tr *tracker[T]) rebaseFresh(ctx context.Context) error {
+	p := tr.p
 	seq := records.Sequence()
 	fresh, err := p.read(ctx)
 	if err != nil {
@@ -57,52 +60,56 @@ func (p *Patcher[T]) rebaseFresh(ctx context.Context) error {
 	}
 	p.replaceObject(fresh)
 	p.setBase(p.obj)
-	p.checkRead(seq, true)
-	return p.staleError()
+	tr.checkRead(seq, true)
+	return tr.staleError()
 }
 
 // staleError is the StaleCacheError of a Patcher made from a stale read,
 // or nil.
-func (p *Patcher[T]) staleError() error {
-	if p.fresh.state != book.Stale {
+func (tr *tracker[T]) staleError() error {
+	p := tr.p
+	if tr.fresh.state != book.Stale {
 		return nil
 	}
-	return &StaleCacheError{Object: p.id(), Read: p.fresh.read, Written: p.fresh.written, RequeueAfter: StaleCacheRequeue}
+	return &StaleCacheError{Object: p.id(), Read: tr.fresh.read, Written: tr.fresh.written, RequeueAfter: StaleCacheRequeue}
 }
 
 // readChecked is read, refusing an object older than this process's last
 // write when the read began after that write: Retry must not retry from a
 // lagging cache.
-func (p *Patcher[T]) readChecked(ctx context.Context) (T, error) {
+func (tr *tracker[T]) readChecked(ctx context.Context) (T, error) {
+	p := tr.p
 	seq := records.Sequence()
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return fresh, err
 	}
-	return fresh, p.checkedRead(fresh, seq)
+	return fresh, tr.checkedRead(fresh, seq)
 }
 
 // checkedRead is readChecked's check of fresh, a read begun at seq.
-func (p *Patcher[T]) checkedRead(fresh T, seq uint64) error {
+func (tr *tracker[T]) checkedRead(fresh T, seq uint64) error {
+	p := tr.p
 	f := freshnessOf(recordOf(p.client, fresh, false), fresh.GetUID(), fresh.GetResourceVersion(), seq, true)
 	if f.state == book.Stale {
 		return &StaleCacheError{Object: p.id(), Read: f.read, Written: f.written, RequeueAfter: StaleCacheRequeue}
 	}
-	p.fresh = f // the caller makes fresh the object
+	tr.fresh = f // the caller makes fresh the object
 	return nil
 }
 
 // startRetry is called by Retry before the first attempt, with no status
 // change in memory: a Patcher made from a stale read reads the object fresh
 // when it can, and refuses to act when it cannot.
-func (p *Patcher[T]) startRetry(ctx context.Context) error {
-	if p.fresh.state != book.Stale {
+func (tr *tracker[T]) startRetry(ctx context.Context) error {
+	p := tr.p
+	if tr.fresh.state != book.Stale {
 		return nil
 	}
 	if p.opts.apiReader != nil {
-		return p.rebaseFresh(ctx)
+		return tr.rebaseFresh(ctx)
 	}
-	return p.staleError()
+	return tr.staleError()
 }
 
 // freshness is how one read stood against the record of own writes.

@@ -181,7 +181,7 @@ func (st *settler[T]) statusRead(ctx context.Context) (T, error) {
 	if err := p.client.SubResource("status").Get(ctx, p.newObject(), fresh); err != nil {
 		return fresh, err
 	}
-	p.record().Observe(fresh.GetResourceVersion())
+	p.tracker.record().Observe(fresh.GetResourceVersion())
 	return fresh, nil
 }
 
@@ -223,7 +223,7 @@ func (st *settler[T]) landedAs(fresh T) {
 	p := st.p
 	p.replaceObject(fresh)
 	p.setBase(p.obj)
-	p.fresh = freshness{}
+	p.tracker.fresh = freshness{}
 	p.ap.drop()
 }
 
@@ -311,5 +311,5 @@ func (st *settler[T]) settleReadChecked(ctx context.Context) (T, bool, error) {
 	if err != nil {
 		return fresh, uncached, err
 	}
-	return fresh, uncached, p.checkedRead(fresh, seq)
+	return fresh, uncached, p.tracker.checkedRead(fresh, seq)
 }

@@ -39,7 +39,7 @@ func (m merger[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flus
 	p, cur := m.p, w.cur
 	// What the server stored equals what was written in the common case; a
 	// DeepEqual settles that without marshalling.
-	p.wrote(scratch)
+	p.tracker.wrote(scratch)
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
 	var sentErr error
 	if !same {

@@ -28,7 +28,7 @@ func (m merger[T]) serverHasStatus(ctx context.Context) (bool, error) {
 	if err := reader.Get(ctx, client.ObjectKeyFromObject(p.obj), u); err != nil {
 		return false, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
 	}
-	p.record().Observe(u.GetResourceVersion())
+	p.tracker.record().Observe(u.GetResourceVersion())
 	if rv, base := u.GetResourceVersion(), p.base.GetResourceVersion(); rv != base {
 		return false, p.conflict(fmt.Sprintf("a write of null from a zero status must know whether the server holds a status the Go type does not see; "+
 			"the re-read returned resourceVersion %s, not the base's %s", rv, base))

@@ -26,7 +26,7 @@ func (p *Patcher[T]) read(ctx context.Context) (T, error) {
 	if err := p.reader().Get(ctx, client.ObjectKeyFromObject(p.obj), fresh); err != nil {
 		return fresh, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, err))
 	}
-	p.record().Observe(fresh.GetResourceVersion())
+	p.tracker.record().Observe(fresh.GetResourceVersion())
 	return fresh, nil
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/statuspatch/statuspatch/patcher/internal/book"
 	"github.com/statuspatch/statuspatch/patcher/internal/wire"
 )
 
@@ -53,9 +52,7 @@ type Patcher[T client.Object] struct {
 	settler *settler[T]
 
 	// The version book (records.go, freshness.go).
-	rec      *book.Record // the object's record, made on first use
-	recTried bool
-	fresh    freshness // how the object stood against this process's writes
+	tracker *tracker[T]
 }
 
 // New makes a Patcher over obj, an object the caller just fetched. The status
@@ -72,6 +69,7 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	c, opts = withDefaults(c, opts)
 	p := &Patcher[T]{opts: defaultOptions()}
 	p.settler = &settler[T]{p: p}
+	p.tracker = &tracker[T]{p: p}
 	for _, o := range opts {
 		if o != nil {
 			o.applyToPatcher(&p.opts)
@@ -143,7 +141,7 @@ func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key 
 	if p.err != nil {
 		return nil, p.err
 	}
-	if err := p.fetched(ctx, readSeq); err != nil {
+	if err := p.tracker.fetched(ctx, readSeq); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -30,6 +30,15 @@ var records = book.New(MaxTrackedObjects)
 // write's: history.go).
 var answers = book.NewAnswers(MaxTrackedObjects)
 
+// tracker is a Patcher's side of the version book: the object's record,
+// and how the object stood against this process's writes when read.
+type tracker[T client.Object] struct {
+	p        *Patcher[T]
+	rec      *book.Record // the object's record, made on first use
+	recTried bool
+	fresh    freshness // how the object stood against this process's writes
+}
+
 // recordOf returns obj's record, reached through c, making it when create
 // is true; nil when the object is not tracked (book.Book.Entry).
 func recordOf(c client.Client, obj client.Object, create bool) *book.Record {
@@ -38,25 +47,27 @@ func recordOf(c client.Client, obj client.Object, create bool) *book.Record {
 
 // record returns the patcher's record, made on first use (nil when
 // untracked).
-func (p *Patcher[T]) record() *book.Record {
-	if p.rec == nil && !p.recTried {
-		p.recTried = true
-		p.rec = recordOf(p.client, p.obj, true)
+func (tr *tracker[T]) record() *book.Record {
+	p := tr.p
+	if tr.rec == nil && !tr.recTried {
+		tr.recTried = true
+		tr.rec = recordOf(p.client, p.obj, true)
 	}
-	return p.rec
+	return tr.rec
 }
 
 // claimWrite takes the object's write slot for one write (of what: "status"
 // or "finalizers") and refuses, as a Conflict without a request, a write
 // whose base is older than a version already seen. The caller sends its
 // request, then calls release.
-func (p *Patcher[T]) claimWrite(ctx context.Context, what string) (release func(), err error) {
-	release, err = p.record().Acquire(ctx)
+func (tr *tracker[T]) claimWrite(ctx context.Context, what string) (release func(), err error) {
+	p := tr.p
+	release, err = tr.record().Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: patch %s of %s: %w", what, p.id(), err)
 	}
 	base := p.base.GetResourceVersion()
-	if known, newer := p.record().NewerThan(base); newer {
+	if known, newer := tr.record().NewerThan(base); newer {
 		release()
 		return nil, p.conflict(fmt.Sprintf("resourceVersion %s of the object was already seen here, newer than the base's %s: the %s write would conflict, so it was not sent", known, base, what))
 	}
@@ -64,19 +75,20 @@ func (p *Patcher[T]) claimWrite(ctx context.Context, what string) (release func(
 }
 
 // wrote records a successful write, whose response is written.
-func (p *Patcher[T]) wrote(written T) {
-	p.record().Wrote(written.GetUID(), written.GetResourceVersion())
+func (tr *tracker[T]) wrote(written T) {
+	tr.record().Wrote(written.GetUID(), written.GetResourceVersion())
 	answers.Add(written.GetUID(), written.GetResourceVersion())
-	p.fresh = freshness{}
+	tr.fresh = freshness{}
 }
 
 // claim is claimWrite for a status write; without the lock a newer
 // version seen here is no reason to refuse.
-func (p *Patcher[T]) claim(ctx context.Context) (func(), error) {
+func (tr *tracker[T]) claim(ctx context.Context) (func(), error) {
+	p := tr.p
 	if p.ap == nil || p.ap.locked {
-		return p.claimWrite(ctx, "status")
+		return tr.claimWrite(ctx, "status")
 	}
-	release, err := p.record().Acquire(ctx)
+	release, err := tr.record().Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: patch status of %s: %w", p.id(), err)
 	}

@@ -73,7 +73,7 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	if len(fields) > 0 {
 		return &PendingChangesError{Object: p.id(), Fields: fields}
 	}
-	if err := p.startRetry(ctx); err != nil {
+	if err := p.tracker.startRetry(ctx); err != nil {
 		return err
 	}
 	backoff := p.opts.backoff
@@ -172,7 +172,7 @@ func (p *Patcher[T]) runMutate(mutate func(T) error, before T) (err error) {
 // refresh replaces the object, in place so the caller's pointer stays valid,
 // with a fresh read through the API reader, and makes it the base.
 func (p *Patcher[T]) refresh(ctx context.Context) error {
-	fresh, err := p.readChecked(ctx)
+	fresh, err := p.tracker.readChecked(ctx)
 	if err != nil {
 		return err
 	}
