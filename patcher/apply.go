@@ -29,18 +29,6 @@ type applier[T client.Object] struct {
 	locked         bool                // WriteApply; false: WriteApplyWithoutLock
 	keys           map[string][]string // list-map keys by dotted path
 	conditionPaths map[string]bool     // the []metav1.Condition lists
-	pending        *pendingApply       // the status given to ApplyStatus
-}
-
-// hasPending reports whether ApplyStatus gave a status the next Flush
-// applies; false in merge mode (a nil applier).
-func (a *applier[T]) hasPending() bool { return a != nil && a.pending != nil }
-
-// drop forgets the status given to ApplyStatus (a nil applier has none).
-func (a *applier[T]) drop() {
-	if a != nil {
-		a.pending = nil
-	}
 }
 
 // ensureManagedFields gives the base the managedFields an apply needs when
@@ -53,7 +41,7 @@ func (a *applier[T]) drop() {
 // read without managedFields leaves the base as it was, and owners says so.
 func (a *applier[T]) ensureManagedFields(ctx context.Context) error {
 	p := a.p
-	if len(p.base.GetManagedFields()) > 0 || (!a.locked && a.pending == nil) {
+	if len(p.base.GetManagedFields()) > 0 || (!a.locked && p.pending == nil) {
 		return nil // the no-lock apply reads the object anyway (applyunlocked.go)
 	}
 	fresh, err := p.read(ctx)

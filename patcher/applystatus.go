@@ -45,14 +45,16 @@ func (p *Patcher[T]) ApplyStatus(status any) error {
 		return err
 	}
 	if p.ap == nil {
-		return fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithWriteMode(WriteApply) (or WriteApplyWithoutLock): %w", p.id(), ErrInvalidInput)
+		err := fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithWriteMode(WriteApply) (or WriteApplyWithoutLock): %w", p.id(), ErrInvalidInput)
+		p.pending = &pendingApply{err: err}
+		return err
 	}
 	m, err := p.ap.statusValue(status)
 	if err != nil {
-		p.ap.pending = &pendingApply{err: err}
+		p.pending = &pendingApply{err: err}
 		return err
 	}
-	p.ap.pending = &pendingApply{status: m}
+	p.pending = &pendingApply{status: m}
 	return nil
 }
 
@@ -78,13 +80,10 @@ func (a *applier[T]) statusValue(status any) (map[string]any, error) {
 	return apply.WithoutNulls(m).(map[string]any), nil
 }
 
-// flushPending is Flush of the status given to ApplyStatus.
+// flushPending is Flush of the status given to ApplyStatus (one that
+// could not be taken is flush.go's).
 func (a *applier[T]) flushPending(ctx context.Context) (flushResult, error) {
-	p, pa := a.p, a.pending
-	if pa.err != nil {
-		a.pending = nil
-		return resultError, pa.err
-	}
+	p := a.p
 	fields, err := p.changedStatusFields()
 	if err != nil {
 		return resultError, err
@@ -101,7 +100,7 @@ func (a *applier[T]) flushPending(ctx context.Context) (flushResult, error) {
 		return resultError, err
 	}
 	if noop {
-		a.pending = nil
+		p.pending = nil
 		return resultNoop, nil
 	}
 	if err := p.beforeWrite(ctx); err != nil {
@@ -136,7 +135,7 @@ func (a *applier[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error
 		return nil, nil, false, err
 	}
 	baseMap := decodeStatus(base)
-	status := runtime.DeepCopyJSON(a.pending.status)
+	status := runtime.DeepCopyJSON(p.pending.status)
 	now := time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 	var changed []apply.ChangedCondition
 	apply.Conditions{Keys: a.keys, Paths: a.conditionPaths, Generation: p.base.GetGeneration(), Now: now}.
@@ -157,11 +156,9 @@ func (a *applier[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error
 	return status, b, len(misses) == 0 && given.Equals(own.Mine), nil
 }
 
-// pendingChanges is HasChanges for a pending ApplyStatus.
+// pendingChanges is HasChanges for a pending ApplyStatus (one that could
+// not be taken is patcher.go's).
 func (a *applier[T]) pendingChanges() bool {
-	if a.pending.err != nil {
-		return true
-	}
 	// Without managedFields (a stripping cache) it cannot tell: Flush
 	// reads them, or says why it cannot.
 	_, _, noop, err := a.pendingStatus()

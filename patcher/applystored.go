@@ -17,7 +17,7 @@ import (
 // stored takes a successful apply's response (merge.go's writer).
 func (a *applier[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
 	p := a.p
-	a.pending = nil
+	p.pending = nil
 	p.tracker.wrote(scratch)
 	p.replaceObject(scratch)
 	p.setBase(p.obj)

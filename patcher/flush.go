@@ -48,7 +48,11 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if p.gone {
 		return resultError, p.notFound("the last finalizer was removed from the deleting object")
 	}
-	if p.ap.hasPending() {
+	if pa := p.pending; pa != nil {
+		if pa.err != nil {
+			p.pending = nil
+			return resultError, pa.err
+		}
 		return p.ap.flushPending(ctx)
 	}
 	// The no-op check comes first: nothing to write means no request at all,

@@ -224,7 +224,7 @@ func (st *settler[T]) landedAs(fresh T) {
 	p.replaceObject(fresh)
 	p.setBase(p.obj)
 	p.tracker.fresh = freshness{}
-	p.ap.drop()
+	p.pending = nil
 }
 
 // settleAfterConflict is Retry's settle of a write that got a Conflict

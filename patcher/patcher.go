@@ -47,6 +47,9 @@ type Patcher[T client.Object] struct {
 	// applier (apply.go), which also keeps apply mode's state.
 	writer writer[T]
 	ap     *applier[T] // nil in merge mode
+	// The status given to ApplyStatus (applystatus.go), or why it could
+	// not be taken, in any mode: the next Flush returns that error.
+	pending *pendingApply
 
 	// Settling a write whose answer did not say (landed.go).
 	settler *settler[T]
@@ -179,8 +182,8 @@ func (p *Patcher[T]) HasChanges() bool {
 	if p.Err() != nil {
 		return false
 	}
-	if p.ap.hasPending() {
-		return p.ap.pendingChanges()
+	if pa := p.pending; pa != nil {
+		return pa.err != nil || p.ap.pendingChanges()
 	}
 	changed, _, err := p.statusChange()
 	return err == nil && changed

@@ -53,12 +53,12 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	if p.gone {
 		return p.notFound("the last finalizer was removed from the deleting object")
 	}
-	if p.ap.hasPending() {
+	if p.pending != nil {
 		return &PendingChangesError{Object: p.id(), Fields: []string{"the status given to ApplyStatus"}}
 	}
 	// An ApplyStatus made in one attempt is that attempt's: never sent by
 	// a later one, nor by a Flush after Retry.
-	defer p.ap.drop()
+	defer func() { p.pending = nil }()
 	fields, err := p.changedStatusFields()
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 	for {
 		attempts++
 		before := p.obj.DeepCopyObject().(T)
-		p.ap.drop()
+		p.pending = nil
 		if err := p.runMutate(mutate, before); err != nil {
 			return err
 		}
