@@ -44,11 +44,12 @@ $(CONTROLLER_GEN):
 # os.UserCacheDir()/statuspatch/testenv-assets (minutes the first time,
 # nothing after). For envtest:
 # KUBEBUILDER_ASSETS=$$(make -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd).
-TESTENV_ASSETS_VERSION ?= 1.35.x
+# The release: the install line's of hack/lines.txt (1.N.x), read when used.
+TESTENV_ASSETS_VERSION ?= $(or $(shell $(CURDIR)/hack/lines.sh assets),$(error hack/lines.sh assets failed))
 TESTENV_ASSETS_FLAGS ?=
 
 .PHONY: testenv-assets
-testenv-assets: ## Build the full API's kube-apiserver (TESTENV_ASSETS_VERSION, 1.35.x; TESTENV_ASSETS_FLAGS=--etcd adds envtest's etcd) into the cache; print the folder.
+testenv-assets: ## Build the full API's kube-apiserver (TESTENV_ASSETS_VERSION: the install line's release, hack/lines.txt; TESTENV_ASSETS_FLAGS=--etcd adds envtest's etcd) into the cache; print the folder.
 	@cd testenv && $(GO) run ./cmd/testenv-assets use $(TESTENV_ASSETS_FLAGS) -p path $(TESTENV_ASSETS_VERSION)
 
 ##@ Test
@@ -99,7 +100,7 @@ test-examples: tools ## examples: the example operator and the contention proof 
 	cd examples && $(GO) test $(TEST_FLAGS) ./...
 
 .PHONY: test-compat
-test-compat: ## The runtime, testenv and the goldens at every supported controller-runtime/k8s.io/Go line (hack/compat.sh).
+test-compat: ## The runtime, testenv and the goldens at every supported controller-runtime/k8s.io/Go line (hack/compat.sh; the lines: hack/lines.txt).
 	./hack/compat.sh test
 
 # Each fuzzer runs a count of inputs, not a duration: a duration
@@ -120,7 +121,7 @@ ifneq ($(FUZZ_SERVER),0)
 endif
 
 .PHONY: test-install
-test-install: tools ## README's install and kubebuilder steps in an operator pinned at v0.23/v0.35/go 1.25, then adoption at every older line, from a module proxy built here.
+test-install: tools ## README's install and kubebuilder steps in an operator pinned at the install line (hack/lines.txt), then adoption at every older line, from a module proxy built here.
 	./hack/install-test.sh
 	./hack/adopt-lines.sh
 
@@ -132,19 +133,19 @@ test-release: ## hack/release.sh in dry-run mode on a temporary clone.
 test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a scratch clone) and hack/install-test.sh started at once: all pass (RELEASE_CONCURRENCY_INSTALL=quick: a short consumer instead of the install test).
 	./hack/release-concurrency-test.sh
 
-# NEWCOMER_LINES: the supported lines (hack/compat.sh's LINES) the scaffold
-# pins, one run each with that line's Go toolchain; all (the default) is
-# every line. NEWCOMER_LINE=v0.25 runs that one line alone.
+# NEWCOMER_LINES: the supported lines (hack/lines.txt) the scaffold pins,
+# one run each with that line's Go toolchain; all (the default) is every
+# line. NEWCOMER_LINE=LINE runs that one line alone.
 # NEWCOMER_ENVTEST_K8S_VERSION: the envtest Kubernetes of the scaffold's
-# make test at the lines whose k8s.io is another release (v0.22, v0.24,
-# v0.25): ENVTEST_K8S_VERSION=$(TESTENV_ASSETS_VERSION) on its command line,
+# make test at the lines whose k8s.io is another release than the install
+# line's: ENVTEST_K8S_VERSION=$(TESTENV_ASSETS_VERSION) on its command line,
 # the binaries make test-assets builds; line: each line's own (its Makefile
 # derives it from k8s.io/api), built from source, about 20 min a line cold.
 NEWCOMER_LINE ?=
 NEWCOMER_LINES ?= $(or $(NEWCOMER_LINE),all)
 NEWCOMER_ENVTEST_K8S_VERSION ?= $(TESTENV_ASSETS_VERSION)
 .PHONY: test-newcomer
-test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold at every supported line (NEWCOMER_LINE=v0.23: one), from a module proxy built here: statuspatch-gen init, make generate, the -fix block, the scaffold's make test (envtest 1.35.x at every line) and make lint, init again changing nothing; each line's time.
+test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold at every supported line (NEWCOMER_LINE=LINE: one), from a module proxy built here: statuspatch-gen init, make generate, the -fix block, the scaffold's make test (envtest of the install line's release at every line) and make lint, init again changing nothing; each line's time.
 	NEWCOMER_ENVTEST_K8S_VERSION=$(NEWCOMER_ENVTEST_K8S_VERSION) ./hack/newcomer-test.sh $(NEWCOMER_LINES)
 
 ##@ Generate

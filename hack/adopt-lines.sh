@@ -6,26 +6,23 @@
 # requirement it had moves, its go line and replace directives stay as they
 # were, and it builds with the runtime in it.
 #
-#   hack/adopt-lines.sh            # every line below
-#   hack/adopt-lines.sh v0.22      # one
+#   hack/adopt-lines.sh            # every line older than the workspace's
+#   hack/adopt-lines.sh LINE...    # the named ones (hack/lines.txt's lines,
+#                                  # or a selector of hack/lines.sh)
 #
-# make test-install runs it after hack/install-test.sh, which takes the v0.23
-# line all the way (the tools, generate, lint, tests on testenv);
+# make test-install runs it after hack/install-test.sh, which takes the
+# install line all the way (the tools, generate, lint, tests on testenv);
 # hack/compat.sh runs testenv's and the generated code's tests at every line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")
 [[ -n $version ]] || { echo "adopt-lines: cannot read the version testenv/go.mod requires" >&2; exit 1; }
 
-# line  controller-runtime  k8s.io  go line  the user's Go. The versions and
-# Go are hack/compat.sh's lines (hack/check-docs.sh compares them): in the
-# one module cache (hack/modproxy-env.sh) the build cache then serves each
-# line's compile of controller-runtime and client-go from test-compat's.
-LINES=(
-	"v0.22 v0.22.0 v0.34.0 1.24.0 go1.24.13"
-	"v0.23 v0.23.3 v0.35.4 1.25.0 go1.25.14"
-	"v0.24 v0.24.1 v0.36.6 1.26.0 go1.26.8"
-)
+# The lines (controller-runtime, k8s.io, the go line and the user's Go) are
+# hack/lines.txt's, as hack/compat.sh tests them: in the one module cache
+# (hack/modproxy-env.sh) the build cache then serves each line's compile of
+# controller-runtime and client-go from test-compat's.
+rows=$("$root/hack/lines.sh" rows "${@:-older}") || { echo "adopt-lines: cannot read hack/lines.txt's lines (above)" >&2; exit 1; }
 K8S=(api apimachinery client-go)
 
 # shellcheck source=hack/modproxy-env.sh
@@ -116,9 +113,9 @@ EOF
 	cd "$root"
 }
 
-for l in "${LINES[@]}"; do
-	read -r line cr k8s goline toolchain <<<"$l"
-	if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
-		adopt "$line" "$cr" "$k8s" "$goline" "$toolchain"
-	fi
+mapfile -t rows <<<"$rows"
+for row in "${rows[@]}"; do
+	read -r line cr k8s toolchain goline _ roles <<<"$row"
+	[[ $roles != below ]] || { echo "adopt-lines: line $line is below the floor: not supported" >&2; exit 1; }
+	adopt "$line" "$cr" "$k8s" "$goline" "$toolchain"
 done

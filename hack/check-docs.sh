@@ -4,8 +4,9 @@
 #  - the Go version a user needs ("Go 1.NN or newer") is the go line of the
 #    runtime's go.mod, and the one this repository builds with ("Go (1.NN)")
 #    is go.work's;
-#  - docs/compatibility.md's matrix is hack/compat.sh's LINES, and
-#    docs/kubebuilder.md's tool versions are the tool modules' pins;
+#  - docs/kubebuilder.md's tool versions are the tool modules' pins
+#    (docs/compatibility.md's lines, the floor among them, are checked
+#    against hack/lines.txt by hack/lines' tests, in make test);
 #  - relative links in the Markdown files point to files that exist;
 #  - no code block runs go vet with a -vettool that is empty when the tool
 #    is missing ($(which ...), $(go tool -n ...)): go vet then checks
@@ -41,32 +42,7 @@ for doc in "${docs[@]}"; do
 	done < <(grep -noE 'Go \(1\.[0-9]+[,)]' "$doc" || true)
 done
 
-# 2. Version tables. docs/compatibility.md's matrix rows are hack/compat.sh's
-# LINES; docs/kubebuilder.md names the tools' pins.
-table=docs/compatibility.md
-mapfile -t lines < <(sed -n '/^LINES=(/,/^)/p' hack/compat.sh | grep -oE '"v0[^"]+"' | tr -d '"')
-[[ ${#lines[@]} -gt 0 ]] || problem hack/compat.sh "no LINES found"
-for l in "${lines[@]}"; do
-	read -r line cr k8s toolchain <<<"$l"
-	row=$(grep -nE "^\| $line( |\|)" "$table" | head -1 || true)
-	if [[ -z $row ]]; then
-		problem "$table" "the matrix has no row for line $line (hack/compat.sh tests it)"
-	elif ! grep -qF "| $cr | $k8s | $toolchain |" <<<"$row"; then
-		problem "$table:${row%%:*}" "line $line is controller-runtime $cr, k8s.io $k8s, $toolchain in hack/compat.sh; the table says otherwise"
-	fi
-done
-# hack/adopt-lines.sh adopts at compat's versions and Go (one compile each).
-while read -r line cr k8s _ toolchain; do
-	grep -qxF "$line $cr $k8s $toolchain" < <(printf '%s\n' "${lines[@]}") ||
-		problem hack/adopt-lines.sh "line $line is controller-runtime $cr, k8s.io $k8s, $toolchain; hack/compat.sh's LINES say otherwise"
-done < <(sed -n '/^LINES=(/,/^)/p' hack/adopt-lines.sh | grep -oE '"v0[^"]+"' | tr -d '"')
-rows=$(sed -n '/<!-- compat-lines:begin -->/,/<!-- compat-lines:end -->/p' "$table" | grep -cE '^\| v0' || true)
-[[ $rows -eq ${#lines[@]} ]] || problem "$table" "the matrix has $rows lines, hack/compat.sh tests ${#lines[@]}"
-floor_cr=$(awk '$1 == "sigs.k8s.io/controller-runtime" { print $2; exit }' go.mod)
-floor_k8s=$(awk '$1 == "k8s.io/apimachinery" { print $2; exit }' go.mod)
-grep -qF "go $gomod_go, controller-runtime $floor_cr, k8s.io $floor_k8s" "$table" ||
-	problem "$table" "does not state the runtime's floor as go.mod has it: go $gomod_go, controller-runtime $floor_cr, k8s.io $floor_k8s"
-
+# 2. Version tables: docs/kubebuilder.md names the tools' pins.
 table=docs/kubebuilder.md
 modver() { awk -v m="$2" '$1 == m { print $2; exit }' "$1"; }
 declare -A want=(
@@ -147,4 +123,4 @@ for doc in "${docs[@]}"; do
 done
 
 if [[ $fail -ne 0 ]]; then exit 1; fi
-echo "check-docs: ok (runtime go $gomod_go, workspace go $gowork_go, ${#lines[@]} compatibility lines, ${#docs[@]} Markdown files)"
+echo "check-docs: ok (runtime go $gomod_go, workspace go $gowork_go, ${#docs[@]} Markdown files)"

@@ -16,7 +16,7 @@
 #
 #   hack/cold-explore.sh [WORKDIR]     # WORKDIR is removed first; default a mktemp -d
 #
-# COLD_EXPLORE_USE="1.35.x -align=false" measures the route before sharing
+# COLD_EXPLORE_USE="1.N.x -align=false" measures the route before sharing
 # (kube-apiserver at another line, k8s.io/kubernetes's own versions).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -3,10 +3,13 @@
 # and tested at every controller-runtime / k8s.io / Go line statuspatch
 # supports, each line with its own Go toolchain (from the module proxy).
 #
-#   hack/compat.sh update        regenerate hack/compat/<line>/*.mod from LINES
-#   hack/compat.sh test [LINE..] test every line, or the named ones (v0.23 ...),
-#                                and "below": a module that pins a line below
-#                                the floor gets an error that names the floor
+#   hack/compat.sh update        regenerate hack/compat/<line>/*.mod from
+#                                hack/lines.txt
+#   hack/compat.sh test [LINE..] test every line, or the named ones (a line,
+#                                or a selector of hack/lines.sh: older,
+#                                install ...), and "below": a module that pins
+#                                a line below the floor gets an error that
+#                                names the floor
 #   hack/compat.sh build [LINE..] compile what test compiles at every line (or
 #                                the named ones) into the build cache, running
 #                                no test: go vet, and the export data of every
@@ -23,17 +26,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# line  controller-runtime  k8s.io  Go toolchain
-LINES=(
-	"v0.22 v0.22.0 v0.34.0 go1.24.13"
-	"v0.23 v0.23.3 v0.35.4 go1.25.14"
-	"v0.24 v0.24.1 v0.36.6 go1.26.8"
-	"v0.25 v0.25.2 v0.37.2 go1.26.8"
-)
-# Below the floor: controller-runtime pinned with a replace directive, as
-# operators pin it. (k8s.io pinned below v0.34 fails earlier, inside
-# apimachinery, against the kube-openapi the floor needs: docs/compatibility.md.)
-BELOW="v0.21.0 go1.24.13"
+# The lines are hack/lines.txt's (hack/lines.sh reads it): each line's
+# controller-runtime, k8s.io and Go toolchain, and the line below the floor,
+# whose controller-runtime is pinned with a replace directive, as operators
+# pin it. (k8s.io pinned below the floor fails earlier, inside
+# apimachinery, against the kube-openapi the floor needs:
+# docs/compatibility.md.)
 GOLDENS=cmd/statuspatch-gen/generator/testdata
 K8S_RUNTIME=(api apimachinery client-go)
 K8S_TESTENV=(api apimachinery client-go apiextensions-apiserver apiserver)
@@ -76,15 +74,17 @@ at_workspace_line() {
 }
 
 update() {
-	for l in "${LINES[@]}"; do
-		read -r line cr k8s _ <<<"$l"
+	local line cr k8s _ row supported
+	supported=$(rows supported)
+	while read -r line cr k8s _; do
 		mkdir -p "hack/compat/$line"
 		echo "hack/compat/$line: controller-runtime $cr, k8s.io $k8s" >&2
-		alternate "hack/compat/$line/root.mod" . "$cr" "$k8s" "${K8S_RUNTIME[@]}"
-		alternate "hack/compat/$line/testenv.mod" testenv "$cr" "$k8s" "${K8S_TESTENV[@]}"
-		alternate "hack/compat/$line/goldens.mod" "$GOLDENS" "$cr" "$k8s" "${K8S_RUNTIME[@]}"
-	done
-	read -r cr _ <<<"$BELOW"
+		alternate "hack/compat/$line/root.mod" . "$cr" "$k8s" "${K8S_RUNTIME[@]}" </dev/null
+		alternate "hack/compat/$line/testenv.mod" testenv "$cr" "$k8s" "${K8S_TESTENV[@]}" </dev/null
+		alternate "hack/compat/$line/goldens.mod" "$GOLDENS" "$cr" "$k8s" "${K8S_RUNTIME[@]}" </dev/null
+	done <<<"$supported"
+	row=$(rows below)
+	read -r _ cr _ <<<"$row"
 	mkdir -p hack/compat/below
 	echo "hack/compat/below: controller-runtime $cr by replace" >&2
 	cp go.mod hack/compat/below/root.mod
@@ -96,8 +96,9 @@ update() {
 # test_below: the runtime must not build below the floor, and the first
 # error must name it (patcher/requires_controller_runtime_v0_22.go).
 test_below() {
-	local cr toolchain out
-	read -r cr toolchain <<<"$BELOW"
+	local cr toolchain out row
+	row=$(rows below)
+	read -r _ cr _ toolchain _ <<<"$row"
 	echo "=== below the floor: controller-runtime $cr pinned by replace, $toolchain"
 	if out=$(run . "$toolchain" hack/compat/below/root.mod build ./patcher/ 2>&1); then
 		echo "$out"
@@ -157,17 +158,24 @@ build_line() {
 	echo "=== $line compiled in $((SECONDS - start))s"
 }
 
-# each_line FUNC [LINE...]: FUNC LINE CR K8S TOOLCHAIN for every line of
-# LINES, or for the named ones.
+# rows [SELECTOR...]: hack/lines.txt's rows (line controller-runtime k8s.io
+# toolchain go-line envtest roles) of the lines named, in their order, or
+# of every supported line.
+rows() { hack/lines.sh rows "$@"; }
+
+# each_line FUNC [SELECTOR...]: FUNC LINE CR K8S TOOLCHAIN for every
+# supported line, or for the selected ones ("below" aside: test_below's).
 each_line() {
-	local fn=$1 l line cr k8s toolchain
+	local fn=$1 line cr k8s toolchain roles sel=() s
 	shift
-	for l in "${LINES[@]}"; do
-		read -r line cr k8s toolchain <<<"$l"
-		if (($# == 0)) || [[ " $* " == *" $line "* ]]; then
-			"$fn" "$line" "$cr" "$k8s" "$toolchain"
-		fi
-	done
+	for s in "$@"; do [[ $s == below ]] || sel+=("$s"); done
+	(($# == 0 || ${#sel[@]} > 0)) || return 0
+	local selected
+	selected=$(rows "${sel[@]}") || return 1
+	while read -r line cr k8s toolchain _ _ roles; do
+		[[ $roles != below ]] || continue
+		"$fn" "$line" "$cr" "$k8s" "$toolchain" </dev/null
+	done <<<"$selected"
 }
 
 case ${1:-test} in
@@ -186,7 +194,7 @@ build)
 	each_line build_line "$@"
 	;;
 *)
-	echo "usage: hack/compat.sh update | test [LINE...] | build [LINE...]" >&2
+	echo "usage: hack/compat.sh update | test [LINE...] | build [LINE...] (a LINE: hack/lines.txt's, or a selector of hack/lines.sh)" >&2
 	exit 2
 	;;
 esac

@@ -7,14 +7,6 @@
 #                       version (new ones may appear), the go/toolchain lines
 #                       and the replace directives are as recorded; else it
 #                       says what moved, prefixed with $PINS_WHO, and exits 1
-#   pinned_gomod        writes ./go.mod of the scratch operator the install
-#                       and newcomer tests adopt into: pinned like a real
-#                       kubebuilder v4 project (go 1.25.0, controller-runtime
-#                       v0.23.3, k8s.io v0.35.4, with replace directives):
-#                       hack/compat.sh's v0.23 line, whose compile of the
-#                       API server's libraries with go1.25.14 (the same
-#                       module cache: hack/modproxy-env.sh) the build cache
-#                       then serves to these tests too
 
 # requirements prints "path version" for every require of ./go.mod;
 # replaces prints every replace directive, one a line; golines the go and
@@ -57,26 +49,3 @@ check_pins() {
 	echo "ok: after $1: $(wc -l <"$PINS_DIR/pinned.req") requirements, $(wc -l <"$PINS_DIR/pinned.replace") replace directives and '$(tr '\n' ' ' <"$PINS_DIR/pinned.go")' unchanged; $(( $(wc -l <"$PINS_DIR/now.req") - $(wc -l <"$PINS_DIR/pinned.req") )) requirements added"
 }
 
-# pinned_gomod writes ./go.mod of the scratch operator (see the top).
-pinned_gomod() {
-	cat >go.mod <<'GOMOD'
-module example.com/widgets
-
-go 1.25.0
-
-require (
-	k8s.io/api v0.35.4
-	k8s.io/apimachinery v0.35.4
-	k8s.io/client-go v0.35.4
-	sigs.k8s.io/controller-runtime v0.23.3
-)
-
-replace (
-	k8s.io/api => k8s.io/api v0.35.4
-	k8s.io/apiextensions-apiserver => k8s.io/apiextensions-apiserver v0.35.4
-	k8s.io/apimachinery => k8s.io/apimachinery v0.35.4
-	k8s.io/client-go => k8s.io/client-go v0.35.4
-	sigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime v0.23.3
-)
-GOMOD
-}

@@ -2,12 +2,16 @@
 # Proves an operator pinned the way operators pin can install and use
 # statuspatch from a module proxy without any of its versions moving. It
 # builds a file-based proxy holding this checkout's modules at the release
-# version (hack/modproxy), then, with Go 1.25 as the user's go command:
+# version (hack/modproxy), then, with the Go of hack/lines.txt's install
+# line as the user's go command:
 #
-#  1. makes a scratch operator module pinned like a real one: go 1.25.0,
-#     controller-runtime v0.23.3, k8s.io/api, apimachinery, client-go v0.35.4,
-#     and replace directives pinning those and apiextensions-apiserver (as
-#     keda and sei-k8s-controller do); go mod tidy; records its go.mod;
+#  1. makes a scratch operator module pinned like a real one at the install
+#     line (hack/lines.sh gomod): its go line, controller-runtime, k8s.io/api,
+#     apimachinery, client-go, and replace directives pinning those and
+#     apiextensions-apiserver (as keda and sei-k8s-controller do); whose
+#     compile of the API server's libraries with the line's Go hack/compat.sh
+#     did in the same module cache (hack/modproxy-env.sh), so the build cache
+#     serves it; go mod tidy; records its go.mod;
 #  2. runs README.md's install block exactly as written (the runtime and
 #     testenv with go get, the tools with GOBIN=$PWD/bin go install, which
 #     switches to a Go 1.26 toolchain for them), then docs/kubebuilder.md's
@@ -36,9 +40,10 @@
 #   hack/install-test.sh            # the version the nested go.mod files require
 #   hack/install-test.sh v0.2.0     # another one (after hack/release.sh moved them)
 #
-# The user's Go: go1.25.14, from the module proxy (the shared module cache
-# after the first run). GOTOOLCHAIN=path with a PATH whose `go` is go1.25.14
-# and which also holds this machine's Go 1.26 as go1.26.N: the go command
+# The user's Go: the install line's toolchain, from the module proxy (the
+# shared module cache after the first run). GOTOOLCHAIN=path with a PATH
+# whose `go` is that toolchain and which also holds this machine's Go 1.26
+# as go1.26.N: the go command
 # switches toolchains exactly as under GOTOOLCHAIN=auto (a module that needs
 # go >= 1.26.0 makes go install pick the newest 1.26 it can find), but finds
 # Go 1.26 in PATH instead of downloading it (a user's go command would
@@ -47,13 +52,24 @@
 # The go command's environment is hack/modproxy-env.sh's: third-party
 # modules from the local module cache, then $GOPROXY; a module cache of its
 # own, so the first run compiles the API server once more (minutes on 2
-# cores, more as Go 1.25 shares no build cache with the host's Go).
+# cores, more as the line's Go shares no build cache with the host's Go).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=${1:-$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")}
 [[ -n $version ]] || { echo "install-test: cannot read the version testenv/go.mod requires" >&2; exit 1; }
-user_go=go1.25.14
 die() { echo "install-test: $*" >&2; exit 1; }
+# The install line (hack/lines.txt), read before PATH and GOTOOLCHAIN
+# change below: the operator's go.mod, the user's Go, and the Kubernetes
+# release of its k8s.io (the folder of docs/testenv.md's assets line).
+row=$("$root/hack/lines.sh" rows install) || die "cannot read hack/lines.txt's install line (above)"
+read -r _ line_cr line_k8s user_go line_go _ <<<"$row"
+line_release=1.${line_k8s#v0.}
+pinned=$("$root/hack/lines.sh" gomod install example.com/widgets) || die "hack/lines.sh gomod install failed (above)"
+# The k8s.io minor go get -tool raises the module to: the tools' (they
+# build at the workspace's line).
+row=$("$root/hack/lines.sh" rows workspace) || die "cannot read hack/lines.txt's workspace line (above)"
+read -r _ _ tool_k8s _ <<<"$row"
+tool_k8s=${tool_k8s%.*}
 
 start=$(date +%s)
 step() { echo; echo "=== install-test: $* ($(( $(date +%s) - start ))s)"; }
@@ -104,14 +120,14 @@ PINS_DIR=$work PINS_WHO=install-test
 # shellcheck source=hack/gomod-pins.sh
 source "$root/hack/gomod-pins.sh"
 
-step "scratch operator module, pinned like a real one (go 1.25.0, controller-runtime v0.23.3, k8s.io v0.35.4, replace)"
+step "scratch operator module, pinned like a real one (go $line_go, controller-runtime $line_cr, k8s.io $line_k8s, replace)"
 op=$work/operator
 mkdir -p "$op"
 cp -R "$root/hack/installtest/testdata/operator/." "$op/"
 cd "$op"
 # The reconciler and its test use statuspatch: they arrive after the install.
 mv internal "$work/internal"
-pinned_gomod
+printf '%s\n' "$pinned" >go.mod
 go mod tidy || die "go mod tidy failed in the pinned operator, before statuspatch (above)"
 snapshot
 sed -n '/^require (/,/^)/p' go.mod | head -20
@@ -220,7 +236,7 @@ grep -q 'handwritten status write to Widget: use WidgetStatusPatcher (example.co
 	die "before the controller imports internal/patchers, the message does not name it (above)"
 rm -r internal/legacy
 
-step "build and vet (the generated patchers compile against controller-runtime v0.23.3), README.md's lint block, make lint-status"
+step "build and vet (the generated patchers compile against controller-runtime $line_cr), README.md's lint block, make lint-status"
 go build ./... || die "go build ./... failed: the operator with the generated patchers does not compile (above)"
 go vet ./... || die "go vet ./... failed in the operator (above)"
 rm -f bin/statuspatch-lint # as above: make lint-status installs it with go-install-tool
@@ -309,13 +325,13 @@ step "go test ./... (testenv: the API server compiles here, slow on a cold cache
 go test ./... || die "go test ./... failed: the reconciler's test on testenv (above)"
 check_pins "go build, go vet, go test"
 
-step "docs/testenv.md's full-API build line, as written: the release of the operator's k8s.io (1.35.4; make test-assets built it in CI, else minutes)"
+step "docs/testenv.md's full-API build line, as written: the release of the operator's k8s.io ($line_release; make test-assets built it in CI, else minutes)"
 assets_line=$(grep -E '^go run github.com/statuspatch/statuspatch/testenv/cmd/testenv-assets use -p path module$' "$root/docs/testenv.md") ||
 	die "docs/testenv.md has no 'go run .../testenv-assets use -p path module' line"
 echo "\$ $assets_line"
 assets=$(bash -euo pipefail -c "$assets_line") || die "docs/testenv.md's line failed: $assets_line"
-[[ $(basename "$assets") == 1.35.4-* && -x $assets/kube-apiserver ]] ||
-	die "docs/testenv.md's line printed $assets, want a 1.35.4 folder (the release of k8s.io v0.35.4) holding kube-apiserver"
+[[ $(basename "$assets") == "$line_release"-* && -x $assets/kube-apiserver ]] ||
+	die "docs/testenv.md's line printed $assets, want a $line_release folder (the release of k8s.io $line_k8s) holding kube-apiserver"
 check_pins "docs/testenv.md's testenv-assets line"
 mkdir -p "$work/nomodule"
 if (cd "$work/nomodule" && bash -euo pipefail -c "$assets_line") >"$work/nomodule.out" 2>&1; then
@@ -324,7 +340,7 @@ fi
 echo "ok: outside a module it fails: $(head -1 "$work/nomodule.out")"
 
 step "README.md's claims about the other routes"
-# GOTOOLCHAIN=local: go install of a tool stops, it does not build with Go 1.25.
+# GOTOOLCHAIN=local: go install of a tool stops, it does not build with the user's Go.
 if GOTOOLCHAIN=local GOBIN=$work/localbin go install "github.com/statuspatch/statuspatch/cmd/statuspatch-lint@$version" >"$work/local.out" 2>&1; then
 	die "GOTOOLCHAIN=local go install of statuspatch-lint with $user_go succeeded; README.md says it stops with 'requires go >= 1.26.0'"
 fi
@@ -348,9 +364,9 @@ cp -R "$op" "$work/tool-route"
 		die "go get -tool left the go line at $(awk '$1 == "go" { print $2 }' go.mod); README.md says it becomes 1.26.0"
 	# not `requirements | grep -q`: under pipefail, grep -q exiting at its
 	# first match can SIGPIPE the writer and fail the pipeline.
-	[[ $(requirements | awk '$1 == "k8s.io/apimachinery" { print $2 }') == v0.37.* ]] ||
-		die "go get -tool left k8s.io/apimachinery at $(requirements | awk '$1 == "k8s.io/apimachinery" { print $2 }'); README.md says v0.37"
+	[[ $(requirements | awk '$1 == "k8s.io/apimachinery" { print $2 }') == "$tool_k8s".* ]] ||
+		die "go get -tool left k8s.io/apimachinery at $(requirements | awk '$1 == "k8s.io/apimachinery" { print $2 }'); README.md says $tool_k8s"
 )
-echo "ok: go get -tool raised the go line to 1.26.0 and k8s.io/apimachinery to v0.37, as README.md says"
+echo "ok: go get -tool raised the go line to 1.26.0 and k8s.io/apimachinery to $tool_k8s, as README.md says"
 
 step "ok: installed $version from the proxy with $user_go; the operator's versions did not move"

@@ -11,7 +11,7 @@
 #
 #   spark-operator: kubeflow/spark-operator at commit
 #     38082f3318e9d33f3e4a940c7cf165df6e40b422 (master of 2026-08-21; no
-#     tag of it is on controller-runtime v0.22 or later: v2.5.2 is on
+#     tag of it is on a supported controller-runtime line: v2.5.2 is on
 #     v0.20.4): controller-runtime v0.23.3, k8s.io v0.35.4, go 1.25; three
 #     controllers (SparkApplication, ScheduledSparkApplication,
 #     SparkConnect) with four handwritten r.client.Status().Update calls,
@@ -127,7 +127,9 @@ for t in statuspatch-gen statuspatch-lint testenv-assets; do
 	cp "$root/bin/$t" "bin/$t-$version"
 	ln -sf "$(realpath "bin/$t-$version")" "bin/$t"
 done
-assets=$(bin/testenv-assets use --etcd -p path 1.35.x)
+# The envtest release make test-assets builds (hack/lines.txt's install
+# line), inside both operators' client-go skew.
+assets=$(bin/testenv-assets use --etcd -p path "$("$root/hack/lines.sh" assets)")
 export KUBEBUILDER_ASSETS=$assets
 
 step "before: the operator's suites on envtest ($assets)"

@@ -3,38 +3,41 @@
 # test-newcomer), in a scratch operator shaped like a kubebuilder v4
 # scaffold at one supported line, or at several one after another:
 #
-#   hack/newcomer-test.sh [LINE]     # LINE: v0.22 ... v0.25 (default v0.23)
+#   hack/newcomer-test.sh [LINE]     # LINE: a line of hack/lines.txt, or a
+#                                    # selector of hack/lines.sh (default:
+#                                    # install, the install line)
 #   hack/newcomer-test.sh LINE LINE...  or  hack/newcomer-test.sh all
 #
-# With several lines (all: every line of hack/compat.sh's LINES, as make
+# With several lines (all: every supported line of hack/lines.txt, as make
 # test-newcomer runs by default), each line is a run of this script on its
 # own; each line's wall time and the load are printed as it ends, then a
 # summary, and the run fails naming every line that failed.
 #
 # The line's controller-runtime, k8s.io and Go toolchain are
-# hack/compat.sh's (docs/compatibility.md's matrix, one home): the
+# hack/lines.txt's (docs/compatibility.md's matrix, one home): the
 # scaffold's go.mod pins controller-runtime and k8s.io there by require and
-# by replace, says `go 1.NN.0` of the line's Go, and every command runs as
-# a user whose installed Go is that toolchain would run it (GOTOOLCHAIN=path,
+# by replace (hack/lines.sh gomod), says `go 1.NN.0` of the line's Go, and
+# every command runs as a user whose installed Go is that toolchain would
+# run it (GOTOOLCHAIN=path,
 # as in hack/install-test.sh: the statuspatch tools' go 1.26 line switches
 # to this machine's Go 1.26, where that user's go command would download
 # the newest go1.26.N).
 # envtest's Kubernetes: the scaffold's Makefile derives ENVTEST_K8S_VERSION
-# from k8s.io/api (1.34 at v0.22 ... 1.37 at v0.25) with ?=. The line whose
+# from k8s.io/api (hack/lines.txt's envtest column) with ?=. The line whose
 # k8s.io is the release make test-assets builds (the root Makefile's
-# TESTENV_ASSETS_VERSION, 1.35.x: line v0.23) runs with its own. Every other
+# TESTENV_ASSETS_VERSION: the install line's) runs with its own. Every other
 # line runs the scaffold's make test as
 #
-#   make test ENVTEST_K8S_VERSION=1.35.x
+#   make test ENVTEST_K8S_VERSION=<the install line's release>.x
 #
 # (a make variable a user can pass the same way): testenv-assets finds the
 # kube-apiserver and etcd make test-assets built, and the line pays its own
 # dependencies' compile only, not a kube-apiserver and etcd of its own from
 # source (about 20 minutes more a line cold: docs/benchmarks.md). So at those
-# lines the scaffold's tests run on a 1.35 API server, inside client-go's
-# supported skew, and the route (init, generate, -fix, the scaffold's make
+# lines the scaffold's tests run on the install line's API server, inside
+# client-go's supported skew, and the route (init, generate, -fix, the scaffold's make
 # test and make lint) is the line's. NEWCOMER_ENVTEST_K8S_VERSION sets the
-# release (default: TESTENV_ASSETS_VERSION, as the root Makefile sets it);
+# release (default: TESTENV_ASSETS_VERSION's default, hack/lines.sh assets);
 # NEWCOMER_ENVTEST_K8S_VERSION=line runs every line with its own derived
 # version, building each line's binaries. The scaffold: api/v1,
 # internal/controller (a reconciler with two handwritten status writes, one
@@ -75,19 +78,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")
 die() { echo "newcomer-test: $*" >&2; exit 1; }
 [[ -n $version ]] || die "cannot read the version testenv/go.mod requires"
-# hack/compat.sh's LINES (line, controller-runtime, k8s.io, Go toolchain),
-# the one home of the matrix.
-matrix=$(sed -n '/^LINES=(/,/^)/p' "$root/hack/compat.sh" | grep -oE '"v0[^"]+"' | tr -d '"')
-mapfile -t all_lines < <(awk '{ print $1 }' <<<"$matrix")
-((${#all_lines[@]} > 0)) || die "cannot read hack/compat.sh's LINES"
-usage="usage: hack/newcomer-test.sh [LINE...|all] (hack/compat.sh's lines: ${all_lines[*]}; default v0.23)"
+# hack/lines.txt's supported lines (the one home of the matrix): the
+# lines named, or selected (older, install ...), each once.
 if [[ $# == 1 && $1 == all ]]; then
-	set -- "${all_lines[@]}"
+	set -- supported
 fi
-for l in "$@"; do
-	awk -v l="$l" '$1 == l { found = 1 } END { exit !found }' <<<"$matrix" ||
-		die "no line $l in hack/compat.sh's LINES (docs/compatibility.md's matrix): ${all_lines[*]}; $usage"
-done
+(($#)) || set -- install
+lines=$("$root/hack/lines.sh" names "$@") || die "usage: hack/newcomer-test.sh [LINE...|all] (hack/lines.txt's lines, or a selector of hack/lines.sh; default install)"
+mapfile -t picked <<<"$lines"
+set -- "${picked[@]}"
 
 # Several lines: each a run of this script on its own, timed.
 if [[ $# -gt 1 ]]; then
@@ -114,22 +113,25 @@ if [[ $# -gt 1 ]]; then
 	exit 0
 fi
 
-line=${1:-v0.23}
-read -r _ line_cr line_k8s line_toolchain < <(awk -v l="$line" '$1 == l' <<<"$matrix")
-line_go=$(sed -E 's/^go([0-9]+\.[0-9]+).*/\1.0/' <<<"$line_toolchain")
+line=$1
+row=$("$root/hack/lines.sh" rows "$line") || die "cannot read line $line of hack/lines.txt"
+read -r _ line_cr line_k8s line_toolchain line_go line_envtest roles <<<"$row"
+[[ $roles != below ]] || die "line $line is below the floor: not supported"
+# The scaffold's go.mod, read now: hack/lines.sh needs Go 1.26, and PATH's
+# go becomes the line's below.
+gomod=$("$root/hack/lines.sh" gomod "$line" example.com/widgets) || die "hack/lines.sh gomod $line failed"
 # envtest's Kubernetes at this line (header comment): its own derived
 # version when that is the release make test-assets builds, else that
 # release by make variable.
-line_envtest=$(sed -E 's/^v0\.([0-9]+)\..*/1.\1/' <<<"$line_k8s")
-envtest=${NEWCOMER_ENVTEST_K8S_VERSION:-$(awk '$1 == "TESTENV_ASSETS_VERSION" && $2 == "?=" { print $3 }' "$root/Makefile")}
-[[ -n $envtest ]] || die "no NEWCOMER_ENVTEST_K8S_VERSION and no TESTENV_ASSETS_VERSION ?= line in the root Makefile"
+envtest=${NEWCOMER_ENVTEST_K8S_VERSION:-$("$root/hack/lines.sh" assets)}
+[[ -n $envtest ]] || die "no NEWCOMER_ENVTEST_K8S_VERSION, and hack/lines.sh assets printed nothing"
 if [[ $envtest == line || $(sed -E 's/^v?(1\.[0-9]+)([.].*)?$/\1/' <<<"$envtest") == "$line_envtest" ]]; then
 	make_test=(make test)
 	envtest_note="its own ENVTEST_K8S_VERSION, $line_envtest (the scaffold's Makefile derives it from k8s.io/api $line_k8s)"
 	envtest_want=$line_envtest
 else
 	make_test=(make test "ENVTEST_K8S_VERSION=$envtest")
-	envtest_note="ENVTEST_K8S_VERSION=$envtest on make test's command line (NEWCOMER_ENVTEST_K8S_VERSION; by default the root Makefile's TESTENV_ASSETS_VERSION, whose kube-apiserver and etcd make test-assets builds), not the line's own $line_envtest (NEWCOMER_ENVTEST_K8S_VERSION=line builds and runs those: about 20 min more a line cold)"
+	envtest_note="ENVTEST_K8S_VERSION=$envtest on make test's command line (NEWCOMER_ENVTEST_K8S_VERSION; by default the install line's release, the root Makefile's TESTENV_ASSETS_VERSION, whose kube-apiserver and etcd make test-assets builds), not the line's own $line_envtest (NEWCOMER_ENVTEST_K8S_VERSION=line builds and runs those: about 20 min more a line cold)"
 	envtest_want=$envtest
 fi
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
@@ -227,16 +229,7 @@ func (r *WidgetReconciler) markObserved(ctx context.Context, w *widgetsv1.Widget
 }
 EOF
 # go.mod pinned as operators pin, at the line: require and replace.
-{
-	echo "module example.com/widgets"
-	echo
-	echo "go $line_go"
-	echo
-	echo "require sigs.k8s.io/controller-runtime $line_cr"
-	for p in api apimachinery client-go; do echo "require k8s.io/$p $line_k8s"; done
-	echo "replace sigs.k8s.io/controller-runtime => sigs.k8s.io/controller-runtime $line_cr"
-	for p in api apiextensions-apiserver apimachinery client-go; do echo "replace k8s.io/$p => k8s.io/$p $line_k8s"; done
-} >go.mod
+printf '%s\n' "$gomod" >go.mod
 go mod tidy || die "go mod tidy failed in the scaffold (above)"
 # At the line the workspace builds (examples/go.mod's controller-runtime and
 # k8s.io), every module the scaffold shares with the workspace takes the

@@ -101,7 +101,7 @@ func Parse(r io.Reader) (Table, error) {
 			l.Roles = strings.Split(f[5], ",")
 		}
 		if err := l.check(); err != nil {
-			return Table{}, fmt.Errorf("line %d: %s: %v", n, l.Name, err)
+			return Table{}, fmt.Errorf("line %d: %s: %w", n, l.Name, err)
 		}
 		t.Lines = append(t.Lines, l)
 	}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/modfile"
+)
+
+// notLines are versions of the kinds tokens finds that are not lines of
+// statuspatch: in FILE, on a line holding TEXT, every version is allowed,
+// for the reason given. An entry no line uses fails the test.
+var notLines = []struct{ file, text, why string }{
+	{"Makefile", "CONTROLLER_GEN_VERSION := v0.23.0", "controller-tools' version"},
+	{"Makefile", "fixed in Go 1.27 only", "the Go release that fixes a go command bug"},
+	{"hack/bench-gen.sh", "controller-gen's object generator (v0.23.0", "controller-tools' version"},
+	{"hack/bench-gen.sh", "controller-tools/cmd/controller-gen@v0.23.0", "controller-tools' version"},
+	{"hack/migrate-operator.sh", "v2.5.2 is on", "a real operator's own pins"},
+	{"hack/migrate-operator.sh", "v0.20.4): controller-runtime v0.23.3, k8s.io v0.35.4, go 1.25", "a real operator's own pins"},
+	{"hack/migrate-operator.sh", "1c484f91df846970e72b0344cca86c5c98845ea8; controller-runtime v0.23.3", "a real operator's own pins"},
+	{"hack/migrate-operator.sh", "k8s.io v0.35.0, go 1.25.3): Memcached", "a real operator's own pins"},
+	{"docs/compatibility.md", "controller-tools v0.23.0", "controller-tools' version"},
+}
+
+// scanned are the files that must name no line (they read hack/lines.txt):
+// the Makefile, CI, and hack/'s scripts, programs and README, but for the
+// table, its reader and the matrix's go.mod files.
+func scanned(t *testing.T) []string {
+	files := []string{"Makefile", ".ci/run"}
+	err := filepath.WalkDir(filepath.Join(root, "hack"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir() && (rel == "hack/lines" || rel == "hack/compat" || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case !d.IsDir() && (strings.HasSuffix(rel, ".sh") || strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, ".md")):
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestNoLineOutsideTheTable: the Makefile, CI and hack/'s files name no
+// line (they ask hack/lines.sh), and docs/compatibility.md names only the
+// table's. Go 1.NN of go.work's go line is this repository's own Go (the
+// tools'), not a line: anyone may say it.
+func TestNoLineOutsideTheTable(t *testing.T) {
+	tab := table(t)
+	wf, err := modfile.ParseWork("go.work", []byte(read(t, "go.work")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := wf.Go.Version
+	own := map[string]bool{work: true, work[:strings.LastIndex(work, ".")]: true}
+	vocab := map[token]bool{}
+	for _, l := range tab.Lines {
+		vocab[token{"mod", l.Name}] = true
+		vocab[token{"mod", l.CR}] = true
+		vocab[token{"go", l.GoMinor()}] = true
+		vocab[token{"go", l.GoLine()}] = true
+		vocab[token{"go", strings.TrimPrefix(l.Toolchain, "go")}] = true
+		if !l.Has(Below) {
+			vocab[token{"mod", l.K8s}] = true
+			vocab[token{"mod", l.K8sMinor()}] = true
+			vocab[token{"k8s", l.Envtest}] = true
+			vocab[token{"k8s", l.Envtest + ".x"}] = true
+			vocab[token{"k8s", l.Release()}] = true
+		}
+	}
+	used := make([]bool, len(notLines))
+	check := func(file string, allowed func(token) bool, what string) {
+		for i, line := range strings.Split(read(t, file), "\n") {
+			exempt := false
+			for j, n := range notLines {
+				if n.file == file && strings.Contains(line, n.text) {
+					exempt, used[j] = true, true
+				}
+			}
+			for _, tok := range tokens(line) {
+				if exempt || tok.kind == "go" && own[tok.value] || allowed(tok) {
+					continue
+				}
+				t.Errorf("%s:%d: names %s: %s", file, i+1, tok.value, what)
+			}
+		}
+	}
+	for _, file := range scanned(t) {
+		check(file, func(token) bool { return false }, "read it from hack/lines.txt (hack/lines.sh) instead, or add it to notLines saying why it is not a line")
+	}
+	check("docs/compatibility.md", func(tok token) bool { return vocab[tok] }, fmt.Sprintf("not a version of hack/lines.txt's lines (%s)", strings.Join(tab.names(), " ")))
+	for j, n := range notLines {
+		if !used[j] {
+			t.Errorf("notLines: no line of %s holds %q any more: remove the entry", n.file, n.text)
+		}
+	}
+}
