@@ -31,6 +31,9 @@ import (
 )
 
 func main() {
+	if os.Getenv(toolexecEnv) != "" {
+		os.Exit(refuseTool(os.Args[1:]))
+	}
 	args := withTestRefs(withPatchers(defaultArgs(os.Args[1:]), "."), ".")
 	if os.Getenv(childEnv) == "" && !underVet(args) {
 		rest, read, write, err := baselineFlags(args)
@@ -49,6 +52,11 @@ func main() {
 	}
 	if wantsFix(args) {
 		os.Exit(fixAndReport(args, os.Stdout, os.Stderr))
+	}
+	if !underVet(args) {
+		if code, ok := runExportDriver(args, os.Stdout, os.Stderr); ok {
+			os.Exit(code)
+		}
 	}
 	os.Args = append(os.Args[:1], args...)
 	singlechecker.Main(lint.Analyzer)

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"time"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// driverEnv selects the standalone command's driver: unset, the
+// export-data driver where it applies and the full checker otherwise;
+// "checker", always the full checker (singlechecker: every dependency
+// type-checked from source); "export", always the export-data driver
+// (exit 1 with the reason where it does not apply, for tests).
+const driverEnv = "STATUSPATCH_LINT_DRIVER"
+
+// exportRun is a parsed standalone run for the export-data driver.
+type exportRun struct {
+	patterns []string
+	fix      bool
+	json     bool
+	context  int
+}
+
+// parseExportArgs parses a standalone run's arguments (the checker's
+// flags and the analyzer's, which it sets) for the export-data driver. An
+// error wrapping errDecline is a run it does not handle: test files
+// loaded (-test, the checker's default, which the command turns off
+// unless -tests), -diff, the checker's debugging and profiling flags,
+// -flags, -V, -help.
+func parseExportArgs(args []string) (*exportRun, error) {
+	fs := flag.NewFlagSet("statuspatch-lint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	lint.Analyzer.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	run := &exportRun{}
+	test := fs.Bool("test", true, "")
+	fs.BoolVar(&run.fix, "fix", false, "")
+	fs.BoolVar(&run.json, "json", false, "")
+	fs.IntVar(&run.context, "c", -1, "")
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%w: %w", errDecline, err)
+	}
+	if *test {
+		return nil, fmt.Errorf("%w: test files are loaded (-test)", errDecline)
+	}
+	run.patterns = fs.Args()
+	if len(run.patterns) == 0 {
+		return nil, fmt.Errorf("%w: no package patterns", errDecline)
+	}
+	return run, nil
+}
+
+// runExportDriver runs the analyzer the way the checker would on args,
+// loading only what can hold a status write from source (planLoad). ok is
+// false when it does not apply (the caller runs the checker); with
+// STATUSPATCH_LINT_DRIVER=export that is exit status 1 instead.
+func runExportDriver(args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	mode := os.Getenv(driverEnv)
+	if mode == "checker" {
+		return 0, false
+	}
+	decline := func(err error) (int, bool) {
+		if mode == "export" {
+			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+			return 1, true
+		}
+		return 0, false
+	}
+	run, err := parseExportArgs(args)
+	if err != nil {
+		return decline(err)
+	}
+	graph, err := analyzeFromExport(run.patterns)
+	if err != nil {
+		if errors.Is(err, errDecline) {
+			return decline(err)
+		}
+		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+		return 1, true
+	}
+	if run.fix {
+		if err := applyFixes(graph); err != nil {
+			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+			return 1, true
+		}
+		return 0, true
+	}
+	if run.json {
+		if err := graph.PrintJSON(stdout); err != nil {
+			return 1, true
+		}
+		return 0, true
+	}
+	if err := graph.PrintText(stderr, run.context); err != nil {
+		return 1, true
+	}
+	// The checker's exit status: 1 when an analysis failed, 3 when there
+	// are findings.
+	code = 0
+	for act := range graph.All() {
+		if act.Err != nil {
+			return 1, true
+		}
+		if act.IsRoot && len(act.Diagnostics) > 0 {
+			code = 3
+		}
+	}
+	return code, true
+}
+
+// analyzeFromExport loads the patterns' packages (planLoad, typeCheck) and
+// runs the analyzer on them, and on their source-loaded dependencies for
+// facts.
+func analyzeFromExport(patterns []string) (*checker.Graph, error) {
+	if p := os.Getenv("SPL_CPUPROFILE"); p != "" {
+		f, _ := os.Create(p)
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	t0 := time.Now()
+	plan, err := planLoad(patterns)
+	if err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
+	pkgs, err := typeCheck(plan)
+	if err != nil {
+		return nil, err
+	}
+	t2 := time.Now()
+	defer func() {
+		if os.Getenv("SPL_TIMING") != "" {
+			fmt.Fprintf(os.Stderr, "plan %v typecheck %v analyze %v; %d source (%d reach, %d stale), %d export\n", t1.Sub(t0), t2.Sub(t1), time.Since(t2), len(plan.source), plan.reaches, plan.stale, len(plan.export))
+		}
+	}()
+	roots := make([]*packages.Package, len(plan.roots))
+	for i, r := range plan.roots {
+		roots[i] = pkgs[r]
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{lint.Analyzer}, roots, nil)
+	if err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	return graph, nil
+}

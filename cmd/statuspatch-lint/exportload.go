@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// The export-data driver (exportdriver.go) loads from source only the
+// packages that can hold a status write or a fact, and every other
+// dependency from the compiled export data in the go command's build
+// cache, as go vet does. This file lists the packages and decides which
+// are which.
+
+// maxStale is how many dependencies missing from the build cache the
+// export-data driver type-checks from source itself: more (an empty build
+// cache, a dependency upgrade) and the command runs the full checker,
+// which type-checks everything from source in about the time `go build`
+// needs to compile a tenth of it.
+const maxStale = 200
+
+// listedPkg is one package of `go list -deps -json`.
+type listedPkg struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	GoFiles    []string
+	CgoFiles   []string
+	Imports    []string
+	ImportMap  map[string]string
+	Module     *listedModule
+	Standard   bool
+	DepOnly    bool
+	Export     string
+	Error      *struct{ Err string }
+	DepsErrors []*struct{ Err string }
+}
+
+type listedModule struct {
+	Path, Version, Dir, GoMod, GoVersion string
+	Main                                 bool
+}
+
+// loadPlan is what the export-data driver loads, and how.
+type loadPlan struct {
+	pkgs    map[string]*listedPkg // by import path
+	roots   []string              // the packages the patterns match, in go list's order
+	source  []string              // type-checked from source, dependencies first
+	export  map[string]string     // import path -> export data file, for the others
+	inSrc   map[string]bool
+	stale   int // dependencies type-checked from source because the build cache lacks them
+	reaches int // dependencies type-checked from source because they import the client
+}
+
+// errDecline is returned, wrapped, when the export-data driver cannot load
+// the packages the way the full checker would: the command runs that
+// checker instead.
+var errDecline = errors.New("the export-data driver does not apply")
+
+// goList runs `go list` with args, this command refusing to build
+// (refuseTool), and decodes its JSON stream. Its failure is an error
+// wrapping errDecline: the full checker reports it as it always has.
+func goList(args ...string) ([]*listedPkg, error) {
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Env = append(os.Environ(), toolexecEnv+"=1")
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%w: go list: %w: %s", errDecline, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var pkgs []*listedPkg
+	dec := json.NewDecoder(&out)
+	for {
+		p := new(listedPkg)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: decoding its output: %w", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// planLoad lists the patterns' packages and their dependencies (without
+// tests) and decides what to load from source: the patterns' packages,
+// every dependency that imports the controller-runtime client directly or
+// not (only those can declare generated patchers or functions returning a
+// client.Patch, the analyzer's facts, or write a status), and every
+// dependency whose compiled form is not in the build cache. Every other
+// dependency comes from its export data, which `go list -export` takes
+// from the build cache: run with -toolexec=<this command> (refuseTool), it
+// compiles nothing, so a package not in the cache has no export data and
+// is loaded from source, and an empty cache makes the command run the
+// full checker (maxStale) instead of compiling every dependency, as go
+// vet would.
+func planLoad(patterns []string) (*loadPlan, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errDecline, err)
+	}
+	// EmbedFiles: without it go list does not resolve a package's embed
+	// patterns, and its action (and every one above it) is not the one in
+	// the build cache.
+	const fields = "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Imports,ImportMap,Module,Standard,DepOnly,Export,Error,DepsErrors,EmbedFiles"
+	listed, err := goList(append([]string{"-e", "-deps", "-export", "-toolexec=" + self, fields, "--"}, patterns...)...)
+	if err != nil {
+		return nil, err
+	}
+	plan := &loadPlan{pkgs: map[string]*listedPkg{}, inSrc: map[string]bool{}, export: map[string]string{}}
+	for _, p := range listed {
+		switch {
+		case p.Error != nil && !strings.Contains(p.Error.Err, refusal):
+			return nil, fmt.Errorf("%w: package %s: %s", errDecline, p.ImportPath, p.Error.Err)
+		case len(p.DepsErrors) > 0:
+			return nil, fmt.Errorf("%w: package %s: %s", errDecline, p.ImportPath, p.DepsErrors[0].Err)
+		case strings.Contains(p.ImportPath, " "):
+			return nil, fmt.Errorf("%w: package variant %s", errDecline, p.ImportPath)
+		}
+		plan.pkgs[p.ImportPath] = p
+		if !p.DepOnly {
+			plan.roots = append(plan.roots, p.ImportPath)
+		}
+	}
+	if len(plan.roots) == 0 {
+		return nil, fmt.Errorf("%w: %s matched no packages", errDecline, strings.Join(patterns, " "))
+	}
+	reach := map[string]bool{}
+	var reaches func(path string) bool
+	reaches = func(path string) bool {
+		if v, ok := reach[path]; ok {
+			return v
+		}
+		reach[path] = path == clientPkgPath
+		for _, imp := range plan.pkgs[path].Imports {
+			if plan.pkgs[imp] != nil && reaches(imp) {
+				reach[path] = true
+				break
+			}
+		}
+		return reach[path]
+	}
+	for _, p := range listed {
+		switch {
+		case !p.DepOnly || p.ImportPath == "unsafe":
+		case reaches(p.ImportPath):
+			plan.reaches++
+		case p.Export == "":
+			plan.stale++
+		default:
+			continue
+		}
+		plan.inSrc[p.ImportPath] = true
+	}
+	for _, r := range plan.roots {
+		plan.inSrc[r] = true
+	}
+	if plan.stale > maxStale {
+		return nil, fmt.Errorf("%w: %d dependencies are not in the build cache", errDecline, plan.stale)
+	}
+	// go list -deps lists dependencies first: the order to type-check in.
+	for _, p := range listed {
+		if !plan.inSrc[p.ImportPath] {
+			if p.Export != "" {
+				plan.export[p.ImportPath] = p.Export
+			}
+			continue
+		}
+		if len(p.CgoFiles) > 0 {
+			return nil, fmt.Errorf("%w: package %s uses cgo", errDecline, p.ImportPath)
+		}
+		plan.source = append(plan.source, p.ImportPath)
+	}
+	return plan, nil
+}
+
+// toolexecEnv makes the command, run by go list as its -toolexec, refuse
+// to run the build's tools (refuseTool).
+const toolexecEnv = "STATUSPATCH_LINT_TOOLEXEC"
+
+// refusal is how refuseTool says no, in go list's errors.
+const refusal = "statuspatch-lint: not in the build cache"
+
+// refuseTool is the command as planLoad's -toolexec: it runs the tool
+// (args[0]) only to say which it is (-V=full, and the C compiler's -###:
+// the go command hashes their answers into its cache keys, so they must be
+// the tool's), and refuses every build step: a package whose compiled form
+// is not in the build cache gets an error instead of being compiled.
+func refuseTool(args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	for _, a := range args[1:] {
+		if a == "-V=full" || a == "-V" || a == "-###" {
+			cmd := exec.Command(args[0], args[1:]...)
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+			var exit *exec.ExitError
+			if err := cmd.Run(); errors.As(err, &exit) {
+				return exit.ExitCode()
+			} else if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			return 0
+		}
+	}
+	fmt.Fprintln(os.Stderr, refusal)
+	return 1
+}
+
+// goFiles are p's Go files, as absolute paths.
+func (p *listedPkg) goFiles() []string {
+	files := make([]string, len(p.GoFiles))
+	for i, f := range p.GoFiles {
+		files[i] = f
+		if !strings.HasPrefix(f, string(os.PathSeparator)) {
+			files[i] = p.Dir + string(os.PathSeparator) + f
+		}
+	}
+	return files
+}
