@@ -22,7 +22,10 @@
 # among them; the golden module of statuspatch-gen (generated patchers)
 # built, vetted and tested. Each module is tested through an alternate
 # go.mod (go test -modfile) that requires that line's versions: the
-# published go.mod files stay at the floor, the first line.
+# published go.mod files stay at the floor, the first line. Which lines a
+# command runs at, and what each alternate go.mod requires, are hack/lines'
+# (hack/lines.sh compat, hack/lines.sh pins; unit-tested in make test); this
+# script runs the go commands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,16 +36,18 @@ cd "$(dirname "$0")/.."
 # apimachinery, against the kube-openapi the floor needs:
 # docs/compatibility.md.)
 GOLDENS=cmd/statuspatch-gen/generator/testdata
-K8S_RUNTIME=(api apimachinery client-go)
-K8S_TESTENV=(api apimachinery client-go apiextensions-apiserver apiserver)
+# The modules tested at each line: the name of their alternate go.mod in
+# hack/compat/<line>/ (hack/lines.sh pins knows what each requires), and
+# their folder.
+declare -A MODULES=([root]=. [testenv]=testenv [goldens]=$GOLDENS)
 
-# alternate MODFILE DIR CR K8S PKGS...: MODFILE becomes DIR/go.mod with the
-# line's versions (and a replace of the runtime by this checkout), tidied.
+# alternate LINE CR K8S MODULE: hack/compat/LINE/MODULE.mod becomes the
+# module's go.mod with the line's versions (hack/lines.sh pins; and a
+# replace of the runtime by this checkout), tidied.
 alternate() {
-	local modfile=$1 dir=$2 cr=$3 k8s=$4
-	shift 4
-	local reqs=(-require="sigs.k8s.io/controller-runtime@$cr")
-	for p in "$@"; do reqs+=(-require="k8s.io/$p@$k8s"); done
+	local line=$1 cr=$2 k8s=$3 module=$4 dir=${MODULES[$4]} modfile=hack/compat/$1/$4.mod pins reqs
+	pins=$(hack/lines.sh pins "$line" "$module")
+	mapfile -t reqs <<<"$pins"
 	cp "$dir/go.mod" "$modfile"
 	cp "$dir/go.sum" "${modfile%.mod}.sum"
 	(
@@ -50,11 +55,11 @@ alternate() {
 		local rel
 		rel=$(realpath --relative-to=. "$OLDPWD/$modfile")
 		GOWORK=off go mod edit -modfile="$rel" "${reqs[@]}"
-		if [[ $dir == testenv ]]; then
+		if [[ $module == testenv ]]; then
 			GOWORK=off go mod edit -modfile="$rel" -replace=github.com/statuspatch/statuspatch@v0.1.0=../
 		fi
 		GOWORK=off go mod tidy -modfile="$rel"
-		if [[ $dir == testenv ]]; then
+		if [[ $module == testenv ]]; then
 			at_workspace_line "$rel" "$cr" "$k8s"
 		fi
 	)
@@ -73,18 +78,20 @@ at_workspace_line() {
 	workspace_versions "$rel"
 }
 
-update() {
-	local line cr k8s _ row supported
-	supported=$(rows supported)
-	while read -r line cr k8s _; do
-		mkdir -p "hack/compat/$line"
-		echo "hack/compat/$line: controller-runtime $cr, k8s.io $k8s" >&2
-		alternate "hack/compat/$line/root.mod" . "$cr" "$k8s" "${K8S_RUNTIME[@]}" </dev/null
-		alternate "hack/compat/$line/testenv.mod" testenv "$cr" "$k8s" "${K8S_TESTENV[@]}" </dev/null
-		alternate "hack/compat/$line/goldens.mod" "$GOLDENS" "$cr" "$k8s" "${K8S_RUNTIME[@]}" </dev/null
-	done <<<"$supported"
-	row=$(rows below)
-	read -r _ cr _ <<<"$row"
+# update_line LINE CR K8S TOOLCHAIN: the line's alternate go.mod files.
+update_line() {
+	local line=$1 cr=$2 k8s=$3 m
+	mkdir -p "hack/compat/$line"
+	echo "hack/compat/$line: controller-runtime $cr, k8s.io $k8s" >&2
+	for m in root testenv goldens; do
+		alternate "$line" "$cr" "$k8s" "$m"
+	done
+}
+
+# update_below LINE CR TOOLCHAIN: the runtime's go.mod with controller-runtime
+# CR by replace.
+update_below() {
+	local cr=$2
 	mkdir -p hack/compat/below
 	echo "hack/compat/below: controller-runtime $cr by replace" >&2
 	cp go.mod hack/compat/below/root.mod
@@ -93,12 +100,10 @@ update() {
 	GOWORK=off go mod tidy -e -modfile=hack/compat/below/root.mod
 }
 
-# test_below: the runtime must not build below the floor, and the first
-# error must name it (patcher/requires_controller_runtime_v0_22.go).
+# test_below LINE CR TOOLCHAIN: the runtime must not build below the floor,
+# and the first error must name it (patcher/requires_controller_runtime_v0_22.go).
 test_below() {
-	local cr toolchain out row
-	row=$(rows below)
-	read -r _ cr _ toolchain _ <<<"$row"
+	local cr=$2 toolchain=$3 out
 	echo "=== below the floor: controller-runtime $cr pinned by replace, $toolchain"
 	if out=$(run . "$toolchain" hack/compat/below/root.mod build ./patcher/ 2>&1); then
 		echo "$out"
@@ -158,40 +163,23 @@ build_line() {
 	echo "=== $line compiled in $((SECONDS - start))s"
 }
 
-# rows [SELECTOR...]: hack/lines.txt's rows (line controller-runtime k8s.io
-# toolchain go-line envtest roles) of the lines named, in their order, or
-# of every supported line.
-rows() { hack/lines.sh rows "$@"; }
-
-# each_line FUNC [SELECTOR...]: FUNC LINE CR K8S TOOLCHAIN for every
-# supported line, or for the selected ones ("below" aside: test_below's).
-each_line() {
-	local fn=$1 line cr k8s toolchain roles sel=() s
-	shift
-	for s in "$@"; do [[ $s == below ]] || sel+=("$s"); done
-	(($# == 0 || ${#sel[@]} > 0)) || return 0
-	local selected
-	selected=$(rows "${sel[@]}") || return 1
-	while read -r line cr k8s toolchain _ _ roles; do
-		[[ $roles != below ]] || continue
-		"$fn" "$line" "$cr" "$k8s" "$toolchain" </dev/null
-	done <<<"$selected"
+# compat CMD [SELECTOR...]: the steps hack/lines.sh compat chooses (which
+# lines, in which order, and the one below the floor: hack/lines/compat.go),
+# each run as CMD_line LINE CR K8S TOOLCHAIN or CMD_below LINE CR TOOLCHAIN.
+compat() {
+	local cmd=$1 plan kind rest args
+	plan=$(hack/lines.sh compat "$@") || exit 2
+	while read -r kind rest; do
+		read -ra args <<<"$rest"
+		"${cmd}_$kind" "${args[@]}" </dev/null
+	done <<<"$plan"
 }
 
-case ${1:-test} in
-update)
-	update
-	;;
-test)
-	shift || true
-	each_line test_line "$@"
-	if (($# == 0)) || [[ " $* " == *" below "* ]]; then
-		test_below
-	fi
-	;;
-build)
-	shift || true
-	each_line build_line "$@"
+cmd=${1:-test}
+shift || true
+case $cmd in
+update | test | build)
+	compat "$cmd" "$@"
 	;;
 *)
 	echo "usage: hack/compat.sh update | test [LINE...] | build [LINE...] (a LINE: hack/lines.txt's, or a selector of hack/lines.sh)" >&2

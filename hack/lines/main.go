@@ -14,6 +14,12 @@
 //	                           line as kubebuilder projects pin (require and
 //	                           replace)
 //	lines markdown             docs/compatibility.md's table of the lines
+//	lines compat update|test|build [SELECTOR...]
+//	                           what hack/compat.sh runs, a step a line: "line
+//	                           NAME CR K8S TOOLCHAIN" or "below NAME CR
+//	                           TOOLCHAIN" (Table.Compat)
+//	lines pins SELECTOR MODULE the go mod edit flags of MODULE's alternate
+//	                           go.mod (root, testenv, goldens) at the line
 //
 // SELECTOR: a line (v0.23), a role (floor, install, workspace, below),
 // supported (every supported line) or older (the supported lines before the
@@ -37,14 +43,14 @@ func main() {
 	}
 }
 
-const usage = "usage: lines [-f FILE] rows|names [SELECTOR...] | assets | gomod SELECTOR MODULE | markdown"
+const usage = "usage: lines [-f FILE] rows|names [SELECTOR...] | assets | gomod SELECTOR MODULE | markdown | compat update|test|build [SELECTOR...] | pins SELECTOR MODULE"
 
 func run(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("lines", flag.ContinueOnError)
 	file := fs.String("f", defaultFile(), "the table")
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%v; %s", err, usage)
+		return fmt.Errorf("%w; %s", err, usage)
 	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("%s", usage)
@@ -56,7 +62,7 @@ func run(args []string, w io.Writer) error {
 	defer f.Close()
 	t, err := Parse(f)
 	if err != nil {
-		return fmt.Errorf("%s: %v", *file, err)
+		return fmt.Errorf("%s: %w", *file, err)
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
 	switch cmd {
@@ -74,18 +80,37 @@ func run(args []string, w io.Writer) error {
 		}
 	case "assets":
 		fmt.Fprintln(w, t.Assets())
-	case "gomod":
+	case "gomod", "pins":
 		if len(rest) != 2 {
-			return fmt.Errorf("gomod takes a SELECTOR of one line and a MODULE; %s", usage)
+			return fmt.Errorf("%s takes a SELECTOR of one line and a MODULE; %s", cmd, usage)
 		}
 		ls, err := t.Select(rest[0])
 		if err != nil {
 			return err
 		}
 		if len(ls) != 1 || ls[0].Has(Below) {
-			return fmt.Errorf("gomod: %s is not one supported line", rest[0])
+			return fmt.Errorf("%s: %s is not one supported line", cmd, rest[0])
 		}
-		fmt.Fprint(w, ls[0].GoMod(rest[1]))
+		if cmd == "gomod" {
+			fmt.Fprint(w, ls[0].GoMod(rest[1]))
+			return nil
+		}
+		flags, err := ls[0].Pins(rest[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(w, strings.Join(flags, "\n"))
+	case "compat":
+		if len(rest) == 0 {
+			return fmt.Errorf("compat takes a command (update, test, build); %s", usage)
+		}
+		steps, err := t.Compat(rest[0], rest[1:]...)
+		if err != nil {
+			return err
+		}
+		for _, s := range steps {
+			fmt.Fprintln(w, s)
+		}
 	case "markdown":
 		fmt.Fprint(w, t.Markdown())
 	default:
