@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,7 +24,17 @@ var notLines = []struct{ file, text, why string }{
 	{"hack/migrate-operator.sh", "1c484f91df846970e72b0344cca86c5c98845ea8; controller-runtime v0.23.3", "a real operator's own pins"},
 	{"hack/migrate-operator.sh", "k8s.io v0.35.0, go 1.25.3): Memcached", "a real operator's own pins"},
 	{"docs/compatibility.md", "controller-tools v0.23.0", "controller-tools' version"},
+	{"README.md", "controller-tools v0.23.0, k8s.io/apimachinery and", "controller-tools' version"},
+	{"docs/kubebuilder.md", "v0.23.0): your go.mod and go.sum don't change", "controller-tools' version"},
+	{"docs/kubebuilder.md", "| controller-tools | v0.23.0 |", "controller-tools' version"},
+	{"docs/kubebuilder.md", "with controller-tools v0.23.0 whatever", "controller-tools' version"},
+	{"docs/kubebuilder.md", "/src/bin/k8s/1.33.0-linux-amd64", "a folder in a quoted error message"},
+	{"docs/kubebuilder.md", "v0.23.3, k8s.io v0.35.0, go 1.25.3), 2026-11-24", "a real operator's own pins"},
 }
+
+// docsOfLines may name the table's versions, and only those: the matrix's
+// page, the README and docs/kubebuilder.md (the newcomer route's steps).
+var docsOfLines = []string{"docs/compatibility.md", "README.md", "docs/kubebuilder.md"}
 
 // scanned are the files that must name no line (they read hack/lines.txt):
 // the Makefile, CI, and hack/'s scripts, programs and README, but for the
@@ -51,8 +62,7 @@ func scanned(t *testing.T) []string {
 }
 
 // TestNoLineOutsideTheTable: the Makefile, CI and hack/'s files name no
-// line (they ask hack/lines.sh), and docs/compatibility.md names only the
-// table's. Go 1.NN of go.work's go line is this repository's own Go (the
+// line (they ask hack/lines.sh), and docsOfLines name only the table's. Go 1.NN of go.work's go line is this repository's own Go (the
 // tools'), not a line: anyone may say it.
 func TestNoLineOutsideTheTable(t *testing.T) {
 	tab := table(t)
@@ -97,10 +107,39 @@ func TestNoLineOutsideTheTable(t *testing.T) {
 	for _, file := range scanned(t) {
 		check(file, func(token) bool { return false }, "read it from hack/lines.txt (hack/lines.sh) instead, or add it to notLines saying why it is not a line")
 	}
-	check("docs/compatibility.md", func(tok token) bool { return vocab[tok] }, fmt.Sprintf("not a version of hack/lines.txt's lines (%s)", strings.Join(tab.names(), " ")))
+	for _, doc := range docsOfLines {
+		check(doc, func(tok token) bool { return vocab[tok] }, fmt.Sprintf("not a version of hack/lines.txt's lines (%s), or add it to notLines saying why it is not a line", strings.Join(tab.names(), " ")))
+	}
 	for j, n := range notLines {
 		if !used[j] {
 			t.Errorf("notLines: no line of %s holds %q any more: remove the entry", n.file, n.text)
 		}
+	}
+}
+
+// rangeOf is a doc's "controller-runtime vA to vB" or "k8s.io vA to vB".
+var rangeOf = regexp.MustCompile(`(controller-runtime|k8s\.io) (v0\.[0-9]+) to (v0\.[0-9]+)`)
+
+// TestSupportedRanges: every range of supported lines docsOfLines state is
+// the table's, oldest to newest.
+func TestSupportedRanges(t *testing.T) {
+	sup := table(t).Supported()
+	first, last := sup[0], sup[len(sup)-1]
+	want := map[string]string{
+		"controller-runtime": first.Name + " to " + last.Name,
+		"k8s.io":             first.K8sMinor() + " to " + last.K8sMinor(),
+	}
+	n := 0
+	for _, doc := range docsOfLines {
+		flat := strings.Join(strings.Fields(read(t, doc)), " ")
+		for _, m := range rangeOf.FindAllStringSubmatch(flat, -1) {
+			n++
+			if got := m[2] + " to " + m[3]; got != want[m[1]] {
+				t.Errorf("%s says %s %s; hack/lines.txt's supported lines are %s %s", doc, m[1], got, m[1], want[m[1]])
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no doc of %q states the supported range: is rangeOf still the docs' wording?", docsOfLines)
 	}
 }
