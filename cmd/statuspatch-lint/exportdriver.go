@@ -138,7 +138,7 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 	t2 := time.Now()
 	defer func() {
 		if os.Getenv("SPL_TIMING") != "" {
-			fmt.Fprintf(os.Stderr, "plan %v typecheck %v analyze %v; %d source (%d reach, %d stale), %d export\n", t1.Sub(t0), t2.Sub(t1), time.Since(t2), len(plan.source), plan.reaches, plan.stale, len(plan.export))
+			fmt.Fprintf(os.Stderr, "plan %v typecheck %v analyze %v; %d source (%d reach, %d stale), %d export\n", t1.Sub(t0), t2.Sub(t1), time.Since(t2), len(plan.source), plan.reaches, plan.stale, len(plan.pkgs)-len(plan.source))
 		}
 	}()
 	roots := make([]*packages.Package, len(plan.roots))
@@ -148,6 +148,10 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 	graph, err := checker.Analyze([]*analysis.Analyzer{lint.Analyzer}, roots, nil)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	if os.Getenv(driverEnv) == "export" {
+		fmt.Fprintf(os.Stderr, "statuspatch-lint: export-data driver: %d packages from source (%d dependencies importing the client, %d not in the build cache), the other %d from export data\n",
+			len(plan.source), plan.reaches, plan.stale, len(plan.pkgs)-len(plan.source))
 	}
 	return graph, nil
 }

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// gen declares a patcher in a package of its own (not a
+// zz_generated.statuspatch.go, which the command would find on disk and
+// pass as -patchers): wired, which imports it, is told to use it only
+// through the analyzer's package fact.
+const (
+	genPkg = `package gen
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type DeploymentStatusPatcher struct{ obj *appsv1.Deployment }
+
+func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {
+	return &DeploymentStatusPatcher{obj}
+}
+`
+	wiredPkg = `package wired
+
+import (
+	"context"
+
+	"example.com/realmod/gen"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+var _ = gen.NewDeploymentStatusPatcher
+
+func Write(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+	return c.Status().Update(ctx, d)
+}
+`
+)
+
+// factsModule is stubRealmod with fixable (a blind patch -fix locks), gen
+// and wired, its dependencies compiled into the build cache (go build), as
+// in a project that has been built once.
+func factsModule(t *testing.T) string {
+	t.Helper()
+	mod := stubRealmod(t)
+	for name, src := range map[string]string{"fixable/fixable.go": fixable, "gen/gen.go": genPkg, "wired/wired.go": wiredPkg} {
+		if err := os.MkdirAll(filepath.Join(mod, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./... in %s: %v\n%s", mod, err, out)
+	}
+	return mod
+}
+
+// lintWith runs the built command in dir with the driver chosen
+// (STATUSPATCH_LINT_DRIVER) and returns its stdout, its stderr without the
+// export-data driver's summary line, the summary, and the exit status.
+func lintWith(t *testing.T, dir, bin, driver string, args ...string) (stdout, stderr, summary string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", driverEnv+"="+driver)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatalf("%s %s: %v", bin, strings.Join(args, " "), err)
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(errOut.String(), "\n") {
+		if strings.HasPrefix(l, "statuspatch-lint: export-data driver: ") {
+			summary += l
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return out.String(), strings.Join(kept, ""), summary, code
+}
+
+// The export-data driver reports what the full checker reports, byte for
+// byte, in every mode, cross-package facts included: patchutil.NewPatch's
+// verdict reaches audit's write through its object fact, and gen's
+// patcher reaches wired's message through its package fact. Both facts
+// are computed by the driver from source (gen and patchutil import the
+// client); the stub k8s.io packages come from export data.
+func TestExportDriverMatchesChecker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint")
+	}
+	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
+	runIn(t, ".", "go", "build", "-o", bin, ".")
+	mod := factsModule(t)
+	for _, args := range [][]string{
+		{"./..."},
+		{"-audit", "./..."},
+		{"-ci", "./..."},
+		{"-audit", "-json", "./..."},
+		{"-json", "./wired", "./audit"},
+		{"-c=1", "./controllers"},
+	} {
+		wantOut, wantErr, _, wantCode := lintWith(t, mod, bin, "checker", args...)
+		out, errOut, summary, code := lintWith(t, mod, bin, "export", args...)
+		if out != wantOut || errOut != wantErr || code != wantCode {
+			t.Errorf("%s: the export-data driver's exit status %d and output differ from the checker's (%d):\nstdout:\n%s\nstderr:\n%s\nchecker's stdout:\n%s\nchecker's stderr:\n%s",
+				strings.Join(args, " "), code, wantCode, out, errOut, wantOut, wantErr)
+		}
+		if !regexp.MustCompile(`, the other [1-9][0-9]* from export data`).MatchString(summary) {
+			t.Errorf("%s: the export-data driver loaded nothing from export data: %q", strings.Join(args, " "), summary)
+		}
+		if args[0] == "-audit" && !strings.Contains(out+errOut, "patchutil.NewPatch returns client.MergeFrom without optimistic lock") {
+			t.Errorf("%s: patchutil's verdict (an object fact) is missing:\n%s%s", strings.Join(args, " "), out, errOut)
+		}
+		if args[0] == "./..." && !strings.Contains(errOut, "handwritten status write to Deployment: use DeploymentStatusPatcher (example.com/realmod/gen)") {
+			t.Errorf("%s: gen's patcher (a package fact) is missing from wired's finding:\n%s", strings.Join(args, " "), errOut)
+		}
+	}
+}
+
+// -fix through the export-data driver edits the files exactly as through
+// the full checker (each fix once, imports and formatting alike), and
+// says the same.
+func TestExportDriverFixMatchesChecker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint")
+	}
+	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
+	runIn(t, ".", "go", "build", "-o", bin, ".")
+	for _, mode := range []string{"", "-ci"} {
+		byChecker, byExport := factsModule(t), factsModule(t)
+		args := []string{"-fix", "./..."}
+		if mode != "" {
+			args = append([]string{mode}, args...)
+		}
+		_, wantErr, _, wantCode := lintWith(t, byChecker, bin, "checker", args...)
+		_, errOut, _, code := lintWith(t, byExport, bin, "export", args...)
+		wantErr, errOut = strings.ReplaceAll(wantErr, byChecker, "$MOD"), strings.ReplaceAll(errOut, byExport, "$MOD")
+		if errOut != wantErr || code != wantCode {
+			t.Errorf("%s: exit status %d and output differ from the checker's (%d):\n%s\nchecker's:\n%s", strings.Join(args, " "), code, wantCode, errOut, wantErr)
+		}
+		if !strings.Contains(errOut, "fixable.go:13: fixed: add client.MergeFromWithOptimisticLock to the status patch") {
+			t.Errorf("%s: the blind patch was not fixed:\n%s", strings.Join(args, " "), errOut)
+		}
+		for _, name := range []string{"fixable/fixable.go", "audit/audit.go", "controllers/controllers.go", "wired/wired.go"} {
+			want, err := os.ReadFile(filepath.Join(byChecker, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(byExport, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s: %s after the export-data driver's fix differs from the checker's:\n%s\nchecker's:\n%s", strings.Join(args, " "), name, got, want)
+			}
+		}
+	}
+}
+
+// Where the export-data driver does not apply the command runs the full
+// checker: test files loaded (-tests), and an empty build cache (which go
+// list -export would otherwise fill by compiling every dependency, as go
+// vet does); STATUSPATCH_LINT_DRIVER=export says why instead.
+func TestExportDriverDeclines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint")
+	}
+	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
+	runIn(t, ".", "go", "build", "-o", bin, ".")
+	mod := factsModule(t)
+	_, errOut, _, code := lintWith(t, mod, bin, "export", "-tests", "./...")
+	if code != 1 || !strings.Contains(errOut, "the export-data driver does not apply: test files are loaded (-test)") {
+		t.Errorf("-tests under STATUSPATCH_LINT_DRIVER=export: exit status %d, want 1 and why:\n%s", code, errOut)
+	}
+	_, wantErr, _, wantCode := lintWith(t, mod, bin, "checker", "./...")
+	t.Setenv("GOCACHE", t.TempDir())
+	_, errOut, _, code = lintWith(t, mod, bin, "", "./...")
+	if code != wantCode || errOut != wantErr {
+		t.Errorf("./... with an empty build cache: exit status %d, want the checker's %d and output:\n%s\nchecker's:\n%s", code, wantCode, errOut, wantErr)
+	}
+	if _, errOut, _, code = lintWith(t, mod, bin, "export", "./..."); code != 1 || !strings.Contains(errOut, "not in the build cache") {
+		t.Errorf("./... with an empty build cache under STATUSPATCH_LINT_DRIVER=export: exit status %d, want 1 and why:\n%s", code, errOut)
+	}
+}
