@@ -1,13 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"runtime/pprof"
-	"time"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis"
@@ -63,28 +62,9 @@ func parseExportArgs(args []string) (*exportRun, error) {
 // false when it does not apply (the caller runs the checker); with
 // STATUSPATCH_LINT_DRIVER=export that is exit status 1 instead.
 func runExportDriver(args []string, stdout, stderr io.Writer) (code int, ok bool) {
-	mode := os.Getenv(driverEnv)
-	if mode == "checker" {
-		return 0, false
-	}
-	decline := func(err error) (int, bool) {
-		if mode == "export" {
-			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
-			return 1, true
-		}
-		return 0, false
-	}
-	run, err := parseExportArgs(args)
-	if err != nil {
-		return decline(err)
-	}
-	graph, err := analyzeFromExport(run.patterns)
-	if err != nil {
-		if errors.Is(err, errDecline) {
-			return decline(err)
-		}
-		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
-		return 1, true
+	run, graph, code, ok := exportAnalysis(args, stderr)
+	if !ok || graph == nil {
+		return code, ok
 	}
 	if run.fix {
 		if err := applyFixes(graph); err != nil {
@@ -116,31 +96,75 @@ func runExportDriver(args []string, stdout, stderr io.Writer) (code int, ok bool
 	return code, true
 }
 
+// exportAnalysis parses args and analyzes their packages with the
+// export-data driver. ok is false when the driver does not apply; graph
+// is nil when it failed (code says how, and it was printed), or declined
+// under STATUSPATCH_LINT_DRIVER=export (code 1).
+func exportAnalysis(args []string, stderr io.Writer) (run *exportRun, graph *checker.Graph, code int, ok bool) {
+	mode := os.Getenv(driverEnv)
+	if mode == "checker" {
+		return nil, nil, 0, false
+	}
+	decline := func(err error) (*exportRun, *checker.Graph, int, bool) {
+		if mode == "export" {
+			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+			return nil, nil, 1, true
+		}
+		return nil, nil, 0, false
+	}
+	run, err := parseExportArgs(args)
+	if err != nil {
+		return decline(err)
+	}
+	graph, err = analyzeFromExport(run.patterns)
+	if err != nil {
+		if errors.Is(err, errDecline) {
+			return decline(err)
+		}
+		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+		return nil, nil, 1, true
+	}
+	return run, graph, 0, true
+}
+
+// fixInProcess is fixAndReport's listing and fixing with the export-data
+// driver: one analysis, whose JSON lists the fixes (parseFixes) and whose
+// graph applies them. done is false when the driver does not apply.
+func fixInProcess(args []string, stderr io.Writer) (fixes, files []string, code int, done bool) {
+	_, graph, code, ok := exportAnalysis(args, stderr)
+	if !ok || graph == nil {
+		return nil, nil, code, ok
+	}
+	var listed bytes.Buffer
+	if err := graph.PrintJSON(&listed); err != nil {
+		fmt.Fprintf(stderr, "statuspatch-lint: listing the fixes: %v\n", err)
+		return nil, nil, 1, true
+	}
+	fixes, files, err := parseFixes(listed.Bytes())
+	if err != nil {
+		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
+		return nil, nil, 1, true
+	}
+	if err := applyFixes(graph); err != nil {
+		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
+		fmt.Fprintln(stderr, "statuspatch-lint: -fix failed (exit status 1); files may be partly fixed")
+		return nil, nil, 1, true
+	}
+	return fixes, files, 0, true
+}
+
 // analyzeFromExport loads the patterns' packages (planLoad, typeCheck) and
 // runs the analyzer on them, and on their source-loaded dependencies for
 // facts.
 func analyzeFromExport(patterns []string) (*checker.Graph, error) {
-	if p := os.Getenv("SPL_CPUPROFILE"); p != "" {
-		f, _ := os.Create(p)
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
-	t0 := time.Now()
 	plan, err := planLoad(patterns)
 	if err != nil {
 		return nil, err
 	}
-	t1 := time.Now()
 	pkgs, err := typeCheck(plan)
 	if err != nil {
 		return nil, err
 	}
-	t2 := time.Now()
-	defer func() {
-		if os.Getenv("SPL_TIMING") != "" {
-			fmt.Fprintf(os.Stderr, "plan %v typecheck %v analyze %v; %d source (%d reach, %d stale), %d export\n", t1.Sub(t0), t2.Sub(t1), time.Since(t2), len(plan.source), plan.reaches, plan.stale, len(plan.pkgs)-len(plan.source))
-		}
-	}()
 	roots := make([]*packages.Package, len(plan.roots))
 	for i, r := range plan.roots {
 		roots[i] = pkgs[r]

@@ -57,9 +57,10 @@ func withoutFix(args []string) []string {
 }
 
 // fixAndReport runs -fix so that it says what it did: the checker applies
-// fixes silently and exits 0 even when findings remain. It runs the checker
-// three times: with -json to list the fixes, with -fix to apply them, and
-// once more to report what is left. It prints one `file:line: fixed: ...`
+// fixes silently and exits 0 even when findings remain. It lists the
+// fixes, applies them, and analyzes again to report what is left: with
+// the export-data driver in this process (one analysis lists and applies),
+// else in three runs of the full checker (-json, -fix, and the report). It prints one `file:line: fixed: ...`
 // line per fix applied, then the findings left as the default run prints
 // them, then a summary, and returns the exit status of the last run: 0 when
 // nothing is left, 3 when findings remain, 1 on errors.
@@ -70,20 +71,11 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rest := withoutFix(args)
-	var listed, failed bytes.Buffer
-	if code := runChild(self, append([]string{"-json"}, rest...), &listed, &failed); code != 0 {
-		stderr.Write(failed.Bytes())
-		return code
+	fixes, files, code, done := fixInProcess(args, stderr)
+	if !done {
+		fixes, files, code = fixInChildren(self, args, rest, stderr)
 	}
-	fixes, files, err := parseFixes(listed.Bytes())
-	if err != nil {
-		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
-		return 1
-	}
-	failed.Reset()
-	if code := runChild(self, args, io.Discard, &failed); code != 0 {
-		stderr.Write(failed.Bytes())
-		fmt.Fprintf(stderr, "statuspatch-lint: -fix failed (exit status %d); files may be partly fixed\n", code)
+	if code != 0 {
 		return code
 	}
 	for _, f := range fixes {
@@ -95,7 +87,10 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	code := runChild(self, rest, stdout, stderr)
+	code, done = runExportDriver(rest, stdout, stderr)
+	if !done {
+		code = runChild(self, rest, stdout, stderr)
+	}
 	switch code {
 	case 0:
 		fmt.Fprintf(stderr, "statuspatch-lint: %s; no findings left\n", fixedCount(len(fixes)))
@@ -103,6 +98,28 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "statuspatch-lint: %s; the findings above are left (fix them by hand, move the writes to generated patchers, or allow them with //statuspatch:allow <reason>)\n", fixedCount(len(fixes)))
 	}
 	return code
+}
+
+// fixInChildren lists the fixes (a -json run of the checker) and applies
+// them (a -fix run), each in a run of its own.
+func fixInChildren(self string, args, rest []string, stderr io.Writer) (fixes, files []string, code int) {
+	var listed, failed bytes.Buffer
+	if code := runChild(self, append([]string{"-json"}, rest...), &listed, &failed); code != 0 {
+		stderr.Write(failed.Bytes())
+		return nil, nil, code
+	}
+	fixes, files, err := parseFixes(listed.Bytes())
+	if err != nil {
+		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
+		return nil, nil, 1
+	}
+	failed.Reset()
+	if code := runChild(self, args, io.Discard, &failed); code != 0 {
+		stderr.Write(failed.Bytes())
+		fmt.Fprintf(stderr, "statuspatch-lint: -fix failed (exit status %d); files may be partly fixed\n", code)
+		return nil, nil, code
+	}
+	return fixes, files, 0
 }
 
 func fixedCount(n int) string {
