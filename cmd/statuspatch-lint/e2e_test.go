@@ -12,8 +12,10 @@ import (
 // statuspatch-lint -fix on a small operator (testdata/e2e: a Rollout
 // reconciler with a MergeFrom status patch, an Update, a helper whose
 // file imports the client only for its MergeFrom, a write-only helper
-// given a copy of a read, and the patchers statuspatch-gen generated for
-// it) moves the four writes onto the patcher, drops the import left unused, and exits 0 with nothing left; the result compiles, and its test
+// given a copy of a read, a server-side apply of an apply configuration,
+// and the patchers statuspatch-gen generated for it) moves the five writes
+// onto the patcher (the apply onto its apply mode), drops the import left
+// unused, and exits 0 with nothing left; the result compiles, and its test
 // runs the reconciler on the real API server (testenv, embedded) and reads
 // back what the server stored.
 func TestFixMigratesAndRuns(t *testing.T) {
@@ -50,8 +52,8 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	}
 
 	out, err := run(bin, "-fix", "./...")
-	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 4 status writes; no findings left") {
-		t.Fatalf("-fix ./...: %v, want exit status 0 and the four writes fixed:\n%s", err, out)
+	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 5 status writes; no findings left") {
+		t.Fatalf("-fix ./...: %v, want exit status 0 and the five writes fixed:\n%s", err, out)
 	}
 	src, err := os.ReadFile(filepath.Join(mod, "controller", "controller.go"))
 	if err != nil {
@@ -96,6 +98,19 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	}
 	if strings.Contains(string(src), ".Status().") {
 		t.Errorf("a handwritten status write is left in helper.go:\n%s", src)
+	}
+	// plan.go's apply moves onto apply mode, with its field owner.
+	src, err = os.ReadFile(filepath.Join(mod, "controller", "plan.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"rolloutPatcher := patchers.NewRolloutStatusPatcher(r, &rollout, patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner(\"rollout-planner\"))",
+		"_ = rolloutPatcher.Patcher().ApplyStatus(ac.Status) // Flush returns its error too\n\treturn rolloutPatcher.Flush(ctx)",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the fixed plan.go lacks %q:\n%s", want, src)
+		}
 	}
 	if out, err := run("gofmt", "-l", "."); err != nil || out != "" {
 		t.Errorf("gofmt -l after -fix: %v\n%s", err, out)

@@ -48,6 +48,7 @@ type migration struct {
 	lateInline bool         // the base is taken at the write: client.MergeFrom(obj.DeepCopy())
 	fetch      *fetchPlan   // the re-read made a Fetch of the patcher (migratefetch.go)
 	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
+	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -57,7 +58,7 @@ const migrateFixPrefix = "move the status write onto "
 // recognised one that cannot move.
 func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write) (*migration, patcherInfo, string) {
 	var none patcherInfo
-	if w.generated || w.kind.iface || w.via != viaStatus || (w.verb != "Patch" && w.verb != "Update" && w.verb != "Apply") {
+	if w.generated || w.kind.iface || w.via != viaStatus && w.via != viaSubResource || (w.verb != "Patch" && w.verb != "Update" && w.verb != "Apply") {
 		return nil, none, ""
 	}
 	call, ok := files.calls[w.pos]
@@ -82,15 +83,22 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if !ok {
 		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.verb + "(...)")
 	}
-	if w.verb == "Apply" || w.verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply") {
+	m.client = client
+	switch {
+	case w.verb == "Apply":
+		// An apply configuration: onto apply mode (migrateapply.go).
+		if why := m.prepareApply(w.kind.name); why != "" || m.anchor == nil {
+			return nil, none, why
+		}
+	case w.verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply"):
 		return nil, none, m.shapeWhy(applyWhy)
-	}
-	if len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb] {
+	case len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb]:
 		return nil, none, m.shapeWhy("the write has options, which Flush does not take")
 	}
-	m.client = client
-	if why := m.findObj(w.kind.name); m.obj == nil {
-		return nil, none, why
+	if w.verb != "Apply" {
+		if why := m.findObj(w.kind.name); m.obj == nil {
+			return nil, none, why
+		}
 	}
 	if why := m.findAnchor(w.verb); m.anchor == nil {
 		// A helper writing its parameter: its callers make the patcher
@@ -114,27 +122,38 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	return m, p, ""
 }
 
-// statusReceiver returns c of a call c.Status().Verb(...).
+// statusReceiver returns c of a call c.Status().Verb(...) or
+// c.SubResource("status").Verb(...).
 func statusReceiver(call *ast.CallExpr) (ast.Expr, bool) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil, false
 	}
 	st, ok := ast.Unparen(sel.X).(*ast.CallExpr)
-	if !ok || len(st.Args) != 0 {
+	if !ok {
 		return nil, false
 	}
 	ss, ok := ast.Unparen(st.Fun).(*ast.SelectorExpr)
-	if !ok || ss.Sel.Name != "Status" {
+	switch {
+	case !ok:
 		return nil, false
+	case ss.Sel.Name == "Status" && len(st.Args) == 0:
+		return ss.X, true
+	case ss.Sel.Name == "SubResource" && len(st.Args) == 1:
+		if lit, ok := ast.Unparen(st.Args[0]).(*ast.BasicLit); ok && lit.Value == `"status"` {
+			return ss.X, true
+		}
 	}
-	return ss.X, true
+	return nil, false
 }
 
 // findAnchor sets m.anchor for the write's shape, or returns why a
 // recognised shape has none.
 func (m *migration) findAnchor(verb string) string {
-	if verb == "Update" {
+	switch {
+	case m.apply != nil:
+		return "" // prepareApply found it
+	case verb == "Update":
 		return m.findGet()
 	}
 	deepCopy := m.obj.Name() + ".DeepCopy()"
@@ -329,7 +348,11 @@ func (m *migration) isGetStmt(s ast.Stmt) bool {
 	if !ok || sel.Sel.Name != "Get" {
 		return false
 	}
-	id, ok := ast.Unparen(call.Args[2]).(*ast.Ident)
+	arg := ast.Unparen(call.Args[2])
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND && m.apply != nil {
+		arg = ast.Unparen(u.X) // c.Get(ctx, key, &obj) of an apply's object (migrateapply.go)
+	}
+	id, ok := arg.(*ast.Ident)
 	return ok && m.pass.TypesInfo.Uses[id] == m.obj
 }
 
@@ -367,32 +390,4 @@ func (m *migration) isDeepCopyOfObj(e ast.Expr) bool {
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	return ok && m.pass.TypesInfo.Uses[id] == m.obj
-}
-
-// uses counts the uses of v in the file.
-func (m *migration) uses(v *types.Var) int {
-	n := 0
-	ast.Inspect(m.file, func(node ast.Node) bool {
-		if id, ok := node.(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == v {
-			n++
-		}
-		return true
-	})
-	return n
-}
-
-// calledFunc returns the function or method a call expression calls
-// statically, or nil.
-func calledFunc(pass *analysis.Pass, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = fun
-	case *ast.SelectorExpr:
-		id = fun.Sel
-	default:
-		return nil
-	}
-	fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
-	return fn
 }

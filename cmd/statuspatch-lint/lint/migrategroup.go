@@ -20,6 +20,12 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 	if m.helper != nil {
 		return m.helperFix(p, files, ws, cfg)
 	}
+	if m.apply != nil {
+		if why := m.checkApplyUses(); why != "" {
+			return nil, why
+		}
+		return m.applyEdits(p)
+	}
 	group := []*migration{m}
 	for _, o := range ws {
 		if o == w || o.generated {

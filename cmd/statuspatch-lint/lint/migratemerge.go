@@ -43,8 +43,9 @@ func (m *migration) isClientVar(e ast.Expr, name string) bool {
 	return ok && v.Name() == name && v.Pkg() != nil && v.Pkg().Path() == clientPkgPath && v.Parent() == v.Pkg().Scope()
 }
 
-// applyWhy is why a server-side apply of the status is not moved.
-const applyWhy = "a server-side apply: -fix does not move it; make the patcher with patcher.WithWriteMode(patcher.WriteApply) where the object is read, and Flush it in place of the write, by hand"
+// applyWhy is why a server-side apply of the typed object (the
+// deprecated client.Apply patch) is not moved.
+const applyWhy = "a server-side apply of the typed object (client.Apply): -fix moves only applies of an apply configuration (Status().Apply); make the patcher with patcher.WithWriteMode(patcher.WriteApply) where the object is read, and Flush it in place of the write, by hand"
 
 // otherPatch is why a Patch whose patch is none of the shapes -fix moves
 // stays.

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // Calls that may take the object between the patcher's anchor and its
@@ -140,4 +142,32 @@ func (m *migration) savedLater(stack []ast.Node, v *types.Var) bool {
 		return saved
 	}
 	return false
+}
+
+// uses counts the uses of v in the file.
+func (m *migration) uses(v *types.Var) int {
+	n := 0
+	ast.Inspect(m.file, func(node ast.Node) bool {
+		if id, ok := node.(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == v {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// calledFunc returns the function or method a call expression calls
+// statically, or nil.
+func calledFunc(pass *analysis.Pass, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	default:
+		return nil
+	}
+	fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
+	return fn
 }

@@ -1,7 +1,8 @@
 // Package controller reconciles Rollouts with handwritten status writes:
 // a merge patch from a copy, an Update after a fresh read, a helper in a
-// file that imports the client package only for its MergeFrom, and a
-// write-only helper its caller hands a copy of a read (helper.go).
+// file that imports the client package only for its MergeFrom, a
+// write-only helper its caller hands a copy of a read (helper.go), and a
+// server-side apply of an apply configuration (plan.go).
 package controller
 
 import (
@@ -42,6 +43,9 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req reconcile.Request
 		return reconcile.Result{}, err
 	}
 	if err := r.countSteps(ctx, done); err != nil {
+		return reconcile.Result{}, err
+	}
+	if err := r.plan(ctx, req.NamespacedName); err != nil {
 		return reconcile.Result{}, err
 	}
 	return reconcile.Result{}, r.markReady(ctx, req.NamespacedName)

@@ -49,4 +49,17 @@ func TestReconcileWritesStatus(t *testing.T) {
 		len(st.Conditions) != 2 || planned == nil || planned.Message != "planning v2" || ready == nil || ready.Message != "ready v2" {
 		t.Fatalf("stored status = %+v, want Completed, 4 steps, generation %d, the Planned and Ready conditions", st, got.Generation)
 	}
+	// The plan was applied (plan.go) under the planner's field owner.
+	if st.Plan == nil || st.Plan.ID != "v2-plan" || st.Plan.Generation != got.Generation || len(st.Plan.Steps) != 2 {
+		t.Fatalf("stored plan = %+v, want v2-plan for generation %d with 2 steps", st.Plan, got.Generation)
+	}
+	applied := false
+	for _, mf := range got.ManagedFields {
+		if mf.Manager == "rollout-planner" && mf.Operation == metav1.ManagedFieldsOperationApply && mf.Subresource == "status" {
+			applied = true
+		}
+	}
+	if !applied {
+		t.Fatalf("no status apply by rollout-planner in managedFields: %+v", got.ManagedFields)
+	}
 }

@@ -30,3 +30,5 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 	}
 	return NewWidgetStatusPatcher(c, obj, opts...), nil
 }
+
+func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*v1.Widget] { return p.p }
