@@ -36,7 +36,8 @@ type migration struct {
 	keep       bool          // the anchor statement stays (its base is used elsewhere); the patcher is made after it
 	baseVar    *types.Var    // the base's variable, when the anchor declares it
 	helper     *ast.FuncDecl // the helper whose parameter obj is, when its callers make the patcher
-	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch
+	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
+	patchParam bool          // baseParam is the patch itself, which each caller makes (migratehelper.go)
 	moved      map[*ast.CallExpr]bool
 	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 
@@ -103,7 +104,7 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if why := m.findAnchor(w.verb); m.anchor == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
-		if m.helper = m.helperDecl(); m.helper == nil || w.verb != "Update" && !m.isClientMerge(call.Args[2]) && !m.baseIsParam() {
+		if m.helper = m.helperDecl(); m.helper == nil || w.verb != "Update" && !m.isClientMerge(call.Args[2]) && !m.baseIsParam() && !m.patchIsParam() {
 			return nil, none, why
 		}
 	}

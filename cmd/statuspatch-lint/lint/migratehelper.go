@@ -336,12 +336,17 @@ func (m *migration) baseIsParam() bool {
 // callerAnchor sets c.anchor, where the caller makes the patcher: for an
 // Update, its read of the object (findGet); for a Patch whose base the
 // helper takes, the caller's base := obj.DeepCopy() in a block enclosing
-// the call. It returns why there is none.
+// the call; for one whose patch it takes, the caller's patch :=
+// client.MergeFrom(obj.DeepCopy()), or the base of its
+// client.MergeFrom(base) argument. It returns why there is none.
 func (m *migration) callerAnchor(c *migration) string {
 	if m.baseParam == nil {
 		return c.findGet()
 	}
 	i := slices.Index(m.params(), m.baseParam)
+	if m.patchParam {
+		return c.patchAnchor(c.call.Args[i])
+	}
 	id, ok := ast.Unparen(c.call.Args[i]).(*ast.Ident)
 	if !ok {
 		return "the base " + types.ExprString(c.call.Args[i]) + " is not a variable"

@@ -212,7 +212,7 @@ func (r *Reconciler) fromEvent(ctx context.Context, o client.Object) error {
 }
 
 func (r *Reconciler) patchGiven(ctx context.Context, w *v1.Widget, patch client.Patch) error {
-	return r.Status().Patch(ctx, w, patch) // want `\(not moved to the patcher: the patch patch is a parameter of patchGiven: the patcher is made where its callers take it; move the write there\)$`
+	return r.Status().Patch(ctx, w, patch) // want `\(not moved to the patcher: w is a parameter of patchGiven: it has no caller in the package \(the patcher is made where its callers read it; move the write there\)\)$`
 }
 
 func (r *Reconciler) element(ctx context.Context, ws []v1.Widget) error {

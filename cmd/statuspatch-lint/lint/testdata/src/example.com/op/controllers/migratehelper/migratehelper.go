@@ -116,6 +116,36 @@ func (r *Reconciler) patchStatus(ctx context.Context, w, base *v1.Widget) error 
 	return r.client.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
+// A helper its callers give a ready-made patch (spark-operator's
+// updateStatus(ctx, app, patch) shape): the patch goes, the patcher is
+// made where the patch, or its base, is taken.
+func (r *Reconciler) complete(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	patch := client.MergeFrom(w.DeepCopy())
+	w.Status.Ready = true
+	return r.writePatch(ctx, w, patch)
+}
+
+func (r *Reconciler) shrink(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Size = 0
+	return r.writePatch(ctx, w, client.MergeFrom(base))
+}
+
+func (r *Reconciler) writePatch(ctx context.Context, w *v1.Widget, patch client.Patch) error {
+	if err := r.client.Status().Patch(ctx, w, patch); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return fmt.Errorf("patch status of %s: %w", w.Name, err)
+	}
+	return nil
+}
+
 // SparkConnect's shape: the helper decides (and changes the status)
 // before writing; the object shares its parameter field with the old one.
 type ConnReconciler struct {

@@ -171,3 +171,18 @@ func (r *Reconciler) otherBase(ctx context.Context, key client.ObjectKey, other 
 func (r *Reconciler) patchFrom(ctx context.Context, w, base *v1.Widget) error {
 	return r.client.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is a parameter of patchFrom: its caller at line 168: the base other is a parameter of otherBase: the patcher is made where its callers take it; move the write there\)$`
 }
+
+// A ready-made patch taken at the call, after the status changed: an
+// empty patch as written, whose base -fix does not guess.
+func (r *Reconciler) lateCaller(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return r.writeLate(ctx, w, client.MergeFrom(w.DeepCopy()))
+}
+
+func (r *Reconciler) writeLate(ctx context.Context, w *v1.Widget, patch client.Patch) error {
+	return r.client.Status().Patch(ctx, w, patch) // want `\(not moved to the patcher: w is a parameter of writeLate: its caller at line 183: the patch is taken at the call \(client.MergeFrom\(w.DeepCopy\(\)\) there is an empty patch\): take the base where w is read, or move the write by hand\)`
+}

@@ -1,0 +1,73 @@
+package lint
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// A write-only helper its callers give a ready-made patch,
+//
+//	func (r *R) patchStatus(ctx context.Context, obj *T, patch client.Patch) error {
+//		return r.Status().Patch(ctx, obj, patch)
+//	}
+//
+// moves as one whose base its callers take (migratehelper.go): the patch
+// parameter and each call's patch argument go, and each caller makes the
+// patcher where its patch, or the base of its client.MergeFrom(base), is
+// taken.
+
+// patchIsParam reports whether the write is c.Status().Patch(ctx, obj,
+// patch) with patch a parameter of the helper used only there (a helper
+// its callers give a ready-made patch), and sets m.baseParam and
+// m.patchParam: each caller's patch := client.MergeFrom(obj.DeepCopy()),
+// or base := obj.DeepCopy() of its client.MergeFrom(base) argument, is
+// where it makes the patcher.
+func (m *migration) patchIsParam() bool {
+	id, ok := ast.Unparen(m.call.Args[2]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v == m.obj || m.paramOf(v) != m.helper.Name.Name || m.uses(v) != 1 {
+		return false
+	}
+	m.baseParam, m.patchParam = v, true
+	return true
+}
+
+// patchAnchor sets c.anchor for a caller that gives the helper the patch
+// arg: a variable patch := client.MergeFrom(obj.DeepCopy()) of the caller
+// (replaced by the patcher), or client.MergeFrom(base) with base :=
+// obj.DeepCopy() (the base's statement, as for a base the helper takes).
+func (c *migration) patchAnchor(arg ast.Expr) string {
+	deepCopy := c.obj.Name() + ".DeepCopy()"
+	switch a := ast.Unparen(arg).(type) {
+	case *ast.Ident:
+		v, _ := c.pass.TypesInfo.Uses[a].(*types.Var)
+		def, val := c.definition(v)
+		mf, ok := val.(*ast.CallExpr)
+		if def == nil || !ok || !c.isMergeFrom(mf) || !c.isDeepCopyOfObj(mf.Args[0]) {
+			return c.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
+		}
+		c.anchor, c.baseVar = def, v
+		return ""
+	case *ast.CallExpr:
+		if !c.isMergeFrom(a) {
+			return c.shapeWhy("the patch " + types.ExprString(a) + " is not client.MergeFrom(base)")
+		}
+		if c.isDeepCopyOfObj(a.Args[0]) {
+			return c.shapeWhy("the patch is taken at the call (client.MergeFrom(" + deepCopy + ") there is an empty patch): take the base where " + c.obj.Name() + " is read, or move the write by hand")
+		}
+		id, ok := ast.Unparen(a.Args[0]).(*ast.Ident)
+		if !ok {
+			return c.shapeWhy("the base " + types.ExprString(a.Args[0]) + " is not a variable")
+		}
+		v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
+		if def, val := c.definition(v); def != nil && c.isDeepCopyOfObj(val) {
+			c.anchor, c.baseVar = def, v
+			return ""
+		}
+		return c.noBase(v, "base", deepCopy)
+	}
+	return c.shapeWhy("the patch " + types.ExprString(arg) + " is not a variable or client.MergeFrom(base)")
+}
