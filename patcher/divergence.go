@@ -22,7 +22,8 @@ const resultDiverged flushResult = "diverged"
 // Both sides are marshalled from the same Go type, so what the Go type
 // normalises itself (times to seconds, quantities to canonical form) is not a
 // divergence.
-func (p *Patcher[T]) divergence(sent []byte) ([]Divergence, error) {
+func (m merger[T]) divergence(sent []byte) ([]Divergence, error) {
+	p := m.p
 	stored, err := json.Marshal(p.status(p.obj))
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch: %s: marshal status: %w", p.id(), err)

@@ -54,26 +54,26 @@ type fieldDiffState[T client.Object] struct {
 	fn    FieldDiffFunc[T]
 	refl  diff.Plan // without fn: the fields compared through reflection (internal/diff/reflective.go)
 	diff  FieldDiff
-	patch []byte // the status merge patch of the last fieldChange that found a change
+	patch []byte // the status merge patch of the last change that found one
 }
 
-// useFieldDiff picks the WithFieldDiff option out of opts. It is an error
+// use picks the WithFieldDiff option out of opts, for p. It is an error
 // for one made for another object type.
-func (p *Patcher[T]) useFieldDiff(opts []Option) error {
+func (s *fieldDiffState[T]) use(p *Patcher[T], opts []Option) error {
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
 		if f, ok := o.(fieldDiffOption[T]); ok && f.f != nil {
-			p.fieldDiff.fn = f.f
+			s.fn = f.f
 			continue
 		}
 		if _, ok := o.(interface{ fieldDiffFor() reflect.Type }); ok {
 			return fmt.Errorf("statuspatch: WithFieldDiff for another type than %T: %w", p.obj, ErrInvalidInput)
 		}
 	}
-	if p.fieldDiff.fn == nil {
-		p.fieldDiff.refl = diff.PlanFor(reflect.TypeOf(p.status(p.obj)).Elem())
+	if s.fn == nil {
+		s.refl = diff.PlanFor(reflect.TypeOf(p.status(p.obj)).Elem())
 	}
 	return nil
 }
@@ -81,11 +81,10 @@ func (p *Patcher[T]) useFieldDiff(opts []Option) error {
 // fieldDiffFor names the object type the option was made for.
 func (fieldDiffOption[T]) fieldDiffFor() reflect.Type { return reflect.TypeFor[T]() }
 
-// fieldChange is statusChange through the generated diff. ok is false when
+// change is p's statusChange through the generated diff. ok is false when
 // there is no generated diff or it declined: the caller takes the
 // reflection path. With ok and changed, statusPatch returns the patch.
-func (p *Patcher[T]) fieldChange() (changed, ok bool) {
-	s := &p.fieldDiff
+func (s *fieldDiffState[T]) change(p *Patcher[T]) (changed, ok bool) {
 	// A zero base may be no status at all on the server: the first write
 	// takes the reflection path, which sends every field.
 	if (s.fn == nil && s.refl == nil) || p.baseStatusZero() {
@@ -129,10 +128,11 @@ func (p *Patcher[T]) statusPatch(cur []byte) ([]byte, error) {
 	return patch, nil
 }
 
-// sentStatus is the status as Flush sent it, as JSON: cur from the
-// reflection path, or marshalled now after the generated diff (which
-// marshals only the changed fields).
-func (p *Patcher[T]) sentStatus(cur []byte) ([]byte, error) {
+// sentStatus is the status as merge mode's Flush sent it, as JSON: cur
+// from the reflection path, or marshalled now after the generated diff
+// (which marshals only the changed fields).
+func (m merger[T]) sentStatus(cur []byte) ([]byte, error) {
+	p := m.p
 	if cur != nil {
 		return cur, nil
 	}

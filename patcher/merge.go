@@ -43,14 +43,14 @@ func (m merger[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flus
 	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
 	var sentErr error
 	if !same {
-		cur, sentErr = p.sentStatus(cur)
+		cur, sentErr = m.sentStatus(cur)
 	}
 	p.replaceObject(scratch)
 	p.setBase(p.obj)
 	if same || sentErr != nil {
 		return resultApplied, sentErr
 	}
-	ds, err := p.divergence(cur)
+	ds, err := m.divergence(cur)
 	if err != nil || len(ds) == 0 {
 		return resultApplied, err
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
@@ -48,12 +47,6 @@ func (p *Patcher[T]) checkOwnedConditions() error {
 	return nil
 }
 
-// conditionsOf returns the address of the conditions list of obj's status,
-// or nil when the status is a nil pointer.
-func (p *Patcher[T]) conditionsOf(obj T) *[]metav1.Condition {
-	return guard.ConditionsOf(p.status(obj))
-}
-
 // flushOwned handles a Conflict of Flush under WithOwnedConditions: while
 // the only changes are to owned conditions, re-read, re-apply them, write
 // again. It returns the first conflict unchanged when the changes are not
@@ -92,7 +85,8 @@ func (p *Patcher[T]) reapplyOwnedConditions(ctx context.Context) (ok bool, err e
 	if err != nil || !slices.Equal(fields, []string{"status.conditions"}) {
 		return false, err
 	}
-	cur, base := p.conditionsOf(p.obj), p.conditionsOf(p.base)
+	// The conditions lists' addresses; nil for a nil status pointer.
+	cur, base := guard.ConditionsOf(p.status(p.obj)), guard.ConditionsOf(p.status(p.base))
 	if cur == nil || base == nil {
 		return false, nil
 	}
@@ -104,7 +98,7 @@ func (p *Patcher[T]) reapplyOwnedConditions(ctx context.Context) (ok bool, err e
 	if err != nil {
 		return false, err
 	}
-	list := p.conditionsOf(fresh)
+	list := guard.ConditionsOf(p.status(fresh))
 	if list == nil {
 		return false, nil // the fresh status is a nil pointer: nothing to merge into
 	}

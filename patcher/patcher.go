@@ -97,7 +97,7 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 		return p
 	}
 	p.status = status
-	if p.err = p.useFieldDiff(opts); p.err != nil {
+	if p.err = p.fieldDiff.use(p, opts); p.err != nil {
 		return p
 	}
 	if p.err = p.checkOwnedConditions(); p.err != nil {

@@ -103,7 +103,7 @@ func describe(v reflect.Value) string {
 // values it calls different are compared again as JSON, because that is what
 // a patch would carry.
 func (p *Patcher[T]) statusChange() (bool, []byte, error) {
-	if changed, ok := p.fieldChange(); ok {
+	if changed, ok := p.fieldDiff.change(p); ok {
 		return changed, nil, nil // the generated diff: statusPatch has the patch
 	}
 	cur := p.status(p.obj)
