@@ -20,15 +20,41 @@ type Backend interface {
 	// the previous schedule wrote.
 	begin(ctx context.Context, touched []objKey) (client.Client, error)
 	scheme() *runtime.Scheme
+	// worlds are the backend's independent worlds, each a Backend of
+	// one: Options.Parallel runs one schedule at a time in each.
+	worlds() []Backend
 }
 
 // Server runs schedules on env's API server (real 409s, merge patches,
 // generation bumps, pruning, defaulting). Before each schedule it deletes
 // every object the previous one wrote, finalizers removed first, so that
 // names stay the same from schedule to schedule.
-func Server(env *testenv.Env) Backend { return &serverBackend{c: env.Client} }
+//
+// Each further server in more (started with the same options: CRDs,
+// scheme) is a world of its own, where a worker of Options.Parallel runs
+// its schedules: Server(env1, env2) runs two schedules at a time. One
+// server is one world: two schedules on it at once would write the same
+// objects (docs/explore.md, Parallel and sharded search).
+func Server(env *testenv.Env, more ...*testenv.Env) Backend {
+	b := &serverBackend{c: env.Client}
+	for _, e := range more {
+		b.more = append(b.more, &serverBackend{c: e.Client})
+	}
+	return b
+}
 
-type serverBackend struct{ c client.Client }
+type serverBackend struct {
+	c    client.Client
+	more []*serverBackend
+}
+
+func (b *serverBackend) worlds() []Backend {
+	out := []Backend{&serverBackend{c: b.c}}
+	for _, m := range b.more {
+		out = append(out, m)
+	}
+	return out
+}
 
 func (b *serverBackend) scheme() *runtime.Scheme { return b.c.Scheme() }
 
@@ -92,12 +118,35 @@ func Fake(scheme *runtime.Scheme, statusKinds ...client.Object) Backend {
 	return &fakeBackend{s: scheme, status: statusKinds}
 }
 
+// FakeWorlds is Fake with n worlds, for Options.Parallel: n schedules
+// run at once, each on its own fake client, and the scenario's closures
+// (New, Setup, Actions, Invariant) are called from n goroutines at once,
+// so they must keep no state across schedules that another schedule
+// could see.
+func FakeWorlds(n int, scheme *runtime.Scheme, statusKinds ...client.Object) Backend {
+	return &fakeBackend{s: scheme, status: statusKinds, n: n}
+}
+
 type fakeBackend struct {
 	s      *runtime.Scheme
 	status []client.Object
+	n      int // worlds; 0 is one
 }
 
 func (b *fakeBackend) scheme() *runtime.Scheme { return b.s }
+
+// worlds: one unless FakeWorlds asked for more. A new fake client per
+// schedule would allow any number, but the scenario's closures would then
+// run concurrently, and a scenario may keep state across them (a map New
+// resets and Invariant reads): more than one world is asked for, as with
+// Server.
+func (b *fakeBackend) worlds() []Backend {
+	out := []Backend{b}
+	for i := 1; i < b.n; i++ {
+		out = append(out, b)
+	}
+	return out
+}
 
 func (b *fakeBackend) begin(context.Context, []objKey) (client.Client, error) {
 	return fake.NewClientBuilder().WithScheme(b.s).WithStatusSubresource(b.status...).Build(), nil

@@ -72,5 +72,29 @@
 //
 // Each schedule starts clean: Server deletes the objects the previous
 // schedule wrote (finalizers removed first), Fake builds a new client.
+//
+// # Parallel and sharded search
+//
+// Options.Parallel (default runtime.GOMAXPROCS(0)) runs schedules at once,
+// one in each world of the backend: a server each (Server(env1, env2)),
+// not namespaces of one server, whose reset deletes by name and whose
+// cluster-scoped kinds no namespace isolates; FakeWorlds(n) for the fake
+// client. The parallel search runs the serial search's schedules and
+// reports its verdict: depth-first, each schedule is a task decided by its
+// prefix of choices, the tasks' tree and order are the serial search's
+// whatever the timing, and the table of states seen keeps, per state
+// hash, the earliest position in the serial order at which any task met
+// it (not the first in time), from which the serial search's prunings
+// are recomputed before the first violation is decided (parallel.go).
+// The random search draws schedule i's choices from (Seed, i).
+//
+// Options.Shard (ShardFromEnv: EXPLORE_SHARD=i/N, or EXPLORE_SHARDS=N with
+// an Indexed Job's JOB_COMPLETION_INDEX) splits a random search of
+// Options.Schedules schedules by index modulo N; each shard writes
+// Options.Report, and MergeReports (the explore-merge command) merges the
+// reports into the unsharded search's: every violation once, with its
+// replay. The depth-first search does not shard: its pruning needs the
+// states met in every schedule before.
+//
 // See docs/explore.md.
 package explore

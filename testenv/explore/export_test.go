@@ -43,3 +43,10 @@ func RunSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, er
 	res, err := runVisiting(ctx, s, o, func(r *run) { out = append(out, r.steps) })
 	return res, out, err
 }
+
+// RunLastFirst is Run with a parallel depth-first search that starts,
+// of the tasks it may start, the latest in the serial order first: every
+// state is met first by the schedule the serial search runs last.
+func RunLastFirst(ctx context.Context, s Scenario, o Options) (*Result, error) {
+	return runHooked(ctx, s, o, hooks{lastFirst: true})
+}

@@ -71,6 +71,8 @@ type run struct {
 	// delivered counts its deliveries.
 	held      *inFlight
 	delivered int
+	// track is what the parallel search needs of the schedule (parallel.go).
+	track
 }
 
 // stepState is the step being run.

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -154,6 +155,25 @@ type Options struct {
 	// one through the reconcilers' client reads the newest versions from
 	// the server, never a lagging cache.
 	Uncached []client.Object
+	// Parallel is how many schedules run at once, each in a world of its
+	// own, at most the backend's worlds: Server(env, more...) has one per
+	// server, Fake one. Default runtime.GOMAXPROCS(0), the cores the
+	// process may use. With more than one world the scenario's closures
+	// (New, Setup, Actions, Invariant) run on several goroutines at once.
+	// The search runs the same schedules as with one worker and gives the
+	// same verdict (docs/explore.md, Parallel and sharded search).
+	Parallel int
+	// Schedules, with Seed, runs exactly the random schedules 0 to
+	// Schedules-1 (this Shard's share of them), whatever the Budget, and
+	// reports every violation in Result.Violations, not only the first.
+	Schedules int
+	// Shard, with Seed and Schedules, runs only the schedules whose index
+	// is Shard.Index modulo Shard.Count. ShardFromEnv reads it from the
+	// environment (a Kubernetes Indexed Job, a CI matrix); MergeReports,
+	// or the explore-merge command, merges the shards' reports.
+	Shard Shard
+	// Report, if set, is the file Run writes its Report to, as JSON.
+	Report string
 	// Disable turns built-in invariants off by name, e.g.
 	// []string{explore.InvariantOwnDelete} for a reconciler that deletes
 	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
@@ -178,6 +198,7 @@ func (o Options) withDefaults() Options {
 	if o.Budget <= 0 {
 		o.Budget = 10 * time.Second
 	}
+	def(&o.Parallel, runtime.GOMAXPROCS(0))
 	return o
 }
 
@@ -194,6 +215,19 @@ type Result struct {
 	Exhausted bool
 	// Violation is the first one found, minimised, or nil.
 	Violation *Violation
+	// Violations, with Options.Schedules, are every distinct violation
+	// (by Invariant and Seed) of the schedules run, minimised, in the
+	// order of the schedule that first found each; Violation is the
+	// first. Otherwise Violation alone, if any.
+	Violations []*Violation
+	// Workers is how many schedules ran at once (Options.Parallel,
+	// bounded by the backend's worlds).
+	Workers int
+	// Speculative counts the schedules a parallel depth-first search ran
+	// that the serial search does not run (it would prune them, or they
+	// come after the violation): not in Schedules or Pruned, which are
+	// the serial search's.
+	Speculative int
 	// Diverged, after a Replay (which runs the schedule twice), says where
 	// the two runs wrote different things once what differs between any
 	// two runs is taken out (resourceVersions, timestamps, the server's
@@ -272,110 +306,5 @@ func (v *Violation) String() string {
 		b.WriteString(s.String())
 	}
 	fmt.Fprintf(&b, "replay: explore.Options{Replay: %q}\n", v.Seed)
-	return b.String()
-}
-
-// Step is one reconcile (or action) of a schedule.
-type Step struct {
-	Index int
-	// Drain marks a step run after the chosen ones, with fresh reads.
-	Drain bool
-	// Reconciler is the reconciler's name, or "action NAME".
-	Reconciler string
-	// Object is the reconciled object, "Kind namespace/name".
-	Object string
-	Reads  []Read
-	Writes []Write
-	// Result is "done", "requeue", "error: ...", "panic: ..." or
-	// "crashed after write N: ...".
-	Result string
-}
-
-// Read is one read of a step. Versions count from 1, the created object.
-type Read struct {
-	Object          string
-	Version, Newest int
-	// API marks a read through the API reader (always the newest).
-	API bool
-	// Uncached marks a read through the client of a kind the manager's
-	// client reads uncached (Options.Uncached, Scenario.Manager; always
-	// the newest).
-	Uncached bool
-	// List marks an item of a List (through the cache unless API).
-	List bool
-	// Missing marks an object of the newest list that a lagging cached
-	// List left out: Version is its version then, absent.
-	Missing bool
-}
-
-// Write is one write of a step and the server's answer.
-type Write struct {
-	Verb, Object string
-	// Based is the newest version of the object this step had seen (0: none).
-	Based int
-	// Data is the patch body (patches and applies), or, for a write that
-	// sends a whole object (a create, an update), what it changed in spec,
-	// status, finalizers, labels and annotations ("spec.size: 1 -> 5");
-	// shortened.
-	Data string
-	// Answer is "ok" or the error; Version the version it made (0: none).
-	Answer  string
-	Version int
-	// Gone marks a version that is the object's absence: a delete's, or
-	// an update's that removed the last finalizer of an object being
-	// deleted (the server deletes it then).
-	Gone bool
-}
-
-func (s Step) String() string {
-	var b strings.Builder
-	tag := ""
-	if s.Drain {
-		tag = " (drain, fresh reads)"
-	}
-	if s.Object == "" {
-		fmt.Fprintf(&b, "  %d. %s%s: %s\n", s.Index, s.Reconciler, tag, s.Result)
-	} else {
-		fmt.Fprintf(&b, "  %d. %s reconciles %s%s: %s\n", s.Index, s.Reconciler, s.Object, tag, s.Result)
-	}
-	for _, r := range s.Reads {
-		how := "cache"
-		if r.API {
-			how = "API reader"
-		}
-		if r.Uncached {
-			how = "uncached client"
-		}
-		if r.List {
-			how += ", list"
-		}
-		stale := ""
-		if r.Version < r.Newest {
-			stale = fmt.Sprintf(", STALE: newest is v%d", r.Newest)
-		}
-		if r.Missing {
-			fmt.Fprintf(&b, "       read  %s: not listed (%s%s)\n", r.Object, how, stale)
-			continue
-		}
-		fmt.Fprintf(&b, "       read  %s v%d (%s%s)\n", r.Object, r.Version, how, stale)
-	}
-	for _, w := range s.Writes {
-		based := "without reading it"
-		if w.Based > 0 {
-			based = fmt.Sprintf("based on v%d", w.Based)
-		}
-		made := ""
-		if w.Version > 0 {
-			made = fmt.Sprintf(" -> v%d", w.Version)
-		}
-		if w.Gone {
-			made += " (gone)"
-		}
-		data := ""
-		if w.Data != "" {
-			data = " " + w.Data
-		}
-		fmt.Fprintf(&b, "       write %s %s %s%s: %s%s\n", w.Verb, w.Object, based, data, w.Answer, made)
-	}
 	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"regexp"
 	"time"
 
@@ -41,6 +40,14 @@ type explorer struct {
 	fromSetup int
 	// visit, if set (tests), sees each schedule run to its end.
 	visit func(*run)
+	// table is the parallel search's record of the states seen (seen is
+	// the serial one's); stopAt, if set, prunes at that chosen step
+	// (parallel.go).
+	table  *seenTable
+	stopAt *int
+	// lastFirst (tests) makes the parallel search start the latest task
+	// in the serial order first.
+	lastFirst bool
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -62,11 +69,22 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 // runVisiting is Run; visit, if set (tests), sees every schedule the
 // search runs to its end.
 func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*run)) (*Result, error) {
+	return runHooked(ctx, s, o, hooks{visit: visit})
+}
+
+// hooks are the tests' views into a search (the explorer's fields of the
+// same names).
+type hooks struct {
+	visit     func(*run)
+	lastFirst bool
+}
+
+func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	o = o.withDefaults()
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: visit}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst}
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}
@@ -90,40 +108,43 @@ func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*run)) (
 		}
 		return res, nil
 	}
+	if err := ex.validateShard(); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	// The budget is checked between schedules: a schedule cut short would
 	// see its requests fail and could report what did not happen.
 	ex.deadline = start.Add(o.Budget)
-	res := &Result{}
+	workers := ex.workers()
+	defer cleanupWorkers(workers)
+	res := &Result{Workers: len(workers)}
+	if o.Seed != 0 {
+		err := ex.randomSearch(ctx, workers, res)
+		res.Elapsed = time.Since(start)
+		return res, ex.writeReport(res, err)
+	}
 	var found *run
 	var err error
-	if o.Seed != 0 {
-		rng := rand.New(rand.NewPCG(uint64(o.Seed), 0))
-		for ex.inBudget(ctx) && found == nil && err == nil {
-			var r *run
-			r, err = ex.schedule(ctx, &chooser{rng: rng}, o.Depth)
-			if r != nil && r.failed != nil {
-				found = r
-			}
-		}
+	if len(workers) > 1 {
+		found, err = ex.parallelDepthFirst(ctx, workers, res)
 	} else {
 		found, res.Exhausted, err = ex.depthFirst(ctx)
+		res.Schedules, res.Pruned = ex.runs, ex.pruned
 	}
 	res.Elapsed = time.Since(start)
-	res.Schedules, res.Pruned = ex.runs, ex.pruned
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil || found == nil {
-		return res, err
+		return res, ex.writeReport(res, err)
 	}
 	v, err := ex.minimise(ctx, found)
 	if err != nil {
 		return res, err
 	}
 	v.FoundAfter, v.Schedules = res.Elapsed, res.Schedules
-	res.Violation = v
-	return res, nil
+	res.Violation, res.Violations = v, []*Violation{v}
+	return res, ex.writeReport(res, nil)
 }
 
 func (ex *explorer) validate() error {
@@ -206,17 +227,16 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	defer ex.end(r)
 	r.ch = c
 	for d := 0; d < depth && len(r.queue) > 0; d++ {
-		if c.rng == nil && len(c.taken) >= len(c.prefix) {
-			h := r.stateHash(depth - d)
-			if ex.seen[h] {
-				ex.pruned++
-				return r, nil
-			}
-			ex.seen[h] = true
+		if c.rng == nil && len(c.taken) >= len(c.prefix) && ex.prune(r, depth, d) {
+			ex.pruned++
+			r.prunedAt = d
+			return r, nil
 		}
 		r.step(ctx, r.queue[c.choose(len(r.queue))], nil, crashPoint{})
+		r.noteFailure(d)
 	}
 	r.drainToSteady(ctx)
+	r.noteFailure(depth)
 	if ctx.Err() != nil {
 		r.failed = nil // cancelled: requests failed, nothing to judge
 	}
@@ -232,7 +252,7 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	ex.runs++
-	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}, floor: map[objKey]int{}}
+	r := &run{track: track{prunedAt: -1}, ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}, floor: map[objKey]int{}}
 	ex.touched = nil
 	if err := r.setup(ctx); err != nil {
 		ex.end(r)

@@ -1,0 +1,323 @@
+package explore
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// The parallel depth-first search. The serial search (depthFirst) runs
+// one schedule after another: each follows a prefix of choices, then the
+// first option of each new choice, and the next prefix is the deepest
+// choice of the last schedule that has an option left. Every schedule is
+// a task here: its prefix decides it, and its choices and their widths
+// decide its children, the prefixes that branch off its own choices
+// below its prefix. Which worker runs a task, and when, changes nothing of
+// that tree, and tasks in the order of their prefixes are the serial
+// schedules in their order.
+//
+// Pruning is where timing could decide: the serial search skips a state
+// seen before, and "before" is the order of the schedules. Here each
+// state's hash keeps the earliest position (in that order) at which any
+// task met it; a task prunes at a state only when an earlier position has
+// it, as the serial search would, and a task that met a state first in
+// time but not in order is corrected when the result is decided: the
+// schedules the serial search runs, and where it prunes them, are
+// recomputed from the positions once every task before the violation has
+// run. Tasks run in vain that way are only speculation; the verdict, the
+// schedule reported and the count of schedules before it are the
+// serial search's. This holds as far as the state hash holds (equal
+// hashes, equal futures: docs/explore.md, Limits), as the serial search's
+// pruning does.
+
+// track is what a schedule of the parallel search records.
+type track struct {
+	// checks are the states met at its new choice points, in order.
+	checks []check
+	// failStep is the chosen step (depth: the drain) during which the
+	// schedule first broke an invariant, if failed.
+	failStep int
+	failed   bool
+	// prunedAt is the chosen step at which it was pruned, or -1.
+	prunedAt int
+}
+
+func (r *run) noteFailure(step int) {
+	if r.failed != nil && !r.track.failed {
+		r.track.failed, r.track.failStep = true, step
+	}
+}
+
+// pos is a point of the search in the serial order: the depth of its
+// iteration, the choices made before it, and the chosen step (-1: a
+// task's start).
+type pos struct {
+	depth int
+	path  []int
+	step  int
+}
+
+func (a pos) less(b pos) bool {
+	if a.depth != b.depth {
+		return a.depth < b.depth
+	}
+	if c := slices.Compare(a.path, b.path); c != 0 {
+		return c < 0 // a proper prefix first: an ancestor comes first
+	}
+	return a.step < b.step
+}
+
+// check is a state met at a point of the search.
+type check struct {
+	p pos
+	h uint64
+}
+
+// seenTable keeps, for each state hash, the earliest point met.
+type seenTable struct {
+	mu    sync.Mutex
+	first map[uint64]pos
+}
+
+// visit records h met at p and reports whether an earlier point met it.
+func (t *seenTable) visit(h uint64, p pos) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e, ok := t.first[h]; ok && e.less(p) {
+		return true
+	}
+	t.first[h] = p
+	return false
+}
+
+// pruned reports whether the serial search prunes at c: an earlier point
+// met its state.
+func (t *seenTable) pruned(c check) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e, ok := t.first[c.h]
+	return ok && e.less(c.p)
+}
+
+// prune is the state check before chosen step d: true when the state was
+// seen before (serially: earlier in time; in parallel: earlier in order).
+func (ex *explorer) prune(r *run, depth, d int) bool {
+	if ex.stopAt != nil {
+		return d == *ex.stopAt
+	}
+	h := r.stateHash(depth - d)
+	if ex.table == nil {
+		if ex.seen[h] {
+			return true
+		}
+		ex.seen[h] = true
+		return false
+	}
+	p := pos{depth: depth, path: slices.Clone(r.ch.taken), step: d}
+	r.track.checks = append(r.track.checks, check{p, h})
+	return ex.table.visit(h, p)
+}
+
+// task is one schedule of the parallel search.
+type task struct {
+	p pos
+	// inherited are the checks of the points before its prefix's last
+	// choice, met by its ancestors.
+	inherited []check
+	// track is what its schedule recorded; r the schedule, kept only when
+	// it broke an invariant.
+	track
+	r   *run
+	w   *explorer
+	err error
+}
+
+// children are the tasks that branch off t's choices below its prefix,
+// as its schedule, r, made them.
+func (t *task) children(r *run) []*task {
+	var out []*task
+	taken, widths := r.ch.taken, r.ch.widths
+	for j := len(t.p.path); j < len(taken); j++ {
+		inherited := slices.Clone(t.inherited)
+		for _, c := range t.checks {
+			if len(c.p.path) <= j {
+				inherited = append(inherited, c)
+			}
+		}
+		for x := taken[j] + 1; x < widths[j]; x++ {
+			path := append(slices.Clone(taken[:j]), x)
+			out = append(out, &task{p: pos{depth: t.p.depth, path: path, step: -1}, inherited: inherited})
+		}
+	}
+	return out
+}
+
+// serialRun reports whether the serial search runs t: nothing on the way
+// to its prefix was pruned.
+func (ex *explorer) serialRun(t *task) bool {
+	for _, c := range t.inherited {
+		if ex.table.pruned(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// serialStop is the chosen step at which the serial search prunes t's
+// schedule, or -1.
+func (ex *explorer) serialStop(t *task) int {
+	for _, c := range t.checks {
+		if len(c.p.path) >= len(t.p.path) && ex.table.pruned(c) {
+			return c.p.step
+		}
+	}
+	return -1
+}
+
+// parallelDepthFirst is depthFirst on several workers (the package
+// comment above says how it keeps the serial search's order).
+// It counts in res the schedules the serial search runs and prunes, and
+// apart the ones run in vain.
+func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer, res *Result) (*run, error) {
+	var done []*task
+	found, exhausted, err := ex.parallelTasks(ctx, workers, &done)
+	res.Exhausted = exhausted
+	var last *task
+	if found != nil {
+		last = found
+	}
+	for _, d := range done {
+		if (last == nil || !last.p.less(d.p)) && ex.serialRun(d) {
+			res.Schedules++
+			if ex.serialStop(d) >= 0 {
+				res.Pruned++
+			}
+		} else {
+			res.Speculative++
+		}
+	}
+	if err != nil || found == nil {
+		return nil, err
+	}
+	return ex.serialSchedule(ctx, found, ex.serialStop(found))
+}
+
+func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, donep *[]*task) (*task, bool, error) {
+	var queue []*task
+	for depth := 1; depth <= ex.o.Depth; depth++ {
+		queue = append(queue, &task{p: pos{depth: depth, step: -1}})
+	}
+	idle := slices.Clone(workers)
+	results := make(chan *task)
+	var cands []*task
+	running := 0
+	var err error
+	byPos := func(s []*task) { sort.Slice(s, func(i, j int) bool { return s[i].p.less(s[j].p) }) }
+	for {
+		for err == nil && len(idle) > 0 && len(queue) > 0 && ex.inBudget(ctx) {
+			i := 0
+			for ex.lastFirst && i+1 < len(queue) && (len(cands) == 0 || !cands[0].p.less(queue[i+1].p)) {
+				i++ // tests: the latest task first, the serial order's opposite
+			}
+			t := queue[i]
+			if len(cands) > 0 && cands[0].p.less(t.p) {
+				break // beyond the first violation: wait for it to be decided
+			}
+			queue = slices.Delete(queue, i, i+1)
+			if !ex.serialRun(t) {
+				continue // under a state pruned since it was queued
+			}
+			t.w, idle = idle[len(idle)-1], idle[:len(idle)-1]
+			running++
+			go func() {
+				t.r, t.err = t.w.schedule(ctx, &chooser{prefix: t.p.path}, t.p.depth)
+				results <- t
+			}()
+		}
+		if running == 0 {
+			if err != nil {
+				return nil, false, err
+			}
+			// Decide the first violation, unless a task before it can run.
+			for len(cands) > 0 && (len(queue) == 0 || !ex.inBudget(ctx) || !queue[0].p.less(cands[0].p)) {
+				t := cands[0]
+				if stop := ex.serialStop(t); ex.serialRun(t) && (stop < 0 || t.failStep < stop) {
+					return t, false, nil
+				}
+				cands = cands[1:] // pruned before it failed: not the serial search's
+			}
+			if len(cands) == 0 && (len(queue) == 0 || !ex.inBudget(ctx)) {
+				return nil, len(queue) == 0 && ctx.Err() == nil, nil
+			}
+			continue
+		}
+		t := <-results
+		running--
+		idle = append(idle, t.w)
+		if t.err != nil {
+			err = t.err
+			continue
+		}
+		*donep = append(*donep, t)
+		t.track = t.r.track
+		queue = append(queue, t.children(t.r)...)
+		if !t.failed {
+			t.r = nil // the serial search's order needs only its track
+		}
+		byPos(queue)
+		if t.failed {
+			cands = append(cands, t)
+			byPos(cands)
+		}
+	}
+}
+
+// serialSchedule is t's schedule as the serial search ran it: t's own
+// run, or, when the serial search prunes it at step stop where t ran on,
+// the same schedule run again to there (what it broke after is not the
+// serial search's).
+func (ex *explorer) serialSchedule(ctx context.Context, t *task, stop int) (*run, error) {
+	if stop < 0 || t.prunedAt == stop {
+		return t.r, nil
+	}
+	ex.stopAt = &stop
+	defer func() { ex.stopAt = nil }()
+	return ex.schedule(ctx, &chooser{prefix: t.p.path}, t.p.depth)
+}
+
+// workers are the explorers of the search's worlds: ex itself on the
+// first, a copy on each other one, up to Options.Parallel.
+func (ex *explorer) workers() []*explorer {
+	worlds := ex.o.Backend.worlds()
+	n := min(ex.o.Parallel, len(worlds))
+	if ex.o.Replay != "" || n < 1 {
+		n = 1
+	}
+	out := []*explorer{ex}
+	if n == 1 {
+		return out
+	}
+	if v := ex.visit; v != nil {
+		var mu sync.Mutex
+		ex.visit = func(r *run) {
+			mu.Lock()
+			defer mu.Unlock()
+			v(r)
+		}
+	}
+	ex.table = &seenTable{first: map[uint64]pos{}}
+	for _, w := range worlds[1:n] {
+		c := *ex
+		c.o.Backend = w
+		c.touched, c.seen, c.runs, c.pruned, c.last = nil, map[uint64]bool{}, 0, 0, nil
+		out = append(out, &c)
+	}
+	return out
+}
+
+func cleanupWorkers(workers []*explorer) {
+	for _, w := range workers[1:] { // the first is Run's own, cleaned up by Run
+		w.cleanup()
+	}
+}

@@ -1,0 +1,111 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Step is one reconcile (or action) of a schedule.
+type Step struct {
+	Index int
+	// Drain marks a step run after the chosen ones, with fresh reads.
+	Drain bool
+	// Reconciler is the reconciler's name, or "action NAME".
+	Reconciler string
+	// Object is the reconciled object, "Kind namespace/name".
+	Object string
+	Reads  []Read
+	Writes []Write
+	// Result is "done", "requeue", "error: ...", "panic: ..." or
+	// "crashed after write N: ...".
+	Result string
+}
+
+// Read is one read of a step. Versions count from 1, the created object.
+type Read struct {
+	Object          string
+	Version, Newest int
+	// API marks a read through the API reader (always the newest).
+	API bool
+	// Uncached marks a read through the client of a kind the manager's
+	// client reads uncached (Options.Uncached, Scenario.Manager; always
+	// the newest).
+	Uncached bool
+	// List marks an item of a List (through the cache unless API).
+	List bool
+	// Missing marks an object of the newest list that a lagging cached
+	// List left out: Version is its version then, absent.
+	Missing bool
+}
+
+// Write is one write of a step and the server's answer.
+type Write struct {
+	Verb, Object string
+	// Based is the newest version of the object this step had seen (0: none).
+	Based int
+	// Data is the patch body (patches and applies), or, for a write that
+	// sends a whole object (a create, an update), what it changed in spec,
+	// status, finalizers, labels and annotations ("spec.size: 1 -> 5");
+	// shortened.
+	Data string
+	// Answer is "ok" or the error; Version the version it made (0: none).
+	Answer  string
+	Version int
+	// Gone marks a version that is the object's absence: a delete's, or
+	// an update's that removed the last finalizer of an object being
+	// deleted (the server deletes it then).
+	Gone bool
+}
+
+func (s Step) String() string {
+	var b strings.Builder
+	tag := ""
+	if s.Drain {
+		tag = " (drain, fresh reads)"
+	}
+	if s.Object == "" {
+		fmt.Fprintf(&b, "  %d. %s%s: %s\n", s.Index, s.Reconciler, tag, s.Result)
+	} else {
+		fmt.Fprintf(&b, "  %d. %s reconciles %s%s: %s\n", s.Index, s.Reconciler, s.Object, tag, s.Result)
+	}
+	for _, r := range s.Reads {
+		how := "cache"
+		if r.API {
+			how = "API reader"
+		}
+		if r.Uncached {
+			how = "uncached client"
+		}
+		if r.List {
+			how += ", list"
+		}
+		stale := ""
+		if r.Version < r.Newest {
+			stale = fmt.Sprintf(", STALE: newest is v%d", r.Newest)
+		}
+		if r.Missing {
+			fmt.Fprintf(&b, "       read  %s: not listed (%s%s)\n", r.Object, how, stale)
+			continue
+		}
+		fmt.Fprintf(&b, "       read  %s v%d (%s%s)\n", r.Object, r.Version, how, stale)
+	}
+	for _, w := range s.Writes {
+		based := "without reading it"
+		if w.Based > 0 {
+			based = fmt.Sprintf("based on v%d", w.Based)
+		}
+		made := ""
+		if w.Version > 0 {
+			made = fmt.Sprintf(" -> v%d", w.Version)
+		}
+		if w.Gone {
+			made += " (gone)"
+		}
+		data := ""
+		if w.Data != "" {
+			data = " " + w.Data
+		}
+		fmt.Fprintf(&b, "       write %s %s %s%s: %s%s\n", w.Verb, w.Object, based, data, w.Answer, made)
+	}
+	return b.String()
+}
