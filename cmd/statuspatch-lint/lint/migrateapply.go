@@ -106,22 +106,6 @@ func (m *migration) applyOwner() (ast.Expr, string) {
 	return owner, ""
 }
 
-// isClientType reports whether e names the client package's type name
-// (client.FieldOwner, a conversion).
-func (m *migration) isClientType(e ast.Expr, name string) bool {
-	var id *ast.Ident
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	default:
-		return false
-	}
-	tn, ok := m.pass.TypesInfo.Uses[id].(*types.TypeName)
-	return ok && tn.Pkg() != nil && tn.Pkg().Path() == clientPkgPath && tn.Name() == name
-}
-
 func isField(o types.Object) bool {
 	v, ok := o.(*types.Var)
 	return ok && v.IsField()
@@ -182,27 +166,12 @@ func (m *migration) declaredBefore(e ast.Expr, pos token.Pos) string {
 // and refuses any change in memory beside it. Reads, getters and DeepCopy
 // are fine.
 func (m *migration) checkApplyUses() string {
-	why := ""
-	var stack []ast.Node
-	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
-		if why != "" {
-			return false
+	return m.eachUse(m.enclosingFunc(), m.obj, m.anchor.End(), m.call.Pos(), func(stack []ast.Node, _ *ast.Ident) string {
+		if why := m.useProblem(stack, m.obj); why != "" {
+			return why
 		}
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, ok := n.(*ast.Ident)
-		if !ok || id.Pos() < m.anchor.End() || id.Pos() >= m.call.Pos() || m.pass.TypesInfo.Uses[id] != m.obj {
-			return true
-		}
-		if why = m.useProblem(stack, m.obj); why == "" {
-			why = m.statusChange(stack)
-		}
-		return true
+		return m.statusChange(stack)
 	})
-	return why
 }
 
 // statusChange says why the use at the top of stack changes the object's

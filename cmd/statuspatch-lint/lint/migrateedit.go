@@ -29,6 +29,17 @@ func (m *migration) checkMutations() string {
 // function of the package that takes v as an argument is checked, in turn,
 // for its uses of that parameter, up to a few calls deep.
 func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth int) string {
+	return m.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
+		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && (m.checkCallee(call, id, depth) || m.allowedCall(stack, call, id, v)) {
+			return ""
+		}
+		return m.useProblem(stack, v)
+	})
+}
+
+// eachUse calls check with the path from root to each use of v between
+// from and to, until one returns why it is a problem, and returns that.
+func (m *migration) eachUse(root ast.Node, v *types.Var, from, to token.Pos, check func(stack []ast.Node, id *ast.Ident) string) string {
 	var why string
 	var stack []ast.Node
 	ast.Inspect(root, func(n ast.Node) bool {
@@ -40,14 +51,9 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 			return true
 		}
 		stack = append(stack, n)
-		id, ok := n.(*ast.Ident)
-		if !ok || id.Pos() < from || id.Pos() >= to || m.pass.TypesInfo.Uses[id] != v {
-			return true
+		if id, ok := n.(*ast.Ident); ok && id.Pos() >= from && id.Pos() < to && m.pass.TypesInfo.Uses[id] == v {
+			why = check(stack, id)
 		}
-		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && (m.checkCallee(call, id, depth) || m.allowedCall(stack, call, id, v)) {
-			return true
-		}
-		why = m.useProblem(stack, v)
 		return true
 	})
 	return why

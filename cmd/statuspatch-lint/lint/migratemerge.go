@@ -30,6 +30,20 @@ func (m *migration) isClientMerge(e ast.Expr) bool {
 
 // isClientVar reports whether e names the client package's variable name.
 func (m *migration) isClientVar(e ast.Expr, name string) bool {
+	v, ok := m.clientObject(e).(*types.Var)
+	return ok && v.Name() == name && v.Parent() == v.Pkg().Scope()
+}
+
+// isClientType reports whether e names the client package's type name
+// (client.FieldOwner, a conversion).
+func (m *migration) isClientType(e ast.Expr, name string) bool {
+	tn, ok := m.clientObject(e).(*types.TypeName)
+	return ok && tn.Name() == name
+}
+
+// clientObject is what e (x or pkg.x) names when it is declared in the
+// controller-runtime client package, else nil.
+func (m *migration) clientObject(e ast.Expr) types.Object {
 	var id *ast.Ident
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
@@ -37,10 +51,13 @@ func (m *migration) isClientVar(e ast.Expr, name string) bool {
 	case *ast.SelectorExpr:
 		id = e.Sel
 	default:
-		return false
+		return nil
 	}
-	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
-	return ok && v.Name() == name && v.Pkg() != nil && v.Pkg().Path() == clientPkgPath && v.Parent() == v.Pkg().Scope()
+	o := m.pass.TypesInfo.Uses[id]
+	if o == nil || o.Pkg() == nil || o.Pkg().Path() != clientPkgPath {
+		return nil
+	}
+	return o
 }
 
 // applyWhy is why a server-side apply of the typed object (the
