@@ -112,19 +112,43 @@ func (r *run) record(k objKey, content map[string]any, rv string) *history {
 // trackedPaths are the parts of an object whose writes can be lost.
 var trackedPaths = [][]string{{"spec"}, {"status"}, {"metadata", "finalizers"}, {"metadata", "labels"}, {"metadata", "annotations"}}
 
+// A leaf is a changed leaf path: dot-joined (for messages and the owners
+// map) and as its field names (a name may hold dots: a label key).
+type leaf struct {
+	dotted string
+	fields []string
+}
+
 // changedLeaves lists the leaf paths (maps are descended, anything else is
 // a leaf) whose value differs between two versions.
-func changedLeaves(a, b map[string]any) []string {
-	var out []string
+func changedLeaves(a, b map[string]any) []leaf {
+	var out []leaf
 	for _, p := range trackedPaths {
 		va, _, _ := unstructured.NestedFieldNoCopy(a, p...)
 		vb, _, _ := unstructured.NestedFieldNoCopy(b, p...)
-		diffLeaves(strings.Join(p, "."), va, vb, &out)
+		var fields [][]string
+		diffLeafFields(p, va, vb, &fields)
+		for _, f := range fields {
+			out = append(out, leaf{dotted: strings.Join(f, "."), fields: f})
+		}
 	}
 	return out
 }
 
+// diffLeaves is changedLeaves' walk from path, dot-joined.
 func diffLeaves(path string, a, b any, out *[]string) {
+	var fields [][]string
+	diffLeafFields(nil, a, b, &fields)
+	for _, f := range fields {
+		p := path
+		if len(f) > 0 {
+			p += "." + strings.Join(f, ".")
+		}
+		*out = append(*out, p)
+	}
+}
+
+func diffLeafFields(path []string, a, b any, out *[][]string) {
 	ma, aok := a.(map[string]any)
 	mb, bok := b.(map[string]any)
 	if !aok || !bok {
@@ -139,13 +163,18 @@ func diffLeaves(path string, a, b any, out *[]string) {
 		return
 	}
 	for k, va := range ma {
-		diffLeaves(path+"."+k, va, mb[k], out)
+		diffLeafFields(with(path, k), va, mb[k], out)
 	}
 	for k, vb := range mb {
 		if _, ok := ma[k]; !ok {
-			diffLeaves(path+"."+k, nil, vb, out)
+			diffLeafFields(with(path, k), nil, vb, out)
 		}
 	}
+}
+
+// with is path and k, in a slice of its own.
+func with(path []string, k string) []string {
+	return append(path[:len(path):len(path)], k)
 }
 
 // zero reports an absent or empty value: typed objects converted back and
@@ -162,7 +191,7 @@ func zero(v any) bool {
 	return rv.IsZero()
 }
 
-func leaves(path string, v any, out *[]string) {
+func leaves(path []string, v any, out *[][]string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		if !zero(v) {
@@ -171,7 +200,7 @@ func leaves(path string, v any, out *[]string) {
 		return
 	}
 	for k, c := range m {
-		leaves(path+"."+k, c, out)
+		leaves(with(path, k), c, out)
 	}
 }
 

@@ -48,9 +48,10 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 	// informed: it restates that reconcile's newest decision (managed.go).
 	overwrite := prev != nil && cur != nil
 	applied := r.applyDecision()
-	for _, p := range changedLeaves(prev, cur) {
+	for _, l := range changedLeaves(prev, cur) {
+		p := l.dotted
 		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based &&
-			!restated(o, applied, prev, cur, p) {
+			!restated(o, applied, prev, cur, l.fields) {
 			lost[o] = append(lost[o], p)
 		}
 		h.owners[p] = owner{version: v, step: step, applied: applied}

@@ -1,6 +1,11 @@
 package explore
 
-import "strings"
+import (
+	"bytes"
+	"encoding/json"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
 
 // decision is what an apply was decided from, for "no lost write": the
 // process (one cache, which never goes backwards), the reconciler and the
@@ -49,25 +54,25 @@ func (d *decision) restates(later *decision) bool {
 type fieldManager struct{ manager, operation, subresource string }
 
 // restated reports that the apply described by applied, which changed
-// the leaf path p that o had set, restates o's decision: o was an apply of
-// the same reconcile, no better informed, and the field was only that
+// the leaf at fields that o had set, restates o's decision: o was an apply
+// of the same reconcile, no better informed, and the field was only that
 // field manager's (restatesOwnApply).
-func restated(o owner, applied *decision, prev, cur map[string]any, p string) bool {
-	return o.applied.restates(applied) && restatesOwnApply(prev, cur, p)
+func restated(o owner, applied *decision, prev, cur map[string]any, fields []string) bool {
+	return o.applied.restates(applied) && restatesOwnApply(prev, cur, fields)
 }
 
-// restatesOwnApply reports that an apply changed the leaf path p where only
-// its own field manager's applies had set it, by the server's evidence: in
-// the version it replaced, prev, p was managed by one entry only, an
-// Apply, and in the version it made, cur, by that entry or none (the apply
-// dropped it from its configuration). The server takes a field from
-// another manager only by giving it to the applier, and removes only
-// fields the applier alone managed, so no other manager's value is lost
-// there. Anything else (no managedFields, another manager, an Update) is
-// not this case.
-func restatesOwnApply(prev, cur map[string]any, p string) bool {
-	before := fieldManagers(prev, p)
-	if len(before) != 1 {
+// restatesOwnApply reports that an apply changed the leaf at fields where
+// only its own field manager's applies had set it, by the server's
+// evidence: in the version it replaced, prev, the leaf was managed by one
+// entry only, an Apply, and in the version it made, cur, by that entry or
+// none (the apply dropped it from its configuration). The server takes a
+// field from another manager only by giving it to the applier, and
+// removes only fields the applier alone managed, so no other manager's
+// value is lost there. Anything else (no managedFields, another manager,
+// an Update, a fieldsV1 that does not decode) is not this case.
+func restatesOwnApply(prev, cur map[string]any, fields []string) bool {
+	before, ok := fieldManagers(prev, fields)
+	if !ok || len(before) != 1 {
 		return false
 	}
 	var own fieldManager
@@ -77,7 +82,11 @@ func restatesOwnApply(prev, cur map[string]any, p string) bool {
 	if own.operation != "Apply" {
 		return false
 	}
-	for m := range fieldManagers(cur, p) {
+	after, ok := fieldManagers(cur, fields)
+	if !ok {
+		return false
+	}
+	for m := range after {
 		if m != own {
 			return false
 		}
@@ -86,45 +95,52 @@ func restatesOwnApply(prev, cur map[string]any, p string) bool {
 }
 
 // fieldManagers returns the managedFields entries of obj that manage the
-// leaf path p (dot-joined, as changedLeaves names it), something beneath
-// it (p may be a list), or an ancestor of it as a whole (an atomic map).
-func fieldManagers(obj map[string]any, p string) map[fieldManager]bool {
+// leaf at fields, something beneath it (it may be a list, whose items an
+// entry manages by key, value or index), or an ancestor of it as a whole
+// (an atomic map). Each entry's fieldsV1 is decoded by structured-merge-
+// diff's fieldpath, as the server encodes it; ok is false when one does
+// not decode.
+func fieldManagers(obj map[string]any, fields []string) (map[fieldManager]bool, bool) {
 	out := map[fieldManager]bool{}
 	meta, _ := obj["metadata"].(map[string]any)
 	entries, _ := meta["managedFields"].([]any)
 	for _, e := range entries {
 		m, _ := e.(map[string]any)
-		fields, _ := m["fieldsV1"].(map[string]any)
-		if len(fields) == 0 || !manages(fields, p) {
+		raw, _ := m["fieldsV1"].(map[string]any)
+		if len(raw) == 0 {
+			continue
+		}
+		b, err := json.Marshal(raw)
+		if err != nil {
+			return nil, false
+		}
+		set := &fieldpath.Set{}
+		if err := set.FromJSON(bytes.NewReader(b)); err != nil {
+			return nil, false
+		}
+		if !manages(set, fields) {
 			continue
 		}
 		s := func(k string) string { v, _ := m[k].(string); return v }
 		out[fieldManager{manager: s("manager"), operation: s("operation"), subresource: s("subresource")}] = true
 	}
-	return out
+	return out, true
 }
 
-// manages walks a fieldsV1 set along rest. A key of a field is "f:" and its
-// name; a name may itself hold dots (a label key), so every field whose
-// name starts rest is tried. An empty set at a field is the field as a
-// whole.
-func manages(set map[string]any, rest string) bool {
-	if rest == "" || len(set) == 0 {
-		return true
-	}
-	for k, child := range set {
-		name, ok := strings.CutPrefix(k, "f:")
-		if !ok {
-			continue
+// manages reports whether set holds the field at fields, a member beneath
+// it, or an ancestor of it as a whole (a member with no members beneath).
+func manages(set *fieldpath.Set, fields []string) bool {
+	s := set
+	for i, name := range fields {
+		pe := fieldpath.PathElement{FieldName: &name}
+		member, child := s.Members.Has(pe), s.WithPrefix(pe)
+		switch {
+		case i == len(fields)-1:
+			return member || !child.Empty()
+		case child.Empty():
+			return member // an ancestor owned whole, or not owned
 		}
-		if rest == name {
-			return true
-		}
-		if after, ok := strings.CutPrefix(rest, name+"."); ok {
-			if c, _ := child.(map[string]any); manages(c, after) {
-				return true
-			}
-		}
+		s = child
 	}
 	return false
 }
