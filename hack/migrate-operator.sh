@@ -5,6 +5,8 @@
 #
 #   SPARK_GIT=/path/to/spark-operator.git hack/migrate-operator.sh spark-operator [WORKDIR]
 #   KUBEBUILDER_GIT=/path/to/kubebuilder.git hack/migrate-operator.sh project-v4-with-plugins [WORKDIR]
+#   ACCURATE_GIT=/path/to/accurate.git hack/migrate-operator.sh accurate [WORKDIR]
+#   LWS_GIT=/path/to/lws.git hack/migrate-operator.sh lws [WORKDIR]
 #
 # The operators (docs/kubebuilder.md, "Migrating a real operator", has the
 # figures of the last runs):
@@ -25,6 +27,26 @@
 #     handwritten r.Status().Update calls each, a kind in two versions,
 #     webhooks. From a kubebuilder clone (KUBEBUILDER_GIT): a nested module
 #     without tags, which the proxy answers 403 for.
+#   accurate: cybozu-go/accurate at commit
+#     ca1815bb816ff30f4d5ed12d959749890d4bd999 (main of 2026-05-12;
+#     controller-runtime v0.23.1, k8s.io v0.35.3, go 1.25.9): one
+#     server-side apply status write, r.Status().Apply of an apply
+#     configuration (SubNamespace) in a helper; Ginkgo suite on envtest in
+#     ./controllers. Its Makefile installs its tools with aqua and runs
+#     controller-gen from PATH, so no init: the patchers by statuspatch-gen
+#     itself (docs/generator.md), the module required by hand.
+#   lws: kubernetes-sigs/lws at commit
+#     060ab4da17eea1f0865fcbd3236bb1075e2cea32 (main of 2026-08-21;
+#     controller-runtime v0.24.1, k8s.io v0.36.3, go 1.26.0): Status().Update
+#     of LeaderWorkerSet and DisaggregatedSet in helpers, a MergeFrom
+#     Status().Patch of DisaggregatedSetRoleScaler in a helper type of
+#     another file; the objects are handed to functions of other packages.
+#     Its integration suite on envtest (test/integration/controllers). No
+#     init either (its make generate runs code-generator and genref); its
+#     site/ and docs/ are left out of the archive (large files the mirror
+#     may lack).
+#   (accurate and lws: e.g. the bare git directories the fetch of
+#   github:cybozu-go/accurate and github:kubernetes-sigs/lws gives.)
 #
 # The steps, for each:
 #   1. the source at the commit, go mod tidy (the sample has no go.sum);
@@ -47,7 +69,9 @@
 # the first step that fails; writes -fix leaves are reported, not a failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-op=${1:?usage: hack/migrate-operator.sh spark-operator|project-v4-with-plugins [WORKDIR]}
+op=${1:?usage: hack/migrate-operator.sh spark-operator|project-v4-with-plugins|accurate|lws [WORKDIR]}
+no_init=
+exclude=()
 work=${2:-$(mktemp -d)}
 version=v0.1.0
 die() { echo "migrate-operator: $*" >&2; exit 1; }
@@ -88,7 +112,30 @@ project-v4-with-plugins)
 	}
 	after_make() { make test; }
 	;;
-*) die "unknown operator $op: spark-operator or project-v4-with-plugins" ;;
+accurate)
+	git_dir=${ACCURATE_GIT:?set ACCURATE_GIT to a cybozu-go/accurate git clone holding commit ca1815bb}
+	commit=ca1815bb816ff30f4d5ed12d959749890d4bd999
+	tree=
+	no_init=1
+	# its envtest target's controller suite (without -race, to spare the build)
+	suites() { go test -count=1 -v ./controllers/ -ginkgo.v; }
+	generate() { bin/statuspatch-gen paths=./api/... output:dir=./internal/patchers headerFile=hack/boilerplate.go.txt; }
+	hand_edits() { :; }
+	after_make() { :; }
+	;;
+lws)
+	git_dir=${LWS_GIT:?set LWS_GIT to a kubernetes-sigs/lws git clone holding commit 060ab4da}
+	commit=060ab4da17eea1f0865fcbd3236bb1075e2cea32
+	tree=
+	exclude=(':!site' ':!docs')
+	no_init=1
+	# its test-integration target's controller suite
+	suites() { go test -count=1 -v ./test/integration/controllers/ -ginkgo.v; }
+	generate() { bin/statuspatch-gen paths=./api/... output:dir=./internal/patchers headerFile=hack/boilerplate.go.txt; }
+	hand_edits() { :; }
+	after_make() { :; }
+	;;
+*) die "unknown operator $op: spark-operator, project-v4-with-plugins, accurate or lws" ;;
 esac
 src=$work/$op
 # run_suites before|after: the operator's suites, verbose into
@@ -109,7 +156,7 @@ rm -rf "$src" && mkdir -p "$src"
 if [[ -n $tree ]]; then
 	git --git-dir="$git_dir" archive "$commit" "$tree" | tar -x -C "$src" --strip-components=$(( $(tr -cd / <<<"$tree" | wc -c) + 1 ))
 else
-	git --git-dir="$git_dir" archive "$commit" | tar -x -C "$src"
+	git --git-dir="$git_dir" archive "$commit" -- . "${exclude[@]}" | tar -x -C "$src"
 fi
 cd "$src"
 git init -q && printf 'bin/\ncover.out\ncover.html\n' >.git/info/exclude
@@ -135,13 +182,19 @@ export KUBEBUILDER_ASSETS=$assets
 step "before: the operator's suites on envtest ($assets)"
 run_suites before
 
-step "statuspatch-gen init"
 printf '\n// statuspatch trial: this checkout\nreplace github.com/statuspatch/statuspatch => %s\n\nreplace github.com/statuspatch/statuspatch/testenv => %s/testenv\n' "$root" "$root" >>go.mod
-# init's last step, go get of the patcher package at $version, asks the
-# proxy for a module github.com/statuspatch/statuspatch/patcher, which this
-# sandbox's proxy answers 403 (not 404): go get the module instead.
-bin/statuspatch-gen init -version "$version" || go get "github.com/statuspatch/statuspatch@$version"
-commit_all "statuspatch-gen init"
+if [[ -n $no_init ]]; then
+	step "the statuspatch module (no init: see the operator's notes above)"
+	go get "github.com/statuspatch/statuspatch@$version"
+	commit_all "statuspatch required"
+else
+	step "statuspatch-gen init"
+	# init's last step, go get of the patcher package at $version, asks the
+	# proxy for a module github.com/statuspatch/statuspatch/patcher, which this
+	# sandbox's proxy answers 403 (not 404): go get the module instead.
+	bin/statuspatch-gen init -version "$version" || go get "github.com/statuspatch/statuspatch@$version"
+	commit_all "statuspatch-gen init"
+fi
 
 step "the patchers"
 generate
@@ -149,12 +202,17 @@ commit_all "patchers generated"
 
 step "statuspatch-lint -fix ./..."
 rc=0
-bin/statuspatch-lint -fix ./... || rc=$?
+bin/statuspatch-lint -fix ./... 2>&1 | tee "$work/$op-fix.log" || rc=${PIPESTATUS[0]}
 [[ $rc == 0 || $rc == 3 ]] || die "statuspatch-lint -fix exited $rc"
 go mod tidy
 commit_all "statuspatch-lint -fix ./..., go mod tidy"
 git show --stat HEAD
 echo "handwritten status writes left: $(writes) (statuspatch-lint -fix exit status $rc: 3 while any is left, each above with why)"
+# The linter's own count: the writes it moved ("fixed N status writes")
+# and the findings it left; before = moved + left.
+moved=$(sed -nE 's/^statuspatch-lint: fixed ([0-9]+) status write.*/\1/p' "$work/$op-fix.log" | tail -1)
+left=$(grep -c ': handwritten status write' "$work/$op-fix.log" || true)
+echo "statuspatch-lint findings: before $(( ${moved:-0} + left )), moved ${moved:-0}, left $left"
 
 step "after: go vet, the suites, the Makefile"
 go vet ./...
