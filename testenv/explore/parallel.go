@@ -36,16 +36,16 @@ type track struct {
 	// checks are the states met at its new choice points, in order.
 	checks []check
 	// failStep is the chosen step (depth: the drain) during which the
-	// schedule first broke an invariant, if failed.
+	// schedule first broke an invariant, if it broke one.
 	failStep int
-	failed   bool
+	broke    bool
 	// prunedAt is the chosen step at which it was pruned, or -1.
 	prunedAt int
 }
 
 func (r *run) noteFailure(step int) {
-	if r.failed != nil && !r.track.failed {
-		r.track.failed, r.track.failStep = true, step
+	if r.failed != nil && !r.broke {
+		r.broke, r.failStep = true, step
 	}
 }
 
@@ -115,7 +115,7 @@ func (ex *explorer) prune(r *run, depth, d int) bool {
 		return false
 	}
 	p := pos{depth: depth, path: slices.Clone(r.ch.taken), step: d}
-	r.track.checks = append(r.track.checks, check{p, h})
+	r.checks = append(r.checks, check{p, h})
 	return ex.table.visit(h, p)
 }
 
@@ -262,11 +262,11 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 		*donep = append(*donep, t)
 		t.track = t.r.track
 		queue = append(queue, t.children(t.r)...)
-		if !t.failed {
+		if !t.broke {
 			t.r = nil // the serial search's order needs only its track
 		}
 		byPos(queue)
-		if t.failed {
+		if t.broke {
 			cands = append(cands, t)
 			byPos(cands)
 		}
