@@ -52,10 +52,10 @@ type Patcher[T client.Object] struct {
 	pending *pendingApply
 
 	// Settling a write whose answer did not say (landed.go).
-	settler *settler[T]
+	settler settler[T]
 
 	// The version book (records.go, freshness.go).
-	tracker *tracker[T]
+	tracker tracker[T]
 }
 
 // New makes a Patcher over obj, an object the caller just fetched. The status
@@ -71,8 +71,8 @@ func New[T client.Object](c client.Client, obj T, opts ...Option) *Patcher[T] {
 func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T], opts ...Option) *Patcher[T] {
 	c, opts = withDefaults(c, opts)
 	p := &Patcher[T]{opts: defaultOptions()}
-	p.settler = &settler[T]{p: p}
-	p.tracker = &tracker[T]{p: p}
+	p.settler.p = p // in the Patcher: no allocation of its own
+	p.tracker.p = p
 	for _, o := range opts {
 		if o != nil {
 			o.applyToPatcher(&p.opts)
