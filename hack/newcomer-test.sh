@@ -40,8 +40,9 @@
 # release (default: TESTENV_ASSETS_VERSION's default, hack/lines.sh assets);
 # NEWCOMER_ENVTEST_K8S_VERSION=line runs every line with its own derived
 # version, building each line's binaries. The scaffold: api/v1,
-# internal/controller (a reconciler with two handwritten status writes, one
-# blind), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
+# internal/controller (a reconciler with four handwritten status writes the
+# ways kubebuilder users write them: a blind MergeFrom patch, a helper's
+# locked one, then Update, a re-Get and a client.Merge patch), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
 # go.kubebuilder.io/v4) and kubebuilder v4.15.0's own Makefile word for
 # word (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before, the init goldens'
 # input), no .golangci.yml; statuspatch from a module proxy built from this
@@ -56,7 +57,7 @@
 #     (its binary is then removed: step 4 installs it as the docs say);
 #  4. the -fix step: the lines of docs/kubebuilder.md's fix block, as
 #     written (make statuspatch-lint, bin/statuspatch-lint -fix ./...,
-#     go mod tidy): both writes move onto WidgetStatusPatcher, -fix exits
+#     go mod tidy): all four writes move onto WidgetStatusPatcher, -fix exits
 #     0, no pin moves, both statuspatch modules are direct requirements;
 #     make manifests passes from a checkout without internal/patchers
 #     (kubebuilder's test runs manifests before generate);
@@ -176,14 +177,17 @@ cd "$op"
 rm internal/controller/widget_controller_test.go
 cat >internal/controller/widget_controller.go <<'EOF'
 // Package controller holds the reconciler as a kubebuilder user wrote it,
-// before statuspatch: two status writes, the first a blind merge patch,
-// the second (in a helper) with the optimistic lock.
+// before statuspatch: a blind merge patch, a helper's patch with the
+// optimistic lock, then (markReady) an Update, kubebuilder's re-fetch and
+// a blind client.Merge patch.
 package controller
 
 import (
 	"context"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -218,7 +222,28 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err := r.Client.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.markObserved(ctx, w)
+	if err := r.markObserved(ctx, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.markReady(ctx, req.NamespacedName)
+}
+
+// markReady sets Ready on a fresh read, then re-fetches before updating
+// the status again, as kubebuilder's scaffolds do.
+func (r *WidgetReconciler) markReady(ctx context.Context, key client.ObjectKey) error {
+	w := &widgetsv1.Widget{}
+	if err := r.Client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "PartsNamed"})
+	if err := r.Client.Status().Update(ctx, w); err != nil {
+		return err
+	}
+	if err := r.Client.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.ObservedGeneration = w.Generation
+	return r.Client.Status().Patch(ctx, w, client.Merge)
 }
 
 // markObserved records the generation the status describes.
@@ -333,13 +358,15 @@ for cmd in "${fix_lines[@]}"; do
 	[[ $code == 0 ]] || die "'$cmd' (docs/kubebuilder.md's fix block) exited $code (above); the docs say -fix exits 0 once every write is moved"
 	if [[ $cmd == bin/statuspatch-lint\ -fix* ]]; then
 		n=$(grep -c 'widget_controller.go:[0-9:]*: fixed: ' "$work/fix.out" || true)
-		[[ $n == 2 ]] || die "'$cmd' printed $n 'widget_controller.go:N: fixed:' lines, want 2: the blind write and the optimistic one (above)"
+		[[ $n == 4 ]] || die "'$cmd' printed $n 'widget_controller.go:N: fixed:' lines, want 4: the blind write, the optimistic one, the Update and the client.Merge patch (above)"
 	fi
 done
 ! grep -n 'Status()\.\(Patch\|Update\)' internal/controller/widget_controller.go ||
 	die "a handwritten status write is left in internal/controller/widget_controller.go after the fix block (above)"
-[[ $(grep -c 'patchers\.NewWidgetStatusPatcher(' internal/controller/widget_controller.go) == 2 && $(grep -c '\.Flush(ctx)' internal/controller/widget_controller.go) == 2 ]] ||
-	{ cat internal/controller/widget_controller.go; die "the fix block did not move both writes onto NewWidgetStatusPatcher ... Flush (above)"; }
+[[ $(grep -c 'patchers\.NewWidgetStatusPatcher(' internal/controller/widget_controller.go) == 3 &&
+	$(grep -c 'patchers\.FetchWidgetStatusPatcher(' internal/controller/widget_controller.go) == 1 &&
+	$(grep -c '\.Flush(ctx)' internal/controller/widget_controller.go) == 4 ]] ||
+	{ cat internal/controller/widget_controller.go; die "the fix block did not move the four writes onto NewWidgetStatusPatcher (three), FetchWidgetStatusPatcher (the re-fetch) and Flush (four) (above)"; }
 cat internal/controller/widget_controller.go
 for m in github.com/statuspatch/statuspatch github.com/statuspatch/statuspatch/testenv; do
 	grep -qE "^\s*$m $version$" go.mod || die "after the fix block, go.mod does not require $m $version directly: $(grep statuspatch go.mod)"
