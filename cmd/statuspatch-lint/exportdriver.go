@@ -18,7 +18,8 @@ import (
 // export-data driver where it applies and the full checker otherwise;
 // "checker", always the full checker (singlechecker: every dependency
 // type-checked from source); "export", always the export-data driver
-// (exit 1 with the reason where it does not apply, for tests).
+// (exit 1 with the reason where it does not apply), which then also
+// prints how many packages it loaded from source (for tests).
 const driverEnv = "STATUSPATCH_LINT_DRIVER"
 
 // exportRun is a parsed standalone run for the export-data driver.

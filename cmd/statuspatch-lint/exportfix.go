@@ -26,10 +26,9 @@ type fileEdit struct {
 // applyFixes applies the first suggested fix of each diagnostic of the
 // graph's roots, as the checker's -fix does: a fix that edits a generated
 // file is skipped; a fix identical to one applied (the same edits) is
-// applied once; an edit identical to one applied is made once (two fixes
-// adding the same import); a fix one of whose edits overlaps a different
-// edit already accepted is not applied, and the run fails saying how many
-// were (run it again). Each fixed file is then formatted, its imports
+// applied once; the others are merged as the checker merges them
+// (mergeEdits); a fix that conflicts with those already accepted is not
+// applied, and the run fails saying how many were (run it again). Each fixed file is then formatted, its imports
 // sorted and the imports no longer used removed (the checker's
 // FormatSourceRemoveImports, by selectors: a package is used only as
 // name.X).
@@ -100,34 +99,51 @@ func applyFixes(graph *checker.Graph) error {
 	return nil
 }
 
-// mergeEdits returns accepted's edits of the files fix edits, with fix's
-// added, or false if one of them overlaps a different accepted edit.
+// mergeEdits returns accepted's edits of the files fix edits with fix's
+// merged in, or false if they conflict. It merges as the checker's -fix
+// does (golang.org/x/tools/internal/diff.Merge, as if by diff3): an
+// identical edit is made once, edits that touch only at a point are both
+// made (an insertion where another edit starts comes first if it was
+// accepted first), and two different edits of the same text conflict.
 func mergeEdits(accepted, fix map[string][]fileEdit) (map[string][]fileEdit, bool) {
 	out := map[string][]fileEdit{}
 	for name, edits := range fix {
-		all := slices.Clone(accepted[name])
-	edits:
-		for _, e := range edits {
-			for _, a := range all {
-				switch {
-				case a == e:
-					continue edits
-				case e.start < a.end && a.start < e.end,
-					e.start == a.start && (e.start == e.end || a.start == a.end),
-					e.start == e.end && a.start < e.start && e.start < a.end,
-					a.start == a.end && e.start < a.start && a.start < e.end:
-					return nil, false
-				}
-			}
-			all = append(all, e)
-		}
-		slices.SortFunc(all, func(a, b fileEdit) int {
+		y := slices.Clone(edits)
+		slices.SortStableFunc(y, func(a, b fileEdit) int {
 			if a.start != b.start {
 				return a.start - b.start
 			}
 			return a.end - b.end
 		})
-		out[name] = all
+		x := slices.Clone(accepted[name])
+		var merged []fileEdit
+		xi, yi := 0, 0
+		for xi < len(x) && yi < len(y) {
+			px, py := &x[xi], &y[yi]
+			switch {
+			case *px == *py:
+				merged = append(merged, *px)
+				xi++
+				yi++
+			case px.end <= py.start:
+				merged = append(merged, *px)
+				xi++
+			case py.end <= px.start:
+				merged = append(merged, *py)
+				yi++
+			case px.start < py.start:
+				merged = append(merged, fileEdit{px.start, py.start, ""})
+				px.start = py.start
+			case py.start < px.start:
+				merged = append(merged, fileEdit{py.start, px.start, ""})
+				py.start = px.start
+			default:
+				return nil, false
+			}
+		}
+		merged = append(merged, x[xi:]...)
+		merged = append(merged, y[yi:]...)
+		out[name] = merged
 	}
 	return out, true
 }

@@ -105,6 +105,9 @@ func planLoad(patterns []string) (*loadPlan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errDecline, err)
 	}
+	if strings.ContainsAny(self, " \t'\"\\") {
+		return nil, fmt.Errorf("%w: the command's path %q cannot be go list's -toolexec", errDecline, self)
+	}
 	// EmbedFiles: without it go list does not resolve a package's embed
 	// patterns, and its action (and every one above it) is not the one in
 	// the build cache.
