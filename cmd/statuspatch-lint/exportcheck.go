@@ -49,7 +49,10 @@ func typeCheck(plan *loadPlan) (map[string]*packages.Package, error) {
 			return nil, fmt.Errorf("export data of %s: %w", path, err)
 		}
 		defer f.Close()
-		r, err := gcexportdata.NewReader(f)
+		// The build cache's export data files (go list -export) are the
+		// compiler's archives, from which NewReader extracts the export
+		// data (Read alone refuses them with Go 1.26).
+		r, err := gcexportdata.NewReader(f) //nolint:staticcheck // SA1019: go list -export hands out archives
 		if err != nil {
 			return nil, fmt.Errorf("export data of %s: %w", path, err)
 		}
