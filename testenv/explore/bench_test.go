@@ -22,7 +22,7 @@ import (
 // process used (cores: CPU seconds per second) and per schedule. Every
 // run must give the same verdict as the first (docs/benchmarks.md):
 //
-//	cd testenv && go test ./explore/ -run '^$' -bench ParallelSearch -benchtime 3x -count 1
+//	cd testenv && go test ./explore/ -run '^$' -bench ParallelSearch -benchtime 3x -count 3
 func BenchmarkParallelSearch(b *testing.B) {
 	scheme := runtime.NewScheme()
 	if err := testv1.AddToScheme(scheme); err != nil {
