@@ -33,8 +33,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 32 {
-		t.Errorf("%d writes moved onto a patcher, want 32", moved)
+	if moved != 33 {
+		t.Errorf("%d writes moved onto a patcher, want 33", moved)
 	}
 }
 

@@ -27,14 +27,15 @@ import (
 // applyMove is what the move of an apply keeps beside the migration.
 type applyMove struct {
 	ac    ast.Expr // the configuration the write applies
-	owner ast.Expr // client.FieldOwner's argument
+	owner ast.Expr // the field owner: client.FieldOwner's argument, or a value of that type
+	typed bool     // owner is a client.FieldOwner (a constant or variable), passed as string(owner)
 	addr  bool     // the object is a value: the patcher takes its address
 }
 
 // prepareApply recognises an apply of a configuration and sets m.obj,
 // m.anchor and m.apply, or returns why it cannot move.
 func (m *migration) prepareApply(kind string) string {
-	owner, why := m.applyOwner()
+	owner, typed, why := m.applyOwner()
 	if why != "" {
 		return m.shapeWhy(why)
 	}
@@ -64,7 +65,7 @@ func (m *migration) prepareApply(kind string) string {
 	}
 	m.obj = obj
 	_, isPtr := types.Unalias(obj.Type()).(*types.Pointer)
-	m.apply = &applyMove{ac: ac, owner: owner, addr: !isPtr}
+	m.apply = &applyMove{ac: ac, owner: owner, typed: typed, addr: !isPtr}
 	if why := m.findGet(); m.anchor == nil {
 		return why
 	}
@@ -77,33 +78,45 @@ func (m *migration) prepareApply(kind string) string {
 	return ""
 }
 
-// applyOwner returns the field owner of the apply's options, or why they
+// applyOwner returns the field owner of the apply's options (typed: a
+// client.FieldOwner value, not a conversion's argument), or why they
 // are not the ones apply mode takes: client.FieldOwner and
 // client.ForceOwnership, which apply mode always sends.
-func (m *migration) applyOwner() (ast.Expr, string) {
+func (m *migration) applyOwner() (owner ast.Expr, typed bool, why string) {
 	if m.call.Ellipsis.IsValid() {
-		return nil, "the apply's options are spread from a slice"
+		return nil, false, "the apply's options are spread from a slice"
 	}
-	var owner ast.Expr
 	force := false
 	for _, a := range m.call.Args[2:] {
 		if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && m.isClientType(c.Fun, "FieldOwner") {
-			owner = c.Args[0]
+			owner, typed = c.Args[0], false
+			continue
+		}
+		if n := namedOf(m.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == clientPkgPath && n.Obj().Name() == "FieldOwner" {
+			owner, typed = a, true // const fieldOwner client.FieldOwner = "..."
 			continue
 		}
 		if m.isClientVar(a, "ForceOwnership") {
 			force = true
 			continue
 		}
-		return nil, "the apply has the option " + types.ExprString(a) + ": apply mode takes only client.FieldOwner and client.ForceOwnership"
+		return nil, false, "the apply has the option " + types.ExprString(a) + ": apply mode takes only client.FieldOwner and client.ForceOwnership"
 	}
 	switch {
 	case owner == nil:
-		return nil, "the apply names no client.FieldOwner: apply mode needs the field owner (patcher.WithFieldOwner); move it by hand"
+		return nil, false, "the apply names no client.FieldOwner: apply mode needs the field owner (patcher.WithFieldOwner); move it by hand"
 	case !force:
-		return nil, "the apply does not force ownership (client.ForceOwnership), and apply mode does: move it by hand if taking the fields from other managers is what you want"
+		return nil, false, "the apply does not force ownership (client.ForceOwnership), and apply mode does: move it by hand if taking the fields from other managers is what you want"
 	}
-	return owner, ""
+	return owner, typed, ""
+}
+
+// ownerText is the field owner as the string patcher.WithFieldOwner takes.
+func (m *migration) ownerText() string {
+	if m.apply.typed {
+		return "string(" + types.ExprString(m.apply.owner) + ")"
+	}
+	return types.ExprString(m.apply.owner)
 }
 
 func isField(o types.Object) bool {
@@ -236,7 +249,7 @@ func (m *migration) applyEdits(p patcherInfo) (*analysis.SuggestedFix, string) {
 		objText = "&" + objText
 	}
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s, %sWithWriteMode(%sWriteApply), %sWithFieldOwner(%s))",
-		name, qual, p.Type, m.clientText, objText, pqual, pqual, pqual, types.ExprString(m.apply.owner))
+		name, qual, p.Type, m.clientText, objText, pqual, pqual, pqual, m.ownerText())
 	give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s.Status) // Flush returns its error too\n%s",
 		name, types.ExprString(m.apply.ac), m.indent(stmt.Pos()))
 	edits := []analysis.TextEdit{

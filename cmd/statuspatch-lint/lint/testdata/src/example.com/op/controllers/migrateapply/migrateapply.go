@@ -17,6 +17,8 @@ import (
 
 const owner = "widget-controller"
 
+const typedOwner client.FieldOwner = "widget-controller"
+
 type WidgetReconciler struct {
 	client.Client
 	Owner string
@@ -76,7 +78,7 @@ func (r *WidgetReconciler) Changed(ctx context.Context, req ctrl.Request) error 
 	}
 	w.Status.Size = w.Spec.Size
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Status.Size))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w.Status.Size is changed at line 77: apply mode applies only the configuration\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w.Status.Size is changed at line 79: apply mode applies only the configuration\)$`
 }
 
 // NotFetched: kubebuilder's example as written, nothing read; stays.
@@ -93,4 +95,15 @@ func (r *WidgetReconciler) Spread(ctx context.Context, req ctrl.Request, opts []
 	}
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
 	return r.Status().Apply(ctx, ac, opts...) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: the apply's options are spread from a slice\)$`
+}
+
+// TypedOwner: the owner a client.FieldOwner constant (cybozu-go/accurate's
+// shape); moved, the owner passed as its string.
+func (r *WidgetReconciler) TypedOwner(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
+	return r.Status().Apply(ctx, ac, typedOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
