@@ -191,34 +191,9 @@ func (m *migration) checkApplyUses() string {
 // status (assigned, incremented, or its address taken: useProblem allows
 // that for a status write, which apply mode does not), "" if it does not.
 func (m *migration) statusChange(stack []ast.Node) string {
-	top := len(stack) - 1
-	for top > 0 {
-		switch p := stack[top-1].(type) {
-		case *ast.SelectorExpr:
-			if p.X != stack[top] {
-				return ""
-			}
-		case *ast.IndexExpr:
-			if p.X != stack[top] {
-				return ""
-			}
-		case *ast.ParenExpr, *ast.StarExpr:
-		default:
-			changed := false
-			switch p := p.(type) {
-			case *ast.AssignStmt:
-				changed = isLHS(p, stack[top])
-			case *ast.IncDecStmt:
-				changed = true
-			case *ast.UnaryExpr:
-				changed = p.Op == token.AND
-			}
-			if e, ok := stack[top].(ast.Expr); ok && changed {
-				return fmt.Sprintf("%s is changed at line %d: apply mode applies only the configuration", types.ExprString(e), m.pass.Fset.Position(e.Pos()).Line)
-			}
-			return ""
-		}
-		top--
+	top, changed := changedAt(stack, len(stack)-1)
+	if e, ok := stack[top].(ast.Expr); ok && changed {
+		return fmt.Sprintf("%s is changed at line %d: apply mode applies only the configuration", types.ExprString(e), m.pass.Fset.Position(e.Pos()).Line)
 	}
 	return ""
 }
@@ -240,10 +215,7 @@ func (m *migration) applyEdits(p patcherInfo) (*analysis.SuggestedFix, string) {
 	if stmt == nil {
 		return nil, m.shapeWhy("the apply is not in a statement of a block")
 	}
-	name := m.obj.Name() + "Patcher"
-	for i := 2; m.nameTaken(name); i++ {
-		name = fmt.Sprintf("%sPatcher%d", m.obj.Name(), i)
-	}
+	name := m.freePatcherName()
 	objText := m.obj.Name()
 	if m.apply.addr {
 		objText = "&" + objText

@@ -123,7 +123,23 @@ func (m *migration) useProblem(stack []ast.Node, v *types.Var) string {
 		return ""
 	}
 	// A field outside the status: reading it is fine, changing it is not.
-	top := i - 1
+	if _, changed := changedAt(stack, i-1); changed {
+		return fmt.Sprintf("%s.%s is changed at line %d: the patcher writes only the status", name, sel.Sel.Name, line)
+	}
+	return ""
+}
+
+// changedAt climbs from stack[top] to the outermost expression of its
+// chain of selections, indexes, parentheses and dereferences, and reports
+// that expression's index and whether it is changed there: assigned,
+// incremented or decremented, or its address taken.
+func changedAt(stack []ast.Node, top int) (int, bool) {
+	parent := func(i int) ast.Node {
+		if i < 0 {
+			return nil
+		}
+		return stack[i]
+	}
 	for {
 		switch p := parent(top - 1).(type) {
 		case *ast.SelectorExpr:
@@ -142,19 +158,15 @@ func (m *migration) useProblem(stack []ast.Node, v *types.Var) string {
 		}
 		break
 	}
-	changed := false
 	switch p := parent(top - 1).(type) {
 	case *ast.AssignStmt:
-		changed = isLHS(p, stack[top])
+		return top, isLHS(p, stack[top])
 	case *ast.IncDecStmt:
-		changed = true
+		return top, true
 	case *ast.UnaryExpr:
-		changed = p.Op == token.AND
+		return top, p.Op == token.AND
 	}
-	if changed {
-		return fmt.Sprintf("%s.%s is changed at line %d: the patcher writes only the status", name, sel.Sel.Name, line)
-	}
-	return ""
+	return top, false
 }
 
 func isLHS(as *ast.AssignStmt, n ast.Node) bool {

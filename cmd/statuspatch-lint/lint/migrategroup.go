@@ -88,6 +88,16 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 	return m.edits(p, m.patcherName(group))
 }
 
+// freePatcherName is obj+"Patcher", or with 2, 3... the first name not
+// taken in the file's function (a patcher made alone, not in a group).
+func (m *migration) freePatcherName() string {
+	name := m.obj.Name() + "Patcher"
+	for i := 2; m.nameTaken(name); i++ {
+		name = m.obj.Name() + "Patcher" + strconv.Itoa(i)
+	}
+	return name
+}
+
 // patcherName names the patcher of m's anchor: the group's anchors, in
 // source order, take the first free names obj+"Patcher", then with 2, 3...
 // so each write of the group computes the same names.

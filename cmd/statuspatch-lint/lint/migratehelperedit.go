@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -19,10 +18,7 @@ func (m *migration) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*help
 	if why != "" {
 		return nil, why
 	}
-	name := m.obj.Name() + "Patcher"
-	for i := 2; m.nameTaken(name); i++ {
-		name = m.obj.Name() + "Patcher" + strconv.Itoa(i)
-	}
+	name := m.freePatcherName()
 	var edits []analysis.TextEdit
 	edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0])))})
 	params := fd.Type.Params
