@@ -9,19 +9,21 @@ import (
 	"testing"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/statuspatch/statuspatch/hack/internal/lines"
 )
 
 // The repository's root, from this folder.
 const root = "../.."
 
-func table(t *testing.T) Table {
+func table(t *testing.T) lines.Table {
 	t.Helper()
 	f, err := os.Open(filepath.Join(root, "hack", "lines.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tab, err := Parse(f)
+	tab, err := lines.Parse(f)
 	if err != nil {
 		t.Fatalf("hack/lines.txt: %v", err)
 	}
@@ -60,9 +62,9 @@ func required(f *modfile.File, path string) string {
 // matrix's go.mod files of exactly the table's lines.
 func TestGoModFiles(t *testing.T) {
 	tab := table(t)
-	floor, _ := tab.Role(Floor)
-	ws, _ := tab.Role(Workspace)
-	below, _ := tab.Role(Below)
+	floor, _ := tab.Role(lines.Floor)
+	ws, _ := tab.Role(lines.Workspace)
+	below, _ := tab.Role(lines.Below)
 	want := func(file, path, v string) {
 		t.Helper()
 		if got := required(gomod(t, file), path); got != v {
@@ -140,13 +142,13 @@ func TestCompatibilityDoc(t *testing.T) {
 
 // docPhrases are the sentences of docs/compatibility.md that repeat lines,
 // as the table makes them.
-func docPhrases(tab Table) []string {
+func docPhrases(tab lines.Table) []string {
 	sup := tab.Supported()
 	first, last := sup[0], sup[len(sup)-1]
-	floor, _ := tab.Role(Floor)
-	inst, _ := tab.Role(Install)
-	below, _ := tab.Role(Below)
-	older, _ := tab.Select(Older)
+	floor, _ := tab.Role(lines.Floor)
+	inst, _ := tab.Role(lines.Install)
+	below, _ := tab.Role(lines.Below)
+	older, _ := tab.Select(lines.Older)
 	var adopt []string
 	for _, l := range older {
 		adopt = append(adopt, l.Name+" with Go "+l.GoMinor())

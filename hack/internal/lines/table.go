@@ -1,4 +1,10 @@
-package main
+// Package lines is hack/lines.txt, the supported controller-runtime /
+// k8s.io / Go lines, read and checked (Parse), and what the scripts and
+// programs of hack/ ask of it: a selection of lines (Select), the
+// compatibility route's steps and pins (Compat, Pins), an operator's go.mod
+// at a line (GoMod), docs/compatibility.md's table (Markdown). hack/lines is
+// its command for scripts; its tests check the repository agrees with it.
+package lines
 
 import (
 	"bufio"
@@ -230,7 +236,7 @@ func (t Table) Select(sel ...string) ([]Line, error) {
 		default:
 			i := slices.IndexFunc(t.Lines, func(l Line) bool { return l.Name == s })
 			if i < 0 {
-				return nil, fmt.Errorf("no line %s in hack/lines.txt: its lines are %s; or say %s", s, strings.Join(t.names(), " "),
+				return nil, fmt.Errorf("no line %s in hack/lines.txt: its lines are %s; or say %s", s, strings.Join(t.Names(), " "),
 					strings.Join([]string{Supported, Older, Floor, Install, Workspace, Below}, ", "))
 			}
 			add(t.Lines[i])
@@ -239,7 +245,7 @@ func (t Table) Select(sel ...string) ([]Line, error) {
 	return out, nil
 }
 
-func (t Table) names() []string {
+func (t Table) Names() []string {
 	var n []string
 	for _, l := range t.Lines {
 		n = append(n, l.Name)
