@@ -131,19 +131,6 @@ func hasObservedGeneration(obj client.Object) bool {
 	return false
 }
 
-// request names the step being run, for messages: "step 2 (db reconciles
-// Database ns/db)".
-func (r *run) request() string {
-	if r.cur == nil {
-		return "setup"
-	}
-	s := r.cur.step
-	if s.Object == "" {
-		return fmt.Sprintf("step %d (%s)", s.Index, s.Reconciler)
-	}
-	return fmt.Sprintf("step %d (%s reconciles %s)", s.Index, s.Reconciler, s.Object)
-}
-
 // uidOf is the UID of k's newest version ("" when absent).
 func (r *run) uidOf(k objKey) types.UID {
 	h := r.hist[k]

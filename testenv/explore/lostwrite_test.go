@@ -25,7 +25,7 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 		{"update after an unseen write", obj(3), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &run{hist: map[objKey]*history{}}
+			r := newRun(nil, nil)
 			at := func(step, based int) {
 				r.cur = &stepState{step: Step{Index: step}, seen: map[objKey]int{}}
 				if based >= 0 {
@@ -104,7 +104,8 @@ func TestLostWriteByManagedFields(t *testing.T) {
 		{"no managedFields", obj("a"), obj("b"), same, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &run{hist: map[objKey]*history{}, ex: &explorer{}, drain: true}
+			r := newRun(&explorer{}, nil)
+			r.drain = true
 			write := func(index int, by step, verb string, content map[string]any, rv string) {
 				r.crashes = by.process
 				r.cur = &stepState{step: Step{Index: index, Reconciler: by.rec, Object: "LeaderWorkerSet ns/db",

@@ -88,22 +88,6 @@ func (r *run) checkDelete(k objKey, uid types.UID, based int) {
 		k, shortUID(uid), c.step, r.request(), seen, why))
 }
 
-// staleNote names the running step's first stale cached read (for an
-// in-flight write, the sending step's): ", after a stale read of X (vN,
-// newest vM)", or "".
-func (r *run) staleNote() string {
-	reads := r.cur.step.Reads
-	if r.cur.sentBy > 0 && r.cur.sentBy <= len(r.steps) {
-		reads = r.steps[r.cur.sentBy-1].Reads
-	}
-	for _, rd := range reads {
-		if !rd.API && rd.Version < rd.Newest {
-			return fmt.Sprintf(", after a stale read of %s (v%d, newest v%d)", rd.Object, rd.Version, rd.Newest)
-		}
-	}
-	return ""
-}
-
 // parentGone reports that the user asked for the delete of k (whose uid it
 // was) by deleting its parent: an owner its owner references name (by UID,
 // so a parent the user created again is not the one deleted) was deleted

@@ -38,7 +38,7 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}}
+	r := newRun(ex, srv)
 
 	cmGVK := corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	widgetGVK := testv1.GroupVersion.WithKind("Widget")

@@ -47,7 +47,7 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &run{ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}}
+	r := newRun(ex, srv)
 	w := objKey{gvk: testv1.GroupVersion.WithKind("Widget"), nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
 	cm := objKey{gvk: corev1.SchemeGroupVersion.WithKind("ConfigMap"), nn: types.NamespacedName{Namespace: "ns", Name: "cm"}}
 	widget := func(gen int64, phase string) map[string]any {

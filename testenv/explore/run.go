@@ -23,39 +23,33 @@ type item struct {
 	deliver     bool
 }
 
-// run is one schedule: the versions the server held, the queue, the steps.
+// run is one schedule: the reconcilers and their clients, and the
+// concerns below, each a type of its own that owns its state.
 type run struct {
 	ex     *explorer
 	server client.Client
-	hist   map[objKey]*history
-	order  []objKey
 	recs   []reconcile.Reconciler
 	queue  []item
 	done   map[int]bool // actions that ran
-	steps  []Step
-	chosen []scriptStep
 	stale  int
-	cur    *stepState
-	ch     *chooser
 	// lastChanged reports whether the last record made a new version;
 	// seq counts the new versions (history.seqs).
 	lastChanged bool
 	seq         int
+	hist        map[objKey]*history
+	order       []objKey
 	// applying marks the version being recorded as made by a server-side
 	// apply (recordWrite): "no lost write" then reads managedFields.
 	applying bool
-	drain    bool
-	failed   *Violation
 	// created maps the UID of each object a reconciler created to its
 	// creation; userDeleted the objects a user action deleted, userGone
 	// their UIDs (owndelete.go).
 	created     map[types.UID]creation
 	userDeleted map[objKey]int
 	userGone    map[types.UID]bool
-	// crashes counts the crashes of this schedule; floor is, per object,
-	// the oldest version the cache can serve since a cold restart.
-	crashes int
-	floor   map[objKey]int
+	// floor is, per object, the oldest version the cache can serve since
+	// a cold restart.
+	floor map[objKey]int
 	// cache is what this process's informers served (informer.go);
 	// indexes the field indexes Setup registered (index.go).
 	cache   cacheView
@@ -71,57 +65,21 @@ type run struct {
 	// delivered counts its deliveries.
 	held      *inFlight
 	delivered int
+	// trace is what the schedule did: its steps, crashes and violations.
+	trace
 	// track is what the parallel search needs of the schedule (parallel.go).
 	track
 }
 
-// stepState is the step being run.
-type stepState struct {
-	step  Step
-	seen  map[objKey]int // newest version of each object this step saw
-	lags  []int          // the lag of each cached read
-	plan  []int          // replay: the lags to use
-	wrote bool
-	// action marks a user action's step.
-	action bool
-	// writesDone counts successful writes; crash is where the process
-	// crashed, crashPlan where a replay makes it crash.
-	writesDone       int
-	crash, crashPlan crashPoint
-	// held is the write this step sent after a crashInFlight (zombie.go),
-	// sent that it did; sentBy, on a delivery's step, is the step that
-	// sent it.
-	held   *inFlight
-	sent   bool
-	sentBy int
-}
-
-func (s *stepState) seenOrNone(k objKey) int {
-	if s == nil {
-		return -1
+// newRun is a schedule on server, with nothing recorded yet.
+func newRun(ex *explorer, server client.Client) *run {
+	r := &run{ex: ex, server: server, hist: map[objKey]*history{}, done: map[int]bool{},
+		created: map[types.UID]creation{}, userDeleted: map[objKey]int{}, floor: map[objKey]int{},
+		track: track{prunedAt: -1}}
+	if ex != nil {
+		r.disabled = ex.disabled
 	}
-	if v, ok := s.seen[k]; ok {
-		return v
-	}
-	return -1
-}
-
-// fail records a violation. The schedule goes on to its steady state, so
-// that later violations of the same schedule show in Also.
-func (r *run) fail(invariant, msg string) {
-	if r.ex != nil && r.ex.disabled[invariant] {
-		return
-	}
-	if r.failed == nil {
-		r.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
-	}
-	r.failed.names[invariant] = true
-	if r.failed.Message == msg {
-		return
-	}
-	if len(r.failed.Also) < 10 {
-		r.failed.Also = append(r.failed.Also, invariant+": "+msg)
-	}
+	return r
 }
 
 // setup builds the reconcilers and creates the scenario's objects on a
@@ -361,16 +319,6 @@ func (r *run) drainToSteady(ctx context.Context) {
 	if ctx.Err() == nil {
 		r.fail(InvariantConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (Options.MaxSteps)", r.ex.o.MaxSteps))
 	}
-}
-
-func (r *run) lastWrote() bool {
-	s := r.steps[len(r.steps)-1]
-	for _, w := range s.Writes {
-		if w.Version > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func containsItem(list []item, it item) bool {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
@@ -252,7 +251,7 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	ex.runs++
-	r := &run{track: track{prunedAt: -1}, ex: ex, server: srv, hist: map[objKey]*history{}, done: map[int]bool{}, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}, floor: map[objKey]int{}}
+	r := newRun(ex, srv)
 	ex.touched = nil
 	if err := r.setup(ctx); err != nil {
 		ex.end(r)

@@ -1,0 +1,109 @@
+package explore
+
+import "fmt"
+
+// trace is what a schedule did: the steps it ran (the one running in
+// cur), the choices that replay them, its crashes, and the violations it
+// broke. The other concerns of a run read the step being run through it.
+type trace struct {
+	steps  []Step
+	chosen []scriptStep
+	cur    *stepState
+	ch     *chooser
+	drain  bool
+	// crashes counts the crashes of this schedule.
+	crashes int
+	// failed is the first violation, the others in its Also; disabled the
+	// invariants Options.Disable turns off.
+	failed   *Violation
+	disabled map[string]bool
+}
+
+// stepState is the step being run.
+type stepState struct {
+	step  Step
+	seen  map[objKey]int // newest version of each object this step saw
+	lags  []int          // the lag of each cached read
+	plan  []int          // replay: the lags to use
+	wrote bool
+	// action marks a user action's step.
+	action bool
+	// writesDone counts successful writes; crash is where the process
+	// crashed, crashPlan where a replay makes it crash.
+	writesDone       int
+	crash, crashPlan crashPoint
+	// held is the write this step sent after a crashInFlight (zombie.go),
+	// sent that it did; sentBy, on a delivery's step, is the step that
+	// sent it.
+	held   *inFlight
+	sent   bool
+	sentBy int
+}
+
+func (s *stepState) seenOrNone(k objKey) int {
+	if s == nil {
+		return -1
+	}
+	if v, ok := s.seen[k]; ok {
+		return v
+	}
+	return -1
+}
+
+// fail records a violation. The schedule goes on to its steady state, so
+// that later violations of the same schedule show in Also.
+func (t *trace) fail(invariant, msg string) {
+	if t.disabled[invariant] {
+		return
+	}
+	if t.failed == nil {
+		t.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
+	}
+	t.failed.names[invariant] = true
+	if t.failed.Message == msg {
+		return
+	}
+	if len(t.failed.Also) < 10 {
+		t.failed.Also = append(t.failed.Also, invariant+": "+msg)
+	}
+}
+
+// lastWrote reports that the last step made a new version.
+func (t *trace) lastWrote() bool {
+	s := t.steps[len(t.steps)-1]
+	for _, w := range s.Writes {
+		if w.Version > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// request names the step being run, for messages: "step 2 (db reconciles
+// Database ns/db)".
+func (t *trace) request() string {
+	if t.cur == nil {
+		return "setup"
+	}
+	s := t.cur.step
+	if s.Object == "" {
+		return fmt.Sprintf("step %d (%s)", s.Index, s.Reconciler)
+	}
+	return fmt.Sprintf("step %d (%s reconciles %s)", s.Index, s.Reconciler, s.Object)
+}
+
+// staleNote names the running step's first stale cached read (for an
+// in-flight write, the sending step's): ", after a stale read of X (vN,
+// newest vM)", or "".
+func (t *trace) staleNote() string {
+	reads := t.cur.step.Reads
+	if t.cur.sentBy > 0 && t.cur.sentBy <= len(t.steps) {
+		reads = t.steps[t.cur.sentBy-1].Reads
+	}
+	for _, rd := range reads {
+		if !rd.API && rd.Version < rd.Newest {
+			return fmt.Sprintf(", after a stale read of %s (v%d, newest v%d)", rd.Object, rd.Version, rd.Newest)
+		}
+	}
+	return ""
+}
