@@ -25,19 +25,14 @@ import (
 // scaffold's "re-fetch before updating the status") gets a patcher made
 // after that Get.
 type migration struct {
-	pass       *analysis.Pass
-	file       *ast.File
-	path       []ast.Node // from the write's call up to the file
-	call       *ast.CallExpr
+	site       // the write's call, where it sits in its file
 	client     ast.Expr
 	clientText string // the patcher's client: client, or its embedded client.Client
 	obj        *types.Var
-	anchor     ast.Stmt      // where the patcher is made
-	keep       bool          // the anchor statement stays (its base is used elsewhere); the patcher is made after it
-	baseVar    *types.Var    // the base's variable, when the anchor declares it
-	helper     *ast.FuncDecl // the helper whose parameter obj is, when its callers make the patcher
-	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
-	patchParam bool          // baseParam is the patch itself, which each caller makes (migratehelper.go)
+	anchor     ast.Stmt    // where the patcher is made
+	keep       bool        // the anchor statement stays (its base is used elsewhere); the patcher is made after it
+	baseVar    *types.Var  // the base's variable, when the anchor declares it
+	helper     *helperMove // the write is in a helper whose parameter obj is: its callers make the patcher
 	moved      map[*ast.CallExpr]bool
 	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 
@@ -70,7 +65,7 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if !ok {
 		return nil, none, "" // the finding says to generate it
 	}
-	m := &migration{pass: pass, call: call, audit: cfg.Audit}
+	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: cfg.Audit}
 	for _, f := range pass.Files {
 		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
 			m.file = f
@@ -104,9 +99,11 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	if why := m.findAnchor(w.verb); m.anchor == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
-		if m.helper = m.helperDecl(); m.helper == nil || w.verb != "Update" && !m.isClientMerge(call.Args[2]) && !m.baseIsParam() && !m.patchIsParam() {
+		h := &helperMove{migration: m, decl: m.helperDecl()}
+		if h.decl == nil || w.verb != "Update" && !m.isClientMerge(call.Args[2]) && !h.baseIsParam() && !h.patchIsParam() {
 			return nil, none, why
 		}
+		m.helper = h
 	}
 	m.clientText = types.ExprString(client)
 	if !m.isClient(client) {
@@ -211,61 +208,6 @@ func (m *migration) findAnchor(verb string) string {
 	return ""
 }
 
-// definition returns the statement in a block enclosing the write that
-// declares v (v := x or var v = x) and the value it gets.
-func (m *migration) definition(v *types.Var) (ast.Stmt, ast.Expr) {
-	if v == nil {
-		return nil, nil
-	}
-	for _, list := range m.enclosingLists() {
-		for _, s := range list {
-			if s.End() > m.call.Pos() {
-				break
-			}
-			switch s := s.(type) {
-			case *ast.AssignStmt:
-				if s.Tok == token.DEFINE && len(s.Lhs) == 1 && len(s.Rhs) == 1 && m.defines(s.Lhs[0], v) {
-					return s, s.Rhs[0]
-				}
-			case *ast.DeclStmt:
-				gd, _ := s.Decl.(*ast.GenDecl)
-				if gd == nil || len(gd.Specs) != 1 {
-					continue
-				}
-				vs, _ := gd.Specs[0].(*ast.ValueSpec)
-				if vs != nil && len(vs.Names) == 1 && len(vs.Values) == 1 && m.defines(vs.Names[0], v) {
-					return s, vs.Values[0]
-				}
-			}
-		}
-	}
-	return nil, nil
-}
-
-func (m *migration) defines(e ast.Expr, v *types.Var) bool {
-	id, ok := e.(*ast.Ident)
-	return ok && m.pass.TypesInfo.Defs[id] == v
-}
-
-// enclosingLists returns the statement lists enclosing the write, inner
-// first, up to its function's body.
-func (m *migration) enclosingLists() [][]ast.Stmt {
-	var lists [][]ast.Stmt
-	for _, n := range m.path {
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			lists = append(lists, n.List)
-		case *ast.CaseClause:
-			lists = append(lists, n.Body)
-		case *ast.CommClause:
-			lists = append(lists, n.Body)
-		case *ast.FuncLit, *ast.FuncDecl:
-			return lists
-		}
-	}
-	return lists
-}
-
 // findGet sets the anchor of an Update: the last statement before the
 // write, in a block enclosing it, that reads the object with
 // c.Get(ctx, key, obj) (alone, assigned, or as an if's init), or copies
@@ -300,31 +242,6 @@ func (m *migration) findGetBefore(pos token.Pos) string {
 	return m.noGet()
 }
 
-// checksErr reports whether s is an if statement whose condition uses a
-// variable that as assigns.
-func (m *migration) checksErr(s ast.Stmt, as *ast.AssignStmt) bool {
-	is, ok := s.(*ast.IfStmt)
-	if !ok || is.Init != nil {
-		return false
-	}
-	vars := map[types.Object]bool{}
-	for _, l := range as.Lhs {
-		if id, ok := l.(*ast.Ident); ok {
-			if o := m.pass.TypesInfo.ObjectOf(id); o != nil {
-				vars[o] = true
-			}
-		}
-	}
-	uses := false
-	ast.Inspect(is.Cond, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && vars[m.pass.TypesInfo.Uses[id]] {
-			uses = true
-		}
-		return !uses
-	})
-	return uses
-}
-
 func (m *migration) isGetStmt(s ast.Stmt) bool {
 	if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
 		s = is.Init
@@ -355,28 +272,6 @@ func (m *migration) isGetStmt(s ast.Stmt) bool {
 	}
 	id, ok := arg.(*ast.Ident)
 	return ok && m.pass.TypesInfo.Uses[id] == m.obj
-}
-
-// isMergeFrom reports whether call is client.MergeFrom(x), or
-// client.MergeFromWithOptions(x) with at most the optimistic lock as
-// option: a merge patch of the status from x, what Flush sends.
-func (m *migration) isMergeFrom(call *ast.CallExpr) bool {
-	fn := calledFunc(m.pass, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != clientPkgPath || len(call.Args) == 0 || call.Ellipsis.IsValid() {
-		return false
-	}
-	switch fn.Name() {
-	case "MergeFrom":
-		return len(call.Args) == 1
-	case "MergeFromWithOptions":
-		for _, a := range call.Args[1:] {
-			if n := namedOf(m.pass.TypesInfo.TypeOf(a)); n == nil || n.Obj().Name() != "MergeFromWithOptimisticLock" {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // isDeepCopyOfObj reports whether e is obj.DeepCopy().

@@ -156,18 +156,6 @@ func (m *migration) planFetch(get, check ast.Stmt) *fetchPlan {
 	return f
 }
 
-// isResult reports whether v is a named result of the function.
-func (m *migration) isResult(v types.Object) bool {
-	var ft *ast.FuncType
-	switch f := m.enclosingFunc().(type) {
-	case *ast.FuncDecl:
-		ft = f.Type
-	case *ast.FuncLit:
-		ft = f.Type
-	}
-	return ft == nil || ft.Results != nil && ft.Results.Pos() <= v.Pos() && v.Pos() < ft.Results.End()
-}
-
 // terminates reports whether body ends in a return, break, continue or
 // goto: the code after the if runs only when the read succeeded.
 func terminates(body *ast.BlockStmt) bool {
@@ -230,94 +218,6 @@ func calledIdent(call *ast.CallExpr) *ast.Ident {
 		return f.Sel
 	}
 	return nil
-}
-
-// blockScope returns the scope of the block whose statement list holds s
-// (a function's body: the function's scope).
-func (m *migration) blockScope(s ast.Stmt) *types.Scope {
-	b := m.block(s)
-	if b == nil {
-		return nil
-	}
-	if sc := m.pass.TypesInfo.Scopes[b]; sc != nil {
-		return sc
-	}
-	switch f := m.enclosingFunc().(type) {
-	case *ast.FuncDecl:
-		if f.Body == b {
-			return m.pass.TypesInfo.Scopes[f.Type]
-		}
-	case *ast.FuncLit:
-		if f.Body == b {
-			return m.pass.TypesInfo.Scopes[f.Type]
-		}
-	}
-	return nil
-}
-
-// blockEnd is where the block holding s ends.
-func (m *migration) blockEnd(s ast.Stmt) token.Pos {
-	if b := m.block(s); b != nil {
-		return b.End()
-	}
-	return m.enclosingFunc().End()
-}
-
-// block returns the block or clause of the write's function whose
-// statement list holds s.
-func (m *migration) block(s ast.Stmt) ast.Node {
-	var found ast.Node
-	m.stmtLists(func(owner ast.Node, list []ast.Stmt) bool {
-		if slices.Contains(list, s) {
-			found = owner
-		}
-		return found == nil
-	})
-	return found
-}
-
-// stmtLists calls f with each block or clause of the write's function
-// (not of the function literals inside it) and its statement list, in
-// source order, until f returns false.
-func (m *migration) stmtLists(f func(owner ast.Node, list []ast.Stmt) bool) {
-	fn, more := m.enclosingFunc(), true
-	ast.Inspect(fn, func(n ast.Node) bool {
-		if !more {
-			return false
-		}
-		switch b := n.(type) {
-		case *ast.BlockStmt:
-			more = f(n, b.List)
-		case *ast.CaseClause:
-			more = f(n, b.Body)
-		case *ast.CommClause:
-			more = f(n, b.Body)
-		case *ast.FuncLit:
-			return n == fn
-		}
-		return more
-	})
-}
-
-// assignedNext reports whether the first use of v after pos in the
-// function sets it (or there is none).
-func (m *migration) assignedNext(v types.Object, pos token.Pos) bool {
-	var first *ast.Ident
-	var parent ast.Node
-	var stack []ast.Node
-	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		if id, ok := n.(*ast.Ident); ok && first == nil && id.Pos() >= pos && m.pass.TypesInfo.Uses[id] == v {
-			first, parent = id, stack[len(stack)-2]
-		}
-		return first == nil
-	})
-	as, ok := parent.(*ast.AssignStmt)
-	return first == nil || ok && isLHS(as, first)
 }
 
 // fetchEdits rewrites the Get of f into the Fetch of the patcher name.

@@ -18,13 +18,13 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 		return nil, why
 	}
 	if m.helper != nil {
-		return m.helperFix(p, files, ws, cfg)
+		return m.helper.helperFix(p, files, ws, cfg)
 	}
 	if m.apply != nil {
-		if why := m.checkApplyUses(); why != "" {
+		if why := m.apply.checkApplyUses(); why != "" {
 			return nil, why
 		}
-		return m.applyEdits(p)
+		return m.apply.applyEdits(p)
 	}
 	group := []*migration{m}
 	for _, o := range ws {

@@ -27,6 +27,16 @@ import (
 // go, and the caller's base := obj.DeepCopy() is where it makes the
 // patcher (callerAnchor).
 
+// helperMove is the move of a write in a write-only helper: the helper's
+// declaration and the parameter its callers' base or patch comes in by.
+// The migration it embeds is the write's in the helper.
+type helperMove struct {
+	*migration
+	decl       *ast.FuncDecl // the helper whose parameter obj is
+	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
+	patchParam bool          // baseParam is the patch itself, which each caller makes (migratehelperpatch.go)
+}
+
 // helperDecl returns the declaration of the function of which m.obj is a
 // parameter, when the write is an Update in that declaration's body.
 func (m *migration) helperDecl() *ast.FuncDecl {
@@ -37,89 +47,87 @@ func (m *migration) helperDecl() *ast.FuncDecl {
 	return fd
 }
 
-// helperFix builds the fix of a write in a helper (m.helper), or says why
-// the helper's callers cannot all make the patcher.
-func (m *migration) helperFix(p patcherInfo, files *fileSet, ws []*write, cfg Config) (*analysis.SuggestedFix, string) {
-	fd := m.helper
-	name := fd.Name.Name
-	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
-		return nil, m.shapeWhy(m.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
-	}
-	fn, _ := m.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-	if fn == nil || token.IsExported(name) {
-		return why("%s is exported: its callers in other packages are not seen; make the patcher where they read it and move the write there", name)
-	}
-	if fd.Recv != nil && m.interfaceHas(name) {
-		return why("an interface of the package has a method %s: calls through it are not seen", name)
-	}
-	for _, o := range ws {
-		if call, ok := files.calls[o.pos]; ok && call != m.call && fd.Pos() <= call.Pos() && call.End() <= fd.End() && len(call.Args) > 1 && m.isObj(call.Args[1]) {
-			return why("%s writes it more than once", name)
-		}
-	}
-	if problem := m.checkUses(fd.Body, m.obj, fd.Body.Pos(), m.call.Pos(), 0); problem != "" {
-		return why("%s", problem)
-	}
-	index, recvRoot, clientRest, problem := m.helperClient(fd)
-	if problem != "" {
-		return why("%s", problem)
-	}
-	callers, problem := m.helperCallers(fn, index, recvRoot, clientRest, files, ws)
-	if problem != "" {
-		return why("%s", problem)
-	}
-	if problem := m.testsMayCall(name, cfg); problem != "" {
-		return why("%s", problem)
-	}
-	return m.helperEdits(p, fd, callers)
-}
-
-// testsMayCall says why a test file of the package may call name, or "".
-func (m *migration) testsMayCall(name string, cfg Config) string {
-	for _, f := range m.pass.Files {
-		if strings.HasSuffix(m.pass.Fset.File(f.FileStart).Name(), "_test.go") {
-			return "" // loaded: their calls are among the uses checked
-		}
-	}
-	for _, e := range strings.Split(cfg.TestRefs, ",") {
-		pkg, names, ok := strings.Cut(e, "=")
-		if ok && pkg == m.pass.Pkg.Path() {
-			if slices.Contains(strings.Split(names, "+"), name) {
-				return "a test file of the package uses " + name + ": its calls there cannot be moved"
-			}
-			return ""
-		}
-	}
-	return "the package's test files are not loaded, and one may call " + name + " (statuspatch-lint -fix scans them)"
-}
-
-// interfaceHas reports whether an interface type of the package has a
-// method called name.
-func (m *migration) interfaceHas(name string) bool {
-	for _, o := range m.pass.TypesInfo.Defs {
-		if tn, ok := o.(*types.TypeName); ok {
-			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
-				for i := 0; i < it.NumMethods(); i++ {
-					if it.Method(i).Name() == name {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
-
 func (m *migration) isObj(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	return ok && m.pass.TypesInfo.Uses[id] == m.obj
 }
 
+// A helperCaller is one function calling the helper with one object: its
+// calls, each made with a patcher made at the anchor of its migration.
+type helperCaller struct {
+	calls []*migration
+}
+
+// callOf returns the call whose function is the last node of stack (an
+// identifier, or the Sel of a selector) and the selector's X, if any.
+func callOf(stack []ast.Node) (*ast.CallExpr, ast.Expr) {
+	i := len(stack) - 2
+	var recv ast.Expr
+	if sel, ok := stack[i].(*ast.SelectorExpr); ok && sel.Sel == stack[i+1] {
+		recv = sel.X
+		i--
+	}
+	call, ok := stack[i].(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != stack[i+1] {
+		return nil, nil
+	}
+	return call, recv
+}
+
+// isPlainSelector reports whether e is an identifier or a chain of field
+// selections of one: naming it again evaluates to the same value.
+func isPlainSelector(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return isPlainSelector(e.X)
+	}
+	return false
+}
+
+// helperFix builds the fix of a write in a helper (h.decl), or says why
+// the helper's callers cannot all make the patcher.
+func (h *helperMove) helperFix(p patcherInfo, files *fileSet, ws []*write, cfg Config) (*analysis.SuggestedFix, string) {
+	fd := h.decl
+	name := fd.Name.Name
+	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
+		return nil, h.shapeWhy(h.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
+	}
+	fn, _ := h.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil || token.IsExported(name) {
+		return why("%s is exported: its callers in other packages are not seen; make the patcher where they read it and move the write there", name)
+	}
+	if fd.Recv != nil && h.interfaceHas(name) {
+		return why("an interface of the package has a method %s: calls through it are not seen", name)
+	}
+	for _, o := range ws {
+		if call, ok := files.calls[o.pos]; ok && call != h.call && fd.Pos() <= call.Pos() && call.End() <= fd.End() && len(call.Args) > 1 && h.isObj(call.Args[1]) {
+			return why("%s writes it more than once", name)
+		}
+	}
+	if problem := h.checkUses(fd.Body, h.obj, fd.Body.Pos(), h.call.Pos(), 0); problem != "" {
+		return why("%s", problem)
+	}
+	index, recvRoot, clientRest, problem := h.helperClient(fd)
+	if problem != "" {
+		return why("%s", problem)
+	}
+	callers, problem := h.helperCallers(fn, index, recvRoot, clientRest, files, ws)
+	if problem != "" {
+		return why("%s", problem)
+	}
+	if problem := h.testsMayCall(name, cfg); problem != "" {
+		return why("%s", problem)
+	}
+	return h.helperEdits(p, fd, callers)
+}
+
 // helperClient returns where the helper's client comes from: its
 // receiver (index -1) or its parameter index, and the rest of the client
 // expression after that root (".client", "").
-func (m *migration) helperClient(fd *ast.FuncDecl) (int, bool, string, string) {
-	root := m.client
+func (h *helperMove) helperClient(fd *ast.FuncDecl) (int, bool, string, string) {
+	root := h.client
 	for {
 		sel, ok := ast.Unparen(root).(*ast.SelectorExpr)
 		if !ok {
@@ -129,39 +137,33 @@ func (m *migration) helperClient(fd *ast.FuncDecl) (int, bool, string, string) {
 	}
 	id, ok := ast.Unparen(root).(*ast.Ident)
 	if !ok {
-		return 0, false, "", "its client " + m.clientText + " is not its receiver's or a parameter's"
+		return 0, false, "", "its client " + h.clientText + " is not its receiver's or a parameter's"
 	}
-	rest := strings.TrimPrefix(m.clientText, id.Name)
-	v := m.pass.TypesInfo.Uses[id]
-	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 && m.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]] == v {
+	rest := strings.TrimPrefix(h.clientText, id.Name)
+	v := h.pass.TypesInfo.Uses[id]
+	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 && h.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]] == v {
 		return -1, true, rest, ""
 	}
 	i := 0
 	for _, field := range fd.Type.Params.List {
 		for _, n := range field.Names {
-			if m.pass.TypesInfo.Defs[n] == v {
+			if h.pass.TypesInfo.Defs[n] == v {
 				return i, false, rest, ""
 			}
 			i++
 		}
 	}
-	return 0, false, "", "its client " + m.clientText + " is not its receiver's or a parameter's"
-}
-
-// A helperCaller is one function calling the helper with one object: its
-// calls, each made with a patcher made at the anchor of its migration.
-type helperCaller struct {
-	calls []*migration
+	return 0, false, "", "its client " + h.clientText + " is not its receiver's or a parameter's"
 }
 
 // helperCallers checks every use of fn and returns its callers, grouped
 // by function and object.
-func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clientRest string, files *fileSet, ws []*write) ([]*helperCaller, string) {
-	objIndex := slices.IndexFunc(m.params(), func(v *types.Var) bool { return v == m.obj })
+func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, clientRest string, files *fileSet, ws []*write) ([]*helperCaller, string) {
+	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
 	var callers []*helperCaller
 	byKey := map[[2]any]*helperCaller{}
 	var problem string
-	for _, f := range m.pass.Files {
+	for _, f := range h.pass.Files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
 			if problem != "" {
@@ -173,10 +175,10 @@ func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clie
 			}
 			stack = append(stack, n)
 			id, ok := n.(*ast.Ident)
-			if !ok || m.pass.TypesInfo.Uses[id] != fn {
+			if !ok || h.pass.TypesInfo.Uses[id] != fn {
 				return true
 			}
-			line := m.pass.Fset.Position(id.Pos()).Line
+			line := h.pass.Fset.Position(id.Pos()).Line
 			call, recv := callOf(stack)
 			if call == nil || call.Ellipsis.IsValid() || objIndex >= len(call.Args) {
 				problem = fmt.Sprintf("it is used at line %d other than in a call", line)
@@ -186,12 +188,12 @@ func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clie
 				problem = fmt.Sprintf("its call at line %d is in a test or generated file", line)
 				return false
 			}
-			c := &migration{pass: m.pass, file: f, call: call, audit: m.audit}
+			c := &migration{site: site{calls: h.calls, file: f, call: call}, audit: h.audit}
 			for i := len(stack) - 1; i >= 0; i-- {
 				c.path = append(c.path, stack[i])
 			}
 			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)
-			v, _ := m.pass.TypesInfo.Uses[arg].(*types.Var)
+			v, _ := h.pass.TypesInfo.Uses[arg].(*types.Var)
 			if !ok || v == nil {
 				problem = fmt.Sprintf("its call at line %d does not pass a variable", line)
 				return false
@@ -205,19 +207,19 @@ func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clie
 				problem = fmt.Sprintf("its call at line %d does not name the client as a variable or field", line)
 				return false
 			}
-			if recvRoot && !m.directMethod(call) {
+			if recvRoot && !h.directMethod(call) {
 				problem = fmt.Sprintf("its call at line %d reaches it through an embedded field", line)
 				return false
 			}
 			c.clientText = types.ExprString(clientExpr) + clientRest
-			if w := m.callerAnchor(c); c.anchor == nil {
+			if w := h.callerAnchor(c); c.anchor == nil {
 				problem = fmt.Sprintf("its caller at line %d: %s", line, w)
 				return false
 			}
 			fnNode := c.enclosingFunc()
 			for _, o := range ws {
 				if oc, ok := files.calls[o.pos]; ok && fnNode.Pos() <= oc.Pos() && oc.End() <= fnNode.End() && len(oc.Args) > 1 && c.isObj(oc.Args[1]) {
-					problem = fmt.Sprintf("its caller at line %d also writes %s's status at line %d: move them by hand", line, v.Name(), m.pass.Fset.Position(oc.Pos()).Line)
+					problem = fmt.Sprintf("its caller at line %d also writes %s's status at line %d: move them by hand", line, v.Name(), h.pass.Fset.Position(oc.Pos()).Line)
 					return false
 				}
 			}
@@ -254,58 +256,19 @@ func (m *migration) helperCallers(fn *types.Func, index int, recvRoot bool, clie
 			}
 			c.moved = moved
 			if w := c.checkMutations(); w != "" {
-				return nil, fmt.Sprintf("its caller at line %d: %s", m.pass.Fset.Position(c.call.Pos()).Line, w)
+				return nil, fmt.Sprintf("its caller at line %d: %s", h.pass.Fset.Position(c.call.Pos()).Line, w)
 			}
 		}
 	}
 	return callers, ""
 }
 
-// callOf returns the call whose function is the last node of stack (an
-// identifier, or the Sel of a selector) and the selector's X, if any.
-func callOf(stack []ast.Node) (*ast.CallExpr, ast.Expr) {
-	i := len(stack) - 2
-	var recv ast.Expr
-	if sel, ok := stack[i].(*ast.SelectorExpr); ok && sel.Sel == stack[i+1] {
-		recv = sel.X
-		i--
-	}
-	call, ok := stack[i].(*ast.CallExpr)
-	if !ok || ast.Unparen(call.Fun) != stack[i+1] {
-		return nil, nil
-	}
-	return call, recv
-}
-
-// isPlainSelector reports whether e is an identifier or a chain of field
-// selections of one: naming it again evaluates to the same value.
-func isPlainSelector(e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return true
-	case *ast.SelectorExpr:
-		return isPlainSelector(e.X)
-	}
-	return false
-}
-
-// directMethod reports whether call's method is declared on its
-// receiver's own type, not promoted from an embedded field.
-func (m *migration) directMethod(call *ast.CallExpr) bool {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	s := m.pass.TypesInfo.Selections[sel]
-	return s != nil && s.Kind() == types.MethodVal && len(s.Index()) == 1
-}
-
 // params returns the helper's parameters in order.
-func (m *migration) params() []*types.Var {
+func (h *helperMove) params() []*types.Var {
 	var vs []*types.Var
-	for _, field := range m.helper.Type.Params.List {
+	for _, field := range h.decl.Type.Params.List {
 		for _, n := range field.Names {
-			v, _ := m.pass.TypesInfo.Defs[n].(*types.Var)
+			v, _ := h.pass.TypesInfo.Defs[n].(*types.Var)
 			vs = append(vs, v)
 		}
 	}
@@ -314,22 +277,22 @@ func (m *migration) params() []*types.Var {
 
 // baseIsParam reports whether the write is c.Status().Patch(ctx, obj,
 // client.MergeFrom(base)) with base a parameter of the helper too, and sets
-// m.baseParam: each caller's base := obj.DeepCopy() is where it makes the
+// h.baseParam: each caller's base := obj.DeepCopy() is where it makes the
 // patcher.
-func (m *migration) baseIsParam() bool {
-	mf, ok := ast.Unparen(m.call.Args[2]).(*ast.CallExpr)
-	if !ok || !m.isMergeFrom(mf) {
+func (h *helperMove) baseIsParam() bool {
+	mf, ok := ast.Unparen(h.call.Args[2]).(*ast.CallExpr)
+	if !ok || !h.isMergeFrom(mf) {
 		return false
 	}
 	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
 	if !ok {
 		return false
 	}
-	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
-	if v == nil || v == m.obj || m.paramOf(v) != m.helper.Name.Name || m.uses(v) != 1 {
+	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v == h.obj || h.paramOf(v) != h.decl.Name.Name || h.uses(v) != 1 {
 		return false
 	}
-	m.baseParam = v
+	h.baseParam = v
 	return true
 }
 
@@ -339,19 +302,19 @@ func (m *migration) baseIsParam() bool {
 // the call; for one whose patch it takes, the caller's patch :=
 // client.MergeFrom(obj.DeepCopy()), or the base of its
 // client.MergeFrom(base) argument. It returns why there is none.
-func (m *migration) callerAnchor(c *migration) string {
-	if m.baseParam == nil {
+func (h *helperMove) callerAnchor(c *migration) string {
+	if h.baseParam == nil {
 		return c.findGet()
 	}
-	i := slices.Index(m.params(), m.baseParam)
-	if m.patchParam {
+	i := slices.Index(h.params(), h.baseParam)
+	if h.patchParam {
 		return c.patchAnchor(c.call.Args[i])
 	}
 	id, ok := ast.Unparen(c.call.Args[i]).(*ast.Ident)
 	if !ok {
 		return "the base " + types.ExprString(c.call.Args[i]) + " is not a variable"
 	}
-	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
 	if def, val := c.definition(v); def != nil && c.isDeepCopyOfObj(val) {
 		c.anchor, c.baseVar = def, v
 		return ""

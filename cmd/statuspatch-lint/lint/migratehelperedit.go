@@ -13,57 +13,57 @@ import (
 // helperEdits builds the fix of a write-only helper (migratehelper.go):
 // the helper takes the patcher, its write becomes Flush, and each caller
 // makes the patcher after its anchor and passes it.
-func (m *migration) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*helperCaller) (*analysis.SuggestedFix, string) {
-	qual, importEdit, why := m.qualifier(p.Pkg)
+func (h *helperMove) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*helperCaller) (*analysis.SuggestedFix, string) {
+	qual, importEdit, why := h.qualifier(p.Pkg)
 	if why != "" {
 		return nil, why
 	}
-	name := m.freePatcherName()
+	name := h.freePatcherName()
 	var edits []analysis.TextEdit
-	edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0])))})
+	edits = append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(h.call.Args[0])))})
 	params := fd.Type.Params
 	var all []string
 	for _, field := range params.List {
 		var parts []string
 		for _, n := range field.Names {
-			switch m.pass.TypesInfo.Defs[n] {
-			case m.obj:
+			switch h.pass.TypesInfo.Defs[n] {
+			case h.obj:
 				parts = append(parts, name+" *"+qual+p.Type)
-			case m.baseParam:
+			case h.baseParam:
 			default:
-				parts = append(parts, n.Name+" "+m.source(field.Type))
+				parts = append(parts, n.Name+" "+h.source(field.Type))
 			}
 		}
 		all = append(all, parts...)
-		if m.baseParam == nil && slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return m.pass.TypesInfo.Defs[n] == m.obj }) {
+		if h.baseParam == nil && slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return h.pass.TypesInfo.Defs[n] == h.obj }) {
 			edits = append(edits, analysis.TextEdit{Pos: field.Pos(), End: field.End(), NewText: []byte(strings.Join(parts, ", "))})
 		}
 	}
-	if m.baseParam != nil {
+	if h.baseParam != nil {
 		// The base parameter goes: the parameter list is written anew.
 		edits = append(edits, analysis.TextEdit{Pos: params.Opening + 1, End: params.Closing, NewText: []byte(strings.Join(all, ", "))})
 	}
 	// The object, for the rest of the body, when it uses it beside the write.
 	used := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == m.obj && (id.Pos() < m.call.Pos() || id.Pos() >= m.call.End()) {
+		if id, ok := n.(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == h.obj && (id.Pos() < h.call.Pos() || id.Pos() >= h.call.End()) {
 			used = true
 		}
 		return !used
 	})
 	if used {
 		at := fd.Body.Lbrace + 1
-		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n" + m.indent(fd.Body.List[0].Pos()) + m.obj.Name() + " := " + name + ".Object()")})
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n" + h.indent(fd.Body.List[0].Pos()) + h.obj.Name() + " := " + name + ".Object()")})
 	}
 	imports := map[*ast.File]bool{}
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
-		imports[m.file] = true
+		imports[h.file] = true
 	}
-	objIndex := slices.IndexFunc(m.params(), func(v *types.Var) bool { return v == m.obj })
+	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
 	baseIndex := -1
-	if m.baseParam != nil {
-		baseIndex = slices.Index(m.params(), m.baseParam)
+	if h.baseParam != nil {
+		baseIndex = slices.Index(h.params(), h.baseParam)
 	}
 	for _, hc := range callers {
 		made := map[ast.Stmt]bool{}
@@ -86,7 +86,7 @@ func (m *migration) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*help
 					edits = append(edits, analysis.TextEdit{Pos: c.anchor.Pos(), End: c.anchor.End(), NewText: []byte(ctor)})
 				}
 			}
-			if m.baseParam == nil {
+			if h.baseParam == nil {
 				arg := c.call.Args[objIndex]
 				edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cname)})
 				continue
@@ -106,16 +106,4 @@ func (m *migration) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*help
 		}
 	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with New" + p.Type + ", then Flush)", TextEdits: edits}, ""
-}
-
-// source returns n's text in its file (types.ExprString of an expression
-// when the file cannot be read).
-func (m *migration) source(n ast.Expr) string {
-	tf := m.pass.Fset.File(n.Pos())
-	if tf != nil {
-		if src, err := m.pass.ReadFile(tf.Name()); err == nil && tf.Offset(n.End()) <= len(src) {
-			return string(src[tf.Offset(n.Pos()):tf.Offset(n.End())])
-		}
-	}
-	return types.ExprString(n)
 }

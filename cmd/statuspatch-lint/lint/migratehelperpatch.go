@@ -16,25 +16,6 @@ import (
 // patcher where its patch, or the base of its client.MergeFrom(base), is
 // taken.
 
-// patchIsParam reports whether the write is c.Status().Patch(ctx, obj,
-// patch) with patch a parameter of the helper used only there (a helper
-// its callers give a ready-made patch), and sets m.baseParam and
-// m.patchParam: each caller's patch := client.MergeFrom(obj.DeepCopy()),
-// or base := obj.DeepCopy() of its client.MergeFrom(base) argument, is
-// where it makes the patcher.
-func (m *migration) patchIsParam() bool {
-	id, ok := ast.Unparen(m.call.Args[2]).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
-	if v == nil || v == m.obj || m.paramOf(v) != m.helper.Name.Name || m.uses(v) != 1 {
-		return false
-	}
-	m.baseParam, m.patchParam = v, true
-	return true
-}
-
 // patchAnchor sets c.anchor for a caller that gives the helper the patch
 // arg: a variable patch := client.MergeFrom(obj.DeepCopy()) of the caller
 // (replaced by the patcher), or client.MergeFrom(base) with base :=
@@ -70,4 +51,23 @@ func (c *migration) patchAnchor(arg ast.Expr) string {
 		return c.noBase(v, "base", deepCopy)
 	}
 	return c.shapeWhy("the patch " + types.ExprString(arg) + " is not a variable or client.MergeFrom(base)")
+}
+
+// patchIsParam reports whether the write is c.Status().Patch(ctx, obj,
+// patch) with patch a parameter of the helper used only there (a helper
+// its callers give a ready-made patch), and sets h.baseParam and
+// h.patchParam: each caller's patch := client.MergeFrom(obj.DeepCopy()),
+// or base := obj.DeepCopy() of its client.MergeFrom(base) argument, is
+// where it makes the patcher.
+func (h *helperMove) patchIsParam() bool {
+	id, ok := ast.Unparen(h.call.Args[2]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v == h.obj || h.paramOf(v) != h.decl.Name.Name || h.uses(v) != 1 {
+		return false
+	}
+	h.baseParam, h.patchParam = v, true
+	return true
 }

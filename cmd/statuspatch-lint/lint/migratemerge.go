@@ -1,12 +1,9 @@
 package lint
 
 import (
-	"bytes"
 	"go/ast"
 	"go/token"
 	"go/types"
-
-	"golang.org/x/tools/go/analysis"
 )
 
 // The blind merge patches kubebuilder users write, moved like an Update:
@@ -22,43 +19,6 @@ import (
 //     them: an empty patch, whose response came back over the changes.
 //     The changes start at the read: the patcher is made there, the late
 //     base dropped, and Flush writes them.
-
-// isClientMerge reports whether e is client.Merge.
-func (m *migration) isClientMerge(e ast.Expr) bool {
-	return m.isClientVar(e, "Merge")
-}
-
-// isClientVar reports whether e names the client package's variable name.
-func (m *migration) isClientVar(e ast.Expr, name string) bool {
-	v, ok := m.clientObject(e).(*types.Var)
-	return ok && v.Name() == name && v.Parent() == v.Pkg().Scope()
-}
-
-// isClientType reports whether e names the client package's type name
-// (client.FieldOwner, a conversion).
-func (m *migration) isClientType(e ast.Expr, name string) bool {
-	tn, ok := m.clientObject(e).(*types.TypeName)
-	return ok && tn.Name() == name
-}
-
-// clientObject is what e (x or pkg.x) names when it is declared in the
-// controller-runtime client package, else nil.
-func (m *migration) clientObject(e ast.Expr) types.Object {
-	var id *ast.Ident
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	default:
-		return nil
-	}
-	o := m.pass.TypesInfo.Uses[id]
-	if o == nil || o.Pkg() == nil || o.Pkg().Path() != clientPkgPath {
-		return nil
-	}
-	return o
-}
 
 // applyWhy is why a server-side apply of the typed object (the
 // deprecated client.Apply patch) is not moved.
@@ -78,7 +38,7 @@ func (m *migration) otherPatch(patch ast.Expr) string {
 // or read of the object between: then the anchor is the read, and def is
 // dropped when nothing else uses v.
 func (m *migration) lateBase(def ast.Stmt, v *types.Var) bool {
-	r := &migration{pass: m.pass, file: m.file, path: m.path, call: m.call, obj: m.obj, audit: true}
+	r := &migration{site: m.site, obj: m.obj, audit: true}
 	if r.findGetBefore(def.Pos()); r.anchor == nil {
 		return false
 	}
@@ -146,20 +106,6 @@ func (m *migration) statusChangedBetween(from, to token.Pos) bool {
 		return true
 	})
 	return changed && !called
-}
-
-// deleteStmt is the edit dropping s, its whole line when it is alone
-// there.
-func (m *migration) deleteStmt(s ast.Stmt) analysis.TextEdit {
-	from, to := s.Pos(), s.End()
-	tf := m.pass.Fset.File(from)
-	if src, err := m.pass.ReadFile(tf.Name()); err == nil {
-		start, end := tf.Offset(tf.LineStart(tf.Line(from))), tf.Offset(to)
-		if len(bytes.TrimLeft(src[start:tf.Offset(from)], "\t ")) == 0 && end < len(src) && src[end] == '\n' {
-			from, to = tf.LineStart(tf.Line(from)), to+1
-		}
-	}
-	return analysis.TextEdit{Pos: from, End: to}
 }
 
 // lateNote says, in the fix's message, that a late base moved to the read.

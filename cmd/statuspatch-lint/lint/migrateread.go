@@ -39,7 +39,7 @@ func (m *migration) copyOfRead(list []ast.Stmt, i int) bool {
 	if old == nil || !types.Identical(old.Type(), m.obj.Type()) {
 		return false
 	}
-	read := &migration{pass: m.pass, file: m.file, path: m.path, call: m.call, obj: old}
+	read := &migration{site: m.site, obj: old}
 	for j := i - 1; j >= 0; j-- {
 		if read.isGetStmt(list[j]) || read.isGetterStmt(list[j]) {
 			return read.unchangedBetween(list[j].End(), as.Pos())
@@ -66,59 +66,6 @@ func (m *migration) isGetterStmt(s ast.Stmt) bool {
 	return fn != nil && fn.Pkg() == m.pass.Pkg && m.isReadingGetter(fn)
 }
 
-// isReadingGetter reports whether fn is, statement by statement:
-//
-//	obj := &T{}
-//	if err := c.Get(ctx, key, obj); err != nil {
-//		return nil, err
-//	}
-//	return obj, nil
-//
-// (or err := c.Get(...) then the if): its object result, when not nil,
-// is what the server stored.
-func (m *migration) isReadingGetter(fn *types.Func) bool {
-	fd := m.funcDecl(fn)
-	if fd == nil || fd.Body == nil || fn.Signature().Results().Len() != 2 {
-		return false
-	}
-	list := fd.Body.List
-	if len(list) < 3 {
-		return false
-	}
-	as, ok := list[0].(*ast.AssignStmt)
-	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-		return false
-	}
-	u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
-		return false
-	}
-	if cl, ok := u.X.(*ast.CompositeLit); !ok || len(cl.Elts) != 0 {
-		return false
-	}
-	id, _ := as.Lhs[0].(*ast.Ident)
-	obj, _ := m.pass.TypesInfo.Defs[id].(*types.Var)
-	g := &migration{pass: m.pass, obj: obj}
-	if obj == nil || !g.isGetStmt(list[1]) {
-		return false
-	}
-	get := 1
-	if a, ok := list[1].(*ast.AssignStmt); ok {
-		if len(list) != 4 || !g.checksErr(list[2], a) || !returnsNilFirst(list[2].(*ast.IfStmt).Body) {
-			return false
-		}
-		get = 2
-	} else if is, ok := list[1].(*ast.IfStmt); !ok || !returnsNilFirst(is.Body) || len(list) != 3 {
-		return false
-	}
-	ret, ok := list[get+1].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 2 {
-		return false
-	}
-	r, ok := ast.Unparen(ret.Results[0]).(*ast.Ident)
-	return ok && m.pass.TypesInfo.Uses[r] == obj && isNil(ret.Results[1])
-}
-
 // returnsNilFirst reports whether body is one return statement whose first
 // result is nil.
 func returnsNilFirst(body *ast.BlockStmt) bool {
@@ -132,18 +79,6 @@ func returnsNilFirst(body *ast.BlockStmt) bool {
 func isNil(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	return ok && id.Name == "nil"
-}
-
-// funcDecl returns the declaration of fn in the package's files.
-func (m *migration) funcDecl(fn *types.Func) *ast.FuncDecl {
-	for _, f := range m.pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && m.pass.TypesInfo.Defs[fd.Name] == fn {
-				return fd
-			}
-		}
-	}
-	return nil
 }
 
 // unchangedBetween reports whether every use of m.obj in its function

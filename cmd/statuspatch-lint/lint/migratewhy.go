@@ -39,29 +39,6 @@ func (m *migration) findObj(kind string) string {
 	return ""
 }
 
-// paramOf returns the name of the function (or "a function literal") of
-// which v is a parameter, or "".
-func (m *migration) paramOf(v *types.Var) string {
-	var ft *ast.FuncType
-	name := "a function literal"
-	switch f := m.enclosingFunc().(type) {
-	case *ast.FuncDecl:
-		ft, name = f.Type, f.Name.Name
-	case *ast.FuncLit:
-		ft = f.Type
-	default:
-		return ""
-	}
-	for _, field := range ft.Params.List {
-		for _, n := range field.Names {
-			if m.pass.TypesInfo.Defs[n] == v {
-				return name
-			}
-		}
-	}
-	return ""
-}
-
 // noGet says why an Update has no anchor: its object is not read with
 // Get in the function before the write.
 func (m *migration) noGet() string {

@@ -1,0 +1,301 @@
+package lint
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// calls recognises what the package's calls and functions do: the
+// client's methods and writes, client.MergeFrom, the error check after a
+// call, read-only getters, the helpers its tests or interfaces may call.
+// It knows only the pass.
+type calls struct {
+	pass *analysis.Pass
+}
+
+// checksErr reports whether s is an if statement whose condition uses a
+// variable that as assigns.
+func (c *calls) checksErr(s ast.Stmt, as *ast.AssignStmt) bool {
+	is, ok := s.(*ast.IfStmt)
+	if !ok || is.Init != nil {
+		return false
+	}
+	vars := map[types.Object]bool{}
+	for _, l := range as.Lhs {
+		if id, ok := l.(*ast.Ident); ok {
+			if o := c.pass.TypesInfo.ObjectOf(id); o != nil {
+				vars[o] = true
+			}
+		}
+	}
+	uses := false
+	ast.Inspect(is.Cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && vars[c.pass.TypesInfo.Uses[id]] {
+			uses = true
+		}
+		return !uses
+	})
+	return uses
+}
+
+// isMergeFrom reports whether call is client.MergeFrom(x), or
+// client.MergeFromWithOptions(x) with at most the optimistic lock as
+// option: a merge patch of the status from x, what Flush sends.
+func (c *calls) isMergeFrom(call *ast.CallExpr) bool {
+	fn := calledFunc(c.pass, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != clientPkgPath || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return false
+	}
+	switch fn.Name() {
+	case "MergeFrom":
+		return len(call.Args) == 1
+	case "MergeFromWithOptions":
+		for _, a := range call.Args[1:] {
+			if n := namedOf(c.pass.TypesInfo.TypeOf(a)); n == nil || n.Obj().Name() != "MergeFromWithOptimisticLock" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isClient reports whether e's type implements client.Client.
+func (c *calls) isClient(e ast.Expr) bool {
+	return c.implementsClient(c.pass.TypesInfo.TypeOf(e))
+}
+
+// implementsClient reports whether t implements client.Client.
+func (c *calls) implementsClient(t types.Type) bool {
+	pkg := importedPkg(c.pass.Pkg, clientPkgPath)
+	if t == nil || pkg == nil {
+		return false
+	}
+	tn, ok := pkg.Scope().Lookup("Client").(*types.TypeName)
+	if !ok {
+		return false
+	}
+	iface, ok := tn.Type().Underlying().(*types.Interface)
+	return ok && types.Implements(t, iface)
+}
+
+// testsMayCall says why a test file of the package may call name, or "".
+func (c *calls) testsMayCall(name string, cfg Config) string {
+	for _, f := range c.pass.Files {
+		if strings.HasSuffix(c.pass.Fset.File(f.FileStart).Name(), "_test.go") {
+			return "" // loaded: their calls are among the uses checked
+		}
+	}
+	for _, e := range strings.Split(cfg.TestRefs, ",") {
+		pkg, names, ok := strings.Cut(e, "=")
+		if ok && pkg == c.pass.Pkg.Path() {
+			if slices.Contains(strings.Split(names, "+"), name) {
+				return "a test file of the package uses " + name + ": its calls there cannot be moved"
+			}
+			return ""
+		}
+	}
+	return "the package's test files are not loaded, and one may call " + name + " (statuspatch-lint -fix scans them)"
+}
+
+// interfaceHas reports whether an interface type of the package has a
+// method called name.
+func (c *calls) interfaceHas(name string) bool {
+	for _, o := range c.pass.TypesInfo.Defs {
+		if tn, ok := o.(*types.TypeName); ok {
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+				for i := 0; i < it.NumMethods(); i++ {
+					if it.Method(i).Name() == name {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// directMethod reports whether call's method is declared on its
+// receiver's own type, not promoted from an embedded field.
+func (c *calls) directMethod(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := c.pass.TypesInfo.Selections[sel]
+	return s != nil && s.Kind() == types.MethodVal && len(s.Index()) == 1
+}
+
+// isClientMerge reports whether e is client.Merge.
+func (c *calls) isClientMerge(e ast.Expr) bool {
+	return c.isClientVar(e, "Merge")
+}
+
+// isClientVar reports whether e names the client package's variable name.
+func (c *calls) isClientVar(e ast.Expr, name string) bool {
+	v, ok := c.clientObject(e).(*types.Var)
+	return ok && v.Name() == name && v.Parent() == v.Pkg().Scope()
+}
+
+// isClientType reports whether e names the client package's type name
+// (client.FieldOwner, a conversion).
+func (c *calls) isClientType(e ast.Expr, name string) bool {
+	tn, ok := c.clientObject(e).(*types.TypeName)
+	return ok && tn.Name() == name
+}
+
+// clientObject is what e (x or pkg.x) names when it is declared in the
+// controller-runtime client package, else nil.
+func (c *calls) clientObject(e ast.Expr) types.Object {
+	var id *ast.Ident
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return nil
+	}
+	o := c.pass.TypesInfo.Uses[id]
+	if o == nil || o.Pkg() == nil || o.Pkg().Path() != clientPkgPath {
+		return nil
+	}
+	return o
+}
+
+// isReadingGetter reports whether fn is, statement by statement:
+//
+//	obj := &T{}
+//	if err := c.Get(ctx, key, obj); err != nil {
+//		return nil, err
+//	}
+//	return obj, nil
+//
+// (or err := c.Get(...) then the if): its object result, when not nil,
+// is what the server stored.
+func (c *calls) isReadingGetter(fn *types.Func) bool {
+	fd := c.funcDecl(fn)
+	if fd == nil || fd.Body == nil || fn.Signature().Results().Len() != 2 {
+		return false
+	}
+	list := fd.Body.List
+	if len(list) < 3 {
+		return false
+	}
+	as, ok := list[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return false
+	}
+	u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return false
+	}
+	if cl, ok := u.X.(*ast.CompositeLit); !ok || len(cl.Elts) != 0 {
+		return false
+	}
+	id, _ := as.Lhs[0].(*ast.Ident)
+	obj, _ := c.pass.TypesInfo.Defs[id].(*types.Var)
+	g := &migration{site: site{calls: *c}, obj: obj}
+	if obj == nil || !g.isGetStmt(list[1]) {
+		return false
+	}
+	get := 1
+	if a, ok := list[1].(*ast.AssignStmt); ok {
+		if len(list) != 4 || !g.checksErr(list[2], a) || !returnsNilFirst(list[2].(*ast.IfStmt).Body) {
+			return false
+		}
+		get = 2
+	} else if is, ok := list[1].(*ast.IfStmt); !ok || !returnsNilFirst(is.Body) || len(list) != 3 {
+		return false
+	}
+	ret, ok := list[get+1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 2 {
+		return false
+	}
+	r, ok := ast.Unparen(ret.Results[0]).(*ast.Ident)
+	return ok && c.pass.TypesInfo.Uses[r] == obj && isNil(ret.Results[1])
+}
+
+// funcDecl returns the declaration of fn in the package's files.
+func (c *calls) funcDecl(fn *types.Func) *ast.FuncDecl {
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && c.pass.TypesInfo.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// clientWrite returns "Get", "Update" or "Patch" for c.Get, c.Update or
+// c.Patch on a client.Client (not its status writer), else "".
+func (c *calls) clientWrite(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	switch sel.Sel.Name {
+	case "Get", "Update", "Patch":
+	default:
+		return ""
+	}
+	if c.isClient(sel.X) {
+		return sel.Sel.Name
+	}
+	// A method of client.Reader or client.Writer promoted from an embedded
+	// client (not SubResourceWriter's: that is a status write).
+	fn, _ := c.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != clientPkgPath || fn.Signature().Recv() == nil {
+		return ""
+	}
+	if n := namedOf(fn.Signature().Recv().Type()); n != nil && (n.Obj().Name() == "Reader" || n.Obj().Name() == "Writer" || n.Obj().Name() == "Client") {
+		return sel.Sel.Name
+	}
+	return ""
+}
+
+// savedLater reports whether a statement after the one holding the last
+// node of stack, in the same statement list, writes v with c.Update or
+// c.Patch.
+func (c *calls) savedLater(stack []ast.Node, v *types.Var) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		var list []ast.Stmt
+		switch b := stack[i].(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		default:
+			continue
+		}
+		at := slices.IndexFunc(list, func(s ast.Stmt) bool { return ast.Node(s) == stack[i+1] })
+		if at < 0 {
+			return false
+		}
+		saved := false
+		for _, s := range list[at+1:] {
+			ast.Inspect(s, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || saved {
+					return !saved
+				}
+				if verb := c.clientWrite(call); (verb == "Update" || verb == "Patch") && len(call.Args) > 1 {
+					if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v {
+						saved = true
+					}
+				}
+				return !saved
+			})
+		}
+		return saved
+	}
+	return false
+}

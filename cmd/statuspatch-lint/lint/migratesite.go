@@ -1,0 +1,392 @@
+package lint
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// site is a status write's call in its file: the statements and blocks of
+// the function around it, where a variable is defined and used, and the
+// text edits made there (migratetext.go).
+type site struct {
+	calls
+	file *ast.File
+	path []ast.Node // from the write's call up to the file
+	call *ast.CallExpr
+}
+
+// definition returns the statement in a block enclosing the write that
+// declares v (v := x or var v = x) and the value it gets.
+func (si *site) definition(v *types.Var) (ast.Stmt, ast.Expr) {
+	if v == nil {
+		return nil, nil
+	}
+	for _, list := range si.enclosingLists() {
+		for _, s := range list {
+			if s.End() > si.call.Pos() {
+				break
+			}
+			switch s := s.(type) {
+			case *ast.AssignStmt:
+				if s.Tok == token.DEFINE && len(s.Lhs) == 1 && len(s.Rhs) == 1 && si.defines(s.Lhs[0], v) {
+					return s, s.Rhs[0]
+				}
+			case *ast.DeclStmt:
+				gd, _ := s.Decl.(*ast.GenDecl)
+				if gd == nil || len(gd.Specs) != 1 {
+					continue
+				}
+				vs, _ := gd.Specs[0].(*ast.ValueSpec)
+				if vs != nil && len(vs.Names) == 1 && len(vs.Values) == 1 && si.defines(vs.Names[0], v) {
+					return s, vs.Values[0]
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (si *site) defines(e ast.Expr, v *types.Var) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && si.pass.TypesInfo.Defs[id] == v
+}
+
+// enclosingLists returns the statement lists enclosing the write, inner
+// first, up to its function's body.
+func (si *site) enclosingLists() [][]ast.Stmt {
+	var lists [][]ast.Stmt
+	for _, n := range si.path {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			lists = append(lists, n.List)
+		case *ast.CaseClause:
+			lists = append(lists, n.Body)
+		case *ast.CommClause:
+			lists = append(lists, n.Body)
+		case *ast.FuncLit, *ast.FuncDecl:
+			return lists
+		}
+	}
+	return lists
+}
+
+// applyOwner returns the field owner of the apply's options (typed: a
+// client.FieldOwner value, not a conversion's argument), or why they
+// are not the ones apply mode takes: client.FieldOwner and
+// client.ForceOwnership, which apply mode always sends.
+func (si *site) applyOwner() (owner ast.Expr, typed bool, why string) {
+	if si.call.Ellipsis.IsValid() {
+		return nil, false, "the apply's options are spread from a slice"
+	}
+	force := false
+	for _, a := range si.call.Args[2:] {
+		if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && si.isClientType(c.Fun, "FieldOwner") {
+			owner, typed = c.Args[0], false
+			continue
+		}
+		if n := namedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == clientPkgPath && n.Obj().Name() == "FieldOwner" {
+			owner, typed = a, true // const fieldOwner client.FieldOwner = "..."
+			continue
+		}
+		if si.isClientVar(a, "ForceOwnership") {
+			force = true
+			continue
+		}
+		return nil, false, "the apply has the option " + types.ExprString(a) + ": apply mode takes only client.FieldOwner and client.ForceOwnership"
+	}
+	switch {
+	case owner == nil:
+		return nil, false, "the apply names no client.FieldOwner: apply mode needs the field owner (patcher.WithFieldOwner); move it by hand"
+	case !force:
+		return nil, false, "the apply does not force ownership (client.ForceOwnership), and apply mode does: move it by hand if taking the fields from other managers is what you want"
+	}
+	return owner, typed, ""
+}
+
+// configRoot returns the constructor call a configuration's builder chain
+// starts from: ac itself, or the value of ac's definition in a block
+// enclosing the write.
+func (si *site) configRoot(ac ast.Expr) *ast.CallExpr {
+	if id, ok := ac.(*ast.Ident); ok {
+		v, _ := si.pass.TypesInfo.Uses[id].(*types.Var)
+		_, val := si.definition(v)
+		if val == nil {
+			return nil
+		}
+		ac = val
+	}
+	for range maxDepth {
+		call, ok := ast.Unparen(ac).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return call
+		}
+		inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+		if !ok {
+			if fn := calledFunc(si.pass, call); fn == nil || fn.Signature().Recv() != nil {
+				return nil // a method of a variable: not built here
+			}
+			return call
+		}
+		ac = inner
+	}
+	return nil
+}
+
+// declaredBefore says why e cannot be evaluated at pos: it uses a local
+// variable declared after it.
+func (si *site) declaredBefore(e ast.Expr, pos token.Pos) string {
+	why := ""
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || why != "" {
+			return why == ""
+		}
+		if v, ok := si.pass.TypesInfo.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != si.pass.Pkg.Scope() && v.Pos() >= pos {
+			why = "the field owner " + types.ExprString(e) + " uses " + id.Name + ", declared after the read the patcher is made at"
+		}
+		return true
+	})
+	return why
+}
+
+// statusChange says why the use at the top of stack changes the object's
+// status (assigned, incremented, or its address taken: useProblem allows
+// that for a status write, which apply mode does not), "" if it does not.
+func (si *site) statusChange(stack []ast.Node) string {
+	top, changed := changedAt(stack, len(stack)-1)
+	if e, ok := stack[top].(ast.Expr); ok && changed {
+		return fmt.Sprintf("%s is changed at line %d: apply mode applies only the configuration", types.ExprString(e), si.pass.Fset.Position(e.Pos()).Line)
+	}
+	return ""
+}
+
+// enclosingStmt returns the statement of a block that holds the write.
+func (si *site) enclosingStmt() ast.Stmt {
+	for i, n := range si.path {
+		if i+1 >= len(si.path) {
+			break
+		}
+		s, ok := n.(ast.Stmt)
+		if !ok {
+			continue
+		}
+		switch si.path[i+1].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			return s
+		case *ast.FuncLit, *ast.FuncDecl:
+			return nil
+		}
+	}
+	return nil
+}
+
+// eachUse calls check with the path from root to each use of v between
+// from and to, until one returns why it is a problem, and returns that.
+func (si *site) eachUse(root ast.Node, v *types.Var, from, to token.Pos, check func(stack []ast.Node, id *ast.Ident) string) string {
+	var why string
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if id, ok := n.(*ast.Ident); ok && id.Pos() >= from && id.Pos() < to && si.pass.TypesInfo.Uses[id] == v {
+			why = check(stack, id)
+		}
+		return true
+	})
+	return why
+}
+
+// useProblem says what is wrong with one use of the object (the last
+// node of stack), "" if nothing.
+func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
+	line := si.pass.Fset.Position(stack[len(stack)-1].Pos()).Line
+	name := v.Name()
+	parent := func(i int) ast.Node {
+		if i < 0 {
+			return nil
+		}
+		return stack[i]
+	}
+	i := len(stack) - 1
+	sel, ok := parent(i - 1).(*ast.SelectorExpr)
+	if !ok || sel.X != stack[i] {
+		if as, ok := parent(i - 1).(*ast.AssignStmt); ok && isLHS(as, stack[i]) {
+			return fmt.Sprintf("%s is reassigned at line %d", name, line)
+		}
+		return fmt.Sprintf("%s is passed on or aliased at line %d: it may change more than its status", name, line)
+	}
+	if s := si.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() != types.FieldVal {
+		switch n := sel.Sel.Name; {
+		case strings.HasPrefix(n, "Get"), n == "DeepCopy", n == "DeepCopyObject", n == "DeepCopyInto":
+			return ""
+		}
+		return fmt.Sprintf("%s.%s is called at line %d: it may change more than the status", name, sel.Sel.Name, line)
+	}
+	if sel.Sel.Name == "Status" {
+		return ""
+	}
+	// A field outside the status: reading it is fine, changing it is not.
+	if _, changed := changedAt(stack, i-1); changed {
+		return fmt.Sprintf("%s.%s is changed at line %d: the patcher writes only the status", name, sel.Sel.Name, line)
+	}
+	return ""
+}
+
+func (si *site) enclosingFunc() ast.Node {
+	for _, n := range si.path {
+		switch n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return n
+		}
+	}
+	return si.file
+}
+
+// isResult reports whether v is a named result of the function.
+func (si *site) isResult(v types.Object) bool {
+	var ft *ast.FuncType
+	switch f := si.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	return ft == nil || ft.Results != nil && ft.Results.Pos() <= v.Pos() && v.Pos() < ft.Results.End()
+}
+
+// blockScope returns the scope of the block whose statement list holds s
+// (a function's body: the function's scope).
+func (si *site) blockScope(s ast.Stmt) *types.Scope {
+	b := si.block(s)
+	if b == nil {
+		return nil
+	}
+	if sc := si.pass.TypesInfo.Scopes[b]; sc != nil {
+		return sc
+	}
+	switch f := si.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		if f.Body == b {
+			return si.pass.TypesInfo.Scopes[f.Type]
+		}
+	case *ast.FuncLit:
+		if f.Body == b {
+			return si.pass.TypesInfo.Scopes[f.Type]
+		}
+	}
+	return nil
+}
+
+// blockEnd is where the block holding s ends.
+func (si *site) blockEnd(s ast.Stmt) token.Pos {
+	if b := si.block(s); b != nil {
+		return b.End()
+	}
+	return si.enclosingFunc().End()
+}
+
+// block returns the block or clause of the write's function whose
+// statement list holds s.
+func (si *site) block(s ast.Stmt) ast.Node {
+	var found ast.Node
+	si.stmtLists(func(owner ast.Node, list []ast.Stmt) bool {
+		if slices.Contains(list, s) {
+			found = owner
+		}
+		return found == nil
+	})
+	return found
+}
+
+// stmtLists calls f with each block or clause of the write's function
+// (not of the function literals inside it) and its statement list, in
+// source order, until f returns false.
+func (si *site) stmtLists(f func(owner ast.Node, list []ast.Stmt) bool) {
+	fn, more := si.enclosingFunc(), true
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if !more {
+			return false
+		}
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			more = f(n, b.List)
+		case *ast.CaseClause:
+			more = f(n, b.Body)
+		case *ast.CommClause:
+			more = f(n, b.Body)
+		case *ast.FuncLit:
+			return n == fn
+		}
+		return more
+	})
+}
+
+// assignedNext reports whether the first use of v after pos in the
+// function sets it (or there is none).
+func (si *site) assignedNext(v types.Object, pos token.Pos) bool {
+	var first *ast.Ident
+	var parent ast.Node
+	var stack []ast.Node
+	ast.Inspect(si.enclosingFunc(), func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if id, ok := n.(*ast.Ident); ok && first == nil && id.Pos() >= pos && si.pass.TypesInfo.Uses[id] == v {
+			first, parent = id, stack[len(stack)-2]
+		}
+		return first == nil
+	})
+	as, ok := parent.(*ast.AssignStmt)
+	return first == nil || ok && isLHS(as, first)
+}
+
+// uses counts the uses of v in the file.
+func (si *site) uses(v *types.Var) int {
+	n := 0
+	ast.Inspect(si.file, func(node ast.Node) bool {
+		if id, ok := node.(*ast.Ident); ok && si.pass.TypesInfo.Uses[id] == v {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// paramOf returns the name of the function (or "a function literal") of
+// which v is a parameter, or "".
+func (si *site) paramOf(v *types.Var) string {
+	var ft *ast.FuncType
+	name := "a function literal"
+	switch f := si.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		ft, name = f.Type, f.Name.Name
+	case *ast.FuncLit:
+		ft = f.Type
+	default:
+		return ""
+	}
+	for _, field := range ft.Params.List {
+		for _, n := range field.Names {
+			if si.pass.TypesInfo.Defs[n] == v {
+				return name
+			}
+		}
+	}
+	return ""
+}
