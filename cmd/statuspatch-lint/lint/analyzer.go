@@ -107,7 +107,8 @@ func run(pass *analysis.Pass, cfg Config) error {
 	allow := collectDirectives(pass, files, report)
 	funcs := buildSSA(pass)
 	t := newTracer(pass, funcs)
-	exportPatchFuncs(pass, t, funcs)
+	c := newClassifier(t, funcs)
+	exportPatchFuncs(pass, c, funcs)
 	var ws []*write
 	for _, w := range findWrites(t, funcs) {
 		if files.checked(files.callPos(w.pos)) {
@@ -115,7 +116,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 		}
 	}
 	for _, w := range ws {
-		if diag, ok := diagnose(pass, t, files, allow, cfg, ws, w); ok {
+		if diag, ok := diagnose(pass, c, files, allow, cfg, ws, w); ok {
 			report(diag)
 		}
 	}
@@ -123,14 +124,14 @@ func run(pass *analysis.Pass, cfg Config) error {
 }
 
 // diagnose returns the finding for a status write, if the mode reports it.
-func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, cfg Config, ws []*write, w *write) (analysis.Diagnostic, bool) {
+func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, ws []*write, w *write) (analysis.Diagnostic, bool) {
 	pos := files.callPos(w.pos)
 	d, allowed := allow.at(pass.Fset.Position(pos))
-	replayed := t.replay(w)
+	replayed := (&replayer{cl.tracer}).replay(w)
 	if !cfg.Audit && (allowed || (w.generated && replayed == "")) {
 		return analysis.Diagnostic{}, false
 	}
-	v := classify(t, w)
+	v := classify(cl, w)
 	if replayed != "" {
 		v = replayResult(v, replayed)
 	}
@@ -150,10 +151,10 @@ func diagnose(pass *analysis.Pass, t *tracer, files *fileSet, allow directives, 
 	if replayed != "" {
 		diag.Category = categoryReplay
 	}
-	fixes, noFix := lockFixes(pass, t, files, w, v)
+	fixes, noFix := lockFixes(pass, cl, files, w, v)
 	if w.verb == "Apply" {
 		var obj string
-		fixes, obj, noFix = applyFixes(pass, t, files, w, v)
+		fixes, obj, noFix = applyFixes(pass, cl, files, w, v)
 		if obj != "" {
 			diag.Message = strings.Replace(diag.Message, applyAdvice(w.kind.name),
 				"; add .WithResourceVersion("+obj+".ResourceVersion), or "+applyMode, 1)

@@ -34,15 +34,15 @@ type applyChain struct {
 }
 
 // applyChains returns the chains of every value cfg may come from.
-func (t *tracer) applyChains(cfg ssa.Value) []applyChain {
+func (cl *classifier) applyChains(cfg ssa.Value) []applyChain {
 	var out []applyChain
 	var walk func(v ssa.Value, ch applyChain, depth int)
 	walk = func(v ssa.Value, ch applyChain, depth int) {
-		for _, leaf := range t.leaves(v) {
+		for _, leaf := range cl.leaves(v) {
 			c := applyChain{values: append(append([]ssa.Value(nil), ch.values...), leaf), rv: ch.rv}
 			recv, name := builderCall(leaf)
 			if recv == nil || depth >= maxDepth {
-				c.root = t.identity(leaf)
+				c.root = cl.identity(leaf)
 				out = append(out, c)
 				continue
 			}
@@ -79,22 +79,22 @@ func builderCall(v ssa.Value) (ssa.Value, string) {
 // the write), blind when one is made by a generated constructor (or
 // Extract<Kind>, or a composite literal) without one, unresolved when
 // where it is made is not known.
-func (t *tracer) classifyApply(w *write) result {
-	return t.applyValue(w, w.args[1], w.kind.name)
+func (cl *classifier) classifyApply(w *write) result {
+	return cl.applyValue(w, w.args[1], w.kind.name)
 }
 
-func (t *tracer) applyValue(w *write, cfg ssa.Value, kind string) result {
+func (cl *classifier) applyValue(w *write, cfg ssa.Value, kind string) result {
 	var rs []result
-	for _, ch := range t.applyChains(cfg) {
-		rs = append(rs, t.classifyChain(w, ch, kind))
+	for _, ch := range cl.applyChains(cfg) {
+		rs = append(rs, cl.classifyChain(w, ch, kind))
 	}
 	return worst(rs)
 }
 
-func (t *tracer) classifyChain(w *write, ch applyChain, kind string) result {
+func (cl *classifier) classifyChain(w *write, ch applyChain, kind string) result {
 	if call, ok := ch.root.(*ssa.Call); ok {
 		if u, ok := fromUnstructured(call.Common()); ok {
-			return t.unstructuredApply(w, u)
+			return cl.unstructuredApply(w, u)
 		}
 	}
 	cleared := result{blind, "resourceVersion cleared in the apply configuration" + applyAdvice(kind)}
@@ -105,8 +105,8 @@ func (t *tracer) classifyChain(w *write, ch applyChain, kind string) result {
 		return result{optimistic, "apply configuration WithResourceVersion"}
 	}
 	set, clear := false, false
-	for _, v := range append(ch.values, t.embeddedMeta(ch.root)...) {
-		s, c := t.configSets(w, v)
+	for _, v := range append(ch.values, cl.embeddedMeta(ch.root)...) {
+		s, c := cl.configSets(w, v)
 		set, clear = set || s, clear || c
 	}
 	switch {
@@ -115,7 +115,7 @@ func (t *tracer) classifyChain(w *write, ch applyChain, kind string) result {
 	case set:
 		return result{optimistic, "apply configuration sets resourceVersion"}
 	}
-	if made := t.applyConstructor(ch.root); made != "" {
+	if made := cl.applyConstructor(ch.root); made != "" {
 		return result{blind, "server-side apply of " + made + " without resourceVersion" + applyAdvice(kind)}
 	}
 	return result{unresolved, "apply configuration from " + describeApplyRoot(ch.root) + applyAdvice(kind)}
@@ -125,13 +125,13 @@ func (t *tracer) classifyChain(w *write, ch applyChain, kind string) result {
 // WithResourceVersion call on it or a store to its field on every path to
 // the write (the set dominates it), or cleared on some path, in the
 // write's function; in a helper that made v, anywhere.
-func (t *tracer) configSets(w *write, v ssa.Value) (set, cleared bool) {
+func (cl *classifier) configSets(w *write, v ssa.Value) (set, cleared bool) {
 	fn := v.Parent()
 	here := w.instr != nil && (fn == nil || fn == w.instr.Parent())
 	if here {
 		fn = w.instr.Parent()
 	}
-	for _, s := range t.resourceVersionSets(fn, t.identity(v)) {
+	for _, s := range cl.resourceVersionSets(fn, cl.identity(v)) {
 		switch {
 		case !here:
 			set, cleared = set || !s.cleared, cleared || s.cleared
@@ -167,7 +167,7 @@ func dominates(a, b ssa.Instruction) bool {
 // embeddedMeta returns the values a composite literal stores in its
 // embedded fields (&ac.WidgetApplyConfiguration{ObjectMetaApplyConfiguration: meta}),
 // where the resourceVersion may be set instead.
-func (t *tracer) embeddedMeta(root ssa.Value) []ssa.Value {
+func (cl *classifier) embeddedMeta(root ssa.Value) []ssa.Value {
 	alloc, ok := root.(*ssa.Alloc)
 	if !ok || alloc.Referrers() == nil {
 		return nil
@@ -180,7 +180,7 @@ func (t *tracer) embeddedMeta(root ssa.Value) []ssa.Value {
 		}
 		for _, r2 := range *fa.Referrers() {
 			if st, ok := r2.(*ssa.Store); ok && st.Addr == fa {
-				for _, ch := range t.applyChains(st.Val) {
+				for _, ch := range cl.applyChains(st.Val) {
 					out = append(out, ch.values...)
 				}
 			}
@@ -193,7 +193,7 @@ func (t *tracer) embeddedMeta(root ssa.Value) []ssa.Value {
 // configuration, which has no resourceVersion: a generated constructor
 // (ac.Widget(name, ns)) or Extract<Kind>... function of the configuration's
 // kind, or a composite literal; "" for anything else.
-func (t *tracer) applyConstructor(root ssa.Value) string {
+func (cl *classifier) applyConstructor(root ssa.Value) string {
 	var call *ssa.CallCommon
 	switch v := root.(type) {
 	case *ssa.Alloc:
@@ -219,7 +219,7 @@ func (t *tracer) applyConstructor(root ssa.Value) string {
 	if !ok || (fn.Name() != kind && !strings.HasPrefix(fn.Name(), "Extract"+kind)) {
 		return ""
 	}
-	return t.callText(call) + "(...)"
+	return cl.callText(call) + "(...)"
 }
 
 // applyConfigKind returns Widget for *WidgetApplyConfiguration.
@@ -234,9 +234,9 @@ func applyConfigKind(typ types.Type) (string, bool) {
 
 // callText is the called function as the source spells it
 // (appsv1apply.Application), else as describeCall names it.
-func (t *tracer) callText(c *ssa.CallCommon) string {
-	if t.pass != nil {
-		for _, f := range t.pass.Files {
+func (cl *classifier) callText(c *ssa.CallCommon) string {
+	if cl.pass != nil {
+		for _, f := range cl.pass.Files {
 			if f.FileStart > c.Pos() || c.Pos() > f.FileEnd {
 				continue
 			}
@@ -279,9 +279,9 @@ func fromUnstructured(c *ssa.CallCommon) (ssa.Value, bool) {
 // function clears it before the call (even if it sets it on another path)
 // or if u is a new object without one; optimistic if the function sets
 // it; otherwise unresolved (an object read from the API server has one).
-func (t *tracer) unstructuredApply(w *write, u ssa.Value) result {
-	obj := t.identity(u)
-	set, cleared := t.resourceVersionBefore(w, obj)
+func (cl *classifier) unstructuredApply(w *write, u ssa.Value) result {
+	obj := cl.identity(u)
+	set, cleared := cl.resourceVersionBefore(w, obj)
 	if cleared {
 		return result{blind, "resourceVersion cleared before apply"}
 	}
@@ -297,9 +297,9 @@ func (t *tracer) unstructuredApply(w *write, u ssa.Value) result {
 // applyPatch classifies Patch(ctx, obj, client.Apply): optimistic if the
 // object's resourceVersion is set in the function, blind for a fresh
 // object without one, unresolved otherwise.
-func (t *tracer) applyPatch(w *write) result {
-	obj := t.identity(w.args[1])
-	if set, _ := t.resourceVersionBefore(w, obj); set {
+func (cl *classifier) applyPatch(w *write) result {
+	obj := cl.identity(w.args[1])
+	if set, _ := cl.resourceVersionBefore(w, obj); set {
 		return result{optimistic, "client.Apply of an object with resourceVersion set"}
 	}
 	advice := "; set it before the patch, or " + applyMode
@@ -319,11 +319,11 @@ func applyPatchType(v ssa.Value) bool {
 // rawApply classifies client.RawPatch(types.ApplyPatchType, data): data
 // made by json.Marshal(cfg) of an apply configuration is as optimistic as
 // applying cfg; any other body is unresolved.
-func (t *tracer) rawApply(w *write, data ssa.Value) result {
+func (cl *classifier) rawApply(w *write, data ssa.Value) result {
 	const raw = "client.RawPatch(types.ApplyPatchType)"
 	unknown := result{unresolved, raw + ": apply body not traced; send the resourceVersion in it, or " + applyMode}
 	var rs []result
-	for _, leaf := range t.leaves(data) {
+	for _, leaf := range cl.leaves(data) {
 		ext, ok := leaf.(*ssa.Extract)
 		if !ok || ext.Index != 0 {
 			return unknown
@@ -340,7 +340,7 @@ func (t *tracer) rawApply(w *write, data ssa.Value) result {
 		if kind == "" {
 			kind = "object"
 		}
-		r := t.applyValue(w, call.Common().Args[0], kind)
+		r := cl.applyValue(w, call.Common().Args[0], kind)
 		rs = append(rs, result{r.verdict, raw + " of " + r.reason})
 	}
 	if len(rs) == 0 {

@@ -22,15 +22,15 @@ import (
 // names that object for the finding's advice. Without exactly one such
 // object in scope, or for a configuration not made by a constructor call,
 // there is no fix, and noFix says why. One fix covers every blind path.
-func applyFixes(pass *analysis.Pass, t *tracer, files *fileSet, w *write, r result) (fixes []analysis.SuggestedFix, obj, noFix string) {
+func applyFixes(pass *analysis.Pass, cl *classifier, files *fileSet, w *write, r result) (fixes []analysis.SuggestedFix, obj, noFix string) {
 	if r.verdict != blind || w.generated || w.verb != "Apply" {
 		return nil, "", ""
 	}
 	var edits []analysis.TextEdit
 	done := map[token.Pos]bool{}
 	objs := map[string]bool{}
-	for _, ch := range t.applyChains(w.args[1]) {
-		if t.classifyChain(w, ch, w.kind.name).verdict != blind {
+	for _, ch := range cl.applyChains(w.args[1]) {
+		if cl.classifyChain(w, ch, w.kind.name).verdict != blind {
 			continue
 		}
 		root, ok := ch.root.(*ssa.Call)
@@ -42,7 +42,7 @@ func applyFixes(pass *analysis.Pass, t *tracer, files *fileSet, w *write, r resu
 		if ch.rv != nil {
 			return nil, "", "the apply configuration clears its resourceVersion"
 		}
-		made := t.applyConstructor(ch.root)
+		made := cl.applyConstructor(ch.root)
 		if !ok || made == "" {
 			if made == "" {
 				made = describeApplyRoot(ch.root)

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -48,43 +49,69 @@ func worst(rs []result) result {
 	return w
 }
 
+// A classifier gives a status write its verdict (classify): a patch's
+// source (classify.go, patchsource.go), an Update's resourceVersion
+// (resourceversion.go), an apply's configuration (apply.go) and a
+// generated patcher's write mode (patchermode.go). It follows values with
+// the tracer it embeds, and owns what the package stores in client.Patch
+// struct fields.
+type classifier struct {
+	*tracer
+	// The values the package stores in client.Patch struct fields, and
+	// the fields whose address escapes (see recordFieldStores).
+	fieldVals    map[*types.Var][]ssa.Value
+	fieldEscapes map[*types.Var]bool
+}
+
+func newClassifier(t *tracer, funcs []*ssa.Function) *classifier {
+	cl := &classifier{tracer: t, fieldVals: map[*types.Var][]ssa.Value{}, fieldEscapes: map[*types.Var]bool{}}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				cl.recordFieldStores(instr)
+			}
+		}
+	}
+	return cl
+}
+
 // classify gives a status write its audit verdict.
-func classify(t *tracer, w *write) result {
+func classify(cl *classifier, w *write) result {
 	switch {
 	case w.generated:
-		return t.generatedResult(w)
+		return cl.generatedResult(w)
 	case w.verb == "Update":
-		return t.classifyUpdate(w)
+		return cl.classifyUpdate(w)
 	case w.verb == "Apply":
-		return t.classifyApply(w)
+		return cl.classifyApply(w)
 	case w.verb == "Patch" && len(w.args) >= 3:
-		return t.classifyPatch(w)
+		return cl.classifyPatch(w)
 	default:
 		return result{unresolved, w.verb + " on the status subresource"}
 	}
 }
 
 // classifyPatch follows the patch argument to where it is made.
-func (t *tracer) classifyPatch(w *write) result {
-	return t.classifyPatchValue(w, w.args[2], 0)
+func (cl *classifier) classifyPatch(w *write) result {
+	return cl.classifyPatchValue(w, w.args[2], 0)
 }
 
 // classifyPatchValue classifies a patch value by the leaves it comes from.
 // depth counts the client.RawPatch data followed back to another patch.
-func (t *tracer) classifyPatchValue(w *write, patch ssa.Value, depth int) result {
+func (cl *classifier) classifyPatchValue(w *write, patch ssa.Value, depth int) result {
 	var rs []result
-	for _, leaf := range t.leaves(patch) {
-		rs = append(rs, t.classifyPatchLeaf(w, leaf, depth))
+	for _, leaf := range cl.leaves(patch) {
+		rs = append(rs, cl.classifyPatchLeaf(w, leaf, depth))
 	}
 	return worst(rs)
 }
 
-func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) result {
+func (cl *classifier) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) result {
 	switch v := leaf.(type) {
 	case *ssa.Call:
 		fn := v.Common().StaticCallee()
 		if fn == nil || !isClientFunc(fn) {
-			if r, ok := t.importedPatch(v.Common(), 0); ok {
+			if r, ok := cl.importedPatch(v.Common(), 0); ok {
 				return r
 			}
 			return result{unresolved, "patch from " + describeCall(v.Common())}
@@ -93,31 +120,31 @@ func (t *tracer) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) result {
 		case "MergeFrom":
 			return result{blind, "client.MergeFrom without optimistic lock"}
 		case "MergeFromWithOptions", "StrategicMergeFrom":
-			return t.mergeOptions(name, v.Common().Args)
+			return cl.mergeOptions(name, v.Common().Args)
 		case "RawPatch":
-			return t.rawPatch(w, v.Common().Args, depth)
+			return cl.rawPatch(w, v.Common().Args, depth)
 		default:
 			return result{unresolved, "client." + name}
 		}
 	case *ssa.UnOp:
 		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == clientPkgPath {
 			if g.Name() == "Apply" && w.instr != nil {
-				return t.applyPatch(w)
+				return cl.applyPatch(w)
 			}
 			return result{unresolved, "client." + g.Name()}
 		}
 		if f := fieldOf(v.X); f != nil && clientTypeName(f.Type()) == "Patch" {
-			return t.fieldPatch(w, f, depth)
+			return cl.fieldPatch(w, f, depth)
 		}
 		return result{unresolved, "patch loaded from a field or global"}
 	case *ssa.Field:
 		if f := fieldOf(v); f != nil && clientTypeName(f.Type()) == "Patch" {
-			return t.fieldPatch(w, f, depth)
+			return cl.fieldPatch(w, f, depth)
 		}
 		return result{unresolved, "patch loaded from a field"}
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok {
-			if r, ok := t.importedPatch(call.Common(), v.Index); ok {
+			if r, ok := cl.importedPatch(call.Common(), v.Index); ok {
 				return r
 			}
 		}
@@ -142,21 +169,21 @@ const maxRawPatchDepth = 4
 // raw): the raw patch is as optimistic as that patch, since a merge patch
 // made with MergeFromWithOptimisticLock carries the resourceVersion. Data
 // from anywhere else is unresolved.
-func (t *tracer) rawPatch(w *write, args []ssa.Value, depth int) result {
+func (cl *classifier) rawPatch(w *write, args []ssa.Value, depth int) result {
 	unknown := result{unresolved, "client.RawPatch"}
 	if len(args) != 2 || depth >= maxRawPatchDepth {
 		return unknown
 	}
 	if applyPatchType(args[0]) {
-		return t.rawApply(w, args[1])
+		return cl.rawApply(w, args[1])
 	}
 	var rs []result
-	for _, leaf := range t.leaves(args[1]) {
+	for _, leaf := range cl.leaves(args[1]) {
 		src := patchDataSource(leaf)
 		if src == nil {
 			return unknown
 		}
-		r := t.classifyPatchValue(w, src, depth+1)
+		r := cl.classifyPatchValue(w, src, depth+1)
 		rs = append(rs, result{r.verdict, "client.RawPatch of " + r.reason})
 	}
 	if len(rs) == 0 {
@@ -185,13 +212,13 @@ func patchDataSource(leaf ssa.Value) ssa.Value {
 
 // mergeOptions classifies MergeFromWithOptions/StrategicMergeFrom by
 // whether MergeFromWithOptimisticLock is among the variadic options.
-func (t *tracer) mergeOptions(name string, args []ssa.Value) result {
+func (cl *classifier) mergeOptions(name string, args []ssa.Value) result {
 	if len(args) < 2 {
 		return result{blind, "client." + name + " without optimistic lock"}
 	}
 	var rs []result
-	for _, leaf := range t.leaves(args[len(args)-1]) {
-		switch lock := t.sliceHasLock(leaf); lock {
+	for _, leaf := range cl.leaves(args[len(args)-1]) {
+		switch lock := cl.sliceHasLock(leaf); lock {
 		case lockYes:
 			rs = append(rs, result{optimistic, "MergeFromWithOptimisticLock"})
 		case lockNo:
@@ -213,7 +240,7 @@ const (
 
 // sliceHasLock looks into a []MergeFromOption made by a slice literal or
 // an implicit variadic argument.
-func (t *tracer) sliceHasLock(v ssa.Value) lockState {
+func (cl *classifier) sliceHasLock(v ssa.Value) lockState {
 	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
 		return lockNo
 	}
@@ -235,7 +262,7 @@ func (t *tracer) sliceHasLock(v ssa.Value) lockState {
 			if !ok || st.Addr != ia {
 				continue
 			}
-			for _, opt := range t.leaves(st.Val) {
+			for _, opt := range cl.leaves(st.Val) {
 				if clientTypeName(opt.Type()) == "MergeFromWithOptimisticLock" {
 					return lockYes
 				}

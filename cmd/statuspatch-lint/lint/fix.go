@@ -17,12 +17,12 @@ import (
 // it as one more option, where the patch is built. A patch value that also
 // feeds a non-status write (the object's own Patch) is not changed: the
 // lock would make that write conflict too. shared then says why.
-func lockFixes(pass *analysis.Pass, t *tracer, files *fileSet, w *write, r result) (fixes []analysis.SuggestedFix, shared string) {
+func lockFixes(pass *analysis.Pass, cl *classifier, files *fileSet, w *write, r result) (fixes []analysis.SuggestedFix, shared string) {
 	if r.verdict != blind || w.generated || w.verb != "Patch" || len(w.args) < 3 {
 		return nil, ""
 	}
 	var edits []analysis.TextEdit
-	for _, leaf := range t.leaves(w.args[2]) {
+	for _, leaf := range cl.leaves(w.args[2]) {
 		call, ok := leaf.(*ssa.Call)
 		if !ok {
 			continue
@@ -35,13 +35,13 @@ func lockFixes(pass *analysis.Pass, t *tracer, files *fileSet, w *write, r resul
 		switch name {
 		case "MergeFrom":
 		case "MergeFromWithOptions", "StrategicMergeFrom":
-			if t.mergeOptions(name, call.Common().Args).verdict != blind {
+			if cl.mergeOptions(name, call.Common().Args).verdict != blind {
 				continue
 			}
 		default:
 			continue
 		}
-		if t.feedsOtherWrite(call) {
+		if cl.feedsOtherWrite(call) {
 			return nil, "the same patch also feeds a write that is not to the status"
 		}
 		expr, ok := files.calls[call.Pos()]

@@ -32,10 +32,10 @@ type mode struct {
 }
 
 // generatedResult is the verdict of a generated patcher's Flush/Retry.
-func (t *tracer) generatedResult(w *write) result {
+func (cl *classifier) generatedResult(w *write) result {
 	m := mode{kind: modeUnseen, why: "patcher not traced"}
 	if w.recv != nil {
-		m = t.patcherValueMode(w.recv, 0)
+		m = cl.patcherValueMode(w.recv, 0)
 	}
 	switch m.kind {
 	case modeNoLock:
@@ -63,10 +63,10 @@ const maxModeDepth = 4
 
 // patcherValueMode follows a generated patcher (or patcher.Patcher) value
 // to its constructors and reads their options.
-func (t *tracer) patcherValueMode(v ssa.Value, depth int) mode {
+func (cl *classifier) patcherValueMode(v ssa.Value, depth int) mode {
 	var m *mode
-	for _, leaf := range t.leaves(v) {
-		lm := t.patcherLeafMode(leaf, depth)
+	for _, leaf := range cl.leaves(v) {
+		lm := cl.patcherLeafMode(leaf, depth)
 		if m == nil {
 			m = &lm
 		} else {
@@ -79,31 +79,31 @@ func (t *tracer) patcherValueMode(v ssa.Value, depth int) mode {
 	return *m
 }
 
-func (t *tracer) patcherLeafMode(leaf ssa.Value, depth int) mode {
+func (cl *classifier) patcherLeafMode(leaf ssa.Value, depth int) mode {
 	switch v := leaf.(type) {
 	case *ssa.Call:
-		if m, ok := t.constructorMode(v.Common(), depth); ok {
+		if m, ok := cl.constructorMode(v.Common(), depth); ok {
 			return m
 		}
 		// p.Patcher() of a generated patcher is the patcher it wraps.
 		if fn := v.Common().StaticCallee(); fn != nil && fn.Name() == "Patcher" && fn.Signature.Recv() != nil && len(v.Common().Args) == 1 && depth < maxModeDepth {
 			if n := namedOf(fn.Signature.Recv().Type()); n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix) {
-				return t.patcherValueMode(v.Common().Args[0], depth+1)
+				return cl.patcherValueMode(v.Common().Args[0], depth+1)
 			}
 		}
 		return mode{kind: modeUnseen, why: "patcher from " + describeCall(v.Common())}
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
-			if m, ok := t.constructorMode(call.Common(), depth); ok {
+			if m, ok := cl.constructorMode(call.Common(), depth); ok {
 				return m
 			}
 		}
 	case *ssa.UnOp:
-		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg == t.pkg && depth < maxModeDepth {
-			if stored := t.globalStores(g); len(stored) > 0 {
-				m := t.patcherValueMode(stored[0], depth+1)
+		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg == cl.pkg && depth < maxModeDepth {
+			if stored := cl.globalStores(g); len(stored) > 0 {
+				m := cl.patcherValueMode(stored[0], depth+1)
 				for _, s := range stored[1:] {
-					m = worse(m, t.patcherValueMode(s, depth+1))
+					m = worse(m, cl.patcherValueMode(s, depth+1))
 				}
 				return m
 			}
@@ -125,7 +125,7 @@ var generatedConstructor = regexp.MustCompile(`^(New|Fetch)[A-Z]\w*` + patcherSu
 // client's defaults first, then the options, the last one winning. A
 // generated constructor's own mode (apply-mode kinds pass
 // WithWriteMode(WriteApply)) comes before the caller's options and locks.
-func (t *tracer) constructorMode(c *ssa.CallCommon, depth int) (mode, bool) {
+func (cl *classifier) constructorMode(c *ssa.CallCommon, depth int) (mode, bool) {
 	fn := c.StaticCallee()
 	if fn == nil {
 		return mode{}, false
@@ -144,12 +144,12 @@ func (t *tracer) constructorMode(c *ssa.CallCommon, depth int) (mode, bool) {
 	params := fn.Signature.Params()
 	for i := 0; i < params.Len() && i < len(c.Args); i++ {
 		if clientTypeName(params.At(i).Type()) == "Client" {
-			m = t.clientMode(c.Args[i], depth)
+			m = cl.clientMode(c.Args[i], depth)
 			break
 		}
 	}
 	if fn.Signature.Variadic() && len(c.Args) == params.Len() {
-		m = t.foldOptions(m, c.Args[len(c.Args)-1])
+		m = cl.foldOptions(m, c.Args[len(c.Args)-1])
 	}
 	return m, true
 }
@@ -167,10 +167,10 @@ func returnsGeneratedPatcher(sig *types.Signature) bool {
 // clientMode is the write mode of the defaults a client carries: those of
 // patcher.ForManager and patcher.WithDefaults when made in sight, none for
 // a client that cannot be a *patcher.Client, else not seen.
-func (t *tracer) clientMode(c ssa.Value, depth int) mode {
+func (cl *classifier) clientMode(c ssa.Value, depth int) mode {
 	var m *mode
-	for _, leaf := range t.leaves(c) {
-		lm := t.clientLeafMode(leaf, depth)
+	for _, leaf := range cl.leaves(c) {
+		lm := cl.clientLeafMode(leaf, depth)
 		if m == nil {
 			m = &lm
 		} else {
@@ -183,18 +183,18 @@ func (t *tracer) clientMode(c ssa.Value, depth int) mode {
 	return *m
 }
 
-func (t *tracer) clientLeafMode(leaf ssa.Value, depth int) mode {
+func (cl *classifier) clientLeafMode(leaf ssa.Value, depth int) mode {
 	if call, ok := leaf.(*ssa.Call); ok && depth < maxModeDepth {
 		if fn := call.Common().StaticCallee(); fn != nil && isPatcherFunc(fn) {
 			args := call.Common().Args
 			switch funcObject(fn).Name() {
 			case "ForManager":
 				if len(args) == 2 {
-					return t.foldOptions(mode{kind: modeLocked}, args[1])
+					return cl.foldOptions(mode{kind: modeLocked}, args[1])
 				}
 			case "WithDefaults":
 				if len(args) == 2 {
-					return t.foldOptions(t.clientMode(args[0], depth+1), args[1])
+					return cl.foldOptions(cl.clientMode(args[0], depth+1), args[1])
 				}
 			}
 		}
@@ -209,8 +209,8 @@ func (t *tracer) clientLeafMode(leaf ssa.Value, depth int) mode {
 }
 
 // foldOptions applies a []patcher.Option, in order, to the mode so far.
-func (t *tracer) foldOptions(cur mode, opts ssa.Value) mode {
-	leaves := t.leaves(opts)
+func (cl *classifier) foldOptions(cur mode, opts ssa.Value) mode {
+	leaves := cl.leaves(opts)
 	if len(leaves) != 1 {
 		return then(cur, &mode{kind: modeUnseen, why: "options not seen"})
 	}
@@ -222,24 +222,24 @@ func (t *tracer) foldOptions(cur mode, opts ssa.Value) mode {
 	case *ssa.Slice:
 		if elems, ok := sliceElems(v); ok {
 			for _, e := range elems {
-				cur = t.applyOption(cur, e)
+				cur = cl.applyOption(cur, e)
 			}
 			return cur
 		}
 	case *ssa.Call:
 		// append(a, b...) of option slices.
 		if b, ok := v.Common().Value.(*ssa.Builtin); ok && b.Name() == "append" && len(v.Common().Args) == 2 {
-			return t.foldOptions(t.foldOptions(cur, v.Common().Args[0]), v.Common().Args[1])
+			return cl.foldOptions(cl.foldOptions(cur, v.Common().Args[0]), v.Common().Args[1])
 		}
 	}
 	return then(cur, &mode{kind: modeUnseen, why: "options not seen"})
 }
 
 // applyOption applies one option on every path it may come from.
-func (t *tracer) applyOption(cur mode, opt ssa.Value) mode {
+func (cl *classifier) applyOption(cur mode, opt ssa.Value) mode {
 	var m *mode
-	for _, leaf := range t.leaves(opt) {
-		lm := then(cur, t.optionMode(leaf))
+	for _, leaf := range cl.leaves(opt) {
+		lm := then(cur, cl.optionMode(leaf))
 		if m == nil {
 			m = &lm
 		} else {
@@ -271,7 +271,7 @@ func then(cur mode, e *mode) mode {
 
 // optionMode is the mode one option sets, nil for an option of the
 // patcher package that sets none.
-func (t *tracer) optionMode(leaf ssa.Value) *mode {
+func (cl *classifier) optionMode(leaf ssa.Value) *mode {
 	call, ok := leaf.(*ssa.Call)
 	if !ok {
 		return &mode{kind: modeUnseen, why: "option from " + describeValue(leaf)}
@@ -287,7 +287,7 @@ func (t *tracer) optionMode(leaf ssa.Value) *mode {
 		return writeModeConst(funcObject(fn).Pkg(), c.Args[0])
 	}
 	// The deprecated wrappers are package-level func variables.
-	for _, v := range t.leaves(c.Value) {
+	for _, v := range cl.leaves(c.Value) {
 		u, ok := v.(*ssa.UnOp)
 		if !ok {
 			continue

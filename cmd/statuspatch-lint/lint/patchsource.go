@@ -42,7 +42,7 @@ func (f *patchFuncFact) String() string {
 
 // exportPatchFuncs exports a patchFuncFact for each function or method of
 // the package with a client.Patch result, classified by its returns.
-func exportPatchFuncs(pass *analysis.Pass, t *tracer, funcs []*ssa.Function) {
+func exportPatchFuncs(pass *analysis.Pass, cl *classifier, funcs []*ssa.Function) {
 	for _, fn := range funcs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || fn.Parent() != nil || fn.Blocks == nil {
@@ -56,7 +56,7 @@ func exportPatchFuncs(pass *analysis.Pass, t *tracer, funcs []*ssa.Function) {
 			}
 			var rs []result
 			for _, r := range returns(fn) {
-				rs = append(rs, t.classifyPatchValue(&write{}, r.Results[i], 0))
+				rs = append(rs, cl.classifyPatchValue(&write{}, r.Results[i], 0))
 			}
 			r := worst(rs)
 			fact.Results = append(fact.Results, patchResultFact{Index: i, Verdict: int(r.verdict), Reason: r.reason})
@@ -69,20 +69,20 @@ func exportPatchFuncs(pass *analysis.Pass, t *tracer, funcs []*ssa.Function) {
 
 // importedPatch classifies result idx of a call of a function of another
 // package by its fact.
-func (t *tracer) importedPatch(c *ssa.CallCommon, idx int) (result, bool) {
+func (cl *classifier) importedPatch(c *ssa.CallCommon, idx int) (result, bool) {
 	if c.IsInvoke() {
 		return result{unresolved, "patch from interface method " + c.Method.Name() + " (a dynamic call is not followed)"}, true
 	}
 	fn := c.StaticCallee()
-	if fn == nil || t.pass == nil {
+	if fn == nil || cl.pass == nil {
 		return result{}, false
 	}
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || obj.Pkg() == t.pkg {
+	if !ok || obj.Pkg() == nil || obj.Pkg() == cl.pkg {
 		return result{}, false
 	}
 	var fact patchFuncFact
-	if !t.pass.ImportObjectFact(obj.Origin(), &fact) {
+	if !cl.pass.ImportObjectFact(obj.Origin(), &fact) {
 		return result{}, false
 	}
 	for _, r := range fact.Results {
@@ -123,7 +123,7 @@ func fieldOf(v ssa.Value) *types.Var {
 // fieldStores records, for each struct field, the values the package
 // stores in it, and the fields whose address escapes elsewhere (passed
 // to a call, stored): their values cannot all be seen.
-func (t *tracer) recordFieldStores(instr ssa.Instruction) {
+func (cl *classifier) recordFieldStores(instr ssa.Instruction) {
 	fa, ok := instr.(*ssa.FieldAddr)
 	if !ok {
 		return
@@ -136,7 +136,7 @@ func (t *tracer) recordFieldStores(instr ssa.Instruction) {
 		switch r := r.(type) {
 		case *ssa.Store:
 			if r.Addr == fa {
-				t.fieldVals[f] = append(t.fieldVals[f], r.Val)
+				cl.fieldVals[f] = append(cl.fieldVals[f], r.Val)
 				continue
 			}
 		case *ssa.UnOp:
@@ -144,27 +144,27 @@ func (t *tracer) recordFieldStores(instr ssa.Instruction) {
 		case *ssa.DebugRef:
 			continue
 		}
-		t.fieldEscapes[f] = true
+		cl.fieldEscapes[f] = true
 	}
 }
 
 // fieldPatch classifies a patch loaded from a struct field by the values
 // the package assigns to it: all optimistic or all blind give that
 // verdict; anything else is unresolved, with the reason.
-func (t *tracer) fieldPatch(w *write, f *types.Var, depth int) result {
+func (cl *classifier) fieldPatch(w *write, f *types.Var, depth int) result {
 	name := "field " + f.Name()
 	switch {
-	case t.fieldEscapes[f]:
+	case cl.fieldEscapes[f]:
 		return result{unresolved, "patch from " + name + ", whose address is passed on (its assignments are not all visible)"}
-	case len(t.fieldVals[f]) == 0:
+	case len(cl.fieldVals[f]) == 0:
 		return result{unresolved, "patch from " + name + " (no assignment in the package)"}
 	case depth >= maxRawPatchDepth:
 		return result{unresolved, "patch from " + name + " (assigned from fields too deep to follow)"}
 	}
 	var rs []result
 	count := map[verdict]int{}
-	for _, v := range t.fieldVals[f] {
-		r := t.classifyPatchValue(w, v, depth+1)
+	for _, v := range cl.fieldVals[f] {
+		r := cl.classifyPatchValue(w, v, depth+1)
 		rs = append(rs, r)
 		count[r.verdict]++
 	}

@@ -24,16 +24,23 @@ import (
 // is a constant or an input from elsewhere (a parameter of another type,
 // a result fetched by a call): such inputs are external to the object.
 
+// A replayer finds the writes that replay a status captured before a
+// re-read (replay), with staleSource for the values computed inside the
+// closure. It follows values with the tracer it embeds.
+type replayer struct {
+	*tracer
+}
+
 // replay returns why w writes a replayed status, or "" if it does not.
-func (t *tracer) replay(w *write) string {
+func (rp *replayer) replay(w *write) string {
 	if w.generated {
 		if w.verb != "Retry" || len(w.args) < 2 {
 			return ""
 		}
-		for _, leaf := range t.leaves(w.args[1]) {
+		for _, leaf := range rp.leaves(w.args[1]) {
 			if mc, ok := leaf.(*ssa.MakeClosure); ok {
 				if fn, ok := mc.Fn.(*ssa.Function); ok && len(fn.Params) == 1 {
-					if why := t.capturedStatus(fn, fn.Params[0]); why != "" {
+					if why := rp.capturedStatus(fn, fn.Params[0]); why != "" {
 						return why + " in Retry's mutate"
 					}
 				}
@@ -45,15 +52,15 @@ func (t *tracer) replay(w *write) string {
 	if fn == nil || len(fn.FreeVars) == 0 || len(w.args) < 2 {
 		return ""
 	}
-	obj := t.identity(w.args[1])
-	if !t.reReads(fn, obj) {
+	obj := rp.identity(w.args[1])
+	if !rp.reReads(fn, obj) {
 		return ""
 	}
-	return t.capturedStatus(fn, obj)
+	return rp.capturedStatus(fn, obj)
 }
 
 // reReads reports whether fn reads obj with a Get.
-func (t *tracer) reReads(fn *ssa.Function, obj ssa.Value) bool {
+func (rp *replayer) reReads(fn *ssa.Function, obj ssa.Value) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -61,7 +68,7 @@ func (t *tracer) reReads(fn *ssa.Function, obj ssa.Value) bool {
 				continue
 			}
 			for _, a := range call.Common().Args {
-				if t.identity(a) == obj {
+				if rp.identity(a) == obj {
 					return true
 				}
 			}
@@ -76,7 +83,7 @@ func (t *tracer) reReads(fn *ssa.Function, obj ssa.Value) bool {
 // replayed: a captured object of the written type or whole status, or a
 // value computed from such an object before the closure (see
 // staleSource), and says which.
-func (t *tracer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
+func (rp *replayer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
@@ -84,19 +91,19 @@ func (t *tracer) capturedStatus(fn *ssa.Function, obj ssa.Value) string {
 				continue
 			}
 			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok || !throughStatus(fa) || t.fieldRoot(fa) != obj {
+			if !ok || !throughStatus(fa) || rp.fieldRoot(fa) != obj {
 				continue
 			}
-			if name, ok := t.capturedFrom(st.Val, obj, fa); ok {
+			if name, ok := rp.capturedFrom(st.Val, obj, fa); ok {
 				return replayedWhy(stale{object: name})
 			}
-			if src, ok := newStaleSource(t, obj).of(st.Val); ok {
+			if src, ok := newStaleSource(rp.tracer, obj).of(st.Val); ok {
 				return replayedWhy(src)
 			}
 		}
 	}
-	for _, a := range t.statusArgsOf(fn, obj) {
-		if src, ok := newStaleSource(t, obj).of(a); ok {
+	for _, a := range rp.statusArgsOf(fn, obj) {
+		if src, ok := newStaleSource(rp.tracer, obj).of(a); ok {
 			return replayedWhy(src)
 		}
 	}
@@ -127,7 +134,7 @@ func throughStatus(fa *ssa.FieldAddr) bool {
 // capturedFrom reports whether v is loaded (through fields) from a
 // variable captured by the closure, other than obj itself, that holds an
 // object of obj's type, or is a whole status value captured from outside.
-func (t *tracer) capturedFrom(v ssa.Value, obj ssa.Value, addr *ssa.FieldAddr) (string, bool) {
+func (rp *replayer) capturedFrom(v ssa.Value, obj ssa.Value, addr *ssa.FieldAddr) (string, bool) {
 	wholeStatus := fieldName(addr) == "Status"
 	for range maxDepth {
 		switch x := v.(type) {
@@ -141,7 +148,7 @@ func (t *tracer) capturedFrom(v ssa.Value, obj ssa.Value, addr *ssa.FieldAddr) (
 			v = x.X
 			continue
 		case *ssa.FreeVar:
-			root := t.freeVarRoot(x, 0)
+			root := rp.freeVarRoot(x, 0)
 			if x == obj || root == obj {
 				return "", false
 			}

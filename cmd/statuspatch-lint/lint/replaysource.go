@@ -228,7 +228,7 @@ func (s *staleSource) storedInto(alloc *ssa.Alloc) []ssa.Value {
 // statusArgsOf returns the arguments of the calls in fn that update obj's
 // status in place (meta.SetStatusCondition(&obj.Status.Conditions, c)):
 // every argument but the status address itself.
-func (t *tracer) statusArgsOf(fn *ssa.Function, obj ssa.Value) []ssa.Value {
+func (rp *replayer) statusArgsOf(fn *ssa.Function, obj ssa.Value) []ssa.Value {
 	var vals []ssa.Value
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -239,7 +239,7 @@ func (t *tracer) statusArgsOf(fn *ssa.Function, obj ssa.Value) []ssa.Value {
 			args := call.Common().Args
 			statusArg := -1
 			for i, a := range args {
-				if fa, ok := a.(*ssa.FieldAddr); ok && throughStatus(fa) && t.fieldRoot(fa) == obj {
+				if fa, ok := a.(*ssa.FieldAddr); ok && throughStatus(fa) && rp.fieldRoot(fa) == obj {
 					statusArg = i
 				}
 			}

@@ -14,9 +14,9 @@ import (
 
 // classifyUpdate: an Update sends the object's resourceVersion, so it is
 // optimistic unless the function clears it before the call.
-func (t *tracer) classifyUpdate(w *write) result {
-	obj := t.identity(w.args[1])
-	for _, set := range t.resourceVersionSets(w.instr.Parent(), obj) {
+func (cl *classifier) classifyUpdate(w *write) result {
+	obj := cl.identity(w.args[1])
+	for _, set := range cl.resourceVersionSets(w.instr.Parent(), obj) {
 		if set.cleared && reaches(set.instr, w.instr) {
 			return result{blind, "resourceVersion cleared before Update"}
 		}
@@ -26,11 +26,11 @@ func (t *tracer) classifyUpdate(w *write) result {
 
 // resourceVersionBefore reports whether, in the write's function, obj's
 // resourceVersion may be set to a value, or cleared, before the write.
-func (t *tracer) resourceVersionBefore(w *write, obj ssa.Value) (set, cleared bool) {
+func (cl *classifier) resourceVersionBefore(w *write, obj ssa.Value) (set, cleared bool) {
 	if w.instr == nil { // a patch value classified outside a write (patchsource.go)
 		return false, false
 	}
-	for _, s := range t.resourceVersionSets(w.instr.Parent(), obj) {
+	for _, s := range cl.resourceVersionSets(w.instr.Parent(), obj) {
 		if !reaches(s.instr, w.instr) {
 			continue
 		}
@@ -52,7 +52,7 @@ type rvSet struct {
 // resourceVersionSets finds, in fn, the calls obj.SetResourceVersion(x) and
 // obj.WithResourceVersion(x), and the stores to obj's ResourceVersion field
 // (also through embedded ObjectMeta).
-func (t *tracer) resourceVersionSets(fn *ssa.Function, obj ssa.Value) []rvSet {
+func (cl *classifier) resourceVersionSets(fn *ssa.Function, obj ssa.Value) []rvSet {
 	var sets []rvSet
 	if fn == nil {
 		return nil
@@ -73,7 +73,7 @@ func (t *tracer) resourceVersionSets(fn *ssa.Function, obj ssa.Value) []rvSet {
 					}
 					recv, args = args[0], args[1:]
 				}
-				if t.identity(recv) == obj && len(args) == 1 {
+				if cl.identity(recv) == obj && len(args) == 1 {
 					sets = append(sets, rvSet{instr, isEmptyString(args[0])})
 				}
 			case *ssa.Store:
@@ -81,7 +81,7 @@ func (t *tracer) resourceVersionSets(fn *ssa.Function, obj ssa.Value) []rvSet {
 				if !ok || fieldName(fa) != "ResourceVersion" {
 					continue
 				}
-				if t.fieldRoot(fa) == obj {
+				if cl.fieldRoot(fa) == obj {
 					sets = append(sets, rvSet{instr, isEmptyString(instr.Val)})
 				}
 			}

@@ -21,10 +21,6 @@ type tracer struct {
 	pass     *analysis.Pass // for the facts of other packages; nil in a test without one
 	callers  map[*ssa.Function][]*ssa.CallCommon
 	closures map[*ssa.Function][]*ssa.MakeClosure
-	// The values the package stores in client.Patch struct fields, and
-	// the fields whose address escapes (see recordFieldStores).
-	fieldVals    map[*types.Var][]ssa.Value
-	fieldEscapes map[*types.Var]bool
 	// The values the package's functions store in its package-level
 	// variables (see globalStores).
 	globals map[*ssa.Global][]ssa.Value
@@ -34,13 +30,11 @@ func newTracer(pass *analysis.Pass, funcs []*ssa.Function) *tracer {
 	t := &tracer{
 		pkg: pass.Pkg, pass: pass,
 		callers: map[*ssa.Function][]*ssa.CallCommon{}, closures: map[*ssa.Function][]*ssa.MakeClosure{},
-		fieldVals: map[*types.Var][]ssa.Value{}, fieldEscapes: map[*types.Var]bool{},
 		globals: map[*ssa.Global][]ssa.Value{},
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				t.recordFieldStores(instr)
 				switch instr := instr.(type) {
 				case ssa.CallInstruction:
 					if callee := instr.Common().StaticCallee(); callee != nil {
