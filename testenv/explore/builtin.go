@@ -131,16 +131,6 @@ func hasObservedGeneration(obj client.Object) bool {
 	return false
 }
 
-// uidOf is the UID of k's newest version ("" when absent).
-func (r *run) uidOf(k objKey) types.UID {
-	h := r.hist[k]
-	if h == nil || h.versions[h.newest()] == nil {
-		return ""
-	}
-	uid, _, _ := unstructured.NestedString(h.versions[h.newest()], "metadata", "uid")
-	return types.UID(uid)
-}
-
 func shortUID(uid types.UID) string {
 	if len(uid) > 8 {
 		return string(uid[:8])

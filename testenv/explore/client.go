@@ -8,10 +8,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/statuspatch/statuspatch/testenv/internal/crinternals"
@@ -75,14 +73,6 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)
 }
 
-func (r *run) keyOf(obj runtime.Object, key client.ObjectKey) (objKey, error) {
-	gvk, err := apiutil.GVKForObject(obj, r.server.Scheme())
-	if err != nil {
-		return objKey{}, fmt.Errorf("explore: %T: %w", obj, err)
-	}
-	return objKey{gvk: gvk, nn: key}, nil
-}
-
 // get serves a read: the newest version through the API reader, through
 // the cache one of the last Options.Versions versions, as chosen.
 func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, api bool) error {
@@ -114,13 +104,6 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 		return apierrors.NewNotFound(r.groupResource(k.gvk), key.Name)
 	}
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(runtime.DeepCopyJSON(content), obj)
-}
-
-func (r *run) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
-	if m, err := r.server.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
-		return m.Resource.GroupResource()
-	}
-	return schema.GroupResource{Group: gvk.Group, Resource: gvk.Kind}
 }
 
 // list reads from the server and records every item as seen at its
@@ -272,22 +255,6 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	})
 }
 
-// heldByUpdate is what an accepted update proves its writer held: an
-// update carrying a resourceVersion succeeds only when that is the
-// object's newest, so the writer held that version, whatever this step
-// read (it may keep an earlier answer). It returns the step's Based,
-// raised to it.
-func (r *run) heldByUpdate(k objKey, sentRV string, based int) int {
-	h := r.hist[k]
-	if h == nil || sentRV == "" || h.rvs[h.newest()] != sentRV || h.versions[h.newest()] == nil {
-		return based
-	}
-	if h.newest() > r.cur.seenOrNone(k) {
-		r.cur.seen[k] = h.newest()
-	}
-	return max(based, h.newest()+1)
-}
-
 // finalizing reports an answer that may be the last version of a deleted
 // object: it is being deleted and has no finalizer left.
 func finalizing(obj client.Object) bool {
@@ -312,9 +279,9 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 	if sendErr != nil {
 		return sendErr
 	}
-	r.applying = strings.HasSuffix(w.Verb, "apply")
+	r.cur.applying = strings.HasSuffix(w.Verb, "apply")
 	h, changed, err := stored()
-	r.applying = false
+	r.cur.applying = false
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,9 @@
 package explore
 
 import (
-	"context"
-	"fmt"
 	"reflect"
 	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -50,64 +47,6 @@ type owner struct {
 
 // newest is the index of the newest version.
 func (h *history) newest() int { return len(h.versions) - 1 }
-
-// observe reads the object from the server and records it (see record).
-func (r *run) observe(ctx context.Context, k objKey) (*history, bool, error) {
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.gvk)
-	if err := r.server.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
-		return r.record(k, nil, ""), r.lastChanged, nil
-	} else if err != nil {
-		return nil, false, fmt.Errorf("explore: reading %s: %w", k, err)
-	}
-	return r.record(k, u.Object, u.GetResourceVersion()), r.lastChanged, nil
-}
-
-// known returns k's history, reading the object from the server the first
-// time: after that every write goes through the explorer's client, so the
-// newest recorded version is the server's.
-func (r *run) known(ctx context.Context, k objKey) (*history, error) {
-	if h := r.hist[k]; h != nil {
-		return h, nil
-	}
-	h, _, err := r.observe(ctx, k)
-	return h, err
-}
-
-// record appends content (nil: absent) as k's newest version when it
-// differs from the last one, runs the per-write invariants on it, and sets
-// r.lastChanged.
-func (r *run) record(k objKey, content map[string]any, rv string) *history {
-	r.lastChanged = false
-	h := r.hist[k]
-	if h == nil {
-		h = &history{key: k, owners: map[string]owner{}}
-		r.hist[k] = h
-		r.order = append(r.order, k)
-	} else if h.rvs[h.newest()] == rv {
-		return h
-	} else if prev := h.versions[h.newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {
-		// A new resourceVersion without a change (the fake client bumps it
-		// on no-op patches): the same version, under its new name.
-		h.versions[h.newest()], h.rvs[h.newest()] = content, rv
-		return h
-	}
-	var prev map[string]any
-	if len(h.versions) > 0 {
-		prev = h.versions[h.newest()]
-	}
-	seq := 0
-	if len(h.versions) > 0 {
-		r.seq++
-		seq = r.seq
-	}
-	h.versions = append(h.versions, content)
-	h.rvs = append(h.rvs, rv)
-	h.seqs = append(h.seqs, seq)
-	r.lastChanged = true
-	r.checkVersion(h, prev)
-	return h
-}
 
 // trackedPaths are the parts of an object whose writes can be lost.
 var trackedPaths = [][]string{{"spec"}, {"status"}, {"metadata", "finalizers"}, {"metadata", "labels"}, {"metadata", "annotations"}}

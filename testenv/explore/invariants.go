@@ -10,34 +10,34 @@ import (
 
 // checkVersion runs the per-write invariants on h's newest version, which
 // replaced prev: observedGeneration, and no lost write.
-func (r *run) checkVersion(h *history, prev map[string]any) {
+func (b *versions) checkVersion(h *history, prev map[string]any) {
 	v := h.newest()
 	cur := h.versions[v]
 	if prev != nil && cur != nil {
 		og, okNew, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		old, okOld, _ := unstructured.NestedInt64(prev, "status", "observedGeneration")
 		if okNew && okOld && og < old {
-			r.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)", h.key, old, og, v+1))
+			b.trace.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)", h.key, old, og, v+1))
 		}
 	}
 	if cur != nil {
 		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
 		if ok && og > gen {
-			r.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)", h.key, og, gen, v+1))
+			b.trace.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)", h.key, og, gen, v+1))
 		}
 	}
 	step := 0
 	based := -1
 	by := ""
-	if r.cur != nil {
-		step = r.cur.step.Index
-		if b, ok := r.cur.seen[h.key]; ok {
-			based = b
+	if b.trace.cur != nil {
+		step = b.trace.cur.step.Index
+		if seen, ok := b.trace.cur.seen[h.key]; ok {
+			based = seen
 		}
-		if r.cur.sentBy > 0 {
+		if b.trace.cur.sentBy > 0 {
 			// Judged by what the old leader had seen when it sent it.
-			by = fmt.Sprintf(" (the old leader's write sent by step %d, in flight until now)", r.cur.sentBy)
+			by = fmt.Sprintf(" (the old leader's write sent by step %d, in flight until now)", b.trace.cur.sentBy)
 		}
 	}
 	lost := map[owner][]string{}
@@ -47,7 +47,7 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 	// earlier apply set, decided in the same reconcile at least as
 	// informed: it restates that reconcile's newest decision (managed.go).
 	overwrite := prev != nil && cur != nil
-	applied := r.applyDecision()
+	applied := b.applyDecision()
 	for _, l := range changedLeaves(prev, cur) {
 		p := l.dotted
 		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based &&
@@ -59,7 +59,7 @@ func (r *run) checkVersion(h *history, prev map[string]any) {
 	for _, o := range sortedOwners(lost) {
 		paths := lost[o]
 		sort.Strings(paths)
-		r.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which had seen only v%d",
+		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which had seen only v%d",
 			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, based+1))
 	}
 }

@@ -20,12 +20,12 @@ type decision struct {
 // applyDecision describes the apply being recorded; nil for any other
 // write, a user action's, and the old leader's write delivered late
 // (zombie.go), which was decided in a process that is gone.
-func (r *run) applyDecision() *decision {
-	s := r.cur
-	if !r.applying || s == nil || s.action || s.sentBy > 0 {
+func (b *versions) applyDecision() *decision {
+	s := b.trace.cur
+	if s == nil || !s.applying || s.action || s.sentBy > 0 {
 		return nil
 	}
-	d := &decision{process: r.crashes, by: s.step.Reconciler + " " + s.step.Object, reads: map[string]int{}}
+	d := &decision{process: b.trace.crashes, by: s.step.Reconciler + " " + s.step.Object, reads: map[string]int{}}
 	for _, rd := range s.step.Reads {
 		d.reads[rd.Object] = max(d.reads[rd.Object], rd.Version)
 	}

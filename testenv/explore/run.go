@@ -32,15 +32,8 @@ type run struct {
 	queue  []item
 	done   map[int]bool // actions that ran
 	stale  int
-	// lastChanged reports whether the last record made a new version;
-	// seq counts the new versions (history.seqs).
-	lastChanged bool
-	seq         int
-	hist        map[objKey]*history
-	order       []objKey
-	// applying marks the version being recorded as made by a server-side
-	// apply (recordWrite): "no lost write" then reads managedFields.
-	applying bool
+	// versions is the book of the versions the server held.
+	versions
 	// created maps the UID of each object a reconciler created to its
 	// creation; userDeleted the objects a user action deleted, userGone
 	// their UIDs (owndelete.go).
@@ -73,12 +66,13 @@ type run struct {
 
 // newRun is a schedule on server, with nothing recorded yet.
 func newRun(ex *explorer, server client.Client) *run {
-	r := &run{ex: ex, server: server, hist: map[objKey]*history{}, done: map[int]bool{},
+	r := &run{ex: ex, server: server, done: map[int]bool{},
 		created: map[types.UID]creation{}, userDeleted: map[objKey]int{}, floor: map[objKey]int{},
 		track: track{prunedAt: -1}}
 	if ex != nil {
 		r.disabled = ex.disabled
 	}
+	r.versions = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
 	return r
 }
 

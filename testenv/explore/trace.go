@@ -38,6 +38,9 @@ type stepState struct {
 	held   *inFlight
 	sent   bool
 	sentBy int
+	// applying marks the version being recorded as made by a server-side
+	// apply (recordWrite): "no lost write" then reads managedFields.
+	applying bool
 }
 
 func (s *stepState) seenOrNone(k objKey) int {

@@ -1,0 +1,168 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+)
+
+// versions is the book of a schedule: every version of every object the
+// server held, in the order first met, as the explorer's client saw them,
+// and who wrote what (history.owners). Recording a new version runs the
+// per-write invariants on it, for the step being run (trace.cur).
+type versions struct {
+	server client.Client
+	trace  *trace
+	hist   map[objKey]*history
+	order  []objKey
+	// lastChanged reports whether the last record made a new version;
+	// seq counts the new versions (history.seqs).
+	lastChanged bool
+	seq         int
+}
+
+// observe reads the object from the server and records it (see record).
+func (b *versions) observe(ctx context.Context, k objKey) (*history, bool, error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := b.server.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+		return b.record(k, nil, ""), b.lastChanged, nil
+	} else if err != nil {
+		return nil, false, fmt.Errorf("explore: reading %s: %w", k, err)
+	}
+	return b.record(k, u.Object, u.GetResourceVersion()), b.lastChanged, nil
+}
+
+// known returns k's history, reading the object from the server the first
+// time: after that every write goes through the explorer's client, so the
+// newest recorded version is the server's.
+func (b *versions) known(ctx context.Context, k objKey) (*history, error) {
+	if h := b.hist[k]; h != nil {
+		return h, nil
+	}
+	h, _, err := b.observe(ctx, k)
+	return h, err
+}
+
+// record appends content (nil: absent) as k's newest version when it
+// differs from the last one, runs the per-write invariants on it, and sets
+// b.lastChanged.
+func (b *versions) record(k objKey, content map[string]any, rv string) *history {
+	b.lastChanged = false
+	h := b.hist[k]
+	if h == nil {
+		h = &history{key: k, owners: map[string]owner{}}
+		b.hist[k] = h
+		b.order = append(b.order, k)
+	} else if h.rvs[h.newest()] == rv {
+		return h
+	} else if prev := h.versions[h.newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {
+		// A new resourceVersion without a change (the fake client bumps it
+		// on no-op patches): the same version, under its new name.
+		h.versions[h.newest()], h.rvs[h.newest()] = content, rv
+		return h
+	}
+	var prev map[string]any
+	if len(h.versions) > 0 {
+		prev = h.versions[h.newest()]
+	}
+	seq := 0
+	if len(h.versions) > 0 {
+		b.seq++
+		seq = b.seq
+	}
+	h.versions = append(h.versions, content)
+	h.rvs = append(h.rvs, rv)
+	h.seqs = append(h.seqs, seq)
+	b.lastChanged = true
+	b.checkVersion(h, prev)
+	return h
+}
+
+// keyOf names obj, under key, by its kind in the server's scheme.
+func (b *versions) keyOf(obj runtime.Object, key client.ObjectKey) (objKey, error) {
+	gvk, err := apiutil.GVKForObject(obj, b.server.Scheme())
+	if err != nil {
+		return objKey{}, fmt.Errorf("explore: %T: %w", obj, err)
+	}
+	return objKey{gvk: gvk, nn: key}, nil
+}
+
+// groupResource is gvk's resource, for a NotFound error.
+func (b *versions) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
+	if m, err := b.server.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
+		return m.Resource.GroupResource()
+	}
+	return schema.GroupResource{Group: gvk.Group, Resource: gvk.Kind}
+}
+
+// heldByUpdate is what an accepted update proves its writer held: an
+// update carrying a resourceVersion succeeds only when that is the
+// object's newest, so the writer held that version, whatever this step
+// read (it may keep an earlier answer). It returns the step's Based,
+// raised to it.
+func (b *versions) heldByUpdate(k objKey, sentRV string, based int) int {
+	h := b.hist[k]
+	if h == nil || sentRV == "" || h.rvs[h.newest()] != sentRV || h.versions[h.newest()] == nil {
+		return based
+	}
+	if h.newest() > b.trace.cur.seenOrNone(k) {
+		b.trace.cur.seen[k] = h.newest()
+	}
+	return max(based, h.newest()+1)
+}
+
+// uidOf is the UID of k's newest version ("" when absent).
+func (b *versions) uidOf(k objKey) types.UID {
+	h := b.hist[k]
+	if h == nil || h.versions[h.newest()] == nil {
+		return ""
+	}
+	uid, _, _ := unstructured.NestedString(h.versions[h.newest()], "metadata", "uid")
+	return types.UID(uid)
+}
+
+// serverLabels names what the server chose in this schedule by the object
+// it belongs to: each UID ("(uid of Widget ns/w #1)") and each name made
+// from generateName ("(w-generated-1)"), and gives each object's label.
+// Two runs of one schedule, or two schedules reaching one state, then
+// compare equal.
+func (b *versions) serverLabels() (uids, objLabel map[string]string) {
+	uids = map[string]string{} // and names the server generated
+	objLabel = map[string]string{}
+	generated := 0
+	for _, k := range b.order {
+		h := b.hist[k]
+		objLabel[k.String()] = k.String()
+		for _, v := range h.versions {
+			if prefix, _, _ := unstructured.NestedString(v, "metadata", "generateName"); prefix != "" {
+				generated++
+				label := fmt.Sprintf("(%sgenerated-%d)", prefix, generated)
+				uids[k.nn.Name] = label
+				lk := k
+				lk.nn.Name = label
+				objLabel[k.String()] = lk.String()
+				break
+			}
+		}
+	}
+	for _, k := range b.order {
+		n := 0
+		for _, v := range b.hist[k].versions {
+			uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
+			if _, ok := uids[uid]; uid != "" && !ok {
+				n++
+				uids[uid] = fmt.Sprintf("(uid of %s #%d)", objLabel[k.String()], n)
+			}
+		}
+	}
+	return uids, objLabel
+}
