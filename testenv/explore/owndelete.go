@@ -7,8 +7,20 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// What a reconciler created and a user deleted, for InvariantOwnDelete and
-// InvariantDeletedStaysDeleted.
+// creations is what reconcilers created and user actions deleted in a
+// schedule, for InvariantOwnDelete and InvariantDeletedStaysDeleted, judged
+// at each write against the book and the step being run.
+type creations struct {
+	ex    *explorer
+	book  *versions
+	trace *trace
+	// created maps the UID of each object a reconciler created to its
+	// creation; userDeleted the objects a user action deleted, userGone
+	// their UIDs.
+	created     map[types.UID]creation
+	userDeleted map[objKey]int
+	userGone    map[types.UID]bool
+}
 
 // creation is an object a reconciler created: the step, and how many
 // crashes the schedule had had then.
@@ -19,31 +31,31 @@ type creation struct{ step, crashes int }
 // (a create, a server-side apply, an update that creates): a reconciler's
 // is remembered as its own, and checked against what the user deleted; an
 // action's creation ends what its deletion said.
-func (r *run) noteWritten(k objKey, h *history) {
-	if r.cur == nil || h.versions[h.newest()] == nil || (h.newest() > 0 && h.versions[h.newest()-1] != nil) {
+func (cs *creations) noteWritten(k objKey, h *history) {
+	if cs.trace.cur == nil || h.versions[h.newest()] == nil || (h.newest() > 0 && h.versions[h.newest()-1] != nil) {
 		return
 	}
-	if r.cur.action {
-		delete(r.userDeleted, k)
+	if cs.trace.cur.action {
+		delete(cs.userDeleted, k)
 		return
 	}
-	if uid := r.uidOf(k); uid != "" {
-		r.created[uid] = creation{step: r.cur.step.Index, crashes: r.crashes}
+	if uid := cs.book.uidOf(k); uid != "" {
+		cs.created[uid] = creation{step: cs.trace.cur.step.Index, crashes: cs.trace.crashes}
 	}
-	by, ok := r.userDeleted[k]
-	if !ok || r.stepForKind() != k.gvk.String() {
+	by, ok := cs.userDeleted[k]
+	if !ok || cs.stepForKind() != k.gvk.String() {
 		return
 	}
-	r.fail(InvariantDeletedStaysDeleted, fmt.Sprintf("%s, which the user deleted (step %d), was created again by %s, a reconciler of its kind%s",
-		k, by, r.request(), r.staleNote()))
+	cs.trace.fail(InvariantDeletedStaysDeleted, fmt.Sprintf("%s, which the user deleted (step %d), was created again by %s, a reconciler of its kind%s",
+		k, by, cs.trace.request(), cs.trace.staleNote()))
 }
 
 // stepForKind is the For kind of the running step's reconciler ("" for an
 // action or an in-flight write's delivery).
-func (r *run) stepForKind() string {
-	for i, rc := range r.ex.s.Reconcilers {
-		if rc.Name == r.cur.step.Reconciler && i < len(r.ex.forKinds) {
-			return r.ex.forKinds[i].String()
+func (cs *creations) stepForKind() string {
+	for i, rc := range cs.ex.s.Reconcilers {
+		if rc.Name == cs.trace.cur.step.Reconciler && i < len(cs.ex.forKinds) {
+			return cs.ex.forKinds[i].String()
 		}
 	}
 	return ""
@@ -57,25 +69,25 @@ func (r *run) stepForKind() string {
 // fresh reads in the process that created it (a user's change asked for
 // it) is not one, nor is the delete of a child whose parent the user
 // deleted (parentGone), whatever the step read.
-func (r *run) checkDelete(k objKey, uid types.UID, based int) {
-	if r.cur == nil || uid == "" {
+func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
+	if cs.trace.cur == nil || uid == "" {
 		return
 	}
-	if r.cur.action {
-		r.userDeleted[k] = r.cur.step.Index
-		if r.userGone == nil {
-			r.userGone = map[types.UID]bool{}
+	if cs.trace.cur.action {
+		cs.userDeleted[k] = cs.trace.cur.step.Index
+		if cs.userGone == nil {
+			cs.userGone = map[types.UID]bool{}
 		}
-		r.userGone[uid] = true
+		cs.userGone[uid] = true
 		return
 	}
-	c, ok := r.created[uid]
-	if !ok || r.parentGone(k, uid) {
+	c, ok := cs.created[uid]
+	if !ok || cs.parentGone(k, uid) {
 		return
 	}
-	why := r.staleNote()
-	if why == "" && r.crashes > c.crashes {
-		why = fmt.Sprintf(", after %d crash(es) since", r.crashes-c.crashes)
+	why := cs.trace.staleNote()
+	if why == "" && cs.trace.crashes > c.crashes {
+		why = fmt.Sprintf(", after %d crash(es) since", cs.trace.crashes-c.crashes)
 	}
 	if why == "" {
 		return
@@ -84,8 +96,8 @@ func (r *run) checkDelete(k objKey, uid types.UID, based int) {
 	if based > 0 {
 		seen = fmt.Sprintf("having seen v%d of it", based)
 	}
-	r.fail(InvariantOwnDelete, fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s",
-		k, shortUID(uid), c.step, r.request(), seen, why))
+	cs.trace.fail(InvariantOwnDelete, fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s",
+		k, shortUID(uid), c.step, cs.trace.request(), seen, why))
 }
 
 // parentGone reports that the user asked for the delete of k (whose uid it
@@ -94,9 +106,9 @@ func (r *run) checkDelete(k objKey, uid types.UID, based int) {
 // by a user action; or, when k names no owner, the step reconciles an
 // object a user action deleted and no action created again (the cleanup
 // of its finalizer).
-func (r *run) parentGone(k objKey, uid types.UID) bool {
+func (cs *creations) parentGone(k objKey, uid types.UID) bool {
 	var owners []types.UID
-	if h := r.hist[k]; h != nil {
+	if h := cs.book.hist[k]; h != nil {
 		for v := h.newest(); v >= 0; v-- {
 			if h.versions[v] == nil {
 				continue
@@ -113,14 +125,14 @@ func (r *run) parentGone(k objKey, uid types.UID) bool {
 	}
 	if len(owners) > 0 {
 		for _, o := range owners {
-			if r.userGone[o] {
+			if cs.userGone[o] {
 				return true
 			}
 		}
 		return false
 	}
-	for d := range r.userDeleted {
-		if d.String() == r.cur.step.Object {
+	for d := range cs.userDeleted {
+		if d.String() == cs.trace.cur.step.Object {
 			return true
 		}
 	}

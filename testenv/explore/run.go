@@ -34,12 +34,8 @@ type run struct {
 	stale  int
 	// versions is the book of the versions the server held.
 	versions
-	// created maps the UID of each object a reconciler created to its
-	// creation; userDeleted the objects a user action deleted, userGone
-	// their UIDs (owndelete.go).
-	created     map[types.UID]creation
-	userDeleted map[objKey]int
-	userGone    map[types.UID]bool
+	// creations is who created and deleted what (owndelete.go).
+	creations
 	// floor is, per object, the oldest version the cache can serve since
 	// a cold restart.
 	floor map[objKey]int
@@ -67,12 +63,13 @@ type run struct {
 // newRun is a schedule on server, with nothing recorded yet.
 func newRun(ex *explorer, server client.Client) *run {
 	r := &run{ex: ex, server: server, done: map[int]bool{},
-		created: map[types.UID]creation{}, userDeleted: map[objKey]int{}, floor: map[objKey]int{},
+		floor: map[objKey]int{},
 		track: track{prunedAt: -1}}
 	if ex != nil {
 		r.disabled = ex.disabled
 	}
 	r.versions = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
+	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
 	return r
 }
 
