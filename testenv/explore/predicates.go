@@ -15,19 +15,19 @@ import (
 
 // passes reports whether reconciler i's predicates let the event of k's
 // newest version through; forKind says whether k is of its For kind.
-func (r *run) passes(i int, k objKey, forKind bool) bool {
-	rc := r.ex.s.Reconcilers[i]
+func (wq *workQueue) passes(i int, k objKey, forKind bool) bool {
+	rc := wq.ex.s.Reconcilers[i]
 	if len(rc.EventFilter) == 0 && (!forKind || len(rc.Predicates) == 0) {
 		return true
 	}
-	h := r.hist[k]
+	h := wq.book.hist[k]
 	if h == nil {
 		return true
 	}
-	cur := r.typed(k, h.versions[h.newest()])
+	cur := wq.typed(k, h.versions[h.newest()])
 	var prev client.Object
 	if h.newest() > 0 {
-		prev = r.typed(k, h.versions[h.newest()-1])
+		prev = wq.typed(k, h.versions[h.newest()-1])
 	}
 	preds := rc.EventFilter
 	if forKind {
@@ -54,12 +54,12 @@ func (r *run) passes(i int, k objKey, forKind bool) bool {
 
 // typed converts a version to the scheme's Go type for k's kind (a
 // predicate may assert it), or to unstructured; nil for absent.
-func (r *run) typed(k objKey, content map[string]any) client.Object {
+func (wq *workQueue) typed(k objKey, content map[string]any) client.Object {
 	if content == nil {
 		return nil
 	}
 	content = runtime.DeepCopyJSON(content)
-	if o, err := r.server.Scheme().New(k.gvk); err == nil {
+	if o, err := wq.server.Scheme().New(k.gvk); err == nil {
 		if obj, ok := o.(client.Object); ok && runtime.DefaultUnstructuredConverter.FromUnstructured(content, obj) == nil {
 			obj.GetObjectKind().SetGroupVersionKind(k.gvk)
 			return obj

@@ -3,11 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
-	"slices"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -15,21 +11,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// item is a queued reconcile (rec >= 0) or action (action >= 0), or, with
-// deliver, the delivery of the write rec's reconcile of key left in flight.
-type item struct {
-	rec, action int
-	key         objKey
-	deliver     bool
-}
-
 // run is one schedule: the reconcilers and their clients, and the
 // concerns below, each a type of its own that owns its state.
 type run struct {
 	ex     *explorer
 	server client.Client
 	recs   []reconcile.Reconciler
-	queue  []item
 	done   map[int]bool // actions that ran
 	stale  int
 	// versions is the book of the versions the server held.
@@ -46,8 +33,8 @@ type run struct {
 	// src is the schedule's Source, kept across restarts; names the
 	// source of the names generateName asks for (genname.go).
 	src, names *Source
-	// built are the controllers Setup built, by reconciler (nil: New's).
-	built []*built
+	// workQueue is what runs next (queue.go).
+	workQueue
 	// err is a failure to restart, which ends the schedule.
 	err error
 	// held is the old leader's write in flight (at most one per schedule),
@@ -69,6 +56,7 @@ func newRun(ex *explorer, server client.Client) *run {
 		r.disabled = ex.disabled
 	}
 	r.versions = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
+	r.workQueue = workQueue{ex: ex, book: &r.versions, server: server}
 	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
 	return r
 }
@@ -129,84 +117,6 @@ func (r *run) newReconcilers() error {
 		r.recs = append(r.recs, bs[j].do)
 	}
 	return nil
-}
-
-// queueFor queues every reconciler of k's kind for k, and every reconciler
-// that owns k's kind for k's controller owner, unfiltered: a resync, or a
-// new manager's first list.
-func (r *run) queueFor(k objKey) { r.queue4(k, false) }
-
-// queueEvent queues as queueFor does for the watch event of k's newest
-// version, through the reconcilers' predicates.
-func (r *run) queueEvent(k objKey) { r.queue4(k, true) }
-
-func (r *run) queue4(k objKey, filter bool) {
-	for i, g := range r.ex.forKinds {
-		if i < len(r.built) && r.built[i] != nil {
-			r.queueWatches(i, k, filter)
-			continue
-		}
-		if g == k.gvk && (!filter || r.passes(i, k, true)) {
-			r.enqueue(item{rec: i, action: -1, key: k})
-		}
-		for _, owned := range r.ex.ownKinds[i] {
-			if owned == k.gvk && (!filter || r.passes(i, k, false)) {
-				for _, owner := range r.controllerOwners(k, g) {
-					r.enqueue(item{rec: i, action: -1, key: owner})
-				}
-			}
-		}
-	}
-}
-
-// controllerOwners are the owners of kind owner that k's controller
-// ownerReference names, in its newest version and the one before (a
-// deletion, or an update that changed the owner, queues the old owner).
-func (r *run) controllerOwners(k objKey, owner schema.GroupVersionKind) []objKey {
-	h := r.hist[k]
-	if h == nil {
-		return nil
-	}
-	namespace := k.nn.Namespace
-	if m, err := r.server.RESTMapper().RESTMapping(owner.GroupKind(), owner.Version); err == nil && m.Scope.Name() == meta.RESTScopeNameRoot {
-		namespace = ""
-	}
-	var out []objKey
-	for v := h.newest(); v >= 0 && v >= h.newest()-1; v-- {
-		if h.versions[v] == nil {
-			continue
-		}
-		u := unstructured.Unstructured{Object: h.versions[v]}
-		for _, ref := range u.GetOwnerReferences() {
-			gv, err := schema.ParseGroupVersion(ref.APIVersion)
-			if err != nil || ref.Controller == nil || !*ref.Controller || gv.Group != owner.Group || ref.Kind != owner.Kind {
-				continue
-			}
-			key := objKey{gvk: owner, nn: types.NamespacedName{Namespace: namespace, Name: ref.Name}}
-			if !slices.Contains(out, key) {
-				out = append(out, key)
-			}
-		}
-	}
-	return out
-}
-
-func (r *run) enqueue(it item) {
-	for _, q := range r.queue {
-		if q == it {
-			return
-		}
-	}
-	r.queue = append(r.queue, it)
-}
-
-func (r *run) dequeue(it item) {
-	for i, q := range r.queue {
-		if q == it {
-			r.queue = append(r.queue[:i:i], r.queue[i+1:]...)
-			return
-		}
-	}
 }
 
 // step runs one queued reconcile or action; plan, if not nil, fixes the
@@ -310,13 +220,4 @@ func (r *run) drainToSteady(ctx context.Context) {
 	if ctx.Err() == nil {
 		r.fail(InvariantConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (Options.MaxSteps)", r.ex.o.MaxSteps))
 	}
-}
-
-func containsItem(list []item, it item) bool {
-	for _, q := range list {
-		if q == it {
-			return true
-		}
-	}
-	return false
 }

@@ -16,7 +16,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/config"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -99,63 +98,6 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 		return built{}, fmt.Errorf("explore: controller %q watches nothing", c.Name)
 	}
 	return b, nil
-}
-
-// queueWatches queues what reconciler i's watches queue for the event of
-// k's newest version: through the predicates when filter, else as a resync
-// (an update to the same version, unfiltered).
-func (r *run) queueWatches(i int, k objKey, filter bool) {
-	h := r.hist[k]
-	if h == nil || i >= len(r.built) {
-		return
-	}
-	cur := r.typed(k, h.versions[h.newest()])
-	var prev client.Object
-	if h.newest() > 0 {
-		prev = r.typed(k, h.versions[h.newest()-1])
-	}
-	if !filter {
-		if cur == nil {
-			return
-		}
-		prev = cur
-	}
-	for _, w := range r.built[i].watches {
-		if w.gvk != k.gvk {
-			continue
-		}
-		q := &capture{}
-		ctx := context.Background()
-		pass := func(f func(p predicate.Predicate) bool) bool {
-			for _, p := range w.preds {
-				if filter && !f(p) {
-					return false
-				}
-			}
-			return true
-		}
-		switch {
-		case prev == nil && cur == nil:
-		case prev == nil:
-			e := event.CreateEvent{Object: cur}
-			if pass(func(p predicate.Predicate) bool { return p.Create(e) }) {
-				w.handler.Create(ctx, e, q)
-			}
-		case cur == nil:
-			e := event.DeleteEvent{Object: prev}
-			if pass(func(p predicate.Predicate) bool { return p.Delete(e) }) {
-				w.handler.Delete(ctx, e, q)
-			}
-		default:
-			e := event.UpdateEvent{ObjectOld: prev, ObjectNew: cur}
-			if pass(func(p predicate.Predicate) bool { return p.Update(e) }) {
-				w.handler.Update(ctx, e, q)
-			}
-		}
-		for _, req := range q.added {
-			r.enqueue(item{rec: i, action: -1, key: objKey{gvk: r.ex.forKinds[i], nn: req.NamespacedName}})
-		}
-	}
 }
 
 // capture is the queue a handler adds requests to.

@@ -1,0 +1,178 @@
+package explore
+
+import (
+	"context"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+)
+
+// workQueue is a schedule's queue of reconciles and actions, and how the
+// event of an object's newest version in the book queues reconcilers: by
+// For and Owns kinds and predicates, or through the watches Setup built.
+type workQueue struct {
+	ex     *explorer
+	book   *versions
+	server client.Client
+	queue  []item
+	// built are the controllers Setup built, by reconciler (nil: New's).
+	built []*built
+}
+
+// item is a queued reconcile (rec >= 0) or action (action >= 0), or, with
+// deliver, the delivery of the write rec's reconcile of key left in flight.
+type item struct {
+	rec, action int
+	key         objKey
+	deliver     bool
+}
+
+// queueFor queues every reconciler of k's kind for k, and every reconciler
+// that owns k's kind for k's controller owner, unfiltered: a resync, or a
+// new manager's first list.
+func (wq *workQueue) queueFor(k objKey) { wq.queue4(k, false) }
+
+// queueEvent queues as queueFor does for the watch event of k's newest
+// version, through the reconcilers' predicates.
+func (wq *workQueue) queueEvent(k objKey) { wq.queue4(k, true) }
+
+func (wq *workQueue) queue4(k objKey, filter bool) {
+	for i, g := range wq.ex.forKinds {
+		if i < len(wq.built) && wq.built[i] != nil {
+			wq.queueWatches(i, k, filter)
+			continue
+		}
+		if g == k.gvk && (!filter || wq.passes(i, k, true)) {
+			wq.enqueue(item{rec: i, action: -1, key: k})
+		}
+		for _, owned := range wq.ex.ownKinds[i] {
+			if owned == k.gvk && (!filter || wq.passes(i, k, false)) {
+				for _, owner := range wq.controllerOwners(k, g) {
+					wq.enqueue(item{rec: i, action: -1, key: owner})
+				}
+			}
+		}
+	}
+}
+
+// controllerOwners are the owners of kind owner that k's controller
+// ownerReference names, in its newest version and the one before (a
+// deletion, or an update that changed the owner, queues the old owner).
+func (wq *workQueue) controllerOwners(k objKey, owner schema.GroupVersionKind) []objKey {
+	h := wq.book.hist[k]
+	if h == nil {
+		return nil
+	}
+	namespace := k.nn.Namespace
+	if m, err := wq.server.RESTMapper().RESTMapping(owner.GroupKind(), owner.Version); err == nil && m.Scope.Name() == meta.RESTScopeNameRoot {
+		namespace = ""
+	}
+	var out []objKey
+	for v := h.newest(); v >= 0 && v >= h.newest()-1; v-- {
+		if h.versions[v] == nil {
+			continue
+		}
+		u := unstructured.Unstructured{Object: h.versions[v]}
+		for _, ref := range u.GetOwnerReferences() {
+			gv, err := schema.ParseGroupVersion(ref.APIVersion)
+			if err != nil || ref.Controller == nil || !*ref.Controller || gv.Group != owner.Group || ref.Kind != owner.Kind {
+				continue
+			}
+			key := objKey{gvk: owner, nn: types.NamespacedName{Namespace: namespace, Name: ref.Name}}
+			if !slices.Contains(out, key) {
+				out = append(out, key)
+			}
+		}
+	}
+	return out
+}
+
+func (wq *workQueue) enqueue(it item) {
+	for _, q := range wq.queue {
+		if q == it {
+			return
+		}
+	}
+	wq.queue = append(wq.queue, it)
+}
+
+func (wq *workQueue) dequeue(it item) {
+	for i, q := range wq.queue {
+		if q == it {
+			wq.queue = append(wq.queue[:i:i], wq.queue[i+1:]...)
+			return
+		}
+	}
+}
+
+func containsItem(list []item, it item) bool {
+	for _, q := range list {
+		if q == it {
+			return true
+		}
+	}
+	return false
+}
+
+// queueWatches queues what reconciler i's watches queue for the event of
+// k's newest version: through the predicates when filter, else as a resync
+// (an update to the same version, unfiltered).
+func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
+	h := wq.book.hist[k]
+	if h == nil || i >= len(wq.built) {
+		return
+	}
+	cur := wq.typed(k, h.versions[h.newest()])
+	var prev client.Object
+	if h.newest() > 0 {
+		prev = wq.typed(k, h.versions[h.newest()-1])
+	}
+	if !filter {
+		if cur == nil {
+			return
+		}
+		prev = cur
+	}
+	for _, w := range wq.built[i].watches {
+		if w.gvk != k.gvk {
+			continue
+		}
+		q := &capture{}
+		ctx := context.Background()
+		pass := func(f func(p predicate.Predicate) bool) bool {
+			for _, p := range w.preds {
+				if filter && !f(p) {
+					return false
+				}
+			}
+			return true
+		}
+		switch {
+		case prev == nil && cur == nil:
+		case prev == nil:
+			e := event.CreateEvent{Object: cur}
+			if pass(func(p predicate.Predicate) bool { return p.Create(e) }) {
+				w.handler.Create(ctx, e, q)
+			}
+		case cur == nil:
+			e := event.DeleteEvent{Object: prev}
+			if pass(func(p predicate.Predicate) bool { return p.Delete(e) }) {
+				w.handler.Delete(ctx, e, q)
+			}
+		default:
+			e := event.UpdateEvent{ObjectOld: prev, ObjectNew: cur}
+			if pass(func(p predicate.Predicate) bool { return p.Update(e) }) {
+				w.handler.Update(ctx, e, q)
+			}
+		}
+		for _, req := range q.added {
+			wq.enqueue(item{rec: i, action: -1, key: objKey{gvk: wq.ex.forKinds[i], nn: req.NamespacedName}})
+		}
+	}
+}
