@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// hack/compat.sh's choices, which it asks with lines compat and lines pins:
-// which lines a command runs at, and what each module's alternate go.mod
-// requires there.
+// The compatibility route's choices (hack/compatroute, and lines compat
+// and lines pins for scripts): which lines a command runs at, and what
+// each module's alternate go.mod requires there.
 
 // A Step is one unit of hack/compat.sh's work: a supported line (Kind
 // "line") or the line below the floor ("below").
