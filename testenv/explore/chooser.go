@@ -38,27 +38,3 @@ func (c *chooser) next() ([]int, bool) {
 	}
 	return nil, false
 }
-
-// chooseLag picks how many versions behind the newest a cached read is.
-func (r *run) chooseLag(n int) int {
-	s := r.cur
-	if s == nil {
-		return 0
-	}
-	lag := 0
-	switch {
-	case s.plan != nil:
-		if i := len(s.lags); i < len(s.plan) {
-			lag = min(s.plan[i], n-1)
-		}
-	case !r.drain && r.stale < r.ex.o.StaleReads:
-		// The stalest version first: most bugs need one.
-		w := min(n, r.ex.o.Versions)
-		lag = w - 1 - r.ch.choose(w)
-	}
-	if lag > 0 {
-		r.stale++
-	}
-	s.lags = append(s.lags, lag)
-	return lag
-}

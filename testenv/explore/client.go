@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -121,69 +120,6 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 		return r.cachedList(ctx, c, list, gvk, opts)
 	}
 	return r.newestList(ctx, c, list, api, opts)
-}
-
-// newestList serves a List with the server's newest items.
-func (r *run) newestList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) error {
-	keys, err := r.fetchList(ctx, c, list, api, opts)
-	if err != nil {
-		return err
-	}
-	r.recordNewest(keys, list, api)
-	return nil
-}
-
-// fetchList lists from the server (a cached List with a field selector
-// through the indexes) and observes every item: all are known after.
-func (r *run) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]objKey, error) {
-	handled := false
-	if !api {
-		var err error
-		if handled, err = r.indexedList(ctx, c, list, opts); err != nil {
-			return nil, err
-		}
-	}
-	if !handled {
-		if err := c.List(ctx, list, opts...); err != nil {
-			return nil, err
-		}
-	}
-	items, err := meta.ExtractList(list)
-	if err != nil {
-		return nil, fmt.Errorf("explore: %T: %w", list, err)
-	}
-	var keys []objKey
-	for _, it := range items {
-		o, ok := it.(client.Object)
-		if !ok {
-			continue
-		}
-		k, err := r.keyOf(o, client.ObjectKeyFromObject(o))
-		if err != nil {
-			return nil, err
-		}
-		if _, _, err := r.observe(ctx, k); err != nil {
-			return nil, err
-		}
-		keys = append(keys, k)
-	}
-	return keys, nil
-}
-
-// recordNewest records the items of a list served newest as read; a
-// cached list's, as served by the informers, which then hold them.
-func (r *run) recordNewest(keys []objKey, list client.ObjectList, api bool) {
-	for _, k := range keys {
-		h := r.hist[k]
-		uncached := !api && r.uncachedRead(k.gvk, list)
-		if !api && !uncached {
-			r.cache.saw(k, h.newest())
-		}
-		if r.cur != nil {
-			r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, List: true})
-			r.cur.seen[k] = h.newest()
-		}
-	}
 }
 
 // sendFunc sends a write of obj (with patch p, nil but for patches) to the

@@ -49,12 +49,12 @@ func (i recordingIndexer) IndexField(_ context.Context, obj client.Object, field
 
 // indexedList serves a cached List whose options carry a field selector
 // (handled reports that they do) from the registered indexes.
-func (r *run) indexedList(ctx context.Context, c client.WithWatch, list client.ObjectList, opts []client.ListOption) (handled bool, err error) {
+func (cm *cacheModel) indexedList(ctx context.Context, c client.WithWatch, list client.ObjectList, opts []client.ListOption) (handled bool, err error) {
 	lo := (&client.ListOptions{}).ApplyOptions(opts)
 	if lo.FieldSelector == nil || lo.FieldSelector.Empty() {
 		return false, nil
 	}
-	gvk, err := apiutil.GVKForObject(list, r.server.Scheme())
+	gvk, err := apiutil.GVKForObject(list, cm.server.Scheme())
 	if err != nil {
 		return true, fmt.Errorf("explore: %T: %w", list, err)
 	}
@@ -68,7 +68,7 @@ func (r *run) indexedList(ctx context.Context, c client.WithWatch, list client.O
 		if req.Operator != selection.Equals && req.Operator != selection.DoubleEquals {
 			return true, fmt.Errorf("explore: cached List of %s with field selector %q: the cache serves only exact matches (field=value)", gvk.Kind, lo.FieldSelector)
 		}
-		fn := r.indexes[gvk][req.Field]
+		fn := cm.indexes[gvk][req.Field]
 		if fn == nil {
 			return true, fmt.Errorf("explore: cached List of %s with field selector %q: no index on %q; a manager's cache fails so too: register it with mgr.GetFieldIndexer().IndexField in Scenario.Setup (the explorer sees only the indexes Setup registers)",
 				gvk.Kind, lo.FieldSelector, req.Field)

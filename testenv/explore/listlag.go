@@ -37,16 +37,16 @@ type listPoint struct {
 }
 
 // cachedList serves a cached List of a cached kind gvk.
-func (r *run) cachedList(ctx context.Context, c client.WithWatch, list client.ObjectList, gvk schema.GroupVersionKind, opts []client.ListOption) error {
-	keys, err := r.fetchList(ctx, c, list, false, opts)
+func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list client.ObjectList, gvk schema.GroupVersionKind, opts []client.ListOption) error {
+	keys, err := cm.fetchList(ctx, c, list, false, opts)
 	if err != nil {
 		return err
 	}
-	handled, err := r.listLagged(list, gvk, (&client.ListOptions{}).ApplyOptions(opts))
+	handled, err := cm.listLagged(list, gvk, (&client.ListOptions{}).ApplyOptions(opts))
 	if err != nil || handled {
 		return err
 	}
-	r.recordNewest(keys, list, false)
+	cm.recordNewest(keys, list, false)
 	return nil
 }
 
@@ -55,53 +55,53 @@ func (r *run) cachedList(ctx context.Context, c client.WithWatch, list client.Ob
 // the reads. handled is false when the list cannot be lagged (a Limit, a
 // field selector without its index, an item type it cannot build): the
 // caller serves the newest.
-func (r *run) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo *client.ListOptions) (handled bool, err error) {
-	if lo.Limit > 0 || lo.Continue != "" || r.cur == nil {
+func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo *client.ListOptions) (handled bool, err error) {
+	if lo.Limit > 0 || lo.Continue != "" || cm.trace.cur == nil {
 		return false, nil
 	}
-	match, ok := r.listMatcher(gvk, lo)
+	match, ok := cm.listMatcher(gvk, lo)
 	if !ok {
 		return false, nil
 	}
 	var kind []objKey
-	for _, k := range r.order {
+	for _, k := range cm.book.order {
 		if k.gvk == gvk {
 			kind = append(kind, k)
 		}
 	}
-	points := r.listPoints(kind, match)
+	points := cm.listPoints(kind, match)
 	if len(points) == 0 {
 		return false, nil
 	}
-	lag := r.chooseLag(len(points))
+	lag := cm.chooseLag(len(points))
 	p := points[lag]
 	if lag > 0 { // at lag 0, the server's list stands
-		if err := r.setListAt(list, gvk, p); err != nil {
+		if err := cm.setListAt(list, gvk, p); err != nil {
 			return true, err
 		}
 	}
 	for _, k := range kind {
-		h := r.hist[k]
+		h := cm.book.hist[k]
 		v := versionAt(h, p.seq)
-		r.cache.saw(k, v)
+		cm.cache.saw(k, v)
 		listed := slices.Contains(p.items, k)
 		if !listed && (h.versions[h.newest()] == nil || !match(k, h.versions[h.newest()])) {
 			continue // neither listed nor in the newest list
 		}
-		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed})
-		if v > r.cur.seenOrNone(k) {
-			r.cur.seen[k] = v
+		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed})
+		if v > cm.trace.cur.seenOrNone(k) {
+			cm.trace.cur.seen[k] = v
 		}
 	}
 	return true, nil
 }
 
 // setListAt sets list's items to the versions of point p.
-func (r *run) setListAt(list client.ObjectList, gvk schema.GroupVersionKind, p listPoint) error {
+func (cm *cacheModel) setListAt(list client.ObjectList, gvk schema.GroupVersionKind, p listPoint) error {
 	objs := make([]runtime.Object, 0, len(p.items))
 	for _, k := range p.items {
-		h := r.hist[k]
-		o, err := listItem(list, r.server.Scheme(), gvk, h.versions[versionAt(h, p.seq)])
+		h := cm.book.hist[k]
+		o, err := listItem(list, cm.server.Scheme(), gvk, h.versions[versionAt(h, p.seq)])
 		if err != nil {
 			return fmt.Errorf("explore: cached List of %s: %s: %w", gvk.Kind, k, err)
 		}
@@ -117,10 +117,10 @@ func (r *run) setListAt(list client.ObjectList, gvk schema.GroupVersionKind, p l
 // kind the schedule knows) may be served from, newest first, one per
 // different list, each the oldest point that gives it: at most
 // Options.Versions, none older than what the cache served or its floor.
-func (r *run) listPoints(kind []objKey, match func(objKey, map[string]any) bool) []listPoint {
-	seqs := []int{r.seq}
+func (cm *cacheModel) listPoints(kind []objKey, match func(objKey, map[string]any) bool) []listPoint {
+	seqs := []int{cm.book.seq}
 	for _, k := range kind {
-		for i, s := range r.hist[k].seqs {
+		for i, s := range cm.book.hist[k].seqs {
 			if i > 0 {
 				seqs = append(seqs, s-1) // just before that version
 			}
@@ -135,9 +135,9 @@ func (r *run) listPoints(kind []objKey, match func(objKey, map[string]any) bool)
 		var items []objKey
 		var sig strings.Builder
 		for _, k := range kind {
-			h := r.hist[k]
+			h := cm.book.hist[k]
 			v := versionAt(h, seq)
-			if v < max(r.floor[k], r.cache.lowest(k)) {
+			if v < max(cm.floor[k], cm.cache.lowest(k)) {
 				return out // older points are older still
 			}
 			if c := h.versions[v]; c != nil && match(k, c) {
@@ -153,7 +153,7 @@ func (r *run) listPoints(kind []objKey, match func(objKey, map[string]any) bool)
 			out[len(out)-1].seq = seq
 			continue
 		}
-		if len(out) == r.ex.o.Versions {
+		if len(out) == cm.ex.o.Versions {
 			break
 		}
 		last = sig.String()
@@ -177,7 +177,7 @@ func versionAt(h *history, seq int) int {
 // listMatcher returns what selects an object version into a list with lo,
 // or false when the explorer cannot tell (a field selector without an
 // index Setup registered).
-func (r *run) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (func(objKey, map[string]any) bool, bool) {
+func (cm *cacheModel) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (func(objKey, map[string]any) bool, bool) {
 	sel := lo.LabelSelector
 	if sel == nil {
 		sel = labels.Everything()
@@ -189,7 +189,7 @@ func (r *run) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (
 	var wants []want
 	if lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
 		for _, req := range lo.FieldSelector.Requirements() {
-			fn := r.indexes[gvk][req.Field]
+			fn := cm.indexes[gvk][req.Field]
 			if fn == nil {
 				return nil, false
 			}
@@ -197,7 +197,7 @@ func (r *run) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (
 		}
 	}
 	if len(wants) > 0 {
-		if _, err := r.server.Scheme().New(gvk); err != nil {
+		if _, err := cm.server.Scheme().New(gvk); err != nil {
 			return nil, false // indexers take typed objects
 		}
 	}
@@ -209,7 +209,7 @@ func (r *run) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (
 		if len(wants) == 0 {
 			return true
 		}
-		typed, err := r.server.Scheme().New(gvk)
+		typed, err := cm.server.Scheme().New(gvk)
 		if err != nil {
 			return false
 		}

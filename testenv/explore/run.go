@@ -18,18 +18,12 @@ type run struct {
 	server client.Client
 	recs   []reconcile.Reconciler
 	done   map[int]bool // actions that ran
-	stale  int
 	// versions is the book of the versions the server held.
 	versions
 	// creations is who created and deleted what (owndelete.go).
 	creations
-	// floor is, per object, the oldest version the cache can serve since
-	// a cold restart.
-	floor map[objKey]int
-	// cache is what this process's informers served (informer.go);
-	// indexes the field indexes Setup registered (index.go).
-	cache   cacheView
-	indexes fieldIndexes
+	// cacheModel is what cached reads may see (cachemodel.go).
+	cacheModel
 	// src is the schedule's Source, kept across restarts; names the
 	// source of the names generateName asks for (genname.go).
 	src, names *Source
@@ -49,13 +43,12 @@ type run struct {
 
 // newRun is a schedule on server, with nothing recorded yet.
 func newRun(ex *explorer, server client.Client) *run {
-	r := &run{ex: ex, server: server, done: map[int]bool{},
-		floor: map[objKey]int{},
-		track: track{prunedAt: -1}}
+	r := &run{ex: ex, server: server, done: map[int]bool{}, track: track{prunedAt: -1}}
 	if ex != nil {
 		r.disabled = ex.disabled
 	}
 	r.versions = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
+	r.cacheModel = cacheModel{ex: ex, book: &r.versions, trace: &r.trace, server: server, floor: map[objKey]int{}}
 	r.workQueue = workQueue{ex: ex, book: &r.versions, server: server}
 	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
 	return r

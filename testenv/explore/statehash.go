@@ -41,15 +41,3 @@ func (r *run) stateHash(left int) uint64 {
 	_, _ = f.Write(b)
 	return f.Sum64()
 }
-
-// floors lists the cold-cache floors in object order, for the state hash.
-func (r *run) floors() []int {
-	if len(r.floor) == 0 {
-		return nil
-	}
-	out := make([]int, len(r.order))
-	for i, k := range r.order {
-		out[i] = r.floor[k]
-	}
-	return out
-}

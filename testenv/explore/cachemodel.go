@@ -1,0 +1,145 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// cacheModel is how the process's cache serves the reconcilers' cached
+// reads: the versions it may still serve (cache, floor), the stale reads
+// chosen so far, Lists lagged to a point of the book (listlag.go) and the
+// field indexes Setup registered (index.go). Reads of uncached kinds go to
+// the server.
+type cacheModel struct {
+	ex     *explorer
+	book   *versions
+	trace  *trace
+	server client.Client
+	// cache is what this process's informers served (informer.go).
+	cache cacheView
+	// floor is, per object, the oldest version the cache can serve since
+	// a cold restart.
+	floor map[objKey]int
+	// indexes are the field indexes Setup registered (index.go).
+	indexes fieldIndexes
+	// stale counts the stale reads chosen in this schedule.
+	stale int
+}
+
+// chooseLag picks how many versions behind the newest a cached read is.
+func (cm *cacheModel) chooseLag(n int) int {
+	s := cm.trace.cur
+	if s == nil {
+		return 0
+	}
+	lag := 0
+	switch {
+	case s.plan != nil:
+		if i := len(s.lags); i < len(s.plan) {
+			lag = min(s.plan[i], n-1)
+		}
+	case !cm.trace.drain && cm.stale < cm.ex.o.StaleReads:
+		// The stalest version first: most bugs need one.
+		w := min(n, cm.ex.o.Versions)
+		lag = w - 1 - cm.trace.ch.choose(w)
+	}
+	if lag > 0 {
+		cm.stale++
+	}
+	s.lags = append(s.lags, lag)
+	return lag
+}
+
+// uncachedRead reports a read of kind gvk into obj (an object or a list)
+// through the reconcilers' client that a manager's client sends to the
+// server, never its cache: a kind of Options.Uncached or of the operator's
+// Scenario.Manager.Client.Cache.DisableFor, or an unstructured object
+// unless Client.Cache.Unstructured says to cache those, as
+// controller-runtime's client decides.
+func (cm *cacheModel) uncachedRead(gvk schema.GroupVersionKind, obj runtime.Object) bool {
+	if cm.ex.uncached[gvk] {
+		return true
+	}
+	_, unstructured := obj.(runtime.Unstructured)
+	return unstructured && !cm.ex.cacheUnstructured
+}
+
+// newestList serves a List with the server's newest items.
+func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) error {
+	keys, err := cm.fetchList(ctx, c, list, api, opts)
+	if err != nil {
+		return err
+	}
+	cm.recordNewest(keys, list, api)
+	return nil
+}
+
+// fetchList lists from the server (a cached List with a field selector
+// through the indexes) and observes every item: all are known after.
+func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]objKey, error) {
+	handled := false
+	if !api {
+		var err error
+		if handled, err = cm.indexedList(ctx, c, list, opts); err != nil {
+			return nil, err
+		}
+	}
+	if !handled {
+		if err := c.List(ctx, list, opts...); err != nil {
+			return nil, err
+		}
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, fmt.Errorf("explore: %T: %w", list, err)
+	}
+	var keys []objKey
+	for _, it := range items {
+		o, ok := it.(client.Object)
+		if !ok {
+			continue
+		}
+		k, err := cm.book.keyOf(o, client.ObjectKeyFromObject(o))
+		if err != nil {
+			return nil, err
+		}
+		if _, _, err := cm.book.observe(ctx, k); err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// recordNewest records the items of a list served newest as read; a
+// cached list's, as served by the informers, which then hold them.
+func (cm *cacheModel) recordNewest(keys []objKey, list client.ObjectList, api bool) {
+	for _, k := range keys {
+		h := cm.book.hist[k]
+		uncached := !api && cm.uncachedRead(k.gvk, list)
+		if !api && !uncached {
+			cm.cache.saw(k, h.newest())
+		}
+		if cm.trace.cur != nil {
+			cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, List: true})
+			cm.trace.cur.seen[k] = h.newest()
+		}
+	}
+}
+
+// floors lists the cold-cache floors in object order, for the state hash.
+func (cm *cacheModel) floors() []int {
+	if len(cm.floor) == 0 {
+		return nil
+	}
+	out := make([]int, len(cm.book.order))
+	for i, k := range cm.book.order {
+		out[i] = cm.floor[k]
+	}
+	return out
+}
