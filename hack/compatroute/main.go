@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
@@ -80,7 +81,11 @@ func (r *route) main(args []string, file string) int {
 	}
 	steps, err := tab.Compat(cmd, args...)
 	if err != nil {
-		fmt.Fprintln(r.notes, "compat:", err)
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "compat") { // Compat's own errors say "compat"
+			msg = "compat: " + msg
+		}
+		fmt.Fprintln(r.notes, msg)
 		return 2
 	}
 	floor, _ := tab.Role(lines.Floor)
