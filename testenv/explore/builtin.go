@@ -141,25 +141,25 @@ func shortUID(uid types.UID) string {
 // checkErrorLoop fails when a reconcile of the steady round (fresh reads,
 // nothing written) returned an error: nothing will change, so it fails
 // forever. An action that failed is not retried (each runs once).
-func (r *run) checkErrorLoop(round []Step) {
+func (t *trace) checkErrorLoop(round []Step) {
 	for _, s := range round {
 		if strings.HasPrefix(s.Reconciler, "action ") {
 			continue
 		}
 		if msg, ok := strings.CutPrefix(s.Result, "error: "); ok {
-			r.fail(InvariantErrorLoop, fmt.Sprintf("step %d (%s reconciles %s) returns an error in a steady state, so it is retried forever: %s",
+			t.fail(InvariantErrorLoop, fmt.Sprintf("step %d (%s reconciles %s) returns an error in a steady state, so it is retried forever: %s",
 				s.Index, s.Reconciler, s.Object, msg))
 			return
 		}
 	}
 }
 
-// checkRecords fails when, in a steady state, a Record field names no live
-// object.
-func (r *run) checkRecords(ctx context.Context) {
-	for _, rec := range r.ex.records {
-		for _, k := range r.order {
-			h := r.hist[k]
+// checkRecords fails when, in a steady state, a Record field of records
+// names no live object.
+func (b *versions) checkRecords(ctx context.Context, records []record) {
+	for _, rec := range records {
+		for _, k := range b.order {
+			h := b.hist[k]
 			cur := h.versions[h.newest()]
 			if k.gvk != rec.of || cur == nil {
 				continue
@@ -168,9 +168,9 @@ func (r *run) checkRecords(ctx context.Context) {
 			if !ok || val == "" {
 				continue
 			}
-			live, err := r.liveNamed(ctx, rec, k.nn.Namespace, val)
+			live, err := b.liveNamed(ctx, rec, k.nn.Namespace, val)
 			if err != nil {
-				r.fail(InvariantRecordLive, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
+				b.trace.fail(InvariantRecordLive, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
 				return
 			}
 			if !live {
@@ -178,7 +178,7 @@ func (r *run) checkRecords(ctx context.Context) {
 				if rec.byName {
 					what = "name"
 				}
-				r.fail(InvariantRecordLive, fmt.Sprintf("%s: %s records the %s %s %q, and no live %s has it in a steady state",
+				b.trace.fail(InvariantRecordLive, fmt.Sprintf("%s: %s records the %s %s %q, and no live %s has it in a steady state",
 					k, strings.Join(rec.field, "."), rec.kind.Kind, what, val, rec.kind.Kind))
 				return
 			}
@@ -186,10 +186,12 @@ func (r *run) checkRecords(ctx context.Context) {
 	}
 }
 
-func (r *run) liveNamed(ctx context.Context, rec record, namespace, val string) (bool, error) {
+// liveNamed reports that the server holds a live object of rec's kind in
+// namespace whose name or UID is val.
+func (b *versions) liveNamed(ctx context.Context, rec record, namespace, val string) (bool, error) {
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(rec.kind.GroupVersion().WithKind(rec.kind.Kind + "List"))
-	if err := r.server.List(ctx, list, client.InNamespace(namespace)); err != nil {
+	if err := b.server.List(ctx, list, client.InNamespace(namespace)); err != nil {
 		return false, fmt.Errorf("listing %s in %q: %w", rec.kind.Kind, namespace, err)
 	}
 	for _, it := range list.Items {

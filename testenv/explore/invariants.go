@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // checkVersion runs the per-write invariants on h's newest version, which
@@ -74,24 +75,24 @@ func sortedOwners(m map[owner][]string) []owner {
 }
 
 // checkSteady runs the steady-state invariants: every observedGeneration
-// caught up with its generation.
-func (r *run) checkSteady() {
-	for _, k := range r.order {
-		h := r.hist[k]
+// caught up with its generation (ogKinds: the kinds with the field).
+func (b *versions) checkSteady(ogKinds map[schema.GroupVersionKind]bool) {
+	for _, k := range b.order {
+		h := b.hist[k]
 		cur := h.versions[h.newest()]
 		if cur == nil {
 			continue
 		}
 		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
-		if !ok && r.ex.ogKinds[k.gvk] && gen > 1 {
+		if !ok && ogKinds[k.gvk] && gen > 1 {
 			// A kind with the field, none set, after a spec change: the
 			// status never acknowledged a generation. (At generation 1 an
 			// absent field passes, as kstatus reads it: status is current.)
 			ok = true
 		}
 		if ok && og < gen {
-			r.fail(InvariantObservedGenerationStuck, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
+			b.trace.fail(InvariantObservedGenerationStuck, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
 			return
 		}
 	}

@@ -199,9 +199,9 @@ func (r *run) drainToSteady(ctx context.Context) {
 			wrote = wrote || r.lastWrote()
 		}
 		if !wrote && n < r.ex.o.MaxSteps && ctx.Err() == nil {
-			r.checkSteady()
+			r.checkSteady(r.ex.ogKinds)
 			r.checkErrorLoop(r.steps[first:])
-			r.checkRecords(ctx)
+			r.checkRecords(ctx, r.ex.records)
 			if r.ex.s.Invariant != nil {
 				if err := r.ex.s.Invariant(ctx, r.server); err != nil {
 					r.fail(InvariantUser, err.Error())
