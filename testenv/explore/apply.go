@@ -31,7 +31,9 @@ func applyVerb(prefix string, p client.Patch) string {
 // configuration, not in an object.
 func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send func(context.Context, runtime.ApplyConfiguration) error) error {
 	if r.holdsNext() {
-		return r.holdApply(verb, ac, send)
+		return r.holdApply(verb, ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
+			return r.apply(ctx, verb, ac, send)
+		})
 	}
 	if r.stopped() {
 		return errCrashed

@@ -135,7 +135,9 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		}
 	}
 	if r.holdsNext() {
-		return r.holdWrite(verb, obj, p, send)
+		return r.holdWrite(verb, obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
+			return r.write(ctx, verb, obj, p, send)
+		})
 	}
 	if r.stopped() {
 		return errCrashed

@@ -31,10 +31,8 @@ type run struct {
 	workQueue
 	// err is a failure to restart, which ends the schedule.
 	err error
-	// held is the old leader's write in flight (at most one per schedule),
-	// delivered counts its deliveries.
-	held      *inFlight
-	delivered int
+	// heldWrites is the old leader's write in flight (zombie.go).
+	heldWrites
 	// trace is what the schedule did: its steps, crashes and violations.
 	trace
 	// track is what the parallel search needs of the schedule (parallel.go).
@@ -50,6 +48,7 @@ func newRun(ex *explorer, server client.Client) *run {
 	r.versions = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
 	r.cacheModel = cacheModel{ex: ex, book: &r.versions, trace: &r.trace, server: server, floor: map[objKey]int{}}
 	r.workQueue = workQueue{ex: ex, book: &r.versions, server: server}
+	r.heldWrites = heldWrites{ex: ex, book: &r.versions, trace: &r.trace, work: &r.workQueue}
 	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
 	return r
 }

@@ -26,6 +26,18 @@ import (
 // records what the server did with it as any write, judged by what the old
 // leader's step had seen when it sent it.
 
+// heldWrites is the old leader's write in flight: at most one per
+// schedule (held), captured from the step being run and delivered by a
+// queued item of its own (delivered counts its deliveries).
+type heldWrites struct {
+	ex        *explorer
+	book      *versions
+	trace     *trace
+	work      *workQueue
+	held      *inFlight
+	delivered int
+}
+
 // inFlight is a write the old leader sent and the server has not received.
 type inFlight struct {
 	// from is the step that sent it; it is that step's reconcile.
@@ -41,23 +53,24 @@ type inFlight struct {
 
 // holdsNext reports that the step's next write is to be held in flight:
 // the step crashed with crashInFlight and has not sent it yet.
-func (r *run) holdsNext() bool {
-	return r.cur != nil && r.cur.crash.kind == crashInFlight && !r.cur.sent
+func (hw *heldWrites) holdsNext() bool {
+	return hw.trace.cur != nil && hw.trace.cur.crash.kind == crashInFlight && !hw.trace.cur.sent
 }
 
 // holdWrite captures a write of the old leader as sent: a copy of obj, the
-// patch's body as computed now. The call fails: no answer comes back.
-func (r *run) holdWrite(verb string, obj client.Object, p client.Patch, send sendFunc) error {
-	r.cur.sent = true
+// patch's body as computed now, which resend sends when it is delivered.
+// The call fails: no answer comes back.
+func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, resend sendFunc) error {
+	hw.trace.cur.sent = true
 	cp, ok := obj.DeepCopyObject().(client.Object)
 	if !ok {
 		return fmt.Errorf("explore: %T %s: copying the in-flight write: %w", obj, client.ObjectKeyFromObject(obj), errCrashed)
 	}
 	var pc client.Patch
 	w := Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj))}
-	if k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
+	if k, err := hw.book.keyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
 		w.Object = k.String()
-		w.Based = r.cur.seenOrNone(k) + 1
+		w.Based = hw.trace.cur.seenOrNone(k) + 1
 	}
 	if p != nil {
 		data, err := p.Data(obj)
@@ -68,15 +81,16 @@ func (r *run) holdWrite(verb string, obj client.Object, p client.Patch, send sen
 		pc = client.RawPatch(p.Type(), data)
 		w.Data = shorten(string(data), 240)
 	}
-	r.cur.held = &inFlight{from: r.cur.step.Index, seen: maps.Clone(r.cur.seen), w: w,
-		send: func(ctx context.Context) error { return r.write(ctx, verb, cp, pc, send) }}
+	hw.trace.cur.held = &inFlight{from: hw.trace.cur.step.Index, seen: maps.Clone(hw.trace.cur.seen), w: w,
+		send: func(ctx context.Context) error { return resend(ctx, cp, pc) }}
 	return errCrashed
 }
 
 // holdApply captures a server-side apply of the old leader as sent: the
-// configuration as JSON now, decoded into a copy.
-func (r *run) holdApply(verb string, ac runtime.ApplyConfiguration, send func(context.Context, runtime.ApplyConfiguration) error) error {
-	r.cur.sent = true
+// configuration as JSON now, decoded into a copy, which resend applies
+// when it is delivered.
+func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend func(context.Context, runtime.ApplyConfiguration) error) error {
+	hw.trace.cur.sent = true
 	k, data, err := applyTarget(ac)
 	if err != nil {
 		return err
@@ -90,55 +104,55 @@ func (r *run) holdApply(verb string, ac runtime.ApplyConfiguration, send func(co
 			}
 		}
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240)}
-	r.cur.held = &inFlight{from: r.cur.step.Index, seen: maps.Clone(r.cur.seen), w: w,
-		send: func(ctx context.Context) error { return r.apply(ctx, verb, cp, send) }}
+	w := Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240)}
+	hw.trace.cur.held = &inFlight{from: hw.trace.cur.step.Index, seen: maps.Clone(hw.trace.cur.seen), w: w,
+		send: func(ctx context.Context) error { return resend(ctx, cp) }}
 	return errCrashed
 }
 
 // queueHeld queues the delivery of the write step s left in flight.
-func (r *run) queueHeld(s *stepState, it item) {
-	if s.held == nil || r.held != nil {
+func (hw *heldWrites) queueHeld(s *stepState, it item) {
+	if s.held == nil || hw.held != nil {
 		return
 	}
 	s.held.it = it
-	r.held = s.held
-	r.enqueue(item{rec: it.rec, action: -1, key: it.key, deliver: true})
+	hw.held = s.held
+	hw.work.enqueue(item{rec: it.rec, action: -1, key: it.key, deliver: true})
 }
 
 // deliver runs a delivery item: the held write reaches the server, in a
 // step of its own that has seen what the sending step had seen. A
 // delivery with nothing in flight (a replayed seed whose crash was taken
 // out) does nothing.
-func (r *run) deliver(ctx context.Context, it item) {
-	h := r.held
-	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: []int{}}
-	s.step.Reconciler = fmt.Sprintf("in-flight write of %s (old leader)", r.ex.itemID(item{rec: it.rec, action: -1, key: it.key}))
+func (hw *heldWrites) deliver(ctx context.Context, it item) {
+	h := hw.held
+	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[objKey]int{}, plan: []int{}}
+	s.step.Reconciler = fmt.Sprintf("in-flight write of %s (old leader)", hw.ex.itemID(item{rec: it.rec, action: -1, key: it.key}))
 	switch {
-	case h == nil || h.it != (item{rec: it.rec, action: -1, key: it.key}) || r.delivered > 0:
+	case h == nil || h.it != (item{rec: it.rec, action: -1, key: it.key}) || hw.delivered > 0:
 		s.step.Result = "nothing in flight"
 	default:
 		s.seen, s.sentBy = maps.Clone(h.seen), h.from
-		r.cur = s
+		hw.trace.cur = s
 		err := h.send(ctx)
-		r.delivered++
+		hw.delivered++
 		answer := "ok"
 		if err != nil {
 			answer = err.Error()
 		}
 		s.step.Result = fmt.Sprintf("sent by step %d before it lost the lease, delivered now: %s", h.from, answer)
 	}
-	r.steps = append(r.steps, s.step)
-	r.chosen = append(r.chosen, scriptStep{it: it})
-	r.cur = nil
+	hw.trace.steps = append(hw.trace.steps, s.step)
+	hw.trace.chosen = append(hw.trace.chosen, scriptStep{it: it})
+	hw.trace.cur = nil
 }
 
 // heldState is the write in flight, for the state hash ("" when none).
-func (r *run) heldState() string {
-	if r.held == nil || r.delivered > 0 {
+func (hw *heldWrites) heldState() string {
+	if hw.held == nil || hw.delivered > 0 {
 		return ""
 	}
-	return fmt.Sprintf("%+v %v", r.held.w, r.held.seen)
+	return fmt.Sprintf("%+v %v", hw.held.w, hw.held.seen)
 }
 
 // withoutDelivery copies script without the delivery of the write step i
