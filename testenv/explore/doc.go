@@ -96,5 +96,20 @@
 // replay. The depth-first search does not shard: its pruning needs the
 // states met in every schedule before.
 //
+// # Internals
+//
+// A run embeds the concerns listed after it, each a type that owns its
+// fields and reaches the others only through pointers newRun gives it:
+//
+//   - explorer: the checked Scenario and Options, and the search's states;
+//   - run: one schedule: its reconcilers, their clients, steps and crashes;
+//   - trace: the steps run (cur: the running one), crashes and violations;
+//   - versions: the book: each object's versions and writers, and their checks;
+//   - cacheModel: what cached reads may see (informers, floors, Lists' lag);
+//   - workQueue: the queued items, and how a version's event queues reconciles;
+//   - heldWrites: the old leader's write in flight, and its delivery;
+//   - creations: what reconcilers created and user actions deleted;
+//   - chooser: a schedule's choices: a replayed prefix, then first or random.
+//
 // See docs/explore.md.
 package explore

@@ -11,32 +11,29 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// run is one schedule: the reconcilers and their clients, and the
-// concerns below, each a type of its own that owns its state.
+// run is one schedule: the reconcilers on the explorer's clients
+// (client.go), the steps that run them, crashes and restarts (crash.go).
+// The rest of its state is in the concerns it embeds, each a type that owns
+// its fields and reaches the others only through the pointers newRun gives
+// it.
 type run struct {
 	ex     *explorer
 	server client.Client
 	recs   []reconcile.Reconciler
 	done   map[int]bool // actions that ran
-	// versions is the book of the versions the server held.
-	versions
-	// creations is who created and deleted what (owndelete.go).
-	creations
-	// cacheModel is what cached reads may see (cachemodel.go).
-	cacheModel
 	// src is the schedule's Source, kept across restarts; names the
 	// source of the names generateName asks for (genname.go).
 	src, names *Source
-	// workQueue is what runs next (queue.go).
-	workQueue
 	// err is a failure to restart, which ends the schedule.
 	err error
-	// heldWrites is the old leader's write in flight (zombie.go).
-	heldWrites
-	// trace is what the schedule did: its steps, crashes and violations.
-	trace
-	// track is what the parallel search needs of the schedule (parallel.go).
-	track
+
+	trace      // what the schedule did: steps, crashes, violations (trace.go)
+	versions   // the book of the versions the server held (versions.go)
+	cacheModel // what cached reads may see (cachemodel.go)
+	workQueue  // what runs next (queue.go)
+	heldWrites // the old leader's write in flight (zombie.go)
+	creations  // who created and deleted what (owndelete.go)
+	track      // what the parallel search needs of it (parallel.go)
 }
 
 // newRun is a schedule on server, with nothing recorded yet.
@@ -49,7 +46,8 @@ func newRun(ex *explorer, server client.Client) *run {
 	r.cacheModel = cacheModel{ex: ex, book: &r.versions, trace: &r.trace, server: server, floor: map[objKey]int{}}
 	r.workQueue = workQueue{ex: ex, book: &r.versions, server: server}
 	r.heldWrites = heldWrites{ex: ex, book: &r.versions, trace: &r.trace, work: &r.workQueue}
-	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace, created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
+	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace,
+		created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
 	return r
 }
 
