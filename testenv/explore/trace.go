@@ -9,8 +9,9 @@ type trace struct {
 	steps  []Step
 	chosen []scriptStep
 	cur    *stepState
-	ch     *chooser
-	drain  bool
+	// ch makes the schedule's choices; drain marks the drain's steps.
+	ch    *chooser
+	drain bool
 	// crashes counts the crashes of this schedule.
 	crashes int
 	// failed is the first violation, the others in its Also; disabled the
