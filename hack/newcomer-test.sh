@@ -179,7 +179,8 @@ cat >internal/controller/widget_controller.go <<'EOF'
 // Package controller holds the reconciler as a kubebuilder user wrote it,
 // before statuspatch: a blind merge patch, a helper's patch with the
 // optimistic lock, then (markReady) an Update, kubebuilder's re-fetch and
-// a blind client.Merge patch.
+// a blind client.Merge patch, then (summarize, widget_summary.go) a
+// server-side apply.
 package controller
 
 import (
@@ -225,7 +226,10 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err := r.markObserved(ctx, w); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.markReady(ctx, req.NamespacedName)
+	if err := r.markReady(ctx, req.NamespacedName); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.summarize(ctx, req.NamespacedName)
 }
 
 // markReady sets Ready on a fresh read, then re-fetches before updating
@@ -307,6 +311,78 @@ preinstall controller-gen CONTROLLER_TOOLS_VERSION "$controller_gen"
 printf '#!/bin/sh\necho "golangci-lint $* (a stand-in: the scaffold'"'"'s recipe, after lint-status)"\n' >"$work/golangci-lint"
 chmod +x "$work/golangci-lint"
 preinstall golangci-lint GOLANGCI_LINT_VERSION "$work/golangci-lint"
+# The server-side apply status write, set up as kubebuilder's
+# `create api --ssa` sets it up (kubebuilder's master, after v4.15.0:
+# pkg/plugins/golang/v4/scaffolds/api.go): the package's
+# +kubebuilder:ac:generate=true, the kind's +genclient and
+# +kubebuilder:resource:path, applyconfiguration in the manifests target;
+# the apply configurations generated as that target generates them
+# (api/v1/applyconfiguration/api/v1), and a reconciler that applies a
+# status field of its own. Only where the line's controller-runtime has the
+# status subresource's Apply (SubResourceWriter.Apply); below it a user's
+# apply is the typed client.Apply patch, which -fix does not move yet
+# (docs/lint.md), and summarize writes nothing.
+cr_dir=$(go mod download -json "sigs.k8s.io/controller-runtime@$line_cr" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+[[ -f $cr_dir/pkg/client/interfaces.go ]] || die "cannot find controller-runtime $line_cr's source in the module cache"
+if grep -q 'SubResourceApplyOption) error' "$cr_dir/pkg/client/interfaces.go"; then
+	ssa=1
+	sed -i 's|^// +kubebuilder:object:generate=true$|&\n// +kubebuilder:ac:generate=true|' api/v1/groupversion_info.go
+	sed -i -e '/^\/\/ Widget is the install test.s one kind\.$/a // +genclient' \
+		-e '/^\/\/ +kubebuilder:subresource:status$/a // +kubebuilder:resource:path=widgets' \
+		-e 's|^\tConditions \[\]metav1.Condition `json:"conditions,omitempty"`$|&\n\t// Summary says how many parts the widget has.\n\t// +optional\n\tSummary string `json:"summary,omitempty"`|' api/v1/widget_types.go
+	sed -i -e 's|^\(manifests: controller-gen ## Generate WebhookConfiguration, ClusterRole and CustomResourceDefinition objects\)\.$|\1 and ApplyConfiguration types.|' \
+		-e '/^\t"$(CONTROLLER_GEN)" rbac:roleName=manager-role crd webhook /s|crd webhook |crd webhook applyconfiguration:headerFile="hack/boilerplate.go.txt" |' Makefile
+	{ grep -q 'ac:generate=true' api/v1/groupversion_info.go &&
+		[[ $(grep -c '+genclient\|+kubebuilder:resource:path=widgets\|Summary string' api/v1/widget_types.go) == 3 ]] &&
+		grep -q 'ApplyConfiguration types\.$' Makefile && grep -q 'crd webhook applyconfiguration:headerFile=' Makefile; } ||
+		die "the --ssa set-up did not edit groupversion_info.go, widget_types.go and the Makefile's manifests target as kubebuilder's create api --ssa does"
+	bin/controller-gen applyconfiguration:headerFile="hack/boilerplate.go.txt" paths="./api/..." || die "controller-gen applyconfiguration failed (above)"
+	[[ -f api/v1/applyconfiguration/api/v1/widget.go ]] || die "controller-gen wrote no api/v1/applyconfiguration/api/v1/widget.go"
+	cat >internal/controller/widget_summary.go <<'EOF'
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	widgetsv1 "example.com/widgets/api/v1"
+	widgetsac "example.com/widgets/api/v1/applyconfiguration/api/v1"
+)
+
+// summarize applies the summary by server-side apply, with the apply
+// configurations kubebuilder's --ssa generates, under a field owner of its
+// own.
+func (r *WidgetReconciler) summarize(ctx context.Context, key client.ObjectKey) error {
+	var w widgetsv1.Widget
+	if err := r.Client.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	ac := widgetsac.Widget(key.Name, key.Namespace).
+		WithStatus(widgetsac.WidgetStatus().WithSummary(fmt.Sprintf("%d parts", len(w.Status.Parts))))
+	return r.Client.Status().Apply(ctx, ac, client.FieldOwner("widget-summary"), client.ForceOwnership)
+}
+EOF
+	go mod tidy || die "go mod tidy failed in the scaffold after the apply configurations (above)"
+else
+	ssa=0
+	echo "newcomer-test: controller-runtime $line_cr has no status Apply (SubResourceWriter.Apply): the scaffold writes no server-side apply at this line"
+	cat >internal/controller/widget_summary.go <<'EOF'
+package controller
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// summarize writes nothing: this controller-runtime's status subresource
+// has no Apply.
+func (r *WidgetReconciler) summarize(context.Context, client.ObjectKey) error { return nil }
+EOF
+fi
+writes=$((4 + ssa))
 export PINS_DIR=$work PINS_WHO=newcomer-test
 snapshot
 
@@ -357,17 +433,21 @@ for cmd in "${fix_lines[@]}"; do
 	set -e
 	[[ $code == 0 ]] || die "'$cmd' (docs/kubebuilder.md's fix block) exited $code (above); the docs say -fix exits 0 once every write is moved"
 	if [[ $cmd == bin/statuspatch-lint\ -fix* ]]; then
-		n=$(grep -c 'widget_controller.go:[0-9:]*: fixed: ' "$work/fix.out" || true)
-		[[ $n == 4 ]] || die "'$cmd' printed $n 'widget_controller.go:N: fixed:' lines, want 4: the blind write, the optimistic one, the Update and the client.Merge patch (above)"
+		n=$(grep -cE 'widget_(controller|summary)\.go:[0-9:]*: fixed: ' "$work/fix.out" || true)
+		[[ $n == "$writes" ]] || die "'$cmd' printed $n 'widget_controller.go:N: fixed:' or 'widget_summary.go:N: fixed:' lines, want $writes: the blind write, the optimistic one, the Update, the client.Merge patch$( ((ssa)) && echo " and the server-side apply") (above)"
 	fi
 done
-! grep -n 'Status()\.\(Patch\|Update\)' internal/controller/widget_controller.go ||
-	die "a handwritten status write is left in internal/controller/widget_controller.go after the fix block (above)"
-[[ $(grep -c 'patchers\.NewWidgetStatusPatcher(' internal/controller/widget_controller.go) == 3 &&
-	$(grep -c 'patchers\.FetchWidgetStatusPatcher(' internal/controller/widget_controller.go) == 1 &&
-	$(grep -c '\.Flush(ctx)' internal/controller/widget_controller.go) == 4 ]] ||
-	{ cat internal/controller/widget_controller.go; die "the fix block did not move the four writes onto NewWidgetStatusPatcher (three), FetchWidgetStatusPatcher (the re-fetch) and Flush (four) (above)"; }
-cat internal/controller/widget_controller.go
+reconciler=(internal/controller/widget_controller.go internal/controller/widget_summary.go)
+! grep -n 'Status()\.\(Patch\|Update\|Apply\)' "${reconciler[@]}" ||
+	die "a handwritten status write is left in the reconciler after the fix block (above)"
+count() { cat "${reconciler[@]}" | grep -c "$1" || true; }
+[[ $(count 'patchers\.NewWidgetStatusPatcher(') == $((3 + ssa)) &&
+	$(count 'patchers\.FetchWidgetStatusPatcher(') == 1 &&
+	$(count '\.Flush(ctx)') == "$writes" &&
+	$(count 'patcher\.WithWriteMode(patcher\.WriteApply), patcher\.WithFieldOwner("widget-summary")') == "$ssa" &&
+	$(count '\.Patcher()\.ApplyStatus(ac\.Status)') == "$ssa" ]] ||
+	{ cat "${reconciler[@]}"; die "the fix block did not move the $writes writes onto NewWidgetStatusPatcher ($((3 + ssa))), FetchWidgetStatusPatcher (the re-fetch) and Flush ($writes)$( ((ssa)) && echo ", the apply in apply mode under its field owner with ApplyStatus") (above)"; }
+cat "${reconciler[@]}"
 for m in github.com/statuspatch/statuspatch github.com/statuspatch/statuspatch/testenv; do
 	grep -qE "^\s*$m $version$" go.mod || die "after the fix block, go.mod does not require $m $version directly: $(grep statuspatch go.mod)"
 done

@@ -9,8 +9,15 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// GroupVersion is the group and version of these kinds.
-var GroupVersion = schema.GroupVersion{Group: "widgets.example.com", Version: "v1"}
+var (
+	// SchemeGroupVersion is the group and version of these kinds; apply
+	// configuration generators (controller-gen applyconfiguration) use this
+	// name, as kubebuilder's scaffold has it.
+	SchemeGroupVersion = schema.GroupVersion{Group: "widgets.example.com", Version: "v1"}
+
+	// GroupVersion is an alias for SchemeGroupVersion.
+	GroupVersion = SchemeGroupVersion
+)
 
 // AddToScheme adds the kinds of this group version to a scheme.
 func AddToScheme(s *runtime.Scheme) error {
