@@ -11,14 +11,19 @@
 // -fix moves handwritten status writes onto the generated patchers where it
 // can (docs/lint.md, "Moving writes onto the generated patchers"), else
 // adds the optimistic lock. The command, not the analyzer, finds the
-// module's generated patchers on disk and passes them as -patchers, and
-// it reads and writes baselines (baseline.go), filtering the analyzer's
-// findings after the analysis: the analyzer reads no file outside the
-// package it is given and writes none.
+// module's generated patchers on disk (internal/ondisk) and passes them
+// as -patchers, and it reads and writes baselines (baseline.go),
+// filtering the analyzer's findings after the analysis: the analyzer
+// reads no file outside the package it is given and writes none.
 //
 // Test files are loaded only with -tests (or an explicit -test): findings
 // in them are reported only with -tests, and loading them type-checks
 // everything the tests import (testenv: the API server and etcd).
+//
+// The command's parts, one line each: main.go (flags, the disk lookups of
+// internal/ondisk), fix.go (-fix in child runs, its report), export*.go
+// (the export-data driver: load, type-check, apply fixes), baseline*.go
+// (baselines and their keys), imports.go (tidies the files -fix wrote).
 package main
 
 import (
@@ -26,6 +31,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/ondisk"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis/singlechecker"
 )
@@ -88,12 +94,20 @@ func defaultArgs(args []string) []string {
 }
 
 // withPatchers adds -patchers, the generated patchers found on disk in
-// dir's module (patchersArg), to a standalone run's flags unless they give
+// dir's module (ondisk.PatchersArg), to a standalone run's flags unless they give
 // it. Under go vet (a .cfg argument), for -flags and -V, args are returned
 // unchanged: go vet caches a tool's results by the package's own files,
 // so a lookup elsewhere would go stale there.
 func withPatchers(args []string, dir string) []string {
-	return withDiskFlag(args, "patchers", func() string { return patchersArg(dir) })
+	return withDiskFlag(args, "patchers", func() string { return ondisk.PatchersArg(dir) })
+}
+
+// withTestRefs adds the analyzer's -test-refs value for the module of dir
+// (ondisk.TestRefsArg) to a standalone run's args, unless they give it. Under go
+// vet, for -flags and -V, args are returned unchanged (go vet loads the
+// test files: the analyzer sees their calls itself).
+func withTestRefs(args []string, dir string) []string {
+	return withDiskFlag(args, "test-refs", func() string { return ondisk.TestRefsArg(dir) })
 }
 
 // withDiskFlag prepends -name=value() to a standalone run's args: a value

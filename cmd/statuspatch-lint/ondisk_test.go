@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/ondisk"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
@@ -17,9 +18,9 @@ import (
 func TestGeneratedButNotImported(t *testing.T) {
 	t.Setenv("GOWORK", "off")
 	dir := filepath.Join("lint", "testdata", "newcomer")
-	ps := patchersArg(filepath.Join(dir, "internal", "controller"))
+	ps := ondisk.PatchersArg(filepath.Join(dir, "internal", "controller"))
 	if want := "example.com/newcomer/api/v1.Website=example.com/newcomer/internal/patchers"; ps != want {
-		t.Fatalf("patchersArg = %q, want %q", ps, want)
+		t.Fatalf("ondisk.PatchersArg = %q, want %q", ps, want)
 	}
 	analysistest.Run(t, dir, lint.NewAnalyzer(lint.Config{Patchers: ps}), "./internal/controller", "./internal/adopted")
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/ondisk"
 )
 
 // The command tells the analyzer which unexported functions each package's
@@ -37,8 +39,8 @@ func TestTestRefsArg(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got, want := testRefsArg(filepath.Join(root, "a")), "example.com/m/a=helper+method,example.com/m/b="; got != want {
-		t.Errorf("testRefsArg = %q, want %q", got, want)
+	if got, want := ondisk.TestRefsArg(filepath.Join(root, "a")), "example.com/m/a=helper+method,example.com/m/b="; got != want {
+		t.Errorf("ondisk.TestRefsArg = %q, want %q", got, want)
 	}
 	args := withTestRefs([]string{"-fix", "./..."}, root)
 	if want := []string{"-test-refs=example.com/m/a=helper+method,example.com/m/b=", "-fix", "./..."}; !slices.Equal(args, want) {

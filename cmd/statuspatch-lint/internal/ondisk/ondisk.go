@@ -1,4 +1,4 @@
-package main
+package ondisk
 
 import (
 	"bytes"
@@ -28,13 +28,13 @@ type patcherInfo struct {
 	ObjectPkg string // package of the object type, "" if unknown
 }
 
-// patchersArg returns the analyzer's -patchers value for the module of
+// PatchersArg returns the analyzer's -patchers value for the module of
 // dir: the patchers statuspatch-gen wrote into it, so that a package that
 // does not import them yet (a new user's controller, before the first
 // change) is told where they are, and -fix can move its writes onto them.
 // The lookup is the command's, not the analyzer's: analyzers read no file
 // outside their package (drivers cache their results by those files).
-func patchersArg(dir string) string {
+func PatchersArg(dir string) string {
 	root, modPath := moduleOf(dir)
 	if modPath == "" {
 		return ""

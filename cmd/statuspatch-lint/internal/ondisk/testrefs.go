@@ -1,4 +1,4 @@
-package main
+package ondisk
 
 import (
 	"go/ast"
@@ -10,15 +10,7 @@ import (
 	"strings"
 )
 
-// withTestRefs adds the analyzer's -test-refs value for the module of dir
-// (testRefsArg) to a standalone run's args, unless they give it. Under go
-// vet, for -flags and -V, args are returned unchanged (go vet loads the
-// test files: the analyzer sees their calls itself).
-func withTestRefs(args []string, dir string) []string {
-	return withDiskFlag(args, "test-refs", func() string { return testRefsArg(dir) })
-}
-
-// testRefsArg returns, for each package of the module of dir, the
+// TestRefsArg returns, for each package of the module of dir, the
 // unexported functions and methods of the package that its in-package
 // test files (package p, not p_test) name: <package path>=<name>+...,
 // comma-separated, a package whose tests name none as <package path>=.
@@ -26,7 +18,7 @@ func withTestRefs(args []string, dir string) []string {
 // names it (docs/lint.md): by default the command does not load test
 // files, so it scans them here. A package whose files cannot be read or
 // parsed gets no entry (the analyzer then leaves its helpers).
-func testRefsArg(dir string) string {
+func TestRefsArg(dir string) string {
 	root, modPath := moduleOf(dir)
 	if modPath == "" {
 		return ""
