@@ -6,12 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/analysis"
-)
-
-const (
-	clientPkgPath  = "sigs.k8s.io/controller-runtime/pkg/client"
-	patcherPkgPath = "github.com/statuspatch/statuspatch/patcher"
 )
 
 // Config selects what an Analyzer made by NewAnalyzer reports.
@@ -115,8 +112,9 @@ func run(pass *analysis.Pass, cfg Config) error {
 			ws = append(ws, w)
 		}
 	}
-	for _, w := range ws {
-		if diag, ok := diagnose(pass, c, files, allow, cfg, ws, w); ok {
+	mws := migrateWrites(pass, cfg, ws)
+	for i, w := range ws {
+		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i]); ok {
 			report(diag)
 		}
 	}
@@ -124,7 +122,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 }
 
 // diagnose returns the finding for a status write, if the mode reports it.
-func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, ws []*write, w *write) (analysis.Diagnostic, bool) {
+func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write) (analysis.Diagnostic, bool) {
 	pos := files.callPos(w.pos)
 	d, allowed := allow.at(pass.Fset.Position(pos))
 	replayed := (&replayer{cl.tracer}).replay(w)
@@ -160,7 +158,8 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 				"; add .WithResourceVersion("+obj+".ResourceVersion), or "+applyMode, 1)
 		}
 	}
-	if fix, why := migrateFix(pass, files, cfg, ws, w); fix != nil {
+	mfiles := migrate.Files{Calls: files.calls, Checked: files.checked}
+	if fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs}, mws, mw); fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""
 	} else if why != "" {
 		diag.Message += " (not moved to the patcher: " + why + ")"
@@ -212,7 +211,7 @@ func reportInSourceOrder(pass *analysis.Pass, diags []analysis.Diagnostic) {
 }
 
 func isPatcherRuntime(path string) bool {
-	return path == patcherPkgPath || strings.HasPrefix(path, patcherPkgPath+"/")
+	return path == kube.PatcherPkgPath || strings.HasPrefix(path, kube.PatcherPkgPath+"/")
 }
 
 // fileSet knows which files of the package are checked, and maps SSA call
@@ -257,4 +256,23 @@ func (fs *fileSet) checked(pos token.Pos) bool {
 	}
 	tf := fs.fset.File(pos)
 	return tf != nil && !fs.skip[tf]
+}
+
+// migrateWrites gives -fix's migration (package migrate) the status
+// writes as it sees them, each with its kind's generated patcher.
+func migrateWrites(pass *analysis.Pass, cfg Config, ws []*write) []*migrate.Write {
+	mws := make([]*migrate.Write, len(ws))
+	for i, w := range ws {
+		mw := &migrate.Write{
+			Lparen: w.pos, Verb: w.verb, Kind: w.kind.name, Generated: w.generated,
+			Movable: !w.generated && !w.kind.iface && (w.via == viaStatus || w.via == viaSubResource),
+		}
+		if mw.Movable {
+			if p, ok := findPatcherIn(pass, w.kind, cfg.patchers); ok {
+				mw.Patcher = &migrate.Patcher{Type: p.Type, Pkg: p.Pkg}
+			}
+		}
+		mws[i] = mw
+	}
+	return mws
 }

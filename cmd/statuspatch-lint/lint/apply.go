@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -41,7 +42,7 @@ func (cl *classifier) applyChains(cfg ssa.Value) []applyChain {
 		for _, leaf := range cl.leaves(v) {
 			c := applyChain{values: append(append([]ssa.Value(nil), ch.values...), leaf), rv: ch.rv}
 			recv, name := builderCall(leaf)
-			if recv == nil || depth >= maxDepth {
+			if recv == nil || depth >= kube.MaxDepth {
 				c.root = cl.identity(leaf)
 				out = append(out, c)
 				continue
@@ -197,7 +198,7 @@ func (cl *classifier) applyConstructor(root ssa.Value) string {
 	var call *ssa.CallCommon
 	switch v := root.(type) {
 	case *ssa.Alloc:
-		if _, ok := applyConfigKind(v.Type()); ok {
+		if _, ok := kube.ApplyConfigKind(v.Type()); ok {
 			return "a composite literal"
 		}
 		return ""
@@ -215,21 +216,11 @@ func (cl *classifier) applyConstructor(root ssa.Value) string {
 	if fn == nil || fn.Signature.Recv() != nil || fn.Signature.Results().Len() == 0 {
 		return ""
 	}
-	kind, ok := applyConfigKind(fn.Signature.Results().At(0).Type())
+	kind, ok := kube.ApplyConfigKind(fn.Signature.Results().At(0).Type())
 	if !ok || (fn.Name() != kind && !strings.HasPrefix(fn.Name(), "Extract"+kind)) {
 		return ""
 	}
 	return cl.callText(call) + "(...)"
-}
-
-// applyConfigKind returns Widget for *WidgetApplyConfiguration.
-func applyConfigKind(typ types.Type) (string, bool) {
-	n := namedOf(typ)
-	if n == nil {
-		return "", false
-	}
-	k, ok := strings.CutSuffix(n.Obj().Name(), "ApplyConfiguration")
-	return k, ok && k != ""
 }
 
 // callText is the called function as the source spells it

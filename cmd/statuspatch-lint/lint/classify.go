@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -127,7 +128,7 @@ func (cl *classifier) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) res
 			return result{unresolved, "client." + name}
 		}
 	case *ssa.UnOp:
-		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == clientPkgPath {
+		if g, ok := v.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == kube.ClientPkgPath {
 			if g.Name() == "Apply" && w.instr != nil {
 				return cl.applyPatch(w)
 			}
@@ -274,7 +275,7 @@ func (cl *classifier) sliceHasLock(v ssa.Value) lockState {
 
 func isClientFunc(fn *ssa.Function) bool {
 	obj := fn.Object()
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == clientPkgPath
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == kube.ClientPkgPath
 }
 
 func describeCall(c *ssa.CallCommon) string {

@@ -123,4 +123,21 @@
 // Baselines (-baseline, -write-baseline) are the statuspatch-lint
 // command's: it filters the findings after the analysis. The analyzer
 // reads no file outside the package it is given and writes none.
+//
+// # Layout
+//
+// One line per part; the analyzer section above ends at this heading.
+//
+//   - Analyzer (analyzer.go, directive.go, patchers.go, ssa.go): the
+//     flags and Config, allow directives, the patchers fact, the SSA built.
+//   - write (writes.go): a status write found in the SSA, and its kind.
+//   - tracer (trace.go): follows an SSA value back to where it is made.
+//   - classifier (classify.go, patchsource.go, resourceversion.go,
+//     apply.go, patchermode.go): a write's verdict, through the tracer.
+//   - replayer (replay.go, replaysource.go): a status replayed from
+//     before a re-read.
+//   - fix.go, applyfix.go: the lock fixes of blind patches and applies.
+//   - internal/migrate: -fix's move of a write onto its patcher (Fix).
+//   - ../internal/kube: the client's and runtime's names, shared by both
+//     and by the command.
 package lint

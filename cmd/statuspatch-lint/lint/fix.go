@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -77,7 +78,7 @@ func lockFix(pass *analysis.Pass, expr *ast.CallExpr, name string) (analysis.Sug
 			return analysis.SuggestedFix{}, false
 		}
 		pkg, ok := pass.TypesInfo.Uses[id].(*types.PkgName)
-		if !ok || pkg.Imported().Path() != clientPkgPath {
+		if !ok || pkg.Imported().Path() != kube.ClientPkgPath {
 			return analysis.SuggestedFix{}, false
 		}
 		qual, sel = id.Name+".", fun.Sel
@@ -107,7 +108,7 @@ func (t *tracer) feedsOtherWrite(v ssa.Value) bool {
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value, depth int) bool
 	walk = func(v ssa.Value, depth int) bool {
-		if v == nil || seen[v] || depth > maxDepth {
+		if v == nil || seen[v] || depth > kube.MaxDepth {
 			return false
 		}
 		seen[v] = true

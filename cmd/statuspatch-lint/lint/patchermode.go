@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -87,7 +88,7 @@ func (cl *classifier) patcherLeafMode(leaf ssa.Value, depth int) mode {
 		}
 		// p.Patcher() of a generated patcher is the patcher it wraps.
 		if fn := v.Common().StaticCallee(); fn != nil && fn.Name() == "Patcher" && fn.Signature.Recv() != nil && len(v.Common().Args) == 1 && depth < maxModeDepth {
-			if n := namedOf(fn.Signature.Recv().Type()); n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix) {
+			if n := kube.NamedOf(fn.Signature.Recv().Type()); n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix) {
 				return cl.patcherValueMode(v.Common().Args[0], depth+1)
 			}
 		}
@@ -135,7 +136,7 @@ func (cl *classifier) constructorMode(c *ssa.CallCommon, depth int) (mode, bool)
 		return mode{}, false
 	}
 	switch name := obj.Name(); {
-	case obj.Pkg().Path() == patcherPkgPath && (name == "New" || name == "NewWithStatus" || name == "Fetch" || name == "FetchWithStatus"):
+	case obj.Pkg().Path() == kube.PatcherPkgPath && (name == "New" || name == "NewWithStatus" || name == "Fetch" || name == "FetchWithStatus"):
 	case generatedConstructor.MatchString(name) && returnsGeneratedPatcher(fn.Signature):
 	default:
 		return mode{}, false
@@ -160,7 +161,7 @@ func returnsGeneratedPatcher(sig *types.Signature) bool {
 	if sig.Results().Len() == 0 {
 		return false
 	}
-	n := namedOf(sig.Results().At(0).Type())
+	n := kube.NamedOf(sig.Results().At(0).Type())
 	return n != nil && strings.HasSuffix(n.Obj().Name(), patcherSuffix)
 }
 
@@ -292,7 +293,7 @@ func (cl *classifier) optionMode(leaf ssa.Value) *mode {
 		if !ok {
 			continue
 		}
-		if g, ok := u.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == patcherPkgPath {
+		if g, ok := u.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == kube.PatcherPkgPath {
 			opt := g.Name() + "()"
 			switch g.Name() {
 			case "WithApplyWithoutLock":
@@ -374,7 +375,7 @@ func funcObject(fn *ssa.Function) types.Object {
 
 func isPatcherFunc(fn *ssa.Function) bool {
 	obj := funcObject(fn)
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == patcherPkgPath
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == kube.PatcherPkgPath
 }
 
 // globalStores returns the values the package stores in a package-level
@@ -395,6 +396,6 @@ func (t *tracer) globalStores(g *ssa.Global) []ssa.Value {
 }
 
 func isPatcherClient(t types.Type) bool {
-	n := namedOf(t)
-	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == patcherPkgPath && n.Obj().Name() == "Client"
+	n := kube.NamedOf(t)
+	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.PatcherPkgPath && n.Obj().Name() == "Client"
 }

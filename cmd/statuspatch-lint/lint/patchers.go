@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -71,14 +72,14 @@ func patcherObjectPkg(scope *types.Scope, tn *types.TypeName) string {
 	if fn, ok := scope.Lookup("New" + tn.Name()).(*types.Func); ok {
 		params := fn.Signature().Params()
 		if params.Len() >= 2 {
-			if n := namedOf(params.At(1).Type()); n != nil && n.Obj().Pkg() != nil {
+			if n := kube.NamedOf(params.At(1).Type()); n != nil && n.Obj().Pkg() != nil {
 				return n.Obj().Pkg().Path()
 			}
 		}
 	}
 	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), false, tn.Pkg(), "Object")
 	if m, ok := obj.(*types.Func); ok && m.Signature().Results().Len() == 1 {
-		if n := namedOf(m.Signature().Results().At(0).Type()); n != nil && n.Obj().Pkg() != nil {
+		if n := kube.NamedOf(m.Signature().Results().At(0).Type()); n != nil && n.Obj().Pkg() != nil {
 			return n.Obj().Pkg().Path()
 		}
 	}
@@ -170,15 +171,6 @@ func outputDirName(path string) string {
 		}
 	}
 	return b.String()
-}
-
-// namedOf returns the named type of t or *t, or nil.
-func namedOf(t types.Type) *types.Named {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, _ := types.Unalias(t).(*types.Named)
-	return n
 }
 
 // article is the indefinite article before name: "an" before a vowel.

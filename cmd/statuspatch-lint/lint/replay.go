@@ -3,6 +3,7 @@ package lint
 import (
 	"go/types"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -118,7 +119,7 @@ func replayedWhy(src stale) string {
 // a field named Status.
 func throughStatus(fa *ssa.FieldAddr) bool {
 	var v ssa.Value = fa
-	for range maxDepth {
+	for range kube.MaxDepth {
 		f, ok := v.(*ssa.FieldAddr)
 		if !ok {
 			return false
@@ -136,7 +137,7 @@ func throughStatus(fa *ssa.FieldAddr) bool {
 // object of obj's type, or is a whole status value captured from outside.
 func (rp *replayer) capturedFrom(v ssa.Value, obj ssa.Value, addr *ssa.FieldAddr) (string, bool) {
 	wholeStatus := fieldName(addr) == "Status"
-	for range maxDepth {
+	for range kube.MaxDepth {
 		switch x := v.(type) {
 		case *ssa.UnOp:
 			v = x.X
@@ -170,7 +171,7 @@ func sameObjectType(a, obj types.Type) bool {
 }
 
 func derefNamed(t types.Type) *types.Named {
-	for range maxDepth {
+	for range kube.MaxDepth {
 		p, ok := types.Unalias(t).(*types.Pointer)
 		if !ok {
 			break

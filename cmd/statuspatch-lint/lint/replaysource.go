@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -62,7 +63,7 @@ func (s *staleSource) of(v ssa.Value) (stale, bool) {
 // walk follows v back; outside says whether v is computed outside the
 // closure, captured names the captured variable crossed on the way.
 func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int) (stale, bool) {
-	if v == nil || depth > maxDepth || s.seen[v] || s.t.identity(v) == s.obj {
+	if v == nil || depth > kube.MaxDepth || s.seen[v] || s.t.identity(v) == s.obj {
 		return stale{}, false
 	}
 	s.seen[v] = true

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -94,7 +95,7 @@ func (cl *classifier) resourceVersionSets(fn *ssa.Function, obj ssa.Value) []rvS
 // object.
 func (t *tracer) fieldRoot(fa *ssa.FieldAddr) ssa.Value {
 	var v ssa.Value = fa
-	for range maxDepth {
+	for range kube.MaxDepth {
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 			// Through an embedded pointer: cfg.ResourceVersion of an
 			// apply configuration is cfg.ObjectMetaApplyConfiguration.ResourceVersion.

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -56,7 +57,7 @@ func reachesClient(pkg *types.Package) bool {
 	seen := map[*types.Package]bool{}
 	var walk func(p *types.Package) bool
 	walk = func(p *types.Package) bool {
-		if p.Path() == clientPkgPath {
+		if p.Path() == kube.ClientPkgPath {
 			return true
 		}
 		if seen[p] {

@@ -5,12 +5,10 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
-
-// maxDepth bounds value tracing; deeper paths end in an unknown leaf.
-const maxDepth = 24
 
 // tracer follows SSA values back to where they are made, within one
 // package: through φ-nodes, interface conversions, captured variables,
@@ -68,7 +66,7 @@ func (t *tracer) leaves(v ssa.Value) []ssa.Value {
 			return
 		}
 		seen[v] = true
-		if depth > maxDepth {
+		if depth > kube.MaxDepth {
 			out = append(out, v)
 			return
 		}
@@ -254,7 +252,7 @@ func (t *tracer) aliases(addr ssa.Value) []ssa.Value {
 // the Alloc it captures, if there is exactly one.
 func (t *tracer) freeVarRoot(fv *ssa.FreeVar, depth int) ssa.Value {
 	bs := t.bindings(fv)
-	if len(bs) != 1 || depth > maxDepth {
+	if len(bs) != 1 || depth > kube.MaxDepth {
 		return fv
 	}
 	if outer, ok := bs[0].(*ssa.FreeVar); ok {
@@ -266,7 +264,7 @@ func (t *tracer) freeVarRoot(fv *ssa.FreeVar, depth int) ssa.Value {
 // identity strips conversions and loads of local variables so that two
 // uses of the same object compare equal.
 func (t *tracer) identity(v ssa.Value) ssa.Value {
-	for range maxDepth {
+	for range kube.MaxDepth {
 		switch x := v.(type) {
 		case *ssa.MakeInterface:
 			v = x.X

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -130,12 +131,12 @@ func matchPatcherCall(callee *ssa.Function, args []ssa.Value) *write {
 	if (name != "Flush" && name != "Retry") || sig.Recv() == nil || len(args) == 0 {
 		return nil
 	}
-	n := namedOf(sig.Recv().Type())
+	n := kube.NamedOf(sig.Recv().Type())
 	if n == nil || n.Obj().Pkg() == nil {
 		return nil
 	}
 	tname := n.Obj().Name()
-	if n.Obj().Pkg().Path() == patcherPkgPath && n.Origin().Obj().Name() == "Patcher" {
+	if n.Obj().Pkg().Path() == kube.PatcherPkgPath && n.Origin().Obj().Name() == "Patcher" {
 		k := kind{name: "object"}
 		if ta := n.TypeArgs(); ta != nil && ta.Len() == 1 {
 			k = typeKind(ta.At(0), false)
@@ -229,7 +230,7 @@ func (t *tracer) objectKind(obj ssa.Value, apply bool) kind {
 // before its implicit conversion to the parameter's interface type
 // (statusObject rather than client.Object).
 func declaredType(v ssa.Value) types.Type {
-	for range maxDepth {
+	for range kube.MaxDepth {
 		switch c := v.(type) {
 		case *ssa.ChangeInterface:
 			v = c.X
@@ -290,7 +291,7 @@ func (t *tracer) visible(p *types.Package) bool {
 }
 
 func typeKind(t types.Type, apply bool) kind {
-	n := namedOf(t)
+	n := kube.NamedOf(t)
 	if n == nil {
 		return kind{name: types.TypeString(t, (*types.Package).Name), iface: types.IsInterface(t)}
 	}
@@ -309,8 +310,8 @@ func typeKind(t types.Type, apply bool) kind {
 // clientTypeName returns the name of t if it is a named type of the
 // controller-runtime client package, else "".
 func clientTypeName(t types.Type) string {
-	n := namedOf(t)
-	if n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != clientPkgPath {
+	n := kube.NamedOf(t)
+	if n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != kube.ClientPkgPath {
 		return ""
 	}
 	return n.Obj().Name()

@@ -1,4 +1,4 @@
-package lint
+package migrate
 
 import (
 	"fmt"
@@ -52,20 +52,20 @@ const migrateFixPrefix = "move the status write onto "
 // prepareMigration recognises w's shape and finds its anchor: a nil
 // migration with "" for a shape -fix does not migrate, with a reason for a
 // recognised one that cannot move.
-func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write) (*migration, patcherInfo, string) {
-	var none patcherInfo
-	if w.generated || w.kind.iface || w.via != viaStatus && w.via != viaSubResource || (w.verb != "Patch" && w.verb != "Update" && w.verb != "Apply") {
+func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) (*migration, Patcher, string) {
+	var none Patcher
+	if !w.Movable || (w.Verb != "Patch" && w.Verb != "Update" && w.Verb != "Apply") {
 		return nil, none, ""
 	}
-	call, ok := files.calls[w.pos]
-	if !ok || !files.checked(call.Pos()) {
+	call, ok := files.Calls[w.Lparen]
+	if !ok || !files.Checked(call.Pos()) {
 		return nil, none, ""
 	}
-	p, ok := findPatcherIn(pass, w.kind, cfg.patchers)
-	if !ok {
+	if w.Patcher == nil {
 		return nil, none, "" // the finding says to generate it
 	}
-	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: cfg.Audit}
+	p := *w.Patcher
+	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: opts.Audit}
 	for _, f := range pass.Files {
 		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
 			m.file = f
@@ -77,30 +77,30 @@ func prepareMigration(pass *analysis.Pass, files *fileSet, cfg Config, w *write)
 	m.path, _ = astutil.PathEnclosingInterval(m.file, call.Pos(), call.End())
 	client, ok := statusReceiver(call)
 	if !ok {
-		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.verb + "(...)")
+		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.Verb + "(...)")
 	}
 	m.client = client
 	switch {
-	case w.verb == "Apply":
+	case w.Verb == "Apply":
 		// An apply configuration: onto apply mode (migrateapply.go).
-		if why := m.prepareApply(w.kind.name); why != "" || m.anchor == nil {
+		if why := m.prepareApply(w.Kind); why != "" || m.anchor == nil {
 			return nil, none, why
 		}
-	case w.verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply"):
+	case w.Verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply"):
 		return nil, none, m.shapeWhy(applyWhy)
-	case len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.verb]:
+	case len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.Verb]:
 		return nil, none, m.shapeWhy("the write has options, which Flush does not take")
 	}
-	if w.verb != "Apply" {
-		if why := m.findObj(w.kind.name); m.obj == nil {
+	if w.Verb != "Apply" {
+		if why := m.findObj(w.Kind); m.obj == nil {
 			return nil, none, why
 		}
 	}
-	if why := m.findAnchor(w.verb); m.anchor == nil {
+	if why := m.findAnchor(w.Verb); m.anchor == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
 		h := &helperMove{migration: m, decl: m.helperDecl()}
-		if h.decl == nil || w.verb != "Update" && !m.isClientMerge(call.Args[2]) && !h.baseIsParam() && !h.patchIsParam() {
+		if h.decl == nil || w.Verb != "Update" && !m.isClientMerge(call.Args[2]) && !h.baseIsParam() && !h.patchIsParam() {
 			return nil, none, why
 		}
 		m.helper = h

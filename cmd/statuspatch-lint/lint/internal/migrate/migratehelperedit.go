@@ -1,4 +1,4 @@
-package lint
+package migrate
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // helperEdits builds the fix of a write-only helper (migratehelper.go):
 // the helper takes the patcher, its write becomes Flush, and each caller
 // makes the patcher after its anchor and passes it.
-func (h *helperMove) helperEdits(p patcherInfo, fd *ast.FuncDecl, callers []*helperCaller) (*analysis.SuggestedFix, string) {
+func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperCaller) (*analysis.SuggestedFix, string) {
 	qual, importEdit, why := h.qualifier(p.Pkg)
 	if why != "" {
 		return nil, why

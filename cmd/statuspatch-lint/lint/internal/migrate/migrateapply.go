@@ -1,10 +1,11 @@
-package lint
+package migrate
 
 import (
 	"fmt"
 	"go/ast"
 	"go/types"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -15,7 +16,7 @@ import (
 //
 // (or r.SubResource("status").Apply), moves onto the patcher's apply mode:
 // the patcher is made after the Get of the object the configuration names
-// (as the lock fix finds it, applyfix.go), with
+// (as the lock fix finds it: kube.FetchedObjects), with
 // patcher.WithWriteMode(patcher.WriteApply) and patcher.WithFieldOwner("o");
 // the configuration's status goes to its ApplyStatus just before the write
 // (whose error the next Flush returns too), and the write becomes the
@@ -41,7 +42,7 @@ func (m *migration) prepareApply(kind string) string {
 		return m.shapeWhy(why)
 	}
 	ac := ast.Unparen(m.call.Args[1])
-	acKind, ok := applyConfigKind(m.pass.TypesInfo.TypeOf(ac))
+	acKind, ok := kube.ApplyConfigKind(m.pass.TypesInfo.TypeOf(ac))
 	if !ok || acKind != kind {
 		return m.shapeWhy("the applied " + types.ExprString(ac) + " is not a " + kind + "ApplyConfiguration")
 	}
@@ -52,17 +53,17 @@ func (m *migration) prepareApply(kind string) string {
 	if root == nil {
 		return m.shapeWhy("the apply configuration " + types.ExprString(ac) + " is not built in this function by a constructor call (" + kind + "(name, namespace)...)")
 	}
-	named := namedBy(m.pass, root, fetchedObjects(m.pass, root, kind))
+	named := kube.NamedBy(m.pass, root, kube.FetchedObjects(m.pass, root, kind))
 	switch len(named) {
 	case 0:
 		return m.shapeWhy("no " + kind + " fetched with Get before the apply configuration is built, under the name it gives: the patcher is made from that object")
 	case 1:
 	default:
-		return m.shapeWhy("several " + kind + " objects fetched with Get (" + fetchedNames(named) + "): which one the status was computed from is not clear")
+		return m.shapeWhy("several " + kind + " objects fetched with Get (" + kube.FetchedNames(named) + "): which one the status was computed from is not clear")
 	}
-	obj, ok := named[0].obj.(*types.Var)
+	obj, ok := named[0].Obj.(*types.Var)
 	if !ok {
-		return m.shapeWhy("the fetched " + named[0].name + " is not a variable")
+		return m.shapeWhy("the fetched " + named[0].Name + " is not a variable")
 	}
 	m.obj = obj
 	_, isPtr := types.Unalias(obj.Type()).(*types.Pointer)
@@ -109,12 +110,12 @@ func (a *applyMove) checkApplyUses() string {
 // Get in apply mode, the configuration's status given to ApplyStatus
 // before the statement holding the write, the write made its Flush, and
 // the packages imported.
-func (a *applyMove) applyEdits(p patcherInfo) (*analysis.SuggestedFix, string) {
+func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 	qual, importEdit, why := a.qualifier(p.Pkg)
 	if why != "" {
 		return nil, why
 	}
-	pqual, pimportEdit, why := a.qualifier(patcherPkgPath)
+	pqual, pimportEdit, why := a.qualifier(kube.PatcherPkgPath)
 	if why != "" {
 		return nil, why
 	}
@@ -140,7 +141,7 @@ func (a *applyMove) applyEdits(p patcherInfo) (*analysis.SuggestedFix, string) {
 	case importEdit != nil && pimportEdit != nil && importEdit.Pos == pimportEdit.Pos:
 		// Two specs at one place: one edit, in sorted order.
 		first, second := importEdit, pimportEdit
-		if patcherPkgPath < p.Pkg {
+		if kube.PatcherPkgPath < p.Pkg {
 			first, second = pimportEdit, importEdit
 		}
 		edits = append(edits, analysis.TextEdit{Pos: first.Pos, End: first.End, NewText: append(append([]byte{}, first.NewText...), second.NewText...)})

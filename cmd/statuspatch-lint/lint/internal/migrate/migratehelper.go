@@ -1,4 +1,4 @@
-package lint
+package migrate
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ import (
 // makes the patcher where it read the object (a Get of it, or a copy of a
 // read: findGet) and passes it. Every caller must move, or none does: the
 // helper is unexported, every use of it is a call seen in the package, no
-// test file of the package calls it (Config.TestRefs, or the test files
+// test file of the package calls it (lint.Config.TestRefs, or the test files
 // loaded), and each call's object has the shape a direct write needs. A
 // Patch with client.MergeFrom(base), base a parameter used only there,
 // moves the same way: the base parameter and each call's base argument
@@ -88,7 +88,7 @@ func isPlainSelector(e ast.Expr) bool {
 
 // helperFix builds the fix of a write in a helper (h.decl), or says why
 // the helper's callers cannot all make the patcher.
-func (h *helperMove) helperFix(p patcherInfo, files *fileSet, ws []*write, cfg Config) (*analysis.SuggestedFix, string) {
+func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	fd := h.decl
 	name := fd.Name.Name
 	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
@@ -102,7 +102,7 @@ func (h *helperMove) helperFix(p patcherInfo, files *fileSet, ws []*write, cfg C
 		return why("an interface of the package has a method %s: calls through it are not seen", name)
 	}
 	for _, o := range ws {
-		if call, ok := files.calls[o.pos]; ok && call != h.call && fd.Pos() <= call.Pos() && call.End() <= fd.End() && len(call.Args) > 1 && h.isObj(call.Args[1]) {
+		if call, ok := files.Calls[o.Lparen]; ok && call != h.call && fd.Pos() <= call.Pos() && call.End() <= fd.End() && len(call.Args) > 1 && h.isObj(call.Args[1]) {
 			return why("%s writes it more than once", name)
 		}
 	}
@@ -117,7 +117,7 @@ func (h *helperMove) helperFix(p patcherInfo, files *fileSet, ws []*write, cfg C
 	if problem != "" {
 		return why("%s", problem)
 	}
-	if problem := h.testsMayCall(name, cfg); problem != "" {
+	if problem := h.testsMayCall(name, opts); problem != "" {
 		return why("%s", problem)
 	}
 	return h.helperEdits(p, fd, callers)
@@ -158,7 +158,7 @@ func (h *helperMove) helperClient(fd *ast.FuncDecl) (int, bool, string, string) 
 
 // helperCallers checks every use of fn and returns its callers, grouped
 // by function and object.
-func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, clientRest string, files *fileSet, ws []*write) ([]*helperCaller, string) {
+func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, clientRest string, files Files, ws []*Write) ([]*helperCaller, string) {
 	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
 	var callers []*helperCaller
 	byKey := map[[2]any]*helperCaller{}
@@ -184,7 +184,7 @@ func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, cli
 				problem = fmt.Sprintf("it is used at line %d other than in a call", line)
 				return false
 			}
-			if !files.checked(call.Pos()) {
+			if !files.Checked(call.Pos()) {
 				problem = fmt.Sprintf("its call at line %d is in a test or generated file", line)
 				return false
 			}
@@ -218,7 +218,7 @@ func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, cli
 			}
 			fnNode := c.enclosingFunc()
 			for _, o := range ws {
-				if oc, ok := files.calls[o.pos]; ok && fnNode.Pos() <= oc.Pos() && oc.End() <= fnNode.End() && len(oc.Args) > 1 && c.isObj(oc.Args[1]) {
+				if oc, ok := files.Calls[o.Lparen]; ok && fnNode.Pos() <= oc.Pos() && oc.End() <= fnNode.End() && len(oc.Args) > 1 && c.isObj(oc.Args[1]) {
 					problem = fmt.Sprintf("its caller at line %d also writes %s's status at line %d: move them by hand", line, v.Name(), h.pass.Fset.Position(oc.Pos()).Line)
 					return false
 				}

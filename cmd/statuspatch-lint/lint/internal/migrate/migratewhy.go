@@ -1,8 +1,10 @@
-package lint
+package migrate
 
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // The reasons -fix gives for a status write of a kind with a generated
@@ -29,7 +31,7 @@ func (m *migration) findObj(kind string) string {
 		return m.shapeWhy("the object " + types.ExprString(arg) + " is not a variable")
 	}
 	obj, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || namedOf(obj.Type()) == nil || namedOf(obj.Type()).Obj().Name() != kind {
+	if !ok || kube.NamedOf(obj.Type()) == nil || kube.NamedOf(obj.Type()).Obj().Name() != kind {
 		return m.shapeWhy(id.Name + " is not a *" + kind + " variable")
 	}
 	if _, isPtr := types.Unalias(obj.Type()).(*types.Pointer); !isPtr {

@@ -1,10 +1,11 @@
-package lint
+package migrate
 
 import (
 	"go/ast"
 	"go/types"
 	"slices"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -17,7 +18,7 @@ var readsObject = map[string]map[string]int{
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil": {
 		"SetControllerReference": 0, "SetOwnerReference": 0, "HasControllerReference": 0, "ContainsFinalizer": 0,
 	},
-	clientPkgPath: {"ObjectKeyFromObject": 0},
+	kube.ClientPkgPath: {"ObjectKeyFromObject": 0},
 }
 
 // eventRecorders are the packages of client-go's EventRecorder interfaces
@@ -60,7 +61,7 @@ func (m *migration) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Id
 		return verb == "Get" && arg == 2 || verb != "Get" && arg == 1
 	}
 	if s := m.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-		n := namedOf(s.Recv())
+		n := kube.NamedOf(s.Recv())
 		return n != nil && n.Obj().Pkg() != nil && eventRecorders[n.Obj().Pkg().Path()] &&
 			(n.Obj().Name() == "EventRecorder" || n.Obj().Name() == "EventRecorderLogger")
 	}

@@ -1,4 +1,4 @@
-package lint
+package migrate
 
 import (
 	"go/ast"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -48,7 +49,7 @@ func (c *calls) checksErr(s ast.Stmt, as *ast.AssignStmt) bool {
 // option: a merge patch of the status from x, what Flush sends.
 func (c *calls) isMergeFrom(call *ast.CallExpr) bool {
 	fn := calledFunc(c.pass, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != clientPkgPath || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kube.ClientPkgPath || len(call.Args) == 0 || call.Ellipsis.IsValid() {
 		return false
 	}
 	switch fn.Name() {
@@ -56,7 +57,7 @@ func (c *calls) isMergeFrom(call *ast.CallExpr) bool {
 		return len(call.Args) == 1
 	case "MergeFromWithOptions":
 		for _, a := range call.Args[1:] {
-			if n := namedOf(c.pass.TypesInfo.TypeOf(a)); n == nil || n.Obj().Name() != "MergeFromWithOptimisticLock" {
+			if n := kube.NamedOf(c.pass.TypesInfo.TypeOf(a)); n == nil || n.Obj().Name() != "MergeFromWithOptimisticLock" {
 				return false
 			}
 		}
@@ -72,7 +73,7 @@ func (c *calls) isClient(e ast.Expr) bool {
 
 // implementsClient reports whether t implements client.Client.
 func (c *calls) implementsClient(t types.Type) bool {
-	pkg := importedPkg(c.pass.Pkg, clientPkgPath)
+	pkg := importedPkg(c.pass.Pkg, kube.ClientPkgPath)
 	if t == nil || pkg == nil {
 		return false
 	}
@@ -85,13 +86,13 @@ func (c *calls) implementsClient(t types.Type) bool {
 }
 
 // testsMayCall says why a test file of the package may call name, or "".
-func (c *calls) testsMayCall(name string, cfg Config) string {
+func (c *calls) testsMayCall(name string, opts Options) string {
 	for _, f := range c.pass.Files {
 		if strings.HasSuffix(c.pass.Fset.File(f.FileStart).Name(), "_test.go") {
 			return "" // loaded: their calls are among the uses checked
 		}
 	}
-	for _, e := range strings.Split(cfg.TestRefs, ",") {
+	for _, e := range strings.Split(opts.TestRefs, ",") {
 		pkg, names, ok := strings.Cut(e, "=")
 		if ok && pkg == c.pass.Pkg.Path() {
 			if slices.Contains(strings.Split(names, "+"), name) {
@@ -162,7 +163,7 @@ func (c *calls) clientObject(e ast.Expr) types.Object {
 		return nil
 	}
 	o := c.pass.TypesInfo.Uses[id]
-	if o == nil || o.Pkg() == nil || o.Pkg().Path() != clientPkgPath {
+	if o == nil || o.Pkg() == nil || o.Pkg().Path() != kube.ClientPkgPath {
 		return nil
 	}
 	return o
@@ -251,10 +252,10 @@ func (c *calls) clientWrite(call *ast.CallExpr) string {
 	// A method of client.Reader or client.Writer promoted from an embedded
 	// client (not SubResourceWriter's: that is a status write).
 	fn, _ := c.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != clientPkgPath || fn.Signature().Recv() == nil {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kube.ClientPkgPath || fn.Signature().Recv() == nil {
 		return ""
 	}
-	if n := namedOf(fn.Signature().Recv().Type()); n != nil && (n.Obj().Name() == "Reader" || n.Obj().Name() == "Writer" || n.Obj().Name() == "Client") {
+	if n := kube.NamedOf(fn.Signature().Recv().Type()); n != nil && (n.Obj().Name() == "Reader" || n.Obj().Name() == "Writer" || n.Obj().Name() == "Client") {
 		return sel.Sel.Name
 	}
 	return ""

@@ -1,4 +1,4 @@
-package lint
+package migrate
 
 import (
 	"fmt"
@@ -9,16 +9,17 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// migrateFix returns the fix moving w onto the generated patcher of its
-// kind, or why a write of a recognised shape cannot be moved ("" when the
-// shape is not one -fix migrates: the other fixes and the message apply).
-func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w *write) (*analysis.SuggestedFix, string) {
-	m, p, why := prepareMigration(pass, files, cfg, w)
+// Fix returns the fix moving w onto the generated patcher of its kind,
+// or why a write of a recognised shape cannot be moved ("" when the shape
+// is not one -fix migrates: the other fixes and the message apply). ws
+// are the package's status writes, w among them.
+func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
+	m, p, why := prepareMigration(pass, files, opts, w)
 	if m == nil {
 		return nil, why
 	}
 	if m.helper != nil {
-		return m.helper.helperFix(p, files, ws, cfg)
+		return m.helper.helperFix(p, files, ws, opts)
 	}
 	if m.apply != nil {
 		if why := m.apply.checkApplyUses(); why != "" {
@@ -28,10 +29,10 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 	}
 	group := []*migration{m}
 	for _, o := range ws {
-		if o == w || o.generated {
+		if o == w || o.Generated {
 			continue
 		}
-		call, ok := files.calls[o.pos]
+		call, ok := files.Calls[o.Lparen]
 		if !ok || len(call.Args) < 2 || call.Pos() < m.enclosingFunc().Pos() || call.End() > m.enclosingFunc().End() {
 			continue
 		}
@@ -39,7 +40,7 @@ func migrateFix(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, w 
 			continue
 		}
 		line := pass.Fset.Position(call.Pos()).Line
-		om, _, owhy := prepareMigration(pass, files, cfg, o)
+		om, _, owhy := prepareMigration(pass, files, opts, o)
 		switch {
 		case om == nil && owhy == "":
 			return nil, fmt.Sprintf("the status write of %s at line %d is not of a shape -fix moves, and the writes of %s in this function move together", m.obj.Name(), line, m.obj.Name())

@@ -1,4 +1,4 @@
-package lint
+package migrate
 
 import (
 	"fmt"
@@ -140,7 +140,7 @@ func importedPkg(pkg *types.Package, p string) *types.Package {
 
 // edits builds the fix: the patcher made at the anchor, the write turned
 // into its Flush, and the patcher's package imported if needed.
-func (m *migration) edits(p patcherInfo, name string) (*analysis.SuggestedFix, string) {
+func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, string) {
 	qual, importEdit, why := m.qualifier(p.Pkg)
 	if why != "" {
 		return nil, why

@@ -1,4 +1,4 @@
-package lint
+package migrate
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // site is a status write's call in its file: the statements and blocks of
@@ -88,7 +90,7 @@ func (si *site) applyOwner() (owner ast.Expr, typed bool, why string) {
 			owner, typed = c.Args[0], false
 			continue
 		}
-		if n := namedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == clientPkgPath && n.Obj().Name() == "FieldOwner" {
+		if n := kube.NamedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.ClientPkgPath && n.Obj().Name() == "FieldOwner" {
 			owner, typed = a, true // const fieldOwner client.FieldOwner = "..."
 			continue
 		}
@@ -119,7 +121,7 @@ func (si *site) configRoot(ac ast.Expr) *ast.CallExpr {
 		}
 		ac = val
 	}
-	for range maxDepth {
+	for range kube.MaxDepth {
 		call, ok := ast.Unparen(ac).(*ast.CallExpr)
 		if !ok {
 			return nil

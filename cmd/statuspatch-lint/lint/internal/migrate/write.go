@@ -1,0 +1,39 @@
+package migrate
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// A Write is one status write the analyzer found, as Fix sees it.
+type Write struct {
+	Lparen    token.Pos // the call's Lparen, where SSA places it
+	Verb      string    // Patch, Update, Apply...
+	Kind      string    // the written object's kind
+	Generated bool      // a generated patcher's Flush or Retry
+	// Movable: handwritten, through Status() or SubResource("status"), of
+	// an object of a concrete type.
+	Movable bool
+	Patcher *Patcher // the kind's generated patcher, nil when there is none
+}
+
+// A Patcher is a generated <Kind>StatusPatcher.
+type Patcher struct {
+	Type string // WidgetStatusPatcher
+	Pkg  string // the package declaring it
+}
+
+// Files are the package's calls by Lparen, and which positions are in
+// files the analyzer checks.
+type Files struct {
+	Calls   map[token.Pos]*ast.CallExpr
+	Checked func(token.Pos) bool
+}
+
+// Options are the analyzer's settings Fix reads.
+type Options struct {
+	Audit bool // an audit: a write of a shape -fix does not move gets no reason (migratewhy.go)
+	// TestRefs is the analyzer's -test-refs: the unexported names each
+	// package's in-package test files refer to.
+	TestRefs string
+}
