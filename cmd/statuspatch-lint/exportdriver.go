@@ -8,10 +8,11 @@ import (
 	"io"
 	"os"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/exportdata"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/fixfiles"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 )
 
 // driverEnv selects the standalone command's driver: unset, the
@@ -32,7 +33,7 @@ type exportRun struct {
 
 // parseExportArgs parses a standalone run's arguments (the checker's
 // flags and the analyzer's, which it sets) for the export-data driver. An
-// error wrapping errDecline is a run it does not handle: test files
+// error wrapping exportdata.ErrDecline is a run it does not handle: test files
 // loaded (-test, the checker's default, which the command turns off
 // unless -tests), -diff, the checker's debugging and profiling flags,
 // -flags, -V, -help.
@@ -46,20 +47,20 @@ func parseExportArgs(args []string) (*exportRun, error) {
 	fs.BoolVar(&run.json, "json", false, "")
 	fs.IntVar(&run.context, "c", -1, "")
 	if err := fs.Parse(args); err != nil {
-		return nil, fmt.Errorf("%w: %w", errDecline, err)
+		return nil, fmt.Errorf("%w: %w", exportdata.ErrDecline, err)
 	}
 	if *test {
-		return nil, fmt.Errorf("%w: test files are loaded (-test)", errDecline)
+		return nil, fmt.Errorf("%w: test files are loaded (-test)", exportdata.ErrDecline)
 	}
 	run.patterns = fs.Args()
 	if len(run.patterns) == 0 {
-		return nil, fmt.Errorf("%w: no package patterns", errDecline)
+		return nil, fmt.Errorf("%w: no package patterns", exportdata.ErrDecline)
 	}
 	return run, nil
 }
 
 // runExportDriver runs the analyzer the way the checker would on args,
-// loading only what can hold a status write from source (planLoad). ok is
+// loading only what can hold a status write from source (exportdata.Load). ok is
 // false when it does not apply (the caller runs the checker); with
 // STATUSPATCH_LINT_DRIVER=export that is exit status 1 instead.
 func runExportDriver(args []string, stdout, stderr io.Writer) (code int, ok bool) {
@@ -68,7 +69,7 @@ func runExportDriver(args []string, stdout, stderr io.Writer) (code int, ok bool
 		return code, ok
 	}
 	if run.fix {
-		if err := applyFixes(graph); err != nil {
+		if err := fixfiles.ApplyFixes(graph); err != nil {
 			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
 			return 1, true
 		}
@@ -119,7 +120,7 @@ func exportAnalysis(args []string, stderr io.Writer) (run *exportRun, graph *che
 	}
 	graph, err = analyzeFromExport(run.patterns)
 	if err != nil {
-		if errors.Is(err, errDecline) {
+		if errors.Is(err, exportdata.ErrDecline) {
 			return decline(err)
 		}
 		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
@@ -146,7 +147,7 @@ func fixInProcess(args []string, stderr io.Writer) (fixes, files []string, code 
 		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
 		return nil, nil, 1, true
 	}
-	if err := applyFixes(graph); err != nil {
+	if err := fixfiles.ApplyFixes(graph); err != nil {
 		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
 		fmt.Fprintln(stderr, "statuspatch-lint: -fix failed (exit status 1); files may be partly fixed")
 		return nil, nil, 1, true
@@ -154,21 +155,13 @@ func fixInProcess(args []string, stderr io.Writer) (fixes, files []string, code 
 	return fixes, files, 0, true
 }
 
-// analyzeFromExport loads the patterns' packages (planLoad, typeCheck) and
+// analyzeFromExport loads the patterns' packages (exportdata.Load) and
 // runs the analyzer on them, and on their source-loaded dependencies for
 // facts.
 func analyzeFromExport(patterns []string) (*checker.Graph, error) {
-	plan, err := planLoad(patterns)
+	roots, stats, err := exportdata.Load(patterns)
 	if err != nil {
 		return nil, err
-	}
-	pkgs, err := typeCheck(plan)
-	if err != nil {
-		return nil, err
-	}
-	roots := make([]*packages.Package, len(plan.roots))
-	for i, r := range plan.roots {
-		roots[i] = pkgs[r]
 	}
 	graph, err := checker.Analyze([]*analysis.Analyzer{lint.Analyzer}, roots, nil)
 	if err != nil {
@@ -176,7 +169,7 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 	}
 	if os.Getenv(driverEnv) == "export" {
 		fmt.Fprintf(os.Stderr, "statuspatch-lint: export-data driver: %d packages from source (%d dependencies importing the client, %d not in the build cache), the other %d from export data\n",
-			len(plan.source), plan.reaches, plan.stale, len(plan.pkgs)-len(plan.source))
+			stats.Source, stats.Reaches, stats.Stale, stats.Total-stats.Source)
 	}
 	return graph, nil
 }

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/fixfiles"
 )
 
 // childEnv marks the runs fixAndReport makes of this command, which go
@@ -82,7 +84,7 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, f)
 	}
 	for _, f := range files {
-		if err := dropUnusedClientImport(f); err != nil {
+		if err := fixfiles.DropUnusedClientImport(f); err != nil {
 			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
 			return 1
 		}

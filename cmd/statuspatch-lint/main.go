@@ -20,10 +20,14 @@
 // in them are reported only with -tests, and loading them type-checks
 // everything the tests import (testenv: the API server and etcd).
 //
-// The command's parts, one line each: main.go (flags, the disk lookups of
-// internal/ondisk), fix.go (-fix in child runs, its report), export*.go
-// (the export-data driver: load, type-check, apply fixes), baseline*.go
-// (baselines and their keys), imports.go (tidies the files -fix wrote).
+// The command's parts, one line each:
+//
+//   - main.go: flags, and the analyzer's -patchers and -test-refs from
+//     internal/ondisk (reads the module's generated and test files).
+//   - fix.go: -fix in child runs, and what it did and left.
+//   - exportdriver.go: the export-data driver; internal/exportdata loads
+//     the packages as go vet does, internal/fixfiles writes the fixes.
+//   - baseline.go, baselinekey.go: baselines and their keys.
 package main
 
 import (
@@ -31,14 +35,15 @@ import (
 	"os"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/exportdata"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/ondisk"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis/singlechecker"
 )
 
 func main() {
-	if os.Getenv(toolexecEnv) != "" {
-		os.Exit(refuseTool(os.Args[1:]))
+	if os.Getenv(exportdata.ToolexecEnv) != "" {
+		os.Exit(exportdata.RefuseTool(os.Args[1:]))
 	}
 	args := withTestRefs(withPatchers(defaultArgs(os.Args[1:]), "."), ".")
 	if os.Getenv(childEnv) == "" && !underVet(args) {

@@ -1,4 +1,4 @@
-package main
+package exportdata
 
 import (
 	"bytes"
@@ -9,13 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
-// The export-data driver (exportdriver.go) loads from source only the
-// packages that can hold a status write or a fact, and every other
-// dependency from the compiled export data in the go command's build
-// cache, as go vet does. This file lists the packages and decides which
-// are which.
+// The export-data driver (the command's exportdriver.go) loads from
+// source only the packages that can hold a status write or a fact, and
+// every other dependency from the compiled export data in the go
+// command's build cache, as go vet does. This file lists the packages and
+// decides which are which.
 
 // maxStale is how many dependencies missing from the build cache the
 // export-data driver type-checks from source itself, one after the other:
@@ -58,21 +60,21 @@ type loadPlan struct {
 	reaches int // dependencies type-checked from source because they import the client
 }
 
-// errDecline is returned, wrapped, when the export-data driver cannot load
+// ErrDecline is returned, wrapped, when the export-data driver cannot load
 // the packages the way the full checker would: the command runs that
 // checker instead.
-var errDecline = errors.New("the export-data driver does not apply")
+var ErrDecline = errors.New("the export-data driver does not apply")
 
 // goList runs `go list` with args, this command refusing to build
-// (refuseTool), and decodes its JSON stream. Its failure is an error
-// wrapping errDecline: the full checker reports it as it always has.
+// (RefuseTool), and decodes its JSON stream. Its failure is an error
+// wrapping ErrDecline: the full checker reports it as it always has.
 func goList(args ...string) ([]*listedPkg, error) {
 	cmd := exec.Command("go", append([]string{"list"}, args...)...)
-	cmd.Env = append(os.Environ(), toolexecEnv+"=1")
+	cmd.Env = append(os.Environ(), ToolexecEnv+"=1")
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%w: go list: %w: %s", errDecline, err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, fmt.Errorf("%w: go list: %w: %s", ErrDecline, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	var pkgs []*listedPkg
 	dec := json.NewDecoder(&out)
@@ -95,7 +97,7 @@ func goList(args ...string) ([]*listedPkg, error) {
 // client.Patch, the analyzer's facts, or write a status), and every
 // dependency whose compiled form is not in the build cache. Every other
 // dependency comes from its export data, which `go list -export` takes
-// from the build cache: run with -toolexec=<this command> (refuseTool), it
+// from the build cache: run with -toolexec=<this command> (RefuseTool), it
 // compiles nothing, so a package not in the cache has no export data and
 // is loaded from source, and an empty cache makes the command run the
 // full checker (maxStale) instead of compiling every dependency, as go
@@ -103,10 +105,10 @@ func goList(args ...string) ([]*listedPkg, error) {
 func planLoad(patterns []string) (*loadPlan, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errDecline, err)
+		return nil, fmt.Errorf("%w: %w", ErrDecline, err)
 	}
 	if strings.ContainsAny(self, " \t'\"\\") {
-		return nil, fmt.Errorf("%w: the command's path %q cannot be go list's -toolexec", errDecline, self)
+		return nil, fmt.Errorf("%w: the command's path %q cannot be go list's -toolexec", ErrDecline, self)
 	}
 	// EmbedFiles: without it go list does not resolve a package's embed
 	// patterns, and its action (and every one above it) is not the one in
@@ -120,11 +122,11 @@ func planLoad(patterns []string) (*loadPlan, error) {
 	for _, p := range listed {
 		switch {
 		case p.Error != nil && !strings.Contains(p.Error.Err, refusal):
-			return nil, fmt.Errorf("%w: package %s: %s", errDecline, p.ImportPath, p.Error.Err)
+			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.Error.Err)
 		case len(p.DepsErrors) > 0:
-			return nil, fmt.Errorf("%w: package %s: %s", errDecline, p.ImportPath, p.DepsErrors[0].Err)
+			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.DepsErrors[0].Err)
 		case strings.Contains(p.ImportPath, " "):
-			return nil, fmt.Errorf("%w: package variant %s", errDecline, p.ImportPath)
+			return nil, fmt.Errorf("%w: package variant %s", ErrDecline, p.ImportPath)
 		}
 		plan.pkgs[p.ImportPath] = p
 		if !p.DepOnly {
@@ -132,7 +134,7 @@ func planLoad(patterns []string) (*loadPlan, error) {
 		}
 	}
 	if len(plan.roots) == 0 {
-		return nil, fmt.Errorf("%w: %s matched no packages", errDecline, strings.Join(patterns, " "))
+		return nil, fmt.Errorf("%w: %s matched no packages", ErrDecline, strings.Join(patterns, " "))
 	}
 	reach := map[string]bool{}
 	var reaches func(path string) bool
@@ -140,7 +142,7 @@ func planLoad(patterns []string) (*loadPlan, error) {
 		if v, ok := reach[path]; ok {
 			return v
 		}
-		reach[path] = path == clientPkgPath
+		reach[path] = path == kube.ClientPkgPath
 		for _, imp := range plan.pkgs[path].Imports {
 			if plan.pkgs[imp] != nil && reaches(imp) {
 				reach[path] = true
@@ -165,7 +167,7 @@ func planLoad(patterns []string) (*loadPlan, error) {
 		plan.inSrc[r] = true
 	}
 	if plan.stale > maxStale || 2*plan.stale > len(listed) {
-		return nil, fmt.Errorf("%w: %d dependencies are not in the build cache", errDecline, plan.stale)
+		return nil, fmt.Errorf("%w: %d dependencies are not in the build cache", ErrDecline, plan.stale)
 	}
 	// go list -deps lists dependencies first: the order to type-check in.
 	for _, p := range listed {
@@ -176,26 +178,26 @@ func planLoad(patterns []string) (*loadPlan, error) {
 			continue
 		}
 		if len(p.CgoFiles) > 0 {
-			return nil, fmt.Errorf("%w: package %s uses cgo", errDecline, p.ImportPath)
+			return nil, fmt.Errorf("%w: package %s uses cgo", ErrDecline, p.ImportPath)
 		}
 		plan.source = append(plan.source, p.ImportPath)
 	}
 	return plan, nil
 }
 
-// toolexecEnv makes the command, run by go list as its -toolexec, refuse
-// to run the build's tools (refuseTool).
-const toolexecEnv = "STATUSPATCH_LINT_TOOLEXEC"
+// ToolexecEnv makes the command, run by go list as its -toolexec, refuse
+// to run the build's tools (RefuseTool).
+const ToolexecEnv = "STATUSPATCH_LINT_TOOLEXEC"
 
-// refusal is how refuseTool says no, in go list's errors.
+// refusal is how RefuseTool says no, in go list's errors.
 const refusal = "statuspatch-lint: not in the build cache"
 
-// refuseTool is the command as planLoad's -toolexec: it runs the tool
+// RefuseTool is the command as planLoad's -toolexec: it runs the tool
 // (args[0]) only to say which it is (-V=full, and the C compiler's -###:
 // the go command hashes their answers into its cache keys, so they must be
 // the tool's), and refuses every build step: a package whose compiled form
 // is not in the build cache gets an error instead of being compiled.
-func refuseTool(args []string) int {
+func RefuseTool(args []string) int {
 	if len(args) == 0 {
 		return 2
 	}

@@ -1,4 +1,4 @@
-package main
+package fixfiles
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ type fileEdit struct {
 	text       string
 }
 
-// applyFixes applies the first suggested fix of each diagnostic of the
+// ApplyFixes applies the first suggested fix of each diagnostic of the
 // graph's roots, as the checker's -fix does: a fix that edits a generated
 // file is skipped; a fix identical to one applied (the same edits) is
 // applied once; the others are merged as the checker merges them
@@ -32,7 +32,7 @@ type fileEdit struct {
 // sorted and the imports no longer used removed (the checker's
 // FormatSourceRemoveImports, by selectors: a package is used only as
 // name.X).
-func applyFixes(graph *checker.Graph) error {
+func ApplyFixes(graph *checker.Graph) error {
 	accepted := map[string][]fileEdit{} // by file name
 	filePkg := map[string]*types.Package{}
 	var fset *token.FileSet

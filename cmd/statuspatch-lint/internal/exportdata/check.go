@@ -1,4 +1,4 @@
-package main
+package exportdata
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // returns them as go/packages would (syntax, types, type information),
 // each one's Imports holding only its source-loaded imports: the others
 // have no syntax to analyze, and no facts (see planLoad). A package with
-// parse or type errors is an error wrapping errDecline: the full checker
+// parse or type errors is an error wrapping ErrDecline: the full checker
 // reports them as it always has.
 func typeCheck(plan *loadPlan) (map[string]*packages.Package, error) {
 	fset := token.NewFileSet()
@@ -107,7 +107,7 @@ func typeCheck(plan *loadPlan) (map[string]*packages.Package, error) {
 		}
 		pkg.Types, _ = conf.Check(path, fset, pkg.Syntax, pkg.TypesInfo)
 		if len(typeErrs) > 0 {
-			return nil, fmt.Errorf("%w: %s: %w", errDecline, path, typeErrs[0])
+			return nil, fmt.Errorf("%w: %s: %w", ErrDecline, path, typeErrs[0])
 		}
 		for _, ipath := range lp.Imports {
 			if dep := out[ipath]; dep != nil {
@@ -156,7 +156,7 @@ func parseAll(fset *token.FileSet, plan *loadPlan) (map[string][]*ast.File, erro
 				}
 				mu.Lock()
 				if err != nil && first == nil {
-					first = fmt.Errorf("%w: %w", errDecline, err)
+					first = fmt.Errorf("%w: %w", ErrDecline, err)
 				}
 				files[j.pkg][j.i] = f
 				mu.Unlock()

@@ -1,4 +1,4 @@
-package main
+package fixfiles
 
 import (
 	"bytes"
@@ -10,18 +10,17 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ast/astutil"
 )
 
-const clientPkgPath = "sigs.k8s.io/controller-runtime/pkg/client"
-
-// dropUnusedClientImport removes the controller-runtime client import
+// DropUnusedClientImport removes the controller-runtime client import
 // from a file that -fix edited, if the file no longer uses it: moving a
 // write onto a generated patcher removes its client.MergeFrom, which may
 // have been the file's only use (each fix is made alone, so none of them
 // can know). A package is used only through selectors (client.X), so the
 // check is syntactic; dot and blank imports are left alone.
-func dropUnusedClientImport(file string) error {
+func DropUnusedClientImport(file string) error {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return fmt.Errorf("drop unused import: %w", err)
@@ -32,7 +31,7 @@ func dropUnusedClientImport(file string) error {
 		return fmt.Errorf("drop unused import: %w", err)
 	}
 	for _, imp := range f.Imports {
-		if p, _ := strconv.Unquote(imp.Path.Value); p != clientPkgPath {
+		if p, _ := strconv.Unquote(imp.Path.Value); p != kube.ClientPkgPath {
 			continue
 		}
 		name := "client"
@@ -43,9 +42,9 @@ func dropUnusedClientImport(file string) error {
 			return nil
 		}
 		if imp.Name != nil {
-			astutil.DeleteNamedImport(fset, f, name, clientPkgPath)
+			astutil.DeleteNamedImport(fset, f, name, kube.ClientPkgPath)
 		} else {
-			astutil.DeleteImport(fset, f, clientPkgPath)
+			astutil.DeleteImport(fset, f, kube.ClientPkgPath)
 		}
 		var out bytes.Buffer
 		if err := format.Node(&out, fset, f); err != nil {

@@ -1,4 +1,4 @@
-package main
+package fixfiles
 
 import (
 	"os"
@@ -28,7 +28,7 @@ func TestDropUnusedClientImport(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tc.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := dropUnusedClientImport(file); err != nil {
+			if err := DropUnusedClientImport(file); err != nil {
 				t.Fatal(err)
 			}
 			got, err := os.ReadFile(file)
