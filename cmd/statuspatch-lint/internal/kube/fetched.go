@@ -93,7 +93,14 @@ func NamedBy(pass *analysis.Pass, ctor *ast.CallExpr, fs []Fetched) []Fetched {
 	if len(ctor.Args) == 0 {
 		return nil
 	}
-	id, ok := rootIdent(ctor.Args[0])
+	return NamedByName(pass, ctor.Args[0], fs)
+}
+
+// NamedByName returns the Fetched objects that name (an object's name, as
+// a constructor or an ObjectMeta literal is given it) is the name of:
+// application.Name, application.GetName() or req.Name.
+func NamedByName(pass *analysis.Pass, name ast.Expr, fs []Fetched) []Fetched {
+	id, ok := rootIdent(name)
 	if !ok {
 		return nil
 	}

@@ -87,11 +87,14 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 			return nil, none, why
 		}
 	case w.Verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply"):
-		return nil, none, m.shapeWhy(applyWhy)
+		// A typed object: onto apply mode too (migratetypedapply.go).
+		if why := m.prepareTypedApply(w.Kind); why != "" || m.anchor == nil {
+			return nil, none, why
+		}
 	case len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.Verb]:
 		return nil, none, m.shapeWhy("the write has options, which Flush does not take")
 	}
-	if w.Verb != "Apply" {
+	if m.apply == nil {
 		if why := m.findObj(w.Kind); m.obj == nil {
 			return nil, none, why
 		}

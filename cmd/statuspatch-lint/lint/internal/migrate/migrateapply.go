@@ -37,7 +37,7 @@ type applyMove struct {
 // prepareApply recognises an apply of a configuration and sets m.obj,
 // m.anchor and m.apply, or returns why it cannot move.
 func (m *migration) prepareApply(kind string) string {
-	owner, typed, why := m.applyOwner()
+	owner, typed, why := m.applyOwner(2)
 	if why != "" {
 		return m.shapeWhy(why)
 	}

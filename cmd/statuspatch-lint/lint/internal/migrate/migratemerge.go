@@ -20,16 +20,9 @@ import (
 //     The changes start at the read: the patcher is made there, the late
 //     base dropped, and Flush writes them.
 
-// applyWhy is why a server-side apply of the typed object (the
-// deprecated client.Apply patch) is not moved.
-const applyWhy = "a server-side apply of the typed object (client.Apply): -fix moves only applies of an apply configuration (Status().Apply); make the patcher with patcher.WithWriteMode(patcher.WriteApply) where the object is read, and Flush it in place of the write, by hand"
-
 // otherPatch is why a Patch whose patch is none of the shapes -fix moves
 // stays.
 func (m *migration) otherPatch(patch ast.Expr) string {
-	if m.isClientVar(patch, "Apply") {
-		return m.shapeWhy(applyWhy)
-	}
 	return m.shapeWhy("the patch " + types.ExprString(patch) + " is not client.MergeFrom(base) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand")
 }
 

@@ -76,16 +76,17 @@ func (si *site) enclosingLists() [][]ast.Stmt {
 	return lists
 }
 
-// applyOwner returns the field owner of the apply's options (typed: a
-// client.FieldOwner value, not a conversion's argument), or why they
-// are not the ones apply mode takes: client.FieldOwner and
-// client.ForceOwnership, which apply mode always sends.
-func (si *site) applyOwner() (owner ast.Expr, typed bool, why string) {
+// applyOwner returns the field owner of the apply's options, the call's
+// arguments from the index from on (typed: a client.FieldOwner value, not
+// a conversion's argument), or why they are not the ones apply mode
+// takes: client.FieldOwner and client.ForceOwnership, which apply mode
+// always sends.
+func (si *site) applyOwner(from int) (owner ast.Expr, typed bool, why string) {
 	if si.call.Ellipsis.IsValid() {
 		return nil, false, "the apply's options are spread from a slice"
 	}
 	force := false
-	for _, a := range si.call.Args[2:] {
+	for _, a := range si.call.Args[from:] {
 		if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && si.isClientType(c.Fun, "FieldOwner") {
 			owner, typed = c.Args[0], false
 			continue

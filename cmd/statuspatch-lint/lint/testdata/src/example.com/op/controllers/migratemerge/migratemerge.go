@@ -164,7 +164,7 @@ func (r *WidgetReconciler) applied(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.Apply, client.FieldOwner("me")) // want `\(not moved to the patcher: a server-side apply of the typed object \(client.Apply\): -fix moves only applies of an apply configuration \(Status\(\).Apply\); make the patcher with patcher.WithWriteMode\(patcher.WriteApply\) where the object is read, and Flush it in place of the write, by hand\)`
+	return r.Status().Patch(ctx, w, client.Apply, client.FieldOwner("me")) // want `\(not moved to the patcher: the apply does not force ownership \(client.ForceOwnership\), and apply mode does: move it by hand if taking the fields from other managers is what you want\)`
 }
 
 func (r *WidgetReconciler) raw(ctx context.Context, key client.ObjectKey) error {
