@@ -40,9 +40,10 @@
 # release (default: TESTENV_ASSETS_VERSION's default, hack/lines.sh assets);
 # NEWCOMER_ENVTEST_K8S_VERSION=line runs every line with its own derived
 # version, building each line's binaries. The scaffold: api/v1,
-# internal/controller (a reconciler with four handwritten status writes the
+# internal/controller (a reconciler with five handwritten status writes the
 # ways kubebuilder users write them: a blind MergeFrom patch, a helper's
-# locked one, then Update, a re-Get and a client.Merge patch), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
+# locked one, then Update, a re-Get and a client.Merge patch, and a
+# server-side apply), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
 # go.kubebuilder.io/v4) and kubebuilder v4.15.0's own Makefile word for
 # word (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before, the init goldens'
 # input), no .golangci.yml; statuspatch from a module proxy built from this
@@ -57,7 +58,7 @@
 #     (its binary is then removed: step 4 installs it as the docs say);
 #  4. the -fix step: the lines of docs/kubebuilder.md's fix block, as
 #     written (make statuspatch-lint, bin/statuspatch-lint -fix ./...,
-#     go mod tidy): all four writes move onto WidgetStatusPatcher, -fix exits
+#     go mod tidy): all five writes move onto WidgetStatusPatcher, -fix exits
 #     0, no pin moves, both statuspatch modules are direct requirements;
 #     make manifests passes from a checkout without internal/patchers
 #     (kubebuilder's test runs manifests before generate);
@@ -318,18 +319,18 @@ preinstall golangci-lint GOLANGCI_LINT_VERSION "$work/golangci-lint"
 # +kubebuilder:resource:path, applyconfiguration in the manifests target;
 # the apply configurations generated as that target generates them
 # (api/v1/applyconfiguration/api/v1), and a reconciler that applies a
-# status field of its own. Only where the line's controller-runtime has the
-# status subresource's Apply (SubResourceWriter.Apply); below it a user's
-# apply is the typed client.Apply patch, which -fix does not move yet
-# (docs/lint.md), and summarize writes nothing.
+# status field of its own. That is where the line's controller-runtime has
+# the status subresource's Apply (SubResourceWriter.Apply); below it
+# (v0.22) a user's status apply is the typed client.Apply patch of a new
+# Widget, and summarize writes that.
+sed -i 's|^\tConditions \[\]metav1.Condition `json:"conditions,omitempty"`$|&\n\t// Summary says how many parts the widget has.\n\t// +optional\n\tSummary string `json:"summary,omitempty"`|' api/v1/widget_types.go
+grep -q 'Summary string' api/v1/widget_types.go || die "the scaffold's WidgetStatus got no Summary field"
 cr_dir=$(go mod download -json "sigs.k8s.io/controller-runtime@$line_cr" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 [[ -f $cr_dir/pkg/client/interfaces.go ]] || die "cannot find controller-runtime $line_cr's source in the module cache"
 if grep -q 'SubResourceApplyOption) error' "$cr_dir/pkg/client/interfaces.go"; then
-	ssa=1
 	sed -i 's|^// +kubebuilder:object:generate=true$|&\n// +kubebuilder:ac:generate=true|' api/v1/groupversion_info.go
 	sed -i -e '/^\/\/ Widget is the install test.s one kind\.$/a // +genclient' \
-		-e '/^\/\/ +kubebuilder:subresource:status$/a // +kubebuilder:resource:path=widgets' \
-		-e 's|^\tConditions \[\]metav1.Condition `json:"conditions,omitempty"`$|&\n\t// Summary says how many parts the widget has.\n\t// +optional\n\tSummary string `json:"summary,omitempty"`|' api/v1/widget_types.go
+		-e '/^\/\/ +kubebuilder:subresource:status$/a // +kubebuilder:resource:path=widgets' api/v1/widget_types.go
 	sed -i -e 's|^\(manifests: controller-gen ## Generate WebhookConfiguration, ClusterRole and CustomResourceDefinition objects\)\.$|\1 and ApplyConfiguration types.|' \
 		-e '/^\t"$(CONTROLLER_GEN)" rbac:roleName=manager-role crd webhook /s|crd webhook |crd webhook applyconfiguration:headerFile="hack/boilerplate.go.txt" |' Makefile
 	{ grep -q 'ac:generate=true' api/v1/groupversion_info.go &&
@@ -366,23 +367,38 @@ func (r *WidgetReconciler) summarize(ctx context.Context, key client.ObjectKey) 
 EOF
 	go mod tidy || die "go mod tidy failed in the scaffold after the apply configurations (above)"
 else
-	ssa=0
-	echo "newcomer-test: controller-runtime $line_cr has no status Apply (SubResourceWriter.Apply): the scaffold writes no server-side apply at this line"
+	echo "newcomer-test: controller-runtime $line_cr has no status Apply (SubResourceWriter.Apply): the scaffold's server-side apply is the typed client.Apply patch"
 	cat >internal/controller/widget_summary.go <<'EOF'
 package controller
 
 import (
 	"context"
+	"fmt"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	widgetsv1 "example.com/widgets/api/v1"
 )
 
-// summarize writes nothing: this controller-runtime's status subresource
-// has no Apply.
-func (r *WidgetReconciler) summarize(context.Context, client.ObjectKey) error { return nil }
+// summarize applies the summary by server-side apply of a new typed
+// Widget, under a field owner of its own: this controller-runtime's status
+// writer has no Apply.
+func (r *WidgetReconciler) summarize(ctx context.Context, key client.ObjectKey) error {
+	var w widgetsv1.Widget
+	if err := r.Client.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	applied := &widgetsv1.Widget{
+		TypeMeta:   metav1.TypeMeta{APIVersion: widgetsv1.GroupVersion.String(), Kind: "Widget"},
+		ObjectMeta: metav1.ObjectMeta{Name: w.Name, Namespace: w.Namespace},
+	}
+	applied.Status.Summary = fmt.Sprintf("%d parts", len(w.Status.Parts))
+	return r.Client.Status().Patch(ctx, applied, client.Apply, client.FieldOwner("widget-summary"), client.ForceOwnership)
+}
 EOF
 fi
-writes=$((4 + ssa))
+writes=5
 export PINS_DIR=$work PINS_WHO=newcomer-test
 snapshot
 
@@ -434,19 +450,19 @@ for cmd in "${fix_lines[@]}"; do
 	[[ $code == 0 ]] || die "'$cmd' (docs/kubebuilder.md's fix block) exited $code (above); the docs say -fix exits 0 once every write is moved"
 	if [[ $cmd == bin/statuspatch-lint\ -fix* ]]; then
 		n=$(grep -cE 'widget_(controller|summary)\.go:[0-9:]*: fixed: ' "$work/fix.out" || true)
-		[[ $n == "$writes" ]] || die "'$cmd' printed $n 'widget_controller.go:N: fixed:' or 'widget_summary.go:N: fixed:' lines, want $writes: the blind write, the optimistic one, the Update, the client.Merge patch$( ((ssa)) && echo " and the server-side apply") (above)"
+		[[ $n == "$writes" ]] || die "'$cmd' printed $n 'widget_controller.go:N: fixed:' or 'widget_summary.go:N: fixed:' lines, want $writes: the blind write, the optimistic one, the Update, the client.Merge patch and the server-side apply (above)"
 	fi
 done
 reconciler=(internal/controller/widget_controller.go internal/controller/widget_summary.go)
 ! grep -n 'Status()\.\(Patch\|Update\|Apply\)' "${reconciler[@]}" ||
 	die "a handwritten status write is left in the reconciler after the fix block (above)"
 count() { cat "${reconciler[@]}" | grep -c "$1" || true; }
-[[ $(count 'patchers\.NewWidgetStatusPatcher(') == $((3 + ssa)) &&
+[[ $(count 'patchers\.NewWidgetStatusPatcher(') == 4 &&
 	$(count 'patchers\.FetchWidgetStatusPatcher(') == 1 &&
 	$(count '\.Flush(ctx)') == "$writes" &&
-	$(count 'patcher\.WithWriteMode(patcher\.WriteApply), patcher\.WithFieldOwner("widget-summary")') == "$ssa" &&
-	$(count '\.Patcher()\.ApplyStatus(ac\.Status)') == "$ssa" ]] ||
-	{ cat "${reconciler[@]}"; die "the fix block did not move the $writes writes onto NewWidgetStatusPatcher ($((3 + ssa))), FetchWidgetStatusPatcher (the re-fetch) and Flush ($writes)$( ((ssa)) && echo ", the apply in apply mode under its field owner with ApplyStatus") (above)"; }
+	$(count 'patcher\.WithWriteMode(patcher\.WriteApply), patcher\.WithFieldOwner("widget-summary")') == 1 &&
+	$(count '\.Patcher()\.ApplyStatus(\(ac\|applied\)\.Status)') == 1 ]] ||
+	{ cat "${reconciler[@]}"; die "the fix block did not move the $writes writes onto NewWidgetStatusPatcher (4), FetchWidgetStatusPatcher (the re-fetch) and Flush ($writes), the apply in apply mode under its field owner with ApplyStatus (above)"; }
 cat "${reconciler[@]}"
 for m in github.com/statuspatch/statuspatch github.com/statuspatch/statuspatch/testenv; do
 	grep -qE "^\s*$m $version$" go.mod || die "after the fix block, go.mod does not require $m $version directly: $(grep statuspatch go.mod)"
