@@ -126,6 +126,16 @@ type Options struct {
 	// Budget bounds the search time, checked between schedules (the
 	// running one finishes; minimisation comes on top). Default 10s.
 	Budget time.Duration
+	// Deepen lets a depth-first search (no Seed, Replay or Schedules)
+	// that exhausts the space at its bounds within the Budget search
+	// again at deeper ones: the bounds left at zero (Depth, Versions,
+	// StaleReads) go through DeepeningLevel(0), (1), ... until a
+	// violation, a level not exhausted, the end of the Budget, or a
+	// level that runs no more schedules than the one before; the bounds
+	// set stay. Result.Bounds and Violation.Bounds say which level. Off,
+	// the search runs at one level, today's (docs/explore.md, Bounds and
+	// deepening).
+	Deepen bool
 	// Seed, if non-zero, makes the search random with this seed instead of
 	// depth-first; the same seed explores the same schedules.
 	Seed int64
@@ -187,13 +197,13 @@ func (o Options) withDefaults() Options {
 			*v = d
 		}
 	}
-	def(&o.Depth, 4)
+	def(&o.Depth, defaultDepth)
 	def(&o.MaxSteps, 50)
-	def(&o.Versions, 4)
+	def(&o.Versions, defaultVersions)
 	if o.StaleReads < 0 {
 		o.StaleReads = 0
 	} else if o.StaleReads == 0 {
-		o.StaleReads = 2
+		o.StaleReads = defaultStaleReads
 	}
 	if o.Budget <= 0 {
 		o.Budget = 10 * time.Second
@@ -211,8 +221,11 @@ type Result struct {
 	// Elapsed is the search time, minimisation excluded.
 	Elapsed time.Duration
 	// Exhausted reports that every schedule up to Options.Depth was run
-	// within the budget.
+	// within the budget; after a deepening search, every schedule at the
+	// deepest level searched, Bounds.
 	Exhausted bool
+	// Bounds are the bounds of the last level searched (the deepest).
+	Bounds Bounds
 	// Violation is the first one found, minimised, or nil.
 	Violation *Violation
 	// Violations, with Options.Schedules, are every distinct violation
@@ -279,6 +292,9 @@ type Violation struct {
 	// and Schedules the schedules run until then.
 	FoundAfter time.Duration
 	Schedules  int
+	// Bounds are the bounds of the search that found it; a replay or a
+	// minimisation of Seed needs Bounds.Versions (ReplayOptions).
+	Bounds Bounds
 }
 
 // Broke reports whether the schedule broke invariant, first or later.
@@ -305,6 +321,11 @@ func (v *Violation) String() string {
 	for _, s := range v.Steps {
 		b.WriteString(s.String())
 	}
-	fmt.Fprintf(&b, "replay: explore.Options{Replay: %q}\n", v.Seed)
+	fmt.Fprintf(&b, "found at %s\n", v.Bounds)
+	if v.Bounds.Versions > defaultVersions {
+		fmt.Fprintf(&b, "replay: explore.Options{Replay: %q, Versions: %d}\n", v.Seed, v.Bounds.Versions)
+	} else {
+		fmt.Fprintf(&b, "replay: explore.Options{Replay: %q}\n", v.Seed)
+	}
 	return b.String()
 }

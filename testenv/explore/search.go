@@ -47,6 +47,8 @@ type explorer struct {
 	// lastFirst (tests) makes the parallel search start the latest task
 	// in the serial order first.
 	lastFirst bool
+	// level is the deepening level of o's bounds (deepen.go).
+	level int
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -76,14 +78,16 @@ func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*run)) (
 type hooks struct {
 	visit     func(*run)
 	lastFirst bool
+	level     int
 }
 
-func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
+// runLevel is one search at o's bounds (runHooked may deepen them).
+func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	o = o.withDefaults()
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, level: h.level}
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}
@@ -116,7 +120,7 @@ func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	ex.deadline = start.Add(o.Budget)
 	workers := ex.workers()
 	defer cleanupWorkers(workers)
-	res := &Result{Workers: len(workers)}
+	res := &Result{Workers: len(workers), Bounds: ex.bounds()}
 	if o.Seed != 0 {
 		err := ex.randomSearch(ctx, workers, res)
 		res.Elapsed = time.Since(start)
@@ -302,7 +306,7 @@ func (ex *explorer) violation(r *run) *Violation {
 		return nil
 	}
 	v := *r.failed
-	v.Steps = r.steps
+	v.Steps, v.Bounds = r.steps, ex.bounds()
 	var script []scriptStep
 	for i, s := range r.chosen {
 		if !r.steps[i].Drain {
