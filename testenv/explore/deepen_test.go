@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
+	"github.com/statuspatch/statuspatch/testenv/explore/report"
 	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
@@ -98,7 +100,8 @@ func TestDeepenFindsWhatTheDefaultsMiss(t *testing.T) {
 				o.Budget, thriceFooledSchedules, level0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
 		}
 	}
-	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Deepen: true, Budget: searchBound})
+	file := filepath.Join(t.TempDir(), "report.json")
+	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Deepen: true, Budget: searchBound, Report: file})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +118,14 @@ func TestDeepenFindsWhatTheDefaultsMiss(t *testing.T) {
 	}
 	if !strings.Contains(v.String(), "found at Depth 5, Versions 5, StaleReads 8 (deepening level 1)\n") {
 		t.Fatalf("the violation does not say its bounds:\n%s", v)
+	}
+	rep, err := report.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Ran != res.Schedules || len(rep.Violations) != 1 || rep.Violations[0].Bounds == nil ||
+		*rep.Violations[0].Bounds != (report.Bounds{Depth: 5, Versions: 5, StaleReads: 8, Level: 1}) {
+		t.Fatalf("report: ran %d of %d, violations %+v: want the level's bounds", rep.Ran, res.Schedules, rep.Violations)
 	}
 	ro := v.ReplayOptions()
 	ro.Backend = fake

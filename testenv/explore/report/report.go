@@ -115,6 +115,17 @@ type Violation struct {
 	Schedule int `json:"schedule"`
 	// Text is the minimised schedule as explore prints it.
 	Text string `json:"text,omitempty"`
+	// Bounds are the bounds of the search that found it (a replay needs
+	// its Versions); absent in reports written before they were recorded.
+	Bounds *Bounds `json:"bounds,omitempty"`
+}
+
+// Bounds are a search's bounds and deepening level (explore.Bounds).
+type Bounds struct {
+	Depth      int `json:"depth"`
+	Versions   int `json:"versions"`
+	StaleReads int `json:"staleReads"`
+	Level      int `json:"level"`
 }
 
 func (v Violation) key() string { return v.Invariant + "\x00" + v.Replay }
