@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
@@ -23,7 +24,22 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := explore.Run(t.Context(), explore.Scenario{
+	res, err := explore.Run(t.Context(), rabbitmqScenario(env, clientset),
+		explore.Options{Backend: explore.Server(env), Versions: 2, StaleReads: 1, Budget: 3 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation // the operator's bug: a deleted RabbitmqCluster comes back
+	if v == nil || !v.Broke(explore.InvariantDeletedStaysDeleted) || !strings.Contains(v.String(), "write create RabbitmqCluster rabbits/hello based on") {
+		t.Fatalf("want the deleted RabbitmqCluster created again, got after %d schedules:\n%v", res.Schedules, v)
+	}
+	t.Logf("found after %d schedules in %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v)
+}
+
+// rabbitmqScenario is a RabbitmqCluster, set up as main.go does, and two
+// user actions, each at any point: a scale to 3 and a delete.
+func rabbitmqScenario(env *testenv.Env, clientset *kubernetes.Clientset) explore.Scenario {
+	return explore.Scenario{
 		Setup: func(mgr manager.Manager) error { // as main.go
 			return (&controllers.RabbitmqClusterReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
 				Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorderFor("rabbitmqcluster-controller"),
@@ -44,13 +60,5 @@ func TestExploreRabbitmqCluster(t *testing.T) {
 		}}, {Name: "delete", Run: func(ctx context.Context, c client.Client) error {
 			return c.Delete(ctx, &rabbitmqv1beta1.RabbitmqCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "rabbits", Name: "hello"}})
 		}}},
-	}, explore.Options{Backend: explore.Server(env), Versions: 2, StaleReads: 1, Budget: 3 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
 	}
-	v := res.Violation // the operator's bug: a deleted RabbitmqCluster comes back
-	if v == nil || !v.Broke(explore.InvariantDeletedStaysDeleted) || !strings.Contains(v.String(), "write create RabbitmqCluster rabbits/hello based on") {
-		t.Fatalf("want the deleted RabbitmqCluster created again, got after %d schedules:\n%v", res.Schedules, v)
-	}
-	t.Logf("found after %d schedules in %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v)
 }
