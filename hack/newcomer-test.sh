@@ -321,7 +321,7 @@ preinstall golangci-lint GOLANGCI_LINT_VERSION "$work/golangci-lint"
 # (api/v1/applyconfiguration/api/v1), and a reconciler that applies a
 # status field of its own. That is where the line's controller-runtime has
 # the status subresource's Apply (SubResourceWriter.Apply); below it
-# (v0.22) a user's status apply is the typed client.Apply patch of a new
+# a user's status apply is the typed client.Apply patch of a new
 # Widget, and summarize writes that.
 sed -i 's|^\tConditions \[\]metav1.Condition `json:"conditions,omitempty"`$|&\n\t// Summary says how many parts the widget has.\n\t// +optional\n\tSummary string `json:"summary,omitempty"`|' api/v1/widget_types.go
 grep -q 'Summary string' api/v1/widget_types.go || die "the scaffold's WidgetStatus got no Summary field"
