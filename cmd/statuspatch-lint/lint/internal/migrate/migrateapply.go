@@ -54,9 +54,17 @@ func (m *migration) prepareApply(kind string) string {
 		return m.shapeWhy("the apply configuration " + types.ExprString(ac) + " is not built in this function by a constructor call (" + kind + "(name, namespace)...)")
 	}
 	named := kube.NamedBy(m.pass, root, kube.FetchedObjects(m.pass, root, kind))
+	return m.applyFrom(named, kind, "the apply configuration", ac, owner, typed)
+}
+
+// applyFrom makes the apply's move from the one object of named, the
+// objects of kind fetched under the name the applied value (built: how
+// the finding calls it) gives: the patcher is made after its Get, in apply
+// mode, and ac's Status goes to ApplyStatus. It returns why it cannot.
+func (m *migration) applyFrom(named []kube.Fetched, kind, built string, ac, owner ast.Expr, typed bool) string {
 	switch len(named) {
 	case 0:
-		return m.shapeWhy("no " + kind + " fetched with Get before the apply configuration is built, under the name it gives: the patcher is made from that object")
+		return m.shapeWhy("no " + kind + " fetched with Get before " + built + " is built, under the name it gives: the patcher is made from that object")
 	case 1:
 	default:
 		return m.shapeWhy("several " + kind + " objects fetched with Get (" + kube.FetchedNames(named) + "): which one the status was computed from is not clear")

@@ -61,30 +61,7 @@ func (m *migration) prepareTypedApply(kind string) string {
 		return m.shapeWhy("the new " + kind + " " + id.Name + " is given no ObjectMeta Name in its literal" + typedApplyWhy)
 	}
 	named := kube.NamedByName(m.pass, name, kube.FetchedObjects(m.pass, lit, kind))
-	switch len(named) {
-	case 0:
-		return m.shapeWhy("no " + kind + " fetched with Get before " + id.Name + " is built, under the name it gives: the patcher is made from that object")
-	case 1:
-	default:
-		return m.shapeWhy("several " + kind + " objects fetched with Get (" + kube.FetchedNames(named) + "): which one the status was computed from is not clear")
-	}
-	obj, ok := named[0].Obj.(*types.Var)
-	if !ok || obj == v {
-		return m.shapeWhy("the fetched " + named[0].Name + " is not a variable apart from the applied object")
-	}
-	m.obj = obj
-	_, isPtr := types.Unalias(obj.Type()).(*types.Pointer)
-	m.apply = &applyMove{migration: m, ac: id, owner: owner, typed: typed, addr: !isPtr}
-	if why := m.findGet(); m.anchor == nil {
-		return why
-	}
-	if m.get == nil {
-		return m.shapeWhy(obj.Name() + " is a copy of a read: the patcher is made from the object the Get reads")
-	}
-	if why := m.declaredBefore(owner, m.anchor.End()); why != "" {
-		return m.shapeWhy(why)
-	}
-	return ""
+	return m.applyFrom(named, kind, id.Name, id, owner, typed)
 }
 
 // typedLiteral returns the composite literal of &T{...} or T{...}.
