@@ -8,6 +8,8 @@ type chooser struct {
 	prefix        []int
 	taken, widths []int
 	rng           *rand.Rand
+	// index is a random schedule's index (Options.Seed), for its name.
+	index int
 }
 
 func (c *chooser) choose(n int) int {

@@ -54,7 +54,7 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 			running++
 			go func() {
 				rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(i)))
-				r, e := w.schedule(ctx, &chooser{rng: rng}, o.Depth)
+				r, e := w.schedule(ctx, &chooser{rng: rng, index: i}, o.Depth)
 				out := result{i: i, r: r, w: w, at: time.Since(start), err: e}
 				if e == nil && all && r.failed != nil && ctx.Err() == nil {
 					out.v, out.err = w.minimise(ctx, r)

@@ -34,9 +34,17 @@ type Scenario struct {
 	// handlers, decide what each write queues. It runs once when Run
 	// starts, then at the start of every schedule and again after every
 	// crash restart or leader change: state it resets is reset mid-schedule
-	// (explore.SourceOf(mgr.GetClient()) tells schedules apart). See
-	// docs/explore.md.
+	// (reset it in BeginSchedule). See docs/explore.md.
 	Setup func(mgr manager.Manager) error
+	// BeginSchedule, if set, runs once at the start of every schedule, on
+	// a clean backend, before New, Setup and the Objects: never after a
+	// crash restart or a leader change, so state it resets (a fake
+	// external system, a count) lives exactly one schedule. It runs for
+	// every schedule a search runs: each replay (a Replay runs twice) and
+	// each of the minimiser's, in every parallel worker (concurrently, with
+	// more than one world) and every shard, for the schedules each runs. An
+	// error fails Run, naming the schedule.
+	BeginSchedule func(ctx context.Context) error
 	// Records are fields that record an object a reconciler created, for
 	// InvariantRecordLive: in a steady state each names a live object.
 	Records []Record

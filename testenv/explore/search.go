@@ -223,7 +223,7 @@ func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
 
 // schedule runs one schedule of up to depth chosen steps, then drains.
 func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, error) {
-	r, err := ex.begin(ctx)
+	r, err := ex.begin(ctx, func() string { return ex.scheduleName(c, depth) })
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +249,9 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	return r, r.err
 }
 
-func (ex *explorer) begin(ctx context.Context) (*run, error) {
+// begin starts the schedule name names on a clean backend: the
+// once-per-schedule hook, then the reconcilers and the scenario's objects.
+func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error) {
 	srv, err := ex.o.Backend.begin(ctx, ex.touched)
 	if err != nil {
 		return nil, err
@@ -257,6 +259,9 @@ func (ex *explorer) begin(ctx context.Context) (*run, error) {
 	ex.runs++
 	r := newRun(ex, srv)
 	ex.touched = nil
+	if err := ex.beginSchedule(ctx, name); err != nil {
+		return nil, err
+	}
 	if err := r.setup(ctx); err != nil {
 		ex.end(r)
 		return nil, err
@@ -280,7 +285,7 @@ func (ex *explorer) end(r *run) { ex.touched = append(ex.touched, r.order...) }
 
 // replay runs script's steps, then drains.
 func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation, error) {
-	r, err := ex.begin(ctx)
+	r, err := ex.begin(ctx, func() string { return ex.replayName(script) })
 	if err != nil {
 		return nil, err
 	}

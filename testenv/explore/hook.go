@@ -1,0 +1,39 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+)
+
+// beginSchedule runs Scenario.BeginSchedule, once, at the start of the
+// schedule name names (scheduleName or replayName): never again
+// after a crash restart or a leader change, which build new reconcilers
+// (newReconcilers) but start no schedule.
+func (ex *explorer) beginSchedule(ctx context.Context, name func() string) error {
+	if ex.s.BeginSchedule == nil {
+		return nil
+	}
+	if err := ex.s.BeginSchedule(ctx); err != nil {
+		return fmt.Errorf("explore: Scenario.BeginSchedule, at the start of %s: %w", name(), err)
+	}
+	return nil
+}
+
+// scheduleName names a schedule of the search before it runs, for errors:
+// a random one by its index, a depth-first one by its depth and the choices
+// it starts from (and its deepening level).
+func (ex *explorer) scheduleName(c *chooser, depth int) string {
+	if c.rng != nil {
+		return fmt.Sprintf("the random schedule %d of Seed %d", c.index, ex.o.Seed)
+	}
+	s := fmt.Sprintf("the depth-first schedule of depth %d from the choices %v", depth, c.prefix)
+	if ex.level > 0 {
+		s += fmt.Sprintf(" (deepening level %d)", ex.level)
+	}
+	return s
+}
+
+// replayName names a replay of script.
+func (ex *explorer) replayName(script []scriptStep) string {
+	return fmt.Sprintf("the replay of %q", ex.formatSeed(script))
+}
