@@ -39,7 +39,7 @@ type record struct {
 var builtinInvariants = []string{
 	InvariantLostWrite, InvariantObservedGeneration, InvariantObservedGenerationStuck,
 	InvariantConverges, InvariantOwnDelete, InvariantErrorLoop, InvariantRecordLive,
-	InvariantDeletedStaysDeleted,
+	InvariantDeletedStaysDeleted, InvariantStuckFinalizer,
 }
 
 func (ex *explorer) validateBuiltin() error {

@@ -228,6 +228,7 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 			r.cur.step.Writes[i].Data = describeChange(h.versions[h.newest()-1], h.versions[h.newest()])
 		}
 		r.cur.step.Writes[i].Version = h.newest() + 1
+		h.by[h.newest()] = r.cur.step.Index
 		r.cur.step.Writes[i].Gone = h.versions[h.newest()] == nil
 		r.cur.wrote = true
 		r.cur.seen[k] = h.newest()

@@ -33,6 +33,10 @@ type history struct {
 	// count of new versions when each was recorded; the first version
 	// recorded, which the server held before, is 0.
 	seqs []int
+	// by is the step whose write made each version (its Step.Index), 0
+	// for a version no step's write made: the scenario's Objects, or one
+	// first met by a read (finalizers.go).
+	by []int
 	// owners maps each leaf path of spec, status and metadata's
 	// finalizers/labels/annotations to the write that last set it.
 	owners map[string]owner

@@ -198,6 +198,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 		if !wrote && n < r.ex.o.MaxSteps && ctx.Err() == nil {
 			r.checkSteady(r.ex.ogKinds)
 			r.checkErrorLoop(r.steps[first:])
+			r.checkFinalizers(first, r.ex.forKinds)
 			r.checkRecords(ctx, r.ex.records)
 			if r.ex.s.Invariant != nil {
 				if err := r.ex.s.Invariant(ctx, r.server); err != nil {

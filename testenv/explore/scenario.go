@@ -279,6 +279,11 @@ const (
 	// InvariantRecordLive: a Scenario.Records field names no live object
 	// in a steady state.
 	InvariantRecordLive = "record names a live object"
+	// InvariantStuckFinalizer: in a steady state, an object being deleted
+	// keeps a finalizer a reconciler of this schedule added, and the last
+	// reconciles of it returned done, wrote nothing and asked for no
+	// requeue: nothing will remove it, and the object is never deleted.
+	InvariantStuckFinalizer = "no stuck finalizer"
 )
 
 // Violation is a schedule that breaks an invariant.

@@ -82,6 +82,7 @@ func (b *versions) record(k objKey, content map[string]any, rv string) *history 
 	h.versions = append(h.versions, content)
 	h.rvs = append(h.rvs, rv)
 	h.seqs = append(h.seqs, seq)
+	h.by = append(h.by, 0)
 	b.lastChanged = true
 	b.checkVersion(h, prev)
 	return h

@@ -1,0 +1,155 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// checkFinalizers runs InvariantStuckFinalizer in a steady state, whose
+// round is the steps from first on: an object being deleted that still
+// carries a metadata.finalizers entry a reconciler of this schedule added,
+// whose reconcilers' last reconciles of it in that round (fresh reads)
+// all returned done and wrote nothing: nothing will remove it, and the
+// object is never deleted. forKinds are the reconcilers' For kinds.
+//
+// It stays silent where a reconcile may legitimately wait without a
+// requeue for what these servers do not do: while any object of the
+// schedule is being deleted and waits on a finalizer no reconciler of the
+// schedule added (the garbage collector's foregroundDeletion or orphan,
+// the namespace controller's kubernetes in a Namespace's spec.finalizers,
+// another controller's, the user's), or while the object still has a
+// dependent (an object whose owner references name its UID: its
+// controllers, the garbage collector or kube-controller-manager may be
+// what the reconcile waits for).
+func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind) {
+	if b.outsidePending() {
+		return
+	}
+	for _, k := range b.order {
+		h := b.hist[k]
+		cur := h.versions[h.newest()]
+		if cur == nil {
+			continue
+		}
+		u := unstructured.Unstructured{Object: cur}
+		if u.GetDeletionTimestamp() == nil || len(u.GetFinalizers()) == 0 || b.hasDependent(u) {
+			continue
+		}
+		for _, f := range u.GetFinalizers() {
+			by := b.addedBy(h, f)
+			if by == 0 || gcFinalizer(f) {
+				continue // the scenario's Objects', the garbage collector's
+			}
+			it := b.trace.chosen[by-1].it
+			if it.action >= 0 || it.rec < 0 || it.rec >= len(forKinds) || forKinds[it.rec] != k.gvk {
+				continue // an action's, or a reconciler's of another kind
+			}
+			last, ok := b.lastReconciles(first, k, it.rec)
+			if !ok {
+				continue // waiting (a requeue, an error) or not reconciled
+			}
+			b.trace.fail(InvariantStuckFinalizer, fmt.Sprintf("%s is being deleted (since step %d) and keeps the finalizer %s that step %d (%s reconciles %s) added: in a steady state step %d (%s reconciles %s, fresh reads) returned done, wrote nothing and asked for no requeue, so nothing will remove it",
+				k, b.deletedSince(h), f, by, b.trace.steps[by-1].Reconciler, b.trace.steps[by-1].Object, last.Index, last.Reconciler, last.Object))
+			return
+		}
+	}
+}
+
+// addedBy is the step whose write added finalizer f to h's newest version
+// (the first of the versions that carry it to the newest), 0 when no
+// step's write did (the object was created with it, by the scenario's
+// Objects, or it was met with it first).
+func (b *versions) addedBy(h *history, f string) int {
+	v := h.newest()
+	for v > 0 && h.versions[v-1] != nil && slices.Contains((&unstructured.Unstructured{Object: h.versions[v-1]}).GetFinalizers(), f) {
+		v--
+	}
+	return h.by[v]
+}
+
+// deletedSince is the step that set h's newest deletionTimestamp, 0 when
+// no step's write did.
+func (b *versions) deletedSince(h *history) int {
+	v := h.newest()
+	for v > 0 && h.versions[v-1] != nil && (&unstructured.Unstructured{Object: h.versions[v-1]}).GetDeletionTimestamp() != nil {
+		v--
+	}
+	return h.by[v]
+}
+
+// lastReconciles reports the last reconcile of k by reconciler rec in the
+// steady round from first, when every reconcile of k in that round
+// returned done: none asked for a requeue, erred, panicked or crashed.
+func (b *versions) lastReconciles(first int, k objKey, rec int) (Step, bool) {
+	var last Step
+	found := false
+	for i := first; i < len(b.trace.steps); i++ {
+		it := b.trace.chosen[i].it
+		if it.action >= 0 || it.deliver || it.key != k {
+			continue
+		}
+		if b.trace.steps[i].Result != "done" {
+			return Step{}, false
+		}
+		if it.rec == rec {
+			last, found = b.trace.steps[i], true
+		}
+	}
+	return last, found
+}
+
+// outsidePending reports an object of the schedule being deleted that
+// waits on what no reconciler of the schedule started: a finalizer none of
+// them added, or a Namespace's spec.finalizers.
+func (b *versions) outsidePending() bool {
+	for _, k := range b.order {
+		h := b.hist[k]
+		cur := h.versions[h.newest()]
+		if cur == nil {
+			continue
+		}
+		u := unstructured.Unstructured{Object: cur}
+		if u.GetDeletionTimestamp() == nil {
+			continue
+		}
+		if spec, _, _ := unstructured.NestedSlice(cur, "spec", "finalizers"); k.gvk.Group == "" && k.gvk.Kind == "Namespace" && len(spec) > 0 {
+			return true
+		}
+		for _, f := range u.GetFinalizers() {
+			if by := b.addedBy(h, f); by == 0 || b.trace.chosen[by-1].it.action >= 0 || gcFinalizer(f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gcFinalizer reports a finalizer of the garbage collector, which the
+// API server adds to an object deleted with the Foreground or Orphan
+// propagation policy, whoever deleted it, and only the garbage collector
+// removes.
+func gcFinalizer(f string) bool {
+	return f == metav1.FinalizerDeleteDependents || f == metav1.FinalizerOrphanDependents
+}
+
+// hasDependent reports a present object of the schedule whose owner
+// references name u's UID.
+func (b *versions) hasDependent(u unstructured.Unstructured) bool {
+	for _, k := range b.order {
+		h := b.hist[k]
+		cur := h.versions[h.newest()]
+		if cur == nil {
+			continue
+		}
+		for _, ref := range (&unstructured.Unstructured{Object: cur}).GetOwnerReferences() {
+			if ref.UID == u.GetUID() {
+				return true
+			}
+		}
+	}
+	return false
+}
