@@ -1,4 +1,4 @@
-package main
+package modproxy
 
 import (
 	"archive/zip"
@@ -103,13 +103,13 @@ func TestWriteModule(t *testing.T) {
 // Every published directory of this repository holds the module whose path
 // the go command derives from its tag: the root's path, then the directory.
 func TestPublishedModules(t *testing.T) {
-	mods, err := readModules(filepath.Join("..", ".."), published)
+	mods, err := readModules(filepath.Join("..", "..", ".."), Published)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rootPath := mods[0].file.Module.Mod.Path
-	if published[0] != "." || rootPath != "github.com/statuspatch/statuspatch" {
-		t.Fatalf("published[0] = %q with module %s, want the root module first", published[0], rootPath)
+	if Published[0] != "." || rootPath != "github.com/statuspatch/statuspatch" {
+		t.Fatalf("Published[0] = %q with module %s, want the root module first", Published[0], rootPath)
 	}
 	for _, m := range mods[1:] {
 		if want := rootPath + "/" + m.dir; m.file.Module.Mod.Path != want {

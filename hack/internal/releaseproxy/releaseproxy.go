@@ -1,0 +1,200 @@
+// Package releaseproxy points the go command at a file-based proxy of this
+// repository's modules at one version (hack/internal/modproxy), as a user's
+// go command would see a published release: the logic of
+// hack/modproxy-env.sh's use_release_proxy and release_proxy_done (their
+// command: hack/releaseproxy), and of the release route's proxy
+// (hack/releaseroute).
+//
+// Env is the environment the go command runs in then: GOWORK=off; GOPROXY
+// the proxy, then the module cache's download directory (offline copies of
+// third-party modules), then the caller's GOPROXY; GONOSUMDB skipping the
+// checksum database for this repository only; GOMODCACHE the caller's;
+// -modcacherw; GODEBUG=goindex=0 (the go command indexes module-cache
+// directories in the shared build cache on the assumption that a version
+// never changes; a rebuilt version does, so the index would name files that
+// are gone).
+//
+// Use drops every earlier copy of this repository's modules from that
+// module cache first (Dropped: nothing else), so a rebuilt version never
+// meets a stale one; Drop, called in clean-up, drops the rebuilt copies, so
+// that a project of the caller's that later requires a published release of
+// ours downloads it instead of meeting this checkout's build. Nothing else
+// reads this repository's modules from the module cache: the workspace and
+// every module in this checkout replace them by their directories. One
+// module cache means one source directory per third-party module, so the
+// build cache serves these runs what make test and make test-compat
+// compiled at the same versions with the same Go (a module cache of their
+// own compiled the Kubernetes dependencies once more: docs/benchmarks.md).
+//
+// Runs sharing that cache (hack/install-test.sh, hack/adopt-lines.sh,
+// hack/newcomer-test.sh, hack/gomod.sh, the release; two checkouts, a
+// release while CI's install test runs) take turns under an exclusive flock
+// on the lock file of CacheDir (Lock). Without it, one run dropped this
+// repository's modules from the cache while another built from them
+// ("cannot find package").
+package releaseproxy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
+	"github.com/statuspatch/statuspatch/hack/internal/modproxy"
+)
+
+// Module is this repository's root module. GONOSUMDB names it; Dropped is
+// the module-cache folders of its owner (github.com/statuspatch), where
+// every module of this repository is.
+const Module = "github.com/statuspatch/statuspatch"
+
+// CacheDir is the folder of the lock the runs sharing the module cache take
+// turns on: $STATUSPATCH_INSTALL_CACHE, else
+// ${XDG_CACHE_HOME:-$HOME/.cache}/statuspatch-install-test.
+func CacheDir(getenv func(string) string) (string, error) {
+	if d := getenv("STATUSPATCH_INSTALL_CACHE"); d != "" {
+		return d, nil
+	}
+	base := getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return "", errors.New("neither STATUSPATCH_INSTALL_CACHE, XDG_CACHE_HOME nor HOME is set: no folder for the release cache's lock")
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "statuspatch-install-test"), nil
+}
+
+// A Setting is one variable of the go command's environment.
+type Setting struct{ Key, Value string }
+
+// Env is the go command's environment for the proxy in proxyDir over the
+// module cache modcache: upstream is the caller's GOPROXY, goflags and
+// godebug the caller's GOFLAGS and GODEBUG, kept.
+func Env(upstream, modcache, proxyDir, goflags, godebug string) []Setting {
+	if godebug != "" {
+		godebug += ","
+	}
+	return []Setting{
+		{"GOMODCACHE", modcache},
+		{"GOWORK", "off"},
+		{"GOPROXY", "file://" + proxyDir + ",file://" + filepath.Join(modcache, "cache", "download") + "," + upstream},
+		{"GONOSUMDB", Module},
+		{"GOFLAGS", goflags + " -modcacherw"},
+		{"GODEBUG", godebug + "goindex=0"},
+	}
+}
+
+// Environ is env as os/exec takes it: KEY=VALUE.
+func Environ(env []Setting) []string {
+	var kv []string
+	for _, s := range env {
+		kv = append(kv, s.Key+"="+s.Value)
+	}
+	return kv
+}
+
+// Exports is env as shell lines for eval: export KEY='VALUE'.
+func Exports(env []Setting) string {
+	var b strings.Builder
+	for _, s := range env {
+		fmt.Fprintf(&b, "export %s='%s'\n", s.Key, strings.ReplaceAll(s.Value, "'", `'\''`))
+	}
+	return b.String()
+}
+
+// Dropped is what Drop removes from the module cache modcache: the
+// extracted modules of this repository's owner and their downloads.
+func Dropped(modcache string) []string {
+	owner := filepath.FromSlash(path.Dir(Module))
+	return []string{
+		filepath.Join(modcache, owner),
+		filepath.Join(modcache, "cache", "download", owner),
+	}
+}
+
+// Drop removes Dropped(modcache), making its read-only folders writable
+// first (chmod -R u+w; rm -rf). A missing one is no error.
+func Drop(modcache string) error {
+	for _, d := range Dropped(modcache) {
+		if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() {
+				return nil
+			}
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			return os.Chmod(p, info.Mode().Perm()|0o200)
+		})
+		if err != nil {
+			return fmt.Errorf("dropping %s from the module cache: %w", d, err)
+		}
+		if err := os.RemoveAll(d); err != nil {
+			return fmt.Errorf("dropping %s from the module cache: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// GoEnv reads the go command's GOPROXY and GOMODCACHE as the caller's
+// environment has them (GOWORK=off), from folder dir.
+func GoEnv(g gocmd.Go, dir string) (upstream, modcache string, err error) {
+	out, err := g.Output(gocmd.Cmd{Dir: dir, Verb: []string{"env", "GOPROXY", "GOMODCACHE"}})
+	if err != nil {
+		return "", "", err
+	}
+	f := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(f) != 2 || f[1] == "" {
+		return "", "", fmt.Errorf("go env GOPROXY GOMODCACHE printed %q, want two lines", out)
+	}
+	return f[0], f[1], nil
+}
+
+// A Proxy is one use of the proxy: the repository and version it serves,
+// the folder it is written in (Work/proxy), and the caller's environment.
+type Proxy struct {
+	Repo, Version, Work string
+	Getenv              func(string) string // GOFLAGS, GODEBUG; nil: os.Getenv
+	Listing             io.Writer           // module@version, one a line, as the proxy is built; nil: discarded
+}
+
+// Use drops this repository's modules from the caller's module cache,
+// writes the proxy in p.Work/proxy afresh and returns the go command's
+// environment for it. The caller holds the lock.
+func (p Proxy) Use(g gocmd.Go) ([]Setting, error) {
+	getenv, listing := p.Getenv, p.Listing
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if listing == nil {
+		listing = io.Discard
+	}
+	upstream, modcache, err := GoEnv(g, ".")
+	if err != nil {
+		return nil, err
+	}
+	if err := Drop(modcache); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(p.Work, "proxy")
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("removing the earlier proxy %s: %w", dir, err)
+	}
+	if err := modproxy.Build(p.Repo, p.Version, dir, listing); err != nil {
+		return nil, fmt.Errorf("the module proxy of %s at %s: %w", p.Repo, p.Version, err)
+	}
+	return Env(upstream, modcache, dir, getenv("GOFLAGS"), getenv("GODEBUG")), nil
+}
