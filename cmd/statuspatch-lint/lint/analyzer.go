@@ -73,7 +73,7 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 		Name:      "statuspatch",
 		Doc:       mustAnalyzerDoc("statuspatch"),
 		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
-		FactTypes: []analysis.Fact{new(patchersFact), new(patchFuncFact)},
+		FactTypes: []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
 			return nil, run(pass, *cfg)
 		},
@@ -85,6 +85,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 	if isPatcherRuntime(pass.Pkg.Path()) || !reachesClient(pass.Pkg) {
 		return nil
 	}
+	migrate.ExportParamFacts(pass)
 	if cfg.CI {
 		cfg.Audit = true
 	}

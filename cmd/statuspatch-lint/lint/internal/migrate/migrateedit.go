@@ -26,19 +26,26 @@ func (m *migration) checkMutations() string {
 // for its uses of that parameter, up to a few calls deep.
 func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth int) string {
 	return m.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
-		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && (m.checkCallee(call, id, depth) || m.allowedCall(stack, call, id, v)) {
-			return ""
+		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
+			if m.checkCallee(call, id, depth) || m.allowedCall(stack, call, id, v) {
+				return ""
+			}
+			if fn := calledFunc(m.pass, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()] {
+				return fmt.Sprintf("controllerutil.%s changes the finalizers of %s at line %d, and no later Update or Patch of %s in the same block saves them",
+					fn.Name(), v.Name(), m.pass.Fset.Position(id.Pos()).Line, v.Name())
+			}
 		}
 		return m.useProblem(stack, v)
 	})
 }
 
 // checkCallee reports whether call, which passes id as an argument, is a
-// call of a function declared in the package whose uses of that
-// parameter change at most the status.
+// call of a function whose uses of that parameter change at most the
+// status: one declared in the package, checked here, or one of another
+// package, by its ParamsFact.
 func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) bool {
 	fn := calledFunc(m.pass, call)
-	if fn == nil || fn.Pkg() != m.pass.Pkg || depth >= 3 || call.Ellipsis.IsValid() {
+	if fn == nil || call.Ellipsis.IsValid() {
 		return false
 	}
 	arg := -1
@@ -46,6 +53,12 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) bo
 		if a == id {
 			arg = i
 		}
+	}
+	if fn.Pkg() != m.pass.Pkg {
+		return arg >= 0 && m.importedStatusOnly(fn, arg)
+	}
+	if depth >= 3 {
+		return false
 	}
 	for _, f := range m.pass.Files {
 		for _, d := range f.Decls {

@@ -53,6 +53,13 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	})
 	if used {
 		at := fd.Body.Lbrace + 1
+		// After a comment on the brace's line, which stays there.
+		brace := h.pass.Fset.Position(fd.Body.Lbrace).Line
+		for _, cg := range h.file.Comments {
+			if cg.Pos() > fd.Body.Lbrace && cg.End() <= fd.Body.List[0].Pos() && h.pass.Fset.Position(cg.Pos()).Line == brace {
+				at = cg.End()
+			}
+		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n" + h.indent(fd.Body.List[0].Pos()) + h.obj.Name() + " := " + name + ".Object()")})
 	}
 	imports := map[*ast.File]bool{}

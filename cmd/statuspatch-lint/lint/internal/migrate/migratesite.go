@@ -230,6 +230,11 @@ func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
 		if as, ok := parent(i - 1).(*ast.AssignStmt); ok && isLHS(as, stack[i]) {
 			return fmt.Sprintf("%s is reassigned at line %d", name, line)
 		}
+		if call, ok := parent(i - 1).(*ast.CallExpr); ok && slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return ast.Node(a) == stack[i] }) {
+			if fn := calledFunc(si.pass, call); fn != nil {
+				return fmt.Sprintf("%s is passed to %s at line %d: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
+			}
+		}
 		return fmt.Sprintf("%s is passed on or aliased at line %d: it may change more than its status", name, line)
 	}
 	if s := si.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() != types.FieldVal {
@@ -392,4 +397,19 @@ func (si *site) paramOf(v *types.Var) string {
 		}
 	}
 	return ""
+}
+
+// funcName names fn as the code of package from calls it: F, T.M, pkg.F or
+// pkg.T.M.
+func funcName(fn *types.Func, from *types.Package) string {
+	name := fn.Name()
+	if recv := fn.Signature().Recv(); recv != nil {
+		if n := kube.NamedOf(recv.Type()); n != nil {
+			name = n.Obj().Name() + "." + name
+		}
+	}
+	if fn.Pkg() != nil && fn.Pkg() != from {
+		name = fn.Pkg().Name() + "." + name
+	}
+	return name
 }

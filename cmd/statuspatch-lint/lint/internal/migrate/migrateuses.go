@@ -10,16 +10,22 @@ import (
 )
 
 // Calls that may take the object between the patcher's anchor and its
-// Flush, by package and name, with the argument the object may be: they
-// read it (an owner reference, an event's object, a key), or change only
-// its finalizers (allowed when a later write of the object saves them).
+// Flush, by package and name, with the argument the object may be (any
+// argument: anyArg): they read it (an owner reference, an event's object,
+// a key, a log reference). Packages that do not reach controller-runtime's
+// client have no ParamsFact (the analyzer does not analyse them from
+// source), so the common readers among them are listed here.
 var readsObject = map[string]map[string]int{
 	"sigs.k8s.io/controller-runtime": {"SetControllerReference": 0},
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil": {
 		"SetControllerReference": 0, "SetOwnerReference": 0, "HasControllerReference": 0, "ContainsFinalizer": 0,
 	},
-	kube.ClientPkgPath: {"ObjectKeyFromObject": 0},
+	kube.ClientPkgPath:                     {"ObjectKeyFromObject": 0},
+	"k8s.io/klog/v2":                       {"KObj": 0},
+	"k8s.io/apimachinery/pkg/apis/meta/v1": {"IsControlledBy": anyArg, "GetControllerOf": 0, "GetControllerOfNoCopy": 0},
 }
+
+const anyArg = -1
 
 // eventRecorders are the packages of client-go's EventRecorder interfaces
 // (tools/events' is an alias of tools/internal/events' since v0.34).
@@ -70,7 +76,7 @@ func (m *migration) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Id
 		return false
 	}
 	if i, ok := readsObject[obj.Pkg().Path()][obj.Name()]; ok {
-		return i == arg
+		return i == arg || i == anyArg
 	}
 	if obj.Pkg().Path() == controllerutilPath && changesFinalizers[obj.Name()] && arg == 0 {
 		return m.savedLater(stack, v)

@@ -2,7 +2,8 @@
 // a merge patch from a copy, an Update after a fresh read, a helper in a
 // file that imports the client package only for its MergeFrom, a
 // write-only helper its caller hands a copy of a read (helper.go), and a
-// server-side apply of an apply configuration (plan.go).
+// server-side apply of an apply configuration (plan.go). complete hands
+// the object to a reader of another package (describe).
 package controller
 
 import (
@@ -14,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	v1alpha1 "github.com/statuspatch/statuspatch/examples/api/v1alpha1"
+	"github.com/statuspatch/statuspatch/examples/lintfixe2e/describe"
 )
 
 // RolloutReconciler plans a Rollout, then completes it.
@@ -58,6 +60,6 @@ func (r *RolloutReconciler) complete(ctx context.Context, key client.ObjectKey) 
 		return err
 	}
 	rollout.Status.Phase = v1alpha1.RolloutCompleted
-	rollout.Status.CompletedSteps = rollout.Spec.Steps
+	rollout.Status.CompletedSteps = describe.Steps(rollout) // another package's reader
 	return r.Status().Update(ctx, rollout)
 }

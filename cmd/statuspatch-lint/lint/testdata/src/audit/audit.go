@@ -76,7 +76,7 @@ func (r *Reconciler) WritePatch(ctx context.Context, w *v1.Widget, p client.Patc
 }
 
 // Patches made by the package's own helper functions.
-func optimisticPatch(o *v1.Widget) client.Patch { // want optimisticPatch:`^patch\(0: optimistic: MergeFromWithOptimisticLock\)$`
+func optimisticPatch(o *v1.Widget) client.Patch { // want optimisticPatch:`^patch\(0: optimistic: MergeFromWithOptimisticLock\)$` optimisticPatch:`^statusOnly\[0\]$`
 	return client.MergeFromWithOptions(o.DeepCopyObject().(*v1.Widget), client.MergeFromWithOptimisticLock{})
 }
 

@@ -31,7 +31,7 @@ func exponentialBackoff(cond func() (bool, error)) error { _, err := cond(); ret
 
 // util/patch.(*Helper).patchStatusConditions: optimistic patch built and
 // used inside a retry closure.
-func (h *Helper) patchStatusConditions(ctx context.Context, before client.Object, key client.ObjectKey) error {
+func (h *Helper) patchStatusConditions(ctx context.Context, before client.Object, key client.ObjectKey) error { // want patchStatusConditions:`^statusOnly\[1\]$`
 	return exponentialBackoff(func() (bool, error) {
 		latest := before.DeepCopyObject().(client.Object)
 		if err := h.client.Get(ctx, key, latest); err != nil {

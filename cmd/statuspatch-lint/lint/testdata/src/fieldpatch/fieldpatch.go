@@ -27,7 +27,7 @@ type lockedWriter struct {
 	base client.Patch
 }
 
-func (l *lockedWriter) prepare(w *v1.Widget) {
+func (l *lockedWriter) prepare(w *v1.Widget) { // want prepare:`^statusOnly\[0\]$`
 	l.base = client.MergeFromWithOptions(w.DeepCopyObject().(*v1.Widget), client.MergeFromWithOptimisticLock{})
 }
 

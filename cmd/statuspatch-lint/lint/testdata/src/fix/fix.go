@@ -32,7 +32,7 @@ func (r *Reconciler) direct(ctx context.Context, w, base *v1.Widget) {
 
 // A patch built in one function and sent in another is fixed where it
 // is built.
-func newPatch(w *v1.Widget) client.Patch { // want newPatch:`^patch\(0: blind: client.MergeFrom without optimistic lock\)$`
+func newPatch(w *v1.Widget) client.Patch { // want newPatch:`^patch\(0: blind: client.MergeFrom without optimistic lock\)$` newPatch:`^statusOnly\[0\]$`
 	return client.MergeFrom(w.DeepCopyObject().(*v1.Widget))
 }
 

@@ -84,7 +84,7 @@ func (r *ApplicationReconciler) locked(ctx context.Context, application *appsv1.
 
 // Not status writes: the main resource's apply (the API server ignores a
 // status there) and another subresource.
-func (r *ApplicationReconciler) notStatus(ctx context.Context, application *appsv1.Application) {
+func (r *ApplicationReconciler) notStatus(ctx context.Context, application *appsv1.Application) { // want notStatus:`^statusOnly\[1\]$`
 	_ = r.Apply(ctx, appsv1apply.Application(application.Name, application.Namespace).WithSpec(appsv1apply.ApplicationSpec().WithReplicas(2)), client.FieldOwner("application-controller"), client.ForceOwnership)
 	_ = r.Apply(ctx, appsv1apply.Application(application.Name, application.Namespace).WithStatus(appsv1apply.ApplicationStatus()))
 	_ = r.SubResource("scale").Apply(ctx, appsv1apply.Application(application.Name, application.Namespace))

@@ -14,7 +14,7 @@ import (
 // Values of another type than the status field they end up in, derived
 // from the object read before the retry: a Condition, a generation.
 
-func (r *Reconciler) conditionSet(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+func (r *Reconciler) conditionSet(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want conditionSet:`^statusOnly\[2\]$`
 	cond := metav1.Condition{Type: "Ready", Status: "True", ObservedGeneration: w.Generation}
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
@@ -26,7 +26,7 @@ func (r *Reconciler) conditionSet(ctx context.Context, key client.ObjectKey, w *
 	})
 }
 
-func (r *Reconciler) conditionAppend(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+func (r *Reconciler) conditionAppend(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want conditionAppend:`^statusOnly\[2\]$`
 	cond := readyCondition(w)
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
@@ -38,7 +38,7 @@ func (r *Reconciler) conditionAppend(ctx context.Context, key client.ObjectKey, 
 	})
 }
 
-func (r *Reconciler) conditionFound(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+func (r *Reconciler) conditionFound(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want conditionFound:`^statusOnly\[2\]$`
 	old := meta.FindStatusCondition(w.Status.Conditions, "Ready")
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
@@ -50,7 +50,7 @@ func (r *Reconciler) conditionFound(ctx context.Context, key client.ObjectKey, w
 	})
 }
 
-func (r *Reconciler) observedGeneration(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+func (r *Reconciler) observedGeneration(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want observedGeneration:`^statusOnly\[2\]$`
 	gen := w.Generation
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
@@ -63,7 +63,7 @@ func (r *Reconciler) observedGeneration(ctx context.Context, key client.ObjectKe
 }
 
 // The generation through the object's method, into a Condition built inside.
-func (r *Reconciler) generationInLiteral(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+func (r *Reconciler) generationInLiteral(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want generationInLiteral:`^statusOnly\[2\]$`
 	gen := w.GetGeneration()
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
@@ -75,7 +75,7 @@ func (r *Reconciler) generationInLiteral(ctx context.Context, key client.ObjectK
 	})
 }
 
-func derivedRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], w *v1.Widget) error {
+func derivedRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], w *v1.Widget) error { // want derivedRetry:`^statusOnly\[2\]$`
 	gen := w.Generation
 	return p.Retry(ctx, func(live *v1.Widget) error { // want `^blind: Patcher.Retry of Widget: status replayed from before the re-read \(assigned from captured gen, computed from w before the re-read\) in Retry's mutate$`
 		live.Status.ObservedGeneration = gen
@@ -83,7 +83,7 @@ func derivedRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], w *v1.Wid
 	})
 }
 
-func readyCondition(w *v1.Widget) metav1.Condition {
+func readyCondition(w *v1.Widget) metav1.Condition { // want readyCondition:`^statusOnly\[0\]$`
 	return metav1.Condition{Type: "Ready", Status: "True", ObservedGeneration: w.Generation}
 }
 
@@ -104,7 +104,7 @@ func (r *Reconciler) conditionRecomputed(ctx context.Context, key client.ObjectK
 // Twins: a constant built before the retry, an external input (a
 // parameter of another type, a value fetched from elsewhere even with the
 // object's name as its key, also through a helper of the package).
-func (r *Reconciler) conditionExternal(ctx context.Context, key client.ObjectKey, w *v1.Widget, gen int64, p Prober) error {
+func (r *Reconciler) conditionExternal(ctx context.Context, key client.ObjectKey, w *v1.Widget, gen int64, p Prober) error { // want conditionExternal:`^statusOnly\[2\]$`
 	cond := metav1.Condition{Type: "Ready", Status: "True"}
 	reason, err := p.Probe(ctx, w.Name)
 	if err != nil {
@@ -138,7 +138,7 @@ type Prober interface {
 	Probe(ctx context.Context, name string) (string, error)
 }
 
-func (r *Reconciler) probeVia(ctx context.Context, p Prober, w *v1.Widget) string {
+func (r *Reconciler) probeVia(ctx context.Context, p Prober, w *v1.Widget) string { // want probeVia:`^statusOnly\[2\]$`
 	s, _ := p.Probe(ctx, w.Name)
 	return s
 }

@@ -18,7 +18,7 @@ type Reconciler struct {
 
 // knative's generated reconcilers: the desired status, computed before,
 // copied onto the re-read object.
-func (r *Reconciler) replayWhole(ctx context.Context, desired *v1.Widget) error {
+func (r *Reconciler) replayWhole(ctx context.Context, desired *v1.Widget) error { // want replayWhole:`^statusOnly\[1\]$`
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
 		if err := r.Get(ctx, client.ObjectKeyFromObject(desired), latest); err != nil {
@@ -30,7 +30,7 @@ func (r *Reconciler) replayWhole(ctx context.Context, desired *v1.Widget) error 
 }
 
 // The same with a patch built from the re-read object.
-func (r *Reconciler) replayPatch(ctx context.Context, desired *v1.Widget) error {
+func (r *Reconciler) replayPatch(ctx context.Context, desired *v1.Widget) error { // want replayPatch:`^statusOnly\[1\]$`
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
 		if err := r.Get(ctx, client.ObjectKeyFromObject(desired), latest); err != nil {
@@ -43,7 +43,7 @@ func (r *Reconciler) replayPatch(ctx context.Context, desired *v1.Widget) error 
 }
 
 // Field by field.
-func (r *Reconciler) replayFields(ctx context.Context, key client.ObjectKey, desired *v1.Widget) error {
+func (r *Reconciler) replayFields(ctx context.Context, key client.ObjectKey, desired *v1.Widget) error { // want replayFields:`^statusOnly\[2\]$`
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
 		if err := r.Get(ctx, key, latest); err != nil {
@@ -56,7 +56,7 @@ func (r *Reconciler) replayFields(ctx context.Context, key client.ObjectKey, des
 }
 
 // A whole status value computed before the retry.
-func (r *Reconciler) replayStatusValue(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+func (r *Reconciler) replayStatusValue(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want replayStatusValue:`^statusOnly\[2\]$`
 	status := w.Status
 	status.Ready = true
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -95,10 +95,10 @@ func (r *Reconciler) external(ctx context.Context, key client.ObjectKey, fetched
 	})
 }
 
-func ready(w *v1.Widget) bool { return len(w.Status.Conditions) > 0 }
+func ready(w *v1.Widget) bool { return len(w.Status.Conditions) > 0 } // want ready:`^statusOnly\[0\]$`
 
 // A patcher's Retry whose mutate replays values captured before it.
-func replayRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], w *v1.Widget) error {
+func replayRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], w *v1.Widget) error { // want replayRetry:`^statusOnly\[2\]$`
 	desired := w.DeepCopyObject().(*v1.Widget)
 	desired.Status.Ready = true
 	return p.Retry(ctx, func(live *v1.Widget) error { // want `^blind: Patcher.Retry of Widget: status replayed from before the re-read \(assigned from captured desired\) in Retry's mutate$`
@@ -118,7 +118,7 @@ func recomputeRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], fetched
 
 // Twin: no re-read in the closure, so the write carries the resourceVersion
 // the status was computed from and conflicts if the object changed.
-func (r *Reconciler) noReRead(ctx context.Context, w, desired *v1.Widget) {
+func (r *Reconciler) noReRead(ctx context.Context, w, desired *v1.Widget) { // want noReRead:`^statusOnly\[2\]$`
 	defer func() {
 		w.Status = desired.Status
 		_ = r.Status().Update(ctx, w) // want `^optimistic: `

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-func replay(ctx context.Context, c client.Client, desired *v1.Widget) error {
+func replay(ctx context.Context, c client.Client, desired *v1.Widget) error { // want replay:`^statusOnly\[2\]$`
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &v1.Widget{}
 		if err := c.Get(ctx, client.ObjectKeyFromObject(desired), latest); err != nil {
@@ -22,7 +22,7 @@ func replay(ctx context.Context, c client.Client, desired *v1.Widget) error {
 	})
 }
 
-func replayRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], desired *v1.Widget) error {
+func replayRetry(ctx context.Context, p *patcher.Patcher[*v1.Widget], desired *v1.Widget) error { // want replayRetry:`^statusOnly\[2\]$`
 	return p.Retry(ctx, func(live *v1.Widget) error { // want `^replayed status write: Patcher.Retry of Widget: status replayed from before the re-read \(assigned from captured desired\) in Retry's mutate$`
 		live.Status = desired.Status
 		return nil

@@ -23,7 +23,7 @@ type conditionsDiff struct {
 	changed []metav1.Condition
 }
 
-func diffConditions(before, after *v1.Widget) *conditionsDiff {
+func diffConditions(before, after *v1.Widget) *conditionsDiff { // want diffConditions:`^statusOnly\[0 1\]$`
 	d := &conditionsDiff{}
 	for _, c := range after.Status.Conditions {
 		if old := meta.FindStatusCondition(before.Status.Conditions, c.Type); old == nil || old.Status != c.Status {
@@ -33,7 +33,7 @@ func diffConditions(before, after *v1.Widget) *conditionsDiff {
 	return d
 }
 
-func (d *conditionsDiff) apply(w *v1.Widget) {
+func (d *conditionsDiff) apply(w *v1.Widget) { // want apply:`^statusOnly\[0\]$`
 	for _, c := range d.changed {
 		meta.SetStatusCondition(&w.Status.Conditions, c)
 	}
@@ -42,7 +42,7 @@ func (d *conditionsDiff) apply(w *v1.Widget) {
 // The rule reads the closure's own assignments and in-place updates of
 // the status, not those of the helpers it calls: diff.apply(latest) is
 // not followed, and must not be reported.
-func patchConditions(ctx context.Context, c client.Client, before, after *v1.Widget) error {
+func patchConditions(ctx context.Context, c client.Client, before, after *v1.Widget) error { // want patchConditions:`^statusOnly\[2 3\]$`
 	diff := diffConditions(before, after)
 	key := client.ObjectKeyFromObject(after)
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -65,7 +65,7 @@ type Result struct {
 
 // updates holds values of the fetched result; the old status only decides
 // which of them to keep (control, not data): not a replay.
-func applyResult(ctx context.Context, c client.Client, w *v1.Widget, result Result) error {
+func applyResult(ctx context.Context, c client.Client, w *v1.Widget, result Result) error { // want applyResult:`^statusOnly\[2\]$`
 	var updates []metav1.Condition
 	for _, rc := range result.Conditions {
 		if old := meta.FindStatusCondition(w.Status.Conditions, rc.Type); old == nil || old.Status != rc.Status {

@@ -92,12 +92,12 @@ func (r *Reconciler) helpers(ctx context.Context, w *v1.Widget) error {
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget`
 }
 
-func markReady(w *v1.Widget, ready bool) {
+func markReady(w *v1.Widget, ready bool) { // want markReady:`^statusOnly\[0\]$`
 	w.Status.Ready = ready
 	meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: "Ready", Status: "True"})
 }
 
-func isBig(w *v1.Widget) bool { return w.Spec.Size > 10 && w.GetName() != "" }
+func isBig(w *v1.Widget) bool { return w.Spec.Size > 10 && w.GetName() != "" } // want isBig:`^statusOnly\[0\]$`
 
 // A name the fix would use is taken: it picks another.
 func (r *Reconciler) nameTaken(ctx context.Context, w *v1.Widget) error {
@@ -138,7 +138,7 @@ func (r *Reconciler) reassigned(ctx context.Context, w, other *v1.Widget) error 
 func (r *Reconciler) passedOn(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	compute(w)
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed on or aliased at line 140: it may change more than its status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed to compute at line 140: it may change more than its status\)$`
 }
 
 func compute(w *v1.Widget) { resize(w, 2) }

@@ -45,7 +45,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, key client.ObjectKey) error 
 	return r.updateStatus(ctx, app)
 }
 
-func countSeen(w *v1.Widget) { w.Status.Size++ }
+func countSeen(w *v1.Widget) { w.Status.Size++ } // want countSeen:`^statusOnly\[0\]$`
 
 // A caller that reads with Get inside a retry closure.
 func (r *Reconciler) reconcileInClosure(ctx context.Context, key client.ObjectKey) error {
@@ -165,7 +165,7 @@ func (r *ConnReconciler) Reconcile(ctx context.Context, key client.ObjectKey) er
 	return nil
 }
 
-func (r *ConnReconciler) syncStatus(ctx context.Context, old, conn *v1.Widget) error {
+func (r *ConnReconciler) syncStatus(ctx context.Context, old, conn *v1.Widget) error { // want syncStatus:`^statusOnly\[1\]$`
 	conn.Status.Size = conn.Spec.Size
 	if old.Status.Ready == conn.Status.Ready && old.Status.Size == conn.Status.Size {
 		return nil

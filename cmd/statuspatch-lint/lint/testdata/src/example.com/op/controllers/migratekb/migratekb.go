@@ -96,11 +96,11 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	return ctrl.Result{}, nil
 }
 
-func (r *WidgetReconciler) finalize(w *v1.Widget) {
+func (r *WidgetReconciler) finalize(w *v1.Widget) { // want finalize:`^statusOnly\[0\]$`
 	r.Recorder.Eventf(w, nil, "Warning", "Deleting", "DeleteCR", "Custom Resource %s is being deleted", w.Name)
 }
 
-func (r *WidgetReconciler) own(w *v1.Widget) error {
+func (r *WidgetReconciler) own(w *v1.Widget) error { // want own:`^statusOnly\[0\]$`
 	other := &v1.Widget{}
 	return ctrl.SetControllerReference(w, other, r.Scheme)
 }
@@ -113,9 +113,9 @@ func (r *WidgetReconciler) unsaved(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	w.Status.Ready = true
-	if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: the status write of w at line 120 cannot be moved \(w is passed on or aliased at line 119: it may change more than its status\), and the writes of w in this function move together\)$`
+	if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: the status write of w at line 120 cannot be moved \(controllerutil.AddFinalizer changes the finalizers of w at line 119, and no later Update or Patch of w in the same block saves them\), and the writes of w in this function move together\)$`
 		return err
 	}
 	controllerutil.AddFinalizer(w, finalizer)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed on or aliased at line 119: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: controllerutil.AddFinalizer changes the finalizers of w at line 119, and no later Update or Patch of w in the same block saves them\)$`
 }

@@ -6,6 +6,8 @@ type Object interface {
 	GetNamespace() string
 	GetResourceVersion() string
 	SetResourceVersion(version string)
+	GetFinalizers() []string
+	SetFinalizers(finalizers []string)
 }
 
 type TypeMeta struct {
@@ -26,6 +28,8 @@ func (m *ObjectMeta) GetNamespace() string              { return m.Namespace }
 func (m *ObjectMeta) GetResourceVersion() string        { return m.ResourceVersion }
 func (m *ObjectMeta) SetResourceVersion(version string) { m.ResourceVersion = version }
 func (m *ObjectMeta) GetGeneration() int64              { return m.Generation }
+func (m *ObjectMeta) GetFinalizers() []string           { return m.Finalizers }
+func (m *ObjectMeta) SetFinalizers(finalizers []string) { m.Finalizers = finalizers }
 
 type Condition struct {
 	Type               string
@@ -37,3 +41,6 @@ type Condition struct {
 type ConditionStatus string
 
 const ConditionTrue ConditionStatus = "True"
+
+// IsControlledBy reads both objects (the stub compares names).
+func IsControlledBy(obj Object, owner Object) bool { return obj.GetName() == owner.GetName() }

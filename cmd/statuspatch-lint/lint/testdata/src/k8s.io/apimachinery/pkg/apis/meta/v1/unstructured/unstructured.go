@@ -15,5 +15,7 @@ func (u *Unstructured) SetName(name string)               {}
 func (u *Unstructured) SetNamespace(namespace string)     {}
 func (u *Unstructured) GetResourceVersion() string        { return "" }
 func (u *Unstructured) SetResourceVersion(version string) {}
+func (u *Unstructured) GetFinalizers() []string           { return nil }
+func (u *Unstructured) SetFinalizers(finalizers []string) {}
 func (u *Unstructured) SetAPIVersion(version string)      {}
 func (u *Unstructured) SetKind(kind string)               {}

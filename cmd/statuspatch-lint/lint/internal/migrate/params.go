@@ -1,0 +1,113 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// An object handed to a function of another package is followed by that
+// package's own analysis: ParamsFact says which parameters of a function
+// change at most the status of the object they are given, by the same
+// rules as the uses between a patcher's anchor and its Flush
+// (checkUses). A package the analyzer does not analyse from source (one
+// that does not reach controller-runtime's client, such as klog or
+// apimachinery) has no facts: its calls are readsObject's, or keep the
+// write.
+
+// ParamsFact lists the parameters (by position, the receiver not counted)
+// of a function or method whose uses change at most the status of the
+// object passed: they read it, assign or address its status, pass it to a
+// function that does the same, or write it with the client.
+type ParamsFact struct {
+	StatusOnly []int
+}
+
+// AFact marks ParamsFact as an analysis fact.
+func (*ParamsFact) AFact() {}
+
+func (f *ParamsFact) String() string { return fmt.Sprintf("statusOnly%v", f.StatusOnly) }
+
+// ExportParamFacts exports a ParamsFact for each function and method of the
+// package with a parameter that may be an object (a pointer to a struct
+// with ObjectMeta, or an interface with GetName) and changes at most its
+// status.
+func ExportParamFacts(pass *analysis.Pass) {
+	for _, f := range pass.Files {
+		m := &migration{site: site{calls: calls{pass: pass}, file: f}}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			var fact ParamsFact
+			i := 0
+			for _, field := range fd.Type.Params.List {
+				if _, variadic := field.Type.(*ast.Ellipsis); variadic {
+					break
+				}
+				names := field.Names
+				if len(names) == 0 {
+					i++ // an unnamed parameter has no uses
+					continue
+				}
+				for _, name := range names {
+					p, _ := pass.TypesInfo.Defs[name].(*types.Var)
+					if p != nil && mayBeObject(p.Type()) &&
+						(name.Name == "_" || m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "") {
+						fact.StatusOnly = append(fact.StatusOnly, i)
+					}
+					i++
+				}
+			}
+			if len(fact.StatusOnly) > 0 {
+				pass.ExportObjectFact(fn, &fact)
+			}
+		}
+	}
+}
+
+// importedStatusOnly reports whether argument arg of a call of fn, a
+// function of another package, changes at most the status, by fn's fact.
+func (m *migration) importedStatusOnly(fn *types.Func, arg int) bool {
+	var fact ParamsFact
+	if m.pass.ImportObjectFact(fn.Origin(), &fact) {
+		for _, i := range fact.StatusOnly {
+			if i == arg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayBeObject reports whether a value of type t may be a Kubernetes object
+// handed on: a pointer to a struct with an ObjectMeta field, or an
+// interface with a GetName method (metav1.Object, client.Object).
+func mayBeObject(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		s, ok := u.Elem().Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		for i := 0; i < s.NumFields(); i++ {
+			if s.Field(i).Name() == "ObjectMeta" {
+				return true
+			}
+		}
+	case *types.Interface:
+		for i := 0; i < u.NumMethods(); i++ {
+			if u.Method(i).Name() == "GetName" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,92 @@
+// Package migrateacross: the object is handed to functions of other
+// packages between its read and its status write. -fix follows it into
+// them by their packages' facts and moves the write where every use only
+// reads the object or changes its status; else the write stays, with why.
+package migrateacross
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"example.com/op/objutil"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	client.Client
+	owner *v1.Widget
+}
+
+// Read by functions of another package, directly and through one of its own.
+func (r *Reconciler) reads(ctx context.Context, key client.ObjectKey) (string, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return "", err
+	}
+	label := objutil.Label(w) + objutil.Read(w) + objutil.Key(w).Name + objutil.Describer{}.Describe(w)
+	w.Status.Ready = true
+	return label, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Its status changed by a function of another package.
+func (r *Reconciler) statusElsewhere(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.MarkReady(w)
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Read by klog and apimachinery, which have no facts (listed readers).
+func (r *Reconciler) logged(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	_ = klog.KObj(w)
+	w.Status.Ready = metav1.IsControlledBy(w, r.owner) || metav1.IsControlledBy(r.owner, w)
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Its spec changed by a function of another package.
+func (r *Reconciler) resized(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.Resize(w)
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Resize at line 60: it may change more than its status\)$`
+}
+
+// Handed on, in that package, to a function that changes its spec.
+func (r *Reconciler) forwarded(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.Forward(w)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Forward at line 71: it may change more than its status\)$`
+}
+
+// Stored, or asserted back from an interface and changed.
+func (r *Reconciler) kept(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.Keep(w)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Keep at line 81: it may change more than its status\)$`
+}
+
+func (r *Reconciler) converted(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.Convert(w)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Convert at line 90: it may change more than its status\)$`
+}

@@ -1,0 +1,44 @@
+// Package objutil holds functions of another package that take the object
+// a controller of example.com/op/controllers writes: -fix follows it into
+// them by the facts this package's analysis exports (ParamsFact).
+package objutil
+
+import (
+	v1 "example.com/op/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Label reads the object: it changes at most its status.
+func Label(w *v1.Widget) string { return w.Namespace + "/" + w.Name }
+
+// Read passes it to a reader of this package.
+func Read(w *v1.Widget) string { return Label(w) + "!" }
+
+// Key reads it through an interface.
+func Key(obj client.Object) client.ObjectKey { return client.ObjectKeyFromObject(obj) }
+
+// MarkReady changes its status only.
+func MarkReady(w *v1.Widget) { w.Status.Ready = true }
+
+// Resize changes its spec.
+func Resize(w *v1.Widget) { w.Spec.Size++ }
+
+// Forward hands it to a function of this package that changes its spec.
+func Forward(w *v1.Widget) { Resize(w) }
+
+var last *v1.Widget
+
+// Keep stores it.
+func Keep(w *v1.Widget) { last = w }
+
+// Convert may change it behind an interface.
+func Convert(obj client.Object) {
+	if w, ok := obj.(*v1.Widget); ok {
+		w.Spec.Size = 0
+	}
+}
+
+// Describer's method reads it.
+type Describer struct{ Prefix string }
+
+func (d Describer) Describe(w *v1.Widget) string { return d.Prefix + Label(w) }
