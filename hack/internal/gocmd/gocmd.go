@@ -104,6 +104,7 @@ type Go interface {
 // and how it failed (errors.As an *exec.ExitError: its exit status).
 type Runner struct {
 	Root   string    // the folder Cmd.Dir is relative to
+	Env    []string  // KEY=VALUE set over the caller's environment, before each Cmd's Env
 	Stdout io.Writer // the route's output; nil: os.Stdout
 	Stderr io.Writer // nil: os.Stderr
 }
@@ -118,7 +119,7 @@ func (r Runner) command(c Cmd) (*exec.Cmd, error) {
 	if !filepath.IsAbs(c.Dir) {
 		cmd.Dir = filepath.Join(r.Root, c.Dir)
 	}
-	cmd.Env = append(os.Environ(), c.Env()...)
+	cmd.Env = append(append(os.Environ(), r.Env...), c.Env()...)
 	cmd.Stdout, cmd.Stderr = r.Stdout, r.Stderr
 	if cmd.Stdout == nil {
 		cmd.Stdout = os.Stdout
