@@ -82,6 +82,17 @@ func TestRunner(t *testing.T) {
 	if !errors.As(err, &exit) || ExitCode(err) != 3 || !strings.Contains(err.Error(), "(cd . && GOWORK=off go vet ./...)") {
 		t.Errorf("a failing command: %v (exit %d), want its exit status 3 and the command", err, ExitCode(err))
 	}
+	// The runner's own settings go over the caller's, a Cmd's over both.
+	t.Setenv("EXIT", "0")
+	r.Env = []string{"GOWORK=/w/go.work", "GOTOOLCHAIN=go1.8.1"}
+	out, err = r.Output(Cmd{Dir: ".", Verb: []string{"env"}})
+	if err != nil || out != dir+" off go1.8.1 env\n" {
+		t.Errorf("Output with the runner's Env = %q, %v", out, err)
+	}
+	out, err = r.Output(Cmd{Dir: ".", Workspace: true, Toolchain: "go1.9.1", Verb: []string{"env"}})
+	if err != nil || out != dir+" /w/go.work go1.9.1 env\n" {
+		t.Errorf("Output with the runner's Env and the Cmd's = %q, %v", out, err)
+	}
 	if ExitCode(errors.New("no go")) != 1 {
 		t.Errorf("ExitCode of another error is not 1")
 	}
