@@ -99,8 +99,11 @@ func TestBeginScheduleOncePerSchedule(t *testing.T) {
 	l := &scheduleLog{}
 	clean := func(ctx context.Context) error {
 		for _, o := range []client.Object{&testv1.Widget{}, &testv1.Gizmo{}} {
-			if err := env.Client.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, o); !apierrors.IsNotFound(err) {
-				return fmt.Errorf("%T ns/w at the start of a schedule: %v, want it absent", o, err)
+			switch err := env.Client.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, o); {
+			case err == nil:
+				return fmt.Errorf("%T ns/w exists at the start of a schedule", o)
+			case !apierrors.IsNotFound(err):
+				return fmt.Errorf("reading %T ns/w: %w", o, err)
 			}
 		}
 		return nil

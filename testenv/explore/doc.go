@@ -42,6 +42,11 @@
 //     the schedule created (by any write), after a stale read or a crash
 //     (an action's replacement may be deleted);
 //   - no error loop: a reconcile errs in a steady state;
+//   - no stuck finalizer: in a steady state an object being deleted keeps
+//     a finalizer a reconciler of its kind added, and its reconciles
+//     return done without a write or a requeue (silent while it has a
+//     dependent, or an object waits on a finalizer no reconciler added:
+//     the garbage collector's, a user's);
 //   - record names a live object (Scenario.Records) in a steady state;
 //   - no panic;
 //   - Scenario.Invariant at every steady state.
@@ -53,7 +58,9 @@
 // Scenario.Reconcilers state each reconciler's For, Owns and Predicates;
 // Scenario.Setup instead runs the operator's own SetupWithManager on a
 // recording manager and routes each write's event through the watches,
-// predicates and handlers it builds.
+// predicates and handlers it builds. Both run again after each crash
+// restart and leader change; Scenario.BeginSchedule runs once per
+// schedule, before them.
 //
 // # Determinism
 //

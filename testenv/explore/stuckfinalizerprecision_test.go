@@ -17,8 +17,9 @@ import (
 	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
-// finalizerKeeper is a reconciler of Widgets that leaves a finalizer on an object
-// being deleted in one of the ways "no stuck finalizer" must not report.
+// finalizerKeeper is a reconciler of Widgets that leaves a finalizer on an
+// object being deleted in one of the ways "no stuck finalizer" must not
+// report.
 type finalizerKeeper struct {
 	c    client.Client
 	mode keeperMode
@@ -150,7 +151,9 @@ func TestStuckFinalizerSilence(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := explore.Scenario{
 				Reconcilers: []explore.Reconciler{{Name: "keeper", For: &testv1.Widget{}, Owns: []client.Object{&testv1.Gizmo{}},
-					New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &finalizerKeeper{c: c, mode: tc.mode} }}},
+					New: func(c client.Client, _ client.Reader) reconcile.Reconciler {
+						return &finalizerKeeper{c: c, mode: tc.mode}
+					}}},
 				Objects: tc.objects,
 				Actions: tc.actions,
 			}

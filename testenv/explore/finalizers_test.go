@@ -1,0 +1,70 @@
+package explore
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// A Namespace being deleted waits on its spec.finalizers, which only the
+// namespace controller (not run on these servers) removes: while one
+// does, a reconcile that leaves its finalizer may be waiting for that
+// Namespace to go, and "no stuck finalizer" is silent. A Namespace's
+// spec.finalizers are never a reconciler's finalizer either.
+func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
+	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+	w := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	ns := objKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, nn: types.NamespacedName{Name: "ns"}}
+	meta := func(name string, deleting bool, finalizers ...any) map[string]any {
+		m := map[string]any{"name": name, "uid": "uid-" + name}
+		if deleting {
+			m["deletionTimestamp"] = "2026-11-25T00:00:00Z"
+		}
+		if len(finalizers) > 0 {
+			m["finalizers"] = finalizers
+		}
+		return map[string]any{"metadata": m}
+	}
+	for _, tc := range []struct {
+		name string
+		// namespace is the Namespace's last version, nil for none.
+		namespace map[string]any
+		want      bool
+	}{
+		{"no Namespace", nil, true},
+		{"a live Namespace", meta("ns", false), true},
+		{"a Namespace being deleted, its spec.finalizers left", func() map[string]any {
+			m := meta("ns", true)
+			m["spec"] = map[string]any{"finalizers": []any{"kubernetes"}}
+			return m
+		}(), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRun(nil, nil)
+			step := func(it item, result string, write func()) {
+				r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: result}, seen: map[objKey]int{}}
+				if write != nil {
+					write()
+				}
+				r.steps = append(r.steps, r.cur.step)
+				r.chosen = append(r.chosen, scriptStep{it: it})
+				r.cur = nil
+			}
+			mark := func(k objKey) { r.hist[k].by[r.hist[k].newest()] = r.cur.step.Index }
+			r.record(w, meta("w", false), "1") // the scenario's Widget
+			if tc.namespace != nil {
+				r.record(ns, tc.namespace, "2")
+			}
+			rec := item{rec: 0, action: -1, key: w}
+			step(rec, "done", func() { r.record(w, meta("w", false, "example.com/cleanup"), "3"); mark(w) })
+			step(item{rec: -1, action: 0}, "done", func() { r.record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
+			first := len(r.steps)
+			step(rec, "done", nil)
+			r.checkFinalizers(first, []schema.GroupVersionKind{widget})
+			if got := r.failed != nil && r.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
+				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.failed)
+			}
+		})
+	}
+}
