@@ -52,11 +52,24 @@ func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind
 			if !ok {
 				continue // waiting (a requeue, an error) or not reconciled
 			}
-			b.trace.fail(InvariantStuckFinalizer, fmt.Sprintf("%s is being deleted (since step %d) and keeps the finalizer %s that step %d (%s reconciles %s) added: in a steady state step %d (%s reconciles %s, fresh reads) returned done, wrote nothing and asked for no requeue, so nothing will remove it",
-				k, b.deletedSince(h), f, by, b.trace.steps[by-1].Reconciler, b.trace.steps[by-1].Object, last.Index, last.Reconciler, last.Object))
+			since := ""
+			if d := b.deletedSince(h); d > 0 {
+				since = fmt.Sprintf(" (since step %d)", d)
+			}
+			b.trace.fail(InvariantStuckFinalizer, fmt.Sprintf("%s is being deleted%s and keeps the finalizer %s that %s added: in a steady state %s, with fresh reads, returned done, wrote nothing and asked for no requeue, so nothing will remove it",
+				k, since, f, stepName(b.trace.steps[by-1]), stepName(last)))
 			return
 		}
 	}
+}
+
+// stepName names s for messages: "step 2 (db reconciles Database ns/db)",
+// or, with no object, "step 3 (in-flight write of ...)".
+func stepName(s Step) string {
+	if s.Object == "" {
+		return fmt.Sprintf("step %d (%s)", s.Index, s.Reconciler)
+	}
+	return fmt.Sprintf("step %d (%s reconciles %s)", s.Index, s.Reconciler, s.Object)
 }
 
 // addedBy is the step whose write added finalizer f to h's newest version
