@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two hack/release.sh runs and an install test, started at once on one
 # machine, must all pass (make test-release-concurrent). They share
-# hack/modproxy-env.sh's module cache, from which each drops this
+# hack/internal/releaseproxy's module cache, from which each drops this
 # repository's modules before it builds from its own proxy; without the
 # cache's lock one run deleted them under another ("cannot find package" for
 # patchertest, for the generator's templates) and the release failed.
@@ -36,6 +36,9 @@ git -C "$work/apply-repo" checkout -q -B release-test "$(git -C "$root" rev-pars
 quick_install() {
 	# shellcheck source=hack/modproxy-env.sh
 	source "$root/hack/modproxy-env.sh"
+	# As every other caller: the rebuilt copies dropped again at the end
+	# (this subshell's EXIT), under the lock it still holds.
+	trap release_proxy_done EXIT
 	use_release_proxy "$root" "$version" "$work/quick"
 	mkdir -p "$work/quick/consumer"
 	cd "$work/quick/consumer"
