@@ -1,12 +1,15 @@
-// Command releaseroute is hack/release.sh and hack/release-test.sh: it
-// releases every published module of this repository at one version,
-// consistently, and tests that release. It runs from anywhere; -root is
+// Command releaseroute is hack/release.sh, hack/release-test.sh and
+// hack/release-concurrency-test.sh: it releases every published module of
+// this repository at one version, consistently, and tests that release,
+// alone (check.go) and beside other runs sharing the release cache
+// (concurrent.go). It runs from anywhere; -root is
 // the repository (the entry scripts pass their own checkout's).
 //
 //	releaseroute -root DIR release vX.Y.Z                dry run: the release commit and tags in a clone
 //	releaseroute -root DIR release vX.Y.Z --keep DIR2    dry run, the prepared clone left in DIR2
 //	releaseroute -root DIR release vX.Y.Z --apply        the release commit and tags fetched into DIR
 //	releaseroute -root DIR test                          hack/release-test.sh
+//	releaseroute -root DIR concurrent                    hack/release-concurrency-test.sh
 //
 // The published modules (plan.go's modules, internal/modproxy's Published):
 // the runtime at the root, testenv, the tools cmd/statuspatch-gen and
@@ -84,7 +87,7 @@ func dispatch(ctx context.Context, args []string, out, errw io.Writer) (string, 
 		return "release", err
 	}
 	if len(args) == 0 {
-		return "release", usageError{"no command (release, test)"}
+		return "release", usageError{"no command (release, test, concurrent)"}
 	}
 	switch args[0] {
 	case "test":
@@ -92,6 +95,15 @@ func dispatch(ctx context.Context, args []string, out, errw io.Writer) (string, 
 			return "release-test", usageError{"test takes no arguments"}
 		}
 		return "release-test", testRelease(ctx, root, out)
+	case "concurrent":
+		if len(args) > 1 {
+			return "release-concurrency-test", usageError{"concurrent takes no arguments"}
+		}
+		mode, err := installMode(os.Getenv("RELEASE_CONCURRENCY_INSTALL"))
+		if err != nil {
+			return "release-concurrency-test", err
+		}
+		return "release-concurrency-test", testConcurrent(ctx, root, mode, out)
 	case "release":
 		r, err := parseRelease(args[1:])
 		if err != nil {

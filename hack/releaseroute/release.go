@@ -41,6 +41,18 @@ func hasTag(ctx context.Context, dir, t string) bool {
 	return exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "-q", "--verify", "refs/tags/"+t).Run() == nil
 }
 
+// removeAll removes dir, making its folders writable first (chmod -R
+// u+w; rm -rf): a failure leaves it behind, unsaid, as the scripts did.
+func removeAll(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	_ = os.RemoveAll(dir)
+}
+
 // identity is the committer of the release commit and tags.
 func identity() []string {
 	name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
@@ -93,15 +105,7 @@ func (r *release) run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		_ = filepath.WalkDir(work, func(p string, d os.DirEntry, err error) error {
-			if err == nil && d.IsDir() {
-				_ = os.Chmod(p, 0o755)
-			}
-			return nil
-		})
-		_ = os.RemoveAll(work)
-	}()
+	defer removeAll(work)
 	clone := r.keep
 	if clone == "" {
 		clone = filepath.Join(work, "repo")
