@@ -179,7 +179,7 @@ func TestNoReplace(t *testing.T) {
 }
 
 func TestLastRelease(t *testing.T) {
-	v, err := lastRelease("testenv/go.mod", []byte("module m\n\nrequire (\n\tgithub.com/statuspatch/statuspatch v0.9.0\n\tgithub.com/statuspatch/statuspatch/x v0.8.0\n)\n"))
+	v, err := lastRelease("testenv/go.mod", []byte("module m\n\nrequire (\n\tgithub.com/statuspatch/statuspatch/x v0.8.0\n\tgithub.com/statuspatch/statuspatch v0.9.0\n)\n"))
 	if err != nil || v != "v0.9.0" {
 		t.Errorf("lastRelease = %q, %v", v, err)
 	}
