@@ -249,26 +249,6 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	return r, r.err
 }
 
-// begin starts the schedule name names on a clean backend: the
-// once-per-schedule hook, then the reconcilers and the scenario's objects.
-func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error) {
-	srv, err := ex.o.Backend.begin(ctx, ex.touched)
-	if err != nil {
-		return nil, err
-	}
-	ex.runs++
-	r := newRun(ex, srv)
-	ex.touched = nil
-	if err := ex.beginSchedule(ctx, name); err != nil {
-		return nil, err
-	}
-	if err := r.setup(ctx); err != nil {
-		ex.end(r)
-		return nil, err
-	}
-	return r, nil
-}
-
 func (ex *explorer) inBudget(ctx context.Context) bool {
 	return ctx.Err() == nil && time.Now().Before(ex.deadline)
 }

@@ -5,6 +5,30 @@ import (
 	"fmt"
 )
 
+// The start of a schedule: the backend's reset, the scenario's
+// once-per-schedule hook (Scenario.BeginSchedule), then the reconcilers
+// and the scenario's objects.
+
+// begin starts the schedule name names on a clean backend: the
+// once-per-schedule hook, then the reconcilers and the scenario's objects.
+func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error) {
+	srv, err := ex.o.Backend.begin(ctx, ex.touched)
+	if err != nil {
+		return nil, err
+	}
+	ex.runs++
+	r := newRun(ex, srv)
+	ex.touched = nil
+	if err := ex.beginSchedule(ctx, name); err != nil {
+		return nil, err
+	}
+	if err := r.setup(ctx); err != nil {
+		ex.end(r)
+		return nil, err
+	}
+	return r, nil
+}
+
 // beginSchedule runs Scenario.BeginSchedule, once, at the start of the
 // schedule name names (scheduleName or replayName): never again
 // after a crash restart or a leader change, which build new reconcilers
