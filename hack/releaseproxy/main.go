@@ -22,10 +22,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
 	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
@@ -47,7 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stderr, "releaseproxy: %v\n", err)
-	if _, ok := err.(usageError); ok {
+	var u usageError
+	if errors.As(err, &u) {
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
@@ -88,9 +91,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		if *fd < 3 || *cache == "" {
 			return usageError{"lock: -fd N (3 or more) and -cache DIR are required"}
 		}
-		f := os.NewFile(uintptr(*fd), *cache+"/"+releaseproxy.LockName)
-		_, err := releaseproxy.LockFD(f, func() { fmt.Fprintln(stderr, releaseproxy.Waiting(*cache)) })
-		return err
+		return releaseproxy.LockDescriptor(*fd, filepath.Join(*cache, releaseproxy.LockName), func() { fmt.Fprintln(stderr, releaseproxy.Waiting(*cache)) })
 	case "use":
 		if *repo == "" || *version == "" || *work == "" {
 			return usageError{"use: -repo, -version and -work are required"}

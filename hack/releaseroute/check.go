@@ -46,8 +46,10 @@ func checkClone(ctx context.Context, clone, version, old string) error {
 		}
 	}
 	subject, err := exec.CommandContext(ctx, "git", "-C", clone, "log", "-1", "--format=%s").Output()
-	if err != nil || strings.TrimSpace(string(subject)) != "release: "+version {
-		fail("%s: no release commit (HEAD's subject %q, %v)", clone, strings.TrimSpace(string(subject)), err)
+	if err != nil {
+		fail("git -C %s log: %w", clone, err)
+	} else if strings.TrimSpace(string(subject)) != "release: "+version {
+		fail("%s: no release commit (HEAD's subject %q)", clone, strings.TrimSpace(string(subject)))
 	}
 	v := regexp.QuoteMeta(version)
 	for _, m := range modules {
@@ -151,11 +153,19 @@ func testRelease(ctx context.Context, root string, out io.Writer) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("release.sh %s --keep %s: %w", testVersion, clone, err)
 	}
-	if h, err := git(root, "rev-parse", "HEAD"); err != nil || h != headBefore {
-		return fmt.Errorf("the dry run moved HEAD (%v)", err)
+	headAfter, err := git(root, "rev-parse", "HEAD")
+	if err != nil {
+		return err
 	}
-	if t, err := git(root, "tag", "-l"); err != nil || t != tagsBefore {
-		return fmt.Errorf("the dry run created tags here (%v)", err)
+	if headAfter != headBefore {
+		return fmt.Errorf("the dry run moved HEAD of %s", root)
+	}
+	tagsAfter, err := git(root, "tag", "-l")
+	if err != nil {
+		return err
+	}
+	if tagsAfter != tagsBefore {
+		return fmt.Errorf("the dry run created tags in %s", root)
 	}
 	if err := checkClone(ctx, clone, testVersion, old); err != nil {
 		return err

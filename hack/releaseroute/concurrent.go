@@ -175,8 +175,12 @@ func quickInstall(root, version, work string) job {
 		}
 		bin := filepath.Join(consumer, "bin", "statuspatch-gen")
 		_ = exec.CommandContext(ctx, bin, "-h").Run() // it ran; -h's status is its own
-		if info, err := os.Stat(bin); err != nil || info.Mode()&0o111 == 0 {
-			return fmt.Errorf("go install left no executable %s (%v)", bin, err)
+		info, err := os.Stat(bin)
+		if err != nil {
+			return fmt.Errorf("go install left no statuspatch-gen: %w", err)
+		}
+		if info.Mode()&0o111 == 0 {
+			return fmt.Errorf("go install left %s, not executable", bin)
 		}
 		return nil
 	}}
@@ -233,11 +237,14 @@ func testConcurrent(ctx context.Context, root, mode string, out io.Writer) error
 		return err
 	}
 	subject, err := r.git(ctx, applyRepo, "log", "-1", "--format=%s")
+	if err != nil {
+		return err
+	}
 	switch {
 	case !hasTag(ctx, applyRepo, applyVersion):
 		return fmt.Errorf("release --apply did not tag %s in its clone", applyVersion)
-	case err != nil || strings.TrimSpace(subject) != "release: "+applyVersion:
-		return fmt.Errorf("release --apply did not fast-forward its clone (HEAD: %q, %v)", strings.TrimSpace(subject), err)
+	case strings.TrimSpace(subject) != "release: "+applyVersion:
+		return fmt.Errorf("release --apply did not fast-forward its clone %s (HEAD: %q)", applyRepo, strings.TrimSpace(subject))
 	case !hasTag(ctx, dryClone, dryVersion):
 		return fmt.Errorf("the dry run's kept clone has no tag %s", dryVersion)
 	case hasTag(ctx, root, applyVersion):

@@ -23,7 +23,16 @@ type Lock struct {
 // LockFD takes the lock on f, an open file of the lock: at once if it is
 // free, else it calls waiting (to say so) and waits for it.
 func LockFD(f *os.File, waiting func()) (*Lock, error) {
-	fd := int(f.Fd())
+	if err := LockDescriptor(int(f.Fd()), f.Name(), waiting); err != nil {
+		return nil, err
+	}
+	return &Lock{f: f, name: f.Name()}, nil
+}
+
+// LockDescriptor is LockFD on descriptor fd, of the lock file name, which
+// it leaves open: a shell's descriptor that hack/releaseproxy inherited
+// keeps the lock when the program exits.
+func LockDescriptor(fd int, name string, waiting func()) error {
 	err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		if waiting != nil {
@@ -37,9 +46,9 @@ func LockFD(f *os.File, waiting func()) (*Lock, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", f.Name(), err)
+		return fmt.Errorf("locking %s: %w", name, err)
 	}
-	return &Lock{f: f, name: f.Name()}, nil
+	return nil
 }
 
 // LockDir opens dir's lock file (creating dir and the file) and takes the
