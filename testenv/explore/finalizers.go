@@ -21,7 +21,8 @@ import (
 // schedule is being deleted and waits on a finalizer no reconciler of the
 // schedule added (the garbage collector's foregroundDeletion or orphan,
 // the namespace controller's kubernetes in a Namespace's spec.finalizers,
-// another controller's, the user's), or while the object still has a
+// another controller's, the user's) or on the end of a graceful deletion
+// (a Pod's, the kubelet's), or while the object still has a
 // dependent (an object whose owner references name its UID: its
 // controllers, the garbage collector or kube-controller-manager may be
 // what the reconcile waits for).
@@ -117,7 +118,8 @@ func (b *versions) lastReconciles(first int, k objKey, rec int) (Step, bool) {
 
 // outsidePending reports an object of the schedule being deleted that
 // waits on what no reconciler of the schedule started: a finalizer none of
-// them added, or a Namespace's spec.finalizers.
+// them added, a Namespace's spec.finalizers, or, with no finalizer, the
+// end of a graceful deletion.
 func (b *versions) outsidePending() bool {
 	for _, k := range b.order {
 		h := b.hist[k]
@@ -128,6 +130,9 @@ func (b *versions) outsidePending() bool {
 		u := unstructured.Unstructured{Object: cur}
 		if u.GetDeletionTimestamp() == nil {
 			continue
+		}
+		if len(u.GetFinalizers()) == 0 {
+			return true // a graceful deletion (a Pod's), which the kubelet ends
 		}
 		if spec, _, _ := unstructured.NestedSlice(cur, "spec", "finalizers"); k.gvk.Group == "" && k.gvk.Kind == "Namespace" && len(spec) > 0 {
 			return true

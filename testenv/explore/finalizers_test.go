@@ -8,10 +8,12 @@ import (
 )
 
 // A Namespace being deleted waits on its spec.finalizers, which only the
-// namespace controller (not run on these servers) removes: while one
-// does, a reconcile that leaves its finalizer may be waiting for that
-// Namespace to go, and "no stuck finalizer" is silent. A Namespace's
-// spec.finalizers are never a reconciler's finalizer either.
+// namespace controller (not run on these servers) removes, and an object
+// being deleted without a finalizer on the end of its graceful deletion
+// (a Pod's: the kubelet's): while one does, a reconcile that leaves its
+// finalizer may be waiting for that object to go, and "no stuck
+// finalizer" is silent. A Namespace's spec.finalizers are never a
+// reconciler's finalizer either.
 func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	w := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
@@ -34,6 +36,7 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 	}{
 		{"no Namespace", nil, true},
 		{"a live Namespace", meta("ns", false), true},
+		{"being deleted gracefully, without a finalizer (as a Pod)", meta("ns", true), false},
 		{"a Namespace being deleted, its spec.finalizers left", func() map[string]any {
 			m := meta("ns", true)
 			m["spec"] = map[string]any{"finalizers": []any{"kubernetes"}}
