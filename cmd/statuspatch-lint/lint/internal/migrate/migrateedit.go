@@ -27,12 +27,21 @@ func (m *migration) checkMutations() string {
 func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth int) string {
 	return m.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
 		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
-			if m.checkCallee(call, id, depth) || m.allowedCall(stack, call, id, v) {
+			ok, inner := m.checkCallee(call, id, depth)
+			if ok || m.allowedCall(stack, call, id, v) {
 				return ""
 			}
-			if fn := calledFunc(m.pass, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()] {
+			line := m.pass.Fset.Position(id.Pos()).Line
+			fn := calledFunc(m.pass, call)
+			switch {
+			case inner != "":
+				// Say where, inside the package's function, it goes wrong.
+				return fmt.Sprintf("%s is passed to %s at line %d, where %s", v.Name(), funcName(fn, m.pass.Pkg), line, inner)
+			case depth > 0 && isStatusWrite(call):
+				return fmt.Sprintf("its status is written at line %d, a write -fix does not move with the caller's", line)
+			case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()]:
 				return fmt.Sprintf("controllerutil.%s changes the finalizers of %s at line %d, and no later Update or Patch of %s in the same block saves them",
-					fn.Name(), v.Name(), m.pass.Fset.Position(id.Pos()).Line, v.Name())
+					fn.Name(), v.Name(), line, v.Name())
 			}
 		}
 		return m.useProblem(stack, v)
@@ -41,12 +50,13 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 
 // checkCallee reports whether call, which passes id as an argument, is a
 // call of a function whose uses of that parameter change at most the
-// status: one declared in the package, checked here, or one of another
-// package, by its ParamsFact.
-func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) bool {
+// status: one declared in the package, checked here (why says what its
+// body does with it when it is not), or one of another package, by its
+// ParamsFact.
+func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bool, why string) {
 	fn := calledFunc(m.pass, call)
 	if fn == nil || call.Ellipsis.IsValid() {
-		return false
+		return false, ""
 	}
 	arg := -1
 	for i, a := range call.Args {
@@ -55,10 +65,10 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) bo
 		}
 	}
 	if fn.Pkg() != m.pass.Pkg {
-		return arg >= 0 && m.importedStatusOnly(fn, arg)
+		return arg >= 0 && m.importedStatusOnly(fn, arg), ""
 	}
 	if depth >= 3 {
-		return false
+		return false, ""
 	}
 	for _, f := range m.pass.Files {
 		for _, d := range f.Decls {
@@ -71,13 +81,17 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) bo
 				params = append(params, field.Names...)
 			}
 			if arg < 0 || arg >= len(params) || fn.Signature().Variadic() && arg >= len(params)-1 {
-				return false
+				return false, ""
 			}
 			p, ok := m.pass.TypesInfo.Defs[params[arg]].(*types.Var)
-			return ok && m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), depth+1) == ""
+			if !ok {
+				return false, ""
+			}
+			why := m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), depth+1)
+			return why == "", why
 		}
 	}
-	return false
+	return false, ""
 }
 
 // changedAt climbs from stack[top] to the outermost expression of its
@@ -183,4 +197,14 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
 	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how + m.lateNote(), TextEdits: edits}, ""
+}
+
+// isStatusWrite reports whether call is c.Status().Update, Patch or Apply.
+func isStatusWrite(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	_, ok = statusReceiver(call)
+	return ok && (sel.Sel.Name == "Update" || sel.Sel.Name == "Patch" || sel.Sel.Name == "Apply")
 }

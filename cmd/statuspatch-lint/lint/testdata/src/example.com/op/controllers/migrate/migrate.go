@@ -138,7 +138,7 @@ func (r *Reconciler) reassigned(ctx context.Context, w, other *v1.Widget) error 
 func (r *Reconciler) passedOn(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	compute(w)
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed to compute at line 140: it may change more than its status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed to compute at line 140, where w is passed to resize at line 144, where w.Spec is changed at line 146: the patcher writes only the status\)$`
 }
 
 func compute(w *v1.Widget) { resize(w, 2) }

@@ -124,7 +124,7 @@ func (r *Reconciler) alsoDirect(ctx context.Context, key client.ObjectKey) error
 		return err
 	}
 	w.Status.Ready = true
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to Reconciler.writeAlso at line 123: it may change more than its status\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to Reconciler.writeAlso at line 123, where its status is written at line 131, a write -fix does not move with the caller's\)$`
 }
 
 func (r *Reconciler) writeAlso(ctx context.Context, w *v1.Widget) error {
