@@ -34,8 +34,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 38 {
-		t.Errorf("%d writes moved onto a patcher, want 38", moved)
+	if moved != 39 {
+		t.Errorf("%d writes moved onto a patcher, want 39", moved)
 	}
 }
 
@@ -109,8 +109,10 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// changed in memory, nothing fetched, options from a slice) and 2
 	// typed ones (the fetched object applied, a literal that names no
 	// object), each with why; migrateacross: 4 handed to functions of
-	// another package that change more than the status, each naming it.
-	if len(left) != 46 || notMoved != 45 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 46 (45):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// another package that change more than the status, each naming it,
+	// 1 handed to a function of the package in another file, 1 to a
+	// function value.
+	if len(left) != 48 || notMoved != 47 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 48 (47):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

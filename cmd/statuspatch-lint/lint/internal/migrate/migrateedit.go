@@ -31,16 +31,16 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 			if ok || m.allowedCall(stack, call, id, v) {
 				return ""
 			}
-			line := m.pass.Fset.Position(id.Pos()).Line
+			line := m.where(id.Pos())
 			fn := calledFunc(m.pass, call)
 			switch {
 			case inner != "":
 				// Say where, inside the package's function, it goes wrong.
-				return fmt.Sprintf("%s is passed to %s at line %d, where %s", v.Name(), funcName(fn, m.pass.Pkg), line, inner)
+				return fmt.Sprintf("%s is passed to %s at %s, where %s", v.Name(), funcName(fn, m.pass.Pkg), line, inner)
 			case depth > 0 && isStatusWrite(call):
-				return fmt.Sprintf("its status is written at line %d, a write -fix does not move with the caller's", line)
+				return fmt.Sprintf("its status is written at %s, a write -fix does not move with the caller's", line)
 			case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()]:
-				return fmt.Sprintf("controllerutil.%s changes the finalizers of %s at line %d, and no later Update or Patch of %s in the same block saves them",
+				return fmt.Sprintf("controllerutil.%s changes the finalizers of %s at %s, and no later Update or Patch of %s in the same block saves them",
 					fn.Name(), v.Name(), line, v.Name())
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -216,7 +217,7 @@ func (si *site) eachUse(root ast.Node, v *types.Var, from, to token.Pos, check f
 // useProblem says what is wrong with one use of the object (the last
 // node of stack), "" if nothing.
 func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
-	line := si.pass.Fset.Position(stack[len(stack)-1].Pos()).Line
+	line := si.where(stack[len(stack)-1].Pos())
 	name := v.Name()
 	parent := func(i int) ast.Node {
 		if i < 0 {
@@ -228,28 +229,34 @@ func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
 	sel, ok := parent(i - 1).(*ast.SelectorExpr)
 	if !ok || sel.X != stack[i] {
 		if as, ok := parent(i - 1).(*ast.AssignStmt); ok && isLHS(as, stack[i]) {
-			return fmt.Sprintf("%s is reassigned at line %d", name, line)
+			return fmt.Sprintf("%s is reassigned at %s", name, line)
+		}
+		if b, ok := parent(i - 1).(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+			return "" // compared, as with nil: read
 		}
 		if call, ok := parent(i - 1).(*ast.CallExpr); ok && slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return ast.Node(a) == stack[i] }) {
 			if fn := calledFunc(si.pass, call); fn != nil {
-				return fmt.Sprintf("%s is passed to %s at line %d: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
+				return fmt.Sprintf("%s is passed to %s at %s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
+			}
+			if ast.Node(call.Fun) != stack[i] {
+				return fmt.Sprintf("%s is passed to the function value %s at %s, which is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
 			}
 		}
-		return fmt.Sprintf("%s is passed on or aliased at line %d: it may change more than its status", name, line)
+		return fmt.Sprintf("%s is passed on or aliased at %s: it may change more than its status", name, line)
 	}
 	if s := si.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() != types.FieldVal {
 		switch n := sel.Sel.Name; {
 		case strings.HasPrefix(n, "Get"), n == "DeepCopy", n == "DeepCopyObject", n == "DeepCopyInto":
 			return ""
 		}
-		return fmt.Sprintf("%s.%s is called at line %d: it may change more than the status", name, sel.Sel.Name, line)
+		return fmt.Sprintf("%s.%s is called at %s: it may change more than the status", name, sel.Sel.Name, line)
 	}
 	if sel.Sel.Name == "Status" {
 		return ""
 	}
 	// A field outside the status: reading it is fine, changing it is not.
 	if _, changed := changedAt(stack, i-1); changed {
-		return fmt.Sprintf("%s.%s is changed at line %d: the patcher writes only the status", name, sel.Sel.Name, line)
+		return fmt.Sprintf("%s.%s is changed at %s: the patcher writes only the status", name, sel.Sel.Name, line)
 	}
 	return ""
 }
@@ -412,4 +419,15 @@ func funcName(fn *types.Func, from *types.Package) string {
 		name = fn.Pkg().Name() + "." + name
 	}
 	return name
+}
+
+// where names the line of pos as a finding about the write says it: "line
+// N" in the write's file, "file.go:N" in another (a function the object
+// was handed to).
+func (si *site) where(pos token.Pos) string {
+	at := si.pass.Fset.Position(pos)
+	if si.file != nil && si.pass.Fset.File(si.file.Pos()) != nil && si.pass.Fset.File(si.file.Pos()).Name() == at.Filename {
+		return fmt.Sprintf("line %d", at.Line)
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
 }

@@ -42,3 +42,6 @@ func Convert(obj client.Object) {
 type Describer struct{ Prefix string }
 
 func (d Describer) Describe(w *v1.Widget) string { return d.Prefix + Label(w) }
+
+// Present compares it with nil: a read.
+func Present(w *v1.Widget) bool { return w != nil && w.Name != "" }

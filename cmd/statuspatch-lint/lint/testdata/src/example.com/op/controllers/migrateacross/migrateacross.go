@@ -90,3 +90,34 @@ func (r *Reconciler) converted(ctx context.Context, key client.ObjectKey) error 
 	objutil.Convert(w)
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Convert at line 90: it may change more than its status\)$`
 }
+
+// Handed to a function of the package in another file, which changes its
+// spec: the finding names that file.
+func (r *Reconciler) bumped(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	bump(w)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to bump at line 101, where w.Spec is changed at other.go:6: the patcher writes only the status\)$`
+}
+
+// Compared with nil in another package's function: a read.
+func (r *Reconciler) compared(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = objutil.Present(w)
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Passed to a function value: not followed.
+func (r *Reconciler) dynamic(ctx context.Context, key client.ObjectKey, check func(*v1.Widget) bool) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = check(w)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to the function value check at line 121, which is not followed: it may change more than its status\)$`
+}
