@@ -20,7 +20,7 @@ type cacheModel struct {
 	book   *versions
 	trace  *trace
 	server client.Client
-	// cache is what this process's informers served (informer.go).
+	// cache is what each of this process's informers served (informer.go).
 	cache cacheView
 	// floor is, per object, the oldest version the cache can serve since
 	// a cold restart.
@@ -123,10 +123,11 @@ func (cm *cacheModel) recordNewest(keys []objKey, list client.ObjectList, api bo
 		h := cm.book.hist[k]
 		uncached := !api && cm.uncachedRead(k.gvk, list)
 		if !api && !uncached {
-			cm.cache.saw(k, h.newest())
+			cm.cache.saw(k, repOf(list), h.newest())
 		}
 		if cm.trace.cur != nil {
-			cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, List: true})
+			cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, List: true,
+				Informer: informerName(api || uncached, repOf(list))})
 			cm.trace.cur.seen[k] = h.newest()
 		}
 	}

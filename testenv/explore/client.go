@@ -88,12 +88,13 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	}
 	v := h.newest()
 	uncached := !api && r.uncachedRead(k.gvk, obj)
+	rep := repOf(obj)
 	if !api && !uncached {
-		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k)))
-		r.cache.saw(k, v)
+		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k, rep)))
+		r.cache.saw(k, rep, v)
 	}
 	if r.cur != nil {
-		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached})
+		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep)})
 		if v > r.cur.seenOrNone(k) {
 			r.cur.seen[k] = v
 		}

@@ -15,8 +15,10 @@
 // reconcile (or user Action) runs next, and, for each read through the
 // reconciler's cached client, which of the last Options.Versions versions
 // it sees (at most Options.StaleReads stale reads per schedule; the stalest
-// is tried first), never older than what the process's cache already
-// served (an informer does not go backwards). Reads
+// is tried first), never older than what the process's informer for the
+// read already served (an informer does not go backwards; each kind has
+// one for typed, one for unstructured and one for metadata-only objects,
+// each lagging on its own). Reads
 // through the API reader always see the newest version. Then the schedule
 // drains: rounds of the queue plus every reconciler on every object of its
 // kind, with fresh reads, until a round writes nothing (a steady state).
@@ -112,7 +114,7 @@
 //   - run: one schedule: its reconcilers, their clients, steps and crashes;
 //   - trace: the steps run (cur: the running one), crashes and violations;
 //   - versions: the book: each object's versions and writers, and their checks;
-//   - cacheModel: what cached reads may see (informers, floors, Lists' lag);
+//   - cacheModel: what cached reads may see (per-informer floors, Lists' lag);
 //   - workQueue: the queued items, and how a version's event queues reconciles;
 //   - heldWrites: the old leader's write in flight, and its delivery;
 //   - creations: what reconcilers created and user actions deleted;

@@ -16,16 +16,17 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
-// A cached List is served by the kind's informer, which may lag: it shows
-// the kind's objects as they were at one point of the schedule (history
-// seqs), each at its version then, the objects created since left out and
-// the ones deleted since still in. The explorer chooses the point among
-// those that give a different list, at most Options.Versions of them, as
-// it chooses a Get's lag (one lag of the seed). A point is one the
-// informer can be at: no object of the kind older than the cache has
-// served (informer.go). Once chosen, the List has served each object of
-// the kind at its version then, so later cached reads (Gets and Lists, in
-// this step or a later one) see that version or a newer one, never an
+// A cached List is served by the kind's informer of the list's
+// representation (informer.go), which may lag: it shows the kind's
+// objects as they were at one point of the schedule (history seqs), each
+// at its version then, the objects created since left out and the ones
+// deleted since still in. The explorer chooses the point among those that
+// give a different list, at most Options.Versions of them, as it chooses
+// a Get's lag (one lag of the seed). A point is one the informer can be
+// at: no object of the kind older than that informer has served. Once
+// chosen, the List has served each object of the kind at its version
+// then, so later cached reads through the same informer (Gets and Lists,
+// in this step or a later one) see that version or a newer one, never an
 // older: the informer may have moved on between two calls of one
 // reconcile, as a real one does (KubeRay lists its head Pods, then reads
 // the Pod its expectations wait for).
@@ -69,7 +70,8 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 			kind = append(kind, k)
 		}
 	}
-	points := cm.listPoints(kind, match)
+	rep := repOf(list)
+	points := cm.listPoints(kind, rep, match)
 	if len(points) == 0 {
 		return false, nil
 	}
@@ -83,12 +85,12 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	for _, k := range kind {
 		h := cm.book.hist[k]
 		v := versionAt(h, p.seq)
-		cm.cache.saw(k, v)
+		cm.cache.saw(k, rep, v)
 		listed := slices.Contains(p.items, k)
 		if !listed && (h.versions[h.newest()] == nil || !match(k, h.versions[h.newest()])) {
 			continue // neither listed nor in the newest list
 		}
-		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed})
+		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed, Informer: rep.String()})
 		if v > cm.trace.cur.seenOrNone(k) {
 			cm.trace.cur.seen[k] = v
 		}
@@ -116,8 +118,9 @@ func (cm *cacheModel) setListAt(list client.ObjectList, gvk schema.GroupVersionK
 // listPoints are the points a cached List of the objects kind (all of its
 // kind the schedule knows) may be served from, newest first, one per
 // different list, each the oldest point that gives it: at most
-// Options.Versions, none older than what the cache served or its floor.
-func (cm *cacheModel) listPoints(kind []objKey, match func(objKey, map[string]any) bool) []listPoint {
+// Options.Versions, none older than what the informer of rep served or
+// the cold-restart floor.
+func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(objKey, map[string]any) bool) []listPoint {
 	seqs := []int{cm.book.seq}
 	for _, k := range kind {
 		for i, s := range cm.book.hist[k].seqs {
@@ -137,7 +140,7 @@ func (cm *cacheModel) listPoints(kind []objKey, match func(objKey, map[string]an
 		for _, k := range kind {
 			h := cm.book.hist[k]
 			v := versionAt(h, seq)
-			if v < max(cm.floor[k], cm.cache.lowest(k)) {
+			if v < max(cm.floor[k], cm.cache.lowest(k, rep)) {
 				return out // older points are older still
 			}
 			if c := h.versions[v]; c != nil && match(k, c) {

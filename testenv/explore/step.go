@@ -36,6 +36,19 @@ type Read struct {
 	// Missing marks an object of the newest list that a lagging cached
 	// List left out: Version is its version then, absent.
 	Missing bool
+	// Informer is the representation of the informer a cached read went
+	// through: "" (typed), "unstructured" or "metadata-only". Each lags
+	// on its own.
+	Informer string
+}
+
+// informerName is what Read.Informer says of a read through rep's
+// informer; nothing for a read that no informer served.
+func informerName(fresh bool, rep representation) string {
+	if fresh {
+		return ""
+	}
+	return rep.String()
 }
 
 // Write is one write of a step and the server's answer.
@@ -75,6 +88,9 @@ func (s Step) String() string {
 		}
 		if r.Uncached {
 			how = "uncached client"
+		}
+		if r.Informer != "" {
+			how += " " + r.Informer
 		}
 		if r.List {
 			how += ", list"
