@@ -70,28 +70,23 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (o
 	if depth >= 3 {
 		return false, ""
 	}
-	for _, f := range m.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || m.pass.TypesInfo.Defs[fd.Name] != fn {
-				continue
-			}
-			var params []*ast.Ident
-			for _, field := range fd.Type.Params.List {
-				params = append(params, field.Names...)
-			}
-			if arg < 0 || arg >= len(params) || fn.Signature().Variadic() && arg >= len(params)-1 {
-				return false, ""
-			}
-			p, ok := m.pass.TypesInfo.Defs[params[arg]].(*types.Var)
-			if !ok {
-				return false, ""
-			}
-			why := m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), depth+1)
-			return why == "", why
-		}
+	fd := m.funcDecl(fn)
+	if fd == nil {
+		return false, ""
 	}
-	return false, ""
+	var params []*ast.Ident
+	for _, field := range fd.Type.Params.List {
+		params = append(params, field.Names...)
+	}
+	if arg < 0 || arg >= len(params) || fn.Signature().Variadic() && arg >= len(params)-1 {
+		return false, ""
+	}
+	p, ok := m.pass.TypesInfo.Defs[params[arg]].(*types.Var)
+	if !ok {
+		return false, ""
+	}
+	why = m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), depth+1)
+	return why == "", why
 }
 
 // changedAt climbs from stack[top] to the outermost expression of its
@@ -207,4 +202,21 @@ func isStatusWrite(call *ast.CallExpr) bool {
 	}
 	_, ok = statusReceiver(call)
 	return ok && (sel.Sel.Name == "Update" || sel.Sel.Name == "Patch" || sel.Sel.Name == "Apply")
+}
+
+// funcDecl returns fn's declaration with a body in the package, or nil:
+// from decls when set (ExportParamFacts builds it once per package), else
+// by a walk over the package's files.
+func (m *migration) funcDecl(fn *types.Func) *ast.FuncDecl {
+	if m.decls != nil {
+		return m.decls[fn]
+	}
+	for _, f := range m.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && m.pass.TypesInfo.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
 }

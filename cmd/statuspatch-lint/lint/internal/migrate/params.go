@@ -35,8 +35,18 @@ func (f *ParamsFact) String() string { return fmt.Sprintf("statusOnly%v", f.Stat
 // with ObjectMeta, or an interface with GetName) and changes at most its
 // status.
 func ExportParamFacts(pass *analysis.Pass) {
+	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range pass.Files {
-		m := &migration{site: site{calls: calls{pass: pass}, file: f}}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func); fn != nil {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	for _, f := range pass.Files {
+		m := &migration{site: site{calls: calls{pass: pass}, file: f}, decls: decls}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
