@@ -34,6 +34,9 @@ const guardFinalizer = "explore.test/guard"
 type guard struct {
 	c         client.Client
 	fromTyped bool
+	// marker, when set, is where guard waits, before it creates the
+	// Gizmo, for the Gizmo "marker" peek creates (read fresh).
+	marker client.Reader
 }
 
 func (r *guard) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -47,6 +50,11 @@ func (r *guard) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, e
 		return ctrl.Result{}, r.c.Patch(ctx, w, client.MergeFrom(base))
 	}
 	if w.Status.Phase != "Ready" {
+		if r.marker != nil {
+			if err := r.marker.Get(ctx, client.ObjectKey{Namespace: w.Namespace, Name: "marker"}, &testv1.Gizmo{}); err != nil {
+				return ctrl.Result{}, client.IgnoreNotFound(err)
+			}
+		}
 		g := &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: w.Namespace, Name: w.Name}}
 		if err := controllerutil.SetControllerReference(w, g, r.c.Scheme()); err != nil {
 			return ctrl.Result{}, err
@@ -207,4 +215,57 @@ func TestEachInformerNeverGoesBackwards(t *testing.T) {
 		}
 	}
 	t.Logf("%d schedules (%d pruned)", res.Schedules, res.Pruned)
+}
+
+// peek reads its Widget metadata-only and creates the Gizmo "marker"
+// guard waits for, once: it moves the metadata informer's floor, which
+// the objects and the queue do not show.
+type peek struct {
+	c   client.Client
+	api client.Reader
+}
+
+func (r *peek) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(testv1.GroupVersion.WithKind("Widget"))
+	if err := r.c.Get(ctx, req.NamespacedName, m); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	key := client.ObjectKey{Namespace: req.Namespace, Name: "marker"}
+	if err := r.api.Get(ctx, key, &testv1.Gizmo{}); !apierrors.IsNotFound(err) {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.c.Create(ctx, &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}})
+}
+
+// Two schedules that reach the same objects and queue with the metadata
+// informer at different versions are different states: the one whose
+// informer has served less may still serve guard's finalizer check
+// stale. With one stale read, only "peek, guard, guard, guard" breaks
+// (peek read v1, before the finalizer, and guard's check reads it
+// again); "guard, peek, guard" reaches the same objects and queue first,
+// with the metadata informer at v2, and a state hash without each
+// informer's floor would prune the schedule that breaks.
+func TestPruningKeepsEachInformersFloor(t *testing.T) {
+	s := guardScenario(false)
+	s.Reconcilers = []explore.Reconciler{
+		{Name: "guard", For: &testv1.Widget{}, Owns: []client.Object{&testv1.Gizmo{}},
+			New: func(c client.Client, api client.Reader) reconcile.Reconciler { return &guard{c: c, marker: api} }},
+		{Name: "peek", For: &testv1.Widget{},
+			New: func(c client.Client, api client.Reader) reconcile.Reconciler { return &peek{c: c, api: api} }},
+	}
+	o := serverOptions(t)
+	o.Depth, o.StaleReads = 4, 1
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || !v.Broke(explore.InvariantOwnDelete) {
+		t.Fatalf("want %q, got %v (%d schedules, %d pruned)", explore.InvariantOwnDelete, v, res.Schedules, res.Pruned)
+	}
+	if !strings.HasPrefix(v.Seed, "peek:") {
+		t.Errorf("want the schedule that starts with peek, got %s", v.Seed)
+	}
+	t.Logf("%d schedules (%d pruned):\n%s", res.Schedules, res.Pruned, v)
 }
