@@ -102,7 +102,8 @@ func expecterOf(e expecter) explore.Scenario {
 // an older one. The expecter that lists before it checks its expectation
 // is found creating a second Gizmo, with the List that left the first out
 // and the Get that saw it in one step; the one that checks first passes
-// every schedule, each within what one informer per kind can serve.
+// every schedule, each within what one informer per kind and representation
+// can serve.
 func TestLaggedListThenNewerGet(t *testing.T) {
 	res, err := explore.Run(t.Context(), expecterScenario(true), serverOptions(t))
 	if err != nil {

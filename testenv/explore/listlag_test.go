@@ -157,7 +157,8 @@ func createdGizmos(steps []explore.Step) []string {
 
 // The scaler that creates its Gizmo under a fixed name lists too, and may
 // see a lagged List, but is correct: no violation, every schedule's cached
-// reads (Lists included) within what one informer per kind can serve.
+// reads (Lists included) within what one informer per kind and
+// representation can serve.
 func TestLaggedListNoFalseAlarm(t *testing.T) {
 	res, schedules, err := explore.RunSteps(t.Context(), scalerScenario(true), serverOptions(t))
 	if err != nil {
