@@ -22,7 +22,7 @@ var readsObject = map[string]map[string]int{
 	},
 	kube.ClientPkgPath:                     {"ObjectKeyFromObject": 0},
 	"k8s.io/klog/v2":                       {"KObj": 0},
-	"k8s.io/apimachinery/pkg/apis/meta/v1": {"IsControlledBy": anyArg, "GetControllerOf": 0, "GetControllerOfNoCopy": 0},
+	"k8s.io/apimachinery/pkg/apis/meta/v1": {"IsControlledBy": anyArg, "GetControllerOf": 0, "GetControllerOfNoCopy": 0, "NewControllerRef": 0},
 }
 
 const anyArg = -1

@@ -91,7 +91,7 @@ func (r *ApplicationReconciler) notStatus(ctx context.Context, application *apps
 }
 
 // Blind or unknown in ways no fix can lock.
-func (r *ApplicationReconciler) noFix(ctx context.Context, key types.NamespacedName, application *appsv1.Application, force bool) {
+func (r *ApplicationReconciler) noFix(ctx context.Context, key types.NamespacedName, application *appsv1.Application, force bool) { // want noFix:`^statusOnly\[2\]$`
 	ext, _ := appsv1apply.ExtractApplicationStatus(application, "application-controller")
 	_ = r.Status().Apply(ctx, ext.WithStatus(nil)) // want `^blind: Status\(\).Apply of Application: server-side apply of appsv1apply.ExtractApplicationStatus\(...\) without resourceVersion; .* \(no fix: the apply configuration is not built by a constructor call \(appsv1apply.ExtractApplicationStatus\)\)$`
 

@@ -6,9 +6,11 @@ package migrateacross
 
 import (
 	"context"
+	"fmt"
 
 	v1 "example.com/op/api/v1"
 	"example.com/op/objutil"
+	"example.com/op/specutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -25,7 +27,7 @@ func (r *Reconciler) reads(ctx context.Context, key client.ObjectKey) (string, e
 	if err := r.Get(ctx, key, w); err != nil {
 		return "", err
 	}
-	label := objutil.Label(w) + objutil.Read(w) + objutil.Key(w).Name + objutil.Describer{}.Describe(w)
+	label := objutil.Label(w) + objutil.Read(w) + objutil.Key(w).Name + objutil.Describer{}.Describe(w) + fmt.Sprint(specutil.Size(w))
 	w.Status.Ready = true
 	return label, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
@@ -46,7 +48,7 @@ func (r *Reconciler) logged(ctx context.Context, key client.ObjectKey) error {
 	if err := r.Get(ctx, key, w); err != nil {
 		return err
 	}
-	_ = klog.KObj(w)
+	_, _ = klog.KObj(w), metav1.NewControllerRef(w, "Widget")
 	w.Status.Ready = metav1.IsControlledBy(w, r.owner) || metav1.IsControlledBy(r.owner, w)
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
@@ -59,7 +61,7 @@ func (r *Reconciler) resized(ctx context.Context, key client.ObjectKey) error {
 	}
 	objutil.Resize(w)
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Resize at line 60: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Resize at line 62: it may change more than its status\)$`
 }
 
 // Handed on, in that package, to a function that changes its spec.
@@ -69,7 +71,7 @@ func (r *Reconciler) forwarded(ctx context.Context, key client.ObjectKey) error 
 		return err
 	}
 	objutil.Forward(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Forward at line 71: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Forward at line 73: it may change more than its status\)$`
 }
 
 // Stored, or asserted back from an interface and changed.
@@ -79,7 +81,7 @@ func (r *Reconciler) kept(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	objutil.Keep(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Keep at line 81: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Keep at line 83: it may change more than its status\)$`
 }
 
 func (r *Reconciler) converted(ctx context.Context, key client.ObjectKey) error {
@@ -88,7 +90,7 @@ func (r *Reconciler) converted(ctx context.Context, key client.ObjectKey) error 
 		return err
 	}
 	objutil.Convert(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Convert at line 90: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Convert at line 92: it may change more than its status\)$`
 }
 
 // Handed to a function of the package in another file, which changes its
@@ -99,7 +101,7 @@ func (r *Reconciler) bumped(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	bump(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to bump at line 101, where w.Spec is changed at other.go:6: the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to bump at line 103, where w.Spec is changed at other.go:6: the patcher writes only the status\)$`
 }
 
 // Compared with nil in another package's function: a read.
@@ -119,5 +121,5 @@ func (r *Reconciler) dynamic(ctx context.Context, key client.ObjectKey, check fu
 		return err
 	}
 	w.Status.Ready = check(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to the function value check at line 121, which is not followed: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to the function value check at line 123, which is not followed: it may change more than its status\)$`
 }

@@ -44,3 +44,10 @@ const ConditionTrue ConditionStatus = "True"
 
 // IsControlledBy reads both objects (the stub compares names).
 func IsControlledBy(obj Object, owner Object) bool { return obj.GetName() == owner.GetName() }
+
+type OwnerReference struct{ Name string }
+
+// NewControllerRef reads the owner's name.
+func NewControllerRef(owner Object, kind string) *OwnerReference {
+	return &OwnerReference{Name: owner.GetName()}
+}
