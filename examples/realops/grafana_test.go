@@ -13,6 +13,7 @@ import (
 	grafanav1beta1 "github.com/grafana/grafana-operator/v5/api/v1beta1"
 	grafanacontrollers "github.com/grafana/grafana-operator/v5/controllers"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -71,11 +72,17 @@ func grafanaSetup(mgr manager.Manager) error {
 const grafanaNS = "grafana"
 
 // grafanaScenario is a Grafana at version (none: the operator writes its
-// default into the spec), set up as main.go does, and two user actions,
+// default into the spec), set up as main.go does (its manager options
+// included), and two user actions,
 // each at any point: a version pin (to 11.6.0) and a delete.
 func grafanaScenario(version string) explore.Scenario {
 	return explore.Scenario{
 		Setup: grafanaSetup,
+		// main.go's default ENFORCE_CACHE_LABELS=safe reads ConfigMaps and
+		// Secrets uncached (its label selectors on the other kinds match
+		// every object the operator creates).
+		Manager: &manager.Options{Client: client.Options{Cache: &client.CacheOptions{
+			DisableFor: []client.Object{&corev1.ConfigMap{}, &corev1.Secret{}}}}},
 		Objects: []client.Object{&grafanav1beta1.Grafana{ObjectMeta: metav1.ObjectMeta{Namespace: grafanaNS, Name: "hello"},
 			Spec: grafanav1beta1.GrafanaSpec{Version: version}}},
 		Actions: []explore.Action{{Name: "pin-version", Run: func(ctx context.Context, c client.Client) error {
@@ -120,7 +127,7 @@ func TestExploreGrafana(t *testing.T) {
 	env := startGrafana(t)
 	var tally actionTally
 	res, err := explore.Run(t.Context(), tally.wrap(grafanaScenario("")),
-		explore.Options{Backend: explore.Server(env), Crashes: 1, LeaderChange: true, Budget: 6 * time.Minute})
+		explore.Options{Backend: explore.Server(env), Crashes: 1, LeaderChange: true, Budget: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +146,24 @@ func TestExploreGrafanaVersioned(t *testing.T) {
 	env := startGrafana(t)
 	var tally actionTally
 	res, err := explore.Run(t.Context(), tally.wrap(grafanaScenario("12.1.0")),
-		explore.Options{Backend: explore.Server(env), Crashes: 1, LeaderChange: true, Budget: 6 * time.Minute})
+		explore.Options{Backend: explore.Server(env), Crashes: 1, LeaderChange: true, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
+	if v := res.Violation; v != nil {
+		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
+	}
+}
+
+// TestGrafanaDeepening searches the versioned scenario with the default
+// bounds, deepened while each level is exhausted (Options.Deepen), no
+// crash.
+func TestGrafanaDeepening(t *testing.T) {
+	env := startGrafana(t)
+	var tally actionTally
+	res, err := explore.Run(t.Context(), tally.wrap(grafanaScenario("12.1.0")),
+		explore.Options{Backend: explore.Server(env), Deepen: true, Budget: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
