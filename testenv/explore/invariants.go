@@ -48,6 +48,20 @@ func (b *versions) checkVersion(h *history, prev map[string]any) {
 	// earlier apply set, decided in the same reconcile at least as
 	// informed: it restates that reconcile's newest decision (managed.go).
 	overwrite := prev != nil && cur != nil
+	// Fields are owned per object, not per name: a deletion ends the
+	// object and what anyone wrote on it. A write to an object created
+	// again under the name loses only what was written on the new object
+	// (its create or a later write), whatever the writer saw of the old
+	// one. A new UID without a recorded absence (the deletion and the
+	// create between two records) is a create.
+	if cur == nil {
+		h.owners = map[string]owner{}
+		return
+	}
+	if overwrite && uidOfVersion(prev) != uidOfVersion(cur) {
+		h.owners = map[string]owner{}
+		overwrite = false
+	}
 	applied := b.applyDecision()
 	for _, l := range changedLeaves(prev, cur) {
 		p := l.dotted
@@ -63,6 +77,12 @@ func (b *versions) checkVersion(h *history, prev map[string]any) {
 		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which had seen only v%d",
 			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, based+1))
 	}
+}
+
+// uidOfVersion is a recorded version's UID ("" when absent or unset).
+func uidOfVersion(v map[string]any) string {
+	uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
+	return uid
 }
 
 func sortedOwners(m map[owner][]string) []owner {
