@@ -134,21 +134,17 @@ const jobsetByNameSeed = "jobset:jobs/hello@0,0,0 !fail-job jobset:jobs/hello@0,
 
 // TestJobSetDeletesByNameReplay: the explorer, given that schedule (7
 // chosen steps, a lag of 7: past the default bounds and deepening level 1),
-// reports the deletes as `no delete of own creation`. It also reports, first,
-// a `no lost write` on metadata.finalizers that is a false alarm of the
-// explorer: the finalizers "written by step 5" were the collector's release
-// of the attempt-0 Job, which is gone; the explorer keeps a field's writer
-// per object name across a deletion and a create of the same name
-// (history.owners, testenv/explore/invariants.go), so the new leader's
-// delete of the attempt-1 Job "overwrites" it. Disabled here for that
-// reason (docs/explore-your-operator.md, JobSet).
+// reports the deletes as `no delete of own creation`. (It once reported,
+// first, a `no lost write` on metadata.finalizers that was a false alarm of
+// the explorer, which kept a field's writer per object name across a
+// deletion and a create of the same name; it keeps it per object now:
+// TestLostWriteOfADeletedObject.)
 func TestJobSetDeletesByNameReplay(t *testing.T) {
 	env := startJobSet(t)
 	s := jobsetScenario(env)
 	s.Actions = s.Actions[:1] // fail-job
 	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(env), Crashes: 1, LeaderChange: true,
-		Versions: 8, StaleReads: 8, Replay: jobsetByNameSeed,
-		Disable: []string{explore.InvariantLostWrite}}) // the false alarm above
+		Versions: 8, StaleReads: 8, Replay: jobsetByNameSeed})
 	if err != nil {
 		t.Fatal(err)
 	}
