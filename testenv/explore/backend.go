@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -73,7 +74,12 @@ func (b *serverBackend) begin(ctx context.Context, touched []objKey) (client.Cli
 				return nil, fmt.Errorf("explore: reset %s: removing finalizers: %w", k, err)
 			}
 		}
-		if err := b.c.Delete(ctx, u); client.IgnoreNotFound(err) != nil {
+		// In the background: a kind whose deletion defaults to orphaning
+		// its dependents (batch/v1 Jobs) would get the orphan finalizer,
+		// which only a garbage collector removes, and stay terminating
+		// into the next schedule. (Dependents are reset one by one, as
+		// every object a schedule wrote.)
+		if err := b.c.Delete(ctx, u, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
 			return nil, fmt.Errorf("explore: reset %s: %w", k, err)
 		}
 		if k.gvk.Group == "" && k.gvk.Kind == "Namespace" {
