@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,25 +19,34 @@ import (
 	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
-// fullAPIServer is a kube-apiserver (the full API: Namespaces, which the
-// embedded server does not serve) with the test kinds, for this test
-// alone; skipped where no kube-apiserver binary is built.
+var (
+	fullOnce sync.Once
+	fullEnv  *testenv.Env
+	fullErr  error
+)
+
+// fullAPIServer is a kube-apiserver (the full API: Namespaces and batch/v1
+// Jobs, which the embedded server does not serve) with the test kinds,
+// shared by the tests that need it (each Run cleans up what it wrote: one
+// started per test collides on its etcd's ports); skipped where no
+// kube-apiserver binary is built.
 func fullAPIServer(t *testing.T) *testenv.Env {
 	t.Helper()
 	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
 		t.Skipf("full API: %v", err)
 	}
-	s := runtime.NewScheme()
-	if err := testv1.AddToScheme(s); err != nil {
-		t.Fatal(err)
+	fullOnce.Do(func() {
+		s := runtime.NewScheme()
+		if fullErr = testv1.AddToScheme(s); fullErr != nil {
+			return
+		}
+		fullEnv, _, fullErr = testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
+			testenv.WithScheme(s), testenv.WithBackend(testenv.BackendFullAPI))
+	})
+	if fullErr != nil {
+		t.Fatalf("API server: %v", fullErr)
 	}
-	env, stop, err := testenv.StartServer(t.Context(), testenv.WithCRDs(testapi.CRDs()...),
-		testenv.WithScheme(s), testenv.WithBackend(testenv.BackendFullAPI))
-	if err != nil {
-		t.Fatalf("API server: %v", err)
-	}
-	t.Cleanup(stop)
-	return env
+	return fullEnv
 }
 
 // holder puts a finalizer on its Widget's Namespace and never removes it.
