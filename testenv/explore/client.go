@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -22,39 +21,31 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 	base := withWatch(r.server)
 	writes := interceptor.Funcs{
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			defer r.serialize()()
 			return r.write(ctx, "create", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Create(ctx, obj, opts...) })
 		},
 		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-			defer r.serialize()()
 			return r.write(ctx, "update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Update(ctx, obj, opts...) })
 		},
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
-			defer r.serialize()()
 			return r.write(ctx, applyVerb("", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 				return c.Patch(ctx, obj, p, opts...)
 			})
 		},
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-			defer r.serialize()()
 			return r.write(ctx, "delete", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Delete(ctx, obj, opts...) })
 		},
 		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
-			defer r.serialize()()
 			return r.deleteAllOf(ctx, c, obj, opts)
 		},
 		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
-			defer r.serialize()()
 			return r.apply(ctx, "apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error { return c.Apply(ctx, ac, opts...) })
 		},
 		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-			defer r.serialize()()
 			return r.write(ctx, sub+" update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error {
 				return c.SubResource(sub).Update(ctx, obj, opts...)
 			})
 		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
-			defer r.serialize()()
 			return r.write(ctx, applyVerb(sub+" ", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 				return c.SubResource(sub).Patch(ctx, obj, p, opts...)
 			})
@@ -63,45 +54,22 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
 		},
 	}
-	crinternals.SetIfPresent(&writes, "SubResourceApply", r.serializedSubResourceApply)
+	crinternals.SetIfPresent(&writes, "SubResourceApply", r.subResourceApply)
 	cachedFuncs := writes
 	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-		defer r.serialize()()
 		return r.get(ctx, key, obj, false)
 	}
 	cachedFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-		defer r.serialize()()
 		return r.list(ctx, c, list, false, opts...)
 	}
 	apiFuncs := writes
 	apiFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-		defer r.serialize()()
 		return r.get(ctx, key, obj, true)
 	}
 	apiFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-		defer r.serialize()()
 		return r.list(ctx, c, list, true, opts...)
 	}
 	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)
-}
-
-// serialize takes the run's lock for one call of the reconcilers' clients
-// and returns its release: a reconcile may call them from goroutines of its
-// own (JobSet creates its Jobs in parallel), and the book, the cache model
-// and the step's record are the run's, not safe for concurrent use. Calls
-// run one at a time, in the order they take the lock, which the goroutines'
-// scheduling decides: such a reconcile's reads and writes (and the choices
-// made for them) may come in another order when its schedule runs again
-// (docs/explore.md, limits).
-func (r *run) serialize() func() {
-	r.calls.Lock()
-	return r.calls.Unlock
-}
-
-// serializedSubResourceApply is subResourceApply, serialized.
-func (r *run) serializedSubResourceApply(args []reflect.Value) error {
-	defer r.serialize()()
-	return r.subResourceApply(args)
 }
 
 // get serves a read: the newest version through the API reader, through

@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -27,8 +26,6 @@ type run struct {
 	src, names *Source
 	// err is a failure to restart, which ends the schedule.
 	err error
-	// calls serializes the calls of the reconcilers' clients (serialize).
-	calls sync.Mutex
 
 	trace      // what the schedule did: steps, crashes, violations (trace.go)
 	versions   // the book of the versions the server held (versions.go)
