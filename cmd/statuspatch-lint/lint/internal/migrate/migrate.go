@@ -45,8 +45,6 @@ type migration struct {
 	fetch      *fetchPlan   // the re-read made a Fetch of the patcher (migratefetch.go)
 	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
-
-	decls map[*types.Func]*ast.FuncDecl // the package's functions with bodies, when built (ExportParamFacts)
 }
 
 const migrateFixPrefix = "move the status write onto "

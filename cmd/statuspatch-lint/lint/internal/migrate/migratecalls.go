@@ -16,7 +16,8 @@ import (
 // call, read-only getters, the helpers its tests or interfaces may call.
 // It knows only the pass.
 type calls struct {
-	pass *analysis.Pass
+	pass  *analysis.Pass
+	decls map[*types.Func]*ast.FuncDecl // the package's functions, when built (ExportParamFacts)
 }
 
 // checksErr reports whether s is an if statement whose condition uses a
@@ -222,8 +223,13 @@ func (c *calls) isReadingGetter(fn *types.Func) bool {
 	return ok && c.pass.TypesInfo.Uses[r] == obj && isNil(ret.Results[1])
 }
 
-// funcDecl returns the declaration of fn in the package's files.
+// funcDecl returns the declaration of fn in the package's files: from
+// decls when it is set (ExportParamFacts builds it once per package), else
+// by a walk over the files.
 func (c *calls) funcDecl(fn *types.Func) *ast.FuncDecl {
+	if c.decls != nil {
+		return c.decls[fn]
+	}
 	for _, f := range c.pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && c.pass.TypesInfo.Defs[fd.Name] == fn {

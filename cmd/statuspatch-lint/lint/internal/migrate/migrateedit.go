@@ -71,7 +71,7 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (o
 		return false, ""
 	}
 	fd := m.funcDecl(fn)
-	if fd == nil {
+	if fd == nil || fd.Body == nil {
 		return false, ""
 	}
 	var params []*ast.Ident
@@ -202,21 +202,4 @@ func isStatusWrite(call *ast.CallExpr) bool {
 	}
 	_, ok = statusReceiver(call)
 	return ok && (sel.Sel.Name == "Update" || sel.Sel.Name == "Patch" || sel.Sel.Name == "Apply")
-}
-
-// funcDecl returns fn's declaration with a body in the package, or nil:
-// from decls when set (ExportParamFacts builds it once per package), else
-// by a walk over the package's files.
-func (m *migration) funcDecl(fn *types.Func) *ast.FuncDecl {
-	if m.decls != nil {
-		return m.decls[fn]
-	}
-	for _, f := range m.pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && m.pass.TypesInfo.Defs[fd.Name] == fn {
-				return fd
-			}
-		}
-	}
-	return nil
 }

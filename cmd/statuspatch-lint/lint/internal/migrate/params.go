@@ -38,7 +38,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			if fd, ok := d.(*ast.FuncDecl); ok {
 				if fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func); fn != nil {
 					decls[fn] = fd
 				}
@@ -46,7 +46,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 		}
 	}
 	for _, f := range pass.Files {
-		m := &migration{site: site{calls: calls{pass: pass}, file: f}, decls: decls}
+		m := &migration{site: site{calls: calls{pass: pass, decls: decls}, file: f}}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
