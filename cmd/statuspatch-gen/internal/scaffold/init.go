@@ -24,7 +24,8 @@ Makefile's statuspatch block (generate-patchers before generate and
 manifests), testenv-assets in place of setup-envtest, the golangci-lint
 plugin when .golangci.yml (or .golangci.yaml) exists (else lint-status in
 make lint), a starter test on testenv for the first kind's reconciler,
-then go get and go mod tidy. A second run changes nothing. See
+kubebuilder's controller suite on testenv and no envtest binaries in make
+test (without webhooks), then go get and go mod tidy. A second run changes nothing. See
 docs/kubebuilder.md.
 
 Flags:`
@@ -216,6 +217,11 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	suiteEdits, suiteNotes, newMakefile, err := planTestServer(dir, proj, newMakefile)
+	if err != nil {
+		return nil, nil, err
+	}
+	edits, notes = append(edits, suiteEdits...), append(notes, suiteNotes...)
 	add("Makefile", makefile, newMakefile)
 
 	if golangci {

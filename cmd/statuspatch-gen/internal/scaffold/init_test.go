@@ -18,8 +18,13 @@ var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
 
 // TestInitGolden runs init on kubebuilder's own scaffolds, in
 // testdata/init/<case>/before (v4.15: kubebuilder v4.15.0's project-v4
-// Makefile, PROJECT, .golangci.yml and .custom-gcl.yml; v4.3: v4.3.0's
-// Makefile and golangci-lint v1 config; v4.0: v4.0.0's Makefile, whose
+// Makefile, PROJECT, .golangci.yml, .custom-gcl.yml and controller
+// suite_test.go, which stays on envtest, as PROJECT has webhooks;
+// v4.15-no-webhooks: the same Makefile, a PROJECT without webhooks and
+// v4.15's suite_test.go, which moves to testenv, and make test builds no
+// envtest binaries; v4.3: v4.3.0's Makefile, golangci-lint v1 config and
+// suite_test.go, which moves to testenv while make test keeps envtest, as
+// the Makefile has no setup-envtest target; v4.0: v4.0.0's Makefile, whose
 // setup-envtest binary is named after its version, and no reconciler
 // source, so no starter test): -dry-run prints
 // testdata/init/<case>/dry-run.diff and writes nothing; init then makes the

@@ -40,12 +40,15 @@ type kbResource struct {
 	Controllers []struct {
 		Name string `json:"name"`
 	} `json:"controllers"`
-	External bool   `json:"external"`
-	Core     bool   `json:"core"`
-	Group    string `json:"group"`
-	Version  string `json:"version"`
-	Kind     string `json:"kind"`
-	Path     string `json:"path"`
+	// Webhooks are the kind's webhooks (defaulting, validation,
+	// conversion); null or absent without.
+	Webhooks json.RawMessage `json:"webhooks"`
+	External bool            `json:"external"`
+	Core     bool            `json:"core"`
+	Group    string          `json:"group"`
+	Version  string          `json:"version"`
+	Kind     string          `json:"kind"`
+	Path     string          `json:"path"`
 }
 
 // readProject reads dir/PROJECT and refuses anything but a kubebuilder v4

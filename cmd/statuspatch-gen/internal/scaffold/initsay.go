@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -31,7 +32,11 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 	}
 	mk, _ := get("Makefile")
 	if strings.Contains(mk.old, "sigs.k8s.io/controller-runtime/tools/setup-envtest") && strings.Contains(mk.new, testenvAssetsPkg) {
-		say("Makefile: setup-envtest (which downloads envtest's kube-apiserver and etcd from GitHub) becomes testenv-assets, which builds them from the Go module proxy once per machine and links them into $(LOCALBIN)/k8s, where the scaffold's suite_test.go looks%s", removedVar(mk, "ENVTEST_VERSION", "setup-envtest's version"))
+		looks := "the scaffold's suite_test.go looks"
+		if slices.ContainsFunc(edits, movedSuite) {
+			looks = "setup-envtest put them"
+		}
+		say("Makefile: setup-envtest (which downloads envtest's kube-apiserver and etcd from GitHub) becomes testenv-assets, which builds them from the Go module proxy once per machine and links them into $(LOCALBIN)/k8s, where %s%s", looks, removedVar(mk, "ENVTEST_VERSION", "setup-envtest's version"))
 	}
 	if strings.Contains(mk.new, "GOLANGCI_LINT = $(LOCALBIN)/golangci-plugin") && !strings.Contains(mk.old, "GOLANGCI_LINT = $(LOCALBIN)/golangci-plugin") {
 		from := "the scaffold's golangci-lint"
@@ -45,10 +50,23 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 			say("%s: linter %s is not in that build, so statuspatch takes its place; to keep %s, add statuspatch to .custom-gcl.yml instead (docs/kubebuilder.md#other-ways)", cfgName, l, l)
 		}
 	}
+	for _, e := range edits {
+		if movedSuite(e) {
+			say("%s: the Ginkgo suite's BeforeSuite starts testenv (testenv.StartServer: the CRDs on an in-process API server, no kube-apiserver or etcd binaries) in place of envtest, with the same CRD directory and scheme; cfg, k8sClient, ctx and cancel stay, so the controller tests run unchanged; KUBEBUILDER_ASSETS, when set, still selects envtest", e.path)
+		}
+	}
+	if reTestRule.MatchString(mk.old) && !reTestRule.MatchString(mk.new) {
+		say("Makefile: make test no longer builds envtest's kube-apiserver and etcd (setup-envtest and KUBEBUILDER_ASSETS leave the test target), as the suites run on testenv; make setup-envtest still builds them, for tests that need the full API (KUBEBUILDER_ASSETS=\"$(make -s setup-envtest | tail -1)\" make test)")
+	}
 	if e, ok := get(".custom-gcl.yml"); ok && e.del {
 		say(".custom-gcl.yml: removed, as the Makefile no longer runs golangci-lint custom with it")
 	}
 	return notes
+}
+
+// movedSuite reports whether e moves a kubebuilder suite onto testenv.
+func movedSuite(e fileEdit) bool {
+	return path.Base(e.path) == "suite_test.go" && strings.Contains(e.new, "testenv.StartServer(")
 }
 
 // removedVar says that init removed the definition of name (what it

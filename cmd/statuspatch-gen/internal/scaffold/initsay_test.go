@@ -56,22 +56,26 @@ func TestInitSaysChanges(t *testing.T) {
 }
 
 // TestInitNotesInDocs: docs/kubebuilder.md quotes what init says on
-// kubebuilder v4.15's scaffold (testdata/init/v4.15/before).
+// kubebuilder v4.15's scaffold (testdata/init/v4.15/before, kubebuilder's
+// own sample, with webhooks) and on one without webhooks
+// (testdata/init/v4.15-no-webhooks/before, whose suite moves to testenv).
 func TestInitNotesInDocs(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "kubebuilder.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)<!-- init-notes:begin -->\n```\n(.*?)```\n<!-- init-notes:end -->").FindSubmatch(doc)
-	if m == nil {
-		t.Fatal("docs/kubebuilder.md has no init-notes:begin ... init-notes:end block")
-	}
-	edits, notes, err := planInit(filepath.Join("testdata", "init", "v4.15", "before"), "v0.1.0")
-	if err != nil || len(edits) == 0 {
-		t.Fatal(err)
-	}
-	if got := strings.Join(notes, "\n") + "\n"; string(m[1]) != got {
-		t.Errorf("docs/kubebuilder.md's init-notes block is not what init says; want:\n%s", got)
+	for block, golden := range map[string]string{"init-notes": "v4.15", "init-notes-no-webhooks": "v4.15-no-webhooks"} {
+		m := regexp.MustCompile("(?s)<!-- " + block + ":begin -->\n```\n(.*?)```\n<!-- " + block + ":end -->").FindSubmatch(doc)
+		if m == nil {
+			t.Fatalf("docs/kubebuilder.md has no %s:begin ... %s:end block", block, block)
+		}
+		edits, notes, err := planInit(filepath.Join("testdata", "init", golden, "before"), "v0.1.0")
+		if err != nil || len(edits) == 0 {
+			t.Fatal(err)
+		}
+		if got := strings.Join(notes, "\n") + "\n"; string(m[1]) != got {
+			t.Errorf("docs/kubebuilder.md's %s block is not what init says on testdata/init/%s; want:\n%s", block, golden, got)
+		}
 	}
 }
 

@@ -1,0 +1,144 @@
+package scaffold
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// planTestServer plans the suites' move to testenv (planSuites) and, when
+// no test needs envtest's binaries then, make test's (testTargetEdit) in
+// makefile, the Makefile after editMakefile, which it returns.
+func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []string, string, error) {
+	edits, notes, onTestenv, err := planSuites(dir, p)
+	if err != nil || !onTestenv {
+		return edits, notes, makefile, err
+	}
+	makefile, why := testTargetEdit("Makefile", makefile)
+	if why != "" {
+		notes = append(notes, why)
+	}
+	return edits, notes, makefile, nil
+}
+
+// planSuites plans the move of the project's kubebuilder controller suites
+// (suitePaths) from envtest to testenv.StartServer, where they need only
+// CRDs: not when PROJECT has webhooks (kubebuilder's webhook suites need
+// envtest's WebhookInstallOptions), and only a suite of the shape
+// kubebuilder v4 scaffolds (suiteEdit). onTestenv reports whether, after
+// the edits, no test of the project needs envtest's binaries: then make
+// test need not build them (testTargetEdit). notes say what stays, and why.
+func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onTestenv bool, err error) {
+	say := func(format string, args ...any) {
+		notes = append(notes, "statuspatch-gen init: "+fmt.Sprintf(format, args...))
+	}
+	paths := suitePaths(dir)
+	var hooks []string
+	for _, r := range p.Resources {
+		if len(r.Webhooks) > 0 && string(r.Webhooks) != "null" && !slices.Contains(hooks, r.Kind) {
+			hooks = append(hooks, r.Kind)
+		}
+	}
+	onTestenv = len(paths) > 0
+	for _, path := range paths {
+		text, err := readText(dir, path)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if !strings.Contains(text, `"`+envtestPkg+`"`) {
+			continue // on testenv already (an earlier init), or the user's own
+		}
+		if len(hooks) > 0 {
+			say("%s stays on envtest: PROJECT has webhooks (%s), and kubebuilder's webhook suites need envtest's kube-apiserver (WebhookInstallOptions), so make test keeps building envtest's binaries (docs/kubebuilder.md#tests-suite_testgo-and-kubebuilder_assets)", path, strings.Join(hooks, ", "))
+			onTestenv = false
+			continue
+		}
+		newText, why := suiteEdit(filepath.Join(dir, filepath.FromSlash(path)), text)
+		if why != "" {
+			say("%s stays on envtest, as it is not the suite kubebuilder v4 scaffolds: %s; so make test keeps building envtest's binaries (docs/kubebuilder.md#tests-suite_testgo-and-kubebuilder_assets)", path, why)
+			onTestenv = false
+			continue
+		}
+		edits = append(edits, fileEdit{path: path, old: text, new: newText})
+	}
+	if !onTestenv {
+		return edits, notes, false, nil
+	}
+	others, err := envtestUsers(dir, paths)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if len(others) > 0 {
+		say("make test keeps building envtest's binaries: %s import%s envtest", strings.Join(others, ", "), map[bool]string{true: "s", false: ""}[len(others) == 1])
+		return edits, notes, false, nil
+	}
+	return edits, notes, true, nil
+}
+
+// envtestUsers are the project's Go test files, but the suites, that
+// import envtest.
+func envtestUsers(dir string, suites []string) ([]string, error) {
+	var users []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != dir && (strings.HasPrefix(name, ".") || name == "bin" || name == "vendor" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil || slices.Contains(suites, filepath.ToSlash(rel)) {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(b), `"`+envtestPkg+`"`) {
+			users = append(users, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
+	}
+	return users, nil
+}
+
+var (
+	// kubebuilder v4's test rule: envtest (v4.0 to v4.3) or setup-envtest
+	// (later) among its prerequisites
+	reTestRule = regexp.MustCompile(`(?m)^(test:[^#\n]*?) (?:setup-envtest|envtest)\b([^#\n]*(?:##.*)?)$`)
+	// its recipe, after editMakefile
+	reTestRecipe = regexp.MustCompile(`(?m)^\tKUBEBUILDER_ASSETS="\$\(shell \$\(call STATUSPATCH_ENVTEST_USE,\$\(ENVTEST_K8S_VERSION\)\)\)" (go test .*)$`)
+	// a setup-envtest rule that still builds the binaries on demand
+	reSetupEnvtest = regexp.MustCompile(`(?m)^setup-envtest:.*\n(?:\t.*\n)*?\t.*\$\(call STATUSPATCH_ENVTEST_USE,`)
+)
+
+// testTargetEdit drops envtest from make test (text is the Makefile after
+// editMakefile): no setup-envtest prerequisite, no KUBEBUILDER_ASSETS, so
+// the suites run on testenv's embedded server and nothing builds
+// kube-apiserver; one exported by the user still selects envtest. Only
+// where a setup-envtest target keeps building the binaries for users who
+// want them (kubebuilder v4.4 and later); else text as it is, and why.
+func testTargetEdit(file, text string) (string, string) {
+	if !reTestRecipe.MatchString(text) && !reTestRule.MatchString(text) {
+		return text, "" // done already
+	}
+	if len(reTestRule.FindAllString(text, -1)) != 1 || len(reTestRecipe.FindAllString(text, -1)) != 1 {
+		return text, fmt.Sprintf("statuspatch-gen init: %s: make test keeps building envtest's binaries: its test target is not kubebuilder v4's (test: ... setup-envtest, then KUBEBUILDER_ASSETS=\"$(shell ...)\" go test ...)", file)
+	}
+	if !reSetupEnvtest.MatchString(text) {
+		return text, fmt.Sprintf("statuspatch-gen init: %s: make test keeps building envtest's binaries and exporting KUBEBUILDER_ASSETS (the suites then run on envtest), as this Makefile has no setup-envtest target that would build them for tests that need the full API (kubebuilder v4.4 and later scaffold one); without make (an IDE), the suites run on testenv's in-process server", file)
+	}
+	text = reTestRule.ReplaceAllString(text, "$1$2")
+	return reTestRecipe.ReplaceAllString(text, "\t$1"), ""
+}
