@@ -25,9 +25,12 @@ import (
 // (a Pod's, the kubelet's), or while the object still has a
 // dependent (an object whose owner references name its UID: its
 // controllers, the garbage collector or kube-controller-manager may be
-// what the reconcile waits for).
+// what the reconcile waits for), or while a deletion is still in progress:
+// an object of the schedule being deleted whose reconcile in that round
+// asked for a requeue or erred (the object may wait for it, linked by a
+// label or a name rather than an owner reference).
 func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind) {
-	if b.outsidePending() {
+	if b.outsidePending() || b.deletionInProgress(first) {
 		return
 	}
 	for _, k := range b.order {
@@ -114,6 +117,26 @@ func (b *versions) lastReconciles(first int, k objKey, rec int) (Step, bool) {
 		}
 	}
 	return last, found
+}
+
+// deletionInProgress reports an object of the schedule being deleted that
+// a reconcile in the steady round from first did not finish with: it
+// asked for a requeue, erred, panicked or crashed.
+func (b *versions) deletionInProgress(first int) bool {
+	for i := first; i < len(b.trace.steps); i++ {
+		it := b.trace.chosen[i].it
+		if it.action >= 0 || it.deliver || b.trace.steps[i].Result == "done" {
+			continue
+		}
+		h := b.hist[it.key]
+		if h == nil || h.versions[h.newest()] == nil {
+			continue
+		}
+		if (&unstructured.Unstructured{Object: h.versions[h.newest()]}).GetDeletionTimestamp() != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // outsidePending reports an object of the schedule being deleted that
