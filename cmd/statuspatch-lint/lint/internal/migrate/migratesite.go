@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -212,53 +211,6 @@ func (si *site) eachUse(root ast.Node, v *types.Var, from, to token.Pos, check f
 		return true
 	})
 	return why
-}
-
-// useProblem says what is wrong with one use of the object (the last
-// node of stack), "" if nothing.
-func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
-	line := si.where(stack[len(stack)-1].Pos())
-	name := v.Name()
-	parent := func(i int) ast.Node {
-		if i < 0 {
-			return nil
-		}
-		return stack[i]
-	}
-	i := len(stack) - 1
-	sel, ok := parent(i - 1).(*ast.SelectorExpr)
-	if !ok || sel.X != stack[i] {
-		if as, ok := parent(i - 1).(*ast.AssignStmt); ok && isLHS(as, stack[i]) {
-			return fmt.Sprintf("%s is reassigned at %s", name, line)
-		}
-		if b, ok := parent(i - 1).(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
-			return "" // compared, as with nil: read
-		}
-		if call, ok := parent(i - 1).(*ast.CallExpr); ok && slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return ast.Node(a) == stack[i] }) {
-			if fn := calledFunc(si.pass, call); fn != nil {
-				return fmt.Sprintf("%s is passed to %s at %s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
-			}
-			if ast.Node(call.Fun) != stack[i] {
-				return fmt.Sprintf("%s is passed to the function value %s at %s, which is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
-			}
-		}
-		return fmt.Sprintf("%s is passed on or aliased at %s: it may change more than its status", name, line)
-	}
-	if s := si.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() != types.FieldVal {
-		switch n := sel.Sel.Name; {
-		case strings.HasPrefix(n, "Get"), n == "DeepCopy", n == "DeepCopyObject", n == "DeepCopyInto":
-			return ""
-		}
-		return fmt.Sprintf("%s.%s is called at %s: it may change more than the status", name, sel.Sel.Name, line)
-	}
-	if sel.Sel.Name == "Status" {
-		return ""
-	}
-	// A field outside the status: reading it is fine, changing it is not.
-	if _, changed := changedAt(stack, i-1); changed {
-		return fmt.Sprintf("%s.%s is changed at %s: the patcher writes only the status", name, sel.Sel.Name, line)
-	}
-	return ""
 }
 
 func (si *site) enclosingFunc() ast.Node {

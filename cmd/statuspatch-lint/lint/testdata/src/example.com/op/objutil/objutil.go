@@ -45,3 +45,10 @@ func (d Describer) Describe(w *v1.Widget) string { return d.Prefix + Label(w) }
 
 // Present compares it with nil: a read.
 func Present(w *v1.Widget) bool { return w != nil && w.Name != "" }
+
+// SpecLabels returns the spec's labels: a caller may change them through
+// the map it gets.
+func SpecLabels(w *v1.Widget) map[string]string { return w.Spec.Labels }
+
+// LabelOf reads one of the spec's labels.
+func LabelOf(w *v1.Widget, k string) string { return w.Spec.Labels[k] }

@@ -16,12 +16,19 @@ type TypeMeta struct {
 }
 
 type ObjectMeta struct {
-	Name            string
-	Namespace       string
-	ResourceVersion string
-	Generation      int64
-	Finalizers      []string
+	Name              string
+	Namespace         string
+	ResourceVersion   string
+	Generation        int64
+	Finalizers        []string
+	Labels            map[string]string
+	DeletionTimestamp *Time
 }
+
+// Time is a timestamp; its methods read it.
+type Time struct{ Seconds int64 }
+
+func (t *Time) IsZero() bool { return t == nil || t.Seconds == 0 }
 
 func (m *ObjectMeta) GetName() string                   { return m.Name }
 func (m *ObjectMeta) GetNamespace() string              { return m.Namespace }
@@ -30,6 +37,7 @@ func (m *ObjectMeta) SetResourceVersion(version string) { m.ResourceVersion = ve
 func (m *ObjectMeta) GetGeneration() int64              { return m.Generation }
 func (m *ObjectMeta) GetFinalizers() []string           { return m.Finalizers }
 func (m *ObjectMeta) SetFinalizers(finalizers []string) { m.Finalizers = finalizers }
+func (m *ObjectMeta) GetLabels() map[string]string      { return m.Labels }
 
 type Condition struct {
 	Type               string

@@ -1,0 +1,345 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+)
+
+// useProblem says what is wrong with one use of the object (the last
+// node of stack), "" if nothing.
+func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
+	line := si.where(stack[len(stack)-1].Pos())
+	name := v.Name()
+	parent := func(i int) ast.Node {
+		if i < 0 {
+			return nil
+		}
+		return stack[i]
+	}
+	i := len(stack) - 1
+	sel, ok := parent(i - 1).(*ast.SelectorExpr)
+	if !ok || sel.X != stack[i] {
+		if as, ok := parent(i - 1).(*ast.AssignStmt); ok && isLHS(as, stack[i]) {
+			return fmt.Sprintf("%s is reassigned at %s", name, line)
+		}
+		if b, ok := parent(i - 1).(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+			return "" // compared, as with nil: read
+		}
+		if call, ok := parent(i - 1).(*ast.CallExpr); ok && slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return ast.Node(a) == stack[i] }) {
+			if fn := calledFunc(si.pass, call); fn != nil {
+				return fmt.Sprintf("%s is passed to %s at %s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
+			}
+			if ast.Node(call.Fun) != stack[i] {
+				return fmt.Sprintf("%s is passed to the function value %s at %s, which is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
+			}
+		}
+		return fmt.Sprintf("%s is passed on or aliased at %s: it may change more than its status", name, line)
+	}
+	s := si.pass.TypesInfo.Selections[sel]
+	if s != nil && s.Kind() == types.FieldVal && sel.Sel.Name == "Status" {
+		return ""
+	}
+	if s != nil && s.Kind() != types.FieldVal && !readsMethod(s) {
+		return fmt.Sprintf("%s.%s is called at %s: it may change more than the status", name, sel.Sel.Name, line)
+	}
+	// A field outside the status, or what a getter returns: reading it is
+	// fine, changing it, or a reference into it, is not.
+	root := name + "." + sel.Sel.Name
+	if s != nil && s.Kind() != types.FieldVal {
+		root = "what " + root + "() returns"
+	}
+	direct, how := si.chainChange(stack, i)
+	switch {
+	case direct:
+		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status", root, line)
+	case how != "":
+		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status", root, line, how)
+	}
+	return ""
+}
+
+// chainChange climbs from stack[top] through the selections, indexes,
+// slices, dereferences, conversions and trusted method calls that go on
+// from it, to the outermost expression of the chain, and says whether the
+// code changes the object there: directly (assigned, incremented or
+// decremented, its address taken), or how it may through a reference into
+// the object (a map, slice, pointer, channel, function or interface) it
+// hands on: passed to a function (builtins included), a method of it
+// called, assigned, returned, put in a literal, sent, or ranged over with
+// elements that hold references. A value without references may be used
+// in any other way; a reference only compared, measured (len, cap),
+// indexed, or given to readsRefs' functions.
+func (si *site) chainChange(stack []ast.Node, top int) (direct bool, how string) {
+	info := si.pass.TypesInfo
+	parent := func(i int) ast.Node {
+		if i < 0 {
+			return nil
+		}
+		return stack[i]
+	}
+climb:
+	for {
+		e := stack[top]
+		switch p := parent(top - 1).(type) {
+		case *ast.ParenExpr, *ast.StarExpr:
+			top--
+			continue
+		case *ast.IndexExpr:
+			if p.X == e {
+				top--
+				continue
+			}
+		case *ast.SliceExpr:
+			if p.X == e {
+				top--
+				continue
+			}
+		case *ast.TypeAssertExpr:
+			if p.X == e {
+				top--
+				continue
+			}
+		case *ast.CallExpr:
+			if len(p.Args) == 1 && p.Args[0] == e && info.Types[p.Fun].IsType() {
+				if n := kube.NamedOf(info.TypeOf(p)); n != nil && n.Obj().Pkg() != nil && readOptionPkgs[n.Obj().Pkg().Path()] {
+					return false, "" // client.MatchingLabels(...), labels.Set(...): read
+				}
+				top-- // a conversion: the same value
+				continue
+			}
+		case *ast.SelectorExpr:
+			if p.X != e {
+				break
+			}
+			s := info.Selections[p]
+			if s == nil || s.Kind() == types.FieldVal {
+				top--
+				continue
+			}
+			call, ok := parent(top - 2).(*ast.CallExpr)
+			if !ok || call.Fun != p {
+				return false, "the method value " + types.ExprString(p) + " is taken"
+			}
+			if !readsMethod(s) {
+				return false, types.ExprString(p) + " is called"
+			}
+			if endsRead(s) {
+				return false, ""
+			}
+			top -= 2 // a getter of a reference: what it returns goes on
+			continue
+		}
+		break climb
+	}
+	e := stack[top].(ast.Expr)
+	switch p := parent(top - 1).(type) {
+	case *ast.AssignStmt:
+		if isLHS(p, e) {
+			return true, ""
+		}
+	case *ast.IncDecStmt:
+		return true, ""
+	case *ast.UnaryExpr:
+		if p.Op == token.AND {
+			return true, ""
+		}
+	}
+	if !holdsRefs(info.TypeOf(e)) {
+		return false, "" // a value: read
+	}
+	ref := types.ExprString(e)
+	switch p := parent(top - 1).(type) {
+	case *ast.BinaryExpr, *ast.SwitchStmt, *ast.CaseClause:
+		return false, "" // compared
+	case *ast.IndexExpr:
+		if p.Index == e {
+			return false, "" // a key
+		}
+	case *ast.CallExpr:
+		if p.Fun == e {
+			return false, ref + " is called"
+		}
+		if si.readsRefs(p) {
+			return false, ""
+		}
+		return false, ref + ", a reference into the object, is passed to " + si.callee(p)
+	case *ast.RangeStmt:
+		if p.X == e && !rangeHoldsRefs(info, p) {
+			return false, ""
+		}
+		return false, ref + " is ranged over with elements that hold references into the object"
+	case *ast.AssignStmt, *ast.ValueSpec:
+		return false, ref + ", a reference into the object, is assigned"
+	case *ast.ReturnStmt:
+		return false, ref + ", a reference into the object, is returned"
+	case *ast.CompositeLit, *ast.KeyValueExpr:
+		return false, ref + ", a reference into the object, is put in a composite literal"
+	case *ast.SendStmt:
+		return false, ref + ", a reference into the object, is sent"
+	}
+	return false, ref + ", a reference into the object, is handed on"
+}
+
+// rangeHoldsRefs reports whether the key or value a range statement
+// declares or assigns may hold a reference.
+func rangeHoldsRefs(info *types.Info, r *ast.RangeStmt) bool {
+	for _, x := range []ast.Expr{r.Key, r.Value} {
+		if id, ok := x.(*ast.Ident); x == nil || ok && id.Name == "_" {
+			continue
+		}
+		if holdsRefs(info.TypeOf(x)) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsRefs reports whether a value of type t may refer to memory it
+// shares with where it was copied from: a pointer, map, slice, channel,
+// function or interface, in it or in its fields or elements (an unknown
+// type does too).
+func holdsRefs(t types.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Array:
+		return holdsRefs(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsRefs(u.Field(i).Type()) {
+				return true
+			}
+		}
+		return false
+	case *types.Tuple:
+		for i := 0; i < u.Len(); i++ {
+			if holdsRefs(u.At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// readsMethod reports whether a method called on the object, or on a
+// chain from it, only reads: a getter (Get...), DeepCopy, timeReads'
+// methods, or a method of a value receiver without references (it gets a
+// copy).
+func readsMethod(s *types.Selection) bool {
+	fn, ok := s.Obj().(*types.Func)
+	if !ok {
+		return false
+	}
+	switch n := fn.Name(); {
+	case strings.HasPrefix(n, "Get"), n == "DeepCopy", n == "DeepCopyObject", n == "DeepCopyInto":
+		return true
+	}
+	if timeReads(fn) {
+		return true
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	_, ptr := recv.Type().Underlying().(*types.Pointer)
+	return !ptr && !holdsRefs(recv.Type())
+}
+
+// endsRead reports whether the value a reading method returns leaves the
+// object: a copy (DeepCopy...), or a result without references. Else (a
+// getter of a map, slice or pointer: GetLabels, GetFinalizers) what it
+// returns is the object's, and its uses are checked in turn.
+func endsRead(s *types.Selection) bool {
+	fn := s.Obj().(*types.Func)
+	if strings.HasPrefix(fn.Name(), "DeepCopy") {
+		return true
+	}
+	return !holdsRefs(fn.Signature().Results())
+}
+
+// timeReads reports whether fn is a method of a timestamp that reads it:
+// metav1.Time's and MicroTime's comparisons, and the standard library's
+// time.Time methods of a value receiver.
+func timeReads(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	n := kube.NamedOf(recv.Type())
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch n.Obj().Pkg().Path() {
+	case "time":
+		_, ptr := recv.Type().(*types.Pointer)
+		return n.Obj().Name() == "Time" && !ptr && !strings.HasPrefix(fn.Name(), "Unmarshal") && !strings.HasPrefix(fn.Name(), "Gob")
+	case "k8s.io/apimachinery/pkg/apis/meta/v1":
+		switch fn.Name() {
+		case "IsZero", "Before", "BeforeTime", "Equal", "Unix", "Rfc3339Copy":
+			return n.Obj().Name() == "Time" || n.Obj().Name() == "MicroTime"
+		}
+	}
+	return false
+}
+
+// readOptionPkgs are the packages whose types a reference into the object
+// is converted to, to be read: client.MatchingLabels, labels.Set.
+var readOptionPkgs = map[string]bool{
+	kube.ClientPkgPath:               true,
+	"k8s.io/apimachinery/pkg/labels": true,
+}
+
+// refReaders are functions that only read the references they are given,
+// by package and name.
+var refReaders = map[string]map[string]bool{
+	"reflect":                        {"DeepEqual": true},
+	"slices":                         {"Contains": true, "Equal": true, "Index": true},
+	"maps":                           {"Equal": true},
+	"k8s.io/utils/ptr":               {"Deref": true, "Equal": true},
+	"k8s.io/apimachinery/pkg/labels": {"SelectorFromSet": true, "SelectorFromValidatedSet": true},
+	"k8s.io/apimachinery/pkg/apis/meta/v1": {
+		"LabelSelectorAsSelector": true, "LabelSelectorAsMap": true, "FormatLabelSelector": true,
+	},
+	// equality.Semantic.DeepEqual, a method of Equalities.
+	"k8s.io/apimachinery/third_party/forked/golang/reflect": {"DeepEqual": true, "DeepDerivative": true},
+}
+
+// readsRefs reports whether call only reads the references it is given:
+// len, cap, or one of refReaders' functions (or k8s.io/utils/pointer's
+// ...Deref and ...Equal).
+func (si *site) readsRefs(call *ast.CallExpr) bool {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+			return b.Name() == "len" || b.Name() == "cap"
+		}
+	}
+	fn := calledFunc(si.pass, call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if fn.Pkg().Path() == "k8s.io/utils/pointer" {
+		return strings.HasSuffix(fn.Name(), "Deref") || strings.HasSuffix(fn.Name(), "Equal")
+	}
+	return refReaders[fn.Pkg().Path()][fn.Name()]
+}
+
+// callee names what call calls, for a finding: F, T.M, pkg.F, the builtin
+// f, or the function value f.
+func (si *site) callee(call *ast.CallExpr) string {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+			return "the builtin " + id.Name
+		}
+	}
+	if fn := calledFunc(si.pass, call); fn != nil {
+		return funcName(fn, si.pass.Pkg)
+	}
+	return "the function value " + types.ExprString(call.Fun)
+}

@@ -1,0 +1,146 @@
+// Package migratealias: the object's spec or metadata changed through a
+// reference into it (a map, a slice or a pointer) between its read and
+// its status write, which no assignment to the field shows. -fix keeps
+// those writes, with why, and moves the ones that only read.
+package migratealias
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	v1 "example.com/op/api/v1"
+	"example.com/op/objutil"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	client.Client
+}
+
+// Changed by builtins and sorts.
+func (r *Reconciler) deleted(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	delete(w.Spec.Labels, "stale")
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 29: w.Spec.Labels, a reference into the object, is passed to the builtin delete, and the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) copied(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	copy(w.Finalizers, []string{"x"})
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 39: w.Finalizers, a reference into the object, is passed to the builtin copy, and the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) sorted(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	sort.Strings(w.Finalizers)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 48: w.Finalizers, a reference into the object, is passed to sort.Strings, and the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) slicesSorted(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	slices.Sort(w.Finalizers)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 57: w.Finalizers, a reference into the object, is passed to slices.Sort, and the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) cleared(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	clear(w.Spec.Labels)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 66: w.Spec.Labels, a reference into the object, is passed to the builtin clear, and the patcher writes only the status\)$`
+}
+
+// Changed by a method of a field, or through what a getter returns.
+func (r *Reconciler) setter(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.ObjectMeta.SetFinalizers(nil)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.ObjectMeta may be changed at line 76: w.ObjectMeta.SetFinalizers is called, and the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) throughGetter(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.GetFinalizers()[0] = "x"
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: what w.GetFinalizers\(\) returns is changed at line 85: the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) throughLabels(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.GetLabels()["k"] = "v"
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: what w.GetLabels\(\) returns is changed at line 94: the patcher writes only the status\)$`
+}
+
+// Changed through a local alias, or the alias a function of another
+// package returns.
+func (r *Reconciler) localAlias(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	l := w.Spec.Labels
+	l["k"] = "v"
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 105: w.Spec.Labels, a reference into the object, is assigned, and the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) returnedAlias(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.SpecLabels(w)["k"] = "v"
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.SpecLabels at line 115: it may change more than its status\)$`
+}
+
+// Only read: compared, measured, indexed, ranged over, formatted, passed
+// as a string, through getters and another package's reader. Moved.
+func (r *Reconciler) reads(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	n := len(w.Spec.Labels) + len(w.GetFinalizers())
+	for k, v := range w.Spec.Labels {
+		n += len(k) + len(v)
+	}
+	s := fmt.Sprint(w.Spec.Size) + strings.ToUpper(w.Name) + w.Spec.Labels["k"] + w.GetLabels()["k"] + w.GetName() + objutil.LabelOf(w, "k")
+	ready := w.Spec.Labels != nil && w.DeletionTimestamp.IsZero() && w.GetGeneration() > 0 && slices.Contains(w.Finalizers, "f")
+	if v, ok := w.Spec.Labels["k"]; ok {
+		s += v
+	}
+	w.Status.Ready = ready && n+len(s) > 0
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The facts this package exports: a function that hands out a reference
+// into the object changes more than its status (no fact); one that reads a
+// value does not.
+func specLabels(w *v1.Widget) map[string]string { return w.Spec.Labels }
+
+func sortedFinalizers(w *v1.Widget) { sort.Strings(w.GetFinalizers()) }
+
+func labelOf(w *v1.Widget) string { return w.Spec.Labels["k"] + w.GetLabels()["k"] } // want labelOf:`^statusOnly\[0\]$`
