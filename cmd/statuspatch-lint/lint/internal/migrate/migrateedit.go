@@ -64,8 +64,16 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (o
 			arg = i
 		}
 	}
+	// A method expression, (*T).M(recv, args...), takes the receiver
+	// first: the facts and the parameters below do not count it.
+	recv := false
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s := m.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
+			recv, arg = arg == 0, arg-1
+		}
+	}
 	if fn.Pkg() != m.pass.Pkg {
-		return arg >= 0 && m.importedStatusOnly(fn, arg), ""
+		return !recv && arg >= 0 && m.importedStatusOnly(fn, arg), ""
 	}
 	if depth >= 3 {
 		return false, ""
@@ -75,10 +83,18 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (o
 		return false, ""
 	}
 	var params []*ast.Ident
-	for _, field := range fd.Type.Params.List {
-		params = append(params, field.Names...)
+	if recv {
+		// Its uses are checked as a parameter's (no fact records them).
+		if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+			return false, ""
+		}
+		params, arg = fd.Recv.List[0].Names, 0
+	} else {
+		for _, field := range fd.Type.Params.List {
+			params = append(params, field.Names...)
+		}
 	}
-	if arg < 0 || arg >= len(params) || fn.Signature().Variadic() && arg >= len(params)-1 {
+	if arg < 0 || arg >= len(params) || !recv && fn.Signature().Variadic() && arg >= len(params)-1 {
 		return false, ""
 	}
 	p, ok := m.pass.TypesInfo.Defs[params[arg]].(*types.Var)

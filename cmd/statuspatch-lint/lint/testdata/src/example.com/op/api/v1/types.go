@@ -47,3 +47,10 @@ func (g *Gadget) DeepCopy() *Gadget {
 }
 
 func (g *Gadget) DeepCopyObject() runtime.Object { return g.DeepCopy() }
+
+// CopyFrom changes the receiver's spec and status from src, which it only
+// reads.
+func (w *Widget) CopyFrom(src *Widget) {
+	w.Spec.Size = src.Spec.Size
+	w.Status.Ready = src.Status.Ready
+}

@@ -144,3 +144,35 @@ func specLabels(w *v1.Widget) map[string]string { return w.Spec.Labels }
 func sortedFinalizers(w *v1.Widget) { sort.Strings(w.GetFinalizers()) }
 
 func labelOf(w *v1.Widget) string { return w.Spec.Labels["k"] + w.GetLabels()["k"] } // want labelOf:`^statusOnly\[0\]$`
+
+// Called as method expressions: the receiver is the first argument.
+func (r *Reconciler) receiverChanged(ctx context.Context, key client.ObjectKey, other *v1.Widget) error { // want receiverChanged:`^statusOnly\[2\]$`
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	(*v1.Widget).CopyFrom(w, other)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to v1.Widget.CopyFrom at line 154: it may change more than its status\)$`
+}
+
+func (r *Reconciler) sourceRead(ctx context.Context, key client.ObjectKey, other *v1.Widget) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	(*v1.Widget).CopyFrom(other, w)
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+func (r *Reconciler) localChanged(ctx context.Context, key client.ObjectKey, other *v1.Widget) error { // want localChanged:`^statusOnly\[2\]$`
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	(*Reconciler).resize(r, w, other)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to Reconciler.resize at line 173, where dst.Spec is changed at line 178: the patcher writes only the status\)$`
+}
+
+// resize changes dst's spec and reads src.
+func (r *Reconciler) resize(dst, src *v1.Widget) { dst.Spec.Size = src.Spec.Size } // want resize:`^statusOnly\[1\]$`
