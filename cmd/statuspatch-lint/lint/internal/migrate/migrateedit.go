@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -18,7 +19,49 @@ import (
 // method of the object called, the object passed on, aliased or
 // reassigned) keeps the write as it is.
 func (m *migration) checkMutations() string {
+	if why := m.checkBefore(); why != "" {
+		return why
+	}
 	return m.checkUses(m.enclosingFunc(), m.obj, m.anchor.End(), m.call.Pos(), 0)
+}
+
+// checkBefore returns why a use of the object before the anchor may change
+// it after: the object, or a reference into it, aliased or handed on
+// there (a := obj, l := obj.Spec.Labels), which the uses after the anchor
+// do not show, or a function literal declared there that captures it and
+// changes it, which may be called after. Reading it, setting it, and the
+// calls checkUses allows are fine.
+func (m *migration) checkBefore() string {
+	fn, name := m.enclosingFunc(), m.obj.Name()
+	return m.eachUse(fn, m.obj, fn.Pos(), m.anchor.Pos(), func(stack []ast.Node, id *ast.Ident) string {
+		line := m.where(id.Pos())
+		for _, n := range stack[1:] {
+			if lit, ok := n.(*ast.FuncLit); ok {
+				if why := m.checkUses(lit.Body, m.obj, id.Pos(), id.End(), 0); why != "" {
+					return fmt.Sprintf("a function literal declared at %s, before the read, captures %s and may change it when called after: %s", m.where(lit.Pos()), name, why)
+				}
+				return ""
+			}
+		}
+		switch p := stack[len(stack)-2].(type) {
+		case *ast.SelectorExpr:
+			if _, how := m.chainChange(stack, len(stack)-1); how != "" && p.Sel.Name != "Status" {
+				return fmt.Sprintf("a reference into %s is kept at %s, before the read (%s): a change through it after the read would be unseen", name, line, how)
+			}
+			return ""
+		case *ast.AssignStmt:
+			if isLHS(p, id) {
+				return ""
+			}
+		case *ast.BinaryExpr:
+			return ""
+		case *ast.CallExpr:
+			if ok, _ := m.checkCallee(p, id, 0); ok || slices.Contains(p.Args, ast.Expr(id)) && m.allowedCall(stack, p, id, m.obj) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("%s is aliased or handed on at %s, before the read: a change through that reference after the read would be unseen", name, line)
+	})
 }
 
 // checkUses checks the uses of v in root between from and to. A call of a

@@ -176,3 +176,47 @@ func (r *Reconciler) localChanged(ctx context.Context, key client.ObjectKey, oth
 
 // resize changes dst's spec and reads src.
 func (r *Reconciler) resize(dst, src *v1.Widget) { dst.Spec.Size = src.Spec.Size } // want resize:`^statusOnly\[1\]$`
+
+// Aliased, or captured by a function literal that changes it, before the
+// read: the change comes after it, through the alias or the call.
+func (r *Reconciler) aliasedBefore(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	a := w
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	a.Spec.Size++
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is aliased or handed on at line 184, before the read: a change through that reference after the read would be unseen\)$`
+}
+
+func (r *Reconciler) capturedBefore(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	grow := func() { w.Spec.Size++ }
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	grow()
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a function literal declared at line 194, before the read, captures w and may change it when called after: w.Spec is changed at line 194: the patcher writes only the status\)$`
+}
+
+func (r *Reconciler) labelsBefore(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	l := w.Spec.Labels
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	l["k"] = "v"
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a reference into w is kept at line 204, before the read \(w.Spec.Labels, a reference into the object, is assigned\): a change through it after the read would be unseen\)$`
+}
+
+// Captured by a function literal that only reads it: moved.
+func (r *Reconciler) readBefore(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	w.Name = key.Name
+	ready := func() bool { return w.Spec.Size > 0 }
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = ready()
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
