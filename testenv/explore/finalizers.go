@@ -25,7 +25,11 @@ import (
 // (a Pod's, the kubelet's), or while the object still has a
 // dependent (an object whose owner references name its UID: its
 // controllers, the garbage collector or kube-controller-manager may be
-// what the reconcile waits for), or while a deletion is still in progress:
+// what the reconcile waits for), or when that last reconcile read (a Get,
+// an item of a List) a present object other than the one it reconciles
+// that the user made, the scenario's Objects or an action (deletion
+// protection, "in use" finalizers: the object goes when the user deletes
+// what uses it), or while a deletion is still in progress:
 // an object of the schedule being deleted whose reconcile in that round
 // asked for a requeue or erred (the object may wait for it, linked by a
 // label or a name rather than an owner reference).
@@ -55,6 +59,9 @@ func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind
 			last, ok := b.lastReconciles(first, k, it.rec)
 			if !ok {
 				continue // waiting (a requeue, an error) or not reconciled
+			}
+			if b.readUsersObject(last, k) {
+				continue // in use by what the user made (deletion protection)
 			}
 			since := ""
 			if d := b.deletedSince(h); d > 0 {
@@ -134,6 +141,32 @@ func (b *versions) deletionInProgress(first int) bool {
 		}
 		if (&unstructured.Unstructured{Object: h.versions[h.newest()]}).GetDeletionTimestamp() != nil {
 			return true
+		}
+	}
+	return false
+}
+
+// readUsersObject reports a read of step s, of an object other than self,
+// that found it present, in a lifetime (the versions since its last
+// absence) no reconciler's write began: the scenario's Objects, an
+// action's create, or one the server held before.
+func (b *versions) readUsersObject(s Step, self objKey) bool {
+	for _, rd := range s.Reads {
+		if rd.Missing || rd.Object == self.String() {
+			continue
+		}
+		for _, k := range b.order {
+			h := b.hist[k]
+			if k.String() != rd.Object || rd.Version < 1 || rd.Version > len(h.versions) || h.versions[rd.Version-1] == nil {
+				continue
+			}
+			v := rd.Version - 1
+			for v > 0 && h.versions[v-1] != nil {
+				v--
+			}
+			if by := h.by[v]; by == 0 || b.trace.chosen[by-1].it.action >= 0 {
+				return true
+			}
 		}
 	}
 	return false
