@@ -114,8 +114,9 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// function value; migratealias: 10 whose spec or metadata changes
 	// through a reference into the object, each with how, 2 whose object
 	// is the receiver a method expression changes, and 3 aliased or
-	// captured before the read and changed after it.
-	if len(left) != 63 || notMoved != 62 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 63 (62):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// captured before the read and changed after it, 2 put in a slice by
+	// append or converted.
+	if len(left) != 65 || notMoved != 64 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 65 (64):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

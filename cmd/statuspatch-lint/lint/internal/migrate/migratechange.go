@@ -35,6 +35,14 @@ func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
 			if fn := calledFunc(si.pass, call); fn != nil {
 				return fmt.Sprintf("%s is passed to %s at %s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
 			}
+			if tv := si.pass.TypesInfo.Types[call.Fun]; tv.IsType() {
+				return fmt.Sprintf("%s is converted to %s at %s, and the converted value is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
+			}
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+				if _, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+					return fmt.Sprintf("%s is passed to the builtin %s at %s, and what it makes is not followed: it may change more than its status", name, id.Name, line)
+				}
+			}
 			if ast.Node(call.Fun) != stack[i] {
 				return fmt.Sprintf("%s is passed to the function value %s at %s, which is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
 			}

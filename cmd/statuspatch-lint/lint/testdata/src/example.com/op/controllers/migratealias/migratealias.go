@@ -220,3 +220,24 @@ func (r *Reconciler) readBefore(ctx context.Context, key client.ObjectKey) error
 	w.Status.Ready = ready()
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
+
+// Put in a slice by a builtin, or converted: neither is followed.
+func (r *Reconciler) appended(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	all := append([]*v1.Widget{}, w)
+	all[0].Spec.Size++
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to the builtin append at line 230, and what it makes is not followed: it may change more than its status\)$`
+}
+
+func (r *Reconciler) converted(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	obj := client.Object(w)
+	obj.SetFinalizers(nil)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is converted to client.Object at line 240, and the converted value is not followed: it may change more than its status\)$`
+}
