@@ -23,9 +23,9 @@ import (
 // the namespace controller's kubernetes in a Namespace's spec.finalizers,
 // another controller's, the user's) or on the end of a graceful deletion
 // (a Pod's, the kubelet's), or while the object still has a
-// dependent (an object whose owner references name its UID: its
-// controllers, the garbage collector or kube-controller-manager may be
-// what the reconcile waits for), or when that last reconcile read (a Get,
+// dependent (an object whose owner references name its UID, or, without
+// UIDs, its group, kind and name: its controllers, the garbage collector
+// or kube-controller-manager may be what the reconcile waits for), or when that last reconcile read (a Get,
 // an item of a List) a present object other than the one it reconciles
 // that the user made, the scenario's Objects or an action (deletion
 // protection, "in use" finalizers: the object goes when the user deletes
@@ -44,7 +44,7 @@ func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind
 			continue
 		}
 		u := unstructured.Unstructured{Object: cur}
-		if u.GetDeletionTimestamp() == nil || len(u.GetFinalizers()) == 0 || b.hasDependent(u) {
+		if u.GetDeletionTimestamp() == nil || len(u.GetFinalizers()) == 0 || b.hasDependent(k, u) {
 			continue
 		}
 		for _, f := range u.GetFinalizers() {
@@ -211,16 +211,26 @@ func gcFinalizer(f string) bool {
 }
 
 // hasDependent reports a present object of the schedule whose owner
-// references name u's UID.
-func (b *versions) hasDependent(u unstructured.Unstructured) bool {
-	for _, k := range b.order {
-		h := b.hist[k]
+// references name u (of key k): by its UID, or, where u has none (the
+// fake client assigns none), by its group, kind and name, the dependent in
+// u's namespace (any, for a cluster-scoped u).
+func (b *versions) hasDependent(k objKey, u unstructured.Unstructured) bool {
+	for _, dk := range b.order {
+		h := b.hist[dk]
 		cur := h.versions[h.newest()]
 		if cur == nil {
 			continue
 		}
 		for _, ref := range (&unstructured.Unstructured{Object: cur}).GetOwnerReferences() {
-			if ref.UID == u.GetUID() {
+			if u.GetUID() != "" {
+				if ref.UID == u.GetUID() {
+					return true
+				}
+				continue
+			}
+			gv, err := schema.ParseGroupVersion(ref.APIVersion)
+			if err == nil && gv.Group == k.gvk.Group && ref.Kind == k.gvk.Kind && ref.Name == k.nn.Name &&
+				(k.nn.Namespace == "" || dk.nn.Namespace == k.nn.Namespace) {
 				return true
 			}
 		}
