@@ -168,8 +168,8 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	if os.Getenv(driverEnv) == "export" {
-		fmt.Fprintf(os.Stderr, "statuspatch-lint: export-data driver: %d packages from source (%d dependencies importing the client, %d not in the build cache), the other %d from export data\n",
-			stats.Source, stats.Reaches, stats.Stale, stats.Total-stats.Source)
+		fmt.Fprintf(os.Stderr, "statuspatch-lint: export-data driver: %d packages from source (%d dependencies importing the client, %d that may hold object helpers, %d not in the build cache), the other %d from export data\n",
+			stats.Source, stats.Reaches, stats.Helpers, stats.Stale, stats.Total-stats.Source)
 	}
 	return graph, nil
 }

@@ -18,6 +18,8 @@ const (
 	genPkg = `package gen
 
 import (
+	"context"
+
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -27,6 +29,8 @@ type DeploymentStatusPatcher struct{ obj *appsv1.Deployment }
 func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {
 	return &DeploymentStatusPatcher{obj}
 }
+
+func (p *DeploymentStatusPatcher) Flush(ctx context.Context) error { return nil }
 `
 	wiredPkg = `package wired
 
@@ -44,15 +48,50 @@ func Write(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
 	return c.Status().Update(ctx, d)
 }
 `
+	// helper reads a Deployment without the client: its fact (ParamsFact)
+	// lets -fix move mover's write. Both drivers load it from source, the
+	// export-data driver though it is a dependency in the build cache
+	// that does not import the client (./mover names only mover).
+	helperPkg = `package helper
+
+import appsv1 "k8s.io/api/apps/v1"
+
+func Name(d *appsv1.Deployment) string { return d.Namespace + "/" + d.Name }
+`
+	moverPkg = `package mover
+
+import (
+	"context"
+
+	"example.com/realmod/gen"
+	"example.com/realmod/helper"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// factsModule is stubRealmod with fixable (a blind patch -fix locks), gen
-// and wired, its dependencies compiled into the build cache (go build), as
+var _ = gen.NewDeploymentStatusPatcher
+
+func Sync(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := c.Get(ctx, key, d); err != nil {
+		return err
+	}
+	d.Status.Replicas = int32(len(helper.Name(d)))
+	return c.Status().Update(ctx, d)
+}
+`
+)
+
+// factsModule is stubRealmod with fixable (a blind patch -fix locks), gen,
+// wired, helper and mover, its dependencies compiled into the build cache (go build), as
 // in a project that has been built once.
 func factsModule(t *testing.T) string {
 	t.Helper()
 	mod := stubRealmod(t)
-	for name, src := range map[string]string{"fixable/fixable.go": fixable, "gen/gen.go": genPkg, "wired/wired.go": wiredPkg} {
+	for name, src := range map[string]string{
+		"fixable/fixable.go": fixable, "gen/gen.go": genPkg, "wired/wired.go": wiredPkg,
+		"helper/helper.go": helperPkg, "mover/mover.go": moverPkg,
+	} {
 		if err := os.MkdirAll(filepath.Join(mod, filepath.Dir(name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -116,6 +155,7 @@ func TestExportDriverMatchesChecker(t *testing.T) {
 		{"-audit", "./..."},
 		{"-ci", "-json", "./..."},
 		{"-c=1", "./wired", "./controllers"},
+		{"./mover"},
 	} {
 		wantOut, wantErr, _, wantCode := lintWith(t, mod, bin, "checker", args...)
 		out, errOut, summary, code := lintWith(t, mod, bin, "export", args...)
@@ -126,11 +166,14 @@ func TestExportDriverMatchesChecker(t *testing.T) {
 		if !regexp.MustCompile(`, the other [1-9][0-9]* from export data`).MatchString(summary) {
 			t.Errorf("%s: the export-data driver loaded nothing from export data: %q", strings.Join(args, " "), summary)
 		}
-		if args[0] != "./..." && args[0] != "-c=1" && !strings.Contains(out+errOut, "patchutil.NewPatch returns client.MergeFrom without optimistic lock") {
+		if (args[0] == "-audit" || args[0] == "-ci") && !strings.Contains(out+errOut, "patchutil.NewPatch returns client.MergeFrom without optimistic lock") {
 			t.Errorf("%s: patchutil's verdict (an object fact) is missing:\n%s%s", strings.Join(args, " "), out, errOut)
 		}
 		if args[0] == "./..." && !strings.Contains(errOut, "handwritten status write to Deployment: use DeploymentStatusPatcher (example.com/realmod/gen)") {
 			t.Errorf("%s: gen's patcher (a package fact) is missing from wired's finding:\n%s", strings.Join(args, " "), errOut)
+		}
+		if args[0] == "./mover" && strings.Contains(errOut, "not moved to the patcher") {
+			t.Errorf("%s: helper's fact is missing: mover's write would not move:\n%s", strings.Join(args, " "), errOut)
 		}
 	}
 }
@@ -144,28 +187,33 @@ func TestExportDriverFixMatchesChecker(t *testing.T) {
 	}
 	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
 	runIn(t, ".", "go", "build", "-o", bin, ".")
-	byChecker, byExport := factsModule(t), factsModule(t)
-	args := []string{"-fix", "./..."}
-	_, wantErr, _, wantCode := lintWith(t, byChecker, bin, "checker", args...)
-	_, errOut, _, code := lintWith(t, byExport, bin, "export", args...)
-	wantErr, errOut = strings.ReplaceAll(wantErr, byChecker, "$MOD"), strings.ReplaceAll(errOut, byExport, "$MOD")
-	if errOut != wantErr || code != wantCode {
-		t.Errorf("%s: exit status %d and output differ from the checker's (%d):\n%s\nchecker's:\n%s", strings.Join(args, " "), code, wantCode, errOut, wantErr)
-	}
-	if !strings.Contains(errOut, "fixable.go:13: fixed: add client.MergeFromWithOptimisticLock to the status patch") {
-		t.Errorf("%s: the blind patch was not fixed:\n%s", strings.Join(args, " "), errOut)
-	}
-	for _, name := range []string{"fixable/fixable.go", "audit/audit.go", "controllers/controllers.go", "wired/wired.go"} {
-		want, err := os.ReadFile(filepath.Join(byChecker, name))
-		if err != nil {
-			t.Fatal(err)
+	// ./mover: helper, which mover's write moves by, is a dependency only.
+	for _, args := range [][]string{{"-fix", "./..."}, {"-fix", "./mover"}} {
+		byChecker, byExport := factsModule(t), factsModule(t)
+		_, wantErr, _, wantCode := lintWith(t, byChecker, bin, "checker", args...)
+		_, errOut, _, code := lintWith(t, byExport, bin, "export", args...)
+		wantErr, errOut = strings.ReplaceAll(wantErr, byChecker, "$MOD"), strings.ReplaceAll(errOut, byExport, "$MOD")
+		if errOut != wantErr || code != wantCode {
+			t.Errorf("%s: exit status %d and output differ from the checker's (%d):\n%s\nchecker's:\n%s", strings.Join(args, " "), code, wantCode, errOut, wantErr)
 		}
-		got, err := os.ReadFile(filepath.Join(byExport, name))
-		if err != nil {
-			t.Fatal(err)
+		if args[1] == "./..." && !strings.Contains(errOut, "fixable.go:13: fixed: add client.MergeFromWithOptimisticLock to the status patch") {
+			t.Errorf("%s: the blind patch was not fixed:\n%s", strings.Join(args, " "), errOut)
 		}
-		if string(got) != string(want) {
-			t.Errorf("%s: %s after the export-data driver's fix differs from the checker's:\n%s\nchecker's:\n%s", strings.Join(args, " "), name, got, want)
+		if !strings.Contains(errOut, "mover.go:20: fixed: move the status write onto DeploymentStatusPatcher") {
+			t.Errorf("%s: mover's write was not moved:\n%s", strings.Join(args, " "), errOut)
+		}
+		for _, name := range []string{"fixable/fixable.go", "audit/audit.go", "controllers/controllers.go", "wired/wired.go", "mover/mover.go"} {
+			want, err := os.ReadFile(filepath.Join(byChecker, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(byExport, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s: %s after the export-data driver's fix differs from the checker's:\n%s\nchecker's:\n%s", strings.Join(args, " "), name, got, want)
+			}
 		}
 	}
 }

@@ -89,8 +89,10 @@ func run(pass *analysis.Pass, cfg Config) error {
 		// An operator's own helpers that take its objects without the
 		// client (a utility package reading the spec): their facts let -fix
 		// follow the object into them. Kubernetes' and controller-runtime's
-		// packages, and the standard library, are left to readsObject.
-		if holdsObjectHelpers(pass.Pkg.Path()) {
+		// packages, and the standard library, are left to readsObject. The
+		// export-data driver loads from source every dependency this
+		// predicate selects, so the facts are the same with either driver.
+		if kube.HoldsObjectHelpers(pass.Pkg.Path()) {
 			migrate.ExportParamFacts(pass)
 		}
 		return nil
@@ -286,14 +288,4 @@ func migrateWrites(pass *analysis.Pass, cfg Config, ws []*write) []*migrate.Writ
 		mws[i] = mw
 	}
 	return mws
-}
-
-// holdsObjectHelpers reports whether a package that does not reach the
-// client may still hold functions that take an operator's objects: any
-// but the standard library's, Kubernetes' (k8s.io) and
-// controller-runtime's. The standalone command analyses such a package
-// when the patterns name it (an operator's ./...), go vet every package.
-func holdsObjectHelpers(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return strings.Contains(first, ".") && first != "k8s.io" && !strings.HasPrefix(path, "sigs.k8s.io/controller-runtime")
 }

@@ -3,10 +3,11 @@ package exportdata
 import "golang.org/x/tools/go/packages"
 
 // Stats says how Load loaded the packages: from source (Source: those
-// importing the client, Reaches, and those not in the build cache,
-// Stale), the rest of Total from export data.
+// importing the client, Reaches, the others that may hold object helpers,
+// Helpers, and those not in the build cache, Stale), the rest of Total
+// from export data.
 type Stats struct {
-	Source, Reaches, Stale, Total int
+	Source, Reaches, Helpers, Stale, Total int
 }
 
 // Load lists the patterns' packages (planLoad) and type-checks them
@@ -25,5 +26,5 @@ func Load(patterns []string) ([]*packages.Package, Stats, error) {
 	for i, r := range plan.roots {
 		roots[i] = pkgs[r]
 	}
-	return roots, Stats{Source: len(plan.source), Reaches: plan.reaches, Stale: plan.stale, Total: len(plan.pkgs)}, nil
+	return roots, Stats{Source: len(plan.source), Reaches: plan.reaches, Helpers: plan.helpers, Stale: plan.stale, Total: len(plan.pkgs)}, nil
 }

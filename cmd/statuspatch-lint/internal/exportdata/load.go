@@ -58,6 +58,7 @@ type loadPlan struct {
 	inSrc   map[string]bool
 	stale   int // dependencies type-checked from source because the build cache lacks them
 	reaches int // dependencies type-checked from source because they import the client
+	helpers int // the others type-checked from source because they may hold object helpers (kube.HoldsObjectHelpers)
 }
 
 // ErrDecline is returned, wrapped, when the export-data driver cannot load
@@ -94,8 +95,11 @@ func goList(args ...string) ([]*listedPkg, error) {
 // tests) and decides what to load from source: the patterns' packages,
 // every dependency that imports the controller-runtime client directly or
 // not (only those can declare generated patchers or functions returning a
-// client.Patch, the analyzer's facts, or write a status), and every
-// dependency whose compiled form is not in the build cache. Every other
+// client.Patch, the analyzer's facts, or write a status), every other
+// dependency whose functions may take an operator's objects
+// (kube.HoldsObjectHelpers: the analyzer exports their ParamsFacts, as the
+// full checker does), and every dependency whose compiled form is not in
+// the build cache. Every other
 // dependency comes from its export data, which `go list -export` takes
 // from the build cache: run with -toolexec=<this command> (RefuseTool), it
 // compiles nothing, so a package not in the cache has no export data and
@@ -156,6 +160,8 @@ func planLoad(patterns []string) (*loadPlan, error) {
 		case !p.DepOnly || p.ImportPath == "unsafe":
 		case reaches(p.ImportPath):
 			plan.reaches++
+		case kube.HoldsObjectHelpers(p.ImportPath):
+			plan.helpers++ // the analyzer exports its facts (ParamsFact)
 		case p.Export == "":
 			plan.stale++
 		default:

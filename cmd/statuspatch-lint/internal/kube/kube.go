@@ -33,3 +33,16 @@ func ApplyConfigKind(typ types.Type) (string, bool) {
 	k, ok := strings.CutSuffix(n.Obj().Name(), "ApplyConfiguration")
 	return k, ok && k != ""
 }
+
+// HoldsObjectHelpers reports whether a package that does not reach the
+// client may still hold functions that take an operator's objects, so
+// that the analyzer exports their facts (ParamsFact): any but the
+// standard library's (no dot in the first path element), Kubernetes'
+// (k8s.io) and controller-runtime's. Both drivers load such a package from
+// source, so that the facts, and -fix's moves, do not depend on the
+// driver: the full checker analyses every package, the export-data
+// driver every dependency this or reaching the client selects.
+func HoldsObjectHelpers(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".") && first != "k8s.io" && !strings.HasPrefix(path, "sigs.k8s.io/controller-runtime")
+}
