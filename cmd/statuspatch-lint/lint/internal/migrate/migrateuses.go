@@ -12,9 +12,11 @@ import (
 // Calls that may take the object between the patcher's anchor and its
 // Flush, by package and name, with the argument the object may be (any
 // argument: anyArg): they read it (an owner reference, an event's object,
-// a key, a log reference). Packages that do not reach controller-runtime's
-// client have no ParamsFact (the analyzer does not analyse them from
-// source), so the common readers among them are listed here.
+// a key, a log reference). Kubernetes' and controller-runtime's packages
+// that do not reach the client have no ParamsFact (the analyzer exports
+// none for k8s.io and controller-runtime paths, nor the standard
+// library's: kube.HoldsObjectHelpers), so the common readers among them
+// are listed here.
 var readsObject = map[string]map[string]int{
 	"sigs.k8s.io/controller-runtime": {"SetControllerReference": 0},
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil": {

@@ -12,15 +12,19 @@ import (
 // package's own analysis: ParamsFact says which parameters of a function
 // change at most the status of the object they are given, by the same
 // rules as the uses between a patcher's anchor and its Flush
-// (checkUses). A package the analyzer does not analyse from source (one
-// that does not reach controller-runtime's client, such as klog or
-// apimachinery) has no facts: its calls are readsObject's, or keep the
-// write.
+// (checkUses), references into the object included (chainChange). The
+// analyzer exports facts for packages that reach controller-runtime's
+// client and for the others kube.HoldsObjectHelpers selects (a dotted
+// import path outside k8s.io and controller-runtime), which both drivers
+// load from source. The rest (the standard library, klog, apimachinery,
+// controller-runtime's own) have no facts: their calls are readsObject's,
+// or keep the write.
 
-// ParamsFact lists the parameters (by position, the receiver not counted)
-// of a function or method whose uses change at most the status of the
-// object passed: they read it, assign or address its status, pass it to a
-// function that does the same, or write it with the client.
+// ParamsFact lists the parameters (by position, the receiver not counted:
+// a method expression's receiver argument has none) of a function or
+// method whose uses change at most the status of the object passed: they
+// read it, assign or address its status, pass it to a function that does
+// the same, or write it with the client.
 type ParamsFact struct {
 	StatusOnly []int
 }
