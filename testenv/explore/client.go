@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -16,36 +17,46 @@ import (
 
 // clients returns the reconcilers' client (cached reads served from the
 // recorded versions, as the explorer chooses; writes to the server,
-// recorded) and the API reader (newest versions, recorded).
+// recorded) and the API reader (newest versions, recorded). Each call
+// holds the run's callLock (calllock.go): a reconcile may call them from
+// goroutines of its own.
 func (r *run) clients() (cached client.Client, api client.Client) {
 	base := withWatch(r.server)
 	writes := interceptor.Funcs{
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			defer r.calls.call()()
 			return r.write(ctx, "create", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Create(ctx, obj, opts...) })
 		},
 		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
+			defer r.calls.call()()
 			return r.write(ctx, "update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Update(ctx, obj, opts...) })
 		},
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
+			defer r.calls.call()()
 			return r.write(ctx, applyVerb("", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 				return c.Patch(ctx, obj, p, opts...)
 			})
 		},
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+			defer r.calls.call()()
 			return r.write(ctx, "delete", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Delete(ctx, obj, opts...) })
 		},
 		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
+			defer r.calls.call()()
 			return r.deleteAllOf(ctx, c, obj, opts)
 		},
 		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+			defer r.calls.call()()
 			return r.apply(ctx, "apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error { return c.Apply(ctx, ac, opts...) })
 		},
 		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+			defer r.calls.call()()
 			return r.write(ctx, sub+" update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error {
 				return c.SubResource(sub).Update(ctx, obj, opts...)
 			})
 		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+			defer r.calls.call()()
 			return r.write(ctx, applyVerb(sub+" ", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 				return c.SubResource(sub).Patch(ctx, obj, p, opts...)
 			})
@@ -54,19 +65,26 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
 		},
 	}
-	crinternals.SetIfPresent(&writes, "SubResourceApply", r.subResourceApply)
+	crinternals.SetIfPresent(&writes, "SubResourceApply", func(args []reflect.Value) error {
+		defer r.calls.call()()
+		return r.subResourceApply(args)
+	})
 	cachedFuncs := writes
 	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+		defer r.calls.call()()
 		return r.get(ctx, key, obj, false)
 	}
 	cachedFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		defer r.calls.call()()
 		return r.list(ctx, c, list, false, opts...)
 	}
 	apiFuncs := writes
 	apiFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+		defer r.calls.call()()
 		return r.get(ctx, key, obj, true)
 	}
 	apiFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		defer r.calls.call()()
 		return r.list(ctx, c, list, true, opts...)
 	}
 	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)

@@ -33,23 +33,24 @@ func (wq *workQueue) passes(i int, k objKey, forKind bool) bool {
 	if forKind {
 		preds = append(append(preds[:0:0], rc.Predicates...), rc.EventFilter...)
 	}
-	for _, p := range preds {
-		var ok bool
-		switch {
-		case prev == nil && cur == nil:
-			ok = true
-		case prev == nil:
-			ok = p.Create(event.CreateEvent{Object: cur})
-		case cur == nil:
-			ok = p.Delete(event.DeleteEvent{Object: prev})
-		default:
-			ok = p.Update(event.UpdateEvent{ObjectOld: prev, ObjectNew: cur})
+	ok := true
+	wq.calls.operator(func() {
+		for _, p := range preds {
+			switch {
+			case prev == nil && cur == nil:
+			case prev == nil:
+				ok = p.Create(event.CreateEvent{Object: cur})
+			case cur == nil:
+				ok = p.Delete(event.DeleteEvent{Object: prev})
+			default:
+				ok = p.Update(event.UpdateEvent{ObjectOld: prev, ObjectNew: cur})
+			}
+			if !ok {
+				return
+			}
 		}
-		if !ok {
-			return false
-		}
-	}
-	return true
+	})
+	return ok
 }
 
 // typed converts a version to the scheme's Go type for k's kind (a

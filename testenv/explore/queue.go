@@ -23,6 +23,9 @@ type workQueue struct {
 	queue  []item
 	// built are the controllers Setup built, by reconciler (nil: New's).
 	built []*built
+	// calls is the run's lock of the clients' calls; the operator's
+	// predicates and event handlers run without it (calllock.go).
+	calls *callLock
 }
 
 // item is a queued reconcile (rec >= 0) or action (action >= 0), or, with
@@ -153,24 +156,26 @@ func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
 			}
 			return true
 		}
-		switch {
-		case prev == nil && cur == nil:
-		case prev == nil:
-			e := event.CreateEvent{Object: cur}
-			if pass(func(p predicate.Predicate) bool { return p.Create(e) }) {
-				w.handler.Create(ctx, e, q)
+		wq.calls.operator(func() {
+			switch {
+			case prev == nil && cur == nil:
+			case prev == nil:
+				e := event.CreateEvent{Object: cur}
+				if pass(func(p predicate.Predicate) bool { return p.Create(e) }) {
+					w.handler.Create(ctx, e, q)
+				}
+			case cur == nil:
+				e := event.DeleteEvent{Object: prev}
+				if pass(func(p predicate.Predicate) bool { return p.Delete(e) }) {
+					w.handler.Delete(ctx, e, q)
+				}
+			default:
+				e := event.UpdateEvent{ObjectOld: prev, ObjectNew: cur}
+				if pass(func(p predicate.Predicate) bool { return p.Update(e) }) {
+					w.handler.Update(ctx, e, q)
+				}
 			}
-		case cur == nil:
-			e := event.DeleteEvent{Object: prev}
-			if pass(func(p predicate.Predicate) bool { return p.Delete(e) }) {
-				w.handler.Delete(ctx, e, q)
-			}
-		default:
-			e := event.UpdateEvent{ObjectOld: prev, ObjectNew: cur}
-			if pass(func(p predicate.Predicate) bool { return p.Update(e) }) {
-				w.handler.Update(ctx, e, q)
-			}
-		}
+		})
 		for _, req := range q.added {
 			wq.enqueue(item{rec: i, action: -1, key: objKey{gvk: wq.ex.forKinds[i], nn: req.NamespacedName}})
 		}

@@ -26,6 +26,8 @@ type run struct {
 	src, names *Source
 	// err is a failure to restart, which ends the schedule.
 	err error
+	// calls serializes the calls of the clients (calllock.go).
+	calls callLock
 
 	trace      // what the schedule did: steps, crashes, violations (trace.go)
 	versions   // the book of the versions the server held (versions.go)
@@ -44,7 +46,7 @@ func newRun(ex *explorer, server client.Client) *run {
 	}
 	r.versions = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
 	r.cacheModel = cacheModel{ex: ex, book: &r.versions, trace: &r.trace, server: server, floor: map[objKey]int{}}
-	r.workQueue = workQueue{ex: ex, book: &r.versions, server: server}
+	r.workQueue = workQueue{ex: ex, book: &r.versions, server: server, calls: &r.calls}
 	r.heldWrites = heldWrites{ex: ex, book: &r.versions, trace: &r.trace, work: &r.workQueue}
 	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace,
 		created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
