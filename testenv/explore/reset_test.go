@@ -23,6 +23,10 @@ var (
 	fullOnce sync.Once
 	fullEnv  *testenv.Env
 	fullErr  error
+	// fullStop stops fullEnv's kube-apiserver, from TestMain: envtest
+	// starts it in a process group of its own, with no parent-death
+	// signal, so the test binary's exit does not end it.
+	fullStop func()
 )
 
 // fullAPIServer is a kube-apiserver (the full API: Namespaces and batch/v1
@@ -40,7 +44,7 @@ func fullAPIServer(t *testing.T) *testenv.Env {
 		if fullErr = testv1.AddToScheme(s); fullErr != nil {
 			return
 		}
-		fullEnv, _, fullErr = testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
+		fullEnv, fullStop, fullErr = testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
 			testenv.WithScheme(s), testenv.WithBackend(testenv.BackendFullAPI))
 	})
 	if fullErr != nil {
