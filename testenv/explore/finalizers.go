@@ -22,17 +22,17 @@ import (
 // schedule added (the garbage collector's foregroundDeletion or orphan,
 // the namespace controller's kubernetes in a Namespace's spec.finalizers,
 // another controller's, the user's) or on the end of a graceful deletion
-// (a Pod's, the kubelet's), or while the object still has a
+// (a Pod's, the kubelet's); while a deletion is still in progress (an
+// object of the schedule being deleted whose reconcile in that round asked
+// for a requeue or erred: the object may wait for it, linked by a label or
+// a name rather than an owner reference); while the object still has a
 // dependent (an object whose owner references name its UID, or, without
 // UIDs, its group, kind and name: its controllers, the garbage collector
-// or kube-controller-manager may be what the reconcile waits for), or when that last reconcile read (a Get,
-// an item of a List) a present object other than the one it reconciles
-// that the user made, the scenario's Objects or an action (deletion
-// protection, "in use" finalizers: the object goes when the user deletes
-// what uses it), or while a deletion is still in progress:
-// an object of the schedule being deleted whose reconcile in that round
-// asked for a requeue or erred (the object may wait for it, linked by a
-// label or a name rather than an owner reference).
+// or kube-controller-manager may be what the reconcile waits for); and
+// when that last reconcile read (a Get, an item of a List) a present object
+// other than the one it reconciles that the user made, the scenario's
+// Objects or an action (deletion protection, "in use" finalizers: the
+// object goes when the user deletes what uses it).
 func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind) {
 	if b.outsidePending() || b.deletionInProgress(first) {
 		return
@@ -84,12 +84,12 @@ func stepName(s Step) string {
 }
 
 // addedBy is the step whose write added finalizer f to h's newest version
-// (the first of the versions that carry it to the newest), 0 when no
-// step's write did (the object was created with it, by the scenario's
-// Objects, or it was met with it first).
+// (the first of the versions of the newest's UID that carry it to the
+// newest), 0 when no step's write did (the object was created with it, by
+// the scenario's Objects, or it was met with it first).
 func (b *versions) addedBy(h *history, f string) int {
 	v := h.newest()
-	for v > 0 && h.versions[v-1] != nil && slices.Contains((&unstructured.Unstructured{Object: h.versions[v-1]}).GetFinalizers(), f) {
+	for v > 0 && sameObject(h.versions[v-1], h.versions[h.newest()]) && slices.Contains((&unstructured.Unstructured{Object: h.versions[v-1]}).GetFinalizers(), f) {
 		v--
 	}
 	return h.by[v]
@@ -99,10 +99,22 @@ func (b *versions) addedBy(h *history, f string) int {
 // no step's write did.
 func (b *versions) deletedSince(h *history) int {
 	v := h.newest()
-	for v > 0 && h.versions[v-1] != nil && (&unstructured.Unstructured{Object: h.versions[v-1]}).GetDeletionTimestamp() != nil {
+	for v > 0 && sameObject(h.versions[v-1], h.versions[h.newest()]) && (&unstructured.Unstructured{Object: h.versions[v-1]}).GetDeletionTimestamp() != nil {
 		v--
 	}
 	return h.by[v]
+}
+
+// sameObject reports that version v, present, is of the object of version
+// newest: the same UID (the book holds an object deleted and created again
+// between two of its versions under one name).
+func sameObject(v, newest map[string]any) bool {
+	if v == nil {
+		return false
+	}
+	uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
+	newUID, _, _ := unstructured.NestedString(newest, "metadata", "uid")
+	return uid == newUID
 }
 
 // lastReconciles reports the last reconcile of k by reconciler rec in the
@@ -147,8 +159,8 @@ func (b *versions) deletionInProgress(first int) bool {
 }
 
 // readUsersObject reports a read of step s, of an object other than self,
-// that found it present, in a lifetime (the versions since its last
-// absence) no reconciler's write began: the scenario's Objects, an
+// that found it present, in a lifetime (the versions of its UID since its
+// last absence) no reconciler's write began: the scenario's Objects, an
 // action's create, or one the server held before.
 func (b *versions) readUsersObject(s Step, self objKey) bool {
 	for _, rd := range s.Reads {
@@ -161,7 +173,7 @@ func (b *versions) readUsersObject(s Step, self objKey) bool {
 				continue
 			}
 			v := rd.Version - 1
-			for v > 0 && h.versions[v-1] != nil {
+			for v > 0 && sameObject(h.versions[v-1], h.versions[rd.Version-1]) {
 				v--
 			}
 			if by := h.by[v]; by == 0 || b.trace.chosen[by-1].it.action >= 0 {

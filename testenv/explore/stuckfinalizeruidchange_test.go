@@ -1,0 +1,54 @@
+package explore
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// The book may hold an object's versions across a delete and create it did
+// not see between them (another UID, no absence recorded): "no stuck
+// finalizer" names the step that added the finalizer to the newest UID and
+// the one that deleted it, not the earlier object's.
+func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
+	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+	w := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	meta := func(uid string, deleting bool, finalizers ...any) map[string]any {
+		// The label tells the two apart: the book takes a version that
+		// differs from the last in its UID alone for the same one.
+		m := map[string]any{"namespace": "ns", "name": "w", "uid": uid, "labels": map[string]any{"incarnation": uid}}
+		if deleting {
+			m["deletionTimestamp"] = "2026-11-25T00:00:00Z"
+		}
+		if len(finalizers) > 0 {
+			m["finalizers"] = finalizers
+		}
+		return map[string]any{"metadata": m}
+	}
+	const f = "example.com/cleanup"
+	r := newRun(nil, nil)
+	step := func(it item, write func()) {
+		r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: "done"}, seen: map[objKey]int{}}
+		if write != nil {
+			write()
+		}
+		r.steps = append(r.steps, r.cur.step)
+		r.chosen = append(r.chosen, scriptStep{it: it})
+		r.cur = nil
+	}
+	mark := func() { r.hist[w].by[r.hist[w].newest()] = r.cur.step.Index }
+	rec := item{rec: 0, action: -1, key: w}
+	r.record(w, meta("a", false), "1")                                                      // the scenario's Widget
+	step(rec, func() { r.record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
+	step(item{rec: -1, action: 0}, func() { r.record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
+	step(rec, func() { r.record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
+	first := len(r.steps)
+	step(rec, nil)
+	r.checkFinalizers(first, []schema.GroupVersionKind{widget})
+	if r.failed == nil || r.failed.Invariant != InvariantStuckFinalizer ||
+		!strings.Contains(r.failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
+		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.failed)
+	}
+}
