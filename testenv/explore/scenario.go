@@ -39,11 +39,14 @@ type Scenario struct {
 	// BeginSchedule, if set, runs once at the start of every schedule, on
 	// a clean backend, before New, Setup and the Objects: never after a
 	// crash restart or a leader change, so state it resets (a fake
-	// external system, a count) lives exactly one schedule. It runs for
-	// every schedule a search runs: each replay (a Replay runs twice) and
-	// each of the minimiser's, in every parallel worker (concurrently, with
-	// more than one world) and every shard, for the schedules each runs. An
-	// error fails Run, naming the schedule.
+	// external system, a count) lives exactly one schedule, with one world.
+	// It runs for every schedule a search runs: each replay (a Replay runs
+	// twice) and each of the minimiser's, in every parallel worker
+	// (concurrently, with more than one world) and every shard, for the
+	// schedules each runs. It is not told which world or schedule it
+	// begins: with more than one world, one worker's call would reset state
+	// another's schedule still uses, so key such state by SourceOf instead
+	// (see docs/explore.md). An error fails Run, naming the schedule.
 	BeginSchedule func(ctx context.Context) error
 	// Records are fields that record an object a reconciler created, for
 	// InvariantRecordLive: in a steady state each names a live object.
