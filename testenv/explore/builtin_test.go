@@ -30,6 +30,9 @@ var (
 	envOnce sync.Once
 	shared  *testenv.Env
 	envErr  error
+	// sharedStop stops shared, from TestMain, which removes its etcd's
+	// data and kubeconfig directories.
+	sharedStop func()
 )
 
 // server is one embedded API server with the test kinds, shared by the
@@ -42,7 +45,7 @@ func server(t *testing.T) *testenv.Env {
 			envErr = err
 			return
 		}
-		shared, _, envErr = testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
+		shared, sharedStop, envErr = testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
 			testenv.WithScheme(s), testenv.WithBackend(testenv.BackendEmbedded))
 	})
 	if envErr != nil {

@@ -6,12 +6,15 @@ import (
 )
 
 // TestMain stops the servers the package's tests share once they have all
-// run: the full API's kube-apiserver outlives the test binary otherwise
+// run: the full API's kube-apiserver outlives the test binary otherwise,
+// and both leave their directories in TMPDIR
 // (TestGoTestLeavesNoServerBehind).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fullStop != nil {
-		fullStop()
+	for _, stop := range []func(){fullStop, sharedStop} {
+		if stop != nil {
+			stop()
+		}
 	}
 	os.Exit(code)
 }
