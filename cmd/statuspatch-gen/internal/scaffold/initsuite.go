@@ -86,6 +86,14 @@ func suiteEdit(file, text string) (newText string, why string) {
 		ctxExpr = "ctx"
 	}
 
+	// k8sClient: testenv's mapper, as the in-process server has no
+	// discovery of the built-in groups that client.New's default asks for.
+	const newClient = "k8sClient, err = client.New(cfg, client.Options{Scheme: scheme.Scheme})"
+	c := slices.IndexFunc(stmts, func(s ast.Stmt) bool { return src(s) == newClient })
+	if c < 0 {
+		return "", at(before, "BeforeSuite has no %s", newClient)
+	}
+
 	// AfterSuite: By(...), cancel() (v4.2 and later), then envtest's Stop.
 	as := after.Body.List
 	k := 1
@@ -124,6 +132,9 @@ func suiteEdit(file, text string) (newText string, why string) {
 		{off(decl.Type.Pos()), off(decl.Type.End()), "*testenv.Env"},
 		lines(text, off(stmts[i].Pos()), off(last.End()), startServer(crdDir, ctxExpr, declErr)),
 		lines(text, off(as[k].Pos()), off(as[len(as)-1].End()), ""),
+		lines(text, off(stmts[c].Pos()), off(stmts[c].End()), "\t// testenv's mapper: the in-process server serves no discovery of the\n"+
+			"\t// built-in groups, which client.New's default mapper asks for.\n"+
+			"\tk8sClient, err = client.New(cfg, client.Options{Scheme: scheme.Scheme, Mapper: testEnv.Mapper})\n"),
 	}
 	if lookup != nil {
 		from := lookup.Pos()

@@ -59,7 +59,7 @@ func TestSuiteEditShapes(t *testing.T) {
 				"testenv.WithScheme(scheme.Scheme))",
 				"DeferCleanup(stop)",
 				"cfg = testEnv.Config\n",
-				"k8sClient, err = client.New(cfg, client.Options{Scheme: scheme.Scheme})",
+				"k8sClient, err = client.New(cfg, client.Options{Scheme: scheme.Scheme, Mapper: testEnv.Mapper})",
 				"\t\"" + testenvPkg + "\"\n",
 				"testEnv   *testenv.Env", // v4.15's var block, aligned
 			} {
