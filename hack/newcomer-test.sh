@@ -22,29 +22,33 @@
 # as in hack/install-test.sh: the statuspatch tools' go 1.26 line switches
 # to this machine's Go 1.26, where that user's go command would download
 # the newest go1.26.N).
-# envtest's Kubernetes: the scaffold's Makefile derives ENVTEST_K8S_VERSION
-# from k8s.io/api (hack/lines.txt's envtest column) with ?=. The line whose
-# k8s.io is the release make test-assets builds (the root Makefile's
-# TESTENV_ASSETS_VERSION: the install line's) runs with its own. Every other
-# line runs the scaffold's make test as
-#
-#   make test ENVTEST_K8S_VERSION=<the install line's release>.x
-#
-# (a make variable a user can pass the same way): testenv-assets finds the
-# kube-apiserver and etcd make test-assets built, and the line pays its own
-# dependencies' compile only, not a kube-apiserver and etcd of its own from
-# source (about 20 minutes more a line cold: docs/benchmarks.md). So at those
-# lines the scaffold's tests run on the install line's API server, inside
-# client-go's supported skew, and the route (init, generate, -fix, the scaffold's make
-# test and make lint) is the line's. NEWCOMER_ENVTEST_K8S_VERSION sets the
-# release (default: TESTENV_ASSETS_VERSION's default, hack/lines.sh assets);
-# NEWCOMER_ENVTEST_K8S_VERSION=line runs every line with its own derived
-# version, building each line's binaries. The scaffold: api/v1,
+# The scaffold's make test builds no kube-apiserver or etcd: init moves
+# kubebuilder's suite_test.go onto testenv's in-process server (the
+# scaffold has no webhooks) and drops setup-envtest from make test, so
+# make test pays the scaffold's own compile only. envtest's binaries are
+# still checked, after make test and make lint, as a user who wants the
+# full API gets them: make setup-envtest, its output exported as
+# KUBEBUILDER_ASSETS, and the suite on envtest. Their Kubernetes: the
+# scaffold's Makefile derives ENVTEST_K8S_VERSION from k8s.io/api
+# (hack/lines.txt's envtest column) with ?=. The line whose k8s.io is the
+# release make test-assets builds (the root Makefile's
+# TESTENV_ASSETS_VERSION: the install line's) runs with its own; every
+# other line runs make setup-envtest ENVTEST_K8S_VERSION=<the install
+# line's release>.x (a make variable a user can pass the same way), which
+# finds the kube-apiserver and etcd make test-assets built instead of
+# building the line's own from source (about 20 minutes more a line cold:
+# docs/benchmarks.md). NEWCOMER_ENVTEST_K8S_VERSION sets the release
+# (default: TESTENV_ASSETS_VERSION's default, hack/lines.sh assets);
+# NEWCOMER_ENVTEST_K8S_VERSION=line uses each line's own derived version,
+# building each line's binaries. The scaffold: api/v1,
 # internal/controller (a reconciler with five handwritten status writes the
 # ways kubebuilder users write them: a blind MergeFrom patch, a helper's
 # locked one, then Update, a re-Get and a client.Merge patch, and a
-# server-side apply), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
-# go.kubebuilder.io/v4) and kubebuilder v4.15.0's own Makefile word for
+# server-side apply), kubebuilder v4.15.0's internal/controller/suite_test.go
+# word for word as it scaffolds it for this project and its controller
+# test (hack/installtest/testdata/kubebuilder; the test's reconciler has no
+# Scheme field), cmd/main.go, hack/boilerplate.go.txt, a PROJECT file (layout
+# go.kubebuilder.io/v4, no webhooks) and kubebuilder v4.15.0's own Makefile word for
 # word (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before, the init goldens'
 # input), no .golangci.yml; statuspatch from a module proxy built from this
 # checkout (hack/modproxy-env.sh):
@@ -62,19 +66,25 @@
 #     0, no pin moves, both statuspatch modules are direct requirements;
 #     make manifests passes from a checkout without internal/patchers
 #     (kubebuilder's test runs manifests before generate);
-#  5. the scaffold's own make test (testenv-assets builds envtest's
-#     kube-apiserver and etcd through the module proxy; the starter test and
-#     the suite run on them) and make lint (lint-status, then the scaffold's
+#  5. the scaffold's own make test (the Ginkgo suite, which init moved onto
+#     testenv.StartServer, and the starter test run on testenv's in-process
+#     server: nothing installs testenv-assets or builds a kube-apiserver;
+#     go test -v of the suite, as an IDE runs it, says "embedded API
+#     server") and make lint (lint-status, then the scaffold's
 #     golangci-lint, stood in by a script: installing golangci-lint is not
 #     this test's subject; docs/kubebuilder.md's plugin route is
-#     hack/golangci-plugin/build.sh's and INSTALL_TEST_GOLANGCI=1's);
+#     hack/golangci-plugin/build.sh's and INSTALL_TEST_GOLANGCI=1's); then
+#     the full API as docs/kubebuilder.md gives it: make setup-envtest
+#     (testenv-assets, the release above), its folder as KUBEBUILDER_ASSETS,
+#     and the suite on envtest;
 #  6. init again: nothing to change.
 # The tools kubebuilder's Makefile installs that are not statuspatch's
 # (controller-gen, golangci-lint) are put in bin/ under the names its
 # go-install-tool gives them, so make installs nothing but statuspatch's.
 # Cold (empty build cache for the separate module cache, testenv-assets'
 # kube-apiserver and etcd of the line not built) it takes tens of minutes,
-# mostly the API server's compile: docs/benchmarks.md has the figures.
+# mostly the API server's compile in step 5b (make setup-envtest), after
+# the timed make test: docs/benchmarks.md has the figures.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(awk '$1 == "github.com/statuspatch/statuspatch" { print $2 }' "$root/testenv/go.mod")
@@ -128,12 +138,12 @@ gomod=$("$root/hack/lines.sh" gomod "$line" example.com/widgets) || die "hack/li
 envtest=${NEWCOMER_ENVTEST_K8S_VERSION:-$("$root/hack/lines.sh" assets)}
 [[ -n $envtest ]] || die "no NEWCOMER_ENVTEST_K8S_VERSION, and hack/lines.sh assets printed nothing"
 if [[ $envtest == line || $(sed -E 's/^v?(1\.[0-9]+)([.].*)?$/\1/' <<<"$envtest") == "$line_envtest" ]]; then
-	make_test=(make test)
+	setup_envtest=(make -s setup-envtest)
 	envtest_note="its own ENVTEST_K8S_VERSION, $line_envtest (the scaffold's Makefile derives it from k8s.io/api $line_k8s)"
 	envtest_want=$line_envtest
 else
-	make_test=(make test "ENVTEST_K8S_VERSION=$envtest")
-	envtest_note="ENVTEST_K8S_VERSION=$envtest on make test's command line (NEWCOMER_ENVTEST_K8S_VERSION; by default the install line's release, the root Makefile's TESTENV_ASSETS_VERSION, whose kube-apiserver and etcd make test-assets builds), not the line's own $line_envtest (NEWCOMER_ENVTEST_K8S_VERSION=line builds and runs those: about 20 min more a line cold)"
+	setup_envtest=(make -s setup-envtest "ENVTEST_K8S_VERSION=$envtest")
+	envtest_note="ENVTEST_K8S_VERSION=$envtest on make setup-envtest's command line (NEWCOMER_ENVTEST_K8S_VERSION; by default the install line's release, the root Makefile's TESTENV_ASSETS_VERSION, whose kube-apiserver and etcd make test-assets builds), not the line's own $line_envtest (NEWCOMER_ENVTEST_K8S_VERSION=line builds and runs those: about 20 min more a line cold)"
 	envtest_want=$envtest
 fi
 controller_gen=${CONTROLLER_GEN:-$root/bin/controller-gen}
@@ -170,12 +180,14 @@ unset KUBEBUILDER_ASSETS GOROOT
 export PATH=$work/path:$PATH GOTOOLCHAIN=path
 [[ $(go env GOVERSION) == "$line_toolchain" ]] || die "go in PATH is $(go env GOVERSION), want $line_toolchain"
 
-step "the scaffold at line $line (controller-runtime $line_cr, k8s.io $line_k8s, go $line_go, $(go env GOVERSION); step 5's make test with $envtest_note): a kubebuilder v4 layout, reconciler writing status by hand"
+step "the scaffold at line $line (controller-runtime $line_cr, k8s.io $line_k8s, go $line_go, $(go env GOVERSION); step 5's envtest with $envtest_note): a kubebuilder v4 layout, reconciler writing status by hand"
 op=$work/operator
 mkdir -p "$op"
 cp -R "$root/hack/installtest/testdata/operator/." "$op/"
 cd "$op"
 rm internal/controller/widget_controller_test.go
+# kubebuilder's Ginkgo suite and controller test, as it scaffolds them
+cp -R "$root/hack/installtest/testdata/kubebuilder/." "$op/"
 cat >internal/controller/widget_controller.go <<'EOF'
 // Package controller holds the reconciler as a kubebuilder user wrote it,
 // before statuspatch: a blind merge patch, a helper's patch with the
@@ -260,6 +272,8 @@ func (r *WidgetReconciler) markObserved(ctx context.Context, w *widgetsv1.Widget
 EOF
 # go.mod pinned as operators pin, at the line: require and replace.
 printf '%s\n' "$gomod" >go.mod
+# (Ginkgo and Gomega, which the suite imports, at the versions the line's
+# controller-runtime requires: kubebuilder v4.15.0's own pins need Go 1.26.)
 go mod tidy || die "go mod tidy failed in the scaffold (above)"
 # At the line the workspace builds (examples/go.mod's controller-runtime and
 # k8s.io), every module the scaffold shares with the workspace takes the
@@ -474,13 +488,22 @@ rm -r internal/patchers
 make manifests || die "make manifests failed from a checkout without internal/patchers (above)"
 [[ -f internal/patchers/zz_generated.statuspatch.go ]] || die "make manifests did not run generate-patchers first"
 
-step "5. the scaffold's own make test and make lint: \$ ${make_test[*]} ($envtest_note)"
+step "5. the scaffold's own make test and make lint: \$ make test (the suite on testenv's in-process server, no envtest binaries)"
+[[ -d internal/controller && $(grep -c 'testenv.StartServer(' internal/controller/suite_test.go) == 1 ]] ||
+	die "init did not move internal/controller/suite_test.go onto testenv.StartServer: $(cat internal/controller/suite_test.go)"
 t0=$(date +%s)
-"${make_test[@]}" 2>&1 | tee "$work/test.out" || die "the scaffold's ${make_test[*]} failed (above)"
+make test 2>&1 | tee "$work/test.out" || die "the scaffold's make test failed (above)"
 first=$(($(date +%s) - t0))
-grep -qF "Setting up envtest binaries for Kubernetes version $envtest_want..." "$work/test.out" ||
-	die "the scaffold's make test did not set up envtest's binaries for Kubernetes $envtest_want (above)"
 grep -qE '^ok\s+example.com/widgets/internal/controller' "$work/test.out" || die "make test did not run internal/controller's tests (above)"
+! grep -E 'Setting up envtest binaries|testenv-assets' "$work/test.out" || die "make test set up envtest's binaries (above)"
+! compgen -G 'bin/testenv-assets*' >/dev/null && [[ ! -e bin/k8s ]] ||
+	die "make test installed testenv-assets or linked envtest's binaries: $(ls bin)"
+# As an IDE runs it: no binaries, no make; the suite says which server.
+go test -count=1 -v ./internal/controller/ -run TestControllers -ginkgo.v 2>&1 | tee "$work/suite.out" ||
+	die "go test of the suite without make failed (above)"
+grep -qF 'testenv: embedded API server (KUBEBUILDER_ASSETS is not set)' "$work/suite.out" ||
+	die "the suite did not run on testenv's embedded API server (above)"
+grep -q 'Ran 1 of 1 Specs' "$work/suite.out" || die "the suite did not run kubebuilder's controller test (above)"
 make lint 2>&1 | tee "$work/lint.out" || die "make lint failed (above)"
 grep -q 'statuspatch-lint.* \./\.\.\.' "$work/lint.out" || die "make lint did not run lint-status (above)"
 # What a user waits for: the first make test of the new project (with the
@@ -492,11 +515,23 @@ timing="the scaffold's first make test: ${first}s"
 if ((workspace_line)); then
 	echo "// edited" >>internal/controller/widget_controller.go
 	t0=$(date +%s)
-	"${make_test[@]}" >"$work/test2.out" 2>&1 || { cat "$work/test2.out"; die "make test after an edit failed (above)"; }
+	make test >"$work/test2.out" 2>&1 || { cat "$work/test2.out"; die "make test after an edit failed (above)"; }
 	timing+="; again after an edit of the controller: $(($(date +%s) - t0))s"
 	sed -i '$d' internal/controller/widget_controller.go
 fi
 step "$timing"
+
+step "5b. the full API, for who wants it: \$ ${setup_envtest[*]}, its folder as KUBEBUILDER_ASSETS, then the suite on envtest ($envtest_note)"
+"${setup_envtest[@]}" >"$work/setup-envtest.out" 2>&1 || { cat "$work/setup-envtest.out"; die "${setup_envtest[*]} failed (above)"; }
+cat "$work/setup-envtest.out"
+grep -qF "Setting up envtest binaries for Kubernetes version $envtest_want..." "$work/setup-envtest.out" ||
+	die "make setup-envtest did not set up envtest's binaries for Kubernetes $envtest_want (above)"
+assets=$(tail -n 1 "$work/setup-envtest.out")
+[[ -x $assets/kube-apiserver && $assets == "$PWD/bin/k8s/"* ]] || die "make setup-envtest's last line, $assets, is not a bin/k8s folder with kube-apiserver"
+KUBEBUILDER_ASSETS=$assets go test -count=1 -v ./internal/controller/ -run TestControllers -ginkgo.v 2>&1 | tee "$work/suite-envtest.out" ||
+	die "the suite with KUBEBUILDER_ASSETS=$assets failed (above)"
+grep -qF "testenv: envtest API server (KUBEBUILDER_ASSETS=$assets selects envtest" "$work/suite-envtest.out" ||
+	die "with KUBEBUILDER_ASSETS exported, the suite did not run on envtest (above)"
 
 step "6. init again changes nothing"
 sums >"$work/after.sum"
