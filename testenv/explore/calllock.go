@@ -27,9 +27,13 @@ type callLock struct {
 // call takes the lock for one call of the clients; the caller defers
 // what it returns, the release.
 func (l *callLock) call() func() {
+	l.acquire()
+	return l.release
+}
+
+func (l *callLock) acquire() {
 	l.mu.Lock()
 	l.held = true
-	return l.release
 }
 
 func (l *callLock) release() {
@@ -46,6 +50,6 @@ func (l *callLock) operator(f func()) {
 		return
 	}
 	l.release()
-	defer l.call()
+	defer l.acquire()
 	f()
 }
