@@ -97,7 +97,8 @@ func goList(args ...string) ([]*listedPkg, error) {
 // not (only those can declare generated patchers or functions returning a
 // client.Patch, the analyzer's facts, or write a status), every other
 // dependency whose functions may take an operator's objects
-// (kube.HoldsObjectHelpers: the analyzer exports their ParamsFacts, as the
+// (kube.HoldsObjectHelpers, and reaching kube.MetaPkgPath, where the
+// objects' types come from: the analyzer exports their ParamsFacts, as the
 // full checker does), and every dependency whose compiled form is not in
 // the build cache. Every other
 // dependency comes from its export data, which `go list -export` takes
@@ -140,27 +141,14 @@ func planLoad(patterns []string) (*loadPlan, error) {
 	if len(plan.roots) == 0 {
 		return nil, fmt.Errorf("%w: %s matched no packages", ErrDecline, strings.Join(patterns, " "))
 	}
-	reach := map[string]bool{}
-	var reaches func(path string) bool
-	reaches = func(path string) bool {
-		if v, ok := reach[path]; ok {
-			return v
-		}
-		reach[path] = path == kube.ClientPkgPath
-		for _, imp := range plan.pkgs[path].Imports {
-			if plan.pkgs[imp] != nil && reaches(imp) {
-				reach[path] = true
-				break
-			}
-		}
-		return reach[path]
-	}
+	reaches := plan.reach(kube.ClientPkgPath)
+	reachesMeta := plan.reach(kube.MetaPkgPath)
 	for _, p := range listed {
 		switch {
 		case !p.DepOnly || p.ImportPath == "unsafe":
 		case reaches(p.ImportPath):
 			plan.reaches++
-		case kube.HoldsObjectHelpers(p.ImportPath):
+		case kube.HoldsObjectHelpers(p.ImportPath) && reachesMeta(p.ImportPath):
 			plan.helpers++ // the analyzer exports its facts (ParamsFact)
 		case p.Export == "":
 			plan.stale++
@@ -189,6 +177,27 @@ func planLoad(patterns []string) (*loadPlan, error) {
 		plan.source = append(plan.source, p.ImportPath)
 	}
 	return plan, nil
+}
+
+// reach returns whether a listed package imports target, directly or
+// not (go list -deps lists every package of the graph), memoised.
+func (plan *loadPlan) reach(target string) func(path string) bool {
+	memo := map[string]bool{}
+	var reaches func(path string) bool
+	reaches = func(path string) bool {
+		if v, ok := memo[path]; ok {
+			return v
+		}
+		memo[path] = path == target
+		for _, imp := range plan.pkgs[path].Imports {
+			if plan.pkgs[imp] != nil && reaches(imp) {
+				memo[path] = true
+				break
+			}
+		}
+		return memo[path]
+	}
+	return reaches
 }
 
 // ToolexecEnv makes the command, run by go list as its -toolexec, refuse

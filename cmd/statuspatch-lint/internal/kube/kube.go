@@ -9,6 +9,9 @@ import (
 const (
 	ClientPkgPath  = "sigs.k8s.io/controller-runtime/pkg/client"
 	PatcherPkgPath = "github.com/statuspatch/statuspatch/patcher"
+	// MetaPkgPath declares ObjectMeta and metav1.Object: a function can
+	// take an object (ParamsFact) only in a package that reaches it.
+	MetaPkgPath = "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // MaxDepth bounds the linter's walks: value tracing, chains of
@@ -41,7 +44,9 @@ func ApplyConfigKind(typ types.Type) (string, bool) {
 // (k8s.io) and controller-runtime's. Both drivers load such a package from
 // source, so that the facts, and -fix's moves, do not depend on the
 // driver: the full checker analyses every package, the export-data
-// driver every dependency this or reaching the client selects.
+// driver every dependency this selects that also reaches MetaPkgPath
+// (the analyzer takes a parameter for an object only where its type comes
+// from there: migrate's mayBeObject), or that reaches the client.
 func HoldsObjectHelpers(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return strings.Contains(first, ".") && first != "k8s.io" && !strings.HasPrefix(path, "sigs.k8s.io/controller-runtime")

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // An object handed to a function of another package is followed by that
@@ -102,8 +105,14 @@ func (m *migration) importedStatusOnly(fn *types.Func, arg int) bool {
 }
 
 // mayBeObject reports whether a value of type t may be a Kubernetes object
-// handed on: a pointer to a struct with an ObjectMeta field, or an
-// interface with a GetName method (metav1.Object, client.Object).
+// handed on: a pointer to a struct with an ObjectMeta field of
+// metav1.ObjectMeta, or an interface with a GetName method that is, or
+// embeds, an interface of metav1 or controller-runtime (metav1.Object,
+// client.Object; a type parameter by its constraint). Its types come from
+// kube.MetaPkgPath, directly or through controller-runtime, so only a
+// package that reaches it has facts: the export-data driver loads just
+// those from source, and both drivers give the same facts. A narrower
+// interface of one's own (GetName alone) has none: the write is kept.
 func mayBeObject(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Pointer:
@@ -112,16 +121,54 @@ func mayBeObject(t types.Type) bool {
 			return false
 		}
 		for i := 0; i < s.NumFields(); i++ {
-			if s.Field(i).Name() == "ObjectMeta" {
+			if f := s.Field(i); f.Name() == "ObjectMeta" && declaredIn(f.Type(), kube.MetaPkgPath) {
 				return true
 			}
 		}
 	case *types.Interface:
 		for i := 0; i < u.NumMethods(); i++ {
 			if u.Method(i).Name() == "GetName" {
-				return true
+				return kubeInterface(t, 0)
 			}
 		}
 	}
 	return false
+}
+
+// kubeInterface reports whether interface t is declared in metav1 or
+// controller-runtime, or embeds one that is.
+func kubeInterface(t types.Type, depth int) bool {
+	if depth > kube.MaxDepth {
+		return false
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		t = tp.Constraint()
+	}
+	if declaredIn(t, kube.MetaPkgPath) || declaredIn(t, "sigs.k8s.io/controller-runtime/") {
+		return true
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := 0; i < iface.NumEmbeddeds(); i++ {
+		if kubeInterface(iface.EmbeddedType(i), depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredIn reports whether t is a named type of the package path, or of
+// a package under it when path ends in a slash.
+func declaredIn(t types.Type, path string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	p := n.Obj().Pkg().Path()
+	if strings.HasSuffix(path, "/") {
+		return strings.HasPrefix(p, path)
+	}
+	return p == path
 }
