@@ -88,21 +88,28 @@ func stepName(s Step) string {
 // newest), 0 when no step's write did (the object was created with it, by
 // the scenario's Objects, or it was met with it first).
 func (b *versions) addedBy(h *history, f string) int {
-	v := h.newest()
-	for v > 0 && sameObject(h.versions[v-1], h.versions[h.newest()]) && slices.Contains((&unstructured.Unstructured{Object: h.versions[v-1]}).GetFinalizers(), f) {
-		v--
-	}
-	return h.by[v]
+	return h.by[h.walkBack(h.newest(), func(o map[string]any) bool {
+		return slices.Contains((&unstructured.Unstructured{Object: o}).GetFinalizers(), f)
+	})]
 }
 
 // deletedSince is the step that set h's newest deletionTimestamp, 0 when
 // no step's write did.
 func (b *versions) deletedSince(h *history) int {
-	v := h.newest()
-	for v > 0 && sameObject(h.versions[v-1], h.versions[h.newest()]) && (&unstructured.Unstructured{Object: h.versions[v-1]}).GetDeletionTimestamp() != nil {
+	return h.by[h.walkBack(h.newest(), func(o map[string]any) bool {
+		return (&unstructured.Unstructured{Object: o}).GetDeletionTimestamp() != nil
+	})]
+}
+
+// walkBack returns the earliest version of h, from version v back, such
+// that every version from it to v is of v's object (sameObject) and, but
+// for v, satisfies keep.
+func (h *history) walkBack(v int, keep func(map[string]any) bool) int {
+	top := h.versions[v]
+	for v > 0 && sameObject(h.versions[v-1], top) && keep(h.versions[v-1]) {
 		v--
 	}
-	return h.by[v]
+	return v
 }
 
 // sameObject reports that version v, present, is of the object of version
@@ -172,10 +179,7 @@ func (b *versions) readUsersObject(s Step, self objKey) bool {
 			if k.String() != rd.Object || rd.Version < 1 || rd.Version > len(h.versions) || h.versions[rd.Version-1] == nil {
 				continue
 			}
-			v := rd.Version - 1
-			for v > 0 && sameObject(h.versions[v-1], h.versions[rd.Version-1]) {
-				v--
-			}
+			v := h.walkBack(rd.Version-1, func(map[string]any) bool { return true })
 			if by := h.by[v]; by == 0 || b.trace.chosen[by-1].it.action >= 0 {
 				return true
 			}
