@@ -86,3 +86,7 @@ package patcher
 // patcher/internal, one concern per package (each package's comment says
 // which). Which of them may import which is written once, in the allowed
 // map of patcher/internal/layers_test.go, which enforces it.
+//
+// Inside the façade, the Patcher orchestrates reads, writes and settling
+// around a snapshot (snapshot.go), which it embeds: the object, its base
+// and the diff between them, with no client.

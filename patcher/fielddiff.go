@@ -59,7 +59,7 @@ type fieldDiffState[T client.Object] struct {
 
 // use picks the WithFieldDiff option out of opts, for p. It is an error
 // for one made for another object type.
-func (s *fieldDiffState[T]) use(p *Patcher[T], opts []Option) error {
+func (s *fieldDiffState[T]) use(p *snapshot[T], opts []Option) error {
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -84,7 +84,7 @@ func (fieldDiffOption[T]) fieldDiffFor() reflect.Type { return reflect.TypeFor[T
 // change is p's statusChange through the generated diff. ok is false when
 // there is no generated diff or it declined: the caller takes the
 // reflection path. With ok and changed, statusPatch returns the patch.
-func (s *fieldDiffState[T]) change(p *Patcher[T]) (changed, ok bool) {
+func (s *fieldDiffState[T]) change(p *snapshot[T]) (changed, ok bool) {
 	// A zero base may be no status at all on the server: the first write
 	// takes the reflection path, which sends every field.
 	if (s.fn == nil && s.refl == nil) || p.baseStatusZero() {
@@ -113,7 +113,7 @@ func (s *fieldDiffState[T]) change(p *Patcher[T]) (changed, ok bool) {
 // statusPatch returns the status merge patch: the generated diff's when
 // statusChange took that path (cur is nil), else the diff of the whole
 // marshalled statuses.
-func (p *Patcher[T]) statusPatch(cur []byte) ([]byte, error) {
+func (p *snapshot[T]) statusPatch(cur []byte) ([]byte, error) {
 	if cur == nil && p.fieldDiff.patch != nil {
 		return p.fieldDiff.patch, nil
 	}

@@ -30,18 +30,13 @@ type Patcher[T client.Object] struct {
 	// What it writes through and how (patcher.go, options.go).
 	client  client.Client
 	opts    options
-	status  StatusFunc[T]
 	err     error // construction error, returned by every write
 	ready   bool  // made by a constructor without error
-	kind    string
 	metrics *metricSet
 
-	// The object and its base (patcher.go, status.go, fielddiff.go).
-	obj            T                 // the caller's object, mutated in memory
-	base           T                 // the last state known to be on the server
-	baseStatusJSON []byte            // lazily marshalled status of base
-	fieldDiff      fieldDiffState[T] // the generated status diff (WithFieldDiff), if any
-	gone           bool              // the last finalizer of a deleting object was removed
+	// The object, its base and the diff of their statuses (snapshot.go).
+	snapshot[T]
+	gone bool // the last finalizer of a deleting object was removed
 
 	// How Flush writes: merge mode's merger (flush.go) or apply mode's
 	// applier (apply.go), which also keeps apply mode's state.
@@ -97,7 +92,7 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 		return p
 	}
 	p.status = status
-	if p.err = p.fieldDiff.use(p, opts); p.err != nil {
+	if p.err = p.fieldDiff.use(&p.snapshot, opts); p.err != nil {
 		return p
 	}
 	if p.err = p.checkOwnedConditions(); p.err != nil {
@@ -204,20 +199,6 @@ func validate(c client.Client, obj client.Object) error {
 		return fmt.Errorf("statuspatch: %T is not a pointer to a struct: %w", obj, ErrInvalidInput)
 	}
 	return nil
-}
-
-// setBase records obj's current state as the state on the server.
-func (p *Patcher[T]) setBase(obj T) {
-	p.base = obj.DeepCopyObject().(T)
-	p.baseStatusJSON = nil
-}
-
-// id names the object in errors and logs: "Kind namespace/name".
-func (p *Patcher[T]) id() string {
-	if isNil(p.obj) {
-		return p.kind
-	}
-	return fmt.Sprintf("%s %s", p.kind, client.ObjectKeyFromObject(p.obj))
 }
 
 // kinds caches the kind name of each Go type, so that making a Patcher does

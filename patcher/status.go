@@ -102,7 +102,7 @@ func describe(v reflect.Value) string {
 // reflect.DeepEqual settles the common no-op case without marshalling;
 // values it calls different are compared again as JSON, because that is what
 // a patch would carry.
-func (p *Patcher[T]) statusChange() (bool, []byte, error) {
+func (p *snapshot[T]) statusChange() (bool, []byte, error) {
 	if changed, ok := p.fieldDiff.change(p); ok {
 		return changed, nil, nil // the generated diff: statusPatch has the patch
 	}
@@ -121,7 +121,7 @@ func (p *Patcher[T]) statusChange() (bool, []byte, error) {
 	return !bytes.Equal(base, curJSON), curJSON, nil
 }
 
-func (p *Patcher[T]) baseStatus() ([]byte, error) {
+func (p *snapshot[T]) baseStatus() ([]byte, error) {
 	if p.baseStatusJSON == nil {
 		b, err := json.Marshal(p.status(p.base))
 		if err != nil {
@@ -134,13 +134,13 @@ func (p *Patcher[T]) baseStatus() ([]byte, error) {
 
 // baseStatusZero reports whether the base's status is its type's zero value
 // (or a nil pointer): the server may then hold no status object at all.
-func (p *Patcher[T]) baseStatusZero() bool {
+func (p *snapshot[T]) baseStatusZero() bool {
 	return reflect.ValueOf(p.status(p.base)).Elem().IsZero()
 }
 
 // changedStatusFields names, as JSON paths ("status.phase"), the top-level
 // status fields where the object differs from the base.
-func (p *Patcher[T]) changedStatusFields() ([]string, error) {
+func (p *snapshot[T]) changedStatusFields() ([]string, error) {
 	changed, cur, err := p.statusChange()
 	if err != nil || !changed {
 		return nil, err
