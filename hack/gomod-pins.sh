@@ -1,5 +1,7 @@
-# Sourced by hack/install-test.sh and hack/adopt-lines.sh: what adopting
-# statuspatch may and may not do to a user's ./go.mod.
+# Sourced by hack/newcomer-test.sh: what adopting statuspatch may and may
+# not do to a user's ./go.mod (hack/installroute's pins.go checks the same
+# in Go, for install-test.sh and adopt-lines.sh, until newcomer-test.sh is
+# Go too).
 #
 #   snapshot            records ./go.mod's requirements, replace directives
 #                       and go/toolchain lines in $PINS_DIR

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The route's commands: each runs in a folder with the user's environment
+// (env: the line's Go first in PATH, the release proxy), its output the
+// route's unless captured.
+
+// failure is the route's error: it ends the run with "PROG: msg".
+type failure struct{ msg string }
+
+func (f failure) Error() string { return f.msg }
+
+func failf(format string, args ...any) error { return failure{fmt.Sprintf(format, args...)} }
+
+// runner runs commands for the route.
+type runner struct {
+	prog   string   // the script the messages name: install-test, adopt-lines
+	env    []string // the user's environment; nil: the caller's
+	stdout io.Writer
+	stderr io.Writer
+	start  time.Time
+}
+
+// step prints the heading of a step, with the seconds since the start.
+func (r *runner) step(format string, args ...any) {
+	fmt.Fprintf(r.stdout, "\n=== %s: %s (%ds)\n", r.prog, fmt.Sprintf(format, args...), int(time.Since(r.start).Seconds()))
+}
+
+func (r *runner) printf(format string, args ...any) { fmt.Fprintf(r.stdout, format, args...) }
+
+func (r *runner) command(dir string, extra []string, name string, args ...string) *exec.Cmd {
+	env := append(append([]string(nil), r.env...), extra...)
+	if r.env == nil {
+		env = append(os.Environ(), extra...)
+	}
+	// exec.Command looks name up in this process's PATH; the user's PATH
+	// (the line's go first) is env's.
+	c := exec.Command(lookPath(name, env), args...)
+	c.Dir = dir
+	c.Env = env
+	c.Stdout, c.Stderr = r.stdout, r.stderr
+	return c
+}
+
+// run runs name with args in dir; its output is the route's.
+func (r *runner) run(dir string, name string, args ...string) error {
+	return r.command(dir, nil, name, args...).Run()
+}
+
+// sh runs a shell line as a user types it (bash -euo pipefail -c), with
+// extra settings over the environment; its output is the route's.
+func (r *runner) sh(dir, line string, extra ...string) error {
+	return r.command(dir, extra, "bash", "-euo", "pipefail", "-c", line).Run()
+}
+
+// shCombined runs a shell line and returns its standard output and error
+// together, not printed.
+func (r *runner) shCombined(dir, line string, extra ...string) (string, error) {
+	var b bytes.Buffer
+	c := r.command(dir, extra, "bash", "-euo", "pipefail", "-c", line)
+	c.Stdout, c.Stderr = &b, &b
+	err := c.Run()
+	return b.String(), err
+}
+
+// output runs name with args in dir and returns its standard output,
+// trimmed; its standard error is the route's.
+func (r *runner) output(dir string, extra []string, name string, args ...string) (string, error) {
+	var b bytes.Buffer
+	c := r.command(dir, extra, name, args...)
+	c.Stdout = &b
+	err := c.Run()
+	return strings.TrimSpace(b.String()), err
+}
+
+// tee runs a shell line, printing its output and returning it.
+func (r *runner) tee(dir, line string) (string, error) {
+	var b bytes.Buffer
+	c := r.command(dir, nil, "bash", "-euo", "pipefail", "-c", line)
+	c.Stdout, c.Stderr = io.MultiWriter(r.stdout, &b), io.MultiWriter(r.stderr, &b)
+	err := c.Run()
+	return b.String(), err
+}
+
+// environ is base without the variables named in drop, then set over it.
+func environ(base []string, drop []string, set ...string) []string {
+	var out []string
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		keep := true
+		for _, d := range drop {
+			if k == d {
+				keep = false
+			}
+		}
+		for _, s := range set {
+			if sk, _, _ := strings.Cut(s, "="); sk == k {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return append(out, set...)
+}
+
+// firstLine and lastLine of a command's output.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimLeft(s, "\n"), "\n")
+	return l
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndex(s, "\n")+1:]
+}
+
+// executable reports whether path is a file with an execute bit.
+func executable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// lookPath finds name as a command in env's PATH (its last setting, as
+// os/exec takes it): name itself when it holds a slash or is found nowhere,
+// which the run then reports.
+func lookPath(name string, env []string) string {
+	if strings.Contains(name, "/") {
+		return name
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		if p := filepath.Join(dir, name); executable(p) {
+			return p
+		}
+	}
+	return name
+}
