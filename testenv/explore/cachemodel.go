@@ -29,6 +29,9 @@ type cacheModel struct {
 	indexes fieldIndexes
 	// stale counts the stale reads chosen in this schedule.
 	stale int
+	// listCut marks the list points of the next chooseLag cut short by
+	// Options.Versions (listPoints).
+	listCut bool
 }
 
 // chooseLag picks how many versions behind the newest a cached read is.
@@ -37,7 +40,8 @@ func (cm *cacheModel) chooseLag(n int) int {
 	if s == nil {
 		return 0
 	}
-	lag := 0
+	lag, listCut := 0, cm.listCut
+	cm.listCut = false
 	switch {
 	case s.plan != nil:
 		if i := len(s.lags); i < len(s.plan) {
@@ -47,6 +51,11 @@ func (cm *cacheModel) chooseLag(n int) int {
 		// The stalest version first: most bugs need one.
 		w := min(n, cm.ex.o.Versions)
 		lag = w - 1 - cm.trace.ch.choose(w)
+		if n > w || listCut {
+			cm.trace.noteCut(boundVersions)
+		}
+	case !cm.trace.drain && n > 1:
+		cm.trace.noteCut(boundStaleReads) // a stale read was there to choose
 	}
 	if lag > 0 {
 		cm.stale++

@@ -2,18 +2,21 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
 
-// Iterative deepening of the bounds. A search with Options.Deepen,
-// depth-first (no Seed, Replay or Schedules), that
-// exhausts its space before the budget runs out, searches again at
-// deeper bounds: the bounds the caller left at zero (Depth, Versions,
-// StaleReads) take the values of DeepeningLevel(1), then 2, and so on;
-// the bounds the caller set stay as set. Each level is a whole search,
-// serial or parallel as Options.Parallel says, with what is left of the
-// budget, so each level gives the verdict the same options would.
+// Iterative deepening of the bounds. A depth-first search (no Seed,
+// Replay or Schedules) deepens when it is given a Budget and sets none
+// of Depth, Versions and StaleReads (the default), or when it asks with
+// Options.Deepen, and not with Options.FixedBounds. When it exhausts its
+// space before the budget runs out it searches again at deeper bounds:
+// the bounds the caller left at zero take the values of
+// DeepeningLevel(1), then 2, and so on; the bounds the caller set stay
+// as set. Each level is a whole search, serial or parallel as
+// Options.Parallel says, with what is left of the budget, so each level
+// gives the verdict the same options would.
 
 // The bounds of level 0: the defaults of Options.
 const (
@@ -58,10 +61,53 @@ func (v *Violation) ReplayOptions() Options {
 	return Options{Replay: v.Seed, Versions: v.Bounds.Versions}
 }
 
-// deepens reports whether a search with o deepens its bounds.
+// boundSet are bounds of Bounds, as bits.
+type boundSet uint8
+
+const (
+	boundDepth boundSet = 1 << iota
+	boundVersions
+	boundStaleReads
+)
+
+// noteCut records that bound b cut the schedule's choices at its current
+// chosen step: a choice a deeper bound would offer was not offered. A
+// schedule that reached Depth chosen steps with more queued; a cached
+// read with more versions, or more different lists, than Versions; a
+// cached read with a version to choose from after StaleReads stale ones.
+func (t *trace) noteCut(b boundSet) {
+	if t.cut == 0 {
+		t.cutAt = t.at
+	}
+	t.cut |= b
+}
+
+// deepened are the bounds o leaves at zero, which deepening raises.
+func deepened(o Options) boundSet {
+	var b boundSet
+	if o.Depth == 0 {
+		b |= boundDepth
+	}
+	if o.Versions == 0 {
+		b |= boundVersions
+	}
+	if o.StaleReads == 0 {
+		b |= boundStaleReads
+	}
+	return b
+}
+
+// deepens reports whether a search with o deepens its bounds: a
+// depth-first search, not FixedBounds, given a Budget and no bound, or
+// with Deepen and a bound left at zero.
 func deepens(o Options) bool {
-	return o.Deepen && o.Seed == 0 && o.Replay == "" && o.Schedules == 0 &&
-		(o.Depth == 0 || o.Versions == 0 || o.StaleReads == 0)
+	if o.FixedBounds || o.Seed != 0 || o.Replay != "" || o.Schedules != 0 {
+		return false
+	}
+	if o.Deepen {
+		return o.Depth == 0 || o.Versions == 0 || o.StaleReads == 0
+	}
+	return o.Budget > 0 && o.Depth == 0 && o.Versions == 0 && o.StaleReads == 0
 }
 
 // atLevel is o with the bounds it leaves at zero at level k.
@@ -81,6 +127,9 @@ func atLevel(o Options, k int) Options {
 
 // runHooked runs the search o asks for, deepening its bounds if it does.
 func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
+	if o.Deepen && o.FixedBounds {
+		return nil, errors.New("explore: Options.Deepen and Options.FixedBounds are both set")
+	}
 	if !deepens(o) {
 		return runLevel(ctx, s, o, h)
 	}
@@ -106,10 +155,12 @@ func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 		}
 		total.Violation, total.Violations = res.Violation, res.Violations
 		// Stop at a violation, an error, a level not exhausted, the end of
-		// the budget, or a level that ran no more schedules than the one
-		// before: its deeper bounds bound nothing, nor will the next's.
+		// the budget, a level none of whose schedules a bound that deepens
+		// cut short (the next level would run the same schedules), or a
+		// level that ran no more schedules than the one before: its
+		// deeper bounds bound nothing, nor will the next's.
 		if err != nil || res.Violation != nil || !res.Exhausted || time.Until(deadline) <= 0 ||
-			k == maxLevel || (k > 0 && res.Schedules == prev) {
+			k == maxLevel || res.cut&deepened(o) == 0 || (k > 0 && res.Schedules == prev) {
 			return total, (&explorer{o: o.withDefaults()}).writeReport(total, err)
 		}
 		prev = res.Schedules

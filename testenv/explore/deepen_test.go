@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,6 +27,8 @@ import (
 type thriceFooled struct {
 	c   client.Client
 	api client.Reader
+	// reads, if set, is what the three reads go through instead of c.
+	reads client.Reader
 }
 
 func (r *thriceFooled) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -34,9 +37,13 @@ func (r *thriceFooled) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Re
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	stale := 0
+	var reads client.Reader = r.c
+	if r.reads != nil {
+		reads = r.reads
+	}
 	for range 3 {
 		w := &testv1.Widget{}
-		if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+		if err := reads.Get(ctx, req.NamespacedName, w); err != nil {
 			return ctrl.Result{}, err
 		}
 		if w.ResourceVersion != fresh.ResourceVersion {
@@ -78,43 +85,43 @@ func thriceFooledScenario() explore.Scenario {
 }
 
 // thriceFooledSchedules is what the search at the default bounds runs
-// on thriceFooledScenario: with or without a Budget, without Deepen.
+// on thriceFooledScenario, at one level.
 const thriceFooledSchedules = 16
 
+// level0 are the default bounds.
+var level0 = explore.Bounds{Depth: 4, Versions: 4, StaleReads: 2}
+
 // TestDeepenFindsWhatTheDefaultsMiss: the default bounds exhaust
-// thriceFooledScenario without the bug, with or without a Budget, the
-// same schedules either way; with Deepen the search goes on to level 1,
-// whose 8 stale reads find it, and says so; the violation replays with
-// its ReplayOptions.
+// thriceFooledScenario without the bug (without a Budget the search runs
+// at them only); given a Budget and nothing else, the search deepens by
+// default, goes on to level 1, whose 8 stale reads find it, and says so;
+// the violation replays with its ReplayOptions.
 func TestDeepenFindsWhatTheDefaultsMiss(t *testing.T) {
 	scheme := widgetScheme(t)
 	fake := explore.Fake(scheme, &testv1.Widget{})
-	level0 := explore.Bounds{Depth: 4, Versions: 4, StaleReads: 2}
-	for _, o := range []explore.Options{{Backend: fake}, {Backend: fake, Budget: searchBound}} {
-		res, err := explore.Run(t.Context(), thriceFooledScenario(), o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Violation != nil || !res.Exhausted || res.Bounds != level0 || res.Schedules != thriceFooledSchedules {
-			t.Fatalf("budget %s, no Deepen: want %d schedules exhausted at %s without a violation, got %d (exhausted %t) at %s:\n%v",
-				o.Budget, thriceFooledSchedules, level0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
-		}
+	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted || res.Bounds != level0 || res.Schedules != thriceFooledSchedules {
+		t.Fatalf("no Budget: want %d schedules exhausted at %s without a violation, got %d (exhausted %t) at %s:\n%v",
+			thriceFooledSchedules, level0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
 	}
 	file := filepath.Join(t.TempDir(), "report.json")
-	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Deepen: true, Budget: searchBound, Report: file})
+	res, err = explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, Report: file})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := res.Violation
 	if v == nil || v.Invariant != explore.InvariantUser {
-		t.Fatalf("Deepen: want the user invariant broken, got %d schedules at %s:\n%v", res.Schedules, res.Bounds, v)
+		t.Fatalf("Budget only: want the user invariant broken, got %d schedules at %s:\n%v", res.Schedules, res.Bounds, v)
 	}
 	want := explore.DeepeningLevel(1)
 	if v.Bounds != want || res.Bounds != want || want != (explore.Bounds{Depth: 5, Versions: 5, StaleReads: 8, Level: 1}) {
-		t.Fatalf("Deepen: found at %s, search at %s, want %s", v.Bounds, res.Bounds, want)
+		t.Fatalf("Budget only: found at %s, search at %s, want %s", v.Bounds, res.Bounds, want)
 	}
 	if v.Schedules <= thriceFooledSchedules || res.Schedules < v.Schedules {
-		t.Fatalf("Deepen: found after %d schedules of %d, want after level 0's %d", v.Schedules, res.Schedules, thriceFooledSchedules)
+		t.Fatalf("Budget only: found after %d schedules of %d, want after level 0's %d", v.Schedules, res.Schedules, thriceFooledSchedules)
 	}
 	if !strings.Contains(v.String(), "found at Depth 5, Versions 5, StaleReads 8 (deepening level 1)\n") {
 		t.Fatalf("the violation does not say its bounds:\n%s", v)
@@ -138,18 +145,56 @@ func TestDeepenFindsWhatTheDefaultsMiss(t *testing.T) {
 	}
 }
 
-// TestDeepenKeepsTheBoundsSet: a bound the caller set is never raised.
-// Depth 1 and StaleReads 2 each keep the bug out of reach at every level;
-// raised, either would find it.
-func TestDeepenKeepsTheBoundsSet(t *testing.T) {
+// TestFixedBoundsKeepsOneLevel: the opt-out. With FixedBounds, or with
+// a bound set (StaleReads 2, the default's value), a search given a long
+// Budget runs the default bounds' 16 schedules, at level 0, and ends
+// exhausted without the bug that level 1 finds; Deepen with FixedBounds
+// is an error.
+func TestFixedBoundsKeepsOneLevel(t *testing.T) {
 	fake := explore.Fake(widgetScheme(t), &testv1.Widget{})
 	for _, tc := range []struct {
 		name string
 		o    explore.Options
-		kept func(explore.Bounds) bool
 	}{
-		{"Depth 1", explore.Options{Depth: 1}, func(b explore.Bounds) bool { return b.Depth == 1 && b.StaleReads > 2 }},
-		{"StaleReads 2", explore.Options{StaleReads: 2}, func(b explore.Bounds) bool { return b.StaleReads == 2 && b.Depth > 4 }},
+		{"FixedBounds", explore.Options{Backend: fake, Budget: searchBound, FixedBounds: true}},
+		{"FixedBounds, parallel", explore.Options{Backend: explore.FakeWorlds(2, widgetScheme(t), &testv1.Widget{}), Parallel: 2, Budget: searchBound, FixedBounds: true}},
+		{"StaleReads 2", explore.Options{Backend: fake, Budget: searchBound, StaleReads: 2}},
+	} {
+		res, err := explore.Run(t.Context(), thriceFooledScenario(), tc.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Violation != nil || !res.Exhausted || res.Bounds != level0 || res.Schedules != thriceFooledSchedules {
+			t.Fatalf("%s: want %d schedules exhausted at %s without a violation, got %d (exhausted %t) at %s:\n%v",
+				tc.name, thriceFooledSchedules, level0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
+		}
+	}
+	_, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, FixedBounds: true, Deepen: true})
+	if err == nil || !strings.Contains(err.Error(), "FixedBounds") {
+		t.Fatalf("Deepen and FixedBounds: got error %v, want one naming both", err)
+	}
+}
+
+// TestDeepenKeepsTheBoundsSet: with Deepen, a search that sets a bound
+// deepens the others, and the bound set is never raised. At Depth 2 the
+// default's 2 stale reads cut the reconcile's third, so the search goes
+// on to level 1, which finds the bug at Depth 2 still. StaleReads 2 and
+// Depth 1 each keep the bug out of reach; no bound that deepens cuts a
+// schedule short there (the reconciler stops writing within 4 steps,
+// the Widget has no more than 4 versions, and at Depth 1 it has one), so
+// deeper bounds would run the same schedules, and the search ends at
+// level 0, exhausted.
+func TestDeepenKeepsTheBoundsSet(t *testing.T) {
+	fake := explore.Fake(widgetScheme(t), &testv1.Widget{})
+	for _, tc := range []struct {
+		name  string
+		o     explore.Options
+		found bool
+		want  explore.Bounds
+	}{
+		{"Depth 2", explore.Options{Depth: 2}, true, explore.Bounds{Depth: 2, Versions: 5, StaleReads: 8, Level: 1}},
+		{"StaleReads 2", explore.Options{StaleReads: 2}, false, level0},
+		{"Depth 1", explore.Options{Depth: 1}, false, explore.Bounds{Depth: 1, Versions: 4, StaleReads: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
@@ -158,20 +203,52 @@ func TestDeepenKeepsTheBoundsSet(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Violation != nil || !res.Exhausted || res.Bounds.Level < 1 || !tc.kept(res.Bounds) {
-				t.Fatalf("want the other bounds deepened, this one kept, and no violation; got %d schedules (exhausted %t) at %s:\n%v",
-					res.Schedules, res.Exhausted, res.Bounds, res.Violation)
+			v := res.Violation
+			if (v != nil) != tc.found || res.Bounds != tc.want || (v != nil && v.Bounds != tc.want) || (v == nil && !res.Exhausted) {
+				t.Fatalf("want violation %t at %s; got %d schedules (exhausted %t) at %s:\n%v",
+					tc.found, tc.want, res.Schedules, res.Exhausted, res.Bounds, v)
 			}
 			t.Logf("%d schedules, ended at %s", res.Schedules, res.Bounds)
 		})
 	}
 }
 
+// TestDeepenStopsWhereNoBoundCuts: the same reconciler reading the
+// Widget through the API reader, never the cache, has nothing a deeper
+// bound would offer (no cached read, and its queue is empty within 4
+// steps). A search given a Budget and nothing else runs the same
+// schedules as FixedBounds, at level 0, and ends exhausted, not at the
+// end of its Budget.
+func TestDeepenStopsWhereNoBoundCuts(t *testing.T) {
+	fake := explore.Fake(widgetScheme(t), &testv1.Widget{})
+	s := thriceFooledScenario()
+	s.Reconcilers[0].New = func(c client.Client, api client.Reader) reconcile.Reconciler {
+		return &thriceFooled{c: c, api: api, reads: api}
+	}
+	fixed, err := explore.Run(t.Context(), s, explore.Options{Backend: fake, Budget: searchBound, FixedBounds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []explore.Options{
+		{Backend: fake, Budget: searchBound},
+		{Backend: explore.FakeWorlds(2, widgetScheme(t), &testv1.Widget{}), Parallel: 2, Budget: searchBound},
+	} {
+		res, err := explore.Run(t.Context(), s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Violation != nil || !res.Exhausted || res.Bounds != level0 || res.Schedules != fixed.Schedules || res.Elapsed > time.Minute {
+			t.Fatalf("%d workers: want the %d schedules of FixedBounds, exhausted at %s, got %d (exhausted %t) at %s in %s:\n%v",
+				res.Workers, fixed.Schedules, level0, res.Schedules, res.Exhausted, res.Bounds, res.Elapsed, res.Violation)
+		}
+	}
+}
+
 // TestDeepenParallelSameVerdict: two workers deepen as one does, to the
-// same level, with the same verdict.
+// same level, with the same verdict (the default: a Budget, no bound).
 func TestDeepenParallelSameVerdict(t *testing.T) {
 	scheme := widgetScheme(t)
-	o := explore.Options{Backend: explore.Fake(scheme, &testv1.Widget{}), Parallel: 1, Deepen: true, Budget: searchBound}
+	o := explore.Options{Backend: explore.Fake(scheme, &testv1.Widget{}), Parallel: 1, Budget: searchBound}
 	serial, err := explore.Run(t.Context(), thriceFooledScenario(), o)
 	if err != nil {
 		t.Fatal(err)

@@ -73,7 +73,10 @@
 // # Search
 //
 // Depth-first with iterative deepening (shortest schedules first), or
-// random with Options.Seed, within Options.Budget. States already seen
+// random with Options.Seed, within Options.Budget. A depth-first search
+// given a Budget and no bound (Depth, Versions, StaleReads) deepens its
+// bounds level by level within it (DeepeningLevel) until it finds a
+// violation; Options.FixedBounds keeps it at one level. States already seen
 // (objects' recent versions normalised, the queue, the stale reads and
 // steps left) are not explored again. A violation is minimised (steps
 // dropped, stale reads made fresh while the same invariant still breaks)

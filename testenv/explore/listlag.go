@@ -157,6 +157,7 @@ func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(o
 			continue
 		}
 		if len(out) == cm.ex.o.Versions {
+			cm.listCut = true // a different, older list was there
 			break
 		}
 		last = sig.String()

@@ -41,6 +41,10 @@ type track struct {
 	broke    bool
 	// prunedAt is the chosen step at which it was pruned, or -1.
 	prunedAt int
+	// cut are the bounds that cut its choices, first at chosen step
+	// cutAt (deepen.go).
+	cut   boundSet
+	cutAt int
 }
 
 func (r *run) noteFailure(step int) {
@@ -190,8 +194,12 @@ func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer,
 	for _, d := range done {
 		if (last == nil || !last.p.less(d.p)) && ex.serialRun(d) {
 			res.Schedules++
-			if ex.serialStop(d) >= 0 {
+			stop := ex.serialStop(d)
+			if stop >= 0 {
 				res.Pruned++
+			}
+			if stop < 0 || d.cutAt < stop { // what the serial search ran of it
+				res.cut |= d.cut
 			}
 		} else {
 			res.Speculative++

@@ -136,16 +136,32 @@ type Options struct {
 	StaleReads int
 	// Budget bounds the search time, checked between schedules (the
 	// running one finishes; minimisation comes on top). Default 10s.
+	//
+	// A depth-first search (no Seed, Replay or Schedules) given a Budget
+	// and none of Depth, Versions and StaleReads deepens its bounds
+	// within it: when the default bounds are exhausted without a
+	// violation it searches again at DeepeningLevel(1), then (2), and so
+	// on, until a violation, a level not exhausted, the end of the
+	// Budget, or a level none of whose schedules a deepened bound cut
+	// short (more queued at the last chosen step, more versions or lists
+	// than Versions, a stale read refused by StaleReads): the next level
+	// would run the same schedules. Result.Bounds and Violation.Bounds
+	// say which level. Without a
+	// Budget (the default 10s), or with a bound set, the search runs at
+	// one level; FixedBounds and Deepen change that (docs/explore.md,
+	// Bounds and deepening).
 	Budget time.Duration
-	// Deepen lets a depth-first search (no Seed, Replay or Schedules)
-	// that exhausts the space at its bounds within the Budget search
-	// again at deeper ones: the bounds left at zero (Depth, Versions,
-	// StaleReads) go through DeepeningLevel(0), (1), ... until a
-	// violation, a level not exhausted, the end of the Budget, or a
-	// level that runs no more schedules than the one before; the bounds
-	// set stay. Result.Bounds and Violation.Bounds say which level. Off,
-	// the search runs at one level, today's (docs/explore.md, Bounds and
-	// deepening).
+	// FixedBounds keeps the search at one level, its bounds (the defaults
+	// for those left at zero), whatever the Budget: for a test that gives
+	// a long Budget as a bound, not a deadline, and asserts that the
+	// space at those bounds is exhausted without a violation. A deepening
+	// search can spend its whole Budget and end at a level not exhausted.
+	FixedBounds bool
+	// Deepen makes a depth-first search deepen the bounds left at zero
+	// even when it sets some (those set stay as set) or gives no Budget
+	// (it then deepens within the default 10s). A search given a Budget
+	// and no bound deepens without it. Run returns an error if both
+	// Deepen and FixedBounds are set.
 	Deepen bool
 	// Seed, if non-zero, makes the search random with this seed instead of
 	// depth-first; the same seed explores the same schedules.
@@ -252,6 +268,9 @@ type Result struct {
 	// come after the violation): not in Schedules or Pruned, which are
 	// the serial search's.
 	Speculative int
+	// cut are the bounds that cut a schedule of the search short
+	// (deepen.go).
+	cut boundSet
 	// Diverged, after a Replay (which runs the schedule twice), says where
 	// the two runs wrote different things once what differs between any
 	// two runs is taken out (resourceVersions, timestamps, the server's

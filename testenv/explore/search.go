@@ -23,6 +23,8 @@ type explorer struct {
 	seen     map[uint64]bool
 	runs     int
 	pruned   int
+	// cut are the bounds that cut a schedule of the serial search.
+	cut boundSet
 	// disabled are the invariants Options.Disable turns off; uncached the
 	// kinds of Options.Uncached.
 	disabled map[string]bool
@@ -132,7 +134,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		found, err = ex.parallelDepthFirst(ctx, workers, res)
 	} else {
 		found, res.Exhausted, err = ex.depthFirst(ctx)
-		res.Schedules, res.Pruned = ex.runs, ex.pruned
+		res.Schedules, res.Pruned, res.cut = ex.runs, ex.pruned, ex.cut
 	}
 	res.Elapsed = time.Since(start)
 	if err == nil {
@@ -209,6 +211,7 @@ func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
 			if err != nil {
 				return nil, false, err
 			}
+			ex.cut |= r.trace.cut
 			if r.failed != nil {
 				return r, false, nil
 			}
@@ -229,14 +232,21 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	}
 	defer ex.end(r)
 	r.ch = c
-	for d := 0; d < depth && len(r.queue) > 0; d++ {
+	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
+	d := 0
+	for ; d < depth && len(r.queue) > 0; d++ {
 		if c.rng == nil && len(c.taken) >= len(c.prefix) && ex.prune(r, depth, d) {
 			ex.pruned++
 			r.prunedAt = d
 			return r, nil
 		}
+		r.at = d
 		r.step(ctx, r.queue[c.choose(len(r.queue))], nil, crashPoint{})
 		r.noteFailure(d)
+	}
+	if d == ex.o.Depth && len(r.queue) > 0 {
+		r.at = d
+		r.noteCut(boundDepth) // more was queued to choose from
 	}
 	r.drainToSteady(ctx)
 	r.noteFailure(depth)

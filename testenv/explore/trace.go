@@ -14,6 +14,11 @@ type trace struct {
 	drain bool
 	// crashes counts the crashes of this schedule.
 	crashes int
+	// at is the chosen step being run; cut, the bounds that cut the
+	// schedule's choices (deepen.go), first at chosen step cutAt.
+	at    int
+	cut   boundSet
+	cutAt int
 	// failed is the first violation, the others in its Also; disabled the
 	// invariants Options.Disable turns off.
 	failed   *Violation
