@@ -12,22 +12,31 @@ import (
 // returns an error naming the doc and what is missing, so that a doc
 // edited out from under the route fails it with the cause.
 
-// block is the command lines between <!-- marker:begin --> and
-// <!-- marker:end --> in text: no comment, fence, shell comment or blank
-// line.
-func block(text, marker string) []string {
+// between is the lines between <!-- marker:begin --> and
+// <!-- marker:end --> in text.
+func between(text, marker string) []string {
 	var out []string
 	in := false
 	for _, l := range strings.Split(text, "\n") {
 		switch {
 		case strings.Contains(l, "<!-- "+marker+":begin -->"):
 			in = true
-			continue
 		case strings.Contains(l, "<!-- "+marker+":end -->"):
 			in = false
-			continue
+		case in:
+			out = append(out, l)
 		}
-		if !in || strings.TrimSpace(l) == "" || strings.HasPrefix(l, "<!--") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "#") {
+	}
+	return out
+}
+
+// block is the command lines between <!-- marker:begin --> and
+// <!-- marker:end --> in text: no comment, fence, shell comment or blank
+// line.
+func block(text, marker string) []string {
+	var out []string
+	for _, l := range between(text, marker) {
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "<!--") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "#") {
 			continue
 		}
 		out = append(out, l)
@@ -146,4 +155,26 @@ func assetsLine(md string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("docs/testenv.md has no '%s' line", assetsLineText)
+}
+
+// fixBlock is docs/kubebuilder.md's fix block (the fix markers), each line
+// as written, its indentation dropped: no comment, fence or blank line.
+// It must hold the bin/statuspatch-lint -fix line.
+func fixBlock(md string) ([]string, error) {
+	var out []string
+	for _, l := range between(md, "fix") {
+		l = strings.TrimLeft(l, " \t")
+		if l != "" && !strings.HasPrefix(l, "<!--") && !strings.HasPrefix(l, "```") {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("docs/kubebuilder.md has no fix block (<!-- fix:begin --> ... <!-- fix:end -->)")
+	}
+	for _, l := range out {
+		if strings.HasPrefix(l, "bin/statuspatch-lint -fix ") {
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("docs/kubebuilder.md's fix block has no bin/statuspatch-lint -fix line")
 }

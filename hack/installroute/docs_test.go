@@ -108,6 +108,12 @@ func TestTheDocsHoldWhatTheRouteRuns(t *testing.T) {
 	if _, err := golangciWiring(kb); err != nil {
 		t.Error(err)
 	}
+	if _, err := fixBlock(kb); err != nil {
+		t.Error(err)
+	}
+	if l := genInstallLine(readme); !strings.HasSuffix(l, "/cmd/statuspatch-gen@"+version) {
+		t.Errorf("README.md's install block's statuspatch-gen line is %q, want one installing %s", l, version)
+	}
 	if _, err := assetsLine(read("docs/testenv.md")); err != nil {
 		t.Error(err)
 	}

@@ -29,9 +29,12 @@
 //     GOTOOLCHAIN=local, go install of a tool stops at "requires go >=
 //     1.26.0"; go get -tool raises the module's go line and k8s.io.
 //
-//     installroute -root REPO [VERSION]
+//     installroute install -root REPO [VERSION]
 //
-// VERSION defaults to the one testenv/go.mod requires. The user's Go:
+// VERSION defaults to the one testenv/go.mod requires. installroute adopt
+// is hack/adopt-lines.sh (adopt.go); installroute newcomer is
+// hack/newcomer-test.sh, docs/kubebuilder.md's steps on a kubebuilder-shaped
+// scaffold (newcomer.go, scaffold.go). The user's Go:
 // GOTOOLCHAIN=path with a PATH whose go is the install line's toolchain
 // (from the module proxy) and which also holds this machine's Go 1.26 as
 // go1.26.N, so the go command switches toolchains as under
@@ -64,10 +67,10 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = "usage: installroute install -root REPO [VERSION] | adopt -root REPO [LINE...]"
+const usage = "usage: installroute install -root REPO [VERSION] | adopt -root REPO [LINE...] | newcomer -root REPO [LINE...|all]"
 
 // progs name each command's messages as its script's.
-var progs = map[string]string{"install": "install-test", "adopt": "adopt-lines"}
+var progs = map[string]string{"install": "install-test", "adopt": "adopt-lines", "newcomer": "newcomer-test"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || progs[args[0]] == "" {
@@ -96,6 +99,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 	case args[0] == "install":
 		err = rt.install(fs.Arg(0))
+	case args[0] == "newcomer":
+		err = rt.newcomer(fs.Args())
 	default:
 		err = rt.adopt(fs.Args())
 	}
@@ -117,6 +122,7 @@ type route struct {
 	userGo        string
 	pinned        pins // install: the operator's go.mod before statuspatch
 	r             runner
+	loadFn        func() string // the load average newcomer's lines print; nil: /proc/loadavg's
 
 	once     sync.Once
 	lock     *releaseproxy.Lock
@@ -150,7 +156,7 @@ func (rt *route) install(version string) error {
 		return failf("hack/lines.txt has no workspace line")
 	}
 	rt.toolK8s, rt.userGo = ws.K8sMinor(), rt.line.Toolchain
-	if err := rt.userGoInPath(); err != nil {
+	if err := rt.userGoInPath(true); err != nil {
 		return err
 	}
 	settings, err := rt.useProxy(version, rt.r.stdout)
@@ -202,9 +208,12 @@ func hostGoOK(v string) bool {
 }
 
 // userGoInPath makes work/path: go and gofmt of the line's toolchain, and
-// this machine's go as go1.26.N.
-func (rt *route) userGoInPath() error {
-	rt.r.step("the user's Go (%s) and this machine's Go 1.26, in PATH", rt.userGo)
+// this machine's go as go1.26.N (unless that is the line's toolchain);
+// announce prints it as a step.
+func (rt *route) userGoInPath(announce bool) error {
+	if announce {
+		rt.r.step("the user's Go (%s) and this machine's Go 1.26, in PATH", rt.userGo)
+	}
 	hostGo, err := rt.r.output("", []string{"GOTOOLCHAIN=local"}, "go", "env", "GOVERSION")
 	if err != nil || !hostGoOK(hostGo) {
 		return failf("this machine's go is %s; the tools need Go 1.26 or newer to stand in for the toolchain a user's go command downloads", hostGo)
@@ -221,11 +230,14 @@ func (rt *route) userGoInPath() error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for link, target := range map[string]string{
+	links := map[string]string{
 		"go":    filepath.Join(userRoot, "bin", "go"),
 		"gofmt": filepath.Join(userRoot, "bin", "gofmt"),
-		hostGo:  filepath.Join(hostRoot, "bin", "go"),
-	} {
+	}
+	if hostGo != rt.userGo {
+		links[hostGo] = filepath.Join(hostRoot, "bin", "go")
+	}
+	for link, target := range links {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			return err
 		}

@@ -31,7 +31,7 @@ func TestEnviron(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	var errb strings.Builder
-	for _, args := range [][]string{nil, {"v0.0.1"}, {"-root", "."}, {"install", "v0.0.1"}, {"install", "-root", ".", "v0.0.1", "extra"}, {"adopt"}, {"release", "-root", "."}} {
+	for _, args := range [][]string{nil, {"v0.0.1"}, {"-root", "."}, {"install", "v0.0.1"}, {"install", "-root", ".", "v0.0.1", "extra"}, {"adopt"}, {"newcomer", "v0.0.1"}, {"release", "-root", "."}} {
 		errb.Reset()
 		if code := run(args, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), usage) {
 			t.Errorf("run(%q) = %d, %q; want 2 and the usage", args, code, errb.String())

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
 )
 
 // The route's commands: each runs in a folder with the user's environment
@@ -154,4 +156,59 @@ func lookPath(name string, env []string) string {
 		}
 	}
 	return name
+}
+
+// teeAll runs a shell line with extra settings, its standard output and
+// error together (as 2>&1 | tee) printed and returned.
+func (r *runner) teeAll(dir, line string, extra ...string) (string, error) {
+	var b bytes.Buffer
+	c := r.command(dir, extra, "bash", "-euo", "pipefail", "-c", line)
+	w := io.MultiWriter(r.stdout, &b)
+	c.Stdout, c.Stderr = w, w
+	err := c.Run()
+	return b.String(), err
+}
+
+// userGoCmds runs internal/gocmd's commands (internal/wsversions') as the
+// route's others, with the user's go and environment: GOWORK as the
+// command says (unset for the workspace's), each Cmd's folder absolute.
+type userGoCmds struct{ r *runner }
+
+func (g userGoCmds) command(c gocmd.Cmd) (*exec.Cmd, error) {
+	argv, err := c.Argv()
+	if err != nil {
+		return nil, err
+	}
+	return g.r.command(c.Dir, append([]string{"GOWORK="}, c.Env()...), "go", argv...), nil
+}
+
+func (g userGoCmds) run(c gocmd.Cmd, stdout, stderr io.Writer) error {
+	cmd, err := g.command(c)
+	if err != nil {
+		return err
+	}
+	if stdout != nil {
+		cmd.Stdout = stdout
+	}
+	if stderr != nil {
+		cmd.Stderr = stderr
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w", c, err)
+	}
+	return nil
+}
+
+func (g userGoCmds) Run(c gocmd.Cmd) error { return g.run(c, nil, nil) }
+
+func (g userGoCmds) Output(c gocmd.Cmd) (string, error) {
+	var b strings.Builder
+	err := g.run(c, &b, nil)
+	return b.String(), err
+}
+
+func (g userGoCmds) Combined(c gocmd.Cmd) (string, error) {
+	var b strings.Builder
+	err := g.run(c, &b, &b)
+	return b.String(), err
 }
