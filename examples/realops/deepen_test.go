@@ -13,19 +13,25 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
-// deepenBudget is the budget of the searches below: the default bounds,
-// deepened (Options.Deepen) while each level is exhausted within it. It
-// bounds the search; the figures are in docs/explore-your-operator.md.
+// deepenBudget is the budget of the searches below, the one a user
+// should give: their only option but the Backend. Given a Budget and no
+// bound, a search deepens the default bounds while each level is
+// exhausted within it (docs/explore.md, Bounds and deepening). The
+// figures are in docs/explore-your-operator.md. JobSet's deletes by name
+// (TestJobSetDeletesByNameReplay) have no test here: they need a leader
+// change, which the defaults do not try, and bounds past deepening level
+// 4.
 const deepenBudget = 10 * time.Minute
 
 // TestRayHeadPodDeepening finds KubeRay's second head Pod
-// (TestExploreRayCluster) with no bound chosen: the default bounds are
-// exhausted without it, and the next level's stale reads find it.
+// (TestExploreRayCluster) with the default options and a budget: the
+// default bounds are exhausted without it, and the next level's stale
+// reads find it.
 func TestRayHeadPodDeepening(t *testing.T) {
 	env := startRay(t)
 	res, err := explore.Run(t.Context(), rayScenario(func(mgr manager.Manager) error { // as main.go
 		return ray.NewReconciler(t.Context(), mgr, ray.RayClusterReconcilerOptions{}).SetupWithManager(mgr, 1)
-	}), explore.Options{Backend: explore.Server(env), Deepen: true, Budget: deepenBudget})
+	}), explore.Options{Backend: explore.Server(env), Budget: deepenBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,8 +44,8 @@ func TestRayHeadPodDeepening(t *testing.T) {
 }
 
 // TestRabbitmqResurrectDeepening finds the RabbitmqCluster that comes
-// back after its deletion (TestExploreRabbitmqCluster) with no bound
-// chosen.
+// back after its deletion (TestExploreRabbitmqCluster) with the default
+// options and a budget.
 func TestRabbitmqResurrectDeepening(t *testing.T) {
 	env := start(t, "github.com/rabbitmq/cluster-operator/v2", rabbitmqv1beta1.AddToScheme)
 	clientset, err := kubernetes.NewForConfig(env.Config)
@@ -47,13 +53,31 @@ func TestRabbitmqResurrectDeepening(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := explore.Run(t.Context(), rabbitmqScenario(env, clientset),
-		explore.Options{Backend: explore.Server(env), Deepen: true, Budget: deepenBudget})
+		explore.Options{Backend: explore.Server(env), Budget: deepenBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantDeletedStaysDeleted) || !strings.Contains(v.String(), "write create RabbitmqCluster rabbits/hello based on") {
 		t.Fatalf("want the deleted RabbitmqCluster created again, got after %d schedules in %s at %s:\n%v",
+			res.Schedules, res.Elapsed.Round(time.Second), res.Bounds, v)
+	}
+	t.Logf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
+}
+
+// TestGrafanaVersionDeepening finds grafana-operator's default version
+// written over the user's (TestExploreGrafana, TestGrafanaOverwritesPinnedVersion)
+// with the default options and a budget: no crash is needed, only a
+// cached read that has not seen the user's pin.
+func TestGrafanaVersionDeepening(t *testing.T) {
+	env := startGrafana(t)
+	res, err := explore.Run(t.Context(), grafanaScenario(""), explore.Options{Backend: explore.Server(env), Budget: deepenBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.String(), `{"spec":{"version":"12.1.0"}}`) {
+		t.Fatalf("want the user's spec.version overwritten by the operator's default, got after %d schedules in %s at %s:\n%v",
 			res.Schedules, res.Elapsed.Round(time.Second), res.Bounds, v)
 	}
 	t.Logf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)

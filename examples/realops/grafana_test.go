@@ -157,13 +157,13 @@ func TestExploreGrafanaVersioned(t *testing.T) {
 }
 
 // TestGrafanaDeepening searches the versioned scenario with the default
-// bounds, deepened while each level is exhausted (Options.Deepen), no
-// crash.
+// options and a budget: the default bounds, deepened while each level is
+// exhausted, no crash.
 func TestGrafanaDeepening(t *testing.T) {
 	env := startGrafana(t)
 	var tally actionTally
 	res, err := explore.Run(t.Context(), tally.wrap(grafanaScenario("12.1.0")),
-		explore.Options{Backend: explore.Server(env), Deepen: true, Budget: 5 * time.Minute})
+		explore.Options{Backend: explore.Server(env), Budget: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -316,13 +316,14 @@ func TestExploreJobSet(t *testing.T) {
 	}
 }
 
-// TestJobSetDeepening searches the same scenario with the default bounds,
-// deepened while each level is exhausted (Options.Deepen), no crash.
+// TestJobSetDeepening searches the same scenario with the default options
+// and a budget: the default bounds, deepened while each level is
+// exhausted, no crash.
 func TestJobSetDeepening(t *testing.T) {
 	env := startJobSet(t)
 	var tally actionTally
 	res, err := explore.Run(t.Context(), tally.wrap(jobsetScenario(env)),
-		explore.Options{Backend: explore.Server(env), Deepen: true, Budget: 5 * time.Minute})
+		explore.Options{Backend: explore.Server(env), Budget: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
