@@ -1,6 +1,6 @@
-# Sourced by hack/newcomer-test.sh and hack/gomod.sh (the release and
-# install routes, hack/releaseroute and hack/installroute, call
-# hack/internal/releaseproxy themselves): builds a file-based module proxy with this repository's modules at one version and points the
+# Sourced by hack/gomod.sh (the release, install and newcomer routes,
+# hack/releaseroute and hack/installroute, call hack/internal/releaseproxy
+# themselves): builds a file-based module proxy with this repository's modules at one version and points the
 # go command at it, as a user's go command would see a published release.
 #
 #   use_release_proxy REPO VERSION WORKDIR
