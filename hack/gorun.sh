@@ -6,7 +6,7 @@
 # the go command with the caller's PATH, GOWORK and GOTOOLCHAIN. hack's go
 # line needs Go 1.26: run it before pointing PATH or GOTOOLCHAIN at a line's
 # older Go, or with that Go able to switch (GOTOOLCHAIN=path and a go1.26.x
-# in PATH, as hack/newcomer-test.sh has it).
+# in PATH, as hack/installroute's routes have it).
 set -euo pipefail
 prog=${1:?usage: hack/gorun.sh PROGRAM [ARGS...]}
 shift
