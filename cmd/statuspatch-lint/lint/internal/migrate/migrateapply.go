@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -104,9 +105,20 @@ func (a *applyMove) ownerText() string {
 // checkApplyUses returns why the code between the Get and the apply may
 // change the object: apply mode's Flush sends what ApplyStatus was given
 // and refuses any change in memory beside it. Reads, getters and DeepCopy
-// are fine.
+// are fine. Before the Get, as in merge mode (checkBefore), no alias of
+// the object or reference into it, its status included, may be kept, nor
+// a function literal that changes it declared.
 func (a *applyMove) checkApplyUses() string {
-	return a.eachUse(a.enclosingFunc(), a.obj, a.anchor.End(), a.call.Pos(), func(stack []ast.Node, _ *ast.Ident) string {
+	if why := a.checkBefore(a.applyUses, false); why != "" {
+		return why
+	}
+	return a.applyUses(a.enclosingFunc(), a.anchor.End(), a.call.Pos())
+}
+
+// applyUses returns why a use of the object in root between from and to
+// may change it, its status included.
+func (a *applyMove) applyUses(root ast.Node, from, to token.Pos) string {
+	return a.eachUse(root, a.obj, from, to, func(stack []ast.Node, _ *ast.Ident) string {
 		if why := a.useProblem(stack, a.obj); why != "" {
 			return why
 		}

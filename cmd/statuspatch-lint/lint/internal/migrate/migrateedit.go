@@ -19,25 +19,30 @@ import (
 // method of the object called, the object passed on, aliased or
 // reassigned) keeps the write as it is.
 func (m *migration) checkMutations() string {
-	if why := m.checkBefore(); why != "" {
+	uses := func(root ast.Node, from, to token.Pos) string { return m.checkUses(root, m.obj, from, to, 0) }
+	if why := m.checkBefore(uses, true); why != "" {
 		return why
 	}
-	return m.checkUses(m.enclosingFunc(), m.obj, m.anchor.End(), m.call.Pos(), 0)
+	return uses(m.enclosingFunc(), m.anchor.End(), m.call.Pos())
 }
 
 // checkBefore returns why a use of the object before the anchor may change
 // it after: the object, or a reference into it, aliased or handed on
-// there (a := obj, l := obj.Spec.Labels), which the uses after the anchor
-// do not show, or a function literal declared there that captures it and
-// changes it, which may be called after. Reading it, setting it, and the
-// calls checkUses allows are fine.
-func (m *migration) checkBefore() string {
+// there (a := obj, l := obj.Spec.Labels, s := &obj.Spec), which the uses
+// after the anchor do not show, or a function literal declared there
+// whose use of it uses (the write's mode's check of the uses after the
+// anchor) refuses, which may be called after. statusRefs says whether a
+// reference into the status may be kept there (merge mode: a change
+// through it is the status the patcher writes; apply mode refuses it
+// beside ApplyStatus). Reading it, setting it, and the calls checkUses
+// allows are fine.
+func (m *migration) checkBefore(uses func(root ast.Node, from, to token.Pos) string, statusRefs bool) string {
 	fn, name := m.enclosingFunc(), m.obj.Name()
 	return m.eachUse(fn, m.obj, fn.Pos(), m.anchor.Pos(), func(stack []ast.Node, id *ast.Ident) string {
 		line := m.where(id.Pos())
 		for _, n := range stack[1:] {
 			if lit, ok := n.(*ast.FuncLit); ok {
-				if why := m.checkUses(lit.Body, m.obj, id.Pos(), id.End(), 0); why != "" {
+				if why := uses(lit.Body, id.Pos(), id.End()); why != "" {
 					return fmt.Sprintf("a function literal declared at %s, before the read, captures %s and may change it when called after: %s", m.where(lit.Pos()), name, why)
 				}
 				return ""
@@ -45,7 +50,21 @@ func (m *migration) checkBefore() string {
 		}
 		switch p := stack[len(stack)-2].(type) {
 		case *ast.SelectorExpr:
-			if _, how := m.chainChange(stack, len(stack)-1); how != "" && p.Sel.Name != "Status" {
+			if statusRefs && p.Sel.Name == "Status" {
+				return ""
+			}
+			how := ""
+			if top, changed := changedAt(stack, len(stack)-1); changed {
+				// Set before the read: the read overwrites it; its
+				// address taken: a reference kept.
+				if u, ok := stack[top-1].(*ast.UnaryExpr); !ok || u.Op != token.AND {
+					return ""
+				}
+				how = "the address of " + types.ExprString(stack[top].(ast.Expr)) + " is taken"
+			} else {
+				_, how = m.chainChange(stack, len(stack)-1)
+			}
+			if how != "" {
 				return fmt.Sprintf("a reference into %s is kept at %s, before the read (%s): a change through it after the read would be unseen", name, line, how)
 			}
 			return ""

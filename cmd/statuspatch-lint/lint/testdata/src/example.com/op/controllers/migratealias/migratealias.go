@@ -253,3 +253,26 @@ func nameOf(n named) string { return n.GetName() }
 type kubeNamed interface{ client.Object }
 
 func kubeNameOf(n kubeNamed) string { return n.GetName() } // want kubeNameOf:`^statusOnly\[0\]$`
+
+// An address taken in the spec before the read is a reference kept: a
+// change through it after the read; stays. One taken in the status is
+// the status the patcher writes: moved.
+func (r *Reconciler) specAddrBefore(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	spec := &w.Spec
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	spec.Size++
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a reference into w is kept at line 262, before the read \(the address of w.Spec is taken\): a change through it after the read would be unseen\)$`
+}
+
+func (r *Reconciler) statusAddrBefore(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	st := &w.Status
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	st.Ready = w.Spec.Size > 0
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}

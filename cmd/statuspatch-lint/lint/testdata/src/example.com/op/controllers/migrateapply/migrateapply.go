@@ -107,3 +107,55 @@ func (r *WidgetReconciler) TypedOwner(ctx context.Context, req ctrl.Request) err
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
 	return r.Status().Apply(ctx, ac, typedOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
+
+// AliasedBefore: an alias made before the read changes the spec after it,
+// which apply mode's Flush would refuse (patcher.ErrNonStatusChange); stays.
+func (r *WidgetReconciler) AliasedBefore(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	a := w
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	a.Spec.Size++
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is aliased or handed on at line 115, before the read: a change through that reference after the read would be unseen\)$`
+}
+
+// CapturedBefore: a function literal declared before the read sets the
+// status in memory when called after it, beside the configuration, which
+// apply mode refuses (a merge patch would take it); stays.
+func (r *WidgetReconciler) CapturedBefore(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	markReady := func() { w.Status.Ready = true }
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	markReady()
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(w.Status.Ready))
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: a function literal declared at line 129, before the read, captures w and may change it when called after: w.Status.Ready is changed at line 129: apply mode applies only the configuration\)$`
+}
+
+// StatusRefBefore: the status's address kept before the read, the status
+// changed through it after; stays, as for a change of w.Status there.
+func (r *WidgetReconciler) StatusRefBefore(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	st := &w.Status
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	st.Size = w.Spec.Size
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: a reference into w is kept at line 142, before the read \(the address of w.Status is taken\): a change through it after the read would be unseen\)$`
+}
+
+// ReadBefore: before the read, a function literal that only reads the
+// object, called after it; moved.
+func (r *WidgetReconciler) ReadBefore(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	size := func() int { return w.Spec.Size }
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(size()))
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
