@@ -52,8 +52,9 @@ func (b *versions) checkVersion(h *history, prev map[string]any) {
 	// object and what anyone wrote on it. A write to an object created
 	// again under the name loses only what was written on the new object
 	// (its create or a later write), whatever the writer saw of the old
-	// one. A new UID without a recorded absence (the deletion and the
-	// create between two records) is a create.
+	// one. A new UID without a recorded absence is a create (record
+	// inserts that absence: the deletion and the create between two
+	// records).
 	if cur == nil {
 		h.owners = map[string]owner{}
 		return

@@ -16,8 +16,8 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	w := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
 	meta := func(uid string, deleting bool, finalizers ...any) map[string]any {
-		// The label tells the two apart: the book takes a version that
-		// differs from the last in its UID alone for the same one.
+		// The label tells the two apart (the book also records the
+		// deletion between two UIDs: TestRecordNewUIDStartsAnew).
 		m := map[string]any{"namespace": "ns", "name": "w", "uid": uid, "labels": map[string]any{"incarnation": uid}}
 		if deleting {
 			m["deletionTimestamp"] = "2026-11-25T00:00:00Z"

@@ -54,7 +54,13 @@ func (b *versions) known(ctx context.Context, k objKey) (*history, error) {
 
 // record appends content (nil: absent) as k's newest version when it
 // differs from the last one, runs the per-write invariants on it, and sets
-// b.lastChanged.
+// b.lastChanged. A version of another object under k's name (another UID
+// than the newest's, both set: it was deleted and created again between
+// two records, out of the explorer's sight) is never the same version,
+// whatever its resourceVersion (the fake client numbers each object's
+// from 1) or content: the deletion is recorded first, as an absence, so
+// the new object's history starts anew after it and no read serves the
+// old object's version as the new one's.
 func (b *versions) record(k objKey, content map[string]any, rv string) *history {
 	b.lastChanged = false
 	h := b.hist[k]
@@ -62,6 +68,9 @@ func (b *versions) record(k objKey, content map[string]any, rv string) *history 
 		h = &history{key: k, owners: map[string]owner{}}
 		b.hist[k] = h
 		b.order = append(b.order, k)
+	} else if prev := h.versions[h.newest()]; prev != nil && content != nil &&
+		uidOfVersion(prev) != "" && uidOfVersion(content) != "" && uidOfVersion(prev) != uidOfVersion(content) {
+		b.record(k, nil, "") // the deletion between
 	} else if h.rvs[h.newest()] == rv {
 		return h
 	} else if prev := h.versions[h.newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {

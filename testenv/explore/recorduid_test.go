@@ -1,0 +1,63 @@
+package explore
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// An object deleted and created again under its name between two records
+// (out of the explorer's sight) is another object: the book records the
+// deletion between them, so the new object's history starts anew, and no
+// version of the old object stands for the new one's, whether the new one
+// has the same content (only its UID differs) or the same resourceVersion
+// (the fake client numbers each object's from 1) (issue 50).
+func TestRecordNewUIDStartsAnew(t *testing.T) {
+	w := objKey{gvk: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	obj := func(uid, label string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "w", "uid": uid, "labels": map[string]any{"a": label}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		oldRV  string
+		newRV  string
+		newObj map[string]any
+	}{
+		{"same content, new resourceVersion", "1", "7", obj("b", "1")},
+		{"other content, same resourceVersion", "1", "1", obj("b", "2")},
+		{"other content, new resourceVersion", "1", "7", obj("b", "2")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRun(nil, nil)
+			r.record(w, obj("a", "1"), tc.oldRV)
+			h := r.record(w, tc.newObj, tc.newRV)
+			if !r.lastChanged {
+				t.Fatalf("the new object made no new version: %v", h.versions)
+			}
+			if len(h.versions) != 3 || h.versions[1] != nil {
+				t.Fatalf("want the old object, its deletion, the new object; got %v", h.versions)
+			}
+			for i, v := range h.versions {
+				if uid := uidOfVersion(v); v != nil && i > 1 && uid != "b" || i == 0 && uid != "a" {
+					t.Errorf("version %d has uid %q", i+1, uid)
+				}
+			}
+			if h.rvs[2] != tc.newRV || h.seqs[1] >= h.seqs[2] {
+				t.Errorf("rvs %v, seqs %v", h.rvs, h.seqs)
+			}
+			// Recording the new object again is no new version.
+			r.record(w, tc.newObj, tc.newRV)
+			if r.lastChanged || len(h.versions) != 3 {
+				t.Errorf("the same version again made another: %v", h.versions)
+			}
+		})
+	}
+	// Without UIDs (the fake client's objects carry none) the book cannot
+	// tell two objects apart: the same content is the same version.
+	r := newRun(nil, nil)
+	r.record(w, obj("", "1"), "1")
+	if h := r.record(w, obj("", "1"), "2"); r.lastChanged || len(h.versions) != 1 {
+		t.Errorf("without UIDs, a new resourceVersion alone made a version: %v", h.versions)
+	}
+}
