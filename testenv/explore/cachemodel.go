@@ -142,13 +142,14 @@ func (cm *cacheModel) recordNewest(keys []objKey, list client.ObjectList, api bo
 	}
 }
 
-// floors lists the cold-cache floors in object order, for the state hash.
-func (cm *cacheModel) floors() []int {
+// floors lists the cold-cache floors of keys, in that order, for the
+// state hash.
+func (cm *cacheModel) floors(keys []objKey) []int {
 	if len(cm.floor) == 0 {
 		return nil
 	}
-	out := make([]int, len(cm.book.order))
-	for i, k := range cm.book.order {
+	out := make([]int, len(keys))
+	for i, k := range keys {
 		out[i] = cm.floor[k]
 	}
 	return out

@@ -85,15 +85,15 @@ func (c *cacheView) saw(k objKey, rep representation, v int) {
 // informers, which have served nothing yet.
 func (c *cacheView) reset() { c.served = nil }
 
-// state lists what each informer served, for the state hash: it bounds
-// what each may serve next.
-func (c *cacheView) state(order []objKey) []int {
+// state lists what each informer served of keys, in that order, for the
+// state hash: it bounds what each may serve next.
+func (c *cacheView) state(keys []objKey) []int {
 	if len(c.served) == 0 {
 		return nil
 	}
-	out := make([]int, 0, int(reps)*len(order))
+	out := make([]int, 0, int(reps)*len(keys))
 	for rep := range reps {
-		for _, k := range order {
+		for _, k := range keys {
 			out = append(out, c.served[served{k, rep}])
 		}
 	}

@@ -16,15 +16,17 @@ func (r *run) stateHash(left int) uint64 {
 	}
 	var objs []obj
 	uids, _ := r.serverLabels()
-	for _, k := range r.order {
+	// By key, not in the order first met: two schedules reaching one state
+	// meet its objects (and informers) in different orders.
+	keys := sortedKeys(r.order)
+	for _, k := range keys {
 		h := r.hist[k]
-		o := obj{K: k.gvk.String() + "|" + k.nn.String()}
+		o := obj{K: hashKey(k)}
 		for i := max(0, len(h.versions)-r.ex.o.Versions); i < len(h.versions); i++ {
 			o.V = append(o.V, mapUIDs(normalized(h.versions[i]), uids))
 		}
 		objs = append(objs, o)
 	}
-	sort.Slice(objs, func(i, j int) bool { return objs[i].K < objs[j].K })
 	var q []string
 	for _, it := range r.queue {
 		q = append(q, r.ex.itemID(it))
@@ -36,8 +38,18 @@ func (r *run) stateHash(left int) uint64 {
 		Stale, Left, Crashes int
 		Floor, Served        []int
 		Held                 string
-	}{objs, q, r.stale, left, r.crashes, r.floors(), r.cache.state(r.order), r.heldState()})
+	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.heldState()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	return f.Sum64()
+}
+
+// hashKey names k in the state hash.
+func hashKey(k objKey) string { return k.gvk.String() + "|" + k.nn.String() }
+
+// sortedKeys is order sorted by hashKey.
+func sortedKeys(order []objKey) []objKey {
+	out := append([]objKey(nil), order...)
+	sort.Slice(out, func(i, j int) bool { return hashKey(out[i]) < hashKey(out[j]) })
+	return out
 }
