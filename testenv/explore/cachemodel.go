@@ -78,6 +78,14 @@ func (cm *cacheModel) uncachedRead(gvk schema.GroupVersionKind, obj runtime.Obje
 	return unstructured && !cm.ex.cacheUnstructured
 }
 
+// startInformer starts the informer that serves a cached read of gvk
+// into obj before the read (informer.go): lazily, unless a controller
+// watches the kind in that representation.
+func (cm *cacheModel) startInformer(gvk schema.GroupVersionKind, obj runtime.Object) {
+	rep := repOf(obj)
+	cm.cache.start(gvk, rep, cm.ex == nil || cm.ex.watched(gvk, rep))
+}
+
 // newestList serves a List with the server's newest items.
 func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) error {
 	keys, err := cm.fetchList(ctx, c, list, api, opts)

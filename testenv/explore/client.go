@@ -108,6 +108,7 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	uncached := !api && r.uncachedRead(k.gvk, obj)
 	rep := repOf(obj)
 	if !api && !uncached {
+		r.startInformer(k.gvk, obj)
 		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k, rep)))
 		r.cache.saw(k, rep, v)
 	}

@@ -18,7 +18,8 @@
 // is tried first), never older than what the process's informer for the
 // read already served (an informer does not go backwards; each kind has
 // one for typed, one for unstructured and one for metadata-only objects,
-// each lagging on its own). Reads
+// each lagging on its own; one no controller watches starts at its first
+// read, no older than what the kind's other informers served). Reads
 // through the API reader always see the newest version. Then the schedule
 // drains: rounds of the queue plus every reconciler on every object of its
 // kind, with fresh reads, until a round writes nothing (a steady state).

@@ -39,6 +39,7 @@ type listPoint struct {
 
 // cachedList serves a cached List of a cached kind gvk.
 func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list client.ObjectList, gvk schema.GroupVersionKind, opts []client.ListOption) error {
+	cm.startInformer(gvk, list)
 	keys, err := cm.fetchList(ctx, c, list, false, opts)
 	if err != nil {
 		return err

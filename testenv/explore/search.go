@@ -29,6 +29,12 @@ type explorer struct {
 	// kinds of Options.Uncached.
 	disabled map[string]bool
 	uncached map[schema.GroupVersionKind]bool
+	// watchedInformers are the informers the reconcilers watch (For,
+	// Owns), started with the manager; watchedKinds the kinds Setup's
+	// controllers watch, in a representation the explorer does not read
+	// (each of the kind's informers is taken for started with it).
+	watchedInformers map[informerKey]bool
+	watchedKinds     map[schema.GroupVersionKind]bool
 	// cacheUnstructured: Scenario.Manager caches unstructured objects.
 	cacheUnstructured bool
 	// ogKinds are the For kinds whose Go type has status.observedGeneration.
@@ -170,6 +176,7 @@ func (ex *explorer) validate() error {
 			return fmt.Errorf("explore: reconciler %q: %w", rc.Name, err)
 		}
 		ex.forKinds = append(ex.forKinds, gvk)
+		ex.watch(gvk, repOf(rc.For))
 		var owns []schema.GroupVersionKind
 		for j, o := range rc.Owns {
 			if o == nil {
@@ -180,6 +187,7 @@ func (ex *explorer) validate() error {
 				return fmt.Errorf("explore: reconciler %q: Owns[%d]: %w", rc.Name, j, err)
 			}
 			owns = append(owns, og)
+			ex.watch(og, repOf(o))
 		}
 		ex.ownKinds = append(ex.ownKinds, owns)
 	}
@@ -389,4 +397,18 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 		}
 	}
 	return best, nil
+}
+
+// watch notes that a reconciler watches gvk through the informer of rep.
+func (ex *explorer) watch(gvk schema.GroupVersionKind, rep representation) {
+	if ex.watchedInformers == nil {
+		ex.watchedInformers = map[informerKey]bool{}
+	}
+	ex.watchedInformers[informerKey{gvk, rep}] = true
+}
+
+// watched reports that the manager starts the informer of gvk and rep
+// when it starts: a controller watches it (informer.go).
+func (ex *explorer) watched(gvk schema.GroupVersionKind, rep representation) bool {
+	return ex.watchedInformers[informerKey{gvk, rep}] || ex.watchedKinds[gvk]
 }

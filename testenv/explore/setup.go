@@ -181,6 +181,13 @@ func (ex *explorer) validateSetup() error {
 		}
 		ex.s.Reconcilers = append(ex.s.Reconcilers, Reconciler{Name: b.name, For: b.forType})
 		ex.forKinds = append(ex.forKinds, gvk)
+		if ex.watchedKinds == nil {
+			ex.watchedKinds = map[schema.GroupVersionKind]bool{}
+		}
+		ex.watchedKinds[gvk] = true
+		for _, w := range b.watches {
+			ex.watchedKinds[w.gvk] = true
+		}
 		ex.ownKinds = append(ex.ownKinds, nil)
 	}
 	return nil

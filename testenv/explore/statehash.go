@@ -37,8 +37,9 @@ func (r *run) stateHash(left int) uint64 {
 		Q                    []string
 		Stale, Left, Crashes int
 		Floor, Served        []int
+		Lazy                 []string
 		Held                 string
-	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.heldState()})
+	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.lazy(), r.heldState()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	return f.Sum64()
