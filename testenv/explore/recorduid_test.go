@@ -27,6 +27,7 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 		{"same content, new resourceVersion", "1", "7", obj("b", "1")},
 		{"other content, same resourceVersion", "1", "1", obj("b", "2")},
 		{"other content, new resourceVersion", "1", "7", obj("b", "2")},
+		{"old version recorded without a resourceVersion", "", "7", obj("b", "2")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)

@@ -70,7 +70,7 @@ func (b *versions) record(k objKey, content map[string]any, rv string) *history 
 		b.order = append(b.order, k)
 	} else if prev := h.versions[h.newest()]; prev != nil && content != nil &&
 		uidOfVersion(prev) != "" && uidOfVersion(content) != "" && uidOfVersion(prev) != uidOfVersion(content) {
-		b.record(k, nil, "") // the deletion between
+		b.add(h, nil, "") // the deletion between
 	} else if h.rvs[h.newest()] == rv {
 		return h
 	} else if prev := h.versions[h.newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {
@@ -79,6 +79,13 @@ func (b *versions) record(k objKey, content map[string]any, rv string) *history 
 		h.versions[h.newest()], h.rvs[h.newest()] = content, rv
 		return h
 	}
+	b.add(h, content, rv)
+	return h
+}
+
+// add appends content as h's newest version and runs the per-write
+// invariants on it.
+func (b *versions) add(h *history, content map[string]any, rv string) {
 	var prev map[string]any
 	if len(h.versions) > 0 {
 		prev = h.versions[h.newest()]
@@ -94,7 +101,6 @@ func (b *versions) record(k objKey, content map[string]any, rv string) *history 
 	h.by = append(h.by, 0)
 	b.lastChanged = true
 	b.checkVersion(h, prev)
-	return h
 }
 
 // keyOf names obj, under key, by its kind in the server's scheme.
