@@ -17,16 +17,12 @@ import (
 // newcomerRun is one line's run of the steps.
 type newcomerRun struct {
 	*route
-	et      envtest
-	cg      string // controller-gen
-	wsLine  bool   // the line the workspace builds
-	writes  int    // the reconciler's handwritten status writes
-	before  pins   // the scaffold's go.mod before statuspatch
-	sumsBef map[string]string
+	et     envtest
+	cg     string // controller-gen
+	wsLine bool   // the line the workspace builds
+	writes int    // the reconciler's handwritten status writes
+	before pins   // the scaffold's go.mod before statuspatch
 }
-
-// out is the path of a file of the run's own, beside the scaffold.
-func (n *newcomerRun) out(name string) string { return filepath.Join(n.work, name) }
 
 // install is step 1: README.md's statuspatch-gen install line.
 func (n *newcomerRun) install() error {
