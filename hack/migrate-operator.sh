@@ -8,8 +8,9 @@
 #   ACCURATE_GIT=/path/to/accurate.git hack/migrate-operator.sh accurate [WORKDIR]
 #   LWS_GIT=/path/to/lws.git hack/migrate-operator.sh lws [WORKDIR]
 #
-# The operators (docs/kubebuilder.md, "Migrating a real operator", has the
-# figures of the last runs):
+# The operators (docs/lint.md, "Tried on real operators", has the figures
+# of the last runs of spark-operator, accurate and lws; docs/kubebuilder.md,
+# "Migrating a real operator", those of project-v4-with-plugins):
 #
 #   spark-operator: kubeflow/spark-operator at commit
 #     38082f3318e9d33f3e4a940c7cf165df6e40b422 (master of 2026-08-21; no
@@ -163,8 +164,8 @@ git init -q && printf 'bin/\ncover.out\ncover.html\n' >.git/info/exclude
 commit_all() { git add -A && git -c user.email=trial@statuspatch -c user.name=trial commit -qm "$1"; }
 go mod tidy
 commit_all "$op at $commit, go mod tidy"
-writes() { git grep -c -E 'Status\(\)\.(Update|Patch)\(' -- '*.go' ':!*_test.go' ':!test/' ':!internal/patchers/' | awk -F: '{n+=$2} END {print n+0}'; }
-echo "handwritten status writes (Status().Update/Patch outside tests): $(writes)"
+writes() { git grep -c -E '(Status\(\)|SubResource\("status"\))\.(Update|Patch|Apply)\(' -- '*.go' ':!*_test.go' ':!test/' ':!internal/patchers/' | awk -F: '{n+=$2} END {print n+0}'; }
+echo "handwritten status writes (Status().Update/Patch/Apply outside tests, by grep): $(writes)"
 
 step "testenv-assets and the statuspatch tools from $root"
 (cd "$root" && make -s build)
