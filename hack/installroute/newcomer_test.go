@@ -342,17 +342,17 @@ func TestMovedOntoPatchers(t *testing.T) {
 	}
 }
 
-// TestUserGoCmds: internal/gocmd's commands run with the user's go (the
+// TestUserGo: internal/gocmd's commands run with the user's go (the
 // first in the user's PATH), GOWORK unset for the workspace's and off
 // otherwise, in the command's folder.
-func TestUserGoCmds(t *testing.T) {
+func TestUserGo(t *testing.T) {
 	bin, dir := t.TempDir(), t.TempDir()
 	script := "#!/bin/sh\necho \"go $* GOWORK=[$GOWORK] in $(pwd)\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r := &runner{env: []string{"PATH=" + bin + ":/usr/bin:/bin", "GOWORK=off"}, stdout: io.Discard, stderr: io.Discard}
-	g := userGoCmds{r}
+	g := r.userGo()
 	out, err := g.Output(gocmd.Cmd{Dir: dir, Workspace: true, Verb: []string{"list"}, Args: []string{"-m", "all"}})
 	if want := "go list -m all GOWORK=[] in " + dir + "\n"; err != nil || out != want {
 		t.Errorf("the workspace's: %q, %v; want %q", out, err, want)

@@ -169,46 +169,9 @@ func (r *runner) teeAll(dir, line string, extra ...string) (string, error) {
 	return b.String(), err
 }
 
-// userGoCmds runs internal/gocmd's commands (internal/wsversions') as the
-// route's others, with the user's go and environment: GOWORK as the
-// command says (unset for the workspace's), each Cmd's folder absolute.
-type userGoCmds struct{ r *runner }
-
-func (g userGoCmds) command(c gocmd.Cmd) (*exec.Cmd, error) {
-	argv, err := c.Argv()
-	if err != nil {
-		return nil, err
-	}
-	return g.r.command(c.Dir, append([]string{"GOWORK="}, c.Env()...), "go", argv...), nil
-}
-
-func (g userGoCmds) run(c gocmd.Cmd, stdout, stderr io.Writer) error {
-	cmd, err := g.command(c)
-	if err != nil {
-		return err
-	}
-	if stdout != nil {
-		cmd.Stdout = stdout
-	}
-	if stderr != nil {
-		cmd.Stderr = stderr
-	}
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: %w", c, err)
-	}
-	return nil
-}
-
-func (g userGoCmds) Run(c gocmd.Cmd) error { return g.run(c, nil, nil) }
-
-func (g userGoCmds) Output(c gocmd.Cmd) (string, error) {
-	var b strings.Builder
-	err := g.run(c, &b, nil)
-	return b.String(), err
-}
-
-func (g userGoCmds) Combined(c gocmd.Cmd) (string, error) {
-	var b strings.Builder
-	err := g.run(c, &b, &b)
-	return b.String(), err
+// userGo runs internal/gocmd's commands (internal/wsversions') as the
+// route's others: the user's go and environment, GOWORK as each command
+// says (unset for the workspace's), the route's output.
+func (r *runner) userGo() gocmd.Runner {
+	return gocmd.Runner{Root: ".", Go: lookPath("go", r.env), Environ: r.env, Env: []string{"GOWORK="}, Stdout: r.stdout, Stderr: r.stderr}
 }

@@ -66,7 +66,7 @@ func (n *newcomerRun) scaffold() error {
 	// build cache then serves make test's compile. (GOWORK is off for the
 	// scaffold; the workspace's versions are go.work's.)
 	if n.wsLine {
-		if err := wsversions.Apply(userGoCmds{&n.r}, n.root, n.op, n.file("go.mod"), n.r.stderr); err != nil {
+		if err := wsversions.Apply(n.r.userGo(), n.root, n.op, n.file("go.mod"), n.r.stderr); err != nil {
 			fmt.Fprintf(n.r.stderr, "workspace-versions: %v\n", err)
 			return failf("the scaffold at the workspace's versions (hack/workspace-versions.sh) failed (above)")
 		}

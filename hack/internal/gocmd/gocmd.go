@@ -103,10 +103,12 @@ type Go interface {
 // each Cmd's Env over it, standard input empty. An error is the command's
 // and how it failed (errors.As an *exec.ExitError: its exit status).
 type Runner struct {
-	Root   string    // the folder Cmd.Dir is relative to
-	Env    []string  // KEY=VALUE set over the caller's environment, before each Cmd's Env
-	Stdout io.Writer // the route's output; nil: os.Stdout
-	Stderr io.Writer // nil: os.Stderr
+	Root    string    // the folder Cmd.Dir is relative to
+	Go      string    // the go command run; "": go, from this process's PATH
+	Environ []string  // the environment Env is set over; nil: the caller's
+	Env     []string  // KEY=VALUE set over Environ, before each Cmd's Env
+	Stdout  io.Writer // the route's output; nil: os.Stdout
+	Stderr  io.Writer // nil: os.Stderr
 }
 
 func (r Runner) command(c Cmd) (*exec.Cmd, error) {
@@ -114,12 +116,20 @@ func (r Runner) command(c Cmd) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("go", argv...)
+	goCmd := r.Go
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	cmd := exec.Command(goCmd, argv...)
 	cmd.Dir = c.Dir
 	if !filepath.IsAbs(c.Dir) {
 		cmd.Dir = filepath.Join(r.Root, c.Dir)
 	}
-	cmd.Env = append(append(os.Environ(), r.Env...), c.Env()...)
+	base := r.Environ
+	if base == nil {
+		base = os.Environ()
+	}
+	cmd.Env = append(append(append([]string(nil), base...), r.Env...), c.Env()...)
 	cmd.Stdout, cmd.Stderr = r.Stdout, r.Stderr
 	if cmd.Stdout == nil {
 		cmd.Stdout = os.Stdout
