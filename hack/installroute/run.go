@@ -59,17 +59,22 @@ func (r *runner) run(dir string, name string, args ...string) error {
 	return r.command(dir, nil, name, args...).Run()
 }
 
-// sh runs a shell line as a user types it (bash -euo pipefail -c), with
-// extra settings over the environment; its output is the route's.
+// shell is a shell line as a user types it (bash -euo pipefail -c), with
+// extra settings over the environment.
+func (r *runner) shell(dir, line string, extra []string) *exec.Cmd {
+	return r.command(dir, extra, "bash", "-euo", "pipefail", "-c", line)
+}
+
+// sh runs a shell line; its output is the route's.
 func (r *runner) sh(dir, line string, extra ...string) error {
-	return r.command(dir, extra, "bash", "-euo", "pipefail", "-c", line).Run()
+	return r.shell(dir, line, extra).Run()
 }
 
 // shCombined runs a shell line and returns its standard output and error
 // together, not printed.
 func (r *runner) shCombined(dir, line string, extra ...string) (string, error) {
 	var b bytes.Buffer
-	c := r.command(dir, extra, "bash", "-euo", "pipefail", "-c", line)
+	c := r.shell(dir, line, extra)
 	c.Stdout, c.Stderr = &b, &b
 	err := c.Run()
 	return b.String(), err
@@ -83,15 +88,6 @@ func (r *runner) output(dir string, extra []string, name string, args ...string)
 	c.Stdout = &b
 	err := c.Run()
 	return strings.TrimSpace(b.String()), err
-}
-
-// tee runs a shell line, printing its output and returning it.
-func (r *runner) tee(dir, line string) (string, error) {
-	var b bytes.Buffer
-	c := r.command(dir, nil, "bash", "-euo", "pipefail", "-c", line)
-	c.Stdout, c.Stderr = io.MultiWriter(r.stdout, &b), io.MultiWriter(r.stderr, &b)
-	err := c.Run()
-	return b.String(), err
 }
 
 // environ is base without the variables named in drop, then set over it.
@@ -162,7 +158,7 @@ func lookPath(name string, env []string) string {
 // error together (as 2>&1 | tee) printed and returned.
 func (r *runner) teeAll(dir, line string, extra ...string) (string, error) {
 	var b bytes.Buffer
-	c := r.command(dir, extra, "bash", "-euo", "pipefail", "-c", line)
+	c := r.shell(dir, line, extra)
 	w := io.MultiWriter(r.stdout, &b)
 	c.Stdout, c.Stderr = w, w
 	err := c.Run()

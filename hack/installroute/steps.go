@@ -165,7 +165,7 @@ func (rt *route) generate() error {
 		return err
 	}
 	for round := 1; round <= 2; round++ {
-		out, err := rt.r.tee(rt.op, "make generate")
+		out, err := rt.r.teeAll(rt.op, "make generate") // as make generate 2>&1 | tee
 		if err != nil {
 			return failf("round %d: docs/kubebuilder.md's make generate failed (above)", round)
 		}
