@@ -64,7 +64,11 @@ test: test-root test-tools test-testenv test-examples ## Every module's tests (r
 # contention runs); elsewhere it only made the in-process generator and
 # analyzers several times slower and compiled a second, instrumented copy of
 # their dependencies. docs/benchmarks.md#cold-start has the measurements.
-TEST_FLAGS := -vet=off
+# -ldflags=-w links the test binaries without DWARF, the tables debuggers
+# read (stack traces and panics use the binary's own tables, kept): about a
+# third of each link's CPU, and make test and CI link over a hundred
+# binaries of the Kubernetes libraries (docs/benchmarks.md, CI).
+TEST_FLAGS := -vet=off -ldflags=-w
 
 .PHONY: test-root
 test-root: ## The runtime module (patcher, patchertest) at the floor it requires, then again with -race.

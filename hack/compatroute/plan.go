@@ -37,14 +37,19 @@ func at(l lines.Line, module, verb string, args ...string) gocmd.Cmd {
 
 // testPlan is what compat.sh test runs at a line. go test's result cache
 // applies as in make test: a line's tests run again when anything they
-// build from, or a file or variable they read, changed.
+// build from, or a file or variable they read, changed. Its test flags are
+// make test's (the Makefile's TEST_FLAGS): no vet pass (vet runs first),
+// test binaries linked without DWARF.
 func testPlan(l lines.Line) []action {
+	test := func(module string, pkgs ...string) gocmd.Cmd {
+		return at(l, module, "test", append([]string{"-vet=off", "-ldflags=-w"}, pkgs...)...)
+	}
 	return []action{
 		{cmd: at(l, "root", "vet", "./...")},
-		{cmd: at(l, "root", "test", "-vet=off", "./patcher/...", "./patchertest/...")},
-		{cmd: at(l, "testenv", "test", "-vet=off", "./...")},
+		{cmd: test("root", "./patcher/...", "./patchertest/...")},
+		{cmd: test("testenv", "./...")},
 		{cmd: at(l, "goldens", "vet", "./...")},
-		{cmd: at(l, "goldens", "test", "-vet=off", "./...")},
+		{cmd: test("goldens", "./...")},
 	}
 }
 

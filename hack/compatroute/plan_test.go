@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -53,10 +54,10 @@ func echoes(t *testing.T, plan []action) string {
 // the line's Go and its alternate go.mod relative to its folder.
 func TestTestPlan(t *testing.T) {
 	want := `+ (cd . && GOTOOLCHAIN=go1.9.2 go vet -modfile=hack/compat/v0.13/root.mod ./...)
-+ (cd . && GOTOOLCHAIN=go1.9.2 go test -modfile=hack/compat/v0.13/root.mod -vet=off ./patcher/... ./patchertest/...)
-+ (cd testenv && GOTOOLCHAIN=go1.9.2 go test -modfile=../hack/compat/v0.13/testenv.mod -vet=off ./...)
++ (cd . && GOTOOLCHAIN=go1.9.2 go test -modfile=hack/compat/v0.13/root.mod -vet=off -ldflags=-w ./patcher/... ./patchertest/...)
++ (cd testenv && GOTOOLCHAIN=go1.9.2 go test -modfile=../hack/compat/v0.13/testenv.mod -vet=off -ldflags=-w ./...)
 + (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go vet -modfile=../../../../hack/compat/v0.13/goldens.mod ./...)
-+ (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go test -modfile=../../../../hack/compat/v0.13/goldens.mod -vet=off ./...)`
++ (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go test -modfile=../../../../hack/compat/v0.13/goldens.mod -vet=off -ldflags=-w ./...)`
 	plan := testPlan(sampleLine(t, "v0.13"))
 	if got := echoes(t, plan); got != want {
 		t.Errorf("test's plan:\n%s\nwant\n%s", got, want)
@@ -169,4 +170,34 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%q is test (every line, then below): exit %d, ran %d commands, printed\n%s", args, code, len(f.Ran), out)
 		}
 	}
+}
+
+// TestTestFlagsAreMakeTests: the line's go test flags are the Makefile's
+// TEST_FLAGS, so a line's tests build and run as make test's do.
+func TestTestFlagsAreMakeTests(t *testing.T) {
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^TEST_FLAGS := (.*)$`).FindSubmatch(mk)
+	if m == nil {
+		t.Fatal("the Makefile has no TEST_FLAGS := line")
+	}
+	for _, a := range testPlan(sampleLine(t, "v0.13")) {
+		if a.cmd.Verb[0] != "test" {
+			continue
+		}
+		if got := strings.Join(a.cmd.Args[:len(a.cmd.Args)-len(pkgArgs(a.cmd.Args))], " "); got != string(m[1]) {
+			t.Errorf("%s: flags %q, the Makefile's TEST_FLAGS %q", a.cmd, got, m[1])
+		}
+	}
+}
+
+// pkgArgs is the package patterns at the end of args (./...).
+func pkgArgs(args []string) []string {
+	i := len(args)
+	for i > 0 && strings.HasPrefix(args[i-1], "./") {
+		i--
+	}
+	return args[i:]
 }
