@@ -125,7 +125,7 @@ func (r *route) step(cmd string, s lines.Step, floor lines.Line) error {
 	case cmd == "test":
 		start := r.now()
 		fmt.Fprintf(r.out, "=== %s: controller-runtime %s, k8s.io %s, %s\n", l.Name, l.CR, l.K8s, l.Toolchain)
-		if err := r.runAll(testPlan(l)); err != nil {
+		if err := r.runAll(r.linePlan(l)); err != nil {
 			return err
 		}
 		fmt.Fprintf(r.out, "=== %s passed in %ds\n", l.Name, int(r.now().Sub(start).Seconds()))
