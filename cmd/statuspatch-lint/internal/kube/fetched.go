@@ -61,7 +61,7 @@ func FetchedObjects(pass *analysis.Pass, expr ast.Expr, kind string) []Fetched {
 		if !ok || m.Pkg() == nil || m.Pkg().Path() != ClientPkgPath {
 			return true
 		}
-		id, ok := rootIdent(call.Args[2])
+		id, ok := RootIdent(call.Args[2])
 		if !ok {
 			return true
 		}
@@ -77,7 +77,7 @@ func FetchedObjects(pass *analysis.Pass, expr ast.Expr, kind string) []Fetched {
 		}
 		seen[v] = true
 		f := Fetched{Name: id.Name, Obj: v}
-		if k, ok := rootIdent(call.Args[1]); ok {
+		if k, ok := RootIdent(call.Args[1]); ok {
 			f.Key = pass.TypesInfo.ObjectOf(k)
 		}
 		out = append(out, f)
@@ -100,7 +100,7 @@ func NamedBy(pass *analysis.Pass, ctor *ast.CallExpr, fs []Fetched) []Fetched {
 // a constructor or an ObjectMeta literal is given it) is the name of:
 // application.Name, application.GetName() or req.Name.
 func NamedByName(pass *analysis.Pass, name ast.Expr, fs []Fetched) []Fetched {
-	id, ok := rootIdent(name)
+	id, ok := RootIdent(name)
 	if !ok {
 		return nil
 	}
@@ -114,10 +114,10 @@ func NamedByName(pass *analysis.Pass, name ast.Expr, fs []Fetched) []Fetched {
 	return out
 }
 
-// rootIdent returns the variable an expression starts from: x in x,
+// RootIdent returns the variable an expression starts from: x in x,
 // &x, x.Name, x.NamespacedName, x.GetName() and
 // client.ObjectKeyFromObject(x).
-func rootIdent(e ast.Expr) (*ast.Ident, bool) {
+func RootIdent(e ast.Expr) (*ast.Ident, bool) {
 	for range MaxDepth {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:

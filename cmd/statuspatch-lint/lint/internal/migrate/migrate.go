@@ -83,12 +83,12 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 	switch {
 	case w.Verb == "Apply":
 		// An apply configuration: onto apply mode (migrateapply.go).
-		if why := m.prepareApply(w.Kind); why != "" || m.anchor == nil {
+		if why := m.prepareApply(w.Kind); why != "" || m.anchor == nil && m.helper == nil {
 			return nil, none, why
 		}
 	case w.Verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply"):
 		// A typed object: onto apply mode too (migratetypedapply.go).
-		if why := m.prepareTypedApply(w.Kind); why != "" || m.anchor == nil {
+		if why := m.prepareTypedApply(w.Kind); why != "" || m.anchor == nil && m.helper == nil {
 			return nil, none, why
 		}
 	case len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.Verb]:
@@ -99,7 +99,7 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 			return nil, none, why
 		}
 	}
-	if why := m.findAnchor(w.Verb); m.anchor == nil {
+	if why := m.findAnchor(w.Verb); m.anchor == nil && m.helper == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
 		h := &helperMove{migration: m, decl: m.helperDecl()}

@@ -55,16 +55,25 @@ func (m *migration) prepareApply(kind string) string {
 		return m.shapeWhy("the apply configuration " + types.ExprString(ac) + " is not built in this function by a constructor call (" + kind + "(name, namespace)...)")
 	}
 	named := kube.NamedBy(m.pass, root, kube.FetchedObjects(m.pass, root, kind))
-	return m.applyFrom(named, kind, "the apply configuration", ac, owner, typed)
+	var name ast.Expr
+	if len(root.Args) > 0 {
+		name = root.Args[0]
+	}
+	return m.applyFrom(named, name, kind, "the apply configuration", ac, owner, typed)
 }
 
 // applyFrom makes the apply's move from the one object of named, the
 // objects of kind fetched under the name the applied value (built: how
 // the finding calls it) gives: the patcher is made after its Get, in apply
-// mode, and ac's Status goes to ApplyStatus. It returns why it cannot.
-func (m *migration) applyFrom(named []kube.Fetched, kind, built string, ac, owner ast.Expr, typed bool) string {
+// mode, and ac's Status goes to ApplyStatus. With none, a helper's
+// parameter that name is of is followed to its callers' Gets
+// (migrateapplyhelper.go). It returns why it cannot.
+func (m *migration) applyFrom(named []kube.Fetched, name ast.Expr, kind, built string, ac, owner ast.Expr, typed bool) string {
 	switch len(named) {
 	case 0:
+		if m.applyHelper(name, kind, ac, owner, typed) {
+			return ""
+		}
 		return m.shapeWhy("no " + kind + " fetched with Get before " + built + " is built, under the name it gives: the patcher is made from that object")
 	case 1:
 	default:
@@ -112,7 +121,7 @@ func (a *applyMove) checkApplyUses() string {
 	if why := a.checkBefore(a.applyUses, false); why != "" {
 		return why
 	}
-	return a.applyUses(a.enclosingFunc(), a.anchor.End(), a.call.Pos())
+	return a.reachingUses(a.enclosingFunc(), a.anchor.End(), a.call.Pos())
 }
 
 // applyUses returns why a use of the object in root between from and to
@@ -157,20 +166,24 @@ func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 		{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(give)},
 		{Pos: a.call.Pos(), End: a.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(a.call.Args[0])))},
 	}
-	switch {
-	case importEdit != nil && pimportEdit != nil && importEdit.Pos == pimportEdit.Pos:
-		// Two specs at one place: one edit, in sorted order.
-		first, second := importEdit, pimportEdit
-		if kube.PatcherPkgPath < p.Pkg {
-			first, second = pimportEdit, importEdit
+	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, pimportEdit)...)
+	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " in apply mode (New" + p.Type + " with the field owner, ApplyStatus, then Flush)", TextEdits: edits}, ""
+}
+
+// importEdits returns the import edits of two packages (either nil when
+// imported already); two at one place are one edit, in sorted order.
+func importEdits(path1 string, e1 *analysis.TextEdit, path2 string, e2 *analysis.TextEdit) []analysis.TextEdit {
+	if e1 != nil && e2 != nil && e1.Pos == e2.Pos {
+		if path2 < path1 {
+			e1, e2 = e2, e1
 		}
-		edits = append(edits, analysis.TextEdit{Pos: first.Pos, End: first.End, NewText: append(append([]byte{}, first.NewText...), second.NewText...)})
-	default:
-		for _, e := range []*analysis.TextEdit{importEdit, pimportEdit} {
-			if e != nil {
-				edits = append(edits, *e)
-			}
+		return []analysis.TextEdit{{Pos: e1.Pos, End: e1.End, NewText: append(append([]byte{}, e1.NewText...), e2.NewText...)}}
+	}
+	var out []analysis.TextEdit
+	for _, e := range []*analysis.TextEdit{e1, e2} {
+		if e != nil {
+			out = append(out, *e)
 		}
 	}
-	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " in apply mode (New" + p.Type + " with the field owner, ApplyStatus, then Flush)", TextEdits: edits}, ""
+	return out
 }

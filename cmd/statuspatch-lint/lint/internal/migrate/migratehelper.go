@@ -106,7 +106,11 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 			return why("%s writes it more than once", name)
 		}
 	}
-	if problem := h.checkUses(fd.Body, h.obj, fd.Body.Pos(), h.call.Pos(), 0); problem != "" {
+	if h.apply != nil {
+		if problem := h.checkApplyHelper(ws, files); problem != "" {
+			return why("%s", problem)
+		}
+	} else if problem := h.checkUses(fd.Body, h.obj, fd.Body.Pos(), h.call.Pos(), 0); problem != "" {
 		return why("%s", problem)
 	}
 	index, recvRoot, clientRest, problem := h.helperClient(fd)
@@ -218,8 +222,13 @@ func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, cli
 			}
 			fnNode := c.enclosingFunc()
 			for _, o := range ws {
-				if oc, ok := files.Calls[o.Lparen]; ok && fnNode.Pos() <= oc.Pos() && oc.End() <= fnNode.End() && len(oc.Args) > 1 && c.isObj(oc.Args[1]) {
-					problem = fmt.Sprintf("its caller at line %d also writes %s's status at line %d: move them by hand", line, v.Name(), h.pass.Fset.Position(oc.Pos()).Line)
+				// In apply mode, any status write beside: the patcher's.
+				if oc, ok := files.Calls[o.Lparen]; ok && fnNode.Pos() <= oc.Pos() && oc.End() <= fnNode.End() && (h.apply != nil || len(oc.Args) > 1 && c.isObj(oc.Args[1])) {
+					what := v.Name() + "'s status"
+					if h.apply != nil {
+						what = "a status"
+					}
+					problem = fmt.Sprintf("its caller at line %d also writes %s at line %d: move them by hand", line, what, h.pass.Fset.Position(oc.Pos()).Line)
 					return false
 				}
 			}
@@ -241,6 +250,14 @@ func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, cli
 		return nil, "it has no caller in the package (the patcher is made where its callers read it; move the write there)"
 	}
 	for _, hc := range callers {
+		if h.apply != nil {
+			for _, c := range hc.calls {
+				if w := h.checkApplyCaller(c); w != "" {
+					return nil, fmt.Sprintf("its caller at line %d: %s", h.pass.Fset.Position(c.call.Pos()).Line, w)
+				}
+			}
+			continue
+		}
 		moved := map[*ast.CallExpr]bool{}
 		bases := map[*types.Var]int{}
 		for _, c := range hc.calls {

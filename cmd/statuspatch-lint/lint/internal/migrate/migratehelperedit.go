@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // helperEdits builds the fix of a write-only helper (migratehelper.go):
@@ -21,6 +23,17 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	name := h.freePatcherName()
 	var edits []analysis.TextEdit
 	edits = append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(h.call.Args[0])))})
+	how := "New" + p.Type + ", then Flush"
+	if h.apply != nil {
+		// The configuration's status to ApplyStatus, before the write's statement.
+		stmt := h.enclosingStmt()
+		if stmt == nil {
+			return nil, h.shapeWhy("the apply is not in a statement of a block")
+		}
+		give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s.Status) // Flush returns its error too\n%s", name, types.ExprString(h.apply.ac), h.indent(stmt.Pos()))
+		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(give)})
+		how = "New" + p.Type + " in apply mode, then ApplyStatus and Flush"
+	}
 	params := fd.Type.Params
 	var all []string
 	for _, field := range params.List {
@@ -62,7 +75,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n" + h.indent(fd.Body.List[0].Pos()) + h.obj.Name() + " := " + name + ".Object()")})
 	}
-	imports := map[*ast.File]bool{}
+	imports, pimports := map[*ast.File]bool{}, map[*ast.File]bool{}
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
 		imports[h.file] = true
@@ -79,14 +92,27 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 			if why != "" {
 				return nil, why
 			}
-			if cimport != nil && !imports[c.file] {
-				imports[c.file] = true
-				edits = append(edits, *cimport)
+			copts, pimport := "", (*analysis.TextEdit)(nil)
+			if h.apply != nil {
+				pqual := ""
+				if pqual, pimport, why = c.qualifier(kube.PatcherPkgPath); why != "" {
+					return nil, why
+				}
+				copts = ", " + pqual + "WithWriteMode(" + pqual + "WriteApply), " + pqual + "WithFieldOwner(" + h.apply.ownerText() + ")"
 			}
+			if imports[c.file] {
+				cimport = nil
+			}
+			if pimports[c.file] {
+				pimport = nil
+			}
+			imports[c.file] = imports[c.file] || cimport != nil
+			pimports[c.file] = pimports[c.file] || pimport != nil
+			edits = append(edits, importEdits(p.Pkg, cimport, kube.PatcherPkgPath, pimport)...)
 			cname := c.patcherName(hc.calls)
 			if !made[c.anchor] {
 				made[c.anchor] = true
-				ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", cname, cqual, p.Type, c.clientText, c.obj.Name())
+				ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", cname, cqual, p.Type, c.clientText, c.obj.Name(), copts)
 				if c.keep || c.baseVar == nil {
 					edits = append(edits, analysis.TextEdit{Pos: c.anchor.End(), End: c.anchor.End(), NewText: []byte("\n" + c.indent(c.anchor.Pos()) + ctor)})
 				} else {
@@ -112,5 +138,5 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 			edits = append(edits, analysis.TextEdit{Pos: c.call.Args[0].Pos(), End: last.End(), NewText: []byte(strings.Join(args, ", "))})
 		}
 	}
-	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with New" + p.Type + ", then Flush)", TextEdits: edits}, ""
+	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with " + how + ")", TextEdits: edits}, ""
 }

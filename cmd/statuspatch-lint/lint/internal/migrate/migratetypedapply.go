@@ -61,7 +61,7 @@ func (m *migration) prepareTypedApply(kind string) string {
 		return m.shapeWhy("the new " + kind + " " + id.Name + " is given no ObjectMeta Name in its literal" + typedApplyWhy)
 	}
 	named := kube.NamedByName(m.pass, name, kube.FetchedObjects(m.pass, lit, kind))
-	return m.applyFrom(named, kind, id.Name, id, owner, typed)
+	return m.applyFrom(named, name, kind, id.Name, id, owner, typed)
 }
 
 // typedLiteral returns the composite literal of &T{...} or T{...}.

@@ -1,0 +1,148 @@
+// Package migrateapplyhelper: server-side applies of the status in
+// helpers whose apply configuration names the object they are given
+// (cybozu-go/accurate's reconcileNS). -fix follows the parameter to its
+// callers as for a merge-mode helper: the helper takes the patcher, each
+// caller makes it in apply mode after its Get, when every caller passes
+// the object its Get read and only reads it before the call, and the
+// helper only reads it before the write; else nothing moves, and the
+// finding names the caller or the use that blocks.
+package migrateapplyhelper
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	widgetac "example.com/op/api/v1/ac"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+const fieldOwner client.FieldOwner = "widget-controller"
+
+type WidgetReconciler struct {
+	client.Client
+	Owner string
+}
+
+// Reconcile is accurate's: the object read, handed to a finalizer that
+// changes it in a branch that returns, then to the helper; moved.
+func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if w.DeletionTimestamp != nil {
+		if err := r.finalize(ctx, w); err != nil {
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{}, nil
+	}
+	if err := r.reconcileWidget(ctx, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *WidgetReconciler) finalize(ctx context.Context, w *v1.Widget) error {
+	w.Finalizers = nil
+	return r.Update(ctx, w)
+}
+
+func (r *WidgetReconciler) reconcileWidget(ctx context.Context, w *v1.Widget) error { // want reconcileWidget:`^statusOnly\[1\]$`
+	ac := widgetac.Widget(w.Name, w.Namespace).
+		WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
+	if w.Spec.Size > 0 {
+		ac.Status.WithReady(true)
+	}
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Two callers, the second passes an object it did not read: not moved.
+func (r *WidgetReconciler) CallerRead(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	return r.applyTwo(ctx, w)
+}
+
+func (r *WidgetReconciler) CallerUnread(ctx context.Context, w *v1.Widget) error { // want CallerUnread:`^statusOnly\[1\]$`
+	return r.applyTwo(ctx, w)
+}
+
+func (r *WidgetReconciler) applyTwo(ctx context.Context, w *v1.Widget) error { // want applyTwo:`^statusOnly\[1\]$`
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
+	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyTwo: its caller at line 70: w is a parameter of CallerUnread: the patcher is made where its callers read it; move the write there\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+}
+
+// The helper changes the spec beside the apply: not moved.
+func (r *WidgetReconciler) CallerOfChanged(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	return r.applyChanged(ctx, w)
+}
+
+func (r *WidgetReconciler) applyChanged(ctx context.Context, w *v1.Widget) error {
+	w.Spec.Size = 1
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyChanged: w.Spec is changed at line 88: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+}
+
+// The caller changes the object in a branch that goes on to the call:
+// not moved.
+func (r *WidgetReconciler) CallerChanges(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if w.Spec.Size < 0 {
+		w.Spec.Size = 0
+	}
+	return r.applyAfterChange(ctx, w)
+}
+
+func (r *WidgetReconciler) applyAfterChange(ctx context.Context, w *v1.Widget) error { // want applyAfterChange:`^statusOnly\[1\]$`
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterChange: its caller at line 103: w.Spec is changed at line 101: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+}
+
+// The caller's branch that changes the object leaves a loop with break,
+// not the function: not moved.
+func (r *WidgetReconciler) CallerBreaks(ctx context.Context, req ctrl.Request, tries int) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	for i := 0; i < tries; i++ {
+		if w.Spec.Size < 0 {
+			w.Spec.Size = 0
+			if i > 0 {
+				break
+			}
+			return nil
+		}
+	}
+	return r.applyAfterBreak(ctx, w)
+}
+
+func (r *WidgetReconciler) applyAfterBreak(ctx context.Context, w *v1.Widget) error { // want applyAfterBreak:`^statusOnly\[1\]$`
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterBreak: its caller at line 127: w.Spec is changed at line 120: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+}
+
+// The field owner is the receiver's field, which the callers do not
+// name: not moved.
+func (r *WidgetReconciler) CallerOfOwnerField(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	return r.applyOwnerField(ctx, w)
+}
+
+func (r *WidgetReconciler) applyOwnerField(ctx context.Context, w *v1.Widget) error { // want applyOwnerField:`^statusOnly\[1\]$`
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
+	return r.Status().Apply(ctx, ac, client.FieldOwner(r.Owner), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyOwnerField: its field owner r.Owner is not a literal or a constant or variable of the package: the callers make the patcher with it\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+}
