@@ -43,7 +43,8 @@
 //     own For kind that a user action deleted;
 //   - no delete of own creation: a reconciler deletes what a reconciler of
 //     the schedule created (by any write), after a stale read or a crash
-//     (an action's replacement may be deleted);
+//     (an action's replacement may be deleted), unless the same schedule
+//     with fresh reads and no crash deletes it too, no later;
 //   - no error loop: a reconcile errs in a steady state;
 //   - no stuck finalizer: in a steady state an object being deleted keeps
 //     a finalizer a reconciler of its kind added, and its reconciles

@@ -20,6 +20,12 @@ type creations struct {
 	created     map[types.UID]creation
 	userDeleted map[objKey]int
 	userGone    map[types.UID]bool
+	// suspects are the deletes of own creations after a stale read or a
+	// crash, failed at once and judged again after the schedule;
+	// freshDeletes the deletes of own creations that passed, by object
+	// and creating step, and the step of the first (ownjudge.go).
+	suspects     []suspectDelete
+	freshDeletes map[ownDelete]int
 }
 
 // creation is an object a reconciler created: the step, and how many
@@ -68,7 +74,8 @@ func (cs *creations) stepForKind() string {
 // then it acted on a state that was not the one to act on. A delete from
 // fresh reads in the process that created it (a user's change asked for
 // it) is not one, nor is the delete of a child whose parent the user
-// deleted (parentGone), whatever the step read.
+// deleted (parentGone), whatever the step read. A delete after a stale
+// read or a crash is judged again after the schedule (ownjudge.go).
 func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 	if cs.trace.cur == nil || uid == "" {
 		return
@@ -89,15 +96,23 @@ func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 	if why == "" && cs.trace.crashes > c.crashes {
 		why = fmt.Sprintf(", after %d crash(es) since", cs.trace.crashes-c.crashes)
 	}
+	od, at := ownDelete{key: k, step: c.step}, cs.trace.cur.step.Index
 	if why == "" {
+		if cs.freshDeletes == nil {
+			cs.freshDeletes = map[ownDelete]int{}
+		}
+		if _, ok := cs.freshDeletes[od]; !ok {
+			cs.freshDeletes[od] = at
+		}
 		return
 	}
 	seen := "without having read it"
 	if based > 0 {
 		seen = fmt.Sprintf("having seen v%d of it", based)
 	}
-	cs.trace.fail(InvariantOwnDelete, fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s",
-		k, shortUID(uid), c.step, cs.trace.request(), seen, why))
+	msg := fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s", k, shortUID(uid), c.step, cs.trace.request(), seen, why)
+	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg})
+	cs.trace.fail(InvariantOwnDelete, msg)
 }
 
 // parentGone reports that the user asked for the delete of k (whose uid it

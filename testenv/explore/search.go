@@ -232,8 +232,25 @@ func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
 	return nil, true, nil
 }
 
-// schedule runs one schedule of up to depth chosen steps, then drains.
+// schedule runs one schedule of up to depth chosen steps, then drains,
+// and judges its deletes of own creations (ownjudge.go).
 func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, error) {
+	r, err := ex.runSchedule(ctx, c, depth)
+	if err != nil {
+		return r, err
+	}
+	if err := ex.judgeOwnDeletes(ctx, r); err != nil {
+		return r, err
+	}
+	r.noteFailure(depth)
+	if ctx.Err() != nil {
+		r.failed = nil
+	}
+	return r, nil
+}
+
+// runSchedule runs one schedule of up to depth chosen steps, then drains.
+func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*run, error) {
 	r, err := ex.begin(ctx, func() string { return ex.scheduleName(c, depth) })
 	if err != nil {
 		return nil, err
@@ -280,124 +297,6 @@ func (ex *explorer) cleanup() {
 }
 
 func (ex *explorer) end(r *run) { ex.touched = append(ex.touched, r.order...) }
-
-// replay runs script's steps, then drains.
-func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation, error) {
-	r, err := ex.begin(ctx, func() string { return ex.replayName(script) })
-	if err != nil {
-		return nil, err
-	}
-	defer ex.end(r)
-	r.ch = &chooser{}
-	for _, s := range script {
-		lags := s.lags
-		if lags == nil {
-			lags = []int{}
-		}
-		r.step(ctx, s.it, lags, s.crash)
-	}
-	r.drainToSteady(ctx)
-	ex.last = r
-	if r.err != nil {
-		return nil, r.err
-	}
-	return ex.violation(r), ctx.Err()
-}
-
-func (ex *explorer) violation(r *run) *Violation {
-	if r.failed == nil {
-		return nil
-	}
-	v := *r.failed
-	v.Steps, v.Bounds = r.steps, ex.bounds()
-	var script []scriptStep
-	for i, s := range r.chosen {
-		if !r.steps[i].Drain {
-			script = append(script, s)
-		}
-	}
-	v.Seed = ex.formatSeed(script)
-	return &v
-}
-
-// minimise drops chosen steps, crashes and stale reads while the same
-// invariants still break.
-func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
-	best := ex.violation(r)
-	script, err := ex.parseSeed(best.Seed)
-	if err != nil {
-		return nil, err
-	}
-	try := func(cand []scriptStep) (bool, error) {
-		v, err := ex.replay(ctx, cand)
-		if err != nil || v == nil || v.Invariant != best.Invariant {
-			return false, err
-		}
-		for name := range best.names {
-			if !v.names[name] {
-				return false, nil
-			}
-		}
-		// Go on from the schedule as it ran: a replay bounds each stale
-		// read by what the cache had already served (informer.go).
-		ran, err := ex.parseSeed(v.Seed)
-		if err != nil {
-			return false, err
-		}
-		best, script = v, ran
-		return true, nil
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := range script {
-			cand := append(append([]scriptStep(nil), script[:i]...), script[i+1:]...)
-			if ok, err := try(cand); err != nil {
-				return nil, err
-			} else if ok {
-				changed = true
-				break
-			}
-		}
-	}
-	for i := 0; i < len(script); i++ {
-		if script[i].crash.kind == crashNone {
-			continue
-		}
-		// No crash; failing that, for a write in flight, a leader change
-		// without it. Either way its delivery goes too.
-		inFlight := script[i].crash.kind == crashInFlight
-		cand := withoutDelivery(script, i)
-		cand[i].crash = crashPoint{}
-		ok, err := try(cand)
-		if err != nil {
-			return nil, err
-		}
-		if !ok && inFlight {
-			cand = withoutDelivery(script, i)
-			cand[i].crash.kind = crashFailover
-			if _, err := try(cand); err != nil {
-				return nil, err
-			}
-		}
-	}
-	// A successful try swaps in the schedule as it ran, whose steps may
-	// read fewer times (a fresh read takes another branch): both bounds
-	// are the script's now, not the one the loop started with.
-	for i := 0; i < len(script); i++ {
-		for j := 0; j < len(script[i].lags); j++ {
-			if script[i].lags[j] == 0 {
-				continue
-			}
-			cand := append([]scriptStep(nil), script...)
-			cand[i].lags = append([]int(nil), cand[i].lags...)
-			cand[i].lags[j] = 0
-			if _, err := try(cand); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return best, nil
-}
 
 // watch notes that a reconciler watches gvk through the informer of rep.
 func (ex *explorer) watch(gvk schema.GroupVersionKind, rep representation) {

@@ -1,0 +1,94 @@
+package explore
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// A reconciler's delete of what a reconciler of the schedule created,
+// after a stale read in the deleting step or a crash (a restart or a
+// leader change) since the creation, is judged after the schedule
+// against the same schedule with every read fresh and no crash: its
+// chosen steps in the same order, the lags of their cached reads 0, its
+// crashes and the delivery of a write left in flight taken out. If that
+// schedule deletes the same object (the one the same step created) from
+// fresh reads, in the process that created it, at the same step or an
+// earlier one, the state asked for the delete, and neither the stale
+// read nor the crash made it: it passes (JobSet deletes the Jobs of a
+// failed attempt whether or not its Job list lags, or a leader change
+// came between), and its violation is taken back. Otherwise it stands:
+// a delete the fresh schedule makes later is one made too early.
+
+// ownDelete is a delete of an own creation: the object and the step that
+// created it.
+type ownDelete struct {
+	key  objKey
+	step int
+}
+
+// suspectDelete is a delete to judge after the schedule: the step that
+// made it, and the violation's message.
+type suspectDelete struct {
+	ownDelete
+	at  int
+	msg string
+}
+
+// judgeOwnDeletes judges r's suspect deletes, r having ended. The fresh
+// schedule counts in no search's schedules.
+func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
+	if len(r.suspects) == 0 || ctx.Err() != nil {
+		return nil
+	}
+	var script []scriptStep
+	for i, s := range r.chosen {
+		if r.steps[i].Drain || s.it.deliver {
+			continue
+		}
+		script = append(script, scriptStep{it: s.it, lags: []int{}})
+	}
+	runs, last := ex.runs, ex.last
+	fresh, err := ex.replayRun(ctx, script)
+	ex.runs, ex.last = runs, last
+	if err != nil {
+		return err
+	}
+	if fresh.err != nil {
+		return fresh.err
+	}
+	for _, d := range r.suspects {
+		if at, ok := fresh.freshDeletes[d.ownDelete]; ok && at <= d.at {
+			r.retract(InvariantOwnDelete, d.msg)
+		}
+	}
+	r.suspects = nil
+	if r.failed == nil {
+		r.broke = false
+	}
+	return nil
+}
+
+// retract takes back the violation of invariant with msg, which the
+// schedule's judgement after its end cleared: the next one, if any, is
+// the first.
+func (t *trace) retract(invariant, msg string) {
+	f := t.failed
+	if f == nil {
+		return
+	}
+	if f.Invariant == invariant && f.Message == msg {
+		if len(f.Also) == 0 {
+			t.failed = nil
+			return
+		}
+		f.Invariant, f.Message, _ = strings.Cut(f.Also[0], ": ")
+		f.Also = f.Also[1:]
+	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
+		f.Also = slices.Delete(f.Also, i, i+1)
+	}
+	if f.Invariant == invariant || slices.ContainsFunc(f.Also, func(a string) bool { return strings.HasPrefix(a, invariant+": ") }) {
+		return
+	}
+	delete(f.names, invariant)
+}
