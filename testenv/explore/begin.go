@@ -47,6 +47,9 @@ func (ex *explorer) beginSchedule(ctx context.Context, name func() string) error
 // a random one by its index, a depth-first one by its depth and the choices
 // it starts from (and its deepening level).
 func (ex *explorer) scheduleName(c *chooser, depth int) string {
+	if c.faults != nil {
+		return fmt.Sprintf("the fault phase's schedule %d (-1: its pilot)", c.index)
+	}
 	if c.rng != nil {
 		return fmt.Sprintf("the random schedule %d of Seed %d", c.index, ex.o.Seed)
 	}

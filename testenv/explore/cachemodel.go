@@ -50,7 +50,11 @@ func (cm *cacheModel) chooseLag(n int) int {
 	case !cm.trace.drain && cm.stale < cm.ex.o.StaleReads:
 		// The stalest version first: most bugs need one.
 		w := min(n, cm.ex.o.Versions)
-		lag = w - 1 - cm.trace.ch.choose(w)
+		if f := cm.trace.ch.faults; f != nil {
+			lag = f.lag(cm.trace.ch, w)
+		} else {
+			lag = w - 1 - cm.trace.ch.choose(w)
+		}
 		if n > w || listCut {
 			cm.trace.noteCut(boundVersions)
 		}

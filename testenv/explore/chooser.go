@@ -10,6 +10,26 @@ type chooser struct {
 	rng           *rand.Rand
 	// index is a random schedule's index (Options.Seed), for its name.
 	index int
+	// faults, in the fault phase, are the schedule's faults (faults.go).
+	faults *faultPlan
+}
+
+// fixed records the choice v of n made without the source.
+func (c *chooser) fixed(v, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	c.taken = append(c.taken, v)
+	c.widths = append(c.widths, n)
+	return v
+}
+
+// item picks which of the n queued items runs next.
+func (c *chooser) item(n int) int {
+	if c.faults != nil {
+		return c.faults.item(c, n)
+	}
+	return c.choose(n)
 }
 
 func (c *chooser) choose(n int) int {

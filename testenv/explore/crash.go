@@ -69,6 +69,8 @@ func (r *run) maybeCrash() {
 		if s.crashPlan.at == s.writesDone {
 			kind = s.crashPlan.kind
 		}
+	case r.crashes < r.ex.o.Crashes && r.ch.faults != nil:
+		kind = r.ch.faults.crash()
 	case r.crashes < r.ex.o.Crashes:
 		// Crash first, as the stalest read comes first: most bugs need it.
 		options := []int{crashRestart}

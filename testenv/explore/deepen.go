@@ -33,9 +33,16 @@ type Bounds struct {
 	// Level is the deepening level (0: the defaults, or the bounds set;
 	// Level+1 levels were searched).
 	Level int
+	// Faults marks the fault phase after deepening level Level: random
+	// schedules with Crashes 1, LeaderChange and one stale read (faults.go).
+	Faults bool
 }
 
 func (b Bounds) String() string {
+	if b.Faults {
+		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d, Crashes 1, LeaderChange (the fault phase's random schedules, after deepening level %d)",
+			b.Depth, b.Versions, b.StaleReads, b.Level)
+	}
 	return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (deepening level %d)", b.Depth, b.Versions, b.StaleReads, b.Level)
 }
 
@@ -52,7 +59,7 @@ func DeepeningLevel(k int) Bounds {
 }
 
 func (ex *explorer) bounds() Bounds {
-	return Bounds{Depth: ex.o.Depth, Versions: ex.o.Versions, StaleReads: ex.o.StaleReads, Level: ex.level}
+	return Bounds{Depth: ex.o.Depth, Versions: ex.o.Versions, StaleReads: ex.o.StaleReads, Level: ex.level, Faults: ex.faults}
 }
 
 // ReplayOptions are the Options that replay v: its Seed, at the Versions
@@ -125,7 +132,8 @@ func atLevel(o Options, k int) Options {
 	return o
 }
 
-// runHooked runs the search o asks for, deepening its bounds if it does.
+// runHooked runs the search o asks for, deepening its bounds if it does,
+// then, with the true defaults, the fault phase (faults.go).
 func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	if o.Deepen && o.FixedBounds {
 		return nil, errors.New("explore: Options.Deepen and Options.FixedBounds are both set")
@@ -133,7 +141,35 @@ func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	if !deepens(o) {
 		return runLevel(ctx, s, o, h)
 	}
-	deadline := time.Now().Add(o.withDefaults().Budget)
+	start := time.Now()
+	deadline := start.Add(o.withDefaults().Budget)
+	dfsDeadline := deadline
+	faults := faultPhase(o)
+	if faults {
+		dfsDeadline = start.Add(o.Budget * faultDFSShare / 5)
+	}
+	total, more, err := deepen(ctx, s, o, h, dfsDeadline)
+	if total == nil || err != nil || total.Violation != nil || !faults || !more || time.Until(deadline) <= 0 {
+		return total, (&explorer{o: o.withDefaults()}).writeReport(total, err)
+	}
+	h.faults, h.level = true, total.Bounds.Level
+	res, err := runLevel(ctx, s, faultOptions(o, time.Until(deadline)), h)
+	if res == nil {
+		return nil, err
+	}
+	total.add(res)
+	total.Exhausted = false
+	return total, (&explorer{o: o.withDefaults()}).writeReport(total, err)
+}
+
+// deepen runs the levels of the deepening until deadline. more reports
+// that it stopped with space left: its last level not exhausted, or
+// exhausted with a bound that deepens still cutting it at the last level.
+func deepen(ctx context.Context, s Scenario, o Options, h hooks, deadline time.Time) (total *Result, more bool, err error) {
+	last := maxLevel
+	if h.maxLevel > 0 {
+		last = h.maxLevel
+	}
 	total, prev := &Result{}, 0
 	for k := 0; ; k++ {
 		lo := atLevel(o, k)
@@ -141,28 +177,34 @@ func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 		h.level = k
 		res, err := runLevel(ctx, s, lo, h)
 		if res == nil {
-			return nil, err
+			return nil, false, err
 		}
-		before, beforeElapsed := total.Schedules, total.Elapsed
-		total.Schedules += res.Schedules
-		total.Pruned += res.Pruned
-		total.Speculative += res.Speculative
-		total.Elapsed += res.Elapsed
-		total.Workers, total.Bounds, total.Exhausted = res.Workers, res.Bounds, res.Exhausted
-		for _, v := range res.Violations {
-			v.Schedules += before
-			v.FoundAfter += beforeElapsed
-		}
-		total.Violation, total.Violations = res.Violation, res.Violations
+		total.add(res)
 		// Stop at a violation, an error, a level not exhausted, the end of
 		// the budget, a level none of whose schedules a bound that deepens
 		// cut short (the next level would run the same schedules), or a
 		// level that ran no more schedules than the one before: its
 		// deeper bounds bound nothing, nor will the next's.
-		if err != nil || res.Violation != nil || !res.Exhausted || time.Until(deadline) <= 0 ||
-			k == maxLevel || res.cut&deepened(o) == 0 || (k > 0 && res.Schedules == prev) {
-			return total, (&explorer{o: o.withDefaults()}).writeReport(total, err)
+		cut := res.cut&deepened(o) != 0 && (k == 0 || res.Schedules != prev)
+		if err != nil || res.Violation != nil || !res.Exhausted || time.Until(deadline) <= 0 || k == last || !cut {
+			return total, !res.Exhausted || cut, err
 		}
 		prev = res.Schedules
 	}
+}
+
+// add adds the search res, which ran after total's, to total: its counts
+// and its verdict.
+func (total *Result) add(res *Result) {
+	before, beforeElapsed := total.Schedules, total.Elapsed
+	total.Schedules += res.Schedules
+	total.Pruned += res.Pruned
+	total.Speculative += res.Speculative
+	total.Elapsed += res.Elapsed
+	total.Workers, total.Bounds, total.Exhausted = res.Workers, res.Bounds, res.Exhausted
+	for _, v := range res.Violations {
+		v.Schedules += before
+		v.FoundAfter += beforeElapsed
+	}
+	total.Violation, total.Violations = res.Violation, res.Violations
 }

@@ -78,7 +78,11 @@
 // random with Options.Seed, within Options.Budget. A depth-first search
 // given a Budget and no bound (Depth, Versions, StaleReads) deepens its
 // bounds level by level within it (DeepeningLevel) until it finds a
-// violation; Options.FixedBounds keeps it at one level. States already seen
+// violation; Options.FixedBounds keeps it at one level. With the true
+// defaults and a Budget, a deepening that ends with space left is
+// followed, within the Budget, by the fault phase: random schedules with
+// a crash or a leader change and a stale read after it (faults.go).
+// States already seen
 // (objects' recent versions normalised, the queue, the stale reads and
 // steps left) are not explored again. A violation is minimised (steps
 // dropped, stale reads made fresh while the same invariant still breaks)

@@ -54,7 +54,11 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 			running++
 			go func() {
 				rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(i)))
-				r, e := w.schedule(ctx, &chooser{rng: rng, index: i}, o.Depth)
+				c := &chooser{rng: rng, index: i}
+				if w.scale != nil {
+					c.faults = newFaultPlan(rng, *w.scale)
+				}
+				r, e := w.schedule(ctx, c, o.Depth)
 				out := result{i: i, r: r, w: w, at: time.Since(start), err: e}
 				if e == nil && all && r.failed != nil && ctx.Err() == nil {
 					out.v, out.err = w.minimise(ctx, r)

@@ -150,6 +150,17 @@ type Options struct {
 	// Budget (the default 10s), or with a bound set, the search runs at
 	// one level; FixedBounds and Deepen change that (docs/explore.md,
 	// Bounds and deepening).
+	//
+	// With the true defaults (a Budget and none of the bounds, Deepen,
+	// FixedBounds, Crashes, LeaderChange and InFlightWrite) the deepening
+	// gets the first 3/5 of the Budget; if it ends without a violation
+	// and with space left (a level not exhausted, or its last level still
+	// cut by a bound), the rest goes to the fault phase: random schedules
+	// (a fixed seed) that run the queue first in first out to a crash or
+	// a leader change at a uniformly chosen write, then in any order with
+	// one stale read among the first three after it, at Depth 24,
+	// Versions 8 (Bounds.Faults). Each such schedule is run with a
+	// probability written down in docs/explore.md.
 	Budget time.Duration
 	// FixedBounds keeps the search at one level, its bounds (the defaults
 	// for those left at zero), whatever the Budget: for a test that gives

@@ -55,8 +55,11 @@ type explorer struct {
 	// lastFirst (tests) makes the parallel search start the latest task
 	// in the serial order first.
 	lastFirst bool
-	// level is the deepening level of o's bounds (deepen.go).
-	level int
+	// level is the deepening level of o's bounds (deepen.go); faults
+	// marks the fault phase, scale what its pilot counted (faults.go).
+	level  int
+	faults bool
+	scale  *faultScale
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -87,6 +90,9 @@ type hooks struct {
 	visit     func(*run)
 	lastFirst bool
 	level     int
+	faults    bool
+	// maxLevel, if set, is the deepest level deepening reaches.
+	maxLevel int
 }
 
 // runLevel is one search at o's bounds (runHooked may deepen them).
@@ -95,7 +101,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, level: h.level}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, level: h.level, faults: h.faults}
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}
@@ -130,7 +136,11 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	defer cleanupWorkers(workers)
 	res := &Result{Workers: len(workers), Bounds: ex.bounds()}
 	if o.Seed != 0 {
-		err := ex.randomSearch(ctx, workers, res)
+		search := ex.randomSearch
+		if ex.faults {
+			search = ex.faultSearch
+		}
+		err := search(ctx, workers, res)
 		res.Elapsed = time.Since(start)
 		return res, ex.writeReport(res, err)
 	}
@@ -266,7 +276,7 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 			return r, nil
 		}
 		r.at = d
-		r.step(ctx, r.queue[c.choose(len(r.queue))], nil, crashPoint{})
+		r.step(ctx, r.queue[c.item(len(r.queue))], nil, crashPoint{})
 		r.noteFailure(d)
 	}
 	if d == ex.o.Depth && len(r.queue) > 0 {

@@ -126,6 +126,9 @@ type Bounds struct {
 	Versions   int `json:"versions"`
 	StaleReads int `json:"staleReads"`
 	Level      int `json:"level"`
+	// Faults marks the fault phase's random schedules after Level
+	// (explore.Bounds.Faults).
+	Faults bool `json:"faults,omitempty"`
 }
 
 func (v Violation) key() string { return v.Invariant + "\x00" + v.Replay }
