@@ -13,8 +13,9 @@ import (
 // reconciler with a MergeFrom status patch, an Update, a helper whose
 // file imports the client only for its MergeFrom, a write-only helper
 // given a copy of a read, a server-side apply of an apply configuration,
-// and the patchers statuspatch-gen generated for it) moves the five writes
-// onto the patcher (the apply onto its apply mode), drops the import left
+// one in a helper given the object its caller read, and the patchers
+// statuspatch-gen generated for it) moves the six writes onto the patcher
+// (the applies onto its apply mode), drops the import left
 // unused, and exits 0 with nothing left; the result compiles, and its test
 // runs the reconciler on the real API server (testenv, embedded) and reads
 // back what the server stored.
@@ -52,8 +53,8 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	}
 
 	out, err := run(bin, "-fix", "./...")
-	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 5 status writes; no findings left") {
-		t.Fatalf("-fix ./...: %v, want exit status 0 and the five writes fixed:\n%s", err, out)
+	if err != nil || !strings.Contains(out, "statuspatch-lint: fixed 6 status writes; no findings left") {
+		t.Fatalf("-fix ./...: %v, want exit status 0 and the six writes fixed:\n%s", err, out)
 	}
 	src, err := os.ReadFile(filepath.Join(mod, "controller", "controller.go"))
 	if err != nil {
@@ -110,6 +111,22 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("the fixed plan.go lacks %q:\n%s", want, src)
+		}
+	}
+	// verify.go's helper takes the patcher its caller makes in apply mode
+	// after its Get.
+	src, err = os.ReadFile(filepath.Join(mod, "controller", "verify.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"return err\n\t}\n\trolloutPatcher := patchers.NewRolloutStatusPatcher(r, rollout, patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner(string(verifierOwner)))",
+		"return r.applyVerified(ctx, rolloutPatcher)",
+		"func (r *RolloutReconciler) applyVerified(ctx context.Context, rolloutPatcher *patchers.RolloutStatusPatcher) error {\n\trollout := rolloutPatcher.Object()",
+		"_ = rolloutPatcher.Patcher().ApplyStatus(ac.Status) // Flush returns its error too\n\treturn rolloutPatcher.Flush(ctx)",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the fixed verify.go lacks %q:\n%s", want, src)
 		}
 	}
 	if out, err := run("gofmt", "-l", "."); err != nil || out != "" {

@@ -1,8 +1,9 @@
 // Package controller reconciles Rollouts with handwritten status writes:
 // a merge patch from a copy, an Update after a fresh read, a helper in a
 // file that imports the client package only for its MergeFrom, a
-// write-only helper its caller hands a copy of a read (helper.go), and a
-// server-side apply of an apply configuration (plan.go). complete hands
+// write-only helper its caller hands a copy of a read (helper.go), a
+// server-side apply of an apply configuration (plan.go), and one in a
+// helper its caller hands the object it read (verify.go). complete hands
 // the object to a reader of another package (describe).
 package controller
 
@@ -48,6 +49,9 @@ func (r *RolloutReconciler) Reconcile(ctx context.Context, req reconcile.Request
 		return reconcile.Result{}, err
 	}
 	if err := r.plan(ctx, req.NamespacedName); err != nil {
+		return reconcile.Result{}, err
+	}
+	if err := r.verify(ctx, req.NamespacedName); err != nil {
 		return reconcile.Result{}, err
 	}
 	return reconcile.Result{}, r.markReady(ctx, req.NamespacedName)

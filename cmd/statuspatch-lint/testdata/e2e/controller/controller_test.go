@@ -53,13 +53,16 @@ func TestReconcileWritesStatus(t *testing.T) {
 	if st.Plan == nil || st.Plan.ID != "v2-plan" || st.Plan.Generation != got.Generation || len(st.Plan.Steps) != 2 {
 		t.Fatalf("stored plan = %+v, want v2-plan for generation %d with 2 steps", st.Plan, got.Generation)
 	}
-	applied := false
-	for _, mf := range got.ManagedFields {
-		if mf.Manager == "rollout-planner" && mf.Operation == metav1.ManagedFieldsOperationApply && mf.Subresource == "status" {
-			applied = true
+	// The plan's version was applied (verify.go) under the verifier's too.
+	for _, owner := range []string{"rollout-planner", "rollout-verifier"} {
+		applied := false
+		for _, mf := range got.ManagedFields {
+			if mf.Manager == owner && mf.Operation == metav1.ManagedFieldsOperationApply && mf.Subresource == "status" {
+				applied = true
+			}
 		}
-	}
-	if !applied {
-		t.Fatalf("no status apply by rollout-planner in managedFields: %+v", got.ManagedFields)
+		if !applied {
+			t.Fatalf("no status apply by %s in managedFields: %+v", owner, got.ManagedFields)
+		}
 	}
 }
