@@ -16,11 +16,13 @@ import (
 // deepenBudget is the budget of the searches below, the one a user
 // should give: their only option but the Backend. Given a Budget and no
 // bound, a search deepens the default bounds while each level is
-// exhausted within it (docs/explore.md, Bounds and deepening). The
-// figures are in docs/explore-your-operator.md. JobSet's deletes by name
-// (TestJobSetDeletesByNameReplay) have no test here: they need a leader
-// change, which the defaults do not try, and bounds past deepening level
-// 4.
+// exhausted within it (docs/explore.md, Bounds and deepening), within
+// the first 3/5 of it; then, if it ended with space left, the fault
+// phase's random schedules with a crash or a leader change take the
+// rest. The figures are in docs/explore-your-operator.md. JobSet's
+// deletes by name (TestJobSetDeletesByNameReplay), which need a leader
+// change and bounds past deepening level 4, are the fault phase's
+// (TestJobSetByNameDeepening).
 const deepenBudget = 10 * time.Minute
 
 // TestRayHeadPodDeepening finds KubeRay's second head Pod
@@ -81,4 +83,37 @@ func TestGrafanaVersionDeepening(t *testing.T) {
 			res.Schedules, res.Elapsed.Round(time.Second), res.Bounds, v)
 	}
 	t.Logf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
+}
+
+// TestJobSetByNameDeepening finds JobSet's deletes by name across a
+// leader change (TestJobSetDeletesByNameReplay) with the default options
+// and a budget, in the scenario of the replay (the Job controller's
+// failure the only action). The depth-first search does not reach it: it
+// needs a leader change, seven chosen steps and a List seven points
+// behind. The fault phase that follows the deepening within the budget
+// does: random schedules with a crash or a leader change and a stale
+// read after it (docs/explore.md, Bounds and deepening).
+func TestJobSetByNameDeepening(t *testing.T) {
+	env := startJobSet(t)
+	s := jobsetScenario(env)
+	s.Actions = s.Actions[:1] // fail-job
+	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(env), Budget: deepenBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || !v.Broke(explore.InvariantOwnDelete) || !strings.Contains(v.String(), "Job jobs/hello-workers-") {
+		t.Fatalf("want the new leader's delete of an attempt-1 Job, got after %d schedules in %s at %s:\n%v",
+			res.Schedules, res.Elapsed.Round(time.Second), res.Bounds, v)
+	}
+	t.Logf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
+	ro := v.ReplayOptions()
+	ro.Backend = explore.Server(env)
+	again, err := explore.Run(t.Context(), s, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Violation == nil || !again.Violation.Broke(explore.InvariantOwnDelete) || again.Violation.Seed != v.Seed {
+		t.Fatalf("replay %q: want the same violation, got:\n%v", v.Seed, again.Violation)
+	}
 }

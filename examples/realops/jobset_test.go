@@ -316,14 +316,15 @@ func TestExploreJobSet(t *testing.T) {
 	}
 }
 
-// TestJobSetDeepening searches the same scenario with the default options
-// and a budget: the default bounds, deepened while each level is
-// exhausted, no crash.
+// TestJobSetDeepening searches the same scenario with the default bounds,
+// deepened while each level is exhausted, and no crash: Deepen, which
+// runs no fault phase after the deepening (the default options with a
+// budget do, and find the deletes by name: TestJobSetByNameDeepening).
 func TestJobSetDeepening(t *testing.T) {
 	env := startJobSet(t)
 	var tally actionTally
 	res, err := explore.Run(t.Context(), tally.wrap(jobsetScenario(env)),
-		explore.Options{Backend: explore.Server(env), Budget: 5 * time.Minute})
+		explore.Options{Backend: explore.Server(env), Budget: 5 * time.Minute, Deepen: true})
 	if err != nil {
 		t.Fatal(err)
 	}
