@@ -114,6 +114,10 @@ climb:
 				continue
 			}
 		case *ast.CallExpr:
+			if si.returnsRefInto(p, e) {
+				top-- // meta.FindStatusCondition(ref, t): a reference into ref
+				continue
+			}
 			if len(p.Args) == 1 && p.Args[0] == e && info.Types[p.Fun].IsType() {
 				if n := kube.NamedOf(info.TypeOf(p)); n != nil && n.Obj().Pkg() != nil && readOptionPkgs[n.Obj().Pkg().Path()] {
 					return false, "" // client.MatchingLabels(...), labels.Set(...): read
@@ -176,13 +180,41 @@ climb:
 		if si.readsRefs(p) {
 			return false, ""
 		}
+		if how, ok := si.followParam(p, e); ok {
+			// A function of the package: its parameter, followed (migratelocal.go).
+			if how == "" {
+				return false, ""
+			}
+			return false, ref + ", a reference into the object, is passed to " + si.callee(p) + ", " + how
+		}
 		return false, ref + ", a reference into the object, is passed to " + si.callee(p)
 	case *ast.RangeStmt:
+		if t := info.TypeOf(e); t != nil && p.X == e && isSignature(t) {
+			return false, ref + " is ranged over: the function is called"
+		}
 		if p.X == e && !rangeHoldsRefs(info, p) {
+			return false, ""
+		}
+		if locals, ok := si.rangeLocals(p); ok && p.X == e {
+			// The elements' uses, followed (migratelocal.go).
+			for _, l := range locals {
+				if how := si.followLocal(l); how != "" {
+					return false, ref + " is ranged over with elements that hold references into the object, put in " + l.Name() + ", " + how
+				}
+			}
 			return false, ""
 		}
 		return false, ref + " is ranged over with elements that hold references into the object"
 	case *ast.AssignStmt, *ast.ValueSpec:
+		if local, blank := si.definedLocal(p, e); blank {
+			return false, ""
+		} else if local != nil {
+			// The local's uses, followed (migratelocal.go).
+			if how := si.followLocal(local); how != "" {
+				return false, ref + ", a reference into the object, is assigned to " + local.Name() + ", " + how
+			}
+			return false, ""
+		}
 		return false, ref + ", a reference into the object, is assigned"
 	case *ast.ReturnStmt:
 		return false, ref + ", a reference into the object, is returned"
@@ -211,10 +243,14 @@ func rangeHoldsRefs(info *types.Info, r *ast.RangeStmt) bool {
 // holdsRefs reports whether a value of type t may refer to memory it
 // shares with where it was copied from: a pointer, map, slice, channel,
 // function or interface, in it or in its fields or elements (an unknown
-// type does too).
+// type does too). A time.Time (metav1.Time's) is a value: the Location
+// it points to has no method or field that changes it.
 func holdsRefs(t types.Type) bool {
 	if t == nil {
 		return true
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time" {
+		return false // its *Location is shared, but nothing changes a Location
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -335,6 +371,9 @@ func (si *site) readsRefs(call *ast.CallExpr) bool {
 	if fn.Pkg().Path() == "k8s.io/utils/pointer" {
 		return strings.HasSuffix(fn.Name(), "Deref") || strings.HasSuffix(fn.Name(), "Equal")
 	}
+	if marshalers[fn.Pkg().Path()][fn.Name()] {
+		return si.marshalReads(call)
+	}
 	return refReaders[fn.Pkg().Path()][fn.Name()]
 }
 
@@ -350,4 +389,9 @@ func (si *site) callee(call *ast.CallExpr) string {
 		return funcName(fn, si.pass.Pkg)
 	}
 	return "the function value " + types.ExprString(call.Fun)
+}
+
+func isSignature(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
 }

@@ -19,6 +19,8 @@ type site struct {
 	file *ast.File
 	path []ast.Node // from the write's call up to the file
 	call *ast.CallExpr
+
+	localDepth int // how many locals deep followLocal is (migratelocal.go)
 }
 
 // definition returns the statement in a block enclosing the write that

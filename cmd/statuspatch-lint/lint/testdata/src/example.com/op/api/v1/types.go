@@ -2,6 +2,8 @@
 package v1
 
 import (
+	"time"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -9,6 +11,37 @@ import (
 type WidgetSpec struct {
 	Size   int
 	Labels map[string]string
+
+	PodName  *string
+	Roles    []Role
+	Template *Template
+	Hooked   *Hooked
+}
+
+// Role holds a reference (Scaling), as lws's DisaggregatedSet roles do.
+type Role struct {
+	Name    string
+	Scaling *Scaling
+}
+
+type Scaling struct{ Mode string }
+
+// Template is encoded by json.Marshal and yaml.Marshal as it is.
+type Template struct {
+	Image  string
+	Labels map[string]string
+	Since  metav1.Time
+	// Started is a time.Time: a value, though it points to its Location.
+	Started time.Time
+}
+
+// Hooked's MarshalJSON has a pointer receiver: encoding/json calls it on
+// the object's own value, and it may change it.
+type Hooked struct{ Calls int }
+
+func (h *Hooked) MarshalJSON() ([]byte, error) {
+	h.Calls++
+	return []byte("{}"), nil
 }
 
 type WidgetStatus struct {

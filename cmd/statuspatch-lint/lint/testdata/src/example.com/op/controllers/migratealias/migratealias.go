@@ -104,7 +104,7 @@ func (r *Reconciler) localAlias(ctx context.Context, key client.ObjectKey) error
 	}
 	l := w.Spec.Labels
 	l["k"] = "v"
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 105: w.Spec.Labels, a reference into the object, is assigned, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 105: w.Spec.Labels, a reference into the object, is assigned to l, where l\["k"\] is changed at line 106, and the patcher writes only the status\)$`
 }
 
 func (r *Reconciler) returnedAlias(ctx context.Context, key client.ObjectKey) error {
@@ -206,7 +206,7 @@ func (r *Reconciler) labelsBefore(ctx context.Context, key client.ObjectKey) err
 		return err
 	}
 	l["k"] = "v"
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a reference into w is kept at line 204, before the read \(w.Spec.Labels, a reference into the object, is assigned\): a change through it after the read would be unseen\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a reference into w is kept at line 204, before the read \(w.Spec.Labels, a reference into the object, is assigned to l, where l\["k"\] is changed at line 208\): a change through it after the read would be unseen\)$`
 }
 
 // Captured by a function literal that only reads it: moved.

@@ -1,0 +1,206 @@
+package migrate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A reference into the object put in a new local variable (name :=
+// app.Spec.Driver.PodName, var l = w.Spec.Labels) or a range over one that
+// declares its key and value (for _, p := range ds.Spec.Roles) is followed:
+// every use of the local in its scope is checked as a use of the
+// reference would be (chainChange), so a local only read (*name, p.Name,
+// p.Scaling.Mode) keeps the write movable, and one changed, handed on or
+// assigned elsewhere keeps it, with where. Assigning the local itself
+// again changes nothing in the object (the new value's uses are checked
+// too); taking its address counts as a change. Locals of locals are
+// followed a few deep, and so are a reference passed to a function of the
+// package, into its parameter, and what meta.FindStatusCondition returns
+// (a reference into the conditions it is given).
+
+// maxLocalDepth bounds how many locals deep a reference is followed.
+const maxLocalDepth = 3
+
+// definedLocal returns the new local variable that the define or var
+// declaration p gives e's value, or nil when p assigns an existing
+// variable or its shape pairs no single name with e. blank reports that e
+// goes to the blank identifier.
+func (si *site) definedLocal(p ast.Node, e ast.Expr) (local *types.Var, blank bool) {
+	var lhs []*ast.Ident
+	var rhs []ast.Expr
+	switch p := p.(type) {
+	case *ast.AssignStmt:
+		if p.Tok != token.DEFINE || len(p.Lhs) != len(p.Rhs) {
+			return nil, false
+		}
+		for _, l := range p.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				return nil, false
+			}
+			lhs = append(lhs, id)
+		}
+		rhs = p.Rhs
+	case *ast.ValueSpec:
+		if len(p.Names) != len(p.Values) {
+			return nil, false
+		}
+		lhs, rhs = p.Names, p.Values
+	default:
+		return nil, false
+	}
+	for i, r := range rhs {
+		if r != e {
+			continue
+		}
+		if lhs[i].Name == "_" {
+			return nil, true
+		}
+		v, _ := si.pass.TypesInfo.Defs[lhs[i]].(*types.Var)
+		return v, false
+	}
+	return nil, false
+}
+
+// rangeLocals returns the key and value a range statement declares (:=)
+// that may hold references, and whether its shape lets them be followed:
+// a define over a slice, array, pointer to an array, map, string or
+// channel (a range over a function calls it).
+func (si *site) rangeLocals(r *ast.RangeStmt) ([]*types.Var, bool) {
+	if r.Tok != token.DEFINE {
+		return nil, false
+	}
+	t := si.pass.TypesInfo.TypeOf(r.X)
+	if t == nil {
+		return nil, false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map, *types.Chan, *types.Basic:
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	var vs []*types.Var
+	for _, x := range []ast.Expr{r.Key, r.Value} {
+		id, ok := x.(*ast.Ident)
+		if x == nil || ok && id.Name == "_" {
+			continue
+		}
+		if !ok {
+			return nil, false
+		}
+		v, _ := si.pass.TypesInfo.Defs[id].(*types.Var)
+		if v == nil {
+			return nil, false
+		}
+		if holdsRefs(v.Type()) {
+			vs = append(vs, v)
+		}
+	}
+	return vs, true
+}
+
+// followLocal checks every use of local in its scope as chainChange checks
+// a reference into the object, and says what the first that may change
+// the object does, with where; "" if none does.
+func (si *site) followLocal(local *types.Var) string {
+	if si.localDepth >= maxLocalDepth {
+		return "which is not followed further"
+	}
+	scope := local.Parent()
+	var file *ast.File
+	for _, f := range si.pass.Files {
+		if f.FileStart <= local.Pos() && local.Pos() < f.FileEnd {
+			file = f
+		}
+	}
+	if scope == nil || file == nil {
+		return "which is not followed"
+	}
+	si.localDepth++
+	defer func() { si.localDepth-- }()
+	return si.eachUse(file, local, scope.Pos(), scope.End(), func(stack []ast.Node, id *ast.Ident) string {
+		i := len(stack) - 1
+		if as, ok := stack[i-1].(*ast.AssignStmt); ok && isLHS(as, id) {
+			return "" // the local itself assigned again: not the object
+		}
+		direct, how := si.chainChange(stack, i)
+		switch {
+		case direct:
+			top, _ := changedAt(stack, i)
+			if u, ok := stack[top-1].(*ast.UnaryExpr); ok && u.Op == token.AND {
+				return "whose address is taken at " + si.where(id.Pos())
+			}
+			return "where " + types.ExprString(stack[top].(ast.Expr)) + " is changed at " + si.where(id.Pos())
+		case how != "":
+			return "where, at " + si.where(id.Pos()) + ", " + how
+		}
+		return ""
+	})
+}
+
+// refReturners are functions that return a reference into an argument
+// (by package, name and the argument's position) and otherwise only read
+// it: what they return is followed as the argument would be.
+var refReturners = map[string]map[string]int{
+	"k8s.io/apimachinery/pkg/api/meta": {"FindStatusCondition": 0},
+}
+
+// returnsRefInto reports whether call is one of refReturners' with e as
+// the argument it returns a reference into.
+func (si *site) returnsRefInto(call *ast.CallExpr, e ast.Node) bool {
+	fn := calledFunc(si.pass, call)
+	if fn == nil || fn.Pkg() == nil || call.Ellipsis.IsValid() {
+		return false
+	}
+	i, ok := refReturners[fn.Pkg().Path()][fn.Name()]
+	return ok && i < len(call.Args) && ast.Node(call.Args[i]) == e
+}
+
+// followParam follows a reference e passed to call, a function or method
+// of the package called directly, into the parameter it lands in (its
+// uses checked by followLocal), and reports whether it could: not a
+// method expression, a variadic argument or a function without a body.
+func (si *site) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
+	fn := calledFunc(si.pass, call)
+	if fn == nil || fn.Pkg() != si.pass.Pkg || call.Ellipsis.IsValid() {
+		return "", false
+	}
+	if sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr); isSel {
+		if s := si.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
+			return "", false
+		}
+	}
+	fd := si.funcDecl(fn.Origin())
+	if fd == nil || fd.Body == nil {
+		return "", false
+	}
+	arg := -1
+	for i, a := range call.Args {
+		if a == e {
+			arg = i
+		}
+	}
+	var params []*ast.Ident // nil for an unnamed parameter
+	for _, field := range fd.Type.Params.List {
+		if len(field.Names) == 0 {
+			params = append(params, nil)
+		}
+		params = append(params, field.Names...)
+	}
+	if arg < 0 || arg >= len(params) || fn.Signature().Variadic() && arg >= len(params)-1 {
+		return "", false
+	}
+	if params[arg] == nil || params[arg].Name == "_" {
+		return "", true // unused
+	}
+	p, _ := si.pass.TypesInfo.Defs[params[arg]].(*types.Var)
+	if p == nil {
+		return "", false
+	}
+	return si.followLocal(p), true
+}

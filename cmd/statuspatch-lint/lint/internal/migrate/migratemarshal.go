@@ -1,0 +1,76 @@
+package migrate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// marshalers are the functions that encode what they are given to JSON
+// (sigs.k8s.io/yaml's Marshal through encoding/json): they read a
+// reference into the object, unless a type they meet has a method
+// encoding/json calls that may change it (marshalReads).
+var marshalers = map[string]map[string]bool{
+	"encoding/json":    {"Marshal": true, "MarshalIndent": true},
+	"sigs.k8s.io/yaml": {"Marshal": true},
+}
+
+// marshalReads reports whether encoding call's arguments only reads them:
+// no type reachable from an argument's (through fields, elements and
+// pointers, not below a type with a MarshalJSON or MarshalText of a value
+// receiver, which encoding/json calls instead of going in) has such a
+// method of a pointer receiver, which encoding/json calls on the
+// object's own value when it is addressable, nor is an interface, whose
+// dynamic value is not seen.
+func (si *site) marshalReads(call *ast.CallExpr) bool {
+	seen := map[types.Type]bool{}
+	for _, a := range call.Args {
+		if !marshalSafe(si.pass.TypesInfo.TypeOf(a), seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// marshalSafe is marshalReads for one type.
+func marshalSafe(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil {
+		return false
+	}
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	if _, ok := types.Unalias(t).(*types.Named); ok {
+		for _, name := range []string{"MarshalJSON", "MarshalText"} {
+			o, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, name)
+			fn, ok := o.(*types.Func)
+			if !ok {
+				continue
+			}
+			if _, ptr := fn.Signature().Recv().Type().Underlying().(*types.Pointer); ptr {
+				return false
+			}
+			return true // a value receiver: encoding/json calls it on a copy, not going in
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Pointer:
+		return marshalSafe(u.Elem(), seen)
+	case *types.Slice:
+		return marshalSafe(u.Elem(), seen)
+	case *types.Array:
+		return marshalSafe(u.Elem(), seen)
+	case *types.Map:
+		return marshalSafe(u.Key(), seen) && marshalSafe(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !marshalSafe(u.Field(i).Type(), seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return false // interfaces; channels and functions, which json.Marshal refuses
+}
