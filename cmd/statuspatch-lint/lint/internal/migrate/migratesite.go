@@ -162,13 +162,20 @@ func (si *site) declaredBefore(e ast.Expr, pos token.Pos) string {
 	return why
 }
 
-// statusChange says why the use at the top of stack changes the object's
-// status (assigned, incremented, or its address taken: useProblem allows
-// that for a status write, which apply mode does not), "" if it does not.
+// statusChange says why the use at the top of stack may change the
+// object's status: assigned, incremented, its address taken (useProblem
+// allows that for a status write, which apply mode does not), or a
+// reference into it handed on, by chainChange's rules (a function of the
+// package followed into its parameter, meta.FindStatusCondition's result
+// and locals followed); "" if it does not. Apply mode's Flush refuses a
+// status changed in memory beside ApplyStatus.
 func (si *site) statusChange(stack []ast.Node) string {
 	top, changed := changedAt(stack, len(stack)-1)
 	if e, ok := stack[top].(ast.Expr); ok && changed {
 		return fmt.Sprintf("%s is changed at line %d: apply mode applies only the configuration", types.ExprString(e), si.pass.Fset.Position(e.Pos()).Line)
+	}
+	if _, how := si.chainChange(stack, len(stack)-1); how != "" {
+		return fmt.Sprintf("the status may be changed at %s: %s, and apply mode applies only the configuration", si.where(stack[len(stack)-1].Pos()), how)
 	}
 	return ""
 }

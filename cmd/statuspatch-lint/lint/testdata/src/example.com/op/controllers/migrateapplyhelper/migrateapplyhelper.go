@@ -10,9 +10,12 @@ package migrateapplyhelper
 
 import (
 	"context"
+	"sort"
 
 	v1 "example.com/op/api/v1"
 	widgetac "example.com/op/api/v1/ac"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -72,7 +75,7 @@ func (r *WidgetReconciler) CallerUnread(ctx context.Context, w *v1.Widget) error
 
 func (r *WidgetReconciler) applyTwo(ctx context.Context, w *v1.Widget) error { // want applyTwo:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyTwo: its caller at line 70: w is a parameter of CallerUnread: the patcher is made where its callers read it; move the write there\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyTwo: its caller at line 73: w is a parameter of CallerUnread: the patcher is made where its callers read it; move the write there\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
 }
 
 // The helper changes the spec beside the apply: not moved.
@@ -87,7 +90,7 @@ func (r *WidgetReconciler) CallerOfChanged(ctx context.Context, req ctrl.Request
 func (r *WidgetReconciler) applyChanged(ctx context.Context, w *v1.Widget) error {
 	w.Spec.Size = 1
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyChanged: w.Spec is changed at line 88: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyChanged: w.Spec is changed at line 91: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
 }
 
 // The caller changes the object in a branch that goes on to the call:
@@ -105,7 +108,7 @@ func (r *WidgetReconciler) CallerChanges(ctx context.Context, req ctrl.Request) 
 
 func (r *WidgetReconciler) applyAfterChange(ctx context.Context, w *v1.Widget) error { // want applyAfterChange:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterChange: its caller at line 103: w.Spec is changed at line 101: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterChange: its caller at line 106: w.Spec is changed at line 104: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
 }
 
 // The caller's branch that changes the object leaves a loop with break,
@@ -129,7 +132,7 @@ func (r *WidgetReconciler) CallerBreaks(ctx context.Context, req ctrl.Request, t
 
 func (r *WidgetReconciler) applyAfterBreak(ctx context.Context, w *v1.Widget) error { // want applyAfterBreak:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterBreak: its caller at line 127: w.Spec is changed at line 120: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterBreak: its caller at line 130: w.Spec is changed at line 123: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
 }
 
 // The field owner is the receiver's field, which the callers do not
@@ -145,4 +148,46 @@ func (r *WidgetReconciler) CallerOfOwnerField(ctx context.Context, req ctrl.Requ
 func (r *WidgetReconciler) applyOwnerField(ctx context.Context, w *v1.Widget) error { // want applyOwnerField:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
 	return r.Status().Apply(ctx, ac, client.FieldOwner(r.Owner), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyOwnerField: its field owner r.Owner is not a literal or a constant or variable of the package: the callers make the patcher with it\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+}
+
+// accurate's conditionPatch: a reference into the status handed to a
+// function of the package that only reads it, through
+// meta.FindStatusCondition's result; moved.
+func (r *WidgetReconciler) CallerOfConditions(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	return r.applyConditions(ctx, w)
+}
+
+func (r *WidgetReconciler) applyConditions(ctx context.Context, w *v1.Widget) error { // want applyConditions:`^statusOnly\[1\]$`
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(wasReady(w.Status.Conditions)))
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+func wasReady(existing []metav1.Condition) bool {
+	c := meta.FindStatusCondition(existing, "Ready")
+	return c != nil && c.Status == string(metav1.ConditionTrue) && c.ObservedGeneration > 0
+}
+
+// A reference into the status handed to a function that sorts it: a
+// status changed in memory beside the configuration, which apply mode's
+// Flush refuses; not moved.
+func (r *WidgetReconciler) CallerOfSorted(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	return r.applySorted(ctx, w)
+}
+
+func (r *WidgetReconciler) applySorted(ctx context.Context, w *v1.Widget) error { // want applySorted:`^statusOnly\[1\]$`
+	sortConditions(w.Status.Conditions)
+	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applySorted: the status may be changed at line 186: w.Status.Conditions, a reference into the object, is passed to sortConditions, where, at line 192, c, a reference into the object, is passed to sort.Slice, and apply mode applies only the configuration\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+}
+
+func sortConditions(c []metav1.Condition) {
+	sort.Slice(c, func(i, j int) bool { return c[i].Type < c[j].Type })
 }
