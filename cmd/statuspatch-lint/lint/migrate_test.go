@@ -126,12 +126,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// converted; migrateapplyhelper: 6 applies in helpers that stay (a
 	// caller without a Get, the helper or a caller changes the spec, the
 	// field owner a receiver's field, the status sorted through a
-	// reference), each naming the caller or the use; migratelocal: 6 whose
+	// reference), each naming the caller or the use; migratelocal: 7 whose
 	// spec changes through a local, an encoder or a function of the
 	// package (a pointer, a local of a local, a range element changed or
-	// handed on, a MarshalJSON of a pointer receiver, a map deleted from),
-	// each naming where.
-	if len(left) != 81 || notMoved != 80 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 81 (80):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// handed on, a MarshalJSON of a pointer receiver, a map deleted from,
+	// a function ranged over), each naming where.
+	if len(left) != 82 || notMoved != 81 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 82 (81):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

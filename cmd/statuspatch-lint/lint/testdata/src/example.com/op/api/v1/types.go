@@ -16,6 +16,9 @@ type WidgetSpec struct {
 	Roles    []Role
 	Template *Template
 	Hooked   *Hooked
+
+	// Each yields names: ranging over it calls it.
+	Each func(yield func(string) bool) `json:"-"`
 }
 
 // Role holds a reference (Scaling), as lws's DisaggregatedSet roles do.

@@ -193,3 +193,15 @@ func (r *Reconciler) timeRead(ctx context.Context, key client.ObjectKey) error {
 	w.Status.Ready = time.Since(w.Spec.Template.Started) > time.Minute
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
+
+// A range over a function of the spec calls it, whatever it yields; stays.
+func (r *Reconciler) rangeFunc(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	for name := range w.Spec.Each {
+		w.Status.Ready = name != ""
+	}
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 203: w.Spec.Each is ranged over: the function is called, and the patcher writes only the status\)$`
+}
