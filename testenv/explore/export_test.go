@@ -50,3 +50,12 @@ func RunSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, er
 func RunLastFirst(ctx context.Context, s Scenario, o Options) (*Result, error) {
 	return runHooked(ctx, s, o, hooks{lastFirst: true})
 }
+
+// RunFaultPhaseSteps runs the fault phase alone, as a search with o
+// would after its deepening, and returns the steps of every schedule it
+// ran to its end (the minimiser's replays included).
+func RunFaultPhaseSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, error) {
+	var out [][]Step
+	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{faults: true, visit: func(r *run) { out = append(out, r.steps) }})
+	return res, out, err
+}

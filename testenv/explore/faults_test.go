@@ -99,3 +99,74 @@ func TestFaultPhaseAfterDeepening(t *testing.T) {
 		t.Fatalf("Crashes 1: want the leak found by the depth-first search at level 0, got at %s:\n%v", res.Bounds, v)
 	}
 }
+
+// TestFaultPhaseSchedules: each schedule of the fault phase crashes at
+// most once and reads stale at most once, never before its crash (up to
+// it, it runs as its pilot did, with fresh reads); some do read stale
+// after it. The scenario is countingScenario's with one more read, of the
+// Widget through the cache, in each reconcile.
+func TestFaultPhaseSchedules(t *testing.T) {
+	s := countingScenario()
+	counting := s.Reconcilers[0].New
+	s.Reconcilers[0].New = func(c client.Client, api client.Reader) reconcile.Reconciler {
+		inner := counting(c, api)
+		return reconcile.Func(func(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+			if err := c.Get(ctx, req.NamespacedName, &testv1.Widget{}); err != nil {
+				return ctrl.Result{}, client.IgnoreNotFound(err)
+			}
+			return inner.Reconcile(ctx, req)
+		})
+	}
+	res, schedules, err := explore.RunFaultPhaseSteps(t.Context(), s, explore.Options{Backend: explore.Fake(widgetScheme(t), &testv1.Widget{}, &testv1.Gizmo{}),
+		Parallel: 1, Budget: searchBound})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := res.Violation; v == nil || !v.Bounds.Faults {
+		t.Fatalf("want the leak found by the fault phase, got at %s:\n%v", res.Bounds, v)
+	}
+	staleAfter := 0
+	for i, steps := range schedules {
+		crashedAt, stale := -1, 0
+		for j, st := range steps {
+			for _, rd := range st.Reads {
+				if !rd.API && rd.Version < rd.Newest {
+					stale++
+				}
+			}
+			if !strings.HasPrefix(st.Result, "crashed") {
+				continue
+			}
+			if crashedAt >= 0 {
+				t.Fatalf("schedule %d crashed at steps %d and %d", i, crashedAt+1, j+1)
+			}
+			crashedAt = j
+		}
+		before := 0
+		for _, st := range steps[:crashedAt+1] { // the crashing step read before its crash
+			for _, rd := range st.Reads {
+				if !rd.API && rd.Version < rd.Newest {
+					before++
+				}
+			}
+		}
+		if stale > 1 || before > 0 || (crashedAt < 0 && stale > 0) {
+			t.Fatalf("schedule %d: %d stale reads, %d before its crash (step %d):\n%s", i, stale, before, crashedAt+1, stepsText(steps))
+		}
+		if crashedAt >= 0 {
+			staleAfter += stale
+		}
+	}
+	if staleAfter == 0 {
+		t.Fatalf("no schedule of %d read stale after its crash", len(schedules))
+	}
+	t.Logf("%d schedules, %d with a stale read after the crash", len(schedules), staleAfter)
+}
+
+func stepsText(steps []explore.Step) string {
+	var b strings.Builder
+	for _, s := range steps {
+		b.WriteString(s.String())
+	}
+	return b.String()
+}
