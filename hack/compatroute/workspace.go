@@ -42,9 +42,6 @@ func sameBuildCmds(l lines.Line) (workspace, line [2]gocmd.Cmd) {
 // testenvIsMakeTests reports whether testenv's tests at the workspace's
 // line l build exactly what make test's do, and why not when they don't.
 func (r *route) testenvIsMakeTests(l lines.Line) (bool, string) {
-	if !l.Has(lines.Workspace) {
-		return false, "not the workspace's line"
-	}
 	ws, at := sameBuildCmds(l)
 	for i := range ws {
 		a, errA := r.g.Output(ws[i])
