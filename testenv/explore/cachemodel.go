@@ -27,6 +27,9 @@ type cacheModel struct {
 	floor map[objKey]int
 	// indexes are the field indexes Setup registered (index.go).
 	indexes fieldIndexes
+	// indexed are the informers of those indexes, which a manager starts
+	// with its cache, before it is elected (informer.go).
+	indexed map[informerKey]bool
 	// stale counts the stale reads chosen in this schedule.
 	stale int
 	// listCut marks the list points of the next chooseLag cut short by

@@ -113,7 +113,11 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 		r.cache.saw(k, rep, v)
 	}
 	if r.cur != nil {
-		r.cur.step.Reads = append(r.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep)})
+		read := Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep)}
+		if !api && !uncached {
+			read.OtherAPIServer = r.cache.pastLeader(k, rep, v) + 1
+		}
+		r.cur.step.Reads = append(r.cur.step.Reads, read)
 		if v > r.cur.seenOrNone(k) {
 			r.cur.seen[k] = v
 		}

@@ -13,7 +13,9 @@ import (
 // clients, and a cold cache, filled by a list: no cached read sees a
 // version older than the one at the restart) or a standby manager takes
 // over (crashFailover, Options.LeaderChange: new reconcilers whose cache
-// has run all along and may lag). Either way the new manager's first list
+// has run all along; its informers started at the election begin no older
+// than what the old leader's were served, and only those of its field
+// indexes, started with it, may lag behind them: informer.go). Either way the new manager's first list
 // queues every object of every reconciler's kind. With Options.InFlightWrite
 // a leader change may also leave the old leader's next write in flight
 // (crashInFlight, zombie.go).
@@ -93,11 +95,14 @@ func (r *run) maybeCrash() {
 // restart replaces the crashed process: new reconcilers on new clients,
 // every object queued, and, for a restart, a cold cache.
 func (r *run) restart(kind int) {
-	r.cache.reset()
 	if kind == crashRestart {
+		r.cache.reset()
 		for _, k := range r.order {
 			r.floor[k] = r.hist[k].newest()
 		}
+	} else {
+		// The standby ran the same Setup: the same field indexes.
+		r.cache.handOver(r.indexed)
 	}
 	if err := r.newReconcilers(); err != nil && r.err == nil {
 		r.err = err

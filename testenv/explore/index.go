@@ -28,8 +28,9 @@ type fieldIndexes map[schema.GroupVersionKind]map[string]client.IndexerFunc
 
 // recordingIndexer is the manager's field indexer: it records.
 type recordingIndexer struct {
-	scheme *runtime.Scheme
-	into   fieldIndexes
+	scheme    *runtime.Scheme
+	into      fieldIndexes
+	informers map[informerKey]bool
 }
 
 func (i recordingIndexer) IndexField(_ context.Context, obj client.Object, field string, fn client.IndexerFunc) error {
@@ -44,6 +45,7 @@ func (i recordingIndexer) IndexField(_ context.Context, obj client.Object, field
 		i.into[gvk] = map[string]client.IndexerFunc{}
 	}
 	i.into[gvk][field] = fn
+	i.informers[informerKey{gvk, repOf(obj)}] = true
 	return nil
 }
 

@@ -40,11 +40,36 @@ import (
 // behind them from its first read. Not its floor: what the API reader
 // or the process's own writes saw, which the watch cache may not hold
 // yet.
+//
+// A leader change (crash.go) hands the work to a standby manager, another
+// process. A manager starts the informers its controllers watch only once
+// it is elected (controllers start their sources when they start, after
+// the election), so those, and any it starts lazily, begin with a list at
+// the change or later. Each process talks to one API server (client-go
+// keeps one HTTP/2 connection to the server's address), so within a
+// process that list comes from the watch cache the process's other
+// informers watch; but the new leader's connection may reach another API
+// server of the control plane, whose watch cache lags the one the old
+// leader watched. So its reads may be older than what the old leader's
+// informers were served (carried); such a read is marked in the schedule
+// (Read.OtherAPIServer): it needs a control plane of several API servers.
+// The informers the standby's Setup made before the election, those of
+// its field indexes (IndexField gets its informer at once, and the cache
+// starts it with the manager), have run all along on their own watch and
+// may lag on one API server too (early): their reads are not marked.
 type cacheView struct {
 	// served is, per object and informer, the newest version served.
 	served map[served]int
 	// started are the informers started lazily in this process.
 	started map[informerKey]bool
+	// carried is, per object, the newest version the informers of the
+	// processes before the last leader change were served (nil: no leader
+	// change yet): on one API server, the floor of every informer but the
+	// early ones.
+	carried map[objKey]int
+	// early are the informers that ran before this process took over (its
+	// field indexes' informers, after a leader change).
+	early map[informerKey]bool
 }
 
 // informerKey names one informer: a kind and a representation.
@@ -119,6 +144,20 @@ type served struct {
 // of rep may see now.
 func (c *cacheView) lowest(k objKey, rep representation) int { return c.served[served{k, rep}] }
 
+// pastLeader is, for a read of version v of k through the informer of rep,
+// the newest version the informers before the last leader change were
+// served of k when v is older and the informer is not an early one (a read
+// that needs another API server), else -1.
+func (c *cacheView) pastLeader(k objKey, rep representation, v int) int {
+	if c.carried == nil || c.early[informerKey{k.gvk, rep}] {
+		return -1
+	}
+	if f, ok := c.carried[k]; ok && v < f {
+		return f
+	}
+	return -1
+}
+
 // saw records that the informer of rep served version v of k.
 func (c *cacheView) saw(k objKey, rep representation, v int) {
 	if c.served == nil {
@@ -129,9 +168,23 @@ func (c *cacheView) saw(k objKey, rep representation, v int) {
 	}
 }
 
-// reset is a new process's (or a standby manager's) cache: its own
-// informers, which have served nothing yet, none started lazily.
-func (c *cacheView) reset() { c.served, c.started = nil, nil }
+// reset is a restarted process's cache: its own informers, which have
+// served nothing yet, none started lazily (what they may serve, the
+// restart's floor, is the run's: crash.go).
+func (c *cacheView) reset() { c.served, c.started, c.early = nil, nil, nil }
+
+// handOver is a standby manager's cache after a leader change: its own
+// informers, none started lazily; carried keeps what the old leader's
+// informers, and those of any process before it, were served.
+func (c *cacheView) handOver(early map[informerKey]bool) {
+	if c.carried == nil {
+		c.carried = map[objKey]int{}
+	}
+	for s, v := range c.served {
+		c.carried[s.k] = max(c.carried[s.k], v)
+	}
+	c.served, c.started, c.early = nil, nil, early
+}
 
 // lazy lists the informers started lazily, sorted, for the state hash:
 // each begins at what the others served, one not started yet will.

@@ -91,7 +91,8 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 		if !listed && (h.versions[h.newest()] == nil || !match(k, h.versions[h.newest()])) {
 			continue // neither listed nor in the newest list
 		}
-		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed, Informer: rep.String()})
+		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed, Informer: rep.String(),
+			OtherAPIServer: cm.cache.pastLeader(k, rep, v) + 1})
 		if v > cm.trace.cur.seenOrNone(k) {
 			cm.trace.cur.seen[k] = v
 		}

@@ -96,8 +96,8 @@ func (r *run) newReconcilers() error {
 	if r.ex.s.Setup == nil {
 		return nil
 	}
-	r.indexes = fieldIndexes{}
-	bs, err := runSetup(r.ex.s.Setup, cached, api, r.indexes)
+	r.indexes, r.indexed = fieldIndexes{}, map[informerKey]bool{}
+	bs, err := runSetup(r.ex.s.Setup, cached, api, r.indexes, r.indexed)
 	if err != nil {
 		return err
 	}

@@ -49,12 +49,16 @@ type built struct {
 }
 
 // runSetup runs setup on a recording manager over c and api.
-// The field indexes it registers go into indexes (nil: dropped).
-func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader, indexes fieldIndexes) (out []built, err error) {
+// The field indexes it registers go into indexes, their informers into
+// indexed (nil: dropped).
+func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool) (out []built, err error) {
 	if indexes == nil {
 		indexes = fieldIndexes{}
 	}
-	m := &recordingManager{c: c, api: api, indexer: recordingIndexer{scheme: c.Scheme(), into: indexes}}
+	if indexed == nil {
+		indexed = map[informerKey]bool{}
+	}
+	m := &recordingManager{c: c, api: api, indexer: recordingIndexer{scheme: c.Scheme(), into: indexes, informers: indexed}}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %v", p)
@@ -157,7 +161,7 @@ func (ex *explorer) validateSetup() error {
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, c, c, nil)
+	bs, err := runSetup(ex.s.Setup, c, c, nil, nil)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,11 @@ type Read struct {
 	// through: "" (typed), "unstructured" or "metadata-only". Each lags
 	// on its own.
 	Informer string
+	// OtherAPIServer, when not 0, is the version of the object the old
+	// leader's informers had been served, newer than this read after a
+	// leader change: the new leader's list came from another API server
+	// of the control plane, whose watch cache lagged (informer.go).
+	OtherAPIServer int `json:",omitempty"`
 }
 
 // informerName is what Read.Informer says of a read through rep's
@@ -98,6 +103,9 @@ func (s Step) String() string {
 		stale := ""
 		if r.Version < r.Newest {
 			stale = fmt.Sprintf(", STALE: newest is v%d", r.Newest)
+		}
+		if r.OtherAPIServer > 0 {
+			stale += fmt.Sprintf("; older than the v%d the old leader's informers were served: this needs a control plane of several API servers, the new leader's on one whose watch cache lagged", r.OtherAPIServer)
 		}
 		if r.Missing {
 			fmt.Fprintf(&b, "       read  %s: not listed (%s%s)\n", r.Object, how, stale)
