@@ -310,36 +310,42 @@ var trialJobGC = explore.Reconciler{Name: "gc", For: &batchv1.Job{},
 // finished Job completes the Trial); once completed, the Trial's Job is
 // gone (retainRun false), and a succeeded Trial has its observation.
 func katibInvariant(ctx context.Context, r client.Reader) error {
+	return trialInvariant(ctx, r, "hello")
+}
+
+// trialInvariant is katibInvariant for the Trial name, whose Job has its
+// name (the Experiment controller names a Trial's run spec so).
+func trialInvariant(ctx context.Context, r client.Reader, name string) error {
 	tr := &trialsv1beta1.Trial{}
-	if err := r.Get(ctx, client.ObjectKey{Namespace: katibNS, Name: "hello"}, tr); err != nil {
+	if err := r.Get(ctx, client.ObjectKey{Namespace: katibNS, Name: name}, tr); err != nil {
 		return client.IgnoreNotFound(err)
 	}
 	if tr.DeletionTimestamp != nil {
 		return nil
 	}
 	job := &batchv1.Job{}
-	err := r.Get(ctx, client.ObjectKey{Namespace: katibNS, Name: "hello"}, job)
+	err := r.Get(ctx, client.ObjectKey{Namespace: katibNS, Name: name}, job)
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
 	exists := err == nil
 	switch {
 	case tr.IsCompleted() && exists:
-		return fmt.Errorf("Trial %s/hello completed (%s) and its Job is still there (deleting %v)", katibNS, lastCondition(tr), job.DeletionTimestamp != nil)
+		return fmt.Errorf("Trial %s/%s completed (%s) and its Job is still there (deleting %v)", katibNS, name, lastCondition(tr), job.DeletionTimestamp != nil)
 	case tr.IsCompleted() && tr.IsSucceeded() && !tr.IsObservationAvailable():
-		return fmt.Errorf("Trial %s/hello succeeded with no observation", katibNS)
+		return fmt.Errorf("Trial %s/%s succeeded with no observation", katibNS, name)
 	case tr.IsCompleted():
 		return nil
 	case !exists:
-		return fmt.Errorf("Trial %s/hello (%s) has no Job", katibNS, lastCondition(tr))
+		return fmt.Errorf("Trial %s/%s (%s) has no Job", katibNS, name, lastCondition(tr))
 	case job.DeletionTimestamp != nil:
-		return fmt.Errorf("Trial %s/hello (%s): its Job is being deleted", katibNS, lastCondition(tr))
+		return fmt.Errorf("Trial %s/%s (%s): its Job is being deleted", katibNS, name, lastCondition(tr))
 	case !metav1.IsControlledBy(job, tr):
-		return fmt.Errorf("Trial %s/hello (%s): its Job is not controlled by it", katibNS, lastCondition(tr))
+		return fmt.Errorf("Trial %s/%s (%s): its Job is not controlled by it", katibNS, name, lastCondition(tr))
 	}
 	for _, c := range job.Status.Conditions {
 		if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == corev1.ConditionTrue {
-			return fmt.Errorf("Trial %s/hello (%s): its Job is %s", katibNS, lastCondition(tr), c.Type)
+			return fmt.Errorf("Trial %s/%s (%s): its Job is %s", katibNS, name, lastCondition(tr), c.Type)
 		}
 	}
 	return nil
