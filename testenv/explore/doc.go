@@ -38,7 +38,8 @@
 //     field, in the same process, from reads no newer);
 //   - observedGeneration never goes backwards and never passes generation;
 //   - observedGeneration caught up: it equals generation in a steady state;
-//   - converges: a steady state within Options.MaxSteps drain steps;
+//   - converges: the drain reaches a steady state (broken when it loops
+//     back to a state it was in, or past its bound, every round writing);
 //   - deleted stays deleted: a reconciler creates again an object of its
 //     own For kind that a user action deleted;
 //   - no delete of own creation: a reconciler deletes what a reconciler of

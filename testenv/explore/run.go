@@ -170,12 +170,15 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 
 // drainToSteady runs rounds with fresh reads: the queue, then every
 // reconciler on every object of its kind, until a round writes nothing
-// (a steady state, where the steady-state invariants are checked) or
-// Options.MaxSteps steps ran.
+// (a steady state, where the steady-state invariants are checked), a
+// round ends in the state an earlier round ended in (the drain loops:
+// converges is broken, with that evidence), or the drain's bound
+// (drainBound) ran out.
 func (r *run) drainToSteady(ctx context.Context) {
 	r.drain = true
-	n := 0
-	for n < r.ex.o.MaxSteps && ctx.Err() == nil {
+	n, bound := 0, r.ex.o.drainBound()
+	ended := map[uint64]int{} // a round's end state: the steps run by then
+	for n < bound && ctx.Err() == nil {
 		round := append([]item(nil), r.queue...)
 		for _, k := range r.order {
 			if h := r.hist[k]; h.versions[h.newest()] != nil {
@@ -190,14 +193,14 @@ func (r *run) drainToSteady(ctx context.Context) {
 		wrote := false
 		first := len(r.steps)
 		for _, it := range round {
-			if n >= r.ex.o.MaxSteps || ctx.Err() != nil {
+			if n >= bound || ctx.Err() != nil {
 				break
 			}
 			r.step(ctx, it, nil, crashPoint{})
 			n++
 			wrote = wrote || r.lastWrote()
 		}
-		if !wrote && n < r.ex.o.MaxSteps && ctx.Err() == nil {
+		if !wrote && n < bound && ctx.Err() == nil {
 			r.checkSteady(r.ex.ogKinds)
 			r.checkErrorLoop(r.steps[first:])
 			r.checkFinalizers(first, r.ex.forKinds)
@@ -209,8 +212,16 @@ func (r *run) drainToSteady(ctx context.Context) {
 			}
 			return
 		}
+		if ctx.Err() == nil && n < bound {
+			h := r.drainState()
+			if at, ok := ended[h]; ok {
+				r.fail(InvariantConverges, fmt.Sprintf("the drain loops: after %d steps past the chosen ones it was back in the state it reached after %d, every round between writing, so it never reaches a steady state", n, at))
+				return
+			}
+			ended[h] = n
+		}
 	}
 	if ctx.Err() == nil {
-		r.fail(InvariantConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (Options.MaxSteps)", r.ex.o.MaxSteps))
+		r.fail(InvariantConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (%s), every round writing", bound, r.ex.o.drainBoundName()))
 	}
 }

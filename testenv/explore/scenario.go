@@ -125,7 +125,9 @@ type Options struct {
 	// read sees). After them the schedule drains with fresh reads. Default 4.
 	Depth int
 	// MaxSteps bounds the drain: a schedule that needs more steps to reach
-	// a steady state does not converge. Default 50.
+	// a steady state does not converge. Default: no bound of the user's;
+	// converges is broken when the drain returns to a state it was in
+	// (it loops), or past 1,000 steps, each round writing.
 	MaxSteps int
 	// Versions is how many of the last versions of an object a cached Get
 	// may see, and how many of the last different lists of its kind's
@@ -236,7 +238,9 @@ func (o Options) withDefaults() Options {
 		}
 	}
 	def(&o.Depth, defaultDepth)
-	def(&o.MaxSteps, 50)
+	if o.MaxSteps < 0 {
+		o.MaxSteps = 0
+	}
 	def(&o.Versions, defaultVersions)
 	if o.StaleReads < 0 {
 		o.StaleReads = 0

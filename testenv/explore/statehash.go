@@ -54,3 +54,52 @@ func sortedKeys(order []objKey) []objKey {
 	sort.Slice(out, func(i, j int) bool { return hashKey(out[i]) < hashKey(out[j]) })
 	return out
 }
+
+// drainCap bounds a drain when Options.MaxSteps is not set: past it, a
+// drain whose every round writes is taken for one that never stops.
+const drainCap = 1000
+
+// drainBound is how many steps a drain may run.
+func (o *Options) drainBound() int {
+	if o.MaxSteps > 0 {
+		return o.MaxSteps
+	}
+	return drainCap
+}
+
+// drainBoundName says where drainBound comes from, for a report.
+func (o *Options) drainBoundName() string {
+	if o.MaxSteps > 0 {
+		return "Options.MaxSteps"
+	}
+	return "the default bound, with Options.MaxSteps unset"
+}
+
+// drainState identifies the state a round of the drain ends in: each
+// object's newest content (normalised, UIDs named by their objects) and
+// the queue. A drain reads fresh, so a round that ends where an earlier
+// one ended goes on as it went from there.
+func (r *run) drainState() uint64 {
+	type obj struct {
+		K string
+		V any
+	}
+	uids, _ := r.serverLabels()
+	var objs []obj
+	for _, k := range sortedKeys(r.order) {
+		h := r.hist[k]
+		objs = append(objs, obj{K: hashKey(k), V: mapUIDs(normalized(h.versions[h.newest()]), uids)})
+	}
+	var q []string
+	for _, it := range r.queue {
+		q = append(q, r.ex.itemID(it))
+	}
+	sort.Strings(q)
+	b, _ := json.Marshal(struct {
+		O []obj
+		Q []string
+	}{objs, q})
+	f := fnv.New64a()
+	_, _ = f.Write(b)
+	return f.Sum64()
+}

@@ -159,15 +159,52 @@ func TestExploreObservedGenerationPastGeneration(t *testing.T) {
 	}
 }
 
-func TestExploreNeverSteady(t *testing.T) {
-	v := runExplore(t, widgetScenario(true, func(w *testv1.Widget) {
+// countTo counts status.counters.n up by one a reconcile, to limit.
+func countTo(limit int64) func(w *testv1.Widget) {
+	return func(w *testv1.Widget) {
 		if w.Status.Counters == nil {
 			w.Status.Counters = map[string]int64{}
 		}
-		w.Status.Counters["n"]++
+		if w.Status.Counters["n"] < limit {
+			w.Status.Counters["n"]++
+		}
+	}
+}
+
+// A counter that never stops writes a new state every round: past the
+// drain's default bound, converges is broken.
+func TestExploreNeverSteady(t *testing.T) {
+	v := runExplore(t, widgetScenario(true, countTo(1<<62)), fakeOptions()).Violation
+	if v == nil || v.Invariant != explore.InvariantConverges || !strings.Contains(v.Message, "no steady state within 1000 steps") {
+		t.Fatalf("want no convergence within the default bound, got %v", v)
+	}
+}
+
+// A reconcile that flips a field back and forth brings the drain back to
+// a state it was in: converges is broken at once, with that evidence, not
+// at the bound.
+func TestExploreDrainLoops(t *testing.T) {
+	v := runExplore(t, widgetScenario(true, func(w *testv1.Widget) {
+		w.Status.Phase = map[string]string{"": "a", "a": "b", "b": "a"}[w.Status.Phase]
 	}), fakeOptions()).Violation
-	if v == nil || v.Invariant != explore.InvariantConverges {
-		t.Fatalf("want no convergence, got %v", v)
+	if v == nil || v.Invariant != explore.InvariantConverges || !strings.Contains(v.Message, "the drain loops") {
+		t.Fatalf("want the drain's loop, got %v", v)
+	}
+}
+
+// A scenario that needs more drain steps than a small bound still
+// converges with the default options (no bound of the user's: no loop,
+// so no report), and breaks converges only under a bound the user sets.
+func TestExploreLongDrainConverges(t *testing.T) {
+	o := fakeOptions()
+	o.FixedBounds = true // the default bounds, one level: every schedule, no budget's worth of deepening
+	if res := runExplore(t, widgetScenario(true, countTo(80)), o); res.Violation != nil || !res.Exhausted {
+		t.Fatalf("80 writes, then steady: want no violation and every schedule run with the default bounds, got %+v\n%v", res, res.Violation)
+	}
+	o.MaxSteps = 50
+	v := runExplore(t, widgetScenario(true, countTo(80)), o).Violation
+	if v == nil || v.Invariant != explore.InvariantConverges || !strings.Contains(v.Message, "within 50 steps after the chosen ones (Options.MaxSteps)") {
+		t.Fatalf("with MaxSteps 50: want converges broken, got %v", v)
 	}
 }
 
