@@ -25,7 +25,7 @@ type creations struct {
 	// freshDeletes the deletes of own creations that passed, by object
 	// and creating step, and the step of the first (ownjudge.go).
 	suspects     []suspectDelete
-	freshDeletes map[ownDelete]int
+	freshDeletes map[ownDelete]deleteAt
 }
 
 // creation is an object a reconciler created: the step, and how many
@@ -96,10 +96,10 @@ func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 	if why == "" && cs.trace.crashes > c.crashes {
 		why = fmt.Sprintf(", after %d crash(es) since", cs.trace.crashes-c.crashes)
 	}
-	od, at := ownDelete{key: k, step: c.step}, cs.trace.cur.step.Index
+	od, at := ownDelete{key: k, step: c.step}, deleteAt{step: cs.trace.cur.step.Index, drain: cs.trace.cur.step.Drain}
 	if why == "" {
 		if cs.freshDeletes == nil {
-			cs.freshDeletes = map[ownDelete]int{}
+			cs.freshDeletes = map[ownDelete]deleteAt{}
 		}
 		if _, ok := cs.freshDeletes[od]; !ok {
 			cs.freshDeletes[od] = at

@@ -14,11 +14,17 @@ import (
 // crashes and the delivery of a write left in flight taken out. If that
 // schedule deletes the same object (the one the same step created) from
 // fresh reads, in the process that created it, at the same step or an
-// earlier one, the state asked for the delete, and neither the stale
-// read nor the crash made it: it passes (JobSet deletes the Jobs of a
-// failed attempt whether or not its Job list lags, or a leader change
-// came between), and its violation is taken back. Otherwise it stands:
-// a delete the fresh schedule makes later is one made too early.
+// earlier one, or both schedules delete it in their drains, the state
+// asked for the delete, and neither the stale read nor the crash made
+// it: it passes (JobSet deletes the Jobs of a failed attempt whether or
+// not its Job list lags, or a leader change came between), and its
+// violation is taken back. Otherwise it stands: a delete the fresh
+// schedule makes at a later chosen step, or only in its drain, is one
+// made too early. Two drains' steps are not compared: each round of a
+// drain runs every reconciler on every object, so a crash, which takes
+// a write out and adds a restart, shifts the drain's steps (Katib's
+// Trial controller deletes a finished Trial's Job one step later
+// without the crash: TestOwnDeleteInBothDrains).
 
 // ownDelete is a delete of an own creation: the object and the step that
 // created it.
@@ -31,8 +37,22 @@ type ownDelete struct {
 // made it, and the violation's message.
 type suspectDelete struct {
 	ownDelete
-	at  int
+	at  deleteAt
 	msg string
+}
+
+// deleteAt is where a delete was made: its step, and whether the step
+// was one of the drain's.
+type deleteAt struct {
+	step  int
+	drain bool
+}
+
+// noLater reports that a delete at fresh, in the fresh schedule, came no
+// later than one at d: at the same step or an earlier one, or both in
+// their schedules' drains.
+func (fresh deleteAt) noLater(d deleteAt) bool {
+	return fresh.step <= d.step || fresh.drain && d.drain
 }
 
 // judgeOwnDeletes judges r's suspect deletes, r having ended. The fresh
@@ -58,7 +78,7 @@ func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
 		return fresh.err
 	}
 	for _, d := range r.suspects {
-		if at, ok := fresh.freshDeletes[d.ownDelete]; ok && at <= d.at {
+		if at, ok := fresh.freshDeletes[d.ownDelete]; ok && at.noLater(d.at) {
 			r.retract(InvariantOwnDelete, d.msg)
 		}
 	}
