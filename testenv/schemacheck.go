@@ -61,9 +61,12 @@ func CheckStatusSchema(scheme *runtime.Scheme, crds ...*apiextensionsv1.CustomRe
 			if !ok {
 				continue
 			}
-			s, ok := v.Schema.OpenAPIV3Schema.Properties["status"]
+			root := v.Schema.OpenAPIV3Schema
+			s, ok := root.Properties["status"]
 			if !ok {
-				missing[gvk.Kind+" "+gvk.GroupVersion().String()] = []string{"status"}
+				if !preservesUnknown(root) { // a root that keeps unknown fields prunes no status
+					missing[gvk.Kind+" "+gvk.GroupVersion().String()] = []string{"status"}
+				}
 				continue
 			}
 			var paths []string

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 )
@@ -41,6 +43,30 @@ func TestCheckStatusSchemaNamesMissingPaths(t *testing.T) {
 	}
 	if _, ok := drift.Missing["Gadget testing.statuspatch.dev/v1"]; ok {
 		t.Fatal("the untouched Gadget CRD was reported")
+	}
+}
+
+// A schema without status whose root keeps unknown fields
+// (x-kubernetes-preserve-unknown-fields, Katib's CRDs) prunes nothing of
+// the status: no drift. Without that mark, status is missing.
+func TestCheckStatusSchemaRootPreservesUnknown(t *testing.T) {
+	crds := testapi.CRDs()
+	var widget *apiextensionsv1.JSONSchemaProps
+	for _, crd := range crds {
+		if crd.Spec.Names.Kind == "Widget" {
+			widget = crd.Spec.Versions[0].Schema.OpenAPIV3Schema
+			delete(widget.Properties, "status")
+			preserve := true
+			widget.XPreserveUnknownFields = &preserve
+		}
+	}
+	if err := testenv.CheckStatusSchema(testScheme(t), crds...); err != nil {
+		t.Fatalf("a root that preserves unknown fields prunes no status, but: %v", err)
+	}
+	widget.XPreserveUnknownFields = nil
+	var drift *testenv.SchemaDriftError
+	if err := testenv.CheckStatusSchema(testScheme(t), crds...); !errors.As(err, &drift) || strings.Join(drift.Missing["Widget testing.statuspatch.dev/v1"], ",") != "status" {
+		t.Fatalf("without the mark: want status missing, got %v", err)
 	}
 }
 
