@@ -73,7 +73,7 @@ func startKatibExperiment(t *testing.T) *testenv.Env {
 	// Each schema is an object with x-kubernetes-preserve-unknown-fields at
 	// its root (startKatib).
 	env := testenv.Start(t, testenv.WithFullAPI(), testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute),
-		testenv.WithCRDs(crds...), testenv.WithoutStatusSchemaCheck())
+		testenv.WithCRDs(crds...))
 	fakeKatibDB(t)
 	return env
 }
@@ -323,8 +323,10 @@ func TestKatibExperimentDefaults(t *testing.T) {
 // the default options the explorer reports converges at step 50: the
 // drain's bound counts steps, and each round of the drain runs every
 // reconciler on every object of its kind (here about 11 steps a round).
-// It fails until the explorer's default bound lets a scenario of this
-// size converge; with MaxSteps 200 it passes.
+// Fixed: with Options.MaxSteps unset the drain has no bound of the
+// user's; converges breaks when the drain returns to a state it was in,
+// or past 1,000 steps (TestExploreLongDrainConverges in
+// testenv/internal/patcherit).
 func TestKatibExperimentFalseAlarmConverges(t *testing.T) {
 	env := startKatibExperiment(t)
 	s := katibExperimentScenario(env)
@@ -338,32 +340,26 @@ func TestKatibExperimentFalseAlarmConverges(t *testing.T) {
 	}
 }
 
-// TestKatibExperimentMaxSteps explores the same scenario past the false
-// alarm, with raise-max its only action (delete, run at the latest when
-// the drain starts, ends every schedule before the Trials complete): the
-// default options and a budget, and MaxSteps 200. Its fault phase found,
-// after 635 schedules in 6 min 49 s, a second false alarm of the explorer
-// (TestKatibExperimentFalseAlarmOwnDelete); the test passes on that or on
-// no violation, and fails on any other.
-func TestKatibExperimentMaxSteps(t *testing.T) {
+// TestKatibExperimentRaiseMax explores the same scenario with raise-max
+// its only action (delete, run at the latest when the drain starts, ends
+// every schedule before the Trials complete): the default options and a
+// budget. Its fault phase once found, after 635 schedules in 6 min 49 s
+// (with MaxSteps 200, past the converges false alarm then), a second false
+// alarm of the explorer (TestKatibExperimentFalseAlarmOwnDelete), fixed:
+// it must find no violation.
+func TestKatibExperimentRaiseMax(t *testing.T) {
 	env := startKatibExperiment(t)
 	var tally actionTally
 	s := katibExperimentScenario(env)
 	s.Actions = s.Actions[:1] // raise-max
-	res, err := explore.Run(t.Context(), tally.wrap(s), explore.Options{Backend: explore.Server(env), Budget: deepenBudget, MaxSteps: 200})
+	res, err := explore.Run(t.Context(), tally.wrap(s), explore.Options{Backend: explore.Server(env), Budget: deepenBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
-	v := res.Violation
-	if v == nil {
-		return
-	}
-	if !v.Broke(explore.InvariantOwnDelete) || !strings.Contains(v.String(), "(trial-controller reconciles Trial katib/hello-") ||
-		!strings.Contains(v.String(), "crash(es) since") {
+	if v := res.Violation; v != nil {
 		t.Fatalf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}
-	t.Logf("the explorer's false alarm (TestKatibExperimentFalseAlarmOwnDelete) after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 }
 
 // TestKatibExperimentSucceedsInTheModel checks that the scenario reaches
@@ -384,7 +380,7 @@ func TestKatibExperimentSucceedsInTheModel(t *testing.T) {
 		}
 		return nil
 	}
-	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(env), MaxSteps: 200}) // past the false alarm above
+	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(env)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +391,7 @@ func TestKatibExperimentSucceedsInTheModel(t *testing.T) {
 	t.Logf("reached after %d schedules:\n%s", v.Schedules, v)
 }
 
-// katibOwnDeleteSeed is the schedule TestKatibExperimentMaxSteps reported
+// katibOwnDeleteSeed is the schedule TestKatibExperimentRaiseMax (then with MaxSteps 200) reported
 // (its fault phase, after 635 schedules): the Experiment creates Trials
 // hello-1 and hello-2, the Trial controller creates hello-1's Job and
 // crashes before the status write of the same reconcile (#1), restarts
@@ -415,13 +411,14 @@ const katibOwnDeleteSeed = "experiment-controller:katib/hello@0 experiment-contr
 // crash and takes it back only if that schedule deletes the object at the
 // same step or earlier (ownjudge.go); without the crash the reconcile that
 // created the Job also writes its status, the drain's rounds differ, and
-// the same delete comes at a later step. It fails until the explorer is
-// fixed.
+// the same delete comes at a later step. Fixed: two drains' steps are
+// not compared, a delete both schedules make in their drains is taken
+// back (TestOwnDeleteInBothDrains in testenv/explore).
 func TestKatibExperimentFalseAlarmOwnDelete(t *testing.T) {
 	env := startKatibExperiment(t)
 	s := katibExperimentScenario(env)
 	s.Actions = nil // the report had raise-max, run in the drain; without it the same (the delete at step 24)
-	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(env), Replay: katibOwnDeleteSeed, Versions: 8, MaxSteps: 200})
+	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(env), Replay: katibOwnDeleteSeed, Versions: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,9 +72,9 @@ func startKatib(t *testing.T) *testenv.Env {
 	}
 	// The CRD's schema is an object with x-kubernetes-preserve-unknown-fields
 	// at its root: the server prunes nothing, and testenv's status schema
-	// check, which looks for the status fields, is turned off.
+	// check passes it.
 	env := testenv.Start(t, testenv.WithFullAPI(), testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute),
-		testenv.WithCRDs(crd), testenv.WithoutStatusSchemaCheck())
+		testenv.WithCRDs(crd))
 	fakeKatibDB(t)
 	return env
 }
