@@ -35,6 +35,15 @@ func TestMain(m *testing.M) {
 // STATUSPATCH_REQUIRE_FULLAPI=1.
 func start(t *testing.T, module string, addToScheme func(*runtime.Scheme) error) *testenv.Env {
 	t.Helper()
+	return startWith(t, module, addToScheme, func() testenv.Option {
+		return testenv.WithCRDDirectory(filepath.Join(moduleDir(t, module), "config", "crd", "bases"))
+	})
+}
+
+// startWith is start with the CRDs crds gives (a module that keeps them
+// elsewhere than config/crd/bases), asked for once the full API is there.
+func startWith(t *testing.T, module string, addToScheme func(*runtime.Scheme) error, crds func() testenv.Option) *testenv.Env {
+	t.Helper()
 	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
 		if os.Getenv("STATUSPATCH_REQUIRE_FULLAPI") == "1" {
 			t.Fatalf("STATUSPATCH_REQUIRE_FULLAPI=1 and no kube-apiserver: %v", err)
@@ -46,7 +55,7 @@ func start(t *testing.T, module string, addToScheme func(*runtime.Scheme) error)
 		t.Fatalf("scheme for %s: %v", module, err)
 	}
 	return testenv.Start(t, testenv.WithFullAPI(), testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute), // a loaded machine
-		testenv.WithCRDDirectory(filepath.Join(moduleDir(t, module), "config", "crd", "bases")))
+		crds())
 }
 
 // moduleDir is module's directory in the module cache, at the version this

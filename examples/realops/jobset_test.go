@@ -148,7 +148,7 @@ func jobsetScenario(env *testenv.Env) explore.Scenario {
 			}
 			return jobsetSetup(mgr)
 		},
-		Reconcilers: []explore.Reconciler{jobGC},
+		Reconcilers: []explore.Reconciler{jobGC(func() client.Object { return &jobsetv1.JobSet{} })},
 		Objects:     []client.Object{helloJobSet()},
 		Actions: []explore.Action{{Name: "fail-job", Run: func(ctx context.Context, c client.Client) error { // the Job controller
 			job := &batchv1.Job{}
@@ -196,10 +196,13 @@ func helloJobSet() *jobsetv1.JobSet {
 // collector removes, so without this every other schedule would start with
 // the previous one's Jobs, terminating, named as the new JobSet's
 // (docs/explore-your-operator.md, JobSet).
-func releaseResetJobs(c client.Client) error {
+func releaseResetJobs(c client.Client) error { return releaseJobsIn(c, jobsetNS) }
+
+// releaseJobsIn removes the finalizers of the Jobs left terminating in ns.
+func releaseJobsIn(c client.Client, ns string) error {
 	ctx := context.Background()
 	jobs := &batchv1.JobList{}
-	if err := c.List(ctx, jobs, client.InNamespace(jobsetNS)); err != nil {
+	if err := c.List(ctx, jobs, client.InNamespace(ns)); err != nil {
 		return err
 	}
 	for i := range jobs.Items {
@@ -231,36 +234,39 @@ func failJob(ctx context.Context, c client.Client, job *batchv1.Job) error {
 
 // jobGC plays kube-controller-manager's garbage collector for Jobs, which
 // the test server lacks: it removes the foregroundDeletion finalizer of a
-// Job being deleted (JobSet deletes with foreground propagation; no Pods
-// block it here), and deletes a Job whose controller owner is gone, as the
-// collector does after a live lookup of the owner.
-var jobGC = explore.Reconciler{Name: "gc", For: &batchv1.Job{},
-	New: func(c client.Client, api client.Reader) reconcile.Reconciler {
-		return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-			job := &batchv1.Job{}
-			if err := c.Get(ctx, req.NamespacedName, job); err != nil {
-				return reconcile.Result{}, client.IgnoreNotFound(err)
-			}
-			if job.DeletionTimestamp != nil {
-				if i := slices.Index(job.Finalizers, metav1.FinalizerDeleteDependents); i >= 0 {
-					job.Finalizers = slices.Delete(job.Finalizers, i, i+1)
-					return reconcile.Result{}, client.IgnoreNotFound(c.Update(ctx, job))
+// Job being deleted (JobSet and Katib's Trial controller delete with
+// foreground propagation; no Pods block it here), and deletes a Job whose
+// controller owner, of newOwner's kind, is gone, as the collector does
+// after a live lookup of the owner.
+func jobGC(newOwner func() client.Object) explore.Reconciler {
+	return explore.Reconciler{Name: "gc", For: &batchv1.Job{},
+		New: func(c client.Client, api client.Reader) reconcile.Reconciler {
+			return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+				job := &batchv1.Job{}
+				if err := c.Get(ctx, req.NamespacedName, job); err != nil {
+					return reconcile.Result{}, client.IgnoreNotFound(err)
 				}
-				return reconcile.Result{}, nil
-			}
-			owner := metav1.GetControllerOf(job)
-			if owner == nil {
-				return reconcile.Result{}, nil
-			}
-			js := &jobsetv1.JobSet{}
-			err := api.Get(ctx, client.ObjectKey{Namespace: job.Namespace, Name: owner.Name}, js)
-			if apierrors.IsNotFound(err) || err == nil && js.UID != owner.UID {
-				return reconcile.Result{}, client.IgnoreNotFound(c.Delete(ctx, job, client.Preconditions{UID: &job.UID},
-					client.PropagationPolicy(metav1.DeletePropagationBackground)))
-			}
-			return reconcile.Result{}, err
-		})
-	}}
+				if job.DeletionTimestamp != nil {
+					if i := slices.Index(job.Finalizers, metav1.FinalizerDeleteDependents); i >= 0 {
+						job.Finalizers = slices.Delete(job.Finalizers, i, i+1)
+						return reconcile.Result{}, client.IgnoreNotFound(c.Update(ctx, job))
+					}
+					return reconcile.Result{}, nil
+				}
+				owner := metav1.GetControllerOf(job)
+				if owner == nil {
+					return reconcile.Result{}, nil
+				}
+				o := newOwner()
+				err := api.Get(ctx, client.ObjectKey{Namespace: job.Namespace, Name: owner.Name}, o)
+				if apierrors.IsNotFound(err) || err == nil && o.GetUID() != owner.UID {
+					return reconcile.Result{}, client.IgnoreNotFound(c.Delete(ctx, job, client.Preconditions{UID: &job.UID},
+						client.PropagationPolicy(metav1.DeletePropagationBackground)))
+				}
+				return reconcile.Result{}, err
+			})
+		}}
+}
 
 // jobsetInvariant is what JobSet promises of a running JobSet: for each
 // replica of each replicated Job, one Job of the current restart attempt,

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -23,12 +21,10 @@ import (
 	"github.com/spf13/viper"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,7 +32,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-	"sigs.k8s.io/yaml"
 
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/explore"
@@ -46,36 +41,9 @@ import (
 // (Experiment, Suggestion, Trial) and the fake DB manager.
 func startKatibExperiment(t *testing.T) *testenv.Env {
 	t.Helper()
-	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
-		if os.Getenv("STATUSPATCH_REQUIRE_FULLAPI") == "1" {
-			t.Fatalf("STATUSPATCH_REQUIRE_FULLAPI=1 and no kube-apiserver: %v", err)
-		}
-		t.Skipf("skipping: exploring an operator that owns built-in kinds needs the full API: %v", err)
-	}
-	scheme := runtime.NewScheme()
-	if err := errors.Join(clientgoscheme.AddToScheme(scheme), trialsv1beta1.AddToScheme(scheme),
-		experimentsv1beta1.AddToScheme(scheme), suggestionsv1beta1.AddToScheme(scheme)); err != nil {
-		t.Fatal(err)
-	}
-	var crds []*apiextensionsv1.CustomResourceDefinition
-	dir := filepath.Join(moduleDir(t, "github.com/kubeflow/katib"), "manifests", "v1beta1", "components", "crd")
-	for _, f := range []string{"experiment.yaml", "suggestion.yaml", "trial.yaml"} {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		crd := &apiextensionsv1.CustomResourceDefinition{}
-		if err := yaml.Unmarshal(data, crd); err != nil {
-			t.Fatal(err)
-		}
-		crds = append(crds, crd)
-	}
-	// Each schema is an object with x-kubernetes-preserve-unknown-fields at
-	// its root (startKatib).
-	env := testenv.Start(t, testenv.WithFullAPI(), testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute),
-		testenv.WithCRDs(crds...))
-	fakeKatibDB(t)
-	return env
+	return startKatibWith(t, func(s *runtime.Scheme) error {
+		return errors.Join(trialsv1beta1.AddToScheme(s), experimentsv1beta1.AddToScheme(s), suggestionsv1beta1.AddToScheme(s))
+	}, "experiment.yaml", "suggestion.yaml", "trial.yaml")
 }
 
 // katibExperimentSetup is main.go's controller.AddToManager less the

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,8 +30,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -47,34 +44,38 @@ import (
 
 const katibNS = "katib"
 
-// startKatib runs the full API with Katib's Trial CRD (the module keeps its
-// CRDs, with a kustomization.yaml, in manifests/v1beta1/components/crd)
-// and a fake Katib DB manager on loopback (fakeKatibDB).
+// startKatib runs the full API with Katib's Trial CRD and a fake Katib DB
+// manager on loopback (fakeKatibDB).
 func startKatib(t *testing.T) *testenv.Env {
 	t.Helper()
-	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
-		if os.Getenv("STATUSPATCH_REQUIRE_FULLAPI") == "1" {
-			t.Fatalf("STATUSPATCH_REQUIRE_FULLAPI=1 and no kube-apiserver: %v", err)
+	return startKatibWith(t, trialsv1beta1.AddToScheme, "trial.yaml")
+}
+
+// startKatibWith runs the full API with the Katib CRDs of files (the module
+// keeps its CRDs, with a kustomization.yaml, in
+// manifests/v1beta1/components/crd, not config/crd/bases), a scheme of
+// addToScheme's kinds, and the fake DB manager. Each CRD's schema is an
+// object with x-kubernetes-preserve-unknown-fields at its root: the server
+// prunes nothing, and testenv's status schema check passes it.
+func startKatibWith(t *testing.T, addToScheme func(*runtime.Scheme) error, files ...string) *testenv.Env {
+	t.Helper()
+	const module = "github.com/kubeflow/katib"
+	env := startWith(t, module, addToScheme, func() testenv.Option {
+		var crds []*apiextensionsv1.CustomResourceDefinition
+		dir := filepath.Join(moduleDir(t, module), "manifests", "v1beta1", "components", "crd")
+		for _, f := range files {
+			data, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			crd := &apiextensionsv1.CustomResourceDefinition{}
+			if err := yaml.Unmarshal(data, crd); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			crds = append(crds, crd)
 		}
-		t.Skipf("skipping: exploring an operator that owns built-in kinds needs the full API: %v", err)
-	}
-	scheme := runtime.NewScheme()
-	if err := errors.Join(clientgoscheme.AddToScheme(scheme), trialsv1beta1.AddToScheme(scheme)); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(moduleDir(t, "github.com/kubeflow/katib"), "manifests", "v1beta1", "components", "crd", "trial.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	crd := &apiextensionsv1.CustomResourceDefinition{}
-	if err := yaml.Unmarshal(data, crd); err != nil {
-		t.Fatal(err)
-	}
-	// The CRD's schema is an object with x-kubernetes-preserve-unknown-fields
-	// at its root: the server prunes nothing, and testenv's status schema
-	// check passes it.
-	env := testenv.Start(t, testenv.WithFullAPI(), testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute),
-		testenv.WithCRDs(crd))
+		return testenv.WithCRDs(crds...)
+	})
 	fakeKatibDB(t)
 	return env
 }
@@ -233,26 +234,8 @@ func helloTrial() *trialsv1beta1.Trial {
 	}
 }
 
-// releaseJobsIn removes the finalizers of the Jobs left terminating in ns
-// at the start of a schedule (releaseResetJobs's, for another namespace):
-// the explorer's reset deletes Jobs with batch/v1's default orphan
-// propagation, whose finalizer only the garbage collector removes.
-func releaseJobsIn(c client.Client, ns string) error {
-	ctx := context.Background()
-	jobs := &batchv1.JobList{}
-	if err := c.List(ctx, jobs, client.InNamespace(ns)); err != nil {
-		return err
-	}
-	for i := range jobs.Items {
-		if j := &jobs.Items[i]; j.DeletionTimestamp != nil && len(j.Finalizers) > 0 {
-			patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`))
-			if err := c.Patch(ctx, j, patch); client.IgnoreNotFound(err) != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
+// trialJobGC is the garbage collector for the Jobs of Trials (jobGC).
+var trialJobGC = jobGC(func() client.Object { return &trialsv1beta1.Trial{} })
 
 // completeJob writes what the Job controller writes when a Job's one pod
 // has succeeded.
@@ -270,39 +253,6 @@ func completeJob(ctx context.Context, c client.Client, job *batchv1.Job) error {
 	}
 	return c.Status().Update(ctx, job)
 }
-
-// trialJobGC plays kube-controller-manager's garbage collector for Jobs:
-// it removes the foregroundDeletion finalizer of a Job being deleted (the
-// Trial controller deletes its Job with foreground propagation; no Pods
-// block it here), and deletes a Job whose controller owner is gone, as the
-// collector does after a live lookup of the owner.
-var trialJobGC = explore.Reconciler{Name: "gc", For: &batchv1.Job{},
-	New: func(c client.Client, api client.Reader) reconcile.Reconciler {
-		return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-			job := &batchv1.Job{}
-			if err := c.Get(ctx, req.NamespacedName, job); err != nil {
-				return reconcile.Result{}, client.IgnoreNotFound(err)
-			}
-			if job.DeletionTimestamp != nil {
-				if i := slices.Index(job.Finalizers, metav1.FinalizerDeleteDependents); i >= 0 {
-					job.Finalizers = slices.Delete(job.Finalizers, i, i+1)
-					return reconcile.Result{}, client.IgnoreNotFound(c.Update(ctx, job))
-				}
-				return reconcile.Result{}, nil
-			}
-			owner := metav1.GetControllerOf(job)
-			if owner == nil {
-				return reconcile.Result{}, nil
-			}
-			tr := &trialsv1beta1.Trial{}
-			err := api.Get(ctx, client.ObjectKey{Namespace: job.Namespace, Name: owner.Name}, tr)
-			if apierrors.IsNotFound(err) || err == nil && tr.UID != owner.UID {
-				return reconcile.Result{}, client.IgnoreNotFound(c.Delete(ctx, job, client.Preconditions{UID: &job.UID},
-					client.PropagationPolicy(metav1.DeletePropagationBackground)))
-			}
-			return reconcile.Result{}, err
-		})
-	}}
 
 // katibInvariant is what the Trial controller promises of a Trial not
 // being deleted: while it has not completed, its Job runs (present, not
