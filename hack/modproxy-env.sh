@@ -16,7 +16,8 @@
 # cache's download directory, then the original GOPROXY; GONOSUMDB skips the
 # checksum database for this repository only; GOMODCACHE is the caller's,
 # from which every earlier copy of this repository's modules is dropped
-# first; GOFLAGS gains -modcacherw, GODEBUG goindex=0.
+# first, with the go command's module index of them; GOFLAGS gains
+# -modcacherw.
 #
 # release_proxy_done drops the rebuilt copies again, still under the lock,
 # so that a project of the caller's that later requires a published release

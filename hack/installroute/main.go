@@ -124,9 +124,9 @@ type route struct {
 	r             runner
 	loadFn        func() string // the load average newcomer's lines print; nil: /proc/loadavg's
 
-	once     sync.Once
-	lock     *releaseproxy.Lock
-	modcache string // the module cache the proxy's copies were dropped from
+	once   sync.Once
+	lock   *releaseproxy.Lock
+	caches *releaseproxy.Caches // the caches the proxy's copies were dropped from
 }
 
 // setup reads the table of lines and makes the scratch folder.
@@ -268,15 +268,11 @@ func (rt *route) useProxy(version string, listing io.Writer) ([]releaseproxy.Set
 		return nil, err
 	}
 	g := gocmd.Runner{Root: ".", Stdout: rt.r.stdout, Stderr: rt.r.stderr}
-	settings, err := releaseproxy.Proxy{Repo: rt.root, Version: rt.version, Work: rt.work, Listing: listing}.Use(g)
+	settings, caches, err := releaseproxy.Proxy{Repo: rt.root, Version: rt.version, Work: rt.work, Listing: listing}.Use(g)
 	if err != nil {
 		return nil, fmt.Errorf("could not build the module proxy of %s at %s: %w", rt.root, rt.version, err)
 	}
-	for _, s := range settings {
-		if s.Key == "GOMODCACHE" {
-			rt.modcache = s.Value
-		}
-	}
+	rt.caches = &caches
 	return settings, nil
 }
 
@@ -288,8 +284,8 @@ func (rt *route) cleanup() {
 	rt.once.Do(func() {
 		var errs []error
 		if rt.lock != nil {
-			if rt.modcache != "" {
-				errs = append(errs, releaseproxy.Drop(rt.modcache))
+			if rt.caches != nil {
+				errs = append(errs, releaseproxy.Drop(*rt.caches))
 			}
 			errs = append(errs, rt.lock.Unlock())
 		}

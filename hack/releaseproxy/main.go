@@ -100,18 +100,18 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		if *envFD != 1 {
 			out = os.NewFile(uintptr(*envFD), fmt.Sprintf("descriptor %d", *envFD))
 		}
-		env, err := releaseproxy.Proxy{Repo: *repo, Version: *version, Work: *work, Listing: stdout}.Use(g)
+		env, _, err := releaseproxy.Proxy{Repo: *repo, Version: *version, Work: *work, Listing: stdout}.Use(g)
 		if err != nil {
 			return err
 		}
 		_, err = io.WriteString(out, releaseproxy.Exports(env))
 		return err
 	case "done":
-		_, modcache, err := releaseproxy.GoEnv(g, ".")
+		_, caches, err := releaseproxy.GoEnv(g, ".")
 		if err != nil {
 			return err
 		}
-		return releaseproxy.Drop(modcache)
+		return releaseproxy.Drop(caches)
 	}
 	return usageError{fmt.Sprintf("unknown command %q", args[0])}
 }

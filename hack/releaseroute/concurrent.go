@@ -143,12 +143,12 @@ func quickInstall(root, version, work string) job {
 		}
 		caller := gocmd.Runner{Root: root, Stdout: log, Stderr: log}
 		defer func() {
-			if _, modcache, gerr := releaseproxy.GoEnv(caller, "."); gerr == nil {
-				err = errors.Join(err, releaseproxy.Drop(modcache))
+			if _, caches, gerr := releaseproxy.GoEnv(caller, "."); gerr == nil {
+				err = errors.Join(err, releaseproxy.Drop(caches))
 			}
 			err = errors.Join(err, lock.Unlock())
 		}()
-		env, err := releaseproxy.Proxy{Repo: root, Version: version, Work: work, Listing: log}.Use(caller)
+		env, _, err := releaseproxy.Proxy{Repo: root, Version: version, Work: work, Listing: log}.Use(caller)
 		if err != nil {
 			return err
 		}

@@ -217,8 +217,8 @@ func (r *release) resolve(ctx context.Context, clone, work string) (err error) {
 	}
 	callerGo := gocmd.Runner{Root: clone, Stdout: r.out, Stderr: r.errw}
 	defer func() {
-		if _, modcache, gerr := releaseproxy.GoEnv(callerGo, "."); gerr == nil {
-			if derr := releaseproxy.Drop(modcache); derr != nil {
+		if _, caches, gerr := releaseproxy.GoEnv(callerGo, "."); gerr == nil {
+			if derr := releaseproxy.Drop(caches); derr != nil {
 				fmt.Fprintf(r.errw, "release: %v\n", derr)
 			}
 		}
@@ -230,7 +230,7 @@ func (r *release) resolve(ctx context.Context, clone, work string) (err error) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		env, err := releaseproxy.Proxy{Repo: clone, Version: r.version, Work: work}.Use(callerGo)
+		env, _, err := releaseproxy.Proxy{Repo: clone, Version: r.version, Work: work}.Use(callerGo)
 		if err != nil {
 			return err
 		}

@@ -9,16 +9,19 @@
 // the proxy, then the module cache's download directory (offline copies of
 // third-party modules), then the caller's GOPROXY; GONOSUMDB skipping the
 // checksum database for this repository only; GOMODCACHE the caller's;
-// -modcacherw; GODEBUG=goindex=0 (the go command indexes module-cache
-// directories in the shared build cache on the assumption that a version
-// never changes; a rebuilt version does, so the index would name files that
-// are gone).
+// -modcacherw; the caller's GODEBUG, kept.
 //
 // Use drops every earlier copy of this repository's modules from that
 // module cache first (Dropped: nothing else), so a rebuilt version never
 // meets a stale one; Drop, called in clean-up, drops the rebuilt copies, so
 // that a project of the caller's that later requires a published release of
-// ours downloads it instead of meeting this checkout's build. Nothing else
+// ours downloads it instead of meeting this checkout's build. Each drop
+// also drops the go command's module index of those copies from the build
+// cache (index.go): the go command indexes a module-cache folder once, by
+// its path, taking a version's files to never change, and a rebuilt
+// version changes them (until then, every route ran with GODEBUG=goindex=0,
+// which cost each go command of a user's project most of its own CPU time:
+// docs/benchmarks.md). Nothing else
 // reads this repository's modules from the module cache: the workspace and
 // every module in this checkout replace them by their directories. One
 // module cache means one source directory per third-party module, so the
@@ -75,19 +78,15 @@ func CacheDir(getenv func(string) string) (string, error) {
 type Setting struct{ Key, Value string }
 
 // Env is the go command's environment for the proxy in proxyDir over the
-// module cache modcache: upstream is the caller's GOPROXY, goflags and
-// godebug the caller's GOFLAGS and GODEBUG, kept.
-func Env(upstream, modcache, proxyDir, goflags, godebug string) []Setting {
-	if godebug != "" {
-		godebug += ","
-	}
+// module cache modcache: upstream is the caller's GOPROXY, goflags the
+// caller's GOFLAGS, kept (the caller's GODEBUG is left as it is).
+func Env(upstream, modcache, proxyDir, goflags string) []Setting {
 	return []Setting{
 		{"GOMODCACHE", modcache},
 		{"GOWORK", "off"},
 		{"GOPROXY", "file://" + proxyDir + ",file://" + filepath.Join(modcache, "cache", "download") + "," + upstream},
 		{"GONOSUMDB", Module},
 		{"GOFLAGS", goflags + " -modcacherw"},
-		{"GODEBUG", godebug + "goindex=0"},
 	}
 }
 
@@ -119,10 +118,14 @@ func Dropped(modcache string) []string {
 	}
 }
 
-// Drop removes Dropped(modcache), making its read-only folders writable
-// first (chmod -R u+w; rm -rf). A missing one is no error.
-func Drop(modcache string) error {
-	for _, d := range Dropped(modcache) {
+// Drop removes Dropped(c.ModCache), making its read-only folders writable
+// first (chmod -R u+w; rm -rf), and the go command's module index of each
+// module folder in it (DropIndex). A missing one is no error.
+func Drop(c Caches) error {
+	if err := DropIndex(c, modulesIn(c.ModCache)); err != nil {
+		return err
+	}
+	for _, d := range Dropped(c.ModCache) {
 		if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -149,18 +152,22 @@ func Drop(modcache string) error {
 	return nil
 }
 
-// GoEnv reads the go command's GOPROXY and GOMODCACHE as the caller's
-// environment has them (GOWORK=off), from folder dir.
-func GoEnv(g gocmd.Go, dir string) (upstream, modcache string, err error) {
-	out, err := g.Output(gocmd.Cmd{Dir: dir, Verb: []string{"env", "GOPROXY", "GOMODCACHE"}})
+// GoEnv reads the go command's GOPROXY, GOMODCACHE, GOCACHE and
+// GOVERSION as the caller's environment has them (GOWORK=off), from
+// folder dir; the Go versions are GOVERSION's and those of the toolchains
+// in the module cache (GOTOOLCHAIN's downloads), each of which may have
+// indexed a module there.
+func GoEnv(g gocmd.Go, dir string) (upstream string, c Caches, err error) {
+	out, err := g.Output(gocmd.Cmd{Dir: dir, Verb: []string{"env", "GOPROXY", "GOMODCACHE", "GOCACHE", "GOVERSION"}})
 	if err != nil {
-		return "", "", err
+		return "", Caches{}, err
 	}
 	f := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if len(f) != 2 || f[1] == "" {
-		return "", "", fmt.Errorf("go env GOPROXY GOMODCACHE printed %q, want two lines", out)
+	if len(f) != 4 || f[1] == "" {
+		return "", Caches{}, fmt.Errorf("go env GOPROXY GOMODCACHE GOCACHE GOVERSION printed %q, want four lines", out)
 	}
-	return f[0], f[1], nil
+	c = Caches{ModCache: f[1], GoCache: f[2], GoVersions: toolchainsIn(f[1], f[3])}
+	return f[0], c, nil
 }
 
 // A Proxy is one use of the proxy: the repository and version it serves,
@@ -172,9 +179,12 @@ type Proxy struct {
 }
 
 // Use drops this repository's modules from the caller's module cache,
-// writes the proxy in p.Work/proxy afresh and returns the go command's
-// environment for it. The caller holds the lock.
-func (p Proxy) Use(g gocmd.Go) ([]Setting, error) {
+// writes the proxy in p.Work/proxy afresh, drops the module index of the
+// folders its modules will be extracted to (an index of another build of
+// the same version, left by a run from before Drop dropped indexes), and
+// returns the go command's environment for it and the caches, for Drop in
+// clean-up. The caller holds the lock.
+func (p Proxy) Use(g gocmd.Go) ([]Setting, Caches, error) {
 	getenv, listing := p.Getenv, p.Listing
 	if getenv == nil {
 		getenv = os.Getenv
@@ -182,19 +192,23 @@ func (p Proxy) Use(g gocmd.Go) ([]Setting, error) {
 	if listing == nil {
 		listing = io.Discard
 	}
-	upstream, modcache, err := GoEnv(g, ".")
+	upstream, c, err := GoEnv(g, ".")
 	if err != nil {
-		return nil, err
+		return nil, Caches{}, err
 	}
-	if err := Drop(modcache); err != nil {
-		return nil, err
+	if err := Drop(c); err != nil {
+		return nil, Caches{}, err
 	}
 	dir := filepath.Join(p.Work, "proxy")
 	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("removing the earlier proxy %s: %w", dir, err)
+		return nil, Caches{}, fmt.Errorf("removing the earlier proxy %s: %w", dir, err)
 	}
-	if err := modproxy.Build(p.Repo, p.Version, dir, listing); err != nil {
-		return nil, fmt.Errorf("the module proxy of %s at %s: %w", p.Repo, p.Version, err)
+	var served strings.Builder
+	if err := modproxy.Build(p.Repo, p.Version, dir, io.MultiWriter(listing, &served)); err != nil {
+		return nil, Caches{}, fmt.Errorf("the module proxy of %s at %s: %w", p.Repo, p.Version, err)
 	}
-	return Env(upstream, modcache, dir, getenv("GOFLAGS"), getenv("GODEBUG")), nil
+	if err := DropIndex(c, moduleFolders(c.ModCache, served.String())); err != nil {
+		return nil, Caches{}, err
+	}
+	return Env(upstream, c.ModCache, dir, getenv("GOFLAGS")), c, nil
 }

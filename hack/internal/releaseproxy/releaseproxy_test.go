@@ -14,32 +14,31 @@ import (
 )
 
 // The go command's environment: the proxy first, then the module cache's
-// downloads, then the caller's proxy; the caller's GOFLAGS and GODEBUG
-// kept, with -modcacherw and goindex=0 added.
+// downloads, then the caller's proxy; the caller's GOFLAGS kept, with
+// -modcacherw added; GODEBUG not touched (the module index stays on:
+// index.go).
 func TestEnv(t *testing.T) {
-	got := Env("https://proxy.golang.org,direct", "/c/mod", "/w/proxy", "-mod=mod", "x=1")
+	got := Env("https://proxy.golang.org,direct", "/c/mod", "/w/proxy", "-mod=mod")
 	want := []Setting{
 		{"GOMODCACHE", "/c/mod"},
 		{"GOWORK", "off"},
 		{"GOPROXY", "file:///w/proxy,file:///c/mod/cache/download,https://proxy.golang.org,direct"},
 		{"GONOSUMDB", "github.com/statuspatch/statuspatch"},
 		{"GOFLAGS", "-mod=mod -modcacherw"},
-		{"GODEBUG", "x=1,goindex=0"},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Env =\n%v\nwant\n%v", got, want)
 	}
-	// Nothing to keep: no leading comma in GODEBUG.
-	if g := Env("off", "/m", "/p", "", ""); g[5].Value != "goindex=0" || g[4].Value != " -modcacherw" {
-		t.Errorf("Env with no GOFLAGS, GODEBUG: %v", g)
+	if g := Env("off", "/m", "/p", ""); g[4].Value != " -modcacherw" {
+		t.Errorf("Env with no GOFLAGS: %v", g)
 	}
 }
 
 // Exports, evaluated by bash, sets each variable to its value, quotes and
 // spaces included.
 func TestExportsEvalInBash(t *testing.T) {
-	env := Env("https://p.example/it's,direct", "/c/a b", "/w/proxy", "", "")
-	script := Exports(env) + `printf '%s\n' "$GOMODCACHE" "$GOWORK" "$GOPROXY" "$GONOSUMDB" "$GOFLAGS" "$GODEBUG"`
+	env := Env("https://p.example/it's,direct", "/c/a b", "/w/proxy", "")
+	script := Exports(env) + `printf '%s\n' "$GOMODCACHE" "$GOWORK" "$GOPROXY" "$GONOSUMDB" "$GOFLAGS"`
 	out, err := exec.Command("bash", "-c", script).Output()
 	if err != nil {
 		t.Fatalf("bash: %v", err)
@@ -124,7 +123,7 @@ func TestDropDropsOursOnly(t *testing.T) {
 		"cache/download/sumdb/sum.golang.org/lookup/github.com/statuspatch/x@v": "sum",
 	})
 	before := files(t, cache)
-	if err := Drop(cache); err != nil {
+	if err := Drop(Caches{ModCache: cache}); err != nil {
 		t.Fatal(err)
 	}
 	dropped := Dropped(cache)
@@ -147,7 +146,7 @@ func TestDropDropsOursOnly(t *testing.T) {
 		t.Errorf("Drop left %d of %d paths, want all but the 11 of ours", len(want), len(before))
 	}
 	// Nothing left to drop is no error.
-	if err := Drop(cache); err != nil {
+	if err := Drop(Caches{ModCache: cache}); err != nil {
 		t.Errorf("second Drop: %v", err)
 	}
 }
@@ -208,33 +207,72 @@ func repoOfPublished(t *testing.T) string {
 }
 
 // Use drops the stale copies from the module cache the go command names,
-// writes the proxy afresh (an earlier version's files gone) and returns
-// the environment for it.
+// and the module index of those and of the folders the new build will be
+// extracted to, for the caller's Go and every toolchain in the module
+// cache (nothing else's); writes the proxy afresh (an earlier version's
+// files gone) and returns the environment for it.
 func TestUse(t *testing.T) {
-	repo, work, cache := repoOfPublished(t), t.TempDir(), t.TempDir()
+	repo, work, cache, gocache := repoOfPublished(t), t.TempDir(), t.TempDir(), t.TempDir()
 	writeTree(t, cache, map[string]string{
-		"github.com/statuspatch/statuspatch@v0.9.0/go.mod": "stale\n",
-		"golang.org/x/mod@v0.9.0/go.mod":                   "module golang.org/x/mod\n",
+		"github.com/statuspatch/statuspatch@v0.8.0/go.mod":         "stale\n",
+		"golang.org/x/mod@v0.9.0/go.mod":                           "module golang.org/x/mod\n",
+		"golang.org/toolchain@v0.0.1-gotest-b.linux-amd64/VERSION": "gotest-b\n",
 	})
 	stale := filepath.Join(work, "proxy", "stale")
 	if err := os.MkdirAll(stale, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	fake := &gocmd.Fake{Answer: func(c gocmd.Cmd) (string, error) { return "https://up.example\n" + cache + "\n", nil }}
+	entry := func(v, dir string) string {
+		return IndexEntry(gocache, v, filepath.Join(cache, filepath.FromSlash(dir)))
+	}
+	dropped := []string{
+		entry("gotest-a", "github.com/statuspatch/statuspatch@v0.8.0"),
+		entry("gotest-b", "github.com/statuspatch/statuspatch@v0.8.0"),
+		entry("gotest-a", "github.com/statuspatch/statuspatch/testenv@v0.9.0"),
+		entry("gotest-b", "github.com/statuspatch/statuspatch/cmd/statuspatch-gen@v0.9.0"),
+	}
+	kept := []string{
+		entry("gotest-a", "golang.org/x/mod@v0.9.0"),
+		entry("gotest-c", "github.com/statuspatch/statuspatch/testenv@v0.9.0"), // no such toolchain here
+	}
+	for _, f := range append(append([]string(nil), dropped...), kept...) {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("v1 x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fake := &gocmd.Fake{Answer: func(c gocmd.Cmd) (string, error) {
+		return "https://up.example\n" + cache + "\n" + gocache + "\ngotest-a\n", nil
+	}}
 	var listing strings.Builder
-	env, err := Proxy{Repo: repo, Version: "v0.9.0", Work: work, Listing: &listing,
-		Getenv: func(k string) string { return map[string]string{"GOFLAGS": "-x"}[k] }}.Use(fake)
+	env, caches, err := Proxy{Repo: repo, Version: "v0.9.0", Work: work, Listing: &listing,
+		Getenv: func(k string) string { return map[string]string{"GOFLAGS": "-x", "GODEBUG": "x=1"}[k] }}.Use(fake)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"(cd . && GOWORK=off go env GOPROXY GOMODCACHE)"}; !slices.Equal(fake.Ran, want) {
+	if want := []string{"(cd . && GOWORK=off go env GOPROXY GOMODCACHE GOCACHE GOVERSION)"}; !slices.Equal(fake.Ran, want) {
 		t.Errorf("ran %q, want %q", fake.Ran, want)
 	}
-	if want := Env("https://up.example", cache, filepath.Join(work, "proxy"), "-x", ""); !slices.Equal(env, want) {
+	if want := Env("https://up.example", cache, filepath.Join(work, "proxy"), "-x"); !slices.Equal(env, want) {
 		t.Errorf("env = %v, want %v", env, want)
+	}
+	if want := (Caches{ModCache: cache, GoCache: gocache, GoVersions: []string{"gotest-a", "gotest-b"}}); caches.ModCache != want.ModCache || caches.GoCache != want.GoCache || !slices.Equal(caches.GoVersions, want.GoVersions) {
+		t.Errorf("caches = %+v, want %+v", caches, want)
 	}
 	if got := files(t, cache); !slices.Contains(got, "golang.org/x/mod@v0.9.0/go.mod") || slices.Contains(got, "github.com/statuspatch/") {
 		t.Errorf("module cache after Use: %v", got)
+	}
+	for _, f := range dropped {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("module index entry %s is still there", f)
+		}
+	}
+	for _, f := range kept {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("module index entry %s was dropped: %v", f, err)
+		}
 	}
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("the earlier proxy's files are still there")
