@@ -243,3 +243,33 @@ func TestExportDriverDeclines(t *testing.T) {
 		t.Errorf("./... with an empty build cache under STATUSPATCH_LINT_DRIVER=export: exit status %d, want 1 and why:\n%s", code, errOut)
 	}
 }
+
+// After an edit of a package of the project (gen, which wired and mover
+// import), the edited package and those importing it are not in the build
+// cache, and go list says so in their dependencies' errors: the export-data
+// driver still applies, loads them from source and reports what the
+// checker reports. It declined before, and every run after an edit, -fix
+// included, type-checked every dependency from source.
+func TestExportDriverAfterAnEdit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint")
+	}
+	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
+	runIn(t, ".", "go", "build", "-o", bin, ".")
+	mod := factsModule(t)
+	gen := filepath.Join(mod, "gen", "gen.go")
+	if err := os.WriteFile(gen, []byte(genPkg+"\n// edited\nfunc Edited() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"./..."}, {"./mover"}} {
+		wantOut, wantErr, _, wantCode := lintWith(t, mod, bin, "checker", args...)
+		out, errOut, summary, code := lintWith(t, mod, bin, "export", args...)
+		if out != wantOut || errOut != wantErr || code != wantCode {
+			t.Errorf("%s after an edit of gen: the export-data driver's exit status %d and output differ from the checker's (%d):\nstdout:\n%s\nstderr:\n%s\nchecker's stderr:\n%s",
+				strings.Join(args, " "), code, wantCode, out, errOut, wantErr)
+		}
+		if !regexp.MustCompile(`, the other [1-9][0-9]* from export data`).MatchString(summary) {
+			t.Errorf("%s after an edit of gen: the export-data driver loaded nothing from export data: %q", strings.Join(args, " "), summary)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -40,8 +41,8 @@ type listedPkg struct {
 	Standard   bool
 	DepOnly    bool
 	Export     string
-	Error      *struct{ Err string }
-	DepsErrors []*struct{ Err string }
+	Error      *listedError
+	DepsErrors []*listedError
 }
 
 type listedModule struct {
@@ -128,8 +129,12 @@ func planLoad(patterns []string) (*loadPlan, error) {
 		switch {
 		case p.Error != nil && !strings.Contains(p.Error.Err, refusal):
 			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.Error.Err)
-		case len(p.DepsErrors) > 0:
-			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.DepsErrors[0].Err)
+		case slices.ContainsFunc(p.DepsErrors, notRefused):
+			// A dependency not in the build cache (refused) is no error: the
+			// package has no export data then and is loaded from source, as
+			// after an edit of a package of the project that it imports.
+			i := slices.IndexFunc(p.DepsErrors, notRefused)
+			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.DepsErrors[i].Err)
 		case strings.Contains(p.ImportPath, " "):
 			return nil, fmt.Errorf("%w: package variant %s", ErrDecline, p.ImportPath)
 		}
@@ -203,6 +208,12 @@ func (plan *loadPlan) reach(target string) func(path string) bool {
 // ToolexecEnv makes the command, run by go list as its -toolexec, refuse
 // to run the build's tools (RefuseTool).
 const ToolexecEnv = "STATUSPATCH_LINT_TOOLEXEC"
+
+// listedError is a package error of go list's JSON.
+type listedError struct{ Err string }
+
+// notRefused reports whether e is an error other than RefuseTool's.
+func notRefused(e *listedError) bool { return !strings.Contains(e.Err, refusal) }
 
 // refusal is how RefuseTool says no, in go list's errors.
 const refusal = "statuspatch-lint: not in the build cache"
