@@ -7,12 +7,19 @@
 # prints each run, each side's median wall and CPU seconds, and the median
 # of the pairs' wall and CPU ratios. CHECKER=1 adds the full checker
 # (STATUSPATCH_LINT_DRIVER=checker, the driver before issue 51) as a third
-# side. Usage: [N=7] [CHECKER=1] hack/bench-lint-driver.sh
+# side. EDIT=1 measures what a user pays after an edit instead: before
+# each run a comment line is appended to examples/api/v1alpha1's
+# rollout_types.go (every controller imports the package), so each side
+# meets the edited package and its importers unbuilt (go vet compiles
+# them, the standalone command loads them from source); the file is put
+# back at the end. Usage: [N=7] [CHECKER=1] [EDIT=1] hack/bench-lint-driver.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-7}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+edited=$PWD/examples/api/v1alpha1/rollout_types.go
+cp "$edited" "$tmp/edited.orig"
+trap 'cp "$tmp/edited.orig" "$edited"; rm -rf "$tmp"' EXIT
 bin=$tmp/statuspatch-lint
 (cd cmd/statuspatch-lint && go build -o "$bin" .)
 cd examples
@@ -22,6 +29,9 @@ cd examples
 time_run() {
 	local label=$1
 	shift
+	if [ "${EDIT:-}" = 1 ]; then
+		echo "// edited: $label $RANDOM$RANDOM" >>"$edited"
+	fi
 	/usr/bin/time -f "$label %e %U %S" -o "$tmp/one" "$@" >/dev/null 2>&1 || true
 	awk '{printf "%s %.2f %.2f\n", $1, $2, $3 + $4}' "$tmp/one" | tee -a "$tmp/runs"
 }
@@ -41,7 +51,7 @@ for _ in $(seq "$N"); do
 done
 
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-echo "medians of $N runs (wall s, CPU s), examples/, $(go version | cut -d' ' -f3), $(nproc) cores:"
+echo "medians of $N runs (wall s, CPU s), examples/${EDIT:+ after an edit}, $(go version | cut -d' ' -f3), $(nproc) cores:"
 for side in standalone go-vet checker; do
 	grep -q "^$side " "$tmp/runs" || continue
 	printf '%-10s wall %6s  cpu %6s\n' "$side" \
