@@ -144,11 +144,7 @@ func lintWith(t *testing.T, dir, bin, driver string, args ...string) (stdout, st
 // are computed by the driver from source (gen and patchutil import the
 // client); the stub k8s.io packages come from export data.
 func TestExportDriverMatchesChecker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
+	bin := buildLint(t)
 	mod := factsModule(t)
 	for _, args := range [][]string{
 		{"./..."},
@@ -182,11 +178,7 @@ func TestExportDriverMatchesChecker(t *testing.T) {
 // the full checker (each fix once, imports and formatting alike), and
 // says the same.
 func TestExportDriverFixMatchesChecker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
+	bin := buildLint(t)
 	// ./mover: helper, which mover's write moves by, is a dependency only.
 	for _, args := range [][]string{{"-fix", "./..."}, {"-fix", "./mover"}} {
 		byChecker, byExport := factsModule(t), factsModule(t)
@@ -223,11 +215,7 @@ func TestExportDriverFixMatchesChecker(t *testing.T) {
 // list -export would otherwise fill by compiling every dependency, as go
 // vet does); STATUSPATCH_LINT_DRIVER=export says why instead.
 func TestExportDriverDeclines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
+	bin := buildLint(t)
 	mod := factsModule(t)
 	_, errOut, _, code := lintWith(t, mod, bin, "export", "-tests", "./...")
 	if code != 1 || !strings.Contains(errOut, "the export-data driver does not apply: test files are loaded (-test)") {
@@ -251,11 +239,7 @@ func TestExportDriverDeclines(t *testing.T) {
 // checker reports. It declined before, and every run after an edit, -fix
 // included, type-checked every dependency from source.
 func TestExportDriverAfterAnEdit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
+	bin := buildLint(t)
 	mod := factsModule(t)
 	gen := filepath.Join(mod, "gen", "gen.go")
 	if err := os.WriteFile(gen, []byte(genPkg+"\n// edited\nfunc Edited() {}\n"), 0o644); err != nil {
@@ -272,4 +256,16 @@ func TestExportDriverAfterAnEdit(t *testing.T) {
 			t.Errorf("%s after an edit of gen: the export-data driver loaded nothing from export data: %q", strings.Join(args, " "), summary)
 		}
 	}
+}
+
+// buildLint builds the command into a temporary folder (skipped with
+// -short) and returns its path.
+func buildLint(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint")
+	}
+	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
+	runIn(t, ".", "go", "build", "-o", bin, ".")
+	return bin
 }
