@@ -33,12 +33,8 @@ func two(ctx context.Context, c client.Client, d *appsv1.Deployment) {
 // that is gone shows up as a stale entry; a missing file is an error; -fix
 // does not combine.
 func TestBaselineInTheCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
+	bin := buildLint(t)
 	mod := stubRealmod(t)
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
 	file := filepath.Join(mod, "adopt", "adopt.go")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)

@@ -34,12 +34,8 @@ func TestDefaultArgs(t *testing.T) {
 // them: a _test.go that does not compile (or imports a heavy test
 // dependency) costs nothing by default, and fails the run with -tests.
 func TestTestFilesLoadedOnlyWithTests(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
+	bin := buildLint(t)
 	mod := t.TempDir()
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
 	for name, src := range map[string]string{
 		"go.mod":    "module example.com/m\n\ngo 1.24\n",
 		"m.go":      "package m\n\nfunc F() int { return 1 }\n",

@@ -257,15 +257,3 @@ func TestExportDriverAfterAnEdit(t *testing.T) {
 		}
 	}
 }
-
-// buildLint builds the command into a temporary folder (skipped with
-// -short) and returns its path.
-func buildLint(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
-	return bin
-}

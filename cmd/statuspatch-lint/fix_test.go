@@ -32,12 +32,8 @@ func Write(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
 // the findings left and a summary, and exits non-zero while findings
 // remain (3, as without -fix), 0 when nothing is left.
 func TestFixSaysWhatItDidAndWhatIsLeft(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds statuspatch-lint")
-	}
+	bin := buildLint(t)
 	mod := stubRealmod(t)
-	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
 	if err := os.MkdirAll(filepath.Join(mod, "fixable"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -111,4 +107,16 @@ func runIn(t *testing.T, dir, name string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
 	}
+}
+
+// buildLint builds the command into a temporary folder (skipped with
+// -short) and returns its path.
+func buildLint(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds statuspatch-lint")
+	}
+	bin := filepath.Join(t.TempDir(), "statuspatch-lint")
+	runIn(t, ".", "go", "build", "-o", bin, ".")
+	return bin
 }
