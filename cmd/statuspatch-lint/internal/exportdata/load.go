@@ -126,15 +126,15 @@ func planLoad(patterns []string) (*loadPlan, error) {
 	}
 	plan := &loadPlan{pkgs: map[string]*listedPkg{}, inSrc: map[string]bool{}, export: map[string]string{}}
 	for _, p := range listed {
+		// A dependency not in the build cache (refused) is no error: the
+		// package has no export data then and is loaded from source, as
+		// after an edit of a package of the project that it imports.
+		depErr := slices.IndexFunc(p.DepsErrors, notRefused)
 		switch {
-		case p.Error != nil && !strings.Contains(p.Error.Err, refusal):
+		case p.Error != nil && notRefused(p.Error):
 			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.Error.Err)
-		case slices.ContainsFunc(p.DepsErrors, notRefused):
-			// A dependency not in the build cache (refused) is no error: the
-			// package has no export data then and is loaded from source, as
-			// after an edit of a package of the project that it imports.
-			i := slices.IndexFunc(p.DepsErrors, notRefused)
-			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.DepsErrors[i].Err)
+		case depErr >= 0:
+			return nil, fmt.Errorf("%w: package %s: %s", ErrDecline, p.ImportPath, p.DepsErrors[depErr].Err)
 		case strings.Contains(p.ImportPath, " "):
 			return nil, fmt.Errorf("%w: package variant %s", ErrDecline, p.ImportPath)
 		}
