@@ -58,6 +58,9 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 	if reTestRule.MatchString(mk.old) && !reTestRule.MatchString(mk.new) {
 		say("Makefile: make test no longer builds envtest's kube-apiserver and etcd (setup-envtest and KUBEBUILDER_ASSETS leave the test target), as the suites run on testenv; make setup-envtest still builds them, for tests that need the full API (KUBEBUILDER_ASSETS=\"$(make -s setup-envtest | tail -1)\" make test)")
 	}
+	if !strings.Contains(mk.old, "go test -vet=off") && strings.Contains(mk.new, "\tgo test -vet=off") {
+		say("Makefile: make test's go test runs with -vet=off, as its vet prerequisite has just run go vet ./..., which makes every check of go test's vet pass and more; go test's pass, with other flags, would check every dependency again (testenv's in-process server among them: about two minutes of a first make test on 2 cores)")
+	}
 	if e, ok := get(".custom-gcl.yml"); ok && e.del {
 		say(".custom-gcl.yml: removed, as the Makefile no longer runs golangci-lint custom with it")
 	}

@@ -159,3 +159,41 @@ func TestInitSuiteStays(t *testing.T) {
 		})
 	}
 }
+
+// TestTestTargetVetOnce: make test's go test skips its own vet pass only
+// where the test rule runs kubebuilder's go vet ./... first, and keeps a
+// -vet flag the user chose.
+func TestTestTargetVetOnce(t *testing.T) {
+	before := readSuite(t, filepath.Join("testdata", "init", "v4.15-no-webhooks", "before", "Makefile"))
+	const rule, vet = "test: manifests generate fmt vet setup-envtest ## Run tests.\n", "vet: ## Run go vet against code.\n\tgo vet ./...\n"
+	for name, c := range map[string]struct {
+		from, to string
+		want     string
+	}{
+		"kubebuilder's":          {"", "", "\tgo test -vet=off $$(go list ./... | grep -v /e2e) -coverprofile cover.out\n"},
+		"no vet prerequisite":    {rule, "test: manifests generate fmt setup-envtest ## Run tests.\n", "\tgo test $$(go list ./... | grep -v /e2e) -coverprofile cover.out\n"},
+		"vet of some packages":   {vet, "vet: ## Run go vet against code.\n\tgo vet ./internal/...\n", "\tgo test $$(go list ./... | grep -v /e2e) -coverprofile cover.out\n"},
+		"the user's own -vet":    {"go test $$(go list", "go test -vet=all $$(go list", "\tgo test -vet=all $$(go list ./... | grep -v /e2e) -coverprofile cover.out\n"},
+		"vet a prerequisite too": {rule, "test: manifests generate vet fmt setup-envtest ## Run tests.\n", "\tgo test -vet=off $$(go list ./... | grep -v /e2e) -coverprofile cover.out\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if !strings.Contains(before, c.from) {
+				t.Fatalf("the golden Makefile has no %q", c.from)
+			}
+			text, err := editMakefile("Makefile", strings.Replace(before, c.from, c.to, 1), "v0.1.0", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, why := testTargetEdit("Makefile", text)
+			if why != "" {
+				t.Fatalf("make test stays on envtest: %s", why)
+			}
+			if !strings.Contains(got, "## Run tests.\n"+c.want) {
+				t.Errorf("the test recipe is not %q:\n%s", c.want, got[strings.Index(got, "\ntest:"):][:300])
+			}
+			if again, _ := testTargetEdit("Makefile", got); again != got {
+				t.Errorf("a second edit changes the Makefile")
+			}
+		})
+	}
+}

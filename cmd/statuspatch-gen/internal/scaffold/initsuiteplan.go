@@ -118,9 +118,13 @@ var (
 	// (later) among its prerequisites
 	reTestRule = regexp.MustCompile(`(?m)^(test:[^#\n]*?) (?:setup-envtest|envtest)\b([^#\n]*(?:##.*)?)$`)
 	// its recipe, after editMakefile
-	reTestRecipe = regexp.MustCompile(`(?m)^\tKUBEBUILDER_ASSETS="\$\(shell \$\(call STATUSPATCH_ENVTEST_USE,\$\(ENVTEST_K8S_VERSION\)\)\)" (go test .*)$`)
+	reTestRecipe = regexp.MustCompile(`(?m)^\tKUBEBUILDER_ASSETS="\$\(shell \$\(call STATUSPATCH_ENVTEST_USE,\$\(ENVTEST_K8S_VERSION\)\)\)" (go test( .*))$`)
 	// a setup-envtest rule that still builds the binaries on demand
 	reSetupEnvtest = regexp.MustCompile(`(?m)^setup-envtest:.*\n(?:\t.*\n)*?\t.*\$\(call STATUSPATCH_ENVTEST_USE,`)
+	// kubebuilder's vet rule, go vet ./... (every check go test's vet pass
+	// makes, and more), and a test rule that runs it first
+	reVetRule       = regexp.MustCompile(`(?m)^vet:.*\n\tgo vet \./\.\.\.[ \t]*$`)
+	reTestVetsFirst = regexp.MustCompile(`(?m)^test:[^#\n]* vet\b`)
 )
 
 // testTargetEdit drops envtest from make test (text is the Makefile after
@@ -129,6 +133,11 @@ var (
 // kube-apiserver; one exported by the user still selects envtest. Only
 // where a setup-envtest target keeps building the binaries for users who
 // want them (kubebuilder v4.4 and later); else text as it is, and why.
+// Where the test rule runs kubebuilder's vet rule (go vet ./...) first,
+// its go test gets -vet=off: go test's own vet pass is a subset of go
+// vet's, but with other flags, so it would check every dependency again
+// (testenv's in-process server among them: about two minutes of a first
+// make test on 2 cores; docs/benchmarks.md).
 func testTargetEdit(file, text string) (string, string) {
 	if !reTestRecipe.MatchString(text) && !reTestRule.MatchString(text) {
 		return text, "" // done already
@@ -140,5 +149,10 @@ func testTargetEdit(file, text string) (string, string) {
 		return text, fmt.Sprintf("statuspatch-gen init: %s: make test keeps building envtest's binaries and exporting KUBEBUILDER_ASSETS (the suites then run on envtest), as this Makefile has no setup-envtest target that would build them for tests that need the full API (kubebuilder v4.4 and later scaffold one); without make (an IDE), the suites run on testenv's in-process server", file)
 	}
 	text = reTestRule.ReplaceAllString(text, "$1$2")
-	return reTestRecipe.ReplaceAllString(text, "\t$1"), ""
+	goTest := reTestRecipe.FindStringSubmatch(text)
+	recipe := "\t" + goTest[1]
+	if !strings.Contains(goTest[1], "-vet") && reVetRule.MatchString(text) && reTestVetsFirst.MatchString(text) {
+		recipe = "\tgo test -vet=off" + goTest[2]
+	}
+	return reTestRecipe.ReplaceAllLiteralString(text, recipe), ""
 }
