@@ -2,7 +2,9 @@ package scaffold
 
 import (
 	"flag"
+	"os"
 	"path/filepath"
+	"testing"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-gen/internal/treetest"
 )
@@ -24,3 +26,13 @@ var goldenModule = func() string {
 	}
 	return dir
 }()
+
+// readDoc reads docs/NAME of this repository. make test exports
+// STATUSPATCH_DOCS_DIGEST, a digest of docs/ (the Makefile): reading it
+// makes go test's result cache run the test again when a page changes, as
+// the cache does not check files outside the module.
+func readDoc(t *testing.T, name string) ([]byte, error) {
+	t.Helper()
+	_ = os.Getenv("STATUSPATCH_DOCS_DIGEST")
+	return os.ReadFile(filepath.Join(repoRoot(t), "docs", name))
+}

@@ -147,7 +147,7 @@ func TestInitRefuses(t *testing.T) {
 // TestMakefileBlockInDocs: docs/kubebuilder.md shows the block init writes
 // (without .golangci.yml), at the version testenv/go.mod requires.
 func TestMakefileBlockInDocs(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "kubebuilder.md"))
+	doc, err := readDoc(t, "kubebuilder.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func TestInitSaysChanges(t *testing.T) {
 // own sample, with webhooks) and on one without webhooks
 // (testdata/init/v4.15-no-webhooks/before, whose suite moves to testenv).
 func TestInitNotesInDocs(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "kubebuilder.md"))
+	doc, err := readDoc(t, "kubebuilder.md")
 	if err != nil {
 		t.Fatal(err)
 	}
