@@ -18,7 +18,10 @@ import (
 //	appsv1apply.Application(req.Name, req.Namespace).WithResourceVersion(application.ResourceVersion).WithStatus(...)
 //
 // with the object of the configuration's kind that the function fetched
-// with Get before building it, the status being computed from it. obj
+// with Get before building it, the status being computed from it, or, in
+// a helper that fetches none, the parameter of that kind the
+// configuration names, when every caller passes one it fetched with Get
+// (kube.ParamObject). obj
 // names that object for the finding's advice. Without exactly one such
 // object in scope, or for a configuration not made by a constructor call,
 // there is no fix, and noFix says why. One fix covers every blind path.
@@ -63,7 +66,14 @@ func applyFixes(pass *analysis.Pass, cl *classifier, files *fileSet, w *write, r
 		}
 		fetched := kube.FetchedObjects(pass, expr, kind)
 		if len(fetched) == 0 {
-			return nil, "", "no " + kind + " fetched with Get before the apply configuration is built"
+			param, found, why := kube.ParamObject(pass, expr, kind)
+			switch {
+			case !found:
+				return nil, "", "no " + kind + " fetched with Get before the apply configuration is built"
+			case why != "":
+				return nil, "", "no " + kind + " fetched with Get before the apply configuration is built, and " + why
+			}
+			fetched = []kube.Fetched{{Name: param.Name(), Obj: param}}
 		}
 		named := kube.NamedBy(pass, expr, fetched)
 		switch len(named) {

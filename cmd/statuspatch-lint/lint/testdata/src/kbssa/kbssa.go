@@ -152,4 +152,57 @@ func (r *ApplicationReconciler) scoped(ctx context.Context, key types.Namespaced
 	return r.Status().Apply(ctx, appsv1apply.Application(key.Name, key.Namespace)) // want `\(no fix: no Application fetched with Get before the apply configuration is built\)$`
 }
 
+// A helper that applies the status of the object its callers pass: each
+// caller fetched it with Get, so the fix locks with the parameter's
+// resourceVersion (the version the caller read).
+func (r *ApplicationReconciler) CallsHelper(ctx context.Context, req ctrl.Request) error {
+	var application appsv1.Application
+	if err := r.Get(ctx, req.NamespacedName, &application); err != nil {
+		return err
+	}
+	return r.applyReady(ctx, &application)
+}
+
+func (r *ApplicationReconciler) applyReady(ctx context.Context, application *appsv1.Application) error { // want applyReady:`^statusOnly\[1\]$`
+	return r.Status().Apply(ctx, appsv1apply.Application(application.Name, application.Namespace).WithStatus(appsv1apply.ApplicationStatus()), client.ForceOwnership) // want `^blind: Status\(\).Apply of Application: .* add .WithResourceVersion\(application.ResourceVersion\), or use the patcher's apply mode \(patcher.WithWriteMode\(patcher.WriteApply\)\)$`
+}
+
+// Helpers whose callers are not all seen fetching the object: no fix, and
+// the finding says which rule failed.
+func (r *ApplicationReconciler) ApplyExported(ctx context.Context, application *appsv1.Application) error { // want ApplyExported:`^statusOnly\[1\]$`
+	return r.Status().Apply(ctx, appsv1apply.Application(application.Name, application.Namespace)) // want `\(no fix: no Application fetched with Get before the apply configuration is built, and application is a parameter of ApplyExported, which is exported: its callers out of this package are not seen\)$`
+}
+
+func (r *ApplicationReconciler) applyUncalled(ctx context.Context, application *appsv1.Application) error { // want applyUncalled:`^statusOnly\[1\]$`
+	return r.Status().Apply(ctx, appsv1apply.Application(application.Name, application.Namespace)) // want `\(no fix: no Application fetched with Get before the apply configuration is built, and application is a parameter of applyUncalled, which has no caller in the package\)$`
+}
+
+func (r *ApplicationReconciler) CallsWithANewObject(ctx context.Context, req ctrl.Request) error {
+	if err := r.applyBuilt(ctx, &appsv1.Application{}); err != nil {
+		return err
+	}
+	var application appsv1.Application
+	if err := r.Get(ctx, req.NamespacedName, &application); err != nil {
+		return err
+	}
+	return r.applyBuilt(ctx, &application)
+}
+
+func (r *ApplicationReconciler) applyBuilt(ctx context.Context, application *appsv1.Application) error { // want applyBuilt:`^statusOnly\[1\]$`
+	return r.Status().Apply(ctx, appsv1apply.Application(application.Name, application.Namespace)) // want `\(no fix: no Application fetched with Get before the apply configuration is built, and application is a parameter of applyBuilt: its caller at line \d+ passes an object it did not fetch with Get before the call\)$`
+}
+
+func (r *ApplicationReconciler) CallsAValue(ctx context.Context, req ctrl.Request) error {
+	var application appsv1.Application
+	if err := r.Get(ctx, req.NamespacedName, &application); err != nil {
+		return err
+	}
+	apply := r.applyAsValue
+	return apply(ctx, &application)
+}
+
+func (r *ApplicationReconciler) applyAsValue(ctx context.Context, application *appsv1.Application) error { // want applyAsValue:`^statusOnly\[1\]$`
+	return r.Status().Apply(ctx, appsv1apply.Application(application.Name, application.Namespace)) // want `\(no fix: no Application fetched with Get before the apply configuration is built, and application is a parameter of applyAsValue, which is used other than in a call\)$`
+}
+
 var _ = metav1.ConditionTrue

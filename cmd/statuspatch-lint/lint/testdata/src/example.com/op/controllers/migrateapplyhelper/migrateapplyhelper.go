@@ -75,7 +75,7 @@ func (r *WidgetReconciler) CallerUnread(ctx context.Context, w *v1.Widget) error
 
 func (r *WidgetReconciler) applyTwo(ctx context.Context, w *v1.Widget) error { // want applyTwo:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyTwo: its caller at line 73: w is a parameter of CallerUnread: the patcher is made where its callers read it; move the write there\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyTwo: its caller at line 73: w is a parameter of CallerUnread: the patcher is made where its callers read it; move the write there\) \(no fix: no Widget fetched with Get before the apply configuration is built, and w is a parameter of applyTwo: its caller at line 73 passes an object it did not fetch with Get before the call\)$`
 }
 
 // The helper changes the spec beside the apply: not moved.
@@ -90,7 +90,7 @@ func (r *WidgetReconciler) CallerOfChanged(ctx context.Context, req ctrl.Request
 func (r *WidgetReconciler) applyChanged(ctx context.Context, w *v1.Widget) error {
 	w.Spec.Size = 1
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyChanged: w.Spec is changed at line 91: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyChanged: w.Spec is changed at line 91: the patcher writes only the status\)$`
 }
 
 // The caller changes the object in a branch that goes on to the call:
@@ -108,7 +108,7 @@ func (r *WidgetReconciler) CallerChanges(ctx context.Context, req ctrl.Request) 
 
 func (r *WidgetReconciler) applyAfterChange(ctx context.Context, w *v1.Widget) error { // want applyAfterChange:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterChange: its caller at line 106: w.Spec is changed at line 104: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterChange: its caller at line 106: w.Spec is changed at line 104: the patcher writes only the status\)$`
 }
 
 // The caller's branch that changes the object leaves a loop with break,
@@ -132,7 +132,7 @@ func (r *WidgetReconciler) CallerBreaks(ctx context.Context, req ctrl.Request, t
 
 func (r *WidgetReconciler) applyAfterBreak(ctx context.Context, w *v1.Widget) error { // want applyAfterBreak:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterBreak: its caller at line 130: w.Spec is changed at line 123: the patcher writes only the status\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterBreak: its caller at line 130: w.Spec is changed at line 123: the patcher writes only the status\)$`
 }
 
 // The field owner is the receiver's field, which the callers do not
@@ -147,7 +147,7 @@ func (r *WidgetReconciler) CallerOfOwnerField(ctx context.Context, req ctrl.Requ
 
 func (r *WidgetReconciler) applyOwnerField(ctx context.Context, w *v1.Widget) error { // want applyOwnerField:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(r.Owner), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyOwnerField: its field owner r.Owner is not a literal or a constant or variable of the package: the callers make the patcher with it\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(r.Owner), client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyOwnerField: its field owner r.Owner is not a literal or a constant or variable of the package: the callers make the patcher with it\)$`
 }
 
 // accurate's conditionPatch: a reference into the status handed to a
@@ -185,7 +185,7 @@ func (r *WidgetReconciler) CallerOfSorted(ctx context.Context, req ctrl.Request)
 func (r *WidgetReconciler) applySorted(ctx context.Context, w *v1.Widget) error { // want applySorted:`^statusOnly\[1\]$`
 	sortConditions(w.Status.Conditions)
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applySorted: the status may be changed at line 186: w.Status.Conditions, a reference into the object, is passed to sortConditions, where, at line 192, c, a reference into the object, is passed to sort.Slice, and apply mode applies only the configuration\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applySorted: the status may be changed at line 186: w.Status.Conditions, a reference into the object, is passed to sortConditions, where, at line 192, c, a reference into the object, is passed to sort.Slice, and apply mode applies only the configuration\)$`
 }
 
 func sortConditions(c []metav1.Condition) {

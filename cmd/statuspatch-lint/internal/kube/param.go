@@ -1,0 +1,134 @@
+package kube
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// EnclosingFunc returns the function declaration of pass's files whose
+// body holds pos, or nil.
+func EnclosingFunc(pass *analysis.Pass, pos token.Pos) *ast.FuncDecl {
+	for _, f := range pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Pos() <= pos && pos <= fd.Body.End() {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// ParamObject returns the parameter of type kind (or *kind) of the
+// function declaring ctor that the configuration's name argument names
+// (w.Name, w.GetName()), for a helper that applies the status of the
+// object its callers pass: its resourceVersion is the version the caller
+// read, when every call of the function in the package passes an object
+// the caller fetched with Get before the call (FetchedObjects) and the
+// function is used in calls only and is not exported (no caller out of
+// sight). found reports whether the name is a parameter of kind; why,
+// when it is but a caller breaks the rule, says which.
+func ParamObject(pass *analysis.Pass, ctor *ast.CallExpr, kind string) (param *types.Var, found bool, why string) {
+	if len(ctor.Args) == 0 {
+		return nil, false, ""
+	}
+	id, ok := RootIdent(ctor.Args[0])
+	if !ok {
+		return nil, false, ""
+	}
+	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil, false, ""
+	}
+	if n := NamedOf(v.Type()); n == nil || n.Obj().Name() != kind {
+		return nil, false, ""
+	}
+	decl := EnclosingFunc(pass, ctor.Pos())
+	if decl == nil {
+		return nil, false, ""
+	}
+	index := -1
+	i := 0
+	for _, field := range decl.Type.Params.List {
+		for _, name := range field.Names {
+			if pass.TypesInfo.Defs[name] == v {
+				index = i
+			}
+			i++
+		}
+		if len(field.Names) == 0 {
+			i++
+		}
+	}
+	if index < 0 {
+		return nil, false, ""
+	}
+	fn, _ := pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if fn == nil {
+		return nil, false, ""
+	}
+	where := fmt.Sprintf("%s is a parameter of %s", v.Name(), fn.Name())
+	if fn.Exported() {
+		return v, true, where + ", which is exported: its callers out of this package are not seen"
+	}
+	calls := 0
+	uses := 0
+	for use, o := range pass.TypesInfo.Uses {
+		if o == fn && use != decl.Name {
+			uses++
+		}
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if why != "" {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var callee *ast.Ident
+			switch fun := ast.Unparen(call.Fun).(type) {
+			case *ast.Ident:
+				callee = fun
+			case *ast.SelectorExpr:
+				callee = fun.Sel
+			}
+			if callee == nil || pass.TypesInfo.Uses[callee] != fn {
+				return true
+			}
+			calls++
+			line := pass.Fset.Position(call.Pos()).Line
+			if call.Ellipsis.IsValid() || index >= len(call.Args) {
+				why = fmt.Sprintf("%s: its call at line %d passes its arguments as a slice", where, line)
+				return false
+			}
+			arg, ok := RootIdent(call.Args[index])
+			if ok {
+				av, _ := pass.TypesInfo.Uses[arg].(*types.Var)
+				for _, f := range FetchedObjects(pass, call, kind) {
+					if f.Obj == av {
+						return true
+					}
+				}
+			}
+			why = fmt.Sprintf("%s: its caller at line %d passes an object it did not fetch with Get before the call", where, line)
+			return false
+		})
+	}
+	switch {
+	case why != "":
+		return v, true, why
+	case calls != uses:
+		return v, true, where + ", which is used other than in a call"
+	case calls == 0:
+		return v, true, where + ", which has no caller in the package"
+	}
+	return v, true, ""
+}
