@@ -77,6 +77,9 @@ func ParamObject(pass *analysis.Pass, ctor *ast.CallExpr, kind string) (param *t
 	if fn.Exported() {
 		return v, true, where + ", which is exported: its callers out of this package are not seen"
 	}
+	if line := assignedAt(pass, decl.Body, v); line > 0 {
+		return v, true, fmt.Sprintf("%s, which assigns it at line %d: the object may not be the one its callers read", where, line)
+	}
 	calls := 0
 	uses := 0
 	for use, o := range pass.TypesInfo.Uses {
@@ -131,4 +134,28 @@ func ParamObject(pass *analysis.Pass, ctor *ast.CallExpr, kind string) (param *t
 		return v, true, where + ", which has no caller in the package"
 	}
 	return v, true, ""
+}
+
+// assignedAt returns the line of the first assignment to v in body (v =
+// ..., v, err = ...), or 0.
+func assignedAt(pass *analysis.Pass, body *ast.BlockStmt, v *types.Var) int {
+	line := 0
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && pass.TypesInfo.ObjectOf(id) == v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if line > 0 {
+			return false
+		}
+		if x, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range x.Lhs {
+				if is(l) {
+					line = pass.Fset.Position(x.Pos()).Line
+				}
+			}
+		}
+		return true
+	})
+	return line
 }

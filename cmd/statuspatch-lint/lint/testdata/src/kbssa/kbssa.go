@@ -205,4 +205,17 @@ func (r *ApplicationReconciler) applyAsValue(ctx context.Context, application *a
 	return r.Status().Apply(ctx, appsv1apply.Application(application.Name, application.Namespace)) // want `\(no fix: no Application fetched with Get before the apply configuration is built, and application is a parameter of applyAsValue, which is used other than in a call\)$`
 }
 
+func (r *ApplicationReconciler) CallsReassigning(ctx context.Context, req ctrl.Request) error {
+	var application appsv1.Application
+	if err := r.Get(ctx, req.NamespacedName, &application); err != nil {
+		return err
+	}
+	return r.applyReassigned(ctx, &application)
+}
+
+func (r *ApplicationReconciler) applyReassigned(ctx context.Context, application *appsv1.Application) error {
+	application = &appsv1.Application{ObjectMeta: metav1.ObjectMeta{Name: application.Name, Namespace: application.Namespace}}
+	return r.Status().Apply(ctx, appsv1apply.Application(application.Name, application.Namespace)) // want `\(no fix: no Application fetched with Get before the apply configuration is built, and application is a parameter of applyReassigned, which assigns it at line \d+: the object may not be the one its callers read\)$`
+}
+
 var _ = metav1.ConditionTrue
