@@ -32,16 +32,7 @@ func FetchedNames(fs []Fetched) string {
 // and that expr's position sees (declared in an enclosing scope, not
 // shadowed): c.Get(ctx, key, &application) or c.Get(ctx, key, application).
 func FetchedObjects(pass *analysis.Pass, expr ast.Expr, kind string) []Fetched {
-	var decl *ast.FuncDecl
-	for _, f := range pass.Files {
-		if f.FileStart <= expr.Pos() && expr.Pos() <= f.FileEnd {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Pos() <= expr.Pos() && expr.End() <= fd.End() {
-					decl = fd
-				}
-			}
-		}
-	}
+	decl := EnclosingFunc(pass, expr.Pos())
 	scope := pass.Pkg.Scope().Innermost(expr.Pos())
 	if decl == nil || scope == nil {
 		return nil
