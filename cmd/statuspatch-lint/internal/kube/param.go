@@ -25,6 +25,22 @@ func EnclosingFunc(pass *analysis.Pass, pos token.Pos) *ast.FuncDecl {
 	return nil
 }
 
+// CalledFunc returns the function or method a call expression calls
+// statically, or nil.
+func CalledFunc(pass *analysis.Pass, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	default:
+		return nil
+	}
+	fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
+	return fn
+}
+
 // ParamObject returns the parameter of type kind (or *kind) of the
 // function declaring ctor that the configuration's name argument names
 // (w.Name, w.GetName()), for a helper that applies the status of the
@@ -96,14 +112,7 @@ func ParamObject(pass *analysis.Pass, ctor *ast.CallExpr, kind string) (param *t
 			if !ok {
 				return true
 			}
-			var callee *ast.Ident
-			switch fun := ast.Unparen(call.Fun).(type) {
-			case *ast.Ident:
-				callee = fun
-			case *ast.SelectorExpr:
-				callee = fun.Sel
-			}
-			if callee == nil || pass.TypesInfo.Uses[callee] != fn {
+			if CalledFunc(pass, call) != fn {
 				return true
 			}
 			calls++

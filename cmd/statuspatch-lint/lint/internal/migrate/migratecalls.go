@@ -49,7 +49,7 @@ func (c *calls) checksErr(s ast.Stmt, as *ast.AssignStmt) bool {
 // client.MergeFromWithOptions(x) with at most the optimistic lock as
 // option: a merge patch of the status from x, what Flush sends.
 func (c *calls) isMergeFrom(call *ast.CallExpr) bool {
-	fn := calledFunc(c.pass, call)
+	fn := kube.CalledFunc(c.pass, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kube.ClientPkgPath || len(call.Args) == 0 || call.Ellipsis.IsValid() {
 		return false
 	}

@@ -32,7 +32,7 @@ func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
 			return "" // compared, as with nil: read
 		}
 		if call, ok := parent(i - 1).(*ast.CallExpr); ok && slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return ast.Node(a) == stack[i] }) {
-			if fn := calledFunc(si.pass, call); fn != nil {
+			if fn := kube.CalledFunc(si.pass, call); fn != nil {
 				return fmt.Sprintf("%s is passed to %s at %s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
 			}
 			if tv := si.pass.TypesInfo.Types[call.Fun]; tv.IsType() {
@@ -364,7 +364,7 @@ func (si *site) readsRefs(call *ast.CallExpr) bool {
 			return b.Name() == "len" || b.Name() == "cap"
 		}
 	}
-	fn := calledFunc(si.pass, call)
+	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
@@ -385,7 +385,7 @@ func (si *site) callee(call *ast.CallExpr) string {
 			return "the builtin " + id.Name
 		}
 	}
-	if fn := calledFunc(si.pass, call); fn != nil {
+	if fn := kube.CalledFunc(si.pass, call); fn != nil {
 		return funcName(fn, si.pass.Pkg)
 	}
 	return "the function value " + types.ExprString(call.Fun)

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -94,7 +95,7 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 				return ""
 			}
 			line := m.where(id.Pos())
-			fn := calledFunc(m.pass, call)
+			fn := kube.CalledFunc(m.pass, call)
 			switch {
 			case inner != "":
 				// Say where, inside the package's function, it goes wrong.
@@ -116,7 +117,7 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 // body does with it when it is not), or one of another package, by its
 // ParamsFact.
 func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bool, why string) {
-	fn := calledFunc(m.pass, call)
+	fn := kube.CalledFunc(m.pass, call)
 	if fn == nil || call.Ellipsis.IsValid() {
 		return false, ""
 	}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // A reference into the object put in a new local variable (name :=
@@ -153,7 +155,7 @@ var refReturners = map[string]map[string]int{
 // returnsRefInto reports whether call is one of refReturners' with e as
 // the argument it returns a reference into.
 func (si *site) returnsRefInto(call *ast.CallExpr, e ast.Node) bool {
-	fn := calledFunc(si.pass, call)
+	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || call.Ellipsis.IsValid() {
 		return false
 	}
@@ -166,7 +168,7 @@ func (si *site) returnsRefInto(call *ast.CallExpr, e ast.Node) bool {
 // uses checked by followLocal), and reports whether it could: not a
 // method expression, a variadic argument or a function without a body.
 func (si *site) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
-	fn := calledFunc(si.pass, call)
+	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() != si.pass.Pkg || call.Ellipsis.IsValid() {
 		return "", false
 	}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // The copy of a read: obj := old.DeepCopy(), where old was read just
@@ -62,7 +64,7 @@ func (m *migration) isGetterStmt(s ast.Stmt) bool {
 	if !ok {
 		return false
 	}
-	fn := calledFunc(m.pass, call)
+	fn := kube.CalledFunc(m.pass, call)
 	return fn != nil && fn.Pkg() == m.pass.Pkg && m.isReadingGetter(fn)
 }
 

@@ -135,7 +135,7 @@ func (si *site) configRoot(ac ast.Expr) *ast.CallExpr {
 		}
 		inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
 		if !ok {
-			if fn := calledFunc(si.pass, call); fn == nil || fn.Signature().Recv() != nil {
+			if fn := kube.CalledFunc(si.pass, call); fn == nil || fn.Signature().Recv() != nil {
 				return nil // a method of a variable: not built here
 			}
 			return call

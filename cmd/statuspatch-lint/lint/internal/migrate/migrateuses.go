@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
-	"golang.org/x/tools/go/analysis"
 )
 
 // Calls that may take the object between the patcher's anchor and its
@@ -84,20 +83,4 @@ func (m *migration) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Id
 		return m.savedLater(stack, v)
 	}
 	return false
-}
-
-// calledFunc returns the function or method a call expression calls
-// statically, or nil.
-func calledFunc(pass *analysis.Pass, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = fun
-	case *ast.SelectorExpr:
-		id = fun.Sel
-	default:
-		return nil
-	}
-	fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
-	return fn
 }
