@@ -69,24 +69,18 @@ func ParamObject(pass *analysis.Pass, ctor *ast.CallExpr, kind string) (param *t
 	if decl == nil {
 		return nil, false, ""
 	}
+	fn, _ := pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if fn == nil {
+		return nil, false, ""
+	}
+	params := fn.Type().(*types.Signature).Params()
 	index := -1
-	i := 0
-	for _, field := range decl.Type.Params.List {
-		for _, name := range field.Names {
-			if pass.TypesInfo.Defs[name] == v {
-				index = i
-			}
-			i++
-		}
-		if len(field.Names) == 0 {
-			i++
+	for i := range params.Len() {
+		if params.At(i) == v {
+			index = i
 		}
 	}
 	if index < 0 {
-		return nil, false, ""
-	}
-	fn, _ := pass.TypesInfo.Defs[decl.Name].(*types.Func)
-	if fn == nil {
 		return nil, false, ""
 	}
 	where := fmt.Sprintf("%s is a parameter of %s", v.Name(), fn.Name())
