@@ -87,9 +87,21 @@ test-root: ## The runtime module (patcher, patchertest) at the floor it requires
 # module, which go's test cache does not check again ("files outside the
 # module"), so a cached pass outlived a change that broke one: they run
 # every time (-count=1, a few seconds).
+#
+# statuspatch-gen's and statuspatch-lint's tests build other modules of
+# this repository in their own go commands (the goldens and scaffolds on
+# the runtime, the linter's end-to-end fix on testenv and examples, the
+# linter itself from its testdata copied with cp), which go's test cache
+# does not see either: they read STATUSPATCH_SOURCE_DIGEST, this digest of
+# those modules' files (tracked and new, as they are on disk), so a change
+# there runs them again. hack/docpages' TestSubprocessBuildersReadTheDigest
+# finds a test package of theirs that runs a command without it.
+SOURCE_DIGEST_PATHS := Makefile go.mod go.sum go.work go.work.sum patcher patchertest testenv examples cmd/statuspatch-lint hack/golangci-plugin
+source_digest = { git ls-files -co --exclude-standard -- $(SOURCE_DIGEST_PATHS); git ls-files -z -co --exclude-standard -- $(SOURCE_DIGEST_PATHS) | xargs -0 cat 2>/dev/null; } | cksum
+
 .PHONY: test-tools
 test-tools: tools ## statuspatch-gen (goldens, compile tests), statuspatch-lint (analysistest), hack's Go programs.
-	@for m in $(TOOL_MODULES); do c=; [ $$m != hack ] || c=-count=1; echo "cd $$m && go test $$c ./..."; (cd $$m && $(ROOT_GO) test $(TEST_FLAGS) $$c -timeout 30m ./...) || exit 1; done
+	@d=$$($(source_digest)); for m in $(TOOL_MODULES); do c=; [ $$m != hack ] || c=-count=1; echo "cd $$m && go test $$c ./..."; (cd $$m && STATUSPATCH_SOURCE_DIGEST="$$d" $(ROOT_GO) test $(TEST_FLAGS) $$c -timeout 30m ./...) || exit 1; done
 
 .PHONY: test-testenv
 test-testenv: ## testenv: the in-process API server, and the patcher's integration tests on it.

@@ -100,8 +100,15 @@ func lintIn(t *testing.T, dir, bin string, args ...string) (string, int) {
 	return "", 0
 }
 
+// runIn runs name with args in dir and fails the test if it fails.
+// What the commands read (the runtime, testenv and examples' modules, this
+// module's testdata copied with cp, this command built with go build) is
+// not read by the test process, so go test's result cache does not look
+// at it: runIn reads STATUSPATCH_SOURCE_DIGEST, make test's digest of those
+// modules (the Makefile), so a change there runs the tests again.
 func runIn(t *testing.T, dir, name string, args ...string) {
 	t.Helper()
+	_ = os.Getenv("STATUSPATCH_SOURCE_DIGEST")
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -103,8 +103,15 @@ func sh(dir, line string) (string, error) {
 	return string(out), err
 }
 
+// run runs name with args in dir and fails the test if it fails. The
+// commands build this command and copy this module's testdata, which
+// the test process does not read, so go test's result cache does not look
+// at them: run reads STATUSPATCH_SOURCE_DIGEST, make test's digest of the
+// modules they build (the Makefile), so a change there runs the tests
+// again.
 func run(t *testing.T, dir string, name string, args ...string) {
 	t.Helper()
+	_ = os.Getenv("STATUSPATCH_SOURCE_DIGEST")
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {

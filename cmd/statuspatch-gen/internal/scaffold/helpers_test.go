@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the init goldens in testdata/ i
 var (
 	copyTree  = treetest.CopyTree
 	writeFile = treetest.WriteFile
-	repoRoot  = treetest.RepoRoot
+	repoRoot  = sourceRoot
 )
 
 // goldenModule is the generator's golden module (its go.mod, go.sum and API
@@ -26,6 +26,18 @@ var goldenModule = func() string {
 	}
 	return dir
 }()
+
+// sourceRoot is the repository's root (treetest.RepoRoot). The tests read
+// and build what is there (hack/golangci-plugin's files, the runtime in a
+// starter test's module), outside this module, where go test's result
+// cache does not look: they read STATUSPATCH_SOURCE_DIGEST, make test's
+// digest of the modules they build (the Makefile), so a change there runs
+// them again.
+func sourceRoot(t testing.TB) string {
+	t.Helper()
+	_ = os.Getenv("STATUSPATCH_SOURCE_DIGEST")
+	return treetest.RepoRoot(t)
+}
 
 // readDoc reads docs/NAME of this repository. make test exports
 // STATUSPATCH_DOCS_DIGEST, a digest of docs/ (the Makefile): reading it
