@@ -53,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usage)
 		return 2
 	}
-	n, err := stamp(*root)
+	n, top, err := stamp(*root)
 	var skip skipped
 	switch {
 	case errors.As(err, &skip):
@@ -63,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "checkouttimes:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "checkouttimes: %d files and folders of %s take their times from their content\n", n, *root)
+	fmt.Fprintf(stdout, "checkouttimes: %d files and folders of %s take their times from their content\n", n, top)
 	return 0
 }
 
@@ -93,9 +93,10 @@ func timeOf(id string) (time.Time, error) {
 // "" for the root itself) and its object id.
 type entry struct{ path, id string }
 
-// stamp sets the times of root's tracked files and folders; it returns
-// how many, or skipped.
-func stamp(root string) (int, error) {
+// stamp sets the times of the tracked files and folders of the work tree
+// holding root; it returns how many and the work tree's top folder, or
+// skipped.
+func stamp(root string) (int, string, error) {
 	git := func(args ...string) ([]byte, error) {
 		c := exec.Command("git", append([]string{"-C", root}, args...)...)
 		var stderr bytes.Buffer
@@ -108,43 +109,43 @@ func stamp(root string) (int, error) {
 	}
 	top, err := git("rev-parse", "--show-toplevel")
 	if err != nil {
-		return 0, skipped{fmt.Sprintf("%s is not in a git work tree", root)}
+		return 0, "", skipped{fmt.Sprintf("%s is not in a git work tree", root)}
 	}
 	root = strings.TrimSpace(string(top))
 	status, err := git("status", "--porcelain", "--untracked-files=no")
 	if err != nil {
-		return 0, skipped{err.Error()}
+		return 0, "", skipped{err.Error()}
 	}
 	if len(bytes.TrimSpace(status)) > 0 {
-		return 0, skipped{fmt.Sprintf("%s has changes to tracked files (git status)", root)}
+		return 0, "", skipped{fmt.Sprintf("%s has changes to tracked files (git status)", root)}
 	}
 	files, err := git("ls-files", "-s", "-z")
 	if err != nil {
-		return 0, skipped{err.Error()}
+		return 0, "", skipped{err.Error()}
 	}
 	trees, err := git("ls-tree", "-r", "-t", "-z", "HEAD")
 	if err != nil {
-		return 0, skipped{err.Error()}
+		return 0, "", skipped{err.Error()}
 	}
 	rootTree, err := git("rev-parse", "HEAD^{tree}")
 	if err != nil {
-		return 0, skipped{err.Error()}
+		return 0, "", skipped{err.Error()}
 	}
 	entries, err := parse(files, trees)
 	if err != nil {
-		return 0, skipped{err.Error()}
+		return 0, "", skipped{err.Error()}
 	}
 	entries = append(entries, entry{"", strings.TrimSpace(string(rootTree))})
 	for _, e := range entries {
 		t, err := timeOf(e.id)
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", e.path, err)
+			return 0, "", fmt.Errorf("%s: %w", e.path, err)
 		}
 		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(e.path)), t, t); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 	}
-	return len(entries), nil
+	return len(entries), root, nil
 }
 
 // parse reads git ls-files -s -z (the index's regular files) and git
