@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,15 +20,16 @@ import (
 // newcomer is hack/newcomer-test.sh (make test-newcomer): docs/kubebuilder.md's
 // "Steps" as a new user reads them, in a scratch operator shaped like a
 // kubebuilder v4 scaffold at one supported line of hack/lines.txt, or at
-// several one after another:
+// several (newcomerlines.go):
 //
 //	installroute newcomer -root REPO [LINE...|all]
 //
 // LINE: a line of hack/lines.txt or a selector (internal/lines' Select;
 // default: install, the install line); all: every supported line. With
 // several lines each line is a run of its own (this program again, with
-// that line), its wall time and the load printed as it ends, then a
-// summary; the run fails naming every line that failed.
+// that line), NEWCOMER_JOBS of them at once (default 2) on one proxy,
+// its wall time and the load printed as it ends, then a summary; the run
+// fails naming every line that failed.
 //
 // The line's controller-runtime, k8s.io and Go toolchain are
 // hack/lines.txt's: the scaffold's go.mod pins controller-runtime and k8s.io
@@ -87,13 +89,26 @@ func (rt *route) newcomer(args []string) error {
 		return err
 	}
 	if len(sel) > 1 {
+		jobs, err := newcomerJobs(os.Getenv("NEWCOMER_JOBS"))
+		if err != nil {
+			return err
+		}
 		self, err := os.Executable()
 		if err != nil {
 			return err
 		}
-		return rt.newcomerLines(sel, func(name string) int {
+		settings, err := rt.useProxy("", rt.r.stdout)
+		if err != nil {
+			return err
+		}
+		held, err := heldProxyEnv(rt.version, settings)
+		if err != nil {
+			return err
+		}
+		env := append(os.Environ(), held)
+		return rt.newcomerLines(sel, jobs, func(name string, out io.Writer) int {
 			c := exec.Command(self, "newcomer", "-root", rt.root, name)
-			c.Stdout, c.Stderr = rt.r.stdout, rt.r.stderr
+			c.Stdout, c.Stderr, c.Env = out, out, env
 			err := c.Run()
 			var exit *exec.ExitError
 			switch {
@@ -102,7 +117,7 @@ func (rt *route) newcomer(args []string) error {
 			case errors.As(err, &exit) && exit.ExitCode() > 0:
 				return exit.ExitCode()
 			default:
-				fmt.Fprintf(rt.r.stderr, "newcomer-test: line %s: %v\n", name, err)
+				fmt.Fprintf(out, "newcomer-test: line %s: %v\n", name, err)
 				return 1
 			}
 		})
@@ -149,31 +164,6 @@ func lineResult(name string, code int, took time.Duration, load string) string {
 	return fmt.Sprintf("line %s: %s, %d min %d s, load %s at its end", name, res, s/60, s%60, load)
 }
 
-// newcomerLines runs each line on its own (runOne: its exit status),
-// timed, then prints a summary; it fails naming the lines that failed.
-func (rt *route) newcomerLines(sel []lines.Line, runOne func(name string) int) error {
-	var summary, failed []string
-	for i, l := range sel {
-		rt.r.printf("=== newcomer-test: line %s (%d of %d) starts, load %s\n", l.Name, i+1, len(sel), rt.load())
-		t0 := time.Now()
-		code := runOne(l.Name)
-		res := lineResult(l.Name, code, time.Since(t0), rt.load())
-		summary = append(summary, res)
-		if code != 0 {
-			failed = append(failed, l.Name)
-		}
-		rt.r.printf("=== newcomer-test: %s\n", res)
-	}
-	rt.r.printf("\n=== newcomer-test: %d lines\n", len(sel))
-	for _, s := range summary {
-		rt.r.printf("  %s\n", s)
-	}
-	if len(failed) > 0 {
-		return failf("failed at line(s) %s (each line's output above; rerun one with hack/newcomer-test.sh LINE or make test-newcomer NEWCOMER_LINE=LINE)", strings.Join(failed, " "))
-	}
-	return nil
-}
-
 // envtest is the Kubernetes release of step 5's envtest binaries at a
 // line: make setup-envtest's command line, the note the steps print, and
 // the release its output must name.
@@ -207,7 +197,7 @@ func envtestChoice(release string, l lines.Line) envtest {
 // scaffoldEnvDrop are the variables the scaffold's Makefile reads with ?=:
 // from the environment, they would point it at other binaries than the
 // ones in its bin/; and the ones the user's Go must not inherit.
-var scaffoldEnvDrop = []string{"CONTROLLER_GEN", "ENVTEST", "GOLANGCI_LINT", "LOCALBIN", "KUSTOMIZE", "STATUSPATCH_GEN", "STATUSPATCH_LINT", "STATUSPATCH_VERSION", "KUBEBUILDER_ASSETS", "GOROOT"}
+var scaffoldEnvDrop = []string{"CONTROLLER_GEN", "ENVTEST", "GOLANGCI_LINT", "LOCALBIN", "KUSTOMIZE", "STATUSPATCH_GEN", "STATUSPATCH_LINT", "STATUSPATCH_VERSION", "KUBEBUILDER_ASSETS", "GOROOT", heldProxyVar}
 
 // newcomerAt runs the steps at one line.
 func (rt *route) newcomerAt(l lines.Line) error {
@@ -237,7 +227,7 @@ func (rt *route) newcomerAt(l lines.Line) error {
 	if err := rt.userGoInPath(false); err != nil {
 		return err
 	}
-	settings, err := rt.useProxy("", rt.r.stdout)
+	settings, err := rt.lineProxy()
 	if err != nil {
 		return err
 	}

@@ -91,7 +91,7 @@ func TestNewcomerLines(t *testing.T) {
 	rt := &route{r: runner{prog: "newcomer-test", stdout: &out, stderr: io.Discard}, loadFn: func() string { return "0.1 0.2 0.3" }}
 	var ran []string
 	codes := map[string]int{"v0.41": 1, "v0.43": 3}
-	err := rt.newcomerLines(sel, func(name string) int {
+	err := rt.newcomerLines(sel, 1, func(name string, _ io.Writer) int {
 		ran = append(ran, name)
 		return codes[name]
 	})
@@ -114,7 +114,7 @@ func TestNewcomerLines(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := rt.newcomerLines(sel[:2], func(string) int { return 0 }); err != nil {
+	if err := rt.newcomerLines(sel[:2], 1, func(string, io.Writer) int { return 0 }); err != nil {
 		t.Errorf("every line passed: %v", err)
 	}
 }
