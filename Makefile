@@ -162,8 +162,9 @@ test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a sc
 	./hack/release-concurrency-test.sh
 
 # NEWCOMER_LINES: the supported lines (hack/lines.txt) the scaffold pins,
-# one run each with that line's Go toolchain; all (the default) is every
-# line. NEWCOMER_LINE=LINE runs that one line alone.
+# one run each with that line's Go toolchain, NEWCOMER_JOBS of them at once
+# (default 2); all (the default) is every line. NEWCOMER_LINE=LINE runs
+# that one line alone.
 # NEWCOMER_ENVTEST_K8S_VERSION: the envtest Kubernetes of the route's
 # full-API step (make setup-envtest, then the suite on envtest; the
 # scaffold's make test itself runs on testenv's embedded server) at the

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs docs/kubebuilder.md's "Steps" as a new user reads them (make
 # test-newcomer), in a scratch operator shaped like a kubebuilder v4
-# scaffold at one supported line of hack/lines.txt, or at several one
-# after another. The route is hack/installroute's newcomer (newcomer.go:
+# scaffold at one supported line of hack/lines.txt, or at several, two at a
+# time (NEWCOMER_JOBS). The route is hack/installroute's newcomer (newcomer.go:
 # its doc lists the steps; scaffold.go the scaffold).
 #
 #   hack/newcomer-test.sh [LINE]     # LINE: a line of hack/lines.txt, or a

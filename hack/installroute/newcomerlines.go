@@ -20,7 +20,7 @@ import (
 // built once by the run of all of them under the release cache's lock, the
 // whole time: with a proxy each, they would take turns on the lock and run
 // one at a time. Each line's output is its own lines, prefixed with its
-// name ("v0.22| ") when more than one runs at once.
+// name and "| " when more than one runs at once.
 
 // heldProxyVar carries the proxy of the run of all lines to each line's
 // run: its version and the go command's settings for it (JSON). A line's
