@@ -33,7 +33,9 @@ func TestNewcomerLinesAtOnce(t *testing.T) {
 			running++
 			most = max(most, running)
 			mu.Unlock()
-			io.WriteString(w, "hello from "+name+"\npartial")
+			if _, err := io.WriteString(w, "hello from "+name+"\npartial"); err != nil {
+				t.Error(err)
+			}
 			started <- name
 			<-release[name]
 			mu.Lock()
