@@ -31,27 +31,13 @@ func TestDocReadersReadTheDigest(t *testing.T) {
 		t.Fatal("the Makefile no longer exports STATUSPATCH_DOCS_DIGEST")
 	}
 	readers := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	testFiles(t, root, func(path string) bool {
+		switch filepath.Base(path) {
+		case ".git", "testdata", "bin", "node_modules":
+			return true
 		}
-		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "testdata", "bin", "node_modules":
-				return filepath.SkipDir
-			}
-			if path == filepath.Join(root, "hack") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+		return path == filepath.Join(root, "hack")
+	}, func(path string, b []byte) {
 		if loc := docPath.FindIndex(b); loc != nil {
 			readers++
 			if !strings.Contains(string(b), `os.Getenv("STATUSPATCH_DOCS_DIGEST")`) {
@@ -59,11 +45,7 @@ func TestDocReadersReadTheDigest(t *testing.T) {
 				t.Errorf("%s:%d: reads a page of docs/ (%s) but not STATUSPATCH_DOCS_DIGEST: go test's cache keeps its result when the page changes; read the variable where the page is read", rel, strings.Count(string(b[:loc[0]]), "\n")+1, b[loc[0]:loc[1]])
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if readers < 3 {
 		t.Errorf("found %d test files that read docs/, want at least 3 (the scaffold's, the linter's, the explorer example's): is the pattern still right?", readers)
 	}
@@ -97,23 +79,7 @@ func TestSubprocessBuildersReadTheDigest(t *testing.T) {
 	}
 	pkgs := map[string]*pkg{}
 	for _, mod := range []string{"cmd/statuspatch-gen", "cmd/statuspatch-lint"} {
-		err := filepath.WalkDir(filepath.Join(root, mod), func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if d.Name() == "testdata" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
+		testFiles(t, filepath.Join(root, mod), func(path string) bool { return filepath.Base(path) == "testdata" }, func(path string, b []byte) {
 			p := pkgs[filepath.Dir(path)]
 			if p == nil {
 				p = &pkg{}
@@ -129,11 +95,7 @@ func TestSubprocessBuildersReadTheDigest(t *testing.T) {
 					p.runs = fmt.Sprintf("%s:%d", rel, strings.Count(string(b[:m[0]]), "\n")+1)
 				}
 			}
-			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 	}
 	runners := 0
 	for dir, p := range pkgs {
@@ -148,5 +110,30 @@ func TestSubprocessBuildersReadTheDigest(t *testing.T) {
 	}
 	if runners < 4 {
 		t.Errorf("found %d test packages that run commands, want at least 4 (statuspatch-gen's and its scaffold's, the linter's and its lint package's): is the pattern still right?", runners)
+	}
+}
+
+// testFiles calls each with every _test.go file under dir and its
+// contents, skipping the folders skip names (given their path).
+func testFiles(t *testing.T, dir string, skip func(path string) bool, each func(path string, b []byte)) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && skip(path):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		each(path, b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

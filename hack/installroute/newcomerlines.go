@@ -101,9 +101,9 @@ func (rt *route) newcomerLines(sel []lines.Line, jobs int, runOne func(name stri
 	for i, l := range sel {
 		slots <- struct{}{}
 		say("=== newcomer-test: line %s (%d of %d) starts, load %s\n", l.Name, i+1, len(sel), rt.load())
-		out := io.Writer(&prefixed{mu: &mu, w: rt.r.stdout})
+		out := &prefixed{mu: &mu, w: rt.r.stdout}
 		if jobs > 1 && len(sel) > 1 {
-			out = &prefixed{mu: &mu, w: rt.r.stdout, prefix: l.Name + "| "}
+			out.prefix = l.Name + "| "
 		}
 		wg.Add(1)
 		go func() {
@@ -111,7 +111,7 @@ func (rt *route) newcomerLines(sel []lines.Line, jobs int, runOne func(name stri
 			defer func() { <-slots }()
 			t0 := time.Now()
 			code := runOne(l.Name, out)
-			out.(*prefixed).flush()
+			out.flush()
 			res := lineResult(l.Name, code, time.Since(t0), rt.load())
 			mu.Lock()
 			results[i], codes[i] = res, code
