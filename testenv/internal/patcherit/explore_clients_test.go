@@ -1,4 +1,9 @@
-package explore_test
+package patcherit_test
+
+// explore.Clients with the patcher: here, not in explore's own tests, so
+// that explore's test binary does not link the runtime and a change to the
+// runtime does not run the explorer's tests again at every line
+// (explore's TestExploreTestsDoNotImportTheRuntime).
 
 import (
 	"testing"
