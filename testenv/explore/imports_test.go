@@ -9,39 +9,72 @@ import (
 	"testing"
 )
 
-// The explorer runs any reconciler; it and its tests import nothing of the
-// runtime module (patcher, patchertest). Its test binary then does not
-// change when the runtime does, so go test's cache keeps the explorer's
-// tests (a minute and a half of CPU) when only the runtime changed, at the
-// workspace's line and at each older line of make test-compat. Tests of
-// the explorer with the patcher live in testenv/internal/patcherit.
+// The explorer runs any reconciler; its test binary links nothing of the
+// runtime module (patcher, patchertest). It then does not change when the
+// runtime does, so go test's cache keeps the explorer's tests (a minute
+// and a half of CPU) when only the runtime changed, at the workspace's
+// line and at each older line of make test-compat. Tests of the explorer
+// with the patcher live in testenv/internal/patcherit.
+//
+// The test reads what the binary links from this module: the explorer's
+// files, its tests' among them, and the non-test files of each package of
+// this module they import, transitively (no other module imports the
+// runtime).
 func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
-	const runtime = "github.com/statuspatch/statuspatch/patch"
-	var files []string
-	for _, dir := range []string{".", "report"} {
-		m, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
+	const (
+		module  = "github.com/statuspatch/statuspatch/testenv"
+		runtime = "github.com/statuspatch/statuspatch/"
+	)
+	linksRuntime := func(path string) bool {
+		for _, pkg := range []string{"patcher", "patchertest"} {
+			if path == runtime+pkg || strings.HasPrefix(path, runtime+pkg+"/") {
+				return true
+			}
 		}
-		files = append(files, m...)
-	}
-	if len(files) < 20 {
-		t.Fatalf("found %d Go files in explore and explore/report, want the package's: is the test in the right folder?", len(files))
+		return false
 	}
 	fset := token.NewFileSet()
-	for _, name := range files {
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+	const explore = "explore"
+	seen := map[string]bool{explore: true}
+	pkgs := []string{explore} // this module's packages, by their folder in it
+	for len(pkgs) > 0 {
+		pkg := pkgs[0]
+		pkgs = pkgs[1:]
+		dir := filepath.Join("..", filepath.FromSlash(pkg))
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, imp := range f.Imports {
-			path, err := strconv.Unquote(imp.Path.Value)
-			if err != nil {
-				t.Fatalf("%s: %v", fset.Position(imp.Pos()), err)
+		if len(files) == 0 {
+			t.Fatalf("%s: no Go files: is the test in the explorer's folder, and is %s still this module's path?", dir, module)
+		}
+		for _, name := range files {
+			if pkg != explore && strings.HasSuffix(name, "_test.go") {
+				continue // a dependency's tests are not linked
 			}
-			if strings.HasPrefix(path, runtime) {
-				t.Errorf("%s: imports %s: the explorer's test binary would link the runtime, and every change to the runtime would run the explorer's tests again at every line; test the explorer with the patcher in testenv/internal/patcherit", fset.Position(imp.Pos()), path)
+			f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, err := strconv.Unquote(imp.Path.Value)
+				if err != nil {
+					t.Fatalf("%s: %v", fset.Position(imp.Pos()), err)
+				}
+				if linksRuntime(path) {
+					t.Errorf("%s: imports %s: the explorer's test binary would link the runtime, and every change to the runtime would run the explorer's tests again at every line; test the explorer with the patcher in testenv/internal/patcherit", fset.Position(imp.Pos()), path)
+				}
+				if path != module && !strings.HasPrefix(path, module+"/") {
+					continue
+				}
+				if rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/"); !seen[rel] {
+					seen[rel] = true
+					pkgs = append(pkgs, rel)
+				}
 			}
 		}
+	}
+	if len(seen) < 3 {
+		t.Errorf("read %d packages of this module, want the explorer's and the ones it imports (testenv, explore/report, ...): is the module path right?", len(seen))
 	}
 }
