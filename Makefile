@@ -29,9 +29,16 @@ help: ## List the targets.
 ##@ Build
 
 .PHONY: build
+# -buildvcs=false: without it go (1.24 and later) stamps the commit into
+# each binary, so every commit made a new bin/statuspatch-lint, and go vet
+# keys its results by the vet tool's content: make lint's go vet
+# -vettool=bin/statuspatch-lint analysed every dependency of examples/ again
+# after any commit, about 125 CPU-s (3 once the tool is the same;
+# docs/benchmarks.md, CI). A build from a checkout is "(devel)", as
+# statuspatch-gen -version and init say.
 build: ## Build statuspatch-gen and statuspatch-lint into bin/.
-	cd cmd/statuspatch-gen && $(ROOT_GO) build -o $(BIN)/ .
-	cd cmd/statuspatch-lint && $(ROOT_GO) build -o $(BIN)/ .
+	cd cmd/statuspatch-gen && $(ROOT_GO) build -buildvcs=false -o $(BIN)/ .
+	cd cmd/statuspatch-lint && $(ROOT_GO) build -buildvcs=false -o $(BIN)/ .
 
 .PHONY: tools
 tools: build $(CONTROLLER_GEN) ## Install the pinned tools (controller-gen) into bin/.
