@@ -1,0 +1,80 @@
+# CI's steps as a graph for make's job server: .ci/run runs
+#
+#   make -j2 -f .ci/steps.mk
+#
+# two steps at a time on the 2 cores, each a target below whose recipe is
+# .ci/step (each step timed, its lines tagged). make starts a target once
+# the targets it names are done, the first ready one in the order of `all`
+# taking the first free job slot; this file's dependencies are what the
+# steps need of each other, and a few that set the order:
+#
+#   tools, then testenv-assets (envtest's kube-apiserver and etcd, from the
+#   module proxy), then test-assets' tests on them; beside them, the older
+#   lines' compile (hack/compat.sh build), which needs none of them.
+#   test (the README's make test) and test-compat need the binaries.
+#   release-routes (test-install, test-release, test-newcomer,
+#   test-release-concurrent: one after another, they share the release
+#   proxy's module cache) and lint-fuzz (make fuzz, lint, lint-plugin)
+#   take the job slots that test and test-compat free, release-routes
+#   first (the longer). Both also wait for the older lines' compile, so
+#   that test-compat, once it can start, is not passed over for them.
+#
+# Warm, test-compat ends after test and the release routes take test's
+# slot; cold, test-compat ends first and takes them (docs/benchmarks.md,
+# CI). Two lanes fixed in advance left one core idle for minutes at the
+# end of one run or the other. make verify-generated runs after this
+# graph, alone (.ci/run): it rewrites generated files.
+#
+# make stops starting steps at the first that fails, lets the running one
+# finish, and exits non-zero.
+
+STEP := .ci/step
+# The steps that only compile (tools, envtest's binaries) beside the older
+# lines' compile run each go command one process at a time (GOMAXPROCS=1:
+# go's -p and the compiler's own threads): two cold compiles at once took
+# 0.86 to 0.90 of the wall and CPU time they took at the default, and the
+# older lines' compile, the longer, gets the larger share. Tests and the
+# older lines' compile keep the default.
+ONECORE := env GOMAXPROCS=1
+# Once test-assets built them, a full-API test that finds no binaries
+# fails instead of skipping.
+FULLAPI := env STATUSPATCH_REQUIRE_FULLAPI=1
+
+.PHONY: all tools compat-build testenv-assets test-assets test test-compat release-routes lint-fuzz
+all: tools compat-build testenv-assets test-assets test test-compat release-routes lint-fuzz
+
+tools:
+	@$(STEP) tools "make tools" $(ONECORE) make tools
+
+# The lines older than the workspace's, whose Go or versions differ from
+# it (the workspace line's compile is make test's; the lines:
+# hack/lines.txt).
+compat-build:
+	@$(STEP) compat "compat build (older lines)" ./hack/compat.sh build older
+
+testenv-assets: tools
+	@$(STEP) assets "make testenv-assets" $(ONECORE) make -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd
+
+test-assets: testenv-assets
+	@$(STEP) assets "make test-assets" make test-assets
+
+test: test-assets
+	@$(STEP) test "make test" $(FULLAPI) make test
+
+test-compat: compat-build test-assets
+	@$(STEP) compat "make test-compat" $(FULLAPI) make test-compat
+
+release-routes: compat-build test-assets
+	@$(STEP) release "make test-install" $(FULLAPI) make test-install
+	@$(STEP) release "make test-release" $(FULLAPI) make test-release
+	@$(STEP) release "make test-newcomer" $(FULLAPI) make test-newcomer
+	@$(STEP) release "make test-release-concurrent" $(FULLAPI) env RELEASE_CONCURRENCY_INSTALL=quick make test-release-concurrent
+
+# The real-server fuzzers (FuzzTransportFaults, FuzzSettleFaults) need a
+# coverage-instrumented build of the API server: about 10 of CI's minutes
+# cold on 2 cores (docs/benchmarks.md). Their seed corpora run as tests in
+# make test; fuzz them with `make fuzz` after changing settling.
+lint-fuzz: compat-build test-assets
+	@$(STEP) fuzz "make fuzz (FUZZ_SERVER=0)" $(FULLAPI) make fuzz FUZZ_SERVER=0
+	@$(STEP) lint "make lint" $(FULLAPI) make lint
+	@$(STEP) lint "make lint-plugin" $(FULLAPI) make lint-plugin
