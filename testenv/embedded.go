@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"testing"
 
 	"github.com/google/uuid"
 	serveroptions "k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
@@ -87,21 +89,56 @@ func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, fu
 	return clientConfig(server.ClientConfig), stop, nil
 }
 
+// etcdStartAttempts bounds the starts of the embedded etcd that lost a
+// port. k8s.io/apiserver's test helper picks its two ports by listening on
+// port 0 and closing, then etcd binds them; between the two another
+// process may take one (a test binary beside this one starting its own
+// server, any outgoing connection given that ephemeral port), and etcd's
+// bind fails with "address already in use". CI met it twice in one run,
+// in two test binaries at once. Each attempt picks new ports.
+const etcdStartAttempts = 5
+
 // startEtcd starts etcd in-process (k8s.io/apiserver's test helper, a
 // client URL on localhost) and returns its storage config. shim's cleanups
 // stop it; on error they have already run.
 func startEtcd(o options, shim *tbShim) (*storagebackend.Config, error) {
 	configureEtcdClientLog(o.verbose)
-	var etcdServer *etcd3testing.EtcdTestServer
-	var etcdStorage *storagebackend.Config
-	if !runOwned(func() { etcdServer, etcdStorage = etcd3testing.NewUnsecuredEtcd3TestClientServer(shim) }) {
-		shim.runCleanups()
-		return nil, fmt.Errorf("testenv: starting embedded etcd: %s", strings.Join(shim.errors(), "; "))
-	}
-	// Runs before etcd's own cleanup (cleanups run last first).
-	shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
-	return etcdStorage, nil
+	return startEtcdWith(shim, etcd3testing.NewUnsecuredEtcd3TestClientServer)
 }
+
+// startEtcdWith is startEtcd with the helper that starts etcd: an attempt
+// that failed for a port another process took is undone (its cleanups
+// run, its failures forgotten) and made again, up to etcdStartAttempts;
+// any other failure ends the start at once.
+func startEtcdWith(shim *tbShim, start func(testing.TB) (*etcd3testing.EtcdTestServer, *storagebackend.Config)) (*storagebackend.Config, error) {
+	for attempt := 1; ; attempt++ {
+		m := shim.mark()
+		var etcdServer *etcd3testing.EtcdTestServer
+		var etcdStorage *storagebackend.Config
+		if runOwned(func() { etcdServer, etcdStorage = start(shim) }) {
+			// Runs before etcd's own cleanup (cleanups run last first).
+			shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
+			return etcdStorage, nil
+		}
+		errs := shim.errorsSince(m)
+		if attempt < etcdStartAttempts && slices.ContainsFunc(errs, lostPort) {
+			shim.Logf("embedded etcd: start %d of at most %d lost a port to another process (%s); trying new ports",
+				attempt, etcdStartAttempts, strings.Join(errs, "; "))
+			shim.undo(m)
+			continue
+		}
+		shim.runCleanups()
+		msg := strings.Join(shim.errors(), "; ")
+		if attempt > 1 {
+			msg = fmt.Sprintf("%s (start %d of %d; the ones before lost a port to another process)", msg, attempt, etcdStartAttempts)
+		}
+		return nil, fmt.Errorf("testenv: starting embedded etcd: %s", msg)
+	}
+}
+
+// lostPort reports whether a failure of etcd's start is a bind to a port
+// that was no longer free.
+func lostPort(msg string) bool { return strings.Contains(msg, "address already in use") }
 
 // storageConfig is the server's default storage config (codec, intervals,
 // tracer and so on, which the etcd test helper leaves zero) pointed at the

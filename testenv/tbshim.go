@@ -138,6 +138,49 @@ func (s *tbShim) errors() []string {
 	return append([]string(nil), s.errs...)
 }
 
+// A shimMark is how far a tbShim's failures and cleanups had gone when
+// an attempt began (mark), so that the attempt, once it failed, can be
+// undone (undo) and made again.
+type shimMark struct {
+	errs, cleanups int
+	failed         bool
+}
+
+func (s *tbShim) mark() shimMark {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return shimMark{errs: len(s.errs), cleanups: len(s.cleanups), failed: s.failed}
+}
+
+// errorsSince returns the failures recorded since m.
+func (s *tbShim) errorsSince(m shimMark) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m.errs > len(s.errs) {
+		return nil
+	}
+	return append([]string(nil), s.errs[m.errs:]...)
+}
+
+// undo runs the cleanups registered since m, last first, and forgets the
+// failures recorded since m: the attempt they belong to is over.
+func (s *tbShim) undo(m shimMark) {
+	s.mu.Lock()
+	var fs []func()
+	if m.cleanups <= len(s.cleanups) {
+		fs = s.cleanups[m.cleanups:]
+		s.cleanups = s.cleanups[:m.cleanups:m.cleanups]
+	}
+	if m.errs <= len(s.errs) {
+		s.errs = s.errs[:m.errs:m.errs]
+	}
+	s.failed = m.failed
+	s.mu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
+}
+
 // runCleanups detaches from the parent and runs the collected cleanups, last
 // first. It may be called more than once.
 func (s *tbShim) runCleanups() {
