@@ -1,6 +1,6 @@
 # CI's steps as a graph for make's job server: .ci/run runs
 #
-#   make -j2 -f .ci/steps.mk
+#   make -k -j2 -f .ci/steps.mk
 #
 # two steps at a time on the 2 cores, each a target below whose recipe is
 # .ci/step (each step timed, its lines tagged). make starts a target once
@@ -21,12 +21,12 @@
 #
 # Warm, test-compat ends after test and the release routes take test's
 # slot; cold, test-compat ends first and takes them (docs/benchmarks.md,
-# CI). Two lanes fixed in advance left one core idle for minutes at the
-# end of one run or the other. make verify-generated runs after this
-# graph, alone (.ci/run): it rewrites generated files.
+# CI). make verify-generated runs after this graph, alone (.ci/run): it
+# rewrites generated files.
 #
-# make stops starting steps at the first that fails, lets the running one
-# finish, and exits non-zero.
+# A step that fails stops the steps that need it, not the others (-k): one
+# run reports every failure of steps that do not need each other, as the
+# two lanes did; make then exits non-zero.
 
 STEP := .ci/step
 # The steps that only compile (tools, envtest's binaries) beside the older
