@@ -223,7 +223,10 @@ lint: build $(GOLANGCI_LINT) ## go vet, gofmt, golangci-lint (.golangci.yml), st
 	cd examples && $(STATUSPATCH_LINT) ./...
 	./hack/check-docs.sh
 
-$(GOLANGCI_LINT): $(wildcard hack/golangci-plugin/*) cmd/statuspatch-lint/go.mod cmd/statuspatch-lint/go.sum
+# Rebuilt when the plugin's source changes, the analyzers' included: its
+# version names that source (build.sh), and golangci-lint keys its cache by
+# the version.
+$(GOLANGCI_LINT): $(wildcard hack/golangci-plugin/*) cmd/statuspatch-lint/go.mod cmd/statuspatch-lint/go.sum $(shell find cmd/statuspatch-lint -name testdata -prune -o -name '*.go' ! -name '*_test.go' -print)
 	./hack/golangci-plugin/build.sh $(GOLANGCI_LINT)
 
 .PHONY: lint-plugin

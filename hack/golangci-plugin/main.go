@@ -22,8 +22,20 @@ import (
 // golangciVersion must match the require line in go.mod.
 const golangciVersion = "2.15.0"
 
+// sourceDigest names the plugin's source this binary was built from
+// (build.sh sets it: -ldflags -X main.sourceDigest=...). golangci-lint
+// salts its analysis cache with its version alone, so a version that
+// stayed the same when the analyzers changed would serve the old
+// analyzers' findings for every package that did not change; `golangci-lint
+// custom` puts a hash of the plugins in the version for the same reason.
+var sourceDigest string
+
 func main() {
-	info := commands.BuildInfo{Version: golangciVersion + "-custom-statuspatch", Commit: "?", Date: "(unknown)", GoVersion: "unknown"}
+	version := golangciVersion + "-custom-statuspatch"
+	if sourceDigest != "" {
+		version += "-" + sourceDigest
+	}
+	info := commands.BuildInfo{Version: version, Commit: "?", Date: "(unknown)", GoVersion: "unknown"}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		info.GoVersion = bi.GoVersion
 	}
