@@ -223,10 +223,10 @@ lint: build $(GOLANGCI_LINT) ## go vet, gofmt, golangci-lint (.golangci.yml), st
 	cd examples && $(STATUSPATCH_LINT) ./...
 	./hack/check-docs.sh
 
-# Rebuilt when the plugin's source changes, the analyzers' included: its
-# version names that source (build.sh), and golangci-lint keys its cache by
-# the version.
-$(GOLANGCI_LINT): $(wildcard hack/golangci-plugin/*) cmd/statuspatch-lint/go.mod cmd/statuspatch-lint/go.sum $(shell find cmd/statuspatch-lint -name testdata -prune -o -name '*.go' ! -name '*_test.go' -print)
+# Rebuilt when the plugin's source changes, the analyzers' included
+# (build.sh --sources): its version names that source, and golangci-lint
+# keys its cache by the version.
+$(GOLANGCI_LINT): $(wildcard hack/golangci-plugin/*) $(shell ./hack/golangci-plugin/build.sh --sources)
 	./hack/golangci-plugin/build.sh $(GOLANGCI_LINT)
 
 .PHONY: lint-plugin

@@ -4,21 +4,35 @@
 # plugin compiled in, as `golangci-lint custom` would from .custom-gcl.yml,
 # then runs it on code with known handwritten status writes and expects them
 # reported. Needs the Go module proxy only.
+#
+#   build.sh [OUT]      build OUT (bin/golangci-lint-statuspatch) and check it
+#   build.sh --sources  print the plugin's source files, relative to the
+#                       repository's root: what the version's digest covers
+#                       and the Makefile rebuilds OUT on
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+
+# sources: the linter's non-test Go files and this folder's, their go.mod,
+# go.sum and go.work files, sorted.
+sources() {
+	(cd "$root" && find cmd/statuspatch-lint hack/golangci-plugin -name testdata -prune -o -type f \
+		\( -name '*.go' ! -name '*_test.go' -o -name go.mod -o -name go.sum -o -name go.work -o -name go.work.sum \) -print |
+		LC_ALL=C sort)
+}
+if [[ ${1:-} == --sources ]]; then
+	sources
+	exit 0
+fi
 out=${1:-$root/bin/golangci-lint-statuspatch}
 
 echo "building $out"
 # hack/golangci-plugin/go.work builds it against this checkout's statuspatch-lint module
 # (its go.mod requires the last release, with no replace directive).
-# The version carries a digest of the plugin's source (the linter's
-# non-test Go files and this folder's, their go.mod, go.sum and go.work
-# files): golangci-lint salts its analysis cache with its version, so a
-# change to the analyzers must change it (main.go's sourceDigest).
-digest=$(cd "$root" && find cmd/statuspatch-lint hack/golangci-plugin -name testdata -prune -o -type f \
-	\( -name '*.go' ! -name '*_test.go' -o -name go.mod -o -name go.sum -o -name go.work -o -name go.work.sum \) -print |
-	LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+# The version carries a digest of the plugin's source (sources):
+# golangci-lint salts its analysis cache with its version, so a change to
+# the analyzers must change it (main.go's sourceDigest).
+digest=$(sources | (cd "$root" && xargs sha256sum) | sha256sum | cut -c1-16)
 [[ $digest =~ ^[0-9a-f]{16}$ ]] || { echo "build.sh: no digest of the plugin's source (got '$digest')" >&2; exit 1; }
 (cd "$here" && go build -ldflags "-X main.sourceDigest=$digest" -o "$out" .)
 "$out" version

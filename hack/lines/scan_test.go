@@ -44,7 +44,7 @@ var docsOfLines = []string{"docs/compatibility.md", "README.md", "docs/kubebuild
 // the Makefile, CI, and hack/'s scripts, programs and README, but for the
 // table, its reader and the matrix's go.mod files.
 func scanned(t *testing.T) []string {
-	files := []string{"Makefile", ".ci/run", ".ci/steps.mk", ".ci/step"}
+	files := []string{"Makefile", ".ci/run", ".ci/steps.mk", ".ci/step", ".ci/cpu.sh"}
 	err := filepath.WalkDir(filepath.Join(root, "hack"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
