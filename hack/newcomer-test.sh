@@ -11,9 +11,9 @@
 #   hack/newcomer-test.sh LINE LINE...  or  hack/newcomer-test.sh all
 #
 # NEWCOMER_ENVTEST_K8S_VERSION: the Kubernetes release of step 5b's envtest
-# binaries at the lines whose own is another (default: the one make
-# test-assets builds; line: each line's own); CONTROLLER_GEN overrides
-# bin/controller-gen.
+# binaries at every line (line: each line's own); unset, step 5b runs only
+# at the line whose own release make test-assets builds. CONTROLLER_GEN
+# overrides bin/controller-gen.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 exec "$root/hack/gorun.sh" installroute newcomer -root "$root" "$@"

@@ -123,26 +123,41 @@ func TestEnvtestChoice(t *testing.T) {
 	tab := sampleTable(t)
 	install, _ := tab.Role(lines.Install)
 	floor, _ := tab.Role(lines.Floor)
-	if got := tab.Assets(); got != "1.61.x" {
-		t.Fatalf("Assets = %s", got)
+	assets := tab.Assets()
+	if assets != "1.61.x" {
+		t.Fatalf("Assets = %s", assets)
 	}
+	ownSetup := []string{"make", "-s", "setup-envtest"}
+	ownNote := "its own ENVTEST_K8S_VERSION, 1.61 (the scaffold's Makefile derives it from k8s.io/api v0.61.5)"
 	// The release make test-assets builds is the install line's own: it
-	// runs with its own derived version, however the release is written.
-	for _, release := range []string{"1.61.x", "v1.61.x", "1.61", "1.61.3", "line"} {
-		e := envtestChoice(release, install)
-		if !slices.Equal(e.setup, []string{"make", "-s", "setup-envtest"}) || e.want != "1.61" ||
-			e.note != "its own ENVTEST_K8S_VERSION, 1.61 (the scaffold's Makefile derives it from k8s.io/api v0.61.5)" {
-			t.Errorf("envtestChoice(%s, install) = %+v", release, e)
+	// runs with its own derived version, however the release is written,
+	// and by default.
+	for _, release := range []string{"", "1.61.x", "v1.61.x", "1.61", "1.61.3", "line"} {
+		e := envtestChoice(release, assets, install)
+		if !slices.Equal(e.setup, ownSetup) || e.want != "1.61" || e.note != ownNote || e.skip != "" {
+			t.Errorf("envtestChoice(%q, %s, install) = %+v", release, assets, e)
 		}
 	}
-	// Another line takes that release by make variable; line: its own.
-	e := envtestChoice("1.61.x", floor)
-	if !slices.Equal(e.setup, []string{"make", "-s", "setup-envtest", "ENVTEST_K8S_VERSION=1.61.x"}) || e.want != "1.61.x" ||
-		!strings.HasPrefix(e.note, "ENVTEST_K8S_VERSION=1.61.x on make setup-envtest's command line") || !strings.Contains(e.note, "not the line's own 1.60 ") {
-		t.Errorf("envtestChoice(1.61.x, floor) = %+v", e)
+	// By default another line leaves step 5b out, saying why and how to
+	// run it.
+	e := envtestChoice("", assets, floor)
+	if e.skip == "" || e.setup != nil || e.want != "" {
+		t.Errorf("envtestChoice(\"\", %s, floor) = %+v, want step 5b left out", assets, e)
 	}
-	if e := envtestChoice("line", floor); e.want != "1.60" || len(e.setup) != 3 {
-		t.Errorf("envtestChoice(line, floor) = %+v", e)
+	for _, want := range []string{"its own envtest release, 1.60, is not built here", "make test-assets builds 1.61.x", "hack/compat.sh", "NEWCOMER_ENVTEST_K8S_VERSION=1.61.x runs it here", "=line"} {
+		if !strings.Contains(e.skip, want) {
+			t.Errorf("envtestChoice(\"\", %s, floor).skip = %q, want it to say %q", assets, e.skip, want)
+		}
+	}
+	// Named, it runs there with that release by make variable; line: its
+	// own.
+	e = envtestChoice("1.61.x", assets, floor)
+	if !slices.Equal(e.setup, []string{"make", "-s", "setup-envtest", "ENVTEST_K8S_VERSION=1.61.x"}) || e.want != "1.61.x" || e.skip != "" ||
+		!strings.HasPrefix(e.note, "ENVTEST_K8S_VERSION=1.61.x on make setup-envtest's command line") || !strings.Contains(e.note, "not the line's own 1.60 ") {
+		t.Errorf("envtestChoice(1.61.x, %s, floor) = %+v", assets, e)
+	}
+	if e := envtestChoice("line", assets, floor); e.want != "1.60" || !slices.Equal(e.setup, ownSetup) || e.skip != "" {
+		t.Errorf("envtestChoice(line, %s, floor) = %+v", assets, e)
 	}
 }
 

@@ -270,6 +270,10 @@ func (n *newcomerRun) test() error {
 // KUBEBUILDER_ASSETS (docs/kubebuilder.md's two lines: the export, then
 // make test), and the suite on envtest.
 func (n *newcomerRun) fullAPI() error {
+	if n.et.skip != "" {
+		n.r.step("5b. the full API, for who wants it: %s", n.et.skip)
+		return nil
+	}
 	setup := strings.Join(n.et.setup, " ")
 	n.r.step("5b. the full API, for who wants it: $ %s, its folder as KUBEBUILDER_ASSETS, then the suite on envtest (%s)", setup, n.et.note)
 	out, err := n.r.shCombined(n.op, setup)
