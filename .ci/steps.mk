@@ -1,32 +1,34 @@
 # CI's steps as a graph for make's job server: .ci/run runs
 #
-#   make -k -j2 -f .ci/steps.mk
+#   make -k -j3 -f .ci/steps.mk
 #
-# two steps at a time on the 2 cores, each a target below whose recipe is
-# .ci/step (each step timed, its lines tagged). make starts a target once
-# the targets it names are done, the first ready one in the order of `all`
-# taking the first free job slot; this file's dependencies are what the
-# steps need of each other, and a few that set the order:
+# three steps at a time on the 2 cores, each a target below whose recipe
+# is .ci/step (each step timed, its lines tagged). make starts a target
+# once the targets it names are done, the first ready one in the order of
+# `all` taking the first free job slot; this file's dependencies are what
+# the steps need of each other, and a few that set the order:
 #
 #   tools, then testenv-assets (envtest's kube-apiserver and etcd, from the
-#   module proxy), then test-assets' tests on them; beside them, the older
-#   lines' compile (hack/compat.sh build), which needs none of them.
-#   test (the README's make test) and test-compat need the binaries.
-#   release-routes (test-install, test-release, test-newcomer,
-#   test-release-concurrent: one after another, they share the release
-#   proxy's module cache) and lint-fuzz (make fuzz, lint, lint-plugin)
-#   take the job slots that test and test-compat free, release-routes
-#   first (the longer). Both also wait for the older lines' compile, so
-#   that test-compat, once it can start, is not passed over for them.
+#   module proxy), then test-assets' tests on them; beside them, each older
+#   line's compile (hack/compat.sh build LINE), which needs none of them.
+#   test (the README's make test) and each older line's tests
+#   (hack/compat.sh test LINE, once that line is compiled) need the
+#   binaries; so does the rest of make test-compat (the workspace's line and
+#   the line below the floor). release-routes (test-install, test-release,
+#   test-newcomer, test-release-concurrent: one after another, they share
+#   the release proxy's module cache) and lint-fuzz (make fuzz, lint,
+#   lint-plugin) wait for every older line's compile: the newcomer route's
+#   scaffolds at those lines take what it compiled.
 #
-# Warm, test-compat ends after test and the release routes take test's
-# slot; cold, test-compat ends first and takes them (docs/benchmarks.md,
-# CI). make verify-generated runs after this graph, alone (.ci/run): it
-# rewrites generated files.
+# Three job slots on two cores: the steps wait on API servers, test
+# binaries' sleeps and links for about a fifth of their wall time (the
+# steps' wall against their CPU, docs/benchmarks.md, CI), which a third
+# step fills. make verify-generated runs after this graph, alone
+# (.ci/run): it rewrites generated files.
 #
 # A step that fails stops the steps that need it, not the others (-k): one
-# run reports every failure of steps that do not need each other, as the
-# two lanes did; make then exits non-zero.
+# run reports every failure of steps that do not need each other; make
+# then exits non-zero.
 
 STEP := .ci/step
 # The steps that only compile (tools, envtest's binaries) beside the older
@@ -40,17 +42,24 @@ ONECORE := env GOMAXPROCS=1
 # fails instead of skipping.
 FULLAPI := env STATUSPATCH_REQUIRE_FULLAPI=1
 
-.PHONY: all tools compat-build testenv-assets test-assets test test-compat release-routes lint-fuzz
-all: tools compat-build testenv-assets test-assets test test-compat release-routes lint-fuzz
+# The lines older than the workspace's, whose Go or versions differ from
+# it (the workspace line's compile is make test's; the lines:
+# hack/lines.txt), each a compile step and a test step of its own.
+OLDER := $(shell ./hack/lines.sh names older)
+ifeq ($(strip $(OLDER)),)
+$(error .ci/steps.mk: hack/lines.sh names older printed no line (above): the older lines' steps would not run)
+endif
+COMPAT_BUILDS := $(OLDER:%=compat-build-%)
+COMPAT_TESTS := $(OLDER:%=test-compat-%)
+
+.PHONY: all tools $(COMPAT_BUILDS) testenv-assets test-assets test $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
+all: tools $(COMPAT_BUILDS) testenv-assets test-assets test $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
 
 tools:
 	@$(STEP) tools "make tools" $(ONECORE) make tools
 
-# The lines older than the workspace's, whose Go or versions differ from
-# it (the workspace line's compile is make test's; the lines:
-# hack/lines.txt).
-compat-build:
-	@$(STEP) compat "compat build (older lines)" ./hack/compat.sh build older
+$(COMPAT_BUILDS): compat-build-%:
+	@$(STEP) compat "compat build $*" ./hack/compat.sh build $*
 
 testenv-assets: tools
 	@$(STEP) assets "make testenv-assets" $(ONECORE) make -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd
@@ -61,10 +70,15 @@ test-assets: testenv-assets
 test: test-assets
 	@$(STEP) test "make test" $(FULLAPI) make test
 
-test-compat: compat-build test-assets
-	@$(STEP) compat "make test-compat" $(FULLAPI) make test-compat
+# make test-compat is hack/compat.sh test: each older line, then the
+# workspace's line and the line below the floor.
+$(COMPAT_TESTS): test-compat-%: compat-build-% test-assets
+	@$(STEP) compat "compat test $*" $(FULLAPI) ./hack/compat.sh test $*
 
-release-routes: compat-build test-assets
+test-compat-rest: test-assets
+	@$(STEP) compat "compat test workspace below" $(FULLAPI) ./hack/compat.sh test workspace below
+
+release-routes: $(COMPAT_BUILDS) test-assets
 	@$(STEP) release "make test-install" $(FULLAPI) make test-install
 	@$(STEP) release "make test-release" $(FULLAPI) make test-release
 	@$(STEP) release "make test-newcomer" $(FULLAPI) make test-newcomer
@@ -74,7 +88,7 @@ release-routes: compat-build test-assets
 # coverage-instrumented build of the API server: about 10 of CI's minutes
 # cold on 2 cores (docs/benchmarks.md). Their seed corpora run as tests in
 # make test; fuzz them with `make fuzz` after changing settling.
-lint-fuzz: compat-build test-assets
+lint-fuzz: $(COMPAT_BUILDS) test-assets
 	@$(STEP) fuzz "make fuzz (FUZZ_SERVER=0)" $(FULLAPI) make fuzz FUZZ_SERVER=0
 	@$(STEP) lint "make lint" $(FULLAPI) make lint
 	@$(STEP) lint "make lint-plugin" $(FULLAPI) make lint-plugin
