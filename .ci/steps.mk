@@ -10,7 +10,9 @@
 #
 #   tools, then testenv-assets (envtest's kube-apiserver and etcd, from the
 #   module proxy), then test-assets' tests on them; beside them, each older
-#   line's compile (hack/compat.sh build LINE), which needs none of them.
+#   line's compile (hack/compat.sh build LINE), which needs none of them
+#   (after them in `all`'s order, so that testenv-assets starts as soon as
+#   tools ends: make test waits for it).
 #   test (the README's make test) and each older line's tests
 #   (hack/compat.sh test LINE, once that line is compiled) need the
 #   binaries; so does the rest of make test-compat (the workspace's line and
@@ -53,7 +55,7 @@ COMPAT_BUILDS := $(OLDER:%=compat-build-%)
 COMPAT_TESTS := $(OLDER:%=test-compat-%)
 
 .PHONY: all tools $(COMPAT_BUILDS) testenv-assets test-assets test $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
-all: tools $(COMPAT_BUILDS) testenv-assets test-assets test $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
+all: tools testenv-assets test-assets test $(COMPAT_BUILDS) $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
 
 tools:
 	@$(STEP) tools "make tools" $(ONECORE) make tools
