@@ -9,17 +9,18 @@
 # the steps need of each other, and a few that set the order:
 #
 #   tools, then testenv-assets (envtest's kube-apiserver and etcd, from the
-#   module proxy), then test-assets' tests on them; beside them, each older
-#   line's compile (hack/compat.sh build LINE), which needs none of them
-#   (after them in `all`'s order, so that testenv-assets starts as soon as
-#   tools ends: make test waits for it).
+#   module proxy), then test-assets' tests on them; beside them, the older
+#   lines' compile (hack/compat.sh build older, one line after another),
+#   which needs none of them. One step, not one a line: make does not
+#   start the ready targets in `all`'s order, and a line's compile took the
+#   slot tools freed before testenv-assets, which make test waits for.
 #   test (the README's make test) and each older line's tests
-#   (hack/compat.sh test LINE, once that line is compiled) need the
+#   (hack/compat.sh test LINE, once the older lines are compiled) need the
 #   binaries; so does the rest of make test-compat (the workspace's line and
 #   the line below the floor). release-routes (test-install, test-release,
 #   test-newcomer, test-release-concurrent: one after another, they share
 #   the release proxy's module cache) and lint-fuzz (make fuzz, lint,
-#   lint-plugin) wait for every older line's compile: the newcomer route's
+#   lint-plugin) wait for the older lines' compile: the newcomer route's
 #   scaffolds at those lines take what it compiled.
 #
 # Three job slots on two cores: the steps wait on API servers, test
@@ -46,22 +47,21 @@ FULLAPI := env STATUSPATCH_REQUIRE_FULLAPI=1
 
 # The lines older than the workspace's, whose Go or versions differ from
 # it (the workspace line's compile is make test's; the lines:
-# hack/lines.txt), each a compile step and a test step of its own.
+# hack/lines.txt), each a test step of its own.
 OLDER := $(shell ./hack/lines.sh names older)
 ifeq ($(strip $(OLDER)),)
 $(error .ci/steps.mk: hack/lines.sh names older printed no line (above): the older lines' steps would not run)
 endif
-COMPAT_BUILDS := $(OLDER:%=compat-build-%)
 COMPAT_TESTS := $(OLDER:%=test-compat-%)
 
-.PHONY: all tools $(COMPAT_BUILDS) testenv-assets test-assets test $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
-all: tools testenv-assets test-assets test $(COMPAT_BUILDS) $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
+.PHONY: all tools compat-build testenv-assets test-assets test $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
+all: tools compat-build testenv-assets test-assets test $(COMPAT_TESTS) test-compat-rest release-routes lint-fuzz
 
 tools:
 	@$(STEP) tools "make tools" $(ONECORE) make tools
 
-$(COMPAT_BUILDS): compat-build-%:
-	@$(STEP) compat "compat build $*" ./hack/compat.sh build $*
+compat-build:
+	@$(STEP) compat "compat build (older lines)" ./hack/compat.sh build older
 
 testenv-assets: tools
 	@$(STEP) assets "make testenv-assets" $(ONECORE) make -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd
@@ -74,13 +74,13 @@ test: test-assets
 
 # make test-compat is hack/compat.sh test: each older line, then the
 # workspace's line and the line below the floor.
-$(COMPAT_TESTS): test-compat-%: compat-build-% test-assets
+$(COMPAT_TESTS): test-compat-%: compat-build test-assets
 	@$(STEP) compat "compat test $*" $(FULLAPI) ./hack/compat.sh test $*
 
 test-compat-rest: test-assets
 	@$(STEP) compat "compat test workspace below" $(FULLAPI) ./hack/compat.sh test workspace below
 
-release-routes: $(COMPAT_BUILDS) test-assets
+release-routes: compat-build test-assets
 	@$(STEP) release "make test-install" $(FULLAPI) make test-install
 	@$(STEP) release "make test-release" $(FULLAPI) make test-release
 	@$(STEP) release "make test-newcomer" $(FULLAPI) make test-newcomer
@@ -90,7 +90,7 @@ release-routes: $(COMPAT_BUILDS) test-assets
 # coverage-instrumented build of the API server: about 10 of CI's minutes
 # cold on 2 cores (docs/benchmarks.md). Their seed corpora run as tests in
 # make test; fuzz them with `make fuzz` after changing settling.
-lint-fuzz: $(COMPAT_BUILDS) test-assets
+lint-fuzz: compat-build test-assets
 	@$(STEP) fuzz "make fuzz (FUZZ_SERVER=0)" $(FULLAPI) make fuzz FUZZ_SERVER=0
 	@$(STEP) lint "make lint" $(FULLAPI) make lint
 	@$(STEP) lint "make lint-plugin" $(FULLAPI) make lint-plugin
