@@ -1,33 +1,33 @@
 # CI's steps as a graph for make's job server: .ci/run runs
 #
-#   make -k -j3 -f .ci/steps.mk
+#   make -k -j2 -f .ci/steps.mk
 #
-# three steps at a time on the 2 cores, each a target below whose recipe
-# is .ci/step (each step timed, its lines tagged). make starts a target
-# once the targets it names are done, the first ready one in the order of
-# `all` taking the first free job slot; this file's dependencies are what
-# the steps need of each other, and a few that set the order:
+# two steps at a time on the 2 cores, each a target below whose recipe is
+# .ci/step (each step timed, its lines tagged). make starts a target once
+# the targets it names are done, in a free job slot; this file's
+# dependencies are what the steps need of each other:
 #
 #   tools, then testenv-assets (envtest's kube-apiserver and etcd, from the
 #   module proxy), then test-assets' tests on them; beside them, the older
 #   lines' compile (hack/compat.sh build older, one line after another),
 #   which needs none of them. One step, not one a line: make does not
-#   start the ready targets in `all`'s order, and a line's compile took the
+#   start ready targets in `all`'s order, and a line's compile took the
 #   slot tools freed before testenv-assets, which make test waits for.
-#   test (the README's make test) and each older line's tests
-#   (hack/compat.sh test LINE, once the older lines are compiled) need the
-#   binaries; so does the rest of make test-compat (the workspace's line and
-#   the line below the floor). release-routes (test-install, test-release,
-#   test-newcomer, test-release-concurrent: one after another, they share
-#   the release proxy's module cache) and lint-fuzz (make fuzz, lint,
-#   lint-plugin) wait for the older lines' compile: the newcomer route's
-#   scaffolds at those lines take what it compiled.
+#   test (the README's make test), each older line's tests
+#   (hack/compat.sh test LINE) and the rest of make test-compat (the
+#   workspace's line and the line below the floor) need the binaries.
+#   release-routes (test-install, test-release, test-newcomer,
+#   test-release-concurrent: one after another, they share the release
+#   proxy's module cache) and lint-fuzz (make fuzz, lint, lint-plugin)
+#   wait for the older lines' compile: the newcomer route's scaffolds at
+#   those lines take what it compiled.
 #
-# Three job slots on two cores: the steps wait on API servers, test
-# binaries' sleeps and links for about a fifth of their wall time (the
-# steps' wall against their CPU, docs/benchmarks.md, CI), which a third
-# step fills. make verify-generated runs after this graph, alone
-# (.ci/run): it rewrites generated files.
+# Each older line's tests are a step of their own so that they fill the
+# job slots the other steps leave, in whatever order make takes them
+# (docs/benchmarks.md, CI: one test-compat step of 718 s was the longest
+# step of a warm run). Three steps at a time were measured too: slower
+# (each step took more CPU beside two others). make verify-generated runs
+# after this graph, alone (.ci/run): it rewrites generated files.
 #
 # A step that fails stops the steps that need it, not the others (-k): one
 # run reports every failure of steps that do not need each other; make
