@@ -9,6 +9,9 @@
 #   build.sh --sources  print the plugin's source files, relative to the
 #                       repository's root: what the version's digest covers
 #                       and the Makefile rebuilds OUT on
+#   build.sh --digest   print the version's digest of those files
+#
+# hack/pluginsources tests --sources and --digest on a tree of its own.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -20,10 +23,25 @@ sources() {
 		\( -name '*.go' ! -name '*_test.go' -o -name go.mod -o -name go.sum -o -name go.work -o -name go.work.sum \) -print |
 		LC_ALL=C sort)
 }
-if [[ ${1:-} == --sources ]]; then
+# digest: 16 hex digits of a sha256 over those files' sha256 lines.
+digest() {
+	local files d
+	files=$(sources)
+	[[ -n $files ]] || { echo "build.sh: no source files of the plugin under $root" >&2; return 1; }
+	d=$( (cd "$root" && xargs sha256sum) <<<"$files" | sha256sum | cut -c1-16)
+	[[ $d =~ ^[0-9a-f]{16}$ ]] || { echo "build.sh: no digest of the plugin's source (got '$d')" >&2; return 1; }
+	echo "$d"
+}
+case ${1:-} in
+--sources)
 	sources
 	exit 0
-fi
+	;;
+--digest)
+	digest
+	exit 0
+	;;
+esac
 out=${1:-$root/bin/golangci-lint-statuspatch}
 
 echo "building $out"
@@ -32,8 +50,7 @@ echo "building $out"
 # The version carries a digest of the plugin's source (sources):
 # golangci-lint salts its analysis cache with its version, so a change to
 # the analyzers must change it (main.go's sourceDigest).
-digest=$(sources | (cd "$root" && xargs sha256sum) | sha256sum | cut -c1-16)
-[[ $digest =~ ^[0-9a-f]{16}$ ]] || { echo "build.sh: no digest of the plugin's source (got '$digest')" >&2; exit 1; }
+digest=$(digest)
 (cd "$here" && go build -ldflags "-X main.sourceDigest=$digest" -o "$out" .)
 "$out" version
 
