@@ -105,12 +105,7 @@ func runGraph(t *testing.T, fail string) ([]event, error) {
 // it must follow. The older lines come from hack/lines.txt.
 func graph(t *testing.T) (steps []string, after map[string][]string) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "hack/lines.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tab, err := lines.Parse(f)
+	tab, err := lines.ReadFile(filepath.Join(root, "hack/lines.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

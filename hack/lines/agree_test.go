@@ -18,14 +18,9 @@ const root = "../.."
 
 func table(t *testing.T) lines.Table {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "hack", "lines.txt"))
+	tab, err := lines.ReadFile(filepath.Join(root, "hack", "lines.txt"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	tab, err := lines.Parse(f)
-	if err != nil {
-		t.Fatalf("hack/lines.txt: %v", err)
 	}
 	return tab
 }

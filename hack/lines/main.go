@@ -57,14 +57,9 @@ func run(args []string, w io.Writer) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("%s", usage)
 	}
-	f, err := os.Open(*file)
+	t, err := lines.ReadFile(*file)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	t, err := lines.Parse(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *file, err)
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
 	switch cmd {

@@ -1,5 +1,5 @@
 // Package lines is hack/lines.txt, the supported controller-runtime /
-// k8s.io / Go lines, read and checked (Parse), and what the scripts and
+// k8s.io / Go lines, read and checked (Parse, ReadFile), and what the scripts and
 // programs of hack/ ask of it: a selection of lines (Select), the
 // compatibility route's steps and pins (Compat, Pins), an operator's go.mod
 // at a line (GoMod), docs/compatibility.md's table (Markdown). hack/lines is
@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -84,6 +85,21 @@ var (
 	toolchain = regexp.MustCompile(`^go1\.[0-9]+\.[0-9]+$`)
 	release   = regexp.MustCompile(`^1\.[0-9]+$`)
 )
+
+// ReadFile reads the table from the file at path (Parse); a fault in the
+// table is reported with the path.
+func ReadFile(path string) (Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Table{}, err
+	}
+	defer f.Close()
+	t, err := Parse(f)
+	if err != nil {
+		return Table{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
 
 // Parse reads the table and checks it: every field well formed, each
 // line's versions of its own minor, envtest's release that of k8s.io, the

@@ -1,6 +1,10 @@
 package lines
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,5 +114,27 @@ func TestParseRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Parse: %v, want an error with %q", err, c.want)
 		}
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "lines.txt")
+	if err := os.WriteFile(good, []byte(sample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := ReadFile(good)
+	if err != nil || len(tab.Lines) != 5 {
+		t.Fatalf("ReadFile(%s) = %d lines, %v; want the sample's 5", good, len(tab.Lines), err)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile of a missing file: %v, want fs.ErrNotExist", err)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("v0.22 v0.22.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": ") {
+		t.Errorf("ReadFile of a bad table: %v, want an error starting with its path", err)
 	}
 }
