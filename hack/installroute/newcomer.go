@@ -189,22 +189,19 @@ var envtestMinor = regexp.MustCompile(`^v?(1\.[0-9]+)([.].*)?$`)
 // variable when it is another; release unset and assets another than the
 // line's own, step 5b is left out (skip says why, and how to run it).
 func envtestChoice(release, assets string, l lines.Line) envtest {
-	own := envtest{
-		setup: []string{"make", "-s", "setup-envtest"},
-		note:  fmt.Sprintf("its own ENVTEST_K8S_VERSION, %s (the scaffold's Makefile derives it from k8s.io/api %s)", l.Envtest, l.K8s),
-		want:  l.Envtest,
-	}
-	if release == "" {
-		if envtestMinor.ReplaceAllString(assets, "$1") == l.Envtest {
-			return own
-		}
+	isOwn := func(r string) bool { return envtestMinor.ReplaceAllString(r, "$1") == l.Envtest }
+	switch {
+	case release == "" && !isOwn(assets):
 		return envtest{
 			note: fmt.Sprintf("none: step 5b runs at the line whose own release make test-assets builds (%s)", assets),
 			skip: fmt.Sprintf("left out at this line: its own envtest release, %s, is not built here (make test-assets builds %s; the line's own: about 20 min cold); its testenv's full-API tests run at this line in hack/compat.sh, and the Makefile and suite init writes are the ones step 5b runs at the line of %s. NEWCOMER_ENVTEST_K8S_VERSION=%s runs it here on those binaries; =line builds and runs the line's own", l.Envtest, assets, assets, assets),
 		}
-	}
-	if release == "line" || envtestMinor.ReplaceAllString(release, "$1") == l.Envtest {
-		return own
+	case release == "" || release == "line" || isOwn(release):
+		return envtest{
+			setup: []string{"make", "-s", "setup-envtest"},
+			note:  fmt.Sprintf("its own ENVTEST_K8S_VERSION, %s (the scaffold's Makefile derives it from k8s.io/api %s)", l.Envtest, l.K8s),
+			want:  l.Envtest,
+		}
 	}
 	return envtest{
 		setup: []string{"make", "-s", "setup-envtest", "ENVTEST_K8S_VERSION=" + release},
