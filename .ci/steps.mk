@@ -18,9 +18,13 @@
 #   workspace's line and the line below the floor) need the binaries.
 #   release-routes (test-install, test-release, test-newcomer,
 #   test-release-concurrent: one after another, they share the release
-#   proxy's module cache) and lint-fuzz (make fuzz, lint, lint-plugin)
-#   wait for the older lines' compile: the newcomer route's scaffolds at
-#   those lines take what it compiled.
+#   proxy's module cache) wait for the older lines' compile: the newcomer
+#   route's scaffolds at those lines take what it compiled. lint-fuzz
+#   (make fuzz, lint, lint-plugin) uses neither the compile nor the
+#   binaries, and waits for both all the same: started in the slot the
+#   compile frees, before the binaries, it took the slot the release
+#   routes' chain needed, and a replay of the cold run's step times ended
+#   326 s later (docs/benchmarks.md, CI).
 #
 # Each older line's tests are a step of their own so that they fill the
 # job slots the other steps leave, in whatever order make takes them
