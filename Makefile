@@ -87,7 +87,9 @@ export STATUSPATCH_DOCS_DIGEST := $(shell cat README.md docs/*.md | cksum)
 
 .PHONY: test-root
 test-root: ## The runtime module (patcher, patchertest) at the floor it requires, then again with -race.
+	GOWORK=off ./hack/warm-cache.sh .
 	$(ROOT_GO) test $(TEST_FLAGS) -timeout 30m ./...
+	GOWORK=off ./hack/warm-cache.sh . -race ./patcher/... ./patchertest/...
 	$(ROOT_GO) test $(TEST_FLAGS) -race -timeout 30m ./patcher/... ./patchertest/...
 
 # hack's tests read docs/, examples/ and other files outside the hack
