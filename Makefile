@@ -17,7 +17,9 @@ GOLANGCI_LINT := $(BIN)/golangci-lint-statuspatch
 # go.work.
 TOOL_MODULES := cmd/statuspatch-gen cmd/statuspatch-lint hack
 MODULES := testenv examples $(TOOL_MODULES)
-ROOT_GO := GOWORK=off $(GO)
+# ROOT_ENV: the root module's environment, for go and the tools that run it.
+ROOT_ENV := GOWORK=off
+ROOT_GO := $(ROOT_ENV) $(GO)
 GOLDENS := cmd/statuspatch-gen/generator/testdata
 
 .DEFAULT_GOAL := help
@@ -87,9 +89,9 @@ export STATUSPATCH_DOCS_DIGEST := $(shell cat README.md docs/*.md | cksum)
 
 .PHONY: test-root
 test-root: ## The runtime module (patcher, patchertest) at the floor it requires, then again with -race.
-	GOWORK=off ./hack/warm-cache.sh .
+	$(ROOT_ENV) ./hack/warm-cache.sh .
 	$(ROOT_GO) test $(TEST_FLAGS) -timeout 30m ./...
-	GOWORK=off ./hack/warm-cache.sh . -race ./patcher/... ./patchertest/...
+	$(ROOT_ENV) ./hack/warm-cache.sh . -race ./patcher/... ./patchertest/...
 	$(ROOT_GO) test $(TEST_FLAGS) -race -timeout 30m ./patcher/... ./patchertest/...
 
 # hack's tests read docs/, examples/ and other files outside the hack
@@ -222,7 +224,7 @@ lint: build $(GOLANGCI_LINT) ## go vet, gofmt, golangci-lint (.golangci.yml), st
 	cd $(GOLDENS) && $(ROOT_GO) vet ./...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/src/')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
-	GOWORK=off $(GOLANGCI_LINT) run ./...
+	$(ROOT_ENV) $(GOLANGCI_LINT) run ./...
 	@for m in $(MODULES); do (cd $$m && $(GOLANGCI_LINT) run --config $(CURDIR)/.golangci.yml ./...) || exit 1; done
 	cd examples && $(GO) vet -vettool=$(STATUSPATCH_LINT) ./...
 	cd examples && $(STATUSPATCH_LINT) ./...
