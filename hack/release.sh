@@ -4,7 +4,9 @@
 #
 #   hack/release.sh v0.2.0                  # dry run: prints the release commit and tags
 #   hack/release.sh v0.2.0 --keep DIR       # dry run, and leave the prepared clone in DIR
-#   hack/release.sh v0.2.0 --apply          # fetch the release commit and tags into this repository
+#   hack/release.sh v0.2.0 --apply          # CHANGELOG.md's section and make test-compat-all
+#                                           # first, then fetch the release commit and tags into
+#                                           # this repository
 #
 # The route is the Go program hack/releaseroute (its doc says the steps:
 # requirements, go.work and install docs moved in a clone of HEAD, each

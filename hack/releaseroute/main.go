@@ -30,7 +30,10 @@
 //  3. commits "release: VERSION" and tags VERSION and DIR/VERSION for each
 //     nested module (the tag names the go command looks for).
 //
-// With --apply it then fetches that commit and the tags into the
+// With --apply it first refuses a version without its CHANGELOG.md section
+// and runs make test-compat-all (every supported line: each submission's CI
+// tests the floor and the workspace's lines only), tagging nothing when
+// either fails (gate.go); it then fetches that commit and the tags into the
 // repository and fast-forwards the current branch to it; git push is
 // yours to run.
 //

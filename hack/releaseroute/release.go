@@ -22,6 +22,9 @@ type release struct {
 	keep    string // the prepared clone's folder, kept; "" for a temporary one
 	out     io.Writer
 	errw    io.Writer
+	// gate, when set, stands in for make test-compat-all (gate.go), in
+	// tests.
+	gate func(context.Context) error
 }
 
 // git runs git in dir; its standard output is returned, its standard error
@@ -91,7 +94,8 @@ func (r *release) precheck(ctx context.Context) error {
 	return nil
 }
 
-// run makes the release: precheck, a clone of HEAD, the edits, each
+// run makes the release: precheck, with --apply the gate (CHANGELOG.md's
+// section and make test-compat-all, gate.go), a clone of HEAD, the edits, each
 // module tidied and resolved from a proxy of the clone, the commit and
 // tags; with apply, the commit and tags fetched into the repository.
 func (r *release) run(ctx context.Context) (err error) {
@@ -99,6 +103,9 @@ func (r *release) run(ctx context.Context) (err error) {
 		return err
 	}
 	if err := r.precheck(ctx); err != nil {
+		return err
+	}
+	if err := r.gateApply(ctx); err != nil {
 		return err
 	}
 	work, err := os.MkdirTemp("", "release-")
