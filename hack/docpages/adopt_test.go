@@ -1,0 +1,95 @@
+package docpages
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// markerBlock returns the lines between <!-- NAME:begin --> and <!-- NAME:end
+// --> in text, code fences and blank lines dropped.
+func markerBlock(t *testing.T, file, text, name string) []string {
+	t.Helper()
+	_, rest, ok := strings.Cut(text, "<!-- "+name+":begin -->")
+	if ok {
+		rest, _, ok = strings.Cut(rest, "<!-- "+name+":end -->")
+	}
+	if !ok {
+		t.Fatalf("%s has no <!-- %s:begin --> ... <!-- %s:end --> block", file, name, name)
+	}
+	var out []string
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "```") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// commands splits a shell line into its commands: a trailing comment
+// dropped, && separating them.
+func commands(line string) []string {
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = line[:i]
+	}
+	var out []string
+	for _, c := range strings.Split(line, "&&") {
+		if c = strings.Join(strings.Fields(c), " "); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestREADMEAdoptBlockIsTheRoute: the README's "Adopt it" block runs the
+// steps the newcomer route runs (hack/installroute's newcomer, in CI),
+// command for command: the install block's statuspatch-gen line, then
+// docs/kubebuilder.md's steps 2 and 3, its fix block and step 5's make
+// test and make lint. A command added to, changed in or dropped from
+// either page fails here, naming it.
+func TestREADMEAdoptBlockIsTheRoute(t *testing.T) {
+	root := filepath.Join("..", "..")
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	readme, kb := read("README.md"), read("docs/kubebuilder.md")
+	var got []string
+	for _, l := range markerBlock(t, "README.md", readme, "adopt") {
+		got = append(got, commands(l)...)
+	}
+
+	var genInstall string
+	for _, l := range markerBlock(t, "README.md", readme, "install") {
+		if strings.Contains(l, "go install") && strings.Contains(l, "/cmd/statuspatch-gen@") {
+			genInstall = l
+		}
+	}
+	if genInstall == "" {
+		t.Fatal("README.md's install block installs no statuspatch-gen")
+	}
+	steps, _, _ := strings.Cut(kb[strings.Index(kb, "## Steps"):], "\n## ")
+	for _, want := range []string{"`bin/statuspatch-gen init`", "`make generate`", "`make test`", "`make lint`"} {
+		if !strings.Contains(steps, want) {
+			t.Fatalf("docs/kubebuilder.md's Steps no longer say %s; README.md's adopt block runs it", want)
+		}
+	}
+	want := []string{genInstall, "bin/statuspatch-gen init", "make generate"}
+	want = append(want, markerBlock(t, "docs/kubebuilder.md", kb, "fix")...)
+	want = append(want, "make test lint")
+	if !slices.Equal(got, want) {
+		t.Errorf("README.md's adopt block runs\n  %s\nthe route's steps (install block, docs/kubebuilder.md's Steps) are\n  %s",
+			strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if regexp.MustCompile(`@latest\b`).MatchString(strings.Join(got, "\n")) {
+		t.Error("README.md's adopt block installs @latest")
+	}
+}
