@@ -148,8 +148,7 @@ test-compat: ## The runtime, testenv and the goldens at every supported controll
 .PHONY: test-compat-all
 test-compat-all: tools ## Every supported line: make test-compat, adoption at each older line (hack/adopt-lines.sh) and docs/kubebuilder.md's newcomer route at every line. hack/release.sh runs it before tagging.
 	./hack/compat.sh test
-	./hack/adopt-lines.sh
-	NEWCOMER_ENVTEST_K8S_VERSION=$(NEWCOMER_ENVTEST_K8S_VERSION) ./hack/newcomer-test.sh all
+	$(E2E_TEST) -run '^(TestAdopt|TestNewcomer)$$'
 
 # Each fuzzer runs a count of inputs, not a duration: a duration
 # (-fuzztime 30s) fails at its deadline with a bare "context deadline
@@ -170,7 +169,7 @@ endif
 
 .PHONY: test-install
 test-install: tools ## README's install and kubebuilder steps in an operator pinned at the install line (hack/lines.txt), from a module proxy built here (adoption at the older lines: make test-compat-all).
-	./hack/install-test.sh
+	$(E2E_TEST) -run '^TestInstall$$'
 
 .PHONY: test-release
 test-release: ## hack/release.sh in dry-run mode on a temporary clone.
@@ -180,10 +179,18 @@ test-release: ## hack/release.sh in dry-run mode on a temporary clone.
 test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a scratch clone) and hack/install-test.sh started at once: all pass (RELEASE_CONCURRENCY_INSTALL=quick: a short consumer instead of the install test).
 	./hack/release-concurrency-test.sh
 
-# NEWCOMER_LINES: the supported lines (hack/lines.txt) the scaffold pins,
-# one run each with that line's Go toolchain, NEWCOMER_JOBS of them at once
-# (default 2); all (the default) is every line. NEWCOMER_LINE=LINE runs
-# that one line alone.
+# The routes (test-install, test-newcomer, test-compat-all) are go test
+# suites, hack/e2e (TestInstall, TestAdopt/LINE, TestNewcomer/LINE), which
+# run only with STATUSPATCH_E2E=1: one proxy of this checkout for the whole
+# run, lines as subtests, two at a time (-parallel 2); -count=1 (they read
+# files outside the hack module, which go's test cache does not check), no
+# timeout (a cold line takes tens of minutes), each step as it runs (-v).
+# E2E_FLAGS: more go test flags (-parallel 1: a line at a time).
+E2E_FLAGS ?=
+E2E_TEST = cd hack && STATUSPATCH_E2E=1 NEWCOMER_ENVTEST_K8S_VERSION=$(NEWCOMER_ENVTEST_K8S_VERSION) $(ROOT_GO) test $(TEST_FLAGS) -count=1 -timeout 0 -v -parallel 2 $(E2E_FLAGS) ./e2e
+# NEWCOMER_LINE: the lines (hack/lines.txt; a line or a selector of
+# hack/lines.sh) test-newcomer runs, each with its Go toolchain (unset:
+# every supported line); their subtests, TestNewcomer/LINE.
 # NEWCOMER_ENVTEST_K8S_VERSION: the envtest Kubernetes of the route's
 # full-API step (make setup-envtest, then the suite on envtest; the
 # scaffold's make test itself runs on testenv's embedded server). Unset,
@@ -195,11 +202,10 @@ test-release-concurrent: tools ## Two hack/release.sh runs (dry, --apply in a sc
 # every line with its own (its Makefile derives it from k8s.io/api), built
 # from source, about 20 min a line cold.
 NEWCOMER_LINE ?=
-NEWCOMER_LINES ?= $(or $(NEWCOMER_LINE),all)
 NEWCOMER_ENVTEST_K8S_VERSION ?=
 .PHONY: test-newcomer
 test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-shaped scaffold at every supported line (NEWCOMER_LINE=LINE: one), from a module proxy built here: statuspatch-gen init, make generate, the -fix block, the scaffold's make test (testenv's embedded server; then, at the install line, the suite on envtest) and make lint, init again changing nothing; each line's time.
-	NEWCOMER_ENVTEST_K8S_VERSION=$(NEWCOMER_ENVTEST_K8S_VERSION) ./hack/newcomer-test.sh $(NEWCOMER_LINES)
+	$(E2E_TEST) -run '^TestNewcomer$$$(if $(NEWCOMER_LINE),/^($(subst $() ,|,$(shell ./hack/lines.sh names $(NEWCOMER_LINE))))$$)'
 
 ##@ Generate
 

@@ -1,19 +1,16 @@
 #!/usr/bin/env bash
-# Runs docs/kubebuilder.md's "Steps" as a new user reads them (make
-# test-newcomer), in a scratch operator shaped like a kubebuilder v4
-# scaffold at one supported line of hack/lines.txt, or at several, two at a
-# time (NEWCOMER_JOBS). The route is hack/installroute's newcomer (newcomer.go:
-# its doc lists the steps; scaffold.go the scaffold).
+# docs/kubebuilder.md's "Steps" as a new user reads them, on a scaffold
+# shaped like kubebuilder v4's at supported lines of hack/lines.txt, two at
+# a time: hack/e2e's TestNewcomer/LINE (hack/installroute's newcomer.go),
+# as make test-newcomer runs it.
 #
-#   hack/newcomer-test.sh [LINE]     # LINE: a line of hack/lines.txt, or a
-#                                    # selector of hack/lines.sh (default:
-#                                    # install, the install line)
-#   hack/newcomer-test.sh LINE LINE...  or  hack/newcomer-test.sh all
+#   hack/newcomer-test.sh [LINE...|all]  # lines or selectors of hack/lines.sh
+#                                        # (default: install, the install line)
 #
-# NEWCOMER_ENVTEST_K8S_VERSION: the Kubernetes release of step 5b's envtest
-# binaries at every line (line: each line's own); unset, step 5b runs only
-# at the line whose own release make test-assets builds. CONTROLLER_GEN
-# overrides bin/controller-gen.
+# NEWCOMER_ENVTEST_K8S_VERSION: step 5b's envtest release (the Makefile's
+# note); CONTROLLER_GEN overrides bin/controller-gen.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-exec "$root/hack/gorun.sh" installroute newcomer -root "$root" "$@"
+cd "$(dirname "$0")"
+sel=${*:-install}
+names=$(./lines.sh names ${sel/#all/supported})
+STATUSPATCH_E2E=1 GOWORK=off exec go test -vet=off -count=1 -timeout 0 -v -parallel 2 ./e2e -run "^TestNewcomer\$/^(${names//$'\n'/|})\$"

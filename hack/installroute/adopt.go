@@ -1,4 +1,4 @@
-package main
+package installroute
 
 import (
 	"os"
@@ -10,27 +10,22 @@ import (
 	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
 )
 
-// adopt is hack/adopt-lines.sh: adoption at each older supported line (or
-// the lines sel names), from the proxy of this checkout. A scratch module
-// pinned the way operators pin (lines.Line.GoMod) runs README.md's go get
-// lines with that line's Go; then no requirement it had moves, its go
-// line and replace directives stay as they were, and it builds with the
-// runtime in it. install takes the install line all the way;
-// hack/compat.sh runs testenv's and the generated code's tests at every
-// line.
-func (rt *route) adopt(sel []string) error {
-	if len(sel) == 0 {
-		sel = []string{lines.Older}
+// Adopt is adoption at one older supported line (TestAdopt/LINE), from
+// the proxy of this checkout. A scratch module pinned the way operators
+// pin (lines.Line.GoMod) runs README.md's go get lines with that line's
+// Go; then no requirement it had moves, its go line and replace directives
+// stay as they were, and it builds with the runtime in it. Install takes
+// the install line all the way; hack/compat.sh runs testenv's and the
+// generated code's tests at every line.
+func Adopt(c Config, l lines.Line) error {
+	if l.Has(lines.Below) {
+		return failf("line %s is below the floor: not supported", l.Name)
 	}
-	ls, err := rt.table.Select(sel...)
+	rt, err := newRoute(c, "adopt-lines")
 	if err != nil {
 		return err
 	}
-	for _, l := range ls {
-		if l.Has(lines.Below) {
-			return failf("line %s is below the floor: not supported", l.Name)
-		}
-	}
+	defer rt.cleanup()
 	readme, err := rt.doc("README.md")
 	if err != nil {
 		return err
@@ -39,17 +34,8 @@ func (rt *route) adopt(sel []string) error {
 	if len(gets) < 2 {
 		return failf("README.md's install block has %d go get lines, want the runtime's and testenv's", len(gets))
 	}
-	settings, err := rt.useProxy("", nil)
-	if err != nil {
-		return err
-	}
-	for _, l := range ls {
-		rt.r.env = environ(os.Environ(), nil, append(releaseproxy.Environ(settings), "GOTOOLCHAIN="+l.Toolchain)...)
-		if err := rt.adoptAt(l, gets); err != nil {
-			return failf("%s: %v", l.Name, err)
-		}
-	}
-	return nil
+	rt.r.env = environ(os.Environ(), nil, append(releaseproxy.Environ(rt.settings), "GOTOOLCHAIN="+l.Toolchain)...)
+	return rt.adoptAt(l, gets)
 }
 
 // goGets is the go get lines of README.md's install block, as written.

@@ -1,15 +1,10 @@
-package main
+package installroute
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
-	"time"
 
 	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
 	"github.com/statuspatch/statuspatch/hack/internal/lines"
@@ -17,19 +12,9 @@ import (
 	"github.com/statuspatch/statuspatch/hack/internal/wsversions"
 )
 
-// newcomer is hack/newcomer-test.sh (make test-newcomer): docs/kubebuilder.md's
-// "Steps" as a new user reads them, in a scratch operator shaped like a
-// kubebuilder v4 scaffold at one supported line of hack/lines.txt, or at
-// several (newcomerlines.go):
-//
-//	installroute newcomer -root REPO [LINE...|all]
-//
-// LINE: a line of hack/lines.txt or a selector (internal/lines' Select;
-// default: install, the install line); all: every supported line. With
-// several lines each line is a run of its own (this program again, with
-// that line), NEWCOMER_JOBS of them at once (default 2) on one proxy,
-// its wall time and the load printed as it ends, then a summary; the run
-// fails naming every line that failed.
+// Newcomer is docs/kubebuilder.md's "Steps" as a new user reads them
+// (TestNewcomer/LINE, make test-newcomer), in a scratch operator shaped
+// like a kubebuilder v4 scaffold at one supported line of hack/lines.txt.
 //
 // The line's controller-runtime, k8s.io and Go toolchain are
 // hack/lines.txt's: the scaffold's go.mod pins controller-runtime and k8s.io
@@ -88,85 +73,16 @@ import (
 // The tools kubebuilder's Makefile installs that are not statuspatch's
 // (controller-gen, golangci-lint) are put in bin/ under the names its
 // go-install-tool gives them, so make installs nothing but statuspatch's.
-func (rt *route) newcomer(args []string) error {
-	sel, err := newcomerSelection(rt.table, args)
+func Newcomer(c Config, l lines.Line) error {
+	if l.Has(lines.Below) {
+		return failf("line %s is below the floor: not supported", l.Name)
+	}
+	rt, err := newRoute(c, "newcomer-test")
 	if err != nil {
 		return err
 	}
-	if len(sel) > 1 {
-		jobs, err := newcomerJobs(os.Getenv("NEWCOMER_JOBS"))
-		if err != nil {
-			return err
-		}
-		self, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		settings, err := rt.useProxy("", rt.r.stdout)
-		if err != nil {
-			return err
-		}
-		held, err := heldProxyEnv(rt.version, settings)
-		if err != nil {
-			return err
-		}
-		env := append(os.Environ(), held)
-		return rt.newcomerLines(sel, jobs, func(name string, out io.Writer) int {
-			c := exec.Command(self, "newcomer", "-root", rt.root, name)
-			c.Stdout, c.Stderr, c.Env = out, out, env
-			err := c.Run()
-			var exit *exec.ExitError
-			switch {
-			case err == nil:
-				return 0
-			case errors.As(err, &exit) && exit.ExitCode() > 0:
-				return exit.ExitCode()
-			default:
-				fmt.Fprintf(out, "newcomer-test: line %s: %v\n", name, err)
-				return 1
-			}
-		})
-	}
-	return rt.newcomerAt(sel[0])
-}
-
-// newcomerUsage is the failure of a selection hack/lines.txt does not hold.
-const newcomerUsage = "usage: hack/newcomer-test.sh [LINE...|all] (hack/lines.txt's lines, or a selector of hack/lines.sh; default install)"
-
-// newcomerSelection is the lines args name: none is the install line, all
-// alone every supported line; each once.
-func newcomerSelection(t lines.Table, args []string) ([]lines.Line, error) {
-	switch {
-	case len(args) == 0:
-		args = []string{lines.Install}
-	case len(args) == 1 && args[0] == "all":
-		args = []string{lines.Supported}
-	}
-	ls, err := t.Select(args...)
-	if err != nil {
-		return nil, failf("%v\n%s", err, newcomerUsage)
-	}
-	return ls, nil
-}
-
-// loadavg is /proc/loadavg's first three fields.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	return strings.Join(f[:min(3, len(f))], " ")
-}
-
-// lineResult is the line printed as a line's run ends, and its summary's.
-func lineResult(name string, code int, took time.Duration, load string) string {
-	res := "ok"
-	if code != 0 {
-		res = fmt.Sprintf("FAILED (exit %d)", code)
-	}
-	s := int(took.Seconds())
-	return fmt.Sprintf("line %s: %s, %d min %d s, load %s at its end", name, res, s/60, s%60, load)
+	defer rt.cleanup()
+	return rt.newcomerAt(l)
 }
 
 // envtest is the Kubernetes release of step 5's envtest binaries at a
@@ -213,13 +129,10 @@ func envtestChoice(release, assets string, l lines.Line) envtest {
 // scaffoldEnvDrop are the variables the scaffold's Makefile reads with ?=:
 // from the environment, they would point it at other binaries than the
 // ones in its bin/; and the ones the user's Go must not inherit.
-var scaffoldEnvDrop = []string{"CONTROLLER_GEN", "ENVTEST", "GOLANGCI_LINT", "LOCALBIN", "KUSTOMIZE", "STATUSPATCH_GEN", "STATUSPATCH_LINT", "STATUSPATCH_VERSION", "KUBEBUILDER_ASSETS", "GOROOT", heldProxyVar}
+var scaffoldEnvDrop = []string{"CONTROLLER_GEN", "ENVTEST", "GOLANGCI_LINT", "LOCALBIN", "KUSTOMIZE", "STATUSPATCH_GEN", "STATUSPATCH_LINT", "STATUSPATCH_VERSION", "KUBEBUILDER_ASSETS", "GOROOT", "STATUSPATCH_E2E"}
 
 // newcomerAt runs the steps at one line.
 func (rt *route) newcomerAt(l lines.Line) error {
-	if l.Has(lines.Below) {
-		return failf("line %s is below the floor: not supported", l.Name)
-	}
 	rt.line, rt.userGo = l, l.Toolchain
 	et := envtestChoice(os.Getenv("NEWCOMER_ENVTEST_K8S_VERSION"), rt.table.Assets(), l)
 	cg := os.Getenv("CONTROLLER_GEN")
@@ -239,11 +152,8 @@ func (rt *route) newcomerAt(l lines.Line) error {
 	if err := rt.userGoInPath(false); err != nil {
 		return err
 	}
-	settings, err := rt.lineProxy()
-	if err != nil {
-		return err
-	}
-	set := append(releaseproxy.Environ(settings),
+	rt.proxyStep()
+	set := append(releaseproxy.Environ(rt.settings),
 		"PATH="+filepath.Join(rt.work, "path")+string(os.PathListSeparator)+os.Getenv("PATH"), "GOTOOLCHAIN=path")
 	rt.r.env = environ(os.Environ(), scaffoldEnvDrop, set...)
 	goVersion, err := rt.r.output("", nil, "go", "env", "GOVERSION")

@@ -1,4 +1,4 @@
-package main
+package installroute
 
 import (
 	"io"
@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
 	"github.com/statuspatch/statuspatch/hack/internal/lines"
@@ -29,93 +28,14 @@ func sampleTable(t *testing.T) lines.Table {
 	return tab
 }
 
-func names(ls []lines.Line) []string {
-	var out []string
-	for _, l := range ls {
-		out = append(out, l.Name)
-	}
-	return out
-}
-
-func TestNewcomerSelection(t *testing.T) {
-	tab := sampleTable(t)
-	for _, tc := range []struct {
-		args, want []string
-	}{
-		{nil, []string{"v0.42"}},
-		{[]string{"all"}, []string{"v0.41", "v0.42", "v0.43"}},
-		{[]string{"v0.43", "install", "v0.43"}, []string{"v0.43", "v0.42"}},
-		{[]string{"older"}, []string{"v0.41", "v0.42"}},
-		{[]string{"below"}, []string{"v0.40"}},
-	} {
-		got, err := newcomerSelection(tab, tc.args)
-		if err != nil || !slices.Equal(names(got), tc.want) {
-			t.Errorf("newcomerSelection(%q) = %q, %v; want %q", tc.args, names(got), err, tc.want)
-		}
-	}
-	// all is a word of its own only: among lines it is no line.
-	for _, args := range [][]string{{"v0.99"}, {"all", "v0.41"}} {
-		_, err := newcomerSelection(tab, args)
-		if err == nil || !strings.Contains(err.Error(), newcomerUsage) || !strings.Contains(err.Error(), "v0.41 v0.42 v0.43 v0.40") {
-			t.Errorf("newcomerSelection(%q): %v, want the table's lines and the usage", args, err)
-		}
-	}
-}
-
 func TestNewcomerBelowTheFloor(t *testing.T) {
 	tab := sampleTable(t)
 	below, _ := tab.Role(lines.Below)
-	rt := &route{table: tab, r: runner{prog: "newcomer-test", stdout: io.Discard, stderr: io.Discard}}
-	err := rt.newcomerAt(below)
-	if err == nil || err.Error() != "line v0.40 is below the floor: not supported" {
-		t.Errorf("newcomerAt(below) = %v", err)
-	}
-}
-
-func TestLineResult(t *testing.T) {
-	if got, want := lineResult("v0.41", 0, 125*time.Second+300*time.Millisecond, "1.00 2.00 3.00"), "line v0.41: ok, 2 min 5 s, load 1.00 2.00 3.00 at its end"; got != want {
-		t.Errorf("lineResult = %q, want %q", got, want)
-	}
-	if got, want := lineResult("v0.42", 2, 59*time.Second, "0.5 0.5 0.5"), "line v0.42: FAILED (exit 2), 0 min 59 s, load 0.5 0.5 0.5 at its end"; got != want {
-		t.Errorf("lineResult = %q, want %q", got, want)
-	}
-}
-
-// TestNewcomerLines: each line run on its own, in order, each announced
-// and its result printed, then the summary; a failed line does not stop
-// the others, and the failure names every failed line.
-func TestNewcomerLines(t *testing.T) {
-	tab := sampleTable(t)
-	sel, _ := newcomerSelection(tab, []string{"all"})
-	var out strings.Builder
-	rt := &route{r: runner{prog: "newcomer-test", stdout: &out, stderr: io.Discard}, loadFn: func() string { return "0.1 0.2 0.3" }}
-	var ran []string
-	codes := map[string]int{"v0.41": 1, "v0.43": 3}
-	err := rt.newcomerLines(sel, 1, func(name string, _ io.Writer) int {
-		ran = append(ran, name)
-		return codes[name]
-	})
-	if !slices.Equal(ran, []string{"v0.41", "v0.42", "v0.43"}) {
-		t.Errorf("ran %q, want every line in order", ran)
-	}
-	want := "failed at line(s) v0.41 v0.43 (each line's output above; rerun one with hack/newcomer-test.sh LINE or make test-newcomer NEWCOMER_LINE=LINE)"
-	if err == nil || err.Error() != want {
-		t.Errorf("err = %v, want %q", err, want)
-	}
-	for _, l := range []string{
-		"=== newcomer-test: line v0.41 (1 of 3) starts, load 0.1 0.2 0.3",
-		"=== newcomer-test: line v0.41: FAILED (exit 1), 0 min 0 s, load 0.1 0.2 0.3 at its end",
-		"=== newcomer-test: line v0.42: ok, 0 min 0 s, load 0.1 0.2 0.3 at its end",
-		"=== newcomer-test: line v0.43 (3 of 3) starts, load 0.1 0.2 0.3",
-		"\n=== newcomer-test: 3 lines\n  line v0.41: FAILED (exit 1), 0 min 0 s, load 0.1 0.2 0.3 at its end\n  line v0.42: ok, 0 min 0 s, load 0.1 0.2 0.3 at its end\n  line v0.43: FAILED (exit 3), 0 min 0 s, load 0.1 0.2 0.3 at its end\n",
-	} {
-		if !strings.Contains(out.String(), l) {
-			t.Errorf("output lacks %q:\n%s", l, out.String())
+	for name, route := range map[string]func(Config, lines.Line) error{"Newcomer": Newcomer, "Adopt": Adopt} {
+		err := route(Config{Table: tab, Proxy: &Proxy{}, Out: io.Discard}, below)
+		if err == nil || err.Error() != "line v0.40 is below the floor: not supported" {
+			t.Errorf("%s(below) = %v", name, err)
 		}
-	}
-	out.Reset()
-	if err := rt.newcomerLines(sel[:2], 1, func(string, io.Writer) int { return 0 }); err != nil {
-		t.Errorf("every line passed: %v", err)
 	}
 }
 

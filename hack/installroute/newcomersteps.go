@@ -1,4 +1,4 @@
-package main
+package installroute
 
 import (
 	"fmt"
@@ -408,12 +408,4 @@ func movedOntoPatchers(src string, writes int) bool {
 		countLines(src, ".Flush(ctx)") == writes &&
 		countLines(src, `patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("widget-summary")`) == 1 &&
 		applied == 1
-}
-
-// load is the load average the lines' runs print.
-func (rt *route) load() string {
-	if rt.loadFn != nil {
-		return rt.loadFn()
-	}
-	return loadavg()
 }

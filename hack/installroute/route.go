@@ -1,9 +1,13 @@
-// Command installroute is hack/install-test.sh: it proves an operator
-// pinned the way operators pin can install and use statuspatch from a
-// module proxy without any of its versions moving. It builds a file-based
-// proxy holding this checkout's modules at the release version
-// (hack/internal/releaseproxy), then, with the Go of hack/lines.txt's
-// install line as the user's go command:
+// Package installroute holds hack's routes, which hack/e2e runs as go
+// test suites (TestInstall, TestAdopt/LINE, TestNewcomer/LINE): each proves
+// a part of the docs as a user runs them, with statuspatch from a module
+// proxy of this checkout (Proxy: hack/internal/releaseproxy, built once per
+// go test run under the release cache's lock).
+//
+// Install (make test-install) proves an operator pinned the way operators
+// pin can install and use statuspatch from the proxy without any of its
+// versions moving. With the Go of hack/lines.txt's install line as the
+// user's go command, it:
 //
 //  1. makes a scratch operator module pinned like a real one at the
 //     install line (lines.Line.GoMod: its go line, controller-runtime,
@@ -29,86 +33,63 @@
 //     GOTOOLCHAIN=local, go install of a tool stops at "requires go >=
 //     1.26.0"; go get -tool raises the module's go line and k8s.io.
 //
-//     installroute install -root REPO [VERSION]
-//
-// VERSION defaults to the one testenv/go.mod requires. installroute adopt
-// is hack/adopt-lines.sh (adopt.go); installroute newcomer is
-// hack/newcomer-test.sh, docs/kubebuilder.md's steps on a kubebuilder-shaped
-// scaffold (newcomer.go, scaffold.go). The user's Go:
-// GOTOOLCHAIN=path with a PATH whose go is the install line's toolchain
-// (from the module proxy) and which also holds this machine's Go 1.26 as
-// go1.26.N, so the go command switches toolchains as under
-// GOTOOLCHAIN=auto without downloading one. Exit status 1 on a failure,
-// which it names; 2 for a usage error.
-package main
+// Adopt is adoption at one older line (adopt.go); Newcomer is
+// docs/kubebuilder.md's steps on a kubebuilder-shaped scaffold at one line
+// (newcomer.go, scaffold.go). The user's Go: GOTOOLCHAIN=path with a PATH
+// whose go is the line's toolchain (from the module proxy) and which also
+// holds this machine's Go 1.26 as go1.26.N, so the go command switches
+// toolchains as under GOTOOLCHAIN=auto without downloading one. A route
+// returns the failure, which it names.
+package installroute
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"sync"
-	"syscall"
 	"time"
 
 	"golang.org/x/mod/modfile"
 
-	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
 	"github.com/statuspatch/statuspatch/hack/internal/lines"
 	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
 )
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+// Config is what a route takes: the repository, its table of lines, the
+// proxy the routes share, the folder the route's scratch folder is made in
+// ("": the system's), and where its steps and its commands' output go.
+type Config struct {
+	Root  string
+	Table lines.Table
+	Proxy *Proxy
+	Work  string
+	Out   io.Writer
 }
 
-const usage = "usage: installroute install -root REPO [VERSION] | adopt -root REPO [LINE...] | newcomer -root REPO [LINE...|all]"
-
-// progs name each command's messages as its script's.
-var progs = map[string]string{"install": "install-test", "adopt": "adopt-lines", "newcomer": "newcomer-test"}
-
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || progs[args[0]] == "" {
-		fmt.Fprintln(stderr, usage)
-		return 2
+// newRoute makes a route's scratch folder; prog names its messages.
+func newRoute(c Config, prog string) (*route, error) {
+	if c.Proxy == nil {
+		return nil, failf("no module proxy")
 	}
-	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	root := fs.String("root", "", "the repository's root")
-	if err := fs.Parse(args[1:]); err != nil || *root == "" || args[0] == "install" && fs.NArg() > 1 {
-		fmt.Fprintln(stderr, usage)
-		return 2
-	}
-	prog := progs[args[0]]
-	rt := &route{root: *root, r: runner{prog: prog, stdout: stdout, stderr: stderr, start: time.Now()}}
-	defer rt.cleanup()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-sig
-		rt.cleanup()
-		os.Exit(1)
-	}()
-	err := rt.setup()
-	switch {
-	case err != nil:
-	case args[0] == "install":
-		err = rt.install(fs.Arg(0))
-	case args[0] == "newcomer":
-		err = rt.newcomer(fs.Args())
-	default:
-		err = rt.adopt(fs.Args())
-	}
+	work, err := os.MkdirTemp(c.Work, prog+"-")
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-		return 1
+		return nil, err
 	}
-	return 0
+	return &route{root: c.Root, table: c.Table, work: work, version: c.Proxy.Version, settings: c.Proxy.Settings,
+		r: runner{prog: prog, dir: work, stdout: c.Out, stderr: c.Out, start: time.Now()}}, nil
+}
+
+// Install is the install route (make test-install): the install line, the
+// user's Go in PATH, the proxy, the steps.
+func Install(c Config) error {
+	rt, err := newRoute(c, "install-test")
+	if err != nil {
+		return err
+	}
+	defer rt.cleanup()
+	return rt.install()
 }
 
 // route is one run: the repository, its table of lines, the scratch
@@ -120,33 +101,12 @@ type route struct {
 	toolK8s       string     // install: the k8s.io minor go get -tool raises the module to, the workspace line's
 	work, op      string
 	userGo        string
-	pinned        pins // install: the operator's go.mod before statuspatch
+	pinned        pins                   // install: the operator's go.mod before statuspatch
+	settings      []releaseproxy.Setting // the go command's settings for the proxy
 	r             runner
-	loadFn        func() string // the load average newcomer's lines print; nil: /proc/loadavg's
-
-	once   sync.Once
-	lock   *releaseproxy.Lock
-	caches *releaseproxy.Caches // the caches the proxy's copies were dropped from
 }
 
-// setup reads the table of lines and makes the scratch folder.
-func (rt *route) setup() error {
-	f, err := os.Open(filepath.Join(rt.root, "hack", "lines.txt"))
-	if err != nil {
-		return err
-	}
-	rt.table, err = lines.Parse(f)
-	_ = f.Close()
-	if err != nil {
-		return fmt.Errorf("hack/lines.txt: %w", err)
-	}
-	rt.work, err = os.MkdirTemp("", rt.r.prog+"-")
-	return err
-}
-
-// install is install-test: the install line, the user's Go in PATH, the
-// proxy at version (default: testenv/go.mod's), the steps.
-func (rt *route) install(version string) error {
+func (rt *route) install() error {
 	var ok bool
 	if rt.line, ok = rt.table.Role(lines.Install); !ok {
 		return failf("hack/lines.txt has no install line")
@@ -159,11 +119,8 @@ func (rt *route) install(version string) error {
 	if err := rt.userGoInPath(true); err != nil {
 		return err
 	}
-	settings, err := rt.useProxy(version, rt.r.stdout)
-	if err != nil {
-		return err
-	}
-	set := append(releaseproxy.Environ(settings),
+	rt.proxyStep()
+	set := append(releaseproxy.Environ(rt.settings),
 		"PATH="+filepath.Join(rt.work, "path")+string(os.PathListSeparator)+os.Getenv("PATH"), "GOTOOLCHAIN=path")
 	rt.r.env = environ(os.Environ(), []string{"KUBEBUILDER_ASSETS", "GOROOT"}, set...)
 	if v, err := rt.r.output("", nil, "go", "env", "GOVERSION"); err != nil || v != rt.userGo {
@@ -245,61 +202,26 @@ func (rt *route) userGoInPath(announce bool) error {
 	return nil
 }
 
-// useProxy takes the release cache's lock (held to the end) and builds
-// the proxy of this checkout at version (default: the one testenv/go.mod
-// requires), its module list to listing; it returns the go command's
-// environment for it.
-func (rt *route) useProxy(version string, listing io.Writer) ([]releaseproxy.Setting, error) {
-	if version == "" {
-		v, err := requiredVersion(filepath.Join(rt.root, "testenv", "go.mod"))
-		if err != nil {
-			return nil, err
-		}
-		version = v
-	}
-	rt.version = version
-	rt.r.step("module proxy at %s", rt.version)
-	cache, err := releaseproxy.CacheDir(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	rt.lock, err = releaseproxy.LockDir(cache, func() { fmt.Fprintln(rt.r.stderr, releaseproxy.Waiting(cache)) })
-	if err != nil {
-		return nil, err
-	}
-	g := gocmd.Runner{Root: ".", Stdout: rt.r.stdout, Stderr: rt.r.stderr}
-	settings, caches, err := releaseproxy.Proxy{Repo: rt.root, Version: rt.version, Work: rt.work, Listing: listing}.Use(g)
-	if err != nil {
-		return nil, fmt.Errorf("could not build the module proxy of %s at %s: %w", rt.root, rt.version, err)
-	}
-	rt.caches = &caches
-	return settings, nil
+// proxyStep says which proxy the route uses.
+func (rt *route) proxyStep() {
+	rt.r.step("module proxy at %s (built once for this go test run, under the release cache's lock)", rt.version)
 }
 
-// cleanup drops the proxy's copies from the module cache (under the lock,
-// so that a later project of the caller's downloads a published release
-// instead), releases the lock and removes the scratch folder. It runs
-// once, at the end or on a signal.
+// cleanup removes the scratch folder.
 func (rt *route) cleanup() {
-	rt.once.Do(func() {
-		var errs []error
-		if rt.lock != nil {
-			if rt.caches != nil {
-				errs = append(errs, releaseproxy.Drop(*rt.caches))
-			}
-			errs = append(errs, rt.lock.Unlock())
+	if err := RemoveAll(rt.work); err != nil {
+		fmt.Fprintf(rt.r.stderr, "%s: cleaning up: %v\n", rt.r.prog, err)
+	}
+}
+
+// RemoveAll removes dir, making its folders writable first (the go
+// command leaves module folders read-only).
+func RemoveAll(dir string) error {
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
 		}
-		if rt.work != "" {
-			_ = filepath.WalkDir(rt.work, func(p string, d os.DirEntry, err error) error {
-				if err == nil && d.IsDir() {
-					_ = os.Chmod(p, 0o755)
-				}
-				return nil
-			})
-			errs = append(errs, os.RemoveAll(rt.work))
-		}
-		if err := errors.Join(errs...); err != nil {
-			fmt.Fprintf(rt.r.stderr, "%s: cleaning up: %v\n", rt.r.prog, err)
-		}
+		return nil
 	})
+	return os.RemoveAll(dir)
 }

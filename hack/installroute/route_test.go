@@ -1,12 +1,10 @@
-package main
+package installroute
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -26,16 +24,6 @@ func TestEnviron(t *testing.T) {
 	want := []string{"A=1", "B=2", "PATH=/p:/bin", "GOTOOLCHAIN=path"}
 	if !slices.Equal(got, want) {
 		t.Errorf("environ = %q, want %q", got, want)
-	}
-}
-
-func TestUsage(t *testing.T) {
-	var errb strings.Builder
-	for _, args := range [][]string{nil, {"v0.0.1"}, {"-root", "."}, {"install", "v0.0.1"}, {"install", "-root", ".", "v0.0.1", "extra"}, {"adopt"}, {"newcomer", "v0.0.1"}, {"release", "-root", "."}} {
-		errb.Reset()
-		if code := run(args, io.Discard, &errb); code != 2 || !strings.Contains(errb.String(), usage) {
-			t.Errorf("run(%q) = %d, %q; want 2 and the usage", args, code, errb.String())
-		}
 	}
 }
 

@@ -1,7 +1,8 @@
-package main
+package installroute
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,7 @@ func failf(format string, args ...any) error { return failure{fmt.Sprintf(format
 // runner runs commands for the route.
 type runner struct {
 	prog   string   // the script the messages name: install-test, adopt-lines
+	dir    string   // the folder of a command given none: the route's scratch folder (outside any module)
 	env    []string // the user's environment; nil: the caller's
 	stdout io.Writer
 	stderr io.Writer
@@ -48,7 +50,7 @@ func (r *runner) command(dir string, extra []string, name string, args ...string
 	// exec.Command looks name up in this process's PATH; the user's PATH
 	// (the line's go first) is env's.
 	c := exec.Command(lookPath(name, env), args...)
-	c.Dir = dir
+	c.Dir = cmp.Or(dir, r.dir)
 	c.Env = env
 	c.Stdout, c.Stderr = r.stdout, r.stderr
 	return c
