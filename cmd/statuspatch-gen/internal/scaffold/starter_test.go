@@ -162,6 +162,7 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		t.Fatalf("the starter test for a kind with a Status field does not compare the status:\n%s", content)
 	}
 	writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
+	vetModernize(t, dir, "./internal/controller/")
 
 	for _, r := range starterReconcilers {
 		t.Run(r.name, func(t *testing.T) {
@@ -179,5 +180,26 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 				t.Errorf("the starter test failed: %v\n%s", err, out)
 			}
 		})
+	}
+}
+
+// vetModernize runs x/tools' modernize analyzers (the module's x/tools, the
+// suite golangci-lint's modernize linter runs) on pkg in the module dir, as
+// kubebuilder v4.15's .golangci.yml enables them (omitzero and newexpr
+// off): the starter test init writes must pass the user's make lint, where
+// a backwards index loop was slicesbackward's finding (issue 72).
+func vetModernize(t *testing.T, dir, pkg string) {
+	t.Helper()
+	tool := filepath.Join(t.TempDir(), "modernize")
+	build := exec.Command("go", "build", "-o", tool, "golang.org/x/tools/go/analysis/passes/modernize/cmd/modernize")
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build modernize: %v\n%s", err, out)
+	}
+	vet := exec.Command("go", "vet", "-vettool="+tool, "-omitzero=false", "-newexpr=false", pkg)
+	vet.Dir = dir
+	vet.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off")
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Errorf("modernize (golangci-lint's modernize, as kubebuilder's .golangci.yml enables it) reports the starter test: %v\n%s", err, out)
 	}
 }
