@@ -121,34 +121,18 @@ resources:
   path: example.com/goldens/api/v1
   version: v1
 `)
+	// kubebuilder's SetupWithManager, wired by init onto patcher.ForManager
+	// (initmanager.go): every run below compiles the wired reconciler.
 	reconciler := func(body string) string {
-		return `package controller
-
-import (
-	"context"
-
-	"k8s.io/apimachinery/pkg/runtime"
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	plainv1 "example.com/goldens/api/v1"
-)
-
-type WidgetReconciler struct {
-	client.Client
-	Scheme *runtime.Scheme
-}
-
-func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	w := &plainv1.Widget{}
-	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
-		return ctrl.Result{}, err
-	}
-	` + body + `
-}
-`
+		src := reconcilerSource(body)
+		wired, why, err := wireForManager("internal/controller/widget_controller.go", src, "Widget")
+		if err != nil || why != "" || !strings.Contains(wired, `r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("widget"))`) {
+			t.Fatalf("wireForManager: %q, %v:\n%s", why, err, wired)
+		}
+		return wired
 	}
 	ctrlFile := filepath.Join(dir, "internal", "controller", "widget_controller.go")
+
 	writeFile(t, ctrlFile, reconciler(starterReconcilers[0].body))
 	proj, err := readProject(dir)
 	if err != nil {
@@ -181,6 +165,44 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 			}
 		})
 	}
+}
+
+// reconcilerSource is a kubebuilder reconciler of Widget whose Reconcile
+// reads w and then runs body, with kubebuilder's SetupWithManager.
+func reconcilerSource(body string) string {
+	return `package controller
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	plainv1 "example.com/goldens/api/v1"
+)
+
+type WidgetReconciler struct {
+	client.Client
+	Scheme *runtime.Scheme
+}
+
+func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &plainv1.Widget{}
+	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	` + body + `
+}
+
+// SetupWithManager sets up the controller with the Manager.
+func (r *WidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&plainv1.Widget{}).
+		Named("widget").
+		Complete(r)
+}
+`
 }
 
 // vetModernize runs x/tools' modernize analyzers (the module's x/tools, the
