@@ -149,7 +149,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	if cfg.CI && (allowed || v.verdict == optimistic) {
 		return analysis.Diagnostic{}, false
 	}
-	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind, cfg.patchers)}
+	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind, cfg.patchers, applyModeAdvice(pass, files.calls[w.pos], w))}
 	switch {
 	case cfg.Audit:
 		diag.Category = v.verdict.String()
