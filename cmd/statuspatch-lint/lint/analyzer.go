@@ -174,6 +174,9 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	mfiles := migrate.Files{Calls: files.calls, Checked: files.checked}
 	if fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs}, mws, mw); fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""
+		if why != "" {
+			diag.Message += " (" + why + ")" // a kept re-read's
+		}
 	} else if why != "" {
 		diag.Message += " (not moved to the patcher: " + why + ")"
 	}
