@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"path"
 	"strconv"
@@ -73,7 +74,9 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 //
 // first in (*<kind>Reconciler).SetupWithManager and the patcher package
 // imported, or src and why not ("" when there is nothing to do: no such
-// method, or ForManager mentioned in it already). The controller name is
+// method, or ForManager mentioned in it already). A statement
+// r.Client = mgr.GetClient() there becomes that line; one setting
+// r.Client to anything else is left, and said. The controller name is
 // the argument of Named in the method (kubebuilder's scaffold), else the
 // kind in lower case, controller-runtime's default.
 func wireForManager(rel, src, kind string) (string, string, error) {
@@ -112,12 +115,23 @@ func wireForManager(rel, src, kind string) (string, string, error) {
 		}
 		return true
 	})
-	at := fset.Position(setup.Body.Lbrace).Offset + 1
-	line := fmt.Sprintf("\n\t// The manager's client carrying the status patchers' defaults: its API\n"+
-		"\t// reader for fresh reads, and this controller's name as the field owner\n"+
-		"\t// (statuspatch-gen init; README.md's \"Using it\").\n"+
-		"\t%s.Client = patcher.ForManager(%s, patcher.WithFieldOwner(%s))", recv[0].Name, params[0].Names[0].Name, owner)
-	wired := src[:at] + line + src[at:]
+	r, mgr := recv[0].Name, params[0].Names[0].Name
+	comment := "// The manager's client carrying the status patchers' defaults: its API\n" +
+		"\t// reader for fresh reads, and this controller's name as the field owner\n" +
+		"\t// (statuspatch-gen init; README.md's \"Using it\").\n\t"
+	forManager := fmt.Sprintf("patcher.ForManager(%s, patcher.WithFieldOwner(%s))", mgr, owner)
+	var wired string
+	switch set := clientAssign(setup.Body, r); {
+	case set == nil:
+		at := fset.Position(setup.Body.Lbrace).Offset + 1
+		wired = src[:at] + "\n\t" + comment + r + ".Client = " + forManager + src[at:]
+	case isGetClient(set.Rhs[0], mgr):
+		// r.Client = mgr.GetClient(): the same client, with the defaults.
+		at, from, to := fset.Position(set.Pos()).Offset, fset.Position(set.Rhs[0].Pos()).Offset, fset.Position(set.Rhs[0].End()).Offset
+		wired = src[:at] + comment + src[at:from] + forManager + src[to:]
+	default:
+		return src, "SetupWithManager sets " + r + ".Client to " + types.ExprString(set.Rhs[0]) + " already", nil
+	}
 	fset = token.NewFileSet()
 	f, err = parser.ParseFile(fset, rel, wired, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -129,6 +143,38 @@ func wireForManager(rel, src, kind string) (string, string, error) {
 		return "", "", fmt.Errorf("statuspatch-gen init: %s with ForManager: %w", rel, err)
 	}
 	return b.String(), "", nil
+}
+
+// clientAssign is the statement recv.Client = x in body, or nil.
+func clientAssign(body *ast.BlockStmt, recv string) *ast.AssignStmt {
+	var found *ast.AssignStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found != nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return found == nil
+		}
+		if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Client" {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == recv {
+				found = as
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// isGetClient reports whether e is mgr.GetClient().
+func isGetClient(e ast.Expr, mgr string) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "GetClient" {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == mgr
 }
 
 // setupWithManager is the method SetupWithManager of *typeName (or

@@ -20,6 +20,10 @@ func TestWireForManager(t *testing.T) {
 			`g.Client = patcher.ForManager(m, patcher.WithFieldOwner("gadget"))`, ""},
 		{"no Client field", head + "type GadgetReconciler struct {\n\tC cr.Client\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\treturn nil\n}\n",
 			"", "GadgetReconciler has no Client field of type client.Client"},
+		{"r.Client = mgr.GetClient() becomes it", head + "type GadgetReconciler struct {\n\tClient cr.Client\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\tr.Client = mgr.GetClient()\n\treturn ctrl.NewControllerManagedBy(mgr).Complete(r)\n}\n",
+			`r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("gadget"))`, ""},
+		{"r.Client set otherwise", head + "type GadgetReconciler struct {\n\tClient cr.Client\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\tr.Client = cr.WithFieldOwner(mgr.GetClient(), \"x\")\n\treturn nil\n}\n",
+			"", `SetupWithManager sets r.Client to cr.WithFieldOwner(mgr.GetClient(), "x") already`},
 		{"no SetupWithManager", head + "type GadgetReconciler struct {\n\tcr.Client\n}\n", "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,7 +37,7 @@ func TestWireForManager(t *testing.T) {
 				}
 				return
 			}
-			if !strings.Contains(got, c.want) || !strings.Contains(got, "\t\"github.com/statuspatch/statuspatch/patcher\"\n") {
+			if !strings.Contains(got, c.want) || !strings.Contains(got, "\t\"github.com/statuspatch/statuspatch/patcher\"\n") || strings.Contains(got, "GetClient") || strings.Count(got, ".Client = ") != 1 {
 				t.Errorf("want %s and the import:\n%s", c.want, got)
 			}
 			again, why, err := wireForManager("gadget_controller.go", got, "Gadget")
