@@ -66,7 +66,10 @@ import (
 //  5. the scaffold's own make test (timed: "the scaffold's first make
 //     test: Ns"), go test -v of the suite as an IDE runs it (on the
 //     embedded API server), make lint (lint-status, then golangci-lint
-//     stood in by a script); then the full API: make setup-envtest, its
+//     stood in by a script that runs x/tools' modernize, the linter of
+//     kubebuilder's .golangci.yml that init's starter test failed, on
+//     ./cmd/... and ./internal/controller/...: golangcistandin.go); then
+//     the full API: make setup-envtest, its
 //     folder as KUBEBUILDER_ASSETS, make test and the suite on envtest;
 //  6. init again: nothing to change.
 //

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
 	"github.com/statuspatch/statuspatch/hack/internal/wsversions"
 )
 
@@ -29,10 +30,6 @@ var newcomerFiles embed.FS
 // kubebuilderMakefile is kubebuilder v4.15.0's Makefile word for word (the
 // init goldens' input), from the repository's root.
 const kubebuilderMakefile = "cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before/Makefile"
-
-// golangciStandIn stands in for the scaffold's golangci-lint: installing
-// it is not this route's subject.
-const golangciStandIn = "#!/bin/sh\necho \"golangci-lint $* (a stand-in: the scaffold's recipe, after lint-status)\"\n"
 
 // scaffold makes the scaffold at the line and records its go.mod's pins.
 func (n *newcomerRun) scaffold() error {
@@ -83,8 +80,13 @@ func (n *newcomerRun) scaffold() error {
 	}
 	// controller-gen and golangci-lint as kubebuilder's go-install-tool
 	// leaves them: bin/NAME-VERSION, and bin/NAME a link to it.
+	modernize := filepath.Join(n.work, "modernize")
+	host := gocmd.Runner{Root: ".", Stdout: n.r.stdout, Stderr: n.r.stderr} // this machine's Go, not the line's
+	if err := buildModernize(host, n.root, modernize); err != nil {
+		return err
+	}
 	standIn := filepath.Join(n.work, "golangci-lint")
-	if err := os.WriteFile(standIn, []byte(golangciStandIn), 0o755); err != nil {
+	if err := os.WriteFile(standIn, []byte(golangciStandIn(modernize)), 0o755); err != nil {
 		return err
 	}
 	for _, t := range []struct{ name, variable, src string }{

@@ -149,7 +149,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	if cfg.CI && (allowed || v.verdict == optimistic) {
 		return analysis.Diagnostic{}, false
 	}
-	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind, cfg.patchers)}
+	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind, cfg.patchers, applyModeAdvice(pass, files.calls[w.pos], w))}
 	switch {
 	case cfg.Audit:
 		diag.Category = v.verdict.String()
@@ -174,6 +174,9 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	mfiles := migrate.Files{Calls: files.calls, Checked: files.checked}
 	if fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs}, mws, mw); fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""
+		if why != "" {
+			diag.Message += " (" + why + ")" // a kept re-read's
+		}
 	} else if why != "" {
 		diag.Message += " (not moved to the patcher: " + why + ")"
 	}

@@ -22,6 +22,11 @@
 //	handwritten status write to Gadget: generate a GadgetStatusPatcher with statuspatch-gen
 //	handwritten status write to client.Object (an interface): use the generated status patcher of the object's concrete type
 //
+// A server-side apply of the status also names the patcher's apply mode
+// and the field owner it carries:
+//
+//	handwritten status write to runtime.ApplyConfiguration (an interface): use the generated status patcher of the object's concrete type, in apply mode: patcher.WithWriteMode(patcher.WriteApply) and patcher.WithFieldOwner("widget-controller")
+//
 // An interface-typed object is named by its concrete type when the package
 // passes only one, else by the interface type as written (client.Object),
 // or "an object of unknown kind". Findings are reported in source order.

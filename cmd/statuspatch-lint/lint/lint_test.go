@@ -13,6 +13,11 @@ func TestDefault(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), a, "basic")
 }
 
+// A status apply's finding names apply mode and the field owner (issue 72).
+func TestApplyMessage(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "applymessage")
+}
+
 func TestAudit(t *testing.T) {
 	a := lint.NewAnalyzer(lint.Config{Audit: true})
 	analysistest.Run(t, analysistest.TestData(), a, "audit")

@@ -22,7 +22,8 @@ func TestMigrateFixes(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}),
 		"example.com/op/controllers/migrate", "example.com/op/controllers/migrateimported", "example.com/op/controllers/migratekb",
 		"example.com/op/controllers/migratemerge", "example.com/op/controllers/migrateapply",
-		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migratelocal")
+		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migratelocal",
+		"example.com/op/controllers/migratekept")
 	moved := 0
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
@@ -34,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 50 {
-		t.Errorf("%d writes moved onto a patcher, want 50", moved)
+	if moved != 54 {
+		t.Errorf("%d writes moved onto a patcher, want 54", moved)
 	}
 }
 
@@ -75,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 12 {
+	if err != nil || len(goldens) != 13 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {

@@ -127,28 +127,31 @@ func findPatcherIn(pass *analysis.Pass, k kind, given []patcherInfo) (patcherInf
 	return match[0], true
 }
 
-func handwrittenMessage(pass *analysis.Pass, k kind, given []patcherInfo) string {
+// handwrittenMessage is the finding of a handwritten status write: which
+// patcher to use, or to generate, in one sentence. apply is what an apply
+// adds (applyModeAdvice: apply mode and the field owner), "" for others.
+func handwrittenMessage(pass *analysis.Pass, k kind, given []patcherInfo, apply string) string {
 	if k.iface {
 		// Never a <Kind>StatusPatcher named after an interface.
 		what := k.name
 		if what != unknownKind {
 			what += " (an interface)"
 		}
-		return fmt.Sprintf("handwritten status write to %s: use the generated status patcher of the object's concrete type", what)
+		return fmt.Sprintf("handwritten status write to %s: use the generated status patcher of the object's concrete type%s", what, apply)
 	}
 	if p, ok := findPatcherIn(pass, k, given); ok {
 		// From the program, or generated but not imported by this
 		// package yet (given by the command, which looks on disk).
-		return fmt.Sprintf("handwritten status write to %s: use %s (%s)", k.name, p.Type, p.Pkg)
+		return fmt.Sprintf("handwritten status write to %s: use %s (%s)%s", k.name, p.Type, p.Pkg, apply)
 	}
 	if k.pkg != nil && pass.Module != nil && !withinModule(k.pkg.Path(), pass.Module.Path) {
 		// A kind of another module (k8s.io/api's built-in kinds) has no
 		// kubebuilder markers and a read-only package: name it with kinds=
 		// and generate into a directory of this module.
-		return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen paths=%s kinds=%s output:dir=./internal/patchers/%s",
-			k.name, article(k.name), k.name, patcherSuffix, k.pkg.Path(), k.name, outputDirName(k.pkg.Path()))
+		return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen paths=%s kinds=%s output:dir=./internal/patchers/%s%s",
+			k.name, article(k.name), k.name, patcherSuffix, k.pkg.Path(), k.name, outputDirName(k.pkg.Path()), apply)
 	}
-	return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen", k.name, article(k.name), k.name, patcherSuffix)
+	return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen%s", k.name, article(k.name), k.name, patcherSuffix, apply)
 }
 
 // withinModule reports whether a package path belongs to module mod.

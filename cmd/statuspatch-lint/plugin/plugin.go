@@ -28,8 +28,10 @@ package plugin
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/golangci/plugin-module-register/register"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/ondisk"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis"
 )
@@ -56,8 +58,10 @@ type Settings struct {
 	Baseline string `json:"baseline"`
 	// Patchers names generated patchers that packages do not import yet,
 	// as <object package>.<Kind>=<patcher package>,... (the analyzer's
-	// -patchers; the standalone command finds them on disk itself): their
-	// writes are told which patcher to use, and --fix moves them onto it.
+	// -patchers): their writes are told which patcher to use, and --fix
+	// moves them onto it. Empty, the plugin finds them on disk in the
+	// module of golangci-lint's working folder, as the standalone command
+	// does.
 	Patchers string `json:"patchers"`
 }
 
@@ -80,9 +84,21 @@ func New(settings any) (register.LinterPlugin, error) {
 	return &Plugin{settings: s}, nil
 }
 
-// BuildAnalyzers returns an analyzer configured by the settings.
+// BuildAnalyzers returns an analyzer configured by the settings. Without a
+// patchers setting it is given the patchers statuspatch-gen wrote into the
+// module golangci-lint runs in (ondisk.PatchersArg of the working folder),
+// as the standalone command is: a package that does not import them (a
+// helper in another package) is told the same patcher by both.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Patchers: p.settings.Patchers})}, nil
+	patchers := p.settings.Patchers
+	if patchers == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("statuspatch plugin: the generated patchers on disk: %w", err)
+		}
+		patchers = ondisk.PatchersArg(wd)
+	}
+	return []*analysis.Analyzer{lint.NewAnalyzer(lint.Config{Audit: p.settings.Audit, CI: p.settings.CI, Tests: p.settings.Tests, Patchers: patchers})}, nil
 }
 
 // GetLoadMode needs type information: the analyzer matches the client by

@@ -57,3 +57,31 @@ func TestPluginPatchers(t *testing.T) {
 	}
 	analysistest.Run(t, dir, as[0], "./internal/controller")
 }
+
+// Without the patchers setting the plugin looks on disk as the standalone
+// command does (issue 72): run from the module (make lint runs
+// golangci-lint in the project's root), a package that does not import
+// the generated patchers is told WebsiteStatusPatcher
+// (example.com/newcomer/internal/patchers), the standalone linter's words,
+// not to generate one.
+func TestPluginFindsPatchersOnDisk(t *testing.T) {
+	t.Setenv("GOWORK", "off")
+	dir, err := filepath.Abs("../lint/testdata/newcomer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	newPlugin, err := register.GetPlugin("statuspatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(map[string]any{"audit": false, "tests": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, as[0], "./internal/controller")
+}

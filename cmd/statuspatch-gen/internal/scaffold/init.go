@@ -24,6 +24,7 @@ Makefile's statuspatch block (generate-patchers before generate and
 manifests), testenv-assets in place of setup-envtest, the golangci-lint
 plugin when .golangci.yml (or .golangci.yaml) exists (else lint-status in
 make lint), a starter test on testenv for the first kind's reconciler,
+patcher.ForManager in each reconciler's SetupWithManager,
 kubebuilder's controller suite on testenv and no envtest binaries in make
 test (without webhooks), then go get and go mod tidy. A second run changes nothing. See
 docs/kubebuilder.md.
@@ -239,6 +240,12 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 			edits = append(edits, fileEdit{path: ".custom-gcl.yml", old: custom, del: true})
 		}
 	}
+
+	mgrEdits, mgrNotes, err := managerEdits(dir, proj)
+	if err != nil {
+		return nil, nil, err
+	}
+	edits, notes = append(edits, mgrEdits...), append(notes, mgrNotes...)
 
 	path, content, note, err := starterTest(dir, proj)
 	if err != nil {

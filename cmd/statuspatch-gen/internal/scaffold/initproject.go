@@ -226,6 +226,7 @@ var starterTemplate = template.Must(template.New("starter").Parse(`package {{.Pa
 import (
 {{- if .HasStatus}}
 	"context"
+	"slices"
 {{- end}}
 	"testing"
 {{if .HasStatus}}
@@ -311,9 +312,9 @@ func (c *starter{{.Kind}}Client) Get(ctx context.Context, key client.ObjectKey, 
 // changed is the last {{.Kind}} read whose status changed since it was read
 // (the one the reconciler set a status on), or nil.
 func (c *starter{{.Kind}}Client) changed() *{{.Alias}}.{{.Kind}} {
-	for i := len(c.objs) - 1; i >= 0; i-- {
-		if !equality.Semantic.DeepEqual(c.objs[i].Status, c.reads[i].Status) {
-			return c.objs[i]
+	for i, o := range slices.Backward(c.objs) {
+		if !equality.Semantic.DeepEqual(o.Status, c.reads[i].Status) {
+			return o
 		}
 	}
 	return nil

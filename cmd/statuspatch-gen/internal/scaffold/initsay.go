@@ -55,6 +55,11 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 			say("%s: the Ginkgo suite's BeforeSuite starts testenv (testenv.StartServer: the CRDs on an in-process API server, no kube-apiserver or etcd binaries) in place of envtest, with the same CRD directory and scheme; cfg, k8sClient, ctx and cancel stay, so the controller tests run unchanged; KUBEBUILDER_ASSETS, when set, still selects envtest", e.path)
 		}
 	}
+	for _, e := range edits {
+		if strings.HasSuffix(e.path, "_controller.go") && strings.Contains(e.new, "patcher.ForManager(") && !strings.Contains(e.old, "ForManager") {
+			say("%s: SetupWithManager sets the reconciler's Client to patcher.ForManager (README.md's \"Using it\"): the manager's client, carrying the status patchers' defaults (the manager's API reader for fresh reads, the controller's name as field owner); reads and writes go to the manager's client as before", e.path)
+		}
+	}
 	if reTestRule.MatchString(mk.old) && !reTestRule.MatchString(mk.new) {
 		say("Makefile: make test no longer builds envtest's kube-apiserver and etcd (setup-envtest and KUBEBUILDER_ASSETS leave the test target), as the suites run on testenv; make setup-envtest still builds them, for tests that need the full API (KUBEBUILDER_ASSETS=\"$(make -s setup-envtest | tail -1)\" make test)")
 	}

@@ -87,6 +87,7 @@ does: the Makefile's statuspatch block (generate-patchers before generate and
 manifests), testenv-assets in place of setup-envtest, the golangci-lint
 plugin when .golangci.yml is a v2 configuration (else lint-status in make
 lint), a starter test on testenv for the first kind's reconciler,
+patcher.ForManager in each reconciler's SetupWithManager,
 kubebuilder's controller suite on testenv and no envtest binaries in make
 test (without webhooks), then go get and go mod tidy. A second run changes nothing. See statuspatch's
 docs/kubebuilder.md.`

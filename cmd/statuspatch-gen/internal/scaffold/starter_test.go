@@ -121,8 +121,56 @@ resources:
   path: example.com/goldens/api/v1
   version: v1
 `)
+	// kubebuilder's SetupWithManager, wired by init onto patcher.ForManager
+	// (initmanager.go): every run below compiles the wired reconciler.
 	reconciler := func(body string) string {
-		return `package controller
+		src := reconcilerSource(body)
+		wired, why, err := wireForManager("internal/controller/widget_controller.go", src, "Widget")
+		if err != nil || why != "" || !strings.Contains(wired, `r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("widget"))`) {
+			t.Fatalf("wireForManager: %q, %v:\n%s", why, err, wired)
+		}
+		return wired
+	}
+	ctrlFile := filepath.Join(dir, "internal", "controller", "widget_controller.go")
+
+	writeFile(t, ctrlFile, reconciler(starterReconcilers[0].body))
+	proj, err := readProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, content, note, err := starterTest(dir, proj)
+	if err != nil || rel == "" {
+		t.Fatalf("no starter test: %q, %v", note, err)
+	}
+	if !strings.Contains(content, "reads.changed()") {
+		t.Fatalf("the starter test for a kind with a Status field does not compare the status:\n%s", content)
+	}
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
+	vetModernize(t, dir, "./internal/controller/")
+
+	for _, r := range starterReconcilers {
+		t.Run(r.name, func(t *testing.T) {
+			writeFile(t, ctrlFile, reconciler(r.body))
+			cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-run", "TestWidgetReconcilerOnTestenv", "./internal/controller/")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off") // a scratch module: go.sum gains what ctrl imports
+			out, err := cmd.CombinedOutput()
+			switch {
+			case r.fails && err == nil:
+				t.Errorf("the starter test passed:\n%s", out)
+			case r.fails && !strings.Contains(string(out), "but the server stores"):
+				t.Errorf("the starter test failed, but not saying the status did not land:\n%s", out)
+			case !r.fails && err != nil:
+				t.Errorf("the starter test failed: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// reconcilerSource is a kubebuilder reconciler of Widget whose Reconcile
+// reads w and then runs body, with kubebuilder's SetupWithManager.
+func reconcilerSource(body string) string {
+	return `package controller
 
 import (
 	"context"
@@ -146,38 +194,34 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	` + body + `
 }
-`
-	}
-	ctrlFile := filepath.Join(dir, "internal", "controller", "widget_controller.go")
-	writeFile(t, ctrlFile, reconciler(starterReconcilers[0].body))
-	proj, err := readProject(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, content, note, err := starterTest(dir, proj)
-	if err != nil || rel == "" {
-		t.Fatalf("no starter test: %q, %v", note, err)
-	}
-	if !strings.Contains(content, "reads.changed()") {
-		t.Fatalf("the starter test for a kind with a Status field does not compare the status:\n%s", content)
-	}
-	writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
 
-	for _, r := range starterReconcilers {
-		t.Run(r.name, func(t *testing.T) {
-			writeFile(t, ctrlFile, reconciler(r.body))
-			cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-run", "TestWidgetReconcilerOnTestenv", "./internal/controller/")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off") // a scratch module: go.sum gains what ctrl imports
-			out, err := cmd.CombinedOutput()
-			switch {
-			case r.fails && err == nil:
-				t.Errorf("the starter test passed:\n%s", out)
-			case r.fails && !strings.Contains(string(out), "but the server stores"):
-				t.Errorf("the starter test failed, but not saying the status did not land:\n%s", out)
-			case !r.fails && err != nil:
-				t.Errorf("the starter test failed: %v\n%s", err, out)
-			}
-		})
+// SetupWithManager sets up the controller with the Manager.
+func (r *WidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&plainv1.Widget{}).
+		Named("widget").
+		Complete(r)
+}
+`
+}
+
+// vetModernize runs x/tools' modernize analyzers (the module's x/tools, the
+// suite golangci-lint's modernize linter runs) on pkg in the module dir, as
+// kubebuilder v4.15's .golangci.yml enables them (omitzero and newexpr
+// off): the starter test init writes must pass the user's make lint, where
+// a backwards index loop was slicesbackward's finding (issue 72).
+func vetModernize(t *testing.T, dir, pkg string) {
+	t.Helper()
+	tool := filepath.Join(t.TempDir(), "modernize")
+	build := exec.Command("go", "build", "-o", tool, "golang.org/x/tools/go/analysis/passes/modernize/cmd/modernize")
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build modernize: %v\n%s", err, out)
+	}
+	vet := exec.Command("go", "vet", "-vettool="+tool, "-omitzero=false", "-newexpr=false", pkg)
+	vet.Dir = dir
+	vet.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off")
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Errorf("modernize (golangci-lint's modernize, as kubebuilder's .golangci.yml enables it) reports the starter test: %v\n%s", err, out)
 	}
 }

@@ -45,6 +45,7 @@ type migration struct {
 	fetch      *fetchPlan   // the re-read made a Fetch of the patcher (migratefetch.go)
 	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
+	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
 }
 
 const migrateFixPrefix = "move the status write onto "

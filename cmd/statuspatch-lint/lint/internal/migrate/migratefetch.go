@@ -61,14 +61,22 @@ func planFetches(group []*migration) {
 				spans = append(spans, h.anchor)
 			}
 		}
-		if !after || len(spans) > 1 {
+		if !after {
 			continue
 		}
-		if g.fetch = g.planFetch(g.get, g.getCheck); g.fetch != nil && len(spans) == 1 {
+		if len(spans) > 1 {
+			g.keepGet(g.get, "the patchers of more than one earlier read span it")
+			continue
+		}
+		var why string
+		if g.fetch, why = g.planFetchWhy(g.get, g.getCheck); g.fetch != nil && len(spans) == 1 {
 			g.fetch.reuse = spans[0]
 			if !g.fetch.planReuse(g) {
-				g.fetch = nil
+				g.fetch, why = nil, "its error variable cannot be the spanning patcher's"
 			}
+		}
+		if g.fetch == nil {
+			g.keepGet(g.get, why)
 		}
 	}
 }
@@ -99,8 +107,16 @@ func (f *fetchPlan) planReuse(m *migration) bool {
 		types.Identical(outer.Type(), m.pass.TypesInfo.ObjectOf(id).Type()) && m.assignedNext(outer, f.ifStmt.End())
 }
 
-// planFetch returns the rewrite of g's Get, or nil.
+// planFetch returns the rewrite of g's Get, or nil and why the Get stays
+// (planFetchWhy's reason).
 func (m *migration) planFetch(get, check ast.Stmt) *fetchPlan {
+	f, _ := m.planFetchWhy(get, check)
+	return f
+}
+
+// planFetchWhy returns the rewrite of g's Get, or nil and why it stays a
+// Get, in words a finding can end with.
+func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
 	f := &fetchPlan{get: get}
 	var as *ast.AssignStmt
 	switch s := get.(type) {
@@ -112,22 +128,37 @@ func (m *migration) planFetch(get, check ast.Stmt) *fetchPlan {
 		f.ifStmt, _ = check.(*ast.IfStmt)
 		f.from, f.to = s.Pos(), s.End()
 	}
-	if as == nil || f.ifStmt == nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 || f.ifStmt.Else != nil || !terminates(f.ifStmt.Body) {
-		return nil
+	switch {
+	case as == nil || len(as.Lhs) != 1 || len(as.Rhs) != 1:
+		return nil, "its error is not assigned to one variable"
+	case isBlank(as.Lhs[0]):
+		return nil, "its error is ignored"
+	case f.ifStmt == nil:
+		return nil, "its error is not checked by an if right after it"
+	case f.ifStmt.Else != nil:
+		return nil, "its error check has an else branch"
+	case !terminates(f.ifStmt.Body):
+		return nil, "its error branch does not end in a return"
 	}
 	f.call, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
 	id, _ := as.Lhs[0].(*ast.Ident)
-	if f.call == nil || len(f.call.Args) != 3 || f.call.Ellipsis.IsValid() || id == nil || id.Name == "_" {
-		return nil
+	switch {
+	case f.call == nil || id == nil || id.Name == "_":
+		return nil, "its error is ignored"
+	case len(f.call.Args) != 3 || f.call.Ellipsis.IsValid():
+		return nil, "it passes Get options, which Fetch does not take"
 	}
 	sel, ok := ast.Unparen(f.call.Fun).(*ast.SelectorExpr)
-	if !ok || types.ExprString(sel.X) != types.ExprString(m.client) || !m.localUnaliased() {
-		return nil
+	switch {
+	case !ok || types.ExprString(sel.X) != types.ExprString(m.client):
+		return nil, "it reads through another client than the write's"
+	case !m.localUnaliased():
+		return nil, m.obj.Name() + " is a parameter, or aliased, and would not be the fetched object"
 	}
 	f.errName = id.Name
 	scope := m.blockScope(get)
 	if scope == nil {
-		return nil
+		return nil, "its block is not known"
 	}
 	errVar := m.pass.TypesInfo.ObjectOf(id)
 	switch {
@@ -148,12 +179,18 @@ func (m *migration) planFetch(get, check ast.Stmt) *fetchPlan {
 			f.define = m.assignedNext(outer, f.ifStmt.End()) && m.assignedNext(outer, m.blockEnd(get))
 		}
 		if !f.define {
-			return nil
+			return nil, "its error variable " + id.Name + " would shadow, or be read before it is set again"
 		}
 	default:
 		f.define = errVar.Parent() == scope
 	}
-	return f
+	return f, ""
+}
+
+// isBlank reports whether e is the blank identifier.
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
 }
 
 // terminates reports whether body ends in a return, break, continue or

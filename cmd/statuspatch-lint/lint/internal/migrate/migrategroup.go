@@ -12,7 +12,9 @@ import (
 // Fix returns the fix moving w onto the generated patcher of its kind,
 // or why a write of a recognised shape cannot be moved ("" when the shape
 // is not one -fix migrates: the other fixes and the message apply). ws
-// are the package's status writes, w among them.
+// are the package's status writes, w among them. With a fix, the string
+// is what the fix leaves for a hand: a re-read of the object after a
+// moved write that stays a cached Get, and why (migratekept.go).
 func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
 	m, p, why := prepareMigration(pass, files, opts, w)
 	if m == nil {
@@ -86,7 +88,12 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 			return nil, fmt.Sprintf("the status write of %s at line %d cannot be moved (%s), and the writes of %s in this function move together", m.obj.Name(), pass.Fset.Position(g.call.Pos()).Line, why, m.obj.Name())
 		}
 	}
-	return m.edits(p, m.patcherName(group))
+	fix, why := m.edits(p, m.patcherName(group))
+	if note := m.keptNote(p); fix != nil && note != "" {
+		fix.Message += "; " + note
+		return fix, note
+	}
+	return fix, why
 }
 
 // freePatcherName is obj+"Patcher", or with 2, 3... the first name not

@@ -45,14 +45,22 @@ func planRereads(group []*migration) {
 		for _, h := range spans {
 			same = same && h.anchor == anchor
 		}
+		kept := func(why string) {
+			for _, h := range spans {
+				h.keepGet(s, why)
+			}
+		}
 		if !same {
+			kept("the patchers of more than one earlier read span it")
 			continue
 		}
-		f := m.planFetch(s, checks[s])
+		f, why := m.planFetchWhy(s, checks[s])
 		if f == nil {
+			kept(why)
 			continue
 		}
 		if f.reuse = anchor; !f.planReuse(m) {
+			kept("its error variable cannot be the spanning patcher's")
 			continue
 		}
 		for _, h := range spans {

@@ -32,7 +32,7 @@ func (r *WidgetReconciler) Fetched(ctx context.Context, req ctrl.Request) (ctrl.
 	}
 	app := widgetac.Widget(req.Name, req.Namespace).
 		WithStatus(widgetac.WidgetStatus().WithReady(widget.Spec.Size > 0).WithSize(widget.Spec.Size))
-	if err := r.SubResource("status").Apply(ctx, app, // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	if err := r.SubResource("status").Apply(ctx, app, // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\("widget-controller"\)$`
 		client.FieldOwner("widget-controller"), client.ForceOwnership); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -46,7 +46,7 @@ func (r *WidgetReconciler) Pointer(ctx context.Context, req ctrl.Request) error 
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
 		return err
 	}
-	return r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size)), client.FieldOwner(r.Owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size)), client.FieldOwner(r.Owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(r\.Owner\)$`
 }
 
 // NoOwner: the client's default field owner, not seen here; stays.
@@ -56,7 +56,7 @@ func (r *WidgetReconciler) NoOwner(ctx context.Context, req ctrl.Request) error 
 		return err
 	}
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: the apply names no client.FieldOwner: apply mode needs the field owner \(patcher.WithFieldOwner\); move it by hand\)$`
+	return r.Status().Apply(ctx, ac, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(<your field owner>\) \(not moved to the patcher: the apply names no client.FieldOwner: apply mode needs the field owner \(patcher.WithFieldOwner\); move it by hand\)$`
 }
 
 // NotForced: an apply that fails on other managers' fields; stays.
@@ -66,7 +66,7 @@ func (r *WidgetReconciler) NotForced(ctx context.Context, req ctrl.Request) erro
 		return err
 	}
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: the apply does not force ownership \(client.ForceOwnership\), and apply mode does: move it by hand if taking the fields from other managers is what you want\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: the apply does not force ownership \(client.ForceOwnership\), and apply mode does: move it by hand if taking the fields from other managers is what you want\)$`
 }
 
 // Changed: the status also changed in memory, which apply mode refuses
@@ -78,13 +78,13 @@ func (r *WidgetReconciler) Changed(ctx context.Context, req ctrl.Request) error 
 	}
 	w.Status.Size = w.Spec.Size
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Status.Size))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w.Status.Size is changed at line 79: apply mode applies only the configuration\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: w.Status.Size is changed at line 79: apply mode applies only the configuration\)$`
 }
 
 // NotFetched: kubebuilder's example as written, nothing read; stays.
 func (r *WidgetReconciler) NotFetched(ctx context.Context, req ctrl.Request) error {
 	ac := widgetac.Widget(req.Name, req.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: no Widget fetched with Get before the apply configuration is built, under the name it gives: the patcher is made from that object\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: no Widget fetched with Get before the apply configuration is built, under the name it gives: the patcher is made from that object\) \(no fix: no Widget fetched with Get before the apply configuration is built\)$`
 }
 
 // Spread: options from a slice; stays.
@@ -94,7 +94,7 @@ func (r *WidgetReconciler) Spread(ctx context.Context, req ctrl.Request, opts []
 		return err
 	}
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, opts...) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: the apply's options are spread from a slice\)$`
+	return r.Status().Apply(ctx, ac, opts...) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(<your field owner>\) \(not moved to the patcher: the apply's options are spread from a slice\)$`
 }
 
 // TypedOwner: the owner a client.FieldOwner constant (cybozu-go/accurate's
@@ -105,7 +105,7 @@ func (r *WidgetReconciler) TypedOwner(ctx context.Context, req ctrl.Request) err
 		return err
 	}
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, typedOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Apply(ctx, ac, typedOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(string\(typedOwner\)\)$`
 }
 
 // AliasedBefore: an alias made before the read changes the spec after it,
@@ -118,7 +118,7 @@ func (r *WidgetReconciler) AliasedBefore(ctx context.Context, req ctrl.Request) 
 	}
 	a.Spec.Size++
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is aliased or handed on at line 115, before the read: a change through that reference after the read would be unseen\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: w is aliased or handed on at line 115, before the read: a change through that reference after the read would be unseen\)$`
 }
 
 // CapturedBefore: a function literal declared before the read sets the
@@ -132,7 +132,7 @@ func (r *WidgetReconciler) CapturedBefore(ctx context.Context, req ctrl.Request)
 	}
 	markReady()
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(w.Status.Ready))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: a function literal declared at line 129, before the read, captures w and may change it when called after: w.Status.Ready is changed at line 129: apply mode applies only the configuration\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: a function literal declared at line 129, before the read, captures w and may change it when called after: w.Status.Ready is changed at line 129: apply mode applies only the configuration\)$`
 }
 
 // StatusRefBefore: the status's address kept before the read, the status
@@ -145,7 +145,7 @@ func (r *WidgetReconciler) StatusRefBefore(ctx context.Context, req ctrl.Request
 	}
 	st.Size = w.Spec.Size
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: a reference into w is kept at line 142, before the read \(the address of w.Status is taken\): a change through it after the read would be unseen\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: a reference into w is kept at line 142, before the read \(the address of w.Status is taken\): a change through it after the read would be unseen\)$`
 }
 
 // ReadBefore: before the read, a function literal that only reads the
@@ -157,5 +157,5 @@ func (r *WidgetReconciler) ReadBefore(ctx context.Context, req ctrl.Request) err
 		return err
 	}
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(size()))
-	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\)$`
 }

@@ -19,7 +19,7 @@ func (r *WidgetReconciler) Typed(ctx context.Context, req ctrl.Request) error {
 	}
 	applied := &v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: w.Name, Namespace: w.Namespace}}
 	applied.Status.Ready = w.Spec.Size > 0
-	return r.Status().Patch(ctx, applied, client.Apply, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Patch(ctx, applied, client.Apply, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\)$`
 }
 
 // TypedKey: the literal named by the request's key, a value applied by
@@ -30,7 +30,7 @@ func (r *WidgetReconciler) TypedKey(ctx context.Context, req ctrl.Request) error
 		return err
 	}
 	applied := v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: req.Name, Namespace: req.Namespace}, Status: v1.WidgetStatus{Size: w.Spec.Size}}
-	return r.Status().Patch(ctx, &applied, client.Apply, typedOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Patch(ctx, &applied, client.Apply, typedOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(string\(typedOwner\)\)$`
 }
 
 // TypedFetched: the fetched object itself applied (its resourceVersion
@@ -41,7 +41,7 @@ func (r *WidgetReconciler) TypedFetched(ctx context.Context, req ctrl.Request) e
 		return err
 	}
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.Apply, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is the object read with Get, applied whole \(its resourceVersion and managedFields with it\): -fix moves a server-side apply of the typed object \(client.Apply\) when`
+	return r.Status().Patch(ctx, w, client.Apply, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: w is the object read with Get, applied whole \(its resourceVersion and managedFields with it\): -fix moves a server-side apply of the typed object \(client.Apply\) when`
 }
 
 // TypedNoName: a literal that names no object; stays.
@@ -52,5 +52,5 @@ func (r *WidgetReconciler) TypedNoName(ctx context.Context, req ctrl.Request, na
 	}
 	applied := &v1.Widget{}
 	applied.Name, applied.Namespace = name, req.Namespace
-	return r.Status().Patch(ctx, applied, client.Apply, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: the new Widget applied is given no ObjectMeta Name in its literal: -fix moves`
+	return r.Status().Patch(ctx, applied, client.Apply, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: the new Widget applied is given no ObjectMeta Name in its literal: -fix moves`
 }

@@ -57,7 +57,7 @@ func (r *WidgetReconciler) reconcileWidget(ctx context.Context, w *v1.Widget) er
 	if w.Spec.Size > 0 {
 		ac.Status.WithReady(true)
 	}
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(string\(fieldOwner\)\)$`
 }
 
 // Two callers, the second passes an object it did not read: not moved.
@@ -163,7 +163,7 @@ func (r *WidgetReconciler) CallerOfConditions(ctx context.Context, req ctrl.Requ
 
 func (r *WidgetReconciler) applyConditions(ctx context.Context, w *v1.Widget) error { // want applyConditions:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(wasReady(w.Status.Conditions)))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(string\(fieldOwner\)\)$`
 }
 
 func wasReady(existing []metav1.Condition) bool {

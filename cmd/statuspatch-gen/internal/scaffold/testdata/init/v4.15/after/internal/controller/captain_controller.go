@@ -19,6 +19,7 @@ package controller
 import (
 	"context"
 
+	"github.com/statuspatch/statuspatch/patcher"
 	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -56,6 +57,10 @@ func (r *CaptainReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 
 // SetupWithManager sets up the controller with the Manager.
 func (r *CaptainReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	// The manager's client carrying the status patchers' defaults: its API
+	// reader for fresh reads, and this controller's name as the field owner
+	// (statuspatch-gen init; README.md's "Using it").
+	r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("captain"))
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&crewv1.Captain{}).
 		Named("captain").

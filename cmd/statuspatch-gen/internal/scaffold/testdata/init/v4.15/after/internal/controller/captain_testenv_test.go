@@ -10,6 +10,7 @@ package controller
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -84,9 +85,9 @@ func (c *starterCaptainClient) Get(ctx context.Context, key client.ObjectKey, ob
 // changed is the last Captain read whose status changed since it was read
 // (the one the reconciler set a status on), or nil.
 func (c *starterCaptainClient) changed() *crewv1.Captain {
-	for i := len(c.objs) - 1; i >= 0; i-- {
-		if !equality.Semantic.DeepEqual(c.objs[i].Status, c.reads[i].Status) {
-			return c.objs[i]
+	for i, o := range slices.Backward(c.objs) {
+		if !equality.Semantic.DeepEqual(o.Status, c.reads[i].Status) {
+			return o
 		}
 	}
 	return nil

@@ -1,0 +1,240 @@
+package scaffold
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// patcherPkg is the runtime package the reconcilers' setup imports.
+const patcherPkg = runtimeModule + "/patcher"
+
+// clientPkg is controller-runtime's client package.
+const clientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
+
+// managerEdits wires patcher.ForManager into the SetupWithManager of each
+// kind's reconciler (internal/controller/<kind>_controller.go), as
+// README.md's "Using it" does: the manager's client carrying the patchers'
+// defaults (the manager's API reader for fresh reads and re-bases, its
+// watcher) and the controller's name as the field owner. A reconciler that
+// mentions ForManager already is left as it is; one init cannot wire is
+// named in a note.
+func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
+	var edits []fileEdit
+	var notes []string
+	seen := map[string]bool{}
+	for _, r := range p.Resources {
+		if (!r.Controller && len(r.Controllers) == 0) || r.Kind == "" {
+			continue
+		}
+		ctrlDir := "internal/controller"
+		if p.MultiGroup {
+			ctrlDir = path.Join(ctrlDir, r.Group)
+		}
+		rel := path.Join(ctrlDir, strings.ToLower(r.Kind)+"_controller.go")
+		if seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		src, err := readText(dir, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		out, why, err := wireForManager(rel, src, r.Kind)
+		if err != nil {
+			return nil, nil, err
+		}
+		if why != "" {
+			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: patcher.ForManager not wired into SetupWithManager: %s (README.md's \"Using it\" shows the line)", rel, why))
+		}
+		if out != src {
+			edits = append(edits, fileEdit{path: rel, old: src, new: out})
+		}
+	}
+	return edits, notes, nil
+}
+
+// wireForManager returns src with
+//
+//	r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("<controller name>"))
+//
+// first in (*<kind>Reconciler).SetupWithManager and the patcher package
+// imported, or src and why not ("" when there is nothing to do: no such
+// method, or ForManager mentioned in it already). A statement
+// r.Client = mgr.GetClient() there becomes that line; one setting
+// r.Client to anything else is left, and said. The controller name is
+// the argument of Named in the method (kubebuilder's scaffold), else the
+// kind in lower case, controller-runtime's default.
+func wireForManager(rel, src, kind string) (string, string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return "", "", fmt.Errorf("statuspatch-gen init: %w", err)
+	}
+	setup := setupWithManager(f, kind+"Reconciler")
+	if setup == nil || strings.Contains(src[fset.Position(setup.Body.Lbrace).Offset:fset.Position(setup.Body.Rbrace).Offset], "ForManager") {
+		return src, "", nil
+	}
+	if !hasClientField(f, kind+"Reconciler") {
+		return src, kind + "Reconciler has no Client field of type client.Client", nil
+	}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if p == patcherPkg || (imp.Name != nil && imp.Name.Name == "patcher") || (imp.Name == nil && path.Base(p) == "patcher") {
+			return src, "the file imports a package named patcher already", nil
+		}
+	}
+	recv, params := setup.Recv.List[0].Names, setup.Type.Params.List
+	if len(recv) != 1 || len(params) != 1 || len(params[0].Names) != 1 || recv[0].Name == "_" || params[0].Names[0].Name == "_" {
+		return src, "SetupWithManager's receiver or manager parameter has no name", nil
+	}
+	owner := strconv.Quote(strings.ToLower(kind))
+	ast.Inspect(setup.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return true
+		}
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Named" {
+			if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				owner = lit.Value
+			}
+		}
+		return true
+	})
+	r, mgr := recv[0].Name, params[0].Names[0].Name
+	comment := "// The manager's client carrying the status patchers' defaults: its API\n" +
+		"\t// reader for fresh reads, and this controller's name as the field owner\n" +
+		"\t// (statuspatch-gen init; README.md's \"Using it\").\n\t"
+	forManager := fmt.Sprintf("patcher.ForManager(%s, patcher.WithFieldOwner(%s))", mgr, owner)
+	var wired string
+	switch set := clientAssign(setup.Body, r); {
+	case set == nil:
+		at := fset.Position(setup.Body.Lbrace).Offset + 1
+		wired = src[:at] + "\n\t" + comment + r + ".Client = " + forManager + src[at:]
+	case isGetClient(set.Rhs[0], mgr):
+		// r.Client = mgr.GetClient(): the same client, with the defaults.
+		at, from, to := fset.Position(set.Pos()).Offset, fset.Position(set.Rhs[0].Pos()).Offset, fset.Position(set.Rhs[0].End()).Offset
+		wired = src[:at] + comment + src[at:from] + forManager + src[to:]
+	default:
+		return src, "SetupWithManager sets " + r + ".Client to " + types.ExprString(set.Rhs[0]) + " already", nil
+	}
+	fset = token.NewFileSet()
+	f, err = parser.ParseFile(fset, rel, wired, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return "", "", fmt.Errorf("statuspatch-gen init: %s with ForManager: %w", rel, err)
+	}
+	astutil.AddImport(fset, f, patcherPkg)
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return "", "", fmt.Errorf("statuspatch-gen init: %s with ForManager: %w", rel, err)
+	}
+	return b.String(), "", nil
+}
+
+// clientAssign is the statement recv.Client = x in body, or nil.
+func clientAssign(body *ast.BlockStmt, recv string) *ast.AssignStmt {
+	var found *ast.AssignStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found != nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return found == nil
+		}
+		if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Client" {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == recv {
+				found = as
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// isGetClient reports whether e is mgr.GetClient().
+func isGetClient(e ast.Expr, mgr string) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "GetClient" {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == mgr
+}
+
+// setupWithManager is the method SetupWithManager of *typeName (or
+// typeName) in f, nil if there is none.
+func setupWithManager(f *ast.File, typeName string) *ast.FuncDecl {
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != "SetupWithManager" || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Body == nil {
+			continue
+		}
+		t := fd.Recv.List[0].Type
+		if star, ok := t.(*ast.StarExpr); ok {
+			t = star.X
+		}
+		if id, ok := t.(*ast.Ident); ok && id.Name == typeName {
+			return fd
+		}
+	}
+	return nil
+}
+
+// hasClientField reports whether struct typeName in f has a field Client
+// of controller-runtime's client.Client (embedded or named), which
+// *patcher.Client can be assigned to.
+func hasClientField(f *ast.File, typeName string) bool {
+	clientName := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == clientPkg {
+			clientName = "client"
+			if imp.Name != nil {
+				clientName = imp.Name.Name
+			}
+		}
+	}
+	isClient := func(e ast.Expr) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		x, ok := sel.X.(*ast.Ident)
+		return ok && x.Name == clientName && sel.Sel.Name == "Client"
+	}
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok || ts.Name.Name != typeName {
+			return !found
+		}
+		st, ok := ts.Type.(*ast.StructType)
+		if !ok {
+			return false
+		}
+		for _, fl := range st.Fields.List {
+			embedded := len(fl.Names) == 0
+			named := len(fl.Names) == 1 && fl.Names[0].Name == "Client"
+			if (embedded || named) && isClient(fl.Type) {
+				found = true
+			}
+		}
+		return false
+	})
+	return clientName != "" && found
+}
