@@ -133,8 +133,19 @@ func atLevel(o Options, k int) Options {
 }
 
 // runHooked runs the search o asks for, deepening its bounds if it does,
-// then, with the true defaults, the fault phase (faults.go).
+// then, with the true defaults, the fault phase (faults.go), and says
+// how it goes (progress.go).
 func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
+	d := o.withDefaults()
+	h.progress = newProgress(d, h.tick)
+	h.progress.startLines(d.Budget)
+	res, err := runSearch(ctx, s, o, h)
+	h.progress.finish(res, err)
+	return res, err
+}
+
+// runSearch is runHooked without the progress lines.
+func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	if o.Deepen && o.FixedBounds {
 		return nil, errors.New("explore: Options.Deepen and Options.FixedBounds are both set")
 	}

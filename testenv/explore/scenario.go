@@ -3,6 +3,8 @@ package explore
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -229,6 +231,16 @@ type Options struct {
 	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
 	// be turned off.
 	Disable []string
+	// Progress is where the search writes a progress line every
+	// ProgressEvery (what it searches: the deepening level and its bounds,
+	// the fault phase or a seeded random search; the schedules run and
+	// per second, those pruned, the violations so far, the time left of
+	// the Budget) and one summary line when Run ends. Default os.Stderr.
+	Progress io.Writer
+	// ProgressEvery is the time between two progress lines. Default 5s.
+	ProgressEvery time.Duration
+	// Quiet turns the progress lines and the summary line off.
+	Quiet bool
 }
 
 func (o Options) withDefaults() Options {
@@ -251,6 +263,12 @@ func (o Options) withDefaults() Options {
 		o.Budget = 10 * time.Second
 	}
 	def(&o.Parallel, runtime.GOMAXPROCS(0))
+	if o.Progress == nil {
+		o.Progress = os.Stderr
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = defaultProgressEvery
+	}
 	return o
 }
 
