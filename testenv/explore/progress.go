@@ -160,7 +160,7 @@ func (p *progress) finish(res *Result, err error) {
 	elapsed := p.now().Sub(p.start)
 	var b strings.Builder
 	fmt.Fprintf(&b, "explore: done in %s: %s", elapsed.Round(time.Millisecond), p.counts(elapsed))
-	if res != nil {
+	if res != nil && (err == nil || res.Violation != nil) {
 		if res.Violation != nil {
 			names := []string{}
 			for _, v := range res.Violations {

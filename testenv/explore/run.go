@@ -97,12 +97,15 @@ func (r *run) newReconcilers() error {
 		return nil
 	}
 	r.indexes, r.indexed = fieldIndexes{}, map[informerKey]bool{}
-	bs, err := runSetup(r.ex.s.Setup, cached, api, r.indexes, r.indexed)
+	bs, err := runSetup(r.ex.s.Setup, true, cached, api, r.indexes, r.indexed)
 	if err != nil {
 		return err
 	}
-	if len(bs) != len(r.ex.s.Reconcilers)-r.ex.fromSetup {
-		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), len(r.ex.s.Reconcilers)-r.ex.fromSetup)
+	if first := len(r.ex.s.Reconcilers) - r.ex.fromSetup; len(bs) != first {
+		if len(bs) < first {
+			return fmt.Errorf("explore: Scenario.Setup is not re-runnable: it built %d controllers, %d the first time; %s", len(bs), first, notReRunnable)
+		}
+		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), first)
 	}
 	for j := range bs {
 		r.built[r.ex.fromSetup+j] = &bs[j]
