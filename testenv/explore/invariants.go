@@ -97,7 +97,9 @@ func sortedOwners(m map[owner][]string) []owner {
 
 // checkSteady runs the steady-state invariants: every observedGeneration
 // caught up with its generation (ogKinds: the kinds with the field).
-func (b *versions) checkSteady(ogKinds map[schema.GroupVersionKind]bool) {
+// faulted: the schedule had a stale read, a crash or a write delivered
+// late (not the same schedule with fresh reads and no crash).
+func (b *versions) checkSteady(ogKinds map[schema.GroupVersionKind]bool, faulted bool) {
 	for _, k := range b.order {
 		h := b.hist[k]
 		cur := h.versions[h.newest()]
@@ -108,13 +110,49 @@ func (b *versions) checkSteady(ogKinds map[schema.GroupVersionKind]bool) {
 		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
 		if !ok && ogKinds[k.gvk] && gen > 1 {
 			// A kind with the field, none set, after a spec change: the
-			// status never acknowledged a generation. (At generation 1 an
-			// absent field passes, as kstatus reads it: status is current.)
+			// status never acknowledged a generation.
 			ok = true
+		}
+		if !ok && ogKinds[k.gvk] && gen == 1 && faulted && !deleting(cur) && !b.trace.disabled[InvariantObservedGenerationStuck] {
+			// At generation 1 too, after the reconciles had their chance:
+			// unless the operator does not set the field on this object
+			// from fresh reads either (many kinds have it unused), which
+			// the judgement after the schedule asks the same schedule with
+			// fresh reads and no crash (ownjudge.go).
+			msg := fmt.Sprintf("%s: status.observedGeneration absent at generation 1 in a steady state: the status never acknowledged a generation, "+
+				"and no reconcile will; the same schedule with every read fresh and no crash sets it", k)
+			b.ogSuspects = append(b.ogSuspects, ogSuspect{key: k, msg: msg})
+			b.trace.fail(InvariantObservedGenerationStuck, msg)
+			return
 		}
 		if ok && og < gen {
 			b.trace.fail(InvariantObservedGenerationStuck, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
 			return
 		}
 	}
+}
+
+// ogSuspect is an observedGeneration absent at generation 1 in a steady
+// state, judged after the schedule: the object, and the violation's
+// message.
+type ogSuspect struct {
+	key objKey
+	msg string
+}
+
+// deleting reports that version v is being deleted.
+func deleting(v map[string]any) bool {
+	_, ok, _ := unstructured.NestedString(v, "metadata", "deletionTimestamp")
+	return ok
+}
+
+// setsObservedGeneration reports that k's newest version has a
+// status.observedGeneration.
+func (b *versions) setsObservedGeneration(k objKey) bool {
+	h := b.hist[k]
+	if h == nil || h.versions[h.newest()] == nil {
+		return false
+	}
+	_, ok, _ := unstructured.NestedInt64(h.versions[h.newest()], "status", "observedGeneration")
+	return ok
 }

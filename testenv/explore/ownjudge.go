@@ -55,10 +55,19 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 	return fresh.step <= d.step || fresh.drain && d.drain
 }
 
-// judgeOwnDeletes judges r's suspect deletes, r having ended. The fresh
-// schedule counts in no search's schedules.
+// The same fresh schedule judges an observedGeneration absent at
+// generation 1 in a steady state after a stale read, a crash or a write
+// delivered late (invariants.go): if the fresh schedule's object has the
+// field, the operator sets it and the faults left it absent, and the
+// violation stands; if not, the operator does not set it there from fresh
+// reads either (a kind whose type has the field unused), and it is taken
+// back.
+
+// judgeOwnDeletes judges r's suspect deletes and absent
+// observedGenerations, r having ended. The fresh schedule counts in no
+// search's schedules.
 func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
-	if len(r.suspects) == 0 || ctx.Err() != nil {
+	if len(r.suspects) == 0 && len(r.ogSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
 	var script []scriptStep
@@ -82,7 +91,12 @@ func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
 			r.retract(InvariantOwnDelete, d.msg)
 		}
 	}
-	r.suspects = nil
+	for _, o := range r.ogSuspects {
+		if !fresh.setsObservedGeneration(o.key) {
+			r.retract(InvariantObservedGenerationStuck, o.msg)
+		}
+	}
+	r.suspects, r.ogSuspects = nil, nil
 	if r.failed == nil {
 		r.broke = false
 	}

@@ -204,7 +204,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 			wrote = wrote || r.lastWrote()
 		}
 		if !wrote && n < bound && ctx.Err() == nil {
-			r.checkSteady(r.ex.ogKinds)
+			r.checkSteady(r.ex.ogKinds, r.stale > 0 || r.crashes > 0 || r.delivered > 0)
 			r.checkErrorLoop(r.steps[first:])
 			r.checkFinalizers(first, r.ex.forKinds)
 			r.checkRecords(ctx, r.ex.records)

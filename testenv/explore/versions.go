@@ -27,6 +27,9 @@ type versions struct {
 	// seq counts the new versions (history.seqs).
 	lastChanged bool
 	seq         int
+	// ogSuspects are the observedGenerations absent at generation 1 in a
+	// steady state, judged after the schedule (invariants.go).
+	ogSuspects []ogSuspect
 }
 
 // observe reads the object from the server and records it (see record).
