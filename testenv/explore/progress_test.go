@@ -38,7 +38,7 @@ func (l *lines) lines() []string {
 
 var (
 	progressLine = regexp.MustCompile(`^explore: random schedules of Seed 1 \(Depth 4, Versions 4, StaleReads 2\): \d+ schedules, \d+\.\d/s, 0 pruned, 0 violations, \d+s left$`)
-	summaryLine  = regexp.MustCompile(`^explore: done in [0-9.]+m?s: \d+ schedules, \d+\.\d/s, 0 pruned, no violation, at Depth 4, Versions 4, StaleReads 2 \(deepening level 0\)$`)
+	summaryLine  = regexp.MustCompile(`^explore: done in [0-9.]+m?s: \d+ schedules, \d+\.\d/s, 0 pruned, no violation, at Depth 4, Versions 4, StaleReads 2 \(random schedules of Options.Seed, not deepened\)$`)
 )
 
 // A search says how it goes: a line every ProgressEvery from its start,
