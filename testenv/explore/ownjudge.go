@@ -57,7 +57,7 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 
 // The same fresh schedule judges an observedGeneration absent at
 // generation 1 in a steady state after a stale read, a crash or a write
-// delivered late (invariants.go): if the fresh schedule's object has the
+// delivered late (invariant_observedgenerationstuck.go): if the fresh schedule's object has the
 // field, the operator sets it and the faults left it absent, and the
 // violation stands; if not, the operator does not set it there from fresh
 // reads either (a kind whose type has the field unused), and it is taken

@@ -34,7 +34,7 @@ type run struct {
 	cacheModel // what cached reads may see (cachemodel.go)
 	workQueue  // what runs next (queue.go)
 	heldWrites // the old leader's write in flight (zombie.go)
-	creations  // who created and deleted what (owndelete.go)
+	creations  // who created and deleted what (invariant_owndelete.go)
 	track      // what the parallel search needs of it (parallel.go)
 }
 
@@ -204,15 +204,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 			wrote = wrote || r.lastWrote()
 		}
 		if !wrote && n < bound && ctx.Err() == nil {
-			r.checkSteady(r.ex.ogKinds, r.stale > 0 || r.crashes > 0 || r.delivered > 0)
-			r.checkErrorLoop(r.steps[first:])
-			r.checkFinalizers(first, r.ex.forKinds)
-			r.checkRecords(ctx, r.ex.records)
-			if r.ex.s.Invariant != nil {
-				if err := r.ex.s.Invariant(ctx, r.server); err != nil {
-					r.fail(InvariantUser, err.Error())
-				}
-			}
+			r.checkSteadyState(ctx, first)
 			return
 		}
 		if ctx.Err() == nil && n < bound {

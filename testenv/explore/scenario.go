@@ -36,7 +36,11 @@ type Scenario struct {
 	// handlers, decide what each write queues. It runs once when Run
 	// starts, then at the start of every schedule and again after every
 	// crash restart or leader change: state it resets is reset mid-schedule
-	// (reset it in BeginSchedule). See docs/explore.md.
+	// (reset it in BeginSchedule). So it must run again in the same
+	// process: hoist global registrations (Prometheus MustRegister, flags)
+	// and sync.Once out of it; a second run that panics or builds fewer
+	// controllers fails Run with "Setup is not re-runnable". See
+	// docs/explore.md.
 	Setup func(mgr manager.Manager) error
 	// BeginSchedule, if set, runs once at the start of every schedule, on
 	// a clean backend, before New, Setup and the Objects: never after a

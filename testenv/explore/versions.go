@@ -28,7 +28,7 @@ type versions struct {
 	lastChanged bool
 	seq         int
 	// ogSuspects are the observedGenerations absent at generation 1 in a
-	// steady state, judged after the schedule (invariants.go).
+	// steady state, judged after the schedule (invariant_observedgenerationstuck.go).
 	ogSuspects []ogSuspect
 }
 
@@ -103,7 +103,7 @@ func (b *versions) add(h *history, content map[string]any, rv string) {
 	h.seqs = append(h.seqs, seq)
 	h.by = append(h.by, 0)
 	b.lastChanged = true
-	b.checkVersion(h, prev)
+	b.checkWrite(h, prev)
 }
 
 // keyOf names obj, under key, by its kind in the server's scheme.

@@ -1,0 +1,89 @@
+package explore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// invLostWrite: a write changes a field an earlier step set, and the writing
+// step had not seen the version that write made (docs/explore.md, What
+// is checked).
+var invLostWrite = invariant{
+	name:    InvariantLostWrite,
+	onWrite: (*versions).checkLostWrite,
+}
+
+// checkLostWrite checks h's newest version, which replaced prev, and
+// notes who wrote each field it changed.
+func (b *versions) checkLostWrite(h *history, prev map[string]any) {
+	v := h.newest()
+	cur := h.versions[v]
+	step := 0
+	based := -1
+	by := ""
+	if b.trace.cur != nil {
+		step = b.trace.cur.step.Index
+		if seen, ok := b.trace.cur.seen[h.key]; ok {
+			based = seen
+		}
+		if b.trace.cur.sentBy > 0 {
+			// Judged by what the old leader had seen when it sent it.
+			by = fmt.Sprintf(" (the old leader's write sent by step %d, in flight until now)", b.trace.cur.sentBy)
+		}
+	}
+	lost := map[owner][]string{}
+	// A create (prev absent) loses nothing: it succeeds only where the
+	// object is gone, whoever deleted it. Nor does a delete (cur absent).
+	// Nor does an apply that changes only what its own field manager's
+	// earlier apply set, decided in the same reconcile at least as
+	// informed: it restates that reconcile's newest decision (managed.go).
+	overwrite := prev != nil && cur != nil
+	// Fields are owned per object, not per name: a deletion ends the
+	// object and what anyone wrote on it. A write to an object created
+	// again under the name loses only what was written on the new object
+	// (its create or a later write), whatever the writer saw of the old
+	// one. A new UID without a recorded absence is a create (record
+	// inserts that absence: the deletion and the create between two
+	// records).
+	if cur == nil {
+		h.owners = map[string]owner{}
+		return
+	}
+	if overwrite && uidOfVersion(prev) != uidOfVersion(cur) {
+		h.owners = map[string]owner{}
+		overwrite = false
+	}
+	applied := b.applyDecision()
+	for _, l := range changedLeaves(prev, cur) {
+		p := l.dotted
+		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based &&
+			!restated(o, applied, prev, cur, l.fields) {
+			lost[o] = append(lost[o], p)
+		}
+		h.owners[p] = owner{version: v, step: step, applied: applied}
+	}
+	for _, o := range sortedOwners(lost) {
+		paths := lost[o]
+		sort.Strings(paths)
+		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which had seen only v%d",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, based+1))
+	}
+}
+
+// uidOfVersion is a recorded version's UID ("" when absent or unset).
+func uidOfVersion(v map[string]any) string {
+	uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
+	return uid
+}
+
+func sortedOwners(m map[owner][]string) []owner {
+	out := make([]owner, 0, len(m))
+	for o := range m {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	return out
+}
