@@ -62,6 +62,9 @@ type explorer struct {
 	scale  *faultScale
 	// prog counts the schedules for the progress lines (progress.go).
 	prog *progress
+	// fresh are the fresh schedules the judgement after a schedule ran,
+	// by their seed (ownjudge.go).
+	fresh map[string]*freshVerdict
 }
 
 // scriptStep is a chosen step as a replay runs it.
