@@ -47,7 +47,8 @@ type Scenario struct {
 	// crash restart or a leader change, so state it resets (a fake
 	// external system, a count) lives exactly one schedule, with one world.
 	// It runs for every schedule a search runs: each replay (a Replay runs
-	// twice) and each of the minimiser's, in every parallel worker
+	// twice) and each of the minimiser's, each fresh schedule that judges
+	// a schedule after its end (ownjudge.go), in every parallel worker
 	// (concurrently, with more than one world) and every shard, for the
 	// schedules each runs. It is not told which world or schedule it
 	// begins: with more than one world, one worker's call would reset state
