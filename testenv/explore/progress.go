@@ -158,6 +158,9 @@ func (p *progress) finish(res *Result, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	elapsed := p.now().Sub(p.start)
+	if res != nil { // the Result's counts: a parallel search's speculation aside
+		p.schedules, p.pruned = res.Schedules, res.Pruned
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "explore: done in %s: %s", elapsed.Round(time.Millisecond), p.counts(elapsed))
 	if res != nil && (err == nil || res.Violation != nil) {

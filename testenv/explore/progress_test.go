@@ -1,6 +1,7 @@
 package explore_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -100,16 +101,18 @@ func TestProgressCountsAndQuiet(t *testing.T) {
 
 	// A deepening search names its level; the summary, what it found where.
 	out, visits = newLines(), 0
-	if _, err := explore.RunTicked(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, Progress: out}, tick, func() {
+	res, err := explore.RunTicked(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, Progress: out}, tick, func() {
 		if visits++; visits == 1 {
 			tick <- time.Now()
 			<-out.first
 		}
-	}); err != nil {
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	got = out.lines()
 	if len(got) != 2 || !strings.HasPrefix(got[0], "explore: level 0 (Depth 4, Versions 4, StaleReads 2): 0 schedules, ") ||
+		!strings.Contains(got[1], fmt.Sprintf(": %d schedules, ", res.Schedules)) ||
 		!strings.HasSuffix(got[1], ", 1 violation (user invariant), at Depth 5, Versions 5, StaleReads 8 (deepening level 1)") {
 		t.Fatalf("deepening: want a line of level 0, then the summary of the violation at level 1; got:\n%s", strings.Join(got, "\n"))
 	}
