@@ -5,6 +5,38 @@ import (
 	"fmt"
 )
 
+// The invariants a Violation names.
+const (
+	InvariantLostWrite          = "no lost write"
+	InvariantObservedGeneration = "observedGeneration"
+	// InvariantObservedGenerationStuck: below generation in a steady
+	// state, or absent at generation 1 where the same schedule with fresh
+	// reads and no crash sets it.
+	InvariantObservedGenerationStuck = "observedGeneration caught up"
+	InvariantConverges               = "converges"
+	InvariantUser                    = "user invariant"
+	InvariantNoPanic                 = "no panic"
+	// InvariantOwnDelete: a reconciler deleted an object a reconciler of
+	// this schedule created (by a create, an apply, any write that made
+	// it), after a stale read or a crash since the creation: not what the
+	// state it could read asked for.
+	InvariantOwnDelete = "no delete of own creation"
+	// InvariantDeletedStaysDeleted: a reconciler created again an object
+	// of its own For kind that a user action deleted.
+	InvariantDeletedStaysDeleted = "deleted stays deleted"
+	// InvariantErrorLoop: a reconcile returns an error in a steady state,
+	// where nothing changes, so it is retried forever.
+	InvariantErrorLoop = "no error loop"
+	// InvariantRecordLive: a Scenario.Records field names no live object
+	// in a steady state.
+	InvariantRecordLive = "record names a live object"
+	// InvariantStuckFinalizer: in a steady state, an object being deleted
+	// keeps a finalizer a reconciler of this schedule added, and the last
+	// reconciles of it returned done, wrote nothing and asked for no
+	// requeue: nothing will remove it, and the object is never deleted.
+	InvariantStuckFinalizer = "no stuck finalizer"
+)
+
 // The built-in invariants, as one table: each is an invariant value in a
 // file of its own (invariant_*.go) with its checks, named in builtins in
 // the order docs/explore.md's "What is checked" lists them (a test keeps

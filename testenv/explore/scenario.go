@@ -316,36 +316,6 @@ type Result struct {
 	Diverged string
 }
 
-// The invariants a Violation names.
-const (
-	InvariantLostWrite          = "no lost write"
-	InvariantObservedGeneration = "observedGeneration"
-	// InvariantObservedGenerationStuck: below generation in a steady state.
-	InvariantObservedGenerationStuck = "observedGeneration caught up"
-	InvariantConverges               = "converges"
-	InvariantUser                    = "user invariant"
-	InvariantNoPanic                 = "no panic"
-	// InvariantOwnDelete: a reconciler deleted an object a reconciler of
-	// this schedule created (by a create, an apply, any write that made
-	// it), after a stale read or a crash since the creation: not what the
-	// state it could read asked for.
-	InvariantOwnDelete = "no delete of own creation"
-	// InvariantDeletedStaysDeleted: a reconciler created again an object
-	// of its own For kind that a user action deleted.
-	InvariantDeletedStaysDeleted = "deleted stays deleted"
-	// InvariantErrorLoop: a reconcile returns an error in a steady state,
-	// where nothing changes, so it is retried forever.
-	InvariantErrorLoop = "no error loop"
-	// InvariantRecordLive: a Scenario.Records field names no live object
-	// in a steady state.
-	InvariantRecordLive = "record names a live object"
-	// InvariantStuckFinalizer: in a steady state, an object being deleted
-	// keeps a finalizer a reconciler of this schedule added, and the last
-	// reconciles of it returned done, wrote nothing and asked for no
-	// requeue: nothing will remove it, and the object is never deleted.
-	InvariantStuckFinalizer = "no stuck finalizer"
-)
-
 // Violation is a schedule that breaks an invariant.
 type Violation struct {
 	// Invariant is one of the Invariant* constants.
