@@ -36,12 +36,21 @@ type Bounds struct {
 	// Faults marks the fault phase after deepening level Level: random
 	// schedules with Crashes 1, LeaderChange and one stale read (faults.go).
 	Faults bool
+	// Random marks a seeded random search (Options.Seed), which does not
+	// deepen (Level 0); Replay a replay (Options.Replay), whose Versions
+	// alone bound it.
+	Random, Replay bool
 }
 
 func (b Bounds) String() string {
-	if b.Faults {
+	switch {
+	case b.Faults:
 		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d, Crashes 1, LeaderChange (the fault phase's random schedules, after deepening level %d)",
 			b.Depth, b.Versions, b.StaleReads, b.Level)
+	case b.Random:
+		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (random schedules of Options.Seed, not deepened)", b.Depth, b.Versions, b.StaleReads)
+	case b.Replay:
+		return fmt.Sprintf("Versions %d (a replay of Options.Replay)", b.Versions)
 	}
 	return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (deepening level %d)", b.Depth, b.Versions, b.StaleReads, b.Level)
 }
@@ -59,7 +68,8 @@ func DeepeningLevel(k int) Bounds {
 }
 
 func (ex *explorer) bounds() Bounds {
-	return Bounds{Depth: ex.o.Depth, Versions: ex.o.Versions, StaleReads: ex.o.StaleReads, Level: ex.level, Faults: ex.faults}
+	return Bounds{Depth: ex.o.Depth, Versions: ex.o.Versions, StaleReads: ex.o.StaleReads, Level: ex.level, Faults: ex.faults,
+		Random: ex.o.Seed != 0 && !ex.faults && ex.o.Replay == "", Replay: ex.o.Replay != ""}
 }
 
 // ReplayOptions are the Options that replay v: its Seed, at the Versions
@@ -133,8 +143,19 @@ func atLevel(o Options, k int) Options {
 }
 
 // runHooked runs the search o asks for, deepening its bounds if it does,
-// then, with the true defaults, the fault phase (faults.go).
+// then, with the true defaults, the fault phase (faults.go), and says
+// how it goes (progress.go).
 func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
+	d := o.withDefaults()
+	h.progress = newProgress(d, h.tick)
+	h.progress.startLines(d.Budget)
+	res, err := runSearch(ctx, s, o, h)
+	h.progress.finish(res, err)
+	return res, err
+}
+
+// runSearch is runHooked without the progress lines.
+func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	if o.Deepen && o.FixedBounds {
 		return nil, errors.New("explore: Options.Deepen and Options.FixedBounds are both set")
 	}

@@ -130,5 +130,10 @@
 //   - creations: what reconcilers created and user actions deleted;
 //   - chooser: a schedule's choices: a replayed prefix, then first or random.
 //
+// The built-in invariants are one table, builtins (invariant.go): each
+// an invariant value in a file of its own (invariant_*.go) with its
+// checks, run at each write or each steady state through the table;
+// Options.Disable and docs/explore.md's list read it.
+//
 // See docs/explore.md.
 package explore

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"strings"
+	"time"
 )
 
 // InFlightSchedule is what one schedule of a search did with the old
@@ -58,4 +59,18 @@ func RunFaultPhaseSteps(ctx context.Context, s Scenario, o Options) (*Result, []
 	var out [][]Step
 	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{faults: true, visit: func(r *run) { out = append(out, r.steps) }})
 	return res, out, err
+}
+
+// DefaultProgressEvery is Options.ProgressEvery's default.
+const DefaultProgressEvery = defaultProgressEvery
+
+// RunTicked is Run whose progress lines come at the ticks of tick, not
+// every Options.ProgressEvery; visit, if set, sees each schedule run to
+// its end.
+func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time, visit func()) (*Result, error) {
+	h := hooks{tick: tick}
+	if visit != nil {
+		h.visit = func(*run) { visit() }
+	}
+	return runHooked(ctx, s, o, h)
 }

@@ -35,7 +35,7 @@ type history struct {
 	seqs []int
 	// by is the step whose write made each version (its Step.Index), 0
 	// for a version no step's write made: the scenario's Objects, or one
-	// first met by a read (finalizers.go).
+	// first met by a read (invariant_stuckfinalizer.go).
 	by []int
 	// owners maps each leaf path of spec, status and metadata's
 	// finalizers/labels/annotations to the write that last set it.

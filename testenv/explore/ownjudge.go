@@ -55,10 +55,19 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 	return fresh.step <= d.step || fresh.drain && d.drain
 }
 
-// judgeOwnDeletes judges r's suspect deletes, r having ended. The fresh
-// schedule counts in no search's schedules.
+// The same fresh schedule judges an observedGeneration absent at
+// generation 1 in a steady state after a stale read, a crash or a write
+// delivered late (invariant_observedgenerationstuck.go): if the fresh schedule's object has the
+// field, the operator sets it and the faults left it absent, and the
+// violation stands; if not, the operator does not set it there from fresh
+// reads either (a kind whose type has the field unused), and it is taken
+// back.
+
+// judgeOwnDeletes judges r's suspect deletes and absent
+// observedGenerations, r having ended. The fresh schedule counts in no
+// search's schedules.
 func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
-	if len(r.suspects) == 0 || ctx.Err() != nil {
+	if len(r.suspects) == 0 && len(r.ogSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
 	var script []scriptStep
@@ -68,25 +77,71 @@ func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
 		}
 		script = append(script, scriptStep{it: s.it, lags: []int{}})
 	}
-	runs, last := ex.runs, ex.last
-	fresh, err := ex.replayRun(ctx, script)
-	ex.runs, ex.last = runs, last
+	fresh, err := ex.freshSchedule(ctx, script)
 	if err != nil {
 		return err
 	}
-	if fresh.err != nil {
-		return fresh.err
-	}
 	for _, d := range r.suspects {
-		if at, ok := fresh.freshDeletes[d.ownDelete]; ok && at.noLater(d.at) {
+		if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
 			r.retract(InvariantOwnDelete, d.msg)
 		}
 	}
-	r.suspects = nil
+	for _, o := range r.ogSuspects {
+		if !fresh.og[o.key] {
+			r.retract(InvariantObservedGenerationStuck, o.msg)
+		}
+	}
+	r.suspects, r.ogSuspects = nil, nil
 	if r.failed == nil {
 		r.broke = false
 	}
 	return nil
+}
+
+// freshVerdict is what the judgement needs of a fresh schedule: its
+// deletes of own creations that passed, and the objects whose newest
+// version has a status.observedGeneration.
+type freshVerdict struct {
+	deletes map[ownDelete]deleteAt
+	og      map[objKey]bool
+}
+
+// maxFresh bounds the fresh schedules an explorer keeps.
+const maxFresh = 4096
+
+// freshSchedule runs script (chosen steps, every read fresh, no crash)
+// and drains, or returns what it did when it ran before in this search:
+// many schedules differ only in their lags and crashes, and an operator
+// whose type has status.observedGeneration unused gives each of them an
+// absent one to judge (twice the schedules without the memo).
+func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*freshVerdict, error) {
+	key := ex.formatSeed(script)
+	if v, ok := ex.fresh[key]; ok {
+		return v, nil
+	}
+	runs, last := ex.runs, ex.last
+	fresh, err := ex.replayRun(ctx, script)
+	ex.runs, ex.last = runs, last
+	if err != nil {
+		return nil, err
+	}
+	if fresh.err != nil {
+		return nil, fresh.err
+	}
+	v := &freshVerdict{deletes: fresh.freshDeletes, og: map[objKey]bool{}}
+	for _, k := range fresh.order {
+		if fresh.setsObservedGeneration(k) {
+			v.og[k] = true
+		}
+	}
+	if ctx.Err() != nil {
+		return v, nil
+	}
+	if ex.fresh == nil || len(ex.fresh) >= maxFresh {
+		ex.fresh = map[string]*freshVerdict{}
+	}
+	ex.fresh[key] = v
+	return v, nil
 }
 
 // retract takes back the violation of invariant with msg, which the

@@ -318,7 +318,7 @@ func (ex *explorer) workers() []*explorer {
 	for _, w := range worlds[1:n] {
 		c := *ex
 		c.o.Backend = w
-		c.touched, c.seen, c.runs, c.pruned, c.last = nil, map[uint64]bool{}, 0, 0, nil
+		c.touched, c.seen, c.runs, c.pruned, c.last, c.fresh = nil, map[uint64]bool{}, 0, 0, nil, nil
 		out = append(out, &c)
 	}
 	return out

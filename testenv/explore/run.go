@@ -34,7 +34,7 @@ type run struct {
 	cacheModel // what cached reads may see (cachemodel.go)
 	workQueue  // what runs next (queue.go)
 	heldWrites // the old leader's write in flight (zombie.go)
-	creations  // who created and deleted what (owndelete.go)
+	creations  // who created and deleted what (invariant_owndelete.go)
 	track      // what the parallel search needs of it (parallel.go)
 }
 
@@ -97,12 +97,15 @@ func (r *run) newReconcilers() error {
 		return nil
 	}
 	r.indexes, r.indexed = fieldIndexes{}, map[informerKey]bool{}
-	bs, err := runSetup(r.ex.s.Setup, cached, api, r.indexes, r.indexed)
+	bs, err := runSetup(r.ex.s.Setup, true, cached, api, r.indexes, r.indexed)
 	if err != nil {
 		return err
 	}
-	if len(bs) != len(r.ex.s.Reconcilers)-r.ex.fromSetup {
-		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), len(r.ex.s.Reconcilers)-r.ex.fromSetup)
+	if first := len(r.ex.s.Reconcilers) - r.ex.fromSetup; len(bs) != first {
+		if len(bs) < first {
+			return fmt.Errorf("explore: Scenario.Setup is not re-runnable: it built %d controllers, %d the first time; %s", len(bs), first, notReRunnable)
+		}
+		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), first)
 	}
 	for j := range bs {
 		r.built[r.ex.fromSetup+j] = &bs[j]
@@ -201,15 +204,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 			wrote = wrote || r.lastWrote()
 		}
 		if !wrote && n < bound && ctx.Err() == nil {
-			r.checkSteady(r.ex.ogKinds)
-			r.checkErrorLoop(r.steps[first:])
-			r.checkFinalizers(first, r.ex.forKinds)
-			r.checkRecords(ctx, r.ex.records)
-			if r.ex.s.Invariant != nil {
-				if err := r.ex.s.Invariant(ctx, r.server); err != nil {
-					r.fail(InvariantUser, err.Error())
-				}
-			}
+			r.checkSteadyState(ctx, first)
 			return
 		}
 		if ctx.Err() == nil && n < bound {

@@ -3,6 +3,8 @@ package explore
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -34,14 +36,19 @@ type Scenario struct {
 	// handlers, decide what each write queues. It runs once when Run
 	// starts, then at the start of every schedule and again after every
 	// crash restart or leader change: state it resets is reset mid-schedule
-	// (reset it in BeginSchedule). See docs/explore.md.
+	// (reset it in BeginSchedule). So it must run again in the same
+	// process: hoist global registrations (Prometheus MustRegister, flags)
+	// and sync.Once out of it; a second run that panics or builds fewer
+	// controllers fails Run with "Setup is not re-runnable". See
+	// docs/explore.md.
 	Setup func(mgr manager.Manager) error
 	// BeginSchedule, if set, runs once at the start of every schedule, on
 	// a clean backend, before New, Setup and the Objects: never after a
 	// crash restart or a leader change, so state it resets (a fake
 	// external system, a count) lives exactly one schedule, with one world.
 	// It runs for every schedule a search runs: each replay (a Replay runs
-	// twice) and each of the minimiser's, in every parallel worker
+	// twice) and each of the minimiser's, each fresh schedule that judges
+	// a schedule after its end (ownjudge.go), in every parallel worker
 	// (concurrently, with more than one world) and every shard, for the
 	// schedules each runs. It is not told which world or schedule it
 	// begins: with more than one world, one worker's call would reset state
@@ -229,6 +236,16 @@ type Options struct {
 	// what it created on purpose. InvariantUser and InvariantNoPanic cannot
 	// be turned off.
 	Disable []string
+	// Progress is where the search writes a progress line every
+	// ProgressEvery (what it searches: the deepening level and its bounds,
+	// the fault phase or a seeded random search; the schedules run and
+	// per second, those pruned, the violations so far, the time left of
+	// the Budget) and one summary line when Run ends. Default os.Stderr.
+	Progress io.Writer
+	// ProgressEvery is the time between two progress lines. Default 5s.
+	ProgressEvery time.Duration
+	// Quiet turns the progress lines and the summary line off.
+	Quiet bool
 }
 
 func (o Options) withDefaults() Options {
@@ -251,6 +268,12 @@ func (o Options) withDefaults() Options {
 		o.Budget = 10 * time.Second
 	}
 	def(&o.Parallel, runtime.GOMAXPROCS(0))
+	if o.Progress == nil {
+		o.Progress = os.Stderr
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = defaultProgressEvery
+	}
 	return o
 }
 
@@ -292,36 +315,6 @@ type Result struct {
 	// UIDs): the operator's own randomness. Empty when they match.
 	Diverged string
 }
-
-// The invariants a Violation names.
-const (
-	InvariantLostWrite          = "no lost write"
-	InvariantObservedGeneration = "observedGeneration"
-	// InvariantObservedGenerationStuck: below generation in a steady state.
-	InvariantObservedGenerationStuck = "observedGeneration caught up"
-	InvariantConverges               = "converges"
-	InvariantUser                    = "user invariant"
-	InvariantNoPanic                 = "no panic"
-	// InvariantOwnDelete: a reconciler deleted an object a reconciler of
-	// this schedule created (by a create, an apply, any write that made
-	// it), after a stale read or a crash since the creation: not what the
-	// state it could read asked for.
-	InvariantOwnDelete = "no delete of own creation"
-	// InvariantDeletedStaysDeleted: a reconciler created again an object
-	// of its own For kind that a user action deleted.
-	InvariantDeletedStaysDeleted = "deleted stays deleted"
-	// InvariantErrorLoop: a reconcile returns an error in a steady state,
-	// where nothing changes, so it is retried forever.
-	InvariantErrorLoop = "no error loop"
-	// InvariantRecordLive: a Scenario.Records field names no live object
-	// in a steady state.
-	InvariantRecordLive = "record names a live object"
-	// InvariantStuckFinalizer: in a steady state, an object being deleted
-	// keeps a finalizer a reconciler of this schedule added, and the last
-	// reconciles of it returned done, wrote nothing and asked for no
-	// requeue: nothing will remove it, and the object is never deleted.
-	InvariantStuckFinalizer = "no stuck finalizer"
-)
 
 // Violation is a schedule that breaks an invariant.
 type Violation struct {

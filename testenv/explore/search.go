@@ -60,6 +60,11 @@ type explorer struct {
 	level  int
 	faults bool
 	scale  *faultScale
+	// prog counts the schedules for the progress lines (progress.go).
+	prog *progress
+	// fresh are the fresh schedules the judgement after a schedule ran,
+	// by their seed (ownjudge.go).
+	fresh map[string]*freshVerdict
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -93,6 +98,10 @@ type hooks struct {
 	faults    bool
 	// maxLevel, if set, is the deepest level deepening reaches.
 	maxLevel int
+	// progress is the whole search's (runHooked makes it); tick, if set,
+	// replaces its ticker.
+	progress *progress
+	tick     <-chan time.Time
 }
 
 // runLevel is one search at o's bounds (runHooked may deepen them).
@@ -101,10 +110,11 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, level: h.level, faults: h.faults}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, level: h.level, faults: h.faults, prog: h.progress}
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}
+	ex.prog.setPhase(ex.phaseOf())
 	defer ex.cleanup()
 	if o.Replay != "" {
 		script, err := ex.parseSeed(o.Replay)
@@ -256,6 +266,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.failed = nil
 	}
+	ex.prog.ran(r.prunedAt >= 0, r.failed != nil)
 	return r, nil
 }
 

@@ -48,10 +48,30 @@ type built struct {
 	watches []source
 }
 
-// runSetup runs setup on a recording manager over c and api.
-// The field indexes it registers go into indexes, their informers into
-// indexed (nil: dropped).
-func runSetup(setup func(manager.Manager) error, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool) (out []built, err error) {
+// notReRunnable is what to look for in a Setup that ran once and not
+// again (a panic, or fewer controllers the second time).
+const notReRunnable = "Setup runs once when Run starts, then at the start of every schedule and after every crash restart and leader change, " +
+	"each time on a new manager; look in it (and in what it calls) for global registrations that refuse a second one " +
+	"(Prometheus MustRegister on metrics.Registry or the default registry, flag definitions, a global scheme or webhook registration) " +
+	"and for sync.Once, and hoist them out of Setup, run once before Run (docs/explore.md, Your operator's own setup)"
+
+// setupPanic is the error of a panic p in Setup: again, on a run after
+// the first, which did not panic, Setup is not re-runnable.
+func setupPanic(p any, again bool) error {
+	cause, ok := p.(error)
+	if !ok {
+		cause = fmt.Errorf("%v", p)
+	}
+	if again {
+		return fmt.Errorf("explore: Scenario.Setup is not re-runnable: %w: it panicked on a run after the first, which did not; %s", cause, notReRunnable)
+	}
+	return fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %w", cause)
+}
+
+// runSetup runs setup on a recording manager over c and api; again: not
+// for the first time in this Run. The field indexes it registers go into
+// indexes, their informers into indexed (nil: dropped).
+func runSetup(setup func(manager.Manager) error, again bool, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool) (out []built, err error) {
 	if indexes == nil {
 		indexes = fieldIndexes{}
 	}
@@ -61,7 +81,7 @@ func runSetup(setup func(manager.Manager) error, c client.Client, api client.Rea
 	m := &recordingManager{c: c, api: api, indexer: recordingIndexer{scheme: c.Scheme(), into: indexes, informers: indexed}}
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %v", p)
+			out, err = nil, setupPanic(p, again)
 		}
 	}()
 	if err := setup(m); err != nil {
@@ -161,7 +181,7 @@ func (ex *explorer) validateSetup() error {
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, c, c, nil, nil)
+	bs, err := runSetup(ex.s.Setup, false, c, c, nil, nil)
 	if err != nil {
 		return err
 	}

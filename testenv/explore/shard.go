@@ -59,7 +59,7 @@ func (ex *explorer) writeReport(res *Result, err error) error {
 			rep.Violations = append(rep.Violations, report.Violation{
 				Invariant: v.Invariant, Message: v.Message, Also: v.Also, Replay: v.Seed,
 				Schedule: v.Schedules - 1, Text: v.String(),
-				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults},
+				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults, Random: v.Bounds.Random},
 			})
 		}
 	}

@@ -27,6 +27,9 @@ type versions struct {
 	// seq counts the new versions (history.seqs).
 	lastChanged bool
 	seq         int
+	// ogSuspects are the observedGenerations absent at generation 1 in a
+	// steady state, judged after the schedule (invariant_observedgenerationstuck.go).
+	ogSuspects []ogSuspect
 }
 
 // observe reads the object from the server and records it (see record).
@@ -100,7 +103,7 @@ func (b *versions) add(h *history, content map[string]any, rv string) {
 	h.seqs = append(h.seqs, seq)
 	h.by = append(h.by, 0)
 	b.lastChanged = true
-	b.checkVersion(h, prev)
+	b.checkWrite(h, prev)
 }
 
 // keyOf names obj, under key, by its kind in the server's scheme.

@@ -129,6 +129,9 @@ type Bounds struct {
 	// Faults marks the fault phase's random schedules after Level
 	// (explore.Bounds.Faults).
 	Faults bool `json:"faults,omitempty"`
+	// Random marks a seeded random search, which does not deepen
+	// (explore.Bounds.Random).
+	Random bool `json:"random,omitempty"`
 }
 
 func (v Violation) key() string { return v.Invariant + "\x00" + v.Replay }

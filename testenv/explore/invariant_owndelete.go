@@ -7,6 +7,15 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
+// invOwnDelete: a reconciler deletes what a reconciler of the schedule
+// created, after a stale read or a crash since (checkDelete, at the
+// write; judged again after the schedule, ownjudge.go).
+var invOwnDelete = invariant{name: InvariantOwnDelete}
+
+// invDeletedStaysDeleted: a reconciler creates again an object of its own
+// For kind that a user action deleted (noteWritten, at the write).
+var invDeletedStaysDeleted = invariant{name: InvariantDeletedStaysDeleted}
+
 // creations is what reconcilers created and user actions deleted in a
 // schedule, for InvariantOwnDelete and InvariantDeletedStaysDeleted, judged
 // at each write against the book and the step being run.

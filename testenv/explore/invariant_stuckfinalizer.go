@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -8,6 +9,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+// invStuckFinalizer: in a steady state an object being deleted keeps a
+// finalizer a reconciler of this schedule added, and nothing will remove
+// it.
+var invStuckFinalizer = invariant{
+	name:     InvariantStuckFinalizer,
+	onSteady: func(_ context.Context, r *run, first int) { r.checkFinalizers(first, r.ex.forKinds) },
+}
 
 // checkFinalizers runs InvariantStuckFinalizer in a steady state, whose
 // round is the steps from first on: an object being deleted that still

@@ -1,0 +1,34 @@
+package explore
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// invObservedGeneration: at each write, status.observedGeneration never goes
+// backwards nor passes metadata.generation.
+var invObservedGeneration = invariant{
+	name:    InvariantObservedGeneration,
+	onWrite: (*versions).checkObservedGeneration,
+}
+
+// checkObservedGeneration checks h's newest version, which replaced prev.
+func (b *versions) checkObservedGeneration(h *history, prev map[string]any) {
+	v := h.newest()
+	cur := h.versions[v]
+	if prev != nil && cur != nil {
+		og, okNew, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
+		old, okOld, _ := unstructured.NestedInt64(prev, "status", "observedGeneration")
+		if okNew && okOld && og < old {
+			b.trace.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)", h.key, old, og, v+1))
+		}
+	}
+	if cur != nil {
+		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
+		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
+		if ok && og > gen {
+			b.trace.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)", h.key, og, gen, v+1))
+		}
+	}
+}
