@@ -13,9 +13,10 @@ import (
 )
 
 // settleWrite is w as patcher/internal/settle sees it: the base, what the
-// write sets and removes, and the managedFields entry it stamps (none
-// known without a field owner: the server then names the manager after
-// the client's user agent, which the patcher cannot see).
+// write sets and removes, and the managedFields entry it stamps, with the
+// apiVersion it is sent with (no manager known without a field owner: the
+// server then names the manager after the client's user agent, which the
+// patcher cannot see).
 func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	p := st.p
 	base, err := versionOf(w.base)
@@ -25,6 +26,11 @@ func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	sw := settle.Write{Base: base}
 	if p.opts.fieldOwner != "" {
 		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
+	}
+	// The server keeps an Update's entry per apiVersion: the write's own is
+	// the one of the version it is sent with, the patcher's type's.
+	if gvk, gerr := p.client.GroupVersionKindFor(p.obj); gerr == nil {
+		sw.Writer.APIVersion = gvk.GroupVersion().String()
 	}
 	switch w.patchType {
 	case types.ApplyPatchType:

@@ -40,11 +40,30 @@ type Decision struct {
 	NeedsServerBase bool
 }
 
-// Writer is the managedFields entry a write of this patcher stamps.
+// Writer is the managedFields entry a write of this patcher stamps: the
+// server keeps one per (manager, operation, subresource) and, for an
+// Update, per apiVersion too (an apply's entry is one across versions).
 type Writer struct {
 	Manager     string
 	Operation   metav1.ManagedFieldsOperationType
 	Subresource string
+	// APIVersion is the apiVersion the write is sent with ("group/version").
+	APIVersion string
+}
+
+// writerOf is the Writer whose entry e is, as the server tells entries
+// apart (k8s.io/apiserver's BuildManagerIdentifier): an apply's entry has
+// no apiVersion of its own.
+func writerOf(e *metav1.ManagedFieldsEntry) Writer {
+	return Writer{Manager: e.Manager, Operation: e.Operation, Subresource: e.Subresource, APIVersion: e.APIVersion}.id()
+}
+
+// id is w as the server tells entries apart.
+func (w Writer) id() Writer {
+	if w.Operation == metav1.ManagedFieldsOperationApply {
+		w.APIVersion = ""
+	}
+	return w
 }
 
 // Version is one version of the object.
@@ -73,8 +92,10 @@ type Write struct {
 	Sets []Leaf
 	// Removals are the fields the write removes.
 	Removals []fieldpath.Path
-	// Stamps: the write sets at least one value, so when stored it
-	// stamps its entry's time with the second it was stored.
+	// Stamps: the write adds or changes at least one value of the base,
+	// so when stored it stamps its entry's time with the second it was
+	// stored (Adds). A write that only removes (items of a map list, a
+	// condition, map keys) stamps no entry at all.
 	Stamps bool
 	// body is the sent patch, replayed on the base by First.
 	body body
