@@ -36,7 +36,9 @@ type removal struct {
 
 var removals = []removal{
 	{"queue",
-		func(w *v1.Widget) { w.Status.Members = []v1.WidgetMember{{Name: "job-1"}, {Name: "job-2"}, {Name: "job-3"}} },
+		func(w *v1.Widget) {
+			w.Status.Members = []v1.WidgetMember{{Name: "job-1"}, {Name: "job-2"}, {Name: "job-3"}}
+		},
 		func(w *v1.Widget) string {
 			if len(w.Status.Members) == 0 {
 				return ""
