@@ -94,7 +94,7 @@ type Write struct {
 	Removals []fieldpath.Path
 	// Stamps: the write adds or changes at least one value of the base,
 	// so when stored it stamps its entry's time with the second it was
-	// stored (Adds). A write that only removes (items of a map list, a
+	// stored (adds). A write that only removes (items of a map list, a
 	// condition, map keys) stamps no entry at all.
 	Stamps bool
 	// body is the sent patch, replayed on the base by First.
