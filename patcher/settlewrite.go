@@ -28,10 +28,14 @@ func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
 	}
 	// The server keeps an Update's entry per apiVersion: the write's own is
-	// the one of the version it is sent with, the patcher's type's.
-	if gvk, gerr := p.client.GroupVersionKindFor(p.obj); gerr == nil {
-		sw.Writer.APIVersion = gvk.GroupVersion().String()
+	// the one of the version it is sent with, the patcher's type's. Not
+	// known, another version's entry of this manager would pass for it:
+	// the outcome is Unknown.
+	gvk, err := p.client.GroupVersionKindFor(p.obj)
+	if err != nil && w.patchType != types.ApplyPatchType {
+		return settle.Write{}, fmt.Errorf("statuspatch: %s: the apiVersion the write was sent with, whose managedFields entry it stamps: %w", p.id(), err)
 	}
+	sw.Writer.APIVersion = gvk.GroupVersion().String()
 	switch w.patchType {
 	case types.ApplyPatchType:
 		sw.Writer.Operation = metav1.ManagedFieldsOperationApply
