@@ -3,6 +3,7 @@ package settle
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -201,19 +202,30 @@ func Held(w Write, fresh Version) Decision {
 // timeOrdersOut reports whether w, stored, must have stamped its entry
 // with a later second than the base's entry holds: the base already holds
 // a later time (w came after the base), and the entry has the same time in
-// fresh.
+// fresh. Only times the server can have stamped order anything: a client
+// may write managedFields with any time, and one later than now (the
+// clock the server's is taken for) is no stamp; then nothing is ordered.
 func timeOrdersOut(w Write, fresh Version) bool {
 	b, f := entry(w.Base.ManagedFields, w.Writer), entry(fresh.ManagedFields, w.Writer)
 	if b == nil || f == nil || b.Time == nil || f.Time == nil || !f.Time.Equal(b.Time) {
 		return false
 	}
+	later, horizon := false, clockNow().Add(time.Second)
 	for i := range w.Base.ManagedFields {
-		if t := w.Base.ManagedFields[i].Time; t != nil && t.After(b.Time.Time) {
-			return true
+		t := w.Base.ManagedFields[i].Time
+		switch {
+		case t == nil:
+		case t.After(horizon):
+			return false
+		case t.After(b.Time.Time):
+			later = true
 		}
 	}
-	return false
+	return later
 }
+
+// clockNow is the clock timeOrdersOut takes for the server's.
+var clockNow = time.Now
 
 // checkable reports whether values can corroborate w at all: it sets a
 // value whose stored form is predictable, or removes a field.

@@ -2,6 +2,7 @@ package settle
 
 import (
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -97,5 +98,25 @@ func TestRealManager(t *testing.T) {
 		if RealManager(m) != want {
 			t.Errorf("RealManager(%q) = %v", m, !want)
 		}
+	}
+}
+
+// A time a client wrote into managedFields (later than now) is no server
+// stamp: it orders nothing, so an unchanged entry is no Conflict.
+func TestAClientWrittenTimeOrdersNothing(t *testing.T) {
+	later := mf("later", "Update", "", 0, `{"f:metadata":{"f:labels":{"f:a":{}}}}`)
+	later.Time = &metav1.Time{Time: clockNow().Add(24 * time.Hour)}
+	mfs := []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 5, itemsFields), later}
+	base := Version{ResourceVersion: "10", UID: "u", Object: obj(t, `{"status":{"items":["a"]}}`), ManagedFields: mfs}
+	w := mergeWrite(t, base, `{"status":{"items":["a","mine"]}}`)
+	fresh := Version{ResourceVersion: "11", UID: "u", Object: obj(t, `{"status":{"items":["a","mine"]}}`), ManagedFields: mfs}
+	if d := Fresh(w, fresh); d.Outcome == Conflict {
+		t.Fatalf("Fresh = %v (%s), want no Conflict", d.Outcome, d.Why)
+	}
+	// The same entries with the later time in the past: a Conflict.
+	later.Time = &metav1.Time{Time: clockNow().Add(-time.Hour)}
+	w.Base.ManagedFields = []metav1.ManagedFieldsEntry{mfs[0], later}
+	if d := Fresh(w, Version{ResourceVersion: "11", UID: "u", Object: fresh.Object, ManagedFields: w.Base.ManagedFields}); d.Outcome != Conflict {
+		t.Fatalf("Fresh = %v (%s), want conflict", d.Outcome, d.Why)
 	}
 }
