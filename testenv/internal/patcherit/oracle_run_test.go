@@ -136,7 +136,7 @@ func (run *oracleRun) foreign(st oracleStep) {
 	fctx := context.WithValue(ctx, decisionKey{}, fd)
 	if st.raw {
 		fd.runs++
-		fd.err, fd.done = run.rawForeign(fctx, fw, st.foreignWriter, st.foreignSpec, fd.token), true
+		fd.err, fd.done = run.rawForeign(fctx, fw, st, fd.token), true
 		return
 	}
 	fp, err := patcher.Fetch(fctx, fw.c, run.key, &v1.Widget{}, fw.opts...)

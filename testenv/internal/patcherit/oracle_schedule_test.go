@@ -166,6 +166,7 @@ type oracleStep struct {
 	foreignSpec   decisionSpec
 	burst         bool // the foreign decision is also made before the round's reads (the same second)
 	raw           bool // the foreign decision is a plain locked PATCH, not a patcher's (another process's)
+	v2            bool // raw, through apiVersion v2: its writer's entry of v2 (issue 71)
 }
 
 // oracleRound: the participants read the object (in order), then decide
@@ -217,7 +218,7 @@ func (s oracleSchedule) String() string {
 				for _, f := range st.faults {
 					fs = append(fs, faultName(f))
 				}
-				fmt.Fprintf(&b, " faults [%s] (foreign: w%d %s, burst %v, raw %v)", strings.Join(fs, "; "), st.foreignWriter, st.foreignSpec, st.burst, st.raw)
+				fmt.Fprintf(&b, " faults [%s] (foreign: w%d %s, burst %v, raw %v, v2 %v)", strings.Join(fs, "; "), st.foreignWriter, st.foreignSpec, st.burst, st.raw, st.v2)
 			}
 		}
 	}
