@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
 // Settling tells this writer's write from another's by the managedFields
@@ -50,7 +52,7 @@ func (st *settler[T]) ownManager(ctx context.Context) string {
 		return m.(string)
 	}
 	m := st.probeManager(ctx)
-	if m != "" {
+	if settle.RealManager(m) {
 		learnedManagers.Store(key, m)
 	}
 	return m
@@ -82,6 +84,13 @@ func (st *settler[T]) probeManager(ctx context.Context) string {
 		}
 		s := &fieldpath.Set{}
 		if err := s.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err == nil && s.Has(want) {
+			if !settle.RealManager(e.Manager) {
+				// The dry run went through the same field manager, cap of
+				// ten Update entries included: on a busy object the
+				// probe's own entry is merged into "ancient-changes",
+				// which names no writer. Not known, and not cached.
+				return ""
+			}
 			return e.Manager
 		}
 	}

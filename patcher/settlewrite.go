@@ -13,9 +13,10 @@ import (
 )
 
 // settleWrite is w as patcher/internal/settle sees it: the base, what the
-// write sets and removes, and the managedFields entry it stamps (none
-// known without a field owner: the server then names the manager after
-// the client's user agent, which the patcher cannot see).
+// write sets and removes, and the managedFields entry it stamps, with the
+// apiVersion it is sent with (no manager known without a field owner: the
+// server then names the manager after the client's user agent, which the
+// patcher cannot see).
 func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	p := st.p
 	base, err := versionOf(w.base)
@@ -26,6 +27,15 @@ func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	if p.opts.fieldOwner != "" {
 		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
 	}
+	// The server keeps an Update's entry per apiVersion: the write's own is
+	// the one of the version it is sent with, the patcher's type's. Not
+	// known, another version's entry of this manager would pass for it:
+	// the outcome is Unknown.
+	gvk, err := p.client.GroupVersionKindFor(p.obj)
+	if err != nil && w.patchType != types.ApplyPatchType {
+		return settle.Write{}, fmt.Errorf("statuspatch: %s: the apiVersion the write was sent with, whose managedFields entry it stamps: %w", p.id(), err)
+	}
+	sw.Writer.APIVersion = gvk.GroupVersion().String()
 	switch w.patchType {
 	case types.ApplyPatchType:
 		sw.Writer.Operation = metav1.ManagedFieldsOperationApply

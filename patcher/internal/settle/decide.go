@@ -40,6 +40,16 @@ type Situation struct {
 	Unlocked bool
 }
 
+// RealManager reports whether m can name a writer's managedFields entry:
+// not empty, and not an entry the server makes of others
+// ("ancient-changes", into which it merges the oldest Update entries past
+// ten; "before-first-apply", which it makes of the fields no entry owned
+// at an object's first apply). A manager probe whose dry run answers with
+// one of these says nothing about this client.
+func RealManager(m string) bool {
+	return m != "" && m != ancientChanges && m != beforeFirstApply
+}
+
 // ErrHistory wraps the error of a history that could not be read: the
 // outcome is Unknown, and the caller says how to make it decidable.
 type ErrHistory struct{ Err error }
@@ -66,8 +76,8 @@ func Decide(ctx context.Context, w Write, fresh Version, sit Situation, src Sour
 		return d, true, nil
 	}
 	if w.Writer.Manager == "" {
-		if m := src.Manager(ctx); m != "" {
-			w.Writer = Writer{Manager: m, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
+		if m := src.Manager(ctx); RealManager(m) {
+			w.Writer = Writer{Manager: m, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status", APIVersion: w.Writer.APIVersion}
 		}
 	}
 	if !atBase {

@@ -22,10 +22,14 @@
 //     base's resourceVersion, or lists at exact resourceVersions): its
 //     first version after the base is the only one this write can have
 //     produced.
-//  3. managedFields. A write stamps its manager's entry (manager, operation,
-//     subresource) with the time and adds the fields it set; a write by
-//     another entry (another manager, or this manager's other operation)
-//     stamps that entry instead. The time has one-second resolution, so an
+//  3. managedFields, only as far as the server's field manager is obliged
+//     (the table below). A write that adds or changes a value stamps its
+//     manager's entry (manager, operation, subresource and, for an
+//     Update, the apiVersion it was sent with) with the time and adds the
+//     fields it set; a write by another entry (another manager, this
+//     manager's other operation, or its Update through another
+//     apiVersion) stamps that entry instead. A write that only removes
+//     stamps nothing. The time has one-second resolution, so an
 //     entry unchanged since the base says nothing when both writes fell in
 //     one second (another controller writing twice within one second keeps
 //     its entry's time and fields: it is not "unstamped"); a manager name
@@ -51,6 +55,35 @@
 //     that merely looks like this write's (a shared phase, a subset of
 //     the write) proves nothing.
 //
+// # What the field manager guarantees
+//
+// The API server's field manager (k8s.io/apiserver's managedfields) is the
+// only source of managedFields; settling takes from it only what it must
+// do:
+//
+//	what                        | guaranteed                                   | not guaranteed
+//	----------------------------+----------------------------------------------+-----------------------------------------------
+//	stamp of an Update          | a write that adds or changes a field sets    | any stamp for a write that only removes (map-
+//	                            | its entry's time and adds the fields         | list items, set values, conditions, map keys)
+//	time                        | the second the write was stored              | anything finer: two writes in one second leave
+//	                            |                                              | the entry as one did
+//	entries per apiVersion      | one entry per (manager, Update, subresource, | one per manager: pair entries without the
+//	                            | apiVersion); an apply's one across versions  | apiVersion and either looks stamped
+//	cap of ten Update entries   | the oldest merged into "ancient-changes"     | whose fields "ancient-changes" holds: any
+//	                            |                                              | merged writer's, this one's too
+//	dry runs                    | through the same field manager, cap included | a dry run's entry naming the client: it may be
+//	                            |                                              | merged into "ancient-changes" (no manager)
+//	subresource entries         | a write through the status subresource       | more: a version that differs from the base
+//	                            | stamps an entry with subresource "status",   | only in its status is taken as a status
+//	                            | one through the main resource subresource "" | write's (a CRD's main resource ignores status)
+//
+// Landed needs this request's own stamp in that version (a change of this
+// writer's entry for the apiVersion it was sent with, that no other
+// request could have made); Conflict needs another writer's stamp or a
+// value only another write can hold. Removal-only writes (Write.Stamps
+// false), writers that cannot be told apart and a manager probe that did
+// not answer with a real manager name (RealManager) are Unknown.
+//
 // # The outcomes
 //
 // Each verdict needs its own evidence, as exact as the other's; values
@@ -59,9 +92,10 @@
 // Landed: the write was stored. Only from the history (First): the first
 // version after the base stamped this writer's managedFields entry (its
 // time or fields changed; or, no entry stamped, its entry alone holds the
-// newest second among the status writers' entries: the writer of that
-// version stamped its own entry with a second no earlier than any, and a
-// write that sets values keeps an entry)
+// newest second among the status writers' entries, and the write adds
+// or changes a value: the writer of that version, whichever it was,
+// stamped its own entry with a second no earlier than any, and keeps an
+// entry)
 // and no other entry, and it is exactly the base plus this write as above
 // and differs from the base. A read past the base without the history
 // (Fresh) never lands a write: another writer may have stored the same
@@ -79,7 +113,8 @@
 // rewrites no scalar it keeps but through a mutating webhook: a limit
 // below), whoever's entry was stamped. From a read: this writer's entry holds the same time as
 // at the base although the base already held a later second, and the
-// write sets a value (a stored write would have stamped it). From either:
+// write adds or changes a value (a stored write would have stamped it;
+// one that only removes stamps nothing). From either:
 // the object was deleted and made again (another UID).
 //
 // Unknown: everything else. A first version after the base that is not
@@ -89,8 +124,11 @@
 // manager name: they look alike); one that differs only where a schema
 // could explain it and the schema could not be read (Decision.NeedsSchema);
 // one with both entries stamped, or none that tells (same-second writes
-// and a tie at the newest second); no field owner (the server names the
-// manager after the client's user agent, which the patcher cannot see); a
+// and a tie at the newest second); a write that only removes, whose
+// stamp nothing shows; no field owner and no real manager name from the
+// server's dry run (the server names the manager after the client's user
+// agent, which the patcher cannot see, and on a busy object the dry run's
+// entry is merged into ancient-changes); a
 // base without managedFields (read through a cache that transforms its
 // objects: TransformStripManagedFields); the ancient-changes merge; and,
 // without the history, any read past the base that does not prove a
@@ -109,7 +147,7 @@
 // from the API servers' clocks, taken as one clock (one API server, or
 // clocks within the second); the object is compared as the patcher's Go
 // type reads it, so a field the type lacks is seen by neither side.
-
+//
 // # When the history is needed
 //
 // A 409 to a request that went on the wire once never gets here: it is

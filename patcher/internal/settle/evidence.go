@@ -16,6 +16,10 @@ import (
 // any merged writer's, this one's included.
 const ancientChanges = "ancient-changes"
 
+// beforeFirstApply is the managedFields entry the server makes, at an
+// object's first apply, of the fields no entry owned.
+const beforeFirstApply = "before-first-apply"
+
 // evidence is what the managedFields of the base and of a later version
 // say about who wrote in between: mine names this writer's entry when it
 // was stamped, other another entry that was; thin says why the entries
@@ -41,13 +45,13 @@ func evidenceOf(w Write, next Version) evidence {
 	ancient := false
 	for i := range next.ManagedFields {
 		n := &next.ManagedFields[i]
-		wr := Writer{Manager: n.Manager, Operation: n.Operation, Subresource: n.Subresource}
+		wr := writerOf(n)
 		if !stamped(entry(w.Base.ManagedFields, wr), n) {
 			continue
 		}
-		name := fmt.Sprintf("%s (%s, subresource %q)", n.Manager, n.Operation, n.Subresource)
+		name := fmt.Sprintf("%s (%s, subresource %q, %s)", n.Manager, n.Operation, n.Subresource, n.APIVersion)
 		switch {
-		case wr == w.Writer:
+		case wr == w.Writer.id():
 			ev.mine = name
 		case n.Manager == ancientChanges:
 			ancient = true // the server's own merge: any writer's fields, this one's too
@@ -101,9 +105,13 @@ func onlyNewest(w Write, next Version) string {
 	return fmt.Sprintf("%s (%s, subresource %q), unchanged but the only entry at the newest second", me.Manager, me.Operation, me.Subresource)
 }
 
+// entry is w's entry in mfs: the server keeps an Update's entries per
+// apiVersion, so an entry of another apiVersion is another entry (paired
+// with it, either looks stamped).
 func entry(mfs []metav1.ManagedFieldsEntry, w Writer) *metav1.ManagedFieldsEntry {
+	id := w.id()
 	for i := range mfs {
-		if mfs[i].Manager == w.Manager && mfs[i].Operation == w.Operation && mfs[i].Subresource == w.Subresource {
+		if writerOf(&mfs[i]) == id {
 			return &mfs[i]
 		}
 	}

@@ -3,6 +3,7 @@ package settle
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -40,11 +41,30 @@ type Decision struct {
 	NeedsServerBase bool
 }
 
-// Writer is the managedFields entry a write of this patcher stamps.
+// Writer is the managedFields entry a write of this patcher stamps: the
+// server keeps one per (manager, operation, subresource) and, for an
+// Update, per apiVersion too (an apply's entry is one across versions).
 type Writer struct {
 	Manager     string
 	Operation   metav1.ManagedFieldsOperationType
 	Subresource string
+	// APIVersion is the apiVersion the write is sent with ("group/version").
+	APIVersion string
+}
+
+// writerOf is the Writer whose entry e is, as the server tells entries
+// apart (k8s.io/apiserver's BuildManagerIdentifier): an apply's entry has
+// no apiVersion of its own.
+func writerOf(e *metav1.ManagedFieldsEntry) Writer {
+	return Writer{Manager: e.Manager, Operation: e.Operation, Subresource: e.Subresource, APIVersion: e.APIVersion}.id()
+}
+
+// id is w as the server tells entries apart.
+func (w Writer) id() Writer {
+	if w.Operation == metav1.ManagedFieldsOperationApply {
+		w.APIVersion = ""
+	}
+	return w
 }
 
 // Version is one version of the object.
@@ -73,8 +93,10 @@ type Write struct {
 	Sets []Leaf
 	// Removals are the fields the write removes.
 	Removals []fieldpath.Path
-	// Stamps: the write sets at least one value, so when stored it
-	// stamps its entry's time with the second it was stored.
+	// Stamps: the write adds or changes at least one value of the base,
+	// so when stored it stamps its entry's time with the second it was
+	// stored (adds). A write that only removes (items of a map list, a
+	// condition, map keys) stamps no entry at all.
 	Stamps bool
 	// body is the sent patch, replayed on the base by First.
 	body body
@@ -180,19 +202,30 @@ func Held(w Write, fresh Version) Decision {
 // timeOrdersOut reports whether w, stored, must have stamped its entry
 // with a later second than the base's entry holds: the base already holds
 // a later time (w came after the base), and the entry has the same time in
-// fresh.
+// fresh. Only times the server can have stamped order anything: a client
+// may write managedFields with any time, and one later than now (the
+// clock the server's is taken for) is no stamp; then nothing is ordered.
 func timeOrdersOut(w Write, fresh Version) bool {
 	b, f := entry(w.Base.ManagedFields, w.Writer), entry(fresh.ManagedFields, w.Writer)
 	if b == nil || f == nil || b.Time == nil || f.Time == nil || !f.Time.Equal(b.Time) {
 		return false
 	}
+	later, horizon := false, clockNow().Add(time.Second)
 	for i := range w.Base.ManagedFields {
-		if t := w.Base.ManagedFields[i].Time; t != nil && t.After(b.Time.Time) {
-			return true
+		t := w.Base.ManagedFields[i].Time
+		switch {
+		case t == nil:
+		case t.After(horizon):
+			return false
+		case t.After(b.Time.Time):
+			later = true
 		}
 	}
-	return false
+	return later
 }
+
+// clockNow is the clock timeOrdersOut takes for the server's.
+var clockNow = time.Now
 
 // checkable reports whether values can corroborate w at all: it sets a
 // value whose stored form is predictable, or removes a field.

@@ -44,7 +44,7 @@ func Decode(b []byte) (map[string]any, error) {
 }
 
 // FromMergePatch fills w's Sets, Removals and Stamps from a JSON merge
-// patch body (its metadata, the lock, left out).
+// patch body (its metadata, the lock, left out); set w.Base first.
 func (w *Write) FromMergePatch(patch []byte) error {
 	m, err := Decode(patch)
 	if err != nil {
@@ -53,7 +53,7 @@ func (w *Write) FromMergePatch(patch []byte) error {
 	w.body = body{merge: patch}
 	delete(m, "metadata")
 	w.mergeLeaves(nil, m)
-	w.Stamps = len(w.Sets) > 0
+	w.Stamps = w.adds()
 	return nil
 }
 
@@ -96,7 +96,6 @@ func (w *Write) FromJSONPatch(patch []byte) error {
 		case "remove":
 			w.Removals = append(w.Removals, p)
 		case "add", "replace":
-			w.Stamps = true
 			if appends || op.Op == "add" && p[len(p)-1].Index != nil {
 				w.Sets = append(w.Sets, Leaf{Path: p, Unchecked: true})
 				continue
@@ -112,6 +111,7 @@ func (w *Write) FromJSONPatch(patch []byte) error {
 			w.Sets = append(w.Sets, Leaf{Path: p, Unchecked: true})
 		}
 	}
+	w.Stamps = w.adds()
 	return nil
 }
 
@@ -153,7 +153,7 @@ func (w *Write) pointer(ptr string) (fieldpath.Path, bool) {
 func (w *Write) FromApply(status map[string]any, keys map[string][]string, sets map[string]bool) {
 	applied := &fieldpath.Set{}
 	w.applyLeaves(field(nil, "status"), "status", status, keys, sets, applied)
-	w.Stamps = true
+	w.Stamps = w.adds()
 	owned := fieldSet(entry(w.Base.ManagedFields, w.Writer))
 	if owned == nil {
 		return
@@ -171,7 +171,7 @@ func othersOwn(w Write) *fieldpath.Set {
 	others := &fieldpath.Set{}
 	for i := range w.Base.ManagedFields {
 		e := &w.Base.ManagedFields[i]
-		if (Writer{Manager: e.Manager, Operation: e.Operation, Subresource: e.Subresource}) == w.Writer {
+		if writerOf(e) == w.Writer.id() {
 			continue
 		}
 		if fs := fieldSet(e); fs != nil {

@@ -66,7 +66,8 @@ type violation struct {
 //   - a Conflict: not stored;
 //   - ErrWriteOutcomeUnknown: stored at most once, never a Conflict, and
 //     only for a decision one of whose responses was lost, or whose
-//     client sends on a context of its own (every 409 is settled);
+//     every 409 is settled (a client that sends on a context of its own,
+//     a patcher given WithResendingIntermediary);
 //   - an error that sends nothing: not stored;
 //   - any error: stored at most once;
 //   - no write changes another writer's counter, removes another writer's
@@ -198,7 +199,7 @@ func (run *oracleRun) checkVerdict(d *decisionRec, n int, history []*v1.Widget, 
 		bad(d, "a Conflict (%v): stored", d.err)
 	case v == verdictUnknown && apierrors.IsConflict(d.err):
 		bad(d, "ErrWriteOutcomeUnknown that is also a Conflict: %v", d.err)
-	case v == verdictUnknown && !lost && !run.writers[d.writer].dropsCtx:
+	case v == verdictUnknown && !lost && !run.writers[d.writer].dropsCtx && !run.writers[d.writer].proxied:
 		bad(d, "ErrWriteOutcomeUnknown with no response lost: %v", d.err)
 	case v == verdictNothingSent && n != 0:
 		bad(d, "an error that sends nothing (%v): stored", d.err)
@@ -252,6 +253,12 @@ func environment(run *oracleRun, w oracleWriter) string {
 	}
 	if run.sched.crowded {
 		env = append(env, "ten managers first")
+	}
+	if run.sched.busy {
+		env = append(env, "ten managers dated later")
+	}
+	if run.sched.queue {
+		env = append(env, "a shared queue")
 	}
 	if len(env) == 0 {
 		return "seen client, plain reads"
@@ -321,7 +328,7 @@ func outside(d *decisionRec, prev, v *v1.Widget) []string {
 		out = append(out, "plan.steps")
 	}
 	for _, k := range slices.Sorted(maps.Keys(mapUnion(a.Counters, b.Counters))) {
-		if a.Counters[k] != b.Counters[k] && k != own && (k != "shared" || s.shared == 0) && k != "sum" {
+		if a.Counters[k] != b.Counters[k] && k != own && (k != "shared" || s.shared == 0 && !s.takeShared) && k != "sum" {
 			out = append(out, "counters."+k)
 		}
 	}
@@ -329,7 +336,7 @@ func outside(d *decisionRec, prev, v *v1.Widget) []string {
 	for _, c := range append(slices.Clone(a.Conditions), b.Conditions...) {
 		x, y := meta.FindStatusCondition(a.Conditions, c.Type), meta.FindStatusCondition(b.Conditions, c.Type)
 		changed := (x == nil) != (y == nil) || x != nil && (x.Status != y.Status || x.Reason != y.Reason)
-		if changed && c.Type != ownType && c.Type != s.condType && !slices.Contains(out, "conditions."+c.Type) {
+		if changed && c.Type != ownType && c.Type != s.condType && (c.Type != "Ready" || !s.takeShared) && !slices.Contains(out, "conditions."+c.Type) {
 			out = append(out, "conditions."+c.Type)
 		}
 	}

@@ -35,6 +35,7 @@ type oracleRun struct {
 	created *v1.Widget
 	recs    []*decisionRec
 	tokens  int64
+	direct  client.Client // reads of a raw foreign decision
 }
 
 // runSchedule runs s on e against a new Widget and returns the run and
@@ -58,6 +59,13 @@ func runSchedule(t *testing.T, e *testenv.Env, s oracleSchedule) (*oracleRun, []
 	if s.crowded {
 		w = crowd(t, e, run.key)
 	}
+	if s.queue {
+		w = fillSharedQueue(t, e, run.key)
+	}
+	if s.busy {
+		w = crowdLater(t, e, run.key)
+	}
+	run.direct = e.Client
 	run.created = w.DeepCopy()
 	events := watchHistory(t, e, w)
 	for _, round := range s.rounds {
@@ -126,6 +134,11 @@ func (run *oracleRun) foreign(st oracleStep) {
 	fw := run.writers[st.foreignWriter]
 	fd := run.newRec(st.foreignWriter, st.foreignSpec, false, true)
 	fctx := context.WithValue(ctx, decisionKey{}, fd)
+	if st.raw {
+		fd.runs++
+		fd.err, fd.done = run.rawForeign(fctx, fw, st, fd.token), true
+		return
+	}
 	fp, err := patcher.Fetch(fctx, fw.c, run.key, &v1.Widget{}, fw.opts...)
 	if err == nil {
 		fd.runs++

@@ -50,6 +50,10 @@ type decisionSpec struct {
 	// inc: counters["sum"] = the value read + 1, a decision derived from
 	// the base (two from one base must count two: issue 49).
 	inc bool
+	// takeShared removes the shared condition Ready and counters["shared"]
+	// and nothing else: a removal-only decision, which stamps no
+	// managedFields entry (issue 71's traps).
+	takeShared bool
 }
 
 func (s decisionSpec) String() string {
@@ -72,6 +76,7 @@ func (s decisionSpec) String() string {
 	add(s.condType != "", "%s=%s", s.condType, s.condStatus)
 	add(s.sharedStep != "", "step %s", s.sharedStep)
 	add(s.inc, "sum+1")
+	add(s.takeShared, "-shared")
 	return "{" + strings.Join(b, " ") + "}"
 }
 
@@ -134,6 +139,10 @@ func (s decisionSpec) mutate(i int, tok int64) func(*v1.Widget) error {
 		if s.removeCond {
 			meta.RemoveStatusCondition(&st.Conditions, fmt.Sprintf("W%d", i))
 		}
+		if s.takeShared {
+			meta.RemoveStatusCondition(&st.Conditions, "Ready")
+			delete(st.Counters, "shared")
+		}
 		if s.condType != "" {
 			typ := s.condType
 			if typ == "own" {
@@ -156,6 +165,8 @@ type oracleStep struct {
 	foreignWriter int
 	foreignSpec   decisionSpec
 	burst         bool // the foreign decision is also made before the round's reads (the same second)
+	raw           bool // the foreign decision is a plain locked PATCH, not a patcher's (another process's)
+	v2            bool // raw, through apiVersion v2: its writer's entry of v2 (issue 71)
 }
 
 // oracleRound: the participants read the object (in order), then decide
@@ -171,6 +182,12 @@ type oracleSchedule struct {
 	rounds  []oracleRound
 	// crowded: ten other Update managers wrote the status first.
 	crowded bool
+	// Issue 71's traps (newTrapSchedule): queue, the status starts with
+	// the shared condition Ready and counters["shared"], which
+	// removal-only decisions take; busy, ten Update managers dated after
+	// every write (the cap merges each new entry, a dry run's too, into
+	// ancient-changes).
+	queue, busy bool
 }
 
 func (s oracleSchedule) String() string {
@@ -178,6 +195,12 @@ func (s oracleSchedule) String() string {
 	fmt.Fprintf(&b, "seed %d:", s.seed)
 	if s.crowded {
 		b.WriteString(" (ten managers first)")
+	}
+	if s.queue {
+		b.WriteString(" (a shared queue)")
+	}
+	if s.busy {
+		b.WriteString(" (ten managers dated later)")
 	}
 	for i, w := range s.writers {
 		fmt.Fprintf(&b, " w%d=%s", i, w)
@@ -195,7 +218,7 @@ func (s oracleSchedule) String() string {
 				for _, f := range st.faults {
 					fs = append(fs, faultName(f))
 				}
-				fmt.Fprintf(&b, " faults [%s] (foreign: w%d %s, burst %v)", strings.Join(fs, "; "), st.foreignWriter, st.foreignSpec, st.burst)
+				fmt.Fprintf(&b, " faults [%s] (foreign: w%d %s, burst %v, raw %v, v2 %v)", strings.Join(fs, "; "), st.foreignWriter, st.foreignSpec, st.burst, st.raw, st.v2)
 			}
 		}
 	}

@@ -137,7 +137,13 @@ func FuzzOracle(f *testing.F) {
 // oracleSeed runs the schedule of seed and fails with every violation.
 func oracleSeed(t *testing.T, e *testenv.Env, seed uint64, stats *oracleStats) {
 	t.Helper()
-	s := newSchedule(seed)
+	runChecked(t, e, newSchedule(seed), stats)
+}
+
+// runChecked runs the schedule s and fails with every violation.
+func runChecked(t *testing.T, e *testenv.Env, s oracleSchedule, stats *oracleStats) {
+	t.Helper()
+	seed := s.seed
 	run, history := runSchedule(t, e, s)
 	if stats != nil {
 		stats.add(run)
