@@ -19,10 +19,9 @@ type Manager interface {
 // every generated New/Fetch<Kind>StatusPatcher given one apply its options
 // first, then their own. It works everywhere a client.Client does (it is the
 // client it wraps), the way controller-runtime's client.WithFieldOwner
-// carries a default for every call.
-//
-// When its options carry an API reader (ForManager's do), its Get also
-// reads this process's own writes (ownreads.go).
+// carries a default for every call. One call differs: when its options
+// carry an API reader (ForManager's do), Get also reads this process's own
+// writes past a lagging cache (see Client.Get).
 type Client struct {
 	client.Client
 	opts   []Option
