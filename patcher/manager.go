@@ -19,10 +19,13 @@ type Manager interface {
 // every generated New/Fetch<Kind>StatusPatcher given one apply its options
 // first, then their own. It works everywhere a client.Client does (it is the
 // client it wraps), the way controller-runtime's client.WithFieldOwner
-// carries a default for every call.
+// carries a default for every call. One call differs: when its options
+// carry an API reader (ForManager's do), Get also reads this process's own
+// writes past a lagging cache (see Client.Get).
 type Client struct {
 	client.Client
-	opts []Option
+	opts   []Option
+	reader client.Reader // the API reader the options carry, or nil
 }
 
 // ForManager returns the manager's client (mgr.GetClient()) carrying the
@@ -33,8 +36,11 @@ type Client struct {
 // does), a watching client made from them once (WithWatcher), which tells
 // a write stored and overwritten before client-go's resend from another
 // writer's Conflict; then opts (WithFieldOwner, say). Metrics go to controller-runtime's
-// registry, which the manager serves, unless opts say otherwise. Make it
-// once, when the reconciler is set up:
+// registry, which the manager serves, unless opts say otherwise. Its Get
+// reads this process's own writes: an object a Patcher wrote, read from a
+// cache still older than that write, is read again through the API reader
+// (Client.Get), so a re-Get after a status write kept by hand is fresh.
+// Make it once, when the reconciler is set up:
 //
 //	r := &RolloutReconciler{Client: patcher.ForManager(mgr, patcher.WithFieldOwner("rollout-controller"))}
 //	p, err := patchers.FetchRolloutStatusPatcher(ctx, r.Client, req.NamespacedName)
@@ -53,10 +59,12 @@ func ForManager(mgr Manager, opts ...Option) *Client {
 
 // WithDefaults returns c carrying opts for every Patcher made from it, like
 // ForManager without a manager. Given a *Client, it adds opts after that
-// Client's own.
+// Client's own. With WithAPIReader among them, its Get reads this process's
+// own writes as ForManager's does; without, Get is c's.
 func WithDefaults(c client.Client, opts ...Option) *Client {
 	inner, base := withDefaults(c, nil)
-	return &Client{Client: inner, opts: append(base, opts...)}
+	all := append(base, opts...)
+	return &Client{Client: inner, opts: all, reader: apiReaderOf(all)}
 }
 
 // Options returns the options c carries, in the order they apply.

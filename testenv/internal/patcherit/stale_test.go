@@ -42,7 +42,7 @@ func TestStaleCacheStatuspatchConvergesFluxStyleStuck(t *testing.T) {
 	fluxEvents := make(chan event.GenericEvent, 1)
 	conflicts := &conflictsByName{}
 	_, gate, seen := laggingManager(t, func(mgr manager.Manager) error {
-		sp.client = patcher.ForManager(mgr)
+		sp.client, sp.cache = patcher.ForManager(mgr), mgr.GetClient()
 		flux.client = mgr.GetClient()
 		if err := channelController(mgr, "statuspatch", spEvents, sp); err != nil {
 			return err
@@ -107,16 +107,19 @@ func TestStaleCacheStatuspatchConvergesFluxStyleStuck(t *testing.T) {
 }
 
 // observeReconciler marks a Widget's generation observed and Ready with a
-// patcher made from patcher.ForManager's client.
+// patcher made from patcher.ForManager's client. It also reads the
+// manager's cache itself, to tell when that lagged: ForManager's client
+// reads this process's own writes past it (issue 72).
 type observeReconciler struct {
 	client   client.Client
+	cache    client.Client
 	results  chan error
 	sawStale atomic.Bool // Fetch found the cached read behind an own write
 }
 
 func (r *observeReconciler) Reconcile(ctx context.Context, req reconcile.Request) (ctrl.Result, error) {
 	cached := &v1.Widget{}
-	if err := r.client.Get(ctx, req.NamespacedName, cached); err != nil {
+	if err := r.cache.Get(ctx, req.NamespacedName, cached); err != nil {
 		return ctrl.Result{}, report(ctx, r.results, err)
 	}
 	p, err := patcher.Fetch(ctx, r.client, req.NamespacedName, &v1.Widget{})
