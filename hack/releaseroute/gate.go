@@ -41,6 +41,12 @@ func (r *release) checkChangelog(ctx context.Context) error {
 	return nil
 }
 
+// compatCmdEnv names a shell command that replaces make test-compat-all
+// in the gate, said in the release's output: for the release route's own
+// tests (release-concurrency-test's --apply in a scratch clone), which
+// test the tags and the lock, not the lines.
+const compatCmdEnv = "RELEASE_COMPAT_CMD"
+
 // errCompat is the release's refusal when a supported line fails.
 var errCompat = errors.New("make test-compat-all failed (output above): every supported line must pass before a release is tagged")
 
@@ -52,8 +58,14 @@ func (r *release) compatAll(ctx context.Context) error {
 	if r.gate != nil {
 		return r.gate(ctx)
 	}
-	fmt.Fprintln(r.out, "release: make test-compat-all (every supported line; an hour or more on 2 cores)")
 	cmd := exec.CommandContext(ctx, "make", "-C", r.root, "test-compat-all")
+	if c := os.Getenv(compatCmdEnv); c != "" {
+		fmt.Fprintf(r.out, "release: %s=%q instead of make test-compat-all\n", compatCmdEnv, c)
+		cmd = exec.CommandContext(ctx, "sh", "-c", c)
+		cmd.Dir = r.root
+	} else {
+		fmt.Fprintln(r.out, "release: make test-compat-all (every supported line; an hour or more on 2 cores)")
+	}
 	cmd.Stdout, cmd.Stderr = r.out, r.errw
 	cmd.Env = append(os.Environ(), "MAKEFLAGS=")
 	if err := cmd.Run(); err != nil {

@@ -96,3 +96,21 @@ func TestApplyRefusedByFailingLinesTagsNothing(t *testing.T) {
 		t.Errorf("tags made: %s", tags)
 	}
 }
+
+// RELEASE_COMPAT_CMD replaces make test-compat-all, saying so; its failure
+// refuses the release as the lines' would.
+func TestCompatCmdReplacesTheLinesSayingSo(t *testing.T) {
+	root := t.TempDir()
+	for cmd, wantErr := range map[string]bool{"true": false, "exit 3": true} {
+		t.Setenv(compatCmdEnv, cmd)
+		var out bytes.Buffer
+		r := &release{root: root, version: "v0.5.0", apply: true, out: &out, errw: &out}
+		err := r.compatAll(context.Background())
+		if wantErr != errors.Is(err, errCompat) || (!wantErr && err != nil) {
+			t.Errorf("%s=%q: %v", compatCmdEnv, cmd, err)
+		}
+		if !strings.Contains(out.String(), "instead of make test-compat-all") {
+			t.Errorf("%s=%q: the release did not say it replaced the lines: %q", compatCmdEnv, cmd, out.String())
+		}
+	}
+}
