@@ -1,0 +1,119 @@
+package explore_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/statuspatch/statuspatch/testenv/explore"
+	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+)
+
+// pauseWidget is another controller pausing the Widget: status.phase
+// "Paused", under the lock, from a fresh read.
+var pauseWidget = explore.Action{Name: "pause", Run: func(ctx context.Context, c client.Client) error {
+	w := &testv1.Widget{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Phase = "Paused"
+	return c.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+}}
+
+// phaser keeps a Widget's status.phase "Running" unless another
+// controller paused it, and its observedGeneration. Its status helper
+// reads the Widget again before each try, through the API reader (is it
+// still there?), and after the write (did it land?), as retry helpers
+// do: those reads are newer than the one the decision was computed from.
+type phaser struct {
+	c   client.Client
+	api client.Reader
+	// locked: the write carries the read's resourceVersion, and a 409
+	// makes the helper read again and decide again; otherwise the
+	// decision goes out as a blind merge patch of the object it was
+	// computed from.
+	locked bool
+}
+
+func (r *phaser) decide(w *testv1.Widget) {
+	w.Status.ObservedGeneration = w.Generation
+	if w.Status.Phase != "Paused" {
+		w.Status.Phase = "Running"
+	}
+}
+
+func (r *phaser) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &testv1.Widget{}
+	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := w.DeepCopy()
+	r.decide(w)
+	for range 3 {
+		if err := r.api.Get(ctx, req.NamespacedName, &testv1.Widget{}); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+		opt := client.MergeFrom(base)
+		if r.locked {
+			opt = client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})
+		}
+		err := r.c.Status().Patch(ctx, w, opt)
+		if !r.locked || !apierrors.IsConflict(err) {
+			if err != nil {
+				return ctrl.Result{}, err
+			}
+			break
+		}
+		// 409: read again, decide again.
+		if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+		base = w.DeepCopy()
+		r.decide(w)
+	}
+	return ctrl.Result{}, r.c.Get(ctx, req.NamespacedName, &testv1.Widget{})
+}
+
+func phaserScenario(locked bool) explore.Scenario {
+	return explore.Scenario{
+		Reconcilers: []explore.Reconciler{{Name: "phaser", For: &testv1.Widget{},
+			New: func(c client.Client, api client.Reader) reconcile.Reconciler {
+				return &phaser{c: c, api: api, locked: locked}
+			}}},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		Actions: []explore.Action{pauseWidget},
+	}
+}
+
+// A write is judged by the read it was computed from, not by the
+// reconcile's newest read: a blind status merge patch computed from a
+// stale read, sent after a newer read of the same object, loses the
+// pause it overwrites; the same helper under the lock, reading again and
+// deciding again on a 409, loses nothing.
+func TestLostWriteJudgedByTheReadItWasComputedFrom(t *testing.T) {
+	res, err := explore.Run(t.Context(), phaserScenario(false), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantLostWrite || !strings.Contains(v.Message, "status.phase written by step") {
+		t.Fatalf("blind patch after a newer read: want %s on status.phase, got:\n%v", explore.InvariantLostWrite, v)
+	}
+	t.Logf("found after %d schedules:\n%s", v.Schedules, v)
+
+	res, err = explore.Run(t.Context(), phaserScenario(true), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("locked patch, decided again on 409: want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
+	}
+	t.Logf("locked: %d schedules (%d pruned), exhausted", res.Schedules, res.Pruned)
+}
