@@ -173,7 +173,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if _, err := r.known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1}
+	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, At: r.cur.sentAt}
 	var data []byte
 	if p != nil {
 		if d, derr := p.Data(obj); derr == nil {
@@ -181,6 +181,10 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		}
 	}
 	lock := lockOf(verb, obj, data)
+	w.Kind = writeKind(verb, p, lock)
+	if w.At == "" {
+		w.At = callSite()
+	}
 	uid := r.uidOf(k) // the object the server holds, whatever obj says
 	defer func() {
 		if err != nil {

@@ -74,8 +74,8 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 	for _, o := range sortedOwners(lost) {
 		paths := lost[o]
 		sort.Strings(paths)
-		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d",
-			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1))
+		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1, b.trace.writeNote()))
 	}
 }
 

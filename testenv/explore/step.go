@@ -65,6 +65,13 @@ type Write struct {
 	// write of a read object; else the newest this step had seen
 	// (writebase.go).
 	Based int
+	// Kind names the request ("blind merge patch of status", "locked
+	// patch", "update", "apply without the lock", "create", "delete");
+	// At is its call site in the operator ("controllers/x.go:42": the
+	// first frame of the request's stack outside controller-runtime,
+	// client-go, apimachinery, statuspatch's patcher and the explorer).
+	Kind string `json:",omitempty"`
+	At   string `json:",omitempty"`
 	// Data is the patch body (patches and applies), or, for a write that
 	// sends a whole object (a create, an update), what it changed in spec,
 	// status, finalizers, labels and annotations ("spec.size: 1 -> 5");

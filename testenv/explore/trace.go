@@ -52,6 +52,9 @@ type stepState struct {
 	// writebase.go), by which "no lost write" judges it.
 	judged bool
 	based  int
+	// sentAt, on a delivery's step, is the call site of the write the
+	// old leader sent.
+	sentAt string
 }
 
 func (s *stepState) seenOrNone(k objKey) int {

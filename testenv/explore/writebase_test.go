@@ -2,6 +2,9 @@ package explore_test
 
 import (
 	"context"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,8 +98,9 @@ func phaserScenario(locked bool) explore.Scenario {
 // A write is judged by the read it was computed from, not by the
 // reconcile's newest read: a blind status merge patch computed from a
 // stale read, sent after a newer read of the same object, loses the
-// pause it overwrites; the same helper under the lock, reading again and
-// deciding again on a 409, loses nothing.
+// pause it overwrites, and the report names that patch and its line; the
+// same helper under the lock, reading again and deciding again on a 409,
+// loses nothing.
 func TestLostWriteJudgedByTheReadItWasComputedFrom(t *testing.T) {
 	res, err := explore.Run(t.Context(), phaserScenario(false), serverOptions(t))
 	if err != nil {
@@ -107,6 +111,8 @@ func TestLostWriteJudgedByTheReadItWasComputedFrom(t *testing.T) {
 		t.Fatalf("blind patch after a newer read: want %s on status.phase, got:\n%v", explore.InvariantLostWrite, v)
 	}
 	t.Logf("found after %d schedules:\n%s", v.Schedules, v)
+	// The report points at the fix: the write's kind and its line.
+	namesWrite(t, v.Message, "blind merge patch of status", "writebase_test.go", "r.c.Status().Patch(ctx, w, opt)")
 
 	res, err = explore.Run(t.Context(), phaserScenario(true), serverOptions(t))
 	if err != nil {
@@ -116,4 +122,78 @@ func TestLostWriteJudgedByTheReadItWasComputedFrom(t *testing.T) {
 		t.Fatalf("locked patch, decided again on 409: want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
 	}
 	t.Logf("locked: %d schedules (%d pruned), exhausted", res.Schedules, res.Pruned)
+}
+
+// namesWrite checks that msg names a write of kind at a line of file (in
+// this directory) that holds call.
+func namesWrite(t *testing.T, msg, kind, file, call string) {
+	t.Helper()
+	m := regexp.MustCompile(`, by an? ` + regexp.QuoteMeta(kind) + ` at explore/` + regexp.QuoteMeta(file) + `:(\d+)`).FindStringSubmatch(msg)
+	if m == nil {
+		t.Fatalf("the report does not name the %s in %s and its line: %q", kind, file, msg)
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(m[1])
+	if lines := strings.Split(string(src), "\n"); n < 1 || n > len(lines) || !strings.Contains(lines[n-1], call) {
+		t.Fatalf("%s:%d is not the write %s", file, n, call)
+	}
+}
+
+// A violation a write caused names that write, its kind and the line
+// that sent it: an old leader's blind status patch delivered late (the
+// line that sent it, before the crash), and a delete of an own creation
+// after a stale read.
+func TestViolationNamesTheWrite(t *testing.T) {
+	o := inFlightOptions(t)
+	o.InFlightWrite, o.Replay = true, "widget:ns/w@0,0#1Z"
+	res, err := explore.Run(t.Context(), provisionerScenario(false), o)
+	if err != nil || res.Violation == nil || res.Violation.Invariant != explore.InvariantLostWrite {
+		t.Fatalf("in-flight write: want %s, got %v, %v", explore.InvariantLostWrite, err, res.Violation)
+	}
+	namesWrite(t, res.Violation.Message, "blind merge patch of status", "zombie_test.go", "r.c.Status().Patch(ctx, w, patch)")
+
+	res, err = explore.Run(t.Context(), gizmoScenario(gizmoReconciler{staleParent: true}), serverOptions(t))
+	if err != nil || res.Violation == nil || res.Violation.Invariant != explore.InvariantOwnDelete {
+		t.Fatalf("stale parent: want %s, got %v, %v", explore.InvariantOwnDelete, err, res.Violation)
+	}
+	namesWrite(t, res.Violation.Message, "delete", "builtin_test.go", "r.c.Delete(ctx, g,")
+}
+
+// The bug of issue 73: after a leader change, the new leader's first read
+// is older than the old leader's last write; its blind status patch sets
+// observedGeneration back, after a newer read through the API reader.
+// Found by observedGeneration, naming the patch; and its schedule, with
+// every invariant, as a lost write too (judged by the read the patch was
+// computed from: by its step's newest read, it escaped).
+func TestNewLeaderSetsObservedGenerationBack(t *testing.T) {
+	s := phaserScenario(false)
+	s.Actions = []explore.Action{resize}
+	o := serverOptions(t)
+	o.Crashes, o.LeaderChange = 1, true
+	o.Disable = []string{explore.InvariantLostWrite}
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantObservedGeneration || !strings.Contains(v.Message, "went backwards") {
+		t.Fatalf("want %s, got:\n%v", explore.InvariantObservedGeneration, v)
+	}
+	t.Logf("found after %d schedules:\n%s", v.Schedules, v)
+	namesWrite(t, v.Message, "blind merge patch of status", "writebase_test.go", "r.c.Status().Patch(ctx, w, opt)")
+
+	o.Disable, o.Replay = nil, v.Seed
+	res, err = explore.Run(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw := res.Violation
+	if lw == nil || lw.Invariant != explore.InvariantLostWrite || !strings.Contains(lw.Message, "status.observedGeneration written by step") ||
+		!lw.Broke(explore.InvariantObservedGeneration) {
+		t.Fatalf("replay %q: want %s of status.observedGeneration, and %s, got:\n%v", v.Seed, explore.InvariantLostWrite, explore.InvariantObservedGeneration, lw)
+	}
+	namesWrite(t, lw.Message, "blind merge patch of status", "writebase_test.go", "r.c.Status().Patch(ctx, w, opt)")
 }
