@@ -167,7 +167,8 @@ func TestViolationNamesTheWrite(t *testing.T) {
 // observedGeneration back, after a newer read through the API reader.
 // Found by observedGeneration, naming the patch; and its schedule, with
 // every invariant, as a lost write too (judged by the read the patch was
-// computed from: by its step's newest read, it escaped).
+// computed from: by its step's newest read, it escaped). Under the lock,
+// deciding again on a 409, nothing is found.
 func TestNewLeaderSetsObservedGenerationBack(t *testing.T) {
 	s := phaserScenario(false)
 	s.Actions = []explore.Action{resize}
@@ -196,4 +197,16 @@ func TestNewLeaderSetsObservedGenerationBack(t *testing.T) {
 		t.Fatalf("replay %q: want %s of status.observedGeneration, and %s, got:\n%v", v.Seed, explore.InvariantLostWrite, explore.InvariantObservedGeneration, lw)
 	}
 	namesWrite(t, lw.Message, "blind merge patch of status", "writebase_test.go", "r.c.Status().Patch(ctx, w, opt)")
+
+	locked := phaserScenario(true)
+	locked.Actions = []explore.Action{resize}
+	o.Replay = ""
+	res, err = explore.Run(t.Context(), locked, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("locked, with a leader change: want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
+	}
+	t.Logf("locked: %d schedules (%d pruned), exhausted", res.Schedules, res.Pruned)
 }
