@@ -64,20 +64,55 @@ var libraryPrefixes = []string{
 
 // callSite is the operator's line that made the request being
 // intercepted: "dir/file.go:42", the first frame of the calling
-// goroutine's stack outside libraryPrefixes ("" when there is none).
+// goroutine's stack outside libraryPrefixes ("" when there is none). A
+// frame of a client wrapper (a method named as a client write, wrapping
+// the client with a mutex or metrics) is not that line: the line that
+// called the wrapper is named, and the wrapper after it
+// ("jobset/controller.go:42 through realops/client.go:98").
 func callSite() string {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(2, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
+	wrapper := ""
 	for {
 		f, more := frames.Next()
-		if f.Function != "" && !isLibrary(f.Function) {
-			return fmt.Sprintf("%s:%d", filepath.Join(filepath.Base(filepath.Dir(f.File)), filepath.Base(f.File)), f.Line)
+		switch {
+		case f.Function == "" || isLibrary(f.Function):
+		case isWrapper(f.Function):
+			if wrapper == "" {
+				wrapper = shortLine(f)
+			}
+		case wrapper != "":
+			return shortLine(f) + " through " + wrapper
+		default:
+			return shortLine(f)
 		}
 		if !more {
-			return ""
+			return wrapper
 		}
 	}
+}
+
+func shortLine(f runtime.Frame) string {
+	return fmt.Sprintf("%s:%d", filepath.Join(filepath.Base(filepath.Dir(f.File)), filepath.Base(f.File)), f.Line)
+}
+
+// clientWrites are the names of the client's write methods.
+var clientWrites = map[string]bool{"Create": true, "Update": true, "Patch": true, "Delete": true, "DeleteAllOf": true, "Apply": true}
+
+// isWrapper reports a method named as a client write: "pkg.(*T).Patch",
+// "pkg.T.Delete" (not a function "pkg.Patch", nor a closure in one).
+func isWrapper(fn string) bool {
+	name := fn[strings.LastIndex(fn, "/")+1:]
+	for strings.Contains(name, "[") { // type parameters: "T[...]"
+		a, b := strings.Index(name, "["), strings.Index(name, "]")
+		if b < a {
+			break
+		}
+		name = name[:a] + name[b+1:]
+	}
+	parts := strings.Split(name, ".")
+	return len(parts) >= 3 && clientWrites[parts[len(parts)-1]]
 }
 
 func isLibrary(fn string) bool {

@@ -48,3 +48,21 @@ func TestCallSiteSkipsLibraries(t *testing.T) {
 		}
 	}
 }
+
+// A method named as a client write, outside the libraries, is a client
+// wrapper: the call site is the line that called it.
+func TestIsWrapper(t *testing.T) {
+	for fn, want := range map[string]bool{
+		"github.com/x/realops.serialClient.Delete":                true,
+		"example.com/op/internal/metrics.(*countingClient).Patch": true,
+		"example.com/op/internal/metrics.(*typed[...]).Update":    true,
+		"example.com/op/internal/controller.(*R).Reconcile":       false,
+		"example.com/op/internal/controller.Patch":                false,
+		"example.com/op/internal/controller.(*R).Reconcile.func1": false,
+		"example.com/op/internal/controller.(*R).Patch.func2":     false,
+	} {
+		if got := isWrapper(fn); got != want {
+			t.Errorf("isWrapper(%q) = %t, want %t", fn, got, want)
+		}
+	}
+}
