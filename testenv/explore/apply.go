@@ -45,7 +45,11 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if _, err := r.known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240)}
+	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240),
+		Kind: writeKind(verb, nil, bodyRV(data)), At: r.cur.sentAt}
+	if w.At == "" {
+		w.At = callSite()
+	}
 	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*history, bool, error) { return r.observe(ctx, k) })
 }
 

@@ -173,11 +173,17 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if _, err := r.known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1}
+	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, At: r.cur.sentAt}
+	var data []byte
 	if p != nil {
-		if data, err := p.Data(obj); err == nil {
-			w.Data = shorten(string(data), 240)
+		if d, derr := p.Data(obj); derr == nil {
+			data, w.Data = d, shorten(string(d), 240)
 		}
+	}
+	lock := lockOf(verb, obj, data)
+	w.Kind = writeKind(verb, p, lock)
+	if w.At == "" {
+		w.At = callSite()
 	}
 	uid := r.uidOf(k) // the object the server holds, whatever obj says
 	defer func() {
@@ -190,8 +196,9 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	}()
 	sentRV := obj.GetResourceVersion()
 	sendErr := send(ctx, obj, p)
-	if sendErr == nil && (verb == "update" || strings.HasSuffix(verb, " update")) {
-		w.Based = r.heldByUpdate(k, sentRV, w.Based)
+	if sendErr == nil && verb != "create" && verb != "delete" {
+		// Judged by the version it was computed from (writebase.go).
+		w.Based = r.writeBased(k, lock, sentRV, w.Based)
 	}
 	return r.recordWrite(ctx, k, w, sendErr, func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
@@ -242,8 +249,9 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 		return sendErr
 	}
 	r.cur.applying = strings.HasSuffix(w.Verb, "apply")
+	r.cur.judged, r.cur.based = true, w.Based
 	h, changed, err := stored()
-	r.cur.applying = false
+	r.cur.applying, r.cur.judged = false, false
 	if err != nil {
 		return err
 	}

@@ -32,10 +32,13 @@
 // # Invariants
 //
 //   - no lost write: a write changed a field that an earlier write set,
-//     without having seen that write's version (but for a server-side
-//     apply restating its own reconcile's newest decision: by
-//     managedFields, only that reconcile's field manager applied the
-//     field, in the same process, from reads no newer);
+//     computed from a version older than that write's (the newest, for a
+//     write under the lock the server accepted; the one the sent object
+//     carries, for a blind write of a read object; a violation names the
+//     write's kind and its line), but not a server-side apply restating
+//     its own reconcile's newest decision (by managedFields, only that
+//     reconcile's field manager applied the field, in the same process,
+//     from reads no newer);
 //   - observedGeneration never goes backwards and never passes generation;
 //   - observedGeneration caught up: it equals generation in a steady state;
 //   - converges: the drain reaches a steady state (broken when it loops

@@ -8,9 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// invLostWrite: a write changes a field an earlier step set, and the writing
-// step had not seen the version that write made (docs/explore.md, What
-// is checked).
+// invLostWrite: a write changes a field an earlier step set, and the write
+// was computed from a version older than the one that write made
+// (writebase.go; docs/explore.md, What is checked).
 var invLostWrite = invariant{
 	name:    InvariantLostWrite,
 	onWrite: (*versions).checkLostWrite,
@@ -24,10 +24,16 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 	step := 0
 	based := -1
 	by := ""
+	had := "had seen only"
 	if b.trace.cur != nil {
 		step = b.trace.cur.step.Index
-		if seen, ok := b.trace.cur.seen[h.key]; ok {
-			based = seen
+		based = b.trace.cur.seenOrNone(h.key)
+		if seen := based; b.trace.cur.judged {
+			// Judged by the version it was computed from (writebase.go).
+			based = b.trace.cur.based - 1
+			if based < seen {
+				had = fmt.Sprintf("had read v%d but computed the write from", seen+1)
+			}
 		}
 		if b.trace.cur.sentBy > 0 {
 			// Judged by what the old leader had seen when it sent it.
@@ -68,8 +74,8 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 	for _, o := range sortedOwners(lost) {
 		paths := lost[o]
 		sort.Strings(paths)
-		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which had seen only v%d",
-			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, based+1))
+		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1, b.trace.writeNote()))
 	}
 }
 

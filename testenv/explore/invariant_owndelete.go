@@ -119,7 +119,7 @@ func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 	if based > 0 {
 		seen = fmt.Sprintf("having seen v%d of it", based)
 	}
-	msg := fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s", k, shortUID(uid), c.step, cs.trace.request(), seen, why)
+	msg := fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s%s", k, shortUID(uid), c.step, cs.trace.request(), seen, why, cs.trace.lastWriteNote())
 	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg})
 	cs.trace.fail(InvariantOwnDelete, msg)
 }

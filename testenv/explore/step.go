@@ -59,8 +59,19 @@ func informerName(fresh bool, rep representation) string {
 // Write is one write of a step and the server's answer.
 type Write struct {
 	Verb, Object string
-	// Based is the newest version of the object this step had seen (0: none).
+	// Based is the version of the object the write was computed from (0:
+	// none): the newest, for a write under the lock the server accepted;
+	// the one whose resourceVersion the sent object carried, for a blind
+	// write of a read object; else the newest this step had seen
+	// (writebase.go).
 	Based int
+	// Kind names the request ("blind merge patch of status", "locked
+	// patch", "update", "apply without the lock", "create", "delete");
+	// At is its call site in the operator ("controllers/x.go:42": the
+	// first frame of the request's stack outside controller-runtime,
+	// client-go, apimachinery, statuspatch's patcher and the explorer).
+	Kind string `json:",omitempty"`
+	At   string `json:",omitempty"`
 	// Data is the patch body (patches and applies), or, for a write that
 	// sends a whole object (a create, an update), what it changed in spec,
 	// status, finalizers, labels and annotations ("spec.size: 1 -> 5");

@@ -47,6 +47,14 @@ type stepState struct {
 	// applying marks the version being recorded as made by a server-side
 	// apply (recordWrite): "no lost write" then reads managedFields.
 	applying bool
+	// judged marks the version being recorded as made by a write of this
+	// step, computed from version based (Write.Based: 1-based, 0 none;
+	// writebase.go), by which "no lost write" judges it.
+	judged bool
+	based  int
+	// sentAt, on a delivery's step, is the call site of the write the
+	// old leader sent.
+	sentAt string
 }
 
 func (s *stepState) seenOrNone(k objKey) int {

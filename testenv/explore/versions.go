@@ -123,22 +123,6 @@ func (b *versions) groupResource(gvk schema.GroupVersionKind) schema.GroupResour
 	return schema.GroupResource{Group: gvk.Group, Resource: gvk.Kind}
 }
 
-// heldByUpdate is what an accepted update proves its writer held: an
-// update carrying a resourceVersion succeeds only when that is the
-// object's newest, so the writer held that version, whatever this step
-// read (it may keep an earlier answer). It returns the step's Based,
-// raised to it.
-func (b *versions) heldByUpdate(k objKey, sentRV string, based int) int {
-	h := b.hist[k]
-	if h == nil || sentRV == "" || h.rvs[h.newest()] != sentRV || h.versions[h.newest()] == nil {
-		return based
-	}
-	if h.newest() > b.trace.cur.seenOrNone(k) {
-		b.trace.cur.seen[k] = h.newest()
-	}
-	return max(based, h.newest()+1)
-}
-
 // uidOf is the UID of k's newest version ("" when absent).
 func (b *versions) uidOf(k objKey) types.UID {
 	h := b.hist[k]

@@ -67,7 +67,7 @@ func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, 
 		return fmt.Errorf("explore: %T %s: copying the in-flight write: %w", obj, client.ObjectKeyFromObject(obj), errCrashed)
 	}
 	var pc client.Patch
-	w := Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj))}
+	w := Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj)), At: callSite()}
 	if k, err := hw.book.keyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
 		w.Object = k.String()
 		w.Based = hw.trace.cur.seenOrNone(k) + 1
@@ -104,7 +104,7 @@ func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, rese
 			}
 		}
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240)}
+	w := Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240), At: callSite()}
 	hw.trace.cur.held = &inFlight{from: hw.trace.cur.step.Index, seen: maps.Clone(hw.trace.cur.seen), w: w,
 		send: func(ctx context.Context) error { return resend(ctx, cp) }}
 	return errCrashed
@@ -132,7 +132,7 @@ func (hw *heldWrites) deliver(ctx context.Context, it item) {
 	case h == nil || h.it != (item{rec: it.rec, action: -1, key: it.key}) || hw.delivered > 0:
 		s.step.Result = "nothing in flight"
 	default:
-		s.seen, s.sentBy = maps.Clone(h.seen), h.from
+		s.seen, s.sentBy, s.sentAt = maps.Clone(h.seen), h.from, h.w.At
 		hw.trace.cur = s
 		err := h.send(ctx)
 		hw.delivered++
