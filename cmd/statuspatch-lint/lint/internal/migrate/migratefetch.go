@@ -107,13 +107,6 @@ func (f *fetchPlan) planReuse(m *migration) bool {
 		types.Identical(outer.Type(), m.pass.TypesInfo.ObjectOf(id).Type()) && m.assignedNext(outer, f.ifStmt.End())
 }
 
-// planFetch returns the rewrite of g's Get, or nil and why the Get stays
-// (planFetchWhy's reason).
-func (m *migration) planFetch(get, check ast.Stmt) *fetchPlan {
-	f, _ := m.planFetchWhy(get, check)
-	return f
-}
-
 // planFetchWhy returns the rewrite of g's Get, or nil and why it stays a
 // Get, in words a finding can end with.
 func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
