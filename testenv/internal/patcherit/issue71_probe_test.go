@@ -57,7 +57,7 @@ func busyWidget(t *testing.T, c client.Client) client.ObjectKey {
 	for i := range 10 {
 		w.ManagedFields = append(w.ManagedFields, metav1.ManagedFieldsEntry{Manager: fmt.Sprintf("controller-%d", i),
 			Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: apiV1, Time: &metav1.Time{Time: future}, FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: fmt.Appendf(nil, `{"f:metadata":{"f:labels":{"f:l%d":{}}}}`, i)}})
+			FieldsV1: &metav1.FieldsV1{Raw: fmt.Appendf(nil, `{"f:metadata":{"f:labels":{"f:l%d":{}}}}`, i)}}) //nolint:staticcheck // Raw: NewFieldsV1 is k8s.io v0.37 only, and testenv is tested at the floor, v0.34
 	}
 	if err := c.Update(ctx, w); err != nil {
 		t.Fatalf("setup: write the ten entries: %v", err)

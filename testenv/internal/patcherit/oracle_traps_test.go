@@ -138,7 +138,7 @@ func crowdLater(t *testing.T, e *testenv.Env, key client.ObjectKey) *v1.Widget {
 	for i := range 10 {
 		w.ManagedFields = append(w.ManagedFields, metav1.ManagedFieldsEntry{Manager: fmt.Sprintf("later-%d", i),
 			Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "testing.statuspatch.dev/v1", Time: &metav1.Time{Time: later},
-			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: fmt.Appendf(nil, `{"f:metadata":{"f:labels":{"f:l%d":{}}}}`, i)}})
+			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: fmt.Appendf(nil, `{"f:metadata":{"f:labels":{"f:l%d":{}}}}`, i)}}) //nolint:staticcheck // Raw: NewFieldsV1 is k8s.io v0.37 only, and testenv is tested at the floor, v0.34
 	}
 	if err := e.Client.Update(ctx, w); err != nil {
 		t.Fatalf("setup: write the ten entries: %v", err)
