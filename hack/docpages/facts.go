@@ -283,13 +283,13 @@ func goLine(path string) (string, error) {
 	if strings.HasSuffix(path, ".work") {
 		f, err := modfile.ParseWork(path, data, nil)
 		if err != nil || f.Go == nil {
-			return "", fmt.Errorf("%s: no go line (%v)", path, err)
+			return "", fmt.Errorf("%s: no go line (%w)", path, err)
 		}
 		return f.Go.Version, nil
 	}
 	f, err := modfile.ParseLax(path, data, nil)
 	if err != nil || f.Go == nil {
-		return "", fmt.Errorf("%s: no go line (%v)", path, err)
+		return "", fmt.Errorf("%s: no go line (%w)", path, err)
 	}
 	return f.Go.Version, nil
 }

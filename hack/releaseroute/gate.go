@@ -69,7 +69,7 @@ func (r *release) compatAll(ctx context.Context) error {
 	cmd.Stdout, cmd.Stderr = r.out, r.errw
 	cmd.Env = append(os.Environ(), "MAKEFLAGS=")
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%w: %v", errCompat, err)
+		return fmt.Errorf("%w: %w", errCompat, err)
 	}
 	return nil
 }
