@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
 )
 
 // TestDocsRepeatTheCode checks this repository's Markdown files (git's
@@ -31,7 +33,7 @@ func TestDocsRepeatTheCode(t *testing.T) {
 		"controller-tools": {"cmd/statuspatch-gen/go.mod", "sigs.k8s.io/controller-tools"},
 		"golangci-lint":    {"hack/golangci-plugin/go.mod", "github.com/golangci/golangci-lint/v2"},
 	} {
-		if tools[name], err = required(filepath.Join(root, mod[0]), mod[1]); err != nil {
+		if tools[name], err = releaseproxy.RequiredVersion(filepath.Join(root, mod[0]), mod[1]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -51,8 +51,6 @@ import (
 	"strconv"
 	"time"
 
-	"golang.org/x/mod/modfile"
-
 	"github.com/statuspatch/statuspatch/hack/internal/lines"
 	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
 )
@@ -135,20 +133,11 @@ func (rt *route) install() error {
 // requiredVersion is the version of github.com/statuspatch/statuspatch the
 // go.mod at path requires.
 func requiredVersion(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	v, err := releaseproxy.RequiredVersion(path, releaseproxy.Module)
 	if err != nil {
-		return "", err
+		return "", failf("cannot read the version %s requires: %v", path, err)
 	}
-	f, err := modfile.ParseLax(path, data, nil)
-	if err != nil {
-		return "", err
-	}
-	for _, r := range f.Require {
-		if r.Mod.Path == releaseproxy.Module {
-			return r.Mod.Version, nil
-		}
-	}
-	return "", failf("cannot read the version %s requires", path)
+	return v, nil
 }
 
 var goVersionRE = regexp.MustCompile(`^go1\.([0-9]+)`)
