@@ -48,19 +48,20 @@ func Start(t testing.TB, opts ...Option) *Env {
 
 // starterReconcilers are reconcilers the starter test runs: body is
 // Reconcile's, after w (a Widget) is read with r.Client.Get. With
-// fails, the starter test must fail saying the status did not land.
+// fails, the starter test must fail saying the status did not land; with
+// twice, TestWidgetDecidesOnce must fail saying the decision was made again.
 var starterReconcilers = []struct {
-	name, body string
-	fails      bool
+	name, body   string
+	fails, twice bool
 }{
 	{"writes", `w.Status.Phase = "Ready"
-	return ctrl.Result{}, r.Client.Status().Update(ctx, w)`, false},
+	return ctrl.Result{}, r.Client.Status().Update(ctx, w)`, false, false},
 	// a patcher whose Flush is a no-op: the status is set, never sent
 	{"flush is a no-op", `w.Status.Phase = "Ready"
 	flush := func(context.Context) error { return nil }
-	return ctrl.Result{}, flush(ctx)`, true},
+	return ctrl.Result{}, flush(ctx)`, true, false},
 	// kubebuilder's scaffold: the reconciler writes nothing yet
-	{"writes nothing", `return ctrl.Result{}, nil`, false},
+	{"writes nothing", `return ctrl.Result{}, nil`, false, false},
 	// a write, a re-read into another object, a second write
 	{"writes again after a re-read", `w.Status.Phase = "Started"
 	if err := r.Client.Status().Update(ctx, w); err != nil {
@@ -71,7 +72,7 @@ var starterReconcilers = []struct {
 		return ctrl.Result{}, err
 	}
 	again.Status.Replicas = 2
-	return ctrl.Result{}, r.Client.Status().Update(ctx, again)`, false},
+	return ctrl.Result{}, r.Client.Status().Update(ctx, again)`, false, false},
 	{"second write missing after a re-read", `w.Status.Phase = "Started"
 	if err := r.Client.Status().Update(ctx, w); err != nil {
 		return ctrl.Result{}, err
@@ -81,14 +82,25 @@ var starterReconcilers = []struct {
 		return ctrl.Result{}, err
 	}
 	again.Status.Replicas = 2
-	return ctrl.Result{}, nil`, true},
+	return ctrl.Result{}, nil`, true, false},
+	// two reconciles that read the same object both write: decided twice
+	{"a blind patch", `base := w.DeepCopy()
+	w.Status.Phase = "Ready"
+	return ctrl.Result{}, r.Client.Status().Patch(ctx, w, client.MergeFrom(base))`, false, true},
+	// the same patch under the optimistic lock: the second is refused
+	{"an optimistic patch", `base := w.DeepCopy()
+	w.Status.Phase = "Ready"
+	return ctrl.Result{}, r.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))`, false, false},
 }
 
 // TestStarterTestCatchesUnsentStatus runs the starter test init writes
 // (for a kind whose type has a Status field) against reconcilers that
 // write their status, write none, or set one and never send it (Flush made
 // a no-op): it passes for the first two and fails for the last, saying
-// what the reconciler left and what the server stores. testenv is stood in
+// what the reconciler left and what the server stores; and its
+// TestWidgetDecidesOnce (two reconciles of one object at once, a barrier
+// after their first read) fails on a blind patch and passes on the same
+// patch under the optimistic lock. testenv is stood in
 // by controller-runtime's fake client (starterTestdataStub); the golden
 // module's go.mod and go.sum (generator/testdata) pin the rest.
 func TestStarterTestCatchesUnsentStatus(t *testing.T) {
@@ -151,7 +163,7 @@ resources:
 	for _, r := range starterReconcilers {
 		t.Run(r.name, func(t *testing.T) {
 			writeFile(t, ctrlFile, reconciler(r.body))
-			cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-run", "TestWidgetReconcilerOnTestenv", "./internal/controller/")
+			cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-run", "^TestWidget(ReconcilerOnTestenv|DecidesOnce)$", "./internal/controller/")
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off") // a scratch module: go.sum gains what ctrl imports
 			out, err := cmd.CombinedOutput()
@@ -160,7 +172,11 @@ resources:
 				t.Errorf("the starter test passed:\n%s", out)
 			case r.fails && !strings.Contains(string(out), "but the server stores"):
 				t.Errorf("the starter test failed, but not saying the status did not land:\n%s", out)
-			case !r.fails && err != nil:
+			case r.twice && err == nil:
+				t.Errorf("TestWidgetDecidesOnce passed on a blind write:\n%s", out)
+			case r.twice && !strings.Contains(string(out), "made its decision again"):
+				t.Errorf("the starter test failed, but not saying the decision was made again:\n%s", out)
+			case !r.fails && !r.twice && err != nil:
 				t.Errorf("the starter test failed: %v\n%s", err, out)
 			}
 		})

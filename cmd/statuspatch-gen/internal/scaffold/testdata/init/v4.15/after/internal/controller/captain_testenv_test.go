@@ -1,19 +1,25 @@
 package controller
 
 // Written by statuspatch-gen init as a starting point; it is yours to edit
-// (init does not write it again). It runs the reconciler once against a
-// real API server (testenv: in-process, or envtest's binaries when make test
-// exports KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then
-// reads the object back from the server: the status the reconciler left on
-// the Captain it read must be the one the server stores, so a status set
-// but never written (a Flush or Status().Update missing, or a no-op) fails.
+// (init does not write it again). It runs the reconciler against a real API
+// server (testenv: in-process, or envtest's binaries when make test exports
+// KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then reads the
+// object back from the server: the status the reconciler left on the
+// Captain it read must be the one the server stores, so a status set but
+// never written (a Flush or Status().Update missing, or a no-op) fails.
+// TestCaptainDecidesOnce runs two reconciles of one Captain at once, as a
+// stale cache does: both read it before either writes, and together they
+// must store no more status writes than one reconcile alone, so a decision
+// made twice (a blind status write from the first read) fails.
 
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -26,9 +32,11 @@ import (
 	crewv1 "sigs.k8s.io/kubebuilder/testdata/project-v4/api/v1"
 )
 
-func TestCaptainReconcilerOnTestenv(t *testing.T) {
-	// The built-in kinds (a reconciler reads and creates Deployments...),
-	// then the project's, as cmd/main.go registers them.
+// startStarterCaptain starts the API server with the built-in kinds (a
+// reconciler reads and creates Deployments...), then the project's, as
+// cmd/main.go registers them, and creates a Captain named name.
+func startStarterCaptain(t *testing.T, name string) (*testenv.Env, *runtime.Scheme, *crewv1.Captain) {
+	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
@@ -37,13 +45,24 @@ func TestCaptainReconcilerOnTestenv(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := testenv.Start(t, testenv.WithCRDDirectory("../../config/crd"), testenv.WithScheme(scheme))
-	ctx := t.Context()
-	key := types.NamespacedName{Namespace: "default", Name: "starter"}
-	obj := &crewv1.Captain{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
+	return env, scheme, createStarterCaptain(t, env, name)
+}
+
+// createStarterCaptain creates a Captain named name.
+func createStarterCaptain(t *testing.T, env *testenv.Env, name string) *crewv1.Captain {
+	t.Helper()
+	obj := &crewv1.Captain{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name}}
 	// TODO(user): set the spec fields your reconciler needs.
-	if err := env.Client.Create(ctx, obj); err != nil {
+	if err := env.Client.Create(t.Context(), obj); err != nil {
 		t.Fatal(err)
 	}
+	return obj
+}
+
+func TestCaptainReconcilerOnTestenv(t *testing.T) {
+	env, scheme, obj := startStarterCaptain(t, "starter")
+	ctx := t.Context()
+	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
 	reads := &starterCaptainClient{Client: env.Client, key: key}
 	r := &CaptainReconciler{Client: reads, Scheme: scheme}
 	if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
@@ -64,31 +83,133 @@ func TestCaptainReconcilerOnTestenv(t *testing.T) {
 	// TODO(user): assert the status your reconciler writes.
 }
 
-// starterCaptainClient is the reconciler's client in TestCaptainReconcilerOnTestenv:
-// it keeps each Captain the reconciler reads by key, with the status read.
+func TestCaptainDecidesOnce(t *testing.T) {
+	env, scheme, once := startStarterCaptain(t, "starter-once")
+	twice := createStarterCaptain(t, env, "starter-twice")
+	// stored runs n reconciles of obj at once and returns the status writes
+	// the server stored for it. The reconciles meet after their first read
+	// of obj (a barrier: each waits until all have read, or returned), so
+	// each decides on the same state; a Conflict is the lock refusing a
+	// decision made on a read another write has overtaken (the controller
+	// requeues it), any other error fails.
+	stored := func(obj *crewv1.Captain, n int) int {
+		key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
+		c := &starterCaptainClient{Client: env.Client, key: key}
+		r := &CaptainReconciler{Client: c, Scheme: scheme}
+		all := &sync.WaitGroup{}
+		all.Add(n)
+		errs := make(chan error, n)
+		for range n {
+			go func() {
+				a := &starterArrival{all: all}
+				defer a.arrive(false)
+				_, err := r.Reconcile(context.WithValue(t.Context(), starterArrivalKey{}, a), ctrl.Request{NamespacedName: key})
+				errs <- err
+			}()
+		}
+		for range n {
+			if err := <-errs; err != nil && !apierrors.IsConflict(err) {
+				t.Fatalf("reconcile %s: %v", key, err)
+			}
+		}
+		return c.stored()
+	}
+	alone := stored(once, 1)
+	if both := stored(twice, 2); both > alone {
+		t.Fatalf("two reconciles that read %s/%s before either wrote stored %d status writes, one reconcile alone stores %d: the second made its decision again on a read the first had acted on (a status write without the resourceVersion it read, a blind patch?)", twice.Namespace, twice.Name, both, alone)
+	}
+}
+
+// starterArrival is one reconcile at TestCaptainDecidesOnce's barrier; the
+// reconcile's context carries it under starterArrivalKey.
+type starterArrival struct {
+	once sync.Once
+	all  *sync.WaitGroup
+}
+
+type starterArrivalKey struct{}
+
+// arrive marks the reconcile arrived, once; with wait, it waits for the others.
+func (a *starterArrival) arrive(wait bool) {
+	a.once.Do(func() {
+		a.all.Done()
+		if wait {
+			a.all.Wait()
+		}
+	})
+}
+
+// starterCaptainClient is the reconciler's client in the starter tests:
+// it keeps each Captain the reconciler reads by key, with the status read,
+// and counts the status writes to it the server stored.
 type starterCaptainClient struct {
 	client.Client
-	key   types.NamespacedName
-	objs  []*crewv1.Captain
-	reads []*crewv1.Captain // copies, as read
+	key    types.NamespacedName
+	mu     sync.Mutex
+	objs   []*crewv1.Captain
+	reads  []*crewv1.Captain // copies, as read
+	writes int
 }
 
 func (c *starterCaptainClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	err := c.Client.Get(ctx, key, obj, opts...)
 	if o, ok := obj.(*crewv1.Captain); ok && err == nil && key == c.key {
+		c.mu.Lock()
 		c.objs = append(c.objs, o)
 		c.reads = append(c.reads, o.DeepCopy())
+		c.mu.Unlock()
+		if a, ok := ctx.Value(starterArrivalKey{}).(*starterArrival); ok {
+			a.arrive(true)
+		}
 	}
 	return err
+}
+
+// Status counts the status writes to the key the server stored.
+func (c *starterCaptainClient) Status() client.SubResourceWriter {
+	return &starterCaptainStatus{SubResourceWriter: c.Client.Status(), c: c}
+}
+
+// wrote counts a status write to obj that returned err.
+func (c *starterCaptainClient) wrote(obj client.Object, err error) error {
+	if err == nil && obj.GetNamespace() == c.key.Namespace && obj.GetName() == c.key.Name {
+		c.mu.Lock()
+		c.writes++
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// stored is the number of status writes to the key the server stored.
+func (c *starterCaptainClient) stored() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writes
 }
 
 // changed is the last Captain read whose status changed since it was read
 // (the one the reconciler set a status on), or nil.
 func (c *starterCaptainClient) changed() *crewv1.Captain {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for i, o := range slices.Backward(c.objs) {
 		if !equality.Semantic.DeepEqual(o.Status, c.reads[i].Status) {
 			return o
 		}
 	}
 	return nil
+}
+
+// starterCaptainStatus is starterCaptainClient's status writer.
+type starterCaptainStatus struct {
+	client.SubResourceWriter
+	c *starterCaptainClient
+}
+
+func (s *starterCaptainStatus) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	return s.c.wrote(obj, s.SubResourceWriter.Update(ctx, obj, opts...))
+}
+
+func (s *starterCaptainStatus) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	return s.c.wrote(obj, s.SubResourceWriter.Patch(ctx, obj, patch, opts...))
 }

@@ -1,10 +1,10 @@
 package controller
 
 // Written by statuspatch-gen init as a starting point; it is yours to edit
-// (init does not write it again). It runs the reconciler once against a
-// real API server (testenv: in-process, or envtest's binaries when make test
-// exports KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then
-// reads the object back from the server.
+// (init does not write it again). It runs the reconciler against a real API
+// server (testenv: in-process, or envtest's binaries when make test exports
+// KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then reads the
+// object back from the server.
 
 import (
 	"testing"
@@ -20,9 +20,11 @@ import (
 	widgetsv1 "example.com/widgets/api/v1"
 )
 
-func TestWidgetReconcilerOnTestenv(t *testing.T) {
-	// The built-in kinds (a reconciler reads and creates Deployments...),
-	// then the project's, as cmd/main.go registers them.
+// startStarterWidget starts the API server with the built-in kinds (a
+// reconciler reads and creates Deployments...), then the project's, as
+// cmd/main.go registers them, and creates a Widget named name.
+func startStarterWidget(t *testing.T, name string) (*testenv.Env, *runtime.Scheme, *widgetsv1.Widget) {
+	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
@@ -31,13 +33,24 @@ func TestWidgetReconcilerOnTestenv(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := testenv.Start(t, testenv.WithCRDDirectory("../../config/crd"), testenv.WithScheme(scheme))
-	ctx := t.Context()
-	key := types.NamespacedName{Namespace: "", Name: "starter"}
-	obj := &widgetsv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
+	return env, scheme, createStarterWidget(t, env, name)
+}
+
+// createStarterWidget creates a Widget named name.
+func createStarterWidget(t *testing.T, env *testenv.Env, name string) *widgetsv1.Widget {
+	t.Helper()
+	obj := &widgetsv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "", Name: name}}
 	// TODO(user): set the spec fields your reconciler needs.
-	if err := env.Client.Create(ctx, obj); err != nil {
+	if err := env.Client.Create(t.Context(), obj); err != nil {
 		t.Fatal(err)
 	}
+	return obj
+}
+
+func TestWidgetReconcilerOnTestenv(t *testing.T) {
+	env, _, obj := startStarterWidget(t, "starter")
+	ctx := t.Context()
+	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
 	r := &WidgetReconciler{Client: env.Client}
 	if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: key}); err != nil {
 		t.Fatalf("reconcile %s: %v", key, err)
