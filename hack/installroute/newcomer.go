@@ -52,6 +52,10 @@ import (
 // .golangci.yml; statuspatch from a module proxy of this checkout
 // (internal/releaseproxy). The steps:
 //
+//  0. the scaffold under a real manager, before statuspatch (in a copy
+//     with testenv added: managercounts.go): one manager, its cached
+//     client, 10 Widgets created at once, three runs; reconcile errors,
+//     409s logged and decisions processed twice are counted and printed;
 //  1. README.md's statuspatch-gen install line;
 //  2. bin/statuspatch-gen init: -dry-run first writes nothing; then init,
 //     which changes no pin (pins.go), adds testenv as a direct requirement
@@ -62,7 +66,9 @@ import (
 //  4. docs/kubebuilder.md's fix block, line by line as written: all five
 //     writes move onto WidgetStatusPatcher, -fix exits 0, no pin moves,
 //     both statuspatch modules are direct requirements; make manifests
-//     passes from a checkout without internal/patchers;
+//     passes from a checkout without internal/patchers; the manager of
+//     step 0 again, SetupWithManager as init wired it: no 409 may reach
+//     the log and no decision may be processed twice;
 //  5. the scaffold's own make test (timed: "the scaffold's first make
 //     test: Ns"), go test -v of the suite as an IDE runs it (on the
 //     embedded API server), make lint (lint-status, then golangci-lint
@@ -165,7 +171,7 @@ func (rt *route) newcomerAt(l lines.Line) error {
 	}
 	n := &newcomerRun{route: rt, et: et, cg: cg, wsLine: wsLine}
 	rt.r.step("the scaffold at line %s (controller-runtime %s, k8s.io %s, go %s, %s; step 5's envtest with %s): a kubebuilder v4 layout, reconciler writing status by hand", l.Name, l.CR, l.K8s, l.GoLine(), goVersion, et.note)
-	for _, s := range []func() error{n.scaffold, n.install, n.init, n.generate, n.fix, n.test, n.fullAPI, n.again} {
+	for _, s := range []func() error{n.scaffold, n.managerBefore, n.install, n.init, n.generate, n.fix, n.managerAfter, n.test, n.fullAPI, n.again} {
 		if err := s(); err != nil {
 			return err
 		}

@@ -22,6 +22,8 @@ type newcomerRun struct {
 	wsLine bool   // the line the workspace builds
 	writes int    // the reconciler's handwritten status writes
 	before pins   // the scaffold's go.mod before statuspatch
+
+	mgrBefore runs // the scaffold under a real manager, before statuspatch
 }
 
 // install is step 1: README.md's statuspatch-gen install line.

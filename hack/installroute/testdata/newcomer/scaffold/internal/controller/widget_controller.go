@@ -2,20 +2,34 @@
 // before statuspatch: a blind merge patch, a helper's patch with the
 // optimistic lock, then (markReady) an Update, kubebuilder's re-fetch and
 // a blind client.Merge patch, then (summarize, widget_summary.go) a
-// server-side apply.
+// server-side apply. Becoming Ready is its decision with a side effect
+// (readyDecisions, a metric the manager serves): a decision made twice for
+// one widget, on a read that missed the first, counts twice.
 package controller
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	widgetsv1 "example.com/widgets/api/v1"
 )
+
+// readyDecisions counts the widgets the reconciler decided were Ready.
+var readyDecisions = prometheus.NewCounter(prometheus.CounterOpts{
+	Name: "widget_ready_decisions_total",
+	Help: "Widgets the reconciler decided were Ready.",
+})
+
+func init() {
+	metrics.Registry.MustRegister(readyDecisions)
+}
 
 // WidgetReconciler names one part per unit of spec.size in the status.
 type WidgetReconciler struct {
@@ -60,6 +74,9 @@ func (r *WidgetReconciler) markReady(ctx context.Context, key client.ObjectKey) 
 	w := &widgetsv1.Widget{}
 	if err := r.Client.Get(ctx, key, w); err != nil {
 		return err
+	}
+	if !meta.IsStatusConditionTrue(w.Status.Conditions, "Ready") {
+		readyDecisions.Inc()
 	}
 	meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "PartsNamed"})
 	if err := r.Client.Status().Update(ctx, w); err != nil {

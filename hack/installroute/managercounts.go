@@ -1,0 +1,135 @@
+package installroute
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
+)
+
+// The newcomer route's scaffold under a real manager (issue 72): one
+// manager, as cmd/main.go runs it (its cached client, the reconciler's
+// SetupWithManager as the scaffold has it), with widgetsAtOnce Widgets
+// created at once on testenv's API server, before the migration and after
+// init and -fix. testdata/newcomer/widget_manager_test.go is written into
+// the scaffold's internal/controller and run with the scaffold's own
+// module graph; it prints the counts.
+
+// managerCounts is one run's line: reconciles, reconcile errors, 409s
+// logged ("the object has been modified") and decisions processed twice.
+type managerCounts struct {
+	widgets, reconciles, errors, conflicts, twice int
+}
+
+var managerCountsLine = regexp.MustCompile(`manager counts: widgets=(\d+) reconciles=(\d+) reconcile-errors=(\d+) 409s-logged=(\d+) decisions-twice=(-?\d+)`)
+
+// parseManagerCounts reads the test's line from its output.
+func parseManagerCounts(out string) (managerCounts, bool) {
+	m := managerCountsLine.FindStringSubmatch(out)
+	if m == nil {
+		return managerCounts{}, false
+	}
+	var n [5]int
+	for i := range n {
+		n[i], _ = strconv.Atoi(m[i+1])
+	}
+	return managerCounts{widgets: n[0], reconciles: n[1], errors: n[2], conflicts: n[3], twice: n[4]}, true
+}
+
+const managerTest = "internal/controller/widget_manager_test.go"
+
+// managerRuns is how many times the manager test runs at each stage, each
+// its own process (the counts vary with the cache's lag).
+const managerRuns = 3
+
+// runs are one stage's managerRuns counts.
+type runs []managerCounts
+
+func (rs runs) String() string {
+	var reconciles, errs, conflicts, twice []string
+	for _, c := range rs {
+		reconciles = append(reconciles, strconv.Itoa(c.reconciles))
+		errs = append(errs, strconv.Itoa(c.errors))
+		conflicts = append(conflicts, strconv.Itoa(c.conflicts))
+		twice = append(twice, strconv.Itoa(c.twice))
+	}
+	widgets := 0
+	if len(rs) > 0 {
+		widgets = rs[0].widgets
+	}
+	j := func(s []string) string { return strings.Join(s, "/") }
+	return fmt.Sprintf("%d runs of %d widgets: %s reconciles, %s reconcile errors, %s 409s logged, %s decisions processed twice", len(rs), widgets, j(reconciles), j(errs), j(conflicts), j(twice))
+}
+
+// runManager writes the manager test into the scaffold at dir, runs it
+// managerRuns times and removes it.
+func (n *newcomerRun) runManager(dir, when string) (runs, error) {
+	b, err := newcomerFiles.ReadFile("testdata/newcomer/widget_manager_test.go")
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, managerTest)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return nil, err
+	}
+	defer os.Remove(path)
+	var rs runs
+	for range managerRuns {
+		out, err := n.r.teeAll(dir, "go test -count=1 -v -run '^TestWidgetManagerCounts$' ./internal/controller/")
+		if err != nil {
+			return nil, failf("the scaffold under a real manager %s failed (above)", when)
+		}
+		c, ok := parseManagerCounts(out)
+		if !ok {
+			return nil, failf("the manager test %s printed no counts (above)", when)
+		}
+		rs = append(rs, c)
+	}
+	return rs, nil
+}
+
+// managerBefore runs the manager on the scaffold as the user wrote it, in a
+// copy (testenv added, make manifests run), so the route's later steps see
+// the scaffold untouched.
+func (n *newcomerRun) managerBefore() error {
+	n.r.step("0. the scaffold under a real manager, before statuspatch: the Widgets created at once, the manager's cached client (a copy of the scaffold, with testenv, make generate and make manifests)")
+	dir := filepath.Join(n.work, "operator-before")
+	if n.r.run(n.work, "cp", "-a", n.op, dir) != nil {
+		return failf("copying the scaffold failed (above)")
+	}
+	defer func() { _ = RemoveAll(dir) }()
+	if n.r.run(dir, "go", "get", releaseproxy.Module+"/testenv@"+n.version) != nil {
+		return failf("go get testenv in the scaffold's copy failed (above)")
+	}
+	if n.r.run(dir, "make", "generate", "manifests") != nil {
+		return failf("make generate manifests in the scaffold's copy failed (above)")
+	}
+	c, err := n.runManager(dir, "before the migration")
+	if err != nil {
+		return err
+	}
+	n.mgrBefore = c
+	n.r.step("the scaffold under a real manager, before statuspatch: %s", c)
+	return nil
+}
+
+// managerAfter runs the manager on the migrated scaffold: no 409 may reach
+// the log and no decision may be processed twice.
+func (n *newcomerRun) managerAfter() error {
+	n.r.step("4b. the migrated scaffold under a real manager: the Widgets created at once, the manager's cached client, SetupWithManager as init wired it")
+	c, err := n.runManager(n.op, "after init and -fix")
+	if err != nil {
+		return err
+	}
+	n.r.step("the scaffold under a real manager: before statuspatch: %s; after init and -fix: %s", n.mgrBefore, c)
+	for _, r := range c {
+		if r.conflicts > 0 || r.twice > 0 {
+			return failf("after init and -fix, under a real manager: 409s reached the log or decisions were processed twice (%s), want none (the manager's log above)", c)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package controller
+
+// Written into the scaffold by the newcomer route (hack/installroute,
+// managercounts.go), before the migration and after init and -fix, and
+// removed after it ran: the reconciler under a real manager, as cmd/main.go
+// runs it. One manager (the manager's cached client, the reconciler's
+// SetupWithManager as the scaffold has it), widgetsAtOnce Widgets created at
+// once on testenv's API server; when each one's status is decided, the
+// manager is stopped and the test prints one line the route reads:
+// reconciles, reconcile errors, 409s logged ("the object has been
+// modified") and decisions processed twice (readyDecisions beyond one per
+// Widget).
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/statuspatch/statuspatch/testenv"
+
+	widgetsv1 "example.com/widgets/api/v1"
+)
+
+const widgetsAtOnce = 10
+
+// lockedBuffer is the manager's log.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestWidgetManagerCounts(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := widgetsv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	env := testenv.Start(t, testenv.WithCRDDirectory("../../config/crd"), testenv.WithScheme(scheme))
+	logs := &lockedBuffer{}
+	logger := zap.New(zap.WriteTo(logs), zap.UseDevMode(true))
+	ctrl.SetLogger(logger)
+	// ctrl.NewManager, with the RESTMapper of testenv's server (it has no
+	// discovery root).
+	mgr, err := env.NewManager(manager.Options{Scheme: scheme, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&WidgetReconciler{}).SetupWithManager(mgr); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan error, 1)
+	go func() { stopped <- mgr.Start(ctx) }()
+
+	// widgetsAtOnce Widgets, created at once (released together).
+	start := make(chan struct{})
+	errs := make(chan error, widgetsAtOnce)
+	for i := range widgetsAtOnce {
+		go func() {
+			<-start
+			w := &widgetsv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("w%02d", i)}, Spec: widgetsv1.WidgetSpec{Size: 2}}
+			errs <- env.Client.Create(ctx, w)
+		}()
+	}
+	close(start)
+	for range widgetsAtOnce {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Until each status is decided, read from the server (env.Client is
+	// uncached); a bound on the wait, not a measurement.
+	var undecided []string
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		var list widgetsv1.WidgetList
+		if err := env.Client.List(ctx, &list, client.InNamespace("default")); err != nil {
+			t.Fatal(err)
+		}
+		undecided = undecided[:0]
+		for _, w := range list.Items {
+			if !decided(&w) {
+				undecided = append(undecided, fmt.Sprintf("%s %+v", w.Name, w.Status))
+			}
+		}
+		if len(list.Items) == widgetsAtOnce && len(undecided) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not decided after 3 minutes: %s\nthe manager's log:\n%s", strings.Join(undecided, "; "), logs)
+		}
+	}
+	cancel()
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	reconciles, errors := reconcileCounts(t)
+	conflicts := strings.Count(logs.String(), "the object has been modified")
+	twice := int(testutil.ToFloat64(readyDecisions)) - widgetsAtOnce
+	if conflicts > 0 || errors > 0 {
+		t.Logf("the manager's log:\n%s", logs)
+	}
+	t.Logf("manager counts: widgets=%d reconciles=%d reconcile-errors=%d 409s-logged=%d decisions-twice=%d", widgetsAtOnce, reconciles, errors, conflicts, twice)
+}
+
+// decided reports whether w's status is the reconciler's whole decision.
+func decided(w *widgetsv1.Widget) bool {
+	return len(w.Status.Parts) == int(w.Spec.Size) && w.Status.ObservedGeneration == w.Generation &&
+		meta.IsStatusConditionTrue(w.Status.Conditions, "Ready") && w.Status.Summary == fmt.Sprintf("%d parts", w.Spec.Size)
+}
+
+// reconcileCounts are controller-runtime's reconcile metrics of the
+// widget controller: reconciles and reconcile errors.
+func reconcileCounts(t *testing.T) (reconciles, errors int) {
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			switch f.GetName() {
+			case "controller_runtime_reconcile_total":
+				reconciles += int(m.GetCounter().GetValue())
+			case "controller_runtime_reconcile_errors_total":
+				errors += int(m.GetCounter().GetValue())
+			}
+		}
+	}
+	return reconciles, errors
+}
