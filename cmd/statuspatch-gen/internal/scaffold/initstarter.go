@@ -51,7 +51,7 @@ import (
 // startStarter{{.Kind}} starts the API server with the built-in kinds (a
 // reconciler reads and creates Deployments...), then the project's, as
 // cmd/main.go registers them, and creates a {{.Kind}} named name.
-func startStarter{{.Kind}}(t *testing.T, name string) (*testenv.Env, *runtime.Scheme, *{{.Alias}}.{{.Kind}}) {
+func startStarter{{.Kind}}(t *testing.T, name string) (*testenv.Env, {{if .HasScheme}}*runtime.Scheme, {{end}}*{{.Alias}}.{{.Kind}}) {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
@@ -61,7 +61,7 @@ func startStarter{{.Kind}}(t *testing.T, name string) (*testenv.Env, *runtime.Sc
 		t.Fatal(err)
 	}
 	env := testenv.Start(t, testenv.WithCRDDirectory("{{.CRDDir}}"), testenv.WithScheme(scheme))
-	return env, scheme, createStarter{{.Kind}}(t, env, name)
+	return env, {{if .HasScheme}}scheme, {{end}}createStarter{{.Kind}}(t, env, name)
 }
 
 // createStarter{{.Kind}} creates a {{.Kind}} named name.
@@ -76,7 +76,7 @@ func createStarter{{.Kind}}(t *testing.T, env *testenv.Env, name string) *{{.Ali
 }
 
 func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
-	env, {{if .HasScheme}}scheme{{else}}_{{end}}, obj := startStarter{{.Kind}}(t, "starter")
+	env, {{if .HasScheme}}scheme, {{end}}obj := startStarter{{.Kind}}(t, "starter")
 	ctx := t.Context()
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
 {{- if .HasStatus}}
@@ -107,7 +107,7 @@ func Test{{.Kind}}ReconcilerOnTestenv(t *testing.T) {
 {{- if .HasStatus}}
 
 func Test{{.Kind}}DecidesOnce(t *testing.T) {
-	env, {{if .HasScheme}}scheme{{else}}_{{end}}, once := startStarter{{.Kind}}(t, "starter-once")
+	env, {{if .HasScheme}}scheme, {{end}}once := startStarter{{.Kind}}(t, "starter-once")
 	twice := createStarter{{.Kind}}(t, env, "starter-twice")
 	// stored runs n reconciles of obj at once and returns the status writes
 	// the server stored for it. The reconciles meet after their first read

@@ -23,7 +23,7 @@ import (
 // startStarterWidget starts the API server with the built-in kinds (a
 // reconciler reads and creates Deployments...), then the project's, as
 // cmd/main.go registers them, and creates a Widget named name.
-func startStarterWidget(t *testing.T, name string) (*testenv.Env, *runtime.Scheme, *widgetsv1.Widget) {
+func startStarterWidget(t *testing.T, name string) (*testenv.Env, *widgetsv1.Widget) {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
@@ -33,7 +33,7 @@ func startStarterWidget(t *testing.T, name string) (*testenv.Env, *runtime.Schem
 		t.Fatal(err)
 	}
 	env := testenv.Start(t, testenv.WithCRDDirectory("../../config/crd"), testenv.WithScheme(scheme))
-	return env, scheme, createStarterWidget(t, env, name)
+	return env, createStarterWidget(t, env, name)
 }
 
 // createStarterWidget creates a Widget named name.
@@ -48,7 +48,7 @@ func createStarterWidget(t *testing.T, env *testenv.Env, name string) *widgetsv1
 }
 
 func TestWidgetReconcilerOnTestenv(t *testing.T) {
-	env, _, obj := startStarterWidget(t, "starter")
+	env, obj := startStarterWidget(t, "starter")
 	ctx := t.Context()
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
 	r := &WidgetReconciler{Client: env.Client}
