@@ -46,6 +46,7 @@ type migration struct {
 	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
 	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
+	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -171,16 +172,26 @@ func (m *migration) findAnchor(verb string) string {
 			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		mf, ok := val.(*ast.CallExpr)
-		if !ok || !m.isMergeFrom(mf) || !m.isDeepCopyOfObj(mf.Args[0]) {
+		if !ok || !m.isMergeFrom(mf) {
 			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
+		r := reusedPatch{m, v}
 		if m.uses(v) != 1 {
-			return "the patch " + v.Name() + " is used elsewhere"
+			// Reused by the other patches of the object (migratereuse.go).
+			if why := r.why(); why != "" {
+				return why
+			}
+		}
+		if !m.isDeepCopyOfObj(mf.Args[0]) {
+			if r.copiedBase(def, mf) {
+				return ""
+			}
+			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		if m.lateBase(def, v) {
 			return ""
 		}
-		m.anchor = def
+		m.anchor, m.baseVar = def, v
 		return ""
 	}
 	mf, ok := patch.(*ast.CallExpr)

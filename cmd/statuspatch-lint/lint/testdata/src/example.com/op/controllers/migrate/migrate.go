@@ -159,7 +159,7 @@ func (r *Reconciler) twoWrites(ctx context.Context, w *v1.Widget, failed bool) e
 func (r *Reconciler) patchShared(ctx context.Context, w *v1.Widget) error {
 	patch := client.MergeFrom(w.DeepCopy())
 	w.Status.Ready = true
-	if err := r.Status().Patch(ctx, w, patch); err != nil { // want `\(not moved to the patcher: the patch patch is used elsewhere\)`
+	if err := r.Status().Patch(ctx, w, patch); err != nil { // want `\(not moved to the patcher: the patch patch is used elsewhere: at line 165, other than as the patch of a status write of w\)`
 		return err
 	}
 	return r.Patch(ctx, w, patch)
