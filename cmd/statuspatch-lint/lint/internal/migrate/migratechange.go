@@ -65,12 +65,16 @@ func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
 	direct, how := si.chainChange(stack, i)
 	switch {
 	case direct:
-		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status", root, line)
+		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status%s", root, line, onlyStatus)
 	case how != "":
-		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status", root, line, how)
+		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status%s", root, line, how, onlyStatus)
 	}
 	return ""
 }
+
+// onlyStatus says, after a change outside the status, what to change: Flush
+// refuses it where Status().Update ignored it.
+const onlyStatus = " (Flush returns patcher.ErrNonStatusChange): make that change on a DeepCopy() of the object, or keep this write"
 
 // chainChange climbs from stack[top] through the selections, indexes,
 // slices, dereferences, conversions and trusted method calls that go on

@@ -114,13 +114,13 @@ func (r *Reconciler) specToo(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	w.Spec.Size = 3
 	w.Status.Size = 3
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Spec is changed at line 115: the patcher writes only the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Spec is changed at line 115: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) labels(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	w.Finalizers[0] = "done"
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Finalizers is changed at line 122: the patcher writes only the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Finalizers is changed at line 122: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) method(ctx context.Context, w *v1.Widget) error {
@@ -138,7 +138,7 @@ func (r *Reconciler) reassigned(ctx context.Context, w, other *v1.Widget) error 
 func (r *Reconciler) passedOn(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	compute(w)
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed to compute at line 140, where w is passed to resize at line 144, where w.Spec is changed at line 146: the patcher writes only the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed to compute at line 140, where w is passed to resize at line 144, where w.Spec is changed at line 146: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func compute(w *v1.Widget) { resize(w, 2) }

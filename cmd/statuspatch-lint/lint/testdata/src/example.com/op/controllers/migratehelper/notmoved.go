@@ -12,7 +12,7 @@ import (
 
 // Exported: callers in other packages are not seen.
 func (r *Reconciler) UpdateStatus(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is exported: its callers in other packages are not seen; make the patcher where they read it and move the write there\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is exported, and -fix changes no caller outside this package: have it take a \*patchers.WidgetStatusPatcher in place of w \(each caller makes it with patchers.NewWidgetStatusPatcher where it reads w\) and call its Flush\(ctx\) in place of this write\)$`
 }
 
 // A caller changes the spec between the read and the call.
@@ -142,7 +142,7 @@ func (r *Reconciler) specCaller(ctx context.Context, key client.ObjectKey) error
 
 func (r *Reconciler) writeSpec(ctx context.Context, w *v1.Widget) error {
 	w.Spec.Size = 2
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeSpec: w.Spec is changed at line 144: the patcher writes only the status\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeSpec: w.Spec is changed at line 144: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A parameter written, read again, and written again: the first write has
