@@ -132,8 +132,9 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// package (a pointer, a local of a local, a range element changed or
 	// handed on, a MarshalJSON of a pointer receiver, a map deleted from,
 	// a function ranged over), each naming where; migratelockbase: 3
-	// whose patch is used other than as a patch of its object.
-	if len(left) != 85 || notMoved != 84 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 85 (84):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// whose patch is used other than as a patch of its object, 1 whose
+	// base changes after the object is copied from it.
+	if len(left) != 86 || notMoved != 85 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 86 (85):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

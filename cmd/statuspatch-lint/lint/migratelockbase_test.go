@@ -24,7 +24,7 @@ func TestMigrateLockBase(t *testing.T) {
 			}
 		}
 	}
-	if moved != 7 {
-		t.Errorf("%d writes moved onto a patcher, want 7", moved)
+	if moved != 8 {
+		t.Errorf("%d writes moved onto a patcher, want 8", moved)
 	}
 }

@@ -214,6 +214,9 @@ func (m *migration) findAnchor(verb string) string {
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	def, val := m.definition(v)
 	if def == nil || !m.isDeepCopyOfObj(val) {
+		if (copiedObject{m, v}).anchor() {
+			return "" // obj := base.DeepCopy() (migratecopied.go)
+		}
 		return m.noBase(v, "base", deepCopy)
 	}
 	if m.lateBase(def, v) {

@@ -355,6 +355,9 @@ var refReaders = map[string]map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1": {
 		"LabelSelectorAsSelector": true, "LabelSelectorAsMap": true, "FormatLabelSelector": true,
 	},
+	// The patch's schema, by the type of its dataStruct (lws's
+	// revision.ApplyRevision).
+	"k8s.io/apimachinery/pkg/util/strategicpatch": {"StrategicMergePatch": true},
 	// equality.Semantic.DeepEqual, a method of Equalities.
 	"k8s.io/apimachinery/third_party/forked/golang/reflect": {"DeepEqual": true, "DeepDerivative": true},
 }

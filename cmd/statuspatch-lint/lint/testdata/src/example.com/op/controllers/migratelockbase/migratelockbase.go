@@ -112,3 +112,24 @@ func (r *WidgetReconciler) otherObject(ctx context.Context, key client.ObjectKey
 	}
 	return r.Status().Patch(ctx, w2, patch) // want `^handwritten status write to Widget`
 }
+
+// The object written is a copy of the base (lws's scaler status): the
+// patcher is made on the copy.
+func (r *WidgetReconciler) copyOfBase(ctx context.Context, scalers map[string]*v1.Widget) error {
+	for _, s := range scalers {
+		desired := s.DeepCopy()
+		desired.Status.Size = 7
+		if err := r.Status().Patch(ctx, desired, client.MergeFromWithOptions(s, client.MergeFromWithOptimisticLock{})); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+			return err
+		}
+	}
+	return nil
+}
+
+// The base changed after the copy: it stays.
+func (r *WidgetReconciler) baseChanged(ctx context.Context, s *v1.Widget) error {
+	desired := s.DeepCopy()
+	s.Status.Ready = true
+	desired.Status.Size = 8
+	return r.Status().Patch(ctx, desired, client.MergeFrom(s)) // want `\(not moved to the patcher: the base s is a parameter of baseChanged: the patcher is made where its callers take it; move the write there\)$`
+}
