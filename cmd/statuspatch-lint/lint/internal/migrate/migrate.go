@@ -47,6 +47,8 @@ type migration struct {
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
 	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
 	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
+
+	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -67,7 +69,7 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		return nil, none, "" // the finding says to generate it
 	}
 	p := *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: opts.Audit}
+	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: opts.Audit, patcherType: p.Type}
 	for _, f := range pass.Files {
 		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
 			m.file = f

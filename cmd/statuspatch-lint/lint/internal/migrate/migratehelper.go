@@ -196,7 +196,7 @@ func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, cli
 				problem = fmt.Sprintf("its call at line %d is in a test or generated file", line)
 				return false
 			}
-			c := &migration{site: site{calls: h.calls, file: f, call: call}, audit: h.audit}
+			c := &migration{site: site{calls: h.calls, file: f, call: call}, audit: h.audit, patcherType: h.patcherType}
 			for i := len(stack) - 1; i >= 0; i-- {
 				c.path = append(c.path, stack[i])
 			}

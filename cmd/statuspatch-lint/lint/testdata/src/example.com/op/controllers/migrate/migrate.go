@@ -193,7 +193,7 @@ func (r *Reconciler) writer(ctx context.Context, w *v1.Widget) error {
 func (r *Reconciler) each(ctx context.Context, ws []*v1.Widget) error {
 	for _, w := range ws {
 		w.Status.Ready = false
-		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
 			return err
 		}
 	}
@@ -208,7 +208,7 @@ func (r *Reconciler) fromEvent(ctx context.Context, o client.Object) error {
 		return nil
 	}
 	w.Status.Ready = false
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
 }
 
 func (r *Reconciler) patchGiven(ctx context.Context, w *v1.Widget, patch client.Patch) error {
