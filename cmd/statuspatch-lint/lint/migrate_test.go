@@ -35,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 55 {
-		t.Errorf("%d writes moved onto a patcher, want 55", moved)
+	if moved != 56 {
+		t.Errorf("%d writes moved onto a patcher, want 56", moved)
 	}
 }
 

@@ -162,6 +162,9 @@ climb:
 	case *ast.IncDecStmt:
 		return true, ""
 	case *ast.UnaryExpr:
+		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readsRefs(call) {
+			return false, "" // its address given to a reader: intstr.GetScaledValueFromIntOrPercent(&x.Spec.MaxSurge, ...)
+		}
 		if p.Op == token.AND {
 			return true, ""
 		}
@@ -355,6 +358,8 @@ var refReaders = map[string]map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1": {
 		"LabelSelectorAsSelector": true, "LabelSelectorAsMap": true, "FormatLabelSelector": true,
 	},
+	// An IntOrString's value, by pointer (lws's rolling update).
+	"k8s.io/apimachinery/pkg/util/intstr": {"GetScaledValueFromIntOrPercent": true, "GetValueFromIntOrPercent": true},
 	// The patch's schema, by the type of its dataStruct (lws's
 	// revision.ApplyRevision).
 	"k8s.io/apimachinery/pkg/util/strategicpatch": {"StrategicMergePatch": true},

@@ -7,11 +7,11 @@ package migrateacross
 import (
 	"context"
 	"fmt"
-
 	v1 "example.com/op/api/v1"
 	"example.com/op/objutil"
 	"example.com/op/specutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -132,5 +132,20 @@ func (r *Reconciler) driverPod(ctx context.Context, key client.ObjectKey) error 
 		return err
 	}
 	w.Status.Ready = objutil.DriverPodName(w) != ""
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Its spec's IntOrString given by address to intstr's reader (lws's
+// rollingUpdateParameters): moved.
+func (r *Reconciler) surge(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	n, err := intstr.GetScaledValueFromIntOrPercent(&w.Spec.MaxSurge, 10, true)
+	if err != nil {
+		return err
+	}
+	w.Status.Size = n
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }

@@ -118,7 +118,7 @@ func (r *WidgetReconciler) otherObject(ctx context.Context, key client.ObjectKey
 func (r *WidgetReconciler) copyOfBase(ctx context.Context, scalers map[string]*v1.Widget) error {
 	for _, s := range scalers {
 		desired := s.DeepCopy()
-		desired.Status.Size = 7
+		desired.Status.Size = s.Spec.Size + 7
 		if err := r.Status().Patch(ctx, desired, client.MergeFromWithOptions(s, client.MergeFromWithOptimisticLock{})); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 			return err
 		}
