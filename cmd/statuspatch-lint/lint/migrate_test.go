@@ -35,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 56 {
-		t.Errorf("%d writes moved onto a patcher, want 56", moved)
+	if moved != 57 {
+		t.Errorf("%d writes moved onto a patcher, want 57", moved)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 14 {
+	if err != nil || len(goldens) != 15 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -133,8 +133,9 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// handed on, a MarshalJSON of a pointer receiver, a map deleted from,
 	// a function ranged over), each naming where; migratelockbase: 3
 	// whose patch is used other than as a patch of its object, 1 whose
-	// base changes after the object is copied from it.
-	if len(left) != 86 || notMoved != 85 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 86 (85):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// base changes after the object is copied from it; migrateacross's
+	// copies.go: 1 whose labels are copied into by maps.Copy.
+	if len(left) != 87 || notMoved != 86 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 87 (86):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

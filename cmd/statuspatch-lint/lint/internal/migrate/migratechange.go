@@ -184,7 +184,7 @@ climb:
 		if p.Fun == e {
 			return false, ref + " is called"
 		}
-		if si.readsRefs(p) {
+		if si.readsRefs(p) || si.copiedFrom(p, e) {
 			return false, ""
 		}
 		if how, ok := si.followParam(p, e); ok {
@@ -387,6 +387,18 @@ func (si *site) readsRefs(call *ast.CallExpr) bool {
 		return si.marshalReads(call)
 	}
 	return refReaders[fn.Pkg().Path()][fn.Name()]
+}
+
+// copiedFrom reports whether call is maps.Copy(dst, e) of a map whose keys
+// and values hold no references: its entries are copied as values, and
+// e is only read (lws's mergeMetadata of the object's labels).
+func (si *site) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
+	fn := kube.CalledFunc(si.pass, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "maps" || fn.Name() != "Copy" || len(call.Args) != 2 || call.Args[1] != e {
+		return false
+	}
+	m, ok := si.pass.TypesInfo.TypeOf(e).Underlying().(*types.Map)
+	return ok && !holdsRefs(m.Key()) && !holdsRefs(m.Elem())
 }
 
 // callee names what call calls, for a finding: F, T.M, pkg.F, the builtin
