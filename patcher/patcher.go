@@ -46,6 +46,9 @@ type Patcher[T client.Object] struct {
 	// not be taken, in any mode: the next Flush returns that error.
 	pending *pendingApply
 
+	// The write token (WithWriteToken, writetoken.go).
+	token writeToken[T]
+
 	// Settling a write whose answer did not say (landed.go).
 	settler settler[T]
 
@@ -93,6 +96,9 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	}
 	p.status = status
 	if p.err = p.fieldDiff.use(&p.snapshot, opts); p.err != nil {
+		return p
+	}
+	if p.err = p.token.use(&p.snapshot, opts); p.err != nil {
 		return p
 	}
 	if p.err = p.checkOwnedConditions(); p.err != nil {
