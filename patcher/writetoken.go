@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
 // WithWriteToken makes every status write carry a fresh unique token (128
@@ -118,4 +120,13 @@ func (t *writeToken[T]) stamp(obj T) (string, func(), error) {
 	old := *f
 	*f = hex.EncodeToString(b[:])
 	return *f, func() { *f = old }, nil
+}
+
+// settleToken is the token w carries, as patcher/internal/settle sees it
+// (nil: none).
+func (t *writeToken[T]) settleToken(value string) *settle.Token {
+	if value == "" || t.path == nil {
+		return nil
+	}
+	return &settle.Token{Path: t.path, Value: value}
 }
