@@ -113,6 +113,11 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	p.writer = merger[T]{p}
 	if p.ap != nil {
 		p.writer = p.ap
+		if !p.ap.locked {
+			// Without the lock a token proves nothing (once needs the
+			// lock), and a resend that puts it back would be a write.
+			p.token.field = nil
+		}
 	}
 	p.setBase(obj)
 	// New cannot know when the caller's read began, so it never calls the

@@ -25,7 +25,10 @@ import (
 // not idempotent (counters, queues, appends). statuspatch-gen passes it for
 // a field marked +statuspatch:writeToken; nothing else may write that
 // field. A field that is not a string field of the status is an error
-// matching ErrInvalidInput. ApplyStatus's writes carry no token.
+// matching ErrInvalidInput. ApplyStatus's writes carry no token, nor do
+// those of WriteApplyWithoutLock (a token proves a write stored once only
+// with the lock, and an unlocked resend that put it back would be a
+// write of its own).
 func WithWriteToken[T client.Object](field func(obj T) *string) Option {
 	return writeTokenOption[T]{field}
 }
