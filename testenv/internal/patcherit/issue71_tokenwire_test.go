@@ -56,3 +56,29 @@ func TestIssue71TokenFlushIsOnePatch(t *testing.T) {
 		}
 	}
 }
+
+// An apply without the lock carries no token: "stored once" needs the
+// lock, and its resend putting the token back after another writer's
+// would be a write of its own (the oracle found it: stored twice).
+func TestIssue71TokenNotSentWithoutTheLock(t *testing.T) {
+	e := env(t)
+	c, rec := countingClient(t, e)
+	key := newWidget(t, e.Client)
+	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, withToken, patcher.WithFieldOwner("heartbeat"), patcher.WithWriteMode(patcher.WriteApplyWithoutLock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(rec.requests())
+	p.Object().Status.Phase = "Alive"
+	if err := p.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rec.requests()[before:] {
+		if strings.Contains(string(r.Body), "writeToken") {
+			t.Fatalf("%s %s carries a token: %s", r.Method, r.Path, r.Body)
+		}
+	}
+	if tok := p.Object().Status.WriteToken; tok != "" {
+		t.Fatalf("the object holds token %q", tok)
+	}
+}
