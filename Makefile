@@ -261,9 +261,15 @@ demo: tools ## Run the example operator on the in-process API server, patcher vs
 	./hack/warm-cache.sh examples
 	cd examples && $(GO) run ./cmd/demo
 
+# The benchmarks are go test suites, hack/bench, run only with
+# STATUSPATCH_BENCH=1: BENCH picks the suite (TestBench: make bench's
+# sections, each a subtest; Instructions, LintDriver, RealAPIs,
+# ColdExplore), BENCH_FLAGS gives it flags (hack/bench/doc.go).
+BENCH ?= Bench
+BENCH_FLAGS ?=
 .PHONY: bench
-bench: tools ## Benchmarks, side by side with the alternatives (see docs/benchmarks.md).
-	./hack/bench.sh
+bench: tools ## Benchmarks, side by side with the alternatives (see docs/benchmarks.md; BENCH=, BENCH_FLAGS=).
+	cd hack && STATUSPATCH_BENCH=1 $(GO) test -count=1 -timeout 0 -v ./bench -run '^Test$(BENCH)' $(BENCH_FLAGS)
 
 .PHONY: clean
 clean: ## Remove bin/.

@@ -20,8 +20,8 @@ import (
 // The benchmarks compare a status write through the patcher with what users
 // write by hand today, excluding the network: the client records the patch
 // body (computing it is where MergeFrom spends its time) and answers with a
-// new resourceVersion, as the server would. hack/bench.sh turns the results
-// into ratios.
+// new resourceVersion, as the server would. make bench (hack/bench) turns
+// the results into ratios.
 
 // sizedDeployment returns a Deployment whose spec and status marshal to
 // roughly specKB and statusKB kilobytes.

@@ -70,10 +70,33 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if problems := guard.InvalidConditions(p.status(p.obj), p.status(p.base)); len(problems) > 0 {
 		return resultError, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
+	token, undo, err := p.token.stamp(p.obj)
+	if err != nil {
+		return resultError, err
+	}
+	if undo != nil {
+		// The token is a change of its own: the write is made again with
+		// it. On any end but a stored write the object is left as it was.
+		if _, cur, err = p.statusChange(); err != nil {
+			undo()
+			return resultError, err
+		}
+	}
+	res, err := p.sendWrite(ctx, cur, token)
+	if undo != nil && res != resultApplied {
+		undo()
+	}
+	return res, err
+}
+
+// sendWrite makes the write of the status in memory, cur, carrying token,
+// and sends it.
+func (p *Patcher[T]) sendWrite(ctx context.Context, cur []byte, token string) (flushResult, error) {
 	w, err := p.writer.write(ctx, cur)
 	if err != nil {
 		return resultOf(err), err
 	}
+	w.token = token
 	return p.send(ctx, w)
 }
 

@@ -59,6 +59,7 @@ type sentWrite[T client.Object] struct {
 	cur       []byte           // the status as JSON, or nil (for applied)
 	applied   map[string]any   // an apply's status (apply.go)
 	unowned   []fieldpath.Path // removed fields no manager owned: left out of the apply
+	token     string           // the write token it carries (WithWriteToken), or ""
 }
 
 // maxSettles bounds the reads (and the sends of the same body again) of

@@ -46,6 +46,9 @@ type Patcher[T client.Object] struct {
 	// not be taken, in any mode: the next Flush returns that error.
 	pending *pendingApply
 
+	// The write token (WithWriteToken, writetoken.go).
+	token writeToken[T]
+
 	// Settling a write whose answer did not say (landed.go).
 	settler settler[T]
 
@@ -95,6 +98,9 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	if p.err = p.fieldDiff.use(&p.snapshot, opts); p.err != nil {
 		return p
 	}
+	if p.err = p.token.use(&p.snapshot, opts); p.err != nil {
+		return p
+	}
 	if p.err = p.checkOwnedConditions(); p.err != nil {
 		return p
 	}
@@ -107,6 +113,11 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	p.writer = merger[T]{p}
 	if p.ap != nil {
 		p.writer = p.ap
+		if !p.ap.locked {
+			// Without the lock a token proves nothing (once needs the
+			// lock), and a resend that puts it back would be a write.
+			p.token.field = nil
+		}
 	}
 	p.setBase(obj)
 	// New cannot know when the caller's read began, so it never calls the

@@ -23,7 +23,7 @@ func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	if err != nil {
 		return settle.Write{}, err
 	}
-	sw := settle.Write{Base: base}
+	sw := settle.Write{Base: base, Token: p.token.settleToken(w.token)}
 	if p.opts.fieldOwner != "" {
 		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
 	}

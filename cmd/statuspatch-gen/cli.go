@@ -188,7 +188,7 @@ func run(args []string, stdout io.Writer) error {
 	loaded := time.Now()
 	err = runGenerators(rt)
 	if os.Getenv("STATUSPATCH_GEN_TIMING") != "" {
-		// for hack/bench-gen.sh: where the time goes
+		// for make bench (hack/bench.Gen): where the time goes
 		fmt.Fprintf(os.Stderr, "statuspatch-gen timing: load %v, generate %v\n",
 			loaded.Sub(start).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
 	}

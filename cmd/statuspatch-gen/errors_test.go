@@ -124,6 +124,34 @@ func TestErrors(t *testing.T) {
 		},
 		want: "afile/sub/zz_generated.statuspatch.go: cannot write: mkdir ", // ... afile: not a directory
 	}, {
+		name: "write token on a field that is not a string",
+		args: []string{"paths=./tokenint"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "tokenint", "type WidgetStatus struct{}", "type WidgetStatus struct {\n\t// +statuspatch:writeToken\n\tToken int64 `json:\"token\"`\n}")
+		},
+		want: "tokenint/types.go:8: +statuspatch:writeToken on Token, a int64: the token must be a string field",
+	}, {
+		name: "write token outside a kind's status",
+		args: []string{"paths=./tokenspec"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "tokenspec", "type WidgetStatus struct{}", "type WidgetStatus struct{}\n\n// WidgetSpec is not status.\ntype WidgetSpec struct {\n\t// +statuspatch:writeToken\n\tToken string `json:\"token\"`\n}")
+		},
+		want: "tokenspec/types.go:11: +statuspatch:writeToken on WidgetSpec.Token, which is not a field of a kind's status: mark a string field of the status of a kind with a status subresource",
+	}, {
+		name: "write token nested below the status",
+		args: []string{"paths=./tokennested"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "tokennested", "type WidgetStatus struct{}", "type WidgetStatus struct {\n\tLast Step `json:\"last\"`\n}\n\n// Step is nested.\ntype Step struct {\n\t// +statuspatch:writeToken\n\tToken string `json:\"token\"`\n}")
+		},
+		want: "tokennested/types.go:13: +statuspatch:writeToken on Token (status.last.token): the token must be a top-level field of Widget's status",
+	}, {
+		name: "two write token fields",
+		args: []string{"paths=./tokentwo"},
+		setup: func(t *testing.T, dir string) {
+			variant(t, dir, "tokentwo", "type WidgetStatus struct{}", "type WidgetStatus struct {\n\t// +statuspatch:writeToken\n\tA string `json:\"a\"`\n\t// +statuspatch:writeToken\n\tB string `json:\"b\"`\n}")
+		},
+		want: "tokentwo/types.go:10: +statuspatch:writeToken on B and on A (line 8): one token field per kind (Widget)",
+	}, {
 		name: "unknown option",
 		args: []string{"paths=./ok", "bogus=1"},
 		want: `statuspatch-gen: unknown option "bogus=1"`,

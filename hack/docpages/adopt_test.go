@@ -93,3 +93,34 @@ func TestREADMEAdoptBlockIsTheRoute(t *testing.T) {
 		t.Error("README.md's adopt block installs @latest")
 	}
 }
+
+// TestREADMEFirstScreen: README.md's first 40 lines hold what an adopter
+// needs (issue 74): the install and init block and the usage example
+// under "## Using it", whole.
+func TestREADMEFirstScreen(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	end := func(what string, from func(string) bool) int {
+		started := false
+		for i, l := range lines {
+			switch {
+			case !started && from(l):
+				started = true
+			case started && strings.HasPrefix(l, "```") && l != "```go" && l != "```sh":
+				return i + 1
+			}
+		}
+		t.Fatalf("README.md has no %s", what)
+		return 0
+	}
+	const screen = 40
+	if n := end("adopt block", func(l string) bool { return l == "<!-- adopt:begin -->" }); n > screen {
+		t.Errorf("README.md:%d: the install and init block ends after line %d", n, screen)
+	}
+	if n := end("## Using it", func(l string) bool { return l == "## Using it" }); n > screen {
+		t.Errorf("README.md:%d: the usage example ends after line %d", n, screen)
+	}
+}

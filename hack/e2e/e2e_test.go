@@ -13,6 +13,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/hack/installroute"
 	"github.com/statuspatch/statuspatch/hack/internal/lines"
+	"github.com/statuspatch/statuspatch/hack/internal/machine"
 )
 
 // optIn is the variable that runs the routes.
@@ -126,7 +127,7 @@ func eachLine(t *testing.T, sel string, route func(installroute.Config, lines.Li
 			if err := route(config(t), l); err != nil {
 				t.Fatalf("line %s: %v\n(this line alone: %s)", l.Name, err, fmt.Sprintf(rerun, l.Name))
 			}
-			t.Logf("line %s: ok, load %s at its end", l.Name, loadavg())
+			t.Logf("line %s: ok, load %s at its end", l.Name, machine.Load())
 		})
 	}
 	if ran == 0 {
@@ -136,14 +137,4 @@ func eachLine(t *testing.T, sel string, route func(installroute.Config, lines.Li
 		}
 		t.Fatalf("-run %s matches none of the lines: %s", flag.Lookup("test.run").Value, strings.Join(names, " "))
 	}
-}
-
-// loadavg is /proc/loadavg's first three fields.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	return strings.Join(f[:min(3, len(f))], " ")
 }

@@ -67,7 +67,7 @@ func TestRunJobsAtOnce(t *testing.T) {
 func TestReport(t *testing.T) {
 	var out strings.Builder
 	err := report([]result{
-		{name: "a", took: 2 * time.Second, log: "modproxy-env: waiting for another run using /c\nfine\n"},
+		{name: "a", took: 2 * time.Second, log: "release cache: waiting for another run using /c\nfine\n"},
 		{name: "b", took: time.Second, err: errors.New("exit status 1"), log: "line one\nwaiting for another run\n"},
 	}, &out)
 	if err == nil || err.Error() != "failed: b" {

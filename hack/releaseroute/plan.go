@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/mod/modfile"
-
 	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
 	"github.com/statuspatch/statuspatch/hack/internal/modproxy"
 	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
@@ -76,16 +74,11 @@ func tags(version string) []string {
 // lastRelease is the version of the root module testenv/go.mod (data,
 // named name) requires: the last release.
 func lastRelease(name string, data []byte) (string, error) {
-	f, err := modfile.ParseLax(name, data, nil)
+	v, err := releaseproxy.RequiredIn(name, data, prefix)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w; cannot tell the last release", err)
 	}
-	for _, r := range f.Require {
-		if r.Mod.Path == prefix {
-			return r.Mod.Version, nil
-		}
-	}
-	return "", fmt.Errorf("%s does not require %s; cannot tell the last release", name, prefix)
+	return v, nil
 }
 
 // oursRE is a go.mod line that names a module of this repository, as a

@@ -59,7 +59,10 @@ type kindData struct {
 	// ApplyOptions are the options of the apply mode its constructors
 	// pass before the caller's (see applyOptions), "" without it.
 	ApplyOptions string
-	Imports      importNames
+	// TokenField is the Go name of the +statuspatch:writeToken status
+	// field, or "".
+	TokenField string
+	Imports    importNames
 }
 
 // importNames are the local names of the packages generated code uses.
@@ -214,7 +217,7 @@ func checkScope(pkg *loader.Package, kinds []*kind) error {
 
 // generatedNames are the package-level identifiers generated for a kind.
 func generatedNames(kind string) []string {
-	return []string{kind + "StatusPatcher", "New" + kind + "StatusPatcher", "Fetch" + kind + "StatusPatcher", "diff" + kind + "Status"}
+	return []string{kind + "StatusPatcher", "New" + kind + "StatusPatcher", "Fetch" + kind + "StatusPatcher", "diff" + kind + "Status", "writeToken" + kind}
 }
 
 // renderFile renders one file of package pkgName (import path local),
@@ -255,6 +258,7 @@ func renderFile(path, header, constraint, pkgName, local string, reserved []stri
 			HasDiff:               k.hasDiff,
 			DiffFields:            diffFieldsData(k.diffFields, equal),
 			ApplyOptions:          applyOptions(k, names.Patcher),
+			TokenField:            k.writeToken,
 			Imports:               names,
 		})
 	}

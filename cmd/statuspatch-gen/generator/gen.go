@@ -78,11 +78,13 @@ type Generator struct {
 // markers are registered only when no other generator (object, crd) sharing
 // the registry already defines them, so their definitions stay intact.
 func (Generator) RegisterMarkers(into *markers.Registry) error {
-	if err := markers.RegisterAll(into, enableTypeMarker, enablePkgMarker, applyMarker); err != nil {
+	if err := markers.RegisterAll(into, enableTypeMarker, enablePkgMarker, applyMarker, writeTokenMarker); err != nil {
 		return fmt.Errorf("register statuspatch markers: %w", err)
 	}
 	into.AddHelp(applyMarker, markers.SimpleHelp("statuspatch",
 		"makes this kind's generated constructors pass patcher.WithWriteMode(patcher.WriteApply) (Flush writes by server-side apply carrying the base's resourceVersion) and patcher.WithListMapKeys for every +listType=map list under its status"))
+	into.AddHelp(writeTokenMarker, markers.SimpleHelp("statuspatch",
+		"on a string field of a kind's status: the generated constructors pass patcher.WithWriteToken for it, so every status write carries a fresh unique token there and a write whose answer was lost is settled exactly (stored, or a Conflict)"))
 	into.AddHelp(enableTypeMarker, markers.SimpleHelp("statuspatch",
 		"overrides enabling or disabling status patcher generation for this type; on a type without +kubebuilder:subresource:status or a struct Status field, true is an error"))
 	into.AddHelp(enablePkgMarker, markers.SimpleHelp("statuspatch",
@@ -186,6 +188,9 @@ func (g Generator) Generate(ctx *genall.GenerationContext) error {
 		results = append(results, res)
 		if err := findListMaps(ctx.Collector, root, res.kinds); err != nil {
 			return err
+		}
+		if err := findWriteTokens(ctx.Collector, root, res.kinds); err != nil {
+			errs.add(err)
 		}
 		if err := warnOmitemptyDefaults(ctx.Collector, root, res.kinds); err != nil {
 			errs.add(err)

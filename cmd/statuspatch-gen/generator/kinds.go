@@ -31,6 +31,9 @@ type kind struct {
 	// (see applymode.go).
 	apply    bool
 	listMaps []listMap
+	// writeToken: the Go name of the +statuspatch:writeToken status
+	// field, or "" (see writetoken.go).
+	writeToken string
 	// storage: +kubebuilder:storageversion (see resolveVersions).
 	storage bool
 }

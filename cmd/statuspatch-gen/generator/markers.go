@@ -12,7 +12,7 @@ import (
 )
 
 // statuspatchMarkers are the +statuspatch: markers the generator defines.
-var statuspatchMarkers = []string{generateMarkerName, applyMarkerName}
+var statuspatchMarkers = []string{generateMarkerName, applyMarkerName, writeTokenMarkerName}
 
 // checkMarkerNames reports +statuspatch markers the generator does not
 // define: the marker collector ignores unknown markers, so a typo such as

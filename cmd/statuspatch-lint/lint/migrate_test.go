@@ -35,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 54 {
-		t.Errorf("%d writes moved onto a patcher, want 54", moved)
+	if moved != 57 {
+		t.Errorf("%d writes moved onto a patcher, want 57", moved)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 13 {
+	if err != nil || len(goldens) != 15 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -95,7 +95,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrate", "example.com/op/controllers/migrateimported", "example.com/op/controllers/migratekb",
 		"example.com/op/controllers/migratehelper", "example.com/op/controllers/migratemerge", "example.com/op/controllers/migrateapply",
 		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migrateapplyhelper",
-		"example.com/op/controllers/migratelocal") {
+		"example.com/op/controllers/migratelocal", "example.com/op/controllers/migratelockbase") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -131,8 +131,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// spec changes through a local, an encoder or a function of the
 	// package (a pointer, a local of a local, a range element changed or
 	// handed on, a MarshalJSON of a pointer receiver, a map deleted from,
-	// a function ranged over), each naming where.
-	if len(left) != 82 || notMoved != 81 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 82 (81):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// a function ranged over), each naming where; migratelockbase: 3
+	// whose patch is used other than as a patch of its object, 1 whose
+	// base changes after the object is copied from it; migrateacross's
+	// copies.go: 1 whose labels are copied into by maps.Copy.
+	if len(left) != 87 || notMoved != 86 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 87 (86):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -144,36 +144,35 @@ func handwrittenMessage(pass *analysis.Pass, k kind, given []patcherInfo, apply 
 		// package yet (given by the command, which looks on disk).
 		return fmt.Sprintf("handwritten status write to %s: use %s (%s)%s", k.name, p.Type, p.Pkg, apply)
 	}
-	if k.pkg != nil && pass.Module != nil && !withinModule(k.pkg.Path(), pass.Module.Path) {
-		// A kind of another module (k8s.io/api's built-in kinds) has no
-		// kubebuilder markers and a read-only package: name it with kinds=
-		// and generate into a directory of this module.
-		return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen paths=%s kinds=%s output:dir=./internal/patchers/%s%s",
-			k.name, article(k.name), k.name, patcherSuffix, k.pkg.Path(), k.name, outputDirName(k.pkg.Path()), apply)
-	}
 	return fmt.Sprintf("handwritten status write to %s: generate %s %s%s with statuspatch-gen%s", k.name, article(k.name), k.name, patcherSuffix, apply)
+}
+
+// foreignWithoutPatcher reports whether k is a kind of another module (the
+// built-in kinds of k8s.io/api, whose status envtest's test helpers set
+// by hand) for which the project generates no patcher: no handwritten
+// write of the default mode, which moves writes onto generated patchers
+// (diagnose). Without the module's path (a GOPATH
+// build), the kinds of k8s.io/ are the foreign ones.
+func foreignWithoutPatcher(pass *analysis.Pass, k kind, given []patcherInfo) bool {
+	pkg := k.pkg
+	if pkg == nil {
+		pkg = k.acPkg // client-go's apply configurations are of another module too
+	}
+	if k.iface || pkg == nil {
+		return false
+	}
+	if _, ok := findPatcherIn(pass, k, given); ok {
+		return false
+	}
+	if pass.Module != nil && pass.Module.Path != "" {
+		return !withinModule(pkg.Path(), pass.Module.Path)
+	}
+	return strings.HasPrefix(pkg.Path(), "k8s.io/")
 }
 
 // withinModule reports whether a package path belongs to module mod.
 func withinModule(path, mod string) bool {
 	return path == mod || strings.HasPrefix(path, mod+"/")
-}
-
-// outputDirName names a directory for the patchers of an API package after
-// its last two path elements, letters and digits only: k8s.io/api/apps/v1
-// gives appsv1.
-func outputDirName(path string) string {
-	elems := strings.Split(path, "/")
-	if len(elems) > 2 {
-		elems = elems[len(elems)-2:]
-	}
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.Join(elems, "")) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // article is the indefinite article before name: "an" before a vowel.

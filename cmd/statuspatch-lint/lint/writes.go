@@ -26,6 +26,7 @@ type kind struct {
 	name  string
 	pkg   *types.Package // nil if unknown
 	iface bool           // an interface type: no <Kind>StatusPatcher to suggest
+	acPkg *types.Package // an apply configuration's package (pkg is nil then)
 }
 
 // write is one status write found in the package.
@@ -299,7 +300,7 @@ func typeKind(t types.Type, apply bool) kind {
 	if trimmed, ok := strings.CutSuffix(name, "ApplyConfiguration"); apply && ok && trimmed != "" {
 		// Apply configurations live in their own package: match the
 		// patcher by kind name only.
-		return kind{name: trimmed}
+		return kind{name: trimmed, acPkg: n.Obj().Pkg()}
 	}
 	if types.IsInterface(n) && n.Obj().Pkg() != nil {
 		return kind{name: n.Obj().Pkg().Name() + "." + name, iface: true}

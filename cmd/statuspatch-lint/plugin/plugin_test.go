@@ -6,7 +6,10 @@ import (
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/ondisk"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	_ "github.com/statuspatch/statuspatch/cmd/statuspatch-lint/plugin"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -84,4 +87,43 @@ func TestPluginFindsPatchersOnDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.Run(t, dir, as[0], "./internal/controller")
+}
+
+// The plugin and the standalone linter (lint.Config with the patchers the
+// command finds on disk, ondisk.PatchersArg) give the same findings, word
+// for word, on the same package (issue 72: the two answered differently
+// on one line).
+func TestPluginSaysWhatTheCommandSays(t *testing.T) {
+	t.Setenv("GOWORK", "off")
+	dir, err := filepath.Abs("../lint/testdata/newcomer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	newPlugin, err := register.GetPlugin("statuspatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := lint.NewAnalyzer(lint.Config{Patchers: ondisk.PatchersArg(filepath.Join(dir, "internal", "controller"))})
+	findings := func(a *analysis.Analyzer) []string {
+		var out []string
+		for _, r := range analysistest.Run(t, dir, a, "./internal/controller") {
+			for _, d := range r.Diagnostics {
+				out = append(out, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
+			}
+		}
+		return out
+	}
+	plugin, standalone := findings(as[0]), findings(command)
+	if len(plugin) == 0 || strings.Join(plugin, "\n") != strings.Join(standalone, "\n") {
+		t.Errorf("the plugin's findings:\n%s\nthe command's:\n%s", strings.Join(plugin, "\n"), strings.Join(standalone, "\n"))
+	}
 }

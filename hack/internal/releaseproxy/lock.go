@@ -12,8 +12,7 @@ import (
 const LockName = "lock"
 
 // A Lock is an exclusive flock on an open file: held until Unlock, or
-// until every descriptor of that open file is closed (a shell that opened
-// it for hack/releaseproxy lock -fd holds it until it exits). flock is per
+// until every descriptor of that open file is closed. flock is per
 // open file: two opens of the lock file, in one process or two, take turns.
 type Lock struct {
 	f    *os.File
@@ -23,16 +22,14 @@ type Lock struct {
 // LockFD takes the lock on f, an open file of the lock: at once if it is
 // free, else it calls waiting (to say so) and waits for it.
 func LockFD(f *os.File, waiting func()) (*Lock, error) {
-	if err := LockDescriptor(int(f.Fd()), f.Name(), waiting); err != nil {
+	if err := lockDescriptor(int(f.Fd()), f.Name(), waiting); err != nil {
 		return nil, err
 	}
 	return &Lock{f: f, name: f.Name()}, nil
 }
 
-// LockDescriptor is LockFD on descriptor fd, of the lock file name, which
-// it leaves open: a shell's descriptor that hack/releaseproxy inherited
-// keeps the lock when the program exits.
-func LockDescriptor(fd int, name string, waiting func()) error {
+// lockDescriptor is LockFD on descriptor fd, of the lock file name.
+func lockDescriptor(fd int, name string, waiting func()) error {
 	err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		if waiting != nil {
@@ -85,5 +82,5 @@ func (l *Lock) Unlock() error {
 // Waiting is the message a run prints when another holds the lock of the
 // release cache in dir.
 func Waiting(dir string) string {
-	return fmt.Sprintf("modproxy-env: waiting for another run using %s (hack/install-test.sh, release.sh, gomod.sh, adopt-lines.sh, newcomer-test.sh)", dir)
+	return fmt.Sprintf("release cache: waiting for another run using %s (hack/install-test.sh, release.sh, gomod.sh, adopt-lines.sh, newcomer-test.sh)", dir)
 }

@@ -1,9 +1,8 @@
 // Package releaseproxy points the go command at a file-based proxy of this
 // repository's modules at one version (hack/internal/modproxy), as a user's
-// go command would see a published release: the logic of
-// hack/modproxy-env.sh's use_release_proxy and release_proxy_done (their
-// command: hack/releaseproxy), and of the release route's proxy
-// (hack/releaseroute).
+// go command would see a published release: the proxy of the install,
+// adopt and newcomer routes (hack/installroute, hack/e2e), of hack/gomod.sh
+// (hack/gomod) and of the release route (hack/releaseroute).
 //
 // Env is the environment the go command runs in then: GOWORK=off; GOPROXY
 // the proxy, then the module cache's download directory (offline copies of
@@ -97,15 +96,6 @@ func Environ(env []Setting) []string {
 		kv = append(kv, s.Key+"="+s.Value)
 	}
 	return kv
-}
-
-// Exports is env as shell lines for eval: export KEY='VALUE'.
-func Exports(env []Setting) string {
-	var b strings.Builder
-	for _, s := range env {
-		fmt.Fprintf(&b, "export %s='%s'\n", s.Key, strings.ReplaceAll(s.Value, "'", `'\''`))
-	}
-	return b.String()
 }
 
 // Dropped is what Drop removes from the module cache modcache: the

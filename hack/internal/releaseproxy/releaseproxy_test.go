@@ -34,25 +34,6 @@ func TestEnv(t *testing.T) {
 	}
 }
 
-// Exports, evaluated by bash, sets each variable to its value, quotes and
-// spaces included.
-func TestExportsEvalInBash(t *testing.T) {
-	env := Env("https://p.example/it's,direct", "/c/a b", "/w/proxy", "")
-	script := Exports(env) + `printf '%s\n' "$GOMODCACHE" "$GOWORK" "$GOPROXY" "$GONOSUMDB" "$GOFLAGS"`
-	out, err := exec.Command("bash", "-c", script).Output()
-	if err != nil {
-		t.Fatalf("bash: %v", err)
-	}
-	var want []string
-	for _, s := range env {
-		want = append(want, s.Value)
-	}
-	if got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"); !slices.Equal(got, want) {
-		t.Errorf("bash saw\n%q\nwant\n%q", got, want)
-	}
-}
-
-// files lists every path under dir, relative, folders with a slash.
 func files(t *testing.T, dir string) []string {
 	t.Helper()
 	var names []string

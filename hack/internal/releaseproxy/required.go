@@ -14,7 +14,13 @@ func RequiredVersion(path, module string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := modfile.ParseLax(path, data, nil)
+	return RequiredIn(path, data, module)
+}
+
+// RequiredIn is the version of module that the go.mod text data (named
+// name in errors) requires.
+func RequiredIn(name string, data []byte, module string) (string, error) {
+	f, err := modfile.ParseLax(name, data, nil)
 	if err != nil {
 		return "", err
 	}
@@ -23,5 +29,5 @@ func RequiredVersion(path, module string) (string, error) {
 			return r.Mod.Version, nil
 		}
 	}
-	return "", fmt.Errorf("%s does not require %s", path, module)
+	return "", fmt.Errorf("%s does not require %s", name, module)
 }

@@ -75,6 +75,11 @@ func Decide(ctx context.Context, w Write, fresh Version, sit Situation, src Sour
 	if atBase && (!sit.Conflict || !sit.Watcher) {
 		return d, true, nil
 	}
+	if w.Token != nil {
+		if d, decided, err := byToken(ctx, w, fresh, atBase, sit, src); decided || err != nil {
+			return d, false, err
+		}
+	}
 	if w.Writer.Manager == "" {
 		if m := src.Manager(ctx); RealManager(m) {
 			w.Writer = Writer{Manager: m, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status", APIVersion: w.Writer.APIVersion}
@@ -123,4 +128,32 @@ func firstWithSchema(ctx context.Context, w Write, next Version, src Sources) De
 		d = First(w, next, src.Schema(ctx))
 	}
 	return d
+}
+
+// byToken decides a write that carries a token (Token) by it alone:
+// a read past the base that holds it proves the write stored; else the
+// first version after the base decides. decided is false when the token
+// cannot tell (the schema does not show the server keeps the field; an
+// apply without the lock, which a later version may still hold): the
+// other evidence is asked. When the history cannot be read, a read that
+// proves the write not stored without it (Fresh) decides, else the error
+// is an *ErrHistory, as without a token.
+func byToken(ctx context.Context, w Write, fresh Version, atBase bool, sit Situation, src Sources) (d Decision, decided bool, err error) {
+	if !atBase && w.Token.heldBy(fresh) {
+		return w.Token.landed("the read back"), true, nil
+	}
+	if sit.Unlocked {
+		return d, false, nil
+	}
+	next, herr := src.First(ctx, fresh.ResourceVersion)
+	if herr != nil {
+		if !atBase {
+			if d = Fresh(w, fresh); d.Outcome == Conflict {
+				return d, true, nil
+			}
+		}
+		return d, true, &ErrHistory{Err: herr}
+	}
+	d = w.Token.first(w, next, func() *Schema { return src.Schema(ctx) })
+	return d, d.Outcome != Unknown, nil
 }

@@ -13,7 +13,13 @@
 // "Stored" is decided by evidence, never by re-applying what was sent and
 // comparing values alone: the server may store something else than was
 // sent (a pruned field, a default, a webhook, a JSON Patch remove) and a
-// removal leaves nothing to compare. The evidence, strongest first:
+// removal leaves nothing to compare. A write that carries a write token
+// (Write.Token, the patcher's WithWriteToken) is settled by it first and
+// exactly (token.go): a read holding the token is this write, stored once;
+// the first version after the base holding another token, or none where
+// the schema keeps the field, is another request's. Only where the token
+// cannot tell (a schema that prunes the field, or none read, and no token
+// at the base) is the evidence below asked. The evidence, strongest first:
 //
 //  1. The lock. A write that carries the base's resourceVersion can only be
 //     stored as the first write after the base. Once another write is the

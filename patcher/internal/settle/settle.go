@@ -98,6 +98,9 @@ type Write struct {
 	// stored (adds). A write that only removes (items of a map list, a
 	// condition, map keys) stamps no entry at all.
 	Stamps bool
+	// Token is the write token the write carries (nil: none): the first,
+	// exact evidence (token.go).
+	Token *Token
 	// body is the sent patch, replayed on the base by First.
 	body body
 }

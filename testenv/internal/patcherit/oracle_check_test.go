@@ -212,6 +212,10 @@ type oracleStats struct {
 	schedules int
 	byKind    map[string]*[len(verdictNames)]int
 	lost      map[string]int // decisions one of whose responses was lost
+	// byToken and lostByToken are the same by whether the writer wrote
+	// with the write token (and a watcher: "token, watcher").
+	byToken     map[string]*[len(verdictNames)]int
+	lostByToken map[string]int
 }
 
 func (s *oracleStats) add(run *oracleRun) {
@@ -219,6 +223,7 @@ func (s *oracleStats) add(run *oracleRun) {
 	defer s.mu.Unlock()
 	if s.byKind == nil {
 		s.byKind, s.lost = map[string]*[len(verdictNames)]int{}, map[string]int{}
+		s.byToken, s.lostByToken = map[string]*[len(verdictNames)]int{}, map[string]int{}
 	}
 	s.schedules++
 	for _, d := range run.recs {
@@ -228,8 +233,14 @@ func (s *oracleStats) add(run *oracleRun) {
 			s.byKind[k] = &[len(verdictNames)]int{}
 		}
 		s.byKind[k][classify(d.err)]++
+		tk := tokenKind(w.oracleWriter)
+		if s.byToken[tk] == nil {
+			s.byToken[tk] = &[len(verdictNames)]int{}
+		}
+		s.byToken[tk][classify(d.err)]++
 		if slices.ContainsFunc(d.sends, func(s send) bool { return lostResponse(s.fault) }) {
 			s.lost[k]++
+			s.lostByToken[tk]++
 		}
 	}
 }
@@ -250,6 +261,9 @@ func environment(run *oracleRun, w oracleWriter) string {
 		env = append(env, "transforming cache")
 	case w.lag != lagNone:
 		env = append(env, "lagging reads")
+	}
+	if w.token {
+		env = append(env, "write token")
 	}
 	if run.sched.crowded {
 		env = append(env, "ten managers first")
@@ -283,7 +297,24 @@ func (s *oracleStats) table() string {
 		fmt.Fprintf(&b, "| %s | %s |\n", k, row(c[:], s.lost[k]))
 	}
 	fmt.Fprintf(&b, "| all | all | %s |\n", row(total[:], lost))
+	for _, k := range slices.Sorted(maps.Keys(s.byToken)) {
+		fmt.Fprintf(&b, "| all | %s | %s |\n", k, row(s.byToken[k][:], s.lostByToken[k]))
+	}
 	return b.String()
+}
+
+// tokenKind groups writers by the write token and, with it, whether a
+// configured watcher reads the history (issue 71's goal: 0 % Unknown).
+func tokenKind(w oracleWriter) string {
+	switch {
+	case !w.token:
+		return "without the write token"
+	case w.mode == patcher.WriteApplyWithoutLock:
+		return "write token given, no lock (none sent)"
+	case w.client == clientWatcher || w.client == clientManager:
+		return "write token, watcher"
+	}
+	return "write token, no watcher"
 }
 
 func row(c []int, lost int) string {

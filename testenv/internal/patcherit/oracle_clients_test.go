@@ -85,6 +85,9 @@ type oracleWriter struct {
 	// proxied: an intermediary that resends stands before the server;
 	// the writer's patchers are given WithResendingIntermediary.
 	proxied bool
+	// token: the writer's patchers write with the write token
+	// (WithWriteToken on status.writeToken; -oracle.token).
+	token bool
 }
 
 func (w oracleWriter) clientName() string {
@@ -117,6 +120,9 @@ func (w oracleWriter) String() string {
 	}
 	if w.proxied {
 		c += ", resending proxy"
+	}
+	if w.token {
+		c += ", write token"
 	}
 	return fmt.Sprintf("%s/%s/%s", w.mode, m, c)
 }

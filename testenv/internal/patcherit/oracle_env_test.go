@@ -318,6 +318,9 @@ func writerClient(t testing.TB, e *testenv.Env, w oracleWriter) (client.Client, 
 	if w.proxied {
 		opts = append(opts, patcher.WithResendingIntermediary())
 	}
+	if w.token {
+		opts = append(opts, withToken)
+	}
 	c, lag, opts := writerClientOf(t, e, w, cfg, opts)
 	if w.dropsCtx {
 		c = ownContextClient{c}

@@ -232,6 +232,7 @@ func newSchedule(seed uint64) oracleSchedule {
 	// The server's transformations and the clients issue 49 added, from a
 	// stream of their own too.
 	env := rand.New(rand.NewPCG(seed, 0x1549))
+	tokens := rand.New(rand.NewPCG(seed, 0x7043)) // issue 71's write token: a stream of its own
 	s := oracleSchedule{seed: seed, crowded: env.IntN(4) == 0}
 	n := 2 + r.IntN(3)
 	for i := range n {
@@ -255,6 +256,7 @@ func newSchedule(seed uint64) oracleSchedule {
 		w.dropsCtx = w.client != clientManager && env.IntN(5) == 0
 		w.strips = w.client == clientPlain && w.lag == lagNone && env.IntN(3) == 0
 		w.proxied = env.IntN(5) == 0
+		w.token = drawToken(tokens)
 		s.writers = append(s.writers, w)
 	}
 	for range 2 + r.IntN(3) {

@@ -11,7 +11,7 @@
 // backends take turns within each repetition (the order rotates), so that
 // the machine's load falls on all of them alike. It prints each run, then
 // per backend the medians and the ratio to envtest's median. See
-// hack/bench-start.sh and docs/benchmarks.md.
+// make bench (hack/bench.Start) and docs/benchmarks.md.
 package main
 
 import (

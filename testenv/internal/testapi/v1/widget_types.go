@@ -61,6 +61,11 @@ type WidgetStatus struct {
 	// +listType=map
 	// +listMapKey=name
 	Members []WidgetMember `json:"members,omitempty"`
+
+	// WriteToken is the write token of the tests that settle by it
+	// (patcher.WithWriteToken): every status write they send sets it.
+	// +optional
+	WriteToken string `json:"writeToken,omitempty"`
 }
 
 // WidgetMember is one item of a Widget's status.members, with its own

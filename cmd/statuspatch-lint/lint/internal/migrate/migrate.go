@@ -46,6 +46,9 @@ type migration struct {
 	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
 	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
+	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
+
+	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -66,7 +69,7 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		return nil, none, "" // the finding says to generate it
 	}
 	p := *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: opts.Audit}
+	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: opts.Audit, patcherType: p.Type}
 	for _, f := range pass.Files {
 		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
 			m.file = f
@@ -171,16 +174,26 @@ func (m *migration) findAnchor(verb string) string {
 			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		mf, ok := val.(*ast.CallExpr)
-		if !ok || !m.isMergeFrom(mf) || !m.isDeepCopyOfObj(mf.Args[0]) {
+		if !ok || !m.isMergeFrom(mf) {
 			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
+		r := reusedPatch{m, v}
 		if m.uses(v) != 1 {
-			return "the patch " + v.Name() + " is used elsewhere"
+			// Reused by the other patches of the object (migratereuse.go).
+			if why := r.why(); why != "" {
+				return why
+			}
+		}
+		if !m.isDeepCopyOfObj(mf.Args[0]) {
+			if r.copiedBase(def, mf) {
+				return ""
+			}
+			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		if m.lateBase(def, v) {
 			return ""
 		}
-		m.anchor = def
+		m.anchor, m.baseVar = def, v
 		return ""
 	}
 	mf, ok := patch.(*ast.CallExpr)
@@ -203,6 +216,9 @@ func (m *migration) findAnchor(verb string) string {
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	def, val := m.definition(v)
 	if def == nil || !m.isDeepCopyOfObj(val) {
+		if (copiedObject{m, v}).anchor() {
+			return "" // obj := base.DeepCopy() (migratecopied.go)
+		}
 		return m.noBase(v, "base", deepCopy)
 	}
 	if m.lateBase(def, v) {

@@ -65,12 +65,16 @@ func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
 	direct, how := si.chainChange(stack, i)
 	switch {
 	case direct:
-		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status", root, line)
+		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status%s", root, line, onlyStatus)
 	case how != "":
-		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status", root, line, how)
+		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status%s", root, line, how, onlyStatus)
 	}
 	return ""
 }
+
+// onlyStatus says, after a change outside the status, what to change: Flush
+// refuses it where Status().Update ignored it.
+const onlyStatus = " (Flush returns patcher.ErrNonStatusChange): make that change on a DeepCopy() of the object, or keep this write"
 
 // chainChange climbs from stack[top] through the selections, indexes,
 // slices, dereferences, conversions and trusted method calls that go on
@@ -158,6 +162,9 @@ climb:
 	case *ast.IncDecStmt:
 		return true, ""
 	case *ast.UnaryExpr:
+		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readsRefs(call) {
+			return false, "" // its address given to a reader: intstr.GetScaledValueFromIntOrPercent(&x.Spec.MaxSurge, ...)
+		}
 		if p.Op == token.AND {
 			return true, ""
 		}
@@ -177,7 +184,7 @@ climb:
 		if p.Fun == e {
 			return false, ref + " is called"
 		}
-		if si.readsRefs(p) {
+		if si.readsRefs(p) || si.copiedFrom(p, e) {
 			return false, ""
 		}
 		if how, ok := si.followParam(p, e); ok {
@@ -351,6 +358,11 @@ var refReaders = map[string]map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1": {
 		"LabelSelectorAsSelector": true, "LabelSelectorAsMap": true, "FormatLabelSelector": true,
 	},
+	// An IntOrString's value, by pointer (lws's rolling update).
+	"k8s.io/apimachinery/pkg/util/intstr": {"GetScaledValueFromIntOrPercent": true, "GetValueFromIntOrPercent": true},
+	// The patch's schema, by the type of its dataStruct (lws's
+	// revision.ApplyRevision).
+	"k8s.io/apimachinery/pkg/util/strategicpatch": {"StrategicMergePatch": true},
 	// equality.Semantic.DeepEqual, a method of Equalities.
 	"k8s.io/apimachinery/third_party/forked/golang/reflect": {"DeepEqual": true, "DeepDerivative": true},
 }
@@ -375,6 +387,18 @@ func (si *site) readsRefs(call *ast.CallExpr) bool {
 		return si.marshalReads(call)
 	}
 	return refReaders[fn.Pkg().Path()][fn.Name()]
+}
+
+// copiedFrom reports whether call is maps.Copy(dst, e) of a map whose keys
+// and values hold no references: its entries are copied as values, and
+// e is only read (lws's mergeMetadata of the object's labels).
+func (si *site) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
+	fn := kube.CalledFunc(si.pass, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "maps" || fn.Name() != "Copy" || len(call.Args) != 2 || call.Args[1] != e {
+		return false
+	}
+	m, ok := si.pass.TypesInfo.TypeOf(e).Underlying().(*types.Map)
+	return ok && !holdsRefs(m.Key()) && !holdsRefs(m.Elem())
 }
 
 // callee names what call calls, for a finding: F, T.M, pkg.F, the builtin

@@ -263,6 +263,9 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if m.late != nil && !m.lateKeep {
 		edits = append(edits, m.deleteStmt(m.late))
 	}
+	for _, s := range m.drop {
+		edits = append(edits, m.deleteStmt(s))
+	}
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
 	}

@@ -96,7 +96,11 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	}
 	fn, _ := h.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	if fn == nil || token.IsExported(name) {
-		return why("%s is exported: its callers in other packages are not seen; make the patcher where they read it and move the write there", name)
+		// Its callers in other packages are not seen: the move is by hand,
+		// named by its API.
+		pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
+		return why("%s is exported, and -fix changes no caller outside this package: have it take a *%s.%s in place of %s (each caller makes it with %s.New%s where it reads %s) and call its Flush(ctx) in place of this write",
+			name, pkg, p.Type, h.obj.Name(), pkg, p.Type, h.obj.Name())
 	}
 	if fd.Recv != nil && h.interfaceHas(name) {
 		return why("an interface of the package has a method %s: calls through it are not seen", name)
@@ -192,7 +196,7 @@ func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, cli
 				problem = fmt.Sprintf("its call at line %d is in a test or generated file", line)
 				return false
 			}
-			c := &migration{site: site{calls: h.calls, file: f, call: call}, audit: h.audit}
+			c := &migration{site: site{calls: h.calls, file: f, call: call}, audit: h.audit, patcherType: h.patcherType}
 			for i := len(stack) - 1; i >= 0; i-- {
 				c.path = append(c.path, stack[i])
 			}

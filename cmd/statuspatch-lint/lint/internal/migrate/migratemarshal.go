@@ -3,6 +3,7 @@ package migrate
 import (
 	"go/ast"
 	"go/types"
+	"reflect"
 )
 
 // marshalers are the functions that encode what they are given to JSON
@@ -66,6 +67,9 @@ func marshalSafe(t types.Type, seen map[types.Type]bool) bool {
 		return marshalSafe(u.Key(), seen) && marshalSafe(u.Elem(), seen)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
+			if reflect.StructTag(u.Tag(i)).Get("json") == "-" {
+				continue // encoding/json skips it
+			}
 			if !marshalSafe(u.Field(i).Type(), seen) {
 				return false
 			}
@@ -73,4 +77,34 @@ func marshalSafe(t types.Type, seen map[types.Type]bool) bool {
 		return true
 	}
 	return false // interfaces; channels and functions, which json.Marshal refuses
+}
+
+// unstructuredPath is apimachinery's unstructured package, whose
+// UnstructuredJSONScheme encodes a typed object with encoding/json.
+const unstructuredPath = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+// encodesAsJSON reports whether call is
+// unstructured.UnstructuredJSONScheme.Encode(obj, w) of an object its
+// Encode only reads: no runtime.CacheableObject (whose CacheEncode it
+// calls instead), and marshalSafe (its doEncode is
+// json.NewEncoder(w).Encode(obj) for a typed object, apimachinery's
+// unstructured/helpers.go).
+func (si *site) encodesAsJSON(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Encode" || len(call.Args) != 2 {
+		return false
+	}
+	x, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := si.pass.TypesInfo.Uses[x.Sel].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Pkg().Path() != unstructuredPath || v.Name() != "UnstructuredJSONScheme" {
+		return false
+	}
+	t := si.pass.TypesInfo.TypeOf(call.Args[0])
+	if o, _, _ := types.LookupFieldOrMethod(t, true, nil, "CacheEncode"); o != nil {
+		return false
+	}
+	return marshalSafe(t, map[types.Type]bool{})
 }

@@ -48,7 +48,9 @@ const controllerutilPath = "sigs.k8s.io/controller-runtime/pkg/controller/contro
 //     left, and otherwise returns a Conflict (patcher.Flush, syncBase);
 //   - c.Update(ctx, obj) or c.Patch(ctx, obj, ...): a write of the object
 //     outside its status, which the patcher re-bases on the same way;
-//   - readsObject's functions, EventRecorder methods (they read the object);
+//   - readsObject's functions, EventRecorder methods (they read the object),
+//     readsRefs' (json.Marshal, strategicpatch.StrategicMergePatch's
+//     schema, ...) and UnstructuredJSONScheme.Encode (encodesAsJSON);
 //   - controllerutil.AddFinalizer or RemoveFinalizer when a later statement
 //     of the same block writes the object with c.Update or c.Patch (else
 //     Flush would meet an unsaved change outside the status).
@@ -66,6 +68,9 @@ func (m *migration) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Id
 	}
 	if verb := m.clientWrite(call); verb != "" {
 		return verb == "Get" && arg == 2 || verb != "Get" && arg == 1
+	}
+	if arg == 0 && m.encodesAsJSON(call) || m.readsRefs(call) {
+		return true // encoded, or read as a reference is (migratechange.go)
 	}
 	if s := m.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
 		n := kube.NamedOf(s.Recv())

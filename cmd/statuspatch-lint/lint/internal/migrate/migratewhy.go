@@ -47,7 +47,7 @@ func (m *migration) noGet() string {
 	if fn := m.paramOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
-	return m.shapeWhy(m.obj.Name() + " is not read with Get in this function before the write: where its status changes start is not seen")
+	return m.shapeWhy(m.obj.Name() + " is not read with Get in this function before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
 }
 
 // noBase says why a Patch whose base (or patch) variable v has no

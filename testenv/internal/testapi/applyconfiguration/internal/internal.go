@@ -189,6 +189,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: plan
       type:
         namedType: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetPlan
+    - name: writeToken
+      type:
+        scalar: string
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
   map:
     fields:

@@ -22,6 +22,9 @@ type WidgetStatusApplyConfiguration struct {
 	Conditions         []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 	// Members carry conditions of their own, one list level down.
 	Members []WidgetMemberApplyConfiguration `json:"members,omitempty"`
+	// WriteToken is the write token of the tests that settle by it
+	// (patcher.WithWriteToken): every status write they send sets it.
+	WriteToken *string `json:"writeToken,omitempty"`
 }
 
 // WidgetStatusApplyConfiguration constructs a declarative configuration of the WidgetStatus type for use with
@@ -101,5 +104,13 @@ func (b *WidgetStatusApplyConfiguration) WithMembers(values ...*WidgetMemberAppl
 		}
 		b.Members = append(b.Members, *values[i])
 	}
+	return b
+}
+
+// WithWriteToken sets the WriteToken field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the WriteToken field is set to the value of the last call.
+func (b *WidgetStatusApplyConfiguration) WithWriteToken(value string) *WidgetStatusApplyConfiguration {
+	b.WriteToken = &value
 	return b
 }

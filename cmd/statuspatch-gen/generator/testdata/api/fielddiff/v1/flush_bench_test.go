@@ -24,7 +24,7 @@ import (
 // The Flush benchmarks of the generated patcher (its field-by-field status
 // diff), beside the same write through the reflection path and by hand,
 // on a Deployment-shaped kind. patcher/bench_test.go documents the method;
-// hack/bench.sh turns the results into ratios.
+// make bench (hack/bench) turns the results into ratios.
 
 // sizedDeploy returns a Deploy whose spec and status marshal to roughly
 // specKB and statusKB kilobytes.

@@ -52,3 +52,13 @@ func SpecLabels(w *v1.Widget) map[string]string { return w.Spec.Labels }
 
 // LabelOf reads one of the spec's labels.
 func LabelOf(w *v1.Widget, k string) string { return w.Spec.Labels[k] }
+
+// DriverPodName reads a pointer of the spec through a local, as
+// spark-operator's util.GetDriverPodName does: a reader.
+func DriverPodName(w *v1.Widget) string {
+	name := w.Spec.PodName
+	if name != nil && len(*name) > 0 {
+		return *name
+	}
+	return w.Name + "-driver"
+}

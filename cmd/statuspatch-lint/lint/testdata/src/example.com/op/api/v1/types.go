@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 type WidgetSpec struct {
@@ -13,6 +14,7 @@ type WidgetSpec struct {
 	Labels map[string]string
 
 	PodName  *string
+	MaxSurge intstr.IntOrString
 	Roles    []Role
 	Template *Template
 	Hooked   *Hooked

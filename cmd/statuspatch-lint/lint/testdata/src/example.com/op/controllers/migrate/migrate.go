@@ -114,13 +114,13 @@ func (r *Reconciler) specToo(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	w.Spec.Size = 3
 	w.Status.Size = 3
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Spec is changed at line 115: the patcher writes only the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Spec is changed at line 115: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) labels(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	w.Finalizers[0] = "done"
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Finalizers is changed at line 122: the patcher writes only the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Finalizers is changed at line 122: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) method(ctx context.Context, w *v1.Widget) error {
@@ -138,7 +138,7 @@ func (r *Reconciler) reassigned(ctx context.Context, w, other *v1.Widget) error 
 func (r *Reconciler) passedOn(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	compute(w)
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed to compute at line 140, where w is passed to resize at line 144, where w.Spec is changed at line 146: the patcher writes only the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is passed to compute at line 140, where w is passed to resize at line 144, where w.Spec is changed at line 146: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func compute(w *v1.Widget) { resize(w, 2) }
@@ -159,7 +159,7 @@ func (r *Reconciler) twoWrites(ctx context.Context, w *v1.Widget, failed bool) e
 func (r *Reconciler) patchShared(ctx context.Context, w *v1.Widget) error {
 	patch := client.MergeFrom(w.DeepCopy())
 	w.Status.Ready = true
-	if err := r.Status().Patch(ctx, w, patch); err != nil { // want `\(not moved to the patcher: the patch patch is used elsewhere\)`
+	if err := r.Status().Patch(ctx, w, patch); err != nil { // want `\(not moved to the patcher: the patch patch is used elsewhere: at line 165, other than as the patch of a status write of w\)`
 		return err
 	}
 	return r.Patch(ctx, w, patch)
@@ -193,7 +193,7 @@ func (r *Reconciler) writer(ctx context.Context, w *v1.Widget) error {
 func (r *Reconciler) each(ctx context.Context, ws []*v1.Widget) error {
 	for _, w := range ws {
 		w.Status.Ready = false
-		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
 			return err
 		}
 	}
@@ -208,7 +208,7 @@ func (r *Reconciler) fromEvent(ctx context.Context, o client.Object) error {
 		return nil
 	}
 	w.Status.Ready = false
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
 }
 
 func (r *Reconciler) patchGiven(ctx context.Context, w *v1.Widget, patch client.Patch) error {

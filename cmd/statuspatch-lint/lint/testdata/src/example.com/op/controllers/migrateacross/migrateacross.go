@@ -7,11 +7,11 @@ package migrateacross
 import (
 	"context"
 	"fmt"
-
 	v1 "example.com/op/api/v1"
 	"example.com/op/objutil"
 	"example.com/op/specutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -101,7 +101,7 @@ func (r *Reconciler) bumped(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	bump(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to bump at line 103, where w.Spec is changed at other.go:6: the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to bump at line 103, where w.Spec is changed at other.go:6: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // Compared with nil in another package's function: a read.
@@ -122,4 +122,30 @@ func (r *Reconciler) dynamic(ctx context.Context, key client.ObjectKey, check fu
 	}
 	w.Status.Ready = check(w)
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to the function value check at line 123, which is not followed: it may change more than its status\)$`
+}
+
+// Handed to a reader of another package that reads the spec through a
+// local (spark-operator's util.GetDriverPodName(app)): moved.
+func (r *Reconciler) driverPod(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = objutil.DriverPodName(w) != ""
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Its spec's IntOrString given by address to intstr's reader (lws's
+// rollingUpdateParameters): moved.
+func (r *Reconciler) surge(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	n, err := intstr.GetScaledValueFromIntOrPercent(&w.Spec.MaxSurge, 10, true)
+	if err != nil {
+		return err
+	}
+	w.Status.Size = n
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }

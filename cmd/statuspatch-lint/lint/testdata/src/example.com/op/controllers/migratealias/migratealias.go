@@ -28,7 +28,7 @@ func (r *Reconciler) deleted(ctx context.Context, key client.ObjectKey) error {
 	}
 	delete(w.Spec.Labels, "stale")
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 29: w.Spec.Labels, a reference into the object, is passed to the builtin delete, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 29: w.Spec.Labels, a reference into the object, is passed to the builtin delete, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) copied(ctx context.Context, key client.ObjectKey) error {
@@ -37,7 +37,7 @@ func (r *Reconciler) copied(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	copy(w.Finalizers, []string{"x"})
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 39: w.Finalizers, a reference into the object, is passed to the builtin copy, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 39: w.Finalizers, a reference into the object, is passed to the builtin copy, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) sorted(ctx context.Context, key client.ObjectKey) error {
@@ -46,7 +46,7 @@ func (r *Reconciler) sorted(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	sort.Strings(w.Finalizers)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 48: w.Finalizers, a reference into the object, is passed to sort.Strings, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 48: w.Finalizers, a reference into the object, is passed to sort.Strings, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) slicesSorted(ctx context.Context, key client.ObjectKey) error {
@@ -55,7 +55,7 @@ func (r *Reconciler) slicesSorted(ctx context.Context, key client.ObjectKey) err
 		return err
 	}
 	slices.Sort(w.Finalizers)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 57: w.Finalizers, a reference into the object, is passed to slices.Sort, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 57: w.Finalizers, a reference into the object, is passed to slices.Sort, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) cleared(ctx context.Context, key client.ObjectKey) error {
@@ -64,7 +64,7 @@ func (r *Reconciler) cleared(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	clear(w.Spec.Labels)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 66: w.Spec.Labels, a reference into the object, is passed to the builtin clear, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 66: w.Spec.Labels, a reference into the object, is passed to the builtin clear, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // Changed by a method of a field, or through what a getter returns.
@@ -74,7 +74,7 @@ func (r *Reconciler) setter(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	w.ObjectMeta.SetFinalizers(nil)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.ObjectMeta may be changed at line 76: w.ObjectMeta.SetFinalizers is called, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.ObjectMeta may be changed at line 76: w.ObjectMeta.SetFinalizers is called, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) throughGetter(ctx context.Context, key client.ObjectKey) error {
@@ -83,7 +83,7 @@ func (r *Reconciler) throughGetter(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	w.GetFinalizers()[0] = "x"
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: what w.GetFinalizers\(\) returns is changed at line 85: the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: what w.GetFinalizers\(\) returns is changed at line 85: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) throughLabels(ctx context.Context, key client.ObjectKey) error {
@@ -92,7 +92,7 @@ func (r *Reconciler) throughLabels(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	w.GetLabels()["k"] = "v"
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: what w.GetLabels\(\) returns is changed at line 94: the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: what w.GetLabels\(\) returns is changed at line 94: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // Changed through a local alias, or the alias a function of another
@@ -104,7 +104,7 @@ func (r *Reconciler) localAlias(ctx context.Context, key client.ObjectKey) error
 	}
 	l := w.Spec.Labels
 	l["k"] = "v"
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 105: w.Spec.Labels, a reference into the object, is assigned to l, where l\["k"\] is changed at line 106, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 105: w.Spec.Labels, a reference into the object, is assigned to l, where l\["k"\] is changed at line 106, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) returnedAlias(ctx context.Context, key client.ObjectKey) error {
@@ -171,7 +171,7 @@ func (r *Reconciler) localChanged(ctx context.Context, key client.ObjectKey, oth
 		return err
 	}
 	(*Reconciler).resize(r, w, other)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to Reconciler.resize at line 173, where dst.Spec is changed at line 178: the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to Reconciler.resize at line 173, where dst.Spec is changed at line 178: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // resize changes dst's spec and reads src.
@@ -196,7 +196,7 @@ func (r *Reconciler) capturedBefore(ctx context.Context, key client.ObjectKey) e
 		return err
 	}
 	grow()
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a function literal declared at line 194, before the read, captures w and may change it when called after: w.Spec is changed at line 194: the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a function literal declared at line 194, before the read, captures w and may change it when called after: w.Spec is changed at line 194: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) labelsBefore(ctx context.Context, key client.ObjectKey) error {

@@ -90,7 +90,7 @@ func (r *WidgetReconciler) CallerOfChanged(ctx context.Context, req ctrl.Request
 func (r *WidgetReconciler) applyChanged(ctx context.Context, w *v1.Widget) error {
 	w.Spec.Size = 1
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyChanged: w.Spec is changed at line 91: the patcher writes only the status\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyChanged: w.Spec is changed at line 91: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // The caller changes the object in a branch that goes on to the call:
@@ -108,7 +108,7 @@ func (r *WidgetReconciler) CallerChanges(ctx context.Context, req ctrl.Request) 
 
 func (r *WidgetReconciler) applyAfterChange(ctx context.Context, w *v1.Widget) error { // want applyAfterChange:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterChange: its caller at line 106: w.Spec is changed at line 104: the patcher writes only the status\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterChange: its caller at line 106: w.Spec is changed at line 104: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // The caller's branch that changes the object leaves a loop with break,
@@ -132,7 +132,7 @@ func (r *WidgetReconciler) CallerBreaks(ctx context.Context, req ctrl.Request, t
 
 func (r *WidgetReconciler) applyAfterBreak(ctx context.Context, w *v1.Widget) error { // want applyAfterBreak:`^statusOnly\[1\]$`
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterBreak: its caller at line 130: w.Spec is changed at line 123: the patcher writes only the status\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applyAfterBreak: its caller at line 130: w.Spec is changed at line 123: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // The field owner is the receiver's field, which the callers do not

@@ -12,7 +12,7 @@ import (
 
 // Exported: callers in other packages are not seen.
 func (r *Reconciler) UpdateStatus(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is exported: its callers in other packages are not seen; make the patcher where they read it and move the write there\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is exported, and -fix changes no caller outside this package: have it take a \*patchers.WidgetStatusPatcher in place of w \(each caller makes it with patchers.NewWidgetStatusPatcher where it reads w\) and call its Flush\(ctx\) in place of this write\)$`
 }
 
 // A caller changes the spec between the read and the call.
@@ -45,7 +45,7 @@ func (r *Reconciler) fresh(ctx context.Context) error {
 }
 
 func (r *Reconciler) writeFresh(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeFresh: its caller at line 44: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeFresh: its caller at line 44: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
 }
 
 // A copy of a read changed before the copy: the copy is not what was read.
@@ -60,7 +60,7 @@ func (r *Reconciler) changedBeforeCopy(ctx context.Context, key client.ObjectKey
 }
 
 func (r *Reconciler) writeCopy(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeCopy: its caller at line 59: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeCopy: its caller at line 59: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
 }
 
 // A getter that changes the object it read: its result is not what the
@@ -84,7 +84,7 @@ func (r *Reconciler) viaDefaulted(ctx context.Context, key client.ObjectKey) err
 }
 
 func (r *Reconciler) writeDefaulted(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeDefaulted: its caller at line 83: w is not read with Get in this function before the write: where its status changes start is not seen\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeDefaulted: its caller at line 83: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
 }
 
 // Used as a value.
@@ -142,7 +142,7 @@ func (r *Reconciler) specCaller(ctx context.Context, key client.ObjectKey) error
 
 func (r *Reconciler) writeSpec(ctx context.Context, w *v1.Widget) error {
 	w.Spec.Size = 2
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeSpec: w.Spec is changed at line 144: the patcher writes only the status\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeSpec: w.Spec is changed at line 144: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A parameter written, read again, and written again: the first write has

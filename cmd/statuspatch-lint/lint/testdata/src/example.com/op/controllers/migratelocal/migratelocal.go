@@ -42,7 +42,7 @@ func (r *Reconciler) pointerWrite(ctx context.Context, key client.ObjectKey) err
 	name := w.Spec.PodName
 	*name = "driver"
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 42: w.Spec.PodName, a reference into the object, is assigned to name, where \*name is changed at line 43, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 42: w.Spec.PodName, a reference into the object, is assigned to name, where \*name is changed at line 43, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A local of a local, handed to a builtin that changes it; stays.
@@ -55,7 +55,7 @@ func (r *Reconciler) localOfLocal(ctx context.Context, key client.ObjectKey) err
 	m := l
 	delete(m, "stale")
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 54: w.Spec.Labels, a reference into the object, is assigned to l, where, at line 55, l, a reference into the object, is assigned to m, where, at line 56, m, a reference into the object, is passed to the builtin delete, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 54: w.Spec.Labels, a reference into the object, is assigned to l, where, at line 55, l, a reference into the object, is assigned to m, where, at line 56, m, a reference into the object, is passed to the builtin delete, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // The local itself assigned again changes nothing in the object; moved.
@@ -100,7 +100,7 @@ func (r *Reconciler) rangeWrite(ctx context.Context, key client.ObjectKey) error
 		}
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 97: w.Spec.Roles is ranged over with elements that hold references into the object, put in role, where role.Scaling.Mode is changed at line 99, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 97: w.Spec.Roles is ranged over with elements that hold references into the object, put in role, where role.Scaling.Mode is changed at line 99, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A role's element returned by reference from the range: kept.
@@ -114,7 +114,7 @@ func (r *Reconciler) rangeKept(ctx context.Context, key client.ObjectKey) error 
 		kept = append(kept, role.Scaling)
 	}
 	w.Status.Size = len(kept)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 113: w.Spec.Roles is ranged over with elements that hold references into the object, put in role, where, at line 114, role.Scaling, a reference into the object, is passed to the builtin append, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 113: w.Spec.Roles is ranged over with elements that hold references into the object, put in role, where, at line 114, role.Scaling, a reference into the object, is passed to the builtin append, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // spark-operator's SparkConnect: the template encoded, only read; moved.
@@ -147,7 +147,7 @@ func (r *Reconciler) marshalHooked(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	w.Status.Size = len(b)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 145: w.Spec.Hooked, a reference into the object, is passed to json.Marshal, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 145: w.Spec.Hooked, a reference into the object, is passed to json.Marshal, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A reference handed to a function of the package that only reads it:
@@ -179,7 +179,7 @@ func (r *Reconciler) paramWrite(ctx context.Context, key client.ObjectKey) error
 	}
 	dropStale(w.Spec.Labels)
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 180: w.Spec.Labels, a reference into the object, is passed to dropStale, where, at line 185, l, a reference into the object, is passed to the builtin delete, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 180: w.Spec.Labels, a reference into the object, is passed to dropStale, where, at line 185, l, a reference into the object, is passed to the builtin delete, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func dropStale(l map[string]string) { delete(l, "stale") }
@@ -203,5 +203,5 @@ func (r *Reconciler) rangeFunc(ctx context.Context, key client.ObjectKey) error 
 	for name := range w.Spec.Each {
 		w.Status.Ready = name != ""
 	}
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 203: w.Spec.Each is ranged over: the function is called, and the patcher writes only the status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 203: w.Spec.Each is ranged over: the function is called, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }

@@ -155,7 +155,7 @@ func (r *WidgetReconciler) mergeSpecToo(ctx context.Context, key client.ObjectKe
 	}
 	w.Spec.Size = 1
 	w.Status.Size = 1
-	return r.Status().Patch(ctx, w, client.Merge) // want `\(not moved to the patcher: w.Spec is changed at line 156: the patcher writes only the status\)$`
+	return r.Status().Patch(ctx, w, client.Merge) // want `\(not moved to the patcher: w.Spec is changed at line 156: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *WidgetReconciler) applied(ctx context.Context, key client.ObjectKey) error {

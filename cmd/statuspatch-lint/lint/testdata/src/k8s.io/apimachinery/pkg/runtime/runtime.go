@@ -10,3 +10,13 @@ type ApplyConfiguration interface {
 }
 
 type Scheme struct{}
+
+// Encoder writes an object (apimachinery's runtime.Encoder, less Identifier).
+type Encoder interface {
+	Encode(obj Object, w interface{ Write([]byte) (int, error) }) error
+}
+
+// Codec encodes and decodes (the stub encodes only).
+type Codec interface {
+	Encoder
+}

@@ -19,3 +19,12 @@ func (u *Unstructured) GetFinalizers() []string           { return nil }
 func (u *Unstructured) SetFinalizers(finalizers []string) {}
 func (u *Unstructured) SetAPIVersion(version string)      {}
 func (u *Unstructured) SetKind(kind string)               {}
+
+// UnstructuredJSONScheme encodes a typed object as encoding/json does.
+var UnstructuredJSONScheme runtime.Codec = jsonScheme{}
+
+type jsonScheme struct{}
+
+func (jsonScheme) Encode(obj runtime.Object, w interface{ Write([]byte) (int, error) }) error {
+	return nil
+}
