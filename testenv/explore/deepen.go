@@ -58,7 +58,8 @@ func (b Bounds) String() string {
 // DeepeningLevel is the bounds of level k of the deepening: Depth 4+k,
 // Versions 4+k and StaleReads 2·4^k (2, 8, 32, ...). Stale reads grow
 // fastest: a bug that needs many stale windows usually needs them in few
-// steps (KubeRay's second head Pod: 2 steps, 6 stale reads), and the
+// steps (KubeRay's second head Pod: 2 steps, 6 stale reads, in at most
+// 2 windows), and the
 // depth-first search runs the shortest schedules of a level first, so a
 // level with more stale windows finds such a bug early, while each more
 // step multiplies the schedules of a level (docs/explore.md, Bounds and
