@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -126,5 +127,37 @@ func TestStaleWindowReachesRetryLoop(t *testing.T) {
 	}
 	if again.Violation == nil || !strings.Contains(again.Violation.String(), m[0]) {
 		t.Fatalf("replay %q does not name the window %q:\n%v", v.Seed, m[0], again.Violation)
+	}
+}
+
+// A seed records every cached read's lag, as before windows: one written
+// then, whose reads of one reconcile lag differently, replays as it did,
+// and the replay rebuilds the windows from the lags: reads at one point
+// are one window, and a read at a newer stale point opens another.
+func TestStaleWindowReplaysPerReadSeed(t *testing.T) {
+	s := explore.Scenario{
+		Reconcilers: []explore.Reconciler{{Name: "status", For: &testv1.Widget{},
+			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &retryStatus{c: c} }}},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		Actions: []explore.Action{resize},
+		// Broken at every steady state, so that the schedule is shown.
+		Invariant: func(context.Context, client.Reader) error { return errors.New("shown") },
+	}
+	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(server(t)), Replay: "status:ns/w@0 !resize status:ns/w@2,2,1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || res.Diverged != "" || v.Seed != "status:ns/w@0 !resize status:ns/w@2,2,1" {
+		t.Fatalf("want the schedule replayed as it was, got diverged %q:\n%v", res.Diverged, v)
+	}
+	for _, want := range []string{
+		"stale window 1: status's typed informer of Widget stale from step 3 to step 3, 2 reads, at the point of Widget ns/w v1 (newest v3)\n",
+		"stale window 2: status's typed informer of Widget stale from step 3 to step 3, 1 read, at the point of Widget ns/w v2 (newest v3)\n",
+		"read  Widget ns/w v2 (cache, STALE: newest is v3) in window 2\n",
+	} {
+		if !strings.Contains(v.String(), want) {
+			t.Fatalf("want %q in:\n%s", want, v)
+		}
 	}
 }
