@@ -30,15 +30,17 @@ type cacheModel struct {
 	// indexed are the informers of those indexes, which a manager starts
 	// with its cache, before it is elected (informer.go).
 	indexed map[informerKey]bool
-	// stale counts the stale reads chosen in this schedule.
+	// stale counts the stale windows opened in this schedule (window.go).
 	stale int
 	// listCut marks the list points of the next chooseLag cut short by
 	// Options.Versions (listPoints).
 	listCut bool
 }
 
-// chooseLag picks how many versions behind the newest a cached read is.
-func (cm *cacheModel) chooseLag(n int) int {
+// chooseLag picks how many versions behind the newest a cached read is,
+// of n lags (0 to n-1); stay is the lag at which the step's open window
+// of the read's informer serves it (window.go), -1 when none is open.
+func (cm *cacheModel) chooseLag(n, stay int) int {
 	s := cm.trace.cur
 	if s == nil {
 		return 0
@@ -50,7 +52,11 @@ func (cm *cacheModel) chooseLag(n int) int {
 		if i := len(s.lags); i < len(s.plan) {
 			lag = min(s.plan[i], n-1)
 		}
-	case !cm.trace.drain && cm.stale < cm.ex.o.StaleReads:
+	case cm.trace.drain:
+	case stay == 0: // the window's point has the newest version
+	case stay > 0:
+		lag = cm.inWindow(n, stay)
+	case cm.stale < cm.ex.o.StaleReads:
 		// The stalest version first: most bugs need one.
 		w := min(n, cm.ex.o.Versions)
 		if f := cm.trace.ch.faults; f != nil {
@@ -61,11 +67,8 @@ func (cm *cacheModel) chooseLag(n int) int {
 		if n > w || listCut {
 			cm.trace.noteCut(boundVersions)
 		}
-	case !cm.trace.drain && n > 1:
-		cm.trace.noteCut(boundStaleReads) // a stale read was there to choose
-	}
-	if lag > 0 {
-		cm.stale++
+	case n > 1:
+		cm.trace.noteCut(boundStaleReads) // a stale window was there to open
 	}
 	s.lags = append(s.lags, lag)
 	return lag

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -107,13 +108,20 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	v := h.newest()
 	uncached := !api && r.uncachedRead(k.gvk, obj)
 	rep := repOf(obj)
+	window := 0
 	if !api && !uncached {
 		r.startInformer(k.gvk, obj)
-		v -= r.chooseLag(len(h.versions) - max(r.floor[k], r.cache.lowest(k, rep)))
+		inf, low := informerKey{k.gvk, rep}, max(r.floor[k], r.cache.lowest(k, rep))
+		stay := r.windowLag(inf, h, low)
+		lag := r.chooseLag(len(h.versions)-low, stay)
+		v -= lag
 		r.cache.saw(k, rep, v)
+		window = r.noteWindow(inf, lag, stay, r.lastAt(h, v), func() string {
+			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.newest()+1)
+		})
 	}
 	if r.cur != nil {
-		read := Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep)}
+		read := Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
 		if !api && !uncached {
 			read.OtherAPIServer = r.cache.pastLeader(k, rep, v) + 1
 		}
@@ -125,6 +133,13 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	content := h.versions[v]
 	if content == nil {
 		return apierrors.NewNotFound(r.groupResource(k.gvk), key.Name)
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		// A version as a write's answer recorded it may lack its kind
+		// (the fake client's status patch answers so): the read names it.
+		u.Object = runtime.DeepCopyJSON(content)
+		u.SetGroupVersionKind(k.gvk)
+		return nil
 	}
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(runtime.DeepCopyJSON(content), obj)
 }

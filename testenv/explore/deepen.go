@@ -34,7 +34,7 @@ type Bounds struct {
 	// Level+1 levels were searched).
 	Level int
 	// Faults marks the fault phase after deepening level Level: random
-	// schedules with Crashes 1, LeaderChange and one stale read (faults.go).
+	// schedules with Crashes 1, LeaderChange and one stale window (faults.go).
 	Faults bool
 	// Random marks a seeded random search (Options.Seed), which does not
 	// deepen (Level 0); Replay a replay (Options.Replay), whose Versions
@@ -57,10 +57,11 @@ func (b Bounds) String() string {
 
 // DeepeningLevel is the bounds of level k of the deepening: Depth 4+k,
 // Versions 4+k and StaleReads 2·4^k (2, 8, 32, ...). Stale reads grow
-// fastest: a bug that needs many stale reads usually needs them in few
-// steps (KubeRay's second head Pod: 2 steps, 6 stale reads), and the
+// fastest: a bug that needs many stale windows usually needs them in few
+// steps (KubeRay's second head Pod: 2 steps, 6 stale reads, in at most
+// 2 windows), and the
 // depth-first search runs the shortest schedules of a level first, so a
-// level with more stale reads finds such a bug early, while each more
+// level with more stale windows finds such a bug early, while each more
 // step multiplies the schedules of a level (docs/explore.md, Bounds and
 // deepening).
 func DeepeningLevel(k int) Bounds {

@@ -10,8 +10,10 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
@@ -20,10 +22,11 @@ import (
 )
 
 // thriceFooled counts its Widget's reconciles in status.counters["n"],
-// twice, and reads the Widget three times from the cache in each: if all
+// twice, and reads the Widget three times from the cache in each, through
+// each of its informers (typed, metadata-only, unstructured): if all
 // three are older than the server's newest it writes status.phase
-// "fooled". A bug only three stale reads in one reconcile show: the
-// default bounds (2 stale reads per schedule) cannot.
+// "fooled". A bug only three stale windows in one reconcile show (one
+// per informer): the default bounds (2 per schedule) cannot.
 type thriceFooled struct {
 	c   client.Client
 	api client.Reader
@@ -41,12 +44,16 @@ func (r *thriceFooled) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Re
 	if r.reads != nil {
 		reads = r.reads
 	}
-	for range 3 {
-		w := &testv1.Widget{}
+	gvk := testv1.GroupVersion.WithKind("Widget")
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(gvk)
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(gvk)
+	for _, w := range []client.Object{&testv1.Widget{}, meta, u} {
 		if err := reads.Get(ctx, req.NamespacedName, w); err != nil {
 			return ctrl.Result{}, err
 		}
-		if w.ResourceVersion != fresh.ResourceVersion {
+		if w.GetResourceVersion() != fresh.ResourceVersion {
 			stale++
 		}
 	}
@@ -68,6 +75,8 @@ func thriceFooledScenario() explore.Scenario {
 		Reconcilers: []explore.Reconciler{{Name: "fooled", For: &testv1.Widget{},
 			New: func(c client.Client, api client.Reader) reconcile.Reconciler { return &thriceFooled{c: c, api: api} }}},
 		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		// Its manager caches unstructured objects: a third informer.
+		Manager: &manager.Options{Client: client.Options{Cache: &client.CacheOptions{Unstructured: true}}},
 		Invariant: func(ctx context.Context, r client.Reader) error {
 			w := &testv1.Widget{}
 			if err := r.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, w); err != nil {
@@ -77,7 +86,7 @@ func thriceFooledScenario() explore.Scenario {
 				return err
 			}
 			if w.Status.Phase == "fooled" {
-				return errors.New("three stale reads in one reconcile")
+				return errors.New("three stale windows in one reconcile")
 			}
 			return nil
 		},
@@ -86,7 +95,7 @@ func thriceFooledScenario() explore.Scenario {
 
 // thriceFooledSchedules is what the search at the default bounds runs
 // on thriceFooledScenario, at one level.
-const thriceFooledSchedules = 16
+const thriceFooledSchedules = 58
 
 // level0 are the default bounds.
 var level0 = explore.Bounds{Depth: 4, Versions: 4, StaleReads: 2}
@@ -147,7 +156,7 @@ func TestDeepenFindsWhatTheDefaultsMiss(t *testing.T) {
 
 // TestFixedBoundsKeepsOneLevel: the opt-out. With FixedBounds, or with
 // a bound set (StaleReads 2, the default's value), a search given a long
-// Budget runs the default bounds' 16 schedules, at level 0, and ends
+// Budget runs the default bounds' 58 schedules, at level 0, and ends
 // exhausted without the bug that level 1 finds; Deepen with FixedBounds
 // is an error.
 func TestFixedBoundsKeepsOneLevel(t *testing.T) {

@@ -14,8 +14,11 @@
 // Options.Depth steps of a schedule the explorer chooses which queued
 // reconcile (or user Action) runs next, and, for each read through the
 // reconciler's cached client, which of the last Options.Versions versions
-// it sees (at most Options.StaleReads stale reads per schedule; the stalest
-// is tried first), never older than what the process's informer for the
+// it sees (the stalest is tried first). A stale read opens a stale window
+// on its informer: the reconcile's later cached reads through it see the
+// kind at the same point, until the window closes or a newer one opens;
+// Options.StaleReads bounds the windows per schedule (window.go). A read is
+// never older than what the process's informer for the
 // read already served (an informer does not go backwards; each kind has
 // one for typed, one for unstructured and one for metadata-only objects,
 // each lagging on its own; one no controller watches starts at its first
@@ -87,8 +90,8 @@
 // followed, within the Budget, by the fault phase: random schedules with
 // a crash or a leader change and a stale read after it (faults.go).
 // States already seen
-// (objects' recent versions normalised, the queue, the stale reads and
-// steps left) are not explored again. A violation is minimised (steps
+// (objects' recent versions normalised, the queue, the stale windows
+// and steps left) are not explored again. A violation is minimised (steps
 // dropped, stale reads made fresh while the same invariant still breaks)
 // and carries a Seed that Options.Replay runs again.
 //

@@ -30,19 +30,23 @@ import (
 //     queue runs first in first out with fresh reads, as the pilot did;
 //   - after it, each chosen step uniformly among the queued (the new
 //     process's controllers run in any order);
-//   - one stale read: the s-th cached read with a choice after the crash,
-//     s uniform in 1..faultReadsAfter (the new process's caches lag
-//     behind what the old one served), its lag uniform among the stale
-//     ones within Versions. Every other read is fresh.
+//   - one stale window (window.go): opened by the s-th cached read with
+//     a choice after the crash, s uniform in 1..faultReadsAfter (the new
+//     process's caches lag behind what the old one served), its lag
+//     uniform among the stale ones within Versions; at each later read of
+//     its step through its informer that it serves stale, it stays open
+//     or closes with probability 1/2 each. Every other read is fresh.
 //
 // So a bug that a schedule shows which runs first in first out to its
 // c-th write (c <= W), crashes there (of a given kind), then runs k
 // chosen steps in a given order, the i-th of which, among the queue's
 // q_i, reads stale at lag l (of the w-1 stale ones) in the s-th read
-// with a choice after the crash (s <= faultReadsAfter), is run by each
-// schedule with probability at least
+// with a choice after the crash (s <= faultReadsAfter), its window then
+// staying open or closing as it needs at the m later reads it could
+// serve stale in that step, is run by each schedule with probability at
+// least
 //
-//	p = 1/W · 1/2 · 1/(q_1···q_k) · 1/faultReadsAfter · 1/(w-1),
+//	p = 1/W · 1/2 · 1/(q_1···q_k) · 1/faultReadsAfter · 1/(w-1) · 1/2^m,
 //
 // and by one of n schedules with probability 1-(1-p)^n (docs/explore.md,
 // Bounds and deepening).
@@ -127,6 +131,17 @@ func (f *faultPlan) lag(c *chooser, w int) int {
 		return c.fixed(0, w)
 	}
 	return c.fixed(1+c.rng.IntN(w-1), w)
+}
+
+// inWindow picks the lag of a cached read that the open window serves
+// at lag stay: the window stays open (stay) or closes (0), with
+// probability 1/2 each.
+func (f *faultPlan) inWindow(c *chooser, stay int) int {
+	if c.rng.IntN(2) == 0 {
+		return c.fixed(stay, 2) // a choice of two: the index stands for stay
+	}
+	c.fixed(1, 2)
+	return 0
 }
 
 // faultSearch runs the fault phase: the pilot, then the random schedules.

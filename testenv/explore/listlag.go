@@ -72,12 +72,21 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 		}
 	}
 	rep := repOf(list)
-	points := cm.listPoints(kind, rep, match)
+	inf := informerKey{gvk, rep}
+	points := cm.listPoints(kind, rep, match, cm.windowSeq(inf))
 	if len(points) == 0 {
 		return false, nil
 	}
-	lag := cm.chooseLag(len(points))
+	stay := cm.windowListLag(inf, points)
+	lag := cm.chooseLag(len(points), stay)
 	p := points[lag]
+	seq := cm.book.seq // the newest point that gives the list read
+	if lag > 0 {
+		seq = points[lag-1].seq - 1
+	}
+	window := cm.noteWindow(inf, lag, stay, seq, func() string {
+		return fmt.Sprintf("a List of %s %s behind", gvk.Kind, plural(lag, "list"))
+	})
 	if lag > 0 { // at lag 0, the server's list stands
 		if err := cm.setListAt(list, gvk, p); err != nil {
 			return true, err
@@ -92,7 +101,7 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 			continue // neither listed nor in the newest list
 		}
 		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed, Informer: rep.String(),
-			OtherAPIServer: cm.cache.pastLeader(k, rep, v) + 1})
+			OtherAPIServer: cm.cache.pastLeader(k, rep, v) + 1, Window: window})
 		if v > cm.trace.cur.seenOrNone(k) {
 			cm.trace.cur.seen[k] = v
 		}
@@ -120,9 +129,10 @@ func (cm *cacheModel) setListAt(list client.ObjectList, gvk schema.GroupVersionK
 // listPoints are the points a cached List of the objects kind (all of its
 // kind the schedule knows) may be served from, newest first, one per
 // different list, each the oldest point that gives it: at most
-// Options.Versions, none older than what the informer of rep served or
-// the cold-restart floor.
-func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(objKey, map[string]any) bool) []listPoint {
+// Options.Versions (more when an open window's point, window, is older:
+// the window serves the list there), none older than what the informer
+// of rep served or the cold-restart floor.
+func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(objKey, map[string]any) bool, window int) []listPoint {
 	seqs := []int{cm.book.seq}
 	for _, k := range kind {
 		for i, s := range cm.book.hist[k].seqs {
@@ -158,7 +168,7 @@ func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(o
 			out[len(out)-1].seq = seq
 			continue
 		}
-		if len(out) == cm.ex.o.Versions {
+		if len(out) >= cm.ex.o.Versions && (window < 0 || out[len(out)-1].seq <= window) {
 			cm.listCut = true // a different, older list was there
 			break
 		}

@@ -165,11 +165,15 @@ func (p *progress) finish(res *Result, err error) {
 	fmt.Fprintf(&b, "explore: done in %s: %s", elapsed.Round(time.Millisecond), p.counts(elapsed))
 	if res != nil && (err == nil || res.Violation != nil) {
 		if res.Violation != nil {
+			vs := res.Violations
+			if len(vs) == 0 { // a replay's: its Violation alone
+				vs = []*Violation{res.Violation}
+			}
 			names := []string{}
-			for _, v := range res.Violations {
+			for _, v := range vs {
 				names = append(names, v.Invariant)
 			}
-			fmt.Fprintf(&b, ", %s (%s)", plural(max(len(res.Violations), 1), "violation"), strings.Join(names, ", "))
+			fmt.Fprintf(&b, ", %s (%s)", plural(len(vs), "violation"), strings.Join(names, ", "))
 		} else {
 			b.WriteString(", no violation")
 		}

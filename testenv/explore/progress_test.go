@@ -125,3 +125,24 @@ func TestProgressCountsAndQuiet(t *testing.T) {
 		t.Fatalf("Quiet: want nothing written, got:\n%s", s)
 	}
 }
+
+// A replay's summary names the invariant its violation broke, as a
+// search's does (a replay's Result has its Violation alone, not in
+// Violations), and says it was a replay, at which Versions.
+func TestProgressReplaySummaryNamesTheInvariant(t *testing.T) {
+	fake := explore.Fake(widgetScheme(t), &testv1.Widget{})
+	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, Quiet: true})
+	if err != nil || res.Violation == nil {
+		t.Fatalf("want a violation to replay, got %v, error %v", res.Violation, err)
+	}
+	out := newLines()
+	ro := res.Violation.ReplayOptions()
+	ro.Backend, ro.Progress = fake, out
+	if _, err := explore.Run(t.Context(), thriceFooledScenario(), ro); err != nil {
+		t.Fatal(err)
+	}
+	got := out.lines()
+	if want := fmt.Sprintf(", 1 violation (%s), at Versions %d (a replay of Options.Replay)", explore.InvariantUser, ro.Versions); !strings.HasSuffix(got[len(got)-1], want) {
+		t.Fatalf("replay summary: want %q in it, got:\n%s", want, strings.Join(got, "\n"))
+	}
+}

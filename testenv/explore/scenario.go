@@ -140,8 +140,11 @@ type Options struct {
 	// may see, and how many of the last different lists of its kind's
 	// informer a cached List may see (1 = always the newest). Default 4.
 	Versions int
-	// StaleReads bounds the cached reads per schedule that see an older
-	// version than the newest. Default 2.
+	// StaleReads bounds the stale windows per schedule (window.go): a
+	// cached read that sees an older version than the newest opens one on
+	// its informer, and the reconcile's later cached reads through that
+	// informer see the kind at the same point at no further cost, until
+	// the window closes or a newer one opens. Default 2.
 	StaleReads int
 	// Budget bounds the search time, checked between schedules (the
 	// running one finishes; minimisation comes on top). Default 10s.

@@ -123,13 +123,13 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		}
 		v, err := ex.replay(ctx, script)
 		if err != nil {
-			return &Result{Schedules: 1, Violation: v}, err
+			return &Result{Schedules: 1, Violation: v, Bounds: ex.bounds()}, err
 		}
 		first := ex.last
 		if _, err := ex.replay(ctx, script); err != nil {
-			return &Result{Schedules: 2, Violation: v}, err
+			return &Result{Schedules: 2, Violation: v, Bounds: ex.bounds()}, err
 		}
-		res := &Result{Schedules: 2, Violation: v}
+		res := &Result{Schedules: 2, Violation: v, Bounds: ex.bounds()}
 		if d := divergence(first, ex.last); d != "" {
 			res.Diverged = "replay diverged at " + d + divergedHint
 		}

@@ -110,7 +110,7 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 		if err != nil {
 			return built{}, fmt.Errorf("explore: controller %q: %w", c.Name, err)
 		}
-		if _, ok := w.Handler.(*handler.EnqueueRequestForObject); ok && b.forType == nil {
+		if w.ForObject && b.forType == nil {
 			b.forType = w.Type
 		}
 		b.watches = append(b.watches, source{gvk: gvk, handler: w.Handler, preds: w.Predicates})

@@ -8,7 +8,8 @@ import (
 
 // stateHash identifies the state before a chosen step: the last
 // Options.Versions versions of every object (normalised), the queued items
-// (as a set), the stale reads used, the steps left and the write in flight.
+// (as a set), the stale windows used (none is open between steps:
+// window.go), the steps left and the write in flight.
 func (r *run) stateHash(left int) uint64 {
 	type obj struct {
 		K string

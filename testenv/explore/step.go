@@ -16,6 +16,9 @@ type Step struct {
 	Object string
 	Reads  []Read
 	Writes []Write
+	// Windows are the stale windows opened in this step (window.go);
+	// Read.Window numbers them from 1.
+	Windows []Window `json:",omitempty"`
 	// Result is "done", "requeue", "error: ...", "panic: ..." or
 	// "crashed after write N: ...".
 	Result string
@@ -45,6 +48,9 @@ type Read struct {
 	// leader change: the new leader's list came from another API server
 	// of the control plane, whose watch cache lagged (informer.go).
 	OtherAPIServer int `json:",omitempty"`
+	// Window, when not 0, is the stale window that served this read:
+	// its number in the step's Windows, from 1.
+	Window int `json:",omitempty"`
 }
 
 // informerName is what Read.Informer says of a read through rep's
@@ -97,6 +103,9 @@ func (s Step) String() string {
 	} else {
 		fmt.Fprintf(&b, "  %d. %s reconciles %s%s: %s\n", s.Index, s.Reconciler, s.Object, tag, s.Result)
 	}
+	for i, w := range s.Windows {
+		fmt.Fprintf(&b, "       stale window %d: %s\n", i+1, w)
+	}
 	for _, r := range s.Reads {
 		how := "cache"
 		if r.API {
@@ -118,11 +127,15 @@ func (s Step) String() string {
 		if r.OtherAPIServer > 0 {
 			stale += fmt.Sprintf("; older than the v%d the old leader's informers were served: this needs a control plane of several API servers, the new leader's on one whose watch cache lagged", r.OtherAPIServer)
 		}
+		window := ""
+		if r.Window > 0 {
+			window = fmt.Sprintf(" in window %d", r.Window)
+		}
 		if r.Missing {
-			fmt.Fprintf(&b, "       read  %s: not listed (%s%s)\n", r.Object, how, stale)
+			fmt.Fprintf(&b, "       read  %s: not listed (%s%s)%s\n", r.Object, how, stale, window)
 			continue
 		}
-		fmt.Fprintf(&b, "       read  %s v%d (%s%s)\n", r.Object, r.Version, how, stale)
+		fmt.Fprintf(&b, "       read  %s v%d (%s%s)%s\n", r.Object, r.Version, how, stale, window)
 	}
 	for _, w := range s.Writes {
 		based := "without reading it"

@@ -29,11 +29,14 @@ type Controller struct {
 }
 
 // Watch is one source.Kind of a controller: the kind watched, the event
-// handler and the predicates.
+// handler and the predicates (a typed source.Kind[*T]'s adapted: typed.go).
 type Watch struct {
 	Type       client.Object
 	Handler    handler.EventHandler
 	Predicates []predicate.Predicate
+	// ForObject marks a handler that queues the object itself
+	// (EnqueueRequestForObject, typed or not): the controller's For.
+	ForObject bool
 }
 
 // Inspect reads a controller the builder made (a runnable added to the
@@ -58,12 +61,15 @@ func Inspect(r manager.Runnable) (Controller, error) {
 			src = src.Elem()
 		}
 		var w Watch
+		predsOK := true
 		if src.Kind() == reflect.Struct {
 			w.Type, _ = iface(field(src, "Type")).(client.Object)
-			w.Handler, _ = iface(field(src, "Handler")).(handler.EventHandler)
-			w.Predicates, _ = iface(field(src, "Predicates")).([]predicate.Predicate)
+			h := iface(field(src, "Handler"))
+			w.Handler, _ = handlerOf(h)
+			w.ForObject = forObject(h)
+			w.Predicates, predsOK = predicatesOf(field(src, "Predicates"))
 		}
-		if w.Type == nil || w.Handler == nil {
+		if w.Type == nil || w.Handler == nil || !predsOK {
 			return Controller{}, fmt.Errorf("controller %q: watch %d is not a Kind source with a handler (a channel or a custom source)", name, i)
 		}
 		c.Watches = append(c.Watches, w)
