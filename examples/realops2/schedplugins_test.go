@@ -54,8 +54,8 @@ func setPodPhase(name string, phase corev1.PodPhase) explore.Action {
 
 // schedScenario is a PodGroup of minMember 2 with its two Pods, an
 // ElasticQuota over the namespace, both controllers as main.go sets them
-// up, and three kubelet writes, each at any point: Pod a running, Pod b
-// running, Pod b failed.
+// up, three kubelet writes and a user's delete, each at any point: Pod a
+// running, Pod b running, Pod b failed, the PodGroup deleted.
 func schedScenario() explore.Scenario {
 	cpu := func(q string) corev1.ResourceList {
 		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(q)}
@@ -68,13 +68,16 @@ func schedScenario() explore.Scenario {
 				Spec: schedv1alpha1.ElasticQuotaSpec{Min: cpu("1"), Max: cpu("2")}},
 			schedPod("a"), schedPod("b"),
 		},
-		Actions:   []explore.Action{setPodPhase("a", corev1.PodRunning), setPodPhase("b", corev1.PodRunning), setPodPhase("b", corev1.PodFailed)},
+		Actions: []explore.Action{setPodPhase("a", corev1.PodRunning), setPodPhase("b", corev1.PodRunning), setPodPhase("b", corev1.PodFailed),
+			{Name: "delete-pg", Run: func(ctx context.Context, c client.Client) error {
+				return c.Delete(ctx, &schedv1alpha1.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: schedNS, Name: "pg"}})
+			}}},
 		Invariant: schedInvariant,
 	}
 }
 
 // schedInvariant is what the two controllers promise in a steady state: a
-// PodGroup not finished or failed counts its Pods by phase, and an
+// PodGroup not finished, failed or deleted counts its Pods by phase, and an
 // ElasticQuota's used CPU is the requests of the Running Pods of its
 // namespace.
 func schedInvariant(ctx context.Context, r client.Reader) error {
@@ -96,10 +99,11 @@ func schedInvariant(ctx context.Context, r client.Reader) error {
 		}
 	}
 	pg := &schedv1alpha1.PodGroup{}
-	if err := r.Get(ctx, client.ObjectKey{Namespace: schedNS, Name: "pg"}, pg); err != nil {
+	err := r.Get(ctx, client.ObjectKey{Namespace: schedNS, Name: "pg"}, pg)
+	if client.IgnoreNotFound(err) != nil {
 		return err
 	}
-	if s := pg.Status; s.Phase != schedv1alpha1.PodGroupFinished && s.Phase != schedv1alpha1.PodGroupFailed &&
+	if s := pg.Status; err == nil && s.Phase != schedv1alpha1.PodGroupFinished && s.Phase != schedv1alpha1.PodGroupFailed &&
 		(s.Phase != schedv1alpha1.PodGroupScheduling && s.Phase != schedv1alpha1.PodGroupRunning ||
 			s.Running != running || s.Succeeded != succeeded || s.Failed != failed) {
 		return fmt.Errorf("PodGroup %s/pg at phase %q counts %d/%d/%d running/succeeded/failed, its Pods %d/%d/%d",
@@ -143,6 +147,23 @@ func TestExploreSchedulerPlugins(t *testing.T) {
 func TestSchedulerPluginsDefaults(t *testing.T) {
 	env := startSched(t)
 	res, err := explore.Run(t.Context(), schedScenario(), explore.Options{Backend: explore.Server(env), Budget: 4 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds)
+	if v := res.Violation; v != nil {
+		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
+	}
+}
+
+// TestSchedulerPluginsDefaultsOtherKinds is TestSchedulerPluginsDefaults
+// with no lost write off, so the search runs past the false alarm it stops
+// at (TestLostWriteOfADerivedFieldRecomputed) and judges every other kind
+// for the whole budget. Drop it once that false alarm is fixed.
+func TestSchedulerPluginsDefaultsOtherKinds(t *testing.T) {
+	env := startSched(t)
+	res, err := explore.Run(t.Context(), schedScenario(), explore.Options{Backend: explore.Server(env), Budget: 4 * time.Minute,
+		Disable: []string{explore.InvariantLostWrite}})
 	if err != nil {
 		t.Fatal(err)
 	}
