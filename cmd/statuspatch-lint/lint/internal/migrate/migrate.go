@@ -47,6 +47,7 @@ type migration struct {
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
 	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
 	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
+	copyVar    *types.Var   // the copy the dropped patch is built from (migratereuse.go)
 
 	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
 }

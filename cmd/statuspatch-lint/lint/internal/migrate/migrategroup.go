@@ -68,6 +68,19 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 			}
 			g.keep = m.uses(g.baseVar) != n
 		}
+		if g.copyVar != nil {
+			// The copy stays only for uses other than the patches the
+			// group drops (p1 := client.MergeFrom(orig), p2 := ...).
+			dropped := map[ast.Stmt]bool{}
+			for _, h := range group {
+				if h.copyVar == g.copyVar {
+					for _, d := range h.drop {
+						dropped[d] = true
+					}
+				}
+			}
+			g.keep = m.uses(g.copyVar) != len(dropped)
+		}
 		if g.lateVar != nil {
 			n := 0
 			for _, h := range group {
@@ -80,6 +93,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 	}
 	planFetches(group)
 	planRereads(group)
+	if why := overlapping(m, group); why != "" {
+		return nil, why
+	}
 	for _, g := range group {
 		if why := g.checkMutations(); why != "" {
 			if g == m {

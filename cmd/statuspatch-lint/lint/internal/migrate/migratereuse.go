@@ -19,10 +19,13 @@ import (
 //
 // (or orig := obj.DeepCopy() first, the patch built from orig; optimistic
 // or plain client.MergeFrom). Each patch sends every change since the
-// base, locked, when optimistic, on the object's resourceVersion of the
-// moment. The writes move together onto one patcher made where the base is
-// taken: each Flush sends the changes since the last one, its response
-// the next base, and every Flush is locked. A helper handed the object and
+// base, locked, when optimistic, on the base's resourceVersion
+// (controller-runtime's mergeFromPatch sets the original's version on the
+// modified object), so once the first stores, the second conflicts. The
+// writes move together onto one patcher made where the base is taken:
+// each Flush sends the changes since the last one, locked on the version
+// its last response gave: none blind, and the second stored where the
+// handwritten one conflicted. A helper handed the object and
 // the patch (flush(ctx, obj, statusBase)) is the helper shape's
 // (migratehelperpatch.go), which counts a patch given to several calls.
 
@@ -69,7 +72,7 @@ func (r reusedPatch) copiedBase(def ast.Stmt, mf *ast.CallExpr) bool {
 	if odef == nil || odef.End() > def.Pos() || !m.isDeepCopyOfObj(val) {
 		return false
 	}
-	m.anchor, m.keep = odef, m.uses(orig) != 1
+	m.anchor, m.keep, m.copyVar = odef, m.uses(orig) != 1, orig
 	m.drop = append(m.drop, def)
 	return true
 }

@@ -36,3 +36,32 @@ func Blind(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
 	d.Status.Replicas = 1
 	return c.Status().Patch(ctx, d, client.MergeFrom(base)) // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
 }
+
+// A plain base reused by two patches of a built-in kind: both blind.
+func BlindReused(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+	patch := client.MergeFrom(d.DeepCopy())
+	d.Status.Replicas = 2
+	if err := c.Status().Patch(ctx, d, patch); err != nil { // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
+		return err
+	}
+	d.Status.Replicas = 3
+	return c.Status().Patch(ctx, d, patch) // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
+}
+
+// A strategic merge patch of a built-in kind, without the lock: blind.
+func BlindStrategic(ctx context.Context, c client.Client, pod *corev1.Pod) error {
+	base := pod.DeepCopy()
+	pod.Labels = nil
+	return c.Status().Patch(ctx, pod, client.StrategicMergeFrom(base)) // want `^blind: Status\(\).Patch of Pod: `
+}
+
+// A blind patch of a built-in kind copied from its base, in a goroutine.
+func BlindCopyInGoroutine(ctx context.Context, c client.Client, ds []*appsv1.Deployment) {
+	for _, s := range ds {
+		go func() {
+			desired := s.DeepCopy()
+			desired.Status.Replicas = 4
+			_ = c.Status().Patch(ctx, desired, client.MergeFrom(s)) // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
+		}()
+	}
+}
