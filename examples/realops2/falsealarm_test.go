@@ -23,7 +23,9 @@ import (
 // not yet in the cache) and the list fresh, and writes count 1. Nothing is
 // lost: the value it overwrites is its own, derived from an older list, and
 // the same step with fresh reads sends the same patch. The explorer
-// reports it as a lost write of count; it should report nothing here.
+// reported it as a lost write of count; it reports nothing since a lost
+// write over the writer's own is judged against the fresh schedule
+// (testenv/explore/lostjudge.go).
 func TestLostWriteOfADerivedFieldRecomputed(t *testing.T) {
 	env := startSched(t) // any full API: ConfigMaps only
 	const ns = "fa"

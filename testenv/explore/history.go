@@ -42,10 +42,12 @@ type history struct {
 	owners map[string]owner
 }
 
-// owner is the write that set a path: the version it made, its step, and,
-// for an apply, what it was decided from.
+// owner is the write that set a path: the version it made, its step, the
+// reconciler whose write it was ("" for a user action's), and, for an
+// apply, what it was decided from.
 type owner struct {
 	version, step int
+	by            string
 	applied       *decision
 }
 

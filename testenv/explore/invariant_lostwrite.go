@@ -23,10 +23,14 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 	cur := h.versions[v]
 	step := 0
 	based := -1
-	by := ""
+	by, rec := "", ""
 	had := "had seen only"
+	at, judge := b.noteWriteAt(h, cur)
 	if b.trace.cur != nil {
 		step = b.trace.cur.step.Index
+		if !b.trace.cur.action {
+			rec = b.trace.cur.step.Reconciler
+		}
 		based = b.trace.cur.seenOrNone(h.key)
 		if seen := based; b.trace.cur.judged {
 			// Judged by the version it was computed from (writebase.go).
@@ -63,19 +67,30 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 		overwrite = false
 	}
 	applied := b.applyDecision()
-	for _, l := range changedLeaves(prev, cur) {
+	leaves := changedLeaves(prev, cur)
+	for _, l := range leaves {
 		p := l.dotted
 		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based &&
 			!restated(o, applied, prev, cur, l.fields) {
 			lost[o] = append(lost[o], p)
 		}
-		h.owners[p] = owner{version: v, step: step, applied: applied}
+		h.owners[p] = owner{version: v, step: step, by: rec, applied: applied}
 	}
+	suspect := suspectWrite{at: at, cur: cur, leaves: leaves}
 	for _, o := range sortedOwners(lost) {
+		// Only a write over the same reconciler's own is judged again:
+		// one over another writer's field stands (lostjudge.go).
+		judge = judge && rec != "" && o.by == rec
 		paths := lost[o]
 		sort.Strings(paths)
-		b.trace.fail(InvariantLostWrite, fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
-			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1, b.trace.writeNote()))
+		msg := fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1, b.trace.writeNote())
+		suspect.msgs = append(suspect.msgs, msg)
+		b.trace.fail(InvariantLostWrite, msg)
+	}
+	if judge && len(suspect.msgs) > 0 {
+		// Judged again after the schedule (lostjudge.go).
+		b.lwSuspects = append(b.lwSuspects, suspect)
 	}
 }
 

@@ -63,11 +63,11 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 // reads either (a kind whose type has the field unused), and it is taken
 // back.
 
-// judgeOwnDeletes judges r's suspect deletes and absent
-// observedGenerations, r having ended. The fresh schedule counts in no
+// judgeOwnDeletes judges r's suspect deletes, absent
+// observedGenerations and lost writes (lostjudge.go), r having ended. The fresh schedule counts in no
 // search's schedules.
 func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
-	if len(r.suspects) == 0 && len(r.ogSuspects) == 0 || ctx.Err() != nil {
+	if len(r.suspects) == 0 && len(r.ogSuspects) == 0 && len(r.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
 	var script []scriptStep
@@ -91,7 +91,14 @@ func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
 			r.retract(InvariantObservedGenerationStuck, o.msg)
 		}
 	}
-	r.suspects, r.ogSuspects = nil, nil
+	for _, w := range r.lwSuspects {
+		if w.sameAs(fresh.writes[w.at]) {
+			for _, msg := range w.msgs {
+				r.retract(InvariantLostWrite, msg)
+			}
+		}
+	}
+	r.suspects, r.ogSuspects, r.lwSuspects = nil, nil, nil
 	if r.failed == nil {
 		r.broke = false
 	}
@@ -99,11 +106,13 @@ func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
 }
 
 // freshVerdict is what the judgement needs of a fresh schedule: its
-// deletes of own creations that passed, and the objects whose newest
-// version has a status.observedGeneration.
+// deletes of own creations that passed, the objects whose newest
+// version has a status.observedGeneration, and what its chosen steps'
+// writes made (lostjudge.go).
 type freshVerdict struct {
 	deletes map[ownDelete]deleteAt
 	og      map[objKey]bool
+	writes  map[writeAt]map[string]any
 }
 
 // maxFresh bounds the fresh schedules an explorer keeps.
@@ -128,7 +137,7 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if fresh.err != nil {
 		return nil, fresh.err
 	}
-	v := &freshVerdict{deletes: fresh.freshDeletes, og: map[objKey]bool{}}
+	v := &freshVerdict{deletes: fresh.freshDeletes, og: map[objKey]bool{}, writes: fresh.written}
 	for _, k := range fresh.order {
 		if fresh.setsObservedGeneration(k) {
 			v.og[k] = true

@@ -57,6 +57,9 @@ type stepState struct {
 	// sentAt, on a delivery's step, is the call site of the write the
 	// old leader sent.
 	sentAt string
+	// made counts the new versions of each object this step's writes
+	// made (lostjudge.go).
+	made map[objKey]int
 }
 
 func (s *stepState) seenOrNone(k objKey) int {

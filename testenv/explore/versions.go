@@ -30,6 +30,11 @@ type versions struct {
 	// ogSuspects are the observedGenerations absent at generation 1 in a
 	// steady state, judged after the schedule (invariant_observedgenerationstuck.go).
 	ogSuspects []ogSuspect
+	// lwSuspects are the lost writes judged after the schedule; written
+	// what each chosen step's write made, for the judgement that takes
+	// this schedule as the fresh one (lostjudge.go).
+	lwSuspects []suspectWrite
+	written    map[writeAt]map[string]any
 }
 
 // observe reads the object from the server and records it (see record).

@@ -1,0 +1,88 @@
+package explore
+
+import (
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// A lost write made by a reconciler's chosen step over that reconciler's
+// own earlier write is judged again after the schedule against the same schedule with every read fresh and no
+// crash (ownjudge.go): if that schedule's corresponding write (the same
+// chosen step's same write of the object) sets each field the suspect
+// write changed to the same value, the stale read changed nothing the
+// write sent, so nothing was lost, and the violation is taken back. A
+// field derived only from other objects is that case: scheduler-plugins'
+// ElasticQuota controller writes status.used from the Pods by a blind
+// merge patch, and a reconcile that reads its own object stale (its
+// earlier write not yet in the cache) and the Pods fresh sends the patch
+// fresh reads send (TestLostWriteJudgedByTheFreshSchedule). A write that
+// builds on the stale value (an append to a list, an increment) sets
+// another value than the fresh schedule's, and stands; so does one the
+// fresh schedule does not make, a drain's, an action's, the old leader's
+// write delivered late, and a write over another writer's field (a
+// user's label a forced apply takes back unseen: the fresh schedule's
+// writer would have seen it, TestApplyRestatingItsOwnFieldsLosesNothing).
+
+// writeAt names a write across schedules: pos, its chosen step's place
+// among the schedule's chosen steps without the deliveries of writes in
+// flight (the fresh schedule's script, ownjudge.go); key, the object;
+// nth, which of the step's new versions of the object it made.
+type writeAt struct {
+	pos int
+	key objKey
+	nth int
+}
+
+// suspectWrite is a lost write to judge after the schedule: where it was
+// made, the version it made and the leaves it changed, and the messages
+// of its violations.
+type suspectWrite struct {
+	at     writeAt
+	cur    map[string]any
+	leaves []leaf
+	msgs   []string
+}
+
+// noteWriteAt names the write that made h's newest version, cur, and
+// keeps what it made for a judgement that takes this schedule as the
+// fresh one; ok is false for a write no fresh schedule has the like of
+// (an action's, a drain's, a late delivery's, one outside a step).
+func (b *versions) noteWriteAt(h *history, cur map[string]any) (writeAt, bool) {
+	s := b.trace.cur
+	if s == nil || s.action || s.sentBy > 0 || s.step.Drain {
+		return writeAt{}, false
+	}
+	at := writeAt{key: h.key}
+	for _, c := range b.trace.chosen {
+		if !c.it.deliver {
+			at.pos++
+		}
+	}
+	if s.made == nil {
+		s.made = map[objKey]int{}
+	}
+	at.nth = s.made[h.key]
+	s.made[h.key]++
+	if b.written == nil {
+		b.written = map[writeAt]map[string]any{}
+	}
+	b.written[at] = cur
+	return at, true
+}
+
+// sameAs reports that fresh, the version the fresh schedule's
+// corresponding write made, has each leaf w changed at w's value.
+func (w suspectWrite) sameAs(fresh map[string]any) bool {
+	if fresh == nil {
+		return false
+	}
+	for _, l := range w.leaves {
+		a, _, _ := unstructured.NestedFieldNoCopy(w.cur, l.fields...)
+		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.fields...)
+		if !reflect.DeepEqual(a, b) && (!zero(a) || !zero(b)) {
+			return false
+		}
+	}
+	return true
+}
