@@ -155,20 +155,3 @@ func TestSchedulerPluginsDefaults(t *testing.T) {
 		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}
 }
-
-// TestSchedulerPluginsDefaultsOtherKinds is TestSchedulerPluginsDefaults
-// with no lost write off, so the search runs past the false alarm it stops
-// at (TestLostWriteOfADerivedFieldRecomputed) and judges every other kind
-// for the whole budget. Drop it once that false alarm is fixed.
-func TestSchedulerPluginsDefaultsOtherKinds(t *testing.T) {
-	env := startSched(t)
-	res, err := explore.Run(t.Context(), schedScenario(), explore.Options{Backend: explore.Server(env), Budget: 4 * time.Minute,
-		Disable: []string{explore.InvariantLostWrite}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds)
-	if v := res.Violation; v != nil {
-		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
-	}
-}
