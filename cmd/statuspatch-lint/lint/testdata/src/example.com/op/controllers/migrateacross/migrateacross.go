@@ -6,10 +6,10 @@ package migrateacross
 
 import (
 	"context"
-	"fmt"
 	v1 "example.com/op/api/v1"
 	"example.com/op/objutil"
 	"example.com/op/specutil"
+	"fmt"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
