@@ -10,7 +10,7 @@ func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation
 		return nil, err
 	}
 	if r.err == nil {
-		if err := ex.judgeOwnDeletes(ctx, r); err != nil {
+		if err := ex.judgeByFreshSchedule(ctx, r); err != nil {
 			return nil, err
 		}
 	}

@@ -63,10 +63,11 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 // reads either (a kind whose type has the field unused), and it is taken
 // back.
 
-// judgeOwnDeletes judges r's suspect deletes, absent
-// observedGenerations and lost writes (lostjudge.go), r having ended. The fresh schedule counts in no
-// search's schedules.
-func (ex *explorer) judgeOwnDeletes(ctx context.Context, r *run) error {
+// judgeByFreshSchedule judges r's suspect deletes, absent
+// observedGenerations and lost writes (lostjudge.go) against the same
+// schedule with every read fresh, r having ended. The fresh schedule
+// counts in no search's schedules.
+func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	if len(r.suspects) == 0 && len(r.ogSuspects) == 0 && len(r.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}

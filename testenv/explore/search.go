@@ -259,7 +259,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if err != nil {
 		return r, err
 	}
-	if err := ex.judgeOwnDeletes(ctx, r); err != nil {
+	if err := ex.judgeByFreshSchedule(ctx, r); err != nil {
 		return r, err
 	}
 	r.noteFailure(depth)
