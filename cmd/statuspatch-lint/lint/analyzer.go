@@ -73,7 +73,7 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 		Name:      "statuspatch",
 		Doc:       mustAnalyzerDoc("statuspatch"),
 		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
-		FactTypes: []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact)},
+		FactTypes: []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
 			return nil, run(pass, *cfg)
 		},
@@ -85,7 +85,11 @@ func run(pass *analysis.Pass, cfg Config) error {
 	if isPatcherRuntime(pass.Pkg.Path()) {
 		return nil
 	}
+	// A write of the write token is a finding in any package, with the
+	// client or not (writetoken.go).
+	tokens := checkWriteTokens(pass, cfg)
 	if !reachesClient(pass.Pkg) {
+		reportInSourceOrder(pass, tokens)
 		// An operator's own helpers that take its objects without the
 		// client (a utility package reading the spec): their facts let -fix
 		// follow the object into them. Kubernetes' and controller-runtime's
@@ -106,7 +110,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 		return err
 	}
 	cfg.patchers = ps
-	var diags []analysis.Diagnostic
+	diags := tokens
 	report := func(d analysis.Diagnostic) { diags = append(diags, d) }
 	// Drivers print diagnostics in the order they are reported, and SSA
 	// visits blocks and closures out of source order: report in source

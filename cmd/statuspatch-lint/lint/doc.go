@@ -117,13 +117,28 @@
 // is not a constant is unresolved. Where the patcher or its client is made
 // out of sight, the default mode is assumed and the reason says so.
 //
+// A handwritten write of a kind's write token, the status string field
+// marked +statuspatch:writeToken (statuspatch-gen), is reported in every
+// mode, through the patcher or not: the patcher puts a fresh token there
+// in every status write and settles a lost answer by it, so an assignment
+// (setting it, clearing it) or a composite literal's key is a bug. The
+// marker is read from the doc comment of the field, in the package that
+// declares it, and reaches the packages that write it as a fact:
+//
+//	LedgerStatus.WriteToken is the write token (+statuspatch:writeToken): the patcher sets it on every write; remove this assignment
+//
+// Reading, comparing and taking the field's address, generated files, and
+// a field of the same name without the marker are not reported.
+//
 // Each finding has a category: handwritten (default mode), the verdict
 // (optimistic, blind, unresolved) with -audit, replay for a replayed
-// status in every mode, and allow for a directive without a reason.
+// status in every mode, writetoken for a write of the write token in
+// every mode, and allow for a directive without a reason.
 //
 // With -ci (which implies -audit), only blind and unresolved writes that
-// no directive allows are reported, so the exit code gates CI: zero when
-// every status write is optimistic or allowed.
+// no directive allows, and writes of the write token, are reported, so
+// the exit code gates CI: zero when every status write is optimistic or
+// allowed and the patcher alone writes the token.
 //
 // Baselines (-baseline, -write-baseline) are the statuspatch-lint
 // command's: it filters the findings after the analysis. The analyzer
@@ -142,6 +157,7 @@
 //   - replayer (replay.go, replaysource.go): a status replayed from
 //     before a re-read.
 //   - fix.go, applyfix.go: the lock fixes of blind patches and applies.
+//   - writetoken.go: the write token's fact, and its handwritten writes.
 //   - internal/migrate: -fix's move of a write onto its patcher (Fix).
 //   - ../internal/kube: the client's and runtime's names, shared by both
 //     and by the command.
