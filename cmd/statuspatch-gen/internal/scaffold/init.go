@@ -265,8 +265,12 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 			// A starter test is written once; after that it is the user's.
 		}
 	}
+	tokenNotes, err := writeTokenNotes(dir, proj)
+	if err != nil {
+		return nil, nil, err
+	}
 	slices.SortFunc(edits, func(a, b fileEdit) int { return strings.Compare(a.path, b.path) })
-	return edits, append(notes, changeNotes(edits, cfgName)...), nil
+	return edits, append(append(notes, tokenNotes...), changeNotes(edits, cfgName)...), nil
 }
 
 // applyEdits writes every edit through a temporary file renamed over the

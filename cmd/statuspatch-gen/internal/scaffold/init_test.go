@@ -26,7 +26,9 @@ var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
 // suite_test.go, which moves to testenv while make test keeps envtest, as
 // the Makefile has no setup-envtest target; v4.0: v4.0.0's Makefile, whose
 // setup-envtest binary is named after its version, and no reconciler
-// source, so no starter test): -dry-run prints
+// source, so no starter test; v4.15-token: v4.15-no-webhooks' Makefile and
+// suite with two kinds, Ledger's status with a write token and Widget's
+// without, which init names and leaves as they are): -dry-run prints
 // testdata/init/<case>/dry-run.diff and writes nothing; init then makes the
 // tree testdata/init/<case>/after; a second run changes nothing.
 // -update rewrites after/ and dry-run.diff.

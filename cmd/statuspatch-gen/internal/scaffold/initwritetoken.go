@@ -1,0 +1,142 @@
+package scaffold
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// writeTokenMarker is statuspatch-gen's marker of a kind's write token
+// (generator/writetoken.go): a top-level string field of the status that
+// the generated patcher sets in every status write.
+const writeTokenMarker = "+statuspatch:writeToken"
+
+// writeTokenDoc is where docs/patcher.md explains the write token.
+const writeTokenDoc = "docs/patcher.md#the-write-token-exact-answers-for-decisions-that-are-not-idempotent"
+
+// writeTokenNotes says, for each kind of the project whose API type has a
+// status (in the project's own API packages, found from PROJECT's repo and
+// path), whether that status has a write token: the field when it has,
+// else the two lines to add to the status type and why. init never adds
+// them: a token belongs to a kind whose reconciler makes decisions that
+// are not idempotent, which only the user can tell.
+func writeTokenNotes(dir string, p *kbProject) ([]string, error) {
+	var notes []string
+	seen := map[string]bool{}
+	for _, r := range p.Resources {
+		rel, ok := strings.CutPrefix(r.Path, p.Repo+"/")
+		if r.API == nil || r.External || r.Core || r.Kind == "" || p.Repo == "" || !ok || seen[r.Path+"."+r.Kind] {
+			continue
+		}
+		seen[r.Path+"."+r.Kind] = true
+		st, err := findStatus(dir, rel, r.Kind)
+		if err != nil {
+			return nil, err
+		}
+		if st == nil {
+			continue
+		}
+		if st.token != "" {
+			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s has a write token, %s.%s (%s): its generated patcher puts a fresh token there in every status write and settles a lost answer by it, so nothing else may write it (statuspatch-lint reports a write of it)",
+				st.file, r.Kind, st.name, st.token, writeTokenMarker))
+			continue
+		}
+		field := "WriteToken"
+		if slices.Contains(st.fields, field) {
+			field = "StatuspatchWriteToken"
+		}
+		line := fmt.Sprintf("%s string `json:\"%s,omitempty\"`", field, lowerFirst(field))
+		notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s has no write token; if its reconciler makes decisions that are not idempotent (a counter, a queue taken from, an append), add to %s a field %s with the comment line // %s above it, and run make generate manifests: every status write then carries a fresh token, and a write whose answer is lost is settled exactly (stored, or a Conflict) where it could be ErrWriteOutcomeUnknown (%s); init does not edit the API types",
+			st.file, r.Kind, st.name, line, writeTokenMarker, writeTokenDoc))
+	}
+	return notes, nil
+}
+
+// statusType is a kind's status struct type as init reads it.
+type statusType struct {
+	name   string   // CaptainStatus
+	file   string   // where it is declared, relative to the project, slash-separated
+	fields []string // its field names
+	token  string   // the field marked writeTokenMarker, or ""
+}
+
+// findStatus parses the non-test Go files of the API package in rel and
+// returns the struct type of kind's Status field (Status T or *T, T
+// declared in that package); nil when the package, the kind, its Status
+// field or a struct T is not there.
+func findStatus(dir, rel, kind string) (*statusType, error) {
+	pkgDir := filepath.Join(dir, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(pkgDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
+	}
+	fset := token.NewFileSet()
+	structs := map[string]*ast.StructType{}
+	files := map[string]string{}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(pkgDir, n), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("statuspatch-gen init: %w", err)
+		}
+		ast.Inspect(f, func(node ast.Node) bool {
+			if ts, ok := node.(*ast.TypeSpec); ok {
+				if st, ok := ts.Type.(*ast.StructType); ok {
+					structs[ts.Name.Name], files[ts.Name.Name] = st, path.Join(rel, n)
+				}
+			}
+			return true
+		})
+	}
+	var statusName string
+	if k := structs[kind]; k != nil {
+		for _, f := range k.Fields.List {
+			typ := f.Type
+			if star, ok := typ.(*ast.StarExpr); ok {
+				typ = star.X
+			}
+			if id, ok := typ.(*ast.Ident); ok && slices.ContainsFunc(f.Names, func(n *ast.Ident) bool { return n.Name == "Status" }) {
+				statusName = id.Name
+			}
+		}
+	}
+	st := structs[statusName]
+	if st == nil {
+		return nil, nil
+	}
+	out := &statusType{name: statusName, file: files[statusName]}
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			out.fields = append(out.fields, n.Name)
+			if out.token == "" && f.Doc != nil && slices.ContainsFunc(f.Doc.List, func(c *ast.Comment) bool {
+				return strings.TrimSpace(strings.TrimPrefix(c.Text, "//")) == writeTokenMarker
+			}) {
+				out.token = n.Name
+			}
+		}
+	}
+	return out, nil
+}
+
+// lowerFirst is name with its first letter lower-cased, as kubebuilder
+// names a field's JSON key.
+func lowerFirst(name string) string {
+	if name == "" {
+		return name
+	}
+	return strings.ToLower(name[:1]) + name[1:]
+}
