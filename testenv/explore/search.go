@@ -74,7 +74,10 @@ type scriptStep struct {
 	crash crashPoint
 }
 
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)
+// namePattern is a reconciler's or an action's name: none of the seed's
+// separators (seed.go). The underscore is controller-runtime's too
+// (controller.New("machine_autoscaler_controller", ...)).
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // Run explores s. It returns an error when the scenario is malformed or the
 // backend fails, and a Result whose Violation is the first violation
@@ -185,7 +188,7 @@ func (ex *explorer) validate() error {
 	names := map[string]bool{}
 	for i, rc := range ex.s.Reconcilers {
 		if !namePattern.MatchString(rc.Name) || names[rc.Name] {
-			return fmt.Errorf("explore: reconciler %d: name %q is empty, repeated or not [A-Za-z0-9.-]", i, rc.Name)
+			return fmt.Errorf("explore: reconciler %d: name %q is empty, repeated or not [A-Za-z0-9._-]", i, rc.Name)
 		}
 		names[rc.Name] = true
 		if rc.For == nil || rc.New == nil {
@@ -213,7 +216,7 @@ func (ex *explorer) validate() error {
 	}
 	for i, a := range ex.s.Actions {
 		if !namePattern.MatchString(a.Name) || names["!"+a.Name] || a.Run == nil {
-			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9.-], or Run is nil", i, a.Name)
+			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9._-], or Run is nil", i, a.Name)
 		}
 		names["!"+a.Name] = true
 	}

@@ -192,7 +192,7 @@ func (ex *explorer) validateSetup() error {
 	ex.s.Reconcilers = append([]Reconciler(nil), ex.s.Reconcilers...)
 	for _, b := range bs {
 		if !namePattern.MatchString(b.name) {
-			return fmt.Errorf("explore: Scenario.Setup: controller name %q is not [A-Za-z0-9.-] (give it one with Named)", b.name)
+			return fmt.Errorf("explore: Scenario.Setup: controller name %q is not [A-Za-z0-9._-] (give it one with Named)", b.name)
 		}
 		for _, rc := range ex.s.Reconcilers {
 			if rc.Name == b.name {
