@@ -10,16 +10,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
-// pendingApply is the status given to ApplyStatus, as decoded JSON, or why
-// it could not be taken.
-type pendingApply struct {
-	status map[string]any
-	err    error
+// pendingApply is the status given to ApplyStatus, as decoded JSON, with
+// the apply mode state that takes it, or why it could not be taken.
+type pendingApply[T client.Object] struct {
+	status  map[string]any
+	applier *applier[T]
+	err     error
 }
 
 // ApplyStatus makes the next Flush apply exactly status as the status this
@@ -44,17 +46,19 @@ func (p *Patcher[T]) ApplyStatus(status any) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if p.ap == nil {
+	aw, ok := p.writer.(interface{ applyState() *applier[T] })
+	if !ok {
 		err := fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithWriteMode(WriteApply) (or WriteApplyWithoutLock): %w", p.id(), ErrInvalidInput)
-		p.pending = &pendingApply{err: err}
+		p.pending = &pendingApply[T]{err: err}
 		return err
 	}
-	m, err := p.ap.statusValue(status)
+	a := aw.applyState()
+	m, err := a.statusValue(status)
 	if err != nil {
-		p.pending = &pendingApply{err: err}
+		p.pending = &pendingApply[T]{err: err}
 		return err
 	}
-	p.pending = &pendingApply{status: m}
+	p.pending = &pendingApply[T]{status: m, applier: a}
 	return nil
 }
 
