@@ -29,7 +29,8 @@ type pendingApply[T client.Object] struct {
 // output, such as *WidgetStatusApplyConfiguration) or any value that
 // marshals to a JSON object (a map, a struct with omitempty pointers). The
 // apply is the object's identity, the base's resourceVersion (unless
-// WriteApplyWithoutLock) and that status; fields this manager owned by
+// WriteApplyWithoutLock) and that status (with the write token, under the
+// lock, WithWriteToken); fields this manager owned by
 // Apply and status leaves out are removed by the server, as server-side
 // apply does. In a condition list, a condition without lastTransitionTime
 // gets the base's when its status is the base condition's, otherwise now;
@@ -119,10 +120,15 @@ func (a *applier[T]) flushPending(ctx context.Context) (flushResult, error) {
 	if err != nil {
 		return resultError, err
 	}
+	token, err := p.token.stampApplied(status)
+	if err != nil {
+		return resultError, err
+	}
 	w, err := a.body(status)
 	if err != nil {
 		return resultError, err
 	}
+	w.token = token
 	return p.send(ctx, w)
 }
 
@@ -157,7 +163,7 @@ func (a *applier[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error
 		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
 	misses := apply.Stored(status, baseMap, nil, a.keys, b.SetLists)
-	return status, b, len(misses) == 0 && given.Equals(own.Mine), nil
+	return status, b, len(misses) == 0 && p.token.ignored(given).Equals(p.token.ignored(own.Mine)), nil
 }
 
 // pendingChanges is HasChanges for a pending ApplyStatus (one that could
