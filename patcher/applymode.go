@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/apply"
@@ -103,34 +102,19 @@ func (p *Patcher[T]) checkListMapKeys() error {
 	return nil
 }
 
-// newApplier is apply mode's writer for p, checked at construction; nil in
-// merge mode.
+// newApplier is apply mode's state for p (newWriter), checked at
+// construction.
 func newApplier[T client.Object](p *Patcher[T]) (*applier[T], error) {
-	switch p.opts.mode {
-	case WriteMergePatch:
-		return nil, nil
-	case WriteApply, WriteApplyWithoutLock:
-	default:
-		return nil, fmt.Errorf("statuspatch: %s: WithWriteMode(%v): give WriteMergePatch, WriteApply or WriteApplyWithoutLock: %w", p.id(), p.opts.mode, ErrInvalidInput)
-	}
 	if p.opts.fieldOwner == "" {
 		return nil, fmt.Errorf("statuspatch: %s: apply mode needs a field manager: add WithFieldOwner(\"your-controller\") "+
 			"(to the manager's defaults, ForManager, or this patcher): %w", p.id(), ErrInvalidInput)
 	}
 	conds := map[string][]string{}
 	apply.ConditionLists(reflect.TypeOf(p.status(p.obj)), "status", conds)
-	a := &applier[T]{p: p, locked: p.opts.mode == WriteApply, keys: maps.Clone(conds), conditionPaths: map[string]bool{}}
+	a := &applier[T]{p: p, keys: maps.Clone(conds), conditionPaths: map[string]bool{}}
 	maps.Copy(a.keys, p.opts.listMapKeys)
 	for path := range conds {
 		a.conditionPaths[path] = slices.Equal(a.keys[path], []string{"type"})
 	}
 	return a, nil
-}
-
-// writeOptions are the options of a status write of patchType.
-func (p *Patcher[T]) writeOptions(patchType types.PatchType) []client.SubResourcePatchOption {
-	if patchType == types.ApplyPatchType {
-		return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner), client.ForceOwnership}
-	}
-	return p.subResourcePatchOptions()
 }

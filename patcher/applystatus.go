@@ -10,16 +10,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/guard"
 )
 
-// pendingApply is the status given to ApplyStatus, as decoded JSON, or why
-// it could not be taken.
-type pendingApply struct {
-	status map[string]any
-	err    error
+// pendingApply is the status given to ApplyStatus, as decoded JSON, with
+// the apply mode state that takes it, or why it could not be taken.
+type pendingApply[T client.Object] struct {
+	status  map[string]any
+	applier *applier[T]
+	err     error
 }
 
 // ApplyStatus makes the next Flush apply exactly status as the status this
@@ -27,7 +29,8 @@ type pendingApply struct {
 // output, such as *WidgetStatusApplyConfiguration) or any value that
 // marshals to a JSON object (a map, a struct with omitempty pointers). The
 // apply is the object's identity, the base's resourceVersion (unless
-// WriteApplyWithoutLock) and that status; fields this manager owned by
+// WriteApplyWithoutLock) and that status (with the write token, under the
+// lock, WithWriteToken); fields this manager owned by
 // Apply and status leaves out are removed by the server, as server-side
 // apply does. In a condition list, a condition without lastTransitionTime
 // gets the base's when its status is the base condition's, otherwise now;
@@ -44,17 +47,19 @@ func (p *Patcher[T]) ApplyStatus(status any) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	if p.ap == nil {
+	aw, ok := p.writer.(interface{ applyState() *applier[T] })
+	if !ok {
 		err := fmt.Errorf("statuspatch: %s: ApplyStatus needs apply mode: make the patcher with WithWriteMode(WriteApply) (or WriteApplyWithoutLock): %w", p.id(), ErrInvalidInput)
-		p.pending = &pendingApply{err: err}
+		p.pending = &pendingApply[T]{err: err}
 		return err
 	}
-	m, err := p.ap.statusValue(status)
+	a := aw.applyState()
+	m, err := a.statusValue(status)
 	if err != nil {
-		p.pending = &pendingApply{err: err}
+		p.pending = &pendingApply[T]{err: err}
 		return err
 	}
-	p.pending = &pendingApply{status: m}
+	p.pending = &pendingApply[T]{status: m, applier: a}
 	return nil
 }
 
@@ -115,10 +120,15 @@ func (a *applier[T]) flushPending(ctx context.Context) (flushResult, error) {
 	if err != nil {
 		return resultError, err
 	}
+	token, err := p.token.stampApplied(status)
+	if err != nil {
+		return resultError, err
+	}
 	w, err := a.body(status)
 	if err != nil {
 		return resultError, err
 	}
+	w.token = token
 	return p.send(ctx, w)
 }
 
@@ -153,7 +163,7 @@ func (a *applier[T]) pendingStatus() (map[string]any, *apply.Fields, bool, error
 		return nil, nil, false, &InvalidConditionError{Object: p.id(), Problems: problems}
 	}
 	misses := apply.Stored(status, baseMap, nil, a.keys, b.SetLists)
-	return status, b, len(misses) == 0 && given.Equals(own.Mine), nil
+	return status, b, len(misses) == 0 && p.token.ignored(given).Equals(p.token.ignored(own.Mine)), nil
 }
 
 // pendingChanges is HasChanges for a pending ApplyStatus (one that could

@@ -53,7 +53,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 			p.pending = nil
 			return resultError, pa.err
 		}
-		return p.ap.flushPending(ctx)
+		return pa.applier.flushPending(ctx)
 	}
 	// The no-op check comes first: nothing to write means no request at all,
 	// not even the re-read of syncBase.
@@ -133,7 +133,7 @@ func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, er
 	// object, status included, is left exactly as it was.
 	scratch := p.newObject()
 	sctx, count := countSends(ctx)
-	if err := p.client.Status().Patch(sctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...); err != nil {
+	if err := p.client.Status().Patch(sctx, scratch, client.RawPatch(w.patchType, w.body), p.writer.options()...); err != nil {
 		if apierrors.IsConflict(err) {
 			log.FromContext(ctx).V(1).Info("status write conflicted; the object changed since it was read",
 				"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "resourceVersion", p.base.GetResourceVersion())
@@ -198,11 +198,4 @@ func (p *Patcher[T]) syncBaseTo(fresh T) error {
 	p.base = fresh
 	p.baseStatusJSON = freshStatus
 	return nil
-}
-
-func (p *Patcher[T]) subResourcePatchOptions() []client.SubResourcePatchOption {
-	if p.opts.fieldOwner == "" {
-		return nil
-	}
-	return []client.SubResourcePatchOption{client.FieldOwner(p.opts.fieldOwner)}
 }

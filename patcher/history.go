@@ -107,7 +107,7 @@ func (st *settler[T]) fromDoc(d history.Doc) (T, error) {
 // not be read.
 func (st *settler[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err error) (settle.Decision, bool, error) {
 	p := st.p
-	sw, cerr := st.settleWrite(w)
+	sw, cerr := p.writer.settleWrite(w)
 	if cerr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: cerr.Error()}, false, nil
 	}
@@ -116,7 +116,7 @@ func (st *settler[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err 
 		return settle.Decision{Outcome: settle.Unknown, Why: verr.Error()}, false, nil
 	}
 	sit := settle.Situation{Conflict: apierrors.IsConflict(err), Watcher: p.opts.watcher != nil,
-		Unlocked: w.patchType == types.ApplyPatchType && p.opts.mode == WriteApplyWithoutLock}
+		Unlocked: !p.writer.locked()}
 	d, notYet, derr := settle.Decide(ctx, sw, fv, sit, settleSources[T]{st: st, w: w, fresh: fresh})
 	var herr *settle.ErrHistory
 	switch {

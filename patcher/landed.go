@@ -57,7 +57,7 @@ type sentWrite[T client.Object] struct {
 	patchType types.PatchType
 	body      []byte
 	cur       []byte           // the status as JSON, or nil (for applied)
-	applied   map[string]any   // an apply's status (apply.go)
+	applied   map[string]any   // an apply's status (writer_apply.go)
 	unowned   []fieldpath.Path // removed fields no manager owned: left out of the apply
 	token     string           // the write token it carries (WithWriteToken), or ""
 }

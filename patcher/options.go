@@ -55,7 +55,7 @@ type options struct {
 	ownedConditions []string
 	// watcher reads the object's history after a 409 (history.go).
 	watcher client.WithWatch
-	// mode is how Flush writes: a merge patch or an apply (apply.go).
+	// mode is how Flush writes: a merge patch or an apply (writer.go).
 	mode WriteMode
 	// listMapKeys are the keys of +listType=map status lists, by path.
 	listMapKeys map[string][]string

@@ -38,13 +38,11 @@ type Patcher[T client.Object] struct {
 	snapshot[T]
 	gone bool // the last finalizer of a deleting object was removed
 
-	// How Flush writes: merge mode's merger (flush.go) or apply mode's
-	// applier (apply.go), which also keeps apply mode's state.
+	// How Flush writes: the write mode as one value (writer.go).
 	writer writer[T]
-	ap     *applier[T] // nil in merge mode
 	// The status given to ApplyStatus (applystatus.go), or why it could
 	// not be taken, in any mode: the next Flush returns that error.
-	pending *pendingApply
+	pending *pendingApply[T]
 
 	// The write token (WithWriteToken, writetoken.go).
 	token writeToken[T]
@@ -107,17 +105,13 @@ func NewWithStatus[T client.Object](c client.Client, obj T, status StatusFunc[T]
 	if p.err = p.checkListMapKeys(); p.err != nil {
 		return p
 	}
-	if p.ap, p.err = newApplier(p); p.err != nil {
+	if p.writer, p.err = newWriter(p); p.err != nil {
 		return p
 	}
-	p.writer = merger[T]{p}
-	if p.ap != nil {
-		p.writer = p.ap
-		if !p.ap.locked {
-			// Without the lock a token proves nothing (once needs the
-			// lock), and a resend that puts it back would be a write.
-			p.token.field = nil
-		}
+	if !p.writer.locked() {
+		// Without the lock a token proves nothing (once needs the lock),
+		// and a resend that puts it back would be a write.
+		p.token.field = nil
 	}
 	p.setBase(obj)
 	// New cannot know when the caller's read began, so it never calls the
@@ -189,7 +183,7 @@ func (p *Patcher[T]) HasChanges() bool {
 		return false
 	}
 	if pa := p.pending; pa != nil {
-		return pa.err != nil || p.ap.pendingChanges()
+		return pa.err != nil || pa.applier.pendingChanges()
 	}
 	changed, _, err := p.statusChange()
 	return err == nil && changed

@@ -85,7 +85,7 @@ func (tr *tracker[T]) wrote(written T) {
 // version seen here is no reason to refuse.
 func (tr *tracker[T]) claim(ctx context.Context) (func(), error) {
 	p := tr.p
-	if p.ap == nil || p.ap.locked {
+	if p.writer.locked() {
 		return tr.claimWrite(ctx, "status")
 	}
 	release, err := tr.record().Acquire(ctx)

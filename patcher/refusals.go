@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -49,11 +48,7 @@ func (st *settler[T]) refusedAsTooLarge(w *sentWrite[T], err error, sends int) b
 
 // locked reports whether w carries the base's resourceVersion.
 func (st *settler[T]) locked(w *sentWrite[T]) bool {
-	p := st.p
-	if w.base.GetResourceVersion() == "" {
-		return false
-	}
-	return w.patchType != types.ApplyPatchType || p.opts.mode != WriteApplyWithoutLock
+	return w.base.GetResourceVersion() != "" && st.p.writer.locked()
 }
 
 // tooLargeError is the error of w, refused as too large with err.

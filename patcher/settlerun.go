@@ -50,7 +50,7 @@ func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err
 	}
 	// Not yet stored: send the same body again (at most one is stored).
 	scratch := p.newObject()
-	serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writeOptions(w.patchType)...)
+	serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writer.options()...)
 	if serr == nil {
 		a.res, err = p.writer.stored(ctx, scratch, w)
 		return false, false, err

@@ -5,19 +5,18 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
-// settleWrite is w as patcher/internal/settle sees it: the base, what the
-// write sets and removes, and the managedFields entry it stamps, with the
-// apiVersion it is sent with (no manager known without a field owner: the
-// server then names the manager after the client's user agent, which the
-// patcher cannot see).
-func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
+// settleWrite is w as patcher/internal/settle sees it, for the writer's
+// settleWrite: the base, the token, and the managedFields entry the write
+// stamps as op, with the apiVersion it is sent with (no manager known
+// without a field owner: the server then names the manager after the
+// client's user agent, which the patcher cannot see); sent adds what the
+// write sets and removes.
+func (st *settler[T]) settleWrite(w *sentWrite[T], op metav1.ManagedFieldsOperationType, sent func(sw *settle.Write) error) (settle.Write, error) {
 	p := st.p
 	base, err := versionOf(w.base)
 	if err != nil {
@@ -25,27 +24,19 @@ func (st *settler[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
 	}
 	sw := settle.Write{Base: base, Token: p.token.settleToken(w.token)}
 	if p.opts.fieldOwner != "" {
-		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: metav1.ManagedFieldsOperationUpdate, Subresource: "status"}
+		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: op, Subresource: "status"}
 	}
-	// The server keeps an Update's entry per apiVersion: the write's own is
-	// the one of the version it is sent with, the patcher's type's. Not
+	// The server keeps an entry per apiVersion: the write's own is the
+	// one of the version it is sent with, the patcher's type's. Not
 	// known, another version's entry of this manager would pass for it:
-	// the outcome is Unknown.
+	// the outcome is Unknown. (An apply, which names its apiVersion, was
+	// not sent without it.)
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
-	if err != nil && w.patchType != types.ApplyPatchType {
+	if err != nil {
 		return settle.Write{}, fmt.Errorf("statuspatch: %s: the apiVersion the write was sent with, whose managedFields entry it stamps: %w", p.id(), err)
 	}
 	sw.Writer.APIVersion = gvk.GroupVersion().String()
-	switch w.patchType {
-	case types.ApplyPatchType:
-		sw.Writer.Operation = metav1.ManagedFieldsOperationApply
-		sw.FromApply(w.applied, p.ap.keys, apply.SetLists(w.base.GetManagedFields()))
-	case types.JSONPatchType:
-		err = sw.FromJSONPatch(w.body)
-	default:
-		err = sw.FromMergePatch(w.body)
-	}
-	if err != nil {
+	if err := sent(&sw); err != nil {
 		return settle.Write{}, fmt.Errorf("statuspatch: %s: the sent write: %w", p.id(), err)
 	}
 	return sw, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
@@ -25,10 +26,10 @@ import (
 // not idempotent (counters, queues, appends). statuspatch-gen passes it for
 // a field marked +statuspatch:writeToken; nothing else may write that
 // field. A field that is not a string field of the status is an error
-// matching ErrInvalidInput. ApplyStatus's writes carry no token, nor do
-// those of WriteApplyWithoutLock (a token proves a write stored once only
-// with the lock, and an unlocked resend that put it back would be a
-// write of its own).
+// matching ErrInvalidInput. ApplyStatus's writes carry it too, beside the
+// status given. The writes of WriteApplyWithoutLock carry none (a token
+// proves a write stored once only with the lock, and an unlocked resend
+// that put it back would be a write of its own).
 func WithWriteToken[T client.Object](field func(obj T) *string) Option {
 	return writeTokenOption[T]{field}
 }
@@ -116,13 +117,45 @@ func (t *writeToken[T]) stamp(obj T) (string, func(), error) {
 	if f == nil {
 		return "", nil, nil
 	}
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", nil, fmt.Errorf("statuspatch: a write token: %w", err)
+	token, err := newToken()
+	if err != nil {
+		return "", nil, err
 	}
 	old := *f
-	*f = hex.EncodeToString(b[:])
-	return *f, func() { *f = old }, nil
+	*f = token
+	return token, func() { *f = old }, nil
+}
+
+// stampApplied puts a fresh token into status, an apply's status (decoded
+// JSON), when p has one, and returns it ("" when it has none).
+func (t *writeToken[T]) stampApplied(status map[string]any) (string, error) {
+	if t.field == nil {
+		return "", nil
+	}
+	token, err := newToken()
+	if err != nil {
+		return "", err
+	}
+	status[t.path[1]] = token
+	return token, nil
+}
+
+// ignored is fields without the token's: the token this manager owns is no
+// change of an apply's fields.
+func (t *writeToken[T]) ignored(fields *fieldpath.Set) *fieldpath.Set {
+	if t.field == nil {
+		return fields
+	}
+	return fields.Difference(fieldpath.NewSet(fieldpath.MakePathOrDie(t.path[0], t.path[1])))
+}
+
+// newToken is a fresh token: 128 random bits as hex.
+func newToken() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("statuspatch: a write token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
 }
 
 // settleToken is the token w carries, as patcher/internal/settle sees it

@@ -120,14 +120,21 @@ func (b *Fields) FieldSet(status any) *fieldpath.Set {
 func statusPath() fieldpath.Path { return fieldpath.Path{fieldElement("status")} }
 
 // atomic reports whether some manager owns the object at p whole: a member
-// with nothing owned under it (an atomic struct or map, or an empty one).
+// with nothing owned under it (an atomic struct or map, or an empty one),
+// and no manager owns a field under it. The server never splits an atomic
+// value's ownership, and a granular map or struct whose fields another
+// manager took over leaves its maker an entry of the member alone: a
+// field owned under p proves p granular.
 func (b *Fields) atomic(p fieldpath.Path) bool {
+	whole := false
 	for _, s := range b.sets() {
-		if sub, member := at(s, p); member && sub.Empty() {
-			return true
+		sub, member := at(s, p)
+		if !sub.Empty() {
+			return false
 		}
+		whole = whole || member
 	}
-	return false
+	return whole
 }
 
 func (b *Fields) sets() []*fieldpath.Set {

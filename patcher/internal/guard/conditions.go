@@ -33,7 +33,7 @@ import (
 // Whether two conditions may share a type depends on the list's
 // x-kubernetes-list-type, which the Go type does not carry at run time, so
 // merge mode leaves duplicates to the server; apply mode keys every
-// condition list by type and refuses them (keyedError, patcher/apply.go).
+// condition list by type and refuses them (keyedError, patcher/writer_apply.go).
 // Only conditions the caller changed are judged: a condition equal to one
 // in the base, in the same list or in any list at the same place of the
 // schema (another item's), is the server's own, stored under whatever

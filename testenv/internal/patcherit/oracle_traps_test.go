@@ -41,26 +41,11 @@ func TestOracleTraps(t *testing.T) {
 	stats := &oracleStats{}
 	for seed := range uint64(*oracleTrapSeeds) {
 		t.Run(fmt.Sprintf("seed-%d", seed+1), func(t *testing.T) {
-			if why, ok := trapsFoundOutside71[seed+1]; ok {
-				t.Skipf("a failure outside issue 71, open: %s", why)
-			}
 			runChecked(t, e, newTrapSchedule(seed+1), stats)
 		})
 	}
 	t.Logf("verdicts by write mode and client:\n%s", stats.table())
 }
-
-// trapsFoundOutside71 are seeds of the traps that fail before and after
-// issue 71's fixes for a reason outside it, left open (skipped, named).
-var trapsFoundOutside71 = map[uint64]string{
-	20: noLockPutsBack, 77: noLockPutsBack, 200: noLockPutsBack, 301: noLockPutsBack, 373: noLockPutsBack, 393: noLockPutsBack,
-}
-
-// noLockPutsBack: the write's body, not its settling (the same before
-// issue 71's fixes).
-const noLockPutsBack = "an apply without the lock (with a watcher, or whose reads lag), on an object whose " +
-	"status starts with a shared queue (another manager's counter and condition): its write puts back other writers' " +
-	"counters as the lagging base held them"
 
 // newTrapSchedule is newSchedule(seed) with the traps drawn from a stream
 // of their own: newSchedule's seeds stay as they were.

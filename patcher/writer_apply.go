@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -16,19 +17,40 @@ import (
 
 // Apply mode (docs/apply.md): Flush sends the status as a server-side
 // apply under the field owner, with forced ownership, instead of a JSON
-// merge patch. The files: applymode.go (the options), apply.go (the
-// request, duplicate keys), internal/apply (which fields it holds,
-// +listType=set lists, the no-lock rebase), applyunlocked.go (the no-lock
-// apply, built on a fresh read), applystatus.go (ApplyStatus) and
-// applystored.go (what the server stored).
+// merge patch. The files: applymode.go (the options), writer_apply.go
+// (the request, duplicate keys, and WriteApply's writer),
+// internal/apply (which fields it holds, +listType=set lists, the
+// no-lock rebase), writer_apply_unlocked.go (WriteApplyWithoutLock's
+// writer, built on a fresh read), applystatus.go (ApplyStatus) and
+// writer_apply_stored.go (what the server stored).
 
-// applier is apply mode's writer (merge.go's writer), with apply mode's
-// state.
+// applier is apply mode's state and what its two writers share.
 type applier[T client.Object] struct {
 	p              *Patcher[T]
-	locked         bool                // WriteApply; false: WriteApplyWithoutLock
 	keys           map[string][]string // list-map keys by dotted path
 	conditionPaths map[string]bool     // the []metav1.Condition lists
+}
+
+// lockedApply is WriteApply's writer (writer.go): the apply carries the
+// base's resourceVersion.
+type lockedApply[T client.Object] struct{ *applier[T] }
+
+func (lockedApply[T]) locked() bool { return true }
+
+// applyState is the apply mode state of the writer (ApplyStatus's).
+func (a *applier[T]) applyState() *applier[T] { return a }
+
+// options: the field owner, with forced ownership.
+func (a *applier[T]) options() []client.SubResourcePatchOption {
+	return []client.SubResourcePatchOption{client.FieldOwner(a.p.opts.fieldOwner), client.ForceOwnership}
+}
+
+// settleWrite: an Apply's entry, and what the apply holds.
+func (a *applier[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
+	return a.p.settler.settleWrite(w, metav1.ManagedFieldsOperationApply, func(sw *settle.Write) error {
+		sw.FromApply(w.applied, a.keys, apply.SetLists(w.base.GetManagedFields()))
+		return nil
+	})
 }
 
 // ensureManagedFields gives the base the managedFields an apply needs when
@@ -41,14 +63,14 @@ type applier[T client.Object] struct {
 // read without managedFields leaves the base as it was, and owners says so.
 func (a *applier[T]) ensureManagedFields(ctx context.Context) error {
 	p := a.p
-	if len(p.base.GetManagedFields()) > 0 || (!a.locked && p.pending == nil) {
-		return nil // the no-lock apply reads the object anyway (applyunlocked.go)
+	if len(p.base.GetManagedFields()) > 0 {
+		return nil
 	}
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return err
 	}
-	if fresh.GetResourceVersion() != p.base.GetResourceVersion() && a.locked {
+	if fresh.GetResourceVersion() != p.base.GetResourceVersion() && p.writer.locked() {
 		return p.conflict(fmt.Sprintf("the object came without metadata.managedFields and has changed since it was read "+
 			"(resourceVersion %s, now %s)", p.base.GetResourceVersion(), fresh.GetResourceVersion()))
 	}
@@ -80,14 +102,10 @@ func (a *applier[T]) ownersIn(obj T) (apply.Owners, error) {
 
 // write is the mutation route's apply: the fields this manager owns and
 // the fields changed since the base, with their in-memory values. cur is
-// the status as JSON, or nil. Without the lock it is built on a fresh read
-// (applyunlocked.go).
-func (a *applier[T]) write(ctx context.Context, cur []byte) (*sentWrite[T], error) {
+// the status as JSON, or nil.
+func (a lockedApply[T]) write(ctx context.Context, cur []byte) (*sentWrite[T], error) {
 	if err := a.ensureManagedFields(ctx); err != nil {
 		return nil, err
-	}
-	if !a.locked {
-		return a.unlockedWrite(ctx)
 	}
 	p := a.p
 	own, err := a.owners()
@@ -143,7 +161,7 @@ var (
 )
 
 // body is the apply request for status: the object's identity, the
-// base's resourceVersion unless WithApplyWithoutLock, and status.
+// base's resourceVersion when the writer carries the lock, and status.
 func (a *applier[T]) body(status map[string]any) (*sentWrite[T], error) {
 	p := a.p
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
@@ -154,7 +172,7 @@ func (a *applier[T]) body(status map[string]any) (*sentWrite[T], error) {
 	if ns := p.obj.GetNamespace(); ns != "" {
 		md["namespace"] = ns
 	}
-	if a.locked {
+	if p.writer.locked() {
 		rv := p.base.GetResourceVersion()
 		if rv == "" {
 			return nil, fmt.Errorf("statuspatch: %s: object has no resourceVersion: it was not read from the API server", p.id())

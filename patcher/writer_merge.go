@@ -5,23 +5,17 @@ import (
 	"fmt"
 	"reflect"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/patcher/internal/diff"
+	"github.com/statuspatch/statuspatch/patcher/internal/settle"
 )
 
-// writer is how Flush writes the status: merge mode's JSON merge patch
-// (merger) or apply mode's server-side apply (applier, apply.go).
-type writer[T client.Object] interface {
-	// write is the write of the status in memory, cur (JSON, or nil).
-	write(ctx context.Context, cur []byte) (*sentWrite[T], error)
-	// stored takes the response of w's successful write, scratch, into
-	// the object and the base.
-	stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error)
-}
-
-// merger is merge mode's writer.
+// merger is merge mode's writer (writer.go): a JSON merge patch of the
+// status difference since the base (a JSON Patch when a null must be
+// stored), carrying the base's resourceVersion.
 type merger[T client.Object] struct{ p *Patcher[T] }
 
 func (m merger[T]) write(ctx context.Context, cur []byte) (*sentWrite[T], error) {
@@ -55,6 +49,27 @@ func (m merger[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flus
 		return resultApplied, err
 	}
 	return resultApplied, p.reportDivergence(ctx, ds)
+}
+
+// locked: every merge-mode write carries the base's resourceVersion.
+func (merger[T]) locked() bool { return true }
+
+// options name the field owner, when there is one.
+func (m merger[T]) options() []client.SubResourcePatchOption {
+	if m.p.opts.fieldOwner == "" {
+		return nil
+	}
+	return []client.SubResourcePatchOption{client.FieldOwner(m.p.opts.fieldOwner)}
+}
+
+// settleWrite: an Update's entry, and what the patch sets and removes.
+func (m merger[T]) settleWrite(w *sentWrite[T]) (settle.Write, error) {
+	return m.p.settler.settleWrite(w, metav1.ManagedFieldsOperationUpdate, func(sw *settle.Write) error {
+		if w.patchType == types.JSONPatchType {
+			return sw.FromJSONPatch(w.body)
+		}
+		return sw.FromMergePatch(w.body)
+	})
 }
 
 // body is the status write Flush sends: the generated diff's merge patch

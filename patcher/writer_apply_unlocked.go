@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/statuspatch/statuspatch/patcher/internal/apply"
 )
 
@@ -17,9 +19,17 @@ import (
 // server holds now. The fields this manager owns and the decision did not
 // change go in with the server's values, never the stale base's.
 
-// unlockedWrite is write without the lock: the decision (the status in
-// memory against the base) rebased onto a fresh read.
-func (a *applier[T]) unlockedWrite(ctx context.Context) (*sentWrite[T], error) {
+// unlockedApply is WriteApplyWithoutLock's writer (writer.go): the apply
+// carries no resourceVersion, and no write token (a token proves a write
+// stored once only with the lock, and a resend that put it back after
+// another writer's would be a write of its own).
+type unlockedApply[T client.Object] struct{ *applier[T] }
+
+func (unlockedApply[T]) locked() bool { return false }
+
+// write is the decision (the status in memory against the base) rebased
+// onto a fresh read; cur is not used.
+func (a unlockedApply[T]) write(ctx context.Context, _ []byte) (*sentWrite[T], error) {
 	p := a.p
 	fresh, err := p.read(ctx)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // whether it landed (landed.go). Only the fields of the apply are
 // compared: the others are other managers' or defaults.
 
-// stored takes a successful apply's response (merge.go's writer).
+// stored takes a successful apply's response (writer.go).
 func (a *applier[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
 	p := a.p
 	p.pending = nil
