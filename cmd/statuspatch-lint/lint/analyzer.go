@@ -94,9 +94,9 @@ func newFlagAnalyzer() *analysis.Analyzer {
 
 func newAnalyzer(cfg *Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:      "statuspatch",
-		Doc:       mustAnalyzerDoc("statuspatch"),
-		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
+		Name:       "statuspatch",
+		Doc:        mustAnalyzerDoc("statuspatch"),
+		URL:        "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
 		FactTypes:  []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact), new(migrate.HelperFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		Run: func(pass *analysis.Pass) (any, error) {

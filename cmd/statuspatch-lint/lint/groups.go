@@ -30,7 +30,6 @@ type Outside func(pkg, name string, analyzed map[string]bool) string
 func ResolveGroups(graph *checker.Graph, outside Outside) {
 	analyzed := map[string]bool{}
 	byKey := map[string][]migrate.GroupMember{}
-	var keys []string
 	for act := range graph.All() {
 		res, ok := act.Result.(*Result)
 		if !ok || act.Err != nil {
@@ -38,13 +37,9 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 		}
 		analyzed[act.Package.PkgPath] = true
 		for _, m := range res.Members {
-			if byKey[m.Key] == nil {
-				keys = append(keys, m.Key)
-			}
 			byKey[m.Key] = append(byKey[m.Key], m)
 		}
 	}
-	slices.Sort(keys)
 	for _, act := range graph.Roots {
 		res, ok := act.Result.(*Result)
 		if !ok {
@@ -60,17 +55,15 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 			}
 			d := &act.Diagnostics[i]
 			edits, why := groupEdits(act.Package.Fset, byKey[h.Key])
-			if why == "" && edits == nil {
-				d.Message += " (not moved to the patcher: " + h.Stays("") + ")"
-				d.SuggestedFixes = nil
-				continue
-			}
-			if why == "" {
+			if why == "" && edits != nil {
 				pkg, name := splitKey(h.Key)
 				why = outside(pkg, name, analyzed)
 			}
-			if why != "" {
-				d.Message += " (not moved to the patcher: " + h.Stays(why) + ")"
+			if why != "" || edits == nil {
+				// No caller in the module is the package's own finding.
+				if stays := h.Stays(why); stays != "" {
+					d.Message += " (not moved to the patcher: " + stays + ")"
+				}
 				d.SuggestedFixes = nil
 				continue
 			}

@@ -55,12 +55,16 @@ type GroupMember struct {
 	Why    string
 
 	param, alone, advice string // the helper's: Stays' parts
+	audit                bool   // an audit, whose findings give no reason (migratewhy.go)
 }
 
 // Stays is the reason a helper's write stays: why its callers cannot all
 // move ("" when it has none in the module), and how to move it by hand.
 func (g GroupMember) Stays(why string) string {
-	if why == "" {
+	switch {
+	case g.audit:
+		return ""
+	case why == "":
 		return g.param + ": " + g.alone
 	}
 	return g.param + ", exported, moves with all its callers or none, and " + why + ": " + g.advice
@@ -74,7 +78,7 @@ func (h *helperMove) exportHelper(fn *types.Func, fact HelperFact, opts Options)
 		*opts.Members = append(*opts.Members, GroupMember{
 			Key: fn.Pkg().Path() + "." + fn.Name(), Helper: true, Pos: h.call.Pos(),
 			param: h.obj.Name() + " is a parameter of " + fn.Name(), alone: h.byHand(fn.Name(), fact.Patcher),
-			advice: h.advice(fact.Patcher),
+			advice: h.advice(fact.Patcher), audit: h.audit,
 		})
 	}
 }
