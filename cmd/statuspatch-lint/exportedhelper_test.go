@@ -174,20 +174,23 @@ func TestFixMovesExportedHelperWithItsCallers(t *testing.T) {
 }
 
 // When one caller cannot take the patcher (it did not read the object),
-// or a test file calls the helper, nothing of the group moves, and the
-// finding says why and names the API to move it by hand.
+// a test file calls the helper, or a package calling it is not among
+// those analyzed, nothing of the group moves, and the finding says why
+// and names the API to move it by hand.
 func TestFixLeavesExportedHelperUnlessAllCallersMove(t *testing.T) {
 	bin := buildLint(t)
 	for _, c := range []struct {
-		extra map[string]string
-		why   string
+		extra    map[string]string
+		patterns []string
+		why      string
 	}{
-		{map[string]string{"blind/blind.go": blindPkg}, "in package example.com/realmod/blind, its caller at line 12: d is a parameter of Fail"},
-		{map[string]string{"status/status_test.go": statusTest}, "the test file example.com/realmod/status/status_test.go uses MarkFailed, and -fix loads no test file"},
+		{map[string]string{"blind/blind.go": blindPkg}, []string{"./..."}, "in package example.com/realmod/blind, its caller at line 12: d is a parameter of Fail"},
+		{map[string]string{"status/status_test.go": statusTest}, []string{"./..."}, "the test file example.com/realmod/status/status_test.go uses MarkFailed, and -fix loads no test file"},
+		{nil, []string{"./status", "./ctrla"}, "package example.com/realmod/ctrlb imports example.com/realmod/status and was not analyzed (run -fix on ./... at the module's root)"},
 	} {
 		mod := exportedHelperModule(t, c.extra)
 		before := readIn(t, mod, "ctrla/ctrla.go") + readIn(t, mod, "status/status.go")
-		_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+		_, errOut, _, _ := lintWith(t, mod, bin, "export", append([]string{"-fix"}, c.patterns...)...)
 		want := "status/status.go:16:9: handwritten status write to Deployment: use DeploymentStatusPatcher (example.com/realmod/kindpatch) (not moved to the patcher: d is a parameter of MarkFailed, exported, moves with all its callers or none, and " +
 			c.why
 		if !strings.Contains(errOut, want) || !strings.Contains(errOut, ": have it take a *kindpatch.DeploymentStatusPatcher in place of d (each caller makes it with kindpatch.NewDeploymentStatusPatcher where it reads d) and call its Flush(ctx) in place of this write)") {
