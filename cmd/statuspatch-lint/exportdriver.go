@@ -10,6 +10,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/exportdata"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/fixfiles"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/ondisk"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -163,10 +164,15 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{lint.Analyzer}, roots, nil)
+	// The whole module in one graph: an exported helper's write moves
+	// with its callers in other packages (lint.ResolveGroups).
+	graph, err := checker.Analyze([]*analysis.Analyzer{lint.ModuleAnalyzer}, roots, nil)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
+	lint.ResolveGroups(graph, func(pkg, name string, analyzed map[string]bool) string {
+		return ondisk.UnseenCalls(".", pkg, name, analyzed)
+	})
 	if os.Getenv(driverEnv) == "export" {
 		fmt.Fprintf(os.Stderr, "statuspatch-lint: export-data driver: %d packages from source (%d dependencies importing the client, %d that may hold object helpers, %d not in the build cache), the other %d from export data\n",
 			stats.Source, stats.Reaches, stats.Helpers, stats.Stale, stats.Total-stats.Source)

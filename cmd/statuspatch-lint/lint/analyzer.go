@@ -3,6 +3,7 @@ package lint
 import (
 	"go/ast"
 	"go/token"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -36,6 +37,11 @@ type Config struct {
 	// "Moving writes onto the generated patchers"); a package without an
 	// entry was not scanned.
 	TestRefs string
+	// Module is set by a driver that analyzes every package of the module
+	// in one graph and resolves the fix groups each package's Result
+	// gives (ResolveGroups): an exported helper's write then moves with
+	// its callers in other packages.
+	Module bool
 
 	patchers []patcherInfo // Patchers, parsed
 }
@@ -52,8 +58,26 @@ func NewAnalyzer(cfg Config) *analysis.Analyzer {
 	return newAnalyzer(&c)
 }
 
+// flagConfig is Analyzer's configuration, which its flags set.
+var flagConfig = new(Config)
+
+// ModuleAnalyzer is Analyzer with Config.Module set, its flags
+// Analyzer's: statuspatch-lint's export-data driver runs it on the whole
+// module and resolves the fix groups (ResolveGroups).
+var ModuleAnalyzer = newModuleAnalyzer()
+
+func newModuleAnalyzer() *analysis.Analyzer {
+	a := newAnalyzer(flagConfig)
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		cfg := *flagConfig
+		cfg.Module = true
+		return run(pass, cfg)
+	}
+	return a
+}
+
 func newFlagAnalyzer() *analysis.Analyzer {
-	cfg := new(Config)
+	cfg := flagConfig
 	a := newAnalyzer(cfg)
 	a.Flags.BoolVar(&cfg.Audit, "audit", false,
 		"report every status write with a verdict (optimistic, blind, unresolved)")
@@ -70,20 +94,22 @@ func newFlagAnalyzer() *analysis.Analyzer {
 
 func newAnalyzer(cfg *Config) *analysis.Analyzer {
 	return &analysis.Analyzer{
-		Name:      "statuspatch",
-		Doc:       mustAnalyzerDoc("statuspatch"),
-		URL:       "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
-		FactTypes: []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact)},
+		Name:       "statuspatch",
+		Doc:        mustAnalyzerDoc("statuspatch"),
+		URL:        "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
+		FactTypes:  []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact), new(migrate.HelperFact)},
+		ResultType: reflect.TypeFor[*Result](),
 		Run: func(pass *analysis.Pass) (any, error) {
-			return nil, run(pass, *cfg)
+			return run(pass, *cfg)
 		},
 	}
 }
 
-func run(pass *analysis.Pass, cfg Config) error {
+func run(pass *analysis.Pass, cfg Config) (*Result, error) {
+	res := &Result{}
 	exportPatchers(pass)
 	if isPatcherRuntime(pass.Pkg.Path()) {
-		return nil
+		return res, nil
 	}
 	// A write of the write token is a finding in any package, with the
 	// client or not (writetoken.go).
@@ -99,7 +125,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 		if kube.HoldsObjectHelpers(pass.Pkg.Path()) {
 			migrate.ExportParamFacts(pass)
 		}
-		return nil
+		return res, nil
 	}
 	migrate.ExportParamFacts(pass)
 	if cfg.CI {
@@ -107,7 +133,7 @@ func run(pass *analysis.Pass, cfg Config) error {
 	}
 	ps, err := parsePatchers(cfg.Patchers)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cfg.patchers = ps
 	diags := tokens
@@ -131,15 +157,17 @@ func run(pass *analysis.Pass, cfg Config) error {
 	}
 	mws := migrateWrites(pass, cfg, ws)
 	for i, w := range ws {
-		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i]); ok {
+		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i], &res.Members); ok {
 			report(diag)
 		}
 	}
-	return nil
+	mopts := migrate.Options{Audit: cfg.Audit, Module: cfg.Module, Members: &res.Members}
+	migrate.ExportedCallers(pass, migrate.Files{Calls: files.calls, Checked: files.checked}, mws, mopts)
+	return res, nil
 }
 
 // diagnose returns the finding for a status write, if the mode reports it.
-func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write) (analysis.Diagnostic, bool) {
+func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, members *[]migrate.GroupMember) (analysis.Diagnostic, bool) {
 	pos := files.callPos(w.pos)
 	d, allowed := allow.at(pass.Fset.Position(pos))
 	replayed := (&replayer{cl.tracer}).replay(w)
@@ -184,7 +212,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 	}
 	mfiles := migrate.Files{Calls: files.calls, Checked: files.checked}
-	if fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs}, mws, mw); fix != nil {
+	if fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members}, mws, mw); fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""
 		if why != "" {
 			diag.Message += " (" + why + ")" // a kept re-read's

@@ -94,8 +94,10 @@
 // helper must be unexported, called only directly, and not named by the
 // package's in-package test files (-test-refs, which the standalone
 // command fills by scanning them; with the test files loaded their calls
-// are seen). Otherwise nothing moves, and the finding names the caller
-// and why.
+// are seen). The standalone command, which analyzes the whole module,
+// also moves an exported helper's Update with its callers in every
+// package, when all of them can and no test file of the module names it.
+// Otherwise nothing moves, and the finding names the caller and why.
 //
 // A status apply (Apply of an apply configuration, Patch with client.Apply
 // or a raw apply patch) is optimistic when the configuration carries a

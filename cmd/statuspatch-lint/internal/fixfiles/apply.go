@@ -38,6 +38,18 @@ func ApplyFixes(graph *checker.Graph) error {
 	var fset *token.FileSet
 	seenFix := map[string]bool{}
 	total, applied := 0, 0
+	// A fix may edit files of other packages (an exported helper's
+	// callers, lint.ResolveGroups): each file is formatted by its own
+	// package's imports.
+	for _, act := range graph.Roots {
+		if act.Err == nil {
+			for _, f := range act.Package.Syntax {
+				if tf := act.Package.Fset.File(f.FileStart); tf != nil {
+					filePkg[tf.Name()] = act.Package.Types
+				}
+			}
+		}
+	}
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			continue
@@ -65,7 +77,9 @@ func ApplyFixes(graph *checker.Graph) error {
 				}
 				fe := fileEdit{tf.Offset(e.Pos), tf.Offset(end), string(e.NewText)}
 				byFile[tf.Name()] = append(byFile[tf.Name()], fe)
-				filePkg[tf.Name()] = act.Package.Types
+				if filePkg[tf.Name()] == nil {
+					filePkg[tf.Name()] = act.Package.Types
+				}
 				fmt.Fprintf(&key, "%s:%d:%d:%q;", tf.Name(), fe.start, fe.end, fe.text)
 			}
 			if seenFix[key.String()] {

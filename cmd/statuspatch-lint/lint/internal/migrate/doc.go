@@ -9,7 +9,9 @@
 //     of one write: where the patcher is made, the base and re-reads it
 //     replaces, and the reasons a write stays.
 //   - helperMove (migratehelper*.go): a write in a write-only helper, which
-//     takes the patcher its callers make.
+//     takes the patcher its callers make; an exported one's callers in
+//     other packages are a fix group a whole-module driver resolves
+//     (migrateexported.go: HelperFact, GroupMember).
 //   - applyMove (migrateapply.go): a server-side apply, onto apply mode.
 //   - fetchPlan (migratefetch.go): a re-read made a Fetch of the patcher.
 //   - site (migratesite.go, migratetext.go): the write's call in its file,

@@ -210,7 +210,7 @@ func (m *migration) findAnchor(verb string) string {
 				m.lateInline = true
 				return ""
 			}
-			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch), and " + m.obj.Name() + " is not read with Get in this function before it")
+			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch), and " + m.obj.Name() + " is not read with Get in " + m.funcText() + " before it")
 		}
 		return m.shapeWhy("the base " + types.ExprString(mf.Args[0]) + " is not a variable")
 	}

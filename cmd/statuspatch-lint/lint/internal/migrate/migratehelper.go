@@ -95,12 +95,16 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		return nil, h.shapeWhy(h.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
 	}
 	fn, _ := h.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	exported := false
 	if fn == nil || token.IsExported(name) {
 		// Its callers in other packages are not seen: the move is by hand,
-		// named by its API.
-		pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
-		return why("%s is exported, and -fix changes no caller outside this package: have it take a *%s.%s in place of %s (each caller makes it with %s.New%s where it reads %s) and call its Flush(ctx) in place of this write",
-			name, pkg, p.Type, h.obj.Name(), pkg, p.Type, h.obj.Name())
+		// named by its API; unless the whole module is analyzed
+		// (Options.Module): then it moves with them (migrateexported.go).
+		byHand := h.byHand(name, p)
+		if fn == nil || !opts.Module || fd.Recv != nil || h.apply != nil || h.baseParam != nil || !h.isUpdate() {
+			return why("%s", byHand)
+		}
+		exported = true
 	}
 	if fd.Recv != nil && h.interfaceHas(name) {
 		return why("an interface of the package has a method %s: calls through it are not seen", name)
@@ -121,14 +125,37 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	if problem != "" {
 		return why("%s", problem)
 	}
-	callers, problem := h.helperCallers(fn, index, recvRoot, clientRest, files, ws)
+	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
+	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported)
 	if problem != "" {
 		return why("%s", problem)
+	}
+	if exported {
+		// Its callers' packages, and every test file, are the command's to
+		// check (migrateexported.go).
+		fix, w := h.helperEdits(p, fd, callers)
+		if fix != nil {
+			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, Patcher: p}, opts)
+		}
+		return fix, w
 	}
 	if problem := h.testsMayCall(name, opts); problem != "" {
 		return why("%s", problem)
 	}
 	return h.helperEdits(p, fd, callers)
+}
+
+// byHand is why an exported helper's write stays when only its package
+// is analyzed, and how to move it by hand.
+func (h *helperMove) byHand(name string, p Patcher) string {
+	return name + " is exported, and -fix changes no caller outside this package: " + h.advice(p)
+}
+
+// advice is how a helper's write moves by hand: its API.
+func (h *helperMove) advice(p Patcher) string {
+	pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
+	return fmt.Sprintf("have it take a *%s.%s in place of %s (each caller makes it with %s.New%s where it reads %s) and call its Flush(ctx) in place of this write",
+		pkg, p.Type, h.obj.Name(), pkg, p.Type, h.obj.Name())
 }
 
 // helperClient returns where the helper's client comes from: its
@@ -164,10 +191,11 @@ func (h *helperMove) helperClient(fd *ast.FuncDecl) (int, bool, string, string) 
 	return 0, false, "", "its client " + h.clientText + " is not its receiver's or a parameter's"
 }
 
-// helperCallers checks every use of fn and returns its callers, grouped
-// by function and object.
-func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, clientRest string, files Files, ws []*Write) ([]*helperCaller, string) {
-	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
+// helperCallers checks every use of fn in the package, which passes its
+// object as argument objIndex, and returns its callers, grouped by
+// function and object. none allows no caller (an exported helper's may
+// all be in other packages).
+func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot bool, clientRest string, files Files, ws []*Write, none bool) ([]*helperCaller, string) {
 	var callers []*helperCaller
 	byKey := map[[2]any]*helperCaller{}
 	var problem string
@@ -250,7 +278,7 @@ func (h *helperMove) helperCallers(fn *types.Func, index int, recvRoot bool, cli
 	if problem != "" {
 		return nil, problem
 	}
-	if len(callers) == 0 {
+	if len(callers) == 0 && !none {
 		return nil, "it has no caller in the package (the patcher is made where its callers read it; move the write there)"
 	}
 	for _, hc := range callers {
@@ -341,4 +369,10 @@ func (h *helperMove) callerAnchor(c *migration) string {
 		return ""
 	}
 	return c.noBase(v, "base", c.obj.Name()+".DeepCopy()")
+}
+
+// isUpdate reports whether the write is an Update.
+func (h *helperMove) isUpdate() bool {
+	sel, ok := ast.Unparen(h.call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Update"
 }

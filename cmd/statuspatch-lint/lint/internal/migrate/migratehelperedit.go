@@ -75,7 +75,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n" + h.indent(fd.Body.List[0].Pos()) + h.obj.Name() + " := " + name + ".Object()")})
 	}
-	imports, pimports := map[*ast.File]bool{}, map[*ast.File]bool{}
+	imports := map[*ast.File]bool{}
 	if importEdit != nil {
 		edits = append(edits, *importEdit)
 		imports[h.file] = true
@@ -85,6 +85,21 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	if h.baseParam != nil {
 		baseIndex = slices.Index(h.params(), h.baseParam)
 	}
+	cedits, why := h.callerEdits(p, callers, objIndex, baseIndex, imports)
+	if why != "" {
+		return nil, why
+	}
+	edits = append(edits, cedits...)
+	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with " + how + ")", TextEdits: edits}, ""
+}
+
+// callerEdits are the edits of a helper's callers: each makes the patcher
+// after its anchor and passes it for the object (argument objIndex), its
+// base argument (baseIndex, -1 for none) gone. imports are the files that
+// import the patchers' package already or by an edit made.
+func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex, baseIndex int, imports map[*ast.File]bool) ([]analysis.TextEdit, string) {
+	var edits []analysis.TextEdit
+	pimports := map[*ast.File]bool{}
 	for _, hc := range callers {
 		made := map[ast.Stmt]bool{}
 		for _, c := range hc.calls {
@@ -119,7 +134,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 					edits = append(edits, analysis.TextEdit{Pos: c.anchor.Pos(), End: c.anchor.End(), NewText: []byte(ctor)})
 				}
 			}
-			if h.baseParam == nil {
+			if baseIndex < 0 {
 				arg := c.call.Args[objIndex]
 				edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cname)})
 				continue
@@ -138,5 +153,5 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 			edits = append(edits, analysis.TextEdit{Pos: c.call.Args[0].Pos(), End: last.End(), NewText: []byte(strings.Join(args, ", "))})
 		}
 	}
-	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with " + how + ")", TextEdits: edits}, ""
+	return edits, ""
 }

@@ -55,42 +55,87 @@ func (si *site) qualifier(pkgPath string) (string, *analysis.TextEdit, string) {
 	return name + ".", si.importEdit(pkgPath, spec), ""
 }
 
-// importEdit adds an import spec in sorted position: after the last import
-// of the same group kind (standard library or not) that sorts before it.
+// importEdit adds an import spec in sorted position, in the group of
+// its kind (importKind: the standard library, other modules, the
+// package's own module, the order goimports -local keeps): after the last
+// import of that kind that sorts before it, or before the first that
+// sorts after it; with none of its kind, a group of its own, between the
+// groups of the kinds before and after it.
 func (si *site) importEdit(pkgPath, spec string) *analysis.TextEdit {
-	std := func(p string) bool { return !strings.Contains(strings.SplitN(p, "/", 2)[0], ".") }
-	var after, before *ast.ImportSpec
+	kind := si.importKind(pkgPath)
+	var after, before, lastBelow, firstAbove *ast.ImportSpec
 	for _, imp := range si.file.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
-		if std(p) != std(pkgPath) {
-			continue
-		}
-		if p < pkgPath {
+		switch k := si.importKind(p); {
+		case k < kind:
+			lastBelow = imp
+		case k > kind:
+			if firstAbove == nil {
+				firstAbove = imp
+			}
+		case p < pkgPath:
 			after = imp
-		} else if before == nil {
+		case before == nil:
 			before = imp
 		}
 	}
 	var last *ast.GenDecl
 	for _, d := range si.file.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			last = gd
-			if gd.Lparen.IsValid() {
-				switch {
-				case after != nil && gd.Pos() <= after.Pos() && after.End() <= gd.End():
-					return &analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte("\n\t" + spec)}
-				case after == nil && before != nil && gd.Pos() <= before.Pos() && before.End() <= gd.End():
-					return &analysis.TextEdit{Pos: before.Pos(), End: before.Pos(), NewText: []byte(spec + "\n\t")}
-				case after == nil && before == nil:
-					return &analysis.TextEdit{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\n\t" + spec + "\n")}
-				}
-			}
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		last = gd
+		if !gd.Lparen.IsValid() {
+			continue
+		}
+		in := func(imp *ast.ImportSpec) bool { return imp != nil && gd.Pos() <= imp.Pos() && imp.End() <= gd.End() }
+		switch {
+		case in(after):
+			return &analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte("\n\t" + spec)}
+		case after == nil && in(before):
+			return &analysis.TextEdit{Pos: before.Pos(), End: before.Pos(), NewText: []byte(spec + "\n\t")}
+		case after != nil || before != nil:
+		case in(firstAbove):
+			// A group of its own before the kinds after it.
+			return &analysis.TextEdit{Pos: firstAbove.Pos(), End: firstAbove.Pos(), NewText: []byte(spec + "\n\n\t")}
+		case in(lastBelow):
+			return &analysis.TextEdit{Pos: lastBelow.End(), End: lastBelow.End(), NewText: []byte("\n\n\t" + spec)}
+		case lastBelow == nil && firstAbove == nil:
+			return &analysis.TextEdit{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\n\t" + spec + "\n")}
 		}
 	}
 	if last != nil {
 		return &analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\nimport " + spec)}
 	}
 	return &analysis.TextEdit{Pos: si.file.Name.End(), End: si.file.Name.End(), NewText: []byte("\n\nimport " + spec)}
+}
+
+// importKind is the group an import path sorts in: 0 the standard
+// library (no dot in its first element), 2 the package's own module, 1
+// the others. The module is the pass's; a driver that gives none (GOPATH
+// testdata) has the package's first path element for it, or its first
+// three on a code host (github.com/owner/repo).
+func (si *site) importKind(p string) int {
+	first, _, _ := strings.Cut(p, "/")
+	if !strings.Contains(first, ".") {
+		return 0
+	}
+	mod := ""
+	if si.pass.Module != nil {
+		mod = si.pass.Module.Path
+	}
+	if mod == "" {
+		parts := strings.SplitN(si.pass.Pkg.Path(), "/", 4)
+		mod = parts[0]
+		if len(parts) >= 3 && (parts[0] == "github.com" || parts[0] == "gitlab.com" || parts[0] == "bitbucket.org") {
+			mod = strings.Join(parts[:3], "/")
+		}
+	}
+	if p == mod || strings.HasPrefix(p, mod+"/") {
+		return 2
+	}
+	return 1
 }
 
 // nameTaken reports whether name is declared in the package, the

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 
@@ -44,20 +45,67 @@ func (m *migration) findObj(kind string) string {
 // noGet says why an Update has no anchor: its object is not read with
 // Get in the function before the write.
 func (m *migration) noGet() string {
-	if fn := m.paramOf(m.obj); fn != "" {
+	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
-	return m.shapeWhy(m.obj.Name() + " is not read with Get in this function before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
+	return m.shapeWhy(m.obj.Name() + " is not read with Get in " + m.funcText() + " before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
 }
 
 // noBase says why a Patch whose base (or patch) variable v has no
 // definition of the recognised shape in the function has no anchor.
 func (m *migration) noBase(v *types.Var, what, want string) string {
 	if v == nil {
-		return m.shapeWhy("the " + what + " is not a variable of this function")
+		return m.shapeWhy("the " + what + " is not a variable of " + m.funcText())
 	}
-	if fn := m.paramOf(v); fn != "" {
+	if fn := m.outerParamOf(v); fn != "" {
 		return m.shapeWhy("the " + what + " " + v.Name() + " is a parameter of " + fn + ": the patcher is made where its callers take it; move the write there")
 	}
-	return m.shapeWhy("the " + what + " " + v.Name() + " is not " + want + " taken in this function")
+	return m.shapeWhy("the " + what + " " + v.Name() + " is not " + want + " taken in " + m.funcText())
+}
+
+// funcText names the function holding the write, for a reason: "this
+// function" for a declared one; a function literal by its line, which
+// "this function" would leave the reader to take for the declaration
+// around it.
+func (si *site) funcText() string {
+	if lit, ok := si.enclosingFunc().(*ast.FuncLit); ok {
+		return fmt.Sprintf("the function literal at line %d", si.pass.Fset.Position(lit.Pos()).Line)
+	}
+	return "this function"
+}
+
+// outerParamOf is paramOf for the function holding the write and the
+// functions around it: a function literal's write of a parameter of its
+// declaration names the declaration.
+func (si *site) outerParamOf(v *types.Var) string {
+	if v == nil {
+		return ""
+	}
+	inner := ""
+	for _, n := range si.path {
+		var ft *ast.FuncType
+		name := "a function literal"
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			ft, name = f.Type, f.Name.Name
+		case *ast.FuncLit:
+			ft = f.Type
+			if inner == "" {
+				inner = fmt.Sprintf(" (the write is in the function literal at line %d)", si.pass.Fset.Position(f.Pos()).Line)
+			}
+		default:
+			continue
+		}
+		for _, field := range ft.Params.List {
+			for _, id := range field.Names {
+				if si.pass.TypesInfo.Defs[id] == v {
+					if n == si.enclosingFunc() {
+						return name
+					}
+					return name + inner
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -36,4 +36,9 @@ type Options struct {
 	// TestRefs is the analyzer's -test-refs: the unexported names each
 	// package's in-package test files refer to.
 	TestRefs string
+	// Module: the whole module is analyzed, by a driver that resolves the
+	// fix groups Members collects (migrateexported.go): an exported
+	// helper's write moves with its callers in other packages.
+	Module  bool
+	Members *[]GroupMember
 }

@@ -31,7 +31,7 @@ func (r *Reconciler) reuseInClosure(ctx context.Context, key client.ObjectKey) e
 	}
 	base := client.MergeFromWithOptions(w.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	write := func() error {
-		return r.Status().Patch(ctx, w, base) // want `\(not moved to the patcher: the patch base is not client.MergeFrom\(w.DeepCopy\(\)\) taken in this function\)$`
+		return r.Status().Patch(ctx, w, base) // want `\(not moved to the patcher: the patch base is not client.MergeFrom\(w.DeepCopy\(\)\) taken in the function literal at line 33\)$`
 	}
 	w.Status.Size = 1
 	if err := write(); err != nil {

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An exported write-only helper in a package of its own, called from
+// reconcilers in two other packages after their Get, and a patcher with
+// the generated API's Object and Flush.
+const (
+	kindpatchPkg = `package kindpatch
+
+import (
+	"context"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type DeploymentStatusPatcher struct{ obj *appsv1.Deployment }
+
+func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {
+	return &DeploymentStatusPatcher{obj}
+}
+
+func (p *DeploymentStatusPatcher) Object() *appsv1.Deployment { return p.obj }
+
+func (p *DeploymentStatusPatcher) Flush(ctx context.Context) error { return nil }
+`
+	statusPkg = `package status
+
+import (
+	"context"
+
+	"example.com/realmod/kindpatch"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+var _ = kindpatch.NewDeploymentStatusPatcher
+
+// MarkFailed records why the rollout failed.
+func MarkFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, reason string) error {
+	d.Status.Replicas = int32(len(reason))
+	return c.Status().Update(ctx, d)
+}
+`
+	callerPkg = `package NAME
+
+import (
+	"context"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	Client client.Client
+}
+
+func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := r.Client.Get(ctx, key, d); err != nil {
+		return err
+	}
+	return status.MarkFailed(ctx, r.Client, d, "no capacity")
+}
+`
+	// blindPkg calls it with an object it did not read.
+	blindPkg = `package blind
+
+import (
+	"context"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+func Fail(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+	return status.MarkFailed(ctx, c, d, "given")
+}
+`
+	statusTest = `package status_test
+
+import (
+	"context"
+	"testing"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+)
+
+func TestMarkFailed(t *testing.T) {
+	_ = status.MarkFailed(context.Background(), nil, &appsv1.Deployment{}, "x")
+}
+`
+)
+
+// exportedHelperModule is stubRealmod with kindpatch, status and two
+// callers (ctrla, ctrlb), plus extra files, built once.
+func exportedHelperModule(t *testing.T, extra map[string]string) string {
+	t.Helper()
+	mod := stubRealmod(t)
+	files := map[string]string{
+		"kindpatch/kindpatch.go": kindpatchPkg, "status/status.go": statusPkg,
+		"ctrla/ctrla.go": strings.Replace(callerPkg, "NAME", "ctrla", 1),
+		"ctrlb/ctrlb.go": strings.Replace(callerPkg, "NAME", "ctrlb", 1),
+	}
+	for name, src := range extra {
+		files[name] = src
+	}
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Join(mod, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./... in %s: %v\n%s", mod, err, out)
+	}
+	return mod
+}
+
+func readIn(t *testing.T, mod, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(mod, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// -fix moves an exported helper's write with its callers in other
+// packages: the helper takes the patcher, each caller makes it after its
+// own Get (one Flush, from the caller's read), and the module builds.
+func TestFixMovesExportedHelperWithItsCallers(t *testing.T) {
+	bin := buildLint(t)
+	mod := exportedHelperModule(t, nil)
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	if !strings.Contains(errOut, "status/status.go:16: fixed: move the status write onto DeploymentStatusPatcher (MarkFailed takes the patcher its callers make with NewDeploymentStatusPatcher, then Flush)") {
+		t.Errorf("-fix: MarkFailed's write not moved:\n%s", errOut)
+	}
+	if got := readIn(t, mod, "status/status.go"); !strings.Contains(got, "func MarkFailed(ctx context.Context, c client.Client, dPatcher *kindpatch.DeploymentStatusPatcher, reason string) error {\n\td := dPatcher.Object()") ||
+		!strings.Contains(got, "return dPatcher.Flush(ctx)") {
+		t.Errorf("status.go after -fix:\n%s", got)
+	}
+	for _, name := range []string{"ctrla/ctrla.go", "ctrlb/ctrlb.go"} {
+		got := readIn(t, mod, name)
+		for _, want := range []string{
+			"\t\"example.com/realmod/kindpatch\"\n\t\"example.com/realmod/status\"\n",
+			"return err\n\t}\n\tdPatcher := kindpatch.NewDeploymentStatusPatcher(r.Client, d)\n",
+			"return status.MarkFailed(ctx, r.Client, dPatcher, \"no capacity\")",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s after -fix lacks %q:\n%s", name, want, got)
+			}
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
+	}
+}
+
+// When one caller cannot take the patcher (it did not read the object),
+// a test file calls the helper, or a package calling it is not among
+// those analyzed, nothing of the group moves, and the finding says why
+// and names the API to move it by hand.
+func TestFixLeavesExportedHelperUnlessAllCallersMove(t *testing.T) {
+	bin := buildLint(t)
+	for _, c := range []struct {
+		extra    map[string]string
+		patterns []string
+		why      string
+	}{
+		{map[string]string{"blind/blind.go": blindPkg}, []string{"./..."}, "in package example.com/realmod/blind, its caller at line 12: d is a parameter of Fail"},
+		{map[string]string{"status/status_test.go": statusTest}, []string{"./..."}, "the test file example.com/realmod/status/status_test.go uses MarkFailed, and -fix loads no test file"},
+		{nil, []string{"./status", "./ctrla"}, "package example.com/realmod/ctrlb imports example.com/realmod/status and was not analyzed (run -fix on ./... at the module's root)"},
+	} {
+		mod := exportedHelperModule(t, c.extra)
+		before := readIn(t, mod, "ctrla/ctrla.go") + readIn(t, mod, "status/status.go")
+		_, errOut, _, _ := lintWith(t, mod, bin, "export", append([]string{"-fix"}, c.patterns...)...)
+		want := "status/status.go:16:9: handwritten status write to Deployment: use DeploymentStatusPatcher (example.com/realmod/kindpatch) (not moved to the patcher: d is a parameter of MarkFailed, exported, moves with all its callers or none, and " +
+			c.why
+		if !strings.Contains(errOut, want) || !strings.Contains(errOut, ": have it take a *kindpatch.DeploymentStatusPatcher in place of d (each caller makes it with kindpatch.NewDeploymentStatusPatcher where it reads d) and call its Flush(ctx) in place of this write)") {
+			t.Errorf("-fix: output lacks %q and the API:\n%s", want, errOut)
+		}
+		if after := readIn(t, mod, "ctrla/ctrla.go") + readIn(t, mod, "status/status.go"); after != before {
+			t.Errorf("-fix changed the group that stays:\n%s", after)
+		}
+	}
+}

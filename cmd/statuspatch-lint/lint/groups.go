@@ -1,0 +1,109 @@
+package lint
+
+import (
+	"go/token"
+	"slices"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+)
+
+// Result is what the analyzer gives a driver beside its findings: the
+// package's parts of the fix groups a driver that analyzes the whole
+// module resolves (ResolveGroups; Config.Module).
+type Result struct {
+	Members []migrate.GroupMember
+}
+
+// Outside says why a helper (the function name of package pkg) may be
+// called where the graph did not analyze: a test file of the module, or
+// a package of the module not in analyzed; "" when there is none.
+type Outside func(pkg, name string, analyzed map[string]bool) string
+
+// ResolveGroups resolves the fix groups of a graph that ModuleAnalyzer
+// analyzed: an exported helper's write keeps its fix, with its callers'
+// edits in every package added, when every caller can take the patcher
+// and outside finds no use the graph did not see; else the fix goes and
+// the finding says why, naming the helper's API to move it by hand.
+func ResolveGroups(graph *checker.Graph, outside Outside) {
+	analyzed := map[string]bool{}
+	byKey := map[string][]migrate.GroupMember{}
+	for act := range graph.All() {
+		res, ok := act.Result.(*Result)
+		if !ok || act.Err != nil {
+			continue
+		}
+		analyzed[act.Package.PkgPath] = true
+		for _, m := range res.Members {
+			byKey[m.Key] = append(byKey[m.Key], m)
+		}
+	}
+	for _, act := range graph.Roots {
+		res, ok := act.Result.(*Result)
+		if !ok {
+			continue
+		}
+		for _, h := range res.Members {
+			if !h.Helper {
+				continue
+			}
+			i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == h.Pos && len(d.SuggestedFixes) == 1 })
+			if i < 0 {
+				continue
+			}
+			d := &act.Diagnostics[i]
+			edits, why := groupEdits(act.Package.Fset, byKey[h.Key])
+			if why == "" && edits != nil {
+				pkg, name := splitKey(h.Key)
+				why = outside(pkg, name, analyzed)
+			}
+			if why != "" || edits == nil {
+				// No caller in the module is the package's own finding.
+				if stays := h.Stays(why); stays != "" {
+					d.Message += " (not moved to the patcher: " + stays + ")"
+				}
+				d.SuggestedFixes = nil
+				continue
+			}
+			fix := d.SuggestedFixes[0]
+			fix.TextEdits = append(slices.Clip(fix.TextEdits), edits...)
+			d.SuggestedFixes[0] = fix
+		}
+	}
+}
+
+// groupEdits returns the edits of a group's callers, or why one cannot
+// move (the first by position); nil and "" when it has none.
+func groupEdits(fset *token.FileSet, members []migrate.GroupMember) ([]analysis.TextEdit, string) {
+	var edits []analysis.TextEdit
+	var whys []string
+	for _, m := range members {
+		switch {
+		case m.Helper:
+		case m.Why != "":
+			whys = append(whys, m.Why)
+		default:
+			edits = append(edits, m.Edits...)
+		}
+	}
+	if len(whys) > 0 {
+		slices.Sort(whys)
+		return nil, whys[0]
+	}
+	slices.SortFunc(edits, func(a, b analysis.TextEdit) int {
+		pa, pb := fset.Position(a.Pos), fset.Position(b.Pos)
+		if pa.Filename != pb.Filename {
+			return strings.Compare(pa.Filename, pb.Filename)
+		}
+		return pa.Offset - pb.Offset
+	})
+	return edits, ""
+}
+
+// splitKey splits a group's key, <package path>.<name>.
+func splitKey(key string) (pkg, name string) {
+	i := strings.LastIndexByte(key, '.')
+	return key[:i], key[i+1:]
+}

@@ -1,0 +1,133 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// An exported write-only helper, func MarkFailed(ctx, c client.Client,
+// obj *T, ...) error in a package of its own, moves as an unexported one
+// does (migratehelper.go: it takes the patcher, its write becomes
+// Flush, each caller makes the patcher where it read the object and
+// passes it), with its callers in every package: all of them, or none. A
+// package is analyzed alone, so the move is a group a driver that
+// analyzes the whole module resolves (Options.Module; statuspatch-lint's
+// own command): the helper's package gives its fix (the helper and its
+// callers there) and a HelperFact; each package calling it gives a
+// GroupMember, the edits of its callers or why they cannot move. The
+// driver applies the helper's fix with every member's edits when none
+// says why, and no test file or unchecked package of the module calls
+// it; else it drops the fix and says why. Only a function (no receiver)
+// whose client is a parameter, written by Update or a Patch whose base is
+// taken in the helper, moves: each caller makes the patcher after its
+// own Get, so the write stays one Flush, optimistic, from the caller's
+// read.
+
+// HelperFact marks an exported helper whose write moves when its
+// callers in every package can make the patcher.
+type HelperFact struct {
+	ObjIndex    int    // the object's parameter, which becomes the patcher
+	ClientIndex int    // the client's parameter, the patcher's client
+	ClientRest  string // the rest of the client expression after it
+	Patcher     Patcher
+}
+
+// AFact marks HelperFact as an analysis fact.
+func (*HelperFact) AFact() {}
+
+func (f *HelperFact) String() string {
+	return fmt.Sprintf("helper(obj %d, client %d%s, %s)", f.ObjIndex, f.ClientIndex, f.ClientRest, f.Patcher.Type)
+}
+
+// A GroupMember is one package's part of an exported helper's move: the
+// helper's own (Helper: its write at Pos, whose fix the driver keeps or
+// drops, saying why with Stays), or a caller package's (Edits of its
+// calls, the first at Pos, or Why they cannot move).
+type GroupMember struct {
+	Key    string // the helper's package path and name
+	Helper bool
+	Pos    token.Pos
+	Edits  []analysis.TextEdit
+	Why    string
+
+	param, alone, advice string // the helper's: Stays' parts
+	audit                bool   // an audit, whose findings give no reason (migratewhy.go)
+}
+
+// Stays is the reason a helper's write stays: why its callers cannot all
+// move ("" when it has none in the module), and how to move it by hand.
+func (g GroupMember) Stays(why string) string {
+	switch {
+	case g.audit:
+		return ""
+	case why == "":
+		return g.param + ": " + g.alone
+	}
+	return g.param + ", exported, moves with all its callers or none, and " + why + ": " + g.advice
+}
+
+// exportHelper records the helper's fix as its group's: its fact for
+// the callers' packages, its member for the driver.
+func (h *helperMove) exportHelper(fn *types.Func, fact HelperFact, opts Options) {
+	h.pass.ExportObjectFact(fn, &fact)
+	if opts.Members != nil {
+		*opts.Members = append(*opts.Members, GroupMember{
+			Key: fn.Pkg().Path() + "." + fn.Name(), Helper: true, Pos: h.call.Pos(),
+			param: h.obj.Name() + " is a parameter of " + fn.Name(), alone: h.byHand(fn.Name(), fact.Patcher),
+			advice: h.advice(fact.Patcher), audit: h.audit,
+		})
+	}
+}
+
+// ExportedCallers adds to opts.Members the part of this package in the
+// move of each exported helper of another package it uses (a HelperFact):
+// its callers' edits, or why they cannot move.
+func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options) {
+	if !opts.Module || opts.Members == nil {
+		return
+	}
+	var fns []*types.Func
+	facts := map[*types.Func]*HelperFact{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
+			if fn == nil || fn.Pkg() == pass.Pkg || facts[fn] != nil {
+				return true
+			}
+			var fact HelperFact
+			if pass.ImportObjectFact(fn, &fact) {
+				facts[fn] = &fact
+				fns = append(fns, fn)
+			}
+			return true
+		})
+	}
+	for _, fn := range fns {
+		*opts.Members = append(*opts.Members, callerMember(pass, files, ws, opts, fn, facts[fn]))
+	}
+}
+
+// callerMember is the package's part in the move of fn.
+func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn *types.Func, fact *HelperFact) GroupMember {
+	member := GroupMember{Key: fn.Pkg().Path() + "." + fn.Name()}
+	h := &helperMove{migration: &migration{site: site{calls: calls{pass: pass}}, audit: opts.Audit, patcherType: fact.Patcher.Type}}
+	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false)
+	var edits []analysis.TextEdit
+	if problem == "" {
+		edits, problem = h.callerEdits(fact.Patcher, callers, fact.ObjIndex, -1, map[*ast.File]bool{})
+	}
+	if problem != "" {
+		member.Why = "in package " + pass.Pkg.Path() + ", " + problem
+		return member
+	}
+	member.Pos, member.Edits = callers[0].calls[0].call.Pos(), edits
+	return member
+}
