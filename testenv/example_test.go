@@ -13,7 +13,7 @@ import (
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	testapiv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testapiv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // exampleWidget starts an API server with the Widget CRD and creates

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // scheduleLog records, in order, each call of BeginSchedule ("begin") and

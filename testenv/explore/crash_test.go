@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // generatedGizmo creates one Gizmo per Widget and records its name in

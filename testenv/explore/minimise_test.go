@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // sizedGizmo gives a Widget of spec.size > 0 one Gizmo by generateName and

@@ -17,7 +17,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
 	"github.com/statuspatch/statuspatch/testenv/explore/report"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // shardChild marks the test binary run again as one shard of the search.

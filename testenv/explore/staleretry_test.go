@@ -17,7 +17,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv/explore"
 	"github.com/statuspatch/statuspatch/testenv/explore/report"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // retryTries is how often retryStatus's helper tries its locked patch.

@@ -10,8 +10,8 @@ import (
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 
 	"github.com/statuspatch/statuspatch/patcher"
-	acv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/applyconfiguration/testapi/v1"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	acv1 "github.com/statuspatch/statuspatch/internal/testapi/applyconfiguration/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // controller-gen's applyconfiguration output (testapi/applyconfiguration)

@@ -22,7 +22,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv"
 
 	"github.com/statuspatch/statuspatch/patcher"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // Issue 23, item 1, the case a read cannot settle: the write is stored,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/patchertest"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // Issue 37, case 7: a plain client whose reads come from a cache that

@@ -14,7 +14,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // Issue 37, "the common path exact by construction": a status write that

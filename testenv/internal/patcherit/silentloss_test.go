@@ -20,7 +20,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/patchertest"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // Issue 10 on the real API server: every path ends written or with an error,

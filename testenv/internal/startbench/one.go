@@ -17,7 +17,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // runOne starts backend, writes the first object and its status, and stops.
