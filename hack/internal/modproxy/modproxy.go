@@ -39,7 +39,7 @@ import (
 // newest supported line resolves the others without a replace);
 // hack/golangci-plugin because docs/kubebuilder.md installs it with
 // go install. hack itself (benchratio, modproxy) is for development only.
-var Published = []string{".", "testenv", "cmd/statuspatch-gen", "cmd/statuspatch-lint", "examples", "hack/golangci-plugin"}
+var Published = []string{".", "testenv", "testenv/explore", "cmd/statuspatch-gen", "cmd/statuspatch-lint", "examples", "hack/golangci-plugin"}
 
 // Build writes the proxy of the modules of Published in the repository
 // at repo, at version, into out (created if missing; versions already in
