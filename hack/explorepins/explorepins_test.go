@@ -33,11 +33,15 @@ func pinned(path string) bool {
 }
 
 // TestExplorerMovesNoPin: a scratch operator at the floor line (go.mod
-// requiring controller-runtime and k8s.io there, no replace directive)
-// adds the explorer as docs/explore-your-operator.md says, from a module
-// proxy of this checkout as published (go get, then go mod tidy): go list
-// -m all's controller-runtime, k8s.io and etcd lines and go.mod's go line
-// are what they were.
+// requiring controller-runtime and k8s.io there, no replace directive; a
+// reconciler under internal/ and an envtest suite) adds the explorer as
+// docs/explore-your-operator.md says, from a module proxy of this
+// checkout as published (go get, then go mod tidy): go list -m all's
+// controller-runtime, k8s.io and etcd lines and go.mod's go line are what
+// they were, go.mod requires none of them anew, and its added lines are
+// the page's. Before issue 73 (the explorer a package of testenv), go.mod
+// gained 60 requirements, etcd's and k8s.io/apiserver's among them, and
+// go list -m all go.etcd.io/gofail.
 func TestExplorerMovesNoPin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds a module proxy of the checkout")
@@ -79,18 +83,25 @@ func TestExplorerMovesNoPin(t *testing.T) {
 		return string(out)
 	}
 	write(t, filepath.Join(op, "go.mod"), operatorGoMod(floor))
-	write(t, filepath.Join(op, "internal", "controller", "controller.go"), controllerGo)
+	copyOperator(t, op, false)
 	goCmd("mod", "tidy")
 	before, goBefore := goCmd("list", "-m", "all"), goLine(t, op)
+	modBefore := read(t, filepath.Join(op, "go.mod"))
 
 	goCmd("get", explorer+"@"+proxy.Version)
-	write(t, filepath.Join(op, "internal", "controller", "explore_test.go"), exploreTestGo)
+	copyOperator(t, op, true)
 	goCmd("mod", "tidy")
 	after, goAfter := goCmd("list", "-m", "all"), goLine(t, op)
-	goCmd("vet", "./...")
+	modAfter := read(t, filepath.Join(op, "go.mod"))
+	added := addedLines(modBefore, modAfter)
 
 	if b, a := pinnedLines(before), pinnedLines(after); !slices.Equal(b, a) {
 		t.Errorf("adding the explorer moved pins: controller-runtime, k8s.io and etcd in go list -m all\nbefore: %q\nafter:  %q", b, a)
+	}
+	for _, l := range added {
+		if f := strings.Fields(l); len(f) > 1 && pinned(f[0]) {
+			t.Errorf("adding the explorer changed go.mod's requirement of %s: %s", f[0], l)
+		}
 	}
 	if goBefore != goAfter {
 		t.Errorf("adding the explorer changed go.mod's go/toolchain lines: %q, they were %q", goAfter, goBefore)
@@ -98,6 +109,9 @@ func TestExplorerMovesNoPin(t *testing.T) {
 	if !strings.Contains(after, explorer+" ") {
 		t.Errorf("go list -m all has no module %s after adding it", explorer)
 	}
+	t.Logf("go.mod: added %q", added)
+	checkDoc(t, root, added, proxy.Version)
+	goCmd("vet", "./...") // the test compiles
 	t.Logf("go list -m all: %d modules before, %d after", strings.Count(before, "\n"), strings.Count(after, "\n"))
 }
 
@@ -140,50 +154,41 @@ func operatorGoMod(l lines.Line) string {
 	return b.String()
 }
 
-// controllerGo is the operator's reconciler, under internal/.
-const controllerGo = `package controller
+// operator is the scratch operator's Go files, reconciler under
+// internal/ and envtest suite: testdata/operator, copied; its explorer
+// test, explore_test.go, is copied in after the go get (docPage shows it
+// whole: hack/docpages checks it).
+const operator = "testdata/operator"
 
-import (
-	"context"
+// exploreTest is the explorer test inside the operator's module.
+const exploreTest = "internal/controller/explore_test.go"
 
-	corev1 "k8s.io/api/core/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-)
-
-type Reconciler struct{ client.Client }
-
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	cm := &corev1.ConfigMap{}
-	return ctrl.Result{}, client.IgnoreNotFound(r.Get(ctx, req.NamespacedName, cm))
-}
-
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(r)
-}
-`
-
-// exploreTestGo is the explorer test inside the operator's module, on a
-// client of an API server of its own process (its envtest suite's).
-const exploreTestGo = `package controller
-
-import (
-	"testing"
-
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/statuspatch/statuspatch/testenv/explore"
-)
-
-var k8sClient client.Client // the envtest suite's
-
-func TestExplore(t *testing.T) {
-	if k8sClient == nil {
-		t.Skip("no envtest suite")
+// copyOperator copies testdata/operator's files but exploreTest (all of
+// them with it) into dir.
+func copyOperator(t *testing.T, dir string, withExplore bool) {
+	t.Helper()
+	err := filepath.WalkDir(operator, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(operator, p)
+		if err != nil {
+			return err
+		}
+		if filepath.ToSlash(rel) == exploreTest && !withExplore {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		write(t, filepath.Join(dir, rel), string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	explore.Check(t, explore.Scenario{}, explore.Options{Backend: explore.Server(explore.Remote(k8sClient))})
 }
-`
 
 func write(t *testing.T, path, data string) {
 	t.Helper()
@@ -192,5 +197,79 @@ func write(t *testing.T, path, data string) {
 	}
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// addedLines are the lines of after that before does not have, trimmed.
+func addedLines(before, after string) []string {
+	had := map[string]bool{}
+	for line := range strings.Lines(before) {
+		had[strings.TrimSpace(line)] = true
+	}
+	var out []string
+	for line := range strings.Lines(after) {
+		if l := strings.TrimSpace(line); l != "" && !had[l] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// docPage is the page that shows the go.mod change whole.
+const docPage = "docs/explore-your-operator.md"
+
+// checkDoc: docPage's go.mod block of the section for reconcilers under
+// internal/ (the one naming the explorer's module) adds exactly the lines
+// go get and go mod tidy added, the version aside.
+func checkDoc(t *testing.T, root string, added []string, version string) {
+	t.Helper()
+	page := read(t, filepath.Join(root, docPage))
+	const open = "```diff\n"
+	var block string
+	for rest := page; ; {
+		i := strings.Index(rest, open)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(open):]
+		end := strings.Index(rest, "```")
+		if end < 0 {
+			break
+		}
+		if strings.Contains(rest[:end], explorer) {
+			block = rest[:end]
+			break
+		}
+		rest = rest[end:]
+	}
+	if block == "" {
+		t.Fatalf("%s has no diff block naming %s", docPage, explorer)
+	}
+	var doc []string
+	for line := range strings.Lines(block) {
+		if l, ok := strings.CutPrefix(line, "+"); ok {
+			doc = append(doc, strings.TrimSpace(l))
+		}
+	}
+	want := slices.Clone(added)
+	for i, l := range want {
+		want[i] = strings.Replace(l, " "+version, " VERSION", 1)
+	}
+	for i, l := range doc {
+		if strings.HasPrefix(l, explorer+" ") {
+			doc[i] = explorer + " VERSION"
+		}
+	}
+	if !slices.Equal(doc, want) {
+		t.Errorf("%s's go.mod diff adds %q; go get and go mod tidy added %q (the explorer's version as VERSION)", docPage, doc, want)
 	}
 }
