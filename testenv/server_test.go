@@ -18,8 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	"github.com/statuspatch/statuspatch/testenv"
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/testenv"
 )
 
 func testScheme(t testing.TB) *runtime.Scheme {

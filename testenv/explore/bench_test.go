@@ -9,8 +9,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/statuspatch/statuspatch/testenv/explore"
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
 // BenchmarkParallelSearch measures schedules per second of one

@@ -16,8 +16,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/statuspatch/statuspatch/testenv/explore"
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
 // scaler keeps one Gizmo per Widget, as "scale expectations" code does: it

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	goruntime "runtime"
 	"strings"
 	"sync"
 
@@ -72,13 +74,58 @@ func serverBinary() (string, error) {
 			return
 		}
 		serverBin = filepath.Join(binDir, "testenv-server")
-		cmd := exec.Command(goCmd, "build", "-o", serverBin, "./cmd/testenv-server")
-		cmd.Dir = ".."
+		args, env := serverBuild()
+		cmd := exec.Command(goCmd, append([]string{"build", "-o", serverBin}, append(args, "./cmd/testenv-server")...)...)
+		cmd.Dir, cmd.Env = "..", env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/testenv-server in ../: %w\n%s", err, out)
 		}
 	})
 	return serverBin, buildErr
+}
+
+// serverBuild is how testenv-server is built, in ../: at a line of
+// hack/compat.sh (which runs these tests with GOWORK=off, the line's
+// go.mod and Go), with that line's testenv go.mod and the same Go, so the
+// server is the line's (and its compile the one the line's testenv tests
+// made); otherwise in the repository's workspace (testenv's own go.mod
+// requires this checkout's modules at a release not on the proxy before
+// it is tagged).
+func serverBuild() (args, env []string) {
+	env = append(os.Environ(), "GOFLAGS=")
+	if os.Getenv("GOWORK") == "off" {
+		if mf := lineModfile(); mf != "" {
+			return []string{"-modfile=" + mf}, env
+		}
+	}
+	if work, err := filepath.Abs(filepath.Join("..", "..", "go.work")); err == nil {
+		env = append(env, "GOWORK="+work)
+	}
+	return nil, env
+}
+
+// lineModfile is testenv's alternate go.mod of hack/compat.sh's line
+// whose controller-runtime this test binary was built with, relative to
+// testenv's folder ("" for none). A test binary's build info lists no
+// module, so the version is read from the path of a controller-runtime
+// function's source, in the module cache (module@version/...).
+func lineModfile() string {
+	pc := reflect.ValueOf(client.New).Pointer()
+	file, _ := goruntime.FuncForPC(pc).FileLine(pc)
+	const mod = "sigs.k8s.io/controller-runtime@"
+	_, rest, ok := strings.Cut(file, mod)
+	if !ok {
+		return ""
+	}
+	cr, _, _ := strings.Cut(rest, "/")
+	mods, _ := filepath.Glob(filepath.Join("..", "..", "hack", "compat", "*", "testenv.mod"))
+	for _, m := range mods {
+		data, err := os.ReadFile(m)
+		if err == nil && strings.Contains(string(data), "\tsigs.k8s.io/controller-runtime "+cr+"\n") {
+			return filepath.ToSlash(filepath.Join("..", "hack", "compat", filepath.Base(filepath.Dir(m)), "testenv.mod"))
+		}
+	}
+	return ""
 }
 
 // errUnavailable: the backend cannot run here (no kube-apiserver built).
@@ -154,15 +201,20 @@ func startServer(backend string, scheme *runtime.Scheme) (*testServer, error) {
 	return &testServer{Client: c, stop: stop}, nil
 }
 
-// fullAPIAvailable says why the full API cannot run here (nil: it can).
+// fullAPIAvailable says why the full API cannot run here (nil: it can):
+// errUnavailable where no kube-apiserver is built, another error where
+// testenv-server could not say.
 func fullAPIAvailable() error {
 	bin, err := serverBinary()
 	if err != nil {
 		return err
 	}
 	out, err := exec.Command(bin, "-backend", "full", "-check").CombinedOutput()
+	if reason, ok := strings.CutPrefix(strings.TrimSpace(string(out)), "unavailable: "); ok {
+		return fmt.Errorf("%w: %s", errUnavailable, reason)
+	}
 	if err != nil {
-		return fmt.Errorf("%w: %s", errUnavailable, strings.TrimSpace(strings.TrimPrefix(string(out), "unavailable: ")))
+		return fmt.Errorf("testenv-server -check: %w\n%s", err, out)
 	}
 	return nil
 }

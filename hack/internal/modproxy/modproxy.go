@@ -1,8 +1,8 @@
 // Package modproxy writes a file-based Go module proxy holding this
-// repository's published modules (the runtime at the root, testenv, the two
-// tools under cmd/, the examples and the golangci-lint plugin) at one
-// version, as a proxy would serve them after hack/release.sh tagged that
-// version: hack/modproxy is its command, hack/internal/releaseproxy builds
+// repository's published modules (the runtime at the root, testenv, the
+// explorer under testenv/explore, the two tools under cmd/, the examples
+// and the golangci-lint plugin) at one version, as a proxy would serve
+// them after hack/release.sh tagged that version: hack/modproxy is its command, hack/internal/releaseproxy builds
 // one for the scripts that install from it, hack/releaseroute one for each
 // module a release tidies.
 //

@@ -7,8 +7,8 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
-	"github.com/statuspatch/statuspatch/patcher"
 	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/patcher"
 )
 
 // Apply mode under attack: inputs, call orders, faults and co-writers the

@@ -18,8 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/statuspatch/statuspatch/testenv/explore"
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/testenv/explore"
 )
 
 // widgetFunc is a reconciler of one Widget: decide changes w in place

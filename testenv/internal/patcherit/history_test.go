@@ -21,8 +21,8 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv"
 
-	"github.com/statuspatch/statuspatch/patcher"
 	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/patcher"
 )
 
 // Issue 23, item 1, the case a read cannot settle: the write is stored,

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/statuspatch/statuspatch/patcher"
 	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/patcher"
 )
 
 // withToken is the option of the tests that write with the write token

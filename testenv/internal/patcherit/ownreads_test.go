@@ -9,8 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/statuspatch/statuspatch/patcher"
 	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/patcher"
 )
 
 // Issue 72: code migrated to a patcher keeps kubebuilder's re-Get after
