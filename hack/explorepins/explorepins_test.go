@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/statuspatch/statuspatch/hack/installroute"
 	"github.com/statuspatch/statuspatch/hack/internal/lines"
@@ -112,6 +113,9 @@ func TestExplorerMovesNoPin(t *testing.T) {
 	t.Logf("go.mod: added %q", added)
 	checkDoc(t, root, added, proxy.Version)
 	goCmd("vet", "./...") // the test compiles
+	if os.Getenv("STATUSPATCH_EXPLOREPINS_COLD") == "1" {
+		coldFirstSchedule(t, op, env)
+	}
 	t.Logf("go list -m all: %d modules before, %d after", strings.Count(before, "\n"), strings.Count(after, "\n"))
 }
 
@@ -272,4 +276,32 @@ func checkDoc(t *testing.T, root string, added []string, version string) {
 	if !slices.Equal(doc, want) {
 		t.Errorf("%s's go.mod diff adds %q; go get and go mod tidy added %q (the explorer's version as VERSION)", docPage, doc, want)
 	}
+}
+
+// coldFirstSchedule times the operator's explorer test with an empty
+// build cache (the module cache as it is): its compile and link, then,
+// where KUBEBUILDER_ASSETS names envtest's binaries, envtest's start and
+// the schedules (docs/benchmarks.md, The cold path to the first schedule
+// in an operator's module):
+//
+//	STATUSPATCH_EXPLOREPINS_COLD=1 KUBEBUILDER_ASSETS=$(make -s testenv-assets TESTENV_ASSETS_FLAGS=--etcd) \
+//	  go test -count=1 -v -run TestExplorerMovesNoPin ./explorepins/
+func coldFirstSchedule(t *testing.T, op string, env []string) {
+	t.Helper()
+	run := func(cacheDir string, args ...string) (string, time.Duration, time.Duration) {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = op, append(slices.Clone(env), "GOCACHE="+cacheDir)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		wall := time.Since(start)
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out), wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	cache := t.TempDir()
+	list, _, _ := run(cache, "list", "-deps", "-test", "./internal/controller/")
+	out, wall, cpu := run(t.TempDir(), "test", "-count=1", "-v", "-run", "TestExploreConfigMaps", "./internal/controller/")
+	t.Logf("cold go test -run TestExploreConfigMaps: %d packages, wall %s, CPU %s\n%s",
+		strings.Count(list, "\n"), wall.Round(time.Second), cpu.Round(time.Second), out)
 }
