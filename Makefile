@@ -16,7 +16,7 @@ GOLANGCI_LINT := $(BIN)/golangci-lint-statuspatch
 # published; testenv and the examples build against this checkout through
 # go.work.
 TOOL_MODULES := cmd/statuspatch-gen cmd/statuspatch-lint hack
-MODULES := testenv examples $(TOOL_MODULES)
+MODULES := testenv testenv/explore examples $(TOOL_MODULES)
 # ROOT_ENV: the root module's environment, for go and the tools that run it.
 ROOT_ENV := GOWORK=off
 ROOT_GO := $(ROOT_ENV) $(GO)
@@ -115,9 +115,10 @@ test-tools: tools ## statuspatch-gen (goldens, compile tests), statuspatch-lint 
 	@d=$$($(source_digest)); for m in $(TOOL_MODULES); do c=; [ $$m != hack ] || c=-count=1; echo "cd $$m && go test $$c ./..."; (cd $$m && STATUSPATCH_SOURCE_DIGEST="$$d" $(ROOT_GO) test $(TEST_FLAGS) $$c -timeout 30m ./...) || exit 1; done
 
 .PHONY: test-testenv
-test-testenv: ## testenv: the in-process API server, and the patcher's integration tests on it.
+test-testenv: ## testenv: the in-process API server, and the patcher's integration tests on it; the explorer (its own module, its servers testenv-server processes).
 	./hack/warm-cache.sh testenv
 	cd testenv && $(GO) test $(TEST_FLAGS) ./...
+	cd testenv/explore && STATUSPATCH_SOURCE_DIGEST="$$($(source_digest))" $(GO) test $(TEST_FLAGS) ./...
 
 .PHONY: test-assets
 test-assets: ## Build envtest's binaries (kube-apiserver and etcd) from the module proxy into the cache (minutes the first time), then test on them: testenv-assets' integration test, testenv's envtest backend, the explorer on each backend. make test's full-API tests find the same cache.
@@ -214,13 +215,15 @@ test-newcomer: tools ## docs/kubebuilder.md's steps as written on a kubebuilder-
 .PHONY: generate
 generate: tools ## Regenerate all generated code (deepcopy, CRDs, status patchers, goldens).
 	cd cmd/statuspatch-gen && $(ROOT_GO) generate ./generator/...
+	$(ROOT_GO) generate ./internal/testapi/...
 	cd testenv && $(GO) generate ./...
 	cd $(GOLDENS) && $(ROOT_GO) generate ./...
 	cd examples && $(GO) generate ./...
 
 .PHONY: verify-generated
 verify-generated: generate ## Regenerate (code, tidy go.mod files, the matrix's go.mod files), then fail if anything changed.
-	@for m in . $(filter-out examples testenv,$(MODULES)); do (cd $$m && $(ROOT_GO) mod tidy) || exit 1; done
+	@for m in . $(filter-out examples testenv testenv/explore,$(MODULES)); do (cd $$m && $(ROOT_GO) mod tidy) || exit 1; done
+	./hack/gomod.sh testenv/explore mod tidy
 	./hack/gomod.sh testenv mod tidy
 	./hack/gomod.sh examples mod tidy
 	./hack/compat.sh update

@@ -14,6 +14,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/statuspatch/statuspatch v0.1.0
 	github.com/statuspatch/statuspatch/testenv v0.1.0
+	github.com/statuspatch/statuspatch/testenv/explore v0.1.0
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2

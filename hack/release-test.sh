@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Tests hack/release.sh (run by `make test-release` and CI): bad input fails
 # before any work; a dry run of a new version leaves this repository alone and
-# prepares a clone whose six published modules (the root, testenv, the two
-# tools under cmd/, examples, hack/golangci-plugin) are tagged with the names
+# prepares a clone whose seven published modules (the root, testenv, the
+# explorer under testenv/explore, the two tools under cmd/, examples, hack/golangci-plugin) are tagged with the names
 # the go command looks for, require each other at that version where they
 # require each other at all (the root and the tools need no sibling and are
 # released unchanged), carry no replace directive, and resolve from a proxy

@@ -45,6 +45,10 @@ type Env struct {
 	StartupTime time.Duration
 }
 
+// ServerClient returns Client: an Env is where the explorer runs its
+// schedules (explore.Server(env)).
+func (e *Env) ServerClient() client.Client { return e.Client }
+
 // Start starts a server for the test t and stops it when t's cleanups run.
 // Any failure fails t with t.Fatalf, so call Start from the test's goroutine.
 func Start(t testing.TB, opts ...Option) *Env {

@@ -18,8 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 func testScheme(t testing.TB) *runtime.Scheme {

@@ -8,9 +8,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // StartServer, the entry point for programs, starts a working server and its

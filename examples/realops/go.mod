@@ -11,6 +11,7 @@ require (
 	github.com/ray-project/kuberay/ray-operator v1.5.1
 	github.com/spf13/viper v1.9.0
 	github.com/statuspatch/statuspatch/testenv v0.1.0
+	github.com/statuspatch/statuspatch/testenv/explore v0.1.0
 	google.golang.org/grpc v1.75.1
 	k8s.io/api v0.34.1
 	k8s.io/apiextensions-apiserver v0.34.1
@@ -168,4 +169,5 @@ require (
 replace (
 	github.com/statuspatch/statuspatch => ../..
 	github.com/statuspatch/statuspatch/testenv => ../../testenv
+	github.com/statuspatch/statuspatch/testenv/explore => ../../testenv/explore
 )

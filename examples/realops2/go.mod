@@ -5,6 +5,7 @@ go 1.24.4
 require (
 	github.com/go-logr/logr v1.4.3
 	github.com/statuspatch/statuspatch/testenv v0.1.0
+	github.com/statuspatch/statuspatch/testenv/explore v0.1.0
 	k8s.io/api v0.34.7
 	k8s.io/apimachinery v0.34.7
 	k8s.io/client-go v0.34.7
@@ -128,6 +129,7 @@ require (
 replace (
 	github.com/statuspatch/statuspatch => ../..
 	github.com/statuspatch/statuspatch/testenv => ../../testenv
+	github.com/statuspatch/statuspatch/testenv/explore => ../../testenv/explore
 )
 
 // scheduler-plugins v0.34.7 asks for k8s.io v0.34.7 and controller-runtime

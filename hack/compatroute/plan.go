@@ -13,10 +13,10 @@ import (
 // folders.
 const goldens = "cmd/statuspatch-gen/generator/testdata"
 
-var moduleDirs = map[string]string{"root": ".", "testenv": "testenv", "goldens": goldens}
+var moduleDirs = map[string]string{"root": ".", "testenv": "testenv", "explore": "testenv/explore", "goldens": goldens}
 
 // modules is the order update writes them in.
-var modules = []string{"root", "testenv", "goldens"}
+var modules = []string{"root", "testenv", "explore", "goldens"}
 
 // modfile is MODULE's alternate go.mod at the line.
 func modfile(line, module string) string { return "hack/compat/" + line + "/" + module + ".mod" }
@@ -48,6 +48,7 @@ func testPlan(l lines.Line) []action {
 		{cmd: at(l, "root", "vet", "./...")},
 		{cmd: test("root", "./patcher/...", "./patchertest/...")},
 		{cmd: test("testenv", "./...")},
+		{cmd: test("explore", "./...")},
 		{cmd: at(l, "goldens", "vet", "./...")},
 		{cmd: test("goldens", "./...")},
 	}
@@ -70,6 +71,7 @@ func buildPlan(l lines.Line) []action {
 		{cmd: at(l, "goldens", "vet", "./...")},
 		exportData(l, "root", "./patcher/...", "./patchertest/..."),
 		exportData(l, "testenv", "./..."),
+		exportData(l, "explore", "./..."),
 		exportData(l, "goldens", "./..."),
 	}
 }

@@ -56,6 +56,7 @@ func TestTestPlan(t *testing.T) {
 	want := `+ (cd . && GOTOOLCHAIN=go1.9.2 go vet -modfile=hack/compat/v0.13/root.mod ./...)
 + (cd . && GOTOOLCHAIN=go1.9.2 go test -modfile=hack/compat/v0.13/root.mod -vet=off -ldflags=-w ./patcher/... ./patchertest/...)
 + (cd testenv && GOTOOLCHAIN=go1.9.2 go test -modfile=../hack/compat/v0.13/testenv.mod -vet=off -ldflags=-w ./...)
++ (cd testenv/explore && GOTOOLCHAIN=go1.9.2 go test -modfile=../../hack/compat/v0.13/explore.mod -vet=off -ldflags=-w ./...)
 + (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go vet -modfile=../../../../hack/compat/v0.13/goldens.mod ./...)
 + (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go test -modfile=../../../../hack/compat/v0.13/goldens.mod -vet=off -ldflags=-w ./...)`
 	plan := testPlan(sampleLine(t, "v0.13"))
@@ -77,6 +78,7 @@ func TestBuildPlan(t *testing.T) {
 + (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.8.1 go vet -modfile=../../../../hack/compat/v0.12/goldens.mod ./...)
 + (cd . && GOTOOLCHAIN=go1.8.1 go list -modfile=hack/compat/v0.12/root.mod -export -deps -test ` + f + ` ./patcher/... ./patchertest/...) [errors only]
 + (cd testenv && GOTOOLCHAIN=go1.8.1 go list -modfile=../hack/compat/v0.12/testenv.mod -export -deps -test ` + f + ` ./...) [errors only]
++ (cd testenv/explore && GOTOOLCHAIN=go1.8.1 go list -modfile=../../hack/compat/v0.12/explore.mod -export -deps -test ` + f + ` ./...) [errors only]
 + (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.8.1 go list -modfile=../../../../hack/compat/v0.12/goldens.mod -export -deps -test ` + f + ` ./...) [errors only]`
 	if got := echoes(t, buildPlan(sampleLine(t, "v0.12"))); got != want {
 		t.Errorf("build's plan:\n%s\nwant\n%s", got, want)
@@ -114,7 +116,7 @@ func TestBuild(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		"=== v0.12: compile (go1.8.1)\n+ (cd . && GOTOOLCHAIN=go1.8.1 go vet -modfile=hack/compat/v0.12/root.mod ./...)\n",
-		"+ (cd testenv && GOTOOLCHAIN=go1.8.1 go list -modfile=../hack/compat/v0.12/testenv.mod -export -deps -test -f {{if .Error}}{{.ImportPath}}: {{.Error}}{{end}} ./...)\nexample.com/broken: no Go files\n+ (cd cmd/",
+		"+ (cd testenv && GOTOOLCHAIN=go1.8.1 go list -modfile=../hack/compat/v0.12/testenv.mod -export -deps -test -f {{if .Error}}{{.ImportPath}}: {{.Error}}{{end}} ./...)\nexample.com/broken: no Go files\n+ (cd testenv/explore ",
 		"=== v0.12 compiled in 1s\n=== v0.13: compile (go1.9.2)\n",
 		"=== v0.13 compiled in 1s\n",
 	} {
@@ -122,8 +124,8 @@ func TestBuild(t *testing.T) {
 			t.Errorf("build older's output lacks\n%s\nin\n%s", want, got)
 		}
 	}
-	if len(f.Ran) != 10 || strings.Contains(got, "v0.14") {
-		t.Errorf("build older ran %d commands (want 5 a line, the older lines only):\n%s", len(f.Ran), strings.Join(f.Ran, "\n"))
+	if len(f.Ran) != 12 || strings.Contains(got, "v0.14") {
+		t.Errorf("build older ran %d commands (want 6 a line, the older lines only):\n%s", len(f.Ran), strings.Join(f.Ran, "\n"))
 	}
 
 	r, f, out, notes, table = newRoute(t, func(c gocmd.Cmd) (string, error) {
@@ -168,7 +170,7 @@ func TestUsage(t *testing.T) {
 			}
 			return "", nil
 		})
-		if code := r.main(args, table); code != 0 || len(f.Ran) != 3*5+2+1 || !strings.Contains(out.String(), "=== v0.14 passed in 1s\n=== below the floor") {
+		if code := r.main(args, table); code != 0 || len(f.Ran) != 3*6+2+1 || !strings.Contains(out.String(), "=== v0.14 passed in 1s\n=== below the floor") {
 			t.Errorf("%q is test (every line, then below): exit %d, ran %d commands, printed\n%s", args, code, len(f.Ran), out)
 		}
 	}

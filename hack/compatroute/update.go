@@ -30,8 +30,8 @@ func (r *route) updateLine(l lines.Line) error {
 }
 
 // alternatePlan are the go commands that make MODULE's copied go.mod the
-// line's: its pins required (and testenv's runtime replaced by this
-// checkout), tidied.
+// line's: its pins required (and the statuspatch modules testenv and the
+// explorer require replaced by this checkout's), tidied.
 func alternatePlan(l lines.Line, module string) ([]gocmd.Cmd, error) {
 	pins, err := l.Pins(module)
 	if err != nil {
@@ -39,8 +39,12 @@ func alternatePlan(l lines.Line, module string) ([]gocmd.Cmd, error) {
 	}
 	dir, mf := moduleDirs[module], modfile(l.Name, module)
 	plan := []gocmd.Cmd{{Dir: dir, Verb: []string{"mod", "edit"}, Modfile: mf, Args: pins}}
-	if module == "testenv" {
-		plan = append(plan, gocmd.Cmd{Dir: dir, Verb: []string{"mod", "edit"}, Modfile: mf, Args: []string{"-replace=github.com/statuspatch/statuspatch@v0.1.0=../"}})
+	switch module {
+	case "testenv":
+		plan = append(plan, gocmd.Cmd{Dir: dir, Verb: []string{"mod", "edit"}, Modfile: mf, Args: []string{"-replace=github.com/statuspatch/statuspatch@v0.1.0=../",
+			"-replace=github.com/statuspatch/statuspatch/testenv/explore@v0.1.0=./explore"}})
+	case "explore":
+		plan = append(plan, gocmd.Cmd{Dir: dir, Verb: []string{"mod", "edit"}, Modfile: mf, Args: []string{"-replace=github.com/statuspatch/statuspatch@v0.1.0=../../"}})
 	}
 	return append(plan, gocmd.Cmd{Dir: dir, Verb: []string{"mod", "tidy"}, Modfile: mf}), nil
 }

@@ -26,7 +26,7 @@ func TestUpdate(t *testing.T) {
 		}
 	})
 	t.Chdir(t.TempDir())
-	for _, dir := range []string{".", "testenv", goldens} {
+	for _, dir := range []string{".", "testenv", "testenv/explore", goldens} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -52,9 +52,12 @@ func TestUpdate(t *testing.T) {
 		"(cd . && GOWORK=off go mod edit -modfile=hack/compat/v0.12/root.mod " + pins("api", "apimachinery", "client-go") + ")",
 		"(cd . && GOWORK=off go mod tidy -modfile=hack/compat/v0.12/root.mod)",
 		"(cd testenv && GOWORK=off go mod edit -modfile=../hack/compat/v0.12/testenv.mod " + pins("api", "apimachinery", "client-go", "apiextensions-apiserver", "apiserver") + ")",
-		"(cd testenv && GOWORK=off go mod edit -modfile=../hack/compat/v0.12/testenv.mod -replace=github.com/statuspatch/statuspatch@v0.1.0=../)",
+		"(cd testenv && GOWORK=off go mod edit -modfile=../hack/compat/v0.12/testenv.mod -replace=github.com/statuspatch/statuspatch@v0.1.0=../ -replace=github.com/statuspatch/statuspatch/testenv/explore@v0.1.0=./explore)",
 		"(cd testenv && GOWORK=off go mod tidy -modfile=../hack/compat/v0.12/testenv.mod)",
 		"(cd . && go list -m -f {{.Path}} {{.Version}} all)",
+		"(cd testenv/explore && GOWORK=off go mod edit -modfile=../../hack/compat/v0.12/explore.mod " + pins("api", "apimachinery", "client-go") + ")",
+		"(cd testenv/explore && GOWORK=off go mod edit -modfile=../../hack/compat/v0.12/explore.mod -replace=github.com/statuspatch/statuspatch@v0.1.0=../../)",
+		"(cd testenv/explore && GOWORK=off go mod tidy -modfile=../../hack/compat/v0.12/explore.mod)",
 		"(cd " + g + " && GOWORK=off go mod edit -modfile=../../../../hack/compat/v0.12/goldens.mod " + pins("api", "apimachinery", "client-go") + ")",
 		"(cd " + g + " && GOWORK=off go mod tidy -modfile=../../../../hack/compat/v0.12/goldens.mod)",
 	}, "\n")
@@ -68,7 +71,7 @@ func TestUpdate(t *testing.T) {
 		"(cd testenv && GOWORK=off go list -modfile=../hack/compat/v0.14/testenv.mod -m -f {{.Path}} {{.Version}} all)",
 		"(cd testenv && GOWORK=off go mod edit -modfile=../hack/compat/v0.14/testenv.mod -require=example.com/x@v1.2.0)",
 		"(cd testenv && GOWORK=off go mod tidy -modfile=../hack/compat/v0.14/testenv.mod)",
-		"(cd " + g + " && GOWORK=off go mod edit -modfile=../../../../hack/compat/v0.14/goldens.mod",
+		"(cd testenv/explore && GOWORK=off go mod edit -modfile=../../hack/compat/v0.14/explore.mod",
 	}, "\n")
 	if !strings.Contains(ran, wsLine) {
 		t.Errorf("the workspace's line's testenv.mod does not take the workspace's versions:\n%s\nwant\n%s", ran, wsLine)

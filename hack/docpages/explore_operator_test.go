@@ -16,6 +16,11 @@ const explorePage = "../../docs/explore-your-operator.md"
 var (
 	exploreDir   = filepath.Join("..", "..", "examples", "realops")
 	exploreFiles = []string{"env_test.go", "rabbitmq_test.go", "ray_test.go", "lws_test.go"}
+	// internalTest is the explorer test inside an operator's module of
+	// the section "Reconcilers under internal/", shown whole: the one
+	// hack/explorepins adds to a scratch operator (and checks the page's
+	// go.mod diff against).
+	internalTest = filepath.Join("..", "explorepins", "testdata", "operator", "internal", "controller", "explore_test.go")
 	goBlock      = regexp.MustCompile("(?s)```go\n(.*?)```")
 	shownFunc    = regexp.MustCompile(`(?s)\nfunc (start|TestExplore\w+)\(.*?\n}\n`)
 )
@@ -37,7 +42,15 @@ func TestExploreYourOperatorPage(t *testing.T) {
 		}
 		files[f] = string(b)
 	}
-	for _, p := range pageProblems(string(page), exploreFiles, files) {
+	b, err := os.ReadFile(internalTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[internalTest] = string(b)
+	if !strings.Contains(string(page), "```go\n"+string(b)+"```") {
+		t.Errorf("docs/explore-your-operator.md does not show %s whole", internalTest)
+	}
+	for _, p := range pageProblems(string(page), append(exploreFiles, internalTest), files) {
 		t.Error(p)
 	}
 }

@@ -78,7 +78,7 @@ func checkClone(ctx context.Context, clone, version, old string) error {
 	}
 	contains("README.md", `statuspatch-gen@`+v, "the install commands are not at "+version)
 	contains("docs/kubebuilder.md", `STATUSPATCH_VERSION \?= `+v, "the version variable is not "+version)
-	for _, d := range []string{".", "testenv", "cmd/statuspatch-gen", "cmd/statuspatch-lint"} {
+	for _, d := range []string{".", "testenv", "testenv/explore", "cmd/statuspatch-gen", "cmd/statuspatch-lint"} {
 		contains("go.work", `(?m)^\s*(replace\s+)?`+regexp.QuoteMeta(modPath(d))+` `+v+` => `, "does not map "+modPath(d)+" "+version+" to the checkout")
 	}
 	contains("hack/golangci-plugin/go.work", `(?m)^\s*replace `+regexp.QuoteMeta(modPath("cmd/statuspatch-lint"))+` `+v+` => `,

@@ -30,10 +30,11 @@ type module struct {
 // fails first.
 var modules = []module{
 	{".", nil},
-	{"testenv", []string{"."}},
+	{"testenv/explore", []string{"."}},
+	{"testenv", []string{".", "testenv/explore"}},
 	{"cmd/statuspatch-gen", nil},
 	{"cmd/statuspatch-lint", nil},
-	{"examples", []string{".", "testenv", "cmd/statuspatch-gen", "cmd/statuspatch-lint"}},
+	{"examples", []string{".", "testenv", "testenv/explore", "cmd/statuspatch-gen", "cmd/statuspatch-lint"}},
 	{"hack/golangci-plugin", []string{"cmd/statuspatch-lint"}},
 }
 

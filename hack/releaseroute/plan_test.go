@@ -26,7 +26,7 @@ func TestCheckVersion(t *testing.T) {
 
 // The tags: the root's version, then DIR/version for each nested module.
 func TestTags(t *testing.T) {
-	want := []string{"v0.9.0", "testenv/v0.9.0", "cmd/statuspatch-gen/v0.9.0", "cmd/statuspatch-lint/v0.9.0", "examples/v0.9.0", "hack/golangci-plugin/v0.9.0"}
+	want := []string{"v0.9.0", "testenv/explore/v0.9.0", "testenv/v0.9.0", "cmd/statuspatch-gen/v0.9.0", "cmd/statuspatch-lint/v0.9.0", "examples/v0.9.0", "hack/golangci-plugin/v0.9.0"}
 	if got := tags("v0.9.0"); !slices.Equal(got, want) {
 		t.Errorf("tags = %v, want %v", got, want)
 	}
@@ -97,9 +97,12 @@ func TestRequireEdits(t *testing.T) {
 	}
 	p := "github.com/statuspatch/statuspatch"
 	want := []string{
+		"(cd testenv/explore && GOWORK=off go mod edit -require " + p + "@v0.9.0)",
 		"(cd testenv && GOWORK=off go mod edit -require " + p + "@v0.9.0)",
+		"(cd testenv && GOWORK=off go mod edit -require " + p + "/testenv/explore@v0.9.0)",
 		"(cd examples && GOWORK=off go mod edit -require " + p + "@v0.9.0)",
 		"(cd examples && GOWORK=off go mod edit -require " + p + "/testenv@v0.9.0)",
+		"(cd examples && GOWORK=off go mod edit -require " + p + "/testenv/explore@v0.9.0)",
 		"(cd examples && GOWORK=off go mod edit -require " + p + "/cmd/statuspatch-gen@v0.9.0)",
 		"(cd examples && GOWORK=off go mod edit -require " + p + "/cmd/statuspatch-lint@v0.9.0)",
 		"(cd hack/golangci-plugin && GOWORK=off go mod edit -require " + p + "/cmd/statuspatch-lint@v0.9.0)",

@@ -11,8 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-
-	"github.com/statuspatch/statuspatch/testenv"
 )
 
 // Backend runs the schedules. Every schedule starts from a clean state.
@@ -26,6 +24,25 @@ type Backend interface {
 	worlds() []Backend
 }
 
+// An APIServer is a running API server, as a client of it whose scheme
+// has the scenario's kinds. A *testenv.Env is one (testenv.Start);
+// Remote makes one of any other client, such as an envtest suite's.
+type APIServer interface {
+	// ServerClient returns the client: uncached, full privileges.
+	ServerClient() client.Client
+}
+
+// Remote is the API server c reaches: one that runs in a process of its
+// own, such as the kube-apiserver of controller-runtime's envtest, whose
+// suite's client (k8sClient of a kubebuilder scaffold) is c. The explorer
+// then needs nothing of testenv (docs/explore-your-operator.md,
+// Reconcilers under internal/).
+func Remote(c client.Client) APIServer { return remote{c} }
+
+type remote struct{ c client.Client }
+
+func (r remote) ServerClient() client.Client { return r.c }
+
 // Server runs schedules on env's API server (real 409s, merge patches,
 // generation bumps, pruning, defaulting). Before each schedule it deletes
 // every object the previous one wrote, finalizers removed first, so that
@@ -36,10 +53,10 @@ type Backend interface {
 // its schedules: Server(env1, env2) runs two schedules at a time. One
 // server is one world: two schedules on it at once would write the same
 // objects (docs/explore.md, Parallel and sharded search).
-func Server(env *testenv.Env, more ...*testenv.Env) Backend {
-	b := &serverBackend{c: env.Client}
+func Server(env APIServer, more ...APIServer) Backend {
+	b := &serverBackend{c: env.ServerClient()}
 	for _, e := range more {
-		b.more = append(b.more, &serverBackend{c: e.Client})
+		b.more = append(b.more, &serverBackend{c: e.ServerClient()})
 	}
 	return b
 }

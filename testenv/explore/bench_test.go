@@ -9,10 +9,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/statuspatch/statuspatch/testenv"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // BenchmarkParallelSearch measures schedules per second of one
@@ -28,14 +26,13 @@ func BenchmarkParallelSearch(b *testing.B) {
 	if err := testv1.AddToScheme(scheme); err != nil {
 		b.Fatal(err)
 	}
-	var envs []*testenv.Env
+	var envs []*testServer
 	for range 2 {
-		env, stop, err := testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
-			testenv.WithScheme(scheme), testenv.WithBackend(testenv.BackendEmbedded))
+		env, err := startServer("embedded", scheme)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(stop)
+		b.Cleanup(env.stop)
 		envs = append(envs, env)
 	}
 	s := gizmoScenario(gizmoReconciler{}, replaceGizmo, deleteGizmo, resize)

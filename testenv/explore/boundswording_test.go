@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
 	"github.com/statuspatch/statuspatch/testenv/explore/report"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // A seeded random search does not deepen: its violation says it was

@@ -20,15 +20,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/statuspatch/statuspatch/testenv"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 var (
 	envOnce sync.Once
-	shared  *testenv.Env
+	shared  *testServer
 	envErr  error
 	// sharedStop stops shared, from TestMain, which removes its etcd's
 	// data and kubeconfig directories.
@@ -37,7 +35,7 @@ var (
 
 // server is one embedded API server with the test kinds, shared by the
 // package's tests (each Run cleans up what it wrote).
-func server(t *testing.T) *testenv.Env {
+func server(t *testing.T) *testServer {
 	t.Helper()
 	envOnce.Do(func() {
 		s := runtime.NewScheme()
@@ -45,8 +43,9 @@ func server(t *testing.T) *testenv.Env {
 			envErr = err
 			return
 		}
-		shared, sharedStop, envErr = testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
-			testenv.WithScheme(s), testenv.WithBackend(testenv.BackendEmbedded))
+		if shared, envErr = startServer("embedded", s); envErr == nil {
+			sharedStop = shared.stop
+		}
 	})
 	if envErr != nil {
 		t.Fatalf("API server: %v", envErr)

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
-	"github.com/statuspatch/statuspatch/testenv/internal/crinternals"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
 )
 
 // clients returns the reconcilers' client (cached reads served from the

@@ -16,8 +16,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // deadlockGuard ends a barrier's wait that would never end (a lock held

@@ -3,6 +3,7 @@
 package explore_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/statuspatch/statuspatch/testenv"
 )
 
 // leftBehindToken marks, in its environment, every process a child run of
@@ -33,15 +32,21 @@ func TestGoTestLeavesNoServerBehind(t *testing.T) {
 	// One test on the embedded server, one on the full API (skipped where
 	// no kube-apiserver is built).
 	want := []string{"TestStuckFinalizerSilentOnDeletionProtection"}
-	if _, _, err := testenv.KubeAPIServerPath(); err == nil {
+	if err := fullAPIAvailable(); err == nil {
 		want = append(want, "TestResetRemovesNamespaceWithFinalizer")
-	} else {
+	} else if errors.Is(err, errUnavailable) {
 		t.Logf("the embedded server only; full API: %v", err)
+	} else {
+		t.Fatal(err)
 	}
 	token := leftBehindToken + "=" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 10)
 	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^(TestStuckFinalizerSilentOnDeletionProtection|TestResetRemovesNamespaceWithFinalizer)$", "-test.count=1", "-test.v")
 	tmp := t.TempDir()
-	cmd.Env = append(os.Environ(), token, "TMPDIR="+tmp)
+	bin, err := serverBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), token, "TMPDIR="+tmp, envServerBinary+"="+bin)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the child run: %v\n%s", err, out)

@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // A write to, or the deletion of, an object of an Owns kind queues its

@@ -8,8 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 func widgetScheme(t *testing.T) *runtime.Scheme {

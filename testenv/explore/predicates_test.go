@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // A write queues the reconcile its event would: GenerationChangedPredicate

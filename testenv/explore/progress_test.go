@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // lines is a writer that keeps the lines written to it, from any

@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -13,15 +14,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/statuspatch/statuspatch/testenv"
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
-	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	testv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 var (
 	fullOnce sync.Once
-	fullEnv  *testenv.Env
+	fullEnv  *testServer
 	fullErr  error
 	// fullStop stops fullEnv's kube-apiserver, from TestMain: envtest
 	// starts it in a process group of its own, with no parent-death
@@ -34,18 +33,21 @@ var (
 // shared by the tests that need it (each Run cleans up what it wrote: one
 // started per test collides on its etcd's ports); skipped where no
 // kube-apiserver binary is built.
-func fullAPIServer(t *testing.T) *testenv.Env {
+func fullAPIServer(t *testing.T) *testServer {
 	t.Helper()
-	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
+	if err := fullAPIAvailable(); errors.Is(err, errUnavailable) {
 		t.Skipf("full API: %v", err)
+	} else if err != nil {
+		t.Fatal(err)
 	}
 	fullOnce.Do(func() {
 		s := runtime.NewScheme()
 		if fullErr = testv1.AddToScheme(s); fullErr != nil {
 			return
 		}
-		fullEnv, fullStop, fullErr = testenv.StartServer(context.Background(), testenv.WithCRDs(testapi.CRDs()...),
-			testenv.WithScheme(s), testenv.WithBackend(testenv.BackendFullAPI))
+		if fullEnv, fullErr = startServer("full", s); fullErr == nil {
+			fullStop = fullEnv.stop
+		}
 	})
 	if fullErr != nil {
 		t.Fatalf("API server: %v", fullErr)

@@ -21,7 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/statuspatch/statuspatch/testenv/internal/crinternals"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
 )
 
 // Scenario.Setup runs the operator's own SetupWithManager on a manager

@@ -58,7 +58,7 @@ func writeKind(verb string, p client.Patch, lock string) string {
 // explorer's own client (its package and the helpers it calls through).
 var libraryPrefixes = []string{
 	"sigs.k8s.io/controller-runtime/", "k8s.io/client-go/", "k8s.io/apimachinery/",
-	"github.com/statuspatch/statuspatch/testenv/explore.", "github.com/statuspatch/statuspatch/testenv/internal/",
+	"github.com/statuspatch/statuspatch/testenv/explore.", "github.com/statuspatch/statuspatch/testenv/explore/internal/",
 	"github.com/statuspatch/statuspatch/patcher", "runtime.", "reflect.",
 }
 

@@ -96,6 +96,7 @@ func (t Table) Compat(cmd string, sel ...string) ([]Step, error) {
 var compatModules = map[string][]string{
 	"root":    {"api", "apimachinery", "client-go"},
 	"testenv": {"api", "apimachinery", "client-go", "apiextensions-apiserver", "apiserver"},
+	"explore": {"api", "apimachinery", "client-go"},
 	"goldens": {"api", "apimachinery", "client-go"},
 }
 

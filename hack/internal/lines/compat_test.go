@@ -80,7 +80,7 @@ func TestPins(t *testing.T) {
 			t.Errorf("Pins(%s) = %q, %v; want %s", module, got, err, want)
 		}
 	}
-	if _, err := l.Pins("examples"); err == nil || !strings.Contains(err.Error(), "goldens, root, testenv") {
+	if _, err := l.Pins("examples"); err == nil || !strings.Contains(err.Error(), "explore, goldens, root, testenv") {
 		t.Errorf("Pins(examples): %v, want an error naming the modules", err)
 	}
 	b, _ := tab.Role(Below)

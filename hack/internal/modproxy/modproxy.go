@@ -1,8 +1,8 @@
 // Package modproxy writes a file-based Go module proxy holding this
-// repository's published modules (the runtime at the root, testenv, the two
-// tools under cmd/, the examples and the golangci-lint plugin) at one
-// version, as a proxy would serve them after hack/release.sh tagged that
-// version: hack/modproxy is its command, hack/internal/releaseproxy builds
+// repository's published modules (the runtime at the root, testenv, the
+// explorer under testenv/explore, the two tools under cmd/, the examples
+// and the golangci-lint plugin) at one version, as a proxy would serve
+// them after hack/release.sh tagged that version: hack/modproxy is its command, hack/internal/releaseproxy builds
 // one for the scripts that install from it, hack/releaseroute one for each
 // module a release tidies.
 //
@@ -39,7 +39,7 @@ import (
 // newest supported line resolves the others without a replace);
 // hack/golangci-plugin because docs/kubebuilder.md installs it with
 // go install. hack itself (benchratio, modproxy) is for development only.
-var Published = []string{".", "testenv", "cmd/statuspatch-gen", "cmd/statuspatch-lint", "examples", "hack/golangci-plugin"}
+var Published = []string{".", "testenv", "testenv/explore", "cmd/statuspatch-gen", "cmd/statuspatch-lint", "examples", "hack/golangci-plugin"}
 
 // Build writes the proxy of the modules of Published in the repository
 // at repo, at version, into out (created if missing; versions already in

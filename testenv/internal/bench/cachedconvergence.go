@@ -13,8 +13,8 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // cachedResult is one run: K writers x M updates of one variant.

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // capiHelper is a baseline for the benchmark, not a library: a status

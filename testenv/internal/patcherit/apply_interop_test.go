@@ -9,9 +9,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 
+	acv1 "github.com/statuspatch/statuspatch/internal/testapi/applyconfiguration/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
-	acv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/applyconfiguration/testapi/v1"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // controller-gen's applyconfiguration output (testapi/applyconfiguration)

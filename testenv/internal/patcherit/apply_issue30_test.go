@@ -12,10 +12,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // Issue 30, items 2, 3 and 5 (apply part), in merge mode and both apply

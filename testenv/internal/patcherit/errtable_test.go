@@ -10,8 +10,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // Rows of docs/patcher.md's error table that had no test of their own

@@ -21,8 +21,8 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // Issue 23, item 1, the case a read cannot settle: the write is stored,

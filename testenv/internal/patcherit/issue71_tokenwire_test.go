@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // withToken is the option of the tests that write with the write token

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // watchGate makes a manager's cache lag on demand: while it is held, what

@@ -14,8 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // Issue 23, item 1: a write that landed is recognised as landed, whatever

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // The settling oracle (issue 37): randomized, seeded schedules of 2–4

@@ -11,7 +11,7 @@ import (
 	"github.com/statuspatch/statuspatch/patcher"
 	"github.com/statuspatch/statuspatch/testenv"
 
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 )
 
 // Issue 30, item 4: a JSON Patch (a null to store, and a remove) is stored

@@ -15,9 +15,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv"
 	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
 )
 
 // runOne starts backend, writes the first object and its status, and stops.

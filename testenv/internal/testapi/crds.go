@@ -1,5 +1,6 @@
-// Package testapi holds the testing.statuspatch.dev API used by this
-// module's tests: the Go types in v1 and their generated CRDs in crd/.
+// Package testapi holds the CRDs of the testing.statuspatch.dev API used by
+// this module's tests and the explorer's: generated into crd/ from the Go
+// types, which live in the root module's internal/testapi/v1.
 // CRDs returns those CRDs, embedded, so a test in any directory can install
 // them without a relative path:
 //

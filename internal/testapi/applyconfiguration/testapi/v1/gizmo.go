@@ -3,80 +3,83 @@
 package v1
 
 import (
-	internal "github.com/statuspatch/statuspatch/testenv/internal/testapi/applyconfiguration/internal"
-	testapiv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	internal "github.com/statuspatch/statuspatch/internal/testapi/applyconfiguration/internal"
+	testapiv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	apismetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	types "k8s.io/apimachinery/pkg/types"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
 	metav1 "k8s.io/client-go/applyconfigurations/meta/v1"
 )
 
-// GadgetApplyConfiguration represents a declarative configuration of the Gadget type for use
+// GizmoApplyConfiguration represents a declarative configuration of the Gizmo type for use
 // with apply.
 //
-// Gadget is a cluster-scoped kind with a status subresource. It has no spec.
-type GadgetApplyConfiguration struct {
+// Gizmo is a namespaced kind with a status subresource whose status has a
+// required nullable field.
+type GizmoApplyConfiguration struct {
 	metav1.TypeMetaApplyConfiguration    `json:""`
 	*metav1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Status                               *GadgetStatusApplyConfiguration `json:"status,omitempty"`
+	Status                               *GizmoStatusApplyConfiguration `json:"status,omitempty"`
 }
 
-// Gadget constructs a declarative configuration of the Gadget type for use with
+// Gizmo constructs a declarative configuration of the Gizmo type for use with
 // apply.
-func Gadget(name string) *GadgetApplyConfiguration {
-	b := &GadgetApplyConfiguration{}
+func Gizmo(name, namespace string) *GizmoApplyConfiguration {
+	b := &GizmoApplyConfiguration{}
 	b.WithName(name)
-	b.WithKind("Gadget")
+	b.WithNamespace(namespace)
+	b.WithKind("Gizmo")
 	b.WithAPIVersion("testing.statuspatch.dev/v1")
 	return b
 }
 
-// ExtractGadgetFrom extracts the applied configuration owned by fieldManager from
-// gadget for the specified subresource. Pass an empty string for subresource to extract
+// ExtractGizmoFrom extracts the applied configuration owned by fieldManager from
+// gizmo for the specified subresource. Pass an empty string for subresource to extract
 // the main resource. Common subresources include "status", "scale", etc.
-// gadget must be a unmodified Gadget API object that was retrieved from the Kubernetes API.
-// ExtractGadgetFrom provides a way to perform a extract/modify-in-place/apply workflow.
+// gizmo must be a unmodified Gizmo API object that was retrieved from the Kubernetes API.
+// ExtractGizmoFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-func ExtractGadgetFrom(gadget *testapiv1.Gadget, fieldManager string, subresource string) (*GadgetApplyConfiguration, error) {
-	b := &GadgetApplyConfiguration{}
-	err := managedfields.ExtractInto(gadget, internal.Parser().Type("com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.Gadget"), fieldManager, b, subresource)
+func ExtractGizmoFrom(gizmo *testapiv1.Gizmo, fieldManager string, subresource string) (*GizmoApplyConfiguration, error) {
+	b := &GizmoApplyConfiguration{}
+	err := managedfields.ExtractInto(gizmo, internal.Parser().Type("com.github.statuspatch.statuspatch.internal.testapi.v1.Gizmo"), fieldManager, b, subresource)
 	if err != nil {
 		return nil, err
 	}
-	b.WithName(gadget.Name)
+	b.WithName(gizmo.Name)
+	b.WithNamespace(gizmo.Namespace)
 
-	b.WithKind("Gadget")
+	b.WithKind("Gizmo")
 	b.WithAPIVersion("testing.statuspatch.dev/v1")
 	return b, nil
 }
 
-// ExtractGadget extracts the applied configuration owned by fieldManager from
-// gadget. If no managedFields are found in gadget for fieldManager, a
-// GadgetApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// ExtractGizmo extracts the applied configuration owned by fieldManager from
+// gizmo. If no managedFields are found in gizmo for fieldManager, a
+// GizmoApplyConfiguration is returned with only the Name, Namespace (if applicable),
 // APIVersion and Kind populated. It is possible that no managed fields were found for because other
 // field managers have taken ownership of all the fields previously owned by fieldManager, or because
 // the fieldManager never owned fields any fields.
-// gadget must be a unmodified Gadget API object that was retrieved from the Kubernetes API.
-// ExtractGadget provides a way to perform a extract/modify-in-place/apply workflow.
+// gizmo must be a unmodified Gizmo API object that was retrieved from the Kubernetes API.
+// ExtractGizmo provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-func ExtractGadget(gadget *testapiv1.Gadget, fieldManager string) (*GadgetApplyConfiguration, error) {
-	return ExtractGadgetFrom(gadget, fieldManager, "")
+func ExtractGizmo(gizmo *testapiv1.Gizmo, fieldManager string) (*GizmoApplyConfiguration, error) {
+	return ExtractGizmoFrom(gizmo, fieldManager, "")
 }
 
-// ExtractGadgetStatus extracts the applied configuration owned by fieldManager from
-// gadget for the status subresource.
-func ExtractGadgetStatus(gadget *testapiv1.Gadget, fieldManager string) (*GadgetApplyConfiguration, error) {
-	return ExtractGadgetFrom(gadget, fieldManager, "status")
+// ExtractGizmoStatus extracts the applied configuration owned by fieldManager from
+// gizmo for the status subresource.
+func ExtractGizmoStatus(gizmo *testapiv1.Gizmo, fieldManager string) (*GizmoApplyConfiguration, error) {
+	return ExtractGizmoFrom(gizmo, fieldManager, "status")
 }
 
-func (b GadgetApplyConfiguration) IsApplyConfiguration() {}
+func (b GizmoApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Kind field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithKind(value string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithKind(value string) *GizmoApplyConfiguration {
 	b.TypeMetaApplyConfiguration.Kind = &value
 	return b
 }
@@ -84,7 +87,7 @@ func (b *GadgetApplyConfiguration) WithKind(value string) *GadgetApplyConfigurat
 // WithAPIVersion sets the APIVersion field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the APIVersion field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithAPIVersion(value string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithAPIVersion(value string) *GizmoApplyConfiguration {
 	b.TypeMetaApplyConfiguration.APIVersion = &value
 	return b
 }
@@ -92,7 +95,7 @@ func (b *GadgetApplyConfiguration) WithAPIVersion(value string) *GadgetApplyConf
 // WithName sets the Name field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Name field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithName(value string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithName(value string) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.Name = &value
 	return b
@@ -101,7 +104,7 @@ func (b *GadgetApplyConfiguration) WithName(value string) *GadgetApplyConfigurat
 // WithGenerateName sets the GenerateName field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the GenerateName field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithGenerateName(value string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithGenerateName(value string) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.GenerateName = &value
 	return b
@@ -110,7 +113,7 @@ func (b *GadgetApplyConfiguration) WithGenerateName(value string) *GadgetApplyCo
 // WithNamespace sets the Namespace field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Namespace field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithNamespace(value string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithNamespace(value string) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.Namespace = &value
 	return b
@@ -119,7 +122,7 @@ func (b *GadgetApplyConfiguration) WithNamespace(value string) *GadgetApplyConfi
 // WithUID sets the UID field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the UID field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithUID(value types.UID) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithUID(value types.UID) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.UID = &value
 	return b
@@ -128,7 +131,7 @@ func (b *GadgetApplyConfiguration) WithUID(value types.UID) *GadgetApplyConfigur
 // WithResourceVersion sets the ResourceVersion field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the ResourceVersion field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithResourceVersion(value string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithResourceVersion(value string) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.ResourceVersion = &value
 	return b
@@ -137,7 +140,7 @@ func (b *GadgetApplyConfiguration) WithResourceVersion(value string) *GadgetAppl
 // WithGeneration sets the Generation field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Generation field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithGeneration(value int64) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithGeneration(value int64) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.Generation = &value
 	return b
@@ -146,7 +149,7 @@ func (b *GadgetApplyConfiguration) WithGeneration(value int64) *GadgetApplyConfi
 // WithCreationTimestamp sets the CreationTimestamp field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the CreationTimestamp field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithCreationTimestamp(value apismetav1.Time) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithCreationTimestamp(value apismetav1.Time) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.CreationTimestamp = &value
 	return b
@@ -155,7 +158,7 @@ func (b *GadgetApplyConfiguration) WithCreationTimestamp(value apismetav1.Time) 
 // WithDeletionTimestamp sets the DeletionTimestamp field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the DeletionTimestamp field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithDeletionTimestamp(value apismetav1.Time) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithDeletionTimestamp(value apismetav1.Time) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.DeletionTimestamp = &value
 	return b
@@ -164,7 +167,7 @@ func (b *GadgetApplyConfiguration) WithDeletionTimestamp(value apismetav1.Time) 
 // WithDeletionGracePeriodSeconds sets the DeletionGracePeriodSeconds field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the DeletionGracePeriodSeconds field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithDeletionGracePeriodSeconds(value int64) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithDeletionGracePeriodSeconds(value int64) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.DeletionGracePeriodSeconds = &value
 	return b
@@ -174,7 +177,7 @@ func (b *GadgetApplyConfiguration) WithDeletionGracePeriodSeconds(value int64) *
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, the entries provided by each call will be put on the Labels field,
 // overwriting an existing map entries in Labels field with the same key.
-func (b *GadgetApplyConfiguration) WithLabels(entries map[string]string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithLabels(entries map[string]string) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	if b.ObjectMetaApplyConfiguration.Labels == nil && len(entries) > 0 {
 		b.ObjectMetaApplyConfiguration.Labels = make(map[string]string, len(entries))
@@ -189,7 +192,7 @@ func (b *GadgetApplyConfiguration) WithLabels(entries map[string]string) *Gadget
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, the entries provided by each call will be put on the Annotations field,
 // overwriting an existing map entries in Annotations field with the same key.
-func (b *GadgetApplyConfiguration) WithAnnotations(entries map[string]string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithAnnotations(entries map[string]string) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	if b.ObjectMetaApplyConfiguration.Annotations == nil && len(entries) > 0 {
 		b.ObjectMetaApplyConfiguration.Annotations = make(map[string]string, len(entries))
@@ -203,7 +206,7 @@ func (b *GadgetApplyConfiguration) WithAnnotations(entries map[string]string) *G
 // WithOwnerReferences adds the given value to the OwnerReferences field in the declarative configuration
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, values provided by each call will be appended to the OwnerReferences field.
-func (b *GadgetApplyConfiguration) WithOwnerReferences(values ...*metav1.OwnerReferenceApplyConfiguration) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithOwnerReferences(values ...*metav1.OwnerReferenceApplyConfiguration) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	for i := range values {
 		if values[i] == nil {
@@ -217,7 +220,7 @@ func (b *GadgetApplyConfiguration) WithOwnerReferences(values ...*metav1.OwnerRe
 // WithFinalizers adds the given value to the Finalizers field in the declarative configuration
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, values provided by each call will be appended to the Finalizers field.
-func (b *GadgetApplyConfiguration) WithFinalizers(values ...string) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithFinalizers(values ...string) *GizmoApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	for i := range values {
 		b.ObjectMetaApplyConfiguration.Finalizers = append(b.ObjectMetaApplyConfiguration.Finalizers, values[i])
@@ -225,7 +228,7 @@ func (b *GadgetApplyConfiguration) WithFinalizers(values ...string) *GadgetApply
 	return b
 }
 
-func (b *GadgetApplyConfiguration) ensureObjectMetaApplyConfigurationExists() {
+func (b *GizmoApplyConfiguration) ensureObjectMetaApplyConfigurationExists() {
 	if b.ObjectMetaApplyConfiguration == nil {
 		b.ObjectMetaApplyConfiguration = &metav1.ObjectMetaApplyConfiguration{}
 	}
@@ -234,29 +237,29 @@ func (b *GadgetApplyConfiguration) ensureObjectMetaApplyConfigurationExists() {
 // WithStatus sets the Status field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Status field is set to the value of the last call.
-func (b *GadgetApplyConfiguration) WithStatus(value *GadgetStatusApplyConfiguration) *GadgetApplyConfiguration {
+func (b *GizmoApplyConfiguration) WithStatus(value *GizmoStatusApplyConfiguration) *GizmoApplyConfiguration {
 	b.Status = value
 	return b
 }
 
 // GetKind retrieves the value of the Kind field in the declarative configuration.
-func (b *GadgetApplyConfiguration) GetKind() *string {
+func (b *GizmoApplyConfiguration) GetKind() *string {
 	return b.TypeMetaApplyConfiguration.Kind
 }
 
 // GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
-func (b *GadgetApplyConfiguration) GetAPIVersion() *string {
+func (b *GizmoApplyConfiguration) GetAPIVersion() *string {
 	return b.TypeMetaApplyConfiguration.APIVersion
 }
 
 // GetName retrieves the value of the Name field in the declarative configuration.
-func (b *GadgetApplyConfiguration) GetName() *string {
+func (b *GizmoApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
 }
 
 // GetNamespace retrieves the value of the Namespace field in the declarative configuration.
-func (b *GadgetApplyConfiguration) GetNamespace() *string {
+func (b *GizmoApplyConfiguration) GetNamespace() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Namespace
 }

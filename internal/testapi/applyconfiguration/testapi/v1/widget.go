@@ -3,8 +3,8 @@
 package v1
 
 import (
-	internal "github.com/statuspatch/statuspatch/testenv/internal/testapi/applyconfiguration/internal"
-	testapiv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	internal "github.com/statuspatch/statuspatch/internal/testapi/applyconfiguration/internal"
+	testapiv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	apismetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	types "k8s.io/apimachinery/pkg/types"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -42,7 +42,7 @@ func Widget(name, namespace string) *WidgetApplyConfiguration {
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
 func ExtractWidgetFrom(widget *testapiv1.Widget, fieldManager string, subresource string) (*WidgetApplyConfiguration, error) {
 	b := &WidgetApplyConfiguration{}
-	err := managedfields.ExtractInto(widget, internal.Parser().Type("com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.Widget"), fieldManager, b, subresource)
+	err := managedfields.ExtractInto(widget, internal.Parser().Type("com.github.statuspatch.statuspatch.internal.testapi.v1.Widget"), fieldManager, b, subresource)
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,9 @@
 package applyconfiguration
 
 import (
-	internal "github.com/statuspatch/statuspatch/testenv/internal/testapi/applyconfiguration/internal"
-	testapiv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/applyconfiguration/testapi/v1"
-	v1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	internal "github.com/statuspatch/statuspatch/internal/testapi/applyconfiguration/internal"
+	testapiv1 "github.com/statuspatch/statuspatch/internal/testapi/applyconfiguration/testapi/v1"
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"

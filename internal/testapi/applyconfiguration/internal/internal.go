@@ -23,7 +23,7 @@ func Parser() *typed.Parser {
 var parserOnce sync.Once
 var parser *typed.Parser
 var schemaYAML = typed.YAMLObject(`types:
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.Gadget
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.Gadget
   map:
     fields:
     - name: apiVersion
@@ -37,8 +37,8 @@ var schemaYAML = typed.YAMLObject(`types:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
     - name: status
       type:
-        namedType: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.GadgetStatus
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.GadgetStatus
+        namedType: com.github.statuspatch.statuspatch.internal.testapi.v1.GadgetStatus
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.GadgetStatus
   map:
     fields:
     - name: message
@@ -47,7 +47,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: ready
       type:
         scalar: boolean
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.Gizmo
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.Gizmo
   map:
     fields:
     - name: apiVersion
@@ -61,8 +61,8 @@ var schemaYAML = typed.YAMLObject(`types:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
     - name: status
       type:
-        namedType: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.GizmoStatus
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.GizmoStatus
+        namedType: com.github.statuspatch.statuspatch.internal.testapi.v1.GizmoStatus
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.GizmoStatus
   map:
     fields:
     - name: notes
@@ -89,7 +89,7 @@ var schemaYAML = typed.YAMLObject(`types:
         map:
           elementType:
             scalar: string
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.Widget
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.Widget
   map:
     fields:
     - name: apiVersion
@@ -103,11 +103,11 @@ var schemaYAML = typed.YAMLObject(`types:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
     - name: spec
       type:
-        namedType: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetSpec
+        namedType: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetSpec
     - name: status
       type:
-        namedType: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetStatus
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetMember
+        namedType: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetStatus
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetMember
   map:
     fields:
     - name: conditions
@@ -121,7 +121,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: name
       type:
         scalar: string
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetPlan
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetPlan
   map:
     fields:
     - name: current
@@ -136,7 +136,7 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: atomic
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetSpec
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetSpec
   map:
     fields:
     - name: data
@@ -150,7 +150,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: size
       type:
         scalar: numeric
-- name: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetStatus
+- name: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetStatus
   map:
     fields:
     - name: conditions
@@ -176,7 +176,7 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         list:
           elementType:
-            namedType: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetMember
+            namedType: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetMember
           elementRelationship: associative
           keys:
           - name
@@ -188,7 +188,7 @@ var schemaYAML = typed.YAMLObject(`types:
         scalar: string
     - name: plan
       type:
-        namedType: com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.WidgetPlan
+        namedType: com.github.statuspatch.statuspatch.internal.testapi.v1.WidgetPlan
     - name: writeToken
       type:
         scalar: string

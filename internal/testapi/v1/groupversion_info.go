@@ -1,7 +1,10 @@
 // Package v1 is a small API group, testing.statuspatch.dev/v1, used by the
-// testenv module's own tests and by the patcher integration tests. It is laid
-// out like a kubebuilder API package: types with markers, a generated
-// zz_generated.deepcopy.go, and CRD manifests generated into ../crd.
+// tests of testenv, of the explorer and of the patcher integration. It is
+// laid out like a kubebuilder API package: types with markers, a generated
+// zz_generated.deepcopy.go, and CRD manifests generated into
+// testenv/internal/testapi/crd (which embeds them). It lives in the root
+// module, which every other module requires, so that the explorer's
+// module, which must not require testenv, can use it in its tests.
 //
 // +kubebuilder:object:generate=true
 // +kubebuilder:ac:generate=true
@@ -14,9 +17,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/scheme"
 )
 
-//go:generate ../../../../bin/controller-gen object paths=.
-//go:generate ../../../../bin/controller-gen crd paths=. output:crd:artifacts:config=../crd
-//go:generate ../../../../bin/controller-gen applyconfiguration paths=.
+//go:generate ../../../bin/controller-gen object paths=.
+//go:generate ../../../bin/controller-gen crd paths=. output:crd:artifacts:config=../../../testenv/internal/testapi/crd
+//go:generate ../../../bin/controller-gen applyconfiguration paths=.
 
 var (
 	// GroupVersion is the group and version of the objects in this package.

@@ -3,83 +3,80 @@
 package v1
 
 import (
-	internal "github.com/statuspatch/statuspatch/testenv/internal/testapi/applyconfiguration/internal"
-	testapiv1 "github.com/statuspatch/statuspatch/testenv/internal/testapi/v1"
+	internal "github.com/statuspatch/statuspatch/internal/testapi/applyconfiguration/internal"
+	testapiv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	apismetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	types "k8s.io/apimachinery/pkg/types"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
 	metav1 "k8s.io/client-go/applyconfigurations/meta/v1"
 )
 
-// GizmoApplyConfiguration represents a declarative configuration of the Gizmo type for use
+// GadgetApplyConfiguration represents a declarative configuration of the Gadget type for use
 // with apply.
 //
-// Gizmo is a namespaced kind with a status subresource whose status has a
-// required nullable field.
-type GizmoApplyConfiguration struct {
+// Gadget is a cluster-scoped kind with a status subresource. It has no spec.
+type GadgetApplyConfiguration struct {
 	metav1.TypeMetaApplyConfiguration    `json:""`
 	*metav1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Status                               *GizmoStatusApplyConfiguration `json:"status,omitempty"`
+	Status                               *GadgetStatusApplyConfiguration `json:"status,omitempty"`
 }
 
-// Gizmo constructs a declarative configuration of the Gizmo type for use with
+// Gadget constructs a declarative configuration of the Gadget type for use with
 // apply.
-func Gizmo(name, namespace string) *GizmoApplyConfiguration {
-	b := &GizmoApplyConfiguration{}
+func Gadget(name string) *GadgetApplyConfiguration {
+	b := &GadgetApplyConfiguration{}
 	b.WithName(name)
-	b.WithNamespace(namespace)
-	b.WithKind("Gizmo")
+	b.WithKind("Gadget")
 	b.WithAPIVersion("testing.statuspatch.dev/v1")
 	return b
 }
 
-// ExtractGizmoFrom extracts the applied configuration owned by fieldManager from
-// gizmo for the specified subresource. Pass an empty string for subresource to extract
+// ExtractGadgetFrom extracts the applied configuration owned by fieldManager from
+// gadget for the specified subresource. Pass an empty string for subresource to extract
 // the main resource. Common subresources include "status", "scale", etc.
-// gizmo must be a unmodified Gizmo API object that was retrieved from the Kubernetes API.
-// ExtractGizmoFrom provides a way to perform a extract/modify-in-place/apply workflow.
+// gadget must be a unmodified Gadget API object that was retrieved from the Kubernetes API.
+// ExtractGadgetFrom provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-func ExtractGizmoFrom(gizmo *testapiv1.Gizmo, fieldManager string, subresource string) (*GizmoApplyConfiguration, error) {
-	b := &GizmoApplyConfiguration{}
-	err := managedfields.ExtractInto(gizmo, internal.Parser().Type("com.github.statuspatch.statuspatch.testenv.internal.testapi.v1.Gizmo"), fieldManager, b, subresource)
+func ExtractGadgetFrom(gadget *testapiv1.Gadget, fieldManager string, subresource string) (*GadgetApplyConfiguration, error) {
+	b := &GadgetApplyConfiguration{}
+	err := managedfields.ExtractInto(gadget, internal.Parser().Type("com.github.statuspatch.statuspatch.internal.testapi.v1.Gadget"), fieldManager, b, subresource)
 	if err != nil {
 		return nil, err
 	}
-	b.WithName(gizmo.Name)
-	b.WithNamespace(gizmo.Namespace)
+	b.WithName(gadget.Name)
 
-	b.WithKind("Gizmo")
+	b.WithKind("Gadget")
 	b.WithAPIVersion("testing.statuspatch.dev/v1")
 	return b, nil
 }
 
-// ExtractGizmo extracts the applied configuration owned by fieldManager from
-// gizmo. If no managedFields are found in gizmo for fieldManager, a
-// GizmoApplyConfiguration is returned with only the Name, Namespace (if applicable),
+// ExtractGadget extracts the applied configuration owned by fieldManager from
+// gadget. If no managedFields are found in gadget for fieldManager, a
+// GadgetApplyConfiguration is returned with only the Name, Namespace (if applicable),
 // APIVersion and Kind populated. It is possible that no managed fields were found for because other
 // field managers have taken ownership of all the fields previously owned by fieldManager, or because
 // the fieldManager never owned fields any fields.
-// gizmo must be a unmodified Gizmo API object that was retrieved from the Kubernetes API.
-// ExtractGizmo provides a way to perform a extract/modify-in-place/apply workflow.
+// gadget must be a unmodified Gadget API object that was retrieved from the Kubernetes API.
+// ExtractGadget provides a way to perform a extract/modify-in-place/apply workflow.
 // Note that an extracted apply configuration will contain fewer fields than what the fieldManager previously
 // applied if another fieldManager has updated or force applied any of the previously applied fields.
-func ExtractGizmo(gizmo *testapiv1.Gizmo, fieldManager string) (*GizmoApplyConfiguration, error) {
-	return ExtractGizmoFrom(gizmo, fieldManager, "")
+func ExtractGadget(gadget *testapiv1.Gadget, fieldManager string) (*GadgetApplyConfiguration, error) {
+	return ExtractGadgetFrom(gadget, fieldManager, "")
 }
 
-// ExtractGizmoStatus extracts the applied configuration owned by fieldManager from
-// gizmo for the status subresource.
-func ExtractGizmoStatus(gizmo *testapiv1.Gizmo, fieldManager string) (*GizmoApplyConfiguration, error) {
-	return ExtractGizmoFrom(gizmo, fieldManager, "status")
+// ExtractGadgetStatus extracts the applied configuration owned by fieldManager from
+// gadget for the status subresource.
+func ExtractGadgetStatus(gadget *testapiv1.Gadget, fieldManager string) (*GadgetApplyConfiguration, error) {
+	return ExtractGadgetFrom(gadget, fieldManager, "status")
 }
 
-func (b GizmoApplyConfiguration) IsApplyConfiguration() {}
+func (b GadgetApplyConfiguration) IsApplyConfiguration() {}
 
 // WithKind sets the Kind field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Kind field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithKind(value string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithKind(value string) *GadgetApplyConfiguration {
 	b.TypeMetaApplyConfiguration.Kind = &value
 	return b
 }
@@ -87,7 +84,7 @@ func (b *GizmoApplyConfiguration) WithKind(value string) *GizmoApplyConfiguratio
 // WithAPIVersion sets the APIVersion field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the APIVersion field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithAPIVersion(value string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithAPIVersion(value string) *GadgetApplyConfiguration {
 	b.TypeMetaApplyConfiguration.APIVersion = &value
 	return b
 }
@@ -95,7 +92,7 @@ func (b *GizmoApplyConfiguration) WithAPIVersion(value string) *GizmoApplyConfig
 // WithName sets the Name field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Name field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithName(value string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithName(value string) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.Name = &value
 	return b
@@ -104,7 +101,7 @@ func (b *GizmoApplyConfiguration) WithName(value string) *GizmoApplyConfiguratio
 // WithGenerateName sets the GenerateName field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the GenerateName field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithGenerateName(value string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithGenerateName(value string) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.GenerateName = &value
 	return b
@@ -113,7 +110,7 @@ func (b *GizmoApplyConfiguration) WithGenerateName(value string) *GizmoApplyConf
 // WithNamespace sets the Namespace field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Namespace field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithNamespace(value string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithNamespace(value string) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.Namespace = &value
 	return b
@@ -122,7 +119,7 @@ func (b *GizmoApplyConfiguration) WithNamespace(value string) *GizmoApplyConfigu
 // WithUID sets the UID field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the UID field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithUID(value types.UID) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithUID(value types.UID) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.UID = &value
 	return b
@@ -131,7 +128,7 @@ func (b *GizmoApplyConfiguration) WithUID(value types.UID) *GizmoApplyConfigurat
 // WithResourceVersion sets the ResourceVersion field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the ResourceVersion field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithResourceVersion(value string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithResourceVersion(value string) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.ResourceVersion = &value
 	return b
@@ -140,7 +137,7 @@ func (b *GizmoApplyConfiguration) WithResourceVersion(value string) *GizmoApplyC
 // WithGeneration sets the Generation field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Generation field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithGeneration(value int64) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithGeneration(value int64) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.Generation = &value
 	return b
@@ -149,7 +146,7 @@ func (b *GizmoApplyConfiguration) WithGeneration(value int64) *GizmoApplyConfigu
 // WithCreationTimestamp sets the CreationTimestamp field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the CreationTimestamp field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithCreationTimestamp(value apismetav1.Time) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithCreationTimestamp(value apismetav1.Time) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.CreationTimestamp = &value
 	return b
@@ -158,7 +155,7 @@ func (b *GizmoApplyConfiguration) WithCreationTimestamp(value apismetav1.Time) *
 // WithDeletionTimestamp sets the DeletionTimestamp field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the DeletionTimestamp field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithDeletionTimestamp(value apismetav1.Time) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithDeletionTimestamp(value apismetav1.Time) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.DeletionTimestamp = &value
 	return b
@@ -167,7 +164,7 @@ func (b *GizmoApplyConfiguration) WithDeletionTimestamp(value apismetav1.Time) *
 // WithDeletionGracePeriodSeconds sets the DeletionGracePeriodSeconds field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the DeletionGracePeriodSeconds field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithDeletionGracePeriodSeconds(value int64) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithDeletionGracePeriodSeconds(value int64) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	b.ObjectMetaApplyConfiguration.DeletionGracePeriodSeconds = &value
 	return b
@@ -177,7 +174,7 @@ func (b *GizmoApplyConfiguration) WithDeletionGracePeriodSeconds(value int64) *G
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, the entries provided by each call will be put on the Labels field,
 // overwriting an existing map entries in Labels field with the same key.
-func (b *GizmoApplyConfiguration) WithLabels(entries map[string]string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithLabels(entries map[string]string) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	if b.ObjectMetaApplyConfiguration.Labels == nil && len(entries) > 0 {
 		b.ObjectMetaApplyConfiguration.Labels = make(map[string]string, len(entries))
@@ -192,7 +189,7 @@ func (b *GizmoApplyConfiguration) WithLabels(entries map[string]string) *GizmoAp
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, the entries provided by each call will be put on the Annotations field,
 // overwriting an existing map entries in Annotations field with the same key.
-func (b *GizmoApplyConfiguration) WithAnnotations(entries map[string]string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithAnnotations(entries map[string]string) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	if b.ObjectMetaApplyConfiguration.Annotations == nil && len(entries) > 0 {
 		b.ObjectMetaApplyConfiguration.Annotations = make(map[string]string, len(entries))
@@ -206,7 +203,7 @@ func (b *GizmoApplyConfiguration) WithAnnotations(entries map[string]string) *Gi
 // WithOwnerReferences adds the given value to the OwnerReferences field in the declarative configuration
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, values provided by each call will be appended to the OwnerReferences field.
-func (b *GizmoApplyConfiguration) WithOwnerReferences(values ...*metav1.OwnerReferenceApplyConfiguration) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithOwnerReferences(values ...*metav1.OwnerReferenceApplyConfiguration) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	for i := range values {
 		if values[i] == nil {
@@ -220,7 +217,7 @@ func (b *GizmoApplyConfiguration) WithOwnerReferences(values ...*metav1.OwnerRef
 // WithFinalizers adds the given value to the Finalizers field in the declarative configuration
 // and returns the receiver, so that objects can be build by chaining "With" function invocations.
 // If called multiple times, values provided by each call will be appended to the Finalizers field.
-func (b *GizmoApplyConfiguration) WithFinalizers(values ...string) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithFinalizers(values ...string) *GadgetApplyConfiguration {
 	b.ensureObjectMetaApplyConfigurationExists()
 	for i := range values {
 		b.ObjectMetaApplyConfiguration.Finalizers = append(b.ObjectMetaApplyConfiguration.Finalizers, values[i])
@@ -228,7 +225,7 @@ func (b *GizmoApplyConfiguration) WithFinalizers(values ...string) *GizmoApplyCo
 	return b
 }
 
-func (b *GizmoApplyConfiguration) ensureObjectMetaApplyConfigurationExists() {
+func (b *GadgetApplyConfiguration) ensureObjectMetaApplyConfigurationExists() {
 	if b.ObjectMetaApplyConfiguration == nil {
 		b.ObjectMetaApplyConfiguration = &metav1.ObjectMetaApplyConfiguration{}
 	}
@@ -237,29 +234,29 @@ func (b *GizmoApplyConfiguration) ensureObjectMetaApplyConfigurationExists() {
 // WithStatus sets the Status field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Status field is set to the value of the last call.
-func (b *GizmoApplyConfiguration) WithStatus(value *GizmoStatusApplyConfiguration) *GizmoApplyConfiguration {
+func (b *GadgetApplyConfiguration) WithStatus(value *GadgetStatusApplyConfiguration) *GadgetApplyConfiguration {
 	b.Status = value
 	return b
 }
 
 // GetKind retrieves the value of the Kind field in the declarative configuration.
-func (b *GizmoApplyConfiguration) GetKind() *string {
+func (b *GadgetApplyConfiguration) GetKind() *string {
 	return b.TypeMetaApplyConfiguration.Kind
 }
 
 // GetAPIVersion retrieves the value of the APIVersion field in the declarative configuration.
-func (b *GizmoApplyConfiguration) GetAPIVersion() *string {
+func (b *GadgetApplyConfiguration) GetAPIVersion() *string {
 	return b.TypeMetaApplyConfiguration.APIVersion
 }
 
 // GetName retrieves the value of the Name field in the declarative configuration.
-func (b *GizmoApplyConfiguration) GetName() *string {
+func (b *GadgetApplyConfiguration) GetName() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Name
 }
 
 // GetNamespace retrieves the value of the Namespace field in the declarative configuration.
-func (b *GizmoApplyConfiguration) GetNamespace() *string {
+func (b *GadgetApplyConfiguration) GetNamespace() *string {
 	b.ensureObjectMetaApplyConfigurationExists()
 	return b.ObjectMetaApplyConfiguration.Namespace
 }
