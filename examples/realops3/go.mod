@@ -7,6 +7,7 @@ require (
 	github.com/openshift/api v0.0.0-20260318185450-1f2fa3f09f4e
 	github.com/openshift/cluster-autoscaler-operator v0.0.1-0.20260608074635-5c8643284941
 	github.com/statuspatch/statuspatch/testenv v0.1.0
+	github.com/statuspatch/statuspatch/testenv/explore v0.1.0
 	k8s.io/api v0.35.2
 	k8s.io/apiextensions-apiserver v0.35.1
 	k8s.io/apimachinery v0.35.2
@@ -141,6 +142,7 @@ require (
 replace (
 	github.com/statuspatch/statuspatch => ../..
 	github.com/statuspatch/statuspatch/testenv => ../../testenv
+	github.com/statuspatch/statuspatch/testenv/explore => ../../testenv/explore
 )
 
 // The operator asks for machine-api-operator v0.2.1-0.20260116124544-4610a83ed692,
