@@ -7,6 +7,11 @@
 #   KUBEBUILDER_GIT=/path/to/kubebuilder.git hack/migrate-operator.sh project-v4-with-plugins [WORKDIR]
 #   ACCURATE_GIT=/path/to/accurate.git hack/migrate-operator.sh accurate [WORKDIR]
 #   LWS_GIT=/path/to/lws.git hack/migrate-operator.sh lws [WORKDIR]
+#   TEMPLATE_OPERATOR_GIT=/path/to/template-operator.git hack/migrate-operator.sh template-operator [WORKDIR]
+#   HYPERVISOR_GIT=/path/to/openstack-hypervisor-operator.git hack/migrate-operator.sh openstack-hypervisor-operator [WORKDIR]
+#
+# MIGRATE_BEFORE=skip leaves out step 2 (the suites before), for a re-run
+# whose before is already on record.
 #
 # The operators (docs/lint.md, "Tried on real operators", has the figures
 # of the last runs of spark-operator, accurate and lws; docs/kubebuilder.md,
@@ -46,8 +51,23 @@
 #     init either (its make generate runs code-generator and genref); its
 #     site/ and docs/ are left out of the archive (large files the mirror
 #     may lack).
-#   (accurate and lws: e.g. the bare git directories the fetch of
-#   github:cybozu-go/accurate and github:kubernetes-sigs/lws gives.)
+#   template-operator: kyma-project/template-operator at commit
+#     cf3792218b03d3c4d1415805d4eb74af0a5a1eec (main of 2026-07-24; the
+#     newest supported controller-runtime line): one server-side apply
+#     status write, r.SubResource("status").Apply of an apply configuration
+#     it converts from the Sample (a client.Object) in a helper; its API
+#     types are a nested module (api/, required through a replace), so the
+#     patchers by statuspatch-gen from the package's import path. Ginkgo
+#     suite on envtest in ./controllers.
+#   openstack-hypervisor-operator: cobaltcore-dev/openstack-hypervisor-operator
+#     at commit 8ee7e08c34951094332f4a3034fdaa35c89cf853 (main of
+#     2026-08-20; the same line): two MergeFrom Status().Patch writes, both
+#     with MergeFromWithOptimisticLock in a RetryOnConflict loop around a
+#     Get (Eviction in its controller, Hypervisor in a helper of
+#     internal/utils that a dozen controllers call with a callback). Ginkgo
+#     suite on envtest in ./internal/controller (internal/utils has none).
+#   (accurate, lws, template-operator and openstack-hypervisor-operator:
+#   e.g. the bare git directories the fetch of github:<owner>/<name> gives.)
 #
 # The steps, for each:
 #   1. the source at the commit, go mod tidy (the sample has no go.sum);
@@ -70,7 +90,7 @@
 # the first step that fails; writes -fix leaves are reported, not a failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-op=${1:?usage: hack/migrate-operator.sh spark-operator|project-v4-with-plugins|accurate|lws [WORKDIR]}
+op=${1:?usage: hack/migrate-operator.sh spark-operator|project-v4-with-plugins|accurate|lws|template-operator|openstack-hypervisor-operator [WORKDIR]}
 no_init=
 exclude=()
 work=${2:-$(mktemp -d)}
@@ -136,7 +156,30 @@ lws)
 	hand_edits() { :; }
 	after_make() { :; }
 	;;
-*) die "unknown operator $op: spark-operator, project-v4-with-plugins, accurate or lws" ;;
+template-operator)
+	git_dir=${TEMPLATE_OPERATOR_GIT:?set TEMPLATE_OPERATOR_GIT to a kyma-project/template-operator git clone holding commit cf379221}
+	commit=cf3792218b03d3c4d1415805d4eb74af0a5a1eec
+	tree=
+	no_init=1
+	# its test target's go test line, the controllers' package
+	suites() { go test -count=1 -v ./controllers/ -ginkgo.v; }
+	generate() { bin/statuspatch-gen paths=github.com/kyma-project/template-operator/api/v1alpha1 output:dir=./internal/patchers headerFile=hack/boilerplate.go.txt; }
+	hand_edits() { :; }
+	after_make() { :; }
+	;;
+openstack-hypervisor-operator)
+	git_dir=${HYPERVISOR_GIT:?set HYPERVISOR_GIT to a cobaltcore-dev/openstack-hypervisor-operator git clone holding commit 8ee7e08c}
+	commit=8ee7e08c34951094332f4a3034fdaa35c89cf853
+	tree=
+	exclude=(':!docs')
+	no_init=1
+	# its check target runs ginkgo over every package: the controllers'
+	suites() { go test -count=1 -v ./internal/controller/ -ginkgo.v; }
+	generate() { bin/statuspatch-gen paths=./api/... output:dir=./internal/patchers headerFile=hack/boilerplate.go.txt; }
+	hand_edits() { :; }
+	after_make() { :; }
+	;;
+*) die "unknown operator $op: spark-operator, project-v4-with-plugins, accurate, lws, template-operator or openstack-hypervisor-operator" ;;
 esac
 src=$work/$op
 # run_suites before|after: the operator's suites, verbose into
@@ -180,8 +223,12 @@ done
 assets=$(bin/testenv-assets use --etcd -p path "$("$root/hack/lines.sh" assets)")
 export KUBEBUILDER_ASSETS=$assets
 
-step "before: the operator's suites on envtest ($assets)"
-run_suites before
+if [[ ${MIGRATE_BEFORE:-} == skip ]]; then
+	step "before: skipped (MIGRATE_BEFORE=skip)"
+else
+	step "before: the operator's suites on envtest ($assets)"
+	run_suites before
+fi
 
 printf '\n// statuspatch trial: this checkout\nreplace github.com/statuspatch/statuspatch => %s\n\nreplace github.com/statuspatch/statuspatch/testenv => %s/testenv\n' "$root" "$root" >>go.mod
 if [[ -n $no_init ]]; then
