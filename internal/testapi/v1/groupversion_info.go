@@ -30,7 +30,7 @@ var (
 	SchemeGroupVersion = GroupVersion
 
 	// SchemeBuilder adds the types of this package to a scheme.
-	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion} //nolint:staticcheck // kubebuilder's scaffolded layout, kept so this API looks like a user's
+	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
 
 	// AddToScheme adds the types of this package to a scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
