@@ -62,8 +62,8 @@ func TestMigrateHelperFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 8 || applied != 2 {
-		t.Errorf("%d helpers moved onto a patcher (%d in apply mode), want 8 (2)", moved, applied)
+	if moved != 9 || applied != 3 {
+		t.Errorf("%d helpers moved onto a patcher (%d in apply mode), want 9 (3)", moved, applied)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 21 {
+	if err != nil || len(goldens) != 22 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
