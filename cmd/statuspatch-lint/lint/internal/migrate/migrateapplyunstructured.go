@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -112,15 +113,26 @@ func buildOf(pass *analysis.Pass, call *ast.CallExpr, u *types.Var) *unstructure
 			return true
 		}
 		stack = append(stack, n)
-		if id, ok := n.(*ast.Ident); ok && b.why == "" {
+		// Every use is read, past one that keeps the write: the kind
+		// still names the patcher in the finding.
+		why := ""
+		if id, ok := n.(*ast.Ident); ok {
 			if pass.TypesInfo.Defs[id] == u {
-				b.why = b.defined(pass, stack)
+				why = b.defined(stack)
 			} else if pass.TypesInfo.Uses[id] == u {
-				b.why = b.use(pass, call, stack)
+				why = b.use(pass, call, stack)
 			}
 		}
-		return b.why == ""
+		if b.why == "" {
+			b.why = why
+		}
+		return true
 	})
+	if b.kindPkg != nil {
+		if _, ok := b.kindPkg.Scope().Lookup(b.kind).(*types.TypeName); !ok {
+			b.kindPkg = nil
+		}
+	}
 	switch {
 	case b.why != "":
 	case b.kind == "":
@@ -136,7 +148,7 @@ func buildOf(pass *analysis.Pass, call *ast.CallExpr, u *types.Var) *unstructure
 }
 
 // defined returns why u's definition is not u := &unstructured.Unstructured{}.
-func (b *unstructuredBuild) defined(pass *analysis.Pass, stack []ast.Node) string {
+func (b *unstructuredBuild) defined(stack []ast.Node) string {
 	as, ok := stack[len(stack)-2].(*ast.AssignStmt)
 	if ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
 		if lit := typedLiteral(as.Rhs[0]); lit != nil && len(lit.Elts) == 0 {
@@ -161,17 +173,17 @@ func (b *unstructuredBuild) use(pass *analysis.Pass, write *ast.CallExpr, stack 
 	}
 	sel, ok := stack[len(stack)-2].(*ast.SelectorExpr)
 	if !ok || sel.X != id || len(stack) < 4 {
-		return name + " is handed on at line " + itoa(pass.Fset.Position(id.Pos()).Line)
+		return name + " is handed on at line " + strconv.Itoa(pass.Fset.Position(id.Pos()).Line)
 	}
 	call, ok := stack[len(stack)-3].(*ast.CallExpr)
 	if !ok {
-		return name + "." + sel.Sel.Name + " is used other than by its setters at line " + itoa(pass.Fset.Position(id.Pos()).Line)
+		return name + "." + sel.Sel.Name + " is used other than by its setters at line " + strconv.Itoa(pass.Fset.Position(id.Pos()).Line)
 	}
 	if sel.Sel.Name == "Object" {
 		return b.nested(pass, call, sel)
 	}
 	if _, stmt := stack[len(stack)-4].(*ast.ExprStmt); !stmt || call.Fun != sel || len(call.Args) != 1 {
-		return name + "." + sel.Sel.Name + " is used other than as a setter at line " + itoa(pass.Fset.Position(id.Pos()).Line)
+		return name + "." + sel.Sel.Name + " is used other than as a setter at line " + strconv.Itoa(pass.Fset.Position(id.Pos()).Line)
 	}
 	arg := call.Args[0]
 	switch sel.Sel.Name {
@@ -230,7 +242,7 @@ func (b *unstructuredBuild) apiVersion(pass *analysis.Pass, e ast.Expr) string {
 // unstructured.SetNested* or RemoveNestedField call under "status".
 func (b *unstructuredBuild) nested(pass *analysis.Pass, call *ast.CallExpr, sel *ast.SelectorExpr) string {
 	fn := kube.CalledFunc(pass, call)
-	where := " at line " + itoa(pass.Fset.Position(sel.Pos()).Line)
+	where := " at line " + strconv.Itoa(pass.Fset.Position(sel.Pos()).Line)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != unstructuredPkgPath || len(call.Args) == 0 || call.Args[0] != sel || call.Ellipsis.IsValid() {
 		return b.u.Name() + ".Object is used other than by unstructured.SetNested*" + where
 	}
@@ -259,10 +271,6 @@ func stringConst(pass *analysis.Pass, e ast.Expr) (string, bool) {
 		return "", false
 	}
 	return constant.StringVal(tv.Value), true
-}
-
-func itoa(n int) string {
-	return constant.MakeInt64(int64(n)).String()
 }
 
 // prepareUnstructuredApply recognises an apply of an unstructured object
