@@ -131,6 +131,9 @@ func TestTheScaffoldsEdits(t *testing.T) {
 	if want := "\tConditions []metav1.Condition `json:\"conditions,omitempty\"`\n\t// Summary says how many parts the widget has.\n\t// +optional\n\tSummary string `json:\"summary,omitempty\"`\n"; !strings.Contains(summary, want) {
 		t.Errorf("addSummary: no Summary after Conditions:\n%s", summary)
 	}
+	if want := "\tSummary string `json:\"summary,omitempty\"`\n\t// Phase is Ready, or Failed.\n\t// +optional\n\tPhase string `json:\"phase,omitempty\"`\n"; !strings.Contains(summary, want) {
+		t.Errorf("addSummary: no Phase after Summary:\n%s", summary)
+	}
 	if ssaSetUp(gv, summary, mk) {
 		t.Error("ssaSetUp before the edits: true")
 	}
@@ -173,7 +176,7 @@ func TestTheEmbeddedScaffold(t *testing.T) {
 	if n := count("scaffold/internal/controller/widget_controller.go"); n != 4 {
 		t.Errorf("the reconciler writes status by hand %d times, want 4", n)
 	}
-	for _, f := range []string{"widget_summary_apply.go", "widget_summary_patch.go"} {
+	for _, f := range []string{"widget_summary_apply.go", "widget_summary_patch.go", "widget_phase_apply.go", "widget_phase_patch.go", "status.go"} {
 		if n := count(f); n != 1 {
 			t.Errorf("%s writes status by hand %d times, want 1", f, n)
 		}
@@ -261,18 +264,20 @@ func TestGoModChecks(t *testing.T) {
 func TestMovedOntoPatchers(t *testing.T) {
 	src := strings.Repeat("p := patchers.NewWidgetStatusPatcher(r.Client, w)\nreturn p.Flush(ctx)\n", 3) +
 		"p := patchers.FetchWidgetStatusPatcher(ctx, r.Client, key)\nreturn p.Flush(ctx)\n" +
-		"p := patchers.NewWidgetStatusPatcher(r.Client, &w, patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner(\"widget-summary\"))\n_ = p.Patcher().ApplyStatus(ac.Status)\nreturn p.Flush(ctx)\n"
-	if !movedOntoPatchers(src, 5) {
-		t.Error("the five writes moved: false")
+		"p := patchers.NewWidgetStatusPatcher(r.Client, &w, patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner(\"widget-summary\"))\n_ = p.Patcher().ApplyStatus(ac.Status)\nreturn p.Flush(ctx)\n" +
+		"p := patchers.NewWidgetStatusPatcher(r.Client, w)\nreturn status.MarkFailed(ctx, p, w, \"NegativeSize\")\nreturn p.Flush(ctx)\n" +
+		"p := patchers.NewWidgetStatusPatcher(r.Client, &widget, patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner(\"widget-phase\"))\n_ = p.Patcher().ApplyStatus(u.Object[\"status\"])\nreturn p.Flush(ctx)\n"
+	if !movedOntoPatchers(src, 7) {
+		t.Error("the seven writes moved: false")
 	}
-	if movedOntoPatchers(src, 4) {
-		t.Error("five Flush calls where four writes are: true")
+	if movedOntoPatchers(src, 6) {
+		t.Error("seven Flush calls where six writes are: true")
 	}
 	if handwrittenLeft(src) != "" {
 		t.Errorf("handwrittenLeft = %q", handwrittenLeft(src))
 	}
 	left := src + "return r.Client.Status().Update(ctx, w)\n"
-	if got := handwrittenLeft(left); got != "12:return r.Client.Status().Update(ctx, w)\n" {
+	if got := handwrittenLeft(left); got != "18:return r.Client.Status().Update(ctx, w)\n" {
 		t.Errorf("handwrittenLeft = %q", got)
 	}
 }

@@ -117,10 +117,10 @@ func (n *newcomerRun) generate() error {
 	return nil
 }
 
-var fixedWrite = regexp.MustCompile(`(?m)widget_(controller|summary)\.go:[0-9:]*: fixed: `)
+var fixedWrite = regexp.MustCompile(`(?m)(widget_(controller|summary|phase)|status)\.go:[0-9:]*: fixed: `)
 
 // reconcilerFiles hold the handwritten writes.
-var reconcilerFiles = []string{"internal/controller/widget_controller.go", "internal/controller/widget_summary.go"}
+var reconcilerFiles = []string{"internal/controller/widget_controller.go", "internal/controller/widget_summary.go", "internal/controller/widget_phase.go", "internal/status/status.go"}
 
 // fix is step 4: docs/kubebuilder.md's fix block, line by line as written.
 func (n *newcomerRun) fix() error {
@@ -141,7 +141,7 @@ func (n *newcomerRun) fix() error {
 		}
 		if strings.HasPrefix(cmd, "bin/statuspatch-lint -fix") {
 			if c := len(fixedWrite.FindAllString(out, -1)); c != n.writes {
-				return failf("'%s' printed %d 'widget_controller.go:N: fixed:' or 'widget_summary.go:N: fixed:' lines, want %d: the blind write, the optimistic one, the Update, the client.Merge patch and the server-side apply (above)", cmd, c, n.writes)
+				return failf("'%s' printed %d 'widget_{controller,summary,phase}.go:N: fixed:' or 'status.go:N: fixed:' lines, want %d: the blind write, the optimistic one, the Update, the client.Merge patch, the typed and the unstructured server-side applies and internal/status's Update (above)", cmd, c, n.writes)
 			}
 		}
 	}
@@ -159,7 +159,7 @@ func (n *newcomerRun) fix() error {
 	}
 	if !movedOntoPatchers(src.String(), n.writes) {
 		n.r.printf("%s", src.String())
-		return failf("the fix block did not move the %d writes onto NewWidgetStatusPatcher (4), FetchWidgetStatusPatcher (the re-fetch) and Flush (%d), the apply in apply mode under its field owner with ApplyStatus (above)", n.writes, n.writes)
+		return failf("the fix block did not move the %d writes onto NewWidgetStatusPatcher (6), FetchWidgetStatusPatcher (the re-fetch) and Flush (%d), the two applies in apply mode under their field owners with ApplyStatus (above)", n.writes, n.writes)
 	}
 	n.r.printf("%s", src.String())
 	mod, err := os.ReadFile(n.file("go.mod"))
@@ -394,20 +394,23 @@ func handwrittenLeft(src string) string {
 	return b.String()
 }
 
-// movedOntoPatchers reports whether -fix moved the writes: four
-// NewWidgetStatusPatcher, one FetchWidgetStatusPatcher at the re-fetch, a
-// Flush each, the apply in apply mode under its field owner through
-// ApplyStatus.
+// movedOntoPatchers reports whether -fix moved the writes: six
+// NewWidgetStatusPatcher (internal/status's caller makes one for
+// MarkFailed), one FetchWidgetStatusPatcher at the re-fetch, a Flush each,
+// the typed and the unstructured applies in apply mode under their field
+// owners through ApplyStatus.
 func movedOntoPatchers(src string, writes int) bool {
 	applied := 0
 	for _, l := range strings.Split(src, "\n") {
-		if strings.Contains(l, ".Patcher().ApplyStatus(ac.Status)") || strings.Contains(l, ".Patcher().ApplyStatus(applied.Status)") {
+		if strings.Contains(l, ".Patcher().ApplyStatus(ac.Status)") || strings.Contains(l, ".Patcher().ApplyStatus(applied.Status)") ||
+			strings.Contains(l, `.Patcher().ApplyStatus(u.Object["status"])`) {
 			applied++
 		}
 	}
-	return countLines(src, "patchers.NewWidgetStatusPatcher(") == 4 &&
+	return countLines(src, "patchers.NewWidgetStatusPatcher(") == 6 &&
 		countLines(src, "patchers.FetchWidgetStatusPatcher(") == 1 &&
 		countLines(src, ".Flush(ctx)") == writes &&
 		countLines(src, `patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("widget-summary")`) == 1 &&
-		applied == 1
+		countLines(src, `patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("widget-phase")`) == 1 &&
+		applied == 2
 }

@@ -100,21 +100,29 @@ func (n *newcomerRun) scaffold() error {
 	if err := editFile(n.file("api/v1/widget_types.go"), addSummary); err != nil {
 		return err
 	}
+	if err := n.embedded("status.go", "internal/status/status.go"); err != nil {
+		return err
+	}
 	apply, err := n.hasStatusApply()
 	if err != nil {
 		return err
 	}
 	if apply {
+		if err := n.embedded("widget_phase_apply.go", "internal/controller/widget_phase.go"); err != nil {
+			return err
+		}
 		if err := n.ssa(); err != nil {
 			return err
 		}
 	} else {
-		n.r.printf("newcomer-test: controller-runtime %s has no status Apply (SubResourceWriter.Apply): the scaffold's server-side apply is the typed client.Apply patch\n", n.line.CR)
-		if err := n.embedded("widget_summary_patch.go", "internal/controller/widget_summary.go"); err != nil {
-			return err
+		n.r.printf("newcomer-test: controller-runtime %s has no status Apply (SubResourceWriter.Apply): the scaffold's server-side applies are client.Apply patches of a typed and an unstructured object\n", n.line.CR)
+		for _, f := range [][2]string{{"widget_summary_patch.go", "internal/controller/widget_summary.go"}, {"widget_phase_patch.go", "internal/controller/widget_phase.go"}} {
+			if err := n.embedded(f[0], f[1]); err != nil {
+				return err
+			}
 		}
 	}
-	n.writes = 5
+	n.writes = 7
 	n.before, err = readPins(n.file("go.mod"))
 	return err
 }
@@ -123,6 +131,9 @@ func (n *newcomerRun) scaffold() error {
 func (n *newcomerRun) embedded(name, path string) error {
 	b, err := newcomerFiles.ReadFile("testdata/newcomer/" + name)
 	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(n.file(path)), 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(n.file(path), b, 0o644)
@@ -272,10 +283,12 @@ func insertAfter(text, line string, add ...string) string {
 }
 
 // addSummary gives WidgetStatus a Summary field, after Conditions: the
-// field the server-side apply writes.
+// field the typed server-side apply writes; and a Phase, which the
+// unstructured apply and internal/status's MarkFailed write.
 func addSummary(types string) string {
 	return insertAfter(types, "\tConditions []metav1.Condition `json:\"conditions,omitempty\"`",
-		"\t// Summary says how many parts the widget has.", "\t// +optional", "\tSummary string `json:\"summary,omitempty\"`")
+		"\t// Summary says how many parts the widget has.", "\t// +optional", "\tSummary string `json:\"summary,omitempty\"`",
+		"\t// Phase is Ready, or Failed.", "\t// +optional", "\tPhase string `json:\"phase,omitempty\"`")
 }
 
 // acGenerate marks the package for apply configurations.

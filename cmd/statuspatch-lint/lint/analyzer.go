@@ -155,6 +155,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 			ws = append(ws, w)
 		}
 	}
+	unstructuredKinds(pass, files, ws)
 	mws := migrateWrites(pass, cfg, ws)
 	for i, w := range ws {
 		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i], &res.Members); ok {
@@ -312,6 +313,21 @@ func (fs *fileSet) checked(pos token.Pos) bool {
 	}
 	tf := fs.fset.File(pos)
 	return tf != nil && !fs.skip[tf]
+}
+
+// unstructuredKinds gives an apply of an unstructured object the kind its
+// setters give it in the function (migrate.UnstructuredKind), so that the
+// finding names the kind's patcher and -fix moves it.
+func unstructuredKinds(pass *analysis.Pass, files *fileSet, ws []*write) {
+	for _, w := range ws {
+		call := files.calls[w.pos]
+		if w.generated || call == nil || (w.verb != "Apply" && w.verb != "Patch") {
+			continue
+		}
+		if name, pkg, ok := migrate.UnstructuredKind(pass, call); ok {
+			w.kind = kind{name: name, pkg: pkg}
+		}
+	}
 }
 
 // migrateWrites gives -fix's migration (package migrate) the status

@@ -85,7 +85,17 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.Verb + "(...)")
 	}
 	m.client = client
+	unstructured := false
+	if w.Verb == "Apply" || w.Verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply") {
+		// An unstructured object: onto apply mode
+		// (migrateapplyunstructured.go).
+		var why string
+		if why, unstructured = m.prepareUnstructuredApply(w.Kind, map[string]int{"Apply": 2, "Patch": 3}[w.Verb]); unstructured && (why != "" || m.anchor == nil && m.helper == nil) {
+			return nil, none, why
+		}
+	}
 	switch {
+	case unstructured:
 	case w.Verb == "Apply":
 		// An apply configuration: onto apply mode (migrateapply.go).
 		if why := m.prepareApply(w.Kind); why != "" || m.anchor == nil && m.helper == nil {

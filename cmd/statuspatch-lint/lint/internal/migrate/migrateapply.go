@@ -33,6 +33,18 @@ type applyMove struct {
 	owner ast.Expr // the field owner: client.FieldOwner's argument, or a value of that type
 	typed bool     // owner is a client.FieldOwner (a constant or variable), passed as string(owner)
 	addr  bool     // the object is a value: the patcher takes its address
+	// status is what ApplyStatus is given: the configuration's Status
+	// when "", u.Object["status"] for an unstructured object
+	// (migrateapplyunstructured.go).
+	status string
+}
+
+// statusText is what ApplyStatus is given.
+func (a *applyMove) statusText() string {
+	if a.status != "" {
+		return a.status
+	}
+	return types.ExprString(a.ac) + ".Status"
 }
 
 // prepareApply recognises an apply of a configuration and sets m.obj,
@@ -159,8 +171,8 @@ func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 	}
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s, %sWithWriteMode(%sWriteApply), %sWithFieldOwner(%s))",
 		name, qual, p.Type, a.clientText, objText, pqual, pqual, pqual, a.ownerText())
-	give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s.Status) // Flush returns its error too\n%s",
-		name, types.ExprString(a.ac), a.indent(stmt.Pos()))
+	give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s) // Flush returns its error too\n%s",
+		name, a.statusText(), a.indent(stmt.Pos()))
 	edits := []analysis.TextEdit{
 		{Pos: a.anchor.End(), End: a.anchor.End(), NewText: []byte("\n" + a.indent(a.anchor.Pos()) + ctor)},
 		{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(give)},

@@ -30,7 +30,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		if stmt == nil {
 			return nil, h.shapeWhy("the apply is not in a statement of a block")
 		}
-		give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s.Status) // Flush returns its error too\n%s", name, types.ExprString(h.apply.ac), h.indent(stmt.Pos()))
+		give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s) // Flush returns its error too\n%s", name, h.apply.statusText(), h.indent(stmt.Pos()))
 		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(give)})
 		how = "New" + p.Type + " in apply mode, then ApplyStatus and Flush"
 	}

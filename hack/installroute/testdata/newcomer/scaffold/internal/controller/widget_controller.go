@@ -2,7 +2,9 @@
 // before statuspatch: a blind merge patch, a helper's patch with the
 // optimistic lock, then (markReady) an Update, kubebuilder's re-fetch and
 // a blind client.Merge patch, then (summarize, widget_summary.go) a
-// server-side apply. Becoming Ready is its decision with a side effect
+// server-side apply, then (widget_phase.go) an exported helper's Update
+// (internal/status's MarkFailed) and a server-side apply of an
+// unstructured object. Becoming Ready is its decision with a side effect
 // (readyDecisions, a metric the manager serves): a decision made twice for
 // one widget, on a read that missed the first, counts twice.
 package controller
@@ -65,7 +67,13 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err := r.markReady(ctx, req.NamespacedName); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.summarize(ctx, req.NamespacedName)
+	if err := r.summarize(ctx, req.NamespacedName); err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.checkSize(ctx, req.NamespacedName); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.phase(ctx, req.NamespacedName)
 }
 
 // markReady sets Ready on a fresh read, then re-fetches before updating

@@ -2,7 +2,10 @@
 // k8s.io/apimachinery/pkg/apis/meta/v1/unstructured for analysistest.
 package unstructured
 
-import "k8s.io/apimachinery/pkg/runtime"
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
 
 type Unstructured struct {
 	Object map[string]interface{}
@@ -19,6 +22,18 @@ func (u *Unstructured) GetFinalizers() []string           { return nil }
 func (u *Unstructured) SetFinalizers(finalizers []string) {}
 func (u *Unstructured) SetAPIVersion(version string)      {}
 func (u *Unstructured) SetKind(kind string)               {}
+
+func (u *Unstructured) SetGroupVersionKind(gvk schema.GroupVersionKind) {}
+
+func SetNestedField(obj map[string]interface{}, value interface{}, fields ...string) error {
+	return nil
+}
+
+func SetNestedStringSlice(obj map[string]interface{}, value []string, fields ...string) error {
+	return nil
+}
+
+func RemoveNestedField(obj map[string]interface{}, fields ...string) {}
 
 // UnstructuredJSONScheme encodes a typed object as encoding/json does.
 var UnstructuredJSONScheme runtime.Codec = jsonScheme{}
