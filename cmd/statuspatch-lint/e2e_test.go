@@ -34,9 +34,10 @@ func TestFixMigratesAndRuns(t *testing.T) {
 	runIn(t, ".", "cp", "-r", "testdata/e2e", mod)
 	runIn(t, ".", "cp", filepath.Join(root, "examples", "go.sum"), filepath.Join(mod, "go.sum"))
 	runIn(t, ".", "cp", filepath.Join(root, "go.work.sum"), filepath.Join(tmp, "go.work.sum"))
-	work := fmt.Sprintf("go 1.26.0\n\nuse (\n\t%[1]s\n\t%[1]s/testenv\n\t%[1]s/examples\n\t%[2]s\n)\n\nreplace (\n"+
+	work := fmt.Sprintf("go 1.26.0\n\nuse (\n\t%[1]s\n\t%[1]s/testenv\n\t%[1]s/testenv/explore\n\t%[1]s/examples\n\t%[2]s\n)\n\nreplace (\n"+
 		"\tgithub.com/statuspatch/statuspatch v0.1.0 => %[1]s\n"+
 		"\tgithub.com/statuspatch/statuspatch/testenv v0.1.0 => %[1]s/testenv\n"+
+		"\tgithub.com/statuspatch/statuspatch/testenv/explore v0.1.0 => %[1]s/testenv/explore\n"+
 		"\tgithub.com/statuspatch/statuspatch/examples v0.1.0 => %[1]s/examples\n"+
 		"\tgithub.com/statuspatch/statuspatch/cmd/statuspatch-gen v0.1.0 => %[1]s/cmd/statuspatch-gen\n"+
 		"\tgithub.com/statuspatch/statuspatch/cmd/statuspatch-lint v0.1.0 => %[1]s/cmd/statuspatch-lint\n)\n", root, mod)
