@@ -35,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 63 {
-		t.Errorf("%d writes moved onto a patcher, want 63", moved)
+	if moved != 65 {
+		t.Errorf("%d writes moved onto a patcher, want 65", moved)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 23 {
+	if err != nil || len(goldens) != 24 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -135,11 +135,14 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// spec changes through a local, an encoder or a function of the
 	// package (a pointer, a local of a local, a range element changed or
 	// handed on, a MarshalJSON of a pointer receiver, a map deleted from,
-	// a function ranged over), each naming where; migratelockbase: 3
+	// a function ranged over), each naming where, and 3 of literals.go (a
+	// literal holding a MarshalJSON of a pointer receiver, a slice sharing
+	// another's array appended to, the object converted to unstructured
+	// with such a MarshalJSON in it); migratelockbase: 3
 	// whose patch is used other than as a patch of its object, 1 whose
 	// base changes after the object is copied from it; migrateacross's
 	// copies.go: 1 whose labels are copied into by maps.Copy.
-	if len(left) != 97 || notMoved != 96 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 97 (96):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 100 || notMoved != 99 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 100 (99):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
