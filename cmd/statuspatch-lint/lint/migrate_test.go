@@ -135,14 +135,14 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// spec changes through a local, an encoder or a function of the
 	// package (a pointer, a local of a local, a range element changed or
 	// handed on, a MarshalJSON of a pointer receiver, a map deleted from,
-	// a function ranged over), each naming where, and 3 of literals.go (a
+	// a function ranged over), each naming where, and 4 of literals.go (a
 	// literal holding a MarshalJSON of a pointer receiver, a slice sharing
-	// another's array appended to, the object converted to unstructured
-	// with such a MarshalJSON in it); migratelockbase: 3
+	// another's array or the spec's appended to, the object converted to
+	// unstructured with such a MarshalJSON in it); migratelockbase: 3
 	// whose patch is used other than as a patch of its object, 1 whose
 	// base changes after the object is copied from it; migrateacross's
 	// copies.go: 1 whose labels are copied into by maps.Copy.
-	if len(left) != 100 || notMoved != 99 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 100 (99):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 101 || notMoved != 100 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 101 (100):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -187,7 +187,7 @@ climb:
 		if si.readsRefs(p) || si.copiedFrom(p, e) {
 			return false, ""
 		}
-		if x, same, ok := si.appendedTo(stack, top-1, p, e); same {
+		if x, same, ok := si.appendedTo(stack, top-1, p, e); ok && same {
 			return false, "" // x = append(x, ...): x, followed where it was
 		} else if ok {
 			// The slice's uses, followed (migrateliteral.go).

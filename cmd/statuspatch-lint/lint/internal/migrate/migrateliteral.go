@@ -62,9 +62,9 @@ func (si *site) literalReads(stack []ast.Node, top int) bool {
 }
 
 // appendedTo returns the local slice x of x = append(x, ..., e, ...) (or
-// x := append(...)) at stack[ci], whose call is call, when x is one the
-// function made and only appends to (freshSlice); same reports that e is
-// x itself, appended to again.
+// x := append(...)) at stack[ci], whose call is call; same reports that e
+// is x itself, appended to again, and ok that x is one the function made
+// and only appends to (freshSlice).
 func (si *site) appendedTo(stack []ast.Node, ci int, call *ast.CallExpr, e ast.Expr) (x *types.Var, same, ok bool) {
 	id, isID := ast.Unparen(call.Fun).(*ast.Ident)
 	if !isID || ci < 1 || len(call.Args) == 0 {
@@ -85,10 +85,11 @@ func (si *site) appendedTo(stack []ast.Node, ci int, call *ast.CallExpr, e ast.E
 	if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == si.pass.Pkg.Scope() {
 		return nil, false, false
 	}
-	if arg, isID := ast.Unparen(e).(*ast.Ident); isID && e == call.Args[0] && si.pass.TypesInfo.Uses[arg] == v {
-		return v, true, true
-	}
-	return v, false, si.freshSlice(v)
+	arg, isID := ast.Unparen(e).(*ast.Ident)
+	same = isID && e == call.Args[0] && si.pass.TypesInfo.Uses[arg] == v
+	// Fresh either way: x := w.Spec.Roles[:1]; x = append(x, r) would
+	// write r into the object's array.
+	return v, same, si.freshSlice(v)
 }
 
 // freshSlice reports whether the local slice v is made by its function

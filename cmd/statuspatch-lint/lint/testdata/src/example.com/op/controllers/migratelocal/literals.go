@@ -107,3 +107,15 @@ func (r *Reconciler) convertHooked(ctx context.Context, key client.ObjectKey) er
 	w.Status.Size = len(u)
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to runtime.unstructuredConverter.ToUnstructured at line 103: it may change more than its status\)$`
 }
+
+// Appended to a slice of the spec's array, which writes into it; stays.
+func (r *Reconciler) appendIntoSpec(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	first := w.Spec.Roles[:1]
+	first = append(first, v1.Role{Name: "extra"})
+	w.Status.Size = len(first)
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 117: w.Spec.Roles\[:1\], a reference into the object, is assigned to first, where, at line 118, first, a reference into the object, is passed to the builtin append, and`
+}
