@@ -35,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 59 {
-		t.Errorf("%d writes moved onto a patcher, want 59", moved)
+	if moved != 65 {
+		t.Errorf("%d writes moved onto a patcher, want 65", moved)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 22 {
+	if err != nil || len(goldens) != 24 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -106,8 +106,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 			notMoved++
 		}
 	}
-	// 16 Widget writes not moved, each with a reason (2 of them
-	// migratekb's unsaved finalizer, 8 of shapes -fix does not move), the
+	// 23 Widget writes not moved, each with a reason (2 of them
+	// migratekb's unsaved finalizer, 7 of shapes -fix does not move, 8
+	// migrate's owner.go: options other than a lone field owner, field
+	// owners that differ between writes moving together, an owner
+	// computed after the read), the
 	// Gadget without a patcher; migratehelper's notmoved.go: 14 writes
 	// that stay, each with why; migratemerge: 4 (a parameter, the spec
 	// changed, a server-side apply, a raw patch), each with why;
@@ -132,11 +135,14 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// spec changes through a local, an encoder or a function of the
 	// package (a pointer, a local of a local, a range element changed or
 	// handed on, a MarshalJSON of a pointer receiver, a map deleted from,
-	// a function ranged over), each naming where; migratelockbase: 3
+	// a function ranged over), each naming where, and 4 of literals.go (a
+	// literal holding a MarshalJSON of a pointer receiver, a slice sharing
+	// another's array or the spec's appended to, the object converted to
+	// unstructured with such a MarshalJSON in it); migratelockbase: 3
 	// whose patch is used other than as a patch of its object, 1 whose
 	// base changes after the object is copied from it; migrateacross's
 	// copies.go: 1 whose labels are copied into by maps.Copy.
-	if len(left) != 90 || notMoved != 89 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 90 (89):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 101 || notMoved != 100 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 101 (100):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

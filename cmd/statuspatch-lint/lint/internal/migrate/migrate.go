@@ -48,6 +48,8 @@ type migration struct {
 	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
 	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
 	copyVar    *types.Var   // the copy the dropped patch is built from (migratereuse.go)
+	owner      ast.Expr     // a merge write's field owner, for patcher.WithFieldOwner (migrateowner.go)
+	ownerTyped bool         // owner is a client.FieldOwner value
 
 	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
 }
@@ -106,8 +108,11 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		if why := m.prepareTypedApply(w.Kind); why != "" || m.anchor == nil && m.helper == nil {
 			return nil, none, why
 		}
-	case len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.Verb]:
-		return nil, none, m.shapeWhy("the write has options, which Flush does not take")
+	case len(call.Args) > map[string]int{"Patch": 3, "Update": 2}[w.Verb]:
+		// A lone field owner goes to the patcher (migrateowner.go).
+		if why := m.mergeOwner(map[string]int{"Patch": 3, "Update": 2}[w.Verb]); why != "" {
+			return nil, none, m.shapeWhy(why)
+		}
 	}
 	if m.apply == nil {
 		if why := m.findObj(w.Kind); m.obj == nil {
@@ -122,6 +127,9 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 			return nil, none, why
 		}
 		m.helper = h
+	}
+	if why := m.checkOwner(); why != "" {
+		return nil, none, why
 	}
 	m.clientText = types.ExprString(client)
 	if !m.isClient(client) {

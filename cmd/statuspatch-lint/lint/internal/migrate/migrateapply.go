@@ -117,10 +117,7 @@ func isField(o types.Object) bool {
 
 // ownerText is the field owner as the string patcher.WithFieldOwner takes.
 func (a *applyMove) ownerText() string {
-	if a.typed {
-		return "string(" + types.ExprString(a.owner) + ")"
-	}
-	return types.ExprString(a.owner)
+	return ownerText(a.owner, a.typed)
 }
 
 // checkApplyUses returns why the code between the Get and the apply may

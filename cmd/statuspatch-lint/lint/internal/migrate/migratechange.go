@@ -187,6 +187,15 @@ climb:
 		if si.readsRefs(p) || si.copiedFrom(p, e) {
 			return false, ""
 		}
+		if x, same, ok := si.appendedTo(stack, top-1, p, e); ok && same {
+			return false, "" // x = append(x, ...): x, followed where it was
+		} else if ok {
+			// The slice's uses, followed (migrateliteral.go).
+			if how := si.followLocal(x); how != "" {
+				return false, ref + ", a reference into the object, is appended to " + x.Name() + ", " + how
+			}
+			return false, ""
+		}
 		if how, ok := si.followParam(p, e); ok {
 			// A function of the package: its parameter, followed (migratelocal.go).
 			if how == "" {
@@ -226,6 +235,9 @@ climb:
 	case *ast.ReturnStmt:
 		return false, ref + ", a reference into the object, is returned"
 	case *ast.CompositeLit, *ast.KeyValueExpr:
+		if si.literalReads(stack, top) {
+			return false, "" // the literal only read (migrateliteral.go)
+		}
 		return false, ref + ", a reference into the object, is put in a composite literal"
 	case *ast.SendStmt:
 		return false, ref + ", a reference into the object, is sent"
@@ -375,6 +387,9 @@ func (si *site) readsRefs(call *ast.CallExpr) bool {
 		if b, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
 			return b.Name() == "len" || b.Name() == "cap"
 		}
+	}
+	if si.convertsToUnstructured(call) {
+		return true
 	}
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil {

@@ -246,10 +246,14 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if why != "" {
 		return nil, why
 	}
-	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", name, qual, p.Type, m.clientText, m.obj.Name())
+	owner, ownerImport, why := m.ownerOption()
+	if why != "" {
+		return nil, why
+	}
+	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, m.obj.Name(), owner)
 	var edits []analysis.TextEdit // the first is where the command says the fix is
 	if m.fetch != nil {
-		edits = append(edits, m.fetchEdits(m.fetch, qual, p.Type, name)...)
+		edits = append(edits, m.fetchEdits(m.fetch, qual, p.Type, name, owner)...)
 	} else if m.keep {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.indent(m.anchor.Pos()) + ctor)})
 	} else {
@@ -258,7 +262,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))
 	edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(flush)})
 	for _, f := range m.rereads {
-		edits = append(edits, m.fetchEdits(f, qual, p.Type, name)...)
+		edits = append(edits, m.fetchEdits(f, qual, p.Type, name, owner)...)
 	}
 	if m.late != nil && !m.lateKeep {
 		edits = append(edits, m.deleteStmt(m.late))
@@ -266,9 +270,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	for _, s := range m.drop {
 		edits = append(edits, m.deleteStmt(s))
 	}
-	if importEdit != nil {
-		edits = append(edits, *importEdit)
-	}
+	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...)
 	how := " (New" + p.Type + ", then Flush)"
 	if m.fetch != nil {
 		how = " (Fetch" + p.Type + " at the re-read, then Flush)"

@@ -250,10 +250,11 @@ func calledIdent(call *ast.CallExpr) *ast.Ident {
 	return nil
 }
 
-// fetchEdits rewrites the Get of f into the Fetch of the patcher name.
-func (m *migration) fetchEdits(f *fetchPlan, qual, typ, name string) []analysis.TextEdit {
+// fetchEdits rewrites the Get of f into the Fetch of the patcher name,
+// made with the options opts (", patcher.WithFieldOwner(o)", or "").
+func (m *migration) fetchEdits(f *fetchPlan, qual, typ, name, opts string) []analysis.TextEdit {
 	indent := m.indent(f.get.Pos())
-	args := types.ExprString(f.call.Args[0]) + ", " + m.clientText + ", " + types.ExprString(f.call.Args[1])
+	args := types.ExprString(f.call.Args[0]) + ", " + m.clientText + ", " + types.ExprString(f.call.Args[1]) + opts
 	fetch := qual + "Fetch" + typ + "(" + args + ")"
 	var text string
 	switch {

@@ -53,6 +53,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 		}
 		group = append(group, om)
 	}
+	if why := groupOwners(m, group); why != "" {
+		return nil, why
+	}
 	moved := map[*ast.CallExpr]bool{}
 	for _, g := range group {
 		moved[g.call] = true

@@ -108,3 +108,33 @@ func (si *site) encodesAsJSON(call *ast.CallExpr) bool {
 	}
 	return marshalSafe(t, map[types.Type]bool{})
 }
+
+// runtimePath is apimachinery's runtime package, whose
+// DefaultUnstructuredConverter turns a typed object into a map.
+const runtimePath = "k8s.io/apimachinery/pkg/runtime"
+
+// convertsToUnstructured reports whether call is
+// runtime.DefaultUnstructuredConverter.ToUnstructured(x) of a value it only
+// reads: not an Unstructured (whose content it returns as it is), and
+// marshalSafe (its toUnstructured walks the value by reflection into new
+// maps and slices, calling a MarshalJSON it meets as encoding/json would:
+// apimachinery's runtime/converter.go).
+func (si *site) convertsToUnstructured(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "ToUnstructured" || len(call.Args) != 1 {
+		return false
+	}
+	x, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := si.pass.TypesInfo.Uses[x.Sel].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Pkg().Path() != runtimePath || v.Name() != "DefaultUnstructuredConverter" {
+		return false
+	}
+	t := si.pass.TypesInfo.TypeOf(call.Args[0])
+	if o, _, _ := types.LookupFieldOrMethod(t, true, nil, "UnstructuredContent"); o != nil {
+		return false
+	}
+	return marshalSafe(t, map[types.Type]bool{})
+}

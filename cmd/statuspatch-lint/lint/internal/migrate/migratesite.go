@@ -89,12 +89,8 @@ func (si *site) applyOwner(from int) (owner ast.Expr, typed bool, why string) {
 	}
 	force := false
 	for _, a := range si.call.Args[from:] {
-		if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && si.isClientType(c.Fun, "FieldOwner") {
-			owner, typed = c.Args[0], false
-			continue
-		}
-		if n := kube.NamedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.ClientPkgPath && n.Obj().Name() == "FieldOwner" {
-			owner, typed = a, true // const fieldOwner client.FieldOwner = "..."
+		if o, t, ok := si.fieldOwnerArg(a); ok {
+			owner, typed = o, t
 			continue
 		}
 		if si.isClientVar(a, "ForceOwnership") {
@@ -110,6 +106,28 @@ func (si *site) applyOwner(from int) (owner ast.Expr, typed bool, why string) {
 		return nil, false, "the apply does not force ownership (client.ForceOwnership), and apply mode does: move it by hand if taking the fields from other managers is what you want"
 	}
 	return owner, typed, ""
+}
+
+// fieldOwnerArg returns the field owner an option a names: the argument
+// of client.FieldOwner(x), or a value of type client.FieldOwner (typed:
+// const fieldOwner client.FieldOwner = "..."); ok is false for any other
+// option.
+func (si *site) fieldOwnerArg(a ast.Expr) (owner ast.Expr, typed, ok bool) {
+	if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && si.isClientType(c.Fun, "FieldOwner") {
+		return c.Args[0], false, true
+	}
+	if n := kube.NamedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.ClientPkgPath && n.Obj().Name() == "FieldOwner" {
+		return a, true, true
+	}
+	return nil, false, false
+}
+
+// ownerText is a field owner as the string patcher.WithFieldOwner takes.
+func ownerText(owner ast.Expr, typed bool) string {
+	if typed {
+		return "string(" + types.ExprString(owner) + ")"
+	}
+	return types.ExprString(owner)
 }
 
 // configRoot returns the constructor call a configuration's builder chain

@@ -167,12 +167,6 @@ func (r *Reconciler) patchShared(ctx context.Context, w *v1.Widget) error {
 
 // Not moved: the finding says which part of the shapes is missing.
 
-func (r *Reconciler) fieldOwner(ctx context.Context, w *v1.Widget) error {
-	base := w.DeepCopy()
-	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(base), client.FieldOwner("me")) // want `\(not moved to the patcher: the write has options, which Flush does not take\)$`
-}
-
 func (r *Reconciler) baseFromCaller(ctx context.Context, w, base *v1.Widget) error {
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is a parameter of baseFromCaller: it has no caller in the package \(the patcher is made where its callers read it; move the write there\)\)$`
 }

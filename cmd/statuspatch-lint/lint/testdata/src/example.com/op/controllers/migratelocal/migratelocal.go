@@ -103,7 +103,7 @@ func (r *Reconciler) rangeWrite(ctx context.Context, key client.ObjectKey) error
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 97: w.Spec.Roles is ranged over with elements that hold references into the object, put in role, where role.Scaling.Mode is changed at line 99, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
-// A role's element returned by reference from the range: kept.
+// A role's element appended by reference to a slice changed through: kept.
 func (r *Reconciler) rangeKept(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -113,8 +113,8 @@ func (r *Reconciler) rangeKept(ctx context.Context, key client.ObjectKey) error 
 	for _, role := range w.Spec.Roles {
 		kept = append(kept, role.Scaling)
 	}
-	w.Status.Size = len(kept)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 113: w.Spec.Roles is ranged over with elements that hold references into the object, put in role, where, at line 114, role.Scaling, a reference into the object, is passed to the builtin append, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+	kept[0].Mode = "seen"
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 113: w.Spec.Roles is ranged over with elements that hold references into the object, put in role, where, at line 114, role.Scaling, a reference into the object, is appended to kept, where kept\[0\].Mode is changed at line 116, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // spark-operator's SparkConnect: the template encoded, only read; moved.

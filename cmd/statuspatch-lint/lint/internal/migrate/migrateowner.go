@@ -1,0 +1,87 @@
+package migrate
+
+import (
+	"fmt"
+	"go/types"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
+)
+
+// A merge write with a field owner (issue 72),
+//
+//	err := r.Status().Patch(ctx, obj, client.MergeFrom(base), client.FieldOwner("o"))
+//
+// (or r.Status().Update(ctx, obj, client.FieldOwner("o"))), moves like one
+// without: the patcher is made with patcher.WithFieldOwner("o"), which its
+// merge Flush sends (patcher/writer_merge.go). Any other option, or a
+// second one, keeps the write: Flush takes none. The writes of an object
+// in a function move together, so they must name one field owner (or
+// none).
+
+// mergeOwner sets m.owner from the write's options, the call's arguments
+// from the index from on, or returns why they are not the lone field
+// owner a merge Flush sends.
+func (m *migration) mergeOwner(from int) string {
+	const only = ": Flush takes no write options, only a field owner (client.FieldOwner, given to the patcher as patcher.WithFieldOwner)"
+	switch {
+	case m.call.Ellipsis.IsValid():
+		return "the write's options are spread from a slice (" + types.ExprString(m.call.Args[len(m.call.Args)-1]) + "...)" + only
+	case len(m.call.Args) > from+1:
+		return "the write has several options" + only
+	}
+	a := m.call.Args[from]
+	owner, typed, ok := m.fieldOwnerArg(a)
+	if !ok {
+		return "the write has the option " + types.ExprString(a) + only
+	}
+	m.owner, m.ownerTyped = owner, typed
+	return ""
+}
+
+// checkOwner says why m's field owner cannot go to the patcher: the move
+// is into a helper's callers, or the owner uses a local declared after
+// the read the patcher is made at.
+func (m *migration) checkOwner() string {
+	switch {
+	case m.owner == nil:
+		return ""
+	case m.helper != nil:
+		return m.shapeWhy("the write has a field owner (client.FieldOwner), which -fix does not carry to the patchers of the helper's callers: make them with patcher.WithFieldOwner by hand")
+	}
+	return m.shapeWhy(m.declaredBefore(m.owner, m.anchor.Pos()))
+}
+
+// ownerName is m's field owner as written for the reasons, or "none".
+func (m *migration) ownerName() string {
+	if m.owner == nil {
+		return "none"
+	}
+	return ownerText(m.owner, m.ownerTyped)
+}
+
+// groupOwners says why the writes of group cannot move together: they
+// name different field owners, and a patcher sends one.
+func groupOwners(m *migration, group []*migration) string {
+	for _, g := range group {
+		if g != m && g.ownerName() != m.ownerName() {
+			return fmt.Sprintf("the status write of %s at line %d has the field owner %s, this one %s: the writes of %s in this function move together, and a patcher sends one field owner (patcher.WithFieldOwner)",
+				m.obj.Name(), m.pass.Fset.Position(g.call.Pos()).Line, g.ownerName(), m.ownerName(), m.obj.Name())
+		}
+	}
+	return ""
+}
+
+// ownerOption is the constructor's option giving m's field owner
+// (", patcher.WithFieldOwner(o)") and the import of the patcher package
+// it needs, or "" and nil when the write names none.
+func (m *migration) ownerOption() (string, *analysis.TextEdit, string) {
+	if m.owner == nil {
+		return "", nil, ""
+	}
+	pqual, pimport, why := m.qualifier(kube.PatcherPkgPath)
+	if why != "" {
+		return "", nil, why
+	}
+	return ", " + pqual + "WithFieldOwner(" + ownerText(m.owner, m.ownerTyped) + ")", pimport, ""
+}
