@@ -155,6 +155,35 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 // package name and the field names of struct type name (an embedded
 // client.Client counts as Client); no package name when the type is absent.
 func reconcilerFields(dir, name string) (pkg string, fields []string, err error) {
+	pkg, structs, err := packageStructs(dir)
+	st, ok := structs[name]
+	if err != nil || !ok {
+		return "", nil, err
+	}
+	for _, fl := range st.typ.Fields.List {
+		for _, id := range fl.Names {
+			fields = append(fields, id.Name)
+		}
+		if len(fl.Names) == 0 {
+			if sel, ok := fl.Type.(*ast.SelectorExpr); ok {
+				fields = append(fields, sel.Sel.Name)
+			}
+		}
+	}
+	return pkg, fields, nil
+}
+
+// declaredStruct is a struct type declared at the top level of a package,
+// and the file (its base name) that declares it.
+type declaredStruct struct {
+	typ  *ast.StructType
+	file string
+}
+
+// packageStructs parses the non-test Go files of dir, comments kept, and
+// returns their package name and the struct types they declare at the top
+// level, by name; nothing when dir does not exist.
+func packageStructs(dir string) (pkg string, structs map[string]declaredStruct, err error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, nil
@@ -163,15 +192,17 @@ func reconcilerFields(dir, name string) (pkg string, fields []string, err error)
 		return "", nil, fmt.Errorf("statuspatch-gen init: %w", err)
 	}
 	fset := token.NewFileSet()
+	structs = map[string]declaredStruct{}
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return "", nil, fmt.Errorf("statuspatch-gen init: %w", err)
 		}
+		pkg = f.Name.Name
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {
@@ -179,25 +210,15 @@ func reconcilerFields(dir, name string) (pkg string, fields []string, err error)
 			}
 			for _, s := range gd.Specs {
 				ts := s.(*ast.TypeSpec)
-				st, ok := ts.Type.(*ast.StructType)
-				if ts.Name.Name != name || !ok {
-					continue
-				}
-				for _, fl := range st.Fields.List {
-					for _, id := range fl.Names {
-						fields = append(fields, id.Name)
-					}
-					if len(fl.Names) == 0 {
-						if sel, ok := fl.Type.(*ast.SelectorExpr); ok {
-							fields = append(fields, sel.Sel.Name)
-						}
+				if st, ok := ts.Type.(*ast.StructType); ok {
+					if _, dup := structs[ts.Name.Name]; !dup {
+						structs[ts.Name.Name] = declaredStruct{st, n}
 					}
 				}
-				return f.Name.Name, fields, nil
 			}
 		}
 	}
-	return "", nil, nil
+	return pkg, structs, nil
 }
 
 // importAlias is kubebuilder's alias of an API package: group and version

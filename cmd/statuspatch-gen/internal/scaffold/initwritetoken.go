@@ -1,13 +1,8 @@
 package scaffold
 
 import (
-	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -73,38 +68,13 @@ type statusType struct {
 // declared in that package); nil when the package, the kind, its Status
 // field or a struct T is not there.
 func findStatus(dir, rel, kind string) (*statusType, error) {
-	pkgDir := filepath.Join(dir, filepath.FromSlash(rel))
-	entries, err := os.ReadDir(pkgDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	_, structs, err := packageStructs(filepath.Join(dir, filepath.FromSlash(rel)))
 	if err != nil {
-		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
-	}
-	fset := token.NewFileSet()
-	structs := map[string]*ast.StructType{}
-	files := map[string]string{}
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(pkgDir, n), nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return nil, fmt.Errorf("statuspatch-gen init: %w", err)
-		}
-		ast.Inspect(f, func(node ast.Node) bool {
-			if ts, ok := node.(*ast.TypeSpec); ok {
-				if st, ok := ts.Type.(*ast.StructType); ok {
-					structs[ts.Name.Name], files[ts.Name.Name] = st, path.Join(rel, n)
-				}
-			}
-			return true
-		})
+		return nil, err
 	}
 	var statusName string
-	if k := structs[kind]; k != nil {
-		for _, f := range k.Fields.List {
+	if k, ok := structs[kind]; ok {
+		for _, f := range k.typ.Fields.List {
 			typ := f.Type
 			if star, ok := typ.(*ast.StarExpr); ok {
 				typ = star.X
@@ -114,12 +84,12 @@ func findStatus(dir, rel, kind string) (*statusType, error) {
 			}
 		}
 	}
-	st := structs[statusName]
-	if st == nil {
+	st, ok := structs[statusName]
+	if !ok {
 		return nil, nil
 	}
-	out := &statusType{name: statusName, file: files[statusName]}
-	for _, f := range st.Fields.List {
+	out := &statusType{name: statusName, file: path.Join(rel, st.file)}
+	for _, f := range st.typ.Fields.List {
 		for _, n := range f.Names {
 			out.fields = append(out.fields, n.Name)
 			if out.token == "" && f.Doc != nil && slices.ContainsFunc(f.Doc.List, func(c *ast.Comment) bool {
