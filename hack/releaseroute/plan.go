@@ -116,7 +116,7 @@ func requireEdits(version string) []gocmd.Cmd {
 // the version (each moved if it exists).
 var (
 	workFiles = []string{"go.work", "hack/golangci-plugin/go.work"}
-	docFiles  = []string{"README.md", "docs/kubebuilder.md", "examples/README.md", "testenv/README.md", "docs/compatibility.md"}
+	docFiles  = []string{"README.md", "docs/kubebuilder.md", "examples/README.md", "testenv/README.md", "docs/compatibility.md", "docs/explore-your-operator.md"}
 )
 
 // A rewrite is one line-by-line substitution: every match, or the first
@@ -155,12 +155,14 @@ func workRewrites(old, version string) []rewrite {
 }
 
 // docRewrites move the install docs from old to version: every
-// PATH@OLD, the Makefile's STATUSPATCH_VERSION ?= OLD, a
-// "version: OLD  # statuspatch" line.
+// PATH@OLD, a go.mod require line "PATH OLD" (in a diff too: "+\tPATH
+// OLD"), the Makefile's STATUSPATCH_VERSION ?= OLD, a "version: OLD  #
+// statuspatch" line.
 func docRewrites(old, version string) []rewrite {
 	o := regexp.QuoteMeta(old)
 	return []rewrite{
 		{regexp.MustCompile(`(` + regexp.QuoteMeta(prefix) + `[A-Za-z0-9/_.-]*@)` + o + `\b`), "${1}" + version, true},
+		{regexp.MustCompile(`^([+ -]?\s*` + regexp.QuoteMeta(prefix) + `(/[A-Za-z0-9_./-]+)? )` + o + `\b`), "${1}" + version, false},
 		{regexp.MustCompile(`(STATUSPATCH_VERSION \?= )` + o + `\b`), "${1}" + version, false},
 		{regexp.MustCompile(`(version: )` + o + `(\s+# statuspatch)`), "${1}" + version + "${2}", false},
 	}

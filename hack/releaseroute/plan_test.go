@@ -159,13 +159,19 @@ func TestDocRewrites(t *testing.T) {
 		"STATUSPATCH_VERSION ?= v0.9.0\n" +
 		"    version: v0.9.0  # statuspatch\n" +
 		"    version: v0.9.0\n" +
-		"example.com/other@v0.9.0 and statuspatch v0.9.0 and github.com/statuspatch/statuspatch@v0.9.01\n"
+		"example.com/other@v0.9.0 and statuspatch v0.9.0 and github.com/statuspatch/statuspatch@v0.9.01\n" +
+		"+\tgithub.com/statuspatch/statuspatch/testenv/explore v0.9.0\n" +
+		"\tgithub.com/statuspatch/statuspatch v0.9.0 // indirect\n" +
+		"see github.com/statuspatch/statuspatch v0.9.0\n"
 	want := "go get github.com/statuspatch/statuspatch@v0.10.0 github.com/statuspatch/statuspatch/testenv@v0.10.0\n" +
 		"GOBIN=$PWD/bin go install github.com/statuspatch/statuspatch/cmd/statuspatch-gen@v0.10.0\n" +
 		"STATUSPATCH_VERSION ?= v0.10.0\n" +
 		"    version: v0.10.0  # statuspatch\n" +
 		"    version: v0.9.0\n" +
-		"example.com/other@v0.9.0 and statuspatch v0.9.0 and github.com/statuspatch/statuspatch@v0.9.01\n"
+		"example.com/other@v0.9.0 and statuspatch v0.9.0 and github.com/statuspatch/statuspatch@v0.9.01\n" +
+		"+\tgithub.com/statuspatch/statuspatch/testenv/explore v0.10.0\n" +
+		"\tgithub.com/statuspatch/statuspatch v0.10.0 // indirect\n" +
+		"see github.com/statuspatch/statuspatch v0.9.0\n"
 	if got := apply(in, docRewrites("v0.9.0", "v0.10.0")); got != want {
 		t.Errorf("docs:\n%s\nwant:\n%s", got, want)
 	}
