@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/hack/internal/gocmd"
@@ -51,9 +52,9 @@ func alternatePlan(l lines.Line, module string) ([]gocmd.Cmd, error) {
 
 // alternate writes hack/compat/LINE/MODULE.mod and .sum: the module's
 // go.mod with the line's versions, tidied. At the line the workspace
-// builds, testenv's then takes the workspace's versions (wsversions):
-// make test's compile of testenv's dependencies is this line's compile
-// too. Other lines are left as tidy made them.
+// builds, testenv's and the explorer's then take the workspace's versions
+// (wsversions): make test's compile of their dependencies is this line's
+// compile too (workspace.go). Other lines are left as tidy made them.
 func (r *route) alternate(l lines.Line, module string) error {
 	plan, err := alternatePlan(l, module)
 	if err != nil {
@@ -68,7 +69,7 @@ func (r *route) alternate(l lines.Line, module string) error {
 			return err
 		}
 	}
-	if module != "testenv" {
+	if !slices.Contains(makeTestModules, module) {
 		return nil
 	}
 	ws, err := wsversions.AtLine(r.g, ".", l.CR, l.K8s)

@@ -12,7 +12,8 @@ import (
 // TestUpdate: compat.sh update in a folder shaped like the repository:
 // each line's alternate go.mod files copied from the modules' own, the go
 // commands that pin them in order (the caller's Go, GOWORK=off), the
-// workspace's versions for testenv at the workspace's line only, and
+// workspace's versions for testenv and the explorer at the workspace's
+// line only, and
 // below's go.mod pinning controller-runtime by replace.
 func TestUpdate(t *testing.T) {
 	r, f, _, notes, table := newRoute(t, func(c gocmd.Cmd) (string, error) {
@@ -58,6 +59,7 @@ func TestUpdate(t *testing.T) {
 		"(cd testenv/explore && GOWORK=off go mod edit -modfile=../../hack/compat/v0.12/explore.mod " + pins("api", "apimachinery", "client-go") + ")",
 		"(cd testenv/explore && GOWORK=off go mod edit -modfile=../../hack/compat/v0.12/explore.mod -replace=github.com/statuspatch/statuspatch@v0.1.0=../../)",
 		"(cd testenv/explore && GOWORK=off go mod tidy -modfile=../../hack/compat/v0.12/explore.mod)",
+		"(cd . && go list -m -f {{.Path}} {{.Version}} all)",
 		"(cd " + g + " && GOWORK=off go mod edit -modfile=../../../../hack/compat/v0.12/goldens.mod " + pins("api", "apimachinery", "client-go") + ")",
 		"(cd " + g + " && GOWORK=off go mod tidy -modfile=../../../../hack/compat/v0.12/goldens.mod)",
 	}, "\n")
@@ -76,13 +78,24 @@ func TestUpdate(t *testing.T) {
 	if !strings.Contains(ran, wsLine) {
 		t.Errorf("the workspace's line's testenv.mod does not take the workspace's versions:\n%s\nwant\n%s", ran, wsLine)
 	}
+	wsExplore := strings.Join([]string{
+		"(cd testenv/explore && GOWORK=off go mod tidy -modfile=../../hack/compat/v0.14/explore.mod)",
+		"(cd . && go list -m -f {{.Path}} {{.Version}} all)",
+		"(cd . && go list -m -f {{.Path}} {{.Version}} all)",
+		"(cd testenv/explore && GOWORK=off go list -modfile=../../hack/compat/v0.14/explore.mod -m -f {{.Path}} {{.Version}} all)",
+		"(cd testenv/explore && GOWORK=off go mod edit -modfile=../../hack/compat/v0.14/explore.mod -require=example.com/x@v1.2.0)",
+		"(cd testenv/explore && GOWORK=off go mod tidy -modfile=../../hack/compat/v0.14/explore.mod)",
+	}, "\n")
+	if !strings.Contains(ran, wsExplore) {
+		t.Errorf("the workspace's line's explore.mod does not take the workspace's versions:\n%s\nwant\n%s", ran, wsExplore)
+	}
 	below := "(cd . && GOWORK=off go mod edit -modfile=hack/compat/below/root.mod -replace=sigs.k8s.io/controller-runtime=sigs.k8s.io/controller-runtime@v0.11.0)\n" +
 		"(cd . && GOWORK=off go mod tidy -e -modfile=hack/compat/below/root.mod)"
 	if !strings.HasSuffix(ran, below) {
 		t.Errorf("below's commands are not last:\n%s", ran)
 	}
-	if n := strings.Count(ran, "go list -m"); n != 3+2 {
-		t.Errorf("%d go list -m, want one for each line's testenv, two more and the module's at the workspace's line", n)
+	if n := strings.Count(ran, "go list -m"); n != 2*(3+2) {
+		t.Errorf("%d go list -m, want, for testenv and the explorer, one at each line, two more and the module's at the workspace's line", n)
 	}
 	for file, want := range map[string]string{
 		"hack/compat/v0.13/testenv.mod": "testenv go.mod\n",
@@ -98,6 +111,7 @@ func TestUpdate(t *testing.T) {
 		"hack/compat/v0.13: controller-runtime v0.13.3, k8s.io v0.41.4\n" +
 		"hack/compat/v0.14: controller-runtime v0.14.1, k8s.io v0.42.6\n" +
 		"  testenv at the workspace's versions: example.com/x@v1.2.0\n" +
+		"  explore at the workspace's versions: example.com/x@v1.2.0\n" +
 		"hack/compat/below: controller-runtime v0.11.0 by replace\n"
 	if notes.String() != wantNotes {
 		t.Errorf("notes:\n%s\nwant\n%s", notes, wantNotes)

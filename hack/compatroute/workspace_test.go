@@ -8,9 +8,9 @@ import (
 )
 
 // TestWorkspaceLineLeavesTestenvToMakeTest: at the workspace's line,
-// testenv's tests are left to make test only when go's version and the
-// build list print the same, and not empty, in the workspace and at the
-// line; at any other line nothing is compared.
+// testenv's and the explorer's tests are each left to make test only when
+// go's version and the build list print the same, and not empty, in the
+// workspace and at the line; at any other line nothing is compared.
 func TestWorkspaceLineLeavesTestenvToMakeTest(t *testing.T) {
 	const list = "example.com/a /mod/example.com/a@v1.0.0\n"
 	answer := func(version, wsList, lineList string) func(gocmd.Cmd) (string, error) {
@@ -41,18 +41,23 @@ func TestWorkspaceLineLeavesTestenvToMakeTest(t *testing.T) {
 			if code := r.main([]string{"test", "workspace"}, table); code != 0 {
 				t.Fatalf("exit %d: %s", code, notes)
 			}
-			ranTestenv := false
-			for _, cmd := range f.Ran {
-				ranTestenv = ranTestenv || strings.Contains(cmd, "go test -modfile=../hack/compat/v0.14/testenv.mod")
-			}
-			if ranTestenv == c.skip {
-				t.Errorf("testenv's tests run: %v, want %v; ran\n%s", ranTestenv, !c.skip, strings.Join(f.Ran, "\n"))
-			}
-			if c.skip && !strings.Contains(out.String(), "=== v0.14: testenv's tests are make test's") {
-				t.Errorf("the skip is not said:\n%s", out)
-			}
-			if !c.skip && !strings.Contains(out.String(), "testenv's tests run here: not shown to be make test's ("+c.why) {
-				t.Errorf("why they run is not said (%s):\n%s", c.why, out)
+			for _, m := range []struct{ name, test string }{
+				{"testenv", "go test -modfile=../hack/compat/v0.14/testenv.mod"},
+				{"explore", "go test -modfile=../../hack/compat/v0.14/explore.mod"},
+			} {
+				ran := false
+				for _, cmd := range f.Ran {
+					ran = ran || strings.Contains(cmd, m.test)
+				}
+				if ran == c.skip {
+					t.Errorf("%s's tests run: %v, want %v; ran\n%s", m.name, ran, !c.skip, strings.Join(f.Ran, "\n"))
+				}
+				if c.skip && !strings.Contains(out.String(), "=== v0.14: "+m.name+"'s tests are make test's") {
+					t.Errorf("%s's skip is not said:\n%s", m.name, out)
+				}
+				if !c.skip && !strings.Contains(out.String(), m.name+"'s tests run here: not shown to be make test's ("+c.why) {
+					t.Errorf("why %s's run is not said (%s):\n%s", m.name, c.why, out)
+				}
 			}
 			if len(f.Ran) == 0 || !strings.Contains(out.String(), "go test -modfile=../../../../hack/compat/v0.14/goldens.mod") {
 				t.Errorf("the line's other tests did not run:\n%s", out)
