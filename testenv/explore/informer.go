@@ -211,3 +211,18 @@ func (c *cacheView) state(keys []objKey) []int {
 	}
 	return out
 }
+
+// past lists, for keys in that order, the newest version the informers
+// before the last leader change were served (none: nil), for the state
+// hash: it decides which of the new leader's reads need another API
+// server (pastLeader).
+func (c *cacheView) past(keys []objKey) []int {
+	if len(c.carried) == 0 {
+		return nil
+	}
+	out := make([]int, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, c.carried[k])
+	}
+	return out
+}
