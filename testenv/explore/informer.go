@@ -53,10 +53,13 @@ import (
 // leader watched. So its reads may be older than what the old leader's
 // informers were served (carried); such a read is marked in the schedule
 // (Read.OtherAPIServer): it needs a control plane of several API servers.
-// The informers the standby's Setup made before the election, those of
-// its field indexes (IndexField gets its informer at once, and the cache
-// starts it with the manager), have run all along on their own watch and
-// may lag on one API server too (early): their reads are not marked.
+// The informers the standby started before the election have run all
+// along on their own watch and may lag on one API server too (early):
+// their reads are not marked. Those are its field indexes' (IndexField
+// gets its informer at once, and the cache starts it with the manager)
+// and those its controllers with warm-up (EnableWarmup) or without leader
+// election watch: such a controller starts its sources when the manager
+// starts (warmup.go).
 type cacheView struct {
 	// served is, per object and informer, the newest version served.
 	served map[served]int
@@ -67,8 +70,9 @@ type cacheView struct {
 	// change yet): on one API server, the floor of every informer but the
 	// early ones.
 	carried map[objKey]int
-	// early are the informers that ran before this process took over (its
-	// field indexes' informers, after a leader change).
+	// early are the informers that ran before this process took over
+	// (after a leader change: its field indexes' and its warm-up
+	// controllers' informers).
 	early map[informerKey]bool
 }
 
@@ -208,6 +212,21 @@ func (c *cacheView) state(keys []objKey) []int {
 		for _, k := range keys {
 			out = append(out, c.served[served{k, rep}])
 		}
+	}
+	return out
+}
+
+// past lists, for keys in that order, the newest version the informers
+// before the last leader change were served (none: nil), for the state
+// hash: it decides which of the new leader's reads need another API
+// server (pastLeader).
+func (c *cacheView) past(keys []objKey) []int {
+	if len(c.carried) == 0 {
+		return nil
+	}
+	out := make([]int, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, c.carried[k])
 	}
 	return out
 }

@@ -97,7 +97,7 @@ func (r *run) newReconcilers() error {
 		return nil
 	}
 	r.indexes, r.indexed = fieldIndexes{}, map[informerKey]bool{}
-	bs, err := runSetup(r.ex.s.Setup, true, cached, api, r.indexes, r.indexed)
+	bs, err := runSetup(r.ex.s.Setup, true, r.ex.s.Manager, cached, api, r.indexes, r.indexed)
 	if err != nil {
 		return err
 	}

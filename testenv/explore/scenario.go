@@ -62,8 +62,11 @@ type Scenario struct {
 	// gives ctrl.NewManager (Setup never sees them). The explorer honours
 	// Client.Cache as the manager's client does: a kind of DisableFor is
 	// read uncached (as with Options.Uncached), and so are unstructured
-	// objects unless Unstructured is true. Without it (nil), the manager's
-	// defaults hold: unstructured objects are read uncached.
+	// objects unless Unstructured is true; and Controller as the
+	// manager's builder does, as the defaults of each controller's
+	// options (EnableWarmup: see docs/explore.md on leader changes).
+	// Without it (nil), the manager's defaults hold: unstructured objects
+	// are read uncached.
 	Manager *manager.Options
 }
 

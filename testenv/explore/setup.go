@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8srecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
@@ -46,6 +45,9 @@ type built struct {
 	do      reconcile.Reconciler
 	forType client.Object
 	watches []source
+	// early are the informers it starts before its manager is elected
+	// (warm-up: warmup.go).
+	early []informerKey
 }
 
 // notReRunnable is what to look for in a Setup that ran once and not
@@ -68,17 +70,19 @@ func setupPanic(p any, again bool) error {
 	return fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %w", cause)
 }
 
-// runSetup runs setup on a recording manager over c and api; again: not
-// for the first time in this Run. The field indexes it registers go into
-// indexes, their informers into indexed (nil: dropped).
-func runSetup(setup func(manager.Manager) error, again bool, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool) (out []built, err error) {
+// runSetup runs setup on a recording manager over c and api, with the
+// operator's manager options opts; again: not for the first time in this
+// Run. The field indexes it registers go into indexes, their informers and
+// those its controllers start before the election into indexed (nil:
+// dropped).
+func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool) (out []built, err error) {
 	if indexes == nil {
 		indexes = fieldIndexes{}
 	}
 	if indexed == nil {
 		indexed = map[informerKey]bool{}
 	}
-	m := &recordingManager{c: c, api: api, indexer: recordingIndexer{scheme: c.Scheme(), into: indexes, informers: indexed}}
+	m := &recordingManager{c: c, api: api, ctrl: controllerOptions(opts), indexer: recordingIndexer{scheme: c.Scheme(), into: indexes, informers: indexed}}
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, setupPanic(p, again)
@@ -91,6 +95,9 @@ func runSetup(setup func(manager.Manager) error, again bool, c client.Client, ap
 		b, err := inspect(r, c.Scheme())
 		if err != nil {
 			return nil, err
+		}
+		for _, k := range b.early {
+			indexed[k] = true
 		}
 		out = append(out, b)
 	}
@@ -114,6 +121,9 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 			b.forType = w.Type
 		}
 		b.watches = append(b.watches, source{gvk: gvk, handler: w.Handler, preds: w.Predicates})
+		if c.StartsBeforeElection {
+			b.early = append(b.early, informerKey{gvk, repOf(w.Type)})
+		}
 	}
 	if b.forType == nil && len(c.Watches) > 0 {
 		b.forType = c.Watches[0].Type // Named(...).Watches(...) only: the first kind
@@ -143,6 +153,7 @@ type recordingManager struct {
 	api       client.Reader
 	runnables []manager.Runnable
 	indexer   recordingIndexer
+	ctrl      config.Controller
 }
 
 func (m *recordingManager) Add(r manager.Runnable) error {
@@ -159,7 +170,7 @@ func (m *recordingManager) GetScheme() *runtime.Scheme     { return m.c.Scheme()
 func (m *recordingManager) GetRESTMapper() meta.RESTMapper { return m.c.RESTMapper() }
 func (m *recordingManager) GetLogger() logr.Logger         { return logr.Discard() }
 func (m *recordingManager) GetControllerOptions() config.Controller {
-	return config.Controller{SkipNameValidation: ptr.To(true)}
+	return m.ctrl // controllerOptions (warmup.go)
 }
 func (m *recordingManager) GetFieldIndexer() client.FieldIndexer { return m.indexer }
 func (m *recordingManager) GetEventRecorderFor(string) k8srecord.EventRecorder {
@@ -181,7 +192,7 @@ func (ex *explorer) validateSetup() error {
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, false, c, c, nil, nil)
+	bs, err := runSetup(ex.s.Setup, false, ex.s.Manager, c, c, nil, nil)
 	if err != nil {
 		return err
 	}

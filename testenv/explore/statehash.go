@@ -9,7 +9,9 @@ import (
 // stateHash identifies the state before a chosen step: the last
 // Options.Versions versions of every object (normalised), the queued items
 // (as a set), the stale windows used (none is open between steps:
-// window.go), the steps left and the write in flight.
+// window.go), the steps left, the read floors (a restart's, what each
+// informer served, what the informers before the last leader change were
+// served) and the write in flight.
 func (r *run) stateHash(left int) uint64 {
 	type obj struct {
 		K string
@@ -38,9 +40,10 @@ func (r *run) stateHash(left int) uint64 {
 		Q                    []string
 		Stale, Left, Crashes int
 		Floor, Served        []int
+		Carried              []int
 		Lazy                 []string
 		Held                 string
-	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.lazy(), r.heldState()})
+	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.past(keys), r.cache.lazy(), r.heldState()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	return f.Sum64()

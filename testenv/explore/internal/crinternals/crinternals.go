@@ -26,6 +26,12 @@ type Controller struct {
 	Reconciler reconcile.Reconciler
 	// Watches are the sources it would start, in order.
 	Watches []Watch
+	// StartsBeforeElection: it starts its sources when its manager starts,
+	// not once elected, so they run on a standby too: warm-up
+	// (EnableWarmup, the controller's option or, unset, the manager's
+	// Controller options), or no leader election (NeedLeaderElection
+	// false). A line without EnableWarmup has no warm-up.
+	StartsBeforeElection bool
 }
 
 // Watch is one source.Kind of a controller: the kind watched, the event
@@ -55,6 +61,12 @@ func Inspect(r manager.Runnable) (Controller, error) {
 		return Controller{}, fmt.Errorf("%T: no Name, Do or startWatches (this controller-runtime's controller is not one known here)", r)
 	}
 	c := Controller{Name: name, Reconciler: do}
+	warm, okW := optionalBool(v, "EnableWarmup", false)
+	elected, okE := optionalBool(v, "LeaderElected", true)
+	if !okW || !okE {
+		return Controller{}, fmt.Errorf("controller %q: EnableWarmup or LeaderElected is not a *bool (this controller-runtime's controller is not one known here)", name)
+	}
+	c.StartsBeforeElection = warm || !elected
 	for i := 0; i < sw.Len(); i++ {
 		src := sw.Index(i)
 		for src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer {
@@ -83,6 +95,23 @@ func iface(v reflect.Value) any {
 		return nil
 	}
 	return v.Interface()
+}
+
+// optionalBool is v's *bool field name: def when the field is absent (a
+// line without it) or nil; false when the field is not a *bool.
+func optionalBool(v reflect.Value, name string, def bool) (bool, bool) {
+	f := field(v, name)
+	if !f.IsValid() {
+		return def, true
+	}
+	p, ok := f.Interface().(*bool)
+	if !ok {
+		return false, false
+	}
+	if p == nil {
+		return def, true
+	}
+	return *p, true
 }
 
 // field is v's field name, readable even when unexported.

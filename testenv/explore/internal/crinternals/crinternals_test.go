@@ -6,8 +6,12 @@ import (
 	"reflect"
 	"testing"
 
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 func TestSetIfPresent(t *testing.T) {
@@ -56,6 +60,40 @@ func TestInspectRefusesNonController(t *testing.T) {
 	for _, r := range []manager.Runnable{manager.RunnableFunc(func(context.Context) error { return nil }), &struct{ manager.Runnable }{}} {
 		if _, err := Inspect(r); err == nil {
 			t.Errorf("%T: no error", r)
+		}
+	}
+}
+
+// A controller with warm-up, its own option or the manager's, or without
+// leader election starts its sources before its manager is elected; one
+// with neither, or with warm-up turned off, once elected.
+func TestInspectStartsBeforeElection(t *testing.T) {
+	do := reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) { return reconcile.Result{}, nil })
+	for _, tc := range []struct {
+		name            string
+		warmup, elected *bool
+		managers        config.Controller
+		want            bool
+	}{
+		{name: "default", want: false},
+		{name: "warm-up", warmup: ptr.To(true), want: true},
+		{name: "warm-up off", warmup: ptr.To(false), managers: config.Controller{EnableWarmup: ptr.To(true)}, want: false},
+		{name: "the manager's warm-up", managers: config.Controller{EnableWarmup: ptr.To(true)}, want: true},
+		{name: "no leader election", elected: ptr.To(false), want: true},
+		{name: "leader election", elected: ptr.To(true), want: false},
+	} {
+		o := controller.Options{Reconciler: do, EnableWarmup: tc.warmup, NeedLeaderElection: tc.elected, SkipNameValidation: ptr.To(true)}
+		o.DefaultFromConfig(tc.managers) // as controller.New does with mgr.GetControllerOptions()
+		r, err := controller.NewUnmanaged(tc.name, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Inspect(r)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if c.StartsBeforeElection != tc.want {
+			t.Errorf("%s: StartsBeforeElection %t, want %t", tc.name, c.StartsBeforeElection, tc.want)
 		}
 	}
 }

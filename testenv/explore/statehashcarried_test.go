@@ -1,0 +1,35 @@
+package explore
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Two schedules that reach one state by different leader histories hash
+// apart: what the informers before the last leader change were served
+// (carried) decides which of the new leader's reads need another API
+// server, so a schedule pruned as the other's twin could mark a read the
+// other would not (issue 73).
+func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
+	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+	a := objKey{gvk: gvk, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	obj := func(label string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a", "labels": map[string]any{"l": label}}}
+	}
+	state := func(servedBeforeTheChange int) uint64 {
+		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
+		r.record(a, obj("1"), "1")
+		r.record(a, obj("2"), "2")
+		// The old leader's typed informer was served a's first or newest
+		// version; then a standby took over, its informers serving nothing
+		// yet.
+		r.cache.saw(a, typedRep, servedBeforeTheChange)
+		r.cache.handOver(nil)
+		return r.stateHash(2)
+	}
+	if old, newest := state(0), state(1); old == newest {
+		t.Fatalf("the old leader served a's v0 or its v1, and both states hashed %x", old)
+	}
+}
