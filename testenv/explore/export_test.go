@@ -20,6 +20,10 @@ type InFlightSchedule struct {
 	// Order, which of them each delivery delivered (1: the first held).
 	HeldWrites int
 	Order      []int
+	// Seed is the schedule's chosen steps; Violated, that it broke an
+	// invariant.
+	Seed     string
+	Violated bool
 }
 
 // RunInFlight is Run; it also returns, for every schedule the search ran
@@ -27,7 +31,14 @@ type InFlightSchedule struct {
 func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFlightSchedule, error) {
 	var out []InFlightSchedule
 	res, err := runVisiting(ctx, s, o, func(r *run) {
-		f := InFlightSchedule{Held: r.held != nil, Delivered: r.delivered, HeldWrites: r.heldCount()}
+		f := InFlightSchedule{Held: r.held != nil, Delivered: r.delivered, HeldWrites: r.heldCount(), Violated: r.failed != nil}
+		var script []scriptStep
+		for i, c := range r.chosen {
+			if !r.steps[i].Drain {
+				script = append(script, c)
+			}
+		}
+		f.Seed = r.ex.formatSeed(script)
 		for _, st := range r.steps {
 			if !strings.HasPrefix(st.Reconciler, "in-flight write ") || len(st.Writes) == 0 {
 				continue
