@@ -3,6 +3,8 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Crashes: after any write of a chosen reconcile, the explorer may stop the
@@ -17,12 +19,14 @@ import (
 // than what the old leader's were served, and only those of its field
 // indexes, started with it, may lag behind them: informer.go). Either way the new manager's first list
 // queues every object of every reconciler's kind. With Options.InFlightWrite
-// a leader change may also leave the old leader's next write in flight
+// a leader change may also leave the old leader's next write in flight, or
+// with Options.InFlightWrites up to that many of its next writes
 // (crashInFlight, zombie.go).
 
 // The kinds of crash a seed records after "#": "#2" restart after the
 // step's second write, "#2L" leader change, "#2Z" leader change with the
-// old leader's next write in flight.
+// old leader's next write in flight, "#2Z3" with up to its next three
+// (Options.InFlightWrites).
 const (
 	crashNone = iota
 	crashRestart
@@ -32,9 +36,11 @@ const (
 
 var errCrashed = errors.New("explore: the process crashed after an earlier write of this reconcile")
 
-// crashPoint says where a step crashes: after its at-th successful write.
+// crashPoint says where a step crashes: after its at-th successful write;
+// for a crashInFlight, inFlight is how many writes the old leader may
+// leave in flight (0 counts as 1).
 type crashPoint struct {
-	at, kind int
+	at, kind, inFlight int
 }
 
 func (c crashPoint) String() string {
@@ -47,6 +53,9 @@ func (c crashPoint) String() string {
 		s += "L"
 	case crashInFlight:
 		s += "Z"
+		if c.inFlight > 1 {
+			s += strconv.Itoa(c.inFlight)
+		}
 	}
 	return s
 }
@@ -65,30 +74,34 @@ func (r *run) maybeCrash() {
 		return
 	}
 	s.writesDone++
-	kind := crashNone
+	var c crashPoint
 	switch {
 	case s.plan != nil:
 		if s.crashPlan.at == s.writesDone {
-			kind = s.crashPlan.kind
+			c = s.crashPlan
 		}
 	case r.crashes < r.ex.o.Crashes && r.ch.faults != nil:
-		kind = r.ch.faults.crash()
+		c.kind = r.ch.faults.crash()
 	case r.crashes < r.ex.o.Crashes:
 		// Crash first, as the stalest read comes first: most bugs need it.
-		options := []int{crashRestart}
+		options := []crashPoint{{kind: crashRestart}}
 		if r.ex.o.LeaderChange || r.ex.o.InFlightWrite {
-			options = append(options, crashFailover)
+			options = append(options, crashPoint{kind: crashFailover})
 		}
 		if r.ex.o.InFlightWrite && r.held == nil {
-			// One write in flight per schedule.
-			options = append(options, crashInFlight)
+			// One crash leaves writes in flight per schedule: up to
+			// Options.InFlightWrites of them, each bound a choice.
+			for n := 1; n <= max(r.ex.o.InFlightWrites, 1); n++ {
+				options = append(options, crashPoint{kind: crashInFlight, inFlight: n})
+			}
 		}
-		options = append(options, crashNone)
-		kind = options[r.ch.choose(len(options))]
+		options = append(options, crashPoint{})
+		c = options[r.ch.choose(len(options))]
 	}
-	if kind != crashNone {
+	if c.kind != crashNone {
 		r.crashes++
-		s.crash = crashPoint{at: s.writesDone, kind: kind}
+		c.at = s.writesDone
+		s.crash = c
 	}
 }
 
@@ -119,8 +132,16 @@ func crashResult(s *stepState) string {
 	c := s.crash
 	if c.kind == crashInFlight {
 		next := "the old leader sent no further write"
-		if s.held != nil {
-			next = fmt.Sprintf("the old leader's next write (%s %s) is in flight", s.held.w.Verb, s.held.w.Object)
+		var ws []string
+		for _, h := range s.held {
+			ws = append(ws, h.w.Verb+" "+h.w.Object)
+		}
+		switch len(ws) {
+		case 0:
+		case 1:
+			next = fmt.Sprintf("the old leader's next write (%s) is in flight", ws[0])
+		default:
+			next = fmt.Sprintf("the old leader's next writes (%s) are in flight", strings.Join(ws, "; "))
 		}
 		return fmt.Sprintf("crashed after write %d: a standby manager took over; %s", c.at, next)
 	}

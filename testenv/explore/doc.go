@@ -29,8 +29,9 @@
 // With Options.Crashes the explorer may also stop the process after any
 // write of a chosen reconcile and restart it with a cold cache (or, with
 // Options.LeaderChange, hand over to a standby manager; with
-// Options.InFlightWrite the old leader's next write is held in flight and
-// reaches the server when the explorer chooses, once).
+// Options.InFlightWrite the old leader's next write, with
+// Options.InFlightWrites up to that many, is held in flight and reaches
+// the server when the explorer chooses, once).
 //
 // # Invariants
 //
@@ -132,7 +133,7 @@
 //   - versions: the book: each object's versions and writers, and their checks;
 //   - cacheModel: what cached reads may see (per-informer floors, Lists' lag);
 //   - workQueue: the queued items, and how a version's event queues reconciles;
-//   - heldWrites: the old leader's write in flight, and its delivery;
+//   - heldWrites: the old leader's writes in flight, and their deliveries;
 //   - creations: what reconcilers created and user actions deleted;
 //   - chooser: a schedule's choices: a replayed prefix, then first or random.
 //

@@ -2,19 +2,28 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 )
 
 // InFlightSchedule is what one schedule of a search did with the old
-// leader's write in flight (Options.InFlightWrite).
+// leader's writes in flight (Options.InFlightWrite, InFlightWrites).
 type InFlightSchedule struct {
-	// Held: a write was held in flight. Delivered counts its deliveries;
+	// Held: a write was held in flight. Delivered counts the deliveries;
 	// At are their step numbers and Answers the server's answers.
 	Held      bool
 	Delivered int
 	At        []int
 	Answers   []string
+	// HeldWrites is how many writes were held (Options.InFlightWrites);
+	// Order, which of them each delivery delivered (1: the first held).
+	HeldWrites int
+	Order      []int
+	// Seed is the schedule's chosen steps; Violated, that it broke an
+	// invariant.
+	Seed     string
+	Violated bool
 }
 
 // RunInFlight is Run; it also returns, for every schedule the search ran
@@ -22,12 +31,22 @@ type InFlightSchedule struct {
 func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFlightSchedule, error) {
 	var out []InFlightSchedule
 	res, err := runVisiting(ctx, s, o, func(r *run) {
-		f := InFlightSchedule{Held: r.held != nil, Delivered: r.delivered}
+		f := InFlightSchedule{Held: r.held != nil, Delivered: r.delivered, HeldWrites: r.heldCount(), Violated: r.failed != nil}
+		var script []scriptStep
+		for i, c := range r.chosen {
+			if !r.steps[i].Drain {
+				script = append(script, c)
+			}
+		}
+		f.Seed = r.ex.formatSeed(script)
 		for _, st := range r.steps {
-			if !strings.HasPrefix(st.Reconciler, "in-flight write of ") || len(st.Writes) == 0 {
+			if !strings.HasPrefix(st.Reconciler, "in-flight write ") || len(st.Writes) == 0 {
 				continue
 			}
 			f.At = append(f.At, st.Index)
+			nth := 1
+			fmt.Sscanf(st.Reconciler, "in-flight write %d of", &nth) //nolint:errcheck // "write of": the first
+			f.Order = append(f.Order, nth)
 			for _, w := range st.Writes {
 				f.Answers = append(f.Answers, w.Answer)
 			}
@@ -74,3 +93,6 @@ func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time
 	}
 	return runHooked(ctx, s, o, h)
 }
+
+// heldCount is how many writes the schedule held in flight.
+func (r *run) heldCount() int { return len(r.held) }

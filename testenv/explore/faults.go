@@ -8,7 +8,7 @@ import (
 
 // The fault phase of a default search. A search with the true defaults
 // (a Budget, and none of Depth, Versions, StaleReads, Deepen,
-// FixedBounds, Crashes, LeaderChange, InFlightWrite, Seed, Replay and
+// FixedBounds, Crashes, LeaderChange, InFlightWrite(s), Seed, Replay and
 // Schedules) deepens its bounds depth-first (deepen.go) within
 // faultDFSShare fifths of the budget. If that search ends without a
 // violation and with space left (its last level not exhausted, or
@@ -66,7 +66,7 @@ const (
 // faultPhase reports whether a search with o ends with the fault phase:
 // the true defaults with a Budget.
 func faultPhase(o Options) bool {
-	return deepens(o) && !o.Deepen && o.Crashes == 0 && !o.LeaderChange && !o.InFlightWrite
+	return deepens(o) && !o.Deepen && o.Crashes == 0 && !o.LeaderChange && !o.InFlightWrite && o.InFlightWrites <= 0
 }
 
 // faultOptions are the options of the fault phase after a search with o.

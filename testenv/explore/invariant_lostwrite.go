@@ -41,7 +41,11 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 		}
 		if b.trace.cur.sentBy > 0 {
 			// Judged by what the old leader had seen when it sent it.
-			by = fmt.Sprintf(" (the old leader's write sent by step %d, in flight until now)", b.trace.cur.sentBy)
+			nth := ""
+			if b.trace.cur.sentNth > 0 {
+				nth = fmt.Sprintf(" %d", b.trace.cur.sentNth+1)
+			}
+			by = fmt.Sprintf(" (the old leader's write%s sent by step %d, in flight until now)", nth, b.trace.cur.sentBy)
 		}
 	}
 	lost := map[owner][]string{}

@@ -99,19 +99,28 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 		if script[i].crash.kind == crashNone {
 			continue
 		}
-		// No crash; failing that, for a write in flight, a leader change
-		// without it. Either way its delivery goes too.
-		inFlight := script[i].crash.kind == crashInFlight
-		cand := withoutDelivery(script, i)
+		// No crash; failing that, for writes in flight, a leader change
+		// without them, then fewer of them. The deliveries of the writes
+		// taken out go too.
+		c := script[i].crash
+		cand := withoutDeliveries(script, i, 0)
 		cand[i].crash = crashPoint{}
 		ok, err := try(cand)
 		if err != nil {
 			return nil, err
 		}
-		if !ok && inFlight {
-			cand = withoutDelivery(script, i)
-			cand[i].crash.kind = crashFailover
-			if _, err := try(cand); err != nil {
+		if !ok && c.kind == crashInFlight {
+			cand = withoutDeliveries(script, i, 0)
+			cand[i].crash = crashPoint{at: c.at, kind: crashFailover}
+			ok, err = try(cand)
+			if err != nil {
+				return nil, err
+			}
+		}
+		for n := 1; !ok && c.kind == crashInFlight && n < c.inFlight; n++ {
+			cand = withoutDeliveries(script, i, n)
+			cand[i].crash.inFlight = n
+			if ok, err = try(cand); err != nil {
 				return nil, err
 			}
 		}

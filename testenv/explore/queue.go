@@ -29,11 +29,13 @@ type workQueue struct {
 }
 
 // item is a queued reconcile (rec >= 0) or action (action >= 0), or, with
-// deliver, the delivery of the write rec's reconcile of key left in flight.
+// deliver, the delivery of the nth (from 0) write rec's reconcile of key
+// left in flight.
 type item struct {
 	rec, action int
 	key         objKey
 	deliver     bool
+	nth         int
 }
 
 // queueFor queues every reconciler of k's kind for k, and every reconciler

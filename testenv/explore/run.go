@@ -33,7 +33,7 @@ type run struct {
 	versions   // the book of the versions the server held (versions.go)
 	cacheModel // what cached reads may see (cachemodel.go)
 	workQueue  // what runs next (queue.go)
-	heldWrites // the old leader's write in flight (zombie.go)
+	heldWrites // the old leader's writes in flight (zombie.go)
 	creations  // who created and deleted what (invariant_owndelete.go)
 	track      // what the parallel search needs of it (parallel.go)
 }
@@ -163,7 +163,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		r.enqueue(it)
 	}
 	r.steps = append(r.steps, s.step)
-	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags, crash: s.crash})
+	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags, crash: s.ranCrash()})
 	r.cur = nil
 	if s.crash.kind != crashNone {
 		r.restart(s.crash.kind)

@@ -167,15 +167,16 @@ type Options struct {
 	// Bounds and deepening).
 	//
 	// With the true defaults (a Budget and none of the bounds, Deepen,
-	// FixedBounds, Crashes, LeaderChange and InFlightWrite) the deepening
-	// gets the first 3/5 of the Budget; if it ends without a violation
-	// and with space left (a level not exhausted, or its last level still
-	// cut by a bound), the rest goes to the fault phase: random schedules
-	// (a fixed seed) that run the queue first in first out to a crash or
-	// a leader change at a uniformly chosen write, then in any order with
-	// one stale read among the first three after it, at Depth 24,
-	// Versions 8 (Bounds.Faults). Each such schedule is run with a
-	// probability written down in docs/explore.md.
+	// FixedBounds, Crashes, LeaderChange, InFlightWrite and
+	// InFlightWrites) the deepening gets the first 3/5 of the Budget; if
+	// it ends without a violation and with space left (a level not
+	// exhausted, or its last level still cut by a bound), the rest goes
+	// to the fault phase: random schedules (a fixed seed) that run the
+	// queue first in first out to a crash or a leader change at a
+	// uniformly chosen write, then in any order with one stale read among
+	// the first three after it, at Depth 24, Versions 8 (Bounds.Faults).
+	// Each such schedule is run with a probability written down in
+	// docs/explore.md.
 	Budget time.Duration
 	// FixedBounds keeps the search at one level, its bounds (the defaults
 	// for those left at zero), whatever the Budget: for a test that gives
@@ -209,9 +210,17 @@ type Options struct {
 	// more write, its reconcile's next: the request is held in flight and
 	// reaches the server after as many of the new leader's steps as the
 	// explorer chooses (every point is a choice), once; the old leader's
-	// call fails, as it never sees the answer. At most one write is in
-	// flight per schedule. Default false.
+	// call fails, as it never sees the answer. One leader change per
+	// schedule leaves writes in flight. Default false.
 	InFlightWrite bool
+	// InFlightWrites, above 0, implies InFlightWrite and bounds how many
+	// of the old leader's writes may be in flight: its reconcile runs on
+	// past a write whose answer never comes (a deferred status write, an
+	// error logged and ignored) and each write it sends is held, up to
+	// this many (each bound from 1 up is a choice); each is delivered
+	// once, at a point and in an order the explorer chooses. A seed
+	// records the bound ("#1Z2"). Default 1.
+	InFlightWrites int
 	// Uncached are kinds the operator's manager reads uncached, as its
 	// client.Options.Cache.DisableFor says (in main.go, which Setup never
 	// sees; or give those options as Scenario.Manager): a Get or List of
@@ -261,6 +270,11 @@ func (o Options) withDefaults() Options {
 		}
 	}
 	def(&o.Depth, defaultDepth)
+	if o.InFlightWrites > 0 {
+		o.InFlightWrite = true
+	} else if o.InFlightWrite {
+		o.InFlightWrites = 1
+	}
 	if o.MaxSteps < 0 {
 		o.MaxSteps = 0
 	}

@@ -12,10 +12,11 @@ import (
 // is "reconciler:namespace/name@lag,lag" ("reconciler:name@..." for a
 // cluster-scoped object): the lags are how many versions behind the newest
 // each cached read of the step saw, in order, then, if the step crashed,
-// the crash ("#2", "#2L", "#2Z": crash.go). An action is "!name". The
-// delivery of the write a "#nZ" step left in flight is "~" and that step's
-// reconciler:namespace/name. A schedule with no chosen step (only its
-// drain) is "-".
+// the crash ("#2", "#2L", "#2Z", "#2Z3": crash.go). An action is "!name".
+// The delivery of the write a "#nZ" step left in flight is "~" and that
+// step's reconciler:namespace/name; of its k-th (k > 1) after a "#nZk",
+// "~k:" and the same. A schedule with no chosen step (only its drain) is
+// "-".
 
 // noSteps is the seed of a schedule with no chosen step.
 const noSteps = "-"
@@ -25,7 +26,11 @@ func (ex *explorer) itemID(it item) string {
 		return "!" + ex.s.Actions[it.action].Name
 	}
 	if it.deliver {
-		return "~" + ex.itemID(item{rec: it.rec, action: -1, key: it.key})
+		nth := ""
+		if it.nth > 0 {
+			nth = strconv.Itoa(it.nth+1) + ":"
+		}
+		return "~" + nth + ex.itemID(item{rec: it.rec, action: -1, key: it.key})
 	}
 	name := it.key.nn.Name
 	if it.key.nn.Namespace != "" {
@@ -64,17 +69,11 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 		id, lagText, _ := strings.Cut(f, "@")
 		s := scriptStep{it: item{rec: -1, action: -1}, lags: []int{}}
 		if crashed {
-			s.crash.kind = crashRestart
-			if t, ok := strings.CutSuffix(crashText, "L"); ok {
-				crashText, s.crash.kind = t, crashFailover
-			} else if t, ok := strings.CutSuffix(crashText, "Z"); ok {
-				crashText, s.crash.kind = t, crashInFlight
+			c, err := parseCrash(crashText)
+			if err != nil {
+				return nil, fmt.Errorf("explore: seed step %d %q: %w", i+1, f, err)
 			}
-			n, err := strconv.Atoi(crashText)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("explore: seed step %d %q: crash %q is not a write number >= 1 (optionally with L or Z)", i+1, f, crashText)
-			}
-			s.crash.at = n
+			s.crash = c
 		}
 		if lagText != "" {
 			for _, l := range strings.Split(lagText, ",") {
@@ -102,6 +101,14 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 				return nil, fmt.Errorf("explore: seed step %d %q: a delivery (~) has no lags and no crash", i+1, f)
 			}
 			id, s.it.deliver = rest, true
+			if nth, rest, ok := strings.Cut(id, ":"); ok && strings.Count(rest, ":") == 1 {
+				// "~k:reconciler:object": names have no ':'.
+				n, err := strconv.Atoi(nth)
+				if err != nil || n < 1 {
+					return nil, fmt.Errorf("explore: seed step %d %q: the write in flight %q is not a number >= 1", i+1, f, nth)
+				}
+				id, s.it.nth = rest, n-1
+			}
 		}
 		rec, obj, ok := strings.Cut(id, ":")
 		for j, rc := range ex.s.Reconcilers {
@@ -123,4 +130,29 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 		return nil, fmt.Errorf("explore: seed %q has no steps (a schedule with none is %q)", seed, noSteps)
 	}
 	return script, nil
+}
+
+// parseCrash parses a seed's crash, after "#": a write number >= 1, then
+// L (leader change) or Z (a write in flight), Z optionally with how many.
+func parseCrash(text string) (crashPoint, error) {
+	c := crashPoint{kind: crashRestart}
+	at, bound, inFlight := strings.Cut(text, "Z")
+	if t, ok := strings.CutSuffix(text, "L"); ok {
+		at, c.kind = t, crashFailover
+	} else if inFlight {
+		c.kind, c.inFlight = crashInFlight, 1
+		if bound != "" {
+			n, err := strconv.Atoi(bound)
+			if err != nil || n < 1 {
+				return c, fmt.Errorf("crash %q: the writes in flight %q are not a number >= 1", text, bound)
+			}
+			c.inFlight = n
+		}
+	}
+	n, err := strconv.Atoi(at)
+	if err != nil || n < 1 {
+		return c, fmt.Errorf("crash %q is not a write number >= 1 (optionally with L, Z or Z and the writes in flight)", text)
+	}
+	c.at = n
+	return c, nil
 }

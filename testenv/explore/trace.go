@@ -40,12 +40,13 @@ type stepState struct {
 	// crashed, crashPlan where a replay makes it crash.
 	writesDone       int
 	crash, crashPlan crashPoint
-	// held is the write this step sent after a crashInFlight (zombie.go),
-	// sent that it did; sentBy, on a delivery's step, is the step that
-	// sent it.
-	held   *inFlight
-	sent   bool
-	sentBy int
+	// held are the writes this step sent after a crashInFlight
+	// (zombie.go), sent how many it tried to; sentBy, on a delivery's
+	// step, is the step that sent it, sentNth which of its writes in
+	// flight (from 0).
+	held            []*inFlight
+	sent            int
+	sentBy, sentNth int
 	// applying marks the version being recorded as made by a server-side
 	// apply (recordWrite): "no lost write" then reads managedFields.
 	applying bool

@@ -6,35 +6,41 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// The old leader's write in flight (Options.InFlightWrite). A leader that
-// lost its lease does not stop at once: a GC pause or a partition lets it
-// send one more write before it notices, and that request may reach the
-// API server after the new leader has acted. At a crashInFlight point the
-// old leader's reconcile runs on (its reads answered as at the crash) until
-// its next write: that request is captured as sent, the object and the
-// patch body as they are then (resourceVersion, preconditions and options
-// verbatim), and the call fails with errCrashed, as the old process never
-// sees the answer; every later call fails too. A delivery item is queued:
-// the explorer chooses when it runs, after any number of the new leader's
-// steps, like any queued item (the drain's first round runs it if no
-// chosen step did), and it runs once. Its step sends the request and
-// records what the server did with it as any write, judged by what the old
-// leader's step had seen when it sent it.
+// The old leader's writes in flight (Options.InFlightWrite,
+// InFlightWrites). A leader that lost its lease does not stop at once: a
+// GC pause or a partition lets it send one more write before it notices,
+// and that request may reach the API server after the new leader has
+// acted. At a crashInFlight point the old leader's reconcile runs on (its
+// reads answered as at the crash) until its next write: that request is
+// captured as sent, the object and the patch body as they are then
+// (resourceVersion, preconditions and options verbatim), and the call
+// fails with errCrashed, as the old process never sees the answer. With a
+// bound above one (crashPoint.inFlight) the reconcile runs on past that
+// failure, as one that logs an error and goes on, or whose deferred status
+// write runs after it, does: each write it sends is held so, up to the
+// bound; then every later call fails. A delivery item is queued for each
+// held write: the explorer chooses when each runs, after any number of the
+// new leader's steps, in any order, like any queued item (the drain's
+// first round runs those no chosen step did), and each runs once. Its step
+// sends the request and records what the server did with it as any write,
+// judged by what the old leader's step had seen when it sent it.
 
-// heldWrites is the old leader's write in flight: at most one per
-// schedule (held), captured from the step being run and delivered by a
-// queued item of its own (delivered counts its deliveries).
+// heldWrites are the old leader's writes in flight: those of one crash per
+// schedule (held, in the order sent), captured from the step being run
+// and each delivered by a queued item of its own (delivered counts the
+// deliveries).
 type heldWrites struct {
 	ex        *explorer
 	book      *versions
 	trace     *trace
 	work      *workQueue
-	held      *inFlight
+	held      []*inFlight
 	delivered int
 }
 
@@ -42,7 +48,9 @@ type heldWrites struct {
 type inFlight struct {
 	// from is the step that sent it; it is that step's reconcile.
 	from int
+	// it is its delivery item; done, that it ran.
 	it   item
+	done bool
 	// seen is what that step had seen when it sent the write.
 	seen map[objKey]int
 	// w describes it: verb, object, what it was based on, the body.
@@ -52,16 +60,26 @@ type inFlight struct {
 }
 
 // holdsNext reports that the step's next write is to be held in flight:
-// the step crashed with crashInFlight and has not sent it yet.
+// the step crashed with crashInFlight and has sent fewer writes since than
+// the crash's bound.
 func (hw *heldWrites) holdsNext() bool {
-	return hw.trace.cur != nil && hw.trace.cur.crash.kind == crashInFlight && !hw.trace.cur.sent
+	c := hw.trace.cur
+	return c != nil && c.crash.kind == crashInFlight && c.sent < max(c.crash.inFlight, 1)
+}
+
+// hold keeps w, sent by the step being run, in flight; send delivers it.
+// The call fails: no answer comes back.
+func (hw *heldWrites) hold(w Write, send func(ctx context.Context) error) error {
+	cur := hw.trace.cur
+	cur.held = append(cur.held, &inFlight{from: cur.step.Index, seen: maps.Clone(cur.seen), w: w, send: send})
+	return errCrashed
 }
 
 // holdWrite captures a write of the old leader as sent: a copy of obj, the
 // patch's body as computed now, which resend sends when it is delivered.
 // The call fails: no answer comes back.
 func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, resend sendFunc) error {
-	hw.trace.cur.sent = true
+	hw.trace.cur.sent++
 	cp, ok := obj.DeepCopyObject().(client.Object)
 	if !ok {
 		return fmt.Errorf("explore: %T %s: copying the in-flight write: %w", obj, client.ObjectKeyFromObject(obj), errCrashed)
@@ -81,16 +99,14 @@ func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, 
 		pc = client.RawPatch(p.Type(), data)
 		w.Data = shorten(string(data), 240)
 	}
-	hw.trace.cur.held = &inFlight{from: hw.trace.cur.step.Index, seen: maps.Clone(hw.trace.cur.seen), w: w,
-		send: func(ctx context.Context) error { return resend(ctx, cp, pc) }}
-	return errCrashed
+	return hw.hold(w, func(ctx context.Context) error { return resend(ctx, cp, pc) })
 }
 
 // holdApply captures a server-side apply of the old leader as sent: the
 // configuration as JSON now, decoded into a copy, which resend applies
 // when it is delivered.
 func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend func(context.Context, runtime.ApplyConfiguration) error) error {
-	hw.trace.cur.sent = true
+	hw.trace.cur.sent++
 	k, data, err := applyTarget(ac)
 	if err != nil {
 		return err
@@ -105,66 +121,93 @@ func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, rese
 		}
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240), At: callSite()}
-	hw.trace.cur.held = &inFlight{from: hw.trace.cur.step.Index, seen: maps.Clone(hw.trace.cur.seen), w: w,
-		send: func(ctx context.Context) error { return resend(ctx, cp) }}
-	return errCrashed
+	return hw.hold(w, func(ctx context.Context) error { return resend(ctx, cp) })
 }
 
-// queueHeld queues the delivery of the write step s left in flight.
+// ranCrash is the crash of s as its seed records it: a crashInFlight's
+// bound is the writes it sent after it (at least 1), which replays it.
+func (s *stepState) ranCrash() crashPoint {
+	c := s.crash
+	if c.kind == crashInFlight {
+		c.inFlight = max(s.sent, 1)
+	}
+	return c
+}
+
+// queueHeld queues the delivery of each write step s left in flight, the
+// n-th (from 0) as item it with nth n.
 func (hw *heldWrites) queueHeld(s *stepState, it item) {
-	if s.held == nil || hw.held != nil {
+	if len(s.held) == 0 || hw.held != nil {
 		return
 	}
-	s.held.it = it
 	hw.held = s.held
-	hw.work.enqueue(item{rec: it.rec, action: -1, key: it.key, deliver: true})
+	for n, h := range s.held {
+		h.it = item{rec: it.rec, action: -1, key: it.key, deliver: true, nth: n}
+		hw.work.enqueue(h.it)
+	}
 }
 
 // deliver runs a delivery item: the held write reaches the server, in a
-// step of its own that has seen what the sending step had seen. A
-// delivery with nothing in flight (a replayed seed whose crash was taken
-// out) does nothing.
+// step of its own that has seen what the sending step had seen when it
+// sent it. A delivery with nothing in flight (a replayed seed whose crash
+// was taken out or lowered) does nothing.
 func (hw *heldWrites) deliver(ctx context.Context, it item) {
-	h := hw.held
+	var h *inFlight
+	for _, c := range hw.held {
+		if c.it == it && !c.done {
+			h = c
+		}
+	}
 	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[objKey]int{}, plan: []int{}}
-	s.step.Reconciler = fmt.Sprintf("in-flight write of %s (old leader)", hw.ex.itemID(item{rec: it.rec, action: -1, key: it.key}))
-	switch {
-	case h == nil || h.it != (item{rec: it.rec, action: -1, key: it.key}) || hw.delivered > 0:
+	nth, sender := "", hw.ex.itemID(item{rec: it.rec, action: -1, key: it.key})
+	if it.nth > 0 {
+		nth = fmt.Sprintf(" %d", it.nth+1)
+	}
+	s.step.Reconciler = fmt.Sprintf("in-flight write%s of %s (old leader)", nth, sender)
+	if h == nil {
 		s.step.Result = "nothing in flight"
-	default:
-		s.seen, s.sentBy, s.sentAt = maps.Clone(h.seen), h.from, h.w.At
+	} else {
+		s.seen, s.sentBy, s.sentNth, s.sentAt = maps.Clone(h.seen), h.from, it.nth, h.w.At
 		hw.trace.cur = s
 		err := h.send(ctx)
+		h.done = true
 		hw.delivered++
 		answer := "ok"
 		if err != nil {
 			answer = err.Error()
 		}
-		s.step.Result = fmt.Sprintf("sent by step %d before it lost the lease, delivered now: %s", h.from, answer)
+		if nth != "" {
+			nth = "write" + nth + " "
+		}
+		s.step.Result = fmt.Sprintf("%ssent by step %d before it lost the lease, delivered now: %s", nth, h.from, answer)
 	}
 	hw.trace.steps = append(hw.trace.steps, s.step)
 	hw.trace.chosen = append(hw.trace.chosen, scriptStep{it: it})
 	hw.trace.cur = nil
 }
 
-// heldState is the write in flight, for the state hash ("" when none).
+// heldState is the writes in flight not yet delivered, for the state hash
+// ("" when none).
 func (hw *heldWrites) heldState() string {
-	if hw.held == nil || hw.delivered > 0 {
-		return ""
+	var parts []string
+	for _, h := range hw.held {
+		if !h.done {
+			parts = append(parts, fmt.Sprintf("%+v %v", h.w, h.seen))
+		}
 	}
-	return fmt.Sprintf("%+v %v", hw.held.w, hw.held.seen)
+	return strings.Join(parts, "; ")
 }
 
-// withoutDelivery copies script without the delivery of the write step i
-// left in flight, if it has one.
-func withoutDelivery(script []scriptStep, i int) []scriptStep {
+// withoutDeliveries copies script without the deliveries of the writes
+// step i left in flight from the keep-th (from 0) on, if it has any.
+func withoutDeliveries(script []scriptStep, i, keep int) []scriptStep {
 	out := append([]scriptStep(nil), script...)
 	if script[i].crash.kind != crashInFlight {
 		return out
 	}
-	for j := i + 1; j < len(out); j++ {
-		if d := out[j].it; d.deliver && d.rec == script[i].it.rec && d.key == script[i].it.key {
-			return append(out[:j], out[j+1:]...)
+	for j := len(out) - 1; j > i; j-- {
+		if d := out[j].it; d.deliver && d.nth >= keep && d.rec == script[i].it.rec && d.key == script[i].it.key {
+			out = append(out[:j], out[j+1:]...)
 		}
 	}
 	return out
