@@ -49,12 +49,15 @@ type auditKey struct {
 	tests    bool
 }
 
-// lintBinary is the statuspatch-lint o names, found on the PATH; "" for
+// lintBinary is the statuspatch-lint o names (Options.Lint): "" for
 // none.
 func lintBinary(o Options) string {
 	name := o.Lint
 	if name == "" {
 		name = os.Getenv(envLint)
+	}
+	if name == "" {
+		name = moduleLint()
 	}
 	if name == "" {
 		name = "statuspatch-lint"
@@ -67,6 +70,31 @@ func lintBinary(o Options) string {
 		return ""
 	}
 	return bin
+}
+
+// moduleLint is bin/statuspatch-lint of the module go test runs in (the
+// folder of the nearest go.mod above the working folder), where the
+// README's install and kubebuilder's Makefile put it; "" when it has
+// none.
+func moduleLint() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			bin := filepath.Join(dir, "bin", "statuspatch-lint")
+			if _, err := os.Stat(bin); err != nil {
+				return ""
+			}
+			return bin
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // auditResult adds, once, the audit of each violation's Cause to res's

@@ -252,8 +252,9 @@ type Options struct {
 	// Lint is the statuspatch-lint binary that audits the line of the
 	// write a violation names (Violation.Cause), where the operator's
 	// source is on disk: Run adds the line's -audit verdict and reason to
-	// the Message. Default: $STATUSPATCH_LINT, else statuspatch-lint on
-	// the PATH; none found, or "off": no audit (audit.go).
+	// the Message. Default: $STATUSPATCH_LINT, else bin/statuspatch-lint
+	// of the module the test runs in, else statuspatch-lint on the PATH;
+	// none found, or "off": no audit (audit.go).
 	Lint string
 }
 
