@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -43,5 +45,34 @@ func TestAuditLineNeedsTheSource(t *testing.T) {
 		if got, err := auditLine(t.Context(), "/nonexistent/statuspatch-lint", at); got != "" || err != nil {
 			t.Errorf("auditLine(%q) = %q, %v; want nothing", at, got, err)
 		}
+	}
+}
+
+// Without Options.Lint and $STATUSPATCH_LINT, the linter is the module's
+// bin/statuspatch-lint, where the README's install puts it; "off" is none.
+func TestLintBinaryOfTheModule(t *testing.T) {
+	mod := t.TempDir()
+	bin := filepath.Join(mod, "bin", "statuspatch-lint")
+	for _, f := range []struct {
+		path string
+		mode os.FileMode
+	}{{filepath.Join(mod, "go.mod"), 0o644}, {bin, 0o755}} {
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f.path, nil, f.mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(mod, "internal", "controller"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(mod, "internal", "controller"))
+	t.Setenv(envLint, "")
+	if got := lintBinary(Options{}); got != bin {
+		t.Errorf("lintBinary: %q, want %q", got, bin)
+	}
+	if got := lintBinary(Options{Lint: "off"}); got != "" {
+		t.Errorf("lintBinary(off): %q, want none", got)
 	}
 }
