@@ -152,6 +152,7 @@ func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	h.progress.startLines(d.Budget)
 	res, err := runSearch(ctx, s, o, h)
 	h.progress.finish(res, err)
+	auditResult(ctx, d, res)
 	return res, err
 }
 
@@ -172,7 +173,7 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	}
 	total, more, err := deepen(ctx, s, o, h, dfsDeadline)
 	if total == nil || err != nil || total.Violation != nil || !faults || !more || time.Until(deadline) <= 0 {
-		return total, (&explorer{o: o.withDefaults()}).writeReport(total, err)
+		return total, (&explorer{o: o.withDefaults()}).writeReport(ctx, total, err)
 	}
 	h.faults, h.level = true, total.Bounds.Level
 	res, err := runLevel(ctx, s, faultOptions(o, time.Until(deadline)), h)
@@ -181,7 +182,7 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	}
 	total.add(res)
 	total.Exhausted = false
-	return total, (&explorer{o: o.withDefaults()}).writeReport(total, err)
+	return total, (&explorer{o: o.withDefaults()}).writeReport(ctx, total, err)
 }
 
 // deepen runs the levels of the deepening until deadline. more reports

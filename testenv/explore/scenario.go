@@ -261,6 +261,13 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Quiet turns the progress lines and the summary line off.
 	Quiet bool
+	// Lint is the statuspatch-lint binary that audits the line of the
+	// write a violation names (Violation.Cause), where the operator's
+	// source is on disk: Run adds the line's -audit verdict and reason to
+	// the Message. Default: $STATUSPATCH_LINT, else bin/statuspatch-lint
+	// of the module the test runs in, else statuspatch-lint on the PATH;
+	// none found, or "off": no audit (audit.go).
+	Lint string
 }
 
 func (o Options) withDefaults() Options {
@@ -342,6 +349,12 @@ type Violation struct {
 	Invariant string
 	// Message says what broke.
 	Message string
+	// Cause is the write Message names as having caused it (its Kind, At
+	// and, where statuspatch-lint audited its line, Audit); nil when the
+	// message names none.
+	Cause *Write
+	// audited: Run added Cause's audit (audit.go).
+	audited bool
 	// Also lists later violations of the same schedule, "invariant: message".
 	Also []string
 	// names are the invariants of Invariant and Also.

@@ -155,7 +155,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		}
 		err := search(ctx, workers, res)
 		res.Elapsed = time.Since(start)
-		return res, ex.writeReport(res, err)
+		return res, ex.writeReport(ctx, res, err)
 	}
 	var found *run
 	var err error
@@ -170,7 +170,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		err = ctx.Err()
 	}
 	if err != nil || found == nil {
-		return res, ex.writeReport(res, err)
+		return res, ex.writeReport(ctx, res, err)
 	}
 	v, err := ex.minimise(ctx, found)
 	if err != nil {
@@ -178,7 +178,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	}
 	v.FoundAfter, v.Schedules = res.Elapsed, res.Schedules
 	res.Violation, res.Violations = v, []*Violation{v}
-	return res, ex.writeReport(res, nil)
+	return res, ex.writeReport(ctx, res, nil)
 }
 
 func (ex *explorer) validate() error {

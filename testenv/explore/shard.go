@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -48,17 +49,18 @@ func (ex *explorer) validateShard() error {
 
 // writeReport writes Options.Report, if set, and returns err, or the
 // error of writing.
-func (ex *explorer) writeReport(res *Result, err error) error {
+func (ex *explorer) writeReport(ctx context.Context, res *Result, err error) error {
 	if ex.o.Report == "" {
 		return err
 	}
+	auditResult(ctx, ex.o, res)
 	rep := Report{Seed: ex.o.Seed, Schedules: ex.o.Schedules, Shards: []Shard{ex.o.Shard}, Violations: []report.Violation{}}
 	if res != nil {
 		rep.Ran = res.Schedules
 		for _, v := range res.Violations {
 			rep.Violations = append(rep.Violations, report.Violation{
 				Invariant: v.Invariant, Message: v.Message, Also: v.Also, Replay: v.Seed,
-				Schedule: v.Schedules - 1, Text: v.String(),
+				Schedule: v.Schedules - 1, Text: v.String(), Cause: reportCause(v.Cause),
 				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults, Random: v.Bounds.Random},
 			})
 		}
@@ -73,4 +75,12 @@ func (ex *explorer) writeReport(res *Result, err error) error {
 		return errors.Join(err, fmt.Errorf("explore: Options.Report: %w", werr))
 	}
 	return err
+}
+
+// reportCause is the report's record of a violation's Cause.
+func reportCause(w *Write) *report.Cause {
+	if w == nil {
+		return nil
+	}
+	return &report.Cause{Kind: w.Kind, At: w.At, Audit: w.Audit}
 }

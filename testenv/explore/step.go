@@ -78,6 +78,11 @@ type Write struct {
 	// client-go, apimachinery, statuspatch's patcher and the explorer).
 	Kind string `json:",omitempty"`
 	At   string `json:",omitempty"`
+	// Audit, on a Violation's Cause, is statuspatch-lint -audit's finding
+	// for At's line, as it prints it: "blind: Status().Patch of Widget:
+	// client.MergeFrom without optimistic lock"; empty where the linter
+	// or the source is not at hand, or the line has no status write.
+	Audit string `json:",omitempty"`
 	// Data is the patch body (patches and applies), or, for a write that
 	// sends a whole object (a create, an update), what it changed in spec,
 	// status, finalizers, labels and annotations ("spec.size: 1 -> 5");

@@ -1,6 +1,9 @@
 package explore
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // trace is what a schedule did: the steps it ran (the one running in
 // cur), the choices that replay them, its crashes, and the violations it
@@ -23,6 +26,8 @@ type trace struct {
 	// invariants Options.Disable turns off.
 	failed   *Violation
 	disabled map[string]bool
+	// named is the write the last message's note named (writecall.go).
+	named *namedWrite
 }
 
 // stepState is the step being run.
@@ -76,11 +81,17 @@ func (s *stepState) seenOrNone(k objKey) int {
 // fail records a violation. The schedule goes on to its steady state, so
 // that later violations of the same schedule show in Also.
 func (t *trace) fail(invariant, msg string) {
+	named := t.named
+	t.named = nil
 	if t.disabled[invariant] {
 		return
 	}
 	if t.failed == nil {
 		t.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
+		if named != nil && strings.HasSuffix(msg, named.note) {
+			w := named.w
+			t.failed.Cause = &w
+		}
 	}
 	t.failed.names[invariant] = true
 	if t.failed.Message == msg {

@@ -94,7 +94,9 @@ func callSite() string {
 }
 
 func shortLine(f runtime.Frame) string {
-	return fmt.Sprintf("%s:%d", filepath.Join(filepath.Base(filepath.Dir(f.File)), filepath.Base(f.File)), f.Line)
+	short := filepath.Join(filepath.Base(filepath.Dir(f.File)), filepath.Base(f.File))
+	rememberFile(short, f.File)
+	return fmt.Sprintf("%s:%d", short, f.Line)
 }
 
 // clientWrites are the names of the client's write methods.
@@ -130,13 +132,17 @@ func isLibrary(fn string) bool {
 // (a read met the version).
 func (t *trace) writeNote() string {
 	if t.cur == nil || !t.cur.judged {
+		t.named = nil
 		return ""
 	}
 	return t.lastWriteNote()
 }
 
-// lastWriteNote names the step's last write as writeNote does.
+// lastWriteNote names the step's last write as writeNote does. The
+// violation whose message ends with the note keeps that write as its
+// Cause (trace.fail).
 func (t *trace) lastWriteNote() string {
+	t.named = nil
 	if t.cur == nil || len(t.cur.step.Writes) == 0 {
 		return ""
 	}
@@ -148,8 +154,16 @@ func (t *trace) lastWriteNote() string {
 	if strings.ContainsRune("aeiou", rune(w.Kind[0])) {
 		a = "an"
 	}
-	if w.At == "" {
-		return fmt.Sprintf(", by %s %s", a, w.Kind)
+	note := fmt.Sprintf(", by %s %s", a, w.Kind)
+	if w.At != "" {
+		note += " at " + w.At
 	}
-	return fmt.Sprintf(", by %s %s at %s", a, w.Kind, w.At)
+	t.named = &namedWrite{note: note, w: w}
+	return note
+}
+
+// namedWrite is the write a message's note named, and the note.
+type namedWrite struct {
+	note string
+	w    Write
 }

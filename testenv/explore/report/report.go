@@ -115,9 +115,24 @@ type Violation struct {
 	Schedule int `json:"schedule"`
 	// Text is the minimised schedule as explore prints it.
 	Text string `json:"text,omitempty"`
+	// Cause is the write Message names as having caused it; absent when
+	// it names none.
+	Cause *Cause `json:"cause,omitempty"`
 	// Bounds are the bounds of the search that found it (a replay needs
 	// its Versions); absent in reports written before they were recorded.
 	Bounds *Bounds `json:"bounds,omitempty"`
+}
+
+// Cause is the write that caused a violation (explore.Violation.Cause).
+type Cause struct {
+	// Kind names the request: "blind merge patch of status", "delete".
+	Kind string `json:"kind"`
+	// At is the operator's line that sent it: "controllers/x.go:42".
+	At string `json:"at,omitempty"`
+	// Audit is statuspatch-lint -audit's finding for that line, verdict
+	// first: "blind: Status().Patch of Widget: client.MergeFrom without
+	// optimistic lock"; absent where the linter did not audit it.
+	Audit string `json:"audit,omitempty"`
 }
 
 // Bounds are a search's bounds and deepening level (explore.Bounds).
