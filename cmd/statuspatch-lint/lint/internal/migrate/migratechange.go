@@ -164,8 +164,10 @@ climb:
 		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readsRefs(call) {
 			return false, "" // its address given to a reader: intstr.GetScaledValueFromIntOrPercent(&x.Spec.MaxSurge, ...)
 		}
-		if p.Op == token.AND {
-			return true, ""
+		if p.Op == token.AND && !si.addressRead(stack, top-1) {
+			return true, "" // an address that may be written through (migrateaddress.go)
+		} else if p.Op == token.AND {
+			return false, ""
 		}
 	}
 	if !holdsRefs(info.TypeOf(e)) {
@@ -202,6 +204,9 @@ climb:
 			}
 			return false, ref + ", a reference into the object, is passed to " + si.callee(p) + ", " + how
 		}
+		if si.importedReads(p, e) {
+			return false, "" // a function of another package, by its ParamsFact
+		}
 		return false, ref + ", a reference into the object, is passed to " + si.callee(p)
 	case *ast.RangeStmt:
 		if t := info.TypeOf(e); t != nil && p.X == e && isSignature(t) {
@@ -227,6 +232,13 @@ climb:
 			// The local's uses, followed (migratelocal.go).
 			if how := si.followLocal(local); how != "" {
 				return false, ref + ", a reference into the object, is assigned to " + local.Name() + ", " + how
+			}
+			return false, ""
+		}
+		if holder := si.fieldHolder(p, e); holder != nil {
+			// A field of a local struct: the local's uses, followed (migrateaddress.go).
+			if how := si.followLocal(holder); how != "" {
+				return false, ref + ", a reference into the object, is assigned into " + holder.Name() + ", " + how
 			}
 			return false, ""
 		}
