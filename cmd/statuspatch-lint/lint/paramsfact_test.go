@@ -22,4 +22,7 @@ func TestParamsFactEncodedObject(t *testing.T) {
 // stores it has none.
 func TestParamsFactReadOnlyReferences(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "example.com/op/rolesutil")
+	// A package that does not reach metav1 has no fact (the export-data
+	// driver reads it from export data).
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "example.com/op/plainutil")
 }

@@ -67,6 +67,9 @@ func ExportParamFacts(pass *analysis.Pass) {
 			}
 		}
 	}
+	// A package that does not reach metav1 is read from export data by
+	// the standalone command (internal/exportdata): no facts either way.
+	readOnly := reaches(pass.Pkg, kube.MetaPkgPath, map[*types.Package]bool{})
 	for _, f := range pass.Files {
 		m := &migration{site: site{calls: calls{pass: pass, decls: decls}, file: f}}
 		for _, d := range f.Decls {
@@ -97,7 +100,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 						if name.Name == "_" || m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
 						}
-					case fn.Exported() && holdsRefs(p.Type()):
+					case readOnly && fn.Exported() && holdsRefs(p.Type()):
 						if name.Name == "_" || m.followLocal(p) == "" {
 							fact.ReadOnly = append(fact.ReadOnly, i)
 						}
@@ -121,6 +124,23 @@ func (m *migration) importedStatusOnly(fn *types.Func, arg int) bool {
 			if i == arg {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// reaches reports whether pkg is path or imports it, directly or not.
+func reaches(pkg *types.Package, path string, seen map[*types.Package]bool) bool {
+	if pkg.Path() == path {
+		return true
+	}
+	if seen[pkg] {
+		return false
+	}
+	seen[pkg] = true
+	for _, imp := range pkg.Imports() {
+		if reaches(imp, path, seen) {
+			return true
 		}
 	}
 	return false
