@@ -144,9 +144,9 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// copies.go: 1 whose labels are copied into by maps.Copy; its
 	// roles.go: 2 whose roles go to functions of another package that
 	// write through a range value or hand a literal on; migratelocal's
-	// address.go: 3 whose address into the spec is written through,
-	// handed to a function value or stored.
-	if len(left) != 106 || notMoved != 105 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 106 (105):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// address.go: 4 whose address into the spec is written through,
+	// handed to a function value, stored, or returned by a named result.
+	if len(left) != 107 || notMoved != 106 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 107 (106):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

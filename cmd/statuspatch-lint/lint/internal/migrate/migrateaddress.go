@@ -66,10 +66,35 @@ func (si *site) fieldHolder(p ast.Node, e ast.Expr) *types.Var {
 	if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == si.pass.Pkg.Scope() {
 		return nil
 	}
-	if _, ok := v.Type().Underlying().(*types.Struct); !ok {
+	if _, ok := v.Type().Underlying().(*types.Struct); !ok || si.namedResult(v) {
 		return nil
 	}
 	return v
+}
+
+// namedResult reports whether v is a named result of any function (not
+// only the write's: isResult), which a bare return
+// hands on without naming it.
+func (si *site) namedResult(v *types.Var) bool {
+	found := false
+	for _, f := range si.pass.Files {
+		if f.FileStart > v.Pos() || v.Pos() >= f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			ft, ok := n.(*ast.FuncType)
+			if !ok || ft.Results == nil {
+				return !found
+			}
+			for _, field := range ft.Results.List {
+				for _, name := range field.Names {
+					found = found || si.pass.TypesInfo.Defs[name] == v
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // ownFieldAssigned reports whether the use of a local at stack[i] is the

@@ -92,3 +92,20 @@ func (r *Reconciler) addressStored(ctx context.Context, key client.ObjectKey) er
 	w.Status.Ready = true
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec is changed at line 90: the patcher writes only the status`
 }
+
+// labelsOf fills a named result, which the bare return hands on.
+func labelsOf(w *v1.Widget) (cfg labelsConfig) {
+	cfg.Labels = &w.Spec.Labels
+	return
+}
+
+// The configuration returned by a named result: stays.
+func (r *Reconciler) addressReturned(ctx context.Context, key client.ObjectKey) (labelsConfig, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return labelsConfig{}, err
+	}
+	cfg := labelsOf(w)
+	w.Status.Ready = true
+	return cfg, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to labelsOf at line 108, where w.Spec is changed at line 98: the patcher writes only the status`
+}
