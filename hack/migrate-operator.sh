@@ -148,7 +148,7 @@ lws)
 	git_dir=${LWS_GIT:?set LWS_GIT to a kubernetes-sigs/lws git clone holding commit 060ab4da}
 	commit=060ab4da17eea1f0865fcbd3236bb1075e2cea32
 	tree=
-	exclude=(':!site' ':!docs')
+	exclude=(site docs)
 	no_init=1
 	# its test-integration target's controller suite
 	suites() { go test -count=1 -v ./test/integration/controllers/ -ginkgo.v; }
@@ -171,7 +171,7 @@ openstack-hypervisor-operator)
 	git_dir=${HYPERVISOR_GIT:?set HYPERVISOR_GIT to a cobaltcore-dev/openstack-hypervisor-operator git clone holding commit 8ee7e08c}
 	commit=8ee7e08c34951094332f4a3034fdaa35c89cf853
 	tree=
-	exclude=(':!docs')
+	exclude=(docs)
 	no_init=1
 	# its check target runs ginkgo over every package: the controllers'
 	suites() { go test -count=1 -v ./internal/controller/ -ginkgo.v; }
@@ -200,7 +200,14 @@ rm -rf "$src" && mkdir -p "$src"
 if [[ -n $tree ]]; then
 	git --git-dir="$git_dir" archive "$commit" "$tree" | tar -x -C "$src" --strip-components=$(( $(tr -cd / <<<"$tree" | wc -c) + 1 ))
 else
-	git --git-dir="$git_dir" archive "$commit" -- . "${exclude[@]}" | tar -x -C "$src"
+	# the top-level entries but the excluded ones: with ':!dir' pathspecs,
+	# git archive (2.39) still reads the excluded blobs, which a mirror
+	# may lack ("invalid object")
+	keep=()
+	while IFS= read -r e; do
+		[[ " ${exclude[*]-} " == *" $e "* ]] || keep+=("$e")
+	done < <(git --git-dir="$git_dir" ls-tree --name-only "$commit")
+	git --git-dir="$git_dir" archive "$commit" -- "${keep[@]}" | tar -x -C "$src"
 fi
 cd "$src"
 git init -q && printf 'bin/\ncover.out\ncover.html\n' >.git/info/exclude

@@ -35,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 65 {
-		t.Errorf("%d writes moved onto a patcher, want 65", moved)
+	if moved != 67 {
+		t.Errorf("%d writes moved onto a patcher, want 67", moved)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 24 {
+	if err != nil || len(goldens) != 26 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -141,8 +141,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// unstructured with such a MarshalJSON in it); migratelockbase: 3
 	// whose patch is used other than as a patch of its object, 1 whose
 	// base changes after the object is copied from it; migrateacross's
-	// copies.go: 1 whose labels are copied into by maps.Copy.
-	if len(left) != 101 || notMoved != 100 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 101 (100):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// copies.go: 1 whose labels are copied into by maps.Copy; its
+	// roles.go: 2 whose roles go to functions of another package that
+	// write through a range value or hand a literal on; migratelocal's
+	// address.go: 4 whose address into the spec is written through,
+	// handed to a function value, stored, or returned by a named result.
+	if len(left) != 107 || notMoved != 106 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 107 (106):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -14,3 +14,15 @@ import (
 func TestParamsFactEncodedObject(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "example.com/op/revutil")
 }
+
+// A function of another package that only reads a reference it is given
+// (lws's ComputeRevision: each role copied by range value into a literal
+// only json.Marshal reads) has a readOnly fact for it; one that writes
+// through the range value, hands the literal to a function value or
+// stores it has none.
+func TestParamsFactReadOnlyReferences(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "example.com/op/rolesutil")
+	// A package that does not reach metav1 has no fact (the export-data
+	// driver reads it from export data).
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "example.com/op/plainutil")
+}

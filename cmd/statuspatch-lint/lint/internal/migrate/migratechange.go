@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -165,8 +164,10 @@ climb:
 		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readsRefs(call) {
 			return false, "" // its address given to a reader: intstr.GetScaledValueFromIntOrPercent(&x.Spec.MaxSurge, ...)
 		}
-		if p.Op == token.AND {
-			return true, ""
+		if p.Op == token.AND && !si.addressRead(stack, top-1) {
+			return true, "" // an address that may be written through (migrateaddress.go)
+		} else if p.Op == token.AND {
+			return false, ""
 		}
 	}
 	if !holdsRefs(info.TypeOf(e)) {
@@ -203,6 +204,9 @@ climb:
 			}
 			return false, ref + ", a reference into the object, is passed to " + si.callee(p) + ", " + how
 		}
+		if si.importedReads(p, e) {
+			return false, "" // a function of another package, by its ParamsFact
+		}
 		return false, ref + ", a reference into the object, is passed to " + si.callee(p)
 	case *ast.RangeStmt:
 		if t := info.TypeOf(e); t != nil && p.X == e && isSignature(t) {
@@ -228,6 +232,13 @@ climb:
 			// The local's uses, followed (migratelocal.go).
 			if how := si.followLocal(local); how != "" {
 				return false, ref + ", a reference into the object, is assigned to " + local.Name() + ", " + how
+			}
+			return false, ""
+		}
+		if holder := si.fieldHolder(p, e); holder != nil {
+			// A field of a local struct: the local's uses, followed (migrateaddress.go).
+			if how := si.followLocal(holder); how != "" {
+				return false, ref + ", a reference into the object, is assigned into " + holder.Name() + ", " + how
 			}
 			return false, ""
 		}
@@ -292,128 +303,6 @@ func holdsRefs(t types.Type) bool {
 		return false
 	}
 	return true
-}
-
-// readsMethod reports whether a method called on the object, or on a
-// chain from it, only reads: a getter (Get...), DeepCopy, timeReads'
-// methods, or a method of a value receiver without references (it gets a
-// copy).
-func readsMethod(s *types.Selection) bool {
-	fn, ok := s.Obj().(*types.Func)
-	if !ok {
-		return false
-	}
-	switch n := fn.Name(); {
-	case strings.HasPrefix(n, "Get"), n == "DeepCopy", n == "DeepCopyObject", n == "DeepCopyInto":
-		return true
-	}
-	if timeReads(fn) {
-		return true
-	}
-	recv := fn.Signature().Recv()
-	if recv == nil {
-		return false
-	}
-	_, ptr := recv.Type().Underlying().(*types.Pointer)
-	return !ptr && !holdsRefs(recv.Type())
-}
-
-// endsRead reports whether the value a reading method returns leaves the
-// object: a copy (DeepCopy...), or a result without references. Else (a
-// getter of a map, slice or pointer: GetLabels, GetFinalizers) what it
-// returns is the object's, and its uses are checked in turn.
-func endsRead(s *types.Selection) bool {
-	fn := s.Obj().(*types.Func)
-	if strings.HasPrefix(fn.Name(), "DeepCopy") {
-		return true
-	}
-	return !holdsRefs(fn.Signature().Results())
-}
-
-// timeReads reports whether fn is a method of a timestamp that reads it:
-// metav1.Time's and MicroTime's comparisons, and the standard library's
-// time.Time methods of a value receiver.
-func timeReads(fn *types.Func) bool {
-	recv := fn.Signature().Recv()
-	n := kube.NamedOf(recv.Type())
-	if n == nil || n.Obj().Pkg() == nil {
-		return false
-	}
-	switch n.Obj().Pkg().Path() {
-	case "time":
-		_, ptr := recv.Type().(*types.Pointer)
-		return n.Obj().Name() == "Time" && !ptr && !strings.HasPrefix(fn.Name(), "Unmarshal") && !strings.HasPrefix(fn.Name(), "Gob")
-	case "k8s.io/apimachinery/pkg/apis/meta/v1":
-		switch fn.Name() {
-		case "IsZero", "Before", "BeforeTime", "Equal", "Unix", "Rfc3339Copy":
-			return n.Obj().Name() == "Time" || n.Obj().Name() == "MicroTime"
-		}
-	}
-	return false
-}
-
-// readOptionPkgs are the packages whose types a reference into the object
-// is converted to, to be read: client.MatchingLabels, labels.Set.
-var readOptionPkgs = map[string]bool{
-	kube.ClientPkgPath:               true,
-	"k8s.io/apimachinery/pkg/labels": true,
-}
-
-// refReaders are functions that only read the references they are given,
-// by package and name.
-var refReaders = map[string]map[string]bool{
-	"reflect":                        {"DeepEqual": true},
-	"slices":                         {"Contains": true, "Equal": true, "Index": true},
-	"maps":                           {"Equal": true},
-	"k8s.io/utils/ptr":               {"Deref": true, "Equal": true},
-	"k8s.io/apimachinery/pkg/labels": {"SelectorFromSet": true, "SelectorFromValidatedSet": true},
-	"k8s.io/apimachinery/pkg/apis/meta/v1": {
-		"LabelSelectorAsSelector": true, "LabelSelectorAsMap": true, "FormatLabelSelector": true,
-	},
-	// An IntOrString's value, by pointer (lws's rolling update).
-	"k8s.io/apimachinery/pkg/util/intstr": {"GetScaledValueFromIntOrPercent": true, "GetValueFromIntOrPercent": true},
-	// The patch's schema, by the type of its dataStruct (lws's
-	// revision.ApplyRevision).
-	"k8s.io/apimachinery/pkg/util/strategicpatch": {"StrategicMergePatch": true},
-	// equality.Semantic.DeepEqual, a method of Equalities.
-	"k8s.io/apimachinery/third_party/forked/golang/reflect": {"DeepEqual": true, "DeepDerivative": true},
-}
-
-// readsRefs reports whether call only reads the references it is given:
-// len, cap, or one of refReaders' functions (or k8s.io/utils/pointer's
-// ...Deref and ...Equal).
-func (si *site) readsRefs(call *ast.CallExpr) bool {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
-			return b.Name() == "len" || b.Name() == "cap"
-		}
-	}
-	if si.convertsToUnstructured(call) {
-		return true
-	}
-	fn := kube.CalledFunc(si.pass, call)
-	if fn == nil || fn.Pkg() == nil {
-		return false
-	}
-	if fn.Pkg().Path() == "k8s.io/utils/pointer" {
-		return strings.HasSuffix(fn.Name(), "Deref") || strings.HasSuffix(fn.Name(), "Equal")
-	}
-	if marshalers[fn.Pkg().Path()][fn.Name()] {
-		return si.marshalReads(call)
-	}
-	return refReaders[fn.Pkg().Path()][fn.Name()]
-}
-
-// copiedFrom reports whether call is maps.Copy(dst, e) of a map whose keys
-// and values hold no references: its entries are copied as values, and
-// e is only read (lws's mergeMetadata of the object's labels).
-func (si *site) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
-	fn := kube.CalledFunc(si.pass, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "maps" || fn.Name() != "Copy" || len(call.Args) != 2 || call.Args[1] != e {
-		return false
-	}
-	m, ok := si.pass.TypesInfo.TypeOf(e).Underlying().(*types.Map)
-	return ok && !holdsRefs(m.Key()) && !holdsRefs(m.Elem())
 }
 
 // callee names what call calls, for a finding: F, T.M, pkg.F, the builtin

@@ -130,6 +130,9 @@ func (si *site) followLocal(local *types.Var) string {
 		if as, ok := stack[i-1].(*ast.AssignStmt); ok && isLHS(as, id) {
 			return "" // the local itself assigned again: not the object
 		}
+		if si.ownFieldAssigned(stack, i) {
+			return "" // a field of the local's own storage (migrateaddress.go)
+		}
 		direct, how := si.chainChange(stack, i)
 		switch {
 		case direct:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,15 +28,29 @@ import (
 // a method expression's receiver argument has none) of a function or
 // method whose uses change at most the status of the object passed: they
 // read it, assign or address its status, pass it to a function that does
-// the same, or write it with the client.
+// the same, or write it with the client. ReadOnly lists, for an exported
+// one, the other parameters holding references (a slice, map or pointer:
+// a reference into an object passed) that it only reads, by the rules of
+// a reference into the object (followLocal): lws's
+// disaggregatedset.ComputeRevision(roles).
 type ParamsFact struct {
 	StatusOnly []int
+	ReadOnly   []int
 }
 
 // AFact marks ParamsFact as an analysis fact.
 func (*ParamsFact) AFact() {}
 
-func (f *ParamsFact) String() string { return fmt.Sprintf("statusOnly%v", f.StatusOnly) }
+func (f *ParamsFact) String() string {
+	var parts []string
+	if len(f.StatusOnly) > 0 {
+		parts = append(parts, fmt.Sprintf("statusOnly%v", f.StatusOnly))
+	}
+	if len(f.ReadOnly) > 0 {
+		parts = append(parts, fmt.Sprintf("readOnly%v", f.ReadOnly))
+	}
+	return strings.Join(parts, " ")
+}
 
 // ExportParamFacts exports a ParamsFact for each function and method of the
 // package with a parameter that may be an object (a pointer to a struct
@@ -52,6 +67,9 @@ func ExportParamFacts(pass *analysis.Pass) {
 			}
 		}
 	}
+	// A package that does not reach metav1 is read from export data by
+	// the standalone command (internal/exportdata): no facts either way.
+	readOnly := reaches(pass.Pkg, kube.MetaPkgPath, map[*types.Package]bool{})
 	for _, f := range pass.Files {
 		m := &migration{site: site{calls: calls{pass: pass, decls: decls}, file: f}}
 		for _, d := range f.Decls {
@@ -76,14 +94,21 @@ func ExportParamFacts(pass *analysis.Pass) {
 				}
 				for _, name := range names {
 					p, _ := pass.TypesInfo.Defs[name].(*types.Var)
-					if p != nil && mayBeObject(p.Type()) &&
-						(name.Name == "_" || m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "") {
-						fact.StatusOnly = append(fact.StatusOnly, i)
+					switch {
+					case p == nil:
+					case mayBeObject(p.Type()):
+						if name.Name == "_" || m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
+							fact.StatusOnly = append(fact.StatusOnly, i)
+						}
+					case readOnly && fn.Exported() && holdsRefs(p.Type()):
+						if name.Name == "_" || m.followLocal(p) == "" {
+							fact.ReadOnly = append(fact.ReadOnly, i)
+						}
 					}
 					i++
 				}
 			}
-			if len(fact.StatusOnly) > 0 {
+			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
@@ -102,6 +127,41 @@ func (m *migration) importedStatusOnly(fn *types.Func, arg int) bool {
 		}
 	}
 	return false
+}
+
+// reaches reports whether pkg is path or imports it, directly or not.
+func reaches(pkg *types.Package, path string, seen map[*types.Package]bool) bool {
+	if pkg.Path() == path {
+		return true
+	}
+	if seen[pkg] {
+		return false
+	}
+	seen[pkg] = true
+	for _, imp := range pkg.Imports() {
+		if reaches(imp, path, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// importedReads reports whether call, of a function of another package,
+// only reads the reference e it is given, by the function's ParamsFact
+// (ReadOnly): not a method expression nor a variadic argument.
+func (si *site) importedReads(call *ast.CallExpr, e ast.Expr) bool {
+	fn := kube.CalledFunc(si.pass, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == si.pass.Pkg || call.Ellipsis.IsValid() {
+		return false
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s := si.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
+			return false
+		}
+	}
+	arg := slices.Index(call.Args, e)
+	var fact ParamsFact
+	return arg >= 0 && si.pass.ImportObjectFact(fn.Origin(), &fact) && slices.Contains(fact.ReadOnly, arg)
 }
 
 // mayBeObject reports whether a value of type t may be a Kubernetes object
