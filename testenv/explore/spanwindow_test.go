@@ -163,3 +163,27 @@ func TestStaleWindowSpansReconcilesLockedNoAlarm(t *testing.T) {
 	}
 	t.Logf("no violation in %d schedules (%d pruned)", res.Schedules, res.Pruned)
 }
+
+// A window is its process's: a leader change ends it. Replayed, the
+// seed's last read, of the version the window two reconciles of the old
+// leader read through served, is the new leader's own window, opened in
+// its step, not the old one's.
+func TestStaleWindowEndsAtLeaderChange(t *testing.T) {
+	seed := "!provision confirm:ns/w@1 confirm:ns/w@1#1L confirm:ns/w@2"
+	res, err := explore.Run(t.Context(), confirmTwiceScenario(false), explore.Options{Backend: explore.Server(server(t)), Replay: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || res.Diverged != "" || v.Seed != seed {
+		t.Fatalf("want %q replayed as it was, got diverged %q:\n%v", seed, res.Diverged, v)
+	}
+	for _, want := range []string{
+		"stale window 1: confirm's typed informer of Widget stale from step 2 to step 3, 2 reads, at the point of Widget ns/w v2 (newest v3)\n",
+		"stale window 1: confirm's typed informer of Widget stale from step 4 to step 4, 1 read, at the point of Widget ns/w v2 (newest v4)\n",
+	} {
+		if !strings.Contains(v.String(), want) {
+			t.Fatalf("want %q in:\n%s", want, v)
+		}
+	}
+}
