@@ -117,10 +117,34 @@ func (cm *cacheModel) windowSeq(inf informerKey) int {
 }
 
 func (cm *cacheModel) openWindow(inf informerKey) *openWindow {
-	if cm.trace.cur == nil || cm.trace.drain {
+	s := cm.trace.cur
+	if s == nil || cm.trace.drain {
 		return nil
 	}
-	return cm.windows[inf]
+	w := cm.windows[inf]
+	if w != nil && !cm.spans() && w.listed[len(w.listed)-1].step != s.step.Index {
+		delete(cm.windows, inf) // it ended with its reconcile
+		return nil
+	}
+	return w
+}
+
+// spans reports whether windows stay open past their step: in every
+// search but one at the default bounds (deepening level 0, or bounds set
+// to them), the fault phase's and a replay's included. At the default
+// bounds a window ends with its reconcile, as it did before windows
+// spanned reconciles: their two units already reach one informer stale
+// across two reconciles (as two windows), and keeping the space of the
+// first level keeps the bugs it finds as fast (RabbitMQ's deleted
+// cluster, found at level 0 with windows of one reconcile, was not with
+// spanning ones within the deepening's 6 minutes: docs/explore.md,
+// Limits).
+func (cm *cacheModel) spans() bool {
+	if cm.ex == nil {
+		return true
+	}
+	o := cm.ex.o
+	return cm.ex.faults || o.Replay != "" || o.Depth != defaultDepth || o.Versions != defaultVersions || o.StaleReads != defaultStaleReads
 }
 
 // inWindow chooses the lag of a cached read through an informer whose
@@ -166,7 +190,7 @@ func (cm *cacheModel) noteWindow(inf informerKey, lag, stay, seq int, what func(
 		cm.closeWindows()
 		return 0
 	}
-	if w := cm.windows[inf]; w != nil {
+	if w := cm.openWindow(inf); w != nil {
 		if lag == stay {
 			return cm.serve(w, s)
 		}
@@ -224,6 +248,9 @@ func (cm *cacheModel) closeWindows() { cm.windows = nil }
 // which the hash holds. What a window will serve is then the same in two
 // states with one hash.
 func (cm *cacheModel) windowState(keys []objKey, norm func(map[string]any) any) []windowPoint {
+	if !cm.spans() {
+		return nil // none is open between steps
+	}
 	var out []windowPoint
 	for inf, w := range cm.windows {
 		st := windowPoint{I: inf.gvk.String() + "|" + strconv.Itoa(int(inf.rep))}
