@@ -187,3 +187,30 @@ func TestStaleWindowEndsAtLeaderChange(t *testing.T) {
 		}
 	}
 }
+
+// At the default bounds (deepening level 0) a window ends with its
+// reconcile, as before windows spanned reconciles: the same bug is found
+// there with two windows, one per reconcile, within their two units.
+func TestStaleWindowOfOneReconcileAtTheDefaults(t *testing.T) {
+	res, err := explore.Run(t.Context(), confirmTwiceScenario(false), explore.Options{Backend: explore.Server(server(t)), Budget: searchBound,
+		Disable: []string{explore.InvariantObservedGenerationStuck}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Bounds.Level != 0 || v.Bounds.Faults {
+		t.Fatalf("want the lost item found at deepening level 0, got at %s:\n%v", res.Bounds, v)
+	}
+	windows := 0
+	for _, st := range v.Steps {
+		for _, w := range st.Windows {
+			windows++
+			if w.FromStep != w.ToStep {
+				t.Errorf("a window spans steps %d to %d at the default bounds:\n%s", w.FromStep, w.ToStep, v)
+			}
+		}
+	}
+	if windows != 2 {
+		t.Errorf("want two windows of one reconcile each, got %d:\n%s", windows, v)
+	}
+}
