@@ -143,6 +143,9 @@ func (cm *cacheModel) spans() bool {
 	if cm.ex == nil {
 		return true
 	}
+	if cm.ex.oneReconcile {
+		return false
+	}
 	o := cm.ex.o
 	return cm.ex.faults || o.Replay != "" || o.Depth != defaultDepth || o.Versions != defaultVersions || o.StaleReads != defaultStaleReads
 }
