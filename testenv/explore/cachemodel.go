@@ -30,15 +30,17 @@ type cacheModel struct {
 	// indexed are the informers of those indexes, which a manager starts
 	// with its cache, before it is elected (informer.go).
 	indexed map[informerKey]bool
-	// stale counts the stale windows opened in this schedule (window.go).
-	stale int
+	// stale counts the stale windows opened in this schedule; windows
+	// are those open in this process, by informer (window.go).
+	stale   int
+	windows map[informerKey]*openWindow
 	// listCut marks the list points of the next chooseLag cut short by
 	// Options.Versions (listPoints).
 	listCut bool
 }
 
 // chooseLag picks how many versions behind the newest a cached read is,
-// of n lags (0 to n-1); stay is the lag at which the step's open window
+// of n lags (0 to n-1); stay is the lag at which the open window
 // of the read's informer serves it (window.go), -1 when none is open.
 func (cm *cacheModel) chooseLag(n, stay int) int {
 	s := cm.trace.cur

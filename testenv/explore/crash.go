@@ -108,6 +108,7 @@ func (r *run) maybeCrash() {
 // restart replaces the crashed process: new reconcilers on new clients,
 // every object queued, and, for a restart, a cold cache.
 func (r *run) restart(kind int) {
+	r.closeWindows() // the new process has new informers (window.go)
 	if kind == crashRestart {
 		r.cache.reset()
 		for _, k := range r.order {

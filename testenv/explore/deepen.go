@@ -63,7 +63,9 @@ func (b Bounds) String() string {
 // depth-first search runs the shortest schedules of a level first, so a
 // level with more stale windows finds such a bug early, while each more
 // step multiplies the schedules of a level (docs/explore.md, Bounds and
-// deepening).
+// deepening). Level 0 keeps each stale window within one reconcile; at
+// the deeper levels, as in the fault phase, a window may span reconciles
+// (window.go, spans).
 func DeepeningLevel(k int) Bounds {
 	return Bounds{Depth: defaultDepth + k, Versions: defaultVersions + k, StaleReads: defaultStaleReads << (2 * k), Level: k}
 }

@@ -15,8 +15,9 @@
 // reconcile (or user Action) runs next, and, for each read through the
 // reconciler's cached client, which of the last Options.Versions versions
 // it sees (the stalest is tried first). A stale read opens a stale window
-// on its informer: the reconcile's later cached reads through it see the
-// kind at the same point, until the window closes or a newer one opens;
+// on its informer: the later cached reads through it, in that reconcile
+// and the process's later ones, see the kind at the same point, until
+// the window closes or a newer one opens;
 // Options.StaleReads bounds the windows per schedule (window.go). A read is
 // never older than what the process's informer for the
 // read already served (an informer does not go backwards; each kind has

@@ -71,6 +71,12 @@ func RunLastFirst(ctx context.Context, s Scenario, o Options) (*Result, error) {
 	return runHooked(ctx, s, o, hooks{lastFirst: true})
 }
 
+// RunWindowsOfOneReconcile is Run with each stale window ended with its
+// reconcile, as at the default bounds, whatever the bounds.
+func RunWindowsOfOneReconcile(ctx context.Context, s Scenario, o Options) (*Result, error) {
+	return runHooked(ctx, s, o, hooks{oneReconcile: true})
+}
+
 // RunFaultPhaseSteps runs the fault phase alone, as a search with o
 // would after its deepening, and returns the steps of every schedule it
 // ran to its end (the minimiser's replays included).

@@ -33,9 +33,11 @@ import (
 //   - one stale window (window.go): opened by the s-th cached read with
 //     a choice after the crash, s uniform in 1..faultReadsAfter (the new
 //     process's caches lag behind what the old one served), its lag
-//     uniform among the stale ones within Versions; at each later read of
-//     its step through its informer that it serves stale, it stays open
-//     or closes with probability 1/2 each. Every other read is fresh.
+//     uniform among the stale ones within Versions; at each later read
+//     through its informer that it serves stale, in its step or a later
+//     one of the same process (a window spans reconciles: window.go), it
+//     stays open or closes with probability 1/2 each. Every other read
+//     is fresh.
 //
 // So a bug that a schedule shows which runs first in first out to its
 // c-th write (c <= W), crashes there (of a given kind), then runs k
@@ -43,8 +45,8 @@ import (
 // q_i, reads stale at lag l (of the w-1 stale ones) in the s-th read
 // with a choice after the crash (s <= faultReadsAfter), its window then
 // staying open or closing as it needs at the m later reads it could
-// serve stale in that step, is run by each schedule with probability at
-// least
+// serve stale (in that step and the later ones), is run by each schedule
+// with probability at least
 //
 //	p = 1/W · 1/2 · 1/(q_1···q_k) · 1/faultReadsAfter · 1/(w-1) · 1/2^m,
 //

@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -101,9 +102,10 @@ func TestFaultPhaseAfterDeepening(t *testing.T) {
 }
 
 // TestFaultPhaseSchedules: each schedule of the fault phase crashes at
-// most once and reads stale at most once, never before its crash (up to
-// it, it runs as its pilot did, with fresh reads); some do read stale
-// after it. The scenario is countingScenario's with one more read, of the
+// most once and opens at most one stale window, never before its crash
+// (up to it, it runs as its pilot did, with fresh reads); every stale
+// read is in that window (which may serve several, in several steps);
+// some do read stale after the crash. The scenario is countingScenario's with one more read, of the
 // Widget through the cache, in each reconcile.
 func TestFaultPhaseSchedules(t *testing.T) {
 	s := countingScenario()
@@ -127,11 +129,18 @@ func TestFaultPhaseSchedules(t *testing.T) {
 	}
 	staleAfter := 0
 	for i, steps := range schedules {
-		crashedAt, stale := -1, 0
+		crashedAt, stale, outside := -1, 0, 0
+		windows := map[string]bool{}
 		for j, st := range steps {
+			for _, w := range st.Windows {
+				windows[fmt.Sprint(w.FromStep, w.Opened)] = true
+			}
 			for _, rd := range st.Reads {
 				if !rd.API && rd.Version < rd.Newest {
 					stale++
+					if rd.Window == 0 {
+						outside++
+					}
 				}
 			}
 			if !strings.HasPrefix(st.Result, "crashed") {
@@ -150,8 +159,9 @@ func TestFaultPhaseSchedules(t *testing.T) {
 				}
 			}
 		}
-		if stale > 1 || before > 0 || (crashedAt < 0 && stale > 0) {
-			t.Fatalf("schedule %d: %d stale reads, %d before its crash (step %d):\n%s", i, stale, before, crashedAt+1, stepsText(steps))
+		if len(windows) > 1 || outside > 0 || before > 0 || (crashedAt < 0 && stale > 0) {
+			t.Fatalf("schedule %d: %d stale windows, %d stale reads (%d outside a window, %d before its crash at step %d):\n%s",
+				i, len(windows), stale, outside, before, crashedAt+1, stepsText(steps))
 		}
 		if crashedAt >= 0 {
 			staleAfter += stale

@@ -145,9 +145,10 @@ type Options struct {
 	Versions int
 	// StaleReads bounds the stale windows per schedule (window.go): a
 	// cached read that sees an older version than the newest opens one on
-	// its informer, and the reconcile's later cached reads through that
-	// informer see the kind at the same point at no further cost, until
-	// the window closes or a newer one opens. Default 2.
+	// its informer, and the later cached reads through that informer (in
+	// that reconcile and the process's later ones) see the kind at the
+	// same point at no further cost, until the window closes or a newer
+	// one opens. Default 2.
 	StaleReads int
 	// Budget bounds the search time, checked between schedules (the
 	// running one finishes; minimisation comes on top). Default 10s.

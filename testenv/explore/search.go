@@ -55,6 +55,9 @@ type explorer struct {
 	// lastFirst (tests) makes the parallel search start the latest task
 	// in the serial order first.
 	lastFirst bool
+	// oneReconcile (tests) ends each stale window with its reconcile,
+	// as at the default bounds, whatever the bounds (window.go).
+	oneReconcile bool
 	// level is the deepening level of o's bounds (deepen.go); faults
 	// marks the fault phase, scale what its pilot counted (faults.go).
 	level  int
@@ -95,10 +98,10 @@ func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*run)) (
 // hooks are the tests' views into a search (the explorer's fields of the
 // same names).
 type hooks struct {
-	visit     func(*run)
-	lastFirst bool
-	level     int
-	faults    bool
+	visit                   func(*run)
+	lastFirst, oneReconcile bool
+	level                   int
+	faults                  bool
 	// maxLevel, if set, is the deepest level deepening reaches.
 	maxLevel int
 	// progress is the whole search's (runHooked makes it); tick, if set,
@@ -113,7 +116,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, level: h.level, faults: h.faults, prog: h.progress}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile, level: h.level, faults: h.faults, prog: h.progress}
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}

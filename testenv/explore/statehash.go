@@ -8,10 +8,10 @@ import (
 
 // stateHash identifies the state before a chosen step: the last
 // Options.Versions versions of every object (normalised), the queued items
-// (as a set), the stale windows used (none is open between steps:
-// window.go), the steps left, the read floors (a restart's, what each
-// informer served, what the informers before the last leader change were
-// served) and the write in flight.
+// (as a set), the stale windows used and those still open (window.go),
+// the steps left, the read floors (a restart's, what each informer
+// served, what the informers before the last leader change were served)
+// and the write in flight.
 func (r *run) stateHash(left int) uint64 {
 	type obj struct {
 		K string
@@ -46,6 +46,10 @@ func (r *run) stateHash(left int) uint64 {
 	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.past(keys), r.cache.lazy(), r.heldState()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
+	if open := r.windowState(keys, func(c map[string]any) any { return mapUIDs(normalized(c), uids) }); len(open) > 0 {
+		w, _ := json.Marshal(open)
+		_, _ = f.Write(w)
+	}
 	return f.Sum64()
 }
 

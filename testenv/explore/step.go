@@ -16,8 +16,9 @@ type Step struct {
 	Object string
 	Reads  []Read
 	Writes []Write
-	// Windows are the stale windows opened in this step (window.go);
-	// Read.Window numbers them from 1.
+	// Windows are the stale windows that served this step's reads,
+	// opened in it or in an earlier step (window.go); Read.Window
+	// numbers them from 1.
 	Windows []Window `json:",omitempty"`
 	// Result is "done", "requeue", "error: ...", "panic: ..." or
 	// "crashed after write N: ...".

@@ -32,13 +32,11 @@ type trace struct {
 
 // stepState is the step being run.
 type stepState struct {
-	step Step
-	seen map[objKey]int // newest version of each object this step saw
-	lags []int          // the lag of each cached read
-	plan []int          // replay: the lags to use
-	// windows are the stale windows open, by informer (window.go).
-	windows map[informerKey]*openWindow
-	wrote   bool
+	step  Step
+	seen  map[objKey]int // newest version of each object this step saw
+	lags  []int          // the lag of each cached read
+	plan  []int          // replay: the lags to use
+	wrote bool
 	// action marks a user action's step.
 	action bool
 	// writesDone counts successful writes; crash is where the process

@@ -1,6 +1,10 @@
 package explore
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
 
 // Stale windows. An informer that lags does so for a while: every read
 // through it in that time sees the objects of its kind as they were at one
@@ -10,38 +14,48 @@ import "fmt"
 // informer of the running controller's process (a kind and a
 // representation: informer.go), at the point of the schedule that read saw
 // (the newest point at which the object was at the version read, for a
-// Get; the newest that gives the list read, for a List). From then to the
-// end of the reconcile, each cached read through that informer is first
-// served at the window's point, each object at its version then (or at
-// what the informer already served, if newer), at no cost: a retry loop
-// whose every Get is stale costs one unit. The explorer may also close the
-// window at a read (the informer caught up: that read, and the next ones,
-// choose their versions as outside a window) or open another, newer one
-// there (one more unit). The deepening's choices take the window's point
-// first, as they take the stalest version first; the fault phase's one
-// window stays open at each later read with probability 1/2 (faults.go).
+// Get; the newest that gives the list read, for a List). From then on,
+// each cached read through that informer is first served at the window's
+// point, each object at its version then (or at what the informer already
+// served, if newer), at no cost: a retry loop whose every Get is stale
+// costs one unit. The explorer may also close the window at a read (the
+// informer caught up: that read, and the next ones, choose their versions
+// as outside a window) or open another, newer one there (one more unit).
+// The deepening's choices take the window's point first, as they take the
+// stalest version first; the fault phase's one window stays open at each
+// later read it serves stale with probability 1/2 (faults.go).
 //
-// A window lasts at most one reconcile: at the end of the step it closes,
-// so the state hash before a chosen step holds no open window, and the
-// windows used (cacheModel.stale) are all it needs of them. A seed records
+// A window may span reconciles, as a lag of a few seconds does: it stays
+// open at the end of its step, and the first read through its informer in
+// a later step (a requeue of the same object, or another controller of
+// the same process reading the same informer) chooses as any read in it
+// does: stay (free), a newer window, or close. The informer is the
+// process's, so a window ends with it: at a crash restart or a leader
+// change (crash.go), whose new process has new informers, and when the
+// drain begins (its reads are fresh). Open windows are part of the state
+// before a chosen step (windowState, in the state hash). A seed records
 // the lag of every cached read, as before windows; a replay rebuilds the
-// same windows from them (noteWindow), so old seeds replay as they did.
+// same windows from them (noteWindow), so old seeds read the same versions
+// as they did (a read at the point of a window an earlier step opened is
+// now that window's, not a new one).
 
 // Window is a stale window of a schedule: from the read that opened it to
-// the one that closed it (or the end of its step), every cached read the
-// controller made of Kind through one informer saw the kind as it was at
-// one point of the schedule.
+// the one that closed it (or the end of the last step it served), every
+// cached read the controllers of one process made of Kind through one
+// informer saw the kind as it was at one point of the schedule. Each step
+// it served lists it.
 type Window struct {
-	// Controller is the reconciler whose reads it served.
+	// Controller is the reconciler whose read opened it.
 	Controller, Kind string
 	// Informer is the informer's representation ("", "unstructured",
 	// "metadata-only"), as Read.Informer.
 	Informer string `json:",omitempty"`
-	// FromStep and ToStep are the steps it spans (one reconcile today:
-	// equal).
+	// FromStep and ToStep are the steps it spans: the one whose read
+	// opened it, the last one it served a read in (later, when it stayed
+	// open across reconciles).
 	FromStep, ToStep int
 	// Opened names the read that opened it; Reads counts the reads it
-	// served, that one included.
+	// served, that one included, in all its steps.
 	Opened string
 	Reads  int
 }
@@ -55,13 +69,19 @@ func (w Window) String() string {
 		w.Controller, inf, w.Kind, w.FromStep, w.ToStep, plural(w.Reads, "read"), w.Opened)
 }
 
-// openWindow is a window open in the running step.
+// openWindow is a window open in the running process.
 type openWindow struct {
-	// seq is its point (history.seqs); index its Step.Windows index.
-	seq, index int
+	// seq is its point (history.seqs).
+	seq int
+	// listed are where the steps it served list it, the last one last.
+	listed []windowRef
 }
 
-// windowLag is the lag at which the step's open window of inf serves an
+// windowRef is a window's place in a step's Windows: the step's Index and
+// the window's index there.
+type windowRef struct{ step, index int }
+
+// windowLag is the lag at which the open window of inf serves an
 // object of history h whose cached reads may see no version older than
 // low: its version at the window's point, or low. -1: no window is open.
 func (cm *cacheModel) windowLag(inf informerKey, h *history, low int) int {
@@ -88,7 +108,7 @@ func (cm *cacheModel) windowListLag(inf informerKey, points []listPoint) int {
 	return len(points) - 1
 }
 
-// windowSeq is the point of the step's open window of inf, or -1.
+// windowSeq is the point of the open window of inf, or -1.
 func (cm *cacheModel) windowSeq(inf informerKey) int {
 	if w := cm.openWindow(inf); w != nil {
 		return w.seq
@@ -97,10 +117,37 @@ func (cm *cacheModel) windowSeq(inf informerKey) int {
 }
 
 func (cm *cacheModel) openWindow(inf informerKey) *openWindow {
-	if s := cm.trace.cur; s != nil {
-		return s.windows[inf]
+	s := cm.trace.cur
+	if s == nil || cm.trace.drain {
+		return nil
 	}
-	return nil
+	w := cm.windows[inf]
+	if w != nil && !cm.spans() && w.listed[len(w.listed)-1].step != s.step.Index {
+		delete(cm.windows, inf) // it ended with its reconcile
+		return nil
+	}
+	return w
+}
+
+// spans reports whether windows stay open past their step: in every
+// search but one at the default bounds (deepening level 0, or bounds set
+// to them), the fault phase's and a replay's included. At the default
+// bounds a window ends with its reconcile, as it did before windows
+// spanned reconciles: their two units already reach one informer stale
+// across two reconciles (as two windows), and keeping the space of the
+// first level keeps the bugs it finds as fast (RabbitMQ's deleted
+// cluster, found at level 0 with windows of one reconcile, was not with
+// spanning ones within the deepening's 6 minutes: docs/explore.md,
+// Limits).
+func (cm *cacheModel) spans() bool {
+	if cm.ex == nil {
+		return true
+	}
+	if cm.ex.oneReconcile {
+		return false
+	}
+	o := cm.ex.o
+	return cm.ex.faults || o.Replay != "" || o.Depth != defaultDepth || o.Versions != defaultVersions || o.StaleReads != defaultStaleReads
 }
 
 // inWindow chooses the lag of a cached read through an informer whose
@@ -132,7 +179,7 @@ func (cm *cacheModel) inWindow(n, stay int) int {
 }
 
 // noteWindow records a cached read through informer inf at lag in the
-// step's windows, in a search and in a replay alike: with a window of inf
+// open windows, in a search and in a replay alike: with a window of inf
 // open, a read at the window's lag stay is one of its reads and any other
 // closes it; a stale read that no window serves opens one at point seq
 // (one unit of Options.StaleReads). what names the read, for the window
@@ -142,25 +189,101 @@ func (cm *cacheModel) noteWindow(inf informerKey, lag, stay, seq int, what func(
 	if s == nil {
 		return 0
 	}
-	if w := s.windows[inf]; w != nil {
+	if cm.trace.drain {
+		cm.closeWindows()
+		return 0
+	}
+	if w := cm.openWindow(inf); w != nil {
 		if lag == stay {
-			s.step.Windows[w.index].Reads++
-			return w.index + 1
+			return cm.serve(w, s)
 		}
-		delete(s.windows, inf)
+		delete(cm.windows, inf)
 	}
 	if lag == 0 {
 		return 0
 	}
 	cm.stale++
-	if s.windows == nil {
-		s.windows = map[informerKey]*openWindow{}
+	if cm.windows == nil {
+		cm.windows = map[informerKey]*openWindow{}
 	}
-	w := &openWindow{seq: seq, index: len(s.step.Windows)}
-	s.windows[inf] = w
+	ref := windowRef{step: s.step.Index, index: len(s.step.Windows)}
+	cm.windows[inf] = &openWindow{seq: seq, listed: []windowRef{ref}}
 	s.step.Windows = append(s.step.Windows, Window{Controller: s.step.Reconciler, Kind: inf.gvk.Kind, Informer: inf.rep.String(),
 		FromStep: s.step.Index, ToStep: s.step.Index, Opened: what(), Reads: 1})
-	return w.index + 1
+	return ref.index + 1
+}
+
+// serve counts a read of step s that the open window w served: s lists
+// w (its first read in s: a window an earlier step opened), and every
+// step that lists it says it reached s.
+func (cm *cacheModel) serve(w *openWindow, s *stepState) int {
+	last := w.listed[len(w.listed)-1]
+	if last.step != s.step.Index {
+		rec := *cm.windowAt(last)
+		last = windowRef{step: s.step.Index, index: len(s.step.Windows)}
+		w.listed = append(w.listed, last)
+		s.step.Windows = append(s.step.Windows, rec)
+	}
+	for _, ref := range w.listed {
+		rec := cm.windowAt(ref)
+		rec.Reads++
+		rec.ToStep = s.step.Index
+	}
+	return last.index + 1
+}
+
+// windowAt is the Window ref names: in the running step, or in one run.
+func (cm *cacheModel) windowAt(ref windowRef) *Window {
+	if s := cm.trace.cur; s != nil && s.step.Index == ref.step {
+		return &s.step.Windows[ref.index]
+	}
+	return &cm.trace.steps[ref.step-1].Windows[ref.index]
+}
+
+// closeWindows closes every open window: the process that held them is
+// gone (a crash restart, a leader change), or the drain begins.
+func (cm *cacheModel) closeWindows() { cm.windows = nil }
+
+// windowState lists the open windows, for the state hash: each one's
+// informer and, for each object of its kind among keys, how many of its
+// versions are newer than the window's point, and the version there (its
+// content normalised by norm) when it is older than the last Versions,
+// which the hash holds. What a window will serve is then the same in two
+// states with one hash.
+func (cm *cacheModel) windowState(keys []objKey, norm func(map[string]any) any) []windowPoint {
+	if !cm.spans() {
+		return nil // none is open between steps
+	}
+	var out []windowPoint
+	for inf, w := range cm.windows {
+		st := windowPoint{I: inf.gvk.String() + "|" + strconv.Itoa(int(inf.rep))}
+		for _, k := range keys {
+			if k.gvk != inf.gvk {
+				continue
+			}
+			h := cm.book.hist[k]
+			after := 0
+			for _, s := range h.seqs {
+				if s > w.seq {
+					after++
+				}
+			}
+			st.After = append(st.After, after)
+			if after >= cm.ex.o.Versions {
+				st.Old = append(st.Old, norm(h.versions[versionAt(h, w.seq)]))
+			}
+		}
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].I < out[j].I })
+	return out
+}
+
+// windowPoint is an open window in the state hash (windowState).
+type windowPoint struct {
+	I     string
+	After []int
+	Old   []any `json:",omitempty"`
 }
 
 // lastAt is the newest point of the book at which h was at version v.
