@@ -28,6 +28,9 @@ type run struct {
 	err error
 	// calls serializes the calls of the clients (calllock.go).
 	calls callLock
+	// proc serves the manager's config to the process's Setup, and runs
+	// the caches it builds from it (restconfig.go, servedcache.go).
+	proc *inProcess
 
 	trace      // what the schedule did: steps, crashes, violations (trace.go)
 	versions   // the book of the versions the server held (versions.go)
@@ -97,7 +100,9 @@ func (r *run) newReconcilers() error {
 		return nil
 	}
 	r.indexes, r.indexed = fieldIndexes{}, map[informerKey]bool{}
-	bs, err := runSetup(r.ex.s.Setup, true, r.ex.s.Manager, cached, api, r.indexes, r.indexed)
+	r.proc.stop()
+	r.proc = newInProcess(r, api)
+	bs, err := runSetup(r.ex.s.Setup, true, r.ex.s.Manager, cached, api, r.indexes, r.indexed, r.proc)
 	if err != nil {
 		return err
 	}
@@ -111,7 +116,7 @@ func (r *run) newReconcilers() error {
 		r.built[r.ex.fromSetup+j] = &bs[j]
 		r.recs = append(r.recs, bs[j].do)
 	}
-	return nil
+	return r.proc.start()
 }
 
 // step runs one queued reconcile or action; plan, if not nil, fixes the
@@ -127,6 +132,9 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		s.plan = []int{}
 	}
 	r.cur = s
+	if err := r.proc.sync(ctx); err != nil && r.err == nil {
+		r.err = err
+	}
 	var err error
 	var res ctrl.Result
 	func() {

@@ -323,7 +323,10 @@ func (ex *explorer) cleanup() {
 	_, _ = ex.o.Backend.begin(ctx, ex.touched)
 }
 
-func (ex *explorer) end(r *run) { ex.touched = append(ex.touched, r.order...) }
+func (ex *explorer) end(r *run) {
+	r.proc.stop()
+	ex.touched = append(ex.touched, r.order...)
+}
 
 // watch notes that a reconciler watches gvk through the informer of rep.
 func (ex *explorer) watch(gvk schema.GroupVersionKind, rep representation) {

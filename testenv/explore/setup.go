@@ -3,12 +3,14 @@ package explore
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
 	k8srecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -48,6 +50,8 @@ type built struct {
 	// early are the informers it starts before its manager is elected
 	// (warm-up: warmup.go).
 	early []informerKey
+	// onCaches are its Kind sources on a cache Setup built (servedcache.go).
+	onCaches []kindOn
 }
 
 // notReRunnable is what to look for in a Setup that ran once and not
@@ -67,22 +71,23 @@ func setupPanic(p any, again bool) error {
 	if again {
 		return fmt.Errorf("explore: Scenario.Setup is not re-runnable: %w: it panicked on a run after the first, which did not; %s", cause, notReRunnable)
 	}
-	return fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, a config, metrics, health checks?): %w", cause)
+	return fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, metrics, health checks?): %w", cause)
 }
 
 // runSetup runs setup on a recording manager over c and api, with the
 // operator's manager options opts; again: not for the first time in this
 // Run. The field indexes it registers go into indexes, their informers and
 // those its controllers start before the election into indexed (nil:
-// dropped).
-func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool) (out []built, err error) {
+// dropped). proc serves the manager's config (restconfig.go) and gets the
+// caches Setup adds.
+func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool, proc *inProcess) (out []built, err error) {
 	if indexes == nil {
 		indexes = fieldIndexes{}
 	}
 	if indexed == nil {
 		indexed = map[informerKey]bool{}
 	}
-	m := &recordingManager{c: c, api: api, ctrl: controllerOptions(opts), indexer: recordingIndexer{scheme: c.Scheme(), into: indexes, informers: indexed}}
+	m := &recordingManager{c: c, api: api, ctrl: controllerOptions(opts), proc: proc, indexer: recordingIndexer{scheme: c.Scheme(), into: indexes, informers: indexed}}
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, setupPanic(p, again)
@@ -100,6 +105,7 @@ func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Optio
 			indexed[k] = true
 		}
 		out = append(out, b)
+		proc.noteSources(b)
 	}
 	return out, nil
 }
@@ -113,6 +119,10 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 	}
 	b := built{name: c.Name, do: c.Reconciler}
 	for _, w := range c.Watches {
+		if w.Cache != nil {
+			b.onCaches = append(b.onCaches, kindOn{obj: w.Type})
+			b.onCaches[len(b.onCaches)-1].cache, _ = w.Cache.(cache.Cache)
+		}
 		gvk, err := apiutil.GVKForObject(w.Type, scheme)
 		if err != nil {
 			return built{}, fmt.Errorf("explore: controller %q: %w", c.Name, err)
@@ -146,7 +156,7 @@ func (c *capture) AddAfter(req reconcile.Request, _ time.Duration) { c.Add(req) 
 
 // recordingManager is the manager Setup gets: the explorer's clients, and
 // Add records the controllers the builder completes. What it does not
-// have (a webhook server, a config, Start) panics, reported as an error.
+// have (a webhook server, Start) panics, reported as an error.
 type recordingManager struct {
 	manager.Manager
 	c         client.Client
@@ -154,9 +164,14 @@ type recordingManager struct {
 	runnables []manager.Runnable
 	indexer   recordingIndexer
 	ctrl      config.Controller
+	proc      *inProcess
 }
 
 func (m *recordingManager) Add(r manager.Runnable) error {
+	if c, ok := r.(cache.Cache); ok {
+		m.proc.caches = append(m.proc.caches, c) // started with the process (servedcache.go)
+		return nil
+	}
 	m.runnables = append(m.runnables, r)
 	return nil
 }
@@ -164,10 +179,15 @@ func (m *recordingManager) GetClient() client.Client { return m.c }
 
 // GetCache is nil: the sources the builder makes keep it until Start, which
 // the explorer never calls.
-func (m *recordingManager) GetCache() cache.Cache          { return nil }
-func (m *recordingManager) GetAPIReader() client.Reader    { return m.api }
+func (m *recordingManager) GetCache() cache.Cache       { return nil }
+func (m *recordingManager) GetAPIReader() client.Reader { return m.api }
+
+// GetConfig and GetHTTPClient reach the explorer in process: what Setup
+// builds from them reads and writes the book (restconfig.go).
+func (m *recordingManager) GetConfig() *rest.Config        { return m.proc.config() }
+func (m *recordingManager) GetHTTPClient() *http.Client    { return m.proc.httpClient() }
 func (m *recordingManager) GetScheme() *runtime.Scheme     { return m.c.Scheme() }
-func (m *recordingManager) GetRESTMapper() meta.RESTMapper { return m.c.RESTMapper() }
+func (m *recordingManager) GetRESTMapper() meta.RESTMapper { return listKinds{m.c.RESTMapper()} }
 func (m *recordingManager) GetLogger() logr.Logger         { return logr.Discard() }
 func (m *recordingManager) GetControllerOptions() config.Controller {
 	return m.ctrl // controllerOptions (warmup.go)
@@ -192,7 +212,7 @@ func (ex *explorer) validateSetup() error {
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, false, ex.s.Manager, c, c, nil, nil)
+	bs, err := runSetup(ex.s.Setup, false, ex.s.Manager, c, c, nil, nil, newInProcess(nil, c))
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,10 @@ type Watch struct {
 	// ForObject marks a handler that queues the object itself
 	// (EnqueueRequestForObject, typed or not): the controller's For.
 	ForObject bool
+	// Cache is the cache the source reads from: nil for the manager's
+	// (the explorer's manager has none), or one the operator built
+	// (cache.New(mgr.GetConfig(), ...)) and gave source.Kind.
+	Cache any
 }
 
 // Inspect reads a controller the builder made (a runnable added to the
@@ -80,6 +84,7 @@ func Inspect(r manager.Runnable) (Controller, error) {
 			w.Handler, _ = handlerOf(h)
 			w.ForObject = forObject(h)
 			w.Predicates, predsOK = predicatesOf(field(src, "Predicates"))
+			w.Cache = iface(field(src, "Cache"))
 		}
 		if w.Type == nil || w.Handler == nil || !predsOK {
 			return Controller{}, fmt.Errorf("controller %q: watch %d is not a Kind source with a handler (a channel or a custom source)", name, i)

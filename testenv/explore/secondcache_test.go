@@ -1,0 +1,172 @@
+package explore_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/testenv/explore"
+)
+
+// gizmoMaker keeps one Gizmo per Widget. It finds the Widget's Gizmos in
+// a cache of its own, built from the manager's config for one namespace
+// (trust-manager's target cache), and creates through a client built from
+// the same config. checksOwnCreate also lists again right after its
+// create and, not finding the Gizmo, takes the create for lost and makes
+// another: a cache does not have the reconcile's own write yet.
+type gizmoMaker struct {
+	c               client.Client
+	direct          client.Client
+	gizmos          cache.Cache
+	checksOwnCreate bool
+}
+
+func (r *gizmoMaker) SetupWithManager(mgr ctrl.Manager) error {
+	gizmos, err := cache.New(mgr.GetConfig(), cache.Options{
+		HTTPClient: mgr.GetHTTPClient(), Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(),
+		ReaderFailOnMissingInformer: true,
+		DefaultNamespaces:           map[string]cache.Config{"ns": {}},
+	})
+	if err != nil {
+		return fmt.Errorf("gizmo cache: %w", err)
+	}
+	if err := mgr.Add(gizmos); err != nil {
+		return err
+	}
+	direct, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
+	if err != nil {
+		return err
+	}
+	r.c, r.direct, r.gizmos = mgr.GetClient(), direct, gizmos
+	return ctrl.NewControllerManagedBy(mgr).For(&testv1.Widget{}).
+		WatchesRawSource(source.Kind(gizmos, &testv1.Gizmo{},
+			handler.TypedEnqueueRequestForOwner[*testv1.Gizmo](mgr.GetScheme(), mgr.GetRESTMapper(), &testv1.Widget{}, handler.OnlyControllerOwner()))).
+		Complete(r)
+}
+
+func (r *gizmoMaker) owned(ctx context.Context, w *testv1.Widget) (int, error) {
+	var list testv1.GizmoList
+	if err := r.gizmos.List(ctx, &list, client.InNamespace(w.Namespace)); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, g := range list.Items {
+		if metav1.IsControlledBy(&g, w) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (r *gizmoMaker) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &testv1.Widget{}
+	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if err := r.ensureGizmo(ctx, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	if w.Status.ObservedGeneration == w.Generation {
+		return ctrl.Result{}, nil
+	}
+	w.Status.ObservedGeneration = w.Generation
+	return ctrl.Result{}, r.direct.Status().Update(ctx, w)
+}
+
+func (r *gizmoMaker) ensureGizmo(ctx context.Context, w *testv1.Widget) error {
+	for tries := 0; tries < 2; tries++ {
+		n, err := r.owned(ctx, w)
+		if err != nil || n > 0 {
+			return err
+		}
+		g := &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: w.Namespace, GenerateName: w.Name + "-"}}
+		if err := controllerutil.SetControllerReference(w, g, r.c.Scheme()); err != nil {
+			return err
+		}
+		if err := r.direct.Create(ctx, g); err != nil || !r.checksOwnCreate {
+			return err
+		}
+	}
+	return nil
+}
+
+func gizmoMakerScenario(rec gizmoMaker) explore.Scenario {
+	return explore.Scenario{
+		Setup: func(mgr ctrl.Manager) error {
+			r := rec
+			return r.SetupWithManager(mgr)
+		},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		Actions: []explore.Action{resize, deleteGizmos},
+		Invariant: func(ctx context.Context, c client.Reader) error {
+			var list testv1.GizmoList
+			if err := c.List(ctx, &list, client.InNamespace("ns")); err != nil {
+				return err
+			}
+			if len(list.Items) > 1 {
+				return fmt.Errorf("%d Gizmos for one Widget", len(list.Items))
+			}
+			return nil
+		},
+	}
+}
+
+// deleteGizmos is kubectl delete of the Widget's Gizmos.
+var deleteGizmos = explore.Action{Name: "delete-gizmos", Run: func(ctx context.Context, c client.Client) error {
+	return c.DeleteAllOf(ctx, &testv1.Gizmo{}, client.InNamespace("ns"))
+}}
+
+// A Setup that builds a second cache from mgr.GetConfig() (one namespace,
+// added with mgr.Add) and a client from it runs: the cache's reads see
+// every write made before the step (a Gizmo created by an earlier step,
+// through the client, which records it, is found: no second one), none
+// made in it (the reconcile that checks its own create through the cache
+// makes a second Gizmo), and the seed replays that schedule.
+func TestSetupSecondCacheFromConfig(t *testing.T) {
+	res, err := explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{}), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("correct reconciler on a second cache: want no violation, every schedule run; got %+v\n%v", res, res.Violation)
+	}
+
+	// A crash restart stops the process's cache and Setup builds a new
+	// one, cold, whose first list is the book's newest.
+	o := serverOptions(t)
+	o.Crashes = 1
+	res, err = explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("correct reconciler on a second cache, with a crash: want no violation, every schedule run; got %+v\n%v", res, res.Violation)
+	}
+
+	res, err = explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{checksOwnCreate: true}), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Violation
+	if v == nil || v.Invariant != explore.InvariantUser || !strings.Contains(v.Message, "2 Gizmos") {
+		t.Fatalf("create checked through the second cache: want the user invariant's 2 Gizmos, got:\n%v", v)
+	}
+	o = serverOptions(t)
+	o.Replay = v.Seed
+	again, err := explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{checksOwnCreate: true}), o)
+	if err != nil || again.Violation == nil || again.Diverged != "" || again.Violation.Message != v.Message || !reflect.DeepEqual(again.Violation.Steps, v.Steps) {
+		t.Fatalf("replay of %q: %v, diverged %q:\n%v\nwant:\n%v", v.Seed, err, again.Diverged, again.Violation, v)
+	}
+}

@@ -1,0 +1,366 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// A second cache: what an operator builds from the manager's config
+// (restconfig.go) and adds with mgr.Add, as trust-manager's target cache.
+// The explorer starts it with the process (each Setup's on its own) and
+// stops it with the process; its informers list the book's newest
+// versions through the process's API client, and their watches get the
+// book's changes at one point only: the start of each step, where the
+// explorer waits until the cache holds the newest version of every object
+// it serves. A read through it in a step so sees every write made before
+// the step and none made in it (the reconcile's own included): a lag the
+// explorer does not choose, the same on every run of the schedule, so a
+// seed replays it.
+
+// inProcess is one process's config: its API client, the caches Setup
+// added, the lists and watches their informers opened.
+type inProcess struct {
+	r      *run // nil: Run's first check of Setup, which serves nothing
+	api    client.Client
+	mapper meta.RESTMapper
+	scheme *runtime.Scheme
+	caches []cache.Cache
+	// sources are the Kind sources on an added cache: a controller's start
+	// would get their informers, so the explorer does.
+	sources []kindOn
+	cancel  context.CancelFunc
+
+	mu        sync.Mutex
+	stopped   bool
+	inflight  sync.WaitGroup
+	lists     map[string]request // by the resourceVersion the list answered
+	listed    map[string]map[types.NamespacedName]map[string]any
+	unwatched map[string]bool // lists of an informer no watch has started from
+	watches   []*watchStream
+	n         int
+}
+
+type kindOn struct {
+	cache cache.Cache
+	obj   client.Object
+}
+
+// watchStream is one informer's watch: what it was sent of each object.
+type watchStream struct {
+	q    request
+	sent map[types.NamespacedName]map[string]any
+	w    *io.PipeWriter
+}
+
+func newInProcess(r *run, api client.Client) *inProcess {
+	return &inProcess{r: r, api: api, mapper: api.RESTMapper(), scheme: api.Scheme(),
+		lists: map[string]request{}, listed: map[string]map[types.NamespacedName]map[string]any{}, unwatched: map[string]bool{}}
+}
+
+// barrierTimeout bounds a wait for the cache: only a cache that never
+// takes what it was sent (a transform that drops resourceVersion) hits it.
+const barrierTimeout = time.Minute
+
+// noteSources keeps b's Kind sources on an added cache.
+func (p *inProcess) noteSources(b built) {
+	for _, s := range b.onCaches {
+		for _, c := range p.caches {
+			if s.cache == c {
+				p.sources = append(p.sources, s)
+			}
+		}
+	}
+}
+
+// enter counts a request in flight; false once the process stopped.
+func (p *inProcess) enter() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return false
+	}
+	p.inflight.Add(1)
+	return true
+}
+
+// list serves a LIST: the newest versions, through the API client. An
+// informer's (it asks for a resourceVersion) is answered with a
+// resourceVersion of the explorer's, which its watch starts from.
+func (p *inProcess) list(ctx context.Context, req *http.Request, q request) (map[string]any, error) {
+	ul := &unstructured.UnstructuredList{}
+	ul.SetGroupVersionKind(q.gvk.GroupVersion().WithKind(q.gvk.Kind + "List"))
+	opts := []client.ListOption{client.MatchingLabelsSelector{Selector: q.labels}, client.MatchingFieldsSelector{Selector: q.fields}}
+	if q.ns != "" {
+		opts = append(opts, client.InNamespace(q.ns))
+	}
+	if err := p.api.List(ctx, ul, opts...); err != nil {
+		return nil, err
+	}
+	sent := map[types.NamespacedName]map[string]any{}
+	items := make([]any, 0, len(ul.Items))
+	for _, it := range ul.Items {
+		it.SetGroupVersionKind(q.gvk)
+		sent[types.NamespacedName{Namespace: it.GetNamespace(), Name: it.GetName()}] = it.Object
+		items = append(items, asRep(it.Object, q.rep))
+	}
+	rv := ul.GetResourceVersion()
+	if _, informer := req.URL.Query()["resourceVersion"]; informer {
+		p.mu.Lock()
+		p.n++
+		rv = "explore-" + strconv.Itoa(p.n)
+		p.lists[rv], p.listed[rv], p.unwatched[rv] = q, sent, true
+		p.mu.Unlock()
+	}
+	out := map[string]any{"apiVersion": q.gvk.GroupVersion().String(), "kind": q.gvk.Kind + "List",
+		"metadata": map[string]any{"resourceVersion": rv}, "items": items}
+	if q.rep == metadataRep {
+		out["apiVersion"], out["kind"] = "meta.k8s.io/v1", "PartialObjectMetadataList"
+	}
+	return out, nil
+}
+
+// openWatch starts a watch from the list whose resourceVersion it names
+// (from nothing for any other: every object comes as added).
+func (p *inProcess) openWatch(req *http.Request, q request) (*http.Response, error) {
+	pr, pw := io.Pipe()
+	w := &watchStream{q: q, w: pw, sent: map[types.NamespacedName]map[string]any{}}
+	p.mu.Lock()
+	for k, v := range p.listed[q.rv] {
+		w.sent[k] = v
+	}
+	delete(p.unwatched, q.rv)
+	p.watches = append(p.watches, w)
+	p.mu.Unlock()
+	resp := response(req, http.StatusOK, "")
+	resp.Body, resp.ContentLength = pr, -1
+	return resp, nil
+}
+
+// start starts the added caches, each Kind source's informer first, and
+// waits for their first lists.
+func (p *inProcess) start() error {
+	if len(p.caches) == 0 {
+		return nil
+	}
+	if len(p.caches) > 1 {
+		return fmt.Errorf("explore: Scenario.Setup added %d caches built from the manager's config; one is modelled (docs/explore.md, Limits)", len(p.caches))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	for _, s := range p.sources {
+		if _, err := s.cache.GetInformer(ctx, s.obj); err != nil {
+			return fmt.Errorf("explore: the informer of %T in the cache Setup built: %w", s.obj, err)
+		}
+	}
+	c := p.caches[0]
+	go func() { _ = c.Start(ctx) }()
+	if !c.WaitForCacheSync(ctx) {
+		return errors.New("explore: the cache Setup built from the manager's config did not sync")
+	}
+	return nil
+}
+
+// stop stops the caches and their watches, and waits for the requests in
+// flight: nothing of a stopped process reads or writes the book after.
+func (p *inProcess) stop() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.stopped = true
+	watches := p.watches
+	p.mu.Unlock()
+	if p.cancel != nil {
+		p.cancel()
+	}
+	for _, w := range watches {
+		_ = w.w.Close()
+	}
+	p.inflight.Wait()
+}
+
+// sync is the barrier at the start of a step: every informer list has its
+// watch, every watch is sent the book's changes since what it was sent,
+// and the cache holds them. The objects the cache holds count as seen by
+// the step (its reads of them are not recorded one by one): a write
+// judged by what its step saw is judged as fully informed.
+func (p *inProcess) sync(ctx context.Context) error {
+	if p == nil || len(p.caches) == 0 {
+		return nil
+	}
+	var watches []*watchStream
+	err := waitUntil(func() (bool, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		watches = append(watches[:0], p.watches...)
+		return len(p.unwatched) == 0, nil
+	}, "every informer of the cache Setup built to watch after its list")
+	if err != nil {
+		return err
+	}
+	var acks []ack
+	for _, w := range watches {
+		more, err := p.send(w)
+		if err != nil {
+			return err
+		}
+		acks = append(acks, more...)
+	}
+	c := p.caches[0]
+	if err := waitUntil(func() (bool, error) {
+		left := acks[:0]
+		for _, a := range acks {
+			ok, err := a.taken(ctx, c, p.scheme)
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				left = append(left, a)
+			}
+		}
+		acks = left
+		return len(acks) == 0, nil
+	}, "the cache Setup built to take the book's changes"); err != nil {
+		return err
+	}
+	if s := p.r.cur; s != nil {
+		for _, w := range watches {
+			for nn := range w.sent {
+				k := objKey{w.q.gvk, nn}
+				if h := p.r.hist[k]; h != nil && h.newest() > s.seenOrNone(k) {
+					s.seen[k] = h.newest()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// send writes to w the book's changes since what it was sent, as the API
+// server's watch would: added, modified, deleted (also an object that no
+// longer matches its selectors).
+func (p *inProcess) send(w *watchStream) ([]ack, error) {
+	var acks []ack
+	for _, k := range p.r.order {
+		if k.gvk != w.q.gvk {
+			continue
+		}
+		h := p.r.hist[k]
+		cur := h.versions[h.newest()]
+		if cur != nil {
+			cur = runtime.DeepCopyJSON(cur)
+			u := unstructured.Unstructured{Object: cur}
+			u.SetGroupVersionKind(k.gvk)
+			u.SetResourceVersion(h.rvs[h.newest()])
+		}
+		prev, had := w.sent[k.nn]
+		in := cur != nil && w.q.matches(cur)
+		typ, obj := "", cur
+		switch {
+		case in && !had:
+			typ = string(watchAdded)
+		case in && (&unstructured.Unstructured{Object: prev}).GetResourceVersion() != h.rvs[h.newest()]:
+			typ = string(watchModified)
+		case !in && had:
+			typ = string(watchDeleted)
+			if obj == nil {
+				obj = prev
+			}
+		default:
+			continue
+		}
+		b, err := json.Marshal(map[string]any{"type": typ, "object": asRep(obj, w.q.rep)})
+		if err != nil {
+			return nil, fmt.Errorf("explore: %s: %w", k, err)
+		}
+		if _, err := w.w.Write(append(b, '\n')); err != nil {
+			return nil, fmt.Errorf("explore: the watch of %s in the cache Setup built: %w", k.gvk.Kind, err)
+		}
+		a := ack{q: w.q, nn: k.nn}
+		if in {
+			w.sent[k.nn] = cur
+			a.rv = h.rvs[h.newest()]
+		} else {
+			delete(w.sent, k.nn)
+		}
+		acks = append(acks, a)
+	}
+	return acks, nil
+}
+
+const (
+	watchAdded    = "ADDED"
+	watchModified = "MODIFIED"
+	watchDeleted  = "DELETED"
+)
+
+// ack is what the cache must hold of one object a watch was sent: rv, or
+// nothing ("").
+type ack struct {
+	q  request
+	nn types.NamespacedName
+	rv string
+}
+
+// taken reads the object through c, as the informer of the watch holds it.
+func (a ack) taken(ctx context.Context, c cache.Cache, scheme *runtime.Scheme) (bool, error) {
+	var obj client.Object
+	switch a.q.rep {
+	case metadataRep:
+		m := &metav1.PartialObjectMetadata{}
+		m.SetGroupVersionKind(a.q.gvk)
+		obj = m
+	case unstructuredRep:
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(a.q.gvk)
+		obj = u
+	default:
+		o, err := scheme.New(a.q.gvk)
+		if err != nil {
+			return false, fmt.Errorf("explore: %s: %w", a.q.gvk, err)
+		}
+		obj = o.(client.Object)
+	}
+	err := c.Get(ctx, a.nn, obj)
+	if apierrors.IsNotFound(err) {
+		return a.rv == "", nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("explore: reading %s %s back from the cache Setup built: %w", a.q.gvk.Kind, a.nn, err)
+	}
+	return obj.GetResourceVersion() == a.rv, nil
+}
+
+// waitUntil waits for cond, checking it again and again (a condition, not
+// a time: how long it takes changes nothing the schedule does).
+func waitUntil(cond func() (bool, error), what string) error {
+	deadline := time.Now().Add(barrierTimeout)
+	pause := 20 * time.Microsecond
+	for {
+		ok, err := cond()
+		if ok || err != nil {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("explore: waited %s for %s", barrierTimeout, what)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 2*time.Millisecond)
+	}
+}
