@@ -288,6 +288,15 @@ func asRep(obj map[string]any, rep representation) map[string]any {
 	return map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "PartialObjectMetadata", "metadata": m}
 }
 
+// covers reports that the object named nn is in q's namespace and field
+// selector: a list or watch of q returns it when its labels match.
+func (q request) covers(nn types.NamespacedName) bool {
+	if q.ns != "" && nn.Namespace != q.ns {
+		return false
+	}
+	return q.fields.Matches(fields.Set{"metadata.name": nn.Name, "metadata.namespace": nn.Namespace})
+}
+
 // matches reports that obj is one a list or watch of q returns.
 func (q request) matches(obj map[string]any) bool {
 	u := unstructured.Unstructured{Object: obj}

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -169,4 +172,109 @@ func TestSetupSecondCacheFromConfig(t *testing.T) {
 	if err != nil || again.Violation == nil || again.Diverged != "" || again.Violation.Message != v.Message || !reflect.DeepEqual(again.Violation.Steps, v.Steps) {
 		t.Fatalf("replay of %q: %v, diverged %q:\n%v\nwant:\n%v", v.Seed, err, again.Diverged, again.Violation, v)
 	}
+}
+
+// labelledGizmo is trust-manager's target cache in small: a cache of the
+// labelled Gizmos only (DefaultLabelSelector), watched metadata-only, and
+// read by a reconciler that keeps the Widget's Gizmo labelled: not in the
+// cache, it creates it, and when it exists unlabelled, labels it by a
+// merge patch, both through a client built from the manager's config.
+type labelledGizmo struct {
+	c, direct client.Client
+	targets   cache.Cache
+}
+
+const targetLabel = "explore.statuspatch.dev/target"
+
+func (r *labelledGizmo) SetupWithManager(mgr ctrl.Manager) error {
+	sel, err := labels.Parse(targetLabel)
+	if err != nil {
+		return err
+	}
+	targets, err := cache.New(mgr.GetConfig(), cache.Options{
+		HTTPClient: mgr.GetHTTPClient(), Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(),
+		ReaderFailOnMissingInformer: true,
+		DefaultLabelSelector:        sel,
+		DefaultNamespaces:           map[string]cache.Config{"ns": {}},
+	})
+	if err != nil {
+		return err
+	}
+	if err := mgr.Add(targets); err != nil {
+		return err
+	}
+	direct, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
+	if err != nil {
+		return err
+	}
+	r.c, r.direct, r.targets = mgr.GetClient(), direct, targets
+	gizmoMeta := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: testv1.GroupVersion.String(), Kind: "Gizmo"}}
+	return ctrl.NewControllerManagedBy(mgr).Named("bundle").For(&testv1.Widget{}).
+		WatchesRawSource(source.Kind(targets, gizmoMeta,
+			handler.TypedEnqueueRequestForOwner[*metav1.PartialObjectMetadata](mgr.GetScheme(), mgr.GetRESTMapper(), &testv1.Widget{}, handler.OnlyControllerOwner()))).
+		Complete(r)
+}
+
+func (r *labelledGizmo) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &testv1.Widget{}
+	if err := r.c.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	m := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: testv1.GroupVersion.String(), Kind: "Gizmo"}}
+	err := r.targets.Get(ctx, req.NamespacedName, m)
+	if err == nil || !apierrors.IsNotFound(err) {
+		return ctrl.Result{}, err
+	}
+	g := &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: w.Namespace, Name: w.Name, Labels: map[string]string{targetLabel: "true"}}}
+	if err := controllerutil.SetControllerReference(w, g, r.c.Scheme()); err != nil {
+		return ctrl.Result{}, err
+	}
+	err = r.direct.Create(ctx, g)
+	if !apierrors.IsAlreadyExists(err) {
+		return ctrl.Result{}, err
+	}
+	patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"labels":{"`+targetLabel+`":"true"}}}`))
+	return ctrl.Result{}, r.direct.Patch(ctx, &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: w.Namespace, Name: w.Name}}, patch)
+}
+
+// unlabel takes the Gizmo out of the target cache's selector.
+var unlabel = explore.Action{Name: "unlabel", Run: func(ctx context.Context, c client.Client) error {
+	patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"labels":{"`+targetLabel+`":null}}}`))
+	return client.IgnoreNotFound(c.Patch(ctx, &testv1.Gizmo{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}, patch))
+}}
+
+// An object that leaves the second cache's label selector leaves the
+// cache (the watch's deletion, as the API server sends it), and the
+// metadata-only Kind source on that cache queues its owner: the reconciler
+// that labels it again breaks nothing, its create and patch through the
+// config's client recorded.
+func TestSecondCacheLabelSelectorMetadataOnly(t *testing.T) {
+	s := explore.Scenario{
+		Setup: func(mgr ctrl.Manager) error {
+			r := &labelledGizmo{}
+			return r.SetupWithManager(mgr)
+		},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+		Actions: []explore.Action{unlabel},
+		Invariant: func(ctx context.Context, c client.Reader) error {
+			g := &testv1.Gizmo{}
+			if err := c.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "w"}, g); err != nil {
+				return err
+			}
+			if g.Labels[targetLabel] != "true" {
+				return fmt.Errorf("the Gizmo is not labelled in a steady state: %v", g.Labels)
+			}
+			return nil
+		},
+	}
+	o := serverOptions(t)
+	o.Disable = []string{explore.InvariantObservedGenerationStuck}
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("want no violation, every schedule run; got %+v\n%v", res, res.Violation)
+	}
+	t.Logf("%d schedules", res.Schedules)
 }

@@ -197,9 +197,9 @@ func (p *inProcess) stop() {
 
 // sync is the barrier at the start of a step: every informer list has its
 // watch, every watch is sent the book's changes since what it was sent,
-// and the cache holds them. The objects the cache holds count as seen by
-// the step (its reads of them are not recorded one by one): a write
-// judged by what its step saw is judged as fully informed.
+// and the cache holds them. What the cache covers counts as seen by the
+// step (its reads through it are not recorded one by one): a write judged
+// by what its step saw is judged as informed by the whole cache.
 func (p *inProcess) sync(ctx context.Context) error {
 	if p == nil || len(p.caches) == 0 {
 		return nil
@@ -239,17 +239,29 @@ func (p *inProcess) sync(ctx context.Context) error {
 	}, "the cache Setup built to take the book's changes"); err != nil {
 		return err
 	}
-	if s := p.r.cur; s != nil {
-		for _, w := range watches {
-			for nn := range w.sent {
-				k := objKey{w.q.gvk, nn}
-				if h := p.r.hist[k]; h != nil && h.newest() > s.seenOrNone(k) {
-					s.seen[k] = h.newest()
-				}
+	p.markSeen(watches)
+	return nil
+}
+
+// markSeen counts as seen by the step every object a watch covers (its
+// namespace and field selector) at its newest version: the cache holds it
+// so, or holds it not, which a label selector's cache says as much as a
+// version does (the object left the selector).
+func (p *inProcess) markSeen(watches []*watchStream) {
+	s := p.r.cur
+	if s == nil {
+		return
+	}
+	for _, w := range watches {
+		for _, k := range p.r.order {
+			if k.gvk != w.q.gvk || !w.q.covers(k.nn) {
+				continue
+			}
+			if h := p.r.hist[k]; h.newest() > s.seenOrNone(k) {
+				s.seen[k] = h.newest()
 			}
 		}
 	}
-	return nil
 }
 
 // send writes to w the book's changes since what it was sent, as the API
