@@ -29,9 +29,8 @@ import (
 // explorer's book and writes through it, recorded. A GET is an API read
 // (newest); a LIST is too, and opens the state a WATCH from it starts at;
 // a WATCH gets the book's changes only at the start of each step
-// (servedcache.go). Discovery is not served: give cache.New and
-// client.New the manager's RESTMapper (Options.Mapper), as trust-manager
-// does.
+// (servedcache.go); discovery is answered from the scheme and the
+// backend's mapper (discovery.go).
 
 // typedAccept is the Accept of the config's typed clients: a dynamic
 // (unstructured) client sends "application/json" (dynamic.ConfigFor), a
@@ -66,6 +65,9 @@ type request struct {
 func (p *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		defer func() { _ = req.Body.Close() }()
+	}
+	if out, ok := p.discovery(req.URL.Path); ok {
+		return p.answer(req, out, nil)
 	}
 	if p.r == nil {
 		return p.answer(req, nil, errors.New("explore: the manager's config is served only while a schedule runs, not when Run first checks Setup"))
@@ -106,8 +108,7 @@ func (p *inProcess) parse(req *http.Request) (request, error) {
 	case len(parts) >= 4 && parts[0] == "apis":
 		gv, parts = schema.GroupVersion{Group: parts[1], Version: parts[2]}, parts[3:]
 	default:
-		return request{}, apierrors.NewNotFound(schema.GroupResource{Resource: req.URL.Path},
-			"explore: discovery is not served through the manager's config; give cache.Options.Mapper (client.Options.Mapper) mgr.GetRESTMapper()")
+		return request{}, apierrors.NewNotFound(schema.GroupResource{Resource: req.URL.Path}, "explore: not served through the manager's config")
 	}
 	q := request{}
 	if len(parts) >= 3 && parts[0] == "namespaces" {
@@ -246,7 +247,7 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 }
 
 // answer is the response: out as JSON, or err as a Status.
-func (p *inProcess) answer(req *http.Request, out map[string]any, err error) (*http.Response, error) {
+func (p *inProcess) answer(req *http.Request, out any, err error) (*http.Response, error) {
 	code := http.StatusOK
 	if err != nil {
 		var st apierrors.APIStatus

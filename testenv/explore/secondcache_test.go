@@ -34,11 +34,18 @@ type gizmoMaker struct {
 	direct          client.Client
 	gizmos          cache.Cache
 	checksOwnCreate bool
+	// discovers builds the cache and the client without the manager's
+	// RESTMapper: each makes its own, by discovery through the config.
+	discovers bool
 }
 
 func (r *gizmoMaker) SetupWithManager(mgr ctrl.Manager) error {
+	mapper := mgr.GetRESTMapper()
+	if r.discovers {
+		mapper = nil
+	}
 	gizmos, err := cache.New(mgr.GetConfig(), cache.Options{
-		HTTPClient: mgr.GetHTTPClient(), Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(),
+		HTTPClient: mgr.GetHTTPClient(), Scheme: mgr.GetScheme(), Mapper: mapper,
 		ReaderFailOnMissingInformer: true,
 		DefaultNamespaces:           map[string]cache.Config{"ns": {}},
 	})
@@ -48,7 +55,7 @@ func (r *gizmoMaker) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.Add(gizmos); err != nil {
 		return err
 	}
-	direct, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
+	direct, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mapper})
 	if err != nil {
 		return err
 	}
@@ -156,6 +163,16 @@ func TestSetupSecondCacheFromConfig(t *testing.T) {
 	}
 	if res.Violation != nil || !res.Exhausted {
 		t.Fatalf("correct reconciler on a second cache, with a crash: want no violation, every schedule run; got %+v\n%v", res, res.Violation)
+	}
+
+	// Without the manager's RESTMapper, each maps kinds by discovery
+	// through the config.
+	res, err = explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{discovers: true}), serverOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("correct reconciler, mapping by discovery: want no violation, every schedule run; got %+v\n%v", res, res.Violation)
 	}
 
 	res, err = explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{checksOwnCreate: true}), serverOptions(t))
