@@ -46,8 +46,7 @@ func (r *gizmoMaker) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	gizmos, err := cache.New(mgr.GetConfig(), cache.Options{
 		HTTPClient: mgr.GetHTTPClient(), Scheme: mgr.GetScheme(), Mapper: mapper,
-		ReaderFailOnMissingInformer: true,
-		DefaultNamespaces:           map[string]cache.Config{"ns": {}},
+		DefaultNamespaces: map[string]cache.Config{"ns": {}},
 	})
 	if err != nil {
 		return fmt.Errorf("gizmo cache: %w", err)
@@ -87,6 +86,12 @@ func (r *gizmoMaker) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if err := r.ensureGizmo(ctx, w); err != nil {
 		return ctrl.Result{}, err
+	}
+	// The Widget's metadata through the second cache starts an informer
+	// at this first read: after a crash at the create above, too.
+	m := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: testv1.GroupVersion.String(), Kind: "Widget"}}
+	if err := r.gizmos.Get(ctx, req.NamespacedName, m); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if w.Status.ObservedGeneration == w.Generation {
 		return ctrl.Result{}, nil

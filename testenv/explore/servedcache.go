@@ -109,7 +109,15 @@ func (p *inProcess) list(ctx context.Context, req *http.Request, q request) (map
 	if q.ns != "" {
 		opts = append(opts, client.InNamespace(q.ns))
 	}
-	if err := p.api.List(ctx, ul, opts...); err != nil {
+	_, informer := req.URL.Query()["resourceVersion"]
+	err := p.api.List(ctx, ul, opts...)
+	if errors.Is(err, errCrashed) && informer {
+		// An informer the crashed process starts (a cache read after the
+		// crash): it gets its list, unrecorded, or the read would wait
+		// for it forever; the process is replaced after the step.
+		err = p.r.server.List(ctx, ul, opts...)
+	}
+	if err != nil {
 		return nil, err
 	}
 	sent := map[types.NamespacedName]map[string]any{}
@@ -120,7 +128,7 @@ func (p *inProcess) list(ctx context.Context, req *http.Request, q request) (map
 		items = append(items, asRep(it.Object, q.rep))
 	}
 	rv := ul.GetResourceVersion()
-	if _, informer := req.URL.Query()["resourceVersion"]; informer {
+	if informer {
 		p.mu.Lock()
 		p.n++
 		rv = "explore-" + strconv.Itoa(p.n)
@@ -283,26 +291,31 @@ func (p *inProcess) send(w *watchStream) ([]ack, error) {
 		}
 		prev, had := w.sent[k.nn]
 		in := cur != nil && w.q.matches(cur)
-		typ, obj := "", cur
+		var events []map[string]any
 		switch {
+		case in && had && uidOfVersion(prev) != uidOfVersion(cur):
+			// Deleted and created again under the name since: two events.
+			events = []map[string]any{{"type": watchDeleted, "object": prev}, {"type": watchAdded, "object": cur}}
 		case in && !had:
-			typ = string(watchAdded)
+			events = []map[string]any{{"type": watchAdded, "object": cur}}
 		case in && (&unstructured.Unstructured{Object: prev}).GetResourceVersion() != h.rvs[h.newest()]:
-			typ = string(watchModified)
+			events = []map[string]any{{"type": watchModified, "object": cur}}
+		case !in && had && cur != nil:
+			events = []map[string]any{{"type": watchDeleted, "object": cur}} // it left the selector
 		case !in && had:
-			typ = string(watchDeleted)
-			if obj == nil {
-				obj = prev
-			}
+			events = []map[string]any{{"type": watchDeleted, "object": prev}}
 		default:
 			continue
 		}
-		b, err := json.Marshal(map[string]any{"type": typ, "object": asRep(obj, w.q.rep)})
-		if err != nil {
-			return nil, fmt.Errorf("explore: %s: %w", k, err)
-		}
-		if _, err := w.w.Write(append(b, '\n')); err != nil {
-			return nil, fmt.Errorf("explore: the watch of %s in the cache Setup built: %w", k.gvk.Kind, err)
+		for _, e := range events {
+			e["object"] = asRep(e["object"].(map[string]any), w.q.rep)
+			b, err := json.Marshal(e)
+			if err != nil {
+				return nil, fmt.Errorf("explore: %s: %w", k, err)
+			}
+			if _, err := w.w.Write(append(b, '\n')); err != nil {
+				return nil, fmt.Errorf("explore: the watch of %s in the cache Setup built: %w", k.gvk.Kind, err)
+			}
 		}
 		a := ack{q: w.q, nn: k.nn}
 		if in {
