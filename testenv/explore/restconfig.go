@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
@@ -121,7 +122,7 @@ func (p *inProcess) parse(req *http.Request) (request, error) {
 	if len(parts) > 2 {
 		q.sub = strings.Join(parts[2:], "/")
 	}
-	gvk, err := p.mapper.KindFor(gv.WithResource(resource))
+	gvk, err := p.kindFor(gv.WithResource(resource))
 	if err != nil {
 		return request{}, fmt.Errorf("explore: %s: %w", req.URL.Path, err)
 	}
@@ -154,6 +155,25 @@ func (p *inProcess) parse(req *http.Request) (request, error) {
 		return request{}, apierrors.NewBadRequest("explore: watch lists are not modelled")
 	}
 	return q, nil
+}
+
+// kindFor is the kind of a resource: the backend's mapper's, or, where
+// it maps none (the fake client's maps nothing), the scheme's kind whose
+// resource the fake client would name so.
+func (p *inProcess) kindFor(gvr schema.GroupVersionResource) (schema.GroupVersionKind, error) {
+	gvk, err := p.mapper.KindFor(gvr)
+	if err == nil {
+		return gvk, nil
+	}
+	for k := range p.scheme.AllKnownTypes() {
+		if k.GroupVersion() != gvr.GroupVersion() || strings.HasSuffix(k.Kind, "List") {
+			continue
+		}
+		if plural, _ := meta.UnsafeGuessKindToResource(k); plural == gvr {
+			return k, nil
+		}
+	}
+	return gvk, err
 }
 
 // object is an empty object of the request's kind and name.
@@ -250,6 +270,7 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 func (p *inProcess) answer(req *http.Request, out any, err error) (*http.Response, error) {
 	code := http.StatusOK
 	if err != nil {
+		p.noteError(req, err)
 		var st apierrors.APIStatus
 		if !errors.As(err, &st) {
 			st = apierrors.NewInternalError(err)
@@ -268,6 +289,26 @@ func (p *inProcess) answer(req *http.Request, out any, err error) (*http.Respons
 		return nil, fmt.Errorf("explore: encoding the answer: %w", err)
 	}
 	return response(req, code, string(b)), nil
+}
+
+// noteError keeps the last refusal but a watch list's, which the informer
+// takes back to a list and a watch.
+func (p *inProcess) noteError(req *http.Request, err error) {
+	if req.URL.Query().Get("sendInitialEvents") != "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastErr = req.Method + " " + req.URL.Path + ": " + err.Error()
+}
+
+func (p *inProcess) lastError() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lastErr == "" {
+		return "no request refused"
+	}
+	return "last refused " + p.lastErr
 }
 
 func response(req *http.Request, code int, body string) *http.Response {

@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -37,12 +39,17 @@ type gizmoMaker struct {
 	// discovers builds the cache and the client without the manager's
 	// RESTMapper: each makes its own, by discovery through the config.
 	discovers bool
+	// mapper, if set, is the cache's and the client's RESTMapper.
+	mapper meta.RESTMapper
 }
 
 func (r *gizmoMaker) SetupWithManager(mgr ctrl.Manager) error {
 	mapper := mgr.GetRESTMapper()
-	if r.discovers {
+	switch {
+	case r.discovers:
 		mapper = nil
+	case r.mapper != nil:
+		mapper = r.mapper
 	}
 	gizmos, err := cache.New(mgr.GetConfig(), cache.Options{
 		HTTPClient: mgr.GetHTTPClient(), Scheme: mgr.GetScheme(), Mapper: mapper,
@@ -59,9 +66,13 @@ func (r *gizmoMaker) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	r.c, r.direct, r.gizmos = mgr.GetClient(), direct, gizmos
+	ownerMapper := mgr.GetRESTMapper()
+	if r.mapper != nil {
+		ownerMapper = r.mapper
+	}
 	return ctrl.NewControllerManagedBy(mgr).For(&testv1.Widget{}).
 		WatchesRawSource(source.Kind(gizmos, &testv1.Gizmo{},
-			handler.TypedEnqueueRequestForOwner[*testv1.Gizmo](mgr.GetScheme(), mgr.GetRESTMapper(), &testv1.Widget{}, handler.OnlyControllerOwner()))).
+			handler.TypedEnqueueRequestForOwner[*testv1.Gizmo](mgr.GetScheme(), ownerMapper, &testv1.Widget{}, handler.OnlyControllerOwner()))).
 		Complete(r)
 }
 
@@ -299,4 +310,26 @@ func TestSecondCacheLabelSelectorMetadataOnly(t *testing.T) {
 		t.Fatalf("want no violation, every schedule run; got %+v\n%v", res, res.Violation)
 	}
 	t.Logf("%d schedules", res.Schedules)
+}
+
+// On the fake client the second cache runs the same: the config's
+// transport serves the explorer's clients, whatever the backend. The fake
+// client's RESTMapper maps nothing: the operator gives the cache one.
+func TestSecondCacheOnFake(t *testing.T) {
+	o := explore.Options{Backend: explore.Fake(widgetScheme(t), &testv1.Widget{}), Depth: 3, Budget: searchBound}
+	mapper := meta.NewDefaultRESTMapper([]schema.GroupVersion{testv1.GroupVersion})
+	mapper.Add(testv1.GroupVersion.WithKind("Widget"), meta.RESTScopeNamespace)
+	mapper.Add(testv1.GroupVersion.WithKind("Gizmo"), meta.RESTScopeNamespace)
+	mapper.Add(testv1.GroupVersion.WithKind("GizmoList"), meta.RESTScopeNamespace)
+	res, err := explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{mapper: mapper}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || !res.Exhausted {
+		t.Fatalf("correct reconciler on a second cache, fake backend: want no violation, every schedule run; got %+v\n%v", res, res.Violation)
+	}
+	res, err = explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{mapper: mapper, checksOwnCreate: true}), o)
+	if err != nil || res.Violation == nil || !strings.Contains(res.Violation.Message, "2 Gizmos") {
+		t.Fatalf("create checked through the second cache, fake backend: want 2 Gizmos, got %v\n%v", err, res.Violation)
+	}
 }

@@ -54,6 +54,7 @@ type inProcess struct {
 	unwatched map[string]bool // lists of an informer no watch has started from
 	watches   []*watchStream
 	n         int
+	lastErr   string // the last request refused, for an error that waited
 }
 
 type kindOn struct {
@@ -105,7 +106,13 @@ func (p *inProcess) enter() bool {
 func (p *inProcess) list(ctx context.Context, req *http.Request, q request) (map[string]any, error) {
 	ul := &unstructured.UnstructuredList{}
 	ul.SetGroupVersionKind(q.gvk.GroupVersion().WithKind(q.gvk.Kind + "List"))
-	opts := []client.ListOption{client.MatchingLabelsSelector{Selector: q.labels}, client.MatchingFieldsSelector{Selector: q.fields}}
+	var opts []client.ListOption // none empty: the fake client refuses an empty field selector
+	if !q.labels.Empty() {
+		opts = append(opts, client.MatchingLabelsSelector{Selector: q.labels})
+	}
+	if !q.fields.Empty() {
+		opts = append(opts, client.MatchingFieldsSelector{Selector: q.fields})
+	}
 	if q.ns != "" {
 		opts = append(opts, client.InNamespace(q.ns))
 	}
@@ -178,8 +185,10 @@ func (p *inProcess) start() error {
 	}
 	c := p.caches[0]
 	go func() { _ = c.Start(ctx) }()
-	if !c.WaitForCacheSync(ctx) {
-		return errors.New("explore: the cache Setup built from the manager's config did not sync")
+	synced, cancelSync := context.WithTimeout(ctx, barrierTimeout)
+	defer cancelSync()
+	if !c.WaitForCacheSync(synced) {
+		return fmt.Errorf("explore: the cache Setup built from the manager's config did not sync within %s: %s", barrierTimeout, p.lastError())
 	}
 	return nil
 }
