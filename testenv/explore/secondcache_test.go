@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -19,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
@@ -331,5 +333,43 @@ func TestSecondCacheOnFake(t *testing.T) {
 	res, err = explore.Run(t.Context(), gizmoMakerScenario(gizmoMaker{mapper: mapper, checksOwnCreate: true}), o)
 	if err != nil || res.Violation == nil || !strings.Contains(res.Violation.Message, "2 Gizmos") {
 		t.Fatalf("create checked through the second cache, fake backend: want 2 Gizmos, got %v\n%v", err, res.Violation)
+	}
+}
+
+// A client's Watch through the manager's config (patcher.ForManager(mgr)
+// makes a watcher of it) is refused at once, as the explorer's clients
+// refuse Watch: only a cache's informers watch through it.
+func TestConfigClientWatchRefused(t *testing.T) {
+	var mu sync.Mutex
+	var got error
+	watched := false
+	s := explore.Scenario{
+		Setup: func(mgr ctrl.Manager) error {
+			wc, err := client.NewWithWatch(mgr.GetConfig(), client.Options{HTTPClient: mgr.GetHTTPClient(), Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
+			if err != nil {
+				return err
+			}
+			return ctrl.NewControllerManagedBy(mgr).For(&testv1.Widget{}).Complete(reconcile.Func(func(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
+				w, err := wc.Watch(ctx, &testv1.GizmoList{}, client.InNamespace("ns"))
+				if err == nil {
+					w.Stop()
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				got, watched = err, true
+				return reconcile.Result{}, nil
+			}))
+		},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+	}
+	o := serverOptions(t)
+	o.Disable = []string{explore.InvariantObservedGenerationStuck}
+	if _, err := explore.Run(t.Context(), s, o); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !watched || got == nil || !strings.Contains(got.Error(), "not to a client's Watch") {
+		t.Fatalf("a client's Watch through the manager's config: want refused, got %v (watched %t)", got, watched)
 	}
 }
