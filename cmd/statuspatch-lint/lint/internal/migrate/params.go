@@ -69,7 +69,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 	}
 	// A package that does not reach metav1 is read from export data by
 	// the standalone command (internal/exportdata): no facts either way.
-	readOnly := reaches(pass.Pkg, kube.MetaPkgPath, map[*types.Package]bool{})
+	readOnly := importedPkg(pass.Pkg, kube.MetaPkgPath) != nil
 	for _, f := range pass.Files {
 		m := &migration{site: site{calls: calls{pass: pass, decls: decls}, file: f}}
 		for _, d := range f.Decls {
@@ -124,23 +124,6 @@ func (m *migration) importedStatusOnly(fn *types.Func, arg int) bool {
 			if i == arg {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// reaches reports whether pkg is path or imports it, directly or not.
-func reaches(pkg *types.Package, path string, seen map[*types.Package]bool) bool {
-	if pkg.Path() == path {
-		return true
-	}
-	if seen[pkg] {
-		return false
-	}
-	seen[pkg] = true
-	for _, imp := range pkg.Imports() {
-		if reaches(imp, path, seen) {
-			return true
 		}
 	}
 	return false
