@@ -28,7 +28,7 @@ import (
 // after a write was sent and failed in a way that does not rule out that
 // it was stored (a 409 to a request sent more than once or whose sends
 // cannot be counted, a 429, a 5xx but a size refusal, a transport error),
-// the object is read again (settleRead) and the write settled by the
+// the object is read again (readServer) and the write settled by the
 // protocol of patcher/internal/settle (its package documentation): by
 // the lock, the object's history (history.go) and managedFields, with
 // values only to corroborate. A read at the base after any error but a 409 means not yet
@@ -169,21 +169,8 @@ func (st *settler[T]) settle(ctx context.Context, w *sentWrite[T], err error) (f
 // Conflict. ok is false when the client cannot read the subresource (a
 // fake client, a refusal).
 func (st *settler[T]) serverRead(ctx context.Context) (fresh T, ok bool) {
-	fresh, err := st.statusRead(ctx)
+	fresh, err := st.p.readStatus(ctx)
 	return fresh, err == nil
-}
-
-// statusRead reads the object through the status subresource (GET
-// .../status: the whole object, never served from a cache) and records
-// the resourceVersion it saw.
-func (st *settler[T]) statusRead(ctx context.Context) (T, error) {
-	p := st.p
-	fresh := p.newObject()
-	if err := p.client.SubResource("status").Get(ctx, p.newObject(), fresh); err != nil {
-		return fresh, err
-	}
-	p.tracker.record().Observe(fresh.GetResourceVersion())
-	return fresh, nil
 }
 
 // unsettled is the error of a write still unsettled after maxSettles reads.
@@ -283,32 +270,11 @@ func (st *settler[T]) settleAfterConflict(ctx context.Context, conflict error) (
 	return false, st.unsettled(conflict)
 }
 
-// settleRead reads the object back to settle a write. With an API reader
-// it reads through it. Without one it reads the status subresource (GET
-// .../status returns the whole object, is never served from a cache, and
-// is allowed wherever the status write is), so that a cache that lags
-// cannot show the base after a 409 (uncached is true); only when the
-// client cannot read that (a fake client, a refusal) through the client.
-func (st *settler[T]) settleRead(ctx context.Context) (fresh T, uncached bool, err error) {
-	p := st.p
-	if p.opts.apiReader == nil {
-		fresh, serr := st.statusRead(ctx)
-		switch {
-		case serr == nil:
-			return fresh, true, nil
-		case apierrors.IsNotFound(serr):
-			return fresh, true, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, serr))
-		}
-	}
-	fresh, err = p.read(ctx)
-	return fresh, false, err
-}
-
-// settleReadChecked is settleRead with readChecked's check.
+// settleReadChecked is readServer with readChecked's check.
 func (st *settler[T]) settleReadChecked(ctx context.Context) (T, bool, error) {
 	p := st.p
 	seq := records.Sequence()
-	fresh, uncached, err := st.settleRead(ctx)
+	fresh, uncached, err := p.readServer(ctx)
 	if err != nil {
 		return fresh, uncached, err
 	}

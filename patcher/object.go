@@ -30,6 +30,39 @@ func (p *Patcher[T]) read(ctx context.Context) (T, error) {
 	return fresh, nil
 }
 
+// readServer reads what the server holds now. With an API reader it reads
+// through it. Without one it reads the status subresource (GET .../status
+// returns the whole object and is never served from a cache), so that a
+// client whose reads lag (a cache) cannot serve an old object; uncached is
+// true then. Only when the client cannot read that (a fake client, a
+// refusal such as a role without get on the status subresource) it reads
+// through the client, which may lag.
+func (p *Patcher[T]) readServer(ctx context.Context) (fresh T, uncached bool, err error) {
+	if p.opts.apiReader == nil {
+		fresh, serr := p.readStatus(ctx)
+		switch {
+		case serr == nil:
+			return fresh, true, nil
+		case apierrors.IsNotFound(serr):
+			return fresh, true, fmt.Errorf("statuspatch: re-read %s: %w", p.id(), withCause(ctx, serr))
+		}
+	}
+	fresh, err = p.read(ctx)
+	return fresh, false, err
+}
+
+// readStatus reads the object through the status subresource (GET
+// .../status: the whole object, never served from a cache) and records
+// the resourceVersion it saw.
+func (p *Patcher[T]) readStatus(ctx context.Context) (T, error) {
+	fresh := p.newObject()
+	if err := p.client.SubResource("status").Get(ctx, p.newObject(), fresh); err != nil {
+		return fresh, err
+	}
+	p.tracker.record().Observe(fresh.GetResourceVersion())
+	return fresh, nil
+}
+
 // reader is the API reader, or the client when none was given.
 func (p *Patcher[T]) reader() client.Reader {
 	if p.opts.apiReader != nil {

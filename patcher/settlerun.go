@@ -12,7 +12,7 @@ import (
 )
 
 // flushAttempt is Flush's settle of the write w (settle.Run drives it): it
-// reads through settleRead and sends w again while the object is at the
+// reads through readServer and sends w again while the object is at the
 // base.
 type flushAttempt[T client.Object] struct {
 	p     *Patcher[T]
@@ -27,7 +27,7 @@ func (a *flushAttempt[T]) Read(ctx context.Context) (bool, error) {
 	if ctx.Err() != nil {
 		return false, &WriteOutcomeUnknownError{Object: p.id(), Why: "the context ended before the object could be read back", Cause: withCause(ctx, a.err)}
 	}
-	fresh, uncached, rerr := p.settler.settleRead(ctx)
+	fresh, uncached, rerr := p.readServer(ctx)
 	if rerr != nil {
 		if apierrors.IsNotFound(rerr) {
 			return false, rerr
@@ -72,7 +72,7 @@ func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err
 }
 
 // retryAttempt is Retry's settle of a write that got a Conflict, after
-// its backoff (settle.Run drives it): it reads through settleReadChecked
+// its backoff (settle.Run drives it): it reads through readServerChecked
 // and never sends again.
 type retryAttempt[T client.Object] struct {
 	p        *Patcher[T]

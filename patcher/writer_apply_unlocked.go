@@ -17,7 +17,11 @@ import (
 // from the base: the object is read again just before, and the apply holds
 // what the decision changed since the base, laid over the values the
 // server holds now. The fields this manager owns and the decision did not
-// change go in with the server's values, never the stale base's.
+// change go in with the server's values, never the stale base's. So the
+// read is the server's (readServer): through the API reader, else the
+// status subresource, never a cache that may lag; only a client that
+// cannot read the status subresource (a fake client, a refusal) is read
+// through its Get.
 
 // unlockedApply is WriteApplyWithoutLock's writer (writer.go): the apply
 // carries no resourceVersion, and no write token (a token proves a write
@@ -28,10 +32,10 @@ type unlockedApply[T client.Object] struct{ *applier[T] }
 func (unlockedApply[T]) locked() bool { return false }
 
 // write is the decision (the status in memory against the base) rebased
-// onto a fresh read; cur is not used.
+// onto a read of the server; cur is not used.
 func (a unlockedApply[T]) write(ctx context.Context, _ []byte) (*sentWrite[T], error) {
 	p := a.p
-	fresh, err := p.read(ctx)
+	fresh, _, err := p.readServer(ctx)
 	if err != nil {
 		return nil, err
 	}
