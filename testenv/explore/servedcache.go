@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -72,6 +73,30 @@ type watchStream struct {
 func newInProcess(r *run, api client.Client) *inProcess {
 	return &inProcess{r: r, api: api, mapper: api.RESTMapper(), scheme: api.Scheme(),
 		lists: map[string]request{}, listed: map[string]map[types.NamespacedName]map[string]any{}, unwatched: map[string]bool{}}
+}
+
+// started names the informers of the second cache that have listed, by
+// kind, representation, namespace and selectors, sorted and each once (a
+// relist is the same informer): for the state hash (statehash.go), as an
+// informer started in a step lists the newest versions, the step's own
+// writes included, where one started before serves the step's start.
+// Nil when none has.
+func (p *inProcess) started() []string {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	set := map[string]bool{}
+	for _, q := range p.lists {
+		set[q.gvk.String()+"|"+q.rep.String()+"|ns="+q.ns+"|labels="+q.labels.String()+"|fields="+q.fields.String()] = true
+	}
+	var out []string
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // barrierTimeout bounds a wait for the cache: only a cache that never
