@@ -89,7 +89,7 @@ func (p *inProcess) started() []string {
 	defer p.mu.Unlock()
 	set := map[string]bool{}
 	for _, q := range p.lists {
-		set[q.gvk.String()+"|"+q.rep.String()+"|ns="+q.ns+"|labels="+q.labels.String()+"|fields="+q.fields.String()] = true
+		set[q.listName()] = true
 	}
 	var out []string
 	for s := range set {
@@ -97,6 +97,12 @@ func (p *inProcess) started() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// listName names an informer's list or watch: kind, representation,
+// namespace, selectors.
+func (q request) listName() string {
+	return q.gvk.String() + "|" + q.rep.String() + "|ns=" + q.ns + "|labels=" + q.labels.String() + "|fields=" + q.fields.String()
 }
 
 // barrierTimeout bounds a wait for the cache: only a cache that never
@@ -249,8 +255,9 @@ func (p *inProcess) stop() {
 // sync is the barrier at the start of a step: every informer list has its
 // watch, every watch is sent the book's changes since what it was sent,
 // and the cache holds them. What the cache covers counts as seen by the
-// step (its reads through it are not recorded one by one): a write judged
-// by what its step saw is judged as informed by the whole cache.
+// step (its reads through it are not recorded one by one, the step lists
+// what it held: servedheld.go): a write judged by what its step saw is
+// judged as informed by the whole cache.
 func (p *inProcess) sync(ctx context.Context) error {
 	if p == nil || len(p.caches) == 0 {
 		return nil
@@ -313,6 +320,7 @@ func (p *inProcess) markSeen(watches []*watchStream) {
 			}
 		}
 	}
+	p.noteHeld(s, watches)
 }
 
 // send writes to w the book's changes since what it was sent, as the API
