@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -72,6 +73,36 @@ type watchStream struct {
 func newInProcess(r *run, api client.Client) *inProcess {
 	return &inProcess{r: r, api: api, mapper: api.RESTMapper(), scheme: api.Scheme(),
 		lists: map[string]request{}, listed: map[string]map[types.NamespacedName]map[string]any{}, unwatched: map[string]bool{}}
+}
+
+// started names the informers of the second cache that have listed, by
+// kind, representation, namespace and selectors, sorted and each once (a
+// relist is the same informer): for the state hash (statehash.go), as an
+// informer started in a step lists the newest versions, the step's own
+// writes included, where one started before serves the step's start.
+// Nil when none has.
+func (p *inProcess) started() []string {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	set := map[string]bool{}
+	for _, q := range p.lists {
+		set[q.listName()] = true
+	}
+	var out []string
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// listName names an informer's list or watch: kind, representation,
+// namespace, selectors.
+func (q request) listName() string {
+	return q.gvk.String() + "|" + q.rep.String() + "|ns=" + q.ns + "|labels=" + q.labels.String() + "|fields=" + q.fields.String()
 }
 
 // barrierTimeout bounds a wait for the cache: only a cache that never
@@ -224,8 +255,9 @@ func (p *inProcess) stop() {
 // sync is the barrier at the start of a step: every informer list has its
 // watch, every watch is sent the book's changes since what it was sent,
 // and the cache holds them. What the cache covers counts as seen by the
-// step (its reads through it are not recorded one by one): a write judged
-// by what its step saw is judged as informed by the whole cache.
+// step (its reads through it are not recorded one by one, the step lists
+// what it held: servedheld.go): a write judged by what its step saw is
+// judged as informed by the whole cache.
 func (p *inProcess) sync(ctx context.Context) error {
 	if p == nil || len(p.caches) == 0 {
 		return nil
@@ -288,6 +320,7 @@ func (p *inProcess) markSeen(watches []*watchStream) {
 			}
 		}
 	}
+	p.noteHeld(s, watches)
 }
 
 // send writes to w the book's changes since what it was sent, as the API

@@ -10,8 +10,8 @@ import (
 // Options.Versions versions of every object (normalised), the queued items
 // (as a set), the stale windows used and those still open (window.go),
 // the steps left, the read floors (a restart's, what each informer
-// served, what the informers before the last leader change were served)
-// and the write in flight.
+// served, what the informers before the last leader change were served),
+// the write in flight and the second cache's informers started.
 func (r *run) stateHash(left int) uint64 {
 	type obj struct {
 		K string
@@ -43,7 +43,8 @@ func (r *run) stateHash(left int) uint64 {
 		Carried              []int
 		Lazy                 []string
 		Held                 string
-	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.past(keys), r.cache.lazy(), r.heldState()})
+		Second               []string `json:",omitempty"` // nil without a second cache: other hashes unchanged
+	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.past(keys), r.cache.lazy(), r.heldState(), r.proc.started()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	if open := r.windowState(keys, func(c map[string]any) any { return mapUIDs(normalized(c), uids) }); len(open) > 0 {

@@ -20,6 +20,13 @@ type Step struct {
 	// opened in it or in an earlier step (window.go); Read.Window
 	// numbers them from 1.
 	Windows []Window `json:",omitempty"`
+	// SecondCache is what the second cache built from the manager's
+	// config held at the step's start of each object it covers
+	// (servedcache.go): the newest version, or, Missing, nothing (out of
+	// its label selector; gone objects are left out). The step's reads
+	// through it are not listed one by one (the cache serves them from
+	// its own store); a write is judged as informed by all it held.
+	SecondCache []Read `json:",omitempty"`
 	// Result is "done", "requeue", "error: ...", "panic: ..." or
 	// "crashed after write N: ...".
 	Result string
@@ -111,6 +118,17 @@ func (s Step) String() string {
 	}
 	for i, w := range s.Windows {
 		fmt.Fprintf(&b, "       stale window %d: %s\n", i+1, w)
+	}
+	for _, r := range s.SecondCache {
+		how := "second cache"
+		if r.Informer != "" {
+			how += " " + r.Informer
+		}
+		held := fmt.Sprintf(" v%d", r.Version)
+		if r.Missing {
+			held = ": none"
+		}
+		fmt.Fprintf(&b, "       held  %s%s (%s, at the step's start; its reads are not listed one by one)\n", r.Object, held, how)
 	}
 	for _, r := range s.Reads {
 		how := "cache"

@@ -1,0 +1,54 @@
+package explore
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Two schedules that reach one state, one having started the second
+// cache's Gizmo informer and the other not, hash apart: an informer
+// started in a step lists the newest versions, the step's own writes
+// included, one started before serves the step's start, so the schedule
+// pruned as the other's twin could read what the other does not. The
+// order the informers started in is not part of the state.
+func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
+	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+	gizmo := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
+	a := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	sel := labels.SelectorFromSet(labels.Set{"target": "true"})
+	informer := func(gvk schema.GroupVersionKind, rep representation, l labels.Selector) request {
+		return request{gvk: gvk, ns: "ns", rep: rep, labels: l, fields: fields.Everything()}
+	}
+	state := func(started ...request) uint64 {
+		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
+		r.record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
+		if started != nil {
+			r.proc = &inProcess{r: r, lists: map[string]request{}}
+			for i, q := range started {
+				r.proc.lists[string(rune('a'+i))] = q
+			}
+		}
+		return r.stateHash(2)
+	}
+	w := informer(widget, metadataRep, sel)
+	g := informer(gizmo, typedRep, sel)
+	if one, both := state(w), state(w, g); one == both {
+		t.Fatalf("the Gizmo informer started or not, both states hashed %x", one)
+	}
+	if typed := state(informer(widget, typedRep, sel)); typed == state(w) {
+		t.Fatalf("a typed or a metadata-only Widget informer, both states hashed %x", typed)
+	}
+	if all := state(informer(widget, metadataRep, labels.Everything())); all == state(w) {
+		t.Fatalf("a label-selected or an unselected Widget informer, both states hashed %x", all)
+	}
+	if wg, gw := state(w, g), state(g, w); wg != gw {
+		t.Fatalf("the same informers hashed %x started Widget first, %x Gizmo first", wg, gw)
+	}
+	if again := state(w, w); again != state(w) {
+		t.Fatalf("an informer listed again (a relist) hashed %x, once %x", again, state(w))
+	}
+}
