@@ -42,6 +42,7 @@ const unstructuredWhy = ": -fix moves an unstructured status apply built here by
 // object it applies.
 type unstructuredBuild struct {
 	u          *types.Var
+	body       *ast.BlockStmt // the function's, where a local GroupVersion is defined
 	kind, gvOf string         // the kind set, and the package its GroupVersion comes from ("" for a constant)
 	kindPkg    *types.Package // the package declaring the kind, nil when the apiVersion is a constant
 	name, ns   ast.Expr       // SetName's and SetNamespace's arguments
@@ -52,14 +53,18 @@ type unstructuredBuild struct {
 // UnstructuredKind returns the kind an apply or patch of an unstructured
 // object applies, as its setters in the function give it: its name and
 // the package declaring it (nil for a constant apiVersion). ok is false
-// for a write of another shape or a kind not known.
-func UnstructuredKind(pass *analysis.Pass, call *ast.CallExpr) (name string, pkg *types.Package, ok bool) {
+// for a write of another shape or a kind not known; why says, for an
+// unstructured object whose kind is not known, why the write stays.
+func UnstructuredKind(pass *analysis.Pass, call *ast.CallExpr) (name string, pkg *types.Package, why string, ok bool) {
 	u := unstructuredArg(pass, call)
 	if u == nil {
-		return "", nil, false
+		return "", nil, "", false
 	}
 	b := buildOf(pass, call, u)
-	return b.kind, b.kindPkg, b.kind != "" && (b.gvOf == "" || b.kindPkg != nil)
+	if b.kind != "" && (b.gvOf == "" || b.kindPkg != nil) {
+		return b.kind, b.kindPkg, "", true
+	}
+	return "", nil, b.why + unstructuredWhy, false
 }
 
 // unstructuredArg returns u of Apply(ctx, client.ApplyConfigurationFromUnstructured(u), ...)
@@ -106,6 +111,7 @@ func buildOf(pass *analysis.Pass, call *ast.CallExpr, u *types.Var) *unstructure
 		b.why = u.Name() + " is not declared in " + fd.Name.Name + " before the write"
 		return b
 	}
+	b.body = fd.Body
 	var stack []ast.Node
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if n == nil {
@@ -196,16 +202,11 @@ func (b *unstructuredBuild) use(pass *analysis.Pass, write *ast.CallExpr, stack 
 		}
 		return name + "'s kind is not a constant"
 	case "SetGroupVersionKind":
-		// v1.GroupVersion.WithKind("Widget")
-		if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok && len(c.Args) == 1 {
-			if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "WithKind" {
-				if k, ok := stringConst(pass, c.Args[0]); ok && b.apiVersion(pass, s.X) == "" {
-					b.kind = k
-					return ""
-				}
-			}
+		if k, ok := b.groupVersionKind(pass, arg); ok {
+			b.kind = k
+			return ""
 		}
-		return name + "'s group, version and kind are not a package's GroupVersion.WithKind(constant)"
+		return name + "'s group, version and kind are not constants (schema.GroupVersionKind{...} or a GroupVersion's WithKind(constant))"
 	case "SetName":
 		b.name = arg
 		return ""
