@@ -48,6 +48,7 @@ type unstructuredBuild struct {
 	name, ns   ast.Expr       // SetName's and SetNamespace's arguments
 	status     bool           // a SetNested* under "status"
 	why        string         // why the object is not one -fix moves
+	kindSet    string         // why SetKind or SetGroupVersionKind gives no kind known
 }
 
 // UnstructuredKind returns the kind an apply or patch of an unstructured
@@ -64,7 +65,21 @@ func UnstructuredKind(pass *analysis.Pass, call *ast.CallExpr) (name string, pkg
 	if b.kind != "" && (b.gvOf == "" || b.kindPkg != nil) {
 		return b.kind, b.kindPkg, "", true
 	}
-	return "", nil, b.why + unstructuredWhy, false
+	if b.body == nil {
+		return "", nil, "", false // not built in the function
+	}
+	return "", nil, b.kindWhy() + unstructuredWhy, false
+}
+
+// kindWhy is why the setters give u no kind known.
+func (b *unstructuredBuild) kindWhy() string {
+	switch {
+	case b.kindSet != "":
+		return b.kindSet
+	case b.kind == "":
+		return b.u.Name() + "'s kind is not set by SetKind or SetGroupVersionKind with a constant"
+	}
+	return b.gvOf + " declares no " + b.kind
 }
 
 // unstructuredArg returns u of Apply(ctx, client.ApplyConfigurationFromUnstructured(u), ...)
@@ -200,13 +215,15 @@ func (b *unstructuredBuild) use(pass *analysis.Pass, write *ast.CallExpr, stack 
 			b.kind = s
 			return ""
 		}
-		return name + "'s kind is not a constant"
+		b.kindSet = name + "'s kind is not a constant"
+		return b.kindSet
 	case "SetGroupVersionKind":
 		if k, ok := b.groupVersionKind(pass, arg); ok {
 			b.kind = k
 			return ""
 		}
-		return name + "'s group, version and kind are not constants (schema.GroupVersionKind{...} or a GroupVersion's WithKind(constant))"
+		b.kindSet = name + "'s group, version and kind are not constants (schema.GroupVersionKind{...} or a GroupVersion's WithKind(constant))"
+		return b.kindSet
 	case "SetName":
 		b.name = arg
 		return ""
