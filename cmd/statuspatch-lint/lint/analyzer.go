@@ -220,6 +220,9 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 	} else if why != "" {
 		diag.Message += " (not moved to the patcher: " + why + ")"
+	} else if w.kindWhy != "" && diag.Category == categoryHandwritten {
+		// An unstructured object whose kind is not known: no patcher to name.
+		diag.Message += " (not moved to the patcher: " + w.kindWhy + ")"
 	}
 	diag.SuggestedFixes = fixes
 	if noFix != "" {
@@ -324,8 +327,10 @@ func unstructuredKinds(pass *analysis.Pass, files *fileSet, ws []*write) {
 		if w.generated || call == nil || (w.verb != "Apply" && w.verb != "Patch") {
 			continue
 		}
-		if name, pkg, ok := migrate.UnstructuredKind(pass, call); ok {
+		if name, pkg, why, ok := migrate.UnstructuredKind(pass, call); ok {
 			w.kind = kind{name: name, pkg: pkg}
+		} else {
+			w.kindWhy = why
 		}
 	}
 }

@@ -35,8 +35,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 67 {
-		t.Errorf("%d writes moved onto a patcher, want 67", moved)
+	if moved != 70 {
+		t.Errorf("%d writes moved onto a patcher, want 70", moved)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 26 {
+	if err != nil || len(goldens) != 27 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -119,8 +119,9 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// whose object is aliased, captured by a function literal that sets
 	// its status, or its status's address taken, before the read) and 2
 	// typed ones (the fetched object applied, a literal that names no
-	// object) and 3 unstructured ones (a spec field set, named by another
-	// name, handed to a function), each with why; migrateacross: 4 handed to functions of
+	// object) and 5 unstructured ones (a spec field set, named by another
+	// name, handed to a function, a GroupVersionKind of a variable, a
+	// local GroupVersion changed), each with why; migrateacross: 4 handed to functions of
 	// another package that change more than the status, each naming it,
 	// 1 handed to a function of the package in another file, 1 to a
 	// function value; migratealias: 10 whose spec or metadata changes
@@ -146,7 +147,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// write through a range value or hand a literal on; migratelocal's
 	// address.go: 4 whose address into the spec is written through,
 	// handed to a function value, stored, or returned by a named result.
-	if len(left) != 107 || notMoved != 106 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 107 (106):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 109 || notMoved != 108 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 109 (108):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

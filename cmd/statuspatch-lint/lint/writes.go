@@ -40,6 +40,7 @@ type write struct {
 	kind      kind
 	generated bool      // through a generated patcher
 	recv      ssa.Value // the generated patcher, for its write mode
+	kindWhy   string    // an unstructured object's: why its kind is not known
 }
 
 func (w *write) label() string {

@@ -42,24 +42,44 @@ const unstructuredWhy = ": -fix moves an unstructured status apply built here by
 // object it applies.
 type unstructuredBuild struct {
 	u          *types.Var
+	body       *ast.BlockStmt // the function's, where a local GroupVersion is defined
 	kind, gvOf string         // the kind set, and the package its GroupVersion comes from ("" for a constant)
 	kindPkg    *types.Package // the package declaring the kind, nil when the apiVersion is a constant
 	name, ns   ast.Expr       // SetName's and SetNamespace's arguments
 	status     bool           // a SetNested* under "status"
 	why        string         // why the object is not one -fix moves
+	kindSet    string         // why SetKind or SetGroupVersionKind gives no kind known
 }
 
 // UnstructuredKind returns the kind an apply or patch of an unstructured
 // object applies, as its setters in the function give it: its name and
 // the package declaring it (nil for a constant apiVersion). ok is false
-// for a write of another shape or a kind not known.
-func UnstructuredKind(pass *analysis.Pass, call *ast.CallExpr) (name string, pkg *types.Package, ok bool) {
+// for a write of another shape or a kind not known; why says, for an
+// unstructured object whose kind is not known, why the write stays.
+func UnstructuredKind(pass *analysis.Pass, call *ast.CallExpr) (name string, pkg *types.Package, why string, ok bool) {
 	u := unstructuredArg(pass, call)
 	if u == nil {
-		return "", nil, false
+		return "", nil, "", false
 	}
 	b := buildOf(pass, call, u)
-	return b.kind, b.kindPkg, b.kind != "" && (b.gvOf == "" || b.kindPkg != nil)
+	if b.kind != "" && (b.gvOf == "" || b.kindPkg != nil) {
+		return b.kind, b.kindPkg, "", true
+	}
+	if b.body == nil {
+		return "", nil, "", false // not built in the function
+	}
+	return "", nil, b.kindWhy() + unstructuredWhy, false
+}
+
+// kindWhy is why the setters give u no kind known.
+func (b *unstructuredBuild) kindWhy() string {
+	switch {
+	case b.kindSet != "":
+		return b.kindSet
+	case b.kind == "":
+		return b.u.Name() + "'s kind is not set by SetKind or SetGroupVersionKind with a constant"
+	}
+	return b.gvOf + " declares no " + b.kind
 }
 
 // unstructuredArg returns u of Apply(ctx, client.ApplyConfigurationFromUnstructured(u), ...)
@@ -106,6 +126,7 @@ func buildOf(pass *analysis.Pass, call *ast.CallExpr, u *types.Var) *unstructure
 		b.why = u.Name() + " is not declared in " + fd.Name.Name + " before the write"
 		return b
 	}
+	b.body = fd.Body
 	var stack []ast.Node
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if n == nil {
@@ -194,18 +215,15 @@ func (b *unstructuredBuild) use(pass *analysis.Pass, write *ast.CallExpr, stack 
 			b.kind = s
 			return ""
 		}
-		return name + "'s kind is not a constant"
+		b.kindSet = name + "'s kind is not a constant"
+		return b.kindSet
 	case "SetGroupVersionKind":
-		// v1.GroupVersion.WithKind("Widget")
-		if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok && len(c.Args) == 1 {
-			if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "WithKind" {
-				if k, ok := stringConst(pass, c.Args[0]); ok && b.apiVersion(pass, s.X) == "" {
-					b.kind = k
-					return ""
-				}
-			}
+		if k, ok := b.groupVersionKind(pass, arg); ok {
+			b.kind = k
+			return ""
 		}
-		return name + "'s group, version and kind are not a package's GroupVersion.WithKind(constant)"
+		b.kindSet = name + "'s group, version and kind are not constants (schema.GroupVersionKind{...} or a GroupVersion's WithKind(constant))"
+		return b.kindSet
 	case "SetName":
 		b.name = arg
 		return ""

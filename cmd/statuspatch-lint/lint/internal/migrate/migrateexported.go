@@ -33,6 +33,7 @@ type HelperFact struct {
 	ObjIndex    int    // the object's parameter, which becomes the patcher
 	ClientIndex int    // the client's parameter, the patcher's client
 	ClientRest  string // the rest of the client expression after it
+	DropClient  bool   // the client's parameter goes: only the write used it
 	Patcher     Patcher
 }
 
@@ -40,7 +41,34 @@ type HelperFact struct {
 func (*HelperFact) AFact() {}
 
 func (f *HelperFact) String() string {
-	return fmt.Sprintf("helper(obj %d, client %d%s, %s)", f.ObjIndex, f.ClientIndex, f.ClientRest, f.Patcher.Type)
+	drop := ""
+	if f.DropClient {
+		drop = " dropped"
+	}
+	return fmt.Sprintf("helper(obj %d, client %d%s%s, %s)", f.ObjIndex, f.ClientIndex, f.ClientRest, drop, f.Patcher.Type)
+}
+
+// clientOnlyWritten returns the helper's client parameter (index) when
+// the write is its only use: the write becomes Flush, so the parameter
+// goes, from the helper and every caller (an unused parameter fails
+// unparam and revive's unused-parameter). nil when the client is the
+// receiver's or the body uses it otherwise.
+func (h *helperMove) clientOnlyWritten(fd *ast.FuncDecl, index int, recvRoot bool) *types.Var {
+	if recvRoot || index < 0 || index >= len(h.params()) {
+		return nil
+	}
+	v := h.params()[index]
+	used := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == v && (id.Pos() < h.call.Pos() || id.Pos() >= h.call.End()) {
+			used = true
+		}
+		return !used
+	})
+	if v == nil || used {
+		return nil
+	}
+	return v
 }
 
 // A GroupMember is one package's part of an exported helper's move: the
@@ -122,7 +150,11 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false)
 	var edits []analysis.TextEdit
 	if problem == "" {
-		edits, problem = h.callerEdits(fact.Patcher, callers, fact.ObjIndex, -1, map[*ast.File]bool{})
+		var drop []int
+		if fact.DropClient {
+			drop = []int{fact.ClientIndex}
+		}
+		edits, problem = h.callerEdits(fact.Patcher, callers, fact.ObjIndex, drop, map[*ast.File]bool{})
 	}
 	if problem != "" {
 		member.Why = "in package " + pass.Pkg.Path() + ", " + problem

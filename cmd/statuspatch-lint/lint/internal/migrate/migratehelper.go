@@ -35,6 +35,19 @@ type helperMove struct {
 	decl       *ast.FuncDecl // the helper whose parameter obj is
 	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
 	patchParam bool          // baseParam is the patch itself, which each caller makes (migratehelperpatch.go)
+	dropClient *types.Var    // an exported helper's client parameter, used only by the write: it goes (migrateexported.go)
+}
+
+// droppedParams are the helper's parameters that go with the move: the
+// base or patch its callers give, the client only the write used.
+func (h *helperMove) droppedParams() []*types.Var {
+	var gone []*types.Var
+	for _, v := range []*types.Var{h.baseParam, h.dropClient} {
+		if v != nil {
+			gone = append(gone, v)
+		}
+	}
+	return gone
 }
 
 // helperDecl returns the declaration of the function of which m.obj is a
@@ -133,9 +146,10 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	if exported {
 		// Its callers' packages, and every test file, are the command's to
 		// check (migrateexported.go).
+		h.dropClient = h.clientOnlyWritten(fd, index, recvRoot)
 		fix, w := h.helperEdits(p, fd, callers)
 		if fix != nil {
-			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, Patcher: p}, opts)
+			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p}, opts)
 		}
 		return fix, w
 	}

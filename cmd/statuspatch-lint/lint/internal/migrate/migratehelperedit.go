@@ -35,26 +35,31 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		how = "New" + p.Type + " in apply mode, then ApplyStatus and Flush"
 	}
 	params := fd.Type.Params
+	gone := h.droppedParams()
 	var all []string
 	for _, field := range params.List {
 		var parts []string
 		for _, n := range field.Names {
-			switch h.pass.TypesInfo.Defs[n] {
-			case h.obj:
+			v, _ := h.pass.TypesInfo.Defs[n].(*types.Var)
+			switch {
+			case v == h.obj:
 				parts = append(parts, name+" *"+qual+p.Type)
-			case h.baseParam:
+			case slices.Contains(gone, v):
 			default:
 				parts = append(parts, n.Name+" "+h.source(field.Type))
 			}
 		}
 		all = append(all, parts...)
-		if h.baseParam == nil && slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return h.pass.TypesInfo.Defs[n] == h.obj }) {
+		if len(gone) == 0 && slices.ContainsFunc(field.Names, func(n *ast.Ident) bool { return h.pass.TypesInfo.Defs[n] == h.obj }) {
 			edits = append(edits, analysis.TextEdit{Pos: field.Pos(), End: field.End(), NewText: []byte(strings.Join(parts, ", "))})
 		}
 	}
-	if h.baseParam != nil {
-		// The base parameter goes: the parameter list is written anew.
+	if len(gone) > 0 {
+		// A parameter goes: the parameter list is written anew.
 		edits = append(edits, analysis.TextEdit{Pos: params.Opening + 1, End: params.Closing, NewText: []byte(strings.Join(all, ", "))})
+		if h.dropClient != nil {
+			how += "; its parameter " + h.dropClient.Name() + ", then unused, goes"
+		}
 	}
 	// The object, for the rest of the body, when it uses it beside the write.
 	used := false
@@ -81,11 +86,11 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		imports[h.file] = true
 	}
 	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
-	baseIndex := -1
-	if h.baseParam != nil {
-		baseIndex = slices.Index(h.params(), h.baseParam)
+	var drop []int
+	for _, v := range gone {
+		drop = append(drop, slices.Index(h.params(), v))
 	}
-	cedits, why := h.callerEdits(p, callers, objIndex, baseIndex, imports)
+	cedits, why := h.callerEdits(p, callers, objIndex, drop, imports)
 	if why != "" {
 		return nil, why
 	}
@@ -94,10 +99,11 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 }
 
 // callerEdits are the edits of a helper's callers: each makes the patcher
-// after its anchor and passes it for the object (argument objIndex), its
-// base argument (baseIndex, -1 for none) gone. imports are the files that
-// import the patchers' package already or by an edit made.
-func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex, baseIndex int, imports map[*ast.File]bool) ([]analysis.TextEdit, string) {
+// after its anchor and passes it for the object (argument objIndex), the
+// arguments of the parameters that go (drop: a base, an unused client)
+// gone. imports are the files that import the patchers' package already
+// or by an edit made.
+func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex int, drop []int, imports map[*ast.File]bool) ([]analysis.TextEdit, string) {
 	var edits []analysis.TextEdit
 	pimports := map[*ast.File]bool{}
 	for _, hc := range callers {
@@ -134,18 +140,18 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex, b
 					edits = append(edits, analysis.TextEdit{Pos: c.anchor.Pos(), End: c.anchor.End(), NewText: []byte(ctor)})
 				}
 			}
-			if baseIndex < 0 {
+			if len(drop) == 0 {
 				arg := c.call.Args[objIndex]
 				edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cname)})
 				continue
 			}
-			// The base argument goes: the arguments are written anew.
+			// An argument goes: the arguments are written anew.
 			var args []string
 			for i, a := range c.call.Args {
 				switch {
 				case i == objIndex:
 					args = append(args, cname)
-				case i != baseIndex:
+				case !slices.Contains(drop, i):
 					args = append(args, c.source(a))
 				}
 			}
