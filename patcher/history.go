@@ -125,6 +125,7 @@ func (st *settler[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err 
 	case derr != nil:
 		return d, false, derr
 	case !notYet && d.Outcome == settle.Landed:
+		st.tokenLanded(fresh, w.token)
 		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
 			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())
 	}
