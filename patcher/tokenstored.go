@@ -2,12 +2,14 @@ package patcher
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -145,8 +147,9 @@ func (st *settler[T]) prunedWhy(gvk schema.GroupVersionKind) string {
 // tokenFor is the settle.Token of w, which carries token: Stored when the
 // server's answers show the field stored (the last answer for the kind
 // held its token, or w's base holds a token the server answered this
-// process with, and no answer since lacked one).
-func (st *settler[T]) tokenFor(w *sentWrite[T]) *settle.Token {
+// process with, or, neither known, a dry run's answer holds one), Pruned
+// when the last answer lacked it.
+func (st *settler[T]) tokenFor(ctx context.Context, w *sentWrite[T]) *settle.Token {
 	p := st.p
 	t := p.token.settleToken(w.token)
 	if t == nil {
@@ -163,11 +166,53 @@ func (st *settler[T]) tokenFor(w *sentWrite[T]) *settle.Token {
 	case s.stored:
 		t.Stored = true
 	default:
-		if got, ok := p.token.valueIn(w.base); ok && got != "" {
-			t.Stored = storedTokens.Has(w.base.GetUID(), got)
+		if got, ok := p.token.valueIn(w.base); ok && got != "" && storedTokens.Has(w.base.GetUID(), got) {
+			t.Stored = true
+			break
 		}
+		t.Stored, t.Pruned = st.probeToken(ctx, k, ok)
 	}
 	return t
+}
+
+// probeToken asks the server whether it stores the token field, when no
+// answer has shown it yet: a server-side dry run (dryRun=All: nothing is
+// stored) of a status write of a fresh token alone, whose answer goes
+// through the same decoding, conversion to the storage version and
+// pruning as a write. Its answer holding the token shows the field
+// stored; lacking it, pruned. A refused dry run shows nothing (neither).
+// The answer is kept for k (known: ok) as a write's would be.
+func (st *settler[T]) probeToken(ctx context.Context, k tokenKey, ok bool) (stored bool, pruned string) {
+	p := st.p
+	value, err := newToken()
+	if err != nil {
+		return false, ""
+	}
+	body, err := json.Marshal(map[string]any{p.token.path[0]: map[string]any{p.token.path[1]: value}})
+	if err != nil {
+		return false, ""
+	}
+	probe := p.newObject()
+	probe.SetName(p.obj.GetName())
+	probe.SetNamespace(p.obj.GetNamespace())
+	if err := p.client.Status().Patch(ctx, probe, client.RawPatch(types.MergePatchType, body), client.DryRunAll); err != nil || probe.GetUID() == "" {
+		return false, ""
+	}
+	if got, _ := p.token.valueIn(probe); got == value {
+		if ok {
+			setTokenState(k, tokenState{stored: true})
+		}
+		return true, ""
+	}
+	if !ok {
+		return false, ""
+	}
+	why := st.prunedWhy(k.gvk)
+	if before := setTokenState(k, tokenState{pruned: why}); before.pruned == "" {
+		log.FromContext(ctx).Info("the server's dry run of a status write dropped its write token: the token tells nothing, and lost answers are settled as without it",
+			"kind", p.kind, "object", client.ObjectKeyFromObject(p.obj), "cause", why)
+	}
+	return false, why
 }
 
 // valueIn is obj's token ("", false when obj has no status to hold it).

@@ -63,13 +63,10 @@ func crdReadName(read bool) string {
 func tokenClient(t *testing.T, e *testenv.Env, ft *faultyTransport, readCRDs bool) client.WithWatch {
 	t.Helper()
 	return wrappedClient(t, e, func(rt http.RoundTripper) http.RoundTripper {
-		inner := ft.wrap(rt)
-		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-			if !readCRDs && strings.Contains(req.URL.Path, "/customresourcedefinitions") {
-				return statusResponse(req, http.StatusForbidden, "Forbidden", "may not get customresourcedefinitions (injected)", nil), nil
-			}
-			return inner.RoundTrip(req)
-		})
+		if readCRDs {
+			return ft.wrap(rt)
+		}
+		return forbidCRDs(ft.wrap(rt))
 	})
 }
 
@@ -198,5 +195,41 @@ func TestIssue81AStoredRemovalUnderATokenlessCRDIsNoConflict(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// A token the server prunes is said once: the first answer without it
+// logs the CRD to apply, the next writes log nothing more. An ordinary
+// Flush is still one PATCH (the report costs no request) and a no-op
+// Flush none. Before: nothing was said.
+func TestIssue81APrunedTokenIsLoggedOnce(t *testing.T) {
+	e := widgetServer(t, "the token-less CRD's", tokenlessCRD)
+	c, rec := countingClient(t, e)
+	key := newWidget(t, e.Client)
+	logs := &logLines{}
+	lctx := logs.ctx(ctx)
+	for i := range 3 {
+		p, err := patcher.Fetch(lctx, c, key, &v1.Widget{}, withToken, patcher.WithMetrics(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := len(rec.requests())
+		p.Object().Status.Phase = fmt.Sprintf("Ready-%d", i)
+		if err := p.Flush(lctx); err != nil {
+			t.Fatal(err)
+		}
+		if reqs := rec.requests()[before:]; len(reqs) != 1 || reqs[0].Method != http.MethodPatch {
+			t.Fatalf("write %d: requests = %+v, want one PATCH", i, reqs)
+		}
+		before = len(rec.requests())
+		if err := p.Flush(lctx); err != nil || len(rec.requests()) != before {
+			t.Fatalf("no-op Flush: %v, %d requests", err, len(rec.requests())-before)
+		}
+	}
+	if n := logs.matching("apply the current CRDs"); n != 1 {
+		t.Fatalf("the pruned token was logged %d times, want once: %v", n, logs.lines)
+	}
+	if n := logs.matching("widgets.testing.statuspatch.dev"); n != 1 {
+		t.Fatalf("the log does not name the CRD: %v", logs.lines)
 	}
 }
