@@ -24,8 +24,10 @@ import (
 // decides twice) or a removal the server never saw this write's (nil:
 // the decision lost). The proof is the server's own answers, kept here
 // for the process: a stored write's response that holds its token, a
-// settled write whose read holds it, or a base that holds a token of this
-// process the server answered with before. The last answer decides: one
+// settled write whose read holds it, a base that holds a token of this
+// process the server answered with before, or, none of them known when a
+// lost answer is settled, a server-side dry run's (probeToken). The last
+// answer decides: one
 // that lacks the token its write carried makes the token "not stored"
 // (reported once, with the CRD to apply) until an answer holds one again.
 // The schemas may rule the token out (settle.Token), never in.

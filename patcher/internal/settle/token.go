@@ -34,9 +34,9 @@ type Token struct {
 	// Value is this write's token.
 	Value string
 	// Stored: the server has shown that it stores the field, by its own
-	// answers (a stored write's response, or a read, that holds a token
-	// the patcher sent), and no answer since lacked the token its write
-	// carried. A schema never shows it: the version read and the storage
+	// answers (a stored write's response, a read, or a server-side dry
+	// run's answer, that holds a token the patcher sent), and no answer
+	// since lacked the token its write carried. A schema never shows it: the version read and the storage
 	// version may each prune it, and a conversion webhook may drop it.
 	Stored bool
 	// Pruned says why the token is known not to be stored, for messages
