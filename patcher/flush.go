@@ -140,6 +140,7 @@ func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, er
 		}
 		return p.settler.writeFailed(ctx, w, err, count.sends())
 	}
+	p.settler.tokenAnswered(ctx, scratch, w.token)
 	return p.writer.stored(ctx, scratch, w)
 }
 

@@ -107,6 +107,7 @@ func (st *settler[T]) fromDoc(d history.Doc) (T, error) {
 // not be read.
 func (st *settler[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err error) (settle.Decision, bool, error) {
 	p := st.p
+	w.settleToken = st.tokenFor(ctx, w)
 	sw, cerr := p.writer.settleWrite(w)
 	if cerr != nil {
 		return settle.Decision{Outcome: settle.Unknown, Why: cerr.Error()}, false, nil
@@ -125,6 +126,7 @@ func (st *settler[T]) decide(ctx context.Context, w *sentWrite[T], fresh T, err 
 	case derr != nil:
 		return d, false, derr
 	case !notYet && d.Outcome == settle.Landed:
+		st.tokenLanded(fresh, w.token)
 		log.FromContext(ctx).V(1).Info("status write was stored and overwritten before it could be settled; not applied again",
 			"kind", p.kind, "object", p.id(), "base", w.base.GetResourceVersion(), "now", fresh.GetResourceVersion())
 	}

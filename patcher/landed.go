@@ -60,6 +60,9 @@ type sentWrite[T client.Object] struct {
 	applied   map[string]any   // an apply's status (writer_apply.go)
 	unowned   []fieldpath.Path // removed fields no manager owned: left out of the apply
 	token     string           // the write token it carries (WithWriteToken), or ""
+	// settleToken is the token as settling sees it, with what the
+	// server has shown of it (tokenFor), set before each decision.
+	settleToken *settle.Token
 }
 
 // maxSettles bounds the reads (and the sends of the same body again) of

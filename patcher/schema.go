@@ -19,7 +19,9 @@ import (
 // when it cannot be read (a built-in kind, no permission to read CRDs, no
 // such version): the differences only it explains leave the outcome
 // Unknown (patcher/internal/settle). The storage version's defaults are
-// taken too, where the version read declares none.
+// taken too, where the version read declares none, and its fields: every
+// write is pruned to it before it is stored (the write token's field
+// too: a CRD whose storage version lacks it stores no token).
 func (st *settler[T]) crdSchema(ctx context.Context) *settle.Schema {
 	p := st.p
 	gvk, err := p.client.GroupVersionKindFor(p.obj)
@@ -43,6 +45,7 @@ func (st *settler[T]) crdSchema(ctx context.Context) *settle.Schema {
 	// it decodes from etcd with the storage version's schema, then
 	// converts it to the version read and defaults it with that one's.
 	var root, storage map[string]any
+	var storageVersion string
 	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
 	for _, v := range versions {
 		vm, _ := v.(map[string]any)
@@ -50,8 +53,12 @@ func (st *settler[T]) crdSchema(ctx context.Context) *settle.Schema {
 		if name, _ := vm["name"].(string); name == gvk.Version {
 			root = s
 		} else if stored, _ := vm["storage"].(bool); stored {
-			storage = s
+			storage, storageVersion = s, name
 		}
 	}
-	return settle.NewSchema(root, storage)
+	s := settle.NewSchema(root)
+	if s != nil {
+		s.CRD = crd.GetName()
+	}
+	return s.WithStorage(storageVersion, storage)
 }

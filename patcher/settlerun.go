@@ -52,6 +52,7 @@ func (a *flushAttempt[T]) Resend(ctx context.Context) (again, conflict bool, err
 	scratch := p.newObject()
 	serr := p.client.Status().Patch(ctx, scratch, client.RawPatch(w.patchType, w.body), p.writer.options()...)
 	if serr == nil {
+		p.settler.tokenAnswered(ctx, scratch, w.token)
 		a.res, err = p.writer.stored(ctx, scratch, w)
 		return false, false, err
 	}

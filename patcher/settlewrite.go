@@ -22,7 +22,7 @@ func (st *settler[T]) settleWrite(w *sentWrite[T], op metav1.ManagedFieldsOperat
 	if err != nil {
 		return settle.Write{}, err
 	}
-	sw := settle.Write{Base: base, Token: p.token.settleToken(w.token)}
+	sw := settle.Write{Base: base, Token: w.settleToken}
 	if p.opts.fieldOwner != "" {
 		sw.Writer = settle.Writer{Manager: p.opts.fieldOwner, Operation: op, Subresource: "status"}
 	}

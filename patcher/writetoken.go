@@ -19,9 +19,13 @@ import (
 // carries none). A write whose answer is lost is then settled by the
 // token alone: a read that holds it proves the write stored, once (it
 // carried the lock); the object's history, whose first version after the
-// base holds another token or none, proves it not stored (a Conflict).
-// Where the history cannot be read the outcome is ErrWriteOutcomeUnknown,
-// as without a token. The token is set only when a write goes out: a
+// base holds another token (or none, where the server has shown that it
+// stores the field: an answer holding a token this process sent, and none
+// since without it), proves it not stored (a Conflict). A token the
+// server prunes (a CRD in the cluster without the field, in a version
+// served or stored) decides nothing and is logged once. Where the history
+// cannot be read the outcome is ErrWriteOutcomeUnknown, as without a
+// token. The token is set only when a write goes out: a
 // Flush with no change still sends nothing. Use it for decisions that are
 // not idempotent (counters, queues, appends). statuspatch-gen passes it for
 // a field marked +statuspatch:writeToken; nothing else may write that

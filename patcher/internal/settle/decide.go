@@ -67,6 +67,16 @@ func (e *ErrHistory) Unwrap() error { return e.Err }
 // it needs them. An *ErrHistory is returned when the history is needed
 // and cannot be read.
 func Decide(ctx context.Context, w Write, fresh Version, sit Situation, src Sources) (d Decision, notYet bool, err error) {
+	var tokenWhy string
+	d, notYet, err = decide(ctx, w, fresh, sit, src, &tokenWhy)
+	if err == nil && !notYet && d.Outcome == Unknown && tokenWhy != "" {
+		// Say once why the token, which would have decided, did not.
+		d.Why += "; the write token cannot tell: " + tokenWhy
+	}
+	return d, notYet, err
+}
+
+func decide(ctx context.Context, w Write, fresh Version, sit Situation, src Sources, tokenWhy *string) (d Decision, notYet bool, err error) {
 	atBase := false
 	if fresh.UID == w.Base.UID {
 		cmp, cerr := wire.CompareResourceVersions(fresh.ResourceVersion, w.Base.ResourceVersion)
@@ -76,9 +86,11 @@ func Decide(ctx context.Context, w Write, fresh Version, sit Situation, src Sour
 		return d, true, nil
 	}
 	if w.Token != nil {
-		if d, decided, err := byToken(ctx, w, fresh, atBase, sit, src); decided || err != nil {
+		d, decided, err := byToken(ctx, w, fresh, atBase, sit, src)
+		if decided || err != nil {
 			return d, false, err
 		}
+		*tokenWhy = d.Why
 	}
 	if w.Writer.Manager == "" {
 		if m := src.Manager(ctx); RealManager(m) {

@@ -16,10 +16,15 @@
 // removal leaves nothing to compare. A write that carries a write token
 // (Write.Token, the patcher's WithWriteToken) is settled by it first and
 // exactly (token.go): a read holding the token is this write, stored once;
-// the first version after the base holding another token, or none where
-// the schema keeps the field, is another request's. Only where the token
-// cannot tell (a schema that prunes the field, or none read, and no token
-// at the base) is the evidence below asked. The evidence, strongest first:
+// the first version after the base holding another token is another
+// request's, and so is one holding none, but only where the server has
+// shown that it stores the field (Token.Stored: its own answers held a
+// token the patcher sent, and none since lacked one; a schema may rule
+// that out, the version read's or the storage version's, never in). Where
+// the token cannot tell, it is no evidence at all: its own value is no
+// change (Write.Stamps) and is compared as absent (First), and the
+// evidence below is asked as for a write without it. The evidence,
+// strongest first:
 //
 //  1. The lock. A write that carries the base's resourceVersion can only be
 //     stored as the first write after the base. Once another write is the
@@ -147,9 +152,13 @@
 // and one of them writing exactly the base plus this write is taken for
 // this write (patchers of one client share a write slot and the versions
 // seen, so theirs never race: patcher/internal/book); a mutating webhook
-// on the status subresource (or a conversion webhook) that rewrites a
-// scalar this write set makes the history's first version look like
-// another writer's: a Conflict; entries' times come
+// on the status subresource (or a conversion webhook) that sets a field
+// this write does not set leaves the outcome Unknown (the first version is
+// not the base plus this write, and no other entry was stamped), while one
+// that rewrites a scalar this write sets makes that version look like
+// another writer's: a Conflict, the protocol's one false Conflict (a
+// write token the webhook keeps settles it exactly: the version holds it);
+// entries' times come
 // from the API servers' clocks, taken as one clock (one API server, or
 // clocks within the second); the object is compared as the patcher's Go
 // type reads it, so a field the type lacks is seen by neither side.

@@ -342,6 +342,11 @@ func (w Write) compareFirst(next Version, s *Schema) (gap, error) {
 	if err != nil {
 		return gap{}, err
 	}
+	if w.Token != nil && !w.Token.Stored {
+		// A token not known stored is compared as absent on both sides:
+		// the server may prune it from every write (Token).
+		want, next.Object = without(want, w.Token.Path), without(next.Object, w.Token.Path)
+	}
 	var g gap
 	var root node
 	if s != nil {
@@ -369,6 +374,29 @@ func (w Write) compareFirst(next Version, s *Schema) (gap, error) {
 		exact(k, orEmpty(wv), orEmpty(nv), child, s, &g)
 	}
 	return g, nil
+}
+
+// without is a copy of m without the field at path (m itself when it
+// holds none); the maps on the way are copied, the rest is shared.
+func without(m map[string]any, path []string) map[string]any {
+	if len(path) == 0 {
+		return m
+	}
+	v, ok := m[path[0]]
+	if !ok {
+		return m
+	}
+	out := maps.Clone(m)
+	if len(path) == 1 {
+		delete(out, path[0])
+		return out
+	}
+	child, isMap := v.(map[string]any)
+	if !isMap {
+		return m
+	}
+	out[path[0]] = without(child, path[1:])
+	return out
 }
 
 // orEmpty is v, an absent status ({} for a typed read) as an empty one.

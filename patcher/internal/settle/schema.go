@@ -16,6 +16,61 @@ import (
 // base plus the write only where a schema could explain it is Unknown.
 type Schema struct {
 	root map[string]any
+	// storage is the storage version's schema (nil: the version read is
+	// the storage version, or it was not given): every write is pruned to
+	// it too before it is stored.
+	storage map[string]any
+	// StorageVersion names the storage version ("" when not known).
+	StorageVersion string
+	// CRD names the CustomResourceDefinition, for messages ("": none).
+	CRD string
+}
+
+// WithStorage is s with the storage version's schema, named version, to
+// which the server prunes every write before it stores it (conversion
+// None: the same object in another version); its defaults are s's too
+// (NewSchema). Nil for a nil s.
+func (s *Schema) WithStorage(version string, storage map[string]any) *Schema {
+	if s == nil || storage == nil {
+		return s
+	}
+	return &Schema{root: withDefaults(s.root, storage), storage: storage, StorageVersion: version, CRD: s.CRD}
+}
+
+// keeps reports whether both the version read and the storage version
+// keep the field at path (each declares it, or keeps unknown fields
+// there). A nil s says nothing (false).
+func (s *Schema) keeps(path []string) bool {
+	if s == nil {
+		return false
+	}
+	for _, root := range []map[string]any{s.root, s.storage} {
+		if root == nil {
+			continue
+		}
+		n := node(root)
+		for _, name := range path {
+			child, known := n.field(name)
+			if !known {
+				return false
+			}
+			n = child
+		}
+	}
+	return true
+}
+
+// prunedBy names the version of s that prunes the field at path: "the
+// storage version <name>" or "the version read" ("" when both keep it,
+// or s is nil).
+func (s *Schema) prunedBy(path []string) string {
+	if s == nil || s.keeps(path) {
+		return ""
+	}
+	if (&Schema{root: s.root}).keeps(path) {
+		return "its storage version " + s.StorageVersion
+	}
+	return "the version the patcher writes"
 }
 
 // NewSchema is the schema whose root node is openAPIV3Schema; nil for a

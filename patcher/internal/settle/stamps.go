@@ -9,9 +9,16 @@ package settle
 // settling does not know here is taken as granular: one that holds only
 // members the base's list holds (fewer, or reordered) adds nothing. For a
 // map list or a set that is exact; an atomic list does get a stamp, and
-// taking it as none leaves its outcome Unknown, never wrong.
+// taking it as none leaves its outcome Unknown, never wrong. The write
+// token's own value (Write.Token; set before w is filled) is a change
+// only where the server is known to store it (Token.Stored): where it
+// prunes the field, the write that sets it and only removes otherwise
+// stamps nothing.
 func (w Write) adds() bool {
 	for _, l := range w.Sets {
+		if w.Token != nil && !w.Token.Stored && w.Token.isPath(l.Path) {
+			continue
+		}
 		if l.Unchecked {
 			return true
 		}

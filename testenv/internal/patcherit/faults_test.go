@@ -105,7 +105,7 @@ func (timeoutError) Temporary() bool { return true }
 
 func (f *faultyTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-		if req.Method != http.MethodPatch || !strings.HasSuffix(req.URL.Path, "/status") {
+		if req.Method != http.MethodPatch || !strings.HasSuffix(req.URL.Path, "/status") || dryRun(req) {
 			return rt.RoundTrip(req)
 		}
 		p, ok := f.next()

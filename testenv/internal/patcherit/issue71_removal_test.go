@@ -94,10 +94,11 @@ func takeOne(p *patcher.Patcher[*v1.Widget], rm removal, retry bool) (taken stri
 }
 
 // fillQueue makes the status hold the three items, written by owner in
-// mode: this controller's entry holds them and the newest second.
-func fillQueue(t *testing.T, c client.Client, key client.ObjectKey, rm removal, owner string, mode patcher.WriteMode) {
+// mode (with opts): this controller's entry holds them and the newest
+// second.
+func fillQueue(t *testing.T, c client.Client, key client.ObjectKey, rm removal, owner string, mode patcher.WriteMode, opts ...patcher.Option) {
 	t.Helper()
-	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, patcher.WithMetrics(nil), patcher.WithFieldOwner(owner), patcher.WithWriteMode(mode))
+	p, err := patcher.Fetch(ctx, c, key, &v1.Widget{}, append([]patcher.Option{patcher.WithMetrics(nil), patcher.WithFieldOwner(owner), patcher.WithWriteMode(mode)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

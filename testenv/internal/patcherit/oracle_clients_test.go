@@ -88,6 +88,9 @@ type oracleWriter struct {
 	// token: the writer's patchers write with the write token
 	// (WithWriteToken on status.writeToken; -oracle.token).
 	token bool
+	// noCRDs: the writer's role may not read CustomResourceDefinitions
+	// (a 403: settling has no schema; issue 81's traps).
+	noCRDs bool
 }
 
 func (w oracleWriter) clientName() string {
@@ -123,6 +126,9 @@ func (w oracleWriter) String() string {
 	}
 	if w.token {
 		c += ", write token"
+	}
+	if w.noCRDs {
+		c += ", CRDs 403"
 	}
 	return fmt.Sprintf("%s/%s/%s", w.mode, m, c)
 }

@@ -32,18 +32,21 @@ import (
 // back the storage version's default).
 func oracleEnv(t testing.TB) *testenv.Env {
 	t.Helper()
-	return widgetServer(t, "the oracle's", func(crd *apiextensionsv1.CustomResourceDefinition) {
-		widgetStatus(crd, func(status *apiextensionsv1.JSONSchemaProps) {
-			plan := status.Properties["plan"]
-			steps := plan.Properties["steps"]
-			set := "set"
-			steps.XListType = &set
-			plan.Properties["steps"] = steps
-			status.Properties["plan"] = plan
-		})
-		nestPlanDefaults(crd)
-		storagePhaseDefault(crd)
+	return widgetServer(t, "the oracle's", oracleCRD)
+}
+
+// oracleCRD is the oracle's edit of the Widget CRD (oracleEnv).
+func oracleCRD(crd *apiextensionsv1.CustomResourceDefinition) {
+	widgetStatus(crd, func(status *apiextensionsv1.JSONSchemaProps) {
+		plan := status.Properties["plan"]
+		steps := plan.Properties["steps"]
+		set := "set"
+		steps.XListType = &set
+		plan.Properties["steps"] = steps
+		status.Properties["plan"] = plan
 	})
+	nestPlanDefaults(crd)
+	storagePhaseDefault(crd)
 }
 
 // fault429 is a 429 with Retry-After: 0, which client-go answers by
@@ -195,7 +198,7 @@ func forward(rt http.RoundTripper, req *http.Request, d *decisionRec, i int) (*h
 func (o *oracleTransport) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		d, _ := req.Context().Value(decisionKey{}).(*decisionRec)
-		if req.Method != http.MethodPatch || !strings.HasSuffix(req.URL.Path, "/status") || d == nil {
+		if req.Method != http.MethodPatch || !strings.HasSuffix(req.URL.Path, "/status") || d == nil || dryRun(req) {
 			return rt.RoundTrip(req)
 		}
 		p := o.next()
@@ -311,6 +314,9 @@ func writerClient(t testing.TB, e *testenv.Env, w oracleWriter) (client.Client, 
 	ot := &oracleTransport{}
 	cfg := rest.CopyConfig(e.Config)
 	cfg.Wrap(ot.wrap)
+	if w.noCRDs {
+		cfg.Wrap(forbidCRDs)
+	}
 	opts := []patcher.Option{patcher.WithMetrics(nil), fastRetry, patcher.WithWriteMode(w.mode)}
 	if w.manager != "" {
 		opts = append(opts, patcher.WithFieldOwner(w.manager))
@@ -364,4 +370,23 @@ func writerClientOf(t testing.TB, e *testenv.Env, w oracleWriter, cfg *rest.Conf
 		return strippingClient{plain}, nil, append(opts, patcher.WithAPIReader(plain))
 	}
 	return plain, nil, opts
+}
+
+// forbidCRDs refuses every request for CustomResourceDefinitions with a
+// 403, as the server does for a role without them (the usual operator
+// role).
+func forbidCRDs(rt http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if strings.Contains(req.URL.Path, "/customresourcedefinitions") {
+			return statusResponse(req, http.StatusForbidden, "Forbidden", "may not get customresourcedefinitions (injected)", nil), nil
+		}
+		return rt.RoundTrip(req)
+	})
+}
+
+// dryRun reports whether req is a server-side dry run (the patcher's
+// probe whether the server stores the write token): no write, not one of
+// a decision's sends, and no fault of theirs.
+func dryRun(req *http.Request) bool {
+	return req.URL.Query().Get("dryRun") != ""
 }

@@ -1,0 +1,84 @@
+package patcherit_test
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/statuspatch/statuspatch/patcher"
+)
+
+// Issue 81's traps, drawn by the oracle: the CRD in the cluster prunes the
+// write token (its storage version lacks status.writeToken, or no version
+// has it: the release before the controller's), under issue 71's traps
+// (removal-only decisions of two writers from one base: a condition and a
+// map key), each writer's role drawn with and without the permission to
+// read CRDs (a 403: no schema). The CRD that keeps the token runs too,
+// with the same roles: there the token must stay exact with a watcher.
+
+var oracleTokenTrapSeeds = flag.Int("oracle.tokentrapseeds", 8, "TestOracleTokenTraps: run seeds 1 to N in each CRD")
+
+// tokenTrap is one CRD of the token traps: its edit of the oracle's, and
+// whether the version the patcher writes keeps the token (server-side
+// apply refuses a field the schema lacks: apply-mode writers write
+// without the token there, as a controller whose writes all fail would
+// be fixed first).
+type tokenTrap struct {
+	name        string
+	edit        func(crd *apiextensionsv1.CustomResourceDefinition)
+	servedKeeps bool
+}
+
+var tokenTraps = []tokenTrap{
+	{"the CRD keeps the token", func(*apiextensionsv1.CustomResourceDefinition) {}, true},
+	{"its storage version lacks the token", func(crd *apiextensionsv1.CustomResourceDefinition) {
+		for i := range crd.Spec.Versions {
+			if crd.Spec.Versions[i].Storage {
+				withoutWriteToken(&crd.Spec.Versions[i])
+			}
+		}
+	}, true},
+	{"no version has the token", tokenlessCRD, false},
+}
+
+// TestOracleTokenTraps runs newTokenTrapSchedule's seeds 1 to
+// -oracle.tokentrapseeds (8) in each CRD of tokenTraps and logs the
+// verdicts.
+//
+//	cd testenv && go test ./internal/patcherit -run 'TestOracleTokenTraps$' -v -args -oracle.tokentrapseeds=400
+func TestOracleTokenTraps(t *testing.T) {
+	for _, trap := range tokenTraps {
+		t.Run(trap.name, func(t *testing.T) {
+			e := widgetServer(t, "the oracle's ("+trap.name+")", func(crd *apiextensionsv1.CustomResourceDefinition) {
+				oracleCRD(crd)
+				trap.edit(crd)
+			})
+			stats := &oracleStats{}
+			for seed := range uint64(*oracleTokenTrapSeeds) {
+				t.Run(fmt.Sprintf("seed-%d", seed+1), func(t *testing.T) {
+					runChecked(t, e, newTokenTrapSchedule(seed+1, trap.servedKeeps), stats)
+				})
+			}
+			t.Logf("%s: verdicts by write mode and client:\n%s", trap.name, stats.table())
+		})
+	}
+}
+
+// newTokenTrapSchedule is newTrapSchedule(seed) with each writer's role
+// drawn (CRDs readable or a 403) from a stream of its own; where the
+// version written lacks the token, apply-mode writers write without it.
+func newTokenTrapSchedule(seed uint64, servedKeeps bool) oracleSchedule {
+	s := newTrapSchedule(seed)
+	r := rand.New(rand.NewPCG(seed, 0x81))
+	for i := range s.writers {
+		w := &s.writers[i]
+		w.noCRDs = r.IntN(2) == 0
+		if !servedKeeps && w.mode != patcher.WriteMergePatch {
+			w.token = false
+		}
+	}
+	return s
+}
