@@ -24,7 +24,7 @@ const generatorName = "statuspatch"
 
 // usage is the command's synopsis.
 const usage = `usage: statuspatch-gen paths=./api/... [headerFile=hack/boilerplate.go.txt] [year=2026] [output:dir=./internal/patchers]
-       statuspatch-gen init [-dry-run] [DIR]   adopt statuspatch in a kubebuilder v4 project (init -h)
+       statuspatch-gen init [-dry-run] [DIR]   adopt statuspatch in a kubebuilder v4 or v3 project, or one without PROJECT (init -h)
        statuspatch-gen kubebuilder-plugin      answer a kubebuilder external plugin request on stdin (docs/kubebuilder.md)
        statuspatch-gen -w     the markers statuspatch reads (-ww: with details)
        statuspatch-gen -h     this help (-hh: with details)

@@ -234,3 +234,31 @@ func TestGoldenModuleBuilds(t *testing.T) {
 		}
 	}
 }
+
+// TestDispatchDocExample: docs/generator.md's example of For and ForType is
+// the golden module's e2e/docexample_test.go, between doc:begin and
+// doc:end, which TestGoldenModuleBuilds compiles and runs.
+func TestDispatchDocExample(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testdata, "e2e", "docexample_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Getenv("STATUSPATCH_DOCS_DIGEST") // make test's digest of docs/: a change there runs this again
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "generator.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, code, _ := strings.Cut(string(src), "// doc:begin\n\n")
+	code, _, ok := strings.Cut(code, "\n// doc:end")
+	if !ok {
+		t.Fatal("e2e/docexample_test.go has no doc:begin ... doc:end lines")
+	}
+	_, block, _ := strings.Cut(string(doc), "<!-- dispatch:begin -->\n```go\n")
+	block, _, ok = strings.Cut(block, "```\n<!-- dispatch:end -->")
+	if !ok {
+		t.Fatal("docs/generator.md has no <!-- dispatch:begin --> ```go ... ``` <!-- dispatch:end --> block")
+	}
+	if block != code {
+		t.Errorf("docs/generator.md's dispatch example is not e2e/docexample_test.go's; want:\n%s", code)
+	}
+}

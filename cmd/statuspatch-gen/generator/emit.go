@@ -39,6 +39,11 @@ type fileData struct {
 	StdImports []string // standard library import specs
 	Imports    []string // other import specs
 	Kinds      []kindData
+	// Dispatch: the file is an output:dir package's, which gets For and
+	// ForType over its kinds (templates/dispatch.go.tmpl).
+	Dispatch bool
+	// Names are the file's import names (Fmt only with Dispatch).
+	Names importNames
 	// EqualFuncs are the typed equality functions the status diffs call
 	// (see equalFuncs), as Go source.
 	EqualFuncs []string
@@ -67,8 +72,12 @@ type kindData struct {
 
 // importNames are the local names of the packages generated code uses.
 type importNames struct {
-	Context, Client, Patcher, Metav1, Meta string
+	Context, Client, Patcher, Metav1, Meta, Fmt string
 }
+
+// dispatchNames are the package-level identifiers of an output:dir
+// package's dispatcher (templates/dispatch.go.tmpl).
+var dispatchNames = []string{"StatusPatcher", "For", "ForType", "objectStatusPatcher"}
 
 var parseTemplates = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("file.go.tmpl").ParseFS(templates.FS, "*.tmpl")
@@ -101,7 +110,7 @@ func render(out *output, header string, kinds []*kind, clean []*loader.Package) 
 			continue
 		}
 		path := filepath.Join(dir, fileName)
-		src, err := renderFile(path, header, buildLine, pkg.Name, pkg.PkgPath, pkg.Types.Scope().Names(), group)
+		src, err := renderFile(path, header, buildLine, pkg.Name, pkg.PkgPath, pkg.Types.Scope().Names(), group, false)
 		if err != nil {
 			errs.add(err)
 			continue
@@ -153,7 +162,7 @@ func renderDir(dir, header string, kinds []*kind) ([]fileOp, error) {
 		return nil, err
 	}
 	name := packageName(filepath.Base(abs))
-	src, err := renderFile(path, header, "", name, "statuspatch.output/"+name, nil, sorted)
+	src, err := renderFile(path, header, "", name, "statuspatch.output/"+name, dispatchNames, sorted, true)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +230,10 @@ func generatedNames(kind string) []string {
 }
 
 // renderFile renders one file of package pkgName (import path local),
-// with the build constraint line constraint, if any.
-func renderFile(path, header, constraint, pkgName, local string, reserved []string, kinds []*kind) ([]byte, error) {
+// with the build constraint line constraint, if any, and with dispatch
+// the dispatcher over its kinds (an output:dir package's: API packages
+// keep their scope to themselves).
+func renderFile(path, header, constraint, pkgName, local string, reserved []string, kinds []*kind, dispatch bool) ([]byte, error) {
 	tmpl, err := parseTemplates()
 	if err != nil {
 		return nil, fmt.Errorf("parse templates: %w", err)
@@ -240,8 +251,11 @@ func renderFile(path, header, constraint, pkgName, local string, reserved []stri
 			break
 		}
 	}
+	if dispatch {
+		names.Fmt = addImport("fmt", "fmt")
+	}
 	qualifier := func(p *types.Package) string { return addImport(p.Path(), p.Name()) }
-	data := fileData{Package: pkgName}
+	data := fileData{Package: pkgName, Dispatch: dispatch, Names: names}
 	taken := append([]string(nil), reserved...)
 	for _, k := range kinds {
 		taken = append(taken, generatedNames(k.name())...)

@@ -6,6 +6,8 @@
 //	file.go.tmpl     the file: package clause and import block, then one
 //	                 kind.go.tmpl per kind
 //	kind.go.tmpl     the <Kind>StatusPatcher type and its methods
+//	dispatch.go.tmpl For and ForType over every kind of an output:dir
+//	                 package
 package templates
 
 import "embed"

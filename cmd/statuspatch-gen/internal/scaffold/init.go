@@ -17,9 +17,12 @@ import (
 )
 
 // initUsage is statuspatch-gen init's synopsis.
-const initUsage = `usage: statuspatch-gen init [-dry-run] [-version vX.Y.Z] [-tidy=false] [DIR]
+const initUsage = `usage: statuspatch-gen init [-dry-run] [-version vX.Y.Z] [-tidy=false] [-api DIRS] [-controllers DIRS] [-output DIR] [DIR]
 
-Adopts statuspatch in the kubebuilder v4 project in DIR (default .): the
+Adopts statuspatch in the kubebuilder v4 or v3 project in DIR (default .),
+or in a project without a PROJECT file (its API packages under api/, apis/
+or pkg/apis/, its reconcilers <Kind>Reconciler under internal/controller/,
+controllers/ or pkg/controller/, or where -api and -controllers say): the
 Makefile's statuspatch block (generate-patchers before generate and
 manifests), testenv-assets in place of setup-envtest, the golangci-lint
 plugin when .golangci.yml (or .golangci.yaml) exists (else lint-status in
@@ -51,6 +54,9 @@ func RunInit(args []string, stdout, stderr io.Writer) error {
 	dryRun := fset.Bool("dry-run", false, "print the changes as a unified diff and write nothing")
 	version := fset.String("version", "", "the statuspatch version the Makefile and go.mod pin (default: this binary's module version)")
 	tidy := fset.Bool("tidy", true, "run go get for missing statuspatch modules and go mod tidy after writing")
+	api := fset.String("api", "", "the folders of the API packages, comma-separated, relative to DIR (default: PROJECT's layout, else the first of api, apis, pkg/apis, pkg/api there)")
+	controllers := fset.String("controllers", "", "the folders of the reconcilers (<Kind>Reconciler types), comma-separated, relative to DIR (default: PROJECT's layout, else those of internal/controller, internal/controllers, controllers, pkg/controller, pkg/controllers there)")
+	output := fset.String("output", "", "the folder of the generated patchers' package, relative to DIR (default internal/patchers)")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, initUsage)
 		fset.PrintDefaults()
@@ -68,7 +74,13 @@ func RunInit(args []string, stdout, stderr io.Writer) error {
 	if fset.NArg() == 1 {
 		dir = fset.Arg(0)
 	}
-	_, err := doInit(initOptions{dir: dir, version: *version, dryRun: *dryRun, tidy: *tidy}, stdout, stderr)
+	fl := layoutFlags{api: splitList(*api), controllers: splitList(*controllers)}
+	if o := splitList(*output); len(o) > 1 {
+		return fmt.Errorf("statuspatch-gen init: -output is one folder, not %q", *output)
+	} else if len(o) == 1 {
+		fl.output = o[0]
+	}
+	_, err := doInit(initOptions{dir: dir, version: *version, dryRun: *dryRun, tidy: *tidy, layout: fl}, stdout, stderr)
 	return err
 }
 
@@ -81,6 +93,7 @@ type initOptions struct {
 	versionFlag string
 	dryRun      bool
 	tidy        bool
+	layout      layoutFlags // -api, -controllers, -output
 }
 
 // pinVersion is the statuspatch version init pins: v, or this binary's
@@ -110,7 +123,7 @@ func doInit(opts initOptions, stdout, stderr io.Writer) ([]fileEdit, error) {
 	if err != nil {
 		return nil, err
 	}
-	edits, notes, err := planInit(dir, v)
+	edits, notes, err := planLayout(dir, v, opts.layout)
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +148,18 @@ func doInit(opts initOptions, stdout, stderr io.Writer) ([]fileEdit, error) {
 		}
 		return edits, nil
 	}
+	// go get and go mod tidy change go.mod and go.sum: a failure there puts
+	// them back with every edit, so init leaves all or nothing
+	var modFiles []fileEdit
+	if opts.tidy {
+		for _, name := range []string{"go.mod", "go.sum"} {
+			text, err := readText(dir, name)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			modFiles = append(modFiles, fileEdit{path: name, old: text})
+		}
+	}
 	if err := applyEdits(dir, edits); err != nil {
 		return nil, err
 	}
@@ -149,7 +174,13 @@ func doInit(opts initOptions, stdout, stderr io.Writer) ([]fileEdit, error) {
 		fmt.Fprintf(stdout, "statuspatch-gen init: %s is set up already; nothing to change\n", dir)
 	}
 	if opts.tidy {
-		return edits, tidyModule(dir, v, stdout, stderr)
+		if err := tidyModule(dir, v, stdout, stderr); err != nil {
+			if rerr := restoreEdits(dir, append(modFiles, edits...)); rerr != nil {
+				return nil, fmt.Errorf("%w; putting the files back: %w", err, rerr)
+			}
+			fmt.Fprintf(stdout, "statuspatch-gen init: put back every file above, and go.mod and go.sum: nothing is changed\n")
+			return nil, err
+		}
 	}
 	return edits, nil
 }
@@ -177,7 +208,12 @@ func golangciConfig(dir string) string {
 
 // planInit reads the project and computes every edit, writing nothing.
 func planInit(dir, version string) ([]fileEdit, []string, error) {
-	proj, err := readProject(dir)
+	return planLayout(dir, version, layoutFlags{})
+}
+
+// planLayout is planInit with the layout flags.
+func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, error) {
+	proj, err := loadProject(dir, fl)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -206,18 +242,21 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	newMakefile, err := editMakefile(filepath.Join(dir, "Makefile"), makefile, version, golangci)
+	block := blockOptions{golangci: golangci, paths: proj.layout.generatePaths(), output: "./" + proj.layout.output,
+		header: proj.layout.ctrlRoot != "" || fileExists(filepath.Join(dir, "hack", "boilerplate.go.txt"))}
+	newMakefile, makeNotes, err := editMakefile(filepath.Join(dir, "Makefile"), makefile, version, block)
 	var wiring *golangciWiringError
 	if golangci && errors.As(err, &wiring) {
 		// golangci-lint is installed or run otherwise than kubebuilder's
 		// scaffold does: no plugin, lint-status in make lint.
-		golangci = false
+		golangci, block.golangci = false, false
 		notes = append(notes, "statuspatch-gen init: "+wiring.Error()+": make lint runs lint-status, and golangci-lint and "+cfgName+" stay as they are (docs/kubebuilder.md)")
-		newMakefile, err = editMakefile(filepath.Join(dir, "Makefile"), makefile, version, golangci)
+		newMakefile, makeNotes, err = editMakefile(filepath.Join(dir, "Makefile"), makefile, version, block)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	notes = append(notes, makeNotes...)
 	suiteEdits, suiteNotes, newMakefile, err := planTestServer(dir, proj, newMakefile)
 	if err != nil {
 		return nil, nil, err
@@ -273,9 +312,25 @@ func planInit(dir, version string) ([]fileEdit, []string, error) {
 	return edits, append(append(notes, tokenNotes...), changeNotes(edits, cfgName)...), nil
 }
 
-// applyEdits writes every edit through a temporary file renamed over the
-// target, so no file is ever half-written; removals come last.
+// applyEdits writes every edit, all or none: each new text goes to a
+// temporary file beside its target first, and only when all of them are
+// written are they renamed over their targets (removals last); a failure
+// on the way puts back what was renamed already.
 func applyEdits(dir string, edits []fileEdit) error {
+	type staged struct {
+		e        fileEdit
+		tmp, dst string
+	}
+	var ready []staged
+	var made []string // folders made for new files, deepest last
+	cleanup := func() {
+		for _, r := range ready {
+			os.Remove(r.tmp)
+		}
+		for i := len(made) - 1; i >= 0; i-- {
+			os.Remove(made[i]) // only while empty
+		}
+	}
 	for _, e := range edits {
 		if e.del {
 			continue
@@ -285,32 +340,63 @@ func applyEdits(dir string, edits []fileEdit) error {
 		if st, err := os.Stat(target); err == nil {
 			mode = st.Mode().Perm()
 		}
+		for d := filepath.Dir(target); !isDir(d, "."); d = filepath.Dir(d) {
+			made = append([]string{d}, made...)
+		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return fmt.Errorf("statuspatch-gen init: %w", err)
+			cleanup()
+			return fmt.Errorf("statuspatch-gen init: %w (nothing written)", err)
 		}
 		tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".statuspatch-*")
 		if err != nil {
-			return fmt.Errorf("statuspatch-gen init: %w", err)
+			cleanup()
+			return fmt.Errorf("statuspatch-gen init: %w (nothing written)", err)
 		}
 		_, werr := tmp.WriteString(e.new)
 		cerr := tmp.Close()
+		ready = append(ready, staged{e, tmp.Name(), target})
 		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), mode)); err != nil {
-			os.Remove(tmp.Name())
-			return fmt.Errorf("statuspatch-gen init: write %s: %w", target, err)
+			cleanup()
+			return fmt.Errorf("statuspatch-gen init: write %s: %w (nothing written)", target, err)
 		}
-		if err := os.Rename(tmp.Name(), target); err != nil {
-			os.Remove(tmp.Name())
-			return fmt.Errorf("statuspatch-gen init: %w", err)
+	}
+	for i, r := range ready {
+		if err := os.Rename(r.tmp, r.dst); err != nil {
+			var done []fileEdit
+			for _, d := range ready[:i] {
+				done = append(done, d.e)
+			}
+			err = errors.Join(err, restoreEdits(dir, done))
+			cleanup()
+			return fmt.Errorf("statuspatch-gen init: %w (nothing written)", err)
 		}
 	}
 	for _, e := range edits {
 		if e.del {
-			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(e.path))); err != nil {
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(e.path))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("statuspatch-gen init: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// restoreEdits puts back the text each edit replaced (removing the files
+// it created, writing back the ones it removed).
+func restoreEdits(dir string, edits []fileEdit) error {
+	var errs []error
+	for _, e := range edits {
+		target := filepath.Join(dir, filepath.FromSlash(e.path))
+		switch {
+		case e.old == "" && !e.del:
+			if err := os.Remove(target); !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		default:
+			errs = append(errs, os.WriteFile(target, []byte(e.old), 0o644))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // tidyModule adds the statuspatch modules go.mod does not require yet (at
@@ -327,7 +413,7 @@ func tidyModule(dir, version string, stdout, stderr io.Writer) error {
 		cmd.Dir = dir
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("statuspatch-gen init: go %s in %s: %w (the files above are written; fix the cause and run init again, or go mod tidy)", strings.Join(args, " "), dir, err)
+			return fmt.Errorf("statuspatch-gen init: go %s in %s: %w (fix the cause, above, and run init again; or adopt by hand: %s)", strings.Join(args, " "), dir, err, byHandDoc)
 		}
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,8 +46,13 @@ func TestInitGolden(t *testing.T) {
 			copyTree(t, before, dir, nil)
 			want := readTree(t, before)
 
+			// a case's flags file holds its layout flags (-api ...)
+			args := append([]string{}, initArgs...)
+			if b, err := os.ReadFile(filepath.Join(golden, "flags")); err == nil {
+				args = append(args, strings.Fields(string(b))...)
+			}
 			var out bytes.Buffer
-			if err := RunInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, args...), "-dry-run", dir), &out, &out); err != nil {
 				t.Fatal(err)
 			}
 			diffGolden := filepath.Join(golden, "dry-run.diff")
@@ -57,7 +63,7 @@ func TestInitGolden(t *testing.T) {
 			compareTrees(t, "after -dry-run", readTree(t, dir), want)
 
 			out.Reset()
-			if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, args...), dir), &out, &out); err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
 			after := filepath.Join(golden, "after")
@@ -71,7 +77,7 @@ func TestInitGolden(t *testing.T) {
 			compareTrees(t, "after init", readTree(t, dir), wantAfter)
 
 			out.Reset()
-			if err := RunInit(append(append([]string{}, initArgs...), dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, args...), dir), &out, &out); err != nil {
 				t.Fatalf("second run: %v\n%s", err, out.String())
 			}
 			if !strings.Contains(out.String(), "nothing to change") {
@@ -79,7 +85,7 @@ func TestInitGolden(t *testing.T) {
 			}
 			compareTrees(t, "after a second init", readTree(t, dir), wantAfter)
 			out.Reset()
-			if err := RunInit(append(append([]string{}, initArgs...), "-dry-run", dir), &out, &out); err != nil {
+			if err := RunInit(append(append([]string{}, args...), "-dry-run", dir), &out, &out); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Contains(out.String(), "\n+++ ") || strings.HasPrefix(out.String(), "---") {
@@ -106,16 +112,19 @@ func TestInitRefuses(t *testing.T) {
 		files map[string]string
 		want  string // a regexp; DIR is the project directory
 	}{
-		{"empty directory", nil, `^DIR/PROJECT: no such file: statuspatch-gen init runs in a kubebuilder v4 project`},
-		{"v3 layout", map[string]string{"PROJECT": "layout:\n- go.kubebuilder.io/v3\n", "Makefile": string(makefile)},
-			`^DIR/PROJECT:1: layout is \["go.kubebuilder.io/v3"\], not go.kubebuilder.io/v4`},
+		{"empty directory", nil, `^DIR/go.mod: no such file: statuspatch-gen init runs in a Go module's root`},
+		{"no PROJECT, no API folder", map[string]string{"go.mod": "module example.com/x\n", "Makefile": string(makefile)},
+			`^DIR: no PROJECT file, and none of api, apis, pkg/apis, pkg/api is a folder there: pass -api .*docs/kubebuilder.md#by-hand`},
+		{"no PROJECT, no kind", map[string]string{"go.mod": "module example.com/x\n", "Makefile": string(makefile), "api/v1/doc.go": "package v1\n"},
+			`^DIR: no PROJECT file, and no kind .* in api: pass -api`},
+		{"v2 layout", map[string]string{"PROJECT": "layout:\n- go.kubebuilder.io/v2\n", "Makefile": string(makefile)},
+			`^DIR/PROJECT:1: layout is \["go.kubebuilder.io/v2"\], not go.kubebuilder.io/v4 or go.kubebuilder.io/v3: .*docs/kubebuilder.md#by-hand`},
 		{"not YAML", map[string]string{"PROJECT": "layout: [\n", "Makefile": string(makefile)}, `^DIR/PROJECT: not a kubebuilder PROJECT file`},
 		{"no Makefile", map[string]string{"PROJECT": string(project)}, `^DIR/Makefile: no such file`},
-		{"not kubebuilder's Makefile", map[string]string{"PROJECT": string(project), "Makefile": "all:\n\tgo build ./...\n"},
-			`^DIR/Makefile: no manifests: target: not the Makefile kubebuilder v4 scaffolds`},
-		{"setup-envtest lines changed", map[string]string{"PROJECT": string(project),
-			"Makefile": strings.ReplaceAll(string(makefile), "sigs.k8s.io/controller-runtime/tools/setup-envtest", "example.com/my-envtest")},
-			`^DIR/Makefile: the setup-envtest lines are not kubebuilder v4's`},
+		{"no generate target", map[string]string{"PROJECT": string(project), "Makefile": "all:\n\tgo build ./...\n"},
+			`^DIR/Makefile: no generate: target, which make generate-patchers joins: .*docs/kubebuilder.md#by-hand`},
+		{"a target of the block defined by hand", map[string]string{"PROJECT": string(project), "Makefile": string(makefile) + "\n.PHONY: lint-status\nlint-status:\n\tgo vet ./...\n"},
+			`^DIR/Makefile:\d+: defines lint-status, which statuspatch's Makefile block defines: .*docs/kubebuilder.md#by-hand`},
 		{"block pasted by hand", map[string]string{"PROJECT": string(project), "Makefile": string(makefile) + "\nSTATUSPATCH_VERSION ?= v0.1.0\n"},
 			`^DIR/Makefile:\d+: statuspatch's Makefile block is pasted here by hand`},
 		{"begin marker without end", map[string]string{"PROJECT": string(project), "Makefile": string(makefile) + "\n" + blockBegin + "\n"},
@@ -161,7 +170,7 @@ func TestMakefileBlockInDocs(t *testing.T) {
 	if v == nil {
 		t.Fatal("docs/kubebuilder.md's block has no STATUSPATCH_VERSION line")
 	}
-	if want := makefileBlock(string(v[1]), false); string(m[1]) != want {
+	if want := makefileBlock(string(v[1]), v4Block); string(m[1]) != want {
 		t.Errorf("docs/kubebuilder.md's Makefile block is not the one init writes; want:\n%s", want)
 	}
 }
@@ -407,7 +416,42 @@ func TestInitGolangciOtherWiring(t *testing.T) {
 		}
 	}
 	got := after["Makefile"]
-	if !strings.Contains(got, spark) || !strings.HasSuffix(got, makefileBlock("v0.1.0", false)) {
+	if !strings.Contains(got, spark) || !strings.HasSuffix(got, makefileBlock("v0.1.0", v4Block)) {
 		t.Errorf("the Makefile does not keep its golangci-lint line and end with the block without the plugin:\n%s", got)
+	}
+}
+
+// TestInitAllOrNothing: when go get or go mod tidy fails after the edits
+// are written (here: no module proxy), init puts back every file it wrote
+// or removed, and go.mod and go.sum, and says so: the tree is as before.
+func TestInitAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15", "before"), dir, nil)
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/crew\n\ngo 1.24.0\n")
+	before := readTree(t, dir)
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	var out bytes.Buffer
+	err := RunInit([]string{"-version", "v0.1.0", dir}, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "go get") || !strings.Contains(err.Error(), "docs/kubebuilder.md#by-hand") {
+		t.Fatalf("init with go get failing: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "wrote Makefile") || !strings.Contains(out.String(), "put back every file above, and go.mod and go.sum: nothing is changed") {
+		t.Errorf("init does not say it put the files back:\n%s", out.String())
+	}
+	compareTrees(t, "after a failed go get", readTree(t, dir), before)
+}
+
+// TestInitNoProjectNoReconciler: without PROJECT, reconcilers init does
+// not find are named, with the flag that says where they are; the kinds
+// still get the Makefile block and their token notes.
+func TestInitNoProjectNoReconciler(t *testing.T) {
+	_, notes, err := planInit(filepath.Join("testdata", "init", "flags", "before"), "v0.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "statuspatch-gen init: no starter test, and no reconciler wired to patcher.ForManager: no type <Kind>Reconciler for a kind of apis in no folder (none of internal/controller, internal/controllers, controllers, pkg/controller, pkg/controllers is there); pass -controllers with the folder(s) of your reconcilers"
+	if !slices.Contains(notes, want) {
+		t.Errorf("init does not say\n%s\nit says:\n%s", want, strings.Join(notes, "\n"))
 	}
 }

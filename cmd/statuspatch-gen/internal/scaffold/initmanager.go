@@ -11,6 +11,7 @@ import (
 	"go/types"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,8 @@ const patcherPkg = runtimeModule + "/patcher"
 const clientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
 
 // managerEdits wires patcher.ForManager into the SetupWithManager of each
-// kind's reconciler (internal/controller/<kind>_controller.go), as
+// kind's reconciler (internal/controller/<kind>_controller.go in
+// kubebuilder v4, or the file declaring <Kind>Reconciler), as
 // README.md's "Using it" does: the manager's client carrying the patchers'
 // defaults (the manager's API reader for fresh reads and re-bases, its
 // watcher) and the controller's name as the field owner. A reconciler that
@@ -38,11 +40,18 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 		if (!r.Controller && len(r.Controllers) == 0) || r.Kind == "" {
 			continue
 		}
-		ctrlDir := "internal/controller"
-		if p.MultiGroup {
-			ctrlDir = path.Join(ctrlDir, r.Group)
+		ctrlDir := p.controllerDir(r)
+		if ctrlDir == "" {
+			continue
 		}
+		// kubebuilder's <kind>_controller.go, or the file that declares
+		// <Kind>Reconciler
 		rel := path.Join(ctrlDir, strings.ToLower(r.Kind)+"_controller.go")
+		if _, structs, err := packageStructs(filepath.Join(dir, filepath.FromSlash(ctrlDir))); err != nil {
+			return nil, nil, err
+		} else if st, ok := structs[r.Kind+"Reconciler"]; ok {
+			rel = path.Join(ctrlDir, st.file)
+		}
 		if seen[rel] {
 			continue
 		}

@@ -18,15 +18,21 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// kubebuilderV4 is the PROJECT layout statuspatch-gen init knows.
-const kubebuilderV4 = "go.kubebuilder.io/v4"
+// The PROJECT layouts statuspatch-gen init knows.
+const (
+	kubebuilderV4 = "go.kubebuilder.io/v4"
+	kubebuilderV3 = "go.kubebuilder.io/v3"
+)
 
-// kbProject is the part of kubebuilder's PROJECT file init reads.
+// kbProject is the part of kubebuilder's PROJECT file init reads, or what
+// init infers in its place (projectResources), with the layout.
 type kbProject struct {
 	Layout     json.RawMessage `json:"layout"` // a list; a string in old files
 	MultiGroup bool            `json:"multigroup"`
 	Repo       string          `json:"repo"` // the module path
 	Resources  []kbResource    `json:"resources"`
+
+	layout projectLayout
 }
 
 type kbResource struct {
@@ -48,15 +54,27 @@ type kbResource struct {
 	Version  string          `json:"version"`
 	Kind     string          `json:"kind"`
 	Path     string          `json:"path"`
+
+	// ctrlDir is the folder of the kind's reconciler, found without PROJECT.
+	ctrlDir string
 }
 
-// readProject reads dir/PROJECT and refuses anything but a kubebuilder v4
-// project: "path: what is wrong".
+// readProject reads the project in dir with init's default layout.
 func readProject(dir string) (*kbProject, error) {
+	return loadProject(dir, layoutFlags{})
+}
+
+// loadProject reads dir/PROJECT, a kubebuilder v3 or v4 project's, or
+// without one infers the same from the tree and the flags; it refuses
+// what it cannot read: "path:line: what is wrong", and what to do.
+func loadProject(dir string, fl layoutFlags) (*kbProject, error) {
 	file := filepath.Join(dir, "PROJECT")
 	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) && fl.project {
+		return nil, fmt.Errorf("%s: no such file: kubebuilder's plugin runs in a kubebuilder project (statuspatch-gen init adopts one without)", file)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: no such file: statuspatch-gen init runs in a kubebuilder v4 project (a PROJECT file with layout %s, and its Makefile)", file, kubebuilderV4)
+		return inferProject(dir, fl)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
@@ -72,13 +90,65 @@ func readProject(dir string) (*kbProject, error) {
 			layouts = []string{one}
 		}
 	}
-	if !slices.Contains(layouts, kubebuilderV4) {
-		return nil, fmt.Errorf("%s:%d: layout is %q, not %s: statuspatch-gen init knows kubebuilder v4 projects only", file, lineOf(data, "layout:"), layouts, kubebuilderV4)
+	kb := ""
+	for _, l := range []string{kubebuilderV4, kubebuilderV3} {
+		if slices.Contains(layouts, l) {
+			kb = l
+			break
+		}
 	}
+	if kb == "" {
+		return nil, fmt.Errorf("%s:%d: layout is %q, not %s or %s: statuspatch-gen init knows kubebuilder v3 and v4 projects; pass -api, -controllers and -output to say where things are (or move PROJECT aside), or adopt by hand (%s)", file, lineOf(data, "layout:"), layouts, kubebuilderV4, kubebuilderV3, byHandDoc)
+	}
+	if p.layout, err = layoutFor(dir, kb, p.MultiGroup, fl); err != nil {
+		return nil, err
+	}
+	if len(fl.controllers) > 0 {
+		// the reconcilers are where the flag says, whatever the layout
+		res, err := projectResources(dir, p.Repo, projectLayout{ctrlDirs: fl.controllers})
+		if err != nil {
+			return nil, err
+		}
+		for i := range p.Resources {
+			for _, r := range res {
+				if r.Kind == p.Resources[i].Kind {
+					p.Resources[i].ctrlDir = r.ctrlDir
+				}
+			}
+		}
+	}
+	return &p, needMakefile(dir)
+}
+
+// inferProject is loadProject without a PROJECT file: the module path from
+// go.mod, the kinds from the API folders, their reconcilers from the
+// controllers' folders.
+func inferProject(dir string, fl layoutFlags) (*kbProject, error) {
+	module, err := modulePath(dir)
+	if err != nil {
+		return nil, err
+	}
+	l, err := layoutFor(dir, "", false, fl)
+	if err != nil {
+		return nil, err
+	}
+	res, err := projectResources(dir, module, l)
+	if err != nil {
+		return nil, err
+	}
+	if len(res) == 0 {
+		return nil, fmt.Errorf("%s: no PROJECT file, and no kind (a type marked +kubebuilder:object:root=true with a Status field) in %s: pass -api with the folder(s) of your API packages, or adopt by hand (%s)",
+			dir, strings.Join(l.apiDirs, ", "), byHandDoc)
+	}
+	return &kbProject{Repo: module, Resources: res, layout: l}, needMakefile(dir)
+}
+
+// needMakefile refuses a project without a Makefile.
+func needMakefile(dir string) error {
 	if !fileExists(filepath.Join(dir, "Makefile")) {
-		return nil, fmt.Errorf("%s: no such file: statuspatch-gen init edits the Makefile kubebuilder v4 scaffolds", filepath.Join(dir, "Makefile"))
+		return fmt.Errorf("%s: no such file: statuspatch-gen init adds its targets to the project's Makefile; adopt by hand without one (%s)", filepath.Join(dir, "Makefile"), byHandDoc)
 	}
-	return &p, nil
+	return nil
 }
 
 // lineOf is the 1-based line of the first line starting with prefix, or 1.
@@ -112,13 +182,17 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 			break
 		}
 	}
+	if r == nil && p.layout.ctrlRoot == "" {
+		return "", "", fmt.Sprintf("statuspatch-gen init: no starter test, and no reconciler wired to patcher.ForManager: no type <Kind>Reconciler for a kind of %s in %s; pass -controllers with the folder(s) of your reconcilers", strings.Join(p.layout.apiDirs, ", "), orNone(p.layout.ctrlDirs)), nil
+	}
 	if r == nil {
 		return "", "", "statuspatch-gen init: no starter test: PROJECT has no kind with an API and a controller (kubebuilder create api --resource --controller)", nil
 	}
-	ctrlDir, crdDir := "internal/controller", "../../config/crd"
-	if p.MultiGroup {
-		ctrlDir, crdDir = path.Join(ctrlDir, r.Group), "../../../config/crd"
+	ctrlDir := p.controllerDir(*r)
+	if ctrlDir == "" {
+		return "", "", fmt.Sprintf("statuspatch-gen init: no starter test: no folder of the controllers (-controllers) declares %sReconciler", r.Kind), nil
 	}
+	crdDir := upTo(ctrlDir, "config/crd")
 	pkg, fields, err := reconcilerFields(filepath.Join(dir, filepath.FromSlash(ctrlDir)), r.Kind+"Reconciler")
 	if err != nil {
 		return "", "", "", err
@@ -231,4 +305,12 @@ func importAlias(group, version string) string {
 		}
 	}
 	return b.String()
+}
+
+// orNone is the folders, comma-separated, or "no folder" when there are none.
+func orNone(dirs []string) string {
+	if len(dirs) == 0 {
+		return "no folder (none of " + strings.Join(ctrlCandidates, ", ") + " is there)"
+	}
+	return strings.Join(dirs, ", ")
 }

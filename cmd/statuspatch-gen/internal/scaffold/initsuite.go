@@ -354,12 +354,12 @@ func countIdent(f *ast.File, name string) int {
 // suitePaths are the project's kubebuilder controller suites:
 // internal/controller/suite_test.go, and one per group in a multigroup
 // project (slash-separated, relative to dir).
-func suitePaths(dir string) []string {
+func suitePaths(dir string, p *kbProject) []string {
 	var paths []string
-	for _, pat := range []string{"internal/controller/suite_test.go", "internal/controller/*/suite_test.go"} {
-		m, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pat)))
-		for _, p := range m {
-			if rel, err := filepath.Rel(dir, p); err == nil {
+	for _, d := range p.suiteDirs() {
+		m, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(d), "suite_test.go"))
+		for _, f := range m {
+			if rel, err := filepath.Rel(dir, f); err == nil && !slices.Contains(paths, filepath.ToSlash(rel)) {
 				paths = append(paths, filepath.ToSlash(rel))
 			}
 		}

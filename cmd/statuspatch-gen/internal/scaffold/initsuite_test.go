@@ -180,7 +180,7 @@ func TestTestTargetVetOnce(t *testing.T) {
 			if !strings.Contains(before, c.from) {
 				t.Fatalf("the golden Makefile has no %q", c.from)
 			}
-			text, err := editMakefile("Makefile", strings.Replace(before, c.from, c.to, 1), "v0.1.0", false)
+			text, _, err := editMakefile("Makefile", strings.Replace(before, c.from, c.to, 1), "v0.1.0", v4Block)
 			if err != nil {
 				t.Fatal(err)
 			}

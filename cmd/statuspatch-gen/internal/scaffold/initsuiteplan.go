@@ -15,7 +15,9 @@ import (
 // makefile, the Makefile after editMakefile, which it returns.
 func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []string, string, error) {
 	edits, notes, onTestenv, err := planSuites(dir, p)
-	if err != nil || !onTestenv {
+	if err != nil || !onTestenv || !strings.Contains(makefile, "STATUSPATCH_ENVTEST_USE") {
+		// (a Makefile whose setup-envtest lines init left as they are
+		// keeps them in make test: editMakefile said so)
 		return edits, notes, makefile, err
 	}
 	makefile, why := testTargetEdit("Makefile", makefile)
@@ -36,7 +38,7 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 	say := func(format string, args ...any) {
 		notes = append(notes, "statuspatch-gen init: "+fmt.Sprintf(format, args...))
 	}
-	paths := suitePaths(dir)
+	paths := suitePaths(dir, p)
 	var hooks []string
 	for _, r := range p.Resources {
 		if len(r.Webhooks) > 0 && string(r.Webhooks) != "null" && !slices.Contains(hooks, r.Kind) {

@@ -223,7 +223,7 @@ func kbInit(dir string, args []string, stderr io.Writer) (map[string]string, err
 // (pkg/cli/options.go parseExternalPluginArgs). Flags of other plugins in
 // the chain are skipped, with their values.
 func parseKBArgs(args []string) (initOptions, error) {
-	opts := initOptions{tidy: true}
+	opts := initOptions{tidy: true, layout: layoutFlags{project: true}}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") {

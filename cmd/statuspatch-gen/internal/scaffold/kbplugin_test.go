@@ -169,7 +169,7 @@ func TestKBPluginErrors(t *testing.T) {
 		{"unknown command", `{"apiVersion":"v1alpha1","command":"create api","args":["--group","web"],"universe":{}}`, true, `not "create api"`},
 		{"flags of create webhook", `{"apiVersion":"v1alpha1","command":"flags","args":["--create webhook"],"universe":{}}`, true, "init and edit only"},
 		{"not a kubebuilder project", `{"apiVersion":"v1alpha1","command":"edit","args":["--statuspatch-version","v0.1.0","--tidy=false"],"universe":{}}`, false,
-			"PROJECT: no such file: statuspatch-gen init runs in a kubebuilder v4 project"},
+			"PROJECT: no such file: kubebuilder's plugin runs in a kubebuilder project"},
 		{"no version", `{"apiVersion":"v1alpha1","command":"edit","args":["--tidy=false"],"universe":{}}`, true, "--statuspatch-version vX.Y.Z"},
 		{"init before PROJECT", `{"apiVersion":"v1alpha1","command":"init","args":["--domain","example.com","--statuspatch-version","v0.1.0","--tidy=false"],"universe":{}}`, true,
 			"kubebuilder init writes PROJECT only after its plugins have run: run kubebuilder init without statuspatch.statuspatch.dev, then kubebuilder edit --plugins=statuspatch.statuspatch.dev/v1-alpha"},
@@ -209,11 +209,11 @@ func TestKBPluginErrors(t *testing.T) {
 // plugins' flags skipped with their values.
 func TestParseKBArgs(t *testing.T) {
 	got, err := parseKBArgs([]string{"--domain", "example.com", "--statuspatch-version", "v0.2.0", "--dry-run", "--tidy=false", "--multigroup"})
-	want := initOptions{version: "v0.2.0", dryRun: true, tidy: false}
-	if err != nil || got != want {
+	want := initOptions{version: "v0.2.0", dryRun: true, tidy: false, layout: layoutFlags{project: true}}
+	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}
-	if got, err := parseKBArgs(nil); err != nil || got != (initOptions{tidy: true}) {
+	if got, err := parseKBArgs(nil); err != nil || !reflect.DeepEqual(got, initOptions{tidy: true, layout: layoutFlags{project: true}}) {
 		t.Errorf("no arguments: %+v, %v", got, err)
 	}
 	for _, bad := range [][]string{{"--statuspatch-version"}, {"stray"}, {"--dry-run=yes please"}} {

@@ -4,6 +4,7 @@ package allkinds
 
 import (
 	"context"
+	"fmt"
 
 	conditionsv1 "example.com/goldens/api/conditions/v1"
 	customv1 "example.com/goldens/api/custom/v1"
@@ -1024,6 +1025,105 @@ func diffPointerWidgetStatus(d *patcher.FieldDiff, base, cur *shapesv1.PointerWi
 		patcher.FieldChanged(d, "Conditions", `json:"conditions,omitempty"`, &b.Conditions, &c.Conditions)
 	}
 	return true
+}
+
+// StatusPatcher is the status patcher of an object of any kind this package
+// generates, over client.Object: For returns one for code that holds the
+// object as an interface (a helper shared by several kinds). Its methods do
+// what the kind's own <Kind>StatusPatcher does.
+type StatusPatcher interface {
+	// Object returns the live object (the pointer passed to For).
+	Object() client.Object
+	// HasChanges reports whether the status differs from the last written state.
+	HasChanges() bool
+	// Fresh reports whether the object may be acted on (see patcher.Patcher.Fresh).
+	Fresh(ctx context.Context) error
+	// Flush writes the status changes with an optimistic lock.
+	Flush(ctx context.Context) error
+	// Retry applies mutate to the live object and flushes, re-reading the
+	// object and applying mutate again on conflict.
+	Retry(ctx context.Context, mutate func(client.Object) error) error
+	// AddFinalizer adds finalizer and writes it with an optimistic lock.
+	AddFinalizer(ctx context.Context, finalizer string) (bool, error)
+	// RemoveFinalizer removes finalizer and writes it with an optimistic lock.
+	RemoveFinalizer(ctx context.Context, finalizer string) (bool, error)
+}
+
+// For returns the status patcher of obj, a pointer to one of this package's
+// kinds, made as its New<Kind>StatusPatcher makes it: with the kind's
+// generated options and opts. The error matches patcher.ErrInvalidInput
+// and names obj's type when it is nil or of another kind. The kinds:
+//
+//	Fleet, Gadget, Doohickey, Gizmo, Widget, EmbeddedWidget, Indirect, PointerWidget
+func For(c client.Client, obj client.Object, opts ...patcher.Option) (StatusPatcher, error) {
+	switch o := obj.(type) {
+	case *conditionsv1.Fleet:
+		if o != nil {
+			return objectStatusPatcher[*conditionsv1.Fleet]{NewFleetStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	case *conditionsv1.Gadget:
+		if o != nil {
+			return objectStatusPatcher[*conditionsv1.Gadget]{NewGadgetStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	case *customv1.Doohickey:
+		if o != nil {
+			return objectStatusPatcher[*customv1.Doohickey]{NewDoohickeyStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	case *customv1.Gizmo:
+		if o != nil {
+			return objectStatusPatcher[*customv1.Gizmo]{NewGizmoStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	case *plainv1.Widget:
+		if o != nil {
+			return objectStatusPatcher[*plainv1.Widget]{NewWidgetStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	case *shapesv1.EmbeddedWidget:
+		if o != nil {
+			return objectStatusPatcher[*shapesv1.EmbeddedWidget]{NewEmbeddedWidgetStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	case *shapesv1.Indirect:
+		if o != nil {
+			return objectStatusPatcher[*shapesv1.Indirect]{NewIndirectStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	case *shapesv1.PointerWidget:
+		if o != nil {
+			return objectStatusPatcher[*shapesv1.PointerWidget]{NewPointerWidgetStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %T is not a kind this package generates a status patcher for (Fleet, Gadget, Doohickey, Gizmo, Widget, EmbeddedWidget, Indirect, PointerWidget), or is nil", patcher.ErrInvalidInput, obj)
+}
+
+// ForType returns the generic status patcher of obj, a pointer to one of this
+// package's kinds, made as its New<Kind>StatusPatcher makes it: for a generic
+// reconciler over T. The error matches patcher.ErrInvalidInput and names
+// obj's type when it is not one of them or nil, or T when it is an interface.
+func ForType[T client.Object](c client.Client, obj T, opts ...patcher.Option) (*patcher.Patcher[T], error) {
+	p, err := For(c, obj, opts...)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := p.(objectStatusPatcher[T])
+	if !ok {
+		return nil, fmt.Errorf("%w: ForType's type parameter is not the kind's pointer type (%T is a pointer to it; obj is a %T): call For with an interface", patcher.ErrInvalidInput, (*T)(nil), obj)
+	}
+	return s.p, nil
+}
+
+// objectStatusPatcher is For's StatusPatcher over a generated kind's patcher.
+type objectStatusPatcher[T client.Object] struct{ p *patcher.Patcher[T] }
+
+func (s objectStatusPatcher[T]) Object() client.Object           { return s.p.Object() }
+func (s objectStatusPatcher[T]) HasChanges() bool                { return s.p.HasChanges() }
+func (s objectStatusPatcher[T]) Fresh(ctx context.Context) error { return s.p.Fresh(ctx) }
+func (s objectStatusPatcher[T]) Flush(ctx context.Context) error { return s.p.Flush(ctx) }
+func (s objectStatusPatcher[T]) Retry(ctx context.Context, mutate func(client.Object) error) error {
+	return s.p.Retry(ctx, func(o T) error { return mutate(o) })
+}
+func (s objectStatusPatcher[T]) AddFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return s.p.AddFinalizer(ctx, finalizer)
+}
+func (s objectStatusPatcher[T]) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return s.p.RemoveFinalizer(ctx, finalizer)
 }
 
 // equalCustomv1Conditions reports whether *a and *b are reflect.DeepEqual.

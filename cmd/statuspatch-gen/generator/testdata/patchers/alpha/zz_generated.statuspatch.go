@@ -20,6 +20,7 @@ package alpha
 
 import (
 	"context"
+	"fmt"
 
 	alphav1 "example.com/goldens/api/alpha/v1"
 	"github.com/statuspatch/statuspatch/patcher"
@@ -128,4 +129,75 @@ func diffWidgetStatus(d *patcher.FieldDiff, base, cur *alphav1.Widget) bool {
 		patcher.FieldChanged(d, "Phase", `json:"phase,omitempty"`, &b.Phase, &c.Phase)
 	}
 	return true
+}
+
+// StatusPatcher is the status patcher of an object of any kind this package
+// generates, over client.Object: For returns one for code that holds the
+// object as an interface (a helper shared by several kinds). Its methods do
+// what the kind's own <Kind>StatusPatcher does.
+type StatusPatcher interface {
+	// Object returns the live object (the pointer passed to For).
+	Object() client.Object
+	// HasChanges reports whether the status differs from the last written state.
+	HasChanges() bool
+	// Fresh reports whether the object may be acted on (see patcher.Patcher.Fresh).
+	Fresh(ctx context.Context) error
+	// Flush writes the status changes with an optimistic lock.
+	Flush(ctx context.Context) error
+	// Retry applies mutate to the live object and flushes, re-reading the
+	// object and applying mutate again on conflict.
+	Retry(ctx context.Context, mutate func(client.Object) error) error
+	// AddFinalizer adds finalizer and writes it with an optimistic lock.
+	AddFinalizer(ctx context.Context, finalizer string) (bool, error)
+	// RemoveFinalizer removes finalizer and writes it with an optimistic lock.
+	RemoveFinalizer(ctx context.Context, finalizer string) (bool, error)
+}
+
+// For returns the status patcher of obj, a pointer to one of this package's
+// kinds, made as its New<Kind>StatusPatcher makes it: with the kind's
+// generated options and opts. The error matches patcher.ErrInvalidInput
+// and names obj's type when it is nil or of another kind. The kinds:
+//
+//	Widget
+func For(c client.Client, obj client.Object, opts ...patcher.Option) (StatusPatcher, error) {
+	switch o := obj.(type) {
+	case *alphav1.Widget:
+		if o != nil {
+			return objectStatusPatcher[*alphav1.Widget]{NewWidgetStatusPatcher(c, o, opts...).Patcher()}, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %T is not a kind this package generates a status patcher for (Widget), or is nil", patcher.ErrInvalidInput, obj)
+}
+
+// ForType returns the generic status patcher of obj, a pointer to one of this
+// package's kinds, made as its New<Kind>StatusPatcher makes it: for a generic
+// reconciler over T. The error matches patcher.ErrInvalidInput and names
+// obj's type when it is not one of them or nil, or T when it is an interface.
+func ForType[T client.Object](c client.Client, obj T, opts ...patcher.Option) (*patcher.Patcher[T], error) {
+	p, err := For(c, obj, opts...)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := p.(objectStatusPatcher[T])
+	if !ok {
+		return nil, fmt.Errorf("%w: ForType's type parameter is not the kind's pointer type (%T is a pointer to it; obj is a %T): call For with an interface", patcher.ErrInvalidInput, (*T)(nil), obj)
+	}
+	return s.p, nil
+}
+
+// objectStatusPatcher is For's StatusPatcher over a generated kind's patcher.
+type objectStatusPatcher[T client.Object] struct{ p *patcher.Patcher[T] }
+
+func (s objectStatusPatcher[T]) Object() client.Object           { return s.p.Object() }
+func (s objectStatusPatcher[T]) HasChanges() bool                { return s.p.HasChanges() }
+func (s objectStatusPatcher[T]) Fresh(ctx context.Context) error { return s.p.Fresh(ctx) }
+func (s objectStatusPatcher[T]) Flush(ctx context.Context) error { return s.p.Flush(ctx) }
+func (s objectStatusPatcher[T]) Retry(ctx context.Context, mutate func(client.Object) error) error {
+	return s.p.Retry(ctx, func(o T) error { return mutate(o) })
+}
+func (s objectStatusPatcher[T]) AddFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return s.p.AddFinalizer(ctx, finalizer)
+}
+func (s objectStatusPatcher[T]) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
+	return s.p.RemoveFinalizer(ctx, finalizer)
 }

@@ -1,0 +1,3 @@
+module example.com/ops
+
+go 1.24.0

@@ -1,0 +1,5 @@
+module example.com/jobqueue
+
+go 1.24.0
+
+require sigs.k8s.io/controller-runtime v0.22.0
