@@ -2,22 +2,18 @@ package explore
 
 import (
 	"context"
-	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
 
 // Backend runs the schedules. Every schedule starts from a clean state.
 type Backend interface {
-	// begin returns a client on a clean state; touched are the objects
-	// the previous schedule wrote.
-	begin(ctx context.Context, touched []objKey) (client.Client, error)
+	// begin returns a client on a clean state; left are the objects
+	// the previous schedule's book held, each as it last saw it: after
+	// begin, none of them exists (reset.go).
+	begin(ctx context.Context, left []leftover) (client.Client, error)
 	scheme() *runtime.Scheme
 	// worlds are the backend's independent worlds, each a Backend of
 	// one: Options.Parallel runs one schedule at a time in each.
@@ -46,7 +42,7 @@ func (r remote) ServerClient() client.Client { return r.c }
 // Server runs schedules on env's API server (real 409s, merge patches,
 // generation bumps, pruning, defaulting). Before each schedule it deletes
 // every object the previous one wrote, finalizers removed first, so that
-// names stay the same from schedule to schedule.
+// names stay the same from schedule to schedule (reset.go).
 //
 // Each further server in more (started with the same options: CRDs,
 // scheme) is a world of its own, where a worker of Options.Parallel runs
@@ -76,62 +72,13 @@ func (b *serverBackend) worlds() []Backend {
 
 func (b *serverBackend) scheme() *runtime.Scheme { return b.c.Scheme() }
 
-func (b *serverBackend) begin(ctx context.Context, touched []objKey) (client.Client, error) {
-	for _, k := range touched {
-		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(k.gvk)
-		if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
-			continue
-		} else if err != nil {
-			return nil, fmt.Errorf("explore: reset %s: %w", k, err)
-		}
-		if len(u.GetFinalizers()) > 0 {
-			patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`))
-			if err := b.c.Patch(ctx, u, patch); client.IgnoreNotFound(err) != nil {
-				return nil, fmt.Errorf("explore: reset %s: removing finalizers: %w", k, err)
-			}
-		}
-		// In the background: a kind whose deletion defaults to orphaning
-		// its dependents (batch/v1 Jobs) would get the orphan finalizer,
-		// which only a garbage collector removes, and stay terminating
-		// into the next schedule. (Dependents are reset one by one, as
-		// every object a schedule wrote.)
-		if err := b.c.Delete(ctx, u, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
-			return nil, fmt.Errorf("explore: reset %s: %w", k, err)
-		}
-		if k.gvk.Group == "" && k.gvk.Kind == "Namespace" {
-			if err := b.finalizeNamespace(ctx, k); err != nil {
-				return nil, err
-			}
+func (b *serverBackend) begin(ctx context.Context, left []leftover) (client.Client, error) {
+	for _, l := range left {
+		if err := b.reset(ctx, l); err != nil {
+			return nil, err
 		}
 	}
 	return b.c, nil
-}
-
-// finalizeNamespace does what the namespace controller, which no test
-// server runs, does for a deleted Namespace: it clears spec.finalizers
-// through the finalize subresource and deletes it again, so that it is
-// gone, not left Terminating (and the next schedule can create it again).
-// Objects in it are reset one by one, as every object a schedule wrote.
-func (b *serverBackend) finalizeNamespace(ctx context.Context, k objKey) error {
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.gvk)
-	if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("explore: reset %s: %w", k, err)
-	}
-	if u.GetDeletionTimestamp() == nil {
-		return fmt.Errorf("explore: reset %s: still there, not being deleted, after its deletion", k)
-	}
-	unstructured.RemoveNestedField(u.Object, "spec", "finalizers")
-	if err := b.c.SubResource("finalize").Update(ctx, u); client.IgnoreNotFound(err) != nil {
-		return fmt.Errorf("explore: reset %s: clearing spec.finalizers: %w", k, err)
-	}
-	if err := b.c.Delete(ctx, u); client.IgnoreNotFound(err) != nil {
-		return fmt.Errorf("explore: reset %s: deleting it once finalized: %w", k, err)
-	}
-	return nil
 }
 
 // Fake runs schedules on a new controller-runtime fake client per schedule,
@@ -171,6 +118,6 @@ func (b *fakeBackend) worlds() []Backend {
 	return out
 }
 
-func (b *fakeBackend) begin(context.Context, []objKey) (client.Client, error) {
+func (b *fakeBackend) begin(context.Context, []leftover) (client.Client, error) {
 	return fake.NewClientBuilder().WithScheme(b.s).WithStatusSubresource(b.status...).Build(), nil
 }

@@ -11,6 +11,8 @@ import (
 
 // begin starts the schedule name names on a clean backend: the
 // once-per-schedule hook, then the reconcilers and the scenario's objects.
+// What the reset deleted the book takes for absent without reading it
+// (versions.gone), unless the hook, which may write anything, runs.
 func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error) {
 	srv, err := ex.o.Backend.begin(ctx, ex.touched)
 	if err != nil {
@@ -18,6 +20,9 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	}
 	ex.runs++
 	r := newRun(ex, srv)
+	if ex.s.BeginSchedule == nil {
+		r.gone = resetGone(ex.touched)
+	}
 	ex.touched = nil
 	if err := ex.beginSchedule(ctx, name); err != nil {
 		return nil, err

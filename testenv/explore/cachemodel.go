@@ -109,7 +109,8 @@ func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list c
 }
 
 // fetchList lists from the server (a cached List with a field selector
-// through the indexes) and observes every item: all are known after.
+// through the indexes) and observes every item the book does not hold at
+// the version listed: all are known after.
 func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]objKey, error) {
 	handled := false
 	if !api {
@@ -137,8 +138,10 @@ func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list cl
 		if err != nil {
 			return nil, err
 		}
-		if _, _, err := cm.book.observe(ctx, k); err != nil {
-			return nil, err
+		if !cm.book.holds(k, o) {
+			if _, _, err := cm.book.observe(ctx, k); err != nil {
+				return nil, err
+			}
 		}
 		keys = append(keys, k)
 	}

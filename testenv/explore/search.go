@@ -18,7 +18,7 @@ type explorer struct {
 	forKinds []schema.GroupVersionKind
 	// ownKinds are each reconciler's Owns kinds.
 	ownKinds [][]schema.GroupVersionKind
-	touched  []objKey
+	touched  []leftover
 	deadline time.Time
 	seen     map[uint64]bool
 	runs     int
@@ -325,7 +325,7 @@ func (ex *explorer) cleanup() {
 
 func (ex *explorer) end(r *run) {
 	r.proc.stop()
-	ex.touched = append(ex.touched, r.order...)
+	ex.touched = append(ex.touched, leftovers(r)...)
 }
 
 // watch notes that a reconciler watches gvk through the informer of rep.

@@ -35,6 +35,9 @@ type versions struct {
 	// this schedule as the fresh one (lostjudge.go).
 	lwSuspects []suspectWrite
 	written    map[writeAt]map[string]any
+	// gone are objects known absent at the schedule's start, not yet
+	// recorded: the backend's reset deleted them (reset.go).
+	gone map[objKey]bool
 }
 
 // observe reads the object from the server and records it (see record).
@@ -49,12 +52,28 @@ func (b *versions) observe(ctx context.Context, k objKey) (*history, bool, error
 	return b.record(k, u.Object, u.GetResourceVersion()), b.lastChanged, nil
 }
 
+// holds reports that the book's newest version of k is o's: the same
+// object (UID) at the same resourceVersion, so observing it would record
+// nothing new.
+func (b *versions) holds(k objKey, o client.Object) bool {
+	h := b.hist[k]
+	if h == nil || o.GetResourceVersion() == "" || o.GetUID() == "" {
+		return false
+	}
+	v := h.versions[h.newest()]
+	return v != nil && h.rvs[h.newest()] == o.GetResourceVersion() && uidOfVersion(v) == string(o.GetUID())
+}
+
 // known returns k's history, reading the object from the server the first
-// time: after that every write goes through the explorer's client, so the
-// newest recorded version is the server's.
+// time (or taking it for absent, when the reset deleted it: gone): after
+// that every write goes through the explorer's client, so the newest
+// recorded version is the server's.
 func (b *versions) known(ctx context.Context, k objKey) (*history, error) {
 	if h := b.hist[k]; h != nil {
 		return h, nil
+	}
+	if b.gone[k] {
+		return b.record(k, nil, ""), nil // as observe records a NotFound
 	}
 	h, _, err := b.observe(ctx, k)
 	return h, err

@@ -1,0 +1,166 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// The reset between two schedules on a server: every object the previous
+// schedule's book holds is deleted, finalizers removed first, so that the
+// next schedule starts from the same state (the scenario's Objects, made
+// anew) with the same names.
+//
+// The book says what to undo: an object whose newest version is absent is
+// gone (every write of the schedule went through the explorer's clients
+// and is in the book), and one whose newest version is present is deleted
+// under the precondition that the server still holds that version (its
+// resourceVersion), so the book's finalizers are the server's: a
+// finalizer-free version is gone after one request, where reading it
+// first took two. A server that holds another version (a 409: a write the
+// book does not know of) gets the read-first reset. Namespaces always get
+// it (their deletion needs the finalize subresource).
+//
+// After the reset none of the objects exists: the next schedule's book
+// records each as absent when it first needs it, without reading it
+// (versions.gone), unless Scenario.BeginSchedule, which may write
+// anything, ran in between.
+
+// leftover is an object a schedule's book holds, as the book last saw it.
+type leftover struct {
+	key objKey
+	// rv is the newest version's resourceVersion, "" when it is absent;
+	// finalizers that it has finalizers.
+	rv         string
+	finalizers bool
+}
+
+// leftovers are the objects r's book holds, each at its newest version.
+func leftovers(r *run) []leftover {
+	out := make([]leftover, 0, len(r.order))
+	for _, k := range r.order {
+		h := r.hist[k]
+		l := leftover{key: k}
+		if v := h.versions[h.newest()]; v != nil {
+			l.rv = h.rvs[h.newest()]
+			l.finalizers = len((&unstructured.Unstructured{Object: v}).GetFinalizers()) > 0
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// isNamespace reports that k is a core Namespace.
+func (k objKey) isNamespace() bool { return k.gvk.Group == "" && k.gvk.Kind == "Namespace" }
+
+// reset deletes l's object: by the book's version where the server still
+// holds it, otherwise as read from the server.
+func (b *serverBackend) reset(ctx context.Context, l leftover) error {
+	switch {
+	case l.key.isNamespace():
+		return b.resetRead(ctx, l.key)
+	case l.rv == "":
+		return nil // gone: the book saw it absent last
+	}
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(l.key.gvk)
+	u.SetNamespace(l.key.nn.Namespace)
+	u.SetName(l.key.nn.Name)
+	rv := l.rv
+	if l.finalizers {
+		// resourceVersion in a merge patch is a precondition.
+		patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"metadata":{"finalizers":null,"resourceVersion":%q}}`, rv))
+		err := b.c.Patch(ctx, u, patch)
+		switch {
+		case apierrors.IsNotFound(err):
+			return nil
+		case apierrors.IsConflict(err):
+			return b.resetRead(ctx, l.key)
+		case err != nil:
+			return fmt.Errorf("explore: reset %s: removing finalizers: %w", l.key, err)
+		}
+		rv = u.GetResourceVersion()
+	}
+	err := b.c.Delete(ctx, u, client.PropagationPolicy(metav1.DeletePropagationBackground), client.Preconditions{ResourceVersion: &rv})
+	switch {
+	case err == nil, apierrors.IsNotFound(err):
+		return nil
+	case apierrors.IsConflict(err):
+		return b.resetRead(ctx, l.key)
+	}
+	return fmt.Errorf("explore: reset %s: %w", l.key, err)
+}
+
+// resetRead deletes k's object as the server holds it: read, finalizers
+// removed, deleted.
+func (b *serverBackend) resetRead(ctx context.Context, k objKey) error {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("explore: reset %s: %w", k, err)
+	}
+	if len(u.GetFinalizers()) > 0 {
+		patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`))
+		if err := b.c.Patch(ctx, u, patch); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("explore: reset %s: removing finalizers: %w", k, err)
+		}
+	}
+	// In the background: a kind whose deletion defaults to orphaning
+	// its dependents (batch/v1 Jobs) would get the orphan finalizer,
+	// which only a garbage collector removes, and stay terminating
+	// into the next schedule. (Dependents are reset one by one, as
+	// every object a schedule wrote.)
+	if err := b.c.Delete(ctx, u, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("explore: reset %s: %w", k, err)
+	}
+	if k.isNamespace() {
+		return b.finalizeNamespace(ctx, k)
+	}
+	return nil
+}
+
+// finalizeNamespace does what the namespace controller, which no test
+// server runs, does for a deleted Namespace: it clears spec.finalizers
+// through the finalize subresource and deletes it again, so that it is
+// gone, not left Terminating (and the next schedule can create it again).
+// Objects in it are reset one by one, as every object a schedule wrote.
+func (b *serverBackend) finalizeNamespace(ctx context.Context, k objKey) error {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("explore: reset %s: %w", k, err)
+	}
+	if u.GetDeletionTimestamp() == nil {
+		return fmt.Errorf("explore: reset %s: still there, not being deleted, after its deletion", k)
+	}
+	unstructured.RemoveNestedField(u.Object, "spec", "finalizers")
+	if err := b.c.SubResource("finalize").Update(ctx, u); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("explore: reset %s: clearing spec.finalizers: %w", k, err)
+	}
+	if err := b.c.Delete(ctx, u); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("explore: reset %s: deleting it once finalized: %w", k, err)
+	}
+	return nil
+}
+
+// resetGone are the objects of left that no longer exist once the backend
+// has reset them: all but Namespaces (the namespace's finalize may leave
+// one Terminating on a server that answers it so), which are read again.
+func resetGone(left []leftover) map[objKey]bool {
+	gone := map[objKey]bool{}
+	for _, l := range left {
+		if !l.key.isNamespace() {
+			gone[l.key] = true
+		}
+	}
+	return gone
+}
