@@ -39,7 +39,17 @@ func (m merger[T]) divergence(sent []byte) ([]Divergence, error) {
 	if aerr != nil || berr != nil {
 		return []Divergence{{Path: "status", Cause: "rewritten"}}, nil
 	}
-	return divergences(diff.Diverged(a, b)), nil
+	ds := divergences(diff.Diverged(a, b))
+	if p.token.path != nil {
+		// A token the server prunes is said once, by tokenAnswered (the
+		// CRD to apply): it is no divergence of every write.
+		token := strings.Join(p.token.path, ".")
+		ds = slices.DeleteFunc(ds, func(d Divergence) bool { return d.Path == token })
+		if len(ds) == 0 {
+			ds = nil
+		}
+	}
+	return ds, nil
 }
 
 // divergences is ds as the public type, sorted by path; nil when none.

@@ -112,7 +112,9 @@ func readerName(apiReader client.Reader) string {
 
 // schemaRefused reports whether err is the API server refusing an apply
 // that holds a field the object's schema lacks ("failed to create typed
-// patch object (...): .status.x: field not declared in schema"). The field
+// patch object (...): .status.x: field not declared in schema", or, where
+// only the storage version lacks it, "failed to prune fields: ...: failed to
+// convert merged object at version ...: field not declared in schema"). The field
 // manager refuses it before anything is stored, but as a plain error, which
 // the server answers with a 500 (kubernetes/kubernetes#122480): taken for a
 // 5xx, the same apply would be sent again and its outcome called unknown.
@@ -122,7 +124,14 @@ func schemaRefused(err error) bool {
 		return false
 	}
 	s := status.Status()
-	return s.Code == http.StatusInternalServerError && strings.HasPrefix(s.Message, "failed to create typed patch object")
+	if s.Code != http.StatusInternalServerError {
+		return false
+	}
+	// The same refusal where the version applied declares the field and
+	// the storage version does not: the field manager fails to convert
+	// the merged object to the storage version, before anything is stored.
+	return strings.HasPrefix(s.Message, "failed to create typed patch object") ||
+		strings.HasPrefix(s.Message, "failed to prune fields") && strings.Contains(s.Message, "field not declared in schema")
 }
 
 // sleep waits d or until ctx is done; then its error matches ctx.Err() and

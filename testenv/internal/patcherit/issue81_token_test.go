@@ -199,9 +199,11 @@ func TestIssue81AStoredRemovalUnderATokenlessCRDIsNoConflict(t *testing.T) {
 }
 
 // A token the server prunes is said once: the first answer without it
-// logs the CRD to apply, the next writes log nothing more. An ordinary
-// Flush is still one PATCH (the report costs no request) and a no-op
-// Flush none. Before: nothing was said.
+// logs the CRD to apply, the next writes log nothing more, and it is no
+// divergence of every write (WithDivergenceError: no ErrStatusDiverged).
+// An ordinary Flush is still one PATCH (the report costs no request) and
+// a no-op Flush none. Before: no report, and every write with the token
+// was ErrStatusDiverged at status.writeToken.
 func TestIssue81APrunedTokenIsLoggedOnce(t *testing.T) {
 	e := widgetServer(t, "the token-less CRD's", tokenlessCRD)
 	c, rec := countingClient(t, e)
@@ -209,7 +211,7 @@ func TestIssue81APrunedTokenIsLoggedOnce(t *testing.T) {
 	logs := &logLines{}
 	lctx := logs.ctx(ctx)
 	for i := range 3 {
-		p, err := patcher.Fetch(lctx, c, key, &v1.Widget{}, withToken, patcher.WithMetrics(nil))
+		p, err := patcher.Fetch(lctx, c, key, &v1.Widget{}, withToken, patcher.WithMetrics(nil), patcher.WithDivergenceError())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,6 +230,9 @@ func TestIssue81APrunedTokenIsLoggedOnce(t *testing.T) {
 	}
 	if n := logs.matching("apply the current CRDs"); n != 1 {
 		t.Fatalf("the pruned token was logged %d times, want once: %v", n, logs.lines)
+	}
+	if n := logs.matching("stored a different status"); n != 0 {
+		t.Fatalf("the pruned token was also reported as a divergence: %v", logs.lines)
 	}
 	if n := logs.matching("widgets.testing.statuspatch.dev"); n != 1 {
 		t.Fatalf("the log does not name the CRD: %v", logs.lines)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -30,23 +31,29 @@ type tokenTrap struct {
 	name        string
 	edit        func(crd *apiextensionsv1.CustomResourceDefinition)
 	servedKeeps bool
+	// found are the seeds that failed (seeds 1-60 on main at 26aa819:
+	// a Conflict for a stored write, Retry storing twice, nil for a
+	// removal not stored; 63 on this branch: a server-side apply's 500
+	// for a field only the storage version lacks, taken for a lost
+	// answer). They always run.
+	found []uint64
 }
 
 var tokenTraps = []tokenTrap{
-	{"the CRD keeps the token", func(*apiextensionsv1.CustomResourceDefinition) {}, true},
+	{"the CRD keeps the token", func(*apiextensionsv1.CustomResourceDefinition) {}, true, nil},
 	{"its storage version lacks the token", func(crd *apiextensionsv1.CustomResourceDefinition) {
 		for i := range crd.Spec.Versions {
 			if crd.Spec.Versions[i].Storage {
 				withoutWriteToken(&crd.Spec.Versions[i])
 			}
 		}
-	}, true},
-	{"no version has the token", tokenlessCRD, false},
+	}, true, []uint64{2, 9, 27, 45, 49, 53, 63}},
+	{"no version has the token", tokenlessCRD, false, []uint64{59}},
 }
 
 // TestOracleTokenTraps runs newTokenTrapSchedule's seeds 1 to
-// -oracle.tokentrapseeds (8) in each CRD of tokenTraps and logs the
-// verdicts.
+// -oracle.tokentrapseeds (8) in each CRD of tokenTraps, and the seeds
+// found failing, and logs the verdicts.
 //
 //	cd testenv && go test ./internal/patcherit -run 'TestOracleTokenTraps$' -v -args -oracle.tokentrapseeds=400
 func TestOracleTokenTraps(t *testing.T) {
@@ -57,9 +64,18 @@ func TestOracleTokenTraps(t *testing.T) {
 				trap.edit(crd)
 			})
 			stats := &oracleStats{}
+			var seeds []uint64
 			for seed := range uint64(*oracleTokenTrapSeeds) {
-				t.Run(fmt.Sprintf("seed-%d", seed+1), func(t *testing.T) {
-					runChecked(t, e, newTokenTrapSchedule(seed+1, trap.servedKeeps), stats)
+				seeds = append(seeds, seed+1)
+			}
+			for _, seed := range trap.found {
+				if !slices.Contains(seeds, seed) {
+					seeds = append(seeds, seed)
+				}
+			}
+			for _, seed := range seeds {
+				t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
+					runChecked(t, e, newTokenTrapSchedule(seed, trap.servedKeeps), stats)
 				})
 			}
 			t.Logf("%s: verdicts by write mode and client:\n%s", trap.name, stats.table())
