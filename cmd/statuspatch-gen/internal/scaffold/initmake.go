@@ -178,6 +178,9 @@ func editMakefile(file, text, version string, o blockOptions) (string, []string,
 		notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s:%d: setup-envtest lines that are not kubebuilder v4's (ENVTEST ?= $(LOCALBIN)/setup-envtest, $(call go-install-tool,$(ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,...), \"$(ENVTEST)\" use $(ENVTEST_K8S_VERSION) --bin-dir \"$(LOCALBIN)\" -p path) stay as they are: make test keeps getting envtest's binaries its own way; to build them from the Go module proxy instead, install %s@$(STATUSPATCH_VERSION) in place of setup-envtest by hand (%s)",
 			"Makefile", strings.Count(body[:strings.Index(body, "setup-envtest")], "\n")+1, testenvAssetsPkg, byHandDoc))
 	}
+	if !o.golangci && !reRule("lint").MatchString(body) {
+		notes = append(notes, "statuspatch-gen init: Makefile: make lint is new (the Makefile had no lint target): it runs lint-status")
+	}
 	if o.golangci {
 		body = reGolangciVar.ReplaceAllString(body, "GOLANGCI_LINT = $(LOCALBIN)/golangci-plugin")
 		body, err = replaceRecipe(file, body, "$(GOLANGCI_LINT):",

@@ -52,7 +52,11 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 	}
 	for _, e := range edits {
 		if movedSuite(e) {
-			say("%s: the Ginkgo suite's BeforeSuite starts testenv (testenv.StartServer: the CRDs on an in-process API server, no kube-apiserver or etcd binaries) in place of envtest, with the same CRD directory and scheme; cfg, k8sClient, ctx and cancel stay, so the controller tests run unchanged; KUBEBUILDER_ASSETS, when set, still selects envtest", e.path)
+			kept := "cfg, k8sClient, ctx and cancel" // kubebuilder v4's suite
+			if !strings.Contains(e.old, "cancel") {
+				kept = "cfg and k8sClient" // v3's
+			}
+			say("%s: the Ginkgo suite's BeforeSuite starts testenv (testenv.StartServer: the CRDs on an in-process API server, no kube-apiserver or etcd binaries) in place of envtest, with the same CRD directory and scheme; %s stay, so the controller tests run unchanged; KUBEBUILDER_ASSETS, when set, still selects envtest", e.path, kept)
 		}
 	}
 	for _, e := range edits {
