@@ -29,8 +29,8 @@ func TestFixKeepsEveryFinding(t *testing.T) {
 			}
 		}
 	}
-	if len(before) != 3 {
-		t.Fatalf("%d replayed or empty writes left in place, want 3: %v", len(before), before)
+	if len(before) != 4 {
+		t.Fatalf("%d replayed or empty writes left in place, want 4: %v", len(before), before)
 	}
 	gopath := t.TempDir()
 	src := filepath.Join(gopath, "src")

@@ -49,11 +49,12 @@ type replayed struct {
 }
 
 // fresh is a written object after its re-read: its identities (the
-// object, or each p.Object() of a fetched patcher), and the re-read (nil
-// for Retry's mutate, which Retry re-reads for).
+// object, or each p.Object() of a fetched patcher), the re-read (nil for
+// Retry's mutate, which Retry re-reads for) and the write (nil for
+// Retry's mutate): only what may run between them is written.
 type fresh struct {
-	objs   []ssa.Value
-	reread ssa.Instruction
+	objs          []ssa.Value
+	reread, write ssa.Instruction
 }
 
 func (f fresh) is(v ssa.Value) bool { return slices.Contains(f.objs, v) }
@@ -87,7 +88,7 @@ func (rp *replayer) replay(w *write) replayed {
 	if get == nil {
 		return replayed{}
 	}
-	return rp.capturedStatus(fn, fresh{objs: []ssa.Value{obj}, reread: get})
+	return rp.capturedStatus(fn, fresh{objs: []ssa.Value{obj}, reread: get, write: w.instr})
 }
 
 // flushReplay is the replay of a generated patcher's Flush: the patcher
@@ -115,6 +116,7 @@ func (rp *replayer) flushReplay(w *write) replayed {
 		default:
 			continue
 		}
+		f.write = w.instr
 		fns := []*ssa.Function{f.reread.Parent()}
 		if wf := w.instr.Parent(); wf != fns[0] {
 			fns = append(fns, wf)
@@ -226,7 +228,8 @@ func (rp *replayer) capturedStatus(fn *ssa.Function, f fresh) replayed {
 		return replayed{}
 	}
 	after := func(instr ssa.Instruction) bool {
-		return f.reread == nil || f.reread.Parent() != instr.Parent() || reaches(f.reread, instr)
+		return (f.reread == nil || f.reread.Parent() != instr.Parent() || reaches(f.reread, instr)) &&
+			(f.write == nil || f.write.Parent() != instr.Parent() || reaches(instr, f.write))
 	}
 	found := func(src stale, at token.Pos) replayed {
 		r := replayed{why: replayedWhy(src), assign: at}

@@ -87,3 +87,21 @@ func lateMoved(ctx context.Context, c client.Client, key client.ObjectKey) error
 	w.Status.Ready = true
 	return c.Status().Patch(ctx, w, client.MergeFrom(w.DeepCopy())) // want `^empty: Status\(\).Patch of Widget: this patch sends nothing: the base is taken after the status changes at line 87; take it before them, or use the generated patcher$`
 }
+
+// Two writes of one object move together: the replayed one stays, so the
+// first stays too, its reason naming the replay. The first write is no
+// replay: the replayed status is assigned after it.
+func replayedPair(ctx context.Context, c client.Client, desired *v1.Widget) error { // want replayedPair:`^statusOnly\[2\]$`
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &v1.Widget{}
+		if err := c.Get(ctx, client.ObjectKeyFromObject(desired), latest); err != nil {
+			return err
+		}
+		latest.Status.Size = len(latest.Status.Conditions)
+		if err := c.Status().Update(ctx, latest); err != nil { // want `^optimistic: Status\(\)\.Update of Widget: Update sends the object's resourceVersion \(not moved to the patcher: the status write of latest at line 105 replays a status decided before the re-read and stays, and the writes of latest in this function move together\)$`
+			return err
+		}
+		latest.Status.Ready = desired.Status.Ready
+		return c.Status().Update(ctx, latest) // want `^blind: Status\(\)\.Update of Widget: status replayed from before the re-read \(assigned from captured desired\) \(not moved to the patcher: the status assigned at line 104 is decided before the re-read at line 97, .*\)$`
+	})
+}
