@@ -28,6 +28,10 @@ func (cl *classifier) lateBase(w *write, mk *ssa.CallCommon, locked bool) (resul
 	if w.instr == nil || len(w.args) < 2 || len(mk.Args) == 0 {
 		return result{}, false
 	}
+	switch w.instr.(type) {
+	case *ssa.Defer, *ssa.Go:
+		return result{}, false // it sends what changes until it runs
+	}
 	fn := w.instr.Parent()
 	obj := cl.identity(w.args[1])
 	var base ssa.Instruction

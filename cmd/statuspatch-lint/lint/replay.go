@@ -88,7 +88,17 @@ func (rp *replayer) replay(w *write) replayed {
 	if get == nil {
 		return replayed{}
 	}
-	return rp.capturedStatus(fn, fresh{objs: []ssa.Value{obj}, reread: get, write: w.instr})
+	return rp.capturedStatus(fn, fresh{objs: []ssa.Value{obj}, reread: get, write: immediate(w.instr)})
+}
+
+// immediate is the write's call when it writes where it is, nil for a
+// deferred or go call, which writes what is assigned until it runs.
+func immediate(call ssa.CallInstruction) ssa.Instruction {
+	switch call.(type) {
+	case *ssa.Defer, *ssa.Go:
+		return nil
+	}
+	return call
 }
 
 // flushReplay is the replay of a generated patcher's Flush: the patcher
@@ -116,7 +126,7 @@ func (rp *replayer) flushReplay(w *write) replayed {
 		default:
 			continue
 		}
-		f.write = w.instr
+		f.write = immediate(w.instr)
 		fns := []*ssa.Function{f.reread.Parent()}
 		if wf := w.instr.Parent(); wf != fns[0] {
 			fns = append(fns, wf)

@@ -105,3 +105,11 @@ func replayedPair(ctx context.Context, c client.Client, desired *v1.Widget) erro
 		return c.Status().Update(ctx, latest) // want `^blind: Status\(\)\.Update of Widget: status replayed from before the re-read \(assigned from captured desired\) \(not moved to the patcher: the status assigned at line 104 is decided before the re-read at line 97, .*\)$`
 	})
 }
+
+// Twin: a deferred write sends what changes until the function returns.
+func deferred(ctx context.Context, c client.Client, g *v1.Gadget) error {
+	g.Status.Phase = "A"
+	defer c.Status().Patch(ctx, g, client.MergeFrom(g.DeepCopy())) // want `^blind: Status\(\)\.Patch of Gadget: client.MergeFrom without optimistic lock$`
+	g.Status.Phase = "B"
+	return nil
+}
