@@ -123,8 +123,11 @@ func (cl *classifier) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) res
 		}
 		name := fn.Name()
 		if name == "MergeFrom" || name == "MergeFromWithOptions" || name == "StrategicMergeFrom" {
-			locked := name != "MergeFrom" && cl.mergeOptions(name, v.Common().Args).verdict == optimistic
-			if r, ok := cl.lateBase(w, v.Common(), locked); ok {
+			lock := blind
+			if name != "MergeFrom" {
+				lock = cl.mergeOptions(name, v.Common().Args).verdict
+			}
+			if r, ok := cl.lateBase(w, v.Common(), lock); ok {
 				return r
 			}
 		}

@@ -24,7 +24,10 @@ import (
 // DeepCopy of w's object taken after a status change of it in the
 // function, with nothing that may change or re-read the object between
 // the copy and the write.
-func (cl *classifier) lateBase(w *write, mk *ssa.CallCommon, locked bool) (result, bool) {
+// lock is the patch's own verdict: optimistic when it sends the
+// resourceVersion, blind when not, unresolved when its options are not
+// traced.
+func (cl *classifier) lateBase(w *write, mk *ssa.CallCommon, lock verdict) (result, bool) {
 	if w.instr == nil || len(w.args) < 2 || len(mk.Args) == 0 {
 		return result{}, false
 	}
@@ -70,8 +73,11 @@ func (cl *classifier) lateBase(w *write, mk *ssa.CallCommon, locked bool) (resul
 	if last == nil {
 		return result{}, false
 	}
-	what := "sends nothing"
-	if locked {
+	what := "sends no status"
+	switch lock {
+	case blind:
+		what = "sends nothing"
+	case optimistic:
 		what = "sends only the resourceVersion"
 	}
 	return result{empty, fmt.Sprintf("this patch %s: the base is taken after the status changes at line %d; take it before them, or use the generated patcher",
