@@ -133,27 +133,27 @@ func exportAnalysis(args []string, stderr io.Writer) (run *exportRun, graph *che
 // fixInProcess is fixAndReport's listing and fixing with the export-data
 // driver: one analysis, whose JSON lists the fixes (parseFixes) and whose
 // graph applies them. done is false when the driver does not apply.
-func fixInProcess(args []string, stderr io.Writer) (fixes, files []string, code int, done bool) {
+func fixInProcess(args []string, stderr io.Writer) (rep fixReport, code int, done bool) {
 	_, graph, code, ok := exportAnalysis(args, stderr)
 	if !ok || graph == nil {
-		return nil, nil, code, ok
+		return fixReport{}, code, ok
 	}
 	var listed bytes.Buffer
 	if err := graph.PrintJSON(&listed); err != nil {
 		fmt.Fprintf(stderr, "statuspatch-lint: listing the fixes: %v\n", err)
-		return nil, nil, 1, true
+		return fixReport{}, 1, true
 	}
-	fixes, files, err := parseFixes(listed.Bytes())
+	rep, err := parseFixes(listed.Bytes())
 	if err != nil {
 		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
-		return nil, nil, 1, true
+		return fixReport{}, 1, true
 	}
 	if err := fixfiles.ApplyFixes(graph); err != nil {
 		fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
 		fmt.Fprintln(stderr, "statuspatch-lint: -fix failed (exit status 1); files may be partly fixed")
-		return nil, nil, 1, true
+		return fixReport{}, 1, true
 	}
-	return fixes, files, 0, true
+	return rep, 0, true
 }
 
 // analyzeFromExport loads the patterns' packages (exportdata.Load) and

@@ -62,10 +62,12 @@ func withoutFix(args []string) []string {
 // fixes silently and exits 0 even when findings remain. It lists the
 // fixes, applies them, and analyzes again to report what is left: with
 // the export-data driver in this process (one analysis lists and applies),
-// else in three runs of the full checker (-json, -fix, and the report). It prints one `file:line: fixed: ...`
-// line per fix applied, then the findings left as the default run prints
-// them, then a summary, and returns the exit status of the last run: 0 when
-// nothing is left, 3 when findings remain, 1 on errors.
+// else in three runs of the full checker (-json, -fix, and the report).
+// It prints one line per finding, what it did to it (`file:line: fixed:
+// ...` or `file:line: kept: <finding>`), then the findings left as the
+// default run prints them, then a summary, and returns the exit status of
+// the last run: 0 when nothing is left, 3 when findings remain, 1 on
+// errors.
 func fixAndReport(args []string, stdout, stderr io.Writer) int {
 	self, err := os.Executable()
 	if err != nil {
@@ -73,17 +75,17 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rest := withoutFix(args)
-	fixes, files, code, done := fixInProcess(args, stderr)
+	rep, code, done := fixInProcess(args, stderr)
 	if !done {
-		fixes, files, code = fixInChildren(self, args, rest, stderr)
+		rep, code = fixInChildren(self, args, rest, stderr)
 	}
 	if code != 0 {
 		return code
 	}
-	for _, f := range fixes {
-		fmt.Fprintln(stderr, f)
+	for _, l := range rep.lines {
+		fmt.Fprintln(stderr, l)
 	}
-	for _, f := range files {
+	for _, f := range rep.files {
 		if err := fixfiles.DropUnusedClientImport(f); err != nil {
 			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", err)
 			return 1
@@ -95,40 +97,54 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 	}
 	switch code {
 	case 0:
-		fmt.Fprintf(stderr, "statuspatch-lint: %s; no findings left\n", fixedCount(len(fixes)))
+		fmt.Fprintf(stderr, "statuspatch-lint: %s; no findings left\n", rep.count())
 	case 3:
-		fmt.Fprintf(stderr, "statuspatch-lint: %s; the findings above are left (fix them by hand, move the writes to generated patchers, or allow them with //statuspatch:allow <reason>)\n", fixedCount(len(fixes)))
+		fmt.Fprintf(stderr, "statuspatch-lint: %s; the findings above are left (fix them by hand, move the writes to generated patchers, or allow them with //statuspatch:allow <reason>)\n", rep.count())
 	}
 	return code
 }
 
 // fixInChildren lists the fixes (a -json run of the checker) and applies
 // them (a -fix run), each in a run of its own.
-func fixInChildren(self string, args, rest []string, stderr io.Writer) (fixes, files []string, code int) {
+func fixInChildren(self string, args, rest []string, stderr io.Writer) (rep fixReport, code int) {
 	var listed, failed bytes.Buffer
 	if code := runChild(self, append([]string{"-json"}, rest...), &listed, &failed); code != 0 {
 		stderr.Write(failed.Bytes())
-		return nil, nil, code
+		return fixReport{}, code
 	}
-	fixes, files, err := parseFixes(listed.Bytes())
+	rep, err := parseFixes(listed.Bytes())
 	if err != nil {
 		fmt.Fprintf(stderr, "statuspatch-lint: reading the findings: %v\n", err)
-		return nil, nil, 1
+		return fixReport{}, 1
 	}
 	failed.Reset()
 	if code := runChild(self, args, io.Discard, &failed); code != 0 {
 		stderr.Write(failed.Bytes())
 		fmt.Fprintf(stderr, "statuspatch-lint: -fix failed (exit status %d); files may be partly fixed\n", code)
-		return nil, nil, code
+		return fixReport{}, code
 	}
-	return fixes, files, 0
+	return rep, 0
 }
 
-func fixedCount(n int) string {
-	if n == 1 {
-		return "fixed 1 status write"
+// fixReport is what -fix did to each finding, one line each (`file:line:
+// fixed: <fix>` or `file:line: kept: <finding>`), how many it fixed and
+// kept, and the files the fixes edit.
+type fixReport struct {
+	lines       []string
+	fixed, kept int
+	files       []string
+}
+
+// count says how many writes -fix fixed, and kept when any.
+func (r fixReport) count() string {
+	s := fmt.Sprintf("fixed %d status writes", r.fixed)
+	if r.fixed == 1 {
+		s = "fixed 1 status write"
 	}
-	return fmt.Sprintf("fixed %d status writes", n)
+	if r.kept > 0 {
+		s += fmt.Sprintf(", kept %d", r.kept)
+	}
+	return s
 }
 
 // runChild runs the command again as a plain checker and returns its exit
@@ -162,24 +178,27 @@ type jsonDiagnostic struct {
 	} `json:"suggested_fixes"`
 }
 
-// parseFixes returns one line per diagnostic with a suggested fix in the
-// checker's -json output (package -> analyzer -> diagnostics), the first
-// fix being the one -fix applies: `file:line: fixed: <fix>` at the status
-// write it is for, with where the fix edits when that is another line
-// (the first edit outside the file's imports: the checker sorts a fix's
-// edits by position, so an added import comes first). A diagnostic
-// reported in a package and again in its test variant is listed once.
-// files are the files the listed fixes edit.
-func parseFixes(out []byte) (lines, files []string, err error) {
+// parseFixes returns one line per diagnostic in the checker's -json
+// output (package -> analyzer -> diagnostics), at the status write it is
+// for: with a suggested fix, the first being the one -fix applies,
+// `file:line: fixed: <fix>`, with where the fix edits when that is
+// another line (the first edit outside the file's imports: the checker
+// sorts a fix's edits by position, so an added import comes first);
+// without, `file:line: kept: <finding>`, whose message says why. A
+// diagnostic reported in a package and again in its test variant is
+// listed once. files are the files the listed fixes edit.
+func parseFixes(out []byte) (rep fixReport, err error) {
 	var byPkg map[string]map[string]json.RawMessage
 	if err := json.Unmarshal(out, &byPkg); err != nil {
-		return nil, nil, err
+		return fixReport{}, err
 	}
 	type fixed struct {
-		file string
-		line int
-		text string
+		file  string
+		line  int
+		text  string
+		fixed bool
 	}
+	var files []string
 	seen := map[string]bool{}
 	var all []fixed
 	for _, analyzers := range byPkg {
@@ -188,13 +207,18 @@ func parseFixes(out []byte) (lines, files []string, err error) {
 			continue // {"error": ...} entries of packages that failed
 		}
 		for _, d := range diags {
+			at := trimColumn(d.Posn)
+			file, line, _ := cutInt(at) // for the order only
 			if len(d.SuggestedFixes) == 0 || len(d.SuggestedFixes[0].Edits) == 0 {
+				f := fixed{file: file, line: line, text: at + ": kept: " + d.Message}
+				if !seen[f.text] {
+					seen[f.text] = true
+					all = append(all, f)
+				}
 				continue
 			}
 			fix := d.SuggestedFixes[0]
-			at := trimColumn(d.Posn)
-			file, line, _ := cutInt(at) // for the order only
-			f := fixed{file: file, line: line, text: at + ": fixed: " + fix.Message}
+			f := fixed{file: file, line: line, text: at + ": fixed: " + fix.Message, fixed: true}
 			edit := fix.Edits[0]
 			for _, e := range fix.Edits {
 				if e.Start >= importsEnd(e.Filename) {
@@ -222,12 +246,17 @@ func parseFixes(out []byte) (lines, files []string, err error) {
 		}
 		return all[i].line < all[j].line || all[i].line == all[j].line && all[i].text < all[j].text
 	})
-	lines = make([]string, len(all))
-	for i, f := range all {
-		lines[i] = f.text
+	for _, f := range all {
+		rep.lines = append(rep.lines, f.text)
+		if f.fixed {
+			rep.fixed++
+		} else {
+			rep.kept++
+		}
 	}
 	slices.Sort(files)
-	return lines, files, nil
+	rep.files = files
+	return rep, nil
 }
 
 // importsEnd is the byte offset in file where its package clause and

@@ -50,7 +50,10 @@ func TestFixSaysWhatItDidAndWhatIsLeft(t *testing.T) {
 		mod + "/fixable/fixable.go:13: fixed: add client.MergeFromWithOptimisticLock to the status patch\n",
 		mod + "/audit/audit.go:50: fixed: add .WithResourceVersion(deploy.ResourceVersion) to the status apply configuration (edit at " + mod + "/audit/audit.go:48)\n",
 		mod + "/controllers/controllers.go:30:6: blind: Status().Apply of Deployment",
-		"statuspatch-lint: fixed 7 status writes; the findings above are left",
+		// What -fix did to each finding, one line each: kept, with why.
+		mod + "/controllers/controllers.go:30: kept: blind: Status().Apply of Deployment",
+		"statuspatch-lint: fixed 7 status writes, kept ",
+		"; the findings above are left",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("-fix ./...: output lacks %q:\n%s", want, out)

@@ -52,15 +52,46 @@ func TestFixedLineIsTheWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, files, err := parseFixes(out)
+	rep, err := parseFixes(out)
 	if err != nil {
 		t.Fatal(err)
 	}
+	lines, files := rep.lines, rep.files
 	want := file + ":10: fixed: move the status write onto WidgetStatusPatcher (NewWidgetStatusPatcher, then Flush) (edit at " + file + ":8)"
 	if len(lines) != 1 || lines[0] != want {
 		t.Errorf("fixed lines:\n%q\nwant\n%q", lines, want)
 	}
 	if len(files) != 1 || files[0] != file {
 		t.Errorf("files %q, want [%s]", files, file)
+	}
+}
+
+// -fix says what it did to each finding (issue 80): a finding without a
+// fix gets a kept: line at its write, carrying its message (why it
+// stayed), and the summary counts it.
+func TestFixSaysWhatItKept(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ctrl.go")
+	if err := os.WriteFile(file, []byte(fixLinesSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kept := "blind: Status().Update of Widget: status replayed from before the re-read (assigned from captured desired) (not moved to the patcher: the status assigned at line 9 is decided before the re-read at line 8, ...)"
+	diags := []any{
+		map[string]any{"posn": file + ":10:9", "message": kept},
+		map[string]any{"posn": file + ":10:9", "message": kept}, // its test variant's
+	}
+	out, err := json.Marshal(map[string]map[string]any{"example.com/op/ctrl": {"statuspatch": diags}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := parseFixes(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := file + ":10: kept: " + kept
+	if len(rep.lines) != 1 || rep.lines[0] != want || rep.fixed != 0 || rep.kept != 1 || len(rep.files) != 0 {
+		t.Errorf("report %+v, want one line %q and kept 1", rep, want)
+	}
+	if got := rep.count(); got != "fixed 0 status writes, kept 1" {
+		t.Errorf("count %q", got)
 	}
 }

@@ -82,7 +82,7 @@ func newFlagAnalyzer() *analysis.Analyzer {
 	a.Flags.BoolVar(&cfg.Audit, "audit", false,
 		"report every status write with a verdict (optimistic, blind, unresolved)")
 	a.Flags.BoolVar(&cfg.CI, "ci", false,
-		"audit as a CI gate: report only blind and unresolved status writes not allowed by a directive (implies -audit)")
+		"audit as a CI gate: report only blind, unresolved and empty status writes not allowed by a directive (implies -audit)")
 	a.Flags.StringVar(&cfg.TestRefs, "test-refs", "",
 		"the unexported functions each package's in-package test files use, as <package path>=<name>+<name>,... (the standalone command scans them)")
 	a.Flags.StringVar(&cfg.Patchers, "patchers", "",
@@ -156,9 +156,15 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 		}
 	}
 	unstructuredKinds(pass, files, ws)
-	mws := migrateWrites(pass, cfg, ws)
+	rp := &replayer{t}
+	reps := make([]replayed, len(ws))
 	for i, w := range ws {
-		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i], &res.Members); ok {
+		reps[i] = rp.replay(w)
+	}
+	mws := migrateWrites(pass, cfg, ws)
+	g := gateReplays(pass, files, cfg, ws, mws, reps)
+	for i, w := range ws {
+		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i], reps[i], g, &res.Members); ok {
 			report(diag)
 		}
 	}
@@ -168,10 +174,10 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 }
 
 // diagnose returns the finding for a status write, if the mode reports it.
-func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, members *[]migrate.GroupMember) (analysis.Diagnostic, bool) {
+func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, rep replayed, g gate, members *[]migrate.GroupMember) (analysis.Diagnostic, bool) {
 	pos := files.callPos(w.pos)
 	d, allowed := allow.at(pass.Fset.Position(pos))
-	replayed := (&replayer{cl.tracer}).replay(w)
+	replayed := rep.why
 	if !cfg.Audit && (allowed || (w.generated && replayed == "")) {
 		return analysis.Diagnostic{}, false
 	}
@@ -199,11 +205,18 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		diag.Message = "replayed status write: " + w.label() + " of " + w.kind.name + ": " + replayed
 	case replayed != "":
 		diag.Message += "; " + replayed
+	case v.verdict == empty:
+		diag.Message += "; " + v.reason
 	}
 	if replayed != "" {
 		diag.Category = categoryReplay
 	}
 	fixes, noFix := lockFixes(pass, cl, files, w, v)
+	if replayed != "" {
+		// A replayed write re-reads before it writes: the lock passes, and
+		// the replay stays.
+		fixes, noFix = nil, ""
+	}
 	if w.verb == "Apply" {
 		var obj string
 		fixes, obj, noFix = applyFixes(pass, cl, files, w, v)
@@ -213,7 +226,12 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 	}
 	mfiles := migrate.Files{Calls: files.calls, Checked: files.checked}
-	if fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members}, mws, mw); fix != nil {
+	fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members}, mws, mw)
+	why = g.explain(pass, pos, why)
+	if kept := g.kept[w]; kept != "" {
+		fix, why = nil, kept
+	}
+	if fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""
 		if why != "" {
 			diag.Message += " (" + why + ")" // a kept re-read's
@@ -247,8 +265,8 @@ const (
 // replayResult makes the verdict of a write that replays its status
 // blind, keeping the reason it already had if it was blind anyway.
 func replayResult(r result, why string) result {
-	if r.verdict == blind {
-		return result{blind, r.reason + "; " + why}
+	if r.verdict >= blind {
+		return result{r.verdict, r.reason + "; " + why}
 	}
 	return result{blind, why}
 }

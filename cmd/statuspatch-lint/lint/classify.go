@@ -16,6 +16,7 @@ const (
 	optimistic verdict = iota
 	unresolved
 	blind
+	empty // a merge patch whose base is taken after the changes (latebase.go)
 )
 
 func (v verdict) String() string {
@@ -24,6 +25,8 @@ func (v verdict) String() string {
 		return "optimistic"
 	case blind:
 		return "blind"
+	case empty:
+		return "empty"
 	default:
 		return "unresolved"
 	}
@@ -35,8 +38,9 @@ type result struct {
 	reason  string
 }
 
-// worst combines the results of several paths: blind if any path is
-// blind, else unresolved if any is, else optimistic.
+// worst combines the results of several paths: empty if any path sends
+// nothing, else blind if any path is blind, else unresolved if any is,
+// else optimistic.
 func worst(rs []result) result {
 	if len(rs) == 0 {
 		return result{unresolved, "patch value not traced"}
@@ -117,7 +121,17 @@ func (cl *classifier) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) res
 			}
 			return result{unresolved, "patch from " + describeCall(v.Common())}
 		}
-		switch name := fn.Name(); name {
+		name := fn.Name()
+		if name == "MergeFrom" || name == "MergeFromWithOptions" || name == "StrategicMergeFrom" {
+			lock := blind
+			if name != "MergeFrom" {
+				lock = cl.mergeOptions(name, v.Common().Args).verdict
+			}
+			if r, ok := cl.lateBase(w, v.Common(), lock); ok {
+				return r
+			}
+		}
+		switch name {
 		case "MergeFrom":
 			return result{blind, "client.MergeFrom without optimistic lock"}
 		case "MergeFromWithOptions", "StrategicMergeFrom":

@@ -49,19 +49,24 @@
 //	optimistic: Status().Patch of Widget: MergeFromWithOptimisticLock
 //	blind: Status().Patch of Widget: client.MergeFrom without optimistic lock
 //	unresolved: Status().Patch of Widget: client.RawPatch
+//	empty: Status().Patch of Widget: this patch sends nothing: the base is taken after the status changes at line 13; ...
 //
 // The verdict follows the patch value through SSA: local variables,
 // closures, parameters (through the call sites in the package) and helper
 // functions' results. If any path can be blind the write is blind; else if
-// any path is unknown it is unresolved.
+// any path is unknown it is unresolved. A merge patch whose base is copied
+// from the object after its status changes, with nothing between the copy
+// and the write, sends nothing: it is empty, and gets no lock.
 //
 // A replayed status is blind too, though the write carries a fresh
-// resourceVersion: a closure (retry.RetryOnConflict's) that re-reads the
-// object with Get and assigns its status, whole or field by field, from a
-// value captured from outside (a copy of the object or a whole status
-// computed before), or a generated patcher's Retry whose mutate does the
-// same, overwrites what other writers stored. Default mode names these
-// too, calls of Retry included:
+// resourceVersion: a write of an object re-read with Get (typically in
+// retry.RetryOnConflict's closure), a generated patcher's Flush after its
+// Get or Fetch, or a Retry's mutate, that assigns its status, whole or
+// field by field, from a value decided before the re-read (a copy of the
+// object captured or read before, a whole status computed before),
+// overwrites what other writers stored. Default mode names these too,
+// calls of Flush and Retry included, and -fix moves none onto Flush (the
+// finding says to move the decision into Retry's mutate):
 //
 //	blind: Status().Update of Widget: status replayed from before the re-read (assigned from captured desired)
 //
@@ -133,11 +138,11 @@
 // a field of the same name without the marker are not reported.
 //
 // Each finding has a category: handwritten (default mode), the verdict
-// (optimistic, blind, unresolved) with -audit, replay for a replayed
+// (optimistic, blind, unresolved, empty) with -audit, replay for a replayed
 // status in every mode, writetoken for a write of the write token in
 // every mode, and allow for a directive without a reason.
 //
-// With -ci (which implies -audit), only blind and unresolved writes that
+// With -ci (which implies -audit), only blind, unresolved and empty writes that
 // no directive allows, and writes of the write token, are reported, so
 // the exit code gates CI: zero when every status write is optimistic or
 // allowed and the patcher alone writes the token.
@@ -157,8 +162,9 @@
 //   - classifier (classify.go, patchsource.go, resourceversion.go,
 //     apply.go, patchermode.go): a write's verdict, through the tracer.
 //   - replayer (replay.go, replaysource.go): a status replayed from
-//     before a re-read.
-//   - fix.go, applyfix.go: the lock fixes of blind patches and applies.
+//     before a re-read; latebase.go: a patch's base taken too late.
+//   - fix.go, applyfix.go: the lock fixes of blind patches and applies;
+//     gate.go: the migrations withheld from replayed writes.
 //   - writetoken.go: the write token's fact, and its handwritten writes.
 //   - internal/migrate: -fix's move of a write onto its patcher (Fix).
 //   - ../internal/kube: the client's and runtime's names, shared by both

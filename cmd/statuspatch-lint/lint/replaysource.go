@@ -3,6 +3,7 @@ package lint
 import (
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -24,7 +25,7 @@ const metaPkgPath = "k8s.io/apimachinery/pkg/api/meta"
 // search: those inputs are external to the object.
 type staleSource struct {
 	t       *tracer
-	obj     ssa.Value  // the re-read object (its identity)
+	fresh   fresh      // the re-read object (its identities) and its re-read
 	objType types.Type // its type
 	seen    map[ssa.Value]bool
 	bound   map[*ssa.Parameter]binding // parameters of the local callees followed
@@ -38,20 +39,55 @@ type binding struct {
 }
 
 // stale is where a replayed value comes from: the captured variable the
-// closure reads it from, and the pre-read object it is computed from.
+// closure reads it from, and the pre-read object it is computed from;
+// read when that object is not captured but read before the re-read in
+// the function (a parameter, a Get, a patcher's Object()).
 type stale struct {
 	captured, object string
+	read             bool
 }
 
 func (s stale) String() string {
+	if s.read {
+		return "computed from " + s.object + ", read before the re-read"
+	}
 	if s.captured == "" || s.captured == s.object {
 		return "assigned from captured " + s.object
 	}
 	return "assigned from captured " + s.captured + ", computed from " + s.object + " before the re-read"
 }
 
-func newStaleSource(t *tracer, obj ssa.Value) *staleSource {
-	return &staleSource{t: t, obj: obj, objType: obj.Type(), seen: map[ssa.Value]bool{}, bound: map[*ssa.Parameter]binding{}}
+func newStaleSource(t *tracer, f fresh) *staleSource {
+	return &staleSource{t: t, fresh: f, objType: f.objs[0].Type(), seen: map[ssa.Value]bool{}, bound: map[*ssa.Parameter]binding{}}
+}
+
+// readBefore reports whether v, an object of the written type other than
+// the fresh one, was read before the re-read in its function: a parameter,
+// an object read with Get, or a patcher's Object(), before it.
+// It names the object: the parameter, or where it is read.
+func (s *staleSource) readBefore(v ssa.Value) (string, bool) {
+	r := s.fresh.reread
+	if r == nil || !sameObjectType(v.Type(), s.objType) || s.fresh.is(s.t.identity(v)) {
+		return "", false
+	}
+	line := func(at ssa.Instruction) string {
+		return strconv.Itoa(r.Parent().Prog.Fset.Position(at.Pos()).Line)
+	}
+	kind := derefNamed(v.Type()).Obj().Name()
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v.Name(), v.Parent() == r.Parent()
+	case *ssa.Alloc:
+		get := (&replayer{s.t}).reRead(r.Parent(), v, r)
+		if get != nil && get != r && before(get, r) {
+			return "the " + kind + " read at line " + line(get), true
+		}
+	case *ssa.Call:
+		if calledName(v.Common()) == "Object" && v.Parent() == r.Parent() && before(v, r) {
+			return "the " + kind + " of the patcher at line " + line(v), true
+		}
+	}
+	return "", false
 }
 
 // of returns where v, a value computed inside the closure, comes from, if
@@ -63,8 +99,11 @@ func (s *staleSource) of(v ssa.Value) (stale, bool) {
 // walk follows v back; outside says whether v is computed outside the
 // closure, captured names the captured variable crossed on the way.
 func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int) (stale, bool) {
-	if v == nil || depth > kube.MaxDepth || s.seen[v] || s.t.identity(v) == s.obj {
+	if v == nil || depth > kube.MaxDepth || s.seen[v] || s.fresh.is(s.t.identity(v)) {
 		return stale{}, false
+	}
+	if name, ok := s.readBefore(v); ok {
+		return stale{object: name, read: true}, true
 	}
 	s.seen[v] = true
 	next := func(w ssa.Value) (stale, bool) { return s.walk(w, outside, captured, depth+1) }
@@ -77,7 +116,7 @@ func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int
 	case *ssa.Const, *ssa.Global, *ssa.Function, *ssa.MakeClosure, *ssa.Builtin:
 		return stale{}, false
 	case *ssa.FreeVar:
-		if s.t.freeVarRoot(v, 0) == s.obj {
+		if s.fresh.is(s.t.freeVarRoot(v, 0)) {
 			return stale{}, false
 		}
 		if captured == "" {
@@ -226,11 +265,17 @@ func (s *staleSource) storedInto(alloc *ssa.Alloc) []ssa.Value {
 	return vals
 }
 
-// statusArgsOf returns the arguments of the calls in fn that update obj's
+// statusUpdate is an argument of a call that updates a status in place.
+type statusUpdate struct {
+	call ssa.CallInstruction
+	val  ssa.Value
+}
+
+// statusArgsOf returns the arguments of the calls in fn that update f's
 // status in place (meta.SetStatusCondition(&obj.Status.Conditions, c)):
 // every argument but the status address itself.
-func (rp *replayer) statusArgsOf(fn *ssa.Function, obj ssa.Value) []ssa.Value {
-	var vals []ssa.Value
+func (rp *replayer) statusArgsOf(fn *ssa.Function, f fresh) []statusUpdate {
+	var vals []statusUpdate
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -240,7 +285,7 @@ func (rp *replayer) statusArgsOf(fn *ssa.Function, obj ssa.Value) []ssa.Value {
 			args := call.Common().Args
 			statusArg := -1
 			for i, a := range args {
-				if fa, ok := a.(*ssa.FieldAddr); ok && throughStatus(fa) && rp.fieldRoot(fa) == obj {
+				if fa, ok := a.(*ssa.FieldAddr); ok && throughStatus(fa) && f.is(rp.fieldRoot(fa)) {
 					statusArg = i
 				}
 			}
@@ -249,7 +294,7 @@ func (rp *replayer) statusArgsOf(fn *ssa.Function, obj ssa.Value) []ssa.Value {
 			}
 			for i, a := range args {
 				if i != statusArg {
-					vals = append(vals, a)
+					vals = append(vals, statusUpdate{call, a})
 				}
 			}
 		}

@@ -22,7 +22,7 @@ func (r *Reconciler) conditionSet(ctx context.Context, key client.ObjectKey, w *
 			return err
 		}
 		meta.SetStatusCondition(&latest.Status.Conditions, cond)
-		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured cond, computed from w before the re-read\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured cond, computed from w before the re-read\) \(not moved to the patcher: the status assigned at line 24 is decided before the re-read at line 21, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 
@@ -34,7 +34,7 @@ func (r *Reconciler) conditionAppend(ctx context.Context, key client.ObjectKey, 
 			return err
 		}
 		latest.Status.Conditions = append(latest.Status.Conditions, cond)
-		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured cond, computed from w before the re-read\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured cond, computed from w before the re-read\) \(not moved to the patcher: the status assigned at line 36 is decided before the re-read at line 33, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 
@@ -46,7 +46,7 @@ func (r *Reconciler) conditionFound(ctx context.Context, key client.ObjectKey, w
 			return err
 		}
 		meta.SetStatusCondition(&latest.Status.Conditions, *old)
-		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured old, computed from w before the re-read\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured old, computed from w before the re-read\) \(not moved to the patcher: the status assigned at line 48 is decided before the re-read at line 45, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 
@@ -58,7 +58,7 @@ func (r *Reconciler) observedGeneration(ctx context.Context, key client.ObjectKe
 			return err
 		}
 		latest.Status.ObservedGeneration = gen
-		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured gen, computed from w before the re-read\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured gen, computed from w before the re-read\) \(not moved to the patcher: the status assigned at line 60 is decided before the re-read at line 57, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 
@@ -71,7 +71,7 @@ func (r *Reconciler) generationInLiteral(ctx context.Context, key client.ObjectK
 			return err
 		}
 		meta.SetStatusCondition(&latest.Status.Conditions, metav1.Condition{Type: "Ready", ObservedGeneration: gen})
-		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured gen, computed from w before the re-read\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: .*\(assigned from captured gen, computed from w before the re-read\) \(not moved to the patcher: the status assigned at line 73 is decided before the re-read at line 70, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 

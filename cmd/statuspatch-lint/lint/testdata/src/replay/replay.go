@@ -25,7 +25,7 @@ func (r *Reconciler) replayWhole(ctx context.Context, desired *v1.Widget) error 
 			return err
 		}
 		latest.Status = desired.Status
-		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured desired\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured desired\) \(not moved to the patcher: the status assigned at line 27 is decided before the re-read at line 24, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 
@@ -51,7 +51,7 @@ func (r *Reconciler) replayFields(ctx context.Context, key client.ObjectKey, des
 		}
 		latest.Status.Ready = desired.Status.Ready
 		latest.Status.Conditions = desired.Status.Conditions
-		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured desired\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: Status\(\).Update of Widget: status replayed from before the re-read \(assigned from captured desired\) \(not moved to the patcher: the status assigned at line 52 is decided before the re-read at line 49, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 
@@ -65,7 +65,7 @@ func (r *Reconciler) replayStatusValue(ctx context.Context, key client.ObjectKey
 			return err
 		}
 		latest.Status = status
-		return r.Status().Update(ctx, latest) // want `^blind: .*status replayed from before the re-read \(assigned from captured status\)$`
+		return r.Status().Update(ctx, latest) // want `^blind: .*status replayed from before the re-read \(assigned from captured status\) \(not moved to the patcher: the status assigned at line 67 is decided before the re-read at line 64, and Flush would write the same decision: move the decision into WidgetStatusPatcher\.Retry's mutate, which decides again from the object it re-reads on a conflict\)$`
 	})
 }
 

@@ -58,7 +58,7 @@ func (r *WidgetReconciler) lateInline(ctx context.Context, key client.ObjectKey)
 		return err
 	}
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(w.DeepCopy())) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(w.DeepCopy())) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\); this patch sends nothing: the base is taken after the status changes at line 60; take it before them, or use the generated patcher$`
 }
 
 // The patch taken just before the write, after the changes.
@@ -70,7 +70,7 @@ func (r *WidgetReconciler) latePatch(ctx context.Context, key client.ObjectKey) 
 	meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: "Ready", Status: "True"})
 	w.Status.Size++
 	patch := client.MergeFrom(w.DeepCopy())
-	return r.Status().Patch(ctx, w, patch) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return r.Status().Patch(ctx, w, patch) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\); this patch sends nothing: the base is taken after the status changes at line 71; take it before them, or use the generated patcher$`
 }
 
 // The base copied after the changes, and used again: it stays.
@@ -81,7 +81,7 @@ func (r *WidgetReconciler) lateBaseKept(ctx context.Context, key client.ObjectKe
 	}
 	w.Status.Ready = true
 	base := w.DeepCopy()
-	err := r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	err := r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\); this patch sends nothing: the base is taken after the status changes at line 82; take it before them, or use the generated patcher$`
 	return base.Status.Ready, err
 }
 

@@ -1,0 +1,139 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A merge patch sends the difference between its base and the object at
+// the write. A base copied from the object after the status changes, with
+// no change between the copy and the write (client.MergeFrom(obj.DeepCopy())
+// at the write, kubebuilder users' most common slip), sends no status at
+// all: `{}`, or with the lock only the resourceVersion, which stores
+// nothing and may conflict. The write is neither blind nor optimistic: it
+// is empty, and the lock is no fix for it. The facts are the function's
+// own: the copy and the write are in one function, and any change of the
+// status, or call given the object, that may run between them leaves the
+// verdict to the patch's kind (Exact or Unknown).
+
+// lateBase returns the empty verdict of the patch made by mk (MergeFrom,
+// MergeFromWithOptions, StrategicMergeFrom) for w when its base is a
+// DeepCopy of w's object taken after a status change of it in the
+// function, with nothing that may change or re-read the object between
+// the copy and the write.
+// lock is the patch's own verdict: optimistic when it sends the
+// resourceVersion, blind when not, unresolved when its options are not
+// traced.
+func (cl *classifier) lateBase(w *write, mk *ssa.CallCommon, lock verdict) (result, bool) {
+	if w.instr == nil || len(w.args) < 2 || len(mk.Args) == 0 {
+		return result{}, false
+	}
+	switch w.instr.(type) {
+	case *ssa.Defer, *ssa.Go:
+		return result{}, false // it sends what changes until it runs
+	}
+	fn := w.instr.Parent()
+	obj := cl.identity(w.args[1])
+	var base ssa.Instruction
+	for _, leaf := range cl.leaves(mk.Args[0]) {
+		c, ok := leaf.(*ssa.Call)
+		if !ok || c.Parent() != fn || !strings.HasPrefix(calledName(c.Common()), "DeepCopy") {
+			return result{}, false
+		}
+		if recv := receiver(c.Common()); recv == nil || cl.identity(recv) != obj || base != nil && base != c {
+			return result{}, false
+		}
+		base = c
+	}
+	if base == nil {
+		return result{}, false
+	}
+	changes, takes := cl.objectEvents(fn, obj, base, w.instr)
+	for _, k := range append(changes, takes...) {
+		if reaches(base, k) && reaches(k, w.instr) {
+			return result{}, false // something may change the object between
+		}
+	}
+	var last ssa.Instruction
+	for _, c := range changes {
+		if !before(c, base) {
+			continue
+		}
+		superseded := false
+		for _, k := range takes {
+			superseded = superseded || reaches(c, k) && reaches(k, base)
+		}
+		if !superseded && (last == nil || c.Pos() > last.Pos()) {
+			last = c
+		}
+	}
+	if last == nil {
+		return result{}, false
+	}
+	what := "sends no status"
+	switch lock {
+	case blind:
+		what = "sends nothing"
+	case optimistic:
+		what = "sends only the resourceVersion"
+	}
+	return result{empty, fmt.Sprintf("this patch %s: the base is taken after the status changes at line %d; take it before them, or use the generated patcher",
+		what, fn.Prog.Fset.Position(last.Pos()).Line)}, true
+}
+
+// objectEvents returns, in fn, the instructions that change obj's status
+// (a store through obj.Status, a call given the address of a status
+// field) and the calls given obj itself (a Get, a write, a helper),
+// except getters and copies of it (a method called on it whose name
+// starts with Get or DeepCopy) and the instructions skip.
+func (cl *classifier) objectEvents(fn *ssa.Function, obj ssa.Value, skip ...ssa.Instruction) (changes, takes []ssa.Instruction) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if slices.Contains(skip, instr) {
+				continue
+			}
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if fa, ok := instr.Addr.(*ssa.FieldAddr); ok && throughStatus(fa) && cl.fieldRoot(fa) == obj {
+					changes = append(changes, instr)
+				}
+			case ssa.CallInstruction:
+				c := instr.Common()
+				if changesStatusOf(cl.tracer, c, obj) {
+					changes = append(changes, instr)
+					continue
+				}
+				recv := receiver(c)
+				name := calledName(c)
+				for i, a := range c.Args {
+					if cl.identity(a) != obj {
+						continue
+					}
+					getter := recv != nil && (c.IsInvoke() || i == 0) && (strings.HasPrefix(name, "Get") || strings.HasPrefix(name, "DeepCopy"))
+					if !getter {
+						takes = append(takes, instr)
+						break
+					}
+				}
+				if c.IsInvoke() && cl.identity(c.Value) == obj && !strings.HasPrefix(name, "Get") && !strings.HasPrefix(name, "DeepCopy") {
+					takes = append(takes, instr)
+				}
+			}
+		}
+	}
+	return changes, takes
+}
+
+// changesStatusOf reports whether the call is given the address of a
+// status field of obj (meta.SetStatusCondition(&obj.Status.Conditions, c)).
+func changesStatusOf(t *tracer, c *ssa.CallCommon, obj ssa.Value) bool {
+	for _, a := range c.Args {
+		if fa, ok := a.(*ssa.FieldAddr); ok && throughStatus(fa) && t.fieldRoot(fa) == obj {
+			return true
+		}
+	}
+	return false
+}
