@@ -105,15 +105,15 @@ type Report struct {
 
 // Violation is one violation of a report.
 type Violation struct {
-	Invariant string   `json:"invariant"`
-	Message   string   `json:"message"`
+	Invariant string `json:"invariant"`
+	Message   string `json:"message"`
 	// Rank orders a report's violations, most severe first (1: a value
 	// goes backwards ... 4: a lost write of time-like fields only);
 	// RankReason says why (explore.Violation.Rank). 0 in reports written
 	// before they were ranked.
-	Rank       int    `json:"rank,omitempty"`
-	RankReason string `json:"rankReason,omitempty"`
-	Also      []string `json:"also,omitempty"`
+	Rank       int      `json:"rank,omitempty"`
+	RankReason string   `json:"rankReason,omitempty"`
+	Also       []string `json:"also,omitempty"`
 	// Replay runs it again: explore.Options{Replay: Replay}.
 	Replay string `json:"replay"`
 	// Schedule is the index of the first schedule that found it (a
