@@ -77,7 +77,7 @@ func stamperScenario() explore.Scenario {
 func TestSearchRanksTheMostSevereFirst(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "report.json")
 	o := serverOptions(t)
-	o.Report, o.Quiet, o.Parallel = file, true, 1
+	o.Report, o.Quiet, o.Parallel, o.StopAtFirst = file, true, 1, false
 	res, err := explore.Run(t.Context(), stamperScenario(), o)
 	if err != nil {
 		t.Fatal(err)
