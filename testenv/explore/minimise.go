@@ -59,7 +59,7 @@ func (ex *explorer) violation(r *run) *Violation {
 }
 
 // minimise drops chosen steps, crashes and stale reads while the same
-// invariants still break, first on the same object at the same rank.
+// invariants still break, first on the same object, at a rank as severe.
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	best := ex.violation(r)
 	script, err := ex.parseSeed(best.Seed)
@@ -68,8 +68,8 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	}
 	try := func(cand []scriptStep) (bool, error) {
 		v, err := ex.replay(ctx, cand)
-		if err != nil || v == nil || v.Invariant != best.Invariant || v.about.object != best.about.object || v.Rank != best.Rank {
-			return false, err // another violation, or a less severe one
+		if err != nil || v == nil || v.Invariant != best.Invariant || v.about.object != best.about.object || v.Rank > best.Rank {
+			return false, err // another object's, or less severe
 		}
 		for name := range best.names {
 			if !v.names[name] {

@@ -48,13 +48,25 @@ var timeOnlySeverity = severity{4, "a lost write whose values differ only in tim
 // broke (a lost write that also sets observedGeneration back ranks as
 // going backwards).
 func severityOf(v *Violation) severity {
-	if v.worst.rank > 0 {
-		return v.worst
+	worst := severityOfOne(v.Invariant, v.about)
+	for i, a := range v.Also {
+		if i >= len(v.alsoAbout) {
+			break
+		}
+		inv, _, _ := strings.Cut(a, ": ")
+		if s := severityOfOne(inv, v.alsoAbout[i]); s.rank < worst.rank {
+			worst = severity{s.rank, s.reason + " (" + inv + ")"}
+		}
 	}
-	if v.Invariant == InvariantLostWrite && v.about.timeOnly {
+	return worst
+}
+
+// severityOfOne is the rank and reason of one violation of invariant.
+func severityOfOne(invariant string, d failDetail) severity {
+	if invariant == InvariantLostWrite && d.timeOnly {
 		return timeOnlySeverity
 	}
-	if s, ok := severities[v.Invariant]; ok {
+	if s, ok := severities[invariant]; ok {
 		return s
 	}
 	return severity{3, "another invariant"}

@@ -369,8 +369,8 @@ type Violation struct {
 	// and fields of Invariant's violation (rank.go).
 	names map[string]bool
 	about failDetail
-	// worst is the severity of the worst of Invariant and Also.
-	worst severity
+	// alsoAbout is what each of Also is about.
+	alsoAbout []failDetail
 	// Rank orders the violations of a search, most severe first (1: a
 	// value goes backwards; 2: a decision lost, undone or made twice, a
 	// panic, the scenario's invariant; 3: an object stuck; 4: a lost

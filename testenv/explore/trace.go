@@ -104,17 +104,12 @@ func (t *trace) failOn(invariant string, d failDetail, msg string) {
 		}
 	}
 	t.failed.names[invariant] = true
-	if s := severityOf(&Violation{Invariant: invariant, about: d}); t.failed.worst.rank == 0 || s.rank < t.failed.worst.rank {
-		t.failed.worst = s
-		if invariant != t.failed.Invariant {
-			t.failed.worst.reason += " (" + invariant + ")"
-		}
-	}
 	if t.failed.Message == msg {
 		return
 	}
 	if len(t.failed.Also) < 10 {
 		t.failed.Also = append(t.failed.Also, invariant+": "+msg)
+		t.failed.alsoAbout = append(t.failed.alsoAbout, d)
 	}
 }
 
