@@ -22,19 +22,49 @@ import (
 // package folder per process, and takes a finding only from the line the
 // write was sent from; a write that is not a status write has none, and
 // the report then says nothing of it.
+//
+// The linter runs in the folder go test runs in, the operator's module,
+// on the write's package by its import path: a write in a dependency's
+// package (a status helper library, in the module cache or replaced to a
+// folder) is audited through the operator's build, never in the
+// dependency's own folder, whose go.mod (its replace lines, a missing
+// go.sum) may not build (issue 82).
 
 // envLint names the statuspatch-lint binary when Options.Lint does not.
 const envLint = "STATUSPATCH_LINT"
 
 // sourceFiles maps a call site's short file name ("controllers/x.go") to
-// the file its frame named, as the binary recorded it: absolute, unless
-// built with -trimpath; "" when two files share the short name.
+// the file its frame named, as the binary recorded it (absolute, unless
+// built with -trimpath), and its package's import path; the zero
+// sourceFile when two files share the short name.
 var sourceFiles sync.Map
 
-func rememberFile(short, full string) {
-	if v, loaded := sourceFiles.LoadOrStore(short, full); loaded && v.(string) != full {
-		sourceFiles.Store(short, "")
+// sourceFile is a call site's file and the import path of its package.
+type sourceFile struct{ file, pkg string }
+
+// rememberFile notes the file and package of the frame whose function is
+// fn ("example.com/op/internal/ctl.(*R).Reconcile").
+func rememberFile(short, full, fn string) {
+	sf := sourceFile{file: full, pkg: funcPackage(fn)}
+	if v, loaded := sourceFiles.LoadOrStore(short, sf); loaded && v.(sourceFile) != sf {
+		sourceFiles.Store(short, sourceFile{})
 	}
+}
+
+// funcPackage is the import path of a function's package as the runtime
+// names it: "example.com/op/ctl" of "example.com/op/ctl.(*R).Reconcile",
+// "gopkg.in/yaml.v3" of "gopkg.in/yaml%2ev3.F" (a dot of the last
+// element is escaped), type arguments ("F[...]") aside; "" for none.
+func funcPackage(fn string) string {
+	if i := strings.IndexByte(fn, '['); i >= 0 {
+		fn = fn[:i]
+	}
+	slash := strings.LastIndexByte(fn, '/')
+	dot := strings.IndexByte(fn[slash+1:], '.')
+	if dot < 0 {
+		return ""
+	}
+	return strings.ReplaceAll(fn[:slash+1+dot], "%2e", ".")
 }
 
 // audits caches the linter's findings per binary and folder for the
@@ -45,7 +75,7 @@ var audits struct {
 }
 
 type auditKey struct {
-	bin, dir string
+	bin, pkg string
 	tests    bool
 }
 
@@ -140,14 +170,18 @@ func auditLine(ctx context.Context, bin, at string) (string, error) {
 		return "", nil
 	}
 	v, _ := sourceFiles.Load(site[:i])
-	file, _ := v.(string)
-	if !filepath.IsAbs(file) {
+	sf, _ := v.(sourceFile)
+	file := sf.file
+	if !filepath.IsAbs(file) || sf.pkg == "" {
 		return "", nil
 	}
 	if _, err := os.Stat(file); err != nil {
 		return "", nil
 	}
-	key := auditKey{bin: bin, dir: filepath.Dir(file), tests: strings.HasSuffix(file, "_test.go")}
+	key := auditKey{bin: bin, pkg: sf.pkg, tests: strings.HasSuffix(file, "_test.go")}
+	if key.tests {
+		key.pkg = strings.TrimSuffix(key.pkg, "_test") // an external test package: -tests loads it
+	}
 	audits.Lock()
 	defer audits.Unlock()
 	findings, ok := audits.m[key]
@@ -165,21 +199,23 @@ func auditLine(ctx context.Context, bin, at string) (string, error) {
 	return findings[filepath.Clean(file)+site[i:]], err
 }
 
-// runLint runs statuspatch-lint -audit -json on the package in key.dir
-// (with -tests for a test file's write).
+// runLint runs statuspatch-lint -audit -json on the package key.pkg
+// (with -tests for a test file's write) in the working folder: the
+// operator's module, whose build the package is part of.
 func runLint(ctx context.Context, key auditKey) (map[string]string, error) {
 	args := []string{"-audit", "-json"}
 	if key.tests {
 		args = append(args, "-tests")
 	}
-	cmd := exec.CommandContext(ctx, key.bin, append(args, ".")...)
-	cmd.Dir = key.dir
+	args = append(args, key.pkg)
+	cmd := exec.CommandContext(ctx, key.bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	findings := parseAudit(out)
 	if err != nil && len(findings) == 0 {
-		return nil, fmt.Errorf("%s %s . in %s: %w: %s", key.bin, strings.Join(args, " "), key.dir, err, strings.TrimSpace(stderr.String()))
+		wd, _ := os.Getwd()
+		return nil, fmt.Errorf("%s %s in %s: %w: %s", key.bin, strings.Join(args, " "), wd, err, strings.TrimSpace(stderr.String()))
 	}
 	return findings, nil
 }

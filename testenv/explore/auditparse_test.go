@@ -38,9 +38,9 @@ func TestParseAudit(t *testing.T) {
 // A call site whose short file name two files share names no file; nor
 // does one built with -trimpath (not absolute).
 func TestAuditLineNeedsTheSource(t *testing.T) {
-	rememberFile("twice/w.go", "/a/twice/w.go")
-	rememberFile("twice/w.go", "/b/twice/w.go")
-	rememberFile("trimmed/w.go", "example.com/op/trimmed/w.go")
+	rememberFile("twice/w.go", "/a/twice/w.go", "example.com/a/twice.F")
+	rememberFile("twice/w.go", "/b/twice/w.go", "example.com/b/twice.F")
+	rememberFile("trimmed/w.go", "example.com/op/trimmed/w.go", "example.com/op/trimmed.F")
 	for _, at := range []string{"twice/w.go:3", "trimmed/w.go:3", "unknown/w.go:3", "no line"} {
 		if got, err := auditLine(t.Context(), "/nonexistent/statuspatch-lint", at); got != "" || err != nil {
 			t.Errorf("auditLine(%q) = %q, %v; want nothing", at, got, err)

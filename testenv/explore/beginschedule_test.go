@@ -148,7 +148,7 @@ func TestBeginScheduleParallelAndSharded(t *testing.T) {
 	scheme := widgetScheme(t)
 	l := &scheduleLog{}
 	s := l.hooked(gizmoScenario(gizmoReconciler{adopt: true}, resize), nil)
-	o := explore.Options{Depth: 3, Crashes: 1, LeaderChange: true, Budget: searchBound,
+	o := explore.Options{Depth: 3, Crashes: 1, LeaderChange: true, Budget: searchBound, StopAtFirst: true,
 		Backend: explore.FakeWorlds(2, scheme, &testv1.Widget{}), Parallel: 2}
 	res, err := explore.Run(t.Context(), s, o)
 	if err != nil || res.Violation != nil || !res.Exhausted {

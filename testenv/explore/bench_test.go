@@ -49,7 +49,7 @@ func BenchmarkParallelSearch(b *testing.B) {
 		want := ""
 		for _, p := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/parallel=%d", backend.name, p), func(b *testing.B) {
-				o := explore.Options{Backend: backend.b, Parallel: p, Depth: 3, Budget: searchBound}
+				o := explore.Options{Backend: backend.b, Parallel: p, Depth: 3, Budget: searchBound, StopAtFirst: true}
 				var schedules, pruned, speculative int
 				var wall, cpu time.Duration
 				requests0 := counted[0].total() + counted[1].total()

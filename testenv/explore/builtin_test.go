@@ -212,8 +212,9 @@ func serverOptions(t *testing.T) explore.Options {
 	// Budget is a bound, not a deadline: these tests end at their first
 	// violation or with depth 3 exhausted, and assert which; a 5 s budget
 	// cut searches short under load (TestServerUIDsDoNotDefeatPruning ran 9
-	// of its 11 schedules at load 17).
-	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, Budget: searchBound}
+	// of its 11 schedules at load 17). StopAtFirst: they assert which
+	// violation the search meets first.
+	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, Budget: searchBound, StopAtFirst: true}
 }
 
 // The correct reconciler, even with the Gizmo replaced or deleted at any

@@ -40,6 +40,10 @@ type Bounds struct {
 	// deepen (Level 0); Replay a replay (Options.Replay), whose Versions
 	// alone bound it.
 	Random, Replay bool
+	// Fixed marks a depth-first search that did not deepen (bounds set,
+	// FixedBounds, or no Budget): its bounds are the ones asked for, not
+	// a deepening level.
+	Fixed bool
 }
 
 func (b Bounds) String() string {
@@ -51,6 +55,8 @@ func (b Bounds) String() string {
 		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (random schedules of Options.Seed, not deepened)", b.Depth, b.Versions, b.StaleReads)
 	case b.Replay:
 		return fmt.Sprintf("Versions %d (a replay of Options.Replay)", b.Versions)
+	case b.Fixed:
+		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (fixed bounds, not deepened)", b.Depth, b.Versions, b.StaleReads)
 	}
 	return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (deepening level %d)", b.Depth, b.Versions, b.StaleReads, b.Level)
 }
@@ -72,7 +78,8 @@ func DeepeningLevel(k int) Bounds {
 
 func (ex *explorer) bounds() Bounds {
 	return Bounds{Depth: ex.o.Depth, Versions: ex.o.Versions, StaleReads: ex.o.StaleReads, Level: ex.level, Faults: ex.faults,
-		Random: ex.o.Seed != 0 && !ex.faults && ex.o.Replay == "", Replay: ex.o.Replay != ""}
+		Random: ex.o.Seed != 0 && !ex.faults && ex.o.Replay == "", Replay: ex.o.Replay != "",
+		Fixed: !ex.deepening && !ex.faults && ex.o.Seed == 0 && ex.o.Replay == ""}
 }
 
 // ReplayOptions are the Options that replay v: its Seed, at the Versions
@@ -174,10 +181,10 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 		dfsDeadline = start.Add(o.Budget * faultDFSShare / 5)
 	}
 	total, more, err := deepen(ctx, s, o, h, dfsDeadline)
-	if total == nil || err != nil || total.Violation != nil || !faults || !more || time.Until(deadline) <= 0 {
+	if total == nil || err != nil || o.StopAtFirst && total.Violation != nil || !faults || !more || time.Until(deadline) <= 0 {
 		return total, (&explorer{o: o.withDefaults()}).writeReport(ctx, total, err)
 	}
-	h.faults, h.level = true, total.Bounds.Level
+	h.faults, h.level, h.known = true, total.Bounds.Level, total.known()
 	res, err := runLevel(ctx, s, faultOptions(o, time.Until(deadline)), h)
 	if res == nil {
 		return nil, err
@@ -199,19 +206,21 @@ func deepen(ctx context.Context, s Scenario, o Options, h hooks, deadline time.T
 	for k := 0; ; k++ {
 		lo := atLevel(o, k)
 		lo.Budget, lo.Report = max(time.Until(deadline), time.Nanosecond), ""
-		h.level = k
+		h.level, h.deepening, h.known = k, true, total.known()
 		res, err := runLevel(ctx, s, lo, h)
 		if res == nil {
 			return nil, false, err
 		}
 		total.add(res)
-		// Stop at a violation, an error, a level not exhausted, the end of
-		// the budget, a level none of whose schedules a bound that deepens
-		// cut short (the next level would run the same schedules), or a
-		// level that ran no more schedules than the one before: its
-		// deeper bounds bound nothing, nor will the next's.
+		// Stop at a violation (Options.StopAtFirst), an error, a level not
+		// exhausted, the end of the budget, a level none of whose
+		// schedules a bound that deepens cut short (the next level would
+		// run the same schedules), or a level that ran no more schedules
+		// than the one before: its deeper bounds bound nothing, nor will
+		// the next's. A level's violations do not stop it: the next
+		// level searches on and keeps the new ones.
 		cut := res.cut&deepened(o) != 0 && (k == 0 || res.Schedules != prev)
-		if err != nil || res.Violation != nil || !res.Exhausted || time.Until(deadline) <= 0 || k == last || !cut {
+		if err != nil || o.StopAtFirst && res.Violation != nil || !res.Exhausted || time.Until(deadline) <= 0 || k == last || !cut {
 			return total, !res.Exhausted || cut, err
 		}
 		prev = res.Schedules
@@ -219,7 +228,7 @@ func deepen(ctx context.Context, s Scenario, o Options, h hooks, deadline time.T
 }
 
 // add adds the search res, which ran after total's, to total: its counts
-// and its verdict.
+// and its violations, each distinct one once, most severe first.
 func (total *Result) add(res *Result) {
 	before, beforeElapsed := total.Schedules, total.Elapsed
 	total.Schedules += res.Schedules
@@ -231,5 +240,18 @@ func (total *Result) add(res *Result) {
 		v.Schedules += before
 		v.FoundAfter += beforeElapsed
 	}
-	total.Violation, total.Violations = res.Violation, res.Violations
+	total.Violations = merge(total.Violations, res.Violations)
+	total.Violation = nil
+	if len(total.Violations) > 0 {
+		total.Violation = total.Violations[0]
+	}
+}
+
+// known are the keys of total's violations (violationKey).
+func (total *Result) known() map[string]bool {
+	k := map[string]bool{}
+	for _, v := range total.Violations {
+		k[violationKey(v)] = true
+	}
+	return k
 }

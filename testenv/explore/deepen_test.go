@@ -97,8 +97,12 @@ func thriceFooledScenario() explore.Scenario {
 // on thriceFooledScenario, at one level.
 const thriceFooledSchedules = 58
 
-// level0 are the default bounds.
-var level0 = explore.Bounds{Depth: 4, Versions: 4, StaleReads: 2}
+// level0 are the default bounds, as a deepening search's level 0;
+// fixed0, as a search that does not deepen.
+var (
+	level0 = explore.Bounds{Depth: 4, Versions: 4, StaleReads: 2}
+	fixed0 = explore.Bounds{Depth: 4, Versions: 4, StaleReads: 2, Fixed: true}
+)
 
 // TestDeepenFindsWhatTheDefaultsMiss: the default bounds exhaust
 // thriceFooledScenario without the bug (without a Budget the search runs
@@ -112,12 +116,12 @@ func TestDeepenFindsWhatTheDefaultsMiss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Violation != nil || !res.Exhausted || res.Bounds != level0 || res.Schedules != thriceFooledSchedules {
+	if res.Violation != nil || !res.Exhausted || res.Bounds != fixed0 || res.Schedules != thriceFooledSchedules {
 		t.Fatalf("no Budget: want %d schedules exhausted at %s without a violation, got %d (exhausted %t) at %s:\n%v",
-			thriceFooledSchedules, level0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
+			thriceFooledSchedules, fixed0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
 	}
 	file := filepath.Join(t.TempDir(), "report.json")
-	res, err = explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, Report: file})
+	res, err = explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, Report: file})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,20 +169,20 @@ func TestFixedBoundsKeepsOneLevel(t *testing.T) {
 		name string
 		o    explore.Options
 	}{
-		{"FixedBounds", explore.Options{Backend: fake, Budget: searchBound, FixedBounds: true}},
-		{"FixedBounds, parallel", explore.Options{Backend: explore.FakeWorlds(2, widgetScheme(t), &testv1.Widget{}), Parallel: 2, Budget: searchBound, FixedBounds: true}},
-		{"StaleReads 2", explore.Options{Backend: fake, Budget: searchBound, StaleReads: 2}},
+		{"FixedBounds", explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, FixedBounds: true}},
+		{"FixedBounds, parallel", explore.Options{Backend: explore.FakeWorlds(2, widgetScheme(t), &testv1.Widget{}), Parallel: 2, Budget: searchBound, StopAtFirst: true, FixedBounds: true}},
+		{"StaleReads 2", explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, StaleReads: 2}},
 	} {
 		res, err := explore.Run(t.Context(), thriceFooledScenario(), tc.o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Violation != nil || !res.Exhausted || res.Bounds != level0 || res.Schedules != thriceFooledSchedules {
+		if res.Violation != nil || !res.Exhausted || res.Bounds != fixed0 || res.Schedules != thriceFooledSchedules {
 			t.Fatalf("%s: want %d schedules exhausted at %s without a violation, got %d (exhausted %t) at %s:\n%v",
-				tc.name, thriceFooledSchedules, level0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
+				tc.name, thriceFooledSchedules, fixed0, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
 		}
 	}
-	_, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, FixedBounds: true, Deepen: true})
+	_, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, FixedBounds: true, Deepen: true})
 	if err == nil || !strings.Contains(err.Error(), "FixedBounds") {
 		t.Fatalf("Deepen and FixedBounds: got error %v, want one naming both", err)
 	}
@@ -207,7 +211,7 @@ func TestDeepenKeepsTheBoundsSet(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
-			o.Backend, o.Deepen, o.Budget = fake, true, searchBound
+			o.Backend, o.Deepen, o.Budget, o.StopAtFirst = fake, true, searchBound, true
 			res, err := explore.Run(t.Context(), thriceFooledScenario(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -234,13 +238,13 @@ func TestDeepenStopsWhereNoBoundCuts(t *testing.T) {
 	s.Reconcilers[0].New = func(c client.Client, api client.Reader) reconcile.Reconciler {
 		return &thriceFooled{c: c, api: api, reads: api}
 	}
-	fixed, err := explore.Run(t.Context(), s, explore.Options{Backend: fake, Budget: searchBound, FixedBounds: true})
+	fixed, err := explore.Run(t.Context(), s, explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, FixedBounds: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range []explore.Options{
-		{Backend: fake, Budget: searchBound},
-		{Backend: explore.FakeWorlds(2, widgetScheme(t), &testv1.Widget{}), Parallel: 2, Budget: searchBound},
+		{Backend: fake, Budget: searchBound, StopAtFirst: true},
+		{Backend: explore.FakeWorlds(2, widgetScheme(t), &testv1.Widget{}), Parallel: 2, Budget: searchBound, StopAtFirst: true},
 	} {
 		res, err := explore.Run(t.Context(), s, o)
 		if err != nil {
@@ -257,7 +261,7 @@ func TestDeepenStopsWhereNoBoundCuts(t *testing.T) {
 // same level, with the same verdict (the default: a Budget, no bound).
 func TestDeepenParallelSameVerdict(t *testing.T) {
 	scheme := widgetScheme(t)
-	o := explore.Options{Backend: explore.Fake(scheme, &testv1.Widget{}), Parallel: 1, Budget: searchBound}
+	o := explore.Options{Backend: explore.Fake(scheme, &testv1.Widget{}), Parallel: 1, Budget: searchBound, StopAtFirst: true}
 	serial, err := explore.Run(t.Context(), thriceFooledScenario(), o)
 	if err != nil {
 		t.Fatal(err)

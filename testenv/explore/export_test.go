@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -102,3 +103,11 @@ func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time
 
 // heldCount is how many writes the schedule held in flight.
 func (r *run) heldCount() int { return len(r.held) }
+
+// AuditLine is the linter's finding for the call site at, a frame of fn
+// in file (auditLine after the frame was seen).
+func AuditLine(ctx context.Context, bin, file, fn string, line int) (string, error) {
+	short := filepath.Join(filepath.Base(filepath.Dir(file)), filepath.Base(file))
+	rememberFile(short, file, fn)
+	return auditLine(ctx, bin, fmt.Sprintf("%s:%d", short, line))
+}

@@ -157,14 +157,18 @@ func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *R
 	}
 	res.Schedules++
 	pilotTime := time.Since(start)
-	if r.failed != nil {
+	var pilotFound []*Violation
+	if r.failed != nil && !ex.known[violationKey(r.failed)] {
 		v, err := ex.minimise(ctx, r)
 		if err != nil {
 			return err
 		}
 		v.FoundAfter, v.Schedules = pilotTime, 1
-		res.Violation, res.Violations = v, []*Violation{v}
-		return nil
+		pilotFound = ranked([]*Violation{v})
+		if ex.o.StopAtFirst {
+			res.Violation, res.Violations = v, pilotFound
+			return nil
+		}
 	}
 	sc := &faultScale{writes: pilot.writes}
 	for _, w := range workers {
@@ -174,6 +178,10 @@ func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *R
 	for _, v := range res.Violations { // randomSearch counts from its start
 		v.Schedules++
 		v.FoundAfter += pilotTime
+	}
+	res.Violations, res.Violation = merge(pilotFound, res.Violations), nil
+	if len(res.Violations) > 0 {
+		res.Violation = res.Violations[0]
 	}
 	return err
 }

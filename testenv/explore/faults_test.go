@@ -50,7 +50,7 @@ func countingScenario() explore.Scenario {
 func TestFaultPhaseAfterDeepening(t *testing.T) {
 	scheme := widgetScheme(t)
 	fake := explore.Fake(scheme, &testv1.Widget{}, &testv1.Gizmo{})
-	res, err := explore.Run(t.Context(), countingScenario(), explore.Options{Backend: fake, Parallel: 1, Budget: searchBound})
+	res, err := explore.Run(t.Context(), countingScenario(), explore.Options{Backend: fake, Parallel: 1, Budget: searchBound, StopAtFirst: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestFaultPhaseAfterDeepening(t *testing.T) {
 		t.Fatalf("replay of %q: got %v, %v", v.Seed, err, again.Violation)
 	}
 	par, err := explore.Run(t.Context(), countingScenario(), explore.Options{Backend: explore.FakeWorlds(2, scheme, &testv1.Widget{}, &testv1.Gizmo{}),
-		Parallel: 2, Budget: searchBound})
+		Parallel: 2, Budget: searchBound, StopAtFirst: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +79,9 @@ func TestFaultPhaseAfterDeepening(t *testing.T) {
 		t.Fatalf("two workers (%d): want the serial verdict (%s after %d schedules, %s), got:\n%v", par.Workers, v.Seed, v.Schedules, v.Bounds, p)
 	}
 	for _, o := range []explore.Options{
-		{Backend: fake, Budget: searchBound, FixedBounds: true},
-		{Backend: fake, Budget: searchBound, Deepen: true},
-		{Backend: fake, Budget: searchBound, Depth: 12},
+		{Backend: fake, Budget: searchBound, StopAtFirst: true, FixedBounds: true},
+		{Backend: fake, Budget: searchBound, StopAtFirst: true, Deepen: true},
+		{Backend: fake, Budget: searchBound, StopAtFirst: true, Depth: 12},
 	} {
 		res, err := explore.Run(t.Context(), countingScenario(), o)
 		if err != nil {
@@ -92,7 +92,7 @@ func TestFaultPhaseAfterDeepening(t *testing.T) {
 				o.FixedBounds, o.Deepen, o.Depth, res.Schedules, res.Exhausted, res.Bounds, res.Violation)
 		}
 	}
-	res, err = explore.Run(t.Context(), countingScenario(), explore.Options{Backend: fake, Budget: searchBound, Crashes: 1})
+	res, err = explore.Run(t.Context(), countingScenario(), explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, Crashes: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestFaultPhaseSchedules(t *testing.T) {
 		})
 	}
 	res, schedules, err := explore.RunFaultPhaseSteps(t.Context(), s, explore.Options{Backend: explore.Fake(widgetScheme(t), &testv1.Widget{}, &testv1.Gizmo{}),
-		Parallel: 1, Budget: searchBound})
+		Parallel: 1, Budget: searchBound, StopAtFirst: true})
 	if err != nil {
 		t.Fatal(err)
 	}

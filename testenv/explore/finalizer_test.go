@@ -91,7 +91,7 @@ func TestLastFinalizerRemovalDeletes(t *testing.T) {
 		backend explore.Backend
 	}{{"server", explore.Server(server(t))}, {"fake", explore.Fake(scheme, &testv1.Widget{})}} {
 		t.Run(b.name, func(t *testing.T) {
-			o := explore.Options{Backend: b.backend, Depth: 5, Budget: searchBound}
+			o := explore.Options{Backend: b.backend, Depth: 5, Budget: searchBound, StopAtFirst: true}
 			// It keeps no observedGeneration; the built-in invariant that
 			// finds this bug is TestDeletedStaysDeleted's.
 			o.Disable = []string{explore.InvariantObservedGenerationStuck, explore.InvariantDeletedStaysDeleted}
@@ -152,7 +152,7 @@ func TestDeletedStaysDeleted(t *testing.T) {
 					return c.Delete(ctx, &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}})
 				}}},
 			}
-			o := explore.Options{Backend: explore.Server(server(t)), Depth: 5, Budget: searchBound}
+			o := explore.Options{Backend: explore.Server(server(t)), Depth: 5, Budget: searchBound, StopAtFirst: true}
 			o.Disable = []string{explore.InvariantObservedGenerationStuck}
 			res, err := explore.Run(t.Context(), s, o)
 			if err != nil {

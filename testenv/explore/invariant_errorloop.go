@@ -22,7 +22,7 @@ func (t *trace) checkErrorLoop(round []Step) {
 			continue
 		}
 		if msg, ok := strings.CutPrefix(s.Result, "error: "); ok {
-			t.fail(InvariantErrorLoop, fmt.Sprintf("step %d (%s reconciles %s) returns an error in a steady state, so it is retried forever: %s",
+			t.failOn(InvariantErrorLoop, failDetail{object: s.Object}, fmt.Sprintf("step %d (%s reconciles %s) returns an error in a steady state, so it is retried forever: %s",
 				s.Index, s.Reconciler, s.Object, msg))
 			return
 		}

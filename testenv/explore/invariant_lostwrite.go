@@ -87,10 +87,14 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 		judge = judge && rec != "" && o.by == rec
 		paths := lost[o]
 		sort.Strings(paths)
-		msg := fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
-			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1, b.trace.writeNote())
+		timeOnly, note := timeLikeOnly(leaves, paths, prev, cur), ""
+		if timeOnly {
+			note = " (the values differ only in time-like fields: " + strings.Join(paths, ", ") + ")"
+		}
+		msg := fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s%s",
+			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1, note, b.trace.writeNote())
 		suspect.msgs = append(suspect.msgs, msg)
-		b.trace.fail(InvariantLostWrite, msg)
+		b.trace.failOn(InvariantLostWrite, failDetail{object: h.key.String(), fields: paths, timeOnly: timeOnly}, msg)
 	}
 	if judge && len(suspect.msgs) > 0 {
 		// Judged again after the schedule (lostjudge.go).

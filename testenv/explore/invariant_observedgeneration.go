@@ -13,6 +13,9 @@ var invObservedGeneration = invariant{
 	onWrite: (*versions).checkObservedGeneration,
 }
 
+// ogField is the field the observedGeneration invariants are about.
+var ogField = []string{"status.observedGeneration"}
+
 // checkObservedGeneration checks h's newest version, which replaced prev.
 func (b *versions) checkObservedGeneration(h *history, prev map[string]any) {
 	v := h.newest()
@@ -21,14 +24,14 @@ func (b *versions) checkObservedGeneration(h *history, prev map[string]any) {
 		og, okNew, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		old, okOld, _ := unstructured.NestedInt64(prev, "status", "observedGeneration")
 		if okNew && okOld && og < old {
-			b.trace.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)%s", h.key, old, og, v+1, b.trace.writeNote()))
+			b.trace.failOn(InvariantObservedGeneration, failDetail{object: h.key.String(), fields: ogField}, fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)%s", h.key, old, og, v+1, b.trace.writeNote()))
 		}
 	}
 	if cur != nil {
 		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
 		if ok && og > gen {
-			b.trace.fail(InvariantObservedGeneration, fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)%s", h.key, og, gen, v+1, b.trace.writeNote()))
+			b.trace.failOn(InvariantObservedGeneration, failDetail{object: h.key.String(), fields: ogField}, fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)%s", h.key, og, gen, v+1, b.trace.writeNote()))
 		}
 	}
 }

@@ -50,11 +50,11 @@ func (b *versions) checkObservedGenerationStuck(ogKinds map[schema.GroupVersionK
 			msg := fmt.Sprintf("%s: status.observedGeneration absent at generation 1 in a steady state: the status never acknowledged a generation, "+
 				"and no reconcile will; the same schedule with every read fresh and no crash sets it", k)
 			b.ogSuspects = append(b.ogSuspects, ogSuspect{key: k, msg: msg})
-			b.trace.fail(InvariantObservedGenerationStuck, msg)
+			b.trace.failOn(InvariantObservedGenerationStuck, failDetail{object: k.String(), fields: ogField}, msg)
 			return
 		}
 		if ok && og < gen {
-			b.trace.fail(InvariantObservedGenerationStuck, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
+			b.trace.failOn(InvariantObservedGenerationStuck, failDetail{object: k.String(), fields: ogField}, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
 			return
 		}
 	}

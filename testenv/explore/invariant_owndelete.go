@@ -61,7 +61,7 @@ func (cs *creations) noteWritten(k objKey, h *history) {
 	if !ok || cs.stepForKind() != k.gvk.String() {
 		return
 	}
-	cs.trace.fail(InvariantDeletedStaysDeleted, fmt.Sprintf("%s, which the user deleted (step %d), was created again by %s, a reconciler of its kind%s",
+	cs.trace.failOn(InvariantDeletedStaysDeleted, failDetail{object: k.String()}, fmt.Sprintf("%s, which the user deleted (step %d), was created again by %s, a reconciler of its kind%s",
 		k, by, cs.trace.request(), cs.trace.staleNote()))
 }
 
@@ -121,7 +121,7 @@ func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 	}
 	msg := fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s%s", k, shortUID(uid), c.step, cs.trace.request(), seen, why, cs.trace.lastWriteNote())
 	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg})
-	cs.trace.fail(InvariantOwnDelete, msg)
+	cs.trace.failOn(InvariantOwnDelete, failDetail{object: k.String()}, msg)
 }
 
 // parentGone reports that the user asked for the delete of k (whose uid it

@@ -55,7 +55,7 @@ func (b *versions) checkRecords(ctx context.Context, records []record) {
 			}
 			live, err := b.liveNamed(ctx, rec, k.nn.Namespace, val)
 			if err != nil {
-				b.trace.fail(InvariantRecordLive, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
+				b.trace.failOn(InvariantRecordLive, failDetail{object: k.String(), fields: []string{strings.Join(rec.field, ".")}}, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
 				return
 			}
 			if !live {
@@ -63,7 +63,7 @@ func (b *versions) checkRecords(ctx context.Context, records []record) {
 				if rec.byName {
 					what = "name"
 				}
-				b.trace.fail(InvariantRecordLive, fmt.Sprintf("%s: %s records the %s %s %q, and no live %s has it in a steady state",
+				b.trace.failOn(InvariantRecordLive, failDetail{object: k.String(), fields: []string{strings.Join(rec.field, ".")}}, fmt.Sprintf("%s: %s records the %s %s %q, and no live %s has it in a steady state",
 					k, strings.Join(rec.field, "."), rec.kind.Kind, what, val, rec.kind.Kind))
 				return
 			}

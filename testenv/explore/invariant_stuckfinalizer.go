@@ -76,7 +76,7 @@ func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind
 			if d := b.deletedSince(h); d > 0 {
 				since = fmt.Sprintf(" (since step %d)", d)
 			}
-			b.trace.fail(InvariantStuckFinalizer, fmt.Sprintf("%s is being deleted%s and keeps the finalizer %s that %s added: in a steady state %s, with fresh reads, returned done, wrote nothing and asked for no requeue, so nothing will remove it",
+			b.trace.failOn(InvariantStuckFinalizer, failDetail{object: k.String(), fields: []string{"metadata.finalizers"}}, fmt.Sprintf("%s is being deleted%s and keeps the finalizer %s that %s added: in a steady state %s, with fresh reads, returned done, wrote nothing and asked for no requeue, so nothing will remove it",
 				k, since, f, stepName(b.trace.steps[by-1]), stepName(last)))
 			return
 		}

@@ -53,11 +53,13 @@ func (ex *explorer) violation(r *run) *Violation {
 		}
 	}
 	v.Seed = ex.formatSeed(script)
+	s := severityOf(&v)
+	v.Rank, v.RankReason = s.rank, s.reason
 	return &v
 }
 
 // minimise drops chosen steps, crashes and stale reads while the same
-// invariants still break.
+// invariants still break, first on the same object, at a rank as severe.
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	best := ex.violation(r)
 	script, err := ex.parseSeed(best.Seed)
@@ -66,8 +68,8 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	}
 	try := func(cand []scriptStep) (bool, error) {
 		v, err := ex.replay(ctx, cand)
-		if err != nil || v == nil || v.Invariant != best.Invariant {
-			return false, err
+		if err != nil || v == nil || v.Invariant != best.Invariant || v.about.object != best.about.object || v.Rank > best.Rank {
+			return false, err // another object's, or less severe
 		}
 		for name := range best.names {
 			if !v.names[name] {

@@ -169,8 +169,14 @@ func (t *trace) retract(invariant, msg string) {
 		}
 		f.Invariant, f.Message, _ = strings.Cut(f.Also[0], ": ")
 		f.Also = f.Also[1:]
+		if len(f.alsoAbout) > 0 {
+			f.about, f.alsoAbout = f.alsoAbout[0], f.alsoAbout[1:]
+		}
 	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
 		f.Also = slices.Delete(f.Also, i, i+1)
+		if i < len(f.alsoAbout) {
+			f.alsoAbout = slices.Delete(f.alsoAbout, i, i+1)
+		}
 	}
 	if f.Invariant == invariant || slices.ContainsFunc(f.Also, func(a string) bool { return strings.HasPrefix(a, invariant+": ") }) {
 		return

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 )
 
 // The parallel depth-first search. The serial search (depthFirst) runs
@@ -135,6 +136,9 @@ type task struct {
 	r   *run
 	w   *explorer
 	err error
+	// key is the violation it broke (violationKey), at when it ended.
+	key string
+	at  time.Duration
 }
 
 // children are the tasks that branch off t's choices below its prefix,
@@ -183,17 +187,23 @@ func (ex *explorer) serialStop(t *task) int {
 // comment above says how it keeps the serial search's order).
 // It counts in res the schedules the serial search runs and prunes, and
 // apart the ones run in vain.
-func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer, res *Result) (*run, error) {
+func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer, res *Result) ([]found, error) {
 	var done []*task
-	found, exhausted, err := ex.parallelTasks(ctx, workers, &done)
+	cands, exhausted, err := ex.parallelTasks(ctx, workers, &done)
 	res.Exhausted = exhausted
 	var last *task
-	if found != nil {
-		last = found
+	if ex.o.StopAtFirst && len(cands) > 0 {
+		last = cands[0]
 	}
+	counts := make([]int, len(cands)) // the serial schedules up to each
 	for _, d := range done {
 		if (last == nil || !last.p.less(d.p)) && ex.serialRun(d) {
 			res.Schedules++
+			for i, c := range cands {
+				if !c.p.less(d.p) {
+					counts[i]++
+				}
+			}
 			stop := ex.serialStop(d)
 			if stop >= 0 {
 				res.Pruned++
@@ -205,13 +215,41 @@ func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer,
 			res.Speculative++
 		}
 	}
-	if err != nil || found == nil {
+	if err != nil {
 		return nil, err
 	}
-	return ex.serialSchedule(ctx, found, ex.serialStop(found))
+	var fs []found
+	for i, c := range cands {
+		r, err := ex.serialSchedule(ctx, c, ex.serialStop(c))
+		if err != nil {
+			return nil, err
+		}
+		if r.failed != nil {
+			fs = append(fs, found{r: r, at: c.at, schedules: counts[i]})
+		}
+	}
+	return fs, nil
 }
 
-func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, donep *[]*task) (*task, bool, error) {
+// serialCands are the tasks of cands (in the serial order) that the
+// serial search runs to their violation, the first of each violation.
+func (ex *explorer) serialCands(cands []*task) []*task {
+	var out []*task
+	seen := map[string]bool{}
+	for _, t := range cands {
+		if stop := ex.serialStop(t); ex.serialRun(t) && (stop < 0 || t.failStep < stop) && !seen[t.key] && !ex.known[t.key] {
+			seen[t.key] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// parallelTasks runs the tasks. It returns the serial search's first
+// violating task (Options.StopAtFirst), or the first of each distinct
+// violation, and whether the space was exhausted.
+func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, donep *[]*task) ([]*task, bool, error) {
+	start := ex.deadline.Add(-ex.o.Budget)
 	var queue []*task
 	for depth := 1; depth <= ex.o.Depth; depth++ {
 		queue = append(queue, &task{p: pos{depth: depth, step: -1}})
@@ -229,7 +267,7 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 				i++ // tests: the latest task first, the serial order's opposite
 			}
 			t := queue[i]
-			if len(cands) > 0 && cands[0].p.less(t.p) {
+			if ex.o.StopAtFirst && len(cands) > 0 && cands[0].p.less(t.p) {
 				break // beyond the first violation: wait for it to be decided
 			}
 			queue = slices.Delete(queue, i, i+1)
@@ -247,11 +285,17 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 			if err != nil {
 				return nil, false, err
 			}
+			if !ex.o.StopAtFirst {
+				if len(queue) == 0 || !ex.inBudget(ctx) {
+					return ex.serialCands(cands), len(queue) == 0 && ctx.Err() == nil, nil
+				}
+				continue
+			}
 			// Decide the first violation, unless a task before it can run.
 			for len(cands) > 0 && (len(queue) == 0 || !ex.inBudget(ctx) || !queue[0].p.less(cands[0].p)) {
 				t := cands[0]
 				if stop := ex.serialStop(t); ex.serialRun(t) && (stop < 0 || t.failStep < stop) {
-					return t, false, nil
+					return []*task{t}, false, nil
 				}
 				cands = cands[1:] // pruned before it failed: not the serial search's
 			}
@@ -268,10 +312,18 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 			continue
 		}
 		*donep = append(*donep, t)
-		t.track = t.r.track
+		t.track, t.at = t.r.track, time.Since(start)
 		queue = append(queue, t.children(t.r)...)
-		if !t.broke {
-			t.r = nil // the serial search's order needs only its track
+		if t.broke && t.r.failed != nil {
+			t.key = violationKey(t.r.failed)
+		} else {
+			t.broke = false
+		}
+		if !t.broke || !ex.o.StopAtFirst && slices.ContainsFunc(cands, func(c *task) bool { return c.key == t.key && c.r != nil && c.p.less(t.p) }) {
+			// The serial search's order needs only its track; a violation
+			// an earlier task broke too is run again if that one turns
+			// out pruned (serialSchedule).
+			t.r = nil
 		}
 		byPos(queue)
 		if t.broke {
@@ -286,11 +338,13 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 // the same schedule run again to there (what it broke after is not the
 // serial search's).
 func (ex *explorer) serialSchedule(ctx context.Context, t *task, stop int) (*run, error) {
-	if stop < 0 || t.prunedAt == stop {
+	if t.r != nil && (stop < 0 || t.prunedAt == stop) {
 		return t.r, nil
 	}
-	ex.stopAt = &stop
-	defer func() { ex.stopAt = nil }()
+	if stop >= 0 {
+		ex.stopAt = &stop
+		defer func() { ex.stopAt = nil }()
+	}
 	return ex.schedule(ctx, &chooser{prefix: t.p.path}, t.p.depth)
 }
 

@@ -54,6 +54,9 @@ func verdict(res *explore.Result) string {
 	if v := res.Violation; v != nil {
 		s += fmt.Sprintf("\n%s after %d schedules: %s\nalso %q\nseed %s\n%s", v.Invariant, v.Schedules, v.Message, v.Also, v.Seed, stepsOf(v))
 	}
+	for _, v := range res.Violations {
+		s += fmt.Sprintf("\nrank %d (%s): %s after %d schedules, seed %s", v.Rank, v.RankReason, v.Invariant, v.Schedules, v.Seed)
+	}
 	return uids.ReplaceAllString(s, "UID")
 }
 

@@ -63,7 +63,7 @@ func TestChosenIndexBoundedByCurrentWidth(t *testing.T) {
 			}}},
 		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
 	}
-	o := explore.Options{Backend: explore.Server(server(t)), Depth: 2, Budget: searchBound}
+	o := explore.Options{Backend: explore.Server(server(t)), Depth: 2, Budget: searchBound, StopAtFirst: true}
 	res, err := explore.Run(t.Context(), s, o)
 	if err != nil {
 		t.Fatal(err)

@@ -207,5 +207,8 @@ func (ex *explorer) phaseOf() string {
 	case ex.o.Seed != 0:
 		return fmt.Sprintf("random schedules of Seed %d (Depth %d, Versions %d, StaleReads %d)", ex.o.Seed, b.Depth, b.Versions, b.StaleReads)
 	}
+	if b.Fixed {
+		return fmt.Sprintf("fixed bounds (Depth %d, Versions %d, StaleReads %d)", b.Depth, b.Versions, b.StaleReads)
+	}
 	return fmt.Sprintf("level %d (Depth %d, Versions %d, StaleReads %d)", b.Level, b.Depth, b.Versions, b.StaleReads)
 }

@@ -101,7 +101,7 @@ func TestProgressCountsAndQuiet(t *testing.T) {
 
 	// A deepening search names its level; the summary, what it found where.
 	out, visits = newLines(), 0
-	res, err := explore.RunTicked(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, Progress: out}, tick, func() {
+	res, err := explore.RunTicked(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, Progress: out}, tick, func() {
 		if visits++; visits == 1 {
 			tick <- time.Now()
 			<-out.first
@@ -131,7 +131,7 @@ func TestProgressCountsAndQuiet(t *testing.T) {
 // Violations), and says it was a replay, at which Versions.
 func TestProgressReplaySummaryNamesTheInvariant(t *testing.T) {
 	fake := explore.Fake(widgetScheme(t), &testv1.Widget{})
-	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, Quiet: true})
+	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Budget: searchBound, StopAtFirst: true, Quiet: true})
 	if err != nil || res.Violation == nil {
 		t.Fatalf("want a violation to replay, got %v, error %v", res.Violation, err)
 	}

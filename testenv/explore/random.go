@@ -12,10 +12,13 @@ import (
 // makes its choices from a source seeded with (Seed, i), so it is the
 // same schedule whichever worker runs it, and whichever shard: a shard
 // i/N runs the indices i, i+N, i+2N... Without Options.Schedules the
-// search stops at the first violation: no index after it is started, the
-// ones before it finish, and the violation of the lowest index is
-// reported, the one a single worker finds. With Schedules, every index
-// below it runs and every violation is minimised and reported once.
+// search runs within its Budget and keeps, of each distinct violation
+// (violationKey), the schedule of the lowest index, minimised after; with
+// StopAtFirst it stops at the first violation: no index after it is
+// started, the ones before it finish, and the violation of the lowest
+// index is reported, the one a single worker finds. With Schedules,
+// every index below it runs and every violation is minimised and
+// reported once.
 func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *Result) error {
 	o := ex.o
 	shard := o.Shard
@@ -38,12 +41,13 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 		if all {
 			return next < o.Schedules && ctx.Err() == nil
 		}
-		return ex.inBudget(ctx) && (first < 0 || next < first)
+		return ex.inBudget(ctx) && (first < 0 || next < first || !o.StopAtFirst)
 	}
+	lowest := map[string]result{} // without Schedules or StopAtFirst: by violationKey
 	idle := slices.Clone(workers)
 	results := make(chan result)
 	running := 0
-	var found []result
+	var minimised []result
 	var err error
 	for {
 		for err == nil && len(idle) > 0 && more() {
@@ -80,7 +84,13 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 		case x.r.failed == nil:
 		case all:
 			x.v.FoundAfter, x.v.Schedules = x.at, x.i+1
-			found = append(found, x)
+			minimised = append(minimised, x)
+		case !o.StopAtFirst:
+			if k := violationKey(x.r.failed); !ex.known[k] {
+				if l, ok := lowest[k]; !ok || x.i < l.i {
+					lowest[k] = x
+				}
+			}
 		case first < 0 || x.i < first:
 			first, firstRun, firstAt = x.i, x.r, x.at
 		}
@@ -96,21 +106,26 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 		return err
 	}
 	if firstRun != nil {
-		v, err := ex.minimise(ctx, firstRun)
-		if err != nil {
-			return err
-		}
-		v.FoundAfter, v.Schedules = firstAt, first+1
-		found = append(found, result{i: first, v: v})
+		lowest[""] = result{i: first, r: firstRun, at: firstAt}
 	}
-	sort.SliceStable(found, func(a, b int) bool { return found[a].i < found[b].i })
+	var fs []found
+	for _, l := range lowest {
+		fs = append(fs, found{r: l.r, at: l.at, schedules: l.i + 1})
+	}
+	sort.Slice(fs, func(a, b int) bool { return fs[a].schedules < fs[b].schedules })
+	vs, err := ex.minimiseAll(ctx, fs)
+	if err != nil {
+		return err
+	}
+	sort.SliceStable(minimised, func(a, b int) bool { return minimised[a].i < minimised[b].i })
 	seen := map[string]bool{}
-	for _, f := range found {
+	for _, f := range minimised {
 		if k := f.v.Invariant + "\x00" + f.v.Seed; !seen[k] {
 			seen[k] = true
-			res.Violations = append(res.Violations, f.v)
+			vs = append(vs, f.v)
 		}
 	}
+	res.Violations = ranked(vs)
 	if len(res.Violations) > 0 {
 		res.Violation = res.Violations[0]
 	}

@@ -61,7 +61,7 @@ func TestResetRemovesJobs(t *testing.T) {
 			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &jobMaker{c: c, dirty: &dirty} }}},
 		Objects: []client.Object{ns, &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: nsName, Name: "w"}}},
 	}
-	o := explore.Options{Backend: explore.Server(fullAPIServer(t)), Depth: 2, Budget: searchBound}
+	o := explore.Options{Backend: explore.Server(fullAPIServer(t)), Depth: 2, Budget: searchBound, StopAtFirst: true}
 	res, err := explore.Run(t.Context(), s, o)
 	if err != nil {
 		t.Fatal(err)

@@ -262,6 +262,12 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Quiet turns the progress lines and the summary line off.
 	Quiet bool
+	// StopAtFirst stops the search at its first violation, as before
+	// issue 82. Default: the search goes on within its Budget (through
+	// its deepening levels and fault phase), keeps every distinct
+	// violation (invariant, object, fields, write at fault), minimises
+	// each, and reports the most severe first (Violation.Rank).
+	StopAtFirst bool
 	// Lint is the statuspatch-lint binary that audits the line of the
 	// write a violation names (Violation.Cause), where the operator's
 	// source is on disk: Run adds the line's -audit verdict and reason to
@@ -319,12 +325,13 @@ type Result struct {
 	Exhausted bool
 	// Bounds are the bounds of the last level searched (the deepest).
 	Bounds Bounds
-	// Violation is the first one found, minimised, or nil.
+	// Violation is the most severe one found (Violations[0]), minimised,
+	// or nil; with Options.StopAtFirst, the first found.
 	Violation *Violation
-	// Violations, with Options.Schedules, are every distinct violation
-	// (by Invariant and Seed) of the schedules run, minimised, in the
-	// order of the schedule that first found each; Violation is the
-	// first. Otherwise Violation alone, if any.
+	// Violations are every distinct violation found (by invariant,
+	// object, fields and write at fault; with Options.Schedules, by
+	// Invariant and Seed), minimised, most severe first (Rank), then in
+	// the order of the schedule that first found each.
 	Violations []*Violation
 	// Workers is how many schedules ran at once (Options.Parallel,
 	// bounded by the backend's worlds).
@@ -358,8 +365,19 @@ type Violation struct {
 	audited bool
 	// Also lists later violations of the same schedule, "invariant: message".
 	Also []string
-	// names are the invariants of Invariant and Also.
+	// names are the invariants of Invariant and Also; about, the object
+	// and fields of Invariant's violation (rank.go).
 	names map[string]bool
+	about failDetail
+	// alsoAbout is what each of Also is about.
+	alsoAbout []failDetail
+	// Rank orders the violations of a search, most severe first (1: a
+	// value goes backwards; 2: a decision lost, undone or made twice, a
+	// panic, the scenario's invariant; 3: an object stuck; 4: a lost
+	// write whose values differ only in time-like fields); RankReason
+	// says why (rank.go).
+	Rank       int
+	RankReason string
 	// Steps is the minimised schedule, to its steady state (or MaxSteps);
 	// steps with Drain set were not chosen but followed with fresh reads.
 	Steps []Step

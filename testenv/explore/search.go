@@ -63,6 +63,11 @@ type explorer struct {
 	level  int
 	faults bool
 	scale  *faultScale
+	// deepening: the search deepens its bounds (deepen.go), level is
+	// one of its levels; known, the violations its earlier levels found
+	// (violationKey), not kept again.
+	deepening bool
+	known     map[string]bool
 	// prog counts the schedules for the progress lines (progress.go).
 	prog *progress
 	// fresh are the fresh schedules the judgement after a schedule ran,
@@ -101,7 +106,8 @@ type hooks struct {
 	visit                   func(*run)
 	lastFirst, oneReconcile bool
 	level                   int
-	faults                  bool
+	faults, deepening       bool
+	known                   map[string]bool
 	// maxLevel, if set, is the deepest level deepening reaches.
 	maxLevel int
 	// progress is the whole search's (runHooked makes it); tick, if set,
@@ -116,7 +122,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile, level: h.level, faults: h.faults, prog: h.progress}
+	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
 	if err := ex.validate(); err != nil {
 		return nil, err
 	}
@@ -160,27 +166,31 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		res.Elapsed = time.Since(start)
 		return res, ex.writeReport(ctx, res, err)
 	}
-	var found *run
+	var fs []found
 	var err error
 	if len(workers) > 1 {
-		found, err = ex.parallelDepthFirst(ctx, workers, res)
+		fs, err = ex.parallelDepthFirst(ctx, workers, res)
 	} else {
-		found, res.Exhausted, err = ex.depthFirst(ctx)
+		fs, res.Exhausted, err = ex.depthFirst(ctx, start)
 		res.Schedules, res.Pruned, res.cut = ex.runs, ex.pruned, ex.cut
 	}
 	res.Elapsed = time.Since(start)
 	if err == nil {
 		err = ctx.Err()
 	}
-	if err != nil || found == nil {
+	if err != nil || len(fs) == 0 {
 		return res, ex.writeReport(ctx, res, err)
 	}
-	v, err := ex.minimise(ctx, found)
+	if ex.o.StopAtFirst {
+		fs[0].at, fs[0].schedules = res.Elapsed, res.Schedules
+	}
+	res.Violations, err = ex.minimiseAll(ctx, fs)
 	if err != nil {
 		return res, err
 	}
-	v.FoundAfter, v.Schedules = res.Elapsed, res.Schedules
-	res.Violation, res.Violations = v, []*Violation{v}
+	if len(res.Violations) > 0 {
+		res.Violation = res.Violations[0]
+	}
 	return res, ex.writeReport(ctx, res, nil)
 }
 
@@ -232,14 +242,17 @@ func (ex *explorer) validate() error {
 
 // depthFirst runs schedules with 1, 2, ... Options.Depth chosen steps,
 // depth-first over the choices, shortest first: the first violation is one
-// of the shortest.
-func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
+// of the shortest. It goes on past violations within the Budget, and
+// returns the first schedule of each distinct one (Options.StopAtFirst:
+// the first schedule that broke one).
+func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, bool, error) {
+	var fs []found
 	for depth := 1; depth <= ex.o.Depth; depth++ {
 		var prefix []int
 		for {
 			c := &chooser{prefix: prefix}
 			if !ex.inBudget(ctx) {
-				return nil, false, nil
+				return fs, false, nil
 			}
 			r, err := ex.schedule(ctx, c, depth)
 			if err != nil {
@@ -247,7 +260,11 @@ func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
 			}
 			ex.cut |= r.trace.cut
 			if r.failed != nil {
-				return r, false, nil
+				f := found{r: r, at: time.Since(start), schedules: ex.runs}
+				if ex.o.StopAtFirst {
+					return []found{f}, false, nil
+				}
+				fs = ex.keep(fs, f)
 			}
 			var more bool
 			if prefix, more = c.next(); !more {
@@ -255,7 +272,7 @@ func (ex *explorer) depthFirst(ctx context.Context) (*run, bool, error) {
 			}
 		}
 	}
-	return nil, true, nil
+	return fs, true, nil
 }
 
 // schedule runs one schedule of up to depth chosen steps, then drains,

@@ -318,7 +318,7 @@ func TestSecondCacheLabelSelectorMetadataOnly(t *testing.T) {
 // transport serves the explorer's clients, whatever the backend. The fake
 // client's RESTMapper maps nothing: the operator gives the cache one.
 func TestSecondCacheOnFake(t *testing.T) {
-	o := explore.Options{Backend: explore.Fake(widgetScheme(t), &testv1.Widget{}), Depth: 3, Budget: searchBound}
+	o := explore.Options{Backend: explore.Fake(widgetScheme(t), &testv1.Widget{}), Depth: 3, Budget: searchBound, StopAtFirst: true}
 	mapper := meta.NewDefaultRESTMapper([]schema.GroupVersion{testv1.GroupVersion})
 	mapper.Add(testv1.GroupVersion.WithKind("Widget"), meta.RESTScopeNamespace)
 	mapper.Add(testv1.GroupVersion.WithKind("Gizmo"), meta.RESTScopeNamespace)

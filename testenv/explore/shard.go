@@ -59,9 +59,9 @@ func (ex *explorer) writeReport(ctx context.Context, res *Result, err error) err
 		rep.Ran = res.Schedules
 		for _, v := range res.Violations {
 			rep.Violations = append(rep.Violations, report.Violation{
-				Invariant: v.Invariant, Message: v.Message, Also: v.Also, Replay: v.Seed,
+				Invariant: v.Invariant, Message: v.Message, Also: v.Also, Replay: v.Seed, Rank: v.Rank, RankReason: v.RankReason,
 				Schedule: v.Schedules - 1, Text: v.String(), Cause: reportCause(v.Cause),
-				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults, Random: v.Bounds.Random},
+				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults, Random: v.Bounds.Random, Fixed: v.Bounds.Fixed},
 			})
 		}
 	}

@@ -98,7 +98,7 @@ func confirmTwiceScenario(lock bool) explore.Scenario {
 // bug takes one window that spans two reconciles, or two windows of one
 // reconcile each. confirmTwice keeps no observedGeneration.
 func spanOptions(t *testing.T) explore.Options {
-	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, StaleReads: 1, Budget: searchBound,
+	return explore.Options{Backend: explore.Server(server(t)), Depth: 3, StaleReads: 1, Budget: searchBound, StopAtFirst: true,
 		Disable: []string{explore.InvariantObservedGenerationStuck}}
 }
 
@@ -192,7 +192,7 @@ func TestStaleWindowEndsAtLeaderChange(t *testing.T) {
 // reconcile, as before windows spanned reconciles: the same bug is found
 // there with two windows, one per reconcile, within their two units.
 func TestStaleWindowOfOneReconcileAtTheDefaults(t *testing.T) {
-	res, err := explore.Run(t.Context(), confirmTwiceScenario(false), explore.Options{Backend: explore.Server(server(t)), Budget: searchBound,
+	res, err := explore.Run(t.Context(), confirmTwiceScenario(false), explore.Options{Backend: explore.Server(server(t)), Budget: searchBound, StopAtFirst: true,
 		Disable: []string{explore.InvariantObservedGenerationStuck}})
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func TestStaleWindowReachesRetryLoop(t *testing.T) {
 		Actions: []explore.Action{resize},
 	}
 	file := filepath.Join(t.TempDir(), "report.json")
-	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(server(t)), Budget: searchBound, Report: file})
+	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(server(t)), Budget: searchBound, StopAtFirst: true, Report: file})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,14 +78,26 @@ func (s *stepState) seenOrNone(k objKey) int {
 
 // fail records a violation. The schedule goes on to its steady state, so
 // that later violations of the same schedule show in Also.
-func (t *trace) fail(invariant, msg string) {
+func (t *trace) fail(invariant, msg string) { t.failOn(invariant, failDetail{}, msg) }
+
+// failDetail is what a violation is about, beside its message: the
+// object, the fields, and of those the time-like ones a lost write
+// changed only (rank.go).
+type failDetail struct {
+	object   string
+	fields   []string
+	timeOnly bool
+}
+
+// failOn is fail with what the violation is about.
+func (t *trace) failOn(invariant string, d failDetail, msg string) {
 	named := t.named
 	t.named = nil
 	if t.disabled[invariant] {
 		return
 	}
 	if t.failed == nil {
-		t.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}}
+		t.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}, about: d}
 		if named != nil && strings.HasSuffix(msg, named.note) {
 			w := named.w
 			t.failed.Cause = &w
@@ -97,6 +109,7 @@ func (t *trace) fail(invariant, msg string) {
 	}
 	if len(t.failed.Also) < 10 {
 		t.failed.Also = append(t.failed.Also, invariant+": "+msg)
+		t.failed.alsoAbout = append(t.failed.alsoAbout, d)
 	}
 }
 

@@ -95,7 +95,7 @@ func callSite() string {
 
 func shortLine(f runtime.Frame) string {
 	short := filepath.Join(filepath.Base(filepath.Dir(f.File)), filepath.Base(f.File))
-	rememberFile(short, f.File)
+	rememberFile(short, f.File, f.Function)
 	return fmt.Sprintf("%s:%d", short, f.Line)
 }
 

@@ -72,7 +72,7 @@ func blindScenario() explore.Scenario {
 // rollout from a cache without the first one's plan, builds another and
 // overwrites it. The seed replays the same schedule.
 func TestBlindMergeFromLosesPlan(t *testing.T) {
-	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound}
+	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound, StopAtFirst: true}
 	v := mustFind(t, blindScenario(), o, explore.InvariantLostWrite, 2)
 	if !strings.Contains(v.Message, "status.plan") {
 		t.Errorf("want the plan in the lost write, got %s", v.Message)
@@ -88,7 +88,7 @@ func TestBlindMergeFromLosesPlan(t *testing.T) {
 
 // TestBlindMergeFromLosesPlanFake: the same on the fake client.
 func TestBlindMergeFromLosesPlanFake(t *testing.T) {
-	o := explore.Options{Backend: explore.Fake(scheme, &demov1.Rollout{}, &demov1.Fleet{}), Budget: searchBound}
+	o := explore.Options{Backend: explore.Fake(scheme, &demov1.Rollout{}, &demov1.Fleet{}), Budget: searchBound, StopAtFirst: true}
 	mustFind(t, blindScenario(), o, explore.InvariantLostWrite, 2)
 }
 
@@ -131,7 +131,7 @@ func TestFluxStyleObservedGenerationStuck(t *testing.T) {
 	// shorter schedule comes first: a crash between the helper's two
 	// writes leaves the Ready condition of the new generation and no
 	// observedGeneration, which no later reconcile fixes.
-	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound, Crashes: 1, LeaderChange: true}
+	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound, StopAtFirst: true, Crashes: 1, LeaderChange: true}
 	v := mustFind(t, s, o, explore.InvariantObservedGenerationStuck, 3)
 	res, err := explore.Run(ctx, s, explore.Options{Backend: explore.Server(shared), Replay: v.Seed})
 	if err != nil {
@@ -154,7 +154,7 @@ func TestCanaryActsOnItsOwnStaleWrite(t *testing.T) {
 		Objects:   []client.Object{&demov1.Fleet{ObjectMeta: metav1.ObjectMeta{Name: "fleet-a"}}},
 		Invariant: oneCanary,
 	}
-	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound}
+	o := explore.Options{Backend: explore.Server(shared), Budget: searchBound, StopAtFirst: true}
 	mustFind(t, s, o, explore.InvariantUser, 2)
 }
 

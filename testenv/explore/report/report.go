@@ -105,9 +105,15 @@ type Report struct {
 
 // Violation is one violation of a report.
 type Violation struct {
-	Invariant string   `json:"invariant"`
-	Message   string   `json:"message"`
-	Also      []string `json:"also,omitempty"`
+	Invariant string `json:"invariant"`
+	Message   string `json:"message"`
+	// Rank orders a report's violations, most severe first (1: a value
+	// goes backwards ... 4: a lost write of time-like fields only);
+	// RankReason says why (explore.Violation.Rank). 0 in reports written
+	// before they were ranked.
+	Rank       int      `json:"rank,omitempty"`
+	RankReason string   `json:"rankReason,omitempty"`
+	Also       []string `json:"also,omitempty"`
 	// Replay runs it again: explore.Options{Replay: Replay}.
 	Replay string `json:"replay"`
 	// Schedule is the index of the first schedule that found it (a
@@ -147,15 +153,22 @@ type Bounds struct {
 	// Random marks a seeded random search, which does not deepen
 	// (explore.Bounds.Random).
 	Random bool `json:"random,omitempty"`
+	// Fixed marks a depth-first search at the bounds it was given, not
+	// deepened (explore.Bounds.Fixed).
+	Fixed bool `json:"fixed,omitempty"`
 }
 
 func (v Violation) key() string { return v.Invariant + "\x00" + v.Replay }
 
-// Sort orders vs by the schedule that found each, then by invariant
-// and replay, and keeps each (invariant, replay) once: the first found.
+// Sort orders vs by rank, most severe first, then by the schedule that
+// found each, then by invariant and replay, and keeps each (invariant,
+// replay) once: the first found.
 func Sort(vs []Violation) []Violation {
 	sort.SliceStable(vs, func(i, j int) bool {
 		a, b := vs[i], vs[j]
+		if a.Rank != b.Rank {
+			return a.Rank < b.Rank
+		}
 		if a.Schedule != b.Schedule {
 			return a.Schedule < b.Schedule
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -30,10 +31,17 @@ func TestExploreConfigMaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The namespace of the scenario's objects: envtest's server has only
+	// default, kube-system and kube-public, and the explorer creates no
+	// namespace.
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "demo"}}
+	if err := k8sClient.Create(t.Context(), ns); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
 	explore.Check(t, explore.Scenario{
 		Setup: func(mgr ctrl.Manager) error {
 			return (&ConfigMapReconciler{Client: mgr.GetClient()}).SetupWithManager(mgr)
 		},
-		Objects: []client.Object{&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "demo"}}},
+		Objects: []client.Object{&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: "demo"}}},
 	}, explore.Options{Backend: explore.Server(explore.Remote(k8sClient))})
 }

@@ -1,0 +1,182 @@
+package explore
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// A search keeps every distinct violation it finds within its Budget
+// (Options.StopAtFirst: only the first) and reports the most severe
+// first (issue 82). Distinct: another invariant, object, set of fields,
+// or write at fault (violationKey). Severity is a table by invariant: a
+// value that goes backwards ranks first, then a decision lost, undone
+// or made twice, then an object stuck; a lost write whose overwritten
+// and overwriting values differ only in time-like fields (a timestamp
+// set again a second later, every other field equal) ranks last, and its
+// message says so. Equal ranks keep the order the search found them in.
+
+// severity is a rank and its reason.
+type severity struct {
+	rank   int
+	reason string
+}
+
+// severities rank the built-in invariants.
+var severities = map[string]severity{
+	InvariantObservedGeneration:      {1, "a value goes backwards"},
+	InvariantLostWrite:               {2, "a decision lost"},
+	InvariantDeletedStaysDeleted:     {2, "a decision undone"},
+	InvariantOwnDelete:               {2, "a decision made twice"},
+	InvariantRecordLive:              {2, "a record names what is gone"},
+	InvariantNoPanic:                 {2, "a panic"},
+	InvariantUser:                    {2, "the scenario's own invariant"},
+	InvariantObservedGenerationStuck: {3, "an object stuck"},
+	InvariantStuckFinalizer:          {3, "an object stuck"},
+	InvariantErrorLoop:               {3, "an object stuck"},
+	InvariantConverges:               {3, "an object stuck"},
+}
+
+// timeOnlySeverity is a lost write of time-like fields only.
+var timeOnlySeverity = severity{4, "a lost write whose values differ only in time-like fields"}
+
+// severityOf is v's rank and reason: the worst of what its schedule
+// broke (a lost write that also sets observedGeneration back ranks as
+// going backwards).
+func severityOf(v *Violation) severity {
+	worst := severityOfOne(v.Invariant, v.about)
+	for i, a := range v.Also {
+		if i >= len(v.alsoAbout) {
+			break
+		}
+		inv, _, _ := strings.Cut(a, ": ")
+		if s := severityOfOne(inv, v.alsoAbout[i]); s.rank < worst.rank {
+			worst = severity{s.rank, s.reason + " (" + inv + ")"}
+		}
+	}
+	return worst
+}
+
+// severityOfOne is the rank and reason of one violation of invariant.
+func severityOfOne(invariant string, d failDetail) severity {
+	if invariant == InvariantLostWrite && d.timeOnly {
+		return timeOnlySeverity
+	}
+	if s, ok := severities[invariant]; ok {
+		return s
+	}
+	return severity{3, "another invariant"}
+}
+
+// ranked sets each violation's Rank and orders vs most severe first,
+// keeping the order found among equals.
+func ranked(vs []*Violation) []*Violation {
+	for _, v := range vs {
+		s := severityOf(v)
+		v.Rank, v.RankReason = s.rank, s.reason
+	}
+	slices.SortStableFunc(vs, func(a, b *Violation) int { return cmp.Compare(a.Rank, b.Rank) })
+	return vs
+}
+
+// violationKey is what makes a violation distinct: its invariant, the
+// object and fields it is about, its rank, and the line of the write at
+// fault.
+func violationKey(v *Violation) string {
+	at := ""
+	if v.Cause != nil {
+		at = v.Cause.At
+	}
+	return strings.Join([]string{v.Invariant, v.about.object, strings.Join(v.about.fields, ","), at, string(rune('0' + severityOf(v).rank))}, "\x00")
+}
+
+// timeLikeOnly reports whether each of paths (dotted leaves of leaves)
+// holds a time in both prev and cur: an RFC 3339 time (metav1.Time,
+// metav1.MicroTime, a lastTransitionTime) or a duration (metav1.Duration,
+// "1m30s"). Values, not names, decide: a field named as a time holding
+// anything else is a decision.
+func timeLikeOnly(leaves []leaf, paths []string, prev, cur map[string]any) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	for _, p := range paths {
+		i := slices.IndexFunc(leaves, func(l leaf) bool { return l.dotted == p })
+		if i < 0 {
+			return false
+		}
+		a, _, _ := unstructured.NestedFieldNoCopy(prev, leaves[i].fields...)
+		b, _, _ := unstructured.NestedFieldNoCopy(cur, leaves[i].fields...)
+		if !timeLike(a) || !timeLike(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// timeLike reports a string that parses as an RFC 3339 time or a Go
+// duration with a unit.
+func timeLike(v any) bool {
+	s, ok := v.(string)
+	if !ok || s == "" {
+		return false
+	}
+	if _, err := time.Parse(time.RFC3339, s); err == nil {
+		return true
+	}
+	_, err := time.ParseDuration(s)
+	return err == nil && strings.ContainsAny(s, "hmsuµn")
+}
+
+// found is a schedule that broke an invariant: when the search met it
+// and after how many schedules.
+type found struct {
+	r         *run
+	at        time.Duration
+	schedules int
+}
+
+// keep adds f to fs unless a schedule before it broke the same
+// violation, or an earlier level of the deepening found it (ex.known).
+func (ex *explorer) keep(fs []found, f found) []found {
+	k := violationKey(f.r.failed)
+	if ex.known[k] || slices.ContainsFunc(fs, func(g found) bool { return violationKey(g.r.failed) == k }) {
+		return fs
+	}
+	return append(fs, f)
+}
+
+// minimiseAll minimises each of fs, in order, and keeps each distinct
+// violation once (two schedules may minimise to one), most severe first.
+func (ex *explorer) minimiseAll(ctx context.Context, fs []found) ([]*Violation, error) {
+	var out []*Violation
+	seen := map[string]bool{}
+	for _, f := range fs {
+		v, err := ex.minimise(ctx, f.r)
+		if err != nil {
+			return nil, err
+		}
+		v.FoundAfter, v.Schedules = f.at, f.schedules
+		if k := violationKey(v); !seen[k] && !ex.known[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return ranked(out), nil
+}
+
+// merge adds the violations of a later search to vs, each distinct one
+// once, most severe first.
+func merge(vs, later []*Violation) []*Violation {
+	out := slices.Clone(vs)
+	for _, v := range later {
+		k := violationKey(v)
+		if !slices.ContainsFunc(out, func(w *Violation) bool { return violationKey(w) == k }) {
+			out = append(out, v)
+		}
+	}
+	return ranked(out)
+}
