@@ -110,6 +110,23 @@ func (s *fieldDiffState[T]) change(p *snapshot[T]) (changed, ok bool) {
 	return true, true
 }
 
+// equal reports, through the generated diff, whether the statuses of a and
+// b marshal alike, field by field (typed comparisons, then the JSON of the
+// fields those call different). ok is false without a generated diff or
+// when it declined: the caller compares otherwise. It reuses the diff's
+// buffers; the last patch (s.patch) is kept.
+func (s *fieldDiffState[T]) equal(a, b T) (equal, ok bool) {
+	if s.fn == nil {
+		return false, false
+	}
+	d := &s.diff.d
+	d.Reset()
+	if !s.fn(&s.diff, a, b) || d.Declined() {
+		return false, false
+	}
+	return d.Empty(), true
+}
+
 // statusPatch returns the status merge patch: the generated diff's when
 // statusChange took that path (cur is nil), else the diff of the whole
 // marshalled statuses.

@@ -31,10 +31,15 @@ func (m merger[T]) write(ctx context.Context, cur []byte) (*sentWrite[T], error)
 // as JSON, or nil).
 func (m merger[T]) stored(ctx context.Context, scratch T, w *sentWrite[T]) (flushResult, error) {
 	p, cur := m.p, w.cur
-	// What the server stored equals what was written in the common case; a
-	// DeepEqual settles that without marshalling.
+	// What the server stored equals what was written in the common case:
+	// the generated diff's typed comparison settles that without
+	// marshalling the status (equal JSON is no divergence either), else
+	// a DeepEqual.
 	p.tracker.wrote(scratch)
-	same := reflect.DeepEqual(p.status(p.obj), p.status(scratch))
+	same, ok := p.fieldDiff.equal(p.obj, scratch)
+	if !ok {
+		same = reflect.DeepEqual(p.status(p.obj), p.status(scratch))
+	}
 	var sentErr error
 	if !same {
 		cur, sentErr = m.sentStatus(cur)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -24,15 +26,29 @@ import (
 type Fields struct {
 	base, cur []byte // `"name":value` members of the changed fields, comma-separated
 	decline   bool   // the whole-status diff must decide (null, marshal error)
+	// The changed fields as their patch members (`"name":value`, or
+	// `"name":null` for a field the object omits), while every one is a
+	// plain scalar (scalarMember): the patch is then these members in
+	// name order, the bytes CreateMergePatch makes, without decoding both
+	// sides into maps and marshalling the result (most of a small
+	// Flush's diff). Any other change sets complex: CreateMergePatch
+	// decides.
+	members [][]byte
+	complex bool
 }
 
 // Reset empties d for a new comparison, keeping its buffers.
 func (d *Fields) Reset() {
 	d.base, d.cur, d.decline = d.base[:0], d.cur[:0], false
+	d.members, d.complex = d.members[:0], false
 }
 
 // Declined reports whether d gave up: the whole-status diff must decide.
 func (d *Fields) Declined() bool { return d.decline }
+
+// Empty reports whether d recorded no field: every field compared marshals
+// alike in the base and the object.
+func (d *Fields) Empty() bool { return len(d.base) == 0 && len(d.cur) == 0 }
 
 // Patch returns the status merge patch of the recorded fields. ok is false
 // when d declined or the patch cannot be made (the whole-status diff then
@@ -43,6 +59,9 @@ func (d *Fields) Patch() (patch []byte, changed, ok bool) {
 	}
 	if len(d.base) == 0 && len(d.cur) == 0 {
 		return nil, false, true
+	}
+	if patch, ok := d.scalarPatch(); ok {
+		return patch, true, true
 	}
 	patch, err := jsonpatch.CreateMergePatch(object(d.base), object(d.cur))
 	if err != nil {
@@ -84,6 +103,108 @@ func (d *Fields) Change(t reflect.Type, base, cur reflect.Value) {
 	}
 	d.base = appendMember(d.base, b)
 	d.cur = appendMember(d.cur, c)
+	if !d.complex {
+		d.addMember(b, c)
+	}
+}
+
+// addMember records the patch member of one changed field, b and c its
+// members in the base and the object (either empty when omitted), or sets
+// d.complex when the merge patch needs CreateMergePatch. With c a plain
+// scalar the member is c itself: whatever the base held (another value,
+// another type, an object), CreateMergePatch replaces it with c's value,
+// decoded and marshalled again to the same bytes (scalarMember). With c
+// omitted it is the name with null.
+func (d *Fields) addMember(b, c []byte) {
+	switch {
+	case len(c) > 0 && scalarMember(c):
+		d.members = append(d.members, c)
+	case len(c) == 0 && len(b) > 0:
+		name, ok := memberName(b)
+		if !ok {
+			d.complex = true
+			return
+		}
+		// A fresh slice: the name is b's, which encoding/json allocated.
+		d.members = append(d.members, append(name[:len(name):len(name)], ":null"...))
+	default:
+		d.complex = true
+	}
+}
+
+// memberName is the quoted name of the member m (`"name":value`) when it
+// holds no escape, so its bytes are the decoded name's.
+func memberName(m []byte) ([]byte, bool) {
+	if len(m) < 3 || m[0] != '"' {
+		return nil, false
+	}
+	end := bytes.IndexByte(m[1:], '"') + 1
+	if end <= 0 || bytes.IndexByte(m[:end], '\\') >= 0 || end+1 >= len(m) || m[end+1] != ':' {
+		return nil, false
+	}
+	return m[:end+1], true
+}
+
+// scalarMember reports whether the member m (`"name":value`, as
+// encoding/json marshals it) has a name without escapes and a value that
+// CreateMergePatch decodes and marshals back to the same bytes: a number
+// (kept as its literal, json.Number), true, false, or a string holding no
+// escape (encoding/json escapes every character it would write
+// differently: quotes, control characters, <, >, &, U+2028, U+2029 and
+// invalid UTF-8).
+func scalarMember(m []byte) bool {
+	name, ok := memberName(m)
+	if !ok {
+		return false
+	}
+	v := m[len(name)+1:]
+	switch {
+	case len(v) == 0:
+		return false
+	case v[0] == '"':
+		return len(v) >= 2 && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '"') < 0 && bytes.IndexByte(v, '\\') < 0
+	case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
+		return bytes.IndexAny(v, "\"{}[],:") < 0
+	default:
+		return string(v) == "true" || string(v) == "false"
+	}
+}
+
+// scalarPatch is the merge patch of d.members, when every changed field
+// gave one: an object of the members sorted by name, as CreateMergePatch
+// marshals its map. ok is false otherwise, and for two members of one
+// name (the decoded maps would keep one of them).
+func (d *Fields) scalarPatch() (patch []byte, ok bool) {
+	if d.complex || len(d.members) == 0 {
+		return nil, false
+	}
+	ms := d.members
+	if len(ms) > 1 {
+		slices.SortFunc(ms, func(a, b []byte) int {
+			an, _ := memberName(a)
+			bn, _ := memberName(b)
+			return strings.Compare(string(an[1:len(an)-1]), string(bn[1:len(bn)-1]))
+		})
+	}
+	n := 1
+	for i, m := range ms {
+		if i > 0 {
+			prev, _ := memberName(ms[i-1])
+			if name, _ := memberName(m); bytes.Equal(prev, name) {
+				return nil, false
+			}
+		}
+		n += len(m) + 1
+	}
+	patch = make([]byte, 0, n)
+	patch = append(patch, '{')
+	for i, m := range ms {
+		if i > 0 {
+			patch = append(patch, ',')
+		}
+		patch = append(patch, m...)
+	}
+	return append(patch, '}'), true
 }
 
 func appendMember(dst, m []byte) []byte {
