@@ -148,8 +148,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// address.go: 4 whose address into the spec is written through,
 	// handed to a function value, stored, or returned by a named result;
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
-	// value has a MarshalJSON of a pointer receiver.
-	if len(left) != 111 || notMoved != 110 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 111 (110):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// value has a MarshalJSON of a pointer receiver, 2 of a list's items.
+	if len(left) != 113 || notMoved != 112 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 113 (112):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

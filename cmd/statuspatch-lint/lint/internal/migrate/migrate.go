@@ -209,6 +209,9 @@ func (m reads) findAnchor(verb string) string {
 		if m.lateBase(def, v) || m.baseAtRead(def, v) {
 			return ""
 		}
+		if why := m.cachedItem(); why != "" {
+			return why
+		}
 		m.anchor, m.baseVar = def, v
 		return ""
 	}
@@ -239,6 +242,9 @@ func (m reads) findAnchor(verb string) string {
 	}
 	if m.lateBase(def, v) || m.baseAtRead(def, v) {
 		return ""
+	}
+	if why := m.cachedItem(); why != "" {
+		return why
 	}
 	m.anchor, m.keep, m.baseVar = def, m.uses(v) != 1, v
 	return ""

@@ -45,6 +45,9 @@ func (m reads) findObj(kind string) string {
 // noGet says why an Update has no anchor: its object is not read with
 // Get in the function before the write.
 func (m reads) noGet() string {
+	if why := m.cachedItem(); why != "" {
+		return why
+	}
 	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}

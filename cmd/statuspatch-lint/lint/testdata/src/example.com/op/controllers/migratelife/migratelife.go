@@ -14,6 +14,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -117,7 +118,7 @@ func (r *OrderReconciler) deferredSpec(ctx context.Context, req ctrl.Request) er
 		return err
 	}
 	defer func() {
-		_ = r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec is changed at line 122: the patcher writes only the status`
+		_ = r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec is changed at line 123: the patcher writes only the status`
 	}()
 	order.Spec.Size = 3
 	return nil
@@ -170,5 +171,43 @@ func (r *OrderReconciler) loggedHook(ctx context.Context, req ctrl.Request) erro
 	}
 	logr.FromContextOrDiscard(ctx).Info("reconciling", "hooked", order.Spec.Hooked)
 	order.Status.Ready = true
-	return r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec may be changed at line 171: order.Spec.Hooked, a reference into the object, is passed to logr.Logger.Info, and the patcher writes only the status`
+	return r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec may be changed at line 172: order.Spec.Hooked, a reference into the object, is passed to logr.Logger.Info, and the patcher writes only the status`
+}
+
+// orderList is what a List fills: items the cache holds.
+type orderList struct {
+	Items []v1.Widget
+}
+
+func (l *orderList) DeepCopyObject() runtime.Object { return l }
+
+// A parent writing its children's status in a loop over a List: each
+// item is a cached copy, which a patcher made from it would Flush over
+// this process's own earlier writes. It stays, and says to Fetch.
+func (r *OrderReconciler) children(ctx context.Context) error {
+	var list orderList
+	if err := r.List(ctx, &list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		child := &list.Items[i]
+		base := child.DeepCopy()
+		child.Status.Ready = true
+		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: child is an item of a list at line 193, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(child\)\), which reads it fresh, and Flush it here\)$`
+			return err
+		}
+	}
+	return nil
+}
+
+// The same over a slice of pointers.
+func (r *OrderReconciler) childPointers(ctx context.Context, children []*v1.Widget) error {
+	for _, child := range children {
+		base := child.DeepCopy()
+		child.Status.Ready = true
+		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: child is an item of a list at line 205, a cached copy`
+			return err
+		}
+	}
+	return nil
 }
