@@ -10,6 +10,7 @@ import (
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // Config selects what an Analyzer made by NewAnalyzer reports.
@@ -169,7 +170,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 		}
 	}
 	mopts := migrate.Options{Audit: cfg.Audit, Module: cfg.Module, Members: &res.Members}
-	migrate.ExportedCallers(pass, migrate.Files{Calls: files.calls, Checked: files.checked}, mws, mopts)
+	migrate.ExportedCallers(pass, files.migrateFiles(), mws, mopts)
 	return res, nil
 }
 
@@ -225,7 +226,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 				"; add .WithResourceVersion("+obj+".ResourceVersion), or "+applyMode, 1)
 		}
 	}
-	mfiles := migrate.Files{Calls: files.calls, Checked: files.checked}
+	mfiles := files.migrateFiles()
 	fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members}, mws, mw)
 	why = g.explain(pass, pos, why)
 	if kept := g.kept[w]; kept != "" {
@@ -298,10 +299,16 @@ type fileSet struct {
 	fset  *token.FileSet
 	skip  map[*token.File]bool
 	calls map[token.Pos]*ast.CallExpr // by Lparen
+	insp  *inspector.Inspector        // the package's syntax, for -fix's cursors
+}
+
+// migrateFiles is what -fix (migrate.Fix) reads of the package's files.
+func (fs *fileSet) migrateFiles() migrate.Files {
+	return migrate.Files{Calls: fs.calls, Checked: fs.checked, Inspector: fs.insp}
 }
 
 func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
-	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, calls: map[token.Pos]*ast.CallExpr{}}
+	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, calls: map[token.Pos]*ast.CallExpr{}, insp: inspector.New(pass.Files)}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {
@@ -345,7 +352,7 @@ func unstructuredKinds(pass *analysis.Pass, files *fileSet, ws []*write) {
 		if w.generated || call == nil || (w.verb != "Apply" && w.verb != "Patch") {
 			continue
 		}
-		if name, pkg, why, ok := migrate.UnstructuredKind(pass, call); ok {
+		if name, pkg, why, ok := migrate.UnstructuredKind(pass, files.insp, call); ok {
 			w.kind = kind{name: name, pkg: pkg}
 		} else {
 			w.kindWhy = why

@@ -32,7 +32,7 @@ type gate struct {
 // write whose fix would not make it a Retry, and returns why each stays.
 func gateReplays(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, mws []*migrate.Write, reps []replayed) gate {
 	g := gate{kept: map[*write]string{}, lines: map[string]map[int]bool{}}
-	mfiles := migrate.Files{Calls: files.calls, Checked: files.checked}
+	mfiles := files.migrateFiles()
 	for i, w := range ws {
 		mw := mws[i]
 		if reps[i].why == "" || w.generated || !mw.Movable || mw.Patcher == nil {

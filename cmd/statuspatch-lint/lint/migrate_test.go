@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 27 {
+	if err != nil || len(goldens) != 28 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -95,7 +95,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrate", "example.com/op/controllers/migrateimported", "example.com/op/controllers/migratekb",
 		"example.com/op/controllers/migratehelper", "example.com/op/controllers/migratemerge", "example.com/op/controllers/migrateapply",
 		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migrateapplyhelper",
-		"example.com/op/controllers/migratelocal", "example.com/op/controllers/migratelockbase") {
+		"example.com/op/controllers/migratelocal", "example.com/op/controllers/migratelockbase", "example.com/op/controllers/migratelife") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -146,8 +146,10 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// roles.go: 2 whose roles go to functions of another package that
 	// write through a range value or hand a literal on; migratelocal's
 	// address.go: 4 whose address into the spec is written through,
-	// handed to a function value, stored, or returned by a named result.
-	if len(left) != 109 || notMoved != 108 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 109 (108):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// handed to a function value, stored, or returned by a named result;
+	// migratelife: 1 deferred write after a spec change, 1 whose logged
+	// value has a MarshalJSON of a pointer receiver, 2 of a list's items.
+	if len(left) != 113 || notMoved != 112 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 113 (112):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

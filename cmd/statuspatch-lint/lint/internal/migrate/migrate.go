@@ -7,7 +7,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/astutil"
 )
 
 // A migration moves one handwritten status write of a typed object onto
@@ -42,6 +41,7 @@ type migration struct {
 	lateVar    *types.Var   // late's variable
 	lateKeep   bool         // late stays (its variable is used elsewhere)
 	lateInline bool         // the base is taken at the write: client.MergeFrom(obj.DeepCopy())
+	lateFresh  bool         // late is taken with nothing changed since the life's read (life.go)
 	fetch      *fetchPlan   // the re-read made a Fetch of the patcher (migratefetch.go)
 	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
@@ -72,16 +72,13 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		return nil, none, "" // the finding says to generate it
 	}
 	p := *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass}, call: call}, audit: opts.Audit, patcherType: p.Type}
-	for _, f := range pass.Files {
-		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
-			m.file = f
-		}
-	}
-	if m.file == nil {
+	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, patcherType: p.Type}
+	cur, ok := m.cursor(call)
+	if !ok {
 		return nil, none, ""
 	}
-	m.path, _ = astutil.PathEnclosingInterval(m.file, call.Pos(), call.End())
+	m.path = pathOf(cur)
+	m.file = m.path[len(m.path)-1].(*ast.File)
 	client, ok := statusReceiver(call)
 	if !ok {
 		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.Verb + "(...)")
@@ -115,11 +112,11 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		}
 	}
 	if m.apply == nil {
-		if why := m.findObj(w.Kind); m.obj == nil {
+		if why := m.reads().findObj(w.Kind); m.obj == nil {
 			return nil, none, why
 		}
 	}
-	if why := m.findAnchor(w.Verb); m.anchor == nil && m.helper == nil {
+	if why := m.reads().findAnchor(w.Verb); m.anchor == nil && m.helper == nil {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
 		h := &helperMove{migration: m, decl: m.helperDecl()}
@@ -173,7 +170,7 @@ func statusReceiver(call *ast.CallExpr) (ast.Expr, bool) {
 
 // findAnchor sets m.anchor for the write's shape, or returns why a
 // recognised shape has none.
-func (m *migration) findAnchor(verb string) string {
+func (m reads) findAnchor(verb string) string {
 	switch {
 	case m.apply != nil:
 		return "" // prepareApply found it
@@ -196,7 +193,7 @@ func (m *migration) findAnchor(verb string) string {
 		if !ok || !m.isMergeFrom(mf) {
 			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
-		r := reusedPatch{m, v}
+		r := reusedPatch{m.migration, v}
 		if m.uses(v) != 1 {
 			// Reused by the other patches of the object (migratereuse.go).
 			if why := r.why(); why != "" {
@@ -209,8 +206,11 @@ func (m *migration) findAnchor(verb string) string {
 			}
 			return m.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
-		if m.lateBase(def, v) {
+		if m.lateBase(def, v) || m.baseAtRead(def, v) {
 			return ""
+		}
+		if why := m.cachedItem(); why != "" {
+			return why
 		}
 		m.anchor, m.baseVar = def, v
 		return ""
@@ -235,13 +235,16 @@ func (m *migration) findAnchor(verb string) string {
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	def, val := m.definition(v)
 	if def == nil || !m.isDeepCopyOfObj(val) {
-		if (copiedObject{m, v}).anchor() {
+		if (copiedObject{m.migration, v}).anchor() {
 			return "" // obj := base.DeepCopy() (migratecopied.go)
 		}
 		return m.noBase(v, "base", deepCopy)
 	}
-	if m.lateBase(def, v) {
+	if m.lateBase(def, v) || m.baseAtRead(def, v) {
 		return ""
+	}
+	if why := m.cachedItem(); why != "" {
+		return why
 	}
 	m.anchor, m.keep, m.baseVar = def, m.uses(v) != 1, v
 	return ""
@@ -251,12 +254,12 @@ func (m *migration) findAnchor(verb string) string {
 // write, in a block enclosing it, that reads the object with
 // c.Get(ctx, key, obj) (alone, assigned, or as an if's init), or copies
 // it from a read (migrateread.go).
-func (m *migration) findGet() string {
+func (m reads) findGet() string {
 	return m.findGetBefore(m.call.Pos())
 }
 
 // findGetBefore is findGet for the statements that end before pos.
-func (m *migration) findGetBefore(pos token.Pos) string {
+func (m reads) findGetBefore(pos token.Pos) string {
 	for _, list := range m.enclosingLists() {
 		var found, get, check ast.Stmt
 		for i, s := range list {
@@ -281,7 +284,7 @@ func (m *migration) findGetBefore(pos token.Pos) string {
 	return m.noGet()
 }
 
-func (m *migration) isGetStmt(s ast.Stmt) bool {
+func (m reads) isGetStmt(s ast.Stmt) bool {
 	if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
 		s = is.Init
 	}
@@ -314,7 +317,7 @@ func (m *migration) isGetStmt(s ast.Stmt) bool {
 }
 
 // isDeepCopyOfObj reports whether e is obj.DeepCopy().
-func (m *migration) isDeepCopyOfObj(e ast.Expr) bool {
+func (m reads) isDeepCopyOfObj(e ast.Expr) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok || len(call.Args) != 0 {
 		return false

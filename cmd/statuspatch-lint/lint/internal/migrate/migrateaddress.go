@@ -24,7 +24,7 @@ import (
 
 // addressRead reports whether the address taken at stack[i], a
 // *ast.UnaryExpr &x of x in the object, is only read where it goes.
-func (si *site) addressRead(stack []ast.Node, i int) bool {
+func (si refs) addressRead(stack []ast.Node, i int) bool {
 	direct, how := si.chainChange(stack, i)
 	return !direct && how == ""
 }
@@ -33,7 +33,7 @@ func (si *site) addressRead(stack []ast.Node, i int) bool {
 // v.F = e (or v.F.G = e) through fields of v's own storage: v is a struct
 // value, not a pointer, and no selection on the way goes through one, so
 // e lands in v and nowhere else. nil otherwise.
-func (si *site) fieldHolder(p ast.Node, e ast.Expr) *types.Var {
+func (si refs) fieldHolder(p ast.Node, e ast.Expr) *types.Var {
 	as, ok := p.(*ast.AssignStmt)
 	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
 		return nil
@@ -75,7 +75,7 @@ func (si *site) fieldHolder(p ast.Node, e ast.Expr) *types.Var {
 // namedResult reports whether v is a named result of any function (not
 // only the write's: isResult), which a bare return
 // hands on without naming it.
-func (si *site) namedResult(v *types.Var) bool {
+func (si refs) namedResult(v *types.Var) bool {
 	found := false
 	for _, f := range si.pass.Files {
 		if f.FileStart > v.Pos() || v.Pos() >= f.FileEnd {
@@ -101,7 +101,7 @@ func (si *site) namedResult(v *types.Var) bool {
 // target of an assignment (or ++, --) into the local's own storage,
 // through fields without a pointer on the way (v.F = x, v.F.G++): it
 // changes the local, not what the local's references point to.
-func (si *site) ownFieldAssigned(stack []ast.Node, i int) bool {
+func (si refs) ownFieldAssigned(stack []ast.Node, i int) bool {
 	j := i
 	for j > 0 {
 		switch p := stack[j-1].(type) {

@@ -98,7 +98,7 @@ func (m *migration) applyFrom(named []kube.Fetched, name ast.Expr, kind, built s
 	m.obj = obj
 	_, isPtr := types.Unalias(obj.Type()).(*types.Pointer)
 	m.apply = &applyMove{migration: m, ac: ac, owner: owner, typed: typed, addr: !isPtr}
-	if why := m.findGet(); m.anchor == nil {
+	if why := m.reads().findGet(); m.anchor == nil {
 		return why
 	}
 	if m.get == nil {
@@ -127,7 +127,7 @@ func (a *applyMove) ownerText() string {
 // the object or reference into it, its status included, may be kept, nor
 // a function literal that changes it declared.
 func (a *applyMove) checkApplyUses() string {
-	if why := a.checkBefore(a.applyUses, false); why != "" {
+	if why := a.checks().checkBefore(a.applyUses, false); why != "" {
 		return why
 	}
 	return a.reachingUses(a.enclosingFunc(), a.anchor.End(), a.call.Pos())
@@ -137,7 +137,7 @@ func (a *applyMove) checkApplyUses() string {
 // may change it, its status included.
 func (a *applyMove) applyUses(root ast.Node, from, to token.Pos) string {
 	return a.eachUse(root, a.obj, from, to, func(stack []ast.Node, _ *ast.Ident) string {
-		if why := a.useProblem(stack, a.obj); why != "" {
+		if why := a.refs().useProblem(stack, a.obj); why != "" {
 			return why
 		}
 		return a.statusChange(stack)
@@ -149,11 +149,11 @@ func (a *applyMove) applyUses(root ast.Node, from, to token.Pos) string {
 // before the statement holding the write, the write made its Flush, and
 // the packages imported.
 func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
-	qual, importEdit, why := a.qualifier(p.Pkg)
+	qual, importEdit, why := a.text().qualifier(p.Pkg)
 	if why != "" {
 		return nil, why
 	}
-	pqual, pimportEdit, why := a.qualifier(kube.PatcherPkgPath)
+	pqual, pimportEdit, why := a.text().qualifier(kube.PatcherPkgPath)
 	if why != "" {
 		return nil, why
 	}
@@ -169,9 +169,9 @@ func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s, %sWithWriteMode(%sWriteApply), %sWithFieldOwner(%s))",
 		name, qual, p.Type, a.clientText, objText, pqual, pqual, pqual, a.ownerText())
 	give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s) // Flush returns its error too\n%s",
-		name, a.statusText(), a.indent(stmt.Pos()))
+		name, a.statusText(), a.text().indent(stmt.Pos()))
 	edits := []analysis.TextEdit{
-		{Pos: a.anchor.End(), End: a.anchor.End(), NewText: []byte("\n" + a.indent(a.anchor.Pos()) + ctor)},
+		{Pos: a.anchor.End(), End: a.anchor.End(), NewText: []byte("\n" + a.text().indent(a.anchor.Pos()) + ctor)},
 		{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(give)},
 		{Pos: a.call.Pos(), End: a.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(a.call.Args[0])))},
 	}

@@ -89,26 +89,25 @@ func (b *unstructuredBuild) constantLocal(pass *analysis.Pass, e ast.Expr) bool 
 	if v == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || v.Pos() < b.body.Pos() || v.Pos() >= b.body.End() {
 		return false
 	}
-	defined, ok := false, true
-	var stack []ast.Node
-	ast.Inspect(b.body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, isID := n.(*ast.Ident)
+	body, found := b.insp.Root().FindNode(b.body)
+	if !found {
+		return false
+	}
+	defined := false
+	for c := range body.Preorder((*ast.Ident)(nil)) {
+		id := c.Node().(*ast.Ident)
 		switch {
-		case !isID || !ok:
 		case pass.TypesInfo.Defs[id] == v:
-			defined = definedBySchemaLiteral(pass, stack[len(stack)-2], id)
-			ok = defined
+			if defined = definedBySchemaLiteral(pass, c.Parent().Node(), id); !defined {
+				return false
+			}
 		case pass.TypesInfo.Uses[id] == v:
-			ok = readByMethod(pass, stack)
+			if !readByMethod(pass, stackFrom(b.body, c)) {
+				return false
+			}
 		}
-		return ok
-	})
-	return ok && defined
+	}
+	return defined
 }
 
 // definedBySchemaLiteral reports whether parent defines id alone, by a

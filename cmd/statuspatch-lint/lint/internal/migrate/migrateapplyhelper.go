@@ -119,7 +119,7 @@ func (h *helperMove) checkApplyCaller(c *migration) string {
 		return why
 	}
 	ca := &applyMove{migration: c}
-	if why := c.checkBefore(ca.applyUses, false); why != "" {
+	if why := c.checks().checkBefore(ca.applyUses, false); why != "" {
 		return why
 	}
 	return ca.reachingUses(c.enclosingFunc(), c.anchor.End(), c.call.Pos())
@@ -141,7 +141,7 @@ func (a *applyMove) reachingUses(fn ast.Node, from, to token.Pos) string {
 				return ""
 			}
 		}
-		if why := a.useProblem(stack, a.obj); why != "" {
+		if why := a.refs().useProblem(stack, a.obj); why != "" {
 			return why
 		}
 		return a.statusChange(stack)

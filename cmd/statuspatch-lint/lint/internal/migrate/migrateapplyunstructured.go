@@ -10,6 +10,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // A server-side apply of the status from an unstructured object, the
@@ -42,13 +43,14 @@ const unstructuredWhy = ": -fix moves an unstructured status apply built here by
 // object it applies.
 type unstructuredBuild struct {
 	u          *types.Var
-	body       *ast.BlockStmt // the function's, where a local GroupVersion is defined
-	kind, gvOf string         // the kind set, and the package its GroupVersion comes from ("" for a constant)
-	kindPkg    *types.Package // the package declaring the kind, nil when the apiVersion is a constant
-	name, ns   ast.Expr       // SetName's and SetNamespace's arguments
-	status     bool           // a SetNested* under "status"
-	why        string         // why the object is not one -fix moves
-	kindSet    string         // why SetKind or SetGroupVersionKind gives no kind known
+	insp       *inspector.Inspector // the package's syntax
+	body       *ast.BlockStmt       // the function's, where a local GroupVersion is defined
+	kind, gvOf string               // the kind set, and the package its GroupVersion comes from ("" for a constant)
+	kindPkg    *types.Package       // the package declaring the kind, nil when the apiVersion is a constant
+	name, ns   ast.Expr             // SetName's and SetNamespace's arguments
+	status     bool                 // a SetNested* under "status"
+	why        string               // why the object is not one -fix moves
+	kindSet    string               // why SetKind or SetGroupVersionKind gives no kind known
 }
 
 // UnstructuredKind returns the kind an apply or patch of an unstructured
@@ -56,12 +58,12 @@ type unstructuredBuild struct {
 // the package declaring it (nil for a constant apiVersion). ok is false
 // for a write of another shape or a kind not known; why says, for an
 // unstructured object whose kind is not known, why the write stays.
-func UnstructuredKind(pass *analysis.Pass, call *ast.CallExpr) (name string, pkg *types.Package, why string, ok bool) {
+func UnstructuredKind(pass *analysis.Pass, insp *inspector.Inspector, call *ast.CallExpr) (name string, pkg *types.Package, why string, ok bool) {
 	u := unstructuredArg(pass, call)
 	if u == nil {
 		return "", nil, "", false
 	}
-	b := buildOf(pass, call, u)
+	b := buildOf(pass, insp, call, u)
 	if b.kind != "" && (b.gvOf == "" || b.kindPkg != nil) {
 		return b.kind, b.kindPkg, "", true
 	}
@@ -115,8 +117,8 @@ func unstructuredArg(pass *analysis.Pass, call *ast.CallExpr) *types.Var {
 }
 
 // buildOf reads every use of u in the function of the write.
-func buildOf(pass *analysis.Pass, call *ast.CallExpr, u *types.Var) *unstructuredBuild {
-	b := &unstructuredBuild{u: u}
+func buildOf(pass *analysis.Pass, insp *inspector.Inspector, call *ast.CallExpr, u *types.Var) *unstructuredBuild {
+	b := &unstructuredBuild{u: u, insp: insp}
 	fd := kube.EnclosingFunc(pass, call.Pos())
 	if fd == nil {
 		b.why = u.Name() + " is not built in a function declaration"
@@ -127,28 +129,24 @@ func buildOf(pass *analysis.Pass, call *ast.CallExpr, u *types.Var) *unstructure
 		return b
 	}
 	b.body = fd.Body
-	var stack []ast.Node
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
+	body, ok := insp.Root().FindNode(fd.Body)
+	if !ok {
+		b.why = fd.Name.Name + " is not in the package's syntax"
+		return b
+	}
+	for c := range body.Preorder((*ast.Ident)(nil)) {
 		// Every use is read, past one that keeps the write: the kind
 		// still names the patcher in the finding.
-		why := ""
-		if id, ok := n.(*ast.Ident); ok {
-			if pass.TypesInfo.Defs[id] == u {
-				why = b.defined(stack)
-			} else if pass.TypesInfo.Uses[id] == u {
-				why = b.use(pass, call, stack)
-			}
+		why, id := "", c.Node().(*ast.Ident)
+		if pass.TypesInfo.Defs[id] == u {
+			why = b.defined(stackFrom(fd.Body, c))
+		} else if pass.TypesInfo.Uses[id] == u {
+			why = b.use(pass, call, stackFrom(fd.Body, c))
 		}
 		if b.why == "" {
 			b.why = why
 		}
-		return true
-	})
+	}
 	if b.kindPkg != nil {
 		if _, ok := b.kindPkg.Scope().Lookup(b.kind).(*types.TypeName); !ok {
 			b.kindPkg = nil
@@ -303,7 +301,10 @@ func (m *migration) prepareUnstructuredApply(kind string, from int) (why string,
 	if why != "" {
 		return m.shapeWhy(why), true
 	}
-	b := buildOf(m.pass, m.call, u)
+	if m.insp == nil {
+		m.cursor(m.call) // builds the inspector
+	}
+	b := buildOf(m.pass, m.insp, m.call, u)
 	if b.why != "" {
 		return m.shapeWhy(b.why + unstructuredWhy), true
 	}

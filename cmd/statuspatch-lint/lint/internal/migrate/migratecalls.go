@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // calls recognises what the package's calls and functions do: the
@@ -18,6 +19,15 @@ import (
 type calls struct {
 	pass  *analysis.Pass
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, when built (ExportParamFacts)
+	insp  *inspector.Inspector          // the package's syntax (Files.Inspector)
+}
+
+// cursor is n's place in the package's syntax.
+func (c *calls) cursor(n ast.Node) (inspector.Cursor, bool) {
+	if c.insp == nil {
+		c.insp = inspector.New(c.pass.Files)
+	}
+	return c.insp.Root().FindNode(n)
 }
 
 // checksErr reports whether s is an if statement whose condition uses a
@@ -203,7 +213,7 @@ func (c *calls) isReadingGetter(fn *types.Func) bool {
 	id, _ := as.Lhs[0].(*ast.Ident)
 	obj, _ := c.pass.TypesInfo.Defs[id].(*types.Var)
 	g := &migration{site: site{calls: *c}, obj: obj}
-	if obj == nil || !g.isGetStmt(list[1]) {
+	if obj == nil || !g.reads().isGetStmt(list[1]) {
 		return false
 	}
 	get := 1

@@ -12,7 +12,7 @@ import (
 
 // useProblem says what is wrong with one use of the object (the last
 // node of stack), "" if nothing.
-func (si *site) useProblem(stack []ast.Node, v *types.Var) string {
+func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	line := si.where(stack[len(stack)-1].Pos())
 	name := v.Name()
 	parent := func(i int) ast.Node {
@@ -86,7 +86,7 @@ const onlyStatus = " (Flush returns patcher.ErrNonStatusChange): make that chang
 // elements that hold references. A value without references may be used
 // in any other way; a reference only compared, measured (len, cap),
 // indexed, or given to readsRefs' functions.
-func (si *site) chainChange(stack []ast.Node, top int) (direct bool, how string) {
+func (si refs) chainChange(stack []ast.Node, top int) (direct bool, how string) {
 	info := si.pass.TypesInfo
 	parent := func(i int) ast.Node {
 		if i < 0 {
@@ -307,7 +307,7 @@ func holdsRefs(t types.Type) bool {
 
 // callee names what call calls, for a finding: F, T.M, pkg.F, the builtin
 // f, or the function value f.
-func (si *site) callee(call *ast.CallExpr) string {
+func (si refs) callee(call *ast.CallExpr) string {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
 			return "the builtin " + id.Name

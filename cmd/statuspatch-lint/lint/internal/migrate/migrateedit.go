@@ -19,12 +19,16 @@ import (
 // anything else (a field outside the status assigned or addressed, a
 // method of the object called, the object passed on, aliased or
 // reassigned) keeps the write as it is.
-func (m *migration) checkMutations() string {
+func (m checks) checkMutations() string {
 	uses := func(root ast.Node, from, to token.Pos) string { return m.checkUses(root, m.obj, from, to, 0) }
 	if why := m.checkBefore(uses, true); why != "" {
 		return why
 	}
-	return uses(m.enclosingFunc(), m.anchor.End(), m.call.Pos())
+	to := m.call.Pos()
+	if inDefer(m.path) {
+		to = m.enclosingFunc().End() // it runs as the function returns
+	}
+	return uses(m.enclosingFunc(), m.anchor.End(), to)
 }
 
 // checkBefore returns why a use of the object before the anchor may change
@@ -37,7 +41,7 @@ func (m *migration) checkMutations() string {
 // through it is the status the patcher writes; apply mode refuses it
 // beside ApplyStatus). Reading it, setting it, and the calls checkUses
 // allows are fine.
-func (m *migration) checkBefore(uses func(root ast.Node, from, to token.Pos) string, statusRefs bool) string {
+func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string, statusRefs bool) string {
 	fn, name := m.enclosingFunc(), m.obj.Name()
 	return m.eachUse(fn, m.obj, fn.Pos(), m.anchor.Pos(), func(stack []ast.Node, id *ast.Ident) string {
 		line := m.where(id.Pos())
@@ -63,7 +67,7 @@ func (m *migration) checkBefore(uses func(root ast.Node, from, to token.Pos) str
 				}
 				how = "the address of " + types.ExprString(stack[top].(ast.Expr)) + " is taken"
 			} else {
-				_, how = m.chainChange(stack, len(stack)-1)
+				_, how = m.refs().chainChange(stack, len(stack)-1)
 			}
 			if how != "" {
 				return fmt.Sprintf("a reference into %s is kept at %s, before the read (%s): a change through it after the read would be unseen", name, line, how)
@@ -87,7 +91,7 @@ func (m *migration) checkBefore(uses func(root ast.Node, from, to token.Pos) str
 // checkUses checks the uses of v in root between from and to. A call of a
 // function of the package that takes v as an argument is checked, in turn,
 // for its uses of that parameter, up to a few calls deep.
-func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth int) string {
+func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth int) string {
 	return m.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
 		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
 			ok, inner := m.checkCallee(call, id, depth)
@@ -107,7 +111,7 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 					fn.Name(), v.Name(), line, v.Name())
 			}
 		}
-		return m.useProblem(stack, v)
+		return m.refs().useProblem(stack, v)
 	})
 }
 
@@ -116,7 +120,7 @@ func (m *migration) checkUses(root ast.Node, v *types.Var, from, to token.Pos, d
 // status: one declared in the package, checked here (why says what its
 // body does with it when it is not), or one of another package, by its
 // ParamsFact.
-func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bool, why string) {
+func (m checks) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bool, why string) {
 	fn := kube.CalledFunc(m.pass, call)
 	if fn == nil || call.Ellipsis.IsValid() {
 		return false, ""
@@ -138,8 +142,11 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (o
 	if fn.Pkg() != m.pass.Pkg {
 		return !recv && arg >= 0 && m.importedStatusOnly(fn, arg), ""
 	}
-	if depth >= 3 {
-		return false, ""
+	if slices.Contains(m.following, fn) {
+		return true, "" // a recursive call: its uses are the ones being checked
+	}
+	if depth >= maxCalleeDepth {
+		return false, fmt.Sprintf("the calls go on deeper than %d functions of the package, which -fix does not follow", maxCalleeDepth)
 	}
 	fd := m.funcDecl(fn)
 	if fd == nil || fd.Body == nil {
@@ -164,9 +171,15 @@ func (m *migration) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (o
 	if !ok {
 		return false, ""
 	}
+	m.following = append(m.following, fn)
 	why = m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), depth+1)
+	m.following = m.following[:len(m.following)-1]
 	return why == "", why
 }
+
+// maxCalleeDepth is how many functions of the package deep checkCallee
+// follows the object: each says, by its body, what it does with it.
+const maxCalleeDepth = 16
 
 // changedAt climbs from stack[top] to the outermost expression of its
 // chain of selections, indexes, parentheses and dereferences, and reports
@@ -242,7 +255,7 @@ func importedPkg(pkg *types.Package, p string) *types.Package {
 // edits builds the fix: the patcher made at the anchor, the write turned
 // into its Flush, and the patcher's package imported if needed.
 func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, string) {
-	qual, importEdit, why := m.qualifier(p.Pkg)
+	qual, importEdit, why := m.text().qualifier(p.Pkg)
 	if why != "" {
 		return nil, why
 	}
@@ -255,7 +268,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if m.fetch != nil {
 		edits = append(edits, m.fetchEdits(m.fetch, qual, p.Type, name, owner)...)
 	} else if m.keep {
-		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.indent(m.anchor.Pos()) + ctor)})
+		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.text().indent(m.anchor.Pos()) + ctor)})
 	} else {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
 	}
@@ -265,10 +278,10 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		edits = append(edits, m.fetchEdits(f, qual, p.Type, name, owner)...)
 	}
 	if m.late != nil && !m.lateKeep {
-		edits = append(edits, m.deleteStmt(m.late))
+		edits = append(edits, m.text().deleteStmt(m.late))
 	}
 	for _, s := range m.drop {
-		edits = append(edits, m.deleteStmt(s))
+		edits = append(edits, m.text().deleteStmt(s))
 	}
 	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...)
 	how := " (New" + p.Type + ", then Flush)"

@@ -146,7 +146,7 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 // callerMember is the package's part in the move of fn.
 func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn *types.Func, fact *HelperFact) GroupMember {
 	member := GroupMember{Key: fn.Pkg().Path() + "." + fn.Name()}
-	h := &helperMove{migration: &migration{site: site{calls: calls{pass: pass}}, audit: opts.Audit, patcherType: fact.Patcher.Type}}
+	h := &helperMove{migration: &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}}, audit: opts.Audit, patcherType: fact.Patcher.Type}}
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false)
 	var edits []analysis.TextEdit
 	if problem == "" {

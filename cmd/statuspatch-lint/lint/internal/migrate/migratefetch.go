@@ -213,31 +213,21 @@ func (m *migration) localUnaliased() bool {
 	if body == nil || m.obj.Pos() < body.Pos() || m.obj.Pos() >= body.End() {
 		return false
 	}
-	ok := true
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, isID := n.(*ast.Ident)
-		if !isID || m.pass.TypesInfo.Uses[id] != m.obj {
-			return true
-		}
-		switch p := stack[len(stack)-2].(type) {
+	for c := range m.usesOf(body, m.obj, body.Pos(), body.End()) {
+		switch p := c.Parent().Node().(type) {
 		case *ast.AssignStmt:
-			ok = ok && isLHS(p, id)
+			if !isLHS(p, c.Node()) {
+				return false
+			}
 		case *ast.ValueSpec, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt:
-			ok = false
+			return false
 		case *ast.CallExpr:
 			if b, isB := m.pass.TypesInfo.Uses[calledIdent(p)].(*types.Builtin); isB && b.Name() == "append" {
-				ok = false
+				return false
 			}
 		}
-		return true
-	})
-	return ok
+	}
+	return true
 }
 
 func calledIdent(call *ast.CallExpr) *ast.Ident {
@@ -253,7 +243,7 @@ func calledIdent(call *ast.CallExpr) *ast.Ident {
 // fetchEdits rewrites the Get of f into the Fetch of the patcher name,
 // made with the options opts (", patcher.WithFieldOwner(o)", or "").
 func (m *migration) fetchEdits(f *fetchPlan, qual, typ, name, opts string) []analysis.TextEdit {
-	indent := m.indent(f.get.Pos())
+	indent := m.text().indent(f.get.Pos())
 	args := types.ExprString(f.call.Args[0]) + ", " + m.clientText + ", " + types.ExprString(f.call.Args[1]) + opts
 	fetch := qual + "Fetch" + typ + "(" + args + ")"
 	var text string

@@ -100,7 +100,7 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 		return nil, why
 	}
 	for _, g := range group {
-		if why := g.checkMutations(); why != "" {
+		if why := g.checks().checkMutations(); why != "" {
 			if g == m {
 				return nil, why
 			}
@@ -119,7 +119,7 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 // taken in the file's function (a patcher made alone, not in a group).
 func (m *migration) freePatcherName() string {
 	name := m.obj.Name() + "Patcher"
-	for i := 2; m.nameTaken(name); i++ {
+	for i := 2; m.text().nameTaken(name); i++ {
 		name = m.obj.Name() + "Patcher" + strconv.Itoa(i)
 	}
 	return name
@@ -151,7 +151,7 @@ func (m *migration) patcherName(group []*migration) string {
 	name := ""
 	for _, a := range anchors {
 		name = m.obj.Name() + "Patcher"
-		for i := 2; m.nameTaken(name) || taken[name]; i++ {
+		for i := 2; m.text().nameTaken(name) || taken[name]; i++ {
 			name = m.obj.Name() + "Patcher" + strconv.Itoa(i)
 		}
 		taken[name] = true

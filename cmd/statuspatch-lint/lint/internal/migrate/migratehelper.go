@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // A write-only helper, func (r *R) updateStatus(ctx, obj *T, ...) error
@@ -71,17 +72,16 @@ type helperCaller struct {
 	calls []*migration
 }
 
-// callOf returns the call whose function is the last node of stack (an
+// callOf returns the call whose function is cur (an
 // identifier, or the Sel of a selector) and the selector's X, if any.
-func callOf(stack []ast.Node) (*ast.CallExpr, ast.Expr) {
-	i := len(stack) - 2
+func callOf(cur inspector.Cursor) (*ast.CallExpr, ast.Expr) {
 	var recv ast.Expr
-	if sel, ok := stack[i].(*ast.SelectorExpr); ok && sel.Sel == stack[i+1] {
+	if sel, ok := cur.Parent().Node().(*ast.SelectorExpr); ok && sel.Sel == cur.Node() {
 		recv = sel.X
-		i--
+		cur = cur.Parent()
 	}
-	call, ok := stack[i].(*ast.CallExpr)
-	if !ok || ast.Unparen(call.Fun) != stack[i+1] {
+	call, ok := cur.Parent().Node().(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != cur.Node() {
 		return nil, nil
 	}
 	return call, recv
@@ -113,8 +113,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		// Its callers in other packages are not seen: the move is by hand,
 		// named by its API; unless the whole module is analyzed
 		// (Options.Module): then it moves with them (migrateexported.go).
-		byHand := h.byHand(name, p)
-		if fn == nil || !opts.Module || fd.Recv != nil || h.apply != nil || h.baseParam != nil || !h.isUpdate() {
+		if byHand := h.exportedWhy(fn, name, p, opts.Module); byHand != "" {
 			return why("%s", byHand)
 		}
 		exported = true
@@ -131,7 +130,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		if problem := h.checkApplyHelper(ws, files); problem != "" {
 			return why("%s", problem)
 		}
-	} else if problem := h.checkUses(fd.Body, h.obj, fd.Body.Pos(), h.call.Pos(), 0); problem != "" {
+	} else if problem := h.checks().checkUses(fd.Body, h.obj, fd.Body.Pos(), h.call.Pos(), 0); problem != "" {
 		return why("%s", problem)
 	}
 	index, recvRoot, clientRest, problem := h.helperClient(fd)
@@ -159,10 +158,34 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	return h.helperEdits(p, fd, callers)
 }
 
-// byHand is why an exported helper's write stays when only its package
-// is analyzed, and how to move it by hand.
+// exportedWhy is the fact that keeps an exported helper's write, and
+// how to move it by hand; "" when the whole module is analyzed and the
+// helper moves with its callers in every package (migrateexported.go).
+func (h *helperMove) exportedWhy(fn *types.Func, name string, p Patcher, module bool) string {
+	var fact string
+	switch {
+	case fn == nil:
+		fact = name + " is not a function of this package"
+	case h.decl.Recv != nil:
+		fact = name + " is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature"
+	case h.apply != nil:
+		fact = name + " is exported and applies a configuration: -fix moves an exported helper's callers only for an Update"
+	case h.baseParam != nil:
+		fact = name + " is exported and takes its base as a parameter: -fix moves an exported helper's callers only for an Update"
+	case !h.isUpdate():
+		fact = name + " is exported and patches: -fix moves an exported helper's callers only for an Update"
+	case !module:
+		fact = name + " is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them)"
+	default:
+		return ""
+	}
+	return fact + "; by hand: " + h.advice(p)
+}
+
+// byHand is why an exported helper's write stays when the whole module
+// has no caller of it, and how to move it by hand.
 func (h *helperMove) byHand(name string, p Patcher) string {
-	return name + " is exported, and -fix changes no caller outside this package: " + h.advice(p)
+	return name + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + h.advice(p)
 }
 
 // advice is how a helper's write moves by hand: its API.
@@ -212,41 +235,22 @@ func (h *helperMove) helperClient(fd *ast.FuncDecl) (int, bool, string, string) 
 func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot bool, clientRest string, files Files, ws []*Write, none bool) ([]*helperCaller, string) {
 	var callers []*helperCaller
 	byKey := map[[2]any]*helperCaller{}
-	var problem string
 	for _, f := range h.pass.Files {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if problem != "" {
-				return false
-			}
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, n)
-			id, ok := n.(*ast.Ident)
-			if !ok || h.pass.TypesInfo.Uses[id] != fn {
-				return true
-			}
+		for cur := range h.usesOf(f, fn, f.FileStart, f.FileEnd) {
+			id := cur.Node().(*ast.Ident)
 			line := h.pass.Fset.Position(id.Pos()).Line
-			call, recv := callOf(stack)
+			call, recv := callOf(cur)
 			if call == nil || call.Ellipsis.IsValid() || objIndex >= len(call.Args) {
-				problem = fmt.Sprintf("it is used at line %d other than in a call", line)
-				return false
+				return nil, fmt.Sprintf("it is used at line %d other than in a call", line)
 			}
 			if !files.Checked(call.Pos()) {
-				problem = fmt.Sprintf("its call at line %d is in a test or generated file", line)
-				return false
+				return nil, fmt.Sprintf("its call at line %d is in a test or generated file", line)
 			}
-			c := &migration{site: site{calls: h.calls, file: f, call: call}, audit: h.audit, patcherType: h.patcherType}
-			for i := len(stack) - 1; i >= 0; i-- {
-				c.path = append(c.path, stack[i])
-			}
+			c := &migration{site: site{calls: h.calls, file: f, call: call, path: pathOf(cur)}, audit: h.audit, patcherType: h.patcherType}
 			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)
 			v, _ := h.pass.TypesInfo.Uses[arg].(*types.Var)
 			if !ok || v == nil {
-				problem = fmt.Sprintf("its call at line %d does not pass a variable", line)
-				return false
+				return nil, fmt.Sprintf("its call at line %d does not pass a variable", line)
 			}
 			c.obj = v
 			clientExpr := recv
@@ -254,17 +258,14 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				clientExpr = call.Args[index]
 			}
 			if clientExpr == nil || !isPlainSelector(clientExpr) {
-				problem = fmt.Sprintf("its call at line %d does not name the client as a variable or field", line)
-				return false
+				return nil, fmt.Sprintf("its call at line %d does not name the client as a variable or field", line)
 			}
 			if recvRoot && !h.directMethod(call) {
-				problem = fmt.Sprintf("its call at line %d reaches it through an embedded field", line)
-				return false
+				return nil, fmt.Sprintf("its call at line %d reaches it through an embedded field", line)
 			}
 			c.clientText = types.ExprString(clientExpr) + clientRest
 			if w := h.callerAnchor(c); c.anchor == nil {
-				problem = fmt.Sprintf("its caller at line %d: %s", line, w)
-				return false
+				return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
 			}
 			fnNode := c.enclosingFunc()
 			for _, o := range ws {
@@ -274,8 +275,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 					if h.apply != nil {
 						what = "a status"
 					}
-					problem = fmt.Sprintf("its caller at line %d also writes %s at line %d: move them by hand", line, what, h.pass.Fset.Position(oc.Pos()).Line)
-					return false
+					return nil, fmt.Sprintf("its caller at line %d also writes %s at line %d: move them by hand", line, what, h.pass.Fset.Position(oc.Pos()).Line)
 				}
 			}
 			key := [2]any{fnNode, v}
@@ -286,11 +286,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				callers = append(callers, hc)
 			}
 			hc.calls = append(hc.calls, c)
-			return true
-		})
-	}
-	if problem != "" {
-		return nil, problem
+		}
 	}
 	if len(callers) == 0 && !none {
 		return nil, "it has no caller in the package (the patcher is made where its callers read it; move the write there)"
@@ -318,7 +314,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				c.keep = c.uses(c.baseVar) != bases[c.baseVar]
 			}
 			c.moved = moved
-			if w := c.checkMutations(); w != "" {
+			if w := c.checks().checkMutations(); w != "" {
 				return nil, fmt.Sprintf("its caller at line %d: %s", h.pass.Fset.Position(c.call.Pos()).Line, w)
 			}
 		}
@@ -367,7 +363,7 @@ func (h *helperMove) baseIsParam() bool {
 // client.MergeFrom(base) argument. It returns why there is none.
 func (h *helperMove) callerAnchor(c *migration) string {
 	if h.baseParam == nil {
-		return c.findGet()
+		return c.reads().findGet()
 	}
 	i := slices.Index(h.params(), h.baseParam)
 	if h.patchParam {
@@ -378,11 +374,11 @@ func (h *helperMove) callerAnchor(c *migration) string {
 		return "the base " + types.ExprString(c.call.Args[i]) + " is not a variable"
 	}
 	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
-	if def, val := c.definition(v); def != nil && c.isDeepCopyOfObj(val) {
+	if def, val := c.definition(v); def != nil && c.reads().isDeepCopyOfObj(val) {
 		c.anchor, c.baseVar = def, v
 		return ""
 	}
-	return c.noBase(v, "base", c.obj.Name()+".DeepCopy()")
+	return c.reads().noBase(v, "base", c.obj.Name()+".DeepCopy()")
 }
 
 // isUpdate reports whether the write is an Update.

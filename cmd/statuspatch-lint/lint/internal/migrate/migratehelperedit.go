@@ -16,7 +16,7 @@ import (
 // the helper takes the patcher, its write becomes Flush, and each caller
 // makes the patcher after its anchor and passes it.
 func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperCaller) (*analysis.SuggestedFix, string) {
-	qual, importEdit, why := h.qualifier(p.Pkg)
+	qual, importEdit, why := h.text().qualifier(p.Pkg)
 	if why != "" {
 		return nil, why
 	}
@@ -30,7 +30,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		if stmt == nil {
 			return nil, h.shapeWhy("the apply is not in a statement of a block")
 		}
-		give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s) // Flush returns its error too\n%s", name, h.apply.statusText(), h.indent(stmt.Pos()))
+		give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s) // Flush returns its error too\n%s", name, h.apply.statusText(), h.text().indent(stmt.Pos()))
 		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(give)})
 		how = "New" + p.Type + " in apply mode, then ApplyStatus and Flush"
 	}
@@ -46,7 +46,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 				parts = append(parts, name+" *"+qual+p.Type)
 			case slices.Contains(gone, v):
 			default:
-				parts = append(parts, n.Name+" "+h.source(field.Type))
+				parts = append(parts, n.Name+" "+h.text().source(field.Type))
 			}
 		}
 		all = append(all, parts...)
@@ -78,7 +78,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 				at = cg.End()
 			}
 		}
-		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n" + h.indent(fd.Body.List[0].Pos()) + h.obj.Name() + " := " + name + ".Object()")})
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("\n" + h.text().indent(fd.Body.List[0].Pos()) + h.obj.Name() + " := " + name + ".Object()")})
 	}
 	imports := map[*ast.File]bool{}
 	if importEdit != nil {
@@ -109,14 +109,14 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 	for _, hc := range callers {
 		made := map[ast.Stmt]bool{}
 		for _, c := range hc.calls {
-			cqual, cimport, why := c.qualifier(p.Pkg)
+			cqual, cimport, why := c.text().qualifier(p.Pkg)
 			if why != "" {
 				return nil, why
 			}
 			copts, pimport := "", (*analysis.TextEdit)(nil)
 			if h.apply != nil {
 				pqual := ""
-				if pqual, pimport, why = c.qualifier(kube.PatcherPkgPath); why != "" {
+				if pqual, pimport, why = c.text().qualifier(kube.PatcherPkgPath); why != "" {
 					return nil, why
 				}
 				copts = ", " + pqual + "WithWriteMode(" + pqual + "WriteApply), " + pqual + "WithFieldOwner(" + h.apply.ownerText() + ")"
@@ -135,7 +135,7 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 				made[c.anchor] = true
 				ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", cname, cqual, p.Type, c.clientText, c.obj.Name(), copts)
 				if c.keep || c.baseVar == nil {
-					edits = append(edits, analysis.TextEdit{Pos: c.anchor.End(), End: c.anchor.End(), NewText: []byte("\n" + c.indent(c.anchor.Pos()) + ctor)})
+					edits = append(edits, analysis.TextEdit{Pos: c.anchor.End(), End: c.anchor.End(), NewText: []byte("\n" + c.text().indent(c.anchor.Pos()) + ctor)})
 				} else {
 					edits = append(edits, analysis.TextEdit{Pos: c.anchor.Pos(), End: c.anchor.End(), NewText: []byte(ctor)})
 				}
@@ -152,7 +152,7 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 				case i == objIndex:
 					args = append(args, cname)
 				case !slices.Contains(drop, i):
-					args = append(args, c.source(a))
+					args = append(args, c.text().source(a))
 				}
 			}
 			last := c.call.Args[len(c.call.Args)-1]

@@ -27,8 +27,8 @@ func (c *migration) patchAnchor(arg ast.Expr) string {
 		v, _ := c.pass.TypesInfo.Uses[a].(*types.Var)
 		def, val := c.definition(v)
 		mf, ok := val.(*ast.CallExpr)
-		if def == nil || !ok || !c.isMergeFrom(mf) || !c.isDeepCopyOfObj(mf.Args[0]) {
-			return c.noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
+		if def == nil || !ok || !c.isMergeFrom(mf) || !c.reads().isDeepCopyOfObj(mf.Args[0]) {
+			return c.reads().noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		c.anchor, c.baseVar = def, v
 		return ""
@@ -36,7 +36,7 @@ func (c *migration) patchAnchor(arg ast.Expr) string {
 		if !c.isMergeFrom(a) {
 			return c.shapeWhy("the patch " + types.ExprString(a) + " is not client.MergeFrom(base)")
 		}
-		if c.isDeepCopyOfObj(a.Args[0]) {
+		if c.reads().isDeepCopyOfObj(a.Args[0]) {
 			return c.shapeWhy("the patch is taken at the call (client.MergeFrom(" + deepCopy + ") there is an empty patch): take the base where " + c.obj.Name() + " is read, or move the write by hand")
 		}
 		id, ok := ast.Unparen(a.Args[0]).(*ast.Ident)
@@ -44,11 +44,11 @@ func (c *migration) patchAnchor(arg ast.Expr) string {
 			return c.shapeWhy("the base " + types.ExprString(a.Args[0]) + " is not a variable")
 		}
 		v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
-		if def, val := c.definition(v); def != nil && c.isDeepCopyOfObj(val) {
+		if def, val := c.definition(v); def != nil && c.reads().isDeepCopyOfObj(val) {
 			c.anchor, c.baseVar = def, v
 			return ""
 		}
-		return c.noBase(v, "base", deepCopy)
+		return c.reads().noBase(v, "base", deepCopy)
 	}
 	return c.shapeWhy("the patch " + types.ExprString(arg) + " is not a variable or client.MergeFrom(base)")
 }

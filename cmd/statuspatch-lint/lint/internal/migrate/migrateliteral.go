@@ -52,7 +52,7 @@ func literalHolding(stack []ast.Node, top int) int {
 // literalReads reports whether the composite literal holding stack[top]
 // (literalHolding) is only read: handed to a reader (json.Marshal, ...),
 // put in a local only read, or appended to one.
-func (si *site) literalReads(stack []ast.Node, top int) bool {
+func (si refs) literalReads(stack []ast.Node, top int) bool {
 	lit := literalHolding(stack, top)
 	if lit < 0 {
 		return false
@@ -65,7 +65,7 @@ func (si *site) literalReads(stack []ast.Node, top int) bool {
 // x := append(...)) at stack[ci], whose call is call; same reports that e
 // is x itself, appended to again, and ok that x is one the function made
 // and only appends to (freshSlice).
-func (si *site) appendedTo(stack []ast.Node, ci int, call *ast.CallExpr, e ast.Expr) (x *types.Var, same, ok bool) {
+func (si refs) appendedTo(stack []ast.Node, ci int, call *ast.CallExpr, e ast.Expr) (x *types.Var, same, ok bool) {
 	id, isID := ast.Unparen(call.Fun).(*ast.Ident)
 	if !isID || ci < 1 || len(call.Args) == 0 {
 		return nil, false, false
@@ -95,7 +95,7 @@ func (si *site) appendedTo(stack []ast.Node, ci int, call *ast.CallExpr, e ast.E
 // freshSlice reports whether the local slice v is made by its function
 // (x := make(...), x := []T{...}, var x []T) and every later assignment
 // to it is x = append(x, ...): its array is shared with no other slice.
-func (si *site) freshSlice(v *types.Var) bool {
+func (si refs) freshSlice(v *types.Var) bool {
 	var file *ast.File
 	for _, f := range si.pass.Files {
 		if f.FileStart <= v.Pos() && v.Pos() < f.FileEnd {
@@ -140,7 +140,7 @@ func (si *site) freshSlice(v *types.Var) bool {
 
 // madeHere reports whether e is a new slice: make(...), a composite
 // literal, or nil.
-func (si *site) madeHere(e ast.Expr) bool {
+func (si refs) madeHere(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
 		return true
@@ -156,7 +156,7 @@ func (si *site) madeHere(e ast.Expr) bool {
 }
 
 // appendsTo reports whether e is append(v, ...).
-func (si *site) appendsTo(e ast.Expr, v *types.Var) bool {
+func (si refs) appendsTo(e ast.Expr, v *types.Var) bool {
 	call, isCall := ast.Unparen(e).(*ast.CallExpr)
 	if !isCall || len(call.Args) == 0 {
 		return false

@@ -28,7 +28,7 @@ const maxLocalDepth = 3
 // declaration p gives e's value, or nil when p assigns an existing
 // variable or its shape pairs no single name with e. blank reports that e
 // goes to the blank identifier.
-func (si *site) definedLocal(p ast.Node, e ast.Expr) (local *types.Var, blank bool) {
+func (si refs) definedLocal(p ast.Node, e ast.Expr) (local *types.Var, blank bool) {
 	var lhs []*ast.Ident
 	var rhs []ast.Expr
 	switch p := p.(type) {
@@ -69,7 +69,7 @@ func (si *site) definedLocal(p ast.Node, e ast.Expr) (local *types.Var, blank bo
 // that may hold references, and whether its shape lets them be followed:
 // a define over a slice, array, pointer to an array, map, string or
 // channel (a range over a function calls it).
-func (si *site) rangeLocals(r *ast.RangeStmt) ([]*types.Var, bool) {
+func (si refs) rangeLocals(r *ast.RangeStmt) ([]*types.Var, bool) {
 	if r.Tok != token.DEFINE {
 		return nil, false
 	}
@@ -109,7 +109,7 @@ func (si *site) rangeLocals(r *ast.RangeStmt) ([]*types.Var, bool) {
 // followLocal checks every use of local in its scope as chainChange checks
 // a reference into the object, and says what the first that may change
 // the object does, with where; "" if none does.
-func (si *site) followLocal(local *types.Var) string {
+func (si refs) followLocal(local *types.Var) string {
 	if si.localDepth >= maxLocalDepth {
 		return "which is not followed further"
 	}
@@ -157,7 +157,7 @@ var refReturners = map[string]map[string]int{
 
 // returnsRefInto reports whether call is one of refReturners' with e as
 // the argument it returns a reference into.
-func (si *site) returnsRefInto(call *ast.CallExpr, e ast.Node) bool {
+func (si refs) returnsRefInto(call *ast.CallExpr, e ast.Node) bool {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || call.Ellipsis.IsValid() {
 		return false
@@ -170,7 +170,7 @@ func (si *site) returnsRefInto(call *ast.CallExpr, e ast.Node) bool {
 // of the package called directly, into the parameter it lands in (its
 // uses checked by followLocal), and reports whether it could: not a
 // method expression, a variadic argument or a function without a body.
-func (si *site) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
+func (si refs) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() != si.pass.Pkg || call.Ellipsis.IsValid() {
 		return "", false

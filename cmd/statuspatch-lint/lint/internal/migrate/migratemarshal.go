@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"reflect"
+	"strings"
 )
 
 // marshalers are the functions that encode what they are given to JSON
@@ -22,7 +23,7 @@ var marshalers = map[string]map[string]bool{
 // method of a pointer receiver, which encoding/json calls on the
 // object's own value when it is addressable, nor is an interface, whose
 // dynamic value is not seen.
-func (si *site) marshalReads(call *ast.CallExpr) bool {
+func (si refs) marshalReads(call *ast.CallExpr) bool {
 	seen := map[types.Type]bool{}
 	for _, a := range call.Args {
 		if !marshalSafe(si.pass.TypesInfo.TypeOf(a), seen) {
@@ -89,7 +90,7 @@ const unstructuredPath = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 // calls instead), and marshalSafe (its doEncode is
 // json.NewEncoder(w).Encode(obj) for a typed object, apimachinery's
 // unstructured/helpers.go).
-func (si *site) encodesAsJSON(call *ast.CallExpr) bool {
+func (si refs) encodesAsJSON(call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != "Encode" || len(call.Args) != 2 {
 		return false
@@ -119,7 +120,7 @@ const runtimePath = "k8s.io/apimachinery/pkg/runtime"
 // marshalSafe (its toUnstructured walks the value by reflection into new
 // maps and slices, calling a MarshalJSON it meets as encoding/json would:
 // apimachinery's runtime/converter.go).
-func (si *site) convertsToUnstructured(call *ast.CallExpr) bool {
+func (si refs) convertsToUnstructured(call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != "ToUnstructured" || len(call.Args) != 1 {
 		return false
@@ -137,4 +138,93 @@ func (si *site) convertsToUnstructured(call *ast.CallExpr) bool {
 		return false
 	}
 	return marshalSafe(t, map[types.Type]bool{})
+}
+
+// printers reports whether fn logs or formats its arguments: fmt's and
+// log's Print, Sprint, Fprint and Errorf families, klog's Info, Warning
+// and Error families, a logr.Logger's (or klog.Verbose's) Info and Error.
+// They read what they are given, calling only the methods printSafe
+// looks for.
+func printers(fn *types.Func) bool {
+	name := fn.Name()
+	switch fn.Pkg().Path() {
+	case "fmt":
+		return strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Sprint") || strings.HasPrefix(name, "Fprint") || name == "Errorf"
+	case "log":
+		return strings.HasPrefix(name, "Print")
+	case "k8s.io/klog/v2", "k8s.io/klog":
+		return strings.HasPrefix(name, "Info") || strings.HasPrefix(name, "Warning") || strings.HasPrefix(name, "Error")
+	case "github.com/go-logr/logr":
+		return fn.Signature().Recv() != nil && (name == "Info" || name == "Error")
+	}
+	return false
+}
+
+// printMethods are the methods a printer calls on a value it meets: fmt's
+// Formatter, Stringer, GoStringer and error, logr's Marshaler, and the
+// JSON encoders of structured loggers.
+var printMethods = []string{"Format", "String", "GoString", "Error", "MarshalLog", "MarshalJSON", "MarshalText"}
+
+// printReads reports whether a printer's call only reads its arguments:
+// no type reachable from one (through fields, elements and pointers) has
+// one of printMethods with a pointer receiver, which may change the
+// object, nor is an interface, whose dynamic value is not seen. A *string
+// logged is read.
+func (si refs) printReads(call *ast.CallExpr) bool {
+	seen := map[types.Type]bool{}
+	for _, a := range call.Args {
+		t := si.pass.TypesInfo.TypeOf(a)
+		if b, ok := t.(*types.Basic); ok && b.Kind() == types.UntypedNil {
+			continue
+		}
+		if !printSafe(t, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// printSafe is printReads for one type.
+func printSafe(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil {
+		return false
+	}
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	if _, ok := types.Unalias(t).(*types.Named); ok {
+		for _, name := range printMethods {
+			o, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, name)
+			if fn, ok := o.(*types.Func); ok {
+				if _, ptr := fn.Signature().Recv().Type().Underlying().(*types.Pointer); ptr {
+					return false
+				}
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Pointer:
+		return printSafe(u.Elem(), seen)
+	case *types.Slice:
+		return printSafe(u.Elem(), seen)
+	case *types.Array:
+		return printSafe(u.Elem(), seen)
+	case *types.Map:
+		return printSafe(u.Key(), seen) && printSafe(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !printSafe(u.Field(i).Type(), seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Interface:
+		// An error beside the reference (logr's Error(err, ...)) is not
+		// the object's; any other interface's dynamic value is not seen.
+		return types.Identical(t, types.Universe.Lookup("error").Type())
+	}
+	return false
 }

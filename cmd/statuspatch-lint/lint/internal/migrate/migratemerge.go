@@ -22,7 +22,7 @@ import (
 
 // otherPatch is why a Patch whose patch is none of the shapes -fix moves
 // stays.
-func (m *migration) otherPatch(patch ast.Expr) string {
+func (m reads) otherPatch(patch ast.Expr) string {
 	return m.shapeWhy("the patch " + types.ExprString(patch) + " is not client.MergeFrom(base) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand")
 }
 
@@ -30,9 +30,9 @@ func (m *migration) otherPatch(patch ast.Expr) string {
 // changes of the object since its read in this function, with no write
 // or read of the object between: then the anchor is the read, and def is
 // dropped when nothing else uses v.
-func (m *migration) lateBase(def ast.Stmt, v *types.Var) bool {
+func (m reads) lateBase(def ast.Stmt, v *types.Var) bool {
 	r := &migration{site: m.site, obj: m.obj, audit: true}
-	if r.findGetBefore(def.Pos()); r.anchor == nil {
+	if r.reads().findGetBefore(def.Pos()); r.anchor == nil {
 		return false
 	}
 	if !m.statusChangedBetween(r.anchor.End(), def.Pos()) {
@@ -48,62 +48,35 @@ func (m *migration) lateBase(def ast.Stmt, v *types.Var) bool {
 // the object is assigned or taken by address (meta.SetStatusCondition(
 // &obj.Status.Conditions, ...)), and no call takes the object itself (a
 // write or a read of it, which makes a base after it right).
-func (m *migration) statusChangedBetween(from, to token.Pos) bool {
-	changed, called := false, false
-	var stack []ast.Node
-	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, ok := n.(*ast.Ident)
-		if !ok || id.Pos() < from || id.Pos() >= to || m.pass.TypesInfo.Uses[id] != m.obj {
-			return true
-		}
-		i := len(stack) - 1
-		if call, ok := stack[i-1].(*ast.CallExpr); ok && call.Fun != id {
-			called = true
-			return true
-		}
-		sel, ok := stack[i-1].(*ast.SelectorExpr)
-		if !ok || sel.X != id || sel.Sel.Name != "Status" {
-			return true
-		}
-		top := i - 1
-	climb:
-		for top > 0 {
-			switch p := stack[top-1].(type) {
-			case *ast.SelectorExpr:
-				if p.X != stack[top] {
-					break climb
-				}
-			case *ast.IndexExpr:
-				if p.X != stack[top] {
-					break climb
-				}
-			case *ast.ParenExpr, *ast.StarExpr:
-			default:
-				break climb
+func (m reads) statusChangedBetween(from, to token.Pos) bool {
+	changed := false
+	for c := range m.usesOf(m.enclosingFunc(), m.obj, from, to) {
+		switch p := c.Parent().Node().(type) {
+		case *ast.CallExpr:
+			if p.Fun != c.Node() {
+				return false // the object itself handed to a call
 			}
-			top--
+		case *ast.SelectorExpr:
+			if p.X != c.Node() || p.Sel.Name != "Status" {
+				continue
+			}
+			top := chainTop(c.Parent(), nil)
+			switch q := top.Parent().Node().(type) {
+			case *ast.AssignStmt:
+				changed = changed || isLHS(q, top.Node())
+			case *ast.IncDecStmt:
+				changed = true
+			case *ast.UnaryExpr:
+				changed = changed || q.Op == token.AND
+			}
 		}
-		switch p := stack[top-1].(type) {
-		case *ast.AssignStmt:
-			changed = changed || isLHS(p, stack[top])
-		case *ast.IncDecStmt:
-			changed = true
-		case *ast.UnaryExpr:
-			changed = changed || p.Op == token.AND
-		}
-		return true
-	})
-	return changed && !called
+	}
+	return changed
 }
 
 // lateNote says, in the fix's message, that a late base moved to the read.
 func (m *migration) lateNote() string {
-	if m.late == nil && !m.lateInline {
+	if m.late == nil && !m.lateInline || m.lateFresh {
 		return ""
 	}
 	return "; its base was taken after the status changes (an empty patch, which wrote none of them): the patcher is made at the read, and Flush writes them"

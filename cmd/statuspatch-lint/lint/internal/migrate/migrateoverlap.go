@@ -66,7 +66,7 @@ func overlapping(m *migration, group []*migration) string {
 	why := ""
 	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
 		for _, s := range list {
-			if !m.isGetStmt(s) || fetched[s] {
+			if !m.reads().isGetStmt(s) || fetched[s] {
 				continue
 			}
 			for _, g := range group {

@@ -79,7 +79,7 @@ func (m *migration) ownerOption() (string, *analysis.TextEdit, string) {
 	if m.owner == nil {
 		return "", nil, ""
 	}
-	pqual, pimport, why := m.qualifier(kube.PatcherPkgPath)
+	pqual, pimport, why := m.text().qualifier(kube.PatcherPkgPath)
 	if why != "" {
 		return "", nil, why
 	}

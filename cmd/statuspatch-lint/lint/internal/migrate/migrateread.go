@@ -17,7 +17,7 @@ import (
 
 // copyOfRead reports whether s is obj := old.DeepCopy() (or obj =
 // old.DeepCopy()) with old read, unchanged, before s in list.
-func (m *migration) copyOfRead(list []ast.Stmt, i int) bool {
+func (m reads) copyOfRead(list []ast.Stmt, i int) bool {
 	as, ok := list[i].(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 		return false
@@ -43,8 +43,8 @@ func (m *migration) copyOfRead(list []ast.Stmt, i int) bool {
 	}
 	read := &migration{site: m.site, obj: old}
 	for j := i - 1; j >= 0; j-- {
-		if read.isGetStmt(list[j]) || read.isGetterStmt(list[j]) {
-			return read.unchangedBetween(list[j].End(), as.Pos())
+		if read.reads().isGetStmt(list[j]) || read.reads().isGetterStmt(list[j]) {
+			return read.reads().unchangedBetween(list[j].End(), as.Pos())
 		}
 	}
 	return false
@@ -52,7 +52,7 @@ func (m *migration) copyOfRead(list []ast.Stmt, i int) bool {
 
 // isGetterStmt reports whether s is obj, err := getter(...) (or =) where
 // getter is a function of the package of the reading shape.
-func (m *migration) isGetterStmt(s ast.Stmt) bool {
+func (m reads) isGetterStmt(s ast.Stmt) bool {
 	as, ok := s.(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
 		return false
@@ -85,61 +85,35 @@ func isNil(e ast.Expr) bool {
 
 // unchangedBetween reports whether every use of m.obj in its function
 // between from and to only reads a field of it.
-func (m *migration) unchangedBetween(from, to token.Pos) bool {
-	ok := true
-	var stack []ast.Node
-	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, isID := n.(*ast.Ident)
-		if !ok || !isID || id.Pos() < from || id.Pos() >= to || m.pass.TypesInfo.Uses[id] != m.obj {
-			return ok
-		}
-		i := len(stack) - 1
-		sel, isSel := stack[i-1].(*ast.SelectorExpr)
-		if !isSel || sel.X != id {
-			ok = false
+func (m reads) unchangedBetween(from, to token.Pos) bool {
+	field := func(sel *ast.SelectorExpr) bool {
+		s := m.pass.TypesInfo.Selections[sel]
+		return s != nil && s.Kind() == types.FieldVal
+	}
+	for c := range m.usesOf(m.enclosingFunc(), m.obj, from, to) {
+		if sel, ok := c.Parent().Node().(*ast.SelectorExpr); !ok || sel.X != c.Node() || !field(sel) {
 			return false
 		}
-		if s := m.pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.FieldVal {
-			ok = false
-			return false
-		}
-		top := i - 1
-		for top > 0 {
-			switch p := stack[top-1].(type) {
-			case *ast.SelectorExpr:
-				if p.X != stack[top] {
-					return true
-				}
-				if s := m.pass.TypesInfo.Selections[p]; s == nil || s.Kind() != types.FieldVal {
-					ok = false // a method of a field may change it
-					return false
-				}
-			case *ast.IndexExpr:
-				if p.X != stack[top] {
-					return true
-				}
-			case *ast.ParenExpr, *ast.StarExpr:
-			default:
-				switch p := p.(type) {
-				case *ast.AssignStmt:
-					ok = !isLHS(p, stack[top])
-				case *ast.IncDecStmt:
-					ok = false
-				case *ast.RangeStmt:
-					ok = p.X == stack[top]
-				case *ast.UnaryExpr:
-					ok = p.Op != token.AND
-				}
-				return ok
+		top := chainTop(c, field)
+		e := top.Node()
+		switch p := top.Parent().Node().(type) {
+		case *ast.SelectorExpr:
+			return false // a method of a field may change it
+		case *ast.AssignStmt:
+			if isLHS(p, e) {
+				return false
 			}
-			top--
+		case *ast.IncDecStmt:
+			return false
+		case *ast.RangeStmt:
+			if p.X != e {
+				return false
+			}
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				return false
+			}
 		}
-		return ok
-	})
-	return ok
+	}
+	return true
 }

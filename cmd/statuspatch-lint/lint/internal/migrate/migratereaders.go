@@ -102,7 +102,7 @@ var refReaders = map[string]map[string]bool{
 // readsRefs reports whether call only reads the references it is given:
 // len, cap, or one of refReaders' functions (or k8s.io/utils/pointer's
 // ...Deref and ...Equal).
-func (si *site) readsRefs(call *ast.CallExpr) bool {
+func (si refs) readsRefs(call *ast.CallExpr) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
 			return b.Name() == "len" || b.Name() == "cap"
@@ -121,13 +121,16 @@ func (si *site) readsRefs(call *ast.CallExpr) bool {
 	if marshalers[fn.Pkg().Path()][fn.Name()] {
 		return si.marshalReads(call)
 	}
+	if printers(fn) {
+		return si.printReads(call)
+	}
 	return refReaders[fn.Pkg().Path()][fn.Name()]
 }
 
 // copiedFrom reports whether call is maps.Copy(dst, e) of a map whose keys
 // and values hold no references: its entries are copied as values, and
 // e is only read (lws's mergeMetadata of the object's labels).
-func (si *site) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
+func (si refs) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "maps" || fn.Name() != "Copy" || len(call.Args) != 2 || call.Args[1] != e {
 		return false

@@ -12,7 +12,7 @@ func planRereads(group []*migration) {
 	checks := map[ast.Stmt]ast.Stmt{}
 	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
 		for i, s := range list {
-			if !m.isGetStmt(s) {
+			if !m.reads().isGetStmt(s) {
 				continue
 			}
 			gets = append(gets, s)

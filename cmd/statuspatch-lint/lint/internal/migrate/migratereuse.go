@@ -69,7 +69,7 @@ func (r reusedPatch) copiedBase(def ast.Stmt, mf *ast.CallExpr) bool {
 	}
 	orig, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	odef, val := m.definition(orig)
-	if odef == nil || odef.End() > def.Pos() || !m.isDeepCopyOfObj(val) {
+	if odef == nil || odef.End() > def.Pos() || !m.reads().isDeepCopyOfObj(val) {
 		return false
 	}
 	m.anchor, m.keep, m.copyVar = odef, m.uses(orig) != 1, orig

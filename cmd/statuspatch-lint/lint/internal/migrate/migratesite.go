@@ -20,7 +20,8 @@ type site struct {
 	path []ast.Node // from the write's call up to the file
 	call *ast.CallExpr
 
-	localDepth int // how many locals deep followLocal is (migratelocal.go)
+	localDepth int           // how many locals deep followLocal is (migratelocal.go)
+	following  []*types.Func // the package's functions checkCallee is in (migrateedit.go)
 }
 
 // definition returns the statement in a block enclosing the write that
@@ -63,7 +64,7 @@ func (si *site) defines(e ast.Expr, v *types.Var) bool {
 // first, up to its function's body.
 func (si *site) enclosingLists() [][]ast.Stmt {
 	var lists [][]ast.Stmt
-	for _, n := range si.path {
+	for i, n := range si.path {
 		switch n := n.(type) {
 		case *ast.BlockStmt:
 			lists = append(lists, n.List)
@@ -72,7 +73,9 @@ func (si *site) enclosingLists() [][]ast.Stmt {
 		case *ast.CommClause:
 			lists = append(lists, n.Body)
 		case *ast.FuncLit, *ast.FuncDecl:
-			return lists
+			if !deferredAt(si.path, i) {
+				return lists
+			}
 		}
 	}
 	return lists
@@ -192,7 +195,7 @@ func (si *site) statusChange(stack []ast.Node) string {
 	if e, ok := stack[top].(ast.Expr); ok && changed {
 		return fmt.Sprintf("%s is changed at line %d: apply mode applies only the configuration", types.ExprString(e), si.pass.Fset.Position(e.Pos()).Line)
 	}
-	if _, how := si.chainChange(stack, len(stack)-1); how != "" {
+	if _, how := si.refs().chainChange(stack, len(stack)-1); how != "" {
 		return fmt.Sprintf("the status may be changed at %s: %s, and apply mode applies only the configuration", si.where(stack[len(stack)-1].Pos()), how)
 	}
 	return ""
@@ -212,7 +215,9 @@ func (si *site) enclosingStmt() ast.Stmt {
 		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 			return s
 		case *ast.FuncLit, *ast.FuncDecl:
-			return nil
+			if !deferredAt(si.path, i+1) {
+				return nil
+			}
 		}
 	}
 	return nil
@@ -220,31 +225,30 @@ func (si *site) enclosingStmt() ast.Stmt {
 
 // eachUse calls check with the path from root to each use of v between
 // from and to, until one returns why it is a problem, and returns that.
+// The path is the use's cursor's (cursor.go), root first.
 func (si *site) eachUse(root ast.Node, v *types.Var, from, to token.Pos, check func(stack []ast.Node, id *ast.Ident) string) string {
-	var why string
-	var stack []ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if why != "" {
-			return false
+	if _, ok := si.cursor(root); !ok {
+		return "the uses of " + v.Name() + " are not in the package's syntax"
+	}
+	for c := range si.usesOf(root, v, from, to) {
+		if why := check(stackFrom(root, c), c.Node().(*ast.Ident)); why != "" {
+			return why
 		}
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		if id, ok := n.(*ast.Ident); ok && id.Pos() >= from && id.Pos() < to && si.pass.TypesInfo.Uses[id] == v {
-			why = check(stack, id)
-		}
-		return true
-	})
-	return why
+	}
+	return ""
 }
 
+// enclosingFunc is the function whose life holds the write: the
+// declaration or literal around it, past a deferred literal (defer
+// func() { ... }()), which runs as the function returns, on the objects
+// it read (life.go).
 func (si *site) enclosingFunc() ast.Node {
-	for _, n := range si.path {
+	for i, n := range si.path {
 		switch n.(type) {
 		case *ast.FuncLit, *ast.FuncDecl:
-			return n
+			if !deferredAt(si.path, i) {
+				return n
+			}
 		}
 	}
 	return si.file
@@ -311,6 +315,7 @@ func (si *site) block(s ast.Stmt) ast.Node {
 // source order, until f returns false.
 func (si *site) stmtLists(f func(owner ast.Node, list []ast.Stmt) bool) {
 	fn, more := si.enclosingFunc(), true
+	deferred := map[*ast.FuncLit]bool{}
 	ast.Inspect(fn, func(n ast.Node) bool {
 		if !more {
 			return false
@@ -322,8 +327,12 @@ func (si *site) stmtLists(f func(owner ast.Node, list []ast.Stmt) bool) {
 			more = f(n, b.Body)
 		case *ast.CommClause:
 			more = f(n, b.Body)
+		case *ast.DeferStmt:
+			if lit, ok := b.Call.Fun.(*ast.FuncLit); ok {
+				deferred[lit] = true
+			}
 		case *ast.FuncLit:
-			return n == fn
+			return n == fn || deferred[b]
 		}
 		return more
 	})
@@ -332,22 +341,12 @@ func (si *site) stmtLists(f func(owner ast.Node, list []ast.Stmt) bool) {
 // assignedNext reports whether the first use of v after pos in the
 // function sets it (or there is none).
 func (si *site) assignedNext(v types.Object, pos token.Pos) bool {
-	var first *ast.Ident
-	var parent ast.Node
-	var stack []ast.Node
-	ast.Inspect(si.enclosingFunc(), func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		if id, ok := n.(*ast.Ident); ok && first == nil && id.Pos() >= pos && si.pass.TypesInfo.Uses[id] == v {
-			first, parent = id, stack[len(stack)-2]
-		}
-		return first == nil
-	})
-	as, ok := parent.(*ast.AssignStmt)
-	return first == nil || ok && isLHS(as, first)
+	fn := si.enclosingFunc()
+	for c := range si.usesOf(fn, v, pos, fn.End()) {
+		as, ok := c.Parent().Node().(*ast.AssignStmt)
+		return ok && isLHS(as, c.Node())
+	}
+	return true
 }
 
 // uses counts the uses of v in the file.

@@ -13,7 +13,7 @@ import (
 )
 
 // indent returns the white space before pos on its line.
-func (si *site) indent(pos token.Pos) string {
+func (si text) indent(pos token.Pos) string {
 	tf := si.pass.Fset.File(pos)
 	src, err := si.pass.ReadFile(tf.Name())
 	if err != nil {
@@ -29,7 +29,7 @@ func (si *site) indent(pos token.Pos) string {
 
 // qualifier returns how the file names the patcher's package ("" for the
 // package itself), and the edit importing it when the file does not.
-func (si *site) qualifier(pkgPath string) (string, *analysis.TextEdit, string) {
+func (si text) qualifier(pkgPath string) (string, *analysis.TextEdit, string) {
 	if pkgPath == si.pass.Pkg.Path() {
 		return "", nil, ""
 	}
@@ -61,7 +61,7 @@ func (si *site) qualifier(pkgPath string) (string, *analysis.TextEdit, string) {
 // import of that kind that sorts before it, or before the first that
 // sorts after it; with none of its kind, a group of its own, between the
 // groups of the kinds before and after it.
-func (si *site) importEdit(pkgPath, spec string) *analysis.TextEdit {
+func (si text) importEdit(pkgPath, spec string) *analysis.TextEdit {
 	kind := si.importKind(pkgPath)
 	var after, before, lastBelow, firstAbove *ast.ImportSpec
 	for _, imp := range si.file.Imports {
@@ -116,7 +116,7 @@ func (si *site) importEdit(pkgPath, spec string) *analysis.TextEdit {
 // the others. The module is the pass's; a driver that gives none (GOPATH
 // testdata) has the package's first path element for it, or its first
 // three on a code host (github.com/owner/repo).
-func (si *site) importKind(p string) int {
+func (si text) importKind(p string) int {
 	first, _, _ := strings.Cut(p, "/")
 	if !strings.Contains(first, ".") {
 		return 0
@@ -141,7 +141,7 @@ func (si *site) importKind(p string) int {
 // nameTaken reports whether name is declared in the package, the
 // universe or the file's imports, or appears in the function holding the
 // write (its top-level declaration, closures included).
-func (si *site) nameTaken(name string) bool {
+func (si text) nameTaken(name string) bool {
 	if si.pass.Pkg.Scope().Lookup(name) != nil || types.Universe.Lookup(name) != nil {
 		return true
 	}
@@ -168,7 +168,7 @@ func (si *site) nameTaken(name string) bool {
 
 // source returns n's text in its file (types.ExprString of an expression
 // when the file cannot be read).
-func (si *site) source(n ast.Expr) string {
+func (si text) source(n ast.Expr) string {
 	tf := si.pass.Fset.File(n.Pos())
 	if tf != nil {
 		if src, err := si.pass.ReadFile(tf.Name()); err == nil && tf.Offset(n.End()) <= len(src) {
@@ -180,7 +180,7 @@ func (si *site) source(n ast.Expr) string {
 
 // deleteStmt is the edit dropping s, its whole line when it is alone
 // there.
-func (si *site) deleteStmt(s ast.Stmt) analysis.TextEdit {
+func (si text) deleteStmt(s ast.Stmt) analysis.TextEdit {
 	from, to := s.Pos(), s.End()
 	tf := si.pass.Fset.File(from)
 	if src, err := si.pass.ReadFile(tf.Name()); err == nil {

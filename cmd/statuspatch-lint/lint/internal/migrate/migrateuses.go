@@ -54,7 +54,7 @@ const controllerutilPath = "sigs.k8s.io/controller-runtime/pkg/controller/contro
 //   - controllerutil.AddFinalizer or RemoveFinalizer when a later statement
 //     of the same block writes the object with c.Update or c.Patch (else
 //     Flush would meet an unsaved change outside the status).
-func (m *migration) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Ident, v *types.Var) bool {
+func (m checks) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Ident, v *types.Var) bool {
 	if m.moved[call] {
 		return true
 	}
@@ -69,7 +69,7 @@ func (m *migration) allowedCall(stack []ast.Node, call *ast.CallExpr, id *ast.Id
 	if verb := m.clientWrite(call); verb != "" {
 		return verb == "Get" && arg == 2 || verb != "Get" && arg == 1
 	}
-	if arg == 0 && m.encodesAsJSON(call) || m.readsRefs(call) {
+	if arg == 0 && m.refs().encodesAsJSON(call) || m.refs().readsRefs(call) {
 		return true // encoded, or read as a reference is (migratechange.go)
 	}
 	if s := m.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {

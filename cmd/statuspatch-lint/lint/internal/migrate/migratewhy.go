@@ -25,7 +25,7 @@ func (m *migration) shapeWhy(why string) string {
 
 // findObj sets m.obj, the written object, or leaves it nil and returns
 // why the write's object is not one -fix can make a patcher from.
-func (m *migration) findObj(kind string) string {
+func (m reads) findObj(kind string) string {
 	arg := ast.Unparen(m.call.Args[1])
 	id, ok := arg.(*ast.Ident)
 	if !ok {
@@ -44,7 +44,10 @@ func (m *migration) findObj(kind string) string {
 
 // noGet says why an Update has no anchor: its object is not read with
 // Get in the function before the write.
-func (m *migration) noGet() string {
+func (m reads) noGet() string {
+	if why := m.cachedItem(); why != "" {
+		return why
+	}
 	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
@@ -53,7 +56,7 @@ func (m *migration) noGet() string {
 
 // noBase says why a Patch whose base (or patch) variable v has no
 // definition of the recognised shape in the function has no anchor.
-func (m *migration) noBase(v *types.Var, what, want string) string {
+func (m reads) noBase(v *types.Var, what, want string) string {
 	if v == nil {
 		return m.shapeWhy("the " + what + " is not a variable of " + m.funcText())
 	}

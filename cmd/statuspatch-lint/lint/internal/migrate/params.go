@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -70,8 +71,9 @@ func ExportParamFacts(pass *analysis.Pass) {
 	// A package that does not reach metav1 is read from export data by
 	// the standalone command (internal/exportdata): no facts either way.
 	readOnly := importedPkg(pass.Pkg, kube.MetaPkgPath) != nil
+	insp := inspector.New(pass.Files)
 	for _, f := range pass.Files {
-		m := &migration{site: site{calls: calls{pass: pass, decls: decls}, file: f}}
+		m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -97,11 +99,11 @@ func ExportParamFacts(pass *analysis.Pass) {
 					switch {
 					case p == nil:
 					case mayBeObject(p.Type()):
-						if name.Name == "_" || m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
+						if name.Name == "_" || m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
 						}
 					case readOnly && fn.Exported() && holdsRefs(p.Type()):
-						if name.Name == "_" || m.followLocal(p) == "" {
+						if name.Name == "_" || m.refs().followLocal(p) == "" {
 							fact.ReadOnly = append(fact.ReadOnly, i)
 						}
 					}
@@ -117,7 +119,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 
 // importedStatusOnly reports whether argument arg of a call of fn, a
 // function of another package, changes at most the status, by fn's fact.
-func (m *migration) importedStatusOnly(fn *types.Func, arg int) bool {
+func (m checks) importedStatusOnly(fn *types.Func, arg int) bool {
 	var fact ParamsFact
 	if m.pass.ImportObjectFact(fn.Origin(), &fact) {
 		for _, i := range fact.StatusOnly {
@@ -132,7 +134,7 @@ func (m *migration) importedStatusOnly(fn *types.Func, arg int) bool {
 // importedReads reports whether call, of a function of another package,
 // only reads the reference e it is given, by the function's ParamsFact
 // (ReadOnly): not a method expression nor a variadic argument.
-func (si *site) importedReads(call *ast.CallExpr, e ast.Expr) bool {
+func (si refs) importedReads(call *ast.CallExpr, e ast.Expr) bool {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == si.pass.Pkg || call.Ellipsis.IsValid() {
 		return false

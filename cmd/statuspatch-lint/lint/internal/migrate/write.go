@@ -3,6 +3,8 @@ package migrate
 import (
 	"go/ast"
 	"go/token"
+
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // A Write is one status write the analyzer found, as Fix sees it.
@@ -23,11 +25,13 @@ type Patcher struct {
 	Pkg  string // the package declaring it
 }
 
-// Files are the package's calls by Lparen, and which positions are in
-// files the analyzer checks.
+// Files are the package's calls by Lparen, which positions are in files
+// the analyzer checks, and the package's syntax as an inspector, built
+// once beside its SSA form: every walk of a function is a cursor of it.
 type Files struct {
-	Calls   map[token.Pos]*ast.CallExpr
-	Checked func(token.Pos) bool
+	Calls     map[token.Pos]*ast.CallExpr
+	Checked   func(token.Pos) bool
+	Inspector *inspector.Inspector
 }
 
 // Options are the analyzer's settings Fix reads.

@@ -187,7 +187,7 @@ func (r *Reconciler) writer(ctx context.Context, w *v1.Widget) error {
 func (r *Reconciler) each(ctx context.Context, ws []*v1.Widget) error {
 	for _, w := range ws {
 		w.Status.Ready = false
-		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
+		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is an item of a list at line 188, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(w\)\), which reads it fresh, and Flush it here\)$`
 			return err
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 // Exported: callers in other packages are not seen.
 func (r *Reconciler) UpdateStatus(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is exported, and -fix changes no caller outside this package: have it take a \*patchers.WidgetStatusPatcher in place of w \(each caller makes it with patchers.NewWidgetStatusPatcher where it reads w\) and call its Flush\(ctx\) in place of this write\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature; by hand: have it take a \*patchers.WidgetStatusPatcher in place of w \(each caller makes it with patchers.NewWidgetStatusPatcher where it reads w\) and call its Flush\(ctx\) in place of this write\)$`
 }
 
 // A caller changes the spec between the read and the call.

@@ -16,15 +16,15 @@ func (r *Reconciler) reuseThenUpdate(ctx context.Context, key client.ObjectKey) 
 	}
 	base := client.MergeFromWithOptions(w.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	w.Status.Size = 1
-	if err := r.Status().Patch(ctx, w, base); err != nil { // want `\(not moved to the patcher: the status writes of w at line 19 and line 27 would each have a patcher of their own, alive at once: a Flush of one would conflict with the other's write\)$`
+	if err := r.Status().Patch(ctx, w, base); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 		return err
 	}
 	w.Status.Size = 2
-	if err := r.Status().Patch(ctx, w, base); err != nil { // want `\(not moved to the patcher: the status writes of w at line 23 and line 27 would each have a patcher of their own, alive at once: a Flush of one would conflict with the other's write\)$`
+	if err := r.Status().Patch(ctx, w, base); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 		return err
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: the status writes of w at line 19 and line 27 would each have a patcher of their own, alive at once: a Flush of one would conflict with the other's write\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 // The object's labels copied into its spec's: stays.

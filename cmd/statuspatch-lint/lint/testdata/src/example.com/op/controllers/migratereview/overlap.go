@@ -14,11 +14,11 @@ func (r *Reconciler) onceThenUpdate(ctx context.Context, key client.ObjectKey) e
 	}
 	base := client.MergeFromWithOptions(w.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	w.Status.Size = 1
-	if err := r.Status().Patch(ctx, w, base); err != nil { // want `\(not moved to the patcher: the status writes of w at line 17 and line 21 would each have a patcher of their own, alive at once: a Flush of one would conflict with the other's write\)$`
+	if err := r.Status().Patch(ctx, w, base); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 		return err
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: the status writes of w at line 17 and line 21 would each have a patcher of their own, alive at once: a Flush of one would conflict with the other's write\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 func (r *Reconciler) baseBeforeGet(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {

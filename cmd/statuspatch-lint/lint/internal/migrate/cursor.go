@@ -1,0 +1,112 @@
+package migrate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"iter"
+	"slices"
+
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// usesOf yields the cursor of each use of v in root between from and to,
+// in source order: its parents are Parent's, not a stack kept by hand.
+func (si *site) usesOf(root ast.Node, v types.Object, from, to token.Pos) iter.Seq[inspector.Cursor] {
+	return func(yield func(inspector.Cursor) bool) {
+		cur, ok := si.cursor(root)
+		if !ok {
+			return
+		}
+		for c := range cur.Preorder((*ast.Ident)(nil)) {
+			id := c.Node().(*ast.Ident)
+			if id.Pos() < from || id.Pos() >= to || si.pass.TypesInfo.Uses[id] != v {
+				continue
+			}
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// chainTop climbs from c through the selections, indexes, parentheses
+// and dereferences whose operand it is, and returns the outermost one
+// (obj.Status.Conditions[0] from obj); keep may stop the climb at a
+// selection (a method, not a field).
+func chainTop(c inspector.Cursor, keep func(*ast.SelectorExpr) bool) inspector.Cursor {
+	for {
+		p := c.Parent()
+		switch n := p.Node().(type) {
+		case *ast.SelectorExpr:
+			if n.X != c.Node() || keep != nil && !keep(n) {
+				return c
+			}
+		case *ast.IndexExpr:
+			if n.X != c.Node() {
+				return c
+			}
+		case *ast.ParenExpr, *ast.StarExpr:
+		default:
+			return c
+		}
+		c = p
+	}
+}
+
+// pathOf is cur's node and the nodes enclosing it, up to its file: the
+// path a site keeps.
+func pathOf(cur inspector.Cursor) []ast.Node {
+	var path []ast.Node
+	for c := range cur.Enclosing() {
+		path = append(path, c.Node())
+	}
+	return path
+}
+
+// stackFrom is the path from root down to cur's node, root first.
+func stackFrom(root ast.Node, cur inspector.Cursor) []ast.Node {
+	var stack []ast.Node
+	for c := range cur.Enclosing() {
+		stack = append(stack, c.Node())
+		if c.Node() == root {
+			break
+		}
+	}
+	slices.Reverse(stack)
+	return stack
+}
+
+// refs follows the object, and the references into it, through the code
+// of a function: what each use does with it (a change, a read, an alias
+// or a hand-on to follow). Its methods live with what they follow:
+// migratechange.go (the use), migratelocal.go (locals and parameters),
+// migrateaddress.go (addresses), migrateliteral.go (literals and
+// appends), migratereaders.go and migratemarshal.go (what only reads).
+type refs struct{ *site }
+
+// refs is the site's follower of references.
+func (si *site) refs() refs { return refs{si} }
+
+// text makes the text edits at a site: names, imports, indentation and
+// the statements deleted (migratetext.go).
+type text struct{ *site }
+
+// text is the site's text editor.
+func (si *site) text() text { return text{si} }
+
+// reads finds where the object's life starts for a write: the read (a
+// Get, a copy of one) or the base the patcher is made at, and why there is
+// none (migrate.go, migrateread.go, migratemerge.go, life.go).
+type reads struct{ *migration }
+
+// reads is the migration's finder of reads.
+func (m *migration) reads() reads { return reads{m} }
+
+// checks says whether the object's uses between the patcher's anchor and
+// its Flush leave the patcher's write what the handwritten one wrote
+// (migrateedit.go, migrateuses.go, params.go).
+type checks struct{ *migration }
+
+// checks is the migration's checker of uses.
+func (m *migration) checks() checks { return checks{m} }

@@ -1,0 +1,332 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/cfg"
+)
+
+// A life is one object's story in one function, read on the function's
+// control-flow graph (go/cfg): which statements read it (a Get of it),
+// write its status (the writes that move together become Flushes of one
+// patcher, each making the response the next base), and which may change
+// it. A question about a point of the function is asked of every path
+// that reaches it, so writes and reads on exclusive paths (an early
+// return's branch, an if's re-read) are not taken for a sequence.
+type life struct {
+	si    *site
+	obj   *types.Var
+	g     *cfg.CFG
+	preds map[*cfg.Block][]*cfg.Block
+}
+
+// An event is what one node of the graph does to the object.
+type event int
+
+const (
+	untouched event = iota // not used, or only read
+	renewed                // read with Get or its status written: the object is what the server holds
+	changed                // may be changed (assigned, its address taken, handed on)
+)
+
+// newLife builds the life of obj in the function holding si's write
+// (the function around a deferred literal: enclosingFunc).
+func newLife(si *site, obj *types.Var) *life {
+	var body *ast.BlockStmt
+	switch fn := si.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		body = fn.Body
+	case *ast.FuncLit:
+		body = fn.Body
+	}
+	if body == nil {
+		return nil
+	}
+	l := &life{si: si, obj: obj, preds: map[*cfg.Block][]*cfg.Block{}}
+	l.g = cfg.New(body, func(call *ast.CallExpr) bool {
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		return !ok || id.Name != "panic" || si.pass.TypesInfo.Uses[id] != types.Universe.Lookup("panic")
+	})
+	for _, b := range l.g.Blocks {
+		if !b.Live {
+			continue // after a return: no path runs it
+		}
+		for _, s := range b.Succs {
+			l.preds[s] = append(l.preds[s], b)
+		}
+	}
+	return l
+}
+
+// freshAt reports whether, on every path that reaches the statement s,
+// the object was last read with Get or had its status written, and
+// nothing may have changed it since: a base taken at s is what a patcher
+// made at that read (and flushed at those writes) holds there.
+func (l *life) freshAt(s ast.Stmt) bool {
+	for _, b := range l.g.Blocks {
+		for i, n := range b.Nodes {
+			if n == ast.Node(s) {
+				return l.freshBefore(b, i, map[*cfg.Block]bool{})
+			}
+		}
+	}
+	return false
+}
+
+// freshBefore is freshAt for the node i of b, on the paths that end there.
+func (l *life) freshBefore(b *cfg.Block, i int, seen map[*cfg.Block]bool) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch l.event(b.Nodes[j]) {
+		case renewed:
+			return true
+		case changed:
+			return false
+		}
+	}
+	if b.Index == 0 || len(l.preds[b]) == 0 {
+		return false // the function's entry: the object was not read here
+	}
+	for _, p := range l.preds[b] {
+		if seen[p] {
+			continue // a loop back: the paths into it are checked
+		}
+		seen[p] = true
+		if !l.freshBefore(p, len(p.Nodes), seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// event says what node n does to the object. Anything it cannot show is
+// only a read counts as a change.
+func (l *life) event(n ast.Node) event {
+	ev := untouched
+	ast.Inspect(n, func(n ast.Node) bool {
+		if ev == changed {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			// Captured by a literal it may change when called.
+			if l.mentions(n.Body) {
+				ev = changed
+			}
+			return false
+		case *ast.CallExpr:
+			return l.callEvent(n, &ev)
+		case *ast.AssignStmt:
+			for _, e := range n.Lhs {
+				if l.rooted(e) {
+					ev = changed
+				}
+			}
+			for _, e := range n.Rhs {
+				if l.rooted(e) && l.reference(e) {
+					ev = changed // an alias into it
+				}
+			}
+		case *ast.ValueSpec:
+			for _, e := range n.Values {
+				if l.rooted(e) && l.reference(e) {
+					ev = changed
+				}
+			}
+		case *ast.IncDecStmt:
+			if l.rooted(n.X) {
+				ev = changed
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && l.rooted(n.X) {
+				ev = changed
+			}
+		case *ast.RangeStmt:
+			if l.rooted(n.X) {
+				ev = changed
+			}
+		}
+		return true
+	})
+	return ev
+}
+
+// callEvent sets ev for a call: a Get of the object or a status write of
+// it renews it; the object or a reference into it handed to any other
+// call (but DeepCopy and builtins that read) may change it.
+func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
+	switch {
+	case len(call.Args) >= 3 && l.isGet(call):
+		*ev = renewed
+		return false
+	case len(call.Args) >= 2 && isStatusWrite(call) && l.is(call.Args[1]):
+		*ev = renewed
+		return false
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, builtin := l.si.pass.TypesInfo.Uses[id].(*types.Builtin); builtin && id.Name != "append" && id.Name != "copy" && id.Name != "clear" && id.Name != "delete" {
+			return true
+		}
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.rooted(sel.X) && sel.Sel.Name != "DeepCopy" {
+		*ev = changed // a method of it
+	}
+	for _, a := range call.Args {
+		if l.rooted(a) && l.reference(a) {
+			*ev = changed
+		}
+	}
+	return true
+}
+
+// isGet reports whether call is c.Get(ctx, key, obj).
+func (l *life) isGet(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Get" && l.is(call.Args[2])
+}
+
+// is reports whether e is the object's variable.
+func (l *life) is(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && l.si.pass.TypesInfo.Uses[id] == l.obj
+}
+
+// rooted reports whether e is the object or a field, element or
+// dereference of it (obj.Status.Conditions[0]).
+func (l *life) rooted(e ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return l.si.pass.TypesInfo.Uses[x] == l.obj
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// reference reports whether e's value may reach into the object: a
+// pointer, slice, map, channel, function or interface, or a struct
+// holding one; a copy of a basic value cannot.
+func (l *life) reference(e ast.Expr) bool {
+	t := l.si.pass.TypesInfo.TypeOf(e)
+	if t == nil {
+		return true
+	}
+	_, basic := t.Underlying().(*types.Basic)
+	return !basic
+}
+
+// mentions reports whether n uses the object.
+func (l *life) mentions(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && l.si.pass.TypesInfo.Uses[id] == l.obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// baseAtRead reports whether the base def (of v), taken with nothing
+// changed since the object's last read or status write on every path to
+// it, is the life's read: the patcher is made at the Get before it and
+// shared with the writes of the same life, and def is dropped when
+// nothing else uses v. The re-reads between become Fetches of that
+// patcher (migraterereads.go).
+func (m reads) baseAtRead(def ast.Stmt, v *types.Var) bool {
+	r := &migration{site: m.site, obj: m.obj, audit: true}
+	if r.reads().findGetBefore(def.Pos()); r.anchor == nil || r.get == nil {
+		return false
+	}
+	l := newLife(&m.site, m.obj)
+	if l == nil || !l.freshAt(def) {
+		return false
+	}
+	m.anchor, m.keep, m.get, m.getCheck = r.anchor, true, r.get, r.getCheck
+	m.late, m.lateVar, m.lateFresh = def, v, true
+	m.lateKeep = m.uses(v) != 1
+	return true
+}
+
+// deferredAt reports whether path[i] (a path from a node up to its file)
+// is a function literal deferred where it is declared: defer func() {
+// ... }().
+func deferredAt(path []ast.Node, i int) bool {
+	lit, ok := path[i].(*ast.FuncLit)
+	if !ok || i+2 >= len(path) {
+		return false
+	}
+	call, ok := path[i+1].(*ast.CallExpr)
+	d, ok2 := path[i+2].(*ast.DeferStmt)
+	return ok && ok2 && call.Fun == lit && d.Call == call
+}
+
+// inDefer reports whether the node path starts from is in a deferred
+// literal of its function: it runs after every statement of the
+// function, whatever their place.
+func inDefer(path []ast.Node) bool {
+	for i, n := range path {
+		switch n.(type) {
+		case *ast.FuncLit:
+			if deferredAt(path, i) {
+				return true
+			}
+		case *ast.FuncDecl:
+			return false
+		}
+	}
+	return false
+}
+
+// cachedItem says why a base taken from an item of a list (obj :=
+// &list.Items[i], or a range over a slice of pointers) cannot be a
+// patcher's: the list is a cached copy the model cannot show fresh, and
+// a Flush from it writes over what this process wrote since (the patcher
+// refuses it as a conflict, and the next reconcile decides again). ""
+// when the object is no list's item.
+func (m reads) cachedItem() string {
+	line, ok := m.listItem()
+	if !ok {
+		return ""
+	}
+	name := m.obj.Name()
+	return m.shapeWhy(fmt.Sprintf("%s is an item of a list at %s, a cached copy: make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
+		name, line, m.patcherType, types.ExprString(m.client), name))
+}
+
+// listItem reports where the object is taken from a slice's element:
+// obj := &x.Items[i], or for _, obj := range x of a slice of pointers.
+func (m reads) listItem() (string, bool) {
+	if def, val := m.definition(m.obj); def != nil {
+		u, ok := ast.Unparen(val).(*ast.UnaryExpr)
+		if !ok || u.Op != token.AND {
+			return "", false
+		}
+		ix, ok := ast.Unparen(u.X).(*ast.IndexExpr)
+		if !ok {
+			return "", false
+		}
+		_, slice := m.pass.TypesInfo.TypeOf(ix.X).Underlying().(*types.Slice)
+		return m.where(def.Pos()), slice
+	}
+	for _, n := range m.path {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok {
+			continue
+		}
+		if id, ok := r.Value.(*ast.Ident); ok && m.pass.TypesInfo.Defs[id] == m.obj {
+			_, slice := m.pass.TypesInfo.TypeOf(r.X).Underlying().(*types.Slice)
+			return m.where(r.Pos()), slice
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,213 @@
+// Package migratelife: kubebuilder's tutorial composed on one object in
+// one Reconcile: a status Update, the re-Get "to avoid the object has
+// been modified", a MergeFrom patch of the same object, early returns
+// that write, and a deferred write. -fix makes one patcher per object
+// life at its read; every write is a Flush of it.
+package migratelife
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	v1 "example.com/op/api/v1"
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type OrderReconciler struct {
+	client.Client
+}
+
+// The tutorial's Reconcile: an Update, the re-Get, then a MergeFrom
+// patch of the same object. One patcher; the re-Get is its fresh read.
+func (r *OrderReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if len(order.Status.Conditions) == 0 {
+		meta.SetStatusCondition(&order.Status.Conditions, metav1.Condition{Type: "Available", Status: "Unknown", Reason: "Reconciling"})
+		if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+			return ctrl.Result{}, err
+		}
+		// Re-fetch so that we avoid "the object has been modified".
+		if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	base := order.DeepCopy()
+	order.Status.Ready = true
+	if err := r.Status().Patch(ctx, order, client.MergeFrom(base)); err != nil { // want `^handwritten status write to Widget`
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+// Writes on exclusive paths: an early return that writes, then the final
+// write. One patcher; each write is its Flush on its own path.
+func (r *OrderReconciler) phases(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if order.Spec.Size < 0 {
+		base := order.DeepCopy()
+		order.Status.Ready = false
+		if err := r.Status().Patch(ctx, order, client.MergeFrom(base)); err != nil { // want `^handwritten status write to Widget`
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{}, errors.New("negative size")
+	}
+	order.Status.Size = order.Spec.Size
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+// A deferred write of the object the enclosing function read with Get:
+// the closure flushes the enclosing function's patcher.
+func (r *OrderReconciler) deferred(ctx context.Context, req ctrl.Request) (res ctrl.Result, err error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if err != nil {
+			order.Status.Ready = false
+		}
+		if uerr := r.Status().Update(ctx, order); uerr != nil { // want `^handwritten status write to Widget`
+			err = errors.Join(err, uerr)
+		}
+	}()
+	order.Status.Size = order.Spec.Size
+	return ctrl.Result{}, nil
+}
+
+// A status change after the first write and before the second's base,
+// on one path only: the merge patch does not send it, a patcher of the
+// first read would. Two lives: the second patcher is made at the base.
+func (r *OrderReconciler) changedBetween(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	if order.Spec.Size > 3 {
+		order.Status.Size = 3
+	}
+	base := order.DeepCopy()
+	order.Status.Ready = false
+	return r.Status().Patch(ctx, order, client.MergeFrom(base)) // want `^handwritten status write to Widget`
+}
+
+// A deferred write after which, in the function, the spec changes: the
+// deferred write runs last, so it stays, and says where.
+func (r *OrderReconciler) deferredSpec(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	defer func() {
+		_ = r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec is changed at line 123: the patcher writes only the status`
+	}()
+	order.Spec.Size = 3
+	return nil
+}
+
+// The object handed down a chain of the package's functions that only
+// read it, four deep and recursive: each body says so; the write moves.
+func (r *OrderReconciler) deepRead(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Ready = level1(order)
+	order.Status.Size = depth(order, 8)
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+func level1(w *v1.Widget) bool { return level2(w) } // want level1:`^statusOnly\[0\]$`
+
+func level2(w *v1.Widget) bool { return level3(w) } // want level2:`^statusOnly\[0\]$`
+
+func level3(w *v1.Widget) bool { return level4(w) } // want level3:`^statusOnly\[0\]$`
+
+func level4(w *v1.Widget) bool { return w.Spec.Size > 0 } // want level4:`^statusOnly\[0\]$`
+
+func depth(w *v1.Widget, n int) int { // want depth:`^statusOnly\[0\]$`
+	if n == 0 {
+		return w.Spec.Size
+	}
+	return depth(w, n-1)
+}
+
+// A *string of the spec only logged and formatted: read; the write moves.
+func (r *OrderReconciler) logged(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	logr.FromContextOrDiscard(ctx).Info("reconciling", "pod", order.Spec.PodName, "size", order.Spec.Size)
+	order.Status.Ready = fmt.Sprint(order.Spec.PodName) != ""
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A logged value whose MarshalJSON has a pointer receiver (and changes
+// it): the logger may call it; the write stays, and says where.
+func (r *OrderReconciler) loggedHook(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	logr.FromContextOrDiscard(ctx).Info("reconciling", "hooked", order.Spec.Hooked)
+	order.Status.Ready = true
+	return r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec may be changed at line 172: order.Spec.Hooked, a reference into the object, is passed to logr.Logger.Info, and the patcher writes only the status`
+}
+
+// orderList is what a List fills: items the cache holds.
+type orderList struct {
+	Items []v1.Widget
+}
+
+func (l *orderList) DeepCopyObject() runtime.Object { return l }
+
+// A parent writing its children's status in a loop over a List: each
+// item is a cached copy, which a patcher made from it would Flush over
+// this process's own earlier writes. It stays, and says to Fetch.
+func (r *OrderReconciler) children(ctx context.Context) error {
+	var list orderList
+	if err := r.List(ctx, &list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		child := &list.Items[i]
+		base := child.DeepCopy()
+		child.Status.Ready = true
+		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: child is an item of a list at line 193, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(child\)\), which reads it fresh, and Flush it here\)$`
+			return err
+		}
+	}
+	return nil
+}
+
+// The same over a slice of pointers.
+func (r *OrderReconciler) childPointers(ctx context.Context, children []*v1.Widget) error {
+	for _, child := range children {
+		base := child.DeepCopy()
+		child.Status.Ready = true
+		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: child is an item of a list at line 205, a cached copy`
+			return err
+		}
+	}
+	return nil
+}
