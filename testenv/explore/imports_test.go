@@ -79,3 +79,41 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 		t.Errorf("read %d packages, want the explorer's and the ones it imports (explore/report, internal/testapi/v1, ...): is the module path right?", len(seen))
 	}
 }
+
+// The explorer's layers: internal/served (the API served in process) sits
+// below the explorer and reads the book only through its Book interface,
+// so it imports no package of the explorer's module; crinternals, below
+// the explorer too, imports none either. A served file that reached back
+// for the run, the step or the history would show here before it became
+// an import cycle.
+func TestExploreLayers(t *testing.T) {
+	const module = "github.com/statuspatch/statuspatch/testenv/explore"
+	fset := token.NewFileSet()
+	for _, dir := range []string{"internal/served", "internal/crinternals"} {
+		files, err := filepath.Glob(filepath.Join(filepath.FromSlash(dir), "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Fatalf("%s: no Go files", dir)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, err := strconv.Unquote(imp.Path.Value)
+				if err != nil {
+					t.Fatalf("%s: %v", fset.Position(imp.Pos()), err)
+				}
+				if path == module || strings.HasPrefix(path, module+"/") {
+					t.Errorf("%s: imports %s: %s is a lower layer of the explorer and imports none of its packages", fset.Position(imp.Pos()), path, dir)
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
+
 	"sort"
 	"strconv"
 
@@ -106,24 +108,14 @@ func (c *cacheView) start(gvk schema.GroupVersionKind, rep representation, watch
 }
 
 // representation is the kind of object an informer holds.
-type representation int
+type representation = servedapi.Rep
 
 const (
-	typedRep representation = iota
-	unstructuredRep
-	metadataRep
-	reps // how many
+	typedRep        = servedapi.TypedRep
+	unstructuredRep = servedapi.UnstructuredRep
+	metadataRep     = servedapi.MetadataRep
+	reps            = servedapi.Reps // how many
 )
-
-func (r representation) String() string {
-	switch r {
-	case unstructuredRep:
-		return "unstructured"
-	case metadataRep:
-		return "metadata-only"
-	}
-	return ""
-}
 
 // repOf is the representation of the informer that serves a cached read
 // into obj (an object or a list), as controller-runtime's informersByType

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
+
 	"context"
 	"fmt"
 
@@ -29,8 +31,8 @@ type run struct {
 	// calls serializes the calls of the clients (calllock.go).
 	calls callLock
 	// proc serves the manager's config to the process's Setup, and runs
-	// the caches it builds from it (restconfig.go, servedcache.go).
-	proc *inProcess
+	// the caches it builds from it (internal/served).
+	proc *servedapi.Process
 
 	trace      // what the schedule did: steps, crashes, violations (trace.go)
 	versions   // the book of the versions the server held (versions.go)
@@ -100,8 +102,8 @@ func (r *run) newReconcilers() error {
 		return nil
 	}
 	r.indexes, r.indexed = fieldIndexes{}, map[informerKey]bool{}
-	r.proc.stop()
-	r.proc = newInProcess(r, api)
+	r.proc.Stop()
+	r.proc = servedapi.New(book{r}, api)
 	bs, err := runSetup(r.ex.s.Setup, true, r.ex.s.Manager, cached, api, r.indexes, r.indexed, r.proc)
 	if err != nil {
 		return err
@@ -116,7 +118,7 @@ func (r *run) newReconcilers() error {
 		r.built[r.ex.fromSetup+j] = &bs[j]
 		r.recs = append(r.recs, bs[j].do)
 	}
-	return r.proc.start()
+	return r.proc.Start()
 }
 
 // step runs one queued reconcile or action; plan, if not nil, fixes the
@@ -132,8 +134,10 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		s.plan = []int{}
 	}
 	r.cur = s
-	if err := r.proc.sync(ctx); err != nil && r.err == nil {
+	if watches, err := r.proc.Sync(ctx); err != nil && r.err == nil {
 		r.err = err
+	} else if err == nil {
+		r.markSeen(watches)
 	}
 	var err error
 	var res ctrl.Result

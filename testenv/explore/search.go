@@ -341,7 +341,7 @@ func (ex *explorer) cleanup() {
 }
 
 func (ex *explorer) end(r *run) {
-	r.proc.stop()
+	r.proc.Stop()
 	ex.touched = append(ex.touched, leftovers(r)...)
 }
 

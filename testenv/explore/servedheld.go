@@ -1,34 +1,88 @@
 package explore
 
-import "sort"
+import (
+	"context"
+	"errors"
+	"sort"
 
-// What the second cache (servedcache.go) held at a step's start, for the
-// report: its reads are served from its own store, in process, out of
-// the explorer's sight, so the step lists what it held, not what it read.
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
+)
+
+// The served API (internal/served) onto the book, and what its second
+// cache held at a step's start, for the report: its reads are served from
+// its own store, in process, out of the explorer's sight, so the step
+// lists what it held, not what it read.
+
+// book is the run's book as the served API reads it.
+type book struct{ r *run }
+
+func (b book) Newest(gvk schema.GroupVersionKind) []servedapi.Object {
+	var out []servedapi.Object
+	for _, k := range b.r.order {
+		if k.gvk != gvk {
+			continue
+		}
+		h := b.r.hist[k]
+		out = append(out, servedapi.Object{NN: k.nn, Name: k.String(), Object: h.versions[h.newest()], RV: h.rvs[h.newest()]})
+	}
+	return out
+}
+
+func (b book) Crashed(err error) bool { return errors.Is(err, errCrashed) }
+
+func (b book) ListUnrecorded(ctx context.Context, list *unstructured.UnstructuredList, opts ...client.ListOption) error {
+	return b.r.server.List(ctx, list, opts...)
+}
+
+// markSeen counts as seen by the step every object a watch covers (its
+// namespace and field selector) at its newest version: the cache holds it
+// so, or holds it not, which a label selector's cache says as much as a
+// version does (the object left the selector).
+func (r *run) markSeen(watches []servedapi.Request) {
+	s := r.cur
+	if s == nil || len(watches) == 0 {
+		return
+	}
+	for _, w := range watches {
+		for _, k := range r.order {
+			if k.gvk != w.GVK || !w.Covers(k.nn) {
+				continue
+			}
+			if h := r.hist[k]; h.newest() > s.seenOrNone(k) {
+				s.seen[k] = h.newest()
+			}
+		}
+	}
+	noteHeld(r, s, watches)
+}
 
 // noteHeld adds to the step what the watches' cache holds of every
 // object they cover, once each (the first watch's representation): the
 // newest version, or none (out of the label selector); a gone object is
 // left out. The watches are taken in a fixed order, not the order their
 // informers happened to start in, so that a replay lists the same.
-func (p *inProcess) noteHeld(s *stepState, watches []*watchStream) {
-	ws := append([]*watchStream(nil), watches...)
-	sort.SliceStable(ws, func(i, j int) bool { return ws[i].q.listName() < ws[j].q.listName() })
+func noteHeld(r *run, s *stepState, watches []servedapi.Request) {
+	ws := append([]servedapi.Request(nil), watches...)
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].ListName() < ws[j].ListName() })
 	noted := map[objKey]bool{}
 	for _, w := range ws {
-		for _, k := range p.r.order {
-			if noted[k] || k.gvk != w.q.gvk || !w.q.covers(k.nn) {
+		for _, k := range r.order {
+			if noted[k] || k.gvk != w.GVK || !w.Covers(k.nn) {
 				continue
 			}
 			noted[k] = true
-			h := p.r.hist[k]
+			h := r.hist[k]
 			v := h.newest()
 			cur := h.versions[v]
 			if cur == nil {
 				continue // gone: the cache holds nothing of it, and says so by nothing
 			}
 			s.step.SecondCache = append(s.step.SecondCache, Read{Object: k.String(), Version: v + 1, Newest: v + 1,
-				Informer: w.q.rep.String(), Missing: !w.q.matches(cur)})
+				Informer: w.Rep.String(), Missing: !w.Matches(cur)})
 		}
 	}
 }

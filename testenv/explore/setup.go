@@ -1,6 +1,8 @@
 package explore
 
 import (
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
+
 	"context"
 	"fmt"
 	"net/http"
@@ -50,8 +52,8 @@ type built struct {
 	// early are the informers it starts before its manager is elected
 	// (warm-up: warmup.go).
 	early []informerKey
-	// onCaches are its Kind sources on a cache Setup built (servedcache.go).
-	onCaches []kindOn
+	// onCaches are its Kind sources on a cache Setup built (internal/served).
+	onCaches []servedapi.Source
 }
 
 // notReRunnable is what to look for in a Setup that ran once and not
@@ -78,9 +80,9 @@ func setupPanic(p any, again bool) error {
 // operator's manager options opts; again: not for the first time in this
 // Run. The field indexes it registers go into indexes, their informers and
 // those its controllers start before the election into indexed (nil:
-// dropped). proc serves the manager's config (restconfig.go) and gets the
+// dropped). proc serves the manager's config (internal/served) and gets the
 // caches Setup adds.
-func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool, proc *inProcess) (out []built, err error) {
+func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool, proc *servedapi.Process) (out []built, err error) {
 	if indexes == nil {
 		indexes = fieldIndexes{}
 	}
@@ -105,7 +107,7 @@ func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Optio
 			indexed[k] = true
 		}
 		out = append(out, b)
-		proc.noteSources(b)
+		proc.NoteSources(b.onCaches)
 	}
 	return out, nil
 }
@@ -120,8 +122,8 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme) (built, error) {
 	b := built{name: c.Name, do: c.Reconciler}
 	for _, w := range c.Watches {
 		if w.Cache != nil {
-			b.onCaches = append(b.onCaches, kindOn{obj: w.Type})
-			b.onCaches[len(b.onCaches)-1].cache, _ = w.Cache.(cache.Cache)
+			b.onCaches = append(b.onCaches, servedapi.Source{Obj: w.Type})
+			b.onCaches[len(b.onCaches)-1].Cache, _ = w.Cache.(cache.Cache)
 		}
 		gvk, err := apiutil.GVKForObject(w.Type, scheme)
 		if err != nil {
@@ -164,12 +166,12 @@ type recordingManager struct {
 	runnables []manager.Runnable
 	indexer   recordingIndexer
 	ctrl      config.Controller
-	proc      *inProcess
+	proc      *servedapi.Process
 }
 
 func (m *recordingManager) Add(r manager.Runnable) error {
 	if c, ok := r.(cache.Cache); ok {
-		m.proc.caches = append(m.proc.caches, c) // started with the process (servedcache.go)
+		m.proc.AddCache(c) // started with the process (internal/served)
 		return nil
 	}
 	m.runnables = append(m.runnables, r)
@@ -183,9 +185,9 @@ func (m *recordingManager) GetCache() cache.Cache       { return nil }
 func (m *recordingManager) GetAPIReader() client.Reader { return m.api }
 
 // GetConfig and GetHTTPClient reach the explorer in process: what Setup
-// builds from them reads and writes the book (restconfig.go).
-func (m *recordingManager) GetConfig() *rest.Config        { return m.proc.config() }
-func (m *recordingManager) GetHTTPClient() *http.Client    { return m.proc.httpClient() }
+// builds from them reads and writes the book (internal/served).
+func (m *recordingManager) GetConfig() *rest.Config        { return m.proc.Config() }
+func (m *recordingManager) GetHTTPClient() *http.Client    { return m.proc.HTTPClient() }
 func (m *recordingManager) GetScheme() *runtime.Scheme     { return m.c.Scheme() }
 func (m *recordingManager) GetRESTMapper() meta.RESTMapper { return listKinds{m.c.RESTMapper()} }
 func (m *recordingManager) GetLogger() logr.Logger         { return logr.Discard() }
@@ -212,7 +214,7 @@ func (ex *explorer) validateSetup() error {
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, false, ex.s.Manager, c, c, nil, nil, newInProcess(nil, c))
+	bs, err := runSetup(ex.s.Setup, false, ex.s.Manager, c, c, nil, nil, servedapi.New(nil, c))
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (r *run) stateHash(left int) uint64 {
 		Lazy                 []string
 		Held                 string
 		Second               []string `json:",omitempty"` // nil without a second cache: other hashes unchanged
-	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.past(keys), r.cache.lazy(), r.heldState(), r.proc.started()})
+	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.past(keys), r.cache.lazy(), r.heldState(), r.proc.Started()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
 	if open := r.windowState(keys, func(c map[string]any) any { return mapUIDs(normalized(c), uids) }); len(open) > 0 {

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/fields"
@@ -20,16 +22,16 @@ func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 	gizmo := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
 	a := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	sel := labels.SelectorFromSet(labels.Set{"target": "true"})
-	informer := func(gvk schema.GroupVersionKind, rep representation, l labels.Selector) request {
-		return request{gvk: gvk, ns: "ns", rep: rep, labels: l, fields: fields.Everything()}
+	informer := func(gvk schema.GroupVersionKind, rep representation, l labels.Selector) servedapi.Request {
+		return servedapi.Request{GVK: gvk, NS: "ns", Rep: rep, Labels: l, Fields: fields.Everything()}
 	}
-	state := func(started ...request) uint64 {
+	state := func(started ...servedapi.Request) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
 		r.record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
 		if started != nil {
-			r.proc = &inProcess{r: r, lists: map[string]request{}}
-			for i, q := range started {
-				r.proc.lists[string(rune('a'+i))] = q
+			r.proc = servedapi.New(book{r}, nil)
+			for _, q := range started {
+				r.proc.NoteList(q, nil)
 			}
 		}
 		return r.stateHash(2)

@@ -22,7 +22,7 @@ type Step struct {
 	Windows []Window `json:",omitempty"`
 	// SecondCache is what the second cache built from the manager's
 	// config held at the step's start of each object it covers
-	// (servedcache.go): the newest version, or, Missing, nothing (out of
+	// (internal/served): the newest version, or, Missing, nothing (out of
 	// its label selector; gone objects are left out). The step's reads
 	// through it are not listed one by one (the cache serves them from
 	// its own store); a write is judged as informed by all it held.

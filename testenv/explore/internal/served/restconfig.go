@@ -1,4 +1,4 @@
-package explore
+package served
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 
 // The manager's GetConfig (and GetHTTPClient): a rest.Config whose
 // transport the explorer serves in process, from the process's API client
-// (client.go), so that what an operator builds from it (a second cache,
+// (the explorer's client.go), so that what an operator builds from it (a second cache,
 // cache.New(mgr.GetConfig(), ...) added with mgr.Add, as trust-manager's
 // target cache; a client, client.New(mgr.GetConfig(), ...)) reads the
 // explorer's book and writes through it, recorded. A GET is an API read
@@ -39,7 +39,7 @@ import (
 // informer it feeds.
 const typedAccept = "application/json, */*;q=0.5"
 
-func (p *inProcess) config() *rest.Config {
+func (p *Process) Config() *rest.Config {
 	return &rest.Config{
 		Host:          "http://explore.in-process",
 		Transport:     p,
@@ -48,29 +48,30 @@ func (p *inProcess) config() *rest.Config {
 	}
 }
 
-func (p *inProcess) httpClient() *http.Client { return &http.Client{Transport: p} }
+func (p *Process) HTTPClient() *http.Client { return &http.Client{Transport: p} }
 
-// request is what a request names: the kind, the object, the subresource.
-type request struct {
-	gvk       schema.GroupVersionKind
-	ns, name  string
-	sub       string
-	rep       representation
-	watch     bool
-	labels    labels.Selector
-	fields    fields.Selector
-	rv        string
-	namespace bool // the path is namespaced
+// Request is what a request names: the kind, the object, the subresource;
+// for a list or a watch, the informer it feeds.
+type Request struct {
+	GVK        schema.GroupVersionKind
+	NS, Name   string
+	Sub        string
+	Rep        Rep
+	Watch      bool
+	Labels     labels.Selector
+	Fields     fields.Selector
+	RV         string
+	Namespaced bool // the path is namespaced
 }
 
-func (p *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
+func (p *Process) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		defer func() { _ = req.Body.Close() }()
 	}
 	if out, ok := p.discovery(req.URL.Path); ok {
 		return p.answer(req, out, nil)
 	}
-	if p.r == nil {
+	if p.book == nil {
 		return p.answer(req, nil, errors.New("explore: the manager's config is served only while a schedule runs, not when Run first checks Setup"))
 	}
 	if !p.enter() {
@@ -83,15 +84,15 @@ func (p *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	switch {
-	case req.Method == http.MethodGet && q.watch:
+	case req.Method == http.MethodGet && q.Watch:
 		return p.openWatch(req, q)
-	case req.Method == http.MethodGet && q.name == "":
+	case req.Method == http.MethodGet && q.Name == "":
 		out, err := p.list(ctx, req, q)
 		return p.answer(req, out, err)
 	case req.Method == http.MethodGet:
 		u := q.object()
-		err := p.api.Get(ctx, client.ObjectKey{Namespace: q.ns, Name: q.name}, u)
-		return p.answer(req, asRep(u.Object, q.rep), err)
+		err := p.api.Get(ctx, client.ObjectKey{Namespace: q.NS, Name: q.Name}, u)
+		return p.answer(req, asRep(u.Object, q.Rep), err)
 	default:
 		out, err := p.write(ctx, req, q)
 		return p.answer(req, out, err)
@@ -100,7 +101,7 @@ func (p *inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // parse reads /api/v1/[namespaces/NS/]RESOURCE[/NAME[/SUB]] and the
 // /apis/GROUP/VERSION/... of the same.
-func (p *inProcess) parse(req *http.Request) (request, error) {
+func (p *Process) parse(req *http.Request) (Request, error) {
 	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
 	var gv schema.GroupVersion
 	switch {
@@ -109,50 +110,50 @@ func (p *inProcess) parse(req *http.Request) (request, error) {
 	case len(parts) >= 4 && parts[0] == "apis":
 		gv, parts = schema.GroupVersion{Group: parts[1], Version: parts[2]}, parts[3:]
 	default:
-		return request{}, apierrors.NewNotFound(schema.GroupResource{Resource: req.URL.Path}, "explore: not served through the manager's config")
+		return Request{}, apierrors.NewNotFound(schema.GroupResource{Resource: req.URL.Path}, "explore: not served through the manager's config")
 	}
-	q := request{}
+	q := Request{}
 	if len(parts) >= 3 && parts[0] == "namespaces" {
-		q.ns, parts, q.namespace = parts[1], parts[2:], true
+		q.NS, parts, q.Namespaced = parts[1], parts[2:], true
 	}
 	resource := parts[0]
 	if len(parts) > 1 {
-		q.name = parts[1]
+		q.Name = parts[1]
 	}
 	if len(parts) > 2 {
-		q.sub = strings.Join(parts[2:], "/")
+		q.Sub = strings.Join(parts[2:], "/")
 	}
 	gvk, err := p.kindFor(gv.WithResource(resource))
 	if err != nil {
-		return request{}, fmt.Errorf("explore: %s: %w", req.URL.Path, err)
+		return Request{}, fmt.Errorf("explore: %s: %w", req.URL.Path, err)
 	}
-	q.gvk = gvk
+	q.GVK = gvk
 	accept := req.Header.Get("Accept")
 	switch {
 	case strings.Contains(accept, "as=PartialObjectMetadata"):
-		q.rep = metadataRep
+		q.Rep = MetadataRep
 	case accept != typedAccept:
-		q.rep = unstructuredRep
+		q.Rep = UnstructuredRep
 	}
 	v := req.URL.Query()
-	q.watch = v.Get("watch") == "true" || v.Get("watch") == "1"
-	q.rv = v.Get("resourceVersion")
-	if q.labels, err = labels.Parse(v.Get("labelSelector")); err != nil {
-		return request{}, apierrors.NewBadRequest(err.Error())
+	q.Watch = v.Get("watch") == "true" || v.Get("watch") == "1"
+	q.RV = v.Get("resourceVersion")
+	if q.Labels, err = labels.Parse(v.Get("labelSelector")); err != nil {
+		return Request{}, apierrors.NewBadRequest(err.Error())
 	}
-	if q.fields, err = fields.ParseSelector(v.Get("fieldSelector")); err != nil {
-		return request{}, apierrors.NewBadRequest(err.Error())
+	if q.Fields, err = fields.ParseSelector(v.Get("fieldSelector")); err != nil {
+		return Request{}, apierrors.NewBadRequest(err.Error())
 	}
-	for _, r := range q.fields.Requirements() {
+	for _, r := range q.Fields.Requirements() {
 		if r.Field != "metadata.name" && r.Field != "metadata.namespace" {
-			return request{}, apierrors.NewBadRequest(fmt.Sprintf("explore: field selector %q through the manager's config: only metadata.name and metadata.namespace are modelled", r.Field))
+			return Request{}, apierrors.NewBadRequest(fmt.Sprintf("explore: field selector %q through the manager's config: only metadata.name and metadata.namespace are modelled", r.Field))
 		}
 	}
 	if v.Get("dryRun") != "" {
-		return request{}, apierrors.NewBadRequest("explore: dry runs through the manager's config are not modelled")
+		return Request{}, apierrors.NewBadRequest("explore: dry runs through the manager's config are not modelled")
 	}
 	if v.Get("sendInitialEvents") != "" {
-		return request{}, apierrors.NewBadRequest("explore: watch lists are not modelled")
+		return Request{}, apierrors.NewBadRequest("explore: watch lists are not modelled")
 	}
 	return q, nil
 }
@@ -160,7 +161,7 @@ func (p *inProcess) parse(req *http.Request) (request, error) {
 // kindFor is the kind of a resource: the backend's mapper's, or, where
 // it maps none (the fake client's maps nothing), the scheme's kind whose
 // resource the fake client would name so.
-func (p *inProcess) kindFor(gvr schema.GroupVersionResource) (schema.GroupVersionKind, error) {
+func (p *Process) kindFor(gvr schema.GroupVersionResource) (schema.GroupVersionKind, error) {
 	gvk, err := p.mapper.KindFor(gvr)
 	if err == nil {
 		return gvk, nil
@@ -176,21 +177,21 @@ func (p *inProcess) kindFor(gvr schema.GroupVersionResource) (schema.GroupVersio
 	return gvk, err
 }
 
-// object is an empty object of the request's kind and name.
-func (q request) object() *unstructured.Unstructured {
+// object is an empty object of the Request's kind and name.
+func (q Request) object() *unstructured.Unstructured {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(q.gvk)
-	u.SetNamespace(q.ns)
-	u.SetName(q.name)
+	u.SetGroupVersionKind(q.GVK)
+	u.SetNamespace(q.NS)
+	u.SetName(q.Name)
 	return u
 }
 
 // write sends a create, update, patch or delete through the process's
-// API client: recorded as its writes are (client.go).
-func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (map[string]any, error) {
+// API client: recorded as its writes are (the explorer's client.go).
+func (p *Process) write(ctx context.Context, req *http.Request, q Request) (map[string]any, error) {
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
-		return nil, fmt.Errorf("explore: reading the request body: %w", err)
+		return nil, fmt.Errorf("explore: reading the Request body: %w", err)
 	}
 	v := req.URL.Query()
 	owner := v.Get("fieldManager")
@@ -200,15 +201,15 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 		if err := json.Unmarshal(body, &u.Object); err != nil {
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
-		u.SetGroupVersionKind(q.gvk)
+		u.SetGroupVersionKind(q.GVK)
 		switch {
-		case req.Method == http.MethodPost && q.name == "":
+		case req.Method == http.MethodPost && q.Name == "":
 			var opts []client.CreateOption
 			if owner != "" {
 				opts = append(opts, client.FieldOwner(owner))
 			}
 			err = p.api.Create(ctx, u, opts...)
-		case req.Method == http.MethodPut && q.sub == "":
+		case req.Method == http.MethodPut && q.Sub == "":
 			var opts []client.UpdateOption
 			if owner != "" {
 				opts = append(opts, client.FieldOwner(owner))
@@ -219,9 +220,9 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 			if owner != "" {
 				opts = append(opts, client.FieldOwner(owner))
 			}
-			err = p.api.SubResource(q.sub).Update(ctx, u, opts...)
+			err = p.api.SubResource(q.Sub).Update(ctx, u, opts...)
 		default:
-			return nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.gvk.Group, Resource: req.URL.Path}, req.Method)
+			return nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.GVK.Group, Resource: req.URL.Path}, req.Method)
 		}
 	case http.MethodPatch:
 		patch := client.RawPatch(types.PatchType(strings.Split(req.Header.Get("Content-Type"), ";")[0]), body)
@@ -232,7 +233,7 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 		if v.Get("force") == "true" {
 			opts = append(opts, client.ForceOwnership)
 		}
-		if q.sub == "" {
+		if q.Sub == "" {
 			err = p.api.Patch(ctx, u, patch, opts...)
 		} else {
 			sub := []client.SubResourcePatchOption{}
@@ -241,11 +242,11 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 					sub = append(sub, so)
 				}
 			}
-			err = p.api.SubResource(q.sub).Patch(ctx, u, patch, sub...)
+			err = p.api.SubResource(q.Sub).Patch(ctx, u, patch, sub...)
 		}
 	case http.MethodDelete:
-		if q.name == "" {
-			return nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.gvk.Group, Resource: req.URL.Path}, "deletecollection (use the explorer's client's DeleteAllOf)")
+		if q.Name == "" {
+			return nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.GVK.Group, Resource: req.URL.Path}, "deletecollection (use the explorer's client's DeleteAllOf)")
 		}
 		do := metav1.DeleteOptions{}
 		if len(body) > 0 {
@@ -258,7 +259,7 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 		}
 		return map[string]any{"kind": "Status", "apiVersion": "v1", "status": metav1.StatusSuccess}, nil
 	default:
-		return nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.gvk.Group, Resource: req.URL.Path}, req.Method)
+		return nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.GVK.Group, Resource: req.URL.Path}, req.Method)
 	}
 	if err != nil {
 		return nil, err
@@ -267,7 +268,7 @@ func (p *inProcess) write(ctx context.Context, req *http.Request, q request) (ma
 }
 
 // answer is the response: out as JSON, or err as a Status.
-func (p *inProcess) answer(req *http.Request, out any, err error) (*http.Response, error) {
+func (p *Process) answer(req *http.Request, out any, err error) (*http.Response, error) {
 	code := http.StatusOK
 	if err != nil {
 		p.noteError(req, err)
@@ -293,7 +294,7 @@ func (p *inProcess) answer(req *http.Request, out any, err error) (*http.Respons
 
 // noteError keeps the last refusal but a watch list's, which the informer
 // takes back to a list and a watch.
-func (p *inProcess) noteError(req *http.Request, err error) {
+func (p *Process) noteError(req *http.Request, err error) {
 	if req.URL.Query().Get("sendInitialEvents") != "" {
 		return
 	}
@@ -302,11 +303,11 @@ func (p *inProcess) noteError(req *http.Request, err error) {
 	p.lastErr = req.Method + " " + req.URL.Path + ": " + err.Error()
 }
 
-func (p *inProcess) lastError() string {
+func (p *Process) lastError() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.lastErr == "" {
-		return "no request refused"
+		return "no Request refused"
 	}
 	return "last refused " + p.lastErr
 }
@@ -322,8 +323,8 @@ func response(req *http.Request, code int, body string) *http.Response {
 
 // asRep is an object as a request of rep gets it: metadata-only as
 // PartialObjectMetadata.
-func asRep(obj map[string]any, rep representation) map[string]any {
-	if rep != metadataRep || obj == nil {
+func asRep(obj map[string]any, rep Rep) map[string]any {
+	if rep != MetadataRep || obj == nil {
 		return obj
 	}
 	m, _, _ := unstructured.NestedFieldCopy(obj, "metadata")
@@ -332,21 +333,21 @@ func asRep(obj map[string]any, rep representation) map[string]any {
 
 // covers reports that the object named nn is in q's namespace and field
 // selector: a list or watch of q returns it when its labels match.
-func (q request) covers(nn types.NamespacedName) bool {
-	if q.ns != "" && nn.Namespace != q.ns {
+func (q Request) Covers(nn types.NamespacedName) bool {
+	if q.NS != "" && nn.Namespace != q.NS {
 		return false
 	}
-	return q.fields.Matches(fields.Set{"metadata.name": nn.Name, "metadata.namespace": nn.Namespace})
+	return q.Fields.Matches(fields.Set{"metadata.name": nn.Name, "metadata.namespace": nn.Namespace})
 }
 
 // matches reports that obj is one a list or watch of q returns.
-func (q request) matches(obj map[string]any) bool {
+func (q Request) Matches(obj map[string]any) bool {
 	u := unstructured.Unstructured{Object: obj}
-	if q.ns != "" && u.GetNamespace() != q.ns {
+	if q.NS != "" && u.GetNamespace() != q.NS {
 		return false
 	}
-	if !q.labels.Matches(labels.Set(u.GetLabels())) {
+	if !q.Labels.Matches(labels.Set(u.GetLabels())) {
 		return false
 	}
-	return q.fields.Matches(fields.Set{"metadata.name": u.GetName(), "metadata.namespace": u.GetNamespace()})
+	return q.Fields.Matches(fields.Set{"metadata.name": u.GetName(), "metadata.namespace": u.GetNamespace()})
 }

@@ -1,4 +1,4 @@
-package explore
+package served
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // ack is what the cache must hold of one object a watch was sent: rv, or
 // nothing ("").
 type ack struct {
-	q  request
+	q  Request
 	nn types.NamespacedName
 	rv string
 }
@@ -28,19 +28,19 @@ type ack struct {
 // taken reads the object through c, as the informer of the watch holds it.
 func (a ack) taken(ctx context.Context, c cache.Cache, scheme *runtime.Scheme) (bool, error) {
 	var obj client.Object
-	switch a.q.rep {
-	case metadataRep:
+	switch a.q.Rep {
+	case MetadataRep:
 		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(a.q.gvk)
+		m.SetGroupVersionKind(a.q.GVK)
 		obj = m
-	case unstructuredRep:
+	case UnstructuredRep:
 		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(a.q.gvk)
+		u.SetGroupVersionKind(a.q.GVK)
 		obj = u
 	default:
-		o, err := scheme.New(a.q.gvk)
+		o, err := scheme.New(a.q.GVK)
 		if err != nil {
-			return false, fmt.Errorf("explore: %s: %w", a.q.gvk, err)
+			return false, fmt.Errorf("explore: %s: %w", a.q.GVK, err)
 		}
 		obj = o.(client.Object)
 	}
@@ -49,7 +49,7 @@ func (a ack) taken(ctx context.Context, c cache.Cache, scheme *runtime.Scheme) (
 		return a.rv == "", nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("explore: reading %s %s back from the cache Setup built: %w", a.q.gvk.Kind, a.nn, err)
+		return false, fmt.Errorf("explore: reading %s %s back from the cache Setup built: %w", a.q.GVK.Kind, a.nn, err)
 	}
 	return obj.GetResourceVersion() == a.rv, nil
 }

@@ -1,4 +1,4 @@
-package explore
+package served
 
 import (
 	"slices"
@@ -17,8 +17,8 @@ import (
 // the legacy documents: a client that asks for aggregated discovery takes
 // them, as it does from an API server that does not aggregate.
 
-// discovery answers a discovery request for path; false: path is not one.
-func (p *inProcess) discovery(path string) (any, bool) {
+// discovery answers a discovery Request for path; false: path is not one.
+func (p *Process) discovery(path string) (any, bool) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case len(parts) == 1 && parts[0] == "api":
@@ -42,7 +42,7 @@ func (p *inProcess) discovery(path string) (any, bool) {
 }
 
 // mapped is every kind of the scheme the backend's mapper maps, sorted.
-func (p *inProcess) mapped() []*meta.RESTMapping {
+func (p *Process) mapped() []*meta.RESTMapping {
 	var out []*meta.RESTMapping
 	for gvk := range p.scheme.AllKnownTypes() {
 		if gvk.Version == runtime.APIVersionInternal || strings.HasSuffix(gvk.Kind, "List") {
@@ -60,7 +60,7 @@ func (p *inProcess) mapped() []*meta.RESTMapping {
 	return out
 }
 
-func (p *inProcess) groups() []string {
+func (p *Process) groups() []string {
 	var out []string
 	for _, m := range p.mapped() {
 		if !slices.Contains(out, m.GroupVersionKind.Group) {
@@ -70,7 +70,7 @@ func (p *inProcess) groups() []string {
 	return out
 }
 
-func (p *inProcess) versionsOf(group string) []string {
+func (p *Process) versionsOf(group string) []string {
 	var out []string
 	for _, m := range p.mapped() {
 		if gvk := m.GroupVersionKind; gvk.Group == group && !slices.Contains(out, gvk.Version) {
@@ -80,7 +80,7 @@ func (p *inProcess) versionsOf(group string) []string {
 	return out
 }
 
-func (p *inProcess) group(name string) metav1.APIGroup {
+func (p *Process) group(name string) metav1.APIGroup {
 	g := metav1.APIGroup{TypeMeta: metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}, Name: name}
 	for _, v := range p.versionsOf(name) {
 		g.Versions = append(g.Versions, metav1.GroupVersionForDiscovery{GroupVersion: schema.GroupVersion{Group: name, Version: v}.String(), Version: v})
@@ -91,7 +91,7 @@ func (p *inProcess) group(name string) metav1.APIGroup {
 	return g
 }
 
-func (p *inProcess) resources(gv schema.GroupVersion) metav1.APIResourceList {
+func (p *Process) resources(gv schema.GroupVersion) metav1.APIResourceList {
 	out := metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv.String()}
 	for _, m := range p.mapped() {
 		if m.GroupVersionKind.GroupVersion() != gv {

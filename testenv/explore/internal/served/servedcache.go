@@ -1,9 +1,8 @@
-package explore
+package served
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,54 +33,63 @@ import (
 // explorer does not choose, the same on every run of the schedule, so a
 // seed replays it.
 
-// inProcess is one process's config: its API client, the caches Setup
+// Process is one process's config: its API client, the caches Setup
 // added, the lists and watches their informers opened.
-type inProcess struct {
-	r      *run // nil: Run's first check of Setup, which serves nothing
+type Process struct {
+	book   Book // nil: Run's first check of Setup, which serves nothing
 	api    client.Client
 	mapper meta.RESTMapper
 	scheme *runtime.Scheme
 	caches []cache.Cache
 	// sources are the Kind sources on an added cache: a controller's start
 	// would get their informers, so the explorer does.
-	sources []kindOn
+	sources []Source
 	cancel  context.CancelFunc
 
 	mu        sync.Mutex
 	stopped   bool
 	inflight  sync.WaitGroup
-	lists     map[string]request // by the resourceVersion the list answered
+	lists     map[string]Request // by the resourceVersion the list answered
 	listed    map[string]map[types.NamespacedName]map[string]any
 	unwatched map[string]bool // lists of an informer no watch has started from
 	watches   []*watchStream
 	n         int
-	lastErr   string // the last request refused, for an error that waited
+	lastErr   string // the last Request refused, for an error that waited
 }
 
-type kindOn struct {
-	cache cache.Cache
-	obj   client.Object
+// Source is a controller's Kind source on a cache Setup added: a
+// controller's start would get its informer, so the explorer does.
+type Source struct {
+	Cache cache.Cache
+	Obj   client.Object
 }
 
 // watchStream is one informer's watch: what it was sent of each object.
 type watchStream struct {
-	q    request
+	q    Request
 	sent map[types.NamespacedName]map[string]any
 	w    *io.PipeWriter
 }
 
-func newInProcess(r *run, api client.Client) *inProcess {
-	return &inProcess{r: r, api: api, mapper: api.RESTMapper(), scheme: api.Scheme(),
-		lists: map[string]request{}, listed: map[string]map[types.NamespacedName]map[string]any{}, unwatched: map[string]bool{}}
+// New is the served API of one process, onto book (nil: Run's first
+// check of Setup, which serves only discovery) through api, the
+// process's recording client.
+func New(book Book, api client.Client) *Process {
+	p := &Process{book: book, api: api,
+		lists: map[string]Request{}, listed: map[string]map[types.NamespacedName]map[string]any{}, unwatched: map[string]bool{}}
+	if api != nil {
+		p.mapper, p.scheme = api.RESTMapper(), api.Scheme()
+	}
+	return p
 }
 
 // started names the informers of the second cache that have listed, by
-// kind, representation, namespace and selectors, sorted and each once (a
-// relist is the same informer): for the state hash (statehash.go), as an
+// kind, Rep, namespace and selectors, sorted and each once (a
+// relist is the same informer): for the explorer's state hash (statehash.go), as an
 // informer started in a step lists the newest versions, the step's own
 // writes included, where one started before serves the step's start.
 // Nil when none has.
-func (p *inProcess) started() []string {
+func (p *Process) Started() []string {
 	if p == nil {
 		return nil
 	}
@@ -89,7 +97,7 @@ func (p *inProcess) started() []string {
 	defer p.mu.Unlock()
 	set := map[string]bool{}
 	for _, q := range p.lists {
-		set[q.listName()] = true
+		set[q.ListName()] = true
 	}
 	var out []string
 	for s := range set {
@@ -99,29 +107,35 @@ func (p *inProcess) started() []string {
 	return out
 }
 
-// listName names an informer's list or watch: kind, representation,
+// listName names an informer's list or watch: kind, Rep,
 // namespace, selectors.
-func (q request) listName() string {
-	return q.gvk.String() + "|" + q.rep.String() + "|ns=" + q.ns + "|labels=" + q.labels.String() + "|fields=" + q.fields.String()
+func (q Request) ListName() string {
+	return q.GVK.String() + "|" + q.Rep.String() + "|ns=" + q.NS + "|labels=" + q.Labels.String() + "|fields=" + q.Fields.String()
 }
 
 // barrierTimeout bounds a wait for the cache: only a cache that never
 // takes what it was sent (a transform that drops resourceVersion) hits it.
 const barrierTimeout = time.Minute
 
-// noteSources keeps b's Kind sources on an added cache.
-func (p *inProcess) noteSources(b built) {
-	for _, s := range b.onCaches {
+// NoteSources keeps the Kind sources among srcs that are on a cache
+// added with AddCache.
+func (p *Process) NoteSources(srcs []Source) {
+	for _, s := range srcs {
 		for _, c := range p.caches {
-			if s.cache == c {
+			if s.Cache == c {
 				p.sources = append(p.sources, s)
 			}
 		}
 	}
 }
 
-// enter counts a request in flight; false once the process stopped.
-func (p *inProcess) enter() bool {
+// AddCache keeps c, a cache Setup built from the process's config and
+// added with mgr.Add: started with the process (Start), synced at each
+// step's start (Sync).
+func (p *Process) AddCache(c cache.Cache) { p.caches = append(p.caches, c) }
+
+// enter counts a Request in flight; false once the process stopped.
+func (p *Process) enter() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stopped {
@@ -134,26 +148,26 @@ func (p *inProcess) enter() bool {
 // list serves a LIST: the newest versions, through the API client. An
 // informer's (it asks for a resourceVersion) is answered with a
 // resourceVersion of the explorer's, which its watch starts from.
-func (p *inProcess) list(ctx context.Context, req *http.Request, q request) (map[string]any, error) {
+func (p *Process) list(ctx context.Context, req *http.Request, q Request) (map[string]any, error) {
 	ul := &unstructured.UnstructuredList{}
-	ul.SetGroupVersionKind(q.gvk.GroupVersion().WithKind(q.gvk.Kind + "List"))
+	ul.SetGroupVersionKind(q.GVK.GroupVersion().WithKind(q.GVK.Kind + "List"))
 	var opts []client.ListOption // none empty: the fake client refuses an empty field selector
-	if !q.labels.Empty() {
-		opts = append(opts, client.MatchingLabelsSelector{Selector: q.labels})
+	if !q.Labels.Empty() {
+		opts = append(opts, client.MatchingLabelsSelector{Selector: q.Labels})
 	}
-	if !q.fields.Empty() {
-		opts = append(opts, client.MatchingFieldsSelector{Selector: q.fields})
+	if !q.Fields.Empty() {
+		opts = append(opts, client.MatchingFieldsSelector{Selector: q.Fields})
 	}
-	if q.ns != "" {
-		opts = append(opts, client.InNamespace(q.ns))
+	if q.NS != "" {
+		opts = append(opts, client.InNamespace(q.NS))
 	}
 	_, informer := req.URL.Query()["resourceVersion"]
 	err := p.api.List(ctx, ul, opts...)
-	if errors.Is(err, errCrashed) && informer {
+	if p.book.Crashed(err) && informer {
 		// An informer the crashed process starts (a cache read after the
 		// crash): it gets its list, unrecorded, or the read would wait
 		// for it forever; the process is replaced after the step.
-		err = p.r.server.List(ctx, ul, opts...)
+		err = p.book.ListUnrecorded(ctx, ul, opts...)
 	}
 	if err != nil {
 		return nil, err
@@ -161,45 +175,53 @@ func (p *inProcess) list(ctx context.Context, req *http.Request, q request) (map
 	sent := map[types.NamespacedName]map[string]any{}
 	items := make([]any, 0, len(ul.Items))
 	for _, it := range ul.Items {
-		it.SetGroupVersionKind(q.gvk)
+		it.SetGroupVersionKind(q.GVK)
 		sent[types.NamespacedName{Namespace: it.GetNamespace(), Name: it.GetName()}] = it.Object
-		items = append(items, asRep(it.Object, q.rep))
+		items = append(items, asRep(it.Object, q.Rep))
 	}
 	rv := ul.GetResourceVersion()
 	if informer {
-		p.mu.Lock()
-		p.n++
-		rv = "explore-" + strconv.Itoa(p.n)
-		p.lists[rv], p.listed[rv], p.unwatched[rv] = q, sent, true
-		p.mu.Unlock()
+		rv = p.NoteList(q, sent)
 	}
-	out := map[string]any{"apiVersion": q.gvk.GroupVersion().String(), "kind": q.gvk.Kind + "List",
+	out := map[string]any{"apiVersion": q.GVK.GroupVersion().String(), "kind": q.GVK.Kind + "List",
 		"metadata": map[string]any{"resourceVersion": rv}, "items": items}
-	if q.rep == metadataRep {
+	if q.Rep == MetadataRep {
 		out["apiVersion"], out["kind"] = "meta.k8s.io/v1", "PartialObjectMetadataList"
 	}
 	return out, nil
+}
+
+// NoteList keeps q, an informer's list that was sent sent, under a
+// resourceVersion of the explorer's, which it returns: the watch that
+// starts from it is sent what changed since (Sync).
+func (p *Process) NoteList(q Request, sent map[types.NamespacedName]map[string]any) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	rv := "explore-" + strconv.Itoa(p.n)
+	p.lists[rv], p.listed[rv], p.unwatched[rv] = q, sent, true
+	return rv
 }
 
 // openWatch starts a watch from the list whose resourceVersion it names:
 // an informer's. Any other (a client's Watch: the patcher's watcher made
 // from the manager's config) is refused, as the explorer's clients refuse
 // Watch: events come from the explorer.
-func (p *inProcess) openWatch(req *http.Request, q request) (*http.Response, error) {
+func (p *Process) openWatch(req *http.Request, q Request) (*http.Response, error) {
 	p.mu.Lock()
-	_, informer := p.lists[q.rv]
+	_, informer := p.lists[q.RV]
 	p.mu.Unlock()
 	if !informer {
-		return p.answer(req, nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.gvk.Group, Resource: q.gvk.Kind},
+		return p.answer(req, nil, apierrors.NewMethodNotSupported(schema.GroupResource{Group: q.GVK.Group, Resource: q.GVK.Kind},
 			"watch (explore: a watch through the manager's config is served to the informers of a cache built from it, not to a client's Watch)"))
 	}
 	pr, pw := io.Pipe()
 	w := &watchStream{q: q, w: pw, sent: map[types.NamespacedName]map[string]any{}}
 	p.mu.Lock()
-	for k, v := range p.listed[q.rv] {
+	for k, v := range p.listed[q.RV] {
 		w.sent[k] = v
 	}
-	delete(p.unwatched, q.rv)
+	delete(p.unwatched, q.RV)
 	p.watches = append(p.watches, w)
 	p.mu.Unlock()
 	resp := response(req, http.StatusOK, "")
@@ -209,7 +231,7 @@ func (p *inProcess) openWatch(req *http.Request, q request) (*http.Response, err
 
 // start starts the added caches, each Kind source's informer first, and
 // waits for their first lists.
-func (p *inProcess) start() error {
+func (p *Process) Start() error {
 	if len(p.caches) == 0 {
 		return nil
 	}
@@ -219,8 +241,8 @@ func (p *inProcess) start() error {
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
 	for _, s := range p.sources {
-		if _, err := s.cache.GetInformer(ctx, s.obj); err != nil {
-			return fmt.Errorf("explore: the informer of %T in the cache Setup built: %w", s.obj, err)
+		if _, err := s.Cache.GetInformer(ctx, s.Obj); err != nil {
+			return fmt.Errorf("explore: the informer of %T in the cache Setup built: %w", s.Obj, err)
 		}
 	}
 	c := p.caches[0]
@@ -235,7 +257,7 @@ func (p *inProcess) start() error {
 
 // stop stops the caches and their watches, and waits for the requests in
 // flight: nothing of a stopped process reads or writes the book after.
-func (p *inProcess) stop() {
+func (p *Process) Stop() {
 	if p == nil {
 		return
 	}
@@ -252,15 +274,15 @@ func (p *inProcess) stop() {
 	p.inflight.Wait()
 }
 
-// sync is the barrier at the start of a step: every informer list has its
+// Sync is the barrier at the start of a step: every informer list has its
 // watch, every watch is sent the book's changes since what it was sent,
-// and the cache holds them. What the cache covers counts as seen by the
-// step (its reads through it are not recorded one by one, the step lists
-// what it held: servedheld.go): a write judged by what its step saw is
-// judged as informed by the whole cache.
-func (p *inProcess) sync(ctx context.Context) error {
+// and the cache holds them. It returns what the watches are, so that what
+// the cache covers counts as seen by the step (its reads through it are
+// not recorded one by one, the step lists what it held: the explorer's
+// servedheld.go); nil when the process added no cache.
+func (p *Process) Sync(ctx context.Context) ([]Request, error) {
 	if p == nil || len(p.caches) == 0 {
-		return nil
+		return nil, nil
 	}
 	var watches []*watchStream
 	err := waitUntil(func() (bool, error) {
@@ -270,13 +292,13 @@ func (p *inProcess) sync(ctx context.Context) error {
 		return len(p.unwatched) == 0, nil
 	}, "every informer of the cache Setup built to watch after its list")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var acks []ack
 	for _, w := range watches {
 		more, err := p.send(w)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		acks = append(acks, more...)
 	}
@@ -295,61 +317,38 @@ func (p *inProcess) sync(ctx context.Context) error {
 		acks = left
 		return len(acks) == 0, nil
 	}, "the cache Setup built to take the book's changes"); err != nil {
-		return err
+		return nil, err
 	}
-	p.markSeen(watches)
-	return nil
-}
-
-// markSeen counts as seen by the step every object a watch covers (its
-// namespace and field selector) at its newest version: the cache holds it
-// so, or holds it not, which a label selector's cache says as much as a
-// version does (the object left the selector).
-func (p *inProcess) markSeen(watches []*watchStream) {
-	s := p.r.cur
-	if s == nil {
-		return
+	out := make([]Request, len(watches))
+	for i, w := range watches {
+		out[i] = w.q
 	}
-	for _, w := range watches {
-		for _, k := range p.r.order {
-			if k.gvk != w.q.gvk || !w.q.covers(k.nn) {
-				continue
-			}
-			if h := p.r.hist[k]; h.newest() > s.seenOrNone(k) {
-				s.seen[k] = h.newest()
-			}
-		}
-	}
-	p.noteHeld(s, watches)
+	return out, nil
 }
 
 // send writes to w the book's changes since what it was sent, as the API
 // server's watch would: added, modified, deleted (also an object that no
 // longer matches its selectors).
-func (p *inProcess) send(w *watchStream) ([]ack, error) {
+func (p *Process) send(w *watchStream) ([]ack, error) {
 	var acks []ack
-	for _, k := range p.r.order {
-		if k.gvk != w.q.gvk {
-			continue
-		}
-		h := p.r.hist[k]
-		cur := h.versions[h.newest()]
+	for _, o := range p.book.Newest(w.q.GVK) {
+		cur, rv := o.Object, o.RV
 		if cur != nil {
 			cur = runtime.DeepCopyJSON(cur)
 			u := unstructured.Unstructured{Object: cur}
-			u.SetGroupVersionKind(k.gvk)
-			u.SetResourceVersion(h.rvs[h.newest()])
+			u.SetGroupVersionKind(w.q.GVK)
+			u.SetResourceVersion(rv)
 		}
-		prev, had := w.sent[k.nn]
-		in := cur != nil && w.q.matches(cur)
+		prev, had := w.sent[o.NN]
+		in := cur != nil && w.q.Matches(cur)
 		var events []map[string]any
 		switch {
-		case in && had && uidOfVersion(prev) != uidOfVersion(cur):
+		case in && had && uidOf(prev) != uidOf(cur):
 			// Deleted and created again under the name since: two events.
 			events = []map[string]any{{"type": watchDeleted, "object": prev}, {"type": watchAdded, "object": cur}}
 		case in && !had:
 			events = []map[string]any{{"type": watchAdded, "object": cur}}
-		case in && (&unstructured.Unstructured{Object: prev}).GetResourceVersion() != h.rvs[h.newest()]:
+		case in && (&unstructured.Unstructured{Object: prev}).GetResourceVersion() != rv:
 			events = []map[string]any{{"type": watchModified, "object": cur}}
 		case !in && had && cur != nil:
 			events = []map[string]any{{"type": watchDeleted, "object": cur}} // it left the selector
@@ -359,25 +358,31 @@ func (p *inProcess) send(w *watchStream) ([]ack, error) {
 			continue
 		}
 		for _, e := range events {
-			e["object"] = asRep(e["object"].(map[string]any), w.q.rep)
+			e["object"] = asRep(e["object"].(map[string]any), w.q.Rep)
 			b, err := json.Marshal(e)
 			if err != nil {
-				return nil, fmt.Errorf("explore: %s: %w", k, err)
+				return nil, fmt.Errorf("explore: %s: %w", o.Name, err)
 			}
 			if _, err := w.w.Write(append(b, '\n')); err != nil {
-				return nil, fmt.Errorf("explore: the watch of %s in the cache Setup built: %w", k.gvk.Kind, err)
+				return nil, fmt.Errorf("explore: the watch of %s in the cache Setup built: %w", w.q.GVK.Kind, err)
 			}
 		}
-		a := ack{q: w.q, nn: k.nn}
+		a := ack{q: w.q, nn: o.NN}
 		if in {
-			w.sent[k.nn] = cur
-			a.rv = h.rvs[h.newest()]
+			w.sent[o.NN] = cur
+			a.rv = rv
 		} else {
-			delete(w.sent, k.nn)
+			delete(w.sent, o.NN)
 		}
 		acks = append(acks, a)
 	}
 	return acks, nil
+}
+
+// uidOf is a version's UID ("" when absent or unset).
+func uidOf(v map[string]any) string {
+	uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
+	return uid
 }
 
 const (
