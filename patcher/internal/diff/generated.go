@@ -164,7 +164,7 @@ func scalarMember(m []byte) bool {
 	case v[0] == '"':
 		return len(v) >= 2 && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '"') < 0 && bytes.IndexByte(v, '\\') < 0
 	case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
-		return bytes.IndexAny(v, "\"{}[],:") < 0
+		return !bytes.ContainsAny(v, "\"{}[],:")
 	default:
 		return string(v) == "true" || string(v) == "false"
 	}
