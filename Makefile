@@ -162,12 +162,13 @@ FUZZTIME ?=
 fuzztime = $(if $(FUZZTIME),$(FUZZTIME),$(1))
 
 .PHONY: fuzz
-fuzz: ## Fuzz the patcher's call sequences (no panic, no silent loss), then transport faults on the real API server, then settling on a drifted CRD (apply removals, pruned fields, JSON Patch removals, a lagging reader), then the settling oracle (seeded schedules of writers, every verdict checked against the server's history), about 30 s each (a count of inputs; FUZZTIME overrides); FUZZ_SERVER=0 fuzzes the patcher alone (the real-server fuzzers' seed corpora still run in make test).
+fuzz: ## Fuzz the patcher's call sequences (no panic, no silent loss), then transport faults on the real API server, then settling on a drifted CRD (apply removals, pruned fields, JSON Patch removals, a lagging reader), then the settling oracle (seeded schedules of writers, every verdict checked against the server's history; then in CRDs that prune the write token), about 30 s each (a count of inputs; FUZZTIME overrides); FUZZ_SERVER=0 fuzzes the patcher alone (the real-server fuzzers' seed corpora still run in make test).
 	$(ROOT_GO) test $(TEST_FLAGS) ./patcher -run '^$$' -fuzz '^FuzzCallSequences$$' -fuzztime $(call fuzztime,5000x)
 ifneq ($(FUZZ_SERVER),0)
 	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzTransportFaults$$' -fuzztime $(call fuzztime,1500x)
 	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzSettleFaults$$' -fuzztime $(call fuzztime,350x) -parallel 1
 	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzOracle$$' -fuzztime $(call fuzztime,120x) -parallel 1
+	cd testenv && $(GO) test $(TEST_FLAGS) ./internal/patcherit -run '^$$' -fuzz '^FuzzOracleTokenTraps$$' -fuzztime $(call fuzztime,90x) -parallel 1
 endif
 
 .PHONY: test-install

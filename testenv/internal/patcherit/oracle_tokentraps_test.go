@@ -10,6 +10,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/statuspatch/statuspatch/patcher"
+	"github.com/statuspatch/statuspatch/testenv"
 )
 
 // Issue 81's traps, drawn by the oracle: the CRD in the cluster prunes the
@@ -97,4 +98,25 @@ func newTokenTrapSchedule(seed uint64, servedKeeps bool) oracleSchedule {
 		}
 	}
 	return s
+}
+
+// FuzzOracleTokenTraps is TestOracleTokenTraps on random seeds: (trap,
+// seed) → schedule, in each CRD of tokenTraps. make fuzz runs it
+// (FUZZ_SERVER not 0):
+//
+//	cd testenv && go test ./internal/patcherit -run '^$' -fuzz '^FuzzOracleTokenTraps$' -fuzztime 120x -parallel 1
+func FuzzOracleTokenTraps(f *testing.F) {
+	envs := make([]*testenv.Env, len(tokenTraps))
+	for i, trap := range tokenTraps {
+		f.Add(uint8(i), uint64(i+1))
+		envs[i] = widgetServer(f, "the oracle's ("+trap.name+")", func(crd *apiextensionsv1.CustomResourceDefinition) {
+			oracleCRD(crd)
+			trap.edit(crd)
+		})
+	}
+	f.Fuzz(func(t *testing.T, trap uint8, seed uint64) {
+		i := int(trap) % len(tokenTraps)
+		t.Logf("trap %q, seed %d (TestOracleTokenTraps keeps a failing one in tokenTraps[%d].found)", tokenTraps[i].name, seed, i)
+		runChecked(t, envs[i], newTokenTrapSchedule(seed, tokenTraps[i].servedKeeps), nil)
+	})
 }
