@@ -30,6 +30,18 @@ func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *Deploy
 func (p *DeploymentStatusPatcher) Object() *appsv1.Deployment { return p.obj }
 
 func (p *DeploymentStatusPatcher) Flush(ctx context.Context) error { return nil }
+
+func (p *DeploymentStatusPatcher) Retry(ctx context.Context, mutate func(*appsv1.Deployment) error) error {
+	return mutate(p.obj)
+}
+
+func FetchDeploymentStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey) (*DeploymentStatusPatcher, error) {
+	obj := &appsv1.Deployment{}
+	if err := c.Get(ctx, key, obj); err != nil {
+		return nil, err
+	}
+	return NewDeploymentStatusPatcher(c, obj), nil
+}
 `
 	statusPkg = `package status
 
@@ -224,5 +236,96 @@ func TestFixLeavesExportedHelperUnlessAllCallersMove(t *testing.T) {
 		if after := readIn(t, mod, "ctrla/ctrla.go") + readIn(t, mod, "status/status.go"); after != before {
 			t.Errorf("-fix changed the group that stays:\n%s", after)
 		}
+	}
+}
+
+// composedPkg composes, on one object in one function, what kubebuilder's
+// tutorial does: a deferred write of the error (a named result), an
+// Update, the re-Get "to avoid the object has been modified", a decision
+// patched once, and the shared helper of another package.
+const composedPkg = `package ctrlc
+
+import (
+	"context"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	Client client.Client
+}
+
+func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) (err error) {
+	d := &appsv1.Deployment{}
+	if err := r.Client.Get(ctx, key, d); err != nil {
+		return err
+	}
+	defer func() {
+		if err == nil {
+			return
+		}
+		d.Status.Replicas = -1
+		if uerr := r.Client.Status().Update(ctx, d); uerr != nil {
+			err = uerr
+		}
+	}()
+	if d.Status.ObservedGeneration == 0 {
+		d.Status.ObservedGeneration = d.Generation
+		if err := r.Client.Status().Update(ctx, d); err != nil {
+			return err
+		}
+		if err := r.Client.Get(ctx, key, d); err != nil {
+			return err
+		}
+	}
+	if d.Status.Replicas == 0 {
+		patch := client.MergeFrom(d.DeepCopy())
+		d.Status.Replicas = int32(len(d.Name))
+		if err := r.Client.Status().Patch(ctx, d, patch); err != nil {
+			return err
+		}
+	}
+	return status.MarkFailed(ctx, r.Client, d, "no capacity")
+}
+`
+
+// A caller that writes the object's status itself and calls the exported
+// helper (issue 80's tutorial project: at e5f7ea8 all four writes stayed,
+// the caller's "may change more than its status" for the helper's call,
+// the helper's for "its caller also writes"): one patcher made at the
+// Get, the re-Get its Fetch, the deferred write its Flush, the decision
+// and its guard in its Retry, and the helper given it. The module builds;
+// the migrated caller is testdata/exportedhelper/composed/ctrlc_ctrlc.go.golden.
+func TestFixComposesExportedHelperWithTheCallersWrites(t *testing.T) {
+	bin := buildLint(t)
+	mod := exportedHelperModule(t, map[string]string{"ctrlc/ctrlc.go": composedPkg})
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	for _, want := range []string{
+		"status/status.go:16: fixed: move the status write onto DeploymentStatusPatcher (MarkFailed takes the patcher",
+		"ctrlc/ctrlc.go:25: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, then Flush)",
+		"ctrlc/ctrlc.go:31: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, then Flush)",
+		"ctrlc/ctrlc.go:41: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, the decision in Retry)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
+		}
+	}
+	for _, l := range strings.Split(errOut, "\n") {
+		if strings.Contains(l, ": kept: ") && (strings.Contains(l, "/ctrlc/") || strings.Contains(l, "/status/")) {
+			t.Errorf("-fix kept a write: %s", l)
+		}
+	}
+	for _, name := range []string{"status/status.go", "ctrlc/ctrlc.go"} {
+		golden := filepath.Join("testdata", "exportedhelper", "composed", strings.ReplaceAll(name, "/", "_")+".golden")
+		if got, want := readIn(t, mod, name), readIn(t, ".", golden); got != want {
+			t.Errorf("%s after -fix differs from %s:\n%s", name, golden, got)
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
 	}
 }

@@ -12,7 +12,9 @@ import (
 // The command tells the analyzer which unexported functions each package's
 // in-package test files name (-test-refs): -fix changes a helper's
 // signature only when no test calls it. External test packages, testdata,
-// nested modules and directories without Go files are left out.
+// nested modules and directories without Go files are left out, and so is
+// a package a test file imports under a helper's name (reconcile.Request
+// names no function reconcile of the package).
 func TestTestRefsArg(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
@@ -21,7 +23,8 @@ func TestTestRefsArg(t *testing.T) {
 		"a/a_test.go":       "package a\n\nfunc use() { helper(); T{}.method(); Exported() }\n",
 		"a/x_test.go":       "package a_test\n\nfunc other() { untested := 1; _ = untested }\n",
 		"a/ignored.go":      "//go:build ignore\n\npackage main\n\nfunc main() {}\n",
-		"b/b.go":            "package b\n\nfunc write() {}\n",
+		"b/b.go":            "package b\n\nfunc write() {}\n\nfunc reconcile() {}\n",
+		"b/b_test.go":       "package b\n\nimport (\n\t\"example.com/m/reconcile\"\n\tw \"example.com/m/write\"\n)\n\nvar _, _ = reconcile.Request{}, w.X\n",
 		"b/testdata/c.go":   "package c\n",
 		"nested/go.mod":     "module example.com/nested\n",
 		"nested/n.go":       "package n\n\nfunc f() {}\n",

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -11,14 +10,15 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// No finding is erased by -fix: a write reported as a replay moves only
-// into a form that fixes the replay, a patcher's Retry whose mutate
-// decides again from the object it re-reads, or stays, reported, with the
-// reason and what to do. A Flush would carry the same decision, made
-// before the re-read, and hide it (a real operator had 14 such writes
-// moved and then called optimistic). The migration is asked for each
-// replayed write first; one whose fix makes no Retry is withheld from it
-// (Movable false), so the writes it moves together with stay too.
+// No finding is erased by -fix: a write reported as a replay stays,
+// reported, with the reason and what to do. A Flush would carry the same
+// decision, made before the re-read, and hide it (a real operator had 14
+// such writes moved and then called optimistic); the Retry -fix makes
+// (migrate's migrateretry.go) takes into mutate the decision after the
+// read, not a value decided before it, which mutate would replay as well.
+// The migration is asked for each replayed write first; one it would move
+// is withheld from it (Movable false), so the writes it moves together
+// with stay too.
 
 // gate is what the replay gate withheld: each kept write's reason, and
 // the kept lines by file, for the reasons of the writes that move with
@@ -29,7 +29,7 @@ type gate struct {
 }
 
 // gateReplays withholds from the migration each replayed handwritten
-// write whose fix would not make it a Retry, and returns why each stays.
+// write it would move, and returns why each stays.
 func gateReplays(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, mws []*migrate.Write, reps []replayed) gate {
 	g := gate{kept: map[*write]string{}, lines: map[string]map[int]bool{}}
 	mfiles := files.migrateFiles()
@@ -39,8 +39,8 @@ func gateReplays(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, m
 			continue
 		}
 		fix, _ := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs}, mws, mw)
-		if fix == nil || makesRetry(fix) {
-			continue // kept for the migration's own reason, or fixed
+		if fix == nil {
+			continue // kept for the migration's own reason
 		}
 		mw.Movable = false
 		g.kept[w] = keptReplay(pass.Fset, reps[i], mw.Patcher.Type)
@@ -51,16 +51,6 @@ func gateReplays(pass *analysis.Pass, files *fileSet, cfg Config, ws []*write, m
 		g.lines[at.Filename][at.Line] = true
 	}
 	return g
-}
-
-// makesRetry reports whether a fix writes through a patcher's Retry.
-func makesRetry(fix *analysis.SuggestedFix) bool {
-	for _, e := range fix.TextEdits {
-		if bytes.Contains(e.NewText, []byte(".Retry(")) {
-			return true
-		}
-	}
-	return false
 }
 
 // keptReplay is why a replayed write stays: the line its status is

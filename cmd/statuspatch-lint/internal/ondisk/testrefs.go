@@ -5,8 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -71,9 +73,26 @@ func packageTestRefs(dir string) ([]string, bool) {
 		if !pkgNames[f.Name.Name] {
 			continue // an external test package: unexported names are out of its reach
 		}
+		imported := map[string]bool{} // the file's package names: reconcile.Request is no call of reconcile
+		for _, imp := range f.Imports {
+			if imp.Name != nil {
+				imported[imp.Name.Name] = true
+			} else if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+				imported[path.Base(p)] = true
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && declared[id.Name] {
-				used[id.Name] = true
+			switch n := n.(type) {
+			case *ast.ImportSpec:
+				return false
+			case *ast.SelectorExpr:
+				if x, ok := n.X.(*ast.Ident); ok && imported[x.Name] {
+					return false
+				}
+			case *ast.Ident:
+				if declared[n.Name] {
+					used[n.Name] = true
+				}
 			}
 			return true
 		})

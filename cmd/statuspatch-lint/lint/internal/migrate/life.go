@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/cfg"
 )
 
@@ -21,6 +22,7 @@ type life struct {
 	obj   *types.Var
 	g     *cfg.CFG
 	preds map[*cfg.Block][]*cfg.Block
+	made  ast.Node // the statement the patcher is made at, if known: the object is its base there
 }
 
 // An event is what one node of the graph does to the object.
@@ -65,10 +67,10 @@ func newLife(si *site, obj *types.Var) *life {
 // the object was last read with Get or had its status written, and
 // nothing may have changed it since: a base taken at s is what a patcher
 // made at that read (and flushed at those writes) holds there.
-func (l *life) freshAt(s ast.Stmt) bool {
+func (l *life) freshAt(s ast.Node) bool {
 	for _, b := range l.g.Blocks {
 		for i, n := range b.Nodes {
-			if n == ast.Node(s) {
+			if n == s {
 				return l.freshBefore(b, i, map[*cfg.Block]bool{})
 			}
 		}
@@ -104,12 +106,30 @@ func (l *life) freshBefore(b *cfg.Block, i int, seen map[*cfg.Block]bool) bool {
 // event says what node n does to the object. Anything it cannot show is
 // only a read counts as a change.
 func (l *life) event(n ast.Node) event {
+	if l.made != nil && n == l.made {
+		return renewed
+	}
 	ev := untouched
 	ast.Inspect(n, func(n ast.Node) bool {
 		if ev == changed {
 			return false
 		}
 		switch n := n.(type) {
+		case *ast.DeferStmt:
+			// A deferred literal runs as the function returns, not here:
+			// its own uses are checked against the rest of the function
+			// (checkMutations); its arguments are evaluated here.
+			if _, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				for _, a := range n.Call.Args {
+					ast.Inspect(a, func(x ast.Node) bool {
+						if e, ok := x.(ast.Expr); ok && l.rooted(e) && l.reference(e) {
+							ev = changed
+						}
+						return ev != changed
+					})
+				}
+				return false
+			}
 		case *ast.FuncLit:
 			// Captured by a literal it may change when called.
 			if l.mentions(n.Body) {
@@ -164,6 +184,14 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 	case len(call.Args) >= 2 && isStatusWrite(call) && l.is(call.Args[1]):
 		*ev = renewed
 		return false
+	}
+	if fn := kube.CalledFunc(l.si.pass, call); fn != nil {
+		for i, a := range call.Args {
+			if l.is(a) && l.si.helperWrite(fn, i) {
+				*ev = renewed // a helper's write, through the patcher (migrateexported.go)
+				return false
+			}
+		}
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, builtin := l.si.pass.TypesInfo.Uses[id].(*types.Builtin); builtin && id.Name != "append" && id.Name != "copy" && id.Name != "clear" && id.Name != "delete" {

@@ -52,6 +52,10 @@ type migration struct {
 	ownerTyped bool         // owner is a client.FieldOwner value
 
 	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
+
+	item    bool       // the object is a list's item, a cached copy: it moves only into Retry (migrateretry.go)
+	itemWhy string     // why it stays when it cannot
+	retry   *retryPlan // the write's decision moved into Retry's mutate (migrateretry.go)
 }
 
 const migrateFixPrefix = "move the status write onto "
@@ -84,7 +88,7 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.Verb + "(...)")
 	}
 	m.client = client
-	unstructured := false
+	unstructured, optionsLater := false, false
 	if w.Verb == "Apply" || w.Verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply") {
 		// An unstructured object: onto apply mode
 		// (migrateapplyunstructured.go).
@@ -105,11 +109,16 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		if why := m.prepareTypedApply(w.Kind); why != "" || m.anchor == nil && m.helper == nil {
 			return nil, none, why
 		}
-	case len(call.Args) > map[string]int{"Patch": 3, "Update": 2}[w.Verb]:
+	case len(call.Args) > map[string]int{"Patch": 3, "Update": 2}[w.Verb] && (w.Verb == "Update" || m.reads().mergeShaped(call.Args[2])):
 		// A lone field owner goes to the patcher (migrateowner.go).
 		if why := m.mergeOwner(map[string]int{"Patch": 3, "Update": 2}[w.Verb]); why != "" {
 			return nil, none, m.shapeWhy(why)
 		}
+	case len(call.Args) > 3:
+		// Another patch (an apply patch of its own type, a raw patch):
+		// its shape is what blocks the move (findAnchor says so), not its
+		// options; were it moved, the options are checked after.
+		optionsLater = true
 	}
 	if m.apply == nil {
 		if why := m.reads().findObj(w.Kind); m.obj == nil {
@@ -124,6 +133,11 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 			return nil, none, why
 		}
 		m.helper = h
+	}
+	if optionsLater {
+		if why := m.mergeOwner(3); why != "" {
+			return nil, none, m.shapeWhy(why)
+		}
 	}
 	if why := m.checkOwner(); why != "" {
 		return nil, none, why
@@ -175,7 +189,20 @@ func (m reads) findAnchor(verb string) string {
 	case m.apply != nil:
 		return "" // prepareApply found it
 	case verb == "Update":
-		return m.findGet()
+		why := m.findGet()
+		if m.anchor == nil {
+			if def, _ := m.definition(m.obj); def != nil {
+				if item := m.cachedItem(); item != "" || m.audit {
+					if _, ok := m.listItem(); ok {
+						// A list's item: its patcher made where it is
+						// taken, its decision in Retry (migrateretry.go).
+						m.anchor, m.keep, m.item, m.itemWhy = def, true, true, item
+						return ""
+					}
+				}
+			}
+		}
+		return why
 	}
 	deepCopy := m.obj.Name() + ".DeepCopy()"
 	patch := ast.Unparen(m.call.Args[2])
@@ -210,7 +237,7 @@ func (m reads) findAnchor(verb string) string {
 			return ""
 		}
 		if why := m.cachedItem(); why != "" {
-			return why
+			m.item, m.itemWhy = true, why // into Retry, or stays (migrateretry.go)
 		}
 		m.anchor, m.baseVar = def, v
 		return ""
@@ -244,7 +271,7 @@ func (m reads) findAnchor(verb string) string {
 		return ""
 	}
 	if why := m.cachedItem(); why != "" {
-		return why
+		m.item, m.itemWhy = true, why
 	}
 	m.anchor, m.keep, m.baseVar = def, m.uses(v) != 1, v
 	return ""
@@ -328,4 +355,24 @@ func (m reads) isDeepCopyOfObj(e ast.Expr) bool {
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	return ok && m.pass.TypesInfo.Uses[id] == m.obj
+}
+
+// mergeShaped reports whether patch is a merge patch -fix moves:
+// client.Merge, client.MergeFrom... of a base, or a variable defined as
+// one in the function.
+func (m reads) mergeShaped(patch ast.Expr) bool {
+	patch = ast.Unparen(patch)
+	if m.isClientMerge(patch) {
+		return true
+	}
+	if id, ok := patch.(*ast.Ident); ok {
+		v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+		if _, val := m.definition(v); val != nil {
+			patch = ast.Unparen(val)
+		} else {
+			return true // not seen: the options are the first thing said
+		}
+	}
+	call, ok := patch.(*ast.CallExpr)
+	return ok && m.isMergeFrom(call)
 }

@@ -104,6 +104,8 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 			case inner != "":
 				// Say where, inside the package's function, it goes wrong.
 				return fmt.Sprintf("%s is passed to %s at %s, where %s", v.Name(), funcName(fn, m.pass.Pkg), line, inner)
+			case depth == 1 && m.compose && isStatusWrite(call) && len(call.Args) > 1 && call.Args[1] == ast.Expr(id):
+				return "" // the helper's write: it takes the caller's patcher
 			case depth > 0 && isStatusWrite(call):
 				return fmt.Sprintf("its status is written at %s, a write -fix does not move with the caller's", line)
 			case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()]:
@@ -140,7 +142,7 @@ func (m checks) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bo
 		}
 	}
 	if fn.Pkg() != m.pass.Pkg {
-		return !recv && arg >= 0 && m.importedStatusOnly(fn, arg), ""
+		return !recv && arg >= 0 && (m.importedStatusOnly(fn, arg) || depth == 0 && m.helperWrite(fn, arg)), ""
 	}
 	if slices.Contains(m.following, fn) {
 		return true, "" // a recursive call: its uses are the ones being checked
@@ -273,19 +275,37 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
 	}
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))
-	edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(flush)})
+	how := " (New" + p.Type + ", then Flush)"
+	if m.retry != nil {
+		r := retries{migration: m}
+		text, ok := r.retryText(name, m.retry)
+		if !ok {
+			if m.item {
+				return nil, m.itemWhy
+			}
+		} else {
+			flush, how = text, " (New"+p.Type+", the decision in Retry)"
+			if m.retry.guard == nil || m.retry.nested {
+				edits = append(edits, r.deleteBlock(m.retry))
+			} else if e, ok := r.guardEdit(m.retry, text); ok {
+				edits, flush = append(edits, e), ""
+			}
+		}
+	}
+	if flush != "" {
+		edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(flush)})
+	}
 	for _, f := range m.rereads {
 		edits = append(edits, m.fetchEdits(f, qual, p.Type, name, owner)...)
 	}
-	if m.late != nil && !m.lateKeep {
+	if m.late != nil && !m.lateKeep && (m.retry == nil || m.retry.guard == nil || m.retry.nested || m.late.Pos() < m.retry.guard.Pos() || m.late.End() > m.retry.guard.End()) {
 		edits = append(edits, m.text().deleteStmt(m.late))
 	}
 	for _, s := range m.drop {
 		edits = append(edits, m.text().deleteStmt(s))
 	}
 	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...)
-	how := " (New" + p.Type + ", then Flush)"
-	if m.fetch != nil {
+	if m.fetch != nil && m.retry == nil {
 		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
 	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how + m.lateNote(), TextEdits: edits}, ""

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -146,8 +147,13 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 // callerMember is the package's part in the move of fn.
 func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn *types.Func, fact *HelperFact) GroupMember {
 	member := GroupMember{Key: fn.Pkg().Path() + "." + fn.Name()}
-	h := &helperMove{migration: &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}}, audit: opts.Audit, patcherType: fact.Patcher.Type}}
+	h := &helperMove{migration: &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}}, audit: opts.Audit, patcherType: fact.Patcher.Type}, composeCallers: true}
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false)
+	for _, hc := range callers {
+		if problem == "" && hc.writes {
+			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc)
+		}
+	}
 	var edits []analysis.TextEdit
 	if problem == "" {
 		var drop []int
@@ -162,4 +168,55 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 	}
 	member.Pos, member.Edits = callers[0].calls[0].call.Pos(), edits
 	return member
+}
+
+// sharedPatcher is the patcher a caller that writes the object's status
+// itself passes to the helper: its own writes' (one life, made at its
+// read), or why they do not move. The helper's call is a write of that
+// life (checkCallee: its HelperFact).
+func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, hc *helperCaller) (string, string) {
+	c := hc.calls[0]
+	fn := c.enclosingFunc()
+	line := pass.Fset.Position(c.call.Pos()).Line
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || call.Pos() < fn.Pos() || call.End() > fn.End() || len(call.Args) < 2 || !c.isObj(call.Args[1]) {
+			continue
+		}
+		at := pass.Fset.Position(call.Pos()).Line
+		fix, why := Fix(pass, files, opts, ws, o)
+		if fix == nil {
+			return "", fmt.Sprintf("its caller at line %d also writes %s's status at line %d, which does not move (%s)", line, c.obj.Name(), at, why)
+		}
+		names := map[string]bool{}
+		for _, e := range fix.TextEdits {
+			for _, n := range patcherVar.FindAllString(string(e.NewText), -1) {
+				names[n] = true
+			}
+		}
+		if len(names) != 1 {
+			return "", fmt.Sprintf("its caller at line %d also writes %s's status at line %d, with more than one patcher of %s: move them by hand", line, c.obj.Name(), at, c.obj.Name())
+		}
+		for n := range names {
+			for _, k := range hc.calls {
+				if fix.TextEdits[0].Pos > k.call.Pos() {
+					return "", fmt.Sprintf("its caller at line %d calls it before the patcher of its own writes of %s is made", pass.Fset.Position(k.call.Pos()).Line, c.obj.Name())
+				}
+			}
+			return n, ""
+		}
+	}
+	return "", fmt.Sprintf("its caller at line %d: no status write of %s found in it", line, c.obj.Name())
+}
+
+// patcherVar matches the patcher variables a fix names.
+var patcherVar = regexp.MustCompile(`\b[a-z_][A-Za-z0-9_]*Patcher[0-9]*\b`)
+
+// helperWrite reports whether argument arg of a call of fn, a function
+// of another package, is the object of an exported helper whose write
+// moves by taking the patcher (its HelperFact): a write of the caller's
+// life, which passes its patcher.
+func (c *calls) helperWrite(fn *types.Func, arg int) bool {
+	var fact HelperFact
+	return fn != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn.Origin(), &fact) && fact.ObjIndex == arg
 }

@@ -99,7 +99,7 @@ func (f *fetchPlan) planReuse(m *migration) bool {
 	}
 	scope := m.blockScope(f.get)
 	_, outer := scope.LookupParent(id.Name, f.get.Pos())
-	if outer == nil || outer.Parent() == types.Universe {
+	if outer == nil || outer.Parent() == types.Universe || m.isResult(outer) && !m.reads().bareReturnAfter(f.get) {
 		f.declareErr = scope.Lookup(id.Name) == nil
 		return f.declareErr
 	}
@@ -170,6 +170,10 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
 			f.define = types.Identical(outer.Type(), errVar.Type()) && m.assignedNext(outer, f.ifStmt.End())
 		case outer.Parent() != m.pass.Pkg.Scope() && !m.isResult(outer):
 			f.define = m.assignedNext(outer, f.ifStmt.End()) && m.assignedNext(outer, m.blockEnd(get))
+		case m.isResult(outer):
+			// A named result (a deferred write's err): an err of the
+			// block shadows it, which only a bare return would notice.
+			f.define = scope.Lookup(id.Name) == nil && !m.reads().bareReturnAfter(get)
 		}
 		if !f.define {
 			return nil, "its error variable " + id.Name + " would shadow, or be read before it is set again"
@@ -264,4 +268,27 @@ func (m *migration) fetchEdits(f *fetchPlan, qual, typ, name, opts string) []ana
 		{Pos: f.from, End: f.to, NewText: []byte(text)},
 		{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte("\n" + indent + m.obj.Name() + " = " + name + ".Object()")},
 	}
+}
+
+// bareReturnAfter reports whether a return without results follows s in
+// its block (outside function literals): a variable of the block that
+// shadows a named result fails it to compile.
+func (m reads) bareReturnAfter(s ast.Stmt) bool {
+	b := m.block(s)
+	if b == nil {
+		return true
+	}
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if n.Pos() > s.End() && len(n.Results) == 0 {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -24,6 +24,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 		return m.helper.helperFix(p, files, ws, opts)
 	}
 	if m.apply != nil {
+		if why := m.applyBeside(files, ws); why != "" {
+			return nil, why
+		}
 		if why := m.apply.checkApplyUses(); why != "" {
 			return nil, why
 		}
@@ -100,7 +103,16 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 		return nil, why
 	}
 	for _, g := range group {
+		g.compose = true // a helper writing the object takes the patcher (migratehelper.go)
 		if why := g.checks().checkMutations(); why != "" {
+			if g == m {
+				return nil, why
+			}
+			return nil, fmt.Sprintf("the status write of %s at line %d cannot be moved (%s), and the writes of %s in this function move together", m.obj.Name(), pass.Fset.Position(g.call.Pos()).Line, why, m.obj.Name())
+		}
+	}
+	for _, g := range group {
+		if why := planRetry(g); why != "" {
 			if g == m {
 				return nil, why
 			}
@@ -160,4 +172,26 @@ func (m *migration) patcherName(group []*migration) string {
 		}
 	}
 	return name
+}
+
+// applyBeside says why an apply cannot move beside other status writes of
+// its object in the function: they move onto a patcher in merge mode, and
+// one in apply mode made at the same read would be alive at once with
+// it, its lock older than their writes.
+func (m *migration) applyBeside(files Files, ws []*Write) string {
+	if m.obj == nil {
+		return ""
+	}
+	fn := m.enclosingFunc()
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || call == m.call || o.Generated || call.Pos() < fn.Pos() || call.End() > fn.End() || len(call.Args) < 2 {
+			continue
+		}
+		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == m.obj && o.Verb != "Apply" {
+			return m.shapeWhy(fmt.Sprintf("%s's status is also written at %s (Status().%s): a patcher in apply mode made at the read for this write would be alive at once with that write's, its lock older than that write (apply mode and merge writes cannot share a patcher); make this write an ApplyStatus of a patcher made in apply mode after the last of them, or make them applies",
+				m.obj.Name(), m.where(call.Pos()), o.Verb))
+		}
+	}
+	return ""
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // A write-only helper, func (r *R) updateStatus(ctx, obj *T, ...) error
@@ -33,10 +32,11 @@ import (
 // The migration it embeds is the write's in the helper.
 type helperMove struct {
 	*migration
-	decl       *ast.FuncDecl // the helper whose parameter obj is
-	baseParam  *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
-	patchParam bool          // baseParam is the patch itself, which each caller makes (migratehelperpatch.go)
-	dropClient *types.Var    // an exported helper's client parameter, used only by the write: it goes (migrateexported.go)
+	decl           *ast.FuncDecl // the helper whose parameter obj is
+	baseParam      *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
+	patchParam     bool          // baseParam is the patch itself, which each caller makes (migratehelperpatch.go)
+	dropClient     *types.Var    // an exported helper's client parameter, used only by the write: it goes (migrateexported.go)
+	composeCallers bool          // a caller that writes the object too passes its own patcher (migrateexported.go)
 }
 
 // droppedParams are the helper's parameters that go with the move: the
@@ -70,33 +70,12 @@ func (m *migration) isObj(e ast.Expr) bool {
 // calls, each made with a patcher made at the anchor of its migration.
 type helperCaller struct {
 	calls []*migration
-}
-
-// callOf returns the call whose function is cur (an
-// identifier, or the Sel of a selector) and the selector's X, if any.
-func callOf(cur inspector.Cursor) (*ast.CallExpr, ast.Expr) {
-	var recv ast.Expr
-	if sel, ok := cur.Parent().Node().(*ast.SelectorExpr); ok && sel.Sel == cur.Node() {
-		recv = sel.X
-		cur = cur.Parent()
-	}
-	call, ok := cur.Parent().Node().(*ast.CallExpr)
-	if !ok || ast.Unparen(call.Fun) != cur.Node() {
-		return nil, nil
-	}
-	return call, recv
-}
-
-// isPlainSelector reports whether e is an identifier or a chain of field
-// selections of one: naming it again evaluates to the same value.
-func isPlainSelector(e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return true
-	case *ast.SelectorExpr:
-		return isPlainSelector(e.X)
-	}
-	return false
+	// shared is the patcher of the caller's own status writes of the
+	// object, which the calls pass (a caller that writes the object too,
+	// of an exported helper: migrateexported.go); "" when the calls make
+	// their own.
+	shared string
+	writes bool // the caller writes the object's status itself too
 }
 
 // helperFix builds the fix of a write in a helper (h.decl), or says why
@@ -138,7 +117,13 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		return why("%s", problem)
 	}
 	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
+	h.composeCallers = !exported // an exported helper's callers here are composed by the command's members
 	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported)
+	for _, hc := range callers {
+		if problem == "" && hc.writes {
+			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc)
+		}
+	}
 	if problem != "" {
 		return why("%s", problem)
 	}
@@ -268,12 +253,17 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
 			}
 			fnNode := c.enclosingFunc()
+			writes := false
 			for _, o := range ws {
 				// In apply mode, any status write beside: the patcher's.
 				if oc, ok := files.Calls[o.Lparen]; ok && fnNode.Pos() <= oc.Pos() && oc.End() <= fnNode.End() && (h.apply != nil || len(oc.Args) > 1 && c.isObj(oc.Args[1])) {
 					what := v.Name() + "'s status"
 					if h.apply != nil {
 						what = "a status"
+					}
+					if h.composeCallers && h.apply == nil {
+						writes = true // its own patcher, if its writes move
+						continue
 					}
 					return nil, fmt.Sprintf("its caller at line %d also writes %s at line %d: move them by hand", line, what, h.pass.Fset.Position(oc.Pos()).Line)
 				}
@@ -285,6 +275,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				byKey[key] = hc
 				callers = append(callers, hc)
 			}
+			hc.writes = hc.writes || writes
 			hc.calls = append(hc.calls, c)
 		}
 	}
@@ -299,6 +290,9 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				}
 			}
 			continue
+		}
+		if hc.writes {
+			continue // the caller's own group checks its uses (migrateexported.go)
 		}
 		moved := map[*ast.CallExpr]bool{}
 		bases := map[*types.Var]int{}

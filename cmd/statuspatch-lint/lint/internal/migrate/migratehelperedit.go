@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -109,6 +110,10 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 	for _, hc := range callers {
 		made := map[ast.Stmt]bool{}
 		for _, c := range hc.calls {
+			if hc.shared != "" {
+				edits = append(edits, sharedArgs(c, hc.shared, objIndex, drop))
+				continue
+			}
 			cqual, cimport, why := c.text().qualifier(p.Pkg)
 			if why != "" {
 				return nil, why
@@ -160,4 +165,47 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 		}
 	}
 	return edits, ""
+}
+
+// sharedArgs is the edit of a call passing the caller's own patcher
+// name in place of the object (and without the dropped arguments).
+func sharedArgs(c *migration, name string, objIndex int, drop []int) analysis.TextEdit {
+	var args []string
+	for i, a := range c.call.Args {
+		switch {
+		case i == objIndex:
+			args = append(args, name)
+		case !slices.Contains(drop, i):
+			args = append(args, c.text().source(a))
+		}
+	}
+	last := c.call.Args[len(c.call.Args)-1]
+	return analysis.TextEdit{Pos: c.call.Args[0].Pos(), End: last.End(), NewText: []byte(strings.Join(args, ", "))}
+}
+
+// callOf returns the call whose function is cur (an
+// identifier, or the Sel of a selector) and the selector's X, if any.
+func callOf(cur inspector.Cursor) (*ast.CallExpr, ast.Expr) {
+	var recv ast.Expr
+	if sel, ok := cur.Parent().Node().(*ast.SelectorExpr); ok && sel.Sel == cur.Node() {
+		recv = sel.X
+		cur = cur.Parent()
+	}
+	call, ok := cur.Parent().Node().(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != cur.Node() {
+		return nil, nil
+	}
+	return call, recv
+}
+
+// isPlainSelector reports whether e is an identifier or a chain of field
+// selections of one: naming it again evaluates to the same value.
+func isPlainSelector(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return isPlainSelector(e.X)
+	}
+	return false
 }

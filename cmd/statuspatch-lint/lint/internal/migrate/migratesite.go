@@ -22,6 +22,7 @@ type site struct {
 
 	localDepth int           // how many locals deep followLocal is (migratelocal.go)
 	following  []*types.Func // the package's functions checkCallee is in (migrateedit.go)
+	compose    bool          // a helper's write of the object is the caller's, through its patcher (migratehelper.go)
 }
 
 // definition returns the statement in a block enclosing the write that

@@ -114,7 +114,7 @@ func (r *Reconciler) usedByTests(ctx context.Context, w *v1.Widget) error {
 	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of usedByTests: a test file of the package uses usedByTests: its calls there cannot be moved\)$`
 }
 
-// The caller also writes the object's status itself.
+// The caller also writes the object's status: one patcher, the helper's.
 func (r *Reconciler) alsoDirect(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.client.Get(ctx, key, w); err != nil {
@@ -124,11 +124,11 @@ func (r *Reconciler) alsoDirect(ctx context.Context, key client.ObjectKey) error
 		return err
 	}
 	w.Status.Ready = true
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to Reconciler.writeAlso at line 123, where its status is written at line 131, a write -fix does not move with the caller's\)$`
+	return r.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 func (r *Reconciler) writeAlso(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeAlso: its caller at line 123 also writes w's status at line 127: move them by hand\)$`
+	return r.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 // The helper changes the spec before writing.

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -118,7 +119,7 @@ func (r *OrderReconciler) deferredSpec(ctx context.Context, req ctrl.Request) er
 		return err
 	}
 	defer func() {
-		_ = r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec is changed at line 123: the patcher writes only the status`
+		_ = r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec is changed at line 124: the patcher writes only the status`
 	}()
 	order.Spec.Size = 3
 	return nil
@@ -171,7 +172,7 @@ func (r *OrderReconciler) loggedHook(ctx context.Context, req ctrl.Request) erro
 	}
 	logr.FromContextOrDiscard(ctx).Info("reconciling", "hooked", order.Spec.Hooked)
 	order.Status.Ready = true
-	return r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec may be changed at line 172: order.Spec.Hooked, a reference into the object, is passed to logr.Logger.Info, and the patcher writes only the status`
+	return r.Status().Update(ctx, order) // want `\(not moved to the patcher: order.Spec may be changed at line 173: order.Spec.Hooked, a reference into the object, is passed to logr.Logger.Info, and the patcher writes only the status`
 }
 
 // orderList is what a List fills: items the cache holds.
@@ -183,7 +184,9 @@ func (l *orderList) DeepCopyObject() runtime.Object { return l }
 
 // A parent writing its children's status in a loop over a List: each
 // item is a cached copy, which a patcher made from it would Flush over
-// this process's own earlier writes. It stays, and says to Fetch.
+// this process's own earlier writes (refused as a conflict, and the next
+// reconcile decides again). The decision moves into Retry's mutate: on a
+// conflict Retry reads the child fresh and decides again.
 func (r *OrderReconciler) children(ctx context.Context) error {
 	var list orderList
 	if err := r.List(ctx, &list); err != nil {
@@ -193,7 +196,7 @@ func (r *OrderReconciler) children(ctx context.Context) error {
 		child := &list.Items[i]
 		base := child.DeepCopy()
 		child.Status.Ready = true
-		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: child is an item of a list at line 193, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(child\)\), which reads it fresh, and Flush it here\)$`
+		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 			return err
 		}
 	}
@@ -205,9 +208,137 @@ func (r *OrderReconciler) childPointers(ctx context.Context, children []*v1.Widg
 	for _, child := range children {
 		base := child.DeepCopy()
 		child.Status.Ready = true
-		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: child is an item of a list at line 205, a cached copy`
+		if err := r.Status().Patch(ctx, child, client.MergeFrom(base)); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 			return err
 		}
 	}
 	return nil
+}
+
+// A decision from the status read (the size counts the conditions read,
+// only when not yet ready): it moves into Retry's mutate, which decides
+// again from the object it re-reads on a conflict, instead of the 409
+// ending the reconcile and the next one deciding again.
+func (r *OrderReconciler) decided(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	if !order.Status.Ready {
+		order.Status.Size = len(order.Status.Conditions) + 1
+	}
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return fmt.Errorf("widget %s: %w", req.NamespacedName, err)
+	}
+	return nil
+}
+
+// The same decision after a status change and an early return: Retry
+// would refuse the change made before it (it would be lost on a
+// conflict), so the write is a Flush.
+func (r *OrderReconciler) decidedAfterChange(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Ready = false
+	if order.Spec.Size < 0 {
+		return errors.New("negative size")
+	}
+	order.Status.Size = len(order.Status.Conditions)
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A decision whose value is used after the write stays outside Retry:
+// the write is a Flush.
+func (r *OrderReconciler) decidedUsedAfter(ctx context.Context, req ctrl.Request) (bool, error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return false, err
+	}
+	first := len(order.Status.Conditions) == 0
+	order.Status.Ready = first
+	err := r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	return first, err
+}
+
+// The plan decided once: the if reads the status, its body takes the
+// base, decides and writes. The whole if moves into Retry's mutate: on a
+// conflict the condition is decided again from the object re-read, so a
+// plan another reconcile stored is not decided twice. The deferred
+// literal before it runs as the function returns, not there.
+func (r *OrderReconciler) planOnce(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	defer func() {
+		logr.FromContextOrDiscard(ctx).Info("reconciled", "size", order.Status.Size)
+	}()
+	if order.Status.Size == 0 {
+		patch := client.MergeFrom(order.DeepCopy())
+		order.Status.Size = plan(order)
+		if err := r.Status().Patch(ctx, order, patch); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+			return err
+		}
+	}
+	return nil
+}
+
+func plan(w *v1.Widget) int { return w.Spec.Size + 1 } // want plan:`^statusOnly\[0\]$`
+
+// A parent claiming its children, an Update of each item of a List in a
+// guard reading the item's status, the error assigned to the function's
+// variable: the item's patcher is made where the item is taken; the
+// guard stays (a false one must leave err as it was) and is decided
+// again in Retry's mutate.
+func (r *OrderReconciler) claim(ctx context.Context, owner string) (err error) {
+	var list orderList
+	if err = r.List(ctx, &list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		child := &list.Items[i]
+		if child.Status.Size == 0 {
+			child.Status.Size = len(owner)
+			if err = r.Status().Update(ctx, child); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Phase functions, then one write: a phase decides from the status it is
+// given, so the phases go into Retry's mutate.
+func (r *OrderReconciler) phased(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	phaseCount(order)
+	phaseReady(order)
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+func phaseCount(w *v1.Widget) { w.Status.Size = w.Spec.Size } // want phaseCount:`^statusOnly\[0\]$`
+
+func phaseReady(w *v1.Widget) { // want phaseReady:`^statusOnly\[0\]$`
+	if w.Status.Size > 0 {
+		w.Status.Ready = true
+	}
+}
+
+// applyPatch is an apply patch of the project's own type.
+type applyPatch struct{ data []byte }
+
+func (p applyPatch) Type() types.PatchType              { return types.ApplyPatchType }
+func (p applyPatch) Data(client.Object) ([]byte, error) { return p.data, nil }
+
+// An apply patch of its own type with a field owner and forced ownership,
+// of an object it is given: its shape keeps it, and the reason says so,
+// not "several options" (which apply mode takes).
+func (r *OrderReconciler) applied(ctx context.Context, order *v1.Widget, data []byte) error {
+	return r.Status().Patch(ctx, order, applyPatch{data}, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the patch applyPatch\{…\} is not client.MergeFrom\(base\) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand\)$`
 }

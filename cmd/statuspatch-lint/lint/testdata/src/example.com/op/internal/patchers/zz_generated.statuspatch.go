@@ -32,3 +32,7 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 }
 
 func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*v1.Widget] { return p.p }
+
+func (p *WidgetStatusPatcher) Retry(ctx context.Context, mutate func(*v1.Widget) error) error {
+	return p.p.Retry(ctx, mutate)
+}

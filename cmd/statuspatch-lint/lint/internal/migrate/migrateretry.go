@@ -1,0 +1,350 @@
+package migrate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+)
+
+// A retryPlan moves a write's decision into the patcher's Retry: the
+// statements that decide the status, straight-line in the write's block
+// from the point where the object is what the patcher last read or wrote
+// up to the write, become Retry's mutate, and the write becomes the
+// Retry. On a conflict Retry reads the object again and decides again
+// from it, where a Flush would return the 409 and the next reconcile
+// would decide again from what may be the same stale cache.
+//
+// A write moves into Retry when the table below says so of its object
+// (retryShapes); otherwise, or when its decision is not such a block, it
+// is a Flush.
+type retryPlan struct {
+	stmts []ast.Stmt  // the decision, in one statement list, right before the write's statement
+	write ast.Stmt    // the write's statement
+	guard *ast.IfStmt // an if whose body is the decision and the write: its condition decides too
+	// nested: the write assigns its error to a variable of the function
+	// (if err = write; ...), which a false condition must leave as it
+	// was: the if stays around the Retry, and mutate checks it again.
+	nested bool
+}
+
+// A retryShape is a reason a write's decision belongs in Retry.
+type retryShape struct {
+	name string
+	// applies reports whether the shape holds for the write.
+	applies func(r retries) bool
+	// required: without a block to move, the write stays (a Flush would
+	// be wrong), with the shape's reason.
+	required bool
+}
+
+// retryShapes is the table: a new shape is an entry and a test.
+var retryShapes = []retryShape{
+	// A List item is a cached copy the model cannot show fresh: a Flush
+	// of it is refused when this process wrote the object since (the
+	// cache lags), and the next reconcile decides again.
+	{name: "cached item", applies: func(r retries) bool { return r.item }, required: true},
+	// The status is read to decide the status written: on a 409 that
+	// decision is made again from the object Retry reads.
+	{name: "decided from status", applies: func(r retries) bool { return r.readsStatus() }},
+}
+
+// retries plans a write's Retry (migrateretry.go).
+type retries struct {
+	*migration
+	plan *retryPlan
+}
+
+// planRetry sets m.retry from the table, or returns why a write whose
+// shape requires Retry cannot move.
+func planRetry(m *migration) string {
+	if m.helper != nil || m.apply != nil || inDefer(m.path) {
+		if m.item {
+			return m.itemWhy
+		}
+		return ""
+	}
+	r := retries{migration: m}
+	r.plan = r.block()
+	for _, s := range retryShapes {
+		if !s.applies(r) {
+			continue
+		}
+		if r.plan != nil && len(r.plan.stmts) > 0 {
+			m.retry = r.plan
+			return ""
+		}
+		if s.required {
+			return m.itemWhy
+		}
+	}
+	return ""
+}
+
+// block finds the write's decision: the statements right before the
+// write's statement, in its list, back to the patcher's anchor, a read or
+// a write of the object, or a statement that cannot run twice inside a
+// function literal (a return, a branch, a defer, a call taking a
+// context, a declaration used after the write). The object must be what
+// the patcher holds where the block starts (Retry refuses changes made
+// before it).
+func (r retries) block() *retryPlan {
+	write := r.enclosingStmt()
+	if write == nil {
+		return nil
+	}
+	var list []ast.Stmt
+	for _, l := range r.enclosingLists() {
+		for _, s := range l {
+			if s == write {
+				list = l
+			}
+		}
+		if list != nil {
+			break
+		}
+	}
+	at := -1
+	for i, s := range list {
+		if s == write {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	from := at
+	for from > 0 && r.movable(list[from-1], write) {
+		from--
+	}
+	if from == at {
+		return nil
+	}
+	prev := ast.Stmt(nil)
+	if from > 0 {
+		prev = list[from-1]
+	}
+	fresh := prev != nil && (prev == r.anchor || prev == r.late || prev == r.getCheck)
+	if !fresh {
+		l := newLife(&r.site, r.obj)
+		if l != nil {
+			l.made = r.anchor
+		}
+		fresh = l != nil && l.freshAt(list[from])
+	}
+	if !fresh {
+		return nil
+	}
+	p := &retryPlan{stmts: list[from:at], write: write}
+	if g := r.guard(list, from, at); g != nil {
+		p.guard = g
+		if w, ok := write.(*ast.IfStmt); ok {
+			as, _ := w.Init.(*ast.AssignStmt)
+			p.nested = as == nil || as.Tok != token.DEFINE
+		}
+	}
+	if !r.scoped(p) {
+		return nil
+	}
+	return p
+}
+
+// guard returns the if whose body is the decision and the write, when
+// the whole if moves into mutate: no else, no init, the body nothing but
+// (the base, which goes) the decision and the write, last, in a form
+// that handles its error alone (if err := write; err != nil {...}, or
+// the call alone), a condition that may run again, and the object what
+// the patcher holds at the if. Then the condition is decided again on a
+// conflict too, and a false one makes Retry a Flush with nothing to send.
+func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
+	if at != len(list)-1 || from > 1 || from == 1 && list[0] != r.late {
+		return nil
+	}
+	switch w := list[at].(type) {
+	case *ast.IfStmt:
+		if w.Init == nil || w.Else != nil {
+			return nil
+		}
+	case *ast.ExprStmt:
+	default:
+		return nil
+	}
+	var g *ast.IfStmt
+	for i, n := range r.path {
+		if b, ok := n.(*ast.BlockStmt); ok && i+1 < len(r.path) && len(b.List) == len(list) && len(list) > 0 && b.List[0] == list[0] {
+			g, _ = r.path[i+1].(*ast.IfStmt)
+			break
+		}
+	}
+	if g == nil || g.Init != nil || g.Else != nil || !r.movable(&ast.ExprStmt{X: g.Cond}, list[at]) {
+		return nil
+	}
+	l := newLife(&r.site, r.obj)
+	if l != nil {
+		l.made = r.anchor
+	}
+	if l == nil || !l.freshAt(g.Cond) {
+		return nil
+	}
+	return g
+}
+
+// movable reports whether s may run inside Retry's mutate, maybe more
+// than once: no return, branch, defer or go; no read or write of the
+// object, no drop or anchor of the migration; no call taking a context
+// (a call to the cluster, which a retry would repeat).
+func (r retries) movable(s, write ast.Stmt) bool {
+	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get {
+		return false
+	}
+	for _, d := range r.drop {
+		if s == d {
+			return false
+		}
+	}
+	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
+		if f != nil && (f.get == s || f.ifStmt != nil && ast.Stmt(f.ifStmt) == s) {
+			return false
+		}
+	}
+	ok := true
+	ast.Inspect(s, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt, *ast.BranchStmt, *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
+			ok = false
+		case *ast.CallExpr:
+			if isStatusWrite(n) || r.moved[n] {
+				ok = false
+			}
+			for _, a := range n.Args {
+				if t := r.pass.TypesInfo.TypeOf(a); t != nil && types.TypeString(t, nil) == "context.Context" {
+					ok = false
+				}
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// scoped reports whether no name the block declares is used after it.
+func (r retries) scoped(p *retryPlan) bool {
+	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
+	declared := map[types.Object]bool{}
+	for id, obj := range r.pass.TypesInfo.Defs {
+		if obj != nil && id.Pos() >= from && id.Pos() < to {
+			declared[obj] = true
+		}
+	}
+	fn := r.enclosingFunc()
+	for id, obj := range r.pass.TypesInfo.Uses {
+		if declared[obj] && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() {
+			return false
+		}
+	}
+	return true
+}
+
+// readsStatus reports whether the block reads the object's status other
+// than to set it: a decision from the status read before the write.
+func (r retries) readsStatus() bool {
+	if r.plan == nil {
+		return false
+	}
+	var nodes []ast.Node
+	if r.plan.guard != nil {
+		nodes = append(nodes, r.plan.guard.Cond)
+	}
+	for _, s := range r.plan.stmts {
+		nodes = append(nodes, s)
+	}
+	return r.statusRead(nodes, r.obj, map[*types.Func]bool{})
+}
+
+// statusRead reports whether nodes read v's status other than to set
+// it, themselves or in a function of the package v is handed to (a
+// phase function: r.phasePlan(obj) deciding from obj.Status.Plan).
+func (r retries) statusRead(nodes []ast.Node, v *types.Var, seen map[*types.Func]bool) bool {
+	found := false
+	for _, s := range nodes {
+		r.eachUse(s, v, s.Pos(), s.End(), func(stack []ast.Node, id *ast.Ident) string {
+			if len(stack) < 3 {
+				return ""
+			}
+			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
+				if p, body := r.calleeParam(call, id, seen); p != nil && r.statusRead([]ast.Node{body}, p, seen) {
+					found = true
+					return "found"
+				}
+				return ""
+			}
+			sel, ok := stack[len(stack)-2].(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Status" {
+				return ""
+			}
+			top, changed := changedAt(stack, len(stack)-2)
+			if changed {
+				if u, ok := stack[top-1].(*ast.UnaryExpr); !ok || u.Op != token.AND {
+					return "" // set
+				}
+				if call, ok := stack[top-2].(*ast.CallExpr); ok && isSetter(r, call) {
+					return "" // a setter given its address
+				}
+			}
+			found = true
+			return "found"
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// calleeParam returns the parameter of the package's function call
+// passes id as, and its body; nil for another call or one followed
+// already.
+func (r retries) calleeParam(call *ast.CallExpr, id *ast.Ident, seen map[*types.Func]bool) (*types.Var, ast.Node) {
+	fn := kube.CalledFunc(r.pass, call)
+	if fn == nil || fn.Pkg() != r.pass.Pkg || seen[fn] || call.Ellipsis.IsValid() {
+		return nil, nil
+	}
+	fd := r.funcDecl(fn)
+	if fd == nil || fd.Body == nil {
+		return nil, nil
+	}
+	var params []*ast.Ident
+	for _, f := range fd.Type.Params.List {
+		params = append(params, f.Names...)
+	}
+	for i, a := range call.Args {
+		if a == ast.Expr(id) && i < len(params) {
+			seen[fn] = true
+			p, _ := r.pass.TypesInfo.Defs[params[i]].(*types.Var)
+			if p == nil {
+				return nil, nil
+			}
+			return p, fd.Body
+		}
+	}
+	return nil, nil
+}
+
+// isSetter reports whether call only sets what it is given the address
+// of, from its other arguments: apimachinery's meta.SetStatusCondition
+// and meta.RemoveStatusCondition.
+func isSetter(r retries, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := r.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "k8s.io/apimachinery/pkg/api/meta" &&
+		(fn.Name() == "SetStatusCondition" || fn.Name() == "RemoveStatusCondition")
+}

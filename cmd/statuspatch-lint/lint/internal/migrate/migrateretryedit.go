@@ -1,0 +1,79 @@
+package migrate
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// The text of a write moved into Retry (migrateretry.go): mutate's body,
+// the guard's if made the write's statement, the decision's lines gone.
+
+// retryText is the write's Retry: the block as mutate's body, on the
+// object mutate is given, under the object's name.
+func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
+	typ, imp, why := r.text().qualifier(r.objPkg())
+	if why != "" || imp != nil {
+		return "", false
+	}
+	named := r.objNamed()
+	if named == nil {
+		return "", false
+	}
+	tf := r.pass.Fset.File(plan.stmts[0].Pos())
+	src, err := r.pass.ReadFile(tf.Name())
+	if err != nil {
+		return "", false
+	}
+	indent := r.text().indent(plan.write.Pos())
+	body := string(src[tf.Offset(plan.stmts[0].Pos()):tf.Offset(plan.stmts[len(plan.stmts)-1].End())])
+	body = strings.ReplaceAll(body, "\n", "\n\t")
+	if plan.guard != nil {
+		if !plan.nested {
+			indent = r.text().indent(plan.guard.Pos())
+		}
+		cond := string(src[tf.Offset(plan.guard.Cond.Pos()):tf.Offset(plan.guard.Cond.End())])
+		body = "if " + cond + " {\n" + indent + "\t\t" + body + "\n" + indent + "\t}"
+	}
+	return fmt.Sprintf("%s.Retry(%s, func(%s *%s%s) error {\n%s\t%s\n%s\treturn nil\n%s})",
+		name, types.ExprString(r.call.Args[0]), r.obj.Name(), typ, named.Obj().Name(), indent, body, indent, indent), true
+}
+
+// objNamed is the object's named type (the pointer's element).
+func (r retries) objNamed() *types.Named {
+	t := r.obj.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
+func (r retries) objPkg() string {
+	if n := r.objNamed(); n != nil && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path()
+	}
+	return ""
+}
+
+// guardEdit is the edit of a guarded decision: the if becomes the
+// write's statement, one level out, its call the Retry (retryText).
+func (r retries) guardEdit(p *retryPlan, retry string) (analysis.TextEdit, bool) {
+	tf := r.pass.Fset.File(p.write.Pos())
+	src, err := r.pass.ReadFile(tf.Name())
+	if err != nil {
+		return analysis.TextEdit{}, false
+	}
+	in, out := r.text().indent(p.write.Pos()), r.text().indent(p.guard.Pos())
+	outdent := func(b []byte) string { return strings.ReplaceAll(string(b), "\n"+in, "\n"+out) }
+	text := outdent(src[tf.Offset(p.write.Pos()):tf.Offset(r.call.Pos())]) + retry + outdent(src[tf.Offset(r.call.End()):tf.Offset(p.write.End())])
+	return analysis.TextEdit{Pos: p.guard.Pos(), End: p.guard.End(), NewText: []byte(text)}, true
+}
+
+// deleteBlock is the edit dropping the block's lines: they are mutate's.
+func (r retries) deleteBlock(p *retryPlan) analysis.TextEdit {
+	tf := r.pass.Fset.File(p.stmts[0].Pos())
+	return analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: tf.LineStart(tf.Line(p.write.Pos()))}
+}

@@ -1,0 +1,25 @@
+package migratelife
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	widgetac "example.com/op/api/v1/ac"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// A server-side apply of the object beside a merge write of it in one
+// life: a patcher is in apply mode or merge mode, and two alive at once
+// would conflict. The Update moves; the apply stays, naming the write.
+func (r *OrderReconciler) applyBeside(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return err
+	}
+	return r.Status().Apply(ctx, widgetac.Widget(order.Name, order.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: order's status is also written at line 21 \(Status\(\)\.Update\): a patcher in apply mode made at the read for this write would be alive at once with that write's`
+}
