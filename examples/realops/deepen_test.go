@@ -16,10 +16,10 @@ import (
 // deepenBudget is the budget of the searches below, the one a user
 // should give: their only option but the Backend. Given a Budget and no
 // bound, a search deepens the default bounds while each level is
-// exhausted within it (docs/explore.md, Bounds and deepening), within
+// exhausted within it (docs/explore-design.md, How it searches), within
 // the first 3/5 of it; then, if it ended with space left, the fault
 // phase's random schedules with a crash or a leader change take the
-// rest. The figures are in docs/explore-your-operator.md. JobSet's
+// rest. The figures are in examples/realops/README.md (Time). JobSet's
 // deletes by name (TestJobSetDeletesByNameReplay), which need a leader
 // change and bounds past deepening level 4, are the fault phase's
 // (TestJobSetByNameDeepening).
@@ -92,7 +92,7 @@ func TestGrafanaVersionDeepening(t *testing.T) {
 // needs a leader change, seven chosen steps and a List seven points
 // behind. The fault phase that follows the deepening within the budget
 // does: random schedules with a crash or a leader change and a stale
-// read after it (docs/explore.md, Bounds and deepening).
+// read after it (docs/explore-design.md, How it searches).
 func TestJobSetByNameDeepening(t *testing.T) {
 	env := startJobSet(t)
 	s := jobsetScenario(env)

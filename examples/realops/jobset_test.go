@@ -195,7 +195,7 @@ func helloJobSet() *jobsetv1.JobSet {
 // the orphan finalizer, which only kube-controller-manager's garbage
 // collector removes, so without this every other schedule would start with
 // the previous one's Jobs, terminating, named as the new JobSet's
-// (docs/explore-your-operator.md, JobSet).
+// (examples/realops/README.md, JobSet).
 func releaseResetJobs(c client.Client) error { return releaseJobsIn(c, jobsetNS) }
 
 // releaseJobsIn removes the finalizers of the Jobs left terminating in ns.
