@@ -37,6 +37,7 @@ func TestRayHeadPodDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantErrorLoop) || !strings.Contains(v.String(), "2 head pods found") {
 		t.Fatalf("want a second head Pod and the error loop it causes, got after %d schedules in %s at %s:\n%v",
@@ -59,6 +60,7 @@ func TestRabbitmqResurrectDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantDeletedStaysDeleted) || !strings.Contains(v.String(), "write create RabbitmqCluster rabbits/hello based on") {
 		t.Fatalf("want the deleted RabbitmqCluster created again, got after %d schedules in %s at %s:\n%v",
@@ -77,6 +79,7 @@ func TestGrafanaVersionDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.String(), `{"spec":{"version":"12.1.0"}}`) {
 		t.Fatalf("want the user's spec.version overwritten by the operator's default, got after %d schedules in %s at %s:\n%v",
@@ -101,6 +104,7 @@ func TestJobSetByNameDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantOwnDelete) || !strings.Contains(v.String(), "Job jobs/hello-workers-") {
 		t.Fatalf("want the new leader's delete of an attempt-1 Job, got after %d schedules in %s at %s:\n%v",
