@@ -16,10 +16,10 @@ import (
 // deepenBudget is the budget of the searches below, the one a user
 // should give: their only option but the Backend. Given a Budget and no
 // bound, a search deepens the default bounds while each level is
-// exhausted within it (docs/explore.md, Bounds and deepening), within
+// exhausted within it (docs/explore-design.md, How it searches), within
 // the first 3/5 of it; then, if it ended with space left, the fault
 // phase's random schedules with a crash or a leader change take the
-// rest. The figures are in docs/explore-your-operator.md. JobSet's
+// rest. The figures are in examples/realops/README.md (Time). JobSet's
 // deletes by name (TestJobSetDeletesByNameReplay), which need a leader
 // change and bounds past deepening level 4, are the fault phase's
 // (TestJobSetByNameDeepening).
@@ -37,6 +37,7 @@ func TestRayHeadPodDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantErrorLoop) || !strings.Contains(v.String(), "2 head pods found") {
 		t.Fatalf("want a second head Pod and the error loop it causes, got after %d schedules in %s at %s:\n%v",
@@ -59,6 +60,7 @@ func TestRabbitmqResurrectDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantDeletedStaysDeleted) || !strings.Contains(v.String(), "write create RabbitmqCluster rabbits/hello based on") {
 		t.Fatalf("want the deleted RabbitmqCluster created again, got after %d schedules in %s at %s:\n%v",
@@ -77,6 +79,7 @@ func TestGrafanaVersionDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.String(), `{"spec":{"version":"12.1.0"}}`) {
 		t.Fatalf("want the user's spec.version overwritten by the operator's default, got after %d schedules in %s at %s:\n%v",
@@ -92,7 +95,7 @@ func TestGrafanaVersionDeepening(t *testing.T) {
 // needs a leader change, seven chosen steps and a List seven points
 // behind. The fault phase that follows the deepening within the budget
 // does: random schedules with a crash or a leader change and a stale
-// read after it (docs/explore.md, Bounds and deepening).
+// read after it (docs/explore-design.md, How it searches).
 func TestJobSetByNameDeepening(t *testing.T) {
 	env := startJobSet(t)
 	s := jobsetScenario(env)
@@ -101,6 +104,7 @@ func TestJobSetByNameDeepening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantOwnDelete) || !strings.Contains(v.String(), "Job jobs/hello-workers-") {
 		t.Fatalf("want the new leader's delete of an attempt-1 Job, got after %d schedules in %s at %s:\n%v",

@@ -14,7 +14,7 @@ import (
 )
 
 // TestLostWriteOfADeletedObject is the minimal trigger of the false alarm
-// the JobSet replay showed (docs/explore-your-operator.md, JobSet): a
+// the JobSet replay showed (examples/realops/README.md, JobSet): a
 // reconciler that adds label a to ConfigMap x by a merge patch adds it
 // (step 1) and crashes, a standby takes over; the user replaces x (deleted,
 // created again without the label); the new leader, whose cache still holds

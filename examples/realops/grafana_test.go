@@ -151,6 +151,7 @@ func TestExploreGrafanaVersioned(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}
@@ -168,6 +169,7 @@ func TestGrafanaDeepening(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}

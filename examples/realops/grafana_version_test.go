@@ -40,7 +40,7 @@ func TestGrafanaOverwritesPinnedVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Spec.Version == "11.6.0" {
-		t.Fatalf("Grafana %s keeps the user's spec.version 11.6.0: the operator no longer overwrites it; update docs/explore-your-operator.md", key)
+		t.Fatalf("Grafana %s keeps the user's spec.version 11.6.0: the operator no longer overwrites it; update examples/realops/README.md", key)
 	}
 	t.Logf("the user pinned spec.version 11.6.0; a reconcile from a read before the pin wrote %q over it", got.Spec.Version)
 	// A fresh reconcile keeps the operator's version: the user's is lost.

@@ -19,7 +19,7 @@ import (
 
 // TestJobSetDeletesRecreatedJobsByName plays, on the real server and
 // without the explorer, what reading JobSet's deleteJobs suggests and the
-// searches' bounds do not reach (docs/explore-your-operator.md, JobSet): a
+// searches' bounds do not reach (examples/realops/README.md, JobSet): a
 // restart deletes the earlier attempt's Jobs by name, with no UID
 // precondition, so a process whose Job informer still lists an earlier
 // attempt's Job (a new leader whose cache lags) deletes the Job of the
@@ -84,7 +84,7 @@ func TestJobSetDeletesRecreatedJobsByName(t *testing.T) {
 		}
 	}
 	if deleted == 0 {
-		t.Fatalf("the new leader deleted no Job of attempt 1: JobSet no longer deletes by name; update docs/explore-your-operator.md")
+		t.Fatalf("the new leader deleted no Job of attempt 1: JobSet no longer deletes by name; update examples/realops/README.md")
 	}
 	t.Logf("the new leader, from a Job list of attempt 0, deleted %d of the 2 running Jobs of attempt 1", deleted)
 }

@@ -195,7 +195,7 @@ func helloJobSet() *jobsetv1.JobSet {
 // the orphan finalizer, which only kube-controller-manager's garbage
 // collector removes, so without this every other schedule would start with
 // the previous one's Jobs, terminating, named as the new JobSet's
-// (docs/explore-your-operator.md, JobSet).
+// (examples/realops/README.md, JobSet).
 func releaseResetJobs(c client.Client) error { return releaseJobsIn(c, jobsetNS) }
 
 // releaseJobsIn removes the finalizers of the Jobs left terminating in ns.
@@ -317,6 +317,7 @@ func TestExploreJobSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}
@@ -335,6 +336,7 @@ func TestJobSetDeepening(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}

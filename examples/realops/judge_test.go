@@ -3,9 +3,11 @@ package realops
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -57,4 +59,22 @@ func (t *actionTally) String() string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, "; ")
+}
+
+// logRanked logs every distinct violation a search kept, in the order it
+// reports them (most severe first): rank, reason, invariant, message
+// (which ends with the audit of the write at fault where the linter gave
+// one) and the seed that replays it. With STATUSPATCH_LINT set (make
+// explore-operators sets it), a violation whose write at fault is a
+// status write and names no audit fails the test: every report of a
+// status write, in the operator's module or a dependency, carries its
+// audit class (issue 82).
+func logRanked(t *testing.T, res *explore.Result) {
+	t.Helper()
+	for i, v := range res.Violations {
+		t.Logf("report %d: rank %d (%s): %s: %s (replay %q)", i+1, v.Rank, v.RankReason, v.Invariant, v.Message, v.Seed)
+		if os.Getenv("STATUSPATCH_LINT") != "" && v.Cause != nil && strings.HasSuffix(v.Cause.Kind, "of status") && v.Cause.Audit == "" {
+			t.Errorf("report %d: the status write at fault (%s at %s) names no audit class", i+1, v.Cause.Kind, v.Cause.At)
+		}
+	}
 }

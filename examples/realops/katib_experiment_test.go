@@ -277,6 +277,7 @@ func TestKatibExperimentDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Errorf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}
@@ -303,6 +304,7 @@ func TestKatibExperimentFalseAlarmConverges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Fatalf("the schedule with no chosen step converges (in 67 steps with MaxSteps 200), and the explorer reports:\n%s", v)
 	}
@@ -325,6 +327,7 @@ func TestKatibExperimentRaiseMax(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d schedules (%d pruned) in %s, exhausted %v, at %s; actions: %s", res.Schedules, res.Pruned, res.Elapsed.Round(time.Second), res.Exhausted, res.Bounds, &tally)
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Fatalf("found after %d schedules in %s at %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v.Bounds, v)
 	}
@@ -390,6 +393,7 @@ func TestKatibExperimentFalseAlarmOwnDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	logRanked(t, res)
 	if v := res.Violation; v != nil {
 		t.Fatalf("the Trial controller deletes a succeeded Trial's Job, which the state asks for, and the explorer reports:\n%s", v)
 	}

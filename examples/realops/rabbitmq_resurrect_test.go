@@ -65,7 +65,7 @@ func TestRabbitmqRecreatesDeletedCluster(t *testing.T) {
 
 	back := &rabbitmqv1beta1.RabbitmqCluster{}
 	if err := env.Client.Get(ctx, key, back); err != nil {
-		t.Fatalf("RabbitmqCluster %s stayed deleted (%v): the operator no longer recreates it; update docs/explore-your-operator.md", key, err)
+		t.Fatalf("RabbitmqCluster %s stayed deleted (%v): the operator no longer recreates it; update examples/realops/README.md", key, err)
 	}
 	if back.UID == first.UID {
 		t.Fatalf("RabbitmqCluster %s has its old uid %s", key, back.UID)

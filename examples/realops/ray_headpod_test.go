@@ -53,7 +53,7 @@ func TestRayDuplicateHeadPod(t *testing.T) {
 		t.Fatalf("second reconcile of RayCluster %s: %v, want it to create a second head Pod and fail on the two in its status", key, err)
 	}
 	if n := headPods(t, env.Client, key); n != 2 {
-		t.Fatalf("RayCluster %s has %d head Pods (want 2): KubeRay no longer creates a second one; update docs/explore-your-operator.md", key, n)
+		t.Fatalf("RayCluster %s has %d head Pods (want 2): KubeRay no longer creates a second one; update examples/realops/README.md", key, n)
 	}
 	err := reconcileOnce()
 	if err == nil || !strings.Contains(err.Error(), "2 head pods found") {

@@ -16,7 +16,7 @@ import (
 
 // TestLostWriteOfADerivedFieldRecomputed is the minimal trigger of the
 // false alarm the ElasticQuota search showed
-// (docs/explore-your-operator.md, scheduler-plugins): a reconciler that
+// (examples/realops/README.md, scheduler-plugins): a reconciler that
 // counts the ConfigMaps labelled x=1 into an annotation of ConfigMap sum,
 // by a blind MergeFrom patch, writes count 0 (step 1); the user labels a;
 // the next reconcile, in the same process, reads sum stale (its own write

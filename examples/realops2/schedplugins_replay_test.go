@@ -18,7 +18,7 @@ import (
 
 // TestPodGroupFailedSetBackToRunning plays, on the real server and without
 // the explorer, what reading the PodGroup controller suggests and the
-// searches' bounds do not reach (docs/explore-your-operator.md,
+// searches' bounds do not reach (examples/realops/README.md,
 // scheduler-plugins): its status write is a blind merge patch of what its
 // cache read, so a new leader whose cache lags (an API server whose watch
 // cache is behind) sets a Failed PodGroup, a terminal phase, back to

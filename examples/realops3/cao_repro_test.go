@@ -18,7 +18,7 @@ import (
 
 // TestCAODeleteAfterRetargetLeavesOldTarget plays, on the real server and
 // without the explorer, what the default search reported on its first
-// schedule (docs/explore-your-operator.md, cluster-autoscaler-operator):
+// schedule (examples/realops/README.md, cluster-autoscaler-operator):
 // a MachineAutoscaler of MachineSet a, reconciled; the user retargets it
 // to b and deletes it before the controller sees the retarget (a burst of
 // edits, or while the operator is down); the deletion reconcile finalizes
