@@ -27,7 +27,7 @@ var notLines = []struct{ file, text, why string }{
 	{"hack/migrate-operator.sh", "controller-runtime v0.24.1, k8s.io v0.36.3, go 1.26.0", "a real operator's own pins (kubernetes-sigs/lws)"},
 	{"hack/migrate-operator.sh", "controller-runtime v0.24.1, k8s.io v0.36.1, go 1.26.6): not a", "a real operator's own pins (kubernetes-sigs/karpenter)"},
 	{"hack/migrate-operator.sh", "controller-runtime v0.24.1, k8s.io v0.36.4, go 1.26.0): not a", "a real operator's own pins (cert-manager/trust-manager)"},
-	{"hack/migrate-operator.sh", "controller-runtime v0.24.1, k8s.io v0.36.3, go 1.26.6): kubebuilder", "a real operator's own pins (grafana/grafana-operator)"},
+	{"hack/migrate-operator.sh", "controller-runtime v0.24.1, k8s.io v0.36.3, go 1.26.0): kubebuilder", "a real operator's own pins (kubernetes-sigs/jobset)"},
 	{"docs/compatibility.md", "controller-tools v0.23.0", "controller-tools' version"},
 	{"README.md", "controller-tools v0.23.0, k8s.io/apimachinery and", "controller-tools' version"},
 	{"docs/kubebuilder.md", "v0.23.0): your go.mod and go.sum don't change", "controller-tools' version"},
