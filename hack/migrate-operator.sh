@@ -19,8 +19,8 @@
 # alone, with go vet of the result.
 #
 # The operators (docs/lint.md, "Tried on real operators", has the figures
-# of the last runs of spark-operator, accurate and lws; docs/kubebuilder.md,
-# "Migrating a real operator", those of project-v4-with-plugins):
+# of the last runs of all but project-v4-with-plugins, whose are in
+# docs/kubebuilder.md, "Migrating a real operator"):
 #
 #   spark-operator: kubeflow/spark-operator at commit
 #     38082f3318e9d33f3e4a940c7cf165df6e40b422 (master of 2026-08-21; no
