@@ -49,8 +49,8 @@ type track struct {
 }
 
 func (r *run) noteFailure(step int) {
-	if r.failed != nil && !r.broke {
-		r.broke, r.failStep = true, step
+	if r.failed != nil && !r.track.broke {
+		r.track.broke, r.track.failStep = true, step
 	}
 }
 
@@ -120,7 +120,7 @@ func (ex *explorer) prune(r *run, depth, d int) bool {
 		return false
 	}
 	p := pos{depth: depth, path: slices.Clone(r.ch.taken), step: d}
-	r.checks = append(r.checks, check{p, h})
+	r.track.checks = append(r.track.checks, check{p, h})
 	return ex.table.visit(h, p)
 }
 

@@ -289,7 +289,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.failed = nil
 	}
-	ex.prog.ran(r.prunedAt >= 0, r.failed != nil)
+	ex.prog.ran(r.track.prunedAt >= 0, r.failed != nil)
 	return r, nil
 }
 
@@ -303,17 +303,17 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 	r.ch = c
 	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
 	d := 0
-	for ; d < depth && len(r.queue) > 0; d++ {
+	for ; d < depth && len(r.queue.queue) > 0; d++ {
 		if c.rng == nil && len(c.taken) >= len(c.prefix) && ex.prune(r, depth, d) {
 			ex.pruned++
-			r.prunedAt = d
+			r.track.prunedAt = d
 			return r, nil
 		}
 		r.at = d
-		r.step(ctx, r.queue[c.item(len(r.queue))], nil, crashPoint{})
+		r.step(ctx, r.queue.queue[c.item(len(r.queue.queue))], nil, crashPoint{})
 		r.noteFailure(d)
 	}
-	if d == ex.o.Depth && len(r.queue) > 0 {
+	if d == ex.o.Depth && len(r.queue.queue) > 0 {
 		r.at = d
 		r.noteCut(boundDepth) // more was queued to choose from
 	}
