@@ -39,7 +39,7 @@ func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFligh
 				script = append(script, c)
 			}
 		}
-		f.Seed = r.ex.formatSeed(script)
+		f.Seed = r.ex.setup.formatSeed(script)
 		for _, st := range r.steps {
 			if !strings.HasPrefix(st.Reconciler, "in-flight write ") || len(st.Writes) == 0 {
 				continue

@@ -125,7 +125,7 @@ const maxFresh = 4096
 // whose type has status.observedGeneration unused gives each of them an
 // absent one to judge (twice the schedules without the memo).
 func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*freshVerdict, error) {
-	key := ex.formatSeed(script)
+	key := ex.setup.formatSeed(script)
 	if v, ok := ex.fresh[key]; ok {
 		return v, nil
 	}

@@ -27,11 +27,11 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	nop := func(client.Client, client.Reader) reconcile.Reconciler { return nil }
-	ex := &explorer{s: Scenario{Reconcilers: []Reconciler{
+	ex := &explorer{setup: setupState{s: Scenario{Reconcilers: []Reconciler{
 		{Name: "widget", For: &testv1.Widget{}, Owns: []client.Object{&corev1.ConfigMap{}}, New: nop},
 		{Name: "gadget", For: &testv1.Gadget{}, New: nop},
-	}}, o: Options{Backend: Fake(s)}.withDefaults()}
-	if err := ex.validate(); err != nil {
+	}}}, o: Options{Backend: Fake(s)}.withDefaults()}
+	if err := ex.setup.validate(ex.o); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := ex.o.Backend.begin(t.Context(), nil)
@@ -57,7 +57,7 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 	queued := func() []string {
 		var out []string
 		for _, it := range r.queue.queue {
-			out = append(out, ex.itemID(it))
+			out = append(out, ex.setup.itemID(it))
 		}
 		r.queue.queue = nil
 		return out
@@ -98,10 +98,10 @@ func TestOwnsUnknownKind(t *testing.T) {
 	if err := testv1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
-	ex := &explorer{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{},
-		Owns: []client.Object{&corev1.ConfigMap{}}, New: func(client.Client, client.Reader) reconcile.Reconciler { return nil }}}},
+	ex := &explorer{setup: setupState{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{},
+		Owns: []client.Object{&corev1.ConfigMap{}}, New: func(client.Client, client.Reader) reconcile.Reconciler { return nil }}}}},
 		o: Options{Backend: Fake(s)}.withDefaults()}
-	if err := ex.validate(); err == nil {
+	if err := ex.setup.validate(ex.o); err == nil {
 		t.Fatal("validate accepted an Owns kind outside the scheme")
 	}
 }

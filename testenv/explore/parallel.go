@@ -263,7 +263,7 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 	for {
 		for err == nil && len(idle) > 0 && len(queue) > 0 && ex.inBudget(ctx) {
 			i := 0
-			for ex.lastFirst && i+1 < len(queue) && (len(cands) == 0 || !cands[0].p.less(queue[i+1].p)) {
+			for ex.knobs.lastFirst && i+1 < len(queue) && (len(cands) == 0 || !cands[0].p.less(queue[i+1].p)) {
 				i++ // tests: the latest task first, the serial order's opposite
 			}
 			t := queue[i]
@@ -360,9 +360,9 @@ func (ex *explorer) workers() []*explorer {
 	if n == 1 {
 		return out
 	}
-	if v := ex.visit; v != nil {
+	if v := ex.knobs.visit; v != nil {
 		var mu sync.Mutex
-		ex.visit = func(r *run) {
+		ex.knobs.visit = func(r *run) {
 			mu.Lock()
 			defer mu.Unlock()
 			v(r)

@@ -37,10 +37,10 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 		return true
 	})
 	nop := func(client.Client, client.Reader) reconcile.Reconciler { return nil }
-	ex := &explorer{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{}, Owns: []client.Object{&corev1.ConfigMap{}},
-		Predicates: []predicate.Predicate{predicate.GenerationChangedPredicate{}}, EventFilter: []predicate.Predicate{onlyLabelled}, New: nop}}},
+	ex := &explorer{setup: setupState{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{}, Owns: []client.Object{&corev1.ConfigMap{}},
+		Predicates: []predicate.Predicate{predicate.GenerationChangedPredicate{}}, EventFilter: []predicate.Predicate{onlyLabelled}, New: nop}}}},
 		o: Options{Backend: Fake(s)}.withDefaults()}
-	if err := ex.validate(); err != nil {
+	if err := ex.setup.validate(ex.o); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := ex.o.Backend.begin(t.Context(), nil)

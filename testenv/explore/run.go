@@ -50,7 +50,7 @@ type run struct {
 func newRun(ex *explorer, server client.Client) *run {
 	r := &run{ex: ex, server: server, done: map[int]bool{}, track: track{prunedAt: -1}}
 	if ex != nil {
-		r.disabled = ex.disabled
+		r.disabled = ex.setup.disabled
 	}
 	r.book = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
 	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}}
@@ -67,7 +67,7 @@ func (r *run) setup(ctx context.Context) error {
 	if err := r.newReconcilers(); err != nil {
 		return err
 	}
-	for _, o := range r.ex.s.Objects {
+	for _, o := range r.ex.setup.s.Objects {
 		obj := o.DeepCopyObject().(client.Object)
 		obj.SetResourceVersion("")
 		if err := r.server.Create(ctx, obj); err != nil {
@@ -82,7 +82,7 @@ func (r *run) setup(ctx context.Context) error {
 		}
 		r.queue.queueEvent(k)
 	}
-	for i := range r.ex.s.Actions {
+	for i := range r.ex.setup.s.Actions {
 		r.queue.queue = append(r.queue.queue, item{rec: -1, action: i})
 	}
 	return nil
@@ -97,28 +97,28 @@ func (r *run) newReconcilers() error {
 	}
 	cached, api = comparableClient(cached, r.src), comparableClient(api, r.src)
 	r.recs = r.recs[:0]
-	r.queue.built = make([]*built, len(r.ex.s.Reconcilers))
-	for _, rc := range r.ex.s.Reconcilers[:r.ex.fromSetup] {
+	r.queue.built = make([]*built, len(r.ex.setup.s.Reconcilers))
+	for _, rc := range r.ex.setup.s.Reconcilers[:r.ex.setup.fromSetup] {
 		r.recs = append(r.recs, rc.New(cached, api))
 	}
-	if r.ex.s.Setup == nil {
+	if r.ex.setup.s.Setup == nil {
 		return nil
 	}
 	r.cache.indexes, r.cache.indexed = fieldIndexes{}, map[informerKey]bool{}
 	r.proc.Stop()
 	r.proc = servedapi.New(book{r}, api)
-	bs, err := runSetup(r.ex.s.Setup, true, r.ex.s.Manager, cached, api, r.cache.indexes, r.cache.indexed, r.proc)
+	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.indexes, r.cache.indexed, r.proc)
 	if err != nil {
 		return err
 	}
-	if first := len(r.ex.s.Reconcilers) - r.ex.fromSetup; len(bs) != first {
+	if first := len(r.ex.setup.s.Reconcilers) - r.ex.setup.fromSetup; len(bs) != first {
 		if len(bs) < first {
 			return fmt.Errorf("explore: Scenario.Setup is not re-runnable: it built %d controllers, %d the first time; %s", len(bs), first, notReRunnable)
 		}
 		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), first)
 	}
 	for j := range bs {
-		r.queue.built[r.ex.fromSetup+j] = &bs[j]
+		r.queue.built[r.ex.setup.fromSetup+j] = &bs[j]
 		r.recs = append(r.recs, bs[j].do)
 	}
 	return r.proc.Start()
@@ -152,14 +152,14 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 			}
 		}()
 		if it.action >= 0 {
-			a := r.ex.s.Actions[it.action]
+			a := r.ex.setup.s.Actions[it.action]
 			s.step.Reconciler = "action " + a.Name
 			r.done[it.action] = true
 			_, api := r.clients()
 			err = a.Run(ctx, api)
 			return
 		}
-		s.step.Reconciler = r.ex.s.Reconcilers[it.rec].Name
+		s.step.Reconciler = r.ex.setup.s.Reconcilers[it.rec].Name
 		s.step.Object = it.key.String()
 		res, err = r.recs[it.rec].Reconcile(ctx, reconcile.Request{NamespacedName: it.key.nn})
 	}()

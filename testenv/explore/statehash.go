@@ -32,7 +32,7 @@ func (r *run) stateHash(left int) uint64 {
 	}
 	var q []string
 	for _, it := range r.queue.queue {
-		q = append(q, r.ex.itemID(it))
+		q = append(q, r.ex.setup.itemID(it))
 	}
 	sort.Strings(q) // the order only matters to the drain
 	b, _ := json.Marshal(struct {
@@ -101,7 +101,7 @@ func (r *run) drainState() uint64 {
 	}
 	var q []string
 	for _, it := range r.queue.queue {
-		q = append(q, r.ex.itemID(it))
+		q = append(q, r.ex.setup.itemID(it))
 	}
 	sort.Strings(q)
 	b, _ := json.Marshal(struct {
