@@ -184,7 +184,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	var fs []found
 	var err error
 	if len(workers) > 1 {
-		fs, err = ex.parallelDepthFirst(ctx, workers, res)
+		fs, err = (&parallelSearch{ex: ex, workers: workers}).depthFirst(ctx, res)
 	} else {
 		fs, res.Exhausted, err = ex.depthFirst(ctx, start)
 		res.Schedules, res.Pruned, res.cut = ex.runs, ex.pruned, ex.cut
