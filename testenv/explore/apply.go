@@ -30,8 +30,8 @@ func applyVerb(prefix string, p client.Patch) string {
 // is read back from the server, since the answer lands in the apply
 // configuration, not in an object.
 func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send func(context.Context, runtime.ApplyConfiguration) error) error {
-	if r.holdsNext() {
-		return r.holdApply(verb, ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
+	if r.held.holdsNext() {
+		return r.held.holdApply(verb, ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
 			return r.apply(ctx, verb, ac, send)
 		})
 	}
@@ -42,7 +42,7 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if err != nil {
 		return err
 	}
-	if _, err := r.known(ctx, k); err != nil {
+	if _, err := r.book.known(ctx, k); err != nil {
 		return err
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240),
@@ -50,7 +50,7 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if w.At == "" {
 		w.At = callSite()
 	}
-	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*history, bool, error) { return r.observe(ctx, k) })
+	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*history, bool, error) { return r.book.observe(ctx, k) })
 }
 
 // applyTarget names the object an apply configuration is for, and returns

@@ -20,8 +20,8 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	}
 	ex.runs++
 	r := newRun(ex, srv)
-	if ex.s.BeginSchedule == nil {
-		r.gone = resetGone(ex.touched)
+	if ex.setup.s.BeginSchedule == nil {
+		r.book.gone = resetGone(ex.touched)
 	}
 	ex.touched = nil
 	if err := ex.beginSchedule(ctx, name); err != nil {
@@ -39,10 +39,10 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 // after a crash restart or a leader change, which build new reconcilers
 // (newReconcilers) but start no schedule.
 func (ex *explorer) beginSchedule(ctx context.Context, name func() string) error {
-	if ex.s.BeginSchedule == nil {
+	if ex.setup.s.BeginSchedule == nil {
 		return nil
 	}
-	if err := ex.s.BeginSchedule(ctx); err != nil {
+	if err := ex.setup.s.BeginSchedule(ctx); err != nil {
 		return fmt.Errorf("explore: Scenario.BeginSchedule, at the start of %s: %w", name(), err)
 	}
 	return nil
@@ -67,5 +67,5 @@ func (ex *explorer) scheduleName(c *chooser, depth int) string {
 
 // replayName names a replay of script.
 func (ex *explorer) replayName(script []scriptStep) string {
-	return fmt.Sprintf("the replay of %q", ex.formatSeed(script))
+	return fmt.Sprintf("the replay of %q", ex.setup.formatSeed(script))
 }

@@ -9,53 +9,53 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
-func (ex *explorer) validateBuiltin() error {
-	if err := ex.validateDisable(); err != nil {
+func (st *setupState) validateBuiltin(opts Options) error {
+	if err := st.validateDisable(opts); err != nil {
 		return err
 	}
-	ex.uncached = map[schema.GroupVersionKind]bool{}
-	for i, o := range ex.o.Uncached {
+	st.uncached = map[schema.GroupVersionKind]bool{}
+	for i, o := range opts.Uncached {
 		if o == nil {
 			return fmt.Errorf("explore: Options.Uncached[%d] is nil", i)
 		}
-		gvk, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+		gvk, err := apiutil.GVKForObject(o, opts.Backend.scheme())
 		if err != nil {
 			return fmt.Errorf("explore: Options.Uncached[%d]: %w", i, err)
 		}
-		ex.uncached[gvk] = true
+		st.uncached[gvk] = true
 	}
-	if m := ex.s.Manager; m != nil && m.Client.Cache != nil {
-		ex.cacheUnstructured = m.Client.Cache.Unstructured
+	if m := st.s.Manager; m != nil && m.Client.Cache != nil {
+		st.cacheUnstructured = m.Client.Cache.Unstructured
 		for i, o := range m.Client.Cache.DisableFor {
 			if o == nil {
 				return fmt.Errorf("explore: Scenario.Manager.Client.Cache.DisableFor[%d] is nil", i)
 			}
-			gvk, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+			gvk, err := apiutil.GVKForObject(o, opts.Backend.scheme())
 			if err != nil {
 				return fmt.Errorf("explore: Scenario.Manager.Client.Cache.DisableFor[%d]: %w", i, err)
 			}
-			ex.uncached[gvk] = true
+			st.uncached[gvk] = true
 		}
 	}
-	ex.ogKinds = map[schema.GroupVersionKind]bool{}
-	for i, rc := range ex.s.Reconcilers {
+	st.ogKinds = map[schema.GroupVersionKind]bool{}
+	for i, rc := range st.s.Reconcilers {
 		if hasObservedGeneration(rc.For) {
-			ex.ogKinds[ex.forKinds[i]] = true
+			st.ogKinds[st.forKinds[i]] = true
 		}
 	}
-	for i, rec := range ex.s.Records {
+	for i, rec := range st.s.Records {
 		if rec.Of == nil || rec.Kind == nil || rec.Field == "" {
 			return fmt.Errorf("explore: Scenario.Records[%d]: Of, Field and Kind must be set", i)
 		}
-		of, err := apiutil.GVKForObject(rec.Of, ex.o.Backend.scheme())
+		of, err := apiutil.GVKForObject(rec.Of, opts.Backend.scheme())
 		if err != nil {
 			return fmt.Errorf("explore: Scenario.Records[%d]: %w", i, err)
 		}
-		kind, err := apiutil.GVKForObject(rec.Kind, ex.o.Backend.scheme())
+		kind, err := apiutil.GVKForObject(rec.Kind, opts.Backend.scheme())
 		if err != nil {
 			return fmt.Errorf("explore: Scenario.Records[%d]: %w", i, err)
 		}
-		ex.records = append(ex.records, record{of: of, kind: kind, field: strings.Split(rec.Field, "."), byName: rec.ByName})
+		st.records = append(st.records, record{of: of, kind: kind, field: strings.Split(rec.Field, "."), byName: rec.ByName})
 	}
 	return nil
 }

@@ -83,11 +83,11 @@ func (cm *cacheModel) chooseLag(n, stay int) int {
 // unless Client.Cache.Unstructured says to cache those, as
 // controller-runtime's client decides.
 func (cm *cacheModel) uncachedRead(gvk schema.GroupVersionKind, obj runtime.Object) bool {
-	if cm.ex.uncached[gvk] {
+	if cm.ex.setup.uncached[gvk] {
 		return true
 	}
 	_, unstructured := obj.(runtime.Unstructured)
-	return unstructured && !cm.ex.cacheUnstructured
+	return unstructured && !cm.ex.setup.cacheUnstructured
 }
 
 // startInformer starts the informer that serves a cached read of gvk
@@ -95,7 +95,7 @@ func (cm *cacheModel) uncachedRead(gvk schema.GroupVersionKind, obj runtime.Obje
 // watches the kind in that representation.
 func (cm *cacheModel) startInformer(gvk schema.GroupVersionKind, obj runtime.Object) {
 	rep := repOf(obj)
-	cm.cache.start(gvk, rep, cm.ex == nil || cm.ex.watched(gvk, rep))
+	cm.cache.start(gvk, rep, cm.ex == nil || cm.ex.setup.watched(gvk, rep))
 }
 
 // newestList serves a List with the server's newest items.

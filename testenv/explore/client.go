@@ -97,33 +97,33 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	if r.stopped() {
 		return errCrashed
 	}
-	k, err := r.keyOf(obj, key)
+	k, err := r.book.keyOf(obj, key)
 	if err != nil {
 		return err
 	}
-	h, err := r.known(ctx, k)
+	h, err := r.book.known(ctx, k)
 	if err != nil {
 		return err
 	}
 	v := h.newest()
-	uncached := !api && r.uncachedRead(k.gvk, obj)
+	uncached := !api && r.cache.uncachedRead(k.gvk, obj)
 	rep := repOf(obj)
 	window := 0
 	if !api && !uncached {
-		r.startInformer(k.gvk, obj)
-		inf, low := informerKey{k.gvk, rep}, max(r.floor[k], r.cache.lowest(k, rep))
-		stay := r.windowLag(inf, h, low)
-		lag := r.chooseLag(len(h.versions)-low, stay)
+		r.cache.startInformer(k.gvk, obj)
+		inf, low := informerKey{k.gvk, rep}, max(r.cache.floor[k], r.cache.cache.lowest(k, rep))
+		stay := r.cache.windowLag(inf, h, low)
+		lag := r.cache.chooseLag(len(h.versions)-low, stay)
 		v -= lag
-		r.cache.saw(k, rep, v)
-		window = r.noteWindow(inf, lag, stay, r.lastAt(h, v), func() string {
+		r.cache.cache.saw(k, rep, v)
+		window = r.cache.noteWindow(inf, lag, stay, r.book.lastAt(h, v), func() string {
 			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.newest()+1)
 		})
 	}
 	if r.cur != nil {
 		read := Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
 		if !api && !uncached {
-			read.OtherAPIServer = r.cache.pastLeader(k, rep, v) + 1
+			read.OtherAPIServer = r.cache.cache.pastLeader(k, rep, v) + 1
 		}
 		r.cur.step.Reads = append(r.cur.step.Reads, read)
 		if v > r.cur.seenOrNone(k) {
@@ -132,7 +132,7 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	}
 	content := h.versions[v]
 	if content == nil {
-		return apierrors.NewNotFound(r.groupResource(k.gvk), key.Name)
+		return apierrors.NewNotFound(r.book.groupResource(k.gvk), key.Name)
 	}
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		// A version as a write's answer recorded it may lack its kind
@@ -155,10 +155,10 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 	if err != nil {
 		return err
 	}
-	if !api && !r.uncachedRead(gvk, list) {
-		return r.cachedList(ctx, c, list, gvk, opts)
+	if !api && !r.cache.uncachedRead(gvk, list) {
+		return r.cache.cachedList(ctx, c, list, gvk, opts)
 	}
-	return r.newestList(ctx, c, list, api, opts)
+	return r.cache.newestList(ctx, c, list, api, opts)
 }
 
 // sendFunc sends a write of obj (with patch p, nil but for patches) to the
@@ -173,19 +173,19 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			return err
 		}
 	}
-	if r.holdsNext() {
-		return r.holdWrite(verb, obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
+	if r.held.holdsNext() {
+		return r.held.holdWrite(verb, obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 			return r.write(ctx, verb, obj, p, send)
 		})
 	}
 	if r.stopped() {
 		return errCrashed
 	}
-	k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj))
+	k, err := r.book.keyOf(obj, client.ObjectKeyFromObject(obj))
 	if err != nil {
 		return err
 	}
-	if _, err := r.known(ctx, k); err != nil {
+	if _, err := r.book.known(ctx, k); err != nil {
 		return err
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, At: r.cur.sentAt}
@@ -200,20 +200,20 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if w.At == "" {
 		w.At = callSite()
 	}
-	uid := r.uidOf(k) // the object the server holds, whatever obj says
+	uid := r.book.uidOf(k) // the object the server holds, whatever obj says
 	defer func() {
 		if err != nil {
 			return
 		}
 		if verb == "delete" {
-			r.checkDelete(k, uid, w.Based)
+			r.creations.checkDelete(k, uid, w.Based)
 		}
 	}()
 	sentRV := obj.GetResourceVersion()
 	sendErr := send(ctx, obj, p)
 	if sendErr == nil && verb != "create" && verb != "delete" {
 		// Judged by the version it was computed from (writebase.go).
-		w.Based = r.writeBased(k, lock, sentRV, w.Based)
+		w.Based = r.book.writeBased(k, lock, sentRV, w.Based)
 	}
 	return r.recordWrite(ctx, k, w, sendErr, func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
@@ -221,14 +221,14 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		// that removed the last finalizer of an object being deleted: the
 		// server deleted it, and answered with its last version.
 		if verb == "delete" || finalizing(obj) {
-			return r.observe(ctx, k)
+			return r.book.observe(ctx, k)
 		}
 		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
-		h := r.record(k, content, obj.GetResourceVersion())
-		changed := r.lastChanged
+		h := r.book.record(k, content, obj.GetResourceVersion())
+		changed := r.book.lastChanged
 		if rv := obj.GetResourceVersion(); rv != "" && h.rvs[h.newest()] == rv {
 			// The answer, decoded into obj, is a read: the writer holds
 			// the newest version even when its write changed nothing (a
@@ -279,8 +279,8 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 		r.cur.step.Writes[i].Gone = h.versions[h.newest()] == nil
 		r.cur.wrote = true
 		r.cur.seen[k] = h.newest()
-		r.noteWritten(k, h)
-		r.queueEvent(k)
+		r.creations.noteWritten(k, h)
+		r.queue.queueEvent(k)
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func (c crashPoint) String() string {
 // stopped reports that the step's process has crashed: calls fail. After
 // a crashInFlight the old leader runs on until its next write is held.
 func (r *run) stopped() bool {
-	return r.cur != nil && r.cur.crash.kind != crashNone && !r.holdsNext()
+	return r.cur != nil && r.cur.crash.kind != crashNone && !r.held.holdsNext()
 }
 
 // maybeCrash runs after each successful write of a step: it decides (or,
@@ -88,7 +88,7 @@ func (r *run) maybeCrash() {
 		if r.ex.o.LeaderChange || r.ex.o.InFlightWrite {
 			options = append(options, crashPoint{kind: crashFailover})
 		}
-		if r.ex.o.InFlightWrite && r.held == nil {
+		if r.ex.o.InFlightWrite && r.held.held == nil {
 			// One crash leaves writes in flight per schedule: up to
 			// Options.InFlightWrites of them, each bound a choice.
 			for n := 1; n <= max(r.ex.o.InFlightWrites, 1); n++ {
@@ -108,22 +108,22 @@ func (r *run) maybeCrash() {
 // restart replaces the crashed process: new reconcilers on new clients,
 // every object queued, and, for a restart, a cold cache.
 func (r *run) restart(kind int) {
-	r.closeWindows() // the new process has new informers (window.go)
+	r.cache.closeWindows() // the new process has new informers (window.go)
 	if kind == crashRestart {
-		r.cache.reset()
-		for _, k := range r.order {
-			r.floor[k] = r.hist[k].newest()
+		r.cache.cache.reset()
+		for _, k := range r.book.order {
+			r.cache.floor[k] = r.book.hist[k].newest()
 		}
 	} else {
 		// The standby ran the same Setup: the same field indexes.
-		r.cache.handOver(r.indexed)
+		r.cache.cache.handOver(r.cache.indexed)
 	}
 	if err := r.newReconcilers(); err != nil && r.err == nil {
 		r.err = err
 	}
-	for _, k := range r.order {
-		if h := r.hist[k]; h.versions[h.newest()] != nil {
-			r.queueFor(k)
+	for _, k := range r.book.order {
+		if h := r.book.hist[k]; h.versions[h.newest()] != nil {
+			r.queue.queueFor(k)
 		}
 	}
 }

@@ -182,7 +182,7 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	}
 	total, more, err := deepen(ctx, s, o, h, dfsDeadline)
 	if total == nil || err != nil || o.StopAtFirst && total.Violation != nil || !faults || !more || time.Until(deadline) <= 0 {
-		return total, (&explorer{o: o.withDefaults()}).writeReport(ctx, total, err)
+		return total, o.withDefaults().writeReport(ctx, total, err)
 	}
 	h.faults, h.level, h.known = true, total.Bounds.Level, total.known()
 	res, err := runLevel(ctx, s, faultOptions(o, time.Until(deadline)), h)
@@ -191,7 +191,7 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	}
 	total.add(res)
 	total.Exhausted = false
-	return total, (&explorer{o: o.withDefaults()}).writeReport(ctx, total, err)
+	return total, o.withDefaults().writeReport(ctx, total, err)
 }
 
 // deepen runs the levels of the deepening until deadline. more reports

@@ -16,7 +16,7 @@ import (
 // the call's delete options; an object already gone in between is skipped,
 // as the server's collection delete skips it.
 func (r *run) deleteAllOf(ctx context.Context, c client.WithWatch, obj client.Object, opts []client.DeleteAllOfOption) error {
-	if r.holdsNext() {
+	if r.held.holdsNext() {
 		return fmt.Errorf("explore: DeleteAllOf as the old leader's write in flight is not modelled: %w", errCrashed)
 	}
 	if r.stopped() {

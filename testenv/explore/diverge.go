@@ -24,10 +24,10 @@ type writePrint struct {
 
 // prints lists, per step, what its writes did.
 func (r *run) prints() [][]writePrint {
-	uids, objLabel := r.serverLabels()
+	uids, objLabel := r.book.serverLabels()
 	byName := map[string]*history{}
-	for _, k := range r.order {
-		byName[k.String()] = r.hist[k]
+	for _, k := range r.book.order {
+		byName[k.String()] = r.book.hist[k]
 	}
 	out := make([][]writePrint, len(r.steps))
 	for i, s := range r.steps {

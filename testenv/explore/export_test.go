@@ -32,14 +32,14 @@ type InFlightSchedule struct {
 func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFlightSchedule, error) {
 	var out []InFlightSchedule
 	res, err := runVisiting(ctx, s, o, func(r *run) {
-		f := InFlightSchedule{Held: r.held != nil, Delivered: r.delivered, HeldWrites: r.heldCount(), Violated: r.failed != nil}
+		f := InFlightSchedule{Held: r.held.held != nil, Delivered: r.held.delivered, HeldWrites: r.heldCount(), Violated: r.failed != nil}
 		var script []scriptStep
 		for i, c := range r.chosen {
 			if !r.steps[i].Drain {
 				script = append(script, c)
 			}
 		}
-		f.Seed = r.ex.formatSeed(script)
+		f.Seed = r.ex.setup.formatSeed(script)
 		for _, st := range r.steps {
 			if !strings.HasPrefix(st.Reconciler, "in-flight write ") || len(st.Writes) == 0 {
 				continue
@@ -102,7 +102,7 @@ func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time
 }
 
 // heldCount is how many writes the schedule held in flight.
-func (r *run) heldCount() int { return len(r.held) }
+func (r *run) heldCount() int { return len(r.held.held) }
 
 // AuditLine is the linter's finding for the call site at, a frame of fn
 // in file (auditLine after the frame was seen).

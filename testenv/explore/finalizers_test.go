@@ -54,17 +54,17 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 				r.chosen = append(r.chosen, scriptStep{it: it})
 				r.cur = nil
 			}
-			mark := func(k objKey) { r.hist[k].by[r.hist[k].newest()] = r.cur.step.Index }
-			r.record(w, meta("w", false), "1") // the scenario's Widget
+			mark := func(k objKey) { r.book.hist[k].by[r.book.hist[k].newest()] = r.cur.step.Index }
+			r.book.record(w, meta("w", false), "1") // the scenario's Widget
 			if tc.namespace != nil {
-				r.record(ns, tc.namespace, "2")
+				r.book.record(ns, tc.namespace, "2")
 			}
 			rec := item{rec: 0, action: -1, key: w}
-			step(rec, "done", func() { r.record(w, meta("w", false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{rec: -1, action: 0}, "done", func() { r.record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
+			step(rec, "done", func() { r.book.record(w, meta("w", false, "example.com/cleanup"), "3"); mark(w) })
+			step(item{rec: -1, action: 0}, "done", func() { r.book.record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
 			first := len(r.steps)
 			step(rec, "done", nil)
-			r.checkFinalizers(first, []schema.GroupVersionKind{widget})
+			r.book.checkFinalizers(first, []schema.GroupVersionKind{widget})
 			if got := r.failed != nil && r.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
 				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.failed)
 			}

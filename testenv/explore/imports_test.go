@@ -1,8 +1,10 @@
 package explore_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -114,6 +116,86 @@ func TestExploreLayers(t *testing.T) {
 					t.Errorf("%s: imports %s: %s is a lower layer of the explorer and imports none of its packages", fset.Position(imp.Pos()), path, dir)
 				}
 			}
+		}
+	}
+}
+
+// The explorer's receivers stay small enough to read (issue 82, style
+// review step 2): no type of the explorer's packages declares more than
+// 25 methods, but for the ones listed in over, each at most its count
+// there (lower it when methods leave; the list only shrinks); and run
+// holds its concerns by name: an embedded field would give it every
+// method of the concern, which is how it had 104.
+func TestExploreReceivers(t *testing.T) {
+	const limit = 25
+	over := map[string]int{
+		"explore.versions": 28, // the book of versions: its move to a package of its own is next
+		"served.Process":   26,
+	}
+	// runEmbeds are the types run may still embed: trace until rank.go
+	// names r.trace.failed.
+	runEmbeds := map[string]bool{"trace": true}
+	fset := token.NewFileSet()
+	counts := map[string]int{}
+	for _, dir := range []string{".", "internal/served", "internal/crinternals", "report"} {
+		files, err := filepath.Glob(filepath.Join(filepath.FromSlash(dir), "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if d.Recv == nil || len(d.Recv.List) == 0 {
+						continue
+					}
+					typ := d.Recv.List[0].Type
+					if s, ok := typ.(*ast.StarExpr); ok {
+						typ = s.X
+					}
+					if id, ok := typ.(*ast.Ident); ok {
+						counts[f.Name.Name+"."+id.Name]++
+					}
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						ts, ok := spec.(*ast.TypeSpec)
+						if !ok || f.Name.Name != "explore" || ts.Name.Name != "run" {
+							continue
+						}
+						st, ok := ts.Type.(*ast.StructType)
+						if !ok {
+							t.Fatalf("%s: run is not a struct", fset.Position(ts.Pos()))
+						}
+						for _, field := range st.Fields.List {
+							if len(field.Names) > 0 {
+								continue
+							}
+							if id, ok := field.Type.(*ast.Ident); !ok || !runEmbeds[id.Name] {
+								t.Errorf("%s: run embeds %s: name the field, so that r.x is run's own", fset.Position(field.Pos()), types.ExprString(field.Type))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if counts["explore.run"] == 0 || counts["explore.explorer"] == 0 {
+		t.Fatalf("read no method of run or explorer: is the test in the explorer's folder? %v", counts)
+	}
+	for typ, n := range counts {
+		max := limit
+		if m, ok := over[typ]; ok {
+			max = m
+		}
+		if n > max {
+			t.Errorf("%s declares %d methods, at most %d: split it by what it holds", typ, n, max)
 		}
 	}
 }

@@ -74,10 +74,10 @@ var invUserInvariant = invariant{
 	name:     InvariantUser,
 	required: true,
 	onSteady: func(ctx context.Context, r *run, _ int) {
-		if r.ex.s.Invariant == nil {
+		if r.ex.setup.s.Invariant == nil {
 			return
 		}
-		if err := r.ex.s.Invariant(ctx, r.server); err != nil {
+		if err := r.ex.setup.s.Invariant(ctx, r.server); err != nil {
 			r.fail(InvariantUser, err.Error())
 		}
 	},
@@ -118,9 +118,9 @@ func disableable() []string {
 }
 
 // validateDisable reads Options.Disable against the table.
-func (ex *explorer) validateDisable() error {
-	ex.disabled = map[string]bool{}
-	for _, name := range ex.o.Disable {
+func (st *setupState) validateDisable(opts Options) error {
+	st.disabled = map[string]bool{}
+	for _, name := range opts.Disable {
 		found := false
 		for _, inv := range builtins {
 			if inv.name != name {
@@ -134,7 +134,7 @@ func (ex *explorer) validateDisable() error {
 		if !found {
 			return fmt.Errorf("explore: Options.Disable: %q is not a built-in invariant (one of %q)", name, disableable())
 		}
-		ex.disabled[name] = true
+		st.disabled[name] = true
 	}
 	return nil
 }

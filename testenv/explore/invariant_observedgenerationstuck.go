@@ -18,7 +18,7 @@ import (
 var invObservedGenerationStuck = invariant{
 	name: InvariantObservedGenerationStuck,
 	onSteady: func(_ context.Context, r *run, _ int) {
-		r.checkObservedGenerationStuck(r.ex.ogKinds, r.stale > 0 || r.crashes > 0 || r.delivered > 0)
+		r.book.checkObservedGenerationStuck(r.ex.setup.ogKinds, r.cache.stale > 0 || r.crashes > 0 || r.held.delivered > 0)
 	},
 }
 

@@ -68,9 +68,9 @@ func (cs *creations) noteWritten(k objKey, h *history) {
 // stepForKind is the For kind of the running step's reconciler ("" for an
 // action or an in-flight write's delivery).
 func (cs *creations) stepForKind() string {
-	for i, rc := range cs.ex.s.Reconcilers {
-		if rc.Name == cs.trace.cur.step.Reconciler && i < len(cs.ex.forKinds) {
-			return cs.ex.forKinds[i].String()
+	for i, rc := range cs.ex.setup.s.Reconcilers {
+		if rc.Name == cs.trace.cur.step.Reconciler && i < len(cs.ex.setup.forKinds) {
+			return cs.ex.setup.forKinds[i].String()
 		}
 	}
 	return ""

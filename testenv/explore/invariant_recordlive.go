@@ -14,7 +14,7 @@ import (
 // object.
 var invRecordLive = invariant{
 	name:     InvariantRecordLive,
-	onSteady: func(ctx context.Context, r *run, _ int) { r.checkRecords(ctx, r.ex.records) },
+	onSteady: func(ctx context.Context, r *run, _ int) { r.book.checkRecords(ctx, r.ex.setup.records) },
 }
 
 // Record says that a field of one kind records an object another kind's

@@ -15,7 +15,7 @@ import (
 // it.
 var invStuckFinalizer = invariant{
 	name:     InvariantStuckFinalizer,
-	onSteady: func(_ context.Context, r *run, first int) { r.checkFinalizers(first, r.ex.forKinds) },
+	onSteady: func(_ context.Context, r *run, first int) { r.book.checkFinalizers(first, r.ex.setup.forKinds) },
 }
 
 // checkFinalizers runs InvariantStuckFinalizer in a steady state, whose

@@ -43,12 +43,12 @@ func TestInvariantsTableIsTheDocsList(t *testing.T) {
 
 	for _, inv := range builtins {
 		ex := &explorer{o: Options{Disable: []string{inv.name}}}
-		err := ex.validateDisable()
-		if inv.required != (err != nil) || (err == nil && !ex.disabled[inv.name]) {
+		err := ex.setup.validateDisable(ex.o)
+		if inv.required != (err != nil) || (err == nil && !ex.setup.disabled[inv.name]) {
 			t.Errorf("Disable %q: required %t, got %v", inv.name, inv.required, err)
 		}
 	}
-	if err := (&explorer{o: Options{Disable: []string{"no such thing"}}}).validateDisable(); err == nil || !strings.Contains(err.Error(), strings.Join(disableable(), `" "`)) {
+	if err := (&setupState{}).validateDisable(Options{Disable: []string{"no such thing"}}); err == nil || !strings.Contains(err.Error(), strings.Join(disableable(), `" "`)) {
 		t.Errorf("unknown name: want an error listing the table's names, got %v", err)
 	}
 }

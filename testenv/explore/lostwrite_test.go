@@ -32,17 +32,17 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 					r.cur.seen[k] = based
 				}
 			}
-			r.record(k, nil, "") // v1: absent
+			r.book.record(k, nil, "") // v1: absent
 			at(1, 0)
-			r.record(k, obj(1), "10") // v2: step 1 creates
+			r.book.record(k, obj(1), "10") // v2: step 1 creates
 			at(2, 1)
 			if tc.lost {
-				r.record(k, obj(2), "11") // v3: step 2 updates
+				r.book.record(k, obj(2), "11") // v3: step 2 updates
 			} else {
-				r.record(k, nil, "") // v3: step 2 deletes
+				r.book.record(k, nil, "") // v3: step 2 deletes
 			}
 			at(3, 0) // saw only v1
-			r.record(k, tc.last, "12")
+			r.book.record(k, tc.last, "12")
 			if got := r.failed != nil && r.failed.Invariant == InvariantLostWrite; got != tc.lost {
 				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.failed)
 			}
@@ -112,7 +112,7 @@ func TestLostWriteByManagedFields(t *testing.T) {
 					Reads: []Read{{Object: "LeaderWorkerSet ns/db", Version: by.learn}, {Object: k.String(), Version: 1}}},
 					seen: map[objKey]int{k: 0}}
 				if err := r.recordWrite(t.Context(), k, Write{Verb: verb}, nil, func() (*history, bool, error) {
-					return r.record(k, content, rv), r.lastChanged, nil
+					return r.book.record(k, content, rv), r.book.lastChanged, nil
 				}); err != nil {
 					t.Fatal(err)
 				}

@@ -52,7 +52,7 @@ func (ex *explorer) violation(r *run) *Violation {
 			script = append(script, s)
 		}
 	}
-	v.Seed = ex.formatSeed(script)
+	v.Seed = ex.setup.formatSeed(script)
 	s := severityOf(&v)
 	v.Rank, v.RankReason = s.rank, s.reason
 	return &v
@@ -62,7 +62,7 @@ func (ex *explorer) violation(r *run) *Violation {
 // invariants still break, first on the same object, at a rank as severe.
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	best := ex.violation(r)
-	script, err := ex.parseSeed(best.Seed)
+	script, err := ex.setup.parseSeed(best.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 		}
 		// Go on from the schedule as it ran: a replay bounds each stale
 		// read by what the cache had already served (informer.go).
-		ran, err := ex.parseSeed(v.Seed)
+		ran, err := ex.setup.parseSeed(v.Seed)
 		if err != nil {
 			return false, err
 		}

@@ -68,7 +68,7 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 // schedule with every read fresh, r having ended. The fresh schedule
 // counts in no search's schedules.
 func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
-	if len(r.suspects) == 0 && len(r.ogSuspects) == 0 && len(r.lwSuspects) == 0 || ctx.Err() != nil {
+	if len(r.creations.suspects) == 0 && len(r.book.ogSuspects) == 0 && len(r.book.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
 	var script []scriptStep
@@ -82,26 +82,26 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	if err != nil {
 		return err
 	}
-	for _, d := range r.suspects {
+	for _, d := range r.creations.suspects {
 		if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
 			r.retract(InvariantOwnDelete, d.msg)
 		}
 	}
-	for _, o := range r.ogSuspects {
+	for _, o := range r.book.ogSuspects {
 		if !fresh.og[o.key] {
 			r.retract(InvariantObservedGenerationStuck, o.msg)
 		}
 	}
-	for _, w := range r.lwSuspects {
+	for _, w := range r.book.lwSuspects {
 		if w.sameAs(fresh.writes[w.at]) {
 			for _, msg := range w.msgs {
 				r.retract(InvariantLostWrite, msg)
 			}
 		}
 	}
-	r.suspects, r.ogSuspects, r.lwSuspects = nil, nil, nil
+	r.creations.suspects, r.book.ogSuspects, r.book.lwSuspects = nil, nil, nil
 	if r.failed == nil {
-		r.broke = false
+		r.track.broke = false
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ const maxFresh = 4096
 // whose type has status.observedGeneration unused gives each of them an
 // absent one to judge (twice the schedules without the memo).
 func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*freshVerdict, error) {
-	key := ex.formatSeed(script)
+	key := ex.setup.formatSeed(script)
 	if v, ok := ex.fresh[key]; ok {
 		return v, nil
 	}
@@ -138,9 +138,9 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if fresh.err != nil {
 		return nil, fresh.err
 	}
-	v := &freshVerdict{deletes: fresh.freshDeletes, og: map[objKey]bool{}, writes: fresh.written}
-	for _, k := range fresh.order {
-		if fresh.setsObservedGeneration(k) {
+	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.book.written}
+	for _, k := range fresh.book.order {
+		if fresh.book.setsObservedGeneration(k) {
 			v.og[k] = true
 		}
 	}

@@ -27,11 +27,11 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	nop := func(client.Client, client.Reader) reconcile.Reconciler { return nil }
-	ex := &explorer{s: Scenario{Reconcilers: []Reconciler{
+	ex := &explorer{setup: setupState{s: Scenario{Reconcilers: []Reconciler{
 		{Name: "widget", For: &testv1.Widget{}, Owns: []client.Object{&corev1.ConfigMap{}}, New: nop},
 		{Name: "gadget", For: &testv1.Gadget{}, New: nop},
-	}}, o: Options{Backend: Fake(s)}.withDefaults()}
-	if err := ex.validate(); err != nil {
+	}}}, o: Options{Backend: Fake(s)}.withDefaults()}
+	if err := ex.setup.validate(ex.o); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := ex.o.Backend.begin(t.Context(), nil)
@@ -56,10 +56,10 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 	}
 	queued := func() []string {
 		var out []string
-		for _, it := range r.queue {
-			out = append(out, ex.itemID(it))
+		for _, it := range r.queue.queue {
+			out = append(out, ex.setup.itemID(it))
 		}
-		r.queue = nil
+		r.queue.queue = nil
 		return out
 	}
 	want := func(what string, got []string, ids ...string) {
@@ -75,19 +75,19 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 		}
 	}
 
-	r.record(cm, content(ref("Widget", "w1", true), ref("Widget", "other", false), ref("Gadget", "g", true)), "1")
-	r.queueFor(cm)
+	r.book.record(cm, content(ref("Widget", "w1", true), ref("Widget", "other", false), ref("Gadget", "g", true)), "1")
+	r.queue.queueFor(cm)
 	want("created", queued(), "widget:ns/w1")
 
-	r.record(cm, content(ref("Widget", "w2", true)), "2")
-	r.queueFor(cm)
+	r.book.record(cm, content(ref("Widget", "w2", true)), "2")
+	r.queue.queueFor(cm)
 	want("controller changed", queued(), "widget:ns/w2", "widget:ns/w1")
 
-	r.record(cm, nil, "")
-	r.queueFor(cm)
+	r.book.record(cm, nil, "")
+	r.queue.queueFor(cm)
 	want("deleted", queued(), "widget:ns/w2")
 
-	if got := r.controllerOwners(objKey{gvk: widgetGVK}, widgetGVK); got != nil {
+	if got := r.queue.controllerOwners(objKey{gvk: widgetGVK}, widgetGVK); got != nil {
 		t.Errorf("an object never seen has owners %v", got)
 	}
 }
@@ -98,10 +98,10 @@ func TestOwnsUnknownKind(t *testing.T) {
 	if err := testv1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
-	ex := &explorer{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{},
-		Owns: []client.Object{&corev1.ConfigMap{}}, New: func(client.Client, client.Reader) reconcile.Reconciler { return nil }}}},
+	ex := &explorer{setup: setupState{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{},
+		Owns: []client.Object{&corev1.ConfigMap{}}, New: func(client.Client, client.Reader) reconcile.Reconciler { return nil }}}}},
 		o: Options{Backend: Fake(s)}.withDefaults()}
-	if err := ex.validate(); err == nil {
+	if err := ex.setup.validate(ex.o); err == nil {
 		t.Fatal("validate accepted an Owns kind outside the scheme")
 	}
 }

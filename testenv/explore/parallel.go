@@ -49,8 +49,8 @@ type track struct {
 }
 
 func (r *run) noteFailure(step int) {
-	if r.failed != nil && !r.broke {
-		r.broke, r.failStep = true, step
+	if r.failed != nil && !r.track.broke {
+		r.track.broke, r.track.failStep = true, step
 	}
 }
 
@@ -120,8 +120,16 @@ func (ex *explorer) prune(r *run, depth, d int) bool {
 		return false
 	}
 	p := pos{depth: depth, path: slices.Clone(r.ch.taken), step: d}
-	r.checks = append(r.checks, check{p, h})
+	r.track.checks = append(r.track.checks, check{p, h})
 	return ex.table.visit(h, p)
+}
+
+// parallelSearch is the depth-first search on several workers (ex and
+// its copies): it reads and writes ex's table of the states seen and
+// keeps the serial search's order (the package comment above).
+type parallelSearch struct {
+	ex      *explorer
+	workers []*explorer
 }
 
 // task is one schedule of the parallel search.
@@ -163,7 +171,8 @@ func (t *task) children(r *run) []*task {
 
 // serialRun reports whether the serial search runs t: nothing on the way
 // to its prefix was pruned.
-func (ex *explorer) serialRun(t *task) bool {
+func (p *parallelSearch) serialRun(t *task) bool {
+	ex := p.ex
 	for _, c := range t.inherited {
 		if ex.table.pruned(c) {
 			return false
@@ -174,7 +183,8 @@ func (ex *explorer) serialRun(t *task) bool {
 
 // serialStop is the chosen step at which the serial search prunes t's
 // schedule, or -1.
-func (ex *explorer) serialStop(t *task) int {
+func (p *parallelSearch) serialStop(t *task) int {
+	ex := p.ex
 	for _, c := range t.checks {
 		if len(c.p.path) >= len(t.p.path) && ex.table.pruned(c) {
 			return c.p.step
@@ -183,13 +193,14 @@ func (ex *explorer) serialStop(t *task) int {
 	return -1
 }
 
-// parallelDepthFirst is depthFirst on several workers (the package
+// depthFirst is the serial depthFirst on several workers (the package
 // comment above says how it keeps the serial search's order).
 // It counts in res the schedules the serial search runs and prunes, and
 // apart the ones run in vain.
-func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer, res *Result) ([]found, error) {
+func (p *parallelSearch) depthFirst(ctx context.Context, res *Result) ([]found, error) {
+	ex := p.ex
 	var done []*task
-	cands, exhausted, err := ex.parallelTasks(ctx, workers, &done)
+	cands, exhausted, err := p.tasks(ctx, &done)
 	res.Exhausted = exhausted
 	var last *task
 	if ex.o.StopAtFirst && len(cands) > 0 {
@@ -197,14 +208,14 @@ func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer,
 	}
 	counts := make([]int, len(cands)) // the serial schedules up to each
 	for _, d := range done {
-		if (last == nil || !last.p.less(d.p)) && ex.serialRun(d) {
+		if (last == nil || !last.p.less(d.p)) && p.serialRun(d) {
 			res.Schedules++
 			for i, c := range cands {
 				if !c.p.less(d.p) {
 					counts[i]++
 				}
 			}
-			stop := ex.serialStop(d)
+			stop := p.serialStop(d)
 			if stop >= 0 {
 				res.Pruned++
 			}
@@ -220,7 +231,7 @@ func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer,
 	}
 	var fs []found
 	for i, c := range cands {
-		r, err := ex.serialSchedule(ctx, c, ex.serialStop(c))
+		r, err := p.serialSchedule(ctx, c, p.serialStop(c))
 		if err != nil {
 			return nil, err
 		}
@@ -233,11 +244,12 @@ func (ex *explorer) parallelDepthFirst(ctx context.Context, workers []*explorer,
 
 // serialCands are the tasks of cands (in the serial order) that the
 // serial search runs to their violation, the first of each violation.
-func (ex *explorer) serialCands(cands []*task) []*task {
+func (p *parallelSearch) serialCands(cands []*task) []*task {
+	ex := p.ex
 	var out []*task
 	seen := map[string]bool{}
 	for _, t := range cands {
-		if stop := ex.serialStop(t); ex.serialRun(t) && (stop < 0 || t.failStep < stop) && !seen[t.key] && !ex.known[t.key] {
+		if stop := p.serialStop(t); p.serialRun(t) && (stop < 0 || t.failStep < stop) && !seen[t.key] && !ex.known[t.key] {
 			seen[t.key] = true
 			out = append(out, t)
 		}
@@ -245,10 +257,12 @@ func (ex *explorer) serialCands(cands []*task) []*task {
 	return out
 }
 
-// parallelTasks runs the tasks. It returns the serial search's first
+// tasks runs the tasks. It returns the serial search's first
 // violating task (Options.StopAtFirst), or the first of each distinct
 // violation, and whether the space was exhausted.
-func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, donep *[]*task) ([]*task, bool, error) {
+func (p *parallelSearch) tasks(ctx context.Context, donep *[]*task) ([]*task, bool, error) {
+	ex := p.ex
+	workers := p.workers
 	start := ex.deadline.Add(-ex.o.Budget)
 	var queue []*task
 	for depth := 1; depth <= ex.o.Depth; depth++ {
@@ -263,7 +277,7 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 	for {
 		for err == nil && len(idle) > 0 && len(queue) > 0 && ex.inBudget(ctx) {
 			i := 0
-			for ex.lastFirst && i+1 < len(queue) && (len(cands) == 0 || !cands[0].p.less(queue[i+1].p)) {
+			for ex.knobs.lastFirst && i+1 < len(queue) && (len(cands) == 0 || !cands[0].p.less(queue[i+1].p)) {
 				i++ // tests: the latest task first, the serial order's opposite
 			}
 			t := queue[i]
@@ -271,7 +285,7 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 				break // beyond the first violation: wait for it to be decided
 			}
 			queue = slices.Delete(queue, i, i+1)
-			if !ex.serialRun(t) {
+			if !p.serialRun(t) {
 				continue // under a state pruned since it was queued
 			}
 			t.w, idle = idle[len(idle)-1], idle[:len(idle)-1]
@@ -287,14 +301,14 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 			}
 			if !ex.o.StopAtFirst {
 				if len(queue) == 0 || !ex.inBudget(ctx) {
-					return ex.serialCands(cands), len(queue) == 0 && ctx.Err() == nil, nil
+					return p.serialCands(cands), len(queue) == 0 && ctx.Err() == nil, nil
 				}
 				continue
 			}
 			// Decide the first violation, unless a task before it can run.
 			for len(cands) > 0 && (len(queue) == 0 || !ex.inBudget(ctx) || !queue[0].p.less(cands[0].p)) {
 				t := cands[0]
-				if stop := ex.serialStop(t); ex.serialRun(t) && (stop < 0 || t.failStep < stop) {
+				if stop := p.serialStop(t); p.serialRun(t) && (stop < 0 || t.failStep < stop) {
 					return []*task{t}, false, nil
 				}
 				cands = cands[1:] // pruned before it failed: not the serial search's
@@ -337,7 +351,8 @@ func (ex *explorer) parallelTasks(ctx context.Context, workers []*explorer, done
 // run, or, when the serial search prunes it at step stop where t ran on,
 // the same schedule run again to there (what it broke after is not the
 // serial search's).
-func (ex *explorer) serialSchedule(ctx context.Context, t *task, stop int) (*run, error) {
+func (p *parallelSearch) serialSchedule(ctx context.Context, t *task, stop int) (*run, error) {
+	ex := p.ex
 	if t.r != nil && (stop < 0 || t.prunedAt == stop) {
 		return t.r, nil
 	}
@@ -360,9 +375,9 @@ func (ex *explorer) workers() []*explorer {
 	if n == 1 {
 		return out
 	}
-	if v := ex.visit; v != nil {
+	if v := ex.knobs.visit; v != nil {
 		var mu sync.Mutex
-		ex.visit = func(r *run) {
+		ex.knobs.visit = func(r *run) {
 			mu.Lock()
 			defer mu.Unlock()
 			v(r)

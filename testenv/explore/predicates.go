@@ -16,7 +16,7 @@ import (
 // passes reports whether reconciler i's predicates let the event of k's
 // newest version through; forKind says whether k is of its For kind.
 func (wq *workQueue) passes(i int, k objKey, forKind bool) bool {
-	rc := wq.ex.s.Reconcilers[i]
+	rc := wq.ex.setup.s.Reconcilers[i]
 	if len(rc.EventFilter) == 0 && (!forKind || len(rc.Predicates) == 0) {
 		return true
 	}

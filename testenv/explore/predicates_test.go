@@ -37,10 +37,10 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 		return true
 	})
 	nop := func(client.Client, client.Reader) reconcile.Reconciler { return nil }
-	ex := &explorer{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{}, Owns: []client.Object{&corev1.ConfigMap{}},
-		Predicates: []predicate.Predicate{predicate.GenerationChangedPredicate{}}, EventFilter: []predicate.Predicate{onlyLabelled}, New: nop}}},
+	ex := &explorer{setup: setupState{s: Scenario{Reconcilers: []Reconciler{{Name: "widget", For: &testv1.Widget{}, Owns: []client.Object{&corev1.ConfigMap{}},
+		Predicates: []predicate.Predicate{predicate.GenerationChangedPredicate{}}, EventFilter: []predicate.Predicate{onlyLabelled}, New: nop}}}},
 		o: Options{Backend: Fake(s)}.withDefaults()}
-	if err := ex.validate(); err != nil {
+	if err := ex.setup.validate(ex.o); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := ex.o.Backend.begin(t.Context(), nil)
@@ -69,11 +69,11 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 	}
 	queued := func(what string, k objKey, content map[string]any, rv string, want bool) {
 		t.Helper()
-		r.queue = nil
-		r.record(k, content, rv)
-		r.queueEvent(k)
-		if got := len(r.queue) == 1; got != want {
-			t.Errorf("%s: queued %v, want a reconcile: %t", what, r.queue, want)
+		r.queue.queue = nil
+		r.book.record(k, content, rv)
+		r.queue.queueEvent(k)
+		if got := len(r.queue.queue) == 1; got != want {
+			t.Errorf("%s: queued %v, want a reconcile: %t", what, r.queue.queue, want)
 		}
 	}
 	queued("create", w, widget(1, ""), "1", true)
@@ -84,7 +84,7 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 	if !sawTyped {
 		t.Error("the EventFilter never saw a *corev1.ConfigMap")
 	}
-	if !(predicate.GenerationChangedPredicate{}).Update(event.UpdateEvent{ObjectOld: r.typed(w, widget(1, "")), ObjectNew: r.typed(w, widget(2, ""))}) {
+	if !(predicate.GenerationChangedPredicate{}).Update(event.UpdateEvent{ObjectOld: r.queue.typed(w, widget(1, "")), ObjectNew: r.queue.typed(w, widget(2, ""))}) {
 		t.Error("typed versions lost their generation")
 	}
 }

@@ -48,7 +48,7 @@ func (wq *workQueue) queueFor(k objKey) { wq.queue4(k, false) }
 func (wq *workQueue) queueEvent(k objKey) { wq.queue4(k, true) }
 
 func (wq *workQueue) queue4(k objKey, filter bool) {
-	for i, g := range wq.ex.forKinds {
+	for i, g := range wq.ex.setup.forKinds {
 		if i < len(wq.built) && wq.built[i] != nil {
 			wq.queueWatches(i, k, filter)
 			continue
@@ -56,7 +56,7 @@ func (wq *workQueue) queue4(k objKey, filter bool) {
 		if g == k.gvk && (!filter || wq.passes(i, k, true)) {
 			wq.enqueue(item{rec: i, action: -1, key: k})
 		}
-		for _, owned := range wq.ex.ownKinds[i] {
+		for _, owned := range wq.ex.setup.ownKinds[i] {
 			if owned == k.gvk && (!filter || wq.passes(i, k, false)) {
 				for _, owner := range wq.controllerOwners(k, g) {
 					wq.enqueue(item{rec: i, action: -1, key: owner})
@@ -179,7 +179,7 @@ func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
 			}
 		})
 		for _, req := range q.added {
-			wq.enqueue(item{rec: i, action: -1, key: objKey{gvk: wq.ex.forKinds[i], nn: req.NamespacedName}})
+			wq.enqueue(item{rec: i, action: -1, key: objKey{gvk: wq.ex.setup.forKinds[i], nn: req.NamespacedName}})
 		}
 	}
 }

@@ -31,9 +31,9 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
-			r.record(w, obj("a", "1"), tc.oldRV)
-			h := r.record(w, tc.newObj, tc.newRV)
-			if !r.lastChanged {
+			r.book.record(w, obj("a", "1"), tc.oldRV)
+			h := r.book.record(w, tc.newObj, tc.newRV)
+			if !r.book.lastChanged {
 				t.Fatalf("the new object made no new version: %v", h.versions)
 			}
 			if len(h.versions) != 3 || h.versions[1] != nil {
@@ -48,8 +48,8 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 				t.Errorf("rvs %v, seqs %v", h.rvs, h.seqs)
 			}
 			// Recording the new object again is no new version.
-			r.record(w, tc.newObj, tc.newRV)
-			if r.lastChanged || len(h.versions) != 3 {
+			r.book.record(w, tc.newObj, tc.newRV)
+			if r.book.lastChanged || len(h.versions) != 3 {
 				t.Errorf("the same version again made another: %v", h.versions)
 			}
 		})
@@ -57,8 +57,8 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 	// Without UIDs (the fake client's objects carry none) the book cannot
 	// tell two objects apart: the same content is the same version.
 	r := newRun(nil, nil)
-	r.record(w, obj("", "1"), "1")
-	if h := r.record(w, obj("", "1"), "2"); r.lastChanged || len(h.versions) != 1 {
+	r.book.record(w, obj("", "1"), "1")
+	if h := r.book.record(w, obj("", "1"), "2"); r.book.lastChanged || len(h.versions) != 1 {
 		t.Errorf("without UIDs, a new resourceVersion alone made a version: %v", h.versions)
 	}
 }

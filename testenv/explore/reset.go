@@ -42,9 +42,9 @@ type leftover struct {
 
 // leftovers are the objects r's book holds, each at its newest version.
 func leftovers(r *run) []leftover {
-	out := make([]leftover, 0, len(r.order))
-	for _, k := range r.order {
-		h := r.hist[k]
+	out := make([]leftover, 0, len(r.book.order))
+	for _, k := range r.book.order {
+		h := r.book.hist[k]
 		l := leftover{key: k}
 		if v := h.versions[h.newest()]; v != nil {
 			l.rv = h.rvs[h.newest()]

@@ -15,9 +15,9 @@ import (
 
 // run is one schedule: the reconcilers on the explorer's clients
 // (client.go), the steps that run them, crashes and restarts (crash.go).
-// The rest of its state is in the concerns it embeds, each a type that owns
-// its fields and reaches the others only through the pointers newRun gives
-// it.
+// The rest of its state is in the concerns it holds by name, each a type
+// that owns its fields and reaches the others only through the pointers
+// newRun gives it.
 type run struct {
 	ex     *explorer
 	server client.Client
@@ -34,26 +34,29 @@ type run struct {
 	// the caches it builds from it (internal/served).
 	proc *servedapi.Process
 
-	trace      // what the schedule did: steps, crashes, violations (trace.go)
-	versions   // the book of the versions the server held (versions.go)
-	cacheModel // what cached reads may see (cachemodel.go)
-	workQueue  // what runs next (queue.go)
-	heldWrites // the old leader's writes in flight (zombie.go)
-	creations  // who created and deleted what (invariant_owndelete.go)
-	track      // what the parallel search needs of it (parallel.go)
+	// trace is what the schedule did: steps, crashes, violations
+	// (trace.go). It stays embedded until rank.go reads r.trace.failed
+	// by name; the other concerns are fields, so r.x is run's own.
+	trace
+	book      versions   // the book of the versions the server held (versions.go)
+	cache     cacheModel // what cached reads may see (cachemodel.go)
+	queue     workQueue  // what runs next (queue.go)
+	held      heldWrites // the old leader's writes in flight (zombie.go)
+	creations creations  // who created and deleted what (invariant_owndelete.go)
+	track     track      // what the parallel search needs of it (parallel.go)
 }
 
 // newRun is a schedule on server, with nothing recorded yet.
 func newRun(ex *explorer, server client.Client) *run {
 	r := &run{ex: ex, server: server, done: map[int]bool{}, track: track{prunedAt: -1}}
 	if ex != nil {
-		r.disabled = ex.disabled
+		r.disabled = ex.setup.disabled
 	}
-	r.versions = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
-	r.cacheModel = cacheModel{ex: ex, book: &r.versions, trace: &r.trace, server: server, floor: map[objKey]int{}}
-	r.workQueue = workQueue{ex: ex, book: &r.versions, server: server, calls: &r.calls}
-	r.heldWrites = heldWrites{ex: ex, book: &r.versions, trace: &r.trace, work: &r.workQueue}
-	r.creations = creations{ex: ex, book: &r.versions, trace: &r.trace,
+	r.book = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
+	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}}
+	r.queue = workQueue{ex: ex, book: &r.book, server: server, calls: &r.calls}
+	r.held = heldWrites{ex: ex, book: &r.book, trace: &r.trace, work: &r.queue}
+	r.creations = creations{ex: ex, book: &r.book, trace: &r.trace,
 		created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
 	return r
 }
@@ -64,23 +67,23 @@ func (r *run) setup(ctx context.Context) error {
 	if err := r.newReconcilers(); err != nil {
 		return err
 	}
-	for _, o := range r.ex.s.Objects {
+	for _, o := range r.ex.setup.s.Objects {
 		obj := o.DeepCopyObject().(client.Object)
 		obj.SetResourceVersion("")
 		if err := r.server.Create(ctx, obj); err != nil {
 			return fmt.Errorf("explore: creating %T %s: %w", o, client.ObjectKeyFromObject(o), err)
 		}
-		k, err := r.keyOf(obj, client.ObjectKeyFromObject(obj))
+		k, err := r.book.keyOf(obj, client.ObjectKeyFromObject(obj))
 		if err != nil {
 			return err
 		}
-		if _, _, err := r.observe(ctx, k); err != nil {
+		if _, _, err := r.book.observe(ctx, k); err != nil {
 			return err
 		}
-		r.queueEvent(k)
+		r.queue.queueEvent(k)
 	}
-	for i := range r.ex.s.Actions {
-		r.queue = append(r.queue, item{rec: -1, action: i})
+	for i := range r.ex.setup.s.Actions {
+		r.queue.queue = append(r.queue.queue, item{rec: -1, action: i})
 	}
 	return nil
 }
@@ -94,28 +97,28 @@ func (r *run) newReconcilers() error {
 	}
 	cached, api = comparableClient(cached, r.src), comparableClient(api, r.src)
 	r.recs = r.recs[:0]
-	r.built = make([]*built, len(r.ex.s.Reconcilers))
-	for _, rc := range r.ex.s.Reconcilers[:r.ex.fromSetup] {
+	r.queue.built = make([]*built, len(r.ex.setup.s.Reconcilers))
+	for _, rc := range r.ex.setup.s.Reconcilers[:r.ex.setup.fromSetup] {
 		r.recs = append(r.recs, rc.New(cached, api))
 	}
-	if r.ex.s.Setup == nil {
+	if r.ex.setup.s.Setup == nil {
 		return nil
 	}
-	r.indexes, r.indexed = fieldIndexes{}, map[informerKey]bool{}
+	r.cache.indexes, r.cache.indexed = fieldIndexes{}, map[informerKey]bool{}
 	r.proc.Stop()
 	r.proc = servedapi.New(book{r}, api)
-	bs, err := runSetup(r.ex.s.Setup, true, r.ex.s.Manager, cached, api, r.indexes, r.indexed, r.proc)
+	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.indexes, r.cache.indexed, r.proc)
 	if err != nil {
 		return err
 	}
-	if first := len(r.ex.s.Reconcilers) - r.ex.fromSetup; len(bs) != first {
+	if first := len(r.ex.setup.s.Reconcilers) - r.ex.setup.fromSetup; len(bs) != first {
 		if len(bs) < first {
 			return fmt.Errorf("explore: Scenario.Setup is not re-runnable: it built %d controllers, %d the first time; %s", len(bs), first, notReRunnable)
 		}
 		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), first)
 	}
 	for j := range bs {
-		r.built[r.ex.fromSetup+j] = &bs[j]
+		r.queue.built[r.ex.setup.fromSetup+j] = &bs[j]
 		r.recs = append(r.recs, bs[j].do)
 	}
 	return r.proc.Start()
@@ -124,9 +127,9 @@ func (r *run) newReconcilers() error {
 // step runs one queued reconcile or action; plan, if not nil, fixes the
 // lags of its cached reads.
 func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
-	r.dequeue(it)
+	r.queue.dequeue(it)
 	if it.deliver {
-		r.deliver(ctx, it)
+		r.held.deliver(ctx, it)
 		return
 	}
 	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
@@ -149,14 +152,14 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 			}
 		}()
 		if it.action >= 0 {
-			a := r.ex.s.Actions[it.action]
+			a := r.ex.setup.s.Actions[it.action]
 			s.step.Reconciler = "action " + a.Name
 			r.done[it.action] = true
 			_, api := r.clients()
 			err = a.Run(ctx, api)
 			return
 		}
-		s.step.Reconciler = r.ex.s.Reconcilers[it.rec].Name
+		s.step.Reconciler = r.ex.setup.s.Reconcilers[it.rec].Name
 		s.step.Object = it.key.String()
 		res, err = r.recs[it.rec].Reconcile(ctx, reconcile.Request{NamespacedName: it.key.nn})
 	}()
@@ -172,14 +175,14 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		s.step.Result = "done"
 	}
 	if it.action < 0 && s.crash.kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
-		r.enqueue(it)
+		r.queue.enqueue(it)
 	}
 	r.steps = append(r.steps, s.step)
 	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags, crash: s.ranCrash()})
 	r.cur = nil
 	if s.crash.kind != crashNone {
 		r.restart(s.crash.kind)
-		r.queueHeld(s, it)
+		r.held.queueHeld(s, it)
 	}
 }
 
@@ -194,13 +197,13 @@ func (r *run) drainToSteady(ctx context.Context) {
 	n, bound := 0, r.ex.o.drainBound()
 	ended := map[uint64]int{} // a round's end state: the steps run by then
 	for n < bound && ctx.Err() == nil {
-		round := append([]item(nil), r.queue...)
-		for _, k := range r.order {
-			if h := r.hist[k]; h.versions[h.newest()] != nil {
-				r.queueFor(k)
+		round := append([]item(nil), r.queue.queue...)
+		for _, k := range r.book.order {
+			if h := r.book.hist[k]; h.versions[h.newest()] != nil {
+				r.queue.queueFor(k)
 			}
 		}
-		for _, it := range r.queue {
+		for _, it := range r.queue.queue {
 			if !containsItem(round, it) {
 				round = append(round, it)
 			}

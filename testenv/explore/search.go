@@ -11,13 +11,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
-// explorer holds one search.
+// explorer holds one search: its state (what it has seen, its bounds and
+// level), the setup it read from the Scenario once (setupState) and the
+// knobs tests turn (testKnobs).
 type explorer struct {
-	s        Scenario
 	o        Options
-	forKinds []schema.GroupVersionKind
-	// ownKinds are each reconciler's Owns kinds.
-	ownKinds [][]schema.GroupVersionKind
 	touched  []leftover
 	deadline time.Time
 	seen     map[uint64]bool
@@ -25,39 +23,13 @@ type explorer struct {
 	pruned   int
 	// cut are the bounds that cut a schedule of the serial search.
 	cut boundSet
-	// disabled are the invariants Options.Disable turns off; uncached the
-	// kinds of Options.Uncached.
-	disabled map[string]bool
-	uncached map[schema.GroupVersionKind]bool
-	// watchedInformers are the informers the reconcilers watch (For,
-	// Owns), started with the manager; watchedKinds the kinds Setup's
-	// controllers watch, in a representation the explorer does not read
-	// (each of the kind's informers is taken for started with it).
-	watchedInformers map[informerKey]bool
-	watchedKinds     map[schema.GroupVersionKind]bool
-	// cacheUnstructured: Scenario.Manager caches unstructured objects.
-	cacheUnstructured bool
-	// ogKinds are the For kinds whose Go type has status.observedGeneration.
-	ogKinds map[schema.GroupVersionKind]bool
-	records []record
 	// last is the last schedule replay ran.
 	last *run
-	// fromSetup is the index of the first reconciler Scenario.Setup built
-	// (len(Reconcilers) without Setup).
-	fromSetup int
-	// visit, if set (tests), sees each schedule run to its end.
-	visit func(*run)
 	// table is the parallel search's record of the states seen (seen is
 	// the serial one's); stopAt, if set, prunes at that chosen step
 	// (parallel.go).
 	table  *seenTable
 	stopAt *int
-	// lastFirst (tests) makes the parallel search start the latest task
-	// in the serial order first.
-	lastFirst bool
-	// oneReconcile (tests) ends each stale window with its reconcile,
-	// as at the default bounds, whatever the bounds (window.go).
-	oneReconcile bool
 	// level is the deepening level of o's bounds (deepen.go); faults
 	// marks the fault phase, scale what its pilot counted (faults.go).
 	level  int
@@ -73,6 +45,49 @@ type explorer struct {
 	// fresh are the fresh schedules the judgement after a schedule ran,
 	// by their seed (ownjudge.go).
 	fresh map[string]*freshVerdict
+
+	setup setupState
+	knobs testKnobs
+}
+
+// setupState is what the explorer reads of the Scenario before the first
+// schedule (setup.go, builtin.go) and does not change during the search.
+type setupState struct {
+	s Scenario
+	// disabled are the invariants Options.Disable turns off.
+	disabled map[string]bool
+	forKinds []schema.GroupVersionKind
+	// ownKinds are each reconciler's Owns kinds.
+	ownKinds [][]schema.GroupVersionKind
+	// uncached are the kinds of Options.Uncached.
+	uncached map[schema.GroupVersionKind]bool
+	// watchedInformers are the informers the reconcilers watch (For,
+	// Owns), started with the manager; watchedKinds the kinds Setup's
+	// controllers watch, in a representation the explorer does not read
+	// (each of the kind's informers is taken for started with it).
+	watchedInformers map[informerKey]bool
+	watchedKinds     map[schema.GroupVersionKind]bool
+	// cacheUnstructured: Scenario.Manager caches unstructured objects.
+	cacheUnstructured bool
+	// ogKinds are the For kinds whose Go type has status.observedGeneration.
+	ogKinds map[schema.GroupVersionKind]bool
+	records []record
+	// fromSetup is the index of the first reconciler Scenario.Setup built
+	// (len(Reconcilers) without Setup).
+	fromSetup int
+}
+
+// testKnobs are the explorer's test knobs, all in one place (runHooked
+// takes them from hooks); the zero value is the search users run.
+type testKnobs struct {
+	// visit, if set, sees each schedule run to its end.
+	visit func(*run)
+	// lastFirst makes the parallel search start the latest task in the
+	// serial order first.
+	lastFirst bool
+	// oneReconcile ends each stale window with its reconcile, as at the
+	// default bounds, whatever the bounds (window.go).
+	oneReconcile bool
 }
 
 // scriptStep is a chosen step as a replay runs it.
@@ -122,14 +137,14 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{s: s, o: o, seen: map[uint64]bool{}, visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
-	if err := ex.validate(); err != nil {
+	ex := &explorer{setup: setupState{s: s}, o: o, seen: map[uint64]bool{}, knobs: testKnobs{visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile}, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
+	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
 	ex.prog.setPhase(ex.phaseOf())
 	defer ex.cleanup()
 	if o.Replay != "" {
-		script, err := ex.parseSeed(o.Replay)
+		script, err := ex.setup.parseSeed(o.Replay)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +162,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		}
 		return res, nil
 	}
-	if err := ex.validateShard(); err != nil {
+	if err := ex.o.validateShard(); err != nil {
 		return nil, err
 	}
 	start := time.Now()
@@ -164,12 +179,12 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		}
 		err := search(ctx, workers, res)
 		res.Elapsed = time.Since(start)
-		return res, ex.writeReport(ctx, res, err)
+		return res, ex.o.writeReport(ctx, res, err)
 	}
 	var fs []found
 	var err error
 	if len(workers) > 1 {
-		fs, err = ex.parallelDepthFirst(ctx, workers, res)
+		fs, err = (&parallelSearch{ex: ex, workers: workers}).depthFirst(ctx, res)
 	} else {
 		fs, res.Exhausted, err = ex.depthFirst(ctx, start)
 		res.Schedules, res.Pruned, res.cut = ex.runs, ex.pruned, ex.cut
@@ -179,7 +194,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		err = ctx.Err()
 	}
 	if err != nil || len(fs) == 0 {
-		return res, ex.writeReport(ctx, res, err)
+		return res, ex.o.writeReport(ctx, res, err)
 	}
 	if ex.o.StopAtFirst {
 		fs[0].at, fs[0].schedules = res.Elapsed, res.Schedules
@@ -191,15 +206,15 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if len(res.Violations) > 0 {
 		res.Violation = res.Violations[0]
 	}
-	return res, ex.writeReport(ctx, res, nil)
+	return res, ex.o.writeReport(ctx, res, nil)
 }
 
-func (ex *explorer) validate() error {
-	if len(ex.s.Reconcilers) == 0 && ex.s.Setup == nil {
+func (st *setupState) validate(opts Options) error {
+	if len(st.s.Reconcilers) == 0 && st.s.Setup == nil {
 		return errors.New("explore: the scenario has no reconcilers and no Setup")
 	}
 	names := map[string]bool{}
-	for i, rc := range ex.s.Reconcilers {
+	for i, rc := range st.s.Reconcilers {
 		if !namePattern.MatchString(rc.Name) || names[rc.Name] {
 			return fmt.Errorf("explore: reconciler %d: name %q is empty, repeated or not [A-Za-z0-9._-]", i, rc.Name)
 		}
@@ -207,37 +222,37 @@ func (ex *explorer) validate() error {
 		if rc.For == nil || rc.New == nil {
 			return fmt.Errorf("explore: reconciler %q: For and New must be set", rc.Name)
 		}
-		gvk, err := apiutil.GVKForObject(rc.For, ex.o.Backend.scheme())
+		gvk, err := apiutil.GVKForObject(rc.For, opts.Backend.scheme())
 		if err != nil {
 			return fmt.Errorf("explore: reconciler %q: %w", rc.Name, err)
 		}
-		ex.forKinds = append(ex.forKinds, gvk)
-		ex.watch(gvk, repOf(rc.For))
+		st.forKinds = append(st.forKinds, gvk)
+		st.watch(gvk, repOf(rc.For))
 		var owns []schema.GroupVersionKind
 		for j, o := range rc.Owns {
 			if o == nil {
 				return fmt.Errorf("explore: reconciler %q: Owns[%d] is nil", rc.Name, j)
 			}
-			og, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+			og, err := apiutil.GVKForObject(o, opts.Backend.scheme())
 			if err != nil {
 				return fmt.Errorf("explore: reconciler %q: Owns[%d]: %w", rc.Name, j, err)
 			}
 			owns = append(owns, og)
-			ex.watch(og, repOf(o))
+			st.watch(og, repOf(o))
 		}
-		ex.ownKinds = append(ex.ownKinds, owns)
+		st.ownKinds = append(st.ownKinds, owns)
 	}
-	for i, a := range ex.s.Actions {
+	for i, a := range st.s.Actions {
 		if !namePattern.MatchString(a.Name) || names["!"+a.Name] || a.Run == nil {
 			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9._-], or Run is nil", i, a.Name)
 		}
 		names["!"+a.Name] = true
 	}
-	ex.fromSetup = len(ex.s.Reconcilers)
-	if err := ex.validateSetup(); err != nil {
+	st.fromSetup = len(st.s.Reconcilers)
+	if err := st.validateSetup(opts); err != nil {
 		return err
 	}
-	return ex.validateBuiltin()
+	return st.validateBuiltin(opts)
 }
 
 // depthFirst runs schedules with 1, 2, ... Options.Depth chosen steps,
@@ -289,7 +304,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.failed = nil
 	}
-	ex.prog.ran(r.prunedAt >= 0, r.failed != nil)
+	ex.prog.ran(r.track.prunedAt >= 0, r.failed != nil)
 	return r, nil
 }
 
@@ -303,17 +318,17 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 	r.ch = c
 	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
 	d := 0
-	for ; d < depth && len(r.queue) > 0; d++ {
+	for ; d < depth && len(r.queue.queue) > 0; d++ {
 		if c.rng == nil && len(c.taken) >= len(c.prefix) && ex.prune(r, depth, d) {
 			ex.pruned++
-			r.prunedAt = d
+			r.track.prunedAt = d
 			return r, nil
 		}
 		r.at = d
-		r.step(ctx, r.queue[c.item(len(r.queue))], nil, crashPoint{})
+		r.step(ctx, r.queue.queue[c.item(len(r.queue.queue))], nil, crashPoint{})
 		r.noteFailure(d)
 	}
-	if d == ex.o.Depth && len(r.queue) > 0 {
+	if d == ex.o.Depth && len(r.queue.queue) > 0 {
 		r.at = d
 		r.noteCut(boundDepth) // more was queued to choose from
 	}
@@ -322,8 +337,8 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 	if ctx.Err() != nil {
 		r.failed = nil // cancelled: requests failed, nothing to judge
 	}
-	if ex.visit != nil {
-		ex.visit(r)
+	if ex.knobs.visit != nil {
+		ex.knobs.visit(r)
 	}
 	return r, r.err
 }
@@ -346,15 +361,15 @@ func (ex *explorer) end(r *run) {
 }
 
 // watch notes that a reconciler watches gvk through the informer of rep.
-func (ex *explorer) watch(gvk schema.GroupVersionKind, rep representation) {
-	if ex.watchedInformers == nil {
-		ex.watchedInformers = map[informerKey]bool{}
+func (st *setupState) watch(gvk schema.GroupVersionKind, rep representation) {
+	if st.watchedInformers == nil {
+		st.watchedInformers = map[informerKey]bool{}
 	}
-	ex.watchedInformers[informerKey{gvk, rep}] = true
+	st.watchedInformers[informerKey{gvk, rep}] = true
 }
 
 // watched reports that the manager starts the informer of gvk and rep
 // when it starts: a controller watches it (informer.go).
-func (ex *explorer) watched(gvk schema.GroupVersionKind, rep representation) bool {
-	return ex.watchedInformers[informerKey{gvk, rep}] || ex.watchedKinds[gvk]
+func (st *setupState) watched(gvk schema.GroupVersionKind, rep representation) bool {
+	return st.watchedInformers[informerKey{gvk, rep}] || st.watchedKinds[gvk]
 }

@@ -21,32 +21,32 @@ import (
 // noSteps is the seed of a schedule with no chosen step.
 const noSteps = "-"
 
-func (ex *explorer) itemID(it item) string {
+func (st *setupState) itemID(it item) string {
 	if it.action >= 0 {
-		return "!" + ex.s.Actions[it.action].Name
+		return "!" + st.s.Actions[it.action].Name
 	}
 	if it.deliver {
 		nth := ""
 		if it.nth > 0 {
 			nth = strconv.Itoa(it.nth+1) + ":"
 		}
-		return "~" + nth + ex.itemID(item{rec: it.rec, action: -1, key: it.key})
+		return "~" + nth + st.itemID(item{rec: it.rec, action: -1, key: it.key})
 	}
 	name := it.key.nn.Name
 	if it.key.nn.Namespace != "" {
 		name = it.key.nn.String()
 	}
-	return ex.s.Reconcilers[it.rec].Name + ":" + name
+	return st.s.Reconcilers[it.rec].Name + ":" + name
 }
 
-func (ex *explorer) formatSeed(script []scriptStep) string {
+func (st *setupState) formatSeed(script []scriptStep) string {
 	parts := make([]string, 0, len(script))
 	for _, s := range script {
 		lags := make([]string, len(s.lags))
 		for i, l := range s.lags {
 			lags[i] = strconv.Itoa(l)
 		}
-		id := ex.itemID(s.it)
+		id := st.itemID(s.it)
 		if (s.it.action < 0 && !s.it.deliver) || len(lags) > 0 {
 			id += "@" + strings.Join(lags, ",")
 		}
@@ -59,7 +59,7 @@ func (ex *explorer) formatSeed(script []scriptStep) string {
 	return strings.Join(parts, " ")
 }
 
-func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
+func (st *setupState) parseSeed(seed string) ([]scriptStep, error) {
 	if strings.TrimSpace(seed) == noSteps {
 		return []scriptStep{}, nil
 	}
@@ -85,7 +85,7 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 			}
 		}
 		if name, ok := strings.CutPrefix(id, "!"); ok {
-			for j, a := range ex.s.Actions {
+			for j, a := range st.s.Actions {
 				if a.Name == name {
 					s.it.action = j
 				}
@@ -111,7 +111,7 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 			}
 		}
 		rec, obj, ok := strings.Cut(id, ":")
-		for j, rc := range ex.s.Reconcilers {
+		for j, rc := range st.s.Reconcilers {
 			if rc.Name == rec {
 				s.it.rec = j
 			}
@@ -123,7 +123,7 @@ func (ex *explorer) parseSeed(seed string) ([]scriptStep, error) {
 		if ns, name, ok := strings.Cut(obj, "/"); ok {
 			nn = types.NamespacedName{Namespace: ns, Name: name}
 		}
-		s.it.key = objKey{gvk: ex.forKinds[s.it.rec], nn: nn}
+		s.it.key = objKey{gvk: st.forKinds[s.it.rec], nn: nn}
 		script = append(script, s)
 	}
 	if len(script) == 0 {

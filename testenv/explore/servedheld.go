@@ -22,11 +22,11 @@ type book struct{ r *run }
 
 func (b book) Newest(gvk schema.GroupVersionKind) []servedapi.Object {
 	var out []servedapi.Object
-	for _, k := range b.r.order {
+	for _, k := range b.r.book.order {
 		if k.gvk != gvk {
 			continue
 		}
-		h := b.r.hist[k]
+		h := b.r.book.hist[k]
 		out = append(out, servedapi.Object{NN: k.nn, Name: k.String(), Object: h.versions[h.newest()], RV: h.rvs[h.newest()]})
 	}
 	return out
@@ -48,11 +48,11 @@ func (r *run) markSeen(watches []servedapi.Request) {
 		return
 	}
 	for _, w := range watches {
-		for _, k := range r.order {
+		for _, k := range r.book.order {
 			if k.gvk != w.GVK || !w.Covers(k.nn) {
 				continue
 			}
-			if h := r.hist[k]; h.newest() > s.seenOrNone(k) {
+			if h := r.book.hist[k]; h.newest() > s.seenOrNone(k) {
 				s.seen[k] = h.newest()
 			}
 		}
@@ -70,12 +70,12 @@ func noteHeld(r *run, s *stepState, watches []servedapi.Request) {
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].ListName() < ws[j].ListName() })
 	noted := map[objKey]bool{}
 	for _, w := range ws {
-		for _, k := range r.order {
+		for _, k := range r.book.order {
 			if noted[k] || k.gvk != w.GVK || !w.Covers(k.nn) {
 				continue
 			}
 			noted[k] = true
-			h := r.hist[k]
+			h := r.book.hist[k]
 			v := h.newest()
 			cur := h.versions[v]
 			if cur == nil {

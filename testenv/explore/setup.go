@@ -206,46 +206,46 @@ func (m *recordingManager) Elected() <-chan struct{} {
 
 // validateSetup runs Scenario.Setup once, on a client of the backend, and
 // adds a reconciler for each controller it builds.
-func (ex *explorer) validateSetup() error {
-	if ex.s.Setup == nil {
+func (st *setupState) validateSetup(opts Options) error {
+	if st.s.Setup == nil {
 		return nil
 	}
-	c, err := ex.o.Backend.begin(context.Background(), nil)
+	c, err := opts.Backend.begin(context.Background(), nil)
 	if err != nil {
 		return err
 	}
-	bs, err := runSetup(ex.s.Setup, false, ex.s.Manager, c, c, nil, nil, servedapi.New(nil, c))
+	bs, err := runSetup(st.s.Setup, false, st.s.Manager, c, c, nil, nil, servedapi.New(nil, c))
 	if err != nil {
 		return err
 	}
 	if len(bs) == 0 {
 		return fmt.Errorf("explore: Scenario.Setup built no controller")
 	}
-	ex.fromSetup = len(ex.s.Reconcilers)
-	ex.s.Reconcilers = append([]Reconciler(nil), ex.s.Reconcilers...)
+	st.fromSetup = len(st.s.Reconcilers)
+	st.s.Reconcilers = append([]Reconciler(nil), st.s.Reconcilers...)
 	for _, b := range bs {
 		if !namePattern.MatchString(b.name) {
 			return fmt.Errorf("explore: Scenario.Setup: controller name %q is not [A-Za-z0-9._-] (give it one with Named)", b.name)
 		}
-		for _, rc := range ex.s.Reconcilers {
+		for _, rc := range st.s.Reconcilers {
 			if rc.Name == b.name {
 				return fmt.Errorf("explore: Scenario.Setup: controller %q: a reconciler of that name exists", b.name)
 			}
 		}
-		gvk, err := apiutil.GVKForObject(b.forType, ex.o.Backend.scheme())
+		gvk, err := apiutil.GVKForObject(b.forType, opts.Backend.scheme())
 		if err != nil {
 			return fmt.Errorf("explore: controller %q: %w", b.name, err)
 		}
-		ex.s.Reconcilers = append(ex.s.Reconcilers, Reconciler{Name: b.name, For: b.forType})
-		ex.forKinds = append(ex.forKinds, gvk)
-		if ex.watchedKinds == nil {
-			ex.watchedKinds = map[schema.GroupVersionKind]bool{}
+		st.s.Reconcilers = append(st.s.Reconcilers, Reconciler{Name: b.name, For: b.forType})
+		st.forKinds = append(st.forKinds, gvk)
+		if st.watchedKinds == nil {
+			st.watchedKinds = map[schema.GroupVersionKind]bool{}
 		}
-		ex.watchedKinds[gvk] = true
+		st.watchedKinds[gvk] = true
 		for _, w := range b.watches {
-			ex.watchedKinds[w.gvk] = true
+			st.watchedKinds[w.gvk] = true
 		}
-		ex.ownKinds = append(ex.ownKinds, nil)
+		st.ownKinds = append(st.ownKinds, nil)
 	}
 	return nil
 }

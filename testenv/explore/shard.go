@@ -30,8 +30,8 @@ func ShardFromEnv() (Shard, error) { return report.ShardFromEnv() }
 //	go run github.com/statuspatch/statuspatch/testenv/cmd/explore-merge -o merged.json shard-*.json
 func MergeReports(reports ...Report) (Report, error) { return report.Merge(reports) }
 
-func (ex *explorer) validateShard() error {
-	o := ex.o
+// validateShard checks the Options of a sharded random search.
+func (o Options) validateShard() error {
 	if err := o.Shard.Validate(); err != nil {
 		return fmt.Errorf("explore: Options.Shard: %w", err)
 	}
@@ -49,12 +49,12 @@ func (ex *explorer) validateShard() error {
 
 // writeReport writes Options.Report, if set, and returns err, or the
 // error of writing.
-func (ex *explorer) writeReport(ctx context.Context, res *Result, err error) error {
-	if ex.o.Report == "" {
+func (o Options) writeReport(ctx context.Context, res *Result, err error) error {
+	if o.Report == "" {
 		return err
 	}
-	auditResult(ctx, ex.o, res)
-	rep := Report{Seed: ex.o.Seed, Schedules: ex.o.Schedules, Shards: []Shard{ex.o.Shard}, Violations: []report.Violation{}}
+	auditResult(ctx, o, res)
+	rep := Report{Seed: o.Seed, Schedules: o.Schedules, Shards: []Shard{o.Shard}, Violations: []report.Violation{}}
 	if res != nil {
 		rep.Ran = res.Schedules
 		for _, v := range res.Violations {
@@ -71,7 +71,7 @@ func (ex *explorer) writeReport(ctx context.Context, res *Result, err error) err
 	if err != nil {
 		rep.Error = err.Error()
 	}
-	if werr := report.Write(ex.o.Report, rep); werr != nil {
+	if werr := report.Write(o.Report, rep); werr != nil {
 		return errors.Join(err, fmt.Errorf("explore: Options.Report: %w", werr))
 	}
 	return err

@@ -18,12 +18,12 @@ func (r *run) stateHash(left int) uint64 {
 		V []any
 	}
 	var objs []obj
-	uids, _ := r.serverLabels()
+	uids, _ := r.book.serverLabels()
 	// By key, not in the order first met: two schedules reaching one state
 	// meet its objects (and informers) in different orders.
-	keys := sortedKeys(r.order)
+	keys := sortedKeys(r.book.order)
 	for _, k := range keys {
-		h := r.hist[k]
+		h := r.book.hist[k]
 		o := obj{K: hashKey(k)}
 		for i := max(0, len(h.versions)-r.ex.o.Versions); i < len(h.versions); i++ {
 			o.V = append(o.V, mapUIDs(normalized(h.versions[i]), uids))
@@ -31,8 +31,8 @@ func (r *run) stateHash(left int) uint64 {
 		objs = append(objs, o)
 	}
 	var q []string
-	for _, it := range r.queue {
-		q = append(q, r.ex.itemID(it))
+	for _, it := range r.queue.queue {
+		q = append(q, r.ex.setup.itemID(it))
 	}
 	sort.Strings(q) // the order only matters to the drain
 	b, _ := json.Marshal(struct {
@@ -44,10 +44,10 @@ func (r *run) stateHash(left int) uint64 {
 		Lazy                 []string
 		Held                 string
 		Second               []string `json:",omitempty"` // nil without a second cache: other hashes unchanged
-	}{objs, q, r.stale, left, r.crashes, r.floors(keys), r.cache.state(keys), r.cache.past(keys), r.cache.lazy(), r.heldState(), r.proc.Started()})
+	}{objs, q, r.cache.stale, left, r.crashes, r.cache.floors(keys), r.cache.cache.state(keys), r.cache.cache.past(keys), r.cache.cache.lazy(), r.held.heldState(), r.proc.Started()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
-	if open := r.windowState(keys, func(c map[string]any) any { return mapUIDs(normalized(c), uids) }); len(open) > 0 {
+	if open := r.cache.windowState(keys, func(c map[string]any) any { return mapUIDs(normalized(c), uids) }); len(open) > 0 {
 		w, _ := json.Marshal(open)
 		_, _ = f.Write(w)
 	}
@@ -93,15 +93,15 @@ func (r *run) drainState() uint64 {
 		K string
 		V any
 	}
-	uids, _ := r.serverLabels()
+	uids, _ := r.book.serverLabels()
 	var objs []obj
-	for _, k := range sortedKeys(r.order) {
-		h := r.hist[k]
+	for _, k := range sortedKeys(r.book.order) {
+		h := r.book.hist[k]
 		objs = append(objs, obj{K: hashKey(k), V: mapUIDs(normalized(h.versions[h.newest()]), uids)})
 	}
 	var q []string
-	for _, it := range r.queue {
-		q = append(q, r.ex.itemID(it))
+	for _, it := range r.queue.queue {
+		q = append(q, r.ex.setup.itemID(it))
 	}
 	sort.Strings(q)
 	b, _ := json.Marshal(struct {

@@ -20,13 +20,13 @@ func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
 	}
 	state := func(servedBeforeTheChange int) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.record(a, obj("1"), "1")
-		r.record(a, obj("2"), "2")
+		r.book.record(a, obj("1"), "1")
+		r.book.record(a, obj("2"), "2")
 		// The old leader's typed informer was served a's first or newest
 		// version; then a standby took over, its informers serving nothing
 		// yet.
-		r.cache.saw(a, typedRep, servedBeforeTheChange)
-		r.cache.handOver(nil)
+		r.cache.cache.saw(a, typedRep, servedBeforeTheChange)
+		r.cache.cache.handOver(nil)
 		return r.stateHash(2)
 	}
 	if old, newest := state(0), state(1); old == newest {

@@ -19,14 +19,14 @@ func TestStateHashIgnoresTheOrderObjectsWereMet(t *testing.T) {
 	}
 	state := func(first, second objKey) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.record(first, obj(first.nn.Name, "1"), "1")
-		r.record(second, obj(second.nn.Name, "1"), "2")
-		r.record(a, obj("a", "2"), "3") // a has two versions, b one
+		r.book.record(first, obj(first.nn.Name, "1"), "1")
+		r.book.record(second, obj(second.nn.Name, "1"), "2")
+		r.book.record(a, obj("a", "2"), "3") // a has two versions, b one
 		// a's typed informer served its newest, b's metadata informer
 		// its only one; a crash restart floored a at its newest.
-		r.cache.saw(a, typedRep, 1)
-		r.cache.saw(b, metadataRep, 0)
-		r.floor[a] = 1
+		r.cache.cache.saw(a, typedRep, 1)
+		r.cache.cache.saw(b, metadataRep, 0)
+		r.cache.floor[a] = 1
 		return r.stateHash(2)
 	}
 	if ab, ba := state(a, b), state(b, a); ab != ba {

@@ -27,7 +27,7 @@ func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 	}
 	state := func(started ...servedapi.Request) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
+		r.book.record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
 		if started != nil {
 			r.proc = servedapi.New(book{r}, nil)
 			for _, q := range started {

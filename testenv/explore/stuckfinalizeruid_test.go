@@ -55,15 +55,15 @@ func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 				r.chosen = append(r.chosen, scriptStep{it: it})
 				r.cur = nil
 			}
-			mark := func(k objKey) { r.hist[k].by[r.hist[k].newest()] = r.cur.step.Index }
-			r.record(w, widgetMeta(false), "1") // the scenario's Widget
-			r.record(g, tc.gizmo, "2")          // the scenario's Gizmo
+			mark := func(k objKey) { r.book.hist[k].by[r.book.hist[k].newest()] = r.cur.step.Index }
+			r.book.record(w, widgetMeta(false), "1") // the scenario's Widget
+			r.book.record(g, tc.gizmo, "2")          // the scenario's Gizmo
 			rec := item{rec: 0, action: -1, key: w}
-			step(rec, "done", func() { r.record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{rec: -1, action: 0}, "done", func() { r.record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
+			step(rec, "done", func() { r.book.record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
+			step(item{rec: -1, action: 0}, "done", func() { r.book.record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
 			first := len(r.steps)
 			step(rec, "done", nil)
-			r.checkFinalizers(first, []schema.GroupVersionKind{widget})
+			r.book.checkFinalizers(first, []schema.GroupVersionKind{widget})
 			if got := r.failed != nil && r.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
 				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.failed)
 			}

@@ -143,7 +143,7 @@ func (cm *cacheModel) spans() bool {
 	if cm.ex == nil {
 		return true
 	}
-	if cm.ex.oneReconcile {
+	if cm.ex.knobs.oneReconcile {
 		return false
 	}
 	o := cm.ex.o

@@ -159,7 +159,7 @@ func (hw *heldWrites) deliver(ctx context.Context, it item) {
 		}
 	}
 	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[objKey]int{}, plan: []int{}}
-	nth, sender := "", hw.ex.itemID(item{rec: it.rec, action: -1, key: it.key})
+	nth, sender := "", hw.ex.setup.itemID(item{rec: it.rec, action: -1, key: it.key})
 	if it.nth > 0 {
 		nth = fmt.Sprintf(" %d", it.nth+1)
 	}
