@@ -273,7 +273,7 @@ func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, b
 			if err != nil {
 				return nil, false, err
 			}
-			ex.cut |= r.trace.cut
+			ex.cut |= r.cut
 			if r.failed != nil {
 				f := found{r: r, at: time.Since(start), schedules: ex.runs}
 				if ex.o.StopAtFirst {
@@ -316,7 +316,7 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 	}
 	defer ex.end(r)
 	r.ch = c
-	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
+	defer func() { r.track.cut, r.track.cutAt = r.cut, r.cutAt }()
 	d := 0
 	for ; d < depth && len(r.queue.queue) > 0; d++ {
 		if c.rng == nil && len(c.taken) >= len(c.prefix) && ex.prune(r, depth, d) {
