@@ -151,17 +151,7 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 				continue
 			}
 			// An argument goes: the arguments are written anew.
-			var args []string
-			for i, a := range c.call.Args {
-				switch {
-				case i == objIndex:
-					args = append(args, cname)
-				case !slices.Contains(drop, i):
-					args = append(args, c.text().source(a))
-				}
-			}
-			last := c.call.Args[len(c.call.Args)-1]
-			edits = append(edits, analysis.TextEdit{Pos: c.call.Args[0].Pos(), End: last.End(), NewText: []byte(strings.Join(args, ", "))})
+			edits = append(edits, sharedArgs(c, cname, objIndex, drop))
 		}
 	}
 	return edits, ""

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -95,20 +96,11 @@ func (r retries) block() *retryPlan {
 		return nil
 	}
 	var list []ast.Stmt
-	for _, l := range r.enclosingLists() {
-		for _, s := range l {
-			if s == write {
-				list = l
-			}
-		}
-		if list != nil {
-			break
-		}
-	}
 	at := -1
-	for i, s := range list {
-		if s == write {
-			at = i
+	for _, l := range r.enclosingLists() {
+		if i := slices.Index(l, write); i >= 0 {
+			list, at = l, i
+			break
 		}
 	}
 	if at < 0 {
@@ -126,14 +118,7 @@ func (r retries) block() *retryPlan {
 		prev = list[from-1]
 	}
 	fresh := prev != nil && (prev == r.anchor || prev == r.late || prev == r.getCheck)
-	if !fresh {
-		l := newLife(&r.site, r.obj)
-		if l != nil {
-			l.made = r.anchor
-		}
-		fresh = l != nil && l.freshAt(list[from])
-	}
-	if !fresh {
+	if !fresh && !r.freshAt(list[from]) {
 		return nil
 	}
 	p := &retryPlan{stmts: list[from:at], write: write}
@@ -180,14 +165,21 @@ func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 	if g == nil || g.Init != nil || g.Else != nil || !r.movable(&ast.ExprStmt{X: g.Cond}, list[at]) {
 		return nil
 	}
-	l := newLife(&r.site, r.obj)
-	if l != nil {
-		l.made = r.anchor
-	}
-	if l == nil || !l.freshAt(g.Cond) {
+	if !r.freshAt(g.Cond) {
 		return nil
 	}
 	return g
+}
+
+// freshAt reports whether the object at n is what the patcher made at
+// the migration's anchor holds (life.freshAt).
+func (r retries) freshAt(n ast.Node) bool {
+	l := newLife(&r.site, r.obj)
+	if l == nil {
+		return false
+	}
+	l.made = r.anchor
+	return l.freshAt(n)
 }
 
 // movable reports whether s may run inside Retry's mutate, maybe more
