@@ -25,7 +25,6 @@ import (
 func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 	const (
 		repo    = "github.com/statuspatch/statuspatch"
-		module  = repo + "/testenv/explore"
 		runtime = repo + "/"
 	)
 	linksRuntime := func(path string) bool {
@@ -43,22 +42,8 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 	for len(pkgs) > 0 {
 		pkg := pkgs[0]
 		pkgs = pkgs[1:]
-		dir := filepath.Join("..", "..", filepath.FromSlash(pkg))
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(files) == 0 {
-			t.Fatalf("%s: no Go files: is the test in the explorer's folder, and is %s still this module's path?", dir, module)
-		}
-		for _, name := range files {
-			if pkg != explore && strings.HasSuffix(name, "_test.go") {
-				continue // a dependency's tests are not linked
-			}
-			f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
+		// a dependency's tests are not linked
+		for _, f := range parseDir(t, fset, filepath.Join("..", "..", filepath.FromSlash(pkg)), pkg == explore, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
 				if err != nil {
@@ -92,21 +77,7 @@ func TestExploreLayers(t *testing.T) {
 	const module = "github.com/statuspatch/statuspatch/testenv/explore"
 	fset := token.NewFileSet()
 	for _, dir := range []string{"internal/served", "internal/crinternals"} {
-		files, err := filepath.Glob(filepath.Join(filepath.FromSlash(dir), "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(files) == 0 {
-			t.Fatalf("%s: no Go files", dir)
-		}
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
 				if err != nil {
@@ -138,18 +109,7 @@ func TestExploreReceivers(t *testing.T) {
 	fset := token.NewFileSet()
 	counts := map[string]int{}
 	for _, dir := range []string{".", "internal/served", "internal/crinternals", "report"} {
-		files, err := filepath.Glob(filepath.Join(filepath.FromSlash(dir), "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {
 				case *ast.FuncDecl:
@@ -198,4 +158,29 @@ func TestExploreReceivers(t *testing.T) {
 			t.Errorf("%s declares %d methods, at most %d: split it by what it holds", typ, n, max)
 		}
 	}
+}
+
+// parseDir parses the Go files of dir (its tests' too when tests is
+// set) and fails the test when dir holds none.
+func parseDir(t *testing.T, fset *token.FileSet, dir string, tests bool, mode parser.Mode) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatalf("%s: no Go files: is the test in the explorer's folder, and is the folder still where this module's path says?", dir)
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if !tests && strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
