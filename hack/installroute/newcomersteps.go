@@ -159,7 +159,7 @@ func (n *newcomerRun) fix() error {
 	}
 	if !movedOntoPatchers(src.String(), n.writes) {
 		n.r.printf("%s", src.String())
-		return failf("the fix block did not move the %d writes onto NewWidgetStatusPatcher (6), FetchWidgetStatusPatcher (the re-fetch) and Flush (%d), the two applies in apply mode under their field owners with ApplyStatus (above)", n.writes, n.writes)
+		return failf("the fix block did not move the %d writes onto NewWidgetStatusPatcher (6), FetchWidgetStatusPatcher (the re-fetch), Retry (the 2 decided from the status) and Flush (%d in all with Retry), the two applies in apply mode under their field owners with ApplyStatus (above)", n.writes, n.writes)
 	}
 	n.r.printf("%s", src.String())
 	mod, err := os.ReadFile(n.file("go.mod"))
@@ -396,8 +396,10 @@ func handwrittenLeft(src string) string {
 
 // movedOntoPatchers reports whether -fix moved the writes: six
 // NewWidgetStatusPatcher (internal/status's caller makes one for
-// MarkFailed), one FetchWidgetStatusPatcher at the re-fetch, a Flush each,
-// the typed and the unstructured applies in apply mode under their field
+// MarkFailed), one FetchWidgetStatusPatcher at the re-fetch, a Retry for
+// each of the two writes decided from the status (the parts list, built by
+// appending to it, and Ready, counted when it was not), a Flush for each
+// other write, the typed and the unstructured applies in apply mode under their field
 // owners through ApplyStatus.
 func movedOntoPatchers(src string, writes int) bool {
 	applied := 0
@@ -409,7 +411,8 @@ func movedOntoPatchers(src string, writes int) bool {
 	}
 	return countLines(src, "patchers.NewWidgetStatusPatcher(") == 6 &&
 		countLines(src, "patchers.FetchWidgetStatusPatcher(") == 1 &&
-		countLines(src, ".Flush(ctx)") == writes &&
+		countLines(src, ".Retry(ctx, func(") == 2 &&
+		countLines(src, ".Flush(ctx)")+countLines(src, ".Retry(ctx, func(") == writes &&
 		countLines(src, `patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("widget-summary")`) == 1 &&
 		countLines(src, `patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("widget-phase")`) == 1 &&
 		applied == 2
