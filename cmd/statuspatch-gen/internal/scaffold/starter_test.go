@@ -83,6 +83,15 @@ var starterReconcilers = []struct {
 	}
 	again.Status.Replicas = 2
 	return ctrl.Result{}, nil`, true, false},
+	// a later write of another object (as a server-side apply of an
+	// unstructured one does) sets a field this object never changed
+	{"another object writes another field", `w.Status.Phase = "Ready"
+	if err := r.Client.Status().Update(ctx, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	other := w.DeepCopy()
+	other.Status.Replicas = 3
+	return ctrl.Result{}, r.Client.Status().Update(ctx, other)`, false, false},
 	// two reconciles that read the same object both write: decided twice
 	{"a blind patch", `base := w.DeepCopy()
 	w.Status.Phase = "Ready"
