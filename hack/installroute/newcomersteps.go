@@ -141,7 +141,7 @@ func (n *newcomerRun) fix() error {
 		}
 		if strings.HasPrefix(cmd, "bin/statuspatch-lint -fix") {
 			if c := len(fixedWrite.FindAllString(out, -1)); c != n.writes {
-				return failf("'%s' printed %d 'widget_{controller,summary,phase}.go:N: fixed:' or 'status.go:N: fixed:' lines, want %d: the blind write, the optimistic one, the Update, the client.Merge patch, the typed and the unstructured server-side applies and internal/status's Update (above)", cmd, c, n.writes)
+				return failf("'%s' printed %d 'widget_{controller,summary,phase}.go:N: fixed:' or 'status.go:N: fixed:' lines, want %d: the deferred Update, the blind write, the optimistic one, the Update, the client.Merge patch, the typed and the unstructured server-side applies and internal/status's Update (above)", cmd, c, n.writes)
 			}
 		}
 	}

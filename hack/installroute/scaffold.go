@@ -122,7 +122,7 @@ func (n *newcomerRun) scaffold() error {
 			}
 		}
 	}
-	n.writes = 7
+	n.writes = 8
 	n.before, err = readPins(n.file("go.mod"))
 	return err
 }

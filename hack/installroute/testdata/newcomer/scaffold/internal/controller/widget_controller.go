@@ -1,6 +1,7 @@
 // Package controller holds the reconciler as a kubebuilder user wrote it,
-// before statuspatch: a blind merge patch, a helper's patch with the
-// optimistic lock, then (markReady) an Update, kubebuilder's re-fetch and
+// before statuspatch: a deferred Update of a Degraded condition when
+// Reconcile fails (kubebuilder's tutorial's named error), a blind merge
+// patch, a helper's patch with the optimistic lock, then (markReady) an Update, kubebuilder's re-fetch and
 // a blind client.Merge patch, then (summarize, widget_summary.go) a
 // server-side apply, then (widget_phase.go) an exported helper's Update
 // (internal/status's MarkFailed) and a server-side apply of an
@@ -11,6 +12,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -47,12 +49,22 @@ func (r *WidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 // +kubebuilder:rbac:groups=widgets.example.com,resources=widgets,verbs=get;list;watch
 // +kubebuilder:rbac:groups=widgets.example.com,resources=widgets/status,verbs=get;update;patch
 
-// Reconcile writes the parts list, then the generation it describes.
-func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+// Reconcile writes the parts list, then the generation it describes; when
+// it fails, the Degraded condition says why.
+func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	w := &widgetsv1.Widget{}
 	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	defer func() {
+		if retErr == nil {
+			return
+		}
+		meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: "Degraded", Status: metav1.ConditionTrue, Reason: "ReconcileFailed", Message: retErr.Error()})
+		if err := r.Client.Status().Update(ctx, w); err != nil {
+			retErr = errors.Join(retErr, err)
+		}
+	}()
 	base := w.DeepCopy()
 	w.Status.Parts = nil
 	for i := range w.Spec.Size {
