@@ -34,9 +34,17 @@ import (
 // a reference into an object passed) that it only reads, by the rules of
 // a reference into the object (followLocal): lws's
 // disaggregatedset.ComputeRevision(roles).
+//
+// Recv is what a method does to its pointer receiver, when its body
+// shows it: "reads" (it only reads it, as a reference into an object:
+// karpenter's NodeClassReference.GroupKind), or "statusOnly" (a method
+// of a kind that changes at most its status: CapacityBuffer.SetCondition,
+// apimeta.SetStatusCondition(&cb.Status.Conditions, ...)). A call of it
+// whose result holds no reference is then a read, or a status change.
 type ParamsFact struct {
 	StatusOnly []int
 	ReadOnly   []int
+	Recv       string
 }
 
 // AFact marks ParamsFact as an analysis fact.
@@ -49,6 +57,9 @@ func (f *ParamsFact) String() string {
 	}
 	if len(f.ReadOnly) > 0 {
 		parts = append(parts, fmt.Sprintf("readOnly%v", f.ReadOnly))
+	}
+	if f.Recv != "" {
+		parts = append(parts, "recv:"+f.Recv)
 	}
 	return strings.Join(parts, " ")
 }
@@ -84,6 +95,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 				continue
 			}
 			var fact ParamsFact
+			fact.Recv = m.recvUse(fd, readOnly)
 			i := 0
 			for _, field := range fd.Type.Params.List {
 				if _, variadic := field.Type.(*ast.Ellipsis); variadic {
@@ -110,11 +122,53 @@ func ExportParamFacts(pass *analysis.Pass) {
 					i++
 				}
 			}
-			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 {
+			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
 	}
+}
+
+// recvUse is ParamsFact.Recv for the method fd: what its body does to
+// its pointer receiver, by the rules of the object (checkUses) when it
+// may be one, else of a reference into one (followLocal).
+func (m *migration) recvUse(fd *ast.FuncDecl, readOnly bool) string {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return ""
+	}
+	p, _ := m.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	if p == nil {
+		return ""
+	}
+	if _, ptr := types.Unalias(p.Type()).(*types.Pointer); !ptr {
+		return ""
+	}
+	switch {
+	case mayBeObject(p.Type()):
+		if m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
+			return "statusOnly"
+		}
+	case readOnly:
+		if m.refs().followLocal(p) == "" {
+			return "reads"
+		}
+	}
+	return ""
+}
+
+// methodUse is what the method s selects does to its receiver, by its
+// ParamsFact (Recv), when its result holds no reference into it: "" if
+// not known.
+func (c *calls) methodUse(s *types.Selection) string {
+	fn, ok := s.Obj().(*types.Func)
+	if !ok || holdsRefs(fn.Signature().Results()) {
+		return ""
+	}
+	var fact ParamsFact
+	if !c.pass.ImportObjectFact(fn.Origin(), &fact) {
+		return ""
+	}
+	return fact.Recv
 }
 
 // importedStatusOnly reports whether argument arg of a call of fn, a

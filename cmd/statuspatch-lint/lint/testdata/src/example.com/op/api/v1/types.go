@@ -4,6 +4,7 @@ package v1
 import (
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -40,6 +41,10 @@ type Template struct {
 	Started time.Time
 }
 
+// Key reads the template through its pointer receiver (karpenter's
+// NodeClassReference.GroupKind).
+func (t *Template) Key() string { return t.Image + "@" + t.Labels["tag"] }
+
 // Hooked's MarshalJSON has a pointer receiver: encoding/json calls it on
 // the object's own value, and it may change it.
 type Hooked struct{ Calls int }
@@ -68,6 +73,12 @@ func (w *Widget) DeepCopy() *Widget {
 }
 
 func (w *Widget) DeepCopyObject() runtime.Object { return w.DeepCopy() }
+
+// SetCondition changes only the status (karpenter's
+// CapacityBuffer.SetCondition).
+func (w *Widget) SetCondition(c metav1.Condition) {
+	meta.SetStatusCondition(&w.Status.Conditions, c)
+}
 
 // Grow is a method that changes the spec.
 func (w *Widget) Grow() { w.Spec.Size++ }
