@@ -83,6 +83,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 	// the standalone command (internal/exportdata): no facts either way.
 	readOnly := importedPkg(pass.Pkg, kube.MetaPkgPath) != nil
 	insp := inspector.New(pass.Files)
+	recvs := recvFacts(pass, decls, insp, readOnly)
 	for _, f := range pass.Files {
 		m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
 		for _, d := range f.Decls {
@@ -95,7 +96,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 				continue
 			}
 			var fact ParamsFact
-			fact.Recv = m.recvUse(fd, readOnly)
+			fact.Recv = recvs[fn]
 			i := 0
 			for _, field := range fd.Type.Params.List {
 				if _, variadic := field.Type.(*ast.Ellipsis); variadic {
@@ -127,6 +128,39 @@ func ExportParamFacts(pass *analysis.Pass) {
 			}
 		}
 	}
+}
+
+// recvFacts exports ParamsFact.Recv of the package's methods, in rounds:
+// a method's use of its receiver may call a method declared after it
+// (karpenter's NodePool.RuntimeValidate, then its template's
+// validateLabels), whose fact the next round sees. A fact only allows
+// more, so the rounds end.
+func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *inspector.Inspector, readOnly bool) map[*types.Func]string {
+	recvs := map[*types.Func]string{}
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, f := range pass.Files {
+			m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil || fd.Recv == nil {
+					continue
+				}
+				fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+				if fn == nil || recvs[fn] != "" {
+					continue
+				}
+				if u := m.recvUse(fd, readOnly); u != "" {
+					recvs[fn], changed = u, true
+					pass.ExportObjectFact(fn, &ParamsFact{Recv: u})
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return recvs
 }
 
 // recvUse is ParamsFact.Recv for the method fd: what its body does to
@@ -161,8 +195,15 @@ func (m *migration) recvUse(fd *ast.FuncDecl, readOnly bool) string {
 // not known.
 func (c *calls) methodUse(s *types.Selection) string {
 	fn, ok := s.Obj().(*types.Func)
-	if !ok || holdsRefs(fn.Signature().Results()) {
+	if !ok {
 		return ""
+	}
+	for r := range fn.Signature().Results().Variables() {
+		// An error is a message made of copies (fmt.Errorf, multierr):
+		// karpenter's NodePool.RuntimeValidate(ctx) error.
+		if r.Type() != types.Universe.Lookup("error").Type() && holdsRefs(r.Type()) {
+			return ""
+		}
 	}
 	var fact ParamsFact
 	if !c.pass.ImportObjectFact(fn.Origin(), &fact) {

@@ -2,6 +2,7 @@
 package v1
 
 import (
+	"errors"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -78,6 +79,17 @@ func (w *Widget) DeepCopyObject() runtime.Object { return w.DeepCopy() }
 // CapacityBuffer.SetCondition).
 func (w *Widget) SetCondition(c metav1.Condition) {
 	meta.SetStatusCondition(&w.Status.Conditions, c)
+}
+
+// Validate reads the spec through a method declared after it and
+// returns an error (karpenter's NodePool.RuntimeValidate).
+func (w *Widget) Validate() error { return w.Spec.Template.check() }
+
+func (t *Template) check() error {
+	if t == nil || t.Image == "" {
+		return errors.New("no image")
+	}
+	return nil
 }
 
 // Grow is a method that changes the spec.

@@ -115,3 +115,11 @@ func (r *Reconciler) updateStatus(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
 	return r.Status().Update(ctx, w) // want `its call at line 111 passes &w, the address of a local value declared at line 107: the patcher is made of a pointer variable; declare w := &v1.Widget\{\}, read into it and pass it \(FetchWidgetStatusPatcher there makes its patcher\)`
 }
+
+// A method of the kind that reads the spec through a method declared
+// after it, and returns an error (karpenter's RuntimeValidate): a read.
+func (r *Reconciler) validated(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	w.Status.Ready = w.Validate() == nil
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
