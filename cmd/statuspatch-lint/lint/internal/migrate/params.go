@@ -182,12 +182,26 @@ func (m *migration) recvUse(fd *ast.FuncDecl, readOnly bool) string {
 		if m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
 			return "statusOnly"
 		}
-	case readOnly:
+	case readOnly && declaresKind(m.pass.Pkg):
+		// A type of an API package, which may be a part of an object
+		// (karpenter's NodeClassReference), not a reconciler's.
 		if m.refs().followLocal(p) == "" {
 			return "reads"
 		}
 	}
 	return ""
+}
+
+// declaresKind reports whether pkg declares an object kind: a struct
+// type with a metav1.ObjectMeta field.
+func declaresKind(pkg *types.Package) bool {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && mayBeObject(types.NewPointer(tn.Type())) {
+			return true
+		}
+	}
+	return false
 }
 
 // methodUse is what the method s selects does to its receiver, by its

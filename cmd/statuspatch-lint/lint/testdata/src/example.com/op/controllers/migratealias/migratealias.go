@@ -175,7 +175,7 @@ func (r *Reconciler) localChanged(ctx context.Context, key client.ObjectKey, oth
 }
 
 // resize changes dst's spec and reads src.
-func (r *Reconciler) resize(dst, src *v1.Widget) { dst.Spec.Size = src.Spec.Size } // want resize:`^statusOnly\[1\] recv:reads$`
+func (r *Reconciler) resize(dst, src *v1.Widget) { dst.Spec.Size = src.Spec.Size } // want resize:`^statusOnly\[1\]$`
 
 // Aliased, or captured by a function literal that changes it, before the
 // read: the change comes after it, through the alias or the call.
