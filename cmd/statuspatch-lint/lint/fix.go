@@ -49,6 +49,9 @@ func lockFixes(pass *analysis.Pass, cl *classifier, files *fileSet, w *write, r 
 		if !ok || !files.checked(expr.Pos()) {
 			continue
 		}
+		if why := staleLockBase(pass, files, w, call, expr); why != "" {
+			return nil, why
+		}
 		if fix, ok := lockFix(pass, expr, name); ok {
 			edits = append(edits, fix.TextEdits...)
 		}

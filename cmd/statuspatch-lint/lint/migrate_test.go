@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 29 {
+	if err != nil || len(goldens) != 31 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -95,7 +95,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrate", "example.com/op/controllers/migrateimported", "example.com/op/controllers/migratekb",
 		"example.com/op/controllers/migratehelper", "example.com/op/controllers/migratemerge", "example.com/op/controllers/migrateapply",
 		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migrateapplyhelper",
-		"example.com/op/controllers/migratelocal", "example.com/op/controllers/migratelockbase", "example.com/op/controllers/migratelife") {
+		"example.com/op/controllers/migratelocal", "example.com/op/controllers/migratelockbase", "example.com/op/controllers/migratelife",
+		"example.com/op/controllers/migrateorigin", "example.com/op/controllers/migratecallee") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -149,8 +150,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// handed to a function value, stored, or returned by a named result;
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
-	// own type, 1 apply beside a merge write of its object.
-	if len(left) != 111 || notMoved != 110 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 111 (110):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// own type, 1 apply beside a merge write of its object;
+	// migrateorigin: 1 whose base is taken before the object's own Patch;
+	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
+	// handed on before the read changes, 1 List item written in place
+	// (&list.Items[i]), 1 helper given &w of a local value.
+	if len(left) != 116 || notMoved != 115 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 116 (115):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

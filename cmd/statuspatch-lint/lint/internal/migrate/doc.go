@@ -14,6 +14,11 @@
 //   - life (life.go): one object in one function on its control-flow graph
 //     (go/cfg): reads, status writes and changes, asked on every path, so
 //     the writes of one life share one patcher made at its Get.
+//   - origin (origin.go): where the written object came from, followed
+//     through its definitions, DeepCopy, ranges and the package's calls
+//     of a function whose parameter it is: an element of a list, slice
+//     or map is a copy the model cannot show fresh, whose decision moves
+//     only into Retry.
 //   - helperMove (migratehelper*.go): a write in a write-only helper, which
 //     takes the patcher its callers make; an exported one's callers in
 //     other packages are a fix group a whole-module driver resolves

@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -313,48 +312,4 @@ func inDefer(path []ast.Node) bool {
 		}
 	}
 	return false
-}
-
-// cachedItem says why a base taken from an item of a list (obj :=
-// &list.Items[i], or a range over a slice of pointers) cannot be a
-// patcher's: the list is a cached copy the model cannot show fresh, and
-// a Flush from it writes over what this process wrote since (the patcher
-// refuses it as a conflict, and the next reconcile decides again). ""
-// when the object is no list's item.
-func (m reads) cachedItem() string {
-	line, ok := m.listItem()
-	if !ok {
-		return ""
-	}
-	name := m.obj.Name()
-	return m.shapeWhy(fmt.Sprintf("%s is an item of a list at %s, a cached copy: make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
-		name, line, m.patcherType, types.ExprString(m.client), name))
-}
-
-// listItem reports where the object is taken from a slice's element:
-// obj := &x.Items[i], or for _, obj := range x of a slice of pointers.
-func (m reads) listItem() (string, bool) {
-	if def, val := m.definition(m.obj); def != nil {
-		u, ok := ast.Unparen(val).(*ast.UnaryExpr)
-		if !ok || u.Op != token.AND {
-			return "", false
-		}
-		ix, ok := ast.Unparen(u.X).(*ast.IndexExpr)
-		if !ok {
-			return "", false
-		}
-		_, slice := m.pass.TypesInfo.TypeOf(ix.X).Underlying().(*types.Slice)
-		return m.where(def.Pos()), slice
-	}
-	for _, n := range m.path {
-		r, ok := n.(*ast.RangeStmt)
-		if !ok {
-			continue
-		}
-		if id, ok := r.Value.(*ast.Ident); ok && m.pass.TypesInfo.Defs[id] == m.obj {
-			_, slice := m.pass.TypesInfo.TypeOf(r.X).Underlying().(*types.Slice)
-			return m.where(r.Pos()), slice
-		}
-	}
-	return "", false
 }

@@ -54,6 +54,7 @@ type migration struct {
 	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
 
 	item    bool       // the object is a list's item, a cached copy: it moves only into Retry (migrateretry.go)
+	copyOf  *types.Var // the base the object is a DeepCopy of (migratecopied.go): in Retry's mutate, its reads are the object's
 	itemWhy string     // why it stays when it cannot
 	retry   *retryPlan // the write's decision moved into Retry's mutate (migrateretry.go)
 }
@@ -263,6 +264,9 @@ func (m reads) findAnchor(verb string) string {
 	def, val := m.definition(v)
 	if def == nil || !m.isDeepCopyOfObj(val) {
 		if (copiedObject{m.migration, v}).anchor() {
+			if why := m.cachedItem(); why != "" {
+				m.item, m.itemWhy = true, why // a copy of an element: into Retry, or stays
+			}
 			return "" // obj := base.DeepCopy() (migratecopied.go)
 		}
 		return m.noBase(v, "base", deepCopy)

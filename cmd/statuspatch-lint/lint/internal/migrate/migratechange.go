@@ -52,6 +52,9 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() == types.FieldVal && sel.Sel.Name == "Status" {
 		return ""
 	}
+	if s != nil && s.Kind() != types.FieldVal && si.methodUse(s) != "" {
+		return "" // a method whose body reads it, or changes only its status (ParamsFact.Recv)
+	}
 	if s != nil && s.Kind() != types.FieldVal && !readsMethod(s) {
 		return fmt.Sprintf("%s.%s is called at %s: it may change more than the status", name, sel.Sel.Name, line)
 	}
@@ -140,6 +143,9 @@ climb:
 			call, ok := parent(top - 2).(*ast.CallExpr)
 			if !ok || call.Fun != p {
 				return false, "the method value " + types.ExprString(p) + " is taken"
+			}
+			if si.methodUse(s) != "" {
+				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
 			}
 			if !readsMethod(s) {
 				return false, types.ExprString(p) + " is called"

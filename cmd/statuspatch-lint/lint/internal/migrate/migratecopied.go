@@ -50,7 +50,7 @@ func (c copiedObject) anchor() bool {
 	if c.usedBetween(def.End(), m.call.Pos()) {
 		return false
 	}
-	m.anchor, m.keep = def, true
+	m.anchor, m.keep, m.copyOf = def, true, c.base
 	return true
 }
 

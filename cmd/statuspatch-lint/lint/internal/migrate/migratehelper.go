@@ -235,7 +235,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)
 			v, _ := h.pass.TypesInfo.Uses[arg].(*types.Var)
 			if !ok || v == nil {
-				return nil, fmt.Sprintf("its call at line %d does not pass a variable", line)
+				return nil, fmt.Sprintf("its call at line %d %s", line, c.argText(call.Args[objIndex]))
 			}
 			c.obj = v
 			clientExpr := recv

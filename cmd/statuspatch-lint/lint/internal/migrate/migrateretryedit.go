@@ -2,6 +2,8 @@ package migrate
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -28,17 +30,37 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 		return "", false
 	}
 	indent := r.text().indent(plan.write.Pos())
-	body := string(src[tf.Offset(plan.stmts[0].Pos()):tf.Offset(plan.stmts[len(plan.stmts)-1].End())])
+	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End())
 	body = strings.ReplaceAll(body, "\n", "\n\t")
 	if plan.guard != nil {
 		if !plan.nested {
 			indent = r.text().indent(plan.guard.Pos())
 		}
-		cond := string(src[tf.Offset(plan.guard.Cond.Pos()):tf.Offset(plan.guard.Cond.End())])
+		cond := r.asObject(src, tf, plan.guard.Cond.Pos(), plan.guard.Cond.End())
 		body = "if " + cond + " {\n" + indent + "\t\t" + body + "\n" + indent + "\t}"
 	}
 	return fmt.Sprintf("%s.Retry(%s, func(%s *%s%s) error {\n%s\t%s\n%s\treturn nil\n%s})",
 		name, types.ExprString(r.call.Args[0]), r.obj.Name(), typ, named.Obj().Name(), indent, body, indent, indent), true
+}
+
+// asObject is the source from pos to end with each use of the base the
+// object is a copy of (copyOf) named as the object: the copy's reads of
+// it (s.Generation, s.Spec.Size, only values: copiedObject.anchor) are,
+// on Retry's first call, the values the copy holds, and after a conflict
+// the fresh object's, where the base's would replay the cached copy's.
+func (r retries) asObject(src []byte, tf *token.File, pos, end token.Pos) string {
+	var b strings.Builder
+	at := pos
+	if r.copyOf != nil {
+		for c := range r.usesOf(r.enclosingFunc(), r.copyOf, pos, end) {
+			id := c.Node().(*ast.Ident)
+			b.Write(src[tf.Offset(at):tf.Offset(id.Pos())])
+			b.WriteString(r.obj.Name())
+			at = id.End()
+		}
+	}
+	b.Write(src[tf.Offset(at):tf.Offset(end)])
+	return b.String()
 }
 
 // objNamed is the object's named type (the pointer's element).

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -29,6 +30,15 @@ func (m reads) findObj(kind string) string {
 	arg := ast.Unparen(m.call.Args[1])
 	id, ok := arg.(*ast.Ident)
 	if !ok {
+		if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if ix, ok := ast.Unparen(u.X).(*ast.IndexExpr); ok {
+				if _, slice := m.pass.TypesInfo.TypeOf(ix.X).Underlying().(*types.Slice); slice {
+					// &list.Items[i] written in place: a List's item.
+					return m.shapeWhy(fmt.Sprintf("the object %s is an item of a list, a cached copy: make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
+						types.ExprString(arg), m.patcherType, types.ExprString(m.client), types.ExprString(arg)))
+				}
+			}
+		}
 		return m.shapeWhy("the object " + types.ExprString(arg) + " is not a variable")
 	}
 	obj, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
@@ -40,6 +50,29 @@ func (m reads) findObj(kind string) string {
 	}
 	m.obj = obj
 	return ""
+}
+
+// argText says what a call passes as the object when it is not a
+// variable: &x of a local value (jobset's r.updateJobSetStatus(ctx, &js,
+// ...) after r.Get(ctx, key, &js)) says so, with the pointer -fix needs.
+func (m *migration) argText(arg ast.Expr) string {
+	u, ok := ast.Unparen(arg).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return "does not pass a variable"
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v == nil {
+		return "passes " + types.ExprString(arg) + ", not a variable"
+	}
+	typ := types.TypeString(v.Type(), func(p *types.Package) string { return p.Name() })
+	if cur, ok := m.reads().defCursor(v); ok {
+		if vs, ok := cur.Parent().Node().(*ast.ValueSpec); ok && vs.Type != nil {
+			typ = types.ExprString(vs.Type) // as the file names it
+		}
+	}
+	return fmt.Sprintf("passes &%s, the address of a local value declared at %s: the patcher is made of a pointer variable; declare %s := &%s{}, read into it and pass it (Fetch%s there makes its patcher)",
+		v.Name(), m.where(v.Pos()), v.Name(), typ, m.patcherType)
 }
 
 // noGet says why an Update has no anchor: its object is not read with

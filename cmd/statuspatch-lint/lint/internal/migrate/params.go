@@ -34,9 +34,17 @@ import (
 // a reference into an object passed) that it only reads, by the rules of
 // a reference into the object (followLocal): lws's
 // disaggregatedset.ComputeRevision(roles).
+//
+// Recv is what a method does to its pointer receiver, when its body
+// shows it: "reads" (it only reads it, as a reference into an object:
+// karpenter's NodeClassReference.GroupKind), or "statusOnly" (a method
+// of a kind that changes at most its status: CapacityBuffer.SetCondition,
+// apimeta.SetStatusCondition(&cb.Status.Conditions, ...)). A call of it
+// whose result holds no reference is then a read, or a status change.
 type ParamsFact struct {
 	StatusOnly []int
 	ReadOnly   []int
+	Recv       string
 }
 
 // AFact marks ParamsFact as an analysis fact.
@@ -49,6 +57,9 @@ func (f *ParamsFact) String() string {
 	}
 	if len(f.ReadOnly) > 0 {
 		parts = append(parts, fmt.Sprintf("readOnly%v", f.ReadOnly))
+	}
+	if f.Recv != "" {
+		parts = append(parts, "recv:"+f.Recv)
 	}
 	return strings.Join(parts, " ")
 }
@@ -72,6 +83,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 	// the standalone command (internal/exportdata): no facts either way.
 	readOnly := importedPkg(pass.Pkg, kube.MetaPkgPath) != nil
 	insp := inspector.New(pass.Files)
+	recvs := recvFacts(pass, decls, insp, readOnly)
 	for _, f := range pass.Files {
 		m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
 		for _, d := range f.Decls {
@@ -84,6 +96,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 				continue
 			}
 			var fact ParamsFact
+			fact.Recv = recvs[fn]
 			i := 0
 			for _, field := range fd.Type.Params.List {
 				if _, variadic := field.Type.(*ast.Ellipsis); variadic {
@@ -110,11 +123,107 @@ func ExportParamFacts(pass *analysis.Pass) {
 					i++
 				}
 			}
-			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 {
+			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
 	}
+}
+
+// recvFacts exports ParamsFact.Recv of the package's methods, in rounds:
+// a method's use of its receiver may call a method declared after it
+// (karpenter's NodePool.RuntimeValidate, then its template's
+// validateLabels), whose fact the next round sees. A fact only allows
+// more, so the rounds end.
+func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *inspector.Inspector, readOnly bool) map[*types.Func]string {
+	recvs := map[*types.Func]string{}
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, f := range pass.Files {
+			m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil || fd.Recv == nil {
+					continue
+				}
+				fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+				if fn == nil || recvs[fn] != "" {
+					continue
+				}
+				if u := m.recvUse(fd, readOnly); u != "" {
+					recvs[fn], changed = u, true
+					pass.ExportObjectFact(fn, &ParamsFact{Recv: u})
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return recvs
+}
+
+// recvUse is ParamsFact.Recv for the method fd: what its body does to
+// its pointer receiver, by the rules of the object (checkUses) when it
+// may be one, else of a reference into one (followLocal).
+func (m *migration) recvUse(fd *ast.FuncDecl, readOnly bool) string {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return ""
+	}
+	p, _ := m.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	if p == nil {
+		return ""
+	}
+	if _, ptr := types.Unalias(p.Type()).(*types.Pointer); !ptr {
+		return ""
+	}
+	switch {
+	case mayBeObject(p.Type()):
+		if m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
+			return "statusOnly"
+		}
+	case readOnly && declaresKind(m.pass.Pkg):
+		// A type of an API package, which may be a part of an object
+		// (karpenter's NodeClassReference), not a reconciler's.
+		if m.refs().followLocal(p) == "" {
+			return "reads"
+		}
+	}
+	return ""
+}
+
+// declaresKind reports whether pkg declares an object kind: a struct
+// type with a metav1.ObjectMeta field.
+func declaresKind(pkg *types.Package) bool {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && mayBeObject(types.NewPointer(tn.Type())) {
+			return true
+		}
+	}
+	return false
+}
+
+// methodUse is what the method s selects does to its receiver, by its
+// ParamsFact (Recv), when its result holds no reference into it: "" if
+// not known.
+func (c *calls) methodUse(s *types.Selection) string {
+	fn, ok := s.Obj().(*types.Func)
+	if !ok {
+		return ""
+	}
+	for r := range fn.Signature().Results().Variables() {
+		// An error is a message made of copies (fmt.Errorf, multierr):
+		// karpenter's NodePool.RuntimeValidate(ctx) error.
+		if r.Type() != types.Universe.Lookup("error").Type() && holdsRefs(r.Type()) {
+			return ""
+		}
+	}
+	var fact ParamsFact
+	if !c.pass.ImportObjectFact(fn.Origin(), &fact) {
+		return ""
+	}
+	return fact.Recv
 }
 
 // importedStatusOnly reports whether argument arg of a call of fn, a

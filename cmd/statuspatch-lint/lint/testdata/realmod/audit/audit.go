@@ -16,7 +16,7 @@ import (
 func write(ctx context.Context, c client.Client, d *appsv1.Deployment, rv string) {
 	base := d.DeepCopy()
 	_ = c.Status().Patch(ctx, d, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})) // want `^optimistic: Status\(\).Patch of Deployment: MergeFromWithOptimisticLock$`
-	_ = c.Status().Patch(ctx, d, client.MergeFrom(base))                                                  // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
+	_ = c.Status().Patch(ctx, d, client.MergeFrom(base))                                                  // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock \(no fix: the base base is taken at line 17, before the write of d at line 18, `
 	_ = c.Status().Patch(ctx, d, client.RawPatch("application/merge-patch+json", nil))                    // want `^unresolved: Status\(\).Patch of Deployment: client.RawPatch$`
 	_ = c.Status().Update(ctx, d)                                                                         // want `^optimistic: Status\(\).Update of Deployment`
 	d.SetResourceVersion("")

@@ -18,7 +18,7 @@ func (r *Reconciler) direct(ctx context.Context, w *v1.Widget) {
 	base := w.DeepCopyObject().(*v1.Widget)
 	_ = r.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))  // want `^optimistic: Status\(\).Patch of Widget: MergeFromWithOptimisticLock$`
 	_ = r.Status().Patch(ctx, w, client.MergeFromWithOptions(base, &client.MergeFromWithOptimisticLock{})) // want `^optimistic: Status\(\).Patch of Widget: MergeFromWithOptimisticLock$`
-	_ = r.Status().Patch(ctx, w, client.MergeFrom(base))                                                   // want `^blind: Status\(\).Patch of Widget: client.MergeFrom without optimistic lock$`
+	_ = r.Status().Patch(ctx, w, client.MergeFrom(base))                                                   // want `^blind: Status\(\).Patch of Widget: client.MergeFrom without optimistic lock \(no fix: the base base is taken at line 18, before the write of w at line 19, `
 	_ = r.Status().Patch(ctx, w, client.MergeFromWithOptions(base))                                        // want `^blind: Status\(\).Patch of Widget: client.MergeFromWithOptions without`
 	_ = r.Status().Patch(ctx, w, client.StrategicMergeFrom(base))                                          // want `^blind: Status\(\).Patch of Widget: client.StrategicMergeFrom without`
 	_ = r.Status().Patch(ctx, w, client.StrategicMergeFrom(base, client.MergeFromWithOptimisticLock{}))    // want `^optimistic: Status\(\).Patch of Widget`

@@ -41,11 +41,11 @@ func Blind(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
 func BlindReused(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
 	patch := client.MergeFrom(d.DeepCopy())
 	d.Status.Replicas = 2
-	if err := c.Status().Patch(ctx, d, patch); err != nil { // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
+	if err := c.Status().Patch(ctx, d, patch); err != nil { // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock \(no fix: the base d.DeepCopy\(\) is taken at line 42, before the write of d at line 44, which moves the resourceVersion a lock would send; the same patch is sent again after it, at line 48: locked, that write would conflict`
 		return err
 	}
 	d.Status.Replicas = 3
-	return c.Status().Patch(ctx, d, patch) // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
+	return c.Status().Patch(ctx, d, patch) // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock \(no fix: the base d.DeepCopy\(\) is taken at line 42, before the write of d at line 44, which moves the resourceVersion a lock would send: locked, this patch would conflict`
 }
 
 // A strategic merge patch of a built-in kind, without the lock: blind.

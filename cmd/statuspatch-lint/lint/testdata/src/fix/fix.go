@@ -69,3 +69,30 @@ func (r *Reconciler) twoPaths(ctx context.Context, w, base *v1.Widget, strategic
 	}
 	_ = r.Status().Patch(ctx, w, p) // want `^blind: `
 }
+
+// karpenter's nodeclaim lifecycle: the base is taken before the object's
+// own Patch, which moves the resourceVersion the lock would send: no
+// lock, and the finding names that write.
+func (r *Reconciler) staleBase(ctx context.Context, w *v1.Widget) { // want staleBase:`^statusOnly\[1\]$`
+	stored := w.DeepCopyObject().(*v1.Widget)
+	w.Status.Ready = true
+	statusCopy := w.DeepCopyObject().(*v1.Widget)
+	_ = r.Patch(ctx, w, client.MergeFrom(stored))
+	_ = r.Status().Patch(ctx, statusCopy, client.MergeFrom(stored)) // want `^blind: .*client.MergeFrom without optimistic lock \(no fix: the base stored is taken at line 77, before the write of w at line 80, which moves the resourceVersion a lock would send: locked, this patch would conflict whenever both change; take the base after that write, or write the status first\)$`
+}
+
+// The base taken after that write, or the write on another path: the
+// lock.
+func (r *Reconciler) freshBase(ctx context.Context, w *v1.Widget, spec bool) {
+	stored := w.DeepCopyObject().(*v1.Widget)
+	if spec {
+		_ = r.Patch(ctx, w, client.MergeFrom(stored))
+		return
+	}
+	w.Status.Ready = true
+	_ = r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^blind: .*client.MergeFrom without optimistic lock$`
+	_ = r.Patch(ctx, w, client.MergeFrom(w.DeepCopyObject().(*v1.Widget)))
+	stored = w.DeepCopyObject().(*v1.Widget)
+	w.Status.Ready = false
+	_ = r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^blind: .*client.MergeFrom without optimistic lock$`
+}

@@ -2,8 +2,10 @@
 package v1
 
 import (
+	"errors"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -40,6 +42,10 @@ type Template struct {
 	Started time.Time
 }
 
+// Key reads the template through its pointer receiver (karpenter's
+// NodeClassReference.GroupKind).
+func (t *Template) Key() string { return t.Image + "@" + t.Labels["tag"] }
+
 // Hooked's MarshalJSON has a pointer receiver: encoding/json calls it on
 // the object's own value, and it may change it.
 type Hooked struct{ Calls int }
@@ -68,6 +74,23 @@ func (w *Widget) DeepCopy() *Widget {
 }
 
 func (w *Widget) DeepCopyObject() runtime.Object { return w.DeepCopy() }
+
+// SetCondition changes only the status (karpenter's
+// CapacityBuffer.SetCondition).
+func (w *Widget) SetCondition(c metav1.Condition) {
+	meta.SetStatusCondition(&w.Status.Conditions, c)
+}
+
+// Validate reads the spec through a method declared after it and
+// returns an error (karpenter's NodePool.RuntimeValidate).
+func (w *Widget) Validate() error { return w.Spec.Template.check() }
+
+func (t *Template) check() error {
+	if t == nil || t.Image == "" {
+		return errors.New("no image")
+	}
+	return nil
+}
 
 // Grow is a method that changes the spec.
 func (w *Widget) Grow() { w.Spec.Size++ }

@@ -210,7 +210,7 @@ func (r *Reconciler) patchGiven(ctx context.Context, w *v1.Widget, patch client.
 }
 
 func (r *Reconciler) element(ctx context.Context, ws []v1.Widget) error {
-	return r.Status().Update(ctx, &ws[0]) // want `\(not moved to the patcher: the object &ws\[0\] is not a variable\)$`
+	return r.Status().Update(ctx, &ws[0]) // want `\(not moved to the patcher: the object &ws\[0\] is an item of a list, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(&ws\[0\]\)\), which reads it fresh, and Flush it here\)$`
 }
 
 func (r *Reconciler) gadget(ctx context.Context, g *v1.Gadget) error {

@@ -98,7 +98,8 @@ func (r *WidgetReconciler) usedElsewhere(ctx context.Context, key client.ObjectK
 	return nil
 }
 
-// The patch reused for another object: it stays.
+// The patch reused for another object: it stays, and gets no lock: w2
+// is a copy taken before w is written, which moves the resourceVersion.
 func (r *WidgetReconciler) otherObject(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -107,14 +108,15 @@ func (r *WidgetReconciler) otherObject(ctx context.Context, key client.ObjectKey
 	patch := client.MergeFrom(w.DeepCopy())
 	w2 := w.DeepCopy()
 	w.Status.Size = 6
-	if err := r.Status().Patch(ctx, w, patch); err != nil { // want `\(not moved to the patcher: the patch patch is used elsewhere: at line 113, other than as the patch of a status write of w\)$`
+	if err := r.Status().Patch(ctx, w, patch); err != nil { // want `\(not moved to the patcher: the patch patch is used elsewhere: at line 114, other than as the patch of a status write of w\) \(no fix: the base w.DeepCopy\(\) is taken at line 108, before the write of w at line 111, which moves the resourceVersion a lock would send; the same patch is sent again after it, at line 114: locked, that write would conflict`
 		return err
 	}
 	return r.Status().Patch(ctx, w2, patch) // want `^handwritten status write to Widget`
 }
 
 // The object written is a copy of the base (lws's scaler status): the
-// patcher is made on the copy.
+// patcher is made on the copy; the base is a value of a map the model
+// cannot show fresh, so the decision goes into Retry (migrateorigin).
 func (r *WidgetReconciler) copyOfBase(ctx context.Context, scalers map[string]*v1.Widget) error {
 	for _, s := range scalers {
 		desired := s.DeepCopy()

@@ -1,0 +1,127 @@
+package lint
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A lock sends the resourceVersion of the patch's base: a base taken
+// before another write of the same object on the status write's path
+// (karpenter's nodeclaim lifecycle: stored := obj.DeepCopy(), a metadata
+// c.Patch(ctx, obj, client.MergeFrom(stored)), then
+// c.Status().Patch(ctx, statusCopy, client.MergeFrom(stored))) holds the
+// resourceVersion that write moved whenever it changed anything, so the
+// locked patch would conflict every time both change. Such a patch gets
+// no lock; the finding names the write.
+
+// staleLockBase says why the lock must not be added to the patch
+// mergeFrom (client.MergeFrom(base), built at expr) of the status write
+// w: the base is a copy taken in the function, and another Patch or
+// Update of the object it copies may run after it is taken and before w,
+// or before another write sending the same patch. "" when none may, or
+// the base is no copy taken here (the object itself holds the
+// resourceVersion each of its writes returns).
+func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa.Call, expr *ast.CallExpr) string {
+	args := mergeFrom.Common().Args
+	fn := w.instr.Parent()
+	if len(args) == 0 || len(expr.Args) == 0 || fn == nil {
+		return ""
+	}
+	root, taken := objectRoot(args[0])
+	if taken == nil {
+		return ""
+	}
+	var writes, senders []ssa.CallInstruction
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			c, ok := in.(ssa.CallInstruction)
+			if !ok || !objectWrite(c.Common()) {
+				continue
+			}
+			if r, _ := objectRoot(c.Common().Args[1]); r == root {
+				writes = append(writes, c)
+			}
+			if c == w.instr || len(c.Common().Args) > 2 && c.Common().Args[2] == ssa.Value(mergeFrom) {
+				senders = append(senders, c)
+			}
+		}
+	}
+	for _, y := range senders {
+		for _, x := range writes {
+			if x == y || !reaches(taken, x) || !reaches(x, y) {
+				continue
+			}
+			xc, ok := files.calls[x.Pos()]
+			if !ok || len(xc.Args) < 2 {
+				continue
+			}
+			why := fmt.Sprintf("the base %s is taken at line %d, before the write of %s at line %d, which moves the resourceVersion a lock would send",
+				types.ExprString(expr.Args[0]), pass.Fset.Position(taken.Pos()).Line, types.ExprString(xc.Args[1]), pass.Fset.Position(x.Pos()).Line)
+			which := "this patch"
+			if y != w.instr {
+				why += fmt.Sprintf("; the same patch is sent again after it, at line %d", pass.Fset.Position(y.Pos()).Line)
+				which = "that write"
+			}
+			return why + ": locked, " + which + " would conflict whenever both change; take the base after that write, or write the status first"
+		}
+	}
+	return ""
+}
+
+// objectRoot follows v back through interface conversions, type
+// assertions and DeepCopy calls (a copy holds the original's
+// resourceVersion) to the object it is a copy of, and returns the
+// outermost copy's call: where the base is taken (nil when it is the
+// object itself, taken before the function).
+func objectRoot(v ssa.Value) (ssa.Value, ssa.Instruction) {
+	var taken ssa.Instruction
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.TypeAssert:
+			v = x.X
+		case *ssa.Call:
+			c := x.Common()
+			name := ""
+			if f := c.StaticCallee(); f != nil && f.Signature.Recv() != nil {
+				name = f.Name()
+			} else if c.IsInvoke() {
+				name = c.Method.Name()
+			}
+			if name != "DeepCopy" && name != "DeepCopyObject" {
+				return v, taken
+			}
+			if taken == nil {
+				taken = x
+			}
+			if c.IsInvoke() {
+				v = c.Value
+			} else {
+				v = c.Args[0]
+			}
+		default:
+			return v, taken
+		}
+	}
+}
+
+// objectWrite reports whether c is a client's Patch or Update of an
+// object (the main resource or a subresource).
+func objectWrite(c *ssa.CallCommon) bool {
+	name := ""
+	if c.IsInvoke() {
+		name = c.Method.Name()
+	} else if f := c.StaticCallee(); f != nil && f.Signature.Recv() != nil {
+		name = f.Name()
+	}
+	return (name == "Patch" || name == "Update") && len(c.Args) >= 2
+}
