@@ -68,16 +68,17 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 	for _, o := range r.ex.setup.s.Objects {
-		obj := o.DeepCopyObject().(client.Object)
-		obj.SetResourceVersion("")
-		if err := r.server.Create(ctx, obj); err != nil {
-			return fmt.Errorf("explore: creating %T %s: %w", o, client.ObjectKeyFromObject(o), err)
-		}
-		k, err := r.book.keyOf(obj, client.ObjectKeyFromObject(obj))
+		k, err := r.book.keyOf(o, client.ObjectKeyFromObject(o))
 		if err != nil {
 			return err
 		}
-		if _, _, err := r.book.observe(ctx, k); err != nil {
+		stored, err := r.ex.o.Backend.create(ctx, r.server, o)
+		if err != nil {
+			return fmt.Errorf("explore: creating %T %s: %w", o, client.ObjectKeyFromObject(o), err)
+		}
+		if stored != nil {
+			r.book.record(k, stored.Object, stored.GetResourceVersion())
+		} else if _, _, err := r.book.observe(ctx, k); err != nil {
 			return err
 		}
 		r.queue.queueEvent(k)
