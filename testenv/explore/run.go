@@ -53,7 +53,7 @@ func newRun(ex *explorer, server client.Client) *run {
 		r.disabled = ex.setup.disabled
 	}
 	r.book = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
-	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}}
+	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}, lists: listsSeen{}}
 	r.queue = workQueue{ex: ex, book: &r.book, server: server, calls: &r.calls}
 	r.held = heldWrites{ex: ex, book: &r.book, trace: &r.trace, work: &r.queue}
 	r.creations = creations{ex: ex, book: &r.book, trace: &r.trace,
