@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 // in the module cache, and a scheme of client-go's kinds plus addToScheme's.
 // It skips without a kube-apiserver (make testenv-assets builds one) unless
 // STATUSPATCH_REQUIRE_FULLAPI=1.
-func start(t *testing.T, module string, addToScheme func(*runtime.Scheme) error) *testenv.Env {
+func start(t testing.TB, module string, addToScheme func(*runtime.Scheme) error) *testenv.Env {
 	t.Helper()
 	return startWith(t, module, addToScheme, func() testenv.Option {
 		return testenv.WithCRDDirectory(filepath.Join(moduleDir(t, module), "config", "crd", "bases"))
@@ -42,7 +42,7 @@ func start(t *testing.T, module string, addToScheme func(*runtime.Scheme) error)
 
 // startWith is start with the CRDs crds gives (a module that keeps them
 // elsewhere than config/crd/bases), asked for once the full API is there.
-func startWith(t *testing.T, module string, addToScheme func(*runtime.Scheme) error, crds func() testenv.Option) *testenv.Env {
+func startWith(t testing.TB, module string, addToScheme func(*runtime.Scheme) error, crds func() testenv.Option) *testenv.Env {
 	t.Helper()
 	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
 		if os.Getenv("STATUSPATCH_REQUIRE_FULLAPI") == "1" {
@@ -60,7 +60,7 @@ func startWith(t *testing.T, module string, addToScheme func(*runtime.Scheme) er
 
 // moduleDir is module's directory in the module cache, at the version this
 // module's go.mod pins.
-func moduleDir(t *testing.T, module string) string {
+func moduleDir(t testing.TB, module string) string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module)
 	cmd.Env = append(os.Environ(), "GOWORK=off") // this module is not in go.work

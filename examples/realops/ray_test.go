@@ -37,7 +37,7 @@ func TestExploreRayCluster(t *testing.T) {
 
 // startRay runs the full API with KubeRay's CRDs and the namespace of the
 // scenario: Pods, unlike the other kinds, need theirs.
-func startRay(t *testing.T) *testenv.Env {
+func startRay(t testing.TB) *testenv.Env {
 	env := start(t, "github.com/ray-project/kuberay/ray-operator", rayv1.AddToScheme)
 	if err := env.Client.Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "ray"}}); err != nil {
 		t.Fatal(err)

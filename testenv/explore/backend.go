@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -14,6 +15,11 @@ type Backend interface {
 	// the previous schedule's book held, each as it last saw it: after
 	// begin, none of them exists (reset.go).
 	begin(ctx context.Context, left []leftover) (client.Client, error)
+	// create makes obj, one of the scenario's objects, through c, the
+	// client begin returned; stored is the version the server stored, as
+	// a read would return it, or nil where the answer is not one (the
+	// explorer then reads it).
+	create(ctx context.Context, c client.Client, obj client.Object) (stored *unstructured.Unstructured, err error)
 	scheme() *runtime.Scheme
 	// worlds are the backend's independent worlds, each a Backend of
 	// one: Options.Parallel runs one schedule at a time in each.
@@ -73,10 +79,8 @@ func (b *serverBackend) worlds() []Backend {
 func (b *serverBackend) scheme() *runtime.Scheme { return b.c.Scheme() }
 
 func (b *serverBackend) begin(ctx context.Context, left []leftover) (client.Client, error) {
-	for _, l := range left {
-		if err := b.reset(ctx, l); err != nil {
-			return nil, err
-		}
+	if err := b.resetAll(ctx, left); err != nil {
+		return nil, err
 	}
 	return b.c, nil
 }
@@ -120,4 +124,11 @@ func (b *fakeBackend) worlds() []Backend {
 
 func (b *fakeBackend) begin(context.Context, []leftover) (client.Client, error) {
 	return fake.NewClientBuilder().WithScheme(b.s).WithStatusSubresource(b.status...).Build(), nil
+}
+
+// create: the fake client's answer is obj as sent, with a few fields set.
+func (b *fakeBackend) create(ctx context.Context, c client.Client, obj client.Object) (*unstructured.Unstructured, error) {
+	obj = obj.DeepCopyObject().(client.Object)
+	obj.SetResourceVersion("")
+	return nil, c.Create(ctx, obj)
 }

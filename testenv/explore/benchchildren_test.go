@@ -100,4 +100,5 @@ func BenchmarkChildrenSearch(b *testing.B) {
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(schedules), "cpu-ms/schedule")
 	b.ReportMetric(float64(schedules)/float64(b.N), "schedules/op")
 	b.ReportMetric(float64(srv.total()-requests0)/float64(schedules), "requests/schedule")
+	b.Logf("requests a schedule by verb and kind: %s", srv.perSchedule(schedules))
 }

@@ -37,6 +37,8 @@ type cacheModel struct {
 	// listCut marks the list points of the next chooseLag cut short by
 	// Options.Versions (listPoints).
 	listCut bool
+	// lists are the kinds listed with no write since (listfresh.go).
+	lists listsSeen
 }
 
 // chooseLag picks how many versions behind the newest a cached read is,
@@ -112,6 +114,9 @@ func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list c
 // through the indexes) and observes every item the book does not hold at
 // the version listed: all are known after.
 func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]objKey, error) {
+	if cm.lists != nil {
+		c = listFresh{WithWatch: c, seen: cm.lists} // listfresh.go
+	}
 	handled := false
 	if !api {
 		var err error

@@ -185,6 +185,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if err != nil {
 		return err
 	}
+	r.cache.lists.wrote(k.gvk.GroupKind())
 	if _, err := r.book.known(ctx, k); err != nil {
 		return err
 	}

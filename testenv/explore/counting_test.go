@@ -1,8 +1,13 @@
 package explore_test
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"maps"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -50,6 +55,23 @@ func (s *countingServer) total() int {
 		n += c
 	}
 	return n
+}
+
+// perSchedule is every count so far divided by schedules, by verb and
+// kind, most first ("create Gizmo 5.00, ..."): where a schedule's
+// requests go.
+func (s *countingServer) perSchedule(schedules int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys := slices.Collect(maps.Keys(s.by))
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(cmp.Compare(s.by[b], s.by[a]), cmp.Compare(a, b))
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %.2f", k, float64(s.by[k])/float64(max(schedules, 1)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // countingClient counts each request of its Client.

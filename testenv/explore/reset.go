@@ -2,13 +2,17 @@ package explore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // The reset between two schedules on a server: every object the previous
@@ -25,6 +29,13 @@ import (
 // first took two. A server that holds another version (a 409: a write the
 // book does not know of) gets the read-first reset. Namespaces always get
 // it (their deletion needs the finalize subresource).
+//
+// The objects are reset at once (resetWorkers requests in flight), as no
+// object's reset depends on another's: a schedule's time goes on
+// requests, and a server answers several at once on as many cores. Not a
+// Namespace: it is reset after every other object, the objects in it
+// first (a namespace gone, admission refuses the finalizers' removal of
+// an object left in it).
 //
 // After the reset none of the objects exists: the next schedule's book
 // records each as absent when it first needs it, without reading it
@@ -53,6 +64,42 @@ func leftovers(r *run) []leftover {
 		out = append(out, l)
 	}
 	return out
+}
+
+// resetWorkers bounds the reset's requests in flight.
+const resetWorkers = 8
+
+// resetAll resets every object of left: the Namespaces last, each batch
+// at once. The error is the first object's, in left's order.
+func (b *serverBackend) resetAll(ctx context.Context, left []leftover) error {
+	var objs, namespaces []leftover
+	for _, l := range left {
+		if l.key.isNamespace() {
+			namespaces = append(namespaces, l)
+		} else if l.rv != "" {
+			objs = append(objs, l) // not one the book saw absent last
+		}
+	}
+	for _, batch := range [][]leftover{objs, namespaces} {
+		errs := make([]error, len(batch))
+		sem := make(chan struct{}, resetWorkers)
+		var wg sync.WaitGroup
+		for i, l := range batch {
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				errs[i] = b.reset(ctx, l)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // isNamespace reports that k is a core Namespace.
@@ -150,6 +197,30 @@ func (b *serverBackend) finalizeNamespace(ctx context.Context, k objKey) error {
 		return fmt.Errorf("explore: reset %s: deleting it once finalized: %w", k, err)
 	}
 	return nil
+}
+
+// create makes obj as the typed client sends it (its JSON), as an
+// unstructured object, so that the answer is decoded as a read's: the
+// version the create stored, which the book records without reading it.
+func (b *serverBackend) create(ctx context.Context, c client.Client, obj client.Object) (*unstructured.Unstructured, error) {
+	gvk, err := apiutil.GVKForObject(obj, c.Scheme())
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	u := &unstructured.Unstructured{}
+	if err := utiljson.Unmarshal(data, &u.Object); err != nil {
+		return nil, err
+	}
+	u.SetGroupVersionKind(gvk)
+	u.SetResourceVersion("")
+	if err := c.Create(ctx, u); err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // resetGone are the objects of left that no longer exist once the backend

@@ -2,11 +2,15 @@ package explore_test
 
 import (
 	"context"
+	"sync"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
@@ -15,11 +19,12 @@ import (
 // The reset between schedules reads nothing the book holds: it deletes
 // each object at the version the book holds (the server refuses the
 // delete if it holds another), and the next schedule takes what the
-// reset deleted for absent without reading it. Of four schedules of the
-// correct reconciler, each creating the Widget and the reconciler the
-// Gizmo, only the first reads the Gizmo (absent), and the Widget is read
-// once a schedule, after its creation (main read each 8 times: in every
-// reset, and the Gizmo before every create).
+// reset deleted for absent without reading it; the scenario's objects
+// it creates it takes as the create's answer says the server stored
+// them. Of four schedules of the correct reconciler, each creating the
+// Widget and the reconciler the Gizmo, only the first reads the Gizmo
+// (absent), and nothing reads the Widget (26aa819 read each 8 times: in
+// every reset, and the Gizmo before every create, the Widget after it).
 func TestResetReadsNothingTheBookHolds(t *testing.T) {
 	srv := &countingServer{env: server(t)}
 	const schedules = 4
@@ -34,8 +39,8 @@ func TestResetReadsNothingTheBookHolds(t *testing.T) {
 	if got := srv.count("get Gizmo"); got != 1 {
 		t.Errorf("the Gizmo was read %d times, want once (the first schedule's read of it absent)", got)
 	}
-	if got := srv.count("get Widget"); got != schedules {
-		t.Errorf("the Widget was read %d times, want %d (once a schedule, as created)", got, schedules)
+	if got := srv.count("get Widget"); got != 0 {
+		t.Errorf("the Widget was read %d times, want none (the create's answer is what the server stored)", got)
 	}
 	if got := srv.count("delete Gizmo"); got != schedules {
 		t.Errorf("the Gizmo was deleted %d times, want %d (each reset and the cleanup)", got, schedules)
@@ -74,4 +79,75 @@ func TestResetUndoesWhatTheBookMissed(t *testing.T) {
 			t.Errorf("%T ns/w after the search: want NotFound, got %v (finalizers %v)", o, err, o.GetFinalizers())
 		}
 	}
+}
+
+// The reset sends its deletes at once: no object's reset waits for
+// another's, and a server answers several requests at once. Each reset
+// of fiveMaker's schedules deletes the Widget and its five Gizmos; every
+// delete waits (up to resetBarrier) until all six are in flight.
+func TestResetDeletesAtOnce(t *testing.T) {
+	srv := &barrierDeletes{Client: server(t).Client, want: 6, all: make(chan struct{})}
+	s := explore.Scenario{
+		Reconcilers: []explore.Reconciler{{Name: "five", For: &testv1.Widget{}, Owns: []client.Object{&testv1.Gizmo{}},
+			New: func(c client.Client, _ client.Reader) reconcile.Reconciler { return &fiveMaker{c: c} }}},
+		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w"}}},
+	}
+	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(srv), Seed: 1, Schedules: 2, Depth: 2, Budget: searchBound})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || res.Schedules != 2 {
+		t.Fatalf("want 2 schedules without violation, got %d:\n%v", res.Schedules, res.Violation)
+	}
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if srv.deletes != 12 || srv.most != 6 {
+		t.Errorf("%d deletes, at most %d at once; want 12 (two resets of six objects), 6 at once", srv.deletes, srv.most)
+	}
+}
+
+// resetBarrier bounds a delete's wait for the others of its reset: one
+// that waits this long was sent alone.
+const resetBarrier = 2 * time.Second
+
+// barrierDeletes holds each Delete until want are in flight, and counts
+// them and the most in flight at once; after a wait that timed out it
+// holds none.
+type barrierDeletes struct {
+	client.Client
+	want int
+
+	mu                      sync.Mutex
+	inflight, most, deletes int
+	all                     chan struct{} // closed once want are in flight
+	alone                   bool
+}
+
+func (c *barrierDeletes) ServerClient() client.Client { return c }
+
+func (c *barrierDeletes) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	c.mu.Lock()
+	c.inflight++
+	c.deletes++
+	c.most = max(c.most, c.inflight)
+	all, alone := c.all, c.alone
+	if c.inflight == c.want {
+		close(c.all)
+		c.all = make(chan struct{})
+	}
+	c.mu.Unlock()
+	if !alone {
+		select {
+		case <-all:
+		case <-time.After(resetBarrier):
+			c.mu.Lock()
+			c.alone = true
+			c.mu.Unlock()
+		}
+	}
+	err := c.Client.Delete(ctx, obj, opts...)
+	c.mu.Lock()
+	c.inflight--
+	c.mu.Unlock()
+	return err
 }

@@ -53,7 +53,7 @@ func newRun(ex *explorer, server client.Client) *run {
 		r.disabled = ex.setup.disabled
 	}
 	r.book = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
-	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}}
+	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}, lists: listsSeen{}}
 	r.queue = workQueue{ex: ex, book: &r.book, server: server, calls: &r.calls}
 	r.held = heldWrites{ex: ex, book: &r.book, trace: &r.trace, work: &r.queue}
 	r.creations = creations{ex: ex, book: &r.book, trace: &r.trace,
@@ -68,16 +68,17 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 	for _, o := range r.ex.setup.s.Objects {
-		obj := o.DeepCopyObject().(client.Object)
-		obj.SetResourceVersion("")
-		if err := r.server.Create(ctx, obj); err != nil {
-			return fmt.Errorf("explore: creating %T %s: %w", o, client.ObjectKeyFromObject(o), err)
-		}
-		k, err := r.book.keyOf(obj, client.ObjectKeyFromObject(obj))
+		k, err := r.book.keyOf(o, client.ObjectKeyFromObject(o))
 		if err != nil {
 			return err
 		}
-		if _, _, err := r.book.observe(ctx, k); err != nil {
+		stored, err := r.ex.o.Backend.create(ctx, r.server, o)
+		if err != nil {
+			return fmt.Errorf("explore: creating %T %s: %w", o, client.ObjectKeyFromObject(o), err)
+		}
+		if stored != nil {
+			r.book.record(k, stored.Object, stored.GetResourceVersion())
+		} else if _, _, err := r.book.observe(ctx, k); err != nil {
 			return err
 		}
 		r.queue.queueEvent(k)

@@ -1,0 +1,70 @@
+package realops
+
+import (
+	"testing"
+	"time"
+
+	rabbitmqv1beta1 "github.com/rabbitmq/cluster-operator/v2/api/v1beta1"
+	"github.com/ray-project/kuberay/ray-operator/controllers/ray"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/statuspatch/statuspatch/testenv/explore"
+)
+
+// BenchmarkRealOperatorSearch measures schedules per second of 30 random
+// schedules (Seed 1) of two real operators' scenarios, each on the full
+// API of its own: RabbitMQ's cluster-operator (TestExploreRabbitmqCluster's
+// scenario and bounds) and KubeRay (TestExploreRayCluster's). The search
+// time excludes the minimisation of what it finds; the log gives the
+// verdict, which must not depend on the explorer's speed
+// (docs/benchmarks.md):
+//
+//	cd examples/realops && GOWORK=off go test -run '^$' -bench RealOperatorSearch -benchtime 1x
+func BenchmarkRealOperatorSearch(b *testing.B) {
+	const schedules = 30
+	b.Run("rabbitmq", func(b *testing.B) {
+		env := start(b, "github.com/rabbitmq/cluster-operator/v2", rabbitmqv1beta1.AddToScheme)
+		clientset, err := kubernetes.NewForConfig(env.Config)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSearch(b, rabbitmqScenario(env, clientset),
+			explore.Options{Backend: explore.Server(env), Versions: 2, StaleReads: 1, Seed: 1, Schedules: schedules})
+	})
+	b.Run("ray", func(b *testing.B) {
+		env := startRay(b)
+		s := rayScenario(func(mgr manager.Manager) error { // as main.go
+			return ray.NewReconciler(b.Context(), mgr, ray.RayClusterReconcilerOptions{}).SetupWithManager(mgr, 1)
+		})
+		benchSearch(b, s, explore.Options{Backend: explore.Server(env), Depth: 2, Versions: 3, StaleReads: 6, Seed: 1, Schedules: schedules})
+	})
+}
+
+// benchSearch runs s with o b.N times and reports schedules per second
+// of search time; every run must give the first one's verdict.
+func benchSearch(b *testing.B, s explore.Scenario, o explore.Options) {
+	var n int
+	var elapsed time.Duration
+	want := ""
+	for range b.N {
+		res, err := explore.Run(b.Context(), s, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got := ""
+		for _, v := range res.Violations {
+			got += v.Invariant + " " + v.Seed + "\n"
+		}
+		if want == "" {
+			want = got
+			b.Logf("%d schedules, %d violations:\n%s", res.Schedules, len(res.Violations), got)
+		}
+		if got != want {
+			b.Fatalf("verdict:\n%s\nwant the first run's:\n%s", got, want)
+		}
+		n, elapsed = n+res.Schedules, elapsed+res.Elapsed
+	}
+	b.ReportMetric(float64(n)/elapsed.Seconds(), "schedules/s")
+	b.ReportMetric(float64(n)/float64(b.N), "schedules/op")
+}
