@@ -65,20 +65,14 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 
 // judgeByFreshSchedule judges r's suspect deletes, absent
 // observedGenerations and lost writes (lostjudge.go) against the same
-// schedule with every read fresh, r having ended. The fresh schedule
-// counts in no search's schedules.
+// schedule with every read fresh, r having ended: without its faults for
+// the first two, with them for the lost writes. The fresh schedules
+// count in no search's schedules.
 func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	if len(r.creations.suspects) == 0 && len(r.book.ogSuspects) == 0 && len(r.book.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
-	var script []scriptStep
-	for i, s := range r.chosen {
-		if r.steps[i].Drain || s.it.deliver {
-			continue
-		}
-		script = append(script, scriptStep{it: s.it, lags: []int{}})
-	}
-	fresh, err := ex.freshSchedule(ctx, script)
+	fresh, err := ex.freshSchedule(ctx, freshScript(r, false))
 	if err != nil {
 		return err
 	}
@@ -92,8 +86,15 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 			r.retract(InvariantObservedGenerationStuck, o.msg)
 		}
 	}
+	if len(r.book.lwSuspects) > 0 {
+		// The lost write's judge keeps the schedule's faults but its
+		// stale reads (lostjudge.go).
+		if fresh, err = ex.freshSchedule(ctx, freshScript(r, true)); err != nil {
+			return err
+		}
+	}
 	for _, w := range r.book.lwSuspects {
-		if w.sameAs(fresh.writes[w.at]) {
+		if !fresh.faulted || w.sameAs(fresh.writes[w.at]) {
 			for _, msg := range w.msgs {
 				r.retract(InvariantLostWrite, msg)
 			}
@@ -106,14 +107,37 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	return nil
 }
 
+// freshScript is r's chosen steps with every cached read fresh (lags
+// 0). Without faults, the crashes and the deliveries of writes left in
+// flight are taken out too; with faults, they stay, each where r had it.
+func freshScript(r *run, faults bool) []scriptStep {
+	var script []scriptStep
+	for i, s := range r.chosen {
+		if r.steps[i].Drain || s.it.deliver && !faults {
+			continue
+		}
+		f := scriptStep{it: s.it, lags: []int{}}
+		if faults {
+			f.crash = s.crash
+		}
+		script = append(script, f)
+	}
+	return script
+}
+
 // freshVerdict is what the judgement needs of a fresh schedule: its
 // deletes of own creations that passed, the objects whose newest
 // version has a status.observedGeneration, and what its chosen steps'
-// writes made (lostjudge.go).
+// writes made (lostjudge.go); faulted, that it made each of its
+// script's faults where the script has it (each crash after the same
+// write, of the same kind, with as many writes left in flight, and a
+// write delivered at each delivery): a script whose faults the fresh
+// reads do not reproduce is no schedule to compare with.
 type freshVerdict struct {
 	deletes map[ownDelete]deleteAt
 	og      map[objKey]bool
 	writes  map[writeAt]map[string]any
+	faulted bool
 }
 
 // maxFresh bounds the fresh schedules an explorer keeps.
@@ -138,7 +162,8 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if fresh.err != nil {
 		return nil, fresh.err
 	}
-	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.book.written}
+	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.book.written,
+		faulted: madeFaults(fresh, script)}
 	for _, k := range fresh.book.order {
 		if fresh.book.setsObservedGeneration(k) {
 			v.og[k] = true
@@ -152,6 +177,24 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	}
 	ex.fresh[key] = v
 	return v, nil
+}
+
+// madeFaults reports that r, run from script, made each of script's
+// faults where script has it.
+func madeFaults(r *run, script []scriptStep) bool {
+	if len(r.chosen) < len(script) {
+		return false
+	}
+	delivered := 0
+	for i, s := range script {
+		if s.it.deliver {
+			delivered++
+		}
+		if r.chosen[i].it != s.it || r.chosen[i].crash != s.crash {
+			return false
+		}
+	}
+	return r.held.delivered >= delivered
 }
 
 // retract takes back the violation of invariant with msg, which the
