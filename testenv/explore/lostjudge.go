@@ -58,12 +58,7 @@ func (b *versions) noteWriteAt(h *history, cur map[string]any) (writeAt, bool) {
 	if s == nil || s.action || s.sentBy > 0 || s.step.Drain {
 		return writeAt{}, false
 	}
-	at := writeAt{key: h.key}
-	for _, c := range b.trace.chosen {
-		if !c.it.deliver {
-			at.pos++
-		}
-	}
+	at := writeAt{key: h.key, pos: chosenPos(b.trace.chosen)}
 	if s.made == nil {
 		s.made = map[objKey]int{}
 	}

@@ -12,9 +12,11 @@ import (
 // against the same schedule with every read fresh and no crash: its
 // chosen steps in the same order, the lags of their cached reads 0, its
 // crashes and the delivery of a write left in flight taken out. If that
-// schedule deletes the same object (the one the same step created) from
-// fresh reads, in the process that created it, at the same step or an
-// earlier one, or both schedules delete it in their drains, the state
+// schedule deletes the same object (the same creation of its name: a
+// crash taken out moves the creation to an earlier step, a delivery
+// taken out renumbers every later step) from fresh reads, in the process
+// that created it, at the same chosen step or an earlier one, or both
+// schedules delete it in their drains, the state
 // asked for the delete, and neither the stale read nor the crash made
 // it: it passes (JobSet deletes the Jobs of a failed attempt whether or
 // not its Job list lags, or a leader change came between), and its
@@ -26,11 +28,14 @@ import (
 // Trial controller deletes a finished Trial's Job one step later
 // without the crash: TestOwnDeleteInBothDrains).
 
-// ownDelete is a delete of an own creation: the object and the step that
-// created it.
+// ownDelete is a delete of an own creation: the object, and how many
+// reconcilers' creations of its name came before its own. Not the step
+// that created it: without a crash, the crashed step's later writes
+// create earlier, and without the deliveries of writes in flight, every
+// later step's number is one less.
 type ownDelete struct {
-	key  objKey
-	step int
+	key objKey
+	nth int
 }
 
 // suspectDelete is a delete to judge after the schedule: the step that
@@ -41,10 +46,11 @@ type suspectDelete struct {
 	msg string
 }
 
-// deleteAt is where a delete was made: its step, and whether the step
-// was one of the drain's.
+// deleteAt is where a delete was made: its chosen step's place among
+// the schedule's chosen steps but the deliveries of writes in flight
+// (chosenPos), and whether the step was one of the drain's.
 type deleteAt struct {
-	step  int
+	pos   int
 	drain bool
 }
 
@@ -52,7 +58,20 @@ type deleteAt struct {
 // later than one at d: at the same step or an earlier one, or both in
 // their schedules' drains.
 func (fresh deleteAt) noLater(d deleteAt) bool {
-	return fresh.step <= d.step || fresh.drain && d.drain
+	return fresh.pos <= d.pos || fresh.drain && d.drain
+}
+
+// chosenPos is the place of the step after chosen among a schedule's
+// steps but the deliveries of writes in flight, which a fresh schedule
+// without faults does not have: the same step's in both.
+func chosenPos(chosen []scriptStep) int {
+	n := 0
+	for _, c := range chosen {
+		if !c.it.deliver {
+			n++
+		}
+	}
+	return n
 }
 
 // The same fresh schedule judges an observedGeneration absent at
