@@ -91,31 +91,34 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	if len(r.creations.suspects) == 0 && len(r.book.ogSuspects) == 0 && len(r.book.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
-	fresh, err := ex.freshSchedule(ctx, freshScript(r, false))
-	if err != nil {
-		return err
-	}
-	for _, d := range r.creations.suspects {
-		if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
-			r.retract(InvariantOwnDelete, d.msg)
+	if len(r.creations.suspects) > 0 || len(r.book.ogSuspects) > 0 {
+		fresh, err := ex.freshSchedule(ctx, freshScript(r, false))
+		if err != nil {
+			return err
 		}
-	}
-	for _, o := range r.book.ogSuspects {
-		if !fresh.og[o.key] {
-			r.retract(InvariantObservedGenerationStuck, o.msg)
+		for _, d := range r.creations.suspects {
+			if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
+				r.retract(InvariantOwnDelete, d.msg)
+			}
+		}
+		for _, o := range r.book.ogSuspects {
+			if !fresh.og[o.key] {
+				r.retract(InvariantObservedGenerationStuck, o.msg)
+			}
 		}
 	}
 	if len(r.book.lwSuspects) > 0 {
 		// The lost write's judge keeps the schedule's faults but its
 		// stale reads (lostjudge.go).
-		if fresh, err = ex.freshSchedule(ctx, freshScript(r, true)); err != nil {
+		fresh, err := ex.freshSchedule(ctx, freshScript(r, true))
+		if err != nil {
 			return err
 		}
-	}
-	for _, w := range r.book.lwSuspects {
-		if !fresh.faulted || w.sameAs(fresh.writes[w.at]) {
-			for _, msg := range w.msgs {
-				r.retract(InvariantLostWrite, msg)
+		for _, w := range r.book.lwSuspects {
+			if !fresh.faulted || w.sameAs(fresh.writes[w.at]) {
+				for _, msg := range w.msgs {
+					r.retract(InvariantLostWrite, msg)
+				}
 			}
 		}
 	}
