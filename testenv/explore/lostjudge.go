@@ -8,12 +8,16 @@ import (
 
 // A lost write made by a reconciler's chosen step over that reconciler's
 // own earlier write is judged again after the schedule, against the same
-// schedule with every read fresh and the same faults (ownjudge.go: each
-// crash after the same write, each write in flight delivered at the same
-// point; taken out, a crash moves what later steps do, and their writes
-// no longer match: TestLostWriteJudgedWithTheSameCrash). When fresh reads
-// do not make those faults, the verdict is Unknown, and the violation is
-// taken back. If that schedule's corresponding write (the same
+// schedule up to the step that made it, with the same faults (each
+// stale read of the steps before, each crash after the same write, each
+// write in flight delivered at the same point) but that step's own
+// stale reads, made fresh (ownjudge.go). Taken out, a crash or an
+// earlier stale read moves what later steps do, and their writes no
+// longer match (TestLostWriteJudgedWithTheSameCrash; machine-api-
+// operator's status.replicas after a stale read of the spec before a
+// scale-up, examples/realops3). When the step's fresh reads do not make
+// its crash, the verdict is Unknown, and the violation is taken back.
+// If that schedule's corresponding write (the same
 // chosen step's same write of the object) sets each field the suspect
 // write changed to the same value, the stale read changed nothing the
 // write sent, so nothing was lost, and the violation is taken back. A

@@ -85,14 +85,15 @@ func chosenPos(chosen []scriptStep) int {
 // judgeByFreshSchedule judges r's suspect deletes, absent
 // observedGenerations and lost writes (lostjudge.go) against the same
 // schedule with every read fresh, r having ended: without its faults for
-// the first two, with them for the lost writes. The fresh schedules
+// the first two; for a lost write, with all of them but the stale
+// reads of the step that wrote it. The fresh schedules
 // count in no search's schedules.
 func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	if len(r.creations.suspects) == 0 && len(r.book.ogSuspects) == 0 && len(r.book.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
 	if len(r.creations.suspects) > 0 || len(r.book.ogSuspects) > 0 {
-		fresh, err := ex.freshSchedule(ctx, freshScript(r, false))
+		fresh, err := ex.freshSchedule(ctx, freshScript(r))
 		if err != nil {
 			return err
 		}
@@ -107,18 +108,16 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 			}
 		}
 	}
-	if len(r.book.lwSuspects) > 0 {
-		// The lost write's judge keeps the schedule's faults but its
-		// stale reads (lostjudge.go).
-		fresh, err := ex.freshSchedule(ctx, freshScript(r, true))
+	for _, w := range r.book.lwSuspects {
+		// The lost write's judge keeps every fault of the schedule but
+		// the stale reads of the step that wrote it (lostjudge.go).
+		fresh, err := ex.freshSchedule(ctx, stepFreshScript(r, w.at.pos))
 		if err != nil {
 			return err
 		}
-		for _, w := range r.book.lwSuspects {
-			if !fresh.faulted || w.sameAs(fresh.writes[w.at]) {
-				for _, msg := range w.msgs {
-					r.retract(InvariantLostWrite, msg)
-				}
+		if !fresh.faulted || w.sameAs(fresh.writes[w.at]) {
+			for _, msg := range w.msgs {
+				r.retract(InvariantLostWrite, msg)
 			}
 		}
 	}
@@ -130,19 +129,37 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 }
 
 // freshScript is r's chosen steps with every cached read fresh (lags
-// 0). Without faults, the crashes and the deliveries of writes left in
-// flight are taken out too; with faults, they stay, each where r had it.
-func freshScript(r *run, faults bool) []scriptStep {
+// 0), the crashes and the deliveries of writes left in flight taken out.
+func freshScript(r *run) []scriptStep {
 	var script []scriptStep
 	for i, s := range r.chosen {
-		if r.steps[i].Drain || s.it.deliver && !faults {
+		if !r.steps[i].Drain && !s.it.deliver {
+			script = append(script, scriptStep{it: s.it, lags: []int{}})
+		}
+	}
+	return script
+}
+
+// stepFreshScript is r's chosen steps up to the one at pos (chosenPos),
+// each with its faults (its stale reads, its crash, the deliveries of
+// writes in flight) but that one's cached reads, all fresh: the same
+// schedule but what that step's stale reads did.
+func stepFreshScript(r *run, pos int) []scriptStep {
+	var script []scriptStep
+	for i, s := range r.chosen {
+		if r.steps[i].Drain {
+			break
+		}
+		if s.it.deliver {
+			script = append(script, s)
 			continue
 		}
-		f := scriptStep{it: s.it, lags: []int{}}
-		if faults {
-			f.crash = s.crash
+		if pos == 0 {
+			script = append(script, scriptStep{it: s.it, lags: []int{}, crash: s.crash})
+			break
 		}
-		script = append(script, f)
+		pos--
+		script = append(script, s)
 	}
 	return script
 }
