@@ -20,8 +20,10 @@ import (
 // it would add golang.org/x/tools to the operator's module graph
 // (hack/explorepins). It runs `statuspatch-lint -audit -json .` once per
 // package folder per process, and takes a finding only from the line the
-// write was sent from; a write that is not a status write has none, and
-// the report then says nothing of it.
+// write was sent from. A write that is not a status write (a create, a
+// delete, a spec patch, another subresource's) is not the linter's to
+// class: its request says so, and the report names its class as
+// notStatusWrite, linter or not.
 //
 // The linter runs in the folder go test runs in, the operator's module,
 // on the write's package by its import path: a write in a dependency's
@@ -29,6 +31,15 @@ import (
 // folder) is audited through the operator's build, never in the
 // dependency's own folder, whose go.mod (its replace lines, a missing
 // go.sum) may not build (issue 82).
+
+// notStatusWrite is the audit class of a write that is not a status
+// write.
+const notStatusWrite = "not a status write"
+
+// statusWrite reports that the write of verb ("status patch", "status
+// update", "status apply", as the explorer's client records it) went to
+// the status subresource.
+func statusWrite(verb string) bool { return strings.HasPrefix(verb, "status ") }
 
 // envLint names the statuspatch-lint binary when Options.Lint does not.
 const envLint = "STATUSPATCH_LINT"
@@ -128,7 +139,8 @@ func moduleLint() string {
 }
 
 // auditResult adds, once, the audit of each violation's Cause to res's
-// violations: Cause.Audit, and the finding at the end of the Message.
+// violations: Cause.Audit, and the finding (or notStatusWrite) at the
+// end of the Message.
 // Errors of the linter go to the progress writer; the violation then
 // names no audit.
 func auditResult(ctx context.Context, o Options, res *Result) {
@@ -141,6 +153,11 @@ func auditResult(ctx context.Context, o Options, res *Result) {
 			continue
 		}
 		v.audited = true
+		if v.Cause != nil && !statusWrite(v.Cause.Verb) {
+			v.Cause.Audit = notStatusWrite
+			v.Message += " (audit: " + notStatusWrite + ")"
+			continue
+		}
 		if v.Cause == nil || v.Cause.At == "" {
 			continue
 		}

@@ -17,8 +17,8 @@ const blindAudit = "blind: Status().Patch of Widget: client.MergeFrom without op
 
 // A violation a write caused names, beside the write's kind and line,
 // statuspatch-lint -audit's finding for that line, in the message and in
-// the JSON report; without the linter, or for a line that is not a status
-// write (a delete), it names none.
+// the JSON report; without the linter, none. A write that is not a
+// status write (a delete) is named as such, with the linter or not.
 func TestViolationNamesTheAuditOfItsWrite(t *testing.T) {
 	lint := buildLint(t)
 	o := serverOptions(t)
@@ -58,15 +58,23 @@ func TestViolationNamesTheAuditOfItsWrite(t *testing.T) {
 		t.Errorf("without the linter: want %s at %s and no audit, got %+v, %q", v.Cause.Kind, v.Cause.At, c, res.Violation.Message)
 	}
 
-	// A delete: the linter finds nothing on its line, nor does the report.
-	o.Lint, o.Replay = lint, ""
-	res, err = explore.Run(t.Context(), gizmoScenario(gizmoReconciler{staleParent: true}), o)
-	if err != nil || res.Violation == nil || res.Violation.Invariant != explore.InvariantOwnDelete {
-		t.Fatalf("stale parent: want %s, got %v, %v", explore.InvariantOwnDelete, err, res.Violation)
-	}
-	namesWrite(t, res.Violation.Message, "delete", "builtin_test.go", "r.c.Delete(ctx, g,")
-	if c := res.Violation.Cause; c == nil || c.Audit != "" || strings.Contains(res.Violation.Message, "statuspatch-lint") {
-		t.Errorf("a delete: want no audit, got %+v, %q", c, res.Violation.Message)
+	// A delete: not a status write, linter or not, in the message and the
+	// report.
+	for _, l := range []string{lint, "off"} {
+		o.Lint, o.Replay, o.Report = l, "", filepath.Join(t.TempDir(), "report.json")
+		res, err = explore.Run(t.Context(), gizmoScenario(gizmoReconciler{staleParent: true}), o)
+		if err != nil || res.Violation == nil || res.Violation.Invariant != explore.InvariantOwnDelete {
+			t.Fatalf("stale parent: want %s, got %v, %v", explore.InvariantOwnDelete, err, res.Violation)
+		}
+		namesWrite(t, res.Violation.Message, "delete", "builtin_test.go", "r.c.Delete(ctx, g,")
+		const class = "not a status write"
+		if c := res.Violation.Cause; c == nil || c.Audit != class || !strings.HasSuffix(res.Violation.Message, " (audit: "+class+")") ||
+			strings.Contains(res.Violation.Message, "statuspatch-lint") {
+			t.Errorf("a delete (lint %s): want audited %q, got %+v, %q", l, class, c, res.Violation.Message)
+		}
+		if rep, err := report.Read(o.Report); err != nil || len(rep.Violations) != 1 || rep.Violations[0].Cause == nil || rep.Violations[0].Cause.Audit != class {
+			t.Errorf("a delete (lint %s): want the report's cause audited %q, got %v, %+v", l, class, err, rep)
+		}
 	}
 }
 

@@ -247,11 +247,15 @@ func (total *Result) add(res *Result) {
 	}
 }
 
-// known are the keys of total's violations (violationKey).
+// known are the keys of total's violations (foundKey), each at its
+// rank and every less severe one: a later level's schedule of a defect
+// known at rank 1 is not minimised again at rank 2.
 func (total *Result) known() map[string]bool {
 	k := map[string]bool{}
 	for _, v := range total.Violations {
-		k[violationKey(v)] = true
+		for rank := severityOf(v).rank; rank <= timeOnlySeverity.rank; rank++ {
+			k[foundKeyAt(v, rank)] = true
+		}
 	}
 	return k
 }

@@ -111,3 +111,6 @@ func AuditLine(ctx context.Context, bin, file, fn string, line int) (string, err
 	rememberFile(short, file, fn)
 	return auditLine(ctx, bin, fmt.Sprintf("%s:%d", short, line))
 }
+
+// ViolationKey is what makes v distinct in a report (violationKey).
+func ViolationKey(v *Violation) string { return violationKey(v) }

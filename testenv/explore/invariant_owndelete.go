@@ -32,14 +32,17 @@ type creations struct {
 	// suspects are the deletes of own creations after a stale read or a
 	// crash, failed at once and judged again after the schedule;
 	// freshDeletes the deletes of own creations that passed, by object
-	// and creating step, and the step of the first (ownjudge.go).
+	// and creation, and where the first was made (ownjudge.go); made,
+	// how many objects reconcilers created under each name.
 	suspects     []suspectDelete
 	freshDeletes map[ownDelete]deleteAt
+	made         map[objKey]int
 }
 
-// creation is an object a reconciler created: the step, and how many
-// crashes the schedule had had then.
-type creation struct{ step, crashes int }
+// creation is an object a reconciler created: the step, how many
+// crashes the schedule had had then, and how many reconcilers' creations
+// of its name came before it.
+type creation struct{ step, crashes, nth int }
 
 // noteWritten runs after each write that made a new version of k. A write
 // that made k present where it was absent is a creation, whatever its verb
@@ -55,7 +58,11 @@ func (cs *creations) noteWritten(k objKey, h *history) {
 		return
 	}
 	if uid := cs.book.uidOf(k); uid != "" {
-		cs.created[uid] = creation{step: cs.trace.cur.step.Index, crashes: cs.trace.crashes}
+		if cs.made == nil {
+			cs.made = map[objKey]int{}
+		}
+		cs.created[uid] = creation{step: cs.trace.cur.step.Index, crashes: cs.trace.crashes, nth: cs.made[k]}
+		cs.made[k]++
 	}
 	by, ok := cs.userDeleted[k]
 	if !ok || cs.stepForKind() != k.gvk.String() {
@@ -105,7 +112,7 @@ func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 	if why == "" && cs.trace.crashes > c.crashes {
 		why = fmt.Sprintf(", after %d crash(es) since", cs.trace.crashes-c.crashes)
 	}
-	od, at := ownDelete{key: k, step: c.step}, deleteAt{step: cs.trace.cur.step.Index, drain: cs.trace.cur.step.Drain}
+	od, at := ownDelete{key: k, nth: c.nth}, deleteAt{pos: chosenPos(cs.trace.chosen), drain: cs.trace.cur.step.Drain}
 	if why == "" {
 		if cs.freshDeletes == nil {
 			cs.freshDeletes = map[ownDelete]deleteAt{}

@@ -8,7 +8,16 @@ import (
 
 // A lost write made by a reconciler's chosen step over that reconciler's
 // own earlier write is judged again after the schedule, against the same
-// schedule with every read fresh and no crash (ownjudge.go): if that schedule's corresponding write (the same
+// schedule up to the step that made it, with the same faults (each
+// stale read of the steps before, each crash after the same write, each
+// write in flight delivered at the same point) but that step's own
+// stale reads, made fresh (ownjudge.go). Taken out, a crash or an
+// earlier stale read moves what later steps do, and their writes no
+// longer match (TestLostWriteJudgedWithTheSameCrash; machine-api-
+// operator's status.replicas after a stale read of the spec before a
+// scale-up, examples/realops3). When the step's fresh reads do not make
+// its crash, the verdict is Unknown, and the violation is taken back.
+// If that schedule's corresponding write (the same
 // chosen step's same write of the object) sets each field the suspect
 // write changed to the same value, the stale read changed nothing the
 // write sent, so nothing was lost, and the violation is taken back. A
@@ -53,12 +62,7 @@ func (b *versions) noteWriteAt(h *history, cur map[string]any) (writeAt, bool) {
 	if s == nil || s.action || s.sentBy > 0 || s.step.Drain {
 		return writeAt{}, false
 	}
-	at := writeAt{key: h.key}
-	for _, c := range b.trace.chosen {
-		if !c.it.deliver {
-			at.pos++
-		}
-	}
+	at := writeAt{key: h.key, pos: chosenPos(b.trace.chosen)}
 	if s.made == nil {
 		s.made = map[objKey]int{}
 	}

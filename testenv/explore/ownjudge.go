@@ -12,9 +12,11 @@ import (
 // against the same schedule with every read fresh and no crash: its
 // chosen steps in the same order, the lags of their cached reads 0, its
 // crashes and the delivery of a write left in flight taken out. If that
-// schedule deletes the same object (the one the same step created) from
-// fresh reads, in the process that created it, at the same step or an
-// earlier one, or both schedules delete it in their drains, the state
+// schedule deletes the same object (the same creation of its name: a
+// crash taken out moves the creation to an earlier step, a delivery
+// taken out renumbers every later step) from fresh reads, in the process
+// that created it, at the same chosen step or an earlier one, or both
+// schedules delete it in their drains, the state
 // asked for the delete, and neither the stale read nor the crash made
 // it: it passes (JobSet deletes the Jobs of a failed attempt whether or
 // not its Job list lags, or a leader change came between), and its
@@ -26,11 +28,14 @@ import (
 // Trial controller deletes a finished Trial's Job one step later
 // without the crash: TestOwnDeleteInBothDrains).
 
-// ownDelete is a delete of an own creation: the object and the step that
-// created it.
+// ownDelete is a delete of an own creation: the object, and how many
+// reconcilers' creations of its name came before its own. Not the step
+// that created it: without a crash, the crashed step's later writes
+// create earlier, and without the deliveries of writes in flight, every
+// later step's number is one less.
 type ownDelete struct {
-	key  objKey
-	step int
+	key objKey
+	nth int
 }
 
 // suspectDelete is a delete to judge after the schedule: the step that
@@ -41,10 +46,11 @@ type suspectDelete struct {
 	msg string
 }
 
-// deleteAt is where a delete was made: its step, and whether the step
-// was one of the drain's.
+// deleteAt is where a delete was made: its chosen step's place among
+// the schedule's chosen steps but the deliveries of writes in flight
+// (chosenPos), and whether the step was one of the drain's.
 type deleteAt struct {
-	step  int
+	pos   int
 	drain bool
 }
 
@@ -52,7 +58,20 @@ type deleteAt struct {
 // later than one at d: at the same step or an earlier one, or both in
 // their schedules' drains.
 func (fresh deleteAt) noLater(d deleteAt) bool {
-	return fresh.step <= d.step || fresh.drain && d.drain
+	return fresh.pos <= d.pos || fresh.drain && d.drain
+}
+
+// chosenPos is the place of the step after chosen among a schedule's
+// steps but the deliveries of writes in flight, which a fresh schedule
+// without faults does not have: the same step's in both.
+func chosenPos(chosen []scriptStep) int {
+	n := 0
+	for _, c := range chosen {
+		if !c.it.deliver {
+			n++
+		}
+	}
+	return n
 }
 
 // The same fresh schedule judges an observedGeneration absent at
@@ -65,35 +84,38 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 
 // judgeByFreshSchedule judges r's suspect deletes, absent
 // observedGenerations and lost writes (lostjudge.go) against the same
-// schedule with every read fresh, r having ended. The fresh schedule
-// counts in no search's schedules.
+// schedule with every read fresh, r having ended: without its faults for
+// the first two; for a lost write, with all of them but the stale
+// reads of the step that wrote it. The fresh schedules
+// count in no search's schedules.
 func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	if len(r.creations.suspects) == 0 && len(r.book.ogSuspects) == 0 && len(r.book.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
-	var script []scriptStep
-	for i, s := range r.chosen {
-		if r.steps[i].Drain || s.it.deliver {
-			continue
+	if len(r.creations.suspects) > 0 || len(r.book.ogSuspects) > 0 {
+		fresh, err := ex.freshSchedule(ctx, freshScript(r))
+		if err != nil {
+			return err
 		}
-		script = append(script, scriptStep{it: s.it, lags: []int{}})
-	}
-	fresh, err := ex.freshSchedule(ctx, script)
-	if err != nil {
-		return err
-	}
-	for _, d := range r.creations.suspects {
-		if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
-			r.retract(InvariantOwnDelete, d.msg)
+		for _, d := range r.creations.suspects {
+			if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
+				r.retract(InvariantOwnDelete, d.msg)
+			}
 		}
-	}
-	for _, o := range r.book.ogSuspects {
-		if !fresh.og[o.key] {
-			r.retract(InvariantObservedGenerationStuck, o.msg)
+		for _, o := range r.book.ogSuspects {
+			if !fresh.og[o.key] {
+				r.retract(InvariantObservedGenerationStuck, o.msg)
+			}
 		}
 	}
 	for _, w := range r.book.lwSuspects {
-		if w.sameAs(fresh.writes[w.at]) {
+		// The lost write's judge keeps every fault of the schedule but
+		// the stale reads of the step that wrote it (lostjudge.go).
+		fresh, err := ex.freshSchedule(ctx, stepFreshScript(r, w.at.pos))
+		if err != nil {
+			return err
+		}
+		if !fresh.faulted || w.sameAs(fresh.writes[w.at]) {
 			for _, msg := range w.msgs {
 				r.retract(InvariantLostWrite, msg)
 			}
@@ -106,14 +128,55 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	return nil
 }
 
+// freshScript is r's chosen steps with every cached read fresh (lags
+// 0), the crashes and the deliveries of writes left in flight taken out.
+func freshScript(r *run) []scriptStep {
+	var script []scriptStep
+	for i, s := range r.chosen {
+		if !r.steps[i].Drain && !s.it.deliver {
+			script = append(script, scriptStep{it: s.it, lags: []int{}})
+		}
+	}
+	return script
+}
+
+// stepFreshScript is r's chosen steps up to the one at pos (chosenPos),
+// each with its faults (its stale reads, its crash, the deliveries of
+// writes in flight) but that one's cached reads, all fresh: the same
+// schedule but what that step's stale reads did.
+func stepFreshScript(r *run, pos int) []scriptStep {
+	var script []scriptStep
+	for i, s := range r.chosen {
+		if r.steps[i].Drain {
+			break
+		}
+		if s.it.deliver {
+			script = append(script, s)
+			continue
+		}
+		if pos == 0 {
+			script = append(script, scriptStep{it: s.it, lags: []int{}, crash: s.crash})
+			break
+		}
+		pos--
+		script = append(script, s)
+	}
+	return script
+}
+
 // freshVerdict is what the judgement needs of a fresh schedule: its
 // deletes of own creations that passed, the objects whose newest
 // version has a status.observedGeneration, and what its chosen steps'
-// writes made (lostjudge.go).
+// writes made (lostjudge.go); faulted, that it made each of its
+// script's faults where the script has it (each crash after the same
+// write, of the same kind, with as many writes left in flight, and a
+// write delivered at each delivery): a script whose faults the fresh
+// reads do not reproduce is no schedule to compare with.
 type freshVerdict struct {
 	deletes map[ownDelete]deleteAt
 	og      map[objKey]bool
 	writes  map[writeAt]map[string]any
+	faulted bool
 }
 
 // maxFresh bounds the fresh schedules an explorer keeps.
@@ -138,7 +201,8 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if fresh.err != nil {
 		return nil, fresh.err
 	}
-	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.book.written}
+	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.book.written,
+		faulted: madeFaults(fresh, script)}
 	for _, k := range fresh.book.order {
 		if fresh.book.setsObservedGeneration(k) {
 			v.og[k] = true
@@ -152,6 +216,24 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	}
 	ex.fresh[key] = v
 	return v, nil
+}
+
+// madeFaults reports that r, run from script, made each of script's
+// faults where script has it.
+func madeFaults(r *run, script []scriptStep) bool {
+	if len(r.chosen) < len(script) {
+		return false
+	}
+	delivered := 0
+	for i, s := range script {
+		if s.it.deliver {
+			delivered++
+		}
+		if r.chosen[i].it != s.it || r.chosen[i].crash != s.crash {
+			return false
+		}
+	}
+	return r.held.delivered >= delivered
 }
 
 // retract takes back the violation of invariant with msg, which the

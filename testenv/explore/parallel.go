@@ -144,7 +144,7 @@ type task struct {
 	r   *run
 	w   *explorer
 	err error
-	// key is the violation it broke (violationKey), at when it ended.
+	// key is the violation it broke (foundKey), at when it ended.
 	key string
 	at  time.Duration
 }
@@ -329,7 +329,7 @@ func (p *parallelSearch) tasks(ctx context.Context, donep *[]*task) ([]*task, bo
 		t.track, t.at = t.r.track, time.Since(start)
 		queue = append(queue, t.children(t.r)...)
 		if t.broke && t.r.failed != nil {
-			t.key = violationKey(t.r.failed)
+			t.key = foundKey(t.r.failed)
 		} else {
 			t.broke = false
 		}

@@ -13,7 +13,7 @@ import (
 // same schedule whichever worker runs it, and whichever shard: a shard
 // i/N runs the indices i, i+N, i+2N... Without Options.Schedules the
 // search runs within its Budget and keeps, of each distinct violation
-// (violationKey), the schedule of the lowest index, minimised after; with
+// (foundKey), the schedule of the lowest index, minimised after; with
 // StopAtFirst it stops at the first violation: no index after it is
 // started, the ones before it finish, and the violation of the lowest
 // index is reported, the one a single worker finds. With Schedules,
@@ -43,7 +43,7 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 		}
 		return ex.inBudget(ctx) && (first < 0 || next < first || !o.StopAtFirst)
 	}
-	lowest := map[string]result{} // without Schedules or StopAtFirst: by violationKey
+	lowest := map[string]result{} // without Schedules or StopAtFirst: by foundKey
 	idle := slices.Clone(workers)
 	results := make(chan result)
 	running := 0
@@ -86,7 +86,7 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 			x.v.FoundAfter, x.v.Schedules = x.at, x.i+1
 			minimised = append(minimised, x)
 		case !o.StopAtFirst:
-			if k := violationKey(x.r.failed); !ex.known[k] {
+			if k := foundKey(x.r.failed); !ex.known[k] {
 				if l, ok := lowest[k]; !ok || x.i < l.i {
 					lowest[k] = x
 				}

@@ -83,15 +83,45 @@ func ranked(vs []*Violation) []*Violation {
 	return vs
 }
 
-// violationKey is what makes a violation distinct: its invariant, the
-// object and fields it is about, its rank, and the line of the write at
-// fault.
+// violationKey is what makes a violation distinct in a report: its
+// invariant, the object and fields it is about, and the line of the
+// write at fault. Not its rank: one defect found by two schedules, one
+// of which also set observedGeneration back, is one report, at the more
+// severe rank (moreSevere).
 func violationKey(v *Violation) string {
 	at := ""
 	if v.Cause != nil {
 		at = v.Cause.At
 	}
-	return strings.Join([]string{v.Invariant, v.about.object, strings.Join(v.about.fields, ","), at, string(rune('0' + severityOf(v).rank))}, "\x00")
+	return strings.Join([]string{v.Invariant, v.about.object, strings.Join(v.about.fields, ","), at}, "\x00")
+}
+
+// foundKey is what makes a schedule's violation worth minimising during
+// the search: violationKey and its rank, so that the first schedule of
+// a defect at rank 2 does not hide a later one of it at rank 1 (the
+// report keeps one of the two: moreSevere).
+func foundKey(v *Violation) string {
+	return foundKeyAt(v, severityOf(v).rank)
+}
+
+// foundKeyAt is v's foundKey at rank.
+func foundKeyAt(v *Violation, rank int) string {
+	return violationKey(v) + "\x00" + string(rune('0'+rank))
+}
+
+// moreSevere adds v to vs, ranked or not: where vs holds a violation of
+// the same violationKey, v replaces it if it ranks more severe (and is
+// dropped if not).
+func moreSevere(vs []*Violation, v *Violation) []*Violation {
+	k := violationKey(v)
+	i := slices.IndexFunc(vs, func(w *Violation) bool { return violationKey(w) == k })
+	switch {
+	case i < 0:
+		return append(vs, v)
+	case severityOf(v).rank < severityOf(vs[i]).rank:
+		vs[i] = v
+	}
+	return vs
 }
 
 // timeLikeOnly reports whether each of paths (dotted leaves of leaves)
@@ -142,41 +172,37 @@ type found struct {
 // keep adds f to fs unless a schedule before it broke the same
 // violation, or an earlier level of the deepening found it (ex.known).
 func (ex *explorer) keep(fs []found, f found) []found {
-	k := violationKey(f.r.failed)
-	if ex.known[k] || slices.ContainsFunc(fs, func(g found) bool { return violationKey(g.r.failed) == k }) {
+	k := foundKey(f.r.failed)
+	if ex.known[k] || slices.ContainsFunc(fs, func(g found) bool { return foundKey(g.r.failed) == k }) {
 		return fs
 	}
 	return append(fs, f)
 }
 
 // minimiseAll minimises each of fs, in order, and keeps each distinct
-// violation once (two schedules may minimise to one), most severe first.
+// violation once (two schedules may minimise to one), at its most severe,
+// most severe first.
 func (ex *explorer) minimiseAll(ctx context.Context, fs []found) ([]*Violation, error) {
 	var out []*Violation
-	seen := map[string]bool{}
 	for _, f := range fs {
 		v, err := ex.minimise(ctx, f.r)
 		if err != nil {
 			return nil, err
 		}
 		v.FoundAfter, v.Schedules = f.at, f.schedules
-		if k := violationKey(v); !seen[k] && !ex.known[k] {
-			seen[k] = true
-			out = append(out, v)
+		if !ex.known[foundKey(v)] {
+			out = moreSevere(out, v)
 		}
 	}
 	return ranked(out), nil
 }
 
 // merge adds the violations of a later search to vs, each distinct one
-// once, most severe first.
+// once, at its most severe, most severe first.
 func merge(vs, later []*Violation) []*Violation {
 	out := slices.Clone(vs)
 	for _, v := range later {
-		k := violationKey(v)
-		if !slices.ContainsFunc(out, func(w *Violation) bool { return violationKey(w) == k }) {
-			out = append(out, v)
-		}
+		out = moreSevere(out, v)
 	}
 	return ranked(out)
 }

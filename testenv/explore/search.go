@@ -37,7 +37,7 @@ type explorer struct {
 	scale  *faultScale
 	// deepening: the search deepens its bounds (deepen.go), level is
 	// one of its levels; known, the violations its earlier levels found
-	// (violationKey), not kept again.
+	// (foundKey), not kept again.
 	deepening bool
 	known     map[string]bool
 	// prog counts the schedules for the progress lines (progress.go).

@@ -88,8 +88,9 @@ type Write struct {
 	At   string `json:",omitempty"`
 	// Audit, on a Violation's Cause, is statuspatch-lint -audit's finding
 	// for At's line, as it prints it: "blind: Status().Patch of Widget:
-	// client.MergeFrom without optimistic lock"; empty where the linter
-	// or the source is not at hand, or the line has no status write.
+	// client.MergeFrom without optimistic lock"; "not a status write" for
+	// a create, a delete, a spec write or another subresource's; empty
+	// for a status write where the linter or the source is not at hand.
 	Audit string `json:",omitempty"`
 	// Data is the patch body (patches and applies), or, for a write that
 	// sends a whole object (a create, an update), what it changed in spec,

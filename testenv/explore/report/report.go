@@ -137,7 +137,8 @@ type Cause struct {
 	At string `json:"at,omitempty"`
 	// Audit is statuspatch-lint -audit's finding for that line, verdict
 	// first: "blind: Status().Patch of Widget: client.MergeFrom without
-	// optimistic lock"; absent where the linter did not audit it.
+	// optimistic lock"; "not a status write" for a create, a delete, a
+	// spec write; absent for a status write the linter did not audit.
 	Audit string `json:"audit,omitempty"`
 }
 
