@@ -42,7 +42,7 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if err != nil {
 		return err
 	}
-	if _, err := r.book.known(ctx, k); err != nil {
+	if _, err := r.book.Known(ctx, k); err != nil {
 		return err
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240),
@@ -50,7 +50,7 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if w.At == "" {
 		w.At = callSite()
 	}
-	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*history, bool, error) { return r.book.observe(ctx, k) })
+	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*history, bool, error) { return r.book.Observe(ctx, k) })
 }
 
 // applyTarget names the object an apply configuration is for, and returns
@@ -78,7 +78,7 @@ func applyTarget(ac runtime.ApplyConfiguration) (objKey, []byte, error) {
 		return objKey{}, nil, fmt.Errorf("explore: Apply of %T: apiVersion %q, kind %q, name %q: an apply configuration needs all three", ac, head.APIVersion, head.Kind, head.Metadata.Name)
 	}
 	gvk := schema.FromAPIVersionAndKind(head.APIVersion, head.Kind)
-	return objKey{gvk: gvk, nn: client.ObjectKey{Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}}, data, nil
+	return objKey{GVK: gvk, NN: client.ObjectKey{Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}}, data, nil
 }
 
 func isNilPointer(v any) bool {

@@ -139,12 +139,12 @@ func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list cl
 		if !ok {
 			continue
 		}
-		k, err := cm.book.keyOf(o, client.ObjectKeyFromObject(o))
+		k, err := cm.book.KeyOf(o, client.ObjectKeyFromObject(o))
 		if err != nil {
 			return nil, err
 		}
-		if !cm.book.holds(k, o) {
-			if _, _, err := cm.book.observe(ctx, k); err != nil {
+		if !cm.book.Holds(k, o) {
+			if _, _, err := cm.book.Observe(ctx, k); err != nil {
 				return nil, err
 			}
 		}
@@ -158,14 +158,14 @@ func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list cl
 func (cm *cacheModel) recordNewest(keys []objKey, list client.ObjectList, api bool) {
 	for _, k := range keys {
 		h := cm.book.hist[k]
-		uncached := !api && cm.uncachedRead(k.gvk, list)
+		uncached := !api && cm.uncachedRead(k.GVK, list)
 		if !api && !uncached {
-			cm.cache.saw(k, repOf(list), h.newest())
+			cm.cache.saw(k, repOf(list), h.Newest())
 		}
 		if cm.trace.cur != nil {
-			cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: h.newest() + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, List: true,
+			cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: h.Newest() + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, List: true,
 				Informer: informerName(api || uncached, repOf(list))})
-			cm.trace.cur.seen[k] = h.newest()
+			cm.trace.cur.seen[k] = h.Newest()
 		}
 	}
 }

@@ -97,31 +97,31 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	if r.stopped() {
 		return errCrashed
 	}
-	k, err := r.book.keyOf(obj, key)
+	k, err := r.book.KeyOf(obj, key)
 	if err != nil {
 		return err
 	}
-	h, err := r.book.known(ctx, k)
+	h, err := r.book.Known(ctx, k)
 	if err != nil {
 		return err
 	}
-	v := h.newest()
-	uncached := !api && r.cache.uncachedRead(k.gvk, obj)
+	v := h.Newest()
+	uncached := !api && r.cache.uncachedRead(k.GVK, obj)
 	rep := repOf(obj)
 	window := 0
 	if !api && !uncached {
-		r.cache.startInformer(k.gvk, obj)
-		inf, low := informerKey{k.gvk, rep}, max(r.cache.floor[k], r.cache.cache.lowest(k, rep))
+		r.cache.startInformer(k.GVK, obj)
+		inf, low := informerKey{k.GVK, rep}, max(r.cache.floor[k], r.cache.cache.lowest(k, rep))
 		stay := r.cache.windowLag(inf, h, low)
-		lag := r.cache.chooseLag(len(h.versions)-low, stay)
+		lag := r.cache.chooseLag(len(h.Versions)-low, stay)
 		v -= lag
 		r.cache.cache.saw(k, rep, v)
-		window = r.cache.noteWindow(inf, lag, stay, r.book.lastAt(h, v), func() string {
-			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.newest()+1)
+		window = r.cache.noteWindow(inf, lag, stay, r.book.LastAt(h, v), func() string {
+			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.Newest()+1)
 		})
 	}
 	if r.cur != nil {
-		read := Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
+		read := Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
 		if !api && !uncached {
 			read.OtherAPIServer = r.cache.cache.pastLeader(k, rep, v) + 1
 		}
@@ -130,15 +130,15 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 			r.cur.seen[k] = v
 		}
 	}
-	content := h.versions[v]
+	content := h.Versions[v]
 	if content == nil {
-		return apierrors.NewNotFound(r.book.groupResource(k.gvk), key.Name)
+		return apierrors.NewNotFound(r.book.GroupResource(k.GVK), key.Name)
 	}
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		// A version as a write's answer recorded it may lack its kind
 		// (the fake client's status patch answers so): the read names it.
 		u.Object = runtime.DeepCopyJSON(content)
-		u.SetGroupVersionKind(k.gvk)
+		u.SetGroupVersionKind(k.GVK)
 		return nil
 	}
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(runtime.DeepCopyJSON(content), obj)
@@ -181,12 +181,12 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if r.stopped() {
 		return errCrashed
 	}
-	k, err := r.book.keyOf(obj, client.ObjectKeyFromObject(obj))
+	k, err := r.book.KeyOf(obj, client.ObjectKeyFromObject(obj))
 	if err != nil {
 		return err
 	}
-	r.cache.lists.wrote(k.gvk.GroupKind())
-	if _, err := r.book.known(ctx, k); err != nil {
+	r.cache.lists.wrote(k.GVK.GroupKind())
+	if _, err := r.book.Known(ctx, k); err != nil {
 		return err
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, At: r.cur.sentAt}
@@ -201,7 +201,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if w.At == "" {
 		w.At = callSite()
 	}
-	uid := r.book.uidOf(k) // the object the server holds, whatever obj says
+	uid := r.book.UIDOf(k) // the object the server holds, whatever obj says
 	defer func() {
 		if err != nil {
 			return
@@ -214,7 +214,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	sendErr := send(ctx, obj, p)
 	if sendErr == nil && verb != "create" && verb != "delete" {
 		// Judged by the version it was computed from (writebase.go).
-		w.Based = r.book.writeBased(k, lock, sentRV, w.Based)
+		w.Based = r.checks.writeBased(k, lock, sentRV, w.Based)
 	}
 	return r.recordWrite(ctx, k, w, sendErr, func() (*history, bool, error) {
 		// The answer to a create, update or patch is the new version; a
@@ -222,19 +222,19 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		// that removed the last finalizer of an object being deleted: the
 		// server deleted it, and answered with its last version.
 		if verb == "delete" || finalizing(obj) {
-			return r.book.observe(ctx, k)
+			return r.book.Observe(ctx, k)
 		}
 		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
-		h := r.book.record(k, content, obj.GetResourceVersion())
+		h := r.book.Record(k, content, obj.GetResourceVersion())
 		changed := r.book.lastChanged
-		if rv := obj.GetResourceVersion(); rv != "" && h.rvs[h.newest()] == rv {
+		if rv := obj.GetResourceVersion(); rv != "" && h.RVs[h.Newest()] == rv {
 			// The answer, decoded into obj, is a read: the writer holds
 			// the newest version even when its write changed nothing (a
 			// no-op patch after a stale read answers with the newest).
-			r.cur.seen[k] = h.newest()
+			r.cur.seen[k] = h.Newest()
 		}
 		return h, changed, nil
 	})
@@ -272,14 +272,14 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 		return err
 	}
 	if changed {
-		if w.Data == "" && h.newest() > 0 && h.versions[h.newest()] != nil {
-			r.cur.step.Writes[i].Data = describeChange(h.versions[h.newest()-1], h.versions[h.newest()])
+		if w.Data == "" && h.Newest() > 0 && h.Versions[h.Newest()] != nil {
+			r.cur.step.Writes[i].Data = describeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])
 		}
-		r.cur.step.Writes[i].Version = h.newest() + 1
-		h.by[h.newest()] = r.cur.step.Index
-		r.cur.step.Writes[i].Gone = h.versions[h.newest()] == nil
+		r.cur.step.Writes[i].Version = h.Newest() + 1
+		h.By[h.Newest()] = r.cur.step.Index
+		r.cur.step.Writes[i].Gone = h.Versions[h.Newest()] == nil
 		r.cur.wrote = true
-		r.cur.seen[k] = h.newest()
+		r.cur.seen[k] = h.Newest()
 		r.creations.noteWritten(k, h)
 		r.queue.queueEvent(k)
 	}

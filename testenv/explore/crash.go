@@ -112,7 +112,7 @@ func (r *run) restart(kind int) {
 	if kind == crashRestart {
 		r.cache.cache.reset()
 		for _, k := range r.book.order {
-			r.cache.floor[k] = r.book.hist[k].newest()
+			r.cache.floor[k] = r.book.hist[k].Newest()
 		}
 	} else {
 		// The standby ran the same Setup: the same field indexes.
@@ -122,7 +122,7 @@ func (r *run) restart(kind int) {
 		r.err = err
 	}
 	for _, k := range r.book.order {
-		if h := r.book.hist[k]; h.versions[h.newest()] != nil {
+		if h := r.book.hist[k]; h.Versions[h.Newest()] != nil {
 			r.queue.queueFor(k)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // "spec.size: 1 -> 5, metadata.labels.app: <none> -> "db"".
 func describeChange(prev, cur map[string]any) string {
 	var parts []string
-	for _, p := range trackedPaths {
+	for _, p := range TrackedPaths {
 		a, _, _ := unstructured.NestedFieldNoCopy(prev, p...)
 		b, _, _ := unstructured.NestedFieldNoCopy(cur, p...)
 		changes(strings.Join(p, "."), a, b, &parts)
@@ -35,10 +35,10 @@ func changes(path string, a, b any, out *[]string) {
 	mb, bok := b.(map[string]any)
 	// An absent side of a map is an empty map: a create shows its leaves,
 	// not a map of nulls.
-	if aok && !bok && zero(b) {
+	if aok && !bok && Zero(b) {
 		mb, bok = map[string]any{}, true
 	}
-	if bok && !aok && zero(a) {
+	if bok && !aok && Zero(a) {
 		ma, aok = map[string]any{}, true
 	}
 	if aok && bok {
@@ -54,14 +54,14 @@ func changes(path string, a, b any, out *[]string) {
 		}
 		return
 	}
-	if reflect.DeepEqual(a, b) || (zero(a) && zero(b)) {
+	if reflect.DeepEqual(a, b) || (Zero(a) && Zero(b)) {
 		return
 	}
 	*out = append(*out, fmt.Sprintf("%s: %s -> %s", path, render(a), render(b)))
 }
 
 func render(v any) string {
-	if zero(v) {
+	if Zero(v) {
 		return "<none>"
 	}
 	b, err := json.Marshal(v)

@@ -24,7 +24,7 @@ type writePrint struct {
 
 // prints lists, per step, what its writes did.
 func (r *run) prints() [][]writePrint {
-	uids, objLabel := r.book.serverLabels()
+	uids, objLabel := r.book.ServerLabels()
 	byName := map[string]*history{}
 	for _, k := range r.book.order {
 		byName[k.String()] = r.book.hist[k]
@@ -41,8 +41,8 @@ func (r *run) prints() [][]writePrint {
 				obj = l
 			}
 			p := writePrint{what: w.Verb + " " + obj + ": " + answer}
-			if h := byName[w.Object]; h != nil && w.Version > 0 && w.Version <= len(h.versions) && h.versions[w.Version-1] != nil {
-				p.content = mapUIDs(normalized(h.versions[w.Version-1]), uids).(map[string]any)
+			if h := byName[w.Object]; h != nil && w.Version > 0 && w.Version <= len(h.Versions) && h.Versions[w.Version-1] != nil {
+				p.content = mapUIDs(Normalized(h.Versions[w.Version-1]), uids).(map[string]any)
 			}
 			out[i] = append(out[i], p)
 		}
@@ -104,7 +104,7 @@ func divergence(a, b *run) string {
 // leafDiff names the first differing leaves of two versions.
 func leafDiff(a, b map[string]any) string {
 	var paths []string
-	diffLeaves("", a, b, &paths)
+	DiffLeaves("", a, b, &paths)
 	if len(paths) == 0 {
 		return "different objects"
 	}

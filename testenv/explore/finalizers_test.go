@@ -16,8 +16,8 @@ import (
 // reconciler's finalizer either.
 func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	w := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
-	ns := objKey{gvk: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, nn: types.NamespacedName{Name: "ns"}}
+	w := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	ns := objKey{GVK: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, NN: types.NamespacedName{Name: "ns"}}
 	meta := func(name string, deleting bool, finalizers ...any) map[string]any {
 		m := map[string]any{"name": name, "uid": "uid-" + name}
 		if deleting {
@@ -54,17 +54,17 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 				r.chosen = append(r.chosen, scriptStep{it: it})
 				r.cur = nil
 			}
-			mark := func(k objKey) { r.book.hist[k].by[r.book.hist[k].newest()] = r.cur.step.Index }
-			r.book.record(w, meta("w", false), "1") // the scenario's Widget
+			mark := func(k objKey) { r.book.hist[k].By[r.book.hist[k].Newest()] = r.cur.step.Index }
+			r.book.Record(w, meta("w", false), "1") // the scenario's Widget
 			if tc.namespace != nil {
-				r.book.record(ns, tc.namespace, "2")
+				r.book.Record(ns, tc.namespace, "2")
 			}
 			rec := item{rec: 0, action: -1, key: w}
-			step(rec, "done", func() { r.book.record(w, meta("w", false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{rec: -1, action: 0}, "done", func() { r.book.record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
+			step(rec, "done", func() { r.book.Record(w, meta("w", false, "example.com/cleanup"), "3"); mark(w) })
+			step(item{rec: -1, action: 0}, "done", func() { r.book.Record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
 			first := len(r.steps)
 			step(rec, "done", nil)
-			r.book.checkFinalizers(first, []schema.GroupVersionKind{widget})
+			r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})
 			if got := r.failed != nil && r.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
 				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.failed)
 			}

@@ -24,11 +24,11 @@ func (r *run) nameGenerated(obj client.Object) error {
 	}
 	for {
 		name := r.names.Name(prefix)
-		k, err := r.book.keyOf(obj, client.ObjectKey{Namespace: obj.GetNamespace(), Name: name})
+		k, err := r.book.KeyOf(obj, client.ObjectKey{Namespace: obj.GetNamespace(), Name: name})
 		if err != nil {
 			return err
 		}
-		if h := r.book.hist[k]; h == nil || h.versions[h.newest()] == nil {
+		if h := r.book.hist[k]; h == nil || h.Versions[h.Newest()] == nil {
 			obj.SetName(name)
 			return nil
 		}

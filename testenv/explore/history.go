@@ -11,77 +11,77 @@ import (
 
 // objKey identifies an object across schedules.
 type objKey struct {
-	gvk schema.GroupVersionKind
-	nn  types.NamespacedName
+	GVK schema.GroupVersionKind
+	NN  types.NamespacedName
 }
 
 func (k objKey) String() string {
-	if k.nn.Namespace == "" {
-		return k.gvk.Kind + " " + k.nn.Name
+	if k.NN.Namespace == "" {
+		return k.GVK.Kind + " " + k.NN.Name
 	}
-	return k.gvk.Kind + " " + k.nn.String()
+	return k.GVK.Kind + " " + k.NN.String()
 }
 
 // history is every version of one object the server held during a
 // schedule, as the explorer's client saw its writes. A nil version is
 // "absent" (not yet created, or deleted).
 type history struct {
-	key      objKey
-	versions []map[string]any
-	rvs      []string
+	Key      objKey
+	Versions []map[string]any
+	RVs      []string
 	// seqs orders versions across objects (listlag.go): the schedule's
 	// count of new versions when each was recorded; the first version
 	// recorded, which the server held before, is 0.
-	seqs []int
+	Seqs []int
 	// by is the step whose write made each version (its Step.Index), 0
 	// for a version no step's write made: the scenario's Objects, or one
 	// first met by a read (invariant_stuckfinalizer.go).
-	by []int
+	By []int
 	// owners maps each leaf path of spec, status and metadata's
 	// finalizers/labels/annotations to the write that last set it.
-	owners map[string]owner
+	Owners map[string]owner
 }
 
 // owner is the write that set a path: the version it made, its step, the
 // reconciler whose write it was ("" for a user action's), and, for an
 // apply, what it was decided from.
 type owner struct {
-	version, step int
-	by            string
-	applied       *decision
+	Version, Step int
+	By            string
+	Applied       *decision
 }
 
 // newest is the index of the newest version.
-func (h *history) newest() int { return len(h.versions) - 1 }
+func (h *history) Newest() int { return len(h.Versions) - 1 }
 
 // trackedPaths are the parts of an object whose writes can be lost.
-var trackedPaths = [][]string{{"spec"}, {"status"}, {"metadata", "finalizers"}, {"metadata", "labels"}, {"metadata", "annotations"}}
+var TrackedPaths = [][]string{{"spec"}, {"status"}, {"metadata", "finalizers"}, {"metadata", "labels"}, {"metadata", "annotations"}}
 
 // A leaf is a changed leaf path: dot-joined (for messages and the owners
 // map) and as its field names (a name may hold dots: a label key).
 type leaf struct {
-	dotted string
-	fields []string
+	Dotted string
+	Fields []string
 }
 
 // changedLeaves lists the leaf paths (maps are descended, anything else is
 // a leaf) whose value differs between two versions.
-func changedLeaves(a, b map[string]any) []leaf {
+func ChangedLeaves(a, b map[string]any) []leaf {
 	var out []leaf
-	for _, p := range trackedPaths {
+	for _, p := range TrackedPaths {
 		va, _, _ := unstructured.NestedFieldNoCopy(a, p...)
 		vb, _, _ := unstructured.NestedFieldNoCopy(b, p...)
 		var fields [][]string
 		diffLeafFields(p, va, vb, &fields)
 		for _, f := range fields {
-			out = append(out, leaf{dotted: strings.Join(f, "."), fields: f})
+			out = append(out, leaf{Dotted: strings.Join(f, "."), Fields: f})
 		}
 	}
 	return out
 }
 
 // diffLeaves is changedLeaves' walk from path, dot-joined.
-func diffLeaves(path string, a, b any, out *[]string) {
+func DiffLeaves(path string, a, b any, out *[]string) {
 	var fields [][]string
 	diffLeafFields(nil, a, b, &fields)
 	for _, f := range fields {
@@ -102,7 +102,7 @@ func diffLeafFields(path []string, a, b any, out *[][]string) {
 			leaves(path, b, out)
 			return
 		}
-		if !reflect.DeepEqual(a, b) && (!zero(a) || !zero(b)) {
+		if !reflect.DeepEqual(a, b) && (!Zero(a) || !Zero(b)) {
 			*out = append(*out, path)
 		}
 		return
@@ -124,7 +124,7 @@ func with(path []string, k string) []string {
 
 // zero reports an absent or empty value: typed objects converted back and
 // JSON from the server differ only in these.
-func zero(v any) bool {
+func Zero(v any) bool {
 	if v == nil {
 		return true
 	}
@@ -139,7 +139,7 @@ func zero(v any) bool {
 func leaves(path []string, v any, out *[][]string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		if !zero(v) {
+		if !Zero(v) {
 			*out = append(*out, path)
 		}
 		return
@@ -151,7 +151,7 @@ func leaves(path []string, v any, out *[][]string) {
 
 // normalized is a version without what differs between runs of the same
 // schedule (resourceVersion, uid, timestamps, managedFields), for hashing.
-func normalized(v map[string]any) any {
+func Normalized(v map[string]any) any {
 	if v == nil {
 		return nil
 	}

@@ -100,8 +100,7 @@ func TestExploreLayers(t *testing.T) {
 func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	over := map[string]int{
-		"explore.versions": 28, // the book of versions: its move to a package of its own is next
-		"served.Process":   26,
+		"served.Process": 26,
 	}
 	// runEmbeds are the types run may still embed: trace until rank.go
 	// names r.trace.failed.

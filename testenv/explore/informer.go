@@ -98,7 +98,7 @@ func (c *cacheView) start(gvk schema.GroupVersionKind, rep representation, watch
 	c.started[informerKey{gvk, rep}] = true
 	var from []served
 	for s := range c.served {
-		if s.k.gvk == gvk && s.rep != rep {
+		if s.k.GVK == gvk && s.rep != rep {
 			from = append(from, s)
 		}
 	}
@@ -145,7 +145,7 @@ func (c *cacheView) lowest(k objKey, rep representation) int { return c.served[s
 // served of k when v is older and the informer is not an early one (a read
 // that needs another API server), else -1.
 func (c *cacheView) pastLeader(k objKey, rep representation, v int) int {
-	if c.carried == nil || c.early[informerKey{k.gvk, rep}] {
+	if c.carried == nil || c.early[informerKey{k.GVK, rep}] {
 		return -1
 	}
 	if f, ok := c.carried[k]; ok && v < f {

@@ -14,8 +14,8 @@ import (
 func TestLazyInformerStart(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	other := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
-	a := objKey{gvk: gvk, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
-	g := objKey{gvk: other, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	a := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	g := objKey{GVK: other, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	var c cacheView
 	c.saw(a, typedRep, 2)
 	c.saw(g, typedRep, 3)

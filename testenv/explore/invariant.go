@@ -51,7 +51,7 @@ type invariant struct {
 	required bool
 	// onWrite, if set, checks h's newest version, which replaced prev
 	// (nil: a create).
-	onWrite func(b *versions, h *history, prev map[string]any)
+	onWrite func(c *checks, h *history, prev map[string]any)
 	// onSteady, if set, checks r in a steady state whose round of fresh
 	// reads, which wrote nothing, began at step index first.
 	onSteady func(ctx context.Context, r *run, first int)
@@ -88,10 +88,10 @@ var invNoPanic = invariant{name: InvariantNoPanic, required: true}
 
 // checkWrite runs the onWrite checks on h's newest version, which
 // replaced prev.
-func (b *versions) checkWrite(h *history, prev map[string]any) {
+func (c *checks) checkWrite(h *history, prev map[string]any) {
 	for _, inv := range builtins {
 		if inv.onWrite != nil {
-			inv.onWrite(b, h, prev)
+			inv.onWrite(c, h, prev)
 		}
 	}
 }

@@ -13,39 +13,39 @@ import (
 // (writebase.go; docs/explore.md, What is checked).
 var invLostWrite = invariant{
 	name:    InvariantLostWrite,
-	onWrite: (*versions).checkLostWrite,
+	onWrite: (*checks).checkLostWrite,
 }
 
 // checkLostWrite checks h's newest version, which replaced prev, and
 // notes who wrote each field it changed.
-func (b *versions) checkLostWrite(h *history, prev map[string]any) {
-	v := h.newest()
-	cur := h.versions[v]
+func (c *checks) checkLostWrite(h *history, prev map[string]any) {
+	v := h.Newest()
+	cur := h.Versions[v]
 	step := 0
 	based := -1
 	by, rec := "", ""
 	had := "had seen only"
-	at, judge := b.noteWriteAt(h, cur)
-	if b.trace.cur != nil {
-		step = b.trace.cur.step.Index
-		if !b.trace.cur.action {
-			rec = b.trace.cur.step.Reconciler
+	at, judge := c.noteWriteAt(h, cur)
+	if c.trace.cur != nil {
+		step = c.trace.cur.step.Index
+		if !c.trace.cur.action {
+			rec = c.trace.cur.step.Reconciler
 		}
-		based = b.trace.cur.seenOrNone(h.key)
-		if seen := based; b.trace.cur.judged {
+		based = c.trace.cur.seenOrNone(h.Key)
+		if seen := based; c.trace.cur.judged {
 			// Judged by the version it was computed from (writebase.go).
-			based = b.trace.cur.based - 1
+			based = c.trace.cur.based - 1
 			if based < seen {
 				had = fmt.Sprintf("had read v%d but computed the write from", seen+1)
 			}
 		}
-		if b.trace.cur.sentBy > 0 {
+		if c.trace.cur.sentBy > 0 {
 			// Judged by what the old leader had seen when it sent it.
 			nth := ""
-			if b.trace.cur.sentNth > 0 {
-				nth = fmt.Sprintf(" %d", b.trace.cur.sentNth+1)
+			if c.trace.cur.sentNth > 0 {
+				nth = fmt.Sprintf(" %d", c.trace.cur.sentNth+1)
 			}
-			by = fmt.Sprintf(" (the old leader's write%s sent by step %d, in flight until now)", nth, b.trace.cur.sentBy)
+			by = fmt.Sprintf(" (the old leader's write%s sent by step %d, in flight until now)", nth, c.trace.cur.sentBy)
 		}
 	}
 	lost := map[owner][]string{}
@@ -63,28 +63,28 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 	// inserts that absence: the deletion and the create between two
 	// records).
 	if cur == nil {
-		h.owners = map[string]owner{}
+		h.Owners = map[string]owner{}
 		return
 	}
-	if overwrite && uidOfVersion(prev) != uidOfVersion(cur) {
-		h.owners = map[string]owner{}
+	if overwrite && UIDOfVersion(prev) != UIDOfVersion(cur) {
+		h.Owners = map[string]owner{}
 		overwrite = false
 	}
-	applied := b.applyDecision()
-	leaves := changedLeaves(prev, cur)
+	applied := c.applyDecision()
+	leaves := ChangedLeaves(prev, cur)
 	for _, l := range leaves {
-		p := l.dotted
-		if o, ok := h.owners[p]; ok && overwrite && o.step > 0 && o.step != step && o.version > based &&
-			!restated(o, applied, prev, cur, l.fields) {
+		p := l.Dotted
+		if o, ok := h.Owners[p]; ok && overwrite && o.Step > 0 && o.Step != step && o.Version > based &&
+			!Restated(o, applied, prev, cur, l.Fields) {
 			lost[o] = append(lost[o], p)
 		}
-		h.owners[p] = owner{version: v, step: step, by: rec, applied: applied}
+		h.Owners[p] = owner{Version: v, Step: step, By: rec, Applied: applied}
 	}
 	suspect := suspectWrite{at: at, cur: cur, leaves: leaves}
 	for _, o := range sortedOwners(lost) {
 		// Only a write over the same reconciler's own is judged again:
 		// one over another writer's field stands (lostjudge.go).
-		judge = judge && rec != "" && o.by == rec
+		judge = judge && rec != "" && o.By == rec
 		paths := lost[o]
 		sort.Strings(paths)
 		timeOnly, note := timeLikeOnly(leaves, paths, prev, cur), ""
@@ -92,18 +92,18 @@ func (b *versions) checkLostWrite(h *history, prev map[string]any) {
 			note = " (the values differ only in time-like fields: " + strings.Join(paths, ", ") + ")"
 		}
 		msg := fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s%s",
-			h.key, strings.Join(paths, ", "), o.step, o.version+1, step, by, v+1, had, based+1, note, b.trace.writeNote())
+			h.Key, strings.Join(paths, ", "), o.Step, o.Version+1, step, by, v+1, had, based+1, note, c.trace.writeNote())
 		suspect.msgs = append(suspect.msgs, msg)
-		b.trace.failOn(InvariantLostWrite, failDetail{object: h.key.String(), fields: paths, timeOnly: timeOnly}, msg)
+		c.trace.failOn(InvariantLostWrite, failDetail{object: h.Key.String(), fields: paths, timeOnly: timeOnly}, msg)
 	}
 	if judge && len(suspect.msgs) > 0 {
 		// Judged again after the schedule (lostjudge.go).
-		b.lwSuspects = append(b.lwSuspects, suspect)
+		c.lwSuspects = append(c.lwSuspects, suspect)
 	}
 }
 
 // uidOfVersion is a recorded version's UID ("" when absent or unset).
-func uidOfVersion(v map[string]any) string {
+func UIDOfVersion(v map[string]any) string {
 	uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
 	return uid
 }
@@ -113,6 +113,6 @@ func sortedOwners(m map[owner][]string) []owner {
 	for o := range m {
 		out = append(out, o)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
 	return out
 }

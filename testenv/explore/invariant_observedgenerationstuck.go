@@ -18,7 +18,7 @@ import (
 var invObservedGenerationStuck = invariant{
 	name: InvariantObservedGenerationStuck,
 	onSteady: func(_ context.Context, r *run, _ int) {
-		r.book.checkObservedGenerationStuck(r.ex.setup.ogKinds, r.cache.stale > 0 || r.crashes > 0 || r.held.delivered > 0)
+		r.checks.checkObservedGenerationStuck(r.ex.setup.ogKinds, r.cache.stale > 0 || r.crashes > 0 || r.held.delivered > 0)
 	},
 }
 
@@ -27,21 +27,21 @@ var invObservedGenerationStuck = invariant{
 // with the field). faulted: the schedule had a stale read, a crash or a
 // write delivered late (not the same schedule with fresh reads and no
 // crash).
-func (b *versions) checkObservedGenerationStuck(ogKinds map[schema.GroupVersionKind]bool, faulted bool) {
-	for _, k := range b.order {
-		h := b.hist[k]
-		cur := h.versions[h.newest()]
+func (c *checks) checkObservedGenerationStuck(ogKinds map[schema.GroupVersionKind]bool, faulted bool) {
+	for _, k := range c.book.order {
+		h := c.book.hist[k]
+		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
 		}
 		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
-		if !ok && ogKinds[k.gvk] && gen > 1 {
+		if !ok && ogKinds[k.GVK] && gen > 1 {
 			// A kind with the field, none set, after a spec change: the
 			// status never acknowledged a generation.
 			ok = true
 		}
-		if !ok && ogKinds[k.gvk] && gen == 1 && faulted && !deleting(cur) && !b.trace.disabled[InvariantObservedGenerationStuck] {
+		if !ok && ogKinds[k.GVK] && gen == 1 && faulted && !deleting(cur) && !c.trace.disabled[InvariantObservedGenerationStuck] {
 			// At generation 1 too, after the reconciles had their chance:
 			// unless the operator does not set the field on this object
 			// from fresh reads either (many kinds have it unused), which
@@ -49,12 +49,12 @@ func (b *versions) checkObservedGenerationStuck(ogKinds map[schema.GroupVersionK
 			// fresh reads and no crash (ownjudge.go).
 			msg := fmt.Sprintf("%s: status.observedGeneration absent at generation 1 in a steady state: the status never acknowledged a generation, "+
 				"and no reconcile will; the same schedule with every read fresh and no crash sets it", k)
-			b.ogSuspects = append(b.ogSuspects, ogSuspect{key: k, msg: msg})
-			b.trace.failOn(InvariantObservedGenerationStuck, failDetail{object: k.String(), fields: ogField}, msg)
+			c.ogSuspects = append(c.ogSuspects, ogSuspect{key: k, msg: msg})
+			c.trace.failOn(InvariantObservedGenerationStuck, failDetail{object: k.String(), fields: ogField}, msg)
 			return
 		}
 		if ok && og < gen {
-			b.trace.failOn(InvariantObservedGenerationStuck, failDetail{object: k.String(), fields: ogField}, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
+			c.trace.failOn(InvariantObservedGenerationStuck, failDetail{object: k.String(), fields: ogField}, fmt.Sprintf("%s: status.observedGeneration stuck at %d below generation %d in a steady state", k, og, gen))
 			return
 		}
 	}
@@ -76,12 +76,12 @@ func deleting(v map[string]any) bool {
 
 // setsObservedGeneration reports that k's newest version has a
 // status.observedGeneration.
-func (b *versions) setsObservedGeneration(k objKey) bool {
-	h := b.hist[k]
-	if h == nil || h.versions[h.newest()] == nil {
+func (c *checks) setsObservedGeneration(k objKey) bool {
+	h := c.book.hist[k]
+	if h == nil || h.Versions[h.Newest()] == nil {
 		return false
 	}
-	_, ok, _ := unstructured.NestedInt64(h.versions[h.newest()], "status", "observedGeneration")
+	_, ok, _ := unstructured.NestedInt64(h.Versions[h.Newest()], "status", "observedGeneration")
 	return ok
 }
 

@@ -50,14 +50,14 @@ type creation struct{ step, crashes, nth int }
 // is remembered as its own, and checked against what the user deleted; an
 // action's creation ends what its deletion said.
 func (cs *creations) noteWritten(k objKey, h *history) {
-	if cs.trace.cur == nil || h.versions[h.newest()] == nil || (h.newest() > 0 && h.versions[h.newest()-1] != nil) {
+	if cs.trace.cur == nil || h.Versions[h.Newest()] == nil || (h.Newest() > 0 && h.Versions[h.Newest()-1] != nil) {
 		return
 	}
 	if cs.trace.cur.action {
 		delete(cs.userDeleted, k)
 		return
 	}
-	if uid := cs.book.uidOf(k); uid != "" {
+	if uid := cs.book.UIDOf(k); uid != "" {
 		if cs.made == nil {
 			cs.made = map[objKey]int{}
 		}
@@ -65,7 +65,7 @@ func (cs *creations) noteWritten(k objKey, h *history) {
 		cs.made[k]++
 	}
 	by, ok := cs.userDeleted[k]
-	if !ok || cs.stepForKind() != k.gvk.String() {
+	if !ok || cs.stepForKind() != k.GVK.String() {
 		return
 	}
 	cs.trace.failOn(InvariantDeletedStaysDeleted, failDetail{object: k.String()}, fmt.Sprintf("%s, which the user deleted (step %d), was created again by %s, a reconciler of its kind%s",
@@ -140,11 +140,11 @@ func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 func (cs *creations) parentGone(k objKey, uid types.UID) bool {
 	var owners []types.UID
 	if h := cs.book.hist[k]; h != nil {
-		for v := h.newest(); v >= 0; v-- {
-			if h.versions[v] == nil {
+		for v := h.Newest(); v >= 0; v-- {
+			if h.Versions[v] == nil {
 				continue
 			}
-			u := unstructured.Unstructured{Object: h.versions[v]}
+			u := unstructured.Unstructured{Object: h.Versions[v]}
 			if u.GetUID() != uid {
 				continue
 			}

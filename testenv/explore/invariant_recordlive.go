@@ -14,7 +14,7 @@ import (
 // object.
 var invRecordLive = invariant{
 	name:     InvariantRecordLive,
-	onSteady: func(ctx context.Context, r *run, _ int) { r.book.checkRecords(ctx, r.ex.setup.records) },
+	onSteady: func(ctx context.Context, r *run, _ int) { r.checks.checkRecords(ctx, r.ex.setup.records) },
 }
 
 // Record says that a field of one kind records an object another kind's
@@ -41,21 +41,21 @@ type record struct {
 
 // checkRecords fails when, in a steady state, a Record field of records
 // names no live object.
-func (b *versions) checkRecords(ctx context.Context, records []record) {
+func (c *checks) checkRecords(ctx context.Context, records []record) {
 	for _, rec := range records {
-		for _, k := range b.order {
-			h := b.hist[k]
-			cur := h.versions[h.newest()]
-			if k.gvk != rec.of || cur == nil {
+		for _, k := range c.book.order {
+			h := c.book.hist[k]
+			cur := h.Versions[h.Newest()]
+			if k.GVK != rec.of || cur == nil {
 				continue
 			}
 			val, ok, _ := unstructured.NestedString(cur, rec.field...)
 			if !ok || val == "" {
 				continue
 			}
-			live, err := b.liveNamed(ctx, rec, k.nn.Namespace, val)
+			live, err := c.liveNamed(ctx, rec, k.NN.Namespace, val)
 			if err != nil {
-				b.trace.failOn(InvariantRecordLive, failDetail{object: k.String(), fields: []string{strings.Join(rec.field, ".")}}, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
+				c.trace.failOn(InvariantRecordLive, failDetail{object: k.String(), fields: []string{strings.Join(rec.field, ".")}}, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
 				return
 			}
 			if !live {
@@ -63,7 +63,7 @@ func (b *versions) checkRecords(ctx context.Context, records []record) {
 				if rec.byName {
 					what = "name"
 				}
-				b.trace.failOn(InvariantRecordLive, failDetail{object: k.String(), fields: []string{strings.Join(rec.field, ".")}}, fmt.Sprintf("%s: %s records the %s %s %q, and no live %s has it in a steady state",
+				c.trace.failOn(InvariantRecordLive, failDetail{object: k.String(), fields: []string{strings.Join(rec.field, ".")}}, fmt.Sprintf("%s: %s records the %s %s %q, and no live %s has it in a steady state",
 					k, strings.Join(rec.field, "."), rec.kind.Kind, what, val, rec.kind.Kind))
 				return
 			}
@@ -73,10 +73,10 @@ func (b *versions) checkRecords(ctx context.Context, records []record) {
 
 // liveNamed reports that the server holds a live object of rec's kind in
 // namespace whose name or UID is val.
-func (b *versions) liveNamed(ctx context.Context, rec record, namespace, val string) (bool, error) {
+func (c *checks) liveNamed(ctx context.Context, rec record, namespace, val string) (bool, error) {
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(rec.kind.GroupVersion().WithKind(rec.kind.Kind + "List"))
-	if err := b.server.List(ctx, list, client.InNamespace(namespace)); err != nil {
+	if err := c.server.List(ctx, list, client.InNamespace(namespace)); err != nil {
 		return false, fmt.Errorf("listing %s in %q: %w", rec.kind.Kind, namespace, err)
 	}
 	for _, it := range list.Items {

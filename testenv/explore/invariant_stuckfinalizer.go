@@ -15,7 +15,7 @@ import (
 // it.
 var invStuckFinalizer = invariant{
 	name:     InvariantStuckFinalizer,
-	onSteady: func(_ context.Context, r *run, first int) { r.book.checkFinalizers(first, r.ex.setup.forKinds) },
+	onSteady: func(_ context.Context, r *run, first int) { r.checks.checkFinalizers(first, r.ex.setup.forKinds) },
 }
 
 // checkFinalizers runs InvariantStuckFinalizer in a steady state, whose
@@ -42,42 +42,42 @@ var invStuckFinalizer = invariant{
 // other than the one it reconciles that the user made, the scenario's
 // Objects or an action (deletion protection, "in use" finalizers: the
 // object goes when the user deletes what uses it).
-func (b *versions) checkFinalizers(first int, forKinds []schema.GroupVersionKind) {
-	if b.outsidePending() || b.deletionInProgress(first) {
+func (c *checks) checkFinalizers(first int, forKinds []schema.GroupVersionKind) {
+	if c.outsidePending() || c.deletionInProgress(first) {
 		return
 	}
-	for _, k := range b.order {
-		h := b.hist[k]
-		cur := h.versions[h.newest()]
+	for _, k := range c.book.order {
+		h := c.book.hist[k]
+		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
 		}
 		u := unstructured.Unstructured{Object: cur}
-		if u.GetDeletionTimestamp() == nil || len(u.GetFinalizers()) == 0 || b.hasDependent(k, u) {
+		if u.GetDeletionTimestamp() == nil || len(u.GetFinalizers()) == 0 || c.hasDependent(k, u) {
 			continue
 		}
 		for _, f := range u.GetFinalizers() {
-			by := b.addedBy(h, f)
+			by := c.addedBy(h, f)
 			if by == 0 || gcFinalizer(f) {
 				continue // the scenario's Objects', the garbage collector's
 			}
-			it := b.trace.chosen[by-1].it
-			if it.action >= 0 || it.rec < 0 || it.rec >= len(forKinds) || forKinds[it.rec] != k.gvk {
+			it := c.trace.chosen[by-1].it
+			if it.action >= 0 || it.rec < 0 || it.rec >= len(forKinds) || forKinds[it.rec] != k.GVK {
 				continue // an action's, or a reconciler's of another kind
 			}
-			last, ok := b.lastReconciles(first, k, it.rec)
+			last, ok := c.lastReconciles(first, k, it.rec)
 			if !ok {
 				continue // waiting (a requeue, an error) or not reconciled
 			}
-			if b.readUsersObject(last, k) {
+			if c.readUsersObject(last, k) {
 				continue // in use by what the user made (deletion protection)
 			}
 			since := ""
-			if d := b.deletedSince(h); d > 0 {
+			if d := c.deletedSince(h); d > 0 {
 				since = fmt.Sprintf(" (since step %d)", d)
 			}
-			b.trace.failOn(InvariantStuckFinalizer, failDetail{object: k.String(), fields: []string{"metadata.finalizers"}}, fmt.Sprintf("%s is being deleted%s and keeps the finalizer %s that %s added: in a steady state %s, with fresh reads, returned done, wrote nothing and asked for no requeue, so nothing will remove it",
-				k, since, f, stepName(b.trace.steps[by-1]), stepName(last)))
+			c.trace.failOn(InvariantStuckFinalizer, failDetail{object: k.String(), fields: []string{"metadata.finalizers"}}, fmt.Sprintf("%s is being deleted%s and keeps the finalizer %s that %s added: in a steady state %s, with fresh reads, returned done, wrote nothing and asked for no requeue, so nothing will remove it",
+				k, since, f, stepName(c.trace.steps[by-1]), stepName(last)))
 			return
 		}
 	}
@@ -96,16 +96,16 @@ func stepName(s Step) string {
 // (the first of the versions of the newest's UID that carry it to the
 // newest), 0 when no step's write did (the object was created with it, by
 // the scenario's Objects, or it was met with it first).
-func (b *versions) addedBy(h *history, f string) int {
-	return h.by[h.walkBack(h.newest(), func(o map[string]any) bool {
+func (c *checks) addedBy(h *history, f string) int {
+	return h.By[h.WalkBack(h.Newest(), func(o map[string]any) bool {
 		return slices.Contains((&unstructured.Unstructured{Object: o}).GetFinalizers(), f)
 	})]
 }
 
 // deletedSince is the step that set h's newest deletionTimestamp, 0 when
 // no step's write did.
-func (b *versions) deletedSince(h *history) int {
-	return h.by[h.walkBack(h.newest(), func(o map[string]any) bool {
+func (c *checks) deletedSince(h *history) int {
+	return h.By[h.WalkBack(h.Newest(), func(o map[string]any) bool {
 		return (&unstructured.Unstructured{Object: o}).GetDeletionTimestamp() != nil
 	})]
 }
@@ -113,9 +113,9 @@ func (b *versions) deletedSince(h *history) int {
 // walkBack returns the earliest version of h, from version v back, such
 // that every version from it to v is of v's object (sameObject) and, but
 // for v, satisfies keep.
-func (h *history) walkBack(v int, keep func(map[string]any) bool) int {
-	top := h.versions[v]
-	for v > 0 && sameObject(h.versions[v-1], top) && keep(h.versions[v-1]) {
+func (h *history) WalkBack(v int, keep func(map[string]any) bool) int {
+	top := h.Versions[v]
+	for v > 0 && SameObject(h.Versions[v-1], top) && keep(h.Versions[v-1]) {
 		v--
 	}
 	return v
@@ -124,7 +124,7 @@ func (h *history) walkBack(v int, keep func(map[string]any) bool) int {
 // sameObject reports that version v, present, is of the object of version
 // newest: the same UID (the book holds an object deleted and created again
 // between two of its versions under one name).
-func sameObject(v, newest map[string]any) bool {
+func SameObject(v, newest map[string]any) bool {
 	if v == nil {
 		return false
 	}
@@ -136,19 +136,19 @@ func sameObject(v, newest map[string]any) bool {
 // lastReconciles reports the last reconcile of k by reconciler rec in the
 // steady round from first, when every reconcile of k in that round
 // returned done: none asked for a requeue, erred, panicked or crashed.
-func (b *versions) lastReconciles(first int, k objKey, rec int) (Step, bool) {
+func (c *checks) lastReconciles(first int, k objKey, rec int) (Step, bool) {
 	var last Step
 	found := false
-	for i := first; i < len(b.trace.steps); i++ {
-		it := b.trace.chosen[i].it
+	for i := first; i < len(c.trace.steps); i++ {
+		it := c.trace.chosen[i].it
 		if it.action >= 0 || it.deliver || it.key != k {
 			continue
 		}
-		if b.trace.steps[i].Result != "done" {
+		if c.trace.steps[i].Result != "done" {
 			return Step{}, false
 		}
 		if it.rec == rec {
-			last, found = b.trace.steps[i], true
+			last, found = c.trace.steps[i], true
 		}
 	}
 	return last, found
@@ -157,17 +157,17 @@ func (b *versions) lastReconciles(first int, k objKey, rec int) (Step, bool) {
 // deletionInProgress reports an object of the schedule being deleted that
 // a reconcile in the steady round from first did not finish with: it
 // asked for a requeue, erred, panicked or crashed.
-func (b *versions) deletionInProgress(first int) bool {
-	for i := first; i < len(b.trace.steps); i++ {
-		it := b.trace.chosen[i].it
-		if it.action >= 0 || it.deliver || b.trace.steps[i].Result == "done" {
+func (c *checks) deletionInProgress(first int) bool {
+	for i := first; i < len(c.trace.steps); i++ {
+		it := c.trace.chosen[i].it
+		if it.action >= 0 || it.deliver || c.trace.steps[i].Result == "done" {
 			continue
 		}
-		h := b.hist[it.key]
-		if h == nil || h.versions[h.newest()] == nil {
+		h := c.book.hist[it.key]
+		if h == nil || h.Versions[h.Newest()] == nil {
 			continue
 		}
-		if (&unstructured.Unstructured{Object: h.versions[h.newest()]}).GetDeletionTimestamp() != nil {
+		if (&unstructured.Unstructured{Object: h.Versions[h.Newest()]}).GetDeletionTimestamp() != nil {
 			return true
 		}
 	}
@@ -178,18 +178,18 @@ func (b *versions) deletionInProgress(first int) bool {
 // that found it present, in a lifetime (the versions of its UID since its
 // last absence) no reconciler's write began: the scenario's Objects, an
 // action's create, or one the server held before.
-func (b *versions) readUsersObject(s Step, self objKey) bool {
+func (c *checks) readUsersObject(s Step, self objKey) bool {
 	for _, rd := range s.Reads {
 		if rd.Missing || rd.Object == self.String() {
 			continue
 		}
-		for _, k := range b.order {
-			h := b.hist[k]
-			if k.String() != rd.Object || rd.Version < 1 || rd.Version > len(h.versions) || h.versions[rd.Version-1] == nil {
+		for _, k := range c.book.order {
+			h := c.book.hist[k]
+			if k.String() != rd.Object || rd.Version < 1 || rd.Version > len(h.Versions) || h.Versions[rd.Version-1] == nil {
 				continue
 			}
-			v := h.walkBack(rd.Version-1, func(map[string]any) bool { return true })
-			if by := h.by[v]; by == 0 || b.trace.chosen[by-1].it.action >= 0 {
+			v := h.WalkBack(rd.Version-1, func(map[string]any) bool { return true })
+			if by := h.By[v]; by == 0 || c.trace.chosen[by-1].it.action >= 0 {
 				return true
 			}
 		}
@@ -201,10 +201,10 @@ func (b *versions) readUsersObject(s Step, self objKey) bool {
 // waits on what no reconciler of the schedule started: a finalizer none of
 // them added, a Namespace's spec.finalizers, or, with no finalizer, the
 // end of a graceful deletion.
-func (b *versions) outsidePending() bool {
-	for _, k := range b.order {
-		h := b.hist[k]
-		cur := h.versions[h.newest()]
+func (c *checks) outsidePending() bool {
+	for _, k := range c.book.order {
+		h := c.book.hist[k]
+		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
 		}
@@ -215,11 +215,11 @@ func (b *versions) outsidePending() bool {
 		if len(u.GetFinalizers()) == 0 {
 			return true // a graceful deletion (a Pod's), which the kubelet ends
 		}
-		if spec, _, _ := unstructured.NestedSlice(cur, "spec", "finalizers"); k.gvk.Group == "" && k.gvk.Kind == "Namespace" && len(spec) > 0 {
+		if spec, _, _ := unstructured.NestedSlice(cur, "spec", "finalizers"); k.GVK.Group == "" && k.GVK.Kind == "Namespace" && len(spec) > 0 {
 			return true
 		}
 		for _, f := range u.GetFinalizers() {
-			if by := b.addedBy(h, f); by == 0 || b.trace.chosen[by-1].it.action >= 0 || gcFinalizer(f) {
+			if by := c.addedBy(h, f); by == 0 || c.trace.chosen[by-1].it.action >= 0 || gcFinalizer(f) {
 				return true
 			}
 		}
@@ -239,10 +239,10 @@ func gcFinalizer(f string) bool {
 // references name u (of key k): by its UID, or, where u has none (the
 // fake client assigns none), by its group, kind and name, the dependent in
 // u's namespace (any, for a cluster-scoped u).
-func (b *versions) hasDependent(k objKey, u unstructured.Unstructured) bool {
-	for _, dk := range b.order {
-		h := b.hist[dk]
-		cur := h.versions[h.newest()]
+func (c *checks) hasDependent(k objKey, u unstructured.Unstructured) bool {
+	for _, dk := range c.book.order {
+		h := c.book.hist[dk]
+		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
 		}
@@ -254,8 +254,8 @@ func (b *versions) hasDependent(k objKey, u unstructured.Unstructured) bool {
 				continue
 			}
 			gv, err := schema.ParseGroupVersion(ref.APIVersion)
-			if err == nil && gv.Group == k.gvk.Group && ref.Kind == k.gvk.Kind && ref.Name == k.nn.Name &&
-				(k.nn.Namespace == "" || dk.nn.Namespace == k.nn.Namespace) {
+			if err == nil && gv.Group == k.GVK.Group && ref.Kind == k.GVK.Kind && ref.Name == k.NN.Name &&
+				(k.NN.Namespace == "" || dk.NN.Namespace == k.NN.Namespace) {
 				return true
 			}
 		}

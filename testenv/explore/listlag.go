@@ -67,7 +67,7 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	}
 	var kind []objKey
 	for _, k := range cm.book.order {
-		if k.gvk == gvk {
+		if k.GVK == gvk {
 			kind = append(kind, k)
 		}
 	}
@@ -94,13 +94,13 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	}
 	for _, k := range kind {
 		h := cm.book.hist[k]
-		v := versionAt(h, p.seq)
+		v := VersionAt(h, p.seq)
 		cm.cache.saw(k, rep, v)
 		listed := slices.Contains(p.items, k)
-		if !listed && (h.versions[h.newest()] == nil || !match(k, h.versions[h.newest()])) {
+		if !listed && (h.Versions[h.Newest()] == nil || !match(k, h.Versions[h.Newest()])) {
 			continue // neither listed nor in the newest list
 		}
-		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.newest() + 1, List: true, Missing: !listed, Informer: rep.String(),
+		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, List: true, Missing: !listed, Informer: rep.String(),
 			OtherAPIServer: cm.cache.pastLeader(k, rep, v) + 1, Window: window})
 		if v > cm.trace.cur.seenOrNone(k) {
 			cm.trace.cur.seen[k] = v
@@ -114,7 +114,7 @@ func (cm *cacheModel) setListAt(list client.ObjectList, gvk schema.GroupVersionK
 	objs := make([]runtime.Object, 0, len(p.items))
 	for _, k := range p.items {
 		h := cm.book.hist[k]
-		o, err := listItem(list, cm.server.Scheme(), gvk, h.versions[versionAt(h, p.seq)])
+		o, err := listItem(list, cm.server.Scheme(), gvk, h.Versions[VersionAt(h, p.seq)])
 		if err != nil {
 			return fmt.Errorf("explore: cached List of %s: %s: %w", gvk.Kind, k, err)
 		}
@@ -135,7 +135,7 @@ func (cm *cacheModel) setListAt(list client.ObjectList, gvk schema.GroupVersionK
 func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(objKey, map[string]any) bool, window int) []listPoint {
 	seqs := []int{cm.book.seq}
 	for _, k := range kind {
-		for i, s := range cm.book.hist[k].seqs {
+		for i, s := range cm.book.hist[k].Seqs {
 			if i > 0 {
 				seqs = append(seqs, s-1) // just before that version
 			}
@@ -151,11 +151,11 @@ func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(o
 		var sig strings.Builder
 		for _, k := range kind {
 			h := cm.book.hist[k]
-			v := versionAt(h, seq)
+			v := VersionAt(h, seq)
 			if v < max(cm.floor[k], cm.cache.lowest(k, rep)) {
 				return out // older points are older still
 			}
-			if c := h.versions[v]; c != nil && match(k, c) {
+			if c := h.Versions[v]; c != nil && match(k, c) {
 				items = append(items, k)
 				fmt.Fprintf(&sig, "%s@%d;", k, v)
 			}
@@ -173,16 +173,16 @@ func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(o
 			break
 		}
 		last = sig.String()
-		slices.SortFunc(items, func(a, b objKey) int { return strings.Compare(a.nn.String(), b.nn.String()) })
+		slices.SortFunc(items, func(a, b objKey) int { return strings.Compare(a.NN.String(), b.NN.String()) })
 		out = append(out, listPoint{seq: seq, items: items})
 	}
 	return out
 }
 
 // versionAt is the version of h at point seq: the newest recorded then.
-func versionAt(h *history, seq int) int {
+func VersionAt(h *history, seq int) int {
 	v := 0
-	for i, s := range h.seqs {
+	for i, s := range h.Seqs {
 		if s <= seq {
 			v = i
 		}
@@ -219,7 +219,7 @@ func (cm *cacheModel) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOp
 	}
 	return func(k objKey, content map[string]any) bool {
 		u := unstructured.Unstructured{Object: content}
-		if lo.Namespace != "" && k.nn.Namespace != lo.Namespace || !sel.Matches(labels.Set(u.GetLabels())) {
+		if lo.Namespace != "" && k.NN.Namespace != lo.Namespace || !sel.Matches(labels.Set(u.GetLabels())) {
 			return false
 		}
 		if len(wants) == 0 {

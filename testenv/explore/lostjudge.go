@@ -57,21 +57,21 @@ type suspectWrite struct {
 // keeps what it made for a judgement that takes this schedule as the
 // fresh one; ok is false for a write no fresh schedule has the like of
 // (an action's, a drain's, a late delivery's, one outside a step).
-func (b *versions) noteWriteAt(h *history, cur map[string]any) (writeAt, bool) {
-	s := b.trace.cur
+func (c *checks) noteWriteAt(h *history, cur map[string]any) (writeAt, bool) {
+	s := c.trace.cur
 	if s == nil || s.action || s.sentBy > 0 || s.step.Drain {
 		return writeAt{}, false
 	}
-	at := writeAt{key: h.key, pos: chosenPos(b.trace.chosen)}
+	at := writeAt{key: h.Key, pos: chosenPos(c.trace.chosen)}
 	if s.made == nil {
 		s.made = map[objKey]int{}
 	}
-	at.nth = s.made[h.key]
-	s.made[h.key]++
-	if b.written == nil {
-		b.written = map[writeAt]map[string]any{}
+	at.nth = s.made[h.Key]
+	s.made[h.Key]++
+	if c.written == nil {
+		c.written = map[writeAt]map[string]any{}
 	}
-	b.written[at] = cur
+	c.written[at] = cur
 	return at, true
 }
 
@@ -82,9 +82,9 @@ func (w suspectWrite) sameAs(fresh map[string]any) bool {
 		return false
 	}
 	for _, l := range w.leaves {
-		a, _, _ := unstructured.NestedFieldNoCopy(w.cur, l.fields...)
-		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.fields...)
-		if !reflect.DeepEqual(a, b) && (!zero(a) || !zero(b)) {
+		a, _, _ := unstructured.NestedFieldNoCopy(w.cur, l.Fields...)
+		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.Fields...)
+		if !reflect.DeepEqual(a, b) && (!Zero(a) || !Zero(b)) {
 			return false
 		}
 	}

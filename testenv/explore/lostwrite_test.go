@@ -12,7 +12,7 @@ import (
 // write when it overwrites the object; a create after a deletion it did not
 // see loses nothing (it succeeds only because the object is gone).
 func TestLostWriteOnlyOnOverwrite(t *testing.T) {
-	k := objKey{gvk: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, nn: types.NamespacedName{Namespace: "ns", Name: "db"}}
+	k := objKey{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, NN: types.NamespacedName{Namespace: "ns", Name: "db"}}
 	obj := func(replicas int64) map[string]any {
 		return map[string]any{"metadata": map[string]any{"name": "db"}, "spec": map[string]any{"replicas": replicas}}
 	}
@@ -32,17 +32,17 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 					r.cur.seen[k] = based
 				}
 			}
-			r.book.record(k, nil, "") // v1: absent
+			r.book.Record(k, nil, "") // v1: absent
 			at(1, 0)
-			r.book.record(k, obj(1), "10") // v2: step 1 creates
+			r.book.Record(k, obj(1), "10") // v2: step 1 creates
 			at(2, 1)
 			if tc.lost {
-				r.book.record(k, obj(2), "11") // v3: step 2 updates
+				r.book.Record(k, obj(2), "11") // v3: step 2 updates
 			} else {
-				r.book.record(k, nil, "") // v3: step 2 deletes
+				r.book.Record(k, nil, "") // v3: step 2 deletes
 			}
 			at(3, 0) // saw only v1
-			r.book.record(k, tc.last, "12")
+			r.book.Record(k, tc.last, "12")
 			if got := r.failed != nil && r.failed.Invariant == InvariantLostWrite; got != tc.lost {
 				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.failed)
 			}
@@ -59,7 +59,7 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 // that reconcile's newest decision and loses nothing; any other evidence
 // is a lost write.
 func TestLostWriteByManagedFields(t *testing.T) {
-	k := objKey{gvk: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, nn: types.NamespacedName{Namespace: "ns", Name: "db"}}
+	k := objKey{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, NN: types.NamespacedName{Namespace: "ns", Name: "db"}}
 	const label = "leaderworkerset.sigs.k8s.io/template-revision-hash" // a key with dots
 	entry := func(manager, op string) map[string]any {
 		return map[string]any{"manager": manager, "operation": op, "fieldsType": "FieldsV1",
@@ -112,7 +112,7 @@ func TestLostWriteByManagedFields(t *testing.T) {
 					Reads: []Read{{Object: "LeaderWorkerSet ns/db", Version: by.learn}, {Object: k.String(), Version: 1}}},
 					seen: map[objKey]int{k: 0}}
 				if err := r.recordWrite(t.Context(), k, Write{Verb: verb}, nil, func() (*history, bool, error) {
-					return r.book.record(k, content, rv), r.book.lastChanged, nil
+					return r.book.Record(k, content, rv), r.book.lastChanged, nil
 				}); err != nil {
 					t.Fatal(err)
 				}

@@ -12,22 +12,22 @@ import (
 // object it reconciled, and the newest version of each object its step had
 // read before it.
 type decision struct {
-	process int
-	by      string
-	reads   map[string]int
+	Process int
+	By      string
+	Reads   map[string]int
 }
 
 // applyDecision describes the apply being recorded; nil for any other
 // write, a user action's, and the old leader's write delivered late
 // (zombie.go), which was decided in a process that is gone.
-func (b *versions) applyDecision() *decision {
-	s := b.trace.cur
+func (c *checks) applyDecision() *decision {
+	s := c.trace.cur
 	if s == nil || !s.applying || s.action || s.sentBy > 0 {
 		return nil
 	}
-	d := &decision{process: b.trace.crashes, by: s.step.Reconciler + " " + s.step.Object, reads: map[string]int{}}
+	d := &decision{Process: c.trace.crashes, By: s.step.Reconciler + " " + s.step.Object, Reads: map[string]int{}}
 	for _, rd := range s.step.Reads {
-		d.reads[rd.Object] = max(d.reads[rd.Object], rd.Version)
+		d.Reads[rd.Object] = max(d.Reads[rd.Object], rd.Version)
 	}
 	return d
 }
@@ -36,12 +36,12 @@ func (b *versions) applyDecision() *decision {
 // same reconciler on the same object in the same process, having read
 // every object both read at a version no older. Its apply then restates
 // the newest decision of that reconcile.
-func (d *decision) restates(later *decision) bool {
-	if d == nil || later == nil || d.process != later.process || d.by != later.by {
+func (d *decision) Restates(later *decision) bool {
+	if d == nil || later == nil || d.Process != later.Process || d.By != later.By {
 		return false
 	}
-	for o, v := range d.reads {
-		if w, ok := later.reads[o]; ok && w < v {
+	for o, v := range d.Reads {
+		if w, ok := later.Reads[o]; ok && w < v {
 			return false
 		}
 	}
@@ -57,8 +57,8 @@ type fieldManager struct{ manager, operation, subresource string }
 // the leaf at fields that o had set, restates o's decision: o was an apply
 // of the same reconcile, no better informed, and the field was only that
 // field manager's (restatesOwnApply).
-func restated(o owner, applied *decision, prev, cur map[string]any, fields []string) bool {
-	return o.applied.restates(applied) && restatesOwnApply(prev, cur, fields)
+func Restated(o owner, applied *decision, prev, cur map[string]any, fields []string) bool {
+	return o.Applied.Restates(applied) && restatesOwnApply(prev, cur, fields)
 }
 
 // restatesOwnApply reports that an apply changed the leaf at fields where

@@ -89,10 +89,10 @@ func chosenPos(chosen []scriptStep) int {
 // reads of the step that wrote it. The fresh schedules
 // count in no search's schedules.
 func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
-	if len(r.creations.suspects) == 0 && len(r.book.ogSuspects) == 0 && len(r.book.lwSuspects) == 0 || ctx.Err() != nil {
+	if len(r.creations.suspects) == 0 && len(r.checks.ogSuspects) == 0 && len(r.checks.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
-	if len(r.creations.suspects) > 0 || len(r.book.ogSuspects) > 0 {
+	if len(r.creations.suspects) > 0 || len(r.checks.ogSuspects) > 0 {
 		fresh, err := ex.freshSchedule(ctx, freshScript(r))
 		if err != nil {
 			return err
@@ -102,13 +102,13 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 				r.retract(InvariantOwnDelete, d.msg)
 			}
 		}
-		for _, o := range r.book.ogSuspects {
+		for _, o := range r.checks.ogSuspects {
 			if !fresh.og[o.key] {
 				r.retract(InvariantObservedGenerationStuck, o.msg)
 			}
 		}
 	}
-	for _, w := range r.book.lwSuspects {
+	for _, w := range r.checks.lwSuspects {
 		// The lost write's judge keeps every fault of the schedule but
 		// the stale reads of the step that wrote it (lostjudge.go).
 		fresh, err := ex.freshSchedule(ctx, stepFreshScript(r, w.at.pos))
@@ -121,7 +121,7 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 			}
 		}
 	}
-	r.creations.suspects, r.book.ogSuspects, r.book.lwSuspects = nil, nil, nil
+	r.creations.suspects, r.checks.ogSuspects, r.checks.lwSuspects = nil, nil, nil
 	if r.failed == nil {
 		r.track.broke = false
 	}
@@ -201,10 +201,10 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if fresh.err != nil {
 		return nil, fresh.err
 	}
-	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.book.written,
+	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.checks.written,
 		faulted: madeFaults(fresh, script)}
 	for _, k := range fresh.book.order {
-		if fresh.book.setsObservedGeneration(k) {
+		if fresh.checks.setsObservedGeneration(k) {
 			v.og[k] = true
 		}
 	}

@@ -42,7 +42,7 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 
 	cmGVK := corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	widgetGVK := testv1.GroupVersion.WithKind("Widget")
-	cm := objKey{gvk: cmGVK, nn: types.NamespacedName{Namespace: "ns", Name: "cm"}}
+	cm := objKey{GVK: cmGVK, NN: types.NamespacedName{Namespace: "ns", Name: "cm"}}
 	ref := func(kind, name string, controller bool) metav1.OwnerReference {
 		return metav1.OwnerReference{APIVersion: testv1.GroupVersion.String(), Kind: kind, Name: name, UID: "u", Controller: ptr.To(controller)}
 	}
@@ -75,19 +75,19 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 		}
 	}
 
-	r.book.record(cm, content(ref("Widget", "w1", true), ref("Widget", "other", false), ref("Gadget", "g", true)), "1")
+	r.book.Record(cm, content(ref("Widget", "w1", true), ref("Widget", "other", false), ref("Gadget", "g", true)), "1")
 	r.queue.queueFor(cm)
 	want("created", queued(), "widget:ns/w1")
 
-	r.book.record(cm, content(ref("Widget", "w2", true)), "2")
+	r.book.Record(cm, content(ref("Widget", "w2", true)), "2")
 	r.queue.queueFor(cm)
 	want("controller changed", queued(), "widget:ns/w2", "widget:ns/w1")
 
-	r.book.record(cm, nil, "")
+	r.book.Record(cm, nil, "")
 	r.queue.queueFor(cm)
 	want("deleted", queued(), "widget:ns/w2")
 
-	if got := r.queue.controllerOwners(objKey{gvk: widgetGVK}, widgetGVK); got != nil {
+	if got := r.queue.controllerOwners(objKey{GVK: widgetGVK}, widgetGVK); got != nil {
 		t.Errorf("an object never seen has owners %v", got)
 	}
 }

@@ -24,10 +24,10 @@ func (wq *workQueue) passes(i int, k objKey, forKind bool) bool {
 	if h == nil {
 		return true
 	}
-	cur := wq.typed(k, h.versions[h.newest()])
+	cur := wq.typed(k, h.Versions[h.Newest()])
 	var prev client.Object
-	if h.newest() > 0 {
-		prev = wq.typed(k, h.versions[h.newest()-1])
+	if h.Newest() > 0 {
+		prev = wq.typed(k, h.Versions[h.Newest()-1])
 	}
 	preds := rc.EventFilter
 	if forKind {
@@ -60,13 +60,13 @@ func (wq *workQueue) typed(k objKey, content map[string]any) client.Object {
 		return nil
 	}
 	content = runtime.DeepCopyJSON(content)
-	if o, err := wq.server.Scheme().New(k.gvk); err == nil {
+	if o, err := wq.server.Scheme().New(k.GVK); err == nil {
 		if obj, ok := o.(client.Object); ok && runtime.DefaultUnstructuredConverter.FromUnstructured(content, obj) == nil {
-			obj.GetObjectKind().SetGroupVersionKind(k.gvk)
+			obj.GetObjectKind().SetGroupVersionKind(k.GVK)
 			return obj
 		}
 	}
 	u := &unstructured.Unstructured{Object: content}
-	u.SetGroupVersionKind(k.gvk)
+	u.SetGroupVersionKind(k.GVK)
 	return u
 }

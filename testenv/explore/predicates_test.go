@@ -48,8 +48,8 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newRun(ex, srv)
-	w := objKey{gvk: testv1.GroupVersion.WithKind("Widget"), nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
-	cm := objKey{gvk: corev1.SchemeGroupVersion.WithKind("ConfigMap"), nn: types.NamespacedName{Namespace: "ns", Name: "cm"}}
+	w := objKey{GVK: testv1.GroupVersion.WithKind("Widget"), NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	cm := objKey{GVK: corev1.SchemeGroupVersion.WithKind("ConfigMap"), NN: types.NamespacedName{Namespace: "ns", Name: "cm"}}
 	widget := func(gen int64, phase string) map[string]any {
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&testv1.Widget{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w", Generation: gen}, Status: testv1.WidgetStatus{Phase: phase}})
@@ -70,7 +70,7 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 	queued := func(what string, k objKey, content map[string]any, rv string, want bool) {
 		t.Helper()
 		r.queue.queue = nil
-		r.book.record(k, content, rv)
+		r.book.Record(k, content, rv)
 		r.queue.queueEvent(k)
 		if got := len(r.queue.queue) == 1; got != want {
 			t.Errorf("%s: queued %v, want a reconcile: %t", what, r.queue.queue, want)

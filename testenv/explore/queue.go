@@ -53,11 +53,11 @@ func (wq *workQueue) queue4(k objKey, filter bool) {
 			wq.queueWatches(i, k, filter)
 			continue
 		}
-		if g == k.gvk && (!filter || wq.passes(i, k, true)) {
+		if g == k.GVK && (!filter || wq.passes(i, k, true)) {
 			wq.enqueue(item{rec: i, action: -1, key: k})
 		}
 		for _, owned := range wq.ex.setup.ownKinds[i] {
-			if owned == k.gvk && (!filter || wq.passes(i, k, false)) {
+			if owned == k.GVK && (!filter || wq.passes(i, k, false)) {
 				for _, owner := range wq.controllerOwners(k, g) {
 					wq.enqueue(item{rec: i, action: -1, key: owner})
 				}
@@ -74,22 +74,22 @@ func (wq *workQueue) controllerOwners(k objKey, owner schema.GroupVersionKind) [
 	if h == nil {
 		return nil
 	}
-	namespace := k.nn.Namespace
+	namespace := k.NN.Namespace
 	if m, err := wq.server.RESTMapper().RESTMapping(owner.GroupKind(), owner.Version); err == nil && m.Scope.Name() == meta.RESTScopeNameRoot {
 		namespace = ""
 	}
 	var out []objKey
-	for v := h.newest(); v >= 0 && v >= h.newest()-1; v-- {
-		if h.versions[v] == nil {
+	for v := h.Newest(); v >= 0 && v >= h.Newest()-1; v-- {
+		if h.Versions[v] == nil {
 			continue
 		}
-		u := unstructured.Unstructured{Object: h.versions[v]}
+		u := unstructured.Unstructured{Object: h.Versions[v]}
 		for _, ref := range u.GetOwnerReferences() {
 			gv, err := schema.ParseGroupVersion(ref.APIVersion)
 			if err != nil || ref.Controller == nil || !*ref.Controller || gv.Group != owner.Group || ref.Kind != owner.Kind {
 				continue
 			}
-			key := objKey{gvk: owner, nn: types.NamespacedName{Namespace: namespace, Name: ref.Name}}
+			key := objKey{GVK: owner, NN: types.NamespacedName{Namespace: namespace, Name: ref.Name}}
 			if !slices.Contains(out, key) {
 				out = append(out, key)
 			}
@@ -133,10 +133,10 @@ func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
 	if h == nil || i >= len(wq.built) {
 		return
 	}
-	cur := wq.typed(k, h.versions[h.newest()])
+	cur := wq.typed(k, h.Versions[h.Newest()])
 	var prev client.Object
-	if h.newest() > 0 {
-		prev = wq.typed(k, h.versions[h.newest()-1])
+	if h.Newest() > 0 {
+		prev = wq.typed(k, h.Versions[h.Newest()-1])
 	}
 	if !filter {
 		if cur == nil {
@@ -145,7 +145,7 @@ func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
 		prev = cur
 	}
 	for _, w := range wq.built[i].watches {
-		if w.gvk != k.gvk {
+		if w.gvk != k.GVK {
 			continue
 		}
 		q := &capture{}
@@ -179,7 +179,7 @@ func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
 			}
 		})
 		for _, req := range q.added {
-			wq.enqueue(item{rec: i, action: -1, key: objKey{gvk: wq.ex.setup.forKinds[i], nn: req.NamespacedName}})
+			wq.enqueue(item{rec: i, action: -1, key: objKey{GVK: wq.ex.setup.forKinds[i], NN: req.NamespacedName}})
 		}
 	}
 }

@@ -134,12 +134,12 @@ func timeLikeOnly(leaves []leaf, paths []string, prev, cur map[string]any) bool 
 		return false
 	}
 	for _, p := range paths {
-		i := slices.IndexFunc(leaves, func(l leaf) bool { return l.dotted == p })
+		i := slices.IndexFunc(leaves, func(l leaf) bool { return l.Dotted == p })
 		if i < 0 {
 			return false
 		}
-		a, _, _ := unstructured.NestedFieldNoCopy(prev, leaves[i].fields...)
-		b, _, _ := unstructured.NestedFieldNoCopy(cur, leaves[i].fields...)
+		a, _, _ := unstructured.NestedFieldNoCopy(prev, leaves[i].Fields...)
+		b, _, _ := unstructured.NestedFieldNoCopy(cur, leaves[i].Fields...)
 		if !timeLike(a) || !timeLike(b) {
 			return false
 		}

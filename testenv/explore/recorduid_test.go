@@ -14,7 +14,7 @@ import (
 // has the same content (only its UID differs) or the same resourceVersion
 // (the fake client numbers each object's from 1) (issue 50).
 func TestRecordNewUIDStartsAnew(t *testing.T) {
-	w := objKey{gvk: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	w := objKey{GVK: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
 	obj := func(uid, label string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "w", "uid": uid, "labels": map[string]any{"a": label}}}
 	}
@@ -31,34 +31,34 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
-			r.book.record(w, obj("a", "1"), tc.oldRV)
-			h := r.book.record(w, tc.newObj, tc.newRV)
+			r.book.Record(w, obj("a", "1"), tc.oldRV)
+			h := r.book.Record(w, tc.newObj, tc.newRV)
 			if !r.book.lastChanged {
-				t.Fatalf("the new object made no new version: %v", h.versions)
+				t.Fatalf("the new object made no new version: %v", h.Versions)
 			}
-			if len(h.versions) != 3 || h.versions[1] != nil {
-				t.Fatalf("want the old object, its deletion, the new object; got %v", h.versions)
+			if len(h.Versions) != 3 || h.Versions[1] != nil {
+				t.Fatalf("want the old object, its deletion, the new object; got %v", h.Versions)
 			}
-			for i, v := range h.versions {
-				if uid := uidOfVersion(v); v != nil && i > 1 && uid != "b" || i == 0 && uid != "a" {
+			for i, v := range h.Versions {
+				if uid := UIDOfVersion(v); v != nil && i > 1 && uid != "b" || i == 0 && uid != "a" {
 					t.Errorf("version %d has uid %q", i+1, uid)
 				}
 			}
-			if h.rvs[2] != tc.newRV || h.seqs[1] >= h.seqs[2] {
-				t.Errorf("rvs %v, seqs %v", h.rvs, h.seqs)
+			if h.RVs[2] != tc.newRV || h.Seqs[1] >= h.Seqs[2] {
+				t.Errorf("rvs %v, seqs %v", h.RVs, h.Seqs)
 			}
 			// Recording the new object again is no new version.
-			r.book.record(w, tc.newObj, tc.newRV)
-			if r.book.lastChanged || len(h.versions) != 3 {
-				t.Errorf("the same version again made another: %v", h.versions)
+			r.book.Record(w, tc.newObj, tc.newRV)
+			if r.book.lastChanged || len(h.Versions) != 3 {
+				t.Errorf("the same version again made another: %v", h.Versions)
 			}
 		})
 	}
 	// Without UIDs (the fake client's objects carry none) the book cannot
 	// tell two objects apart: the same content is the same version.
 	r := newRun(nil, nil)
-	r.book.record(w, obj("", "1"), "1")
-	if h := r.book.record(w, obj("", "1"), "2"); r.book.lastChanged || len(h.versions) != 1 {
-		t.Errorf("without UIDs, a new resourceVersion alone made a version: %v", h.versions)
+	r.book.Record(w, obj("", "1"), "1")
+	if h := r.book.Record(w, obj("", "1"), "2"); r.book.lastChanged || len(h.Versions) != 1 {
+		t.Errorf("without UIDs, a new resourceVersion alone made a version: %v", h.Versions)
 	}
 }

@@ -57,8 +57,8 @@ func leftovers(r *run) []leftover {
 	for _, k := range r.book.order {
 		h := r.book.hist[k]
 		l := leftover{key: k}
-		if v := h.versions[h.newest()]; v != nil {
-			l.rv = h.rvs[h.newest()]
+		if v := h.Versions[h.Newest()]; v != nil {
+			l.rv = h.RVs[h.Newest()]
 			l.finalizers = len((&unstructured.Unstructured{Object: v}).GetFinalizers()) > 0
 		}
 		out = append(out, l)
@@ -103,7 +103,7 @@ func (b *serverBackend) resetAll(ctx context.Context, left []leftover) error {
 }
 
 // isNamespace reports that k is a core Namespace.
-func (k objKey) isNamespace() bool { return k.gvk.Group == "" && k.gvk.Kind == "Namespace" }
+func (k objKey) isNamespace() bool { return k.GVK.Group == "" && k.GVK.Kind == "Namespace" }
 
 // reset deletes l's object: by the book's version where the server still
 // holds it, otherwise as read from the server.
@@ -115,9 +115,9 @@ func (b *serverBackend) reset(ctx context.Context, l leftover) error {
 		return nil // gone: the book saw it absent last
 	}
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(l.key.gvk)
-	u.SetNamespace(l.key.nn.Namespace)
-	u.SetName(l.key.nn.Name)
+	u.SetGroupVersionKind(l.key.GVK)
+	u.SetNamespace(l.key.NN.Namespace)
+	u.SetName(l.key.NN.Name)
 	rv := l.rv
 	if l.finalizers {
 		// resourceVersion in a merge patch is a precondition.
@@ -147,8 +147,8 @@ func (b *serverBackend) reset(ctx context.Context, l leftover) error {
 // removed, deleted.
 func (b *serverBackend) resetRead(ctx context.Context, k objKey) error {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.gvk)
-	if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+	u.SetGroupVersionKind(k.GVK)
+	if err := b.c.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("explore: reset %s: %w", k, err)
@@ -180,8 +180,8 @@ func (b *serverBackend) resetRead(ctx context.Context, k objKey) error {
 // Objects in it are reset one by one, as every object a schedule wrote.
 func (b *serverBackend) finalizeNamespace(ctx context.Context, k objKey) error {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.gvk)
-	if err := b.c.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
+	u.SetGroupVersionKind(k.GVK)
+	if err := b.c.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("explore: reset %s: %w", k, err)

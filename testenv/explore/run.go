@@ -39,6 +39,7 @@ type run struct {
 	// by name; the other concerns are fields, so r.x is run's own.
 	trace
 	book      versions   // the book of the versions the server held (versions.go)
+	checks    checks     // the invariants judged on it (invariant.go)
 	cache     cacheModel // what cached reads may see (cachemodel.go)
 	queue     workQueue  // what runs next (queue.go)
 	held      heldWrites // the old leader's writes in flight (zombie.go)
@@ -52,7 +53,8 @@ func newRun(ex *explorer, server client.Client) *run {
 	if ex != nil {
 		r.disabled = ex.setup.disabled
 	}
-	r.book = versions{server: server, trace: &r.trace, hist: map[objKey]*history{}}
+	r.checks = checks{book: &r.book, server: server, trace: &r.trace}
+	r.book = versions{server: server, hist: map[objKey]*history{}, onNew: r.checks.checkWrite}
 	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}, lists: listsSeen{}}
 	r.queue = workQueue{ex: ex, book: &r.book, server: server, calls: &r.calls}
 	r.held = heldWrites{ex: ex, book: &r.book, trace: &r.trace, work: &r.queue}
@@ -68,7 +70,7 @@ func (r *run) setup(ctx context.Context) error {
 		return err
 	}
 	for _, o := range r.ex.setup.s.Objects {
-		k, err := r.book.keyOf(o, client.ObjectKeyFromObject(o))
+		k, err := r.book.KeyOf(o, client.ObjectKeyFromObject(o))
 		if err != nil {
 			return err
 		}
@@ -77,8 +79,8 @@ func (r *run) setup(ctx context.Context) error {
 			return fmt.Errorf("explore: creating %T %s: %w", o, client.ObjectKeyFromObject(o), err)
 		}
 		if stored != nil {
-			r.book.record(k, stored.Object, stored.GetResourceVersion())
-		} else if _, _, err := r.book.observe(ctx, k); err != nil {
+			r.book.Record(k, stored.Object, stored.GetResourceVersion())
+		} else if _, _, err := r.book.Observe(ctx, k); err != nil {
 			return err
 		}
 		r.queue.queueEvent(k)
@@ -162,7 +164,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		}
 		s.step.Reconciler = r.ex.setup.s.Reconcilers[it.rec].Name
 		s.step.Object = it.key.String()
-		res, err = r.recs[it.rec].Reconcile(ctx, reconcile.Request{NamespacedName: it.key.nn})
+		res, err = r.recs[it.rec].Reconcile(ctx, reconcile.Request{NamespacedName: it.key.NN})
 	}()
 	switch {
 	case s.step.Result != "":
@@ -200,7 +202,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 	for n < bound && ctx.Err() == nil {
 		round := append([]item(nil), r.queue.queue...)
 		for _, k := range r.book.order {
-			if h := r.book.hist[k]; h.versions[h.newest()] != nil {
+			if h := r.book.hist[k]; h.Versions[h.Newest()] != nil {
 				r.queue.queueFor(k)
 			}
 		}

@@ -32,9 +32,9 @@ func (st *setupState) itemID(it item) string {
 		}
 		return "~" + nth + st.itemID(item{rec: it.rec, action: -1, key: it.key})
 	}
-	name := it.key.nn.Name
-	if it.key.nn.Namespace != "" {
-		name = it.key.nn.String()
+	name := it.key.NN.Name
+	if it.key.NN.Namespace != "" {
+		name = it.key.NN.String()
 	}
 	return st.s.Reconcilers[it.rec].Name + ":" + name
 }
@@ -123,7 +123,7 @@ func (st *setupState) parseSeed(seed string) ([]scriptStep, error) {
 		if ns, name, ok := strings.Cut(obj, "/"); ok {
 			nn = types.NamespacedName{Namespace: ns, Name: name}
 		}
-		s.it.key = objKey{gvk: st.forKinds[s.it.rec], nn: nn}
+		s.it.key = objKey{GVK: st.forKinds[s.it.rec], NN: nn}
 		script = append(script, s)
 	}
 	if len(script) == 0 {

@@ -23,11 +23,11 @@ type book struct{ r *run }
 func (b book) Newest(gvk schema.GroupVersionKind) []servedapi.Object {
 	var out []servedapi.Object
 	for _, k := range b.r.book.order {
-		if k.gvk != gvk {
+		if k.GVK != gvk {
 			continue
 		}
 		h := b.r.book.hist[k]
-		out = append(out, servedapi.Object{NN: k.nn, Name: k.String(), Object: h.versions[h.newest()], RV: h.rvs[h.newest()]})
+		out = append(out, servedapi.Object{NN: k.NN, Name: k.String(), Object: h.Versions[h.Newest()], RV: h.RVs[h.Newest()]})
 	}
 	return out
 }
@@ -49,11 +49,11 @@ func (r *run) markSeen(watches []servedapi.Request) {
 	}
 	for _, w := range watches {
 		for _, k := range r.book.order {
-			if k.gvk != w.GVK || !w.Covers(k.nn) {
+			if k.GVK != w.GVK || !w.Covers(k.NN) {
 				continue
 			}
-			if h := r.book.hist[k]; h.newest() > s.seenOrNone(k) {
-				s.seen[k] = h.newest()
+			if h := r.book.hist[k]; h.Newest() > s.seenOrNone(k) {
+				s.seen[k] = h.Newest()
 			}
 		}
 	}
@@ -71,13 +71,13 @@ func noteHeld(r *run, s *stepState, watches []servedapi.Request) {
 	noted := map[objKey]bool{}
 	for _, w := range ws {
 		for _, k := range r.book.order {
-			if noted[k] || k.gvk != w.GVK || !w.Covers(k.nn) {
+			if noted[k] || k.GVK != w.GVK || !w.Covers(k.NN) {
 				continue
 			}
 			noted[k] = true
 			h := r.book.hist[k]
-			v := h.newest()
-			cur := h.versions[v]
+			v := h.Newest()
+			cur := h.Versions[v]
 			if cur == nil {
 				continue // gone: the cache holds nothing of it, and says so by nothing
 			}

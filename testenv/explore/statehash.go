@@ -18,15 +18,15 @@ func (r *run) stateHash(left int) uint64 {
 		V []any
 	}
 	var objs []obj
-	uids, _ := r.book.serverLabels()
+	uids, _ := r.book.ServerLabels()
 	// By key, not in the order first met: two schedules reaching one state
 	// meet its objects (and informers) in different orders.
 	keys := sortedKeys(r.book.order)
 	for _, k := range keys {
 		h := r.book.hist[k]
 		o := obj{K: hashKey(k)}
-		for i := max(0, len(h.versions)-r.ex.o.Versions); i < len(h.versions); i++ {
-			o.V = append(o.V, mapUIDs(normalized(h.versions[i]), uids))
+		for i := max(0, len(h.Versions)-r.ex.o.Versions); i < len(h.Versions); i++ {
+			o.V = append(o.V, mapUIDs(Normalized(h.Versions[i]), uids))
 		}
 		objs = append(objs, o)
 	}
@@ -47,7 +47,7 @@ func (r *run) stateHash(left int) uint64 {
 	}{objs, q, r.cache.stale, left, r.crashes, r.cache.floors(keys), r.cache.cache.state(keys), r.cache.cache.past(keys), r.cache.cache.lazy(), r.held.heldState(), r.proc.Started()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
-	if open := r.cache.windowState(keys, func(c map[string]any) any { return mapUIDs(normalized(c), uids) }); len(open) > 0 {
+	if open := r.cache.windowState(keys, func(c map[string]any) any { return mapUIDs(Normalized(c), uids) }); len(open) > 0 {
 		w, _ := json.Marshal(open)
 		_, _ = f.Write(w)
 	}
@@ -55,7 +55,7 @@ func (r *run) stateHash(left int) uint64 {
 }
 
 // hashKey names k in the state hash.
-func hashKey(k objKey) string { return k.gvk.String() + "|" + k.nn.String() }
+func hashKey(k objKey) string { return k.GVK.String() + "|" + k.NN.String() }
 
 // sortedKeys is order sorted by hashKey.
 func sortedKeys(order []objKey) []objKey {
@@ -93,11 +93,11 @@ func (r *run) drainState() uint64 {
 		K string
 		V any
 	}
-	uids, _ := r.book.serverLabels()
+	uids, _ := r.book.ServerLabels()
 	var objs []obj
 	for _, k := range sortedKeys(r.book.order) {
 		h := r.book.hist[k]
-		objs = append(objs, obj{K: hashKey(k), V: mapUIDs(normalized(h.versions[h.newest()]), uids)})
+		objs = append(objs, obj{K: hashKey(k), V: mapUIDs(Normalized(h.Versions[h.Newest()]), uids)})
 	}
 	var q []string
 	for _, it := range r.queue.queue {

@@ -14,14 +14,14 @@ import (
 // other would not (issue 73).
 func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	a := objKey{gvk: gvk, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	a := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	obj := func(label string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a", "labels": map[string]any{"l": label}}}
 	}
 	state := func(servedBeforeTheChange int) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.book.record(a, obj("1"), "1")
-		r.book.record(a, obj("2"), "2")
+		r.book.Record(a, obj("1"), "1")
+		r.book.Record(a, obj("2"), "2")
 		// The old leader's typed informer was served a's first or newest
 		// version; then a standby took over, its informers serving nothing
 		// yet.

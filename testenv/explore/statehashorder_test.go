@@ -12,16 +12,16 @@ import (
 // listed by object, sorted, not in the order first met (issue 50).
 func TestStateHashIgnoresTheOrderObjectsWereMet(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	a := objKey{gvk: gvk, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
-	b := objKey{gvk: gvk, nn: types.NamespacedName{Namespace: "ns", Name: "b"}}
+	a := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	b := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "b"}}
 	obj := func(name, label string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": name, "labels": map[string]any{"l": label}}}
 	}
 	state := func(first, second objKey) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.book.record(first, obj(first.nn.Name, "1"), "1")
-		r.book.record(second, obj(second.nn.Name, "1"), "2")
-		r.book.record(a, obj("a", "2"), "3") // a has two versions, b one
+		r.book.Record(first, obj(first.NN.Name, "1"), "1")
+		r.book.Record(second, obj(second.NN.Name, "1"), "2")
+		r.book.Record(a, obj("a", "2"), "3") // a has two versions, b one
 		// a's typed informer served its newest, b's metadata informer
 		// its only one; a crash restart floored a at its newest.
 		r.cache.cache.saw(a, typedRep, 1)

@@ -20,14 +20,14 @@ import (
 func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	gizmo := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
-	a := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	a := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	sel := labels.SelectorFromSet(labels.Set{"target": "true"})
 	informer := func(gvk schema.GroupVersionKind, rep representation, l labels.Selector) servedapi.Request {
 		return servedapi.Request{GVK: gvk, NS: "ns", Rep: rep, Labels: l, Fields: fields.Everything()}
 	}
 	state := func(started ...servedapi.Request) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.book.record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
+		r.book.Record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
 		if started != nil {
 			r.proc = servedapi.New(book{r}, nil)
 			for _, q := range started {

@@ -15,8 +15,8 @@ import (
 func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	gizmo := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
-	w := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
-	g := objKey{gvk: gizmo, nn: types.NamespacedName{Namespace: "ns", Name: "g"}}
+	w := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	g := objKey{GVK: gizmo, NN: types.NamespacedName{Namespace: "ns", Name: "g"}}
 	widgetMeta := func(deleting bool, finalizers ...any) map[string]any {
 		m := map[string]any{"namespace": "ns", "name": "w"} // no uid: the fake client's
 		if deleting {
@@ -55,15 +55,15 @@ func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 				r.chosen = append(r.chosen, scriptStep{it: it})
 				r.cur = nil
 			}
-			mark := func(k objKey) { r.book.hist[k].by[r.book.hist[k].newest()] = r.cur.step.Index }
-			r.book.record(w, widgetMeta(false), "1") // the scenario's Widget
-			r.book.record(g, tc.gizmo, "2")          // the scenario's Gizmo
+			mark := func(k objKey) { r.book.hist[k].By[r.book.hist[k].Newest()] = r.cur.step.Index }
+			r.book.Record(w, widgetMeta(false), "1") // the scenario's Widget
+			r.book.Record(g, tc.gizmo, "2")          // the scenario's Gizmo
 			rec := item{rec: 0, action: -1, key: w}
-			step(rec, "done", func() { r.book.record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{rec: -1, action: 0}, "done", func() { r.book.record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
+			step(rec, "done", func() { r.book.Record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
+			step(item{rec: -1, action: 0}, "done", func() { r.book.Record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
 			first := len(r.steps)
 			step(rec, "done", nil)
-			r.book.checkFinalizers(first, []schema.GroupVersionKind{widget})
+			r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})
 			if got := r.failed != nil && r.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
 				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.failed)
 			}

@@ -14,7 +14,7 @@ import (
 // the one that deleted it, not the earlier object's.
 func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	w := objKey{gvk: widget, nn: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	w := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
 	meta := func(uid string, deleting bool, finalizers ...any) map[string]any {
 		// The label tells the two apart (the book also records the
 		// deletion between two UIDs: TestRecordNewUIDStartsAnew).
@@ -38,15 +38,15 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 		r.chosen = append(r.chosen, scriptStep{it: it})
 		r.cur = nil
 	}
-	mark := func() { r.book.hist[w].by[r.book.hist[w].newest()] = r.cur.step.Index }
+	mark := func() { r.book.hist[w].By[r.book.hist[w].Newest()] = r.cur.step.Index }
 	rec := item{rec: 0, action: -1, key: w}
-	r.book.record(w, meta("a", false), "1")                                                      // the scenario's Widget
-	step(rec, func() { r.book.record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
-	step(item{rec: -1, action: 0}, func() { r.book.record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
-	step(rec, func() { r.book.record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
+	r.book.Record(w, meta("a", false), "1")                                                      // the scenario's Widget
+	step(rec, func() { r.book.Record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
+	step(item{rec: -1, action: 0}, func() { r.book.Record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
+	step(rec, func() { r.book.Record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
 	first := len(r.steps)
 	step(rec, nil)
-	r.book.checkFinalizers(first, []schema.GroupVersionKind{widget})
+	r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})
 	if r.failed == nil || r.failed.Invariant != InvariantStuckFinalizer ||
 		!strings.Contains(r.failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
 		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.failed)

@@ -16,17 +16,31 @@ import (
 
 // versions is the book of a schedule: every version of every object the
 // server held, in the order first met, as the explorer's client saw them,
-// and who wrote what (history.owners). Recording a new version runs the
-// per-write invariants on it, for the step being run (trace.cur).
+// and who wrote what (history.owners). Recording a new version calls
+// onNew on it: the per-write invariants (checks).
 type versions struct {
 	server client.Client
-	trace  *trace
 	hist   map[objKey]*history
 	order  []objKey
 	// lastChanged reports whether the last record made a new version;
 	// seq counts the new versions (history.seqs).
 	lastChanged bool
 	seq         int
+	// gone are objects known absent at the schedule's start, not yet
+	// recorded: the backend's reset deleted them (reset.go).
+	gone map[objKey]bool
+	// onNew is called with each new version, h's newest, and the one it
+	// replaced.
+	onNew func(h *history, prev map[string]any)
+}
+
+// checks are the invariants judged on the book's versions: at each new
+// version (invariant.go's onWrite) and in a steady state, for the step
+// being run (trace.cur); and what they keep to judge after the schedule.
+type checks struct {
+	book   *versions
+	server client.Client
+	trace  *trace
 	// ogSuspects are the observedGenerations absent at generation 1 in a
 	// steady state, judged after the schedule (invariant_observedgenerationstuck.go).
 	ogSuspects []ogSuspect
@@ -35,47 +49,44 @@ type versions struct {
 	// this schedule as the fresh one (lostjudge.go).
 	lwSuspects []suspectWrite
 	written    map[writeAt]map[string]any
-	// gone are objects known absent at the schedule's start, not yet
-	// recorded: the backend's reset deleted them (reset.go).
-	gone map[objKey]bool
 }
 
 // observe reads the object from the server and records it (see record).
-func (b *versions) observe(ctx context.Context, k objKey) (*history, bool, error) {
+func (b *versions) Observe(ctx context.Context, k objKey) (*history, bool, error) {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.gvk)
-	if err := b.server.Get(ctx, k.nn, u); apierrors.IsNotFound(err) {
-		return b.record(k, nil, ""), b.lastChanged, nil
+	u.SetGroupVersionKind(k.GVK)
+	if err := b.server.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
+		return b.Record(k, nil, ""), b.lastChanged, nil
 	} else if err != nil {
 		return nil, false, fmt.Errorf("explore: reading %s: %w", k, err)
 	}
-	return b.record(k, u.Object, u.GetResourceVersion()), b.lastChanged, nil
+	return b.Record(k, u.Object, u.GetResourceVersion()), b.lastChanged, nil
 }
 
 // holds reports that the book's newest version of k is o's: the same
 // object (UID) at the same resourceVersion, so observing it would record
 // nothing new.
-func (b *versions) holds(k objKey, o client.Object) bool {
+func (b *versions) Holds(k objKey, o client.Object) bool {
 	h := b.hist[k]
 	if h == nil || o.GetResourceVersion() == "" || o.GetUID() == "" {
 		return false
 	}
-	v := h.versions[h.newest()]
-	return v != nil && h.rvs[h.newest()] == o.GetResourceVersion() && uidOfVersion(v) == string(o.GetUID())
+	v := h.Versions[h.Newest()]
+	return v != nil && h.RVs[h.Newest()] == o.GetResourceVersion() && UIDOfVersion(v) == string(o.GetUID())
 }
 
 // known returns k's history, reading the object from the server the first
 // time (or taking it for absent, when the reset deleted it: gone): after
 // that every write goes through the explorer's client, so the newest
 // recorded version is the server's.
-func (b *versions) known(ctx context.Context, k objKey) (*history, error) {
+func (b *versions) Known(ctx context.Context, k objKey) (*history, error) {
 	if h := b.hist[k]; h != nil {
 		return h, nil
 	}
 	if b.gone[k] {
-		return b.record(k, nil, ""), nil // as observe records a NotFound
+		return b.Record(k, nil, ""), nil // as observe records a NotFound
 	}
-	h, _, err := b.observe(ctx, k)
+	h, _, err := b.Observe(ctx, k)
 	return h, err
 }
 
@@ -88,22 +99,22 @@ func (b *versions) known(ctx context.Context, k objKey) (*history, error) {
 // from 1) or content: the deletion is recorded first, as an absence, so
 // the new object's history starts anew after it and no read serves the
 // old object's version as the new one's.
-func (b *versions) record(k objKey, content map[string]any, rv string) *history {
+func (b *versions) Record(k objKey, content map[string]any, rv string) *history {
 	b.lastChanged = false
 	h := b.hist[k]
 	if h == nil {
-		h = &history{key: k, owners: map[string]owner{}}
+		h = &history{Key: k, Owners: map[string]owner{}}
 		b.hist[k] = h
 		b.order = append(b.order, k)
-	} else if prev := h.versions[h.newest()]; prev != nil && content != nil &&
-		uidOfVersion(prev) != "" && uidOfVersion(content) != "" && uidOfVersion(prev) != uidOfVersion(content) {
+	} else if prev := h.Versions[h.Newest()]; prev != nil && content != nil &&
+		UIDOfVersion(prev) != "" && UIDOfVersion(content) != "" && UIDOfVersion(prev) != UIDOfVersion(content) {
 		b.add(h, nil, "") // the deletion between
-	} else if h.rvs[h.newest()] == rv {
+	} else if h.RVs[h.Newest()] == rv {
 		return h
-	} else if prev := h.versions[h.newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {
+	} else if prev := h.Versions[h.Newest()]; prev != nil && content != nil && reflect.DeepEqual(Normalized(prev), Normalized(content)) {
 		// A new resourceVersion without a change (the fake client bumps it
 		// on no-op patches): the same version, under its new name.
-		h.versions[h.newest()], h.rvs[h.newest()] = content, rv
+		h.Versions[h.Newest()], h.RVs[h.Newest()] = content, rv
 		return h
 	}
 	b.add(h, content, rv)
@@ -114,33 +125,35 @@ func (b *versions) record(k objKey, content map[string]any, rv string) *history 
 // invariants on it.
 func (b *versions) add(h *history, content map[string]any, rv string) {
 	var prev map[string]any
-	if len(h.versions) > 0 {
-		prev = h.versions[h.newest()]
+	if len(h.Versions) > 0 {
+		prev = h.Versions[h.Newest()]
 	}
 	seq := 0
-	if len(h.versions) > 0 {
+	if len(h.Versions) > 0 {
 		b.seq++
 		seq = b.seq
 	}
-	h.versions = append(h.versions, content)
-	h.rvs = append(h.rvs, rv)
-	h.seqs = append(h.seqs, seq)
-	h.by = append(h.by, 0)
+	h.Versions = append(h.Versions, content)
+	h.RVs = append(h.RVs, rv)
+	h.Seqs = append(h.Seqs, seq)
+	h.By = append(h.By, 0)
 	b.lastChanged = true
-	b.checkWrite(h, prev)
+	if b.onNew != nil {
+		b.onNew(h, prev)
+	}
 }
 
 // keyOf names obj, under key, by its kind in the server's scheme.
-func (b *versions) keyOf(obj runtime.Object, key client.ObjectKey) (objKey, error) {
+func (b *versions) KeyOf(obj runtime.Object, key client.ObjectKey) (objKey, error) {
 	gvk, err := apiutil.GVKForObject(obj, b.server.Scheme())
 	if err != nil {
 		return objKey{}, fmt.Errorf("explore: %T: %w", obj, err)
 	}
-	return objKey{gvk: gvk, nn: key}, nil
+	return objKey{GVK: gvk, NN: key}, nil
 }
 
 // groupResource is gvk's resource, for a NotFound error.
-func (b *versions) groupResource(gvk schema.GroupVersionKind) schema.GroupResource {
+func (b *versions) GroupResource(gvk schema.GroupVersionKind) schema.GroupResource {
 	if m, err := b.server.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
 		return m.Resource.GroupResource()
 	}
@@ -148,12 +161,12 @@ func (b *versions) groupResource(gvk schema.GroupVersionKind) schema.GroupResour
 }
 
 // uidOf is the UID of k's newest version ("" when absent).
-func (b *versions) uidOf(k objKey) types.UID {
+func (b *versions) UIDOf(k objKey) types.UID {
 	h := b.hist[k]
-	if h == nil || h.versions[h.newest()] == nil {
+	if h == nil || h.Versions[h.Newest()] == nil {
 		return ""
 	}
-	uid, _, _ := unstructured.NestedString(h.versions[h.newest()], "metadata", "uid")
+	uid, _, _ := unstructured.NestedString(h.Versions[h.Newest()], "metadata", "uid")
 	return types.UID(uid)
 }
 
@@ -162,20 +175,20 @@ func (b *versions) uidOf(k objKey) types.UID {
 // from generateName ("(w-generated-1)"), and gives each object's label.
 // Two runs of one schedule, or two schedules reaching one state, then
 // compare equal.
-func (b *versions) serverLabels() (uids, objLabel map[string]string) {
+func (b *versions) ServerLabels() (uids, objLabel map[string]string) {
 	uids = map[string]string{} // and names the server generated
 	objLabel = map[string]string{}
 	generated := 0
 	for _, k := range b.order {
 		h := b.hist[k]
 		objLabel[k.String()] = k.String()
-		for _, v := range h.versions {
+		for _, v := range h.Versions {
 			if prefix, _, _ := unstructured.NestedString(v, "metadata", "generateName"); prefix != "" {
 				generated++
 				label := fmt.Sprintf("(%sgenerated-%d)", prefix, generated)
-				uids[k.nn.Name] = label
+				uids[k.NN.Name] = label
 				lk := k
-				lk.nn.Name = label
+				lk.NN.Name = label
 				objLabel[k.String()] = lk.String()
 				break
 			}
@@ -183,7 +196,7 @@ func (b *versions) serverLabels() (uids, objLabel map[string]string) {
 	}
 	for _, k := range b.order {
 		n := 0
-		for _, v := range b.hist[k].versions {
+		for _, v := range b.hist[k].Versions {
 			uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
 			if _, ok := uids[uid]; uid != "" && !ok {
 				n++

@@ -89,7 +89,7 @@ func (cm *cacheModel) windowLag(inf informerKey, h *history, low int) int {
 	if w == nil {
 		return -1
 	}
-	return h.newest() - max(versionAt(h, w.seq), low)
+	return h.Newest() - max(VersionAt(h, w.seq), low)
 }
 
 // windowListLag is the lag, among points (newest first), at which the
@@ -258,19 +258,19 @@ func (cm *cacheModel) windowState(keys []objKey, norm func(map[string]any) any) 
 	for inf, w := range cm.windows {
 		st := windowPoint{I: inf.gvk.String() + "|" + strconv.Itoa(int(inf.rep))}
 		for _, k := range keys {
-			if k.gvk != inf.gvk {
+			if k.GVK != inf.gvk {
 				continue
 			}
 			h := cm.book.hist[k]
 			after := 0
-			for _, s := range h.seqs {
+			for _, s := range h.Seqs {
 				if s > w.seq {
 					after++
 				}
 			}
 			st.After = append(st.After, after)
 			if after >= cm.ex.o.Versions {
-				st.Old = append(st.Old, norm(h.versions[versionAt(h, w.seq)]))
+				st.Old = append(st.Old, norm(h.Versions[VersionAt(h, w.seq)]))
 			}
 		}
 		out = append(out, st)
@@ -287,9 +287,9 @@ type windowPoint struct {
 }
 
 // lastAt is the newest point of the book at which h was at version v.
-func (b *versions) lastAt(h *history, v int) int {
-	if v+1 < len(h.seqs) {
-		return h.seqs[v+1] - 1
+func (b *versions) LastAt(h *history, v int) int {
+	if v+1 < len(h.Seqs) {
+		return h.Seqs[v+1] - 1
 	}
 	return b.seq
 }

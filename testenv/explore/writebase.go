@@ -34,18 +34,18 @@ import (
 // the server checked ("" for none), held the one the sent object carried;
 // based is the step's newest read. An accepted lock is a read of the
 // newest version (the step's seen is raised to it).
-func (b *versions) writeBased(k objKey, lock, held string, based int) int {
-	h := b.hist[k]
+func (c *checks) writeBased(k objKey, lock, held string, based int) int {
+	h := c.book.hist[k]
 	if h == nil {
 		return based
 	}
-	newest := h.newest()
+	newest := h.Newest()
 	if lock != "" {
-		if h.rvs[newest] != lock || h.versions[newest] == nil {
+		if h.RVs[newest] != lock || h.Versions[newest] == nil {
 			return based
 		}
-		if newest > b.trace.cur.seenOrNone(k) {
-			b.trace.cur.seen[k] = newest
+		if newest > c.trace.cur.seenOrNone(k) {
+			c.trace.cur.seen[k] = newest
 		}
 		return max(based, newest+1)
 	}
@@ -54,8 +54,8 @@ func (b *versions) writeBased(k objKey, lock, held string, based int) int {
 	}
 	// Back to the object's last absence: before it, a version of another
 	// object under the name (the fake client numbers each one's from 1).
-	for i := newest; i >= 0 && h.versions[i] != nil; i-- {
-		if h.rvs[i] == held {
+	for i := newest; i >= 0 && h.Versions[i] != nil; i-- {
+		if h.RVs[i] == held {
 			return i + 1
 		}
 	}

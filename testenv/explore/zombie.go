@@ -86,7 +86,7 @@ func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, 
 	}
 	var pc client.Patch
 	w := Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj)), At: callSite()}
-	if k, err := hw.book.keyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
+	if k, err := hw.book.KeyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
 		w.Object = k.String()
 		w.Based = hw.trace.cur.seenOrNone(k) + 1
 	}
