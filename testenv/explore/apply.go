@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -50,18 +52,18 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if w.At == "" {
 		w.At = callSite()
 	}
-	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*history, bool, error) { return r.book.Observe(ctx, k) })
+	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
 }
 
 // applyTarget names the object an apply configuration is for, and returns
 // the configuration as JSON (what is sent).
-func applyTarget(ac runtime.ApplyConfiguration) (objKey, []byte, error) {
+func applyTarget(ac runtime.ApplyConfiguration) (book.Key, []byte, error) {
 	if ac == nil || isNilPointer(ac) {
-		return objKey{}, nil, errors.New("explore: Apply of a nil apply configuration")
+		return book.Key{}, nil, errors.New("explore: Apply of a nil apply configuration")
 	}
 	data, err := json.Marshal(ac)
 	if err != nil {
-		return objKey{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
+		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
 	}
 	var head struct {
 		APIVersion string `json:"apiVersion"`
@@ -72,13 +74,13 @@ func applyTarget(ac runtime.ApplyConfiguration) (objKey, []byte, error) {
 		} `json:"metadata"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return objKey{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
+		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
 	}
 	if head.APIVersion == "" || head.Kind == "" || head.Metadata.Name == "" {
-		return objKey{}, nil, fmt.Errorf("explore: Apply of %T: apiVersion %q, kind %q, name %q: an apply configuration needs all three", ac, head.APIVersion, head.Kind, head.Metadata.Name)
+		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: apiVersion %q, kind %q, name %q: an apply configuration needs all three", ac, head.APIVersion, head.Kind, head.Metadata.Name)
 	}
 	gvk := schema.FromAPIVersionAndKind(head.APIVersion, head.Kind)
-	return objKey{GVK: gvk, NN: client.ObjectKey{Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}}, data, nil
+	return book.Key{GVK: gvk, NN: client.ObjectKey{Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}}, data, nil
 }
 
 func isNilPointer(v any) bool {

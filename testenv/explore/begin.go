@@ -21,7 +21,7 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	ex.runs++
 	r := newRun(ex, srv)
 	if ex.setup.s.BeginSchedule == nil {
-		r.book.gone = resetGone(ex.touched)
+		r.book.SetGone(resetGone(ex.touched))
 	}
 	ex.touched = nil
 	if err := ex.beginSchedule(ctx, name); err != nil {

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"fmt"
 
@@ -17,14 +19,14 @@ import (
 // the server.
 type cacheModel struct {
 	ex     *explorer
-	book   *versions
+	book   *book.Book
 	trace  *trace
 	server client.Client
 	// cache is what each of this process's informers served (informer.go).
 	cache cacheView
 	// floor is, per object, the oldest version the cache can serve since
 	// a cold restart.
-	floor map[objKey]int
+	floor map[book.Key]int
 	// indexes are the field indexes Setup registered (index.go).
 	indexes fieldIndexes
 	// indexed are the informers of those indexes, which a manager starts
@@ -113,7 +115,7 @@ func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list c
 // fetchList lists from the server (a cached List with a field selector
 // through the indexes) and observes every item the book does not hold at
 // the version listed: all are known after.
-func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]objKey, error) {
+func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]book.Key, error) {
 	if cm.lists != nil {
 		c = listFresh{WithWatch: c, seen: cm.lists} // listfresh.go
 	}
@@ -133,7 +135,7 @@ func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list cl
 	if err != nil {
 		return nil, fmt.Errorf("explore: %T: %w", list, err)
 	}
-	var keys []objKey
+	var keys []book.Key
 	for _, it := range items {
 		o, ok := it.(client.Object)
 		if !ok {
@@ -155,9 +157,9 @@ func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list cl
 
 // recordNewest records the items of a list served newest as read; a
 // cached list's, as served by the informers, which then hold them.
-func (cm *cacheModel) recordNewest(keys []objKey, list client.ObjectList, api bool) {
+func (cm *cacheModel) recordNewest(keys []book.Key, list client.ObjectList, api bool) {
 	for _, k := range keys {
-		h := cm.book.hist[k]
+		h := cm.book.History(k)
 		uncached := !api && cm.uncachedRead(k.GVK, list)
 		if !api && !uncached {
 			cm.cache.saw(k, repOf(list), h.Newest())
@@ -172,7 +174,7 @@ func (cm *cacheModel) recordNewest(keys []objKey, list client.ObjectList, api bo
 
 // floors lists the cold-cache floors of keys, in that order, for the
 // state hash.
-func (cm *cacheModel) floors(keys []objKey) []int {
+func (cm *cacheModel) floors(keys []book.Key) []int {
 	if len(cm.floor) == 0 {
 		return nil
 	}

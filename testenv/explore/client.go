@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"fmt"
 	"reflect"
@@ -216,7 +218,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		// Judged by the version it was computed from (writebase.go).
 		w.Based = r.checks.writeBased(k, lock, sentRV, w.Based)
 	}
-	return r.recordWrite(ctx, k, w, sendErr, func() (*history, bool, error) {
+	return r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) {
 		// The answer to a create, update or patch is the new version; a
 		// delete may leave the object (finalizers) or not. So may a write
 		// that removed the last finalizer of an object being deleted: the
@@ -229,7 +231,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
 		h := r.book.Record(k, content, obj.GetResourceVersion())
-		changed := r.book.lastChanged
+		changed := r.book.LastChanged()
 		if rv := obj.GetResourceVersion(); rv != "" && h.RVs[h.Newest()] == rv {
 			// The answer, decoded into obj, is a read: the writer holds
 			// the newest version even when its write changed nothing (a
@@ -249,7 +251,7 @@ func finalizing(obj client.Object) bool {
 // recordWrite adds w, sent with the answer sendErr, to the step; when it
 // succeeded, stored takes the version it made into the history, and a
 // version that changed the object queues the reconcilers of its kind.
-func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error, stored func() (*history, bool, error)) error {
+func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr error, stored func() (*book.History, bool, error)) error {
 	defer func() {
 		if sendErr == nil {
 			r.maybeCrash()

@@ -111,8 +111,8 @@ func (r *run) restart(kind int) {
 	r.cache.closeWindows() // the new process has new informers (window.go)
 	if kind == crashRestart {
 		r.cache.cache.reset()
-		for _, k := range r.book.order {
-			r.cache.floor[k] = r.book.hist[k].Newest()
+		for _, k := range r.book.Keys() {
+			r.cache.floor[k] = r.book.History(k).Newest()
 		}
 	} else {
 		// The standby ran the same Setup: the same field indexes.
@@ -121,8 +121,8 @@ func (r *run) restart(kind int) {
 	if err := r.newReconcilers(); err != nil && r.err == nil {
 		r.err = err
 	}
-	for _, k := range r.book.order {
-		if h := r.book.hist[k]; h.Versions[h.Newest()] != nil {
+	for _, k := range r.book.Keys() {
+		if h := r.book.History(k); h.Versions[h.Newest()] != nil {
 			r.queue.queueFor(k)
 		}
 	}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -16,7 +18,7 @@ import (
 // "spec.size: 1 -> 5, metadata.labels.app: <none> -> "db"".
 func describeChange(prev, cur map[string]any) string {
 	var parts []string
-	for _, p := range TrackedPaths {
+	for _, p := range book.TrackedPaths {
 		a, _, _ := unstructured.NestedFieldNoCopy(prev, p...)
 		b, _, _ := unstructured.NestedFieldNoCopy(cur, p...)
 		changes(strings.Join(p, "."), a, b, &parts)
@@ -35,10 +37,10 @@ func changes(path string, a, b any, out *[]string) {
 	mb, bok := b.(map[string]any)
 	// An absent side of a map is an empty map: a create shows its leaves,
 	// not a map of nulls.
-	if aok && !bok && Zero(b) {
+	if aok && !bok && book.Zero(b) {
 		mb, bok = map[string]any{}, true
 	}
-	if bok && !aok && Zero(a) {
+	if bok && !aok && book.Zero(a) {
 		ma, aok = map[string]any{}, true
 	}
 	if aok && bok {
@@ -54,14 +56,14 @@ func changes(path string, a, b any, out *[]string) {
 		}
 		return
 	}
-	if reflect.DeepEqual(a, b) || (Zero(a) && Zero(b)) {
+	if reflect.DeepEqual(a, b) || (book.Zero(a) && book.Zero(b)) {
 		return
 	}
 	*out = append(*out, fmt.Sprintf("%s: %s -> %s", path, render(a), render(b)))
 }
 
 func render(v any) string {
-	if Zero(v) {
+	if book.Zero(v) {
 		return "<none>"
 	}
 	b, err := json.Marshal(v)

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -25,9 +27,9 @@ type writePrint struct {
 // prints lists, per step, what its writes did.
 func (r *run) prints() [][]writePrint {
 	uids, objLabel := r.book.ServerLabels()
-	byName := map[string]*history{}
-	for _, k := range r.book.order {
-		byName[k.String()] = r.book.hist[k]
+	byName := map[string]*book.History{}
+	for _, k := range r.book.Keys() {
+		byName[k.String()] = r.book.History(k)
 	}
 	out := make([][]writePrint, len(r.steps))
 	for i, s := range r.steps {
@@ -42,7 +44,7 @@ func (r *run) prints() [][]writePrint {
 			}
 			p := writePrint{what: w.Verb + " " + obj + ": " + answer}
 			if h := byName[w.Object]; h != nil && w.Version > 0 && w.Version <= len(h.Versions) && h.Versions[w.Version-1] != nil {
-				p.content = mapUIDs(Normalized(h.Versions[w.Version-1]), uids).(map[string]any)
+				p.content = mapUIDs(book.Normalized(h.Versions[w.Version-1]), uids).(map[string]any)
 			}
 			out[i] = append(out[i], p)
 		}
@@ -104,7 +106,7 @@ func divergence(a, b *run) string {
 // leafDiff names the first differing leaves of two versions.
 func leafDiff(a, b map[string]any) string {
 	var paths []string
-	DiffLeaves("", a, b, &paths)
+	book.DiffLeaves("", a, b, &paths)
 	if len(paths) == 0 {
 		return "different objects"
 	}

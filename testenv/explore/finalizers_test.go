@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,8 +18,8 @@ import (
 // reconciler's finalizer either.
 func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	w := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
-	ns := objKey{GVK: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, NN: types.NamespacedName{Name: "ns"}}
+	w := book.Key{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	ns := book.Key{GVK: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, NN: types.NamespacedName{Name: "ns"}}
 	meta := func(name string, deleting bool, finalizers ...any) map[string]any {
 		m := map[string]any{"name": name, "uid": "uid-" + name}
 		if deleting {
@@ -46,7 +48,7 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
 			step := func(it item, result string, write func()) {
-				r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: result}, seen: map[objKey]int{}}
+				r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: result}, seen: map[book.Key]int{}}
 				if write != nil {
 					write()
 				}
@@ -54,7 +56,7 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 				r.chosen = append(r.chosen, scriptStep{it: it})
 				r.cur = nil
 			}
-			mark := func(k objKey) { r.book.hist[k].By[r.book.hist[k].Newest()] = r.cur.step.Index }
+			mark := func(k book.Key) { r.book.History(k).By[r.book.History(k).Newest()] = r.cur.step.Index }
 			r.book.Record(w, meta("w", false), "1") // the scenario's Widget
 			if tc.namespace != nil {
 				r.book.Record(ns, tc.namespace, "2")

@@ -1,6 +1,8 @@
 package explore
 
-import "sigs.k8s.io/controller-runtime/pkg/client"
+import (
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
 
 // A create with metadata.generateName and no name gets its name from the
 // explorer, as the API server would give one: the prefix (cut to 58
@@ -28,7 +30,7 @@ func (r *run) nameGenerated(obj client.Object) error {
 		if err != nil {
 			return err
 		}
-		if h := r.book.hist[k]; h == nil || h.Versions[h.Newest()] == nil {
+		if h := r.book.History(k); h == nil || h.Versions[h.Newest()] == nil {
 			obj.SetName(name)
 			return nil
 		}

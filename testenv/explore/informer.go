@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"sort"
@@ -71,7 +73,7 @@ type cacheView struct {
 	// processes before the last leader change were served (nil: no leader
 	// change yet): on one API server, the floor of every informer but the
 	// early ones.
-	carried map[objKey]int
+	carried map[book.Key]int
 	// early are the informers that ran before this process took over
 	// (after a leader change: its field indexes' and its warm-up
 	// controllers' informers).
@@ -132,19 +134,19 @@ func repOf(obj runtime.Object) representation {
 
 // served names one object in one informer.
 type served struct {
-	k   objKey
+	k   book.Key
 	rep representation
 }
 
 // lowest is the oldest version of k a cached read through the informer
 // of rep may see now.
-func (c *cacheView) lowest(k objKey, rep representation) int { return c.served[served{k, rep}] }
+func (c *cacheView) lowest(k book.Key, rep representation) int { return c.served[served{k, rep}] }
 
 // pastLeader is, for a read of version v of k through the informer of rep,
 // the newest version the informers before the last leader change were
 // served of k when v is older and the informer is not an early one (a read
 // that needs another API server), else -1.
-func (c *cacheView) pastLeader(k objKey, rep representation, v int) int {
+func (c *cacheView) pastLeader(k book.Key, rep representation, v int) int {
 	if c.carried == nil || c.early[informerKey{k.GVK, rep}] {
 		return -1
 	}
@@ -155,7 +157,7 @@ func (c *cacheView) pastLeader(k objKey, rep representation, v int) int {
 }
 
 // saw records that the informer of rep served version v of k.
-func (c *cacheView) saw(k objKey, rep representation, v int) {
+func (c *cacheView) saw(k book.Key, rep representation, v int) {
 	if c.served == nil {
 		c.served = map[served]int{}
 	}
@@ -174,7 +176,7 @@ func (c *cacheView) reset() { c.served, c.started, c.early = nil, nil, nil }
 // informers, and those of any process before it, were served.
 func (c *cacheView) handOver(early map[informerKey]bool) {
 	if c.carried == nil {
-		c.carried = map[objKey]int{}
+		c.carried = map[book.Key]int{}
 	}
 	for s, v := range c.served {
 		c.carried[s.k] = max(c.carried[s.k], v)
@@ -195,7 +197,7 @@ func (c *cacheView) lazy() []string {
 
 // state lists what each informer served of keys, in that order, for the
 // state hash: it bounds what each may serve next.
-func (c *cacheView) state(keys []objKey) []int {
+func (c *cacheView) state(keys []book.Key) []int {
 	if len(c.served) == 0 {
 		return nil
 	}
@@ -212,7 +214,7 @@ func (c *cacheView) state(keys []objKey) []int {
 // before the last leader change were served (none: nil), for the state
 // hash: it decides which of the new leader's reads need another API
 // server (pastLeader).
-func (c *cacheView) past(keys []objKey) []int {
+func (c *cacheView) past(keys []book.Key) []int {
 	if len(c.carried) == 0 {
 		return nil
 	}

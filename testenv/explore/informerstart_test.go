@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -14,8 +16,8 @@ import (
 func TestLazyInformerStart(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	other := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
-	a := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
-	g := objKey{GVK: other, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	a := book.Key{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	g := book.Key{GVK: other, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	var c cacheView
 	c.saw(a, typedRep, 2)
 	c.saw(g, typedRep, 3)

@@ -1,8 +1,12 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // The invariants a Violation names.
@@ -51,7 +55,7 @@ type invariant struct {
 	required bool
 	// onWrite, if set, checks h's newest version, which replaced prev
 	// (nil: a create).
-	onWrite func(c *checks, h *history, prev map[string]any)
+	onWrite func(c *checks, h *book.History, prev map[string]any)
 	// onSteady, if set, checks r in a steady state whose round of fresh
 	// reads, which wrote nothing, began at step index first.
 	onSteady func(ctx context.Context, r *run, first int)
@@ -86,9 +90,26 @@ var invUserInvariant = invariant{
 // invNoPanic: no reconcile or action panics (run.step recovers and fails it).
 var invNoPanic = invariant{name: InvariantNoPanic, required: true}
 
+// checks are the invariants judged on the book's versions: at each new
+// version (invariant.go's onWrite) and in a steady state, for the step
+// being run (trace.cur); and what they keep to judge after the schedule.
+type checks struct {
+	book   *book.Book
+	server client.Client
+	trace  *trace
+	// ogSuspects are the observedGenerations absent at generation 1 in a
+	// steady state, judged after the schedule (invariant_observedgenerationstuck.go).
+	ogSuspects []ogSuspect
+	// lwSuspects are the lost writes judged after the schedule; written
+	// what each chosen step's write made, for the judgement that takes
+	// this schedule as the fresh one (lostjudge.go).
+	lwSuspects []suspectWrite
+	written    map[writeAt]map[string]any
+}
+
 // checkWrite runs the onWrite checks on h's newest version, which
 // replaced prev.
-func (c *checks) checkWrite(h *history, prev map[string]any) {
+func (c *checks) checkWrite(h *book.History, prev map[string]any) {
 	for _, inv := range builtins {
 		if inv.onWrite != nil {
 			inv.onWrite(c, h, prev)

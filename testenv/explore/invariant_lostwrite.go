@@ -1,11 +1,11 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"fmt"
 	"sort"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // invLostWrite: a write changes a field an earlier step set, and the write
@@ -18,7 +18,7 @@ var invLostWrite = invariant{
 
 // checkLostWrite checks h's newest version, which replaced prev, and
 // notes who wrote each field it changed.
-func (c *checks) checkLostWrite(h *history, prev map[string]any) {
+func (c *checks) checkLostWrite(h *book.History, prev map[string]any) {
 	v := h.Newest()
 	cur := h.Versions[v]
 	step := 0
@@ -48,7 +48,7 @@ func (c *checks) checkLostWrite(h *history, prev map[string]any) {
 			by = fmt.Sprintf(" (the old leader's write%s sent by step %d, in flight until now)", nth, c.trace.cur.sentBy)
 		}
 	}
-	lost := map[owner][]string{}
+	lost := map[book.Owner][]string{}
 	// A create (prev absent) loses nothing: it succeeds only where the
 	// object is gone, whoever deleted it. Nor does a delete (cur absent).
 	// Nor does an apply that changes only what its own field manager's
@@ -63,22 +63,22 @@ func (c *checks) checkLostWrite(h *history, prev map[string]any) {
 	// inserts that absence: the deletion and the create between two
 	// records).
 	if cur == nil {
-		h.Owners = map[string]owner{}
+		h.Owners = map[string]book.Owner{}
 		return
 	}
-	if overwrite && UIDOfVersion(prev) != UIDOfVersion(cur) {
-		h.Owners = map[string]owner{}
+	if overwrite && book.UIDOfVersion(prev) != book.UIDOfVersion(cur) {
+		h.Owners = map[string]book.Owner{}
 		overwrite = false
 	}
 	applied := c.applyDecision()
-	leaves := ChangedLeaves(prev, cur)
+	leaves := book.ChangedLeaves(prev, cur)
 	for _, l := range leaves {
 		p := l.Dotted
 		if o, ok := h.Owners[p]; ok && overwrite && o.Step > 0 && o.Step != step && o.Version > based &&
-			!Restated(o, applied, prev, cur, l.Fields) {
+			!book.Restated(o, applied, prev, cur, l.Fields) {
 			lost[o] = append(lost[o], p)
 		}
-		h.Owners[p] = owner{Version: v, Step: step, By: rec, Applied: applied}
+		h.Owners[p] = book.Owner{Version: v, Step: step, By: rec, Applied: applied}
 	}
 	suspect := suspectWrite{at: at, cur: cur, leaves: leaves}
 	for _, o := range sortedOwners(lost) {
@@ -102,17 +102,26 @@ func (c *checks) checkLostWrite(h *history, prev map[string]any) {
 	}
 }
 
-// uidOfVersion is a recorded version's UID ("" when absent or unset).
-func UIDOfVersion(v map[string]any) string {
-	uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
-	return uid
-}
-
-func sortedOwners(m map[owner][]string) []owner {
-	out := make([]owner, 0, len(m))
+func sortedOwners(m map[book.Owner][]string) []book.Owner {
+	out := make([]book.Owner, 0, len(m))
 	for o := range m {
 		out = append(out, o)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
 	return out
+}
+
+// applyDecision describes the apply being recorded; nil for any other
+// write, a user action's, and the old leader's write delivered late
+// (zombie.go), which was decided in a process that is gone.
+func (c *checks) applyDecision() *book.Decision {
+	s := c.trace.cur
+	if s == nil || !s.applying || s.action || s.sentBy > 0 {
+		return nil
+	}
+	d := &book.Decision{Process: c.trace.crashes, By: s.step.Reconciler + " " + s.step.Object, Reads: map[string]int{}}
+	for _, rd := range s.step.Reads {
+		d.Reads[rd.Object] = max(d.Reads[rd.Object], rd.Version)
+	}
+	return d
 }

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -17,7 +19,7 @@ var invObservedGeneration = invariant{
 var ogField = []string{"status.observedGeneration"}
 
 // checkObservedGeneration checks h's newest version, which replaced prev.
-func (c *checks) checkObservedGeneration(h *history, prev map[string]any) {
+func (c *checks) checkObservedGeneration(h *book.History, prev map[string]any) {
 	v := h.Newest()
 	cur := h.Versions[v]
 	if prev != nil && cur != nil {

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"fmt"
 	"reflect"
@@ -28,8 +30,8 @@ var invObservedGenerationStuck = invariant{
 // write delivered late (not the same schedule with fresh reads and no
 // crash).
 func (c *checks) checkObservedGenerationStuck(ogKinds map[schema.GroupVersionKind]bool, faulted bool) {
-	for _, k := range c.book.order {
-		h := c.book.hist[k]
+	for _, k := range c.book.Keys() {
+		h := c.book.History(k)
 		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
@@ -64,7 +66,7 @@ func (c *checks) checkObservedGenerationStuck(ogKinds map[schema.GroupVersionKin
 // state, judged after the schedule: the object, and the violation's
 // message.
 type ogSuspect struct {
-	key objKey
+	key book.Key
 	msg string
 }
 
@@ -76,8 +78,8 @@ func deleting(v map[string]any) bool {
 
 // setsObservedGeneration reports that k's newest version has a
 // status.observedGeneration.
-func (c *checks) setsObservedGeneration(k objKey) bool {
-	h := c.book.hist[k]
+func (c *checks) setsObservedGeneration(k book.Key) bool {
+	h := c.book.History(k)
 	if h == nil || h.Versions[h.Newest()] == nil {
 		return false
 	}

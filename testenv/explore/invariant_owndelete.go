@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -21,13 +23,13 @@ var invDeletedStaysDeleted = invariant{name: InvariantDeletedStaysDeleted}
 // at each write against the book and the step being run.
 type creations struct {
 	ex    *explorer
-	book  *versions
+	book  *book.Book
 	trace *trace
 	// created maps the UID of each object a reconciler created to its
 	// creation; userDeleted the objects a user action deleted, userGone
 	// their UIDs.
 	created     map[types.UID]creation
-	userDeleted map[objKey]int
+	userDeleted map[book.Key]int
 	userGone    map[types.UID]bool
 	// suspects are the deletes of own creations after a stale read or a
 	// crash, failed at once and judged again after the schedule;
@@ -36,7 +38,7 @@ type creations struct {
 	// how many objects reconcilers created under each name.
 	suspects     []suspectDelete
 	freshDeletes map[ownDelete]deleteAt
-	made         map[objKey]int
+	made         map[book.Key]int
 }
 
 // creation is an object a reconciler created: the step, how many
@@ -49,7 +51,7 @@ type creation struct{ step, crashes, nth int }
 // (a create, a server-side apply, an update that creates): a reconciler's
 // is remembered as its own, and checked against what the user deleted; an
 // action's creation ends what its deletion said.
-func (cs *creations) noteWritten(k objKey, h *history) {
+func (cs *creations) noteWritten(k book.Key, h *book.History) {
 	if cs.trace.cur == nil || h.Versions[h.Newest()] == nil || (h.Newest() > 0 && h.Versions[h.Newest()-1] != nil) {
 		return
 	}
@@ -59,7 +61,7 @@ func (cs *creations) noteWritten(k objKey, h *history) {
 	}
 	if uid := cs.book.UIDOf(k); uid != "" {
 		if cs.made == nil {
-			cs.made = map[objKey]int{}
+			cs.made = map[book.Key]int{}
 		}
 		cs.created[uid] = creation{step: cs.trace.cur.step.Index, crashes: cs.trace.crashes, nth: cs.made[k]}
 		cs.made[k]++
@@ -92,7 +94,7 @@ func (cs *creations) stepForKind() string {
 // it) is not one, nor is the delete of a child whose parent the user
 // deleted (parentGone), whatever the step read. A delete after a stale
 // read or a crash is judged again after the schedule (ownjudge.go).
-func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
+func (cs *creations) checkDelete(k book.Key, uid types.UID, based int) {
 	if cs.trace.cur == nil || uid == "" {
 		return
 	}
@@ -137,9 +139,9 @@ func (cs *creations) checkDelete(k objKey, uid types.UID, based int) {
 // by a user action; or, when k names no owner, the step reconciles an
 // object a user action deleted and no action created again (the cleanup
 // of its finalizer).
-func (cs *creations) parentGone(k objKey, uid types.UID) bool {
+func (cs *creations) parentGone(k book.Key, uid types.UID) bool {
 	var owners []types.UID
-	if h := cs.book.hist[k]; h != nil {
+	if h := cs.book.History(k); h != nil {
 		for v := h.Newest(); v >= 0; v-- {
 			if h.Versions[v] == nil {
 				continue

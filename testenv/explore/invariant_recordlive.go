@@ -43,8 +43,8 @@ type record struct {
 // names no live object.
 func (c *checks) checkRecords(ctx context.Context, records []record) {
 	for _, rec := range records {
-		for _, k := range c.book.order {
-			h := c.book.hist[k]
+		for _, k := range c.book.Keys() {
+			h := c.book.History(k)
 			cur := h.Versions[h.Newest()]
 			if k.GVK != rec.of || cur == nil {
 				continue

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"fmt"
 	"slices"
@@ -46,8 +48,8 @@ func (c *checks) checkFinalizers(first int, forKinds []schema.GroupVersionKind) 
 	if c.outsidePending() || c.deletionInProgress(first) {
 		return
 	}
-	for _, k := range c.book.order {
-		h := c.book.hist[k]
+	for _, k := range c.book.Keys() {
+		h := c.book.History(k)
 		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
@@ -96,7 +98,7 @@ func stepName(s Step) string {
 // (the first of the versions of the newest's UID that carry it to the
 // newest), 0 when no step's write did (the object was created with it, by
 // the scenario's Objects, or it was met with it first).
-func (c *checks) addedBy(h *history, f string) int {
+func (c *checks) addedBy(h *book.History, f string) int {
 	return h.By[h.WalkBack(h.Newest(), func(o map[string]any) bool {
 		return slices.Contains((&unstructured.Unstructured{Object: o}).GetFinalizers(), f)
 	})]
@@ -104,39 +106,16 @@ func (c *checks) addedBy(h *history, f string) int {
 
 // deletedSince is the step that set h's newest deletionTimestamp, 0 when
 // no step's write did.
-func (c *checks) deletedSince(h *history) int {
+func (c *checks) deletedSince(h *book.History) int {
 	return h.By[h.WalkBack(h.Newest(), func(o map[string]any) bool {
 		return (&unstructured.Unstructured{Object: o}).GetDeletionTimestamp() != nil
 	})]
 }
 
-// walkBack returns the earliest version of h, from version v back, such
-// that every version from it to v is of v's object (sameObject) and, but
-// for v, satisfies keep.
-func (h *history) WalkBack(v int, keep func(map[string]any) bool) int {
-	top := h.Versions[v]
-	for v > 0 && SameObject(h.Versions[v-1], top) && keep(h.Versions[v-1]) {
-		v--
-	}
-	return v
-}
-
-// sameObject reports that version v, present, is of the object of version
-// newest: the same UID (the book holds an object deleted and created again
-// between two of its versions under one name).
-func SameObject(v, newest map[string]any) bool {
-	if v == nil {
-		return false
-	}
-	uid, _, _ := unstructured.NestedString(v, "metadata", "uid")
-	newUID, _, _ := unstructured.NestedString(newest, "metadata", "uid")
-	return uid == newUID
-}
-
 // lastReconciles reports the last reconcile of k by reconciler rec in the
 // steady round from first, when every reconcile of k in that round
 // returned done: none asked for a requeue, erred, panicked or crashed.
-func (c *checks) lastReconciles(first int, k objKey, rec int) (Step, bool) {
+func (c *checks) lastReconciles(first int, k book.Key, rec int) (Step, bool) {
 	var last Step
 	found := false
 	for i := first; i < len(c.trace.steps); i++ {
@@ -163,7 +142,7 @@ func (c *checks) deletionInProgress(first int) bool {
 		if it.action >= 0 || it.deliver || c.trace.steps[i].Result == "done" {
 			continue
 		}
-		h := c.book.hist[it.key]
+		h := c.book.History(it.key)
 		if h == nil || h.Versions[h.Newest()] == nil {
 			continue
 		}
@@ -178,13 +157,13 @@ func (c *checks) deletionInProgress(first int) bool {
 // that found it present, in a lifetime (the versions of its UID since its
 // last absence) no reconciler's write began: the scenario's Objects, an
 // action's create, or one the server held before.
-func (c *checks) readUsersObject(s Step, self objKey) bool {
+func (c *checks) readUsersObject(s Step, self book.Key) bool {
 	for _, rd := range s.Reads {
 		if rd.Missing || rd.Object == self.String() {
 			continue
 		}
-		for _, k := range c.book.order {
-			h := c.book.hist[k]
+		for _, k := range c.book.Keys() {
+			h := c.book.History(k)
 			if k.String() != rd.Object || rd.Version < 1 || rd.Version > len(h.Versions) || h.Versions[rd.Version-1] == nil {
 				continue
 			}
@@ -202,8 +181,8 @@ func (c *checks) readUsersObject(s Step, self objKey) bool {
 // them added, a Namespace's spec.finalizers, or, with no finalizer, the
 // end of a graceful deletion.
 func (c *checks) outsidePending() bool {
-	for _, k := range c.book.order {
-		h := c.book.hist[k]
+	for _, k := range c.book.Keys() {
+		h := c.book.History(k)
 		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
@@ -239,9 +218,9 @@ func gcFinalizer(f string) bool {
 // references name u (of key k): by its UID, or, where u has none (the
 // fake client assigns none), by its group, kind and name, the dependent in
 // u's namespace (any, for a cluster-scoped u).
-func (c *checks) hasDependent(k objKey, u unstructured.Unstructured) bool {
-	for _, dk := range c.book.order {
-		h := c.book.hist[dk]
+func (c *checks) hasDependent(k book.Key, u unstructured.Unstructured) bool {
+	for _, dk := range c.book.Keys() {
+		h := c.book.History(dk)
 		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"fmt"
 	"slices"
@@ -34,7 +36,7 @@ import (
 // listPoint is a point a cached List of one kind may be served from.
 type listPoint struct {
 	seq   int
-	items []objKey // the objects listed, in the server's order
+	items []book.Key // the objects listed, in the server's order
 }
 
 // cachedList serves a cached List of a cached kind gvk.
@@ -65,8 +67,8 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	if !ok {
 		return false, nil
 	}
-	var kind []objKey
-	for _, k := range cm.book.order {
+	var kind []book.Key
+	for _, k := range cm.book.Keys() {
 		if k.GVK == gvk {
 			kind = append(kind, k)
 		}
@@ -80,7 +82,7 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	stay := cm.windowListLag(inf, points)
 	lag := cm.chooseLag(len(points), stay)
 	p := points[lag]
-	seq := cm.book.seq // the newest point that gives the list read
+	seq := cm.book.Seq() // the newest point that gives the list read
 	if lag > 0 {
 		seq = points[lag-1].seq - 1
 	}
@@ -93,8 +95,8 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 		}
 	}
 	for _, k := range kind {
-		h := cm.book.hist[k]
-		v := VersionAt(h, p.seq)
+		h := cm.book.History(k)
+		v := book.VersionAt(h, p.seq)
 		cm.cache.saw(k, rep, v)
 		listed := slices.Contains(p.items, k)
 		if !listed && (h.Versions[h.Newest()] == nil || !match(k, h.Versions[h.Newest()])) {
@@ -113,8 +115,8 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 func (cm *cacheModel) setListAt(list client.ObjectList, gvk schema.GroupVersionKind, p listPoint) error {
 	objs := make([]runtime.Object, 0, len(p.items))
 	for _, k := range p.items {
-		h := cm.book.hist[k]
-		o, err := listItem(list, cm.server.Scheme(), gvk, h.Versions[VersionAt(h, p.seq)])
+		h := cm.book.History(k)
+		o, err := listItem(list, cm.server.Scheme(), gvk, h.Versions[book.VersionAt(h, p.seq)])
 		if err != nil {
 			return fmt.Errorf("explore: cached List of %s: %s: %w", gvk.Kind, k, err)
 		}
@@ -132,10 +134,10 @@ func (cm *cacheModel) setListAt(list client.ObjectList, gvk schema.GroupVersionK
 // Options.Versions (more when an open window's point, window, is older:
 // the window serves the list there), none older than what the informer
 // of rep served or the cold-restart floor.
-func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(objKey, map[string]any) bool, window int) []listPoint {
-	seqs := []int{cm.book.seq}
+func (cm *cacheModel) listPoints(kind []book.Key, rep representation, match func(book.Key, map[string]any) bool, window int) []listPoint {
+	seqs := []int{cm.book.Seq()}
 	for _, k := range kind {
-		for i, s := range cm.book.hist[k].Seqs {
+		for i, s := range cm.book.History(k).Seqs {
 			if i > 0 {
 				seqs = append(seqs, s-1) // just before that version
 			}
@@ -147,11 +149,11 @@ func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(o
 	var out []listPoint
 	last := ""
 	for _, seq := range seqs {
-		var items []objKey
+		var items []book.Key
 		var sig strings.Builder
 		for _, k := range kind {
-			h := cm.book.hist[k]
-			v := VersionAt(h, seq)
+			h := cm.book.History(k)
+			v := book.VersionAt(h, seq)
 			if v < max(cm.floor[k], cm.cache.lowest(k, rep)) {
 				return out // older points are older still
 			}
@@ -173,27 +175,16 @@ func (cm *cacheModel) listPoints(kind []objKey, rep representation, match func(o
 			break
 		}
 		last = sig.String()
-		slices.SortFunc(items, func(a, b objKey) int { return strings.Compare(a.NN.String(), b.NN.String()) })
+		slices.SortFunc(items, func(a, b book.Key) int { return strings.Compare(a.NN.String(), b.NN.String()) })
 		out = append(out, listPoint{seq: seq, items: items})
 	}
 	return out
 }
 
-// versionAt is the version of h at point seq: the newest recorded then.
-func VersionAt(h *history, seq int) int {
-	v := 0
-	for i, s := range h.Seqs {
-		if s <= seq {
-			v = i
-		}
-	}
-	return v
-}
-
 // listMatcher returns what selects an object version into a list with lo,
 // or false when the explorer cannot tell (a field selector without an
 // index Setup registered).
-func (cm *cacheModel) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (func(objKey, map[string]any) bool, bool) {
+func (cm *cacheModel) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOptions) (func(book.Key, map[string]any) bool, bool) {
 	sel := lo.LabelSelector
 	if sel == nil {
 		sel = labels.Everything()
@@ -217,7 +208,7 @@ func (cm *cacheModel) listMatcher(gvk schema.GroupVersionKind, lo *client.ListOp
 			return nil, false // indexers take typed objects
 		}
 	}
-	return func(k objKey, content map[string]any) bool {
+	return func(k book.Key, content map[string]any) bool {
 		u := unstructured.Unstructured{Object: content}
 		if lo.Namespace != "" && k.NN.Namespace != lo.Namespace || !sel.Matches(labels.Set(u.GetLabels())) {
 			return false

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -39,7 +41,7 @@ import (
 // nth, which of the step's new versions of the object it made.
 type writeAt struct {
 	pos int
-	key objKey
+	key book.Key
 	nth int
 }
 
@@ -49,7 +51,7 @@ type writeAt struct {
 type suspectWrite struct {
 	at     writeAt
 	cur    map[string]any
-	leaves []leaf
+	leaves []book.Leaf
 	msgs   []string
 }
 
@@ -57,14 +59,14 @@ type suspectWrite struct {
 // keeps what it made for a judgement that takes this schedule as the
 // fresh one; ok is false for a write no fresh schedule has the like of
 // (an action's, a drain's, a late delivery's, one outside a step).
-func (c *checks) noteWriteAt(h *history, cur map[string]any) (writeAt, bool) {
+func (c *checks) noteWriteAt(h *book.History, cur map[string]any) (writeAt, bool) {
 	s := c.trace.cur
 	if s == nil || s.action || s.sentBy > 0 || s.step.Drain {
 		return writeAt{}, false
 	}
 	at := writeAt{key: h.Key, pos: chosenPos(c.trace.chosen)}
 	if s.made == nil {
-		s.made = map[objKey]int{}
+		s.made = map[book.Key]int{}
 	}
 	at.nth = s.made[h.Key]
 	s.made[h.Key]++
@@ -84,7 +86,7 @@ func (w suspectWrite) sameAs(fresh map[string]any) bool {
 	for _, l := range w.leaves {
 		a, _, _ := unstructured.NestedFieldNoCopy(w.cur, l.Fields...)
 		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.Fields...)
-		if !reflect.DeepEqual(a, b) && (!Zero(a) || !Zero(b)) {
+		if !reflect.DeepEqual(a, b) && (!book.Zero(a) || !book.Zero(b)) {
 			return false
 		}
 	}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"strings"
 	"testing"
 
@@ -12,7 +14,7 @@ import (
 // write when it overwrites the object; a create after a deletion it did not
 // see loses nothing (it succeeds only because the object is gone).
 func TestLostWriteOnlyOnOverwrite(t *testing.T) {
-	k := objKey{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, NN: types.NamespacedName{Namespace: "ns", Name: "db"}}
+	k := book.Key{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, NN: types.NamespacedName{Namespace: "ns", Name: "db"}}
 	obj := func(replicas int64) map[string]any {
 		return map[string]any{"metadata": map[string]any{"name": "db"}, "spec": map[string]any{"replicas": replicas}}
 	}
@@ -27,7 +29,7 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
 			at := func(step, based int) {
-				r.cur = &stepState{step: Step{Index: step}, seen: map[objKey]int{}}
+				r.cur = &stepState{step: Step{Index: step}, seen: map[book.Key]int{}}
 				if based >= 0 {
 					r.cur.seen[k] = based
 				}
@@ -59,7 +61,7 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 // that reconcile's newest decision and loses nothing; any other evidence
 // is a lost write.
 func TestLostWriteByManagedFields(t *testing.T) {
-	k := objKey{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, NN: types.NamespacedName{Namespace: "ns", Name: "db"}}
+	k := book.Key{GVK: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, NN: types.NamespacedName{Namespace: "ns", Name: "db"}}
 	const label = "leaderworkerset.sigs.k8s.io/template-revision-hash" // a key with dots
 	entry := func(manager, op string) map[string]any {
 		return map[string]any{"manager": manager, "operation": op, "fieldsType": "FieldsV1",
@@ -110,9 +112,9 @@ func TestLostWriteByManagedFields(t *testing.T) {
 				r.crashes = by.process
 				r.cur = &stepState{step: Step{Index: index, Reconciler: by.rec, Object: "LeaderWorkerSet ns/db",
 					Reads: []Read{{Object: "LeaderWorkerSet ns/db", Version: by.learn}, {Object: k.String(), Version: 1}}},
-					seen: map[objKey]int{k: 0}}
-				if err := r.recordWrite(t.Context(), k, Write{Verb: verb}, nil, func() (*history, bool, error) {
-					return r.book.Record(k, content, rv), r.book.lastChanged, nil
+					seen: map[book.Key]int{k: 0}}
+				if err := r.recordWrite(t.Context(), k, Write{Verb: verb}, nil, func() (*book.History, bool, error) {
+					return r.book.Record(k, content, rv), r.book.LastChanged(), nil
 				}); err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"slices"
 	"strings"
@@ -34,7 +36,7 @@ import (
 // create earlier, and without the deliveries of writes in flight, every
 // later step's number is one less.
 type ownDelete struct {
-	key objKey
+	key book.Key
 	nth int
 }
 
@@ -174,7 +176,7 @@ func stepFreshScript(r *run, pos int) []scriptStep {
 // reads do not reproduce is no schedule to compare with.
 type freshVerdict struct {
 	deletes map[ownDelete]deleteAt
-	og      map[objKey]bool
+	og      map[book.Key]bool
 	writes  map[writeAt]map[string]any
 	faulted bool
 }
@@ -201,9 +203,9 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if fresh.err != nil {
 		return nil, fresh.err
 	}
-	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[objKey]bool{}, writes: fresh.checks.written,
+	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[book.Key]bool{}, writes: fresh.checks.written,
 		faulted: madeFaults(fresh, script)}
-	for _, k := range fresh.book.order {
+	for _, k := range fresh.book.Keys() {
 		if fresh.checks.setsObservedGeneration(k) {
 			v.og[k] = true
 		}

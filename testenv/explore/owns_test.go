@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -42,7 +44,7 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 
 	cmGVK := corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	widgetGVK := testv1.GroupVersion.WithKind("Widget")
-	cm := objKey{GVK: cmGVK, NN: types.NamespacedName{Namespace: "ns", Name: "cm"}}
+	cm := book.Key{GVK: cmGVK, NN: types.NamespacedName{Namespace: "ns", Name: "cm"}}
 	ref := func(kind, name string, controller bool) metav1.OwnerReference {
 		return metav1.OwnerReference{APIVersion: testv1.GroupVersion.String(), Kind: kind, Name: name, UID: "u", Controller: ptr.To(controller)}
 	}
@@ -87,7 +89,7 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 	r.queue.queueFor(cm)
 	want("deleted", queued(), "widget:ns/w2")
 
-	if got := r.queue.controllerOwners(objKey{GVK: widgetGVK}, widgetGVK); got != nil {
+	if got := r.queue.controllerOwners(book.Key{GVK: widgetGVK}, widgetGVK); got != nil {
 		t.Errorf("an object never seen has owners %v", got)
 	}
 }

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -15,12 +17,12 @@ import (
 
 // passes reports whether reconciler i's predicates let the event of k's
 // newest version through; forKind says whether k is of its For kind.
-func (wq *workQueue) passes(i int, k objKey, forKind bool) bool {
+func (wq *workQueue) passes(i int, k book.Key, forKind bool) bool {
 	rc := wq.ex.setup.s.Reconcilers[i]
 	if len(rc.EventFilter) == 0 && (!forKind || len(rc.Predicates) == 0) {
 		return true
 	}
-	h := wq.book.hist[k]
+	h := wq.book.History(k)
 	if h == nil {
 		return true
 	}
@@ -55,7 +57,7 @@ func (wq *workQueue) passes(i int, k objKey, forKind bool) bool {
 
 // typed converts a version to the scheme's Go type for k's kind (a
 // predicate may assert it), or to unstructured; nil for absent.
-func (wq *workQueue) typed(k objKey, content map[string]any) client.Object {
+func (wq *workQueue) typed(k book.Key, content map[string]any) client.Object {
 	if content == nil {
 		return nil
 	}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -48,8 +50,8 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newRun(ex, srv)
-	w := objKey{GVK: testv1.GroupVersion.WithKind("Widget"), NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
-	cm := objKey{GVK: corev1.SchemeGroupVersion.WithKind("ConfigMap"), NN: types.NamespacedName{Namespace: "ns", Name: "cm"}}
+	w := book.Key{GVK: testv1.GroupVersion.WithKind("Widget"), NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	cm := book.Key{GVK: corev1.SchemeGroupVersion.WithKind("ConfigMap"), NN: types.NamespacedName{Namespace: "ns", Name: "cm"}}
 	widget := func(gen int64, phase string) map[string]any {
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&testv1.Widget{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "w", Generation: gen}, Status: testv1.WidgetStatus{Phase: phase}})
@@ -67,7 +69,7 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 		}
 		return u
 	}
-	queued := func(what string, k objKey, content map[string]any, rv string, want bool) {
+	queued := func(what string, k book.Key, content map[string]any, rv string, want bool) {
 		t.Helper()
 		r.queue.queue = nil
 		r.book.Record(k, content, rv)

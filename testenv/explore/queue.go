@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"slices"
 
@@ -18,7 +20,7 @@ import (
 // For and Owns kinds and predicates, or through the watches Setup built.
 type workQueue struct {
 	ex     *explorer
-	book   *versions
+	book   *book.Book
 	server client.Client
 	queue  []item
 	// built are the controllers Setup built, by reconciler (nil: New's).
@@ -33,7 +35,7 @@ type workQueue struct {
 // left in flight.
 type item struct {
 	rec, action int
-	key         objKey
+	key         book.Key
 	deliver     bool
 	nth         int
 }
@@ -41,13 +43,13 @@ type item struct {
 // queueFor queues every reconciler of k's kind for k, and every reconciler
 // that owns k's kind for k's controller owner, unfiltered: a resync, or a
 // new manager's first list.
-func (wq *workQueue) queueFor(k objKey) { wq.queue4(k, false) }
+func (wq *workQueue) queueFor(k book.Key) { wq.queue4(k, false) }
 
 // queueEvent queues as queueFor does for the watch event of k's newest
 // version, through the reconcilers' predicates.
-func (wq *workQueue) queueEvent(k objKey) { wq.queue4(k, true) }
+func (wq *workQueue) queueEvent(k book.Key) { wq.queue4(k, true) }
 
-func (wq *workQueue) queue4(k objKey, filter bool) {
+func (wq *workQueue) queue4(k book.Key, filter bool) {
 	for i, g := range wq.ex.setup.forKinds {
 		if i < len(wq.built) && wq.built[i] != nil {
 			wq.queueWatches(i, k, filter)
@@ -69,8 +71,8 @@ func (wq *workQueue) queue4(k objKey, filter bool) {
 // controllerOwners are the owners of kind owner that k's controller
 // ownerReference names, in its newest version and the one before (a
 // deletion, or an update that changed the owner, queues the old owner).
-func (wq *workQueue) controllerOwners(k objKey, owner schema.GroupVersionKind) []objKey {
-	h := wq.book.hist[k]
+func (wq *workQueue) controllerOwners(k book.Key, owner schema.GroupVersionKind) []book.Key {
+	h := wq.book.History(k)
 	if h == nil {
 		return nil
 	}
@@ -78,7 +80,7 @@ func (wq *workQueue) controllerOwners(k objKey, owner schema.GroupVersionKind) [
 	if m, err := wq.server.RESTMapper().RESTMapping(owner.GroupKind(), owner.Version); err == nil && m.Scope.Name() == meta.RESTScopeNameRoot {
 		namespace = ""
 	}
-	var out []objKey
+	var out []book.Key
 	for v := h.Newest(); v >= 0 && v >= h.Newest()-1; v-- {
 		if h.Versions[v] == nil {
 			continue
@@ -89,7 +91,7 @@ func (wq *workQueue) controllerOwners(k objKey, owner schema.GroupVersionKind) [
 			if err != nil || ref.Controller == nil || !*ref.Controller || gv.Group != owner.Group || ref.Kind != owner.Kind {
 				continue
 			}
-			key := objKey{GVK: owner, NN: types.NamespacedName{Namespace: namespace, Name: ref.Name}}
+			key := book.Key{GVK: owner, NN: types.NamespacedName{Namespace: namespace, Name: ref.Name}}
 			if !slices.Contains(out, key) {
 				out = append(out, key)
 			}
@@ -128,8 +130,8 @@ func containsItem(list []item, it item) bool {
 // queueWatches queues what reconciler i's watches queue for the event of
 // k's newest version: through the predicates when filter, else as a resync
 // (an update to the same version, unfiltered).
-func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
-	h := wq.book.hist[k]
+func (wq *workQueue) queueWatches(i int, k book.Key, filter bool) {
+	h := wq.book.History(k)
 	if h == nil || i >= len(wq.built) {
 		return
 	}
@@ -179,7 +181,7 @@ func (wq *workQueue) queueWatches(i int, k objKey, filter bool) {
 			}
 		})
 		for _, req := range q.added {
-			wq.enqueue(item{rec: i, action: -1, key: objKey{GVK: wq.ex.setup.forKinds[i], NN: req.NamespacedName}})
+			wq.enqueue(item{rec: i, action: -1, key: book.Key{GVK: wq.ex.setup.forKinds[i], NN: req.NamespacedName}})
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"cmp"
 	"context"
 	"slices"
@@ -129,12 +131,12 @@ func moreSevere(vs []*Violation, v *Violation) []*Violation {
 // metav1.MicroTime, a lastTransitionTime) or a duration (metav1.Duration,
 // "1m30s"). Values, not names, decide: a field named as a time holding
 // anything else is a decision.
-func timeLikeOnly(leaves []leaf, paths []string, prev, cur map[string]any) bool {
+func timeLikeOnly(leaves []book.Leaf, paths []string, prev, cur map[string]any) bool {
 	if len(paths) == 0 {
 		return false
 	}
 	for _, p := range paths {
-		i := slices.IndexFunc(leaves, func(l leaf) bool { return l.Dotted == p })
+		i := slices.IndexFunc(leaves, func(l book.Leaf) bool { return l.Dotted == p })
 		if i < 0 {
 			return false
 		}

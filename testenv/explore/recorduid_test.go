@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -14,7 +16,7 @@ import (
 // has the same content (only its UID differs) or the same resourceVersion
 // (the fake client numbers each object's from 1) (issue 50).
 func TestRecordNewUIDStartsAnew(t *testing.T) {
-	w := objKey{GVK: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	w := book.Key{GVK: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
 	obj := func(uid, label string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "w", "uid": uid, "labels": map[string]any{"a": label}}}
 	}
@@ -33,14 +35,14 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 			r := newRun(nil, nil)
 			r.book.Record(w, obj("a", "1"), tc.oldRV)
 			h := r.book.Record(w, tc.newObj, tc.newRV)
-			if !r.book.lastChanged {
+			if !r.book.LastChanged() {
 				t.Fatalf("the new object made no new version: %v", h.Versions)
 			}
 			if len(h.Versions) != 3 || h.Versions[1] != nil {
 				t.Fatalf("want the old object, its deletion, the new object; got %v", h.Versions)
 			}
 			for i, v := range h.Versions {
-				if uid := UIDOfVersion(v); v != nil && i > 1 && uid != "b" || i == 0 && uid != "a" {
+				if uid := book.UIDOfVersion(v); v != nil && i > 1 && uid != "b" || i == 0 && uid != "a" {
 					t.Errorf("version %d has uid %q", i+1, uid)
 				}
 			}
@@ -49,7 +51,7 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 			}
 			// Recording the new object again is no new version.
 			r.book.Record(w, tc.newObj, tc.newRV)
-			if r.book.lastChanged || len(h.Versions) != 3 {
+			if r.book.LastChanged() || len(h.Versions) != 3 {
 				t.Errorf("the same version again made another: %v", h.Versions)
 			}
 		})
@@ -58,7 +60,7 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 	// tell two objects apart: the same content is the same version.
 	r := newRun(nil, nil)
 	r.book.Record(w, obj("", "1"), "1")
-	if h := r.book.Record(w, obj("", "1"), "2"); r.book.lastChanged || len(h.Versions) != 1 {
+	if h := r.book.Record(w, obj("", "1"), "2"); r.book.LastChanged() || len(h.Versions) != 1 {
 		t.Errorf("without UIDs, a new resourceVersion alone made a version: %v", h.Versions)
 	}
 }

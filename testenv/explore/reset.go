@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,7 +46,7 @@ import (
 
 // leftover is an object a schedule's book holds, as the book last saw it.
 type leftover struct {
-	key objKey
+	key book.Key
 	// rv is the newest version's resourceVersion, "" when it is absent;
 	// finalizers that it has finalizers.
 	rv         string
@@ -53,9 +55,9 @@ type leftover struct {
 
 // leftovers are the objects r's book holds, each at its newest version.
 func leftovers(r *run) []leftover {
-	out := make([]leftover, 0, len(r.book.order))
-	for _, k := range r.book.order {
-		h := r.book.hist[k]
+	out := make([]leftover, 0, len(r.book.Keys()))
+	for _, k := range r.book.Keys() {
+		h := r.book.History(k)
 		l := leftover{key: k}
 		if v := h.Versions[h.Newest()]; v != nil {
 			l.rv = h.RVs[h.Newest()]
@@ -74,7 +76,7 @@ const resetWorkers = 8
 func (b *serverBackend) resetAll(ctx context.Context, left []leftover) error {
 	var objs, namespaces []leftover
 	for _, l := range left {
-		if l.key.isNamespace() {
+		if l.key.IsNamespace() {
 			namespaces = append(namespaces, l)
 		} else if l.rv != "" {
 			objs = append(objs, l) // not one the book saw absent last
@@ -102,14 +104,11 @@ func (b *serverBackend) resetAll(ctx context.Context, left []leftover) error {
 	return nil
 }
 
-// isNamespace reports that k is a core Namespace.
-func (k objKey) isNamespace() bool { return k.GVK.Group == "" && k.GVK.Kind == "Namespace" }
-
 // reset deletes l's object: by the book's version where the server still
 // holds it, otherwise as read from the server.
 func (b *serverBackend) reset(ctx context.Context, l leftover) error {
 	switch {
-	case l.key.isNamespace():
+	case l.key.IsNamespace():
 		return b.resetRead(ctx, l.key)
 	case l.rv == "":
 		return nil // gone: the book saw it absent last
@@ -145,7 +144,7 @@ func (b *serverBackend) reset(ctx context.Context, l leftover) error {
 
 // resetRead deletes k's object as the server holds it: read, finalizers
 // removed, deleted.
-func (b *serverBackend) resetRead(ctx context.Context, k objKey) error {
+func (b *serverBackend) resetRead(ctx context.Context, k book.Key) error {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.GVK)
 	if err := b.c.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
@@ -167,7 +166,7 @@ func (b *serverBackend) resetRead(ctx context.Context, k objKey) error {
 	if err := b.c.Delete(ctx, u, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("explore: reset %s: %w", k, err)
 	}
-	if k.isNamespace() {
+	if k.IsNamespace() {
 		return b.finalizeNamespace(ctx, k)
 	}
 	return nil
@@ -178,7 +177,7 @@ func (b *serverBackend) resetRead(ctx context.Context, k objKey) error {
 // through the finalize subresource and deletes it again, so that it is
 // gone, not left Terminating (and the next schedule can create it again).
 // Objects in it are reset one by one, as every object a schedule wrote.
-func (b *serverBackend) finalizeNamespace(ctx context.Context, k objKey) error {
+func (b *serverBackend) finalizeNamespace(ctx context.Context, k book.Key) error {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.GVK)
 	if err := b.c.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
@@ -226,10 +225,10 @@ func (b *serverBackend) create(ctx context.Context, c client.Client, obj client.
 // resetGone are the objects of left that no longer exist once the backend
 // has reset them: all but Namespaces (the namespace's finalize may leave
 // one Terminating on a server that answers it so), which are read again.
-func resetGone(left []leftover) map[objKey]bool {
-	gone := map[objKey]bool{}
+func resetGone(left []leftover) map[book.Key]bool {
+	gone := map[book.Key]bool{}
 	for _, l := range left {
-		if !l.key.isNamespace() {
+		if !l.key.IsNamespace() {
 			gone[l.key] = true
 		}
 	}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"context"
@@ -38,7 +40,7 @@ type run struct {
 	// (trace.go). It stays embedded until rank.go reads r.trace.failed
 	// by name; the other concerns are fields, so r.x is run's own.
 	trace
-	book      versions   // the book of the versions the server held (versions.go)
+	book      *book.Book // the book of the versions the server held (versions.go)
 	checks    checks     // the invariants judged on it (invariant.go)
 	cache     cacheModel // what cached reads may see (cachemodel.go)
 	queue     workQueue  // what runs next (queue.go)
@@ -53,13 +55,13 @@ func newRun(ex *explorer, server client.Client) *run {
 	if ex != nil {
 		r.disabled = ex.setup.disabled
 	}
-	r.checks = checks{book: &r.book, server: server, trace: &r.trace}
-	r.book = versions{server: server, hist: map[objKey]*history{}, onNew: r.checks.checkWrite}
-	r.cache = cacheModel{ex: ex, book: &r.book, trace: &r.trace, server: server, floor: map[objKey]int{}, lists: listsSeen{}}
-	r.queue = workQueue{ex: ex, book: &r.book, server: server, calls: &r.calls}
-	r.held = heldWrites{ex: ex, book: &r.book, trace: &r.trace, work: &r.queue}
-	r.creations = creations{ex: ex, book: &r.book, trace: &r.trace,
-		created: map[types.UID]creation{}, userDeleted: map[objKey]int{}}
+	r.book = book.New(server, r.checks.checkWrite)
+	r.checks = checks{book: r.book, server: server, trace: &r.trace}
+	r.cache = cacheModel{ex: ex, book: r.book, trace: &r.trace, server: server, floor: map[book.Key]int{}, lists: listsSeen{}}
+	r.queue = workQueue{ex: ex, book: r.book, server: server, calls: &r.calls}
+	r.held = heldWrites{ex: ex, book: r.book, trace: &r.trace, work: &r.queue}
+	r.creations = creations{ex: ex, book: r.book, trace: &r.trace,
+		created: map[types.UID]creation{}, userDeleted: map[book.Key]int{}}
 	return r
 }
 
@@ -109,7 +111,7 @@ func (r *run) newReconcilers() error {
 	}
 	r.cache.indexes, r.cache.indexed = fieldIndexes{}, map[informerKey]bool{}
 	r.proc.Stop()
-	r.proc = servedapi.New(book{r}, api)
+	r.proc = servedapi.New(servedBook{r}, api)
 	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.indexes, r.cache.indexed, r.proc)
 	if err != nil {
 		return err
@@ -135,7 +137,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		r.held.deliver(ctx, it)
 		return
 	}
-	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[objKey]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
+	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[book.Key]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
 	if plan == nil && r.drain {
 		s.plan = []int{}
 	}
@@ -201,8 +203,8 @@ func (r *run) drainToSteady(ctx context.Context) {
 	ended := map[uint64]int{} // a round's end state: the steps run by then
 	for n < bound && ctx.Err() == nil {
 		round := append([]item(nil), r.queue.queue...)
-		for _, k := range r.book.order {
-			if h := r.book.hist[k]; h.Versions[h.Newest()] != nil {
+		for _, k := range r.book.Keys() {
+			if h := r.book.History(k); h.Versions[h.Newest()] != nil {
 				r.queue.queueFor(k)
 			}
 		}

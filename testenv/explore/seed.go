@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -123,7 +125,7 @@ func (st *setupState) parseSeed(seed string) ([]scriptStep, error) {
 		if ns, name, ok := strings.Cut(obj, "/"); ok {
 			nn = types.NamespacedName{Namespace: ns, Name: name}
 		}
-		s.it.key = objKey{GVK: st.forKinds[s.it.rec], NN: nn}
+		s.it.key = book.Key{GVK: st.forKinds[s.it.rec], NN: nn}
 		script = append(script, s)
 	}
 	if len(script) == 0 {

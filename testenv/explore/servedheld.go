@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"errors"
 	"sort"
@@ -18,23 +20,23 @@ import (
 // lists what it held, not what it read.
 
 // book is the run's book as the served API reads it.
-type book struct{ r *run }
+type servedBook struct{ r *run }
 
-func (b book) Newest(gvk schema.GroupVersionKind) []servedapi.Object {
+func (b servedBook) Newest(gvk schema.GroupVersionKind) []servedapi.Object {
 	var out []servedapi.Object
-	for _, k := range b.r.book.order {
+	for _, k := range b.r.book.Keys() {
 		if k.GVK != gvk {
 			continue
 		}
-		h := b.r.book.hist[k]
+		h := b.r.book.History(k)
 		out = append(out, servedapi.Object{NN: k.NN, Name: k.String(), Object: h.Versions[h.Newest()], RV: h.RVs[h.Newest()]})
 	}
 	return out
 }
 
-func (b book) Crashed(err error) bool { return errors.Is(err, errCrashed) }
+func (b servedBook) Crashed(err error) bool { return errors.Is(err, errCrashed) }
 
-func (b book) ListUnrecorded(ctx context.Context, list *unstructured.UnstructuredList, opts ...client.ListOption) error {
+func (b servedBook) ListUnrecorded(ctx context.Context, list *unstructured.UnstructuredList, opts ...client.ListOption) error {
 	return b.r.server.List(ctx, list, opts...)
 }
 
@@ -48,11 +50,11 @@ func (r *run) markSeen(watches []servedapi.Request) {
 		return
 	}
 	for _, w := range watches {
-		for _, k := range r.book.order {
+		for _, k := range r.book.Keys() {
 			if k.GVK != w.GVK || !w.Covers(k.NN) {
 				continue
 			}
-			if h := r.book.hist[k]; h.Newest() > s.seenOrNone(k) {
+			if h := r.book.History(k); h.Newest() > s.seenOrNone(k) {
 				s.seen[k] = h.Newest()
 			}
 		}
@@ -68,14 +70,14 @@ func (r *run) markSeen(watches []servedapi.Request) {
 func noteHeld(r *run, s *stepState, watches []servedapi.Request) {
 	ws := append([]servedapi.Request(nil), watches...)
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].ListName() < ws[j].ListName() })
-	noted := map[objKey]bool{}
+	noted := map[book.Key]bool{}
 	for _, w := range ws {
-		for _, k := range r.book.order {
+		for _, k := range r.book.Keys() {
 			if noted[k] || k.GVK != w.GVK || !w.Covers(k.NN) {
 				continue
 			}
 			noted[k] = true
-			h := r.book.hist[k]
+			h := r.book.History(k)
 			v := h.Newest()
 			cur := h.Versions[v]
 			if cur == nil {

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"encoding/json"
 	"hash/fnv"
 	"sort"
@@ -21,12 +23,12 @@ func (r *run) stateHash(left int) uint64 {
 	uids, _ := r.book.ServerLabels()
 	// By key, not in the order first met: two schedules reaching one state
 	// meet its objects (and informers) in different orders.
-	keys := sortedKeys(r.book.order)
+	keys := sortedKeys(r.book.Keys())
 	for _, k := range keys {
-		h := r.book.hist[k]
+		h := r.book.History(k)
 		o := obj{K: hashKey(k)}
 		for i := max(0, len(h.Versions)-r.ex.o.Versions); i < len(h.Versions); i++ {
-			o.V = append(o.V, mapUIDs(Normalized(h.Versions[i]), uids))
+			o.V = append(o.V, mapUIDs(book.Normalized(h.Versions[i]), uids))
 		}
 		objs = append(objs, o)
 	}
@@ -47,7 +49,7 @@ func (r *run) stateHash(left int) uint64 {
 	}{objs, q, r.cache.stale, left, r.crashes, r.cache.floors(keys), r.cache.cache.state(keys), r.cache.cache.past(keys), r.cache.cache.lazy(), r.held.heldState(), r.proc.Started()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
-	if open := r.cache.windowState(keys, func(c map[string]any) any { return mapUIDs(Normalized(c), uids) }); len(open) > 0 {
+	if open := r.cache.windowState(keys, func(c map[string]any) any { return mapUIDs(book.Normalized(c), uids) }); len(open) > 0 {
 		w, _ := json.Marshal(open)
 		_, _ = f.Write(w)
 	}
@@ -55,11 +57,11 @@ func (r *run) stateHash(left int) uint64 {
 }
 
 // hashKey names k in the state hash.
-func hashKey(k objKey) string { return k.GVK.String() + "|" + k.NN.String() }
+func hashKey(k book.Key) string { return k.GVK.String() + "|" + k.NN.String() }
 
 // sortedKeys is order sorted by hashKey.
-func sortedKeys(order []objKey) []objKey {
-	out := append([]objKey(nil), order...)
+func sortedKeys(order []book.Key) []book.Key {
+	out := append([]book.Key(nil), order...)
 	sort.Slice(out, func(i, j int) bool { return hashKey(out[i]) < hashKey(out[j]) })
 	return out
 }
@@ -95,9 +97,9 @@ func (r *run) drainState() uint64 {
 	}
 	uids, _ := r.book.ServerLabels()
 	var objs []obj
-	for _, k := range sortedKeys(r.book.order) {
-		h := r.book.hist[k]
-		objs = append(objs, obj{K: hashKey(k), V: mapUIDs(Normalized(h.Versions[h.Newest()]), uids)})
+	for _, k := range sortedKeys(r.book.Keys()) {
+		h := r.book.History(k)
+		objs = append(objs, obj{K: hashKey(k), V: mapUIDs(book.Normalized(h.Versions[h.Newest()]), uids)})
 	}
 	var q []string
 	for _, it := range r.queue.queue {

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -14,7 +16,7 @@ import (
 // other would not (issue 73).
 func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	a := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	a := book.Key{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	obj := func(label string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a", "labels": map[string]any{"l": label}}}
 	}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -12,12 +14,12 @@ import (
 // listed by object, sorted, not in the order first met (issue 50).
 func TestStateHashIgnoresTheOrderObjectsWereMet(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	a := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
-	b := objKey{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "b"}}
+	a := book.Key{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	b := book.Key{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "b"}}
 	obj := func(name, label string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": name, "labels": map[string]any{"l": label}}}
 	}
-	state := func(first, second objKey) uint64 {
+	state := func(first, second book.Key) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
 		r.book.Record(first, obj(first.NN.Name, "1"), "1")
 		r.book.Record(second, obj(second.NN.Name, "1"), "2")

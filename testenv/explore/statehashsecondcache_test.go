@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"testing"
@@ -20,7 +22,7 @@ import (
 func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	gizmo := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
-	a := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	a := book.Key{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	sel := labels.SelectorFromSet(labels.Set{"target": "true"})
 	informer := func(gvk schema.GroupVersionKind, rep representation, l labels.Selector) servedapi.Request {
 		return servedapi.Request{GVK: gvk, NS: "ns", Rep: rep, Labels: l, Fields: fields.Everything()}
@@ -29,7 +31,7 @@ func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
 		r.book.Record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
 		if started != nil {
-			r.proc = servedapi.New(book{r}, nil)
+			r.proc = servedapi.New(servedBook{r}, nil)
 			for _, q := range started {
 				r.proc.NoteList(q, nil)
 			}

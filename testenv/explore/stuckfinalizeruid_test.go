@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -15,8 +17,8 @@ import (
 func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
 	gizmo := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
-	w := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
-	g := objKey{GVK: gizmo, NN: types.NamespacedName{Namespace: "ns", Name: "g"}}
+	w := book.Key{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	g := book.Key{GVK: gizmo, NN: types.NamespacedName{Namespace: "ns", Name: "g"}}
 	widgetMeta := func(deleting bool, finalizers ...any) map[string]any {
 		m := map[string]any{"namespace": "ns", "name": "w"} // no uid: the fake client's
 		if deleting {
@@ -47,7 +49,7 @@ func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
 			step := func(it item, result string, write func()) {
-				r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: result}, seen: map[objKey]int{}}
+				r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: result}, seen: map[book.Key]int{}}
 				if write != nil {
 					write()
 				}
@@ -55,7 +57,7 @@ func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 				r.chosen = append(r.chosen, scriptStep{it: it})
 				r.cur = nil
 			}
-			mark := func(k objKey) { r.book.hist[k].By[r.book.hist[k].Newest()] = r.cur.step.Index }
+			mark := func(k book.Key) { r.book.History(k).By[r.book.History(k).Newest()] = r.cur.step.Index }
 			r.book.Record(w, widgetMeta(false), "1") // the scenario's Widget
 			r.book.Record(g, tc.gizmo, "2")          // the scenario's Gizmo
 			rec := item{rec: 0, action: -1, key: w}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"strings"
 	"testing"
 
@@ -14,7 +16,7 @@ import (
 // the one that deleted it, not the earlier object's.
 func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 	widget := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-	w := objKey{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	w := book.Key{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
 	meta := func(uid string, deleting bool, finalizers ...any) map[string]any {
 		// The label tells the two apart (the book also records the
 		// deletion between two UIDs: TestRecordNewUIDStartsAnew).
@@ -30,7 +32,7 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 	const f = "example.com/cleanup"
 	r := newRun(nil, nil)
 	step := func(it item, write func()) {
-		r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: "done"}, seen: map[objKey]int{}}
+		r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: "done"}, seen: map[book.Key]int{}}
 		if write != nil {
 			write()
 		}
@@ -38,7 +40,7 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 		r.chosen = append(r.chosen, scriptStep{it: it})
 		r.cur = nil
 	}
-	mark := func() { r.book.hist[w].By[r.book.hist[w].Newest()] = r.cur.step.Index }
+	mark := func() { r.book.History(w).By[r.book.History(w).Newest()] = r.cur.step.Index }
 	rec := item{rec: 0, action: -1, key: w}
 	r.book.Record(w, meta("a", false), "1")                                                      // the scenario's Widget
 	step(rec, func() { r.book.Record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a

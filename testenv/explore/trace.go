@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"fmt"
 	"strings"
 )
@@ -33,9 +35,9 @@ type trace struct {
 // stepState is the step being run.
 type stepState struct {
 	step  Step
-	seen  map[objKey]int // newest version of each object this step saw
-	lags  []int          // the lag of each cached read
-	plan  []int          // replay: the lags to use
+	seen  map[book.Key]int // newest version of each object this step saw
+	lags  []int            // the lag of each cached read
+	plan  []int            // replay: the lags to use
 	wrote bool
 	// action marks a user action's step.
 	action bool
@@ -63,10 +65,10 @@ type stepState struct {
 	sentAt string
 	// made counts the new versions of each object this step's writes
 	// made (lostjudge.go).
-	made map[objKey]int
+	made map[book.Key]int
 }
 
-func (s *stepState) seenOrNone(k objKey) int {
+func (s *stepState) seenOrNone(k book.Key) int {
 	if s == nil {
 		return -1
 	}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"fmt"
 	"sort"
 	"strconv"
@@ -84,12 +86,12 @@ type windowRef struct{ step, index int }
 // windowLag is the lag at which the open window of inf serves an
 // object of history h whose cached reads may see no version older than
 // low: its version at the window's point, or low. -1: no window is open.
-func (cm *cacheModel) windowLag(inf informerKey, h *history, low int) int {
+func (cm *cacheModel) windowLag(inf informerKey, h *book.History, low int) int {
 	w := cm.openWindow(inf)
 	if w == nil {
 		return -1
 	}
-	return h.Newest() - max(VersionAt(h, w.seq), low)
+	return h.Newest() - max(book.VersionAt(h, w.seq), low)
 }
 
 // windowListLag is the lag, among points (newest first), at which the
@@ -250,7 +252,7 @@ func (cm *cacheModel) closeWindows() { cm.windows = nil }
 // content normalised by norm) when it is older than the last Versions,
 // which the hash holds. What a window will serve is then the same in two
 // states with one hash.
-func (cm *cacheModel) windowState(keys []objKey, norm func(map[string]any) any) []windowPoint {
+func (cm *cacheModel) windowState(keys []book.Key, norm func(map[string]any) any) []windowPoint {
 	if !cm.spans() {
 		return nil // none is open between steps
 	}
@@ -261,7 +263,7 @@ func (cm *cacheModel) windowState(keys []objKey, norm func(map[string]any) any) 
 			if k.GVK != inf.gvk {
 				continue
 			}
-			h := cm.book.hist[k]
+			h := cm.book.History(k)
 			after := 0
 			for _, s := range h.Seqs {
 				if s > w.seq {
@@ -270,7 +272,7 @@ func (cm *cacheModel) windowState(keys []objKey, norm func(map[string]any) any) 
 			}
 			st.After = append(st.After, after)
 			if after >= cm.ex.o.Versions {
-				st.Old = append(st.Old, norm(h.Versions[VersionAt(h, w.seq)]))
+				st.Old = append(st.Old, norm(h.Versions[book.VersionAt(h, w.seq)]))
 			}
 		}
 		out = append(out, st)
@@ -284,12 +286,4 @@ type windowPoint struct {
 	I     string
 	After []int
 	Old   []any `json:",omitempty"`
-}
-
-// lastAt is the newest point of the book at which h was at version v.
-func (b *versions) LastAt(h *history, v int) int {
-	if v+1 < len(h.Seqs) {
-		return h.Seqs[v+1] - 1
-	}
-	return b.seq
 }

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"encoding/json"
 	"strings"
 
@@ -34,8 +36,8 @@ import (
 // the server checked ("" for none), held the one the sent object carried;
 // based is the step's newest read. An accepted lock is a read of the
 // newest version (the step's seen is raised to it).
-func (c *checks) writeBased(k objKey, lock, held string, based int) int {
-	h := c.book.hist[k]
+func (c *checks) writeBased(k book.Key, lock, held string, based int) int {
+	h := c.book.History(k)
 	if h == nil {
 		return based
 	}

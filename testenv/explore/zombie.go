@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -37,7 +39,7 @@ import (
 // deliveries).
 type heldWrites struct {
 	ex        *explorer
-	book      *versions
+	book      *book.Book
 	trace     *trace
 	work      *workQueue
 	held      []*inFlight
@@ -52,7 +54,7 @@ type inFlight struct {
 	it   item
 	done bool
 	// seen is what that step had seen when it sent the write.
-	seen map[objKey]int
+	seen map[book.Key]int
 	// w describes it: verb, object, what it was based on, the body.
 	w Write
 	// send delivers it through the explorer's client, recorded.
@@ -158,7 +160,7 @@ func (hw *heldWrites) deliver(ctx context.Context, it item) {
 			h = c
 		}
 	}
-	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[objKey]int{}, plan: []int{}}
+	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[book.Key]int{}, plan: []int{}}
 	nth, sender := "", hw.ex.setup.itemID(item{rec: it.rec, action: -1, key: it.key})
 	if it.nth > 0 {
 		nth = fmt.Sprintf(" %d", it.nth+1)

@@ -1,4 +1,4 @@
-package explore
+package book
 
 import (
 	"context"
@@ -14,45 +14,57 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
-// versions is the book of a schedule: every version of every object the
+// Book is the book of a schedule: every version of every object the
 // server held, in the order first met, as the explorer's client saw them,
-// and who wrote what (history.owners). Recording a new version calls
-// onNew on it: the per-write invariants (checks).
-type versions struct {
+// and who wrote what (History.Owners). Recording a new version calls
+// onNew on it: the explorer's per-write invariants. A Book is not safe
+// for concurrent use: the explorer's calls lock serializes its use.
+type Book struct {
 	server client.Client
-	hist   map[objKey]*history
-	order  []objKey
+	hist   map[Key]*History
+	order  []Key
 	// lastChanged reports whether the last record made a new version;
 	// seq counts the new versions (history.seqs).
 	lastChanged bool
 	seq         int
 	// gone are objects known absent at the schedule's start, not yet
 	// recorded: the backend's reset deleted them (reset.go).
-	gone map[objKey]bool
+	gone map[Key]bool
 	// onNew is called with each new version, h's newest, and the one it
 	// replaced.
-	onNew func(h *history, prev map[string]any)
+	onNew func(h *History, prev map[string]any)
 }
 
-// checks are the invariants judged on the book's versions: at each new
-// version (invariant.go's onWrite) and in a steady state, for the step
-// being run (trace.cur); and what they keep to judge after the schedule.
-type checks struct {
-	book   *versions
-	server client.Client
-	trace  *trace
-	// ogSuspects are the observedGenerations absent at generation 1 in a
-	// steady state, judged after the schedule (invariant_observedgenerationstuck.go).
-	ogSuspects []ogSuspect
-	// lwSuspects are the lost writes judged after the schedule; written
-	// what each chosen step's write made, for the judgement that takes
-	// this schedule as the fresh one (lostjudge.go).
-	lwSuspects []suspectWrite
-	written    map[writeAt]map[string]any
+// New is an empty book of the objects on server; onNew, if set, is
+// called with each new version (h's newest) and the one it replaced (nil:
+// absent before).
+func New(server client.Client, onNew func(h *History, prev map[string]any)) *Book {
+	return &Book{server: server, hist: map[Key]*History{}, onNew: onNew}
 }
 
-// observe reads the object from the server and records it (see record).
-func (b *versions) Observe(ctx context.Context, k objKey) (*history, bool, error) {
+// History is k's history, nil when the book has not met k.
+func (b *Book) History(k Key) *History { return b.hist[k] }
+
+// Keys are the objects the book has met, in the order first met. The
+// caller does not change the slice.
+func (b *Book) Keys() []Key { return b.order }
+
+// Seq is the count of new versions recorded: the newest point of the
+// book (History.Seqs).
+func (b *Book) Seq() int { return b.seq }
+
+// LastChanged reports whether the last Record (or Observe, Known) made a
+// new version.
+func (b *Book) LastChanged() bool { return b.lastChanged }
+
+// SetGone tells the book the objects known absent at the schedule's
+// start (a reset deleted them): Known takes them for absent without
+// reading the server.
+func (b *Book) SetGone(gone map[Key]bool) { b.gone = gone }
+
+// Observe reads k from the server and records it (see Record); changed
+// is LastChanged.
+func (b *Book) Observe(ctx context.Context, k Key) (*History, bool, error) {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.GVK)
 	if err := b.server.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
@@ -63,10 +75,10 @@ func (b *versions) Observe(ctx context.Context, k objKey) (*history, bool, error
 	return b.Record(k, u.Object, u.GetResourceVersion()), b.lastChanged, nil
 }
 
-// holds reports that the book's newest version of k is o's: the same
+// Holds reports that the book's newest version of k is o's: the same
 // object (UID) at the same resourceVersion, so observing it would record
 // nothing new.
-func (b *versions) Holds(k objKey, o client.Object) bool {
+func (b *Book) Holds(k Key, o client.Object) bool {
 	h := b.hist[k]
 	if h == nil || o.GetResourceVersion() == "" || o.GetUID() == "" {
 		return false
@@ -75,11 +87,11 @@ func (b *versions) Holds(k objKey, o client.Object) bool {
 	return v != nil && h.RVs[h.Newest()] == o.GetResourceVersion() && UIDOfVersion(v) == string(o.GetUID())
 }
 
-// known returns k's history, reading the object from the server the first
+// Known returns k's history, reading the object from the server the first
 // time (or taking it for absent, when the reset deleted it: gone): after
 // that every write goes through the explorer's client, so the newest
 // recorded version is the server's.
-func (b *versions) Known(ctx context.Context, k objKey) (*history, error) {
+func (b *Book) Known(ctx context.Context, k Key) (*History, error) {
 	if h := b.hist[k]; h != nil {
 		return h, nil
 	}
@@ -90,20 +102,19 @@ func (b *versions) Known(ctx context.Context, k objKey) (*history, error) {
 	return h, err
 }
 
-// record appends content (nil: absent) as k's newest version when it
-// differs from the last one, runs the per-write invariants on it, and sets
-// b.lastChanged. A version of another object under k's name (another UID
+// Record appends content (nil: absent) as k's newest version when it
+// differs from the last one, calls onNew on it, and sets LastChanged. A version of another object under k's name (another UID
 // than the newest's, both set: it was deleted and created again between
 // two records, out of the explorer's sight) is never the same version,
 // whatever its resourceVersion (the fake client numbers each object's
 // from 1) or content: the deletion is recorded first, as an absence, so
 // the new object's history starts anew after it and no read serves the
 // old object's version as the new one's.
-func (b *versions) Record(k objKey, content map[string]any, rv string) *history {
+func (b *Book) Record(k Key, content map[string]any, rv string) *History {
 	b.lastChanged = false
 	h := b.hist[k]
 	if h == nil {
-		h = &history{Key: k, Owners: map[string]owner{}}
+		h = &History{Key: k, Owners: map[string]Owner{}}
 		b.hist[k] = h
 		b.order = append(b.order, k)
 	} else if prev := h.Versions[h.Newest()]; prev != nil && content != nil &&
@@ -121,9 +132,8 @@ func (b *versions) Record(k objKey, content map[string]any, rv string) *history 
 	return h
 }
 
-// add appends content as h's newest version and runs the per-write
-// invariants on it.
-func (b *versions) add(h *history, content map[string]any, rv string) {
+// add appends content as h's newest version and calls onNew on it.
+func (b *Book) add(h *History, content map[string]any, rv string) {
 	var prev map[string]any
 	if len(h.Versions) > 0 {
 		prev = h.Versions[h.Newest()]
@@ -143,25 +153,25 @@ func (b *versions) add(h *history, content map[string]any, rv string) {
 	}
 }
 
-// keyOf names obj, under key, by its kind in the server's scheme.
-func (b *versions) KeyOf(obj runtime.Object, key client.ObjectKey) (objKey, error) {
+// KeyOf names obj, under key, by its kind in the server's scheme.
+func (b *Book) KeyOf(obj runtime.Object, key client.ObjectKey) (Key, error) {
 	gvk, err := apiutil.GVKForObject(obj, b.server.Scheme())
 	if err != nil {
-		return objKey{}, fmt.Errorf("explore: %T: %w", obj, err)
+		return Key{}, fmt.Errorf("explore: %T: %w", obj, err)
 	}
-	return objKey{GVK: gvk, NN: key}, nil
+	return Key{GVK: gvk, NN: key}, nil
 }
 
-// groupResource is gvk's resource, for a NotFound error.
-func (b *versions) GroupResource(gvk schema.GroupVersionKind) schema.GroupResource {
+// GroupResource is gvk's resource, for a NotFound error.
+func (b *Book) GroupResource(gvk schema.GroupVersionKind) schema.GroupResource {
 	if m, err := b.server.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
 		return m.Resource.GroupResource()
 	}
 	return schema.GroupResource{Group: gvk.Group, Resource: gvk.Kind}
 }
 
-// uidOf is the UID of k's newest version ("" when absent).
-func (b *versions) UIDOf(k objKey) types.UID {
+// UIDOf is the UID of k's newest version ("" when absent).
+func (b *Book) UIDOf(k Key) types.UID {
 	h := b.hist[k]
 	if h == nil || h.Versions[h.Newest()] == nil {
 		return ""
@@ -170,12 +180,12 @@ func (b *versions) UIDOf(k objKey) types.UID {
 	return types.UID(uid)
 }
 
-// serverLabels names what the server chose in this schedule by the object
+// ServerLabels names what the server chose in this schedule by the object
 // it belongs to: each UID ("(uid of Widget ns/w #1)") and each name made
 // from generateName ("(w-generated-1)"), and gives each object's label.
 // Two runs of one schedule, or two schedules reaching one state, then
 // compare equal.
-func (b *versions) ServerLabels() (uids, objLabel map[string]string) {
+func (b *Book) ServerLabels() (uids, objLabel map[string]string) {
 	uids = map[string]string{} // and names the server generated
 	objLabel = map[string]string{}
 	generated := 0
@@ -205,4 +215,12 @@ func (b *versions) ServerLabels() (uids, objLabel map[string]string) {
 		}
 	}
 	return uids, objLabel
+}
+
+// LastAt is the newest point of the book at which h was at version v.
+func (b *Book) LastAt(h *History, v int) int {
+	if v+1 < len(h.Seqs) {
+		return h.Seqs[v+1] - 1
+	}
+	return b.seq
 }

@@ -1,4 +1,4 @@
-package explore
+package book
 
 import (
 	"bytes"
@@ -7,36 +7,21 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
-// decision is what an apply was decided from, for "no lost write": the
+// Decision is what an apply was decided from, for "no lost write": the
 // process (one cache, which never goes backwards), the reconciler and the
 // object it reconciled, and the newest version of each object its step had
 // read before it.
-type decision struct {
+type Decision struct {
 	Process int
 	By      string
 	Reads   map[string]int
 }
 
-// applyDecision describes the apply being recorded; nil for any other
-// write, a user action's, and the old leader's write delivered late
-// (zombie.go), which was decided in a process that is gone.
-func (c *checks) applyDecision() *decision {
-	s := c.trace.cur
-	if s == nil || !s.applying || s.action || s.sentBy > 0 {
-		return nil
-	}
-	d := &decision{Process: c.trace.crashes, By: s.step.Reconciler + " " + s.step.Object, Reads: map[string]int{}}
-	for _, rd := range s.step.Reads {
-		d.Reads[rd.Object] = max(d.Reads[rd.Object], rd.Version)
-	}
-	return d
-}
-
-// restates reports that later was decided at least as informed as d: the
+// Restates reports that later was decided at least as informed as d: the
 // same reconciler on the same object in the same process, having read
 // every object both read at a version no older. Its apply then restates
 // the newest decision of that reconcile.
-func (d *decision) Restates(later *decision) bool {
+func (d *Decision) Restates(later *Decision) bool {
 	if d == nil || later == nil || d.Process != later.Process || d.By != later.By {
 		return false
 	}
@@ -53,11 +38,11 @@ func (d *decision) Restates(later *decision) bool {
 // subresource.
 type fieldManager struct{ manager, operation, subresource string }
 
-// restated reports that the apply described by applied, which changed
+// Restated reports that the apply described by applied, which changed
 // the leaf at fields that o had set, restates o's decision: o was an apply
 // of the same reconcile, no better informed, and the field was only that
 // field manager's (restatesOwnApply).
-func Restated(o owner, applied *decision, prev, cur map[string]any, fields []string) bool {
+func Restated(o Owner, applied *Decision, prev, cur map[string]any, fields []string) bool {
 	return o.Applied.Restates(applied) && restatesOwnApply(prev, cur, fields)
 }
 

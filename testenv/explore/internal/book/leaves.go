@@ -1,86 +1,43 @@
-package explore
+package book
 
 import (
 	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 )
 
-// objKey identifies an object across schedules.
-type objKey struct {
-	GVK schema.GroupVersionKind
-	NN  types.NamespacedName
-}
+// How two versions are compared: by their changed leaves, and, for a
+// hash or an equality that must hold across runs of one schedule, with
+// what differs between runs stripped (Normalized).
 
-func (k objKey) String() string {
-	if k.NN.Namespace == "" {
-		return k.GVK.Kind + " " + k.NN.Name
-	}
-	return k.GVK.Kind + " " + k.NN.String()
-}
-
-// history is every version of one object the server held during a
-// schedule, as the explorer's client saw its writes. A nil version is
-// "absent" (not yet created, or deleted).
-type history struct {
-	Key      objKey
-	Versions []map[string]any
-	RVs      []string
-	// seqs orders versions across objects (listlag.go): the schedule's
-	// count of new versions when each was recorded; the first version
-	// recorded, which the server held before, is 0.
-	Seqs []int
-	// by is the step whose write made each version (its Step.Index), 0
-	// for a version no step's write made: the scenario's Objects, or one
-	// first met by a read (invariant_stuckfinalizer.go).
-	By []int
-	// owners maps each leaf path of spec, status and metadata's
-	// finalizers/labels/annotations to the write that last set it.
-	Owners map[string]owner
-}
-
-// owner is the write that set a path: the version it made, its step, the
-// reconciler whose write it was ("" for a user action's), and, for an
-// apply, what it was decided from.
-type owner struct {
-	Version, Step int
-	By            string
-	Applied       *decision
-}
-
-// newest is the index of the newest version.
-func (h *history) Newest() int { return len(h.Versions) - 1 }
-
-// trackedPaths are the parts of an object whose writes can be lost.
+// TrackedPaths are the parts of an object whose writes can be lost.
 var TrackedPaths = [][]string{{"spec"}, {"status"}, {"metadata", "finalizers"}, {"metadata", "labels"}, {"metadata", "annotations"}}
 
 // A leaf is a changed leaf path: dot-joined (for messages and the owners
 // map) and as its field names (a name may hold dots: a label key).
-type leaf struct {
+type Leaf struct {
 	Dotted string
 	Fields []string
 }
 
-// changedLeaves lists the leaf paths (maps are descended, anything else is
+// ChangedLeaves lists the leaf paths (maps are descended, anything else is
 // a leaf) whose value differs between two versions.
-func ChangedLeaves(a, b map[string]any) []leaf {
-	var out []leaf
+func ChangedLeaves(a, b map[string]any) []Leaf {
+	var out []Leaf
 	for _, p := range TrackedPaths {
 		va, _, _ := unstructured.NestedFieldNoCopy(a, p...)
 		vb, _, _ := unstructured.NestedFieldNoCopy(b, p...)
 		var fields [][]string
 		diffLeafFields(p, va, vb, &fields)
 		for _, f := range fields {
-			out = append(out, leaf{Dotted: strings.Join(f, "."), Fields: f})
+			out = append(out, Leaf{Dotted: strings.Join(f, "."), Fields: f})
 		}
 	}
 	return out
 }
 
-// diffLeaves is changedLeaves' walk from path, dot-joined.
+// DiffLeaves is ChangedLeaves' walk from path, dot-joined.
 func DiffLeaves(path string, a, b any, out *[]string) {
 	var fields [][]string
 	diffLeafFields(nil, a, b, &fields)
@@ -122,7 +79,7 @@ func with(path []string, k string) []string {
 	return append(path[:len(path):len(path)], k)
 }
 
-// zero reports an absent or empty value: typed objects converted back and
+// Zero reports an absent or empty value: typed objects converted back and
 // JSON from the server differ only in these.
 func Zero(v any) bool {
 	if v == nil {
@@ -149,7 +106,7 @@ func leaves(path []string, v any, out *[][]string) {
 	}
 }
 
-// normalized is a version without what differs between runs of the same
+// Normalized is a version without what differs between runs of the same
 // schedule (resourceVersion, uid, timestamps, managedFields), for hashing.
 func Normalized(v map[string]any) any {
 	if v == nil {
