@@ -12,7 +12,7 @@ import (
 // begin starts the schedule name names on a clean backend: the
 // once-per-schedule hook, then the reconcilers and the scenario's objects.
 // What the reset deleted the book takes for absent without reading it
-// (versions.gone), unless the hook, which may write anything, runs.
+// (book.Book.SetGone), unless the hook, which may write anything, runs.
 func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error) {
 	srv, err := ex.o.Backend.begin(ctx, ex.touched)
 	if err != nil {

@@ -44,8 +44,8 @@ const (
 // The built-in invariants, as one table: each is an invariant value in a
 // file of its own (invariant_*.go) with its checks, named in builtins in
 // the order docs/explore.md's "What is checked" lists them (a test keeps
-// the two in step). Options.Disable reads the table; the book of
-// versions runs the onWrite checks at each new version (versions.go), in
+// the two in step). Options.Disable reads the table; checks.checkWrite runs the
+// onWrite checks at each new version the book records (internal/book), in
 // this order, and the drain the onSteady checks at each steady state
 // (run.go). Checks made elsewhere say where.
 type invariant struct {

@@ -53,7 +53,7 @@ func (c *checks) checkLostWrite(h *book.History, prev map[string]any) {
 	// object is gone, whoever deleted it. Nor does a delete (cur absent).
 	// Nor does an apply that changes only what its own field manager's
 	// earlier apply set, decided in the same reconcile at least as
-	// informed: it restates that reconcile's newest decision (managed.go).
+	// informed: it restates that reconcile's newest decision (book.Restated).
 	overwrite := prev != nil && cur != nil
 	// Fields are owned per object, not per name: a deletion ends the
 	// object and what anyone wrote on it. A write to an object created

@@ -41,7 +41,7 @@ import (
 //
 // After the reset none of the objects exists: the next schedule's book
 // records each as absent when it first needs it, without reading it
-// (versions.gone), unless Scenario.BeginSchedule, which may write
+// (book.Book.SetGone), unless Scenario.BeginSchedule, which may write
 // anything, ran in between.
 
 // leftover is an object a schedule's book holds, as the book last saw it.

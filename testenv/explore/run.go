@@ -40,7 +40,7 @@ type run struct {
 	// (trace.go). It stays embedded until rank.go reads r.trace.failed
 	// by name; the other concerns are fields, so r.x is run's own.
 	trace
-	book      *book.Book // the book of the versions the server held (versions.go)
+	book      *book.Book // the versions the server held (internal/book)
 	checks    checks     // the invariants judged on it (invariant.go)
 	cache     cacheModel // what cached reads may see (cachemodel.go)
 	queue     workQueue  // what runs next (queue.go)

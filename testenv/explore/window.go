@@ -73,7 +73,7 @@ func (w Window) String() string {
 
 // openWindow is a window open in the running process.
 type openWindow struct {
-	// seq is its point (history.seqs).
+	// seq is its point (book.History.Seqs).
 	seq int
 	// listed are where the steps it served list it, the last one last.
 	listed []windowRef
