@@ -17,38 +17,44 @@ import (
 // the legacy documents: a client that asks for aggregated discovery takes
 // them, as it does from an API server that does not aggregate.
 
-// discovery answers a discovery Request for path; false: path is not one.
-func (p *Process) discovery(path string) (any, bool) {
+// discovery answers from a scheme's kinds that mapper maps.
+type discovery struct {
+	mapper meta.RESTMapper
+	scheme *runtime.Scheme
+}
+
+// answer answers a discovery Request for path; false: path is not one.
+func (d discovery) answer(path string) (any, bool) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case len(parts) == 1 && parts[0] == "api":
-		return metav1.APIVersions{TypeMeta: metav1.TypeMeta{Kind: "APIVersions"}, Versions: p.versionsOf("")}, true
+		return metav1.APIVersions{TypeMeta: metav1.TypeMeta{Kind: "APIVersions"}, Versions: d.versionsOf("")}, true
 	case len(parts) == 1 && parts[0] == "apis":
 		out := metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}}
-		for _, g := range p.groups() {
+		for _, g := range d.groups() {
 			if g != "" {
-				out.Groups = append(out.Groups, p.group(g))
+				out.Groups = append(out.Groups, d.group(g))
 			}
 		}
 		return out, true
 	case len(parts) == 2 && parts[0] == "apis":
-		return p.group(parts[1]), true
+		return d.group(parts[1]), true
 	case len(parts) == 2 && parts[0] == "api":
-		return p.resources(schema.GroupVersion{Version: parts[1]}), true
+		return d.resources(schema.GroupVersion{Version: parts[1]}), true
 	case len(parts) == 3 && parts[0] == "apis":
-		return p.resources(schema.GroupVersion{Group: parts[1], Version: parts[2]}), true
+		return d.resources(schema.GroupVersion{Group: parts[1], Version: parts[2]}), true
 	}
 	return nil, false
 }
 
 // mapped is every kind of the scheme the backend's mapper maps, sorted.
-func (p *Process) mapped() []*meta.RESTMapping {
+func (d discovery) mapped() []*meta.RESTMapping {
 	var out []*meta.RESTMapping
-	for gvk := range p.scheme.AllKnownTypes() {
+	for gvk := range d.scheme.AllKnownTypes() {
 		if gvk.Version == runtime.APIVersionInternal || strings.HasSuffix(gvk.Kind, "List") {
 			continue
 		}
-		m, err := p.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		m, err := d.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 		if err != nil || m.GroupVersionKind != gvk {
 			continue
 		}
@@ -60,9 +66,9 @@ func (p *Process) mapped() []*meta.RESTMapping {
 	return out
 }
 
-func (p *Process) groups() []string {
+func (d discovery) groups() []string {
 	var out []string
-	for _, m := range p.mapped() {
+	for _, m := range d.mapped() {
 		if !slices.Contains(out, m.GroupVersionKind.Group) {
 			out = append(out, m.GroupVersionKind.Group)
 		}
@@ -70,9 +76,9 @@ func (p *Process) groups() []string {
 	return out
 }
 
-func (p *Process) versionsOf(group string) []string {
+func (d discovery) versionsOf(group string) []string {
 	var out []string
-	for _, m := range p.mapped() {
+	for _, m := range d.mapped() {
 		if gvk := m.GroupVersionKind; gvk.Group == group && !slices.Contains(out, gvk.Version) {
 			out = append(out, gvk.Version)
 		}
@@ -80,9 +86,9 @@ func (p *Process) versionsOf(group string) []string {
 	return out
 }
 
-func (p *Process) group(name string) metav1.APIGroup {
+func (d discovery) group(name string) metav1.APIGroup {
 	g := metav1.APIGroup{TypeMeta: metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}, Name: name}
-	for _, v := range p.versionsOf(name) {
+	for _, v := range d.versionsOf(name) {
 		g.Versions = append(g.Versions, metav1.GroupVersionForDiscovery{GroupVersion: schema.GroupVersion{Group: name, Version: v}.String(), Version: v})
 	}
 	if len(g.Versions) > 0 {
@@ -91,9 +97,9 @@ func (p *Process) group(name string) metav1.APIGroup {
 	return g
 }
 
-func (p *Process) resources(gv schema.GroupVersion) metav1.APIResourceList {
+func (d discovery) resources(gv schema.GroupVersion) metav1.APIResourceList {
 	out := metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: gv.String()}
-	for _, m := range p.mapped() {
+	for _, m := range d.mapped() {
 		if m.GroupVersionKind.GroupVersion() != gv {
 			continue
 		}

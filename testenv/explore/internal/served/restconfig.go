@@ -68,7 +68,7 @@ func (p *Process) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		defer func() { _ = req.Body.Close() }()
 	}
-	if out, ok := p.discovery(req.URL.Path); ok {
+	if out, ok := (discovery{mapper: p.mapper, scheme: p.scheme}).answer(req.URL.Path); ok {
 		return p.answer(req, out, nil)
 	}
 	if p.book == nil {
