@@ -1,8 +1,6 @@
-package explore
+package book
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
-
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,7 +14,7 @@ import (
 // has the same content (only its UID differs) or the same resourceVersion
 // (the fake client numbers each object's from 1) (issue 50).
 func TestRecordNewUIDStartsAnew(t *testing.T) {
-	w := book.Key{GVK: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	w := Key{GVK: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
 	obj := func(uid, label string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "w", "uid": uid, "labels": map[string]any{"a": label}}}
 	}
@@ -32,17 +30,17 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 		{"old version recorded without a resourceVersion", "", "7", obj("b", "2")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRun(nil, nil)
-			r.book.Record(w, obj("a", "1"), tc.oldRV)
-			h := r.book.Record(w, tc.newObj, tc.newRV)
-			if !r.book.LastChanged() {
+			b := New(nil, nil)
+			b.Record(w, obj("a", "1"), tc.oldRV)
+			h := b.Record(w, tc.newObj, tc.newRV)
+			if !b.LastChanged() {
 				t.Fatalf("the new object made no new version: %v", h.Versions)
 			}
 			if len(h.Versions) != 3 || h.Versions[1] != nil {
 				t.Fatalf("want the old object, its deletion, the new object; got %v", h.Versions)
 			}
 			for i, v := range h.Versions {
-				if uid := book.UIDOfVersion(v); v != nil && i > 1 && uid != "b" || i == 0 && uid != "a" {
+				if uid := UIDOfVersion(v); v != nil && i > 1 && uid != "b" || i == 0 && uid != "a" {
 					t.Errorf("version %d has uid %q", i+1, uid)
 				}
 			}
@@ -50,17 +48,17 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 				t.Errorf("rvs %v, seqs %v", h.RVs, h.Seqs)
 			}
 			// Recording the new object again is no new version.
-			r.book.Record(w, tc.newObj, tc.newRV)
-			if r.book.LastChanged() || len(h.Versions) != 3 {
+			b.Record(w, tc.newObj, tc.newRV)
+			if b.LastChanged() || len(h.Versions) != 3 {
 				t.Errorf("the same version again made another: %v", h.Versions)
 			}
 		})
 	}
 	// Without UIDs (the fake client's objects carry none) the book cannot
 	// tell two objects apart: the same content is the same version.
-	r := newRun(nil, nil)
-	r.book.Record(w, obj("", "1"), "1")
-	if h := r.book.Record(w, obj("", "1"), "2"); r.book.LastChanged() || len(h.Versions) != 1 {
+	b := New(nil, nil)
+	b.Record(w, obj("", "1"), "1")
+	if h := b.Record(w, obj("", "1"), "2"); b.LastChanged() || len(h.Versions) != 1 {
 		t.Errorf("without UIDs, a new resourceVersion alone made a version: %v", h.Versions)
 	}
 }
