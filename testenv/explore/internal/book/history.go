@@ -75,20 +75,20 @@ func UIDOfVersion(v map[string]any) string {
 }
 
 // WalkBack returns the earliest version of h, from version v back, such
-// that every version from it to v is of v's object (SameObject) and, but
+// that every version from it to v is of v's object (sameObject) and, but
 // for v, satisfies keep.
 func (h *History) WalkBack(v int, keep func(map[string]any) bool) int {
 	top := h.Versions[v]
-	for v > 0 && SameObject(h.Versions[v-1], top) && keep(h.Versions[v-1]) {
+	for v > 0 && sameObject(h.Versions[v-1], top) && keep(h.Versions[v-1]) {
 		v--
 	}
 	return v
 }
 
-// SameObject reports that version v, present, is of the object of version
+// sameObject reports that version v, present, is of the object of version
 // newest: the same UID (the book holds an object deleted and created again
 // between two of its versions under one name).
-func SameObject(v, newest map[string]any) bool {
+func sameObject(v, newest map[string]any) bool {
 	if v == nil {
 		return false
 	}

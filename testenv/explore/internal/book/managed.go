@@ -17,11 +17,11 @@ type Decision struct {
 	Reads   map[string]int
 }
 
-// Restates reports that later was decided at least as informed as d: the
+// restates reports that later was decided at least as informed as d: the
 // same reconciler on the same object in the same process, having read
 // every object both read at a version no older. Its apply then restates
 // the newest decision of that reconcile.
-func (d *Decision) Restates(later *Decision) bool {
+func (d *Decision) restates(later *Decision) bool {
 	if d == nil || later == nil || d.Process != later.Process || d.By != later.By {
 		return false
 	}
@@ -43,7 +43,7 @@ type fieldManager struct{ manager, operation, subresource string }
 // of the same reconcile, no better informed, and the field was only that
 // field manager's (restatesOwnApply).
 func Restated(o Owner, applied *Decision, prev, cur map[string]any, fields []string) bool {
-	return o.Applied.Restates(applied) && restatesOwnApply(prev, cur, fields)
+	return o.Applied.restates(applied) && restatesOwnApply(prev, cur, fields)
 }
 
 // restatesOwnApply reports that an apply changed the leaf at fields where
