@@ -44,34 +44,12 @@ func (r *run) prints() [][]writePrint {
 			}
 			p := writePrint{what: w.Verb + " " + obj + ": " + answer}
 			if h := byName[w.Object]; h != nil && w.Version > 0 && w.Version <= len(h.Versions) && h.Versions[w.Version-1] != nil {
-				p.content = mapUIDs(book.Normalized(h.Versions[w.Version-1]), uids).(map[string]any)
+				p.content = book.Comparable(h.Versions[w.Version-1], uids).(map[string]any)
 			}
 			out[i] = append(out[i], p)
 		}
 	}
 	return out
-}
-
-func mapUIDs(v any, uids map[string]string) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, c := range t {
-			out[k] = mapUIDs(c, uids)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, c := range t {
-			out[i] = mapUIDs(c, uids)
-		}
-		return out
-	case string:
-		if l, ok := uids[t]; ok {
-			return l
-		}
-	}
-	return v
 }
 
 // divergence compares two runs of one schedule: "" when they match.

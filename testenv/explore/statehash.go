@@ -28,7 +28,7 @@ func (r *run) stateHash(left int) uint64 {
 		h := r.book.History(k)
 		o := obj{K: hashKey(k)}
 		for i := max(0, len(h.Versions)-r.ex.o.Versions); i < len(h.Versions); i++ {
-			o.V = append(o.V, mapUIDs(book.Normalized(h.Versions[i]), uids))
+			o.V = append(o.V, book.Comparable(h.Versions[i], uids))
 		}
 		objs = append(objs, o)
 	}
@@ -49,7 +49,7 @@ func (r *run) stateHash(left int) uint64 {
 	}{objs, q, r.cache.stale, left, r.crashes, r.cache.floors(keys), r.cache.cache.state(keys), r.cache.cache.past(keys), r.cache.cache.lazy(), r.held.heldState(), r.proc.Started()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
-	if open := r.cache.windowState(keys, func(c map[string]any) any { return mapUIDs(book.Normalized(c), uids) }); len(open) > 0 {
+	if open := r.cache.windowState(keys, func(c map[string]any) any { return book.Comparable(c, uids) }); len(open) > 0 {
 		w, _ := json.Marshal(open)
 		_, _ = f.Write(w)
 	}
@@ -99,7 +99,7 @@ func (r *run) drainState() uint64 {
 	var objs []obj
 	for _, k := range sortedKeys(r.book.Keys()) {
 		h := r.book.History(k)
-		objs = append(objs, obj{K: hashKey(k), V: mapUIDs(book.Normalized(h.Versions[h.Newest()]), uids)})
+		objs = append(objs, obj{K: hashKey(k), V: book.Comparable(h.Versions[h.Newest()], uids)})
 	}
 	var q []string
 	for _, it := range r.queue.queue {

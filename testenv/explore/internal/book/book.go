@@ -122,7 +122,7 @@ func (b *Book) Record(k Key, content map[string]any, rv string) *History {
 		b.add(h, nil, "") // the deletion between
 	} else if h.RVs[h.Newest()] == rv {
 		return h
-	} else if prev := h.Versions[h.Newest()]; prev != nil && content != nil && reflect.DeepEqual(Normalized(prev), Normalized(content)) {
+	} else if prev := h.Versions[h.Newest()]; prev != nil && content != nil && reflect.DeepEqual(normalized(prev), normalized(content)) {
 		// A new resourceVersion without a change (the fake client bumps it
 		// on no-op patches): the same version, under its new name.
 		h.Versions[h.Newest()], h.RVs[h.Newest()] = content, rv

@@ -9,7 +9,7 @@ import (
 
 // How two versions are compared: by their changed leaves, and, for a
 // hash or an equality that must hold across runs of one schedule, with
-// what differs between runs stripped (Normalized).
+// what differs between runs stripped (Comparable).
 
 // TrackedPaths are the parts of an object whose writes can be lost.
 var TrackedPaths = [][]string{{"spec"}, {"status"}, {"metadata", "finalizers"}, {"metadata", "labels"}, {"metadata", "annotations"}}
@@ -106,9 +106,9 @@ func leaves(path []string, v any, out *[][]string) {
 	}
 }
 
-// Normalized is a version without what differs between runs of the same
+// normalized is a version without what differs between runs of the same
 // schedule (resourceVersion, uid, timestamps, managedFields), for hashing.
-func Normalized(v map[string]any) any {
+func normalized(v map[string]any) any {
 	if v == nil {
 		return nil
 	}
@@ -139,6 +139,36 @@ func strip(v any) any {
 			out[i] = strip(c)
 		}
 		return out
+	}
+	return v
+}
+
+// Comparable is version v as two runs of one schedule, or two schedules
+// reaching one state, compare it: normalized, with each UID and name the
+// server chose replaced by its label (uids, from Book.ServerLabels).
+func Comparable(v map[string]any, uids map[string]string) any {
+	return mapUIDs(normalized(v), uids)
+}
+
+// mapUIDs is v with each string uids labels replaced by its label.
+func mapUIDs(v any, uids map[string]string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, c := range t {
+			out[k] = mapUIDs(c, uids)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, c := range t {
+			out[i] = mapUIDs(c, uids)
+		}
+		return out
+	case string:
+		if l, ok := uids[t]; ok {
+			return l
+		}
 	}
 	return v
 }
