@@ -62,8 +62,8 @@ func (b *Book) LastChanged() bool { return b.lastChanged }
 // reading the server.
 func (b *Book) SetGone(gone map[Key]bool) { b.gone = gone }
 
-// Observe reads k from the server and records it (see Record); changed
-// is LastChanged.
+// Observe reads k from the server and records it (see Record), and
+// reports whether that made a new version (LastChanged).
 func (b *Book) Observe(ctx context.Context, k Key) (*History, bool, error) {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.GVK)

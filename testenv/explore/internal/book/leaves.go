@@ -144,8 +144,10 @@ func strip(v any) any {
 }
 
 // Comparable is version v as two runs of one schedule, or two schedules
-// reaching one state, compare it: normalized, with each UID and name the
-// server chose replaced by its label (uids, from Book.ServerLabels).
+// reaching one state, compare it: without what differs between runs
+// (resourceVersion, uid, timestamps, managedFields; see normalized), and
+// with each UID and name the server chose replaced by its label (uids,
+// from Book.ServerLabels).
 func Comparable(v map[string]any, uids map[string]string) any {
 	return mapUIDs(normalized(v), uids)
 }
