@@ -47,8 +47,8 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if _, err := r.book.Known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240),
-		Kind: writeKind(verb, nil, bodyRV(data)), At: r.cur.sentAt}
+	w := Write{Verb: verb, Object: k.String(), Based: r.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240),
+		Kind: writeKind(verb, nil, bodyRV(data)), At: r.trace.cur.sentAt}
 	if w.At == "" {
 		w.At = callSite()
 	}

@@ -122,14 +122,14 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.Newest()+1)
 		})
 	}
-	if r.cur != nil {
+	if r.trace.cur != nil {
 		read := Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
 		if !api && !uncached {
 			read.OtherAPIServer = r.cache.cache.pastLeader(k, rep, v) + 1
 		}
-		r.cur.step.Reads = append(r.cur.step.Reads, read)
-		if v > r.cur.seenOrNone(k) {
-			r.cur.seen[k] = v
+		r.trace.cur.step.Reads = append(r.trace.cur.step.Reads, read)
+		if v > r.trace.cur.seenOrNone(k) {
+			r.trace.cur.seen[k] = v
 		}
 	}
 	content := h.Versions[v]
@@ -191,7 +191,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if _, err := r.book.Known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.cur.seenOrNone(k) + 1, At: r.cur.sentAt}
+	w := Write{Verb: verb, Object: k.String(), Based: r.trace.cur.seenOrNone(k) + 1, At: r.trace.cur.sentAt}
 	var data []byte
 	if p != nil {
 		if d, derr := p.Data(obj); derr == nil {
@@ -236,7 +236,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			// The answer, decoded into obj, is a read: the writer holds
 			// the newest version even when its write changed nothing (a
 			// no-op patch after a stale read answers with the newest).
-			r.cur.seen[k] = h.Newest()
+			r.trace.cur.seen[k] = h.Newest()
 		}
 		return h, changed, nil
 	})
@@ -261,27 +261,27 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	if sendErr != nil {
 		w.Answer = sendErr.Error()
 	}
-	i := len(r.cur.step.Writes)
-	r.cur.step.Writes = append(r.cur.step.Writes, w)
+	i := len(r.trace.cur.step.Writes)
+	r.trace.cur.step.Writes = append(r.trace.cur.step.Writes, w)
 	if sendErr != nil {
 		return sendErr
 	}
-	r.cur.applying = strings.HasSuffix(w.Verb, "apply")
-	r.cur.judged, r.cur.based = true, w.Based
+	r.trace.cur.applying = strings.HasSuffix(w.Verb, "apply")
+	r.trace.cur.judged, r.trace.cur.based = true, w.Based
 	h, changed, err := stored()
-	r.cur.applying, r.cur.judged = false, false
+	r.trace.cur.applying, r.trace.cur.judged = false, false
 	if err != nil {
 		return err
 	}
 	if changed {
 		if w.Data == "" && h.Newest() > 0 && h.Versions[h.Newest()] != nil {
-			r.cur.step.Writes[i].Data = describeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])
+			r.trace.cur.step.Writes[i].Data = describeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])
 		}
-		r.cur.step.Writes[i].Version = h.Newest() + 1
-		h.By[h.Newest()] = r.cur.step.Index
-		r.cur.step.Writes[i].Gone = h.Versions[h.Newest()] == nil
-		r.cur.wrote = true
-		r.cur.seen[k] = h.Newest()
+		r.trace.cur.step.Writes[i].Version = h.Newest() + 1
+		h.By[h.Newest()] = r.trace.cur.step.Index
+		r.trace.cur.step.Writes[i].Gone = h.Versions[h.Newest()] == nil
+		r.trace.cur.wrote = true
+		r.trace.cur.seen[k] = h.Newest()
 		r.creations.noteWritten(k, h)
 		r.queue.queueEvent(k)
 	}

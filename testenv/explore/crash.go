@@ -63,14 +63,14 @@ func (c crashPoint) String() string {
 // stopped reports that the step's process has crashed: calls fail. After
 // a crashInFlight the old leader runs on until its next write is held.
 func (r *run) stopped() bool {
-	return r.cur != nil && r.cur.crash.kind != crashNone && !r.held.holdsNext()
+	return r.trace.cur != nil && r.trace.cur.crash.kind != crashNone && !r.held.holdsNext()
 }
 
 // maybeCrash runs after each successful write of a step: it decides (or,
 // replaying, looks up) whether the process crashes here.
 func (r *run) maybeCrash() {
-	s := r.cur
-	if s == nil || s.action || s.sentBy > 0 || r.drain {
+	s := r.trace.cur
+	if s == nil || s.action || s.sentBy > 0 || r.trace.drain {
 		return
 	}
 	s.writesDone++
@@ -80,9 +80,9 @@ func (r *run) maybeCrash() {
 		if s.crashPlan.at == s.writesDone {
 			c = s.crashPlan
 		}
-	case r.crashes < r.ex.o.Crashes && r.ch.faults != nil:
-		c.kind = r.ch.faults.crash()
-	case r.crashes < r.ex.o.Crashes:
+	case r.trace.crashes < r.ex.o.Crashes && r.trace.ch.faults != nil:
+		c.kind = r.trace.ch.faults.crash()
+	case r.trace.crashes < r.ex.o.Crashes:
 		// Crash first, as the stalest read comes first: most bugs need it.
 		options := []crashPoint{{kind: crashRestart}}
 		if r.ex.o.LeaderChange || r.ex.o.InFlightWrite {
@@ -96,10 +96,10 @@ func (r *run) maybeCrash() {
 			}
 		}
 		options = append(options, crashPoint{})
-		c = options[r.ch.choose(len(options))]
+		c = options[r.trace.ch.choose(len(options))]
 	}
 	if c.kind != crashNone {
-		r.crashes++
+		r.trace.crashes++
 		c.at = s.writesDone
 		s.crash = c
 	}

@@ -31,8 +31,8 @@ func (r *run) prints() [][]writePrint {
 	for _, k := range r.book.Keys() {
 		byName[k.String()] = r.book.History(k)
 	}
-	out := make([][]writePrint, len(r.steps))
-	for i, s := range r.steps {
+	out := make([][]writePrint, len(r.trace.steps))
+	for i, s := range r.trace.steps {
 		for _, w := range s.Writes {
 			answer := "ok"
 			if w.Answer != "ok" {
@@ -56,7 +56,7 @@ func (r *run) prints() [][]writePrint {
 func divergence(a, b *run) string {
 	pa, pb := a.prints(), b.prints()
 	for i := 0; i < len(pa) && i < len(pb); i++ {
-		step := a.steps[i]
+		step := a.trace.steps[i]
 		where := fmt.Sprintf("step %d (%s", step.Index, step.Reconciler)
 		if step.Object != "" {
 			where += " reconciles " + step.Object

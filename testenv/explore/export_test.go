@@ -32,15 +32,15 @@ type InFlightSchedule struct {
 func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFlightSchedule, error) {
 	var out []InFlightSchedule
 	res, err := runVisiting(ctx, s, o, func(r *run) {
-		f := InFlightSchedule{Held: r.held.held != nil, Delivered: r.held.delivered, HeldWrites: r.heldCount(), Violated: r.failed != nil}
+		f := InFlightSchedule{Held: r.held.held != nil, Delivered: r.held.delivered, HeldWrites: r.heldCount(), Violated: r.trace.failed != nil}
 		var script []scriptStep
-		for i, c := range r.chosen {
-			if !r.steps[i].Drain {
+		for i, c := range r.trace.chosen {
+			if !r.trace.steps[i].Drain {
 				script = append(script, c)
 			}
 		}
 		f.Seed = r.ex.setup.formatSeed(script)
-		for _, st := range r.steps {
+		for _, st := range r.trace.steps {
 			if !strings.HasPrefix(st.Reconciler, "in-flight write ") || len(st.Writes) == 0 {
 				continue
 			}
@@ -61,7 +61,7 @@ func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFligh
 // ran to its end (pruned ones aside), replays of the minimiser included.
 func RunSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, error) {
 	var out [][]Step
-	res, err := runVisiting(ctx, s, o, func(r *run) { out = append(out, r.steps) })
+	res, err := runVisiting(ctx, s, o, func(r *run) { out = append(out, r.trace.steps) })
 	return res, out, err
 }
 
@@ -83,7 +83,7 @@ func RunWindowsOfOneReconcile(ctx context.Context, s Scenario, o Options) (*Resu
 // ran to its end (the minimiser's replays included).
 func RunFaultPhaseSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, error) {
 	var out [][]Step
-	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{faults: true, visit: func(r *run) { out = append(out, r.steps) }})
+	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{faults: true, visit: func(r *run) { out = append(out, r.trace.steps) }})
 	return res, out, err
 }
 

@@ -158,7 +158,7 @@ func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *R
 	res.Schedules++
 	pilotTime := time.Since(start)
 	var pilotFound []*Violation
-	if r.failed != nil && !ex.known[foundKey(r.failed)] {
+	if r.trace.failed != nil && !ex.known[foundKey(r.trace.failed)] {
 		v, err := ex.minimise(ctx, r)
 		if err != nil {
 			return err

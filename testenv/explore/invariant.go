@@ -82,7 +82,7 @@ var invUserInvariant = invariant{
 			return
 		}
 		if err := r.ex.setup.s.Invariant(ctx, r.server); err != nil {
-			r.fail(InvariantUser, err.Error())
+			r.trace.fail(InvariantUser, err.Error())
 		}
 	},
 }

@@ -10,7 +10,7 @@ import (
 // reads, nothing written): it is retried forever.
 var invErrorLoop = invariant{
 	name:     InvariantErrorLoop,
-	onSteady: func(_ context.Context, r *run, first int) { r.checkErrorLoop(r.steps[first:]) },
+	onSteady: func(_ context.Context, r *run, first int) { r.trace.checkErrorLoop(r.trace.steps[first:]) },
 }
 
 // checkErrorLoop fails when a reconcile of the steady round (fresh reads,

@@ -29,9 +29,9 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
 			at := func(step, based int) {
-				r.cur = &stepState{step: Step{Index: step}, seen: map[book.Key]int{}}
+				r.trace.cur = &stepState{step: Step{Index: step}, seen: map[book.Key]int{}}
 				if based >= 0 {
-					r.cur.seen[k] = based
+					r.trace.cur.seen[k] = based
 				}
 			}
 			r.book.Record(k, nil, "") // v1: absent
@@ -45,11 +45,11 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 			}
 			at(3, 0) // saw only v1
 			r.book.Record(k, tc.last, "12")
-			if got := r.failed != nil && r.failed.Invariant == InvariantLostWrite; got != tc.lost {
-				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.failed)
+			if got := r.trace.failed != nil && r.trace.failed.Invariant == InvariantLostWrite; got != tc.lost {
+				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.trace.failed)
 			}
-			if tc.lost && !strings.Contains(r.failed.Message, "spec.replicas written by step 2") {
-				t.Errorf("message %q", r.failed.Message)
+			if tc.lost && !strings.Contains(r.trace.failed.Message, "spec.replicas written by step 2") {
+				t.Errorf("message %q", r.trace.failed.Message)
 			}
 		})
 	}
@@ -107,10 +107,10 @@ func TestLostWriteByManagedFields(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(&explorer{}, nil)
-			r.drain = true
+			r.trace.drain = true
 			write := func(index int, by step, verb string, content map[string]any, rv string) {
-				r.crashes = by.process
-				r.cur = &stepState{step: Step{Index: index, Reconciler: by.rec, Object: "LeaderWorkerSet ns/db",
+				r.trace.crashes = by.process
+				r.trace.cur = &stepState{step: Step{Index: index, Reconciler: by.rec, Object: "LeaderWorkerSet ns/db",
 					Reads: []Read{{Object: "LeaderWorkerSet ns/db", Version: by.learn}, {Object: k.String(), Version: 1}}},
 					seen: map[book.Key]int{k: 0}}
 				if err := r.recordWrite(t.Context(), k, Write{Verb: verb}, nil, func() (*book.History, bool, error) {
@@ -126,11 +126,11 @@ func TestLostWriteByManagedFields(t *testing.T) {
 				verb = "apply"
 			}
 			write(3, tc.by, verb, tc.last, "3") // v3: step 3's, which saw only v1
-			if got := r.failed != nil && r.failed.Invariant == InvariantLostWrite; got != tc.lost {
-				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.failed)
+			if got := r.trace.failed != nil && r.trace.failed.Invariant == InvariantLostWrite; got != tc.lost {
+				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.trace.failed)
 			}
-			if tc.lost && !strings.Contains(r.failed.Message, "metadata.labels."+label+" written by step 2") {
-				t.Errorf("message %q", r.failed.Message)
+			if tc.lost && !strings.Contains(r.trace.failed.Message, "metadata.labels."+label+" written by step 2") {
+				t.Errorf("message %q", r.trace.failed.Message)
 			}
 		})
 	}

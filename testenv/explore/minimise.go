@@ -28,7 +28,7 @@ func (ex *explorer) replayRun(ctx context.Context, script []scriptStep) (*run, e
 		return nil, err
 	}
 	defer ex.end(r)
-	r.ch = &chooser{}
+	r.trace.ch = &chooser{}
 	for _, s := range script {
 		lags := s.lags
 		if lags == nil {
@@ -41,14 +41,14 @@ func (ex *explorer) replayRun(ctx context.Context, script []scriptStep) (*run, e
 }
 
 func (ex *explorer) violation(r *run) *Violation {
-	if r.failed == nil {
+	if r.trace.failed == nil {
 		return nil
 	}
-	v := *r.failed
-	v.Steps, v.Bounds = r.steps, ex.bounds()
+	v := *r.trace.failed
+	v.Steps, v.Bounds = r.trace.steps, ex.bounds()
 	var script []scriptStep
-	for i, s := range r.chosen {
-		if !r.steps[i].Drain {
+	for i, s := range r.trace.chosen {
+		if !r.trace.steps[i].Drain {
 			script = append(script, s)
 		}
 	}

@@ -101,12 +101,12 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 		}
 		for _, d := range r.creations.suspects {
 			if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
-				r.retract(InvariantOwnDelete, d.msg)
+				r.trace.retract(InvariantOwnDelete, d.msg)
 			}
 		}
 		for _, o := range r.checks.ogSuspects {
 			if !fresh.og[o.key] {
-				r.retract(InvariantObservedGenerationStuck, o.msg)
+				r.trace.retract(InvariantObservedGenerationStuck, o.msg)
 			}
 		}
 	}
@@ -119,12 +119,12 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 		}
 		if !fresh.faulted || w.sameAs(fresh.writes[w.at]) {
 			for _, msg := range w.msgs {
-				r.retract(InvariantLostWrite, msg)
+				r.trace.retract(InvariantLostWrite, msg)
 			}
 		}
 	}
 	r.creations.suspects, r.checks.ogSuspects, r.checks.lwSuspects = nil, nil, nil
-	if r.failed == nil {
+	if r.trace.failed == nil {
 		r.track.broke = false
 	}
 	return nil
@@ -134,8 +134,8 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 // 0), the crashes and the deliveries of writes left in flight taken out.
 func freshScript(r *run) []scriptStep {
 	var script []scriptStep
-	for i, s := range r.chosen {
-		if !r.steps[i].Drain && !s.it.deliver {
+	for i, s := range r.trace.chosen {
+		if !r.trace.steps[i].Drain && !s.it.deliver {
 			script = append(script, scriptStep{it: s.it, lags: []int{}})
 		}
 	}
@@ -148,8 +148,8 @@ func freshScript(r *run) []scriptStep {
 // schedule but what that step's stale reads did.
 func stepFreshScript(r *run, pos int) []scriptStep {
 	var script []scriptStep
-	for i, s := range r.chosen {
-		if r.steps[i].Drain {
+	for i, s := range r.trace.chosen {
+		if r.trace.steps[i].Drain {
 			break
 		}
 		if s.it.deliver {
@@ -223,7 +223,7 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 // madeFaults reports that r, run from script, made each of script's
 // faults where script has it.
 func madeFaults(r *run, script []scriptStep) bool {
-	if len(r.chosen) < len(script) {
+	if len(r.trace.chosen) < len(script) {
 		return false
 	}
 	delivered := 0
@@ -231,7 +231,7 @@ func madeFaults(r *run, script []scriptStep) bool {
 		if s.it.deliver {
 			delivered++
 		}
-		if r.chosen[i].it != s.it || r.chosen[i].crash != s.crash {
+		if r.trace.chosen[i].it != s.it || r.trace.chosen[i].crash != s.crash {
 			return false
 		}
 	}

@@ -49,7 +49,7 @@ type track struct {
 }
 
 func (r *run) noteFailure(step int) {
-	if r.failed != nil && !r.track.broke {
+	if r.trace.failed != nil && !r.track.broke {
 		r.track.broke, r.track.failStep = true, step
 	}
 }
@@ -119,7 +119,7 @@ func (ex *explorer) prune(r *run, depth, d int) bool {
 		ex.seen[h] = true
 		return false
 	}
-	p := pos{depth: depth, path: slices.Clone(r.ch.taken), step: d}
+	p := pos{depth: depth, path: slices.Clone(r.trace.ch.taken), step: d}
 	r.track.checks = append(r.track.checks, check{p, h})
 	return ex.table.visit(h, p)
 }
@@ -153,7 +153,7 @@ type task struct {
 // as its schedule, r, made them.
 func (t *task) children(r *run) []*task {
 	var out []*task
-	taken, widths := r.ch.taken, r.ch.widths
+	taken, widths := r.trace.ch.taken, r.trace.ch.widths
 	for j := len(t.p.path); j < len(taken); j++ {
 		inherited := slices.Clone(t.inherited)
 		for _, c := range t.checks {
@@ -235,7 +235,7 @@ func (p *parallelSearch) depthFirst(ctx context.Context, res *Result) ([]found, 
 		if err != nil {
 			return nil, err
 		}
-		if r.failed != nil {
+		if r.trace.failed != nil {
 			fs = append(fs, found{r: r, at: c.at, schedules: counts[i]})
 		}
 	}
@@ -328,8 +328,8 @@ func (p *parallelSearch) tasks(ctx context.Context, donep *[]*task) ([]*task, bo
 		*donep = append(*donep, t)
 		t.track, t.at = t.r.track, time.Since(start)
 		queue = append(queue, t.children(t.r)...)
-		if t.broke && t.r.failed != nil {
-			t.key = foundKey(t.r.failed)
+		if t.broke && t.r.trace.failed != nil {
+			t.key = foundKey(t.r.trace.failed)
 		} else {
 			t.broke = false
 		}

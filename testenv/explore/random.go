@@ -64,7 +64,7 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 				}
 				r, e := w.schedule(ctx, c, o.Depth)
 				out := result{i: i, r: r, w: w, at: time.Since(start), err: e}
-				if e == nil && all && r.failed != nil && ctx.Err() == nil {
+				if e == nil && all && r.trace.failed != nil && ctx.Err() == nil {
 					out.v, out.err = w.minimise(ctx, r)
 				}
 				results <- out
@@ -81,12 +81,12 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 			if err == nil {
 				err = x.err
 			}
-		case x.r.failed == nil:
+		case x.r.trace.failed == nil:
 		case all:
 			x.v.FoundAfter, x.v.Schedules = x.at, x.i+1
 			minimised = append(minimised, x)
 		case !o.StopAtFirst:
-			if k := foundKey(x.r.failed); !ex.known[k] {
+			if k := foundKey(x.r.trace.failed); !ex.known[k] {
 				if l, ok := lowest[k]; !ok || x.i < l.i {
 					lowest[k] = x
 				}

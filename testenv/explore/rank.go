@@ -174,8 +174,8 @@ type found struct {
 // keep adds f to fs unless a schedule before it broke the same
 // violation, or an earlier level of the deepening found it (ex.known).
 func (ex *explorer) keep(fs []found, f found) []found {
-	k := foundKey(f.r.failed)
-	if ex.known[k] || slices.ContainsFunc(fs, func(g found) bool { return foundKey(g.r.failed) == k }) {
+	k := foundKey(f.r.trace.failed)
+	if ex.known[k] || slices.ContainsFunc(fs, func(g found) bool { return foundKey(g.r.trace.failed) == k }) {
 		return fs
 	}
 	return append(fs, f)

@@ -37,9 +37,8 @@ type run struct {
 	proc *servedapi.Process
 
 	// trace is what the schedule did: steps, crashes, violations
-	// (trace.go). It stays embedded until rank.go reads r.trace.failed
-	// by name; the other concerns are fields, so r.x is run's own.
-	trace
+	// (trace.go). Each concern is a named field, so r.x is run's own.
+	trace     trace
 	book      *book.Book // the versions the server held (internal/book)
 	checks    checks     // the invariants judged on it (invariant.go)
 	cache     cacheModel // what cached reads may see (cachemodel.go)
@@ -53,7 +52,7 @@ type run struct {
 func newRun(ex *explorer, server client.Client) *run {
 	r := &run{ex: ex, server: server, done: map[int]bool{}, track: track{prunedAt: -1}}
 	if ex != nil {
-		r.disabled = ex.setup.disabled
+		r.trace.disabled = ex.setup.disabled
 	}
 	r.book = book.New(server, r.checks.checkWrite)
 	r.checks = checks{book: r.book, server: server, trace: &r.trace}
@@ -137,11 +136,11 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		r.held.deliver(ctx, it)
 		return
 	}
-	s := &stepState{step: Step{Index: len(r.steps) + 1, Drain: r.drain}, seen: map[book.Key]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
-	if plan == nil && r.drain {
+	s := &stepState{step: Step{Index: len(r.trace.steps) + 1, Drain: r.trace.drain}, seen: map[book.Key]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
+	if plan == nil && r.trace.drain {
 		s.plan = []int{}
 	}
-	r.cur = s
+	r.trace.cur = s
 	if watches, err := r.proc.Sync(ctx); err != nil && r.err == nil {
 		r.err = err
 	} else if err == nil {
@@ -153,7 +152,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		defer func() {
 			if p := recover(); p != nil {
 				s.step.Result = fmt.Sprintf("panic: %v", p)
-				r.fail(InvariantNoPanic, fmt.Sprintf("step %d panicked: %v", s.step.Index, p))
+				r.trace.fail(InvariantNoPanic, fmt.Sprintf("step %d panicked: %v", s.step.Index, p))
 			}
 		}()
 		if it.action >= 0 {
@@ -182,9 +181,9 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	if it.action < 0 && s.crash.kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.queue.enqueue(it)
 	}
-	r.steps = append(r.steps, s.step)
-	r.chosen = append(r.chosen, scriptStep{it: it, lags: s.lags, crash: s.ranCrash()})
-	r.cur = nil
+	r.trace.steps = append(r.trace.steps, s.step)
+	r.trace.chosen = append(r.trace.chosen, scriptStep{it: it, lags: s.lags, crash: s.ranCrash()})
+	r.trace.cur = nil
 	if s.crash.kind != crashNone {
 		r.restart(s.crash.kind)
 		r.held.queueHeld(s, it)
@@ -198,7 +197,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 // converges is broken, with that evidence), or the drain's bound
 // (drainBound) ran out.
 func (r *run) drainToSteady(ctx context.Context) {
-	r.drain = true
+	r.trace.drain = true
 	n, bound := 0, r.ex.o.drainBound()
 	ended := map[uint64]int{} // a round's end state: the steps run by then
 	for n < bound && ctx.Err() == nil {
@@ -214,14 +213,14 @@ func (r *run) drainToSteady(ctx context.Context) {
 			}
 		}
 		wrote := false
-		first := len(r.steps)
+		first := len(r.trace.steps)
 		for _, it := range round {
 			if n >= bound || ctx.Err() != nil {
 				break
 			}
 			r.step(ctx, it, nil, crashPoint{})
 			n++
-			wrote = wrote || r.lastWrote()
+			wrote = wrote || r.trace.lastWrote()
 		}
 		if !wrote && n < bound && ctx.Err() == nil {
 			r.checkSteadyState(ctx, first)
@@ -230,13 +229,13 @@ func (r *run) drainToSteady(ctx context.Context) {
 		if ctx.Err() == nil && n < bound {
 			h := r.drainState()
 			if at, ok := ended[h]; ok {
-				r.fail(InvariantConverges, fmt.Sprintf("the drain loops: after %d steps past the chosen ones it was back in the state it reached after %d, every round between writing, so it never reaches a steady state", n, at))
+				r.trace.fail(InvariantConverges, fmt.Sprintf("the drain loops: after %d steps past the chosen ones it was back in the state it reached after %d, every round between writing, so it never reaches a steady state", n, at))
 				return
 			}
 			ended[h] = n
 		}
 	}
 	if ctx.Err() == nil {
-		r.fail(InvariantConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (%s), every round writing", bound, r.ex.o.drainBoundName()))
+		r.trace.fail(InvariantConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (%s), every round writing", bound, r.ex.o.drainBoundName()))
 	}
 }

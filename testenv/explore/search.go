@@ -273,8 +273,8 @@ func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, b
 			if err != nil {
 				return nil, false, err
 			}
-			ex.cut |= r.cut
-			if r.failed != nil {
+			ex.cut |= r.trace.cut
+			if r.trace.failed != nil {
 				f := found{r: r, at: time.Since(start), schedules: ex.runs}
 				if ex.o.StopAtFirst {
 					return []found{f}, false, nil
@@ -302,9 +302,9 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	}
 	r.noteFailure(depth)
 	if ctx.Err() != nil {
-		r.failed = nil
+		r.trace.failed = nil
 	}
-	ex.prog.ran(r.track.prunedAt >= 0, r.failed != nil)
+	ex.prog.ran(r.track.prunedAt >= 0, r.trace.failed != nil)
 	return r, nil
 }
 
@@ -315,8 +315,8 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 		return nil, err
 	}
 	defer ex.end(r)
-	r.ch = c
-	defer func() { r.track.cut, r.track.cutAt = r.cut, r.cutAt }()
+	r.trace.ch = c
+	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
 	d := 0
 	for ; d < depth && len(r.queue.queue) > 0; d++ {
 		if c.rng == nil && len(c.taken) >= len(c.prefix) && ex.prune(r, depth, d) {
@@ -324,18 +324,18 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 			r.track.prunedAt = d
 			return r, nil
 		}
-		r.at = d
+		r.trace.at = d
 		r.step(ctx, r.queue.queue[c.item(len(r.queue.queue))], nil, crashPoint{})
 		r.noteFailure(d)
 	}
 	if d == ex.o.Depth && len(r.queue.queue) > 0 {
-		r.at = d
-		r.noteCut(boundDepth) // more was queued to choose from
+		r.trace.at = d
+		r.trace.noteCut(boundDepth) // more was queued to choose from
 	}
 	r.drainToSteady(ctx)
 	r.noteFailure(depth)
 	if ctx.Err() != nil {
-		r.failed = nil // cancelled: requests failed, nothing to judge
+		r.trace.failed = nil // cancelled: requests failed, nothing to judge
 	}
 	if ex.knobs.visit != nil {
 		ex.knobs.visit(r)

@@ -45,7 +45,7 @@ func (b servedBook) ListUnrecorded(ctx context.Context, list *unstructured.Unstr
 // so, or holds it not, which a label selector's cache says as much as a
 // version does (the object left the selector).
 func (r *run) markSeen(watches []servedapi.Request) {
-	s := r.cur
+	s := r.trace.cur
 	if s == nil || len(watches) == 0 {
 		return
 	}

@@ -49,25 +49,25 @@ func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
 			step := func(it item, result string, write func()) {
-				r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: result}, seen: map[book.Key]int{}}
+				r.trace.cur = &stepState{step: Step{Index: len(r.trace.steps) + 1, Result: result}, seen: map[book.Key]int{}}
 				if write != nil {
 					write()
 				}
-				r.steps = append(r.steps, r.cur.step)
-				r.chosen = append(r.chosen, scriptStep{it: it})
-				r.cur = nil
+				r.trace.steps = append(r.trace.steps, r.trace.cur.step)
+				r.trace.chosen = append(r.trace.chosen, scriptStep{it: it})
+				r.trace.cur = nil
 			}
-			mark := func(k book.Key) { r.book.History(k).By[r.book.History(k).Newest()] = r.cur.step.Index }
+			mark := func(k book.Key) { r.book.History(k).By[r.book.History(k).Newest()] = r.trace.cur.step.Index }
 			r.book.Record(w, widgetMeta(false), "1") // the scenario's Widget
 			r.book.Record(g, tc.gizmo, "2")          // the scenario's Gizmo
 			rec := item{rec: 0, action: -1, key: w}
 			step(rec, "done", func() { r.book.Record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
 			step(item{rec: -1, action: 0}, "done", func() { r.book.Record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
-			first := len(r.steps)
+			first := len(r.trace.steps)
 			step(rec, "done", nil)
 			r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})
-			if got := r.failed != nil && r.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
-				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.failed)
+			if got := r.trace.failed != nil && r.trace.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
+				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.trace.failed)
 			}
 		})
 	}

@@ -32,25 +32,25 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 	const f = "example.com/cleanup"
 	r := newRun(nil, nil)
 	step := func(it item, write func()) {
-		r.cur = &stepState{step: Step{Index: len(r.steps) + 1, Result: "done"}, seen: map[book.Key]int{}}
+		r.trace.cur = &stepState{step: Step{Index: len(r.trace.steps) + 1, Result: "done"}, seen: map[book.Key]int{}}
 		if write != nil {
 			write()
 		}
-		r.steps = append(r.steps, r.cur.step)
-		r.chosen = append(r.chosen, scriptStep{it: it})
-		r.cur = nil
+		r.trace.steps = append(r.trace.steps, r.trace.cur.step)
+		r.trace.chosen = append(r.trace.chosen, scriptStep{it: it})
+		r.trace.cur = nil
 	}
-	mark := func() { r.book.History(w).By[r.book.History(w).Newest()] = r.cur.step.Index }
+	mark := func() { r.book.History(w).By[r.book.History(w).Newest()] = r.trace.cur.step.Index }
 	rec := item{rec: 0, action: -1, key: w}
 	r.book.Record(w, meta("a", false), "1")                                                      // the scenario's Widget
 	step(rec, func() { r.book.Record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
 	step(item{rec: -1, action: 0}, func() { r.book.Record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
 	step(rec, func() { r.book.Record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
-	first := len(r.steps)
+	first := len(r.trace.steps)
 	step(rec, nil)
 	r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})
-	if r.failed == nil || r.failed.Invariant != InvariantStuckFinalizer ||
-		!strings.Contains(r.failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
-		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.failed)
+	if r.trace.failed == nil || r.trace.failed.Invariant != InvariantStuckFinalizer ||
+		!strings.Contains(r.trace.failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
+		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.trace.failed)
 	}
 }
