@@ -185,7 +185,6 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if err != nil {
 		return err
 	}
-	r.cache.lists.wrote(k.gvk.GroupKind())
 	if _, err := r.book.known(ctx, k); err != nil {
 		return err
 	}
@@ -262,15 +261,19 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 	i := len(r.cur.step.Writes)
 	r.cur.step.Writes = append(r.cur.step.Writes, w)
 	if sendErr != nil {
+		r.cache.lists.wrote(k.gvk.GroupKind(), "", "", sendErr) // listfresh.go
 		return sendErr
 	}
 	r.cur.applying = strings.HasSuffix(w.Verb, "apply")
 	r.cur.judged, r.cur.based = true, w.Based
+	prev := r.book.newestRV(k)
 	h, changed, err := stored()
 	r.cur.applying, r.cur.judged = false, false
 	if err != nil {
+		r.cache.lists.written(k.gvk.GroupKind())
 		return err
 	}
+	r.cache.lists.wrote(k.gvk.GroupKind(), prev, r.book.newestRV(k), nil)
 	if changed {
 		if w.Data == "" && h.newest() > 0 && h.versions[h.newest()] != nil {
 			r.cur.step.Writes[i].Data = describeChange(h.versions[h.newest()-1], h.versions[h.newest()])
