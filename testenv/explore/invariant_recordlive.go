@@ -15,7 +15,7 @@ import (
 var invRecordLive = invariant{
 	name: InvariantRecordLive,
 	onSteady: func(ctx context.Context, r *run, _ int) {
-		r.book.checkRecords(ctx, r.ex.setup.records, listFresh{WithWatch: withWatch(r.server), seen: r.cache.lists})
+		r.book.checkRecords(ctx, r.ex.setup.records, r.freshReader())
 	},
 }
 

@@ -50,6 +50,10 @@ type kindFloor struct {
 	rv uint64
 	// unknown: a write of the kind came after rv, at a revision not known.
 	unknown bool
+	// covered are the scopes (listScope) of the kind's Lists sent to the
+	// server in this schedule with no write since that the book may not
+	// hold.
+	covered map[string]bool
 }
 
 // listsSeen is, per kind, its floor in this schedule.
@@ -76,7 +80,9 @@ func (l listsSeen) wrote(gk schema.GroupKind, prev, rv string, err error) {
 	n, perr := strconv.ParseUint(rv, 10, 64)
 	switch {
 	case err != nil && storedNothing(err):
-	case err != nil, rv == "", perr != nil:
+	case err != nil:
+		f.unknown, f.covered = true, nil // stored or not, the book cannot say
+	case rv == "", perr != nil: // gone, which the book holds, or not a revision
 		f.unknown = true
 	case rv == prev: // a no-op: the object's newest, no new revision
 		f.rv = max(f.rv, n)
@@ -87,8 +93,59 @@ func (l listsSeen) wrote(gk schema.GroupKind, prev, rv string, err error) {
 }
 
 // written is wrote for a write whose answer the book did not take: its
-// revision is not known.
-func (l listsSeen) written(gk schema.GroupKind) { l.wrote(gk, "", "", nil) }
+// revision is not known, nor what it stored.
+func (l listsSeen) written(gk schema.GroupKind) {
+	f := l[gk]
+	f.unknown, f.covered = true, nil
+	l[gk] = f
+}
+
+// newest is the newest resourceVersion known of gk, "" for none.
+func (l listsSeen) newest(gk schema.GroupKind) string {
+	if f := l[gk]; f.rv > 0 {
+		return strconv.FormatUint(f.rv, 10)
+	}
+	return ""
+}
+
+// A cached List repeats: KubeRay lists its Pods and Services several
+// times a reconcile. Once a List of a scope (kind, namespace, label
+// selector) went to the server in a schedule, every object it selected is
+// in the book, at its newest version (fetchList observes what it did not
+// hold), and so is every object a later write of the schedule made, moved
+// or deleted (the answers, or a read after them): the book holds every
+// object a List of that scope selects now, as the server would list it,
+// and the cache model serves it from there (listLagged) without asking.
+// Where a write's answer left the book unsure (an error that does not say
+// nothing was stored, an answer it did not take) the kind's scopes are
+// forgotten. A field selector, a Limit or raw options are always sent.
+
+// listScope names the objects a List with lo selects, or false when the
+// book cannot serve it.
+func listScope(lo *client.ListOptions) (string, bool) {
+	if lo.Limit > 0 || lo.Continue != "" || lo.Raw != nil || lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
+		return "", false
+	}
+	sel := ""
+	if lo.LabelSelector != nil {
+		sel = lo.LabelSelector.String()
+	}
+	return lo.Namespace + "\x00" + sel, true
+}
+
+// covers reports that a List of scope went to the server in this
+// schedule, its objects since then all in the book.
+func (l listsSeen) covers(gk schema.GroupKind, scope string) bool { return l[gk].covered[scope] }
+
+// cover records a List of scope sent to the server.
+func (l listsSeen) cover(gk schema.GroupKind, scope string) {
+	f := l[gk]
+	if f.covered == nil {
+		f.covered = map[string]bool{}
+	}
+	f.covered[scope] = true
+	l[gk] = f
+}
 
 // listed records a List of gk at rv; newest says it asked for the newest
 // (so it is later than every write before it).
@@ -152,6 +209,26 @@ func (rv notOlderThan) ApplyToList(o *client.ListOptions) {
 	}
 	raw.ResourceVersion, raw.ResourceVersionMatch = string(rv), metav1.ResourceVersionMatchNotOlderThan
 	o.Raw = &raw
+}
+
+// freshReader reads the server as it is now for the steady-state checks
+// (Scenario.Invariant, the record invariant): its Lists at least as new
+// as the schedule's writes of their kind, as the reconcilers' Lists, its
+// Gets the newest.
+func (r *run) freshReader() client.Reader {
+	return freshReader{listFresh{WithWatch: withWatch(r.server), seen: r.cache.lists}}
+}
+
+// freshReader is a reader, and only that: a write through it would not
+// go through the explorer's clients, so no floor would say it was made.
+type freshReader struct{ c listFresh }
+
+func (f freshReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	return f.c.Get(ctx, key, obj, opts...)
+}
+
+func (f freshReader) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	return f.c.List(ctx, list, opts...)
 }
 
 // newestRV is the resourceVersion of the book's newest version of k, ""
