@@ -266,14 +266,14 @@ func (r *run) recordWrite(ctx context.Context, k objKey, w Write, sendErr error,
 	}
 	r.cur.applying = strings.HasSuffix(w.Verb, "apply")
 	r.cur.judged, r.cur.based = true, w.Based
-	prev := r.book.newestRV(k)
+	prev := r.newestRV(k)
 	h, changed, err := stored()
 	r.cur.applying, r.cur.judged = false, false
 	if err != nil {
 		r.cache.lists.written(k.gvk.GroupKind())
 		return err
 	}
-	r.cache.lists.wrote(k.gvk.GroupKind(), prev, r.book.newestRV(k), nil)
+	r.cache.lists.wrote(k.gvk.GroupKind(), prev, r.newestRV(k), nil)
 	if changed {
 		if w.Data == "" && h.newest() > 0 && h.versions[h.newest()] != nil {
 			r.cur.step.Writes[i].Data = describeChange(h.versions[h.newest()-1], h.versions[h.newest()])

@@ -233,8 +233,8 @@ func (f freshReader) List(ctx context.Context, list client.ObjectList, opts ...c
 
 // newestRV is the resourceVersion of the book's newest version of k, ""
 // when it holds none or the object is absent.
-func (b *versions) newestRV(k objKey) string {
-	h := b.hist[k]
+func (r *run) newestRV(k objKey) string {
+	h := r.book.hist[k]
 	if h == nil || h.versions[h.newest()] == nil {
 		return ""
 	}

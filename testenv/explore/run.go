@@ -81,7 +81,7 @@ func (r *run) setup(ctx context.Context) error {
 		} else if _, _, err := r.book.observe(ctx, k); err != nil {
 			return err
 		}
-		r.cache.lists.wrote(k.gvk.GroupKind(), "", r.book.newestRV(k), nil) // listfresh.go
+		r.cache.lists.wrote(k.gvk.GroupKind(), "", r.newestRV(k), nil) // listfresh.go
 		r.queue.queueEvent(k)
 	}
 	for i := range r.ex.setup.s.Actions {
