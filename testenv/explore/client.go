@@ -187,7 +187,6 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if err != nil {
 		return err
 	}
-	r.cache.lists.wrote(k.GVK.GroupKind())
 	if _, err := r.book.Known(ctx, k); err != nil {
 		return err
 	}
@@ -264,15 +263,19 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	i := len(r.trace.cur.step.Writes)
 	r.trace.cur.step.Writes = append(r.trace.cur.step.Writes, w)
 	if sendErr != nil {
+		r.cache.lists.wrote(k.GVK.GroupKind(), "", "", sendErr) // listfresh.go
 		return sendErr
 	}
 	r.trace.cur.applying = strings.HasSuffix(w.Verb, "apply")
 	r.trace.cur.judged, r.trace.cur.based = true, w.Based
+	prev := r.newestRV(k)
 	h, changed, err := stored()
 	r.trace.cur.applying, r.trace.cur.judged = false, false
 	if err != nil {
+		r.cache.lists.written(k.GVK.GroupKind())
 		return err
 	}
+	r.cache.lists.wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
 	if changed {
 		if w.Data == "" && h.Newest() > 0 && h.Versions[h.Newest()] != nil {
 			r.trace.cur.step.Writes[i].Data = describeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])

@@ -81,7 +81,7 @@ var invUserInvariant = invariant{
 		if r.ex.setup.s.Invariant == nil {
 			return
 		}
-		if err := r.ex.setup.s.Invariant(ctx, r.server); err != nil {
+		if err := r.ex.setup.s.Invariant(ctx, r.freshReader()); err != nil {
 			r.trace.fail(InvariantUser, err.Error())
 		}
 	},

@@ -13,8 +13,10 @@ import (
 // invRecordLive: in a steady state a Scenario.Records field names no live
 // object.
 var invRecordLive = invariant{
-	name:     InvariantRecordLive,
-	onSteady: func(ctx context.Context, r *run, _ int) { r.checks.checkRecords(ctx, r.ex.setup.records) },
+	name: InvariantRecordLive,
+	onSteady: func(ctx context.Context, r *run, _ int) {
+		r.checks.checkRecords(ctx, r.ex.setup.records, r.freshReader())
+	},
 }
 
 // Record says that a field of one kind records an object another kind's
@@ -40,8 +42,9 @@ type record struct {
 }
 
 // checkRecords fails when, in a steady state, a Record field of records
-// names no live object.
-func (c *checks) checkRecords(ctx context.Context, records []record) {
+// names no live object, as lister Lists the server: at least as new as
+// the schedule's writes of the kind (listfresh.go).
+func (c *checks) checkRecords(ctx context.Context, records []record, lister client.Reader) {
 	for _, rec := range records {
 		for _, k := range c.book.Keys() {
 			h := c.book.History(k)
@@ -53,7 +56,7 @@ func (c *checks) checkRecords(ctx context.Context, records []record) {
 			if !ok || val == "" {
 				continue
 			}
-			live, err := c.liveNamed(ctx, rec, k.NN.Namespace, val)
+			live, err := liveNamed(ctx, lister, rec, k.NN.Namespace, val)
 			if err != nil {
 				c.trace.failOn(InvariantRecordLive, failDetail{object: k.String(), fields: []string{strings.Join(rec.field, ".")}}, fmt.Sprintf("%s: %s: %v", k, strings.Join(rec.field, "."), err))
 				return
@@ -71,12 +74,12 @@ func (c *checks) checkRecords(ctx context.Context, records []record) {
 	}
 }
 
-// liveNamed reports that the server holds a live object of rec's kind in
-// namespace whose name or UID is val.
-func (c *checks) liveNamed(ctx context.Context, rec record, namespace, val string) (bool, error) {
+// liveNamed reports that the server, as lister Lists it, holds a live
+// object of rec's kind in namespace whose name or UID is val.
+func liveNamed(ctx context.Context, lister client.Reader, rec record, namespace, val string) (bool, error) {
 	list := &unstructured.UnstructuredList{}
 	list.SetGroupVersionKind(rec.kind.GroupVersion().WithKind(rec.kind.Kind + "List"))
-	if err := c.server.List(ctx, list, client.InNamespace(namespace)); err != nil {
+	if err := lister.List(ctx, list, client.InNamespace(namespace)); err != nil {
 		return false, fmt.Errorf("listing %s in %q: %w", rec.kind.Kind, namespace, err)
 	}
 	for _, it := range list.Items {

@@ -3,12 +3,16 @@ package explore
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 )
 
 // A List the explorer sends the server asks for the newest items. A
@@ -17,25 +21,157 @@ import (
 // cache holds etcd's current revision: after writes of other kinds only a
 // progress notification brings it there, which the server asks etcd for
 // at most every 100 ms, so such a List waits about half of that (33 ms
-// a List of Services in a KubeRay search, two thirds of its time).
+// a List of Services in a KubeRay search, two thirds of its time; the
+// record invariant's List in a steady state, half of a Gizmo search's).
 //
-// Every write of a schedule goes through the explorer's clients: when
-// none went to a kind since its last List, a List at least as new as
-// that one (resourceVersionMatch NotOlderThan, at that List's
-// resourceVersion) holds every version a consistent one would, and the
-// watch cache, already there, serves it at once. The first List of a kind
-// in a schedule, and the next after a write of the kind, ask for the
-// newest. A write no client of the explorer made (which the model does
-// not have) may reach such a List late, as it reaches an informer.
+// Every write of a schedule goes through the explorer's clients, one at a
+// time (calllock.go), after the reset. So when the schedule knows the
+// resourceVersion R of a write of a kind that came after every other
+// write of it (resourceVersions are etcd's revisions, one order for all
+// writes: a write's answer is a new revision, later than every write
+// answered before it was sent), or a List of the newest R, a List at
+// least as new as R (resourceVersionMatch NotOlderThan) holds every
+// version a List of the newest would, and the watch cache, which gets to
+// R with the write's own event, serves it at once. Such an R is the kind's
+// floor; it stays the newest known (a later List's, a no-op write's
+// answer, which is an older revision, never lowers it).
+//
+// A write whose revision the schedule does not learn leaves the kind
+// without a floor, and its next List asks for the newest, as the first
+// List of a kind in a schedule does: a delete that removed the object
+// (the server answers a Status without a resourceVersion, and a read
+// after it answers NotFound), a write whose answer was an error that does
+// not say nothing was stored, one whose answer the book did not take.
+// A write no client of the explorer made (which the model does not have)
+// may reach a List at least as new late, as it reaches an informer.
 
-// listsSeen is, per kind, the resourceVersion of the last List of it with
-// no write of it since.
-type listsSeen map[schema.GroupKind]string
+// kindFloor is what a schedule knows of one kind's newest revision.
+type kindFloor struct {
+	// rv is the newest resourceVersion known of the kind's writes and
+	// Lists, 0 when none is known.
+	rv uint64
+	// unknown: a write of the kind came after rv, at a revision not known.
+	unknown bool
+	// covered are the scopes (listScope) of the kind's Lists sent to the
+	// server in this schedule with no write since that the book may not
+	// hold.
+	covered map[string]bool
+}
 
-// wrote forgets gk's last List: a write of it is on its way.
-func (l listsSeen) wrote(gk schema.GroupKind) { delete(l, gk) }
+// listsSeen is, per kind, its floor in this schedule.
+type listsSeen map[schema.GroupKind]kindFloor
 
-// listFresh sends Lists at least as new as the last of their kind.
+// at returns the resourceVersion a List of gk may ask to be at least as
+// new as, "" when it must ask for the newest.
+func (l listsSeen) at(gk schema.GroupKind) string {
+	f := l[gk]
+	if f.unknown || f.rv == 0 {
+		return ""
+	}
+	return strconv.FormatUint(f.rv, 10)
+}
+
+// wrote records a write of gk sent and answered: rv is the version the
+// book holds after it ("" when the object is gone), prev the one before
+// it, err the answer's error. A write that stored a new revision (a new
+// resourceVersion) is later than every write before it: it is the floor.
+// One that stored nothing (a no-op's answer, an error that says so) leaves
+// the floor as it was. Any other leaves the kind without one.
+func (l listsSeen) wrote(gk schema.GroupKind, prev, rv string, err error) {
+	f := l[gk]
+	n, perr := strconv.ParseUint(rv, 10, 64)
+	switch {
+	case err != nil && storedNothing(err):
+	case err != nil:
+		f.unknown, f.covered = true, nil // stored or not, the book cannot say
+	case rv == "", perr != nil: // gone, which the book holds, or not a revision
+		f.unknown = true
+	case rv == prev: // a no-op: the object's newest, no new revision
+		f.rv = max(f.rv, n)
+	default:
+		f.rv, f.unknown = max(f.rv, n), false
+	}
+	l[gk] = f
+}
+
+// written is wrote for a write whose answer the book did not take: its
+// revision is not known, nor what it stored.
+func (l listsSeen) written(gk schema.GroupKind) {
+	f := l[gk]
+	f.unknown, f.covered = true, nil
+	l[gk] = f
+}
+
+// newest is the newest resourceVersion known of gk, "" for none.
+func (l listsSeen) newest(gk schema.GroupKind) string {
+	if f := l[gk]; f.rv > 0 {
+		return strconv.FormatUint(f.rv, 10)
+	}
+	return ""
+}
+
+// A cached List repeats: KubeRay lists its Pods and Services several
+// times a reconcile. Once a List of a scope (kind, namespace, label
+// selector) went to the server in a schedule, every object it selected is
+// in the book, at its newest version (fetchList observes what it did not
+// hold), and so is every object a later write of the schedule made, moved
+// or deleted (the answers, or a read after them): the book holds every
+// object a List of that scope selects now, as the server would list it,
+// and the cache model serves it from there (listLagged) without asking.
+// Where a write's answer left the book unsure (an error that does not say
+// nothing was stored, an answer it did not take) the kind's scopes are
+// forgotten. A field selector, a Limit or raw options are always sent.
+
+// listScope names the objects a List with lo selects, or false when the
+// book cannot serve it.
+func listScope(lo *client.ListOptions) (string, bool) {
+	if lo.Limit > 0 || lo.Continue != "" || lo.Raw != nil || lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
+		return "", false
+	}
+	sel := ""
+	if lo.LabelSelector != nil {
+		sel = lo.LabelSelector.String()
+	}
+	return lo.Namespace + "\x00" + sel, true
+}
+
+// covers reports that a List of scope went to the server in this
+// schedule, its objects since then all in the book.
+func (l listsSeen) covers(gk schema.GroupKind, scope string) bool { return l[gk].covered[scope] }
+
+// cover records a List of scope sent to the server.
+func (l listsSeen) cover(gk schema.GroupKind, scope string) {
+	f := l[gk]
+	if f.covered == nil {
+		f.covered = map[string]bool{}
+	}
+	f.covered[scope] = true
+	l[gk] = f
+}
+
+// listed records a List of gk at rv; newest says it asked for the newest
+// (so it is later than every write before it).
+func (l listsSeen) listed(gk schema.GroupKind, rv string, newest bool) {
+	n, err := strconv.ParseUint(rv, 10, 64)
+	if err != nil {
+		return
+	}
+	f := l[gk]
+	f.rv = max(f.rv, n)
+	if newest {
+		f.unknown = false
+	}
+	l[gk] = f
+}
+
+// storedNothing reports an answer that says the server stored nothing.
+func storedNothing(err error) bool {
+	return apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) ||
+		apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || apierrors.IsForbidden(err) ||
+		apierrors.IsMethodNotSupported(err) || apierrors.IsUnsupportedMediaType(err)
+}
+
+// listFresh sends Lists at least as new as their kind's floor.
 type listFresh struct {
 	client.WithWatch
 	seen listsSeen
@@ -48,22 +184,20 @@ func (c listFresh) List(ctx context.Context, list client.ObjectList, opts ...cli
 		return c.WithWatch.List(ctx, list, opts...) // the caller's own terms
 	}
 	gk := schema.GroupKind{Group: gvk.Group, Kind: strings.TrimSuffix(gvk.Kind, "List")}
-	rv := c.seen[gk]
+	rv := c.seen.at(gk)
 	if rv != "" {
 		err = c.WithWatch.List(ctx, list, append(slices.Clip(opts), notOlderThan(rv))...)
 	}
-	if rv == "" || err != nil {
+	newest := rv == "" || err != nil
+	if newest {
 		// The newest (or a List at least as new refused: the watch
 		// cache did not get there in the server's time).
 		err = c.WithWatch.List(ctx, list, opts...)
 	}
 	if err != nil {
-		delete(c.seen, gk)
 		return err
 	}
-	if rv := list.GetResourceVersion(); rv != "" {
-		c.seen[gk] = rv
-	}
+	c.seen.listed(gk, list.GetResourceVersion(), newest)
 	return nil
 }
 
@@ -77,4 +211,34 @@ func (rv notOlderThan) ApplyToList(o *client.ListOptions) {
 	}
 	raw.ResourceVersion, raw.ResourceVersionMatch = string(rv), metav1.ResourceVersionMatchNotOlderThan
 	o.Raw = &raw
+}
+
+// freshReader reads the server as it is now for the steady-state checks
+// (Scenario.Invariant, the record invariant): its Lists at least as new
+// as the schedule's writes of their kind, as the reconcilers' Lists, its
+// Gets the newest.
+func (r *run) freshReader() client.Reader {
+	return freshReader{listFresh{WithWatch: withWatch(r.server), seen: r.cache.lists}}
+}
+
+// freshReader is a reader, and only that: a write through it would not
+// go through the explorer's clients, so no floor would say it was made.
+type freshReader struct{ c listFresh }
+
+func (f freshReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	return f.c.Get(ctx, key, obj, opts...)
+}
+
+func (f freshReader) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	return f.c.List(ctx, list, opts...)
+}
+
+// newestRV is the resourceVersion of the book's newest version of k, ""
+// when it holds none or the object is absent.
+func (r *run) newestRV(k book.Key) string {
+	h := r.book.History(k)
+	if h == nil || h.Versions[h.Newest()] == nil {
+		return ""
+	}
+	return h.RVs[h.Newest()]
 }

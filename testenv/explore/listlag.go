@@ -39,14 +39,26 @@ type listPoint struct {
 	items []book.Key // the objects listed, in the server's order
 }
 
-// cachedList serves a cached List of a cached kind gvk.
+// cachedList serves a cached List of a cached kind gvk: from the book
+// where it holds every object the List selects (listfresh.go), otherwise
+// with the server's newest items.
 func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list client.ObjectList, gvk schema.GroupVersionKind, opts []client.ListOption) error {
 	cm.startInformer(gvk, list)
+	lo := (&client.ListOptions{}).ApplyOptions(opts)
+	scope, ok := listScope(lo)
+	if ok && cm.lists.covers(gvk.GroupKind(), scope) && cm.oneVersion(gvk) {
+		if handled, err := cm.listLagged(list, gvk, lo, true); err != nil || handled {
+			return err
+		}
+	}
 	keys, err := cm.fetchList(ctx, c, list, false, opts)
 	if err != nil {
 		return err
 	}
-	handled, err := cm.listLagged(list, gvk, (&client.ListOptions{}).ApplyOptions(opts))
+	if ok {
+		cm.lists.cover(gvk.GroupKind(), scope)
+	}
+	handled, err := cm.listLagged(list, gvk, lo, false)
 	if err != nil || handled {
 		return err
 	}
@@ -54,12 +66,23 @@ func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list c
 	return nil
 }
 
+// oneVersion reports that the book holds the objects of gvk's kind under
+// gvk's version only: the book serves a List of the version it holds.
+func (cm *cacheModel) oneVersion(gvk schema.GroupVersionKind) bool {
+	for _, k := range cm.book.Keys() {
+		if k.GVK.GroupKind() == gvk.GroupKind() && k.GVK.Version != gvk.Version {
+			return false
+		}
+	}
+	return true
+}
+
 // listLagged serves a cached List of kind gvk, whose newest items (from
-// the server) are in list, from a point the explorer chooses. It records
-// the reads. handled is false when the list cannot be lagged (a Limit, a
-// field selector without its index, an item type it cannot build): the
-// caller serves the newest.
-func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo *client.ListOptions) (handled bool, err error) {
+// the server, unless fromBook: the book's) are in list, from a point the
+// explorer chooses. It records the reads. handled is false when the list
+// cannot be lagged (a Limit, a field selector without its index, an item
+// type it cannot build): the caller serves the newest.
+func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, lo *client.ListOptions, fromBook bool) (handled bool, err error) {
 	if lo.Limit > 0 || lo.Continue != "" || cm.trace.cur == nil {
 		return false, nil
 	}
@@ -89,10 +112,13 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	window := cm.noteWindow(inf, lag, stay, seq, func() string {
 		return fmt.Sprintf("a List of %s %s behind", gvk.Kind, plural(lag, "list"))
 	})
-	if lag > 0 { // at lag 0, the server's list stands
+	if lag > 0 || fromBook { // at lag 0, the server's list stands
 		if err := cm.setListAt(list, gvk, p); err != nil {
 			return true, err
 		}
+	}
+	if fromBook {
+		list.SetResourceVersion(cm.lists.newest(gvk.GroupKind()))
 	}
 	for _, k := range kind {
 		h := cm.book.History(k)

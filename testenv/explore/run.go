@@ -84,6 +84,7 @@ func (r *run) setup(ctx context.Context) error {
 		} else if _, _, err := r.book.Observe(ctx, k); err != nil {
 			return err
 		}
+		r.cache.lists.wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // listfresh.go
 		r.queue.queueEvent(k)
 	}
 	for i := range r.ex.setup.s.Actions {
