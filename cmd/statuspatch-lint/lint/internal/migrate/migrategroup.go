@@ -32,6 +32,15 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 		}
 		return m.apply.applyEdits(p)
 	}
+	if m.apply == nil {
+		// A write in a conflict loop's function: the loop becomes the
+		// patcher's Fetch and Retry (migrateloop.go).
+		if l, why := loopOf(m); l != nil {
+			return l.fix(p, files, ws)
+		} else if why != "" {
+			return nil, why
+		}
+	}
 	group := []*migration{m}
 	for _, o := range ws {
 		if o == w || o.Generated {
