@@ -18,6 +18,14 @@ import (
 func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
 	m, p, why := prepareMigration(pass, files, opts, w)
 	if m == nil {
+		// A helper over objects of any kind (migrategeneric.go).
+		if h, hwhy := kindHelperOf(pass, files, opts, ws, w); h != nil {
+			return h.fix()
+		} else if hwhy != "" {
+			return nil, hwhy
+		}
+	}
+	if m == nil {
 		return nil, why
 	}
 	if m.helper != nil {
