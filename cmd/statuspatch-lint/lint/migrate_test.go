@@ -104,6 +104,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	}
 	notMoved := 0
 	for _, l := range left {
+		// Issue 80 A6: a generated constructor given the object is no
+		// change of more than its status; the reason names the patcher.
+		if strings.Contains(l, "StatusPatcher at line") && strings.Contains(l, "may change more than its status") {
+			t.Errorf("a kept write blames the generated constructor: %s", l)
+		}
 		if strings.Contains(l, "(not moved to the patcher: ") {
 			notMoved++
 		}
