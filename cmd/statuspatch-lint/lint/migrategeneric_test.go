@@ -17,7 +17,7 @@ import (
 // left, both still reported by the linter after -fix.
 func TestMigrateGeneric(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrategeneric")
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrategeneric="}), "example.com/op/controllers/migrategeneric")
 	moved := 0
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

@@ -41,8 +41,9 @@ type kindHelper struct {
 	patcherOf  func(types.Type) *Patcher
 	callers    []*kindCaller
 	params     []*types.Var
-	objectText string          // the object parameter's type, as the helper's file spells it
-	writes     []*ast.CallExpr // the package's other status writes
+	objectText string                // the object parameter's type, as the helper's file spells it
+	writes     []*ast.CallExpr       // the package's other status writes
+	named      map[ast.Node][]string // the patcher names callers took, by function
 }
 
 // A kindCaller is a call of a kindHelper.
@@ -111,6 +112,9 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	if h.fn == nil || h.fn.Exported() {
 		return nil, fmt.Sprintf("%s is exported, and its callers in other packages are not seen: make it take the patcher (*patcher.Patcher[T], or patchers.StatusPatcher from patchers.For) by hand", fd.Name.Name)
 	}
+	if why := h.testsMayCall(fd.Name.Name, opts); why != "" {
+		return nil, why
+	}
 	if why := h.findCallers(files, opts); why != "" {
 		return nil, why
 	}
@@ -130,7 +134,7 @@ func (h *kindHelper) anyKind(t types.Type) bool {
 	}
 	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
 		h.tparam = tp.Obj().Name()
-		return types.Implements(tp, tn.Type().Underlying().(*types.Interface)) && tp.Obj().Parent() != nil
+		return types.Implements(tp, tn.Type().Underlying().(*types.Interface))
 	}
 	if types.Identical(t, tn.Type()) {
 		h.newT = true
@@ -145,7 +149,11 @@ func (h *kindHelper) paramIndex(e ast.Expr) int {
 	if !ok {
 		return -1
 	}
-	return slices.Index(h.params, h.pass.TypesInfo.Uses[id].(*types.Var))
+	v, ok := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return -1
+	}
+	return slices.Index(h.params, v)
 }
 
 // findCallers finds the helper's calls, each with the patcher it makes.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -64,13 +65,17 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		}
 		kc.before = m.anchor
 	}
-	kc.name = v.Name() + "Patcher"
-	for i := 2; kc.text().nameTaken(kc.name) || h.otherWrite(kc, v); i++ {
-		kc.name = fmt.Sprintf("%sPatcher%d", v.Name(), i)
-		if !kc.text().nameTaken(kc.name) {
-			break
-		}
+	// Not a name taken in the function, another caller's there, or the
+	// one the move of the function's own write of v takes.
+	fn := kc.enclosingFunc()
+	if h.named == nil {
+		h.named = map[ast.Node][]string{}
 	}
+	kc.name = v.Name() + "Patcher"
+	for i := 2; kc.text().nameTaken(kc.name) || slices.Contains(h.named[fn], kc.name) || i == 2 && h.otherWrite(kc, v); i++ {
+		kc.name = fmt.Sprintf("%sPatcher%d", v.Name(), i)
+	}
+	h.named[fn] = append(h.named[fn], kc.name)
 	return kc, ""
 }
 

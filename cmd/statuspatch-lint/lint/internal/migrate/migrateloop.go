@@ -214,8 +214,6 @@ func (l *conflictLoop) findStmt() string {
 		return "whose loop is not a statement's"
 	}
 	switch s := l.path[i+1].(type) {
-	case *ast.ExprStmt:
-		l.stmt = s
 	case *ast.ReturnStmt:
 		for _, r := range s.Results {
 			if r != ast.Expr(l.call) && l.hasCall(r) {

@@ -42,6 +42,18 @@ func resize(ctx context.Context, c client.Client, w *v1.Widget, size int) error 
 	return patchStatus(ctx, c, w, base)
 }
 
+// Two calls in one function: two patchers, two names.
+func twice(ctx context.Context, c client.Client, w *v1.Widget) error {
+	b1 := w.DeepCopy()
+	w.Status.Size = 1
+	if err := patchStatus(ctx, c, w, b1); err != nil {
+		return err
+	}
+	b2 := w.DeepCopy()
+	w.Status.Size = 2
+	return patchStatus(ctx, c, w, b2)
+}
+
 // updateStatus writes any object's status; the object is logged too.
 func updateStatus(ctx context.Context, c client.Client, obj client.Object, why string) error {
 	println(obj.GetName(), why)
@@ -59,7 +71,7 @@ func count(ctx context.Context, c client.Client, key client.ObjectKey) error {
 
 // A caller passes a Gadget, whose kind has no patcher: the helper stays.
 func patchAny[T client.Object](ctx context.Context, c client.Client, obj, base T) error {
-	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: its caller at line 73 passes g, whose kind has no generated patcher\)$`
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: its caller at line 85 passes g, whose kind has no generated patcher\)$`
 }
 
 func gadget(ctx context.Context, c client.Client, g *v1.Gadget, w *v1.Widget) error {
