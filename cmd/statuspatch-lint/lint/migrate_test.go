@@ -156,7 +156,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// handed to a function value, stored, or returned by a named result;
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
-	// own type, 1 apply beside a merge write of its object;
+	// own type, 1 apply before a merge write of its object;
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
 	// handed on before the read changes, 1 List item written in place
