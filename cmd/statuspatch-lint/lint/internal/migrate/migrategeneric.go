@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/types"
@@ -44,6 +45,7 @@ type kindHelper struct {
 	objectText string                // the object parameter's type, as the helper's file spells it
 	writes     []*ast.CallExpr       // the package's other status writes
 	named      map[ast.Node][]string // the patcher names callers took, by function
+	anyPatched bool                  // a caller passes an object of a kind with a generated patcher
 }
 
 // A kindCaller is a call of a kindHelper.
@@ -109,16 +111,24 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 			h.writes = append(h.writes, oc)
 		}
 	}
-	if h.fn == nil || h.fn.Exported() {
-		return nil, fmt.Sprintf("%s is exported, and its callers in other packages are not seen: make it take the patcher (*patcher.Patcher[T], or patchers.StatusPatcher from patchers.For) by hand", fd.Name.Name)
+	if h.fn == nil {
+		return nil, ""
 	}
-	if why := h.testsMayCall(fd.Name.Name, opts); why != "" {
-		return nil, why
+	why := h.findCallers(files, opts)
+	if h.fn.Exported() {
+		why = fmt.Sprintf("%s is exported, and its callers in other packages are not seen: make it take the patcher (*patcher.Patcher[T], or patchers.StatusPatcher from patchers.For) by hand", fd.Name.Name)
+	} else if why == "" {
+		why = h.testsMayCall(fd.Name.Name, opts)
 	}
-	if why := h.findCallers(files, opts); why != "" {
-		return nil, why
+	switch {
+	case why == "":
+		return h, ""
+	case opts.Audit || !h.anyPatched:
+		// An audit names no shape -fix does not move; nor does a
+		// helper no caller of which has a generated patcher.
+		return nil, ""
 	}
-	return h, ""
+	return nil, why
 }
 
 // anyKind reports whether t is a type parameter constrained by
@@ -159,6 +169,7 @@ func (h *kindHelper) paramIndex(e ast.Expr) int {
 // findCallers finds the helper's calls, each with the patcher it makes.
 func (h *kindHelper) findCallers(files Files, opts Options) string {
 	root := h.insp.Root()
+	first := "" // the first caller's why; every caller is looked at (anyPatched)
 	for c := range root.Preorder((*ast.Ident)(nil)) {
 		id := c.Node().(*ast.Ident)
 		if h.pass.TypesInfo.Uses[id] != h.fn {
@@ -167,16 +178,18 @@ func (h *kindHelper) findCallers(files Files, opts Options) string {
 		line := h.pass.Fset.Position(id.Pos()).Line
 		call, ok := c.Parent().Node().(*ast.CallExpr)
 		if !ok || call.Fun != ast.Expr(id) || call.Ellipsis.IsValid() || len(call.Args) != len(h.params) {
-			return fmt.Sprintf("%s is used at line %d other than called", h.fd.Name.Name, line)
+			first = cmp.Or(first, fmt.Sprintf("%s is used at line %d other than called", h.fd.Name.Name, line))
+			continue
 		}
 		kc, why := h.caller(c.Parent(), call)
 		if why != "" {
-			return fmt.Sprintf("its caller at %s %s", h.where(call.Pos()), why)
+			first = cmp.Or(first, fmt.Sprintf("its caller at %s %s", h.where(call.Pos()), why))
+			continue
 		}
 		h.callers = append(h.callers, kc)
 	}
-	if len(h.callers) == 0 {
+	if first == "" && len(h.callers) == 0 {
 		return fmt.Sprintf("%s has no caller in its package", h.fd.Name.Name)
 	}
-	return ""
+	return first
 }

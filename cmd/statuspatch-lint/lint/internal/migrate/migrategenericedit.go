@@ -30,6 +30,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		return nil, "passes " + v.Name() + ", not a pointer to a kind"
 	}
 	p := h.patcherOf(v.Type())
+	h.anyPatched = h.anyPatched || p != nil
 	if p == nil {
 		return nil, "passes " + v.Name() + ", whose kind has no generated patcher"
 	}
