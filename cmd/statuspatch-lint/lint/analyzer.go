@@ -3,6 +3,7 @@ package lint
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"reflect"
 	"sort"
 	"strings"
@@ -227,7 +228,13 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 	}
 	mfiles := files.migrateFiles()
-	fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members}, mws, mw)
+	patcherOf := func(t types.Type) *migrate.Patcher {
+		if p, ok := findPatcherIn(pass, typeKind(t, false), cfg.patchers); ok {
+			return &migrate.Patcher{Type: p.Type, Pkg: p.Pkg}
+		}
+		return nil
+	}
+	fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf}, mws, mw)
 	why = g.explain(pass, pos, why)
 	if kept := g.kept[w]; kept != "" {
 		fix, why = nil, kept

@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 31 {
+	if err != nil || len(goldens) != 33 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -96,13 +96,19 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratehelper", "example.com/op/controllers/migratemerge", "example.com/op/controllers/migrateapply",
 		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migrateapplyhelper",
 		"example.com/op/controllers/migratelocal", "example.com/op/controllers/migratelockbase", "example.com/op/controllers/migratelife",
-		"example.com/op/controllers/migrateorigin", "example.com/op/controllers/migratecallee") {
+		"example.com/op/controllers/migrateorigin", "example.com/op/controllers/migratecallee", "example.com/op/controllers/migrateloop",
+		"example.com/op/controllers/migrategeneric") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
 	}
 	notMoved := 0
 	for _, l := range left {
+		// Issue 80 A6: a generated constructor given the object is no
+		// change of more than its status; the reason names the patcher.
+		if strings.Contains(l, "StatusPatcher at line") && strings.Contains(l, "may change more than its status") {
+			t.Errorf("a kept write blames the generated constructor: %s", l)
+		}
 		if strings.Contains(l, "(not moved to the patcher: ") {
 			notMoved++
 		}
@@ -150,12 +156,15 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// handed to a function value, stored, or returned by a named result;
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
-	// own type, 1 apply beside a merge write of its object;
+	// own type, 1 apply before a merge write of its object;
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
 	// handed on before the read changes, 1 List item written in place
-	// (&list.Items[i]), 1 helper given &w of a local value.
-	if len(left) != 116 || notMoved != 115 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 116 (115):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// (&list.Items[i]), 1 helper given &w of a local value; migrateloop:
+	// 1 conflict loop whose Get's error is returned wrapped;
+	// migrategeneric: 2 helpers over any kind, one called with a kind
+	// without a patcher, one exported.
+	if len(left) != 119 || notMoved != 118 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 119 (118):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -23,7 +23,14 @@
 //     takes the patcher its callers make; an exported one's callers in
 //     other packages are a fix group a whole-module driver resolves
 //     (migrateexported.go: HelperFact, GroupMember).
-//   - applyMove (migrateapply.go): a server-side apply, onto apply mode.
+//   - applyMove (migrateapply.go): a server-side apply, onto apply mode
+//     (after the merge writes of its object when they all come first).
+//   - conflictLoop (migrateloop*.go): a write in client-go's
+//     retry.RetryOnConflict (or OnError with IsConflict) after a Get in
+//     its function: the loop becomes the patcher's Fetch and Retry.
+//   - kindHelper (migrategeneric*.go): a write in a helper over any kind
+//     (a type parameter or client.Object), which takes the generic
+//     patcher its callers make for their kinds (Options.PatcherOf).
 //   - fetchPlan (migratefetch.go): a re-read made a Fetch of the patcher.
 //   - site (migratesite.go): the write's call in its file and the
 //     statements around it, walked with the package's inspector.Cursor

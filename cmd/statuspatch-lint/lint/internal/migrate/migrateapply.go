@@ -37,6 +37,10 @@ type applyMove struct {
 	// when "", u.Object["status"] for an unstructured object
 	// (migrateapplyunstructured.go).
 	status string
+	// late: the object's status is also written by merge writes before
+	// the apply's statement (applyBeside): the patcher is made right
+	// before it, after them.
+	late bool
 }
 
 // statusText is what ApplyStatus is given.
@@ -130,7 +134,11 @@ func (a *applyMove) checkApplyUses() string {
 	if why := a.checks().checkBefore(a.applyUses, false); why != "" {
 		return why
 	}
-	return a.reachingUses(a.enclosingFunc(), a.anchor.End(), a.call.Pos())
+	from := a.anchor.End()
+	if a.late {
+		from = a.enclosingStmt().Pos()
+	}
+	return a.reachingUses(a.enclosingFunc(), from, a.call.Pos())
 }
 
 // applyUses returns why a use of the object in root between from and to
@@ -162,6 +170,13 @@ func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 		return nil, a.shapeWhy("the apply is not in a statement of a block")
 	}
 	name := a.freePatcherName()
+	if a.late {
+		// Beside the merge writes' patcher, under a name of its own.
+		name = a.obj.Name() + "ApplyPatcher"
+		for i := 2; a.text().nameTaken(name); i++ {
+			name = fmt.Sprintf("%sApplyPatcher%d", a.obj.Name(), i)
+		}
+	}
 	objText := a.obj.Name()
 	if a.addr {
 		objText = "&" + objText
@@ -175,8 +190,14 @@ func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 		{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(give)},
 		{Pos: a.call.Pos(), End: a.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(a.call.Args[0])))},
 	}
+	how := " in apply mode (New" + p.Type + " with the field owner, ApplyStatus, then Flush)"
+	if a.late {
+		made := analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(ctor + "\n" + a.text().indent(stmt.Pos()) + give)}
+		edits = []analysis.TextEdit{made, edits[2]}
+		how = " in apply mode (New" + p.Type + " with the field owner made after the merge writes of " + a.obj.Name() + ", ApplyStatus, then Flush)"
+	}
 	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, pimportEdit)...)
-	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " in apply mode (New" + p.Type + " with the field owner, ApplyStatus, then Flush)", TextEdits: edits}, ""
+	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how, TextEdits: edits}, ""
 }
 
 // importEdits returns the import edits of two packages (either nil when

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -31,7 +32,12 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 			return "" // compared, as with nil: read
 		}
 		if call, ok := parent(i - 1).(*ast.CallExpr); ok && slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return ast.Node(a) == stack[i] }) {
-			if fn := kube.CalledFunc(si.pass, call); fn != nil {
+			if fn := kube.CalledFunc(si.pass, call); fn != nil && patcherMaker(fn) {
+				// Issue 80 A6: a generated constructor changes nothing;
+				// what blocks is the patcher it makes, alive beside this
+				// write's.
+				return fmt.Sprintf("%s's status is written through the patcher %s makes at %s, in merge mode: a patcher of this write would be alive at once with it (write through that patcher; for an apply, make this write an ApplyStatus of a patcher made in apply mode after its last Flush)", name, funcName(fn, si.pass.Pkg), line)
+			} else if fn != nil {
 				return fmt.Sprintf("%s is passed to %s at %s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
 			}
 			if tv := si.pass.TypesInfo.Types[call.Fun]; tv.IsType() {
@@ -328,4 +334,28 @@ func (si refs) callee(call *ast.CallExpr) string {
 func isSignature(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Signature)
 	return ok
+}
+
+// patcherMaker reports whether fn makes a status patcher of the object
+// it is given: a generated New<Kind>StatusPatcher (its result a
+// *<Kind>StatusPatcher with Flush), or the patcher package's New and
+// NewWithStatus.
+func patcherMaker(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() != 1 || sig.Recv() != nil {
+		return false
+	}
+	p, ok := sig.Results().At(0).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	if n.Obj().Pkg().Path() == kube.PatcherPkgPath {
+		return n.Obj().Name() == "Patcher"
+	}
+	flush, _, _ := types.LookupFieldOrMethod(p, true, n.Obj().Pkg(), "Flush")
+	return flush != nil && strings.HasSuffix(n.Obj().Name(), "StatusPatcher") && strings.HasPrefix(fn.Name(), "New")
 }

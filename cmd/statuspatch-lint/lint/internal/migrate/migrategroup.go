@@ -18,6 +18,14 @@ import (
 func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
 	m, p, why := prepareMigration(pass, files, opts, w)
 	if m == nil {
+		// A helper over objects of any kind (migrategeneric.go).
+		if h, hwhy := kindHelperOf(pass, files, opts, ws, w); h != nil {
+			return h.fix()
+		} else if hwhy != "" {
+			return nil, hwhy
+		}
+	}
+	if m == nil {
 		return nil, why
 	}
 	if m.helper != nil {
@@ -31,6 +39,15 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 			return nil, why
 		}
 		return m.apply.applyEdits(p)
+	}
+	if m.apply == nil {
+		// A write in a conflict loop's function: the loop becomes the
+		// patcher's Fetch and Retry (migrateloop.go).
+		if l, why := loopOf(m); l != nil {
+			return l.fix(p, files, ws)
+		} else if why != "" {
+			return nil, why
+		}
 	}
 	group := []*migration{m}
 	for _, o := range ws {
@@ -177,21 +194,52 @@ func (m *migration) patcherName(group []*migration) string {
 // applyBeside says why an apply cannot move beside other status writes of
 // its object in the function: they move onto a patcher in merge mode, and
 // one in apply mode made at the same read would be alive at once with
-// it, its lock older than their writes.
+// it, its lock older than their writes. When each of them comes before
+// the apply's statement, outside any loop around it, the apply's patcher
+// is made there instead (applyMove.late), after the last of them: its
+// lock is the one their last write left.
 func (m *migration) applyBeside(files Files, ws []*Write) string {
 	if m.obj == nil {
 		return ""
 	}
 	fn := m.enclosingFunc()
+	stmt := m.enclosingStmt()
+	var beside []*ast.CallExpr
 	for _, o := range ws {
 		call, ok := files.Calls[o.Lparen]
 		if !ok || call == m.call || o.Generated || call.Pos() < fn.Pos() || call.End() > fn.End() || len(call.Args) < 2 {
 			continue
 		}
 		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == m.obj && o.Verb != "Apply" {
-			return m.shapeWhy(fmt.Sprintf("%s's status is also written at %s (Status().%s): a patcher in apply mode made at the read for this write would be alive at once with that write's, its lock older than that write (apply mode and merge writes cannot share a patcher); make this write an ApplyStatus of a patcher made in apply mode after the last of them, or make them applies",
-				m.obj.Name(), m.where(call.Pos()), o.Verb))
+			beside = append(beside, call)
 		}
 	}
-	return ""
+	if len(beside) == 0 {
+		return ""
+	}
+	late := stmt != nil && !m.inLoop(stmt)
+	for _, call := range beside {
+		late = late && call.End() <= stmt.Pos()
+	}
+	if late {
+		m.apply.late = true
+		return ""
+	}
+	call := beside[0]
+	return m.shapeWhy(fmt.Sprintf("%s's status is also written at %s (Status().%s): a patcher in apply mode made at the read for this write would be alive at once with that write's, its lock older than that write (apply mode and merge writes cannot share a patcher); make this write an ApplyStatus of a patcher made in apply mode after the last of them, or make them applies",
+		m.obj.Name(), m.where(call.Pos()), statusVerb(call)))
+}
+
+// inLoop reports whether s is in a for or range statement of the
+// write's function.
+func (m *migration) inLoop(s ast.Stmt) bool {
+	for _, n := range m.path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		}
+	}
+	return false
 }

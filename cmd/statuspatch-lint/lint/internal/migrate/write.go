@@ -3,6 +3,7 @@ package migrate
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -45,4 +46,8 @@ type Options struct {
 	// helper's write moves with its callers in other packages.
 	Module  bool
 	Members *[]GroupMember
+	// PatcherOf returns the generated patcher of an object's type, nil
+	// when its kind has none: a helper over objects of any kind takes the
+	// patcher its callers make for theirs (migrategeneric.go).
+	PatcherOf func(types.Type) *Patcher
 }

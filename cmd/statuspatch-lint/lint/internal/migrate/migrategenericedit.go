@@ -1,0 +1,177 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// The callers of a kindHelper and the text of its move
+// (migrategeneric.go).
+
+// caller is the call's plan: its object's kind's patcher, made where the
+// base is taken (Patch) or after the Get that read the object (Update).
+func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCaller, string) {
+	kc := &kindCaller{site: &site{calls: h.calls, call: call}}
+	kc.path = pathOf(cur)
+	kc.file = kc.path[len(kc.path)-1].(*ast.File)
+	id, ok := ast.Unparen(call.Args[h.obj]).(*ast.Ident)
+	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v == nil {
+		return nil, "passes " + types.ExprString(call.Args[h.obj]) + " as the object, not a variable"
+	}
+	if _, ptr := v.Type().(*types.Pointer); !ptr {
+		return nil, "passes " + v.Name() + ", not a pointer to a kind"
+	}
+	p := h.patcherOf(v.Type())
+	h.anyPatched = h.anyPatched || p != nil
+	if p == nil {
+		return nil, "passes " + v.Name() + ", whose kind has no generated patcher"
+	}
+	kc.patcher, kc.obj = *p, v.Name()
+	sel, _ := ast.Unparen(h.site.call.Fun).(*ast.SelectorExpr)
+	st, _ := ast.Unparen(sel.X).(*ast.CallExpr)
+	ci := h.paramIndex(st.Fun.(*ast.SelectorExpr).X)
+	if ci < 0 {
+		return nil, "" // unreachable: kindHelperOf checked the receiver
+	}
+	kc.client = kc.text().source(call.Args[ci])
+	if !kc.isClient(call.Args[ci]) {
+		f, _, _ := types.LookupFieldOrMethod(h.pass.TypesInfo.TypeOf(call.Args[ci]), true, h.pass.Pkg, "Client")
+		fv, ok := f.(*types.Var)
+		if !ok || !fv.Embedded() || !kc.implementsClient(fv.Type()) {
+			return nil, "passes " + kc.client + ", not a client.Client to make the patcher with"
+		}
+		kc.client += ".Client"
+	}
+	if h.base >= 0 {
+		bid, ok := ast.Unparen(call.Args[h.base]).(*ast.Ident)
+		b, _ := h.pass.TypesInfo.Uses[bid].(*types.Var)
+		def, val := kc.definition(b)
+		m := &migration{site: *kc.site, obj: v}
+		if !ok || def == nil || !m.reads().isDeepCopyOfObj(val) || kc.uses(b) != 1 {
+			return nil, "passes a base that is not " + v.Name() + ".DeepCopy() taken for this call alone"
+		}
+		kc.base = def
+	} else {
+		m := &migration{site: *kc.site, obj: v}
+		if m.reads().findGet(); m.anchor == nil {
+			return nil, "passes " + v.Name() + ", not read with Get before it in " + kc.funcText()
+		}
+		kc.before = m.anchor
+	}
+	// Not a name taken in the function, another caller's there, or the
+	// one the move of the function's own write of v takes.
+	fn := kc.enclosingFunc()
+	if h.named == nil {
+		h.named = map[ast.Node][]string{}
+	}
+	kc.name = v.Name() + "Patcher"
+	for i := 2; kc.text().nameTaken(kc.name) || slices.Contains(h.named[fn], kc.name) || i == 2 && h.otherWrite(kc, v); i++ {
+		kc.name = fmt.Sprintf("%sPatcher%d", v.Name(), i)
+	}
+	h.named[fn] = append(h.named[fn], kc.name)
+	return kc, ""
+}
+
+// otherWrite reports whether the caller's function writes v's status
+// itself: its own move names a patcher obj+"Patcher" too.
+func (h *kindHelper) otherWrite(kc *kindCaller, v *types.Var) bool {
+	fn := kc.enclosingFunc()
+	for _, w := range h.writes {
+		if w.Pos() >= fn.Pos() && w.End() <= fn.End() && len(w.Args) > 1 {
+			if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fix is the helper's move: its signature, its object and write, each
+// caller's patcher and arguments.
+func (h *kindHelper) fix() (*analysis.SuggestedFix, string) {
+	pqual, pimport, why := h.text().qualifier(kube.PatcherPkgPath)
+	if why != "" {
+		return nil, why
+	}
+	objName := h.params[h.obj].Name()
+	h.name = objName + "Patcher"
+	for i := 2; h.text().nameTaken(h.name); i++ {
+		h.name = fmt.Sprintf("%sPatcher%d", objName, i)
+	}
+	var edits []analysis.TextEdit
+	if h.newT {
+		h.tparam = "T"
+		for i := 2; h.text().nameTaken(h.tparam); i++ {
+			h.tparam = fmt.Sprintf("T%d", i)
+		}
+		edits = append(edits, analysis.TextEdit{Pos: h.fd.Name.End(), End: h.fd.Name.End(), NewText: []byte("[" + h.tparam + " " + h.objectText + "]")})
+	}
+	var params []string
+	for i, f := range h.fieldTypes() {
+		switch {
+		case i == h.obj:
+			params = append(params, fmt.Sprintf("%s *%sPatcher[%s]", h.name, pqual, h.tparam))
+		case i != h.base && i != h.client:
+			params = append(params, h.params[i].Name()+" "+h.text().source(f))
+		}
+	}
+	edits = append(edits, analysis.TextEdit{Pos: h.fd.Type.Params.Opening + 1, End: h.fd.Type.Params.Closing, NewText: []byte(strings.Join(params, ", "))})
+	if h.objUsed {
+		decl := fmt.Sprintf("%s := %s.Object()", objName, h.name)
+		if h.newT {
+			decl = fmt.Sprintf("var %s %s = %s.Object()", objName, h.objectText, h.name)
+		}
+		edits = append(edits, analysis.TextEdit{Pos: h.fd.Body.Lbrace + 1, End: h.fd.Body.Lbrace + 1, NewText: []byte("\n\t" + decl)})
+	}
+	edits = append(edits, analysis.TextEdit{Pos: h.site.call.Pos(), End: h.site.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.site.call.Args[0])))})
+	if pimport != nil {
+		edits = append(edits, *pimport)
+	}
+	imported := map[*ast.File]bool{}
+	for _, kc := range h.callers {
+		qual, imp, why := kc.text().qualifier(kc.patcher.Pkg)
+		if why != "" {
+			return nil, why
+		}
+		if imp != nil && !imported[kc.file] {
+			imported[kc.file] = true
+			edits = append(edits, *imp)
+		}
+		ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", kc.name, qual, kc.patcher.Type, kc.client, kc.obj)
+		if kc.base != nil {
+			edits = append(edits, analysis.TextEdit{Pos: kc.base.Pos(), End: kc.base.End(), NewText: []byte(ctor)})
+		} else {
+			edits = append(edits, analysis.TextEdit{Pos: kc.before.End(), End: kc.before.End(), NewText: []byte("\n" + kc.text().indent(kc.before.Pos()) + ctor)})
+		}
+		var args []string
+		for i, a := range kc.site.call.Args {
+			switch {
+			case i == h.obj:
+				args = append(args, kc.name+".Patcher()")
+			case i != h.base && i != h.client:
+				args = append(args, kc.text().source(a))
+			}
+		}
+		edits = append(edits, analysis.TextEdit{Pos: kc.site.call.Lparen + 1, End: kc.site.call.Rparen, NewText: []byte(strings.Join(args, ", "))})
+	}
+	return &analysis.SuggestedFix{Message: fmt.Sprintf("move the status write onto the generated patchers (%s takes the *patcher.Patcher[%s] its %d caller(s) make with their kind's New<Kind>StatusPatcher, then Flush)", h.fd.Name.Name, h.tparam, len(h.callers)), TextEdits: edits}, ""
+}
+
+// fieldTypes is the type expression of each parameter, by index.
+func (h *kindHelper) fieldTypes() []ast.Expr {
+	var ts []ast.Expr
+	for _, f := range h.fd.Type.Params.List {
+		for range f.Names {
+			ts = append(ts, f.Type)
+		}
+	}
+	return ts
+}
