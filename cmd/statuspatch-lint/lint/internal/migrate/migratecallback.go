@@ -90,7 +90,7 @@ func (m checks) callbackArg(call *ast.CallExpr, id *ast.Ident) bool {
 // exportCallback records the helper's fix as its group's (its fact for
 // the callers' packages, its member for the driver), or returns why its
 // own package's calls keep it.
-func (m *migration) exportCallback(opts Options, files Files) string {
+func exportCallback(m *migration, opts Options, files Files) string {
 	cb := m.callback
 	if why := callbackCalls(m.pass, files, cb.fn, cb.param, cb.arg); why != "" {
 		return why

@@ -127,7 +127,7 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 			return nil, fmt.Sprintf("the status write of %s at line %d hands it to the function %s, and the writes of %s in this function move together", m.obj.Name(), pass.Fset.Position(g.call.Pos()).Line, g.callback.name, m.obj.Name())
 		default:
 			// Its callers' functions decide (migratecallback.go).
-			if why := m.exportCallback(opts, files); why != "" {
+			if why := exportCallback(m, opts, files); why != "" {
 				return nil, why
 			}
 		}

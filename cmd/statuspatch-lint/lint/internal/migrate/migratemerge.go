@@ -36,7 +36,7 @@ func (m reads) otherPatch(patch ast.Expr) string {
 	if id, ok := patch.(*ast.Ident); ok {
 		if call := m.patchByCall(usedVar(m.pass, id)); call != nil {
 			return m.shapeWhy(fmt.Sprintf("the patch %s, a %s returned by %s at %s, which -fix does not follow, is not%s",
-				id.Name, m.typeName(m.pass.TypesInfo.TypeOf(id)), types.ExprString(call.Fun), m.where(call.Pos()), merge))
+				id.Name, typeName(m.pass.Pkg, m.pass.TypesInfo.TypeOf(id)), types.ExprString(call.Fun), m.where(call.Pos()), merge))
 		}
 	}
 	return m.shapeWhy("the patch " + types.ExprString(patch) + " is not client.MergeFrom(base) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand")
@@ -47,16 +47,16 @@ func (m reads) otherPatch(patch ast.Expr) string {
 // whose Type method returns types.ApplyPatchType (its ParamsFact.Const),
 // is a server-side apply of the bytes it holds, which -fix does not read;
 // the patcher's apply mode is the move, by hand. "" for any other patch.
-func (m reads) ownPatchType(patch ast.Expr) string {
-	t := m.pass.TypesInfo.TypeOf(patch)
+func (c *calls) ownPatchType(patch ast.Expr) string {
+	t := c.pass.TypesInfo.TypeOf(patch)
 	n := kube.NamedOf(t)
 	if t == nil || n == nil || types.IsInterface(t) || n.Obj().Pkg() == nil || strings.HasPrefix(n.Obj().Pkg().Path(), "sigs.k8s.io/controller-runtime/") {
 		return ""
 	}
-	name := m.typeName(t)
+	name := typeName(c.pass.Pkg, t)
 	typ, _, _ := types.LookupFieldOrMethod(t, true, n.Obj().Pkg(), "Type")
 	var fact ParamsFact
-	if fn, ok := typ.(*types.Func); ok && m.pass.ImportObjectFact(fn, &fact) && fact.Const == applyPatchType {
+	if fn, ok := typ.(*types.Func); ok && c.pass.ImportObjectFact(fn, &fact) && fact.Const == applyPatchType {
 		return name + ", a server-side apply of bytes -fix does not read (its Type method returns types.ApplyPatchType)"
 	}
 	return name + ", a patch type of its own"
@@ -71,10 +71,10 @@ func usedVar(pass *analysis.Pass, id *ast.Ident) *types.Var {
 // applyPatchType is the value of apimachinery's types.ApplyPatchType.
 const applyPatchType = "application/apply-patch+yaml"
 
-// typeName is t as the package's code names it: by package name.
-func (m reads) typeName(t types.Type) string {
+// typeName is t as the code of package pkg names it: by package name.
+func typeName(pkg *types.Package, t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string {
-		if p == m.pass.Pkg {
+		if p == pkg {
 			return ""
 		}
 		return p.Name()
@@ -85,12 +85,12 @@ func (m reads) typeName(t types.Type) string {
 // with others (con, patch, err := ssa_client.GenerateBundleStatusPatch(...)
 // in trust-manager): a patch made by a function, whose shape is what
 // blocks the move, not the write's options. nil otherwise.
-func (m reads) patchByCall(v *types.Var) *ast.CallExpr {
-	if v == nil {
+func (c *calls) patchByCall(v *types.Var) *ast.CallExpr {
+	if v == nil || c.insp == nil {
 		return nil
 	}
-	cur, ok := m.defCursor(v)
-	if !ok {
+	cur, ok := c.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
+	if id, isID := cur.Node().(*ast.Ident); !ok || !isID || c.pass.TypesInfo.Defs[id] != v {
 		return nil
 	}
 	as, ok := cur.Parent().Node().(*ast.AssignStmt)
