@@ -79,16 +79,23 @@ func callbackCaller(name, body string) string {
 // finding names that call.
 func TestFixFollowsTheCallbackThroughItsCallers(t *testing.T) {
 	bin := buildLint(t)
+	reassigning := strings.Replace(callbackStatusPkg, "\tbase := d.DeepCopy()\n", "\tif update == nil {\n\t\tupdate = func(*appsv1.Deployment) {}\n\t}\n\tbase := d.DeepCopy()\n", 1)
 	for _, c := range []struct {
-		name, ctrlb, want string
-		moved             bool
+		name, status, ctrlb, want string
+		moved                     bool
 	}{
-		{"status only", callbackCaller("ctrlb", "d.Status.ObservedGeneration = 1"), "status/status.go:22: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, then Flush)", true},
-		{"spec", callbackCaller("ctrlb", "d.Spec.Replicas = nil"), "(not moved to the patcher: d is passed to update, a parameter of PatchWithRetry, exported, moves with all its callers or none, and in package example.com/realmod/ctrlb, the function literal passed to PatchWithRetry at ctrlb.go:12 may change more than the status: d.Spec is changed at ctrlb.go:12", false},
-		{"named", callbackNamedPkg, "in package example.com/realmod/ctrlb, the function passed to PatchWithRetry at ctrlb.go:14, mark, is not a function literal", false},
+		{"status only", "", callbackCaller("ctrlb", "d.Status.ObservedGeneration = 1"), "status/status.go:22: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, then Flush)", true},
+		// The helper may call another function than its callers'.
+		{"reassigned", reassigning, callbackCaller("ctrlb", "d.Status.ObservedGeneration = 1"), "(not moved to the patcher: d is passed to the function value update at line 24, which is not followed: it may change more than its status)", false},
+		{"spec", "", callbackCaller("ctrlb", "d.Spec.Replicas = nil"), "(not moved to the patcher: d is passed to update, a parameter of PatchWithRetry, exported, moves with all its callers or none, and in package example.com/realmod/ctrlb, the function literal passed to PatchWithRetry at ctrlb.go:12 may change more than the status: d.Spec is changed at ctrlb.go:12", false},
+		{"named", "", callbackNamedPkg, "in package example.com/realmod/ctrlb, the function passed to PatchWithRetry at ctrlb.go:14, mark, is not a function literal", false},
 	} {
+		status := c.status
+		if status == "" {
+			status = callbackStatusPkg
+		}
 		mod := exportedHelperModule(t, map[string]string{
-			"status/status.go": callbackStatusPkg,
+			"status/status.go": status,
 			"ctrla/ctrla.go":   callbackCaller("ctrla", "d.Status.Replicas = 1"),
 			"ctrlb/ctrlb.go":   c.ctrlb,
 		})

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -80,11 +81,37 @@ func (m checks) callbackArg(call *ast.CallExpr, id *ast.Ident) bool {
 			arg = i
 		}
 	}
-	if param < 0 || arg < 0 || m.callback != nil && (m.callback.param != param || m.callback.arg != arg) {
+	if param < 0 || arg < 0 || m.callback != nil && (m.callback.param != param || m.callback.arg != arg) || m.reassigned(decl, v) {
 		return false
 	}
 	m.callback = &callbackUse{fn: fn, name: v.Name(), param: param, arg: arg}
 	return true
+}
+
+// reassigned reports whether the body of decl assigns v or takes its
+// address: the function called may then be another than the callers'.
+func (c *calls) reassigned(decl *ast.FuncDecl, v *types.Var) bool {
+	cur, ok := c.cursor(decl)
+	if !ok {
+		return true
+	}
+	for n := range cur.Preorder((*ast.AssignStmt)(nil), (*ast.UnaryExpr)(nil)) {
+		var targets []ast.Expr
+		switch n := n.Node().(type) {
+		case *ast.AssignStmt:
+			targets = n.Lhs
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				targets = []ast.Expr{n.X}
+			}
+		}
+		for _, t := range targets {
+			if id, ok := ast.Unparen(t).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exportCallback records the helper's fix as its group's (its fact for
