@@ -150,12 +150,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// handed to a function value, stored, or returned by a named result;
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
-	// own type, 1 apply beside a merge write of its object;
+	// own type, 1 patch a function returns, 1 apply beside a merge write
+	// of its object;
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
 	// handed on before the read changes, 1 List item written in place
 	// (&list.Items[i]), 1 helper given &w of a local value.
-	if len(left) != 116 || notMoved != 115 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 116 (115):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 117 || notMoved != 116 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 117 (116):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -71,6 +71,12 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	direct, how := si.chainChange(stack, i)
 	switch {
 	case direct:
+		if top, _ := changedAt(stack, i); top > 0 {
+			if u, ok := stack[top-1].(*ast.UnaryExpr); ok && u.Op == token.AND {
+				// lws's GetRoleConfigs: &ds.Spec.Roles[i] kept in the map it returns.
+				return fmt.Sprintf("the address of %s is taken at %s, and the patcher writes only the status%s", types.ExprString(stack[top].(ast.Expr)), line, onlyStatus)
+			}
+		}
 		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status%s", root, line, onlyStatus)
 	case how != "":
 		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status%s", root, line, how, onlyStatus)
