@@ -334,6 +334,14 @@ step "the patchers"
 generate
 commit_all "patchers generated"
 
+# Built as a user's tree is: with its dependencies in the build cache the
+# linter analyzes the whole module in one graph (the export-data driver),
+# so a helper's write moves with its callers in other packages (an
+# exported helper, a callback helper); otherwise it falls back to the
+# per-package driver, where those stay.
+step "go build ./..."
+go build ./...
+
 # ci before|after: statuspatch-lint -ci ./... (the blind, unresolved,
 # empty and replayed writes, of any kind) into $work/$op-ci-<when>.log,
 # one finding a line.

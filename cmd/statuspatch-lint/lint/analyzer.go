@@ -99,7 +99,7 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 		Name:       "statuspatch",
 		Doc:        mustAnalyzerDoc("statuspatch"),
 		URL:        "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
-		FactTypes:  []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact), new(migrate.HelperFact)},
+		FactTypes:  []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact), new(migrate.HelperFact), new(migrate.CallbackFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		Run: func(pass *analysis.Pass) (any, error) {
 			return run(pass, *cfg)

@@ -85,7 +85,12 @@ func groupEdits(fset *token.FileSet, members []migrate.GroupMember) ([]analysis.
 		case m.Why != "":
 			whys = append(whys, m.Why)
 		default:
-			edits = append(edits, m.Edits...)
+			// A member with nothing to edit (a callback's caller,
+			// migratecallback.go) moves: the edits are not nil.
+			edits = append(slices.Clip(edits), m.Edits...)
+			if edits == nil {
+				edits = []analysis.TextEdit{}
+			}
 		}
 	}
 	if len(whys) > 0 {

@@ -156,7 +156,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// handed to a function value, stored, or returned by a named result;
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
-	// own type, 1 apply before a merge write of its object;
+	// own type, 1 patch a function returns, 1 apply before a merge write
+	// of its object;
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
 	// handed on before the read changes, 1 List item written in place
@@ -164,7 +165,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// 1 conflict loop whose Get's error is returned wrapped;
 	// migrategeneric: 2 helpers over any kind, one called with a kind
 	// without a patcher, one exported.
-	if len(left) != 119 || notMoved != 118 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 119 (118):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 120 || notMoved != 119 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 120 (119):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

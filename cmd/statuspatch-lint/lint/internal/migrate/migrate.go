@@ -33,7 +33,9 @@ type migration struct {
 	baseVar    *types.Var  // the base's variable, when the anchor declares it
 	helper     *helperMove // the write is in a helper whose parameter obj is: its callers make the patcher
 	moved      map[*ast.CallExpr]bool
-	audit      bool // an audit: no reasons for shapes -fix does not move (migratewhy.go)
+	audit      bool         // an audit: no reasons for shapes -fix does not move (migratewhy.go)
+	module     bool         // the whole module is analyzed (Options.Module)
+	callback   *callbackUse // the object handed to a function parameter of the helper (migratecallback.go)
 
 	get        ast.Stmt     // the Get statement the anchor reads the object with, if any
 	getCheck   ast.Stmt     // the if that checks get's error, when get is err := c.Get(...)
@@ -77,7 +79,7 @@ func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) 
 		return nil, none, "" // the finding says to generate it
 	}
 	p := *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, patcherType: p.Type}
+	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, patcherType: p.Type}
 	cur, ok := m.cursor(call)
 	if !ok {
 		return nil, none, ""
@@ -209,6 +211,9 @@ func (m reads) findAnchor(verb string) string {
 	patch := ast.Unparen(m.call.Args[2])
 	if m.isClientMerge(patch) {
 		return m.findGet()
+	}
+	if id, ok := patch.(*ast.Ident); m.ownPatchType(patch) != "" || ok && m.patchByCall(usedVar(m.pass, id)) != nil {
+		return m.otherPatch(patch)
 	}
 	if id, ok := patch.(*ast.Ident); ok {
 		// patch := client.MergeFrom(obj.DeepCopy())
@@ -374,7 +379,9 @@ func (m reads) mergeShaped(patch ast.Expr) bool {
 		if _, val := m.definition(v); val != nil {
 			patch = ast.Unparen(val)
 		} else {
-			return true // not seen: the options are the first thing said
+			// Not seen: the options are the first thing said, unless
+			// its type says it is a patch of its own (otherPatch).
+			return m.ownPatchType(patch) == "" && m.patchByCall(v) == nil
 		}
 	}
 	call, ok := patch.(*ast.CallExpr)

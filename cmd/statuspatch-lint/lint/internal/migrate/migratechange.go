@@ -38,7 +38,7 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 				// write's.
 				return fmt.Sprintf("%s's status is written through the patcher %s makes at %s, in merge mode: a patcher of this write would be alive at once with it (write through that patcher; for an apply, make this write an ApplyStatus of a patcher made in apply mode after its last Flush)", name, funcName(fn, si.pass.Pkg), line)
 			} else if fn != nil {
-				return fmt.Sprintf("%s is passed to %s at %s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line)
+				return fmt.Sprintf("%s is passed to %s at %s%s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line, si.unanalysed(fn))
 			}
 			if tv := si.pass.TypesInfo.Types[call.Fun]; tv.IsType() {
 				return fmt.Sprintf("%s is converted to %s at %s, and the converted value is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
@@ -62,7 +62,11 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 		return "" // a method whose body reads it, or changes only its status (ParamsFact.Recv)
 	}
 	if s != nil && s.Kind() != types.FieldVal && !readsMethod(s) {
-		return fmt.Sprintf("%s.%s is called at %s: it may change more than the status", name, sel.Sel.Name, line)
+		fn, _ := s.Obj().(*types.Func)
+		if why := si.factWhy(fn, -1); why != "" {
+			return fmt.Sprintf("%s.%s is called at %s%s", name, sel.Sel.Name, line, why)
+		}
+		return fmt.Sprintf("%s.%s is called at %s%s: it may change more than the status", name, sel.Sel.Name, line, si.unanalysed(fn))
 	}
 	// A field outside the status, or what a getter returns: reading it is
 	// fine, changing it, or a reference into it, is not.
@@ -73,6 +77,12 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	direct, how := si.chainChange(stack, i)
 	switch {
 	case direct:
+		if top, _ := changedAt(stack, i); top > 0 {
+			if u, ok := stack[top-1].(*ast.UnaryExpr); ok && u.Op == token.AND {
+				// lws's GetRoleConfigs: &ds.Spec.Roles[i] kept in the map it returns.
+				return fmt.Sprintf("the address of %s is taken at %s, and the patcher writes only the status%s", types.ExprString(stack[top].(ast.Expr)), line, onlyStatus)
+			}
+		}
 		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status%s", root, line, onlyStatus)
 	case how != "":
 		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status%s", root, line, how, onlyStatus)
@@ -154,7 +164,8 @@ climb:
 				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
 			}
 			if !readsMethod(s) {
-				return false, types.ExprString(p) + " is called"
+				fn, _ := s.Obj().(*types.Func)
+				return false, types.ExprString(p) + " is called" + si.unanalysed(fn) + si.factWhy(fn, -1)
 			}
 			if endsRead(s) {
 				return false, ""
@@ -219,7 +230,7 @@ climb:
 		if si.importedReads(p, e) {
 			return false, "" // a function of another package, by its ParamsFact
 		}
-		return false, ref + ", a reference into the object, is passed to " + si.callee(p)
+		return false, ref + ", a reference into the object, is passed to " + si.callee(p) + si.unanalysed(kube.CalledFunc(si.pass, p))
 	case *ast.RangeStmt:
 		if t := info.TypeOf(e); t != nil && p.X == e && isSignature(t) {
 			return false, ref + " is ranged over: the function is called"

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
@@ -95,22 +96,22 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 	return m.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
 		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
 			ok, inner := m.checkCallee(call, id, depth)
-			if ok || m.allowedCall(stack, call, id, v) {
+			if ok || m.allowedCall(stack, call, id, v) || depth == 0 && m.callbackArg(call, id) {
 				return ""
 			}
 			line := m.where(id.Pos())
 			fn := kube.CalledFunc(m.pass, call)
 			switch {
+			case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()]:
+				return fmt.Sprintf("controllerutil.%s changes the finalizers of %s at %s, and no later Update or Patch of %s in the same block saves them",
+					fn.Name(), v.Name(), line, v.Name())
 			case inner != "":
-				// Say where, inside the package's function, it goes wrong.
+				// Say where, inside the function, it goes wrong.
 				return fmt.Sprintf("%s is passed to %s at %s, where %s", v.Name(), funcName(fn, m.pass.Pkg), line, inner)
 			case depth == 1 && m.compose && isStatusWrite(call) && len(call.Args) > 1 && call.Args[1] == ast.Expr(id):
 				return "" // the helper's write: it takes the caller's patcher
 			case depth > 0 && isStatusWrite(call):
 				return fmt.Sprintf("its status is written at %s, a write -fix does not move with the caller's", line)
-			case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()]:
-				return fmt.Sprintf("controllerutil.%s changes the finalizers of %s at %s, and no later Update or Patch of %s in the same block saves them",
-					fn.Name(), v.Name(), line, v.Name())
 			}
 		}
 		return m.refs().useProblem(stack, v)
@@ -124,7 +125,7 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 // ParamsFact.
 func (m checks) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bool, why string) {
 	fn := kube.CalledFunc(m.pass, call)
-	if fn == nil || call.Ellipsis.IsValid() {
+	if fn == nil {
 		return false, ""
 	}
 	arg := -1
@@ -141,8 +142,20 @@ func (m checks) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bo
 			recv, arg = arg == 0, arg-1
 		}
 	}
+	// A spread call, f(x, opts...), lands its other arguments in place
+	// (karpenter's ConditionTypes.For(in, opts...)): the facts count them.
+	if call.Ellipsis.IsValid() && (fn.Pkg() == m.pass.Pkg || arg >= fn.Signature().Params().Len()-1) {
+		return false, ""
+	}
 	if fn.Pkg() != m.pass.Pkg {
-		return !recv && arg >= 0 && (m.importedStatusOnly(fn, arg) || depth == 0 && m.helperWrite(fn, arg)), ""
+		if !recv && arg >= 0 && (m.importedStatusOnly(fn, arg) || depth == 0 && m.helperWrite(fn, arg)) {
+			return true, ""
+		}
+		if recv || arg < 0 {
+			return false, ""
+		}
+		// Its fact says what its body does (ParamsFact.Why).
+		return false, strings.TrimPrefix(m.factWhy(fn, arg), ", where ")
 	}
 	if slices.Contains(m.following, fn) {
 		return true, "" // a recursive call: its uses are the ones being checked

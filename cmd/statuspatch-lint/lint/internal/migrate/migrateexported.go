@@ -121,6 +121,7 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 	}
 	var fns []*types.Func
 	facts := map[*types.Func]*HelperFact{}
+	callbacks := map[*types.Func]*CallbackFact{}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			id, ok := n.(*ast.Ident)
@@ -128,18 +129,27 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 				return true
 			}
 			fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
-			if fn == nil || fn.Pkg() == pass.Pkg || facts[fn] != nil {
+			if fn == nil || fn.Pkg() == pass.Pkg || facts[fn] != nil || callbacks[fn] != nil {
 				return true
 			}
 			var fact HelperFact
-			if pass.ImportObjectFact(fn, &fact) {
+			var cb CallbackFact
+			switch {
+			case pass.ImportObjectFact(fn, &fact):
 				facts[fn] = &fact
+				fns = append(fns, fn)
+			case pass.ImportObjectFact(fn, &cb):
+				callbacks[fn] = &cb
 				fns = append(fns, fn)
 			}
 			return true
 		})
 	}
 	for _, fn := range fns {
+		if cb := callbacks[fn]; cb != nil {
+			*opts.Members = append(*opts.Members, callbackMember(pass, files, fn, cb))
+			continue
+		}
 		*opts.Members = append(*opts.Members, callerMember(pass, files, ws, opts, fn, facts[fn]))
 	}
 }

@@ -137,6 +137,18 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 		}
 	}
 	fix, why := m.edits(p, m.patcherName(group))
+	for _, g := range group {
+		switch {
+		case fix == nil || g.callback == nil:
+		case g != m:
+			return nil, fmt.Sprintf("the status write of %s at line %d hands it to the function %s, and the writes of %s in this function move together", m.obj.Name(), pass.Fset.Position(g.call.Pos()).Line, g.callback.name, m.obj.Name())
+		default:
+			// Its callers' functions decide (migratecallback.go).
+			if why := exportCallback(m, opts, files); why != "" {
+				return nil, why
+			}
+		}
+	}
 	if note := m.keptNote(p); fix != nil && note != "" {
 		fix.Message += "; " + note
 		return fix, note

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strconv"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -207,5 +209,33 @@ func (si refs) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool)
 	if p == nil {
 		return "", false
 	}
-	return si.followLocal(p), true
+	return si.followInto(p), true
 }
+
+// followInto follows a reference into the parameter p of a function of
+// the package, whose locals are counted from none (maxLocalDepth bounds
+// the locals of one function, not a chain of calls: karpenter's
+// NodePool.RuntimeValidate hands each requirement on three functions
+// deep). A parameter already being followed is a recursive call, whose
+// uses are the ones being checked; at most maxFollowedParams functions
+// are entered for one chain.
+func (si refs) followInto(p *types.Var) string {
+	if slices.Contains(si.intoParams, p) {
+		return ""
+	}
+	if len(si.intoParams) == 0 {
+		si.paramsEntered = 0 // a new chain
+	}
+	if si.paramsEntered >= maxFollowedParams {
+		return "which is not followed further (more than " + strconv.Itoa(maxFollowedParams) + " calls of the package)"
+	}
+	si.paramsEntered++
+	depth := si.localDepth
+	si.localDepth, si.intoParams = 0, append(si.intoParams, p)
+	defer func() { si.localDepth, si.intoParams = depth, si.intoParams[:len(si.intoParams)-1] }()
+	return si.followLocal(p)
+}
+
+// maxFollowedParams bounds how many parameters of the package's functions
+// one write's references are followed into.
+const maxFollowedParams = 64

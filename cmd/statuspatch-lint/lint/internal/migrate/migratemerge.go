@@ -1,9 +1,15 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // The blind merge patches kubebuilder users write, moved like an Update:
@@ -23,7 +29,76 @@ import (
 // otherPatch is why a Patch whose patch is none of the shapes -fix moves
 // stays.
 func (m reads) otherPatch(patch ast.Expr) string {
+	const merge = " client.MergeFrom(base) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand"
+	if own := m.ownPatchType(patch); own != "" {
+		return m.shapeWhy("the patch " + types.ExprString(patch) + ", of type " + own + ", is not" + merge + " (the patcher's apply mode, patcher.WithWriteMode(patcher.WriteApply) and ApplyStatus, where it applies a status)")
+	}
+	if id, ok := patch.(*ast.Ident); ok {
+		if call := m.patchByCall(usedVar(m.pass, id)); call != nil {
+			return m.shapeWhy(fmt.Sprintf("the patch %s, a %s returned by %s at %s, which -fix does not follow, is not%s",
+				id.Name, typeName(m.pass.Pkg, m.pass.TypesInfo.TypeOf(id)), types.ExprString(call.Fun), m.where(call.Pos()), merge))
+		}
+	}
 	return m.shapeWhy("the patch " + types.ExprString(patch) + " is not client.MergeFrom(base) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand")
+}
+
+// ownPatchType says what patch is when its type is a client.Patch type of
+// its own (not controller-runtime's): trust-manager's ssa_client.ApplyPatch,
+// whose Type method returns types.ApplyPatchType (its ParamsFact.Const),
+// is a server-side apply of the bytes it holds, which -fix does not read;
+// the patcher's apply mode is the move, by hand. "" for any other patch.
+func (c *calls) ownPatchType(patch ast.Expr) string {
+	t := c.pass.TypesInfo.TypeOf(patch)
+	n := kube.NamedOf(t)
+	if t == nil || n == nil || types.IsInterface(t) || n.Obj().Pkg() == nil || strings.HasPrefix(n.Obj().Pkg().Path(), "sigs.k8s.io/controller-runtime/") {
+		return ""
+	}
+	name := typeName(c.pass.Pkg, t)
+	typ, _, _ := types.LookupFieldOrMethod(t, true, n.Obj().Pkg(), "Type")
+	var fact ParamsFact
+	if fn, ok := typ.(*types.Func); ok && c.pass.ImportObjectFact(fn, &fact) && fact.Const == applyPatchType {
+		return name + ", a server-side apply of bytes -fix does not read (its Type method returns types.ApplyPatchType)"
+	}
+	return name + ", a patch type of its own"
+}
+
+// usedVar is the variable id uses, nil if none.
+func usedVar(pass *analysis.Pass, id *ast.Ident) *types.Var {
+	v, _ := pass.TypesInfo.Uses[id].(*types.Var)
+	return v
+}
+
+// applyPatchType is the value of apimachinery's types.ApplyPatchType.
+const applyPatchType = "application/apply-patch+yaml"
+
+// typeName is t as the code of package pkg names it: by package name.
+func typeName(pkg *types.Package, t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == pkg {
+			return ""
+		}
+		return p.Name()
+	})
+}
+
+// patchByCall returns the call whose results define the patch variable v
+// with others (con, patch, err := ssa_client.GenerateBundleStatusPatch(...)
+// in trust-manager): a patch made by a function, whose shape is what
+// blocks the move, not the write's options. nil otherwise.
+func (c *calls) patchByCall(v *types.Var) *ast.CallExpr {
+	if v == nil || c.insp == nil {
+		return nil
+	}
+	cur, ok := c.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
+	if id, isID := cur.Node().(*ast.Ident); !ok || !isID || c.pass.TypesInfo.Defs[id] != v {
+		return nil
+	}
+	as, ok := cur.Parent().Node().(*ast.AssignStmt)
+	if !ok || len(as.Lhs) < 2 || len(as.Rhs) != 1 {
+		return nil
+	}
+	call, _ := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	return call
 }
 
 // lateBase reports whether the base def (of v) is taken after status

@@ -20,9 +20,11 @@ type site struct {
 	path []ast.Node // from the write's call up to the file
 	call *ast.CallExpr
 
-	localDepth int           // how many locals deep followLocal is (migratelocal.go)
-	following  []*types.Func // the package's functions checkCallee is in (migrateedit.go)
-	compose    bool          // a helper's write of the object is the caller's, through its patcher (migratehelper.go)
+	localDepth    int           // how many locals deep followLocal is, in the function followed (migratelocal.go)
+	intoParams    []*types.Var  // the parameters followInto is in (migratelocal.go)
+	paramsEntered int           // how many parameters followInto entered
+	following     []*types.Func // the package's functions checkCallee is in (migrateedit.go)
+	compose       bool          // a helper's write of the object is the caller's, through its patcher (migratehelper.go)
 }
 
 // definition returns the statement in a block enclosing the write that
@@ -402,10 +404,10 @@ func funcName(fn *types.Func, from *types.Package) string {
 
 // where names the line of pos as a finding about the write says it: "line
 // N" in the write's file, "file.go:N" in another (a function the object
-// was handed to).
+// was handed to) or without a write (a ParamsFact's Why).
 func (si *site) where(pos token.Pos) string {
 	at := si.pass.Fset.Position(pos)
-	if si.file != nil && si.pass.Fset.File(si.file.Pos()) != nil && si.pass.Fset.File(si.file.Pos()).Name() == at.Filename {
+	if si.call != nil && si.file != nil && si.pass.Fset.File(si.file.Pos()) != nil && si.pass.Fset.File(si.file.Pos()).Name() == at.Filename {
 		return fmt.Sprintf("line %d", at.Line)
 	}
 	return fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)

@@ -22,6 +22,7 @@ var readsObject = map[string]map[string]int{
 		"SetControllerReference": 0, "SetOwnerReference": 0, "HasControllerReference": 0, "ContainsFinalizer": 0,
 	},
 	kube.ClientPkgPath:                     {"ObjectKeyFromObject": 0},
+	kube.ClientPkgPath + "/apiutil":        {"GVKForObject": 0},
 	"k8s.io/klog/v2":                       {"KObj": 0},
 	"k8s.io/apimachinery/pkg/apis/meta/v1": {"IsControlledBy": anyArg, "GetControllerOf": 0, "GetControllerOfNoCopy": 0, "NewControllerRef": 0},
 }

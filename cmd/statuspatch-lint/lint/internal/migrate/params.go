@@ -41,10 +41,30 @@ import (
 // of a kind that changes at most its status: CapacityBuffer.SetCondition,
 // apimeta.SetStatusCondition(&cb.Status.Conditions, ...)). A call of it
 // whose result holds no reference is then a read, or a status change.
+//
+// Const is the string constant a method without parameters returns when
+// its body is that one return: a client.Patch's Type (trust-manager's
+// ssa_client.ApplyPatch returns types.ApplyPatchType), named in the
+// reason a write of such a patch stays.
+//
+// Why says, for an exported function's object parameter that is not
+// StatusOnly, what its body does to it (file:line), and RecvWhy the same
+// for a method's receiver that is neither "reads" nor "statusOnly": the
+// reason a caller's write stays names the line that blocks (lws's
+// GetPVCApplyConfiguration, karpenter's RuntimeValidate).
 type ParamsFact struct {
 	StatusOnly []int
 	ReadOnly   []int
 	Recv       string
+	Const      string
+	Why        []ParamWhy
+	RecvWhy    string
+}
+
+// ParamWhy is ParamsFact.Why of one parameter (by position).
+type ParamWhy struct {
+	Index int
+	Why   string
 }
 
 // AFact marks ParamsFact as an analysis fact.
@@ -60,6 +80,12 @@ func (f *ParamsFact) String() string {
 	}
 	if f.Recv != "" {
 		parts = append(parts, "recv:"+f.Recv)
+	}
+	if f.Const != "" {
+		parts = append(parts, "const:"+f.Const)
+	}
+	if len(f.Why) > 0 || f.RecvWhy != "" {
+		parts = append(parts, "why")
 	}
 	return strings.Join(parts, " ")
 }
@@ -83,7 +109,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 	// the standalone command (internal/exportdata): no facts either way.
 	readOnly := importedPkg(pass.Pkg, kube.MetaPkgPath) != nil
 	insp := inspector.New(pass.Files)
-	recvs := recvFacts(pass, decls, insp, readOnly)
+	recvs, recvWhys := recvFacts(pass, decls, insp, readOnly)
 	for _, f := range pass.Files {
 		m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
 		for _, d := range f.Decls {
@@ -96,7 +122,8 @@ func ExportParamFacts(pass *analysis.Pass) {
 				continue
 			}
 			var fact ParamsFact
-			fact.Recv = recvs[fn]
+			fact.Recv, fact.RecvWhy = recvs[fn], recvWhys[fn]
+			fact.Const = returnedConst(pass, fd)
 			i := 0
 			for _, field := range fd.Type.Params.List {
 				if _, variadic := field.Type.(*ast.Ellipsis); variadic {
@@ -112,8 +139,12 @@ func ExportParamFacts(pass *analysis.Pass) {
 					switch {
 					case p == nil:
 					case mayBeObject(p.Type()):
-						if name.Name == "_" || m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
+						if name.Name == "_" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
+						} else if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why == "" {
+							fact.StatusOnly = append(fact.StatusOnly, i)
+						} else if fn.Exported() {
+							fact.Why = append(fact.Why, ParamWhy{i, why})
 						}
 					case readOnly && fn.Exported() && holdsRefs(p.Type()):
 						if name.Name == "_" || m.refs().followLocal(p) == "" {
@@ -123,7 +154,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 					i++
 				}
 			}
-			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" {
+			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
@@ -135,9 +166,11 @@ func ExportParamFacts(pass *analysis.Pass) {
 // (karpenter's NodePool.RuntimeValidate, then its template's
 // validateLabels), whose fact the next round sees. A fact only allows
 // more, so the rounds end.
-func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *inspector.Inspector, readOnly bool) map[*types.Func]string {
-	recvs := map[*types.Func]string{}
+// The last round's why of each other method is RecvWhy.
+func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *inspector.Inspector, readOnly bool) (recvs, whys map[*types.Func]string) {
+	recvs = map[*types.Func]string{}
 	for round := 0; round < 4; round++ {
+		whys = map[*types.Func]string{}
 		changed := false
 		for _, f := range pass.Files {
 			m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
@@ -150,9 +183,13 @@ func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *i
 				if fn == nil || recvs[fn] != "" {
 					continue
 				}
-				if u := m.recvUse(fd, readOnly); u != "" {
+				u, why := m.recvUse(fd, readOnly)
+				if u != "" {
 					recvs[fn], changed = u, true
 					pass.ExportObjectFact(fn, &ParamsFact{Recv: u})
+				} else if why != "" {
+					whys[fn] = why
+					pass.ExportObjectFact(fn, &ParamsFact{RecvWhy: why})
 				}
 			}
 		}
@@ -160,36 +197,38 @@ func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *i
 			break
 		}
 	}
-	return recvs
+	return recvs, whys
 }
 
 // recvUse is ParamsFact.Recv for the method fd: what its body does to
 // its pointer receiver, by the rules of the object (checkUses) when it
 // may be one, else of a reference into one (followLocal).
-func (m *migration) recvUse(fd *ast.FuncDecl, readOnly bool) string {
+// Else why says what the body does that is neither ("" when not
+// checked).
+func (m *migration) recvUse(fd *ast.FuncDecl, readOnly bool) (use, why string) {
 	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
-		return ""
+		return "", ""
 	}
 	p, _ := m.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
 	if p == nil {
-		return ""
+		return "", ""
 	}
 	if _, ptr := types.Unalias(p.Type()).(*types.Pointer); !ptr {
-		return ""
+		return "", ""
 	}
 	switch {
 	case mayBeObject(p.Type()):
-		if m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1) == "" {
-			return "statusOnly"
+		if why = m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why == "" {
+			return "statusOnly", ""
 		}
 	case readOnly && declaresKind(m.pass.Pkg):
 		// A type of an API package, which may be a part of an object
 		// (karpenter's NodeClassReference), not a reconciler's.
-		if m.refs().followLocal(p) == "" {
-			return "reads"
+		if why = m.refs().followLocal(p); why == "" {
+			return "reads", ""
 		}
 	}
-	return ""
+	return "", why
 }
 
 // declaresKind reports whether pkg declares an object kind: a struct
@@ -258,11 +297,15 @@ func (si refs) importedReads(call *ast.CallExpr, e ast.Expr) bool {
 	return arg >= 0 && si.pass.ImportObjectFact(fn.Origin(), &fact) && slices.Contains(fact.ReadOnly, arg)
 }
 
+// runtimePkgPath is apimachinery's runtime package, of runtime.Object.
+const runtimePkgPath = "k8s.io/apimachinery/pkg/runtime"
+
 // mayBeObject reports whether a value of type t may be a Kubernetes object
 // handed on: a pointer to a struct with an ObjectMeta field of
 // metav1.ObjectMeta, or an interface with a GetName method that is, or
 // embeds, an interface of metav1 or controller-runtime (metav1.Object,
-// client.Object; a type parameter by its constraint). Its types come from
+// client.Object; a type parameter by its constraint), or apimachinery's
+// runtime.Object, which every kind implements. Its types come from
 // kube.MetaPkgPath, directly or through controller-runtime, so only a
 // package that reaches it has facts: the export-data driver loads just
 // those from source, and both drivers give the same facts. A narrower
@@ -280,6 +323,9 @@ func mayBeObject(t types.Type) bool {
 			}
 		}
 	case *types.Interface:
+		if declaredIn(t, runtimePkgPath) && kube.NamedOf(t).Obj().Name() == "Object" {
+			return true // every kind is one: operatorpkg's object.GVK(o runtime.Object)
+		}
 		for i := 0; i < u.NumMethods(); i++ {
 			if u.Method(i).Name() == "GetName" {
 				return kubeInterface(t, 0)

@@ -41,6 +41,6 @@ func (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 }
 
 // An interface-typed object: no <Kind>StatusPatcher is suggested.
-func WriteObject(ctx context.Context, c crclient.Client, obj crclient.Object, base crclient.Object) error {
+func WriteObject(ctx context.Context, c crclient.Client, obj crclient.Object, base crclient.Object) error { // want WriteObject:"why"
 	return c.Status().Patch(ctx, obj, crclient.MergeFrom(base)) // want `^handwritten status write to client.Object \(an interface\): use the generated status patcher of the object's concrete type$`
 }

@@ -51,7 +51,7 @@ func (r *Reconciler) locals(ctx context.Context, w *v1.Widget, force bool) {
 }
 
 // A patch built in Reconcile, passed down two helpers.
-func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget) {
+func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget) { // want Reconcile:"why"
 	r.helper1(ctx, w, client.MergeFromWithOptions(w.DeepCopyObject().(*v1.Widget), client.MergeFromWithOptimisticLock{}))
 	r.mixed1(ctx, w, client.MergeFromWithOptions(w, client.MergeFromWithOptimisticLock{}))
 	r.mixed1(ctx, w, client.MergeFrom(w))
@@ -71,7 +71,7 @@ func (r *Reconciler) mixed2(ctx context.Context, w *v1.Widget, p client.Patch) {
 }
 
 // Exported, never called in the package: the patch is unknown.
-func (r *Reconciler) WritePatch(ctx context.Context, w *v1.Widget, p client.Patch) error {
+func (r *Reconciler) WritePatch(ctx context.Context, w *v1.Widget, p client.Patch) error { // want WritePatch:"why"
 	return r.Status().Patch(ctx, w, p) // want `^unresolved: Status\(\).Patch of Widget: patch from parameter p of WritePatch`
 }
 
@@ -143,11 +143,11 @@ func methodValue(ctx context.Context, c client.Client, sw client.SubResourceWrit
 
 // Interface-typed objects of unknown concrete type: the kind is the type
 // written at the call site, or unknown.
-func WriteObject(ctx context.Context, c client.Client, obj client.Object, base client.Object) error {
+func WriteObject(ctx context.Context, c client.Client, obj client.Object, base client.Object) error { // want WriteObject:"why"
 	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^blind: Status\(\).Patch of client.Object: client.MergeFrom without optimistic lock$`
 }
 
-func WriteAnonymous(ctx context.Context, c client.Client, obj interface{ client.Object }) error {
+func WriteAnonymous(ctx context.Context, c client.Client, obj interface{ client.Object }) error { // want WriteAnonymous:"why"
 	return c.Status().Update(ctx, obj) // want `^optimistic: Status\(\).Update of an object of unknown kind: Update sends the object's resourceVersion$`
 }
 

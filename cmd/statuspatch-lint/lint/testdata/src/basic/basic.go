@@ -16,7 +16,7 @@ type Reconciler struct {
 	sub          crclient.SubResourceClient
 }
 
-func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget, g *v1.Gadget) error {
+func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget, g *v1.Gadget) error { // want Reconcile:"why"
 	base := w.DeepCopyObject().(*v1.Widget)
 
 	// Embedded client, aliased client package.
@@ -110,7 +110,7 @@ func allowed(ctx context.Context, c crclient.Client, w *v1.Widget) {
 // An interface-typed object whose concrete type is not known is named by the
 // type written at the call site (client.Object is an alias of an interface
 // of another package), and no <Kind>StatusPatcher is suggested for it.
-func WriteObject(ctx context.Context, c crclient.Client, obj crclient.Object, base crclient.Object) error {
+func WriteObject(ctx context.Context, c crclient.Client, obj crclient.Object, base crclient.Object) error { // want WriteObject:"why"
 	return c.Status().Patch(ctx, obj, crclient.MergeFrom(base)) // want `^handwritten status write to client.Object \(an interface\): use the generated status patcher of the object's concrete type$`
 }
 
@@ -120,12 +120,12 @@ type statusObject interface {
 	IsReady() bool
 }
 
-func WriteStatusObject(ctx context.Context, c crclient.Client, obj statusObject) error {
+func WriteStatusObject(ctx context.Context, c crclient.Client, obj statusObject) error { // want WriteStatusObject:"why"
 	return c.Status().Update(ctx, obj) // want `^handwritten status write to statusObject \(an interface\): use the generated status patcher of the object's concrete type$`
 }
 
 // An anonymous interface has no name to show.
-func WriteAnonymous(ctx context.Context, c crclient.Client, obj interface{ crclient.Object }) error {
+func WriteAnonymous(ctx context.Context, c crclient.Client, obj interface{ crclient.Object }) error { // want WriteAnonymous:"why"
 	return c.Status().Update(ctx, obj) // want `^handwritten status write to an object of unknown kind: use the generated status patcher of the object's concrete type$`
 }
 

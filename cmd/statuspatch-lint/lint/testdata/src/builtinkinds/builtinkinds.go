@@ -25,20 +25,20 @@ func SetPodReady(ctx context.Context, c client.Client, key client.ObjectKey) err
 }
 
 // SetReplicas updates a fetched Deployment's status.
-func SetReplicas(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+func SetReplicas(ctx context.Context, c client.Client, d *appsv1.Deployment) error { // want SetReplicas:"why"
 	d.Status.Replicas = 3
 	return c.Status().Update(ctx, d)
 }
 
 // A blind merge patch of a built-in kind: reported by its verdict.
-func Blind(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+func Blind(ctx context.Context, c client.Client, d *appsv1.Deployment) error { // want Blind:"why"
 	base := d.DeepCopy()
 	d.Status.Replicas = 1
 	return c.Status().Patch(ctx, d, client.MergeFrom(base)) // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock$`
 }
 
 // A plain base reused by two patches of a built-in kind: both blind.
-func BlindReused(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+func BlindReused(ctx context.Context, c client.Client, d *appsv1.Deployment) error { // want BlindReused:"why"
 	patch := client.MergeFrom(d.DeepCopy())
 	d.Status.Replicas = 2
 	if err := c.Status().Patch(ctx, d, patch); err != nil { // want `^blind: Status\(\).Patch of Deployment: client.MergeFrom without optimistic lock \(no fix: the base d.DeepCopy\(\) is taken at line 42, before the write of d at line 44, which moves the resourceVersion a lock would send; the same patch is sent again after it, at line 48: locked, that write would conflict`
@@ -49,7 +49,7 @@ func BlindReused(ctx context.Context, c client.Client, d *appsv1.Deployment) err
 }
 
 // A strategic merge patch of a built-in kind, without the lock: blind.
-func BlindStrategic(ctx context.Context, c client.Client, pod *corev1.Pod) error {
+func BlindStrategic(ctx context.Context, c client.Client, pod *corev1.Pod) error { // want BlindStrategic:"why"
 	base := pod.DeepCopy()
 	pod.Labels = nil
 	return c.Status().Patch(ctx, pod, client.StrategicMergeFrom(base)) // want `^blind: Status\(\).Patch of Pod: `

@@ -36,7 +36,7 @@ func newPatch(w *v1.Widget) client.Patch { // want newPatch:`^patch\(0: blind: c
 	return client.MergeFrom(w.DeepCopyObject().(*v1.Widget))
 }
 
-func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget) {
+func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget) { // want Reconcile:"why"
 	p := newPatch(w)
 	w.Status.Ready = true
 	_ = r.Status().Patch(ctx, w, p) // want `^blind: `

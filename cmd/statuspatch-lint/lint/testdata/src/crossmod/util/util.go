@@ -6,13 +6,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-func NewPatch(o client.Object) client.Patch { return client.MergeFrom(o) } // want NewPatch:`^patch\(0: blind: client.MergeFrom without optimistic lock\)$`
+func NewPatch(o client.Object) client.Patch { return client.MergeFrom(o) } // want NewPatch:`^patch\(0: blind: client.MergeFrom without optimistic lock\)$` NewPatch:"why"
 
-func NewLockedPatch(o client.Object) client.Patch { // want NewLockedPatch:`^patch\(0: optimistic: MergeFromWithOptimisticLock\)$`
+func NewLockedPatch(o client.Object) client.Patch { // want NewLockedPatch:`^patch\(0: optimistic: MergeFromWithOptimisticLock\)$` NewLockedPatch:"why"
 	return client.MergeFromWithOptions(o, client.MergeFromWithOptimisticLock{})
 }
 
-func PatchOrError(o client.Object) (client.Patch, error) { // want PatchOrError:`^patch\(0: blind: `
+func PatchOrError(o client.Object) (client.Patch, error) { // want PatchOrError:`^patch\(0: blind: ` PatchOrError:"why"
 	if o == nil {
 		return nil, nil
 	}
@@ -20,7 +20,7 @@ func PatchOrError(o client.Object) (client.Patch, error) { // want PatchOrError:
 }
 
 // One blind path makes the result blind.
-func Either(o client.Object, lock bool) client.Patch { // want Either:`^patch\(0: blind: `
+func Either(o client.Object, lock bool) client.Patch { // want Either:`^patch\(0: blind: ` Either:"why"
 	if lock {
 		return NewLockedPatch(o)
 	}
@@ -31,7 +31,7 @@ func Raw(data []byte) client.Patch { return client.RawPatch(types.MergePatchType
 
 type Helper struct{}
 
-func (Helper) Locked(o client.Object) client.Patch { return NewLockedPatch(o) } // want Locked:`^patch\(0: optimistic: `
+func (Helper) Locked(o client.Object) client.Patch { return NewLockedPatch(o) } // want Locked:`^patch\(0: optimistic: ` Locked:"why"
 
 // Chained through another package of the module.
-func Reexported(o client.Object) client.Patch { return NewPatch(o) } // want Reexported:`^patch\(0: blind: `
+func Reexported(o client.Object) client.Patch { return NewPatch(o) } // want Reexported:`^patch\(0: blind: ` Reexported:"why"

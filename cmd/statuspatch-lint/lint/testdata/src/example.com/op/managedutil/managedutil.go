@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	v1 "example.com/op/api/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // IsManaged reads the object's template in a closure handed to
@@ -27,9 +29,16 @@ func Retain(w *v1.Widget) { // want Retain:`^statusOnly\[0\]$`
 }
 
 // Resize changes the spec in a closure it calls.
-func Resize(w *v1.Widget, sizes []int) bool {
+func Resize(w *v1.Widget, sizes []int) bool { // want Resize:"why"
 	return slices.ContainsFunc(sizes, func(s int) bool {
 		w.Spec.Size = s
 		return true
 	})
+}
+
+// KindOf names the object's kind through a runtime.Object (karpenter's
+// object.GVK, of operatorpkg): it only reads it.
+func KindOf(o runtime.Object) string { // want KindOf:`^statusOnly\[0\]$`
+	kind, _ := apiutil.GVKForObject(o, nil)
+	return kind
 }

@@ -26,13 +26,13 @@ func Matches(g *v1.Gadget, rev []byte) bool { // want Matches:`^statusOnly\[0\]$
 
 // WidgetMatches: a Widget holds a Hooked, whose MarshalJSON has a pointer
 // receiver and may change it: no fact.
-func WidgetMatches(w *v1.Widget) bool {
+func WidgetMatches(w *v1.Widget) bool { // want WidgetMatches:"why"
 	var b bytes.Buffer
 	return unstructured.UnstructuredJSONScheme.Encode(w, &b) == nil
 }
 
 // EncodeWith encodes g with a codec it is given, which may be any: no fact.
-func EncodeWith(enc runtime.Encoder, g *v1.Gadget) bool {
+func EncodeWith(enc runtime.Encoder, g *v1.Gadget) bool { // want EncodeWith:"why"
 	var b bytes.Buffer
 	return enc.Encode(g, &b) == nil
 }

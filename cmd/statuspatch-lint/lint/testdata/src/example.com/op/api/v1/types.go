@@ -85,6 +85,24 @@ func (w *Widget) SetCondition(c metav1.Condition) {
 // returns an error (karpenter's NodePool.RuntimeValidate).
 func (w *Widget) Validate() error { return w.Spec.Template.check() }
 
+// ValidateDeep hands the template's labels three functions deep
+// (karpenter's RuntimeValidate: each requirement to ValidateRequirement,
+// then to validateWellKnownValues), each of which only reads them.
+func (w *Widget) ValidateDeep() error { return w.Spec.Template.checkLabels() }
+
+func (t *Template) checkLabels() error { return labelsOK(t.Labels) }
+
+func labelsOK(l map[string]string) error { return tagOK(l) }
+
+func tagOK(l map[string]string) error { return valueOK(l) }
+
+func valueOK(l map[string]string) error {
+	if len(l["tag"]) > 63 {
+		return errors.New("long tag")
+	}
+	return nil
+}
+
 func (t *Template) check() error {
 	if t == nil || t.Image == "" {
 		return errors.New("no image")

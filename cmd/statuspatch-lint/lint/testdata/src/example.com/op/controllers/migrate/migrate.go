@@ -126,7 +126,7 @@ func (r *Reconciler) labels(ctx context.Context, w *v1.Widget) error {
 func (r *Reconciler) method(ctx context.Context, w *v1.Widget) error {
 	base := w.DeepCopy()
 	w.Grow()
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Grow is called at line 128: it may change more than the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w.Grow is called at line 128, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
 }
 
 func (r *Reconciler) reassigned(ctx context.Context, w, other *v1.Widget) error {

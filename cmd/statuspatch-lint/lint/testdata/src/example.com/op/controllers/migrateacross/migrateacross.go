@@ -61,7 +61,7 @@ func (r *Reconciler) resized(ctx context.Context, key client.ObjectKey) error {
 	}
 	objutil.Resize(w)
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Resize at line 62: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Resize at line 62, where w.Spec is changed at objutil.go:24: the patcher writes only the status`
 }
 
 // Handed on, in that package, to a function that changes its spec.
@@ -71,7 +71,7 @@ func (r *Reconciler) forwarded(ctx context.Context, key client.ObjectKey) error 
 		return err
 	}
 	objutil.Forward(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Forward at line 73: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Forward at line 73, where w is passed to Resize at objutil.go:27, where w.Spec is changed at objutil.go:24: the patcher writes only the status`
 }
 
 // Stored, or asserted back from an interface and changed.
@@ -81,7 +81,7 @@ func (r *Reconciler) kept(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	objutil.Keep(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Keep at line 83: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Keep at line 83, where w is passed on or aliased at objutil.go:32: it may change more than its status\)$`
 }
 
 func (r *Reconciler) converted(ctx context.Context, key client.ObjectKey) error {
@@ -90,7 +90,7 @@ func (r *Reconciler) converted(ctx context.Context, key client.ObjectKey) error 
 		return err
 	}
 	objutil.Convert(w)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Convert at line 92: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Convert at line 92, where obj is passed on or aliased at objutil.go:36: it may change more than its status\)$`
 }
 
 // Handed to a function of the package in another file, which changes its

@@ -46,7 +46,7 @@ func (r *Reconciler) sorted(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	sort.Strings(w.Finalizers)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 48: w.Finalizers, a reference into the object, is passed to sort.Strings, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 48: w.Finalizers, a reference into the object, is passed to sort.Strings \(Strings is of sort, whose bodies -fix does not analyse\), and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) slicesSorted(ctx context.Context, key client.ObjectKey) error {
@@ -55,7 +55,7 @@ func (r *Reconciler) slicesSorted(ctx context.Context, key client.ObjectKey) err
 		return err
 	}
 	slices.Sort(w.Finalizers)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 57: w.Finalizers, a reference into the object, is passed to slices.Sort, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Finalizers may be changed at line 57: w.Finalizers, a reference into the object, is passed to slices.Sort \(Sort is of slices, whose bodies -fix does not analyse\), and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) cleared(ctx context.Context, key client.ObjectKey) error {
@@ -74,7 +74,7 @@ func (r *Reconciler) setter(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	w.ObjectMeta.SetFinalizers(nil)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.ObjectMeta may be changed at line 76: w.ObjectMeta.SetFinalizers is called, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.ObjectMeta may be changed at line 76: w.ObjectMeta.SetFinalizers is called \(ObjectMeta.SetFinalizers is of k8s.io/apimachinery/pkg/apis/meta/v1, whose bodies -fix does not analyse\), and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 func (r *Reconciler) throughGetter(ctx context.Context, key client.ObjectKey) error {
@@ -113,7 +113,7 @@ func (r *Reconciler) returnedAlias(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	objutil.SpecLabels(w)["k"] = "v"
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.SpecLabels at line 115: it may change more than its status\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.SpecLabels at line 115, where w.Spec may be changed at objutil.go:51: w.Spec.Labels, a reference into the object, is returned, and the patcher writes only the status`
 }
 
 // Only read: compared, measured, indexed, ranged over, formatted, passed

@@ -185,7 +185,7 @@ func (r *WidgetReconciler) CallerOfSorted(ctx context.Context, req ctrl.Request)
 func (r *WidgetReconciler) applySorted(ctx context.Context, w *v1.Widget) error { // want applySorted:`^statusOnly\[1\]$`
 	sortConditions(w.Status.Conditions)
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(true))
-	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applySorted: the status may be changed at line 186: w.Status.Conditions, a reference into the object, is passed to sortConditions, where, at line 192, c, a reference into the object, is passed to sort.Slice, and apply mode applies only the configuration\)$`
+	return r.Status().Apply(ctx, ac, fieldOwner, client.ForceOwnership) // want `\(not moved to the patcher: w is a parameter of applySorted: the status may be changed at line 186: w.Status.Conditions, a reference into the object, is passed to sortConditions, where, at line 192, c, a reference into the object, is passed to sort.Slice \(Slice is of sort, whose bodies -fix does not analyse\), and apply mode applies only the configuration\)$`
 }
 
 func sortConditions(c []metav1.Condition) {

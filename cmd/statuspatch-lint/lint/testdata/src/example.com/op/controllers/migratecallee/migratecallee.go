@@ -6,6 +6,7 @@ package migratecallee
 
 import (
 	"context"
+	"slices"
 
 	v1 "example.com/op/api/v1"
 	"example.com/op/managedutil"
@@ -20,7 +21,7 @@ type Reconciler struct {
 }
 
 // karpenter's counter controller: IsManaged, then the base.
-func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget) error {
+func (r *Reconciler) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
 	if !managedutil.IsManaged(w, r.images) {
 		return nil
 	}
@@ -67,7 +68,7 @@ func (r *Reconciler) grown(ctx context.Context, w *v1.Widget) error {
 	stored := w.DeepCopy()
 	w.Grow()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w.Grow is called at line 68: it may change more than the status\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w.Grow is called at line 69, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
 }
 
 // The closure changes the spec: it stays.
@@ -75,7 +76,7 @@ func (r *Reconciler) resized(ctx context.Context, w *v1.Widget) error {
 	managedutil.Resize(w, []int{1})
 	stored := w.DeepCopy()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is aliased or handed on at line 75, before the read`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is aliased or handed on at line 76, before the read`
 }
 
 // widgetList is what a List fills: items the cache holds.
@@ -113,7 +114,7 @@ func (r *Reconciler) byValue(ctx context.Context, key client.ObjectKey) error {
 
 func (r *Reconciler) updateStatus(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `its call at line 111 passes &w, the address of a local value declared at line 107: the patcher is made of a pointer variable; declare w := &v1.Widget\{\}, read into it and pass it \(FetchWidgetStatusPatcher there makes its patcher\)`
+	return r.Status().Update(ctx, w) // want `its call at line 112 passes &w, the address of a local value declared at line 108: the patcher is made of a pointer variable; declare w := &v1.Widget\{\}, read into it and pass it \(FetchWidgetStatusPatcher there makes its patcher\)`
 }
 
 // A method of the kind that reads the spec through a method declared
@@ -121,5 +122,24 @@ func (r *Reconciler) updateStatus(ctx context.Context, w *v1.Widget) error {
 func (r *Reconciler) validated(ctx context.Context, w *v1.Widget) error {
 	stored := w.DeepCopy()
 	w.Status.Ready = w.Validate() == nil
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// karpenter's liveness: a closure before the base compares a kind named
+// through a runtime.Object (object.GVK), then the base.
+func (r *Reconciler) owned(ctx context.Context, w *v1.Widget, kinds []string) error {
+	if !slices.ContainsFunc(kinds, func(k string) bool { return k == managedutil.KindOf(w) }) {
+		return nil
+	}
+	stored := w.DeepCopy()
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A method of the kind that hands a reference three functions deep, each
+// only reading it (karpenter's RuntimeValidate): a read.
+func (r *Reconciler) validatedDeep(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	w.Status.Ready = w.ValidateDeep() == nil
 	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }

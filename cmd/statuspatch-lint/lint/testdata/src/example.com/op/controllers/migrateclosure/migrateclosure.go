@@ -13,7 +13,7 @@ import (
 type R struct{ client.Client }
 
 // OuterParam: the literal writes its declaration's parameter.
-func (r *R) OuterParam(ctx context.Context, w *v1.Widget) error {
+func (r *R) OuterParam(ctx context.Context, w *v1.Widget) error { // want OuterParam:"why"
 	f := func() error {
 		w.Status.Ready = true
 		return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of OuterParam \(the write is in the function literal at line 17\): the patcher is made where its callers read it; move the write there\)$`

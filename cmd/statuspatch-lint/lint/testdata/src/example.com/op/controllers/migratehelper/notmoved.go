@@ -11,7 +11,7 @@ import (
 // patcher where it read the object keeps every caller as it is.
 
 // Exported: callers in other packages are not seen.
-func (r *Reconciler) UpdateStatus(ctx context.Context, w *v1.Widget) error {
+func (r *Reconciler) UpdateStatus(ctx context.Context, w *v1.Widget) error { // want UpdateStatus:"why"
 	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature; by hand: have it take a \*patchers.WidgetStatusPatcher in place of w \(each caller makes it with patchers.NewWidgetStatusPatcher where it reads w\) and call its Flush\(ctx\) in place of this write\)$`
 }
 
@@ -34,7 +34,7 @@ func (r *Reconciler) fineCaller(ctx context.Context, key client.ObjectKey) error
 }
 
 func (r *Reconciler) writeGrown(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeGrown: its caller at line 25: w.Grow is called at line 24: it may change more than the status\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeGrown: its caller at line 25: w.Grow is called at line 24, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
 }
 
 // A caller whose object is not read.

@@ -59,7 +59,7 @@ func (r *Reconciler) addressWritten(ctx context.Context, key client.ObjectKey) e
 	cfg.Labels = &w.Spec.Labels
 	(*cfg.Labels)["converted"] = "true"
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec is changed at line 59: the patcher writes only the status`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: the address of w.Spec.Labels is taken at line 59, and the patcher writes only the status`
 }
 
 // sink takes what addressHanded gives it; it may be any function.
@@ -75,7 +75,7 @@ func (r *Reconciler) addressHanded(ctx context.Context, key client.ObjectKey) er
 	cfg.Labels = &w.Spec.Labels
 	sink(&cfg)
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec is changed at line 75: the patcher writes only the status`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: the address of w.Spec.Labels is taken at line 75, and the patcher writes only the status`
 }
 
 var saved labelsConfig
@@ -90,7 +90,7 @@ func (r *Reconciler) addressStored(ctx context.Context, key client.ObjectKey) er
 	cfg.Labels = &w.Spec.Labels
 	saved = cfg
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec is changed at line 90: the patcher writes only the status`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: the address of w.Spec.Labels is taken at line 90, and the patcher writes only the status`
 }
 
 // labelsOf fills a named result, which the bare return hands on.
@@ -107,5 +107,5 @@ func (r *Reconciler) addressReturned(ctx context.Context, key client.ObjectKey) 
 	}
 	cfg := labelsOf(w)
 	w.Status.Ready = true
-	return cfg, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to labelsOf at line 108, where w.Spec is changed at line 98: the patcher writes only the status`
+	return cfg, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to labelsOf at line 108, where the address of w.Spec.Labels is taken at line 98, and the patcher writes only the status`
 }

@@ -147,7 +147,7 @@ func (r *Reconciler) marshalHooked(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	w.Status.Size = len(b)
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 145: w.Spec.Hooked, a reference into the object, is passed to json.Marshal, and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w.Spec may be changed at line 145: w.Spec.Hooked, a reference into the object, is passed to json.Marshal \(Marshal is of encoding/json, whose bodies -fix does not analyse\), and the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A reference handed to a function of the package that only reads it:

@@ -90,7 +90,7 @@ type LifecycleController struct {
 
 // karpenter's nodeclaim lifecycle: the metadata Patch at the first write
 // moves the resourceVersion of the base the status Patch is built from.
-func (c *LifecycleController) Reconcile(ctx context.Context, w *v1.Widget) error {
+func (c *LifecycleController) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
 	stored := w.DeepCopy()
 	w.Labels = map[string]string{"reconciled": "true"}
 	w.Status.Ready = true

@@ -115,5 +115,5 @@ func (r *Reconciler) encodedIntoSpec(ctx context.Context, key client.ObjectKey) 
 		return err
 	}
 	w.Status.Size = 7
-	return r.Status().Patch(ctx, w, base) // want `not moved to the patcher: w.Spec is changed at line 114`
+	return r.Status().Patch(ctx, w, base) // want `not moved to the patcher: the address of w.Spec is taken at line 114`
 }
