@@ -30,7 +30,7 @@ func TestMigrateLoop(t *testing.T) {
 			}
 		}
 	}
-	if retried != 6 {
-		t.Errorf("%d conflict loops made the patcher's Retry, want 6", retried)
+	if retried != 7 {
+		t.Errorf("%d conflict loops made the patcher's Retry, want 7", retried)
 	}
 }

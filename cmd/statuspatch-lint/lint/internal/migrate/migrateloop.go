@@ -39,6 +39,7 @@ type conflictLoop struct {
 	decl   ast.Stmt      // the object's declaration: in fn, dropped; before the loop, dropped when unused after it
 	outer  bool          // the object is declared before the loop
 	used   bool          // and used after it: set to the patcher's object
+	keyObj bool          // the Get's key is made from the object: its declaration stays
 	base   ast.Stmt      // a merge patch's base taken in fn, dropped
 	ifErr  *ast.IfStmt   // the write as if err := write; err != nil { return err }, before fn's return nil
 	result *ast.Ident    // the loop's error variable (err := loop), or nil in a return
@@ -93,6 +94,9 @@ func (l *conflictLoop) conflictRetry(call *ast.CallExpr) bool {
 func (l *conflictLoop) plan() string {
 	if l.lit.Type.Params.NumFields() != 0 {
 		return "which takes parameters"
+	}
+	if why := l.defaultBackoff(); why != "" {
+		return why
 	}
 	if why := l.findGet(); why != "" {
 		return why
@@ -152,6 +156,8 @@ func (l *conflictLoop) findGet() string {
 	for c := range l.usesIn(l.get.Args[1]) {
 		if o := l.pass.TypesInfo.Uses[c]; o != nil && o.Pos() >= l.lit.Pos() && o.Pos() < l.lit.End() {
 			return fmt.Sprintf("whose Get at line %d reads a key made in it", l.line(list[gi]))
+		} else if o == l.obj {
+			l.keyObj = true
 		}
 	}
 	return ""
@@ -271,7 +277,14 @@ func (l *conflictLoop) declared() string {
 	}
 	def := l.outerDef()
 	l.outer = true
-	for c := range l.usesOf(l.enclosingOuter(), l.obj, token.NoPos, token.Pos(1<<62)) {
+	if def == nil {
+		// A parameter, a result or a package's variable: Object() would
+		// rebind the name alone, the caller's object left as it was.
+		return fmt.Sprintf("and %s is declared outside the function (a parameter or a package's variable), whose holders would not see the object Retry wrote", l.obj.Name())
+	}
+	// Every use in the file: the loop may sit in a function literal of
+	// the function declaring the object.
+	for c := range l.usesOf(l.file, l.obj, token.NoPos, token.Pos(1<<62)) {
 		if p := c.Node().Pos(); p < l.lit.Pos() || p >= l.lit.End() {
 			if def == nil || p < def.Pos() || p >= def.End() {
 				l.used = true
@@ -284,8 +297,8 @@ func (l *conflictLoop) declared() string {
 		}
 		return ""
 	}
-	if def == nil {
-		return fmt.Sprintf("and %s is declared elsewhere", l.obj.Name())
+	if l.keyObj {
+		return "" // the declaration stays: the Fetch's key is made from it
 	}
 	if as, ok := def.(*ast.AssignStmt); ok && l.hasCall(as.Rhs[0]) {
 		return fmt.Sprintf("and %s's declaration at line %d, which goes, calls a function", l.obj.Name(), l.line(def))
@@ -332,4 +345,21 @@ func (l *conflictLoop) outerDef() ast.Stmt {
 		}
 	}
 	return nil
+}
+
+// defaultBackoff says why the loop's backoff keeps it: Retry waits as
+// the patcher's default does, which only retry.DefaultRetry and
+// retry.DefaultBackoff leave as the loop had it.
+func (l *conflictLoop) defaultBackoff() string {
+	var id *ast.Ident
+	switch e := ast.Unparen(l.call.Args[0]).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	}
+	if v, ok := l.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "k8s.io/client-go/util/retry" && (v.Name() == "DefaultRetry" || v.Name() == "DefaultBackoff") {
+		return ""
+	}
+	return fmt.Sprintf("whose backoff %s is not retry.DefaultRetry or retry.DefaultBackoff, and Retry would wait as the patcher's default", types.ExprString(l.call.Args[0]))
 }

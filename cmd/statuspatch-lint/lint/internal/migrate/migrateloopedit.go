@@ -88,7 +88,7 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 		}
 	}
 	edits := []analysis.TextEdit{{Pos: l.stmt.Pos(), End: l.stmt.End(), NewText: []byte(b.String())}}
-	if l.outer && !l.used {
+	if l.outer && !l.used && !l.keyObj {
 		edits = append(edits, l.text().deleteStmt(l.decl))
 	}
 	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...)
@@ -220,15 +220,4 @@ func (l *conflictLoop) shadows(s ast.Stmt, name string) bool {
 		}
 	}
 	return false
-}
-
-// enclosingOuter is the function the loop's statement is in.
-func (l *conflictLoop) enclosingOuter() ast.Node {
-	for _, n := range l.path[slices.Index(l.path, ast.Node(l.lit))+1:] {
-		switch n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return n
-		}
-	}
-	return l.file
 }

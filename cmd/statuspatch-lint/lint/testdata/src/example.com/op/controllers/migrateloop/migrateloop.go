@@ -13,6 +13,7 @@ import (
 
 	v1 "example.com/op/api/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -130,6 +131,68 @@ func wrapped(ctx context.Context, c client.Client, key client.ObjectKey) error {
 			return fmt.Errorf("read: %w", err)
 		}
 		w.Status.Ready = true
-		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, whose Get at line 129 returns its error changed \(make the Get a FetchWidgetStatusPatcher before the loop, and the loop its Retry, by hand\)\)$`
+		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, whose Get at line 130 returns its error changed \(make the Get a FetchWidgetStatusPatcher before the loop, and the loop its Retry, by hand\)\)$`
+	})
+}
+
+// The Get's key is made from the object declared before the loop: the
+// declaration stays, the Fetch's key made from it.
+func keyFromObj(ctx context.Context, c client.Client, name, ns string) error {
+	w := &v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(w), w); err != nil {
+			return err
+		}
+		w.Status.Ready = true
+		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+	})
+}
+
+// The loop in a function literal, the object declared in the function
+// around it and read after the call: the loop stays.
+func nested(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	do := func() error {
+		return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			if err := c.Get(ctx, key, w); err != nil {
+				return err
+			}
+			w.Status.Ready = true
+			return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, returned, and w is used outside it `
+		})
+	}
+	if err := do(); err != nil {
+		return err
+	}
+	fmt.Println(w.Status.Size)
+	return nil
+}
+
+// The object is the caller's: rebinding the parameter would leave the
+// caller's object as it was. The loop stays.
+func param(ctx context.Context, c client.Client, w *v1.Widget) error {
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(w), w); err != nil {
+			return err
+		}
+		w.Status.Ready = true
+		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, and w is declared outside the function \(a parameter or a package's variable\), whose holders would not see the object Retry wrote `
+	})
+	fmt.Println(w.Name)
+	return err
+}
+
+var slow = retry.Backoff{Steps: 50}
+
+// A backoff of its own: Retry would wait as the patcher's default. The
+// loop stays.
+func backoff(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	return retry.RetryOnConflict(slow, func() error {
+		w := &v1.Widget{}
+		if err := c.Get(ctx, key, w); err != nil {
+			return err
+		}
+		w.Status.Size++
+		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, whose backoff slow is not retry\.DefaultRetry or retry\.DefaultBackoff, and Retry would wait as the patcher's default `
 	})
 }
