@@ -66,6 +66,9 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		}
 		kc.before = m.anchor
 	}
+	if why := h.alongside(kc, v); why != "" {
+		return nil, why
+	}
 	// Not a name taken in the function, another caller's there, or the
 	// one the move of the function's own write of v takes.
 	fn := kc.enclosingFunc()
@@ -73,25 +76,60 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		h.named = map[ast.Node][]string{}
 	}
 	kc.name = v.Name() + "Patcher"
-	for i := 2; kc.text().nameTaken(kc.name) || slices.Contains(h.named[fn], kc.name) || i == 2 && h.otherWrite(kc, v); i++ {
+	for i := 2; kc.text().nameTaken(kc.name) || slices.Contains(h.named[fn], kc.name) || i == 2 && h.otherWrite(kc, v) != nil; i++ {
 		kc.name = fmt.Sprintf("%sPatcher%d", v.Name(), i)
 	}
 	h.named[fn] = append(h.named[fn], kc.name)
 	return kc, ""
 }
 
-// otherWrite reports whether the caller's function writes v's status
-// itself: its own move names a patcher obj+"Patcher" too.
-func (h *kindHelper) otherWrite(kc *kindCaller, v *types.Var) bool {
+// otherWrite is a status write of v in the caller's function, its own
+// (not the helper's), or nil: its move names a patcher obj+"Patcher" too.
+func (h *kindHelper) otherWrite(kc *kindCaller, v *types.Var) *ast.CallExpr {
 	fn := kc.enclosingFunc()
 	for _, w := range h.writes {
 		if w.Pos() >= fn.Pos() && w.End() <= fn.End() && len(w.Args) > 1 {
 			if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == v {
-				return true
+				return w
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// alongside says why the call's patcher, made at its anchor, would not
+// write what the call wrote: a status write of v of the caller's own
+// after that anchor (its patcher and this one alive at once, the second
+// Flush a Conflict), or a use between the anchor and the call the
+// patcher would not send as the handwritten write did (a change of
+// more than the status, Flush refusing it with ErrNonStatusChange;
+// another write of v, as checkMutations finds after a direct write's
+// anchor).
+func (h *kindHelper) alongside(kc *kindCaller, v *types.Var) string {
+	anchor := kc.base
+	if anchor == nil {
+		anchor = kc.before
+	}
+	fn := kc.enclosingFunc()
+	for _, w := range h.writes {
+		if w.Pos() >= fn.Pos() && w.End() <= fn.End() && w.End() > anchor.Pos() && len(w.Args) > 1 {
+			if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == v {
+				return fmt.Sprintf("writes %s's status itself at %s, after %s: that write's patcher and the one made for this call would be alive at once, and the second Flush would conflict (write both through one patcher by hand)", v.Name(), kc.where(w.Pos()), kc.where(anchor.Pos()))
+			}
+		}
+	}
+	for c := range kc.usesOf(fn, h.fn, anchor.End(), kc.call.Pos()) {
+		if call, ok := c.Parent().Node().(*ast.CallExpr); ok && call.Fun == c.Node() && len(call.Args) == len(h.params) {
+			if id, ok := ast.Unparen(call.Args[h.obj]).(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == v {
+				return fmt.Sprintf("calls %s with %s at %s too, after %s: the two calls' patchers would be alive at once, and the second Flush would conflict (take the second base after the first call)", h.fd.Name.Name, v.Name(), kc.where(call.Pos()), kc.where(anchor.Pos()))
+			}
+		}
+	}
+	m := &migration{site: *kc.site, obj: v, anchor: anchor}
+	if why := m.checks().checkUses(fn, v, anchor.End(), kc.call.Pos(), 0); why != "" {
+		return "passes " + v.Name() + ", and " + why
+	}
+	return ""
 }
 
 // fix is the helper's move: its signature, its object and write, each

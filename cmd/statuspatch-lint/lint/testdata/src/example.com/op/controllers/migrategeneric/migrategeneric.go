@@ -95,3 +95,75 @@ func exported(ctx context.Context, c client.Client, w *v1.Widget) error {
 	w.Status.Ready = true
 	return PatchStatus(ctx, c, w, base)
 }
+
+// Both bases taken before the first write: two patchers alive at once,
+// the second Flush a Conflict. The helper stays.
+func patchEarly[T client.Object](ctx context.Context, c client.Client, obj, base T) error {
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: its caller at line 113 calls patchEarly with w at line 109 too, after line 107: the two calls' patchers would be alive at once, and the second Flush would conflict \(take the second base after the first call\)\)$`
+}
+
+func early(ctx context.Context, c client.Client, w *v1.Widget) error {
+	b1 := w.DeepCopy()
+	b2 := w.DeepCopy()
+	w.Status.Size = 1
+	if err := patchEarly(ctx, c, w, b1); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return patchEarly(ctx, c, w, b2)
+}
+
+// A finalizer added between the base and the call: Flush would refuse
+// it (ErrNonStatusChange). The helper stays.
+func patchFinalized[T client.Object](ctx context.Context, c client.Client, obj, base T) error {
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: its caller at line 126 passes w, and w\.Finalizers is changed at line 124: the patcher writes only the status \(Flush returns patcher\.ErrNonStatusChange\)`
+}
+
+func finalizer(ctx context.Context, c client.Client, w *v1.Widget) error {
+	base := w.DeepCopy()
+	w.Finalizers = append(w.Finalizers, "example.com/cleanup")
+	w.Status.Ready = true
+	if err := patchFinalized(ctx, c, w, base); err != nil {
+		return err
+	}
+	return c.Update(ctx, w)
+}
+
+// The caller writes the status itself after the Get the helper's
+// patcher would be made at: two patchers alive at once. The helper
+// stays.
+func updateAny[T client.Object](ctx context.Context, c client.Client, obj T) error {
+	return c.Status().Update(ctx, obj) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: its caller at line 149 writes w's status itself at line 145, after line 141: that write's patcher and the one made for this call would be alive at once, and the second Flush would conflict `
+}
+
+func both(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Size = 1
+	if err := c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	w.Status.Ready = true
+	return updateAny(ctx, c, w)
+}
+
+// A label set after the Get, saved by the Update after: Flush would
+// refuse it. The helper stays.
+func updateLabeled[T client.Object](ctx context.Context, c client.Client, obj T) error {
+	return c.Status().Update(ctx, obj) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: its caller at line 165 passes w, and w\.Labels is changed at line 163: the patcher writes only the status \(Flush returns patcher\.ErrNonStatusChange\)`
+}
+
+func label(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Labels = map[string]string{"seen": "yes"}
+	w.Status.Ready = true
+	if err := updateLabeled(ctx, c, w); err != nil {
+		return err
+	}
+	return c.Update(ctx, w)
+}
