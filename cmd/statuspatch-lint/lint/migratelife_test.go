@@ -38,8 +38,8 @@ func TestMigrateLife(t *testing.T) {
 			}
 		}
 	}
-	if moved != 20 {
-		t.Errorf("%d writes moved onto a patcher, want 20", moved)
+	if moved != 21 {
+		t.Errorf("%d writes moved onto a patcher, want 21", moved)
 	}
 }
 

@@ -40,3 +40,34 @@ func (r *OrderReconciler) applyBefore(ctx context.Context, req ctrl.Request) err
 	order.Status.Ready = true
 	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
+
+// The Update's error only printed: the apply stays, a lock of a write
+// that may have failed being a Conflict every time it did.
+func (r *OrderReconciler) applyLogged(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		println("update failed", err.Error())
+	}
+	return r.Status().Apply(ctx, widgetac.Widget(order.Name, order.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: order's status is also written at line 52 \(Status\(\)\.Update\), whose error does not return from the function: a patcher in apply mode made after it would take the lock of a write that may not have happened`
+}
+
+// The Update in a function literal called after the apply: the apply
+// stays.
+func (r *OrderReconciler) applyClosure(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	mark := func() error {
+		order.Status.Ready = true
+		return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+	}
+	if err := r.Status().Apply(ctx, widgetac.Widget(order.Name, order.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership); err != nil { // want `\(not moved to the patcher: order's status is also written at line 67 \(Status\(\)\.Update\), in the function literal at line 65, which may run after the apply or not at all`
+		return err
+	}
+	return mark()
+}
