@@ -126,6 +126,19 @@ func (h *kindHelper) alongside(kc *kindCaller, v *types.Var) string {
 		}
 	}
 	m := &migration{site: *kc.site, obj: v, anchor: anchor}
+	reread := ""
+	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
+		for _, s := range list {
+			if s.Pos() >= anchor.End() && s.End() <= kc.call.Pos() && m.reads().isGetStmt(s) {
+				reread = fmt.Sprintf("reads %s again with Get at %s, after %s: the patcher's base would be the object before that read (take the base after it)", v.Name(), kc.where(s.Pos()), kc.where(anchor.Pos()))
+				return false
+			}
+		}
+		return true
+	})
+	if reread != "" {
+		return reread
+	}
 	if why := m.checks().checkUses(fn, v, anchor.End(), kc.call.Pos(), 0); why != "" {
 		return "passes " + v.Name() + ", and " + why
 	}
