@@ -295,6 +295,9 @@ func (l *conflictLoop) declared() string {
 		if _, ok := l.stmt.(*ast.ReturnStmt); ok {
 			return fmt.Sprintf("returned, and %s is used outside it", l.obj.Name())
 		}
+		if !l.fresh(def) {
+			return fmt.Sprintf("and %s, used outside it, is declared at line %d from an object that may be held elsewhere: Object() would rebind %s alone", l.obj.Name(), l.line(def), l.obj.Name())
+		}
 		return ""
 	}
 	if l.keyObj {
@@ -362,4 +365,29 @@ func (l *conflictLoop) defaultBackoff() string {
 		return ""
 	}
 	return fmt.Sprintf("whose backoff %s is not retry.DefaultRetry or retry.DefaultBackoff, and Retry would wait as the patcher's default", types.ExprString(l.call.Args[0]))
+}
+
+// fresh reports whether the declaration def makes a new object
+// (&Kind{...}, new(Kind)), held by nothing but its variable when
+// declared.
+func (l *conflictLoop) fresh(def ast.Stmt) bool {
+	var val ast.Expr
+	switch s := def.(type) {
+	case *ast.AssignStmt:
+		val = s.Rhs[0]
+	case *ast.DeclStmt:
+		if vs := s.Decl.(*ast.GenDecl).Specs[0].(*ast.ValueSpec); len(vs.Values) == 1 {
+			val = vs.Values[0]
+		}
+	}
+	switch e := ast.Unparen(val).(type) {
+	case *ast.UnaryExpr:
+		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
+		return e.Op == token.AND && lit
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
+		_, builtin := l.pass.TypesInfo.Uses[id].(*types.Builtin)
+		return ok && builtin && id.Name == "new"
+	}
+	return false
 }

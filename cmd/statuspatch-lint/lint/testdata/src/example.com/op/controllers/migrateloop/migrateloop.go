@@ -196,3 +196,20 @@ func backoff(ctx context.Context, c client.Client, key client.ObjectKey) error {
 		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, whose backoff slow is not retry\.DefaultRetry or retry\.DefaultBackoff, and Retry would wait as the patcher's default `
 	})
 }
+
+type holder struct{ w *v1.Widget }
+
+// The object declared from a field and read after the loop: Object()
+// would rebind the local alone, the field's object left stale. The loop
+// stays.
+func (h *holder) field(ctx context.Context, c client.Client, key client.ObjectKey) bool {
+	w := h.w
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, key, w); err != nil {
+			return err
+		}
+		w.Status.Ready = true
+		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, and w, used outside it, is declared at line 206 from an object that may be held elsewhere: Object\(\) would rebind w alone `
+	})
+	return err == nil && w.Status.Ready
+}
