@@ -35,7 +35,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		return nil, "passes " + v.Name() + ", whose kind has no generated patcher"
 	}
 	kc.patcher, kc.obj = *p, v.Name()
-	sel, _ := ast.Unparen(h.site.call.Fun).(*ast.SelectorExpr)
+	sel, _ := ast.Unparen(h.call.Fun).(*ast.SelectorExpr)
 	st, _ := ast.Unparen(sel.X).(*ast.CallExpr)
 	ci := h.paramIndex(st.Fun.(*ast.SelectorExpr).X)
 	if ci < 0 {
@@ -182,7 +182,7 @@ func (h *kindHelper) fix() (*analysis.SuggestedFix, string) {
 		}
 		edits = append(edits, analysis.TextEdit{Pos: h.fd.Body.Lbrace + 1, End: h.fd.Body.Lbrace + 1, NewText: []byte("\n\t" + decl)})
 	}
-	edits = append(edits, analysis.TextEdit{Pos: h.site.call.Pos(), End: h.site.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.site.call.Args[0])))})
+	edits = append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.call.Args[0])))})
 	if pimport != nil {
 		edits = append(edits, *pimport)
 	}
@@ -203,7 +203,7 @@ func (h *kindHelper) fix() (*analysis.SuggestedFix, string) {
 			edits = append(edits, analysis.TextEdit{Pos: kc.before.End(), End: kc.before.End(), NewText: []byte("\n" + kc.text().indent(kc.before.Pos()) + ctor)})
 		}
 		var args []string
-		for i, a := range kc.site.call.Args {
+		for i, a := range kc.call.Args {
 			switch {
 			case i == h.obj:
 				args = append(args, kc.name+".Patcher()")
@@ -211,7 +211,7 @@ func (h *kindHelper) fix() (*analysis.SuggestedFix, string) {
 				args = append(args, kc.text().source(a))
 			}
 		}
-		edits = append(edits, analysis.TextEdit{Pos: kc.site.call.Lparen + 1, End: kc.site.call.Rparen, NewText: []byte(strings.Join(args, ", "))})
+		edits = append(edits, analysis.TextEdit{Pos: kc.call.Lparen + 1, End: kc.call.Rparen, NewText: []byte(strings.Join(args, ", "))})
 	}
 	return &analysis.SuggestedFix{Message: fmt.Sprintf("move the status write onto the generated patchers (%s takes the *patcher.Patcher[%s] its %d caller(s) make with their kind's New<Kind>StatusPatcher, then Flush)", h.fd.Name.Name, h.tparam, len(h.callers)), TextEdits: edits}, ""
 }
