@@ -152,6 +152,9 @@ func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list cl
 		}
 		keys = append(keys, k)
 	}
+	if err := cm.observeLeftOut(ctx, list, opts, keys); err != nil {
+		return nil, err
+	}
 	return keys, nil
 }
 

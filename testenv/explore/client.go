@@ -28,41 +28,69 @@ func (r *run) clients() (cached client.Client, api client.Client) {
 	writes := interceptor.Funcs{
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.CreateOptions{}).ApplyOptions(opts).DryRun) {
+				return c.Create(ctx, obj, opts...) // stores nothing (writeaside.go)
+			}
 			return r.write(ctx, "create", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Create(ctx, obj, opts...) })
 		},
 		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.UpdateOptions{}).ApplyOptions(opts).DryRun) {
+				return c.Update(ctx, obj, opts...)
+			}
 			return r.write(ctx, "update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Update(ctx, obj, opts...) })
 		},
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.PatchOptions{}).ApplyOptions(opts).DryRun) {
+				return c.Patch(ctx, obj, p, opts...)
+			}
 			return r.write(ctx, applyVerb("", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 				return c.Patch(ctx, obj, p, opts...)
 			})
 		},
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.DeleteOptions{}).ApplyOptions(opts).DryRun) {
+				return c.Delete(ctx, obj, opts...)
+			}
 			return r.write(ctx, "delete", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Delete(ctx, obj, opts...) })
 		},
 		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.DeleteAllOfOptions{}).ApplyOptions(opts).DryRun) {
+				return c.DeleteAllOf(ctx, obj, opts...)
+			}
 			return r.deleteAllOf(ctx, c, obj, opts)
 		},
 		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.ApplyOptions{}).ApplyOptions(opts).DryRun) {
+				return c.Apply(ctx, ac, opts...)
+			}
 			return r.apply(ctx, "apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error { return c.Apply(ctx, ac, opts...) })
 		},
 		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.SubResourceUpdateOptions{}).ApplyOptions(opts).DryRun) {
+				return c.SubResource(sub).Update(ctx, obj, opts...)
+			}
 			return r.write(ctx, sub+" update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error {
 				return c.SubResource(sub).Update(ctx, obj, opts...)
 			})
 		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
 			defer r.calls.call()()
+			if dryRun((&client.SubResourcePatchOptions{}).ApplyOptions(opts).DryRun) {
+				return c.SubResource(sub).Patch(ctx, obj, p, opts...)
+			}
 			return r.write(ctx, applyVerb(sub+" ", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 				return c.SubResource(sub).Patch(ctx, obj, p, opts...)
 			})
+		},
+		SubResourceCreate: func(ctx context.Context, c client.Client, sub string, obj, subObj client.Object, opts ...client.SubResourceCreateOption) error {
+			defer r.calls.call()()
+			return r.subResourceCreate(ctx, c, sub, obj, subObj, opts)
 		},
 		Watch: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")

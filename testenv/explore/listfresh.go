@@ -27,9 +27,7 @@ import (
 // Every write of a schedule goes through the explorer's clients, one at a
 // time (calllock.go), after the reset. So when the schedule knows the
 // resourceVersion R of a write of a kind that came after every other
-// write of it (resourceVersions are etcd's revisions, one order for all
-// writes: a write's answer is a new revision, later than every write
-// answered before it was sent), or a List of the newest R, a List at
+// write of it, or a List of the newest R, a List at
 // least as new as R (resourceVersionMatch NotOlderThan) holds every
 // version a List of the newest would, and the watch cache, which gets to
 // R with the write's own event, serves it at once. Such an R is the kind's
@@ -42,8 +40,19 @@ import (
 // (the server answers a Status without a resourceVersion, and a read
 // after it answers NotFound), a write whose answer was an error that does
 // not say nothing was stored, one whose answer the book did not take.
-// A write no client of the explorer made (which the model does not have)
-// may reach a List at least as new late, as it reaches an informer.
+//
+// This rests on etcd3's resourceVersions, which the API contract calls
+// opaque: etcd3's are its revisions, integers in one order for all
+// writes (a write's answer is a new revision, later than every write
+// answered before it was sent). A backend whose resourceVersions are not
+// integers gets no floor: wrote and listed take none, and every List asks
+// for the newest (the fake client ignores resourceVersionMatch and lists
+// its store). A writer outside the explorer's clients is outside the
+// floor's guarantee, and the book's (below): a Remote cluster's own
+// controllers, the kinds the API server writes itself (Events, Leases,
+// a Pod's graceful deletion ending); their writes may reach a List at
+// least as new, or one served from the book, late, as they reach an
+// informer.
 
 // kindFloor is what a schedule knows of one kind's newest revision.
 type kindFloor struct {
@@ -56,6 +65,10 @@ type kindFloor struct {
 	// server in this schedule with no write since that the book may not
 	// hold.
 	covered map[string]bool
+	// aside: a request of the schedule acted on the kind's objects out
+	// of the book's sight (writeaside.go): its Lists ask for the newest,
+	// none is served from the book.
+	aside bool
 }
 
 // listsSeen is, per kind, its floor in this schedule.
@@ -65,7 +78,7 @@ type listsSeen map[schema.GroupKind]kindFloor
 // new as, "" when it must ask for the newest.
 func (l listsSeen) at(gk schema.GroupKind) string {
 	f := l[gk]
-	if f.unknown || f.rv == 0 {
+	if f.unknown || f.aside || f.rv == 0 {
 		return ""
 	}
 	return strconv.FormatUint(f.rv, 10)
@@ -102,6 +115,14 @@ func (l listsSeen) written(gk schema.GroupKind) {
 	l[gk] = f
 }
 
+// aside records a request that acted on gk's objects out of the book's
+// sight, for the rest of the schedule.
+func (l listsSeen) aside(gk schema.GroupKind) {
+	f := l[gk]
+	f.unknown, f.covered, f.aside = true, nil, true
+	l[gk] = f
+}
+
 // newest is the newest resourceVersion known of gk, "" for none.
 func (l listsSeen) newest(gk schema.GroupKind) string {
 	if f := l[gk]; f.rv > 0 {
@@ -120,7 +141,12 @@ func (l listsSeen) newest(gk schema.GroupKind) string {
 // and the cache model serves it from there (listLagged) without asking.
 // Where a write's answer left the book unsure (an error that does not say
 // nothing was stored, an answer it did not take) the kind's scopes are
-// forgotten. A field selector, a Limit or raw options are always sent.
+// forgotten, and the next List sent reads again every object the book
+// holds in its scope that its answer left out (observeLeftOut): a delete
+// stored despite its error answer is in the book after it. A request
+// that acts on the kind out of the book's sight (a subresource create,
+// writeaside.go) ends the kind's Lists from the book for the schedule. A
+// field selector, a Limit or raw options are always sent.
 
 // listScope names the objects a List with lo selects, or false when the
 // book cannot serve it.
@@ -135,9 +161,48 @@ func listScope(lo *client.ListOptions) (string, bool) {
 	return lo.Namespace + "\x00" + sel, true
 }
 
+// observeLeftOut reads, after a List sent to the server, every object of
+// the list's kind the book holds present in its scope that the answer
+// left out: the server no longer holds it there (deleted, relabelled).
+// The book learns it as it learns anything, by a read of the newest, and
+// the history records it. A write whose answer the book did not take
+// (an error after a delete stored, a failed read after it) leaves such
+// an object; the List's answer says the book is behind, and a List served
+// from the book later shows what this one did.
+func (cm *cacheModel) observeLeftOut(ctx context.Context, list client.ObjectList, opts []client.ListOption, listed []book.Key) error {
+	lo := (&client.ListOptions{}).ApplyOptions(opts)
+	if _, ok := listScope(lo); !ok {
+		return nil
+	}
+	gvk, err := listKind(list, cm.server.Scheme())
+	if err != nil {
+		return err
+	}
+	match, ok := cm.listMatcher(gvk, lo)
+	if !ok {
+		return nil
+	}
+	for _, k := range cm.book.Keys() {
+		if k.GVK != gvk || slices.Contains(listed, k) {
+			continue
+		}
+		h := cm.book.History(k)
+		if c := h.Versions[h.Newest()]; c == nil || !match(k, c) {
+			continue
+		}
+		if _, _, err := cm.book.Observe(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // covers reports that a List of scope went to the server in this
 // schedule, its objects since then all in the book.
-func (l listsSeen) covers(gk schema.GroupKind, scope string) bool { return l[gk].covered[scope] }
+func (l listsSeen) covers(gk schema.GroupKind, scope string) bool {
+	f := l[gk]
+	return !f.aside && f.covered[scope]
+}
 
 // cover records a List of scope sent to the server.
 func (l listsSeen) cover(gk schema.GroupKind, scope string) {

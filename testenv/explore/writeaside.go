@@ -1,0 +1,57 @@
+package explore
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+)
+
+// Two kinds of request reach the server through the explorer's clients
+// and are not writes the book can record as versions.
+//
+// A dry run (DryRun: All) stores nothing: its answer is what the server
+// would have stored. It goes to the server as asked and is recorded
+// nowhere: no version, no floor, no scope forgotten.
+//
+// A create of a subresource (a Pod's eviction, binding; a token request)
+// asks the server to act on the object: an eviction deletes the Pod,
+// gracefully or not, a binding sets its node. Its answer is the
+// subresource's object, not the object's new version, and what it did
+// may go on after the answer (a graceful deletion ends later, by another
+// writer). The explorer records it as a step's write and reads the object
+// after it (the history takes what the server holds then); and as that
+// read may not be the end of it, the book serves no List of the object's
+// kind for the rest of the schedule (listsSeen.aside).
+
+// dryRun reports a DryRun option among a write's.
+func dryRun(dr []string) bool { return len(dr) > 0 }
+
+// subResourceCreate sends a create of obj's subresource sub (body
+// subObj), recorded as a write of obj of unknown outcome.
+func (r *run) subResourceCreate(ctx context.Context, c client.Client, sub string, obj, subObj client.Object, opts []client.SubResourceCreateOption) error {
+	if dryRun((&client.SubResourceCreateOptions{}).ApplyOptions(opts).DryRun) {
+		return c.SubResource(sub).Create(ctx, obj, subObj, opts...)
+	}
+	if r.stopped() {
+		return errCrashed
+	}
+	k, err := r.book.KeyOf(obj, client.ObjectKeyFromObject(obj))
+	if err != nil {
+		return err
+	}
+	if _, err := r.book.Known(ctx, k); err != nil {
+		return err
+	}
+	gk := k.GVK.GroupKind()
+	w := Write{Verb: sub + " create", Object: k.String(), Kind: sub + " create", Based: r.trace.cur.seenOrNone(k) + 1, At: r.trace.cur.sentAt}
+	if w.At == "" {
+		w.At = callSite()
+	}
+	sendErr := c.SubResource(sub).Create(ctx, obj, subObj, opts...)
+	r.cache.lists.aside(gk) // whatever its answer: the server may have acted
+	err = r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
+	r.cache.lists.aside(gk) // recordWrite's floor is not the end of it
+	return err
+}
