@@ -46,7 +46,7 @@ func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list c
 	cm.startInformer(gvk, list)
 	lo := (&client.ListOptions{}).ApplyOptions(opts)
 	scope, ok := listScope(lo)
-	if ok && cm.lists.covers(gvk.GroupKind(), scope) && cm.oneVersion(gvk) {
+	if ok && cm.lists.covers(gvk.GroupKind(), scope) && oneVersion(cm.book, gvk) {
 		if handled, err := cm.listLagged(list, gvk, lo, true); err != nil || handled {
 			return err
 		}
@@ -68,8 +68,8 @@ func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list c
 
 // oneVersion reports that the book holds the objects of gvk's kind under
 // gvk's version only: the book serves a List of the version it holds.
-func (cm *cacheModel) oneVersion(gvk schema.GroupVersionKind) bool {
-	for _, k := range cm.book.Keys() {
+func oneVersion(b *book.Book, gvk schema.GroupVersionKind) bool {
+	for _, k := range b.Keys() {
 		if k.GVK.GroupKind() == gvk.GroupKind() && k.GVK.Version != gvk.Version {
 			return false
 		}
