@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 
 	"context"
 	"encoding/json"
@@ -48,9 +49,9 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 		return err
 	}
 	w := Write{Verb: verb, Object: k.String(), Based: r.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240),
-		Kind: writeKind(verb, nil, bodyRV(data)), At: r.trace.cur.sentAt}
+		Kind: callsite.Kind(verb, nil, bodyRV(data)), At: r.trace.cur.sentAt}
 	if w.At == "" {
-		w.At = callSite()
+		w.At = callsite.Of()
 	}
 	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
 }

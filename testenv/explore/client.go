@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 
 	"context"
 	"fmt"
@@ -226,9 +227,9 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		}
 	}
 	lock := lockOf(verb, obj, data)
-	w.Kind = writeKind(verb, p, lock)
+	w.Kind = callsite.Kind(verb, p, lock)
 	if w.At == "" {
-		w.At = callSite()
+		w.At = callsite.Of()
 	}
 	uid := r.book.UIDOf(k) // the object the server holds, whatever obj says
 	defer func() {

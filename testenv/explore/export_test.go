@@ -1,9 +1,10 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
+
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -105,11 +106,9 @@ func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time
 func (r *run) heldCount() int { return len(r.held.held) }
 
 // AuditLine is the linter's finding for the call site at, a frame of fn
-// in file (auditLine after the frame was seen).
+// in file (callsite.Audit after the frame was seen).
 func AuditLine(ctx context.Context, bin, file, fn string, line int) (string, error) {
-	short := filepath.Join(filepath.Base(filepath.Dir(file)), filepath.Base(file))
-	rememberFile(short, file, fn)
-	return auditLine(ctx, bin, fmt.Sprintf("%s:%d", short, line))
+	return callsite.Audit(ctx, bin, callsite.Remember(file, fn, line))
 }
 
 // ViolationKey is what makes v distinct in a report (violationKey).

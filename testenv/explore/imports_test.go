@@ -72,13 +72,14 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // so it imports no package of the explorer's module; internal/book (the
 // book of versions and histories) knows nothing of steps, caches or the
 // search, and reaches the explorer's invariants only through the callback
-// New takes, so it imports none either; nor does crinternals. A served or
-// book file that reached back for the run, the step or the trace would
-// show here before it became an import cycle.
+// New takes, so it imports none either; nor do internal/callsite (the
+// operator's line that sent a write, and its audit) and crinternals. A
+// served, book or callsite file that reached back for the run, the step or
+// the trace would show here before it became an import cycle.
 func TestExploreLayers(t *testing.T) {
 	const module = "github.com/statuspatch/statuspatch/testenv/explore"
 	fset := token.NewFileSet()
-	for _, dir := range []string{"internal/served", "internal/book", "internal/crinternals"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/crinternals"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -102,7 +103,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/crinternals", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/crinternals", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

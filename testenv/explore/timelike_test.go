@@ -16,20 +16,3 @@ func TestTimeLike(t *testing.T) {
 		}
 	}
 }
-
-// A function's package, as the runtime names it: methods, closures, type
-// arguments with slashes, a dot in the last element escaped.
-func TestFuncPackage(t *testing.T) {
-	for fn, want := range map[string]string{
-		"example.com/op/internal/ctl.(*R).Reconcile":        "example.com/op/internal/ctl",
-		"example.com/op/ctl.Touch.func1":                    "example.com/op/ctl",
-		"example.com/op/ctl.F[go.shape.*example.com/x/y.T]": "example.com/op/ctl",
-		"gopkg.in/yaml%2ev3.Marshal":                        "gopkg.in/yaml.v3",
-		"main.main":                                         "main",
-		"nodot":                                             "",
-	} {
-		if got := funcPackage(fn); got != want {
-			t.Errorf("funcPackage(%q) = %q, want %q", fn, got, want)
-		}
-	}
-}

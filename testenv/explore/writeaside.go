@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 )
 
 // Two kinds of request reach the server through the explorer's clients
@@ -47,7 +48,7 @@ func (r *run) subResourceCreate(ctx context.Context, c client.Client, sub string
 	gk := k.GVK.GroupKind()
 	w := Write{Verb: sub + " create", Object: k.String(), Kind: sub + " create", Based: r.trace.cur.seenOrNone(k) + 1, At: r.trace.cur.sentAt}
 	if w.At == "" {
-		w.At = callSite()
+		w.At = callsite.Of()
 	}
 	sendErr := c.SubResource(sub).Create(ctx, obj, subObj, opts...)
 	r.cache.lists.aside(gk) // whatever its answer: the server may have acted

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 
 	"context"
 	"encoding/json"
@@ -87,7 +88,7 @@ func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, 
 		return fmt.Errorf("explore: %T %s: copying the in-flight write: %w", obj, client.ObjectKeyFromObject(obj), errCrashed)
 	}
 	var pc client.Patch
-	w := Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj)), At: callSite()}
+	w := Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj)), At: callsite.Of()}
 	if k, err := hw.book.KeyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
 		w.Object = k.String()
 		w.Based = hw.trace.cur.seenOrNone(k) + 1
@@ -122,7 +123,7 @@ func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, rese
 			}
 		}
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240), At: callSite()}
+	w := Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240), At: callsite.Of()}
 	return hw.hold(w, func(ctx context.Context) error { return resend(ctx, cp) })
 }
 

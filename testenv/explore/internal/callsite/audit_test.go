@@ -1,4 +1,4 @@
-package explore
+package callsite
 
 import (
 	"os"
@@ -42,14 +42,15 @@ func TestAuditLineNeedsTheSource(t *testing.T) {
 	rememberFile("twice/w.go", "/b/twice/w.go", "example.com/b/twice.F")
 	rememberFile("trimmed/w.go", "example.com/op/trimmed/w.go", "example.com/op/trimmed.F")
 	for _, at := range []string{"twice/w.go:3", "trimmed/w.go:3", "unknown/w.go:3", "no line"} {
-		if got, err := auditLine(t.Context(), "/nonexistent/statuspatch-lint", at); got != "" || err != nil {
-			t.Errorf("auditLine(%q) = %q, %v; want nothing", at, got, err)
+		if got, err := Audit(t.Context(), "/nonexistent/statuspatch-lint", at); got != "" || err != nil {
+			t.Errorf("Audit(%q) = %q, %v; want nothing", at, got, err)
 		}
 	}
 }
 
-// Without Options.Lint and $STATUSPATCH_LINT, the linter is the module's
-// bin/statuspatch-lint, where the README's install puts it; "off" is none.
+// Without a name (the explorer's Options.Lint) and $STATUSPATCH_LINT,
+// the linter is the module's bin/statuspatch-lint, where the README's
+// install puts it; "off" is none.
 func TestLintBinaryOfTheModule(t *testing.T) {
 	mod := t.TempDir()
 	bin := filepath.Join(mod, "bin", "statuspatch-lint")
@@ -68,11 +69,11 @@ func TestLintBinaryOfTheModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(filepath.Join(mod, "internal", "controller"))
-	t.Setenv(envLint, "")
-	if got := lintBinary(Options{}); got != bin {
-		t.Errorf("lintBinary: %q, want %q", got, bin)
+	t.Setenv(EnvLint, "")
+	if got := Lint(""); got != bin {
+		t.Errorf("Lint: %q, want %q", got, bin)
 	}
-	if got := lintBinary(Options{Lint: "off"}); got != "" {
-		t.Errorf("lintBinary(off): %q, want none", got)
+	if got := Lint("off"); got != "" {
+		t.Errorf("Lint(off): %q, want none", got)
 	}
 }
