@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
+
 	"context"
 	"fmt"
 	"strings"
@@ -8,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
@@ -23,31 +24,9 @@ import (
 // server's list without the selector, filtered through the index. A field
 // without an index fails as the cache fails, with an error that says so.
 
-// fieldIndexes are the indexes registered, by kind and field.
-type fieldIndexes map[schema.GroupVersionKind]map[string]client.IndexerFunc
-
-// recordingIndexer is the manager's field indexer: it records.
-type recordingIndexer struct {
-	scheme    *runtime.Scheme
-	into      fieldIndexes
-	informers map[informerKey]bool
-}
-
-func (i recordingIndexer) IndexField(_ context.Context, obj client.Object, field string, fn client.IndexerFunc) error {
-	gvk, err := apiutil.GVKForObject(obj, i.scheme)
-	if err != nil {
-		return fmt.Errorf("explore: IndexField %q: %w", field, err)
-	}
-	if fn == nil {
-		return fmt.Errorf("explore: IndexField %q of %s: nil indexer", field, gvk.Kind)
-	}
-	if i.into[gvk] == nil {
-		i.into[gvk] = map[string]client.IndexerFunc{}
-	}
-	i.into[gvk][field] = fn
-	i.informers[informerKey{gvk, repOf(obj)}] = true
-	return nil
-}
+// fieldIndexes are the indexes Setup registered, by kind and field
+// (internal/recmgr keeps them).
+type fieldIndexes = recmgr.Indexes
 
 // indexedList serves a cached List whose options carry a field selector
 // (handled reports that they do) from the registered indexes.

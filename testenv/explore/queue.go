@@ -5,14 +5,17 @@ import (
 
 	"context"
 	"slices"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // workQueue is a schedule's queue of reconciles and actions, and how the
@@ -146,14 +149,14 @@ func (wq *workQueue) queueWatches(i int, k book.Key, filter bool) {
 		}
 		prev = cur
 	}
-	for _, w := range wq.built[i].watches {
-		if w.gvk != k.GVK {
+	for _, w := range wq.built[i].Watches {
+		if w.GVK != k.GVK {
 			continue
 		}
 		q := &capture{}
 		ctx := context.Background()
 		pass := func(f func(p predicate.Predicate) bool) bool {
-			for _, p := range w.preds {
+			for _, p := range w.Preds {
 				if filter && !f(p) {
 					return false
 				}
@@ -166,17 +169,17 @@ func (wq *workQueue) queueWatches(i int, k book.Key, filter bool) {
 			case prev == nil:
 				e := event.CreateEvent{Object: cur}
 				if pass(func(p predicate.Predicate) bool { return p.Create(e) }) {
-					w.handler.Create(ctx, e, q)
+					w.Handler.Create(ctx, e, q)
 				}
 			case cur == nil:
 				e := event.DeleteEvent{Object: prev}
 				if pass(func(p predicate.Predicate) bool { return p.Delete(e) }) {
-					w.handler.Delete(ctx, e, q)
+					w.Handler.Delete(ctx, e, q)
 				}
 			default:
 				e := event.UpdateEvent{ObjectOld: prev, ObjectNew: cur}
 				if pass(func(p predicate.Predicate) bool { return p.Update(e) }) {
-					w.handler.Update(ctx, e, q)
+					w.Handler.Update(ctx, e, q)
 				}
 			}
 		})
@@ -185,3 +188,13 @@ func (wq *workQueue) queueWatches(i int, k book.Key, filter bool) {
 		}
 	}
 }
+
+// capture is the queue a handler adds requests to.
+type capture struct {
+	workqueue.TypedRateLimitingInterface[reconcile.Request]
+	added []reconcile.Request
+}
+
+func (c *capture) Add(req reconcile.Request)                       { c.added = append(c.added, req) }
+func (c *capture) AddRateLimited(req reconcile.Request)            { c.Add(req) }
+func (c *capture) AddAfter(req reconcile.Request, _ time.Duration) { c.Add(req) }

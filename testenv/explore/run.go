@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
@@ -118,13 +119,13 @@ func (r *run) newReconcilers() error {
 	}
 	if first := len(r.ex.setup.s.Reconcilers) - r.ex.setup.fromSetup; len(bs) != first {
 		if len(bs) < first {
-			return fmt.Errorf("explore: Scenario.Setup is not re-runnable: it built %d controllers, %d the first time; %s", len(bs), first, notReRunnable)
+			return fmt.Errorf("explore: Scenario.Setup is not re-runnable: it built %d controllers, %d the first time; %s", len(bs), first, recmgr.NotReRunnable)
 		}
 		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), first)
 	}
 	for j := range bs {
 		r.queue.built[r.ex.setup.fromSetup+j] = &bs[j]
-		r.recs = append(r.recs, bs[j].do)
+		r.recs = append(r.recs, bs[j].Do)
 	}
 	return r.proc.Start()
 }
