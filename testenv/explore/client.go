@@ -307,7 +307,7 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	r.cache.lists.wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
 	if changed {
 		if w.Data == "" && h.Newest() > 0 && h.Versions[h.Newest()] != nil {
-			r.trace.cur.step.Writes[i].Data = describeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])
+			r.trace.cur.step.Writes[i].Data = book.DescribeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])
 		}
 		r.trace.cur.step.Writes[i].Version = h.Newest() + 1
 		h.By[h.Newest()] = r.trace.cur.step.Index

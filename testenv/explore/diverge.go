@@ -3,12 +3,8 @@ package explore
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 
-	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
-
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // A replay runs its schedule twice and compares what each step wrote,
@@ -71,7 +67,7 @@ func divergence(a, b *run) string {
 				return fmt.Sprintf("%s, write %d: %q the first time, %q the second", where, j+1, wa.what, wb.what)
 			}
 			if !reflect.DeepEqual(wa.content, wb.content) {
-				return fmt.Sprintf("%s, write %d (%s) made %s", where, j+1, wa.what, leafDiff(wa.content, wb.content))
+				return fmt.Sprintf("%s, write %d (%s) made %s", where, j+1, wa.what, book.FirstDifference(wa.content, wb.content))
 			}
 		}
 	}
@@ -79,25 +75,6 @@ func divergence(a, b *run) string {
 		return fmt.Sprintf("the first run had %d steps, the second %d", len(pa), len(pb))
 	}
 	return ""
-}
-
-// leafDiff names the first differing leaves of two versions.
-func leafDiff(a, b map[string]any) string {
-	var paths []string
-	book.DiffLeaves("", a, b, &paths)
-	if len(paths) == 0 {
-		return "different objects"
-	}
-	p := strings.TrimPrefix(paths[0], ".")
-	va, _, _ := unstructured.NestedFieldNoCopy(a, strings.Split(p, ".")...)
-	vb, _, _ := unstructured.NestedFieldNoCopy(b, strings.Split(p, ".")...)
-	ja, _ := json.Marshal(va)
-	jb, _ := json.Marshal(vb)
-	more := ""
-	if len(paths) > 1 {
-		more = fmt.Sprintf(" (and %d more fields)", len(paths)-1)
-	}
-	return fmt.Sprintf("%s %s the first time, %s the second%s", p, shorten(string(ja), 80), shorten(string(jb), 80), more)
 }
 
 // divergedHint ends a divergence report.

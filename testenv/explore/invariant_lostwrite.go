@@ -87,7 +87,7 @@ func (c *checks) checkLostWrite(h *book.History, prev map[string]any) {
 		judge = judge && rec != "" && o.By == rec
 		paths := lost[o]
 		sort.Strings(paths)
-		timeOnly, note := timeLikeOnly(leaves, paths, prev, cur), ""
+		timeOnly, note := book.TimeLikeOnly(leaves, paths, prev, cur), ""
 		if timeOnly {
 			note = " (the values differ only in time-like fields: " + strings.Join(paths, ", ") + ")"
 		}

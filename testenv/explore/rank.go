@@ -1,15 +1,11 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
-
 	"cmp"
 	"context"
 	"slices"
 	"strings"
 	"time"
-
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // A search keeps every distinct violation it finds within its Budget
@@ -124,43 +120,6 @@ func moreSevere(vs []*Violation, v *Violation) []*Violation {
 		vs[i] = v
 	}
 	return vs
-}
-
-// timeLikeOnly reports whether each of paths (dotted leaves of leaves)
-// holds a time in both prev and cur: an RFC 3339 time (metav1.Time,
-// metav1.MicroTime, a lastTransitionTime) or a duration (metav1.Duration,
-// "1m30s"). Values, not names, decide: a field named as a time holding
-// anything else is a decision.
-func timeLikeOnly(leaves []book.Leaf, paths []string, prev, cur map[string]any) bool {
-	if len(paths) == 0 {
-		return false
-	}
-	for _, p := range paths {
-		i := slices.IndexFunc(leaves, func(l book.Leaf) bool { return l.Dotted == p })
-		if i < 0 {
-			return false
-		}
-		a, _, _ := unstructured.NestedFieldNoCopy(prev, leaves[i].Fields...)
-		b, _, _ := unstructured.NestedFieldNoCopy(cur, leaves[i].Fields...)
-		if !timeLike(a) || !timeLike(b) {
-			return false
-		}
-	}
-	return true
-}
-
-// timeLike reports a string that parses as an RFC 3339 time or a Go
-// duration with a unit.
-func timeLike(v any) bool {
-	s, ok := v.(string)
-	if !ok || s == "" {
-		return false
-	}
-	if _, err := time.Parse(time.RFC3339, s); err == nil {
-		return true
-	}
-	_, err := time.ParseDuration(s)
-	return err == nil && strings.ContainsAny(s, "hmsuµn")
 }
 
 // found is a schedule that broke an invariant: when the search met it

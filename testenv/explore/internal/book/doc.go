@@ -3,7 +3,9 @@
 // order first met (Book), each object's versions with their
 // resourceVersions, the step whose write made each and who last set each
 // path (History), and what an apply was decided from (Decision), read
-// with the server's managedFields (Restated).
+// with the server's managedFields (Restated); and what two versions
+// differ in, as a report says it (DescribeChange, FirstDifference,
+// TimeLikeOnly).
 //
 // The explorer records each version it sees (a write's result, a read of
 // an object not met before) with Book.Record, Observe or Known, and reads
