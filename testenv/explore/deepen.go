@@ -158,9 +158,9 @@ func atLevel(o Options, k int) Options {
 func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	d := o.withDefaults()
 	h.progress = newProgress(d, h.tick)
-	h.progress.startLines(d.Budget)
+	h.progress.Start(d.Budget)
 	res, err := runSearch(ctx, s, o, h)
-	h.progress.finish(res, err)
+	finishProgress(h.progress, res, err)
 	auditResult(ctx, d, res)
 	return res, err
 }

@@ -75,7 +75,8 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // book of versions and histories) knows nothing of steps, caches or the
 // search, and reaches the explorer's invariants only through the callback
 // New takes, so it imports none either; nor do internal/callsite (the
-// operator's line that sent a write, and its audit) and crinternals;
+// operator's line that sent a write, and its audit), internal/progress
+// (the search's progress lines) and crinternals;
 // internal/recmgr (the recording manager Scenario.Setup runs on) imports
 // only crinternals and served. A file of these that reached back for the
 // run, the step or the trace would show here before it became an import
@@ -87,7 +88,7 @@ func TestExploreLayers(t *testing.T) {
 	below := map[string]map[string]bool{
 		"internal/recmgr": {"internal/crinternals": true, "internal/served": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/crinternals"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/crinternals"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -111,7 +112,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/crinternals", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/crinternals", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
+
 	"context"
 	"errors"
 	"fmt"
@@ -41,7 +43,7 @@ type explorer struct {
 	deepening bool
 	known     map[string]bool
 	// prog counts the schedules for the progress lines (progress.go).
-	prog *progress
+	prog *progress.Lines
 	// fresh are the fresh schedules the judgement after a schedule ran,
 	// by their seed (ownjudge.go).
 	fresh map[string]*freshVerdict
@@ -127,7 +129,7 @@ type hooks struct {
 	maxLevel int
 	// progress is the whole search's (runHooked makes it); tick, if set,
 	// replaces its ticker.
-	progress *progress
+	progress *progress.Lines
 	tick     <-chan time.Time
 }
 
@@ -141,7 +143,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
-	ex.prog.setPhase(ex.phaseOf())
+	ex.prog.SetPhase(ex.phaseOf())
 	defer ex.cleanup()
 	if o.Replay != "" {
 		script, err := ex.setup.parseSeed(o.Replay)
@@ -304,7 +306,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.trace.failed = nil
 	}
-	ex.prog.ran(r.track.prunedAt >= 0, r.trace.failed != nil)
+	ex.prog.Ran(r.track.prunedAt >= 0, r.trace.failed != nil)
 	return r, nil
 }
 
