@@ -1,9 +1,10 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
+
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -23,47 +24,23 @@ import (
 // with Options.InFlightWrites up to that many of its next writes
 // (crashInFlight, zombie.go).
 
-// The kinds of crash a seed records after "#": "#2" restart after the
-// step's second write, "#2L" leader change, "#2Z" leader change with the
-// old leader's next write in flight, "#2Z3" with up to its next three
-// (Options.InFlightWrites).
+// The kinds of crash (schedule.Crash).
 const (
-	crashNone = iota
-	crashRestart
-	crashFailover
-	crashInFlight
+	crashNone     = schedule.CrashNone
+	crashRestart  = schedule.CrashRestart
+	crashFailover = schedule.CrashFailover
+	crashInFlight = schedule.CrashInFlight
 )
 
 var errCrashed = errors.New("explore: the process crashed after an earlier write of this reconcile")
 
-// crashPoint says where a step crashes: after its at-th successful write;
-// for a crashInFlight, inFlight is how many writes the old leader may
-// leave in flight (0 counts as 1).
-type crashPoint struct {
-	at, kind, inFlight int
-}
-
-func (c crashPoint) String() string {
-	if c.kind == crashNone {
-		return ""
-	}
-	s := fmt.Sprintf("#%d", c.at)
-	switch c.kind {
-	case crashFailover:
-		s += "L"
-	case crashInFlight:
-		s += "Z"
-		if c.inFlight > 1 {
-			s += strconv.Itoa(c.inFlight)
-		}
-	}
-	return s
-}
+// crashPoint says where a step crashes (schedule.Crash).
+type crashPoint = schedule.Crash
 
 // stopped reports that the step's process has crashed: calls fail. After
 // a crashInFlight the old leader runs on until its next write is held.
 func (r *run) stopped() bool {
-	return r.trace.cur != nil && r.trace.cur.crash.kind != crashNone && !r.held.holdsNext()
+	return r.trace.cur != nil && r.trace.cur.crash.Kind != crashNone && !r.held.holdsNext()
 }
 
 // maybeCrash runs after each successful write of a step: it decides (or,
@@ -77,30 +54,30 @@ func (r *run) maybeCrash() {
 	var c crashPoint
 	switch {
 	case s.plan != nil:
-		if s.crashPlan.at == s.writesDone {
+		if s.crashPlan.At == s.writesDone {
 			c = s.crashPlan
 		}
 	case r.trace.crashes < r.ex.o.Crashes && r.trace.ch.faults != nil:
-		c.kind = r.trace.ch.faults.crash()
+		c.Kind = r.trace.ch.faults.crash()
 	case r.trace.crashes < r.ex.o.Crashes:
 		// Crash first, as the stalest read comes first: most bugs need it.
-		options := []crashPoint{{kind: crashRestart}}
+		options := []crashPoint{{Kind: crashRestart}}
 		if r.ex.o.LeaderChange || r.ex.o.InFlightWrite {
-			options = append(options, crashPoint{kind: crashFailover})
+			options = append(options, crashPoint{Kind: crashFailover})
 		}
 		if r.ex.o.InFlightWrite && r.held.held == nil {
 			// One crash leaves writes in flight per schedule: up to
 			// Options.InFlightWrites of them, each bound a choice.
 			for n := 1; n <= max(r.ex.o.InFlightWrites, 1); n++ {
-				options = append(options, crashPoint{kind: crashInFlight, inFlight: n})
+				options = append(options, crashPoint{Kind: crashInFlight, InFlight: n})
 			}
 		}
 		options = append(options, crashPoint{})
 		c = options[r.trace.ch.choose(len(options))]
 	}
-	if c.kind != crashNone {
+	if c.Kind != crashNone {
 		r.trace.crashes++
-		c.at = s.writesDone
+		c.At = s.writesDone
 		s.crash = c
 	}
 }
@@ -131,7 +108,7 @@ func (r *run) restart(kind int) {
 // crashResult describes a crashed step.
 func crashResult(s *stepState) string {
 	c := s.crash
-	if c.kind == crashInFlight {
+	if c.Kind == crashInFlight {
 		next := "the old leader sent no further write"
 		var ws []string
 		for _, h := range s.held {
@@ -144,10 +121,10 @@ func crashResult(s *stepState) string {
 		default:
 			next = fmt.Sprintf("the old leader's next writes (%s) are in flight", strings.Join(ws, "; "))
 		}
-		return fmt.Sprintf("crashed after write %d: a standby manager took over; %s", c.at, next)
+		return fmt.Sprintf("crashed after write %d: a standby manager took over; %s", c.At, next)
 	}
-	if c.kind == crashFailover {
-		return fmt.Sprintf("crashed after write %d: a standby manager (its cache warm, maybe lagging) took over", c.at)
+	if c.Kind == crashFailover {
+		return fmt.Sprintf("crashed after write %d: a standby manager (its cache warm, maybe lagging) took over", c.At)
 	}
-	return fmt.Sprintf("crashed after write %d: restarted with a cold cache", c.at)
+	return fmt.Sprintf("crashed after write %d: restarted with a cold cache", c.At)
 }

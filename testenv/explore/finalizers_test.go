@@ -53,7 +53,7 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 					write()
 				}
 				r.trace.steps = append(r.trace.steps, r.trace.cur.step)
-				r.trace.chosen = append(r.trace.chosen, scriptStep{it: it})
+				r.trace.chosen = append(r.trace.chosen, scriptStep{It: it})
 				r.trace.cur = nil
 			}
 			mark := func(k book.Key) { r.book.History(k).By[r.book.History(k).Newest()] = r.trace.cur.step.Index }
@@ -61,9 +61,9 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 			if tc.namespace != nil {
 				r.book.Record(ns, tc.namespace, "2")
 			}
-			rec := item{rec: 0, action: -1, key: w}
+			rec := item{Rec: 0, Action: -1, Key: w}
 			step(rec, "done", func() { r.book.Record(w, meta("w", false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{rec: -1, action: 0}, "done", func() { r.book.Record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
+			step(item{Rec: -1, Action: 0}, "done", func() { r.book.Record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
 			first := len(r.trace.steps)
 			step(rec, "done", nil)
 			r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})

@@ -63,11 +63,11 @@ func (c *checks) checkFinalizers(first int, forKinds []schema.GroupVersionKind) 
 			if by == 0 || gcFinalizer(f) {
 				continue // the scenario's Objects', the garbage collector's
 			}
-			it := c.trace.chosen[by-1].it
-			if it.action >= 0 || it.rec < 0 || it.rec >= len(forKinds) || forKinds[it.rec] != k.GVK {
+			it := c.trace.chosen[by-1].It
+			if it.Action >= 0 || it.Rec < 0 || it.Rec >= len(forKinds) || forKinds[it.Rec] != k.GVK {
 				continue // an action's, or a reconciler's of another kind
 			}
-			last, ok := c.lastReconciles(first, k, it.rec)
+			last, ok := c.lastReconciles(first, k, it.Rec)
 			if !ok {
 				continue // waiting (a requeue, an error) or not reconciled
 			}
@@ -119,14 +119,14 @@ func (c *checks) lastReconciles(first int, k book.Key, rec int) (Step, bool) {
 	var last Step
 	found := false
 	for i := first; i < len(c.trace.steps); i++ {
-		it := c.trace.chosen[i].it
-		if it.action >= 0 || it.deliver || it.key != k {
+		it := c.trace.chosen[i].It
+		if it.Action >= 0 || it.Deliver || it.Key != k {
 			continue
 		}
 		if c.trace.steps[i].Result != "done" {
 			return Step{}, false
 		}
-		if it.rec == rec {
+		if it.Rec == rec {
 			last, found = c.trace.steps[i], true
 		}
 	}
@@ -138,11 +138,11 @@ func (c *checks) lastReconciles(first int, k book.Key, rec int) (Step, bool) {
 // asked for a requeue, erred, panicked or crashed.
 func (c *checks) deletionInProgress(first int) bool {
 	for i := first; i < len(c.trace.steps); i++ {
-		it := c.trace.chosen[i].it
-		if it.action >= 0 || it.deliver || c.trace.steps[i].Result == "done" {
+		it := c.trace.chosen[i].It
+		if it.Action >= 0 || it.Deliver || c.trace.steps[i].Result == "done" {
 			continue
 		}
-		h := c.book.History(it.key)
+		h := c.book.History(it.Key)
 		if h == nil || h.Versions[h.Newest()] == nil {
 			continue
 		}
@@ -168,7 +168,7 @@ func (c *checks) readUsersObject(s Step, self book.Key) bool {
 				continue
 			}
 			v := h.WalkBack(rd.Version-1, func(map[string]any) bool { return true })
-			if by := h.By[v]; by == 0 || c.trace.chosen[by-1].it.action >= 0 {
+			if by := h.By[v]; by == 0 || c.trace.chosen[by-1].It.Action >= 0 {
 				return true
 			}
 		}
@@ -198,7 +198,7 @@ func (c *checks) outsidePending() bool {
 			return true
 		}
 		for _, f := range u.GetFinalizers() {
-			if by := c.addedBy(h, f); by == 0 || c.trace.chosen[by-1].it.action >= 0 || gcFinalizer(f) {
+			if by := c.addedBy(h, f); by == 0 || c.trace.chosen[by-1].It.Action >= 0 || gcFinalizer(f) {
 				return true
 			}
 		}

@@ -9,22 +9,22 @@ import "testing"
 // at each delivery. Otherwise the lost write's verdict is Unknown
 // (ownjudge.go), and it is not reported.
 func TestMadeFaults(t *testing.T) {
-	rec := item{rec: 0, action: -1}
-	deliver := item{rec: 0, action: -1, deliver: true}
-	inFlight := crashPoint{at: 1, kind: crashInFlight, inFlight: 2}
-	script := []scriptStep{{it: rec, crash: inFlight}, {it: rec}, {it: deliver}, {it: deliver}}
+	rec := item{Rec: 0, Action: -1}
+	deliver := item{Rec: 0, Action: -1, Deliver: true}
+	inFlight := crashPoint{At: 1, Kind: crashInFlight, InFlight: 2}
+	script := []scriptStep{{It: rec, Crash: inFlight}, {It: rec}, {It: deliver}, {It: deliver}}
 	for _, tc := range []struct {
 		name      string
 		chosen    []scriptStep
 		delivered int
 		want      bool
 	}{
-		{"every fault made", []scriptStep{{it: rec, crash: inFlight}, {it: rec}, {it: deliver}, {it: deliver}, {it: rec}}, 2, true},
-		{"no crash: the step wrote less", []scriptStep{{it: rec}, {it: rec}, {it: deliver}, {it: deliver}}, 0, false},
-		{"a crash after another write", []scriptStep{{it: rec, crash: crashPoint{at: 2, kind: crashInFlight, inFlight: 2}}, {it: rec}, {it: deliver}, {it: deliver}}, 2, false},
-		{"one write left in flight of two", []scriptStep{{it: rec, crash: crashPoint{at: 1, kind: crashInFlight, inFlight: 1}}, {it: rec}, {it: deliver}, {it: deliver}}, 1, false},
-		{"a delivery with nothing in flight", []scriptStep{{it: rec, crash: inFlight}, {it: rec}, {it: deliver}, {it: deliver}}, 1, false},
-		{"cut short", []scriptStep{{it: rec, crash: inFlight}}, 0, false},
+		{"every fault made", []scriptStep{{It: rec, Crash: inFlight}, {It: rec}, {It: deliver}, {It: deliver}, {It: rec}}, 2, true},
+		{"no crash: the step wrote less", []scriptStep{{It: rec}, {It: rec}, {It: deliver}, {It: deliver}}, 0, false},
+		{"a crash after another write", []scriptStep{{It: rec, Crash: crashPoint{At: 2, Kind: crashInFlight, InFlight: 2}}, {It: rec}, {It: deliver}, {It: deliver}}, 2, false},
+		{"one write left in flight of two", []scriptStep{{It: rec, Crash: crashPoint{At: 1, Kind: crashInFlight, InFlight: 1}}, {It: rec}, {It: deliver}, {It: deliver}}, 1, false},
+		{"a delivery with nothing in flight", []scriptStep{{It: rec, Crash: inFlight}, {It: rec}, {It: deliver}, {It: deliver}}, 1, false},
+		{"cut short", []scriptStep{{It: rec, Crash: inFlight}}, 0, false},
 	} {
 		r := &run{}
 		r.trace.chosen, r.held.delivered = tc.chosen, tc.delivered

@@ -1,6 +1,10 @@
 package explore
 
-import "context"
+import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
+
+	"context"
+)
 
 // replay runs script's steps, then drains, and judges its deletes of
 // own creations (ownjudge.go).
@@ -30,11 +34,11 @@ func (ex *explorer) replayRun(ctx context.Context, script []scriptStep) (*run, e
 	defer ex.end(r)
 	r.trace.ch = &chooser{}
 	for _, s := range script {
-		lags := s.lags
+		lags := s.Lags
 		if lags == nil {
 			lags = []int{}
 		}
-		r.step(ctx, s.it, lags, s.crash)
+		r.step(ctx, s.It, lags, s.Crash)
 	}
 	r.drainToSteady(ctx)
 	return r, nil
@@ -98,30 +102,30 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 		}
 	}
 	for i := 0; i < len(script); i++ {
-		if script[i].crash.kind == crashNone {
+		if script[i].Crash.Kind == crashNone {
 			continue
 		}
 		// No crash; failing that, for writes in flight, a leader change
 		// without them, then fewer of them. The deliveries of the writes
 		// taken out go too.
-		c := script[i].crash
-		cand := withoutDeliveries(script, i, 0)
-		cand[i].crash = crashPoint{}
+		c := script[i].Crash
+		cand := schedule.WithoutDeliveries(script, i, 0)
+		cand[i].Crash = crashPoint{}
 		ok, err := try(cand)
 		if err != nil {
 			return nil, err
 		}
-		if !ok && c.kind == crashInFlight {
-			cand = withoutDeliveries(script, i, 0)
-			cand[i].crash = crashPoint{at: c.at, kind: crashFailover}
+		if !ok && c.Kind == crashInFlight {
+			cand = schedule.WithoutDeliveries(script, i, 0)
+			cand[i].Crash = crashPoint{At: c.At, Kind: crashFailover}
 			ok, err = try(cand)
 			if err != nil {
 				return nil, err
 			}
 		}
-		for n := 1; !ok && c.kind == crashInFlight && n < c.inFlight; n++ {
-			cand = withoutDeliveries(script, i, n)
-			cand[i].crash.inFlight = n
+		for n := 1; !ok && c.Kind == crashInFlight && n < c.InFlight; n++ {
+			cand = schedule.WithoutDeliveries(script, i, n)
+			cand[i].Crash.InFlight = n
 			if ok, err = try(cand); err != nil {
 				return nil, err
 			}
@@ -131,13 +135,13 @@ func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
 	// read fewer times (a fresh read takes another branch): both bounds
 	// are the script's now, not the one the loop started with.
 	for i := 0; i < len(script); i++ {
-		for j := 0; j < len(script[i].lags); j++ {
-			if script[i].lags[j] == 0 {
+		for j := 0; j < len(script[i].Lags); j++ {
+			if script[i].Lags[j] == 0 {
 				continue
 			}
 			cand := append([]scriptStep(nil), script...)
-			cand[i].lags = append([]int(nil), cand[i].lags...)
-			cand[i].lags[j] = 0
+			cand[i].Lags = append([]int(nil), cand[i].Lags...)
+			cand[i].Lags[j] = 0
 			if _, err := try(cand); err != nil {
 				return nil, err
 			}

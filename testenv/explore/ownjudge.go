@@ -69,7 +69,7 @@ func (fresh deleteAt) noLater(d deleteAt) bool {
 func chosenPos(chosen []scriptStep) int {
 	n := 0
 	for _, c := range chosen {
-		if !c.it.deliver {
+		if !c.It.Deliver {
 			n++
 		}
 	}
@@ -135,8 +135,8 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 func freshScript(r *run) []scriptStep {
 	var script []scriptStep
 	for i, s := range r.trace.chosen {
-		if !r.trace.steps[i].Drain && !s.it.deliver {
-			script = append(script, scriptStep{it: s.it, lags: []int{}})
+		if !r.trace.steps[i].Drain && !s.It.Deliver {
+			script = append(script, scriptStep{It: s.It, Lags: []int{}})
 		}
 	}
 	return script
@@ -152,12 +152,12 @@ func stepFreshScript(r *run, pos int) []scriptStep {
 		if r.trace.steps[i].Drain {
 			break
 		}
-		if s.it.deliver {
+		if s.It.Deliver {
 			script = append(script, s)
 			continue
 		}
 		if pos == 0 {
-			script = append(script, scriptStep{it: s.it, lags: []int{}, crash: s.crash})
+			script = append(script, scriptStep{It: s.It, Lags: []int{}, Crash: s.Crash})
 			break
 		}
 		pos--
@@ -228,10 +228,10 @@ func madeFaults(r *run, script []scriptStep) bool {
 	}
 	delivered := 0
 	for i, s := range script {
-		if s.it.deliver {
+		if s.It.Deliver {
 			delivered++
 		}
-		if r.trace.chosen[i].it != s.it || r.trace.chosen[i].crash != s.crash {
+		if r.trace.chosen[i].It != s.It || r.trace.chosen[i].Crash != s.Crash {
 			return false
 		}
 	}

@@ -33,16 +33,6 @@ type workQueue struct {
 	calls *callLock
 }
 
-// item is a queued reconcile (rec >= 0) or action (action >= 0), or, with
-// deliver, the delivery of the nth (from 0) write rec's reconcile of key
-// left in flight.
-type item struct {
-	rec, action int
-	key         book.Key
-	deliver     bool
-	nth         int
-}
-
 // queueFor queues every reconciler of k's kind for k, and every reconciler
 // that owns k's kind for k's controller owner, unfiltered: a resync, or a
 // new manager's first list.
@@ -59,12 +49,12 @@ func (wq *workQueue) queue4(k book.Key, filter bool) {
 			continue
 		}
 		if g == k.GVK && (!filter || wq.passes(i, k, true)) {
-			wq.enqueue(item{rec: i, action: -1, key: k})
+			wq.enqueue(item{Rec: i, Action: -1, Key: k})
 		}
 		for _, owned := range wq.ex.setup.ownKinds[i] {
 			if owned == k.GVK && (!filter || wq.passes(i, k, false)) {
 				for _, owner := range wq.controllerOwners(k, g) {
-					wq.enqueue(item{rec: i, action: -1, key: owner})
+					wq.enqueue(item{Rec: i, Action: -1, Key: owner})
 				}
 			}
 		}
@@ -121,15 +111,6 @@ func (wq *workQueue) dequeue(it item) {
 	}
 }
 
-func containsItem(list []item, it item) bool {
-	for _, q := range list {
-		if q == it {
-			return true
-		}
-	}
-	return false
-}
-
 // queueWatches queues what reconciler i's watches queue for the event of
 // k's newest version: through the predicates when filter, else as a resync
 // (an update to the same version, unfiltered).
@@ -184,7 +165,7 @@ func (wq *workQueue) queueWatches(i int, k book.Key, filter bool) {
 			}
 		})
 		for _, req := range q.added {
-			wq.enqueue(item{rec: i, action: -1, key: book.Key{GVK: wq.ex.setup.forKinds[i], NN: req.NamespacedName}})
+			wq.enqueue(item{Rec: i, Action: -1, Key: book.Key{GVK: wq.ex.setup.forKinds[i], NN: req.NamespacedName}})
 		}
 	}
 }

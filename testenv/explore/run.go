@@ -8,6 +8,7 @@ import (
 
 	"context"
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -89,7 +90,7 @@ func (r *run) setup(ctx context.Context) error {
 		r.queue.queueEvent(k)
 	}
 	for i := range r.ex.setup.s.Actions {
-		r.queue.queue = append(r.queue.queue, item{rec: -1, action: i})
+		r.queue.queue = append(r.queue.queue, item{Rec: -1, Action: i})
 	}
 	return nil
 }
@@ -134,11 +135,11 @@ func (r *run) newReconcilers() error {
 // lags of its cached reads.
 func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	r.queue.dequeue(it)
-	if it.deliver {
+	if it.Deliver {
 		r.held.deliver(ctx, it)
 		return
 	}
-	s := &stepState{step: Step{Index: len(r.trace.steps) + 1, Drain: r.trace.drain}, seen: map[book.Key]int{}, plan: plan, action: it.action >= 0, crashPlan: crash}
+	s := &stepState{step: Step{Index: len(r.trace.steps) + 1, Drain: r.trace.drain}, seen: map[book.Key]int{}, plan: plan, action: it.Action >= 0, crashPlan: crash}
 	if plan == nil && r.trace.drain {
 		s.plan = []int{}
 	}
@@ -157,21 +158,21 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 				r.trace.fail(InvariantNoPanic, fmt.Sprintf("step %d panicked: %v", s.step.Index, p))
 			}
 		}()
-		if it.action >= 0 {
-			a := r.ex.setup.s.Actions[it.action]
+		if it.Action >= 0 {
+			a := r.ex.setup.s.Actions[it.Action]
 			s.step.Reconciler = "action " + a.Name
-			r.done[it.action] = true
+			r.done[it.Action] = true
 			_, api := r.clients()
 			err = a.Run(ctx, api)
 			return
 		}
-		s.step.Reconciler = r.ex.setup.s.Reconcilers[it.rec].Name
-		s.step.Object = it.key.String()
-		res, err = r.recs[it.rec].Reconcile(ctx, reconcile.Request{NamespacedName: it.key.NN})
+		s.step.Reconciler = r.ex.setup.s.Reconcilers[it.Rec].Name
+		s.step.Object = it.Key.String()
+		res, err = r.recs[it.Rec].Reconcile(ctx, reconcile.Request{NamespacedName: it.Key.NN})
 	}()
 	switch {
 	case s.step.Result != "":
-	case s.crash.kind != crashNone:
+	case s.crash.Kind != crashNone:
 		s.step.Result = crashResult(s)
 	case err != nil:
 		s.step.Result = "error: " + err.Error()
@@ -180,14 +181,14 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	default:
 		s.step.Result = "done"
 	}
-	if it.action < 0 && s.crash.kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
+	if it.Action < 0 && s.crash.Kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.queue.enqueue(it)
 	}
 	r.trace.steps = append(r.trace.steps, s.step)
-	r.trace.chosen = append(r.trace.chosen, scriptStep{it: it, lags: s.lags, crash: s.ranCrash()})
+	r.trace.chosen = append(r.trace.chosen, scriptStep{It: it, Lags: s.lags, Crash: s.ranCrash()})
 	r.trace.cur = nil
-	if s.crash.kind != crashNone {
-		r.restart(s.crash.kind)
+	if s.crash.Kind != crashNone {
+		r.restart(s.crash.Kind)
 		r.held.queueHeld(s, it)
 	}
 }
@@ -210,7 +211,7 @@ func (r *run) drainToSteady(ctx context.Context) {
 			}
 		}
 		for _, it := range r.queue.queue {
-			if !containsItem(round, it) {
+			if !slices.Contains(round, it) {
 				round = append(round, it)
 			}
 		}

@@ -92,13 +92,6 @@ type testKnobs struct {
 	oneReconcile bool
 }
 
-// scriptStep is a chosen step as a replay runs it.
-type scriptStep struct {
-	it    item
-	lags  []int
-	crash crashPoint
-}
-
 // namePattern is a reconciler's or an action's name: none of the seed's
 // separators (seed.go). The underscore is controller-runtime's too
 // (controller.New("machine_autoscaler_controller", ...)).

@@ -54,15 +54,15 @@ func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 					write()
 				}
 				r.trace.steps = append(r.trace.steps, r.trace.cur.step)
-				r.trace.chosen = append(r.trace.chosen, scriptStep{it: it})
+				r.trace.chosen = append(r.trace.chosen, scriptStep{It: it})
 				r.trace.cur = nil
 			}
 			mark := func(k book.Key) { r.book.History(k).By[r.book.History(k).Newest()] = r.trace.cur.step.Index }
 			r.book.Record(w, widgetMeta(false), "1") // the scenario's Widget
 			r.book.Record(g, tc.gizmo, "2")          // the scenario's Gizmo
-			rec := item{rec: 0, action: -1, key: w}
+			rec := item{Rec: 0, Action: -1, Key: w}
 			step(rec, "done", func() { r.book.Record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{rec: -1, action: 0}, "done", func() { r.book.Record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
+			step(item{Rec: -1, Action: 0}, "done", func() { r.book.Record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
 			first := len(r.trace.steps)
 			step(rec, "done", nil)
 			r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})

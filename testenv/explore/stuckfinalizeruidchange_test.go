@@ -37,14 +37,14 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 			write()
 		}
 		r.trace.steps = append(r.trace.steps, r.trace.cur.step)
-		r.trace.chosen = append(r.trace.chosen, scriptStep{it: it})
+		r.trace.chosen = append(r.trace.chosen, scriptStep{It: it})
 		r.trace.cur = nil
 	}
 	mark := func() { r.book.History(w).By[r.book.History(w).Newest()] = r.trace.cur.step.Index }
-	rec := item{rec: 0, action: -1, key: w}
+	rec := item{Rec: 0, Action: -1, Key: w}
 	r.book.Record(w, meta("a", false), "1")                                                      // the scenario's Widget
 	step(rec, func() { r.book.Record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
-	step(item{rec: -1, action: 0}, func() { r.book.Record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
+	step(item{Rec: -1, Action: 0}, func() { r.book.Record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
 	step(rec, func() { r.book.Record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
 	first := len(r.trace.steps)
 	step(rec, nil)

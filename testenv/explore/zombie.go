@@ -67,7 +67,7 @@ type inFlight struct {
 // the crash's bound.
 func (hw *heldWrites) holdsNext() bool {
 	c := hw.trace.cur
-	return c != nil && c.crash.kind == crashInFlight && c.sent < max(c.crash.inFlight, 1)
+	return c != nil && c.crash.Kind == crashInFlight && c.sent < max(c.crash.InFlight, 1)
 }
 
 // hold keeps w, sent by the step being run, in flight; send delivers it.
@@ -131,8 +131,8 @@ func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, rese
 // bound is the writes it sent after it (at least 1), which replays it.
 func (s *stepState) ranCrash() crashPoint {
 	c := s.crash
-	if c.kind == crashInFlight {
-		c.inFlight = max(s.sent, 1)
+	if c.Kind == crashInFlight {
+		c.InFlight = max(s.sent, 1)
 	}
 	return c
 }
@@ -145,7 +145,7 @@ func (hw *heldWrites) queueHeld(s *stepState, it item) {
 	}
 	hw.held = s.held
 	for n, h := range s.held {
-		h.it = item{rec: it.rec, action: -1, key: it.key, deliver: true, nth: n}
+		h.it = item{Rec: it.Rec, Action: -1, Key: it.Key, Deliver: true, Nth: n}
 		hw.work.enqueue(h.it)
 	}
 }
@@ -162,15 +162,15 @@ func (hw *heldWrites) deliver(ctx context.Context, it item) {
 		}
 	}
 	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[book.Key]int{}, plan: []int{}}
-	nth, sender := "", hw.ex.setup.itemID(item{rec: it.rec, action: -1, key: it.key})
-	if it.nth > 0 {
-		nth = fmt.Sprintf(" %d", it.nth+1)
+	nth, sender := "", hw.ex.setup.itemID(item{Rec: it.Rec, Action: -1, Key: it.Key})
+	if it.Nth > 0 {
+		nth = fmt.Sprintf(" %d", it.Nth+1)
 	}
 	s.step.Reconciler = fmt.Sprintf("in-flight write%s of %s (old leader)", nth, sender)
 	if h == nil {
 		s.step.Result = "nothing in flight"
 	} else {
-		s.seen, s.sentBy, s.sentNth, s.sentAt = maps.Clone(h.seen), h.from, it.nth, h.w.At
+		s.seen, s.sentBy, s.sentNth, s.sentAt = maps.Clone(h.seen), h.from, it.Nth, h.w.At
 		hw.trace.cur = s
 		err := h.send(ctx)
 		h.done = true
@@ -185,7 +185,7 @@ func (hw *heldWrites) deliver(ctx context.Context, it item) {
 		s.step.Result = fmt.Sprintf("%ssent by step %d before it lost the lease, delivered now: %s", nth, h.from, answer)
 	}
 	hw.trace.steps = append(hw.trace.steps, s.step)
-	hw.trace.chosen = append(hw.trace.chosen, scriptStep{it: it})
+	hw.trace.chosen = append(hw.trace.chosen, scriptStep{It: it})
 	hw.trace.cur = nil
 }
 
@@ -199,19 +199,4 @@ func (hw *heldWrites) heldState() string {
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// withoutDeliveries copies script without the deliveries of the writes
-// step i left in flight from the keep-th (from 0) on, if it has any.
-func withoutDeliveries(script []scriptStep, i, keep int) []scriptStep {
-	out := append([]scriptStep(nil), script...)
-	if script[i].crash.kind != crashInFlight {
-		return out
-	}
-	for j := len(out) - 1; j > i; j-- {
-		if d := out[j].it; d.deliver && d.nth >= keep && d.rec == script[i].it.rec && d.key == script[i].it.key {
-			out = append(out[:j], out[j+1:]...)
-		}
-	}
-	return out
 }
