@@ -125,18 +125,15 @@
 //
 // # Internals
 //
-// A run embeds the concerns listed after it, each a type that owns its
-// fields and reaches the others only through pointers newRun gives it:
-//
-//   - explorer: the checked Scenario and Options, and the search's states;
-//   - run: one schedule: its reconcilers, their clients, steps and crashes;
-//   - trace: the steps run (cur: the running one), crashes and violations;
-//   - versions: the book: each object's versions and writers, and their checks;
-//   - cacheModel: what cached reads may see (per-informer floors, Lists' lag);
-//   - workQueue: the queued items, and how a version's event queues reconciles;
-//   - heldWrites: the old leader's writes in flight, and their deliveries;
-//   - creations: what reconcilers created and user actions deleted;
-//   - chooser: a schedule's choices: a replayed prefix, then first or random.
+// The root holds the API, the run of one schedule (run, which holds its
+// concerns by name: trace, the book, checks, cacheModel, workQueue,
+// heldWrites, creations) and the search (explorer, with its setupState
+// and testKnobs apart). Below it: internal/book (the versions the server
+// held), internal/schedule (a schedule's chosen steps and its seed),
+// internal/served (the API served in process), internal/recmgr (the
+// manager Scenario.Setup runs on), internal/callsite (a write's line and
+// its audit), internal/progress and internal/crinternals;
+// docs/explore-design.md, "Where the code lives", says what each holds.
 //
 // The built-in invariants are one table, builtins (invariant.go): each
 // an invariant value in a file of its own (invariant_*.go) with its
