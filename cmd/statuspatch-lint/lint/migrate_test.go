@@ -161,11 +161,17 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
 	// handed on before the read changes, 1 List item written in place
-	// (&list.Items[i]), 1 helper given &w of a local value; migrateloop:
+	// (&list.Items[i]), 1 helper given &w of a local value whose spec a
+	// function given &w changes, 3 whose
+	// object a holder keeps (conds.Set.Object hands it on; a Tracker's
+	// setter changes the spec; the Set stored in a field), 2 whose spec
+	// goes to readers not in the tables (Quantity.String caches in the
+	// quantity; lo.Filter of elements with references), 1 whose spec is
+	// written through what a function given it returns; migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
 	// migrategeneric: 2 helpers over any kind, one called with a kind
 	// without a patcher, one exported.
-	if len(left) != 132 || notMoved != 131 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 132 (131):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 138 || notMoved != 137 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 138 (137):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

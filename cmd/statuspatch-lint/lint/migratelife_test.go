@@ -78,5 +78,6 @@ func TestMigrateOrigin(t *testing.T) {
 // kept, or that changes the spec, still keeps the write.
 func TestMigrateCallee(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/managedutil", "example.com/op/controllers/migratecallee")
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratecallee="}),
+		"example.com/op/managedutil", "example.com/op/conds", "example.com/op/controllers/migratecallee")
 }

@@ -39,4 +39,9 @@
 //     (migratechange.go, migratelocal.go, migrateaddress.go, ...).
 //   - calls (migratecalls.go): what the package's calls do: the client's
 //     methods, client.MergeFrom, getters, the helpers tests may call.
+//   - held (paramsheld*.go): an object a value holds in a field of an
+//     interface and reaches through it (operatorpkg's ConditionSet),
+//     summarised as facts on the holder's methods (ParamsFact.Fields,
+//     Holds) and judged where the holder is made, by the stored kind's
+//     methods and their facts.
 package migrate

@@ -345,8 +345,8 @@ func (m reads) isGetStmt(s ast.Stmt) bool {
 		return false
 	}
 	arg := ast.Unparen(call.Args[2])
-	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND && m.apply != nil {
-		arg = ast.Unparen(u.X) // c.Get(ctx, key, &obj) of an apply's object (migrateapply.go)
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND && (m.apply != nil || valueObj(m.obj)) {
+		arg = ast.Unparen(u.X) // c.Get(ctx, key, &obj) of an apply's object (migrateapply.go), or of a value
 	}
 	id, ok := arg.(*ast.Ident)
 	return ok && m.pass.TypesInfo.Uses[id] == m.obj

@@ -250,15 +250,16 @@ func (c *calls) funcDecl(fn *types.Func) *ast.FuncDecl {
 	return nil
 }
 
-// clientWrite returns "Get", "Update" or "Patch" for c.Get, c.Update or
-// c.Patch on a client.Client (not its status writer), else "".
+// clientWrite returns "Get", "Update", "Patch" or "Delete" for c.Get,
+// c.Update, c.Patch or c.Delete on a client.Client (not its status
+// writer), else "".
 func (c *calls) clientWrite(call *ast.CallExpr) string {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return ""
 	}
 	switch sel.Sel.Name {
-	case "Get", "Update", "Patch":
+	case "Get", "Update", "Patch", "Delete":
 	default:
 		return ""
 	}

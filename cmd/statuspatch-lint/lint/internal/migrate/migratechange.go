@@ -267,6 +267,9 @@ climb:
 		}
 		return false, ref + ", a reference into the object, is assigned"
 	case *ast.ReturnStmt:
+		if returnedBy(stack, si.returning) {
+			return false, "" // followed where it is called (checkCallee)
+		}
 		return false, ref + ", a reference into the object, is returned"
 	case *ast.CompositeLit, *ast.KeyValueExpr:
 		if si.literalReads(stack, top) {

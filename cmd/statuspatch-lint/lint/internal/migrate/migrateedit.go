@@ -94,9 +94,13 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 // for its uses of that parameter, up to a few calls deep.
 func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth int) string {
 	return m.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
+		stack, e := addressed(stack, v)
+		if ok, why := m.held().use(stack, v); ok {
+			return why // a holder of it (paramsheld.go)
+		}
 		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
-			ok, inner := m.checkCallee(call, id, depth)
-			if ok || m.allowedCall(stack, call, id, v) || depth == 0 && m.callbackArg(call, id) {
+			ok, inner := m.checkCallee(call, e, depth)
+			if ok || m.allowedCall(stack, call, e, v) || depth == 0 && e == ast.Expr(id) && m.callbackArg(call, id) {
 				return ""
 			}
 			line := m.where(id.Pos())
@@ -108,7 +112,7 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 			case inner != "":
 				// Say where, inside the function, it goes wrong.
 				return fmt.Sprintf("%s is passed to %s at %s, where %s", v.Name(), funcName(fn, m.pass.Pkg), line, inner)
-			case depth == 1 && m.compose && isStatusWrite(call) && len(call.Args) > 1 && call.Args[1] == ast.Expr(id):
+			case depth == 1 && m.compose && isStatusWrite(call) && len(call.Args) > 1 && call.Args[1] == e:
 				return "" // the helper's write: it takes the caller's patcher
 			case depth > 0 && isStatusWrite(call):
 				return fmt.Sprintf("its status is written at %s, a write -fix does not move with the caller's", line)
@@ -123,7 +127,7 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 // status: one declared in the package, checked here (why says what its
 // body does with it when it is not), or one of another package, by its
 // ParamsFact.
-func (m checks) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bool, why string) {
+func (m checks) checkCallee(call *ast.CallExpr, id ast.Expr, depth int) (ok bool, why string) {
 	fn := kube.CalledFunc(m.pass, call)
 	if fn == nil {
 		return false, ""
@@ -187,9 +191,56 @@ func (m checks) checkCallee(call *ast.CallExpr, id *ast.Ident, depth int) (ok bo
 		return false, ""
 	}
 	m.following = append(m.following, fn)
+	outer := m.returning
+	m.returning = &returning{fd: fd}
 	why = m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), depth+1)
+	returned := m.returning.returned
+	m.returning = outer
 	m.following = m.following[:len(m.following)-1]
+	if why == "" && returned {
+		// jobset's managedByExternalController returns js.Spec.ManagedBy,
+		// which its caller compares with nil and logs: what the call
+		// returns is a reference into the object, followed here.
+		if cur, ok := m.cursor(call); ok {
+			var root ast.Node = m.file
+			for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+				root = c.Node()
+				break
+			}
+			stack := stackFrom(root, cur)
+			switch direct, how := m.refs().chainChange(stack, len(stack)-1); {
+			case direct:
+				why = fmt.Sprintf("what it returns, a reference into %s, is changed at %s", p.Name(), m.where(call.Pos()))
+			case how != "":
+				why = fmt.Sprintf("what it returns, a reference into %s, may be changed at %s: %s", p.Name(), m.where(call.Pos()), how)
+			}
+		} else {
+			why = "it returns a reference into " + p.Name() + ", not followed"
+		}
+	}
 	return why == "", why
+}
+
+// addressed is the use of v at the end of stack as the object's
+// pointer: &v of a local value v read by Get(ctx, key, &v) (jobset's var
+// js jobset.JobSet, then r.reconcile(ctx, &js, ...)), whose stack ends at
+// the &; else the stack and its identifier as they are.
+func addressed(stack []ast.Node, v *types.Var) ([]ast.Node, ast.Expr) {
+	id := stack[len(stack)-1].(ast.Expr)
+	if u, ok := stack[len(stack)-2].(*ast.UnaryExpr); ok && u.Op == token.AND && u.X == id && valueObj(v) {
+		return stack[:len(stack)-1], u
+	}
+	return stack, id
+}
+
+// valueObj reports whether v holds an object as a value, not a pointer
+// to it: its address is the object's pointer.
+func valueObj(v *types.Var) bool {
+	if v == nil {
+		return false
+	}
+	_, ptr := v.Type().Underlying().(*types.Pointer)
+	return !ptr && mayBeObject(types.NewPointer(v.Type()))
 }
 
 // maxCalleeDepth is how many functions of the package deep checkCallee

@@ -233,7 +233,13 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			}
 			c := &migration{site: site{calls: h.calls, file: f, call: call, path: pathOf(cur)}, audit: h.audit, patcherType: h.patcherType}
 			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)
+			if u, isAddr := ast.Unparen(call.Args[objIndex]).(*ast.UnaryExpr); isAddr && u.Op == token.AND && h.apply == nil {
+				arg, ok = ast.Unparen(u.X).(*ast.Ident) // &js of a local value read by Get (jobset)
+			}
 			v, _ := h.pass.TypesInfo.Uses[arg].(*types.Var)
+			if ok && v != nil && arg != ast.Unparen(call.Args[objIndex]) && (!valueObj(v) || v.Parent() == nil || v.Parent() == h.pass.Pkg.Scope()) {
+				v = nil
+			}
 			if !ok || v == nil {
 				return nil, fmt.Sprintf("its call at line %d %s", line, c.argText(call.Args[objIndex]))
 			}

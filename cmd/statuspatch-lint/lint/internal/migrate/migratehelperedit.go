@@ -138,7 +138,11 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 			cname := c.patcherName(hc.calls)
 			if !made[c.anchor] {
 				made[c.anchor] = true
-				ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", cname, cqual, p.Type, c.clientText, c.obj.Name(), copts)
+				obj := c.obj.Name()
+				if valueObj(c.obj) {
+					obj = "&" + obj // a local value read by Get(ctx, key, &obj)
+				}
+				ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", cname, cqual, p.Type, c.clientText, obj, copts)
 				if c.keep || c.baseVar == nil {
 					edits = append(edits, analysis.TextEdit{Pos: c.anchor.End(), End: c.anchor.End(), NewText: []byte("\n" + c.text().indent(c.anchor.Pos()) + ctor)})
 				} else {

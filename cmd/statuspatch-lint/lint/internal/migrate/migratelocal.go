@@ -239,3 +239,36 @@ func (si refs) followInto(p *types.Var) string {
 // maxFollowedParams bounds how many parameters of the package's functions
 // one write's references are followed into.
 const maxFollowedParams = 64
+
+// returning is a function of the package checkCallee checks: a
+// reference into the object it returns is its caller's to follow.
+type returning struct {
+	fd       *ast.FuncDecl
+	returned bool
+}
+
+// returnedBy reports whether the return statement at the end of stack is
+// r's function's own (not a literal's in it), and records it.
+func returnedBy(stack []ast.Node, r *returning) bool {
+	if r == nil {
+		return false
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.FuncDecl:
+			if n != r.fd {
+				return false
+			}
+			r.returned = true
+			return true
+		case *ast.BlockStmt:
+			if n == r.fd.Body {
+				r.returned = true
+				return true
+			}
+		}
+	}
+	return false
+}

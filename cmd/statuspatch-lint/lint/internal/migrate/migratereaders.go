@@ -20,9 +20,11 @@ import (
 // copy).
 func readsMethod(s *types.Selection) bool {
 	fn, ok := s.Obj().(*types.Func)
-	if !ok {
-		return false
-	}
+	return ok && readsFunc(fn)
+}
+
+// readsFunc is readsMethod of the method fn.
+func readsFunc(fn *types.Func) bool {
 	switch n := fn.Name(); {
 	case strings.HasPrefix(n, "Get"), n == "DeepCopy", n == "DeepCopyObject", n == "DeepCopyInto":
 		return true
@@ -33,6 +35,9 @@ func readsMethod(s *types.Selection) bool {
 	recv := fn.Signature().Recv()
 	if recv == nil {
 		return false
+	}
+	if n := kube.NamedOf(recv.Type()); n != nil && n.Obj().Pkg() != nil && readerMethods[n.Obj().Pkg().Path()+"."+n.Obj().Name()][fn.Name()] {
+		return true
 	}
 	_, ptr := recv.Type().Underlying().(*types.Pointer)
 	return !ptr && !holdsRefs(recv.Type())
@@ -70,6 +75,68 @@ func timeReads(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// readerMethods are methods, by package path and type, of packages whose
+// bodies -fix does not analyse, that only read their receiver: each
+// checked against the package's source at the version named.
+var readerMethods = map[string]map[string]bool{
+	// k8s.io/apimachinery v0.36.1 (karpenter's), pkg/api/resource
+	// quantity.go: each reads q.i (int64Amount's value methods) or
+	// q.d.Dec (scaledValue divides into pooled big.Ints, not into q's).
+	// Not listed: Cmp (q.AsDec() promotes q in place), AsDec, ToDec,
+	// String (caches q.s), RoundUp, Add, Sub, Neg, Set...: they change q.
+	"k8s.io/apimachinery/pkg/api/resource.Quantity": {
+		"Value": true, "MilliValue": true, "ScaledValue": true, "IsZero": true, "Sign": true,
+		"AsInt64": true, "AsApproximateFloat64": true, "CmpInt64": true,
+	},
+}
+
+// copyReaders are generic functions, by package and name, of packages
+// whose bodies -fix does not analyse, that read the collections they are
+// given and hand their callbacks, and return, copies of the elements:
+// read when no element holds a reference (readsCopies). Each checked
+// against github.com/samber/lo v1.53.0's source (karpenter's):
+// slice.go, find.go, intersect.go, map.go, type_manipulation.go.
+var copyReaders = map[string]map[string]bool{
+	"github.com/samber/lo": {
+		"Filter": true, "FilterReject": true, "Reject": true, "Map": true, "Uniq": true,
+		"Find": true, "IndexOf": true, "Max": true, "Min": true, "FromPtr": true,
+		"Contains": true, "ContainsBy": true, "Some": true, "SomeBy": true, "Every": true, "EveryBy": true,
+		"Count": true, "CountBy": true, "Keys": true, "Values": true,
+	},
+}
+
+// readsCopies reports whether each argument of call is a function, or a
+// value, pointer, slice, array or map whose elements (and keys) hold no
+// reference: what copyReaders' functions copy from it shares nothing.
+func readsCopies(info *types.Info, call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		t := info.TypeOf(a)
+		if t == nil {
+			return false
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Signature:
+		case *types.Pointer:
+			if holdsRefs(u.Elem()) {
+				return false
+			}
+		case *types.Slice:
+			if holdsRefs(u.Elem()) {
+				return false
+			}
+		case *types.Map:
+			if holdsRefs(u.Key()) || holdsRefs(u.Elem()) {
+				return false
+			}
+		default:
+			if holdsRefs(t) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // readOptionPkgs are the packages whose types a reference into the object
@@ -123,6 +190,9 @@ func (si refs) readsRefs(call *ast.CallExpr) bool {
 	}
 	if printers(fn) {
 		return si.printReads(call)
+	}
+	if copyReaders[fn.Pkg().Path()][fn.Name()] {
+		return readsCopies(si.pass.TypesInfo, call)
 	}
 	return refReaders[fn.Pkg().Path()][fn.Name()]
 }

@@ -25,6 +25,8 @@ type site struct {
 	paramsEntered int           // how many parameters followInto entered
 	following     []*types.Func // the package's functions checkCallee is in (migrateedit.go)
 	compose       bool          // a helper's write of the object is the caller's, through its patcher (migratehelper.go)
+	holding       *holding      // ParamsFact.Holds is being computed (paramsheld.go)
+	returning     *returning    // the package's function checkCallee checks, whose returned references its caller follows (migrateedit.go)
 }
 
 // definition returns the statement in a block enclosing the write that

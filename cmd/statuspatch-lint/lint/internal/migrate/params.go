@@ -52,6 +52,10 @@ import (
 // for a method's receiver that is neither "reads" nor "statusOnly": the
 // reason a caller's write stays names the line that blocks (lws's
 // GetPVCApplyConfiguration, karpenter's RuntimeValidate).
+//
+// Fields, Holds and StatusRefs are the summaries of an object held in a
+// field of another value and reached through an interface (operatorpkg's
+// status.ConditionSet): paramsheld.go.
 type ParamsFact struct {
 	StatusOnly []int
 	ReadOnly   []int
@@ -59,6 +63,9 @@ type ParamsFact struct {
 	Const      string
 	Why        []ParamWhy
 	RecvWhy    string
+	Fields     []Held
+	Holds      []Held
+	StatusRefs bool
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).
@@ -87,6 +94,12 @@ func (f *ParamsFact) String() string {
 	if len(f.Why) > 0 || f.RecvWhy != "" {
 		parts = append(parts, "why")
 	}
+	if f.StatusRefs {
+		parts = append(parts, "statusRefs")
+	}
+	if h := heldText(f); h != "" {
+		parts = append(parts, h)
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -109,7 +122,11 @@ func ExportParamFacts(pass *analysis.Pass) {
 	// the standalone command (internal/exportdata): no facts either way.
 	readOnly := importedPkg(pass.Pkg, kube.MetaPkgPath) != nil
 	insp := inspector.New(pass.Files)
-	recvs, recvWhys := recvFacts(pass, decls, insp, readOnly)
+	fields := heldFields(pass, decls, &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}}})
+	for fn, hs := range fields {
+		pass.ExportObjectFact(fn, &ParamsFact{Fields: hs})
+	}
+	recvs, recvWhys, holds := recvFacts(pass, decls, insp, readOnly)
 	for _, f := range pass.Files {
 		m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
 		for _, d := range f.Decls {
@@ -124,6 +141,8 @@ func ExportParamFacts(pass *analysis.Pass) {
 			var fact ParamsFact
 			fact.Recv, fact.RecvWhy = recvs[fn], recvWhys[fn]
 			fact.Const = returnedConst(pass, fd)
+			fact.Fields, fact.Holds = fields[fn], holds[fn]
+			fact.StatusRefs = fact.Recv != "" && returnsStatusRefs(pass, fd)
 			i := 0
 			for _, field := range fd.Type.Params.List {
 				if _, variadic := field.Type.(*ast.Ellipsis); variadic {
@@ -139,9 +158,12 @@ func ExportParamFacts(pass *analysis.Pass) {
 					switch {
 					case p == nil:
 					case mayBeObject(p.Type()):
+						m.holding = &holding{fd: fd}
 						if name.Name == "_" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
-						} else if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why == "" {
+						} else if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why == "" && len(m.holding.out) > 0 {
+							fact.Holds = append(fact.Holds, heldOf(i, m.holding.out)...)
+						} else if why == "" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
 						} else if fn.Exported() {
 							fact.Why = append(fact.Why, ParamWhy{i, why})
@@ -151,10 +173,11 @@ func ExportParamFacts(pass *analysis.Pass) {
 							fact.ReadOnly = append(fact.ReadOnly, i)
 						}
 					}
+					m.holding = nil
 					i++
 				}
 			}
-			if len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 {
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
@@ -167,8 +190,9 @@ func ExportParamFacts(pass *analysis.Pass) {
 // validateLabels), whose fact the next round sees. A fact only allows
 // more, so the rounds end.
 // The last round's why of each other method is RecvWhy.
-func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *inspector.Inspector, readOnly bool) (recvs, whys map[*types.Func]string) {
-	recvs = map[*types.Func]string{}
+// A receiver the method's result holds (paramsheld.go) is in holds.
+func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *inspector.Inspector, readOnly bool) (recvs, whys map[*types.Func]string, holds map[*types.Func][]Held) {
+	recvs, holds = map[*types.Func]string{}, map[*types.Func][]Held{}
 	for round := 0; round < 4; round++ {
 		whys = map[*types.Func]string{}
 		changed := false
@@ -183,7 +207,14 @@ func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *i
 				if fn == nil || recvs[fn] != "" {
 					continue
 				}
+				m.holding = &holding{fd: fd}
 				u, why := m.recvUse(fd, readOnly)
+				if u == "statusOnly" && len(m.holding.out) > 0 {
+					// Its result holds it: what is done with that is the caller's.
+					holds[fn], u = heldOf(-1, m.holding.out), ""
+					pass.ExportObjectFact(fn, &ParamsFact{Holds: holds[fn]})
+				}
+				m.holding = nil
 				if u != "" {
 					recvs[fn], changed = u, true
 					pass.ExportObjectFact(fn, &ParamsFact{Recv: u})
@@ -197,7 +228,7 @@ func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *i
 			break
 		}
 	}
-	return recvs, whys
+	return recvs, whys, holds
 }
 
 // recvUse is ParamsFact.Recv for the method fd: what its body does to

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"time"
 
+	"example.com/op/conds"
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,6 +23,11 @@ type WidgetSpec struct {
 	Roles    []Role
 	Template *Template
 	Hooked   *Hooked
+
+	// Limits and Zones are read by resource.Quantity's and samber/lo's
+	// readers (karpenter's CapacityBuffer limits, NodePool requirements).
+	Limits map[string]resource.Quantity
+	Zones  []string
 
 	// Each yields names: ranging over it calls it.
 	Each func(yield func(string) bool) `json:"-"`
@@ -133,3 +141,16 @@ func (w *Widget) CopyFrom(src *Widget) {
 	w.Spec.Size = src.Spec.Size
 	w.Status.Ready = src.Status.Ready
 }
+
+// GetConditions and SetConditions are the status's conditions
+// (karpenter's NodePool.GetConditions, SetConditions).
+func (w *Widget) GetConditions() []metav1.Condition { return w.Status.Conditions }
+
+func (w *Widget) SetConditions(c []metav1.Condition) { w.Status.Conditions = c }
+
+// StatusConditions holds the Widget in the conds.Set it returns
+// (karpenter's NodePool.StatusConditions).
+func (w *Widget) StatusConditions() conds.Set { return conds.NewReady("Seen").For(w) }
+
+// SetSize changes the spec, through conds.Sized.
+func (w *Widget) SetSize(n int) { w.Spec.Size = n }

@@ -6,10 +6,13 @@ package migratecallee
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	v1 "example.com/op/api/v1"
+	"example.com/op/conds"
 	"example.com/op/managedutil"
+	"github.com/samber/lo"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -18,6 +21,7 @@ import (
 type Reconciler struct {
 	client.Client
 	images []string
+	set    conds.Set
 }
 
 // karpenter's counter controller: IsManaged, then the base.
@@ -68,7 +72,7 @@ func (r *Reconciler) grown(ctx context.Context, w *v1.Widget) error {
 	stored := w.DeepCopy()
 	w.Grow()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w.Grow is called at line 69, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w.Grow is called at line 73, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
 }
 
 // The closure changes the spec: it stays.
@@ -76,7 +80,7 @@ func (r *Reconciler) resized(ctx context.Context, w *v1.Widget) error {
 	managedutil.Resize(w, []int{1})
 	stored := w.DeepCopy()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is aliased or handed on at line 76, before the read`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is aliased or handed on at line 80, before the read`
 }
 
 // widgetList is what a List fills: items the cache holds.
@@ -103,18 +107,27 @@ func (r *Reconciler) overlays(ctx context.Context) error {
 }
 
 // jobset's Reconcile: a local value read by Get, its address handed to
-// the helper that writes it.
+// a function that reads it, to one that sets its status, then to the
+// helper that writes it: the patcher is made over &w after the Get.
 func (r *Reconciler) byValue(ctx context.Context, key client.ObjectKey) error {
 	var w v1.Widget
 	if err := r.Get(ctx, key, &w); err != nil {
 		return err
 	}
+	if deleting(&w) {
+		return nil
+	}
+	r.observe(&w)
 	return r.updateStatus(ctx, &w)
 }
 
+func deleting(w *v1.Widget) bool { return !w.DeletionTimestamp.IsZero() } // want deleting:`^statusOnly\[0\]$`
+
+func (r *Reconciler) observe(w *v1.Widget) { w.Status.Size = w.Spec.Size } // want observe:`^statusOnly\[0\]$`
+
 func (r *Reconciler) updateStatus(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `its call at line 112 passes &w, the address of a local value declared at line 108: the patcher is made of a pointer variable; declare w := &v1.Widget\{\}, read into it and pass it \(FetchWidgetStatusPatcher there makes its patcher\)`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 // A method of the kind that reads the spec through a method declared
@@ -143,3 +156,145 @@ func (r *Reconciler) validatedDeep(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = w.ValidateDeep() == nil
 	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
+
+// karpenter's readiness: the conditions set through the Set the kind's
+// StatusConditions returns, which holds the object and calls its
+// SetConditions (a status change) through conds.Object.
+func (r *Reconciler) ready(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	if !w.StatusConditions().IsTrue("Seen") && w.StatusConditions().IsDependent("Seen") {
+		w.StatusConditions().SetTrue("Seen")
+	}
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// karpenter's queue: Get, the copy, a condition set through a local Set.
+func (r *Reconciler) marked(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	stored := w.DeepCopy()
+	set := w.StatusConditions()
+	_ = set.SetUnknown("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The holder's method hands the object on: what is done with it is not
+// known.
+func (r *Reconciler) handedOn(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	w.StatusConditions().Object().SetConditions(nil)
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Set made at line 187 holds w, and its method Object, called at line 187, does more with it: s.object is handed on at conds.go:\d+\)`
+}
+
+// A holder whose method calls a setter that changes the spec: the
+// reason names the setter's line.
+func (r *Reconciler) resizedHeld(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	conds.Track(w).Resize(3)
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Tracker made at line 195 holds w and calls its v1.Widget.SetSize at conds.go:\d+, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
+}
+
+// The Set kept in a field: what is done with it later is not known.
+func (r *Reconciler) keptSet(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	r.set = w.StatusConditions()
+	r.set.SetTrue("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Set made at line 203 holds w, and it is handed on at line 203\)`
+}
+
+// The same, but a function given &w changes its spec: kept, naming it.
+func (r *Reconciler) byValueGrown(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	if err := r.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	r.grow(&w)
+	return r.saveStatus(ctx, &w)
+}
+
+func (r *Reconciler) grow(w *v1.Widget) { w.Spec.Size++ }
+
+func (r *Reconciler) saveStatus(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `its caller at line 215: w is passed to Reconciler.grow at line 214, where w.Spec is changed at line 218: the patcher writes only the status`
+}
+
+// karpenter's capacity buffer and requirements: the limits' quantities
+// read by MilliValue, the zones filtered by samber/lo, readers of packages
+// -fix does not analyse (each checked against its source).
+func (r *Reconciler) limited(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	var milli int64
+	for _, q := range w.Spec.Limits {
+		milli += q.MilliValue()
+	}
+	zones := lo.Filter(w.Spec.Zones, func(z string, _ int) bool { return z != "" })
+	w.Status.Size = int(milli) + len(zones)
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Quantity.String caches its text in the quantity: kept.
+func (r *Reconciler) limitText(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	for _, q := range w.Spec.Limits {
+		w.Status.Ready = q.String() != ""
+	}
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `q.String is called \(Quantity.String is of k8s.io/apimachinery/pkg/api/resource, whose bodies -fix does not analyse\)`
+}
+
+// lo.Filter of elements that hold references: kept.
+func (r *Reconciler) scaledRoles(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	roles := lo.Filter(w.Spec.Roles, func(role v1.Role, _ int) bool { return role.Scaling != nil })
+	w.Status.Size = len(roles)
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `w.Spec.Roles, a reference into the object, is passed to lo.Filter \(Filter is of github.com/samber/lo`
+}
+
+// jobset's managedByExternalController: a reference into the spec that
+// a function of the package returns, which the caller compares with nil
+// and prints: read.
+func (r *Reconciler) managedBy(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	if pod := podName(w); pod != nil {
+		fmt.Println("managed by", pod)
+		return nil
+	}
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+func podName(w *v1.Widget) *string {
+	if n := w.Spec.PodName; n != nil && *n != "" {
+		return n
+	}
+	return nil
+}
+
+// The caller writes through what it returns: kept, naming the line.
+func (r *Reconciler) renamed(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	if pod := podName(w); pod != nil {
+		*pod = "renamed"
+	}
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `w is passed to podName at line 279, where what it returns, a reference into w, may be changed at line 279: podName\(w\), a reference into the object, is assigned to pod, where \*pod is changed at line 280`
+}
+
+// jobset's TTL: the object deleted, then its status written (with a
+// finalizer it is still there): Delete decodes nothing into it.
+func (r *Reconciler) expired(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	if w.Spec.Size == 0 {
+		if err := r.Delete(ctx, w, deleteOpts...); err != nil {
+			return err
+		}
+	}
+	w.Status.Ready = false
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// deleteOpts are the options of expired's Delete, spread.
+var deleteOpts []client.DeleteOption
