@@ -22,6 +22,7 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	r := newRun(ex, srv)
 	if ex.setup.s.BeginSchedule == nil {
 		r.book.SetGone(resetGone(ex.touched))
+		r.cache.lists.afterReset(ex.touched) // reset.go
 	}
 	ex.touched = nil
 	if err := ex.beginSchedule(ctx, name); err != nil {

@@ -41,6 +41,8 @@ type cacheModel struct {
 	listCut bool
 	// lists are the kinds listed with no write since (listfresh.go).
 	lists listsSeen
+	// items are the versions converted to typed list items (listlag.go).
+	items typedItems
 }
 
 // chooseLag picks how many versions behind the newest a cached read is,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -69,6 +70,14 @@ type kindFloor struct {
 	// of the book's sight (writeaside.go): its Lists ask for the newest,
 	// none is served from the book.
 	aside bool
+	// unsure: a write of the kind in this schedule may have stored what
+	// the book does not hold (an error answer that does not say nothing
+	// was stored, an answer the book did not take, a request aside).
+	unsure bool
+	// reset is the newest revision the previous schedule knew of the
+	// kind, when it is one the reset's emptiness can be checked against
+	// (afterReset), 0 otherwise.
+	reset uint64
 }
 
 // listsSeen is, per kind, its floor in this schedule.
@@ -96,7 +105,7 @@ func (l listsSeen) wrote(gk schema.GroupKind, prev, rv string, err error) {
 	switch {
 	case err != nil && storedNothing(err):
 	case err != nil:
-		f.unknown, f.covered = true, nil // stored or not, the book cannot say
+		f.unknown, f.covered, f.unsure = true, nil, true // stored or not, the book cannot say
 	case rv == "", perr != nil: // gone, which the book holds, or not a revision
 		f.unknown = true
 	case rv == prev: // a no-op: the object's newest, no new revision
@@ -111,7 +120,7 @@ func (l listsSeen) wrote(gk schema.GroupKind, prev, rv string, err error) {
 // revision is not known, nor what it stored.
 func (l listsSeen) written(gk schema.GroupKind) {
 	f := l[gk]
-	f.unknown, f.covered = true, nil
+	f.unknown, f.covered, f.unsure = true, nil, true
 	l[gk] = f
 }
 
@@ -119,7 +128,7 @@ func (l listsSeen) written(gk schema.GroupKind) {
 // sight, for the rest of the schedule.
 func (l listsSeen) aside(gk schema.GroupKind) {
 	f := l[gk]
-	f.unknown, f.covered, f.aside = true, nil, true
+	f.unknown, f.covered, f.aside, f.unsure = true, nil, true, true
 	l[gk] = f
 }
 
@@ -252,6 +261,12 @@ func (c listFresh) List(ctx context.Context, list client.ObjectList, opts ...cli
 	rv := c.seen.at(gk)
 	if rv != "" {
 		err = c.WithWatch.List(ctx, list, append(slices.Clip(opts), notOlderThan(rv))...)
+	} else if after := c.seen.sinceReset(gk); after != "" {
+		// The reset left the scope empty if a List as new as the
+		// previous schedule's writes finds it so (reset.go).
+		if err := c.WithWatch.List(ctx, list, append(slices.Clip(opts), notOlderThan(after))...); err == nil && meta.LenList(list) == 0 {
+			return nil
+		}
 	}
 	newest := rv == "" || err != nil
 	if newest {

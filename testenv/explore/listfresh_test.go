@@ -42,8 +42,11 @@ func (r *twiceLister) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Res
 // A cached List of a scope (kind, namespace, labels) the schedule has
 // listed from the server is served from the book, which holds every object
 // it selects since (listfresh.go): twiceLister lists three times a
-// reconcile, one List of each schedule goes to the server (the first,
-// for the newest; on main, every one did).
+// reconcile, one List of each schedule goes to the server (the first).
+// After the first schedule it asks for one at least as new as the
+// previous schedule's newest Gizmo revision, whose empty answer is what
+// the newest holds (reset.go; srv.check compares it with a List of the
+// newest). On main every schedule's asked for the newest.
 func TestRepeatedListServedFromTheBook(t *testing.T) {
 	srv := &listTerms{Client: server(t).Client}
 	s := explore.Scenario{
@@ -62,7 +65,7 @@ func TestRepeatedListServedFromTheBook(t *testing.T) {
 	}
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
-	if want := "[newest newest newest]"; fmt.Sprint(srv.terms) != want {
+	if want := "[newest at-least at-least]"; fmt.Sprint(srv.terms) != want {
 		t.Errorf("the Lists sent asked for %v, want %s: one a schedule", srv.terms, want)
 	}
 	srv.check(t)

@@ -6,11 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -51,6 +53,11 @@ type leftover struct {
 	// finalizers that it has finalizers.
 	rv         string
 	finalizers bool
+	// kindRV is the newest revision the schedule knew of the object's
+	// kind (listfresh.go), kindUnsure that a write of the kind may have
+	// stored what the book does not hold.
+	kindRV     uint64
+	kindUnsure bool
 }
 
 // leftovers are the objects r's book holds, each at its newest version.
@@ -58,7 +65,8 @@ func leftovers(r *run) []leftover {
 	out := make([]leftover, 0, len(r.book.Keys()))
 	for _, k := range r.book.Keys() {
 		h := r.book.History(k)
-		l := leftover{key: k}
+		f := r.cache.lists[k.GVK.GroupKind()]
+		l := leftover{key: k, kindRV: f.rv, kindUnsure: f.unsure || f.aside}
 		if v := h.Versions[h.Newest()]; v != nil {
 			l.rv = h.RVs[h.Newest()]
 			l.finalizers = len((&unstructured.Unstructured{Object: v}).GetFinalizers()) > 0
@@ -233,4 +241,54 @@ func resetGone(left []leftover) map[book.Key]bool {
 		}
 	}
 	return gone
+}
+
+// After the reset, the first List of a scope. A List of a kind the
+// schedule has not written yet asks for the newest (listfresh.go), which
+// waits for the kind's watch cache to reach etcd's revision: KubeRay's
+// first Lists of Pods and of Services, 10 to 12 ms each a schedule, where
+// a List at least as new as a revision the cache holds takes 2 to 3.
+//
+// The reset deleted every object the previous schedule's book held. Of a
+// kind whose every write in that schedule the book holds (none whose
+// answer left it unsure), with R the newest revision the schedule knew of
+// the kind (its writes' answers, its Lists), an object the server holds
+// in a List's scope now was in it at R: every write of the kind after R
+// (the reset's finalizer removals and deletions, the schedule's deletions
+// whose answer names no revision) removes an object or marks it deleted,
+// and moves none into a scope. So a List at least as new as R that is
+// empty is what a List of the newest holds. One that is not (an object
+// the reset could not delete, one the book never held, a deletion the
+// cache has not reached) is set aside, and the List asks for the newest.
+// The empty List is no floor for the kind: a deletion after R may not be
+// in it, and another scope checks again. As the floor, this holds for
+// writes through the explorer's clients and the reset; a writer outside
+// them (listfresh.go) is outside it.
+
+// afterReset seeds the schedule's kinds with the previous schedule's
+// newest revisions, from left, what the reset deleted.
+func (l listsSeen) afterReset(left []leftover) {
+	unsure := map[schema.GroupKind]bool{}
+	for _, x := range left {
+		gk := x.key.GVK.GroupKind()
+		unsure[gk] = unsure[gk] || x.kindUnsure || x.kindRV == 0
+		f := l[gk]
+		f.reset = max(f.reset, x.kindRV)
+		l[gk] = f
+	}
+	for gk, u := range unsure {
+		if u {
+			delete(l, gk)
+		}
+	}
+}
+
+// sinceReset is the revision a List of gk that the schedule has neither
+// written nor listed yet may check the reset's emptiness at, "" for none.
+func (l listsSeen) sinceReset(gk schema.GroupKind) string {
+	f := l[gk]
+	if f.reset == 0 || f.rv != 0 || f.unknown || f.aside || f.unsure {
+		return ""
+	}
+	return strconv.FormatUint(f.reset, 10)
 }
