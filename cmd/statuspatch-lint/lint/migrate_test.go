@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 33 {
+	if err != nil || len(goldens) != 34 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -157,7 +157,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
 	// own type, 1 patch a function returns, 1 apply before a merge write
-	// of its object;
+	// of its object; its applydefer.go: 5 applies beside a deferred write
+	// that may run after they stored (unguarded, guarded by a result set
+	// by other deferred code or returned non-nil after the apply, a value
+	// taken at the defer) or a helper writing after them, each naming the
+	// line, and 2 helpers whose callers now hold a patcher;
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
 	// handed on before the read changes, 1 List item written in place
@@ -171,7 +175,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// 1 conflict loop whose Get's error is returned wrapped;
 	// migrategeneric: 2 helpers over any kind, one called with a kind
 	// without a patcher, one exported.
-	if len(left) != 138 || notMoved != 137 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 138 (137):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 145 || notMoved != 144 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 145 (144):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -87,7 +87,7 @@ func (m *migration) prepareApply(kind string) string {
 func (m *migration) applyFrom(named []kube.Fetched, name ast.Expr, kind, built string, ac, owner ast.Expr, typed bool) string {
 	switch len(named) {
 	case 0:
-		if m.applyHelper(name, kind, ac, owner, typed) {
+		if applyHelper(m, name, kind, ac, owner, typed) {
 			return ""
 		}
 		return m.shapeWhy("no " + kind + " fetched with Get before " + built + " is built, under the name it gives: the patcher is made from that object")

@@ -30,7 +30,7 @@ import (
 // applyHelper recognises an apply in a function declaration whose
 // configuration names (name) the function's parameter, a pointer to kind:
 // it sets m.obj, m.apply and m.helper, and reports whether it did.
-func (m *migration) applyHelper(name ast.Expr, kind string, ac, owner ast.Expr, typed bool) bool {
+func applyHelper(m *migration, name ast.Expr, kind string, ac, owner ast.Expr, typed bool) bool {
 	if name == nil {
 		return false
 	}

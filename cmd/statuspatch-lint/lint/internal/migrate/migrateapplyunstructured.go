@@ -316,7 +316,7 @@ func (m *migration) prepareUnstructuredApply(kind string, from int) (why string,
 		}
 	}
 	named := kube.NamedByName(m.pass, b.name, kube.FetchedObjects(m.pass, b.name, kind))
-	if len(named) == 0 && m.enclosingHelperParam(b.name) == nil {
+	if len(named) == 0 && enclosingHelperParam(m, b.name) == nil {
 		return m.shapeWhy(u.Name() + " is named by " + types.ExprString(b.name) + ", not by a " + kind + " fetched with Get before it" + unstructuredWhy), true
 	}
 	uid := ast.NewIdent(u.Name())
@@ -331,7 +331,7 @@ func (m *migration) prepareUnstructuredApply(kind string, from int) (why string,
 
 // enclosingHelperParam returns the parameter of the write's function that
 // name is of, or nil.
-func (m *migration) enclosingHelperParam(name ast.Expr) *types.Var {
+func enclosingHelperParam(m *migration, name ast.Expr) *types.Var {
 	id, ok := kube.RootIdent(name)
 	if !ok {
 		return nil

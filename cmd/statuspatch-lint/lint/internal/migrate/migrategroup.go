@@ -3,7 +3,6 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"slices"
 	"strconv"
 
@@ -33,7 +32,7 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 		return m.helper.helperFix(p, files, ws, opts)
 	}
 	if m.apply != nil {
-		if why := m.applyBeside(files, ws); why != "" {
+		if why := m.apply.beside(files, ws); why != "" {
 			return nil, why
 		}
 		if why := m.apply.checkApplyUses(); why != "" {
@@ -202,133 +201,4 @@ func (m *migration) patcherName(group []*migration) string {
 		}
 	}
 	return name
-}
-
-// applyBeside says why an apply cannot move beside other status writes of
-// its object in the function: they move onto a patcher in merge mode, and
-// one in apply mode made at the same read would be alive at once with
-// it, its lock older than their writes. When each of them comes before
-// the apply's statement, outside any loop around it, the apply's patcher
-// is made there instead (applyMove.late), after the last of them: its
-// lock is the one their last write left.
-func (m *migration) applyBeside(files Files, ws []*Write) string {
-	if m.obj == nil {
-		return ""
-	}
-	fn := m.enclosingFunc()
-	stmt := m.enclosingStmt()
-	var beside []*ast.CallExpr
-	for _, o := range ws {
-		call, ok := files.Calls[o.Lparen]
-		if !ok || call == m.call || o.Generated || call.Pos() < fn.Pos() || call.End() > fn.End() || len(call.Args) < 2 {
-			continue
-		}
-		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == m.obj && o.Verb != "Apply" {
-			beside = append(beside, call)
-		}
-	}
-	if len(beside) == 0 {
-		return ""
-	}
-	late := stmt != nil && !m.inLoop(stmt)
-	for _, call := range beside {
-		late = late && call.End() <= stmt.Pos()
-	}
-	if late {
-		// The patcher's lock is the one the last merge write left: each
-		// must have run, in this function's body (not a function literal
-		// called or deferred later), and stopped it on an error (a failed
-		// write leaves the old resourceVersion, a lock the apply would
-		// 409 on where the handwritten apply, no lock, was stored).
-		for _, call := range beside {
-			if why := m.stopsOnError(call, fn); why != "" {
-				return m.shapeWhy(fmt.Sprintf("%s's status is also written at %s (Status().%s), %s: a patcher in apply mode made after it would take the lock of a write that may not have happened; return that write's error, or make them applies",
-					m.obj.Name(), m.where(call.Pos()), statusVerb(call), why))
-			}
-		}
-		m.apply.late = true
-		return ""
-	}
-	call := beside[0]
-	return m.shapeWhy(fmt.Sprintf("%s's status is also written at %s (Status().%s): a patcher in apply mode made at the read for this write would be alive at once with that write's, its lock older than that write (apply mode and merge writes cannot share a patcher); make this write an ApplyStatus of a patcher made in apply mode after the last of them, or make them applies",
-		m.obj.Name(), m.where(call.Pos()), statusVerb(call)))
-}
-
-// inLoop reports whether s is in a for or range statement of the
-// write's function.
-func (m *migration) inLoop(s ast.Stmt) bool {
-	for _, n := range m.path {
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			return true
-		case *ast.FuncLit, *ast.FuncDecl:
-			return false
-		}
-	}
-	return false
-}
-
-// stopsOnError says how the write call, before an apply, may let the
-// function go on without it having happened: "" when it is return call,
-// or its error is assigned and checked by an if err != nil whose body
-// ends in a return, in fn's own body.
-func (m *migration) stopsOnError(call *ast.CallExpr, fn ast.Node) string {
-	cur, ok := m.cursor(call)
-	if !ok {
-		return "which -fix cannot place"
-	}
-	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-		if c.Node() != fn {
-			return fmt.Sprintf("in the function literal at %s, which may run after the apply or not at all", m.where(c.Node().Pos()))
-		}
-		break
-	}
-	parent := cur.Parent()
-	switch s := parent.Node().(type) {
-	case *ast.ReturnStmt:
-		return ""
-	case *ast.AssignStmt:
-		if len(s.Lhs) != 1 {
-			break
-		}
-		if is, ok := parent.Parent().Node().(*ast.IfStmt); ok && is.Init == ast.Stmt(s) {
-			if m.returnsOn(is, s.Lhs[0]) {
-				return ""
-			}
-			break
-		}
-		var list []ast.Stmt
-		switch b := parent.Parent().Node().(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		}
-		if i := slices.Index(list, ast.Stmt(s)); i >= 0 && i+1 < len(list) {
-			if is, ok := list[i+1].(*ast.IfStmt); ok && is.Init == nil && m.returnsOn(is, s.Lhs[0]) {
-				return ""
-			}
-		}
-	}
-	return "whose error does not return from the function"
-}
-
-// returnsOn reports whether is is if v != nil { ...; return ... }.
-func (m *migration) returnsOn(is *ast.IfStmt, v ast.Expr) bool {
-	cond, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
-	if !ok || cond.Op != token.NEQ || !isNil(cond.Y) || len(is.Body.List) == 0 {
-		return false
-	}
-	a, ok1 := ast.Unparen(cond.X).(*ast.Ident)
-	b, ok2 := ast.Unparen(v).(*ast.Ident)
-	if !ok1 || !ok2 {
-		return false
-	}
-	if o := m.pass.TypesInfo.ObjectOf(a); o == nil || o != m.pass.TypesInfo.ObjectOf(b) {
-		return false
-	}
-	_, ret := is.Body.List[len(is.Body.List)-1].(*ast.ReturnStmt)
-	return ret
 }
