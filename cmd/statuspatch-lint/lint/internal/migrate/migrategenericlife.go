@@ -200,9 +200,18 @@ func lifePatcher(h *kindHelper, kc *kindCaller, v *types.Var) (string, ast.Stmt)
 		made := om.anchor
 		if l, _ := loopOf(om); l != nil {
 			made = l.stmt
-			if is, ok := made.(*ast.IfStmt); ok {
-				made = is.Init
-			}
+		}
+		// Made on every path to the call, in scope there: in a block
+		// around it, before it.
+		around := false
+		for _, list := range kc.enclosingLists() {
+			around = around || slices.Contains(list, made) && made.End() <= kc.call.Pos()
+		}
+		if !around {
+			return "", nil
+		}
+		if is, ok := made.(*ast.IfStmt); ok && is.Init != nil && om.anchor != made {
+			made = is.Init // the loop in the if's init: the Fetch goes before the if
 		}
 		return name, made
 	}
