@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -22,11 +24,13 @@ import (
 // base, the call a Flush through the helper or the patcher's Retry; or
 // why the call stays.
 func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
-	if name, made := lifePatcher(h, kc, v); name != "" {
+	if name, made, via := lifePatcher(h, kc, v); name != "" {
 		anchor, shared := made, true
 		if kc.base != nil {
 			l := newLife(kc.site, v)
-			l.made = made
+			if l != nil {
+				l.made, l.via = made, via
+			}
 			shared = l != nil && l.freshAt(kc.base)
 		}
 		if shared && h.alongside(kc, v, true) == "" {
@@ -35,6 +39,7 @@ func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
 				kc.late = kc.base
 			}
 			m := callMigration(h, kc, v, anchor)
+			m.via = via
 			why := planCallRetry(h, kc, m)
 			if p := kc.retry; p != nil && p.guard != nil && !usedBeside(kc, v, made, p.guard) {
 				// The guard reads the object last: it stays, around the
@@ -175,10 +180,11 @@ func lifeStart(kc *kindCaller, v *types.Var) (start, get, check ast.Stmt) {
 
 // lifePatcher is the patcher the caller's function makes for its own
 // status writes of v, which -fix moves onto one patcher (a group made at
-// its read, or a conflict loop's Fetch), made before the call: its name
-// and the statement after which v is what it holds. "" when there is
-// none.
-func lifePatcher(h *kindHelper, kc *kindCaller, v *types.Var) (string, ast.Stmt) {
+// its read, or a conflict loop's Fetch), or one its code makes already
+// (codePatcher), made before the call: its name, the statement after
+// which v is what it holds, and its variable when the code made it. ""
+// when there is none.
+func lifePatcher(h *kindHelper, kc *kindCaller, v *types.Var) (string, ast.Stmt, *types.Var) {
 	fn := kc.enclosingFunc()
 	for _, o := range h.ws {
 		call, ok := h.files.Calls[o.Lparen]
@@ -190,12 +196,12 @@ func lifePatcher(h *kindHelper, kc *kindCaller, v *types.Var) (string, ast.Stmt)
 		}
 		fix, _ := Fix(h.pass, h.files, h.opts, h.ws, o)
 		if fix == nil || len(fix.TextEdits) == 0 || fix.TextEdits[0].Pos > kc.call.Pos() {
-			return "", nil
+			return "", nil, nil
 		}
 		name := onePatcher(fix)
 		om, _, _ := prepareMigration(h.pass, h.files, h.opts, o)
 		if name == "" || om == nil || om.anchor == nil {
-			return "", nil
+			return "", nil, nil
 		}
 		made := om.anchor
 		if l, _ := loopOf(om); l != nil {
@@ -208,14 +214,63 @@ func lifePatcher(h *kindHelper, kc *kindCaller, v *types.Var) (string, ast.Stmt)
 			around = around || slices.Contains(list, made) && made.End() <= kc.call.Pos()
 		}
 		if !around {
-			return "", nil
+			return "", nil, nil
 		}
 		if is, ok := made.(*ast.IfStmt); ok && is.Init != nil && om.anchor != made {
 			made = is.Init // the loop in the if's init: the Fetch goes before the if
 		}
-		return name, made
+		return name, made, nil
 	}
-	return "", nil
+	return codePatcher(kc, v)
+}
+
+// codePatcher is a patcher of v's kind the caller's code makes itself in
+// a block around the call, before it: p := patchers.New<Kind>StatusPatcher(c, v),
+// or v := p.Object() (v = p.Object()) of one; the last such.
+func codePatcher(kc *kindCaller, v *types.Var) (string, ast.Stmt, *types.Var) {
+	var name string
+	var made ast.Stmt
+	var via *types.Var
+	for _, list := range kc.enclosingLists() {
+		for _, s := range list {
+			as, ok := s.(*ast.AssignStmt)
+			if !ok || s.End() > kc.call.Pos() || len(as.Lhs) != 1 || len(as.Rhs) != 1 || made != nil && s.Pos() < made.Pos() {
+				continue
+			}
+			call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			lhs, ok2 := as.Lhs[0].(*ast.Ident)
+			if !ok || !ok2 {
+				continue
+			}
+			fn := kube.CalledFunc(kc.pass, call)
+			sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			switch {
+			case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == kc.patcher.Pkg && fn.Name() == "New"+kc.patcher.Type && len(call.Args) >= 2 && kc.isObjArg(call.Args[1], v):
+				p, _ := kc.pass.TypesInfo.ObjectOf(lhs).(*types.Var)
+				name, made, via = lhs.Name, s, p
+			case sel != nil && sel.Sel.Name == "Object" && len(call.Args) == 0 && kc.pass.TypesInfo.ObjectOf(lhs) == v:
+				id, ok := ast.Unparen(sel.X).(*ast.Ident)
+				p, _ := kc.pass.TypesInfo.Uses[id].(*types.Var)
+				if ok && p != nil && isPatcherOf(p.Type(), kc.patcher) {
+					name, made, via = id.Name, s, p
+				}
+			}
+		}
+	}
+	if via == nil {
+		return "", nil, nil
+	}
+	return name, made, via
+}
+
+// isPatcherOf reports whether t is *p (the generated patcher's type).
+func isPatcherOf(t types.Type, p Patcher) bool {
+	ptr, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == p.Pkg && n.Obj().Name() == p.Type
 }
 
 // onePatcher is the one patcher variable a fix names, or "".
