@@ -28,7 +28,7 @@ func TestMigrateGeneric(t *testing.T) {
 			}
 		}
 	}
-	if moved != 2 {
-		t.Errorf("%d helpers moved onto the generated patchers, want 2", moved)
+	if moved != 5 {
+		t.Errorf("%d helpers moved onto the generated patchers, want 5", moved)
 	}
 }

@@ -30,7 +30,10 @@
 //     its function: the loop becomes the patcher's Fetch and Retry.
 //   - kindHelper (migrategeneric*.go): a write in a helper over any kind
 //     (a type parameter or client.Object), which takes the generic
-//     patcher its callers make for their kinds (Options.PatcherOf).
+//     patcher its callers make for their kinds (Options.PatcherOf); a
+//     caller whose own writes of the object move passes their patcher
+//     (or the one its code makes), and a decision from status before
+//     the call moves into its Retry (migrategenericlife.go).
 //   - fetchPlan (migratefetch.go): a re-read made a Fetch of the patcher.
 //   - site (migratesite.go): the write's call in its file and the
 //     statements around it, walked with the package's inspector.Cursor

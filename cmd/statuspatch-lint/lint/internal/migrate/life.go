@@ -22,7 +22,8 @@ type life struct {
 	obj   *types.Var
 	g     *cfg.CFG
 	preds map[*cfg.Block][]*cfg.Block
-	made  ast.Node // the statement the patcher is made at, if known: the object is its base there
+	made  ast.Node   // the statement the patcher is made at, if known: the object is its base there
+	via   *types.Var // the patcher's variable, when the code makes it: its Flush and Retry renew the object
 }
 
 // An event is what one node of the graph does to the object.
@@ -174,6 +175,12 @@ func (l *life) event(n ast.Node) event {
 // it renews it; the object or a reference into it handed to any other
 // call (but DeepCopy and builtins that read) may change it.
 func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.via != nil && (sel.Sel.Name == "Flush" || sel.Sel.Name == "Retry") {
+		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && l.si.pass.TypesInfo.Uses[id] == l.via {
+			*ev = renewed
+			return false
+		}
+	}
 	switch {
 	case len(call.Args) >= 3 && l.isGet(call):
 		*ev = renewed

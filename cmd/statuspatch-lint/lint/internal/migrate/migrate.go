@@ -59,6 +59,7 @@ type migration struct {
 	copyOf  *types.Var // the base the object is a DeepCopy of (migratecopied.go): in Retry's mutate, its reads are the object's
 	itemWhy string     // why it stays when it cannot
 	retry   *retryPlan // the write's decision moved into Retry's mutate (migrateretry.go)
+	via     *types.Var // the patcher the code makes itself, whose Flush and Retry renew the object (life.go)
 }
 
 const migrateFixPrefix = "move the status write onto "

@@ -46,6 +46,11 @@ type kindHelper struct {
 	writes     []*ast.CallExpr       // the package's other status writes
 	named      map[ast.Node][]string // the patcher names callers took, by function
 	anyPatched bool                  // a caller passes an object of a kind with a generated patcher
+
+	// The package's writes, to plan the callers' own (migrategenericlife.go).
+	files Files
+	opts  Options
+	ws    []*Write
 }
 
 // A kindCaller is a call of a kindHelper.
@@ -57,6 +62,15 @@ type kindCaller struct {
 	client  string
 	patcher Patcher
 	name    string
+
+	// The call's life (migrategenericlife.go).
+	clientExpr    ast.Expr
+	get, getCheck ast.Stmt   // the Get an Update's patcher is made after, and its error's if
+	shared        string     // the patcher of the function's own writes of the object, which the call passes
+	made          ast.Stmt   // the read the patcher is made after, the base dropped
+	late          ast.Stmt   // the base, dropped
+	retry         *retryPlan // the call made the patcher's Retry, the decision its mutate
+	m             *migration // the call seen as a write, for retry's text
 }
 
 // kindHelperOf returns the helper w is the write of, nil when w is not
@@ -66,7 +80,7 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	if !ok || w.Generated || opts.PatcherOf == nil || (w.Verb != "Patch" && w.Verb != "Update") {
 		return nil, ""
 	}
-	h := &kindHelper{site: &site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, patcherOf: opts.PatcherOf, client: -1, base: -1}
+	h := &kindHelper{site: &site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, patcherOf: opts.PatcherOf, client: -1, base: -1, files: files, opts: opts, ws: ws}
 	cur, ok := h.cursor(call)
 	if !ok {
 		return nil, ""

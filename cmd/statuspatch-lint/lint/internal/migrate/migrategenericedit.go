@@ -41,7 +41,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 	if ci < 0 {
 		return nil, "" // unreachable: kindHelperOf checked the receiver
 	}
-	kc.client = kc.text().source(call.Args[ci])
+	kc.client, kc.clientExpr = kc.text().source(call.Args[ci]), call.Args[ci]
 	if !kc.isClient(call.Args[ci]) {
 		f, _, _ := types.LookupFieldOrMethod(h.pass.TypesInfo.TypeOf(call.Args[ci]), true, h.pass.Pkg, "Client")
 		fv, ok := f.(*types.Var)
@@ -64,9 +64,9 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		if m.reads().findGet(); m.anchor == nil {
 			return nil, "passes " + v.Name() + ", not read with Get before it in " + kc.funcText()
 		}
-		kc.before = m.anchor
+		kc.before, kc.get, kc.getCheck = m.anchor, m.get, m.getCheck
 	}
-	if why := h.alongside(kc, v); why != "" {
+	if why := planCall(h, kc, v); why != "" {
 		return nil, why
 	}
 	// Not a name taken in the function, another caller's there, or the
@@ -76,8 +76,11 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		h.named = map[ast.Node][]string{}
 	}
 	kc.name = v.Name() + "Patcher"
-	for i := 2; kc.text().nameTaken(kc.name) || slices.Contains(h.named[fn], kc.name) || i == 2 && h.otherWrite(kc, v) != nil; i++ {
+	for i := 2; kc.shared == "" && (kc.text().nameTaken(kc.name) || slices.Contains(h.named[fn], kc.name) || i == 2 && h.otherWrite(kc, v) != nil); i++ {
 		kc.name = fmt.Sprintf("%sPatcher%d", v.Name(), i)
+	}
+	if kc.shared != "" {
+		kc.name = kc.shared
 	}
 	h.named[fn] = append(h.named[fn], kc.name)
 	return kc, ""
@@ -104,14 +107,24 @@ func (h *kindHelper) otherWrite(kc *kindCaller, v *types.Var) *ast.CallExpr {
 // patcher would not send as the handwritten write did (a change of
 // more than the status, Flush refusing it with ErrNonStatusChange;
 // another write of v, as checkMutations finds after a direct write's
-// anchor).
-func (h *kindHelper) alongside(kc *kindCaller, v *types.Var) string {
+// anchor). shared: the call passes the patcher of the caller's own
+// writes, whose writes are then not another patcher's.
+func (h *kindHelper) alongside(kc *kindCaller, v *types.Var, shared bool) string {
 	anchor := kc.base
 	if anchor == nil {
 		anchor = kc.before
 	}
 	fn := kc.enclosingFunc()
+	from := anchor.End() // the uses checked: after it, up to the call
 	for _, w := range h.writes {
+		if shared {
+			// One patcher, the function's writes' (migrategenericlife.go):
+			// what its last write before the call sent is not the call's.
+			if w.Pos() >= anchor.End() && w.End() <= kc.call.Pos() && len(w.Args) > 1 && kc.isObjArg(w.Args[1], v) {
+				from = max(from, w.End())
+			}
+			continue
+		}
 		if w.Pos() >= fn.Pos() && w.End() <= fn.End() && w.End() > anchor.Pos() && len(w.Args) > 1 {
 			if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == v {
 				return fmt.Sprintf("writes %s's status itself at %s, after %s: that write's patcher and the one made for this call would be alive at once, and the second Flush would conflict (write both through one patcher by hand)", v.Name(), kc.where(w.Pos()), kc.where(anchor.Pos()))
@@ -139,7 +152,7 @@ func (h *kindHelper) alongside(kc *kindCaller, v *types.Var) string {
 	if reread != "" {
 		return reread
 	}
-	if why := m.checks().checkUses(fn, v, anchor.End(), kc.call.Pos(), 0); why != "" {
+	if why := m.checks().checkUses(fn, v, from, kc.call.Pos(), 0); why != "" {
 		return "passes " + v.Name() + ", and " + why
 	}
 	return ""
@@ -163,6 +176,91 @@ func (h *kindHelper) fix() (*analysis.SuggestedFix, string) {
 		for i := 2; h.text().nameTaken(h.tparam); i++ {
 			h.tparam = fmt.Sprintf("T%d", i)
 		}
+	}
+	retried := 0
+	for _, kc := range h.callers {
+		if kc.retry != nil {
+			retried++
+		}
+	}
+	if retried == len(h.callers) {
+		// Every call is its patcher's Retry: the helper, called no more, goes.
+		edits = append(edits, h.removeEdits()...)
+	} else {
+		edits = append(edits, h.signatureEdits(pqual)...)
+		if pimport != nil {
+			edits = append(edits, *pimport)
+		}
+	}
+	imported := map[*ast.File]bool{}
+	shared := 0
+	for _, kc := range h.callers {
+		if kc.shared != "" {
+			shared++
+		} else {
+			qual, imp, why := kc.text().qualifier(kc.patcher.Pkg)
+			if why != "" {
+				return nil, why
+			}
+			if imp != nil && !imported[kc.file] {
+				imported[kc.file] = true
+				edits = append(edits, *imp)
+			}
+			ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", kc.name, qual, kc.patcher.Type, kc.client, kc.obj)
+			switch {
+			case kc.made != nil:
+				edits = append(edits, analysis.TextEdit{Pos: kc.made.End(), End: kc.made.End(), NewText: []byte("\n" + kc.text().indent(kc.made.Pos()) + ctor)})
+			case kc.base != nil:
+				edits = append(edits, analysis.TextEdit{Pos: kc.base.Pos(), End: kc.base.End(), NewText: []byte(ctor)})
+			default:
+				edits = append(edits, analysis.TextEdit{Pos: kc.before.End(), End: kc.before.End(), NewText: []byte("\n" + kc.text().indent(kc.before.Pos()) + ctor)})
+			}
+		}
+		if kc.retry != nil {
+			edits = append(edits, callEdits(kc)...)
+			continue
+		}
+		if kc.late != nil {
+			edits = append(edits, kc.text().deleteStmt(kc.late))
+		}
+		var args []string
+		for i, a := range kc.call.Args {
+			switch {
+			case i == h.obj:
+				args = append(args, kc.name+".Patcher()")
+			case i != h.base && i != h.client:
+				args = append(args, kc.text().source(a))
+			}
+		}
+		edits = append(edits, analysis.TextEdit{Pos: kc.call.Lparen + 1, End: kc.call.Rparen, NewText: []byte(strings.Join(args, ", "))})
+	}
+	return &analysis.SuggestedFix{Message: h.fixMessage(retried, shared), TextEdits: edits}, ""
+}
+
+// fixMessage says what the helper's move did with its callers.
+func (h *kindHelper) fixMessage(retried, shared int) string {
+	name := h.fd.Name.Name
+	var parts []string
+	if flushed := len(h.callers) - retried; flushed > 0 {
+		parts = append(parts, fmt.Sprintf("%s takes the *patcher.Patcher[%s] its %d caller(s) make with their kind's New<Kind>StatusPatcher, then Flush", name, h.tparam, flushed))
+	}
+	if shared > 0 {
+		parts = append(parts, fmt.Sprintf("%d call(s) pass the patcher their function makes for its own writes of the object", shared))
+	}
+	if retried > 0 {
+		parts = append(parts, fmt.Sprintf("%d call(s) made their patcher's Retry, the decision in Retry", retried))
+	}
+	if retried == len(h.callers) {
+		parts = append(parts, name+", no longer called, removed")
+	}
+	return "move the status write onto the generated patchers (" + strings.Join(parts, "; ") + ")"
+}
+
+// signatureEdits make the helper take the generic patcher: its
+// parameters, its object the patcher's, its write Flush.
+func (h *kindHelper) signatureEdits(pqual string) []analysis.TextEdit {
+	var edits []analysis.TextEdit
+	if h.newT {
 		edits = append(edits, analysis.TextEdit{Pos: h.fd.Name.End(), End: h.fd.Name.End(), NewText: []byte("[" + h.tparam + " " + h.objectText + "]")})
 	}
 	var params []string
@@ -176,44 +274,14 @@ func (h *kindHelper) fix() (*analysis.SuggestedFix, string) {
 	}
 	edits = append(edits, analysis.TextEdit{Pos: h.fd.Type.Params.Opening + 1, End: h.fd.Type.Params.Closing, NewText: []byte(strings.Join(params, ", "))})
 	if h.objUsed {
+		objName := h.params[h.obj].Name()
 		decl := fmt.Sprintf("%s := %s.Object()", objName, h.name)
 		if h.newT {
 			decl = fmt.Sprintf("var %s %s = %s.Object()", objName, h.objectText, h.name)
 		}
 		edits = append(edits, analysis.TextEdit{Pos: h.fd.Body.Lbrace + 1, End: h.fd.Body.Lbrace + 1, NewText: []byte("\n\t" + decl)})
 	}
-	edits = append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.call.Args[0])))})
-	if pimport != nil {
-		edits = append(edits, *pimport)
-	}
-	imported := map[*ast.File]bool{}
-	for _, kc := range h.callers {
-		qual, imp, why := kc.text().qualifier(kc.patcher.Pkg)
-		if why != "" {
-			return nil, why
-		}
-		if imp != nil && !imported[kc.file] {
-			imported[kc.file] = true
-			edits = append(edits, *imp)
-		}
-		ctor := fmt.Sprintf("%s := %sNew%s(%s, %s)", kc.name, qual, kc.patcher.Type, kc.client, kc.obj)
-		if kc.base != nil {
-			edits = append(edits, analysis.TextEdit{Pos: kc.base.Pos(), End: kc.base.End(), NewText: []byte(ctor)})
-		} else {
-			edits = append(edits, analysis.TextEdit{Pos: kc.before.End(), End: kc.before.End(), NewText: []byte("\n" + kc.text().indent(kc.before.Pos()) + ctor)})
-		}
-		var args []string
-		for i, a := range kc.call.Args {
-			switch {
-			case i == h.obj:
-				args = append(args, kc.name+".Patcher()")
-			case i != h.base && i != h.client:
-				args = append(args, kc.text().source(a))
-			}
-		}
-		edits = append(edits, analysis.TextEdit{Pos: kc.call.Lparen + 1, End: kc.call.Rparen, NewText: []byte(strings.Join(args, ", "))})
-	}
-	return &analysis.SuggestedFix{Message: fmt.Sprintf("move the status write onto the generated patchers (%s takes the *patcher.Patcher[%s] its %d caller(s) make with their kind's New<Kind>StatusPatcher, then Flush)", h.fd.Name.Name, h.tparam, len(h.callers)), TextEdits: edits}, ""
+	return append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.call.Args[0])))})
 }
 
 // fieldTypes is the type expression of each parameter, by index.

@@ -178,7 +178,7 @@ func (r retries) freshAt(n ast.Node) bool {
 	if l == nil {
 		return false
 	}
-	l.made = r.anchor
+	l.made, l.via = r.anchor, r.via
 	return l.freshAt(n)
 }
 
