@@ -183,7 +183,13 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 	}
 	switch {
 	case len(call.Args) >= 3 && l.isGet(call):
+		// A Get renews what a patcher made at it holds; a later Get (of
+		// any key) into the object leaves the patcher's base behind: the
+		// object is no longer what the patcher holds.
 		*ev = renewed
+		if l.made != nil && (call.Pos() < l.made.Pos() || call.End() > l.made.End()) {
+			*ev = changed
+		}
 		return false
 	case len(call.Args) >= 2 && isStatusWrite(call) && l.is(call.Args[1]):
 		*ev = renewed

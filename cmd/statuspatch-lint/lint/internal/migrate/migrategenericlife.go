@@ -62,7 +62,9 @@ func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
 	// so that a decision between the read and the base moves too.
 	if start, get, check := lifeStart(kc, v); start != nil {
 		l := newLife(kc.site, v)
-		l.made = start
+		if l != nil {
+			l.made = start
+		}
 		if l != nil && l.freshAt(kc.base) {
 			m := callMigration(h, kc, v, start)
 			m.late, m.get, m.getCheck = kc.base, get, check

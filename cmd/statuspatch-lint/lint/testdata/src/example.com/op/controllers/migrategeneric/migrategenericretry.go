@@ -208,6 +208,86 @@ func ownNew(ctx context.Context, c client.Client, key client.ObjectKey) error {
 	return nil
 }
 
+// The object reassigned after the code's patcher, read again under
+// another key: the call must not pass the old patcher, whose object is
+// the first Widget (its Flush would send nothing); it gets its own,
+// made at the second read.
+func ownNewReassigned(ctx context.Context, c client.Client, key, other client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	wp := patchers.NewWidgetStatusPatcher(c, w)
+	w.Status.Size = 2
+	if err := wp.Flush(ctx); err != nil {
+		return err
+	}
+	w = &v1.Widget{}
+	if err := c.Get(ctx, other, w); err != nil {
+		return err
+	}
+	if !w.Status.Ready {
+		base := w.DeepCopy()
+		w.Status.Ready = true
+		if err := setStatus(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Read again into the same object after the code's patcher: the
+// patcher's base is the first read, so the call gets its own patcher,
+// made at the second.
+func ownNewReread(ctx context.Context, c client.Client, key, other client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	wp := patchers.NewWidgetStatusPatcher(c, w)
+	w.Status.Size = 2
+	if err := wp.Flush(ctx); err != nil {
+		return err
+	}
+	if err := c.Get(ctx, other, w); err != nil {
+		return err
+	}
+	if !w.Status.Ready {
+		base := w.DeepCopy()
+		w.Status.Ready = true
+		if err := setStatus(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The function's own write moves onto a patcher made at the first read;
+// the object is then reassigned and read under another key: the call
+// gets its own patcher, made at the second read, not the first's.
+func ownWriteReassigned(ctx context.Context, c client.Client, key, other client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Size = 4
+	if err := c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	w = &v1.Widget{}
+	if err := c.Get(ctx, other, w); err != nil {
+		return err
+	}
+	if !w.Status.Ready {
+		base := w.DeepCopy()
+		w.Status.Ready = true
+		if err := setStatus(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // widgetItems is what a List fills: items the cache holds.
 type widgetItems struct {
 	client.ObjectList
