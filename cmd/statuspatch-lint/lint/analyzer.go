@@ -246,6 +246,11 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 	} else if why != "" {
 		diag.Message += " (not moved to the patcher: " + why + ")"
+		if strings.Contains(why, migrate.EmptyPatch) && len(fixes) > 0 {
+			// A caller's base is taken after its changes: a lock would
+			// send only the resourceVersion (latebase.go).
+			fixes, noFix = nil, "a lock would make that call send only the resourceVersion: it stores nothing, and may conflict"
+		}
 	} else if w.kindWhy != "" && diag.Category == categoryHandwritten {
 		// An unstructured object whose kind is not known: no patcher to name.
 		diag.Message += " (not moved to the patcher: " + w.kindWhy + ")"

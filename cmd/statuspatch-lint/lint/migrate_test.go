@@ -173,12 +173,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// quantity; lo.Filter of elements with references), 1 whose spec is
 	// written through what a function given it returns; migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
-	// migrategeneric: 7 helpers over any kind that stay (a caller's kind
+	// migrategeneric: 8 helpers over any kind that stay (a caller's kind
 	// without a patcher, exported, two bases alive at once, a finalizer,
 	// a label, a re-read, a List item whose decision cannot run again in
-	// Retry); the caller that writes the object too now shares its
+	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
 	// patcher.
-	if len(left) != 145 || notMoved != 144 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 145 (144):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 146 || notMoved != 145 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 146 (145):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

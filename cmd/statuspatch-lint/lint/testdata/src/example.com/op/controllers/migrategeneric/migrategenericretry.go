@@ -288,6 +288,26 @@ func ownWriteReassigned(ctx context.Context, c client.Client, key, other client.
 	return nil
 }
 
+// Its caller takes the base after the status changes: the patch sends
+// nothing. A patcher made at that base would send nothing too, and the
+// lock only the resourceVersion: the write stays, named, without a fix.
+func patchLate[T client.Object](ctx context.Context, c client.Client, obj, base T) error {
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: its caller at line 306 passes w with a base taken after its status changes at line 304, and nothing changes w between the base and the call: the patch sends nothing\..*\(no fix: a lock would make that call send only the resourceVersion: it stores nothing, and may conflict\)$`
+}
+
+func lateBase(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if !w.Status.Ready {
+		w.Status.Ready = true
+		base := w.DeepCopy()
+		return patchLate(ctx, c, w, base)
+	}
+	return nil
+}
+
 // widgetItems is what a List fills: items the cache holds.
 type widgetItems struct {
 	client.ObjectList
