@@ -157,7 +157,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migratelife: 1 deferred write after a spec change, 1 whose logged
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
 	// own type, 1 patch a function returns, 1 apply before a merge write
-	// of its object; its applydefer.go: 5 applies beside a deferred write
+	// of its object; its applydefer.go: 1 apply after a change of its object
+	// since its last write, 5 applies beside a deferred write
 	// that may run after they stored (unguarded, guarded by a result set
 	// by other deferred code or returned non-nil after the apply, a value
 	// taken at the defer) or a helper writing after them, each naming the
@@ -178,7 +179,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a label, a re-read, a List item whose decision cannot run again in
 	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
 	// patcher.
-	if len(left) != 146 || notMoved != 145 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 146 (145):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 147 || notMoved != 146 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 147 (146):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -24,6 +24,8 @@ type life struct {
 	preds map[*cfg.Block][]*cfg.Block
 	made  ast.Node   // the statement the patcher is made at, if known: the object is its base there
 	via   *types.Var // the patcher's variable, when the code makes it: its Flush and Retry renew the object
+
+	changedAt ast.Node // where freshAt last found the object changed, if it did
 }
 
 // An event is what one node of the graph does to the object.
@@ -83,6 +85,7 @@ func (l *life) freshBefore(b *cfg.Block, i int, seen map[*cfg.Block]bool) bool {
 		case renewed:
 			return true
 		case changed:
+			l.changedAt = b.Nodes[j]
 			return false
 		}
 	}

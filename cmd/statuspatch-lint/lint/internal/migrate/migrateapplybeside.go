@@ -74,8 +74,45 @@ func (a *applyMove) beside(files Files, ws []*Write) string {
 				a.obj.Name(), a.where(w.call.Pos()), w.what, why))
 		}
 	}
+	// The patcher made right before the apply takes the object as it is
+	// there as its base: a change since the last write (its status set in
+	// memory for the apply to send) would be in the base, and the apply,
+	// finding it there, would send nothing.
+	if l := newLife(&a.site, a.obj); l == nil || !l.freshAt(cfgNode(stmt)) {
+		at := "before the apply"
+		if l != nil && l.changedAt != nil {
+			at = "at " + a.where(l.changedAt.Pos())
+		}
+		return a.shapeWhy(fmt.Sprintf("%s may be changed after its last status write, %s: a patcher in apply mode made right before the apply would take that change as its base, and the apply would not send it; make the change after the apply, or make the writes applies",
+			a.obj.Name(), at))
+	}
 	a.late = true
 	return ""
+}
+
+// cfgNode is the node of statement s on the function's control-flow graph
+// (go/cfg): an if's or a switch's init (or its condition), else s.
+func cfgNode(s ast.Stmt) ast.Node {
+	switch s := s.(type) {
+	case *ast.IfStmt:
+		if s.Init != nil {
+			return s.Init
+		}
+		return s.Cond
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			return s.Init
+		}
+		if s.Tag != nil {
+			return s.Tag
+		}
+	case *ast.TypeSwitchStmt:
+		if s.Init != nil {
+			return s.Init
+		}
+		return s.Assign
+	}
+	return s
 }
 
 // besideWrites are the status writes of the object in fn other than the
