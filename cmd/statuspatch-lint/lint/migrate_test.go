@@ -158,7 +158,9 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// value has a MarshalJSON of a pointer receiver, 1 apply patch of its
 	// own type, 1 patch a function returns, 1 apply before a merge write
 	// of its object; its applydefer.go: 1 apply after a change of its object
-	// since its last write, 5 applies beside a deferred write
+	// since its last write, 2 whose guard's result a closure or a pointer
+	// made in the body sets, 1 whose error a closure changes before it is
+	// returned, 5 applies beside a deferred write
 	// that may run after they stored (unguarded, guarded by a result set
 	// by other deferred code or returned non-nil after the apply, a value
 	// taken at the defer) or a helper writing after them, each naming the
@@ -179,7 +181,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a label, a re-read, a List item whose decision cannot run again in
 	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
 	// patcher.
-	if len(left) != 147 || notMoved != 146 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 147 (146):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 150 || notMoved != 149 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 150 (149):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

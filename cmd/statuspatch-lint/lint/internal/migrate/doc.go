@@ -13,7 +13,10 @@
 //     the patcher's write the handwritten one's (cursor.go).
 //   - life (life.go): one object in one function on its control-flow graph
 //     (go/cfg): reads, status writes and changes, asked on every path, so
-//     the writes of one life share one patcher made at its Get.
+//     the writes of one life share one patcher made at its Get; a Get
+//     after the patcher is made leaves the object changed against it;
+//     the returns that may give an error after a write stored
+//     (lifeerror.go) and deferred writes guarded by them (lifedefer.go).
 //   - origin (origin.go): where the written object came from, followed
 //     through its definitions, DeepCopy, ranges and the package's calls
 //     of a function whose parameter it is: an element of a list, slice
@@ -33,7 +36,8 @@
 //     patcher its callers make for their kinds (Options.PatcherOf); a
 //     caller whose own writes of the object move passes their patcher
 //     (or the one its code makes), and a decision from status before
-//     the call moves into its Retry (migrategenericlife.go).
+//     the call moves into its Retry (migrategenericlife.go); a base taken
+//     after the status changes keeps the write (migrategenericlate.go).
 //   - fetchPlan (migratefetch.go): a re-read made a Fetch of the patcher.
 //   - site (migratesite.go): the write's call in its file and the
 //     statements around it, walked with the package's inspector.Cursor

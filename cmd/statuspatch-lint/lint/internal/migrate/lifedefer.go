@@ -286,19 +286,18 @@ func assignedIn(pass *analysis.Pass, fn ast.Node, v *types.Var) bool {
 	return found
 }
 
-// setElsewhere returns where deferred code of fn other than the defer
-// statement d sets res (an assignment in a deferred literal, &res handed
-// to a deferred call), or nil: it may run before d's, the guard then
-// testing its value.
+// setElsewhere returns where code of fn other than the defer statement d
+// may set res later than the body's own assignments (which errorAfter
+// reads): an assignment in another deferred statement or in any function
+// literal (a closure a deferred call may run: fail := func(e error) {
+// retErr = e }), or &res taken outside d (a pointer written through
+// later), or nil. Such code may run before d's, the guard then testing
+// its value.
 func setElsewhere(pass *analysis.Pass, fn ast.Node, d *ast.DeferStmt, res *types.Var) ast.Node {
 	var found ast.Node
 	isRes := func(e ast.Expr) bool { return identOf(pass, e) == res }
-	ast.Inspect(fn, func(x ast.Node) bool {
-		o, ok := x.(*ast.DeferStmt)
-		if !ok || o == d || found != nil {
-			return found == nil
-		}
-		ast.Inspect(o, func(y ast.Node) bool {
+	sets := func(n ast.Node) {
+		ast.Inspect(n, func(y ast.Node) bool {
 			switch y := y.(type) {
 			case *ast.AssignStmt:
 				for _, l := range y.Lhs {
@@ -313,7 +312,23 @@ func setElsewhere(pass *analysis.Pass, fn ast.Node, d *ast.DeferStmt, res *types
 			}
 			return found == nil
 		})
-		return false
+	}
+	ast.Inspect(fn, func(x ast.Node) bool {
+		if found != nil || x == d {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.DeferStmt, *ast.FuncLit:
+			if x != fn {
+				sets(x)
+				return false
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND && isRes(x.X) {
+				found = x
+			}
+		}
+		return true
 	})
 	return found
 }

@@ -275,3 +275,113 @@ func (r *OrderReconciler) changedBeforeApply(ctx context.Context, req ctrl.Reque
 	}
 	return r.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("me"), client.ForceOwnership) // want `^handwritten status write to Widget: .*\(not moved to the patcher: order may be changed after its last status write, at line 267: a patcher in apply mode made right before the apply would take that change as its base, and the apply would not send it; make the change after the apply, or make the writes applies\)$`
 }
+
+// The named result set by a closure the body made, called from a second
+// deferred function registered after the write's (it runs first): the
+// deferred write may run after the apply stored. The apply stays.
+func (r *OrderReconciler) closureSetsResult(ctx context.Context, req ctrl.Request) (retErr error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	fail := func(e error) { retErr = e }
+	defer func() {
+		if retErr == nil {
+			return
+		}
+		order.Status.Ready = false
+		_ = r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+	}()
+	defer func() {
+		if order.Spec.Size > 10 {
+			fail(fmt.Errorf("too many: %d", order.Spec.Size))
+		}
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("example.com/v1")
+	u.SetKind("Widget")
+	u.SetNamespace(order.Namespace)
+	u.SetName(order.Name)
+	if err := unstructured.SetNestedField(u.Object, int64(order.Spec.Size), "status", "size"); err != nil {
+		return err
+	}
+	return r.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("me"), client.ForceOwnership) // want `^handwritten status write to Widget: .*\(not moved to the patcher: order's status is also written at line 293 \(Status\(\).Update\), in the function deferred at line 288, which runs when retErr is not nil as the function returns, and retErr is also set at line 287: whether it runs after the apply stored is not known`
+}
+
+// The same through a pointer to the result taken in the body.
+func (r *OrderReconciler) pointerSetsResult(ctx context.Context, req ctrl.Request) (retErr error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	errp := &retErr
+	defer func() {
+		if retErr == nil {
+			return
+		}
+		order.Status.Ready = false
+		_ = r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+	}()
+	defer func() {
+		if order.Spec.Size > 10 {
+			*errp = fmt.Errorf("too many: %d", order.Spec.Size)
+		}
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("example.com/v1")
+	u.SetKind("Widget")
+	u.SetNamespace(order.Namespace)
+	u.SetName(order.Name)
+	if err := unstructured.SetNestedField(u.Object, int64(order.Spec.Size), "status", "size"); err != nil {
+		return err
+	}
+	return r.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("me"), client.ForceOwnership) // want `^handwritten status write to Widget: .*\(not moved to the patcher: order's status is also written at line 327 \(Status\(\).Update\), in the function deferred at line 322, which runs when retErr is not nil as the function returns, and retErr is also set at line 321: whether it runs after the apply stored is not known`
+}
+
+// The apply's error changed after it by a closure, then returned: the
+// function may return an error after the apply stored, and the deferred
+// write then runs after it. The apply stays.
+func (r *OrderReconciler) applyErrByClosure(ctx context.Context, req ctrl.Request) (retErr error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if retErr == nil {
+			return
+		}
+		order.Status.Ready = false
+		_ = r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("example.com/v1")
+	u.SetKind("Widget")
+	u.SetNamespace(order.Namespace)
+	u.SetName(order.Name)
+	if err := unstructured.SetNestedField(u.Object, int64(order.Spec.Size), "status", "size"); err != nil {
+		return err
+	}
+	err := r.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("me"), client.ForceOwnership) // want `^handwritten status write to Widget: .*in the function deferred at line 357, which runs when retErr is not nil as the function returns, as it may be at line 383 after the apply stored`
+	check := func() {
+		if order.Spec.Size > 10 {
+			err = fmt.Errorf("too many: %d", order.Spec.Size)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	check()
+	return err
+}
