@@ -25,6 +25,12 @@ type life struct {
 	via   *types.Var // the patcher's variable, when the code makes it: its Flush and Retry renew the object
 
 	changedAt ast.Node // where freshAt last found the object changed, if it did
+	// onlyMade: a Get renews the object only at made. A patcher the code
+	// made, or one another write's move makes, is shared by a helper's
+	// call (migrategenericlife.go) only while the object is what it
+	// holds; a group's own re-reads become its Fetches (migratefetch.go),
+	// so its retries (migrateretry.go) count every Get.
+	onlyMade bool
 }
 
 // An event is what one node of the graph does to the object.
@@ -185,11 +191,12 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 	}
 	switch {
 	case len(call.Args) >= 3 && l.isGet(call):
-		// A Get renews what a patcher made at it holds; a later Get (of
-		// any key) into the object leaves the patcher's base behind: the
-		// object is no longer what the patcher holds.
+		// A Get renews what a patcher made at it holds. With onlyMade, a
+		// later Get (of any key) into the object, which -fix does not make
+		// that patcher's Fetch, leaves its base behind: the object is no
+		// longer what the patcher holds.
 		*ev = renewed
-		if l.made != nil && (call.Pos() < l.made.Pos() || call.End() > l.made.End()) {
+		if l.onlyMade && l.made != nil && (call.Pos() < l.made.Pos() || call.End() > l.made.End()) {
 			*ev = changed
 		}
 		return false

@@ -32,7 +32,7 @@ func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
 		if kc.base != nil {
 			l := newLife(kc.site, v)
 			if l != nil {
-				l.made, l.via = made, via
+				l.made, l.via, l.onlyMade = made, via, true
 			}
 			shared = l != nil && l.freshAt(kc.base)
 		}

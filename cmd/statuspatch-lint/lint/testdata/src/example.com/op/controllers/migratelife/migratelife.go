@@ -360,3 +360,30 @@ func (r *OrderReconciler) built(ctx context.Context, name string, data []byte) e
 	}
 	return r.Status().Patch(ctx, w, patch, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the patch patch, a client.Patch returned by buildPatch at line \d+, which -fix does not follow, is not client.MergeFrom\(base\) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand\)$`
 }
+
+// The tutorial's re-fetch in a branch, then a decision from the status:
+// the re-Get becomes the patcher's Fetch, so the object the decision
+// reads is what the patcher holds on both paths, and the decision moves
+// into its Retry (the new user's project A).
+func (r *OrderReconciler) refetchThenDecide(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if len(order.Status.Conditions) == 0 {
+		meta.SetStatusCondition(&order.Status.Conditions, metav1.Condition{Type: "Available", Status: "Unknown", Reason: "Reconciling"})
+		if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+			return ctrl.Result{}, err
+		}
+		if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	if order.Status.Size == 0 {
+		order.Status.Size = len(order.Spec.Roles) + 1
+		if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+			return ctrl.Result{}, err
+		}
+	}
+	return ctrl.Result{}, nil
+}
