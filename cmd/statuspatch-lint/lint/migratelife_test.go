@@ -46,8 +46,8 @@ func TestMigrateLife(t *testing.T) {
 			}
 		}
 	}
-	if moved != 50 {
-		t.Errorf("%d writes moved onto a patcher, want 50", moved)
+	if moved != 53 {
+		t.Errorf("%d writes moved onto a patcher, want 53", moved)
 	}
 }
 

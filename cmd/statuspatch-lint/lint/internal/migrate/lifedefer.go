@@ -269,11 +269,16 @@ func assigns(pass *analysis.Pass, n ast.Node, isErr func(ast.Expr) bool) ast.Nod
 }
 
 // assignedIn reports whether fn's body assigns v, or takes its address,
-// anywhere but in its return statements.
+// anywhere but in its return statements, its deferred statements and its
+// function literals (which run later, or when called: setElsewhere).
 func assignedIn(pass *analysis.Pass, fn ast.Node, v *types.Var) bool {
 	found := false
 	ast.Inspect(fn, func(x ast.Node) bool {
 		switch x := x.(type) {
+		case *ast.DeferStmt:
+			return false // runs after the return (setElsewhere reads it)
+		case *ast.FuncLit:
+			return x == fn // a closure: setElsewhere
 		case *ast.AssignStmt:
 			for _, l := range x.Lhs {
 				found = found || identOf(pass, l) == v

@@ -385,3 +385,39 @@ func (r *OrderReconciler) applyErrByClosure(ctx context.Context, req ctrl.Reques
 	check()
 	return err
 }
+
+// The deferred write's own literal joins its error into the result, and
+// the function ends in a bare return after the apply: the result is nil
+// there (the literal runs after it), so the deferred write runs after
+// the apply only when the apply failed. The apply moves.
+func (r *OrderReconciler) joinBare(ctx context.Context, req ctrl.Request) (retErr error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if retErr == nil {
+			return
+		}
+		order.Status.Ready = false
+		if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+			retErr = fmt.Errorf("%w; record it: %w", retErr, err)
+		}
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("example.com/v1")
+	u.SetKind("Widget")
+	u.SetNamespace(order.Namespace)
+	u.SetName(order.Name)
+	if err := unstructured.SetNestedField(u.Object, int64(order.Spec.Size), "status", "size"); err != nil {
+		return err
+	}
+	if err := r.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("me"), client.ForceOwnership); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\("me"\)$`
+		return err
+	}
+	return
+}
