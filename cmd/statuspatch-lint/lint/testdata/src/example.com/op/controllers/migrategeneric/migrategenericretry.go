@@ -416,6 +416,66 @@ func updateOwnReread(ctx context.Context, c client.Client, key, other client.Obj
 	return updateAny(ctx, c, w)
 }
 
+// A value computed from the status before the decision: in Retry's
+// mutate it would be the value before, written again over the fresh
+// object on a conflict. The write is a Flush (the 409 returned, as the
+// Update's), not a Retry.
+func staleNext(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	next := w.Status.Size + 1
+	if !w.Status.Ready {
+		w.Status.Ready = true
+		w.Status.Size = next
+		if err := c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+			return err
+		}
+	}
+	return nil
+}
+
+// A flag set under an if reading the status, through the helper: a
+// patcher made at the base, Flush.
+func staleFlag(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	big := false
+	if w.Status.Size > 3 {
+		big = true
+	}
+	if !w.Status.Ready {
+		base := w.DeepCopy()
+		w.Status.Ready = big
+		if err := patchPlain(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The status changed through another name (st, its address) after the
+// base: the patch sends it. Not a late base (lateBase sees no change by
+// w's name after it); a patcher made at the base, Flush.
+func aliasAfterBase(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	st := &w.Status
+	if !st.Ready {
+		base := w.DeepCopy()
+		st.Ready = true
+		if err := patchPlain(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // widgetItems is what a List fills: items the cache holds.
 type widgetItems struct {
 	client.ObjectList
