@@ -3,12 +3,13 @@ package migrate
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // capturesStatus reports whether the decision (the block and its guard)
 // uses a local of the function set outside it from the object's status:
-// next := w.Status.Size + 1 before the if, or a flag set under an if or
-// range reading it. mutate would capture that value and, on a conflict,
+// next := w.Status.Size + 1 before the if, a flag set under an if or
+// range reading it, or a copy of the object (old := w.DeepCopy()). mutate would capture that value and, on a conflict,
 // write it again over the fresh object, a decision made from the state
 // before (Retry's contract: mutate decides from the object it is given).
 // The write is then no Retry (a Flush returns the 409, and the next
@@ -32,7 +33,7 @@ func (r retries) capturesStatus(p *retryPlan) bool {
 				return true
 			}
 			v, ok := r.pass.TypesInfo.Uses[id].(*types.Var)
-			if ok && v != r.obj && !v.IsField() && v.Pos() >= fn.Pos() && v.Pos() < fn.End() && (v.Pos() < from || v.Pos() >= to) {
+			if ok && v != r.obj && v != r.copyOf && !v.IsField() && v.Pos() >= fn.Pos() && v.Pos() < fn.End() && (v.Pos() < from || v.Pos() >= to) {
 				captured[v] = true
 			}
 			return true
@@ -74,7 +75,7 @@ func (r retries) capturesStatus(p *retryPlan) bool {
 			if v == nil || !captured[v] {
 				continue
 			}
-			found = r.decidedFromStatus(x, stack)
+			found = r.decidedFromStatus(x, stack) || r.copiesObject(x)
 			if found {
 				break
 			}
@@ -111,4 +112,31 @@ func (r retries) decidedFromStatus(assign ast.Node, stack []ast.Node) bool {
 		}
 	}
 	return r.statusRead(nodes, r.obj, map[*types.Func]bool{})
+}
+
+// copiesObject reports whether assign's value is a copy of the object,
+// status and all (w.DeepCopy(), *w): unlike w, it is not the object a
+// conflict's re-read refreshes in place.
+func (r retries) copiesObject(assign ast.Node) bool {
+	var rhs []ast.Expr
+	switch a := assign.(type) {
+	case *ast.AssignStmt:
+		rhs = a.Rhs
+	case *ast.ValueSpec:
+		rhs = a.Values
+	}
+	found := false
+	for _, e := range rhs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.StarExpr:
+				found = found || r.isObj(n.X)
+			case *ast.CallExpr:
+				sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+				found = found || ok && strings.HasPrefix(sel.Sel.Name, "DeepCopy") && r.isObj(sel.X)
+			}
+			return !found
+		})
+	}
+	return found
 }

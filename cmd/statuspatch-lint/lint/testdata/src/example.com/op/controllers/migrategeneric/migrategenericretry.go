@@ -457,6 +457,25 @@ func staleFlag(ctx context.Context, c client.Client, key client.ObjectKey) error
 	return nil
 }
 
+// A copy of the object taken before the decision and read in it: in
+// mutate it would hold the status before a conflict's re-read (the
+// object itself is refreshed in place). A Flush.
+func staleCopy(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	old := w.DeepCopy()
+	if !w.Status.Ready {
+		w.Status.Ready = true
+		w.Status.Size = old.Status.Size + 1
+		if err := c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+			return err
+		}
+	}
+	return nil
+}
+
 // The status changed through another name (st, its address) after the
 // base: the patch sends it. Not a late base (lateBase sees no change by
 // w's name after it); a patcher made at the base, Flush.
