@@ -76,17 +76,18 @@ func (l *life) freshAt(s ast.Node) bool {
 	for _, b := range l.g.Blocks {
 		for i, n := range b.Nodes {
 			if n == s {
-				return l.freshBefore(b, i, map[*cfg.Block]bool{})
+				return l.freshBefore(b, i, l.event, map[*cfg.Block]bool{})
 			}
 		}
 	}
 	return false
 }
 
-// freshBefore is freshAt for the node i of b, on the paths that end there.
-func (l *life) freshBefore(b *cfg.Block, i int, seen map[*cfg.Block]bool) bool {
+// freshBefore is freshAt for the node i of b, on the paths that end
+// there, each node's event told by ev.
+func (l *life) freshBefore(b *cfg.Block, i int, ev func(ast.Node) event, seen map[*cfg.Block]bool) bool {
 	for j := i - 1; j >= 0; j-- {
-		switch l.event(b.Nodes[j]) {
+		switch ev(b.Nodes[j]) {
 		case renewed:
 			return true
 		case changed:
@@ -102,7 +103,7 @@ func (l *life) freshBefore(b *cfg.Block, i int, seen map[*cfg.Block]bool) bool {
 			continue // a loop back: the paths into it are checked
 		}
 		seen[p] = true
-		if !l.freshBefore(p, len(p.Nodes), seen) {
+		if !l.freshBefore(p, len(p.Nodes), ev, seen) {
 			return false
 		}
 	}
@@ -114,6 +115,9 @@ func (l *life) freshBefore(b *cfg.Block, i int, seen map[*cfg.Block]bool) bool {
 func (l *life) event(n ast.Node) event {
 	if l.made != nil && n == l.made {
 		return renewed
+	}
+	if l.rangedInto(n) {
+		return changed
 	}
 	ev := untouched
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -146,8 +150,8 @@ func (l *life) event(n ast.Node) event {
 			return l.callEvent(n, &ev)
 		case *ast.AssignStmt:
 			for _, e := range n.Lhs {
-				if l.rooted(e) {
-					ev = changed
+				if l.rooted(e) || l.isVia(e) {
+					ev = changed // the patcher's variable reassigned: it holds another object
 				}
 			}
 			for _, e := range n.Rhs {
@@ -166,7 +170,7 @@ func (l *life) event(n ast.Node) event {
 				ev = changed
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.AND && l.rooted(n.X) {
+			if n.Op == token.AND && (l.rooted(n.X) || l.isVia(n.X)) {
 				ev = changed
 			}
 		case *ast.RangeStmt:
@@ -183,7 +187,7 @@ func (l *life) event(n ast.Node) event {
 // it renews it; the object or a reference into it handed to any other
 // call (but DeepCopy and builtins that read) may change it.
 func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.via != nil && (sel.Sel.Name == "Flush" || sel.Sel.Name == "Retry") {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.via != nil && (sel.Sel.Name == "Flush" || sel.Sel.Name == "Retry") && !l.viaReassigned() {
 		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && l.si.pass.TypesInfo.Uses[id] == l.via {
 			*ev = renewed
 			return false

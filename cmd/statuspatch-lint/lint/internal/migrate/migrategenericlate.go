@@ -7,9 +7,9 @@ import (
 	"slices"
 )
 
-// A generic helper's call whose base is taken after the object's status
-// changes (migrategenericlife.go's planCall asks first): the helper's
-// merge patch sends nothing, so the call keeps its write, and no lock.
+// A generic helper's caller that takes the base after the status
+// changes: the helper's merge patch sends nothing (migrategenericlife.go
+// asks lateBase before it plans the call).
 
 // EmptyPatch is what a kept write's reason says when its patch sends
 // nothing (a base taken after the changes): the lock is no fix for it
@@ -51,6 +51,9 @@ func lateBase(kc *kindCaller, v *types.Var) string {
 		}
 		break
 	}
+	if l.aliased(kc.call.Pos()) {
+		return "" // changes through another name are not seen here
+	}
 	var last token.Pos
 	ast.Inspect(kc.enclosingFunc(), func(n ast.Node) bool {
 		if n == nil || n.End() <= from || n.Pos() >= kc.base.Pos() {
@@ -81,6 +84,35 @@ func lateBase(kc *kindCaller, v *types.Var) string {
 		return ""
 	}
 	return kc.where(last)
+}
+
+// aliased reports whether, before pos, a reference into the object is
+// given another name (st := &w.Status, conds := w.Status.Conditions):
+// the object may change through it where its own name is not used.
+func (l *life) aliased(pos token.Pos) bool {
+	found := false
+	ast.Inspect(l.si.enclosingFunc(), func(n ast.Node) bool {
+		if found || n == nil || n.Pos() >= pos {
+			return false
+		}
+		var rhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			rhs = n.Rhs
+		case *ast.ValueSpec:
+			rhs = n.Values
+		}
+		for _, e := range rhs {
+			if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				e = u.X
+			} else if !l.reference(e) {
+				continue
+			}
+			found = found || l.rooted(e)
+		}
+		return !found
+	})
+	return found
 }
 
 // throughStatus reports whether e is a field or element of the object's

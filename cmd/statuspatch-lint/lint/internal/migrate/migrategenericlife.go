@@ -28,14 +28,14 @@ func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
 		return "passes " + v.Name() + " with a base taken after its status changes at " + line + ", and nothing changes " + v.Name() + " between the base and the call: " + EmptyPatch + ". Take the base before the changes (or make the patcher where " + v.Name() + " is read), then run -fix again"
 	}
 	if name, made, via := lifePatcher(h, kc, v); name != "" {
-		anchor, shared := made, true
-		if kc.base != nil {
-			l := newLife(kc.site, v)
-			if l != nil {
-				l.made, l.via, l.onlyMade = made, via, true
-			}
-			shared = l != nil && l.freshAt(kc.base)
+		anchor := made
+		// Shared while the patcher still holds v at the call (lifehold.go),
+		// its name the patcher's there; a base, what it holds at the base.
+		l := newLife(kc.site, v)
+		if l != nil {
+			l.made, l.via, l.onlyMade = made, via, true
 		}
+		shared := l != nil && l.holdsAt(kc.call) && (kc.base == nil || l.freshAt(kc.base)) && namesAt(kc, name, via)
 		if shared && h.alongside(kc, v, true) == "" {
 			kc.shared, kc.name = name, name
 			if kc.base != nil {
@@ -266,6 +266,21 @@ func codePatcher(kc *kindCaller, v *types.Var) (string, ast.Stmt, *types.Var) {
 		return "", nil, nil
 	}
 	return name, made, via
+}
+
+// namesAt reports whether name, at kc's call, is the code's patcher
+// variable via (not one an inner scope declares); a patcher -fix makes
+// (via nil) is named by the fix.
+func namesAt(kc *kindCaller, name string, via *types.Var) bool {
+	if via == nil {
+		return true
+	}
+	sc := kc.pass.Pkg.Scope().Innermost(kc.call.Pos())
+	if sc == nil {
+		return false
+	}
+	_, obj := sc.LookupParent(name, kc.call.Pos())
+	return obj == via
 }
 
 // isPatcherOf reports whether t is *p (the generated patcher's type).

@@ -129,7 +129,7 @@ func (r retries) block() *retryPlan {
 			p.nested = as == nil || as.Tok != token.DEFINE
 		}
 	}
-	if !r.scoped(p) {
+	if !r.scoped(p) || r.capturesStatus(p) {
 		return nil
 	}
 	return p
@@ -285,7 +285,7 @@ func (r retries) statusRead(nodes []ast.Node, v *types.Var, seen map[*types.Func
 				if u, ok := stack[top-1].(*ast.UnaryExpr); !ok || u.Op != token.AND {
 					return "" // set
 				}
-				if call, ok := stack[top-2].(*ast.CallExpr); ok && isSetter(r, call) {
+				if call, ok := stack[max(top-2, 0)].(*ast.CallExpr); ok && isSetter(r, call) {
 					return "" // a setter given its address
 				}
 			}

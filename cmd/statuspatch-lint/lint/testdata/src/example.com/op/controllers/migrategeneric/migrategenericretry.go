@@ -308,6 +308,193 @@ func lateBase(ctx context.Context, c client.Client, key client.ObjectKey) error 
 	return nil
 }
 
+// The patcher's variable made another object's patcher (and flushed)
+// before the call: the call must not pass it (its Flush would write the
+// other Widget, this one's readiness lost); it gets its own patcher.
+func ownNewRepointed(ctx context.Context, c client.Client, key, other client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	wp := patchers.NewWidgetStatusPatcher(c, w)
+	w.Status.Size = 2
+	if err := wp.Flush(ctx); err != nil {
+		return err
+	}
+	o := &v1.Widget{}
+	if err := c.Get(ctx, other, o); err != nil {
+		return err
+	}
+	wp = patchers.NewWidgetStatusPatcher(c, o)
+	o.Status.Size = 3
+	if err := wp.Flush(ctx); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	return patchPlain(ctx, c, w, base)
+}
+
+// The patcher's name is another variable's at the call (an if's init
+// declares it): passing it would not compile; the call gets its own.
+func ownNewShadowed(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	wp := patchers.NewWidgetStatusPatcher(c, w)
+	w.Status.Size = 2
+	if err := wp.Flush(ctx); err != nil {
+		return err
+	}
+	if wp := len(w.Name); wp > 0 {
+		base := w.DeepCopy()
+		w.Status.Ready = true
+		if err := patchPlain(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// An Update through the helper after the object is reassigned and read
+// under another key: the code's patcher holds the first Widget, so the
+// call gets a patcher made at the second read.
+func updateReassigned(ctx context.Context, c client.Client, key, other client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	wp := patchers.NewWidgetStatusPatcher(c, w)
+	w.Status.Size = 2
+	if err := wp.Flush(ctx); err != nil {
+		return err
+	}
+	w = &v1.Widget{}
+	if err := c.Get(ctx, other, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return updateAny(ctx, c, w)
+}
+
+// The same, read again into the same object: the patcher's base is the
+// first Widget's, its Flush would not send what the Update does.
+func updateReread(ctx context.Context, c client.Client, key, other client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	wp := patchers.NewWidgetStatusPatcher(c, w)
+	w.Status.Size = 2
+	if err := wp.Flush(ctx); err != nil {
+		return err
+	}
+	if err := c.Get(ctx, other, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return updateAny(ctx, c, w)
+}
+
+// The function's own write moves onto a patcher made at the first read,
+// then the object is read under another key: the Update through the
+// helper gets its own patcher, made at that read.
+func updateOwnReread(ctx context.Context, c client.Client, key, other client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Size = 4
+	if err := c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	if err := c.Get(ctx, other, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return updateAny(ctx, c, w)
+}
+
+// A value computed from the status before the decision: in Retry's
+// mutate it would be the value before, written again over the fresh
+// object on a conflict. The write is a Flush (the 409 returned, as the
+// Update's), not a Retry.
+func staleNext(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	next := w.Status.Size + 1
+	if !w.Status.Ready {
+		w.Status.Ready = true
+		w.Status.Size = next
+		if err := c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+			return err
+		}
+	}
+	return nil
+}
+
+// A flag set under an if reading the status, through the helper: a
+// patcher made at the base, Flush.
+func staleFlag(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	big := false
+	if w.Status.Size > 3 {
+		big = true
+	}
+	if !w.Status.Ready {
+		base := w.DeepCopy()
+		w.Status.Ready = big
+		if err := patchPlain(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A copy of the object taken before the decision and read in it: in
+// mutate it would hold the status before a conflict's re-read (the
+// object itself is refreshed in place). A Flush.
+func staleCopy(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	old := w.DeepCopy()
+	if !w.Status.Ready {
+		w.Status.Ready = true
+		w.Status.Size = old.Status.Size + 1
+		if err := c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+			return err
+		}
+	}
+	return nil
+}
+
+// The status changed through another name (st, its address) after the
+// base: the patch sends it. Not a late base (lateBase sees no change by
+// w's name after it); a patcher made at the base, Flush.
+func aliasAfterBase(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	st := &w.Status
+	if !st.Ready {
+		base := w.DeepCopy()
+		st.Ready = true
+		if err := patchPlain(ctx, c, w, base); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // widgetItems is what a List fills: items the cache holds.
 type widgetItems struct {
 	client.ObjectList
