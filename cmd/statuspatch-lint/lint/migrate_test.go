@@ -171,11 +171,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// setter changes the spec; the Set stored in a field), 2 whose spec
 	// goes to readers not in the tables (Quantity.String caches in the
 	// quantity; lo.Filter of elements with references), 1 whose spec is
-	// written through what a function given it returns; migrateloop:
+	// written through what a function given it returns, 2 whose spec a
+	// method named GetCount changes (called on w, and through a Counter
+	// holding w: a reader by its body, not its name); migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
 	// migrategeneric: 2 helpers over any kind, one called with a kind
 	// without a patcher, one exported.
-	if len(left) != 145 || notMoved != 144 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 145 (144):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 147 || notMoved != 146 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 147 (146):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

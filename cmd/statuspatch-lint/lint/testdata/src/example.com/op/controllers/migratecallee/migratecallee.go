@@ -298,3 +298,18 @@ func (r *Reconciler) expired(ctx context.Context, w *v1.Widget) error {
 
 // deleteOpts are the options of expired's Delete, spread.
 var deleteOpts []client.DeleteOption
+
+// A holder calls, through an interface, a method named GetCount whose
+// body changes the spec: kept, naming it (not a reader by its name).
+func (r *Reconciler) countedHeld(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	w.Status.Ready = conds.Count(w).Next() > 1
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Counter made at line \d+ holds w and calls its v1.Widget.GetCount at conds.go:\d+, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
+}
+
+// The same method called on the object itself: kept.
+func (r *Reconciler) counted(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	w.Status.Ready = w.GetCount() > 1
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `not moved to the patcher: w.GetCount is called at line \d+, where w.Spec is changed at types.go:\d+`
+}
