@@ -173,11 +173,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// quantity; lo.Filter of elements with references), 1 whose spec is
 	// written through what a function given it returns, 2 whose spec a
 	// method named GetCount changes (called on w, and through a Counter
-	// holding w: a reader by its body, not its name); migrateloop:
+	// holding w: a reader by its body, not its name), 1 whose holder
+	// local is reassigned to a Tracker whose setter changes the spec;
+	// migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
 	// migrategeneric: 2 helpers over any kind, one called with a kind
 	// without a patcher, one exported.
-	if len(left) != 147 || notMoved != 146 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 147 (146):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 148 || notMoved != 147 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 148 (147):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -313,3 +313,42 @@ func (r *Reconciler) counted(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = w.GetCount() > 1
 	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `not moved to the patcher: w.GetCount is called at line \d+, where w.Spec is changed at types.go:\d+`
 }
+
+// A holder's setter in a go statement: it races the write as it races
+// the handwritten Patch (the patcher diffs at Flush as Patch does): moved.
+func (r *Reconciler) setInGo(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	set := w.StatusConditions()
+	go set.SetTrue("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A holder's setter deferred: it runs after the write, which sends it
+// no more than the handwritten Patch did: moved.
+func (r *Reconciler) setDeferred(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	set := w.StatusConditions()
+	defer set.SetTrue("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The holder local made again from the same object after a first set:
+// its uses are followed again (was kept, "handed on").
+func (r *Reconciler) setAgain(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	s := w.StatusConditions()
+	s.SetUnknown("Seen")
+	s = w.StatusConditions()
+	s.SetTrue("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A holder local reassigned to a holder whose setter changes the spec:
+// kept, naming it.
+func (r *Reconciler) resizedAgain(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	t := conds.Track(w)
+	t = conds.Track(w)
+	t.Resize(3)
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Tracker made at line \d+ holds w and calls its v1.Widget.SetSize at conds.go:\d+, where w.Spec is changed at types.go:\d+`
+}
