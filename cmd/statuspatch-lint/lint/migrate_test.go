@@ -174,12 +174,14 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// written through what a function given it returns, 2 whose spec a
 	// method named GetCount changes (called on w, and through a Counter
 	// holding w: a reader by its body, not its name), 1 whose holder
-	// local is reassigned to a Tracker whose setter changes the spec;
-	// migrateloop:
+	// local is reassigned to a Tracker whose setter changes the spec, 1
+	// passed to a method of an interface a field holds (the reason says
+	// its implementation is not followed), 1 whose spec pointer is
+	// assigned to a package variable (the reason names it); migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
 	// migrategeneric: 2 helpers over any kind, one called with a kind
 	// without a patcher, one exported.
-	if len(left) != 148 || notMoved != 147 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 148 (147):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 150 || notMoved != 149 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 150 (149):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

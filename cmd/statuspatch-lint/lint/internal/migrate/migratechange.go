@@ -265,6 +265,16 @@ climb:
 			}
 			return false, ""
 		}
+		if as, ok := p.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, r := range as.Rhs {
+				if r == e {
+					// karpenter's cb.Status.ProvisioningStrategy =
+					// cb.Spec.ProvisioningStrategy: what is done through
+					// the copy of the pointer is not followed.
+					return false, ref + ", a reference into the object, is assigned to " + types.ExprString(as.Lhs[i]) + ", whose uses are not followed"
+				}
+			}
+		}
 		return false, ref + ", a reference into the object, is assigned"
 	case *ast.ReturnStmt:
 		if returnedBy(stack, si.returning) {

@@ -352,3 +352,33 @@ func (r *Reconciler) resizedAgain(ctx context.Context, w *v1.Widget) error {
 	t.Resize(3)
 	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Tracker made at line \d+ holds w and calls its v1.Widget.SetSize at conds.go:\d+, where w.Spec is changed at types.go:\d+`
 }
+
+// A checker is called through an interface a field holds (karpenter's
+// consistency Check.Check over c.checks): which implementation runs is
+// not followed, and the reason says so.
+type checker interface{ check(*v1.Widget) bool }
+
+type checking struct {
+	client.Client
+	checks []checker
+}
+
+func (c *checking) checked(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	for _, ch := range c.checks {
+		w.Status.Ready = ch.check(w)
+	}
+	return c.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is passed to checker.check at line \d+ \(check is a method of an interface: which implementation runs there is not followed\): it may change more than its status\)`
+}
+
+// lastPod shares the spec's pointer (karpenter's
+// cb.Status.ProvisioningStrategy = cb.Spec.ProvisioningStrategy): what is
+// done through it is not followed, and the reason names where it goes.
+var lastPod *string
+
+func (r *Reconciler) sharedPod(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	lastPod = w.Spec.PodName
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w.Spec may be changed at line \d+: w.Spec.PodName, a reference into the object, is assigned to lastPod, whose uses are not followed`
+}
