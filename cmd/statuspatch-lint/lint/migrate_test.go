@@ -174,14 +174,20 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// setter changes the spec; the Set stored in a field), 2 whose spec
 	// goes to readers not in the tables (Quantity.String caches in the
 	// quantity; lo.Filter of elements with references), 1 whose spec is
-	// written through what a function given it returns; migrateloop:
+	// written through what a function given it returns, 2 whose spec a
+	// method named GetCount changes (called on w, and through a Counter
+	// holding w: a reader by its body, not its name), 1 whose holder
+	// local is reassigned to a Tracker whose setter changes the spec, 1
+	// passed to a method of an interface a field holds (the reason says
+	// its implementation is not followed), 1 whose spec pointer is
+	// assigned to a package variable (the reason names it); migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
 	// migrategeneric: 8 helpers over any kind that stay (a caller's kind
 	// without a patcher, exported, two bases alive at once, a finalizer,
 	// a label, a re-read, a List item whose decision cannot run again in
 	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
 	// patcher.
-	if len(left) != 150 || notMoved != 149 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 150 (149):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 155 || notMoved != 154 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 155 (154):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -61,7 +61,7 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() != types.FieldVal && si.methodUse(s) != "" {
 		return "" // a method whose body reads it, or changes only its status (ParamsFact.Recv)
 	}
-	if s != nil && s.Kind() != types.FieldVal && !readsMethod(s) {
+	if s != nil && s.Kind() != types.FieldVal && !readsMethod(si.pass, s) {
 		fn, _ := s.Obj().(*types.Func)
 		if why := si.factWhy(fn, -1); why != "" {
 			return fmt.Sprintf("%s.%s is called at %s%s", name, sel.Sel.Name, line, why)
@@ -163,7 +163,7 @@ climb:
 			if si.methodUse(s) != "" {
 				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
 			}
-			if !readsMethod(s) {
+			if !readsMethod(si.pass, s) {
 				fn, _ := s.Obj().(*types.Func)
 				return false, types.ExprString(p) + " is called" + si.unanalysed(fn) + si.factWhy(fn, -1)
 			}
@@ -264,6 +264,16 @@ climb:
 				return false, ref + ", a reference into the object, is assigned into " + holder.Name() + ", " + how
 			}
 			return false, ""
+		}
+		if as, ok := p.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, r := range as.Rhs {
+				if r == e {
+					// karpenter's cb.Status.ProvisioningStrategy =
+					// cb.Spec.ProvisioningStrategy: what is done through
+					// the copy of the pointer is not followed.
+					return false, ref + ", a reference into the object, is assigned to " + types.ExprString(as.Lhs[i]) + ", whose uses are not followed"
+				}
+			}
 		}
 		return false, ref + ", a reference into the object, is assigned"
 	case *ast.ReturnStmt:

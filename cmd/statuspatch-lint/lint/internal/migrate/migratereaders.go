@@ -3,7 +3,10 @@ package migrate
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -15,18 +18,37 @@ import (
 // change.
 
 // readsMethod reports whether a method called on the object, or on a
-// chain from it, only reads: a getter (Get...), DeepCopy, timeReads'
-// methods, or a method of a value receiver without references (it gets a
-// copy).
-func readsMethod(s *types.Selection) bool {
+// chain from it, only reads (readsFunc).
+func readsMethod(pass *analysis.Pass, s *types.Selection) bool {
 	fn, ok := s.Obj().(*types.Func)
-	return ok && readsFunc(fn)
+	return ok && readsFunc(pass, fn)
 }
 
-// readsFunc is readsMethod of the method fn.
-func readsFunc(fn *types.Func) bool {
-	switch n := fn.Name(); {
-	case strings.HasPrefix(n, "Get"), n == "DeepCopy", n == "DeepCopyObject", n == "DeepCopyInto":
+// readsFunc reports whether the method fn only reads its receiver, by
+// what is known of its body, never by its name alone: its ParamsFact
+// (Recv: its body reads it or changes at most its status; RecvWhy: it
+// does more), DeepCopy, timeReads' methods, a getter (Get...) of
+// apimachinery's and controller-runtime's object interfaces and types
+// (trustedGetters), readerMethods' entries, or a method of a value
+// receiver without references (it gets a copy). A kind's GetFoo whose
+// body changes the spec is no reader (issue 80).
+func readsFunc(pass *analysis.Pass, fn *types.Func) bool {
+	switch fn.Name() {
+	case "DeepCopy", "DeepCopyObject", "DeepCopyInto":
+		// controller-gen's, which copy out (their bodies hand the
+		// receiver to DeepCopyInto, which no fact follows).
+		return true
+	}
+	var fact ParamsFact
+	if pass.ImportObjectFact(fn.Origin(), &fact) {
+		switch {
+		case fact.Recv != "":
+			return true
+		case fact.RecvWhy != "":
+			return false
+		}
+	}
+	if strings.HasPrefix(fn.Name(), "Get") && trustedGetter(fn) {
 		return true
 	}
 	if timeReads(fn) {
@@ -41,6 +63,28 @@ func readsFunc(fn *types.Func) bool {
 	}
 	_, ptr := recv.Type().Underlying().(*types.Pointer)
 	return !ptr && !holdsRefs(recv.Type())
+}
+
+// trustedGetters are the packages whose Get... methods only read their
+// receiver: metav1.ObjectMeta's, TypeMeta's, ListMeta's and the
+// metav1.Object, runtime.Object and client.Object interfaces' (checked
+// against k8s.io/apimachinery v0.34's meta.go, types.go, interfaces.go),
+// unstructured.Unstructured's (each copies out of its map: its Get...
+// return what NestedFieldCopy and friends copy) and
+// controller-runtime's client.Object.
+var trustedGetters = []string{
+	"k8s.io/apimachinery/pkg/apis/meta/v1",
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured",
+	"k8s.io/apimachinery/pkg/runtime",
+	"k8s.io/apimachinery/pkg/runtime/schema",
+	"sigs.k8s.io/controller-runtime/pkg/client",
+}
+
+// trustedGetter reports whether fn, named Get..., is a method of a
+// trustedGetters package (an interface's method, or a promoted one, by
+// the package that declares it).
+func trustedGetter(fn *types.Func) bool {
+	return fn.Pkg() != nil && slices.Contains(trustedGetters, fn.Pkg().Path())
 }
 
 // endsRead reports whether the value a reading method returns leaves the

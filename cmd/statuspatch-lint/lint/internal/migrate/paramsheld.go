@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -196,6 +197,11 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 		if local != nil {
 			return h.followLocal(local, field, calls)
 		}
+		if local, lhs := h.reassigned(p, e); lhs {
+			return calls, false, "" // the local is overwritten: the holder it had ends
+		} else if local != nil {
+			return h.followLocal(local, field, calls)
+		}
 	case *ast.ReturnStmt:
 		if h.holding != nil && len(stack) > 0 && stack[0] == h.holding.fd.Body && !slices.ContainsFunc(stack, func(n ast.Node) bool { _, ok := n.(*ast.FuncLit); return ok }) {
 			h.holding.out = append(h.holding.out, Held{Field: field, Calls: calls})
@@ -251,7 +257,7 @@ func (h held) resolve(v *types.Var, calls []HeldCall, what string) string {
 		}
 		var fact ParamsFact
 		h.pass.ImportObjectFact(fn.Origin(), &fact)
-		ok := fact.Recv != "" || readsFunc(fn)
+		ok := readsFunc(h.pass, fn)
 		if ok && c.Handed && holdsRefs(fn.Signature().Results()) && !fact.StatusRefs {
 			return fmt.Sprintf("%s and calls its %s at %s, whose result, which may hold references into more than the status, is handed on there", what, funcName(fn, h.pass.Pkg), c.At)
 		}
@@ -273,4 +279,28 @@ func typeText(t types.Type, from *types.Package) string {
 		}
 		return p.Name()
 	})
+}
+
+// reassigned is, for the holder e in the plain assignment p (s = ...), the
+// local of the function it is assigned to, whose uses are then followed
+// as those of a local it defines (karpenter's s = nc.StatusConditions()
+// after a first set); lhs reports that e is that local, overwritten.
+func (h held) reassigned(p ast.Node, e ast.Expr) (local *types.Var, lhs bool) {
+	as, ok := p.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+		return nil, false
+	}
+	for i, r := range as.Rhs {
+		id, _ := as.Lhs[i].(*ast.Ident)
+		if id == nil {
+			continue
+		}
+		if as.Lhs[i] == e {
+			return nil, true
+		}
+		if v, _ := h.pass.TypesInfo.Uses[id].(*types.Var); r == e && v != nil && !v.IsField() && v.Parent() != nil && v.Parent() != h.pass.Pkg.Scope() {
+			return v, false
+		}
+	}
+	return nil, false
 }

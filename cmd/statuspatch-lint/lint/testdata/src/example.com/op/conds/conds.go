@@ -117,3 +117,16 @@ type Tracker struct{ object Sized }
 func Track(o Sized) Tracker { return Tracker{object: o} } // want Track:`^holds0:object\(\)$`
 
 func (t Tracker) Resize(n int) { t.object.SetSize(n) } // want Resize:`^field:object\(SetSize\)$`
+
+// Counted is a kind whose count is read through a method named Get...
+type Counted interface {
+	client.Object
+	GetCount() int
+}
+
+// Counter holds an object and calls its GetCount through Counted.
+type Counter struct{ object Counted }
+
+func Count(o Counted) Counter { return Counter{object: o} } // want Count:`^holds0:object\(\)$`
+
+func (c Counter) Next() int { return c.object.GetCount() + 1 } // want Next:`^field:object\(GetCount\)$`

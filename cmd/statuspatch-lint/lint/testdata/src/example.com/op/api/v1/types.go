@@ -154,3 +154,10 @@ func (w *Widget) StatusConditions() conds.Set { return conds.NewReady("Seen").Fo
 
 // SetSize changes the spec, through conds.Sized.
 func (w *Widget) SetSize(n int) { w.Spec.Size = n }
+
+// GetCount is named as a getter but changes the spec: a reader only by
+// its body, never by its name.
+func (w *Widget) GetCount() int {
+	w.Spec.Size++
+	return w.Spec.Size
+}

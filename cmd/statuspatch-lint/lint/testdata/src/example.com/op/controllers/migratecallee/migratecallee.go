@@ -298,3 +298,87 @@ func (r *Reconciler) expired(ctx context.Context, w *v1.Widget) error {
 
 // deleteOpts are the options of expired's Delete, spread.
 var deleteOpts []client.DeleteOption
+
+// A holder calls, through an interface, a method named GetCount whose
+// body changes the spec: kept, naming it (not a reader by its name).
+func (r *Reconciler) countedHeld(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	w.Status.Ready = conds.Count(w).Next() > 1
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Counter made at line \d+ holds w and calls its v1.Widget.GetCount at conds.go:\d+, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
+}
+
+// The same method called on the object itself: kept.
+func (r *Reconciler) counted(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	w.Status.Ready = w.GetCount() > 1
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `not moved to the patcher: w.GetCount is called at line \d+, where w.Spec is changed at types.go:\d+`
+}
+
+// A holder's setter in a go statement: it races the write as it races
+// the handwritten Patch (the patcher diffs at Flush as Patch does): moved.
+func (r *Reconciler) setInGo(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	set := w.StatusConditions()
+	go set.SetTrue("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A holder's setter deferred: it runs after the write, which sends it
+// no more than the handwritten Patch did: moved.
+func (r *Reconciler) setDeferred(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	set := w.StatusConditions()
+	defer set.SetTrue("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The holder local made again from the same object after a first set:
+// its uses are followed again (was kept, "handed on").
+func (r *Reconciler) setAgain(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	s := w.StatusConditions()
+	s.SetUnknown("Seen")
+	s = w.StatusConditions()
+	s.SetTrue("Seen")
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A holder local reassigned to a holder whose setter changes the spec:
+// kept, naming it.
+func (r *Reconciler) resizedAgain(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	t := conds.Track(w)
+	t = conds.Track(w)
+	t.Resize(3)
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Tracker made at line \d+ holds w and calls its v1.Widget.SetSize at conds.go:\d+, where w.Spec is changed at types.go:\d+`
+}
+
+// A checker is called through an interface a field holds (karpenter's
+// consistency Check.Check over c.checks): which implementation runs is
+// not followed, and the reason says so.
+type checker interface{ check(*v1.Widget) bool }
+
+type checking struct {
+	client.Client
+	checks []checker
+}
+
+func (c *checking) checked(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	for _, ch := range c.checks {
+		w.Status.Ready = ch.check(w)
+	}
+	return c.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is passed to checker.check at line \d+ \(check is a method of an interface: which implementation runs there is not followed\): it may change more than its status\)`
+}
+
+// lastPod shares the spec's pointer (karpenter's
+// cb.Status.ProvisioningStrategy = cb.Spec.ProvisioningStrategy): what is
+// done through it is not followed, and the reason names where it goes.
+var lastPod *string
+
+func (r *Reconciler) sharedPod(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	lastPod = w.Spec.PodName
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w.Spec may be changed at line \d+: w.Spec.PodName, a reference into the object, is assigned to lastPod, whose uses are not followed`
+}
