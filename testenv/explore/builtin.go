@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+
 	"fmt"
 	"strings"
 
@@ -39,7 +41,7 @@ func (st *setupState) validateBuiltin(opts Options) error {
 	}
 	st.ogKinds = map[schema.GroupVersionKind]bool{}
 	for i, rc := range st.s.Reconcilers {
-		if hasObservedGeneration(rc.For) {
+		if judge.HasObservedGeneration(rc.For) {
 			st.ogKinds[st.forKinds[i]] = true
 		}
 	}
@@ -55,7 +57,7 @@ func (st *setupState) validateBuiltin(opts Options) error {
 		if err != nil {
 			return fmt.Errorf("explore: Scenario.Records[%d]: %w", i, err)
 		}
-		st.records = append(st.records, record{of: of, kind: kind, field: strings.Split(rec.Field, "."), byName: rec.ByName})
+		st.records = append(st.records, judge.Record{Of: of, Kind: kind, Field: strings.Split(rec.Field, "."), ByName: rec.ByName})
 	}
 	return nil
 }

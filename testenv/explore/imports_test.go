@@ -79,7 +79,9 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // (the search's progress lines) and crinternals;
 // internal/recmgr (the recording manager Scenario.Setup runs on) imports
 // only crinternals and served, internal/schedule (a schedule's chosen
-// steps and its seed) only the book. A file of these that reached back for the
+// steps and its seed) only the book, and internal/judge (the built-in
+// invariants' judges, on records of their own) only the book and
+// schedule. A file of these that reached back for the
 // run, the step or the trace would show here before it became an import
 // cycle.
 func TestExploreLayers(t *testing.T) {
@@ -89,8 +91,9 @@ func TestExploreLayers(t *testing.T) {
 	below := map[string]map[string]bool{
 		"internal/recmgr":   {"internal/crinternals": true, "internal/served": true},
 		"internal/schedule": {"internal/book": true},
+		"internal/judge":    {"internal/book": true, "internal/schedule": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -114,7 +117,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

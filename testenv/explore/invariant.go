@@ -2,10 +2,12 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 
 	"context"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -41,13 +43,15 @@ const (
 	InvariantStuckFinalizer = "no stuck finalizer"
 )
 
-// The built-in invariants, as one table: each is an invariant value in a
-// file of its own (invariant_*.go) with its checks, named in builtins in
-// the order docs/explore.md's "What is checked" lists them (a test keeps
-// the two in step). Options.Disable reads the table; checks.checkWrite runs the
-// onWrite checks at each new version the book records (internal/book), in
-// this order, and the drain the onSteady checks at each steady state
-// (run.go). Checks made elsewhere say where.
+// The built-in invariants, as one table: each is an invariant value
+// below, its judge a function of internal/judge (a file of its own
+// there), named in builtins in the order docs/explore.md's "What is
+// checked" lists them (a test keeps the two in step). Options.Disable
+// reads the table; checks.checkWrite runs the onWrite checks at each new
+// version the book records (internal/book), in this order, and the drain
+// the onSteady checks at each steady state (run.go), each recording the
+// judge's Failure under the invariant's name. Checks made elsewhere say
+// where.
 type invariant struct {
 	// name is Violation.Invariant, and the name Options.Disable takes.
 	name string
@@ -90,6 +94,114 @@ var invUserInvariant = invariant{
 // invNoPanic: no reconcile or action panics (run.step recovers and fails it).
 var invNoPanic = invariant{name: InvariantNoPanic, required: true}
 
+// invLostWrite: a write changes a field an earlier step set, and the write
+// was computed from a version older than the one that write made
+// (writebase.go; judge.LostWrite; judged again after the schedule,
+// lostjudge.go).
+var invLostWrite = invariant{
+	name:    InvariantLostWrite,
+	onWrite: (*checks).checkLostWrite,
+}
+
+// invObservedGeneration: at each write, status.observedGeneration never goes
+// backwards nor passes metadata.generation (judge.ObservedGeneration).
+var invObservedGeneration = invariant{
+	name: InvariantObservedGeneration,
+	onWrite: func(c *checks, h *book.History, prev map[string]any) {
+		for _, f := range judge.ObservedGeneration(h, prev, c.trace.writeNote) {
+			c.trace.failWith(InvariantObservedGeneration, f)
+		}
+	},
+}
+
+// invObservedGenerationStuck: in a steady state, status.observedGeneration
+// is below metadata.generation, or absent at generation 1 where the same
+// schedule with fresh reads and no crash sets it (judged after the
+// schedule, ownjudge.go; judge.ObservedGenerationStuck).
+var invObservedGenerationStuck = invariant{
+	name: InvariantObservedGenerationStuck,
+	onSteady: func(_ context.Context, r *run, _ int) {
+		r.checks.checkObservedGenerationStuck(r.ex.setup.ogKinds, r.cache.stale > 0 || r.trace.crashes > 0 || r.held.delivered > 0)
+	},
+}
+
+// ogSuspect is an observedGeneration absent at generation 1 in a steady
+// state, judged after the schedule: the object, and the violation's
+// message.
+type ogSuspect struct {
+	key book.Key
+	msg string
+}
+
+// checkObservedGenerationStuck records judge.ObservedGenerationStuck's
+// verdict, and keeps an absence at generation 1 to judge after the
+// schedule. faulted: the schedule had a stale read, a crash or a write
+// delivered late.
+func (c *checks) checkObservedGenerationStuck(ogKinds map[schema.GroupVersionKind]bool, faulted bool) {
+	f, suspect, broke := judge.ObservedGenerationStuck(c.book, ogKinds, faulted, !c.trace.disabled[InvariantObservedGenerationStuck])
+	if !broke {
+		return
+	}
+	if suspect != nil {
+		c.ogSuspects = append(c.ogSuspects, ogSuspect{key: *suspect, msg: f.Message})
+	}
+	c.trace.failWith(InvariantObservedGenerationStuck, f)
+}
+
+// invErrorLoop: a reconcile returns an error in the steady round (fresh
+// reads, nothing written): it is retried forever (judge.ErrorLoop).
+var invErrorLoop = invariant{
+	name: InvariantErrorLoop,
+	onSteady: func(_ context.Context, r *run, first int) {
+		if f, ok := judge.ErrorLoop(r.trace.judged()[first:]); ok {
+			r.trace.failWith(InvariantErrorLoop, f)
+		}
+	},
+}
+
+// invStuckFinalizer: in a steady state an object being deleted keeps a
+// finalizer a reconciler of this schedule added, and nothing will remove
+// it (judge.StuckFinalizer).
+var invStuckFinalizer = invariant{
+	name:     InvariantStuckFinalizer,
+	onSteady: func(_ context.Context, r *run, first int) { r.checks.checkFinalizers(first, r.ex.setup.forKinds) },
+}
+
+// checkFinalizers records judge.StuckFinalizer's verdict on the steady
+// round from step index first; forKinds are the reconcilers' For kinds.
+func (c *checks) checkFinalizers(first int, forKinds []schema.GroupVersionKind) {
+	if f, ok := judge.StuckFinalizer(c.book, c.trace.judged(), first, forKinds); ok {
+		c.trace.failWith(InvariantStuckFinalizer, f)
+	}
+}
+
+// invRecordLive: in a steady state a Scenario.Records field names no live
+// object, as a fresh reader Lists the server (judge.RecordLive).
+var invRecordLive = invariant{
+	name: InvariantRecordLive,
+	onSteady: func(ctx context.Context, r *run, _ int) {
+		if f, ok := judge.RecordLive(ctx, r.book, r.ex.setup.records, r.freshReader()); ok {
+			r.trace.failWith(InvariantRecordLive, f)
+		}
+	},
+}
+
+// Record says that a field of one kind records an object another kind's
+// reconciler created, by UID (or by name): for example a Database's
+// status.statefulSetUID. In a steady state a non-empty record must name a
+// live object (InvariantRecordLive).
+type Record struct {
+	// Of is the recording kind, e.g. &v1alpha1.Database{}.
+	Of client.Object
+	// Field is the dotted path of the field, e.g. "status.statefulSetUID".
+	Field string
+	// Kind is the recorded object's kind, e.g. &appsv1.StatefulSet{}; it
+	// is looked up in the recording object's namespace.
+	Kind client.Object
+	// ByName: the field holds the object's name, not its UID.
+	ByName bool
+}
+
 // checks are the invariants judged on the book's versions: at each new
 // version (invariant.go's onWrite) and in a steady state, for the step
 // being run (trace.cur); and what they keep to judge after the schedule.
@@ -98,7 +210,7 @@ type checks struct {
 	server client.Client
 	trace  *trace
 	// ogSuspects are the observedGenerations absent at generation 1 in a
-	// steady state, judged after the schedule (invariant_observedgenerationstuck.go).
+	// steady state, judged after the schedule (ownjudge.go).
 	ogSuspects []ogSuspect
 	// lwSuspects are the lost writes judged after the schedule; written
 	// what each chosen step's write made, for the judgement that takes

@@ -2,11 +2,56 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
-
-	"reflect"
-
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 )
+
+// checkLostWrite judges h's newest version, which replaced prev, by
+// judge.LostWrite, as the step being run made it, and keeps each loss
+// over the same reconciler's own write to judge again after the
+// schedule.
+func (c *checks) checkLostWrite(h *book.History, prev map[string]any) {
+	at, again := c.noteWriteAt(h, h.Versions[h.Newest()])
+	w := judge.Writer{Seen: -1}
+	if s := c.trace.cur; s != nil {
+		w.Step, w.Seen = s.step.Index, s.seenOrNone(h.Key)
+		if !s.action {
+			w.By = s.step.Reconciler
+		}
+		w.Judged, w.Based = s.judged, s.based
+		w.SentBy, w.SentNth = s.sentBy, s.sentNth
+	}
+	if h.Versions[h.Newest()] != nil {
+		w.Applied = c.applyDecision()
+	}
+	leaves, lost := judge.LostWrite(h, prev, w)
+	suspect := suspectWrite{at: at, cur: h.Versions[h.Newest()], leaves: leaves}
+	for _, l := range lost {
+		// Only a write over the same reconciler's own is judged again:
+		// one over another writer's field stands.
+		again = again && l.SameWriter
+		l.Message += c.trace.writeNote()
+		suspect.msgs = append(suspect.msgs, l.Message)
+		c.trace.failWith(InvariantLostWrite, l.Failure)
+	}
+	if again && len(suspect.msgs) > 0 {
+		c.lwSuspects = append(c.lwSuspects, suspect)
+	}
+}
+
+// applyDecision describes the apply being recorded; nil for any other
+// write, a user action's, and the old leader's write delivered late
+// (zombie.go), which was decided in a process that is gone.
+func (c *checks) applyDecision() *book.Decision {
+	s := c.trace.cur
+	if s == nil || !s.applying || s.action || s.sentBy > 0 {
+		return nil
+	}
+	d := &book.Decision{Process: c.trace.crashes, By: s.step.Reconciler + " " + s.step.Object, Reads: map[string]int{}}
+	for _, rd := range s.step.Reads {
+		d.Reads[rd.Object] = max(d.Reads[rd.Object], rd.Version)
+	}
+	return d
+}
 
 // A lost write made by a reconciler's chosen step over that reconciler's
 // own earlier write is judged again after the schedule, against the same
@@ -80,15 +125,5 @@ func (c *checks) noteWriteAt(h *book.History, cur map[string]any) (writeAt, bool
 // sameAs reports that fresh, the version the fresh schedule's
 // corresponding write made, has each leaf w changed at w's value.
 func (w suspectWrite) sameAs(fresh map[string]any) bool {
-	if fresh == nil {
-		return false
-	}
-	for _, l := range w.leaves {
-		a, _, _ := unstructured.NestedFieldNoCopy(w.cur, l.Fields...)
-		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.Fields...)
-		if !reflect.DeepEqual(a, b) && (!book.Zero(a) || !book.Zero(b)) {
-			return false
-		}
-	}
-	return true
+	return judge.SameLeaves(w.leaves, w.cur, fresh)
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 
 	"context"
 	"slices"
@@ -206,7 +207,7 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[book.Key]bool{}, writes: fresh.checks.written,
 		faulted: madeFaults(fresh, script)}
 	for _, k := range fresh.book.Keys() {
-		if fresh.checks.setsObservedGeneration(k) {
+		if judge.SetsObservedGeneration(fresh.book, k) {
 			v.og[k] = true
 		}
 	}

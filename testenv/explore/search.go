@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
 
 	"context"
@@ -73,7 +74,7 @@ type setupState struct {
 	cacheUnstructured bool
 	// ogKinds are the For kinds whose Go type has status.observedGeneration.
 	ogKinds map[schema.GroupVersionKind]bool
-	records []record
+	records []judge.Record
 	// fromSetup is the index of the first reconciler Scenario.Setup built
 	// (len(Reconcilers) without Setup).
 	fromSetup int

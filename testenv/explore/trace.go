@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 
 	"fmt"
 	"strings"
@@ -113,6 +114,32 @@ func (t *trace) failOn(invariant string, d failDetail, msg string) {
 		t.failed.Also = append(t.failed.Also, invariant+": "+msg)
 		t.failed.alsoAbout = append(t.failed.alsoAbout, d)
 	}
+}
+
+// failWith records the violation of invariant a judge found
+// (internal/judge).
+func (t *trace) failWith(invariant string, f judge.Failure) {
+	t.failOn(invariant, failDetail{object: f.Object, fields: f.Fields, timeOnly: f.TimeOnly}, f.Message)
+}
+
+// judged is the schedule's steps as internal/judge reads them, each with
+// the chosen item it ran.
+func (t *trace) judged() []judge.Step {
+	out := make([]judge.Step, len(t.steps))
+	for i, s := range t.steps {
+		j := judge.Step{Index: s.Index, Reconciler: s.Reconciler, Object: s.Object, Result: s.Result}
+		if i < len(t.chosen) {
+			j.It = t.chosen[i].It
+		}
+		if len(s.Reads) > 0 {
+			j.Reads = make([]judge.Read, len(s.Reads))
+			for n, rd := range s.Reads {
+				j.Reads[n] = judge.Read{Object: rd.Object, Version: rd.Version, Missing: rd.Missing}
+			}
+		}
+		out[i] = j
+	}
+	return out
 }
 
 // lastWrote reports that the last step made a new version.

@@ -1,31 +1,23 @@
-package explore
+package judge
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
-
-	"context"
 	"fmt"
 	"slices"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// invStuckFinalizer: in a steady state an object being deleted keeps a
-// finalizer a reconciler of this schedule added, and nothing will remove
-// it.
-var invStuckFinalizer = invariant{
-	name:     InvariantStuckFinalizer,
-	onSteady: func(_ context.Context, r *run, first int) { r.checks.checkFinalizers(first, r.ex.setup.forKinds) },
-}
-
-// checkFinalizers runs InvariantStuckFinalizer in a steady state, whose
-// round is the steps from first on: an object being deleted that still
-// carries a metadata.finalizers entry a reconciler of this schedule added,
-// whose reconcilers' last reconciles of it in that round (fresh reads)
-// all returned done and wrote nothing: nothing will remove it, and the
-// object is never deleted. forKinds are the reconcilers' For kinds.
+// StuckFinalizer judges a steady state, whose round is steps[first:]
+// (every step of the schedule in steps, each with its chosen item): an
+// object being deleted that still carries a metadata.finalizers entry a
+// reconciler of this schedule added, whose reconcilers' last reconciles
+// of it in that round (fresh reads) all returned done and wrote nothing:
+// nothing will remove it, and the object is never deleted. forKinds are
+// the reconcilers' For kinds.
 //
 // It stays silent where a reconcile may legitimately wait without a
 // requeue for what these servers do not do: while any object of the
@@ -44,61 +36,60 @@ var invStuckFinalizer = invariant{
 // other than the one it reconciles that the user made, the scenario's
 // Objects or an action (deletion protection, "in use" finalizers: the
 // object goes when the user deletes what uses it).
-func (c *checks) checkFinalizers(first int, forKinds []schema.GroupVersionKind) {
-	if c.outsidePending() || c.deletionInProgress(first) {
-		return
+func StuckFinalizer(b *book.Book, steps []Step, first int, forKinds []schema.GroupVersionKind) (Failure, bool) {
+	j := finalizers{book: b, steps: steps}
+	if j.outsidePending() || j.deletionInProgress(first) {
+		return Failure{}, false
 	}
-	for _, k := range c.book.Keys() {
-		h := c.book.History(k)
+	for _, k := range b.Keys() {
+		h := b.History(k)
 		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
 		}
 		u := unstructured.Unstructured{Object: cur}
-		if u.GetDeletionTimestamp() == nil || len(u.GetFinalizers()) == 0 || c.hasDependent(k, u) {
+		if u.GetDeletionTimestamp() == nil || len(u.GetFinalizers()) == 0 || j.hasDependent(k, u) {
 			continue
 		}
 		for _, f := range u.GetFinalizers() {
-			by := c.addedBy(h, f)
+			by := addedBy(h, f)
 			if by == 0 || gcFinalizer(f) {
 				continue // the scenario's Objects', the garbage collector's
 			}
-			it := c.trace.chosen[by-1].It
+			it := steps[by-1].It
 			if it.Action >= 0 || it.Rec < 0 || it.Rec >= len(forKinds) || forKinds[it.Rec] != k.GVK {
 				continue // an action's, or a reconciler's of another kind
 			}
-			last, ok := c.lastReconciles(first, k, it.Rec)
+			last, ok := j.lastReconciles(first, k, it.Rec)
 			if !ok {
 				continue // waiting (a requeue, an error) or not reconciled
 			}
-			if c.readUsersObject(last, k) {
+			if j.readUsersObject(last, k) {
 				continue // in use by what the user made (deletion protection)
 			}
 			since := ""
-			if d := c.deletedSince(h); d > 0 {
+			if d := deletedSince(h); d > 0 {
 				since = fmt.Sprintf(" (since step %d)", d)
 			}
-			c.trace.failOn(InvariantStuckFinalizer, failDetail{object: k.String(), fields: []string{"metadata.finalizers"}}, fmt.Sprintf("%s is being deleted%s and keeps the finalizer %s that %s added: in a steady state %s, with fresh reads, returned done, wrote nothing and asked for no requeue, so nothing will remove it",
-				k, since, f, stepName(c.trace.steps[by-1]), stepName(last)))
-			return
+			return Failure{Object: k.String(), Fields: []string{"metadata.finalizers"}, Message: fmt.Sprintf("%s is being deleted%s and keeps the finalizer %s that %s added: in a steady state %s, with fresh reads, returned done, wrote nothing and asked for no requeue, so nothing will remove it",
+				k, since, f, steps[by-1].name(), last.name())}, true
 		}
 	}
+	return Failure{}, false
 }
 
-// stepName names s for messages: "step 2 (db reconciles Database ns/db)",
-// or, with no object, "step 3 (in-flight write of ...)".
-func stepName(s Step) string {
-	if s.Object == "" {
-		return fmt.Sprintf("step %d (%s)", s.Index, s.Reconciler)
-	}
-	return fmt.Sprintf("step %d (%s reconciles %s)", s.Index, s.Reconciler, s.Object)
+// finalizers is what StuckFinalizer reads: the book and the schedule's
+// steps.
+type finalizers struct {
+	book  *book.Book
+	steps []Step
 }
 
 // addedBy is the step whose write added finalizer f to h's newest version
 // (the first of the versions of the newest's UID that carry it to the
 // newest), 0 when no step's write did (the object was created with it, by
 // the scenario's Objects, or it was met with it first).
-func (c *checks) addedBy(h *book.History, f string) int {
+func addedBy(h *book.History, f string) int {
 	return h.By[h.WalkBack(h.Newest(), func(o map[string]any) bool {
 		return slices.Contains((&unstructured.Unstructured{Object: o}).GetFinalizers(), f)
 	})]
@@ -106,7 +97,7 @@ func (c *checks) addedBy(h *book.History, f string) int {
 
 // deletedSince is the step that set h's newest deletionTimestamp, 0 when
 // no step's write did.
-func (c *checks) deletedSince(h *book.History) int {
+func deletedSince(h *book.History) int {
 	return h.By[h.WalkBack(h.Newest(), func(o map[string]any) bool {
 		return (&unstructured.Unstructured{Object: o}).GetDeletionTimestamp() != nil
 	})]
@@ -115,19 +106,19 @@ func (c *checks) deletedSince(h *book.History) int {
 // lastReconciles reports the last reconcile of k by reconciler rec in the
 // steady round from first, when every reconcile of k in that round
 // returned done: none asked for a requeue, erred, panicked or crashed.
-func (c *checks) lastReconciles(first int, k book.Key, rec int) (Step, bool) {
+func (j finalizers) lastReconciles(first int, k book.Key, rec int) (Step, bool) {
 	var last Step
 	found := false
-	for i := first; i < len(c.trace.steps); i++ {
-		it := c.trace.chosen[i].It
+	for i := first; i < len(j.steps); i++ {
+		it := j.steps[i].It
 		if it.Action >= 0 || it.Deliver || it.Key != k {
 			continue
 		}
-		if c.trace.steps[i].Result != "done" {
+		if j.steps[i].Result != "done" {
 			return Step{}, false
 		}
 		if it.Rec == rec {
-			last, found = c.trace.steps[i], true
+			last, found = j.steps[i], true
 		}
 	}
 	return last, found
@@ -136,13 +127,13 @@ func (c *checks) lastReconciles(first int, k book.Key, rec int) (Step, bool) {
 // deletionInProgress reports an object of the schedule being deleted that
 // a reconcile in the steady round from first did not finish with: it
 // asked for a requeue, erred, panicked or crashed.
-func (c *checks) deletionInProgress(first int) bool {
-	for i := first; i < len(c.trace.steps); i++ {
-		it := c.trace.chosen[i].It
-		if it.Action >= 0 || it.Deliver || c.trace.steps[i].Result == "done" {
+func (j finalizers) deletionInProgress(first int) bool {
+	for i := first; i < len(j.steps); i++ {
+		it := j.steps[i].It
+		if it.Action >= 0 || it.Deliver || j.steps[i].Result == "done" {
 			continue
 		}
-		h := c.book.History(it.Key)
+		h := j.book.History(it.Key)
 		if h == nil || h.Versions[h.Newest()] == nil {
 			continue
 		}
@@ -157,18 +148,18 @@ func (c *checks) deletionInProgress(first int) bool {
 // that found it present, in a lifetime (the versions of its UID since its
 // last absence) no reconciler's write began: the scenario's Objects, an
 // action's create, or one the server held before.
-func (c *checks) readUsersObject(s Step, self book.Key) bool {
+func (j finalizers) readUsersObject(s Step, self book.Key) bool {
 	for _, rd := range s.Reads {
 		if rd.Missing || rd.Object == self.String() {
 			continue
 		}
-		for _, k := range c.book.Keys() {
-			h := c.book.History(k)
+		for _, k := range j.book.Keys() {
+			h := j.book.History(k)
 			if k.String() != rd.Object || rd.Version < 1 || rd.Version > len(h.Versions) || h.Versions[rd.Version-1] == nil {
 				continue
 			}
 			v := h.WalkBack(rd.Version-1, func(map[string]any) bool { return true })
-			if by := h.By[v]; by == 0 || c.trace.chosen[by-1].It.Action >= 0 {
+			if by := h.By[v]; by == 0 || j.steps[by-1].It.Action >= 0 {
 				return true
 			}
 		}
@@ -180,9 +171,9 @@ func (c *checks) readUsersObject(s Step, self book.Key) bool {
 // waits on what no reconciler of the schedule started: a finalizer none of
 // them added, a Namespace's spec.finalizers, or, with no finalizer, the
 // end of a graceful deletion.
-func (c *checks) outsidePending() bool {
-	for _, k := range c.book.Keys() {
-		h := c.book.History(k)
+func (j finalizers) outsidePending() bool {
+	for _, k := range j.book.Keys() {
+		h := j.book.History(k)
 		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue
@@ -198,7 +189,7 @@ func (c *checks) outsidePending() bool {
 			return true
 		}
 		for _, f := range u.GetFinalizers() {
-			if by := c.addedBy(h, f); by == 0 || c.trace.chosen[by-1].It.Action >= 0 || gcFinalizer(f) {
+			if by := addedBy(h, f); by == 0 || j.steps[by-1].It.Action >= 0 || gcFinalizer(f) {
 				return true
 			}
 		}
@@ -218,9 +209,9 @@ func gcFinalizer(f string) bool {
 // references name u (of key k): by its UID, or, where u has none (the
 // fake client assigns none), by its group, kind and name, the dependent in
 // u's namespace (any, for a cluster-scoped u).
-func (c *checks) hasDependent(k book.Key, u unstructured.Unstructured) bool {
-	for _, dk := range c.book.Keys() {
-		h := c.book.History(dk)
+func (j finalizers) hasDependent(k book.Key, u unstructured.Unstructured) bool {
+	for _, dk := range j.book.Keys() {
+		h := j.book.History(dk)
 		cur := h.Versions[h.Newest()]
 		if cur == nil {
 			continue

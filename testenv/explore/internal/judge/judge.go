@@ -1,0 +1,61 @@
+// Package judge is the explorer's built-in invariants as judges of a
+// schedule: each reads the book of versions the server held
+// (internal/book) and what the schedule's steps did, as the records of
+// this package hold it (Step, Read, Writer), and returns what broke as a
+// Failure. The explorer keeps the table of invariants (their names, the
+// order the docs list them, which Options.Disable may turn off), calls
+// each judge at a new version or in a steady state, and records each
+// Failure under the invariant's name; what is judged again after the
+// schedule (a fresh schedule's run) stays with it too.
+//
+// It imports of the explorer's module only internal/book and
+// internal/schedule (imports_test.go in the explorer's folder checks it).
+package judge
+
+import (
+	"fmt"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
+)
+
+// Failure is what a judge found broken: the object and the fields it is
+// about, whether a lost write changed time-like fields only, and the
+// message.
+type Failure struct {
+	Object   string
+	Fields   []string
+	TimeOnly bool
+	Message  string
+}
+
+// Step is what the judges read of a step of the schedule: its number
+// (from 1), its reconciler ("action NAME" for a user action's), the
+// object it reconciled ("Kind namespace/name", "" for none), its result
+// ("done", "requeue", "error: ..."), its reads, and the chosen item it
+// ran.
+type Step struct {
+	Index      int
+	Reconciler string
+	Object     string
+	Result     string
+	Reads      []Read
+	It         schedule.Item
+}
+
+// Read is what the judges read of a read of a step: the object, the
+// version it saw (from 1), and Missing for an object a lagging List left
+// out.
+type Read struct {
+	Object  string
+	Version int
+	Missing bool
+}
+
+// name names s for messages: "step 2 (db reconciles Database ns/db)",
+// or, with no object, "step 3 (in-flight write of ...)".
+func (s Step) name() string {
+	if s.Object == "" {
+		return fmt.Sprintf("step %d (%s)", s.Index, s.Reconciler)
+	}
+	return fmt.Sprintf("step %d (%s reconciles %s)", s.Index, s.Reconciler, s.Object)
+}

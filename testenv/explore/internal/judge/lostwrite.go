@@ -1,0 +1,144 @@
+package judge
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// Writer is the write that made the version "no lost write" judges, as
+// the step being run made it.
+type Writer struct {
+	// Step is the step's number (0: outside a step); By its reconciler
+	// ("" for a user action's, or outside a step).
+	Step int
+	By   string
+	// Seen is the newest version of the object the step had seen (from 0;
+	// -1: none).
+	Seen int
+	// Judged: the write was computed from version Based (from 1; 0:
+	// none), by which it is judged (the explorer's writebase.go).
+	Judged bool
+	Based  int
+	// SentBy, when not 0, is the step that sent the write, the old
+	// leader's, delivered late; SentNth which of its writes in flight
+	// (from 0).
+	SentBy, SentNth int
+	// Applied is the decision of a server-side apply (book.Restated), nil
+	// for any other write.
+	Applied *book.Decision
+}
+
+// Lost is a lost write the judged version made: the failure, whose
+// message the explorer ends with the note naming the write, and whether
+// the overwritten fields were the same reconciler's (only such a loss is
+// judged again after the schedule).
+type Lost struct {
+	Failure
+	SameWriter bool
+}
+
+// LostWrite judges h's newest version, which replaced prev, as made by
+// w: a write changes a field an earlier step set, and the write was
+// computed from a version older than the one that write made. It notes
+// who wrote each field the version changed (h.Owners), and returns the
+// leaves it changed, and a Lost for each earlier writer whose fields it
+// overwrote, oldest first.
+func LostWrite(h *book.History, prev map[string]any, w Writer) ([]book.Leaf, []Lost) {
+	v := h.Newest()
+	cur := h.Versions[v]
+	based := w.Seen
+	by := ""
+	had := "had seen only"
+	if w.Judged {
+		// Judged by the version it was computed from (writebase.go).
+		based = w.Based - 1
+		if based < w.Seen {
+			had = fmt.Sprintf("had read v%d but computed the write from", w.Seen+1)
+		}
+	}
+	if w.SentBy > 0 {
+		// Judged by what the old leader had seen when it sent it.
+		nth := ""
+		if w.SentNth > 0 {
+			nth = fmt.Sprintf(" %d", w.SentNth+1)
+		}
+		by = fmt.Sprintf(" (the old leader's write%s sent by step %d, in flight until now)", nth, w.SentBy)
+	}
+	lost := map[book.Owner][]string{}
+	// A create (prev absent) loses nothing: it succeeds only where the
+	// object is gone, whoever deleted it. Nor does a delete (cur absent).
+	// Nor does an apply that changes only what its own field manager's
+	// earlier apply set, decided in the same reconcile at least as
+	// informed: it restates that reconcile's newest decision (book.Restated).
+	overwrite := prev != nil && cur != nil
+	// Fields are owned per object, not per name: a deletion ends the
+	// object and what anyone wrote on it. A write to an object created
+	// again under the name loses only what was written on the new object
+	// (its create or a later write), whatever the writer saw of the old
+	// one. A new UID without a recorded absence is a create (record
+	// inserts that absence: the deletion and the create between two
+	// records).
+	if cur == nil {
+		h.Owners = map[string]book.Owner{}
+		return nil, nil
+	}
+	if overwrite && book.UIDOfVersion(prev) != book.UIDOfVersion(cur) {
+		h.Owners = map[string]book.Owner{}
+		overwrite = false
+	}
+	leaves := book.ChangedLeaves(prev, cur)
+	for _, l := range leaves {
+		p := l.Dotted
+		if o, ok := h.Owners[p]; ok && overwrite && o.Step > 0 && o.Step != w.Step && o.Version > based &&
+			!book.Restated(o, w.Applied, prev, cur, l.Fields) {
+			lost[o] = append(lost[o], p)
+		}
+		h.Owners[p] = book.Owner{Version: v, Step: w.Step, By: w.By, Applied: w.Applied}
+	}
+	var out []Lost
+	for _, o := range sortedOwners(lost) {
+		paths := lost[o]
+		sort.Strings(paths)
+		timeOnly, note := book.TimeLikeOnly(leaves, paths, prev, cur), ""
+		if timeOnly {
+			note = " (the values differ only in time-like fields: " + strings.Join(paths, ", ") + ")"
+		}
+		msg := fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
+			h.Key, strings.Join(paths, ", "), o.Step, o.Version+1, w.Step, by, v+1, had, based+1, note)
+		out = append(out, Lost{Failure: Failure{Object: h.Key.String(), Fields: paths, TimeOnly: timeOnly, Message: msg},
+			SameWriter: w.By != "" && o.By == w.By})
+	}
+	return leaves, out
+}
+
+func sortedOwners(m map[book.Owner][]string) []book.Owner {
+	out := make([]book.Owner, 0, len(m))
+	for o := range m {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return out
+}
+
+// SameLeaves reports that fresh, the version the fresh schedule's
+// corresponding write made, has each of leaves, which the suspect write
+// changed, at its value in cur, the version that write made.
+func SameLeaves(leaves []book.Leaf, cur, fresh map[string]any) bool {
+	if fresh == nil {
+		return false
+	}
+	for _, l := range leaves {
+		a, _, _ := unstructured.NestedFieldNoCopy(cur, l.Fields...)
+		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.Fields...)
+		if !reflect.DeepEqual(a, b) && (!book.Zero(a) || !book.Zero(b)) {
+			return false
+		}
+	}
+	return true
+}
