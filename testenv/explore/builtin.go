@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
@@ -60,11 +59,4 @@ func (st *setupState) validateBuiltin(opts Options) error {
 		st.records = append(st.records, judge.Record{Of: of, Kind: kind, Field: strings.Split(rec.Field, "."), ByName: rec.ByName})
 	}
 	return nil
-}
-
-func shortUID(uid types.UID) string {
-	if len(uid) > 8 {
-		return string(uid[:8])
-	}
-	return string(uid)
 }

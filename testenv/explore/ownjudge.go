@@ -31,39 +31,6 @@ import (
 // Trial controller deletes a finished Trial's Job one step later
 // without the crash: TestOwnDeleteInBothDrains).
 
-// ownDelete is a delete of an own creation: the object, and how many
-// reconcilers' creations of its name came before its own. Not the step
-// that created it: without a crash, the crashed step's later writes
-// create earlier, and without the deliveries of writes in flight, every
-// later step's number is one less.
-type ownDelete struct {
-	key book.Key
-	nth int
-}
-
-// suspectDelete is a delete to judge after the schedule: the step that
-// made it, and the violation's message.
-type suspectDelete struct {
-	ownDelete
-	at  deleteAt
-	msg string
-}
-
-// deleteAt is where a delete was made: its chosen step's place among
-// the schedule's chosen steps but the deliveries of writes in flight
-// (chosenPos), and whether the step was one of the drain's.
-type deleteAt struct {
-	pos   int
-	drain bool
-}
-
-// noLater reports that a delete at fresh, in the fresh schedule, came no
-// later than one at d: at the same step or an earlier one, or both in
-// their schedules' drains.
-func (fresh deleteAt) noLater(d deleteAt) bool {
-	return fresh.pos <= d.pos || fresh.drain && d.drain
-}
-
 // chosenPos is the place of the step after chosen among a schedule's
 // steps but the deliveries of writes in flight, which a fresh schedule
 // without faults does not have: the same step's in both.
@@ -92,18 +59,16 @@ func chosenPos(chosen []scriptStep) int {
 // reads of the step that wrote it. The fresh schedules
 // count in no search's schedules.
 func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
-	if len(r.creations.suspects) == 0 && len(r.checks.ogSuspects) == 0 && len(r.checks.lwSuspects) == 0 || ctx.Err() != nil {
+	if r.creations.own.Suspects() == 0 && len(r.checks.ogSuspects) == 0 && len(r.checks.lwSuspects) == 0 || ctx.Err() != nil {
 		return nil
 	}
-	if len(r.creations.suspects) > 0 || len(r.checks.ogSuspects) > 0 {
+	if r.creations.own.Suspects() > 0 || len(r.checks.ogSuspects) > 0 {
 		fresh, err := ex.freshSchedule(ctx, freshScript(r))
 		if err != nil {
 			return err
 		}
-		for _, d := range r.creations.suspects {
-			if at, ok := fresh.deletes[d.ownDelete]; ok && at.noLater(d.at) {
-				r.trace.retract(InvariantOwnDelete, d.msg)
-			}
+		for _, msg := range r.creations.own.Retracted(fresh.deletes) {
+			r.trace.retract(InvariantOwnDelete, msg)
 		}
 		for _, o := range r.checks.ogSuspects {
 			if !fresh.og[o.key] {
@@ -124,7 +89,8 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 			}
 		}
 	}
-	r.creations.suspects, r.checks.ogSuspects, r.checks.lwSuspects = nil, nil, nil
+	r.creations.own.Judged()
+	r.checks.ogSuspects, r.checks.lwSuspects = nil, nil
 	if r.trace.failed == nil {
 		r.track.broke = false
 	}
@@ -176,7 +142,7 @@ func stepFreshScript(r *run, pos int) []scriptStep {
 // write delivered at each delivery): a script whose faults the fresh
 // reads do not reproduce is no schedule to compare with.
 type freshVerdict struct {
-	deletes map[ownDelete]deleteAt
+	deletes judge.Deletes
 	og      map[book.Key]bool
 	writes  map[writeAt]map[string]any
 	faulted bool
@@ -204,7 +170,7 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if fresh.err != nil {
 		return nil, fresh.err
 	}
-	v := &freshVerdict{deletes: fresh.creations.freshDeletes, og: map[book.Key]bool{}, writes: fresh.checks.written,
+	v := &freshVerdict{deletes: fresh.creations.own.FreshDeletes(), og: map[book.Key]bool{}, writes: fresh.checks.written,
 		faulted: madeFaults(fresh, script)}
 	for _, k := range fresh.book.Keys() {
 		if judge.SetsObservedGeneration(fresh.book, k) {

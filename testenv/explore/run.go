@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"slices"
 
-	"k8s.io/apimachinery/pkg/types"
-
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -61,8 +59,7 @@ func newRun(ex *explorer, server client.Client) *run {
 	r.cache = cacheModel{ex: ex, book: r.book, trace: &r.trace, server: server, floor: map[book.Key]int{}, lists: listsSeen{}}
 	r.queue = workQueue{ex: ex, book: r.book, server: server, calls: &r.calls}
 	r.held = heldWrites{ex: ex, book: r.book, trace: &r.trace, work: &r.queue}
-	r.creations = creations{ex: ex, book: r.book, trace: &r.trace,
-		created: map[types.UID]creation{}, userDeleted: map[book.Key]int{}}
+	r.creations = creations{ex: ex, book: r.book, trace: &r.trace}
 	return r
 }
 
