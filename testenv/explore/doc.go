@@ -132,13 +132,15 @@
 // held), internal/schedule (a schedule's chosen steps and its seed),
 // internal/served (the API served in process), internal/recmgr (the
 // manager Scenario.Setup runs on), internal/callsite (a write's line and
-// its audit), internal/progress and internal/crinternals;
-// docs/explore-design.md, "Where the code lives", says what each holds.
+// its audit), internal/judge (the built-in invariants' judges),
+// internal/progress and internal/crinternals; docs/explore-design.md,
+// "Where the code lives", says what each holds.
 //
 // The built-in invariants are one table, builtins (invariant.go): each
-// an invariant value in a file of its own (invariant_*.go) with its
-// checks, run at each write or each steady state through the table;
-// Options.Disable and docs/explore.md's list read it.
+// an invariant value whose hook runs its judge (internal/judge, a file
+// each) at each write or each steady state and records what it found
+// under the invariant's name; Options.Disable and docs/explore.md's list
+// read it.
 //
 // See docs/explore.md.
 package explore

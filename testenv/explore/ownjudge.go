@@ -5,8 +5,6 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 
 	"context"
-	"slices"
-	"strings"
 )
 
 // A reconciler's delete of what a reconciler of the schedule created,
@@ -46,8 +44,8 @@ func chosenPos(chosen []scriptStep) int {
 
 // The same fresh schedule judges an observedGeneration absent at
 // generation 1 in a steady state after a stale read, a crash or a write
-// delivered late (invariant_observedgenerationstuck.go): if the fresh schedule's object has the
-// field, the operator sets it and the faults left it absent, and the
+// delivered late (judge.ObservedGenerationStuck): if the fresh
+// schedule's object has the field, the operator sets it and the faults left it absent, and the
 // violation stands; if not, the operator does not set it there from fresh
 // reads either (a kind whose type has the field unused), and it is taken
 // back.
@@ -203,34 +201,4 @@ func madeFaults(r *run, script []scriptStep) bool {
 		}
 	}
 	return r.held.delivered >= delivered
-}
-
-// retract takes back the violation of invariant with msg, which the
-// schedule's judgement after its end cleared: the next one, if any, is
-// the first.
-func (t *trace) retract(invariant, msg string) {
-	f := t.failed
-	if f == nil {
-		return
-	}
-	if f.Invariant == invariant && f.Message == msg {
-		if len(f.Also) == 0 {
-			t.failed = nil
-			return
-		}
-		f.Invariant, f.Message, _ = strings.Cut(f.Also[0], ": ")
-		f.Also = f.Also[1:]
-		if len(f.alsoAbout) > 0 {
-			f.about, f.alsoAbout = f.alsoAbout[0], f.alsoAbout[1:]
-		}
-	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
-		f.Also = slices.Delete(f.Also, i, i+1)
-		if i < len(f.alsoAbout) {
-			f.alsoAbout = slices.Delete(f.alsoAbout, i, i+1)
-		}
-	}
-	if f.Invariant == invariant || slices.ContainsFunc(f.Also, func(a string) bool { return strings.HasPrefix(a, invariant+": ") }) {
-		return
-	}
-	delete(f.names, invariant)
 }

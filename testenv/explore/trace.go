@@ -5,6 +5,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -114,6 +115,36 @@ func (t *trace) failOn(invariant string, d failDetail, msg string) {
 		t.failed.Also = append(t.failed.Also, invariant+": "+msg)
 		t.failed.alsoAbout = append(t.failed.alsoAbout, d)
 	}
+}
+
+// retract takes back the violation of invariant with msg, which the
+// schedule's judgement after its end cleared: the next one, if any, is
+// the first.
+func (t *trace) retract(invariant, msg string) {
+	f := t.failed
+	if f == nil {
+		return
+	}
+	if f.Invariant == invariant && f.Message == msg {
+		if len(f.Also) == 0 {
+			t.failed = nil
+			return
+		}
+		f.Invariant, f.Message, _ = strings.Cut(f.Also[0], ": ")
+		f.Also = f.Also[1:]
+		if len(f.alsoAbout) > 0 {
+			f.about, f.alsoAbout = f.alsoAbout[0], f.alsoAbout[1:]
+		}
+	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
+		f.Also = slices.Delete(f.Also, i, i+1)
+		if i < len(f.alsoAbout) {
+			f.alsoAbout = slices.Delete(f.alsoAbout, i, i+1)
+		}
+	}
+	if f.Invariant == invariant || slices.ContainsFunc(f.Also, func(a string) bool { return strings.HasPrefix(a, invariant+": ") }) {
+		return
+	}
+	delete(f.names, invariant)
 }
 
 // failWith records the violation of invariant a judge found

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 
 	"encoding/json"
 	"strings"
@@ -9,59 +10,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// What a write is judged by, and what names it in a report.
-//
-// "no lost write" judges a write by the version of the object it was
-// computed from, not by the newest read of its step: a reconcile that
-// reads an object, decides, reads it again (a retry helper's check, a
-// verification through the API reader) and then sends the decision as a
-// blind merge patch of the object it first read has lost whatever was
-// written between its two reads. The explorer cannot follow the values;
-// it reads what the request says:
-//
-//   - a write under the lock (an update carrying a resourceVersion, a
-//     patch or apply whose body carries metadata.resourceVersion) that
-//     the server accepted was computed from the newest version, whatever
-//     the step read: the server checked it;
-//   - a blind write of an object carrying a resourceVersion the book
-//     knows (a merge patch of what a Get filled, MergeFrom's usual use)
-//     was computed from that version, older or newer than the step's
-//     newest read;
-//   - a write that carries neither (a patch of an empty object, an
-//     apply without the lock, an update without resourceVersion) is
-//     judged, as before, by the newest version the step had seen.
-
 // writeBased is the version (Write.Based: 1-based, 0 none) a write of k
-// the server accepted was computed from: lock is the resourceVersion
-// the server checked ("" for none), held the one the sent object carried;
-// based is the step's newest read. An accepted lock is a read of the
-// newest version (the step's seen is raised to it).
+// the server accepted was computed from (judge.Based, which says what a
+// write is judged by): lock is the resourceVersion the server checked
+// ("" for none), held the one the sent object carried; based is the
+// step's newest read. An accepted lock is a read of the newest version
+// (the step's seen is raised to it).
 func (c *checks) writeBased(k book.Key, lock, held string, based int) int {
-	h := c.book.History(k)
-	if h == nil {
-		return based
+	v, read := judge.Based(c.book.History(k), lock, held, based)
+	if read >= 0 && read > c.trace.cur.seenOrNone(k) {
+		c.trace.cur.seen[k] = read
 	}
-	newest := h.Newest()
-	if lock != "" {
-		if h.RVs[newest] != lock || h.Versions[newest] == nil {
-			return based
-		}
-		if newest > c.trace.cur.seenOrNone(k) {
-			c.trace.cur.seen[k] = newest
-		}
-		return max(based, newest+1)
-	}
-	if held == "" {
-		return based
-	}
-	// Back to the object's last absence: before it, a version of another
-	// object under the name (the fake client numbers each one's from 1).
-	for i := newest; i >= 0 && h.Versions[i] != nil; i-- {
-		if h.RVs[i] == held {
-			return i + 1
-		}
-	}
-	return based
+	return v
 }
 
 // lockOf is the resourceVersion the server checks before taking a write
