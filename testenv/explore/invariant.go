@@ -44,8 +44,9 @@ const (
 )
 
 // The built-in invariants, as one table: each is an invariant value
-// below, its judge a function of internal/judge (a file of its own
-// there), named in builtins in the order docs/explore.md's "What is
+// below (the own-delete ones with the state they keep,
+// invariant_owndelete.go), its judge in internal/judge (a file of its
+// own there), named in builtins in the order docs/explore.md's "What is
 // checked" lists them (a test keeps the two in step). Options.Disable
 // reads the table; checks.checkWrite runs the onWrite checks at each new
 // version the book records (internal/book), in this order, and the drain
@@ -108,7 +109,8 @@ var invLostWrite = invariant{
 var invObservedGeneration = invariant{
 	name: InvariantObservedGeneration,
 	onWrite: func(c *checks, h *book.History, prev map[string]any) {
-		for _, f := range judge.ObservedGeneration(h, prev, c.trace.writeNote) {
+		for _, f := range judge.ObservedGeneration(h, prev) {
+			f.Message += c.trace.writeNote()
 			c.trace.failWith(InvariantObservedGeneration, f)
 		}
 	},

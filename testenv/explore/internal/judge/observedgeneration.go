@@ -16,9 +16,9 @@ var ogField = []string{"status.observedGeneration"}
 
 // ObservedGeneration judges h's newest version, which replaced prev:
 // status.observedGeneration never goes backwards nor passes
-// metadata.generation. Each message ends with note, which names the
-// write (the explorer's writeNote), called for each failure.
-func ObservedGeneration(h *book.History, prev map[string]any, note func() string) []Failure {
+// metadata.generation. The explorer ends each message with the note
+// naming the write.
+func ObservedGeneration(h *book.History, prev map[string]any) []Failure {
 	var out []Failure
 	v := h.Newest()
 	cur := h.Versions[v]
@@ -26,14 +26,14 @@ func ObservedGeneration(h *book.History, prev map[string]any, note func() string
 		og, okNew, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		old, okOld, _ := unstructured.NestedInt64(prev, "status", "observedGeneration")
 		if okNew && okOld && og < old {
-			out = append(out, Failure{Object: h.Key.String(), Fields: ogField, Message: fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)%s", h.Key, old, og, v+1, note())})
+			out = append(out, Failure{Object: h.Key.String(), Fields: ogField, Message: fmt.Sprintf("%s: status.observedGeneration went backwards from %d to %d (v%d)", h.Key, old, og, v+1)})
 		}
 	}
 	if cur != nil {
 		og, ok, _ := unstructured.NestedInt64(cur, "status", "observedGeneration")
 		gen, _, _ := unstructured.NestedInt64(cur, "metadata", "generation")
 		if ok && og > gen {
-			out = append(out, Failure{Object: h.Key.String(), Fields: ogField, Message: fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)%s", h.Key, og, gen, v+1, note())})
+			out = append(out, Failure{Object: h.Key.String(), Fields: ogField, Message: fmt.Sprintf("%s: status.observedGeneration %d passes generation %d (v%d)", h.Key, og, gen, v+1)})
 		}
 	}
 	return out
