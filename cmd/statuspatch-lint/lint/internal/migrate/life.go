@@ -247,18 +247,28 @@ func (l *life) is(e ast.Expr) bool {
 // rooted reports whether e is the object or a field, element or
 // dereference of it (obj.Status.Conditions[0]).
 func (l *life) rooted(e ast.Expr) bool {
+	rooted, _ := l.chain(e)
+	return rooted
+}
+
+// chain walks e down its selections, indexes and dereferences to the
+// name it starts from: rooted, e is the object or a field, element or
+// dereference of it; status, the walk passed the object's Status (e is
+// obj.Status or in it: obj.Status.Ready, obj.Status.Conditions[0]).
+func (l *life) chain(e ast.Expr) (rooted, status bool) {
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
-			return l.si.pass.TypesInfo.Uses[x] == l.obj
+			return l.si.pass.TypesInfo.Uses[x] == l.obj, status
 		case *ast.SelectorExpr:
+			status = status || x.Sel.Name == "Status" && l.is(x.X)
 			e = x.X
 		case *ast.IndexExpr:
 			e = x.X
 		case *ast.StarExpr:
 			e = x.X
 		default:
-			return false
+			return false, false
 		}
 	}
 }

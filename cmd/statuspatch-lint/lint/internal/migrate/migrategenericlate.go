@@ -74,7 +74,7 @@ func lateBase(kc *kindCaller, v *types.Var) string {
 			}
 		}
 		for _, e := range changed {
-			if l.throughStatus(e) && n.Pos() > last {
+			if rooted, status := l.chain(e); rooted && status && n.Pos() > last {
 				last = n.Pos()
 			}
 		}
@@ -113,24 +113,4 @@ func (l *life) aliased(pos token.Pos) bool {
 		return !found
 	})
 	return found
-}
-
-// throughStatus reports whether e is a field or element of the object's
-// status (obj.Status.Ready, obj.Status.Conditions[0]).
-func (l *life) throughStatus(e ast.Expr) bool {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			if x.Sel.Name == "Status" && l.is(x.X) {
-				return true
-			}
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return false
-		}
-	}
 }
