@@ -86,49 +86,6 @@ func (si *site) enclosingLists() [][]ast.Stmt {
 	return lists
 }
 
-// applyOwner returns the field owner of the apply's options, the call's
-// arguments from the index from on, or why they are not the ones apply mode
-// takes: client.FieldOwner and client.ForceOwnership, which apply mode
-// always sends.
-func (si *site) applyOwner(from int) (owner fieldOwner, why string) {
-	if si.call.Ellipsis.IsValid() {
-		return owner, "the apply's options are spread from a slice"
-	}
-	force := false
-	for _, a := range si.call.Args[from:] {
-		if o, ok := si.fieldOwnerArg(a); ok {
-			owner = o
-			continue
-		}
-		if si.isClientVar(a, "ForceOwnership") {
-			force = true
-			continue
-		}
-		return fieldOwner{}, "the apply has the option " + types.ExprString(a) + ": apply mode takes only client.FieldOwner and client.ForceOwnership"
-	}
-	switch {
-	case owner.expr == nil:
-		return fieldOwner{}, "the apply names no client.FieldOwner: apply mode needs the field owner (patcher.WithFieldOwner); move it by hand"
-	case !force:
-		return fieldOwner{}, "the apply does not force ownership (client.ForceOwnership), and apply mode does: move it by hand if taking the fields from other managers is what you want"
-	}
-	return owner, ""
-}
-
-// fieldOwnerArg returns the field owner an option a names: the argument
-// of client.FieldOwner(x), or a value of type client.FieldOwner (typed:
-// const fieldOwner client.FieldOwner = "..."); false for any other
-// option.
-func (si *site) fieldOwnerArg(a ast.Expr) (fieldOwner, bool) {
-	if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && si.isClientType(c.Fun, "FieldOwner") {
-		return fieldOwner{expr: c.Args[0]}, true
-	}
-	if n := kube.NamedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.ClientPkgPath && n.Obj().Name() == "FieldOwner" {
-		return fieldOwner{expr: a, typed: true}, true
-	}
-	return fieldOwner{}, false
-}
-
 // configRoot returns the constructor call a configuration's builder chain
 // starts from: ac itself, or the value of ac's definition in a block
 // enclosing the write.
