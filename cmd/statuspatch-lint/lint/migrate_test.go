@@ -160,7 +160,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// of its object; its applydefer.go: 1 apply after a change of its object
 	// since its last write, 2 whose guard's result a closure or a pointer
 	// made in the body sets, 1 whose error a closure changes before it is
-	// returned, 5 applies beside a deferred write
+	// returned, 6 applies beside a deferred write
 	// that may run after they stored (unguarded, guarded by a result set
 	// by other deferred code or returned non-nil after the apply, a value
 	// taken at the defer) or a helper writing after them, each naming the
@@ -187,7 +187,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a label, a re-read, a List item whose decision cannot run again in
 	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
 	// patcher.
-	if len(left) != 155 || notMoved != 154 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 155 (154):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 156 || notMoved != 155 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 156 (155):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/cfg"
@@ -81,6 +82,50 @@ func (l *life) freshAt(s ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// reaches reports whether a path of the function's graph runs from the
+// node holding from on to the node holding to: a change at from can be
+// what the object holds at to. A position the graph does not show (dead
+// code) is taken to reach.
+func (l *life) reaches(from, to token.Pos) bool {
+	fb, fi := l.nodeAt(from)
+	tb, ti := l.nodeAt(to)
+	if fb == nil || tb == nil || fb == tb && fi < ti {
+		return true
+	}
+	seen := map[*cfg.Block]bool{}
+	next := slices.Clone(fb.Succs)
+	for len(next) > 0 {
+		b := next[len(next)-1]
+		next = next[:len(next)-1]
+		if b == tb {
+			return true
+		}
+		if !seen[b] {
+			seen[b] = true
+			next = append(next, b.Succs...)
+		}
+	}
+	return false
+}
+
+// nodeAt is the innermost node of a live block holding pos, and that
+// block; nil when none does.
+func (l *life) nodeAt(pos token.Pos) (*cfg.Block, int) {
+	var at *cfg.Block
+	idx, span := -1, token.Pos(0)
+	for _, b := range l.g.Blocks {
+		if !b.Live {
+			continue
+		}
+		for i, n := range b.Nodes {
+			if n.Pos() <= pos && pos < n.End() && (at == nil || n.End()-n.Pos() < span) {
+				at, idx, span = b, i, n.End()-n.Pos()
+			}
+		}
+	}
+	return at, idx
 }
 
 // freshBefore is freshAt for the node i of b, on the paths that end
@@ -247,18 +292,28 @@ func (l *life) is(e ast.Expr) bool {
 // rooted reports whether e is the object or a field, element or
 // dereference of it (obj.Status.Conditions[0]).
 func (l *life) rooted(e ast.Expr) bool {
+	rooted, _ := l.chain(e)
+	return rooted
+}
+
+// chain walks e down its selections, indexes and dereferences to the
+// name it starts from: rooted, e is the object or a field, element or
+// dereference of it; status, the walk passed the object's Status (e is
+// obj.Status or in it: obj.Status.Ready, obj.Status.Conditions[0]).
+func (l *life) chain(e ast.Expr) (rooted, status bool) {
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
-			return l.si.pass.TypesInfo.Uses[x] == l.obj
+			return l.si.pass.TypesInfo.Uses[x] == l.obj, status
 		case *ast.SelectorExpr:
+			status = status || x.Sel.Name == "Status" && l.is(x.X)
 			e = x.X
 		case *ast.IndexExpr:
 			e = x.X
 		case *ast.StarExpr:
 			e = x.X
 		default:
-			return false
+			return false, false
 		}
 	}
 }

@@ -41,12 +41,22 @@ func deferralOf(pass *analysis.Pass, cur inspector.Cursor, fn ast.Node) *deferra
 	if !ok {
 		return nil
 	}
+	var fnCur inspector.Cursor // fn's place
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		if c.Node() == fn {
+			fnCur = c
+		}
+	}
+	if !fnCur.Valid() {
+		return nil
+	}
+	in := cur.Inspector()
 	if d, ok := cur.Parent().Node().(*ast.DeferStmt); ok && d.Call == call {
 		if enclosingOf(cur.Parent()) != fn {
 			return nil
 		}
 		dl := &deferral{at: d}
-		dl.guard(pass, fn, func(res *types.Var) (bool, ast.Node) { return calleeGuarded(pass, call, res, true) })
+		dl.guard(pass, fnCur, func(res *types.Var) (bool, ast.Node) { return calleeGuarded(pass, in, call, res, true) })
 		return dl
 	}
 	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
@@ -59,13 +69,17 @@ func deferralOf(pass *analysis.Pass, cur inspector.Cursor, fn ast.Node) *deferra
 		if !ok1 || !ok2 || fc.Fun != lit || d.Call != fc || enclosingOf(c.Parent().Parent()) != fn {
 			return nil
 		}
+		body, ok := c.FindNode(lit.Body)
+		if !ok {
+			return nil
+		}
 		dl := &deferral{at: d}
-		dl.guard(pass, fn, func(res *types.Var) (bool, ast.Node) {
+		dl.guard(pass, fnCur, func(res *types.Var) (bool, ast.Node) {
 			isRes := func(e ast.Expr) bool { return identOf(pass, e) == res }
-			if ok, set := errGuarded(pass, lit.Body, []token.Pos{call.Pos()}, isRes); ok || set != nil {
+			if ok, set := errGuarded(pass, body, []token.Pos{call.Pos()}, isRes); ok || set != nil {
 				return ok, set
 			}
-			return calleeGuarded(pass, call, res, false) // the guard in the function the literal hands the object to
+			return calleeGuarded(pass, in, call, res, false) // the guard in the function the literal hands the object to
 		})
 		return dl
 	}
@@ -74,12 +88,17 @@ func deferralOf(pass *analysis.Pass, cur inspector.Cursor, fn ast.Node) *deferra
 
 // guard finds the named error result of fn whose being non-nil the
 // deferred write needs (guarded tells, for one, whether it does and where
-// it is set on the way), unless other deferred code of fn sets it.
-func (d *deferral) guard(pass *analysis.Pass, fn ast.Node, guarded func(*types.Var) (bool, ast.Node)) {
-	for _, res := range errorResults(pass, fn) {
+// it is set on the way), unless code of fn other than d.at may set it
+// later than the body's own assignments (which errorAfter reads): an
+// assignment in another deferred statement or in any function literal (a
+// closure a deferred call may run: fail := func(e error) { retErr = e }),
+// or &res taken outside d.at (a pointer written through later). Such code
+// may run before d.at's, the guard then testing its value.
+func (d *deferral) guard(pass *analysis.Pass, fn inspector.Cursor, guarded func(*types.Var) (bool, ast.Node)) {
+	for _, res := range errorResults(pass, fn.Node()) {
 		ok, set := guarded(res)
 		if ok {
-			set = setElsewhere(pass, fn, d.at, res)
+			set = writesVar(pass, fn, res, true, func(n ast.Node) bool { return n == d.at })
 		}
 		if set != nil {
 			d.set, d.setOf = set, res
@@ -96,12 +115,16 @@ func (d *deferral) guard(pass *analysis.Pass, fn ast.Node, guarded func(*types.V
 // package, writes the object it is handed only when the error it is
 // given is not nil: a parameter given &res (tested as *p), or, where the
 // call is made as the function returns (atDefer false), one given res.
-func calleeGuarded(pass *analysis.Pass, call *ast.CallExpr, res *types.Var, atDefer bool) (bool, ast.Node) {
+func calleeGuarded(pass *analysis.Pass, in *inspector.Inspector, call *ast.CallExpr, res *types.Var, atDefer bool) (bool, ast.Node) {
 	if call == nil {
 		return false, nil
 	}
 	decl := declOf(pass, kube.CalledFunc(pass, call))
 	if decl == nil || decl.Body == nil {
+		return false, nil
+	}
+	body, ok := in.Root().FindNode(decl.Body)
+	if !ok {
 		return false, nil
 	}
 	params := paramVars(pass, decl)
@@ -135,21 +158,19 @@ func calleeGuarded(pass *analysis.Pass, call *ast.CallExpr, res *types.Var, atDe
 			continue
 		}
 		p := params[i]
-		ast.Inspect(decl.Body, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				for _, x := range c.Args {
-					if identOf(pass, x) == p {
-						targets = append(targets, c.Pos())
-					}
+		for cc := range body.Preorder((*ast.CallExpr)(nil)) {
+			c := cc.Node().(*ast.CallExpr)
+			for _, x := range c.Args {
+				if identOf(pass, x) == p {
+					targets = append(targets, c.Pos())
 				}
 			}
-			return true
-		})
+		}
 	}
 	if len(targets) == 0 {
 		return false, nil
 	}
-	return errGuarded(pass, decl.Body, targets, isErr)
+	return errGuarded(pass, body, targets, isErr)
 }
 
 // errGuarded reports whether, in body, no path from its entry reaches a
@@ -157,8 +178,8 @@ func calleeGuarded(pass *analysis.Pass, call *ast.CallExpr, res *types.Var, atDe
 // tested non-nil on the way: it is taken nil, and a test of it that it
 // fails is a branch no path takes. An assignment to it on the way makes
 // it unknown: the target is reached, and set says where.
-func errGuarded(pass *analysis.Pass, body *ast.BlockStmt, targets []token.Pos, isErr func(ast.Expr) bool) (ok bool, set ast.Node) {
-	g := cfg.New(body, mayReturn(pass))
+func errGuarded(pass *analysis.Pass, body inspector.Cursor, targets []token.Pos, isErr func(ast.Expr) bool) (ok bool, set ast.Node) {
+	g := cfg.New(body.Node().(*ast.BlockStmt), mayReturn(pass))
 	seen := map[*cfg.Block]bool{}
 	var walk func(b *cfg.Block) bool
 	walk = func(b *cfg.Block) bool {
@@ -172,7 +193,7 @@ func errGuarded(pass *analysis.Pass, body *ast.BlockStmt, targets []token.Pos, i
 					return false
 				}
 			}
-			if s := assigns(pass, n, isErr); s != nil {
+			if s := assigns(body, n, isErr); s != nil {
 				set = s
 				return false
 			}
@@ -244,98 +265,22 @@ func nilValue(e ast.Expr, isErr func(ast.Expr) bool) (value, known bool) {
 	return false, false
 }
 
-// assigns returns the node of n (outside function literals) that assigns
-// an expression isErr tells, or takes its address; nil when none.
-func assigns(pass *analysis.Pass, n ast.Node, isErr func(ast.Expr) bool) ast.Node {
-	var found ast.Node
-	ast.Inspect(n, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				if isErr(l) {
-					found = x
-				}
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.AND && isErr(x.X) {
-				found = x
-			}
+// assigns returns the node of n, a node under root, that assigns an
+// expression isErr tells or takes its address, outside function literals
+// (writesOf); nil when none, n itself when n is not under root (but for
+// go/cfg's own return at a body's end).
+func assigns(root inspector.Cursor, n ast.Node, isErr func(ast.Expr) bool) ast.Node {
+	c, ok := root.FindNode(n)
+	if !ok {
+		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 0 {
+			return nil // go/cfg's return at the body's end, not in the syntax
 		}
-		return found == nil
-	})
-	return found
-}
-
-// assignedIn reports whether fn's body assigns v, or takes its address,
-// anywhere but in its return statements, its deferred statements and its
-// function literals (which run later, or when called: setElsewhere).
-func assignedIn(pass *analysis.Pass, fn ast.Node, v *types.Var) bool {
-	found := false
-	ast.Inspect(fn, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.DeferStmt:
-			return false // runs after the return (setElsewhere reads it)
-		case *ast.FuncLit:
-			return x == fn // a closure: setElsewhere
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				found = found || identOf(pass, l) == v
-			}
-		case *ast.UnaryExpr:
-			found = found || x.Op == token.AND && identOf(pass, x.X) == v
-		}
-		return !found
-	})
-	return found
-}
-
-// setElsewhere returns where code of fn other than the defer statement d
-// may set res later than the body's own assignments (which errorAfter
-// reads): an assignment in another deferred statement or in any function
-// literal (a closure a deferred call may run: fail := func(e error) {
-// retErr = e }), or &res taken outside d (a pointer written through
-// later), or nil. Such code may run before d's, the guard then testing
-// its value.
-func setElsewhere(pass *analysis.Pass, fn ast.Node, d *ast.DeferStmt, res *types.Var) ast.Node {
-	var found ast.Node
-	isRes := func(e ast.Expr) bool { return identOf(pass, e) == res }
-	sets := func(n ast.Node) {
-		ast.Inspect(n, func(y ast.Node) bool {
-			switch y := y.(type) {
-			case *ast.AssignStmt:
-				for _, l := range y.Lhs {
-					if isRes(l) {
-						found = y
-					}
-				}
-			case *ast.UnaryExpr:
-				if y.Op == token.AND && isRes(y.X) {
-					found = y
-				}
-			}
-			return found == nil
-		})
+		return n
 	}
-	ast.Inspect(fn, func(x ast.Node) bool {
-		if found != nil || x == d {
-			return false
-		}
-		switch x := x.(type) {
-		case *ast.DeferStmt, *ast.FuncLit:
-			if x != fn {
-				sets(x)
-				return false
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.AND && isRes(x.X) {
-				found = x
-			}
-		}
-		return true
-	})
-	return found
+	for w := range writesOf(c, isErr, func(n ast.Node) bool { _, lit := n.(*ast.FuncLit); return lit }) {
+		return w.Node()
+	}
+	return nil
 }
 
 // errorResults are fn's named results of type error.

@@ -2,11 +2,9 @@ package migrate
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
 )
 
@@ -33,7 +31,8 @@ func (l *life) errorAfter(call *ast.CallExpr, res *types.Var) ast.Node {
 			}
 		}
 	}
-	if start == nil {
+	fnCur, ok := l.si.cursor(fn)
+	if start == nil || !ok {
 		return call
 	}
 	var errVar *types.Var // the write's error, nil on the paths walked
@@ -48,10 +47,13 @@ func (l *life) errorAfter(call *ast.CallExpr, res *types.Var) ast.Node {
 			errVar = identOf(pass, n.Lhs[0])
 		}
 	}
-	if errVar != nil && setAside(pass, fn, errVar) {
-		errVar = nil // set where the walk cannot see: its value unknown
+	if errVar != nil && writesVar(pass, fnCur, errVar, true, nil) != nil {
+		errVar = nil // set where the walk cannot see (&errVar, a closure): its value unknown
 	}
-	resSet := res != nil && assignedIn(pass, fn, res)
+	// resSet: the body assigns res, or takes its address, outside its
+	// deferred statements and function literals (which run later, or when
+	// called: deferral.guard reads them).
+	resSet := res != nil && writesVar(pass, fnCur, res, false, laterCode) != nil
 	type state struct {
 		b       *cfg.Block
 		tracked bool
@@ -77,7 +79,7 @@ func (l *life) errorAfter(call *ast.CallExpr, res *types.Var) ast.Node {
 				}
 				continue
 			}
-			if tracked && assigns(pass, n, func(e ast.Expr) bool { return identOf(pass, e) == errVar }) != nil {
+			if tracked && assigns(fnCur, n, func(e ast.Expr) bool { return identOf(pass, e) == errVar }) != nil {
 				tracked = false
 			}
 		}
@@ -102,35 +104,4 @@ func (l *life) errorAfter(call *ast.CallExpr, res *types.Var) ast.Node {
 		return nil
 	}
 	return walk(start, at+1, errVar != nil)
-}
-
-// setAside reports whether v may be set other than by fn's own
-// statements: its address is taken (&v, written through later), or a
-// function literal of fn assigns it (a closure called anywhere).
-func setAside(pass *analysis.Pass, fn ast.Node, v *types.Var) bool {
-	found := false
-	ast.Inspect(fn, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.UnaryExpr:
-			found = found || n.Op == token.AND && identOf(pass, n.X) == v
-		case *ast.FuncLit:
-			if n == fn {
-				return true
-			}
-			ast.Inspect(n.Body, func(m ast.Node) bool {
-				if a, ok := m.(*ast.AssignStmt); ok {
-					for _, l := range a.Lhs {
-						found = found || identOf(pass, l) == v
-					}
-				}
-				if u, ok := m.(*ast.UnaryExpr); ok {
-					found = found || u.Op == token.AND && identOf(pass, u.X) == v
-				}
-				return !found
-			})
-			return false
-		}
-		return !found
-	})
-	return found
 }

@@ -50,8 +50,7 @@ type migration struct {
 	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
 	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
 	copyVar    *types.Var   // the copy the dropped patch is built from (migratereuse.go)
-	owner      ast.Expr     // a merge write's field owner, for patcher.WithFieldOwner (migrateowner.go)
-	ownerTyped bool         // owner is a client.FieldOwner value
+	owner      fieldOwner   // a merge write's field owner, for patcher.WithFieldOwner (migrateowner.go)
 
 	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
 

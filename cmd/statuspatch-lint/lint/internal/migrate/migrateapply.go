@@ -29,10 +29,9 @@ import (
 // it keeps beside the migration it embeds, and the fix it builds.
 type applyMove struct {
 	*migration
-	ac    ast.Expr // the configuration the write applies
-	owner ast.Expr // the field owner: client.FieldOwner's argument, or a value of that type
-	typed bool     // owner is a client.FieldOwner (a constant or variable), passed as string(owner)
-	addr  bool     // the object is a value: the patcher takes its address
+	ac    ast.Expr   // the configuration the write applies
+	owner fieldOwner // the field owner
+	addr  bool       // the object is a value: the patcher takes its address
 	// status is what ApplyStatus is given: the configuration's Status
 	// when "", u.Object["status"] for an unstructured object
 	// (migrateapplyunstructured.go).
@@ -54,7 +53,7 @@ func (a *applyMove) statusText() string {
 // prepareApply recognises an apply of a configuration and sets m.obj,
 // m.anchor and m.apply, or returns why it cannot move.
 func (m *migration) prepareApply(kind string) string {
-	owner, typed, why := m.applyOwner(2)
+	owner, why := m.applyOwner(2)
 	if why != "" {
 		return m.shapeWhy(why)
 	}
@@ -75,7 +74,7 @@ func (m *migration) prepareApply(kind string) string {
 	if len(root.Args) > 0 {
 		name = root.Args[0]
 	}
-	return m.applyFrom(named, name, kind, "the apply configuration", ac, owner, typed)
+	return m.applyFrom(named, name, kind, "the apply configuration", ac, owner)
 }
 
 // applyFrom makes the apply's move from the one object of named, the
@@ -84,10 +83,10 @@ func (m *migration) prepareApply(kind string) string {
 // mode, and ac's Status goes to ApplyStatus. With none, a helper's
 // parameter that name is of is followed to its callers' Gets
 // (migrateapplyhelper.go). It returns why it cannot.
-func (m *migration) applyFrom(named []kube.Fetched, name ast.Expr, kind, built string, ac, owner ast.Expr, typed bool) string {
+func (m *migration) applyFrom(named []kube.Fetched, name ast.Expr, kind, built string, ac ast.Expr, owner fieldOwner) string {
 	switch len(named) {
 	case 0:
-		if applyHelper(m, name, kind, ac, owner, typed) {
+		if applyHelper(m, name, kind, ac, owner) {
 			return ""
 		}
 		return m.shapeWhy("no " + kind + " fetched with Get before " + built + " is built, under the name it gives: the patcher is made from that object")
@@ -101,14 +100,14 @@ func (m *migration) applyFrom(named []kube.Fetched, name ast.Expr, kind, built s
 	}
 	m.obj = obj
 	_, isPtr := types.Unalias(obj.Type()).(*types.Pointer)
-	m.apply = &applyMove{migration: m, ac: ac, owner: owner, typed: typed, addr: !isPtr}
+	m.apply = &applyMove{migration: m, ac: ac, owner: owner, addr: !isPtr}
 	if why := m.reads().findGet(); m.anchor == nil {
 		return why
 	}
 	if m.get == nil {
 		return m.shapeWhy(obj.Name() + " is a copy of a read: the patcher is made from the object the Get reads")
 	}
-	if why := m.declaredBefore(owner, m.anchor.End()); why != "" {
+	if why := m.declaredBefore(owner.expr, m.anchor.End()); why != "" {
 		return m.shapeWhy(why)
 	}
 	return ""
@@ -117,11 +116,6 @@ func (m *migration) applyFrom(named []kube.Fetched, name ast.Expr, kind, built s
 func isField(o types.Object) bool {
 	v, ok := o.(*types.Var)
 	return ok && v.IsField()
-}
-
-// ownerText is the field owner as the string patcher.WithFieldOwner takes.
-func (a *applyMove) ownerText() string {
-	return ownerText(a.owner, a.typed)
 }
 
 // checkApplyUses returns why the code between the Get and the apply may
@@ -182,7 +176,7 @@ func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 		objText = "&" + objText
 	}
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s, %sWithWriteMode(%sWriteApply), %sWithFieldOwner(%s))",
-		name, qual, p.Type, a.clientText, objText, pqual, pqual, pqual, a.ownerText())
+		name, qual, p.Type, a.clientText, objText, pqual, pqual, pqual, a.owner.text())
 	give := fmt.Sprintf("_ = %s.Patcher().ApplyStatus(%s) // Flush returns its error too\n%s",
 		name, a.statusText(), a.text().indent(stmt.Pos()))
 	edits := []analysis.TextEdit{

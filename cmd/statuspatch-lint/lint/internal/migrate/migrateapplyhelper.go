@@ -30,7 +30,7 @@ import (
 // applyHelper recognises an apply in a function declaration whose
 // configuration names (name) the function's parameter, a pointer to kind:
 // it sets m.obj, m.apply and m.helper, and reports whether it did.
-func applyHelper(m *migration, name ast.Expr, kind string, ac, owner ast.Expr, typed bool) bool {
+func applyHelper(m *migration, name ast.Expr, kind string, ac ast.Expr, owner fieldOwner) bool {
 	if name == nil {
 		return false
 	}
@@ -53,7 +53,7 @@ func applyHelper(m *migration, name ast.Expr, kind string, ac, owner ast.Expr, t
 		return false
 	}
 	m.obj = v
-	m.apply = &applyMove{migration: m, ac: ac, owner: owner, typed: typed}
+	m.apply = &applyMove{migration: m, ac: ac, owner: owner}
 	m.helper = &helperMove{migration: m, decl: fd}
 	return true
 }
@@ -79,19 +79,19 @@ func (h *helperMove) checkApplyHelper(ws []*Write, files Files) string {
 // callers' patchers are made with.
 func (h *helperMove) ownerPackageLevel() string {
 	why := ""
-	ast.Inspect(h.apply.owner, func(n ast.Node) bool {
+	ast.Inspect(h.apply.owner.expr, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr:
 			return why == ""
 		case *ast.Ident:
 			if o := h.pass.TypesInfo.Uses[n]; o == nil || o.Parent() != h.pass.Pkg.Scope() {
-				why = "its field owner " + types.ExprString(h.apply.owner) + " uses " + n.Name + ", not a constant or variable of the package: the callers make the patcher with it"
+				why = "its field owner " + types.ExprString(h.apply.owner.expr) + " uses " + n.Name + ", not a constant or variable of the package: the callers make the patcher with it"
 			}
 			return false
 		case nil:
 			return false
 		}
-		why = "its field owner " + types.ExprString(h.apply.owner) + " is not a literal or a constant or variable of the package: the callers make the patcher with it"
+		why = "its field owner " + types.ExprString(h.apply.owner.expr) + " is not a literal or a constant or variable of the package: the callers make the patcher with it"
 		return false
 	})
 	return why
@@ -107,7 +107,7 @@ func (h *helperMove) checkApplyCaller(c *migration) string {
 	}
 	scope := h.pass.Pkg.Scope().Innermost(c.anchor.End())
 	why := ""
-	ast.Inspect(h.apply.owner, func(n ast.Node) bool {
+	ast.Inspect(h.apply.owner.expr, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && why == "" && scope != nil {
 			if _, o := scope.LookupParent(id.Name, c.anchor.End()); o != h.pass.TypesInfo.Uses[id] {
 				why = "the field owner's " + id.Name + " is another there"

@@ -297,7 +297,7 @@ func (m *migration) prepareUnstructuredApply(kind string, from int) (why string,
 	if u == nil {
 		return "", false
 	}
-	owner, typed, why := m.applyOwner(from)
+	owner, why := m.applyOwner(from)
 	if why != "" {
 		return m.shapeWhy(why), true
 	}
@@ -320,7 +320,7 @@ func (m *migration) prepareUnstructuredApply(kind string, from int) (why string,
 		return m.shapeWhy(u.Name() + " is named by " + types.ExprString(b.name) + ", not by a " + kind + " fetched with Get before it" + unstructuredWhy), true
 	}
 	uid := ast.NewIdent(u.Name())
-	if why := m.applyFrom(named, b.name, kind, u.Name(), uid, owner, typed); why != "" {
+	if why := m.applyFrom(named, b.name, kind, u.Name(), uid, owner); why != "" {
 		return why + unstructuredWhy, true
 	}
 	if m.apply != nil {

@@ -325,14 +325,14 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if why != "" {
 		return nil, why
 	}
-	owner, ownerImport, why := m.ownerOption()
+	owner, ownerImport, why := m.owner.option(m.text())
 	if why != "" {
 		return nil, why
 	}
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, m.obj.Name(), owner)
 	var edits []analysis.TextEdit // the first is where the command says the fix is
 	if m.fetch != nil {
-		edits = append(edits, m.fetchEdits(m.fetch, qual, p.Type, name, owner)...)
+		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)
 	} else if m.keep {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.text().indent(m.anchor.Pos()) + ctor)})
 	} else {
@@ -360,7 +360,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		edits = append(edits, analysis.TextEdit{Pos: m.call.Pos(), End: m.call.End(), NewText: []byte(flush)})
 	}
 	for _, f := range m.rereads {
-		edits = append(edits, m.fetchEdits(f, qual, p.Type, name, owner)...)
+		edits = append(edits, f.edits(m, qual, p.Type, name, owner)...)
 	}
 	if m.late != nil && !m.lateKeep && (m.retry == nil || m.retry.guard == nil || m.retry.nested || m.late.Pos() < m.retry.guard.Pos() || m.late.End() > m.retry.guard.End()) {
 		edits = append(edits, m.text().deleteStmt(m.late))

@@ -244,9 +244,10 @@ func calledIdent(call *ast.CallExpr) *ast.Ident {
 	return nil
 }
 
-// fetchEdits rewrites the Get of f into the Fetch of the patcher name,
-// made with the options opts (", patcher.WithFieldOwner(o)", or "").
-func (m *migration) fetchEdits(f *fetchPlan, qual, typ, name, opts string) []analysis.TextEdit {
+// edits rewrites the Get of f, a re-read of m's object, into the Fetch of
+// the patcher name, made with the options opts (",
+// patcher.WithFieldOwner(o)", or "").
+func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis.TextEdit {
 	indent := m.text().indent(f.get.Pos())
 	args := types.ExprString(f.call.Args[0]) + ", " + m.clientText + ", " + types.ExprString(f.call.Args[1]) + opts
 	fetch := qual + "Fetch" + typ + "(" + args + ")"

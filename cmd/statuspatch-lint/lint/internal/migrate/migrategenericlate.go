@@ -18,11 +18,13 @@ import (
 const EmptyPatch = "the patch sends nothing"
 
 // lateBase is where the last status change of v before kc's base is
-// ("line N"), after v's last read, when the base is taken after it in
-// the same block as the call and nothing between the base and the call
-// may change v: the merge patch the helper builds from that base sends
-// none of those changes (lint's late-base verdict, latebase.go, seen
-// from the caller). "" when the base is not late.
+// ("line N"), after v's last read and on a path of the function's graph
+// to the base (not in a branch that returns first: life.reaches), when
+// the base is taken after it in the same block as the call and nothing
+// between the base and the call may change v: the merge patch the helper
+// builds from that base sends none of those changes (lint's late-base
+// verdict, latebase.go, seen from the caller). "" when the base is not
+// late.
 func lateBase(kc *kindCaller, v *types.Var) string {
 	if kc.base == nil {
 		return ""
@@ -74,7 +76,7 @@ func lateBase(kc *kindCaller, v *types.Var) string {
 			}
 		}
 		for _, e := range changed {
-			if l.throughStatus(e) && n.Pos() > last {
+			if rooted, status := l.chain(e); rooted && status && n.Pos() > last && l.reaches(n.Pos(), kc.base.Pos()) {
 				last = n.Pos()
 			}
 		}
@@ -113,24 +115,4 @@ func (l *life) aliased(pos token.Pos) bool {
 		return !found
 	})
 	return found
-}
-
-// throughStatus reports whether e is a field or element of the object's
-// status (obj.Status.Ready, obj.Status.Conditions[0]).
-func (l *life) throughStatus(e ast.Expr) bool {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			if x.Sel.Name == "Status" && l.is(x.X) {
-				return true
-			}
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return false
-		}
-	}
 }

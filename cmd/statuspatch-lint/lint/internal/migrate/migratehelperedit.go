@@ -124,7 +124,7 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 				if pqual, pimport, why = c.text().qualifier(kube.PatcherPkgPath); why != "" {
 					return nil, why
 				}
-				copts = ", " + pqual + "WithWriteMode(" + pqual + "WriteApply), " + pqual + "WithFieldOwner(" + h.apply.ownerText() + ")"
+				copts = ", " + pqual + "WithWriteMode(" + pqual + "WriteApply), " + pqual + "WithFieldOwner(" + h.apply.owner.text() + ")"
 			}
 			if imports[c.file] {
 				cimport = nil

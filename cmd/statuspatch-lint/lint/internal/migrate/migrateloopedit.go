@@ -42,7 +42,7 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 	if why != "" {
 		return nil, why
 	}
-	owner, ownerImport, why := l.ownerOption()
+	owner, ownerImport, why := l.migration.owner.option(l.text())
 	if why != "" {
 		return nil, why
 	}

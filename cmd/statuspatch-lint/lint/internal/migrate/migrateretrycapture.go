@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // capturesStatus reports whether the decision (the block and its guard)
@@ -42,17 +44,16 @@ func (r retries) capturesStatus(p *retryPlan) bool {
 	if len(captured) == 0 {
 		return false
 	}
+	cur, ok := r.cursor(fn)
+	if !ok {
+		return true // not in the package's syntax: what mutate captures is not known
+	}
 	found := false
-	var stack []ast.Node // the statements around, whose conditions decide what is set
-	ast.Inspect(fn, func(x ast.Node) bool {
-		if x == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
+	cur.Inspect(nil, func(c inspector.Cursor) bool {
+		x := c.Node()
 		if found || x.Pos() >= from && x.End() <= to {
 			return false
 		}
-		stack = append(stack, x)
 		var lhs []ast.Expr
 		switch x := x.(type) {
 		case *ast.AssignStmt:
@@ -75,7 +76,8 @@ func (r retries) capturesStatus(p *retryPlan) bool {
 			if v == nil || !captured[v] {
 				continue
 			}
-			found = r.decidedFromStatus(x, stack) || r.copiesObject(x)
+			// The statements around, whose conditions decide what is set.
+			found = r.decidedFromStatus(x, stackFrom(fn, c)) || r.copiesObject(x)
 			if found {
 				break
 			}

@@ -86,58 +86,6 @@ func (si *site) enclosingLists() [][]ast.Stmt {
 	return lists
 }
 
-// applyOwner returns the field owner of the apply's options, the call's
-// arguments from the index from on (typed: a client.FieldOwner value, not
-// a conversion's argument), or why they are not the ones apply mode
-// takes: client.FieldOwner and client.ForceOwnership, which apply mode
-// always sends.
-func (si *site) applyOwner(from int) (owner ast.Expr, typed bool, why string) {
-	if si.call.Ellipsis.IsValid() {
-		return nil, false, "the apply's options are spread from a slice"
-	}
-	force := false
-	for _, a := range si.call.Args[from:] {
-		if o, t, ok := si.fieldOwnerArg(a); ok {
-			owner, typed = o, t
-			continue
-		}
-		if si.isClientVar(a, "ForceOwnership") {
-			force = true
-			continue
-		}
-		return nil, false, "the apply has the option " + types.ExprString(a) + ": apply mode takes only client.FieldOwner and client.ForceOwnership"
-	}
-	switch {
-	case owner == nil:
-		return nil, false, "the apply names no client.FieldOwner: apply mode needs the field owner (patcher.WithFieldOwner); move it by hand"
-	case !force:
-		return nil, false, "the apply does not force ownership (client.ForceOwnership), and apply mode does: move it by hand if taking the fields from other managers is what you want"
-	}
-	return owner, typed, ""
-}
-
-// fieldOwnerArg returns the field owner an option a names: the argument
-// of client.FieldOwner(x), or a value of type client.FieldOwner (typed:
-// const fieldOwner client.FieldOwner = "..."); ok is false for any other
-// option.
-func (si *site) fieldOwnerArg(a ast.Expr) (owner ast.Expr, typed, ok bool) {
-	if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && si.isClientType(c.Fun, "FieldOwner") {
-		return c.Args[0], false, true
-	}
-	if n := kube.NamedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.ClientPkgPath && n.Obj().Name() == "FieldOwner" {
-		return a, true, true
-	}
-	return nil, false, false
-}
-
-// ownerText is a field owner as the string patcher.WithFieldOwner takes.
-func ownerText(owner ast.Expr, typed bool) string {
-	if typed {
-		return "string(" + types.ExprString(owner) + ")"
-	}
-	return types.ExprString(owner)
-}
-
 // configRoot returns the constructor call a configuration's builder chain
 // starts from: ac itself, or the value of ac's definition in a block
 // enclosing the write.

@@ -32,7 +32,7 @@ const typedApplyWhy = ": -fix moves a server-side apply of the typed object (cli
 // prepareTypedApply recognises an apply of a new typed object and sets
 // m.obj, m.anchor and m.apply, or returns why it cannot move.
 func (m *migration) prepareTypedApply(kind string) string {
-	owner, typed, why := m.applyOwner(3)
+	owner, why := m.applyOwner(3)
 	if why != "" {
 		return m.shapeWhy(why)
 	}
@@ -61,7 +61,7 @@ func (m *migration) prepareTypedApply(kind string) string {
 		return m.shapeWhy("the new " + kind + " " + id.Name + " is given no ObjectMeta Name in its literal" + typedApplyWhy)
 	}
 	named := kube.NamedByName(m.pass, name, kube.FetchedObjects(m.pass, lit, kind))
-	return m.applyFrom(named, name, kind, id.Name, id, owner, typed)
+	return m.applyFrom(named, name, kind, id.Name, id, owner)
 }
 
 // typedLiteral returns the composite literal of &T{...} or T{...}.

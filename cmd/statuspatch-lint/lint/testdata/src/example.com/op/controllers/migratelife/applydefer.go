@@ -421,3 +421,29 @@ func (r *OrderReconciler) joinBare(ctx context.Context, req ctrl.Request) (retEr
 	}
 	return
 }
+
+// The named result set twice by another deferred function: the reason
+// names the first place it is set (a walk that stops at the first).
+func (r *OrderReconciler) deferResultSetTwice(ctx context.Context, req ctrl.Request) (retErr error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	defer func() {
+		if retErr != nil {
+			order.Status.Ready = false
+			_ = r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		}
+	}()
+	defer func() {
+		if recover() != nil {
+			retErr = fmt.Errorf("panicked")
+		}
+		retErr = fmt.Errorf("order %s: %w", req.Name, retErr)
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return err
+	}
+	return r.Status().Apply(ctx, widgetac.Widget(order.Name, order.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership) // want `, and retErr is also set at line 440: whether it runs after the apply stored is not known`
+}
