@@ -74,6 +74,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "testenv-server: -kubeconfig is required")
 		return 2
 	}
+	if _, err := tuneGC(os.Getenv, os.Setenv); err != nil {
+		fmt.Fprintf(stderr, "testenv-server: setting the collector of kube-apiserver: %v\n", err)
+		return 1
+	}
 	env, stop, err := testenv.StartServer(context.Background(), opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "testenv-server: %v\n", err)
