@@ -11,7 +11,9 @@
 // -check only says whether the backend can start here: it prints "ok", or
 // "unavailable: " and the reason and exits 3 (no kube-apiserver built).
 // Closing standard input is the only way to stop it, so a server started
-// by a test process ends with that process, however it ends.
+// by a test process ends with that process, however it ends. Unless GOGC
+// or GOMEMLIMIT is set, it and its kube-apiserver collect at GOGC=400
+// under a 1 GiB soft limit (gc.go): a test waits on the server's CPU.
 package main
 
 import (
@@ -73,6 +75,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *kubeconfig == "" {
 		fmt.Fprintln(stderr, "testenv-server: -kubeconfig is required")
 		return 2
+	}
+	if _, err := tuneGC(os.Getenv, os.Setenv); err != nil {
+		fmt.Fprintf(stderr, "testenv-server: setting the collector of kube-apiserver: %v\n", err)
+		return 1
 	}
 	env, stop, err := testenv.StartServer(context.Background(), opts...)
 	if err != nil {
