@@ -101,3 +101,14 @@ func TestMigrateImpls(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateimpls="}),
 		"example.com/op/controllers/migrateimpls")
 }
+
+// A reference into the spec assigned into the object's own status
+// (migrateshare): karpenter's capacitybuffer kept its write ("whose uses
+// are not followed") though nothing writes through the shared pointer.
+// A write through it, the object handed on after, a loop, or a function
+// literal keep the write.
+func TestMigrateShare(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateshare="}),
+		"example.com/op/controllers/migrateshare")
+}
