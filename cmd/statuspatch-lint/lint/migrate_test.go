@@ -189,11 +189,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
 	// patcher; migrateimpls: 4 passed to an interface's method whose
 	// implementations are not all readers (one changes the spec; values
-	// from a caller, from make of a slice handed on; an exported field);
+	// from a caller, from make of a slice handed on; an exported field),
+	// 1 whose holder is passed to one (the reason names the call);
 	// migrateshare: 4 whose status shares a spec pointer that may be
 	// written through after (directly, by a function given the object, on
 	// a loop's next turn, by a function literal).
-	if len(left) != 163 || notMoved != 162 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 163 (162):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 164 || notMoved != 163 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 164 (163):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

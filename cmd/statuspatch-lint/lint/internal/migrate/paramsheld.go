@@ -210,6 +210,11 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 		return nil, false, "it is returned at " + line
 	case *ast.ExprStmt:
 		return calls, false, ""
+	case *ast.CallExpr:
+		// karpenter's c.recorder.Publish(FailedConsistencyCheckEvent(nodeClaim, ...)).
+		if fn := kube.CalledFunc(h.pass, p); fn != nil && slices.Contains(p.Args, e) {
+			return nil, false, fmt.Sprintf("it is passed to %s at %s%s, which -fix does not follow with what it holds", funcName(fn, h.pass.Pkg), line, h.unanalysed(fn))
+		}
 	}
 	return nil, false, "it is handed on at " + line
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 
 	v1 "example.com/op/api/v1"
+	"example.com/op/conds"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -161,4 +162,21 @@ func (p *Public) Reconcile(ctx context.Context, w *v1.Widget) error { // want Re
 		w.Status.Ready = ch.check(ctx, w)
 	}
 	return p.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is passed to checker.check at line \d+ \(check is a method of an interface: which implementation runs there is not followed\)`
+}
+
+// A holder of the object handed to a method of an interface whose field
+// is given nothing (karpenter's c.recorder.Publish of an events.Event
+// holding the NodeClaim): kept, naming the call.
+type publisher interface{ publish(s conds.Set) }
+
+type published struct {
+	client.Client
+	pub publisher
+}
+
+func (p *published) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
+	stored := w.DeepCopy()
+	p.pub.publish(w.StatusConditions())
+	w.Status.Ready = true
+	return p.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Set made at line \d+ holds w, and it is passed to publisher.publish at line \d+ \(publish is a method of an interface: which implementation runs there is not followed\), which -fix does not follow with what it holds\)`
 }
