@@ -190,11 +190,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// patcher; migrateimpls: 4 passed to an interface's method whose
 	// implementations are not all readers (one changes the spec; values
 	// from a caller, from make of a slice handed on; an exported field),
-	// 1 whose holder is passed to one (the reason names the call);
+	// 1 whose holder is passed to one, 1 whose holder's address is passed
+	// to a function that keeps it (each reason names the call);
 	// migrateshare: 4 whose status shares a spec pointer that may be
 	// written through after (directly, by a function given the object, on
 	// a loop's next turn, by a function literal).
-	if len(left) != 164 || notMoved != 163 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 164 (163):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 165 || notMoved != 164 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 165 (164):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -210,6 +210,12 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 		return nil, false, "it is returned at " + line
 	case *ast.ExprStmt:
 		return calls, false, ""
+	case *ast.UnaryExpr:
+		// &eventParams{object: js, ...} (jobset's setCondition): the
+		// address of a literal made here is the holder.
+		if _, lit := e.(*ast.CompositeLit); lit && p.Op == token.AND && at > 1 {
+			return h.follow(stack, at-1, field, calls)
+		}
 	case *ast.CallExpr:
 		// karpenter's c.recorder.Publish(FailedConsistencyCheckEvent(nodeClaim, ...)).
 		if fn := kube.CalledFunc(h.pass, p); fn != nil && slices.Contains(p.Args, e) {

@@ -180,3 +180,26 @@ func (p *published) Reconcile(ctx context.Context, w *v1.Widget) error { // want
 	w.Status.Ready = true
 	return p.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Set made at line \d+ holds w, and it is passed to publisher.publish at line \d+ \(publish is a method of an interface: which implementation runs there is not followed\), which -fix does not follow with what it holds\)`
 }
+
+// The address of a holder literal put in a local, then handed to a
+// function that keeps it (jobset's setCondition: &eventParams{object: js}
+// to enqueueEvent): kept, naming the function.
+type event struct {
+	object client.Object
+	reason string
+}
+
+type queued struct {
+	client.Client
+	events []*event
+}
+
+func enqueue(q *queued, e *event) { q.events = append(q.events, e) }
+
+func (q *queued) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
+	stored := w.DeepCopy()
+	w.Status.Ready = true
+	ev := &event{object: w, reason: "Ready"}
+	enqueue(q, ev)
+	return q.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the event made at line \d+ holds w, and it is passed to enqueue at line \d+, which -fix does not follow with what it holds\)`
+}
