@@ -187,15 +187,16 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// without a patcher, exported, two bases alive at once, a finalizer,
 	// a label, a re-read, a List item whose decision cannot run again in
 	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
-	// patcher; migrateimpls: 4 passed to an interface's method whose
+	// patcher; migrateimpls: 6 passed to an interface's method whose
 	// implementations are not all readers (one changes the spec; values
-	// from a caller, from make of a slice handed on; an exported field),
+	// from a caller, from make of a slice handed on; an exported field;
+	// the slice aliased and set through the alias; an unkeyed literal),
 	// 1 whose holder is passed to one, 1 whose holder's address is passed
 	// to a function that keeps it (each reason names the call);
 	// migrateshare: 4 whose status shares a spec pointer that may be
 	// written through after (directly, by a function given the object, on
 	// a loop's next turn, by a function literal).
-	if len(left) != 165 || notMoved != 164 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 165 (164):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 167 || notMoved != 166 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 167 (166):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -203,3 +203,40 @@ func (q *queued) Reconcile(ctx context.Context, w *v1.Widget) error { // want Re
 	enqueue(q, ev)
 	return q.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the event made at line \d+ holds w, and it is passed to enqueue at line \d+, which -fix does not follow with what it holds\)`
 }
+
+// The slice aliased, and an element set through the alias: kept.
+type aliased struct {
+	client.Client
+	checks []checker
+}
+
+func newAliased(c client.Client) *aliased {
+	a := &aliased{Client: c, checks: []checker{&shape{}}}
+	cs := a.checks
+	cs[0] = &grower{}
+	return a
+}
+
+func (a *aliased) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
+	stored := w.DeepCopy()
+	for _, ch := range a.checks {
+		w.Status.Ready = ch.check(ctx, w)
+	}
+	return a.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `where which implementation of check runs there is not known: checks is assigned or handed on at line \d+ in a way -fix does not follow`
+}
+
+// An unkeyed literal of the struct: kept.
+type unkeyed struct {
+	client.Client
+	checks []checker
+}
+
+func newUnkeyed(c client.Client) *unkeyed { return &unkeyed{c, []checker{&grower{}}} }
+
+func (u *unkeyed) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
+	stored := w.DeepCopy()
+	for _, ch := range u.checks {
+		w.Status.Ready = ch.check(ctx, w)
+	}
+	return u.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `where which implementation of check runs there is not known: a literal of its struct at line \d+ is not keyed`
+}
