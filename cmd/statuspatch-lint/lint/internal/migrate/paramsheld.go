@@ -212,8 +212,10 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 		return calls, false, ""
 	case *ast.UnaryExpr:
 		// &eventParams{object: js, ...} (jobset's setCondition): the
-		// address of a literal made here is the holder.
-		if _, lit := e.(*ast.CompositeLit); lit && p.Op == token.AND && at > 1 {
+		// address of a literal made here is the holder, followed where a
+		// write is judged; a fact (holding) keeps it handed on, as
+		// client.MergeFrom's &mergeFromPatch{from: obj} has always been.
+		if _, lit := e.(*ast.CompositeLit); lit && p.Op == token.AND && at > 1 && h.holding == nil {
 			return h.follow(stack, at-1, field, calls)
 		}
 	case *ast.CallExpr:
