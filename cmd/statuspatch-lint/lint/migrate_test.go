@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 36 {
+	if err != nil || len(goldens) != 38 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -97,7 +97,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migrateapplyhelper",
 		"example.com/op/controllers/migratelocal", "example.com/op/controllers/migratelockbase", "example.com/op/controllers/migratelife",
 		"example.com/op/controllers/migrateorigin", "example.com/op/controllers/migratecallee", "example.com/op/controllers/migrateloop",
-		"example.com/op/controllers/migrategeneric") {
+		"example.com/op/controllers/migrategeneric", "example.com/op/controllers/migrateimpls",
+		"example.com/op/controllers/migrateshare") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -186,8 +187,16 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// without a patcher, exported, two bases alive at once, a finalizer,
 	// a label, a re-read, a List item whose decision cannot run again in
 	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
-	// patcher.
-	if len(left) != 156 || notMoved != 155 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 156 (155):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// patcher; migrateimpls: 6 passed to an interface's method whose
+	// implementations are not all readers (one changes the spec; values
+	// from a caller, from make of a slice handed on; an exported field;
+	// the slice aliased and set through the alias; an unkeyed literal),
+	// 1 whose holder is passed to one, 1 whose holder's address is passed
+	// to a function that keeps it (each reason names the call);
+	// migrateshare: 4 whose status shares a spec pointer that may be
+	// written through after (directly, by a function given the object, on
+	// a loop's next turn, by a function literal).
+	if len(left) != 168 || notMoved != 167 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 168 (167):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -91,3 +91,26 @@ func TestMigrateCallee(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratecallee="}),
 		"example.com/op/managedutil", "example.com/op/conds", "example.com/op/controllers/migratecallee")
 }
+
+// An interface method's implementations, from the values the package puts
+// in an unexported field or variable (migrateimpls): karpenter's
+// consistency Check.Check over c.checks kept its write ("which
+// implementation runs there is not followed") though its one
+// implementation reads. One that changes the spec, or values from a
+// caller or a slice handed on, keep the write.
+func TestMigrateImpls(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateimpls="}),
+		"example.com/op/controllers/migrateimpls")
+}
+
+// A reference into the spec assigned into the object's own status
+// (migrateshare): karpenter's capacitybuffer kept its write ("whose uses
+// are not followed") though nothing writes through the shared pointer.
+// A write through it, the object handed on after, a loop, or a function
+// literal keep the write.
+func TestMigrateShare(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateshare="}),
+		"example.com/op/controllers/migrateshare")
+}

@@ -151,6 +151,16 @@ func (m checks) checkCallee(call *ast.CallExpr, id ast.Expr, depth int) (ok bool
 	if call.Ellipsis.IsValid() && (fn.Pkg() == m.pass.Pkg || arg >= fn.Signature().Params().Len()-1) {
 		return false, ""
 	}
+	if !recv && arg >= 0 && isIfaceMethod(fn) {
+		return m.impls().check(call, fn, arg, depth) // paramsimpls.go
+	}
+	return m.checkFunc(call, fn, arg, recv, depth)
+}
+
+// checkFunc is checkCallee of fn, the function call runs, given the
+// object as its argument arg (recv: as the receiver of a method
+// expression).
+func (m checks) checkFunc(call *ast.CallExpr, fn *types.Func, arg int, recv bool, depth int) (ok bool, why string) {
 	if fn.Pkg() != m.pass.Pkg {
 		if !recv && arg >= 0 && (m.importedStatusOnly(fn, arg) || depth == 0 && m.helperWrite(fn, arg)) {
 			return true, ""

@@ -210,6 +210,19 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 		return nil, false, "it is returned at " + line
 	case *ast.ExprStmt:
 		return calls, false, ""
+	case *ast.UnaryExpr:
+		// &eventParams{object: js, ...} (jobset's setCondition): the
+		// address of a literal made here is the holder, followed where a
+		// write is judged; a fact (holding) keeps it handed on, as
+		// client.MergeFrom's &mergeFromPatch{from: obj} has always been.
+		if _, lit := e.(*ast.CompositeLit); lit && p.Op == token.AND && at > 1 && h.holding == nil {
+			return h.follow(stack, at-1, field, calls)
+		}
+	case *ast.CallExpr:
+		// karpenter's c.recorder.Publish(FailedConsistencyCheckEvent(nodeClaim, ...)).
+		if fn := kube.CalledFunc(h.pass, p); fn != nil && slices.Contains(p.Args, e) {
+			return nil, false, fmt.Sprintf("it is passed to %s at %s%s, which -fix does not follow with what it holds", funcName(fn, h.pass.Pkg), line, h.unanalysed(fn))
+		}
 	}
 	return nil, false, "it is handed on at " + line
 }

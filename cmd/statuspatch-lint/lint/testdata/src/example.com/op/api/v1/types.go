@@ -67,6 +67,7 @@ type WidgetStatus struct {
 	Ready      bool
 	Size       int
 	Conditions []metav1.Condition
+	PodName    *string
 }
 
 type Widget struct {
