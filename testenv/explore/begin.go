@@ -54,12 +54,12 @@ func (ex *explorer) beginSchedule(ctx context.Context, name func() string) error
 // it starts from (and its deepening level).
 func (ex *explorer) scheduleName(c *chooser, depth int) string {
 	if c.faults != nil {
-		return fmt.Sprintf("the fault phase's schedule %d (-1: its pilot)", c.index)
+		return fmt.Sprintf("the fault phase's schedule %d (-1: its pilot)", c.Index)
 	}
-	if c.rng != nil {
-		return fmt.Sprintf("the random schedule %d of Seed %d", c.index, ex.o.Seed)
+	if c.Rng != nil {
+		return fmt.Sprintf("the random schedule %d of Seed %d", c.Index, ex.o.Seed)
 	}
-	s := fmt.Sprintf("the depth-first schedule of depth %d from the choices %v", depth, c.prefix)
+	s := fmt.Sprintf("the depth-first schedule of depth %d from the choices %v", depth, c.Prefix)
 	if ex.level > 0 {
 		s += fmt.Sprintf(" (deepening level %d)", ex.level)
 	}

@@ -70,7 +70,7 @@ func (cm *cacheModel) chooseLag(n, stay int) int {
 		if f := cm.trace.ch.faults; f != nil {
 			lag = f.lag(cm.trace.ch, w)
 		} else {
-			lag = w - 1 - cm.trace.ch.choose(w)
+			lag = w - 1 - cm.trace.ch.Choose(w)
 		}
 		if n > w || listCut {
 			cm.trace.noteCut(boundVersions)

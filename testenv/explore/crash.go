@@ -73,7 +73,7 @@ func (r *run) maybeCrash() {
 			}
 		}
 		options = append(options, crashPoint{})
-		c = options[r.trace.ch.choose(len(options))]
+		c = options[r.trace.ch.Choose(len(options))]
 	}
 	if c.Kind != crashNone {
 		r.trace.crashes++

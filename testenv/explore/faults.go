@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"time"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // The fault phase of a default search. A search with the true defaults
@@ -108,9 +110,9 @@ func newFaultPlan(rng *rand.Rand, sc faultScale) *faultPlan {
 // crash, any after it.
 func (f *faultPlan) item(c *chooser, n int) int {
 	if f.crashed {
-		return c.choose(n)
+		return c.Choose(n)
 	}
-	return c.fixed(0, n)
+	return c.Fixed(0, n)
 }
 
 // crash counts a crash point and says whether the process crashes here.
@@ -130,19 +132,19 @@ func (f *faultPlan) lag(c *chooser, w int) int {
 	}
 	f.reads++
 	if f.reads != f.staleAt {
-		return c.fixed(0, w)
+		return c.Fixed(0, w)
 	}
-	return c.fixed(1+c.rng.IntN(w-1), w)
+	return c.Fixed(1+c.Rng.IntN(w-1), w)
 }
 
 // inWindow picks the lag of a cached read that the open window serves
 // at lag stay: the window stays open (stay) or closes (0), with
 // probability 1/2 each.
 func (f *faultPlan) inWindow(c *chooser, stay int) int {
-	if c.rng.IntN(2) == 0 {
-		return c.fixed(stay, 2) // a choice of two: the index stands for stay
+	if c.Rng.IntN(2) == 0 {
+		return c.Fixed(stay, 2) // a choice of two: the index stands for stay
 	}
-	c.fixed(1, 2)
+	c.Fixed(1, 2)
 	return 0
 }
 
@@ -150,7 +152,7 @@ func (f *faultPlan) inWindow(c *chooser, stay int) int {
 func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *Result) error {
 	start := time.Now()
 	pilot := &faultPlan{}
-	c := &chooser{rng: rand.New(rand.NewPCG(faultSeed, 0)), index: -1, faults: pilot}
+	c := &chooser{Chooser: search.Chooser{Rng: rand.New(rand.NewPCG(faultSeed, 0)), Index: -1}, faults: pilot}
 	r, err := ex.schedule(ctx, c, ex.o.Depth)
 	if err != nil {
 		return err

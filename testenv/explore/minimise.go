@@ -1,9 +1,9 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
-
 	"context"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // replay runs script's steps, then drains, and judges its deletes of
@@ -63,89 +63,32 @@ func (ex *explorer) violation(r *run) *Violation {
 }
 
 // minimise drops chosen steps, crashes and stale reads while the same
-// invariants still break, first on the same object, at a rank as severe.
+// invariants still break, first on the same object, at a rank as severe
+// (search.Minimise, replaying through the explorer).
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
-	best := ex.violation(r)
-	script, err := ex.setup.parseSeed(best.Seed)
+	best, err := search.Minimise(ctx, replayer{ex}, verdictOf(ex.violation(r)))
 	if err != nil {
 		return nil, err
 	}
-	try := func(cand []scriptStep) (bool, error) {
-		v, err := ex.replay(ctx, cand)
-		if err != nil || v == nil || v.Invariant != best.Invariant || v.about.object != best.about.object || v.Rank > best.Rank {
-			return false, err // another object's, or less severe
-		}
-		for name := range best.names {
-			if !v.names[name] {
-				return false, nil
-			}
-		}
-		// Go on from the schedule as it ran: a replay bounds each stale
-		// read by what the cache had already served (informer.go).
-		ran, err := ex.setup.parseSeed(v.Seed)
-		if err != nil {
-			return false, err
-		}
-		best, script = v, ran
-		return true, nil
+	return best.Of, nil
+}
+
+// replayer runs the schedules of a search (search.Runner).
+type replayer struct{ ex *explorer }
+
+func (p replayer) Replay(ctx context.Context, script []scriptStep) (*search.Verdict[*Violation], error) {
+	v, err := p.ex.replay(ctx, script)
+	if err != nil || v == nil {
+		return nil, err
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := range script {
-			cand := append(append([]scriptStep(nil), script[:i]...), script[i+1:]...)
-			if ok, err := try(cand); err != nil {
-				return nil, err
-			} else if ok {
-				changed = true
-				break
-			}
-		}
-	}
-	for i := 0; i < len(script); i++ {
-		if script[i].Crash.Kind == crashNone {
-			continue
-		}
-		// No crash; failing that, for writes in flight, a leader change
-		// without them, then fewer of them. The deliveries of the writes
-		// taken out go too.
-		c := script[i].Crash
-		cand := schedule.WithoutDeliveries(script, i, 0)
-		cand[i].Crash = crashPoint{}
-		ok, err := try(cand)
-		if err != nil {
-			return nil, err
-		}
-		if !ok && c.Kind == crashInFlight {
-			cand = schedule.WithoutDeliveries(script, i, 0)
-			cand[i].Crash = crashPoint{At: c.At, Kind: crashFailover}
-			ok, err = try(cand)
-			if err != nil {
-				return nil, err
-			}
-		}
-		for n := 1; !ok && c.Kind == crashInFlight && n < c.InFlight; n++ {
-			cand = schedule.WithoutDeliveries(script, i, n)
-			cand[i].Crash.InFlight = n
-			if ok, err = try(cand); err != nil {
-				return nil, err
-			}
-		}
-	}
-	// A successful try swaps in the schedule as it ran, whose steps may
-	// read fewer times (a fresh read takes another branch): both bounds
-	// are the script's now, not the one the loop started with.
-	for i := 0; i < len(script); i++ {
-		for j := 0; j < len(script[i].Lags); j++ {
-			if script[i].Lags[j] == 0 {
-				continue
-			}
-			cand := append([]scriptStep(nil), script...)
-			cand[i].Lags = append([]int(nil), cand[i].Lags...)
-			cand[i].Lags[j] = 0
-			if _, err := try(cand); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return best, nil
+	return verdictOf(v), nil
+}
+
+func (p replayer) Ran(v *search.Verdict[*Violation]) ([]scriptStep, error) {
+	return p.ex.setup.parseSeed(v.Of.Seed)
+}
+
+// verdictOf is the search's record of v.
+func verdictOf(v *Violation) *search.Verdict[*Violation] {
+	return &search.Verdict[*Violation]{Of: v, Invariant: v.Invariant, Object: v.about.object, Rank: v.Rank, Names: v.names}
 }

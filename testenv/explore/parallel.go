@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // The parallel depth-first search. The serial search (depthFirst) runs
@@ -119,7 +121,7 @@ func (ex *explorer) prune(r *run, depth, d int) bool {
 		ex.seen[h] = true
 		return false
 	}
-	p := pos{depth: depth, path: slices.Clone(r.trace.ch.taken), step: d}
+	p := pos{depth: depth, path: slices.Clone(r.trace.ch.Taken), step: d}
 	r.track.checks = append(r.track.checks, check{p, h})
 	return ex.table.visit(h, p)
 }
@@ -153,7 +155,7 @@ type task struct {
 // as its schedule, r, made them.
 func (t *task) children(r *run) []*task {
 	var out []*task
-	taken, widths := r.trace.ch.taken, r.trace.ch.widths
+	taken, widths := r.trace.ch.Taken, r.trace.ch.Widths
 	for j := len(t.p.path); j < len(taken); j++ {
 		inherited := slices.Clone(t.inherited)
 		for _, c := range t.checks {
@@ -291,7 +293,7 @@ func (p *parallelSearch) tasks(ctx context.Context, donep *[]*task) ([]*task, bo
 			t.w, idle = idle[len(idle)-1], idle[:len(idle)-1]
 			running++
 			go func() {
-				t.r, t.err = t.w.schedule(ctx, &chooser{prefix: t.p.path}, t.p.depth)
+				t.r, t.err = t.w.schedule(ctx, &chooser{Chooser: search.Chooser{Prefix: t.p.path}}, t.p.depth)
 				results <- t
 			}()
 		}
@@ -360,7 +362,7 @@ func (p *parallelSearch) serialSchedule(ctx context.Context, t *task, stop int) 
 		ex.stopAt = &stop
 		defer func() { ex.stopAt = nil }()
 	}
-	return ex.schedule(ctx, &chooser{prefix: t.p.path}, t.p.depth)
+	return ex.schedule(ctx, &chooser{Chooser: search.Chooser{Prefix: t.p.path}}, t.p.depth)
 }
 
 // workers are the explorers of the search's worlds: ex itself on the

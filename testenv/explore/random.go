@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // randomSearch runs the random schedules of Options.Seed. Schedule i
@@ -58,7 +60,7 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 			running++
 			go func() {
 				rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(i)))
-				c := &chooser{rng: rng, index: i}
+				c := &chooser{Chooser: search.Chooser{Rng: rng, Index: i}}
 				if w.scale != nil {
 					c.faults = newFaultPlan(rng, *w.scale)
 				}

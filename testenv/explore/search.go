@@ -3,6 +3,7 @@ package explore
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 
 	"context"
 	"errors"
@@ -169,11 +170,11 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	defer cleanupWorkers(workers)
 	res := &Result{Workers: len(workers), Bounds: ex.bounds()}
 	if o.Seed != 0 {
-		search := ex.randomSearch
+		phase := ex.randomSearch
 		if ex.faults {
-			search = ex.faultSearch
+			phase = ex.faultSearch
 		}
-		err := search(ctx, workers, res)
+		err := phase(ctx, workers, res)
 		res.Elapsed = time.Since(start)
 		return res, ex.o.writeReport(ctx, res, err)
 	}
@@ -261,7 +262,7 @@ func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, b
 	for depth := 1; depth <= ex.o.Depth; depth++ {
 		var prefix []int
 		for {
-			c := &chooser{prefix: prefix}
+			c := &chooser{Chooser: search.Chooser{Prefix: prefix}}
 			if !ex.inBudget(ctx) {
 				return fs, false, nil
 			}
@@ -278,7 +279,7 @@ func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, b
 				fs = ex.keep(fs, f)
 			}
 			var more bool
-			if prefix, more = c.next(); !more {
+			if prefix, more = c.Next(); !more {
 				break
 			}
 		}
@@ -315,7 +316,7 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
 	d := 0
 	for ; d < depth && len(r.queue.queue) > 0; d++ {
-		if c.rng == nil && len(c.taken) >= len(c.prefix) && ex.prune(r, depth, d) {
+		if c.Rng == nil && len(c.Taken) >= len(c.Prefix) && ex.prune(r, depth, d) {
 			ex.pruned++
 			r.track.prunedAt = d
 			return r, nil

@@ -177,7 +177,7 @@ func (cm *cacheModel) inWindow(n, stay int) int {
 		}
 	}
 	opts = append(opts, 0)
-	return opts[ch.choose(len(opts))]
+	return opts[ch.Choose(len(opts))]
 }
 
 // noteWindow records a cached read through informer inf at lag in the

@@ -1,0 +1,9 @@
+// Package search is the explorer's search over schedules, apart from the
+// run of one schedule: the root runs a schedule with the choices it is
+// given and hands back its verdict (Runner), and the search decides which
+// schedules to run. Minimise shrinks a failing schedule while the same
+// invariants still break.
+//
+// It imports of the explorer's module only internal/schedule
+// (imports_test.go in the explorer's folder checks it).
+package search
