@@ -52,14 +52,16 @@ func fallback(s shape) shape {
 //     known by its object, and the apply configuration's and typed apply's
 //     recognisers, which go by the verb and the option, would take it;
 //   - the merge patches and updates after, sharing one preparation
-//     (prepareMerge: options, object, anchor): a helper's parameter (no
-//     anchor in the function, the callers make the patcher) before a
-//     conflict loop, whose write is one with its anchor in the loop's
-//     function, and the loop only there: an apply in a loop moves as an
-//     apply; the write in place last, which takes every other migration;
+//     (prepareMerge: options, object, anchor), and only when no apply
+//     took the write (an apply in a conflict loop moves as an apply): a
+//     helper's parameter (no anchor in the function, the callers make the
+//     patcher) before a conflict loop, whose write has its anchor in the
+//     loop's function; the write in place last, taking every other
+//     migration;
 //   - the generic helper, a fallback, only when no migration shape took
-//     the write (prepareMigration returns nil): its object is of no kind
-//     with a patcher, and its reason is said over the migration's.
+//     the write (prepareMigration returns nil): its object is a type
+//     parameter or a client.Object, and its reason is said over the
+//     migration's.
 //
 // It is a function, not a variable: the planners reach the table again
 // (a group's other writes are recognised by it), which a variable's
