@@ -11,6 +11,8 @@
 //     replaces, and the reasons a write stays; reads finds where its
 //     object's life starts, checks whether the uses until the write leave
 //     the patcher's write the handwritten one's (cursor.go).
+//   - shape (migrateshapes.go): the one ordered table of write shapes,
+//     each entry its recogniser and its planner; Fix walks it.
 //   - life (life.go): one object in one function on its control-flow graph
 //     (go/cfg): reads, status writes and changes, asked on every path, so
 //     the writes of one life share one patcher made at its Get; a Get

@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -63,101 +62,51 @@ type migration struct {
 
 const migrateFixPrefix = "move the status write onto "
 
-// prepareMigration recognises w's shape and finds its anchor: a nil
-// migration with "" for a shape -fix does not migrate, with a reason for a
-// recognised one that cannot move.
+// prepareMigration recognises w's shape in the table (migrateshapes.go)
+// and finds its anchor: a nil migration with "" for a shape -fix does not
+// migrate, with a reason for a recognised one that cannot move. The
+// generic helper, a fallback, is not asked: w's is no migration.
 func prepareMigration(pass *analysis.Pass, files Files, opts Options, w *Write) (*migration, Patcher, string) {
-	var none Patcher
+	r := newRecognition(pass, files, opts, nil, w)
+	r.recognise(false)
+	if r.m == nil {
+		return nil, Patcher{}, r.why
+	}
+	return r.m, r.p, ""
+}
+
+// newRecognition starts the recognition of w: r.m is its migration, the
+// write's call where it sits, when w may be one (a movable Patch, Update
+// or Apply of a kind with a patcher, called on the status writer), and
+// nil otherwise, r.why saying why when a reason is known.
+func newRecognition(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) *recognition {
+	r := &recognition{pass: pass, files: files, opts: opts, ws: ws, w: w}
 	if !w.Movable || (w.Verb != "Patch" && w.Verb != "Update" && w.Verb != "Apply") {
-		return nil, none, ""
+		return r
 	}
 	call, ok := files.Calls[w.Lparen]
 	if !ok || !files.Checked(call.Pos()) {
-		return nil, none, ""
+		return r
 	}
 	if w.Patcher == nil {
-		return nil, none, "" // the finding says to generate it
+		return r // the finding says to generate it
 	}
-	p := *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, patcherType: p.Type}
+	r.p = *w.Patcher
+	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, patcherType: r.p.Type}
 	cur, ok := m.cursor(call)
 	if !ok {
-		return nil, none, ""
+		return r
 	}
 	m.path = pathOf(cur)
 	m.file = m.path[len(m.path)-1].(*ast.File)
 	client, ok := statusReceiver(call)
 	if !ok {
-		return nil, none, m.shapeWhy("the status writer is not called as c.Status()." + w.Verb + "(...)")
+		r.why = m.shapeWhy("the status writer is not called as c.Status()." + w.Verb + "(...)")
+		return r
 	}
 	m.client = client
-	unstructured, optionsLater := false, false
-	if w.Verb == "Apply" || w.Verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply") {
-		// An unstructured object: onto apply mode
-		// (migrateapplyunstructured.go).
-		var why string
-		if why, unstructured = m.prepareUnstructuredApply(w.Kind, map[string]int{"Apply": 2, "Patch": 3}[w.Verb]); unstructured && (why != "" || m.anchor == nil && m.helper == nil) {
-			return nil, none, why
-		}
-	}
-	switch {
-	case unstructured:
-	case w.Verb == "Apply":
-		// An apply configuration: onto apply mode (migrateapply.go).
-		if why := m.prepareApply(w.Kind); why != "" || m.anchor == nil && m.helper == nil {
-			return nil, none, why
-		}
-	case w.Verb == "Patch" && len(call.Args) > 2 && m.isClientVar(call.Args[2], "Apply"):
-		// A typed object: onto apply mode too (migratetypedapply.go).
-		if why := m.prepareTypedApply(w.Kind); why != "" || m.anchor == nil && m.helper == nil {
-			return nil, none, why
-		}
-	case len(call.Args) > map[string]int{"Patch": 3, "Update": 2}[w.Verb] && (w.Verb == "Update" || m.reads().mergeShaped(call.Args[2])):
-		// A lone field owner goes to the patcher (migrateowner.go).
-		if why := m.mergeOwner(map[string]int{"Patch": 3, "Update": 2}[w.Verb]); why != "" {
-			return nil, none, m.shapeWhy(why)
-		}
-	case len(call.Args) > 3:
-		// Another patch (an apply patch of its own type, a raw patch):
-		// its shape is what blocks the move (findAnchor says so), not its
-		// options; were it moved, the options are checked after.
-		optionsLater = true
-	}
-	if m.apply == nil {
-		if why := m.reads().findObj(w.Kind); m.obj == nil {
-			return nil, none, why
-		}
-	}
-	if why := m.reads().findAnchor(w.Verb); m.anchor == nil && m.helper == nil {
-		// A helper writing its parameter: its callers make the patcher
-		// (migratehelper.go).
-		h := &helperMove{migration: m, decl: m.helperDecl()}
-		if h.decl == nil || w.Verb != "Update" && !m.isClientMerge(call.Args[2]) && !h.baseIsParam() && !h.patchIsParam() {
-			return nil, none, why
-		}
-		m.helper = h
-	}
-	if optionsLater {
-		if why := m.mergeOwner(3); why != "" {
-			return nil, none, m.shapeWhy(why)
-		}
-	}
-	if why := m.checkOwner(); why != "" {
-		return nil, none, why
-	}
-	m.clientText = types.ExprString(client)
-	if !m.isClient(client) {
-		// kubebuilder's reconciler embeds client.Client beside a Scheme
-		// field, which hides the client's Scheme method: the reconciler
-		// is no client.Client, its embedded field is.
-		f, _, _ := types.LookupFieldOrMethod(pass.TypesInfo.TypeOf(client), true, pass.Pkg, "Client")
-		v, ok := f.(*types.Var)
-		if !ok || !v.Embedded() || !m.implementsClient(v.Type()) {
-			return nil, none, fmt.Sprintf("%s is not a client.Client to make the patcher with", m.clientText)
-		}
-		m.clientText += ".Client"
-	}
-	return m, p, ""
+	r.m = m
+	return r
 }
 
 // statusReceiver returns c of a call c.Status().Verb(...) or

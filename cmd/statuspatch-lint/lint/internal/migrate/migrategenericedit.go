@@ -160,7 +160,7 @@ func (h *kindHelper) alongside(kc *kindCaller, v *types.Var, shared bool) string
 
 // fix is the helper's move: its signature, its object and write, each
 // caller's patcher and arguments.
-func (h *kindHelper) fix() (*analysis.SuggestedFix, string) {
+func (h *kindHelper) fix(Patcher, Files, []*Write, Options) (*analysis.SuggestedFix, string) {
 	pqual, pimport, why := h.text().qualifier(kube.PatcherPkgPath)
 	if why != "" {
 		return nil, why

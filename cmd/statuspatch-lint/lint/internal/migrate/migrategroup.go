@@ -16,46 +16,26 @@ import (
 // is what the fix leaves for a hand: a re-read of the object after a
 // moved write that stays a cached Get, and why (migratekept.go).
 func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
-	m, p, why := prepareMigration(pass, files, opts, w)
-	if m == nil {
-		// A helper over objects of any kind (migrategeneric.go).
-		if h, hwhy := kindHelperOf(pass, files, opts, ws, w); h != nil {
-			return h.fix()
-		} else if hwhy != "" {
-			return nil, hwhy
-		}
-	}
-	if m == nil {
+	r := newRecognition(pass, files, opts, ws, w)
+	plan, why := r.recognise(true)
+	if plan == nil {
 		return nil, why
 	}
-	if m.helper != nil {
-		return m.helper.helperFix(p, files, ws, opts)
-	}
-	if m.apply != nil {
-		if why := m.apply.beside(files, ws); why != "" {
-			return nil, why
-		}
-		if why := m.apply.checkApplyUses(); why != "" {
-			return nil, why
-		}
-		return m.apply.applyEdits(p)
-	}
-	if m.apply == nil {
-		// A write in a conflict loop's function: the loop becomes the
-		// patcher's Fetch and Retry (migrateloop.go).
-		if l, why := loopOf(m); l != nil {
-			return l.fix(p, files, ws)
-		} else if why != "" {
-			return nil, why
-		}
-	}
+	return plan(r.p, files, ws, opts)
+}
+
+// planGroup moves m, a write whose base is taken in its function, with
+// the other status writes of its object there: they move together, the
+// writes whose bases are taken at one place sharing one patcher.
+func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
+	pass := m.pass
 	group := []*migration{m}
 	for _, o := range ws {
-		if o == w || o.Generated {
+		if o.Generated {
 			continue
 		}
 		call, ok := files.Calls[o.Lparen]
-		if !ok || len(call.Args) < 2 || call.Pos() < m.enclosingFunc().Pos() || call.End() > m.enclosingFunc().End() {
+		if !ok || call == m.call || len(call.Args) < 2 || call.Pos() < m.enclosingFunc().Pos() || call.End() > m.enclosingFunc().End() {
 			continue
 		}
 		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] != m.obj {

@@ -19,7 +19,7 @@ import (
 // fix is the loop's move, or why it stays: another status write of the
 // object in fn, or a use the patcher's write would not send as the
 // handwritten one did (checkMutations).
-func (l *conflictLoop) fix(p Patcher, files Files, ws []*Write) (*analysis.SuggestedFix, string) {
+func (l *conflictLoop) fix(p Patcher, files Files, ws []*Write, _ Options) (*analysis.SuggestedFix, string) {
 	for _, o := range ws {
 		call, ok := files.Calls[o.Lparen]
 		if !ok || call == l.migration.call || call.Pos() < l.lit.Pos() || call.End() > l.lit.End() || len(call.Args) < 2 {
