@@ -24,12 +24,16 @@ import (
 // literal's field, a function whose fact Holds it); and the function has
 // no goto. Else the write stays, naming the use.
 
+// shares judges a reference into the object shared with its own status
+// by the rule above.
+type shares struct{ *site }
+
 // statusShare judges e, a reference into the object x rooted at the same
 // variable as lhs, assigned to lhs, a place in x's status, by as: ok when
 // the rule above holds (why "" then), or why it does not; applies is
 // false when the rule does not apply (lhs not in x's status, e not of x,
 // no write of x in the same function).
-func (si refs) statusShare(as *ast.AssignStmt, lhs, e ast.Expr) (applies bool, why string) {
+func (si shares) statusShare(as *ast.AssignStmt, lhs, e ast.Expr) (applies bool, why string) {
 	x, path := si.fieldPath(lhs)
 	if x == nil || len(path) < 2 || path[0] != "Status" || si.call == nil {
 		return false, ""
@@ -83,7 +87,7 @@ func (si refs) statusShare(as *ast.AssignStmt, lhs, e ast.Expr) (applies bool, w
 // sharedUse says what the use of the object (the last node of stack)
 // may do to the place path of it that shares a pointer, "" if it only
 // reads there or does not reach it.
-func (si refs) sharedUse(stack []ast.Node, path []string) string {
+func (si shares) sharedUse(stack []ast.Node, path []string) string {
 	i := len(stack) - 1
 	line := si.where(stack[i].Pos())
 	name := stack[i].(*ast.Ident).Name
@@ -108,7 +112,7 @@ func (si refs) sharedUse(stack []ast.Node, path []string) string {
 	if i == len(stack)-1 {
 		return fmt.Sprintf("%s is passed on at %s", name, line)
 	}
-	if direct, how := si.chainChange(stack, i); direct || how != "" {
+	if direct, how := si.refs().chainChange(stack, i); direct || how != "" {
 		return fmt.Sprintf("%s is used at %s", types.ExprString(stack[i].(ast.Expr)), line)
 	}
 	return ""
@@ -117,7 +121,7 @@ func (si refs) sharedUse(stack []ast.Node, path []string) string {
 // holderMade says where the use of x at the end of stack makes a value
 // that holds it (a literal's field, an argument or receiver of a function
 // whose ParamsFact Holds it), "" if it does not.
-func (si refs) holderMade(stack []ast.Node, x *types.Var) string {
+func (si shares) holderMade(stack []ast.Node, x *types.Var) string {
 	i := len(stack) - 1
 	line := si.where(stack[i].Pos())
 	switch p := stack[i-1].(type) {
@@ -137,7 +141,7 @@ func (si refs) holderMade(stack []ast.Node, x *types.Var) string {
 
 // holdsArg reports whether the function call calls has a ParamsFact
 // whose Holds is its argument arg (-1: the receiver).
-func (si refs) holdsArg(call *ast.CallExpr, arg int) bool {
+func (si shares) holdsArg(call *ast.CallExpr, arg int) bool {
 	var id *ast.Ident
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -155,7 +159,7 @@ func (si refs) holdsArg(call *ast.CallExpr, arg int) bool {
 
 // fieldPath is the variable e's chain of field selections starts at, and
 // the fields selected (x.Status.P: x, [Status P]); indexes end the path.
-func (si refs) fieldPath(e ast.Expr) (*types.Var, []string) {
+func (si shares) fieldPath(e ast.Expr) (*types.Var, []string) {
 	var path []string
 	for {
 		switch n := ast.Unparen(e).(type) {
@@ -180,7 +184,7 @@ func (si refs) fieldPath(e ast.Expr) (*types.Var, []string) {
 }
 
 // usesVar reports whether e is x, or &x.
-func (si refs) usesVar(e ast.Expr, x *types.Var) bool {
+func (si shares) usesVar(e ast.Expr, x *types.Var) bool {
 	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = u.X
 	}
