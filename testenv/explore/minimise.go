@@ -66,7 +66,12 @@ func (ex *explorer) violation(r *run) *Violation {
 // invariants still break, first on the same object, at a rank as severe
 // (search.Minimise, replaying through the explorer).
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
-	best, err := search.Minimise(ctx, replayer{ex}, verdictOf(ex.violation(r)))
+	return ex.minimiseFrom(ctx, ex.violation(r))
+}
+
+// minimiseFrom minimises v, a violation a schedule of ex broke.
+func (ex *explorer) minimiseFrom(ctx context.Context, v *Violation) (*Violation, error) {
+	best, err := search.Minimise(ctx, replayer{ex}, verdictOf(v))
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +91,20 @@ func (p replayer) Replay(ctx context.Context, script []scriptStep) (*search.Verd
 
 func (p replayer) Ran(v *search.Verdict[*Violation]) ([]scriptStep, error) {
 	return p.ex.setup.parseSeed(v.Of.Seed)
+}
+
+// Schedule runs the schedule c chooses, to Options.Depth, with the
+// explorer's faults drawn from c's source.
+func (p replayer) Schedule(ctx context.Context, c *search.Chooser) (*search.Verdict[*Violation], error) {
+	ch := &chooser{Chooser: *c}
+	if p.ex.scale != nil {
+		ch.faults = newFaultPlan(c.Rng, *p.ex.scale)
+	}
+	r, err := p.ex.schedule(ctx, ch, p.ex.o.Depth)
+	if err != nil || r.trace.failed == nil {
+		return nil, err
+	}
+	return verdictOf(p.ex.violation(r)), nil
 }
 
 // verdictOf is the search's record of v.

@@ -122,10 +122,12 @@ func moreSevere(vs []*Violation, v *Violation) []*Violation {
 	return vs
 }
 
-// found is a schedule that broke an invariant: when the search met it
-// and after how many schedules.
+// found is a schedule that broke an invariant: its run, or for the
+// random search its violation (the worker's run is not kept), when the
+// search met it and after how many schedules.
 type found struct {
 	r         *run
+	v         *Violation
 	at        time.Duration
 	schedules int
 }
@@ -146,7 +148,10 @@ func (ex *explorer) keep(fs []found, f found) []found {
 func (ex *explorer) minimiseAll(ctx context.Context, fs []found) ([]*Violation, error) {
 	var out []*Violation
 	for _, f := range fs {
-		v, err := ex.minimise(ctx, f.r)
+		if f.v == nil {
+			f.v = ex.violation(f.r)
+		}
+		v, err := ex.minimiseFrom(ctx, f.v)
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,9 @@ type Runner[V any] interface {
 	// Ran is the schedule v's replay ran, as its seed names it: a replay
 	// may take fewer steps or reads than it was given.
 	Ran(v *Verdict[V]) ([]schedule.Chosen, error)
+	// Schedule runs the schedule c chooses, then drains, and gives its
+	// verdict: nil if it broke no invariant.
+	Schedule(ctx context.Context, c *Chooser) (*Verdict[V], error)
 }
 
 // Minimise drops chosen steps, crashes and stale reads of best's schedule
