@@ -32,7 +32,7 @@ func (ex *explorer) replayRun(ctx context.Context, script []scriptStep) (*run, e
 		return nil, err
 	}
 	defer ex.end(r)
-	r.trace.ch = &chooser{}
+	r.trace.ch = &chooser{Chooser: &search.Chooser{}}
 	for _, s := range script {
 		lags := s.Lags
 		if lags == nil {
@@ -93,16 +93,20 @@ func (p replayer) Ran(v *search.Verdict[*Violation]) ([]scriptStep, error) {
 	return p.ex.setup.parseSeed(v.Of.Seed)
 }
 
-// Schedule runs the schedule c chooses, to Options.Depth, with the
-// explorer's faults drawn from c's source.
-func (p replayer) Schedule(ctx context.Context, c *search.Chooser) (*search.Verdict[*Violation], error) {
-	ch := &chooser{Chooser: *c}
-	if p.ex.scale != nil {
+// Schedule runs the schedule c chooses, with the explorer's faults drawn
+// from c's source if it has one, and notes the bounds it cut.
+func (p replayer) Schedule(ctx context.Context, c *search.Chooser, depth int) (*search.Verdict[*Violation], error) {
+	ch := &chooser{Chooser: c}
+	if p.ex.scale != nil && c.Rng != nil {
 		ch.faults = newFaultPlan(c.Rng, *p.ex.scale)
 	}
-	r, err := p.ex.schedule(ctx, ch, p.ex.o.Depth)
-	if err != nil || r.trace.failed == nil {
+	r, err := p.ex.schedule(ctx, ch, depth)
+	if err != nil {
 		return nil, err
+	}
+	p.ex.cut |= r.trace.cut
+	if r.trace.failed == nil {
+		return nil, nil
 	}
 	return verdictOf(p.ex.violation(r)), nil
 }

@@ -22,13 +22,10 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 		ws[i] = replayer{w}
 	}
 	got, err := search.RunRandom(ctx, ws, search.Random[*Violation]{
-		Seed: o.Seed, Index: o.Shard.Index, Count: o.Shard.Count,
+		Depth: o.Depth, Seed: o.Seed, Index: o.Shard.Index, Count: o.Shard.Count,
 		Schedules: o.Schedules, StopAtFirst: o.StopAtFirst,
 		InBudget: ex.inBudget,
-		Key: func(v *search.Verdict[*Violation]) (string, bool) {
-			k := foundKey(v.Of)
-			return k, !ex.known[k]
-		},
+		Key:      ex.newDefect,
 	})
 	res.Schedules += got.Schedules
 	res.Exhausted = got.Exhausted
@@ -60,4 +57,11 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 		res.Violation = res.Violations[0]
 	}
 	return nil
+}
+
+// newDefect is v's foundKey and whether an earlier level of the
+// deepening did not find it (ex.known).
+func (ex *explorer) newDefect(v *search.Verdict[*Violation]) (string, bool) {
+	k := foundKey(v.Of)
+	return k, !ex.known[k]
 }

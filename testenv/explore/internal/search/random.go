@@ -9,10 +9,12 @@ import (
 )
 
 // Random is how a random search runs: Seed and the shard it runs
-// (Index, Index+Count, ...), Schedules to run every index below it, or
-// StopAtFirst; without Schedules, InBudget says whether another may
-// start, and Key is a verdict's defect and whether it is new.
+// (Index, Index+Count, ...), schedules of up to Depth chosen steps,
+// Schedules to run every index below it, or StopAtFirst; without
+// Schedules, InBudget says whether another may start, and Key is a
+// verdict's defect and whether it is new.
 type Random[V any] struct {
+	Depth       int
 	Seed        int64
 	Index       int
 	Count       int
@@ -85,7 +87,7 @@ func RunRandom[W Runner[V], V any](ctx context.Context, workers []W, o Random[V]
 			running++
 			go func() {
 				rng := rand.New(rand.NewPCG(uint64(o.Seed), uint64(i)))
-				v, e := w.Schedule(ctx, &Chooser{Rng: rng, Index: i})
+				v, e := w.Schedule(ctx, &Chooser{Rng: rng, Index: i}, o.Depth)
 				out := result{Found: Found[V]{Verdict: v, Index: i, At: time.Since(start)}, w: w, err: e}
 				if e == nil && all && v != nil && ctx.Err() == nil {
 					out.Verdict, out.err = Minimise(ctx, w, v)
