@@ -5,7 +5,7 @@ import "github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 // chooser makes the choices of one schedule (search.Chooser) and, in the
 // fault phase, draws its faults.
 type chooser struct {
-	search.Chooser
+	*search.Chooser
 	// faults, in the fault phase, are the schedule's faults (faults.go).
 	faults *faultPlan
 }

@@ -152,7 +152,7 @@ func (f *faultPlan) inWindow(c *chooser, stay int) int {
 func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *Result) error {
 	start := time.Now()
 	pilot := &faultPlan{}
-	c := &chooser{Chooser: search.Chooser{Rng: rand.New(rand.NewPCG(faultSeed, 0)), Index: -1}, faults: pilot}
+	c := &chooser{Chooser: &search.Chooser{Rng: rand.New(rand.NewPCG(faultSeed, 0)), Index: -1}, faults: pilot}
 	r, err := ex.schedule(ctx, c, ex.o.Depth)
 	if err != nil {
 		return err

@@ -32,7 +32,7 @@ func (ex *explorer) replayRun(ctx context.Context, script []scriptStep) (*run, e
 		return nil, err
 	}
 	defer ex.end(r)
-	r.trace.ch = &chooser{}
+	r.trace.ch = &chooser{Chooser: &search.Chooser{}}
 	for _, s := range script {
 		lags := s.Lags
 		if lags == nil {
@@ -66,7 +66,12 @@ func (ex *explorer) violation(r *run) *Violation {
 // invariants still break, first on the same object, at a rank as severe
 // (search.Minimise, replaying through the explorer).
 func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
-	best, err := search.Minimise(ctx, replayer{ex}, verdictOf(ex.violation(r)))
+	return ex.minimiseFrom(ctx, ex.violation(r))
+}
+
+// minimiseFrom minimises v, a violation a schedule of ex broke.
+func (ex *explorer) minimiseFrom(ctx context.Context, v *Violation) (*Violation, error) {
+	best, err := search.Minimise(ctx, replayer{ex}, verdictOf(v))
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +91,24 @@ func (p replayer) Replay(ctx context.Context, script []scriptStep) (*search.Verd
 
 func (p replayer) Ran(v *search.Verdict[*Violation]) ([]scriptStep, error) {
 	return p.ex.setup.parseSeed(v.Of.Seed)
+}
+
+// Schedule runs the schedule c chooses, with the explorer's faults drawn
+// from c's source if it has one, and notes the bounds it cut.
+func (p replayer) Schedule(ctx context.Context, c *search.Chooser, depth int) (*search.Verdict[*Violation], error) {
+	ch := &chooser{Chooser: c}
+	if p.ex.scale != nil && c.Rng != nil {
+		ch.faults = newFaultPlan(c.Rng, *p.ex.scale)
+	}
+	r, err := p.ex.schedule(ctx, ch, depth)
+	if err != nil {
+		return nil, err
+	}
+	p.ex.cut |= r.trace.cut
+	if r.trace.failed == nil {
+		return nil, nil
+	}
+	return verdictOf(p.ex.violation(r)), nil
 }
 
 // verdictOf is the search's record of v.

@@ -293,7 +293,7 @@ func (p *parallelSearch) tasks(ctx context.Context, donep *[]*task) ([]*task, bo
 			t.w, idle = idle[len(idle)-1], idle[:len(idle)-1]
 			running++
 			go func() {
-				t.r, t.err = t.w.schedule(ctx, &chooser{Chooser: search.Chooser{Prefix: t.p.path}}, t.p.depth)
+				t.r, t.err = t.w.schedule(ctx, &chooser{Chooser: &search.Chooser{Prefix: t.p.path}}, t.p.depth)
 				results <- t
 			}()
 		}
@@ -362,7 +362,7 @@ func (p *parallelSearch) serialSchedule(ctx context.Context, t *task, stop int) 
 		ex.stopAt = &stop
 		defer func() { ex.stopAt = nil }()
 	}
-	return ex.schedule(ctx, &chooser{Chooser: search.Chooser{Prefix: t.p.path}}, t.p.depth)
+	return ex.schedule(ctx, &chooser{Chooser: &search.Chooser{Prefix: t.p.path}}, t.p.depth)
 }
 
 // workers are the explorers of the search's worlds: ex itself on the

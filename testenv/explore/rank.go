@@ -122,22 +122,15 @@ func moreSevere(vs []*Violation, v *Violation) []*Violation {
 	return vs
 }
 
-// found is a schedule that broke an invariant: when the search met it
-// and after how many schedules.
+// found is a schedule that broke an invariant: its run (the parallel
+// depth-first search's), or its violation (search.DepthFirst's and
+// RunRandom's, which keep no run), when the search met it and after how
+// many schedules.
 type found struct {
 	r         *run
+	v         *Violation
 	at        time.Duration
 	schedules int
-}
-
-// keep adds f to fs unless a schedule before it broke the same
-// violation, or an earlier level of the deepening found it (ex.known).
-func (ex *explorer) keep(fs []found, f found) []found {
-	k := foundKey(f.r.trace.failed)
-	if ex.known[k] || slices.ContainsFunc(fs, func(g found) bool { return foundKey(g.r.trace.failed) == k }) {
-		return fs
-	}
-	return append(fs, f)
 }
 
 // minimiseAll minimises each of fs, in order, and keeps each distinct
@@ -146,7 +139,10 @@ func (ex *explorer) keep(fs []found, f found) []found {
 func (ex *explorer) minimiseAll(ctx context.Context, fs []found) ([]*Violation, error) {
 	var out []*Violation
 	for _, f := range fs {
-		v, err := ex.minimise(ctx, f.r)
+		if f.v == nil {
+			f.v = ex.violation(f.r)
+		}
+		v, err := ex.minimiseFrom(ctx, f.v)
 		if err != nil {
 			return nil, err
 		}

@@ -252,39 +252,20 @@ func (st *setupState) validate(opts Options) error {
 	return st.validateBuiltin(opts)
 }
 
-// depthFirst runs schedules with 1, 2, ... Options.Depth chosen steps,
-// depth-first over the choices, shortest first: the first violation is one
-// of the shortest. It goes on past violations within the Budget, and
-// returns the first schedule of each distinct one (Options.StopAtFirst:
-// the first schedule that broke one).
+// depthFirst runs the schedules of up to Options.Depth chosen steps,
+// depth-first and shortest first (search.DepthFirst): the first violation
+// is one of the shortest. It goes on past violations within the Budget,
+// and returns the first schedule of each distinct one not known
+// (foundKey; Options.StopAtFirst: the first schedule that broke one).
 func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, bool, error) {
+	got, exhausted, err := search.DepthFirst(ctx, replayer{ex}, search.Depth[*Violation]{
+		Start: start, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst, InBudget: ex.inBudget, Key: ex.newDefect,
+	})
 	var fs []found
-	for depth := 1; depth <= ex.o.Depth; depth++ {
-		var prefix []int
-		for {
-			c := &chooser{Chooser: search.Chooser{Prefix: prefix}}
-			if !ex.inBudget(ctx) {
-				return fs, false, nil
-			}
-			r, err := ex.schedule(ctx, c, depth)
-			if err != nil {
-				return nil, false, err
-			}
-			ex.cut |= r.trace.cut
-			if r.trace.failed != nil {
-				f := found{r: r, at: time.Since(start), schedules: ex.runs}
-				if ex.o.StopAtFirst {
-					return []found{f}, false, nil
-				}
-				fs = ex.keep(fs, f)
-			}
-			var more bool
-			if prefix, more = c.Next(); !more {
-				break
-			}
-		}
+	for _, f := range got {
+		fs = append(fs, found{v: f.Verdict.Of, at: f.At, schedules: f.Index + 1})
 	}
-	return fs, true, nil
+	return fs, exhausted, err
 }
 
 // schedule runs one schedule of up to depth chosen steps, then drains,

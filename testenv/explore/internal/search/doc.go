@@ -2,7 +2,8 @@
 // run of one schedule: the root runs a schedule with the choices it is
 // given and hands back its verdict (Runner), and the search decides which
 // schedules to run. Minimise shrinks a failing schedule while the same
-// invariants still break.
+// invariants still break; RunRandom runs seeded random schedules on a
+// pool of workers, DepthFirst every schedule, shortest first.
 //
 // It imports of the explorer's module only internal/schedule
 // (imports_test.go in the explorer's folder checks it).

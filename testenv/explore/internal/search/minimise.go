@@ -26,6 +26,10 @@ type Runner[V any] interface {
 	// Ran is the schedule v's replay ran, as its seed names it: a replay
 	// may take fewer steps or reads than it was given.
 	Ran(v *Verdict[V]) ([]schedule.Chosen, error)
+	// Schedule runs the schedule c chooses, of up to depth chosen steps,
+	// then drains, and gives its verdict: nil if it broke no invariant.
+	// The choices it made are c's after.
+	Schedule(ctx context.Context, c *Chooser, depth int) (*Verdict[V], error)
 }
 
 // Minimise drops chosen steps, crashes and stale reads of best's schedule
