@@ -273,7 +273,7 @@ climb:
 				// karpenter's cb.Status.ProvisioningStrategy =
 				// cb.Spec.ProvisioningStrategy: the status shares the
 				// pointer; what is done through it (migrateshare.go).
-				if applies, why := (shares{si.site}).statusShare(as, as.Lhs[i], e); applies && why == "" {
+				if applies, why := shares(si).statusShare(as, as.Lhs[i], e); applies && why == "" {
 					return false, ""
 				} else if applies {
 					return false, why
