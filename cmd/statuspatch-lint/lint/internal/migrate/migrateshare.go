@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // A reference into the object's spec assigned into its own status
@@ -142,14 +144,7 @@ func (si shares) holderMade(stack []ast.Node, x *types.Var) string {
 // holdsArg reports whether the function call calls has a ParamsFact
 // whose Holds is its argument arg (-1: the receiver).
 func (si shares) holdsArg(call *ast.CallExpr, arg int) bool {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	}
-	fn, _ := si.pass.TypesInfo.Uses[id].(*types.Func)
+	fn := kube.CalledFunc(si.pass, call)
 	var fact ParamsFact
 	if fn == nil || !si.pass.ImportObjectFact(fn.Origin(), &fact) {
 		return false

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // The values an unexported field or variable is given, in the package's
@@ -253,17 +255,7 @@ func (i impls) values(e ast.Expr, container bool, depth int) ([]impl, string) {
 // with one result, when it is a plain function or method (not a function
 // value nor an interface's method).
 func (i impls) returner(call *ast.CallExpr) *ast.FuncDecl {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	}
-	if id == nil {
-		return nil
-	}
-	fn, _ := i.pass.TypesInfo.Uses[id].(*types.Func)
+	fn := kube.CalledFunc(i.pass, call)
 	if fn == nil || fn.Pkg() != i.pass.Pkg || isIfaceMethod(fn) || fn.Signature().Results().Len() != 1 {
 		return nil
 	}
