@@ -46,17 +46,6 @@ func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list c
 	return nil
 }
 
-// oneVersion reports that the book holds the objects of gvk's kind under
-// gvk's version only: the book serves a List of the version it holds.
-func oneVersion(b *book.Book, gvk schema.GroupVersionKind) bool {
-	for _, k := range b.Keys() {
-		if k.GVK.GroupKind() == gvk.GroupKind() && k.GVK.Version != gvk.Version {
-			return false
-		}
-	}
-	return true
-}
-
 // listLagged serves a cached List of kind gvk, whose newest items (from
 // the server, unless fromBook: the book's) are in list, from a point the
 // explorer chooses. It records the reads. handled is false when the list
