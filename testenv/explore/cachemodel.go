@@ -98,8 +98,8 @@ func (cm *cacheModel) uncachedRead(gvk schema.GroupVersionKind, obj runtime.Obje
 }
 
 // startInformer starts the informer that serves a cached read of gvk
-// into obj before the read (informers.View.Start): lazily, unless a controller
-// watches the kind in that representation.
+// into obj before the read (informers.View.Start): lazily, unless a
+// controller watches the kind in that representation.
 func (cm *cacheModel) startInformer(gvk schema.GroupVersionKind, obj runtime.Object) {
 	rep := repOf(obj)
 	cm.model.View.Start(gvk, rep, cm.ex == nil || cm.ex.setup.watched(gvk, rep))

@@ -62,9 +62,9 @@ type kindFloor struct {
 	rv uint64
 	// unknown: a write of the kind came after rv, at a revision not known.
 	unknown bool
-	// covered are the scopes (informers.Scope) of the kind's Lists sent to the
-	// server in this schedule with no write since that the book may not
-	// hold.
+	// covered are the scopes (informers.Scope) of the kind's Lists sent
+	// to the server in this schedule with no write since that the book
+	// may not hold.
 	covered map[string]bool
 	// aside: a request of the schedule acted on the kind's objects out
 	// of the book's sight (writeaside.go): its Lists ask for the newest,
@@ -143,16 +143,17 @@ func (l listsSeen) newest(gk schema.GroupKind) string {
 // A cached List repeats: KubeRay lists its Pods and Services several
 // times a reconcile. Once a List of a scope (kind, namespace, label
 // selector) went to the server in a schedule, every object it selected is
-// in the book, at its newest version (informers.Model.Fetch observes what
-// it did not hold), and so is every object a later write of the schedule made, moved
-// or deleted (the answers, or a read after them): the book holds every
-// object a List of that scope selects now, as the server would list it,
-// and the cache model serves it from there (listLagged) without asking.
-// Where a write's answer left the book unsure (an error that does not say
-// nothing was stored, an answer it did not take) the kind's scopes are
-// forgotten, and the next List sent reads again every object the book
-// holds in its scope that its answer left out (informers.Model.Fetch): a delete
-// stored despite its error answer is in the book after it. A request
+// in the book, at its newest version (informers.Model.Fetch observes
+// what it did not hold), and so is every object a later write of the
+// schedule made, moved or deleted (the answers, or a read after them):
+// the book holds every object a List of that scope selects now, as the
+// server would list it, and the cache model serves it from there
+// (listLagged) without asking. Where a write's answer left the book
+// unsure (an error that does not say nothing was stored, an answer it did
+// not take) the kind's scopes are forgotten, and the next List sent reads
+// again every object the book holds in its scope that its answer left out
+// (informers.Model.Fetch): a delete stored despite its error answer is in
+// the book after it. A request
 // that acts on the kind out of the book's sight (a subresource create,
 // writeaside.go) ends the kind's Lists from the book for the schedule. A
 // field selector, a Limit or raw options are always sent.
