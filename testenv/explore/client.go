@@ -3,6 +3,7 @@ package explore
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 
 	"context"
 	"fmt"
@@ -142,11 +143,12 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	window := 0
 	if !api && !uncached {
 		r.cache.startInformer(k.GVK, obj)
-		inf, low := informerKey{k.GVK, rep}, max(r.cache.floor[k], r.cache.cache.lowest(k, rep))
+		inf := informerKey{GVK: k.GVK, Rep: rep}
+		low := r.cache.model.Lowest(k, inf)
 		stay := r.cache.windowLag(inf, h, low)
 		lag := r.cache.chooseLag(len(h.Versions)-low, stay)
 		v -= lag
-		r.cache.cache.saw(k, rep, v)
+		r.cache.model.View.Saw(k, rep, v)
 		window = r.cache.noteWindow(inf, lag, stay, r.book.LastAt(h, v), func() string {
 			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.Newest()+1)
 		})
@@ -154,7 +156,7 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 	if r.trace.cur != nil {
 		read := Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
 		if !api && !uncached {
-			read.OtherAPIServer = r.cache.cache.pastLeader(k, rep, v) + 1
+			read.OtherAPIServer = r.cache.model.View.PastLeader(k, rep, v) + 1
 		}
 		r.trace.cur.step.Reads = append(r.trace.cur.step.Reads, read)
 		if v > r.trace.cur.seenOrNone(k) {
@@ -182,7 +184,7 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 	if r.stopped() {
 		return errCrashed
 	}
-	gvk, err := listKind(list, r.server.Scheme())
+	gvk, err := informers.ListKind(list, r.server.Scheme())
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 // over (crashFailover, Options.LeaderChange: new reconcilers whose cache
 // has run all along; its informers started at the election begin no older
 // than what the old leader's were served, and only those of its field
-// indexes, started with it, may lag behind them: informer.go). Either way the new manager's first list
+// indexes, started with it, may lag behind them: internal/informers). Either way the new manager's first list
 // queues every object of every reconciler's kind. With Options.InFlightWrite
 // a leader change may also leave the old leader's next write in flight, or
 // with Options.InFlightWrites up to that many of its next writes
@@ -87,13 +87,13 @@ func (r *run) maybeCrash() {
 func (r *run) restart(kind int) {
 	r.cache.closeWindows() // the new process has new informers (window.go)
 	if kind == crashRestart {
-		r.cache.cache.reset()
+		r.cache.model.View.Reset()
 		for _, k := range r.book.Keys() {
-			r.cache.floor[k] = r.book.History(k).Newest()
+			r.cache.model.Floor[k] = r.book.History(k).Newest()
 		}
 	} else {
 		// The standby ran the same Setup: the same field indexes.
-		r.cache.cache.handOver(r.cache.indexed)
+		r.cache.model.View.HandOver(r.cache.model.Indexed)
 	}
 	if err := r.newReconcilers(); err != nil && r.err == nil {
 		r.err = err

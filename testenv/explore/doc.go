@@ -131,7 +131,8 @@
 // and testKnobs apart). Below it: internal/book (the versions the server
 // held), internal/schedule (a schedule's chosen steps and its seed),
 // internal/served (the API served in process), internal/recmgr (the
-// manager Scenario.Setup runs on), internal/callsite (a write's line and
+// manager Scenario.Setup runs on), internal/informers (what a manager's
+// cache may serve a cached read), internal/callsite (a write's line and
 // its audit), internal/judge (the built-in invariants' judges),
 // internal/progress and internal/crinternals; docs/explore-design.md,
 // "Where the code lives", says what each holds.

@@ -62,9 +62,9 @@ type kindFloor struct {
 	rv uint64
 	// unknown: a write of the kind came after rv, at a revision not known.
 	unknown bool
-	// covered are the scopes (listScope) of the kind's Lists sent to the
-	// server in this schedule with no write since that the book may not
-	// hold.
+	// covered are the scopes (informers.Scope) of the kind's Lists sent
+	// to the server in this schedule with no write since that the book
+	// may not hold.
 	covered map[string]bool
 	// aside: a request of the schedule acted on the kind's objects out
 	// of the book's sight (writeaside.go): its Lists ask for the newest,
@@ -143,68 +143,20 @@ func (l listsSeen) newest(gk schema.GroupKind) string {
 // A cached List repeats: KubeRay lists its Pods and Services several
 // times a reconcile. Once a List of a scope (kind, namespace, label
 // selector) went to the server in a schedule, every object it selected is
-// in the book, at its newest version (fetchList observes what it did not
-// hold), and so is every object a later write of the schedule made, moved
-// or deleted (the answers, or a read after them): the book holds every
-// object a List of that scope selects now, as the server would list it,
-// and the cache model serves it from there (listLagged) without asking.
-// Where a write's answer left the book unsure (an error that does not say
-// nothing was stored, an answer it did not take) the kind's scopes are
-// forgotten, and the next List sent reads again every object the book
-// holds in its scope that its answer left out (observeLeftOut): a delete
-// stored despite its error answer is in the book after it. A request
+// in the book, at its newest version (informers.Model.Fetch observes
+// what it did not hold), and so is every object a later write of the
+// schedule made, moved or deleted (the answers, or a read after them):
+// the book holds every object a List of that scope selects now, as the
+// server would list it, and the cache model serves it from there
+// (listLagged) without asking. Where a write's answer left the book
+// unsure (an error that does not say nothing was stored, an answer it did
+// not take) the kind's scopes are forgotten, and the next List sent reads
+// again every object the book holds in its scope that its answer left out
+// (informers.Model.Fetch): a delete stored despite its error answer is in
+// the book after it. A request
 // that acts on the kind out of the book's sight (a subresource create,
 // writeaside.go) ends the kind's Lists from the book for the schedule. A
 // field selector, a Limit or raw options are always sent.
-
-// listScope names the objects a List with lo selects, or false when the
-// book cannot serve it.
-func listScope(lo *client.ListOptions) (string, bool) {
-	if lo.Limit > 0 || lo.Continue != "" || lo.Raw != nil || lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
-		return "", false
-	}
-	sel := ""
-	if lo.LabelSelector != nil {
-		sel = lo.LabelSelector.String()
-	}
-	return lo.Namespace + "\x00" + sel, true
-}
-
-// observeLeftOut reads, after a List sent to the server, every object of
-// the list's kind the book holds present in its scope that the answer
-// left out: the server no longer holds it there (deleted, relabelled).
-// The book learns it as it learns anything, by a read of the newest, and
-// the history records it. A write whose answer the book did not take
-// (an error after a delete stored, a failed read after it) leaves such
-// an object; the List's answer says the book is behind, and a List served
-// from the book later shows what this one did.
-func (cm *cacheModel) observeLeftOut(ctx context.Context, list client.ObjectList, opts []client.ListOption, listed []book.Key) error {
-	lo := (&client.ListOptions{}).ApplyOptions(opts)
-	if _, ok := listScope(lo); !ok {
-		return nil
-	}
-	gvk, err := listKind(list, cm.server.Scheme())
-	if err != nil {
-		return err
-	}
-	match, ok := cm.listMatcher(gvk, lo)
-	if !ok {
-		return nil
-	}
-	for _, k := range cm.book.Keys() {
-		if k.GVK != gvk || slices.Contains(listed, k) {
-			continue
-		}
-		h := cm.book.History(k)
-		if c := h.Versions[h.Newest()]; c == nil || !match(k, c) {
-			continue
-		}
-		if _, _, err := cm.book.Observe(ctx, k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // covers reports that a List of scope went to the server in this
 // schedule, its objects since then all in the book.

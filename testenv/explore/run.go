@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
@@ -56,7 +57,10 @@ func newRun(ex *explorer, server client.Client) *run {
 	}
 	r.book = book.New(server, r.checks.checkWrite)
 	r.checks = checks{book: r.book, server: server, trace: &r.trace}
-	r.cache = cacheModel{ex: ex, book: r.book, trace: &r.trace, server: server, floor: map[book.Key]int{}, lists: listsSeen{}}
+	r.cache = cacheModel{ex: ex, trace: &r.trace, model: informers.Model{Book: r.book, Floor: map[book.Key]int{}}, lists: listsSeen{}}
+	if server != nil {
+		r.cache.model.Scheme = server.Scheme()
+	}
 	r.queue = workQueue{ex: ex, book: r.book, server: server, calls: &r.calls}
 	r.held = heldWrites{ex: ex, book: r.book, trace: &r.trace, work: &r.queue}
 	r.creations = creations{ex: ex, book: r.book, trace: &r.trace}
@@ -108,10 +112,10 @@ func (r *run) newReconcilers() error {
 	if r.ex.setup.s.Setup == nil {
 		return nil
 	}
-	r.cache.indexes, r.cache.indexed = fieldIndexes{}, map[informerKey]bool{}
+	r.cache.model.Indexes, r.cache.model.Indexed = recmgr.Indexes{}, map[informerKey]bool{}
 	r.proc.Stop()
 	r.proc = servedapi.New(servedBook{r}, api)
-	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.indexes, r.cache.indexed, r.proc)
+	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.model.Indexes, r.cache.model.Indexed, r.proc)
 	if err != nil {
 		return err
 	}

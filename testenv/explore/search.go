@@ -343,11 +343,11 @@ func (st *setupState) watch(gvk schema.GroupVersionKind, rep representation) {
 	if st.watchedInformers == nil {
 		st.watchedInformers = map[informerKey]bool{}
 	}
-	st.watchedInformers[informerKey{gvk, rep}] = true
+	st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] = true
 }
 
 // watched reports that the manager starts the informer of gvk and rep
-// when it starts: a controller watches it (informer.go).
+// when it starts: a controller watches it (internal/informers).
 func (st *setupState) watched(gvk schema.GroupVersionKind, rep representation) bool {
-	return st.watchedInformers[informerKey{gvk, rep}] || st.watchedKinds[gvk]
+	return st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] || st.watchedKinds[gvk]
 }

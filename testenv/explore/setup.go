@@ -31,10 +31,12 @@ type built = recmgr.Controller
 // indexes, their informers and those its controllers start before the
 // election into indexed (nil: dropped). proc serves the manager's config
 // (internal/served) and gets the caches Setup adds.
-func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes fieldIndexes, indexed map[informerKey]bool, proc *servedapi.Process) ([]built, error) {
+func runSetup(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes recmgr.Indexes, indexed map[informerKey]bool, proc *servedapi.Process) ([]built, error) {
 	env := recmgr.Env{Client: c, API: api, Controller: controllerOptions(opts), Proc: proc, Indexes: indexes}
 	if indexed != nil {
-		env.Early = func(gvk schema.GroupVersionKind, obj client.Object) { indexed[informerKey{gvk, repOf(obj)}] = true }
+		env.Early = func(gvk schema.GroupVersionKind, obj client.Object) {
+			indexed[informerKey{GVK: gvk, Rep: repOf(obj)}] = true
+		}
 	}
 	return recmgr.Run(setup, again, env)
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"testing"
 
@@ -27,8 +28,8 @@ func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
 		// The old leader's typed informer was served a's first or newest
 		// version; then a standby took over, its informers serving nothing
 		// yet.
-		r.cache.cache.saw(a, typedRep, servedBeforeTheChange)
-		r.cache.cache.handOver(nil)
+		r.cache.model.View.Saw(a, servedapi.TypedRep, servedBeforeTheChange)
+		r.cache.model.View.HandOver(nil)
 		return r.stateHash(2)
 	}
 	if old, newest := state(0), state(1); old == newest {

@@ -38,15 +38,15 @@ func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 		}
 		return r.stateHash(2)
 	}
-	w := informer(widget, metadataRep, sel)
-	g := informer(gizmo, typedRep, sel)
+	w := informer(widget, servedapi.MetadataRep, sel)
+	g := informer(gizmo, servedapi.TypedRep, sel)
 	if one, both := state(w), state(w, g); one == both {
 		t.Fatalf("the Gizmo informer started or not, both states hashed %x", one)
 	}
-	if typed := state(informer(widget, typedRep, sel)); typed == state(w) {
+	if typed := state(informer(widget, servedapi.TypedRep, sel)); typed == state(w) {
 		t.Fatalf("a typed or a metadata-only Widget informer, both states hashed %x", typed)
 	}
-	if all := state(informer(widget, metadataRep, labels.Everything())); all == state(w) {
+	if all := state(informer(widget, servedapi.MetadataRep, labels.Everything())); all == state(w) {
 		t.Fatalf("a label-selected or an unselected Widget informer, both states hashed %x", all)
 	}
 	if wg, gw := state(w, g), state(g, w); wg != gw {

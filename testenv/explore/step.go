@@ -54,7 +54,7 @@ type Read struct {
 	// OtherAPIServer, when not 0, is the version of the object the old
 	// leader's informers had been served, newer than this read after a
 	// leader change: the new leader's list came from another API server
-	// of the control plane, whose watch cache lagged (informer.go).
+	// of the control plane, whose watch cache lagged (internal/informers).
 	OtherAPIServer int `json:",omitempty"`
 	// Window, when not 0, is the stale window that served this read:
 	// its number in the step's Windows, from 1.

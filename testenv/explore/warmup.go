@@ -11,7 +11,7 @@ import (
 // starts its sources when its manager starts, before the election, and so
 // does one without leader election: on a standby, the informers they
 // watch run all along, on the standby's own watch, as a field index's do
-// (informer.go: early). After a leader change, a read through one of them
+// (internal/informers: early). After a leader change, a read through one of them
 // older than what the old leader's informers were served needs no second
 // API server: that watch may lag on one.
 

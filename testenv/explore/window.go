@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 
 	"fmt"
 	"sort"
@@ -14,7 +15,7 @@ import (
 // staleness is a window, not a read (Options.StaleReads bounds the windows
 // of a schedule). A window opens at a stale cached read, through one
 // informer of the running controller's process (a kind and a
-// representation: informer.go), at the point of the schedule that read saw
+// representation: internal/informers), at the point of the schedule that read saw
 // (the newest point at which the object was at the version read, for a
 // Get; the newest that gives the list read, for a List). From then on,
 // each cached read through that informer is first served at the window's
@@ -97,13 +98,13 @@ func (cm *cacheModel) windowLag(inf informerKey, h *book.History, low int) int {
 // windowListLag is the lag, among points (newest first), at which the
 // step's open window of inf serves a List: the newest point no newer than
 // the window's, or the oldest there is. -1: no window is open.
-func (cm *cacheModel) windowListLag(inf informerKey, points []listPoint) int {
+func (cm *cacheModel) windowListLag(inf informerKey, points []informers.Point) int {
 	w := cm.openWindow(inf)
 	if w == nil || len(points) == 0 {
 		return -1
 	}
 	for i, p := range points {
-		if p.seq <= w.seq {
+		if p.Seq <= w.seq {
 			return i
 		}
 	}
@@ -210,7 +211,7 @@ func (cm *cacheModel) noteWindow(inf informerKey, lag, stay, seq int, what func(
 	}
 	ref := windowRef{step: s.step.Index, index: len(s.step.Windows)}
 	cm.windows[inf] = &openWindow{seq: seq, listed: []windowRef{ref}}
-	s.step.Windows = append(s.step.Windows, Window{Controller: s.step.Reconciler, Kind: inf.gvk.Kind, Informer: inf.rep.String(),
+	s.step.Windows = append(s.step.Windows, Window{Controller: s.step.Reconciler, Kind: inf.GVK.Kind, Informer: inf.Rep.String(),
 		FromStep: s.step.Index, ToStep: s.step.Index, Opened: what(), Reads: 1})
 	return ref.index + 1
 }
@@ -258,12 +259,12 @@ func (cm *cacheModel) windowState(keys []book.Key, norm func(map[string]any) any
 	}
 	var out []windowPoint
 	for inf, w := range cm.windows {
-		st := windowPoint{I: inf.gvk.String() + "|" + strconv.Itoa(int(inf.rep))}
+		st := windowPoint{I: inf.GVK.String() + "|" + strconv.Itoa(int(inf.Rep))}
 		for _, k := range keys {
-			if k.GVK != inf.gvk {
+			if k.GVK != inf.GVK {
 				continue
 			}
-			h := cm.book.History(k)
+			h := cm.model.Book.History(k)
 			after := 0
 			for _, s := range h.Seqs {
 				if s > w.seq {

@@ -160,8 +160,8 @@ func TestExploreServerSideApply(t *testing.T) {
 					t.Skip(err)
 				}
 			}
-			// One manager's cache never goes backwards (explore's
-			// cacheView): the stale read that loses the other item
+			// One manager's cache never goes backwards (the explorer's
+			// informers.View): the stale read that loses the other item
 			// comes from a new leader's cache after a leader change.
 			o := explore.Options{Backend: explore.Server(e), Crashes: 1, LeaderChange: true}
 			res := runExplore(t, applyScenario("blind-"+tc.name, false, tc.body, tc.send), o)

@@ -99,7 +99,7 @@ func runExplore(t *testing.T, s explore.Scenario, o explore.Options) *explore.Re
 }
 
 func TestExploreBlindWriteIsLostAndReplays(t *testing.T) {
-	// One manager's cache never goes backwards (explore's cacheView): the
+	// One manager's cache never goes backwards (informers.View): the
 	// read of the first version again comes from a new leader's cache.
 	opts := func() explore.Options {
 		o := fakeOptions()

@@ -1,7 +1,8 @@
-package explore
+package informers
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"testing"
 
@@ -18,31 +19,31 @@ func TestLazyInformerStart(t *testing.T) {
 	other := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
 	a := book.Key{GVK: gvk, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	g := book.Key{GVK: other, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
-	var c cacheView
-	c.saw(a, typedRep, 2)
-	c.saw(g, typedRep, 3)
-	c.start(gvk, unstructuredRep, true) // watched: started with the manager
-	if got := c.lowest(a, unstructuredRep); got != 0 {
+	var c View
+	c.Saw(a, servedapi.TypedRep, 2)
+	c.Saw(g, servedapi.TypedRep, 3)
+	c.Start(gvk, servedapi.UnstructuredRep, true) // watched: started with the manager
+	if got := c.Lowest(a, servedapi.UnstructuredRep); got != 0 {
 		t.Errorf("a watched informer's floor is %d, want 0", got)
 	}
-	c.start(gvk, metadataRep, false)
-	if got := c.lowest(a, metadataRep); got != 2 {
+	c.Start(gvk, servedapi.MetadataRep, false)
+	if got := c.Lowest(a, servedapi.MetadataRep); got != 2 {
 		t.Errorf("a lazy informer starts at %d, want 2 (the typed informer served)", got)
 	}
-	if got := c.lowest(g, metadataRep); got != 0 {
+	if got := c.Lowest(g, servedapi.MetadataRep); got != 0 {
 		t.Errorf("another kind's versions moved the floor to %d", got)
 	}
-	c.saw(a, typedRep, 4)
-	c.start(gvk, metadataRep, false) // started: its own floor from now on
-	if got := c.lowest(a, metadataRep); got != 2 {
+	c.Saw(a, servedapi.TypedRep, 4)
+	c.Start(gvk, servedapi.MetadataRep, false) // started: its own floor from now on
+	if got := c.Lowest(a, servedapi.MetadataRep); got != 2 {
 		t.Errorf("a started informer's floor moved to %d, want 2", got)
 	}
-	if l := c.lazy(); len(l) != 1 {
+	if l := c.Lazy(); len(l) != 1 {
 		t.Errorf("lazy informers %v, want one", l)
 	}
-	c.reset()
-	c.start(gvk, metadataRep, false)
-	if got := c.lowest(a, metadataRep); got != 0 || len(c.lazy()) != 1 {
-		t.Errorf("after a restart: floor %d, lazy %v", got, c.lazy())
+	c.Reset()
+	c.Start(gvk, servedapi.MetadataRep, false)
+	if got := c.Lowest(a, servedapi.MetadataRep); got != 0 || len(c.Lazy()) != 1 {
+		t.Errorf("after a restart: floor %d, lazy %v", got, c.Lazy())
 	}
 }

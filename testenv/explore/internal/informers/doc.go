@@ -1,0 +1,16 @@
+// Package informers models what a manager's cache may serve the
+// reconcilers' cached reads: which version of each object each informer
+// of the process has served (View, keyed by Key: a kind and a
+// representation), the cold-restart floors and the field indexes Setup
+// registered (Model), the points of the schedule a cached List may be
+// served from (Model.Points, Point) and the list served at one
+// (Model.SetListAt), and a List sent to the server, through the indexes
+// for a field selector, whose items the book then holds (Model.Fetch).
+//
+// The package holds facts and bounds, not choices: which lag a read is
+// served at, the stale windows and their units, and what a step records
+// of each read are the schedule's (the explorer's cachemodel.go and
+// window.go), which take them from here. It imports no package of the
+// explorer's module but book, served and recmgr (imports_test.go in the
+// explorer's folder checks it).
+package informers
