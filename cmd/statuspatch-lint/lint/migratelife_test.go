@@ -127,3 +127,15 @@ func TestMigrateHeldField(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateheldfield="}),
 		"example.com/op/controllers/migrateheldfield")
 }
+
+// Parts of the object given to client-go's apply configuration setters
+// (migrateapplysetter): lws's leaderworkerset_controller.go:565 was kept
+// at s88a because pvc.Spec.AccessModes goes to WithAccessModes, "whose
+// bodies -fix does not analyse". applyconfiguration-gen's setters copy
+// what they are given (a table: readersapply.go); a map given by value
+// is shared, and keeps the write.
+func TestMigrateApplySetter(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateapplysetter="}),
+		"example.com/op/controllers/migrateapplysetter")
+}
