@@ -11,8 +11,9 @@ import (
 // With* setters come in three forms, by the parameter's name: "value"
 // (b.F = &value, or b.F = value for a configuration's pointer), "values"
 // (variadic: b.F = append(b.F, values[i]), or *values[i]) and "entries"
-// (a map: b.F[k] = v for each entry). Checked against client-go v0.34.0 and
-// v0.36.3 (lws's): all 5,358 setters of v0.36.3 are of these forms. So
+// (a map: b.F[k] = v for each entry). Checked by a script over the
+// module cache: all 5,349 setters of client-go v0.34.0 and all 5,358 of
+// v0.36.3 (lws's) are of these forms. So
 // each copies what it is given: the value, each element, each key and
 // entry; only a reference these hold is shared with the configuration.
 // A setter reads the object's part it is given when what it copies holds
