@@ -114,3 +114,28 @@ func TestMigrateShare(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateshare="}),
 		"example.com/op/controllers/migrateshare")
 }
+
+// A holder of the object kept in a field of another value
+// (migrateheldfield): jobset's setCondition hands &eventParams{object: js}
+// to enqueueEvent, which appends it to updateStatusOpts.events, read by
+// an EventRecorder after the write; kept at s88a ("which -fix does not
+// follow with what it holds"). A later use that writes through the held
+// object, a field handed on or exported, or a callee that keeps the
+// holder elsewhere keep the write.
+func TestMigrateHeldField(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateheldfield="}),
+		"example.com/op/controllers/migrateheldfield")
+}
+
+// Parts of the object given to client-go's apply configuration setters
+// (migrateapplysetter): lws's leaderworkerset_controller.go:565 was kept
+// at s88a because pvc.Spec.AccessModes goes to WithAccessModes, "whose
+// bodies -fix does not analyse". applyconfiguration-gen's setters copy
+// what they are given (a table: readersapply.go); a map given by value
+// is shared, and keeps the write.
+func TestMigrateApplySetter(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateapplysetter="}),
+		"example.com/op/controllers/migrateapplysetter")
+}

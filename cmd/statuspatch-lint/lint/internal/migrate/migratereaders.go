@@ -235,6 +235,9 @@ func (si refs) readsRefs(call *ast.CallExpr) bool {
 	if printers(fn) {
 		return si.printReads(call)
 	}
+	if si.setterCopies(call, fn) {
+		return true // an apply configuration's With* (readersapply.go)
+	}
 	if copyReaders[fn.Pkg().Path()][fn.Name()] {
 		return readsCopies(si.pass.TypesInfo, call)
 	}

@@ -26,6 +26,7 @@ type site struct {
 	following     []*types.Func // the package's functions checkCallee is in (migrateedit.go)
 	compose       bool          // a helper's write of the object is the caller's, through its patcher (migratehelper.go)
 	holding       *holding      // ParamsFact.Holds is being computed (paramsheld.go)
+	keeping       []*types.Var  // the fields of other values whose holders are followed (lifekept.go)
 	returning     *returning    // the package's function checkCallee checks, whose returned references its caller follows (migrateedit.go)
 }
 

@@ -166,9 +166,19 @@ func (h held) holds(fn *types.Func, arg int) (Held, bool) {
 func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (_ []HeldCall, returned bool, why string) {
 	e := stack[at].(ast.Expr)
 	line := h.where(e.Pos())
+	if calls, why, ok := h.keptHere(stack, at, field, calls); ok {
+		return calls, false, why // x.f = append(x.f, holder) (lifekept.go)
+	}
 	switch p := stack[at-1].(type) {
 	case *ast.SelectorExpr:
 		s := h.pass.TypesInfo.Selections[p]
+		if s != nil && s.Kind() == types.FieldVal && p.X == e {
+			if len(s.Index()) == 1 && p.Sel.Name == field {
+				calls, why := h.heldSelected(stack[:at], at-1, calls) // x.object (lifekept.go)
+				return calls, false, why
+			}
+			return calls, false, "" // another field of the holder
+		}
 		call, ok := stack[at-2].(*ast.CallExpr)
 		if s == nil || s.Kind() != types.MethodVal || !ok || call.Fun != p {
 			return nil, false, fmt.Sprintf("%s is selected at %s", types.ExprString(p), line)
@@ -221,6 +231,11 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 	case *ast.CallExpr:
 		// karpenter's c.recorder.Publish(FailedConsistencyCheckEvent(nodeClaim, ...)).
 		if fn := kube.CalledFunc(h.pass, p); fn != nil && slices.Contains(p.Args, e) {
+			if calls, why, ok := h.keptBy(fn, slices.Index(p.Args, e), field, calls); ok && why == "" {
+				return calls, false, ""
+			} else if ok {
+				return nil, false, fmt.Sprintf("it is passed to %s at %s, %s", funcName(fn, h.pass.Pkg), line, why)
+			}
 			return nil, false, fmt.Sprintf("it is passed to %s at %s%s, which -fix does not follow with what it holds", funcName(fn, h.pass.Pkg), line, h.unanalysed(fn))
 		}
 	}

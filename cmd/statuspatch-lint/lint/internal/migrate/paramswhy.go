@@ -56,6 +56,9 @@ func (c *calls) unanalysed(fn *types.Func) string {
 		}
 	}
 	path := fn.Pkg().Path()
+	if w := applySetterWhy(fn); w != "" {
+		return fmt.Sprintf(" (%s %s)", name, w) // readersapply.go
+	}
 	switch {
 	case !kube.HoldsObjectHelpers(path):
 		return fmt.Sprintf(" (%s is of %s, whose bodies -fix does not analyse)", name, path)

@@ -197,12 +197,12 @@ func (r *Reconciler) resizedHeld(ctx context.Context, w *v1.Widget) error {
 	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Tracker made at line 195 holds w and calls its v1.Widget.SetSize at conds.go:\d+, where w.Spec is changed at types.go:\d+: the patcher writes only the status`
 }
 
-// The Set kept in a field: what is done with it later is not known.
+// The Set kept in an unexported field, whose one use sets a condition: moves.
 func (r *Reconciler) keptSet(ctx context.Context, w *v1.Widget) error {
 	stored := w.DeepCopy()
 	r.set = w.StatusConditions()
 	r.set.SetTrue("Seen")
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Set made at line 203 holds w, and it is handed on at line 203\)`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 // The same, but a function given &w changes its spec: kept, naming it.

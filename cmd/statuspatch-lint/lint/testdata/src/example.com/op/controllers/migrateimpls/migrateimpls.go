@@ -182,8 +182,9 @@ func (p *published) Reconcile(ctx context.Context, w *v1.Widget) error { // want
 }
 
 // The address of a holder literal put in a local, then handed to a
-// function that keeps it (jobset's setCondition: &eventParams{object: js}
-// to enqueueEvent): kept, naming the function.
+// function that keeps it in an unexported field nothing else uses
+// (jobset's setCondition: &eventParams{object: js} to enqueueEvent): it
+// moves (lifekept.go; migrateheldfield has the class).
 type event struct {
 	object client.Object
 	reason string
@@ -201,7 +202,7 @@ func (q *queued) Reconcile(ctx context.Context, w *v1.Widget) error { // want Re
 	w.Status.Ready = true
 	ev := &event{object: w, reason: "Ready"}
 	enqueue(q, ev)
-	return q.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the event made at line \d+ holds w, and it is passed to enqueue at line \d+, which -fix does not follow with what it holds\)`
+	return q.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 // The slice aliased, and an element set through the alias: kept.
