@@ -69,7 +69,7 @@ func (cm *cacheModel) chooseLag(n, stay int) int {
 		// The stalest version first: most bugs need one.
 		w := min(n, cm.ex.o.Versions)
 		if f := cm.trace.ch.faults; f != nil {
-			lag = f.lag(cm.trace.ch, w)
+			lag = f.Lag(cm.trace.ch.Chooser, cm.trace.ch.Rng, w)
 		} else {
 			lag = w - 1 - cm.trace.ch.Choose(w)
 		}

@@ -6,14 +6,15 @@ import "github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 // fault phase, draws its faults.
 type chooser struct {
 	*search.Chooser
-	// faults, in the fault phase, are the schedule's faults (faults.go).
+	// faults, in the fault phase, are the schedule's faults
+	// (internal/faults).
 	faults *faultPlan
 }
 
 // item picks which of the n queued items runs next.
 func (c *chooser) item(n int) int {
 	if c.faults != nil {
-		return c.faults.item(c, n)
+		return c.faults.Item(c.Chooser, n)
 	}
 	return c.Choose(n)
 }

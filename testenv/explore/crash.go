@@ -1,11 +1,8 @@
 package explore
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
-
-	"errors"
-	"fmt"
-	"strings"
 )
 
 // Crashes: after any write of a chosen reconcile, the explorer may stop the
@@ -22,7 +19,9 @@ import (
 // queues every object of every reconciler's kind. With Options.InFlightWrite
 // a leader change may also leave the old leader's next write in flight, or
 // with Options.InFlightWrites up to that many of its next writes
-// (crashInFlight, zombie.go).
+// (crashInFlight, zombie.go). The crash points, how a crashed step
+// reads and the writes in flight are modelled in internal/faults; the run
+// takes its crashes and restarts its process here.
 
 // The kinds of crash (schedule.Crash).
 const (
@@ -32,7 +31,8 @@ const (
 	crashInFlight = schedule.CrashInFlight
 )
 
-var errCrashed = errors.New("explore: the process crashed after an earlier write of this reconcile")
+// errCrashed is what a call of a crashed process fails with.
+var errCrashed = faults.ErrCrashed
 
 // crashPoint says where a step crashes (schedule.Crash).
 type crashPoint = schedule.Crash
@@ -58,21 +58,9 @@ func (r *run) maybeCrash() {
 			c = s.crashPlan
 		}
 	case r.trace.crashes < r.ex.o.Crashes && r.trace.ch.faults != nil:
-		c.Kind = r.trace.ch.faults.crash()
+		c.Kind = r.trace.ch.faults.Crash()
 	case r.trace.crashes < r.ex.o.Crashes:
-		// Crash first, as the stalest read comes first: most bugs need it.
-		options := []crashPoint{{Kind: crashRestart}}
-		if r.ex.o.LeaderChange || r.ex.o.InFlightWrite {
-			options = append(options, crashPoint{Kind: crashFailover})
-		}
-		if r.ex.o.InFlightWrite && r.held.held == nil {
-			// One crash leaves writes in flight per schedule: up to
-			// Options.InFlightWrites of them, each bound a choice.
-			for n := 1; n <= max(r.ex.o.InFlightWrites, 1); n++ {
-				options = append(options, crashPoint{Kind: crashInFlight, InFlight: n})
-			}
-		}
-		options = append(options, crashPoint{})
+		options := faults.Points(faults.Bounds{LeaderChange: r.ex.o.LeaderChange, InFlightWrite: r.ex.o.InFlightWrite, InFlightWrites: r.ex.o.InFlightWrites}, r.held.in.Holding())
 		c = options[r.trace.ch.Choose(len(options))]
 	}
 	if c.Kind != crashNone {
@@ -106,25 +94,4 @@ func (r *run) restart(kind int) {
 }
 
 // crashResult describes a crashed step.
-func crashResult(s *stepState) string {
-	c := s.crash
-	if c.Kind == crashInFlight {
-		next := "the old leader sent no further write"
-		var ws []string
-		for _, h := range s.held {
-			ws = append(ws, h.w.Verb+" "+h.w.Object)
-		}
-		switch len(ws) {
-		case 0:
-		case 1:
-			next = fmt.Sprintf("the old leader's next write (%s) is in flight", ws[0])
-		default:
-			next = fmt.Sprintf("the old leader's next writes (%s) are in flight", strings.Join(ws, "; "))
-		}
-		return fmt.Sprintf("crashed after write %d: a standby manager took over; %s", c.At, next)
-	}
-	if c.Kind == crashFailover {
-		return fmt.Sprintf("crashed after write %d: a standby manager (its cache warm, maybe lagging) took over", c.At)
-	}
-	return fmt.Sprintf("crashed after write %d: restarted with a cold cache", c.At)
-}
+func crashResult(s *stepState) string { return faults.Describe(s.crash, s.held) }

@@ -1,81 +1,28 @@
 package explore
 
-import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+import "github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 
-	"fmt"
-	"reflect"
-)
-
-// A replay runs its schedule twice and compares what each step wrote,
-// with what differs between any two runs taken out (resourceVersions,
-// timestamps, the UIDs the server gives, each named by its object, and the
-// names it generates from generateName, in order). A
-// difference left is the operator's own randomness (random names, UUIDs,
-// the clock): Result.Diverged says where.
-
-// writePrint is what one write did, comparable between runs.
-type writePrint struct {
-	what    string // verb, object, answer
-	content map[string]any
-}
-
-// prints lists, per step, what its writes did.
-func (r *run) prints() [][]writePrint {
-	uids, objLabel := r.book.ServerLabels()
-	byName := map[string]*book.History{}
-	for _, k := range r.book.Keys() {
-		byName[k.String()] = r.book.History(k)
-	}
-	out := make([][]writePrint, len(r.trace.steps))
-	for i, s := range r.trace.steps {
-		for _, w := range s.Writes {
-			answer := "ok"
-			if w.Answer != "ok" {
-				answer = "error"
-			}
-			obj := w.Object
-			if l := objLabel[obj]; l != "" {
-				obj = l
-			}
-			p := writePrint{what: w.Verb + " " + obj + ": " + answer}
-			if h := byName[w.Object]; h != nil && w.Version > 0 && w.Version <= len(h.Versions) && h.Versions[w.Version-1] != nil {
-				p.content = book.Comparable(h.Versions[w.Version-1], uids).(map[string]any)
-			}
-			out[i] = append(out[i], p)
-		}
-	}
-	return out
-}
+// A replay runs its schedule twice and compares what each step wrote
+// (faults.Divergence): Result.Diverged says where the runs differ.
 
 // divergence compares two runs of one schedule: "" when they match.
 func divergence(a, b *run) string {
-	pa, pb := a.prints(), b.prints()
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		step := a.trace.steps[i]
-		where := fmt.Sprintf("step %d (%s", step.Index, step.Reconciler)
-		if step.Object != "" {
-			where += " reconciles " + step.Object
-		}
-		where += ")"
-		if len(pa[i]) != len(pb[i]) {
-			return fmt.Sprintf("%s made %d writes the first time, %d the second", where, len(pa[i]), len(pb[i]))
-		}
-		for j := range pa[i] {
-			wa, wb := pa[i][j], pb[i][j]
-			if wa.what != wb.what {
-				return fmt.Sprintf("%s, write %d: %q the first time, %q the second", where, j+1, wa.what, wb.what)
-			}
-			if !reflect.DeepEqual(wa.content, wb.content) {
-				return fmt.Sprintf("%s, write %d (%s) made %s", where, j+1, wa.what, book.FirstDifference(wa.content, wb.content))
-			}
-		}
-	}
-	if len(pa) != len(pb) {
-		return fmt.Sprintf("the first run had %d steps, the second %d", len(pa), len(pb))
-	}
-	return ""
+	return faults.Divergence(replayed(a), replayed(b))
 }
 
 // divergedHint ends a divergence report.
-const divergedHint = ": the operator's own randomness (random names, UUIDs, the clock) decided differently; draw names and UUIDs from explore.SourceOf(c)"
+const divergedHint = faults.DivergedHint
+
+// replayed is what a replay compares of r: its book and its steps'
+// writes.
+func replayed(r *run) faults.Run {
+	out := faults.Run{Book: r.book, Steps: make([]faults.Step, len(r.trace.steps))}
+	for i, s := range r.trace.steps {
+		fs := faults.Step{Index: s.Index, Reconciler: s.Reconciler, Object: s.Object}
+		for _, w := range s.Writes {
+			fs.Writes = append(fs.Writes, faults.StepWrite{Verb: w.Verb, Object: w.Object, Answer: w.Answer, Version: w.Version})
+		}
+		out.Steps[i] = fs
+	}
+	return out
+}

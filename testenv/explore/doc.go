@@ -134,7 +134,8 @@
 // manager Scenario.Setup runs on), internal/informers (what a manager's
 // cache may serve a cached read), internal/callsite (a write's line and
 // its audit), internal/judge (the built-in invariants' judges),
-// internal/progress and internal/crinternals; docs/explore-design.md,
+// internal/faults (crash points, writes in flight, the fault phase's
+// plan), internal/progress and internal/crinternals; docs/explore-design.md,
 // "Where the code lives", says what each holds.
 //
 // The built-in invariants are one table, builtins (invariant.go): each

@@ -33,7 +33,7 @@ type InFlightSchedule struct {
 func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFlightSchedule, error) {
 	var out []InFlightSchedule
 	res, err := runVisiting(ctx, s, o, func(r *run) {
-		f := InFlightSchedule{Held: r.held.held != nil, Delivered: r.held.delivered, HeldWrites: r.heldCount(), Violated: r.trace.failed != nil}
+		f := InFlightSchedule{Held: r.held.in.Holding(), Delivered: r.held.in.Delivered, HeldWrites: r.heldCount(), Violated: r.trace.failed != nil}
 		var script []scriptStep
 		for i, c := range r.trace.chosen {
 			if !r.trace.steps[i].Drain {
@@ -103,7 +103,7 @@ func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time
 }
 
 // heldCount is how many writes the schedule held in flight.
-func (r *run) heldCount() int { return len(r.held.held) }
+func (r *run) heldCount() int { return r.held.in.Count() }
 
 // AuditLine is the linter's finding for the call site at, a frame of fn
 // in file (callsite.Audit after the frame was seen).

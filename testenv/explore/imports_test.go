@@ -86,9 +86,11 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // a manager's informers may serve a cached read: the model the explorer
 // chooses a read's version within) only the book, served (the
 // representations) and recmgr (the field indexes), never the trace its
-// choices are recorded in. A file of these that reached back for the
-// run, the step or the trace would show here before it became an import
-// cycle.
+// choices are recorded in; internal/faults (the crash points, the writes
+// in flight, the fault phase's plan, a replay's comparison) only the book
+// and schedule, never the run whose process it crashes. A file of these
+// that reached back for the run, the step or the trace would show here
+// before it became an import cycle.
 func TestExploreLayers(t *testing.T) {
 	const module = "github.com/statuspatch/statuspatch/testenv/explore"
 	fset := token.NewFileSet()
@@ -99,8 +101,9 @@ func TestExploreLayers(t *testing.T) {
 		"internal/judge":     {"internal/book": true, "internal/schedule": true},
 		"internal/search":    {"internal/schedule": true},
 		"internal/informers": {"internal/book": true, "internal/served": true, "internal/recmgr": true},
+		"internal/faults":    {"internal/book": true, "internal/schedule": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -124,7 +127,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

@@ -27,7 +27,7 @@ func TestMadeFaults(t *testing.T) {
 		{"cut short", []scriptStep{{It: rec, Crash: inFlight}}, 0, false},
 	} {
 		r := &run{}
-		r.trace.chosen, r.held.delivered = tc.chosen, tc.delivered
+		r.trace.chosen, r.held.in.Delivered = tc.chosen, tc.delivered
 		if got := madeFaults(r, script); got != tc.want {
 			t.Errorf("%s: madeFaults = %t, want %t", tc.name, got, tc.want)
 		}

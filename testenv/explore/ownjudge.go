@@ -200,5 +200,5 @@ func madeFaults(r *run, script []scriptStep) bool {
 			return false
 		}
 	}
-	return r.held.delivered >= delivered
+	return r.held.in.Delivered >= delivered
 }

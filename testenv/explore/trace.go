@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 
 	"fmt"
@@ -51,7 +52,7 @@ type stepState struct {
 	// (zombie.go), sent how many it tried to; sentBy, on a delivery's
 	// step, is the step that sent it, sentNth which of its writes in
 	// flight (from 0).
-	held            []*inFlight
+	held            []*faults.InFlight
 	sent            int
 	sentBy, sentNth int
 	// applying marks the version being recorded as made by a server-side

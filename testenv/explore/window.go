@@ -26,7 +26,7 @@ import (
 // as outside a window) or open another, newer one there (one more unit).
 // The deepening's choices take the window's point first, as they take the
 // stalest version first; the fault phase's one window stays open at each
-// later read it serves stale with probability 1/2 (faults.go).
+// later read it serves stale with probability 1/2 (internal/faults).
 //
 // A window may span reconciles, as a lag of a few seconds does: it stays
 // open at the end of its step, and the first read through its informer in
@@ -160,7 +160,7 @@ func (cm *cacheModel) spans() bool {
 func (cm *cacheModel) inWindow(n, stay int) int {
 	ch := cm.trace.ch
 	if f := ch.faults; f != nil {
-		return f.inWindow(ch, stay)
+		return f.InWindow(ch.Chooser, ch.Rng, stay)
 	}
 	opts := []int{stay}
 	newer := min(stay-1, n-1)
