@@ -17,11 +17,7 @@ import (
 // every violation is minimised and reported once.
 func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *Result) error {
 	o := ex.o
-	ws := make([]replayer, len(workers))
-	for i, w := range workers {
-		ws[i] = replayer{w}
-	}
-	got, err := search.RunRandom(ctx, ws, search.Random[*Violation]{
+	got, err := search.RunRandom(ctx, replayers(workers), search.Random[*Violation]{
 		Depth: o.Depth, Seed: o.Seed, Index: o.Shard.Index, Count: o.Shard.Count,
 		Schedules: o.Schedules, StopAtFirst: o.StopAtFirst,
 		InBudget: ex.inBudget,

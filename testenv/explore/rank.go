@@ -122,12 +122,9 @@ func moreSevere(vs []*Violation, v *Violation) []*Violation {
 	return vs
 }
 
-// found is a schedule that broke an invariant: its run (the parallel
-// depth-first search's), or its violation (search.DepthFirst's and
-// RunRandom's, which keep no run), when the search met it and after how
-// many schedules.
+// found is a schedule that broke an invariant: its violation, when the
+// search met it and after how many schedules.
 type found struct {
-	r         *run
 	v         *Violation
 	at        time.Duration
 	schedules int
@@ -139,9 +136,6 @@ type found struct {
 func (ex *explorer) minimiseAll(ctx context.Context, fs []found) ([]*Violation, error) {
 	var out []*Violation
 	for _, f := range fs {
-		if f.v == nil {
-			f.v = ex.violation(f.r)
-		}
 		v, err := ex.minimiseFrom(ctx, f.v)
 		if err != nil {
 			return nil, err

@@ -22,18 +22,9 @@ type explorer struct {
 	o        Options
 	touched  []leftover
 	deadline time.Time
-	seen     map[uint64]bool
 	runs     int
-	pruned   int
-	// cut are the bounds that cut a schedule of the serial search.
-	cut boundSet
 	// last is the last schedule replay ran.
 	last *run
-	// table is the parallel search's record of the states seen (seen is
-	// the serial one's); stopAt, if set, prunes at that chosen step
-	// (parallel.go).
-	table  *seenTable
-	stopAt *int
 	// level is the deepening level of o's bounds (deepen.go); faults
 	// marks the fault phase, scale what its pilot counted (faults.go).
 	level  int
@@ -86,8 +77,8 @@ type setupState struct {
 type testKnobs struct {
 	// visit, if set, sees each schedule run to its end.
 	visit func(*run)
-	// lastFirst makes the parallel search start the latest task in the
-	// serial order first.
+	// lastFirst makes the depth-first search start the latest task in
+	// the serial order first (search.Depth.LastFirst).
 	lastFirst bool
 	// oneReconcile ends each stale window with its reconcile, as at the
 	// default bounds, whatever the bounds (window.go).
@@ -134,7 +125,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{setup: setupState{s: s}, o: o, seen: map[uint64]bool{}, knobs: testKnobs{visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile}, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
+	ex := &explorer{setup: setupState{s: s}, o: o, knobs: testKnobs{visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile}, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
 	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
@@ -178,14 +169,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		res.Elapsed = time.Since(start)
 		return res, ex.o.writeReport(ctx, res, err)
 	}
-	var fs []found
-	var err error
-	if len(workers) > 1 {
-		fs, err = (&parallelSearch{ex: ex, workers: workers}).depthFirst(ctx, res)
-	} else {
-		fs, res.Exhausted, err = ex.depthFirst(ctx, start)
-		res.Schedules, res.Pruned, res.cut = ex.runs, ex.pruned, ex.cut
-	}
+	fs, err := ex.depthFirst(ctx, workers, start, res)
 	res.Elapsed = time.Since(start)
 	if err == nil {
 		err = ctx.Err()
@@ -253,19 +237,26 @@ func (st *setupState) validate(opts Options) error {
 }
 
 // depthFirst runs the schedules of up to Options.Depth chosen steps,
-// depth-first and shortest first (search.DepthFirst): the first violation
-// is one of the shortest. It goes on past violations within the Budget,
-// and returns the first schedule of each distinct one not known
-// (foundKey; Options.StopAtFirst: the first schedule that broke one).
-func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, bool, error) {
-	got, exhausted, err := search.DepthFirst(ctx, replayer{ex}, search.Depth[*Violation]{
-		Start: start, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst, InBudget: ex.inBudget, Key: ex.newDefect,
+// depth-first and shortest first, on workers (search.DepthFirst: one
+// worker is the serial search, and more run its schedules, prune where
+// it prunes and find what it finds): the first violation is one of the
+// shortest. It goes on past violations within the Budget, and returns
+// the first schedule of each distinct one not known (foundKey;
+// Options.StopAtFirst: the first schedule that broke one). It counts in
+// res the schedules the serial search runs and prunes, and apart the
+// ones run in vain.
+func (ex *explorer) depthFirst(ctx context.Context, workers []*explorer, start time.Time, res *Result) ([]found, error) {
+	got, err := search.DepthFirst(ctx, replayers(workers), search.Depth[*Violation]{
+		Start: start, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst, LastFirst: ex.knobs.lastFirst,
+		InBudget: ex.inBudget, Key: ex.newDefect,
 	})
+	res.Schedules, res.Pruned, res.Speculative = got.Schedules, got.Pruned, got.Speculative
+	res.cut, res.Exhausted = boundSet(got.Cut), got.Exhausted
 	var fs []found
-	for _, f := range got {
+	for _, f := range got.Found {
 		fs = append(fs, found{v: f.Verdict.Of, at: f.At, schedules: f.Index + 1})
 	}
-	return fs, exhausted, err
+	return fs, err
 }
 
 // schedule runs one schedule of up to depth chosen steps, then drains,
@@ -282,7 +273,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.trace.failed = nil
 	}
-	ex.prog.Ran(r.track.prunedAt >= 0, r.trace.failed != nil)
+	ex.prog.Ran(r.track != nil && r.track.PrunedAt >= 0, r.trace.failed != nil)
 	return r, nil
 }
 
@@ -294,12 +285,15 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 	}
 	defer ex.end(r)
 	r.trace.ch = c
-	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
+	// A schedule of the depth-first search is pruned at a state an
+	// earlier one met (search.Visit), and records where its bounds cut it.
+	if r.track = c.Visit; r.track != nil {
+		defer func() { r.track.Cut, r.track.CutAt = uint8(r.trace.cut), r.trace.cutAt }()
+	}
 	d := 0
 	for ; d < depth && len(r.queue.queue) > 0; d++ {
-		if c.Rng == nil && len(c.Taken) >= len(c.Prefix) && ex.prune(r, depth, d) {
-			ex.pruned++
-			r.track.prunedAt = d
+		if v := r.track; v != nil && len(c.Taken) >= len(c.Prefix) && v.Prune(func() uint64 { return r.stateHash(depth - d) }, c.Taken, d) {
+			v.PrunedAt = d
 			return r, nil
 		}
 		r.trace.at = d
