@@ -1,18 +1,12 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 
 	"context"
 	"errors"
-	"fmt"
-	"regexp"
 	"time"
-
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // explorer holds one search: its state (what it has seen, its bounds and
@@ -45,33 +39,6 @@ type explorer struct {
 	knobs testKnobs
 }
 
-// setupState is what the explorer reads of the Scenario before the first
-// schedule (setup.go, builtin.go) and does not change during the search.
-type setupState struct {
-	s Scenario
-	// disabled are the invariants Options.Disable turns off.
-	disabled map[string]bool
-	forKinds []schema.GroupVersionKind
-	// ownKinds are each reconciler's Owns kinds.
-	ownKinds [][]schema.GroupVersionKind
-	// uncached are the kinds of Options.Uncached.
-	uncached map[schema.GroupVersionKind]bool
-	// watchedInformers are the informers the reconcilers watch (For,
-	// Owns), started with the manager; watchedKinds the kinds Setup's
-	// controllers watch, in a representation the explorer does not read
-	// (each of the kind's informers is taken for started with it).
-	watchedInformers map[informerKey]bool
-	watchedKinds     map[schema.GroupVersionKind]bool
-	// cacheUnstructured: Scenario.Manager caches unstructured objects.
-	cacheUnstructured bool
-	// ogKinds are the For kinds whose Go type has status.observedGeneration.
-	ogKinds map[schema.GroupVersionKind]bool
-	records []judge.Record
-	// fromSetup is the index of the first reconciler Scenario.Setup built
-	// (len(Reconcilers) without Setup).
-	fromSetup int
-}
-
 // testKnobs are the explorer's test knobs, all in one place (runHooked
 // takes them from hooks); the zero value is the search users run.
 type testKnobs struct {
@@ -84,11 +51,6 @@ type testKnobs struct {
 	// default bounds, whatever the bounds (window.go).
 	oneReconcile bool
 }
-
-// namePattern is a reconciler's or an action's name: none of the seed's
-// separators (seed.go). The underscore is controller-runtime's too
-// (controller.New("machine_autoscaler_controller", ...)).
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // Run explores s. It returns an error when the scenario is malformed or the
 // backend fails, and a Result whose Violation is the first violation
@@ -178,7 +140,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		return res, ex.o.writeReport(ctx, res, err)
 	}
 	if ex.o.StopAtFirst {
-		fs[0].at, fs[0].schedules = res.Elapsed, res.Schedules
+		fs[0].At, fs[0].Index = res.Elapsed, res.Schedules-1
 	}
 	res.Violations, err = ex.minimiseAll(ctx, fs)
 	if err != nil {
@@ -190,52 +152,6 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	return res, ex.o.writeReport(ctx, res, nil)
 }
 
-func (st *setupState) validate(opts Options) error {
-	if len(st.s.Reconcilers) == 0 && st.s.Setup == nil {
-		return errors.New("explore: the scenario has no reconcilers and no Setup")
-	}
-	names := map[string]bool{}
-	for i, rc := range st.s.Reconcilers {
-		if !namePattern.MatchString(rc.Name) || names[rc.Name] {
-			return fmt.Errorf("explore: reconciler %d: name %q is empty, repeated or not [A-Za-z0-9._-]", i, rc.Name)
-		}
-		names[rc.Name] = true
-		if rc.For == nil || rc.New == nil {
-			return fmt.Errorf("explore: reconciler %q: For and New must be set", rc.Name)
-		}
-		gvk, err := apiutil.GVKForObject(rc.For, opts.Backend.scheme())
-		if err != nil {
-			return fmt.Errorf("explore: reconciler %q: %w", rc.Name, err)
-		}
-		st.forKinds = append(st.forKinds, gvk)
-		st.watch(gvk, repOf(rc.For))
-		var owns []schema.GroupVersionKind
-		for j, o := range rc.Owns {
-			if o == nil {
-				return fmt.Errorf("explore: reconciler %q: Owns[%d] is nil", rc.Name, j)
-			}
-			og, err := apiutil.GVKForObject(o, opts.Backend.scheme())
-			if err != nil {
-				return fmt.Errorf("explore: reconciler %q: Owns[%d]: %w", rc.Name, j, err)
-			}
-			owns = append(owns, og)
-			st.watch(og, repOf(o))
-		}
-		st.ownKinds = append(st.ownKinds, owns)
-	}
-	for i, a := range st.s.Actions {
-		if !namePattern.MatchString(a.Name) || names["!"+a.Name] || a.Run == nil {
-			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9._-], or Run is nil", i, a.Name)
-		}
-		names["!"+a.Name] = true
-	}
-	st.fromSetup = len(st.s.Reconcilers)
-	if err := st.validateSetup(opts); err != nil {
-		return err
-	}
-	return st.validateBuiltin(opts)
-}
-
 // depthFirst runs the schedules of up to Options.Depth chosen steps,
 // depth-first and shortest first, on workers (search.DepthFirst: one
 // worker is the serial search, and more run its schedules, prune where
@@ -245,18 +161,14 @@ func (st *setupState) validate(opts Options) error {
 // Options.StopAtFirst: the first schedule that broke one). It counts in
 // res the schedules the serial search runs and prunes, and apart the
 // ones run in vain.
-func (ex *explorer) depthFirst(ctx context.Context, workers []*explorer, start time.Time, res *Result) ([]found, error) {
+func (ex *explorer) depthFirst(ctx context.Context, workers []*explorer, start time.Time, res *Result) ([]search.Found[*Violation], error) {
 	got, err := search.DepthFirst(ctx, replayers(workers), search.Depth[*Violation]{
 		Start: start, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst, LastFirst: ex.knobs.lastFirst,
 		InBudget: ex.inBudget, Key: ex.newDefect,
 	})
 	res.Schedules, res.Pruned, res.Speculative = got.Schedules, got.Pruned, got.Speculative
 	res.cut, res.Exhausted = boundSet(got.Cut), got.Exhausted
-	var fs []found
-	for _, f := range got.Found {
-		fs = append(fs, found{v: f.Verdict.Of, at: f.At, schedules: f.Index + 1})
-	}
-	return fs, err
+	return got.Found, err
 }
 
 // schedule runs one schedule of up to depth chosen steps, then drains,
@@ -330,18 +242,4 @@ func (ex *explorer) cleanup() {
 func (ex *explorer) end(r *run) {
 	r.proc.Stop()
 	ex.touched = append(ex.touched, leftovers(r)...)
-}
-
-// watch notes that a reconciler watches gvk through the informer of rep.
-func (st *setupState) watch(gvk schema.GroupVersionKind, rep representation) {
-	if st.watchedInformers == nil {
-		st.watchedInformers = map[informerKey]bool{}
-	}
-	st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] = true
-}
-
-// watched reports that the manager starts the informer of gvk and rep
-// when it starts: a controller watches it (internal/informers).
-func (st *setupState) watched(gvk schema.GroupVersionKind, rep representation) bool {
-	return st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] || st.watchedKinds[gvk]
 }
