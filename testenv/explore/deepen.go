@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // Iterative deepening of the bounds. A depth-first search (no Seed,
@@ -194,37 +196,33 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	return total, o.withDefaults().writeReport(ctx, total, err)
 }
 
-// deepen runs the levels of the deepening until deadline. more reports
-// that it stopped with space left: its last level not exhausted, or
-// exhausted with a bound that deepens still cutting it at the last level.
+// deepen runs the levels of the deepening until deadline
+// (search.Deepen). more reports that it stopped with space left: its
+// last level not exhausted, or exhausted with a bound that deepens still
+// cutting it at the last level.
 func deepen(ctx context.Context, s Scenario, o Options, h hooks, deadline time.Time) (total *Result, more bool, err error) {
 	last := maxLevel
 	if h.maxLevel > 0 {
 		last = h.maxLevel
 	}
-	total, prev := &Result{}, 0
-	for k := 0; ; k++ {
+	total = &Result{}
+	more, err = search.Deepen(last, func() bool { return time.Until(deadline) > 0 }, func(k int) (search.Level, error) {
 		lo := atLevel(o, k)
 		lo.Budget, lo.Report = max(time.Until(deadline), time.Nanosecond), ""
 		h.level, h.deepening, h.known = k, true, total.known()
 		res, err := runLevel(ctx, s, lo, h)
 		if res == nil {
-			return nil, false, err
+			total = nil
+			return search.Level{}, err
 		}
 		total.add(res)
-		// Stop at a violation (Options.StopAtFirst), an error, a level not
-		// exhausted, the end of the budget, a level none of whose
-		// schedules a bound that deepens cut short (the next level would
-		// run the same schedules), or a level that ran no more schedules
-		// than the one before: its deeper bounds bound nothing, nor will
-		// the next's. A level's violations do not stop it: the next
-		// level searches on and keeps the new ones.
-		cut := res.cut&deepened(o) != 0 && (k == 0 || res.Schedules != prev)
-		if err != nil || o.StopAtFirst && res.Violation != nil || !res.Exhausted || time.Until(deadline) <= 0 || k == last || !cut {
-			return total, !res.Exhausted || cut, err
-		}
-		prev = res.Schedules
+		return search.Level{Schedules: res.Schedules, Exhausted: res.Exhausted, Cut: res.cut&deepened(o) != 0,
+			Stop: o.StopAtFirst && res.Violation != nil}, err
+	})
+	if total == nil {
+		return nil, false, err
 	}
+	return total, more, err
 }
 
 // add adds the search res, which ran after total's, to total: its counts

@@ -112,7 +112,8 @@
 // whatever the timing, and the table of states seen keeps, per state
 // hash, the earliest position in the serial order at which any task met
 // it (not the first in time), from which the serial search's prunings
-// are recomputed before the first violation is decided (parallel.go).
+// are recomputed before the first violation is decided. The serial
+// search is the same search on one worker (internal/search).
 // The random search draws schedule i's choices from (Seed, i).
 //
 // Options.Shard (ShardFromEnv: EXPLORE_SHARD=i/N, or EXPLORE_SHARDS=N with

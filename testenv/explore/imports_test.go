@@ -118,6 +118,27 @@ func TestExploreLayers(t *testing.T) {
 	}
 }
 
+// The search over schedules (internal/search) runs a schedule only
+// through the Runner the root implements, and the parallel search is
+// the serial one on more workers: beside internal/schedule it imports
+// the standard library alone, nothing of Kubernetes, controller-runtime
+// or the run, so that no search of its own grows back in the root.
+func TestExploreSearchImportsOnlyTheStandardLibrary(t *testing.T) {
+	const schedule = "github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
+	fset := token.NewFileSet()
+	for _, f := range parseDir(t, fset, filepath.FromSlash("internal/search"), false, parser.ImportsOnly) {
+		for _, imp := range f.Imports {
+			path, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				t.Fatalf("%s: %v", fset.Position(imp.Pos()), err)
+			}
+			if first, _, _ := strings.Cut(path, "/"); path != schedule && strings.Contains(first, ".") {
+				t.Errorf("%s: imports %s: internal/search imports only internal/schedule and the standard library; reach the run through search.Runner", fset.Position(imp.Pos()), path)
+			}
+		}
+	}
+}
+
 // The explorer's receivers stay small enough to read (issue 82, style
 // review step 2): no type of the explorer's packages declares more than
 // 25 methods (versions had 28 and served.Process 26 before their split);

@@ -81,6 +81,15 @@ func (ex *explorer) minimiseFrom(ctx context.Context, v *Violation) (*Violation,
 // replayer runs the schedules of a search (search.Runner).
 type replayer struct{ ex *explorer }
 
+// replayers are the search's Runners, one a worker.
+func replayers(workers []*explorer) []replayer {
+	ws := make([]replayer, len(workers))
+	for i, w := range workers {
+		ws[i] = replayer{w}
+	}
+	return ws
+}
+
 func (p replayer) Replay(ctx context.Context, script []scriptStep) (*search.Verdict[*Violation], error) {
 	v, err := p.ex.replay(ctx, script)
 	if err != nil || v == nil {
@@ -94,7 +103,7 @@ func (p replayer) Ran(v *search.Verdict[*Violation]) ([]scriptStep, error) {
 }
 
 // Schedule runs the schedule c chooses, with the explorer's faults drawn
-// from c's source if it has one, and notes the bounds it cut.
+// from c's source if it has one.
 func (p replayer) Schedule(ctx context.Context, c *search.Chooser, depth int) (*search.Verdict[*Violation], error) {
 	ch := &chooser{Chooser: c}
 	if p.ex.scale != nil && c.Rng != nil {
@@ -104,7 +113,6 @@ func (p replayer) Schedule(ctx context.Context, c *search.Chooser, depth int) (*
 	if err != nil {
 		return nil, err
 	}
-	p.ex.cut |= r.trace.cut
 	if r.trace.failed == nil {
 		return nil, nil
 	}

@@ -89,8 +89,8 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 	}
 	r.creations.own.Judged()
 	r.checks.ogSuspects, r.checks.lwSuspects = nil, nil
-	if r.trace.failed == nil {
-		r.track.broke = false
+	if r.trace.failed == nil && r.track != nil {
+		r.track.Broke = false
 	}
 	return nil
 }

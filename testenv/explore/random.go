@@ -17,11 +17,7 @@ import (
 // every violation is minimised and reported once.
 func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *Result) error {
 	o := ex.o
-	ws := make([]replayer, len(workers))
-	for i, w := range workers {
-		ws[i] = replayer{w}
-	}
-	got, err := search.RunRandom(ctx, ws, search.Random[*Violation]{
+	got, err := search.RunRandom(ctx, replayers(workers), search.Random[*Violation]{
 		Depth: o.Depth, Seed: o.Seed, Index: o.Shard.Index, Count: o.Shard.Count,
 		Schedules: o.Schedules, StopAtFirst: o.StopAtFirst,
 		InBudget: ex.inBudget,
@@ -32,12 +28,12 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 	if err != nil {
 		return err
 	}
-	var fs []found
+	var fs []search.Found[*Violation]
 	var vs []*Violation
 	seen := map[string]bool{}
 	for _, f := range got.Found {
 		if o.Schedules == 0 {
-			fs = append(fs, found{v: f.Verdict.Of, at: f.At, schedules: f.Index + 1})
+			fs = append(fs, f)
 			continue
 		}
 		v := f.Verdict.Of
@@ -47,7 +43,7 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 			vs = append(vs, v)
 		}
 	}
-	sort.SliceStable(fs, func(a, b int) bool { return fs[a].schedules < fs[b].schedules })
+	sort.SliceStable(fs, func(a, b int) bool { return fs[a].Index < fs[b].Index })
 	kept, err := ex.minimiseAll(ctx, fs)
 	if err != nil {
 		return err

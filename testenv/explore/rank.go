@@ -5,7 +5,8 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // A search keeps every distinct violation it finds within its Budget
@@ -122,31 +123,18 @@ func moreSevere(vs []*Violation, v *Violation) []*Violation {
 	return vs
 }
 
-// found is a schedule that broke an invariant: its run (the parallel
-// depth-first search's), or its violation (search.DepthFirst's and
-// RunRandom's, which keep no run), when the search met it and after how
-// many schedules.
-type found struct {
-	r         *run
-	v         *Violation
-	at        time.Duration
-	schedules int
-}
-
-// minimiseAll minimises each of fs, in order, and keeps each distinct
-// violation once (two schedules may minimise to one), at its most severe,
-// most severe first.
-func (ex *explorer) minimiseAll(ctx context.Context, fs []found) ([]*Violation, error) {
+// minimiseAll minimises each of fs, the schedules a search found
+// failing, in order, and keeps each distinct violation once (two
+// schedules may minimise to one), at its most severe, most severe first.
+// A found schedule's Index counts the schedules before it.
+func (ex *explorer) minimiseAll(ctx context.Context, fs []search.Found[*Violation]) ([]*Violation, error) {
 	var out []*Violation
 	for _, f := range fs {
-		if f.v == nil {
-			f.v = ex.violation(f.r)
-		}
-		v, err := ex.minimiseFrom(ctx, f.v)
+		v, err := ex.minimiseFrom(ctx, f.Verdict.Of)
 		if err != nil {
 			return nil, err
 		}
-		v.FoundAfter, v.Schedules = f.at, f.schedules
+		v.FoundAfter, v.Schedules = f.At, f.Index+1
 		if !ex.known[foundKey(v)] {
 			out = moreSevere(out, v)
 		}

@@ -4,6 +4,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
@@ -40,18 +41,18 @@ type run struct {
 	// trace is what the schedule did: steps, crashes, violations
 	// (trace.go). Each concern is a named field, so r.x is run's own.
 	trace     trace
-	book      *book.Book // the versions the server held (internal/book)
-	checks    checks     // the invariants judged on it (invariant.go)
-	cache     cacheModel // what cached reads may see (cachemodel.go)
-	queue     workQueue  // what runs next (queue.go)
-	held      heldWrites // the old leader's writes in flight (zombie.go)
-	creations creations  // who created and deleted what (invariant_owndelete.go)
-	track     track      // what the parallel search needs of it (parallel.go)
+	book      *book.Book    // the versions the server held (internal/book)
+	checks    checks        // the invariants judged on it (invariant.go)
+	cache     cacheModel    // what cached reads may see (cachemodel.go)
+	queue     workQueue     // what runs next (queue.go)
+	held      heldWrites    // the old leader's writes in flight (zombie.go)
+	creations creations     // who created and deleted what (invariant_owndelete.go)
+	track     *search.Visit // the depth-first search's record of it, or nil (search.go)
 }
 
 // newRun is a schedule on server, with nothing recorded yet.
 func newRun(ex *explorer, server client.Client) *run {
-	r := &run{ex: ex, server: server, done: map[int]bool{}, track: track{prunedAt: -1}}
+	r := &run{ex: ex, server: server, done: map[int]bool{}}
 	if ex != nil {
 		r.trace.disabled = ex.setup.disabled
 	}

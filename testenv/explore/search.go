@@ -1,18 +1,12 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 
 	"context"
 	"errors"
-	"fmt"
-	"regexp"
 	"time"
-
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // explorer holds one search: its state (what it has seen, its bounds and
@@ -22,18 +16,9 @@ type explorer struct {
 	o        Options
 	touched  []leftover
 	deadline time.Time
-	seen     map[uint64]bool
 	runs     int
-	pruned   int
-	// cut are the bounds that cut a schedule of the serial search.
-	cut boundSet
 	// last is the last schedule replay ran.
 	last *run
-	// table is the parallel search's record of the states seen (seen is
-	// the serial one's); stopAt, if set, prunes at that chosen step
-	// (parallel.go).
-	table  *seenTable
-	stopAt *int
 	// level is the deepening level of o's bounds (deepen.go); faults
 	// marks the fault phase, scale what its pilot counted (faults.go).
 	level  int
@@ -54,50 +39,18 @@ type explorer struct {
 	knobs testKnobs
 }
 
-// setupState is what the explorer reads of the Scenario before the first
-// schedule (setup.go, builtin.go) and does not change during the search.
-type setupState struct {
-	s Scenario
-	// disabled are the invariants Options.Disable turns off.
-	disabled map[string]bool
-	forKinds []schema.GroupVersionKind
-	// ownKinds are each reconciler's Owns kinds.
-	ownKinds [][]schema.GroupVersionKind
-	// uncached are the kinds of Options.Uncached.
-	uncached map[schema.GroupVersionKind]bool
-	// watchedInformers are the informers the reconcilers watch (For,
-	// Owns), started with the manager; watchedKinds the kinds Setup's
-	// controllers watch, in a representation the explorer does not read
-	// (each of the kind's informers is taken for started with it).
-	watchedInformers map[informerKey]bool
-	watchedKinds     map[schema.GroupVersionKind]bool
-	// cacheUnstructured: Scenario.Manager caches unstructured objects.
-	cacheUnstructured bool
-	// ogKinds are the For kinds whose Go type has status.observedGeneration.
-	ogKinds map[schema.GroupVersionKind]bool
-	records []judge.Record
-	// fromSetup is the index of the first reconciler Scenario.Setup built
-	// (len(Reconcilers) without Setup).
-	fromSetup int
-}
-
 // testKnobs are the explorer's test knobs, all in one place (runHooked
 // takes them from hooks); the zero value is the search users run.
 type testKnobs struct {
 	// visit, if set, sees each schedule run to its end.
 	visit func(*run)
-	// lastFirst makes the parallel search start the latest task in the
-	// serial order first.
+	// lastFirst makes the depth-first search start the latest task in
+	// the serial order first (search.Depth.LastFirst).
 	lastFirst bool
 	// oneReconcile ends each stale window with its reconcile, as at the
 	// default bounds, whatever the bounds (window.go).
 	oneReconcile bool
 }
-
-// namePattern is a reconciler's or an action's name: none of the seed's
-// separators (seed.go). The underscore is controller-runtime's too
-// (controller.New("machine_autoscaler_controller", ...)).
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // Run explores s. It returns an error when the scenario is malformed or the
 // backend fails, and a Result whose Violation is the first violation
@@ -134,7 +87,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{setup: setupState{s: s}, o: o, seen: map[uint64]bool{}, knobs: testKnobs{visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile}, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
+	ex := &explorer{setup: setupState{s: s}, o: o, knobs: testKnobs{visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile}, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
 	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
@@ -178,14 +131,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		res.Elapsed = time.Since(start)
 		return res, ex.o.writeReport(ctx, res, err)
 	}
-	var fs []found
-	var err error
-	if len(workers) > 1 {
-		fs, err = (&parallelSearch{ex: ex, workers: workers}).depthFirst(ctx, res)
-	} else {
-		fs, res.Exhausted, err = ex.depthFirst(ctx, start)
-		res.Schedules, res.Pruned, res.cut = ex.runs, ex.pruned, ex.cut
-	}
+	fs, err := ex.depthFirst(ctx, workers, start, res)
 	res.Elapsed = time.Since(start)
 	if err == nil {
 		err = ctx.Err()
@@ -194,7 +140,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		return res, ex.o.writeReport(ctx, res, err)
 	}
 	if ex.o.StopAtFirst {
-		fs[0].at, fs[0].schedules = res.Elapsed, res.Schedules
+		fs[0].At, fs[0].Index = res.Elapsed, res.Schedules-1
 	}
 	res.Violations, err = ex.minimiseAll(ctx, fs)
 	if err != nil {
@@ -206,66 +152,23 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	return res, ex.o.writeReport(ctx, res, nil)
 }
 
-func (st *setupState) validate(opts Options) error {
-	if len(st.s.Reconcilers) == 0 && st.s.Setup == nil {
-		return errors.New("explore: the scenario has no reconcilers and no Setup")
-	}
-	names := map[string]bool{}
-	for i, rc := range st.s.Reconcilers {
-		if !namePattern.MatchString(rc.Name) || names[rc.Name] {
-			return fmt.Errorf("explore: reconciler %d: name %q is empty, repeated or not [A-Za-z0-9._-]", i, rc.Name)
-		}
-		names[rc.Name] = true
-		if rc.For == nil || rc.New == nil {
-			return fmt.Errorf("explore: reconciler %q: For and New must be set", rc.Name)
-		}
-		gvk, err := apiutil.GVKForObject(rc.For, opts.Backend.scheme())
-		if err != nil {
-			return fmt.Errorf("explore: reconciler %q: %w", rc.Name, err)
-		}
-		st.forKinds = append(st.forKinds, gvk)
-		st.watch(gvk, repOf(rc.For))
-		var owns []schema.GroupVersionKind
-		for j, o := range rc.Owns {
-			if o == nil {
-				return fmt.Errorf("explore: reconciler %q: Owns[%d] is nil", rc.Name, j)
-			}
-			og, err := apiutil.GVKForObject(o, opts.Backend.scheme())
-			if err != nil {
-				return fmt.Errorf("explore: reconciler %q: Owns[%d]: %w", rc.Name, j, err)
-			}
-			owns = append(owns, og)
-			st.watch(og, repOf(o))
-		}
-		st.ownKinds = append(st.ownKinds, owns)
-	}
-	for i, a := range st.s.Actions {
-		if !namePattern.MatchString(a.Name) || names["!"+a.Name] || a.Run == nil {
-			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9._-], or Run is nil", i, a.Name)
-		}
-		names["!"+a.Name] = true
-	}
-	st.fromSetup = len(st.s.Reconcilers)
-	if err := st.validateSetup(opts); err != nil {
-		return err
-	}
-	return st.validateBuiltin(opts)
-}
-
 // depthFirst runs the schedules of up to Options.Depth chosen steps,
-// depth-first and shortest first (search.DepthFirst): the first violation
-// is one of the shortest. It goes on past violations within the Budget,
-// and returns the first schedule of each distinct one not known
-// (foundKey; Options.StopAtFirst: the first schedule that broke one).
-func (ex *explorer) depthFirst(ctx context.Context, start time.Time) ([]found, bool, error) {
-	got, exhausted, err := search.DepthFirst(ctx, replayer{ex}, search.Depth[*Violation]{
-		Start: start, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst, InBudget: ex.inBudget, Key: ex.newDefect,
+// depth-first and shortest first, on workers (search.DepthFirst: one
+// worker is the serial search, and more run its schedules, prune where
+// it prunes and find what it finds): the first violation is one of the
+// shortest. It goes on past violations within the Budget, and returns
+// the first schedule of each distinct one not known (foundKey;
+// Options.StopAtFirst: the first schedule that broke one). It counts in
+// res the schedules the serial search runs and prunes, and apart the
+// ones run in vain.
+func (ex *explorer) depthFirst(ctx context.Context, workers []*explorer, start time.Time, res *Result) ([]search.Found[*Violation], error) {
+	got, err := search.DepthFirst(ctx, replayers(workers), search.Depth[*Violation]{
+		Start: start, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst, LastFirst: ex.knobs.lastFirst,
+		InBudget: ex.inBudget, Key: ex.newDefect,
 	})
-	var fs []found
-	for _, f := range got {
-		fs = append(fs, found{v: f.Verdict.Of, at: f.At, schedules: f.Index + 1})
-	}
-	return fs, exhausted, err
+	res.Schedules, res.Pruned, res.Speculative = got.Schedules, got.Pruned, got.Speculative
+	res.cut, res.Exhausted = boundSet(got.Cut), got.Exhausted
+	return got.Found, err
 }
 
 // schedule runs one schedule of up to depth chosen steps, then drains,
@@ -282,7 +185,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.trace.failed = nil
 	}
-	ex.prog.Ran(r.track.prunedAt >= 0, r.trace.failed != nil)
+	ex.prog.Ran(r.track != nil && r.track.PrunedAt >= 0, r.trace.failed != nil)
 	return r, nil
 }
 
@@ -294,12 +197,15 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 	}
 	defer ex.end(r)
 	r.trace.ch = c
-	defer func() { r.track.cut, r.track.cutAt = r.trace.cut, r.trace.cutAt }()
+	// A schedule of the depth-first search is pruned at a state an
+	// earlier one met (search.Visit), and records where its bounds cut it.
+	if r.track = c.Visit; r.track != nil {
+		defer func() { r.track.Cut, r.track.CutAt = uint8(r.trace.cut), r.trace.cutAt }()
+	}
 	d := 0
 	for ; d < depth && len(r.queue.queue) > 0; d++ {
-		if c.Rng == nil && len(c.Taken) >= len(c.Prefix) && ex.prune(r, depth, d) {
-			ex.pruned++
-			r.track.prunedAt = d
+		if v := r.track; v != nil && len(c.Taken) >= len(c.Prefix) && v.Prune(func() uint64 { return r.stateHash(depth - d) }, c.Taken, d) {
+			v.PrunedAt = d
 			return r, nil
 		}
 		r.trace.at = d
@@ -336,18 +242,4 @@ func (ex *explorer) cleanup() {
 func (ex *explorer) end(r *run) {
 	r.proc.Stop()
 	ex.touched = append(ex.touched, leftovers(r)...)
-}
-
-// watch notes that a reconciler watches gvk through the informer of rep.
-func (st *setupState) watch(gvk schema.GroupVersionKind, rep representation) {
-	if st.watchedInformers == nil {
-		st.watchedInformers = map[informerKey]bool{}
-	}
-	st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] = true
-}
-
-// watched reports that the manager starts the informer of gvk and rep
-// when it starts: a controller watches it (internal/informers).
-func (st *setupState) watched(gvk schema.GroupVersionKind, rep representation) bool {
-	return st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] || st.watchedKinds[gvk]
 }

@@ -13,6 +13,9 @@ type Chooser struct {
 	Rng *rand.Rand
 	// Index is a random schedule's index, for its name.
 	Index int
+	// Visit, in a depth-first search, is the search's record of the
+	// schedule, which says where to prune it.
+	Visit *Visit
 }
 
 // Fixed records the choice v of n made without the source.

@@ -3,7 +3,9 @@
 // given and hands back its verdict (Runner), and the search decides which
 // schedules to run. Minimise shrinks a failing schedule while the same
 // invariants still break; RunRandom runs seeded random schedules on a
-// pool of workers, DepthFirst every schedule, shortest first.
+// pool of workers, DepthFirst every schedule, shortest first, on one
+// worker or several (the serial search is the one on one worker), and
+// Deepen runs the levels of an iterative deepening.
 //
 // It imports of the explorer's module only internal/schedule
 // (imports_test.go in the explorer's folder checks it).
