@@ -256,7 +256,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		if verb == "delete" || finalizing(obj) {
 			return r.book.Observe(ctx, k)
 		}
-		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		content, err := answerContent(obj) // answer.go
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}

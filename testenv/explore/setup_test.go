@@ -86,6 +86,10 @@ func TestSetupErrors(t *testing.T) {
 		"nothing built": {func(ctrl.Manager) error { return nil }, "built no controller"},
 		"setup fails":   {func(ctrl.Manager) error { return errSetup }, "Scenario.Setup: no CRD"},
 		"manager lacks": {func(mgr ctrl.Manager) error { mgr.GetWebhookServer(); return nil }, "does not have"},
+		// karpenter's Register without the options its main puts in the
+		// context: the operator's own panic, not the manager's.
+		"operator panics": {func(ctrl.Manager) error { panic("options doesn't exist in context") },
+			"Scenario.Setup panicked: options doesn't exist in context (in the operator's code"},
 	} {
 		s := gizmoScenario(gizmoReconciler{})
 		s.Reconcilers, s.Setup = nil, tc.setup

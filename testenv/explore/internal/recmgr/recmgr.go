@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	goruntime "runtime"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -103,7 +104,11 @@ const NotReRunnable = "Setup runs once when Run starts, then at the start of eve
 	"and for sync.Once, and hoist them out of Setup, run once before Run (docs/explore.md, Your operator's own setup)"
 
 // setupPanic is the error of a panic p in Setup: again, on a run after
-// the first, which did not panic, Setup is not re-runnable.
+// the first, which did not panic, Setup is not re-runnable. A method the
+// recording manager lacks panics as a nil dereference (runtime.Error);
+// any other panic is the operator's own code's (karpenter's Register
+// panics "options doesn't exist in context" without the options its
+// main puts in the context it passes).
 func setupPanic(p any, again bool) error {
 	cause, ok := p.(error)
 	if !ok {
@@ -111,6 +116,9 @@ func setupPanic(p any, again bool) error {
 	}
 	if again {
 		return fmt.Errorf("explore: Scenario.Setup is not re-runnable: %w: it panicked on a run after the first, which did not; %s", cause, NotReRunnable)
+	}
+	if _, lacks := p.(goruntime.Error); !lacks {
+		return fmt.Errorf("explore: Scenario.Setup panicked: %w (in the operator's code: does it need what its main sets up before the controllers, a value in the context it passes, flags, globals?)", cause)
 	}
 	return fmt.Errorf("explore: Scenario.Setup called what the explorer's manager does not have (a webhook server, metrics, health checks?): %w", cause)
 }

@@ -1,0 +1,64 @@
+// Package realops4 explores an open-source operator none of
+// examples/realops, realops2 and realops3 explored: kubernetes-sigs'
+// karpenter (sigs.k8s.io/karpenter, its NodePool controllers), with
+// testenv's API server and the explorer at the defaults
+// (docs/explore-your-operator.md). It is its own module, outside go.work
+// and make test.
+package realops4
+
+import (
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/klog/v2"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"sigs.k8s.io/karpenter/pkg/apis"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/test/v1alpha1"
+
+	"github.com/statuspatch/statuspatch/testenv"
+)
+
+// TestMain silences controller-runtime's logger and klog, which the
+// operator logs through.
+func TestMain(m *testing.M) {
+	ctrllog.SetLogger(logr.Discard())
+	klog.SetLogger(logr.Discard())
+	os.Exit(m.Run())
+}
+
+// addToScheme adds karpenter's kinds and its tests' NodeClass, which its
+// packages register in client-go's global scheme only.
+func addToScheme(s *runtime.Scheme) error {
+	gv := schema.GroupVersion{Group: apis.Group, Version: "v1"}
+	s.AddKnownTypes(gv, &karpv1.NodePool{}, &karpv1.NodePoolList{}, &karpv1.NodeClaim{}, &karpv1.NodeClaimList{})
+	metav1.AddToGroupVersion(s, gv)
+	tgv := schema.GroupVersion{Group: v1alpha1.Group, Version: "v1alpha1"}
+	s.AddKnownTypes(tgv, &v1alpha1.TestNodeClass{}, &v1alpha1.TestNodeClassList{})
+	metav1.AddToGroupVersion(s, tgv)
+	return nil
+}
+
+// start runs testenv's embedded API server with karpenter's CRDs and its
+// tests' TestNodeClass CRD: the NodePool controllers explored here read
+// and write only those kinds, so they need no built-in kind's
+// controller-free full API (the operators of examples/realops,
+// realops2 and realops3 own built-in kinds and run on it).
+func start(t *testing.T) *testenv.Env {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := errors.Join(clientgoscheme.AddToScheme(scheme), addToScheme(scheme)); err != nil {
+		t.Fatalf("scheme: %v", err)
+	}
+	crds := append(append(apis.CRDs[:0:0], apis.CRDs...), v1alpha1.CRDs...)
+	return testenv.Start(t, testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute), // a loaded machine
+		testenv.WithCRDs(crds...))
+}
