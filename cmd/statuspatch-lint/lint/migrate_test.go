@@ -200,11 +200,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// (a client's Update, a function that changes the spec, twice), is
 	// handed on or exported, or whose callee keeps it elsewhere too;
 	// migrateapplysetter: 1 whose labels go by value to a setter that
-	// shares the map; migrateitemretry: 4 List items whose decision
+	// shares the map; migrateitemretry: 5 List items whose decision
 	// cannot move into Retry (a continue that skips more than the write,
-	// one after a change, a return of an error, a call taking a context),
+	// two after a change, a return of an error, a call taking a context),
 	// 1 written in place whose conflict the code handles itself.
-	if len(left) != 178 || notMoved != 177 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 178 (177):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 179 || notMoved != 178 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 179 (178):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -187,18 +187,22 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 		if changed {
 			return "changed"
 		}
-		for i := len(stack) - 2; i > top; i-- {
+		for i := len(stack) - 2; i >= top; i-- {
 			if sel, ok := stack[i].(*ast.SelectorExpr); ok {
-				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal && !readsMethod(r.pass, s) {
+				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal && (!readsMethod(r.pass, s) || r.setsStatus(s)) {
 					return "a method"
 				}
 			}
 		}
 		call, ok := stack[top-1].(*ast.CallExpr)
-		if !ok || call.Fun == stack[top] {
-			if sel, ok := stack[top-1].(*ast.SelectorExpr); ok {
-				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal && !readsMethod(r.pass, s) {
-					return "a method"
+		if ok && call.Fun == stack[top] {
+			return "" // a reading method called (above)
+		}
+		if !ok {
+			switch stack[top-1].(type) {
+			case *ast.AssignStmt, *ast.ValueSpec, *ast.KeyValueExpr, *ast.CompositeLit, *ast.ReturnStmt, *ast.SendStmt, *ast.RangeStmt:
+				if holdsRefs(r.pass.TypesInfo.TypeOf(stack[top].(ast.Expr))) {
+					return "aliased" // a reference to what may be changed through it
 				}
 			}
 			return ""
@@ -217,6 +221,15 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 		return ""
 	})
 	return why == ""
+}
+
+// setsStatus reports whether the method s selects changes its kind's
+// status (ParamsFact.Recv "statusOnly": CapacityBuffer.SetCondition),
+// which readsMethod counts as no change of more than the status.
+func (r retries) setsStatus(s *types.Selection) bool {
+	fn, ok := s.Obj().(*types.Func)
+	var fact ParamsFact
+	return ok && r.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly"
 }
 
 // exitTexts is each exit of the decision p with what it becomes in
