@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 40 {
+	if err != nil || len(goldens) != 41 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -99,7 +99,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateorigin", "example.com/op/controllers/migratecallee", "example.com/op/controllers/migrateloop",
 		"example.com/op/controllers/migrategeneric", "example.com/op/controllers/migrateimpls",
 		"example.com/op/controllers/migrateshare", "example.com/op/controllers/migrateheldfield",
-		"example.com/op/controllers/migrateapplysetter") {
+		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -200,8 +200,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// (a client's Update, a function that changes the spec, twice), is
 	// handed on or exported, or whose callee keeps it elsewhere too;
 	// migrateapplysetter: 1 whose labels go by value to a setter that
-	// shares the map.
-	if len(left) != 173 || notMoved != 172 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 173 (172):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// shares the map; migrateitemretry: 5 List items whose decision
+	// cannot move into Retry (a continue that skips more than the write,
+	// two after a change, a return of an error, a call taking a context),
+	// 1 written in place whose conflict the code handles itself.
+	if len(left) != 179 || notMoved != 178 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 179 (178):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

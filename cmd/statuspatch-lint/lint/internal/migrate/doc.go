@@ -23,7 +23,8 @@
 //     through its definitions, DeepCopy, ranges and the package's calls
 //     of a function whose parameter it is: an element of a list, slice
 //     or map is a copy the model cannot show fresh, whose decision moves
-//     only into Retry.
+//     only into Retry (migrateretry.go); an exit of the decision that
+//     skips only the write is mutate's return nil (migrateretryexit.go).
 //   - helperMove (migratehelper*.go): a write in a write-only helper, which
 //     takes the patcher its callers make; an exported one's callers in
 //     other packages are a fix group a whole-module driver resolves

@@ -85,7 +85,7 @@ func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
 // Retry (a List's item) stays.
 func planCallRetry(h *kindHelper, kc *kindCaller, m *migration) string {
 	if why := planRetry(m); why != "" {
-		return itemWhy(m, why, "")
+		return itemWhy(m, m.itemWhy, "") // itemWhy names the statement planRetry's reason adds
 	}
 	if m.retry != nil && !retryCall(h, kc, m) {
 		m.retry = nil

@@ -68,6 +68,12 @@ func planRetry(m *migration) string {
 	}
 	r := retries{migration: m}
 	r.plan = r.block()
+	exitWhy := ""
+	if r.plan != nil {
+		if exitWhy = r.exitChanged(r.plan); exitWhy != "" {
+			r.plan = nil // an exit after a change (migrateretryexit.go)
+		}
+	}
 	for _, s := range retryShapes {
 		if !s.applies(r) {
 			continue
@@ -77,7 +83,7 @@ func planRetry(m *migration) string {
 			return ""
 		}
 		if s.required {
-			return m.itemWhy
+			return m.itemWhy + r.blockedWhy(exitWhy)
 		}
 	}
 	return ""
@@ -208,7 +214,9 @@ func (r retries) movable(s, write ast.Stmt) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.ReturnStmt, *ast.BranchStmt, *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			ok = r.exitOf(n, s, write) != nil // mutate's return nil (migrateretryexit.go)
+		case *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
 			ok = false
 		case *ast.CallExpr:
 			if isStatusWrite(n) || r.moved[n] {

@@ -93,6 +93,11 @@ func (r retries) capturesStatus(p *retryPlan) bool {
 // around it does (statusRead walks nodes of the package's syntax).
 func (r retries) decidedFromStatus(assign ast.Node, stack []ast.Node) bool {
 	nodes := []ast.Node{assign}
+	if rs, ok := assign.(*ast.RangeStmt); ok {
+		// Its key and value are given by what it ranges over, not by
+		// its body (karpenter's `for key, cb := range byKey`).
+		nodes = []ast.Node{rs.X}
+	}
 	for _, s := range stack {
 		var e []ast.Expr
 		switch s := s.(type) {

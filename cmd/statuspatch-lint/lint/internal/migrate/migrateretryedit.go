@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -30,13 +31,13 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 		return "", false
 	}
 	indent := r.text().indent(plan.write.Pos())
-	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End())
+	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End(), r.exitTexts(plan, false))
 	body = strings.ReplaceAll(body, "\n", "\n\t")
 	if plan.guard != nil {
 		if !plan.nested {
 			indent = r.text().indent(plan.guard.Pos())
 		}
-		cond := r.asObject(src, tf, plan.guard.Cond.Pos(), plan.guard.Cond.End())
+		cond := r.asObject(src, tf, plan.guard.Cond.Pos(), plan.guard.Cond.End(), nil)
 		body = "if " + cond + " {\n" + indent + "\t\t" + body + "\n" + indent + "\t}"
 	}
 	return fmt.Sprintf("%s.Retry(%s, func(%s *%s%s) error {\n%s\t%s\n%s\treturn nil\n%s})",
@@ -48,16 +49,31 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 // it (s.Generation, s.Spec.Size, only values: copiedObject.anchor) are,
 // on Retry's first call, the values the copy holds, and after a conflict
 // the fresh object's, where the base's would replay the cached copy's.
-func (r retries) asObject(src []byte, tf *token.File, pos, end token.Pos) string {
-	var b strings.Builder
-	at := pos
+// Each exit of exits is replaced by its text in mutate
+// (migrateretryexit.go).
+func (r retries) asObject(src []byte, tf *token.File, pos, end token.Pos, exits map[ast.Node]string) string {
+	type edit struct {
+		pos, end token.Pos
+		text     string
+	}
+	var edits []edit
 	if r.copyOf != nil {
 		for c := range r.usesOf(r.enclosingFunc(), r.copyOf, pos, end) {
-			id := c.Node().(*ast.Ident)
-			b.Write(src[tf.Offset(at):tf.Offset(id.Pos())])
-			b.WriteString(r.obj.Name())
-			at = id.End()
+			edits = append(edits, edit{c.Node().Pos(), c.Node().End(), r.obj.Name()})
 		}
+	}
+	for n, text := range exits {
+		if pos <= n.Pos() && n.End() <= end {
+			edits = append(edits, edit{n.Pos(), n.End(), text})
+		}
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return int(a.pos - b.pos) })
+	var b strings.Builder
+	at := pos
+	for _, e := range edits {
+		b.Write(src[tf.Offset(at):tf.Offset(e.pos)])
+		b.WriteString(e.text)
+		at = e.end
 	}
 	b.Write(src[tf.Offset(at):tf.Offset(end)])
 	return b.String()

@@ -34,6 +34,9 @@ func (m reads) findObj(kind string) string {
 			if ix, ok := ast.Unparen(u.X).(*ast.IndexExpr); ok {
 				if _, slice := m.pass.TypesInfo.TypeOf(ix.X).Underlying().(*types.Slice); slice {
 					// &list.Items[i] written in place: a List's item.
+					if why := m.conflictsHandled(types.ExprString(arg)); why != "" {
+						return m.shapeWhy(why) // migrateitemwhy.go
+					}
 					return m.shapeWhy(fmt.Sprintf("the object %s is an item of a list, a cached copy: make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
 						types.ExprString(arg), m.patcherType, types.ExprString(m.client), types.ExprString(arg)))
 				}

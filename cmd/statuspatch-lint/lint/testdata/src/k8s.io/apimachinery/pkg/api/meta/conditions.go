@@ -17,3 +17,8 @@ func FindStatusCondition(conditions []metav1.Condition, conditionType string) *m
 	}
 	return nil
 }
+
+func IsStatusConditionTrue(conditions []metav1.Condition, conditionType string) bool {
+	c := FindStatusCondition(conditions, conditionType)
+	return c != nil && c.Status == "True"
+}

@@ -1,0 +1,323 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+)
+
+// The exits of a List item's decision (karpenter's
+// updateBufferProvisioningStatus: `if newCondition == nil { continue }`
+// before the condition is set and the buffer patched). A decision that
+// leaves before the write, where the write is the last thing its loop or
+// function does, skips nothing but the write: in Retry's mutate that
+// exit is mutate's own `return nil`, after which Retry sends nothing
+// (nothing changed) and returns nil, as the handwritten code wrote
+// nothing. The table below says which exits are so; any other exit, a
+// call taking a context, a write, keeps the decision out of Retry, and a
+// List item's write then stays, naming the line (blockedWhy).
+
+// A skipExit is an exit of the decision mutate's `return nil` stands for.
+type skipExit struct {
+	name string
+	// is reports whether n, an exit inside the decision's statement s,
+	// is of the entry: it leaves to where the write's statement would.
+	is func(r retries, n ast.Node, s, write ast.Stmt) bool
+	// text is what the exit becomes in mutate ("" leaves it as it is).
+	text string
+}
+
+// skipExits is the table.
+var skipExits = []skipExit{
+	// `continue` of the loop whose body the write's statement ends.
+	{name: "continue", is: continues, text: "return nil"},
+	// `return nil` of a function returning only an error, whose last
+	// statement is `return <write>`: Retry's nil is that return's.
+	{name: "return nil", is: returnsNil},
+}
+
+// exitOf is the entry n is an exit of, for a List item's decision
+// (exitChanged checks, once the decision is known, that the object is
+// unchanged on the way to it).
+func (r retries) exitOf(n ast.Node, s, write ast.Stmt) *skipExit {
+	if !r.item || !r.writeSkippable(write) {
+		return nil
+	}
+	for i := range skipExits {
+		if skipExits[i].is(r, n, s, write) {
+			return &skipExits[i]
+		}
+	}
+	return nil
+}
+
+// writeSkippable reports whether the write's statement does nothing when
+// the write returns nil: the call alone or assigned to _, `return <call>`, or `if err :=
+// <call>; err != nil {...}` without an else.
+func (r retries) writeSkippable(write ast.Stmt) bool {
+	switch w := write.(type) {
+	case *ast.ExprStmt:
+		return ast.Unparen(w.X) == ast.Expr(r.call)
+	case *ast.AssignStmt:
+		blank := func(e ast.Expr) bool { id, ok := e.(*ast.Ident); return ok && id.Name == "_" }
+		return len(w.Rhs) == 1 && ast.Unparen(w.Rhs[0]) == ast.Expr(r.call) && !slices.ContainsFunc(w.Lhs, func(e ast.Expr) bool { return !blank(e) })
+	case *ast.ReturnStmt:
+		return len(w.Results) == 1 && ast.Unparen(w.Results[0]) == ast.Expr(r.call)
+	case *ast.IfStmt:
+		as, ok := w.Init.(*ast.AssignStmt)
+		b, isBin := ast.Unparen(w.Cond).(*ast.BinaryExpr)
+		return ok && as.Tok == token.DEFINE && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == ast.Expr(r.call) &&
+			w.Else == nil && isBin && b.Op == token.NEQ && isNil(b.Y)
+	}
+	return false
+}
+
+// continues: an unlabeled continue, in no loop of its own inside s, of
+// the loop whose body the write's statement is last in.
+func continues(r retries, n ast.Node, s, write ast.Stmt) bool {
+	br, ok := n.(*ast.BranchStmt)
+	if !ok || br.Tok != token.CONTINUE || br.Label != nil || nestedLoop(s, n) {
+		return false
+	}
+	var body *ast.BlockStmt
+	for i, p := range r.path {
+		if i+1 >= len(r.path) {
+			break
+		}
+		switch l := r.path[i+1].(type) {
+		case *ast.ForStmt:
+			body = l.Body
+		case *ast.RangeStmt:
+			body = l.Body
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		}
+		if body != nil {
+			return p == ast.Node(body) && len(body.List) > 0 && body.List[len(body.List)-1] == write
+		}
+	}
+	return false
+}
+
+// returnsNil: `return nil` of a function whose one result is an error
+// and whose body ends in the write's `return <write>`.
+func returnsNil(r retries, n ast.Node, s, write ast.Stmt) bool {
+	ret, ok := n.(*ast.ReturnStmt)
+	w, isRet := write.(*ast.ReturnStmt)
+	if !ok || !isRet || len(ret.Results) != 1 || !isNil(ret.Results[0]) {
+		return false
+	}
+	var body *ast.BlockStmt
+	var sig *ast.FuncType
+	switch f := r.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		body, sig = f.Body, f.Type
+	case *ast.FuncLit:
+		body, sig = f.Body, f.Type
+	default:
+		return false
+	}
+	if sig.Results == nil || sig.Results.NumFields() != 1 || len(body.List) == 0 || body.List[len(body.List)-1] != ast.Stmt(w) {
+		return false
+	}
+	t := r.pass.TypesInfo.TypeOf(sig.Results.List[0].Type)
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// nestedLoop reports whether n sits in a for, range or select inside s,
+// which an unlabeled continue or break would leave instead.
+func nestedLoop(s ast.Stmt, n ast.Node) bool {
+	nested := false
+	ast.Inspect(s, func(c ast.Node) bool {
+		switch c.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SelectStmt:
+			if c.Pos() <= n.Pos() && n.End() <= c.End() {
+				nested = true
+			}
+			return false
+		case *ast.FuncLit:
+			return false
+		}
+		return true
+	})
+	return nested
+}
+
+// statusReaders are functions that only read the conditions they are
+// given (apimachinery's meta, checked against v0.34's conditions.go).
+var statusReaders = map[string]map[string]bool{
+	"k8s.io/apimachinery/pkg/api/meta": {
+		"IsStatusConditionTrue": true, "IsStatusConditionFalse": true,
+		"IsStatusConditionPresentAndEqual": true, "FindStatusCondition": true,
+	},
+}
+
+// exitChanged says why the decision p cannot move when the object may be
+// changed before one of its exits (the handwritten code writes nothing
+// there, where Retry would send the change): each use of it up to the
+// exit a field read, an argument of a statusReaders function, or the
+// argument of a function of the package whose body only reads it in
+// turn. "" when every exit is so.
+func (r retries) exitChanged(p *retryPlan) string {
+	why := ""
+	for n := range r.exitTexts(p, true) {
+		if why == "" && !r.onlyRead(r.enclosingFunc(), r.obj, p.stmts[0].Pos(), n.Pos(), map[*types.Func]bool{}) {
+			why = fmt.Sprintf("%s may be changed before the %s at %s, which wrote nothing where Retry would send the change", r.obj.Name(), exitName(n), r.where(n.Pos()))
+		}
+	}
+	return why
+}
+
+// exitName is how a reason names the exit n.
+func exitName(n ast.Node) string {
+	if b, ok := n.(*ast.BranchStmt); ok {
+		return b.Tok.String()
+	}
+	return "return"
+}
+
+// onlyRead reports whether v is only read in root between from and to.
+func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen map[*types.Func]bool) bool {
+	why := r.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
+		top, changed := changedAt(stack, len(stack)-1)
+		if changed {
+			return "changed"
+		}
+		for i := len(stack) - 2; i >= top; i-- {
+			if sel, ok := stack[i].(*ast.SelectorExpr); ok {
+				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal && (!readsMethod(r.pass, s) || r.setsStatus(s)) {
+					return "a method"
+				}
+			}
+		}
+		call, ok := stack[top-1].(*ast.CallExpr)
+		if ok && call.Fun == stack[top] {
+			return "" // a reading method called (above)
+		}
+		if !ok {
+			switch stack[top-1].(type) {
+			case *ast.AssignStmt, *ast.ValueSpec, *ast.KeyValueExpr, *ast.CompositeLit, *ast.ReturnStmt, *ast.SendStmt, *ast.RangeStmt:
+				if holdsRefs(r.pass.TypesInfo.TypeOf(stack[top].(ast.Expr))) {
+					return "aliased" // a reference to what may be changed through it
+				}
+			}
+			return ""
+		}
+		fn := kube.CalledFunc(r.pass, call)
+		if fn != nil && fn.Pkg() != nil && statusReaders[fn.Pkg().Path()][fn.Name()] {
+			return ""
+		}
+		if top != len(stack)-1 {
+			return "handed on"
+		}
+		p, body := r.calleeParam(call, id, seen)
+		if p == nil || !r.onlyRead(body, p, body.Pos(), body.End(), seen) {
+			return "handed on"
+		}
+		return ""
+	})
+	return why == ""
+}
+
+// setsStatus reports whether the method s selects changes its kind's
+// status (ParamsFact.Recv "statusOnly": CapacityBuffer.SetCondition),
+// which readsMethod counts as no change of more than the status.
+func (r retries) setsStatus(s *types.Selection) bool {
+	fn, ok := s.Obj().(*types.Func)
+	var fact ParamsFact
+	return ok && r.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly"
+}
+
+// exitTexts is each exit of the decision p with what it becomes in
+// mutate; all also lists those that stay as they are.
+func (r retries) exitTexts(p *retryPlan, all bool) map[ast.Node]string {
+	out := map[ast.Node]string{}
+	if !r.item {
+		return out
+	}
+	for _, s := range p.stmts {
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt, *ast.ReturnStmt:
+				if e := r.exitOf(n, s, p.write); e != nil && (all || e.text != "") {
+					out[n] = e.text
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// blockedWhy says, for a List item whose decision cannot move into
+// Retry, which statement before the write keeps it out, and why
+// (exitWhy: an exit after a change, exitChanged's).
+func (r retries) blockedWhy(exitWhy string) string {
+	if exitWhy != "" {
+		return "; its decision cannot move into Retry: " + exitWhy
+	}
+	write := r.enclosingStmt()
+	if write == nil {
+		return ""
+	}
+	for _, l := range r.enclosingLists() {
+		i := slices.Index(l, write)
+		if i < 0 {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			s := l[j]
+			if r.movable(s, write) {
+				continue
+			}
+			if s == r.anchor || s == r.late || s == r.getCheck || s == r.get {
+				return ""
+			}
+			return fmt.Sprintf("; its decision cannot move into Retry: %s", r.stopWhy(s, write))
+		}
+		return ""
+	}
+	return ""
+}
+
+// stopWhy names what in s cannot run inside Retry's mutate: the first
+// exit, status write or call taking a context in it.
+func (r retries) stopWhy(s, write ast.Stmt) string {
+	why := ""
+	ast.Inspect(s, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			why = fmt.Sprintf("the return at %s leaves %s, which mutate's return cannot", r.where(n.Pos()), r.funcText())
+			if len(n.Results) > 0 && !isNil(n.Results[len(n.Results)-1]) {
+				why = fmt.Sprintf("the return at %s returns an error from %s, which mutate's return would hand to Retry", r.where(n.Pos()), r.funcText())
+			}
+		case *ast.BranchStmt:
+			why = fmt.Sprintf("the %s at %s skips more than the write, which mutate's return nil cannot", n.Tok, r.where(n.Pos()))
+		case *ast.CallExpr:
+			if isStatusWrite(n) || r.moved[n] {
+				why = fmt.Sprintf("the write at %s would run again on each retry", r.where(n.Pos()))
+			}
+			for _, a := range n.Args {
+				if t := r.pass.TypesInfo.TypeOf(a); why == "" && t != nil && types.TypeString(t, nil) == "context.Context" {
+					why = fmt.Sprintf("the call at %s takes a context (a call to the cluster, which a retry would repeat)", r.where(n.Pos()))
+				}
+			}
+		}
+		return true
+	})
+	if why == "" {
+		why = fmt.Sprintf("the statement at %s cannot run again inside it", r.where(s.Pos()))
+	}
+	return why
+}

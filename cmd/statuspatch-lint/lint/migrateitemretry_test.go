@@ -1,0 +1,37 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+)
+
+// A List item's decision with an exit (migrateitemretry): karpenter's
+// updateBufferProvisioningStatus continues when there is no condition to
+// set, which kept its write at s88a with Fetch advice. A continue of the
+// loop the write ends, or a return nil of a function ending in the write,
+// is mutate's return nil; an exit that skips more, one after a change, a
+// return of an error or a call taking a context keeps the write, naming
+// the line.
+func TestMigrateItemRetry(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateitemretry")
+	retried := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				for _, e := range f.TextEdits {
+					if strings.Contains(string(e.NewText), "Patcher.Retry(ctx, func(") {
+						retried++
+					}
+				}
+			}
+		}
+	}
+	if retried != 2 {
+		t.Errorf("%d writes moved into Retry, want 2", retried)
+	}
+}
