@@ -185,19 +185,19 @@ func (l listsSeen) listed(gk schema.GroupKind, rv string, newest bool) {
 	l[gk] = f
 }
 
-// floors are a schedule's floors as internal/informers' FreshLists asks
+// listFloors are a schedule's floors as internal/informers' FreshLists asks
 // them: its Lists are at least as new as their kind's floor.
-type floors listsSeen
+type listFloors listsSeen
 
-func (f floors) At(gk schema.GroupKind) string         { return listsSeen(f).at(gk) }
-func (f floors) SinceReset(gk schema.GroupKind) string { return listsSeen(f).sinceReset(gk) } // reset.go
-func (f floors) Listed(gk schema.GroupKind, rv string, newest bool) {
+func (f listFloors) At(gk schema.GroupKind) string         { return listsSeen(f).at(gk) }
+func (f listFloors) SinceReset(gk schema.GroupKind) string { return listsSeen(f).sinceReset(gk) } // reset.go
+func (f listFloors) Listed(gk schema.GroupKind, rv string, newest bool) {
 	listsSeen(f).listed(gk, rv, newest)
 }
 
 // listFresh sends Lists at least as new as their kind's floor.
 func listFresh(c client.WithWatch, seen listsSeen) informers.FreshLists {
-	return informers.FreshLists{WithWatch: c, Floors: floors(seen)}
+	return informers.FreshLists{WithWatch: c, Floors: listFloors(seen)}
 }
 
 // freshReader reads the server as it is now for the steady-state checks

@@ -24,8 +24,8 @@ import (
 // would. The floors, and why they hold, are the explorer's
 // (listfresh.go); FreshLists sends the Lists.
 
-// Floors is what a schedule knows of its kinds' newest revisions.
-type Floors interface {
+// ListFloors is what a schedule knows of its kinds' newest revisions.
+type ListFloors interface {
 	// At is the resourceVersion a List of gk may ask to be at least as
 	// new as, "" when it must ask for the newest.
 	At(gk schema.GroupKind) string
@@ -38,14 +38,14 @@ type Floors interface {
 }
 
 // FreshLists is a client whose Lists are at least as new as their kind's
-// floor (Floors.At); a List with a Limit, a continue token or its own
+// floor (ListFloors.At); a List with a Limit, a continue token or its own
 // resourceVersion goes as it is. A List of a kind with no floor asks for
 // the newest, unless one at least as new as the previous schedule's
-// writes (Floors.SinceReset) finds the scope empty. A List at least as
+// writes (ListFloors.SinceReset) finds the scope empty. A List at least as
 // new that the server refuses asks for the newest.
 type FreshLists struct {
 	client.WithWatch
-	Floors Floors
+	Floors ListFloors
 }
 
 func (c FreshLists) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
