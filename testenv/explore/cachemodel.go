@@ -119,7 +119,7 @@ func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list c
 // least as new as the kind's floor (listfresh.go).
 func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]book.Key, error) {
 	if cm.lists != nil {
-		c = listFresh{WithWatch: c, seen: cm.lists}
+		c = listFresh(c, cm.lists)
 	}
 	return cm.model.Fetch(ctx, c, list, api, opts)
 }

@@ -2,18 +2,13 @@ package explore
 
 import (
 	"context"
-	"slices"
 	"strconv"
-	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 )
 
 // A List the explorer sends the server asks for the newest items. A
@@ -103,7 +98,7 @@ func (l listsSeen) wrote(gk schema.GroupKind, prev, rv string, err error) {
 	f := l[gk]
 	n, perr := strconv.ParseUint(rv, 10, 64)
 	switch {
-	case err != nil && storedNothing(err):
+	case err != nil && informers.StoredNothing(err):
 	case err != nil:
 		f.unknown, f.covered, f.unsure = true, nil, true // stored or not, the book cannot say
 	case rv == "", perr != nil: // gone, which the book holds, or not a revision
@@ -190,59 +185,19 @@ func (l listsSeen) listed(gk schema.GroupKind, rv string, newest bool) {
 	l[gk] = f
 }
 
-// storedNothing reports an answer that says the server stored nothing.
-func storedNothing(err error) bool {
-	return apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) ||
-		apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) || apierrors.IsForbidden(err) ||
-		apierrors.IsMethodNotSupported(err) || apierrors.IsUnsupportedMediaType(err)
+// listFloors are a schedule's floors as internal/informers' FreshLists asks
+// them: its Lists are at least as new as their kind's floor.
+type listFloors listsSeen
+
+func (f listFloors) At(gk schema.GroupKind) string         { return listsSeen(f).at(gk) }
+func (f listFloors) SinceReset(gk schema.GroupKind) string { return listsSeen(f).sinceReset(gk) } // reset.go
+func (f listFloors) Listed(gk schema.GroupKind, rv string, newest bool) {
+	listsSeen(f).listed(gk, rv, newest)
 }
 
 // listFresh sends Lists at least as new as their kind's floor.
-type listFresh struct {
-	client.WithWatch
-	seen listsSeen
-}
-
-func (c listFresh) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
-	gvk, err := apiutil.GVKForObject(list, c.Scheme())
-	lo := (&client.ListOptions{}).ApplyOptions(opts)
-	if err != nil || lo.Limit > 0 || lo.Continue != "" || lo.Raw != nil && (lo.Raw.ResourceVersion != "" || lo.Raw.ResourceVersionMatch != "") {
-		return c.WithWatch.List(ctx, list, opts...) // the caller's own terms
-	}
-	gk := schema.GroupKind{Group: gvk.Group, Kind: strings.TrimSuffix(gvk.Kind, "List")}
-	rv := c.seen.at(gk)
-	if rv != "" {
-		err = c.WithWatch.List(ctx, list, append(slices.Clip(opts), notOlderThan(rv))...)
-	} else if after := c.seen.sinceReset(gk); after != "" {
-		// The reset left the scope empty if a List as new as the
-		// previous schedule's writes finds it so (reset.go).
-		if err := c.WithWatch.List(ctx, list, append(slices.Clip(opts), notOlderThan(after))...); err == nil && meta.LenList(list) == 0 {
-			return nil
-		}
-	}
-	newest := rv == "" || err != nil
-	if newest {
-		// The newest (or a List at least as new refused: the watch
-		// cache did not get there in the server's time).
-		err = c.WithWatch.List(ctx, list, opts...)
-	}
-	if err != nil {
-		return err
-	}
-	c.seen.listed(gk, list.GetResourceVersion(), newest)
-	return nil
-}
-
-// notOlderThan asks for a List at least as new as a resourceVersion.
-type notOlderThan string
-
-func (rv notOlderThan) ApplyToList(o *client.ListOptions) {
-	raw := metav1.ListOptions{}
-	if o.Raw != nil {
-		raw = *o.Raw
-	}
-	raw.ResourceVersion, raw.ResourceVersionMatch = string(rv), metav1.ResourceVersionMatchNotOlderThan
-	o.Raw = &raw
+func listFresh(c client.WithWatch, seen listsSeen) informers.FreshLists {
+	return informers.FreshLists{WithWatch: c, Floors: listFloors(seen)}
 }
 
 // freshReader reads the server as it is now for the steady-state checks
@@ -250,12 +205,12 @@ func (rv notOlderThan) ApplyToList(o *client.ListOptions) {
 // as the schedule's writes of their kind, as the reconcilers' Lists, its
 // Gets the newest.
 func (r *run) freshReader() client.Reader {
-	return freshReader{listFresh{WithWatch: withWatch(r.server), seen: r.cache.lists}}
+	return freshReader{listFresh(withWatch(r.server), r.cache.lists)}
 }
 
 // freshReader is a reader, and only that: a write through it would not
 // go through the explorer's clients, so no floor would say it was made.
-type freshReader struct{ c listFresh }
+type freshReader struct{ c informers.FreshLists }
 
 func (f freshReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	return f.c.Get(ctx, key, obj, opts...)

@@ -1,12 +1,10 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 
 	"context"
 	"fmt"
-	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -59,12 +57,7 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	if !ok {
 		return false, nil
 	}
-	var kind []book.Key
-	for _, k := range cm.model.Book.Keys() {
-		if k.GVK == gvk {
-			kind = append(kind, k)
-		}
-	}
+	kind := cm.model.Kind(gvk)
 	rep := repOf(list)
 	inf := informerKey{GVK: gvk, Rep: rep}
 	points, cut := cm.model.Points(kind, rep, match, cm.windowSeq(inf), cm.ex.o.Versions)
@@ -77,11 +70,7 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	stay := cm.windowListLag(inf, points)
 	lag := cm.chooseLag(len(points), stay)
 	p := points[lag]
-	seq := cm.model.Book.Seq() // the newest point that gives the list read
-	if lag > 0 {
-		seq = points[lag-1].Seq - 1
-	}
-	window := cm.noteWindow(inf, lag, stay, seq, func() string {
+	window := cm.noteWindow(inf, lag, stay, cm.model.ListSeq(points, lag), func() string {
 		return fmt.Sprintf("a List of %s %s behind", gvk.Kind, plural(lag, "list"))
 	})
 	if lag > 0 || fromBook { // at lag 0, the server's list stands
@@ -92,18 +81,11 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 	if fromBook {
 		list.SetResourceVersion(cm.lists.newest(gvk.GroupKind()))
 	}
-	for _, k := range kind {
-		h := cm.model.Book.History(k)
-		v := book.VersionAt(h, p.Seq)
-		cm.model.View.Saw(k, rep, v)
-		listed := slices.Contains(p.Items, k)
-		if !listed && (h.Versions[h.Newest()] == nil || !match(k, h.Versions[h.Newest()])) {
-			continue // neither listed nor in the newest list
-		}
-		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, List: true, Missing: !listed, Informer: rep.String(),
-			OtherAPIServer: cm.model.View.PastLeader(k, rep, v) + 1, Window: window})
-		if v > cm.trace.cur.seenOrNone(k) {
-			cm.trace.cur.seen[k] = v
+	for _, l := range cm.model.ServeList(kind, rep, match, p) {
+		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: l.Key.String(), Version: l.Version + 1, Newest: l.Newest + 1, List: true, Missing: l.Missing, Informer: rep.String(),
+			OtherAPIServer: l.PastLeader + 1, Window: window})
+		if l.Version > cm.trace.cur.seenOrNone(l.Key) {
+			cm.trace.cur.seen[l.Key] = l.Version
 		}
 	}
 	return true, nil

@@ -1,11 +1,10 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 
 	"context"
 	"errors"
-	"sort"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -63,28 +62,11 @@ func (r *run) markSeen(watches []servedapi.Request) {
 }
 
 // noteHeld adds to the step what the watches' cache holds of every
-// object they cover, once each (the first watch's representation): the
-// newest version, or none (out of the label selector); a gone object is
-// left out. The watches are taken in a fixed order, not the order their
-// informers happened to start in, so that a replay lists the same.
+// object they cover (informers.Held): the newest version, or none (out of
+// the label selector), in an order a replay lists the same.
 func noteHeld(r *run, s *stepState, watches []servedapi.Request) {
-	ws := append([]servedapi.Request(nil), watches...)
-	sort.SliceStable(ws, func(i, j int) bool { return ws[i].ListName() < ws[j].ListName() })
-	noted := map[book.Key]bool{}
-	for _, w := range ws {
-		for _, k := range r.book.Keys() {
-			if noted[k] || k.GVK != w.GVK || !w.Covers(k.NN) {
-				continue
-			}
-			noted[k] = true
-			h := r.book.History(k)
-			v := h.Newest()
-			cur := h.Versions[v]
-			if cur == nil {
-				continue // gone: the cache holds nothing of it, and says so by nothing
-			}
-			s.step.SecondCache = append(s.step.SecondCache, Read{Object: k.String(), Version: v + 1, Newest: v + 1,
-				Informer: w.Rep.String(), Missing: !w.Matches(cur)})
-		}
+	for _, o := range informers.Held(r.book, watches) {
+		s.step.SecondCache = append(s.step.SecondCache, Read{Object: o.Key.String(), Version: o.Version + 1, Newest: o.Version + 1,
+			Informer: o.Rep.String(), Missing: o.Missing})
 	}
 }

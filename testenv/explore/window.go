@@ -6,7 +6,6 @@ import (
 
 	"fmt"
 	"sort"
-	"strconv"
 )
 
 // Stale windows. An informer that lags does so for a while: every read
@@ -86,29 +85,24 @@ type windowRef struct{ step, index int }
 
 // windowLag is the lag at which the open window of inf serves an
 // object of history h whose cached reads may see no version older than
-// low: its version at the window's point, or low. -1: no window is open.
+// low (informers.WindowLag). -1: no window is open.
 func (cm *cacheModel) windowLag(inf informerKey, h *book.History, low int) int {
 	w := cm.openWindow(inf)
 	if w == nil {
 		return -1
 	}
-	return h.Newest() - max(book.VersionAt(h, w.seq), low)
+	return informers.WindowLag(h, w.seq, low)
 }
 
 // windowListLag is the lag, among points (newest first), at which the
-// step's open window of inf serves a List: the newest point no newer than
-// the window's, or the oldest there is. -1: no window is open.
+// step's open window of inf serves a List (informers.WindowListLag). -1:
+// no window is open.
 func (cm *cacheModel) windowListLag(inf informerKey, points []informers.Point) int {
 	w := cm.openWindow(inf)
-	if w == nil || len(points) == 0 {
+	if w == nil {
 		return -1
 	}
-	for i, p := range points {
-		if p.Seq <= w.seq {
-			return i
-		}
-	}
-	return len(points) - 1
+	return informers.WindowListLag(points, w.seq)
 }
 
 // windowSeq is the point of the open window of inf, or -1.
@@ -247,44 +241,18 @@ func (cm *cacheModel) windowAt(ref windowRef) *Window {
 // gone (a crash restart, a leader change), or the drain begins.
 func (cm *cacheModel) closeWindows() { cm.windows = nil }
 
-// windowState lists the open windows, for the state hash: each one's
-// informer and, for each object of its kind among keys, how many of its
-// versions are newer than the window's point, and the version there (its
-// content normalised by norm) when it is older than the last Versions,
-// which the hash holds. What a window will serve is then the same in two
-// states with one hash.
-func (cm *cacheModel) windowState(keys []book.Key, norm func(map[string]any) any) []windowPoint {
+// windowState lists the open windows, for the state hash
+// (informers.Model.WindowPoint): each one's informer and, for each object
+// of its kind among keys, where it stands to the window's point. What a
+// window will serve is then the same in two states with one hash.
+func (cm *cacheModel) windowState(keys []book.Key, norm func(map[string]any) any) []informers.WindowPoint {
 	if !cm.spans() {
 		return nil // none is open between steps
 	}
-	var out []windowPoint
+	var out []informers.WindowPoint
 	for inf, w := range cm.windows {
-		st := windowPoint{I: inf.GVK.String() + "|" + strconv.Itoa(int(inf.Rep))}
-		for _, k := range keys {
-			if k.GVK != inf.GVK {
-				continue
-			}
-			h := cm.model.Book.History(k)
-			after := 0
-			for _, s := range h.Seqs {
-				if s > w.seq {
-					after++
-				}
-			}
-			st.After = append(st.After, after)
-			if after >= cm.ex.o.Versions {
-				st.Old = append(st.Old, norm(h.Versions[book.VersionAt(h, w.seq)]))
-			}
-		}
-		out = append(out, st)
+		out = append(out, cm.model.WindowPoint(inf, w.seq, keys, cm.ex.o.Versions, norm))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].I < out[j].I })
 	return out
-}
-
-// windowPoint is an open window in the state hash (windowState).
-type windowPoint struct {
-	I     string
-	After []int
-	Old   []any `json:",omitempty"`
 }

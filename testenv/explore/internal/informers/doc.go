@@ -3,14 +3,20 @@
 // of the process has served (View, keyed by Key: a kind and a
 // representation), the cold-restart floors and the field indexes Setup
 // registered (Model), the points of the schedule a cached List may be
-// served from (Model.Points, Point) and the list served at one
-// (Model.SetListAt), and a List sent to the server, through the indexes
-// for a field selector, whose items the book then holds (Model.Fetch).
+// served from (Model.Points, Point), the list served at one
+// (Model.SetListAt) and the objects it shows (Model.ServeList), what a
+// stale window at a point serves (WindowLag, WindowListLag,
+// Model.ListSeq; Model.WindowPoint for the state hash), what the served
+// API's second cache holds (Held), Lists sent at least as new as their
+// kind's floor (FreshLists, NotOlderThan), and a List sent to the
+// server, through the indexes for a field selector, whose items the book
+// then holds (Model.Fetch).
 //
 // The package holds facts and bounds, not choices: which lag a read is
-// served at, the stale windows and their units, and what a step records
-// of each read are the schedule's (the explorer's cachemodel.go and
-// window.go), which take them from here. It imports no package of the
-// explorer's module but book, served and recmgr (imports_test.go in the
-// explorer's folder checks it).
+// served at, which stale windows are open and their units, the floors,
+// and what a step records of each read are the schedule's (the
+// explorer's cachemodel.go, window.go, listlag.go and listfresh.go),
+// which take them from here. It imports no package of the explorer's
+// module but book, served and recmgr (imports_test.go in the explorer's
+// folder checks it).
 package informers
