@@ -15,7 +15,8 @@ import (
 // BenchmarkRealOperatorSearch measures schedules per second of 30 random
 // schedules (Seed 1) of two real operators' scenarios, each on the full
 // API of its own: RabbitMQ's cluster-operator (TestExploreRabbitmqCluster's
-// scenario and bounds) and KubeRay (TestExploreRayCluster's). The search
+// scenario and bounds) and KubeRay (TestExploreRayCluster's), KubeRay also
+// at Parallel 2 on two servers (ray-parallel2). The search
 // time excludes the minimisation of what it finds; the log gives the
 // verdict, which must not depend on the explorer's speed
 // (docs/benchmarks.md):
@@ -38,6 +39,13 @@ func BenchmarkRealOperatorSearch(b *testing.B) {
 			return ray.NewReconciler(b.Context(), mgr, ray.RayClusterReconcilerOptions{}).SetupWithManager(mgr, 1)
 		})
 		benchSearch(b, s, explore.Options{Backend: explore.Server(env), Depth: 2, Versions: 3, StaleReads: 6, Seed: 1, Schedules: schedules})
+	})
+	b.Run("ray-parallel2", func(b *testing.B) { // the same search on two servers at once
+		env, env2 := startRay(b), startRay(b)
+		s := rayScenario(func(mgr manager.Manager) error {
+			return ray.NewReconciler(b.Context(), mgr, ray.RayClusterReconcilerOptions{}).SetupWithManager(mgr, 1)
+		})
+		benchSearch(b, s, explore.Options{Backend: explore.Server(env, env2), Parallel: 2, Depth: 2, Versions: 3, StaleReads: 6, Seed: 1, Schedules: schedules})
 	})
 }
 

@@ -12,7 +12,9 @@ import (
 // begin starts the schedule name names on a clean backend: the
 // once-per-schedule hook, then the reconcilers and the scenario's objects.
 // What the reset deleted the book takes for absent without reading it
-// (book.Book.SetGone), unless the hook, which may write anything, runs.
+// (book.Book.SetGone), in this schedule and the next ones until a book
+// meets it again (stillGone), unless the hook, which may write anything,
+// runs.
 func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error) {
 	srv, err := ex.o.Backend.begin(ctx, ex.touched)
 	if err != nil {
@@ -23,8 +25,10 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	if ex.setup.s.BeginSchedule == nil {
 		r.book.SetGone(resetGone(ex.touched))
 		r.cache.lists.afterReset(ex.touched) // reset.go
+		ex.touched = stillGone(ex.touched)
+	} else {
+		ex.touched = nil
 	}
-	ex.touched = nil
 	if err := ex.beginSchedule(ctx, name); err != nil {
 		return nil, err
 	}

@@ -44,7 +44,13 @@ import (
 // After the reset none of the objects exists: the next schedule's book
 // records each as absent when it first needs it, without reading it
 // (book.Book.SetGone), unless Scenario.BeginSchedule, which may write
-// anything, ran in between.
+// anything, ran in between. An object stays absent until a schedule's
+// book meets it again (stillGone): every write goes through the
+// explorer's clients, so a schedule that writes it meets it, and its
+// leftover is the newest one's. Operators read objects they create in
+// some schedules only (a child made after a step another schedule does
+// not take): without this, the first schedule after one that never met
+// such an object read it back from the server, to a 404.
 
 // leftover is an object a schedule's book holds, as the book last saw it.
 type leftover struct {
@@ -58,6 +64,9 @@ type leftover struct {
 	// stored what the book does not hold.
 	kindRV     uint64
 	kindUnsure bool
+	// carried: not of the previous schedule's book, but one an earlier
+	// reset deleted and no schedule met since (stillGone).
+	carried bool
 }
 
 // leftovers are the objects r's book holds, each at its newest version.
@@ -86,8 +95,8 @@ func (b *serverBackend) resetAll(ctx context.Context, left []leftover) error {
 	for _, l := range left {
 		if l.key.IsNamespace() {
 			namespaces = append(namespaces, l)
-		} else if l.rv != "" {
-			objs = append(objs, l) // not one the book saw absent last
+		} else if l.rv != "" || l.kindUnsure {
+			objs = append(objs, l) // not one the book saw absent last, surely
 		}
 	}
 	for _, batch := range [][]leftover{objs, namespaces} {
@@ -117,6 +126,11 @@ func (b *serverBackend) resetAll(ctx context.Context, left []leftover) error {
 func (b *serverBackend) reset(ctx context.Context, l leftover) error {
 	switch {
 	case l.key.IsNamespace():
+		return b.resetRead(ctx, l.key)
+	case l.rv == "" && l.kindUnsure:
+		// The book saw it absent last, but a write of its kind may have
+		// stored what the book does not hold (a create whose answer it
+		// did not take): as the server holds it.
 		return b.resetRead(ctx, l.key)
 	case l.rv == "":
 		return nil // gone: the book saw it absent last
@@ -243,6 +257,23 @@ func resetGone(left []leftover) map[book.Key]bool {
 	return gone
 }
 
+// stillGone are the objects of left, which the reset has deleted, as
+// leftovers of the next schedule: absent, with no version to delete and
+// no revision of their kind (afterReset skips them), each once. Not a
+// Namespace, which the reset always reads again (resetGone).
+func stillGone(left []leftover) []leftover {
+	seen := map[book.Key]bool{}
+	var out []leftover
+	for _, l := range left {
+		if l.key.IsNamespace() || seen[l.key] {
+			continue
+		}
+		seen[l.key] = true
+		out = append(out, leftover{key: l.key, carried: true})
+	}
+	return out
+}
+
 // After the reset, the first List of a scope. A List of a kind the
 // schedule has not written yet asks for the newest (listfresh.go), which
 // waits for the kind's watch cache to reach etcd's revision: KubeRay's
@@ -270,6 +301,9 @@ func resetGone(left []leftover) map[book.Key]bool {
 func (l listsSeen) afterReset(left []leftover) {
 	unsure := map[schema.GroupKind]bool{}
 	for _, x := range left {
+		if x.carried {
+			continue // not deleted by this reset: no revision of its kind
+		}
 		gk := x.key.GVK.GroupKind()
 		unsure[gk] = unsure[gk] || x.kindUnsure || x.kindRV == 0
 		f := l[gk]
