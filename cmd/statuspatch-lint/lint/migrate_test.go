@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 40 {
+	if err != nil || len(goldens) != 41 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -99,7 +99,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateorigin", "example.com/op/controllers/migratecallee", "example.com/op/controllers/migrateloop",
 		"example.com/op/controllers/migrategeneric", "example.com/op/controllers/migrateimpls",
 		"example.com/op/controllers/migrateshare", "example.com/op/controllers/migrateheldfield",
-		"example.com/op/controllers/migrateapplysetter") {
+		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migratereturned") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -200,8 +200,10 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// (a client's Update, a function that changes the spec, twice), is
 	// handed on or exported, or whose callee keeps it elsewhere too;
 	// migrateapplysetter: 1 whose labels go by value to a setter that
-	// shares the map.
-	if len(left) != 173 || notMoved != 172 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 173 (172):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// shares the map; migratereturned: 4 (a returned reference written
+	// through by the caller, or by a function a map holds; a map set in
+	// init; a map holding a function of another package).
+	if len(left) != 177 || notMoved != 176 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 177 (176):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -220,8 +220,9 @@ climb:
 			}
 			return false, ""
 		}
-		if how, ok := si.followParam(p, e); ok {
-			// A function of the package: its parameter, followed (migratelocal.go).
+		if how, ok := si.followCall(stack, top-1, p, e); ok {
+			// A function of the package: its parameter, followed
+			// (migratelocal.go), and what it returns (refsreturned.go).
 			if how == "" {
 				return false, ""
 			}

@@ -1,0 +1,412 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// A call through a function value is followed into each function the
+// value may be, when they are all known: jobset's
+// applyFailurePolicyRuleAction looks its applier up in actionFunctionMap
+// (applier, ok := actionFunctionMap[action]) and calls it with the object
+// and the rule; each applier is a function literal in a package variable
+// (failJobSetActionApplier) that changes the status and reads rule.Name.
+//
+// The value called is a package variable of function type, an index of a
+// package variable of map type, or a local defined once from either and
+// never set again. Such a variable must be unexported (no other package
+// sets it), and no use of it in the package may set it: a function
+// variable is never assigned, nor its address taken; a map is only
+// indexed to be read, ranged over, measured or compared. Its values are
+// then those of its declaration: a function of the package, a function
+// literal, or another such variable. Each is checked as a function of the
+// package given the object (checkFunc's rules) or a reference into it
+// (followParam's), and the call keeps the write when one may change it,
+// naming which. A value of another package, a map set elsewhere (in an
+// init), or any other value keeps the write, saying so.
+
+// funcValue is one function a function value may be: a function of the
+// package, or a literal; name says which for a finding.
+type funcValue struct {
+	name string
+	fn   *types.Func
+	lit  *ast.FuncLit
+}
+
+// funcValues resolves the function call calls when it names no function
+// or method: isValue is false when it is none of the forms above (the
+// caller's reason stands); why says why its values are not all known.
+func (si *site) funcValues(call *ast.CallExpr) (vals []funcValue, why string, isValue bool) {
+	if fnOf(si.pass.TypesInfo, call) {
+		return nil, "", false
+	}
+	fun := ast.Unparen(call.Fun)
+	if !valueForm(fun) {
+		return nil, "", false // a field's, a call's: not followed
+	}
+	if id, ok := fun.(*ast.Ident); ok {
+		v, _ := si.pass.TypesInfo.Uses[id].(*types.Var)
+		if v == nil || v.IsField() {
+			return nil, "", false
+		}
+		if v.Parent() != si.pass.Pkg.Scope() {
+			x, why, ok := si.localValue(v)
+			if !ok {
+				return nil, "", false
+			}
+			if why != "" {
+				return nil, why, true
+			}
+			if !valueForm(x) {
+				return nil, "", false
+			}
+			fun = x
+		}
+	}
+	return si.valuesOf(fun, nil)
+}
+
+// valueForm reports whether x is a form funcValues resolves: a name, a
+// function literal, or an index of a name.
+func valueForm(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident, *ast.FuncLit:
+		return true
+	case *ast.IndexExpr:
+		_, ok := ast.Unparen(x.X).(*ast.Ident)
+		return ok
+	}
+	return false
+}
+
+// fnOf reports whether call names a function or method (kube.CalledFunc's
+// callees), or a builtin or a conversion.
+func fnOf(info *types.Info, call *ast.CallExpr) bool {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		_, isVar := info.Uses[f].(*types.Var)
+		return !isVar
+	case *ast.SelectorExpr:
+		if s := info.Selections[f]; s != nil {
+			return s.Kind() != types.FieldVal
+		}
+		_, isVar := info.Uses[f.Sel].(*types.Var)
+		return !isVar
+	}
+	return info.Types[call.Fun].IsType()
+}
+
+// localValue is the value the local v is defined with (v := x, v, ok :=
+// m[k], var v = x), when no other statement sets it; why says where one
+// does.
+func (si *site) localValue(v *types.Var) (x ast.Expr, why string, ok bool) {
+	if _, ok := si.cursor(si.pass.Files[0]); !ok {
+		return nil, "", false
+	}
+	c, ok := si.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
+	if !ok {
+		return nil, "", false
+	}
+	def, isID := c.Node().(*ast.Ident)
+	if !isID {
+		return nil, "", false
+	}
+	switch p := c.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		i := slices.IndexFunc(p.Lhs, func(e ast.Expr) bool { return ast.Node(e) == def })
+		switch {
+		case p.Tok != token.DEFINE || i < 0:
+			return nil, "", false
+		case len(p.Lhs) == len(p.Rhs):
+			x = p.Rhs[i]
+		case len(p.Rhs) == 1 && len(p.Lhs) == 2 && i == 0:
+			x = p.Rhs[0] // v, ok := m[k]
+		}
+	case *ast.ValueSpec:
+		i := slices.IndexFunc(p.Names, func(n *ast.Ident) bool { return ast.Node(n) == def })
+		if i >= 0 && len(p.Names) == len(p.Values) {
+			x = p.Values[i]
+		}
+	}
+	if x == nil {
+		return nil, "", false
+	}
+	fn := enclosingFn(c)
+	if fn.Node() == nil {
+		return nil, "", false
+	}
+	for w := range writesOf(fn, func(e ast.Expr) bool { return identOf(si.pass, e) == v }, nil) {
+		if w.Node() != c.Parent().Node() {
+			return nil, fmt.Sprintf("%s is set again at %s", v.Name(), si.where(w.Node().Pos())), true
+		}
+	}
+	return ast.Unparen(x), "", true
+}
+
+// valuesOf is the functions x may be: a function of the package, a
+// literal, a package variable of function type, or an index of one of
+// map type (seen: the variables being resolved).
+func (si *site) valuesOf(x ast.Expr, seen []*types.Var) (vals []funcValue, why string, isValue bool) {
+	x = ast.Unparen(x)
+	if ix, ok := x.(*ast.IndexExpr); ok {
+		id, ok := ast.Unparen(ix.X).(*ast.Ident)
+		if !ok {
+			return nil, "", false
+		}
+		m, _ := si.pass.TypesInfo.Uses[id].(*types.Var)
+		if m == nil || m.Parent() != si.pass.Pkg.Scope() {
+			return nil, "", false
+		}
+		if _, ok := m.Type().Underlying().(*types.Map); !ok {
+			return nil, "", false
+		}
+		return si.varValues(m, seen)
+	}
+	switch x := x.(type) {
+	case *ast.FuncLit:
+		return []funcValue{{name: "the function literal at " + si.where(x.Pos()), lit: x}}, "", true
+	case *ast.Ident:
+		switch o := si.pass.TypesInfo.Uses[x].(type) {
+		case *types.Func:
+			if o.Pkg() == si.pass.Pkg {
+				return []funcValue{{name: funcName(o, si.pass.Pkg), fn: o}}, "", true
+			}
+		case *types.Var:
+			if o.Parent() == si.pass.Pkg.Scope() {
+				if _, ok := o.Type().Underlying().(*types.Signature); ok {
+					return si.varValues(o, seen)
+				}
+			}
+			return nil, "", false
+		}
+	}
+	return nil, fmt.Sprintf("it may be %s, not a function of the package", types.ExprString(x)), true
+}
+
+// varValues is the functions the package variable v holds (of function
+// type) or holds as values (a map), by the rules above.
+func (si *site) varValues(v *types.Var, seen []*types.Var) (vals []funcValue, why string, isValue bool) {
+	if slices.Contains(seen, v) {
+		return nil, "", true
+	}
+	seen = append(seen, v)
+	if v.Exported() {
+		return nil, fmt.Sprintf("%s is exported: another package may set it", v.Name()), true
+	}
+	_, isMap := v.Type().Underlying().(*types.Map)
+	var init ast.Expr
+	for _, f := range si.pass.Files {
+		why = si.eachUse(f, v, f.FileStart, f.FileEnd, func(stack []ast.Node, id *ast.Ident) string {
+			if varSet(stack, isMap) {
+				return fmt.Sprintf("%s is set at %s", v.Name(), si.where(id.Pos()))
+			}
+			if isMap && !mapRead(si.pass.TypesInfo, stack) {
+				return fmt.Sprintf("%s is handed on at %s", v.Name(), si.where(id.Pos()))
+			}
+			return ""
+		})
+		if why != "" {
+			return nil, why, true
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, s := range gd.Specs {
+				vs := s.(*ast.ValueSpec)
+				i := slices.IndexFunc(vs.Names, func(n *ast.Ident) bool { return si.pass.TypesInfo.Defs[n] == v })
+				if i >= 0 && len(vs.Values) == len(vs.Names) {
+					init = vs.Values[i]
+				} else if i >= 0 && len(vs.Values) > 0 {
+					return nil, fmt.Sprintf("%s is declared with a call's results", v.Name()), true
+				}
+			}
+		}
+	}
+	if init == nil {
+		return nil, fmt.Sprintf("%s has no value where it is declared: it is set where -fix does not look", v.Name()), true
+	}
+	var elems []ast.Expr
+	if !isMap {
+		elems = []ast.Expr{init}
+	} else if lit, ok := ast.Unparen(init).(*ast.CompositeLit); ok {
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			elems = append(elems, e)
+		}
+	} else {
+		return nil, fmt.Sprintf("%s is declared with %s, not a literal", v.Name(), types.ExprString(init)), true
+	}
+	for _, e := range elems {
+		vs, why, ok := si.valuesOf(e, seen)
+		if !ok && why == "" {
+			why = fmt.Sprintf("it may be %s, not a function of the package", types.ExprString(e))
+		}
+		if why != "" {
+			return nil, fmt.Sprintf("%s, a value of %s", why, v.Name()), true
+		}
+		for _, x := range vs {
+			if x.lit != nil && !isMap {
+				x.name = v.Name()
+			} else if x.lit != nil && ast.Unparen(e) == ast.Expr(x.lit) {
+				x.name = fmt.Sprintf("the function literal of %s at %s", v.Name(), si.where(x.lit.Pos()))
+			}
+			vals = append(vals, x)
+		}
+	}
+	return vals, "", true
+}
+
+// varSet reports whether the use of a variable at the end of stack may
+// set it: assigned, incremented, its address taken, or (a map) an
+// element of it assigned or deleted... deleting only removes: allowed.
+func varSet(stack []ast.Node, isMap bool) bool {
+	i := len(stack) - 1
+	if isMap {
+		if ix, ok := stack[i-1].(*ast.IndexExpr); ok && ix.X == stack[i] {
+			i--
+		}
+	}
+	switch p := stack[i-1].(type) {
+	case *ast.AssignStmt:
+		return isLHS(p, stack[i])
+	case *ast.IncDecStmt:
+		return true
+	case *ast.UnaryExpr:
+		return p.Op == token.AND
+	}
+	return false
+}
+
+// mapRead reports whether the use of a map variable at the end of stack
+// only reads it: indexed, ranged over, measured or compared.
+func mapRead(info *types.Info, stack []ast.Node) bool {
+	i := len(stack) - 1
+	switch p := stack[i-1].(type) {
+	case *ast.IndexExpr:
+		return p.X == stack[i]
+	case *ast.RangeStmt:
+		return p.X == stack[i]
+	case *ast.BinaryExpr:
+		return true
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok {
+			b, ok := info.Uses[id].(*types.Builtin)
+			return ok && b.Name() == "len"
+		}
+	case *ast.ValueSpec:
+		return slices.ContainsFunc(p.Names, func(n *ast.Ident) bool { return ast.Node(n) == stack[i] })
+	}
+	return false
+}
+
+// followValues is followCall of a function value: e followed into each
+// function it may be (intoFunc), and into what the call returns.
+func (si refs) followValues(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr, vals []funcValue, why string) (string, bool) {
+	if why != "" {
+		return "whose values are not all known: " + why, true
+	}
+	if call.Ellipsis.IsValid() {
+		return "", false
+	}
+	for _, v := range vals {
+		ft, body, variadic := si.valueFunc(v)
+		if body == nil {
+			return fmt.Sprintf("which may be %s, whose body -fix does not have", v.name), true
+		}
+		how, ok, ret := si.intoFunc(call, e, ft, body, variadic)
+		if !ok {
+			return fmt.Sprintf("which may be %s, whose parameter -fix does not follow", v.name), true
+		}
+		if how == "" && ret != nil && ret.returned {
+			if w := si.returnedUse(stack, top, si.paramName(call, e), ret.results); w != "" {
+				how = "where " + w
+			}
+		}
+		if how != "" {
+			return fmt.Sprintf("which may be %s, %s", v.name, how), true
+		}
+	}
+	return "", true
+}
+
+// valueFunc is the type and body of the function v.
+func (si *site) valueFunc(v funcValue) (*ast.FuncType, *ast.BlockStmt, bool) {
+	if v.lit != nil {
+		sig, _ := si.pass.TypesInfo.TypeOf(v.lit).(*types.Signature)
+		return v.lit.Type, v.lit.Body, sig != nil && sig.Variadic()
+	}
+	fd := si.funcDecl(v.fn)
+	if fd == nil {
+		return nil, nil, false
+	}
+	return fd.Type, fd.Body, v.fn.Signature().Variadic()
+}
+
+// checkValues is checkCallee of a call through a function value: the
+// object id given to each function it may be, by checkFunc's rules.
+func (m checks) checkValues(call *ast.CallExpr, id ast.Expr, depth int) (ok bool, why string) {
+	vals, why, isValue := m.funcValues(call)
+	switch {
+	case !isValue:
+		return false, ""
+	case why != "":
+		return false, "its values are not all known: " + why
+	case call.Ellipsis.IsValid():
+		return false, ""
+	}
+	arg := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == id })
+	for _, v := range vals {
+		if v.fn != nil {
+			if ok, why := m.checkFunc(call, v.fn, arg, false, depth); !ok {
+				return false, m.valueWhy(v, why)
+			}
+			continue
+		}
+		if slices.Contains(m.litsFollowing, v.lit) {
+			continue // a recursive call: its uses are the ones being checked
+		}
+		if depth >= maxCalleeDepth {
+			return false, fmt.Sprintf("the calls go on deeper than %d functions of the package, which -fix does not follow", maxCalleeDepth)
+		}
+		var params []*ast.Ident
+		for _, f := range v.lit.Type.Params.List {
+			if len(f.Names) == 0 {
+				params = append(params, nil)
+			}
+			params = append(params, f.Names...)
+		}
+		sig, _ := m.pass.TypesInfo.TypeOf(v.lit).(*types.Signature)
+		if arg < 0 || arg >= len(params) || sig == nil || sig.Variadic() && arg >= len(params)-1 {
+			return false, ""
+		}
+		if params[arg] == nil || params[arg].Name == "_" {
+			continue
+		}
+		p, _ := m.pass.TypesInfo.Defs[params[arg]].(*types.Var)
+		if p == nil {
+			return false, ""
+		}
+		m.litsFollowing = append(m.litsFollowing, v.lit)
+		ok, why := m.checkParam(call, p, v.lit.Body, depth)
+		m.litsFollowing = m.litsFollowing[:len(m.litsFollowing)-1]
+		if !ok {
+			return false, m.valueWhy(v, why)
+		}
+	}
+	return true, ""
+}
+
+// valueWhy says which function a value may be blocks, and what it does.
+func (m checks) valueWhy(v funcValue, why string) string {
+	if why == "" {
+		return fmt.Sprintf("it may be %s, which -fix does not follow with it", v.name)
+	}
+	return fmt.Sprintf("it may be %s, where %s", v.name, why)
+}
