@@ -195,15 +195,17 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// 1 whose holder is passed to one (each reason names the call);
 	// migrateshare: 4 whose status shares a spec pointer that may be
 	// written through after (directly, by a function given the object, on
-	// a loop's next turn, by a function literal); migrateheldfield: 6
+	// a loop's next turn, by a function literal); migrateheldfield: 7
 	// whose holder is kept in a field whose later use writes through it
 	// (a client's Update, a function that changes the spec, twice), is
-	// handed on or exported, or whose callee keeps it elsewhere too;
+	// handed on or exported, or whose callee (or a function it relays the
+	// holder to) keeps it elsewhere too;
 	// migrateapplysetter: 1 whose labels go by value to a setter that
-	// shares the map; migratereturned: 4 (a returned reference written
-	// through by the caller, or by a function a map holds; a map set in
-	// init; a map holding a function of another package).
-	if len(left) != 177 || notMoved != 176 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 177 (176):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// shares the map; migratereturned: 5 (a returned reference written
+	// through by the caller, by a function a map holds, or by the caller
+	// of a function of another package; a map set in init; a map holding
+	// a function of another package).
+	if len(left) != 179 || notMoved != 178 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 179 (178):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -168,6 +168,9 @@ func (m checks) checkFunc(call *ast.CallExpr, fn *types.Func, arg int, recv bool
 		if recv || arg < 0 {
 			return false, ""
 		}
+		if ok, why, known := m.checkReturned(call, fn, arg); known {
+			return ok, why // what it returns, followed (paramsreturns.go)
+		}
 		// Its fact says what its body does (ParamsFact.Why).
 		return false, strings.TrimPrefix(m.factWhy(fn, arg), ", where ")
 	}
