@@ -29,6 +29,9 @@ import (
 // none of these (the caller's reason stands); how says, after "is passed
 // to f, ", what may change the object.
 func (si refs) followCall(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
+	if how, ok := si.setterHolds(stack, top, call, e); ok {
+		return how, true // an apply configuration holds it (readersapplyholder.go)
+	}
 	if vals, why, isValue := si.funcValues(call); isValue {
 		return si.followValues(stack, top, call, e, vals, why)
 	}
