@@ -47,10 +47,11 @@
 //     (migratetext.go), the references it follows refs'
 //     (migratechange.go, migratelocal.go, migrateaddress.go, ...): a
 //     reference a function returns, followed where it is called
-//     (refsreturned.go; another package's by ParamsFact.Returns:
-//     paramsreturns.go), and a call through a function value a package
-//     variable or map holds, into each function it may be
-//     (refsfuncvalue.go).
+//     (returns, refsreturned.go; another package's by
+//     ParamsFact.Returns: paramsreturns.go), a call through a function
+//     value a package variable or map holds, into each function it may
+//     be (funcVals, refsfuncvalue.go), and an apply configuration a
+//     setter shares a reference with (configs, readersapplyholder.go).
 //   - calls (migratecalls.go): what the package's calls do: the client's
 //     methods, client.MergeFrom, getters, the helpers tests may call.
 //   - held (paramsheld*.go): an object a value holds in a field of an

@@ -224,7 +224,7 @@ climb:
 			}
 			return false, ""
 		}
-		if how, ok := si.followCall(stack, top-1, p, e); ok {
+		if how, ok := returns(si).followCall(stack, top-1, p, e); ok {
 			// A function of the package: its parameter, followed
 			// (migratelocal.go), and what it returns (refsreturned.go);
 			// an apply configuration's setter (readersapplyholder.go).
@@ -257,7 +257,7 @@ climb:
 	case *ast.ExprStmt:
 		return false, "" // a result dropped
 	case *ast.AssignStmt, *ast.ValueSpec:
-		if as, ok := p.(*ast.AssignStmt); ok && si.backToItself(stack, as, e) {
+		if as, ok := p.(*ast.AssignStmt); ok && configs(si).backToItself(stack, as, e) {
 			return false, "" // v = v.WithF(...): the local followed (readersapplyholder.go)
 		}
 		if local, blank := si.definedLocal(p, e); blank {

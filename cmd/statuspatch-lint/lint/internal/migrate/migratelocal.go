@@ -188,13 +188,13 @@ func (si refs) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool,
 	if fd == nil || fd.Body == nil {
 		return "", false, nil
 	}
-	return si.intoFunc(call, e, fd.Type, fd.Body, fn.Signature().Variadic())
+	return returns(si).intoFunc(call, e, fd.Type, fd.Body, fn.Signature().Variadic())
 }
 
 // intoFunc follows e, an argument of call, into the parameter of the
 // function (its type and body) it lands in: followParam's, and a
 // function value's (refsfuncvalue.go).
-func (si refs) intoFunc(call *ast.CallExpr, e ast.Expr, ft *ast.FuncType, body *ast.BlockStmt, variadic bool) (how string, ok bool, ret *returning) {
+func (si returns) intoFunc(call *ast.CallExpr, e ast.Expr, ft *ast.FuncType, body *ast.BlockStmt, variadic bool) (how string, ok bool, ret *returning) {
 	arg := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == e })
 	var params []*ast.Ident // nil for an unnamed parameter
 	for _, field := range ft.Params.List {
@@ -216,7 +216,7 @@ func (si refs) intoFunc(call *ast.CallExpr, e ast.Expr, ft *ast.FuncType, body *
 	outer := si.returning
 	si.returning = &returning{body: body}
 	defer func() { si.returning = outer }()
-	return si.followInto(p), true, si.returning
+	return si.refs().followInto(p), true, si.returning
 }
 
 // followInto follows a reference into the parameter p of a function of

@@ -84,6 +84,6 @@ func (m checks) checkReturned(call *ast.CallExpr, fn *types.Func, arg int) (ok b
 	if params := fn.Signature().Params(); arg < params.Len() && params.At(arg).Name() != "" {
 		name = params.At(arg).Name()
 	}
-	why = m.refs().returnedFrom(call, name, results)
+	why = returns(m.refs()).returnedFrom(call, name, results)
 	return why == "", why, true
 }

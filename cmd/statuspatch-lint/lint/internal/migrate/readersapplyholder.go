@@ -23,11 +23,15 @@ import (
 // an apply configuration (no object's type has a slice or map of those).
 // Its result is the holder again. Anything else keeps the write.
 
+// configs follows apply configurations that hold references into the
+// object (above).
+type configs struct{ *site }
+
 // setterHolds follows e, a reference given to call (stack[top]), a
 // client-go setter that shares it: the configuration it lands in, and
 // the call's result. ok is false when call is no such setter, or its
 // receiver's configuration is not one -fix can follow.
-func (si refs) setterHolds(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
+func (si configs) setterHolds(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
 	fn := si.calledSetter(call)
 	if fn == nil || !slices.Contains(call.Args, e) {
 		return "", false
@@ -44,7 +48,7 @@ func (si refs) setterHolds(stack []ast.Node, top int, call *ast.CallExpr, e ast.
 	if as, ok := stack[top-1].(*ast.AssignStmt); ok && root != nil && len(as.Lhs) == 1 && len(as.Rhs) == 1 && identOf(si.pass, as.Lhs[0]) == root {
 		return "", true // cfg = cfg.WithF(ref): cfg, followed above
 	}
-	switch direct, how := si.chainChange(stack, top); {
+	switch direct, how := si.refs().chainChange(stack, top); {
 	case direct:
 		return "whose configuration is changed at " + si.where(call.Pos()), true
 	case how != "":
@@ -55,7 +59,7 @@ func (si refs) setterHolds(stack []ast.Node, top int, call *ast.CallExpr, e ast.
 
 // calledSetter is the With* setter of a client-go apply configuration
 // call calls through a value (x.WithF(...)), nil for any other call.
-func (si refs) calledSetter(call *ast.CallExpr) *types.Func {
+func (si configs) calledSetter(call *ast.CallExpr) *types.Func {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -76,7 +80,7 @@ func (si refs) calledSetter(call *ast.CallExpr) *types.Func {
 // when x is made by a constructor of client-go's applyconfigurations
 // (a function of one of its packages, not a method), or a setter called
 // on one.
-func (si refs) configRoot(x ast.Expr) (root *types.Var, fresh bool) {
+func (si configs) configRoot(x ast.Expr) (root *types.Var, fresh bool) {
 	for {
 		switch n := ast.Unparen(x).(type) {
 		case *ast.SelectorExpr:
@@ -85,7 +89,7 @@ func (si refs) configRoot(x ast.Expr) (root *types.Var, fresh bool) {
 			}
 			x = n.X
 		case *ast.Ident:
-			v := si.localOf(n)
+			v := returns(si).localOf(n)
 			if v == nil || si.isParam(v) {
 				return nil, false
 			}
@@ -104,7 +108,7 @@ func (si refs) configRoot(x ast.Expr) (root *types.Var, fresh bool) {
 }
 
 // calledFunc is the function call names, if any.
-func (si refs) calledFunc(call *ast.CallExpr) (*types.Func, bool) {
+func (si configs) calledFunc(call *ast.CallExpr) (*types.Func, bool) {
 	var id *ast.Ident
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
@@ -121,7 +125,7 @@ func (si refs) calledFunc(call *ast.CallExpr) (*types.Func, bool) {
 
 // isParam reports whether v is a parameter or receiver of a function
 // (its caller holds what it points to too).
-func (si refs) isParam(v *types.Var) bool {
+func (si configs) isParam(v *types.Var) bool {
 	for _, f := range si.pass.Files {
 		if f.FileStart > v.Pos() || v.Pos() >= f.FileEnd {
 			continue
@@ -148,7 +152,7 @@ func (si refs) isParam(v *types.Var) bool {
 }
 
 // enclosingDecl is the function declaration v is declared in.
-func (si refs) enclosingDecl(v *types.Var) *ast.FuncDecl {
+func (si configs) enclosingDecl(v *types.Var) *ast.FuncDecl {
 	for _, f := range si.pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= v.Pos() && v.Pos() < fd.End() {
@@ -162,14 +166,14 @@ func (si refs) enclosingDecl(v *types.Var) *ast.FuncDecl {
 // followHolder follows a configuration local that holds a reference into
 // the object, its locals counted afresh (as followInto does); one
 // already being followed is judged there.
-func (si refs) followHolder(v *types.Var) string {
+func (si configs) followHolder(v *types.Var) string {
 	if slices.Contains(si.intoParams, v) {
 		return ""
 	}
 	depth := si.localDepth
 	si.localDepth, si.intoParams = 0, append(si.intoParams, v)
 	defer func() { si.localDepth, si.intoParams = depth, si.intoParams[:len(si.intoParams)-1] }()
-	return si.followLocal(v)
+	return si.refs().followLocal(v)
 }
 
 // holderSetter reports whether the method s, called on a configuration
@@ -208,7 +212,7 @@ func applyConfigType(t types.Type) bool {
 
 // backToItself reports whether as assigns e, a chain from the local
 // being followed (stack's last identifier), back to that local.
-func (si refs) backToItself(stack []ast.Node, as *ast.AssignStmt, e ast.Expr) bool {
+func (si configs) backToItself(stack []ast.Node, as *ast.AssignStmt, e ast.Expr) bool {
 	id, ok := stack[len(stack)-1].(*ast.Ident)
 	if !ok || len(as.Lhs) != len(as.Rhs) {
 		return false

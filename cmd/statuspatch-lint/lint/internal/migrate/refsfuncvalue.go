@@ -28,6 +28,9 @@ import (
 // naming which. A value of another package, a map set elsewhere (in an
 // init), or any other value keeps the write, saying so.
 
+// funcVals resolves function values (above).
+type funcVals struct{ *site }
+
 // funcValue is one function a function value may be: a function of the
 // package, or a literal; name says which for a finding.
 type funcValue struct {
@@ -39,7 +42,7 @@ type funcValue struct {
 // funcValues resolves the function call calls when it names no function
 // or method: isValue is false when it is none of the forms above (the
 // caller's reason stands); why says why its values are not all known.
-func (si *site) funcValues(call *ast.CallExpr) (vals []funcValue, why string, isValue bool) {
+func (si funcVals) funcValues(call *ast.CallExpr) (vals []funcValue, why string, isValue bool) {
 	if fnOf(si.pass.TypesInfo, call) {
 		return nil, "", false
 	}
@@ -102,7 +105,7 @@ func fnOf(info *types.Info, call *ast.CallExpr) bool {
 // localValue is the value the local v is defined with (v := x, v, ok :=
 // m[k], var v = x), when no other statement sets it; why says where one
 // does.
-func (si *site) localValue(v *types.Var) (x ast.Expr, why string, ok bool) {
+func (si funcVals) localValue(v *types.Var) (x ast.Expr, why string, ok bool) {
 	if _, ok := si.cursor(si.pass.Files[0]); !ok {
 		return nil, "", false
 	}
@@ -149,7 +152,7 @@ func (si *site) localValue(v *types.Var) (x ast.Expr, why string, ok bool) {
 // valuesOf is the functions x may be: a function of the package, a
 // literal, a package variable of function type, or an index of one of
 // map type (seen: the variables being resolved).
-func (si *site) valuesOf(x ast.Expr, seen []*types.Var) (vals []funcValue, why string, isValue bool) {
+func (si funcVals) valuesOf(x ast.Expr, seen []*types.Var) (vals []funcValue, why string, isValue bool) {
 	x = ast.Unparen(x)
 	if ix, ok := x.(*ast.IndexExpr); ok {
 		id, ok := ast.Unparen(ix.X).(*ast.Ident)
@@ -188,7 +191,7 @@ func (si *site) valuesOf(x ast.Expr, seen []*types.Var) (vals []funcValue, why s
 
 // varValues is the functions the package variable v holds (of function
 // type) or holds as values (a map), by the rules above.
-func (si *site) varValues(v *types.Var, seen []*types.Var) (vals []funcValue, why string, isValue bool) {
+func (si funcVals) varValues(v *types.Var, seen []*types.Var) (vals []funcValue, why string, isValue bool) {
 	if slices.Contains(seen, v) {
 		return nil, "", true
 	}

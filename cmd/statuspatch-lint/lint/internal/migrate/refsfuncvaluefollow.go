@@ -12,7 +12,7 @@ import (
 
 // followValues is followCall of a function value: e followed into each
 // function it may be (intoFunc), and into what the call returns.
-func (si refs) followValues(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr, vals []funcValue, why string) (string, bool) {
+func (si funcVals) followValues(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr, vals []funcValue, why string) (string, bool) {
 	if why != "" {
 		return "whose values are not all known: " + why, true
 	}
@@ -24,12 +24,12 @@ func (si refs) followValues(stack []ast.Node, top int, call *ast.CallExpr, e ast
 		if body == nil {
 			return fmt.Sprintf("which may be %s, whose body -fix does not have", v.name), true
 		}
-		how, ok, ret := si.intoFunc(call, e, ft, body, variadic)
+		how, ok, ret := returns(si).intoFunc(call, e, ft, body, variadic)
 		if !ok {
 			return fmt.Sprintf("which may be %s, whose parameter -fix does not follow", v.name), true
 		}
 		if how == "" && ret != nil && ret.returned {
-			if w := si.returnedUse(stack, top, si.paramName(call, e), ret.results); w != "" {
+			if w := returns(si).returnedUse(stack, top, returns(si).paramName(call, e), ret.results); w != "" {
 				how = "where " + w
 			}
 		}
@@ -41,7 +41,7 @@ func (si refs) followValues(stack []ast.Node, top int, call *ast.CallExpr, e ast
 }
 
 // valueFunc is the type and body of the function v.
-func (si *site) valueFunc(v funcValue) (*ast.FuncType, *ast.BlockStmt, bool) {
+func (si funcVals) valueFunc(v funcValue) (*ast.FuncType, *ast.BlockStmt, bool) {
 	if v.lit != nil {
 		sig, _ := si.pass.TypesInfo.TypeOf(v.lit).(*types.Signature)
 		return v.lit.Type, v.lit.Body, sig != nil && sig.Variadic()
@@ -56,7 +56,7 @@ func (si *site) valueFunc(v funcValue) (*ast.FuncType, *ast.BlockStmt, bool) {
 // checkValues is checkCallee of a call through a function value: the
 // object id given to each function it may be, by checkFunc's rules.
 func (m checks) checkValues(call *ast.CallExpr, id ast.Expr, depth int) (ok bool, why string) {
-	vals, why, isValue := m.funcValues(call)
+	vals, why, isValue := funcVals(m.refs()).funcValues(call)
 	switch {
 	case !isValue:
 		return false, ""

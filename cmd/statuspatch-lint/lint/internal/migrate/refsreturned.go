@@ -22,20 +22,24 @@ import (
 // result put anywhere else (a field, a package variable), or a reference
 // a bare return gives, keeps the write, naming the line.
 
+// returns follows what a function returns, and a reference into the
+// object into the function a call runs (followCall).
+type returns struct{ *site }
+
 // followCall follows a reference e passed to call (stack[top]) into the
 // function it calls, a function of the package or each of the functions
 // a function value may be (refsfuncvalue.go), and into what the call
 // returns when the function returns it. ok is false when the callee is
 // none of these (the caller's reason stands); how says, after "is passed
 // to f, ", what may change the object.
-func (si refs) followCall(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
-	if how, ok := si.setterHolds(stack, top, call, e); ok {
+func (si returns) followCall(stack []ast.Node, top int, call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
+	if how, ok := configs(si).setterHolds(stack, top, call, e); ok {
 		return how, true // an apply configuration holds it (readersapplyholder.go)
 	}
-	if vals, why, isValue := si.funcValues(call); isValue {
-		return si.followValues(stack, top, call, e, vals, why)
+	if vals, why, isValue := funcVals(si).funcValues(call); isValue {
+		return funcVals(si).followValues(stack, top, call, e, vals, why)
 	}
-	how, ok, ret := si.followParam(call, e)
+	how, ok, ret := si.refs().followParam(call, e)
 	if !ok || how != "" || ret == nil || !ret.returned {
 		return how, ok
 	}
@@ -48,7 +52,7 @@ func (si refs) followCall(stack []ast.Node, top int, call *ast.CallExpr, e ast.E
 // paramName names what e, an argument of call, is in the callee's body,
 // for a finding: the parameter's type's "argument N" when it is not
 // known here.
-func (si refs) paramName(call *ast.CallExpr, e ast.Expr) string {
+func (si returns) paramName(call *ast.CallExpr, e ast.Expr) string {
 	if sig, ok := si.pass.TypesInfo.TypeOf(call.Fun).Underlying().(*types.Signature); ok {
 		if i := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == e }); i >= 0 && i < sig.Params().Len() && sig.Params().At(i).Name() != "" {
 			return sig.Params().At(i).Name()
@@ -61,7 +65,7 @@ func (si refs) paramName(call *ast.CallExpr, e ast.Expr) string {
 // callee's parameter the object or a reference into it landed in), at
 // the results given (-1: a bare return): "" when it is only read, else
 // what may change it, starting "what it returns".
-func (si refs) returnedFrom(call *ast.CallExpr, name string, results []int) string {
+func (si returns) returnedFrom(call *ast.CallExpr, name string, results []int) string {
 	cur, ok := si.cursor(call)
 	if !ok {
 		return "it returns a reference into " + name + ", not followed"
@@ -76,12 +80,12 @@ func (si refs) returnedFrom(call *ast.CallExpr, name string, results []int) stri
 }
 
 // returnedUse is returnedFrom of the call stack[top].
-func (si refs) returnedUse(stack []ast.Node, top int, name string, results []int) string {
+func (si returns) returnedUse(stack []ast.Node, top int, name string, results []int) string {
 	call := stack[top].(*ast.CallExpr)
 	line := si.where(call.Pos())
 	tuple, _ := si.pass.TypesInfo.TypeOf(call).(*types.Tuple)
 	if tuple == nil {
-		switch direct, how := si.chainChange(stack, top); {
+		switch direct, how := si.refs().chainChange(stack, top); {
 		case direct:
 			return fmt.Sprintf("what it returns, a reference into %s, is changed at %s", name, line)
 		case how != "":
@@ -105,7 +109,7 @@ func (si refs) returnedUse(stack []ast.Node, top int, name string, results []int
 		if !ok || v == nil {
 			return fmt.Sprintf("what it returns, a reference into %s, is assigned to %s at %s, whose uses are not followed", name, types.ExprString(lhs[i]), line)
 		}
-		if how := si.followLocal(v); how != "" {
+		if how := si.refs().followLocal(v); how != "" {
 			return fmt.Sprintf("what it returns, a reference into %s, is assigned to %s at %s, %s", name, v.Name(), line, how)
 		}
 	}
@@ -115,7 +119,7 @@ func (si refs) returnedUse(stack []ast.Node, top int, name string, results []int
 // tupleTargets are the places a call of n results is assigned to, when
 // p, its parent, is a, b := call, a, b = call or var a, b = call; nil
 // otherwise.
-func (si refs) tupleTargets(p ast.Node, call *ast.CallExpr, n int) []ast.Expr {
+func (si returns) tupleTargets(p ast.Node, call *ast.CallExpr, n int) []ast.Expr {
 	switch p := p.(type) {
 	case *ast.AssignStmt:
 		if (p.Tok == token.DEFINE || p.Tok == token.ASSIGN) && len(p.Rhs) == 1 && p.Rhs[0] == ast.Expr(call) && len(p.Lhs) == n {
@@ -135,12 +139,12 @@ func (si refs) tupleTargets(p ast.Node, call *ast.CallExpr, n int) []ast.Expr {
 
 // localOf is the local variable id defines or names: not a package
 // variable, a field, or a named result (which a bare return hands on).
-func (si refs) localOf(id *ast.Ident) *types.Var {
+func (si returns) localOf(id *ast.Ident) *types.Var {
 	if id == nil {
 		return nil
 	}
 	v, _ := si.pass.TypesInfo.ObjectOf(id).(*types.Var)
-	if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == si.pass.Pkg.Scope() || si.namedResult(v) {
+	if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == si.pass.Pkg.Scope() || si.refs().namedResult(v) {
 		return nil
 	}
 	return v
@@ -159,7 +163,7 @@ func (m checks) checkParam(call *ast.CallExpr, p *types.Var, body *ast.BlockStmt
 	if why == "" && ret.returned {
 		// jobset's managedByExternalController returns js.Spec.ManagedBy,
 		// which its caller compares with nil and logs.
-		why = m.refs().returnedFrom(call, p.Name(), ret.results)
+		why = returns(m.refs()).returnedFrom(call, p.Name(), ret.results)
 	}
 	return why == "", why
 }
