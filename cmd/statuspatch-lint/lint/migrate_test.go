@@ -99,7 +99,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateorigin", "example.com/op/controllers/migratecallee", "example.com/op/controllers/migrateloop",
 		"example.com/op/controllers/migrategeneric", "example.com/op/controllers/migrateimpls",
 		"example.com/op/controllers/migrateshare", "example.com/op/controllers/migrateheldfield",
-		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry") {
+		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry",
+		"example.com/op/controllers/migratereturned") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -195,16 +196,23 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// 1 whose holder is passed to one (each reason names the call);
 	// migrateshare: 4 whose status shares a spec pointer that may be
 	// written through after (directly, by a function given the object, on
-	// a loop's next turn, by a function literal); migrateheldfield: 6
+	// a loop's next turn, by a function literal); migrateheldfield: 7
 	// whose holder is kept in a field whose later use writes through it
 	// (a client's Update, a function that changes the spec, twice), is
-	// handed on or exported, or whose callee keeps it elsewhere too;
-	// migrateapplysetter: 1 whose labels go by value to a setter that
-	// shares the map; migrateitemretry: 5 List items whose decision
-	// cannot move into Retry (a continue that skips more than the write,
-	// two after a change, a return of an error, a call taking a context),
-	// 1 written in place whose conflict the code handles itself.
-	if len(left) != 179 || notMoved != 178 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 179 (178):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// handed on or exported, or whose callee (or a function it relays the
+	// holder to) keeps it elsewhere too;
+	// migrateapplysetter: 2 whose configuration, which holds the
+	// object's labels (given by value to a setter that shares the map,
+	// or by a function of the package that returns it), is written
+	// through; migratereturned: 5 (a returned reference written
+	// through by the caller, by a function a map holds, or by the caller
+	// of a function of another package; a map set in init; a map holding
+	// a function of another package); migrateitemretry: 5 List items
+	// whose decision cannot move into Retry (a continue that skips more
+	// than the write, two after a change, a return of an error, a call
+	// taking a context), 1 written in place whose conflict the code
+	// handles itself.
+	if len(left) != 186 || notMoved != 185 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 186 (185):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -133,7 +133,8 @@ func TestMigrateHeldField(t *testing.T) {
 // at s88a because pvc.Spec.AccessModes goes to WithAccessModes, "whose
 // bodies -fix does not analyse". applyconfiguration-gen's setters copy
 // what they are given (a table: readersapply.go); a map given by value
-// is shared, and keeps the write.
+// is shared, and the configuration then holds it: followed
+// (readersapplyholder.go), it keeps the write only when written through.
 func TestMigrateApplySetter(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateapplysetter="}),

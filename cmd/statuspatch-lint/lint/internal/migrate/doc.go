@@ -46,7 +46,13 @@
 //     statements around it, walked with the package's inspector.Cursor
 //     (Files.Inspector, cursor.go); its text edits are text's
 //     (migratetext.go), the references it follows refs'
-//     (migratechange.go, migratelocal.go, migrateaddress.go, ...).
+//     (migratechange.go, migratelocal.go, migrateaddress.go, ...): a
+//     reference a function returns, followed where it is called
+//     (returns, refsreturned.go; another package's by
+//     ParamsFact.Returns: paramsreturns.go), a call through a function
+//     value a package variable or map holds, into each function it may
+//     be (funcVals, refsfuncvalue.go), and an apply configuration a
+//     setter shares a reference with (configs, readersapplyholder.go).
 //   - calls (migratecalls.go): what the package's calls do: the client's
 //     methods, client.MergeFrom, getters, the helpers tests may call.
 //   - held (paramsheld*.go): an object a value holds in a field of an

@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
@@ -62,6 +64,10 @@ func (h held) keptBy(fn *types.Func, arg int, field string, calls []HeldCall) (_
 			}
 			return ""
 		}
+		if c, w, ok := h.passedOn(stack, id, field, calls); ok {
+			calls = c
+			return w // handed to another function of the package (jobset's failurePolicyRecreateAll to enqueueEvent)
+		}
 		return fmt.Sprintf("where %s is handed on at %s", p.Name(), h.where(id.Pos()))
 	})
 	if why != "" {
@@ -73,6 +79,46 @@ func (h held) keptBy(fn *types.Func, arg int, field string, calls []HeldCall) (_
 		}
 	}
 	return calls, "", true
+}
+
+// passedOn follows the holder id, a parameter keptBy follows, passed
+// on as an argument to a function of the package: keptBy of that one
+// (a function already being followed is a recursive call, whose uses
+// are the ones being checked). ok is false when it is not such a call.
+func (h held) passedOn(stack []ast.Node, id *ast.Ident, field string, calls []HeldCall) (_ []HeldCall, why string, ok bool) {
+	call, isCall := stack[len(stack)-2].(*ast.CallExpr)
+	if !isCall || call.Ellipsis.IsValid() {
+		return nil, "", false
+	}
+	arg := slices.Index(call.Args, ast.Expr(id))
+	fn := kube.CalledFunc(h.pass, call)
+	if arg < 0 || fn == nil || fn.Pkg() != h.pass.Pkg || fn.Signature().Recv() != nil && !isMethodCall(h.pass, call) {
+		return nil, "", false
+	}
+	if slices.Contains(h.following, fn) {
+		return calls, "", true
+	}
+	h.following = append(h.following, fn)
+	defer func() { h.following = h.following[:len(h.following)-1] }()
+	c, w, ok := h.keptBy(fn, arg, field, calls)
+	if !ok {
+		return nil, "", false
+	}
+	if w != "" {
+		return nil, fmt.Sprintf("where %s is passed to %s at %s, %s", id.Name, funcName(fn, h.pass.Pkg), h.where(id.Pos()), w), true
+	}
+	return c, "", true
+}
+
+// isMethodCall reports whether call calls a method through a value
+// (x.M(...)), not a method expression ((*T).M(x, ...)).
+func isMethodCall(pass *analysis.Pass, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := pass.TypesInfo.Selections[sel]
+	return s != nil && s.Kind() == types.MethodVal
 }
 
 // keptHere follows the holder stack[at] when it is put, where it is

@@ -160,6 +160,10 @@ climb:
 			if !ok || call.Fun != p {
 				return false, "the method value " + types.ExprString(p) + " is taken"
 			}
+			if holderSetter(s) {
+				top -= 2 // a configuration's setter: the holder again (readersapplyholder.go)
+				continue
+			}
 			if si.methodUse(s) != "" {
 				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
 			}
@@ -220,8 +224,10 @@ climb:
 			}
 			return false, ""
 		}
-		if how, ok := si.followParam(p, e); ok {
-			// A function of the package: its parameter, followed (migratelocal.go).
+		if how, ok := returns(si).followCall(stack, top-1, p, e); ok {
+			// A function of the package: its parameter, followed
+			// (migratelocal.go), and what it returns (refsreturned.go);
+			// an apply configuration's setter (readersapplyholder.go).
 			if how == "" {
 				return false, ""
 			}
@@ -248,7 +254,12 @@ climb:
 			return false, ""
 		}
 		return false, ref + " is ranged over with elements that hold references into the object"
+	case *ast.ExprStmt:
+		return false, "" // a result dropped
 	case *ast.AssignStmt, *ast.ValueSpec:
+		if as, ok := p.(*ast.AssignStmt); ok && configs(si).backToItself(stack, as, e) {
+			return false, "" // v = v.WithF(...): the local followed (readersapplyholder.go)
+		}
 		if local, blank := si.definedLocal(p, e); blank {
 			return false, ""
 		} else if local != nil {

@@ -111,7 +111,7 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 					fn.Name(), v.Name(), line, v.Name())
 			case inner != "":
 				// Say where, inside the function, it goes wrong.
-				return fmt.Sprintf("%s is passed to %s at %s, where %s", v.Name(), funcName(fn, m.pass.Pkg), line, inner)
+				return fmt.Sprintf("%s is passed to %s at %s, where %s", v.Name(), m.refs().callee(call), line, inner)
 			case depth == 1 && m.compose && isStatusWrite(call) && len(call.Args) > 1 && call.Args[1] == e:
 				return "" // the helper's write: it takes the caller's patcher
 			case depth > 0 && isStatusWrite(call):
@@ -130,7 +130,7 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 func (m checks) checkCallee(call *ast.CallExpr, id ast.Expr, depth int) (ok bool, why string) {
 	fn := kube.CalledFunc(m.pass, call)
 	if fn == nil {
-		return false, ""
+		return m.checkValues(call, id, depth) // a function value (refsfuncvalue.go)
 	}
 	arg := -1
 	for i, a := range call.Args {
@@ -168,6 +168,9 @@ func (m checks) checkFunc(call *ast.CallExpr, fn *types.Func, arg int, recv bool
 		if recv || arg < 0 {
 			return false, ""
 		}
+		if ok, why, known := m.checkReturned(call, fn, arg); known {
+			return ok, why // what it returns, followed (paramsreturns.go)
+		}
 		// Its fact says what its body does (ParamsFact.Why).
 		return false, strings.TrimPrefix(m.factWhy(fn, arg), ", where ")
 	}
@@ -201,34 +204,9 @@ func (m checks) checkFunc(call *ast.CallExpr, fn *types.Func, arg int, recv bool
 		return false, ""
 	}
 	m.following = append(m.following, fn)
-	outer := m.returning
-	m.returning = &returning{fd: fd}
-	why = m.checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), depth+1)
-	returned := m.returning.returned
-	m.returning = outer
+	ok, why = m.checkParam(call, p, fd.Body, depth)
 	m.following = m.following[:len(m.following)-1]
-	if why == "" && returned {
-		// jobset's managedByExternalController returns js.Spec.ManagedBy,
-		// which its caller compares with nil and logs: what the call
-		// returns is a reference into the object, followed here.
-		if cur, ok := m.cursor(call); ok {
-			var root ast.Node = m.file
-			for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
-				root = c.Node()
-				break
-			}
-			stack := stackFrom(root, cur)
-			switch direct, how := m.refs().chainChange(stack, len(stack)-1); {
-			case direct:
-				why = fmt.Sprintf("what it returns, a reference into %s, is changed at %s", p.Name(), m.where(call.Pos()))
-			case how != "":
-				why = fmt.Sprintf("what it returns, a reference into %s, may be changed at %s: %s", p.Name(), m.where(call.Pos()), how)
-			}
-		} else {
-			why = "it returns a reference into " + p.Name() + ", not followed"
-		}
-	}
-	return why == "", why
+	return ok, why
 }
 
 // addressed is the use of v at the end of stack as the object's

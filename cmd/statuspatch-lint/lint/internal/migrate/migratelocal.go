@@ -172,44 +172,51 @@ func (si refs) returnsRefInto(call *ast.CallExpr, e ast.Node) bool {
 // of the package called directly, into the parameter it lands in (its
 // uses checked by followLocal), and reports whether it could: not a
 // method expression, a variadic argument or a function without a body.
-func (si refs) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool) {
+// ret records whether, and as which results, the function returns it
+// (refsreturned.go).
+func (si refs) followParam(call *ast.CallExpr, e ast.Expr) (how string, ok bool, ret *returning) {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() != si.pass.Pkg || call.Ellipsis.IsValid() {
-		return "", false
+		return "", false, nil
 	}
 	if sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr); isSel {
 		if s := si.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
-			return "", false
+			return "", false, nil
 		}
 	}
 	fd := si.funcDecl(fn.Origin())
 	if fd == nil || fd.Body == nil {
-		return "", false
+		return "", false, nil
 	}
-	arg := -1
-	for i, a := range call.Args {
-		if a == e {
-			arg = i
-		}
-	}
+	return returns(si).intoFunc(call, e, fd.Type, fd.Body, fn.Signature().Variadic())
+}
+
+// intoFunc follows e, an argument of call, into the parameter of the
+// function (its type and body) it lands in: followParam's, and a
+// function value's (refsfuncvalue.go).
+func (si returns) intoFunc(call *ast.CallExpr, e ast.Expr, ft *ast.FuncType, body *ast.BlockStmt, variadic bool) (how string, ok bool, ret *returning) {
+	arg := slices.IndexFunc(call.Args, func(a ast.Expr) bool { return a == e })
 	var params []*ast.Ident // nil for an unnamed parameter
-	for _, field := range fd.Type.Params.List {
+	for _, field := range ft.Params.List {
 		if len(field.Names) == 0 {
 			params = append(params, nil)
 		}
 		params = append(params, field.Names...)
 	}
-	if arg < 0 || arg >= len(params) || fn.Signature().Variadic() && arg >= len(params)-1 {
-		return "", false
+	if arg < 0 || arg >= len(params) || variadic && arg >= len(params)-1 {
+		return "", false, nil
 	}
 	if params[arg] == nil || params[arg].Name == "_" {
-		return "", true // unused
+		return "", true, nil // unused
 	}
 	p, _ := si.pass.TypesInfo.Defs[params[arg]].(*types.Var)
 	if p == nil {
-		return "", false
+		return "", false, nil
 	}
-	return si.followInto(p), true
+	outer := si.returning
+	si.returning = &returning{body: body}
+	defer func() { si.returning = outer }()
+	return si.refs().followInto(p), true, si.returning
 }
 
 // followInto follows a reference into the parameter p of a function of
@@ -240,35 +247,55 @@ func (si refs) followInto(p *types.Var) string {
 // one write's references are followed into.
 const maxFollowedParams = 64
 
-// returning is a function of the package checkCallee checks: a
-// reference into the object it returns is its caller's to follow.
+// returning is a function of the package checkCallee or followParam
+// checks (its body: a declaration's or a literal's): a reference into
+// the object it returns is its caller's to follow, at the positions of
+// its results it is returned in (refsreturned.go).
 type returning struct {
-	fd       *ast.FuncDecl
+	body     *ast.BlockStmt
 	returned bool
+	results  []int
 }
 
 // returnedBy reports whether the return statement at the end of stack is
-// r's function's own (not a literal's in it), and records it.
+// r's function's own (not a literal's in it), and records it and the
+// position of the result the stack goes through.
 func returnedBy(stack []ast.Node, r *returning) bool {
 	if r == nil {
 		return false
 	}
+	at := -1
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch n := stack[i].(type) {
+		case *ast.ReturnStmt:
+			if at < 0 && i+1 < len(stack) {
+				at = slices.IndexFunc(n.Results, func(e ast.Expr) bool { return ast.Node(e) == stack[i+1] })
+			}
 		case *ast.FuncLit:
-			return false
-		case *ast.FuncDecl:
-			if n != r.fd {
+			if n.Body != r.body {
 				return false
 			}
-			r.returned = true
-			return true
+			return r.record(at)
+		case *ast.FuncDecl:
+			if n.Body != r.body {
+				return false
+			}
+			return r.record(at)
 		case *ast.BlockStmt:
-			if n == r.fd.Body {
-				r.returned = true
-				return true
+			if n == r.body {
+				return r.record(at)
 			}
 		}
 	}
 	return false
+}
+
+// record notes a return of the reference as the result at (-1: not
+// known, as a bare return).
+func (r *returning) record(at int) bool {
+	r.returned = true
+	if !slices.Contains(r.results, at) {
+		r.results = append(r.results, at)
+	}
+	return true
 }

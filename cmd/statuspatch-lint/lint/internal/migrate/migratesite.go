@@ -20,14 +20,15 @@ type site struct {
 	path []ast.Node // from the write's call up to the file
 	call *ast.CallExpr
 
-	localDepth    int           // how many locals deep followLocal is, in the function followed (migratelocal.go)
-	intoParams    []*types.Var  // the parameters followInto is in (migratelocal.go)
-	paramsEntered int           // how many parameters followInto entered
-	following     []*types.Func // the package's functions checkCallee is in (migrateedit.go)
-	compose       bool          // a helper's write of the object is the caller's, through its patcher (migratehelper.go)
-	holding       *holding      // ParamsFact.Holds is being computed (paramsheld.go)
-	keeping       []*types.Var  // the fields of other values whose holders are followed (lifekept.go)
-	returning     *returning    // the package's function checkCallee checks, whose returned references its caller follows (migrateedit.go)
+	localDepth    int            // how many locals deep followLocal is, in the function followed (migratelocal.go)
+	intoParams    []*types.Var   // the parameters followInto is in (migratelocal.go)
+	paramsEntered int            // how many parameters followInto entered
+	following     []*types.Func  // the package's functions checkCallee is in (migrateedit.go)
+	compose       bool           // a helper's write of the object is the caller's, through its patcher (migratehelper.go)
+	holding       *holding       // ParamsFact.Holds is being computed (paramsheld.go)
+	keeping       []*types.Var   // the fields of other values whose holders are followed (lifekept.go)
+	returning     *returning     // the package's function checkCallee checks, whose returned references its caller follows (migrateedit.go)
+	litsFollowing []*ast.FuncLit // the function values' literals checkValues is in (refsfuncvalue.go)
 }
 
 // definition returns the statement in a block enclosing the write that

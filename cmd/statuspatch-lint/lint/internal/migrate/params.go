@@ -56,6 +56,11 @@ import (
 // Fields, Holds and StatusRefs are the summaries of an object held in a
 // field of another value and reached through an interface (operatorpkg's
 // status.ConditionSet): paramsheld.go.
+//
+// Returns lists the object parameters whose uses change at most the
+// status but for references into the object the function returns
+// (lws's GetPVCApplyConfiguration): a caller follows what it returns
+// there (paramsreturns.go).
 type ParamsFact struct {
 	StatusOnly []int
 	ReadOnly   []int
@@ -66,6 +71,7 @@ type ParamsFact struct {
 	Fields     []Held
 	Holds      []Held
 	StatusRefs bool
+	Returns    []Returned
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).
@@ -96,6 +102,9 @@ func (f *ParamsFact) String() string {
 	}
 	if f.StatusRefs {
 		parts = append(parts, "statusRefs")
+	}
+	if len(f.Returns) > 0 {
+		parts = append(parts, returnsText(f.Returns))
 	}
 	if h := heldText(f); h != "" {
 		parts = append(parts, h)
@@ -158,10 +167,12 @@ func ExportParamFacts(pass *analysis.Pass) {
 					switch {
 					case p == nil:
 					case mayBeObject(p.Type()):
-						m.holding = &holding{fd: fd}
+						m.holding, m.returning = &holding{fd: fd}, &returning{body: fd.Body}
 						if name.Name == "_" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
-						} else if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why == "" && len(m.holding.out) > 0 {
+						} else if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why == "" && m.returning.returned {
+							fact.Returns, fact.Why = returnedParam(fact.Returns, fact.Why, i, m, fn.Exported())
+						} else if why == "" && len(m.holding.out) > 0 {
 							fact.Holds = append(fact.Holds, heldOf(i, m.holding.out)...)
 						} else if why == "" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
@@ -173,11 +184,11 @@ func ExportParamFacts(pass *analysis.Pass) {
 							fact.ReadOnly = append(fact.ReadOnly, i)
 						}
 					}
-					m.holding = nil
+					m.holding, m.returning = nil, nil
 					i++
 				}
 			}
-			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 {
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}

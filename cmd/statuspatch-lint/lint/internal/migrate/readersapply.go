@@ -20,8 +20,8 @@ import (
 // no reference (lws's GetPVCApplyConfiguration:
 // WithAccessModes(pvc.Spec.AccessModes...), a slice of strings); a value
 // holding one (a map, a slice, a pointer: WithRequests(ResourceList))
-// makes the configuration hold the object's part, and stays a use -fix
-// does not follow. A table, not the bodies: client-go's packages export
+// makes the configuration hold the object's part, followed as it
+// (readersapplyholder.go). A table, not the bodies: client-go's packages export
 // no facts (kube.HoldsObjectHelpers), and analysing its 600-odd
 // generated packages per run would cost more than the whole operator.
 

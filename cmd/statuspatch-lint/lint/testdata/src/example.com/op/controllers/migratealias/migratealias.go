@@ -113,7 +113,7 @@ func (r *Reconciler) returnedAlias(ctx context.Context, key client.ObjectKey) er
 		return err
 	}
 	objutil.SpecLabels(w)["k"] = "v"
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.SpecLabels at line 115, where w.Spec may be changed at objutil.go:51: w.Spec.Labels, a reference into the object, is returned, and the patcher writes only the status`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.SpecLabels at line 115, where what it returns, a reference into w, is changed at line 115\)`
 }
 
 // Only read: compared, measured, indexed, ranged over, formatted, passed
@@ -137,9 +137,9 @@ func (r *Reconciler) reads(ctx context.Context, key client.ObjectKey) error {
 }
 
 // The facts this package exports: a function that hands out a reference
-// into the object changes more than its status (no fact); one that reads a
-// value does not.
-func specLabels(w *v1.Widget) map[string]string { return w.Spec.Labels }
+// into the object returns it (its callers follow what it returns); one
+// that reads a value changes at most the status.
+func specLabels(w *v1.Widget) map[string]string { return w.Spec.Labels } // want specLabels:`^returns\[0:\[0\]\]$`
 
 func sortedFinalizers(w *v1.Widget) { sort.Strings(w.GetFinalizers()) }
 

@@ -266,7 +266,7 @@ func (r *Reconciler) managedBy(ctx context.Context, w *v1.Widget) error {
 	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
-func podName(w *v1.Widget) *string {
+func podName(w *v1.Widget) *string { // want podName:`^returns\[0:\[0\]\]$`
 	if n := w.Spec.PodName; n != nil && *n != "" {
 		return n
 	}

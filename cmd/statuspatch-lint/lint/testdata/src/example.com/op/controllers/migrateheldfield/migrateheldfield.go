@@ -226,3 +226,52 @@ func (e *Exported) Reconcile(ctx context.Context, w *v1.Widget) error { // want 
 	e.add(&note{object: w})
 	return e.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the note made at line \d+ holds w, and it is passed to Exported.add at line \d+, which keeps it in Exported.Pending, where Exported.Pending is exported: other packages may reach what it holds\)`
 }
+
+// relay hands the holder on to enqueueEvent (jobset's
+// failurePolicyRecreateAll): followed there.
+func relay(opts *statusOpts, e *eventParams) {
+	opts.shouldUpdate = true
+	enqueueEvent(opts, e)
+}
+
+// Relayed makes the holder and relays it; the events are read after the
+// write: it moves.
+type Relayed struct {
+	client.Client
+	Record events.EventRecorder
+}
+
+func (r *Relayed) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
+	opts := statusOpts{}
+	stored := w.DeepCopy()
+	w.Status.Ready = true
+	relay(&opts, &eventParams{object: w, reason: "Ready"})
+	err := r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	for _, event := range opts.events {
+		r.Record.Eventf(event.object, nil, "Normal", event.reason, "Reconciling", "")
+	}
+	return err
+}
+
+var lastEvent *eventParams
+
+func keepLast(e *eventParams) { lastEvent = e }
+
+// relayKept hands the holder to a function that keeps it in a package
+// variable too.
+func relayKept(opts *statusOpts, e *eventParams) {
+	keepLast(e)
+	enqueueEvent(opts, e)
+}
+
+// RelayKept relays the holder where it is also kept elsewhere: kept,
+// naming the line.
+type RelayKept struct{ client.Client }
+
+func (r *RelayKept) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
+	opts := statusOpts{}
+	stored := w.DeepCopy()
+	w.Status.Ready = true
+	relayKept(&opts, &eventParams{object: w, reason: "Ready"})
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the eventParams made at line \d+ holds w, and it is passed to relayKept at line \d+, where e is passed to keepLast at line \d+, where e is handed on at line \d+\)`
+}
