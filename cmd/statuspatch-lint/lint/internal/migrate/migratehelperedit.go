@@ -119,6 +119,11 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 				return nil, why
 			}
 			copts, pimport := "", (*analysis.TextEdit)(nil)
+			if unsentCalls(hc.calls) {
+				if copts, pimport, why = (&migration{site: site{unsent: true}}).patcherOptions(c.text()); why != "" {
+					return nil, why
+				}
+			}
 			if h.apply != nil {
 				pqual := ""
 				if pqual, pimport, why = c.text().qualifier(kube.PatcherPkgPath); why != "" {

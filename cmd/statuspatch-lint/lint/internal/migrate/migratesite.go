@@ -28,6 +28,7 @@ type site struct {
 	holding       *holding      // ParamsFact.Holds is being computed (paramsheld.go)
 	keeping       []*types.Var  // the fields of other values whose holders are followed (lifekept.go)
 	returning     *returning    // the package's function checkCallee checks, whose returned references its caller follows (migrateedit.go)
+	unsent        bool          // a status subresource write: changes outside the status are left unsent, as by the patcher made with WithNonStatusChangesUnsent (migrateunsent.go)
 }
 
 // definition returns the statement in a block enclosing the write that
