@@ -37,16 +37,18 @@ func subresourceWrite(call *ast.CallExpr) bool {
 // unsentMutations is checkMutations of a write (write, the status
 // subresource call the code makes): when the uses keep it only by
 // changes outside the status, which write leaves unsent, it returns ""
-// and m's patcher is made with WithNonStatusChangesUnsent (m.unsent).
+// and m's patcher is made with WithNonStatusChangesUnsent (m.unsent);
+// when something else keeps it too, that is the reason.
 func (m checks) unsentMutations(write *ast.CallExpr) string {
 	why := m.checkMutations()
 	if why == "" || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
 		return why
 	}
 	m.unsent = true
-	if m.checkMutations() != "" {
+	if unsentWhy := m.checkMutations(); unsentWhy != "" {
+		// What keeps it besides the changes left unsent.
 		m.unsent = false
-		return why
+		return unsentWhy
 	}
 	return ""
 }

@@ -80,7 +80,8 @@ func (r *WidgetReconciler) renamed(ctx context.Context, key client.ObjectKey) er
 }
 
 // The spec changed and the object handed to a function value, not
-// followed: it may do more than change the spec. It stays.
+// followed: it may do more than change the spec. It stays, and the
+// reason is that call, not the change left unsent.
 func (r *WidgetReconciler) handed(ctx context.Context, key client.ObjectKey, f func(*v1.Widget)) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -89,5 +90,5 @@ func (r *WidgetReconciler) handed(ctx context.Context, key client.ObjectKey, f f
 	w.Spec.Size++
 	f(w)
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: .*`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: w is passed to the function value f at line \d+, which is not followed`
 }
