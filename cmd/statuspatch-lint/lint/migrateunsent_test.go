@@ -14,7 +14,7 @@ import (
 // conflict loop with a wait.Backoff variable of its own into Retry with
 // patcher.WithBackoff (migrateloopbackoff.go.golden).
 func TestMigrateUnsentAndBackoff(t *testing.T) {
-	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusUnsent: true}),
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusUnsent: true, TestRefs: "example.com/op/controllers/migrateunsent="}),
 		"example.com/op/controllers/migrateunsent", "example.com/op/controllers/migrateloopbackoff")
 	unsent, backoff := 0, 0
 	for _, r := range results {
@@ -27,7 +27,7 @@ func TestMigrateUnsentAndBackoff(t *testing.T) {
 			}
 		}
 	}
-	if unsent != 3 || backoff != 2 {
-		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 3 and 2", unsent, backoff)
+	if unsent != 4 || backoff != 2 {
+		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 4 and 2", unsent, backoff)
 	}
 }

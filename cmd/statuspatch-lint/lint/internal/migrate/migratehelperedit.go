@@ -120,7 +120,8 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 			}
 			copts, pimport := "", (*analysis.TextEdit)(nil)
 			if unsentCalls(hc.calls) {
-				if copts, pimport, why = (&migration{site: site{unsent: true}}).patcherOptions(c.text()); why != "" {
+				c.unsent = true // the calls of a caller share its patcher
+				if copts, pimport, why = c.patcherOptions(c.text()); why != "" {
 					return nil, why
 				}
 			}

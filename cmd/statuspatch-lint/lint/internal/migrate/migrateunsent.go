@@ -16,7 +16,9 @@ import (
 // moves, onto a patcher made with that option (ctorOptions). A change
 // of the object's identity (its name, namespace, uid, resourceVersion,
 // or its ObjectMeta whole) keeps it: the subresource write would go to
-// what the object then names, the patcher's to what it read.
+// what the object then names, the patcher's to what it read. Only with
+// Options.NonStatusUnsent (-nonstatus-unsent): by default such a write
+// stays, since the patcher's refusal tells a change meant to be saved.
 
 // identityFields are the fields of the object whose change keeps a
 // status subresource write even with the option.

@@ -92,3 +92,20 @@ func (r *WidgetReconciler) handed(ctx context.Context, key client.ObjectKey, f f
 	w.Status.Ready = true
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: w is passed to the function value f at line \d+, which is not followed`
 }
+
+// updateStatus writes the object it is given (spark-operator's
+// updateScheduledSparkApplicationStatus): its caller makes the patcher.
+func (r *WidgetReconciler) updateStatus(ctx context.Context, w *v1.Widget) error {
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The caller changes the spec before the helper's write.
+func (r *WidgetReconciler) scheduled(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Spec.Size = 3
+	w.Status.Ready = true
+	return r.updateStatus(ctx, w)
+}
