@@ -13,6 +13,11 @@
 #   TRUST_MANAGER_GIT=/path/to/trust-manager.git hack/migrate-operator.sh trust-manager [WORKDIR]
 #   JOBSET_GIT=/path/to/jobset.git hack/migrate-operator.sh jobset [WORKDIR]
 #
+# MIGRATE_FIX_FLAGS adds flags to statuspatch-lint -fix (-nonstatus-unsent:
+# a Status().Update or Status().Patch kept only because the object changes
+# outside its status before it moves, onto a patcher made with
+# patcher.WithNonStatusChangesUnsent()).
+#
 # MIGRATE_BEFORE=skip leaves out step 2 (the suites before), for a re-run
 # whose before is already on record; MIGRATE_SUITES=skip leaves out the
 # suites before and after (and the Makefile's step): the linter's figures
@@ -357,7 +362,8 @@ ci before
 
 step "statuspatch-lint -fix ./..."
 rc=0
-bin/statuspatch-lint -fix ./... 2>&1 | tee "$work/$op-fix.log" || rc=${PIPESTATUS[0]}
+read -ra fix_flags <<<"${MIGRATE_FIX_FLAGS:-}"
+bin/statuspatch-lint -fix ${fix_flags[@]+"${fix_flags[@]}"} ./... 2>&1 | tee "$work/$op-fix.log" || rc=${PIPESTATUS[0]}
 [[ $rc == 0 || $rc == 3 ]] || die "statuspatch-lint -fix exited $rc"
 go mod tidy
 commit_all "statuspatch-lint -fix ./..., go mod tidy"

@@ -106,6 +106,7 @@ func (a *applier[T]) flushPending(ctx context.Context) (flushResult, error) {
 	}
 	if noop {
 		p.pending = nil
+		p.noopFlushed()
 		return resultNoop, nil
 	}
 	if err := p.beforeWrite(ctx); err != nil {

@@ -21,7 +21,8 @@ import (
 // the server's response and becomes the new base. On a Conflict
 // (apierrors.IsConflict) the object, including its status, is left as it
 // was. When it would write and the caller also changed something outside
-// status in memory, it returns ErrNonStatusChange and sends nothing.
+// status in memory, it returns ErrNonStatusChange and sends nothing
+// (WithNonStatusChangesUnsent leaves those changes unsent instead).
 //
 // When the write's response is lost (a 5xx, a reset, a timeout, or the 409
 // of client-go's own second send), the object is read back: a write that
@@ -62,6 +63,7 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 		return resultError, err
 	}
 	if !changed {
+		p.noopFlushed()
 		return resultNoop, nil
 	}
 	if err := p.beforeWrite(ctx); err != nil {
@@ -111,8 +113,12 @@ func (p *Patcher[T]) beforeWrite(ctx context.Context) error {
 	// Only a write can drop changes, so only a write pays for the check.
 	// It comes before the re-base: a re-base Conflict makes Retry replace
 	// the object, and an unsaved change would go with it.
-	if err := p.syncBase(ctx, true); err != nil {
+	unsent := p.opts.nonStatusUnsent
+	if err := p.syncBase(ctx, !unsent); err != nil {
 		return err
+	}
+	if unsent {
+		return nil
 	}
 	if fields := p.nonStatusChanges(p.base); len(fields) > 0 {
 		return &NonStatusChangeError{Object: p.id(), Fields: fields}

@@ -35,7 +35,7 @@ const DefaultRetryTimeout = 2 * time.Minute
 
 // Option configures a Patcher. Make one with WithAPIReader, WithWatcher,
 // WithBackoff, WithRetryTimeout, WithFieldOwner, WithMetrics or
-// WithResendingIntermediary, or for apply mode WithWriteMode and
+// WithResendingIntermediary, WithNonStatusChangesUnsent, or for apply mode WithWriteMode and
 // WithListMapKeys.
 type Option interface {
 	applyToPatcher(*options)
@@ -62,6 +62,9 @@ type options struct {
 	// resendingPath: a request counted as sent once may still have
 	// reached the server twice (WithResendingIntermediary).
 	resendingPath bool
+	// nonStatusUnsent: changes outside status are left unsent, as the
+	// status subresource does (WithNonStatusChangesUnsent, unsent.go).
+	nonStatusUnsent bool
 }
 
 func defaultOptions() options {

@@ -44,6 +44,11 @@ type Config struct {
 	// gives (ResolveGroups): an exported helper's write then moves with
 	// its callers in other packages.
 	Module bool
+	// NonStatusUnsent: -fix moves a status subresource write kept only
+	// because the object may change outside its status before it, onto
+	// a patcher made with patcher.WithNonStatusChangesUnsent(), which
+	// leaves those changes unsent as the write did (-nonstatus-unsent).
+	NonStatusUnsent bool
 
 	patchers []patcherInfo // Patchers, parsed
 }
@@ -91,6 +96,8 @@ func newFlagAnalyzer() *analysis.Analyzer {
 		"generated patchers not imported by the package, as <object package>.<Kind>=<patcher package>,... (the standalone command finds them on disk)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
 		"also check _test.go files (the packages must be loaded with their tests)")
+	a.Flags.BoolVar(&cfg.NonStatusUnsent, "nonstatus-unsent", false,
+		"-fix: move a Status().Update or Status().Patch kept only because the object changes outside its status before it, onto a patcher made with patcher.WithNonStatusChangesUnsent()")
 	return a
 }
 
@@ -170,7 +177,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 			report(diag)
 		}
 	}
-	mopts := migrate.Options{Audit: cfg.Audit, Module: cfg.Module, Members: &res.Members}
+	mopts := migrate.Options{Audit: cfg.Audit, Module: cfg.Module, Members: &res.Members, NonStatusUnsent: cfg.NonStatusUnsent}
 	migrate.ExportedCallers(pass, files.migrateFiles(), mws, mopts)
 	return res, nil
 }
@@ -234,7 +241,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 		return nil
 	}
-	fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf}, mws, mw)
+	fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: cfg.NonStatusUnsent}, mws, mw)
 	why = g.explain(pass, pos, why)
 	if kept := g.kept[w]; kept != "" {
 		fix, why = nil, kept

@@ -42,6 +42,10 @@
 //     the call moves into its Retry (migrategenericlife.go); a base taken
 //     after the status changes keeps the write (migrategenericlate.go).
 //   - fetchPlan (migratefetch.go): a re-read made a Fetch of the patcher.
+//   - ctorOption (migrateoptions.go): the one table of the options a
+//     moved write's patcher is made with: a field owner, a conflict
+//     loop's own backoff (migrateloopbackoff.go), changes outside the
+//     status left unsent (migrateunsent.go).
 //   - site (migratesite.go): the write's call in its file and the
 //     statements around it, walked with the package's inspector.Cursor
 //     (Files.Inspector, cursor.go); its text edits are text's

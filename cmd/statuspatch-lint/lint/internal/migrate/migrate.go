@@ -34,6 +34,7 @@ type migration struct {
 	moved      map[*ast.CallExpr]bool
 	audit      bool         // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 	module     bool         // the whole module is analyzed (Options.Module)
+	unsentOK   bool         // Options.NonStatusUnsent (migrateunsent.go)
 	callback   *callbackUse // the object handed to a function parameter of the helper (migratecallback.go)
 
 	get        ast.Stmt     // the Get statement the anchor reads the object with, if any
@@ -50,6 +51,7 @@ type migration struct {
 	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
 	copyVar    *types.Var   // the copy the dropped patch is built from (migratereuse.go)
 	owner      fieldOwner   // a merge write's field owner, for patcher.WithFieldOwner (migrateowner.go)
+	backoff    ast.Expr     // a conflict loop's own backoff, for patcher.WithBackoff (migrateloopbackoff.go)
 
 	patcherType string // the kind's patcher, for the reasons that name it (migratewhy.go)
 
@@ -92,7 +94,7 @@ func newRecognition(pass *analysis.Pass, files Files, opts Options, ws []*Write,
 		return r // the finding says to generate it
 	}
 	r.p = *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, patcherType: r.p.Type}
+	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, unsentOK: opts.NonStatusUnsent, patcherType: r.p.Type}
 	cur, ok := m.cursor(call)
 	if !ok {
 		return r

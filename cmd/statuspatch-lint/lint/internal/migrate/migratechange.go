@@ -76,6 +76,8 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	}
 	direct, how := si.chainChange(stack, i)
 	switch {
+	case (direct || how != "") && si.unsentChange(sel):
+		return "" // left unsent by the status subresource write (migrateunsent.go)
 	case direct:
 		if top, _ := changedAt(stack, i); top > 0 {
 			if u, ok := stack[top-1].(*ast.UnaryExpr); ok && u.Op == token.AND {

@@ -313,7 +313,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if why != "" {
 		return nil, why
 	}
-	owner, ownerImport, why := m.owner.option(m.text())
+	owner, ownerImport, why := m.patcherOptions(m.text())
 	if why != "" {
 		return nil, why
 	}

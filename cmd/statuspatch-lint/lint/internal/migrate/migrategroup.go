@@ -101,13 +101,14 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 	}
 	for _, g := range group {
 		g.compose = true // a helper writing the object takes the patcher (migratehelper.go)
-		if why := g.checks().checkMutations(); why != "" {
+		if why := g.checks().unsentMutations(g.call); why != "" {
 			if g == m {
 				return nil, why
 			}
 			return nil, fmt.Sprintf("the status write of %s at line %d cannot be moved (%s), and the writes of %s in this function move together", m.obj.Name(), pass.Fset.Position(g.call.Pos()).Line, why, m.obj.Name())
 		}
 	}
+	spreadUnsent(group)
 	for _, g := range group {
 		if why := planRetry(g); why != "" {
 			if g == m {

@@ -119,6 +119,12 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 				return nil, why
 			}
 			copts, pimport := "", (*analysis.TextEdit)(nil)
+			if unsentCalls(hc.calls) {
+				c.unsent = true // the calls of a caller share its patcher
+				if copts, pimport, why = c.patcherOptions(c.text()); why != "" {
+					return nil, why
+				}
+			}
 			if h.apply != nil {
 				pqual := ""
 				if pqual, pimport, why = c.text().qualifier(kube.PatcherPkgPath); why != "" {

@@ -95,7 +95,7 @@ func (l *conflictLoop) plan() string {
 	if l.lit.Type.Params.NumFields() != 0 {
 		return "which takes parameters"
 	}
-	if why := l.defaultBackoff(); why != "" {
+	if why := l.loopBackoff(); why != "" {
 		return why
 	}
 	if why := l.findGet(); why != "" {
@@ -348,23 +348,6 @@ func (l *conflictLoop) outerDef() ast.Stmt {
 		}
 	}
 	return nil
-}
-
-// defaultBackoff says why the loop's backoff keeps it: Retry waits as
-// the patcher's default does, which only retry.DefaultRetry and
-// retry.DefaultBackoff leave as the loop had it.
-func (l *conflictLoop) defaultBackoff() string {
-	var id *ast.Ident
-	switch e := ast.Unparen(l.call.Args[0]).(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	}
-	if v, ok := l.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "k8s.io/client-go/util/retry" && (v.Name() == "DefaultRetry" || v.Name() == "DefaultBackoff") {
-		return ""
-	}
-	return fmt.Sprintf("whose backoff %s is not retry.DefaultRetry or retry.DefaultBackoff, and Retry would wait as the patcher's default", types.ExprString(l.call.Args[0]))
 }
 
 // fresh reports whether the declaration def makes a new object

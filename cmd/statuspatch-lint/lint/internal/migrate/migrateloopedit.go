@@ -19,7 +19,7 @@ import (
 // fix is the loop's move, or why it stays: another status write of the
 // object in fn, or a use the patcher's write would not send as the
 // handwritten one did (checkMutations).
-func (l *conflictLoop) fix(p Patcher, files Files, ws []*Write, _ Options) (*analysis.SuggestedFix, string) {
+func (l *conflictLoop) fix(p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	for _, o := range ws {
 		call, ok := files.Calls[o.Lparen]
 		if !ok || call == l.migration.call || call.Pos() < l.lit.Pos() || call.End() > l.lit.End() || len(call.Args) < 2 {
@@ -29,8 +29,15 @@ func (l *conflictLoop) fix(p Patcher, files Files, ws []*Write, _ Options) (*ana
 			return nil, fmt.Sprintf("%s's status is also written at line %d in %s's function: move them into one Retry by hand", l.obj.Name(), l.line(call), l.name)
 		}
 	}
-	if why := l.checks().checkMutations(); why != "" {
+	if why := l.checks().unsentMutations(l.migration.call); why != "" {
 		return nil, why
+	}
+	if l.callback != nil {
+		// A helper's loop handing the object to a function it is given:
+		// its callers' functions decide (migratecallback.go).
+		if why := exportCallback(l.migration, opts, files); why != "" {
+			return nil, why
+		}
 	}
 	return l.edits(p)
 }
@@ -42,7 +49,7 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 	if why != "" {
 		return nil, why
 	}
-	owner, ownerImport, why := l.migration.owner.option(l.text())
+	owner, ownerImport, why := l.migration.patcherOptions(l.text())
 	if why != "" {
 		return nil, why
 	}

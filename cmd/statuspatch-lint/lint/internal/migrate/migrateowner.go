@@ -6,7 +6,6 @@ import (
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
-	"golang.org/x/tools/go/analysis"
 )
 
 // A merge write with a field owner (issue 72),
@@ -43,20 +42,6 @@ func (o fieldOwner) name() string {
 		return "none"
 	}
 	return o.text()
-}
-
-// option is the constructor's option giving the field owner
-// (", patcher.WithFieldOwner(o)") and the import of the patcher package
-// it needs in t's file, or "" and nil when there is none.
-func (o fieldOwner) option(t text) (string, *analysis.TextEdit, string) {
-	if o.expr == nil {
-		return "", nil, ""
-	}
-	pqual, pimport, why := t.qualifier(kube.PatcherPkgPath)
-	if why != "" {
-		return "", nil, why
-	}
-	return ", " + pqual + "WithFieldOwner(" + o.text() + ")", pimport, ""
 }
 
 // applyOwner returns the field owner of the apply's options, the call's

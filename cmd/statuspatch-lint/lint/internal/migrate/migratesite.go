@@ -29,6 +29,7 @@ type site struct {
 	keeping       []*types.Var   // the fields of other values whose holders are followed (lifekept.go)
 	returning     *returning     // the package's function checkCallee checks, whose returned references its caller follows (migrateedit.go)
 	litsFollowing []*ast.FuncLit // the function values' literals checkValues is in (refsfuncvalue.go)
+	unsent        bool           // a status subresource write: changes outside the status are left unsent, as by the patcher made with WithNonStatusChangesUnsent (migrateunsent.go)
 }
 
 // definition returns the statement in a block enclosing the write that

@@ -50,4 +50,8 @@ type Options struct {
 	// when its kind has none: a helper over objects of any kind takes the
 	// patcher its callers make for theirs (migrategeneric.go).
 	PatcherOf func(types.Type) *Patcher
+	// NonStatusUnsent: a status subresource write kept only by changes
+	// outside the status moves onto a patcher made with
+	// patcher.WithNonStatusChangesUnsent() (migrateunsent.go).
+	NonStatusUnsent bool
 }

@@ -182,18 +182,18 @@ func param(ctx context.Context, c client.Client, w *v1.Widget) error {
 	return err
 }
 
-var slow = retry.Backoff{Steps: 50}
+func slow() retry.Backoff { return retry.Backoff{Steps: 50} }
 
-// A backoff of its own: Retry would wait as the patcher's default. The
-// loop stays.
+// A backoff of its own a call makes: the patcher cannot be given it
+// (migrateloopbackoff has the ones it can). The loop stays.
 func backoff(ctx context.Context, c client.Client, key client.ObjectKey) error {
-	return retry.RetryOnConflict(slow, func() error {
+	return retry.RetryOnConflict(slow(), func() error {
 		w := &v1.Widget{}
 		if err := c.Get(ctx, key, w); err != nil {
 			return err
 		}
 		w.Status.Size++
-		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, whose backoff slow is not retry\.DefaultRetry or retry\.DefaultBackoff, and Retry would wait as the patcher's default `
+		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget.*\(not moved to the patcher: the write is in retry\.RetryOnConflict's function, whose backoff slow\(\) is not retry\.DefaultRetry or retry\.DefaultBackoff, nor a variable of type wait\.Backoff `
 	})
 }
 

@@ -3,6 +3,7 @@ package patcher
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -56,3 +57,7 @@ func New[T client.Object](c client.Client, obj T, opts ...Option) *Patcher[T] {
 func FetchWithStatus[T client.Object](ctx context.Context, c client.Client, key client.ObjectKey, obj T, status StatusFunc[T], opts ...Option) (*Patcher[T], error) {
 	return &Patcher[T]{c: c, obj: obj}, nil
 }
+
+func WithBackoff(b wait.Backoff) Option { return optionFunc(func() {}) }
+
+func WithNonStatusChangesUnsent() Option { return optionFunc(func() {}) }

@@ -1,10 +1,13 @@
 // Package retry is a stub of k8s.io/client-go/util/retry.
 package retry
 
-type Backoff struct{ Steps int }
+import "k8s.io/apimachinery/pkg/util/wait"
 
-var DefaultRetry = Backoff{Steps: 5}
+// Backoff is not client-go's: the testdata's name of wait.Backoff.
+type Backoff = wait.Backoff
 
-func RetryOnConflict(backoff Backoff, fn func() error) error { return fn() }
+var DefaultRetry = wait.Backoff{Steps: 5}
 
-func OnError(backoff Backoff, retriable func(error) bool, fn func() error) error { return fn() }
+func RetryOnConflict(backoff wait.Backoff, fn func() error) error { return fn() }
+
+func OnError(backoff wait.Backoff, retriable func(error) bool, fn func() error) error { return fn() }

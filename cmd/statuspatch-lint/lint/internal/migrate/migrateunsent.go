@@ -1,0 +1,89 @@
+package migrate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// A write to the status subresource, Status().Update or Status().Patch
+// (or SubResource("status")), stores the status only: a change the code
+// made outside it in memory (spec, labels, annotations) is left unsent,
+// and after the write the object is the server's answer. The patcher
+// made with patcher.WithNonStatusChangesUnsent() does the same, where
+// by default its Flush refuses such a change (ErrNonStatusChange). So a
+// write kept only because the code may change the object outside its
+// status before it (useProblem's changes of a field of the object)
+// moves, onto a patcher made with that option (ctorOptions). A change
+// of the object's identity (its name, namespace, uid, resourceVersion,
+// or its ObjectMeta whole) keeps it: the subresource write would go to
+// what the object then names, the patcher's to what it read. Only with
+// Options.NonStatusUnsent (-nonstatus-unsent): by default such a write
+// stays, since the patcher's refusal tells a change meant to be saved.
+
+// identityFields are the fields of the object whose change keeps a
+// status subresource write even with the option.
+var identityFields = map[string]bool{"ObjectMeta": true, "TypeMeta": true, "Name": true, "Namespace": true, "UID": true, "ResourceVersion": true}
+
+// subresourceWrite reports whether call writes the status subresource
+// by Update or Patch: the writes that leave changes outside the status
+// unsent.
+func subresourceWrite(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	_, ok = statusReceiver(call)
+	return ok && (sel.Sel.Name == "Update" || sel.Sel.Name == "Patch")
+}
+
+// unsentMutations is checkMutations of a write (write, the status
+// subresource call the code makes): when the uses keep it only by
+// changes outside the status, which write leaves unsent, it returns ""
+// and m's patcher is made with WithNonStatusChangesUnsent (m.unsent);
+// when something else keeps it too, that is the reason.
+func (m checks) unsentMutations(write *ast.CallExpr) string {
+	why := m.checkMutations()
+	if why == "" || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
+		return why
+	}
+	m.unsent = true
+	if unsentWhy := m.checkMutations(); unsentWhy != "" {
+		// What keeps it besides the changes left unsent.
+		m.unsent = false
+		return unsentWhy
+	}
+	return ""
+}
+
+// unsentChange reports whether a change of the object's field sel (a
+// selection of its variable), directly or through a reference into it,
+// is one a status subresource write leaves unsent, when the write is one
+// (si.unsent): a field of the object outside its status and identity.
+func (si refs) unsentChange(sel *ast.SelectorExpr) bool {
+	if !si.unsent {
+		return false
+	}
+	s := si.pass.TypesInfo.Selections[sel]
+	return s != nil && s.Kind() == types.FieldVal && sel.Sel.Name != "Status" && !identityFields[sel.Sel.Name]
+}
+
+// spreadUnsent makes the patcher of a group's writes, one patcher, leave
+// changes outside the status unsent when one of its writes needs it:
+// each write is a status subresource write, which left them unsent.
+func spreadUnsent(group []*migration) {
+	if unsentCalls(group) {
+		for _, g := range group {
+			g.unsent = true
+		}
+	}
+}
+
+// unsentCalls reports whether one of ms needs WithNonStatusChangesUnsent.
+func unsentCalls(ms []*migration) bool {
+	for _, m := range ms {
+		if m.unsent {
+			return true
+		}
+	}
+	return false
+}

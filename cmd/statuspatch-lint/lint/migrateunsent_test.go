@@ -1,0 +1,33 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// With -nonstatus-unsent, -fix moves a status subresource write kept only
+// by changes outside the status, which it leaves unsent, onto a patcher made with
+// patcher.WithNonStatusChangesUnsent() (migrateunsent.go.golden); and a
+// conflict loop with a wait.Backoff variable of its own into Retry with
+// patcher.WithBackoff (migrateloopbackoff.go.golden).
+func TestMigrateUnsentAndBackoff(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusUnsent: true, TestRefs: "example.com/op/controllers/migrateunsent="}),
+		"example.com/op/controllers/migrateunsent", "example.com/op/controllers/migrateloopbackoff")
+	unsent, backoff := 0, 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				for _, e := range f.TextEdits {
+					unsent += strings.Count(string(e.NewText), "WithNonStatusChangesUnsent()")
+					backoff += strings.Count(string(e.NewText), "WithBackoff(")
+				}
+			}
+		}
+	}
+	if unsent != 4 || backoff != 2 {
+		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 4 and 2", unsent, backoff)
+	}
+}
