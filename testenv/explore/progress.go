@@ -13,10 +13,12 @@ import (
 // to Options.Progress (default os.Stderr) with what it searches (the
 // deepening level and its bounds, the fault phase, a seeded random
 // search), the schedules run and their rate, those pruned, the
-// violations met so far and the time left of the Budget; when Run ends,
-// one summary line. Options.Quiet turns both off.
+// violations met so far, each distinct one once as the report keeps it
+// (defectOf), with the schedules that found them, and the time left of
+// the Budget; when Run ends, one summary line. Options.Quiet turns both
+// off.
 //
-//	explore: level 1 (Depth 5, Versions 5, StaleReads 8): 1234 schedules, 9.8/s, 211 pruned, 0 violations, 7m32s left
+//	explore: level 1 (Depth 5, Versions 5, StaleReads 8): 1234 schedules, 9.8/s, 211 pruned, 1 violation (found by 5 schedules), 7m32s left
 //	explore: done in 10m0s: 6512 schedules, 10.9/s, 1040 pruned, 1 violation (observedGeneration), at Depth 24, ...
 
 // defaultProgressEvery is Options.ProgressEvery's default: well within
@@ -78,6 +80,21 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// defectOf is what makes r's violation distinct in the report, for the
+// progress lines, or "" if r broke nothing: with Options.Schedules each
+// schedule's is kept once per invariant (randomSearch), else its
+// violationKey (moreSevere). Minimising may still make two one.
+func (ex *explorer) defectOf(r *run) string {
+	if r.trace.failed == nil {
+		return ""
+	}
+	if ex.o.Schedules > 0 {
+		v := ex.violation(r)
+		return v.Invariant + "\x00" + v.Seed
+	}
+	return violationKey(r.trace.failed)
 }
 
 // phaseOf names the search ex runs, for the progress lines.

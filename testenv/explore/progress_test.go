@@ -1,12 +1,16 @@
 package explore_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
@@ -144,5 +148,31 @@ func TestProgressReplaySummaryNamesTheInvariant(t *testing.T) {
 	got := out.lines()
 	if want := fmt.Sprintf(", 1 violation (%s), at Versions %d (a replay of Options.Replay)", explore.InvariantUser, ro.Versions); !strings.HasSuffix(got[len(got)-1], want) {
 		t.Fatalf("replay summary: want %q in it, got:\n%s", want, strings.Join(got, "\n"))
+	}
+}
+
+// Schedules that break one defect are one violation on the progress
+// line, as in the report, and the line says how many schedules found it
+// (issue 82: a line said "5 violations" where the report kept 1).
+func TestProgressCountsDistinctViolationsAsTheReportKeeps(t *testing.T) {
+	s := thriceFooledScenario()
+	s.Invariant = func(context.Context, client.Reader) error { return errors.New("always broken") }
+	out := newLines()
+	tick := make(chan time.Time)
+	visits := 0
+	res, err := explore.RunTicked(t.Context(), s, explore.Options{Backend: explore.Fake(widgetScheme(t), &testv1.Widget{}), Depth: 2, Budget: searchBound, Parallel: 1, Progress: out}, tick, func() {
+		if visits++; visits == 4 { // three schedules counted, each broke it
+			tick <- time.Now()
+			<-out.first
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.lines()
+	if len(res.Violations) != 1 || len(got) != 2 ||
+		!strings.Contains(got[0], " pruned, 1 violation (found by 3 schedules), ") ||
+		!strings.Contains(got[1], ", 1 violation (user invariant), ") {
+		t.Fatalf("want 1 violation found by 3 schedules, then the summary of the 1 the report keeps (Result: %d); got:\n%s", len(res.Violations), strings.Join(got, "\n"))
 	}
 }

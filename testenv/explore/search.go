@@ -185,7 +185,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.trace.failed = nil
 	}
-	ex.prog.Ran(r.track != nil && r.track.PrunedAt >= 0, r.trace.failed != nil)
+	ex.prog.Ran(r.track != nil && r.track.PrunedAt >= 0, ex.defectOf(r))
 	return r, nil
 }
 

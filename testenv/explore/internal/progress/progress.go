@@ -23,8 +23,11 @@ type Lines struct {
 	of                           int // Options.Schedules (this shard's share), or 0
 	phase                        string
 	schedules, pruned, violating int
-	stop                         chan struct{}
-	done                         sync.WaitGroup
+	// defects are the distinct violations met so far, by the key the
+	// report keeps them by (Ran).
+	defects map[string]bool
+	stop    chan struct{}
+	done    sync.WaitGroup
 }
 
 // New is the progress of a search that writes to w every every (tick,
@@ -75,8 +78,10 @@ func (p *Lines) SetPhase(phase string) {
 	p.phase = phase
 }
 
-// Ran counts one schedule run: pruned, or broke an invariant.
-func (p *Lines) Ran(pruned, broke bool) {
+// Ran counts one schedule run: pruned, or, if defect is not "", broke
+// an invariant; defect is the violation as the report keeps it, so that
+// schedules that break one defect count as one violation (issue 82).
+func (p *Lines) Ran(pruned bool, defect string) {
 	if p == nil {
 		return
 	}
@@ -86,8 +91,12 @@ func (p *Lines) Ran(pruned, broke bool) {
 	if pruned {
 		p.pruned++
 	}
-	if broke {
+	if defect != "" {
 		p.violating++
+		if p.defects == nil {
+			p.defects = map[string]bool{}
+		}
+		p.defects[defect] = true
 	}
 }
 
@@ -109,7 +118,10 @@ func (p *Lines) line() {
 	p.mu.Lock()
 	now := p.now()
 	var b strings.Builder
-	fmt.Fprintf(&b, "explore: %s: %s, %s", p.phase, p.counts(now.Sub(p.start)), plural(p.violating, "violation"))
+	fmt.Fprintf(&b, "explore: %s: %s, %s", p.phase, p.counts(now.Sub(p.start)), plural(len(p.defects), "violation"))
+	if p.violating > 0 {
+		fmt.Fprintf(&b, " (found by %s)", plural(p.violating, "schedule"))
+	}
 	if p.of == 0 {
 		fmt.Fprintf(&b, ", %s left", max(p.deadline.Sub(now), 0).Round(time.Second))
 	}
