@@ -64,3 +64,21 @@ func (r *AssertedWriter) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	w.Status.Ready = false
 	return ctrl.Result{}, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to ownerRename at line \d+, where owner is asserted to client.Object at line \d+, where o.SetFinalizers is called`
 }
+
+// ownerPrinted prints its owner with %v: a String method of its dynamic
+// type may run, which -fix does not see.
+func ownerPrinted(owner metav1.Object) error {
+	return fmt.Errorf("%T %v", owner, owner)
+}
+
+// AssertedPrinted's object is printed with %v: kept, naming the call.
+type AssertedPrinted struct{ client.Client }
+
+func (r *AssertedPrinted) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Ready = ownerPrinted(w) == nil
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to ownerPrinted at line \d+, where owner is passed to fmt.Errorf at line \d+`
+}
