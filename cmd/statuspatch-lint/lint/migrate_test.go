@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 44 {
+	if err != nil || len(goldens) != 46 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -204,15 +204,18 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migrateapplysetter: 2 whose configuration, which holds the
 	// object's labels (given by value to a setter that shares the map,
 	// or by a function of the package that returns it), is written
-	// through; migratereturned: 5 (a returned reference written
+	// through; migratereturned: 11 (a returned reference written
 	// through by the caller, by a function a map holds, or by the caller
 	// of a function of another package; a map set in init; a map holding
-	// a function of another package); migrateitemretry: 5 List items
+	// a function of another package; an interface the object is asserted
+	// to, changed; the object printed with %v; options.go's slices of
+	// functions: an element set again, a package slice holding a function
+	// that changes the spec, a parameter, an append); migrateitemretry: 5 List items
 	// whose decision cannot move into Retry (a continue that skips more
 	// than the write, two after a change, a return of an error, a call
 	// taking a context), 1 written in place whose conflict the code
 	// handles itself.
-	if len(left) != 186 || notMoved != 185 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 186 (185):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 192 || notMoved != 191 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 192 (191):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

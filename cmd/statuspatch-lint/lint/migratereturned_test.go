@@ -15,7 +15,11 @@ import (
 // actionFunctionMap; kept at s89j ("whose address is taken at
 // failure_policy.go:112"). A caller or an applier that writes through
 // it, or a map whose values are not all the package's functions, keep
-// the write, naming the line.
+// the write, naming the line. options.go: a slice of the package's
+// functions ranged over and called with the object (spark-operator's
+// buildStartConnectServerArgs); assert.go: the object asserted to an
+// interface, followed as the object (lws's
+// setControllerReferenceWithStatefulSet).
 func TestMigrateReturned(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratereturned="}),

@@ -54,8 +54,9 @@
 //     reference a function returns, followed where it is called
 //     (returns, refsreturned.go; another package's by
 //     ParamsFact.Returns: paramsreturns.go), a call through a function
-//     value a package variable or map holds, into each function it may
-//     be (funcVals, refsfuncvalue.go), and an apply configuration a
+//     value a package variable, map or slice holds (or a local slice
+//     literal ranged over), into each function it may be (funcVals,
+//     refsfuncvalue.go, refsfuncvaluerange.go), and an apply configuration a
 //     setter shares a reference with (configs, readersapplyholder.go).
 //   - calls (migratecalls.go): what the package's calls do: the client's
 //     methods, client.MergeFrom, getters, the helpers tests may call.

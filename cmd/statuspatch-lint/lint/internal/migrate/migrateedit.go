@@ -118,6 +118,11 @@ func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth
 				return fmt.Sprintf("its status is written at %s, a write -fix does not move with the caller's", line)
 			}
 		}
+		if e == ast.Expr(id) {
+			if ok, why := m.checkAlias(root, stack, v, to, depth); ok {
+				return why // the same object in a new local (migrateassert.go)
+			}
+		}
 		return m.refs().useProblem(stack, v)
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"reflect"
 	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // marshalers are the functions that encode what they are given to JSON
@@ -172,7 +174,14 @@ var printMethods = []string{"Format", "String", "GoString", "Error", "MarshalLog
 // logged is read.
 func (si refs) printReads(call *ast.CallExpr) bool {
 	seen := map[types.Type]bool{}
+	var typeOnly map[ast.Expr]bool
+	if fn := kube.CalledFunc(si.pass, call); fn != nil {
+		typeOnly = typeOnlyArgs(si.pass.TypesInfo, fn, call)
+	}
 	for _, a := range call.Args {
+		if typeOnly[a] {
+			continue // printed with %T: its type only (migrateprintverbs.go)
+		}
 		t := si.pass.TypesInfo.TypeOf(a)
 		if b, ok := t.(*types.Basic); ok && b.Kind() == types.UntypedNil {
 			continue

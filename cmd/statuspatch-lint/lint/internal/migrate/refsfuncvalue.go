@@ -16,8 +16,9 @@ import (
 // (failJobSetActionApplier) that changes the status and reads rule.Name.
 //
 // The value called is a package variable of function type, an index of a
-// package variable of map type, or a local defined once from either and
-// never set again. Such a variable must be unexported (no other package
+// package variable of map, slice or array type, or a local defined once
+// from either and never set again (a range over a container, and a local
+// container: refsfuncvaluerange.go). Such a variable must be unexported (no other package
 // sets it), and no use of it in the package may set it: a function
 // variable is never assigned, nor its address taken; a map is only
 // indexed to be read, ranged over, measured or compared. Its values are
@@ -56,6 +57,12 @@ func (si funcVals) funcValues(call *ast.CallExpr) (vals []funcValue, why string,
 			return nil, "", false
 		}
 		if v.Parent() != si.pass.Pkg.Scope() {
+			if c, why, ok := si.rangedValue(v); ok {
+				if why != "" {
+					return nil, why, true
+				}
+				return si.containerValues(c) // refsfuncvaluerange.go
+			}
 			x, why, ok := si.localValue(v)
 			if !ok {
 				return nil, "", false
@@ -160,11 +167,11 @@ func (si funcVals) valuesOf(x ast.Expr, seen []*types.Var) (vals []funcValue, wh
 			return nil, "", false
 		}
 		m, _ := si.pass.TypesInfo.Uses[id].(*types.Var)
-		if m == nil || m.Parent() != si.pass.Pkg.Scope() {
+		if m == nil || m.IsField() || !container(m.Type()) {
 			return nil, "", false
 		}
-		if _, ok := m.Type().Underlying().(*types.Map); !ok {
-			return nil, "", false
+		if m.Parent() != si.pass.Pkg.Scope() {
+			return si.containerValues(id)
 		}
 		return si.varValues(m, seen)
 	}
@@ -199,7 +206,7 @@ func (si funcVals) varValues(v *types.Var, seen []*types.Var) (vals []funcValue,
 	if v.Exported() {
 		return nil, fmt.Sprintf("%s is exported: another package may set it", v.Name()), true
 	}
-	_, isMap := v.Type().Underlying().(*types.Map)
+	isMap := container(v.Type()) // a map, slice or array: its elements
 	var init ast.Expr
 	for _, f := range si.pass.Files {
 		why = si.eachUse(f, v, f.FileStart, f.FileEnd, func(stack []ast.Node, id *ast.Ident) string {

@@ -1,0 +1,128 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A slice or array of functions of the package is followed as a map of
+// them is (refsfuncvalue.go): spark-operator's buildStartConnectServerArgs
+// ranges over a local literal of nine option functions
+// (optionFuncs := []sparkConnectOptionFunc{masterOption, ...}) and calls
+// each with the object. The value called is a local a range over the
+// container defines (for _, f := range fs), never set again, or an index
+// of it; the container a package variable (varValues' rules) or a local
+// defined once with a composite literal whose every use in its function
+// only reads it (indexed, ranged over, measured, compared). Anything else
+// (an append, the container handed on, an element set) keeps the write,
+// naming the line.
+
+// container reports whether t is a map, slice or array: a variable of one
+// holds its values as elements.
+func container(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Map, *types.Slice, *types.Array:
+		return true
+	}
+	return false
+}
+
+// rangedValue is the container a range defines v from (for _, v := range
+// x), when v is that range's value; ok is false when it is not.
+func (si funcVals) rangedValue(v *types.Var) (x *ast.Ident, why string, ok bool) {
+	if _, ok := si.cursor(si.pass.Files[0]); !ok {
+		return nil, "", false
+	}
+	c, ok := si.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
+	if !ok {
+		return nil, "", false
+	}
+	r, isRange := c.Parent().Node().(*ast.RangeStmt)
+	if !isRange || r.Tok != token.DEFINE || r.Value != c.Node() {
+		return nil, "", false
+	}
+	x, ok = ast.Unparen(r.X).(*ast.Ident)
+	if !ok || !container(si.pass.TypesInfo.TypeOf(r.X)) {
+		return nil, "", false
+	}
+	fn := enclosingFn(c)
+	if fn.Node() == nil {
+		return nil, "", false
+	}
+	for w := range writesOf(fn, func(e ast.Expr) bool { return identOf(si.pass, e) == v }, nil) {
+		return nil, fmt.Sprintf("%s is set again at %s", v.Name(), si.where(w.Node().Pos())), true
+	}
+	return x, "", true
+}
+
+// localContainer is the elements of the local container v, defined once
+// with a composite literal and only read in its function (above); why
+// says what else is done with it.
+func (si funcVals) localContainer(v *types.Var) (elems []ast.Expr, why string, ok bool) {
+	x, why, ok := si.localValue(v)
+	if !ok || why != "" {
+		return nil, why, ok
+	}
+	lit, isLit := x.(*ast.CompositeLit)
+	if !isLit {
+		return nil, fmt.Sprintf("%s is defined with %s, not a literal", v.Name(), types.ExprString(x)), true
+	}
+	c, _ := si.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
+	fn := enclosingFn(c)
+	why = si.eachUse(fn.Node(), v, fn.Node().Pos(), fn.Node().End(), func(stack []ast.Node, id *ast.Ident) string {
+		if id.Pos() == v.Pos() {
+			return "" // its definition
+		}
+		if varSet(stack, true) {
+			return fmt.Sprintf("%s is set at %s", v.Name(), si.where(id.Pos()))
+		}
+		if !mapRead(si.pass.TypesInfo, stack) {
+			return fmt.Sprintf("%s is handed on at %s", v.Name(), si.where(id.Pos()))
+		}
+		return ""
+	})
+	if why != "" {
+		return nil, why, true
+	}
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			e = kv.Value
+		}
+		elems = append(elems, e)
+	}
+	return elems, "", true
+}
+
+// containerValues is the functions the container x (a package variable
+// or a local, above) holds.
+func (si funcVals) containerValues(x *ast.Ident) (vals []funcValue, why string, isValue bool) {
+	c, _ := si.pass.TypesInfo.Uses[x].(*types.Var)
+	if c == nil || c.IsField() || !container(c.Type()) {
+		return nil, "", false
+	}
+	if c.Parent() == si.pass.Pkg.Scope() {
+		return si.varValues(c, nil)
+	}
+	elems, why, ok := si.localContainer(c)
+	if !ok || why != "" {
+		return nil, why, ok
+	}
+	for _, e := range elems {
+		vs, why, ok := si.valuesOf(e, nil)
+		if !ok && why == "" {
+			why = fmt.Sprintf("it may be %s, not a function of the package", types.ExprString(e))
+		}
+		if why != "" {
+			return nil, fmt.Sprintf("%s, an element of %s", why, c.Name()), true
+		}
+		for _, x := range vs {
+			if x.lit != nil && ast.Unparen(e) == ast.Expr(x.lit) {
+				x.name = fmt.Sprintf("the function literal of %s at %s", c.Name(), si.where(x.lit.Pos()))
+			}
+			vals = append(vals, x)
+		}
+	}
+	return vals, "", true
+}
