@@ -1,6 +1,9 @@
 package explore
 
-import "github.com/statuspatch/statuspatch/testenv/explore/internal/search"
+import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
+)
 
 // chooser makes the choices of one schedule (search.Chooser) and, in the
 // fault phase, draws its faults.
@@ -8,7 +11,7 @@ type chooser struct {
 	*search.Chooser
 	// faults, in the fault phase, are the schedule's faults
 	// (internal/faults).
-	faults *faultPlan
+	faults *faults.Plan
 }
 
 // item picks which of the n queued items runs next.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
@@ -178,12 +179,12 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 	start := time.Now()
 	deadline := start.Add(o.withDefaults().Budget)
 	dfsDeadline := deadline
-	faults := faultPhase(o)
-	if faults {
-		dfsDeadline = start.Add(o.Budget * faultDFSShare / 5)
+	withFaults := faultPhase(o)
+	if withFaults {
+		dfsDeadline = start.Add(o.Budget * faults.DFSShare / 5)
 	}
 	total, more, err := deepen(ctx, s, o, h, dfsDeadline)
-	if total == nil || err != nil || o.StopAtFirst && total.Violation != nil || !faults || !more || time.Until(deadline) <= 0 {
+	if total == nil || err != nil || o.StopAtFirst && total.Violation != nil || !withFaults || !more || time.Until(deadline) <= 0 {
 		return total, o.withDefaults().writeReport(ctx, total, err)
 	}
 	h.faults, h.level, h.known = true, total.Bounds.Level, total.known()

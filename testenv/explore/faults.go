@@ -11,23 +11,9 @@ import (
 
 // The fault phase of a default search (internal/faults has the model
 // and the odds): when the depth-first search of the true defaults ends
-// within faultDFSShare fifths of the budget without a violation and with
+// within faults.DFSShare fifths of the budget without a violation and with
 // space left, random schedules with a crash or a leader change and a
 // stale read after it (faults.Plan) take the rest.
-
-const (
-	faultDFSShare = faults.DFSShare
-	faultSeed     = faults.Seed
-)
-
-// faultScale is what the pilot counted; faultPlan a schedule's faults.
-type (
-	faultScale = faults.Scale
-	faultPlan  = faults.Plan
-)
-
-// newFaultPlan draws a schedule's faults from rng.
-func newFaultPlan(rng *rand.Rand, sc faultScale) *faultPlan { return faults.NewPlan(rng, sc) }
 
 // faultPhase reports whether a search with o ends with the fault phase:
 // the true defaults with a Budget.
@@ -46,8 +32,8 @@ func faultOptions(o Options, budget time.Duration) Options {
 // faultSearch runs the fault phase: the pilot, then the random schedules.
 func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *Result) error {
 	start := time.Now()
-	pilot := &faultPlan{}
-	c := &chooser{Chooser: &search.Chooser{Rng: rand.New(rand.NewPCG(faultSeed, 0)), Index: -1}, faults: pilot}
+	pilot := &faults.Plan{}
+	c := &chooser{Chooser: &search.Chooser{Rng: rand.New(rand.NewPCG(faults.Seed, 0)), Index: -1}, faults: pilot}
 	r, err := ex.schedule(ctx, c, ex.o.Depth)
 	if err != nil {
 		return err
@@ -67,7 +53,7 @@ func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *R
 			return nil
 		}
 	}
-	sc := &faultScale{Writes: pilot.Writes()}
+	sc := &faults.Scale{Writes: pilot.Writes()}
 	for _, w := range workers {
 		w.scale = sc
 	}

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
@@ -107,7 +108,7 @@ func (p replayer) Ran(v *search.Verdict[*Violation]) ([]scriptStep, error) {
 func (p replayer) Schedule(ctx context.Context, c *search.Chooser, depth int) (*search.Verdict[*Violation], error) {
 	ch := &chooser{Chooser: c}
 	if p.ex.scale != nil && c.Rng != nil {
-		ch.faults = newFaultPlan(c.Rng, *p.ex.scale)
+		ch.faults = faults.NewPlan(c.Rng, *p.ex.scale)
 	}
 	r, err := p.ex.schedule(ctx, ch, depth)
 	if err != nil {

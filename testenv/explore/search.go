@@ -1,12 +1,13 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
-
 	"context"
 	"errors"
 	"time"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // explorer holds one search: its state (what it has seen, its bounds and
@@ -23,7 +24,7 @@ type explorer struct {
 	// marks the fault phase, scale what its pilot counted (faults.go).
 	level  int
 	faults bool
-	scale  *faultScale
+	scale  *faults.Scale
 	// deepening: the search deepens its bounds (deepen.go), level is
 	// one of its levels; known, the violations its earlier levels found
 	// (foundKey), not kept again.
