@@ -50,6 +50,40 @@ func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
 	return r.Client.Status().Update(ctx, d)
 }
 `
+	// schedHelperCtrl writes in a helper of the package, after the call.
+	schedHelperCtrl = `package ctrl
+
+import (
+	"context"
+
+	"example.com/realmod/kindpatch"
+	"example.com/realmod/sched"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+var _ = kindpatch.NewDeploymentStatusPatcher
+
+type Reconciler struct {
+	Client client.Client
+	Sched  sched.Scheduler
+}
+
+func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := r.Client.Get(ctx, key, d); err != nil {
+		return err
+	}
+	if r.Sched.ShouldSchedule(d, sched.Options{}) {
+		d.Status.Replicas = 1
+	}
+	return r.updateStatus(ctx, d)
+}
+
+func (r *Reconciler) updateStatus(ctx context.Context, d *appsv1.Deployment) error {
+	return r.Client.Status().Update(ctx, d)
+}
+`
 	schedReader = `package reader
 
 import (
@@ -112,6 +146,9 @@ func TestFixFollowsInterfaceCallToTheModulesImplementations(t *testing.T) {
 			passed + "example.com/realmod/changer.Changer.ShouldSchedule: "},
 		{"test file", map[string]string{"reader/reader.go": schedReader, "reader/fake_test.go": schedTest}, "export",
 			"a method ShouldSchedule is declared at example.com/realmod/reader/fake_test.go:10, in a file -fix does not load"},
+		{"helper", map[string]string{"reader/reader.go": schedReader, "ctrl/ctrl.go": schedHelperCtrl}, "export", "ctrl/ctrl.go:31: fixed: "},
+		{"helper changer", map[string]string{"reader/reader.go": schedReader, "changer/changer.go": schedChanger, "ctrl/ctrl.go": schedHelperCtrl}, "export",
+			passed + "example.com/realmod/changer.Changer.ShouldSchedule: "},
 		{"per package", map[string]string{"reader/reader.go": schedReader}, "checker", "d is passed to sched.Scheduler.ShouldSchedule at line 24 (ShouldSchedule is a method of an interface: which implementation runs there is not followed)"},
 	} {
 		files := map[string]string{"sched/sched.go": schedPkg, "ctrl/ctrl.go": schedCtrl}
@@ -125,7 +162,7 @@ func TestFixFollowsInterfaceCallToTheModulesImplementations(t *testing.T) {
 			t.Errorf("%s: -fix output lacks %q:\n%s", c.name, c.want, errOut)
 		}
 		after := readIn(t, mod, "ctrl/ctrl.go")
-		if moved := c.name == "reader"; moved != (after != before) || moved && !strings.Contains(after, "dPatcher := kindpatch.NewDeploymentStatusPatcher(r.Client, d)") {
+		if moved := c.name == "reader" || c.name == "helper"; moved != (after != before) || moved && !strings.Contains(after, "dPatcher := kindpatch.NewDeploymentStatusPatcher(r.Client, d)") {
 			t.Errorf("%s: ctrl.go changed: %v, want %v:\n%s", c.name, after != before, moved, after)
 		}
 		cmd := exec.Command("go", "build", "./...")
