@@ -27,7 +27,7 @@ import (
 	"context"
 
 	"example.com/realmod/kindpatch"
-	"example.com/realmod/sched"
+	"example.com/realmod/internal/sched"
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -57,7 +57,7 @@ import (
 	"context"
 
 	"example.com/realmod/kindpatch"
-	"example.com/realmod/sched"
+	"example.com/realmod/internal/sched"
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -87,7 +87,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, d *appsv1.Deployment) err
 	schedReader = `package reader
 
 import (
-	"example.com/realmod/sched"
+	"example.com/realmod/internal/sched"
 	appsv1 "k8s.io/api/apps/v1"
 )
 
@@ -100,7 +100,7 @@ func (Reader) ShouldSchedule(d *appsv1.Deployment, o sched.Options) bool {
 	schedChanger = `package changer
 
 import (
-	"example.com/realmod/sched"
+	"example.com/realmod/internal/sched"
 	appsv1 "k8s.io/api/apps/v1"
 )
 
@@ -116,7 +116,7 @@ func (*Changer) ShouldSchedule(d *appsv1.Deployment, o sched.Options) bool {
 	schedTest = `package reader
 
 import (
-	"example.com/realmod/sched"
+	"example.com/realmod/internal/sched"
 	appsv1 "k8s.io/api/apps/v1"
 )
 
@@ -126,15 +126,23 @@ func (fake) ShouldSchedule(d *appsv1.Deployment, o sched.Options) bool { return 
 `
 )
 
+// open is src importing sched from outside internal/: a library's
+// exported interface, which modules importing it may implement.
+func open(src string) string {
+	return strings.ReplaceAll(src, "example.com/realmod/internal/sched", "example.com/realmod/sched")
+}
+
 // -fix under the whole-module driver moves a write past an interface
 // call when every implementation in the module only reads the object
 // there, and keeps it, naming the implementation, when one changes its
 // spec or one is declared in a file it does not load (a test file). The
-// full checker, a package at a time, keeps it as before.
+// interface is internal to the module: an exported one keeps it, as the
+// full checker, a package at a time, does.
 func TestFixFollowsInterfaceCallToTheModulesImplementations(t *testing.T) {
 	bin := buildLint(t)
 	const at = "ctrl/ctrl.go:27"
-	const passed = "it is passed to (example.com/realmod/sched.Scheduler).ShouldSchedule at line 24, which runs "
+	const notFollowed = "d is passed to sched.Scheduler.ShouldSchedule at line 24 (ShouldSchedule is a method of an interface: which implementation runs there is not followed)"
+	const passed = "it is passed to (example.com/realmod/internal/sched.Scheduler).ShouldSchedule at line 24, which runs "
 	for _, c := range []struct {
 		name   string
 		extra  map[string]string
@@ -149,9 +157,10 @@ func TestFixFollowsInterfaceCallToTheModulesImplementations(t *testing.T) {
 		{"helper", map[string]string{"reader/reader.go": schedReader, "ctrl/ctrl.go": schedHelperCtrl}, "export", "ctrl/ctrl.go:31: fixed: "},
 		{"helper changer", map[string]string{"reader/reader.go": schedReader, "changer/changer.go": schedChanger, "ctrl/ctrl.go": schedHelperCtrl}, "export",
 			passed + "example.com/realmod/changer.Changer.ShouldSchedule: "},
-		{"per package", map[string]string{"reader/reader.go": schedReader}, "checker", "d is passed to sched.Scheduler.ShouldSchedule at line 24 (ShouldSchedule is a method of an interface: which implementation runs there is not followed)"},
+		{"exported interface", map[string]string{"sched/sched.go": schedPkg, "ctrl/ctrl.go": open(schedCtrl), "reader/reader.go": open(schedReader)}, "export", notFollowed},
+		{"per package", map[string]string{"reader/reader.go": schedReader}, "checker", notFollowed},
 	} {
-		files := map[string]string{"sched/sched.go": schedPkg, "ctrl/ctrl.go": schedCtrl}
+		files := map[string]string{"internal/sched/sched.go": schedPkg, "ctrl/ctrl.go": schedCtrl}
 		for k, v := range c.extra {
 			files[k] = v
 		}

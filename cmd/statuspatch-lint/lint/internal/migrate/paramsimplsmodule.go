@@ -12,7 +12,10 @@ import (
 // spark-operator's ShouldSchedule, given the SparkApplication) runs one
 // of the types that implement the interface, and only the module can
 // have them when the method's signature names a type of the module: no
-// package outside it can write that method. Under the whole-module
+// package outside it can write that method, and when the interface is
+// closed to it: declared in an internal package of the module, or with
+// an unexported method (a library's exported interface is implemented by
+// the modules importing it). Under the whole-module
 // driver (Options.Module, with Options.Assumed) the fix assumes such a
 // call, and the driver (lint.ResolveIfaceCalls) keeps the write unless
 // every type of the module with the interface's methods changes at most
@@ -48,7 +51,7 @@ func (i impls) assume(call *ast.CallExpr, fn *types.Func, arg int) bool {
 		return false
 	}
 	iface, _ := fn.Signature().Recv().Type().Underlying().(*types.Interface)
-	if iface == nil {
+	if iface == nil || !closed(fn, iface, mod) {
 		return false
 	}
 	c := IfaceCall{Method: fn.Name(), Iface: fn.FullName(), At: i.where(call.Pos()), Arg: arg}
@@ -57,6 +60,33 @@ func (i impls) assume(call *ast.CallExpr, fn *types.Func, arg int) bool {
 	}
 	*i.assumed = append(*i.assumed, c)
 	return true
+}
+
+// closed reports whether only the module mod can give a value of iface,
+// the interface of fn: it has an unexported method (only its package can
+// implement it), or it is declared in an internal package of the module,
+// which no other module can import. An exported interface of a library
+// (karpenter's cloudprovider.CloudProvider) is implemented by the modules
+// that import it (a cloud provider's), which this one cannot see.
+func closed(fn *types.Func, iface *types.Interface, mod string) bool {
+	for m := range iface.Methods() {
+		if !m.Exported() {
+			return true
+		}
+	}
+	if fn.Pkg() == nil {
+		return false
+	}
+	p := fn.Pkg().Path()
+	i := strings.LastIndex(p, "/internal/")
+	if i < 0 && strings.HasSuffix(p, "/internal") {
+		i = len(p) - len("/internal")
+	}
+	if i < 0 {
+		return false
+	}
+	parent := p[:i]
+	return parent == mod || strings.HasPrefix(parent, mod+"/")
 }
 
 func methodSig(m *types.Func) MethodSig {
