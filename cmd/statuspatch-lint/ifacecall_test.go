@@ -18,7 +18,7 @@ import appsv1 "k8s.io/api/apps/v1"
 type Options struct{ Force bool }
 
 type Scheduler interface {
-	ShouldSchedule(d *appsv1.Deployment, o Options) bool
+	ShouldSchedule(*appsv1.Deployment, Options) bool
 }
 `
 	schedCtrl = `package ctrl

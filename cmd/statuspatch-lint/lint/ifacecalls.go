@@ -65,6 +65,7 @@ func implsWhy(graph *checker.Graph, mod string, unseen Unseen, c migrate.IfaceCa
 	}
 	seen := map[string]bool{}
 	var whys []string
+	found := false
 	for pkg := range reachable(graph) {
 		if !inModule(pkg.PkgPath, mod) {
 			// A package of another module that imports this one (a
@@ -89,7 +90,9 @@ func implsWhy(graph *checker.Graph, mod string, unseen Unseen, c migrate.IfaceCa
 			if !ok || tn.IsAlias() {
 				continue
 			}
-			if why := implWhy(act, mod, tn, c); why != "" {
+			why, impl := implWhy(act, mod, tn, c)
+			found = found || impl
+			if why != "" {
 				whys = append(whys, why)
 			}
 		}
@@ -97,6 +100,9 @@ func implsWhy(graph *checker.Graph, mod string, unseen Unseen, c migrate.IfaceCa
 	if len(whys) > 0 {
 		slices.Sort(whys)
 		return whys[0]
+	}
+	if !found {
+		return fmt.Sprintf("it is passed to %s at %s, and no type of the module that implements it is seen", c.Iface, c.At)
 	}
 	if why := unseen(c.Method, seen); why != "" {
 		return fmt.Sprintf("it is passed to %s at %s, and %s", c.Iface, c.At, why)
@@ -126,32 +132,32 @@ func reachable(graph *checker.Graph) map[*packages.Package]bool {
 // implWhy says why the type tn, if it implements c's interface, keeps
 // the write: its method may change more than the status, or has no
 // summary; "" when it does not implement it or only reads.
-func implWhy(act *checker.Action, mod string, tn *types.TypeName, c migrate.IfaceCall) string {
+func implWhy(act *checker.Action, mod string, tn *types.TypeName, c migrate.IfaceCall) (why string, impl bool) {
 	t := tn.Type()
 	head := fmt.Sprintf("it is passed to %s at %s, which runs", c.Iface, c.At)
 	if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
 		if c.Declares(t) {
-			return fmt.Sprintf("%s any implementation: the generic type %s declares %s, which -fix does not match", head, tn.Name(), c.Method)
+			return fmt.Sprintf("%s any implementation: the generic type %s declares %s, which -fix does not match", head, tn.Name(), c.Method), true
 		}
-		return ""
+		return "", false
 	}
 	f := c.Implements(t)
 	if f == nil {
-		return ""
+		return "", false
 	}
 	name := tn.Pkg().Path() + "." + tn.Name() + "." + c.Method
 	if f.Pkg() == nil || !inModule(f.Pkg().Path(), mod) {
-		return fmt.Sprintf("%s %s, of a package outside the module", head, name)
+		return fmt.Sprintf("%s %s, of a package outside the module", head, name), true
 	}
 	var fact migrate.ParamsFact
 	if !act.ObjectFact(f.Origin(), &fact) {
-		return fmt.Sprintf("%s %s, which has no summary of what it does to it", head, name)
+		return fmt.Sprintf("%s %s, which has no summary of what it does to it", head, name), true
 	}
 	if ok, why := c.Leaves(&fact); !ok {
 		if why == "" {
 			why = "it may change more than its status"
 		}
-		return fmt.Sprintf("%s %s: %s", head, name, why)
+		return fmt.Sprintf("%s %s: %s", head, name, why), true
 	}
-	return ""
+	return "", true
 }

@@ -94,7 +94,21 @@ func methodSig(m *types.Func) MethodSig {
 	if !m.Exported() && m.Pkg() != nil {
 		name = m.Pkg().Path() + "." + name
 	}
-	return MethodSig{name, types.TypeString(m.Type(), nil)}
+	sig := m.Signature()
+	return MethodSig{name, tupleText(sig.Params(), sig.Variadic()) + tupleText(sig.Results(), false)}
+}
+
+// tupleText is the types of vars, without their names (an interface's
+// method and its implementation name their parameters as they like).
+func tupleText(vars *types.Tuple, variadic bool) string {
+	var parts []string
+	for v := range vars.Variables() {
+		parts = append(parts, types.TypeString(v.Type(), nil))
+	}
+	if variadic {
+		parts = append(parts, "variadic")
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // namesModuleType reports whether a type of vars names a named type of
