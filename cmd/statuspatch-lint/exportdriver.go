@@ -173,6 +173,11 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 	lint.ResolveGroups(graph, func(pkg, name string, analyzed map[string]bool) string {
 		return ondisk.UnseenCalls(".", pkg, name, analyzed)
 	})
+	// An interface call the fixes assume runs only implementations that
+	// change at most the status (lint.ResolveIfaceCalls).
+	lint.ResolveIfaceCalls(graph, ondisk.ModulePath("."), func(name string, seen map[string]bool) string {
+		return ondisk.UnseenMethods(".", name, seen)
+	})
 	if os.Getenv(driverEnv) == "export" {
 		fmt.Fprintf(os.Stderr, "statuspatch-lint: export-data driver: %d packages from source (%d dependencies importing the client, %d that may hold object helpers, %d not in the build cache), the other %d from export data\n",
 			stats.Source, stats.Reaches, stats.Helpers, stats.Stale, stats.Total-stats.Source)

@@ -241,10 +241,18 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 		return nil
 	}
-	fix, why := migrate.Fix(pass, mfiles, migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: cfg.NonStatusUnsent}, mws, mw)
+	mopts := migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: cfg.NonStatusUnsent}
+	var assumed []migrate.IfaceCall
+	if cfg.Module {
+		mopts.Assumed = &assumed // the driver checks them (ResolveIfaceCalls)
+	}
+	fix, why := migrate.Fix(pass, mfiles, mopts, mws, mw)
 	why = g.explain(pass, pos, why)
 	if kept := g.kept[w]; kept != "" {
 		fix, why = nil, kept
+	}
+	if fix != nil && len(assumed) > 0 {
+		*members = append(*members, migrate.GroupMember{Pos: pos, Calls: assumed})
 	}
 	if fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""

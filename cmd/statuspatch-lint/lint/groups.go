@@ -37,6 +37,9 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 		}
 		analyzed[act.Package.PkgPath] = true
 		for _, m := range res.Members {
+			if m.Calls != nil {
+				continue // ResolveIfaceCalls'
+			}
 			byKey[m.Key] = append(byKey[m.Key], m)
 		}
 	}

@@ -34,6 +34,7 @@ type migration struct {
 	moved      map[*ast.CallExpr]bool
 	audit      bool         // an audit: no reasons for shapes -fix does not move (migratewhy.go)
 	module     bool         // the whole module is analyzed (Options.Module)
+	assumed    *[]IfaceCall // Options.Assumed (paramsimplsmodule.go)
 	unsentOK   bool         // Options.NonStatusUnsent (migrateunsent.go)
 	callback   *callbackUse // the object handed to a function parameter of the helper (migratecallback.go)
 
@@ -94,7 +95,7 @@ func newRecognition(pass *analysis.Pass, files Files, opts Options, ws []*Write,
 		return r // the finding says to generate it
 	}
 	r.p = *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, unsentOK: opts.NonStatusUnsent, patcherType: r.p.Type}
+	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, assumed: opts.Assumed, unsentOK: opts.NonStatusUnsent, patcherType: r.p.Type}
 	cur, ok := m.cursor(call)
 	if !ok {
 		return r

@@ -82,6 +82,9 @@ type GroupMember struct {
 	Pos    token.Pos
 	Edits  []analysis.TextEdit
 	Why    string
+	// Calls: the member is a write whose fix assumes these interface
+	// calls (paramsimplsmodule.go; lint.ResolveIfaceCalls), no group.
+	Calls []IfaceCall
 
 	param, alone, advice string // the helper's: Stays' parts
 	audit                bool   // an audit, whose findings give no reason (migratewhy.go)

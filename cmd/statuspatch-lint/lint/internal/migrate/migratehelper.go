@@ -231,7 +231,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			if !files.Checked(call.Pos()) {
 				return nil, fmt.Sprintf("its call at line %d is in a test or generated file", line)
 			}
-			c := &migration{site: site{calls: h.calls, file: f, call: call, path: pathOf(cur)}, audit: h.audit, unsentOK: h.unsentOK, patcherType: h.patcherType}
+			c := &migration{site: site{calls: h.calls, file: f, call: call, path: pathOf(cur)}, audit: h.audit, module: h.module, assumed: h.assumed, unsentOK: h.unsentOK, patcherType: h.patcherType}
 			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)
 			if u, isAddr := ast.Unparen(call.Args[objIndex]).(*ast.UnaryExpr); isAddr && u.Op == token.AND && h.apply == nil {
 				arg, ok = ast.Unparen(u.X).(*ast.Ident) // &js of a local value read by Get (jobset)

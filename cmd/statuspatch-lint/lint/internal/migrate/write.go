@@ -54,4 +54,8 @@ type Options struct {
 	// outside the status moves onto a patcher made with
 	// patcher.WithNonStatusChangesUnsent() (migrateunsent.go).
 	NonStatusUnsent bool
+	// Assumed, set with Module by the finding's caller, collects the
+	// interface calls a fix assumes the module's driver checks
+	// (paramsimplsmodule.go): nil, none is assumed.
+	Assumed *[]IfaceCall
 }
