@@ -73,7 +73,7 @@ type timer struct {
 
 func (t *timer) DeepCopyObject() runtime.Object {
 	c := *t
-	t.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	t.DeepCopyInto(&c.ObjectMeta)
 	if t.Spec.After.Duration != nil {
 		d := *t.Spec.After.Duration
 		c.Spec.After.Duration = &d
@@ -90,7 +90,7 @@ type timerList struct {
 
 func (l *timerList) DeepCopyObject() runtime.Object {
 	c := &timerList{TypeMeta: l.TypeMeta}
-	l.ListMeta.DeepCopyInto(&c.ListMeta)
+	l.DeepCopyInto(&c.ListMeta)
 	for i := range l.Items {
 		c.Items = append(c.Items, *l.Items[i].DeepCopyObject().(*timer))
 	}

@@ -49,7 +49,7 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 	if why != "" {
 		return nil, why
 	}
-	owner, ownerImport, why := l.migration.patcherOptions(l.text())
+	owner, ownerImport, why := l.patcherOptions(l.text())
 	if why != "" {
 		return nil, why
 	}
