@@ -2,11 +2,8 @@ package ondisk
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -33,25 +30,9 @@ func UnseenCalls(dir, pkg, name string, analyzed map[string]bool) string {
 
 // unseenIn is UnseenCalls for the package in dir (import path pkgPath).
 func unseenIn(dir, pkgPath, pkg, name string, analyzed map[string]bool) string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
-	}
-	fset := token.NewFileSet()
-	for _, e := range ents {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		file := filepath.Join(dir, e.Name())
-		rel := path.Join(pkgPath, e.Name())
-		test := strings.HasSuffix(e.Name(), "_test.go")
-		if !test && analyzed[pkgPath] {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return rel + " cannot be parsed"
-		}
+	keep := func(base string) bool { return strings.HasSuffix(base, "_test.go") || !analyzed[pkgPath] }
+	return eachGoFile(dir, pkgPath, keep, func(_ *token.FileSet, f *ast.File, rel string) string {
+		test := strings.HasSuffix(rel, "_test.go")
 		local := ""
 		for _, imp := range f.Imports {
 			if p, _ := strconv.Unquote(imp.Path.Value); p == pkg {
@@ -67,8 +48,8 @@ func unseenIn(dir, pkgPath, pkg, name string, analyzed map[string]bool) string {
 		case test && (local != "" && names(f, local, name) || pkgPath == pkg && names(f, "", name)):
 			return "the test file " + rel + " uses " + name + ", and -fix loads no test file"
 		}
-	}
-	return ""
+		return ""
+	})
 }
 
 // names reports whether f names qual.name (name alone when qual is "",

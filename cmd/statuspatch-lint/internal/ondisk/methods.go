@@ -3,12 +3,8 @@ package ondisk
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
-	"path"
 	"path/filepath"
-	"strings"
 )
 
 // UnseenMethods says where the module of dir declares a method named
@@ -39,24 +35,11 @@ func ModulePath(dir string) string {
 
 // methodsIn is UnseenMethods for the package in dir (import path pkgPath).
 func methodsIn(dir, pkgPath, name string, seen map[string]bool) string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
+	keep := func(base string) bool {
+		file, err := filepath.Abs(filepath.Join(dir, base))
+		return err == nil && !seen[file]
 	}
-	fset := token.NewFileSet()
-	for _, e := range ents {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		file, err := filepath.Abs(filepath.Join(dir, e.Name()))
-		if err != nil || seen[file] {
-			continue
-		}
-		rel := path.Join(pkgPath, e.Name())
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return rel + " cannot be parsed"
-		}
+	return eachGoFile(dir, pkgPath, keep, func(fset *token.FileSet, f *ast.File, rel string) string {
 		found := ""
 		ast.Inspect(f, func(n ast.Node) bool {
 			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == name && found == "" {
@@ -67,6 +50,6 @@ func methodsIn(dir, pkgPath, name string, seen map[string]bool) string {
 		if found != "" {
 			return "a method " + name + " is declared at " + found + ", in a file -fix does not load"
 		}
-	}
-	return ""
+		return ""
+	})
 }
