@@ -25,7 +25,7 @@ import (
 // the same step with fresh reads sends the same patch. The explorer
 // reported it as a lost write of count; it reports nothing since a lost
 // write over the writer's own is judged against the fresh schedule
-// (testenv/explore/lostjudge.go).
+// (testenv/explore/internal/judge/lostsuspect.go).
 func TestLostWriteOfADerivedFieldRecomputed(t *testing.T) {
 	env := startSched(t) // any full API: ConfigMaps only
 	const ns = "fa"

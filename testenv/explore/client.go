@@ -239,14 +239,14 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 			return
 		}
 		if verb == "delete" {
-			r.creations.checkDelete(k, uid, w.Based)
+			r.checks.CheckDelete(k, uid, w.Based)
 		}
 	}()
 	sentRV := obj.GetResourceVersion()
 	sendErr := send(ctx, obj, p)
 	if sendErr == nil && verb != "create" && verb != "delete" {
 		// Judged by the version it was computed from (writebase.go).
-		w.Based = r.checks.writeBased(k, lock, sentRV, w.Based)
+		w.Based = r.checks.WriteBased(k, lock, sentRV, w.Based)
 	}
 	return r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) {
 		// The answer to a create, update or patch is the new version; a
@@ -316,7 +316,7 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 		r.trace.cur.step.Writes[i].Gone = h.Versions[h.Newest()] == nil
 		r.trace.cur.wrote = true
 		r.trace.cur.seen[k] = h.Newest()
-		r.creations.noteWritten(k, h)
+		r.checks.NoteWritten(k, h)
 		r.queue.queueEvent(k)
 	}
 	return nil

@@ -128,22 +128,22 @@
 //
 // The root holds the API, the run of one schedule (run, which holds its
 // concerns by name: trace, the book, checks, cacheModel, workQueue,
-// heldWrites, creations) and the search (explorer, with its setupState
+// heldWrites) and the search (explorer, with its setupState
 // and testKnobs apart). Below it: internal/book (the versions the server
 // held), internal/schedule (a schedule's chosen steps and its seed),
 // internal/served (the API served in process), internal/recmgr (the
 // manager Scenario.Setup runs on), internal/informers (what a manager's
 // cache may serve a cached read), internal/callsite (a write's line and
-// its audit), internal/judge (the built-in invariants' judges),
+// its audit), internal/judge (the built-in invariants: their table,
+// their judges, what a schedule judges after its end),
 // internal/faults (crash points, writes in flight, the fault phase's
 // plan), internal/progress and internal/crinternals; docs/explore-design.md,
 // "Where the code lives", says what each holds.
 //
-// The built-in invariants are one table, builtins (invariant.go): each
-// an invariant value whose hook runs its judge (internal/judge, a file
-// each) at each write or each steady state and records what it found
-// under the invariant's name; Options.Disable and docs/explore.md's list
-// read it.
+// The built-in invariants are one table, judge.Builtins: each row's hook
+// runs its judge (internal/judge, a file each) at each write or each
+// steady state and records what it found under the invariant's name
+// (judge.Checks); Options.Disable and docs/explore.md's list read it.
 //
 // See docs/explore.md.
 package explore

@@ -66,7 +66,7 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 			step(item{Rec: -1, Action: 0}, "done", func() { r.book.Record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
 			first := len(r.trace.steps)
 			step(rec, "done", nil)
-			r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})
+			r.checks.CheckFinalizers(r.trace.judged(), first, []schema.GroupVersionKind{widget})
 			if got := r.trace.failed != nil && r.trace.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
 				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.trace.failed)
 			}

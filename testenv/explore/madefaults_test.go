@@ -1,13 +1,17 @@
 package explore
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+)
 
 // A fresh schedule with the faults of the one it judges is a schedule to
 // compare with only where its fresh reads made each fault where the
 // script has it: each step's crash the same (after the same write, of
 // the same kind, as many writes left in flight), and a write delivered
 // at each delivery. Otherwise the lost write's verdict is Unknown
-// (ownjudge.go), and it is not reported.
+// (internal/judge/fresh.go), and it is not reported.
 func TestMadeFaults(t *testing.T) {
 	rec := item{Rec: 0, Action: -1}
 	deliver := item{Rec: 0, Action: -1, Deliver: true}
@@ -26,10 +30,8 @@ func TestMadeFaults(t *testing.T) {
 		{"a delivery with nothing in flight", []scriptStep{{It: rec, Crash: inFlight}, {It: rec}, {It: deliver}, {It: deliver}}, 1, false},
 		{"cut short", []scriptStep{{It: rec, Crash: inFlight}}, 0, false},
 	} {
-		r := &run{}
-		r.trace.chosen, r.held.in.Delivered = tc.chosen, tc.delivered
-		if got := madeFaults(r, script); got != tc.want {
-			t.Errorf("%s: madeFaults = %t, want %t", tc.name, got, tc.want)
+		if got := judge.MadeFaults(tc.chosen, tc.delivered, script); got != tc.want {
+			t.Errorf("%s: MadeFaults = %t, want %t", tc.name, got, tc.want)
 		}
 	}
 }

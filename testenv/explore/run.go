@@ -3,6 +3,7 @@ package explore
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 
@@ -40,14 +41,13 @@ type run struct {
 
 	// trace is what the schedule did: steps, crashes, violations
 	// (trace.go). Each concern is a named field, so r.x is run's own.
-	trace     trace
-	book      *book.Book    // the versions the server held (internal/book)
-	checks    checks        // the invariants judged on it (invariant.go)
-	cache     cacheModel    // what cached reads may see (cachemodel.go)
-	queue     workQueue     // what runs next (queue.go)
-	held      heldWrites    // the old leader's writes in flight (zombie.go)
-	creations creations     // who created and deleted what (invariant_owndelete.go)
-	track     *search.Visit // the depth-first search's record of it, or nil (search.go)
+	trace  trace
+	book   *book.Book    // the versions the server held (internal/book)
+	checks checks        // the invariants judged on it, and who created and deleted what (internal/judge)
+	cache  cacheModel    // what cached reads may see (cachemodel.go)
+	queue  workQueue     // what runs next (queue.go)
+	held   heldWrites    // the old leader's writes in flight (zombie.go)
+	track  *search.Visit // the depth-first search's record of it, or nil (search.go)
 }
 
 // newRun is a schedule on server, with nothing recorded yet.
@@ -56,15 +56,14 @@ func newRun(ex *explorer, server client.Client) *run {
 	if ex != nil {
 		r.trace.disabled = ex.setup.disabled
 	}
-	r.book = book.New(server, r.checks.checkWrite)
-	r.checks = checks{book: r.book, server: server, trace: &r.trace}
+	r.book = book.New(server, r.checks.CheckWrite)
+	r.checks = judge.NewChecks(r.book, judgeTrace{ex: ex, t: &r.trace})
 	r.cache = cacheModel{ex: ex, trace: &r.trace, model: informers.Model{Book: r.book, Floor: map[book.Key]int{}}, lists: listsSeen{}}
 	if server != nil {
 		r.cache.model.Scheme = server.Scheme()
 	}
 	r.queue = workQueue{ex: ex, book: r.book, server: server, calls: &r.calls}
 	r.held = heldWrites{ex: ex, book: r.book, trace: &r.trace, work: &r.queue}
-	r.creations = creations{ex: ex, book: r.book, trace: &r.trace}
 	return r
 }
 

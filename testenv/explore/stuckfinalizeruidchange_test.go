@@ -48,7 +48,7 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 	step(rec, func() { r.book.Record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
 	first := len(r.trace.steps)
 	step(rec, nil)
-	r.checks.checkFinalizers(first, []schema.GroupVersionKind{widget})
+	r.checks.CheckFinalizers(r.trace.judged(), first, []schema.GroupVersionKind{widget})
 	if r.trace.failed == nil || r.trace.failed.Invariant != InvariantStuckFinalizer ||
 		!strings.Contains(r.trace.failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
 		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.trace.failed)

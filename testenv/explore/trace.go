@@ -67,7 +67,7 @@ type stepState struct {
 	// old leader sent.
 	sentAt string
 	// made counts the new versions of each object this step's writes
-	// made (lostjudge.go).
+	// made (internal/judge/lostsuspect.go).
 	made map[book.Key]int
 }
 

@@ -30,31 +30,6 @@ type Creations struct {
 	made         map[book.Key]int
 }
 
-// Acting is the step being run, as Creations reads it.
-type Acting struct {
-	// Step is its number; Object the object it reconciles ("Kind
-	// namespace/name"); Action marks a user action's step, Drain one of
-	// the drain's.
-	Step   int
-	Object string
-	Action bool
-	Drain  bool
-	// Crashes counts the schedule's crashes so far; Pos is the step's
-	// place among the schedule's chosen steps but the deliveries of
-	// writes in flight (the same step's in a fresh schedule).
-	Crashes int
-	Pos     int
-	// ForKind is the For kind of the step's reconciler ("" for an action
-	// or a delivery); Request names the step for messages; Stale names
-	// its first stale read (", after a stale read of ...", or ""); Note
-	// names the write a delete's violation is about (", by a ..."),
-	// called only for a violation.
-	ForKind func() string
-	Request func() string
-	Stale   func() string
-	Note    func() string
-}
-
 // creation is an object a reconciler created: the step, how many
 // crashes the schedule had had then, and how many reconcilers' creations
 // of its name came before it.

@@ -1,37 +1,34 @@
-package explore
+package judge
 
-import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
-)
+import "github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 
 // checkLostWrite judges h's newest version, which replaced prev, by
-// judge.LostWrite, as the step being run made it, and keeps each loss
-// over the same reconciler's own write to judge again after the
-// schedule.
-func (c *checks) checkLostWrite(h *book.History, prev map[string]any) {
-	at, again := c.noteWriteAt(h, h.Versions[h.Newest()])
-	w := judge.Writer{Seen: -1}
-	if s := c.trace.cur; s != nil {
-		w.Step, w.Seen = s.step.Index, s.seenOrNone(h.Key)
-		if !s.action {
-			w.By = s.step.Reconciler
+// LostWrite, as the step being run made it, and keeps each loss over the
+// same reconciler's own write to judge again after the schedule.
+func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
+	s := c.trace.Acting()
+	at, again := c.noteWriteAt(s, h, h.Versions[h.Newest()])
+	w := Writer{Seen: -1}
+	if s != nil {
+		w.Step, w.Seen = s.Step, s.seen(h.Key)
+		if !s.Action {
+			w.By = s.Reconciler
 		}
-		w.Judged, w.Based = s.judged, s.based
-		w.SentBy, w.SentNth = s.sentBy, s.sentNth
+		w.Judged, w.Based = s.Judged, s.Based
+		w.SentBy, w.SentNth = s.SentBy, s.SentNth
 	}
 	if h.Versions[h.Newest()] != nil {
-		w.Applied = c.applyDecision()
+		w.Applied = s.applyDecision()
 	}
-	leaves, lost := judge.LostWrite(h, prev, w)
+	leaves, lost := LostWrite(h, prev, w)
 	suspect := suspectWrite{at: at, cur: h.Versions[h.Newest()], leaves: leaves}
 	for _, l := range lost {
 		// Only a write over the same reconciler's own is judged again:
 		// one over another writer's field stands.
 		again = again && l.SameWriter
-		l.Message += c.trace.writeNote()
+		l.Message += c.trace.WriteNote()
 		suspect.msgs = append(suspect.msgs, l.Message)
-		c.trace.failWith(InvariantLostWrite, l.Failure)
+		c.trace.Fail(NameLostWrite, l.Failure)
 	}
 	if again && len(suspect.msgs) > 0 {
 		c.lwSuspects = append(c.lwSuspects, suspect)
@@ -39,15 +36,14 @@ func (c *checks) checkLostWrite(h *book.History, prev map[string]any) {
 }
 
 // applyDecision describes the apply being recorded; nil for any other
-// write, a user action's, and the old leader's write delivered late
-// (zombie.go), which was decided in a process that is gone.
-func (c *checks) applyDecision() *book.Decision {
-	s := c.trace.cur
-	if s == nil || !s.applying || s.action || s.sentBy > 0 {
+// write, a user action's, and the old leader's write delivered late,
+// which was decided in a process that is gone.
+func (s *Acting) applyDecision() *book.Decision {
+	if s == nil || !s.Applying || s.Action || s.SentBy > 0 {
 		return nil
 	}
-	d := &book.Decision{Process: c.trace.crashes, By: s.step.Reconciler + " " + s.step.Object, Reads: map[string]int{}}
-	for _, rd := range s.step.Reads {
+	d := &book.Decision{Process: s.Crashes, By: s.Reconciler + " " + s.Object, Reads: map[string]int{}}
+	for _, rd := range s.Reads {
 		d.Reads[rd.Object] = max(d.Reads[rd.Object], rd.Version)
 	}
 	return d
@@ -58,7 +54,7 @@ func (c *checks) applyDecision() *book.Decision {
 // schedule up to the step that made it, with the same faults (each
 // stale read of the steps before, each crash after the same write, each
 // write in flight delivered at the same point) but that step's own
-// stale reads, made fresh (ownjudge.go). Taken out, a crash or an
+// stale reads, made fresh (fresh.go). Taken out, a crash or an
 // earlier stale read moves what later steps do, and their writes no
 // longer match (TestLostWriteJudgedWithTheSameCrash; machine-api-
 // operator's status.replicas after a stale read of the spec before a
@@ -80,11 +76,11 @@ func (c *checks) applyDecision() *book.Decision {
 // user's label a forced apply takes back unseen: the fresh schedule's
 // writer would have seen it, TestApplyRestatingItsOwnFieldsLosesNothing).
 
-// writeAt names a write across schedules: pos, its chosen step's place
+// WriteAt names a write across schedules: pos, its chosen step's place
 // among the schedule's chosen steps without the deliveries of writes in
-// flight (the fresh schedule's script, ownjudge.go); key, the object;
+// flight (the fresh schedule's script, fresh.go); key, the object;
 // nth, which of the step's new versions of the object it made.
-type writeAt struct {
+type WriteAt struct {
 	pos int
 	key book.Key
 	nth int
@@ -94,29 +90,26 @@ type writeAt struct {
 // made, the version it made and the leaves it changed, and the messages
 // of its violations.
 type suspectWrite struct {
-	at     writeAt
+	at     WriteAt
 	cur    map[string]any
 	leaves []book.Leaf
 	msgs   []string
 }
 
-// noteWriteAt names the write that made h's newest version, cur, and
-// keeps what it made for a judgement that takes this schedule as the
-// fresh one; ok is false for a write no fresh schedule has the like of
-// (an action's, a drain's, a late delivery's, one outside a step).
-func (c *checks) noteWriteAt(h *book.History, cur map[string]any) (writeAt, bool) {
-	s := c.trace.cur
-	if s == nil || s.action || s.sentBy > 0 || s.step.Drain {
-		return writeAt{}, false
+// noteWriteAt names the write that made h's newest version, cur, made by
+// step s, and keeps what it made for a judgement that takes this
+// schedule as the fresh one; ok is false for a write no fresh schedule
+// has the like of (an action's, a drain's, a late delivery's, one
+// outside a step).
+func (c *Checks) noteWriteAt(s *Acting, h *book.History, cur map[string]any) (WriteAt, bool) {
+	if s == nil || s.Action || s.SentBy > 0 || s.Drain {
+		return WriteAt{}, false
 	}
-	at := writeAt{key: h.Key, pos: chosenPos(c.trace.chosen)}
-	if s.made == nil {
-		s.made = map[book.Key]int{}
-	}
-	at.nth = s.made[h.Key]
-	s.made[h.Key]++
+	at := WriteAt{key: h.Key, pos: s.Pos}
+	at.nth = s.Made[h.Key]
+	s.Made[h.Key]++
 	if c.written == nil {
-		c.written = map[writeAt]map[string]any{}
+		c.written = map[WriteAt]map[string]any{}
 	}
 	c.written[at] = cur
 	return at, true
@@ -125,5 +118,5 @@ func (c *checks) noteWriteAt(h *book.History, cur map[string]any) (writeAt, bool
 // sameAs reports that fresh, the version the fresh schedule's
 // corresponding write made, has each leaf w changed at w's value.
 func (w suspectWrite) sameAs(fresh map[string]any) bool {
-	return judge.SameLeaves(w.leaves, w.cur, fresh)
+	return SameLeaves(w.leaves, w.cur, fresh)
 }

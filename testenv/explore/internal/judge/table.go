@@ -1,0 +1,185 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+)
+
+// The built-in invariants' names: a violation's invariant, and the names
+// Options.Disable takes. The explorer's exported Invariant* constants are
+// these, and say what each means.
+const (
+	NameLostWrite               = "no lost write"
+	NameObservedGeneration      = "observedGeneration"
+	NameObservedGenerationStuck = "observedGeneration caught up"
+	NameConverges               = "converges"
+	NameUser                    = "user invariant"
+	NameNoPanic                 = "no panic"
+	NameOwnDelete               = "no delete of own creation"
+	NameDeletedStaysDeleted     = "deleted stays deleted"
+	NameErrorLoop               = "no error loop"
+	NameRecordLive              = "record names a live object"
+	NameStuckFinalizer          = "no stuck finalizer"
+)
+
+// Invariant is a built-in invariant, a row of the table Builtins: each is
+// a value below (the own-delete ones with the state they keep,
+// owndelete.go), its judge a file of its own in this package. Checks
+// runs the onWrite checks at each new version the book records
+// (Checks.CheckWrite), in the table's order, and the onSteady checks at
+// each steady state (Checks.CheckSteady), each recording the judge's
+// Failure under the invariant's name. Checks made elsewhere say where.
+type Invariant struct {
+	// Name is the violation's invariant, and the name Options.Disable
+	// takes.
+	Name string
+	// Required: Options.Disable cannot turn it off.
+	Required bool
+	// onWrite, if set, checks h's newest version, which replaced prev
+	// (nil: a create).
+	onWrite func(c *Checks, h *book.History, prev map[string]any)
+	// onSteady, if set, checks a steady state.
+	onSteady func(ctx context.Context, c *Checks, s Steady)
+}
+
+// Builtins are the built-in invariants, in the order docs/explore.md's
+// "What is checked" lists them (a test of the explorer keeps the two in
+// step).
+var Builtins = []Invariant{
+	invLostWrite, invObservedGeneration, invObservedGenerationStuck, invConverges,
+	invOwnDelete, invDeletedStaysDeleted, invErrorLoop, invStuckFinalizer, invRecordLive,
+	invUserInvariant, invNoPanic,
+}
+
+// invConverges: the drain reaches a steady state (the explorer's drain
+// checks it: a round that ends where an earlier one ended, or no steady
+// state within the drain's bound).
+var invConverges = Invariant{Name: NameConverges}
+
+// invUserInvariant: Scenario.Invariant holds in every steady state.
+var invUserInvariant = Invariant{
+	Name:     NameUser,
+	Required: true,
+	onSteady: func(ctx context.Context, c *Checks, s Steady) {
+		if s.User == nil {
+			return
+		}
+		if err := s.User(ctx, s.Fresh()); err != nil {
+			c.trace.Fail(NameUser, Failure{Message: err.Error()})
+		}
+	},
+}
+
+// invNoPanic: no reconcile or action panics (the explorer's step
+// recovers and fails it).
+var invNoPanic = Invariant{Name: NameNoPanic, Required: true}
+
+// invLostWrite: a write changes a field an earlier step set, and the
+// write was computed from a version older than the one that write made
+// (Based; LostWrite; judged again after the schedule, lostsuspect.go).
+var invLostWrite = Invariant{
+	Name:    NameLostWrite,
+	onWrite: (*Checks).checkLostWrite,
+}
+
+// invObservedGeneration: at each write, status.observedGeneration never
+// goes backwards nor passes metadata.generation (ObservedGeneration).
+var invObservedGeneration = Invariant{
+	Name: NameObservedGeneration,
+	onWrite: func(c *Checks, h *book.History, prev map[string]any) {
+		for _, f := range ObservedGeneration(h, prev) {
+			f.Message += c.trace.WriteNote()
+			c.trace.Fail(NameObservedGeneration, f)
+		}
+	},
+}
+
+// invObservedGenerationStuck: in a steady state,
+// status.observedGeneration is below metadata.generation, or absent at
+// generation 1 where the same schedule with fresh reads and no crash
+// sets it (judged after the schedule, fresh.go;
+// ObservedGenerationStuck).
+var invObservedGenerationStuck = Invariant{
+	Name: NameObservedGenerationStuck,
+	onSteady: func(_ context.Context, c *Checks, s Steady) {
+		c.checkObservedGenerationStuck(s)
+	},
+}
+
+// invOwnDelete: a reconciler deletes what a reconciler of the schedule
+// created, after a stale read or a crash since (Creations.CheckDelete,
+// at the write; judged again after the schedule, fresh.go).
+var invOwnDelete = Invariant{Name: NameOwnDelete}
+
+// invDeletedStaysDeleted: a reconciler creates again an object of its
+// own For kind that a user action deleted (Creations.NoteWritten, at the
+// write).
+var invDeletedStaysDeleted = Invariant{Name: NameDeletedStaysDeleted}
+
+// invErrorLoop: a reconcile returns an error in the steady round (fresh
+// reads, nothing written): it is retried forever (ErrorLoop).
+var invErrorLoop = Invariant{
+	Name: NameErrorLoop,
+	onSteady: func(_ context.Context, c *Checks, s Steady) {
+		if f, ok := ErrorLoop(s.Steps[s.First:]); ok {
+			c.trace.Fail(NameErrorLoop, f)
+		}
+	},
+}
+
+// invStuckFinalizer: in a steady state an object being deleted keeps a
+// finalizer a reconciler of this schedule added, and nothing will remove
+// it (StuckFinalizer).
+var invStuckFinalizer = Invariant{
+	Name: NameStuckFinalizer,
+	onSteady: func(_ context.Context, c *Checks, s Steady) {
+		c.CheckFinalizers(s.Steps, s.First, s.ForKinds)
+	},
+}
+
+// invRecordLive: in a steady state a Scenario.Records field names no
+// live object, as a fresh reader Lists the server (RecordLive).
+var invRecordLive = Invariant{
+	Name: NameRecordLive,
+	onSteady: func(ctx context.Context, c *Checks, s Steady) {
+		if f, ok := RecordLive(ctx, c.book, s.Records, s.Fresh()); ok {
+			c.trace.Fail(NameRecordLive, f)
+		}
+	},
+}
+
+// Disableable are the names Options.Disable may give.
+func Disableable() []string {
+	var out []string
+	for _, inv := range Builtins {
+		if !inv.Required {
+			out = append(out, inv.Name)
+		}
+	}
+	return out
+}
+
+// Disabled reads Options.Disable (names) against the table: the
+// invariants it turns off.
+func Disabled(names []string) (map[string]bool, error) {
+	disabled := map[string]bool{}
+	for _, name := range names {
+		found := false
+		for _, inv := range Builtins {
+			if inv.Name != name {
+				continue
+			}
+			if inv.Required {
+				return disabled, fmt.Errorf("explore: Options.Disable: %q cannot be turned off", name)
+			}
+			found = true
+		}
+		if !found {
+			return disabled, fmt.Errorf("explore: Options.Disable: %q is not a built-in invariant (one of %q)", name, Disableable())
+		}
+		disabled[name] = true
+	}
+	return disabled, nil
+}
