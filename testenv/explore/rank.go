@@ -6,42 +6,25 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
 // A search keeps every distinct violation it finds within its Budget
 // (Options.StopAtFirst: only the first) and reports the most severe
 // first (issue 82). Distinct: another invariant, object, set of fields,
-// or write at fault (violationKey). Severity is a table by invariant: a
-// value that goes backwards ranks first, then a decision lost, undone
-// or made twice, then an object stuck; a lost write whose overwritten
-// and overwriting values differ only in time-like fields (a timestamp
-// set again a second later, every other field equal) ranks last, and its
-// message says so. Equal ranks keep the order the search found them in.
+// or write at fault (violationKey). Severity is a column of the
+// invariants' table (judge.SeverityOf says the order). Equal ranks keep
+// the order the search found them in.
 
-// severity is a rank and its reason.
+// severity is a rank and its reason (judge.Severity).
 type severity struct {
 	rank   int
 	reason string
 }
 
-// severities rank the built-in invariants.
-var severities = map[string]severity{
-	InvariantObservedGeneration:      {1, "a value goes backwards"},
-	InvariantLostWrite:               {2, "a decision lost"},
-	InvariantDeletedStaysDeleted:     {2, "a decision undone"},
-	InvariantOwnDelete:               {2, "a decision made twice"},
-	InvariantRecordLive:              {2, "a record names what is gone"},
-	InvariantNoPanic:                 {2, "a panic"},
-	InvariantUser:                    {2, "the scenario's own invariant"},
-	InvariantObservedGenerationStuck: {3, "an object stuck"},
-	InvariantStuckFinalizer:          {3, "an object stuck"},
-	InvariantErrorLoop:               {3, "an object stuck"},
-	InvariantConverges:               {3, "an object stuck"},
-}
-
 // timeOnlySeverity is a lost write of time-like fields only.
-var timeOnlySeverity = severity{4, "a lost write whose values differ only in time-like fields"}
+var timeOnlySeverity = severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason}
 
 // severityOf is v's rank and reason: the worst of what its schedule
 // broke (a lost write that also sets observedGeneration back ranks as
@@ -62,13 +45,8 @@ func severityOf(v *Violation) severity {
 
 // severityOfOne is the rank and reason of one violation of invariant.
 func severityOfOne(invariant string, d failDetail) severity {
-	if invariant == InvariantLostWrite && d.timeOnly {
-		return timeOnlySeverity
-	}
-	if s, ok := severities[invariant]; ok {
-		return s
-	}
-	return severity{3, "another invariant"}
+	s := judge.SeverityOf(invariant, d.timeOnly)
+	return severity{s.Rank, s.Reason}
 }
 
 // ranked sets each violation's Rank and orders vs most severe first,

@@ -37,6 +37,8 @@ type Invariant struct {
 	Name string
 	// Required: Options.Disable cannot turn it off.
 	Required bool
+	// Severity ranks its violations in a report (SeverityOf).
+	Severity Severity
 	// onWrite, if set, checks h's newest version, which replaced prev
 	// (nil: a create).
 	onWrite func(c *Checks, h *book.History, prev map[string]any)
@@ -56,12 +58,13 @@ var Builtins = []Invariant{
 // invConverges: the drain reaches a steady state (the explorer's drain
 // checks it: a round that ends where an earlier one ended, or no steady
 // state within the drain's bound).
-var invConverges = Invariant{Name: NameConverges}
+var invConverges = Invariant{Name: NameConverges, Severity: stuck}
 
 // invUserInvariant: Scenario.Invariant holds in every steady state.
 var invUserInvariant = Invariant{
 	Name:     NameUser,
 	Required: true,
+	Severity: Severity{2, "the scenario's own invariant"},
 	onSteady: func(ctx context.Context, c *Checks, s Steady) {
 		if s.User == nil {
 			return
@@ -74,20 +77,22 @@ var invUserInvariant = Invariant{
 
 // invNoPanic: no reconcile or action panics (the explorer's step
 // recovers and fails it).
-var invNoPanic = Invariant{Name: NameNoPanic, Required: true}
+var invNoPanic = Invariant{Name: NameNoPanic, Required: true, Severity: Severity{2, "a panic"}}
 
 // invLostWrite: a write changes a field an earlier step set, and the
 // write was computed from a version older than the one that write made
 // (Based; LostWrite; judged again after the schedule, lostsuspect.go).
 var invLostWrite = Invariant{
-	Name:    NameLostWrite,
-	onWrite: (*Checks).checkLostWrite,
+	Name:     NameLostWrite,
+	Severity: Severity{2, "a decision lost"},
+	onWrite:  (*Checks).checkLostWrite,
 }
 
 // invObservedGeneration: at each write, status.observedGeneration never
 // goes backwards nor passes metadata.generation (ObservedGeneration).
 var invObservedGeneration = Invariant{
-	Name: NameObservedGeneration,
+	Name:     NameObservedGeneration,
+	Severity: Severity{1, "a value goes backwards"},
 	onWrite: func(c *Checks, h *book.History, prev map[string]any) {
 		for _, f := range ObservedGeneration(h, prev) {
 			f.Message += c.trace.WriteNote()
@@ -102,7 +107,8 @@ var invObservedGeneration = Invariant{
 // sets it (judged after the schedule, fresh.go;
 // ObservedGenerationStuck).
 var invObservedGenerationStuck = Invariant{
-	Name: NameObservedGenerationStuck,
+	Name:     NameObservedGenerationStuck,
+	Severity: stuck,
 	onSteady: func(_ context.Context, c *Checks, s Steady) {
 		c.checkObservedGenerationStuck(s)
 	},
@@ -111,17 +117,18 @@ var invObservedGenerationStuck = Invariant{
 // invOwnDelete: a reconciler deletes what a reconciler of the schedule
 // created, after a stale read or a crash since (Creations.CheckDelete,
 // at the write; judged again after the schedule, fresh.go).
-var invOwnDelete = Invariant{Name: NameOwnDelete}
+var invOwnDelete = Invariant{Name: NameOwnDelete, Severity: Severity{2, "a decision made twice"}}
 
 // invDeletedStaysDeleted: a reconciler creates again an object of its
 // own For kind that a user action deleted (Creations.NoteWritten, at the
 // write).
-var invDeletedStaysDeleted = Invariant{Name: NameDeletedStaysDeleted}
+var invDeletedStaysDeleted = Invariant{Name: NameDeletedStaysDeleted, Severity: Severity{2, "a decision undone"}}
 
 // invErrorLoop: a reconcile returns an error in the steady round (fresh
 // reads, nothing written): it is retried forever (ErrorLoop).
 var invErrorLoop = Invariant{
-	Name: NameErrorLoop,
+	Name:     NameErrorLoop,
+	Severity: stuck,
 	onSteady: func(_ context.Context, c *Checks, s Steady) {
 		if f, ok := ErrorLoop(s.Steps[s.First:]); ok {
 			c.trace.Fail(NameErrorLoop, f)
@@ -133,7 +140,8 @@ var invErrorLoop = Invariant{
 // finalizer a reconciler of this schedule added, and nothing will remove
 // it (StuckFinalizer).
 var invStuckFinalizer = Invariant{
-	Name: NameStuckFinalizer,
+	Name:     NameStuckFinalizer,
+	Severity: stuck,
 	onSteady: func(_ context.Context, c *Checks, s Steady) {
 		c.CheckFinalizers(s.Steps, s.First, s.ForKinds)
 	},
@@ -142,7 +150,8 @@ var invStuckFinalizer = Invariant{
 // invRecordLive: in a steady state a Scenario.Records field names no
 // live object, as a fresh reader Lists the server (RecordLive).
 var invRecordLive = Invariant{
-	Name: NameRecordLive,
+	Name:     NameRecordLive,
+	Severity: Severity{2, "a record names what is gone"},
 	onSteady: func(ctx context.Context, c *Checks, s Steady) {
 		if f, ok := RecordLive(ctx, c.book, s.Records, s.Fresh()); ok {
 			c.trace.Fail(NameRecordLive, f)
@@ -182,4 +191,37 @@ func Disabled(names []string) (map[string]bool, error) {
 		disabled[name] = true
 	}
 	return disabled, nil
+}
+
+// A search keeps every distinct violation it finds and reports the most
+// severe first. Severity is a column of the table: a value that goes
+// backwards ranks first, then a decision lost, undone or made twice,
+// then an object stuck; a lost write whose overwritten and overwriting
+// values differ only in time-like fields (a timestamp set again a second
+// later, every other field equal) ranks last, and its message says so.
+
+// Severity is a rank (1: most severe) and its reason.
+type Severity struct {
+	Rank   int
+	Reason string
+}
+
+// stuck is the severity of an object stuck.
+var stuck = Severity{3, "an object stuck"}
+
+// TimeOnly is the severity of a lost write of time-like fields only.
+var TimeOnly = Severity{4, "a lost write whose values differ only in time-like fields"}
+
+// SeverityOf is the rank and reason of one violation of invariant;
+// timeOnly: a lost write changed time-like fields only (Failure.TimeOnly).
+func SeverityOf(invariant string, timeOnly bool) Severity {
+	if invariant == NameLostWrite && timeOnly {
+		return TimeOnly
+	}
+	for _, inv := range Builtins {
+		if inv.Name == invariant {
+			return inv.Severity
+		}
+	}
+	return Severity{3, "another invariant"}
 }
