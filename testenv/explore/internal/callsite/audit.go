@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,4 +185,61 @@ func isAuditFinding(msg string) bool {
 		}
 	}
 	return false
+}
+
+// A violation a write caused names that write's kind and line; where the
+// operator's source is on disk and statuspatch-lint is at hand, it also
+// names the line's -audit finding: "blind: Status().Patch of Widget:
+// client.MergeFrom without optimistic lock" (issue 73). The explorer
+// runs the linter as a program: importing it would add golang.org/x/tools
+// to the operator's module graph (hack/explorepins). Audit runs it once
+// per package per process, and takes a finding only from the line the
+// write was sent from. A write that is not a status write (a create, a
+// delete, a spec patch, another subresource's) is not the linter's to
+// class: its request says so, and the finding is NotStatusWrite, linter
+// or not.
+//
+// The linter runs in the folder go test runs in, the operator's module,
+// on the write's package by its import path: a write in a dependency's
+// package (a status helper library, in the module cache or replaced to a
+// folder) is audited through the operator's build, never in the
+// dependency's own folder, whose go.mod (its replace lines, a missing
+// go.sum) may not build (issue 82).
+
+// Auditor audits the writes a report's violations name: it finds the
+// linter (Lint) at the first write it has to ask, and says when there is
+// none, so that the report asks no more.
+type Auditor struct {
+	// Lint names the linter (the explorer's Options.Lint); Progress is
+	// where an error of the linter is said (nil: nowhere).
+	Lint     string
+	Progress io.Writer
+	bin      string
+}
+
+// Write audits a write of verb sent from at ("" when unknown): the
+// finding, and the note the violation's message ends with ("" for none);
+// more is false when no linter is at hand, so nothing more can be
+// audited. An error of the linter goes to Progress, and the write then
+// has no finding.
+func (a *Auditor) Write(ctx context.Context, verb, at string) (finding, note string, more bool) {
+	if !StatusWrite(verb) {
+		return NotStatusWrite, " (audit: " + NotStatusWrite + ")", true
+	}
+	if at == "" {
+		return "", "", true
+	}
+	if a.bin == "" {
+		if a.bin = Lint(a.Lint); a.bin == "" {
+			return "", "", false
+		}
+	}
+	finding, err := Audit(ctx, a.bin, at)
+	if err != nil && a.Progress != nil {
+		fmt.Fprintf(a.Progress, "explore: no audit of the write at %s: %v\n", at, err)
+	}
+	if finding == "" {
+		return "", "", true
+	}
+	return finding, " (statuspatch-lint -audit: " + finding + ")", true
 }
