@@ -80,8 +80,9 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // internal/recmgr (the recording manager Scenario.Setup runs on) imports
 // only crinternals and served, internal/schedule (a schedule's chosen
 // steps and its seed) only the book, and internal/judge (the built-in
-// invariants' judges, on records of their own) only the book and
-// schedule, internal/search (the search over schedules, through the
+// invariants' table, their judges on records of their own, and a
+// schedule's checks, which record what broke through the Trace the root
+// gives them) only the book and schedule, internal/search (the search over schedules, through the
 // Runner the root implements) only schedule, and internal/informers (what
 // a manager's informers may serve a cached read: the model the explorer
 // chooses a read's version within) only the book, served (the

@@ -1,18 +1,20 @@
 // Package judge is the explorer's built-in invariants: their table
-// (Builtins: names, which Options.Disable may turn off), a judge of a
-// schedule for each, and Checks, what a schedule judges and keeps to
-// judge after its end. Each judge reads the book of versions the server
-// held (internal/book) and what the schedule's steps did, as the records
-// of this package hold it (Step, Read, Writer, Acting), and returns what
-// broke as a Failure; Checks runs the table's judges at each new version
-// and in each steady state and records each Failure under the
-// invariant's name through Trace, and, after the schedule, takes back the
-// suspect violations the same schedule with fresh reads clears
-// (JudgeAfter, fresh.go).
+// (Builtins: names, which Options.Disable may turn off, the severity a
+// report ranks their violations by), a judge of a schedule for each, and
+// Checks, what a schedule judges and keeps to judge after its end. Each
+// judge reads the book of versions the server held (internal/book) and
+// what the schedule's steps did, as the records of this package hold it
+// (Step, Read, Writer, Acting), and returns what broke as a Failure;
+// Checks runs the table's judges at each new version and in each steady
+// state, records each Failure under the invariant's name through Trace,
+// and, after the schedule, takes back the suspect violations the same
+// schedule with fresh reads clears (JudgeAfter, fresh.go).
 //
 // It does not hold the run, its trace or the search: the explorer keeps
 // the Violation a Failure becomes, the run of a fresh schedule (given to
-// JudgeAfter as a function) and the ranking of violations in a report.
+// JudgeAfter as a function) and the ranking of a report's violations (by
+// SeverityOf).
+//
 // It imports of the explorer's module only internal/book and
 // internal/schedule (imports_test.go in the explorer's folder checks it).
 package judge
