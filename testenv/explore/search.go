@@ -92,7 +92,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
-	ex.prog.SetPhase(ex.phaseOf())
+	ex.prog.SetPhase(ex.phaseOf().String())
 	defer ex.cleanup()
 	if o.Replay != "" {
 		script, err := ex.setup.parseSeed(o.Replay)
