@@ -160,7 +160,7 @@ func atLevel(o Options, k int) Options {
 // how it goes (progress.go).
 func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	d := o.withDefaults()
-	h.progress = newProgress(d, h.tick)
+	h.progress = newProgress(d, h.knobs.tick)
 	h.progress.Start(d.Budget)
 	res, err := runSearch(ctx, s, o, h)
 	finishProgress(h.progress, res, err)
@@ -202,12 +202,8 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 // last level not exhausted, or exhausted with a bound that deepens still
 // cutting it at the last level.
 func deepen(ctx context.Context, s Scenario, o Options, h hooks, deadline time.Time) (total *Result, more bool, err error) {
-	last := maxLevel
-	if h.maxLevel > 0 {
-		last = h.maxLevel
-	}
 	total = &Result{}
-	more, err = search.Deepen(last, func() bool { return time.Until(deadline) > 0 }, func(k int) (search.Level, error) {
+	more, err = search.Deepen(maxLevel, func() bool { return time.Until(deadline) > 0 }, func(k int) (search.Level, error) {
 		lo := atLevel(o, k)
 		lo.Budget, lo.Report = max(time.Until(deadline), time.Nanosecond), ""
 		h.level, h.deepening, h.known = k, true, total.known()
