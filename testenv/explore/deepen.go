@@ -79,10 +79,11 @@ func DeepeningLevel(k int) Bounds {
 	return Bounds{Depth: defaultDepth + k, Versions: defaultVersions + k, StaleReads: defaultStaleReads << (2 * k), Level: k}
 }
 
-func (ex *explorer) bounds() Bounds {
-	return Bounds{Depth: ex.o.Depth, Versions: ex.o.Versions, StaleReads: ex.o.StaleReads, Level: ex.level, Faults: ex.faults,
-		Random: ex.o.Seed != 0 && !ex.faults && ex.o.Replay == "", Replay: ex.o.Replay != "",
-		Fixed: !ex.deepening && !ex.faults && ex.o.Seed == 0 && ex.o.Replay == ""}
+// bounds are the bounds a search with o runs at, at p.
+func (p place) bounds(o Options) Bounds {
+	return Bounds{Depth: o.Depth, Versions: o.Versions, StaleReads: o.StaleReads, Level: p.level, Faults: p.faults,
+		Random: o.Seed != 0 && !p.faults && o.Replay == "", Replay: o.Replay != "",
+		Fixed: !p.deepening && !p.faults && o.Seed == 0 && o.Replay == ""}
 }
 
 // ReplayOptions are the Options that replay v: its Seed, at the Versions

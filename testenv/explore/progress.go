@@ -66,9 +66,9 @@ func (ex *explorer) defectOf(r *run) string {
 	return violationKey(r.trace.failed)
 }
 
-// phaseOf names the search ex runs, for the progress lines.
-func (ex *explorer) phaseOf() progress.Phase {
-	b := ex.bounds()
-	return progress.Phase{Faults: b.Faults, Replay: b.Replay, Fixed: b.Fixed, Seed: ex.o.Seed, Level: b.Level,
+// phase names the search with o that runs at p, for the progress lines.
+func (p place) phase(o Options) progress.Phase {
+	b := p.bounds(o)
+	return progress.Phase{Faults: b.Faults, Replay: b.Replay, Fixed: b.Fixed, Seed: o.Seed, Level: b.Level,
 		Depth: b.Depth, Versions: b.Versions, StaleReads: b.StaleReads}
 }

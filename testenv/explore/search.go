@@ -94,7 +94,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
-	ex.prog.SetPhase(ex.phaseOf().String())
+	ex.prog.SetPhase(ex.phase(o).String())
 	defer ex.cleanup()
 	if o.Replay != "" {
 		script, err := ex.setup.parseSeed(o.Replay)
@@ -103,13 +103,13 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		}
 		v, err := ex.replay(ctx, script)
 		if err != nil {
-			return &Result{Schedules: 1, Violation: v, Bounds: ex.bounds()}, err
+			return &Result{Schedules: 1, Violation: v, Bounds: ex.bounds(ex.o)}, err
 		}
 		first := ex.last
 		if _, err := ex.replay(ctx, script); err != nil {
-			return &Result{Schedules: 2, Violation: v, Bounds: ex.bounds()}, err
+			return &Result{Schedules: 2, Violation: v, Bounds: ex.bounds(ex.o)}, err
 		}
-		res := &Result{Schedules: 2, Violation: v, Bounds: ex.bounds()}
+		res := &Result{Schedules: 2, Violation: v, Bounds: ex.bounds(ex.o)}
 		if d := divergence(first, ex.last); d != "" {
 			res.Diverged = "replay diverged at " + d + divergedHint
 		}
@@ -124,7 +124,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	ex.deadline = start.Add(o.Budget)
 	workers := ex.workers()
 	defer cleanupWorkers(workers)
-	res := &Result{Workers: len(workers), Bounds: ex.bounds()}
+	res := &Result{Workers: len(workers), Bounds: ex.bounds(ex.o)}
 	if o.Seed != 0 {
 		phase := ex.randomSearch
 		if ex.faults {
