@@ -53,15 +53,14 @@ func plural(n int, what string) string {
 
 // defectOf is what makes r's violation distinct in the report, for the
 // progress lines, or "" if r broke nothing: with Options.Schedules each
-// schedule's is kept once per invariant (randomSearch), else its
-// violationKey (moreSevere). Minimising may still make two one.
+// schedule's is kept once per invariant and schedule (sameSchedule),
+// else its violationKey (moreSevere). Minimising may still make two one.
 func (ex *explorer) defectOf(r *run) string {
 	if r.trace.failed == nil {
 		return ""
 	}
 	if ex.o.Schedules > 0 {
-		v := ex.violation(r)
-		return v.Invariant + "\x00" + v.Seed
+		return sameSchedule(ex.violation(r))
 	}
 	return violationKey(r.trace.failed)
 }

@@ -34,3 +34,8 @@ func (ex *explorer) randomSearch(ctx context.Context, workers []*explorer, res *
 	}
 	return nil
 }
+
+// sameSchedule is what makes a violation of a random search with
+// Options.Schedules distinct: its invariant and its minimised schedule
+// (search.Options.Same).
+func sameSchedule(v *Violation) string { return v.Invariant + "\x00" + v.Seed }

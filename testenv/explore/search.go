@@ -169,7 +169,7 @@ func (ex *explorer) search(ctx context.Context, workers []*explorer, start time.
 			k := foundKey(v.Of)
 			return k, !ex.known[k]
 		},
-		Same: func(v *search.Verdict[*Violation]) string { return v.Of.Invariant + "\x00" + v.Of.Seed },
+		Same: func(v *search.Verdict[*Violation]) string { return sameSchedule(v.Of) },
 	})
 	res.Schedules += got.Schedules
 	res.Pruned, res.Speculative = got.Pruned, got.Speculative
