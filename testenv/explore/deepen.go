@@ -79,10 +79,11 @@ func DeepeningLevel(k int) Bounds {
 	return Bounds{Depth: defaultDepth + k, Versions: defaultVersions + k, StaleReads: defaultStaleReads << (2 * k), Level: k}
 }
 
-func (ex *explorer) bounds() Bounds {
-	return Bounds{Depth: ex.o.Depth, Versions: ex.o.Versions, StaleReads: ex.o.StaleReads, Level: ex.level, Faults: ex.faults,
-		Random: ex.o.Seed != 0 && !ex.faults && ex.o.Replay == "", Replay: ex.o.Replay != "",
-		Fixed: !ex.deepening && !ex.faults && ex.o.Seed == 0 && ex.o.Replay == ""}
+// bounds are the bounds a search with o runs at, at p.
+func (p place) bounds(o Options) Bounds {
+	return Bounds{Depth: o.Depth, Versions: o.Versions, StaleReads: o.StaleReads, Level: p.level, Faults: p.faults,
+		Random: o.Seed != 0 && !p.faults && o.Replay == "", Replay: o.Replay != "",
+		Fixed: !p.deepening && !p.faults && o.Seed == 0 && o.Replay == ""}
 }
 
 // ReplayOptions are the Options that replay v: its Seed, at the Versions
@@ -160,7 +161,7 @@ func atLevel(o Options, k int) Options {
 // how it goes (progress.go).
 func runHooked(ctx context.Context, s Scenario, o Options, h hooks) (*Result, error) {
 	d := o.withDefaults()
-	h.progress = newProgress(d, h.tick)
+	h.progress = newProgress(d, h.knobs.tick)
 	h.progress.Start(d.Budget)
 	res, err := runSearch(ctx, s, o, h)
 	finishProgress(h.progress, res, err)
@@ -202,12 +203,8 @@ func runSearch(ctx context.Context, s Scenario, o Options, h hooks) (*Result, er
 // last level not exhausted, or exhausted with a bound that deepens still
 // cutting it at the last level.
 func deepen(ctx context.Context, s Scenario, o Options, h hooks, deadline time.Time) (total *Result, more bool, err error) {
-	last := maxLevel
-	if h.maxLevel > 0 {
-		last = h.maxLevel
-	}
 	total = &Result{}
-	more, err = search.Deepen(last, func() bool { return time.Until(deadline) > 0 }, func(k int) (search.Level, error) {
+	more, err = search.Deepen(maxLevel, func() bool { return time.Until(deadline) > 0 }, func(k int) (search.Level, error) {
 		lo := atLevel(o, k)
 		lo.Budget, lo.Report = max(time.Until(deadline), time.Nanosecond), ""
 		h.level, h.deepening, h.known = k, true, total.known()

@@ -70,13 +70,13 @@ func RunSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, er
 // of the tasks it may start, the latest in the serial order first: every
 // state is met first by the schedule the serial search runs last.
 func RunLastFirst(ctx context.Context, s Scenario, o Options) (*Result, error) {
-	return runHooked(ctx, s, o, hooks{lastFirst: true})
+	return runHooked(ctx, s, o, hooks{knobs: testKnobs{lastFirst: true}})
 }
 
 // RunWindowsOfOneReconcile is Run with each stale window ended with its
 // reconcile, as at the default bounds, whatever the bounds.
 func RunWindowsOfOneReconcile(ctx context.Context, s Scenario, o Options) (*Result, error) {
-	return runHooked(ctx, s, o, hooks{oneReconcile: true})
+	return runHooked(ctx, s, o, hooks{knobs: testKnobs{oneReconcile: true}})
 }
 
 // RunFaultPhaseSteps runs the fault phase alone, as a search with o
@@ -84,7 +84,7 @@ func RunWindowsOfOneReconcile(ctx context.Context, s Scenario, o Options) (*Resu
 // ran to its end (the minimiser's replays included).
 func RunFaultPhaseSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, error) {
 	var out [][]Step
-	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{faults: true, visit: func(r *run) { out = append(out, r.trace.steps) }})
+	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{place: place{faults: true}, knobs: testKnobs{visit: func(r *run) { out = append(out, r.trace.steps) }}})
 	return res, out, err
 }
 
@@ -95,9 +95,9 @@ const DefaultProgressEvery = defaultProgressEvery
 // every Options.ProgressEvery; visit, if set, sees each schedule run to
 // its end.
 func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time, visit func()) (*Result, error) {
-	h := hooks{tick: tick}
+	h := hooks{knobs: testKnobs{tick: tick}}
 	if visit != nil {
-		h.visit = func(*run) { visit() }
+		h.knobs.visit = func(*run) { visit() }
 	}
 	return runHooked(ctx, s, o, h)
 }

@@ -76,7 +76,8 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // search, and reaches the explorer's invariants only through the callback
 // New takes, so it imports none either; nor do internal/callsite (the
 // operator's line that sent a write, and its audit), internal/progress
-// (the search's progress lines) and crinternals;
+// (the search's progress lines), internal/seeded (explore.Source) and
+// crinternals;
 // internal/recmgr (the recording manager Scenario.Setup runs on) imports
 // only crinternals and served, internal/schedule (a schedule's chosen
 // steps and its seed) only the book, and internal/judge (the built-in
@@ -104,7 +105,7 @@ func TestExploreLayers(t *testing.T) {
 		"internal/informers": {"internal/book": true, "internal/served": true, "internal/recmgr": true},
 		"internal/faults":    {"internal/book": true, "internal/schedule": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -149,7 +150,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

@@ -50,7 +50,7 @@ func (ex *explorer) violation(r *run) *Violation {
 		return nil
 	}
 	v := *r.trace.failed
-	v.Steps, v.Bounds = r.trace.steps, ex.bounds()
+	v.Steps, v.Bounds = r.trace.steps, ex.bounds(ex.o)
 	var script []scriptStep
 	for i, s := range r.trace.chosen {
 		if !r.trace.steps[i].Drain {

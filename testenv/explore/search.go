@@ -10,9 +10,12 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
-// explorer holds one search: its state (what it has seen, its bounds and
-// level), the setup it read from the Scenario once (setupState) and the
-// knobs tests turn (testKnobs).
+// explorer holds one search at fixed bounds on one world of the backend
+// (a worker: parallel.go): the Options, where the search sits in the
+// whole search (place), the setup it read from the Scenario once
+// (setupState), what its schedules left behind, and the knobs tests
+// turn (testKnobs). It runs one schedule for internal/search (replayer),
+// which decides the schedules.
 type explorer struct {
 	o        Options
 	touched  []leftover
@@ -20,16 +23,9 @@ type explorer struct {
 	runs     int
 	// last is the last schedule replay ran.
 	last *run
-	// level is the deepening level of o's bounds (deepen.go); faults
-	// marks the fault phase, scale what its pilot counted (faults.go).
-	level  int
-	faults bool
-	scale  *faults.Scale
-	// deepening: the search deepens its bounds (deepen.go), level is
-	// one of its levels; known, the violations its earlier levels found
-	// (foundKey), not kept again.
-	deepening bool
-	known     map[string]bool
+	place
+	// scale is what the fault phase's pilot counted (faults.go).
+	scale *faults.Scale
 	// prog counts the schedules for the progress lines (progress.go).
 	prog *progress.Lines
 	// fresh are the fresh schedules the judgement after a schedule ran,
@@ -40,17 +36,30 @@ type explorer struct {
 	knobs testKnobs
 }
 
-// testKnobs are the explorer's test knobs, all in one place (runHooked
-// takes them from hooks); the zero value is the search users run.
+// place is where a search at fixed bounds sits in the whole search:
+// level is the deepening level of its bounds (deepen.go), faults marks
+// the fault phase (faults.go); deepening: the search deepens its bounds
+// and level is one of its levels; known, the violations its earlier
+// levels found (foundKey), not kept again.
+type place struct {
+	level             int
+	faults, deepening bool
+	known             map[string]bool
+}
+
+// testKnobs are the tests' knobs, all in one place (export_test.go turns
+// them); the zero value is the search users run.
 type testKnobs struct {
 	// visit, if set, sees each schedule run to its end.
 	visit func(*run)
 	// lastFirst makes the depth-first search start the latest task in
-	// the serial order first (search.Depth.LastFirst).
+	// the serial order first (search.Options.LastFirst).
 	lastFirst bool
 	// oneReconcile ends each stale window with its reconcile, as at the
 	// default bounds, whatever the bounds (window.go).
 	oneReconcile bool
+	// tick, if set, replaces the progress lines' ticker.
+	tick <-chan time.Time
 }
 
 // Run explores s. It returns an error when the scenario is malformed or the
@@ -63,23 +72,16 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 // runVisiting is Run; visit, if set (tests), sees every schedule the
 // search runs to its end.
 func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*run)) (*Result, error) {
-	return runHooked(ctx, s, o, hooks{visit: visit})
+	return runHooked(ctx, s, o, hooks{knobs: testKnobs{visit: visit}})
 }
 
-// hooks are the tests' views into a search (the explorer's fields of the
-// same names).
+// hooks are what a search at fixed bounds (runLevel) is given beside its
+// Options: the tests' knobs, its place in the whole search, and the
+// whole search's progress (runHooked makes it).
 type hooks struct {
-	visit                   func(*run)
-	lastFirst, oneReconcile bool
-	level                   int
-	faults, deepening       bool
-	known                   map[string]bool
-	// maxLevel, if set, is the deepest level deepening reaches.
-	maxLevel int
-	// progress is the whole search's (runHooked makes it); tick, if set,
-	// replaces its ticker.
+	knobs testKnobs
+	place
 	progress *progress.Lines
-	tick     <-chan time.Time
 }
 
 // runLevel is one search at o's bounds (runHooked may deepen them).
@@ -88,11 +90,11 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{setup: setupState{s: s}, o: o, knobs: testKnobs{visit: h.visit, lastFirst: h.lastFirst, oneReconcile: h.oneReconcile}, level: h.level, faults: h.faults, deepening: h.deepening, known: h.known, prog: h.progress}
+	ex := &explorer{setup: setupState{s: s}, o: o, knobs: h.knobs, place: h.place, prog: h.progress}
 	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
-	ex.prog.SetPhase(ex.phaseOf())
+	ex.prog.SetPhase(ex.phase(o).String())
 	defer ex.cleanup()
 	if o.Replay != "" {
 		script, err := ex.setup.parseSeed(o.Replay)
@@ -101,13 +103,13 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		}
 		v, err := ex.replay(ctx, script)
 		if err != nil {
-			return &Result{Schedules: 1, Violation: v, Bounds: ex.bounds()}, err
+			return &Result{Schedules: 1, Violation: v, Bounds: ex.bounds(ex.o)}, err
 		}
 		first := ex.last
 		if _, err := ex.replay(ctx, script); err != nil {
-			return &Result{Schedules: 2, Violation: v, Bounds: ex.bounds()}, err
+			return &Result{Schedules: 2, Violation: v, Bounds: ex.bounds(ex.o)}, err
 		}
-		res := &Result{Schedules: 2, Violation: v, Bounds: ex.bounds()}
+		res := &Result{Schedules: 2, Violation: v, Bounds: ex.bounds(ex.o)}
 		if d := divergence(first, ex.last); d != "" {
 			res.Diverged = "replay diverged at " + d + divergedHint
 		}
@@ -122,7 +124,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	ex.deadline = start.Add(o.Budget)
 	workers := ex.workers()
 	defer cleanupWorkers(workers)
-	res := &Result{Workers: len(workers), Bounds: ex.bounds()}
+	res := &Result{Workers: len(workers), Bounds: ex.bounds(ex.o)}
 	if o.Seed != 0 {
 		phase := ex.randomSearch
 		if ex.faults {
@@ -132,11 +134,9 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		res.Elapsed = time.Since(start)
 		return res, ex.o.writeReport(ctx, res, err)
 	}
-	fs, err := ex.depthFirst(ctx, workers, start, res)
+	got, err := ex.search(ctx, workers, start, res)
+	fs := got.Found
 	res.Elapsed = time.Since(start)
-	if err == nil {
-		err = ctx.Err()
-	}
 	if err != nil || len(fs) == 0 {
 		return res, ex.o.writeReport(ctx, res, err)
 	}
@@ -153,23 +153,28 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	return res, ex.o.writeReport(ctx, res, nil)
 }
 
-// depthFirst runs the schedules of up to Options.Depth chosen steps,
-// depth-first and shortest first, on workers (search.DepthFirst: one
-// worker is the serial search, and more run its schedules, prune where
-// it prunes and find what it finds): the first violation is one of the
-// shortest. It goes on past violations within the Budget, and returns
-// the first schedule of each distinct one not known (foundKey;
-// Options.StopAtFirst: the first schedule that broke one). It counts in
-// res the schedules the serial search runs and prunes, and apart the
-// ones run in vain.
-func (ex *explorer) depthFirst(ctx context.Context, workers []*explorer, start time.Time, res *Result) ([]search.Found[*Violation], error) {
-	got, err := search.DepthFirst(ctx, replayers(workers), search.Depth[*Violation]{
-		Start: start, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst, LastFirst: ex.knobs.lastFirst,
-		InBudget: ex.inBudget, Key: ex.newDefect,
+// search runs the schedules of one search at o's bounds on workers
+// (search.Run: depth-first, where one worker is the serial search
+// and more run its schedules, prune where it prunes and find what it
+// finds; or with Options.Seed random) within the Budget, and counts in
+// res what it ran: for the depth-first search, the schedules the serial
+// search runs and prunes, and apart the ones run in vain. It keeps the
+// schedules of each distinct violation (foundKey) not known.
+func (ex *explorer) search(ctx context.Context, workers []*explorer, start time.Time, res *Result) (search.Result[*Violation], error) {
+	o := ex.o
+	got, err := search.Run(ctx, replayers(workers), search.Options[*Violation]{
+		Start: start, Deadline: ex.deadline, Depth: o.Depth, StopAtFirst: o.StopAtFirst, LastFirst: ex.knobs.lastFirst,
+		Seed: o.Seed, Index: o.Shard.Index, Count: o.Shard.Count, Schedules: o.Schedules,
+		Key: func(v *search.Verdict[*Violation]) (string, bool) {
+			k := foundKey(v.Of)
+			return k, !ex.known[k]
+		},
+		Same: func(v *search.Verdict[*Violation]) string { return sameSchedule(v.Of) },
 	})
-	res.Schedules, res.Pruned, res.Speculative = got.Schedules, got.Pruned, got.Speculative
+	res.Schedules += got.Schedules
+	res.Pruned, res.Speculative = got.Pruned, got.Speculative
 	res.cut, res.Exhausted = boundSet(got.Cut), got.Exhausted
-	return got.Found, err
+	return got, err
 }
 
 // schedule runs one schedule of up to depth chosen steps, then drains,
@@ -226,10 +231,6 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 		ex.knobs.visit(r)
 	}
 	return r, r.err
-}
-
-func (ex *explorer) inBudget(ctx context.Context) bool {
-	return ctx.Err() == nil && time.Now().Before(ex.deadline)
 }
 
 // cleanup deletes what the last schedule wrote, so that the next Run on

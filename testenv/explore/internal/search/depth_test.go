@@ -57,7 +57,7 @@ func (t toy) run(c *Chooser, depth int, prune func(d int) bool, failed func(d in
 	return v, false
 }
 
-// toyRunner runs the toy's schedules for DepthFirst.
+// toyRunner runs the toy's schedules for DepthFirst and RunRandom.
 type toyRunner struct{ toy }
 
 func (toyRunner) Replay(context.Context, []schedule.Chosen) (*Verdict[string], error) {
@@ -67,6 +67,10 @@ func (toyRunner) Ran(*Verdict[string]) ([]schedule.Chosen, error) { return nil, 
 
 func (r toyRunner) Schedule(_ context.Context, c *Chooser, depth int) (*Verdict[string], error) {
 	vis := c.Visit
+	if vis == nil { // a random schedule: nothing pruned
+		v, _ := r.run(c, depth, func(int) bool { return false }, func(int) {})
+		return v, nil
+	}
 	prune := func(d int) bool {
 		if vis.Prune(func() uint64 { return hash(c.Taken, depth, d) }, c.Taken, d) {
 			vis.PrunedAt = d

@@ -5,7 +5,9 @@
 // invariants still break; RunRandom runs seeded random schedules on a
 // pool of workers, DepthFirst every schedule, shortest first, on one
 // worker or several (the serial search is the one on one worker), and
-// Deepen runs the levels of an iterative deepening.
+// Deepen runs the levels of an iterative deepening. Run is one search at
+// fixed bounds, depth-first or random, within a deadline: what the root
+// asks of it for each level of its search.
 //
 // It imports of the explorer's module only internal/schedule
 // (imports_test.go in the explorer's folder checks it).
