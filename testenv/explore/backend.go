@@ -3,6 +3,8 @@ package explore
 import (
 	"context"
 
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/reset"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,7 +15,7 @@ import (
 type Backend interface {
 	// begin returns a client on a clean state; left are the objects
 	// the previous schedule's book held, each as it last saw it: after
-	// begin, none of them exists (reset.go).
+	// begin, none of them exists (internal/reset).
 	begin(ctx context.Context, left []leftover) (client.Client, error)
 	// create makes obj, one of the scenario's objects, through c, the
 	// client begin returned; stored is the version the server stored, as
@@ -48,7 +50,7 @@ func (r remote) ServerClient() client.Client { return r.c }
 // Server runs schedules on env's API server (real 409s, merge patches,
 // generation bumps, pruning, defaulting). Before each schedule it deletes
 // every object the previous one wrote, finalizers removed first, so that
-// names stay the same from schedule to schedule (reset.go).
+// names stay the same from schedule to schedule (internal/reset).
 //
 // Each further server in more (started with the same options: CRDs,
 // scheme) is a world of its own, where a worker of Options.Parallel runs
@@ -62,6 +64,18 @@ func Server(env APIServer, more ...APIServer) Backend {
 	}
 	return b
 }
+
+// create makes obj as the typed client sends it (reset.Create).
+func (b *serverBackend) create(ctx context.Context, c client.Client, obj client.Object) (*unstructured.Unstructured, error) {
+	return reset.Create(ctx, c, obj)
+}
+
+// leftover is an object a schedule's book holds, as the book last saw it
+// (internal/reset).
+type leftover = reset.Leftover
+
+// leftovers are the objects r's book holds, each at its newest version.
+func leftovers(r *run) []leftover { return reset.Leftovers(r.book, r.cache.lists.Revision) }
 
 type serverBackend struct {
 	c    client.Client
@@ -79,7 +93,7 @@ func (b *serverBackend) worlds() []Backend {
 func (b *serverBackend) scheme() *runtime.Scheme { return b.c.Scheme() }
 
 func (b *serverBackend) begin(ctx context.Context, left []leftover) (client.Client, error) {
-	if err := b.resetAll(ctx, left); err != nil {
+	if err := reset.All(ctx, b.c, left); err != nil {
 		return nil, err
 	}
 	return b.c, nil

@@ -33,7 +33,7 @@ type cacheModel struct {
 	// Options.Versions (informers.Model.Points).
 	listCut bool
 	// lists are the kinds listed with no write since (listfresh.go).
-	lists listsSeen
+	lists informers.Floors
 }
 
 // informerKey names one informer: a kind and a representation.
@@ -119,7 +119,7 @@ func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list c
 // least as new as the kind's floor (listfresh.go).
 func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]book.Key, error) {
 	if cm.lists != nil {
-		c = listFresh(c, cm.lists)
+		c = informers.FreshLists{WithWatch: c, Floors: cm.lists}
 	}
 	return cm.model.Fetch(ctx, c, list, api, opts)
 }

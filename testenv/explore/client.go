@@ -294,7 +294,7 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	i := len(r.trace.cur.step.Writes)
 	r.trace.cur.step.Writes = append(r.trace.cur.step.Writes, w)
 	if sendErr != nil {
-		r.cache.lists.wrote(k.GVK.GroupKind(), "", "", sendErr) // listfresh.go
+		r.cache.lists.Wrote(k.GVK.GroupKind(), "", "", sendErr) // informers.Floors
 		return sendErr
 	}
 	r.trace.cur.applying = strings.HasSuffix(w.Verb, "apply")
@@ -303,10 +303,10 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	h, changed, err := stored()
 	r.trace.cur.applying, r.trace.cur.judged = false, false
 	if err != nil {
-		r.cache.lists.written(k.GVK.GroupKind())
+		r.cache.lists.Written(k.GVK.GroupKind())
 		return err
 	}
-	r.cache.lists.wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
+	r.cache.lists.Wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
 	if changed {
 		if w.Data == "" && h.Newest() > 0 && h.Versions[h.Newest()] != nil {
 			r.trace.cur.step.Writes[i].Data = book.DescribeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])

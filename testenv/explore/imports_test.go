@@ -85,8 +85,10 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // Runner the root implements) only schedule, and internal/informers (what
 // a manager's informers may serve a cached read: the model the explorer
 // chooses a read's version within) only the book, served (the
-// representations) and recmgr (the field indexes), never the trace its
-// choices are recorded in; internal/faults (the crash points, the writes
+// representations), recmgr (the field indexes) and reset (the leftovers
+// the kinds' floors start from after a reset), never the trace its
+// choices are recorded in; internal/reset (the reset between schedules)
+// only the book; internal/faults (the crash points, the writes
 // in flight, the fault phase's plan, a replay's comparison) only the book
 // and schedule, never the run whose process it crashes. A file of these
 // that reached back for the run, the step or the trace would show here
@@ -100,10 +102,11 @@ func TestExploreLayers(t *testing.T) {
 		"internal/schedule":  {"internal/book": true},
 		"internal/judge":     {"internal/book": true, "internal/schedule": true},
 		"internal/search":    {"internal/schedule": true},
-		"internal/informers": {"internal/book": true, "internal/served": true, "internal/recmgr": true},
+		"internal/informers": {"internal/book": true, "internal/served": true, "internal/recmgr": true, "internal/reset": true},
+		"internal/reset":     {"internal/book": true},
 		"internal/faults":    {"internal/book": true, "internal/schedule": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/reset"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -148,7 +151,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/reset", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

@@ -24,7 +24,7 @@ func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list c
 	cm.startInformer(gvk, list)
 	lo := (&client.ListOptions{}).ApplyOptions(opts)
 	scope, ok := informers.Scope(lo)
-	if ok && cm.lists.covers(gvk.GroupKind(), scope) && informers.OneVersion(cm.model.Book, gvk) {
+	if ok && cm.lists.Covers(gvk.GroupKind(), scope) && informers.OneVersion(cm.model.Book, gvk) {
 		if handled, err := cm.listLagged(list, gvk, lo, true); err != nil || handled {
 			return err
 		}
@@ -34,7 +34,7 @@ func (cm *cacheModel) cachedList(ctx context.Context, c client.WithWatch, list c
 		return err
 	}
 	if ok {
-		cm.lists.cover(gvk.GroupKind(), scope)
+		cm.lists.Cover(gvk.GroupKind(), scope)
 	}
 	handled, err := cm.listLagged(list, gvk, lo, false)
 	if err != nil || handled {
@@ -79,7 +79,7 @@ func (cm *cacheModel) listLagged(list client.ObjectList, gvk schema.GroupVersion
 		}
 	}
 	if fromBook {
-		list.SetResourceVersion(cm.lists.newest(gvk.GroupKind()))
+		list.SetResourceVersion(cm.lists.Newest(gvk.GroupKind()))
 	}
 	for _, l := range cm.model.ServeList(kind, rep, match, p) {
 		cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: l.Key.String(), Version: l.Version + 1, Newest: l.Newest + 1, List: true, Missing: l.Missing, Informer: rep.String(),

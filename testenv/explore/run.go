@@ -58,7 +58,7 @@ func newRun(ex *explorer, server client.Client) *run {
 	}
 	r.book = book.New(server, r.checks.checkWrite)
 	r.checks = checks{book: r.book, server: server, trace: &r.trace}
-	r.cache = cacheModel{ex: ex, trace: &r.trace, model: informers.Model{Book: r.book, Floor: map[book.Key]int{}}, lists: listsSeen{}}
+	r.cache = cacheModel{ex: ex, trace: &r.trace, model: informers.Model{Book: r.book, Floor: map[book.Key]int{}}, lists: informers.Floors{}}
 	if server != nil {
 		r.cache.model.Scheme = server.Scheme()
 	}
@@ -88,7 +88,7 @@ func (r *run) setup(ctx context.Context) error {
 		} else if _, _, err := r.book.Observe(ctx, k); err != nil {
 			return err
 		}
-		r.cache.lists.wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // listfresh.go
+		r.cache.lists.Wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // informers.Floors
 		r.queue.queueEvent(k)
 	}
 	for i := range r.ex.setup.s.Actions {

@@ -7,16 +7,16 @@
 // (Model.SetListAt) and the objects it shows (Model.ServeList), what a
 // stale window at a point serves (WindowLag, WindowListLag,
 // Model.ListSeq; Model.WindowPoint for the state hash), what the served
-// API's second cache holds (Held), Lists sent at least as new as their
-// kind's floor (FreshLists, NotOlderThan), and a List sent to the
-// server, through the indexes for a field selector, whose items the book
-// then holds (Model.Fetch).
+// API's second cache holds (Held), what a schedule knows of each kind's
+// newest revision (Floors, set again after a reset from its leftovers)
+// and Lists sent at least as new as their kind's floor (FreshLists,
+// NotOlderThan), and a List sent to the server, through the indexes for
+// a field selector, whose items the book then holds (Model.Fetch).
 //
 // The package holds facts and bounds, not choices: which lag a read is
-// served at, which stale windows are open and their units, the floors,
-// and what a step records of each read are the schedule's (the
-// explorer's cachemodel.go, window.go, listlag.go and listfresh.go),
-// which take them from here. It imports no package of the explorer's
-// module but book, served and recmgr (imports_test.go in the explorer's
-// folder checks it).
+// served at, which stale windows are open and their units, and what a
+// step records of each read are the schedule's (the explorer's
+// cachemodel.go, window.go and listlag.go), which take them from here.
+// It imports no package of the explorer's module but book, served,
+// recmgr and reset (imports_test.go in the explorer's folder checks it).
 package informers
