@@ -75,7 +75,7 @@ func (b *serverBackend) create(ctx context.Context, c client.Client, obj client.
 type leftover = reset.Leftover
 
 // leftovers are the objects r's book holds, each at its newest version.
-func leftovers(r *run) []leftover { return reset.Leftovers(r.book, r.cache.lists.Revision) }
+func leftovers(r *run) []leftover { return reset.Leftovers(r.book, r.cache.Lists.Revision) }
 
 type serverBackend struct {
 	c    client.Client

@@ -26,7 +26,7 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	r := newRun(ex, srv)
 	if ex.setup.s.BeginSchedule == nil {
 		r.book.SetGone(reset.Gone(ex.touched))
-		r.cache.lists.AfterReset(ex.touched) // informers.Floors
+		r.cache.Lists.AfterReset(ex.touched) // informers.Floors
 		ex.touched = reset.StillGone(ex.touched)
 	} else {
 		ex.touched = nil

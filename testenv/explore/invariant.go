@@ -123,7 +123,7 @@ var invObservedGeneration = invariant{
 var invObservedGenerationStuck = invariant{
 	name: InvariantObservedGenerationStuck,
 	onSteady: func(_ context.Context, r *run, _ int) {
-		r.checks.checkObservedGenerationStuck(r.ex.setup.ogKinds, r.cache.stale > 0 || r.trace.crashes > 0 || r.held.in.Delivered > 0)
+		r.checks.checkObservedGenerationStuck(r.ex.setup.ogKinds, r.cache.Stale > 0 || r.trace.crashes > 0 || r.held.in.Delivered > 0)
 	},
 }
 

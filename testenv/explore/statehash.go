@@ -46,10 +46,10 @@ func (r *run) stateHash(left int) uint64 {
 		Lazy                 []string
 		Held                 string
 		Second               []string `json:",omitempty"` // nil without a second cache: other hashes unchanged
-	}{objs, q, r.cache.stale, left, r.trace.crashes, r.cache.model.Floors(keys), r.cache.model.View.State(keys), r.cache.model.View.Past(keys), r.cache.model.View.Lazy(), r.held.in.State(), r.proc.Started()})
+	}{objs, q, r.cache.Stale, left, r.trace.crashes, r.cache.Model.Floors(keys), r.cache.Model.View.State(keys), r.cache.Model.View.Past(keys), r.cache.Model.View.Lazy(), r.held.in.State(), r.proc.Started()})
 	f := fnv.New64a()
 	_, _ = f.Write(b)
-	if open := r.cache.windowState(keys, func(c map[string]any) any { return book.Comparable(c, uids) }); len(open) > 0 {
+	if open := r.cache.WindowState(keys, func(c map[string]any) any { return book.Comparable(c, uids) }); len(open) > 0 {
 		w, _ := json.Marshal(open)
 		_, _ = f.Write(w)
 	}
