@@ -93,12 +93,24 @@ func (c cacheTrace) Windows(step int) *[]Window {
 }
 
 func (c cacheTrace) Read(r informers.Read) {
-	s := c.t.cur
-	s.step.Reads = append(s.step.Reads, Read{Object: r.Key.String(), Version: r.Version, Newest: r.Newest, API: r.API, Uncached: r.Uncached, List: r.List,
-		Missing: r.Missing, Informer: r.Informer, OtherAPIServer: r.OtherAPIServer, Window: r.Window})
-	if r.Version-1 > s.seenOrNone(r.Key) {
-		s.seen[r.Key] = r.Version - 1
+	c.t.cur.step.Reads = append(c.t.cur.step.Reads, stepRead(r))
+	c.Saw(r.Key, r.Version-1)
+}
+
+func (c cacheTrace) Saw(k book.Key, v int) {
+	if s := c.t.cur; v > s.seenOrNone(k) {
+		s.seen[k] = v
 	}
+}
+
+func (c cacheTrace) Held(r informers.Read) {
+	c.t.cur.step.SecondCache = append(c.t.cur.step.SecondCache, stepRead(r))
+}
+
+// stepRead is r as a step lists it.
+func stepRead(r informers.Read) Read {
+	return Read{Object: r.Key.String(), Version: r.Version, Newest: r.Newest, API: r.API, Uncached: r.Uncached, List: r.List,
+		Missing: r.Missing, Informer: r.Informer, OtherAPIServer: r.OtherAPIServer, Window: r.Window}
 }
 
 // cacheSetup is the explorer's bounds and setup as the cache reads them

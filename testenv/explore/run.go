@@ -114,7 +114,7 @@ func (r *run) newReconcilers() error {
 	}
 	r.cache.Model.Indexes, r.cache.Model.Indexed = recmgr.Indexes{}, map[informerKey]bool{}
 	r.proc.Stop()
-	r.proc = servedapi.New(servedBook{r}, api)
+	r.proc = servedapi.New(servedBook(r), api)
 	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.Model.Indexes, r.cache.Model.Indexed, r.proc)
 	if err != nil {
 		return err
@@ -148,7 +148,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	if watches, err := r.proc.Sync(ctx); err != nil && r.err == nil {
 		r.err = err
 	} else if err == nil {
-		r.markSeen(watches)
+		r.cache.MarkSeen(watches)
 	}
 	var err error
 	var res ctrl.Result

@@ -70,8 +70,14 @@ type Trace interface {
 	// (explore.Step.Windows).
 	Windows(step int) *[]Window
 	// Read records a read of the running step, which has then seen the
-	// object at r.Version or newer.
+	// object at r.Version or newer (Saw).
 	Read(r Read)
+	// Saw records that the running step has seen version v (from 0) of
+	// k, or a newer one.
+	Saw(k book.Key, v int)
+	// Held records what the second cache held of an object at the
+	// running step's start (explore.Step.SecondCache).
+	Held(r Read)
 }
 
 // Bound names a bound of the search that cut a choice of the cache.
