@@ -83,12 +83,13 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // invariants' judges, on records of their own) only the book and
 // schedule, internal/search (the search over schedules, through the
 // Runner the root implements) only schedule, and internal/informers (what
-// a manager's informers may serve a cached read: the model the explorer
-// chooses a read's version within) only the book, served (the
+// a manager's informers may serve a cached read, and the cache model that
+// chooses a read's version within it) only the book, served (the
 // representations), recmgr (the field indexes) and reset (the leftovers
 // the kinds' floors start from after a reset), never the trace its
-// choices are recorded in; internal/reset (the reset between schedules)
-// only the book; internal/faults (the crash points, the writes
+// choices are recorded in (it has them through its Trace interface);
+// internal/reset (the backends, the reset between schedules, the state
+// hash) only the book; internal/faults (the crash points, the writes
 // in flight, the fault phase's plan, a replay's comparison) only the book
 // and schedule, never the run whose process it crashes. A file of these
 // that reached back for the run, the step or the trace would show here
