@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // cacheModel is how the process's cache serves the reconcilers' cached
@@ -32,6 +33,37 @@ type representation = servedapi.Rep
 // repOf is the representation of the informer that serves a cached read
 // into obj (an object or a list).
 func repOf(obj runtime.Object) representation { return informers.RepOf(obj) }
+
+// The kinds' floors, what a schedule knows of each kind's newest revision
+// so that its Lists need not ask for the newest, are internal/informers'
+// (Floors, floors.go there); the run keeps them in r.cache.Lists.
+
+// freshReader reads the server as it is now for the steady-state checks
+// (Scenario.Invariant, the record invariant): its Lists at least as new
+// as the schedule's writes of their kind, as the reconcilers' Lists, its
+// Gets the newest.
+func (r *run) freshReader() client.Reader {
+	return r.cache.Lists.Reader(withWatch(r.server))
+}
+
+// newestRV is the resourceVersion of the book's newest version of k, ""
+// when it holds none or the object is absent.
+func (r *run) newestRV(k book.Key) string {
+	h := r.book.History(k)
+	if h == nil || h.Versions[h.Newest()] == nil {
+		return ""
+	}
+	return h.RVs[h.Newest()]
+}
+
+// The served API (internal/served) reads the run's book through
+// informers.ServedBook; what its second cache held at a step's start the
+// cache model records (informers.Cache.MarkSeen).
+
+// servedBook is r's book as the served API reads it.
+func servedBook(r *run) informers.ServedBook {
+	return informers.ServedBook{Book: r.book, Server: r.server, Crash: errCrashed}
+}
 
 // cacheTrace is the trace as the cache reads and records it
 // (informers.Trace).

@@ -179,7 +179,8 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 
 // list reads from the server and records every item as seen at its
 // newest version; a cached list (api false) of a cached kind is then
-// served from a point of its informer's history, as chosen (listlag.go).
+// served from a point of its informer's history, as chosen
+// (informers.Cache.CachedList).
 func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
 	if r.stopped() {
 		return errCrashed

@@ -73,7 +73,7 @@ func (r *run) maybeCrash() {
 // restart replaces the crashed process: new reconcilers on new clients,
 // every object queued, and, for a restart, a cold cache.
 func (r *run) restart(kind int) {
-	r.cache.CloseWindows() // the new process has new informers (window.go)
+	r.cache.CloseWindows() // the new process has new informers (internal/informers)
 	if kind == crashRestart {
 		r.cache.Model.View.Reset()
 		for _, k := range r.book.Keys() {
