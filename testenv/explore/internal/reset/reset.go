@@ -33,7 +33,7 @@ import (
 // book does not know of) gets the read-first reset. Namespaces always get
 // it (their deletion needs the finalize subresource).
 //
-// The objects are reset at once (resetWorkers requests in flight), as no
+// The objects are reset at once (workers requests in flight), as no
 // object's reset depends on another's: a schedule's time goes on
 // requests, and a server answers several at once on as many cores. Not a
 // Namespace: it is reset after every other object, the objects in it
