@@ -3,17 +3,18 @@ package explore
 import (
 	"context"
 
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/reset"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
 
 // Backend runs the schedules. Every schedule starts from a clean state.
 type Backend interface {
 	// begin returns a client on a clean state; left are the objects
 	// the previous schedule's book held, each as it last saw it: after
-	// begin, none of them exists (reset.go).
+	// begin, none of them exists (internal/reset).
 	begin(ctx context.Context, left []leftover) (client.Client, error)
 	// create makes obj, one of the scenario's objects, through c, the
 	// client begin returned; stored is the version the server stored, as
@@ -48,7 +49,7 @@ func (r remote) ServerClient() client.Client { return r.c }
 // Server runs schedules on env's API server (real 409s, merge patches,
 // generation bumps, pruning, defaulting). Before each schedule it deletes
 // every object the previous one wrote, finalizers removed first, so that
-// names stay the same from schedule to schedule (reset.go).
+// names stay the same from schedule to schedule (internal/reset).
 //
 // Each further server in more (started with the same options: CRDs,
 // scheme) is a world of its own, where a worker of Options.Parallel runs
@@ -56,40 +57,18 @@ func (r remote) ServerClient() client.Client { return r.c }
 // server is one world: two schedules on it at once would write the same
 // objects (docs/explore.md, Parallel and sharded search).
 func Server(env APIServer, more ...APIServer) Backend {
-	b := &serverBackend{c: env.ServerClient()}
+	b := &reset.Server{C: env.ServerClient()}
 	for _, e := range more {
-		b.more = append(b.more, &serverBackend{c: e.ServerClient()})
+		b.More = append(b.More, &reset.Server{C: e.ServerClient()})
 	}
-	return b
-}
-
-type serverBackend struct {
-	c    client.Client
-	more []*serverBackend
-}
-
-func (b *serverBackend) worlds() []Backend {
-	out := []Backend{&serverBackend{c: b.c}}
-	for _, m := range b.more {
-		out = append(out, m)
-	}
-	return out
-}
-
-func (b *serverBackend) scheme() *runtime.Scheme { return b.c.Scheme() }
-
-func (b *serverBackend) begin(ctx context.Context, left []leftover) (client.Client, error) {
-	if err := b.resetAll(ctx, left); err != nil {
-		return nil, err
-	}
-	return b.c, nil
+	return backend{b}
 }
 
 // Fake runs schedules on a new controller-runtime fake client per schedule,
 // with the status subresource for statusKinds. It is several times faster
 // than Server and differs from a real server: see docs/explore.md.
 func Fake(scheme *runtime.Scheme, statusKinds ...client.Object) Backend {
-	return &fakeBackend{s: scheme, status: statusKinds}
+	return backend{&reset.Fake{S: scheme, Status: statusKinds}}
 }
 
 // FakeWorlds is Fake with n worlds, for Options.Parallel: n schedules
@@ -98,37 +77,33 @@ func Fake(scheme *runtime.Scheme, statusKinds ...client.Object) Backend {
 // so they must keep no state across schedules that another schedule
 // could see.
 func FakeWorlds(n int, scheme *runtime.Scheme, statusKinds ...client.Object) Backend {
-	return &fakeBackend{s: scheme, status: statusKinds, n: n}
+	return backend{&reset.Fake{S: scheme, Status: statusKinds, N: n}}
 }
 
-type fakeBackend struct {
-	s      *runtime.Scheme
-	status []client.Object
-	n      int // worlds; 0 is one
+// backend is a Backend of internal/reset (reset.Server, reset.Fake).
+type backend struct{ b reset.Backend }
+
+func (b backend) begin(ctx context.Context, left []leftover) (client.Client, error) {
+	return b.b.Begin(ctx, left)
 }
 
-func (b *fakeBackend) scheme() *runtime.Scheme { return b.s }
+func (b backend) create(ctx context.Context, c client.Client, obj client.Object) (*unstructured.Unstructured, error) {
+	return b.b.Create(ctx, c, obj)
+}
 
-// worlds: one unless FakeWorlds asked for more. A new fake client per
-// schedule would allow any number, but the scenario's closures would then
-// run concurrently, and a scenario may keep state across them (a map New
-// resets and Invariant reads): more than one world is asked for, as with
-// Server.
-func (b *fakeBackend) worlds() []Backend {
-	out := []Backend{b}
-	for i := 1; i < b.n; i++ {
-		out = append(out, b)
+func (b backend) scheme() *runtime.Scheme { return b.b.Scheme() }
+
+func (b backend) worlds() []Backend {
+	var out []Backend
+	for _, w := range b.b.Worlds() {
+		out = append(out, backend{w})
 	}
 	return out
 }
 
-func (b *fakeBackend) begin(context.Context, []leftover) (client.Client, error) {
-	return fake.NewClientBuilder().WithScheme(b.s).WithStatusSubresource(b.status...).Build(), nil
-}
+// leftover is an object a schedule's book holds, as the book last saw it
+// (internal/reset).
+type leftover = reset.Leftover
 
-// create: the fake client's answer is obj as sent, with a few fields set.
-func (b *fakeBackend) create(ctx context.Context, c client.Client, obj client.Object) (*unstructured.Unstructured, error) {
-	obj = obj.DeepCopyObject().(client.Object)
-	obj.SetResourceVersion("")
-	return nil, c.Create(ctx, obj)
-}
+// leftovers are the objects r's book holds, each at its newest version.
+func leftovers(r *run) []leftover { return reset.Leftovers(r.book, r.cache.Lists.Revision) }

@@ -3,6 +3,8 @@ package explore
 import (
 	"context"
 	"fmt"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/reset"
 )
 
 // The start of a schedule: the backend's reset, the scenario's
@@ -13,7 +15,7 @@ import (
 // once-per-schedule hook, then the reconcilers and the scenario's objects.
 // What the reset deleted the book takes for absent without reading it
 // (book.Book.SetGone), in this schedule and the next ones until a book
-// meets it again (stillGone), unless the hook, which may write anything,
+// meets it again (reset.StillGone), unless the hook, which may write anything,
 // runs.
 func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error) {
 	srv, err := ex.o.Backend.begin(ctx, ex.touched)
@@ -23,9 +25,9 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	ex.runs++
 	r := newRun(ex, srv)
 	if ex.setup.s.BeginSchedule == nil {
-		r.book.SetGone(resetGone(ex.touched))
-		r.cache.lists.afterReset(ex.touched) // reset.go
-		ex.touched = stillGone(ex.touched)
+		r.book.SetGone(reset.Gone(ex.touched))
+		r.cache.Lists.AfterReset(ex.touched) // informers.Floors
+		ex.touched = reset.StillGone(ex.touched)
 	} else {
 		ex.touched = nil
 	}

@@ -6,34 +6,22 @@ import (
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
-	"context"
-
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // cacheModel is how the process's cache serves the reconcilers' cached
-// reads: what its informers may serve (internal/informers: the versions
-// each served, the cold-restart floors, the field indexes Setup
-// registered, the points a List may be served from), the lag chosen for
-// each read among those, the stale windows it opens (window.go) and the
-// Lists served from the book (listfresh.go). Reads of uncached kinds go
-// to the server.
-type cacheModel struct {
-	ex    *explorer
-	trace *trace
-	// model is what the informers may serve.
-	model informers.Model
-	// stale counts the stale windows opened in this schedule; windows
-	// are those open in this process, by informer (window.go).
-	stale   int
-	windows map[informerKey]*openWindow
-	// listCut marks the list points of the next chooseLag cut short by
-	// Options.Versions (informers.Model.Points).
-	listCut bool
-	// lists are the kinds listed with no write since (listfresh.go).
-	lists listsSeen
+// reads (internal/informers' Cache: what its informers may serve, the lag
+// chosen for each read, the stale windows, the Lists served from the
+// book, the kinds' floors). It reads the run only through cacheTrace
+// and cacheSetup, below. Reads of uncached kinds go to the server.
+type cacheModel = informers.Cache
+
+// newCacheModel is the cache of a new schedule of ex, recorded in t, on
+// the versions of b.
+func newCacheModel(ex *explorer, t *trace, b *book.Book) cacheModel {
+	return cacheModel{Model: informers.Model{Book: b, Floor: map[book.Key]int{}}, Trace: cacheTrace{t}, Setup: cacheSetup{ex}, Lists: informers.Floors{}}
 }
 
 // informerKey names one informer: a kind and a representation.
@@ -46,97 +34,164 @@ type representation = servedapi.Rep
 // into obj (an object or a list).
 func repOf(obj runtime.Object) representation { return informers.RepOf(obj) }
 
-// chooseLag picks how many versions behind the newest a cached read is,
-// of n lags (0 to n-1); stay is the lag at which the open window
-// of the read's informer serves it (window.go), -1 when none is open.
-func (cm *cacheModel) chooseLag(n, stay int) int {
-	s := cm.trace.cur
-	if s == nil {
-		return 0
-	}
-	lag, listCut := 0, cm.listCut
-	cm.listCut = false
-	switch {
-	case s.plan != nil:
-		if i := len(s.lags); i < len(s.plan) {
-			lag = min(s.plan[i], n-1)
-		}
-	case cm.trace.drain:
-	case stay == 0: // the window's point has the newest version
-	case stay > 0:
-		lag = cm.inWindow(n, stay)
-	case cm.stale < cm.ex.o.StaleReads:
-		// The stalest version first: most bugs need one.
-		w := min(n, cm.ex.o.Versions)
-		if f := cm.trace.ch.faults; f != nil {
-			lag = f.Lag(cm.trace.ch.Chooser, cm.trace.ch.Rng, w)
-		} else {
-			lag = w - 1 - cm.trace.ch.Choose(w)
-		}
-		if n > w || listCut {
-			cm.trace.noteCut(boundVersions)
-		}
-	case n > 1:
-		cm.trace.noteCut(boundStaleReads) // a stale window was there to open
-	}
-	s.lags = append(s.lags, lag)
-	return lag
+// The kinds' floors, what a schedule knows of each kind's newest revision
+// so that its Lists need not ask for the newest, are internal/informers'
+// (Floors, floors.go there); the run keeps them in r.cache.Lists.
+
+// freshReader reads the server as it is now for the steady-state checks
+// (Scenario.Invariant, the record invariant): its Lists at least as new
+// as the schedule's writes of their kind, as the reconcilers' Lists, its
+// Gets the newest.
+func (r *run) freshReader() client.Reader {
+	return r.cache.Lists.Reader(withWatch(r.server))
 }
 
-// uncachedRead reports a read of kind gvk into obj (an object or a list)
-// through the reconcilers' client that a manager's client sends to the
-// server, never its cache: a kind of Options.Uncached or of the operator's
+// newestRV is the resourceVersion of the book's newest version of k, ""
+// when it holds none or the object is absent.
+func (r *run) newestRV(k book.Key) string {
+	h := r.book.History(k)
+	if h == nil || h.Versions[h.Newest()] == nil {
+		return ""
+	}
+	return h.RVs[h.Newest()]
+}
+
+// The served API (internal/served) reads the run's book through
+// informers.ServedBook; what its second cache held at a step's start the
+// cache model records (informers.Cache.MarkSeen).
+
+// servedBook is r's book as the served API reads it.
+func servedBook(r *run) informers.ServedBook {
+	return informers.ServedBook{Book: r.book, Server: r.server, Crash: errCrashed}
+}
+
+// cacheTrace is the trace as the cache reads and records it
+// (informers.Trace).
+type cacheTrace struct{ t *trace }
+
+func (c cacheTrace) Step() (int, string) {
+	if s := c.t.cur; s != nil {
+		return s.step.Index, s.step.Reconciler
+	}
+	return 0, ""
+}
+
+func (c cacheTrace) Drain() bool { return c.t.drain }
+
+// Planned: a replay's plan, or the drain's empty one, fixes the lags.
+func (c cacheTrace) Planned(n int) (int, bool) {
+	s := c.t.cur
+	if s.plan == nil {
+		return 0, false
+	}
+	if i := len(s.lags); i < len(s.plan) {
+		return min(s.plan[i], n-1), true
+	}
+	return 0, true
+}
+
+func (c cacheTrace) NoteLag(lag int) { c.t.cur.lags = append(c.t.cur.lags, lag) }
+
+func (c cacheTrace) Choose(n int) int { return c.t.ch.Choose(n) }
+
+func (c cacheTrace) FaultLag(w int) (int, bool) {
+	if f := c.t.ch.faults; f != nil {
+		return f.Lag(c.t.ch.Chooser, c.t.ch.Rng, w), true
+	}
+	return 0, false
+}
+
+func (c cacheTrace) FaultInWindow(stay int) (int, bool) {
+	if f := c.t.ch.faults; f != nil {
+		return f.InWindow(c.t.ch.Chooser, c.t.ch.Rng, stay), true
+	}
+	return 0, false
+}
+
+func (c cacheTrace) Cut(b informers.Bound) {
+	if b == informers.CutVersions {
+		c.t.noteCut(boundVersions)
+	} else {
+		c.t.noteCut(boundStaleReads)
+	}
+}
+
+// Windows: the running step's, or one run before it.
+func (c cacheTrace) Windows(step int) *[]Window {
+	if s := c.t.cur; s != nil && s.step.Index == step {
+		return &s.step.Windows
+	}
+	return &c.t.steps[step-1].Windows
+}
+
+func (c cacheTrace) Read(r informers.Read) {
+	c.t.cur.step.Reads = append(c.t.cur.step.Reads, stepRead(r))
+	c.Saw(r.Key, r.Version-1)
+}
+
+func (c cacheTrace) Saw(k book.Key, v int) {
+	if s := c.t.cur; v > s.seenOrNone(k) {
+		s.seen[k] = v
+	}
+}
+
+func (c cacheTrace) Held(r informers.Read) {
+	c.t.cur.step.SecondCache = append(c.t.cur.step.SecondCache, stepRead(r))
+}
+
+// stepRead is r as a step lists it.
+func stepRead(r informers.Read) Read {
+	return Read{Object: r.Key.String(), Version: r.Version, Newest: r.Newest, API: r.API, Uncached: r.Uncached, List: r.List,
+		Missing: r.Missing, Informer: r.Informer, OtherAPIServer: r.OtherAPIServer, Window: r.Window}
+}
+
+// cacheSetup is the explorer's bounds and setup as the cache reads them
+// (informers.Setup); ex is nil in tests of a run alone.
+type cacheSetup struct{ ex *explorer }
+
+func (c cacheSetup) Bounds() (versions, staleReads int) {
+	if c.ex == nil {
+		return 0, 0
+	}
+	return c.ex.o.Versions, c.ex.o.StaleReads
+}
+
+// Uncached: a kind of Options.Uncached or of the operator's
 // Scenario.Manager.Client.Cache.DisableFor, or an unstructured object
 // unless Client.Cache.Unstructured says to cache those, as
 // controller-runtime's client decides.
-func (cm *cacheModel) uncachedRead(gvk schema.GroupVersionKind, obj runtime.Object) bool {
-	if cm.ex.setup.uncached[gvk] {
+func (c cacheSetup) Uncached(gvk schema.GroupVersionKind, obj runtime.Object) bool {
+	if c.ex == nil {
+		return false
+	}
+	if c.ex.setup.uncached[gvk] {
 		return true
 	}
 	_, unstructured := obj.(runtime.Unstructured)
-	return unstructured && !cm.ex.setup.cacheUnstructured
+	return unstructured && !c.ex.setup.cacheUnstructured
 }
 
-// startInformer starts the informer that serves a cached read of gvk
-// into obj before the read (informers.View.Start): lazily, unless a
-// controller watches the kind in that representation.
-func (cm *cacheModel) startInformer(gvk schema.GroupVersionKind, obj runtime.Object) {
-	rep := repOf(obj)
-	cm.model.View.Start(gvk, rep, cm.ex == nil || cm.ex.setup.watched(gvk, rep))
+func (c cacheSetup) Watched(gvk schema.GroupVersionKind, rep representation) bool {
+	return c.ex == nil || c.ex.setup.watched(gvk, rep)
 }
 
-// newestList serves a List with the server's newest items.
-func (cm *cacheModel) newestList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) error {
-	keys, err := cm.fetchList(ctx, c, list, api, opts)
-	if err != nil {
-		return err
+// Spans reports whether windows stay open past their step: in every
+// search but one at the default bounds (deepening level 0, or bounds set
+// to them), the fault phase's and a replay's included. At the default
+// bounds a window ends with its reconcile, as it did before windows
+// spanned reconciles: their two units already reach one informer stale
+// across two reconciles (as two windows), and keeping the space of the
+// first level keeps the bugs it finds as fast (RabbitMQ's deleted
+// cluster, found at level 0 with windows of one reconcile, was not with
+// spanning ones within the deepening's 6 minutes: docs/explore.md,
+// Limits).
+func (c cacheSetup) Spans() bool {
+	if c.ex == nil {
+		return true
 	}
-	cm.recordNewest(keys, list, api)
-	return nil
-}
-
-// fetchList lists from the server (informers.Model.Fetch), its Lists at
-// least as new as the kind's floor (listfresh.go).
-func (cm *cacheModel) fetchList(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts []client.ListOption) ([]book.Key, error) {
-	if cm.lists != nil {
-		c = listFresh(c, cm.lists)
+	if c.ex.knobs.oneReconcile {
+		return false
 	}
-	return cm.model.Fetch(ctx, c, list, api, opts)
-}
-
-// recordNewest records the items of a list served newest as read; a
-// cached list's, as served by the informers, which then hold them.
-func (cm *cacheModel) recordNewest(keys []book.Key, list client.ObjectList, api bool) {
-	for _, k := range keys {
-		h := cm.model.Book.History(k)
-		uncached := !api && cm.uncachedRead(k.GVK, list)
-		if !api && !uncached {
-			cm.model.View.Saw(k, repOf(list), h.Newest())
-		}
-		if cm.trace.cur != nil {
-			cm.trace.cur.step.Reads = append(cm.trace.cur.step.Reads, Read{Object: k.String(), Version: h.Newest() + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, List: true,
-				Informer: informerName(api || uncached, repOf(list))})
-			cm.trace.cur.seen[k] = h.Newest()
-		}
-	}
+	o := c.ex.o
+	return c.ex.faults || o.Replay != "" || o.Depth != defaultDepth || o.Versions != defaultVersions || o.StaleReads != defaultStaleReads
 }

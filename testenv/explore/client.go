@@ -138,25 +138,25 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 		return err
 	}
 	v := h.Newest()
-	uncached := !api && r.cache.uncachedRead(k.GVK, obj)
+	uncached := !api && r.cache.UncachedRead(k.GVK, obj)
 	rep := repOf(obj)
 	window := 0
 	if !api && !uncached {
-		r.cache.startInformer(k.GVK, obj)
+		r.cache.StartInformer(k.GVK, obj)
 		inf := informerKey{GVK: k.GVK, Rep: rep}
-		low := r.cache.model.Lowest(k, inf)
-		stay := r.cache.windowLag(inf, h, low)
-		lag := r.cache.chooseLag(len(h.Versions)-low, stay)
+		low := r.cache.Model.Lowest(k, inf)
+		stay := r.cache.WindowLag(inf, h, low)
+		lag := r.cache.ChooseLag(len(h.Versions)-low, stay)
 		v -= lag
-		r.cache.model.View.Saw(k, rep, v)
-		window = r.cache.noteWindow(inf, lag, stay, r.book.LastAt(h, v), func() string {
+		r.cache.Model.View.Saw(k, rep, v)
+		window = r.cache.NoteWindow(inf, lag, stay, r.book.LastAt(h, v), func() string {
 			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.Newest()+1)
 		})
 	}
 	if r.trace.cur != nil {
 		read := Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
 		if !api && !uncached {
-			read.OtherAPIServer = r.cache.model.View.PastLeader(k, rep, v) + 1
+			read.OtherAPIServer = r.cache.Model.View.PastLeader(k, rep, v) + 1
 		}
 		r.trace.cur.step.Reads = append(r.trace.cur.step.Reads, read)
 		if v > r.trace.cur.seenOrNone(k) {
@@ -179,7 +179,8 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 
 // list reads from the server and records every item as seen at its
 // newest version; a cached list (api false) of a cached kind is then
-// served from a point of its informer's history, as chosen (listlag.go).
+// served from a point of its informer's history, as chosen
+// (informers.Cache.CachedList).
 func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
 	if r.stopped() {
 		return errCrashed
@@ -188,10 +189,10 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 	if err != nil {
 		return err
 	}
-	if !api && !r.cache.uncachedRead(gvk, list) {
-		return r.cache.cachedList(ctx, c, list, gvk, opts)
+	if !api && !r.cache.UncachedRead(gvk, list) {
+		return r.cache.CachedList(ctx, c, list, gvk, opts)
 	}
-	return r.cache.newestList(ctx, c, list, api, opts)
+	return r.cache.NewestList(ctx, c, list, api, opts)
 }
 
 // sendFunc sends a write of obj (with patch p, nil but for patches) to the
@@ -294,7 +295,7 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	i := len(r.trace.cur.step.Writes)
 	r.trace.cur.step.Writes = append(r.trace.cur.step.Writes, w)
 	if sendErr != nil {
-		r.cache.lists.wrote(k.GVK.GroupKind(), "", "", sendErr) // listfresh.go
+		r.cache.Lists.Wrote(k.GVK.GroupKind(), "", "", sendErr) // informers.Floors
 		return sendErr
 	}
 	r.trace.cur.applying = strings.HasSuffix(w.Verb, "apply")
@@ -303,10 +304,10 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	h, changed, err := stored()
 	r.trace.cur.applying, r.trace.cur.judged = false, false
 	if err != nil {
-		r.cache.lists.written(k.GVK.GroupKind())
+		r.cache.Lists.Written(k.GVK.GroupKind())
 		return err
 	}
-	r.cache.lists.wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
+	r.cache.Lists.Wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
 	if changed {
 		if w.Data == "" && h.Newest() > 0 && h.Versions[h.Newest()] != nil {
 			r.trace.cur.step.Writes[i].Data = book.DescribeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])

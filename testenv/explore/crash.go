@@ -73,15 +73,15 @@ func (r *run) maybeCrash() {
 // restart replaces the crashed process: new reconcilers on new clients,
 // every object queued, and, for a restart, a cold cache.
 func (r *run) restart(kind int) {
-	r.cache.closeWindows() // the new process has new informers (window.go)
+	r.cache.CloseWindows() // the new process has new informers (internal/informers)
 	if kind == crashRestart {
-		r.cache.model.View.Reset()
+		r.cache.Model.View.Reset()
 		for _, k := range r.book.Keys() {
-			r.cache.model.Floor[k] = r.book.History(k).Newest()
+			r.cache.Model.Floor[k] = r.book.History(k).Newest()
 		}
 	} else {
 		// The standby ran the same Setup: the same field indexes.
-		r.cache.model.View.HandOver(r.cache.model.Indexed)
+		r.cache.Model.View.HandOver(r.cache.Model.Indexed)
 	}
 	if err := r.newReconcilers(); err != nil && r.err == nil {
 		r.err = err

@@ -18,7 +18,7 @@
 // on its informer: the later cached reads through it, in that reconcile
 // and the process's later ones, see the kind at the same point, until
 // the window closes or a newer one opens;
-// Options.StaleReads bounds the windows per schedule (window.go). A read is
+// Options.StaleReads bounds the windows per schedule (internal/informers). A read is
 // never older than what the process's informer for the
 // read already served (an informer does not go backwards; each kind has
 // one for typed, one for unstructured and one for metadata-only objects,
@@ -133,11 +133,14 @@
 // held), internal/schedule (a schedule's chosen steps and its seed),
 // internal/served (the API served in process), internal/recmgr (the
 // manager Scenario.Setup runs on), internal/informers (what a manager's
-// cache may serve a cached read), internal/callsite (a write's line and
+// cache may serve a cached read, and the cache model that chooses it),
+// internal/reset (the backends, the reset between schedules, the state
+// hash), internal/callsite (a write's line and
 // its audit), internal/judge (the built-in invariants: their table,
 // their judges, what a schedule judges after its end),
 // internal/faults (crash points, writes in flight, the fault phase's
-// plan), internal/progress and internal/crinternals; docs/explore-design.md,
+// plan), internal/search (the search over schedules), internal/seeded
+// (Source's seeded choices), internal/progress and internal/crinternals; docs/explore-design.md,
 // "Where the code lives", says what each holds.
 //
 // The built-in invariants are one table, judge.Builtins: each row's hook

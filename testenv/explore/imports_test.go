@@ -85,10 +85,13 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // schedule's checks, which record what broke through the Trace the root
 // gives them) only the book and schedule, internal/search (the search over schedules, through the
 // Runner the root implements) only schedule, and internal/informers (what
-// a manager's informers may serve a cached read: the model the explorer
-// chooses a read's version within) only the book, served (the
-// representations) and recmgr (the field indexes), never the trace its
-// choices are recorded in; internal/faults (the crash points, the writes
+// a manager's informers may serve a cached read, and the cache model that
+// chooses a read's version within it) only the book, served (the
+// representations), recmgr (the field indexes) and reset (the leftovers
+// the kinds' floors start from after a reset), never the trace its
+// choices are recorded in (it has them through its Trace interface);
+// internal/reset (the backends, the reset between schedules, the state
+// hash) only the book; internal/faults (the crash points, the writes
 // in flight, the fault phase's plan, a replay's comparison) only the book
 // and schedule, never the run whose process it crashes. A file of these
 // that reached back for the run, the step or the trace would show here
@@ -102,10 +105,11 @@ func TestExploreLayers(t *testing.T) {
 		"internal/schedule":  {"internal/book": true},
 		"internal/judge":     {"internal/book": true, "internal/schedule": true},
 		"internal/search":    {"internal/schedule": true},
-		"internal/informers": {"internal/book": true, "internal/served": true, "internal/recmgr": true},
+		"internal/informers": {"internal/book": true, "internal/served": true, "internal/recmgr": true, "internal/reset": true},
+		"internal/reset":     {"internal/book": true},
 		"internal/faults":    {"internal/book": true, "internal/schedule": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -150,7 +154,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

@@ -73,7 +73,7 @@ type checks = judge.Checks
 func (r *run) checkSteadyState(ctx context.Context, first int) {
 	r.checks.CheckSteady(ctx, judge.Steady{
 		Steps: r.trace.judged(), First: first, Fresh: r.freshReader,
-		Faulted:  r.cache.stale > 0 || r.trace.crashes > 0 || r.held.in.Delivered > 0,
+		Faulted:  r.cache.Stale > 0 || r.trace.crashes > 0 || r.held.in.Delivered > 0,
 		Disabled: r.trace.disabled, User: r.ex.setup.s.Invariant, Records: r.ex.setup.records,
 		OGKinds: r.ex.setup.ogKinds, ForKinds: r.ex.setup.forKinds,
 	})

@@ -116,7 +116,7 @@ func (r *leftOutLister) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.R
 	return ctrl.Result{}, nil
 }
 
-// A List served from the book (listfresh.go) shows what the server holds,
+// A List served from the book (informers.Floors) shows what the server holds,
 // also after a request the book could not take in: a subresource create
 // (an eviction, which the explorer's client did not intercept on main: the
 // book kept the evicted object, and the next List served it), and a

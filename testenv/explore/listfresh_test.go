@@ -41,11 +41,11 @@ func (r *twiceLister) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Res
 
 // A cached List of a scope (kind, namespace, labels) the schedule has
 // listed from the server is served from the book, which holds every object
-// it selects since (listfresh.go): twiceLister lists three times a
+// it selects since (informers.Floors): twiceLister lists three times a
 // reconcile, one List of each schedule goes to the server (the first).
 // After the first schedule it asks for one at least as new as the
 // previous schedule's newest Gizmo revision, whose empty answer is what
-// the newest holds (reset.go; srv.check compares it with a List of the
+// the newest holds (Floors.AfterReset; srv.check compares it with a List of the
 // newest). On main every schedule's asked for the newest.
 func TestRepeatedListServedFromTheBook(t *testing.T) {
 	srv := &listTerms{Client: server(t).Client}

@@ -40,7 +40,7 @@ func (r *seenLister) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 // The first List of a scope after the reset takes the answer of a List at
 // least as new as the previous schedule's writes only when it is empty
-// (reset.go). Here a Gizmo the book never held is left in the scope by a
+// (informers.Floors.AfterReset). Here a Gizmo the book never held is left in the scope by a
 // writer outside the explorer's clients (the scenario's invariant, at the
 // end of every schedule, a new name each time): the reset cannot delete it, the List at least
 // as new holds it, and the List asks for the newest; every schedule's

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
@@ -58,9 +57,9 @@ func newRun(ex *explorer, server client.Client) *run {
 	}
 	r.book = book.New(server, r.checks.CheckWrite)
 	r.checks = judge.NewChecks(r.book, judgeTrace{ex: ex, t: &r.trace})
-	r.cache = cacheModel{ex: ex, trace: &r.trace, model: informers.Model{Book: r.book, Floor: map[book.Key]int{}}, lists: listsSeen{}}
+	r.cache = newCacheModel(ex, &r.trace, r.book)
 	if server != nil {
-		r.cache.model.Scheme = server.Scheme()
+		r.cache.Model.Scheme = server.Scheme()
 	}
 	r.queue = workQueue{ex: ex, book: r.book, server: server, calls: &r.calls}
 	r.held = heldWrites{ex: ex, book: r.book, trace: &r.trace, work: &r.queue}
@@ -87,7 +86,7 @@ func (r *run) setup(ctx context.Context) error {
 		} else if _, _, err := r.book.Observe(ctx, k); err != nil {
 			return err
 		}
-		r.cache.lists.wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // listfresh.go
+		r.cache.Lists.Wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // informers.Floors
 		r.queue.queueEvent(k)
 	}
 	for i := range r.ex.setup.s.Actions {
@@ -112,10 +111,10 @@ func (r *run) newReconcilers() error {
 	if r.ex.setup.s.Setup == nil {
 		return nil
 	}
-	r.cache.model.Indexes, r.cache.model.Indexed = recmgr.Indexes{}, map[informerKey]bool{}
+	r.cache.Model.Indexes, r.cache.Model.Indexed = recmgr.Indexes{}, map[informerKey]bool{}
 	r.proc.Stop()
-	r.proc = servedapi.New(servedBook{r}, api)
-	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.model.Indexes, r.cache.model.Indexed, r.proc)
+	r.proc = servedapi.New(servedBook(r), api)
+	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.Model.Indexes, r.cache.Model.Indexed, r.proc)
 	if err != nil {
 		return err
 	}
@@ -148,7 +147,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 	if watches, err := r.proc.Sync(ctx); err != nil && r.err == nil {
 		r.err = err
 	} else if err == nil {
-		r.markSeen(watches)
+		r.cache.MarkSeen(watches)
 	}
 	var err error
 	var res ctrl.Result

@@ -28,8 +28,8 @@ func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
 		// The old leader's typed informer was served a's first or newest
 		// version; then a standby took over, its informers serving nothing
 		// yet.
-		r.cache.model.View.Saw(a, servedapi.TypedRep, servedBeforeTheChange)
-		r.cache.model.View.HandOver(nil)
+		r.cache.Model.View.Saw(a, servedapi.TypedRep, servedBeforeTheChange)
+		r.cache.Model.View.HandOver(nil)
 		return r.stateHash(2)
 	}
 	if old, newest := state(0), state(1); old == newest {

@@ -27,9 +27,9 @@ func TestStateHashIgnoresTheOrderObjectsWereMet(t *testing.T) {
 		r.book.Record(a, obj("a", "2"), "3") // a has two versions, b one
 		// a's typed informer served its newest, b's metadata informer
 		// its only one; a crash restart floored a at its newest.
-		r.cache.model.View.Saw(a, servedapi.TypedRep, 1)
-		r.cache.model.View.Saw(b, servedapi.MetadataRep, 0)
-		r.cache.model.Floor[a] = 1
+		r.cache.Model.View.Saw(a, servedapi.TypedRep, 1)
+		r.cache.Model.View.Saw(b, servedapi.MetadataRep, 0)
+		r.cache.Model.Floor[a] = 1
 		return r.stateHash(2)
 	}
 	if ab, ba := state(a, b), state(b, a); ab != ba {

@@ -31,7 +31,7 @@ func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
 		r.book.Record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
 		if started != nil {
-			r.proc = servedapi.New(servedBook{r}, nil)
+			r.proc = servedapi.New(servedBook(r), nil)
 			for _, q := range started {
 				r.proc.NoteList(q, nil)
 			}

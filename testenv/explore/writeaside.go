@@ -51,8 +51,8 @@ func (r *run) subResourceCreate(ctx context.Context, c client.Client, sub string
 		w.At = callsite.Of()
 	}
 	sendErr := c.SubResource(sub).Create(ctx, obj, subObj, opts...)
-	r.cache.lists.aside(gk) // whatever its answer: the server may have acted
+	r.cache.Lists.Aside(gk) // whatever its answer: the server may have acted
 	err = r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
-	r.cache.lists.aside(gk) // recordWrite's floor is not the end of it
+	r.cache.Lists.Aside(gk) // recordWrite's floor is not the end of it
 	return err
 }

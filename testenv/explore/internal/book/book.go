@@ -28,7 +28,7 @@ type Book struct {
 	lastChanged bool
 	seq         int
 	// gone are objects known absent at the schedule's start, not yet
-	// recorded: the backend's reset deleted them (reset.go).
+	// recorded: the backend's reset deleted them (internal/reset).
 	gone map[Key]bool
 	// onNew is called with each new version, h's newest, and the one it
 	// replaced.

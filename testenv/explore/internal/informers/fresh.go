@@ -22,7 +22,7 @@ import (
 // newest revision a schedule knows of its writes and Lists with none
 // after it unknown, such a List holds every version a List of the newest
 // would. The floors, and why they hold, are the explorer's
-// (listfresh.go); FreshLists sends the Lists.
+// (Floors, floors.go); FreshLists sends the Lists.
 
 // ListFloors is what a schedule knows of its kinds' newest revisions.
 type ListFloors interface {

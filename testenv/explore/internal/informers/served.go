@@ -1,18 +1,23 @@
 package informers
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"sort"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 )
 
 // What a cache served: the objects a cached List served at a point shows
-// (ServeList), and what the served API's second cache holds (Held). The
-// explorer records each as a read of its step.
+// (ServeList), and what the served API's second cache holds (Held,
+// Cache.MarkSeen), which reads the book through ServedBook. The explorer
+// records each as a read of its step.
 
 // Kind lists the objects of gvk the book holds, in its order: what a
 // cached List of the kind is taken from (Points, ServeList).
@@ -95,4 +100,55 @@ func Held(b *book.Book, watches []servedapi.Request) []HeldObject {
 		}
 	}
 	return out
+}
+
+// ServedBook is the book as the served API reads it (served.Book).
+type ServedBook struct {
+	Book *book.Book
+	// Server is the server's client, unrecorded; Crash is the refusal
+	// of a process that crashed.
+	Server client.Reader
+	Crash  error
+}
+
+func (b ServedBook) Newest(gvk schema.GroupVersionKind) []servedapi.Object {
+	var out []servedapi.Object
+	for _, k := range b.Book.Keys() {
+		if k.GVK != gvk {
+			continue
+		}
+		h := b.Book.History(k)
+		out = append(out, servedapi.Object{NN: k.NN, Name: k.String(), Object: h.Versions[h.Newest()], RV: h.RVs[h.Newest()]})
+	}
+	return out
+}
+
+func (b ServedBook) Crashed(err error) bool { return errors.Is(err, b.Crash) }
+
+func (b ServedBook) ListUnrecorded(ctx context.Context, list *unstructured.UnstructuredList, opts ...client.ListOption) error {
+	return b.Server.List(ctx, list, opts...)
+}
+
+// MarkSeen counts as seen by the running step every object a watch of
+// the second cache covers (its namespace and field selector) at its
+// newest version: the cache holds it so, or holds it not, which a label
+// selector's cache says as much as a version does (the object left the
+// selector). It then records what the watches' cache holds of each
+// (Held): its reads are served from its own store, in process, out of
+// the explorer's sight, so the step lists what it held, not what it read.
+func (c *Cache) MarkSeen(watches []servedapi.Request) {
+	if i, _ := c.Trace.Step(); i == 0 || len(watches) == 0 {
+		return
+	}
+	b := c.Model.Book
+	for _, w := range watches {
+		for _, k := range b.Keys() {
+			if k.GVK == w.GVK && w.Covers(k.NN) {
+				c.Trace.Saw(k, b.History(k).Newest())
+			}
+		}
+	}
+	for _, o := range Held(b, watches) {
+		c.Trace.Held(Read{Key: o.Key, Version: o.Version + 1, Newest: o.Version + 1, Informer: o.Rep.String(), Missing: o.Missing})
+	}
 }

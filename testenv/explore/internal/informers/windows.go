@@ -6,11 +6,11 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 )
 
-// A stale window (the explorer's window.go) is an informer that lags for
-// a while: every cached read through it is first served at one point of
-// the schedule, each object at its version then. What a window at a point
-// serves is here; which windows are open, when one opens or closes, and
-// the records of them are the explorer's.
+// A stale window is an informer that lags for a while: every cached read
+// through it is first served at one point of the schedule, each object at
+// its version then. What a window at a point serves is here; which
+// windows are open, when one opens or closes, and the records of them
+// are Cache's (stale.go).
 
 // WindowLag is the lag at which a window at point seq serves a cached
 // Get of an object of history h whose cached reads may see no version

@@ -85,7 +85,7 @@ func New(book Book, api client.Client) *Process {
 
 // started names the informers of the second cache that have listed, by
 // kind, Rep, namespace and selectors, sorted and each once (a
-// relist is the same informer): for the explorer's state hash (statehash.go), as an
+// relist is the same informer): for the explorer's state hash (internal/reset's State), as an
 // informer started in a step lists the newest versions, the step's own
 // writes included, where one started before serves the step's start.
 // Nil when none has.
@@ -278,8 +278,8 @@ func (p *Process) Stop() {
 // watch, every watch is sent the book's changes since what it was sent,
 // and the cache holds them. It returns what the watches are, so that what
 // the cache covers counts as seen by the step (its reads through it are
-// not recorded one by one, the step lists what it held: the explorer's
-// servedheld.go); nil when the process added no cache.
+// not recorded one by one, the step lists what it held:
+// informers.Cache.MarkSeen); nil when the process added no cache.
 func (p *Process) Sync(ctx context.Context) ([]Request, error) {
 	if p == nil || len(p.caches) == 0 {
 		return nil, nil
