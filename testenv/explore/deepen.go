@@ -74,7 +74,7 @@ func (b Bounds) String() string {
 // step multiplies the schedules of a level (docs/explore.md, Bounds and
 // deepening). Level 0 keeps each stale window within one reconcile; at
 // the deeper levels, as in the fault phase, a window may span reconciles
-// (window.go, spans).
+// (cacheSetup.Spans, cachemodel.go).
 func DeepeningLevel(k int) Bounds {
 	return Bounds{Depth: defaultDepth + k, Versions: defaultVersions + k, StaleReads: defaultStaleReads << (2 * k), Level: k}
 }

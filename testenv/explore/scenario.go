@@ -143,7 +143,7 @@ type Options struct {
 	// may see, and how many of the last different lists of its kind's
 	// informer a cached List may see (1 = always the newest). Default 4.
 	Versions int
-	// StaleReads bounds the stale windows per schedule (window.go): a
+	// StaleReads bounds the stale windows per schedule (internal/informers, stale.go): a
 	// cached read that sees an older version than the newest opens one on
 	// its informer, and the later cached reads through that informer (in
 	// that reconcile and the process's later ones) see the kind at the

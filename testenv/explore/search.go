@@ -56,7 +56,7 @@ type testKnobs struct {
 	// the serial order first (search.Options.LastFirst).
 	lastFirst bool
 	// oneReconcile ends each stale window with its reconcile, as at the
-	// default bounds, whatever the bounds (window.go).
+	// default bounds, whatever the bounds (cacheSetup.Spans, cachemodel.go).
 	oneReconcile bool
 	// tick, if set, replaces the progress lines' ticker.
 	tick <-chan time.Time

@@ -17,7 +17,7 @@ type Step struct {
 	Reads  []Read
 	Writes []Write
 	// Windows are the stale windows that served this step's reads,
-	// opened in it or in an earlier step (window.go); Read.Window
+	// opened in it or in an earlier step (internal/informers); Read.Window
 	// numbers them from 1.
 	Windows []Window `json:",omitempty"`
 	// SecondCache is what the second cache built from the manager's
