@@ -5,13 +5,11 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -41,7 +39,7 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if r.stopped() {
 		return errCrashed
 	}
-	k, data, err := applyTarget(ac)
+	k, data, err := book.KeyOfApply(ac)
 	if err != nil {
 		return err
 	}
@@ -54,39 +52,6 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 		w.At = callsite.Of()
 	}
 	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
-}
-
-// applyTarget names the object an apply configuration is for, and returns
-// the configuration as JSON (what is sent).
-func applyTarget(ac runtime.ApplyConfiguration) (book.Key, []byte, error) {
-	if ac == nil || isNilPointer(ac) {
-		return book.Key{}, nil, errors.New("explore: Apply of a nil apply configuration")
-	}
-	data, err := json.Marshal(ac)
-	if err != nil {
-		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
-	}
-	var head struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-		Metadata   struct {
-			Name      string `json:"name"`
-			Namespace string `json:"namespace"`
-		} `json:"metadata"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
-	}
-	if head.APIVersion == "" || head.Kind == "" || head.Metadata.Name == "" {
-		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: apiVersion %q, kind %q, name %q: an apply configuration needs all three", ac, head.APIVersion, head.Kind, head.Metadata.Name)
-	}
-	gvk := schema.FromAPIVersionAndKind(head.APIVersion, head.Kind)
-	return book.Key{GVK: gvk, NN: client.ObjectKey{Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}}, data, nil
-}
-
-func isNilPointer(v any) bool {
-	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // subResourceApply is the interceptor function for SubResource(...).Apply,

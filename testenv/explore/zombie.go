@@ -6,10 +6,8 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -52,53 +50,28 @@ func (hw *heldWrites) hold(w faults.Write, send func(ctx context.Context) error)
 	return errCrashed
 }
 
-// holdWrite captures a write of the old leader as sent: a copy of obj, the
-// patch's body as computed now, which resend sends when it is delivered.
-// The call fails: no answer comes back.
+// holdWrite captures a write of the old leader as sent
+// (faults.CaptureObject), which resend sends when it is delivered. The
+// call fails: no answer comes back.
 func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, resend sendFunc) error {
 	hw.trace.cur.sent++
-	cp, ok := obj.DeepCopyObject().(client.Object)
-	if !ok {
-		return fmt.Errorf("explore: %T %s: copying the in-flight write: %w", obj, client.ObjectKeyFromObject(obj), errCrashed)
-	}
-	var pc client.Patch
-	w := faults.Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj)), At: callsite.Of()}
-	if k, err := hw.book.KeyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
-		w.Object = k.String()
-		w.Based = hw.trace.cur.seenOrNone(k) + 1
-	}
-	if p != nil {
-		data, err := p.Data(obj)
-		if err != nil {
-			// The client fails before sending: nothing is in flight.
-			return fmt.Errorf("explore: %s: the patch of the in-flight write: %w", w.Object, err)
-		}
-		pc = client.RawPatch(p.Type(), data)
-		w.Data = shorten(string(data), 240)
-	}
-	return hw.hold(w, func(ctx context.Context) error { return resend(ctx, cp, pc) })
-}
-
-// holdApply captures a server-side apply of the old leader as sent: the
-// configuration as JSON now, decoded into a copy, which resend applies
-// when it is delivered.
-func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend func(context.Context, runtime.ApplyConfiguration) error) error {
-	hw.trace.cur.sent++
-	k, data, err := applyTarget(ac)
+	w, send, err := faults.CaptureObject(hw.book, hw.trace.cur.seenOrNone, verb, callsite.Of(), obj, p, resend)
 	if err != nil {
 		return err
 	}
-	cp := ac
-	if t := reflect.TypeOf(ac); t.Kind() == reflect.Pointer {
-		v := reflect.New(t.Elem())
-		if err := json.Unmarshal(data, v.Interface()); err == nil {
-			if c, ok := v.Interface().(runtime.ApplyConfiguration); ok {
-				cp = c
-			}
-		}
+	return hw.hold(w, send)
+}
+
+// holdApply captures a server-side apply of the old leader as sent
+// (faults.CaptureApply), which resend applies when it is delivered.
+func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend func(context.Context, runtime.ApplyConfiguration) error) error {
+	hw.trace.cur.sent++
+	k, data, err := book.KeyOfApply(ac)
+	if err != nil {
+		return err
 	}
-	w := faults.Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240), At: callsite.Of()}
-	return hw.hold(w, func(ctx context.Context) error { return resend(ctx, cp) })
+	w, send := faults.CaptureApply(k, data, hw.trace.cur.seenOrNone(k), verb, callsite.Of(), ac, resend)
+	return hw.hold(w, send)
 }
 
 // ranCrash is the crash of s as its seed records it (faults.Ran).
