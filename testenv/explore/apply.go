@@ -3,10 +3,9 @@ package explore
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
 
 	"context"
-	"errors"
-	"fmt"
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -54,29 +53,13 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
 }
 
-// subResourceApply is the interceptor function for SubResource(...).Apply,
-// installed by reflection: controller-runtime v0.23 added it, and v0.22,
-// the oldest line testenv supports, has neither it nor its option type.
-// The call goes to the server as the client's own SubResource(sub).Apply,
-// options unchanged.
+// subResourceApply is the interceptor function for SubResource(...).Apply
+// (crinternals.SubResourceApply reads its arguments), recorded as apply
+// records any other apply.
 func (r *run) subResourceApply(args []reflect.Value) error {
-	if len(args) != 5 {
-		return fmt.Errorf("explore: SubResource Apply with %d arguments, want 5 (context, client, subresource, apply configuration, options)", len(args))
-	}
-	ctx, _ := args[0].Interface().(context.Context)
-	c, _ := args[1].Interface().(client.Client)
-	sub := args[2].String()
-	ac, _ := args[3].Interface().(runtime.ApplyConfiguration)
-	if ctx == nil || c == nil {
-		return errors.New("explore: SubResource Apply without a context or client")
-	}
-	return r.apply(ctx, sub+" apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
-		m := reflect.ValueOf(c.SubResource(sub)).MethodByName("Apply")
-		if !m.IsValid() {
-			return fmt.Errorf("explore: %T has no Apply", c.SubResource(sub))
-		}
-		out := m.CallSlice([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(ac), args[4]})
-		err, _ := out[0].Interface().(error)
+	ctx, sub, ac, send, err := crinternals.SubResourceApply(args)
+	if err != nil {
 		return err
-	})
+	}
+	return r.apply(ctx, sub+" apply", ac, send)
 }

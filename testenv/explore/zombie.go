@@ -14,14 +14,11 @@ import (
 )
 
 // The old leader's writes in flight (Options.InFlightWrite,
-// InFlightWrites; internal/faults models them). At a crashInFlight point
-// the old leader's reconcile runs on (its reads answered as at the crash)
-// until its next write: that request is captured here as sent, the object
-// and the patch body as they are then (resourceVersion, preconditions and
-// options verbatim), held (faults.Held), and the call fails with
-// errCrashed. A delivery item is queued for each held write; its step
-// sends the request and records what the server did with it as any
-// write, judged by what the old leader's step had seen when it sent it.
+// InFlightWrites; internal/faults models them, its held.go says how): the
+// root's client captures each as sent (faults.CaptureObject,
+// CaptureApply), holds it and fails the call with errCrashed; a delivery
+// item is queued for each, whose step sends it and records what the
+// server did with it as any write.
 
 // heldWrites are the old leader's writes in flight of the run (in), which
 // it captures from the step being run and delivers, each in a step of its
