@@ -6,7 +6,6 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 
 	"context"
-	"fmt"
 	"maps"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -89,26 +88,14 @@ func (hw *heldWrites) queueHeld(s *stepState, it item) {
 func (hw *heldWrites) deliver(ctx context.Context, it item) {
 	h := hw.in.Pending(it)
 	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[book.Key]int{}, plan: []int{}}
-	nth, sender := "", hw.ex.setup.itemID(item{Rec: it.Rec, Action: -1, Key: it.Key})
-	if it.Nth > 0 {
-		nth = fmt.Sprintf(" %d", it.Nth+1)
-	}
-	s.step.Reconciler = fmt.Sprintf("in-flight write%s of %s (old leader)", nth, sender)
-	if h == nil {
-		s.step.Result = "nothing in flight"
-	} else {
+	s.step.Reconciler = faults.Delivery(it, hw.ex.setup.itemID(item{Rec: it.Rec, Action: -1, Key: it.Key}))
+	var err error
+	if h != nil {
 		s.seen, s.sentBy, s.sentNth, s.sentAt = maps.Clone(h.Seen), h.From, it.Nth, h.Write.At
 		hw.trace.cur = s
-		err := hw.in.Deliver(ctx, h)
-		answer := "ok"
-		if err != nil {
-			answer = err.Error()
-		}
-		if nth != "" {
-			nth = "write" + nth + " "
-		}
-		s.step.Result = fmt.Sprintf("%ssent by step %d before it lost the lease, delivered now: %s", nth, h.From, answer)
+		err = hw.in.Deliver(ctx, h)
 	}
+	s.step.Result = faults.Delivered(it, h, err)
 	hw.trace.steps = append(hw.trace.steps, s.step)
 	hw.trace.chosen = append(hw.trace.chosen, scriptStep{It: it})
 	hw.trace.cur = nil
