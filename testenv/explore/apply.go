@@ -3,15 +3,12 @@ package explore
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
 
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -41,7 +38,7 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if r.stopped() {
 		return errCrashed
 	}
-	k, data, err := applyTarget(ac)
+	k, data, err := book.KeyOfApply(ac)
 	if err != nil {
 		return err
 	}
@@ -56,62 +53,13 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
 }
 
-// applyTarget names the object an apply configuration is for, and returns
-// the configuration as JSON (what is sent).
-func applyTarget(ac runtime.ApplyConfiguration) (book.Key, []byte, error) {
-	if ac == nil || isNilPointer(ac) {
-		return book.Key{}, nil, errors.New("explore: Apply of a nil apply configuration")
-	}
-	data, err := json.Marshal(ac)
-	if err != nil {
-		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
-	}
-	var head struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-		Metadata   struct {
-			Name      string `json:"name"`
-			Namespace string `json:"namespace"`
-		} `json:"metadata"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: %w", ac, err)
-	}
-	if head.APIVersion == "" || head.Kind == "" || head.Metadata.Name == "" {
-		return book.Key{}, nil, fmt.Errorf("explore: Apply of %T: apiVersion %q, kind %q, name %q: an apply configuration needs all three", ac, head.APIVersion, head.Kind, head.Metadata.Name)
-	}
-	gvk := schema.FromAPIVersionAndKind(head.APIVersion, head.Kind)
-	return book.Key{GVK: gvk, NN: client.ObjectKey{Namespace: head.Metadata.Namespace, Name: head.Metadata.Name}}, data, nil
-}
-
-func isNilPointer(v any) bool {
-	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
-}
-
-// subResourceApply is the interceptor function for SubResource(...).Apply,
-// installed by reflection: controller-runtime v0.23 added it, and v0.22,
-// the oldest line testenv supports, has neither it nor its option type.
-// The call goes to the server as the client's own SubResource(sub).Apply,
-// options unchanged.
+// subResourceApply is the interceptor function for SubResource(...).Apply
+// (crinternals.SubResourceApply reads its arguments), recorded as apply
+// records any other apply.
 func (r *run) subResourceApply(args []reflect.Value) error {
-	if len(args) != 5 {
-		return fmt.Errorf("explore: SubResource Apply with %d arguments, want 5 (context, client, subresource, apply configuration, options)", len(args))
-	}
-	ctx, _ := args[0].Interface().(context.Context)
-	c, _ := args[1].Interface().(client.Client)
-	sub := args[2].String()
-	ac, _ := args[3].Interface().(runtime.ApplyConfiguration)
-	if ctx == nil || c == nil {
-		return errors.New("explore: SubResource Apply without a context or client")
-	}
-	return r.apply(ctx, sub+" apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
-		m := reflect.ValueOf(c.SubResource(sub)).MethodByName("Apply")
-		if !m.IsValid() {
-			return fmt.Errorf("explore: %T has no Apply", c.SubResource(sub))
-		}
-		out := m.CallSlice([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(ac), args[4]})
-		err, _ := out[0].Interface().(error)
+	ctx, sub, ac, send, err := crinternals.SubResourceApply(args)
+	if err != nil {
 		return err
-	})
+	}
+	return r.apply(ctx, sub+" apply", ac, send)
 }

@@ -5,23 +5,10 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
 )
 
-// Crashes: after any write of a chosen reconcile, the explorer may stop the
-// process (Options.Crashes bounds how often per schedule). The write has
-// landed; every later call of that reconcile fails with errCrashed, so
-// nothing it would still send (a deferred status write included) lands.
-// Then either the process restarts (crashRestart: new reconcilers, new
-// clients, and a cold cache, filled by a list: no cached read sees a
-// version older than the one at the restart) or a standby manager takes
-// over (crashFailover, Options.LeaderChange: new reconcilers whose cache
-// has run all along; its informers started at the election begin no older
-// than what the old leader's were served, and only those of its field
-// indexes, started with it, may lag behind them: internal/informers). Either way the new manager's first list
-// queues every object of every reconciler's kind. With Options.InFlightWrite
-// a leader change may also leave the old leader's next write in flight, or
-// with Options.InFlightWrites up to that many of its next writes
-// (crashInFlight, zombie.go). The crash points, how a crashed step
-// reads and the writes in flight are modelled in internal/faults; the run
-// takes its crashes and restarts its process here.
+// Crashes (Options.Crashes, LeaderChange, InFlightWrite(s)): the crash
+// points, how a crashed step reads and the writes in flight are modelled
+// in internal/faults (its crash.go says what each kind of crash does);
+// the run takes its crashes and restarts its process here.
 
 // The kinds of crash (schedule.Crash).
 const (

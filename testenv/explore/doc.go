@@ -139,7 +139,8 @@
 // its audit), internal/judge (the built-in invariants: their table,
 // their judges, what a schedule judges after its end),
 // internal/faults (crash points, writes in flight, the fault phase's
-// plan), internal/search (the search over schedules), internal/seeded
+// plan), internal/queue (what an object's event queues),
+// internal/search (the search over schedules), internal/seeded
 // (Source's seeded choices), internal/progress and internal/crinternals; docs/explore-design.md,
 // "Where the code lives", says what each holds.
 //

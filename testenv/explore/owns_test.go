@@ -89,7 +89,7 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 	r.queue.queueFor(cm)
 	want("deleted", queued(), "widget:ns/w2")
 
-	if got := r.queue.controllerOwners(book.Key{GVK: widgetGVK}, widgetGVK); got != nil {
+	if got := r.queue.router().ControllerOwners(book.Key{GVK: widgetGVK}, widgetGVK); got != nil {
 		t.Errorf("an object never seen has owners %v", got)
 	}
 }

@@ -86,7 +86,7 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 	if !sawTyped {
 		t.Error("the EventFilter never saw a *corev1.ConfigMap")
 	}
-	if !(predicate.GenerationChangedPredicate{}).Update(event.UpdateEvent{ObjectOld: r.queue.typed(w, widget(1, "")), ObjectNew: r.queue.typed(w, widget(2, ""))}) {
+	if !(predicate.GenerationChangedPredicate{}).Update(event.UpdateEvent{ObjectOld: r.queue.router().Typed(w, widget(1, "")), ObjectNew: r.queue.router().Typed(w, widget(2, ""))}) {
 		t.Error("typed versions lost their generation")
 	}
 }

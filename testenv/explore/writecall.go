@@ -1,9 +1,6 @@
 package explore
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 
 // A violation a write caused (a field it set back, a write it lost, an
 // object it deleted) names that write: its kind, read from the request
@@ -32,18 +29,10 @@ func (t *trace) lastWriteNote() string {
 		return ""
 	}
 	w := t.cur.step.Writes[len(t.cur.step.Writes)-1]
-	if w.Kind == "" {
-		return ""
+	note := callsite.Note(w.Kind, w.At)
+	if note != "" {
+		t.named = &namedWrite{note: note, w: w}
 	}
-	a := "a"
-	if strings.ContainsRune("aeiou", rune(w.Kind[0])) {
-		a = "an"
-	}
-	note := fmt.Sprintf(", by %s %s", a, w.Kind)
-	if w.At != "" {
-		note += " at " + w.At
-	}
-	t.named = &namedWrite{note: note, w: w}
 	return note
 }
 

@@ -6,24 +6,18 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 
 	"context"
-	"encoding/json"
-	"fmt"
 	"maps"
-	"reflect"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // The old leader's writes in flight (Options.InFlightWrite,
-// InFlightWrites; internal/faults models them). At a crashInFlight point
-// the old leader's reconcile runs on (its reads answered as at the crash)
-// until its next write: that request is captured here as sent, the object
-// and the patch body as they are then (resourceVersion, preconditions and
-// options verbatim), held (faults.Held), and the call fails with
-// errCrashed. A delivery item is queued for each held write; its step
-// sends the request and records what the server did with it as any
-// write, judged by what the old leader's step had seen when it sent it.
+// InFlightWrites; internal/faults models them, its held.go says how): the
+// root's client captures each as sent (faults.CaptureObject,
+// CaptureApply), holds it and fails the call with errCrashed; a delivery
+// item is queued for each, whose step sends it and records what the
+// server did with it as any write.
 
 // heldWrites are the old leader's writes in flight of the run (in), which
 // it captures from the step being run and delivers, each in a step of its
@@ -52,53 +46,28 @@ func (hw *heldWrites) hold(w faults.Write, send func(ctx context.Context) error)
 	return errCrashed
 }
 
-// holdWrite captures a write of the old leader as sent: a copy of obj, the
-// patch's body as computed now, which resend sends when it is delivered.
-// The call fails: no answer comes back.
+// holdWrite captures a write of the old leader as sent
+// (faults.CaptureObject), which resend sends when it is delivered. The
+// call fails: no answer comes back.
 func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, resend sendFunc) error {
 	hw.trace.cur.sent++
-	cp, ok := obj.DeepCopyObject().(client.Object)
-	if !ok {
-		return fmt.Errorf("explore: %T %s: copying the in-flight write: %w", obj, client.ObjectKeyFromObject(obj), errCrashed)
-	}
-	var pc client.Patch
-	w := faults.Write{Verb: verb, Object: fmt.Sprintf("%T %s", obj, client.ObjectKeyFromObject(obj)), At: callsite.Of()}
-	if k, err := hw.book.KeyOf(obj, client.ObjectKeyFromObject(obj)); err == nil {
-		w.Object = k.String()
-		w.Based = hw.trace.cur.seenOrNone(k) + 1
-	}
-	if p != nil {
-		data, err := p.Data(obj)
-		if err != nil {
-			// The client fails before sending: nothing is in flight.
-			return fmt.Errorf("explore: %s: the patch of the in-flight write: %w", w.Object, err)
-		}
-		pc = client.RawPatch(p.Type(), data)
-		w.Data = shorten(string(data), 240)
-	}
-	return hw.hold(w, func(ctx context.Context) error { return resend(ctx, cp, pc) })
-}
-
-// holdApply captures a server-side apply of the old leader as sent: the
-// configuration as JSON now, decoded into a copy, which resend applies
-// when it is delivered.
-func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend func(context.Context, runtime.ApplyConfiguration) error) error {
-	hw.trace.cur.sent++
-	k, data, err := applyTarget(ac)
+	w, send, err := faults.CaptureObject(hw.book, hw.trace.cur.seenOrNone, verb, callsite.Of(), obj, p, resend)
 	if err != nil {
 		return err
 	}
-	cp := ac
-	if t := reflect.TypeOf(ac); t.Kind() == reflect.Pointer {
-		v := reflect.New(t.Elem())
-		if err := json.Unmarshal(data, v.Interface()); err == nil {
-			if c, ok := v.Interface().(runtime.ApplyConfiguration); ok {
-				cp = c
-			}
-		}
+	return hw.hold(w, send)
+}
+
+// holdApply captures a server-side apply of the old leader as sent
+// (faults.CaptureApply), which resend applies when it is delivered.
+func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend func(context.Context, runtime.ApplyConfiguration) error) error {
+	hw.trace.cur.sent++
+	k, data, err := book.KeyOfApply(ac)
+	if err != nil {
+		return err
 	}
-	w := faults.Write{Verb: verb, Object: k.String(), Based: hw.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240), At: callsite.Of()}
-	return hw.hold(w, func(ctx context.Context) error { return resend(ctx, cp) })
+	w, send := faults.CaptureApply(k, data, hw.trace.cur.seenOrNone(k), verb, callsite.Of(), ac, resend)
+	return hw.hold(w, send)
 }
 
 // ranCrash is the crash of s as its seed records it (faults.Ran).
@@ -119,26 +88,14 @@ func (hw *heldWrites) queueHeld(s *stepState, it item) {
 func (hw *heldWrites) deliver(ctx context.Context, it item) {
 	h := hw.in.Pending(it)
 	s := &stepState{step: Step{Index: len(hw.trace.steps) + 1, Drain: hw.trace.drain}, seen: map[book.Key]int{}, plan: []int{}}
-	nth, sender := "", hw.ex.setup.itemID(item{Rec: it.Rec, Action: -1, Key: it.Key})
-	if it.Nth > 0 {
-		nth = fmt.Sprintf(" %d", it.Nth+1)
-	}
-	s.step.Reconciler = fmt.Sprintf("in-flight write%s of %s (old leader)", nth, sender)
-	if h == nil {
-		s.step.Result = "nothing in flight"
-	} else {
+	s.step.Reconciler = faults.Delivery(it, hw.ex.setup.itemID(item{Rec: it.Rec, Action: -1, Key: it.Key}))
+	var err error
+	if h != nil {
 		s.seen, s.sentBy, s.sentNth, s.sentAt = maps.Clone(h.Seen), h.From, it.Nth, h.Write.At
 		hw.trace.cur = s
-		err := hw.in.Deliver(ctx, h)
-		answer := "ok"
-		if err != nil {
-			answer = err.Error()
-		}
-		if nth != "" {
-			nth = "write" + nth + " "
-		}
-		s.step.Result = fmt.Sprintf("%ssent by step %d before it lost the lease, delivered now: %s", nth, h.From, answer)
+		err = hw.in.Deliver(ctx, h)
 	}
+	s.step.Result = faults.Delivered(it, h, err)
 	hw.trace.steps = append(hw.trace.steps, s.step)
 	hw.trace.chosen = append(hw.trace.chosen, scriptStep{It: it})
 	hw.trace.cur = nil

@@ -2,7 +2,8 @@
 // every object the server held, as the explorer's client saw them, in the
 // order first met (Book), each object's versions with their
 // resourceVersions, the step whose write made each and who last set each
-// path (History), and what an apply was decided from (Decision), read
+// path (History), the object an apply configuration names (KeyOfApply),
+// and what an apply was decided from (Decision), read
 // with the server's managedFields (Restated); and what two versions
 // differ in, as a report says it (DescribeChange, FirstDifference,
 // TimeLikeOnly).

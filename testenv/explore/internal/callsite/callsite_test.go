@@ -53,3 +53,15 @@ func TestFuncPackage(t *testing.T) {
 		}
 	}
 }
+
+func TestNote(t *testing.T) {
+	for _, tc := range []struct{ kind, at, want string }{
+		{"blind merge patch of status", "ctl/x.go:42", ", by a blind merge patch of status at ctl/x.go:42"},
+		{"update without resourceVersion", "", ", by an update without resourceVersion"},
+		{"", "ctl/x.go:42", ""},
+	} {
+		if got := Note(tc.kind, tc.at); got != tc.want {
+			t.Errorf("Note(%q, %q) = %q, want %q", tc.kind, tc.at, got, tc.want)
+		}
+	}
+}

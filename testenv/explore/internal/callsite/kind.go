@@ -1,6 +1,7 @@
 package callsite
 
 import (
+	"fmt"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -54,4 +55,22 @@ func Kind(verb string, p client.Patch, lock string) string {
 		}
 	}
 	return op + sub
+}
+
+// Note names a write of kind (Kind) at its call site at (Of; "" when
+// unknown) as a violation's message ends: ", by a blind merge patch of
+// status at controllers/x.go:42", ", by an update"; "" for no kind.
+func Note(kind, at string) string {
+	if kind == "" {
+		return ""
+	}
+	a := "a"
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		a = "an"
+	}
+	note := fmt.Sprintf(", by %s %s", a, kind)
+	if at != "" {
+		note += " at " + at
+	}
+	return note
 }

@@ -97,3 +97,15 @@ func TestInspectStartsBeforeElection(t *testing.T) {
 		}
 	}
 }
+
+// TestSubResourceApplyArgs: the arguments the interceptor is called with
+// are checked before anything is sent.
+func TestSubResourceApplyArgs(t *testing.T) {
+	if _, _, _, _, err := SubResourceApply(make([]reflect.Value, 4)); err == nil {
+		t.Error("four arguments were taken")
+	}
+	args := []reflect.Value{reflect.ValueOf(context.Background()), reflect.ValueOf((*int)(nil)), reflect.ValueOf("status"), reflect.ValueOf((*int)(nil)), reflect.ValueOf([]int(nil))}
+	if _, _, _, _, err := SubResourceApply(args); err == nil {
+		t.Error("a call without a client was taken")
+	}
+}

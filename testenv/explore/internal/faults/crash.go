@@ -9,14 +9,22 @@ import (
 )
 
 // Crashes: after any write of a chosen reconcile, the explorer may stop
-// the process. The write has landed; every later call of that reconcile
-// fails with ErrCrashed, so nothing it would still send (a deferred
-// status write included) lands. Then either the process restarts
-// (schedule.CrashRestart: new reconcilers, new clients, and a cold cache)
-// or a standby manager takes over (schedule.CrashFailover: new
-// reconcilers whose cache has run all along). A leader change may also
-// leave the old leader's next writes in flight (schedule.CrashInFlight,
-// Held). The root's run restarts the process (crash.go).
+// the process (Options.Crashes bounds how often per schedule). The write
+// has landed; every later call of that reconcile fails with ErrCrashed,
+// so nothing it would still send (a deferred status write included)
+// lands. Then either the process restarts (schedule.CrashRestart: new
+// reconcilers, new clients, and a cold cache, filled by a list: no cached
+// read sees a version older than the one at the restart) or a standby
+// manager takes over (schedule.CrashFailover, Options.LeaderChange: new
+// reconcilers whose cache has run all along; its informers started at the
+// election begin no older than what the old leader's were served, and
+// only those of its field indexes, started with it, may lag behind them:
+// internal/informers). Either way the new manager's first list queues
+// every object of every reconciler's kind. With Options.InFlightWrite a
+// leader change may also leave the old leader's next write in flight, or
+// with Options.InFlightWrites up to that many of its next writes
+// (schedule.CrashInFlight, Held). The root's run takes its crashes and
+// restarts its process (crash.go).
 
 // ErrCrashed is what every call of a reconcile fails with after its
 // process crashed.

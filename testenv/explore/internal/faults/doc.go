@@ -1,6 +1,7 @@
 // Package faults is the explorer's model of faults: the crash points a
 // chosen step may take (Points) and how a crashed step reads (Describe),
-// the old leader's writes in flight (Held), the plan of the fault phase
+// the old leader's writes in flight, captured as sent (CaptureObject,
+// CaptureApply) and held (Held), the plan of the fault phase
 // of a default search (Plan), and what a replay compares between two
 // runs of one schedule (Divergence).
 //

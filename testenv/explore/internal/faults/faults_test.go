@@ -127,3 +127,21 @@ func TestPlanCrashesOnceThenReadsStaleOnce(t *testing.T) {
 		t.Error("after the crash, the item is not the chooser's")
 	}
 }
+
+// TestDeliveryNamesTheWrite: the delivery's step is named by the write's
+// place among those in flight, the first unnumbered.
+func TestDeliveryNamesTheWrite(t *testing.T) {
+	w := Hold(3, nil, Write{}, nil)
+	first, second := schedule.Item{Deliver: true}, schedule.Item{Deliver: true, Nth: 1}
+	for _, tc := range []struct{ got, want string }{
+		{Delivery(first, "db:ns/x"), "in-flight write of db:ns/x (old leader)"},
+		{Delivery(second, "db:ns/x"), "in-flight write 2 of db:ns/x (old leader)"},
+		{Delivered(first, w, nil), "sent by step 3 before it lost the lease, delivered now: ok"},
+		{Delivered(second, w, ErrCrashed), "write 2 sent by step 3 before it lost the lease, delivered now: " + ErrCrashed.Error()},
+		{Delivered(first, nil, nil), "nothing in flight"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

@@ -120,3 +120,31 @@ func (h *Held) State() string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// Delivery names the step that runs delivery item it, whose write the
+// reconcile sender sent (schedule.ID of its item): "in-flight write 2 of
+// db:ns/x (old leader)"; the first write has no number.
+func Delivery(it schedule.Item, sender string) string {
+	nth := ""
+	if it.Nth > 0 {
+		nth = fmt.Sprintf(" %d", it.Nth+1)
+	}
+	return fmt.Sprintf("in-flight write%s of %s (old leader)", nth, sender)
+}
+
+// Delivered is the result of the step that delivered w, pending for
+// item it (nil: nothing was in flight), and the server's answer err.
+func Delivered(it schedule.Item, w *InFlight, err error) string {
+	if w == nil {
+		return "nothing in flight"
+	}
+	answer := "ok"
+	if err != nil {
+		answer = err.Error()
+	}
+	nth := ""
+	if it.Nth > 0 {
+		nth = fmt.Sprintf("write %d ", it.Nth+1)
+	}
+	return fmt.Sprintf("%ssent by step %d before it lost the lease, delivered now: %s", nth, w.From, answer)
+}

@@ -1,4 +1,4 @@
-package explore
+package queue
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
@@ -15,28 +15,37 @@ import (
 // Reconciler.EventFilter every event the reconciler gets, as the builder's
 // For(obj, WithPredicates(...)) and WithEventFilter(...) do.
 
+// event is the versions of k's event, typed: the one before its newest
+// (nil: absent, or none) and the newest (nil: absent); not ok when the
+// book has no history of k.
+func (r *Router) event(k book.Key) (prev, cur client.Object, ok bool) {
+	h := r.Book.History(k)
+	if h == nil {
+		return nil, nil, false
+	}
+	cur = r.Typed(k, h.Versions[h.Newest()])
+	if h.Newest() > 0 {
+		prev = r.Typed(k, h.Versions[h.Newest()-1])
+	}
+	return prev, cur, true
+}
+
 // passes reports whether reconciler i's predicates let the event of k's
 // newest version through; forKind says whether k is of its For kind.
-func (wq *workQueue) passes(i int, k book.Key, forKind bool) bool {
-	rc := wq.ex.setup.s.Reconcilers[i]
+func (r *Router) passes(i int, k book.Key, forKind bool) bool {
+	rc := r.Reconcilers[i]
 	if len(rc.EventFilter) == 0 && (!forKind || len(rc.Predicates) == 0) {
 		return true
 	}
-	h := wq.book.History(k)
-	if h == nil {
+	prev, cur, ok := r.event(k)
+	if !ok {
 		return true
-	}
-	cur := wq.typed(k, h.Versions[h.Newest()])
-	var prev client.Object
-	if h.Newest() > 0 {
-		prev = wq.typed(k, h.Versions[h.Newest()-1])
 	}
 	preds := rc.EventFilter
 	if forKind {
 		preds = append(append(preds[:0:0], rc.Predicates...), rc.EventFilter...)
 	}
-	ok := true
-	wq.calls.operator(func() {
+	r.Calls.Operator(func() {
 		for _, p := range preds {
 			switch {
 			case prev == nil && cur == nil:
@@ -55,14 +64,14 @@ func (wq *workQueue) passes(i int, k book.Key, forKind bool) bool {
 	return ok
 }
 
-// typed converts a version to the scheme's Go type for k's kind (a
+// Typed converts a version of k to the scheme's Go type for k's kind (a
 // predicate may assert it), or to unstructured; nil for absent.
-func (wq *workQueue) typed(k book.Key, content map[string]any) client.Object {
+func (r *Router) Typed(k book.Key, content map[string]any) client.Object {
 	if content == nil {
 		return nil
 	}
 	content = runtime.DeepCopyJSON(content)
-	if o, err := wq.server.Scheme().New(k.GVK); err == nil {
+	if o, err := r.Server.Scheme().New(k.GVK); err == nil {
 		if obj, ok := o.(client.Object); ok && runtime.DefaultUnstructuredConverter.FromUnstructured(content, obj) == nil {
 			obj.GetObjectKind().SetGroupVersionKind(k.GVK)
 			return obj

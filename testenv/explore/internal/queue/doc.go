@@ -1,0 +1,13 @@
+// Package queue decides what the explorer's work queue queues for the
+// event of an object's newest version in the book (Router): for each
+// reconciler, by its For and Owns kinds through its predicates
+// (Reconciler.Predicates, EventFilter), or through the watches Setup
+// built (recmgr.Controller), running the operator's predicates and event
+// handlers as the manager would. It holds the lock of the clients' calls
+// (Calls), which that operator code runs without.
+//
+// It holds no queue: the root's run keeps the queued items, in order,
+// drops repeats and chooses which runs next; nor does it know the run,
+// the trace or the search. It reads the versions from the book and the
+// kinds' scopes and Go types from the server's client.
+package queue
