@@ -1,9 +1,9 @@
 // Package realops4 explores an open-source operator none of
 // examples/realops, realops2 and realops3 explored: kubernetes-sigs'
-// karpenter (sigs.k8s.io/karpenter, its NodePool controllers), with
-// testenv's API server and the explorer at the defaults
-// (docs/explore-your-operator.md). It is its own module, outside go.work
-// and make test.
+// karpenter (sigs.k8s.io/karpenter): its NodePool controllers on
+// testenv's embedded API server, its NodeClaim controllers on the full
+// API, with the explorer at the defaults (docs/explore-your-operator.md).
+// It is its own module, outside go.work and make test.
 package realops4
 
 import (
