@@ -73,10 +73,19 @@ func (w *nodeClaimWorld) setup(mgr manager.Manager) error {
 	)
 }
 
+// nodeClaim is NodeClaim default-a as karpenter's provisioner makes one
+// for NodePool default: its single-valued requirements also its labels.
+// The operating system is one: the fake cloud labels an instance with
+// the first of its instance type's, in a set's (random) order, which a
+// replay would not repeat.
 func nodeClaim() *karpv1.NodeClaim {
-	nc := &karpv1.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "default-a", Labels: map[string]string{karpv1.NodePoolLabelKey: "default"}}}
+	nc := &karpv1.NodeClaim{ObjectMeta: metav1.ObjectMeta{Name: "default-a",
+		Labels: map[string]string{karpv1.NodePoolLabelKey: "default", corev1.LabelArchStable: "amd64", corev1.LabelOSStable: "linux"}}}
 	nc.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: v1alpha1.Group, Kind: "TestNodeClass", Name: "default"}
-	nc.Spec.Requirements = []karpv1.NodeSelectorRequirementWithMinValues{{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{"amd64"}}}
+	nc.Spec.Requirements = []karpv1.NodeSelectorRequirementWithMinValues{
+		{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{"amd64"}},
+		{Key: corev1.LabelOSStable, Operator: corev1.NodeSelectorOpIn, Values: []string{"linux"}},
+	}
 	return nc
 }
 
