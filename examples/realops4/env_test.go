@@ -1,9 +1,9 @@
 // Package realops4 explores an open-source operator none of
 // examples/realops, realops2 and realops3 explored: kubernetes-sigs'
-// karpenter (sigs.k8s.io/karpenter, its NodePool controllers), with
-// testenv's API server and the explorer at the defaults
-// (docs/explore-your-operator.md). It is its own module, outside go.work
-// and make test.
+// karpenter (sigs.k8s.io/karpenter): its NodePool controllers on
+// testenv's embedded API server, its NodeClaim controllers on the full
+// API, with the explorer at the defaults (docs/explore-your-operator.md).
+// It is its own module, outside go.work and make test.
 package realops4
 
 import (
@@ -48,17 +48,40 @@ func addToScheme(s *runtime.Scheme) error {
 }
 
 // start runs testenv's embedded API server with karpenter's CRDs and its
-// tests' TestNodeClass CRD: the NodePool controllers explored here read
-// and write only those kinds, so they need no built-in kind's
-// controller-free full API (the operators of examples/realops,
-// realops2 and realops3 own built-in kinds and run on it).
+// tests' TestNodeClass CRD, and no built-in kind's full API: the
+// NodePool controllers explored there read and write only those kinds.
+// It honours no STATUSPATCH_REQUIRE_FULLAPI on purpose: the embedded
+// server needs no kube-apiserver, so these tests never skip. startFull
+// is the full API, for the NodeClaim controllers (they read Nodes and
+// Pods).
 func start(t *testing.T) *testenv.Env {
+	t.Helper()
+	return testenv.Start(t, append(karpenterOptions(t), testenv.WithTimeout(10*time.Minute))...) // a loaded machine
+}
+
+// startFull runs the full API (kube-apiserver against testenv's etcd)
+// with the same CRDs, as examples/realops3's start does: it skips without
+// a kube-apiserver (make testenv-assets builds one) unless
+// STATUSPATCH_REQUIRE_FULLAPI=1 (make explore-operators sets it), which
+// fails instead.
+func startFull(t *testing.T) *testenv.Env {
+	t.Helper()
+	if _, _, err := testenv.KubeAPIServerPath(); err != nil {
+		if os.Getenv("STATUSPATCH_REQUIRE_FULLAPI") == "1" {
+			t.Fatalf("STATUSPATCH_REQUIRE_FULLAPI=1 and no kube-apiserver: %v", err)
+		}
+		t.Skipf("skipping: karpenter's NodeClaim controllers read Nodes and Pods, built-in kinds of the full API: %v", err)
+	}
+	return testenv.Start(t, append(karpenterOptions(t), testenv.WithFullAPI(), testenv.WithTimeout(10*time.Minute))...) // a loaded machine
+}
+
+// karpenterOptions are both servers' scheme and CRDs.
+func karpenterOptions(t *testing.T) []testenv.Option {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := errors.Join(clientgoscheme.AddToScheme(scheme), addToScheme(scheme)); err != nil {
 		t.Fatalf("scheme: %v", err)
 	}
 	crds := append(append(apis.CRDs[:0:0], apis.CRDs...), v1alpha1.CRDs...)
-	return testenv.Start(t, testenv.WithScheme(scheme), testenv.WithTimeout(10*time.Minute), // a loaded machine
-		testenv.WithCRDs(crds...))
+	return []testenv.Option{testenv.WithScheme(scheme), testenv.WithCRDs(crds...)}
 }
