@@ -231,6 +231,14 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 	case *ast.CallExpr:
 		// karpenter's c.recorder.Publish(FailedConsistencyCheckEvent(nodeClaim, ...)).
 		if fn := kube.CalledFunc(h.pass, p); fn != nil && slices.Contains(p.Args, e) {
+			if isIfaceMethod(fn) && h.holding == nil {
+				// the module's implementations, by the module driver (paramsheldiface.go)
+				ok, why := h.ifaceHeld(p, fn, slices.Index(p.Args, e), field)
+				if ok {
+					return calls, false, ""
+				}
+				return nil, false, fmt.Sprintf("it is passed to %s at %s %s", funcName(fn, h.pass.Pkg), line, why)
+			}
 			if calls, why, ok := h.keptBy(fn, slices.Index(p.Args, e), field, calls); ok && why == "" {
 				return calls, false, ""
 			} else if ok {
