@@ -61,7 +61,7 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() != types.FieldVal && si.methodUse(s) != "" {
 		return "" // a method whose body reads it, or changes only its status (ParamsFact.Recv)
 	}
-	if s != nil && s.Kind() != types.FieldVal && !readsMethod(si.pass, s) {
+	if s != nil && s.Kind() != types.FieldVal && !leavesMethod(si.pass, s) {
 		fn, _ := s.Obj().(*types.Func)
 		if why := si.factWhy(fn, -1); why != "" {
 			return fmt.Sprintf("%s.%s is called at %s%s", name, sel.Sel.Name, line, why)
@@ -169,7 +169,7 @@ climb:
 			if si.methodUse(s) != "" {
 				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
 			}
-			if !readsMethod(si.pass, s) {
+			if !leavesMethod(si.pass, s) {
 				fn, _ := s.Obj().(*types.Func)
 				return false, types.ExprString(p) + " is called" + si.unanalysed(fn) + si.factWhy(fn, -1)
 			}

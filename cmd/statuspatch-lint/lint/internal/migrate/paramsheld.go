@@ -293,7 +293,7 @@ func (h held) resolve(v *types.Var, calls []HeldCall, what string) string {
 		}
 		var fact ParamsFact
 		h.pass.ImportObjectFact(fn.Origin(), &fact)
-		ok := readsFunc(h.pass, fn)
+		ok := leavesFunc(h.pass, fn)
 		if ok && c.Handed && holdsRefs(fn.Signature().Results()) && !fact.StatusRefs {
 			return fmt.Sprintf("%s and calls its %s at %s, whose result, which may hold references into more than the status, is handed on there", what, funcName(fn, h.pass.Pkg), c.At)
 		}
