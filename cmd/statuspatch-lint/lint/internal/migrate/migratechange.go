@@ -190,7 +190,7 @@ climb:
 	case *ast.IncDecStmt:
 		return true, ""
 	case *ast.UnaryExpr:
-		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readsRefs(call) {
+		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readers().readsRefs(call) {
 			return false, "" // its address given to a reader: intstr.GetScaledValueFromIntOrPercent(&x.Spec.MaxSurge, ...)
 		}
 		if p.Op == token.AND && !si.addressRead(stack, top-1) {
@@ -214,7 +214,7 @@ climb:
 		if p.Fun == e {
 			return false, ref + " is called"
 		}
-		if si.readsRefs(p) || si.copiedFrom(p, e) {
+		if si.readers().readsRefs(p) || si.readers().copiedFrom(p, e) {
 			return false, ""
 		}
 		if x, same, ok := si.appendedTo(stack, top-1, p, e); ok && same {
@@ -235,7 +235,7 @@ climb:
 			}
 			return false, ref + ", a reference into the object, is passed to " + si.callee(p) + ", " + how
 		}
-		if si.importedReads(p, e) {
+		if si.readers().importedReads(p, e) {
 			return false, "" // a function of another package, by its ParamsFact
 		}
 		return false, ref + ", a reference into the object, is passed to " + si.callee(p) + si.unanalysed(kube.CalledFunc(si.pass, p))

@@ -235,7 +235,7 @@ var refReaders = map[string]map[string]bool{
 // readsRefs reports whether call only reads the references it is given:
 // len, cap, or one of refReaders' functions (or k8s.io/utils/pointer's
 // ...Deref and ...Equal).
-func (si refs) readsRefs(call *ast.CallExpr) bool {
+func (si readers) readsRefs(call *ast.CallExpr) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
 			return b.Name() == "len" || b.Name() == "cap"
@@ -269,7 +269,7 @@ func (si refs) readsRefs(call *ast.CallExpr) bool {
 // copiedFrom reports whether call is maps.Copy(dst, e) of a map whose keys
 // and values hold no references: its entries are copied as values, and
 // e is only read (lws's mergeMetadata of the object's labels).
-func (si refs) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
+func (si readers) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "maps" || fn.Name() != "Copy" || len(call.Args) != 2 || call.Args[1] != e {
 		return false

@@ -235,7 +235,7 @@ func (m checks) importedStatusOnly(fn *types.Func, arg int) bool {
 // importedReads reports whether call, of a function of another package,
 // only reads the reference e it is given, by the function's ParamsFact
 // (ReadOnly): not a method expression nor a variadic argument.
-func (si refs) importedReads(call *ast.CallExpr, e ast.Expr) bool {
+func (si readers) importedReads(call *ast.CallExpr, e ast.Expr) bool {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == si.pass.Pkg || call.Ellipsis.IsValid() {
 		return false
