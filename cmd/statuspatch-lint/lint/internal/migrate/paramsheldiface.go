@@ -39,13 +39,14 @@ func (h held) ifaceHeld(call *ast.CallExpr, fn *types.Func, arg int, field strin
 		return true, ""
 	}
 	iface, _ := fn.Signature().Recv().Type().Underlying().(*types.Interface)
+	known := h.pass.Module != nil && h.pass.Module.Path != ""
 	switch {
+	case known && iface != nil && !closed(fn, iface, h.pass.Module.Path):
+		return false, fmt.Sprintf("(%s is a method of an interface other modules may implement: exported, outside internal/, every method exported; which implementation runs there is not followed)", fn.Name())
 	case !h.module || h.assumed == nil:
 		return false, fmt.Sprintf("(%s is a method of an interface: which implementation runs there is followed only by statuspatch-lint -fix on the whole module)", fn.Name())
-	case h.pass.Module == nil || h.pass.Module.Path == "":
+	case !known:
 		return false, fmt.Sprintf("(%s is a method of an interface, and the package's module is not known)", fn.Name())
-	case iface != nil && !closed(fn, iface, h.pass.Module.Path):
-		return false, fmt.Sprintf("(%s is a method of an interface other modules may implement: exported, outside internal/, every method exported; which implementation runs there is not followed)", fn.Name())
 	}
 	return false, fmt.Sprintf("(%s is a method of an interface whose signature names no type of the module: other modules may implement it)", fn.Name())
 }
