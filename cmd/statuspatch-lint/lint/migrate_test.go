@@ -76,7 +76,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 46 {
+	if err != nil || len(goldens) != 47 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -100,7 +100,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrategeneric", "example.com/op/controllers/migrateimpls",
 		"example.com/op/controllers/migrateshare", "example.com/op/controllers/migrateheldfield",
 		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry",
-		"example.com/op/controllers/migratereturned") {
+		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}

@@ -25,3 +25,13 @@ func TestMigrateReturned(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratereturned="}),
 		"example.com/op/controllers/migratereturned")
 }
+
+// A _test.go file of the package that sets a package map of functions
+// does not keep a call through it: only the test binary runs the test's
+// value. analysistest loads the package with its tests, as go vet does:
+// the write moves there as it does without them.
+func TestMigrateFuncValueSetInTestFile(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratefuncvaltests="}),
+		"example.com/op/controllers/migratefuncvaltests")
+}

@@ -26,3 +26,11 @@ func TestParamsFactReadOnlyReferences(t *testing.T) {
 	// driver reads it from export data).
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "example.com/op/plainutil")
 }
+
+// A parameter that holds an object in a field (karpenter's events.Event,
+// or a ...Event) has a fact of what the function does with what it holds
+// there: only read (client-go's event recorder is given it), or more (kept
+// in a field another method hands out, given to a function value).
+func TestParamsFactHeldParams(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "example.com/op/eventsutil")
+}

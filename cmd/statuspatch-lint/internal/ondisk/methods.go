@@ -5,14 +5,18 @@ import (
 	"go/ast"
 	"go/token"
 	"path/filepath"
+	"strings"
 )
 
 // UnseenMethods says where the module of dir declares a method named
-// name in a .go file not in seen (absolute paths): a test file (the
-// command loads none), a file of a package not analyzed, or of other
-// build tags; "" when nowhere. -fix moves a write past an interface
-// call only when no implementation is unseen (docs/lint.md). Files that
-// cannot be read or parsed count as declarations.
+// name in a .go file not in seen (absolute paths): a file of a package
+// not analyzed, or of other build tags; "" when nowhere. -fix moves a
+// write past an interface call only when no implementation is unseen
+// (docs/lint.md). Files that cannot be read or parsed count as
+// declarations. A _test.go file does not: what it declares is compiled
+// only into its package's test binary, never into a program of the
+// module, so its implementation never runs where the moved write does
+// (a test that passes one to the moved code sees the patcher's write).
 func UnseenMethods(dir, name string, seen map[string]bool) string {
 	root, modPath := moduleOf(dir)
 	if modPath == "" {
@@ -37,7 +41,7 @@ func ModulePath(dir string) string {
 func methodsIn(dir, pkgPath, name string, seen map[string]bool) string {
 	keep := func(base string) bool {
 		file, err := filepath.Abs(filepath.Join(dir, base))
-		return err == nil && !seen[file]
+		return err == nil && !seen[file] && !strings.HasSuffix(base, "_test.go")
 	}
 	return eachGoFile(dir, pkgPath, keep, func(fset *token.FileSet, f *ast.File, rel string) string {
 		found := ""

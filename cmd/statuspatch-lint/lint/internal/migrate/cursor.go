@@ -144,11 +144,21 @@ func stackFrom(root ast.Node, cur inspector.Cursor) []ast.Node {
 // or a hand-on to follow). Its methods live with what they follow:
 // migratechange.go (the use), migratelocal.go (locals and parameters),
 // migrateaddress.go (addresses), migrateliteral.go (literals and
-// appends), migratereaders.go and migratemarshal.go (what only reads).
+// appends); what only reads is readers'.
 type refs struct{ *site }
 
 // refs is the site's follower of references.
 func (si *site) refs() refs { return refs{si} }
+
+// readers says which calls only read the object or a reference into it,
+// and so end what refs follows: encoders and printers
+// (migratemarshal.go), calls that read references or copy out
+// (migratereaders.go), another package's functions by their facts
+// (params.go), apply configurations' setters (readersapply.go).
+type readers struct{ *site }
+
+// readers is the site's judge of reading calls.
+func (si *site) readers() readers { return readers{si} }
 
 // text makes the text edits at a site: names, imports, indentation and
 // the statements deleted (migratetext.go).

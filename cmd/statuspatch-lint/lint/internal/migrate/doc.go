@@ -64,5 +64,7 @@
 //     interface and reaches through it (operatorpkg's ConditionSet),
 //     summarised as facts on the holder's methods (ParamsFact.Fields,
 //     Holds) and judged where the holder is made, by the stored kind's
-//     methods and their facts.
+//     methods and their facts; a holder passed to a method of an
+//     interface, followed by the module driver into each implementation's
+//     ParamsFact.HeldParams (paramsheldiface.go).
 package migrate

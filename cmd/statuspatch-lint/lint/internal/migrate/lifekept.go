@@ -52,11 +52,42 @@ func (h held) keptBy(fn *types.Func, arg int, field string, calls []HeldCall) (_
 	if arg >= len(params) || params[arg] == nil || fn.Signature().Variadic() && arg >= len(params)-1 {
 		return nil, "", false
 	}
-	p := params[arg]
+	calls, why = h.paramHeld(fd, params[arg], field, calls)
+	return calls, why, true
+}
+
+// paramHeld follows p, a parameter of fd that is a holder of the object in
+// field, or a slice of them (a variadic ...Event), through fd's body:
+// compared, kept in a field of the package (keptIn), passed on to a
+// function of the package (passedOn), its fields selected or its methods
+// called (follow), or, for a slice, ranged over, each value a holder.
+// why says, after "it is passed to fn at line", what else is done.
+func (h held) paramHeld(fd *ast.FuncDecl, p *types.Var, field string, calls []HeldCall) (_ []HeldCall, why string) {
+	_, elems := p.Type().Underlying().(*types.Slice)
 	var fields []*types.Var
 	why = h.eachUse(fd.Body, p, fd.Body.Pos(), fd.Body.End(), func(stack []ast.Node, id *ast.Ident) string {
-		if b, ok := stack[len(stack)-2].(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
-			return "" // compared, as with nil
+		switch q := stack[len(stack)-2].(type) {
+		case *ast.BinaryExpr:
+			if q.Op == token.EQL || q.Op == token.NEQ {
+				return "" // compared, as with nil
+			}
+		case *ast.RangeStmt:
+			if elems && q.X == id {
+				return h.rangedHolder(q, field, &calls) // karpenter's recorder.Publish(evts ...Event)
+			}
+		case *ast.CallExpr:
+			if elems && (h.builtin(q, "len") || h.builtin(q, "cap")) {
+				return ""
+			}
+		case *ast.SelectorExpr:
+			if !elems && q.X == id {
+				c, _, w := h.follow(stack, len(stack)-1, field, calls) // evt.InvolvedObject, evt.dedupeKey()
+				calls = c
+				return w
+			}
+		}
+		if elems {
+			return fmt.Sprintf("where %s is handed on at %s", p.Name(), h.where(id.Pos()))
 		}
 		if f := h.keeps(stack); f != nil {
 			if !slices.Contains(fields, f) {
@@ -71,14 +102,14 @@ func (h held) keptBy(fn *types.Func, arg int, field string, calls []HeldCall) (_
 		return fmt.Sprintf("where %s is handed on at %s", p.Name(), h.where(id.Pos()))
 	})
 	if why != "" {
-		return nil, why, true
+		return nil, why
 	}
 	for _, f := range fields {
 		if calls, why = h.keptIn(f, field, calls); why != "" {
-			return nil, fmt.Sprintf("which keeps it in %s, where %s", fieldName(f, h.pass.Pkg), why), true
+			return nil, fmt.Sprintf("which keeps it in %s, where %s", fieldName(f, h.pass.Pkg), why)
 		}
 	}
-	return calls, "", true
+	return calls, ""
 }
 
 // passedOn follows the holder id, a parameter keptBy follows, passed

@@ -99,7 +99,7 @@ func (c *calls) implementsClient(t types.Type) bool {
 // testsMayCall says why a test file of the package may call name, or "".
 func (c *calls) testsMayCall(name string, opts Options) string {
 	for _, f := range c.pass.Files {
-		if strings.HasSuffix(c.pass.Fset.File(f.FileStart).Name(), "_test.go") {
+		if testFile(c.pass, f) {
 			return "" // loaded: their calls are among the uses checked
 		}
 	}
@@ -113,6 +113,12 @@ func (c *calls) testsMayCall(name string, opts Options) string {
 		}
 	}
 	return "the package's test files are not loaded, and one may call " + name + " (statuspatch-lint -fix scans them)"
+}
+
+// testFile reports whether f is a _test.go file.
+func testFile(pass *analysis.Pass, f *ast.File) bool {
+	tf := pass.Fset.File(f.FileStart)
+	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
 }
 
 // interfaceHas reports whether an interface type of the package has a

@@ -61,7 +61,7 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() != types.FieldVal && si.methodUse(s) != "" {
 		return "" // a method whose body reads it, or changes only its status (ParamsFact.Recv)
 	}
-	if s != nil && s.Kind() != types.FieldVal && !readsMethod(si.pass, s) {
+	if s != nil && s.Kind() != types.FieldVal && !leavesMethod(si.pass, s) {
 		fn, _ := s.Obj().(*types.Func)
 		if why := si.factWhy(fn, -1); why != "" {
 			return fmt.Sprintf("%s.%s is called at %s%s", name, sel.Sel.Name, line, why)
@@ -169,7 +169,7 @@ climb:
 			if si.methodUse(s) != "" {
 				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
 			}
-			if !readsMethod(si.pass, s) {
+			if !leavesMethod(si.pass, s) {
 				fn, _ := s.Obj().(*types.Func)
 				return false, types.ExprString(p) + " is called" + si.unanalysed(fn) + si.factWhy(fn, -1)
 			}
@@ -190,7 +190,7 @@ climb:
 	case *ast.IncDecStmt:
 		return true, ""
 	case *ast.UnaryExpr:
-		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readsRefs(call) {
+		if call, ok := parent(top - 2).(*ast.CallExpr); ok && p.Op == token.AND && call.Fun != ast.Expr(p) && si.readers().readsRefs(call) {
 			return false, "" // its address given to a reader: intstr.GetScaledValueFromIntOrPercent(&x.Spec.MaxSurge, ...)
 		}
 		if p.Op == token.AND && !si.addressRead(stack, top-1) {
@@ -214,7 +214,7 @@ climb:
 		if p.Fun == e {
 			return false, ref + " is called"
 		}
-		if si.readsRefs(p) || si.copiedFrom(p, e) {
+		if si.readers().readsRefs(p) || si.readers().copiedFrom(p, e) {
 			return false, ""
 		}
 		if x, same, ok := si.appendedTo(stack, top-1, p, e); ok && same {
@@ -235,7 +235,7 @@ climb:
 			}
 			return false, ref + ", a reference into the object, is passed to " + si.callee(p) + ", " + how
 		}
-		if si.importedReads(p, e) {
+		if si.readers().importedReads(p, e) {
 			return false, "" // a function of another package, by its ParamsFact
 		}
 		return false, ref + ", a reference into the object, is passed to " + si.callee(p) + si.unanalysed(kube.CalledFunc(si.pass, p))

@@ -25,7 +25,7 @@ var marshalers = map[string]map[string]bool{
 // method of a pointer receiver, which encoding/json calls on the
 // object's own value when it is addressable, nor is an interface, whose
 // dynamic value is not seen.
-func (si refs) marshalReads(call *ast.CallExpr) bool {
+func (si readers) marshalReads(call *ast.CallExpr) bool {
 	seen := map[types.Type]bool{}
 	for _, a := range call.Args {
 		if !marshalSafe(si.pass.TypesInfo.TypeOf(a), seen) {
@@ -92,7 +92,7 @@ const unstructuredPath = "k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 // calls instead), and marshalSafe (its doEncode is
 // json.NewEncoder(w).Encode(obj) for a typed object, apimachinery's
 // unstructured/helpers.go).
-func (si refs) encodesAsJSON(call *ast.CallExpr) bool {
+func (si readers) encodesAsJSON(call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != "Encode" || len(call.Args) != 2 {
 		return false
@@ -122,7 +122,7 @@ const runtimePath = "k8s.io/apimachinery/pkg/runtime"
 // marshalSafe (its toUnstructured walks the value by reflection into new
 // maps and slices, calling a MarshalJSON it meets as encoding/json would:
 // apimachinery's runtime/converter.go).
-func (si refs) convertsToUnstructured(call *ast.CallExpr) bool {
+func (si readers) convertsToUnstructured(call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != "ToUnstructured" || len(call.Args) != 1 {
 		return false
@@ -172,7 +172,7 @@ var printMethods = []string{"Format", "String", "GoString", "Error", "MarshalLog
 // one of printMethods with a pointer receiver, which may change the
 // object, nor is an interface, whose dynamic value is not seen. A *string
 // logged is read.
-func (si refs) printReads(call *ast.CallExpr) bool {
+func (si readers) printReads(call *ast.CallExpr) bool {
 	seen := map[types.Type]bool{}
 	var typeOnly map[ast.Expr]bool
 	if fn := kube.CalledFunc(si.pass, call); fn != nil {

@@ -17,6 +17,25 @@ import (
 // chainChange (migratechange.go) asks them before it counts a use as a
 // change.
 
+// leavesMethod reports whether a method called on the object, or on a
+// chain from it, changes at most the status (leavesFunc).
+func leavesMethod(pass *analysis.Pass, s *types.Selection) bool {
+	fn, ok := s.Obj().(*types.Func)
+	return ok && leavesFunc(pass, fn)
+}
+
+// leavesFunc reports whether the method fn only reads its receiver or,
+// a kind's method, changes at most its status (ParamsFact.Recv
+// "statusOnly": CapacityBuffer.SetCondition): what the checks of a
+// change of more than the status ask (chainChange, held.resolve).
+func leavesFunc(pass *analysis.Pass, fn *types.Func) bool {
+	var fact ParamsFact
+	if pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly" {
+		return true
+	}
+	return readsFunc(pass, fn)
+}
+
 // readsMethod reports whether a method called on the object, or on a
 // chain from it, only reads (readsFunc).
 func readsMethod(pass *analysis.Pass, s *types.Selection) bool {
@@ -26,12 +45,15 @@ func readsMethod(pass *analysis.Pass, s *types.Selection) bool {
 
 // readsFunc reports whether the method fn only reads its receiver, by
 // what is known of its body, never by its name alone: its ParamsFact
-// (Recv: its body reads it or changes at most its status; RecvWhy: it
-// does more), DeepCopy, timeReads' methods, a getter (Get...) of
+// (Recv "reads": its body reads it; "statusOnly" or RecvWhy: it
+// changes it), DeepCopy, timeReads' methods, a getter (Get...) of
 // apimachinery's and controller-runtime's object interfaces and types
 // (trustedGetters), readerMethods' entries, or a method of a value
 // receiver without references (it gets a copy). A kind's GetFoo whose
-// body changes the spec is no reader (issue 80).
+// body changes the spec is no reader (issue 80). A caller that needs
+// the object unchanged (onlyRead: a decision run again in Retry) asks
+// this; one that needs only its non-status parts unchanged asks
+// leavesFunc.
 func readsFunc(pass *analysis.Pass, fn *types.Func) bool {
 	switch fn.Name() {
 	case "DeepCopy", "DeepCopyObject", "DeepCopyInto":
@@ -42,9 +64,9 @@ func readsFunc(pass *analysis.Pass, fn *types.Func) bool {
 	var fact ParamsFact
 	if pass.ImportObjectFact(fn.Origin(), &fact) {
 		switch {
-		case fact.Recv != "":
+		case fact.Recv == "reads":
 			return true
-		case fact.RecvWhy != "":
+		case fact.Recv != "" || fact.RecvWhy != "":
 			return false
 		}
 	}
@@ -213,7 +235,7 @@ var refReaders = map[string]map[string]bool{
 // readsRefs reports whether call only reads the references it is given:
 // len, cap, or one of refReaders' functions (or k8s.io/utils/pointer's
 // ...Deref and ...Equal).
-func (si refs) readsRefs(call *ast.CallExpr) bool {
+func (si readers) readsRefs(call *ast.CallExpr) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if b, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
 			return b.Name() == "len" || b.Name() == "cap"
@@ -247,7 +269,7 @@ func (si refs) readsRefs(call *ast.CallExpr) bool {
 // copiedFrom reports whether call is maps.Copy(dst, e) of a map whose keys
 // and values hold no references: its entries are copied as values, and
 // e is only read (lws's mergeMetadata of the object's labels).
-func (si refs) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
+func (si readers) copiedFrom(call *ast.CallExpr, e ast.Expr) bool {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "maps" || fn.Name() != "Copy" || len(call.Args) != 2 || call.Args[1] != e {
 		return false

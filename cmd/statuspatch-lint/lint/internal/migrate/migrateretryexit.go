@@ -189,7 +189,7 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 		}
 		for i := len(stack) - 2; i >= top; i-- {
 			if sel, ok := stack[i].(*ast.SelectorExpr); ok {
-				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal && (!readsMethod(r.pass, s) || r.setsStatus(s)) {
+				if s := r.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal && !readsMethod(r.pass, s) {
 					return "a method"
 				}
 			}
@@ -221,15 +221,6 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 		return ""
 	})
 	return why == ""
-}
-
-// setsStatus reports whether the method s selects changes its kind's
-// status (ParamsFact.Recv "statusOnly": CapacityBuffer.SetCondition),
-// which readsMethod counts as no change of more than the status.
-func (r retries) setsStatus(s *types.Selection) bool {
-	fn, ok := s.Obj().(*types.Func)
-	var fact ParamsFact
-	return ok && r.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly"
 }
 
 // exitTexts is each exit of the decision p with what it becomes in

@@ -74,7 +74,7 @@ func (m checks) allowedCall(stack []ast.Node, call *ast.CallExpr, id ast.Expr, v
 	if verb := m.clientWrite(call); verb != "" {
 		return verb == "Get" && arg == 2 || verb != "Get" && arg == 1
 	}
-	if arg == 0 && m.refs().encodesAsJSON(call) || m.refs().readsRefs(call) {
+	if arg == 0 && m.readers().encodesAsJSON(call) || m.readers().readsRefs(call) {
 		return true // encoded, or read as a reference is (migratechange.go)
 	}
 	if s := m.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {

@@ -72,6 +72,7 @@ type ParamsFact struct {
 	Holds      []Held
 	StatusRefs bool
 	Returns    []Returned
+	HeldParams []Held
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).
@@ -109,6 +110,7 @@ func (f *ParamsFact) String() string {
 	if h := heldText(f); h != "" {
 		parts = append(parts, h)
 	}
+	parts = append(parts, heldParamsText(f)...)
 	return strings.Join(parts, " ")
 }
 
@@ -155,15 +157,36 @@ func ExportParamFacts(pass *analysis.Pass) {
 			i := 0
 			for _, field := range fd.Type.Params.List {
 				if _, variadic := field.Type.(*ast.Ellipsis); variadic {
+					// Only as a slice of holders (paramsheldiface.go).
+					if p, _ := pass.TypesInfo.Defs[firstName(field.Names)].(*types.Var); p != nil && p.Name() != "_" {
+						fact.HeldParams = append(fact.HeldParams, m.held().heldParams(fd, p, i)...)
+					} else if i < fn.Signature().Params().Len() {
+						fact.HeldParams = append(fact.HeldParams, unusedHeld(fd, fn.Signature().Params().At(i).Type(), i)...)
+					}
 					break
 				}
 				names := field.Names
 				if len(names) == 0 {
-					i++ // an unnamed parameter has no uses
+					// An unnamed parameter has no uses: it reads nothing
+					// and changes nothing, as one named _.
+					if t := pass.TypesInfo.TypeOf(field.Type); t != nil && mayBeObject(t) {
+						fact.StatusOnly = append(fact.StatusOnly, i)
+					} else if t != nil {
+						fact.HeldParams = append(fact.HeldParams, unusedHeld(fd, t, i)...)
+						if readOnly && fn.Exported() && holdsRefs(t) {
+							fact.ReadOnly = append(fact.ReadOnly, i)
+						}
+					}
+					i++
 					continue
 				}
 				for _, name := range names {
 					p, _ := pass.TypesInfo.Defs[name].(*types.Var)
+					if p != nil && name.Name != "_" && !mayBeObject(p.Type()) {
+						fact.HeldParams = append(fact.HeldParams, m.held().heldParams(fd, p, i)...)
+					} else if p != nil && !mayBeObject(p.Type()) {
+						fact.HeldParams = append(fact.HeldParams, unusedHeld(fd, p.Type(), i)...)
+					}
 					switch {
 					case p == nil:
 					case mayBeObject(p.Type()):
@@ -188,7 +211,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 					i++
 				}
 			}
-			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 {
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
@@ -212,7 +235,7 @@ func (m checks) importedStatusOnly(fn *types.Func, arg int) bool {
 // importedReads reports whether call, of a function of another package,
 // only reads the reference e it is given, by the function's ParamsFact
 // (ReadOnly): not a method expression nor a variadic argument.
-func (si refs) importedReads(call *ast.CallExpr, e ast.Expr) bool {
+func (si readers) importedReads(call *ast.CallExpr, e ast.Expr) bool {
 	fn := kube.CalledFunc(si.pass, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == si.pass.Pkg || call.Ellipsis.IsValid() {
 		return false

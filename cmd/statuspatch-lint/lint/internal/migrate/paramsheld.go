@@ -231,6 +231,14 @@ func (h held) follow(stack []ast.Node, at int, field string, calls []HeldCall) (
 	case *ast.CallExpr:
 		// karpenter's c.recorder.Publish(FailedConsistencyCheckEvent(nodeClaim, ...)).
 		if fn := kube.CalledFunc(h.pass, p); fn != nil && slices.Contains(p.Args, e) {
+			if isIfaceMethod(fn) && h.holding == nil {
+				// the module's implementations, by the module driver (paramsheldiface.go)
+				ok, why := h.ifaceHeld(p, fn, slices.Index(p.Args, e), field)
+				if ok {
+					return calls, false, ""
+				}
+				return nil, false, fmt.Sprintf("it is passed to %s at %s %s", funcName(fn, h.pass.Pkg), line, why)
+			}
 			if calls, why, ok := h.keptBy(fn, slices.Index(p.Args, e), field, calls); ok && why == "" {
 				return calls, false, ""
 			} else if ok {
@@ -285,7 +293,7 @@ func (h held) resolve(v *types.Var, calls []HeldCall, what string) string {
 		}
 		var fact ParamsFact
 		h.pass.ImportObjectFact(fn.Origin(), &fact)
-		ok := readsFunc(h.pass, fn)
+		ok := leavesFunc(h.pass, fn)
 		if ok && c.Handed && holdsRefs(fn.Signature().Results()) && !fact.StatusRefs {
 			return fmt.Sprintf("%s and calls its %s at %s, whose result, which may hold references into more than the status, is handed on there", what, funcName(fn, h.pass.Pkg), c.At)
 		}

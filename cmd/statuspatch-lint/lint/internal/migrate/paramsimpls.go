@@ -59,11 +59,11 @@ func (i impls) check(call *ast.CallExpr, fn *types.Func, arg, depth int) (ok boo
 	}
 	src := i.source(call, sel.X, 0)
 	if src == nil {
-		return i.assume(call, fn, arg), ""
+		return i.assume(call, fn, arg, ""), ""
 	}
 	set, why := i.given(src)
 	if why != "" || len(set) == 0 {
-		if i.assume(call, fn, arg) {
+		if i.assume(call, fn, arg, "") {
 			return true, ""
 		}
 		if why != "" {

@@ -31,7 +31,8 @@ type IfaceCall struct {
 	Method string      // the method's name
 	Iface  string      // the interface's method, for the reason: (pkg.Iface).Method
 	At     string      // where it is called
-	Arg    int         // the object's argument
+	Arg    int         // the object's parameter (a variadic one: the last)
+	Field  string      // the holder's field the object is in ("": the object itself is passed)
 	Sigs   []MethodSig // the interface's methods, which an implementation has
 }
 
@@ -40,9 +41,9 @@ type IfaceCall struct {
 type MethodSig struct{ Name, Sig string }
 
 // assume records call, of the interface method fn given the object as
-// arg, for the module's driver, when it collects and the method's
-// signature names a type of the module.
-func (i impls) assume(call *ast.CallExpr, fn *types.Func, arg int) bool {
+// arg (or a holder of it, in field), for the module's driver, when it
+// collects and the method's signature names a type of the module.
+func (i impls) assume(call *ast.CallExpr, fn *types.Func, arg int, field string) bool {
 	if i.assumed == nil || !i.module || i.pass.Module == nil || i.pass.Module.Path == "" {
 		return false
 	}
@@ -54,7 +55,10 @@ func (i impls) assume(call *ast.CallExpr, fn *types.Func, arg int) bool {
 	if iface == nil || !closed(fn, iface, mod) {
 		return false
 	}
-	c := IfaceCall{Method: fn.Name(), Iface: fn.FullName(), At: i.where(call.Pos()), Arg: arg}
+	if n := fn.Signature().Params().Len(); fn.Signature().Variadic() && arg >= n-1 {
+		arg = n - 1 // a holder among the variadic arguments: the slice parameter's
+	}
+	c := IfaceCall{Method: fn.Name(), Iface: fn.FullName(), At: i.where(call.Pos()), Arg: arg, Field: field}
 	for m := range iface.Methods() {
 		c.Sigs = append(c.Sigs, methodSig(m))
 	}
@@ -190,6 +194,9 @@ func (c IfaceCall) Declares(t types.Type) bool {
 func (c IfaceCall) Leaves(f *ParamsFact) (bool, string) {
 	if f == nil {
 		return false, ""
+	}
+	if c.Field != "" {
+		return c.leavesHeld(f)
 	}
 	if slices.Contains(f.StatusOnly, c.Arg) {
 		return true, ""

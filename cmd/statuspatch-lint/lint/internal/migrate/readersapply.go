@@ -49,7 +49,7 @@ func isApplySetter(fn *types.Func) bool {
 // setterCopies reports whether call is a With* setter of a client-go
 // apply configuration that copies every argument it is given without a
 // reference (see above).
-func (si refs) setterCopies(call *ast.CallExpr, fn *types.Func) bool {
+func (si readers) setterCopies(call *ast.CallExpr, fn *types.Func) bool {
 	if !isApplySetter(fn) {
 		return false
 	}

@@ -27,7 +27,10 @@ import (
 // package given the object (checkFunc's rules) or a reference into it
 // (followParam's), and the call keeps the write when one may change it,
 // naming which. A value of another package, a map set elsewhere (in an
-// init), or any other value keeps the write, saying so.
+// init), or any other value keeps the write, saying so. A _test.go file
+// of the package is not looked at, whether the package is loaded with its
+// tests or not: what a test sets runs only in the package's test binary,
+// never where the write runs.
 
 // funcVals resolves function values (above).
 type funcVals struct{ *site }
@@ -209,6 +212,9 @@ func (si funcVals) varValues(v *types.Var, seen []*types.Var) (vals []funcValue,
 	isMap := container(v.Type()) // a map, slice or array: its elements
 	var init ast.Expr
 	for _, f := range si.pass.Files {
+		if testFile(si.pass, f) {
+			continue // compiled only into the test binary: its values never run where the write does
+		}
 		why = si.eachUse(f, v, f.FileStart, f.FileEnd, func(stack []ast.Node, id *ast.Ident) string {
 			if varSet(stack, isMap) {
 				return fmt.Sprintf("%s is set at %s", v.Name(), si.where(id.Pos()))

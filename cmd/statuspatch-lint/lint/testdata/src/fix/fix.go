@@ -16,7 +16,7 @@ type Reconciler struct {
 // keepNulls is an option of the user's own.
 type keepNulls struct{}
 
-func (keepNulls) ApplyToMergeFrom(*client.MergeFromOptions) {}
+func (keepNulls) ApplyToMergeFrom(*client.MergeFromOptions) {} // want ApplyToMergeFrom:`^readOnly\[0\]$`
 
 func (r *Reconciler) direct(ctx context.Context, w, base *v1.Widget) {
 	_ = r.Status().Patch(ctx, w, client.MergeFrom(base))                                                  // want `^blind: Status\(\).Patch of Widget: client.MergeFrom without optimistic lock$`

@@ -36,3 +36,9 @@ func EncodeWith(enc runtime.Encoder, g *v1.Gadget) bool { // want EncodeWith:"wh
 	var b bytes.Buffer
 	return enc.Encode(g, &b) == nil
 }
+
+// Unnamed takes a Gadget and a slice it does not name: unused, so the
+// Gadget changes at most its status and the slice is only read.
+func Unnamed(*v1.Gadget, []byte) bool { // want Unnamed:`^statusOnly\[0\] readOnly\[1\]$`
+	return true
+}

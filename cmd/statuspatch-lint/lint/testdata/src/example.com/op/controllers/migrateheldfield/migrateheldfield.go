@@ -80,7 +80,7 @@ type notes struct {
 	pending []*note
 }
 
-func (n *notes) add(x *note) {
+func (n *notes) add(x *note) { // want add:`^param0:object\(GetName\)$`
 	if x == nil {
 		return
 	}
@@ -110,7 +110,7 @@ type updater struct {
 	pending []*note
 }
 
-func (u *updater) add(x *note) { u.pending = append(u.pending, x) }
+func (u *updater) add(x *note) { u.pending = append(u.pending, x) } // want add:`^param0:object\?$`
 
 func (u *updater) flush(ctx context.Context) {
 	for _, x := range u.pending {
@@ -157,7 +157,7 @@ type shared struct {
 	pending []*note
 }
 
-func (s *shared) add(x *note) { s.pending = append(s.pending, x) }
+func (s *shared) add(x *note) { s.pending = append(s.pending, x) } // want add:`^param0:object\?$`
 
 func (s *shared) Pending() []*note { return s.pending }
 
@@ -175,7 +175,7 @@ type labeller struct {
 	pending []*note
 }
 
-func (l *labeller) add(x *note) { l.pending = append(l.pending, x) }
+func (l *labeller) add(x *note) { l.pending = append(l.pending, x) } // want add:`^param0:object\?$`
 
 func (l *labeller) flush() {
 	for _, x := range l.pending {
@@ -200,7 +200,7 @@ type leaker struct {
 	pending []*note
 }
 
-func (k *leaker) add(x *note) {
+func (k *leaker) add(x *note) { // want add:`^param0:object\?$`
 	k.pending = append(k.pending, x)
 	last = x
 }
@@ -218,7 +218,7 @@ type Exported struct {
 	Pending []*note
 }
 
-func (e *Exported) add(x *note) { e.Pending = append(e.Pending, x) }
+func (e *Exported) add(x *note) { e.Pending = append(e.Pending, x) } // want add:`^param0:object\?$`
 
 func (e *Exported) Reconcile(ctx context.Context, w *v1.Widget) error { // want Reconcile:"why"
 	stored := w.DeepCopy()

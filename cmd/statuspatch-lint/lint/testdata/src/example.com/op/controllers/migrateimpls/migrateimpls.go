@@ -166,7 +166,8 @@ func (p *Public) Reconcile(ctx context.Context, w *v1.Widget) error { // want Re
 
 // A holder of the object handed to a method of an interface whose field
 // is given nothing (karpenter's c.recorder.Publish of an events.Event
-// holding the NodeClaim): kept, naming the call.
+// holding the NodeClaim): kept, naming the call; the module driver
+// follows it into the module's implementations (ifacecall_test.go).
 type publisher interface{ publish(s conds.Set) }
 
 type published struct {
@@ -178,7 +179,7 @@ func (p *published) Reconcile(ctx context.Context, w *v1.Widget) error { // want
 	stored := w.DeepCopy()
 	p.pub.publish(w.StatusConditions())
 	w.Status.Ready = true
-	return p.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Set made at line \d+ holds w, and it is passed to publisher.publish at line \d+ \(publish is a method of an interface: which implementation runs there is not followed\), which -fix does not follow with what it holds\)`
+	return p.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: the conds.Set made at line \d+ holds w, and it is passed to publisher.publish at line \d+ \(publish is a method of an interface: which implementation runs there is followed only by statuspatch-lint -fix on the whole module\)\)`
 }
 
 // The address of a holder literal put in a local, then handed to a

@@ -334,7 +334,7 @@ func phaseReady(w *v1.Widget) { // want phaseReady:`^statusOnly\[0\]$`
 type applyPatch struct{ data []byte }
 
 func (p applyPatch) Type() types.PatchType              { return types.ApplyPatchType } // want Type:`^const:application/apply-patch\+yaml$`
-func (p applyPatch) Data(client.Object) ([]byte, error) { return p.data, nil }
+func (p applyPatch) Data(client.Object) ([]byte, error) { return p.data, nil }          // want Data:`^statusOnly\[0\]$`
 
 // An apply patch of its own type with a field owner and forced ownership,
 // of an object it is given: its shape keeps it, and the reason says so,
