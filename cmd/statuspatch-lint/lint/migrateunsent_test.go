@@ -8,13 +8,13 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
-// With -nonstatus-unsent, -fix moves a status subresource write kept only
-// by changes outside the status, which it leaves unsent, onto a patcher made with
+// By default (-nonstatus-unsent), -fix moves a status subresource write kept
+// only by changes outside the status, which it leaves unsent, onto a patcher made with
 // patcher.WithNonStatusChangesUnsent() (migrateunsent.go.golden); and a
 // conflict loop with a wait.Backoff variable of its own into Retry with
 // patcher.WithBackoff (migrateloopbackoff.go.golden).
 func TestMigrateUnsentAndBackoff(t *testing.T) {
-	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusUnsent: true, TestRefs: "example.com/op/controllers/migrateunsent="}),
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateunsent="}),
 		"example.com/op/controllers/migrateunsent", "example.com/op/controllers/migrateloopbackoff")
 	unsent, backoff := 0, 0
 	for _, r := range results {

@@ -16,9 +16,10 @@ import (
 // moves, onto a patcher made with that option (ctorOptions). A change
 // of the object's identity (its name, namespace, uid, resourceVersion,
 // or its ObjectMeta whole) keeps it: the subresource write would go to
-// what the object then names, the patcher's to what it read. Only with
-// Options.NonStatusUnsent (-nonstatus-unsent): by default such a write
-// stays, since the patcher's refusal tells a change meant to be saved.
+// what the object then names, the patcher's to what it read. With
+// Options.NonStatusUnsent, which the linter sets unless
+// -nonstatus-unsent=false: "it may change more than its status" is no
+// reason to keep a write that never sent more than its status.
 
 // identityFields are the fields of the object whose change keeps a
 // status subresource write even with the option.
