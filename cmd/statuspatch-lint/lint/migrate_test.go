@@ -18,11 +18,12 @@ const opPatchers = "example.com/op/api/v1.Widget=example.com/op/internal/patcher
 // The tests of the reference model, whose keep cases follow how a status
 // subresource write's object changes outside its status (TestMigrateFixes,
 // TestMigrateLife, TestMigrateCallee, TestMigrateImpls, TestMigrateShare,
-// TestMigrateApplySetter, TestMigrateReturned, TestMigrateReview, and the
-// goldens' second run), set NonStatusKept (-nonstatus-unsent=false): by
-// default such a write moves onto a patcher made with
-// patcher.WithNonStatusChangesUnsent(), and those cases would follow
-// nothing (migrateunsent_test.go has the default's cases).
+// TestMigrateApplySetter, TestMigrateHeldField, TestMigrateReturned,
+// TestMigrateReview, and the goldens' second run), set NonStatusKept
+// (-nonstatus-unsent=false): by default such a write moves onto a patcher
+// made with patcher.WithNonStatusChangesUnsent(), and those cases would
+// follow nothing, or say what the default says of them
+// (migrateunsent_test.go has the default's cases).
 
 // -fix moves the common shapes of handwritten status writes onto the
 // generated patcher (the .golden files); what it cannot move safely keeps

@@ -124,7 +124,7 @@ func TestMigrateShare(t *testing.T) {
 // holder elsewhere keep the write.
 func TestMigrateHeldField(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateheldfield="}),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateheldfield="}),
 		"example.com/op/controllers/migrateheldfield")
 }
 

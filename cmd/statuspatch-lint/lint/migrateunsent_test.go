@@ -27,7 +27,7 @@ func TestMigrateUnsentAndBackoff(t *testing.T) {
 			}
 		}
 	}
-	if unsent != 4 || backoff != 2 {
-		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 4 and 2", unsent, backoff)
+	if unsent != 6 || backoff != 2 {
+		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 6 and 2", unsent, backoff)
 	}
 }
