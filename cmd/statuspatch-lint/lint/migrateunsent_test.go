@@ -31,3 +31,21 @@ func TestMigrateUnsentAndBackoff(t *testing.T) {
 		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 6 and 2", unsent, backoff)
 	}
 }
+
+// -nonstatus-unsent is on by default (a zero lint.Config has it:
+// NonStatusKept false), and -nonstatus-unsent=false turns it off.
+func TestNonStatusUnsentFlag(t *testing.T) {
+	f := lint.Analyzer.Flags.Lookup("nonstatus-unsent")
+	if f == nil || f.DefValue != "true" {
+		t.Fatalf("-nonstatus-unsent: %+v, want a flag whose default is true", f)
+	}
+	defer f.Value.Set("true")
+	for _, v := range []string{"false", "true"} {
+		if err := lint.Analyzer.Flags.Set("nonstatus-unsent", v); err != nil || f.Value.String() != v {
+			t.Errorf("-nonstatus-unsent=%s: %v, reads %s", v, err, f.Value.String())
+		}
+	}
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+		t.Error("-nonstatus-unsent is not a boolean flag: -nonstatus-unsent alone would need a value")
+	}
+}
