@@ -13,10 +13,10 @@
 #   TRUST_MANAGER_GIT=/path/to/trust-manager.git hack/migrate-operator.sh trust-manager [WORKDIR]
 #   JOBSET_GIT=/path/to/jobset.git hack/migrate-operator.sh jobset [WORKDIR]
 #
-# MIGRATE_FIX_FLAGS adds flags to statuspatch-lint -fix (-nonstatus-unsent:
-# a Status().Update or Status().Patch kept only because the object changes
-# outside its status before it moves, onto a patcher made with
-# patcher.WithNonStatusChangesUnsent()).
+# MIGRATE_FIX_FLAGS adds flags to statuspatch-lint -fix
+# (-nonstatus-unsent=false: a Status().Update or Status().Patch whose
+# object changes outside its status before it stays, where by default it
+# moves onto a patcher made with patcher.WithNonStatusChangesUnsent()).
 #
 # MIGRATE_BEFORE=skip leaves out step 2 (the suites before), for a re-run
 # whose before is already on record; MIGRATE_SUITES=skip leaves out the

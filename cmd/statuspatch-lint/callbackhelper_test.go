@@ -86,7 +86,7 @@ func TestFixFollowsTheCallbackThroughItsCallers(t *testing.T) {
 	}{
 		{"status only", "", callbackCaller("ctrlb", "d.Status.ObservedGeneration = 1"), "status/status.go:22: fixed: move the status write onto DeploymentStatusPatcher (NewDeploymentStatusPatcher, then Flush)", true},
 		// The helper may call another function than its callers'.
-		{"reassigned", reassigning, callbackCaller("ctrlb", "d.Status.ObservedGeneration = 1"), "(not moved to the patcher: d is passed to the function value update at line 24, which is not followed: it may change more than its status)", false},
+		{"reassigned", reassigning, callbackCaller("ctrlb", "d.Status.ObservedGeneration = 1"), "(not moved to the patcher: d is passed to the function value update at line 24, which is not followed: it may change the object's identity (its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole), which the status write follows and the patcher made at the read does not)", false},
 		{"spec", "", callbackCaller("ctrlb", "d.Spec.Replicas = nil"), "(not moved to the patcher: d is passed to update, a parameter of PatchWithRetry, exported, moves with all its callers or none, and in package example.com/realmod/ctrlb, the function literal passed to PatchWithRetry at ctrlb.go:12 may change more than the status: d.Spec is changed at ctrlb.go:12", false},
 		{"named", "", callbackNamedPkg, "in package example.com/realmod/ctrlb, the function passed to PatchWithRetry at ctrlb.go:14, mark, is not a function literal", false},
 	} {

@@ -44,11 +44,14 @@ type Config struct {
 	// gives (ResolveGroups): an exported helper's write then moves with
 	// its callers in other packages.
 	Module bool
-	// NonStatusUnsent: -fix moves a status subresource write kept only
-	// because the object may change outside its status before it, onto
-	// a patcher made with patcher.WithNonStatusChangesUnsent(), which
-	// leaves those changes unsent as the write did (-nonstatus-unsent).
-	NonStatusUnsent bool
+	// NonStatusKept is -nonstatus-unsent=false: -fix keeps a
+	// Status().Update or Status().Patch whose object changes outside its
+	// status before it. By default (false) such a write moves onto a
+	// patcher made with patcher.WithNonStatusChangesUnsent(), which
+	// leaves those changes unsent as the write did: a status subresource
+	// write sends the status alone, and the object is then the server's
+	// answer (migrateunsent.go).
+	NonStatusKept bool
 
 	patchers []patcherInfo // Patchers, parsed
 }
@@ -96,8 +99,8 @@ func newFlagAnalyzer() *analysis.Analyzer {
 		"generated patchers not imported by the package, as <object package>.<Kind>=<patcher package>,... (the standalone command finds them on disk)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
 		"also check _test.go files (the packages must be loaded with their tests)")
-	a.Flags.BoolVar(&cfg.NonStatusUnsent, "nonstatus-unsent", false,
-		"-fix: move a Status().Update or Status().Patch kept only because the object changes outside its status before it, onto a patcher made with patcher.WithNonStatusChangesUnsent()")
+	a.Flags.Var(notFlag{&cfg.NonStatusKept}, "nonstatus-unsent",
+		"-fix: move a Status().Update or Status().Patch kept only because the object changes outside its status before it, onto a patcher made with patcher.WithNonStatusChangesUnsent(); -nonstatus-unsent=false keeps it")
 	return a
 }
 
@@ -177,7 +180,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 			report(diag)
 		}
 	}
-	mopts := migrate.Options{Audit: cfg.Audit, Module: cfg.Module, Members: &res.Members, NonStatusUnsent: cfg.NonStatusUnsent}
+	mopts := migrate.Options{Audit: cfg.Audit, Module: cfg.Module, Members: &res.Members, NonStatusUnsent: !cfg.NonStatusKept}
 	migrate.ExportedCallers(pass, files.migrateFiles(), mws, mopts)
 	return res, nil
 }
@@ -241,7 +244,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 		return nil
 	}
-	mopts := migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: cfg.NonStatusUnsent}
+	mopts := migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: !cfg.NonStatusKept}
 	var assumed []migrate.IfaceCall
 	if cfg.Module {
 		mopts.Assumed = &assumed // the driver checks them (ResolveIfaceCalls)

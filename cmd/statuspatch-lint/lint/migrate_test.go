@@ -15,11 +15,21 @@ import (
 // whose controllers do not all import its internal/patchers.
 const opPatchers = "example.com/op/api/v1.Widget=example.com/op/internal/patchers"
 
+// The tests of the reference model, whose keep cases follow how a status
+// subresource write's object changes outside its status (TestMigrateFixes,
+// TestMigrateLife, TestMigrateCallee, TestMigrateImpls, TestMigrateShare,
+// TestMigrateApplySetter, TestMigrateHeldField, TestMigrateReturned,
+// TestMigrateReview, and the goldens' second run), set NonStatusKept
+// (-nonstatus-unsent=false): by default such a write moves onto a patcher
+// made with patcher.WithNonStatusChangesUnsent(), and those cases would
+// follow nothing, or say what the default says of them
+// (migrateunsent_test.go has the default's cases).
+
 // -fix moves the common shapes of handwritten status writes onto the
 // generated patcher (the .golden files); what it cannot move safely keeps
 // the write, and the finding says why.
 func TestMigrateFixes(t *testing.T) {
-	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}),
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}),
 		"example.com/op/controllers/migrate", "example.com/op/controllers/migrateimported", "example.com/op/controllers/migratekb",
 		"example.com/op/controllers/migratemerge", "example.com/op/controllers/migrateapply",
 		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migratelocal",
@@ -91,7 +101,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("go build of the migrated controllers: %v\n%s", err, out)
 	}
 	var left []string
-	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers}),
+	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}),
 		"example.com/op/controllers/migrate", "example.com/op/controllers/migrateimported", "example.com/op/controllers/migratekb",
 		"example.com/op/controllers/migratehelper", "example.com/op/controllers/migratemerge", "example.com/op/controllers/migrateapply",
 		"example.com/op/controllers/migrateacross", "example.com/op/controllers/migratealias", "example.com/op/controllers/migrateapplyhelper",

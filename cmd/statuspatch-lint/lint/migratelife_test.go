@@ -37,7 +37,7 @@ import (
 // the last statement beside the first set it).
 func TestMigrateLife(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migratelife")
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}), "example.com/op/controllers/migratelife")
 	moved := 0
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
@@ -88,7 +88,7 @@ func TestMigrateOrigin(t *testing.T) {
 // kept, or that changes the spec, still keeps the write.
 func TestMigrateCallee(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratecallee="}),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migratecallee="}),
 		"example.com/op/managedutil", "example.com/op/conds", "example.com/op/controllers/migratecallee")
 }
 
@@ -100,7 +100,7 @@ func TestMigrateCallee(t *testing.T) {
 // caller or a slice handed on, keep the write.
 func TestMigrateImpls(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateimpls="}),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateimpls="}),
 		"example.com/op/controllers/migrateimpls")
 }
 
@@ -111,7 +111,7 @@ func TestMigrateImpls(t *testing.T) {
 // literal keep the write.
 func TestMigrateShare(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateshare="}),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateshare="}),
 		"example.com/op/controllers/migrateshare")
 }
 
@@ -124,7 +124,7 @@ func TestMigrateShare(t *testing.T) {
 // holder elsewhere keep the write.
 func TestMigrateHeldField(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateheldfield="}),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateheldfield="}),
 		"example.com/op/controllers/migrateheldfield")
 }
 
@@ -137,6 +137,6 @@ func TestMigrateHeldField(t *testing.T) {
 // (readersapplyholder.go), it keeps the write only when written through.
 func TestMigrateApplySetter(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateapplysetter="}),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateapplysetter="}),
 		"example.com/op/controllers/migrateapplysetter")
 }

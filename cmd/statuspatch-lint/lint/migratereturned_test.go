@@ -22,7 +22,7 @@ import (
 // setControllerReferenceWithStatefulSet).
 func TestMigrateReturned(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratereturned="}),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migratereturned="}),
 		"example.com/op/controllers/migratereturned")
 }
 

@@ -18,7 +18,7 @@ import (
 // field, a closure, a base taken before a Get.
 func TestMigrateReview(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migratereview")
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}), "example.com/op/controllers/migratereview")
 	moved := 0
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

@@ -8,13 +8,13 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
-// With -nonstatus-unsent, -fix moves a status subresource write kept only
-// by changes outside the status, which it leaves unsent, onto a patcher made with
+// By default (-nonstatus-unsent), -fix moves a status subresource write kept
+// only by changes outside the status, which it leaves unsent, onto a patcher made with
 // patcher.WithNonStatusChangesUnsent() (migrateunsent.go.golden); and a
 // conflict loop with a wait.Backoff variable of its own into Retry with
 // patcher.WithBackoff (migrateloopbackoff.go.golden).
 func TestMigrateUnsentAndBackoff(t *testing.T) {
-	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusUnsent: true, TestRefs: "example.com/op/controllers/migrateunsent="}),
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateunsent="}),
 		"example.com/op/controllers/migrateunsent", "example.com/op/controllers/migrateloopbackoff")
 	unsent, backoff := 0, 0
 	for _, r := range results {
@@ -27,7 +27,25 @@ func TestMigrateUnsentAndBackoff(t *testing.T) {
 			}
 		}
 	}
-	if unsent != 4 || backoff != 2 {
-		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 4 and 2", unsent, backoff)
+	if unsent != 6 || backoff != 2 {
+		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 6 and 2", unsent, backoff)
+	}
+}
+
+// -nonstatus-unsent is on by default (a zero lint.Config has it:
+// NonStatusKept false), and -nonstatus-unsent=false turns it off.
+func TestNonStatusUnsentFlag(t *testing.T) {
+	f := lint.Analyzer.Flags.Lookup("nonstatus-unsent")
+	if f == nil || f.DefValue != "true" {
+		t.Fatalf("-nonstatus-unsent: %+v, want a flag whose default is true", f)
+	}
+	defer f.Value.Set("true")
+	for _, v := range []string{"false", "true"} {
+		if err := lint.Analyzer.Flags.Set("nonstatus-unsent", v); err != nil || f.Value.String() != v {
+			t.Errorf("-nonstatus-unsent=%s: %v, reads %s", v, err, f.Value.String())
+		}
+	}
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+		t.Error("-nonstatus-unsent is not a boolean flag: -nonstatus-unsent alone would need a value")
 	}
 }

@@ -38,21 +38,21 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 				// write's.
 				return fmt.Sprintf("%s's status is written through the patcher %s makes at %s, in merge mode: a patcher of this write would be alive at once with it (write through that patcher; for an apply, make this write an ApplyStatus of a patcher made in apply mode after its last Flush)", name, funcName(fn, si.pass.Pkg), line)
 			} else if fn != nil {
-				return fmt.Sprintf("%s is passed to %s at %s%s: it may change more than its status", name, funcName(fn, si.pass.Pkg), line, si.unanalysed(fn))
+				return fmt.Sprintf("%s is passed to %s at %s%s: %s", name, funcName(fn, si.pass.Pkg), line, si.unanalysed(fn), si.mayChangeMore("its"))
 			}
 			if tv := si.pass.TypesInfo.Types[call.Fun]; tv.IsType() {
-				return fmt.Sprintf("%s is converted to %s at %s, and the converted value is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
+				return fmt.Sprintf("%s is converted to %s at %s, and the converted value is not followed: %s", name, types.ExprString(call.Fun), line, si.mayChangeMore("its"))
 			}
 			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 				if _, ok := si.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
-					return fmt.Sprintf("%s is passed to the builtin %s at %s, and what it makes is not followed: it may change more than its status", name, id.Name, line)
+					return fmt.Sprintf("%s is passed to the builtin %s at %s, and what it makes is not followed: %s", name, id.Name, line, si.mayChangeMore("its"))
 				}
 			}
 			if ast.Node(call.Fun) != stack[i] {
-				return fmt.Sprintf("%s is passed to the function value %s at %s, which is not followed: it may change more than its status", name, types.ExprString(call.Fun), line)
+				return fmt.Sprintf("%s is passed to the function value %s at %s, which is not followed: %s", name, types.ExprString(call.Fun), line, si.mayChangeMore("its"))
 			}
 		}
-		return fmt.Sprintf("%s is passed on or aliased at %s: it may change more than its status", name, line)
+		return fmt.Sprintf("%s is passed on or aliased at %s: %s", name, line, si.mayChangeMore("its"))
 	}
 	s := si.pass.TypesInfo.Selections[sel]
 	if s != nil && s.Kind() == types.FieldVal && sel.Sel.Name == "Status" {
@@ -66,7 +66,7 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 		if why := si.factWhy(fn, -1); why != "" {
 			return fmt.Sprintf("%s.%s is called at %s%s", name, sel.Sel.Name, line, why)
 		}
-		return fmt.Sprintf("%s.%s is called at %s%s: it may change more than the status", name, sel.Sel.Name, line, si.unanalysed(fn))
+		return fmt.Sprintf("%s.%s is called at %s%s: %s", name, sel.Sel.Name, line, si.unanalysed(fn), si.mayChangeMore("the"))
 	}
 	// A field outside the status, or what a getter returns: reading it is
 	// fine, changing it, or a reference into it, is not.
@@ -82,12 +82,12 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 		if top, _ := changedAt(stack, i); top > 0 {
 			if u, ok := stack[top-1].(*ast.UnaryExpr); ok && u.Op == token.AND {
 				// lws's GetRoleConfigs: &ds.Spec.Roles[i] kept in the map it returns.
-				return fmt.Sprintf("the address of %s is taken at %s, and the patcher writes only the status%s", types.ExprString(stack[top].(ast.Expr)), line, onlyStatus)
+				return fmt.Sprintf("the address of %s is taken at %s, and %s", types.ExprString(stack[top].(ast.Expr)), line, si.outsideStatus(s))
 			}
 		}
-		return fmt.Sprintf("%s is changed at %s: the patcher writes only the status%s", root, line, onlyStatus)
+		return fmt.Sprintf("%s is changed at %s: %s", root, line, si.outsideStatus(s))
 	case how != "":
-		return fmt.Sprintf("%s may be changed at %s: %s, and the patcher writes only the status%s", root, line, how, onlyStatus)
+		return fmt.Sprintf("%s may be changed at %s: %s, and %s", root, line, how, si.outsideStatus(s))
 	}
 	return ""
 }

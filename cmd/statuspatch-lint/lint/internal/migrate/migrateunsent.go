@@ -3,6 +3,7 @@ package migrate
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // A write to the status subresource, Status().Update or Status().Patch
@@ -16,9 +17,10 @@ import (
 // moves, onto a patcher made with that option (ctorOptions). A change
 // of the object's identity (its name, namespace, uid, resourceVersion,
 // or its ObjectMeta whole) keeps it: the subresource write would go to
-// what the object then names, the patcher's to what it read. Only with
-// Options.NonStatusUnsent (-nonstatus-unsent): by default such a write
-// stays, since the patcher's refusal tells a change meant to be saved.
+// what the object then names, the patcher's to what it read. With
+// Options.NonStatusUnsent, which the linter sets unless
+// -nonstatus-unsent=false: "it may change more than its status" is no
+// reason to keep a write that never sent more than its status.
 
 // identityFields are the fields of the object whose change keeps a
 // status subresource write even with the option.
@@ -50,9 +52,61 @@ func (m checks) unsentMutations(write *ast.CallExpr) string {
 	if unsentWhy := m.checkMutations(); unsentWhy != "" {
 		// What keeps it besides the changes left unsent.
 		m.unsent = false
-		return unsentWhy
+		return unsentFactWhy(unsentWhy)
 	}
 	return ""
+}
+
+// identityWhy is why a change of the object's identity keeps a status
+// subresource write whose other changes outside the status are left
+// unsent: the write goes to the object the changed identity names.
+const identityWhy = "the object's identity (its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole), which the status write follows and the patcher made at the read does not"
+
+// mayChangeMore ends a reason that a use -fix does not follow keeps the
+// write: "it may change more than <its|the> status", or, for a status
+// subresource write whose changes outside the status are left unsent
+// (si.unsent), what of those changes still keeps it.
+func (si refs) mayChangeMore(det string) string {
+	if !si.unsent {
+		return "it may change more than " + det + " status"
+	}
+	return "it may change " + identityWhy
+}
+
+// outsideStatus ends a reason that a change of the object outside its
+// status (s, the selection changed: a field, or a method whose result is)
+// keeps the write: the patcher refuses it; or, for a status subresource
+// write (si.unsent), where only a change of the object's identity keeps
+// it (unsentChange), that it is one, or what a method returns, which -fix
+// does not tell from one.
+func (si refs) outsideStatus(s *types.Selection) string {
+	switch {
+	case !si.unsent:
+		return "the patcher writes only the status" + onlyStatus
+	case s != nil && s.Kind() != types.FieldVal:
+		return "-fix does not tell which field of the object a method returns: it may be of " + identityWhy + unsentAdvice
+	}
+	return "that is a change of " + identityWhy + unsentAdvice
+}
+
+const unsentAdvice = ": make that change on a DeepCopy() of the object, or keep this write"
+
+// unsentFactWhy is the reason, from a check of a status subresource write
+// with its changes outside the status left unsent, with what a callee's
+// summary (ParamsFact, made for a patcher that refuses such changes) says
+// at its end made true of that write: a use not followed may change the
+// identity; a change outside the status is not told from one of the
+// identity there.
+func unsentFactWhy(why string) string {
+	for _, det := range []string{"its", "the"} {
+		if more := ": it may change more than " + det + " status"; strings.HasSuffix(why, more) {
+			return strings.TrimSuffix(why, more) + ": it may change " + identityWhy
+		}
+	}
+	if strings.HasSuffix(why, onlyStatus) {
+		return why + " (a callee's summary does not tell a change left unsent from one of the object's identity: if by reading it is not the identity, the write may move by hand onto a patcher made with patcher.WithNonStatusChangesUnsent())"
+	}
+	return why
 }
 
 // unsentChange reports whether a change of the object's field sel (a
