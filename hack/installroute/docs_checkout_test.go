@@ -1,0 +1,69 @@
+package installroute
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/hack/internal/releaseproxy"
+)
+
+// checkoutLines matches docs/kubebuilder.md's "Before a release: from a
+// checkout" block: hack/modproxy's command writing the proxy, then the
+// variables the newcomer route gives the go command over it.
+var checkoutLines = [2]*regexp.Regexp{
+	regexp.MustCompile(`^\(cd \S+/hack && GOWORK=off go run \./modproxy -repo \.\. -version (v\S+) -out (/\S+)\)$`),
+	regexp.MustCompile(`^export GOPROXY=file://(/\S+),https://proxy\.golang\.org GONOSUMDB=(\S+)$`),
+}
+
+// TestCheckoutBlockIsTheRoutesProxy: the block names hack/modproxy's flags,
+// the version testenv/go.mod requires, the folder it writes as the first
+// GOPROXY entry (as releaseproxy.Env puts its proxy first) and
+// releaseproxy's GONOSUMDB.
+func TestCheckoutBlockIsTheRoutesProxy(t *testing.T) {
+	root := filepath.Join("..", "..")
+	kb, err := os.ReadFile(filepath.Join(root, "docs", "kubebuilder.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, err := requiredVersion(filepath.Join(root, "testenv", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := block(string(kb), "checkout")
+	if len(lines) != len(checkoutLines) {
+		t.Fatalf("docs/kubebuilder.md's checkout block has %d lines, want %d: %q", len(lines), len(checkoutLines), lines)
+	}
+	var m [2][]string
+	for i, re := range checkoutLines {
+		if m[i] = re.FindStringSubmatch(lines[i]); m[i] == nil {
+			t.Fatalf("docs/kubebuilder.md's checkout block line %d is %q, want it to match %s", i+1, lines[i], re)
+		}
+	}
+	if m[0][1] != version {
+		t.Errorf("the checkout block's proxy is of %s, want %s (testenv/go.mod's)", m[0][1], version)
+	}
+	if m[1][1] != m[0][2] {
+		t.Errorf("the checkout block's GOPROXY reads %s, but modproxy writes %s", m[1][1], m[0][2])
+	}
+	if m[1][2] != releaseproxy.Module {
+		t.Errorf("the checkout block's GONOSUMDB is %s, want %s", m[1][2], releaseproxy.Module)
+	}
+	env := releaseproxy.Env("https://proxy.golang.org", "/c", m[0][2], "")
+	for _, s := range env {
+		if s.Key == "GOPROXY" && !strings.HasPrefix(s.Value, "file://"+m[0][2]+",") {
+			t.Errorf("releaseproxy.Env's GOPROXY is %s, not the checkout block's proxy first", s.Value)
+		}
+	}
+	src, err := os.ReadFile(filepath.Join(root, "hack", "modproxy", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"repo", "version", "out"} {
+		if !strings.Contains(string(src), `flag.String("`+f+`"`) {
+			t.Errorf("hack/modproxy has no -%s flag, which the checkout block passes", f)
+		}
+	}
+}
