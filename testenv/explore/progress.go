@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
@@ -41,14 +40,6 @@ func finishProgress(p *progress.Lines, res *Result, err error) {
 		}
 	}
 	p.Done(s, err)
-}
-
-// plural is "1 violation", "2 violations".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // defectOf is what makes r's violation distinct in the report, for the
