@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"math/rand/v2"
 	"time"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
@@ -29,42 +28,55 @@ func faultOptions(o Options, budget time.Duration) Options {
 	return o
 }
 
-// faultSearch runs the fault phase: the pilot, then the random schedules.
+// faultSearch runs the fault phase (search.Faults): the pilot, then the
+// random schedules, whose violations count the pilot's schedule and time.
 func (ex *explorer) faultSearch(ctx context.Context, workers []*explorer, res *Result) error {
-	start := time.Now()
-	pilot := &faults.Plan{}
-	c := &chooser{Chooser: &search.Chooser{Rng: rand.New(rand.NewPCG(faults.Seed, 0)), Index: -1}, faults: pilot}
-	r, err := ex.schedule(ctx, c, ex.o.Depth)
-	if err != nil {
+	got, err := search.Faults(ctx, faultRun{replayer{ex}, workers, res}, search.Fault{Seed: faults.Seed, Depth: ex.o.Depth, StopAtFirst: ex.o.StopAtFirst})
+	res.Schedules += got.Schedules
+	var pilot []*Violation
+	if f := got.Pilot; f != nil {
+		f.Verdict.Of.FoundAfter, f.Verdict.Of.Schedules = f.At, f.Index+1
+		pilot = []*Violation{f.Verdict.Of}
+	}
+	if got.Random {
+		for _, v := range res.Violations { // randomSearch counts from its start
+			v.Schedules++
+			v.FoundAfter += got.After
+		}
+	} else if err != nil {
 		return err
 	}
-	res.Schedules++
-	pilotTime := time.Since(start)
-	var pilotFound []*Violation
-	if r.trace.failed != nil && !ex.known[foundKey(r.trace.failed)] {
-		v, err := ex.minimise(ctx, r)
-		if err != nil {
-			return err
-		}
-		v.FoundAfter, v.Schedules = pilotTime, 1
-		pilotFound = ranked([]*Violation{v})
-		if ex.o.StopAtFirst {
-			res.Violation, res.Violations = v, pilotFound
-			return nil
-		}
-	}
-	sc := &faults.Scale{Writes: pilot.Writes()}
-	for _, w := range workers {
-		w.scale = sc
-	}
-	err = ex.randomSearch(ctx, workers, res)
-	for _, v := range res.Violations { // randomSearch counts from its start
-		v.Schedules++
-		v.FoundAfter += pilotTime
-	}
-	res.Violations, res.Violation = merge(pilotFound, res.Violations), nil
+	res.Violations, res.Violation = merge(pilot, res.Violations), nil
 	if len(res.Violations) > 0 {
 		res.Violation = res.Violations[0]
 	}
 	return err
 }
+
+// faultRun is the fault phase's run on workers (search.Phase), its
+// random search keeping what it finds in res.
+type faultRun struct {
+	replayer
+	workers []*explorer
+	res     *Result
+}
+
+// Pilot runs the pilot with a plan that counts the writes, and hands the
+// workers' random schedules the scale it counted.
+func (f faultRun) Pilot(ctx context.Context, c *search.Chooser, depth int) (*search.Verdict[*Violation], error) {
+	pilot := &faults.Plan{}
+	r, err := f.ex.schedule(ctx, &chooser{Chooser: c, faults: pilot}, depth)
+	if err != nil {
+		return nil, err
+	}
+	sc := &faults.Scale{Writes: pilot.Writes()}
+	for _, w := range f.workers {
+		w.scale = sc
+	}
+	if r.trace.failed == nil || f.ex.known[foundKey(r.trace.failed)] {
+		return nil, nil
+	}
+	return verdictOf(f.ex.violation(r)), nil
+}
+
+func (f faultRun) Random(ctx context.Context) error { return f.ex.randomSearch(ctx, f.workers, f.res) }
