@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/fixfiles"
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 )
 
 // childEnv marks the runs fixAndReport makes of this command, which go
@@ -64,7 +65,9 @@ func withoutFix(args []string) []string {
 // the export-data driver in this process (one analysis lists and applies),
 // else in three runs of the full checker (-json, -fix, and the report).
 // It prints one line per finding, what it did to it (`file:line: fixed:
-// ...` or `file:line: kept: <finding>`), then the findings left as the
+// ...`, `file:line: kept: <finding>`, or `file:line: locked, kept:
+// <finding> (<lock>)` for a lock that leaves it a finding, lint.FixStays),
+// then the findings left as the
 // default run prints them, then a summary, and returns the exit status of
 // the last run: 0 when nothing is left, 3 when findings remain, 1 on
 // errors.
@@ -130,9 +133,9 @@ func fixInChildren(self string, args, rest []string, stderr io.Writer) (rep fixR
 // fixed: <fix>` or `file:line: kept: <finding>`), how many it fixed and
 // kept, and the files the fixes edit.
 type fixReport struct {
-	lines       []string
-	fixed, kept int
-	files       []string
+	lines               []string
+	fixed, kept, locked int // locked: of the kept, those -fix locked
+	files               []string
 }
 
 // count says how many writes -fix fixed, and kept when any.
@@ -143,6 +146,9 @@ func (r fixReport) count() string {
 	}
 	if r.kept > 0 {
 		s += fmt.Sprintf(", kept %d", r.kept)
+	}
+	if r.locked > 0 {
+		s += fmt.Sprintf(" (%d of them locked)", r.locked)
 	}
 	return s
 }
@@ -197,6 +203,9 @@ func parseFixes(out []byte) (rep fixReport, err error) {
 		line  int
 		text  string
 		fixed bool
+		// locked: fixed by a lock the write stays a finding after
+		// (lint.FixStays), counted kept.
+		locked bool
 	}
 	var files []string
 	seen := map[string]bool{}
@@ -219,6 +228,10 @@ func parseFixes(out []byte) (rep fixReport, err error) {
 			}
 			fix := d.SuggestedFixes[0]
 			f := fixed{file: file, line: line, text: at + ": fixed: " + fix.Message, fixed: true}
+			if msg, ok := strings.CutSuffix(fix.Message, lint.FixStays); ok {
+				// Locked, and still reported by the run after.
+				f = fixed{file: file, line: line, text: at + ": locked, kept: " + d.Message + " (" + msg + ")", locked: true}
+			}
 			edit := fix.Edits[0]
 			for _, e := range fix.Edits {
 				if e.Start >= importsEnd(e.Filename) {
@@ -248,9 +261,13 @@ func parseFixes(out []byte) (rep fixReport, err error) {
 	})
 	for _, f := range all {
 		rep.lines = append(rep.lines, f.text)
-		if f.fixed {
+		switch {
+		case f.fixed:
 			rep.fixed++
-		} else {
+		case f.locked:
+			rep.kept++
+			rep.locked++
+		default:
 			rep.kept++
 		}
 	}

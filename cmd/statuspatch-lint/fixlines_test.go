@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
 )
 
 const fixLinesSrc = `package ctrl
@@ -92,6 +94,40 @@ func TestFixSaysWhatItKept(t *testing.T) {
 		t.Errorf("report %+v, want one line %q and kept 1", rep, want)
 	}
 	if got := rep.count(); got != "fixed 0 status writes, kept 1" {
+		t.Errorf("count %q", got)
+	}
+}
+
+// A lock that leaves its write a finding (lint.FixStays: a generic
+// helper's patch, still handwritten after it) is printed as locked and
+// kept, and counted kept: the run after reports it.
+func TestFixSaysWhatItLockedAndKept(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ctrl.go")
+	if err := os.WriteFile(file, []byte(fixLinesSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	finding := "handwritten status write to an object of unknown kind: use the generated status patcher of the object's concrete type"
+	diag := map[string]any{
+		"posn":    file + ":10:9",
+		"message": finding,
+		"suggested_fixes": []map[string]any{{
+			"message": "add client.MergeFromWithOptimisticLock to the status patch" + lint.FixStays,
+			"edits":   []map[string]any{{"filename": file, "start": strings.Index(fixLinesSrc, "r.Status()")}},
+		}},
+	}
+	out, err := json.Marshal(map[string]map[string]any{"example.com/op/ctrl": {"statuspatch": []any{diag}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := parseFixes(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := file + ":10: locked, kept: " + finding + " (add client.MergeFromWithOptimisticLock to the status patch)"
+	if len(rep.lines) != 1 || rep.lines[0] != want || rep.fixed != 0 || rep.kept != 1 || len(rep.files) != 1 {
+		t.Errorf("report %+v, want one line %q, kept 1 and its file", rep, want)
+	}
+	if got := rep.count(); got != "fixed 0 status writes, kept 1 (1 of them locked)" {
 		t.Errorf("count %q", got)
 	}
 }

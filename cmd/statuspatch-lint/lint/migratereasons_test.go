@@ -22,3 +22,11 @@ func TestMigrateClosureReasons(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateclosure="}),
 		"example.com/op/controllers/migrateclosure")
 }
+
+// The tutorial's value object (var w v1.Widget, written as &w): its writes
+// stay, saying the patcher needs a pointer variable and which declaration
+// to change, not that &w is no variable (migratevalue).
+func TestMigrateValueObjectReason(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}),
+		"example.com/op/controllers/migratevalue")
+}

@@ -42,6 +42,11 @@ func (m reads) findObj(kind string) string {
 				}
 			}
 		}
+		if v := m.localValue(arg, kind); v != nil {
+			// &x of a local value (kubebuilder's tutorial: var cronJob
+			// batchv1.CronJob, r.Get(ctx, key, &cronJob)).
+			return m.shapeWhy("the object is " + m.addrText(v))
+		}
 		return m.shapeWhy("the object " + types.ExprString(arg) + " is not a variable")
 	}
 	obj, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
@@ -68,13 +73,43 @@ func (m *migration) argText(arg ast.Expr) string {
 	if !ok || v == nil {
 		return "passes " + types.ExprString(arg) + ", not a variable"
 	}
+	return "passes " + m.addrText(v)
+}
+
+// localValue is the variable x of arg &x, a value (not a pointer) of
+// kind declared in a function, or nil.
+func (m reads) localValue(arg ast.Expr, kind string) *types.Var {
+	u, ok := arg.(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v.Parent() == nil || v.Parent() == m.pass.Pkg.Scope() {
+		return nil
+	}
+	if _, isPtr := types.Unalias(v.Type()).(*types.Pointer); isPtr {
+		return nil
+	}
+	if n := kube.NamedOf(v.Type()); n == nil || n.Obj().Name() != kind {
+		return nil
+	}
+	return v
+}
+
+// addrText says that &v is the address of a local value, with the
+// pointer variable -fix needs in its place.
+func (m *migration) addrText(v *types.Var) string {
 	typ := types.TypeString(v.Type(), func(p *types.Package) string { return p.Name() })
 	if cur, ok := m.reads().defCursor(v); ok {
 		if vs, ok := cur.Parent().Node().(*ast.ValueSpec); ok && vs.Type != nil {
 			typ = types.ExprString(vs.Type) // as the file names it
 		}
 	}
-	return fmt.Sprintf("passes &%s, the address of a local value declared at %s: the patcher is made of a pointer variable; declare %s := &%s{}, read into it and pass it (Fetch%s there makes its patcher)",
+	return fmt.Sprintf("&%s, the address of a local value declared at %s: the patcher is made of a pointer variable; declare %s := &%s{}, read into it and pass it (Fetch%s there makes its patcher)",
 		v.Name(), m.where(v.Pos()), v.Name(), typ, m.patcherType)
 }
 
