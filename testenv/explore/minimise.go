@@ -63,14 +63,10 @@ func (ex *explorer) violation(r *run) *Violation {
 	return &v
 }
 
-// minimise drops chosen steps, crashes and stale reads while the same
-// invariants still break, first on the same object, at a rank as severe
-// (search.Minimise, replaying through the explorer).
-func (ex *explorer) minimise(ctx context.Context, r *run) (*Violation, error) {
-	return ex.minimiseFrom(ctx, ex.violation(r))
-}
-
-// minimiseFrom minimises v, a violation a schedule of ex broke.
+// minimiseFrom minimises v, a violation a schedule of ex broke: it drops
+// chosen steps, crashes and stale reads while the same invariants still
+// break, first on the same object, at a rank as severe (search.Minimise,
+// replaying through the explorer).
 func (ex *explorer) minimiseFrom(ctx context.Context, v *Violation) (*Violation, error) {
 	best, err := search.Minimise(ctx, replayer{ex}, verdictOf(v))
 	if err != nil {
