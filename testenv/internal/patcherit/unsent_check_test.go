@@ -1,0 +1,368 @@
+package patcherit_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
+	"github.com/statuspatch/statuspatch/patcher"
+)
+
+// The calls of a WithNonStatusChangesUnsent schedule and their checks
+// (TestNonStatusChangesUnsentSchedules).
+
+const (
+	ourFinalizer   = "j.test/fin"
+	otherFinalizer = "other.test/keep"
+)
+
+// flush is one Flush and its checks.
+func (u *unsentRun) flush(what string) {
+	obj := u.p.Object()
+	before := obj.DeepCopy()
+	i := u.wire.mark(obj)
+	err := u.p.Flush(ctx)
+	xs := u.wire.since(i)
+	u.record(xs)
+	what = fmt.Sprintf("step %d: %s", u.n, what)
+	stored := u.stored(what, err, xs, false)
+	if stored != nil && jsonOf(stored.Status) != jsonOf(before.Status) {
+		u.t.Fatalf("%s sent status %s, the status in memory was %s", what, jsonOf(stored.Status), jsonOf(before.Status))
+	}
+	switch {
+	case err != nil:
+		if jsonOf(obj) != jsonOf(before) {
+			u.t.Fatalf("%s failed (%v) and changed the object:\n%s\nwas\n%s", what, err, jsonOf(obj), jsonOf(before))
+		}
+		u.failed(err)
+	case stored != nil:
+		u.baseRV = obj.ResourceVersion
+	default:
+		if len(xs) != 0 {
+			u.t.Fatalf("%s had nothing to write and sent %d requests", what, len(xs))
+		}
+		base, known := u.versions[u.baseRV]
+		if !known {
+			return
+		}
+		if jsonOf(before.Status) != jsonOf(base.Status) {
+			u.t.Fatalf("%s sent nothing with status %s in memory, the base's %s", what, jsonOf(before.Status), jsonOf(base.Status))
+		}
+		want := before
+		if before.ResourceVersion == u.baseRV {
+			want = base // the docs: back to the base
+		}
+		if jsonOf(obj) != jsonOf(want) {
+			u.t.Fatalf("%s with nothing to write left\n%s\nwant\n%s", what, jsonOf(obj), jsonOf(want))
+		}
+	}
+}
+
+// retry is one Retry, its mutate changing the object in and outside
+// status, and its checks.
+func (u *unsentRun) retry() {
+	obj := u.p.Object()
+	i := u.wire.mark(obj)
+	attempts := 0
+	var last v1.WidgetStatus
+	err := u.p.Retry(ctx, func(w *v1.Widget) error {
+		attempts++
+		for range 1 + u.r.IntN(2) {
+			u.outside(w)
+		}
+		if u.r.IntN(5) != 0 {
+			u.statusChange(&w.Status)
+		}
+		last = *w.Status.DeepCopy()
+		return nil
+	})
+	xs := u.wire.since(i)
+	u.record(xs)
+	what := fmt.Sprintf("step %d: Retry (%d attempts)", u.n, attempts)
+	if errors.Is(err, patcher.ErrPendingChanges) && attempts == 0 && len(xs) == 0 {
+		u.failed(err) // a status change a failed Flush left: documented
+		return
+	}
+	stored := u.stored(what, err, xs, false)
+	switch {
+	case err != nil:
+		u.failed(err)
+	case stored != nil:
+		if jsonOf(stored.Status) != jsonOf(last) {
+			u.t.Fatalf("%s sent status %s, mutate's last was %s", what, jsonOf(stored.Status), jsonOf(last))
+		}
+		u.baseRV = obj.ResourceVersion
+	default:
+		// Nothing written by the last attempt: its status is the base's,
+		// the last read when an attempt conflicted.
+		baseRV := u.baseRV
+		for _, x := range xs {
+			if x.Method == http.MethodGet && x.Code == http.StatusOK {
+				baseRV = decodeWidget(u.t, x.Answer).ResourceVersion
+			}
+		}
+		if base, ok := u.versions[baseRV]; ok && jsonOf(last) != jsonOf(base.Status) {
+			u.t.Fatalf("%s wrote nothing with status %s, the base's %s", what, jsonOf(last), jsonOf(base.Status))
+		}
+		if base, ok := u.versions[baseRV]; ok && obj.ResourceVersion == baseRV && jsonOf(obj) != jsonOf(base) {
+			u.t.Fatalf("%s with nothing to write left\n%s\nwant the base\n%s", what, jsonOf(obj), jsonOf(base))
+		}
+		u.baseRV = baseRV
+	}
+}
+
+// finalizer adds or removes ourFinalizer with the patcher.
+func (u *unsentRun) finalizer() {
+	obj := u.p.Object()
+	i := u.wire.mark(obj)
+	add := u.r.IntN(2) == 0
+	var wrote bool
+	var err error
+	if add {
+		wrote, err = u.p.AddFinalizer(ctx, ourFinalizer)
+	} else {
+		wrote, err = u.p.RemoveFinalizer(ctx, ourFinalizer)
+	}
+	xs := u.wire.since(i)
+	u.record(xs)
+	what := fmt.Sprintf("step %d: finalizer (add %v)", u.n, add)
+	var ok []exchange
+	for _, x := range xs {
+		if x.statusPatch() {
+			u.t.Fatalf("%s sent a status PATCH %s", what, x.Body)
+		}
+		if werr := checkSentOnlyStatus(x, true); werr != nil {
+			u.t.Fatalf("%s: %v", what, werr)
+		}
+		if x.Method == http.MethodPatch && x.Code == http.StatusOK {
+			ok = append(ok, x)
+		}
+	}
+	switch {
+	case err != nil:
+		if len(ok) != 0 {
+			u.t.Fatalf("%s: %v after a 200", what, err)
+		}
+		// A new finalizer on a deleting object is refused by the server.
+		if !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && !(add && (apierrors.IsInvalid(err) || apierrors.IsForbidden(err))) {
+			u.t.Fatalf("%s: %v", what, err)
+		}
+		u.failed(err)
+	case wrote != (len(ok) == 1) || len(ok) > 1:
+		u.t.Fatalf("%s: wrote %v with %d stored PATCHes", what, wrote, len(ok))
+	case wrote:
+		ans := decodeWidget(u.t, ok[0].Answer)
+		if slices.Contains(ans.Finalizers, ourFinalizer) != add || obj.ResourceVersion != ans.ResourceVersion {
+			u.t.Fatalf("%s: answer %v at %s, object at %s", what, ans.Finalizers, ans.ResourceVersion, obj.ResourceVersion)
+		}
+		u.baseRV = obj.ResourceVersion
+		if ans.DeletionTimestamp != nil && len(ans.Finalizers) == 0 {
+			u.gone = true
+		}
+	default:
+		u.baseRV = obj.ResourceVersion
+	}
+}
+
+// stored checks the exchanges of a Flush or Retry that returned err and
+// returns the exchange that stored its status, nil when none did:
+// properties 1 to 3.
+func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers bool) *exchange {
+	var ok []exchange
+	for _, x := range xs {
+		if werr := checkSentOnlyStatus(x, finalizers); werr != nil {
+			u.t.Fatalf("%s: %v", what, werr)
+		}
+		if x.statusPatch() && x.Code == http.StatusOK {
+			ok = append(ok, x)
+		}
+	}
+	if err != nil {
+		if len(ok) != 0 {
+			u.t.Fatalf("%s returned %v after its status was stored (%s)", what, err, ok[0].Answer)
+		}
+		if apierrors.IsConflict(err) {
+			u.tally.conflict++
+		} else {
+			u.tally.notFound++
+		}
+		if !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
+			u.t.Fatalf("%s: %v, want a Conflict or NotFound", what, err)
+		}
+		return nil
+	}
+	if len(ok) == 0 {
+		u.tally.noop++
+		return nil
+	}
+	u.tally.stored++
+	if slices.ContainsFunc(xs, func(x exchange) bool { return x.Code == http.StatusConflict }) {
+		u.tally.retried++
+	}
+	if len(ok) > 1 {
+		u.t.Fatalf("%s stored its status %d times", what, len(ok))
+	}
+	ans := decodeWidget(u.t, ok[0].Answer)
+	if got := u.p.Object(); jsonOf(got) != jsonOf(ans) {
+		u.t.Fatalf("%s: in memory\n%s\nwant the server's answer\n%s", what, jsonOf(got), jsonOf(ans))
+	}
+	if want := u.twinStores(ok[0].Status); jsonOf(ans.Status) != jsonOf(want) {
+		u.t.Fatalf("%s stored status %s; Status().Update of the same status stores %s", what, jsonOf(ans.Status), jsonOf(want))
+	}
+	return &ok[0]
+}
+
+// twinStores is the status Status().Update of s stores, on the twin.
+func (u *unsentRun) twinStores(s v1.WidgetStatus) v1.WidgetStatus {
+	tw := &v1.Widget{}
+	if err := u.e.Client.Get(ctx, u.twin, tw); err != nil {
+		u.t.Fatal(err)
+	}
+	tw.Status = *s.DeepCopy()
+	if err := u.e.Client.Status().Update(ctx, tw); err != nil {
+		u.t.Fatal(err)
+	}
+	return tw.Status
+}
+
+// failed is the end of a call that failed with err: the base is no
+// longer known, and most of the time the reconcile is done again from a
+// fresh read.
+func (u *unsentRun) failed(err error) {
+	u.baseRV = ""
+	fresh := &v1.Widget{}
+	if gerr := u.e.Client.Get(ctx, u.key, fresh); apierrors.IsNotFound(gerr) {
+		u.gone = true
+		return
+	} else if gerr != nil {
+		u.t.Fatal(gerr)
+	}
+	u.saw(fresh)
+	if u.r.IntN(4) != 0 {
+		u.renew(fresh)
+	}
+}
+
+// other is the other writer's write, with its own client.
+func (u *unsentRun) other() {
+	w := &v1.Widget{}
+	if err := u.e.Client.Get(ctx, u.key, w); err != nil {
+		if apierrors.IsNotFound(err) {
+			return
+		}
+		u.t.Fatal(err)
+	}
+	u.saw(w)
+	mark := fmt.Sprintf("other-%d", u.n)
+	var err error
+	switch k := u.r.IntN(9); {
+	case k < 2:
+		w.Spec.Size, w.Spec.Data = int32(500+u.n), mark
+		err = u.e.Client.Update(ctx, w)
+	case k < 4:
+		base := w.DeepCopy()
+		w.Status.Phase, w.Status.Items = mark, append(w.Status.Items, mark)
+		err = u.e.Client.Status().Patch(ctx, w, client.MergeFrom(base))
+	case k < 6:
+		base := w.DeepCopy()
+		w.Labels = map[string]string{"other": mark}
+		err = u.e.Client.Patch(ctx, w, client.MergeFrom(base))
+	case k < 8:
+		if w.DeletionTimestamp != nil || slices.Contains(w.Finalizers, otherFinalizer) {
+			return
+		}
+		w.Finalizers = append(w.Finalizers, otherFinalizer)
+		err = u.e.Client.Update(ctx, w)
+	default:
+		if u.n < 6 {
+			return
+		}
+		if err = u.e.Client.Delete(ctx, w); err == nil {
+			err = u.e.Client.Get(ctx, u.key, w)
+			if apierrors.IsNotFound(err) {
+				return // our next call meets NotFound
+			}
+		}
+	}
+	if err != nil {
+		u.t.Fatalf("the other writer: %v", err)
+	}
+	u.saw(w)
+}
+
+// armOther makes the other writer write just before the patcher's next
+// request of one kind.
+func (u *unsentRun) armOther() {
+	matches := []func(method, path string) bool{
+		func(m, p string) bool { return m == http.MethodPatch && strings.HasSuffix(p, "/status") },
+		func(m, _ string) bool { return m == http.MethodGet },
+		func(m, _ string) bool { return m == http.MethodPatch },
+	}
+	u.wire.arm(matches[u.r.IntN(len(matches))], u.other)
+}
+
+// checkHistory: property 4 on every version of the object.
+func (u *unsentRun) checkHistory() {
+	keptAt := int64(-1)
+	for _, rv := range sortedRVs(u.versions) {
+		w := u.versions[rv]
+		switch {
+		case strings.HasPrefix(w.Spec.Data, "ours"), w.Spec.Size >= 1000, w.Labels["ours"] != "",
+			w.Annotations["ours"] != "", w.Spec.Labels["ours"] != "", slices.Contains(w.Finalizers, "ours.test/mem"):
+			u.t.Fatalf("version %s holds a change made outside status in memory: %s", rv, jsonOf(w))
+		}
+		n, _ := strconv.ParseInt(rv, 10, 64)
+		if slices.Contains(w.Finalizers, otherFinalizer) {
+			if keptAt < 0 {
+				keptAt = n
+			}
+		} else if keptAt >= 0 {
+			u.t.Fatalf("version %s lost the other writer's finalizer, there since %d: %s", rv, keptAt, jsonOf(w))
+		}
+	}
+}
+
+// sortedRVs are the versions' resourceVersions, oldest first.
+func sortedRVs(vs map[string]*v1.Widget) []string {
+	rvs := make([]string, 0, len(vs))
+	for rv := range vs {
+		rvs = append(rvs, rv)
+	}
+	slices.SortFunc(rvs, func(a, b string) int {
+		x, _ := strconv.ParseInt(a, 10, 64)
+		y, _ := strconv.ParseInt(b, 10, 64)
+		return int(x - y)
+	})
+	return rvs
+}
+
+type fataler interface{ Fatal(args ...any) }
+
+func decodeWidget(t fataler, b []byte) *v1.Widget {
+	w := &v1.Widget{}
+	if err := json.Unmarshal(b, w); err != nil {
+		t.Fatal(fmt.Errorf("decode %s: %w", b, err))
+	}
+	return w
+}
+
+// jsonOf is v as JSON, the object's metadata, spec and status compared
+// without its type meta (which the decoding client clears or keeps).
+func jsonOf(v any) string {
+	if w, ok := v.(*v1.Widget); ok {
+		v = []any{w.ObjectMeta, w.Spec, w.Status}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("<%v>", err)
+	}
+	return string(b)
+}
