@@ -189,12 +189,17 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 		if len(ok) != 0 {
 			u.t.Fatalf("%s returned %v after its status was stored (%s)", what, err, ok[0].Answer)
 		}
-		if apierrors.IsConflict(err) {
+		switch {
+		case apierrors.IsConflict(err):
 			u.tally.conflict++
-		} else {
+		case apierrors.IsNotFound(err):
 			u.tally.notFound++
-		}
-		if !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
+		case u.apply && (errors.Is(err, patcher.ErrApplyCannotRemove) || apierrors.IsInvalid(err)):
+			// docs/apply.md: a field another manager owns is not removed
+			// (nothing sent), and removing every field of an object
+			// (status, status.plan) is the server's 422.
+			u.tally.refused++
+		default:
 			u.t.Fatalf("%s: %v, want a Conflict or NotFound", what, err)
 		}
 		return nil
@@ -214,10 +219,35 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 	if got := u.p.Object(); jsonOf(got) != jsonOf(ans) {
 		u.t.Fatalf("%s: in memory\n%s\nwant the server's answer\n%s", what, jsonOf(got), jsonOf(ans))
 	}
-	if want := u.twinStores(ok[0].Status); jsonOf(ans.Status) != jsonOf(want) {
+	if want := u.twinStores(ok[0].Status); !u.apply && jsonOf(ans.Status) != jsonOf(want) {
 		u.t.Fatalf("%s stored status %s; Status().Update of the same status stores %s", what, jsonOf(ans.Status), jsonOf(want))
 	}
 	return &ok[0]
+}
+
+// ownUpdate is the caller's own Update of the object: the changes it
+// means to store (spec.data "mine-N"), none of the marked ones.
+func (u *unsentRun) ownUpdate(w *v1.Widget) {
+	if w.Spec.Size >= 1000 {
+		w.Spec.Size = 1
+	}
+	w.Spec.Data = fmt.Sprintf("mine-%d", u.n)
+	delete(w.Labels, "ours")
+	delete(w.Annotations, "ours")
+	delete(w.Spec.Labels, "ours")
+	w.Finalizers = slices.DeleteFunc(w.Finalizers, func(f string) bool { return f == "ours.test/mem" })
+	if u.r.IntN(2) == 0 {
+		u.statusChange(&w.Status) // lost: the answer's status replaces it
+	}
+	err := u.c.Update(ctx, w)
+	switch {
+	case err == nil:
+		u.saw(w)
+	case apierrors.IsConflict(err), apierrors.IsNotFound(err):
+		u.failed(err)
+	default:
+		u.t.Fatalf("step %d: own Update: %v", u.n, err)
+	}
 }
 
 // twinStores is the status Status().Update of s stores, on the twin.

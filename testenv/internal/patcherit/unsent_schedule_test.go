@@ -49,16 +49,17 @@ func TestNonStatusChangesUnsentSchedules(t *testing.T) {
 		seeds = 12
 	}
 	servers := []struct {
-		name string
-		env  func(testing.TB) *testenv.Env
-	}{{"plain", env}, {"defaults", oracleEnv}}
+		name  string
+		env   func(testing.TB) *testenv.Env
+		apply bool // WithWriteMode(WriteApply)
+	}{{"plain", env, false}, {"defaults", oracleEnv, false}, {"apply", env, true}}
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
 			e := srv.env(t)
 			var total unsentTally
 			for seed := range uint64(seeds) {
 				t.Run(fmt.Sprintf("seed-%d", seed+1), func(t *testing.T) {
-					total.add(runUnsentSchedule(t, e, seed+1))
+					total.add(runUnsentSchedule(t, e, seed+1, srv.apply))
 				})
 			}
 			// The schedules reach every outcome, or they prove little.
@@ -86,12 +87,14 @@ type unsentRun struct {
 	versions map[string]*v1.Widget // every version of the object, by resourceVersion
 	gone     bool
 	n        int
+	apply    bool // apply mode: the twin's Update is no measure of it
 	tally    unsentTally
 }
 
 // unsentTally counts the outcomes of a schedule's Flush and Retry calls.
 type unsentTally struct {
 	stored, noop, conflict, notFound int
+	refused                          int // apply mode: docs/apply.md's refusals
 	retried                          int // Retry calls that stored after a Conflict
 	gone                             int // schedules whose object was deleted
 }
@@ -101,15 +104,19 @@ func (a *unsentTally) add(b unsentTally) {
 	a.noop += b.noop
 	a.conflict += b.conflict
 	a.notFound += b.notFound
+	a.refused += b.refused
 	a.retried += b.retried
 	a.gone += b.gone
 }
 
-func runUnsentSchedule(t *testing.T, e *testenv.Env, seed uint64) unsentTally {
-	u := &unsentRun{t: t, e: e, r: rand.New(rand.NewPCG(seed, 0x756e73656e74)), wire: &unsentWire{}, versions: map[string]*v1.Widget{}}
+func runUnsentSchedule(t *testing.T, e *testenv.Env, seed uint64, apply bool) unsentTally {
+	u := &unsentRun{t: t, e: e, apply: apply, r: rand.New(rand.NewPCG(seed, 0x756e73656e74)), wire: &unsentWire{}, versions: map[string]*v1.Widget{}}
 	u.c = unsentClient(t, e, u.wire)
 	u.opts = []patcher.Option{patcher.WithNonStatusChangesUnsent()}
-	if u.r.IntN(2) == 0 {
+	if apply {
+		u.opts = append(u.opts, patcher.WithWriteMode(patcher.WriteApply))
+	}
+	if apply || u.r.IntN(2) == 0 {
 		u.opts = append(u.opts, patcher.WithFieldOwner("unsent-j"))
 	}
 	if u.r.IntN(2) == 0 {
@@ -168,7 +175,7 @@ func (u *unsentRun) renew(w *v1.Widget) {
 // ourStep is one step of the patcher's writer.
 func (u *unsentRun) ourStep() {
 	obj := u.p.Object()
-	switch k := u.r.IntN(10); {
+	switch k := u.r.IntN(11); {
 	case k < 4:
 		for range 1 + u.r.IntN(3) {
 			u.outside(obj)
@@ -196,6 +203,13 @@ func (u *unsentRun) ourStep() {
 		}
 		u.saw(fresh)
 		u.renew(u.anyVersion(fresh))
+	case k < 10:
+		// The caller's own write of the object (r.Update), then changes
+		// in memory and a Flush: the re-base of docs/patcher.md.
+		u.ownUpdate(obj)
+		u.outside(obj)
+		u.statusChange(&obj.Status)
+		u.flush("Flush after the caller's own Update")
 	default:
 		// The object replaced in place by another version of it, then
 		// changed in memory.

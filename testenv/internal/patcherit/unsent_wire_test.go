@@ -160,6 +160,12 @@ func checkSentOnlyStatus(x exchange, finalizers bool) error {
 	}
 	allowed := map[string]bool{"resourceVersion": true}
 	top := "status"
+	if _, applied := body["apiVersion"]; applied && x.statusPatch() {
+		// A server-side apply names the object.
+		allowed["name"], allowed["namespace"] = true, true
+		delete(body, "apiVersion")
+		delete(body, "kind")
+	}
 	if !x.statusPatch() {
 		if !finalizers {
 			return fmt.Errorf("a main-resource PATCH %s", x.Body)
