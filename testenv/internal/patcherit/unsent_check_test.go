@@ -1,16 +1,13 @@
 package patcherit_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
@@ -73,8 +70,10 @@ func (u *unsentRun) retry() {
 	i := u.wire.mark(obj)
 	attempts := 0
 	var last v1.WidgetStatus
+	lastStart := i
 	err := u.p.Retry(ctx, func(w *v1.Widget) error {
 		attempts++
+		lastStart = u.wire.mark(w)
 		for range 1 + u.r.IntN(2) {
 			u.outside(w)
 		}
@@ -103,6 +102,11 @@ func (u *unsentRun) retry() {
 	default:
 		// Nothing written by the last attempt: its status is the base's,
 		// the last read when an attempt conflicted.
+		for _, x := range xs[lastStart-i:] {
+			if x.statusPatch() {
+				u.t.Fatalf("%s: nil after a status PATCH not stored: %s -> %d", what, x.Body, x.Code)
+			}
+		}
 		baseRV := u.baseRV
 		for _, x := range xs {
 			if x.Method == http.MethodGet && x.Code == http.StatusOK {
@@ -177,16 +181,30 @@ func (u *unsentRun) finalizer() {
 // properties 1 to 3.
 func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers bool) *exchange {
 	var ok []exchange
-	for _, x := range xs {
+	okAt, lost := -1, false
+	for i, x := range xs {
 		if werr := checkSentOnlyStatus(x, finalizers); werr != nil {
 			u.t.Fatalf("%s: %v", what, werr)
 		}
+		lost = lost || x.Lost
 		if x.statusPatch() && x.Code == http.StatusOK {
-			ok = append(ok, x)
+			ok, okAt = append(ok, x), i
 		}
 	}
+	if errors.Is(err, patcher.ErrWriteOutcomeUnknown) {
+		if !lost {
+			u.t.Fatalf("%s: %v with no answer lost", what, err)
+		}
+		u.tally.unknown++
+		if !u.afterRan {
+			u.tally.unknownAlone++
+		}
+		return nil
+	}
 	if err != nil {
-		if len(ok) != 0 {
+		if len(ok) != 0 && !(lost && apierrors.IsNotFound(err) && u.deleted()) {
+			// After a lost answer a read that finds the object deleted
+			// (the other writer's delete) is NotFound.
 			u.t.Fatalf("%s returned %v after its status was stored (%s)", what, err, ok[0].Answer)
 		}
 		switch {
@@ -212,42 +230,46 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 	if slices.ContainsFunc(xs, func(x exchange) bool { return x.Code == http.StatusConflict }) {
 		u.tally.retried++
 	}
-	if len(ok) > 1 {
-		u.t.Fatalf("%s stored its status %d times", what, len(ok))
+	// A 200 answering the resourceVersion it was locked at stored no
+	// version: a write the server's defaults made a no-op (settled as not
+	// stored after a lost answer, then sent again).
+	versions := 0
+	for _, x := range ok {
+		if decodeWidget(u.t, x.Answer).ResourceVersion != x.ObjRV {
+			versions++
+		}
 	}
-	ans := decodeWidget(u.t, ok[0].Answer)
-	if got := u.p.Object(); jsonOf(got) != jsonOf(ans) {
-		u.t.Fatalf("%s: in memory\n%s\nwant the server's answer\n%s", what, jsonOf(got), jsonOf(ans))
+	if versions > 1 {
+		u.t.Fatalf("%s stored its status %d times", what, versions)
 	}
-	if want := u.twinStores(ok[0].Status); !u.apply && jsonOf(ans.Status) != jsonOf(want) {
+	last := len(ok) - 1
+	ans := decodeWidget(u.t, ok[last].Answer)
+	read := ans // the server's answer, or after a lost one the last read
+	if ok[last].Lost {
+		u.tally.settled++
+		read = nil
+		for _, x := range xs[okAt+1:] {
+			if x.Method == http.MethodGet && x.Code == http.StatusOK && strings.Contains(x.Path, "/widgets/"+u.key.Name) {
+				read = decodeWidget(u.t, x.Answer)
+			}
+		}
+		if read == nil {
+			u.t.Fatalf("%s: nil after a lost answer with no read", what)
+		}
+	}
+	if got := u.p.Object(); jsonOf(got) != jsonOf(read) {
+		u.t.Fatalf("%s: in memory\n%s\nwant the server's answer\n%s", what, jsonOf(got), jsonOf(read))
+	}
+	if want := u.twinStores(ok[last].Status); !u.apply && jsonOf(ans.Status) != jsonOf(want) {
 		u.t.Fatalf("%s stored status %s; Status().Update of the same status stores %s", what, jsonOf(ans.Status), jsonOf(want))
 	}
-	return &ok[0]
+	return &ok[last]
 }
 
-// ownUpdate is the caller's own Update of the object: the changes it
-// means to store (spec.data "mine-N"), none of the marked ones.
-func (u *unsentRun) ownUpdate(w *v1.Widget) {
-	if w.Spec.Size >= 1000 {
-		w.Spec.Size = 1
-	}
-	w.Spec.Data = fmt.Sprintf("mine-%d", u.n)
-	delete(w.Labels, "ours")
-	delete(w.Annotations, "ours")
-	delete(w.Spec.Labels, "ours")
-	w.Finalizers = slices.DeleteFunc(w.Finalizers, func(f string) bool { return f == "ours.test/mem" })
-	if u.r.IntN(2) == 0 {
-		u.statusChange(&w.Status) // lost: the answer's status replaces it
-	}
-	err := u.c.Update(ctx, w)
-	switch {
-	case err == nil:
-		u.saw(w)
-	case apierrors.IsConflict(err), apierrors.IsNotFound(err):
-		u.failed(err)
-	default:
-		u.t.Fatalf("step %d: own Update: %v", u.n, err)
-	}
+// deleted reports whether the object is gone from the server.
+func (u *unsentRun) deleted() bool {
+	err := u.e.Client.Get(ctx, u.key, &v1.Widget{})
+	return apierrors.IsNotFound(err)
 }
 
 // twinStores is the status Status().Update of s stores, on the twin.
@@ -279,120 +301,4 @@ func (u *unsentRun) failed(err error) {
 	if u.r.IntN(4) != 0 {
 		u.renew(fresh)
 	}
-}
-
-// other is the other writer's write, with its own client.
-func (u *unsentRun) other() {
-	w := &v1.Widget{}
-	if err := u.e.Client.Get(ctx, u.key, w); err != nil {
-		if apierrors.IsNotFound(err) {
-			return
-		}
-		u.t.Fatal(err)
-	}
-	u.saw(w)
-	mark := fmt.Sprintf("other-%d", u.n)
-	var err error
-	switch k := u.r.IntN(9); {
-	case k < 2:
-		w.Spec.Size, w.Spec.Data = int32(500+u.n), mark
-		err = u.e.Client.Update(ctx, w)
-	case k < 4:
-		base := w.DeepCopy()
-		w.Status.Phase, w.Status.Items = mark, append(w.Status.Items, mark)
-		err = u.e.Client.Status().Patch(ctx, w, client.MergeFrom(base))
-	case k < 6:
-		base := w.DeepCopy()
-		w.Labels = map[string]string{"other": mark}
-		err = u.e.Client.Patch(ctx, w, client.MergeFrom(base))
-	case k < 8:
-		if w.DeletionTimestamp != nil || slices.Contains(w.Finalizers, otherFinalizer) {
-			return
-		}
-		w.Finalizers = append(w.Finalizers, otherFinalizer)
-		err = u.e.Client.Update(ctx, w)
-	default:
-		if u.n < 6 {
-			return
-		}
-		if err = u.e.Client.Delete(ctx, w); err == nil {
-			err = u.e.Client.Get(ctx, u.key, w)
-			if apierrors.IsNotFound(err) {
-				return // our next call meets NotFound
-			}
-		}
-	}
-	if err != nil {
-		u.t.Fatalf("the other writer: %v", err)
-	}
-	u.saw(w)
-}
-
-// armOther makes the other writer write just before the patcher's next
-// request of one kind.
-func (u *unsentRun) armOther() {
-	matches := []func(method, path string) bool{
-		func(m, p string) bool { return m == http.MethodPatch && strings.HasSuffix(p, "/status") },
-		func(m, _ string) bool { return m == http.MethodGet },
-		func(m, _ string) bool { return m == http.MethodPatch },
-	}
-	u.wire.arm(matches[u.r.IntN(len(matches))], u.other)
-}
-
-// checkHistory: property 4 on every version of the object.
-func (u *unsentRun) checkHistory() {
-	keptAt := int64(-1)
-	for _, rv := range sortedRVs(u.versions) {
-		w := u.versions[rv]
-		switch {
-		case strings.HasPrefix(w.Spec.Data, "ours"), w.Spec.Size >= 1000, w.Labels["ours"] != "",
-			w.Annotations["ours"] != "", w.Spec.Labels["ours"] != "", slices.Contains(w.Finalizers, "ours.test/mem"):
-			u.t.Fatalf("version %s holds a change made outside status in memory: %s", rv, jsonOf(w))
-		}
-		n, _ := strconv.ParseInt(rv, 10, 64)
-		if slices.Contains(w.Finalizers, otherFinalizer) {
-			if keptAt < 0 {
-				keptAt = n
-			}
-		} else if keptAt >= 0 {
-			u.t.Fatalf("version %s lost the other writer's finalizer, there since %d: %s", rv, keptAt, jsonOf(w))
-		}
-	}
-}
-
-// sortedRVs are the versions' resourceVersions, oldest first.
-func sortedRVs(vs map[string]*v1.Widget) []string {
-	rvs := make([]string, 0, len(vs))
-	for rv := range vs {
-		rvs = append(rvs, rv)
-	}
-	slices.SortFunc(rvs, func(a, b string) int {
-		x, _ := strconv.ParseInt(a, 10, 64)
-		y, _ := strconv.ParseInt(b, 10, 64)
-		return int(x - y)
-	})
-	return rvs
-}
-
-type fataler interface{ Fatal(args ...any) }
-
-func decodeWidget(t fataler, b []byte) *v1.Widget {
-	w := &v1.Widget{}
-	if err := json.Unmarshal(b, w); err != nil {
-		t.Fatal(fmt.Errorf("decode %s: %w", b, err))
-	}
-	return w
-}
-
-// jsonOf is v as JSON, the object's metadata, spec and status compared
-// without its type meta (which the decoding client clears or keeps).
-func jsonOf(v any) string {
-	if w, ok := v.(*v1.Widget); ok {
-		v = []any{w.ObjectMeta, w.Spec, w.Status}
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("<%v>", err)
-	}
-	return string(b)
 }
