@@ -94,6 +94,15 @@ func (u *unsentRun) retry() {
 	switch {
 	case err != nil:
 		u.failed(err)
+	case stored != nil && u.beforeLast(xs, stored, lastStart-i):
+		// A write of an earlier attempt that changed no status value (the
+		// server's defaults undid it), settled not stored after its lost
+		// answer: the last attempt decided again, on the re-read, and had
+		// nothing to write.
+		if jsonOf(obj.Status) != jsonOf(last) {
+			u.t.Fatalf("%s: status in memory %s, mutate's last %s", what, jsonOf(obj.Status), jsonOf(last))
+		}
+		u.baseRV = obj.ResourceVersion
 	case stored != nil:
 		if jsonOf(stored.Status) != jsonOf(last) {
 			u.t.Fatalf("%s sent status %s, mutate's last was %s", what, jsonOf(stored.Status), jsonOf(last))
@@ -121,6 +130,23 @@ func (u *unsentRun) retry() {
 		}
 		u.baseRV = baseRV
 	}
+}
+
+// beforeLast reports whether stored, one of xs, comes before the last
+// attempt's exchanges (from index last on) and changed no status value,
+// and the last attempt sent no status PATCH.
+func (u *unsentRun) beforeLast(xs []exchange, stored *exchange, last int) bool {
+	at := -1
+	for k := range xs {
+		if &xs[k] == stored {
+			at = k
+		}
+	}
+	if at < 0 || at >= last || slices.ContainsFunc(xs[last:], exchange.statusPatch) {
+		return false
+	}
+	before, ok := u.versions[stored.ObjRV]
+	return ok && jsonOf(decodeWidget(u.t, stored.Answer).Status) == jsonOf(before.Status)
 }
 
 // finalizer adds or removes ourFinalizer with the patcher.
@@ -180,15 +206,24 @@ func (u *unsentRun) finalizer() {
 // returns the exchange that stored its status, nil when none did:
 // properties 1 to 3.
 func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers bool) *exchange {
-	var ok []exchange
-	okAt, lost := -1, false
+	// The status PATCHes answered 200: those that made a version, and
+	// the last one. A 200 at the resourceVersion it was locked at made
+	// none: a write the server's defaults undid (after a lost answer the
+	// settle finds the base, and Retry decides again or Flush sends it
+	// again).
+	var made []int
+	lastPatch, lost := -1, false
 	for i, x := range xs {
 		if werr := checkSentOnlyStatus(x, finalizers); werr != nil {
 			u.t.Fatalf("%s: %v", what, werr)
 		}
 		lost = lost || x.Lost
-		if x.statusPatch() && x.Code == http.StatusOK {
-			ok, okAt = append(ok, x), i
+		if !x.statusPatch() {
+			continue
+		}
+		lastPatch = i
+		if x.Code == http.StatusOK && decodeWidget(u.t, x.Answer).ResourceVersion != x.ObjRV {
+			made = append(made, i)
 		}
 	}
 	if errors.Is(err, patcher.ErrWriteOutcomeUnknown) {
@@ -202,10 +237,10 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 		return nil
 	}
 	if err != nil {
-		if len(ok) != 0 && !(lost && apierrors.IsNotFound(err) && u.deleted()) {
+		if len(made) != 0 && !(lost && apierrors.IsNotFound(err) && u.deleted()) {
 			// After a lost answer a read that finds the object deleted
 			// (the other writer's delete) is NotFound.
-			u.t.Fatalf("%s returned %v after its status was stored (%s)", what, err, ok[0].Answer)
+			u.t.Fatalf("%s returned %v after its status was stored (%s)", what, err, xs[made[0]].Answer)
 		}
 		switch {
 		case apierrors.IsConflict(err):
@@ -222,7 +257,16 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 		}
 		return nil
 	}
-	if len(ok) == 0 {
+	if len(made) > 1 {
+		u.t.Fatalf("%s stored its status %d times", what, len(made))
+	}
+	okAt := -1
+	switch {
+	case len(made) == 1:
+		okAt = made[0]
+	case lastPatch >= 0 && xs[lastPatch].Code == http.StatusOK && !xs[lastPatch].Lost:
+		okAt = lastPatch // answered, a version made or not
+	default:
 		u.tally.noop++
 		return nil
 	}
@@ -230,22 +274,10 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 	if slices.ContainsFunc(xs, func(x exchange) bool { return x.Code == http.StatusConflict }) {
 		u.tally.retried++
 	}
-	// A 200 answering the resourceVersion it was locked at stored no
-	// version: a write the server's defaults made a no-op (settled as not
-	// stored after a lost answer, then sent again).
-	versions := 0
-	for _, x := range ok {
-		if decodeWidget(u.t, x.Answer).ResourceVersion != x.ObjRV {
-			versions++
-		}
-	}
-	if versions > 1 {
-		u.t.Fatalf("%s stored its status %d times", what, versions)
-	}
-	last := len(ok) - 1
-	ans := decodeWidget(u.t, ok[last].Answer)
+	ok := &xs[okAt]
+	ans := decodeWidget(u.t, ok.Answer)
 	read := ans // the server's answer, or after a lost one the last read
-	if ok[last].Lost {
+	if ok.Lost {
 		u.tally.settled++
 		read = nil
 		for _, x := range xs[okAt+1:] {
@@ -260,10 +292,10 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 	if got := u.p.Object(); jsonOf(got) != jsonOf(read) {
 		u.t.Fatalf("%s: in memory\n%s\nwant the server's answer\n%s", what, jsonOf(got), jsonOf(read))
 	}
-	if want := u.twinStores(ok[last].Status); !u.apply && jsonOf(ans.Status) != jsonOf(want) {
+	if want := u.twinStores(ok.Status); !u.apply && jsonOf(ans.Status) != jsonOf(want) {
 		u.t.Fatalf("%s stored status %s; Status().Update of the same status stores %s", what, jsonOf(ans.Status), jsonOf(want))
 	}
-	return &ok[last]
+	return ok
 }
 
 // deleted reports whether the object is gone from the server.

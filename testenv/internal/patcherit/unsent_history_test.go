@@ -28,6 +28,11 @@ func (u *unsentRun) ownUpdate(w *v1.Widget) {
 	delete(w.Labels, "ours")
 	delete(w.Annotations, "ours")
 	delete(w.Spec.Labels, "ours")
+	// The finalizers as stored at the object's version: an Update stores
+	// the list in memory, which outside() may have emptied.
+	if v, ok := u.versions[w.ResourceVersion]; ok {
+		w.Finalizers = slices.Clone(v.Finalizers)
+	}
 	w.Finalizers = slices.DeleteFunc(w.Finalizers, func(f string) bool { return f == "ours.test/mem" })
 	if u.r.IntN(2) == 0 {
 		u.statusChange(&w.Status) // lost: the answer's status replaces it

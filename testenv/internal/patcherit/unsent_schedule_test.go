@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,9 +68,21 @@ func TestNonStatusChangesUnsentSchedules(t *testing.T) {
 		t.Run(srv.name, func(t *testing.T) {
 			e := srv.env(t)
 			var total unsentTally
-			for seed := range uint64(seeds) {
-				t.Run(fmt.Sprintf("seed-%d", seed+1), func(t *testing.T) {
-					total.add(runUnsentSchedule(t, e, seed+1, srv.apply))
+			run := slices.Collect(func(yield func(uint64) bool) {
+				for seed := range uint64(seeds) {
+					if !yield(seed + 1) {
+						return
+					}
+				}
+			})
+			for _, seed := range unsentFailedSeeds[srv.name] {
+				if !slices.Contains(run, seed) {
+					run = append(run, seed)
+				}
+			}
+			for _, seed := range run {
+				t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
+					total.add(runUnsentSchedule(t, e, seed, srv.apply))
 				})
 			}
 			// The schedules reach every outcome, or they prove little.
@@ -79,6 +92,20 @@ func TestNonStatusChangesUnsentSchedules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unsentFailedSeeds are the seeds (of -args 200 seeds, s91j) that failed,
+// each run whatever the number of seeds: defaults 191, a Conflict for a
+// stored write that removed status.phase, which the storage version
+// defaults back (fixed: settle's lostHeld skips a field the write
+// removes); the others failures of this test's own model (the caller's
+// Update storing the finalizers emptied in memory; a Retry whose earlier
+// attempt stored a write the defaults undid; 200s at the locked
+// resourceVersion, which make no version).
+var unsentFailedSeeds = map[string][]uint64{
+	"plain":    {59},
+	"defaults": {47, 59, 74, 98, 191},
+	"apply":    {59},
 }
 
 // unsentRun is one schedule's state: the two writers, the history and the
