@@ -67,7 +67,7 @@ func evidenceOf(w Write, next Version) evidence {
 		return ev
 	}
 	if ev.other == "" {
-		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), othersOwn(w), next.Object); lost != "" {
+		if lost := lostHeld(entry(w.Base.ManagedFields, w.Writer), entry(next.ManagedFields, w.Writer), othersOwn(w), next.Object, w.Removals); lost != "" {
 			ev.other = "another manager, which took " + lost + " from this writer"
 		}
 	}
@@ -136,8 +136,10 @@ func stamped(base, next *metav1.ManagedFieldsEntry) bool {
 // lostHeld names a field the base's entry owned that next's entry does not,
 // while the object still holds it: another manager took it (unless one
 // already owned it at the base: an apply that leaves out a co-owned field
-// lets it go, and the server keeps it for the other).
-func lostHeld(base, next *metav1.ManagedFieldsEntry, others *fieldpath.Set, obj map[string]any) string {
+// lets it go, and the server keeps it for the other; or this write removes
+// it, removals: its own write let it go, and a default of the server's, as
+// a storage version's, puts it back unowned).
+func lostHeld(base, next *metav1.ManagedFieldsEntry, others *fieldpath.Set, obj map[string]any, removals []fieldpath.Path) string {
 	if base == nil {
 		return ""
 	}
@@ -152,11 +154,21 @@ func lostHeld(base, next *metav1.ManagedFieldsEntry, others *fieldpath.Set, obj 
 	}
 	found := ""
 	lost.Iterate(func(p fieldpath.Path) {
-		if _, ok := lookup(obj, p); ok && found == "" && !others.Has(p) {
+		if _, ok := lookup(obj, p); ok && found == "" && !others.Has(p) && !removedBy(removals, p) {
 			found = p.String()
 		}
 	})
 	return found
+}
+
+// removedBy reports whether p is one of removals or lies under one.
+func removedBy(removals []fieldpath.Path, p fieldpath.Path) bool {
+	for _, r := range removals {
+		if len(r) <= len(p) && r.Equals(p[:len(r)]) {
+			return true
+		}
+	}
+	return false
 }
 
 func fieldSet(e *metav1.ManagedFieldsEntry) *fieldpath.Set {

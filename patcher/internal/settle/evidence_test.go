@@ -181,3 +181,23 @@ func TestHeldSettlesOnlyAnApplyWithoutTheLock(t *testing.T) {
 		t.Fatalf("Held = landed (%s) for another value", d.Why)
 	}
 }
+
+// s91j, TestNonStatusChangesUnsentSchedules/defaults/seed-191: a stored
+// write that removed status.phase, which the storage version defaults
+// back, its answer lost and nobody writing after it. This writer's entry
+// lost the field (its own removal; a removal stamps no entry) while the
+// object holds it again: no proof that another manager took it, so no
+// Conflict.
+func TestARemovedFieldDefaultedBackIsNoOtherWriter(t *testing.T) {
+	base := Version{ResourceVersion: "18", UID: "u", Object: obj(t, `{"status":{"phase":"Other","items":["a"]}}`),
+		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 5, `{"f:status":{".":{},"f:items":{},"f:phase":{}}}`)}}
+	w := mergeWrite(t, base, `{"status":{"phase":null}}`)
+	next := Version{ResourceVersion: "20", UID: "u", Object: obj(t, `{"status":{"phase":"Pending","items":["a"]}}`),
+		ManagedFields: []metav1.ManagedFieldsEntry{mf("me", "Update", "status", 5, `{"f:status":{".":{},"f:items":{}}}`)}}
+	if d := First(w, next, widgetSchema(t)); d.Outcome == Conflict {
+		t.Fatalf("First = %v (%s), want no Conflict", d.Outcome, d.Why)
+	}
+	if d := Fresh(w, next); d.Outcome == Conflict {
+		t.Fatalf("Fresh = %v (%s), want no Conflict", d.Outcome, d.Why)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -124,4 +125,49 @@ func TestNonStatusChangesUnsentRetry(t *testing.T) {
 		t.Fatalf("stored %+v %+v %+v, want the other writer's phase, our item, and spec and labels as created", stored.Spec, stored.Labels, stored.Status)
 	}
 	sameOutsideManagers(t, "in memory after Retry", p.Object(), stored)
+}
+
+// TestApplyEmptyingANestedObjectIsRefused: in apply mode (here with
+// WithNonStatusChangesUnsent, as the unsent schedules run it) a decision
+// that empties a nested object whose fields this manager alone owns
+// (status.plan = {}) is refused by the server as removing every status
+// field is (docs/apply.md): a 422, nothing stored, the object in memory as
+// it was; merge mode stores it.
+func TestApplyEmptyingANestedObjectIsRefused(t *testing.T) {
+	e := env(t)
+	key := newWidget(t, e.Client)
+	p, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithNonStatusChangesUnsent(),
+		patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("unsent-apply"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Object().Status.Phase = "Ready"
+	p.Object().Status.Plan = &v1.WidgetPlan{ID: "x"}
+	if err := p.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stored := get(t, e.Client, key)
+	p.Object().Labels = map[string]string{"ours": "unsent"}
+	p.Object().Status.Plan = &v1.WidgetPlan{}
+	before := p.Object().DeepCopy()
+	err = p.Flush(ctx)
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "status.plan") {
+		t.Fatalf("Flush = %v, want the server's 422 for status.plan", err)
+	}
+	if now := get(t, e.Client, key); now.ResourceVersion != stored.ResourceVersion {
+		t.Fatalf("stored resourceVersion %s, was %s", now.ResourceVersion, stored.ResourceVersion)
+	}
+	sameOutsideManagers(t, "in memory after the refusal", p.Object(), before)
+
+	m, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{}, patcher.WithNonStatusChangesUnsent())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Object().Status.Plan = &v1.WidgetPlan{}
+	if err := m.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if now := get(t, e.Client, key); now.Status.Plan == nil || now.Status.Plan.ID != "" {
+		t.Fatalf("merge mode stored plan %+v, want {}", now.Status.Plan)
+	}
 }
