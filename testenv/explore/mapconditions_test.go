@@ -76,7 +76,8 @@ func conditionsScenario(retime bool) explore.Scenario {
 // fresh read sends [Seen, Labelled true]. The CRD keys status.conditions
 // by type: the same conditions, nothing lost, no violation. With a clock
 // that moves, the stale write also sets Seen's time anew, where the
-// fresh one keeps step 1's: a loss of times only, ranked last, saying so.
+// fresh one keeps step 1's: a loss of times only, ranked last, saying so,
+// its write still its cause.
 func TestLostWriteMapListByKeys(t *testing.T) {
 	const replay = "cond:ns/mc-a@0,0 !label-a cond:ns/mc-a@1,0"
 	for _, tc := range []struct {
@@ -101,6 +102,9 @@ func TestLostWriteMapListByKeys(t *testing.T) {
 			if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.Message, "status.conditions") ||
 				!strings.Contains(v.Message, "but for time-like fields") {
 				t.Fatalf("want a time-only lost write of status.conditions, got:\n%v", v)
+			}
+			if v.Cause == nil || !strings.Contains(v.RankReason, "time-like") {
+				t.Fatalf("want the write kept as its cause and ranked time-only, got cause %v, rank %d (%s)", v.Cause, v.Rank, v.RankReason)
 			}
 			t.Logf("rank %d (%s): %s", v.Rank, v.RankReason, v.Message)
 		})

@@ -114,10 +114,8 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 			case !f.faulted || d == book.Same:
 				c.trace.Retract(NameLostWrite, l.Message)
 			case d == book.TimesOnly && !l.TimeOnly:
-				c.trace.Retract(NameLostWrite, l.Message)
-				l.TimeOnly = true
-				l.Message += " (a fresh read would have sent the same values but for time-like fields: " + strings.Join(l.Fields, ", ") + ")"
-				c.trace.Fail(NameLostWrite, l)
+				c.trace.TimeOnly(NameLostWrite, l.Message,
+					" (a fresh read would have sent the same values but for time-like fields: "+strings.Join(l.Fields, ", ")+")")
 			}
 		}
 	}

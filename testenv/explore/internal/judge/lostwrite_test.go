@@ -68,6 +68,13 @@ func (r *recording) Retract(_ string, msg string) {
 		}
 	}
 }
+func (r *recording) TimeOnly(_ string, msg, note string) {
+	for i, f := range r.failed {
+		if f.Message == msg {
+			r.failed[i].TimeOnly, r.failed[i].Message = true, msg+note
+		}
+	}
+}
 func (r *recording) WriteNote() string { return "" }
 
 // A suspect lost write the fresh schedule's write matches but for
