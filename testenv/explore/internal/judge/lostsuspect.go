@@ -20,7 +20,14 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 	if h.Versions[h.Newest()] != nil {
 		w.Applied = s.applyDecision()
 	}
-	keys := c.book.ListKeys(h.Key.GVK)
+	// The kind's map lists, read from the server only when a loss is
+	// judged (book.Book.ListKeys): most writes lose nothing.
+	keys := func(path []string) ([]string, bool) {
+		if lk := c.book.ListKeys(h.Key.GVK); lk != nil {
+			return lk(path)
+		}
+		return nil, false
+	}
 	leaves, lost := LostWrite(h, prev, w, keys)
 	suspect := suspectWrite{at: at, cur: h.Versions[h.Newest()], leaves: leaves, keys: keys}
 	for _, l := range lost {
