@@ -148,6 +148,25 @@ func (t *trace) retract(invariant, msg string) {
 	delete(f.names, invariant)
 }
 
+// timeOnly marks the violation of invariant with msg, which the
+// schedule's judgement after its end found a loss of times only, as
+// such: note ends its message, and it keeps its cause and its place.
+func (t *trace) timeOnly(invariant, msg, note string) {
+	f := t.failed
+	if f == nil {
+		return
+	}
+	if f.Invariant == invariant && f.Message == msg {
+		f.Message += note
+		f.about.timeOnly = true
+	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
+		f.Also[i] += note
+		if i < len(f.alsoAbout) {
+			f.alsoAbout[i].timeOnly = true
+		}
+	}
+}
+
 // failWith records the violation of invariant a judge found
 // (internal/judge).
 func (t *trace) failWith(invariant string, f judge.Failure) {

@@ -79,29 +79,33 @@ func render(v any) string {
 // how many more differ: "status.phase "A" the first time, "B" the second
 // (and 2 more fields)".
 func FirstDifference(a, b map[string]any) string {
-	var paths []string
-	DiffLeaves("", a, b, &paths)
+	var paths [][]string
+	diffLeafFields(nil, a, b, &paths)
 	if len(paths) == 0 {
 		return "different objects"
 	}
-	p := strings.TrimPrefix(paths[0], ".")
-	va, _, _ := unstructured.NestedFieldNoCopy(a, strings.Split(p, ".")...)
-	vb, _, _ := unstructured.NestedFieldNoCopy(b, strings.Split(p, ".")...)
+	// The first in the dotted order, each taken by its fields: a label's
+	// key holds dots.
+	first := slices.MinFunc(paths, func(x, y []string) int { return strings.Compare(strings.Join(x, "."), strings.Join(y, ".")) })
+	va, _, _ := unstructured.NestedFieldNoCopy(a, first...)
+	vb, _, _ := unstructured.NestedFieldNoCopy(b, first...)
 	ja, _ := json.Marshal(va)
 	jb, _ := json.Marshal(vb)
 	more := ""
 	if len(paths) > 1 {
 		more = fmt.Sprintf(" (and %d more fields)", len(paths)-1)
 	}
-	return fmt.Sprintf("%s %s the first time, %s the second%s", p, shorten(string(ja), 80), shorten(string(jb), 80), more)
+	return fmt.Sprintf("%s %s the first time, %s the second%s", strings.Join(first, "."), shorten(string(ja), 80), shorten(string(jb), 80), more)
 }
 
 // TimeLikeOnly reports whether each of paths (dotted leaves of leaves)
-// holds a time in both prev and cur: an RFC 3339 time (metav1.Time,
-// metav1.MicroTime, a lastTransitionTime) or a duration (metav1.Duration,
-// "1m30s"). Values, not names, decide: a field named as a time holding
-// anything else is a decision.
-func TimeLikeOnly(leaves []Leaf, paths []string, prev, cur map[string]any) bool {
+// differs between prev and cur only in times: an RFC 3339 time
+// (metav1.Time, metav1.MicroTime, a lastTransitionTime) or a duration
+// (metav1.Duration, "1m30s") on both sides, also inside a list's items,
+// a map list's (keys: the schema's, nil when not known) matched by its
+// keys whatever their order (Compare). Values, not names, decide: a
+// field named as a time holding anything else is a decision.
+func TimeLikeOnly(leaves []Leaf, paths []string, prev, cur map[string]any, keys ListKeys) bool {
 	if len(paths) == 0 {
 		return false
 	}
@@ -112,7 +116,7 @@ func TimeLikeOnly(leaves []Leaf, paths []string, prev, cur map[string]any) bool 
 		}
 		a, _, _ := unstructured.NestedFieldNoCopy(prev, leaves[i].Fields...)
 		b, _, _ := unstructured.NestedFieldNoCopy(cur, leaves[i].Fields...)
-		if !timeLike(a) || !timeLike(b) {
+		if Compare(leaves[i].Fields, a, b, keys) != TimesOnly {
 			return false
 		}
 	}

@@ -6,7 +6,8 @@
 // and what an apply was decided from (Decision), read
 // with the server's managedFields (Restated); and what two versions
 // differ in, as a report says it (DescribeChange, FirstDifference,
-// TimeLikeOnly).
+// TimeLikeOnly), a map list compared by the keys the kind's served schema
+// declares (Book.ListKeys, Compare).
 //
 // The explorer records each version it sees (a write's result, a read of
 // an object not met before) with Book.Record, Observe or Known, and reads

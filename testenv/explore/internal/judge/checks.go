@@ -41,6 +41,10 @@ type Trace interface {
 	// Retract takes back the violation of invariant with message msg,
 	// which the judgement after the schedule cleared.
 	Retract(invariant, msg string)
+	// TimeOnly marks the violation of invariant with message msg, which
+	// the judgement after the schedule found a loss of times only, as
+	// one (ranked last), note ending its message; it keeps its cause.
+	TimeOnly(invariant, msg, note string)
 	// WriteNote names the write whose version is being recorded, for a
 	// violation it caused (", by a blind merge patch of status at
 	// x.go:42"), "" for none; the violation whose message ends with it

@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"strings"
+
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
 )
@@ -106,9 +108,14 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 		if err != nil {
 			return err
 		}
-		if !f.faulted || w.sameAs(f.writes[w.at]) {
-			for _, msg := range w.msgs {
-				c.trace.Retract(NameLostWrite, msg)
+		d := w.differs(f.writes[w.at])
+		for _, l := range w.lost {
+			switch {
+			case !f.faulted || d == book.Same:
+				c.trace.Retract(NameLostWrite, l.Message)
+			case d == book.TimesOnly && !l.TimeOnly:
+				c.trace.TimeOnly(NameLostWrite, l.Message,
+					" (a fresh read would have sent the same values but for time-like fields: "+strings.Join(l.Fields, ", ")+")")
 			}
 		}
 	}

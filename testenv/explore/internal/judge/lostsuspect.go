@@ -20,17 +20,25 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 	if h.Versions[h.Newest()] != nil {
 		w.Applied = s.applyDecision()
 	}
-	leaves, lost := LostWrite(h, prev, w)
-	suspect := suspectWrite{at: at, cur: h.Versions[h.Newest()], leaves: leaves}
+	// The kind's map lists, read from the server only when a loss is
+	// judged (book.Book.ListKeys): most writes lose nothing.
+	keys := func(path []string) ([]string, bool) {
+		if lk := c.book.ListKeys(h.Key.GVK); lk != nil {
+			return lk(path)
+		}
+		return nil, false
+	}
+	leaves, lost := LostWrite(h, prev, w, keys)
+	suspect := suspectWrite{at: at, cur: h.Versions[h.Newest()], leaves: leaves, keys: keys}
 	for _, l := range lost {
 		// Only a write over the same reconciler's own is judged again:
 		// one over another writer's field stands.
 		again = again && l.SameWriter
 		l.Message += c.trace.WriteNote()
-		suspect.msgs = append(suspect.msgs, l.Message)
+		suspect.lost = append(suspect.lost, l.Failure)
 		c.trace.Fail(NameLostWrite, l.Failure)
 	}
-	if again && len(suspect.msgs) > 0 {
+	if again && len(suspect.lost) > 0 {
 		c.lwSuspects = append(c.lwSuspects, suspect)
 	}
 }
@@ -64,6 +72,13 @@ func (s *Acting) applyDecision() *book.Decision {
 // chosen step's same write of the object) sets each field the suspect
 // write changed to the same value, the stale read changed nothing the
 // write sent, so nothing was lost, and the violation is taken back. A
+// map list (the schema's x-kubernetes-list-type: map; metav1.Condition
+// lists keyed by type) is compared by its items' keys, whatever their
+// order; where the schema is not known, as one ordered value. If the
+// two writes differ only in time-like values (a lastTransitionTime the
+// stale read set anew: the fresh schedule's clock is another), what was
+// lost is times only: the violation stands, ranked last and saying so
+// (karpenter's NodeClaim conditions, examples/realops4). A
 // field derived only from other objects is that case: scheduler-plugins'
 // ElasticQuota controller writes status.used from the Pods by a blind
 // merge patch, and a reconcile that reads its own object stale (its
@@ -87,13 +102,14 @@ type WriteAt struct {
 }
 
 // suspectWrite is a lost write to judge after the schedule: where it was
-// made, the version it made and the leaves it changed, and the messages
-// of its violations.
+// made, the version it made, the leaves it changed and its kind's map
+// lists (nil: not known), and its violations.
 type suspectWrite struct {
 	at     WriteAt
 	cur    map[string]any
 	leaves []book.Leaf
-	msgs   []string
+	keys   book.ListKeys
+	lost   []Failure
 }
 
 // noteWriteAt names the write that made h's newest version, cur, made by
@@ -115,8 +131,9 @@ func (c *Checks) noteWriteAt(s *Acting, h *book.History, cur map[string]any) (Wr
 	return at, true
 }
 
-// sameAs reports that fresh, the version the fresh schedule's
-// corresponding write made, has each leaf w changed at w's value.
-func (w suspectWrite) sameAs(fresh map[string]any) bool {
-	return SameLeaves(w.leaves, w.cur, fresh)
+// differs says how fresh, the version the fresh schedule's
+// corresponding write made, differs in the leaves w changed from w's
+// values (FreshDifference).
+func (w suspectWrite) differs(fresh map[string]any) book.Difference {
+	return FreshDifference(w.leaves, w.cur, fresh, w.keys)
 }

@@ -2,7 +2,6 @@ package judge
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 
@@ -48,8 +47,9 @@ type Lost struct {
 // computed from a version older than the one that write made. It notes
 // who wrote each field the version changed (h.Owners), and returns the
 // leaves it changed, and a Lost for each earlier writer whose fields it
-// overwrote, oldest first.
-func LostWrite(h *book.History, prev map[string]any, w Writer) ([]book.Leaf, []Lost) {
+// overwrote, oldest first; keys (nil: not known) are the map lists of
+// h's kind, by which a loss of times only is found (book.TimeLikeOnly).
+func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKeys) ([]book.Leaf, []Lost) {
 	v := h.Newest()
 	cur := h.Versions[v]
 	based := w.Seen
@@ -105,7 +105,7 @@ func LostWrite(h *book.History, prev map[string]any, w Writer) ([]book.Leaf, []L
 	for _, o := range sortedOwners(lost) {
 		paths := lost[o]
 		sort.Strings(paths)
-		timeOnly, note := book.TimeLikeOnly(leaves, paths, prev, cur), ""
+		timeOnly, note := book.TimeLikeOnly(leaves, paths, prev, cur, keys), ""
 		if timeOnly {
 			note = " (the values differ only in time-like fields: " + strings.Join(paths, ", ") + ")"
 		}
@@ -126,19 +126,20 @@ func sortedOwners(m map[book.Owner][]string) []book.Owner {
 	return out
 }
 
-// SameLeaves reports that fresh, the version the fresh schedule's
-// corresponding write made, has each of leaves, which the suspect write
-// changed, at its value in cur, the version that write made.
-func SameLeaves(leaves []book.Leaf, cur, fresh map[string]any) bool {
+// FreshDifference says how fresh, the version the fresh schedule's
+// corresponding write made, differs from cur, the version the suspect
+// write made, in each of leaves, which that write changed (book.Compare:
+// a map list by its keys, keys the schema's, nil when not known); a
+// fresh write not made differs (Other).
+func FreshDifference(leaves []book.Leaf, cur, fresh map[string]any, keys book.ListKeys) book.Difference {
 	if fresh == nil {
-		return false
+		return book.Other
 	}
+	d := book.Same
 	for _, l := range leaves {
 		a, _, _ := unstructured.NestedFieldNoCopy(cur, l.Fields...)
 		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.Fields...)
-		if !reflect.DeepEqual(a, b) && (!book.Zero(a) || !book.Zero(b)) {
-			return false
-		}
+		d = max(d, book.Compare(l.Fields, a, b, keys))
 	}
-	return true
+	return d
 }

@@ -1,0 +1,146 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+)
+
+// keyedConditions is a schema keying status.conditions by type; nil
+// would be a kind whose schema is not known.
+var keyedConditions = book.SchemaListKeys(map[string]any{"properties": map[string]any{
+	"status": map[string]any{"properties": map[string]any{
+		"conditions": map[string]any{"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": []any{"type"}},
+	}},
+}})
+
+func withConditions(cs ...map[string]any) map[string]any {
+	l := make([]any, len(cs))
+	for i, c := range cs {
+		l[i] = c
+	}
+	return map[string]any{"status": map[string]any{"conditions": l}}
+}
+
+func condition(typ, status, at string) map[string]any {
+	return map[string]any{"type": typ, "status": status, "lastTransitionTime": at}
+}
+
+// The fresh write is compared by the schema's keys: the same conditions
+// in another order are the same; in another order with other times, a
+// loss of times only; without the schema, any other order differs.
+func TestFreshDifferenceByListKeys(t *testing.T) {
+	t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:07Z"
+	cur := withConditions(condition("Launched", "True", t1), condition("Registered", "True", t1))
+	leaves := []book.Leaf{{Dotted: "status.conditions", Fields: []string{"status", "conditions"}}}
+	for _, tc := range []struct {
+		name  string
+		fresh map[string]any
+		keys  book.ListKeys
+		want  book.Difference
+	}{
+		{"reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), keyedConditions, book.Same},
+		{"reordered, no schema", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), nil, book.Other},
+		{"reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), keyedConditions, book.TimesOnly},
+		{"retimed in order, no schema", withConditions(condition("Launched", "True", t1), condition("Registered", "True", t2)), nil, book.TimesOnly},
+		{"another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), keyedConditions, book.Other},
+		{"no fresh write", nil, keyedConditions, book.Other},
+	} {
+		if got := FreshDifference(leaves, cur, tc.fresh, tc.keys); got != tc.want {
+			t.Errorf("%s: FreshDifference = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// recording is a Trace that keeps the violations.
+type recording struct{ failed []Failure }
+
+func (r *recording) Acting() *Acting { return nil }
+func (r *recording) Fail(_ string, f Failure) {
+	r.failed = append(r.failed, f)
+}
+func (r *recording) Retract(_ string, msg string) {
+	for i, f := range r.failed {
+		if f.Message == msg {
+			r.failed = append(r.failed[:i], r.failed[i+1:]...)
+			return
+		}
+	}
+}
+func (r *recording) TimeOnly(_ string, msg, note string) {
+	for i, f := range r.failed {
+		if f.Message == msg {
+			r.failed[i].TimeOnly, r.failed[i].Message = true, msg+note
+		}
+	}
+}
+func (r *recording) WriteNote() string { return "" }
+
+// A suspect lost write the fresh schedule's write matches but for
+// times stands as a loss of times only, saying so; one it matches is
+// taken back; one it does not, stands as it was.
+func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
+	t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:07Z"
+	cur := withConditions(condition("Launched", "True", t1), condition("Registered", "True", t1))
+	leaves := []book.Leaf{{Dotted: "status.conditions", Fields: []string{"status", "conditions"}}}
+	at := WriteAt{pos: 2, key: book.Key{}}
+	for _, tc := range []struct {
+		name     string
+		fresh    map[string]any
+		stands   bool
+		timeOnly bool
+	}{
+		{"the same, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), false, false},
+		{"reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), true, true},
+		{"another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), true, false},
+	} {
+		tr := &recording{}
+		c := NewChecks(nil, tr)
+		f := Failure{Object: "NodeClaim default-a", Fields: []string{"status.conditions"}, Message: "status.conditions written by step 1 overwritten by step 3"}
+		tr.Fail(NameLostWrite, f)
+		c.lwSuspects = []suspectWrite{{at: at, cur: cur, leaves: leaves, keys: keyedConditions, lost: []Failure{f}}}
+		fresh := &Fresh{writes: map[WriteAt]map[string]any{at: tc.fresh}, faulted: true}
+		err := c.JudgeAfter(nil, func(int) (*Fresh, error) { return fresh, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stands := len(tr.failed) == 1; stands != tc.stands {
+			t.Fatalf("%s: violations %+v, want standing %t", tc.name, tr.failed, tc.stands)
+		}
+		if !tc.stands {
+			continue
+		}
+		got := tr.failed[0]
+		if got.TimeOnly != tc.timeOnly || strings.Contains(got.Message, "time-like fields") != tc.timeOnly {
+			t.Errorf("%s: %+v, want time-only %t, saying so", tc.name, got, tc.timeOnly)
+		}
+		if last := SeverityOf(NameLostWrite, got.TimeOnly) == TimeOnly; last != tc.timeOnly {
+			t.Errorf("%s: ranked %v, want last %t", tc.name, SeverityOf(NameLostWrite, got.TimeOnly), tc.timeOnly)
+		}
+	}
+}
+
+// A write that changed only the times inside a keyed list, in another
+// order, loses times only (ranked last, saying so); without the schema,
+// the order is a decision.
+func TestLostWriteTimesInsideAMapList(t *testing.T) {
+	t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:07Z"
+	prev := withConditions(condition("A", "True", t1), condition("B", "True", t1))
+	cur := withConditions(condition("B", "True", t2), condition("A", "True", t1))
+	for _, tc := range []struct {
+		keys book.ListKeys
+		want bool
+	}{{keyedConditions, true}, {nil, false}} {
+		h := &book.History{Versions: []map[string]any{prev, cur}, Owners: map[string]book.Owner{
+			"status.conditions": {Version: 0, Step: 1, By: "r"},
+		}}
+		_, lost := LostWrite(h, prev, Writer{Step: 2, By: "r", Seen: -1}, tc.keys)
+		if len(lost) != 1 {
+			t.Fatalf("schema known %t: lost %+v, want one", tc.keys != nil, lost)
+		}
+		if lost[0].TimeOnly != tc.want || strings.Contains(lost[0].Message, "time-like") != tc.want {
+			t.Errorf("schema known %t: %+v, want time-only %t", tc.keys != nil, lost[0].Failure, tc.want)
+		}
+	}
+}
