@@ -273,7 +273,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		// An unstructured object whose kind is not known: no patcher to name.
 		diag.Message += " (not moved to the patcher: " + w.kindWhy + ")"
 	}
-	if fix == nil && !cfg.CI && !foreign {
+	if fix == nil && !cfg.CI && !cfg.Audit && !foreign {
 		fixes = stillReported(fixes) // fix.go
 	}
 	diag.SuggestedFixes = fixes

@@ -67,8 +67,10 @@ const lockFixMessage = "add client.MergeFromWithOptimisticLock to the status pat
 // FixStays ends the message of a fix that makes a write optimistic (the
 // lock, the apply's resourceVersion) but leaves it a finding: the mode
 // reports an optimistic write of its kind (every handwritten write of a
-// kind of this module, or of unknown kind, without -ci; every write in an
-// audit). The driver prints it as locked and kept, not fixed.
+// kind of this module, or of unknown kind, without -ci). An audit lists
+// every write, a locked one as optimistic: its finding is what the lock
+// fixed, so an audit's fixes are not marked. The driver prints a marked
+// fix as locked and kept, not fixed.
 const FixStays = "; the write stays a finding"
 
 // stillReported marks fixes (the lock or apply fixes of a write -fix does
