@@ -78,5 +78,11 @@ func TestKarpenterNodeClaimConditionsFalseAlarm(t *testing.T) {
 	if v := res.Violation; !conditionsOverwritten(v) || res.Diverged != "" {
 		t.Fatalf("replay of %q: want the conditions overwritten (the known false alarm), diverged %q, got:\n%v", conditionsSeed, res.Diverged, v)
 	}
+	const reordered = "a fresh read would have sent the same items in another order: status.conditions"
+	if v := res.Violation; v.Rank != 4 || !strings.Contains(v.Message, reordered) || v.Cause == nil {
+		t.Fatalf("replay of %q: want it ranked last (4), saying %q, its cause kept; got rank %d (%s), cause %v:\n%v",
+			conditionsSeed, reordered, v.Rank, v.RankReason, v.Cause, v)
+	}
+	t.Logf("rank %d (%s): %s", res.Violation.Rank, res.Violation.RankReason, res.Violation.Message)
 	logRanked(t, res)
 }
