@@ -25,8 +25,10 @@ func instanceLeaked(v *explore.Violation) bool {
 // compares a list by its items' keys only where the served schema says
 // x-kubernetes-list-type: map; karpenter's CRD declares none on
 // status.conditions, so the server keeps the list atomic, its order part
-// of the value (docs/explore-your-operator.md, karpenter's NodeClaim
-// controllers).
+// of the value, and the exact judge still reports it; but a fresh write
+// of the same items in another order loses no decision, so it ranks
+// last (4), below the leak (docs/explore-your-operator.md, karpenter's
+// NodeClaim controllers).
 func conditionsOverwritten(v *explore.Violation) bool {
 	return v != nil && v.Broke(explore.InvariantLostWrite) && strings.Contains(v.Message, "NodeClaim default-a: status.conditions written by step") &&
 		strings.Contains(v.Message, "blind merge patch of status at lifecycle/controller.go:171")
@@ -64,11 +66,12 @@ func TestKarpenterNodeClaimLeakReplay(t *testing.T) {
 const conditionsSeed = "nodeclaim.lifecycle:default-a@0,0 !kubelet-join@1,1 nodeclaim.lifecycle:default-a@2,0,1,1,1,1,0,0"
 
 // TestKarpenterNodeClaimConditionsFalseAlarm replays it: the explorer
-// still reports it. The judge compares map lists by their keys and
-// ranks a loss of times only last (internal/judge's
-// TestJudgeAfterTimesOnlyStandsRankedLast), but the NodeClaim CRD's
-// conditions are atomic: the order the stale write sent is what the
-// server stored, and the verdict stands while the schema says so.
+// still reports it, ranked last. The NodeClaim CRD's conditions are
+// atomic: the order the stale write sent is what the server stored, and
+// the verdict stands while the schema says so; but the fresh write held
+// the same items in another order (times aside), so it ranks 4 with a
+// loss of times only, saying so, its cause kept (internal/judge's
+// TestJudgeAfterTimesOnlyStandsRankedLast, book's TestCompareAnyOrder).
 func TestKarpenterNodeClaimConditionsFalseAlarm(t *testing.T) {
 	w := newNodeClaimWorld()
 	res, err := explore.Run(t.Context(), w.scenario(), explore.Options{Backend: explore.Server(startFull(t)), Replay: conditionsSeed})
@@ -78,5 +81,11 @@ func TestKarpenterNodeClaimConditionsFalseAlarm(t *testing.T) {
 	if v := res.Violation; !conditionsOverwritten(v) || res.Diverged != "" {
 		t.Fatalf("replay of %q: want the conditions overwritten (the known false alarm), diverged %q, got:\n%v", conditionsSeed, res.Diverged, v)
 	}
+	const reordered = "a fresh read would have sent the same items in another order: status.conditions"
+	if v := res.Violation; v.Rank != 4 || !strings.Contains(v.Message, reordered) || v.Cause == nil {
+		t.Fatalf("replay of %q: want it ranked last (4), saying %q, its cause kept; got rank %d (%s), cause %v:\n%v",
+			conditionsSeed, reordered, v.Rank, v.RankReason, v.Cause, v)
+	}
+	t.Logf("rank %d (%s): %s", res.Violation.Rank, res.Violation.RankReason, res.Violation.Message)
 	logRanked(t, res)
 }

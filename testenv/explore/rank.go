@@ -23,7 +23,8 @@ type severity struct {
 	reason string
 }
 
-// timeOnlySeverity is a lost write of time-like fields only.
+// timeOnlySeverity is a lost write of time-like fields only, or of an
+// atomic list's order only (judge.TimeOnly).
 var timeOnlySeverity = severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason}
 
 // severityOf is v's rank and reason: the worst of what its schedule

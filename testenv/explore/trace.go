@@ -149,8 +149,8 @@ func (t *trace) retract(invariant, msg string) {
 }
 
 // timeOnly marks the violation of invariant with msg, which the
-// schedule's judgement after its end found a loss of times only, as
-// such: note ends its message, and it keeps its cause and its place.
+// schedule's judgement after its end found a loss of times only (or of
+// an atomic list's order only), as such: note ends its message, and it keeps its cause and its place.
 func (t *trace) timeOnly(invariant, msg, note string) {
 	f := t.failed
 	if f == nil {

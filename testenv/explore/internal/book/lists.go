@@ -117,8 +117,42 @@ type Difference int
 const (
 	Same      Difference = iota
 	TimesOnly            // only in time-like values (timeLike), on both sides
+	OrderOnly            // a list in another order, its items the same but for times (CompareAnyOrder)
 	Other                // in anything else
 )
+
+// CompareAnyOrder is Compare, but two lists of the same items in
+// another order, each item matched to one of the other list's, the same
+// or differing only in time-like values (Compare), differ in OrderOnly:
+// an atomic list (a schema declaring no map keys, or none known) whose
+// order is all that differs, with or without times inside its items.
+// Only the value's own order counts: a list in an item or member is
+// compared in order (Compare). "The same but for times" is an
+// equivalence, so taking the first match of each item is exact.
+func CompareAnyOrder(path []string, a, b any, keys ListKeys) Difference {
+	d := Compare(path, a, b, keys)
+	la, aok := a.([]any)
+	lb, bok := b.([]any)
+	if d != Other || !aok || !bok || len(la) != len(lb) {
+		return d
+	}
+	items := with(path, ItemsField)
+	used := make([]bool, len(lb))
+	for _, va := range la {
+		j := -1
+		for k, vb := range lb {
+			if !used[k] && Compare(items, va, vb, keys) <= TimesOnly {
+				j = k
+				break
+			}
+		}
+		if j < 0 {
+			return Other
+		}
+		used[j] = true
+	}
+	return OrderOnly
+}
 
 // Compare says how a and b, the values at path (field names), differ:
 // maps member by member, a map list (keys) item by item by its keys,

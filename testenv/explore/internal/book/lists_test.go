@@ -131,3 +131,34 @@ func TestFirstDifferenceKeyWithDots(t *testing.T) {
 		t.Errorf("FirstDifference = %s, want %s", got, want)
 	}
 }
+
+// An atomic list (no map keys, or no schema) whose fresh value holds the
+// same items in another order differs in order only, with or without
+// times inside its items; an item decided otherwise, or one fewer, is
+// another value, and a list in order keeps Compare's verdict.
+func TestCompareAnyOrder(t *testing.T) {
+	cond := func(typ, status, at string) any {
+		return map[string]any{"type": typ, "status": status, "lastTransitionTime": at}
+	}
+	t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:05Z"
+	path := []string{"status", "conditions"}
+	a := []any{cond("Launched", "True", t1), cond("Registered", "True", t1)}
+	for _, c := range []struct {
+		name string
+		b    any
+		want Difference
+	}{
+		{"same", a, Same},
+		{"retimed in order", []any{cond("Launched", "True", t1), cond("Registered", "True", t2)}, TimesOnly},
+		{"reordered", []any{cond("Registered", "True", t1), cond("Launched", "True", t1)}, OrderOnly},
+		{"reordered and retimed", []any{cond("Registered", "True", t2), cond("Launched", "True", t1)}, OrderOnly},
+		{"reordered, a status decided", []any{cond("Registered", "Unknown", t1), cond("Launched", "True", t1)}, Other},
+		{"an item fewer", []any{cond("Registered", "True", t1)}, Other},
+		{"an item twice", []any{cond("Launched", "True", t1), cond("Launched", "True", t1)}, Other},
+		{"no list", "Launched", Other},
+	} {
+		if got := CompareAnyOrder(path, a, c.b, nil); got != c.want {
+			t.Errorf("%s: CompareAnyOrder = %d, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -42,8 +42,9 @@ type Trace interface {
 	// which the judgement after the schedule cleared.
 	Retract(invariant, msg string)
 	// TimeOnly marks the violation of invariant with message msg, which
-	// the judgement after the schedule found a loss of times only, as
-	// one (ranked last), note ending its message; it keeps its cause.
+	// the judgement after the schedule found a loss of times only (or of
+	// an atomic list's order only), as one (ranked last), note ending its
+	// message; it keeps its cause.
 	TimeOnly(invariant, msg, note string)
 	// WriteNote names the write whose version is being recorded, for a
 	// violation it caused (", by a blind merge patch of status at

@@ -116,6 +116,11 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 			case d == book.TimesOnly && !l.TimeOnly:
 				c.trace.TimeOnly(NameLostWrite, l.Message,
 					" (a fresh read would have sent the same values but for time-like fields: "+strings.Join(l.Fields, ", ")+")")
+			case d == book.OrderOnly && !l.TimeOnly:
+				// An atomic list's order is part of what the server
+				// stored: the loss stands, but no decision was lost.
+				c.trace.TimeOnly(NameLostWrite, l.Message,
+					" (a fresh read would have sent the same items in another order: "+strings.Join(l.Fields, ", ")+")")
 			}
 		}
 	}

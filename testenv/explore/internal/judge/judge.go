@@ -26,8 +26,9 @@ import (
 )
 
 // Failure is what a judge found broken: the object and the fields it is
-// about, whether a lost write changed time-like fields only, and the
-// message.
+// about, whether a lost write changed time-like fields only (or, judged
+// after the schedule, an atomic list's order only: TimeOnly is set for
+// both, ranked last), and the message.
 type Failure struct {
 	Object   string
 	Fields   []string

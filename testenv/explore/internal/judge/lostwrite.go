@@ -128,9 +128,10 @@ func sortedOwners(m map[book.Owner][]string) []book.Owner {
 
 // FreshDifference says how fresh, the version the fresh schedule's
 // corresponding write made, differs from cur, the version the suspect
-// write made, in each of leaves, which that write changed (book.Compare:
-// a map list by its keys, keys the schema's, nil when not known); a
-// fresh write not made differs (Other).
+// write made, in each of leaves, which that write changed
+// (book.CompareAnyOrder: a map list by its keys, keys the schema's, nil
+// when not known; an atomic list holding the same items in another
+// order, OrderOnly); a fresh write not made differs (Other).
 func FreshDifference(leaves []book.Leaf, cur, fresh map[string]any, keys book.ListKeys) book.Difference {
 	if fresh == nil {
 		return book.Other
@@ -139,7 +140,7 @@ func FreshDifference(leaves []book.Leaf, cur, fresh map[string]any, keys book.Li
 	for _, l := range leaves {
 		a, _, _ := unstructured.NestedFieldNoCopy(cur, l.Fields...)
 		b, _, _ := unstructured.NestedFieldNoCopy(fresh, l.Fields...)
-		d = max(d, book.Compare(l.Fields, a, b, keys))
+		d = max(d, book.CompareAnyOrder(l.Fields, a, b, keys))
 	}
 	return d
 }

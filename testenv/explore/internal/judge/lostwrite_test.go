@@ -29,7 +29,9 @@ func condition(typ, status, at string) map[string]any {
 
 // The fresh write is compared by the schema's keys: the same conditions
 // in another order are the same; in another order with other times, a
-// loss of times only; without the schema, any other order differs.
+// loss of times only; without the schema (an atomic list), the same
+// items in another order, with or without other times, differ in order
+// only.
 func TestFreshDifferenceByListKeys(t *testing.T) {
 	t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:07Z"
 	cur := withConditions(condition("Launched", "True", t1), condition("Registered", "True", t1))
@@ -41,7 +43,9 @@ func TestFreshDifferenceByListKeys(t *testing.T) {
 		want  book.Difference
 	}{
 		{"reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), keyedConditions, book.Same},
-		{"reordered, no schema", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), nil, book.Other},
+		{"reordered, no schema", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), nil, book.OrderOnly},
+		{"reordered and retimed, no schema", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), nil, book.OrderOnly},
+		{"reordered, another status, no schema", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), nil, book.Other},
 		{"reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), keyedConditions, book.TimesOnly},
 		{"retimed in order, no schema", withConditions(condition("Launched", "True", t1), condition("Registered", "True", t2)), nil, book.TimesOnly},
 		{"another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), keyedConditions, book.Other},
@@ -78,8 +82,10 @@ func (r *recording) TimeOnly(_ string, msg, note string) {
 func (r *recording) WriteNote() string { return "" }
 
 // A suspect lost write the fresh schedule's write matches but for
-// times stands as a loss of times only, saying so; one it matches is
-// taken back; one it does not, stands as it was.
+// times stands as a loss of times only, saying so; one whose atomic
+// list the fresh write sends in another order (times aside) stands
+// ranked last as well, saying that; one it matches is taken back; one
+// it does not, stands as it was.
 func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
 	t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:07Z"
 	cur := withConditions(condition("Launched", "True", t1), condition("Registered", "True", t1))
@@ -88,18 +94,23 @@ func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		fresh    map[string]any
+		keys     book.ListKeys
 		stands   bool
 		timeOnly bool
+		says     string
 	}{
-		{"the same, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), false, false},
-		{"reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), true, true},
-		{"another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), true, false},
+		{"the same, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), keyedConditions, false, false, ""},
+		{"reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), keyedConditions, true, true, "time-like fields"},
+		{"another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), keyedConditions, true, false, ""},
+		{"atomic, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), nil, true, true, "the same items in another order"},
+		{"atomic, reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), nil, true, true, "the same items in another order"},
+		{"atomic, another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), nil, true, false, ""},
 	} {
 		tr := &recording{}
 		c := NewChecks(nil, tr)
 		f := Failure{Object: "NodeClaim default-a", Fields: []string{"status.conditions"}, Message: "status.conditions written by step 1 overwritten by step 3"}
 		tr.Fail(NameLostWrite, f)
-		c.lwSuspects = []suspectWrite{{at: at, cur: cur, leaves: leaves, keys: keyedConditions, lost: []Failure{f}}}
+		c.lwSuspects = []suspectWrite{{at: at, cur: cur, leaves: leaves, keys: tc.keys, lost: []Failure{f}}}
 		fresh := &Fresh{writes: map[WriteAt]map[string]any{at: tc.fresh}, faulted: true}
 		err := c.JudgeAfter(nil, func(int) (*Fresh, error) { return fresh, nil })
 		if err != nil {
@@ -112,8 +123,8 @@ func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
 			continue
 		}
 		got := tr.failed[0]
-		if got.TimeOnly != tc.timeOnly || strings.Contains(got.Message, "time-like fields") != tc.timeOnly {
-			t.Errorf("%s: %+v, want time-only %t, saying so", tc.name, got, tc.timeOnly)
+		if got.TimeOnly != tc.timeOnly || (tc.says != "") != strings.HasSuffix(got.Message, ")") || !strings.Contains(got.Message, tc.says) {
+			t.Errorf("%s: %+v, want ranked last %t, saying %q", tc.name, got, tc.timeOnly, tc.says)
 		}
 		if last := SeverityOf(NameLostWrite, got.TimeOnly) == TimeOnly; last != tc.timeOnly {
 			t.Errorf("%s: ranked %v, want last %t", tc.name, SeverityOf(NameLostWrite, got.TimeOnly), tc.timeOnly)

@@ -198,7 +198,9 @@ func Disabled(names []string) (map[string]bool, error) {
 // backwards ranks first, then a decision lost, undone or made twice,
 // then an object stuck; a lost write whose overwritten and overwriting
 // values differ only in time-like fields (a timestamp set again a second
-// later, every other field equal) ranks last, and its message says so.
+// later, every other field equal), or whose fresh write would have sent
+// an atomic list's same items in another order (times aside: no
+// decision lost, JudgeAfter), ranks last, and its message says which.
 
 // Severity is a rank (1: most severe) and its reason.
 type Severity struct {
@@ -209,11 +211,13 @@ type Severity struct {
 // stuck is the severity of an object stuck.
 var stuck = Severity{3, "an object stuck"}
 
-// TimeOnly is the severity of a lost write of time-like fields only.
-var TimeOnly = Severity{4, "a lost write whose values differ only in time-like fields"}
+// TimeOnly is the severity of a lost write of time-like fields only, or
+// of an atomic list's order only.
+var TimeOnly = Severity{4, "a lost write whose values differ only in time-like fields or in order"}
 
 // SeverityOf is the rank and reason of one violation of invariant;
-// timeOnly: a lost write changed time-like fields only (Failure.TimeOnly).
+// timeOnly: a lost write changed time-like fields only, or an atomic
+// list's order only (Failure.TimeOnly).
 func SeverityOf(invariant string, timeOnly bool) Severity {
 	if invariant == NameLostWrite && timeOnly {
 		return TimeOnly
