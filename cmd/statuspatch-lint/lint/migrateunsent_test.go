@@ -39,7 +39,11 @@ func TestNonStatusUnsentFlag(t *testing.T) {
 	if f == nil || f.DefValue != "true" {
 		t.Fatalf("-nonstatus-unsent: %+v, want a flag whose default is true", f)
 	}
-	defer f.Value.Set("true")
+	t.Cleanup(func() {
+		if err := f.Value.Set("true"); err != nil {
+			t.Error(err)
+		}
+	})
 	for _, v := range []string{"false", "true"} {
 		if err := lint.Analyzer.Flags.Set("nonstatus-unsent", v); err != nil || f.Value.String() != v {
 			t.Errorf("-nonstatus-unsent=%s: %v, reads %s", v, err, f.Value.String())

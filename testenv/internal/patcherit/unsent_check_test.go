@@ -182,7 +182,7 @@ func (u *unsentRun) finalizer() {
 			u.t.Fatalf("%s: %v after a 200", what, err)
 		}
 		// A new finalizer on a deleting object is refused by the server.
-		if !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && !(add && (apierrors.IsInvalid(err) || apierrors.IsForbidden(err))) {
+		if !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && (!add || !apierrors.IsInvalid(err) && !apierrors.IsForbidden(err)) {
 			u.t.Fatalf("%s: %v", what, err)
 		}
 		u.failed(err)
@@ -237,7 +237,7 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 		return nil
 	}
 	if err != nil {
-		if len(made) != 0 && !(lost && apierrors.IsNotFound(err) && u.deleted()) {
+		if len(made) != 0 && (!lost || !apierrors.IsNotFound(err) || !u.deleted()) {
 			// After a lost answer a read that finds the object deleted
 			// (the other writer's delete) is NotFound.
 			u.t.Fatalf("%s returned %v after its status was stored (%s)", what, err, xs[made[0]].Answer)
@@ -260,7 +260,7 @@ func (u *unsentRun) stored(what string, err error, xs []exchange, finalizers boo
 	if len(made) > 1 {
 		u.t.Fatalf("%s stored its status %d times", what, len(made))
 	}
-	okAt := -1
+	var okAt int
 	switch {
 	case len(made) == 1:
 		okAt = made[0]
