@@ -15,17 +15,9 @@ import (
 // exported helper with its callers only when it has none unseen
 // (docs/lint.md). Files that cannot be read or parsed count as calls.
 func UnseenCalls(dir, pkg, name string, analyzed map[string]bool) string {
-	root, modPath := moduleOf(dir)
-	if modPath == "" {
-		return "the module of " + dir + " is not found"
-	}
-	why := ""
-	walkPackageDirs(root, modPath, func(dir, pkgPath string) {
-		if why == "" {
-			why = unseenIn(dir, pkgPath, pkg, name, analyzed)
-		}
+	return firstInModule(dir, func(dir, pkgPath string) string {
+		return unseenIn(dir, pkgPath, pkg, name, analyzed)
 	})
-	return why
 }
 
 // unseenIn is UnseenCalls for the package in dir (import path pkgPath).

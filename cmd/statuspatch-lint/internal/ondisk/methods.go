@@ -18,17 +18,9 @@ import (
 // module, so its implementation never runs where the moved write does
 // (a test that passes one to the moved code sees the patcher's write).
 func UnseenMethods(dir, name string, seen map[string]bool) string {
-	root, modPath := moduleOf(dir)
-	if modPath == "" {
-		return "the module of " + dir + " is not found"
-	}
-	why := ""
-	walkPackageDirs(root, modPath, func(dir, pkgPath string) {
-		if why == "" {
-			why = methodsIn(dir, pkgPath, name, seen)
-		}
+	return firstInModule(dir, func(dir, pkgPath string) string {
+		return methodsIn(dir, pkgPath, name, seen)
 	})
-	return why
 }
 
 // ModulePath is the module path of dir's module, "" when none is found.

@@ -114,8 +114,9 @@ func scanModule(root, modPath string) []patcherInfo {
 
 // walkPackageDirs calls visit for root and every folder below it that can
 // hold a package of the module modPath rooted there (skipPackageDir), with
-// the package's import path, folders before their subfolders.
-func walkPackageDirs(root, modPath string, visit func(dir, pkgPath string)) {
+// the package's import path, folders before their subfolders, until visit
+// returns false.
+func walkPackageDirs(root, modPath string, visit func(dir, pkgPath string) (more bool)) {
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
@@ -127,9 +128,27 @@ func walkPackageDirs(root, modPath string, visit func(dir, pkgPath string)) {
 		if err != nil {
 			return nil
 		}
-		visit(p, path.Join(modPath, filepath.ToSlash(rel)))
+		if !visit(p, path.Join(modPath, filepath.ToSlash(rel))) {
+			return filepath.SkipAll
+		}
 		return nil
 	})
+}
+
+// firstInModule is the first non-empty answer of visit over the package
+// folders of dir's module (walkPackageDirs), "" when none answers; the
+// walk stops at that answer.
+func firstInModule(dir string, visit func(dir, pkgPath string) string) string {
+	root, modPath := moduleOf(dir)
+	if modPath == "" {
+		return "the module of " + dir + " is not found"
+	}
+	why := ""
+	walkPackageDirs(root, modPath, func(dir, pkgPath string) bool {
+		why = visit(dir, pkgPath)
+		return why == ""
+	})
+	return why
 }
 
 // skipPackageDir reports whether the folder p below the module root holds

@@ -26,10 +26,11 @@ func TestRefsArg(dir string) string {
 		return ""
 	}
 	var entries []string
-	walkPackageDirs(root, modPath, func(dir, pkgPath string) {
+	walkPackageDirs(root, modPath, func(dir, pkgPath string) bool {
 		if names, ok := packageTestRefs(dir); ok {
 			entries = append(entries, pkgPath+"="+strings.Join(names, "+"))
 		}
+		return true
 	})
 	return strings.Join(entries, ",")
 }
