@@ -74,8 +74,10 @@ type helperCaller struct {
 	// object, which the calls pass (a caller that writes the object too,
 	// of an exported helper: migrateexported.go); "" when the calls make
 	// their own.
-	shared string
-	writes bool // the caller writes the object's status itself too
+	shared  string
+	writes  bool       // the caller writes the object's status itself too
+	clients []ast.Expr // each call's client, the patcher's, or its root (callerClient)
+	rests   []string   // the rest of each call's client after clients[i] (".c")
 }
 
 // helperFix builds the fix of a write in a helper (h.decl), or says why
@@ -122,6 +124,9 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
 			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc)
+		}
+		if problem == "" && hc.shared != "" {
+			problem = h.sameClient(hc, files, ws)
 		}
 	}
 	if problem != "" {
@@ -248,15 +253,19 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			if !recvRoot {
 				clientExpr = call.Args[index]
 			}
-			if clientExpr == nil || !isPlainSelector(clientExpr) {
-				return nil, fmt.Sprintf("its call at line %d does not name the client as a variable or field", line)
+			clientExpr, rest, why := h.callerClient(c, clientExpr, recvRoot, clientRest, line)
+			if why != "" {
+				return nil, why
 			}
 			if recvRoot && !h.directMethod(call) {
 				return nil, fmt.Sprintf("its call at line %d reaches it through an embedded field", line)
 			}
-			c.clientText = types.ExprString(clientExpr) + clientRest
+			c.clientText = types.ExprString(clientExpr) + rest
 			if w := h.callerAnchor(c); c.anchor == nil {
 				return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
+			}
+			if c.declaredBefore(clientExpr, c.anchor.Pos()) != "" {
+				return nil, fmt.Sprintf("its call at line %d names its client %s, declared after the read the patcher is made at", line, types.ExprString(clientExpr))
 			}
 			fnNode := c.enclosingFunc()
 			writes := false
@@ -283,6 +292,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			}
 			hc.writes = hc.writes || writes
 			hc.calls = append(hc.calls, c)
+			hc.clients, hc.rests = append(hc.clients, clientExpr), append(hc.rests, rest)
 		}
 	}
 	if len(callers) == 0 && !none {

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -208,4 +209,162 @@ func isPlainSelector(e ast.Expr) bool {
 		return isPlainSelector(e.X)
 	}
 	return false
+}
+
+// callerClient is the client expression a helper's call names for the
+// patcher its caller makes, and the rest of the client after it: the
+// argument (a client parameter), or the receiver and the rest (".c"). A receiver built in the call (&harbour{c: r.Client},
+// harbour{r.Client}) or in a local of the caller (h := &harbour{...})
+// gives the literal's client field: the patcher is made with r.Client. It
+// returns why the call names none.
+func (h *helperMove) callerClient(c *migration, e ast.Expr, recvRoot bool, rest string, line int) (ast.Expr, string, string) {
+	if e != nil && recvRoot && rest != "" {
+		if lit := c.builtReceiver(e); lit != nil {
+			field, more, _ := strings.Cut(rest[1:], ".")
+			val := literalField(h.pass, lit, field)
+			if val == nil {
+				return nil, "", fmt.Sprintf("its call at line %d builds its receiver without its client field %s", line, field)
+			}
+			if !isPlainSelector(val) {
+				return nil, "", fmt.Sprintf("its call at line %d builds its receiver with %s: %s, not a client variable or field", line, field, c.text().source(val))
+			}
+			e, rest = val, ""
+			if more != "" {
+				rest = "." + more
+			}
+		}
+	}
+	if e == nil || !isPlainSelector(e) {
+		return nil, "", fmt.Sprintf("its call at line %d does not name the client as a variable or field", line)
+	}
+	return e, rest, ""
+}
+
+// builtReceiver is the composite literal a call's receiver e is: built
+// in the call (&T{...}, T{...}), or a local of the caller declared as
+// one and not assigned again; nil otherwise.
+func (c *migration) builtReceiver(e ast.Expr) *ast.CompositeLit {
+	lit := func(e ast.Expr) *ast.CompositeLit {
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = ast.Unparen(u.X)
+		}
+		l, _ := e.(*ast.CompositeLit)
+		return l
+	}
+	if l := lit(e); l != nil {
+		return l
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v == nil {
+		return nil
+	}
+	_, val := c.definition(v)
+	if val == nil || lit(val) == nil {
+		return nil
+	}
+	fn := c.enclosingFunc()
+	for cur := range c.usesOf(fn, v, fn.Pos(), fn.End()) {
+		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && slices.Contains(as.Lhs, cur.Node().(ast.Expr)) {
+			return nil // assigned again
+		}
+		if u, ok := cur.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return nil // its address taken
+		}
+	}
+	return lit(val)
+}
+
+// literalField is the value lit gives its struct's field name, by key or
+// position, or nil.
+func literalField(pass *analysis.Pass, lit *ast.CompositeLit, name string) ast.Expr {
+	st, ok := types.Unalias(pass.TypesInfo.TypeOf(lit)).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == name {
+				return kv.Value
+			}
+			continue
+		}
+		if i < st.NumFields() && st.Field(i).Name() == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// sameClient says why a caller that writes the object itself cannot pass
+// the patcher of its own writes to the helper: a call's client (a
+// sub-reconciler's own, r.berth.c) is not the client its own write goes
+// through, and one patcher writes through one. r and r.Client, the
+// client r embeds, are one client.
+func (h *helperMove) sameClient(hc *helperCaller, files Files, ws []*Write) string {
+	c := hc.calls[0]
+	fn := c.enclosingFunc()
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || call.Pos() < fn.Pos() || call.End() > fn.End() || len(call.Args) < 2 || !c.isObj(call.Args[1]) {
+			continue
+		}
+		own, ok := statusReceiver(call)
+		if !ok {
+			continue
+		}
+		for i, k := range hc.calls {
+			if h.clientKey(hc.clients[i])+hc.rests[i] == h.clientKey(own) {
+				continue
+			}
+			return fmt.Sprintf("its call at line %d writes through %s%s, not through %s, as its own write of %s at line %d does; one patcher would make both writes through one client",
+				h.pass.Fset.Position(k.call.Pos()).Line, k.clientText, h.setAt(hc.clients[i]), types.ExprString(own), c.obj.Name(), h.pass.Fset.Position(call.Pos()).Line)
+		}
+		return ""
+	}
+	return ""
+}
+
+// clientKey is the text of a client expression past the embedded fields
+// it selects: r.Client, r embedding client.Client, is r.
+func (c *calls) clientKey(e ast.Expr) string {
+	e = ast.Unparen(e)
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+			if v, ok := s.Obj().(*types.Var); ok && v.Embedded() {
+				return c.clientKey(sel.X)
+			}
+		}
+	}
+	return types.ExprString(e)
+}
+
+// setAt names where the package sets the outermost field e selects that
+// it assigns (r.berth of r.berth.c, set in SetupWithManager): " (r.berth
+// is set in SetupWithManager at line 115)", or "".
+func (c *calls) setAt(e ast.Expr) string {
+	for {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return ""
+		}
+		if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+			for cur := range c.insp.Root().Preorder((*ast.AssignStmt)(nil)) {
+				as := cur.Node().(*ast.AssignStmt)
+				for _, l := range as.Lhs {
+					ls, ok := ast.Unparen(l).(*ast.SelectorExpr)
+					if !ok || c.pass.TypesInfo.Selections[ls] == nil || c.pass.TypesInfo.Selections[ls].Obj() != s.Obj() {
+						continue
+					}
+					in := "a function literal"
+					for fd := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+						in = fd.Node().(*ast.FuncDecl).Name.Name
+					}
+					return fmt.Sprintf(" (%s is set in %s at line %d)", types.ExprString(sel), in, c.pass.Fset.Position(as.Pos()).Line)
+				}
+			}
+		}
+		e = sel.X
+	}
 }
