@@ -75,6 +75,7 @@ func shapes() []shape {
 		shapeOf("conflict loop", recogniseLoop, (*conflictLoop).fix),
 		shapeOf("write in place", recogniseInPlace, planGroup),
 		fallback(shapeOf("generic helper", recogniseKindHelper, (*kindHelper).fix)),
+		fallback(shapeOf("generic helper taking its base", recogniseOwnBase, (*ownBase).fix)),
 	}
 }
 

@@ -4,6 +4,7 @@ package patchers
 
 import (
 	"context"
+	"errors"
 
 	v1 "example.com/op/api/v1"
 	"github.com/statuspatch/statuspatch/patcher"
@@ -35,4 +36,15 @@ func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*v1.Widget] { return p.
 
 func (p *WidgetStatusPatcher) Retry(ctx context.Context, mutate func(*v1.Widget) error) error {
 	return p.p.Retry(ctx, mutate)
+}
+
+// ForType returns the generic status patcher of obj, a pointer to one of
+// this package's kinds (statuspatch-gen's output:dir dispatcher).
+func ForType[T client.Object](c client.Client, obj T, opts ...patcher.Option) (*patcher.Patcher[T], error) {
+	if w, ok := any(obj).(*v1.Widget); ok && w != nil {
+		if p, ok := any(NewWidgetStatusPatcher(c, w, opts...).Patcher()).(*patcher.Patcher[T]); ok {
+			return p, nil
+		}
+	}
+	return nil, errors.New("ForType: not a kind of this package")
 }

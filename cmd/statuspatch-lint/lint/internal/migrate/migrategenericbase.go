@@ -1,0 +1,205 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
+)
+
+// An ownBase is a helper over any kind that takes its base itself and
+// hands the object on before its write (a Patch of a base parameter is
+// a kindHelper's):
+//
+//	func patchStatus[T client.Object](ctx context.Context, c client.Client, obj T, mutate func(T)) error {
+//		base := obj.DeepCopyObject().(T)
+//		mutate(obj)
+//		return c.Status().Patch(ctx, obj, client.MergeFrom(base))
+//	}
+//
+// Its signature and its callers stay: the base becomes the generic
+// patcher of obj's kind, objPatcher, err := patchers.ForType(c, obj)
+// (with patcher.WithNonStatusChangesUnsent() when obj is used between:
+// the status subresource stored only the status), and the write its
+// Flush. Every call in the package passes a kind whose generated patcher
+// is in one package with the dispatcher (statuspatch-gen's output:dir);
+// the helper is unexported, only called and returns only an error.
+type ownBase struct {
+	*site
+	fd     *ast.FuncDecl
+	obj    *types.Var
+	def    ast.Stmt // base := obj.DeepCopyObject().(T)
+	client ast.Expr
+	pkg    string // the callers' kinds' patchers' package
+	used   bool   // obj is used between the base and the write
+}
+
+// recogniseOwnBase recognises a write of an ownBase.
+func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
+	call, ok := r.files.Calls[r.w.Lparen]
+	if !ok || r.w.Generated || r.opts.PatcherOf == nil || r.w.Verb != "Patch" || len(call.Args) != 3 {
+		return nil, "", false
+	}
+	k := &kindHelper{site: &site{calls: calls{pass: r.pass, insp: r.files.Inspector}, call: call}}
+	cur, ok := k.cursor(call)
+	if !ok {
+		return nil, "", false
+	}
+	k.path = pathOf(cur)
+	k.file = k.path[len(k.path)-1].(*ast.File)
+	o := &ownBase{site: k.site}
+	o.fd, _ = o.enclosingFunc().(*ast.FuncDecl)
+	id, _ := ast.Unparen(call.Args[1]).(*ast.Ident)
+	o.obj, _ = r.pass.TypesInfo.Uses[id].(*types.Var)
+	mf, _ := ast.Unparen(call.Args[2]).(*ast.CallExpr)
+	if o.fd == nil || o.fd.Recv != nil || o.obj == nil || o.paramOf(o.obj) != o.fd.Name.Name || !k.anyKind(o.obj.Type()) || k.newT || mf == nil || !o.isMergeFrom(mf) {
+		return nil, "", false
+	}
+	bid, _ := ast.Unparen(mf.Args[0]).(*ast.Ident)
+	b, _ := r.pass.TypesInfo.Uses[bid].(*types.Var)
+	def, val := o.definition(b)
+	ta, _ := ast.Unparen(val).(*ast.TypeAssertExpr)
+	if def == nil || ta == nil || o.uses(b) != 1 {
+		return nil, "", false
+	}
+	dc, _ := ast.Unparen(ta.X).(*ast.CallExpr)
+	if sel, ok := ast.Unparen(dc.Fun).(*ast.SelectorExpr); dc == nil || len(dc.Args) != 0 || !ok || sel.Sel.Name != "DeepCopyObject" || !o.isObjOf(sel.X) {
+		return nil, "", false
+	}
+	o.def = def
+	if why := o.check(r.opts, call); why != "" {
+		return nil, why, true
+	}
+	return o, "", true
+}
+
+func (o *ownBase) isObjOf(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && o.pass.TypesInfo.Uses[id] == o.obj
+}
+
+// check says why the helper stays, naming the caller or the use; on
+// success it returns "" with o complete.
+func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
+	name := o.fd.Name.Name
+	res := o.fd.Type.Results
+	if res == nil || res.NumFields() != 1 || !types.Identical(o.pass.TypesInfo.TypeOf(res.List[0].Type), types.Universe.Lookup("error").Type()) {
+		return name + " returns more than an error: the error of patchers.ForType has no result of its own to go with"
+	}
+	o.client, _ = statusReceiver(call)
+	if !isPlainSelector(o.client) || !o.isClient(o.client) || o.declaredBefore(o.client, o.def.Pos()) != "" {
+		return "its client " + types.ExprString(o.client) + " is not a client.Client named before its base, to make the patcher with"
+	}
+	for cur := range o.usesOf(o.fd.Body, o.obj, o.fd.Body.Pos(), o.fd.Body.End()) {
+		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && slices.Contains(as.Lhs, cur.Node().(ast.Expr)) {
+			return fmt.Sprintf("%s is assigned at line %d", o.obj.Name(), o.pass.Fset.Position(as.Pos()).Line)
+		}
+		if p := cur.Node().Pos(); p > o.def.End() && p < call.Pos() {
+			o.used = true
+		}
+	}
+	if o.used && !opts.NonStatusUnsent {
+		return fmt.Sprintf("%s is used between its base and the write: what it changes beside the status the patcher would not write", o.obj.Name())
+	}
+	fn, _ := o.pass.TypesInfo.Defs[o.fd.Name].(*types.Func)
+	if fn == nil || fn.Exported() {
+		return name + " is exported, and its callers in other packages are not seen: make its base patchers.ForType(c, obj) and its write Flush by hand"
+	}
+	if why := o.testsMayCall(name, opts); why != "" {
+		return why
+	}
+	i := slices.Index(o.params(), o.obj)
+	for _, f := range o.pass.Files {
+		for cur := range o.usesOf(f, fn, f.FileStart, f.FileEnd) {
+			line := o.pass.Fset.Position(cur.Node().Pos()).Line
+			c, _ := callOf(cur)
+			if c == nil || c.Ellipsis.IsValid() || i >= len(c.Args) {
+				return fmt.Sprintf("%s is used at line %d other than called", name, line)
+			}
+			t := o.pass.TypesInfo.TypeOf(c.Args[i])
+			kind := types.TypeString(t, types.RelativeTo(o.pass.Pkg))
+			if n := kube.NamedOf(t); n != nil {
+				kind = n.Obj().Name()
+			}
+			p := opts.PatcherOf(t)
+			switch {
+			case p == nil:
+				return fmt.Sprintf("its caller at %s passes %s, a %s, whose kind has no generated patcher", o.where(c.Pos()), types.ExprString(c.Args[i]), kind)
+			case o.pkg != "" && p.Pkg != o.pkg:
+				return fmt.Sprintf("its caller at %s passes %s, a %s, whose patcher is in %s, not %s with the other callers' kinds': one ForType makes the patchers of its package's kinds", o.where(c.Pos()), types.ExprString(c.Args[i]), kind, p.Pkg, o.pkg)
+			case !dispatches(o.pass, p.Pkg, kube.NamedOf(t)):
+				return fmt.Sprintf("its caller at %s passes %s, a %s, whose patcher's package %s has no ForType (generated beside the API types, not with output:dir)", o.where(c.Pos()), types.ExprString(c.Args[i]), kind, p.Pkg)
+			}
+			o.pkg = p.Pkg
+		}
+	}
+	if o.pkg == "" {
+		return name + " has no caller in its package"
+	}
+	return ""
+}
+
+// params returns the helper's parameters in order.
+func (o *ownBase) params() []*types.Var {
+	var vs []*types.Var
+	for _, f := range o.fd.Type.Params.List {
+		for _, n := range f.Names {
+			v, _ := o.pass.TypesInfo.Defs[n].(*types.Var)
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// dispatches reports whether the generated package pkg declares ForType:
+// by its scope when the package is imported, else by where it is
+// (statuspatch-gen writes the dispatcher in an output:dir package, not
+// beside the API types).
+func dispatches(pass *analysis.Pass, pkg string, kind *types.Named) bool {
+	if p := importedPkg(pass.Pkg, pkg); p != nil {
+		return p.Scope().Lookup("ForType") != nil
+	}
+	return kind != nil && kind.Obj().Pkg() != nil && kind.Obj().Pkg().Path() != pkg
+}
+
+// fix makes the base the generic patcher and the write its Flush.
+func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.SuggestedFix, string) {
+	qual, importEdit, why := o.text().qualifier(o.pkg)
+	if why != "" {
+		return nil, why
+	}
+	if sc := o.blockScope(o.def); sc != nil {
+		if v, ok := sc.Lookup("err").(*types.Var); ok && !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+			return nil, "err is declared in the base's block, not as an error"
+		}
+	}
+	name := o.obj.Name() + "Patcher"
+	for i := 2; o.text().nameTaken(name); i++ {
+		name = fmt.Sprintf("%sPatcher%d", o.obj.Name(), i)
+	}
+	var popts string
+	var pimport *analysis.TextEdit
+	if o.used {
+		pq := ""
+		if pq, pimport, why = o.text().qualifier(kube.PatcherPkgPath); why != "" {
+			return nil, why
+		}
+		popts = ", " + pq + "WithNonStatusChangesUnsent()"
+	}
+	in := o.text().indent(o.def.Pos())
+	made := fmt.Sprintf("%s, err := %sForType(%s, %s%s)\n%sif err != nil {\n%s\treturn err\n%s}", name, qual, o.text().source(o.client), o.obj.Name(), popts, in, in, in)
+	edits := []analysis.TextEdit{
+		{Pos: o.def.Pos(), End: o.def.End(), NewText: []byte(made)},
+		{Pos: o.call.Pos(), End: o.call.End(), NewText: []byte(name + ".Flush(" + o.text().source(o.call.Args[0]) + ")")},
+	}
+	edits = append(edits, importEdits(o.pkg, importEdit, kube.PatcherPkgPath, pimport)...)
+	how := "ForType"
+	if o.used {
+		how += " with WithNonStatusChangesUnsent"
+	}
+	return &analysis.SuggestedFix{Message: fmt.Sprintf("move the status write onto the generated patchers (%s makes its object's patcher with %s.%s in place of its base, then Flush)", o.fd.Name.Name, o.pkg[strings.LastIndex(o.pkg, "/")+1:], how), TextEdits: edits}, ""
+}
