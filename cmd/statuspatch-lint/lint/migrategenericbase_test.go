@@ -23,13 +23,13 @@ func TestMigrateGenericOwnBase(t *testing.T) {
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			for _, f := range d.SuggestedFixes {
-				if strings.HasPrefix(f.Message, "move the status write onto the generated patchers") && strings.Contains(f.Message, "patchers.ForType") {
+				if strings.HasPrefix(f.Message, "move the status write onto the generated patchers") && strings.Contains(f.Message, "with patchers.For") {
 					moved++
 				}
 			}
 		}
 	}
-	if moved != 2 {
-		t.Errorf("%d helpers moved onto patchers.ForType, want 2", moved)
+	if moved != 3 {
+		t.Errorf("%d helpers moved onto patchers.ForType or For, want 3", moved)
 	}
 }

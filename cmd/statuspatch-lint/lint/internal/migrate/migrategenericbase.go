@@ -25,7 +25,8 @@ import (
 // patcher of obj's kind, objPatcher, err := patchers.ForType(c, obj)
 // (with patcher.WithNonStatusChangesUnsent() when obj is used between:
 // the status subresource stored only the status), and the write its
-// Flush. Every call in the package passes a kind whose generated patcher
+// Flush (an obj of type client.Object: patchers.For, whose StatusPatcher
+// has Flush too). Every call in the package passes a kind whose generated patcher
 // is in one package with the dispatcher (statuspatch-gen's output:dir);
 // the helper is unexported, only called and returns only an error.
 type ownBase struct {
@@ -36,6 +37,7 @@ type ownBase struct {
 	client ast.Expr
 	pkg    string // the callers' kinds' patchers' package
 	used   bool   // obj is used between the base and the write
+	ctor   string // ForType, or For for an obj of type client.Object
 }
 
 // recogniseOwnBase recognises a write of an ownBase.
@@ -56,7 +58,7 @@ func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
 	id, _ := ast.Unparen(call.Args[1]).(*ast.Ident)
 	o.obj, _ = r.pass.TypesInfo.Uses[id].(*types.Var)
 	mf, _ := ast.Unparen(call.Args[2]).(*ast.CallExpr)
-	if o.fd == nil || o.fd.Recv != nil || o.obj == nil || o.paramOf(o.obj) != o.fd.Name.Name || !k.anyKind(o.obj.Type()) || k.newT || mf == nil || !o.isMergeFrom(mf) {
+	if o.fd == nil || o.fd.Recv != nil || o.obj == nil || o.paramOf(o.obj) != o.fd.Name.Name || !k.anyKind(o.obj.Type()) || mf == nil || !o.isMergeFrom(mf) {
 		return nil, "", false
 	}
 	bid, _ := ast.Unparen(mf.Args[0]).(*ast.Ident)
@@ -67,10 +69,16 @@ func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
 		return nil, "", false
 	}
 	dc, _ := ast.Unparen(ta.X).(*ast.CallExpr)
-	if sel, ok := ast.Unparen(dc.Fun).(*ast.SelectorExpr); dc == nil || len(dc.Args) != 0 || !ok || sel.Sel.Name != "DeepCopyObject" || !o.isObjOf(sel.X) {
+	if dc == nil || len(dc.Args) != 0 {
 		return nil, "", false
 	}
-	o.def = def
+	if sel, ok := ast.Unparen(dc.Fun).(*ast.SelectorExpr); !ok || sel.Sel.Name != "DeepCopyObject" || !o.isObjOf(sel.X) {
+		return nil, "", false
+	}
+	o.def, o.ctor = def, "ForType"
+	if k.newT {
+		o.ctor = "For" // obj client.Object: For's StatusPatcher
+	}
 	if why := o.check(r.opts, call); why != "" {
 		return nil, why, true
 	}
@@ -88,7 +96,7 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 	name := o.fd.Name.Name
 	res := o.fd.Type.Results
 	if res == nil || res.NumFields() != 1 || !types.Identical(o.pass.TypesInfo.TypeOf(res.List[0].Type), types.Universe.Lookup("error").Type()) {
-		return name + " returns more than an error: the error of patchers.ForType has no result of its own to go with"
+		return name + " returns more than an error: the error of patchers." + o.ctor + " has no result of its own to go with"
 	}
 	o.client, _ = statusReceiver(call)
 	if !isPlainSelector(o.client) || !o.isClient(o.client) || o.declaredBefore(o.client, o.def.Pos()) != "" {
@@ -107,7 +115,7 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 	}
 	fn, _ := o.pass.TypesInfo.Defs[o.fd.Name].(*types.Func)
 	if fn == nil || fn.Exported() {
-		return name + " is exported, and its callers in other packages are not seen: make its base patchers.ForType(c, obj) and its write Flush by hand"
+		return name + " is exported, and its callers in other packages are not seen: make its base patchers." + o.ctor + "(c, obj) and its write Flush by hand"
 	}
 	if why := o.testsMayCall(name, opts); why != "" {
 		return why
@@ -191,13 +199,13 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 		popts = ", " + pq + "WithNonStatusChangesUnsent()"
 	}
 	in := o.text().indent(o.def.Pos())
-	made := fmt.Sprintf("%s, err := %sForType(%s, %s%s)\n%sif err != nil {\n%s\treturn err\n%s}", name, qual, o.text().source(o.client), o.obj.Name(), popts, in, in, in)
+	made := fmt.Sprintf("%s, err := %s%s(%s, %s%s)\n%sif err != nil {\n%s\treturn err\n%s}", name, qual, o.ctor, o.text().source(o.client), o.obj.Name(), popts, in, in, in)
 	edits := []analysis.TextEdit{
 		{Pos: o.def.Pos(), End: o.def.End(), NewText: []byte(made)},
 		{Pos: o.call.Pos(), End: o.call.End(), NewText: []byte(name + ".Flush(" + o.text().source(o.call.Args[0]) + ")")},
 	}
 	edits = append(edits, importEdits(o.pkg, importEdit, kube.PatcherPkgPath, pimport)...)
-	how := "ForType"
+	how := o.ctor
 	if o.used {
 		how += " with WithNonStatusChangesUnsent"
 	}

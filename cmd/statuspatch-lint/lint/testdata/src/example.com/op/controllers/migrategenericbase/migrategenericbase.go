@@ -72,3 +72,14 @@ func PatchStatus[T client.Object](ctx context.Context, c client.Client, obj T, m
 	mutate(obj)
 	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: PatchStatus is exported, and its callers in other packages are not seen: make its base patchers.ForType\(c, obj\) and its write Flush by hand\)$`
 }
+
+// setStatus takes a client.Object: For's StatusPatcher, which has Flush.
+func setStatus(ctx context.Context, c client.Client, obj client.Object, mutate func(client.Object)) error {
+	base := obj.DeepCopyObject().(client.Object)
+	mutate(obj)
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to`
+}
+
+func (r *Reconciler) label(ctx context.Context, w *v1.Widget) error {
+	return setStatus(ctx, r.Client, w, func(o client.Object) { o.(*v1.Widget).Status.Ready = true })
+}

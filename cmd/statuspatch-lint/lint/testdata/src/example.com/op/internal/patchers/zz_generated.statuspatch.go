@@ -48,3 +48,16 @@ func ForType[T client.Object](c client.Client, obj T, opts ...patcher.Option) (*
 	}
 	return nil, errors.New("ForType: not a kind of this package")
 }
+
+// StatusPatcher is For's patcher of any of this package's kinds.
+type StatusPatcher interface {
+	Flush(ctx context.Context) error
+}
+
+// For returns the status patcher of obj, one of this package's kinds.
+func For(c client.Client, obj client.Object, opts ...patcher.Option) (StatusPatcher, error) {
+	if w, ok := obj.(*v1.Widget); ok && w != nil {
+		return NewWidgetStatusPatcher(c, w, opts...), nil
+	}
+	return nil, errors.New("For: not a kind of this package")
+}
