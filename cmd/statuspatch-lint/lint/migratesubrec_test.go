@@ -30,7 +30,7 @@ func TestMigrateSubReconciler(t *testing.T) {
 			}
 		}
 	}
-	if moved != 3 {
-		t.Errorf("%d sub-reconcilers moved onto the patcher, want 3", moved)
+	if moved != 4 {
+		t.Errorf("%d sub-reconcilers moved onto the patcher, want 4", moved)
 	}
 }
