@@ -80,7 +80,8 @@ func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
 		o.ctor = "For" // obj client.Object: For's StatusPatcher
 	}
 	if why := o.check(r.opts, call); why != "" {
-		return nil, why, true
+		// An audit names no shape -fix does not move (as kindHelperOf).
+		return nil, why, !r.opts.Audit
 	}
 	return o, "", true
 }
