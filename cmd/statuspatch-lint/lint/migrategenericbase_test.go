@@ -29,7 +29,7 @@ func TestMigrateGenericOwnBase(t *testing.T) {
 			}
 		}
 	}
-	if moved != 3 {
-		t.Errorf("%d helpers moved onto patchers.ForType or For, want 3", moved)
+	if moved != 4 {
+		t.Errorf("%d helpers moved onto patchers.ForType or For, want 4", moved)
 	}
 }

@@ -181,9 +181,15 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 	if why != "" {
 		return nil, why
 	}
+	// err, unless the base's block declares it after the base (its :=
+	// would then declare nothing new) or as another type.
+	errName := "err"
 	if sc := o.blockScope(o.def); sc != nil {
-		if v, ok := sc.Lookup("err").(*types.Var); ok && !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
-			return nil, "err is declared in the base's block, not as an error"
+		if v, ok := sc.Lookup("err").(*types.Var); ok && (v.Pos() > o.def.Pos() || !types.Identical(v.Type(), types.Universe.Lookup("error").Type())) {
+			errName = o.obj.Name() + "Err"
+			for i := 2; o.text().nameTaken(errName); i++ {
+				errName = fmt.Sprintf("%sErr%d", o.obj.Name(), i)
+			}
 		}
 	}
 	name := o.obj.Name() + "Patcher"
@@ -200,7 +206,7 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 		popts = ", " + pq + "WithNonStatusChangesUnsent()"
 	}
 	in := o.text().indent(o.def.Pos())
-	made := fmt.Sprintf("%s, err := %s%s(%s, %s%s)\n%sif err != nil {\n%s\treturn err\n%s}", name, qual, o.ctor, o.text().source(o.client), o.obj.Name(), popts, in, in, in)
+	made := fmt.Sprintf("%s, %s := %s%s(%s, %s%s)\n%sif %s != nil {\n%s\treturn %s\n%s}", name, errName, qual, o.ctor, o.text().source(o.client), o.obj.Name(), popts, in, errName, in, errName, in)
 	edits := []analysis.TextEdit{
 		{Pos: o.def.Pos(), End: o.def.End(), NewText: []byte(made)},
 		{Pos: o.call.Pos(), End: o.call.End(), NewText: []byte(name + ".Flush(" + o.text().source(o.call.Args[0]) + ")")},

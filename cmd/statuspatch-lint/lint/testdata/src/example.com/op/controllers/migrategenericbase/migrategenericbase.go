@@ -83,3 +83,21 @@ func setStatus(ctx context.Context, c client.Client, obj client.Object, mutate f
 func (r *Reconciler) label(ctx context.Context, w *v1.Widget) error {
 	return setStatus(ctx, r.Client, w, func(o client.Object) { o.(*v1.Widget).Status.Ready = true })
 }
+
+// err is declared after the base in its block: the patcher's error is
+// named apart, so that := still declares it.
+func checkedStatus[T client.Object](ctx context.Context, c client.Client, obj T, mutate func(T) error) error {
+	base := obj.DeepCopyObject().(T)
+	err := mutate(obj)
+	if err != nil {
+		return err
+	}
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind`
+}
+
+func (r *Reconciler) checked(ctx context.Context, w *v1.Widget) error {
+	return checkedStatus(ctx, r.Client, w, func(w *v1.Widget) error {
+		w.Status.Size = 7
+		return nil
+	})
+}
