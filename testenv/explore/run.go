@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
@@ -102,7 +103,7 @@ func (r *run) newReconcilers() error {
 	if r.src == nil {
 		r.src = newSource(1)
 	}
-	cached, api = comparableClient(cached, r.src), comparableClient(api, r.src)
+	cached, api = intercept.Comparable(cached, r.src), intercept.Comparable(api, r.src)
 	r.recs = r.recs[:0]
 	r.queue.built = make([]*built, len(r.ex.setup.s.Reconcilers))
 	for _, rc := range r.ex.setup.s.Reconcilers[:r.ex.setup.fromSetup] {

@@ -68,7 +68,7 @@ type Write struct {
 	// none): the newest, for a write under the lock the server accepted;
 	// the one whose resourceVersion the sent object carried, for a blind
 	// write of a read object; else the newest this step had seen
-	// (the root's writebase.go).
+	// (the lock it carries: internal/intercept, LockOf).
 	Based int
 	// Kind names the request ("blind merge patch of status", "locked
 	// patch", "update", "apply without the lock", "create", "delete");
