@@ -143,7 +143,8 @@
 // internal/search (the search over schedules), internal/seeded
 // (Source's seeded choices), internal/outcome (a schedule's steps,
 // reads, writes and bounds, as reported), internal/intercept (the
-// reconcilers' clients, each call sent to the run), internal/progress
+// reconcilers' clients, each call sent to the run), internal/setup
+// (what the explorer reads of the scenario once), internal/progress
 // and internal/crinternals; docs/explore-design.md,
 // "Where the code lives", says what each holds.
 //

@@ -6,6 +6,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/setup"
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
@@ -115,7 +116,7 @@ func (r *run) newReconcilers() error {
 	r.cache.Model.Indexes, r.cache.Model.Indexed = recmgr.Indexes{}, map[informerKey]bool{}
 	r.proc.Stop()
 	r.proc = servedapi.New(servedBook(r), api)
-	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.Model.Indexes, r.cache.Model.Indexed, r.proc)
+	bs, err := setup.Run(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.Model.Indexes, r.cache.Model.Indexed, r.proc)
 	if err != nil {
 		return err
 	}
