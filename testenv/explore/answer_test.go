@@ -113,7 +113,7 @@ func (r *timerReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 	return reconcile.Result{}, r.c.Update(ctx, t)
 }
 
-// A write's answer enters the book as its wire form (answer.go): a kind
+// A write's answer enters the book as its wire form (intercept.AnswerContent): a kind
 // whose field's ToUnstructured gives bytes, as karpenter's NodePool,
 // is explored, and every update is recorded as a version (it panicked
 // "cannot deep copy []uint8" in runtime.DefaultUnstructuredConverter's

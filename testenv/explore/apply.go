@@ -4,24 +4,13 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 
 	"context"
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 )
-
-// applyVerb names a patch in the recorded schedule: a server-side apply
-// sent as a patch (client.Apply, or client.RawPatch with ApplyPatchType,
-// the route that works at every controller-runtime line) is "apply".
-func applyVerb(prefix string, p client.Patch) string {
-	if p != nil && p.Type() == types.ApplyPatchType {
-		return prefix + "apply"
-	}
-	return prefix + "patch"
-}
 
 // apply sends one server-side apply of an apply configuration (Client.Apply
 // and, from controller-runtime v0.23, SubResource(...).Apply) and records
@@ -29,7 +18,7 @@ func applyVerb(prefix string, p client.Patch) string {
 // by the configuration's apiVersion, kind and metadata; the version stored
 // is read back from the server, since the answer lands in the apply
 // configuration, not in an object.
-func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send func(context.Context, runtime.ApplyConfiguration) error) error {
+func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send intercept.SendApply) error {
 	if r.held.holdsNext() {
 		return r.held.holdApply(verb, ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
 			return r.apply(ctx, verb, ac, send)
@@ -45,8 +34,8 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if _, err := r.book.Known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.trace.cur.seenOrNone(k) + 1, Data: shorten(string(data), 240),
-		Kind: callsite.Kind(verb, nil, bodyRV(data)), At: r.trace.cur.sentAt}
+	w := Write{Verb: verb, Object: k.String(), Based: r.trace.cur.seenOrNone(k) + 1, Data: intercept.Shorten(string(data), 240),
+		Kind: callsite.Kind(verb, nil, intercept.BodyRV(data)), At: r.trace.cur.sentAt}
 	if w.At == "" {
 		w.At = callsite.Of()
 	}

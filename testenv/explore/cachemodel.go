@@ -3,6 +3,7 @@ package explore
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
@@ -43,7 +44,7 @@ func repOf(obj runtime.Object) representation { return informers.RepOf(obj) }
 // as the schedule's writes of their kind, as the reconcilers' Lists, its
 // Gets the newest.
 func (r *run) freshReader() client.Reader {
-	return r.cache.Lists.Reader(withWatch(r.server))
+	return r.cache.Lists.Reader(intercept.WithWatch(r.server))
 }
 
 // newestRV is the resourceVersion of the book's newest version of k, ""

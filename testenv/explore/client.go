@@ -4,6 +4,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 
 	"context"
 	"fmt"
@@ -13,115 +14,41 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
-
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
 )
 
 // clients returns the reconcilers' client (cached reads served from the
 // recorded versions, as the explorer chooses; writes to the server,
-// recorded) and the API reader (newest versions, recorded). Each call
-// holds the run's callLock (calllock.go): a reconcile may call them from
-// goroutines of its own.
+// recorded) and the API reader (newest versions, recorded), which call
+// the run (intercept.Clients). Each call holds the run's callLock
+// (calllock.go): a reconcile may call them from goroutines of its own.
 func (r *run) clients() (cached client.Client, api client.Client) {
-	base := withWatch(r.server)
-	writes := interceptor.Funcs{
-		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.CreateOptions{}).ApplyOptions(opts).DryRun) {
-				return c.Create(ctx, obj, opts...) // stores nothing (writeaside.go)
-			}
-			return r.write(ctx, "create", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Create(ctx, obj, opts...) })
-		},
-		Update: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.UpdateOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.UpdateOptions{}).ApplyOptions(opts).DryRun) {
-				return c.Update(ctx, obj, opts...)
-			}
-			return r.write(ctx, "update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Update(ctx, obj, opts...) })
-		},
-		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, p client.Patch, opts ...client.PatchOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.PatchOptions{}).ApplyOptions(opts).DryRun) {
-				return c.Patch(ctx, obj, p, opts...)
-			}
-			return r.write(ctx, applyVerb("", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
-				return c.Patch(ctx, obj, p, opts...)
-			})
-		},
-		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.DeleteOptions{}).ApplyOptions(opts).DryRun) {
-				return c.Delete(ctx, obj, opts...)
-			}
-			return r.write(ctx, "delete", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error { return c.Delete(ctx, obj, opts...) })
-		},
-		DeleteAllOf: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteAllOfOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.DeleteAllOfOptions{}).ApplyOptions(opts).DryRun) {
-				return c.DeleteAllOf(ctx, obj, opts...)
-			}
-			return r.deleteAllOf(ctx, c, obj, opts)
-		},
-		Apply: func(ctx context.Context, c client.WithWatch, ac runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.ApplyOptions{}).ApplyOptions(opts).DryRun) {
-				return c.Apply(ctx, ac, opts...)
-			}
-			return r.apply(ctx, "apply", ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error { return c.Apply(ctx, ac, opts...) })
-		},
-		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.SubResourceUpdateOptions{}).ApplyOptions(opts).DryRun) {
-				return c.SubResource(sub).Update(ctx, obj, opts...)
-			}
-			return r.write(ctx, sub+" update", obj, nil, func(ctx context.Context, obj client.Object, _ client.Patch) error {
-				return c.SubResource(sub).Update(ctx, obj, opts...)
-			})
-		},
-		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
-			defer r.calls.call()()
-			if dryRun((&client.SubResourcePatchOptions{}).ApplyOptions(opts).DryRun) {
-				return c.SubResource(sub).Patch(ctx, obj, p, opts...)
-			}
-			return r.write(ctx, applyVerb(sub+" ", p), obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
-				return c.SubResource(sub).Patch(ctx, obj, p, opts...)
-			})
-		},
-		SubResourceCreate: func(ctx context.Context, c client.Client, sub string, obj, subObj client.Object, opts ...client.SubResourceCreateOption) error {
-			defer r.calls.call()()
-			return r.subResourceCreate(ctx, c, sub, obj, subObj, opts)
-		},
-		Watch: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
-			return nil, fmt.Errorf("explore: Watch is not supported: reconcilers get their events from the explorer")
-		},
-	}
-	crinternals.SetIfPresent(&writes, "SubResourceApply", func(args []reflect.Value) error {
-		defer r.calls.call()()
-		return r.subResourceApply(args)
-	})
-	cachedFuncs := writes
-	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-		defer r.calls.call()()
-		return r.get(ctx, key, obj, false)
-	}
-	cachedFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-		defer r.calls.call()()
-		return r.list(ctx, c, list, false, opts...)
-	}
-	apiFuncs := writes
-	apiFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-		defer r.calls.call()()
-		return r.get(ctx, key, obj, true)
-	}
-	apiFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-		defer r.calls.call()()
-		return r.list(ctx, c, list, true, opts...)
-	}
-	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)
+	return intercept.Clients(r.server, runCalls{r})
 }
+
+// runCalls is the run as its clients call it (intercept.Handler).
+type runCalls struct{ r *run }
+
+func (c runCalls) Call() func() { return c.r.calls.call() }
+func (c runCalls) Get(ctx context.Context, key client.ObjectKey, obj client.Object, api bool) error {
+	return c.r.get(ctx, key, obj, api)
+}
+func (c runCalls) List(ctx context.Context, wc client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
+	return c.r.list(ctx, wc, list, api, opts...)
+}
+func (c runCalls) Write(ctx context.Context, verb string, obj client.Object, p client.Patch, send intercept.Send) error {
+	return c.r.write(ctx, verb, obj, p, send)
+}
+func (c runCalls) Apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send intercept.SendApply) error {
+	return c.r.apply(ctx, verb, ac, send)
+}
+func (c runCalls) DeleteAllOf(ctx context.Context, wc client.WithWatch, obj client.Object, opts []client.DeleteAllOfOption) error {
+	return c.r.deleteAllOf(ctx, wc, obj, opts)
+}
+func (c runCalls) SubResourceCreate(ctx context.Context, wc client.Client, sub string, obj, subObj client.Object, opts []client.SubResourceCreateOption) error {
+	return c.r.subResourceCreate(ctx, wc, sub, obj, subObj, opts)
+}
+func (c runCalls) SubResourceApply(args []reflect.Value) error { return c.r.subResourceApply(args) }
 
 // get serves a read: the newest version through the API reader, through
 // the cache one of the last Options.Versions versions, as chosen.
@@ -195,13 +122,9 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 	return r.cache.NewestList(ctx, c, list, api, opts)
 }
 
-// sendFunc sends a write of obj (with patch p, nil but for patches) to the
-// server, with the options the reconcile gave.
-type sendFunc func(ctx context.Context, obj client.Object, p client.Patch) error
-
 // write sends one write, records the version it made, checks the
 // per-write invariants and queues the reconcilers of the written kind.
-func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send sendFunc) (err error) {
+func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send intercept.Send) (err error) {
 	if verb == "create" && obj.GetName() == "" && obj.GetGenerateName() != "" {
 		if err := r.nameGenerated(obj); err != nil {
 			return err
@@ -226,10 +149,10 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	var data []byte
 	if p != nil {
 		if d, derr := p.Data(obj); derr == nil {
-			data, w.Data = d, shorten(string(d), 240)
+			data, w.Data = d, intercept.Shorten(string(d), 240)
 		}
 	}
-	lock := lockOf(verb, obj, data)
+	lock := intercept.LockOf(verb, obj, data)
 	w.Kind = callsite.Kind(verb, p, lock)
 	if w.At == "" {
 		w.At = callsite.Of()
@@ -246,7 +169,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	sentRV := obj.GetResourceVersion()
 	sendErr := send(ctx, obj, p)
 	if sendErr == nil && verb != "create" && verb != "delete" {
-		// Judged by the version it was computed from (writebase.go).
+		// Judged by the version it was computed from (WriteBased, intercept.LockOf).
 		w.Based = r.checks.WriteBased(k, lock, sentRV, w.Based)
 	}
 	return r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) {
@@ -254,10 +177,10 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		// delete may leave the object (finalizers) or not. So may a write
 		// that removed the last finalizer of an object being deleted: the
 		// server deleted it, and answered with its last version.
-		if verb == "delete" || finalizing(obj) {
+		if verb == "delete" || intercept.Finalizing(obj) {
 			return r.book.Observe(ctx, k)
 		}
-		content, err := answerContent(obj) // answer.go
+		content, err := intercept.AnswerContent(obj)
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
@@ -271,12 +194,6 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		}
 		return h, changed, nil
 	})
-}
-
-// finalizing reports an answer that may be the last version of a deleted
-// object: it is being deleted and has no finalizer left.
-func finalizing(obj client.Object) bool {
-	return obj.GetDeletionTimestamp() != nil && len(obj.GetFinalizers()) == 0
 }
 
 // recordWrite adds w, sent with the answer sendErr, to the step; when it
@@ -321,48 +238,4 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 		r.queue.queueEvent(k)
 	}
 	return nil
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
-
-func withWatch(c client.Client) client.WithWatch {
-	if w, ok := c.(client.WithWatch); ok {
-		return w
-	}
-	return noWatch{c}
-}
-
-type noWatch struct{ client.Client }
-
-func (noWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
-	return nil, fmt.Errorf("explore: Watch is not supported")
-}
-
-// comparableClient returns c behind a pointer. interceptor's clients are
-// struct values holding funcs, which Go cannot compare or hash; a manager's
-// client is a pointer. What keys state by client, as statuspatch's record
-// of this process's own writes does (which Fetch and Fresh consult to
-// re-read a stale object through the API reader), can then tell the
-// reconcilers' client of one schedule from another's, as in production.
-// It also carries the schedule's Source (SourceOf).
-func comparableClient(c client.Client, src *Source) client.Client {
-	if w, ok := c.(client.WithWatch); ok {
-		return &pointerWithWatch{w, src}
-	}
-	return &pointerClient{c, src}
-}
-
-type pointerWithWatch struct {
-	client.WithWatch
-	src *Source
-}
-
-type pointerClient struct {
-	client.Client
-	src *Source
 }

@@ -3,10 +3,10 @@ package explore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
@@ -21,63 +21,25 @@ import (
 // Options.Parallel says, with what is left of the budget, so each level
 // gives the verdict the same options would.
 
-// The bounds of level 0: the defaults of Options.
+// The bounds of level 0: the defaults of Options (internal/outcome).
 const (
-	defaultDepth      = 4
-	defaultVersions   = 4
-	defaultStaleReads = 2
+	defaultDepth      = outcome.DefaultDepth
+	defaultVersions   = outcome.DefaultVersions
+	defaultStaleReads = outcome.DefaultStaleReads
 	// maxLevel bounds the deepening whatever the budget.
 	maxLevel = 8
 )
 
-// Bounds are the bounds a search ran at.
-type Bounds struct {
-	Depth, Versions, StaleReads int
-	// Level is the deepening level (0: the defaults, or the bounds set;
-	// Level+1 levels were searched).
-	Level int
-	// Faults marks the fault phase after deepening level Level: random
-	// schedules with Crashes 1, LeaderChange and one stale window (faults.go).
-	Faults bool
-	// Random marks a seeded random search (Options.Seed), which does not
-	// deepen (Level 0); Replay a replay (Options.Replay), whose Versions
-	// alone bound it.
-	Random, Replay bool
-	// Fixed marks a depth-first search that did not deepen (bounds set,
-	// FixedBounds, or no Budget): its bounds are the ones asked for, not
-	// a deepening level.
-	Fixed bool
-}
-
-func (b Bounds) String() string {
-	switch {
-	case b.Faults:
-		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d, Crashes 1, LeaderChange (the fault phase's random schedules, after deepening level %d)",
-			b.Depth, b.Versions, b.StaleReads, b.Level)
-	case b.Random:
-		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (random schedules of Options.Seed, not deepened)", b.Depth, b.Versions, b.StaleReads)
-	case b.Replay:
-		return fmt.Sprintf("Versions %d (a replay of Options.Replay)", b.Versions)
-	case b.Fixed:
-		return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (fixed bounds, not deepened)", b.Depth, b.Versions, b.StaleReads)
-	}
-	return fmt.Sprintf("Depth %d, Versions %d, StaleReads %d (deepening level %d)", b.Depth, b.Versions, b.StaleReads, b.Level)
-}
+// Bounds are the bounds a search ran at (internal/outcome): Depth,
+// Versions, StaleReads; Level, the deepening level; Faults, Random,
+// Replay and Fixed, which search ran at them.
+type Bounds = outcome.Bounds
 
 // DeepeningLevel is the bounds of level k of the deepening: Depth 4+k,
-// Versions 4+k and StaleReads 2·4^k (2, 8, 32, ...). Stale reads grow
-// fastest: a bug that needs many stale windows usually needs them in few
-// steps (KubeRay's second head Pod: 2 steps, 6 stale reads, in at most
-// 2 windows), and the
-// depth-first search runs the shortest schedules of a level first, so a
-// level with more stale windows finds such a bug early, while each more
-// step multiplies the schedules of a level (docs/explore.md, Bounds and
-// deepening). Level 0 keeps each stale window within one reconcile; at
-// the deeper levels, as in the fault phase, a window may span reconciles
-// (cacheSetup.Spans, cachemodel.go).
-func DeepeningLevel(k int) Bounds {
-	return Bounds{Depth: defaultDepth + k, Versions: defaultVersions + k, StaleReads: defaultStaleReads << (2 * k), Level: k}
-}
+// Versions 4+k and StaleReads 2·4^k (2, 8, 32, ...); internal/outcome
+// says why stale reads grow fastest (docs/explore.md, Bounds and
+// deepening).
+func DeepeningLevel(k int) Bounds { return outcome.DeepeningLevel(k) }
 
 // bounds are the bounds a search with o runs at, at p.
 func (p place) bounds(o Options) Bounds {

@@ -141,7 +141,11 @@
 // internal/faults (crash points, writes in flight, the fault phase's
 // plan), internal/queue (what an object's event queues),
 // internal/search (the search over schedules), internal/seeded
-// (Source's seeded choices), internal/progress and internal/crinternals; docs/explore-design.md,
+// (Source's seeded choices), internal/outcome (a schedule's steps,
+// reads, writes and bounds, as reported), internal/intercept (the
+// reconcilers' clients, each call sent to the run), internal/setup
+// (what the explorer reads of the scenario once), internal/progress
+// and internal/crinternals; docs/explore-design.md,
 // "Where the code lives", says what each holds.
 //
 // The built-in invariants are one table, judge.Builtins: each row's hook

@@ -5,6 +5,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/seeded"
 )
 
@@ -33,11 +34,8 @@ func newSource(seed uint64) *Source { return seeded.New(seed) }
 // any other client it returns a source seeded at random, so that code
 // calling it outside the explorer still gets random names.
 func SourceOf(c client.Client) *Source {
-	if h, ok := c.(interface{ source() *Source }); ok && h.source() != nil {
-		return h.source()
+	if src := intercept.SourceOf(c); src != nil {
+		return src
 	}
 	return newSource(rand.Uint64())
 }
-
-func (c *pointerClient) source() *Source    { return c.src }
-func (c *pointerWithWatch) source() *Source { return c.src }

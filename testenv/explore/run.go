@@ -2,9 +2,11 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/setup"
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
@@ -102,7 +104,7 @@ func (r *run) newReconcilers() error {
 	if r.src == nil {
 		r.src = newSource(1)
 	}
-	cached, api = comparableClient(cached, r.src), comparableClient(api, r.src)
+	cached, api = intercept.Comparable(cached, r.src), intercept.Comparable(api, r.src)
 	r.recs = r.recs[:0]
 	r.queue.built = make([]*built, len(r.ex.setup.s.Reconcilers))
 	for _, rc := range r.ex.setup.s.Reconcilers[:r.ex.setup.fromSetup] {
@@ -114,7 +116,7 @@ func (r *run) newReconcilers() error {
 	r.cache.Model.Indexes, r.cache.Model.Indexed = recmgr.Indexes{}, map[informerKey]bool{}
 	r.proc.Stop()
 	r.proc = servedapi.New(servedBook(r), api)
-	bs, err := runSetup(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.Model.Indexes, r.cache.Model.Indexed, r.proc)
+	bs, err := setup.Run(r.ex.setup.s.Setup, true, r.ex.setup.s.Manager, cached, api, r.cache.Model.Indexes, r.cache.Model.Indexed, r.proc)
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,15 @@
 package explore
 
 import (
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"context"
 
-	"errors"
-	"fmt"
-	"regexp"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/setup"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // The setup state: what the explorer reads of the Scenario and Options
@@ -17,7 +18,7 @@ import (
 // (search.go).
 
 // setupState is what the explorer reads of the Scenario before the first
-// schedule (setup.go, builtin.go) and does not change during the search.
+// schedule (internal/setup) and does not change during the search.
 type setupState struct {
 	s Scenario
 	// disabled are the invariants Options.Disable turns off.
@@ -27,12 +28,9 @@ type setupState struct {
 	ownKinds [][]schema.GroupVersionKind
 	// uncached are the kinds of Options.Uncached.
 	uncached map[schema.GroupVersionKind]bool
-	// watchedInformers are the informers the reconcilers watch (For,
-	// Owns), started with the manager; watchedKinds the kinds Setup's
-	// controllers watch, in a representation the explorer does not read
-	// (each of the kind's informers is taken for started with it).
-	watchedInformers map[informerKey]bool
-	watchedKinds     map[schema.GroupVersionKind]bool
+	// kinds are the reconcilers' kinds and the informers they watch
+	// (setup.Kinds); forKinds, ownKinds and fromSetup are its.
+	kinds setup.Kinds
 	// cacheUnstructured: Scenario.Manager caches unstructured objects.
 	cacheUnstructured bool
 	// ogKinds are the For kinds whose Go type has status.observedGeneration.
@@ -43,68 +41,78 @@ type setupState struct {
 	fromSetup int
 }
 
-// namePattern is a reconciler's or an action's name: none of the seed's
-// separators (seed.go). The underscore is controller-runtime's too
-// (controller.New("machine_autoscaler_controller", ...)).
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-
-// validate checks the scenario against opts and reads its kinds.
+// validate checks the scenario against opts and reads its kinds
+// (internal/setup), runs its Setup once (validateSetup), and reads the
+// kinds read uncached and its Records.
 func (st *setupState) validate(opts Options) error {
-	if len(st.s.Reconcilers) == 0 && st.s.Setup == nil {
-		return errors.New("explore: the scenario has no reconcilers and no Setup")
-	}
-	names := map[string]bool{}
+	recs := make([]setup.Reconciler, len(st.s.Reconcilers))
 	for i, rc := range st.s.Reconcilers {
-		if !namePattern.MatchString(rc.Name) || names[rc.Name] {
-			return fmt.Errorf("explore: reconciler %d: name %q is empty, repeated or not [A-Za-z0-9._-]", i, rc.Name)
-		}
-		names[rc.Name] = true
-		if rc.For == nil || rc.New == nil {
-			return fmt.Errorf("explore: reconciler %q: For and New must be set", rc.Name)
-		}
-		gvk, err := apiutil.GVKForObject(rc.For, opts.Backend.scheme())
-		if err != nil {
-			return fmt.Errorf("explore: reconciler %q: %w", rc.Name, err)
-		}
-		st.forKinds = append(st.forKinds, gvk)
-		st.watch(gvk, repOf(rc.For))
-		var owns []schema.GroupVersionKind
-		for j, o := range rc.Owns {
-			if o == nil {
-				return fmt.Errorf("explore: reconciler %q: Owns[%d] is nil", rc.Name, j)
-			}
-			og, err := apiutil.GVKForObject(o, opts.Backend.scheme())
-			if err != nil {
-				return fmt.Errorf("explore: reconciler %q: Owns[%d]: %w", rc.Name, j, err)
-			}
-			owns = append(owns, og)
-			st.watch(og, repOf(o))
-		}
-		st.ownKinds = append(st.ownKinds, owns)
+		recs[i] = setup.Reconciler{Name: rc.Name, For: rc.For, Owns: rc.Owns, HasNew: rc.New != nil}
 	}
+	acts := make([]setup.Action, len(st.s.Actions))
 	for i, a := range st.s.Actions {
-		if !namePattern.MatchString(a.Name) || names["!"+a.Name] || a.Run == nil {
-			return fmt.Errorf("explore: action %d: name %q is empty, repeated or not [A-Za-z0-9._-], or Run is nil", i, a.Name)
-		}
-		names["!"+a.Name] = true
+		acts[i] = setup.Action{Name: a.Name, HasRun: a.Run != nil}
 	}
-	st.fromSetup = len(st.s.Reconcilers)
+	var err error
+	if st.kinds, err = setup.Read(opts.Backend.scheme(), recs, acts, st.s.Setup != nil); err != nil {
+		return err
+	}
 	if err := st.validateSetup(opts); err != nil {
 		return err
 	}
-	return st.validateBuiltin(opts)
+	st.forKinds, st.ownKinds, st.fromSetup = st.kinds.For, st.kinds.Owns, st.kinds.FromSetup
+	if err := st.validateDisable(opts); err != nil {
+		return err
+	}
+	if st.uncached, st.cacheUnstructured, err = setup.Uncached(opts.Backend.scheme(), opts.Uncached, st.s.Manager); err != nil {
+		return err
+	}
+	fors := make([]client.Object, len(st.s.Reconcilers))
+	for i, rc := range st.s.Reconcilers {
+		fors[i] = rc.For
+	}
+	st.ogKinds = setup.ObservedGeneration(fors, st.forKinds)
+	records := make([]setup.Record, len(st.s.Records))
+	for i, r := range st.s.Records {
+		records[i] = setup.Record{Of: r.Of, Kind: r.Kind, Field: r.Field, ByName: r.ByName}
+	}
+	st.records, err = setup.Records(opts.Backend.scheme(), records)
+	return err
 }
 
-// watch notes that a reconciler watches gvk through the informer of rep.
-func (st *setupState) watch(gvk schema.GroupVersionKind, rep representation) {
-	if st.watchedInformers == nil {
-		st.watchedInformers = map[informerKey]bool{}
+// validateSetup runs Scenario.Setup once, on a recording manager, and
+// adds a reconciler for each controller it built (setup.Controllers).
+func (st *setupState) validateSetup(opts Options) error {
+	if st.s.Setup == nil {
+		return nil
 	}
-	st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] = true
+	c, err := opts.Backend.begin(context.Background(), nil)
+	if err != nil {
+		return err
+	}
+	bs, err := setup.Run(st.s.Setup, false, st.s.Manager, c, c, nil, nil, servedapi.New(nil, c))
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(st.s.Reconcilers))
+	for i, rc := range st.s.Reconcilers {
+		names[i] = rc.Name
+	}
+	if err := st.kinds.Controllers(opts.Backend.scheme(), bs, names); err != nil {
+		return err
+	}
+	st.s.Reconcilers = append([]Reconciler(nil), st.s.Reconcilers...)
+	for _, b := range bs {
+		st.s.Reconcilers = append(st.s.Reconcilers, Reconciler{Name: b.Name, For: b.For})
+	}
+	return nil
 }
 
 // watched reports that the manager starts the informer of gvk and rep
 // when it starts: a controller watches it (internal/informers).
 func (st *setupState) watched(gvk schema.GroupVersionKind, rep representation) bool {
-	return st.watchedInformers[informerKey{GVK: gvk, Rep: rep}] || st.watchedKinds[gvk]
+	return st.kinds.Watched(gvk, rep)
 }
+
+// built is one controller Setup completed (internal/recmgr).
+type built = recmgr.Controller

@@ -60,7 +60,7 @@ type stepState struct {
 	applying bool
 	// judged marks the version being recorded as made by a write of this
 	// step, computed from version based (Write.Based: 1-based, 0 none;
-	// writebase.go), by which "no lost write" judges it.
+	// intercept.LockOf), by which "no lost write" judges it.
 	judged bool
 	based  int
 	// sentAt, on a delivery's step, is the call site of the write the

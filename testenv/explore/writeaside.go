@@ -7,16 +7,12 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 )
 
 // Two kinds of request reach the server through the explorer's clients
-// and are not writes the book can record as versions.
-//
-// A dry run (DryRun: All) stores nothing: its answer is what the server
-// would have stored. It goes to the server as asked and is recorded
-// nowhere: no version, no floor, no scope forgotten.
-//
-// A create of a subresource (a Pod's eviction, binding; a token request)
+// and are not writes the book can record as versions: a dry run
+// (intercept.DryRun), and a create of a subresource (a Pod's eviction, binding; a token request)
 // asks the server to act on the object: an eviction deletes the Pod,
 // gracefully or not, a binding sets its node. Its answer is the
 // subresource's object, not the object's new version, and what it did
@@ -26,13 +22,10 @@ import (
 // read may not be the end of it, the book serves no List of the object's
 // kind for the rest of the schedule (listsSeen.aside).
 
-// dryRun reports a DryRun option among a write's.
-func dryRun(dr []string) bool { return len(dr) > 0 }
-
 // subResourceCreate sends a create of obj's subresource sub (body
 // subObj), recorded as a write of obj of unknown outcome.
 func (r *run) subResourceCreate(ctx context.Context, c client.Client, sub string, obj, subObj client.Object, opts []client.SubResourceCreateOption) error {
-	if dryRun((&client.SubResourceCreateOptions{}).ApplyOptions(opts).DryRun) {
+	if intercept.DryRun((&client.SubResourceCreateOptions{}).ApplyOptions(opts).DryRun) {
 		return c.SubResource(sub).Create(ctx, obj, subObj, opts...)
 	}
 	if r.stopped() {

@@ -4,6 +4,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 
 	"context"
 	"maps"
@@ -49,7 +50,7 @@ func (hw *heldWrites) hold(w faults.Write, send func(ctx context.Context) error)
 // holdWrite captures a write of the old leader as sent
 // (faults.CaptureObject), which resend sends when it is delivered. The
 // call fails: no answer comes back.
-func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, resend sendFunc) error {
+func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, resend intercept.Send) error {
 	hw.trace.cur.sent++
 	w, send, err := faults.CaptureObject(hw.book, hw.trace.cur.seenOrNone, verb, callsite.Of(), obj, p, resend)
 	if err != nil {
@@ -60,7 +61,7 @@ func (hw *heldWrites) holdWrite(verb string, obj client.Object, p client.Patch, 
 
 // holdApply captures a server-side apply of the old leader as sent
 // (faults.CaptureApply), which resend applies when it is delivered.
-func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend func(context.Context, runtime.ApplyConfiguration) error) error {
+func (hw *heldWrites) holdApply(verb string, ac runtime.ApplyConfiguration, resend intercept.SendApply) error {
 	hw.trace.cur.sent++
 	k, data, err := book.KeyOfApply(ac)
 	if err != nil {

@@ -1,4 +1,4 @@
-package explore
+package intercept
 
 import (
 	"reflect"
@@ -17,7 +17,7 @@ func TestReconcilerClientsAreComparable(t *testing.T) {
 	if reflect.ValueOf(ic).Comparable() {
 		t.Skip("this controller-runtime's interceptor client is comparable already")
 	}
-	c := comparableClient(ic, nil)
+	c := Comparable(ic, nil)
 	if !reflect.ValueOf(c).Comparable() {
 		t.Fatalf("%T is not comparable", c)
 	}

@@ -1,4 +1,4 @@
-package explore
+package intercept
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
@@ -28,7 +28,7 @@ func TestWriteKind(t *testing.T) {
 		{"create", nil, "", "create"},
 		{"delete", nil, "", "delete"},
 	} {
-		if got := callsite.Kind(tc.verb, tc.p, bodyRV([]byte(tc.body))); got != tc.want {
+		if got := callsite.Kind(tc.verb, tc.p, BodyRV([]byte(tc.body))); got != tc.want {
 			t.Errorf("%s %s: %q, want %q", tc.verb, tc.body, got, tc.want)
 		}
 	}
