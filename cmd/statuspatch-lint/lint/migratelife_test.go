@@ -140,3 +140,24 @@ func TestMigrateApplySetter(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateapplysetter="}),
 		"example.com/op/controllers/migrateapplysetter")
 }
+
+// Issue 80 B1: migratelife's shapes on kubebuilder's tutorial form, the
+// object a local value passed by its address (migratelifevalue). The
+// patcher is made over &order, holding order itself; every write is its
+// Flush, as in the pointer form. At cc13c6a none moved ("the object is
+// &order, the address of a local value").
+func TestMigrateLifeValue(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migratelifevalue="}), "example.com/op/controllers/migratelifevalue")
+	moved := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) == 1 && strings.HasPrefix(d.SuggestedFixes[0].Message, "move the status write onto WidgetStatusPatcher") {
+				moved++
+			}
+		}
+	}
+	if moved != 12 {
+		t.Errorf("%d writes moved onto a patcher, want 12", moved)
+	}
+}

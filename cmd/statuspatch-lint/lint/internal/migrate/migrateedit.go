@@ -54,6 +54,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 				return ""
 			}
 		}
+		stack, e := addressed(stack, m.obj) // &obj of a value: its pointer
 		switch p := stack[len(stack)-2].(type) {
 		case *ast.SelectorExpr:
 			if statusRefs && p.Sel.Name == "Status" {
@@ -81,7 +82,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 		case *ast.BinaryExpr:
 			return ""
 		case *ast.CallExpr:
-			if ok, _ := m.checkCallee(p, id, 0); ok || slices.Contains(p.Args, ast.Expr(id)) && m.allowedCall(stack, p, id, m.obj) {
+			if ok, _ := m.checkCallee(p, e, 0); ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
 				return ""
 			}
 		}
@@ -322,7 +323,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if why != "" {
 		return nil, why
 	}
-	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, m.obj.Name(), owner)
+	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, m.objText(), owner)
 	var edits []analysis.TextEdit // the first is where the command says the fix is
 	if m.fetch != nil {
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)
