@@ -331,3 +331,15 @@ func inDefer(path []ast.Node) bool {
 	}
 	return false
 }
+
+// deferredLit is deferredAt on a stack from the root down: stack[i] is a
+// function literal deferred where it is declared (defer func() { ... }()).
+func deferredLit(stack []ast.Node, i int) bool {
+	lit, ok := stack[i].(*ast.FuncLit)
+	if !ok || i < 2 {
+		return false
+	}
+	call, ok := stack[i-1].(*ast.CallExpr)
+	d, ok2 := stack[i-2].(*ast.DeferStmt)
+	return ok && ok2 && call.Fun == lit && d.Call == call
+}
