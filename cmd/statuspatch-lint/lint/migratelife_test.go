@@ -160,7 +160,7 @@ func TestMigrateLifeValue(t *testing.T) {
 			}
 		}
 	}
-	if moved != 13 {
-		t.Errorf("%d writes moved onto a patcher, want 13", moved)
+	if moved != 14 {
+		t.Errorf("%d writes moved onto a patcher, want 14", moved)
 	}
 }

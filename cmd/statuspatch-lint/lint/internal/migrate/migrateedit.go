@@ -29,7 +29,19 @@ func (m checks) checkMutations() string {
 	if inDefer(m.path) {
 		to = m.enclosingFunc().End() // it runs as the function returns
 	}
-	return uses(m.enclosingFunc(), m.anchor.End(), to)
+	// A deferred literal that does not hold the write runs after it: its
+	// uses are no change before the write (lifedefer.go).
+	from := m.anchor.End()
+	for _, lit := range deferredLits(m.enclosingFunc(), m.call) {
+		if lit.Pos() < from || lit.Pos() >= to {
+			continue
+		}
+		if why := uses(m.enclosingFunc(), from, lit.Pos()); why != "" {
+			return why
+		}
+		from = lit.End()
+	}
+	return uses(m.enclosingFunc(), from, to)
 }
 
 // checkBefore returns why a use of the object before the anchor may change

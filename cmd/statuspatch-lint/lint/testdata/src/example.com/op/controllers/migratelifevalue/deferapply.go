@@ -41,3 +41,18 @@ func (r *OrderReconciler) litChangeApply(ctx context.Context, req ctrl.Request) 
 	mark()
 	return r.Status().Apply(ctx, widgetac.Widget(order.Name, order.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: order.Status.Ready is changed at line 40: apply mode applies only the configuration\)$`
 }
+
+// A deferred literal changes the spec, and only logs: it runs after the
+// Update, whose patcher has flushed by then. The Update moves.
+func (r *OrderReconciler) deferSpecAfter(ctx context.Context, req ctrl.Request) error {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	defer func() {
+		order.Spec.Size = 0
+		logr.FromContextOrDiscard(ctx).Info("done", "size", order.Spec.Size)
+	}()
+	order.Status.Ready = true
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
