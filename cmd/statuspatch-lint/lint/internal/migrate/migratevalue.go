@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -72,4 +73,28 @@ func valueCopy(info *types.Info, stack []ast.Node) (*types.Var, ast.Node, string
 	}
 	v, _ := info.Defs[l].(*types.Var)
 	return v, stack[n-2], "copied into " + l.Name, v != nil
+}
+
+// copyBaseWhy says why a merge patch whose base is &x, x a whole copy of
+// the value object (base := cronJob, client.MergeFrom(&base)), stays: the
+// copy shares the object's slices and maps, so a change made in place
+// through them (meta.SetStatusCondition of an existing condition) is in
+// the base too, and the handwritten patch leaves it out, where the
+// patcher's base, a DeepCopy, would send it. "" when e is not such a base.
+func (m *migration) copyBaseWhy(e ast.Expr) string {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return ""
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	def, val := m.definition(v)
+	if def == nil || !m.passesObj(val) || !valueObj(m.obj) {
+		return ""
+	}
+	return fmt.Sprintf("the base &%s is the address of %s, a copy of the value %s made at %s: it shares %s's slices and maps, so a change made in place through them is in the base too and this patch leaves it out, where the patcher, whose base is a DeepCopy, would send it; take the base with %s.DeepCopy() for -fix to move the write",
+		v.Name(), v.Name(), m.obj.Name(), m.where(def.Pos()), m.obj.Name(), m.obj.Name())
 }
