@@ -329,3 +329,89 @@ func TestFixComposesExportedHelperWithTheCallersWrites(t *testing.T) {
 		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
 	}
 }
+
+// composedValuePkg is composedPkg on kubebuilder's tutorial form: the
+// object a local value, passed as &d (issue 80 B1).
+const composedValuePkg = `package ctrlv
+
+import (
+	"context"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	Client client.Client
+}
+
+func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) (err error) {
+	var d appsv1.Deployment
+	if err := r.Client.Get(ctx, key, &d); err != nil {
+		return err
+	}
+	defer func() {
+		if err == nil {
+			return
+		}
+		d.Status.Replicas = -1
+		if uerr := r.Client.Status().Update(ctx, &d); uerr != nil {
+			err = uerr
+		}
+	}()
+	if d.Status.ObservedGeneration == 0 {
+		d.Status.ObservedGeneration = d.Generation
+		if err := r.Client.Status().Update(ctx, &d); err != nil {
+			return err
+		}
+		if err := r.Client.Get(ctx, key, &d); err != nil {
+			return err
+		}
+	}
+	if d.Status.Replicas == 0 {
+		patch := client.MergeFrom(d.DeepCopy())
+		d.Status.Replicas = int32(len(d.Name))
+		if err := r.Client.Status().Patch(ctx, &d, patch); err != nil {
+			return err
+		}
+	}
+	return status.MarkFailed(ctx, r.Client, &d, "no capacity")
+}
+`
+
+// The composed caller on the tutorial's value form (issue 80 B1: at
+// cc13c6a every write stayed, "the object is &d, the address of a local
+// value"): the patcher made over &d holds d itself; the re-Get is a Fetch
+// whose object d takes, the patcher made again over &d; the helper of
+// another package is given the patcher. The module builds; the migrated
+// caller is testdata/exportedhelper/composedvalue/ctrlv_ctrlv.go.golden.
+func TestFixComposesExportedHelperWithAValueObject(t *testing.T) {
+	bin := buildLint(t)
+	mod := exportedHelperModule(t, map[string]string{"ctrlv/ctrlv.go": composedValuePkg})
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	for _, want := range []string{
+		"status/status.go:16: fixed: move the status write onto DeploymentStatusPatcher (MarkFailed takes the patcher",
+		"ctrlv/ctrlv.go:25: fixed: move the status write onto DeploymentStatusPatcher",
+		"ctrlv/ctrlv.go:31: fixed: move the status write onto DeploymentStatusPatcher",
+		"ctrlv/ctrlv.go:41: fixed: move the status write onto DeploymentStatusPatcher",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
+		}
+	}
+	for _, l := range strings.Split(errOut, "\n") {
+		if strings.Contains(l, ": kept: ") && (strings.Contains(l, "/ctrlv/") || strings.Contains(l, "/status/")) {
+			t.Errorf("-fix kept a write: %s", l)
+		}
+	}
+	golden := filepath.Join("testdata", "exportedhelper", "composedvalue", "ctrlv_ctrlv.go.golden")
+	if got, want := readIn(t, mod, "ctrlv/ctrlv.go"), readIn(t, ".", golden); got != want {
+		t.Errorf("ctrlv/ctrlv.go after -fix differs from %s:\n%s", golden, got)
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
+	}
+}

@@ -140,3 +140,31 @@ func TestMigrateApplySetter(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateapplysetter="}),
 		"example.com/op/controllers/migrateapplysetter")
 }
+
+// Issue 80 B1: migratelife's shapes on kubebuilder's tutorial form, the
+// object a local value passed by its address (migratelifevalue). The
+// patcher is made over &order, holding order itself; every write is its
+// Flush, as in the pointer form; the one reassigned whole stays. At
+// cc13c6a, 1 of migratelifevalue.go's 13 writes moved ("the object is
+// &order, the address of a local value"). An apply after a deferred literal that changes the status
+// (deferapply.go) moves: the literal runs after it (at cc13c6a: "changed
+// at line 26", a line of the literal), and so does a write of the body
+// before a deferred literal that changes the spec (deferSpecAfter). A
+// conflict loop on a value (loop.go) becomes Fetch and Retry, the value
+// taking the patcher's object after it (at cc13c6a: "declared at line 17
+// from an object that may be held elsewhere", of var order v1.Widget).
+func TestMigrateLifeValue(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migratelifevalue="}), "example.com/op/controllers/migratelifevalue")
+	moved := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) == 1 && strings.HasPrefix(d.SuggestedFixes[0].Message, "move the status write onto WidgetStatusPatcher") {
+				moved++
+			}
+		}
+	}
+	if moved != 15 {
+		t.Errorf("%d writes moved onto a patcher, want 15", moved)
+	}
+}

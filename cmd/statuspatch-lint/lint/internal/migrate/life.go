@@ -283,9 +283,14 @@ func (l *life) isGet(call *ast.CallExpr) bool {
 	return ok && sel.Sel.Name == "Get" && l.is(call.Args[2])
 }
 
-// is reports whether e is the object's variable.
+// is reports whether e is the object's variable, or &obj of a value
+// (migratevalue.go): the object's pointer.
 func (l *life) is(e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND && valueObj(l.obj) {
+		e = ast.Unparen(u.X)
+	}
+	id, ok := e.(*ast.Ident)
 	return ok && l.si.pass.TypesInfo.Uses[id] == l.obj
 }
 

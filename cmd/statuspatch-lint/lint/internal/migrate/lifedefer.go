@@ -331,3 +331,34 @@ func inDefer(path []ast.Node) bool {
 	}
 	return false
 }
+
+// deferredLit is deferredAt on a stack from the root down: stack[i] is a
+// function literal deferred where it is declared (defer func() { ... }()).
+func deferredLit(stack []ast.Node, i int) bool {
+	lit, ok := stack[i].(*ast.FuncLit)
+	if !ok || i < 2 {
+		return false
+	}
+	call, ok := stack[i-1].(*ast.CallExpr)
+	d, ok2 := stack[i-2].(*ast.DeferStmt)
+	return ok && ok2 && call.Fun == lit && d.Call == call
+}
+
+// deferredLits are the literals deferred where they are declared (defer
+// func() { ... }()) in fn, outside its other literals, that do not hold
+// call, in source order: each runs as fn returns, after call.
+func deferredLits(fn ast.Node, call *ast.CallExpr) []*ast.FuncLit {
+	var lits []*ast.FuncLit
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && (call.Pos() < lit.Pos() || call.Pos() >= lit.End()) {
+				lits = append(lits, lit)
+			}
+		case *ast.FuncLit:
+			return n == fn
+		}
+		return true
+	})
+	return lits
+}

@@ -215,6 +215,9 @@ func (m reads) findAnchor(verb string) string {
 			}
 			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch), and " + m.obj.Name() + " is not read with Get in " + m.funcText() + " before it")
 		}
+		if why := m.copyBaseWhy(mf.Args[0]); why != "" {
+			return m.shapeWhy(why) // base := obj of a value (migratevalue.go)
+		}
 		return m.shapeWhy("the base " + types.ExprString(mf.Args[0]) + " is not a variable")
 	}
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)

@@ -130,11 +130,17 @@ func (h *helperMove) checkApplyCaller(c *migration) string {
 // break, continue, goto or fallthrough, and ends in a return, leaves the
 // function without reaching to (accurate's Reconcile hands the object to
 // its finalizer in such a block). A block inside a function literal
-// returns from the literal only: its uses are checked.
+// returns from the literal only: its uses are checked. A deferred
+// literal of fn that does not hold to runs as fn returns, after to: its
+// uses do not reach to (issue 80 B1: the tutorial's deferred error
+// condition kept its apply, "changed at line N", N in the literal).
 func (a *applyMove) reachingUses(fn ast.Node, from, to token.Pos) string {
 	return a.eachUse(fn, a.obj, from, to, func(stack []ast.Node, id *ast.Ident) string {
-		for _, n := range stack[1:] {
-			if _, ok := n.(*ast.FuncLit); ok {
+		for i, n := range stack[1:] {
+			if lit, ok := n.(*ast.FuncLit); ok {
+				if deferredLit(stack, i+1) && (to < lit.Pos() || to >= lit.End()) {
+					return ""
+				}
 				break
 			}
 			if list := stmtList(n); list != nil && n.Pos() > from && (to < n.Pos() || to >= n.End()) && returnsOnly(list) {

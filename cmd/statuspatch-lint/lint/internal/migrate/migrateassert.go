@@ -22,6 +22,7 @@ type objectAlias func(info *types.Info, stack []ast.Node) (local *types.Var, def
 // objectAliases is the table of the forms followed.
 var objectAliases = []objectAlias{
 	assertedAlias,
+	valueCopy, // migratevalue.go
 }
 
 // assertedAlias: a type assertion of the object to an interface, defined

@@ -29,7 +29,19 @@ func (m checks) checkMutations() string {
 	if inDefer(m.path) {
 		to = m.enclosingFunc().End() // it runs as the function returns
 	}
-	return uses(m.enclosingFunc(), m.anchor.End(), to)
+	// A deferred literal that does not hold the write runs after it: its
+	// uses are no change before the write (lifedefer.go).
+	from := m.anchor.End()
+	for _, lit := range deferredLits(m.enclosingFunc(), m.call) {
+		if lit.Pos() < from || lit.Pos() >= to {
+			continue
+		}
+		if why := uses(m.enclosingFunc(), from, lit.Pos()); why != "" {
+			return why
+		}
+		from = lit.End()
+	}
+	return uses(m.enclosingFunc(), from, to)
 }
 
 // checkBefore returns why a use of the object before the anchor may change
@@ -54,6 +66,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 				return ""
 			}
 		}
+		stack, e := addressed(stack, m.obj) // &obj of a value: its pointer
 		switch p := stack[len(stack)-2].(type) {
 		case *ast.SelectorExpr:
 			if statusRefs && p.Sel.Name == "Status" {
@@ -81,7 +94,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 		case *ast.BinaryExpr:
 			return ""
 		case *ast.CallExpr:
-			if ok, _ := m.checkCallee(p, id, 0); ok || slices.Contains(p.Args, ast.Expr(id)) && m.allowedCall(stack, p, id, m.obj) {
+			if ok, _ := m.checkCallee(p, e, 0); ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
 				return ""
 			}
 		}
@@ -322,7 +335,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if why != "" {
 		return nil, why
 	}
-	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, m.obj.Name(), owner)
+	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, m.objText(), owner)
 	var edits []analysis.TextEdit // the first is where the command says the fix is
 	if m.fetch != nil {
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)

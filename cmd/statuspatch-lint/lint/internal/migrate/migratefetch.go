@@ -265,9 +265,17 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 	if f.inIf {
 		text += "\n" + indent + "if "
 	}
+	after := "\n" + indent + m.obj.Name() + " = " + name + ".Object()"
+	if valueObj(m.obj) {
+		// A value (migratevalue.go): Fetch read into an object of its
+		// own; the value takes what it read, and the patcher is made
+		// again over the value, which the code goes on changing.
+		after = "\n" + indent + m.obj.Name() + " = *" + name + ".Object()" +
+			"\n" + indent + name + " = " + qual + "New" + typ + "(" + m.clientText + ", " + m.objText() + opts + ")"
+	}
 	return []analysis.TextEdit{
 		{Pos: f.from, End: f.to, NewText: []byte(text)},
-		{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte("\n" + indent + m.obj.Name() + " = " + name + ".Object()")},
+		{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte(after)},
 	}
 }
 

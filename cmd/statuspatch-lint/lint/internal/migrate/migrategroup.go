@@ -38,7 +38,7 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 		if !ok || call == m.call || len(call.Args) < 2 || call.Pos() < m.enclosingFunc().Pos() || call.End() > m.enclosingFunc().End() {
 			continue
 		}
-		if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] != m.obj {
+		if !m.passesObj(call.Args[1]) {
 			continue
 		}
 		line := pass.Fset.Position(call.Pos()).Line

@@ -62,8 +62,7 @@ func (m *migration) helperDecl() *ast.FuncDecl {
 }
 
 func (m *migration) isObj(e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && m.pass.TypesInfo.Uses[id] == m.obj
+	return m.passesObj(e) // obj, or &obj of a value (migratevalue.go)
 }
 
 // A helperCaller is one function calling the helper with one object: its

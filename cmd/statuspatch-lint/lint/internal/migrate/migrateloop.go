@@ -359,8 +359,11 @@ func (l *conflictLoop) fresh(def ast.Stmt) bool {
 	case *ast.AssignStmt:
 		val = s.Rhs[0]
 	case *ast.DeclStmt:
-		if vs := s.Decl.(*ast.GenDecl).Specs[0].(*ast.ValueSpec); len(vs.Values) == 1 {
+		vs := s.Decl.(*ast.GenDecl).Specs[0].(*ast.ValueSpec)
+		if len(vs.Values) == 1 {
 			val = vs.Values[0]
+		} else if len(vs.Values) == 0 && valueObj(l.obj) {
+			return true // var obj T: a value of its own (migratevalue.go)
 		}
 	}
 	switch e := ast.Unparen(val).(type) {

@@ -87,7 +87,11 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 	} else {
 		fmt.Fprintf(&b, "if %s == nil {\n%s\t%s = %s", errName, in, errName, retry(in+"\t"))
 		if l.used {
-			fmt.Fprintf(&b, "\n%s\t%s = %s.Object()", in, l.obj.Name(), name)
+			deref := ""
+			if valueObj(l.obj) {
+				deref = "*" // a value takes what the patcher holds (migratevalue.go)
+			}
+			fmt.Fprintf(&b, "\n%s\t%s = %s%s.Object()", in, l.obj.Name(), deref, name)
 		}
 		fmt.Fprintf(&b, "\n%s}", in)
 		if is, ok := l.stmt.(*ast.IfStmt); ok {

@@ -44,8 +44,10 @@ func (m reads) findObj(kind string) string {
 		}
 		if v := m.localValue(arg, kind); v != nil {
 			// &x of a local value (kubebuilder's tutorial: var cronJob
-			// batchv1.CronJob, r.Get(ctx, key, &cronJob)).
-			return m.shapeWhy("the object is " + m.addrText(v))
+			// batchv1.CronJob, r.Get(ctx, key, &cronJob)): the object is
+			// x, passed as &x, and the patcher is made over &x.
+			m.obj = v
+			return ""
 		}
 		return m.shapeWhy("the object " + types.ExprString(arg) + " is not a variable")
 	}

@@ -1,0 +1,100 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// The object held as a value (kubebuilder's tutorial: var cronJob
+// batchv1.CronJob, r.Get(ctx, key, &cronJob), r.Status().Update(ctx,
+// &cronJob)): the model's object is the variable cronJob, and the code
+// passes it as &cronJob wherever the pointer form passes cronJob. The
+// patcher is made over &cronJob, so it holds the variable itself, no copy:
+// the changes the code makes to cronJob are the patcher's object's, and
+// each write is its Flush as in the pointer form.
+
+// objText is the object's pointer as the code passes it: obj, or &obj of
+// a value.
+func (m *migration) objText() string {
+	if valueObj(m.obj) {
+		return "&" + m.obj.Name()
+	}
+	return m.obj.Name()
+}
+
+// passesObj reports whether e is the object's pointer: obj, or &obj of a
+// value.
+func (m *migration) passesObj(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND && valueObj(m.obj) {
+		e = ast.Unparen(u.X)
+	}
+	id, ok := e.(*ast.Ident)
+	return ok && m.pass.TypesInfo.Uses[id] == m.obj
+}
+
+// valueCopy: a value object copied whole into a new local (before :=
+// cronJob, var before = cronJob). The copy is another object, but it
+// shares what the value's fields point to (maps, slices, pointers): its
+// uses are checked as the object's, so a change through it of what they
+// share is seen.
+func valueCopy(info *types.Info, stack []ast.Node) (*types.Var, ast.Node, string, bool) {
+	n := len(stack)
+	if n < 2 {
+		return nil, nil, "", false
+	}
+	id, ok := stack[n-1].(*ast.Ident)
+	if v, _ := info.Uses[id].(*types.Var); !ok || !valueObj(v) {
+		return nil, nil, "", false
+	}
+	var lhs ast.Expr
+	switch p := stack[n-2].(type) {
+	case *ast.AssignStmt:
+		if p.Tok != token.DEFINE || len(p.Rhs) != 1 || p.Rhs[0] != id || len(p.Lhs) != 1 {
+			return nil, nil, "", false
+		}
+		lhs = p.Lhs[0]
+	case *ast.ValueSpec:
+		if len(p.Values) != 1 || p.Values[0] != id || len(p.Names) != 1 {
+			return nil, nil, "", false
+		}
+		lhs = p.Names[0]
+	default:
+		return nil, nil, "", false
+	}
+	l, ok := lhs.(*ast.Ident)
+	if !ok {
+		return nil, nil, "", false
+	}
+	if l.Name == "_" {
+		return nil, stack[n-2], "copied", true
+	}
+	v, _ := info.Defs[l].(*types.Var)
+	return v, stack[n-2], "copied into " + l.Name, v != nil
+}
+
+// copyBaseWhy says why a merge patch whose base is &x, x a whole copy of
+// the value object (base := cronJob, client.MergeFrom(&base)), stays: the
+// copy shares the object's slices and maps, so a change made in place
+// through them (meta.SetStatusCondition of an existing condition) is in
+// the base too, and the handwritten patch leaves it out, where the
+// patcher's base, a DeepCopy, would send it. "" when e is not such a base.
+func (m *migration) copyBaseWhy(e ast.Expr) string {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return ""
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	def, val := m.definition(v)
+	if def == nil || !m.passesObj(val) || !valueObj(m.obj) {
+		return ""
+	}
+	return fmt.Sprintf("the base &%s is the address of %s, a copy of the value %s made at %s: it shares %s's slices and maps, so a change made in place through them is in the base too and this patch leaves it out, where the patcher, whose base is a DeepCopy, would send it; take the base with %s.DeepCopy() for -fix to move the write",
+		v.Name(), v.Name(), m.obj.Name(), m.where(def.Pos()), m.obj.Name(), m.obj.Name())
+}
