@@ -56,7 +56,8 @@ func BenchmarkRealOperatorSearch(b *testing.B) {
 // benchSearch runs s with o b.N times and reports schedules per second
 // of search time; every run must give the first one's verdict. With ce
 // (o's server, counted) it logs the requests a schedule by verb, resource
-// and caller, and kube-apiserver's own count of them.
+// and caller, and kube-apiserver's own count of them. It reports the CPU
+// a schedule of this process and of its kube-apiservers.
 func benchSearch(b *testing.B, s explore.Scenario, o explore.Options, ce *countingEnv) {
 	var n int
 	var elapsed time.Duration
@@ -70,6 +71,7 @@ func benchSearch(b *testing.B, s explore.Scenario, o explore.Options, ce *counti
 			b.Fatal(err)
 		}
 	}
+	self0, servers0 := cpu()
 	for range b.N {
 		res, err := explore.Run(b.Context(), s, o)
 		if err != nil {
@@ -88,7 +90,10 @@ func benchSearch(b *testing.B, s explore.Scenario, o explore.Options, ce *counti
 		}
 		n, elapsed = n+res.Schedules, elapsed+res.Elapsed
 	}
+	self1, servers1 := cpu()
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "schedules/s")
+	b.ReportMetric(float64((self1-self0).Milliseconds())/float64(max(n, 1)), "test-CPU-ms/schedule")
+	b.ReportMetric(float64((servers1-servers0).Milliseconds())/float64(max(n, 1)), "apiserver-CPU-ms/schedule")
 	if ce != nil {
 		b.ReportMetric(perSchedule(b, sent, ce.counts(), n), "requests/schedule")
 		after, err := serverRequests(b.Context(), ce.env)
