@@ -184,10 +184,13 @@ func serverRequests(ctx context.Context, env *testenv.Env) (map[string]float64, 
 	if err != nil {
 		return nil, fmt.Errorf("GET %s/metrics: %w", env.Config.Host, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s/metrics: %s: %w", env.Config.Host, resp.Status, err)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s/metrics: %w", env.Config.Host, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s/metrics: %s", env.Config.Host, resp.Status)
 	}
 	out := map[string]float64{}
 	sc := bufio.NewScanner(strings.NewReader(string(body)))
