@@ -6,6 +6,7 @@ package realops
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,10 +23,35 @@ import (
 )
 
 // TestMain silences controller-runtime's logger, which the operators log
-// through (and which prints a stack when nothing is set).
+// through (and which prints a stack when nothing is set), and has the
+// kube-apiservers the tests start collect as testenv-server's do.
 func TestMain(m *testing.M) {
 	ctrllog.SetLogger(logr.Discard())
+	if err := serverGC(os.Getenv, os.Setenv); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	os.Exit(m.Run())
+}
+
+// A schedule waits on kube-apiserver's CPU, of which the collector took
+// about a quarter at GOGC=100 (docs/benchmarks.md, "what a schedule
+// waits on"). testenv.Start runs kube-apiserver as a child of this
+// process, with this process's environment: serverGC sets GOGC=400 and a
+// 1 GiB GOMEMLIMIT there, as testenv-server does for its own
+// kube-apiserver (testenv/cmd/testenv-server/gc.go), each unless already
+// set. This process's own collector is not changed: Go reads GOGC when a
+// process starts.
+func serverGC(getenv func(string) string, setenv func(string, string) error) error {
+	for _, kv := range [][2]string{{"GOGC", "400"}, {"GOMEMLIMIT", "1073741824"}} {
+		if getenv(kv[0]) != "" {
+			continue
+		}
+		if err := setenv(kv[0], kv[1]); err != nil {
+			return fmt.Errorf("realops: setting %s=%s for kube-apiserver: %w", kv[0], kv[1], err)
+		}
+	}
+	return nil
 }
 
 // start runs the full API (kube-apiserver against testenv's etcd: the
