@@ -92,6 +92,9 @@ type failDetail struct {
 	object   string
 	fields   []string
 	timeOnly bool
+	// restored: a lost write whose lost values were written again
+	// before the steady state (internal/judge's restored.go).
+	restored *judge.Restoration
 }
 
 // failOn is fail with what the violation is about.
@@ -164,6 +167,21 @@ func (t *trace) timeOnly(invariant, msg, note string) {
 		if i < len(f.alsoAbout) {
 			f.alsoAbout[i].timeOnly = true
 		}
+	}
+}
+
+// restored marks the violation of invariant with msg, a lost write
+// whose lost values the steady state holds again, as such (r): its
+// message, cause and place kept.
+func (t *trace) restored(invariant, msg string, r judge.Restoration) {
+	f := t.failed
+	if f == nil {
+		return
+	}
+	if f.Invariant == invariant && f.Message == msg {
+		f.about.restored = &r
+	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 && i < len(f.alsoAbout) {
+		f.alsoAbout[i].restored = &r
 	}
 }
 

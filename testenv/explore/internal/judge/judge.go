@@ -33,6 +33,10 @@ type Failure struct {
 	Object   string
 	Fields   []string
 	TimeOnly bool
+	// Restored, for a lost write, is where its lost values were written
+	// again before the steady state (restored.go); nil: they were not,
+	// or the history cannot show it.
+	Restored *Restoration
 	Message  string
 }
 

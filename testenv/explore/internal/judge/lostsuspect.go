@@ -37,6 +37,8 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 		l.Message += c.trace.WriteNote()
 		suspect.lost = append(suspect.lost, l.Failure)
 		c.trace.Fail(NameLostWrite, l.Failure)
+		c.lost = append(c.lost, lostValues{h: h, at: h.Newest(), prev: prev, cur: suspect.cur,
+			fields: leafFields(leaves, l.Fields), keys: keys, msg: l.Message})
 	}
 	if again && len(suspect.lost) > 0 {
 		c.lwSuspects = append(c.lwSuspects, suspect)

@@ -79,6 +79,13 @@ func (r *recording) TimeOnly(_ string, msg, note string) {
 		}
 	}
 }
+func (r *recording) Restored(_ string, msg string, at Restoration) {
+	for i, f := range r.failed {
+		if f.Message == msg {
+			r.failed[i].Restored = &at
+		}
+	}
+}
 func (r *recording) WriteNote() string { return "" }
 
 // A suspect lost write the fresh schedule's write matches but for
@@ -126,8 +133,8 @@ func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
 		if got.TimeOnly != tc.timeOnly || (tc.says != "") != strings.HasSuffix(got.Message, ")") || !strings.Contains(got.Message, tc.says) {
 			t.Errorf("%s: %+v, want ranked last %t, saying %q", tc.name, got, tc.timeOnly, tc.says)
 		}
-		if last := SeverityOf(NameLostWrite, got.TimeOnly) == TimeOnly; last != tc.timeOnly {
-			t.Errorf("%s: ranked %v, want last %t", tc.name, SeverityOf(NameLostWrite, got.TimeOnly), tc.timeOnly)
+		if last := SeverityOf(NameLostWrite, got) == TimeOnly; last != tc.timeOnly {
+			t.Errorf("%s: ranked %v, want last %t", tc.name, SeverityOf(NameLostWrite, got), tc.timeOnly)
 		}
 	}
 }
