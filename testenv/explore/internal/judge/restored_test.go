@@ -67,8 +67,24 @@ func judgeHistory(t *testing.T, writes []write) []Failure {
 		b.Record(widgetKey, w.v, string(rune('a'+i)))
 	}
 	tr.step = 0
-	c.CheckSteady(context.Background(), Steady{Fresh: func() client.Reader { return nil }})
+	steps := make([]Step, len(writes))
+	for i := range steps {
+		steps[i].Index = i + 1
+	}
+	c.CheckSteady(context.Background(), Steady{Steps: steps, First: len(steps), Fresh: func() client.Reader { return nil }})
 	return tr.failed
+}
+
+// deleting is v being deleted, with finalizers fs.
+func deleting(v map[string]any, fs ...string) map[string]any {
+	m := v["metadata"].(map[string]any)
+	m["deletionTimestamp"] = "2026-11-29T08:00:03Z"
+	l := make([]any, len(fs))
+	for i, f := range fs {
+		l[i] = f
+	}
+	m["finalizers"] = l
+	return v
 }
 
 func cond(typ, status, at string) map[string]any {
@@ -92,7 +108,9 @@ func conds(cs ...map[string]any) map[string]any {
 // write took away (karpenter's lifecycle's stale conditions over
 // disruption's): the steady state holds them again when a later write
 // sets them again, whatever else the list holds then, in any order; with
-// another lastTransitionTime, but for times, saying so.
+// another lastTransitionTime, but for times, saying so. A loss on an
+// object being deleted, gone in the steady state, ended with it; not a
+// loss of a finalizer, which decides when it goes.
 func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 	t0, t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:05Z", "2026-11-29T08:00:09Z"
 	plan := func(id string) map[string]any { return map[string]any{"plan": map[string]any{"id": id}} }
@@ -152,6 +170,25 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 			{2, "lifecycle", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1)))},
 			{3, "disruption", 2, widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1), cond("Drifted", "False", t2)))},
 		}, nil},
+		{"conditions lost on an object being deleted, gone", []write{
+			{0, "", -1, widget("u1", conds(cond("Launched", "True", t0)))},
+			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
+			{2, "user", 1, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1))), "f")},
+			{3, "lifecycle", 0, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1))), "f")},
+			{4, "lifecycle", 3, nil},
+		}, &Restoration{Version: 5, Step: 4, Ended: true}},
+		{"conditions lost on an object being deleted, still there", []write{
+			{0, "", -1, widget("u1", conds(cond("Launched", "True", t0)))},
+			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
+			{2, "user", 1, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1))), "f")},
+			{3, "lifecycle", 0, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1))), "f")},
+		}, nil},
+		{"a finalizer lost on an object being deleted, gone", []write{
+			{0, "", -1, widget("u1", nil)},
+			{1, "a", 0, deleting(widget("u1", nil), "a")},
+			{2, "b", 0, deleting(widget("u1", nil), "b")},
+			{3, "b", 2, nil},
+		}, nil},
 	} {
 		failed := judgeHistory(t, tc.writes)
 		if len(failed) != 1 {
@@ -170,7 +207,10 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 			continue
 		}
 		want := "the lost values were written again at step 3 before the steady state"
-		if tc.restored.ButTimes {
+		switch {
+		case tc.restored.Ended:
+			want = "the object, being deleted, was gone at step 4 before the steady state, the lost values with it"
+		case tc.restored.ButTimes:
 			want = "the lost values were written again, but for time-like fields, at step 3 before the steady state"
 		}
 		if s.Rank != RestoredRank || s.Rank <= stuck.Rank || s.Rank >= TimeOnly.Rank || !strings.Contains(s.Reason, want) {

@@ -198,8 +198,9 @@ func Disabled(names []string) (map[string]bool, error) {
 // severe first. Severity is a column of the table: a value that goes
 // backwards ranks first, then a decision lost, undone or made twice,
 // then an object stuck; then a lost write whose lost values the steady
-// state holds again, written again by a later write (no lasting harm to
-// those fields: restored.go); a lost write whose overwritten and
+// state holds again, written again by a later write, or that ended with
+// an object being deleted (no lasting harm to those fields:
+// restored.go); a lost write whose overwritten and
 // overwriting values differ only in time-like fields (a timestamp set
 // again a second later, every other field equal), or whose fresh write
 // would have sent an atomic list's same items in another order (times
@@ -229,6 +230,9 @@ func RestoredSeverity(r Restoration) Severity {
 	by := fmt.Sprintf("at step %d", r.Step)
 	if r.Step == 0 {
 		by = fmt.Sprintf("in v%d", r.Version)
+	}
+	if r.Ended {
+		return Severity{RestoredRank, "a decision lost for a while: the object, being deleted, was gone " + by + " before the steady state, the lost values with it"}
 	}
 	but := ""
 	if r.ButTimes {
