@@ -53,7 +53,7 @@ func severityOf(v *Violation) severity {
 
 // severityOfOne is the rank and reason of one violation of invariant.
 func severityOfOne(invariant string, d failDetail) severity {
-	s := judge.SeverityOf(invariant, judge.Failure{TimeOnly: d.timeOnly, Restored: d.restored})
+	s := judge.SeverityOf(invariant, judge.Failure{TimeOnly: d.timeOnly, OrderOnly: d.orderOnly, Restored: d.restored})
 	return severity{s.Rank, s.Reason, s.Rank}
 }
 

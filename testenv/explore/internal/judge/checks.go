@@ -45,10 +45,11 @@ type Trace interface {
 	// which the judgement after the schedule cleared.
 	Retract(invariant, msg string)
 	// TimeOnly marks the violation of invariant with message msg, which
-	// the judgement after the schedule found a loss of times only (or of
-	// an atomic list's order only), as one (ranked last), note ending its
-	// message; it keeps its cause.
+	// the judgement after the schedule found a loss of times only, as one
+	// (ranked last), note ending its message; it keeps its cause.
 	TimeOnly(invariant, msg, note string)
+	// OrderOnly is TimeOnly for a loss of an atomic list's order only.
+	OrderOnly(invariant, msg, note string)
 	// Restored marks the violation of invariant with message msg, a lost
 	// write whose lost values the steady state holds again, written
 	// again as r says (restored.go): ranked below what persists, its

@@ -220,9 +220,12 @@ var stuck = Severity{3, "an object stuck"}
 // state holds again (RestoredSeverity).
 const RestoredRank = 4
 
-// TimeOnly is the severity of a lost write of time-like fields only, or
-// of an atomic list's order only.
-var TimeOnly = Severity{5, "a lost write whose values differ only in time-like fields or in order"}
+// TimeOnly is the severity of a lost write of time-like fields only;
+// OrderOnly, of an atomic list's order only: the same rank, last.
+var (
+	TimeOnly  = Severity{5, "a lost write whose values differ only in time-like fields"}
+	OrderOnly = Severity{TimeOnly.Rank, "a lost write whose fresh write would have sent the same items in another order"}
+)
 
 // RestoredSeverity is the severity of a lost write whose lost values
 // were written again as r says.
@@ -242,12 +245,16 @@ func RestoredSeverity(r Restoration) Severity {
 }
 
 // SeverityOf is the rank and reason of f, a violation of invariant: a
-// lost write of time-like fields only, or of an atomic list's order
-// only (Failure.TimeOnly), ranks last; one whose lost values were
-// written again (Failure.Restored), below what persists.
+// lost write of time-like fields only (Failure.TimeOnly), or of an
+// atomic list's order only (Failure.OrderOnly), ranks last; one whose
+// lost values were written again (Failure.Restored), below what
+// persists.
 func SeverityOf(invariant string, f Failure) Severity {
-	if invariant == NameLostWrite && f.TimeOnly {
+	switch {
+	case invariant == NameLostWrite && f.TimeOnly:
 		return TimeOnly
+	case invariant == NameLostWrite && f.OrderOnly:
+		return OrderOnly
 	}
 	if invariant == NameLostWrite && f.Restored != nil {
 		return RestoredSeverity(*f.Restored)

@@ -14,6 +14,9 @@ func TestEveryInvariantHasASeverity(t *testing.T) {
 	if s := SeverityOf(NameLostWrite, Failure{TimeOnly: true}); s != TimeOnly {
 		t.Errorf("a lost write of time-like fields only: %+v, want %+v", s, TimeOnly)
 	}
+	if s := SeverityOf(NameLostWrite, Failure{OrderOnly: true}); s != OrderOnly || s.Rank != TimeOnly.Rank {
+		t.Errorf("a lost write of an atomic list's order only: %+v, want %+v, ranked with %+v", s, OrderOnly, TimeOnly)
+	}
 	if s := SeverityOf(NameObservedGeneration, Failure{TimeOnly: true}); s == TimeOnly {
 		t.Errorf("time-like fields rank only a lost write last, not %q", NameObservedGeneration)
 	}
