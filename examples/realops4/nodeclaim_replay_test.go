@@ -27,7 +27,7 @@ func instanceLeaked(v *explore.Violation) bool {
 // status.conditions, so the server keeps the list atomic, its order part
 // of the value, and the exact judge still reports it; but a fresh write
 // of the same items in another order loses no decision, so it ranks
-// last (4), below the leak (docs/explore-your-operator.md, karpenter's
+// last (5), below the leak (docs/explore-your-operator.md, karpenter's
 // NodeClaim controllers).
 func conditionsOverwritten(v *explore.Violation) bool {
 	return v != nil && v.Broke(explore.InvariantLostWrite) && strings.Contains(v.Message, "NodeClaim default-a: status.conditions written by step") &&
@@ -69,7 +69,7 @@ const conditionsSeed = "nodeclaim.lifecycle:default-a@0,0 !kubelet-join@1,1 node
 // still reports it, ranked last. The NodeClaim CRD's conditions are
 // atomic: the order the stale write sent is what the server stored, and
 // the verdict stands while the schema says so; but the fresh write held
-// the same items in another order (times aside), so it ranks 4 with a
+// the same items in another order (times aside), so it ranks 5 with a
 // loss of times only, saying so, its cause kept (internal/judge's
 // TestJudgeAfterTimesOnlyStandsRankedLast, book's TestCompareAnyOrder).
 func TestKarpenterNodeClaimConditionsFalseAlarm(t *testing.T) {
@@ -82,8 +82,8 @@ func TestKarpenterNodeClaimConditionsFalseAlarm(t *testing.T) {
 		t.Fatalf("replay of %q: want the conditions overwritten (the known false alarm), diverged %q, got:\n%v", conditionsSeed, res.Diverged, v)
 	}
 	const reordered = "a fresh read would have sent the same items in another order: status.conditions"
-	if v := res.Violation; v.Rank != 4 || !strings.Contains(v.Message, reordered) || v.Cause == nil {
-		t.Fatalf("replay of %q: want it ranked last (4), saying %q, its cause kept; got rank %d (%s), cause %v:\n%v",
+	if v := res.Violation; v.Rank != 5 || !strings.Contains(v.Message, reordered) || v.Cause == nil {
+		t.Fatalf("replay of %q: want it ranked last (5), saying %q, its cause kept; got rank %d (%s), cause %v:\n%v",
 			conditionsSeed, reordered, v.Rank, v.RankReason, v.Cause, v)
 	}
 	t.Logf("rank %d (%s): %s", res.Violation.Rank, res.Violation.RankReason, res.Violation.Message)

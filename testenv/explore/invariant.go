@@ -95,8 +95,12 @@ type judgeTrace struct {
 
 func (j judgeTrace) Fail(invariant string, f judge.Failure) { j.t.failWith(invariant, f) }
 func (j judgeTrace) Retract(invariant, msg string)          { j.t.retract(invariant, msg) }
-func (j judgeTrace) TimeOnly(invariant, msg, note string)   { j.t.timeOnly(invariant, msg, note) }
-func (j judgeTrace) WriteNote() string                      { return j.t.writeNote() }
+func (j judgeTrace) TimeOnly(invariant, msg, note string)   { j.t.timeOnly(invariant, msg, note, false) }
+func (j judgeTrace) OrderOnly(invariant, msg, note string)  { j.t.timeOnly(invariant, msg, note, true) }
+func (j judgeTrace) Restored(invariant, msg string, r judge.Restoration) {
+	j.t.restored(invariant, msg, r)
+}
+func (j judgeTrace) WriteNote() string { return j.t.writeNote() }
 
 // Acting is the step being run as judge.Checks reads it; nil outside a
 // step.

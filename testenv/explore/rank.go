@@ -14,18 +14,25 @@ import (
 // (Options.StopAtFirst: only the first) and reports the most severe
 // first (issue 82). Distinct: another invariant, object, set of fields,
 // or write at fault (violationKey). Severity is a column of the
-// invariants' table (judge.SeverityOf says the order). Equal ranks keep
-// the order the search found them in.
+// invariants' table (judge.SeverityOf says the order). Of equal ranks,
+// one whose own violation (Invariant, Message) has the rank comes before
+// one that has it from a later violation of its schedule (Also): the
+// leak karpenter's NodeClaim controllers make comes before a lost write
+// that ended with its NodeClaim in a schedule that also leaked
+// (examples/realops4). Equal still, the order the search found them in.
 
-// severity is a rank and its reason (judge.Severity).
+// severity is a rank and its reason (judge.Severity), and own, the rank
+// of the violation's own invariant (Invariant, Message), which orders
+// equal ranks.
 type severity struct {
 	rank   int
 	reason string
+	own    int
 }
 
 // timeOnlySeverity is a lost write of time-like fields only, or of an
 // atomic list's order only (judge.TimeOnly).
-var timeOnlySeverity = severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason}
+var timeOnlySeverity = severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason, judge.TimeOnly.Rank}
 
 // severityOf is v's rank and reason: the worst of what its schedule
 // broke (a lost write that also sets observedGeneration back ranks as
@@ -38,7 +45,7 @@ func severityOf(v *Violation) severity {
 		}
 		inv, _, _ := strings.Cut(a, ": ")
 		if s := severityOfOne(inv, v.alsoAbout[i]); s.rank < worst.rank {
-			worst = severity{s.rank, s.reason + " (" + inv + ")"}
+			worst = severity{s.rank, s.reason + " (" + inv + ")", worst.own}
 		}
 	}
 	return worst
@@ -46,18 +53,24 @@ func severityOf(v *Violation) severity {
 
 // severityOfOne is the rank and reason of one violation of invariant.
 func severityOfOne(invariant string, d failDetail) severity {
-	s := judge.SeverityOf(invariant, d.timeOnly)
-	return severity{s.Rank, s.Reason}
+	s := judge.SeverityOf(invariant, judge.Failure{TimeOnly: d.timeOnly, OrderOnly: d.orderOnly, Restored: d.restored})
+	return severity{s.Rank, s.Reason, s.Rank}
 }
 
-// ranked sets each violation's Rank and orders vs most severe first,
-// keeping the order found among equals.
+// compare orders two severities, the most severe first: by rank, then
+// by the rank of the violation's own invariant.
+func (s severity) compare(o severity) int {
+	return cmp.Or(cmp.Compare(s.rank, o.rank), cmp.Compare(s.own, o.own))
+}
+
+// ranked sets each violation's Rank and orders vs most severe first
+// (severity.compare), keeping the order found among equals.
 func ranked(vs []*Violation) []*Violation {
 	for _, v := range vs {
 		s := severityOf(v)
 		v.Rank, v.RankReason = s.rank, s.reason
 	}
-	slices.SortStableFunc(vs, func(a, b *Violation) int { return cmp.Compare(a.Rank, b.Rank) })
+	slices.SortStableFunc(vs, func(a, b *Violation) int { return severityOf(a).compare(severityOf(b)) })
 	return vs
 }
 
@@ -88,15 +101,15 @@ func foundKeyAt(v *Violation, rank int) string {
 }
 
 // moreSevere adds v to vs, ranked or not: where vs holds a violation of
-// the same violationKey, v replaces it if it ranks more severe (and is
-// dropped if not).
+// the same violationKey, v replaces it if it ranks more severe
+// (severity.compare; and is dropped if not).
 func moreSevere(vs []*Violation, v *Violation) []*Violation {
 	k := violationKey(v)
 	i := slices.IndexFunc(vs, func(w *Violation) bool { return violationKey(w) == k })
 	switch {
 	case i < 0:
 		return append(vs, v)
-	case severityOf(v).rank < severityOf(vs[i]).rank:
+	case severityOf(v).compare(severityOf(vs[i])) < 0:
 		vs[i] = v
 	}
 	return vs

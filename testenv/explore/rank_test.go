@@ -92,14 +92,14 @@ func TestSearchRanksTheMostSevereFirst(t *testing.T) {
 		t.Errorf("want observedGeneration set back first, rank 1; got rank %d (%s):\n%s", first.Rank, first.RankReason, first)
 	}
 	const timeOnly = "the values differ only in time-like fields: status.phase"
-	if last.Invariant != explore.InvariantLostWrite || last.Rank != 4 || !strings.Contains(last.Message, timeOnly) || last.Broke(explore.InvariantObservedGeneration) {
-		t.Errorf("want the lost stamp last, rank 4, saying %q; got rank %d (%s):\n%s", timeOnly, last.Rank, last.RankReason, last)
+	if last.Invariant != explore.InvariantLostWrite || last.Rank != 5 || !strings.Contains(last.Message, timeOnly) || last.Broke(explore.InvariantObservedGeneration) {
+		t.Errorf("want the lost stamp last, rank 5, saying %q; got rank %d (%s):\n%s", timeOnly, last.Rank, last.RankReason, last)
 	}
 	for i, v := range res.Violations {
 		if i > 0 && v.Rank < res.Violations[i-1].Rank {
 			t.Errorf("violation %d ranks %d after rank %d", i, v.Rank, res.Violations[i-1].Rank)
 		}
-		if v.Rank < 4 && strings.Contains(v.Message, "time-like") {
+		if v.Rank < 5 && strings.Contains(v.Message, "time-like") {
 			t.Errorf("violation %d of rank %d claims time-like fields only: %s", i, v.Rank, v.Message)
 		}
 		again, err := explore.Run(t.Context(), stamperScenario(), explore.Options{Backend: o.Backend, Replay: v.Seed, Quiet: true})
@@ -112,7 +112,7 @@ func TestSearchRanksTheMostSevereFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rep.Violations) != len(res.Violations) || rep.Violations[0].Rank != 1 || rep.Violations[0].RankReason != first.RankReason ||
-		rep.Violations[len(rep.Violations)-1].Rank != 4 || rep.Violations[len(rep.Violations)-1].RankReason == "" {
+		rep.Violations[len(rep.Violations)-1].Rank != 5 || rep.Violations[len(rep.Violations)-1].RankReason == "" {
 		t.Errorf("report: want the %d violations ranked as the result, got %+v", len(res.Violations), rep.Violations)
 	}
 
@@ -136,7 +136,7 @@ func TestSearchRanksTheMostSevereFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := stop.Violation; len(stop.Violations) != 1 || v.Rank != 4 || !strings.Contains(v.Message, timeOnly) || stop.Schedules >= res.Schedules {
+	if v := stop.Violation; len(stop.Violations) != 1 || v.Rank != 5 || !strings.Contains(v.Message, timeOnly) || stop.Schedules >= res.Schedules {
 		t.Errorf("StopAtFirst: want the lost stamp alone, found first in fewer than %d schedules; got %d schedules:\n%v", res.Schedules, stop.Schedules, stop.Violations)
 	}
 }

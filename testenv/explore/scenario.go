@@ -374,9 +374,9 @@ type Violation struct {
 	// Rank orders the violations of a search, most severe first (1: a
 	// value goes backwards; 2: a decision lost, undone or made twice, a
 	// panic, the scenario's invariant; 3: an object stuck; 4: a lost
-	// write whose values differ only in time-like fields or in order);
-	// RankReason
-	// says why (rank.go).
+	// write whose lost values were written again before the steady
+	// state; 5: a lost write whose values differ only in time-like
+	// fields or in order); RankReason says why (rank.go).
 	Rank       int
 	RankReason string
 	// Steps is the minimised schedule, to its steady state (or MaxSteps);

@@ -92,6 +92,11 @@ type failDetail struct {
 	object   string
 	fields   []string
 	timeOnly bool
+	// orderOnly: a lost write of an atomic list's order only.
+	orderOnly bool
+	// restored: a lost write whose lost values were written again
+	// before the steady state (internal/judge's restored.go).
+	restored *judge.Restoration
 }
 
 // failOn is fail with what the violation is about.
@@ -149,28 +154,48 @@ func (t *trace) retract(invariant, msg string) {
 }
 
 // timeOnly marks the violation of invariant with msg, which the
-// schedule's judgement after its end found a loss of times only (or of
-// an atomic list's order only), as such: note ends its message, and it keeps its cause and its place.
-func (t *trace) timeOnly(invariant, msg, note string) {
+// schedule's judgement after its end found a loss of times only, or of
+// an atomic list's order only (order), as such: note ends its message,
+// and it keeps its cause and its place.
+func (t *trace) timeOnly(invariant, msg, note string, order bool) {
+	f := t.failed
+	if f == nil {
+		return
+	}
+	mark := func(d *failDetail) {
+		d.timeOnly = d.timeOnly || !order
+		d.orderOnly = d.orderOnly || order
+	}
+	if f.Invariant == invariant && f.Message == msg {
+		f.Message += note
+		mark(&f.about)
+	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
+		f.Also[i] += note
+		if i < len(f.alsoAbout) {
+			mark(&f.alsoAbout[i])
+		}
+	}
+}
+
+// restored marks the violation of invariant with msg, a lost write
+// whose lost values the steady state holds again, as such (r): its
+// message, cause and place kept.
+func (t *trace) restored(invariant, msg string, r judge.Restoration) {
 	f := t.failed
 	if f == nil {
 		return
 	}
 	if f.Invariant == invariant && f.Message == msg {
-		f.Message += note
-		f.about.timeOnly = true
-	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
-		f.Also[i] += note
-		if i < len(f.alsoAbout) {
-			f.alsoAbout[i].timeOnly = true
-		}
+		f.about.restored = &r
+	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 && i < len(f.alsoAbout) {
+		f.alsoAbout[i].restored = &r
 	}
 }
 
 // failWith records the violation of invariant a judge found
 // (internal/judge).
 func (t *trace) failWith(invariant string, f judge.Failure) {
-	t.failOn(invariant, failDetail{object: f.Object, fields: f.Fields, timeOnly: f.TimeOnly}, f.Message)
+	t.failOn(invariant, failDetail{object: f.Object, fields: f.Fields, timeOnly: f.TimeOnly, orderOnly: f.OrderOnly}, f.Message)
 }
 
 // judged is the schedule's steps as internal/judge reads them, each with

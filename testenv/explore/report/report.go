@@ -108,7 +108,9 @@ type Violation struct {
 	Invariant string `json:"invariant"`
 	Message   string `json:"message"`
 	// Rank orders a report's violations, most severe first (1: a value
-	// goes backwards ... 4: a lost write of time-like fields only);
+	// goes backwards ... 4: a lost write whose lost values were written
+	// again before the steady state; 5: a lost write of time-like fields
+	// or order only);
 	// RankReason says why (explore.Violation.Rank). 0 in reports written
 	// before they were ranked.
 	Rank       int      `json:"rank,omitempty"`

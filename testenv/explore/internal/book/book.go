@@ -33,8 +33,10 @@ type Book struct {
 	// onNew is called with each new version, h's newest, and the one it
 	// replaced.
 	onNew func(h *History, prev map[string]any)
-	// lists are the kinds' map lists, as ListKeys read them.
-	lists map[schema.GroupVersionKind]ListKeys
+	// lists are the kinds' map lists, as ListKeys read them; unread, why
+	// a kind's schema could not be read (SchemaUnread).
+	lists  map[schema.GroupVersionKind]ListKeys
+	unread map[schema.GroupVersionKind]error
 }
 
 // New is an empty book of the objects on server; onNew, if set, is

@@ -67,21 +67,30 @@ func SchemaListKeys(openAPIV3Schema map[string]any) ListKeys {
 
 // ListKeys is the ListKeys of gvk as the server serves it: read from its
 // CustomResourceDefinition's version gvk.Version, once per book; nil (no
-// schema known) for a built-in kind, or where the server does not answer.
+// schema known) for a built-in kind, or where the schema cannot be read
+// (SchemaUnread says why).
 func (b *Book) ListKeys(gvk schema.GroupVersionKind) ListKeys {
 	if lk, ok := b.lists[gvk]; ok {
 		return lk
 	}
 	if b.lists == nil {
-		b.lists = map[schema.GroupVersionKind]ListKeys{}
+		b.lists, b.unread = map[schema.GroupVersionKind]ListKeys{}, map[schema.GroupVersionKind]error{}
 	}
 	lk, err := b.crdListKeys(gvk)
 	if err != nil {
-		lk = nil // Unknown: strict comparison
+		lk = nil // Unknown: strict comparison, which a verdict must say
+		b.unread[gvk] = err
 	}
 	b.lists[gvk] = lk
 	return lk
 }
+
+// SchemaUnread is why gvk's schema, which ListKeys read, could not be
+// read (its CustomResourceDefinition, or the version's schema in it):
+// its lists are compared in order, whether or not the server keys them,
+// so a verdict that rests on a list's order is Unknown. nil where it was
+// read, for a built-in kind, or before ListKeys.
+func (b *Book) SchemaUnread(gvk schema.GroupVersionKind) error { return b.unread[gvk] }
 
 func (b *Book) crdListKeys(gvk schema.GroupVersionKind) (ListKeys, error) {
 	if b.server == nil || gvk.Group == "" {
@@ -106,9 +115,12 @@ func (b *Book) crdListKeys(gvk schema.GroupVersionKind) (ListKeys, error) {
 			continue
 		}
 		s, _, _ := unstructured.NestedMap(vm, "schema", "openAPIV3Schema")
+		if s == nil {
+			return nil, fmt.Errorf("explore: the CustomResourceDefinition %s has no schema for version %s", name, gvk.Version)
+		}
 		return SchemaListKeys(s), nil
 	}
-	return nil, nil
+	return nil, fmt.Errorf("explore: the CustomResourceDefinition %s has no version %s", name, gvk.Version)
 }
 
 // Difference is how two values differ.

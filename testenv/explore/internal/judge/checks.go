@@ -28,6 +28,9 @@ type Checks struct {
 	// this schedule as the fresh one (lostsuspect.go).
 	lwSuspects []suspectWrite
 	written    map[WriteAt]map[string]any
+	// lost are the schedule's lost writes, judged in its steady state
+	// (restored.go).
+	lost []lostValues
 }
 
 // Trace is what Checks reads of the schedule being run and where it
@@ -42,10 +45,16 @@ type Trace interface {
 	// which the judgement after the schedule cleared.
 	Retract(invariant, msg string)
 	// TimeOnly marks the violation of invariant with message msg, which
-	// the judgement after the schedule found a loss of times only (or of
-	// an atomic list's order only), as one (ranked last), note ending its
-	// message; it keeps its cause.
+	// the judgement after the schedule found a loss of times only, as one
+	// (ranked last), note ending its message; it keeps its cause.
 	TimeOnly(invariant, msg, note string)
+	// OrderOnly is TimeOnly for a loss of an atomic list's order only.
+	OrderOnly(invariant, msg, note string)
+	// Restored marks the violation of invariant with message msg, a lost
+	// write whose lost values the steady state holds again, written
+	// again as r says (restored.go): ranked below what persists, its
+	// message and cause kept.
+	Restored(invariant, msg string, r Restoration)
 	// WriteNote names the write whose version is being recorded, for a
 	// violation it caused (", by a blind merge patch of status at
 	// x.go:42"), "" for none; the violation whose message ends with it

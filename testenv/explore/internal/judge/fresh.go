@@ -113,13 +113,13 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 			switch {
 			case !f.faulted || d == book.Same:
 				c.trace.Retract(NameLostWrite, l.Message)
-			case d == book.TimesOnly && !l.TimeOnly:
+			case d == book.TimesOnly && !l.TimeOnly && !l.OrderOnly:
 				c.trace.TimeOnly(NameLostWrite, l.Message,
 					" (a fresh read would have sent the same values but for time-like fields: "+strings.Join(l.Fields, ", ")+")")
-			case d == book.OrderOnly && !l.TimeOnly:
+			case d == book.OrderOnly && !l.TimeOnly && !l.OrderOnly:
 				// An atomic list's order is part of what the server
 				// stored: the loss stands, but no decision was lost.
-				c.trace.TimeOnly(NameLostWrite, l.Message,
+				c.trace.OrderOnly(NameLostWrite, l.Message,
 					" (a fresh read would have sent the same items in another order: "+strings.Join(l.Fields, ", ")+")")
 			}
 		}

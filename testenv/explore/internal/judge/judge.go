@@ -26,13 +26,18 @@ import (
 )
 
 // Failure is what a judge found broken: the object and the fields it is
-// about, whether a lost write changed time-like fields only (or, judged
-// after the schedule, an atomic list's order only: TimeOnly is set for
-// both, ranked last), and the message.
+// about, whether a lost write changed time-like fields only (TimeOnly)
+// or, judged after the schedule, an atomic list's order only
+// (OrderOnly), both ranked last, and the message.
 type Failure struct {
-	Object   string
-	Fields   []string
-	TimeOnly bool
+	Object    string
+	Fields    []string
+	TimeOnly  bool
+	OrderOnly bool
+	// Restored, for a lost write, is where its lost values were written
+	// again before the steady state (restored.go); nil: they were not,
+	// or the history cannot show it.
+	Restored *Restoration
 	Message  string
 }
 

@@ -1,6 +1,13 @@
 package judge
 
-import "github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
 
 // checkLostWrite judges h's newest version, which replaced prev, by
 // LostWrite, as the step being run made it, and keeps each loss over the
@@ -34,13 +41,42 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 		// Only a write over the same reconciler's own is judged again:
 		// one over another writer's field stands.
 		again = again && l.SameWriter
+		l.Message += c.unreadNote(h, prev, l.Fields, leaves)
 		l.Message += c.trace.WriteNote()
 		suspect.lost = append(suspect.lost, l.Failure)
 		c.trace.Fail(NameLostWrite, l.Failure)
+		c.lost = append(c.lost, lostValues{h: h, at: h.Newest(), prev: prev, cur: suspect.cur,
+			fields: leafFields(leaves, l.Fields), keys: keys, msg: l.Message})
 	}
 	if again && len(suspect.lost) > 0 {
 		c.lwSuspects = append(c.lwSuspects, suspect)
 	}
+}
+
+// unreadNote says, for a loss of paths (dotted leaves of leaves) of
+// h's object, which replaced prev, where one of them holds a list and
+// the kind's schema could not be read (book.Book.SchemaUnread), that
+// whether the list is keyed, its order no decision, is Unknown: the
+// verdict compared it in order. "" otherwise.
+func (c *Checks) unreadNote(h *book.History, prev map[string]any, paths []string, leaves []book.Leaf) string {
+	if c.book == nil {
+		return ""
+	}
+	err := c.book.SchemaUnread(h.Key.GVK)
+	if err == nil {
+		return ""
+	}
+	cur := h.Versions[h.Newest()]
+	for _, f := range leafFields(leaves, paths) {
+		a, _, _ := unstructured.NestedFieldNoCopy(prev, f...)
+		b, _, _ := unstructured.NestedFieldNoCopy(cur, f...)
+		_, al := a.([]any)
+		_, bl := b.([]any)
+		if al || bl {
+			return fmt.Sprintf(" (Unknown whether %s is a map list, its order no decision: %v; compared in order)", strings.Join(f, "."), err)
+		}
+	}
+	return ""
 }
 
 // applyDecision describes the apply being recorded; nil for any other

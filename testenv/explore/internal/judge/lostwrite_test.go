@@ -79,32 +79,47 @@ func (r *recording) TimeOnly(_ string, msg, note string) {
 		}
 	}
 }
+func (r *recording) Restored(_ string, msg string, at Restoration) {
+	for i, f := range r.failed {
+		if f.Message == msg {
+			r.failed[i].Restored = &at
+		}
+	}
+}
+func (r *recording) OrderOnly(_ string, msg, note string) {
+	for i, f := range r.failed {
+		if f.Message == msg {
+			r.failed[i].OrderOnly, r.failed[i].Message = true, msg+note
+		}
+	}
+}
 func (r *recording) WriteNote() string { return "" }
 
 // A suspect lost write the fresh schedule's write matches but for
-// times stands as a loss of times only, saying so; one whose atomic
-// list the fresh write sends in another order (times aside) stands
-// ranked last as well, saying that; one it matches is taken back; one
-// it does not, stands as it was.
+// times stands as a loss of times only (TimeOnly), saying so; one whose
+// atomic list the fresh write sends in another order (times aside)
+// stands ranked last as well, as a loss of order only (OrderOnly, not
+// TimeOnly), saying that; one it matches is taken back; one it does
+// not, stands as it was.
 func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
 	t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:07Z"
 	cur := withConditions(condition("Launched", "True", t1), condition("Registered", "True", t1))
 	leaves := []book.Leaf{{Dotted: "status.conditions", Fields: []string{"status", "conditions"}}}
 	at := WriteAt{pos: 2, key: book.Key{}}
 	for _, tc := range []struct {
-		name     string
-		fresh    map[string]any
-		keys     book.ListKeys
-		stands   bool
-		timeOnly bool
-		says     string
+		name   string
+		fresh  map[string]any
+		keys   book.ListKeys
+		stands bool
+		last   Severity // zero: not last
+		says   string
 	}{
-		{"the same, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), keyedConditions, false, false, ""},
-		{"reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), keyedConditions, true, true, "time-like fields"},
-		{"another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), keyedConditions, true, false, ""},
-		{"atomic, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), nil, true, true, "the same items in another order"},
-		{"atomic, reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), nil, true, true, "the same items in another order"},
-		{"atomic, another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), nil, true, false, ""},
+		{"the same, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), keyedConditions, false, Severity{}, ""},
+		{"reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), keyedConditions, true, TimeOnly, "time-like fields"},
+		{"another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), keyedConditions, true, Severity{}, ""},
+		{"atomic, reordered", withConditions(condition("Registered", "True", t1), condition("Launched", "True", t1)), nil, true, OrderOnly, "the same items in another order"},
+		{"atomic, reordered and retimed", withConditions(condition("Registered", "True", t2), condition("Launched", "True", t1)), nil, true, OrderOnly, "the same items in another order"},
+		{"atomic, another status", withConditions(condition("Registered", "False", t1), condition("Launched", "True", t1)), nil, true, Severity{}, ""},
 	} {
 		tr := &recording{}
 		c := NewChecks(nil, tr)
@@ -123,11 +138,16 @@ func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
 			continue
 		}
 		got := tr.failed[0]
-		if got.TimeOnly != tc.timeOnly || (tc.says != "") != strings.HasSuffix(got.Message, ")") || !strings.Contains(got.Message, tc.says) {
-			t.Errorf("%s: %+v, want ranked last %t, saying %q", tc.name, got, tc.timeOnly, tc.says)
+		if got.TimeOnly != (tc.last == TimeOnly) || got.OrderOnly != (tc.last == OrderOnly) ||
+			(tc.says != "") != strings.HasSuffix(got.Message, ")") || !strings.Contains(got.Message, tc.says) {
+			t.Errorf("%s: %+v, want ranked last as %q, saying %q", tc.name, got, tc.last.Reason, tc.says)
 		}
-		if last := SeverityOf(NameLostWrite, got.TimeOnly) == TimeOnly; last != tc.timeOnly {
-			t.Errorf("%s: ranked %v, want last %t", tc.name, SeverityOf(NameLostWrite, got.TimeOnly), tc.timeOnly)
+		want := SeverityOf(NameLostWrite, Failure{})
+		if tc.last != (Severity{}) {
+			want = tc.last
+		}
+		if s := SeverityOf(NameLostWrite, got); s != want {
+			t.Errorf("%s: ranked %v, want %v", tc.name, s, want)
 		}
 	}
 }

@@ -86,6 +86,7 @@ var invLostWrite = Invariant{
 	Name:     NameLostWrite,
 	Severity: Severity{2, "a decision lost"},
 	onWrite:  (*Checks).checkLostWrite,
+	onSteady: func(_ context.Context, c *Checks, _ Steady) { c.checkRestored() },
 }
 
 // invObservedGeneration: at each write, status.observedGeneration never
@@ -196,11 +197,15 @@ func Disabled(names []string) (map[string]bool, error) {
 // A search keeps every distinct violation it finds and reports the most
 // severe first. Severity is a column of the table: a value that goes
 // backwards ranks first, then a decision lost, undone or made twice,
-// then an object stuck; a lost write whose overwritten and overwriting
-// values differ only in time-like fields (a timestamp set again a second
-// later, every other field equal), or whose fresh write would have sent
-// an atomic list's same items in another order (times aside: no
-// decision lost, JudgeAfter), ranks last, and its message says which.
+// then an object stuck; then a lost write whose lost values the steady
+// state holds again, written again by a later write, or that ended with
+// an object being deleted (no lasting harm to those fields:
+// restored.go); a lost write whose overwritten and
+// overwriting values differ only in time-like fields (a timestamp set
+// again a second later, every other field equal), or whose fresh write
+// would have sent an atomic list's same items in another order (times
+// aside: no decision lost, JudgeAfter), ranks last, and its message says
+// which.
 
 // Severity is a rank (1: most severe) and its reason.
 type Severity struct {
@@ -211,16 +216,48 @@ type Severity struct {
 // stuck is the severity of an object stuck.
 var stuck = Severity{3, "an object stuck"}
 
-// TimeOnly is the severity of a lost write of time-like fields only, or
-// of an atomic list's order only.
-var TimeOnly = Severity{4, "a lost write whose values differ only in time-like fields or in order"}
+// RestoredRank is the rank of a lost write whose lost values the steady
+// state holds again (RestoredSeverity).
+const RestoredRank = 4
 
-// SeverityOf is the rank and reason of one violation of invariant;
-// timeOnly: a lost write changed time-like fields only, or an atomic
-// list's order only (Failure.TimeOnly).
-func SeverityOf(invariant string, timeOnly bool) Severity {
-	if invariant == NameLostWrite && timeOnly {
+// TimeOnly is the severity of a lost write of time-like fields only;
+// OrderOnly, of an atomic list's order only: the same rank, last.
+var (
+	TimeOnly  = Severity{5, "a lost write whose values differ only in time-like fields"}
+	OrderOnly = Severity{TimeOnly.Rank, "a lost write whose fresh write would have sent the same items in another order"}
+)
+
+// RestoredSeverity is the severity of a lost write whose lost values
+// were written again as r says.
+func RestoredSeverity(r Restoration) Severity {
+	by := fmt.Sprintf("at step %d", r.Step)
+	if r.Step == 0 {
+		by = fmt.Sprintf("in v%d", r.Version)
+	}
+	if r.Ended {
+		return Severity{RestoredRank, "a decision lost for a while: the object, being deleted, was gone " + by + " before the steady state, the lost values with it"}
+	}
+	but := ""
+	if r.ButTimes {
+		but = ", but for time-like fields,"
+	}
+	return Severity{RestoredRank, "a decision lost for a while: the lost values were written again" + but + " " + by + " before the steady state"}
+}
+
+// SeverityOf is the rank and reason of f, a violation of invariant: a
+// lost write of time-like fields only (Failure.TimeOnly), or of an
+// atomic list's order only (Failure.OrderOnly), ranks last; one whose
+// lost values were written again (Failure.Restored), below what
+// persists.
+func SeverityOf(invariant string, f Failure) Severity {
+	switch {
+	case invariant == NameLostWrite && f.TimeOnly:
 		return TimeOnly
+	case invariant == NameLostWrite && f.OrderOnly:
+		return OrderOnly
+	}
+	if invariant == NameLostWrite && f.Restored != nil {
+		return RestoredSeverity(*f.Restored)
 	}
 	for _, inv := range Builtins {
 		if inv.Name == invariant {
