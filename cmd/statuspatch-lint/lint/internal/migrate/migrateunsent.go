@@ -141,3 +141,25 @@ func unsentCalls(ms []*migration) bool {
 	}
 	return false
 }
+
+// unsentParam adds the object parameter p (by position i) of fd, an
+// exported function whose uses of it change more than the status, to
+// ParamsFact.Unsent when they change at most the status and what a status
+// subresource write leaves unsent (its spec, its labels: unsentChange),
+// or says in whys what still keeps it (the identity). A reference into
+// the object the function returns or keeps is judged where it is made,
+// as a change (m.returning and m.holding unset): into the spec, it is
+// left unsent; into the status, it is the status; into ObjectMeta or a
+// field of identity, it keeps. lws's GetRoleConfigs returns
+// &ds.Spec.Roles[i]; spark-operator's GetWebUIIngressTLS the spec's
+// IngressTLS: a caller's write with -nonstatus-unsent moves through
+// them.
+func (m *migration) unsentParam(fd *ast.FuncDecl, p *types.Var, i int, unsent []int, whys []ParamWhy) ([]int, []ParamWhy) {
+	holding, returning, was := m.holding, m.returning, m.unsent
+	m.holding, m.returning, m.unsent = nil, nil, true
+	defer func() { m.holding, m.returning, m.unsent = holding, returning, was }()
+	if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why != "" {
+		return unsent, append(whys, ParamWhy{i, why})
+	}
+	return append(unsent, i), whys
+}
