@@ -42,19 +42,43 @@ func subresourceWrite(call *ast.CallExpr) bool {
 // subresource call the code makes): when the uses keep it only by
 // changes outside the status, which write leaves unsent, it returns ""
 // and m's patcher is made with WithNonStatusChangesUnsent (m.unsent);
-// when something else keeps it too, that is the reason.
+// when something else keeps it too, that is the reason. A write whose
+// check assumed interface calls (the module driver judges their
+// implementations: paramsimplsmodule.go) is checked again the same way,
+// so that an implementation changing the spec, left unsent as by the
+// write, is judged by its ParamsFact.Unsent (IfaceCall.Unsent).
 func (m checks) unsentMutations(write *ast.CallExpr) string {
+	assumed := 0
+	if m.assumed != nil {
+		assumed = len(*m.assumed)
+	}
 	why := m.checkMutations()
-	if why == "" || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
+	grew := m.assumed != nil && len(*m.assumed) > assumed
+	if why == "" && !grew || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
 		return why
 	}
-	m.unsent = true
-	if unsentWhy := m.checkMutations(); unsentWhy != "" {
-		// What keeps it besides the changes left unsent.
-		m.unsent = false
-		return unsentFactWhy(unsentWhy)
+	if m.assumed != nil {
+		// The interface calls the first check assumed were judged for a
+		// patcher that refuses changes outside the status: the check
+		// below assumes them again, with what is left unsent.
+		*m.assumed = (*m.assumed)[:assumed]
 	}
-	return ""
+	m.unsent = true
+	unsentWhy := m.checkMutations()
+	if unsentWhy == "" {
+		return ""
+	}
+	// What keeps it besides the changes left unsent.
+	m.unsent = false
+	if why == "" {
+		// Not expected (the second check allows more): the first's
+		// calls and verdict again.
+		if m.assumed != nil {
+			*m.assumed = (*m.assumed)[:assumed]
+		}
+		return m.checkMutations()
+	}
+	return unsentFactWhy(unsentWhy)
 }
 
 // identityWhy is why a change of the object's identity keeps a status
