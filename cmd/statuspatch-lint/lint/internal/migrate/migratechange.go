@@ -74,10 +74,14 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() != types.FieldVal {
 		root = "what " + root + "() returns"
 	}
+	if si.unsentChange(sel) {
+		// Left unsent by the status subresource write, whatever is done
+		// with it or a reference into it: returned too, so no caller
+		// follows it (migrateunsent.go).
+		return ""
+	}
 	direct, how := si.chainChange(stack, i)
 	switch {
-	case (direct || how != "") && si.unsentChange(sel):
-		return "" // left unsent by the status subresource write (migrateunsent.go)
 	case direct:
 		if top, _ := changedAt(stack, i); top > 0 {
 			if u, ok := stack[top-1].(*ast.UnaryExpr); ok && u.Op == token.AND {
