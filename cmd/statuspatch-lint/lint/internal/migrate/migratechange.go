@@ -75,10 +75,7 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 		root = "what " + root + "() returns"
 	}
 	if si.unsentChange(sel) {
-		// Left unsent by the status subresource write, whatever is done
-		// with it or a reference into it: returned too, so no caller
-		// follows it (migrateunsent.go).
-		return ""
+		return "" // left unsent whatever is done with it, returned too: no caller follows it (migrateunsent.go)
 	}
 	direct, how := si.chainChange(stack, i)
 	switch {
@@ -95,10 +92,6 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	}
 	return ""
 }
-
-// onlyStatus says, after a change outside the status, what to change: Flush
-// refuses it where Status().Update ignored it.
-const onlyStatus = " (Flush returns patcher.ErrNonStatusChange): make that change on a DeepCopy() of the object, or keep this write"
 
 // chainChange climbs from stack[top] through the selections, indexes,
 // slices, dereferences, conversions and trusted method calls that go on

@@ -113,6 +113,10 @@ func (si refs) outsideStatus(s *types.Selection) string {
 	return "that is a change of " + identityWhy + unsentAdvice
 }
 
+// onlyStatus says, after a change outside the status, what to change: Flush
+// refuses it where Status().Update ignored it.
+const onlyStatus = " (Flush returns patcher.ErrNonStatusChange): make that change on a DeepCopy() of the object, or keep this write"
+
 const unsentAdvice = ": make that change on a DeepCopy() of the object, or keep this write"
 
 // unsentFactWhy is the reason, from a check of a status subresource write
