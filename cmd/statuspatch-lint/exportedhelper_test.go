@@ -135,6 +135,12 @@ func exportedHelperModule(t *testing.T, extra map[string]string) string {
 			t.Fatal(err)
 		}
 	}
+	for _, src := range files {
+		if strings.Contains(src, `"github.com/statuspatch/statuspatch/patcher"`) {
+			requireStubPatcher(t, mod) // ifacecall_test.go
+			break
+		}
+	}
 	cmd := exec.Command("go", "build", "./...")
 	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -155,8 +155,10 @@
 //
 // One line per part; the analyzer section above ends at this heading.
 //
-//   - Analyzer (analyzer.go, directive.go, patchers.go, ssa.go): the
-//     flags and Config, allow directives, the patchers fact, the SSA built.
+//   - Analyzer (config.go, flags.go, analyzer.go, fileset.go,
+//     directive.go, patchers.go, ssa.go): the flags and Config, a
+//     package's run and its diagnostics, the files checked and the writes
+//     handed to -fix, allow directives, the patchers fact, the SSA built.
 //   - write (writes.go): a status write found in the SSA, and its kind.
 //   - tracer (trace.go): follows an SSA value back to where it is made.
 //   - classifier (classify.go, patchsource.go, resourceversion.go,

@@ -70,7 +70,11 @@ const lockFixMessage = "add client.MergeFromWithOptimisticLock to the status pat
 // kind of this module, or of unknown kind, without -ci). An audit lists
 // every write, a locked one as optimistic: its finding is what the lock
 // fixed, so an audit's fixes are not marked. The driver prints a marked
-// fix as locked and kept, not fixed.
+// fix as locked and kept, not fixed. It is a suffix of the fix's message,
+// not a field: the command reads the checker's -json output, whose schema
+// (x/tools' driverutil.JSONSuggestedFix: message and edits; a diagnostic's
+// category, message and related) has no other place for it, and the
+// category names the finding (handwritten, a verdict), not its fix.
 const FixStays = "; the write stays a finding"
 
 // stillReported marks fixes (the lock or apply fixes of a write -fix does

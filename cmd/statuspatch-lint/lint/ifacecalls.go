@@ -77,6 +77,12 @@ func implsWhy(graph *checker.Graph, mod string, unseen Unseen, c migrate.IfaceCa
 			}
 			continue
 		}
+		if len(pkg.GoFiles) == 0 && len(pkg.CompiledGoFiles) == 0 {
+			// Only test files (spark-operator's test/drift, drift_test.go)
+			// or files of other build tags, which unseen looks into: no
+			// type of a program of the module is declared here.
+			continue
+		}
 		act := acts[pkg]
 		if act == nil || pkg.Types == nil || pkg.TypesInfo == nil || len(pkg.Syntax) == 0 || act.Err != nil {
 			whys = append(whys, fmt.Sprintf("it is passed to %s at %s, and package %s, of the module, is not analyzed from source", c.Iface, c.At, pkg.PkgPath))

@@ -74,10 +74,11 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() != types.FieldVal {
 		root = "what " + root + "() returns"
 	}
+	if si.unsentChange(sel) {
+		return "" // left unsent whatever is done with it, returned too: no caller follows it (migrateunsent.go)
+	}
 	direct, how := si.chainChange(stack, i)
 	switch {
-	case (direct || how != "") && si.unsentChange(sel):
-		return "" // left unsent by the status subresource write (migrateunsent.go)
 	case direct:
 		if top, _ := changedAt(stack, i); top > 0 {
 			if u, ok := stack[top-1].(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -91,10 +92,6 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	}
 	return ""
 }
-
-// onlyStatus says, after a change outside the status, what to change: Flush
-// refuses it where Status().Update ignored it.
-const onlyStatus = " (Flush returns patcher.ErrNonStatusChange): make that change on a DeepCopy() of the object, or keep this write"
 
 // chainChange climbs from stack[top] through the selections, indexes,
 // slices, dereferences, conversions and trusted method calls that go on

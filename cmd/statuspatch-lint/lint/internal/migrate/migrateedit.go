@@ -189,8 +189,9 @@ func (m checks) checkFunc(call *ast.CallExpr, fn *types.Func, arg int, recv bool
 		if ok, why, known := m.checkReturned(call, fn, arg); known {
 			return ok, why // what it returns, followed (paramsreturns.go)
 		}
-		// Its fact says what its body does (ParamsFact.Why).
-		return false, strings.TrimPrefix(m.factWhy(fn, arg), ", where ")
+		// Its fact says what its body does (ParamsFact.Why; UnsentWhy
+		// when changes outside the status are left unsent).
+		return false, strings.TrimPrefix(m.argWhy(fn, arg), ", where ")
 	}
 	if slices.Contains(m.following, fn) {
 		return true, "" // a recursive call: its uses are the ones being checked

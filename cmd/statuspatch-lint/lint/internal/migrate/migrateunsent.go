@@ -42,19 +42,43 @@ func subresourceWrite(call *ast.CallExpr) bool {
 // subresource call the code makes): when the uses keep it only by
 // changes outside the status, which write leaves unsent, it returns ""
 // and m's patcher is made with WithNonStatusChangesUnsent (m.unsent);
-// when something else keeps it too, that is the reason.
+// when something else keeps it too, that is the reason. A write whose
+// check assumed interface calls (the module driver judges their
+// implementations: paramsimplsmodule.go) is checked again the same way,
+// so that an implementation changing the spec, left unsent as by the
+// write, is judged by its ParamsFact.Unsent (IfaceCall.Unsent).
 func (m checks) unsentMutations(write *ast.CallExpr) string {
+	assumed := 0
+	if m.assumed != nil {
+		assumed = len(*m.assumed)
+	}
 	why := m.checkMutations()
-	if why == "" || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
+	grew := m.assumed != nil && len(*m.assumed) > assumed
+	if why == "" && !grew || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
 		return why
 	}
-	m.unsent = true
-	if unsentWhy := m.checkMutations(); unsentWhy != "" {
-		// What keeps it besides the changes left unsent.
-		m.unsent = false
-		return unsentFactWhy(unsentWhy)
+	if m.assumed != nil {
+		// The interface calls the first check assumed were judged for a
+		// patcher that refuses changes outside the status: the check
+		// below assumes them again, with what is left unsent.
+		*m.assumed = (*m.assumed)[:assumed]
 	}
-	return ""
+	m.unsent = true
+	unsentWhy := m.checkMutations()
+	if unsentWhy == "" {
+		return ""
+	}
+	// What keeps it besides the changes left unsent.
+	m.unsent = false
+	if why == "" {
+		// Not expected (the second check allows more): the first's
+		// calls and verdict again.
+		if m.assumed != nil {
+			*m.assumed = (*m.assumed)[:assumed]
+		}
+		return m.checkMutations()
+	}
+	return unsentFactWhy(unsentWhy)
 }
 
 // identityWhy is why a change of the object's identity keeps a status
@@ -88,6 +112,10 @@ func (si refs) outsideStatus(s *types.Selection) string {
 	}
 	return "that is a change of " + identityWhy + unsentAdvice
 }
+
+// onlyStatus says, after a change outside the status, what to change: Flush
+// refuses it where Status().Update ignored it.
+const onlyStatus = " (Flush returns patcher.ErrNonStatusChange): make that change on a DeepCopy() of the object, or keep this write"
 
 const unsentAdvice = ": make that change on a DeepCopy() of the object, or keep this write"
 
@@ -140,4 +168,26 @@ func unsentCalls(ms []*migration) bool {
 		}
 	}
 	return false
+}
+
+// unsentParam adds the object parameter p (by position i) of fd, an
+// exported function whose uses of it change more than the status, to
+// ParamsFact.Unsent when they change at most the status and what a status
+// subresource write leaves unsent (its spec, its labels: unsentChange),
+// or says in whys what still keeps it (the identity). A reference into
+// the object the function returns or keeps is judged where it is made,
+// as a change (m.returning and m.holding unset): into the spec, it is
+// left unsent; into the status, it is the status; into ObjectMeta or a
+// field of identity, it keeps. lws's GetRoleConfigs returns
+// &ds.Spec.Roles[i]; spark-operator's GetWebUIIngressTLS the spec's
+// IngressTLS: a caller's write with -nonstatus-unsent moves through
+// them.
+func (m *migration) unsentParam(fd *ast.FuncDecl, p *types.Var, i int, unsent []int, whys []ParamWhy) ([]int, []ParamWhy) {
+	holding, returning, was := m.holding, m.returning, m.unsent
+	m.holding, m.returning, m.unsent = nil, nil, true
+	defer func() { m.holding, m.returning, m.unsent = holding, returning, was }()
+	if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why != "" {
+		return unsent, append(whys, ParamWhy{i, why})
+	}
+	return append(unsent, i), whys
 }

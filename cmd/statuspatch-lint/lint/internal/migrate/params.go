@@ -61,6 +61,14 @@ import (
 // status but for references into the object the function returns
 // (lws's GetPVCApplyConfiguration): a caller follows what it returns
 // there (paramsreturns.go).
+//
+// Unsent and UnsentWhy are StatusOnly and Why of an exported function's
+// object parameters that are not StatusOnly, judged as for a status
+// subresource write with -nonstatus-unsent: a change outside the status
+// and the identity (the spec, the labels), also through a reference the
+// function returns or keeps, is left unsent and keeps nothing; a change
+// of the identity (ObjectMeta replaced, the name) still keeps, and
+// UnsentWhy names it (migrateunsent.go, unsentParam).
 type ParamsFact struct {
 	StatusOnly []int
 	ReadOnly   []int
@@ -73,6 +81,8 @@ type ParamsFact struct {
 	StatusRefs bool
 	Returns    []Returned
 	HeldParams []Held
+	Unsent     []int
+	UnsentWhy  []ParamWhy
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).
@@ -100,6 +110,9 @@ func (f *ParamsFact) String() string {
 	}
 	if len(f.Why) > 0 || f.RecvWhy != "" {
 		parts = append(parts, "why")
+	}
+	if len(f.Unsent) > 0 {
+		parts = append(parts, fmt.Sprintf("unsent%v", f.Unsent))
 	}
 	if f.StatusRefs {
 		parts = append(parts, "statusRefs")
@@ -202,6 +215,9 @@ func ExportParamFacts(pass *analysis.Pass) {
 						} else if fn.Exported() {
 							fact.Why = append(fact.Why, ParamWhy{i, why})
 						}
+						if fn.Exported() && name.Name != "_" && !slices.Contains(fact.StatusOnly, i) {
+							fact.Unsent, fact.UnsentWhy = m.unsentParam(fd, p, i, fact.Unsent, fact.UnsentWhy)
+						}
 					case readOnly && fn.Exported() && holdsRefs(p.Type()):
 						if name.Name == "_" || m.refs().followLocal(p) == "" {
 							fact.ReadOnly = append(fact.ReadOnly, i)
@@ -211,7 +227,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 					i++
 				}
 			}
-			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 {
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
@@ -219,15 +235,14 @@ func ExportParamFacts(pass *analysis.Pass) {
 }
 
 // importedStatusOnly reports whether argument arg of a call of fn, a
-// function of another package, changes at most the status, by fn's fact.
+// function of another package, changes at most the status, by fn's fact:
+// for a status subresource write whose changes outside the status are
+// left unsent (m.unsent), at most the status and what is left unsent
+// (ParamsFact.Unsent).
 func (m checks) importedStatusOnly(fn *types.Func, arg int) bool {
 	var fact ParamsFact
 	if m.pass.ImportObjectFact(fn.Origin(), &fact) {
-		for _, i := range fact.StatusOnly {
-			if i == arg {
-				return true
-			}
-		}
+		return slices.Contains(fact.StatusOnly, arg) || m.unsent && slices.Contains(fact.Unsent, arg)
 	}
 	return false
 }

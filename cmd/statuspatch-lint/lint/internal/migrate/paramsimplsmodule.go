@@ -34,6 +34,7 @@ type IfaceCall struct {
 	Arg    int         // the object's parameter (a variadic one: the last)
 	Field  string      // the holder's field the object is in ("": the object itself is passed)
 	Sigs   []MethodSig // the interface's methods, which an implementation has
+	Unsent bool        // the write leaves changes outside the status unsent: ParamsFact.Unsent counts (migrateunsent.go)
 }
 
 // MethodSig is a method by name (package path first when unexported) and
@@ -58,7 +59,7 @@ func (i impls) assume(call *ast.CallExpr, fn *types.Func, arg int, field string)
 	if n := fn.Signature().Params().Len(); fn.Signature().Variadic() && arg >= n-1 {
 		arg = n - 1 // a holder among the variadic arguments: the slice parameter's
 	}
-	c := IfaceCall{Method: fn.Name(), Iface: fn.FullName(), At: i.where(call.Pos()), Arg: arg, Field: field}
+	c := IfaceCall{Method: fn.Name(), Iface: fn.FullName(), At: i.where(call.Pos()), Arg: arg, Field: field, Unsent: i.unsent}
 	for m := range iface.Methods() {
 		c.Sigs = append(c.Sigs, methodSig(m))
 	}
@@ -198,8 +199,15 @@ func (c IfaceCall) Leaves(f *ParamsFact) (bool, string) {
 	if c.Field != "" {
 		return c.leavesHeld(f)
 	}
-	if slices.Contains(f.StatusOnly, c.Arg) {
+	if slices.Contains(f.StatusOnly, c.Arg) || c.Unsent && slices.Contains(f.Unsent, c.Arg) {
 		return true, ""
+	}
+	if c.Unsent {
+		for _, w := range f.UnsentWhy {
+			if w.Index == c.Arg {
+				return false, w.Why
+			}
+		}
 	}
 	for _, w := range f.Why {
 		if w.Index == c.Arg {

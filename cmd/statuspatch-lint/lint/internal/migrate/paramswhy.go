@@ -92,3 +92,22 @@ func (c *calls) factWhy(fn *types.Func, arg int) string {
 	}
 	return ", where " + why
 }
+
+// argWhy is factWhy of fn's argument arg for the write being checked:
+// for a status subresource write whose changes outside the status are
+// left unsent (si.unsent), what the fact says still keeps it then
+// (ParamsFact.UnsentWhy), when it has that.
+func (si *site) argWhy(fn *types.Func, arg int) string {
+	var fact ParamsFact
+	if !si.unsent || fn == nil || !si.pass.ImportObjectFact(fn.Origin(), &fact) {
+		return si.factWhy(fn, arg)
+	}
+	for _, w := range fact.UnsentWhy {
+		if w.Index == arg && strings.HasPrefix(w.Why, "where") {
+			return ", " + w.Why
+		} else if w.Index == arg {
+			return ", where " + w.Why
+		}
+	}
+	return si.factWhy(fn, arg)
+}

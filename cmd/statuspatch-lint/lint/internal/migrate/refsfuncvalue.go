@@ -66,7 +66,7 @@ func (si funcVals) funcValues(call *ast.CallExpr) (vals []funcValue, why string,
 				}
 				return si.containerValues(c) // refsfuncvaluerange.go
 			}
-			x, why, ok := si.localValue(v)
+			x, why, ok := si.localValue(v, nil)
 			if !ok {
 				return nil, "", false
 			}
@@ -113,9 +113,9 @@ func fnOf(info *types.Info, call *ast.CallExpr) bool {
 }
 
 // localValue is the value the local v is defined with (v := x, v, ok :=
-// m[k], var v = x), when no other statement sets it; why says where one
-// does.
-func (si funcVals) localValue(v *types.Var) (x ast.Expr, why string, ok bool) {
+// m[k], var v = x), when no other statement sets it (but those skip
+// tells); why says where one does.
+func (si funcVals) localValue(v *types.Var, skip func(ast.Node) bool) (x ast.Expr, why string, ok bool) {
 	if _, ok := si.cursor(si.pass.Files[0]); !ok {
 		return nil, "", false
 	}
@@ -151,7 +151,7 @@ func (si funcVals) localValue(v *types.Var) (x ast.Expr, why string, ok bool) {
 	if fn.Node() == nil {
 		return nil, "", false
 	}
-	for w := range writesOf(fn, func(e ast.Expr) bool { return identOf(si.pass, e) == v }, nil) {
+	for w := range writesOf(fn, func(e ast.Expr) bool { return identOf(si.pass, e) == v }, skip) {
 		if w.Node() != c.Parent().Node() {
 			return nil, fmt.Sprintf("%s is set again at %s", v.Name(), si.where(w.Node().Pos())), true
 		}

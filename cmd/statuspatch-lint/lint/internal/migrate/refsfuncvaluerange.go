@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // A slice or array of functions of the package is followed as a map of
@@ -15,9 +17,11 @@ import (
 // container defines (for _, f := range fs), never set again, or an index
 // of it; the container a package variable (varValues' rules) or a local
 // defined once with a composite literal whose every use in its function
-// only reads it (indexed, ranged over, measured, compared). Anything else
-// (an append, the container handed on, an element set) keeps the write,
-// naming the line.
+// only reads it (indexed, ranged over, measured, compared), or appends to
+// it, v = append(v, f, g), whose values are then among its elements
+// (spark-operator's buildSparkSubmitArgs appends its pod template and
+// last options to optionFuncs). Anything else (a spread append, the
+// container handed on, an element set) keeps the write, naming the line.
 
 // container reports whether t is a map, slice or array: a variable of one
 // holds its values as elements.
@@ -61,7 +65,16 @@ func (si funcVals) rangedValue(v *types.Var) (x *ast.Ident, why string, ok bool)
 // with a composite literal and only read in its function (above); why
 // says what else is done with it.
 func (si funcVals) localContainer(v *types.Var) (elems []ast.Expr, why string, ok bool) {
-	x, why, ok := si.localValue(v)
+	if _, ok := si.cursor(si.pass.Files[0]); !ok {
+		return nil, "", false
+	}
+	c, _ := si.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
+	fn := enclosingFn(c)
+	if fn.Node() == nil {
+		return nil, "", false
+	}
+	appended, selfAppends, stmts := si.selfAppends(fn, v)
+	x, why, ok := si.localValue(v, func(n ast.Node) bool { return stmts[n] })
 	if !ok || why != "" {
 		return nil, why, ok
 	}
@@ -69,11 +82,9 @@ func (si funcVals) localContainer(v *types.Var) (elems []ast.Expr, why string, o
 	if !isLit {
 		return nil, fmt.Sprintf("%s is defined with %s, not a literal", v.Name(), types.ExprString(x)), true
 	}
-	c, _ := si.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
-	fn := enclosingFn(c)
 	why = si.eachUse(fn.Node(), v, fn.Node().Pos(), fn.Node().End(), func(stack []ast.Node, id *ast.Ident) string {
-		if id.Pos() == v.Pos() {
-			return "" // its definition
+		if id.Pos() == v.Pos() || selfAppends[id] {
+			return "" // its definition, or v = append(v, ...)
 		}
 		if varSet(stack, true) {
 			return fmt.Sprintf("%s is set at %s", v.Name(), si.where(id.Pos()))
@@ -92,7 +103,34 @@ func (si funcVals) localContainer(v *types.Var) (elems []ast.Expr, why string, o
 		}
 		elems = append(elems, e)
 	}
-	return elems, "", true
+	return append(elems, appended...), "", true
+}
+
+// selfAppends finds, in fn, the statements v = append(v, x, y) (no
+// spread): the values they append, the two identifiers of v each has,
+// which localContainer counts as neither a set nor a hand-on, and the
+// statements.
+func (si funcVals) selfAppends(fn inspector.Cursor, v *types.Var) (vals []ast.Expr, ids map[*ast.Ident]bool, stmts map[ast.Node]bool) {
+	ids, stmts = map[*ast.Ident]bool{}, map[ast.Node]bool{}
+	for c := range fn.Preorder((*ast.AssignStmt)(nil)) {
+		as := c.Node().(*ast.AssignStmt)
+		if as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			continue
+		}
+		lhs, _ := as.Lhs[0].(*ast.Ident)
+		call, _ := as.Rhs[0].(*ast.CallExpr)
+		if lhs == nil || call == nil || call.Ellipsis.IsValid() || len(call.Args) < 2 || si.pass.TypesInfo.Uses[lhs] != v {
+			continue
+		}
+		b, _ := si.pass.TypesInfo.Uses[calledIdent(call)].(*types.Builtin)
+		first, _ := call.Args[0].(*ast.Ident)
+		if b == nil || b.Name() != "append" || first == nil || si.pass.TypesInfo.Uses[first] != v {
+			continue
+		}
+		ids[lhs], ids[first], stmts[as] = true, true, true
+		vals = append(vals, call.Args[1:]...)
+	}
+	return vals, ids, stmts
 }
 
 // containerValues is the functions the container x (a package variable

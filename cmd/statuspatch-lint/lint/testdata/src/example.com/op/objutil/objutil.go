@@ -62,3 +62,21 @@ func DriverPodName(w *v1.Widget) string {
 	}
 	return w.Name + "-driver"
 }
+
+// Relabel changes its labels: outside its status and its identity, left
+// unsent by a status subresource write (ParamsFact.Unsent).
+func Relabel(w *v1.Widget) {
+	if w.Labels == nil {
+		w.Labels = map[string]string{}
+	}
+	w.Labels["resized"] = "yes"
+}
+
+// Adopt replaces its ObjectMeta whole with another's: its identity,
+// which keeps a caller's status subresource write (ParamsFact.UnsentWhy).
+func Adopt(w, from *v1.Widget) { w.ObjectMeta = from.ObjectMeta }
+
+// RoleOf returns the address of one of the spec's roles, as lws's
+// GetRoleConfigs returns &ds.Spec.Roles[i]: a caller may change the spec
+// through it.
+func RoleOf(w *v1.Widget, i int) *v1.Role { return &w.Spec.Roles[i] }

@@ -122,7 +122,8 @@ func buildAppended(w *v1.Widget) {
 }
 
 // OptionsHanded calls options a parameter holds, and options appended
-// to: kept, each naming the line.
+// to, one of which (growOption) changes the spec: kept, each naming the
+// line.
 type OptionsHanded struct{ client.Client }
 
 func (r *OptionsHanded) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -144,5 +145,24 @@ func (r *OptionsAppended) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	}
 	buildAppended(w)
 	w.Status.Ready = true
-	return ctrl.Result{}, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to buildAppended at line \d+, where .*options is set`
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to buildAppended at line \d+, where w is passed to the function value option at line \d+, where it may be growOption, where w.Spec is changed at line \d+`
+}
+
+// appendedArgs appends an option to its local literal before the range
+// (spark-operator's buildSparkSubmitArgs appends its pod template and
+// last options): each reads w.
+func appendedArgs(w *v1.Widget, more bool) ([]string, error) { // want appendedArgs:`statusOnly\[0\]`
+	options := []optionFunc{sizeOption}
+	if more {
+		options = append(options, nameOption)
+	}
+	var args []string
+	for _, option := range options {
+		a, err := option(w)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, a...)
+	}
+	return args, nil
 }

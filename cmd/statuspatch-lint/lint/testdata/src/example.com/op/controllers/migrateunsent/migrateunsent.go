@@ -169,8 +169,8 @@ func (r *WidgetReconciler) typeReplaced(ctx context.Context, key client.ObjectKe
 }
 
 // The spec changed by a function of another package: its summary
-// (ParamsFact) does not tell a change left unsent from one of the
-// identity, and the reason says so.
+// (ParamsFact.Unsent) says it changes at most the status and what a
+// status subresource write leaves unsent. Moved.
 func (r *WidgetReconciler) resizedElsewhere(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -178,7 +178,45 @@ func (r *WidgetReconciler) resizedElsewhere(ctx context.Context, key client.Obje
 	}
 	objutil.Resize(w)
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Resize at line \d+, where w.Spec is changed at objutil.go:\d+: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write \(a callee's summary does not tell a change left unsent from one of the object's identity: if by reading it is not the identity, the write may move by hand onto a patcher made with patcher.WithNonStatusChangesUnsent\(\)\)\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The labels changed by a function of another package: outside the
+// status and the identity. Moved.
+func (r *WidgetReconciler) relabelledElsewhere(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.Relabel(w)
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The spec changed through the address of a role a function of another
+// package returns (lws's GetRoleConfigs), and through the spec's map
+// another returns (spark-operator's GetWebUIIngressTLS). Moved.
+func (r *WidgetReconciler) returnedElsewhere(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.RoleOf(w, 0).Name = "leader"
+	objutil.SpecLabels(w)["role"] = "leader"
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// ObjectMeta replaced whole by a function of another package: its
+// summary (ParamsFact.UnsentWhy) names the change of identity. It stays.
+func (r *WidgetReconciler) adoptedElsewhere(ctx context.Context, key client.ObjectKey, from *v1.Widget) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	objutil.Adopt(w, from)
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to objutil.Adopt at line \d+, where w.ObjectMeta is changed at objutil.go:\d+: that is a change of the object's identity \(its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole\), which the status write follows and the patcher made at the read does not: make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A server-side apply of a configuration: -fix moves no apply onto a
