@@ -52,8 +52,11 @@ func valueCopy(info *types.Info, stack []ast.Node) (*types.Var, ast.Node, string
 	var lhs ast.Expr
 	switch p := stack[n-2].(type) {
 	case *ast.AssignStmt:
-		if p.Tok != token.DEFINE || len(p.Rhs) != 1 || p.Rhs[0] != id || len(p.Lhs) != 1 {
+		if len(p.Rhs) != 1 || p.Rhs[0] != id || len(p.Lhs) != 1 {
 			return nil, nil, "", false
+		}
+		if l, ok := p.Lhs[0].(*ast.Ident); p.Tok != token.DEFINE && (p.Tok != token.ASSIGN || !ok || l.Name != "_") {
+			return nil, nil, "", false // _ = v copies it nowhere
 		}
 		lhs = p.Lhs[0]
 	case *ast.ValueSpec:

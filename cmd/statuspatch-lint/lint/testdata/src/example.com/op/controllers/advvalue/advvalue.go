@@ -155,7 +155,7 @@ func (r *R) deferCapture(ctx context.Context, req ctrl.Request) error {
 		_ = x
 	}(w)
 	w.Status.Ready = true
-	return r.Status().Update(ctx, &w) // want `not moved to the patcher: w is passed to the function value \(func\(x v1\.Widget\) literal\) at line 156, where it may be the function literal at line 154, where x is passed on or aliased at line 155: it may change the object's identity \(its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole\), which the status write follows and the patcher made at the read does not\)$`
+	return r.Status().Update(ctx, &w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
 
 func (r *R) reGetOtherKey(ctx context.Context, req ctrl.Request, other client.ObjectKey) error {
