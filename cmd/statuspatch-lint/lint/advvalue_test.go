@@ -37,3 +37,8 @@ func TestAdvSubrec(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advsubrec="}), "example.com/op/controllers/advsubrec")
 }
+
+func TestAdvLoop(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advloop="}), "example.com/op/controllers/advloop")
+}
