@@ -42,3 +42,8 @@ func TestAdvLoop(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advloop="}), "example.com/op/controllers/advloop")
 }
+
+func TestAdvSubrec2(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advsubrec2="}), "example.com/op/controllers/advsubrec2")
+}
