@@ -47,3 +47,8 @@ func TestAdvSubrec2(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advsubrec2="}), "example.com/op/controllers/advsubrec2")
 }
+
+func TestAdvBase(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advbase="}), "example.com/op/controllers/advbase")
+}

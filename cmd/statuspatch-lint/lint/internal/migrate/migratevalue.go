@@ -101,3 +101,23 @@ func (m *migration) copyBaseWhy(e ast.Expr) string {
 	return fmt.Sprintf("the base &%s is the address of %s, a copy of the value %s made at %s: it shares %s's slices and maps, so a change made in place through them is in the base too and this patch leaves it out, where the patcher, whose base is a DeepCopy, would send it; take the base with %s.DeepCopy() for -fix to move the write",
 		v.Name(), v.Name(), m.obj.Name(), m.where(def.Pos()), m.obj.Name(), m.obj.Name())
 }
+
+// addrBaseWhy says why a merge patch whose base is &x, x a local value
+// that is not a whole copy of the object (base := *obj.DeepCopy()),
+// stays: -fix follows a base held as a pointer. "" when e is not &x.
+func (m *migration) addrBaseWhy(e ast.Expr) string {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return ""
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf("the base &%s is the address of the value %s, and -fix follows a base held as a pointer: take %s := %s.DeepCopy() and MergeFrom(%s) for it to move the write",
+		v.Name(), v.Name(), v.Name(), m.obj.Name(), v.Name())
+}
