@@ -25,8 +25,8 @@ func TestMigrateClosureReasons(t *testing.T) {
 
 // The tutorial's value object (var w v1.Widget, written as &w): its writes
 // move onto a patcher made over &w (issue 80 B1; they stayed, asking for
-// a pointer variable); a package variable's address stays, not a
-// variable (migratevalue).
+// a pointer variable); a package variable's address stays, named as
+// one (migratevalue).
 func TestMigrateValueObject(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}),
 		"example.com/op/controllers/migratevalue")

@@ -218,6 +218,9 @@ func (m reads) findAnchor(verb string) string {
 		if why := m.copyBaseWhy(mf.Args[0]); why != "" {
 			return m.shapeWhy(why) // base := obj of a value (migratevalue.go)
 		}
+		if why := m.addrBaseWhy(mf.Args[0]); why != "" {
+			return m.shapeWhy(why)
+		}
 		return m.shapeWhy("the base " + types.ExprString(mf.Args[0]) + " is not a variable")
 	}
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)

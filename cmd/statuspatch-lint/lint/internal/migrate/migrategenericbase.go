@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // An ownBase is a helper over any kind that takes its base itself and
@@ -126,16 +127,32 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 		for cur := range o.usesOf(f, fn, f.FileStart, f.FileEnd) {
 			line := o.pass.Fset.Position(cur.Node().Pos()).Line
 			c, _ := callOf(cur)
+			if c == nil && isExplicitInstance(cur) { // name[T](...)
+				c, _ = callOf(cur.Parent())
+			}
 			if c == nil || c.Ellipsis.IsValid() || i >= len(c.Args) {
 				return fmt.Sprintf("%s is used at line %d other than called", name, line)
 			}
 			t := o.pass.TypesInfo.TypeOf(c.Args[i])
+			if tp, ok := o.obj.Type().(*types.TypeParam); ok {
+				// The patcher is ForType's of T as the call instantiates
+				// it, not of the argument's type.
+				if inst, ok := o.pass.TypesInfo.Instances[cur.Node().(*ast.Ident)]; ok && tp.Index() < inst.TypeArgs.Len() {
+					t = inst.TypeArgs.At(tp.Index())
+				}
+			}
 			kind := types.TypeString(t, types.RelativeTo(o.pass.Pkg))
 			if n := kube.NamedOf(t); n != nil {
 				kind = n.Obj().Name()
 			}
 			p := opts.PatcherOf(t)
 			switch {
+			case types.IsInterface(t):
+				what := "which kind it holds, and so whether patchers.For has its patcher, is not seen"
+				if o.ctor == "ForType" {
+					what = "ForType's patcher would be a Patcher of that interface, which no generated patcher is"
+				}
+				return fmt.Sprintf("its caller at %s passes %s as %s, an interface: %s", o.where(c.Pos()), types.ExprString(c.Args[i]), types.TypeString(t, func(p *types.Package) string { return p.Name() }), what)
 			case p == nil:
 				return fmt.Sprintf("its caller at %s passes %s, a %s, whose kind has no generated patcher", o.where(c.Pos()), types.ExprString(c.Args[i]), kind)
 			case o.pkg != "" && p.Pkg != o.pkg:
@@ -150,6 +167,18 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 		return name + " has no caller in its package"
 	}
 	return ""
+}
+
+// isExplicitInstance reports whether cur, a use of a generic function,
+// is instantiated explicitly: name[T] or name[T1, T2].
+func isExplicitInstance(cur inspector.Cursor) bool {
+	switch p := cur.Parent().Node().(type) {
+	case *ast.IndexExpr:
+		return p.X == cur.Node()
+	case *ast.IndexListExpr:
+		return p.X == cur.Node()
+	}
+	return false
 }
 
 // params returns the helper's parameters in order.

@@ -52,8 +52,11 @@ func valueCopy(info *types.Info, stack []ast.Node) (*types.Var, ast.Node, string
 	var lhs ast.Expr
 	switch p := stack[n-2].(type) {
 	case *ast.AssignStmt:
-		if p.Tok != token.DEFINE || len(p.Rhs) != 1 || p.Rhs[0] != id || len(p.Lhs) != 1 {
+		if len(p.Rhs) != 1 || p.Rhs[0] != id || len(p.Lhs) != 1 {
 			return nil, nil, "", false
+		}
+		if l, ok := p.Lhs[0].(*ast.Ident); p.Tok != token.DEFINE && (p.Tok != token.ASSIGN || !ok || l.Name != "_") {
+			return nil, nil, "", false // _ = v copies it nowhere
 		}
 		lhs = p.Lhs[0]
 	case *ast.ValueSpec:
@@ -97,4 +100,24 @@ func (m *migration) copyBaseWhy(e ast.Expr) string {
 	}
 	return fmt.Sprintf("the base &%s is the address of %s, a copy of the value %s made at %s: it shares %s's slices and maps, so a change made in place through them is in the base too and this patch leaves it out, where the patcher, whose base is a DeepCopy, would send it; take the base with %s.DeepCopy() for -fix to move the write",
 		v.Name(), v.Name(), m.obj.Name(), m.where(def.Pos()), m.obj.Name(), m.obj.Name())
+}
+
+// addrBaseWhy says why a merge patch whose base is &x, x a local value
+// that is not a whole copy of the object (base := *obj.DeepCopy()),
+// stays: -fix follows a base held as a pointer. "" when e is not &x.
+func (m *migration) addrBaseWhy(e ast.Expr) string {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return ""
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf("the base &%s is the address of the value %s, and -fix follows a base held as a pointer: take %s := %s.DeepCopy() and MergeFrom(%s) for it to move the write",
+		v.Name(), v.Name(), v.Name(), m.obj.Name(), v.Name())
 }

@@ -49,6 +49,13 @@ func (m reads) findObj(kind string) string {
 			m.obj = v
 			return ""
 		}
+		if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
+				if v, _ := m.pass.TypesInfo.Uses[id].(*types.Var); v != nil && v.Parent() == m.pass.Pkg.Scope() {
+					return m.shapeWhy("the object " + types.ExprString(arg) + " is the address of the package variable " + v.Name() + ": -fix moves the writes of a local value only")
+				}
+			}
+		}
 		return m.shapeWhy("the object " + types.ExprString(arg) + " is not a variable")
 	}
 	obj, ok := m.pass.TypesInfo.Uses[id].(*types.Var)

@@ -35,5 +35,5 @@ var shared v1.Widget
 
 func (r *R) Shared(ctx context.Context) error {
 	shared.Status.Ready = true
-	return r.Status().Update(ctx, &shared) // want `\(not moved to the patcher: the object &shared is not a variable\)$`
+	return r.Status().Update(ctx, &shared) // want `\(not moved to the patcher: the object &shared is the address of the package variable shared: -fix moves the writes of a local value only\)$`
 }
