@@ -65,7 +65,7 @@ func parseExportArgs(args []string) (*exportRun, error) {
 // false when it does not apply (the caller runs the checker); with
 // STATUSPATCH_LINT_DRIVER=export that is exit status 1 instead.
 func runExportDriver(args []string, stdout, stderr io.Writer) (code int, ok bool) {
-	run, graph, code, ok := exportAnalysis(args, stderr)
+	run, graph, code, ok := exportAnalysis(args, stderr, false)
 	if !ok || graph == nil {
 		return code, ok
 	}
@@ -102,8 +102,11 @@ func runExportDriver(args []string, stdout, stderr io.Writer) (code int, ok bool
 // exportAnalysis parses args and analyzes their packages with the
 // export-data driver. ok is false when the driver does not apply; graph
 // is nil when it failed (code says how, and it was printed), or declined
-// under STATUSPATCH_LINT_DRIVER=export (code 1).
-func exportAnalysis(args []string, stderr io.Writer) (run *exportRun, graph *checker.Graph, code int, ok bool) {
+// under STATUSPATCH_LINT_DRIVER=export (code 1). With compile (-fix, which
+// the per-package checker cannot do across packages), a decline only
+// because dependencies are not in the build cache (exportdata.StaleError)
+// compiles them (exportdata.Compile) and analyzes again.
+func exportAnalysis(args []string, stderr io.Writer, compile bool) (run *exportRun, graph *checker.Graph, code int, ok bool) {
 	mode := os.Getenv(driverEnv)
 	if mode == "checker" {
 		return nil, nil, 0, false
@@ -120,6 +123,15 @@ func exportAnalysis(args []string, stderr io.Writer) (run *exportRun, graph *che
 		return decline(err)
 	}
 	graph, err = analyzeFromExport(run.patterns)
+	var stale *exportdata.StaleError
+	if compile && errors.As(err, &stale) {
+		fmt.Fprintf(stderr, "statuspatch-lint: -fix: compiling %d dependencies into the build cache (once) to analyze the whole module\n", stale.N)
+		if cerr := exportdata.Compile(run.patterns); cerr != nil {
+			fmt.Fprintf(stderr, "statuspatch-lint: %v\n", cerr)
+		} else {
+			graph, err = analyzeFromExport(run.patterns)
+		}
+	}
 	if err != nil {
 		if errors.Is(err, exportdata.ErrDecline) {
 			return decline(err)
@@ -134,7 +146,7 @@ func exportAnalysis(args []string, stderr io.Writer) (run *exportRun, graph *che
 // driver: one analysis, whose JSON lists the fixes (parseFixes) and whose
 // graph applies them. done is false when the driver does not apply.
 func fixInProcess(args []string, stderr io.Writer) (rep fixReport, code int, done bool) {
-	_, graph, code, ok := exportAnalysis(args, stderr)
+	_, graph, code, ok := exportAnalysis(args, stderr, true)
 	if !ok || graph == nil {
 		return fixReport{}, code, ok
 	}

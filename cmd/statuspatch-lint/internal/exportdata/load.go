@@ -67,6 +67,30 @@ type loadPlan struct {
 // checker instead.
 var ErrDecline = errors.New("the export-data driver does not apply")
 
+// StaleError is why planLoad declines when too many dependencies are not
+// in the build cache (maxStale), wrapped with ErrDecline: the only decline
+// that compiling them (Compile) lifts.
+type StaleError struct{ N int }
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("%d dependencies are not in the build cache", e.N)
+}
+
+// Compile compiles the patterns' packages and their dependencies into the
+// build cache, as go build would: `go list -e -deps -export` without
+// RefuseTool. It changes no go.mod or go.sum (go list does not), and a
+// package that does not compile is no error here (-e): planLoad reports
+// it after.
+func Compile(patterns []string) error {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-deps", "-export", "-f={{.ImportPath}}", "--"}, patterns...)...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go list -export %s: %w: %s", strings.Join(patterns, " "), err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return nil
+}
+
 // goList runs `go list` with args, this command refusing to build
 // (RefuseTool), and decodes its JSON stream. Its failure is an error
 // wrapping ErrDecline: the full checker reports it as it always has.
@@ -166,7 +190,7 @@ func planLoad(patterns []string) (*loadPlan, error) {
 		plan.inSrc[r] = true
 	}
 	if plan.stale > maxStale || 2*plan.stale > len(listed) {
-		return nil, fmt.Errorf("%w: %d dependencies are not in the build cache", ErrDecline, plan.stale)
+		return nil, fmt.Errorf("%w: %w", ErrDecline, &StaleError{N: plan.stale})
 	}
 	// go list -deps lists dependencies first: the order to type-check in.
 	for _, p := range listed {
