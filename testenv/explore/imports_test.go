@@ -94,9 +94,9 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // hash) only the book; internal/faults (the crash points, the writes
 // in flight, the fault phase's plan, a replay's comparison) only the book
 // and schedule, never the run whose process it crashes; internal/queue
-// (what an object's event queues, through the operator's predicates and
-// handlers, and the lock of the clients' calls) only the book, schedule
-// and recmgr (the watches Setup built), never the queue it feeds;
+// (the run's work queue, what an object's event queues in it through the
+// operator's predicates and handlers, and the lock of the clients' calls)
+// only the book, schedule and recmgr (the watches Setup built);
 // internal/outcome (what a search reports of a schedule: its steps,
 // reads, writes, windows and bounds) only informers, for the windows;
 // internal/intercept (the reconcilers' clients, each call sent to the
