@@ -103,7 +103,9 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // run through its Handler) only crinternals and seeded; internal/setup
 // (what the explorer reads of the scenario once: its kinds, Setup's
 // controllers, the kinds read uncached, the Records) only informers,
-// judge, recmgr and served. A file of these
+// judge, recmgr and served; internal/violation (what a schedule broke,
+// as the trace records it, and how its violations rank) only judge, for
+// the severities, and outcome, for the write at fault. A file of these
 // that reached back for the run, the step or the trace would show here
 // before it became an import cycle.
 func TestExploreLayers(t *testing.T) {
@@ -122,8 +124,9 @@ func TestExploreLayers(t *testing.T) {
 		"internal/outcome":   {"internal/informers": true},
 		"internal/intercept": {"internal/crinternals": true, "internal/seeded": true},
 		"internal/setup":     {"internal/informers": true, "internal/judge": true, "internal/recmgr": true, "internal/served": true},
+		"internal/violation": {"internal/judge": true, "internal/outcome": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -168,7 +171,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {
