@@ -235,7 +235,7 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 		r.trace.cur.wrote = true
 		r.trace.cur.seen[k] = h.Newest()
 		r.checks.NoteWritten(k, h)
-		r.queue.queueEvent(k)
+		r.queue.QueueEvent(k)
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func (r *run) restart(kind int) {
 	}
 	for _, k := range r.book.Keys() {
 		if h := r.book.History(k); h.Versions[h.Newest()] != nil {
-			r.queue.queueFor(k)
+			r.queue.QueueFor(k)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 )
 
 // Iterative deepening of the bounds. A depth-first search (no Seed,
@@ -211,7 +212,7 @@ func (total *Result) add(res *Result) {
 func (total *Result) known() map[string]bool {
 	k := map[string]bool{}
 	for _, v := range total.Violations {
-		for rank := severityOf(v).rank; rank <= timeOnlySeverity.rank; rank++ {
+		for rank := severityOf(v).Rank; rank <= violation.TimeOnly.Rank; rank++ {
 			k[foundKeyAt(v, rank)] = true
 		}
 	}

@@ -139,7 +139,9 @@
 // its audit), internal/judge (the built-in invariants: their table,
 // their judges, what a schedule judges after its end),
 // internal/faults (crash points, writes in flight, the fault phase's
-// plan), internal/queue (what an object's event queues),
+// plan), internal/queue (the work queue, and what an object's event
+// queues in it), internal/violation (what a schedule broke, and how its
+// violations rank),
 // internal/search (the search over schedules), internal/seeded
 // (Source's seeded choices), internal/outcome (a schedule's steps,
 // reads, writes and bounds, as reported), internal/intercept (the

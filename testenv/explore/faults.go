@@ -73,7 +73,7 @@ func (f faultRun) Pilot(ctx context.Context, c *search.Chooser, depth int) (*sea
 	for _, w := range f.workers {
 		w.scale = sc
 	}
-	if r.trace.failed == nil || f.ex.known[foundKey(r.trace.failed)] {
+	if r.trace.failed == nil || f.ex.known[foundKey(violationOf(r.trace.failed))] {
 		return nil, nil
 	}
 	return verdictOf(f.ex.violation(r)), nil

@@ -94,16 +94,18 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // hash) only the book; internal/faults (the crash points, the writes
 // in flight, the fault phase's plan, a replay's comparison) only the book
 // and schedule, never the run whose process it crashes; internal/queue
-// (what an object's event queues, through the operator's predicates and
-// handlers, and the lock of the clients' calls) only the book, schedule
-// and recmgr (the watches Setup built), never the queue it feeds;
+// (the run's work queue, what an object's event queues in it through the
+// operator's predicates and handlers, and the lock of the clients' calls)
+// only the book, schedule and recmgr (the watches Setup built);
 // internal/outcome (what a search reports of a schedule: its steps,
 // reads, writes, windows and bounds) only informers, for the windows;
 // internal/intercept (the reconcilers' clients, each call sent to the
 // run through its Handler) only crinternals and seeded; internal/setup
 // (what the explorer reads of the scenario once: its kinds, Setup's
 // controllers, the kinds read uncached, the Records) only informers,
-// judge, recmgr and served. A file of these
+// judge, recmgr and served; internal/violation (what a schedule broke,
+// as the trace records it, and how its violations rank) only judge, for
+// the severities, and outcome, for the write at fault. A file of these
 // that reached back for the run, the step or the trace would show here
 // before it became an import cycle.
 func TestExploreLayers(t *testing.T) {
@@ -122,8 +124,9 @@ func TestExploreLayers(t *testing.T) {
 		"internal/outcome":   {"internal/informers": true},
 		"internal/intercept": {"internal/crinternals": true, "internal/seeded": true},
 		"internal/setup":     {"internal/informers": true, "internal/judge": true, "internal/recmgr": true, "internal/served": true},
+		"internal/violation": {"internal/judge": true, "internal/outcome": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -168,7 +171,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

@@ -49,7 +49,7 @@ func (ex *explorer) violation(r *run) *Violation {
 	if r.trace.failed == nil {
 		return nil
 	}
-	v := *r.trace.failed
+	v := *violationOf(r.trace.failed)
 	v.Steps, v.Bounds = r.trace.steps, ex.bounds(ex.o)
 	var script []scriptStep
 	for i, s := range r.trace.chosen {
@@ -59,7 +59,7 @@ func (ex *explorer) violation(r *run) *Violation {
 	}
 	v.Seed = ex.setup.formatSeed(script)
 	s := severityOf(&v)
-	v.Rank, v.RankReason = s.rank, s.reason
+	v.Rank, v.RankReason = s.Rank, s.Reason
 	return &v
 }
 
@@ -118,5 +118,5 @@ func (p replayer) Schedule(ctx context.Context, c *search.Chooser, depth int) (*
 
 // verdictOf is the search's record of v.
 func verdictOf(v *Violation) *search.Verdict[*Violation] {
-	return &search.Verdict[*Violation]{Of: v, Invariant: v.Invariant, Object: v.about.object, Rank: v.Rank, Names: v.names}
+	return &search.Verdict[*Violation]{Of: v, Invariant: v.Invariant, Object: v.about.Object, Rank: v.Rank, Names: v.names}
 }

@@ -53,7 +53,7 @@ func (ex *explorer) defectOf(r *run) string {
 	if ex.o.Schedules > 0 {
 		return sameSchedule(ex.violation(r))
 	}
-	return violationKey(r.trace.failed)
+	return violationKey(violationOf(r.trace.failed))
 }
 
 // phase names the search with o that runs at p, for the progress lines.

@@ -1,13 +1,11 @@
 package explore
 
 import (
-	"cmp"
 	"context"
 	"slices"
-	"strings"
 
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 )
 
 // A search keeps every distinct violation it finds within its Budget
@@ -21,78 +19,40 @@ import (
 // that ended with its NodeClaim in a schedule that also leaked
 // (examples/realops4). Equal still, the order the search found them in.
 
-// severity is a rank and its reason (judge.Severity), and own, the rank
-// of the violation's own invariant (Invariant, Message), which orders
-// equal ranks.
-type severity struct {
-	rank   int
-	reason string
-	own    int
-}
-
-// timeOnlySeverity is a lost write of time-like fields only, or of an
-// atomic list's order only (judge.TimeOnly).
-var timeOnlySeverity = severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason, judge.TimeOnly.Rank}
+// severity is a rank and its reason, and the rank of the violation's own
+// invariant, which orders equal ranks (violation.Severity).
+type severity = violation.Severity
 
 // severityOf is v's rank and reason: the worst of what its schedule
-// broke (a lost write that also sets observedGeneration back ranks as
-// going backwards).
+// broke (violation.SeverityOf).
 func severityOf(v *Violation) severity {
-	worst := severityOfOne(v.Invariant, v.about)
-	for i, a := range v.Also {
-		if i >= len(v.alsoAbout) {
-			break
-		}
-		inv, _, _ := strings.Cut(a, ": ")
-		if s := severityOfOne(inv, v.alsoAbout[i]); s.rank < worst.rank {
-			worst = severity{s.rank, s.reason + " (" + inv + ")", worst.own}
-		}
-	}
-	return worst
-}
-
-// severityOfOne is the rank and reason of one violation of invariant.
-func severityOfOne(invariant string, d failDetail) severity {
-	s := judge.SeverityOf(invariant, judge.Failure{TimeOnly: d.timeOnly, OrderOnly: d.orderOnly, Restored: d.restored})
-	return severity{s.Rank, s.Reason, s.Rank}
-}
-
-// compare orders two severities, the most severe first: by rank, then
-// by the rank of the violation's own invariant.
-func (s severity) compare(o severity) int {
-	return cmp.Or(cmp.Compare(s.rank, o.rank), cmp.Compare(s.own, o.own))
+	return violation.SeverityOf(v.Invariant, v.about, v.Also, v.alsoAbout)
 }
 
 // ranked sets each violation's Rank and orders vs most severe first
-// (severity.compare), keeping the order found among equals.
+// (violation.Severity.Compare), keeping the order found among equals.
 func ranked(vs []*Violation) []*Violation {
 	for _, v := range vs {
 		s := severityOf(v)
-		v.Rank, v.RankReason = s.rank, s.reason
+		v.Rank, v.RankReason = s.Rank, s.Reason
 	}
-	slices.SortStableFunc(vs, func(a, b *Violation) int { return severityOf(a).compare(severityOf(b)) })
+	slices.SortStableFunc(vs, func(a, b *Violation) int { return severityOf(a).Compare(severityOf(b)) })
 	return vs
 }
 
 // violationKey is what makes a violation distinct in a report: its
 // invariant, the object and fields it is about, and the line of the
-// write at fault. Not its rank: one defect found by two schedules, one
-// of which also set observedGeneration back, is one report, at the more
-// severe rank (moreSevere).
-func violationKey(v *Violation) string {
-	at := ""
-	if v.Cause != nil {
-		at = v.Cause.At
-	}
-	return strings.Join([]string{v.Invariant, v.about.object, strings.Join(v.about.fields, ","), at}, "\x00")
-}
+// write at fault (violation.Key). Not its rank: one defect found by two
+// schedules, one of which also set observedGeneration back, is one
+// report, at the more severe rank (moreSevere).
+func violationKey(v *Violation) string { return violation.Key(v.Invariant, v.about, v.Cause) }
 
 // foundKey is what makes a schedule's violation worth minimising during
 // the search: violationKey and its rank, so that the first schedule of
 // a defect at rank 2 does not hide a later one of it at rank 1 (the
 // report keeps one of the two: moreSevere).
 func foundKey(v *Violation) string {
-	return foundKeyAt(v, severityOf(v).rank)
+	return foundKeyAt(v, severityOf(v).Rank)
 }
 
 // foundKeyAt is v's foundKey at rank.
@@ -102,14 +62,14 @@ func foundKeyAt(v *Violation, rank int) string {
 
 // moreSevere adds v to vs, ranked or not: where vs holds a violation of
 // the same violationKey, v replaces it if it ranks more severe
-// (severity.compare; and is dropped if not).
+// (violation.Severity.Compare; and is dropped if not).
 func moreSevere(vs []*Violation, v *Violation) []*Violation {
 	k := violationKey(v)
 	i := slices.IndexFunc(vs, func(w *Violation) bool { return violationKey(w) == k })
 	switch {
 	case i < 0:
 		return append(vs, v)
-	case severityOf(v).compare(severityOf(vs[i])) < 0:
+	case severityOf(v).Compare(severityOf(vs[i])) < 0:
 		vs[i] = v
 	}
 	return vs

@@ -14,9 +14,9 @@ import (
 // values never come back replaces it, ranked by itself.
 func TestEqualRanksOwnRankFirst(t *testing.T) {
 	ended := &judge.Restoration{Version: 9, Step: 14, Ended: true}
-	about := failDetail{object: "NodeClaim default-a", fields: []string{"status.conditions"}}
+	about := failDetail{Object: "NodeClaim default-a", Fields: []string{"status.conditions"}}
 	lost := about
-	lost.restored = ended
+	lost.Restored = ended
 	withLeak := &Violation{Invariant: InvariantLostWrite, Message: "status.conditions written by step 5 overwritten by step 10",
 		about: lost, Also: []string{InvariantUser + ": leaked"}, alsoAbout: []failDetail{{}}}
 	leak := &Violation{Invariant: InvariantUser, Message: "leaked"}

@@ -63,7 +63,7 @@ func newRun(ex *explorer, server client.Client) *run {
 	if server != nil {
 		r.cache.Model.Scheme = server.Scheme()
 	}
-	r.queue = workQueue{ex: ex, book: r.book, server: server, calls: &r.calls}
+	r.queue = newWorkQueue(ex, r.book, server, &r.calls)
 	r.held = heldWrites{ex: ex, book: r.book, trace: &r.trace, work: &r.queue}
 	return r
 }
@@ -89,10 +89,10 @@ func (r *run) setup(ctx context.Context) error {
 			return err
 		}
 		r.cache.Lists.Wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // informers.Floors
-		r.queue.queueEvent(k)
+		r.queue.QueueEvent(k)
 	}
 	for i := range r.ex.setup.s.Actions {
-		r.queue.queue = append(r.queue.queue, item{Rec: -1, Action: i})
+		r.queue.Items = append(r.queue.Items, item{Rec: -1, Action: i})
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ func (r *run) newReconcilers() error {
 	}
 	cached, api = intercept.Comparable(cached, r.src), intercept.Comparable(api, r.src)
 	r.recs = r.recs[:0]
-	r.queue.built = make([]*built, len(r.ex.setup.s.Reconcilers))
+	r.queue.Built = make([]*built, len(r.ex.setup.s.Reconcilers))
 	for _, rc := range r.ex.setup.s.Reconcilers[:r.ex.setup.fromSetup] {
 		r.recs = append(r.recs, rc.New(cached, api))
 	}
@@ -127,7 +127,7 @@ func (r *run) newReconcilers() error {
 		return fmt.Errorf("explore: Scenario.Setup built %d controllers, %d the first time", len(bs), first)
 	}
 	for j := range bs {
-		r.queue.built[r.ex.setup.fromSetup+j] = &bs[j]
+		r.queue.Built[r.ex.setup.fromSetup+j] = &bs[j]
 		r.recs = append(r.recs, bs[j].Do)
 	}
 	return r.proc.Start()
@@ -136,7 +136,7 @@ func (r *run) newReconcilers() error {
 // step runs one queued reconcile or action; plan, if not nil, fixes the
 // lags of its cached reads.
 func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
-	r.queue.dequeue(it)
+	r.queue.Dequeue(it)
 	if it.Deliver {
 		r.held.deliver(ctx, it)
 		return
@@ -184,7 +184,7 @@ func (r *run) step(ctx context.Context, it item, plan []int, crash crashPoint) {
 		s.step.Result = "done"
 	}
 	if it.Action < 0 && s.crash.Kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
-		r.queue.enqueue(it)
+		r.queue.Enqueue(it)
 	}
 	r.trace.steps = append(r.trace.steps, s.step)
 	r.trace.chosen = append(r.trace.chosen, scriptStep{It: it, Lags: s.lags, Crash: s.ranCrash()})
@@ -206,13 +206,13 @@ func (r *run) drainToSteady(ctx context.Context) {
 	n, bound := 0, r.ex.o.drainBound()
 	ended := map[uint64]int{} // a round's end state: the steps run by then
 	for n < bound && ctx.Err() == nil {
-		round := append([]item(nil), r.queue.queue...)
+		round := append([]item(nil), r.queue.Items...)
 		for _, k := range r.book.Keys() {
 			if h := r.book.History(k); h.Versions[h.Newest()] != nil {
-				r.queue.queueFor(k)
+				r.queue.QueueFor(k)
 			}
 		}
-		for _, it := range r.queue.queue {
+		for _, it := range r.queue.Items {
 			if !slices.Contains(round, it) {
 				round = append(round, it)
 			}

@@ -366,7 +366,7 @@ type Violation struct {
 	// Also lists later violations of the same schedule, "invariant: message".
 	Also []string
 	// names are the invariants of Invariant and Also; about, the object
-	// and fields of Invariant's violation (rank.go).
+	// and fields of Invariant's violation (internal/violation).
 	names map[string]bool
 	about failDetail
 	// alsoAbout is what each of Also is about.

@@ -209,16 +209,16 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 		defer func() { r.track.Cut, r.track.CutAt = uint8(r.trace.cut), r.trace.cutAt }()
 	}
 	d := 0
-	for ; d < depth && len(r.queue.queue) > 0; d++ {
+	for ; d < depth && len(r.queue.Items) > 0; d++ {
 		if v := r.track; v != nil && len(c.Taken) >= len(c.Prefix) && v.Prune(func() uint64 { return r.stateHash(depth - d) }, c.Taken, d) {
 			v.PrunedAt = d
 			return r, nil
 		}
 		r.trace.at = d
-		r.step(ctx, r.queue.queue[c.item(len(r.queue.queue))], nil, crashPoint{})
+		r.step(ctx, r.queue.Items[c.item(len(r.queue.Items))], nil, crashPoint{})
 		r.noteFailure(d)
 	}
-	if d == ex.o.Depth && len(r.queue.queue) > 0 {
+	if d == ex.o.Depth && len(r.queue.Items) > 0 {
 		r.trace.at = d
 		r.trace.noteCut(boundDepth) // more was queued to choose from
 	}

@@ -24,7 +24,7 @@ func (r *run) stateHash(left int) uint64 {
 // queueIDs names the queued items, in the queue's order.
 func (r *run) queueIDs() []string {
 	var q []string
-	for _, it := range r.queue.queue {
+	for _, it := range r.queue.Items {
 		q = append(q, r.ex.setup.itemID(it))
 	}
 	return q

@@ -4,9 +4,9 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -27,9 +27,10 @@ type trace struct {
 	at    int
 	cut   boundSet
 	cutAt int
-	// failed is the first violation, the others in its Also; disabled the
-	// invariants Options.Disable turns off.
-	failed   *Violation
+	// failed is what the schedule broke: the first violation, the others
+	// in its Also (internal/violation); disabled the invariants
+	// Options.Disable turns off.
+	failed   *violation.Record
 	disabled map[string]bool
 	// named is the write the last message's note named (writecall.go).
 	named *namedWrite
@@ -85,117 +86,63 @@ func (s *stepState) seenOrNone(k book.Key) int {
 // that later violations of the same schedule show in Also.
 func (t *trace) fail(invariant, msg string) { t.failOn(invariant, failDetail{}, msg) }
 
-// failDetail is what a violation is about, beside its message: the
-// object, the fields, and of those the time-like ones a lost write
-// changed only (rank.go).
-type failDetail struct {
-	object   string
-	fields   []string
-	timeOnly bool
-	// orderOnly: a lost write of an atomic list's order only.
-	orderOnly bool
-	// restored: a lost write whose lost values were written again
-	// before the steady state (internal/judge's restored.go).
-	restored *judge.Restoration
-}
+// failDetail is what a violation is about, beside its message
+// (violation.Detail).
+type failDetail = violation.Detail
 
-// failOn is fail with what the violation is about.
+// failOn is fail with what the violation is about; the first names as
+// its Cause the write the message's note named (writecall.go).
 func (t *trace) failOn(invariant string, d failDetail, msg string) {
 	named := t.named
 	t.named = nil
 	if t.disabled[invariant] {
 		return
 	}
-	if t.failed == nil {
-		t.failed = &Violation{Invariant: invariant, Message: msg, names: map[string]bool{}, about: d}
-		if named != nil && strings.HasSuffix(msg, named.note) {
-			w := named.w
-			t.failed.Cause = &w
-		}
-	}
-	t.failed.names[invariant] = true
-	if t.failed.Message == msg {
+	if t.failed != nil {
+		t.failed.Add(invariant, d, msg)
 		return
 	}
-	if len(t.failed.Also) < 10 {
-		t.failed.Also = append(t.failed.Also, invariant+": "+msg)
-		t.failed.alsoAbout = append(t.failed.alsoAbout, d)
+	t.failed = violation.New(invariant, d, msg)
+	if named != nil && strings.HasSuffix(msg, named.note) {
+		w := named.w
+		t.failed.Cause = &w
 	}
 }
 
 // retract takes back the violation of invariant with msg, which the
-// schedule's judgement after its end cleared: the next one, if any, is
-// the first.
+// schedule's judgement after its end cleared (violation.Record.Retract).
 func (t *trace) retract(invariant, msg string) {
-	f := t.failed
-	if f == nil {
-		return
+	if t.failed != nil && t.failed.Retract(invariant, msg) {
+		t.failed = nil
 	}
-	if f.Invariant == invariant && f.Message == msg {
-		if len(f.Also) == 0 {
-			t.failed = nil
-			return
-		}
-		f.Invariant, f.Message, _ = strings.Cut(f.Also[0], ": ")
-		f.Also = f.Also[1:]
-		if len(f.alsoAbout) > 0 {
-			f.about, f.alsoAbout = f.alsoAbout[0], f.alsoAbout[1:]
-		}
-	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
-		f.Also = slices.Delete(f.Also, i, i+1)
-		if i < len(f.alsoAbout) {
-			f.alsoAbout = slices.Delete(f.alsoAbout, i, i+1)
-		}
-	}
-	if f.Invariant == invariant || slices.ContainsFunc(f.Also, func(a string) bool { return strings.HasPrefix(a, invariant+": ") }) {
-		return
-	}
-	delete(f.names, invariant)
 }
 
-// timeOnly marks the violation of invariant with msg, which the
-// schedule's judgement after its end found a loss of times only, or of
-// an atomic list's order only (order), as such: note ends its message,
-// and it keeps its cause and its place.
+// timeOnly marks the violation of invariant with msg a loss of times
+// only, or of an atomic list's order only (order), note ending its
+// message (violation.Record.MarkTimeOnly).
 func (t *trace) timeOnly(invariant, msg, note string, order bool) {
-	f := t.failed
-	if f == nil {
-		return
-	}
-	mark := func(d *failDetail) {
-		d.timeOnly = d.timeOnly || !order
-		d.orderOnly = d.orderOnly || order
-	}
-	if f.Invariant == invariant && f.Message == msg {
-		f.Message += note
-		mark(&f.about)
-	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 {
-		f.Also[i] += note
-		if i < len(f.alsoAbout) {
-			mark(&f.alsoAbout[i])
-		}
+	if t.failed != nil {
+		t.failed.MarkTimeOnly(invariant, msg, note, order)
 	}
 }
 
-// restored marks the violation of invariant with msg, a lost write
-// whose lost values the steady state holds again, as such (r): its
-// message, cause and place kept.
+// restored marks the violation of invariant with msg a lost write whose
+// lost values the steady state holds again (violation.Record.MarkRestored).
 func (t *trace) restored(invariant, msg string, r judge.Restoration) {
-	f := t.failed
-	if f == nil {
-		return
+	if t.failed != nil {
+		t.failed.MarkRestored(invariant, msg, r)
 	}
-	if f.Invariant == invariant && f.Message == msg {
-		f.about.restored = &r
-	} else if i := slices.Index(f.Also, invariant+": "+msg); i >= 0 && i < len(f.alsoAbout) {
-		f.alsoAbout[i].restored = &r
-	}
+}
+
+// violationOf is the violation b records, sharing its names and lists.
+func violationOf(b *violation.Record) *Violation {
+	return &Violation{Invariant: b.Invariant, Message: b.Message, Cause: b.Cause, Also: b.Also, names: b.Names, about: b.About, alsoAbout: b.AlsoAbout}
 }
 
 // failWith records the violation of invariant a judge found
 // (internal/judge).
 func (t *trace) failWith(invariant string, f judge.Failure) {
-	t.failOn(invariant, failDetail{object: f.Object, fields: f.Fields, timeOnly: f.TimeOnly, orderOnly: f.OrderOnly}, f.Message)
+	t.failOn(invariant, failDetail{Object: f.Object, Fields: f.Fields, TimeOnly: f.TimeOnly, OrderOnly: f.OrderOnly}, f.Message)
 }
 
 // judged is the schedule's steps as internal/judge reads them, each with

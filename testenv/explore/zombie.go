@@ -78,7 +78,7 @@ func (s *stepState) ranCrash() crashPoint { return faults.Ran(s.crash, s.sent) }
 // left in flight.
 func (hw *heldWrites) queueHeld(s *stepState, it item) {
 	for _, d := range hw.in.Queue(s.held, it) {
-		hw.work.enqueue(d)
+		hw.work.Enqueue(d)
 	}
 }
 

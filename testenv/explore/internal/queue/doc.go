@@ -6,8 +6,8 @@
 // handlers as the manager would. It holds the lock of the clients' calls
 // (Calls), which that operator code runs without.
 //
-// It holds no queue: the root's run keeps the queued items, in order,
-// drops repeats and chooses which runs next; nor does it know the run,
-// the trace or the search. It reads the versions from the book and the
+// It holds the run's queue too (Work): the queued items, in order,
+// without repeats; the run chooses which runs next. It does not know the
+// run, the trace or the search. It reads the versions from the book and the
 // kinds' scopes and Go types from the server's client.
 package queue

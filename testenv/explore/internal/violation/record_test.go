@@ -1,0 +1,54 @@
+package violation
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestRetractPromotesTheNext: taking back the first violation makes the
+// next of Also the first, with what it is about; an invariant none of
+// them breaks any more leaves Names; taking back the last empties the
+// record.
+func TestRetractPromotesTheNext(t *testing.T) {
+	r := New("lost", Detail{Object: "a"}, "m1")
+	r.Add("lost", Detail{Object: "b"}, "m1") // the first's message: not in Also
+	r.Add("stuck", Detail{Object: "c"}, "m2")
+	r.Add("lost", Detail{Object: "d"}, "m3")
+	if want := []string{"stuck: m2", "lost: m3"}; !slices.Equal(r.Also, want) || len(r.AlsoAbout) != 2 {
+		t.Fatalf("Also %q (%d details), want %q", r.Also, len(r.AlsoAbout), want)
+	}
+	if r.Retract("lost", "m1") {
+		t.Fatal("the record is empty after taking back one of three")
+	}
+	if r.Invariant != "stuck" || r.Message != "m2" || r.About.Object != "c" || !r.Names["lost"] {
+		t.Fatalf("after the first is taken back: %s %q about %q, names %v", r.Invariant, r.Message, r.About.Object, r.Names)
+	}
+	if r.Retract("lost", "m3") || r.Names["lost"] || !r.Names["stuck"] {
+		t.Fatalf("after the last lost write is taken back: names %v", r.Names)
+	}
+	if !r.Retract("stuck", "m2") {
+		t.Fatal("the record is not empty after taking back every violation")
+	}
+}
+
+// TestMarksAndSeverity: a lost write marked time-only ranks as
+// TimeOnly, with the note ending its message; the same write marked in
+// Also changes that entry's detail only.
+func TestMarksAndSeverity(t *testing.T) {
+	const lost = "no lost write" // explore.InvariantLostWrite
+	r := New(lost, Detail{Object: "a", Fields: []string{"status.x"}}, "m1")
+	r.Add(lost, Detail{Object: "b"}, "m2")
+	r.MarkTimeOnly(lost, "m2", " (times only)", false)
+	if !r.AlsoAbout[0].TimeOnly || r.About.TimeOnly || r.Also[0] != lost+": m2 (times only)" {
+		t.Fatalf("marking Also's entry: %+v, %q", r, r.Also)
+	}
+	before := SeverityOf(r.Invariant, r.About, r.Also, r.AlsoAbout)
+	r.MarkTimeOnly(lost, "m1", " (times only)", false)
+	after := SeverityOf(r.Invariant, r.About, r.Also, r.AlsoAbout)
+	if after.Rank != TimeOnly.Rank || before.Compare(after) >= 0 || r.Message != "m1 (times only)" {
+		t.Fatalf("rank %d before, %d after marking (want %d, and before more severe); message %q", before.Rank, after.Rank, TimeOnly.Rank, r.Message)
+	}
+	if k := Key(r.Invariant, r.About, nil); k != lost+"\x00a\x00status.x\x00" {
+		t.Errorf("key %q", k)
+	}
+}

@@ -1,0 +1,65 @@
+package violation
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
+)
+
+// Severity is a rank and its reason (judge.Severity), and Own, the rank
+// of the violation's own invariant (Invariant, Message), which orders
+// equal ranks.
+type Severity struct {
+	Rank   int
+	Reason string
+	Own    int
+}
+
+// TimeOnly is the severity of a lost write of time-like fields only, or
+// of an atomic list's order only (judge.TimeOnly).
+var TimeOnly = Severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason, judge.TimeOnly.Rank}
+
+// SeverityOf is the rank and reason of the violation of invariant about
+// about, with the later ones also, each about alsoAbout's entry: the
+// worst of them (a lost write that also sets observedGeneration back
+// ranks as going backwards).
+func SeverityOf(invariant string, about Detail, also []string, alsoAbout []Detail) Severity {
+	worst := severityOfOne(invariant, about)
+	for i, a := range also {
+		if i >= len(alsoAbout) {
+			break
+		}
+		inv, _, _ := strings.Cut(a, ": ")
+		if s := severityOfOne(inv, alsoAbout[i]); s.Rank < worst.Rank {
+			worst = Severity{s.Rank, s.Reason + " (" + inv + ")", worst.Own}
+		}
+	}
+	return worst
+}
+
+// severityOfOne is the rank and reason of one violation of invariant.
+func severityOfOne(invariant string, d Detail) Severity {
+	s := judge.SeverityOf(invariant, judge.Failure{TimeOnly: d.TimeOnly, OrderOnly: d.OrderOnly, Restored: d.Restored})
+	return Severity{s.Rank, s.Reason, s.Rank}
+}
+
+// Compare orders two severities, the most severe first: by rank, then
+// by the rank of the violation's own invariant.
+func (s Severity) Compare(o Severity) int {
+	return cmp.Or(cmp.Compare(s.Rank, o.Rank), cmp.Compare(s.Own, o.Own))
+}
+
+// Key is what makes a violation distinct in a report: its invariant, the
+// object and fields it is about, and the line of the write at fault
+// (cause, if any). Not its rank: one defect found by two schedules, one
+// of which also set observedGeneration back, is one report, at the more
+// severe rank.
+func Key(invariant string, about Detail, cause *outcome.Write) string {
+	at := ""
+	if cause != nil {
+		at = cause.At
+	}
+	return strings.Join([]string{invariant, about.Object, strings.Join(about.Fields, ","), at}, "\x00")
+}
