@@ -122,7 +122,7 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 	if why := o.testsMayCall(name, opts); why != "" {
 		return why
 	}
-	i := slices.Index(o.params(), o.obj)
+	i := slices.Index(paramVars(o.pass, o.fd), o.obj)
 	for _, f := range o.pass.Files {
 		for cur := range o.usesOf(f, fn, f.FileStart, f.FileEnd) {
 			line := o.pass.Fset.Position(cur.Node().Pos()).Line
@@ -179,18 +179,6 @@ func isExplicitInstance(cur inspector.Cursor) bool {
 		return p.X == cur.Node()
 	}
 	return false
-}
-
-// params returns the helper's parameters in order.
-func (o *ownBase) params() []*types.Var {
-	var vs []*types.Var
-	for _, f := range o.fd.Type.Params.List {
-		for _, n := range f.Names {
-			v, _ := o.pass.TypesInfo.Defs[n].(*types.Var)
-			vs = append(vs, v)
-		}
-	}
-	return vs
 }
 
 // dispatches reports whether the generated package pkg declares ForType:

@@ -331,17 +331,8 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 	return callers, ""
 }
 
-// params returns the helper's parameters in order.
-func (h *helperMove) params() []*types.Var {
-	var vs []*types.Var
-	for _, field := range h.decl.Type.Params.List {
-		for _, n := range field.Names {
-			v, _ := h.pass.TypesInfo.Defs[n].(*types.Var)
-			vs = append(vs, v)
-		}
-	}
-	return vs
-}
+// params returns the helper's parameters in order (paramVars).
+func (h *helperMove) params() []*types.Var { return paramVars(h.pass, h.decl) }
 
 // baseIsParam reports whether the write is c.Status().Patch(ctx, obj,
 // client.MergeFrom(base)) with base a parameter of the helper too, and sets

@@ -85,15 +85,7 @@ func valueCopy(info *types.Info, stack []ast.Node) (*types.Var, ast.Node, string
 // the base too, and the handwritten patch leaves it out, where the
 // patcher's base, a DeepCopy, would send it. "" when e is not such a base.
 func (m *migration) copyBaseWhy(e ast.Expr) string {
-	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
-		return ""
-	}
-	id, ok := ast.Unparen(u.X).(*ast.Ident)
-	if !ok {
-		return ""
-	}
-	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	v := addrOfVar(m.pass.TypesInfo, e)
 	def, val := m.definition(v)
 	if def == nil || !m.passesObj(val) || !valueObj(m.obj) {
 		return ""
@@ -106,18 +98,24 @@ func (m *migration) copyBaseWhy(e ast.Expr) string {
 // that is not a whole copy of the object (base := *obj.DeepCopy()),
 // stays: -fix follows a base held as a pointer. "" when e is not &x.
 func (m *migration) addrBaseWhy(e ast.Expr) string {
-	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
-		return ""
-	}
-	id, ok := ast.Unparen(u.X).(*ast.Ident)
-	if !ok {
-		return ""
-	}
-	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
+	v := addrOfVar(m.pass.TypesInfo, e)
 	if v == nil {
 		return ""
 	}
 	return fmt.Sprintf("the base &%s is the address of the value %s, and -fix follows a base held as a pointer: take %s := %s.DeepCopy() and MergeFrom(%s) for it to move the write",
 		v.Name(), v.Name(), v.Name(), m.obj.Name(), v.Name())
+}
+
+// addrOfVar is x when e is &x of a variable x, else nil.
+func addrOfVar(info *types.Info, e ast.Expr) *types.Var {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
 }
