@@ -121,25 +121,22 @@ func Clients(server client.Client, h Handler) (cached client.Client, api client.
 		defer h.Call()()
 		return h.SubResourceApply(args)
 	})
-	cachedFuncs := writes
-	cachedFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	return interceptor.NewClient(base, withReads(h, writes, false)), interceptor.NewClient(base, withReads(h, writes, true))
+}
+
+// withReads is writes with Get and List routed to h, from the API server
+// (api) or the cache.
+func withReads(h Handler, writes interceptor.Funcs, api bool) interceptor.Funcs {
+	f := writes
+	f.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
 		defer h.Call()()
-		return h.Get(ctx, key, obj, false)
+		return h.Get(ctx, key, obj, api)
 	}
-	cachedFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+	f.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
 		defer h.Call()()
-		return h.List(ctx, c, list, false, opts...)
+		return h.List(ctx, c, list, api, opts...)
 	}
-	apiFuncs := writes
-	apiFuncs.Get = func(ctx context.Context, _ client.WithWatch, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-		defer h.Call()()
-		return h.Get(ctx, key, obj, true)
-	}
-	apiFuncs.List = func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-		defer h.Call()()
-		return h.List(ctx, c, list, true, opts...)
-	}
-	return interceptor.NewClient(base, cachedFuncs), interceptor.NewClient(base, apiFuncs)
+	return f
 }
 
 // WithWatch is c as a client.WithWatch: itself if it is one, else c

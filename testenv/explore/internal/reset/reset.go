@@ -171,12 +171,9 @@ func (b server) reset(ctx context.Context, l Leftover) error {
 // resetRead deletes k's object as the server holds it: read, finalizers
 // removed, deleted.
 func (b server) resetRead(ctx context.Context, k book.Key) error {
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.GVK)
-	if err := b.c.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("explore: reset %s: %w", k, err)
+	u, err := b.read(ctx, k)
+	if u == nil || err != nil {
+		return err
 	}
 	if len(u.GetFinalizers()) > 0 {
 		patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`))
@@ -204,12 +201,9 @@ func (b server) resetRead(ctx context.Context, k book.Key) error {
 // gone, not left Terminating (and the next schedule can create it again).
 // Objects in it are reset one by one, as every object a schedule wrote.
 func (b server) finalizeNamespace(ctx context.Context, k book.Key) error {
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.GVK)
-	if err := b.c.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("explore: reset %s: %w", k, err)
+	u, err := b.read(ctx, k)
+	if u == nil || err != nil {
+		return err
 	}
 	if u.GetDeletionTimestamp() == nil {
 		return fmt.Errorf("explore: reset %s: still there, not being deleted, after its deletion", k)
@@ -276,4 +270,16 @@ func StillGone(left []Leftover) []Leftover {
 		out = append(out, Leftover{Key: l.Key, Carried: true})
 	}
 	return out
+}
+
+// read is k's object as the server holds it, nil if it is absent.
+func (b server) read(ctx context.Context, k book.Key) (*unstructured.Unstructured, error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.GVK)
+	if err := b.c.Get(ctx, k.NN, u); apierrors.IsNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("explore: reset %s: %w", k, err)
+	}
+	return u, nil
 }
