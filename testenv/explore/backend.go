@@ -106,4 +106,4 @@ func (b backend) worlds() []Backend {
 type leftover = reset.Leftover
 
 // leftovers are the objects r's book holds, each at its newest version.
-func leftovers(r *run) []leftover { return reset.Leftovers(r.book, r.cache.Lists.Revision) }
+func leftovers(r *run) []leftover { return reset.Leftovers(r.Book, r.Cache.Lists.Revision) }

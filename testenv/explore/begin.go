@@ -25,8 +25,8 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	ex.runs++
 	r := newRun(ex, srv)
 	if ex.setup.s.BeginSchedule == nil {
-		r.book.SetGone(reset.Gone(ex.touched))
-		r.cache.Lists.AfterReset(ex.touched) // informers.Floors
+		r.Book.SetGone(reset.Gone(ex.touched))
+		r.Cache.Lists.AfterReset(ex.touched) // informers.Floors
 		ex.touched = reset.StillGone(ex.touched)
 	} else {
 		ex.touched = nil
@@ -34,7 +34,7 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	if err := ex.beginSchedule(ctx, name); err != nil {
 		return nil, err
 	}
-	if err := r.setup(ctx); err != nil {
+	if err := r.Setup(ctx); err != nil {
 		ex.end(r)
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (ex *explorer) beginSchedule(ctx context.Context, name func() string) error
 // a random one by its index, a depth-first one by its depth and the choices
 // it starts from (and its deepening level).
 func (ex *explorer) scheduleName(c *chooser, depth int) string {
-	if c.faults != nil {
+	if c.Faults != nil {
 		return fmt.Sprintf("the fault phase's schedule %d (-1: its pilot)", c.Index)
 	}
 	if c.Rng != nil {

@@ -9,6 +9,8 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
+
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 )
 
 // Iterative deepening of the bounds. A depth-first search (no Seed,
@@ -55,26 +57,16 @@ func (v *Violation) ReplayOptions() Options {
 	return Options{Replay: v.Seed, Versions: v.Bounds.Versions}
 }
 
-// boundSet are bounds of Bounds, as bits.
-type boundSet uint8
+// boundSet are bounds of Bounds, as bits: the ones that cut a
+// schedule's choices (schedrun.Cut; the run notes them, run.Trace.NoteCut),
+// or that the deepening raises.
+type boundSet = schedrun.Cut
 
 const (
-	boundDepth boundSet = 1 << iota
-	boundVersions
-	boundStaleReads
+	boundDepth      = schedrun.CutDepth
+	boundVersions   = schedrun.CutVersions
+	boundStaleReads = schedrun.CutStaleReads
 )
-
-// noteCut records that bound b cut the schedule's choices at its current
-// chosen step: a choice a deeper bound would offer was not offered. A
-// schedule that reached Depth chosen steps with more queued; a cached
-// read with more versions, or more different lists, than Versions; a
-// cached read with a version to choose from after StaleReads stale ones.
-func (t *trace) noteCut(b boundSet) {
-	if t.cut == 0 {
-		t.cutAt = t.at
-	}
-	t.cut |= b
-}
 
 // deepened are the bounds o leaves at zero, which deepening raises.
 func deepened(o Options) boundSet {

@@ -16,8 +16,8 @@ const divergedHint = faults.DivergedHint
 // replayed is what a replay compares of r: its book and its steps'
 // writes.
 func replayed(r *run) faults.Run {
-	out := faults.Run{Book: r.book, Steps: make([]faults.Step, len(r.trace.steps))}
-	for i, s := range r.trace.steps {
+	out := faults.Run{Book: r.Book, Steps: make([]faults.Step, len(r.Trace.Steps))}
+	for i, s := range r.Trace.Steps {
 		fs := faults.Step{Index: s.Index, Reconciler: s.Reconciler, Object: s.Object}
 		for _, w := range s.Writes {
 			fs.Writes = append(fs.Writes, faults.StepWrite{Verb: w.Verb, Object: w.Object, Answer: w.Answer, Version: w.Version})

@@ -126,11 +126,12 @@
 //
 // # Internals
 //
-// The root holds the API, the run of one schedule (run, which holds its
-// concerns by name: trace, the book, checks, cacheModel, workQueue,
-// heldWrites) and the search (explorer, with its setupState
-// and testKnobs apart). Below it: internal/book (the versions the server
-// held), internal/schedule (a schedule's chosen steps and its seed),
+// The root holds the API and the search (explorer, with its setupState
+// and testKnobs apart). Below it: internal/run (the run of one schedule:
+// its steps, clients, crashes and trace; run.Run holds its concerns by
+// name: Trace, Book, Checks, Cache, Queue, Held, and reads the search
+// only through its Explorer interface), internal/book (the versions the
+// server held), internal/schedule (a schedule's chosen steps and its seed),
 // internal/served (the API served in process), internal/recmgr (the
 // manager Scenario.Setup runs on), internal/informers (what a manager's
 // cache may serve a cached read, and the cache model that chooses it),

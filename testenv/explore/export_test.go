@@ -32,16 +32,16 @@ type InFlightSchedule struct {
 // to its end (pruned ones aside), what became of the write in flight.
 func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFlightSchedule, error) {
 	var out []InFlightSchedule
-	res, err := runVisiting(ctx, s, o, func(r *run) {
-		f := InFlightSchedule{Held: r.held.in.Holding(), Delivered: r.held.in.Delivered, HeldWrites: r.heldCount(), Violated: r.trace.failed != nil}
+	res, err := runVisiting(ctx, s, o, func(ex *explorer, r *run) {
+		f := InFlightSchedule{Held: r.Held.In.Holding(), Delivered: r.Held.In.Delivered, HeldWrites: r.Held.In.Count(), Violated: r.Trace.Failed != nil}
 		var script []scriptStep
-		for i, c := range r.trace.chosen {
-			if !r.trace.steps[i].Drain {
+		for i, c := range r.Trace.Chosen {
+			if !r.Trace.Steps[i].Drain {
 				script = append(script, c)
 			}
 		}
-		f.Seed = r.ex.setup.formatSeed(script)
-		for _, st := range r.trace.steps {
+		f.Seed = ex.setup.formatSeed(script)
+		for _, st := range r.Trace.Steps {
 			if !strings.HasPrefix(st.Reconciler, "in-flight write ") || len(st.Writes) == 0 {
 				continue
 			}
@@ -62,7 +62,7 @@ func RunInFlight(ctx context.Context, s Scenario, o Options) (*Result, []InFligh
 // ran to its end (pruned ones aside), replays of the minimiser included.
 func RunSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, error) {
 	var out [][]Step
-	res, err := runVisiting(ctx, s, o, func(r *run) { out = append(out, r.trace.steps) })
+	res, err := runVisiting(ctx, s, o, func(_ *explorer, r *run) { out = append(out, r.Trace.Steps) })
 	return res, out, err
 }
 
@@ -84,7 +84,7 @@ func RunWindowsOfOneReconcile(ctx context.Context, s Scenario, o Options) (*Resu
 // ran to its end (the minimiser's replays included).
 func RunFaultPhaseSteps(ctx context.Context, s Scenario, o Options) (*Result, [][]Step, error) {
 	var out [][]Step
-	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{place: place{faults: true}, knobs: testKnobs{visit: func(r *run) { out = append(out, r.trace.steps) }}})
+	res, err := runLevel(ctx, s, faultOptions(o, o.withDefaults().Budget), hooks{place: place{faults: true}, knobs: testKnobs{visit: func(_ *explorer, r *run) { out = append(out, r.Trace.Steps) }}})
 	return res, out, err
 }
 
@@ -97,13 +97,10 @@ const DefaultProgressEvery = defaultProgressEvery
 func RunTicked(ctx context.Context, s Scenario, o Options, tick <-chan time.Time, visit func()) (*Result, error) {
 	h := hooks{knobs: testKnobs{tick: tick}}
 	if visit != nil {
-		h.knobs.visit = func(*run) { visit() }
+		h.knobs.visit = func(*explorer, *run) { visit() }
 	}
 	return runHooked(ctx, s, o, h)
 }
-
-// heldCount is how many writes the schedule held in flight.
-func (r *run) heldCount() int { return r.held.in.Count() }
 
 // AuditLine is the linter's finding for the call site at, a frame of fn
 // in file (callsite.Audit after the frame was seen).

@@ -65,7 +65,7 @@ type faultRun struct {
 // workers' random schedules the scale it counted.
 func (f faultRun) Pilot(ctx context.Context, c *search.Chooser, depth int) (*search.Verdict[*Violation], error) {
 	pilot := &faults.Plan{}
-	r, err := f.ex.schedule(ctx, &chooser{Chooser: c, faults: pilot}, depth)
+	r, err := f.ex.schedule(ctx, &chooser{Chooser: c, Faults: pilot}, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (f faultRun) Pilot(ctx context.Context, c *search.Chooser, depth int) (*sea
 	for _, w := range f.workers {
 		w.scale = sc
 	}
-	if r.trace.failed == nil || f.ex.known[foundKey(violationOf(r.trace.failed))] {
+	if r.Trace.Failed == nil || f.ex.known[foundKey(violationOf(r.Trace.Failed))] {
 		return nil, nil
 	}
 	return verdictOf(f.ex.violation(r)), nil

@@ -105,9 +105,13 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // controllers, the kinds read uncached, the Records) only informers,
 // judge, recmgr and served; internal/violation (what a schedule broke,
 // as the trace records it, and how its violations rank) only judge, for
-// the severities, and outcome, for the write at fault. A file of these
-// that reached back for the run, the step or the trace would show here
-// before it became an import cycle.
+// the severities, and outcome, for the write at fault; internal/run (the
+// run of one schedule: its steps, clients, crashes and trace, reading the
+// search through its Explorer interface) sits above them all, the root's
+// only below it: it imports the lower layers it runs on, never progress
+// (the search's) nor the root, and none of them imports it. A file of
+// these that reached back for the run, the step or the trace would show
+// here before it became an import cycle.
 func TestExploreLayers(t *testing.T) {
 	const module = "github.com/statuspatch/statuspatch/testenv/explore"
 	fset := token.NewFileSet()
@@ -125,8 +129,12 @@ func TestExploreLayers(t *testing.T) {
 		"internal/intercept": {"internal/crinternals": true, "internal/seeded": true},
 		"internal/setup":     {"internal/informers": true, "internal/judge": true, "internal/recmgr": true, "internal/served": true},
 		"internal/violation": {"internal/judge": true, "internal/outcome": true},
+		"internal/run": {"internal/book": true, "internal/callsite": true, "internal/crinternals": true, "internal/faults": true,
+			"internal/informers": true, "internal/intercept": true, "internal/judge": true, "internal/outcome": true, "internal/queue": true,
+			"internal/recmgr": true, "internal/reset": true, "internal/schedule": true, "internal/search": true, "internal/seeded": true,
+			"internal/served": true, "internal/setup": true, "internal/violation": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "internal/run"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -165,13 +173,14 @@ func TestExploreSearchImportsOnlyTheStandardLibrary(t *testing.T) {
 // The explorer's receivers stay small enough to read (issue 82, style
 // review step 2): no type of the explorer's packages declares more than
 // 25 methods (versions had 28 and served.Process 26 before their split);
-// and run holds its concerns by name, embedding none: an embedded field
-// would give it every method of the concern, which is how it had 104.
+// and the run of a schedule (internal/run's Run) holds its concerns by
+// name, embedding none: an embedded field would give it every method of
+// the concern, which is how it had 104.
 func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "internal/run", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {
@@ -189,26 +198,26 @@ func TestExploreReceivers(t *testing.T) {
 				case *ast.GenDecl:
 					for _, spec := range d.Specs {
 						ts, ok := spec.(*ast.TypeSpec)
-						if !ok || f.Name.Name != "explore" || ts.Name.Name != "run" {
+						if !ok || f.Name.Name != "run" || ts.Name.Name != "Run" {
 							continue
 						}
 						st, ok := ts.Type.(*ast.StructType)
 						if !ok {
-							t.Fatalf("%s: run is not a struct", fset.Position(ts.Pos()))
+							t.Fatalf("%s: Run is not a struct", fset.Position(ts.Pos()))
 						}
 						for _, field := range st.Fields.List {
 							if len(field.Names) > 0 {
 								continue
 							}
-							t.Errorf("%s: run embeds %s: name the field, so that r.x is run's own", fset.Position(field.Pos()), types.ExprString(field.Type))
+							t.Errorf("%s: Run embeds %s: name the field, so that r.x is Run's own", fset.Position(field.Pos()), types.ExprString(field.Type))
 						}
 					}
 				}
 			}
 		}
 	}
-	if counts["explore.run"] == 0 || counts["explore.explorer"] == 0 {
-		t.Fatalf("read no method of run or explorer: is the test in the explorer's folder? %v", counts)
+	if counts["run.Run"] == 0 || counts["explore.explorer"] == 0 {
+		t.Fatalf("read no method of run.Run or explorer: is the test in the explorer's folder? %v", counts)
 	}
 	for typ, n := range counts {
 		if n > limit {

@@ -46,7 +46,7 @@ func TestInvariantsTableIsTheDocsList(t *testing.T) {
 	for _, inv := range judge.Builtins {
 		ex := &explorer{o: Options{Disable: []string{inv.Name}}}
 		err := ex.setup.validateDisable(ex.o)
-		if inv.Required != (err != nil) || (err == nil && !ex.setup.disabled[inv.Name]) {
+		if inv.Required != (err != nil) || (err == nil && !ex.setup.forRun.Disabled[inv.Name]) {
 			t.Errorf("Disable %q: required %t, got %v", inv.Name, inv.Required, err)
 		}
 	}

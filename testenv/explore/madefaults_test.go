@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
 )
 
 // A fresh schedule with the faults of the one it judges is a schedule to
@@ -15,7 +16,7 @@ import (
 func TestMadeFaults(t *testing.T) {
 	rec := item{Rec: 0, Action: -1}
 	deliver := item{Rec: 0, Action: -1, Deliver: true}
-	inFlight := crashPoint{At: 1, Kind: crashInFlight, InFlight: 2}
+	inFlight := crashPoint{At: 1, Kind: schedule.CrashInFlight, InFlight: 2}
 	script := []scriptStep{{It: rec, Crash: inFlight}, {It: rec}, {It: deliver}, {It: deliver}}
 	for _, tc := range []struct {
 		name      string
@@ -25,8 +26,8 @@ func TestMadeFaults(t *testing.T) {
 	}{
 		{"every fault made", []scriptStep{{It: rec, Crash: inFlight}, {It: rec}, {It: deliver}, {It: deliver}, {It: rec}}, 2, true},
 		{"no crash: the step wrote less", []scriptStep{{It: rec}, {It: rec}, {It: deliver}, {It: deliver}}, 0, false},
-		{"a crash after another write", []scriptStep{{It: rec, Crash: crashPoint{At: 2, Kind: crashInFlight, InFlight: 2}}, {It: rec}, {It: deliver}, {It: deliver}}, 2, false},
-		{"one write left in flight of two", []scriptStep{{It: rec, Crash: crashPoint{At: 1, Kind: crashInFlight, InFlight: 1}}, {It: rec}, {It: deliver}, {It: deliver}}, 1, false},
+		{"a crash after another write", []scriptStep{{It: rec, Crash: crashPoint{At: 2, Kind: schedule.CrashInFlight, InFlight: 2}}, {It: rec}, {It: deliver}, {It: deliver}}, 2, false},
+		{"one write left in flight of two", []scriptStep{{It: rec, Crash: crashPoint{At: 1, Kind: schedule.CrashInFlight, InFlight: 1}}, {It: rec}, {It: deliver}, {It: deliver}}, 1, false},
 		{"a delivery with nothing in flight", []scriptStep{{It: rec, Crash: inFlight}, {It: rec}, {It: deliver}, {It: deliver}}, 1, false},
 		{"cut short", []scriptStep{{It: rec, Crash: inFlight}}, 0, false},
 	} {

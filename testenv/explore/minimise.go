@@ -14,14 +14,14 @@ func (ex *explorer) replay(ctx context.Context, script []scriptStep) (*Violation
 	if err != nil {
 		return nil, err
 	}
-	if r.err == nil {
+	if r.Err == nil {
 		if err := ex.judgeByFreshSchedule(ctx, r); err != nil {
 			return nil, err
 		}
 	}
 	ex.last = r
-	if r.err != nil {
-		return nil, r.err
+	if r.Err != nil {
+		return nil, r.Err
 	}
 	return ex.violation(r), ctx.Err()
 }
@@ -33,27 +33,27 @@ func (ex *explorer) replayRun(ctx context.Context, script []scriptStep) (*run, e
 		return nil, err
 	}
 	defer ex.end(r)
-	r.trace.ch = &chooser{Chooser: &search.Chooser{}}
+	r.Trace.Ch = &chooser{Chooser: &search.Chooser{}}
 	for _, s := range script {
 		lags := s.Lags
 		if lags == nil {
 			lags = []int{}
 		}
-		r.step(ctx, s.It, lags, s.Crash)
+		r.Step(ctx, s.It, lags, s.Crash)
 	}
-	r.drainToSteady(ctx)
+	r.DrainToSteady(ctx)
 	return r, nil
 }
 
 func (ex *explorer) violation(r *run) *Violation {
-	if r.trace.failed == nil {
+	if r.Trace.Failed == nil {
 		return nil
 	}
-	v := *violationOf(r.trace.failed)
-	v.Steps, v.Bounds = r.trace.steps, ex.bounds(ex.o)
+	v := *violationOf(r.Trace.Failed)
+	v.Steps, v.Bounds = r.Trace.Steps, ex.bounds(ex.o)
 	var script []scriptStep
-	for i, s := range r.trace.chosen {
-		if !r.trace.steps[i].Drain {
+	for i, s := range r.Trace.Chosen {
+		if !r.Trace.Steps[i].Drain {
 			script = append(script, s)
 		}
 	}
@@ -104,13 +104,13 @@ func (p replayer) Ran(v *search.Verdict[*Violation]) ([]scriptStep, error) {
 func (p replayer) Schedule(ctx context.Context, c *search.Chooser, depth int) (*search.Verdict[*Violation], error) {
 	ch := &chooser{Chooser: c}
 	if p.ex.scale != nil && c.Rng != nil {
-		ch.faults = faults.NewPlan(c.Rng, *p.ex.scale)
+		ch.Faults = faults.NewPlan(c.Rng, *p.ex.scale)
 	}
 	r, err := p.ex.schedule(ctx, ch, depth)
 	if err != nil {
 		return nil, err
 	}
-	if r.trace.failed == nil {
+	if r.Trace.Failed == nil {
 		return nil, nil
 	}
 	return verdictOf(p.ex.violation(r)), nil

@@ -17,20 +17,20 @@ import (
 // against the same schedule with every read fresh, r having ended. The
 // fresh schedules count in no search's schedules.
 func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
-	if !r.checks.Suspects() || ctx.Err() != nil {
+	if !r.Checks.Suspects() || ctx.Err() != nil {
 		return nil
 	}
-	drain := func(i int) bool { return r.trace.steps[i].Drain }
-	err := r.checks.JudgeAfter(func() (*judge.Fresh, error) {
-		return ex.freshSchedule(ctx, judge.FreshScript(r.trace.chosen, drain))
+	drain := func(i int) bool { return r.Trace.Steps[i].Drain }
+	err := r.Checks.JudgeAfter(func() (*judge.Fresh, error) {
+		return ex.freshSchedule(ctx, judge.FreshScript(r.Trace.Chosen, drain))
 	}, func(pos int) (*judge.Fresh, error) {
-		return ex.freshSchedule(ctx, judge.StepFreshScript(r.trace.chosen, drain, pos))
+		return ex.freshSchedule(ctx, judge.StepFreshScript(r.Trace.Chosen, drain, pos))
 	})
 	if err != nil {
 		return err
 	}
-	if r.trace.failed == nil && r.track != nil {
-		r.track.Broke = false
+	if r.Trace.Failed == nil && r.Track != nil {
+		r.Track.Broke = false
 	}
 	return nil
 }
@@ -57,10 +57,10 @@ func (ex *explorer) freshSchedule(ctx context.Context, script []scriptStep) (*fr
 	if err != nil {
 		return nil, err
 	}
-	if fresh.err != nil {
-		return nil, fresh.err
+	if fresh.Err != nil {
+		return nil, fresh.Err
 	}
-	v := fresh.checks.Fresh(judge.MadeFaults(fresh.trace.chosen, fresh.held.in.Delivered, script))
+	v := fresh.Checks.Fresh(judge.MadeFaults(fresh.Trace.Chosen, fresh.Held.In.Delivered, script))
 	if ctx.Err() != nil {
 		return v, nil
 	}

@@ -58,10 +58,10 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 	}
 	queued := func() []string {
 		var out []string
-		for _, it := range r.queue.Items {
+		for _, it := range r.Queue.Items {
 			out = append(out, ex.setup.itemID(it))
 		}
-		r.queue.Items = nil
+		r.Queue.Items = nil
 		return out
 	}
 	want := func(what string, got []string, ids ...string) {
@@ -77,19 +77,19 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 		}
 	}
 
-	r.book.Record(cm, content(ref("Widget", "w1", true), ref("Widget", "other", false), ref("Gadget", "g", true)), "1")
-	r.queue.QueueFor(cm)
+	r.Book.Record(cm, content(ref("Widget", "w1", true), ref("Widget", "other", false), ref("Gadget", "g", true)), "1")
+	r.Queue.QueueFor(cm)
 	want("created", queued(), "widget:ns/w1")
 
-	r.book.Record(cm, content(ref("Widget", "w2", true)), "2")
-	r.queue.QueueFor(cm)
+	r.Book.Record(cm, content(ref("Widget", "w2", true)), "2")
+	r.Queue.QueueFor(cm)
 	want("controller changed", queued(), "widget:ns/w2", "widget:ns/w1")
 
-	r.book.Record(cm, nil, "")
-	r.queue.QueueFor(cm)
+	r.Book.Record(cm, nil, "")
+	r.Queue.QueueFor(cm)
 	want("deleted", queued(), "widget:ns/w2")
 
-	if got := r.queue.Router().ControllerOwners(book.Key{GVK: widgetGVK}, widgetGVK); got != nil {
+	if got := r.Queue.Router().ControllerOwners(book.Key{GVK: widgetGVK}, widgetGVK); got != nil {
 		t.Errorf("an object never seen has owners %v", got)
 	}
 }

@@ -7,14 +7,6 @@ import "sync"
 // backend (the depth-first search keeps the serial search's order:
 // internal/search/depth.go says how).
 
-// noteFailure notes, for the depth-first search, that the schedule has
-// broken an invariant by chosen step step (its depth: the drain).
-func (r *run) noteFailure(step int) {
-	if r.trace.failed != nil && r.track != nil {
-		r.track.Failed(step)
-	}
-}
-
 // workers are the explorers of the search's worlds: ex itself on the
 // first, a copy on each other one, up to Options.Parallel.
 func (ex *explorer) workers() []*explorer {
@@ -29,10 +21,10 @@ func (ex *explorer) workers() []*explorer {
 	}
 	if v := ex.knobs.visit; v != nil {
 		var mu sync.Mutex
-		ex.knobs.visit = func(r *run) {
+		ex.knobs.visit = func(w *explorer, r *run) {
 			mu.Lock()
 			defer mu.Unlock()
-			v(r)
+			v(w, r)
 		}
 	}
 	for _, w := range worlds[1:n] {

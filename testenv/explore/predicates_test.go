@@ -71,11 +71,11 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 	}
 	queued := func(what string, k book.Key, content map[string]any, rv string, want bool) {
 		t.Helper()
-		r.queue.Items = nil
-		r.book.Record(k, content, rv)
-		r.queue.QueueEvent(k)
-		if got := len(r.queue.Items) == 1; got != want {
-			t.Errorf("%s: queued %v, want a reconcile: %t", what, r.queue.Items, want)
+		r.Queue.Items = nil
+		r.Book.Record(k, content, rv)
+		r.Queue.QueueEvent(k)
+		if got := len(r.Queue.Items) == 1; got != want {
+			t.Errorf("%s: queued %v, want a reconcile: %t", what, r.Queue.Items, want)
 		}
 	}
 	queued("create", w, widget(1, ""), "1", true)
@@ -86,7 +86,7 @@ func TestPredicatesFilterWriteEvents(t *testing.T) {
 	if !sawTyped {
 		t.Error("the EventFilter never saw a *corev1.ConfigMap")
 	}
-	if !(predicate.GenerationChangedPredicate{}).Update(event.UpdateEvent{ObjectOld: r.queue.Router().Typed(w, widget(1, "")), ObjectNew: r.queue.Router().Typed(w, widget(2, ""))}) {
+	if !(predicate.GenerationChangedPredicate{}).Update(event.UpdateEvent{ObjectOld: r.Queue.Router().Typed(w, widget(1, "")), ObjectNew: r.Queue.Router().Typed(w, widget(2, ""))}) {
 		t.Error("typed versions lost their generation")
 	}
 }

@@ -47,13 +47,13 @@ func finishProgress(p *progress.Lines, res *Result, err error) {
 // schedule's is kept once per invariant and schedule (sameSchedule),
 // else its violationKey (moreSevere). Minimising may still make two one.
 func (ex *explorer) defectOf(r *run) string {
-	if r.trace.failed == nil {
+	if r.Trace.Failed == nil {
 		return ""
 	}
 	if ex.o.Schedules > 0 {
 		return sameSchedule(ex.violation(r))
 	}
-	return violationKey(violationOf(r.trace.failed))
+	return violationKey(violationOf(r.Trace.Failed))
 }
 
 // phase names the search with o that runs at p, for the progress lines.

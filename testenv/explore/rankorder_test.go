@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 )
 
 // Of equal ranks, a violation whose own invariant has the rank comes
@@ -14,11 +15,11 @@ import (
 // values never come back replaces it, ranked by itself.
 func TestEqualRanksOwnRankFirst(t *testing.T) {
 	ended := &judge.Restoration{Version: 9, Step: 14, Ended: true}
-	about := failDetail{Object: "NodeClaim default-a", Fields: []string{"status.conditions"}}
+	about := violation.Detail{Object: "NodeClaim default-a", Fields: []string{"status.conditions"}}
 	lost := about
 	lost.Restored = ended
 	withLeak := &Violation{Invariant: InvariantLostWrite, Message: "status.conditions written by step 5 overwritten by step 10",
-		about: lost, Also: []string{InvariantUser + ": leaked"}, alsoAbout: []failDetail{{}}}
+		about: lost, Also: []string{InvariantUser + ": leaked"}, alsoAbout: []violation.Detail{{}}}
 	leak := &Violation{Invariant: InvariantUser, Message: "leaked"}
 	got := ranked([]*Violation{withLeak, leak})
 	if got[0] != leak || got[1] != withLeak || leak.Rank != 2 || withLeak.Rank != 2 ||

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
+
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -368,9 +370,9 @@ type Violation struct {
 	// names are the invariants of Invariant and Also; about, the object
 	// and fields of Invariant's violation (internal/violation).
 	names map[string]bool
-	about failDetail
+	about violation.Detail
 	// alsoAbout is what each of Also is about.
-	alsoAbout []failDetail
+	alsoAbout []violation.Detail
 	// Rank orders the violations of a search, most severe first (1: a
 	// value goes backwards; 2: a decision lost, undone or made twice, a
 	// panic, the scenario's invariant; 3: an object stuck; 4: a lost

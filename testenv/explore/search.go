@@ -50,13 +50,14 @@ type place struct {
 // testKnobs are the tests' knobs, all in one place (export_test.go turns
 // them); the zero value is the search users run.
 type testKnobs struct {
-	// visit, if set, sees each schedule run to its end.
-	visit func(*run)
+	// visit, if set, sees each schedule run to its end, and the explorer
+	// that ran it.
+	visit func(*explorer, *run)
 	// lastFirst makes the depth-first search start the latest task in
 	// the serial order first (search.Options.LastFirst).
 	lastFirst bool
 	// oneReconcile ends each stale window with its reconcile, as at the
-	// default bounds, whatever the bounds (cacheSetup.Spans, cachemodel.go).
+	// default bounds, whatever the bounds (runView.spans, run.go).
 	oneReconcile bool
 	// tick, if set, replaces the progress lines' ticker.
 	tick <-chan time.Time
@@ -71,7 +72,7 @@ func Run(ctx context.Context, s Scenario, o Options) (*Result, error) {
 
 // runVisiting is Run; visit, if set (tests), sees every schedule the
 // search runs to its end.
-func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*run)) (*Result, error) {
+func runVisiting(ctx context.Context, s Scenario, o Options, visit func(*explorer, *run)) (*Result, error) {
 	return runHooked(ctx, s, o, hooks{knobs: testKnobs{visit: visit}})
 }
 
@@ -187,11 +188,11 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if err := ex.judgeByFreshSchedule(ctx, r); err != nil {
 		return r, err
 	}
-	r.noteFailure(depth)
+	r.NoteFailure(depth)
 	if ctx.Err() != nil {
-		r.trace.failed = nil
+		r.Trace.Failed = nil
 	}
-	ex.prog.Ran(r.track != nil && r.track.PrunedAt >= 0, ex.defectOf(r))
+	ex.prog.Ran(r.Track != nil && r.Track.PrunedAt >= 0, ex.defectOf(r))
 	return r, nil
 }
 
@@ -202,35 +203,35 @@ func (ex *explorer) runSchedule(ctx context.Context, c *chooser, depth int) (*ru
 		return nil, err
 	}
 	defer ex.end(r)
-	r.trace.ch = c
+	r.Trace.Ch = c
 	// A schedule of the depth-first search is pruned at a state an
 	// earlier one met (search.Visit), and records where its bounds cut it.
-	if r.track = c.Visit; r.track != nil {
-		defer func() { r.track.Cut, r.track.CutAt = uint8(r.trace.cut), r.trace.cutAt }()
+	if r.Track = c.Visit; r.Track != nil {
+		defer func() { r.Track.Cut, r.Track.CutAt = uint8(r.Trace.Cut), r.Trace.CutAt }()
 	}
 	d := 0
-	for ; d < depth && len(r.queue.Items) > 0; d++ {
-		if v := r.track; v != nil && len(c.Taken) >= len(c.Prefix) && v.Prune(func() uint64 { return r.stateHash(depth - d) }, c.Taken, d) {
+	for ; d < depth && len(r.Queue.Items) > 0; d++ {
+		if v := r.Track; v != nil && len(c.Taken) >= len(c.Prefix) && v.Prune(func() uint64 { return r.StateHash(depth - d) }, c.Taken, d) {
 			v.PrunedAt = d
 			return r, nil
 		}
-		r.trace.at = d
-		r.step(ctx, r.queue.Items[c.item(len(r.queue.Items))], nil, crashPoint{})
-		r.noteFailure(d)
+		r.Trace.At = d
+		r.Step(ctx, r.Queue.Items[c.Item(len(r.Queue.Items))], nil, crashPoint{})
+		r.NoteFailure(d)
 	}
-	if d == ex.o.Depth && len(r.queue.Items) > 0 {
-		r.trace.at = d
-		r.trace.noteCut(boundDepth) // more was queued to choose from
+	if d == ex.o.Depth && len(r.Queue.Items) > 0 {
+		r.Trace.At = d
+		r.Trace.NoteCut(boundDepth) // more was queued to choose from
 	}
-	r.drainToSteady(ctx)
-	r.noteFailure(depth)
+	r.DrainToSteady(ctx)
+	r.NoteFailure(depth)
 	if ctx.Err() != nil {
-		r.trace.failed = nil // cancelled: requests failed, nothing to judge
+		r.Trace.Failed = nil // cancelled: requests failed, nothing to judge
 	}
 	if ex.knobs.visit != nil {
-		ex.knobs.visit(r)
+		ex.knobs.visit(ex, r)
 	}
-	return r, r.err
+	return r, r.Err
 }
 
 // cleanup deletes what the last schedule wrote, so that the next Run on
@@ -242,6 +243,6 @@ func (ex *explorer) cleanup() {
 }
 
 func (ex *explorer) end(r *run) {
-	r.proc.Stop()
+	r.Proc.Stop()
 	ex.touched = append(ex.touched, leftovers(r)...)
 }

@@ -15,6 +15,9 @@ type item = schedule.Item
 // scriptStep is a chosen step as a replay runs it (schedule.Chosen).
 type scriptStep = schedule.Chosen
 
+// crashPoint says where a step crashes (schedule.Crash).
+type crashPoint = schedule.Crash
+
 func (st *setupState) itemID(it item) string                 { return schedule.ID(st, it) }
 func (st *setupState) formatSeed(script []scriptStep) string { return schedule.Format(st, script) }
 func (st *setupState) parseSeed(seed string) ([]scriptStep, error) {
@@ -25,7 +28,7 @@ func (st *setupState) parseSeed(seed string) ([]scriptStep, error) {
 
 func (st *setupState) ReconcilerName(rec int) string        { return st.s.Reconcilers[rec].Name }
 func (st *setupState) ActionName(action int) string         { return st.s.Actions[action].Name }
-func (st *setupState) Kind(rec int) schema.GroupVersionKind { return st.forKinds[rec] }
+func (st *setupState) Kind(rec int) schema.GroupVersionKind { return st.forRun.ForKinds[rec] }
 
 func (st *setupState) Reconciler(name string) int {
 	for j, rc := range st.s.Reconcilers {

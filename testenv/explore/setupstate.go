@@ -3,12 +3,10 @@ package explore
 import (
 	"context"
 
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/recmgr"
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/setup"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -21,24 +19,14 @@ import (
 // schedule (internal/setup) and does not change during the search.
 type setupState struct {
 	s Scenario
-	// disabled are the invariants Options.Disable turns off.
-	disabled map[string]bool
-	forKinds []schema.GroupVersionKind
-	// ownKinds are each reconciler's Owns kinds.
-	ownKinds [][]schema.GroupVersionKind
-	// uncached are the kinds of Options.Uncached.
-	uncached map[schema.GroupVersionKind]bool
-	// kinds are the reconcilers' kinds and the informers they watch
-	// (setup.Kinds); forKinds, ownKinds and fromSetup are its.
-	kinds setup.Kinds
-	// cacheUnstructured: Scenario.Manager caches unstructured objects.
-	cacheUnstructured bool
-	// ogKinds are the For kinds whose Go type has status.observedGeneration.
-	ogKinds map[schema.GroupVersionKind]bool
-	records []judge.Record
-	// fromSetup is the index of the first reconciler Scenario.Setup built
-	// (len(Reconcilers) without Setup).
-	fromSetup int
+	// forRun is what the schedules' runs read of it (schedrun.Scenario):
+	// the scenario's objects, reconcilers and actions, the invariants
+	// Options.Disable turns off, the reconcilers' kinds and the informers
+	// they watch (setup.Kinds: For, Owns and FromSetup are its), the
+	// kinds of Options.Uncached, whether Scenario.Manager caches
+	// unstructured objects, the For kinds whose Go type has
+	// status.observedGeneration and the Records.
+	forRun schedrun.Scenario
 }
 
 // validate checks the scenario against opts and reads its kinds
@@ -54,30 +42,48 @@ func (st *setupState) validate(opts Options) error {
 		acts[i] = setup.Action{Name: a.Name, HasRun: a.Run != nil}
 	}
 	var err error
-	if st.kinds, err = setup.Read(opts.Backend.scheme(), recs, acts, st.s.Setup != nil); err != nil {
+	if st.forRun.Kinds, err = setup.Read(opts.Backend.scheme(), recs, acts, st.s.Setup != nil); err != nil {
 		return err
 	}
 	if err := st.validateSetup(opts); err != nil {
 		return err
 	}
-	st.forKinds, st.ownKinds, st.fromSetup = st.kinds.For, st.kinds.Owns, st.kinds.FromSetup
+	st.forRun.ForKinds, st.forRun.OwnKinds, st.forRun.FromSetup = st.forRun.Kinds.For, st.forRun.Kinds.Owns, st.forRun.Kinds.FromSetup
 	if err := st.validateDisable(opts); err != nil {
 		return err
 	}
-	if st.uncached, st.cacheUnstructured, err = setup.Uncached(opts.Backend.scheme(), opts.Uncached, st.s.Manager); err != nil {
+	if st.forRun.Uncached, st.forRun.CacheUnstructured, err = setup.Uncached(opts.Backend.scheme(), opts.Uncached, st.s.Manager); err != nil {
 		return err
 	}
 	fors := make([]client.Object, len(st.s.Reconcilers))
 	for i, rc := range st.s.Reconcilers {
 		fors[i] = rc.For
 	}
-	st.ogKinds = setup.ObservedGeneration(fors, st.forKinds)
+	st.forRun.OGKinds = setup.ObservedGeneration(fors, st.forRun.ForKinds)
 	records := make([]setup.Record, len(st.s.Records))
 	for i, r := range st.s.Records {
 		records[i] = setup.Record{Of: r.Of, Kind: r.Kind, Field: r.Field, ByName: r.ByName}
 	}
-	st.records, err = setup.Records(opts.Backend.scheme(), records)
-	return err
+	if st.forRun.Records, err = setup.Records(opts.Backend.scheme(), records); err != nil {
+		return err
+	}
+	st.readForRun()
+	return nil
+}
+
+// readForRun copies what a run reads of the scenario, Setup's
+// reconcilers included, into forRun.
+func (st *setupState) readForRun() {
+	f := &st.forRun
+	f.Objects, f.Setup, f.Manager, f.Invariant = st.s.Objects, st.s.Setup, st.s.Manager, st.s.Invariant
+	f.Reconcilers = make([]schedrun.Reconciler, len(st.s.Reconcilers))
+	for i, rc := range st.s.Reconcilers {
+		f.Reconcilers[i] = schedrun.Reconciler{Name: rc.Name, New: rc.New, Predicates: rc.Predicates, EventFilter: rc.EventFilter}
+	}
+	f.Actions = make([]schedrun.Action, len(st.s.Actions))
+	for i, a := range st.s.Actions {
+		f.Actions[i] = schedrun.Action{Name: a.Name, Run: a.Run}
+	}
 }
 
 // validateSetup runs Scenario.Setup once, on a recording manager, and
@@ -98,7 +104,7 @@ func (st *setupState) validateSetup(opts Options) error {
 	for i, rc := range st.s.Reconcilers {
 		names[i] = rc.Name
 	}
-	if err := st.kinds.Controllers(opts.Backend.scheme(), bs, names); err != nil {
+	if err := st.forRun.Kinds.Controllers(opts.Backend.scheme(), bs, names); err != nil {
 		return err
 	}
 	st.s.Reconcilers = append([]Reconciler(nil), st.s.Reconcilers...)
@@ -107,12 +113,3 @@ func (st *setupState) validateSetup(opts Options) error {
 	}
 	return nil
 }
-
-// watched reports that the manager starts the informer of gvk and rep
-// when it starts: a controller watches it (internal/informers).
-func (st *setupState) watched(gvk schema.GroupVersionKind, rep representation) bool {
-	return st.kinds.Watched(gvk, rep)
-}
-
-// built is one controller Setup completed (internal/recmgr).
-type built = recmgr.Controller

@@ -23,14 +23,14 @@ func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
 	}
 	state := func(servedBeforeTheChange int) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.book.Record(a, obj("1"), "1")
-		r.book.Record(a, obj("2"), "2")
+		r.Book.Record(a, obj("1"), "1")
+		r.Book.Record(a, obj("2"), "2")
 		// The old leader's typed informer was served a's first or newest
 		// version; then a standby took over, its informers serving nothing
 		// yet.
-		r.cache.Model.View.Saw(a, servedapi.TypedRep, servedBeforeTheChange)
-		r.cache.Model.View.HandOver(nil)
-		return r.stateHash(2)
+		r.Cache.Model.View.Saw(a, servedapi.TypedRep, servedBeforeTheChange)
+		r.Cache.Model.View.HandOver(nil)
+		return r.StateHash(2)
 	}
 	if old, newest := state(0), state(1); old == newest {
 		t.Fatalf("the old leader served a's v0 or its v1, and both states hashed %x", old)

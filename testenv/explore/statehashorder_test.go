@@ -22,15 +22,15 @@ func TestStateHashIgnoresTheOrderObjectsWereMet(t *testing.T) {
 	}
 	state := func(first, second book.Key) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.book.Record(first, obj(first.NN.Name, "1"), "1")
-		r.book.Record(second, obj(second.NN.Name, "1"), "2")
-		r.book.Record(a, obj("a", "2"), "3") // a has two versions, b one
+		r.Book.Record(first, obj(first.NN.Name, "1"), "1")
+		r.Book.Record(second, obj(second.NN.Name, "1"), "2")
+		r.Book.Record(a, obj("a", "2"), "3") // a has two versions, b one
 		// a's typed informer served its newest, b's metadata informer
 		// its only one; a crash restart floored a at its newest.
-		r.cache.Model.View.Saw(a, servedapi.TypedRep, 1)
-		r.cache.Model.View.Saw(b, servedapi.MetadataRep, 0)
-		r.cache.Model.Floor[a] = 1
-		return r.stateHash(2)
+		r.Cache.Model.View.Saw(a, servedapi.TypedRep, 1)
+		r.Cache.Model.View.Saw(b, servedapi.MetadataRep, 0)
+		r.Cache.Model.Floor[a] = 1
+		return r.StateHash(2)
 	}
 	if ab, ba := state(a, b), state(b, a); ab != ba {
 		t.Fatalf("the same state hashed %x met a first, %x met b first", ab, ba)

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
@@ -24,19 +25,19 @@ func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 	gizmo := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"}
 	a := book.Key{GVK: widget, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
 	sel := labels.SelectorFromSet(labels.Set{"target": "true"})
-	informer := func(gvk schema.GroupVersionKind, rep representation, l labels.Selector) servedapi.Request {
+	informer := func(gvk schema.GroupVersionKind, rep servedapi.Rep, l labels.Selector) servedapi.Request {
 		return servedapi.Request{GVK: gvk, NS: "ns", Rep: rep, Labels: l, Fields: fields.Everything()}
 	}
 	state := func(started ...servedapi.Request) uint64 {
 		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.book.Record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
+		r.Book.Record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
 		if started != nil {
-			r.proc = servedapi.New(servedBook(r), nil)
+			r.Proc = servedapi.New(informers.ServedBook{Book: r.Book}, nil)
 			for _, q := range started {
-				r.proc.NoteList(q, nil)
+				r.Proc.NoteList(q, nil)
 			}
 		}
-		return r.stateHash(2)
+		return r.StateHash(2)
 	}
 	w := informer(widget, servedapi.MetadataRep, sel)
 	g := informer(gizmo, servedapi.TypedRep, sel)

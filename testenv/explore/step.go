@@ -11,12 +11,3 @@ type Read = outcome.Read
 
 // Write is one write of a step and the server's answer.
 type Write = outcome.Write
-
-// informerName is what Read.Informer says of a read through rep's
-// informer; nothing for a read that no informer served.
-func informerName(fresh bool, rep representation) string {
-	if fresh {
-		return ""
-	}
-	return rep.String()
-}

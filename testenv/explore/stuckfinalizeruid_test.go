@@ -49,25 +49,25 @@ func TestStuckFinalizerDependentsWithoutUIDs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRun(nil, nil)
 			step := func(it item, result string, write func()) {
-				r.trace.cur = &stepState{step: Step{Index: len(r.trace.steps) + 1, Result: result}, seen: map[book.Key]int{}}
+				r.Trace.Cur = &stepState{Step: Step{Index: len(r.Trace.Steps) + 1, Result: result}, Seen: map[book.Key]int{}}
 				if write != nil {
 					write()
 				}
-				r.trace.steps = append(r.trace.steps, r.trace.cur.step)
-				r.trace.chosen = append(r.trace.chosen, scriptStep{It: it})
-				r.trace.cur = nil
+				r.Trace.Steps = append(r.Trace.Steps, r.Trace.Cur.Step)
+				r.Trace.Chosen = append(r.Trace.Chosen, scriptStep{It: it})
+				r.Trace.Cur = nil
 			}
-			mark := func(k book.Key) { r.book.History(k).By[r.book.History(k).Newest()] = r.trace.cur.step.Index }
-			r.book.Record(w, widgetMeta(false), "1") // the scenario's Widget
-			r.book.Record(g, tc.gizmo, "2")          // the scenario's Gizmo
+			mark := func(k book.Key) { r.Book.History(k).By[r.Book.History(k).Newest()] = r.Trace.Cur.Step.Index }
+			r.Book.Record(w, widgetMeta(false), "1") // the scenario's Widget
+			r.Book.Record(g, tc.gizmo, "2")          // the scenario's Gizmo
 			rec := item{Rec: 0, Action: -1, Key: w}
-			step(rec, "done", func() { r.book.Record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{Rec: -1, Action: 0}, "done", func() { r.book.Record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
-			first := len(r.trace.steps)
+			step(rec, "done", func() { r.Book.Record(w, widgetMeta(false, "example.com/cleanup"), "3"); mark(w) })
+			step(item{Rec: -1, Action: 0}, "done", func() { r.Book.Record(w, widgetMeta(true, "example.com/cleanup"), "4"); mark(w) })
+			first := len(r.Trace.Steps)
 			step(rec, "done", nil)
-			r.checks.CheckFinalizers(r.trace.judged(), first, []schema.GroupVersionKind{widget})
-			if got := r.trace.failed != nil && r.trace.failed.Invariant == InvariantStuckFinalizer; got != tc.want {
-				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.trace.failed)
+			r.Checks.CheckFinalizers(r.Trace.Judged(), first, []schema.GroupVersionKind{widget})
+			if got := r.Trace.Failed != nil && r.Trace.Failed.Invariant == InvariantStuckFinalizer; got != tc.want {
+				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.Trace.Failed)
 			}
 		})
 	}

@@ -32,25 +32,25 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 	const f = "example.com/cleanup"
 	r := newRun(nil, nil)
 	step := func(it item, write func()) {
-		r.trace.cur = &stepState{step: Step{Index: len(r.trace.steps) + 1, Result: "done"}, seen: map[book.Key]int{}}
+		r.Trace.Cur = &stepState{Step: Step{Index: len(r.Trace.Steps) + 1, Result: "done"}, Seen: map[book.Key]int{}}
 		if write != nil {
 			write()
 		}
-		r.trace.steps = append(r.trace.steps, r.trace.cur.step)
-		r.trace.chosen = append(r.trace.chosen, scriptStep{It: it})
-		r.trace.cur = nil
+		r.Trace.Steps = append(r.Trace.Steps, r.Trace.Cur.Step)
+		r.Trace.Chosen = append(r.Trace.Chosen, scriptStep{It: it})
+		r.Trace.Cur = nil
 	}
-	mark := func() { r.book.History(w).By[r.book.History(w).Newest()] = r.trace.cur.step.Index }
+	mark := func() { r.Book.History(w).By[r.Book.History(w).Newest()] = r.Trace.Cur.Step.Index }
 	rec := item{Rec: 0, Action: -1, Key: w}
-	r.book.Record(w, meta("a", false), "1")                                                      // the scenario's Widget
-	step(rec, func() { r.book.Record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
-	step(item{Rec: -1, Action: 0}, func() { r.book.Record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
-	step(rec, func() { r.book.Record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
-	first := len(r.trace.steps)
+	r.Book.Record(w, meta("a", false), "1")                                                      // the scenario's Widget
+	step(rec, func() { r.Book.Record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
+	step(item{Rec: -1, Action: 0}, func() { r.Book.Record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
+	step(rec, func() { r.Book.Record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
+	first := len(r.Trace.Steps)
 	step(rec, nil)
-	r.checks.CheckFinalizers(r.trace.judged(), first, []schema.GroupVersionKind{widget})
-	if r.trace.failed == nil || r.trace.failed.Invariant != InvariantStuckFinalizer ||
-		!strings.Contains(r.trace.failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
-		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.trace.failed)
+	r.Checks.CheckFinalizers(r.Trace.Judged(), first, []schema.GroupVersionKind{widget})
+	if r.Trace.Failed == nil || r.Trace.Failed.Invariant != InvariantStuckFinalizer ||
+		!strings.Contains(r.Trace.Failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
+		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.Trace.Failed)
 	}
 }

@@ -23,7 +23,7 @@ import (
 // every object of every reconciler's kind. With Options.InFlightWrite a
 // leader change may also leave the old leader's next write in flight, or
 // with Options.InFlightWrites up to that many of its next writes
-// (schedule.CrashInFlight, Held). The root's run takes its crashes and
+// (schedule.CrashInFlight, Held). The run (internal/run) takes its crashes and
 // restarts its process (crash.go).
 
 // ErrCrashed is what every call of a reconcile fails with after its

@@ -8,7 +8,7 @@
 // It knows nothing of the run, the trace or the search: the root passes
 // the crash bounds, the step's counts and its writes as plain values, and
 // makes the fault phase's choices through the Chooser interface
-// (search.Chooser is one). The root's run holds a Held by name and calls
+// (search.Chooser is one). The run (internal/run) holds a Held by name and calls
 // Points, Plan and Describe from its crash hooks (crash.go).
 //
 // # The fault phase

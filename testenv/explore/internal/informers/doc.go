@@ -20,7 +20,7 @@
 // book (cachelist.go) and what the second cache held at a step's start
 // (MarkSeen). The choices themselves are the search's, and the records
 // the schedule's: Cache reaches them only through the Trace and Setup
-// interfaces the explorer's run implements (its cachemodel.go), never
+// interfaces the explorer's run implements (internal/run's cachemodel.go), never
 // the run, the step or the trace. The package imports no package of the
 // explorer's module but book, served, recmgr and reset (imports_test.go
 // in the explorer's folder checks it).

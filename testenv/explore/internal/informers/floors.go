@@ -20,7 +20,7 @@ import (
 // record invariant's List in a steady state, half of a Gizmo search's).
 //
 // Every write of a schedule goes through the explorer's clients, one at a
-// time (the explorer's calllock.go), after the reset. So when the schedule knows the
+// time (internal/run's calllock.go), after the reset. So when the schedule knows the
 // resourceVersion R of a write of a kind that came after every other
 // write of it, or a List of the newest R, a List at
 // least as new as R (resourceVersionMatch NotOlderThan) holds every
@@ -150,7 +150,7 @@ func (l Floors) Newest(gk schema.GroupKind) string {
 // (Model.Fetch): a delete stored despite its error answer is in
 // the book after it. A request
 // that acts on the kind out of the book's sight (a subresource create,
-// the explorer's writeaside.go) ends the kind's Lists from the book for the schedule. A
+// internal/run's writeaside.go) ends the kind's Lists from the book for the schedule. A
 // field selector, a Limit or raw options are always sent.
 
 // Covers reports that a List of scope went to the server in this

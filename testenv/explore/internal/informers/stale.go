@@ -32,7 +32,7 @@ import (
 // the same process reading the same informer) chooses as any read in it
 // does: stay (free), a newer window, or close. The informer is the
 // process's, so a window ends with it: at a crash restart or a leader
-// change (the explorer's crash.go), whose new process has new informers, and when the
+// change (internal/run's crash.go), whose new process has new informers, and when the
 // drain begins (its reads are fresh). Open windows are part of the state
 // before a chosen step (WindowState, in the state hash). A seed records
 // the lag of every cached read, as before windows; a replay rebuilds the

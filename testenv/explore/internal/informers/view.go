@@ -44,7 +44,7 @@ import (
 // or the process's own writes saw, which the watch cache may not hold
 // yet.
 //
-// A leader change (the explorer's crash.go) hands the work to a standby
+// A leader change (internal/run's crash.go) hands the work to a standby
 // manager, another process. A manager starts the informers its controllers watch only once
 // it is elected (controllers start their sources when they start, after
 // the election), so those, and any it starts lazily, begin with a list at

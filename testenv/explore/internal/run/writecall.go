@@ -1,6 +1,9 @@
-package explore
+package run
 
-import "github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
+import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
+)
 
 // A violation a write caused (a field it set back, a write it lost, an
 // object it deleted) names that write: its kind, read from the request
@@ -12,8 +15,8 @@ import "github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 // violation it caused: ", by a blind merge patch of status at
 // controllers/x.go:42"; "" when no write of the step is being recorded
 // (a read met the version).
-func (t *trace) writeNote() string {
-	if t.cur == nil || !t.cur.judged {
+func (t *Trace) writeNote() string {
+	if t.Cur == nil || !t.Cur.judged {
 		t.named = nil
 		return ""
 	}
@@ -23,12 +26,12 @@ func (t *trace) writeNote() string {
 // lastWriteNote names the step's last write as writeNote does. The
 // violation whose message ends with the note keeps that write as its
 // Cause (trace.fail).
-func (t *trace) lastWriteNote() string {
+func (t *Trace) lastWriteNote() string {
 	t.named = nil
-	if t.cur == nil || len(t.cur.step.Writes) == 0 {
+	if t.Cur == nil || len(t.Cur.Step.Writes) == 0 {
 		return ""
 	}
-	w := t.cur.step.Writes[len(t.cur.step.Writes)-1]
+	w := t.Cur.Step.Writes[len(t.Cur.Step.Writes)-1]
 	note := callsite.Note(w.Kind, w.At)
 	if note != "" {
 		t.named = &namedWrite{note: note, w: w}
@@ -39,5 +42,5 @@ func (t *trace) lastWriteNote() string {
 // namedWrite is the write a message's note named, and the note.
 type namedWrite struct {
 	note string
-	w    Write
+	w    outcome.Write
 }

@@ -1,4 +1,4 @@
-package explore
+package run
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 // deleteAllOf serves DeleteAllOf as what the server does with it
 // (reset.DeleteAllOf): each deletion is recorded as a delete of that
 // object (its version, its events, the per-write invariants).
-func (r *run) deleteAllOf(ctx context.Context, c client.WithWatch, obj client.Object, opts []client.DeleteAllOfOption) error {
-	if r.held.holdsNext() {
+func (r *Run) deleteAllOf(ctx context.Context, c client.WithWatch, obj client.Object, opts []client.DeleteAllOfOption) error {
+	if r.Held.holdsNext() {
 		return fmt.Errorf("explore: DeleteAllOf as the old leader's write in flight is not modelled: %w", errCrashed)
 	}
 	if r.stopped() {

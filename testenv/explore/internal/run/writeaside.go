@@ -1,7 +1,8 @@
-package explore
+package run
 
 import (
 	"context"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -24,28 +25,28 @@ import (
 
 // subResourceCreate sends a create of obj's subresource sub (body
 // subObj), recorded as a write of obj of unknown outcome.
-func (r *run) subResourceCreate(ctx context.Context, c client.Client, sub string, obj, subObj client.Object, opts []client.SubResourceCreateOption) error {
+func (r *Run) subResourceCreate(ctx context.Context, c client.Client, sub string, obj, subObj client.Object, opts []client.SubResourceCreateOption) error {
 	if intercept.DryRun((&client.SubResourceCreateOptions{}).ApplyOptions(opts).DryRun) {
 		return c.SubResource(sub).Create(ctx, obj, subObj, opts...)
 	}
 	if r.stopped() {
 		return errCrashed
 	}
-	k, err := r.book.KeyOf(obj, client.ObjectKeyFromObject(obj))
+	k, err := r.Book.KeyOf(obj, client.ObjectKeyFromObject(obj))
 	if err != nil {
 		return err
 	}
-	if _, err := r.book.Known(ctx, k); err != nil {
+	if _, err := r.Book.Known(ctx, k); err != nil {
 		return err
 	}
 	gk := k.GVK.GroupKind()
-	w := Write{Verb: sub + " create", Object: k.String(), Kind: sub + " create", Based: r.trace.cur.seenOrNone(k) + 1, At: r.trace.cur.sentAt}
+	w := outcome.Write{Verb: sub + " create", Object: k.String(), Kind: sub + " create", Based: r.Trace.Cur.seenOrNone(k) + 1, At: r.Trace.Cur.sentAt}
 	if w.At == "" {
 		w.At = callsite.Of()
 	}
 	sendErr := c.SubResource(sub).Create(ctx, obj, subObj, opts...)
-	r.cache.Lists.Aside(gk) // whatever its answer: the server may have acted
-	err = r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
-	r.cache.Lists.Aside(gk) // recordWrite's floor is not the end of it
+	r.Cache.Lists.Aside(gk) // whatever its answer: the server may have acted
+	err = r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) { return r.Book.Observe(ctx, k) })
+	r.Cache.Lists.Aside(gk) // recordWrite's floor is not the end of it
 	return err
 }

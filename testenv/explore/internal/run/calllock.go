@@ -1,4 +1,4 @@
-package explore
+package run
 
 import "github.com/statuspatch/statuspatch/testenv/explore/internal/queue"
 

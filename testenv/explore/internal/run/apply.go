@@ -1,10 +1,11 @@
-package explore
+package run
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 
 	"context"
 	"reflect"
@@ -18,9 +19,9 @@ import (
 // by the configuration's apiVersion, kind and metadata; the version stored
 // is read back from the server, since the answer lands in the apply
 // configuration, not in an object.
-func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send intercept.SendApply) error {
-	if r.held.holdsNext() {
-		return r.held.holdApply(verb, ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
+func (r *Run) apply(ctx context.Context, verb string, ac runtime.ApplyConfiguration, send intercept.SendApply) error {
+	if r.Held.holdsNext() {
+		return r.Held.holdApply(verb, ac, func(ctx context.Context, ac runtime.ApplyConfiguration) error {
 			return r.apply(ctx, verb, ac, send)
 		})
 	}
@@ -31,21 +32,21 @@ func (r *run) apply(ctx context.Context, verb string, ac runtime.ApplyConfigurat
 	if err != nil {
 		return err
 	}
-	if _, err := r.book.Known(ctx, k); err != nil {
+	if _, err := r.Book.Known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.trace.cur.seenOrNone(k) + 1, Data: intercept.Shorten(string(data), 240),
-		Kind: callsite.Kind(verb, nil, intercept.BodyRV(data)), At: r.trace.cur.sentAt}
+	w := outcome.Write{Verb: verb, Object: k.String(), Based: r.Trace.Cur.seenOrNone(k) + 1, Data: intercept.Shorten(string(data), 240),
+		Kind: callsite.Kind(verb, nil, intercept.BodyRV(data)), At: r.Trace.Cur.sentAt}
 	if w.At == "" {
 		w.At = callsite.Of()
 	}
-	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*book.History, bool, error) { return r.book.Observe(ctx, k) })
+	return r.recordWrite(ctx, k, w, send(ctx, ac), func() (*book.History, bool, error) { return r.Book.Observe(ctx, k) })
 }
 
 // subResourceApply is the interceptor function for SubResource(...).Apply
 // (crinternals.SubResourceApply reads its arguments), recorded as apply
 // records any other apply.
-func (r *run) subResourceApply(args []reflect.Value) error {
+func (r *Run) subResourceApply(args []reflect.Value) error {
 	ctx, sub, ac, send, err := crinternals.SubResourceApply(args)
 	if err != nil {
 		return err

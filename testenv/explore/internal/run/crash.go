@@ -1,4 +1,4 @@
-package explore
+package run
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
@@ -21,37 +21,35 @@ const (
 // errCrashed is what a call of a crashed process fails with.
 var errCrashed = faults.ErrCrashed
 
-// crashPoint says where a step crashes (schedule.Crash).
-type crashPoint = schedule.Crash
-
 // stopped reports that the step's process has crashed: calls fail. After
 // a crashInFlight the old leader runs on until its next write is held.
-func (r *run) stopped() bool {
-	return r.trace.cur != nil && r.trace.cur.crash.Kind != crashNone && !r.held.holdsNext()
+func (r *Run) stopped() bool {
+	return r.Trace.Cur != nil && r.Trace.Cur.crash.Kind != crashNone && !r.Held.holdsNext()
 }
 
 // maybeCrash runs after each successful write of a step: it decides (or,
 // replaying, looks up) whether the process crashes here.
-func (r *run) maybeCrash() {
-	s := r.trace.cur
-	if s == nil || s.action || s.sentBy > 0 || r.trace.drain {
+func (r *Run) maybeCrash() {
+	s := r.Trace.Cur
+	if s == nil || s.action || s.sentBy > 0 || r.Trace.Drain {
 		return
 	}
 	s.writesDone++
-	var c crashPoint
+	var c schedule.Crash
+	o := r.options()
 	switch {
 	case s.plan != nil:
 		if s.crashPlan.At == s.writesDone {
 			c = s.crashPlan
 		}
-	case r.trace.crashes < r.ex.o.Crashes && r.trace.ch.faults != nil:
-		c.Kind = r.trace.ch.faults.Crash()
-	case r.trace.crashes < r.ex.o.Crashes:
-		options := faults.Points(faults.Bounds{LeaderChange: r.ex.o.LeaderChange, InFlightWrite: r.ex.o.InFlightWrite, InFlightWrites: r.ex.o.InFlightWrites}, r.held.in.Holding())
-		c = options[r.trace.ch.Choose(len(options))]
+	case r.Trace.Crashes < o.Crashes && r.Trace.Ch.Faults != nil:
+		c.Kind = r.Trace.Ch.Faults.Crash()
+	case r.Trace.Crashes < o.Crashes:
+		options := faults.Points(o.Faults, r.Held.In.Holding())
+		c = options[r.Trace.Ch.Choose(len(options))]
 	}
 	if c.Kind != crashNone {
-		r.trace.crashes++
+		r.Trace.Crashes++
 		c.At = s.writesDone
 		s.crash = c
 	}
@@ -59,26 +57,26 @@ func (r *run) maybeCrash() {
 
 // restart replaces the crashed process: new reconcilers on new clients,
 // every object queued, and, for a restart, a cold cache.
-func (r *run) restart(kind int) {
-	r.cache.CloseWindows() // the new process has new informers (internal/informers)
+func (r *Run) restart(kind int) {
+	r.Cache.CloseWindows() // the new process has new informers (internal/informers)
 	if kind == crashRestart {
-		r.cache.Model.View.Reset()
-		for _, k := range r.book.Keys() {
-			r.cache.Model.Floor[k] = r.book.History(k).Newest()
+		r.Cache.Model.View.Reset()
+		for _, k := range r.Book.Keys() {
+			r.Cache.Model.Floor[k] = r.Book.History(k).Newest()
 		}
 	} else {
 		// The standby ran the same Setup: the same field indexes.
-		r.cache.Model.View.HandOver(r.cache.Model.Indexed)
+		r.Cache.Model.View.HandOver(r.Cache.Model.Indexed)
 	}
-	if err := r.newReconcilers(); err != nil && r.err == nil {
-		r.err = err
+	if err := r.newReconcilers(); err != nil && r.Err == nil {
+		r.Err = err
 	}
-	for _, k := range r.book.Keys() {
-		if h := r.book.History(k); h.Versions[h.Newest()] != nil {
-			r.queue.QueueFor(k)
+	for _, k := range r.Book.Keys() {
+		if h := r.Book.History(k); h.Versions[h.Newest()] != nil {
+			r.Queue.QueueFor(k)
 		}
 	}
 }
 
 // crashResult describes a crashed step.
-func crashResult(s *stepState) string { return faults.Describe(s.crash, s.held) }
+func crashResult(s *StepState) string { return faults.Describe(s.crash, s.held) }

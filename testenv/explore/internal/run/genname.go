@@ -1,6 +1,7 @@
-package explore
+package run
 
 import (
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/seeded"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -16,9 +17,9 @@ import (
 const maxGeneratedPrefix = 58
 
 // nameGenerated sets obj's name from its generateName.
-func (r *run) nameGenerated(obj client.Object) error {
+func (r *Run) nameGenerated(obj client.Object) error {
 	if r.names == nil {
-		r.names = newSource(2)
+		r.names = seeded.New(2)
 	}
 	prefix := obj.GetGenerateName()
 	if len(prefix) > maxGeneratedPrefix {
@@ -26,11 +27,11 @@ func (r *run) nameGenerated(obj client.Object) error {
 	}
 	for {
 		name := r.names.Name(prefix)
-		k, err := r.book.KeyOf(obj, client.ObjectKey{Namespace: obj.GetNamespace(), Name: name})
+		k, err := r.Book.KeyOf(obj, client.ObjectKey{Namespace: obj.GetNamespace(), Name: name})
 		if err != nil {
 			return err
 		}
-		if h := r.book.History(k); h == nil || h.Versions[h.Newest()] == nil {
+		if h := r.Book.History(k); h == nil || h.Versions[h.Newest()] == nil {
 			obj.SetName(name)
 			return nil
 		}

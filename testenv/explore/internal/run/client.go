@@ -1,10 +1,12 @@
-package explore
+package run
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/callsite"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"context"
 	"fmt"
@@ -22,12 +24,12 @@ import (
 // recorded) and the API reader (newest versions, recorded), which call
 // the run (intercept.Clients). Each call holds the run's callLock
 // (calllock.go): a reconcile may call them from goroutines of its own.
-func (r *run) clients() (cached client.Client, api client.Client) {
+func (r *Run) clients() (cached client.Client, api client.Client) {
 	return intercept.Clients(r.server, runCalls{r})
 }
 
 // runCalls is the run as its clients call it (intercept.Handler).
-type runCalls struct{ r *run }
+type runCalls struct{ r *Run }
 
 func (c runCalls) Call() func() { return c.r.calls.call() }
 func (c runCalls) Get(ctx context.Context, key client.ObjectKey, obj client.Object, api bool) error {
@@ -52,47 +54,47 @@ func (c runCalls) SubResourceApply(args []reflect.Value) error { return c.r.subR
 
 // get serves a read: the newest version through the API reader, through
 // the cache one of the last Options.Versions versions, as chosen.
-func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, api bool) error {
+func (r *Run) get(ctx context.Context, key client.ObjectKey, obj client.Object, api bool) error {
 	if r.stopped() {
 		return errCrashed
 	}
-	k, err := r.book.KeyOf(obj, key)
+	k, err := r.Book.KeyOf(obj, key)
 	if err != nil {
 		return err
 	}
-	h, err := r.book.Known(ctx, k)
+	h, err := r.Book.Known(ctx, k)
 	if err != nil {
 		return err
 	}
 	v := h.Newest()
-	uncached := !api && r.cache.UncachedRead(k.GVK, obj)
-	rep := repOf(obj)
+	uncached := !api && r.Cache.UncachedRead(k.GVK, obj)
+	rep := informers.RepOf(obj)
 	window := 0
 	if !api && !uncached {
-		r.cache.StartInformer(k.GVK, obj)
-		inf := informerKey{GVK: k.GVK, Rep: rep}
-		low := r.cache.Model.Lowest(k, inf)
-		stay := r.cache.WindowLag(inf, h, low)
-		lag := r.cache.ChooseLag(len(h.Versions)-low, stay)
+		r.Cache.StartInformer(k.GVK, obj)
+		inf := informers.Key{GVK: k.GVK, Rep: rep}
+		low := r.Cache.Model.Lowest(k, inf)
+		stay := r.Cache.WindowLag(inf, h, low)
+		lag := r.Cache.ChooseLag(len(h.Versions)-low, stay)
 		v -= lag
-		r.cache.Model.View.Saw(k, rep, v)
-		window = r.cache.NoteWindow(inf, lag, stay, r.book.LastAt(h, v), func() string {
+		r.Cache.Model.View.Saw(k, rep, v)
+		window = r.Cache.NoteWindow(inf, lag, stay, r.Book.LastAt(h, v), func() string {
 			return fmt.Sprintf("%s v%d (newest v%d)", k, v+1, h.Newest()+1)
 		})
 	}
-	if r.trace.cur != nil {
-		read := Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
+	if r.Trace.Cur != nil {
+		read := outcome.Read{Object: k.String(), Version: v + 1, Newest: h.Newest() + 1, API: api, Uncached: uncached, Informer: informerName(api || uncached, rep), Window: window}
 		if !api && !uncached {
-			read.OtherAPIServer = r.cache.Model.View.PastLeader(k, rep, v) + 1
+			read.OtherAPIServer = r.Cache.Model.View.PastLeader(k, rep, v) + 1
 		}
-		r.trace.cur.step.Reads = append(r.trace.cur.step.Reads, read)
-		if v > r.trace.cur.seenOrNone(k) {
-			r.trace.cur.seen[k] = v
+		r.Trace.Cur.Step.Reads = append(r.Trace.Cur.Step.Reads, read)
+		if v > r.Trace.Cur.seenOrNone(k) {
+			r.Trace.Cur.Seen[k] = v
 		}
 	}
 	content := h.Versions[v]
 	if content == nil {
-		return apierrors.NewNotFound(r.book.GroupResource(k.GVK), key.Name)
+		return apierrors.NewNotFound(r.Book.GroupResource(k.GVK), key.Name)
 	}
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		// A version as a write's answer recorded it may lack its kind
@@ -108,7 +110,7 @@ func (r *run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 // newest version; a cached list (api false) of a cached kind is then
 // served from a point of its informer's history, as chosen
 // (informers.Cache.CachedList).
-func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
+func (r *Run) list(ctx context.Context, c client.WithWatch, list client.ObjectList, api bool, opts ...client.ListOption) error {
 	if r.stopped() {
 		return errCrashed
 	}
@@ -116,36 +118,36 @@ func (r *run) list(ctx context.Context, c client.WithWatch, list client.ObjectLi
 	if err != nil {
 		return err
 	}
-	if !api && !r.cache.UncachedRead(gvk, list) {
-		return r.cache.CachedList(ctx, c, list, gvk, opts)
+	if !api && !r.Cache.UncachedRead(gvk, list) {
+		return r.Cache.CachedList(ctx, c, list, gvk, opts)
 	}
-	return r.cache.NewestList(ctx, c, list, api, opts)
+	return r.Cache.NewestList(ctx, c, list, api, opts)
 }
 
 // write sends one write, records the version it made, checks the
 // per-write invariants and queues the reconcilers of the written kind.
-func (r *run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send intercept.Send) (err error) {
+func (r *Run) write(ctx context.Context, verb string, obj client.Object, p client.Patch, send intercept.Send) (err error) {
 	if verb == "create" && obj.GetName() == "" && obj.GetGenerateName() != "" {
 		if err := r.nameGenerated(obj); err != nil {
 			return err
 		}
 	}
-	if r.held.holdsNext() {
-		return r.held.holdWrite(verb, obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
+	if r.Held.holdsNext() {
+		return r.Held.holdWrite(verb, obj, p, func(ctx context.Context, obj client.Object, p client.Patch) error {
 			return r.write(ctx, verb, obj, p, send)
 		})
 	}
 	if r.stopped() {
 		return errCrashed
 	}
-	k, err := r.book.KeyOf(obj, client.ObjectKeyFromObject(obj))
+	k, err := r.Book.KeyOf(obj, client.ObjectKeyFromObject(obj))
 	if err != nil {
 		return err
 	}
-	if _, err := r.book.Known(ctx, k); err != nil {
+	if _, err := r.Book.Known(ctx, k); err != nil {
 		return err
 	}
-	w := Write{Verb: verb, Object: k.String(), Based: r.trace.cur.seenOrNone(k) + 1, At: r.trace.cur.sentAt}
+	w := outcome.Write{Verb: verb, Object: k.String(), Based: r.Trace.Cur.seenOrNone(k) + 1, At: r.Trace.Cur.sentAt}
 	var data []byte
 	if p != nil {
 		if d, derr := p.Data(obj); derr == nil {
@@ -157,20 +159,20 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 	if w.At == "" {
 		w.At = callsite.Of()
 	}
-	uid := r.book.UIDOf(k) // the object the server holds, whatever obj says
+	uid := r.Book.UIDOf(k) // the object the server holds, whatever obj says
 	defer func() {
 		if err != nil {
 			return
 		}
 		if verb == "delete" {
-			r.checks.CheckDelete(k, uid, w.Based)
+			r.Checks.CheckDelete(k, uid, w.Based)
 		}
 	}()
 	sentRV := obj.GetResourceVersion()
 	sendErr := send(ctx, obj, p)
 	if sendErr == nil && verb != "create" && verb != "delete" {
 		// Judged by the version it was computed from (WriteBased, intercept.LockOf).
-		w.Based = r.checks.WriteBased(k, lock, sentRV, w.Based)
+		w.Based = r.Checks.WriteBased(k, lock, sentRV, w.Based)
 	}
 	return r.recordWrite(ctx, k, w, sendErr, func() (*book.History, bool, error) {
 		// The answer to a create, update or patch is the new version; a
@@ -178,19 +180,19 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 		// that removed the last finalizer of an object being deleted: the
 		// server deleted it, and answered with its last version.
 		if verb == "delete" || intercept.Finalizing(obj) {
-			return r.book.Observe(ctx, k)
+			return r.Book.Observe(ctx, k)
 		}
 		content, err := intercept.AnswerContent(obj)
 		if err != nil {
 			return nil, false, fmt.Errorf("explore: %s: %w", k, err)
 		}
-		h := r.book.Record(k, content, obj.GetResourceVersion())
-		changed := r.book.LastChanged()
+		h := r.Book.Record(k, content, obj.GetResourceVersion())
+		changed := r.Book.LastChanged()
 		if rv := obj.GetResourceVersion(); rv != "" && h.RVs[h.Newest()] == rv {
 			// The answer, decoded into obj, is a read: the writer holds
 			// the newest version even when its write changed nothing (a
 			// no-op patch after a stale read answers with the newest).
-			r.trace.cur.seen[k] = h.Newest()
+			r.Trace.Cur.Seen[k] = h.Newest()
 		}
 		return h, changed, nil
 	})
@@ -199,7 +201,7 @@ func (r *run) write(ctx context.Context, verb string, obj client.Object, p clien
 // recordWrite adds w, sent with the answer sendErr, to the step; when it
 // succeeded, stored takes the version it made into the history, and a
 // version that changed the object queues the reconcilers of its kind.
-func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr error, stored func() (*book.History, bool, error)) error {
+func (r *Run) recordWrite(ctx context.Context, k book.Key, w outcome.Write, sendErr error, stored func() (*book.History, bool, error)) error {
 	defer func() {
 		if sendErr == nil {
 			r.maybeCrash()
@@ -209,33 +211,42 @@ func (r *run) recordWrite(ctx context.Context, k book.Key, w Write, sendErr erro
 	if sendErr != nil {
 		w.Answer = sendErr.Error()
 	}
-	i := len(r.trace.cur.step.Writes)
-	r.trace.cur.step.Writes = append(r.trace.cur.step.Writes, w)
+	i := len(r.Trace.Cur.Step.Writes)
+	r.Trace.Cur.Step.Writes = append(r.Trace.Cur.Step.Writes, w)
 	if sendErr != nil {
-		r.cache.Lists.Wrote(k.GVK.GroupKind(), "", "", sendErr) // informers.Floors
+		r.Cache.Lists.Wrote(k.GVK.GroupKind(), "", "", sendErr) // informers.Floors
 		return sendErr
 	}
-	r.trace.cur.applying = strings.HasSuffix(w.Verb, "apply")
-	r.trace.cur.judged, r.trace.cur.based = true, w.Based
+	r.Trace.Cur.applying = strings.HasSuffix(w.Verb, "apply")
+	r.Trace.Cur.judged, r.Trace.Cur.based = true, w.Based
 	prev := r.newestRV(k)
 	h, changed, err := stored()
-	r.trace.cur.applying, r.trace.cur.judged = false, false
+	r.Trace.Cur.applying, r.Trace.Cur.judged = false, false
 	if err != nil {
-		r.cache.Lists.Written(k.GVK.GroupKind())
+		r.Cache.Lists.Written(k.GVK.GroupKind())
 		return err
 	}
-	r.cache.Lists.Wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
+	r.Cache.Lists.Wrote(k.GVK.GroupKind(), prev, r.newestRV(k), nil)
 	if changed {
 		if w.Data == "" && h.Newest() > 0 && h.Versions[h.Newest()] != nil {
-			r.trace.cur.step.Writes[i].Data = book.DescribeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])
+			r.Trace.Cur.Step.Writes[i].Data = book.DescribeChange(h.Versions[h.Newest()-1], h.Versions[h.Newest()])
 		}
-		r.trace.cur.step.Writes[i].Version = h.Newest() + 1
-		h.By[h.Newest()] = r.trace.cur.step.Index
-		r.trace.cur.step.Writes[i].Gone = h.Versions[h.Newest()] == nil
-		r.trace.cur.wrote = true
-		r.trace.cur.seen[k] = h.Newest()
-		r.checks.NoteWritten(k, h)
-		r.queue.QueueEvent(k)
+		r.Trace.Cur.Step.Writes[i].Version = h.Newest() + 1
+		h.By[h.Newest()] = r.Trace.Cur.Step.Index
+		r.Trace.Cur.Step.Writes[i].Gone = h.Versions[h.Newest()] == nil
+		r.Trace.Cur.wrote = true
+		r.Trace.Cur.Seen[k] = h.Newest()
+		r.Checks.NoteWritten(k, h)
+		r.Queue.QueueEvent(k)
 	}
 	return nil
+}
+
+// informerName is what Read.Informer says of a read through rep's
+// informer; nothing for a read that no informer served.
+func informerName(fresh bool, rep servedapi.Rep) string {
+	if fresh {
+		return ""
+	}
+	return rep.String()
 }

@@ -1,54 +1,59 @@
-package explore
+package run
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 
 	"fmt"
 	"strings"
 )
 
-// trace is what a schedule did: the steps it ran (the one running in
-// cur), the choices that replay them, its crashes, and the violations it
-// broke. The other concerns of a run read the step being run through it.
-type trace struct {
-	steps  []Step
-	chosen []scriptStep
-	cur    *stepState
-	// ch makes the schedule's choices; drain marks the drain's steps.
-	ch    *chooser
-	drain bool
-	// crashes counts the crashes of this schedule.
-	crashes int
-	// at is the chosen step being run; cut, the bounds that cut the
-	// schedule's choices (deepen.go), first at chosen step cutAt.
-	at    int
-	cut   boundSet
-	cutAt int
-	// failed is what the schedule broke: the first violation, the others
-	// in its Also (internal/violation); disabled the invariants
+// Trace is what a schedule did: the steps it ran (the one running in
+// Cur), the choices that replay them, its crashes, and the violations it
+// broke. The other concerns of a run read the step being run through it;
+// the search reads the rest when the schedule ends.
+type Trace struct {
+	Steps  []outcome.Step
+	Chosen []schedule.Chosen
+	Cur    *StepState
+	// Ch makes the schedule's choices; Drain marks the drain's steps.
+	Ch    *Chooser
+	Drain bool
+	// Crashes counts the crashes of this schedule.
+	Crashes int
+	// At is the chosen step being run; Cut, the bounds that cut the
+	// schedule's choices (NoteCut), first at chosen step CutAt.
+	At    int
+	Cut   Cut
+	CutAt int
+	// Failed is what the schedule broke: the first violation, the others
+	// in its Also (internal/violation); Disabled the invariants
 	// Options.Disable turns off.
-	failed   *violation.Record
-	disabled map[string]bool
+	Failed   *violation.Record
+	Disabled map[string]bool
 	// named is the write the last message's note named (writecall.go).
 	named *namedWrite
 }
 
-// stepState is the step being run.
-type stepState struct {
-	step  Step
-	seen  map[book.Key]int // newest version of each object this step saw
-	lags  []int            // the lag of each cached read
-	plan  []int            // replay: the lags to use
+// StepState is the step being run: its record (Step) and what it saw
+// (Seen: the newest version, from 0, of each object), and what the run
+// keeps of it while it runs.
+type StepState struct {
+	Step  outcome.Step
+	Seen  map[book.Key]int
+	lags  []int // the lag of each cached read
+	plan  []int // replay: the lags to use
 	wrote bool
 	// action marks a user action's step.
 	action bool
 	// writesDone counts successful writes; crash is where the process
 	// crashed, crashPlan where a replay makes it crash.
 	writesDone       int
-	crash, crashPlan crashPoint
+	crash, crashPlan schedule.Crash
 	// held are the writes this step sent after a crashInFlight
 	// (zombie.go), sent how many it tried to; sentBy, on a delivery's
 	// step, is the step that sent it, sentNth which of its writes in
@@ -72,11 +77,11 @@ type stepState struct {
 	made map[book.Key]int
 }
 
-func (s *stepState) seenOrNone(k book.Key) int {
+func (s *StepState) seenOrNone(k book.Key) int {
 	if s == nil {
 		return -1
 	}
-	if v, ok := s.seen[k]; ok {
+	if v, ok := s.Seen[k]; ok {
 		return v
 	}
 	return -1
@@ -84,75 +89,66 @@ func (s *stepState) seenOrNone(k book.Key) int {
 
 // fail records a violation. The schedule goes on to its steady state, so
 // that later violations of the same schedule show in Also.
-func (t *trace) fail(invariant, msg string) { t.failOn(invariant, failDetail{}, msg) }
-
-// failDetail is what a violation is about, beside its message
-// (violation.Detail).
-type failDetail = violation.Detail
+func (t *Trace) fail(invariant, msg string) { t.failOn(invariant, violation.Detail{}, msg) }
 
 // failOn is fail with what the violation is about; the first names as
 // its Cause the write the message's note named (writecall.go).
-func (t *trace) failOn(invariant string, d failDetail, msg string) {
+func (t *Trace) failOn(invariant string, d violation.Detail, msg string) {
 	named := t.named
 	t.named = nil
-	if t.disabled[invariant] {
+	if t.Disabled[invariant] {
 		return
 	}
-	if t.failed != nil {
-		t.failed.Add(invariant, d, msg)
+	if t.Failed != nil {
+		t.Failed.Add(invariant, d, msg)
 		return
 	}
-	t.failed = violation.New(invariant, d, msg)
+	t.Failed = violation.New(invariant, d, msg)
 	if named != nil && strings.HasSuffix(msg, named.note) {
 		w := named.w
-		t.failed.Cause = &w
+		t.Failed.Cause = &w
 	}
 }
 
 // retract takes back the violation of invariant with msg, which the
 // schedule's judgement after its end cleared (violation.Record.Retract).
-func (t *trace) retract(invariant, msg string) {
-	if t.failed != nil && t.failed.Retract(invariant, msg) {
-		t.failed = nil
+func (t *Trace) retract(invariant, msg string) {
+	if t.Failed != nil && t.Failed.Retract(invariant, msg) {
+		t.Failed = nil
 	}
 }
 
 // timeOnly marks the violation of invariant with msg a loss of times
 // only, or of an atomic list's order only (order), note ending its
 // message (violation.Record.MarkTimeOnly).
-func (t *trace) timeOnly(invariant, msg, note string, order bool) {
-	if t.failed != nil {
-		t.failed.MarkTimeOnly(invariant, msg, note, order)
+func (t *Trace) timeOnly(invariant, msg, note string, order bool) {
+	if t.Failed != nil {
+		t.Failed.MarkTimeOnly(invariant, msg, note, order)
 	}
 }
 
 // restored marks the violation of invariant with msg a lost write whose
 // lost values the steady state holds again (violation.Record.MarkRestored).
-func (t *trace) restored(invariant, msg string, r judge.Restoration) {
-	if t.failed != nil {
-		t.failed.MarkRestored(invariant, msg, r)
+func (t *Trace) restored(invariant, msg string, r judge.Restoration) {
+	if t.Failed != nil {
+		t.Failed.MarkRestored(invariant, msg, r)
 	}
-}
-
-// violationOf is the violation b records, sharing its names and lists.
-func violationOf(b *violation.Record) *Violation {
-	return &Violation{Invariant: b.Invariant, Message: b.Message, Cause: b.Cause, Also: b.Also, names: b.Names, about: b.About, alsoAbout: b.AlsoAbout}
 }
 
 // failWith records the violation of invariant a judge found
 // (internal/judge).
-func (t *trace) failWith(invariant string, f judge.Failure) {
-	t.failOn(invariant, failDetail{Object: f.Object, Fields: f.Fields, TimeOnly: f.TimeOnly, OrderOnly: f.OrderOnly}, f.Message)
+func (t *Trace) failWith(invariant string, f judge.Failure) {
+	t.failOn(invariant, violation.Detail{Object: f.Object, Fields: f.Fields, TimeOnly: f.TimeOnly, OrderOnly: f.OrderOnly}, f.Message)
 }
 
-// judged is the schedule's steps as internal/judge reads them, each with
+// Judged is the schedule's steps as internal/judge reads them, each with
 // the chosen item it ran.
-func (t *trace) judged() []judge.Step {
-	out := make([]judge.Step, len(t.steps))
-	for i, s := range t.steps {
+func (t *Trace) Judged() []judge.Step {
+	out := make([]judge.Step, len(t.Steps))
+	for i, s := range t.Steps {
 		j := judge.Step{Index: s.Index, Reconciler: s.Reconciler, Object: s.Object, Result: s.Result}
-		if i < len(t.chosen) {
-			j.It = t.chosen[i].It
+		if i < len(t.Chosen) {
+			j.It = t.Chosen[i].It
 		}
 		if len(s.Reads) > 0 {
 			j.Reads = make([]judge.Read, len(s.Reads))
@@ -166,8 +162,8 @@ func (t *trace) judged() []judge.Step {
 }
 
 // lastWrote reports that the last step made a new version.
-func (t *trace) lastWrote() bool {
-	s := t.steps[len(t.steps)-1]
+func (t *Trace) lastWrote() bool {
+	s := t.Steps[len(t.Steps)-1]
 	for _, w := range s.Writes {
 		if w.Version > 0 {
 			return true
@@ -178,11 +174,11 @@ func (t *trace) lastWrote() bool {
 
 // request names the step being run, for messages: "step 2 (db reconciles
 // Database ns/db)".
-func (t *trace) request() string {
-	if t.cur == nil {
+func (t *Trace) request() string {
+	if t.Cur == nil {
 		return "setup"
 	}
-	s := t.cur.step
+	s := t.Cur.Step
 	if s.Object == "" {
 		return fmt.Sprintf("step %d (%s)", s.Index, s.Reconciler)
 	}
@@ -192,10 +188,10 @@ func (t *trace) request() string {
 // staleNote names the running step's first stale cached read (for an
 // in-flight write, the sending step's): ", after a stale read of X (vN,
 // newest vM)", or "".
-func (t *trace) staleNote() string {
-	reads := t.cur.step.Reads
-	if t.cur.sentBy > 0 && t.cur.sentBy <= len(t.steps) {
-		reads = t.steps[t.cur.sentBy-1].Reads
+func (t *Trace) staleNote() string {
+	reads := t.Cur.Step.Reads
+	if t.Cur.sentBy > 0 && t.Cur.sentBy <= len(t.Steps) {
+		reads = t.Steps[t.Cur.sentBy-1].Reads
 	}
 	for _, rd := range reads {
 		if !rd.API && rd.Version < rd.Newest {
