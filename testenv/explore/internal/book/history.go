@@ -96,3 +96,14 @@ func sameObject(v, newest map[string]any) bool {
 	newUID, _, _ := unstructured.NestedString(newest, "metadata", "uid")
 	return uid == newUID
 }
+
+// Seen is the newest version (from 0) of k that seen, a step's record of
+// the newest version of each object it saw, holds; -1 for none. The run
+// (internal/run's StepState) and the judges (judge.Acting) read a step's
+// record with it.
+func Seen(seen map[Key]int, k Key) int {
+	if v, ok := seen[k]; ok {
+		return v
+	}
+	return -1
+}

@@ -62,3 +62,25 @@ func TestRecordNewUIDStartsAnew(t *testing.T) {
 		t.Errorf("without UIDs, a new resourceVersion alone made a version: %v", h.Versions)
 	}
 }
+
+// Seen reads a step's record of what it saw: version 0 (the first) is a
+// version seen, an object absent from the record (or no record) none.
+func TestSeenTellsVersionZeroFromNone(t *testing.T) {
+	a := Key{GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, NN: types.NamespacedName{Namespace: "ns", Name: "a"}}
+	b := Key{GVK: a.GVK, NN: types.NamespacedName{Namespace: "ns", Name: "b"}}
+	for _, tc := range []struct {
+		name string
+		seen map[Key]int
+		k    Key
+		want int
+	}{
+		{"no record", nil, a, -1},
+		{"another object seen", map[Key]int{b: 2}, a, -1},
+		{"its first version", map[Key]int{a: 0}, a, 0},
+		{"a later version", map[Key]int{a: 3, b: 1}, a, 3},
+	} {
+		if got := Seen(tc.seen, tc.k); got != tc.want {
+			t.Errorf("%s: Seen = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

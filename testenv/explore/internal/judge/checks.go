@@ -112,10 +112,7 @@ func (s *Acting) seen(k book.Key) int {
 	if s == nil {
 		return -1
 	}
-	if v, ok := s.Seen[k]; ok {
-		return v
-	}
-	return -1
+	return book.Seen(s.Seen, k)
 }
 
 // Steady is what the steady-state checks read: the schedule's steps,

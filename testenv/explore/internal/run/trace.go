@@ -77,14 +77,13 @@ type StepState struct {
 	made map[book.Key]int
 }
 
+// seenOrNone is the newest version of k the step had seen (from 0), -1
+// for none or outside a step (book.Seen).
 func (s *StepState) seenOrNone(k book.Key) int {
 	if s == nil {
 		return -1
 	}
-	if v, ok := s.Seen[k]; ok {
-		return v
-	}
-	return -1
+	return book.Seen(s.Seen, k)
 }
 
 // fail records a violation. The schedule goes on to its steady state, so
