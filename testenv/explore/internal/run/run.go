@@ -131,7 +131,7 @@ func (r *Run) newReconcilers() error {
 	}
 	r.Cache.Model.Indexes, r.Cache.Model.Indexed = recmgr.Indexes{}, map[informers.Key]bool{}
 	r.Proc.Stop()
-	r.Proc = servedapi.New(informers.ServedBook{Book: r.Book, Server: r.server, Crash: errCrashed}, api)
+	r.Proc = servedapi.New(servedBook(r), api)
 	bs, err := setup.Run(sc.Setup, true, sc.Manager, cached, api, r.Cache.Model.Indexes, r.Cache.Model.Indexed, r.Proc)
 	if err != nil {
 		return err
