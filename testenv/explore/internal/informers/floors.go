@@ -61,7 +61,7 @@ type kindFloor struct {
 	// may not hold.
 	covered map[string]bool
 	// aside: a request of the schedule acted on the kind's objects out
-	// of the book's sight (writeaside.go): its Lists ask for the newest,
+	// of the book's sight (internal/run's writeaside.go): its Lists ask for the newest,
 	// none is served from the book.
 	aside bool
 	// unsure: a write of the kind in this schedule may have stored what

@@ -141,7 +141,7 @@ func stepRead(r informers.Read) outcome.Read {
 type cacheSetup struct{ r *Run }
 
 func (c cacheSetup) Bounds() (versions, staleReads int) {
-	o := c.r.options()
+	o := optionsOf(c.r.ex)
 	return o.Versions, o.StaleReads
 }
 
@@ -166,4 +166,4 @@ func (c cacheSetup) Watched(gvk schema.GroupVersionKind, rep servedapi.Rep) bool
 }
 
 // Spans reports whether windows stay open past their step (Options.Spans).
-func (c cacheSetup) Spans() bool { return c.r.options().Spans }
+func (c cacheSetup) Spans() bool { return optionsOf(c.r.ex).Spans }

@@ -36,7 +36,7 @@ func (r *Run) maybeCrash() {
 	}
 	s.writesDone++
 	var c schedule.Crash
-	o := r.options()
+	o := optionsOf(r.ex)
 	switch {
 	case s.plan != nil:
 		if s.crashPlan.At == s.writesDone {

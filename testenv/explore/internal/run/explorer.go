@@ -98,12 +98,13 @@ type Options struct {
 	DrainBoundName string
 }
 
-// options are ex's Options, the defaults of a run alone for none.
-func (r *Run) options() Options {
-	if r.ex == nil {
+// optionsOf are ex's Options now; a run alone (no Explorer) has no
+// bound and its windows span reconciles.
+func optionsOf(ex Explorer) Options {
+	if ex == nil {
 		return Options{Spans: true}
 	}
-	return r.ex.Options()
+	return ex.Options()
 }
 
 // Chooser makes the choices of one schedule (search.Chooser) and, in the

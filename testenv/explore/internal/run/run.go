@@ -219,7 +219,7 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 // (Options.DrainBound) ran out.
 func (r *Run) DrainToSteady(ctx context.Context) {
 	r.Trace.Drain = true
-	n, bound := 0, r.options().DrainBound
+	n, bound := 0, optionsOf(r.ex).DrainBound
 	ended := map[uint64]int{} // a round's end state: the steps run by then
 	for n < bound && ctx.Err() == nil {
 		round := append([]schedule.Item(nil), r.Queue.Items...)
@@ -257,6 +257,6 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 		}
 	}
 	if ctx.Err() == nil {
-		r.Trace.fail(judge.NameConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (%s), every round writing", bound, r.options().DrainBoundName))
+		r.Trace.fail(judge.NameConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (%s), every round writing", bound, optionsOf(r.ex).DrainBoundName))
 	}
 }

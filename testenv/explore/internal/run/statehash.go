@@ -13,7 +13,7 @@ func (r *Run) StateHash(left int) uint64 {
 	uids, _ := r.Book.ServerLabels()
 	keys := reset.SortedKeys(r.Book.Keys())
 	v := &r.Cache.Model.View
-	s := reset.State{Book: r.Book, UIDs: uids, Keys: keys, Versions: r.options().Versions, Queue: r.queueIDs(), Stale: r.Cache.Stale, Left: left, Crashes: r.Trace.Crashes,
+	s := reset.State{Book: r.Book, UIDs: uids, Keys: keys, Versions: optionsOf(r.ex).Versions, Queue: r.queueIDs(), Stale: r.Cache.Stale, Left: left, Crashes: r.Trace.Crashes,
 		Floor: r.Cache.Model.Floors(keys), Served: v.State(keys), Carried: v.Past(keys), Lazy: v.Lazy(), Held: r.Held.In.State(), Second: r.Proc.Started()}
 	if open := r.Cache.WindowState(keys, func(c map[string]any) any { return book.Comparable(c, uids) }); len(open) > 0 {
 		s.Windows = open
