@@ -71,7 +71,8 @@ func (m reads) findObj(kind string) string {
 
 // argText says what a call passes as the object when it is not a
 // variable: &x of a local value (jobset's r.updateJobSetStatus(ctx, &js,
-// ...) after r.Get(ctx, key, &js)) says so, with the pointer -fix needs.
+// ...) after r.Get(ctx, key, &js)) says so, with the pointer -fix needs;
+// &x of a package variable says that, as findObj does.
 func (m *migration) argText(arg ast.Expr) string {
 	u, ok := ast.Unparen(arg).(*ast.UnaryExpr)
 	if !ok || u.Op != token.AND {
@@ -81,6 +82,9 @@ func (m *migration) argText(arg ast.Expr) string {
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || v == nil {
 		return "passes " + types.ExprString(arg) + ", not a variable"
+	}
+	if v.Parent() == m.pass.Pkg.Scope() {
+		return "passes &" + v.Name() + ", the address of the package variable " + v.Name() + ": -fix moves the writes of a local value only"
 	}
 	return "passes " + m.addrText(v)
 }
