@@ -263,6 +263,9 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			if w := h.callerAnchor(c); c.anchor == nil {
 				return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
 			}
+			if at := clientAssigned(&c.place, clientExpr, c.anchor.End(), call.Pos()); at.IsValid() {
+				return nil, fmt.Sprintf("its call at line %d names its client %s, assigned at %s, after the read the patcher is made at", line, types.ExprString(clientExpr), c.where(at))
+			}
 			if c.declaredBefore(clientExpr, c.anchor.Pos()) != "" {
 				return nil, fmt.Sprintf("its call at line %d names its client %s, declared after the read the patcher is made at", line, types.ExprString(clientExpr))
 			}
