@@ -135,7 +135,63 @@ func (m reads) noGet() string {
 	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
+	if call, fn, get := helperGet(&m.place, m.obj, m.call.Pos()); call != nil {
+		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, not in %s: -fix makes the patcher at a Get of the write's function; make New%s after that call and call its Flush(ctx) here",
+			m.obj.Name(), funcName(fn, m.pass.Pkg), m.where(get.Pos()), m.where(call.Pos()), m.funcText(), m.patcherType))
+	}
 	return m.shapeWhy(m.obj.Name() + " is not read with Get in " + m.funcText() + " before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
+}
+
+// helperGet finds the last call before pos in pl's function that hands
+// obj (or &obj of a value) to a function of the package whose body reads
+// that parameter with the client's Get: the read is the helper's, which
+// findGet does not take as the write's. It returns the call, the function
+// and its Get, or nils.
+func helperGet(pl *place, obj *types.Var, pos token.Pos) (*ast.CallExpr, *types.Func, *ast.CallExpr) {
+	fnNode := pl.enclosingFunc()
+	root, ok := pl.cursor(fnNode)
+	if !ok {
+		return nil, nil, nil
+	}
+	var last, lastGet *ast.CallExpr
+	var lastFn *types.Func
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if call.End() > pos {
+			continue
+		}
+		fn := kube.CalledFunc(pl.pass, call)
+		decl := pl.funcDecl(fn)
+		if decl == nil || decl.Body == nil {
+			continue
+		}
+		params := paramVars(pl.pass, decl)
+		for i, arg := range call.Args {
+			if i >= len(params) || params[i] == nil || !passesObj(pl.pass.TypesInfo, obj, arg) {
+				continue
+			}
+			if get := getInto(pl, decl.Body, params[i]); get != nil {
+				last, lastFn, lastGet = call, fn, get
+			}
+		}
+	}
+	return last, lastFn, lastGet
+}
+
+// getInto is the first c.Get(ctx, key, p) in body that reads into the
+// parameter p, or nil.
+func getInto(pl *place, body *ast.BlockStmt, p *types.Var) *ast.CallExpr {
+	root, ok := pl.cursor(body)
+	if !ok {
+		return nil
+	}
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if len(call.Args) == 3 && pl.clientWrite(call) == "Get" && identOf(pl.pass, call.Args[2]) == p {
+			return call
+		}
+	}
+	return nil
 }
 
 // noBase says why a Patch whose base (or patch) variable v has no
