@@ -17,8 +17,8 @@ import (
 // A place is where a status write's call sits in its file: the path from
 // the call up to the file, the function and the blocks around it, where a
 // variable is defined and used there, and how a reason names a line. It
-// holds only the call's position; what follows the object from there is
-// site's (migratesite.go).
+// holds the package's calls and the call's position, nothing of what
+// follows the object from there, which is site's (migratesite.go).
 type place struct {
 	calls
 	file *ast.File
