@@ -27,8 +27,8 @@ func TestMigrateUnsentAndBackoff(t *testing.T) {
 			}
 		}
 	}
-	if unsent != 9 || backoff != 2 {
-		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 9 and 2", unsent, backoff)
+	if unsent != 10 || backoff != 2 {
+		t.Errorf("%d patchers made with WithNonStatusChangesUnsent, %d with WithBackoff; want 10 and 2", unsent, backoff)
 	}
 }
 

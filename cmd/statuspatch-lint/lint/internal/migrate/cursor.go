@@ -11,26 +11,6 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 )
 
-// usesOf yields the cursor of each use of v in root between from and to,
-// in source order: its parents are Parent's, not a stack kept by hand.
-func (si *site) usesOf(root ast.Node, v types.Object, from, to token.Pos) iter.Seq[inspector.Cursor] {
-	return func(yield func(inspector.Cursor) bool) {
-		cur, ok := si.cursor(root)
-		if !ok {
-			return
-		}
-		for c := range cur.Preorder((*ast.Ident)(nil)) {
-			id := c.Node().(*ast.Ident)
-			if id.Pos() < from || id.Pos() >= to || si.pass.TypesInfo.Uses[id] != v {
-				continue
-			}
-			if !yield(c) {
-				return
-			}
-		}
-	}
-}
-
 // writesOf yields, in source order, the cursor of each node under root
 // that may set an expression is tells: an assignment with it on the left,
 // or its address taken (&v, written through later). It does not enter
@@ -138,47 +118,3 @@ func stackFrom(root ast.Node, cur inspector.Cursor) []ast.Node {
 	slices.Reverse(stack)
 	return stack
 }
-
-// refs follows the object, and the references into it, through the code
-// of a function: what each use does with it (a change, a read, an alias
-// or a hand-on to follow). Its methods live with what they follow:
-// migratechange.go (the use), migratelocal.go (locals and parameters),
-// migrateaddress.go (addresses), migrateliteral.go (literals and
-// appends); what only reads is readers'.
-type refs struct{ *site }
-
-// refs is the site's follower of references.
-func (si *site) refs() refs { return refs{si} }
-
-// readers says which calls only read the object or a reference into it,
-// and so end what refs follows: encoders and printers
-// (migratemarshal.go), calls that read references or copy out
-// (migratereaders.go), another package's functions by their facts
-// (params.go), apply configurations' setters (readersapply.go).
-type readers struct{ *site }
-
-// readers is the site's judge of reading calls.
-func (si *site) readers() readers { return readers{si} }
-
-// text makes the text edits at a site: names, imports, indentation and
-// the statements deleted (migratetext.go).
-type text struct{ *site }
-
-// text is the site's text editor.
-func (si *site) text() text { return text{si} }
-
-// reads finds where the object's life starts for a write: the read (a
-// Get, a copy of one) or the base the patcher is made at, and why there is
-// none (migrate.go, migrateread.go, migratemerge.go, life.go).
-type reads struct{ *migration }
-
-// reads is the migration's finder of reads.
-func (m *migration) reads() reads { return reads{m} }
-
-// checks says whether the object's uses between the patcher's anchor and
-// its Flush leave the patcher's write what the handwritten one wrote
-// (migrateedit.go, migrateuses.go, params.go).
-type checks struct{ *migration }
-
-// checks is the migration's checker of uses.
-func (m *migration) checks() checks { return checks{m} }

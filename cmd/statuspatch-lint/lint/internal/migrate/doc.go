@@ -46,9 +46,11 @@
 //     moved write's patcher is made with: a field owner, a conflict
 //     loop's own backoff (migrateloopbackoff.go), changes outside the
 //     status left unsent (migrateunsent.go).
-//   - site (migratesite.go): the write's call in its file and the
-//     statements around it, walked with the package's inspector.Cursor
-//     (Files.Inspector, cursor.go); its text edits are text's
+//   - site (migratesite.go): the write's call at its place (place.go:
+//     the call in its file, the function, blocks and statements around
+//     it, where a variable is defined and used), walked with the
+//     package's inspector.Cursor (Files.Inspector, cursor.go); its text
+//     edits are text's
 //     (migratetext.go), the references it follows refs'
 //     (migratechange.go, migratelocal.go, migrateaddress.go, ...): a
 //     reference a function returns, followed where it is called

@@ -42,13 +42,7 @@ func (h held) keptBy(fn *types.Func, arg int, field string, calls []HeldCall) (_
 	if fd == nil || fd.Body == nil {
 		return nil, "", false
 	}
-	var params []*types.Var
-	for _, f := range fd.Type.Params.List {
-		for _, n := range f.Names {
-			v, _ := h.pass.TypesInfo.Defs[n].(*types.Var)
-			params = append(params, v)
-		}
-	}
+	params := paramVars(h.pass, fd)
 	if arg >= len(params) || params[arg] == nil || fn.Signature().Variadic() && arg >= len(params)-1 {
 		return nil, "", false
 	}

@@ -48,7 +48,7 @@ type migration struct {
 	fetch      *fetchPlan   // the re-read made a Fetch of the patcher (migratefetch.go)
 	rereads    []*fetchPlan // re-reads the patcher spans, made Fetches into it
 	apply      *applyMove   // an apply configuration's write, onto apply mode (migrateapply.go)
-	keptGets   []keptGet    // re-reads of the object after a moved write that stay Gets (migratekept.go)
+	keptGets   keptGets     // re-reads of the object after a moved write that stay Gets (migratekept.go)
 	drop       []ast.Stmt   // statements the fix deletes: a reused patch built from a copy (migratereuse.go)
 	copyVar    *types.Var   // the copy the dropped patch is built from (migratereuse.go)
 	owner      fieldOwner   // a merge write's field owner, for patcher.WithFieldOwner (migrateowner.go)
@@ -62,6 +62,22 @@ type migration struct {
 	retry   *retryPlan // the write's decision moved into Retry's mutate (migrateretry.go)
 	via     *types.Var // the patcher the code makes itself, whose Flush and Retry renew the object (life.go)
 }
+
+// reads finds where the object's life starts for a write: the read (a
+// Get, a copy of one) or the base the patcher is made at, and why there is
+// none (migrate.go, migrateread.go, migratemerge.go, life.go).
+type reads struct{ *migration }
+
+// reads is the migration's finder of reads.
+func (m *migration) reads() reads { return reads{m} }
+
+// checks says whether the object's uses between the patcher's anchor and
+// its Flush leave the patcher's write what the handwritten one wrote
+// (migrateedit.go, migrateuses.go, params.go).
+type checks struct{ *migration }
+
+// checks is the migration's checker of uses.
+func (m *migration) checks() checks { return checks{m} }
 
 const migrateFixPrefix = "move the status write onto "
 
@@ -95,7 +111,7 @@ func newRecognition(pass *analysis.Pass, files Files, opts Options, ws []*Write,
 		return r // the finding says to generate it
 	}
 	r.p = *w.Patcher
-	m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, audit: opts.Audit, module: opts.Module, assumed: opts.Assumed, unsentOK: opts.NonStatusUnsent, patcherType: r.p.Type}
+	m := &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}, call: call}}, audit: opts.Audit, module: opts.Module, assumed: opts.Assumed, unsentOK: opts.NonStatusUnsent, patcherType: r.p.Type}
 	cur, ok := m.cursor(call)
 	if !ok {
 		return r
@@ -215,10 +231,10 @@ func (m reads) findAnchor(verb string) string {
 			}
 			return m.shapeWhy("the base is taken at the write (client.MergeFrom(" + deepCopy + ") there is an empty patch), and " + m.obj.Name() + " is not read with Get in " + m.funcText() + " before it")
 		}
-		if why := m.copyBaseWhy(mf.Args[0]); why != "" {
+		if why := copyBaseWhy(&m.place, m.obj, mf.Args[0]); why != "" {
 			return m.shapeWhy(why) // base := obj of a value (migratevalue.go)
 		}
-		if why := m.addrBaseWhy(mf.Args[0]); why != "" {
+		if why := addrBaseWhy(m.pass.TypesInfo, m.obj, mf.Args[0]); why != "" {
 			return m.shapeWhy(why)
 		}
 		return m.shapeWhy("the base " + types.ExprString(mf.Args[0]) + " is not a variable")

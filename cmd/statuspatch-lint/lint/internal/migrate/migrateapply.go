@@ -53,7 +53,7 @@ func (a *applyMove) statusText() string {
 // prepareApply recognises an apply of a configuration and sets m.obj,
 // m.anchor and m.apply, or returns why it cannot move.
 func (m *migration) prepareApply(kind string) string {
-	owner, why := m.applyOwner(2)
+	owner, why := optionsOf(&m.place, 2).apply()
 	if why != "" {
 		return m.shapeWhy(why)
 	}

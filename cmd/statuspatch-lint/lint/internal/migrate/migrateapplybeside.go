@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -289,19 +290,32 @@ func resultVars(pass *analysis.Pass, fn ast.Node) []*types.Var {
 	return out
 }
 
-// paramVars are decl's parameters, in order.
+// paramVars are decl's parameters, in order: nil for an unnamed one.
 func paramVars(pass *analysis.Pass, decl *ast.FuncDecl) []*types.Var {
 	var out []*types.Var
-	for _, f := range decl.Type.Params.List {
-		for _, n := range f.Names {
-			v, _ := pass.TypesInfo.Defs[n].(*types.Var)
-			out = append(out, v)
-		}
-		if len(f.Names) == 0 {
-			out = append(out, nil)
-		}
+	for v := range paramFields(pass, decl) {
+		out = append(out, v)
 	}
 	return out
+}
+
+// paramFields yields decl's parameters in order, each with the field
+// that declares it: its variable, nil for an unnamed parameter (a field
+// without names is one parameter).
+func paramFields(pass *analysis.Pass, decl *ast.FuncDecl) iter.Seq2[*types.Var, *ast.Field] {
+	return func(yield func(*types.Var, *ast.Field) bool) {
+		for _, f := range decl.Type.Params.List {
+			for _, n := range f.Names {
+				v, _ := pass.TypesInfo.Defs[n].(*types.Var)
+				if !yield(v, f) {
+					return
+				}
+			}
+			if len(f.Names) == 0 && !yield(nil, f) {
+				return
+			}
+		}
+	}
 }
 
 // declOf is fn's declaration in the package, or nil.

@@ -297,7 +297,7 @@ func (m *migration) prepareUnstructuredApply(kind string, from int) (why string,
 	if u == nil {
 		return "", false
 	}
-	owner, why := m.applyOwner(from)
+	owner, why := optionsOf(&m.place, from).apply()
 	if why != "" {
 		return m.shapeWhy(why), true
 	}

@@ -141,7 +141,7 @@ func exportCallback(m *migration, opts Options, files Files) string {
 // most the status. It returns why one is not, "" if none.
 func callbackCalls(pass *analysis.Pass, files Files, fn *types.Func, param, arg int) string {
 	for _, f := range pass.Files {
-		m := &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}, file: f}}
+		m := &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}, file: f}}}
 		for cur := range m.insp.Root().Preorder((*ast.Ident)(nil)) {
 			id := cur.Node().(*ast.Ident)
 			if pass.TypesInfo.Uses[id] != fn {

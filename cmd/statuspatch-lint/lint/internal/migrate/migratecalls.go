@@ -218,7 +218,7 @@ func (c *calls) isReadingGetter(fn *types.Func) bool {
 	}
 	id, _ := as.Lhs[0].(*ast.Ident)
 	obj, _ := c.pass.TypesInfo.Defs[id].(*types.Var)
-	g := &migration{site: site{calls: *c}, obj: obj}
+	g := &migration{site: site{place: place{calls: *c}}, obj: obj}
 	if obj == nil || !g.reads().isGetStmt(list[1]) {
 		return false
 	}

@@ -74,7 +74,7 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() != types.FieldVal {
 		root = "what " + root + "() returns"
 	}
-	if si.unsentChange(sel) {
+	if si.unsentChange(stack, i-1) {
 		return "" // left unsent whatever is done with it, returned too: no caller follows it (migrateunsent.go)
 	}
 	direct, how := si.chainChange(stack, i)

@@ -336,7 +336,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if why != "" {
 		return nil, why
 	}
-	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, m.objText(), owner)
+	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, objText(m.obj), owner)
 	var edits []analysis.TextEdit // the first is where the command says the fix is
 	if m.fetch != nil {
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)

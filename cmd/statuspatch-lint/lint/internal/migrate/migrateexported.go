@@ -160,7 +160,7 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 // callerMember is the package's part in the move of fn.
 func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn *types.Func, fact *HelperFact) GroupMember {
 	member := GroupMember{Key: fn.Pkg().Path() + "." + fn.Name()}
-	h := &helperMove{migration: &migration{site: site{calls: calls{pass: pass, insp: files.Inspector}}, audit: opts.Audit, patcherType: fact.Patcher.Type}, composeCallers: true}
+	h := &helperMove{migration: &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}}}, audit: opts.Audit, patcherType: fact.Patcher.Type}, composeCallers: true}
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {

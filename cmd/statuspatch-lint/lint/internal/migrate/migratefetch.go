@@ -65,7 +65,7 @@ func planFetches(group []*migration) {
 			continue
 		}
 		if len(spans) > 1 {
-			g.keepGet(g.get, "the patchers of more than one earlier read span it")
+			g.keptGets.keep(g.get, "the patchers of more than one earlier read span it")
 			continue
 		}
 		var why string
@@ -76,7 +76,7 @@ func planFetches(group []*migration) {
 			}
 		}
 		if g.fetch == nil {
-			g.keepGet(g.get, why)
+			g.keptGets.keep(g.get, why)
 		}
 	}
 }
@@ -271,7 +271,7 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 		// own; the value takes what it read, and the patcher is made
 		// again over the value, which the code goes on changing.
 		after = "\n" + indent + m.obj.Name() + " = *" + name + ".Object()" +
-			"\n" + indent + name + " = " + qual + "New" + typ + "(" + m.clientText + ", " + m.objText() + opts + ")"
+			"\n" + indent + name + " = " + qual + "New" + typ + "(" + m.clientText + ", " + objText(m.obj) + opts + ")"
 	}
 	return []analysis.TextEdit{
 		{Pos: f.from, End: f.to, NewText: []byte(text)},

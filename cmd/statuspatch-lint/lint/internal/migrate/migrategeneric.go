@@ -80,7 +80,7 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	if !ok || w.Generated || opts.PatcherOf == nil || (w.Verb != "Patch" && w.Verb != "Update") {
 		return nil, ""
 	}
-	h := &kindHelper{site: &site{calls: calls{pass: pass, insp: files.Inspector}, call: call}, patcherOf: opts.PatcherOf, client: -1, base: -1, files: files, opts: opts, ws: ws}
+	h := &kindHelper{site: &site{place: place{calls: calls{pass: pass, insp: files.Inspector}, call: call}}, patcherOf: opts.PatcherOf, client: -1, base: -1, files: files, opts: opts, ws: ws}
 	cur, ok := h.cursor(call)
 	if !ok {
 		return nil, ""
@@ -94,14 +94,11 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	}
 	h.fd = fd
 	h.fn, _ = pass.TypesInfo.Defs[fd.Name].(*types.Func)
-	for _, f := range fd.Type.Params.List {
-		for _, n := range f.Names {
-			v, _ := pass.TypesInfo.Defs[n].(*types.Var)
-			h.params = append(h.params, v)
-		}
+	for v, f := range paramFields(pass, fd) {
 		if len(f.Names) == 0 {
-			return nil, ""
+			return nil, "" // unnamed: the helper's parameters are not the object's to follow
 		}
+		h.params = append(h.params, v)
 	}
 	if h.obj = h.paramIndex(call.Args[1]); h.obj < 0 || !h.anyKind(h.params[h.obj].Type()) {
 		return nil, ""

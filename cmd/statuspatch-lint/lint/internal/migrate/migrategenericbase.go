@@ -47,7 +47,7 @@ func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
 	if !ok || r.w.Generated || r.opts.PatcherOf == nil || r.w.Verb != "Patch" || len(call.Args) != 3 {
 		return nil, "", false
 	}
-	k := &kindHelper{site: &site{calls: calls{pass: r.pass, insp: r.files.Inspector}, call: call}}
+	k := &kindHelper{site: &site{place: place{calls: calls{pass: r.pass, insp: r.files.Inspector}, call: call}}}
 	cur, ok := k.cursor(call)
 	if !ok {
 		return nil, "", false

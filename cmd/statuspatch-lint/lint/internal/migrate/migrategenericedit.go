@@ -18,7 +18,7 @@ import (
 // caller is the call's plan: its object's kind's patcher, made where the
 // base is taken (Patch) or after the Get that read the object (Update).
 func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCaller, string) {
-	kc := &kindCaller{site: &site{calls: h.calls, call: call}}
+	kc := &kindCaller{site: &site{place: place{calls: h.calls, call: call}}}
 	kc.path = pathOf(cur)
 	kc.file = kc.path[len(kc.path)-1].(*ast.File)
 	id, ok := ast.Unparen(call.Args[h.obj]).(*ast.Ident)
@@ -284,11 +284,12 @@ func (h *kindHelper) signatureEdits(pqual string) []analysis.TextEdit {
 	return append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.call.Args[0])))})
 }
 
-// fieldTypes is the type expression of each parameter, by index.
+// fieldTypes is the type expression of each parameter, by index, as
+// h.params holds them (all named: kindHelperOf takes no unnamed one).
 func (h *kindHelper) fieldTypes() []ast.Expr {
 	var ts []ast.Expr
-	for _, f := range h.fd.Type.Params.List {
-		for range f.Names {
+	for _, f := range paramFields(h.pass, h.fd) {
+		if len(f.Names) > 0 {
 			ts = append(ts, f.Type)
 		}
 	}

@@ -38,7 +38,7 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 		if !ok || call == m.call || len(call.Args) < 2 || call.Pos() < m.enclosingFunc().Pos() || call.End() > m.enclosingFunc().End() {
 			continue
 		}
-		if !m.passesObj(call.Args[1]) {
+		if !passesObj(m.pass.TypesInfo, m.obj, call.Args[1]) {
 			continue
 		}
 		line := pass.Fset.Position(call.Pos()).Line
@@ -130,7 +130,7 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 			}
 		}
 	}
-	if note := m.keptNote(p); fix != nil && note != "" {
+	if note := m.keptGets.note(m.pass.Fset, m.obj, p); fix != nil && note != "" {
 		fix.Message += "; " + note
 		return fix, note
 	}

@@ -62,7 +62,7 @@ func (m *migration) helperDecl() *ast.FuncDecl {
 }
 
 func (m *migration) isObj(e ast.Expr) bool {
-	return m.passesObj(e) // obj, or &obj of a value (migratevalue.go)
+	return passesObj(m.pass.TypesInfo, m.obj, e) // obj, or &obj of a value (migratevalue.go)
 }
 
 // A helperCaller is one function calling the helper with one object: its
@@ -235,7 +235,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			if !files.Checked(call.Pos()) {
 				return nil, fmt.Sprintf("its call at line %d is in a test or generated file", line)
 			}
-			c := &migration{site: site{calls: h.calls, file: f, call: call, path: pathOf(cur)}, audit: h.audit, module: h.module, assumed: h.assumed, unsentOK: h.unsentOK, patcherType: h.patcherType}
+			c := &migration{site: site{place: place{calls: h.calls, file: f, call: call, path: pathOf(cur)}}, audit: h.audit, module: h.module, assumed: h.assumed, unsentOK: h.unsentOK, patcherType: h.patcherType}
 			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)
 			if u, isAddr := ast.Unparen(call.Args[objIndex]).(*ast.UnaryExpr); isAddr && u.Op == token.AND && h.apply == nil {
 				arg, ok = ast.Unparen(u.X).(*ast.Ident) // &js of a local value read by Get (jobset)
@@ -262,6 +262,9 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			c.clientText = types.ExprString(clientExpr) + rest
 			if w := h.callerAnchor(c); c.anchor == nil {
 				return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
+			}
+			if at := clientAssigned(&c.place, clientExpr, c.anchor.End(), call.Pos()); at.IsValid() {
+				return nil, fmt.Sprintf("its call at line %d names its client %s, assigned at %s, after the read the patcher is made at", line, types.ExprString(clientExpr), c.where(at))
 			}
 			if c.declaredBefore(clientExpr, c.anchor.Pos()) != "" {
 				return nil, fmt.Sprintf("its call at line %d names its client %s, declared after the read the patcher is made at", line, types.ExprString(clientExpr))

@@ -211,6 +211,35 @@ func isPlainSelector(e ast.Expr) bool {
 	return false
 }
 
+// clientAssigned is where the local variable the client expression e
+// starts from (c of c or c.x) is last assigned, or its address taken,
+// between from and to in pl's function: the patcher made at from would
+// hold another client than the call at to names. NoPos when it is not.
+func clientAssigned(pl *place, e ast.Expr, from, to token.Pos) token.Pos {
+	for sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok; sel, ok = ast.Unparen(e).(*ast.SelectorExpr) {
+		e = sel.X
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	v, _ := pl.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v == nil || v.IsField() || v.Parent() == pl.pass.Pkg.Scope() {
+		return token.NoPos
+	}
+	at := token.NoPos
+	for cur := range pl.usesOf(pl.enclosingFunc(), v, from, to) {
+		switch p := cur.Parent().Node().(type) {
+		case *ast.AssignStmt:
+			if isLHS(p, cur.Node()) {
+				at = cur.Node().Pos()
+			}
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				at = cur.Node().Pos()
+			}
+		}
+	}
+	return at
+}
+
 // callerClient is the client expression a helper's call names for the
 // patcher its caller makes, and the rest of the client after it: the
 // argument (a client parameter), or the receiver and the rest (".c"). A receiver built in the call (&harbour{c: r.Client},

@@ -3,6 +3,8 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
+	"go/types"
 	"strings"
 )
 
@@ -17,27 +19,30 @@ type keptGet struct {
 	why string
 }
 
-// keepGet records that get stays a Get, and why ("" for no reason known).
-func (m *migration) keepGet(get ast.Stmt, why string) {
-	for _, k := range m.keptGets {
+// keptGets are the re-reads of one migration's object that stay Gets.
+type keptGets []keptGet
+
+// keep records that get stays a Get, and why ("" for no reason known).
+func (ks *keptGets) keep(get ast.Stmt, why string) {
+	for _, k := range *ks {
 		if k.get == get {
 			return
 		}
 	}
-	m.keptGets = append(m.keptGets, keptGet{get, why})
+	*ks = append(*ks, keptGet{get, why})
 }
 
-// keptNote is what the write's finding and fix say of its kept re-reads:
-// "" for none.
-func (m *migration) keptNote(p Patcher) string {
+// note is what the write's finding and fix say of the kept re-reads of
+// obj: "" for none.
+func (ks keptGets) note(fset *token.FileSet, obj *types.Var, p Patcher) string {
 	var parts []string
-	for _, k := range m.keptGets {
+	for _, k := range ks {
 		why := ""
 		if k.why != "" {
 			why = " (" + k.why + ")"
 		}
 		parts = append(parts, fmt.Sprintf("the re-read of %s at line %d stays a cached Get%s: make it Fetch%s by hand, which reads again through the API reader when the cache is behind this process's last write",
-			m.obj.Name(), m.pass.Fset.Position(k.get.Pos()).Line, why, p.Type))
+			obj.Name(), fset.Position(k.get.Pos()).Line, why, p.Type))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -19,8 +19,8 @@ import (
 // in a function move together, so they must name one field owner (or
 // none).
 
-// A fieldOwner is a write's field owner, a merge write's (mergeOwner) or
-// an apply's (applyOwner): client.FieldOwner's argument, or a value of
+// A fieldOwner is a write's field owner, a merge write's (writeOptions.merge)
+// or an apply's (writeOptions.apply): client.FieldOwner's argument, or a value of
 // that type (typed: a constant or variable, passed as string(owner)). Its
 // zero value is none.
 type fieldOwner struct {
@@ -44,21 +44,33 @@ func (o fieldOwner) name() string {
 	return o.text()
 }
 
-// applyOwner returns the field owner of the apply's options, the call's
-// arguments from the index from on, or why they are not the ones apply mode
+// writeOptions are a write's options, its call's arguments from the
+// index from on, read for the field owner they name.
+type writeOptions struct {
+	*calls
+	call *ast.CallExpr
+	from int
+}
+
+// optionsOf is the options of pl's call from the index from on.
+func optionsOf(pl *place, from int) writeOptions {
+	return writeOptions{calls: &pl.calls, call: pl.call, from: from}
+}
+
+// apply returns the field owner of the apply's options, or why they are not the ones apply mode
 // takes: client.FieldOwner and client.ForceOwnership, which apply mode
 // always sends.
-func (si *site) applyOwner(from int) (owner fieldOwner, why string) {
-	if si.call.Ellipsis.IsValid() {
+func (o writeOptions) apply() (owner fieldOwner, why string) {
+	if o.call.Ellipsis.IsValid() {
 		return owner, "the apply's options are spread from a slice"
 	}
 	force := false
-	for _, a := range si.call.Args[from:] {
-		if o, ok := si.fieldOwnerArg(a); ok {
-			owner = o
+	for _, a := range o.call.Args[o.from:] {
+		if named, ok := o.ownerArg(a); ok {
+			owner = named
 			continue
 		}
-		if si.isClientVar(a, "ForceOwnership") {
+		if o.isClientVar(a, "ForceOwnership") {
 			force = true
 			continue
 		}
@@ -73,44 +85,43 @@ func (si *site) applyOwner(from int) (owner fieldOwner, why string) {
 	return owner, ""
 }
 
-// fieldOwnerArg returns the field owner an option a names: the argument
+// ownerArg returns the field owner an option a names: the argument
 // of client.FieldOwner(x), or a value of type client.FieldOwner (typed:
 // const fieldOwner client.FieldOwner = "..."); false for any other
 // option.
-func (si *site) fieldOwnerArg(a ast.Expr) (fieldOwner, bool) {
-	if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && si.isClientType(c.Fun, "FieldOwner") {
+func (o writeOptions) ownerArg(a ast.Expr) (fieldOwner, bool) {
+	if c, ok := ast.Unparen(a).(*ast.CallExpr); ok && len(c.Args) == 1 && o.isClientType(c.Fun, "FieldOwner") {
 		return fieldOwner{expr: c.Args[0]}, true
 	}
-	if n := kube.NamedOf(si.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.ClientPkgPath && n.Obj().Name() == "FieldOwner" {
+	if n := kube.NamedOf(o.pass.TypesInfo.TypeOf(a)); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kube.ClientPkgPath && n.Obj().Name() == "FieldOwner" {
 		return fieldOwner{expr: a, typed: true}, true
 	}
 	return fieldOwner{}, false
 }
 
-// mergeOwner sets m.owner from the write's options, the call's arguments
-// from the index from on, or returns why they are not the lone field
-// owner a merge Flush sends.
-func (m *migration) mergeOwner(from int) string {
+// merge returns the write's lone field owner, which a merge Flush sends,
+// or why its options are not that.
+func (o writeOptions) merge() (fieldOwner, string) {
 	const only = ": Flush takes no write options, only a field owner (client.FieldOwner, given to the patcher as patcher.WithFieldOwner)"
 	switch {
-	case m.call.Ellipsis.IsValid():
-		return "the write's options are spread from a slice (" + types.ExprString(m.call.Args[len(m.call.Args)-1]) + "...)" + only
-	case len(m.call.Args) > from+1:
-		return "the write has several options" + only
+	case o.call.Ellipsis.IsValid():
+		return fieldOwner{}, "the write's options are spread from a slice (" + types.ExprString(o.call.Args[len(o.call.Args)-1]) + "...)" + only
+	case len(o.call.Args) > o.from+1:
+		return fieldOwner{}, "the write has several options" + only
 	}
-	a := m.call.Args[from]
-	owner, ok := m.fieldOwnerArg(a)
+	a := o.call.Args[o.from]
+	owner, ok := o.ownerArg(a)
 	if !ok {
-		return "the write has the option " + types.ExprString(a) + only
+		return fieldOwner{}, "the write has the option " + types.ExprString(a) + only
 	}
-	m.owner = owner
-	return ""
+	return owner, ""
 }
 
-// checkOwner says why m's field owner cannot go to the patcher: the move
-// is into a helper's callers, or the owner uses a local declared after
-// the read the patcher is made at.
-func (m *migration) checkOwner() string {
+// checkOwner says why the migration's field owner cannot go to the
+// patcher: the move is into a helper's callers, or the owner uses a local
+// declared after the read the patcher is made at.
+func (r *recognition) checkOwner() string {
+	m := r.m
 	switch {
 	case m.owner.expr == nil:
 		return ""

@@ -47,7 +47,7 @@ func planRereads(group []*migration) {
 		}
 		kept := func(why string) {
 			for _, h := range spans {
-				h.keepGet(s, why)
+				h.keptGets.keep(s, why)
 			}
 		}
 		if !same {

@@ -232,9 +232,11 @@ func (r *recognition) prepareMerge() *migration {
 	optionsLater := false
 	switch from := map[string]int{"Patch": 3, "Update": 2}[w.Verb]; {
 	case len(call.Args) > from && (w.Verb == "Update" || m.reads().mergeShaped(call.Args[2])):
-		if why := m.mergeOwner(from); why != "" {
+		owner, why := optionsOf(&m.place, from).merge()
+		if why != "" {
 			return r.stay(m.shapeWhy(why))
 		}
+		m.owner = owner
 	case len(call.Args) > 3:
 		// Another patch (an apply patch of its own type, a raw patch):
 		// its shape is what blocks the move (findAnchor says so), not its
@@ -254,9 +256,11 @@ func (r *recognition) prepareMerge() *migration {
 		m.helper = h
 	}
 	if optionsLater {
-		if why := m.mergeOwner(3); why != "" {
+		owner, why := optionsOf(&m.place, 3).merge()
+		if why != "" {
 			return r.stay(m.shapeWhy(why))
 		}
+		m.owner = owner
 	}
 	return r.finish()
 }
@@ -266,7 +270,7 @@ func (r *recognition) prepareMerge() *migration {
 // stays (r.why).
 func (r *recognition) finish() *migration {
 	m := r.m
-	if why := m.checkOwner(); why != "" {
+	if why := r.checkOwner(); why != "" {
 		return r.stay(why)
 	}
 	m.clientText = types.ExprString(m.client)

@@ -32,7 +32,7 @@ const typedApplyWhy = ": -fix moves a server-side apply of the typed object (cli
 // prepareTypedApply recognises an apply of a new typed object and sets
 // m.obj, m.anchor and m.apply, or returns why it cannot move.
 func (m *migration) prepareTypedApply(kind string) string {
-	owner, why := m.applyOwner(3)
+	owner, why := optionsOf(&m.place, 3).apply()
 	if why != "" {
 		return m.shapeWhy(why)
 	}

@@ -137,16 +137,30 @@ func unsentFactWhy(why string) string {
 	return why
 }
 
-// unsentChange reports whether a change of the object's field sel (a
-// selection of its variable), directly or through a reference into it,
-// is one a status subresource write leaves unsent, when the write is one
-// (si.unsent): a field of the object outside its status and identity.
-func (si refs) unsentChange(sel *ast.SelectorExpr) bool {
-	if !si.unsent {
+// unsentChange reports whether a change of the object's field selected
+// at stack[i] (a selection of its variable), directly or through a
+// reference into it, is one a status subresource write leaves unsent,
+// when the write is one (si.unsent): a field of the object outside its
+// status and identity. A field of ObjectMeta or TypeMeta selected through
+// them (w.ObjectMeta.Labels) is judged as the field: only ObjectMeta or
+// TypeMeta whole, and the name, namespace, uid and resourceVersion, are
+// the identity.
+func (si refs) unsentChange(stack []ast.Node, i int) bool {
+	sel, ok := stack[i].(*ast.SelectorExpr)
+	if !si.unsent || !ok {
 		return false
 	}
-	s := si.pass.TypesInfo.Selections[sel]
-	return s != nil && s.Kind() == types.FieldVal && sel.Sel.Name != "Status" && !identityFields[sel.Sel.Name]
+	field := func(sel *ast.SelectorExpr) bool {
+		s := si.pass.TypesInfo.Selections[sel]
+		return s != nil && s.Kind() == types.FieldVal
+	}
+	if !field(sel) || sel.Sel.Name == "Status" {
+		return false
+	}
+	if inner, ok := stack[max(i-1, 0)].(*ast.SelectorExpr); ok && i > 0 && inner.X == sel && field(inner) && (sel.Sel.Name == "ObjectMeta" || sel.Sel.Name == "TypeMeta") {
+		return !identityFields[inner.Sel.Name]
+	}
+	return !identityFields[sel.Sel.Name]
 }
 
 // spreadUnsent makes the patcher of a group's writes, one patcher, leave

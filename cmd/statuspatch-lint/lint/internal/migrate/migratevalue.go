@@ -15,24 +15,24 @@ import (
 // the changes the code makes to cronJob are the patcher's object's, and
 // each write is its Flush as in the pointer form.
 
-// objText is the object's pointer as the code passes it: obj, or &obj of
+// objText is the object obj's pointer as the code passes it: obj, or &obj of
 // a value.
-func (m *migration) objText() string {
-	if valueObj(m.obj) {
-		return "&" + m.obj.Name()
+func objText(obj *types.Var) string {
+	if valueObj(obj) {
+		return "&" + obj.Name()
 	}
-	return m.obj.Name()
+	return obj.Name()
 }
 
-// passesObj reports whether e is the object's pointer: obj, or &obj of a
+// passesObj reports whether e is the object obj's pointer: obj, or &obj of a
 // value.
-func (m *migration) passesObj(e ast.Expr) bool {
+func passesObj(info *types.Info, obj *types.Var, e ast.Expr) bool {
 	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND && valueObj(m.obj) {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND && valueObj(obj) {
 		e = ast.Unparen(u.X)
 	}
 	id, ok := e.(*ast.Ident)
-	return ok && m.pass.TypesInfo.Uses[id] == m.obj
+	return ok && info.Uses[id] == obj
 }
 
 // valueCopy: a value object copied whole into a new local (before :=
@@ -84,26 +84,26 @@ func valueCopy(info *types.Info, stack []ast.Node) (*types.Var, ast.Node, string
 // through them (meta.SetStatusCondition of an existing condition) is in
 // the base too, and the handwritten patch leaves it out, where the
 // patcher's base, a DeepCopy, would send it. "" when e is not such a base.
-func (m *migration) copyBaseWhy(e ast.Expr) string {
-	v := addrOfVar(m.pass.TypesInfo, e)
-	def, val := m.definition(v)
-	if def == nil || !m.passesObj(val) || !valueObj(m.obj) {
+func copyBaseWhy(pl *place, obj *types.Var, e ast.Expr) string {
+	v := addrOfVar(pl.pass.TypesInfo, e)
+	def, val := pl.definition(v)
+	if def == nil || !passesObj(pl.pass.TypesInfo, obj, val) || !valueObj(obj) {
 		return ""
 	}
 	return fmt.Sprintf("the base &%s is the address of %s, a copy of the value %s made at %s: it shares %s's slices and maps, so a change made in place through them is in the base too and this patch leaves it out, where the patcher, whose base is a DeepCopy, would send it; take the base with %s.DeepCopy() for -fix to move the write",
-		v.Name(), v.Name(), m.obj.Name(), m.where(def.Pos()), m.obj.Name(), m.obj.Name())
+		v.Name(), v.Name(), obj.Name(), pl.where(def.Pos()), obj.Name(), obj.Name())
 }
 
 // addrBaseWhy says why a merge patch whose base is &x, x a local value
 // that is not a whole copy of the object (base := *obj.DeepCopy()),
 // stays: -fix follows a base held as a pointer. "" when e is not &x.
-func (m *migration) addrBaseWhy(e ast.Expr) string {
-	v := addrOfVar(m.pass.TypesInfo, e)
+func addrBaseWhy(info *types.Info, obj *types.Var, e ast.Expr) string {
+	v := addrOfVar(info, e)
 	if v == nil {
 		return ""
 	}
 	return fmt.Sprintf("the base &%s is the address of the value %s, and -fix follows a base held as a pointer: take %s := %s.DeepCopy() and MergeFrom(%s) for it to move the write",
-		v.Name(), v.Name(), v.Name(), m.obj.Name(), v.Name())
+		v.Name(), v.Name(), v.Name(), obj.Name(), v.Name())
 }
 
 // addrOfVar is x when e is &x of a variable x, else nil.

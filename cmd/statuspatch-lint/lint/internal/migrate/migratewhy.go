@@ -71,7 +71,8 @@ func (m reads) findObj(kind string) string {
 
 // argText says what a call passes as the object when it is not a
 // variable: &x of a local value (jobset's r.updateJobSetStatus(ctx, &js,
-// ...) after r.Get(ctx, key, &js)) says so, with the pointer -fix needs.
+// ...) after r.Get(ctx, key, &js)) says so, with the pointer -fix needs;
+// &x of a package variable says that, as findObj does.
 func (m *migration) argText(arg ast.Expr) string {
 	u, ok := ast.Unparen(arg).(*ast.UnaryExpr)
 	if !ok || u.Op != token.AND {
@@ -81,6 +82,9 @@ func (m *migration) argText(arg ast.Expr) string {
 	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || v == nil {
 		return "passes " + types.ExprString(arg) + ", not a variable"
+	}
+	if v.Parent() == m.pass.Pkg.Scope() {
+		return "passes &" + v.Name() + ", the address of the package variable " + v.Name() + ": -fix moves the writes of a local value only"
 	}
 	return "passes " + m.addrText(v)
 }
@@ -131,7 +135,63 @@ func (m reads) noGet() string {
 	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
+	if call, fn, get := helperGet(&m.place, m.obj, m.call.Pos()); call != nil {
+		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, not in %s: -fix makes the patcher at a Get of the write's function; make New%s after that call and call its Flush(ctx) here",
+			m.obj.Name(), funcName(fn, m.pass.Pkg), m.where(get.Pos()), m.where(call.Pos()), m.funcText(), m.patcherType))
+	}
 	return m.shapeWhy(m.obj.Name() + " is not read with Get in " + m.funcText() + " before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
+}
+
+// helperGet finds the last call before pos in pl's function that hands
+// obj (or &obj of a value) to a function of the package whose body reads
+// that parameter with the client's Get: the read is the helper's, which
+// findGet does not take as the write's. It returns the call, the function
+// and its Get, or nils.
+func helperGet(pl *place, obj *types.Var, pos token.Pos) (*ast.CallExpr, *types.Func, *ast.CallExpr) {
+	fnNode := pl.enclosingFunc()
+	root, ok := pl.cursor(fnNode)
+	if !ok {
+		return nil, nil, nil
+	}
+	var last, lastGet *ast.CallExpr
+	var lastFn *types.Func
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if call.End() > pos {
+			continue
+		}
+		fn := kube.CalledFunc(pl.pass, call)
+		decl := pl.funcDecl(fn)
+		if decl == nil || decl.Body == nil {
+			continue
+		}
+		params := paramVars(pl.pass, decl)
+		for i, arg := range call.Args {
+			if i >= len(params) || params[i] == nil || !passesObj(pl.pass.TypesInfo, obj, arg) {
+				continue
+			}
+			if get := getInto(pl, decl.Body, params[i]); get != nil {
+				last, lastFn, lastGet = call, fn, get
+			}
+		}
+	}
+	return last, lastFn, lastGet
+}
+
+// getInto is the first c.Get(ctx, key, p) in body that reads into the
+// parameter p, or nil.
+func getInto(pl *place, body *ast.BlockStmt, p *types.Var) *ast.CallExpr {
+	root, ok := pl.cursor(body)
+	if !ok {
+		return nil
+	}
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if len(call.Args) == 3 && pl.clientWrite(call) == "Get" && identOf(pl.pass, call.Args[2]) == p {
+			return call
+		}
+	}
+	return nil
 }
 
 // noBase says why a Patch whose base (or patch) variable v has no
@@ -144,51 +204,4 @@ func (m reads) noBase(v *types.Var, what, want string) string {
 		return m.shapeWhy("the " + what + " " + v.Name() + " is a parameter of " + fn + ": the patcher is made where its callers take it; move the write there")
 	}
 	return m.shapeWhy("the " + what + " " + v.Name() + " is not " + want + " taken in " + m.funcText())
-}
-
-// funcText names the function holding the write, for a reason: "this
-// function" for a declared one; a function literal by its line, which
-// "this function" would leave the reader to take for the declaration
-// around it.
-func (si *site) funcText() string {
-	if lit, ok := si.enclosingFunc().(*ast.FuncLit); ok {
-		return fmt.Sprintf("the function literal at line %d", si.pass.Fset.Position(lit.Pos()).Line)
-	}
-	return "this function"
-}
-
-// outerParamOf is paramOf for the function holding the write and the
-// functions around it: a function literal's write of a parameter of its
-// declaration names the declaration.
-func (si *site) outerParamOf(v *types.Var) string {
-	if v == nil {
-		return ""
-	}
-	inner := ""
-	for _, n := range si.path {
-		var ft *ast.FuncType
-		name := "a function literal"
-		switch f := n.(type) {
-		case *ast.FuncDecl:
-			ft, name = f.Type, f.Name.Name
-		case *ast.FuncLit:
-			ft = f.Type
-			if inner == "" {
-				inner = fmt.Sprintf(" (the write is in the function literal at line %d)", si.pass.Fset.Position(f.Pos()).Line)
-			}
-		default:
-			continue
-		}
-		for _, field := range ft.Params.List {
-			for _, id := range field.Names {
-				if si.pass.TypesInfo.Defs[id] == v {
-					if n == si.enclosingFunc() {
-						return name
-					}
-					return name + inner
-				}
-			}
-		}
-	}
-	return ""
 }

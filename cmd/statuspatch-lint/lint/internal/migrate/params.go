@@ -146,13 +146,13 @@ func ExportParamFacts(pass *analysis.Pass) {
 	// the standalone command (internal/exportdata): no facts either way.
 	readOnly := importedPkg(pass.Pkg, kube.MetaPkgPath) != nil
 	insp := inspector.New(pass.Files)
-	fields := heldFields(pass, decls, &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}}})
+	fields := heldFields(pass, decls, &migration{site: site{place: place{calls: calls{pass: pass, decls: decls, insp: insp}}}})
 	for fn, hs := range fields {
 		pass.ExportObjectFact(fn, &ParamsFact{Fields: hs})
 	}
 	recvs, recvWhys, holds := recvFacts(pass, decls, insp, readOnly)
 	for _, f := range pass.Files {
-		m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
+		m := &migration{site: site{place: place{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {

@@ -24,7 +24,7 @@ func recvFacts(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, insp *i
 		whys = map[*types.Func]string{}
 		changed := false
 		for _, f := range pass.Files {
-			m := &migration{site: site{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}
+			m := &migration{site: site{place: place{calls: calls{pass: pass, decls: decls, insp: insp}, file: f}}}
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
 				if !ok || fd.Body == nil || fd.Recv == nil {

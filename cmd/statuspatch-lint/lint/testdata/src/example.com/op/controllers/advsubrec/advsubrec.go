@@ -101,10 +101,11 @@ type sound struct {
 
 func (h *sound) reconcile(ctx context.Context, w *v1.Widget) error {
 	w.Status.Size = 10
-	return h.c.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of reconcile: its call at line 119 names its client c, declared after the read the patcher is made at\)$`
+	return h.c.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of reconcile: its call at line 120 names its client c, assigned at line 119, after the read the patcher is made at\)$`
 }
 
-// A local client variable, then reassigned before the call.
+// A local client variable, then reassigned before the call: named by
+// the reassignment, whose client the call names.
 func (r *Reconciler) localClient(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -136,4 +137,26 @@ func (r *Reconciler) inLiteral(ctx context.Context, key client.ObjectKey) error 
 		return err
 	}
 	return (&bay{c: r.Client, w: w}).reconcile(ctx)
+}
+
+type shoal struct {
+	c client.Client
+}
+
+func (h *shoal) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 12
+	return h.c.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of reconcile: its call at line 161 names its client c, assigned at line 160, after the read the patcher is made at\)$`
+}
+
+// A local client declared before the read, reassigned after it: the
+// patcher made at the read would hold the client declared, the call
+// names the one assigned.
+func (r *Reconciler) clientReassigned(ctx context.Context, key client.ObjectKey) error {
+	c := r.Client
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	c = r.Other
+	return (&shoal{c: c}).reconcile(ctx, w)
 }

@@ -105,7 +105,7 @@ func (r *R) getInHelper(ctx context.Context, req ctrl.Request) error {
 		return err
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, &w) // want `not moved to the patcher: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
+	return r.Status().Update(ctx, &w) // want `not moved to the patcher: w is read with Get in R\.get \(line 99\), called at line 104, not in this function: -fix makes the patcher at a Get of the write's function; make NewWidgetStatusPatcher after that call and call its Flush\(ctx\) here\)$`
 }
 
 func (r *R) namedResult(ctx context.Context, req ctrl.Request) (w v1.Widget, err error) {

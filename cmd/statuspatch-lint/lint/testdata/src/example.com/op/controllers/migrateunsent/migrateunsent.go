@@ -231,3 +231,27 @@ func (r *WidgetReconciler) applied(ctx context.Context, key client.ObjectKey) er
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
 	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `in apply mode: .*\(not moved to the patcher: w.Spec is changed at line \d+: the patcher writes only the status \(Flush returns patcher.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
+
+// The labels and finalizers changed through ObjectMeta: fields of it
+// outside the identity, left unsent as w.Labels is. Moved.
+func (r *WidgetReconciler) metaLabels(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.ObjectMeta.Labels = map[string]string{"seen": "yes"}
+	w.ObjectMeta.Finalizers = append(w.ObjectMeta.Finalizers, "example.com/cleanup")
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// The name changed through ObjectMeta: the identity. It stays.
+func (r *WidgetReconciler) metaName(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.ObjectMeta.Name = "other"
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w\.ObjectMeta is changed at line \d+: that is a change of the object's identity`
+}

@@ -37,3 +37,14 @@ func (r *R) Shared(ctx context.Context) error {
 	shared.Status.Ready = true
 	return r.Status().Update(ctx, &shared) // want `\(not moved to the patcher: the object &shared is the address of the package variable shared: -fix moves the writes of a local value only\)$`
 }
+
+// A helper given a package variable's address: named as a package
+// variable, not as a local value to declare a pointer for.
+func (r *R) SharedByHelper(ctx context.Context) error {
+	shared.Status.Ready = true
+	return r.writeShared(ctx, &shared)
+}
+
+func (r *R) writeShared(ctx context.Context, w *v1.Widget) error {
+	return r.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of writeShared: its call at line 45 passes &shared, the address of the package variable shared: -fix moves the writes of a local value only\)$`
+}
