@@ -19,5 +19,5 @@ import (
 func TestMigrateHeldStruct(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateheldstruct="}),
-		"example.com/op/controllers/migrateheldstruct")
+		"example.com/op/controllers/migrateheldstruct", "example.com/op/holdutil")
 }

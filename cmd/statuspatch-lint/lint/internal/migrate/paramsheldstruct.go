@@ -223,10 +223,3 @@ func (s structHeld) usesIn(root ast.Node, h *types.Var, f *types.Var, from, to t
 		return fmt.Sprintf("%s is handed on at %s", id.Name, line)
 	})
 }
-
-// imported judges the holder given as argument arg to fn, a function of
-// another package: by its ParamsFact.HeldStructs, when the analysis of
-// that package made one. why follows "passed to fn at line, ".
-func (s structHeld) imported(fn *types.Func, arg int, f *types.Var) string {
-	return "which -fix does not follow with what it holds" + s.unanalysed(fn)
-}

@@ -13,3 +13,19 @@ type CreateParams struct {
 	Replicas int
 	Labels   map[string]string
 }
+
+// Describe reads what p holds.
+func Describe(p CreateParams) string { // want Describe:`^readOnly\[0\] heldStruct0:Widget$`
+	return p.Widget.Namespace + "/" + p.Widget.Name + "-" + p.Role
+}
+
+// Grow changes the spec of what p holds: a status subresource write
+// leaves that unsent.
+func Grow(p *CreateParams) { // want Grow:`^heldStruct0:Widget~$`
+	p.Widget.Spec.Size += p.Replicas
+}
+
+// Rename changes the name of what p holds: its identity.
+func Rename(p *CreateParams) { // want Rename:`^heldStruct0:Widget\?$`
+	p.Widget.Name = p.Widget.Name + "-" + p.Role
+}

@@ -4,7 +4,8 @@
 // (LeaderWorkerSetManager.Create): the holder is followed into the
 // callee, where each use of its field is a use of the object. A callee
 // that changes the object beyond its status there, keeps the holder, hands
-// it on or calls a method of it keeps the write, naming the line.
+// it on or calls a method of it keeps the write, naming the line. A
+// function of another package is judged by its fact (holdutil).
 package migrateheldstruct
 
 import (
@@ -25,7 +26,7 @@ type manager struct {
 
 // Create reads the object its params hold: its name, namespace,
 // generation and spec, an owner check (lws's LeaderWorkerSetManager.Create).
-func (m *manager) Create(ctx context.Context, params holdutil.CreateParams) error {
+func (m *manager) Create(ctx context.Context, params holdutil.CreateParams) error { // want Create:`^heldStruct1:Widget$`
 	child := &v1.Widget{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:       fmt.Sprintf("%s-%s", params.Widget.Name, params.Role),
@@ -49,7 +50,7 @@ func (m *manager) Create(ctx context.Context, params holdutil.CreateParams) erro
 
 // CreatePtr reads it through a pointer to the holder, and hands the
 // holder on to Create.
-func (m *manager) CreatePtr(ctx context.Context, params *holdutil.CreateParams) error {
+func (m *manager) CreatePtr(ctx context.Context, params *holdutil.CreateParams) error { // want CreatePtr:`^heldStruct1:Widget$`
 	if params == nil || params.Widget == nil {
 		return nil
 	}
@@ -57,12 +58,12 @@ func (m *manager) CreatePtr(ctx context.Context, params *holdutil.CreateParams) 
 }
 
 // Resize changes the object's spec there.
-func (m *manager) Resize(params holdutil.CreateParams) {
+func (m *manager) Resize(params holdutil.CreateParams) { // want Resize:`^heldStruct0:Widget~$`
 	params.Widget.Spec.Size = params.Replicas
 }
 
 // Keep keeps the holder.
-func (m *manager) Keep(params *holdutil.CreateParams) {
+func (m *manager) Keep(params *holdutil.CreateParams) { // want Keep:`^heldStruct0:Widget\?$`
 	m.last = params
 }
 
@@ -135,4 +136,39 @@ func (r *Reconciler) Sent(ctx context.Context, key client.ObjectKey, send func(h
 	send(holdutil.CreateParams{Widget: w})
 	w.Status.Ready = true
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is put in the holdutil.CreateParams made at line \d+, and it is passed to the function value send at line \d+, which -fix does not follow with what it holds\)$`
+}
+
+// Described: a function of another package reads what the holder holds,
+// by its fact: moved.
+func (r *Reconciler) Described(ctx context.Context, key client.ObjectKey) (string, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return "", err
+	}
+	name := holdutil.Describe(holdutil.CreateParams{Widget: w, Role: "leader"})
+	w.Status.Ready = true
+	return name, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Renamed: a function of another package renames it, by its fact: kept.
+func (r *Reconciler) Renamed(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	holdutil.Rename(&holdutil.CreateParams{Widget: w, Role: "leader"})
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is put in the holdutil.CreateParams made at line \d+, and it is passed to holdutil.Rename at line \d+, where p.Widget.Name is changed at holdutil.go:\d+: .*\)$`
+}
+
+// Grown: it changes its spec, which this package's checks keep (and
+// a write by default leaves unsent).
+func (r *Reconciler) Grown(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	holdutil.Grow(&holdutil.CreateParams{Widget: w, Replicas: 2})
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is put in the holdutil.CreateParams made at line \d+, and it is passed to holdutil.Grow at line \d+, where p.Widget.Spec is changed at holdutil.go:\d+: .*\)$`
 }
