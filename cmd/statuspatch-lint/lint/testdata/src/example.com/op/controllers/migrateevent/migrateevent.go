@@ -86,3 +86,30 @@ func (f *Filter) Create(e event.CreateEvent) bool { // want Create:`^param0:Obje
 func (f *Filter) count(ctx context.Context, w *v1.Widget) int { // want count:`^statusOnly\[1\]$`
 	return len(w.Spec.Zones)
 }
+
+// Generic decides with exits that give the predicate's answer before its
+// status is set (spark-operator's webhook-only branch): kept, naming the
+// return.
+func (f *Filter) Generic(e event.GenericEvent) bool { // want Generic:`^param0:Object\?$`
+	w, ok := e.Object.(*v1.Widget)
+	if !ok {
+		return false
+	}
+	if !f.matches(w) {
+		return false
+	}
+	if w.Spec.Size > 0 {
+		if w.Spec.Size > 10 {
+			return false
+		}
+		w.Status.Ready = false
+		if err := f.client.Status().Update(context.TODO(), w); err != nil { // want `its decision cannot move into Retry: the return at line \d+ gives this function's result \(false\), which mutate's return cannot\)$`
+			return false
+		}
+	}
+	return true
+}
+
+func (f *Filter) matches(w *v1.Widget) bool { // want matches:`^statusOnly\[0\]$`
+	return w.Namespace != ""
+}
