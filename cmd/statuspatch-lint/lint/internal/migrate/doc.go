@@ -23,8 +23,10 @@
 //     through its definitions, DeepCopy, ranges and the package's calls
 //     of a function whose parameter it is: an element of a list, slice
 //     or map is a copy the model cannot show fresh, whose decision moves
-//     only into Retry (migrateretry.go); an exit of the decision that
-//     skips only the write is mutate's return nil (migrateretryexit.go).
+//     only into Retry (migrateretry.go), and so is an object of a
+//     controller-runtime event (originevent.go); an exit of the decision
+//     that skips only the write is mutate's return nil
+//     (migrateretryexit.go).
 //   - helperMove (migratehelper*.go): a write in a write-only helper, which
 //     takes the patcher its callers make; an exported one's callers in
 //     other packages are a fix group a whole-module driver resolves
@@ -69,4 +71,8 @@
 //     methods and their facts; a holder passed to a method of an
 //     interface, followed by the module driver into each implementation's
 //     ParamsFact.HeldParams (paramsheldiface.go).
+//   - structHeld (paramsheldstruct.go): the object in a field of a struct
+//     of a concrete type, followed into the function it is given to,
+//     where its field is the object; another package's by
+//     ParamsFact.HeldStructs (paramsheldstructfacts.go).
 package migrate

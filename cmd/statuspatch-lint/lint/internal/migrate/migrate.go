@@ -162,12 +162,19 @@ func (m reads) findAnchor(verb string) string {
 	case verb == "Update":
 		why := m.findGet()
 		if m.anchor == nil {
-			if def, _ := m.definition(m.obj); def != nil {
+			def, _ := m.definition(m.obj)
+			var check ast.Stmt
+			if def == nil {
+				// obj, ok := e.ObjectNew.(*Kind); if !ok {...} (originevent.go)
+				def = commaOKCheck(m)
+				check = def
+			}
+			if def != nil {
 				if item := m.cachedItem(); item != "" || m.audit {
 					if _, ok := m.listItem(); ok {
 						// A list's item: its patcher made where it is
 						// taken, its decision in Retry (migrateretry.go).
-						m.anchor, m.keep, m.item, m.itemWhy = def, true, true, item
+						m.anchor, m.keep, m.item, m.itemWhy, m.getCheck = def, true, true, item, check
 						return ""
 					}
 				}

@@ -102,44 +102,6 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 	})
 }
 
-// checkUses checks the uses of v in root between from and to. A call of a
-// function of the package that takes v as an argument is checked, in turn,
-// for its uses of that parameter, up to a few calls deep.
-func (m checks) checkUses(root ast.Node, v *types.Var, from, to token.Pos, depth int) string {
-	return m.eachUse(root, v, from, to, func(stack []ast.Node, id *ast.Ident) string {
-		stack, e := addressed(stack, v)
-		if ok, why := m.held().use(stack, v); ok {
-			return why // a holder of it (paramsheld.go)
-		}
-		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
-			ok, inner := m.checkCallee(call, e, depth)
-			if ok || m.allowedCall(stack, call, e, v) || depth == 0 && e == ast.Expr(id) && m.callbackArg(call, id) {
-				return ""
-			}
-			line := m.where(id.Pos())
-			fn := kube.CalledFunc(m.pass, call)
-			switch {
-			case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()]:
-				return fmt.Sprintf("controllerutil.%s changes the finalizers of %s at %s, and no later Update or Patch of %s in the same block saves them",
-					fn.Name(), v.Name(), line, v.Name())
-			case inner != "":
-				// Say where, inside the function, it goes wrong.
-				return fmt.Sprintf("%s is passed to %s at %s, where %s", v.Name(), m.refs().callee(call), line, inner)
-			case depth == 1 && m.compose && isStatusWrite(call) && len(call.Args) > 1 && call.Args[1] == e:
-				return "" // the helper's write: it takes the caller's patcher
-			case depth > 0 && isStatusWrite(call):
-				return fmt.Sprintf("its status is written at %s, a write -fix does not move with the caller's", line)
-			}
-		}
-		if e == ast.Expr(id) {
-			if ok, why := m.checkAlias(root, stack, v, to, depth); ok {
-				return why // the same object in a new local (migrateassert.go)
-			}
-		}
-		return m.refs().useProblem(stack, v)
-	})
-}
-
 // checkCallee reports whether call, which passes id as an argument, is a
 // call of a function whose uses of that parameter change at most the
 // status: one declared in the package, checked here (why says what its

@@ -185,6 +185,9 @@ func (r retries) freshAt(n ast.Node) bool {
 		return false
 	}
 	l.made, l.via = r.anchor, r.via
+	if d := checkedDefinition(r.reads(), r.anchor); d != nil && r.get == nil {
+		l.made = d // obj, ok := e.ObjectNew.(*Kind) (originevent.go)
+	}
 	return l.freshAt(n)
 }
 

@@ -290,7 +290,10 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 			return false
 		case *ast.ReturnStmt:
 			why = fmt.Sprintf("the return at %s leaves %s, which mutate's return cannot", r.where(n.Pos()), r.funcText())
-			if len(n.Results) > 0 && !isNil(n.Results[len(n.Results)-1]) {
+			if last := len(n.Results) - 1; last >= 0 && !isError(r.pass.TypesInfo.TypeOf(n.Results[last])) {
+				// spark-operator's predicate: return false, its answer.
+				why = fmt.Sprintf("the return at %s gives %s's result (%s), which mutate's return cannot", r.where(n.Pos()), r.funcText(), types.ExprString(n.Results[last]))
+			} else if last >= 0 && !isNil(n.Results[last]) {
 				why = fmt.Sprintf("the return at %s returns an error from %s, which mutate's return would hand to Retry", r.where(n.Pos()), r.funcText())
 			}
 		case *ast.BranchStmt:
@@ -311,4 +314,9 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 		why = fmt.Sprintf("the statement at %s cannot run again inside it", r.where(s.Pos()))
 	}
 	return why
+}
+
+// isError reports whether t is the error interface.
+func isError(t types.Type) bool {
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }

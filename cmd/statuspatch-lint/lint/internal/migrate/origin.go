@@ -23,6 +23,9 @@ type origin struct {
 	pos  token.Pos // where the object is taken from the container
 	what string    // "an item of a list", "a value of the map scalers", ...
 	via  string    // how the write's variable reaches it: " (through the parameter w of markReady, passed at line 81)"
+	// whose says whose copy it is: "a List's items are the cache's" when
+	// empty; an event's object (originevent.go)
+	whose string
 }
 
 // originDepth bounds how many variables and calls back an origin is
@@ -95,6 +98,8 @@ func (m reads) exprOrigin(e ast.Expr, depth int) *origin {
 		if ok && sel.Sel.Name == "DeepCopy" && len(x.Args) == 0 {
 			return m.exprOrigin(sel.X, depth) // a copy carries the original's resourceVersion
 		}
+	case *ast.TypeAssertExpr, *ast.SelectorExpr:
+		return eventOrigin(info, x) // e.ObjectNew.(*Kind) (originevent.go)
 	case *ast.Ident:
 		v, _ := info.Uses[x].(*types.Var)
 		return m.cachedOrigin(v, depth+1)
@@ -203,12 +208,20 @@ func (m reads) cachedItem() string {
 		return ""
 	}
 	name := m.obj.Name()
-	fix := fmt.Sprintf("make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
-		m.patcherType, types.ExprString(m.client), name)
+	ctx := "ctx"
+	if len(m.call.Args) > 0 {
+		ctx = types.ExprString(m.call.Args[0]) // the write's: context.TODO() in a predicate
+	}
+	fix := fmt.Sprintf("make its patcher with Fetch%s(%s, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
+		m.patcherType, ctx, types.ExprString(m.client), name)
 	if o.what == "an item of a list" && o.via == "" {
 		return m.shapeWhy(fmt.Sprintf("%s is an item of a list at %s, a cached copy: %s", name, m.where(o.pos), fix))
 	}
-	return m.shapeWhy(fmt.Sprintf("%s is %s at %s%s, a copy the model cannot show fresh (a List's items are the cache's): %s", name, o.what, m.where(o.pos), o.via, fix))
+	whose := o.whose
+	if whose == "" {
+		whose = "a List's items are the cache's"
+	}
+	return m.shapeWhy(fmt.Sprintf("%s is %s at %s%s, a copy the model cannot show fresh (%s): %s", name, o.what, m.where(o.pos), o.via, whose, fix))
 }
 
 // listItem reports where the object is taken from an element of a

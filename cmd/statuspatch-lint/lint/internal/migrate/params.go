@@ -83,6 +83,8 @@ type ParamsFact struct {
 	HeldParams []Held
 	Unsent     []int
 	UnsentWhy  []ParamWhy
+	// HeldStructs: a holder of a concrete type (paramsheldstructfacts.go).
+	HeldStructs []HeldStruct
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).
@@ -124,6 +126,7 @@ func (f *ParamsFact) String() string {
 		parts = append(parts, h)
 	}
 	parts = append(parts, heldParamsText(f)...)
+	parts = append(parts, heldStructsText(f)...)
 	return strings.Join(parts, " ")
 }
 
@@ -197,6 +200,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 					p, _ := pass.TypesInfo.Defs[name].(*types.Var)
 					if p != nil && name.Name != "_" && !mayBeObject(p.Type()) {
 						fact.HeldParams = append(fact.HeldParams, m.held().heldParams(fd, p, i)...)
+						fact.HeldStructs = append(fact.HeldStructs, heldStructs(m, fd, p, i)...)
 					} else if p != nil && !mayBeObject(p.Type()) {
 						fact.HeldParams = append(fact.HeldParams, unusedHeld(fd, p.Type(), i)...)
 					}
@@ -227,7 +231,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 					i++
 				}
 			}
-			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 {
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 || len(fact.HeldStructs) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}

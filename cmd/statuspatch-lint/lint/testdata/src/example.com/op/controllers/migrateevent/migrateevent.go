@@ -1,0 +1,115 @@
+// Package migrateevent: an object an event holds (spark-operator's
+// EventFilter.Update takes newApp from e.ObjectNew, sets its status and
+// writes it), the informer's cached copy, which no Get of the module
+// reads. As a List item's, its decision (the statements from the
+// object's arrival to the write that can run again) moves into Retry,
+// which reads it fresh on a conflict; the patcher is made after the
+// assertion's check. A decision that cannot run again (a call to the
+// cluster) keeps the write, naming the line.
+package migrateevent
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+)
+
+type Handler struct {
+	client client.Client
+}
+
+// OnUpdate marks the widget an update brings ready: moved, its decision
+// in Retry.
+func (h *Handler) OnUpdate(ctx context.Context, e event.UpdateEvent) error { // want OnUpdate:`^param1:ObjectOld\(\) param1:ObjectNew\?$`
+	w, ok := e.ObjectNew.(*v1.Widget)
+	if !ok {
+		return nil
+	}
+	if w.Status.Ready {
+		return nil
+	}
+	w.Status.Ready = true
+	return h.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// OnTyped is the same on a typed event, whose object needs no assertion.
+func (h *Handler) OnTyped(ctx context.Context, e event.TypedUpdateEvent[*v1.Widget]) error { // want OnTyped:`^heldStruct1:ObjectOld heldStruct1:ObjectNew\?$`
+	w := e.ObjectNew
+	if w.Status.Size == w.Spec.Size {
+		return nil
+	}
+	w.Status.Size = w.Spec.Size
+	return h.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+type Filter struct {
+	client client.Client
+}
+
+// Update is a predicate's (spark-operator's EventFilter.Update): the if
+// that decides moves into mutate with the write, decided again from the
+// fresh read; the predicate's answer is the write's error, as before.
+func (f *Filter) Update(e event.UpdateEvent) bool { // want Update:`^param0:ObjectOld\? param0:ObjectNew\?$`
+	oldW, ok := e.ObjectOld.(*v1.Widget)
+	if !ok {
+		return false
+	}
+	newW, ok := e.ObjectNew.(*v1.Widget)
+	if !ok {
+		return false
+	}
+	if oldW.Spec.Size != newW.Spec.Size {
+		newW.Status.Ready = false
+		if err := f.client.Status().Update(context.TODO(), newW); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+			return false
+		}
+	}
+	return true
+}
+
+// Create sets the status from a call taking a context, which a retry
+// would repeat: kept, naming the line.
+func (f *Filter) Create(e event.CreateEvent) bool { // want Create:`^param0:Object\?$`
+	w, ok := e.Object.(*v1.Widget)
+	if !ok {
+		return false
+	}
+	w.Status.Size = f.count(context.TODO(), w)
+	if err := f.client.Status().Update(context.TODO(), w); err != nil { // want `\(not moved to the patcher: w is the object e.Object of an event at line \d+, a copy the model cannot show fresh \(an event's objects are the informer's cache's\): .*; its decision cannot move into Retry: the call at line \d+ takes a context \(a call to the cluster, which a retry would repeat\)\)$`
+		return false
+	}
+	return true
+}
+
+func (f *Filter) count(ctx context.Context, w *v1.Widget) int { // want count:`^statusOnly\[1\]$`
+	return len(w.Spec.Zones)
+}
+
+// Generic decides with exits that give the predicate's answer before its
+// status is set (spark-operator's webhook-only branch): kept, naming the
+// return.
+func (f *Filter) Generic(e event.GenericEvent) bool { // want Generic:`^param0:Object\?$`
+	w, ok := e.Object.(*v1.Widget)
+	if !ok {
+		return false
+	}
+	if !f.matches(w) {
+		return false
+	}
+	if w.Spec.Size > 0 {
+		if w.Spec.Size > 10 {
+			return false
+		}
+		w.Status.Ready = false
+		if err := f.client.Status().Update(context.TODO(), w); err != nil { // want `its decision cannot move into Retry: the return at line \d+ gives this function's result \(false\), which mutate's return cannot\)$`
+			return false
+		}
+	}
+	return true
+}
+
+func (f *Filter) matches(w *v1.Widget) bool { // want matches:`^statusOnly\[0\]$`
+	return w.Namespace != ""
+}
