@@ -27,20 +27,6 @@ import (
 // Terminating).
 var fullAPIDisabledAdmission = []string{"ServiceAccount", "NamespaceLifecycle"}
 
-// fullAPIFlags are kube-apiserver's flags besides envtest's, each a cost a
-// request pays that changes nothing the server records (docs/benchmarks.md,
-// "what a request costs kube-apiserver"): the clients' identity is a
-// system:masters bearer token (--token-auth-file, added by startFullAPI),
-// as on the embedded backend, not a client certificate, whose chain
-// kube-apiserver verified on every request (an ECDSA signature, 5% of its
-// CPU in a RabbitMQ search); and API Priority and Fairness is off: its
-// queues and accounting, 6% of the CPU, only order and throttle requests,
-// which one test's clients never need.
-var fullAPIFlags = [][2]string{
-	{"disable-admission-plugins", strings.Join(fullAPIDisabledAdmission, ",")},
-	{"enable-priority-and-fairness", "false"},
-}
-
 // startFullAPI runs etcd in-process, as the embedded backend does, and the
 // kube-apiserver binary bin against it, through controller-runtime's
 // envtest.APIServer (its certificates, ports, flags and health check). The
@@ -50,7 +36,7 @@ var fullAPIFlags = [][2]string{
 // returned stop func stops kube-apiserver, then etcd; on error everything
 // started so far is stopped, except a kube-apiserver started against an
 // etcd that failed: it is stopped when its start gives up (its timeout).
-// The clients' config authenticates with a bearer token (fullAPIFlags).
+// The clients' config authenticates with a bearer token (writeTokenFile).
 func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*rest.Config, func(), error) {
 	configureKlog(o.verbose)
 	token, tokenDir, err := writeTokenFile()
@@ -86,12 +72,10 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 		Out:          out,
 		Err:          out,
 	}
-	args := server.Configure().
+	server.Configure().
 		Set("etcd-prefix", "/testenv-"+uuid.NewString()).
+		Set("disable-admission-plugins", strings.Join(fullAPIDisabledAdmission, ",")).
 		Set("token-auth-file", filepath.Join(tokenDir, tokenFile))
-	for _, f := range fullAPIFlags {
-		args.Set(f[0], f[1])
-	}
 	stop := func() {
 		_ = server.Stop()
 		fw.close()
@@ -147,7 +131,12 @@ const tokenFile = "tokens.csv"
 
 // writeTokenFile makes a directory with a token file of one user,
 // testenv-admin in system:masters, and returns its random token and the
-// directory, which the caller removes.
+// directory, which the caller removes. The full API's clients authenticate
+// by this token, as the embedded backend's loopback clients do, not by a
+// client certificate, whose chain kube-apiserver verified on every request
+// (an ECDSA signature: 4.7% of its CPU in a RabbitMQ search,
+// docs/benchmarks.md, "what a request costs kube-apiserver"). Who the
+// server sees is the same.
 func writeTokenFile() (token, dir string, err error) {
 	dir, err = os.MkdirTemp("", "testenv-token-")
 	if err != nil {
