@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -35,10 +36,16 @@ var fullAPIDisabledAdmission = []string{"ServiceAccount", "NamespaceLifecycle"}
 // returned stop func stops kube-apiserver, then etcd; on error everything
 // started so far is stopped, except a kube-apiserver started against an
 // etcd that failed: it is stopped when its start gives up (its timeout).
+// The clients' config authenticates with a bearer token (writeTokenFile).
 func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*rest.Config, func(), error) {
 	configureKlog(o.verbose)
+	token, tokenDir, err := writeTokenFile()
+	if err != nil {
+		return nil, nil, err
+	}
 	fw, err := newEtcdForward()
 	if err != nil {
+		_ = os.RemoveAll(tokenDir)
 		return nil, nil, err
 	}
 	go func() {
@@ -67,11 +74,13 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 	}
 	server.Configure().
 		Set("etcd-prefix", "/testenv-"+uuid.NewString()).
-		Set("disable-admission-plugins", strings.Join(fullAPIDisabledAdmission, ","))
+		Set("disable-admission-plugins", strings.Join(fullAPIDisabledAdmission, ",")).
+		Set("token-auth-file", filepath.Join(tokenDir, tokenFile))
 	stop := func() {
 		_ = server.Stop()
 		fw.close()
 		shim.runCleanups()
+		_ = os.RemoveAll(tokenDir)
 	}
 	var startErr error
 	started := make(chan struct{})
@@ -88,6 +97,7 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 				<-started
 				_ = server.Stop()
 				fw.close()
+				_ = os.RemoveAll(tokenDir)
 			}()
 			return nil, nil, fw.err
 		}
@@ -103,18 +113,42 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 		stop()
 		return nil, nil, fmt.Errorf("testenv: starting %s against the embedded etcd at %s: %w%s", bin, fw.addr, startErr, tail.last(15))
 	}
-	plane := &envtest.ControlPlane{APIServer: server}
-	admin, err := plane.AddUser(envtest.User{Name: "testenv-admin", Groups: []string{"system:masters"}}, nil)
-	if err != nil {
-		stop()
-		return nil, nil, fmt.Errorf("testenv: provisioning the admin user of kube-apiserver: %w", err)
-	}
-	cfg := clientConfig(admin.Config())
+	cfg := clientConfig(&rest.Config{
+		Host:            server.SecureServing.URL("https", "/").String(),
+		TLSClientConfig: rest.TLSClientConfig{CAData: server.SecureServing.CA},
+		BearerToken:     token,
+	})
 	if err := waitReady(ctx, cfg); err != nil {
 		stop()
 		return nil, nil, fmt.Errorf("%w%s", err, tail.last(15))
 	}
 	return cfg, stop, nil
+}
+
+// tokenFile is the name of kube-apiserver's --token-auth-file in the
+// directory writeTokenFile makes.
+const tokenFile = "tokens.csv"
+
+// writeTokenFile makes a directory with a token file of one user,
+// testenv-admin in system:masters, and returns its random token and the
+// directory, which the caller removes. The full API's clients authenticate
+// by this token, as the embedded backend's loopback clients do, not by a
+// client certificate, whose chain kube-apiserver verified on every request
+// (an ECDSA signature: 4.7% of its CPU in a RabbitMQ search,
+// docs/benchmarks.md, "what a request costs kube-apiserver"). Who the
+// server sees is the same.
+func writeTokenFile() (token, dir string, err error) {
+	dir, err = os.MkdirTemp("", "testenv-token-")
+	if err != nil {
+		return "", "", fmt.Errorf("testenv: a directory for kube-apiserver's token file: %w", err)
+	}
+	token = uuid.NewString()
+	line := token + `,testenv-admin,testenv-admin,"system:masters"` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, tokenFile), []byte(line), 0o600); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", "", fmt.Errorf("testenv: writing kube-apiserver's token file in %s: %w", dir, err)
+	}
+	return token, dir, nil
 }
 
 // startFullAPIEtcd starts the embedded etcd and returns its client URL;

@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -85,6 +87,21 @@ func TestFullAPI(t *testing.T) {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "never-created", Name: "c"}}
 		if err := env.Client.Create(ctxFor(t), cm); err != nil {
 			t.Fatalf("create in a namespace that does not exist: %v", err)
+		}
+	})
+	t.Run("identity", func(t *testing.T) {
+		// The clients are testenv-admin in system:masters by a bearer
+		// token (--token-auth-file), no client certificate.
+		if env.Config.BearerToken == "" || len(env.Config.CertData) != 0 || len(env.Config.KeyData) != 0 {
+			t.Fatalf("env.Config: token set %v, client certificate %d bytes, key %d bytes",
+				env.Config.BearerToken != "", len(env.Config.CertData), len(env.Config.KeyData))
+		}
+		review := &authenticationv1.SelfSubjectReview{}
+		if err := env.Client.Create(ctxFor(t), review); err != nil {
+			t.Fatal(err)
+		}
+		if u := review.Status.UserInfo; u.Username != "testenv-admin" || !slices.Contains(u.Groups, "system:masters") {
+			t.Fatalf("the server sees %q in %v, want testenv-admin in system:masters", u.Username, u.Groups)
 		}
 	})
 }
