@@ -50,6 +50,23 @@ func eventOrigin(info *types.Info, e ast.Expr) *origin {
 	}
 }
 
+// commaOK reports whether s is v, ok := m[k] (a map's item) or v, ok :=
+// x.(T) (a checked type assertion): its first variable is the value, as
+// v := m[k]'s is.
+func (pl *place) commaOK(s *ast.AssignStmt) bool {
+	if len(s.Lhs) != 2 || len(s.Rhs) != 1 {
+		return false
+	}
+	switch x := ast.Unparen(s.Rhs[0]).(type) {
+	case *ast.TypeAssertExpr:
+		return true
+	case *ast.IndexExpr:
+		_, isMap := pl.pass.TypesInfo.TypeOf(x.X).Underlying().(*types.Map)
+		return isMap
+	}
+	return false
+}
+
 // commaOKCheck is, for the object defined in the comma-ok form before
 // the write (newApp, ok := e.ObjectNew.(*Kind), or w, ok := byKey[k]:
 // place.definition), the `if !ok { return ... }` check right after it:

@@ -95,7 +95,7 @@ func returnedVars(m reads, decl *ast.FuncDecl) []returned {
 			return true
 		}
 		rv := varOf(m.pass.TypesInfo, r)
-		if rv != nil && !(decl.Body.Pos() <= rv.Pos() && rv.Pos() < decl.Body.End()) {
+		if rv != nil && (rv.Pos() < decl.Body.Pos() || rv.Pos() >= decl.Body.End()) {
 			rv = nil // not a local of the helper
 		}
 		out = append(out, returned{rv, ret})

@@ -60,23 +60,6 @@ func (pl *place) definition(v *types.Var) (ast.Stmt, ast.Expr) {
 	return nil, nil
 }
 
-// commaOK reports whether s is v, ok := m[k] (a map's item) or v, ok :=
-// x.(T) (a checked type assertion): its first variable is the value, as
-// v := m[k]'s is.
-func (pl *place) commaOK(s *ast.AssignStmt) bool {
-	if len(s.Lhs) != 2 || len(s.Rhs) != 1 {
-		return false
-	}
-	switch x := ast.Unparen(s.Rhs[0]).(type) {
-	case *ast.TypeAssertExpr:
-		return true
-	case *ast.IndexExpr:
-		_, isMap := pl.pass.TypesInfo.TypeOf(x.X).Underlying().(*types.Map)
-		return isMap
-	}
-	return false
-}
-
 func (pl *place) defines(e ast.Expr, v *types.Var) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && pl.pass.TypesInfo.Defs[id] == v
