@@ -55,7 +55,11 @@ func helperRead(m reads, s ast.Stmt) (*ast.CallExpr, *types.Func, *ast.CallExpr,
 	for i, arg := range call.Args {
 		if i < len(params) && params[i] != nil && passesObj(m.pass.TypesInfo, m.obj, arg) {
 			if get := getIntoVar(m, decl.Body, params[i]); get != nil {
-				return call, fn, get, onlyReadInto(m, decl.Body, params[i], get)
+				why := getFirst(m, decl.Body, get)
+				if why == "" {
+					why = onlyReadInto(m, decl.Body, params[i], get)
+				}
+				return call, fn, get, why
 			}
 		}
 	}
@@ -67,9 +71,60 @@ func helperRead(m reads, s ast.Stmt) (*ast.CallExpr, *types.Func, *ast.CallExpr,
 		return nil, nil, nil, ""
 	}
 	if why == "" {
+		why = getFirst(m, decl.Body, get)
+	}
+	if why == "" {
 		why = onlyReadInto(m, decl.Body, v, get)
 	}
 	return call, fn, get, why
+}
+
+// getFirst says why the helper's Get may not run on every path to its
+// return: it is not in a statement of the body's own list (a branch, a
+// loop, a function literal), or a return comes before it; "" when it
+// runs first thing that returns.
+func getFirst(m reads, body *ast.BlockStmt, get *ast.CallExpr) string {
+	for _, s := range body.List {
+		if s.End() <= get.Pos() {
+			if ret := firstReturn(s); ret != nil {
+				return fmt.Sprintf("may return at %s, before its Get", m.where(ret.Pos()))
+			}
+			continue
+		}
+		if s.Pos() > get.Pos() {
+			break
+		}
+		var top ast.Node = s
+		if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
+			top = is.Init
+		}
+		switch top.(type) {
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.ReturnStmt:
+			if top.Pos() <= get.Pos() && get.End() <= top.End() {
+				return ""
+			}
+		}
+		return fmt.Sprintf("reads it with Get at %s on some of its paths only", m.where(get.Pos()))
+	}
+	return ""
+}
+
+// firstReturn is the first return statement in s, outside function
+// literals, or nil.
+func firstReturn(s ast.Stmt) *ast.ReturnStmt {
+	var ret *ast.ReturnStmt
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if ret == nil {
+				ret = n
+			}
+		}
+		return ret == nil
+	})
+	return ret
 }
 
 // A returned is one return of a helper's first result: the local
