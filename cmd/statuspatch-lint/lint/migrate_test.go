@@ -220,12 +220,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a function of another package; an interface the object is asserted
 	// to, changed; the object printed with %v; options.go's slices of
 	// functions: an element set again, a package slice holding a function
-	// that changes the spec, a parameter, an append); migrateitemretry: 5 List items
+	// that changes the spec, a parameter, an append); migrateitemretry: 6 List items
 	// whose decision cannot move into Retry (a continue that skips more
-	// than the write, two after a change, a return of an error, a call
-	// taking a context), 1 written in place whose conflict the code
+	// than the write, two after a change, a return of an error, two calls
+	// taking a context, one of a map's item read in the comma-ok form), 1
+	// written in place whose conflict the code
 	// handles itself.
-	if len(left) != 192 || notMoved != 191 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 192 (191):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 193 || notMoved != 192 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 193 (192):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -164,10 +164,10 @@ func (m reads) findAnchor(verb string) string {
 		if m.anchor == nil {
 			def, _ := m.definition(m.obj)
 			var check ast.Stmt
-			if def == nil {
-				// obj, ok := e.ObjectNew.(*Kind); if !ok {...} (originevent.go)
-				def = commaOKCheck(m)
-				check = def
+			if c := commaOKCheck(m); c != nil {
+				// obj, ok := e.ObjectNew.(*Kind) or byKey[k]; if !ok
+				// {...}: made after the check (originevent.go)
+				def, check = c, c
 			}
 			if def != nil {
 				if item := m.cachedItem(); item != "" || m.audit {
@@ -285,6 +285,13 @@ func (m reads) findGetBefore(pos token.Pos) string {
 			}
 			if m.copyOfRead(list, i) {
 				found, get, check = s, nil, nil
+			} else if call, _, _, why := helperRead(m, s); call != nil && why == "" {
+				// A helper's Get, the object handed back unchanged
+				// (originhelper.go): made after the call and its if.
+				found, get, check = s, nil, nil
+				if as, ok := s.(*ast.AssignStmt); ok && i+1 < len(list) && list[i+1].End() <= pos && m.checksErr(list[i+1], as) {
+					found, check = list[i+1], list[i+1]
+				}
 			} else if m.isGetStmt(s) {
 				found, get, check = s, s, nil
 				// err := c.Get(...) then if err != nil {...}: after the if.

@@ -135,6 +135,10 @@ func (m reads) noGet() string {
 	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
+	if call, fn, get, why := helperReadBefore(m); call != nil && why != "" {
+		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, but %s %s: the object the call hands back may not be the Get's, and -fix makes no patcher there; make New%s where its status changes start and call its Flush(ctx) here",
+			m.obj.Name(), funcName(fn, m.pass.Pkg), m.where(get.Pos()), m.where(call.Pos()), funcName(fn, m.pass.Pkg), why, m.patcherType))
+	}
 	if call, fn, get := helperGet(&m.place, m.obj, m.call.Pos()); call != nil {
 		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, not in %s: -fix makes the patcher at a Get of the write's function; make New%s after that call and call its Flush(ctx) here",
 			m.obj.Name(), funcName(fn, m.pass.Pkg), m.where(get.Pos()), m.where(call.Pos()), m.funcText(), m.patcherType))

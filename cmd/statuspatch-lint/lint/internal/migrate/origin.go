@@ -99,7 +99,12 @@ func (m reads) exprOrigin(e ast.Expr, depth int) *origin {
 			return m.exprOrigin(sel.X, depth) // a copy carries the original's resourceVersion
 		}
 	case *ast.TypeAssertExpr, *ast.SelectorExpr:
-		return eventOrigin(info, x) // e.ObjectNew.(*Kind) (originevent.go)
+		if o := eventOrigin(info, x); o != nil {
+			return o // e.ObjectNew.(*Kind) (originevent.go)
+		}
+		if ta, ok := x.(*ast.TypeAssertExpr); ok {
+			return m.exprOrigin(ta.X, depth+1) // obj.(*Kind) of a parameter (originuncalled.go)
+		}
 	case *ast.Ident:
 		v, _ := info.Uses[x].(*types.Var)
 		return m.cachedOrigin(v, depth+1)
@@ -111,6 +116,9 @@ func (m reads) exprOrigin(e ast.Expr, depth int) *origin {
 // function declared in the package: the origin of what one of its calls
 // in the package passes.
 func (m reads) paramOrigin(cur inspector.Cursor, v *types.Var, depth int) *origin {
+	if o := uncalledOrigin(m, cur, v); o != nil {
+		return o // a function no code of the module calls (originuncalled.go)
+	}
 	var decl *ast.FuncDecl
 	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		decl, _ = c.Node().(*ast.FuncDecl)

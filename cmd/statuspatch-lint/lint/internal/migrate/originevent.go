@@ -50,29 +50,48 @@ func eventOrigin(info *types.Info, e ast.Expr) *origin {
 	}
 }
 
-// commaOKCheck is, for the object defined by a checked type assertion
-// before the write (newApp, ok := e.ObjectNew.(*Kind), then if !ok {
-// return ... }), that check: the patcher is made after it, where the
-// object is known to be one (an Update's anchor, as a Get's error check
-// is). nil when the definition is not of that form.
+// commaOK reports whether s is v, ok := m[k] (a map's item) or v, ok :=
+// x.(T) (a checked type assertion): its first variable is the value, as
+// v := m[k]'s is.
+func (pl *place) commaOK(s *ast.AssignStmt) bool {
+	if len(s.Lhs) != 2 || len(s.Rhs) != 1 {
+		return false
+	}
+	switch x := ast.Unparen(s.Rhs[0]).(type) {
+	case *ast.TypeAssertExpr:
+		return true
+	case *ast.IndexExpr:
+		_, isMap := pl.pass.TypesInfo.TypeOf(x.X).Underlying().(*types.Map)
+		return isMap
+	}
+	return false
+}
+
+// commaOKCheck is, for the object defined in the comma-ok form before
+// the write (newApp, ok := e.ObjectNew.(*Kind), or w, ok := byKey[k]:
+// place.definition), the `if !ok { return ... }` check right after it:
+// the patcher is made after it, where the object is known to be one (an
+// Update's anchor, as a Get's error check is). nil when the definition
+// is not of that form or not so checked.
 func commaOKCheck(m reads) ast.Stmt {
+	def, _ := m.definition(m.obj)
+	as, isAssign := def.(*ast.AssignStmt)
+	if !isAssign || len(as.Lhs) != 2 {
+		return nil
+	}
+	okID, _ := as.Lhs[1].(*ast.Ident)
+	if okID == nil {
+		return nil
+	}
 	for _, list := range m.enclosingLists() {
-		for i, s := range list {
-			if s.End() > m.call.Pos() {
-				break
-			}
-			as, isAssign := s.(*ast.AssignStmt)
-			if !isAssign || as.Tok != token.DEFINE || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !m.defines(as.Lhs[0], m.obj) {
-				continue
-			}
-			okID, _ := as.Lhs[1].(*ast.Ident)
-			if _, assert := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr); !assert || okID == nil || i+1 >= len(list) || list[i+1].End() > m.call.Pos() {
-				continue
-			}
-			if notOK(m.pass.TypesInfo, list[i+1], m.pass.TypesInfo.ObjectOf(okID)) {
-				return list[i+1]
-			}
+		i := slices.Index(list, ast.Stmt(as))
+		if i < 0 {
+			continue
 		}
+		if i+1 < len(list) && list[i+1].End() <= m.call.Pos() && notOK(m.pass.TypesInfo, list[i+1], m.pass.TypesInfo.ObjectOf(okID)) {
+			return list[i+1]
+		}
+		return nil
 	}
 	return nil
 }

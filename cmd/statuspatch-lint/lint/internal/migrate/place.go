@@ -42,6 +42,9 @@ func (pl *place) definition(v *types.Var) (ast.Stmt, ast.Expr) {
 				if s.Tok == token.DEFINE && len(s.Lhs) == 1 && len(s.Rhs) == 1 && pl.defines(s.Lhs[0], v) {
 					return s, s.Rhs[0]
 				}
+				if s.Tok == token.DEFINE && pl.commaOK(s) && pl.defines(s.Lhs[0], v) {
+					return s, s.Rhs[0] // v, ok := m[k] or v, ok := x.(T)
+				}
 			case *ast.DeclStmt:
 				gd, _ := s.Decl.(*ast.GenDecl)
 				if gd == nil || len(gd.Specs) != 1 {

@@ -12,8 +12,11 @@ import (
 	"context"
 
 	v1 "example.com/op/api/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 )
 
 type Handler struct {
@@ -112,4 +115,62 @@ func (f *Filter) Generic(e event.GenericEvent) bool { // want Generic:`^param0:O
 
 func (f *Filter) matches(w *v1.Widget) bool { // want matches:`^statusOnly\[0\]$`
 	return w.Namespace != ""
+}
+
+// Handlers registers map functions controller-runtime calls, with the
+// informer's cached objects: no code of the module calls them.
+func (h *Handler) Handlers() []handler.EventHandler {
+	return []handler.EventHandler{
+		handler.EnqueueRequestsFromMapFunc(h.mapWidget),
+		handler.EnqueueRequestsFromMapFunc(h.mapSized),
+		handler.TypedEnqueueRequestsFromMapFunc(h.mapTyped),
+		handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []ctrl.Request {
+			w, ok := obj.(*v1.Widget)
+			if !ok {
+				return nil
+			}
+			w.Status.Size = len(w.Spec.Zones)
+			_ = h.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+			return nil
+		}),
+	}
+}
+
+// mapWidget writes the status of the object a map function is given:
+// moved, its decision in Retry on a fresh read.
+func (h *Handler) mapWidget(ctx context.Context, obj client.Object) []ctrl.Request {
+	w, ok := obj.(*v1.Widget)
+	if !ok {
+		return nil
+	}
+	w.Status.Ready = false
+	if err := h.client.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		return nil
+	}
+	return []ctrl.Request{{NamespacedName: types.NamespacedName{Namespace: w.Namespace, Name: w.Name}}}
+}
+
+// mapSized sets the status from a call taking a context, which a retry
+// would repeat: kept, naming the call and that no code of the module
+// calls it.
+func (h *Handler) mapSized(ctx context.Context, obj client.Object) []ctrl.Request {
+	w, ok := obj.(*v1.Widget)
+	if !ok {
+		return nil
+	}
+	w.Status.Size = h.zones(ctx, w)
+	_ = h.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is the parameter obj of Handler.mapSized at line \d+, a copy the model cannot show fresh \(no code of the module calls Handler.mapSized: it is passed to handler.EnqueueRequestsFromMapFunc at line \d+, and what it is given is the library's, a cached copy or a request's object\): .*; its decision cannot move into Retry: the call at line \d+ takes a context \(a call to the cluster, which a retry would repeat\)\)$`
+	return nil
+}
+
+func (h *Handler) zones(ctx context.Context, w *v1.Widget) int { // want zones:`^statusOnly\[1\]$`
+	return len(w.Spec.Zones)
+}
+
+// mapTyped is given the object itself, no statement takes it: kept,
+// naming that no code of the module calls it, not its callers.
+func (h *Handler) mapTyped(ctx context.Context, w *v1.Widget) []ctrl.Request {
+	w.Status.Ready = true
+	_ = h.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is the parameter w of Handler.mapTyped at line \d+, a copy the model cannot show fresh \(no code of the module calls Handler.mapTyped: it is passed to handler.TypedEnqueueRequestsFromMapFunc at line \d+, .*\): make its patcher with FetchWidgetStatusPatcher\(ctx, h.client, client.ObjectKeyFromObject\(w\)\), which reads it fresh, and Flush it here\)$`
+	return nil
 }

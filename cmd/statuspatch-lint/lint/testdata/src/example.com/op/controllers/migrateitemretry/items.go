@@ -192,3 +192,35 @@ func (p *Provisioner) setFirst(ctx context.Context, byKey map[string]*v1.Widget)
 		_ = p.client.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\) \(not moved to the patcher: .*; its decision cannot move into Retry: w may be changed before the continue at line 189, which wrote nothing where Retry would send the change\)$`
 	}
 }
+
+// A map's item read in the comma-ok form and checked: moved, its
+// patcher made after the check, its decision in Retry.
+func (p *Provisioner) markOne(ctx context.Context, byKey map[string]*v1.Widget, key string) error {
+	w, ok := byKey[key]
+	if !ok {
+		return nil
+	}
+	if w.Status.Ready {
+		return nil
+	}
+	w.Status.Ready = true
+	return p.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// Kept: the same read, its decision asks the cluster.
+func (p *Provisioner) sizeOne(ctx context.Context, byKey map[string]*v1.Widget, key string) error {
+	w, ok := byKey[key]
+	if !ok {
+		return nil
+	}
+	w.Status.Size = p.count(ctx)
+	return p.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is an element of the map byKey at line 212, .*; its decision cannot move into Retry: the call at line 216 takes a context \(a call to the cluster, which a retry would repeat\)\)$`
+}
+
+func (p *Provisioner) count(ctx context.Context) int {
+	list := &widgetList{}
+	if err := p.client.List(ctx, list); err != nil {
+		return 0
+	}
+	return len(list.Items)
+}
