@@ -63,6 +63,9 @@ func (m reads) findObj(kind string) string {
 	}
 	obj, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || kube.NamedOf(obj.Type()) == nil || kube.NamedOf(obj.Type()).Obj().Name() != kind {
+		if why := ifaceParamWhy(m, obj, kind); ok && why != "" {
+			return m.shapeWhy(why) // migrateifaceparam.go
+		}
 		return m.shapeWhy(id.Name + " is not a *" + kind + " variable")
 	}
 	if _, isPtr := types.Unalias(obj.Type()).(*types.Pointer); !isPtr {
