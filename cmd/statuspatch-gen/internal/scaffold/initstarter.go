@@ -157,11 +157,13 @@ func Test{{.Kind}}DecidesOnce(t *testing.T) {
 // starterConflict says whether err is the lock's refusal: a Conflict, or
 // an aggregate of Conflicts only (kerrors.NewAggregate, as cluster-api's
 // deferred patch returns its error), which apierrors.IsConflict does not
-// look into.
+// look into. It unwraps by hand: errors.As is modernize's errorsastype
+// finding from Go 1.26 on, and errors.AsType is not in older Go.
 func starterConflict(err error) bool {
-	var agg kerrors.Aggregate
-	if errors.As(err, &agg) {
-		return len(agg.Errors()) > 0 && !slices.ContainsFunc(agg.Errors(), func(e error) bool { return !starterConflict(e) })
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if agg, ok := e.(kerrors.Aggregate); ok {
+			return len(agg.Errors()) > 0 && !slices.ContainsFunc(agg.Errors(), func(e error) bool { return !starterConflict(e) })
+		}
 	}
 	return apierrors.IsConflict(err)
 }
