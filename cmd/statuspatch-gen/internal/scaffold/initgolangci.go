@@ -85,6 +85,18 @@ func editGolangci(file, text string) (string, error) {
 			edits = append(edits, lineEdit{custom + 1, custom + 1, block})
 		}
 	}
+	// issues.max-same-issues: 0, as README.md's configuration has it:
+	// golangci-lint's default (3) hides a finding whose text repeats, as
+	// the kept writes of one shape do (sameIssuesNote).
+	if issues, iend := yamlBlock(lines, -1, len(lines), "issues"); issues < 0 {
+		edits = append(edits, lineEdit{len(lines), len(lines), []string{"issues:", "  max-same-issues: 0"}})
+	} else if ms, _ := yamlBlock(lines, issues, iend, "max-same-issues"); ms < 0 && strings.TrimSpace(lines[issues]) == "issues:" {
+		ind := childIndent(lines, issues, iend)
+		if ind <= indentOf(lines[issues]) {
+			ind = indentOf(lines[issues]) + 2
+		}
+		edits = append(edits, lineEdit{issues + 1, issues + 1, []string{strings.Repeat(" ", ind) + "max-same-issues: 0"}})
+	}
 	// apply from the bottom up, so earlier indexes stay valid
 	slices.SortFunc(edits, func(a, b lineEdit) int { return b.from - a.from })
 	for _, e := range edits {
@@ -96,6 +108,9 @@ func editGolangci(file, text string) (string, error) {
 	}
 	return out, nil
 }
+
+// sameIssuesNote is what init says when it sets issues.max-same-issues.
+const sameIssuesNote = "%s: issues.max-same-issues is set to 0 (README.md's configuration): golangci-lint's default, 3, shows three findings of one text and hides the rest, as -fix's kept writes of one shape say the same"
 
 type lineEdit struct {
 	from, to int

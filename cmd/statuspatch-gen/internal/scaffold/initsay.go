@@ -49,6 +49,9 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 		for _, l := range droppedLinters(cfg.old, cfg.new) {
 			say("%s: linter %s is not in that build, so statuspatch takes its place; to keep %s, add statuspatch to .custom-gcl.yml instead (docs/kubebuilder.md#other-ways)", cfgName, l, l)
 		}
+		if !strings.Contains(cfg.old, "max-same-issues: 0") && strings.Contains(cfg.new, "max-same-issues: 0") {
+			say(sameIssuesNote, cfgName)
+		}
 	}
 	for _, e := range edits {
 		if movedSuite(e) {

@@ -100,6 +100,18 @@ var starterReconcilers = []struct {
 	{"an optimistic patch", `base := w.DeepCopy()
 	w.Status.Phase = "Ready"
 	return ctrl.Result{}, r.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))`, false, false},
+	// the same, its error returned in an aggregate, as cluster-api's
+	// deferred patch does (reterr = kerrors.NewAggregate([]error{reterr,
+	// err})): the refused one's Conflict is in it, and the test passes (at
+	// a625baa it failed, "reconcile ...: ... the object has been modified",
+	// apierrors.IsConflict not looking into the aggregate)
+	{"an optimistic patch, its error in an aggregate", `base := w.DeepCopy()
+	w.Status.Phase = "Ready"
+	var reterr error
+	if err := r.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); err != nil {
+		reterr = kerrors.NewAggregate([]error{reterr, fmt.Errorf("patching the status of %s: %w", req.NamespacedName, err)})
+	}
+	return ctrl.Result{}, reterr`, false, false},
 }
 
 // TestStarterTestCatchesUnsentStatus runs the starter test init writes
@@ -199,12 +211,20 @@ func reconcilerSource(body string) string {
 
 import (
 	"context"
+	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	plainv1 "example.com/goldens/api/v1"
+)
+
+// The bodies below that use neither.
+var (
+	_ = fmt.Errorf
+	_ = kerrors.NewAggregate
 )
 
 type WidgetReconciler struct {

@@ -56,10 +56,16 @@ func (m reads) findObj(kind string) string {
 				}
 			}
 		}
+		if why := fieldWhy(m, arg, ""); why != "" {
+			return m.shapeWhy(why) // migratefield.go
+		}
 		return m.shapeWhy("the object " + types.ExprString(arg) + " is not a variable")
 	}
 	obj, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || kube.NamedOf(obj.Type()) == nil || kube.NamedOf(obj.Type()).Obj().Name() != kind {
+		if why := ifaceParamWhy(m, obj, kind); ok && why != "" {
+			return m.shapeWhy(why) // migrateifaceparam.go
+		}
 		return m.shapeWhy(id.Name + " is not a *" + kind + " variable")
 	}
 	if _, isPtr := types.Unalias(obj.Type()).(*types.Pointer); !isPtr {
@@ -142,6 +148,11 @@ func (m reads) noGet() string {
 	if call, fn, get := helperGet(&m.place, m.obj, m.call.Pos()); call != nil {
 		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, not in %s: -fix makes the patcher at a Get of the write's function; make New%s after that call and call its Flush(ctx) here",
 			m.obj.Name(), funcName(fn, m.pass.Pkg), m.where(get.Pos()), m.where(call.Pos()), m.funcText(), m.patcherType))
+	}
+	if _, val := m.definition(m.obj); val != nil {
+		if why := fieldWhy(m, val, m.obj.Name()); why != "" {
+			return m.shapeWhy(why) // migratefield.go
+		}
 	}
 	return m.shapeWhy(m.obj.Name() + " is not read with Get in " + m.funcText() + " before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
 }

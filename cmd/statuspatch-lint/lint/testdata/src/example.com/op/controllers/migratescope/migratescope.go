@@ -1,0 +1,65 @@
+// Package migratescope: cluster-api's per-reconcile scope. Reconcile reads
+// the object with Get into a field of a scope struct and hands the scope
+// to reconcileNormal or reconcileDelete, each writing the status. -fix
+// makes a patcher at a Get into a variable, not into a struct field:
+// each write stays, naming the field and the Get that reads it.
+package migratescope
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	client.Client
+}
+
+// scope is what one reconcile works on.
+type scope struct {
+	Widget *v1.Widget
+	Owner  string
+}
+
+func (r *Reconciler) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	s := &scope{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	if !s.Widget.DeletionTimestamp.IsZero() {
+		return r.reconcileDelete(ctx, s)
+	}
+	return r.reconcileNormal(ctx, s)
+}
+
+// reconcileNormal takes the object out of the scope into a variable.
+func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) error {
+	w := s.Widget
+	switch w.Status.Size {
+	case 0:
+		w.Status.Size = w.Spec.Size
+		if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: .*\(not moved to the patcher: w is s\.Widget, and the struct field Widget is read with Get in Reconciler\.Reconcile \(line 27\): -fix makes a patcher at a Get into a variable, not into a struct field; make NewWidgetStatusPatcher after that Get, keep it beside Widget, and call its Flush\(ctx\) here\)$`
+			return err
+		}
+	}
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: .*w is s\.Widget, and the struct field Widget is read with Get in Reconciler\.Reconcile \(line 27\)`
+}
+
+// reconcileDelete writes the field itself.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+	s.Widget.Status.Ready = false
+	return r.Status().Update(ctx, s.Widget) // want `^handwritten status write to Widget: .*\(not moved to the patcher: the object s\.Widget is the struct field Widget, read with Get in Reconciler\.Reconcile \(line 27\): -fix makes a patcher at a Get into a variable, not into a struct field; make NewWidgetStatusPatcher after that Get, keep it beside Widget, and call its Flush\(ctx\) here\)$`
+}
+
+// orphan is read with Get nowhere in the package: its reason says so.
+type orphan struct {
+	Widget *v1.Widget
+}
+
+func (r *Reconciler) fromOrphan(ctx context.Context, o *orphan) error {
+	w := o.Widget
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: .*w is o\.Widget, a struct field no Get of this package reads into: -fix makes a patcher at a Get into a variable, not into a struct field; make NewWidgetStatusPatcher where Widget is read, keep it beside Widget, and call its Flush\(ctx\) here\)$`
+}
