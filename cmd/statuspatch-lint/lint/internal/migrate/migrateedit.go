@@ -94,8 +94,15 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 		case *ast.BinaryExpr:
 			return ""
 		case *ast.CallExpr:
-			if ok, _ := m.checkCallee(p, e, 0); ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
+			ok, why := m.checkCallee(p, e, 0)
+			if ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
 				return ""
+			}
+			if why != "" && slices.Contains(p.Args, e) {
+				// What the callee does, by its body or its fact:
+				// karpenter's ensureTerminationGracePeriod...Annotation.
+				what, _, _ := strings.Cut(why, ": ") // not its advice, for a change after the read
+				return fmt.Sprintf("%s is handed to %s at %s, before the read, where %s: a change through that reference after the read would be unseen", name, types.ExprString(p.Fun), line, what)
 			}
 		}
 		return fmt.Sprintf("%s is aliased or handed on at %s, before the read: a change through that reference after the read would be unseen", name, line)
