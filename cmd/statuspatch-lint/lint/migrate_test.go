@@ -181,7 +181,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
 	// handed on before the read changes, 1 whose labels a method of the
-	// package given it before the read changes, 1 List item written in place
+	// package given it before the read changes, 1 that one hands to an
+	// interface's method, 1 List item written in place
 	// (&list.Items[i]), 1 helper given &w of a local value whose spec a
 	// function given &w changes, 2 whose
 	// object a holder keeps (conds.Set.Object hands it on; a Tracker's
@@ -227,7 +228,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// taking a context, one of a map's item read in the comma-ok form), 1
 	// written in place whose conflict the code
 	// handles itself.
-	if len(left) != 194 || notMoved != 193 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 194 (193):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 195 || notMoved != 194 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 195 (194):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
