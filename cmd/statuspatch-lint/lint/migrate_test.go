@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 65 {
+	if err != nil || len(goldens) != 66 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -180,7 +180,9 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// line, and 2 helpers whose callers now hold a patcher;
 	// migrateorigin: 1 whose base is taken before the object's own Patch;
 	// migratecallee: 1 whose spec a method changes, 1 whose spec a closure
-	// handed on before the read changes, 1 List item written in place
+	// handed on before the read changes, 1 whose labels a method of the
+	// package given it before the read changes, 1 that one hands to an
+	// interface's method, 1 List item written in place
 	// (&list.Items[i]), 1 helper given &w of a local value whose spec a
 	// function given &w changes, 2 whose
 	// object a holder keeps (conds.Set.Object hands it on; a Tracker's
@@ -226,7 +228,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// taking a context, one of a map's item read in the comma-ok form), 1
 	// written in place whose conflict the code
 	// handles itself.
-	if len(left) != 193 || notMoved != 192 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 193 (192):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 195 || notMoved != 194 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 195 (194):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

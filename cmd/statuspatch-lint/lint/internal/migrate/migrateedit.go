@@ -94,8 +94,14 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 		case *ast.BinaryExpr:
 			return ""
 		case *ast.CallExpr:
-			if ok, _ := m.checkCallee(p, e, 0); ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
+			ok, why := m.checkCallee(p, e, 0)
+			if ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
 				return ""
+			}
+			if why != "" && slices.Contains(p.Args, e) {
+				// What the callee does, by its body or its fact:
+				// karpenter's ensureTerminationGracePeriod...Annotation.
+				return fmt.Sprintf("%s is handed to %s at %s, before the read, where %s: a change through that reference after the read would be unseen", name, types.ExprString(p.Fun), line, beforeAdvice(why))
 			}
 		}
 		return fmt.Sprintf("%s is aliased or handed on at %s, before the read: a change through that reference after the read would be unseen", name, line)
@@ -352,4 +358,22 @@ func isStatusWrite(call *ast.CallExpr) bool {
 	}
 	_, ok = statusReceiver(call)
 	return ok && (sel.Sel.Name == "Update" || sel.Sel.Name == "Patch" || sel.Sel.Name == "Apply")
+}
+
+// beforeAdvice is why up to its first ": " outside parentheses: what a
+// callee does, without the advice that follows for a change after the
+// read.
+func beforeAdvice(why string) string {
+	depth := 0
+	for i, r := range why {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+		case depth == 0 && strings.HasPrefix(why[i:], ": "):
+			return why[:i]
+		}
+	}
+	return why
 }

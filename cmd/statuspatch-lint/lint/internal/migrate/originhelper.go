@@ -24,7 +24,8 @@ import (
 // helperRead is the helper's read of m.obj that the statement s (or its
 // if's init) makes: the call, its function, the helper's Get, and why
 // the object may not be the Get's as the call returns ("" when it is).
-// A nil call when s calls no such helper.
+// A nil call when s calls no such helper; a nil Get for a helper of
+// another package, read from its ParamsFact (importedRead).
 func helperRead(m reads, s ast.Stmt) (*ast.CallExpr, *types.Func, *ast.CallExpr, string) {
 	if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
 		s = is.Init
@@ -49,26 +50,51 @@ func helperRead(m reads, s ast.Stmt) (*ast.CallExpr, *types.Func, *ast.CallExpr,
 	fn := kube.CalledFunc(m.pass, call)
 	decl := m.funcDecl(fn)
 	if decl == nil || decl.Body == nil {
-		return nil, nil, nil, ""
+		return importedRead(m, call, fn, lhs)
 	}
 	params := paramVars(m.pass, decl)
 	for i, arg := range call.Args {
 		if i < len(params) && params[i] != nil && passesObj(m.pass.TypesInfo, m.obj, arg) {
-			if get := getIntoVar(m, decl.Body, params[i]); get != nil {
-				why := getFirst(m, decl.Body, get)
-				if why == "" {
-					why = onlyReadInto(m, decl.Body, params[i], get)
-				}
+			if get, why := readInto(m, decl, i); get != nil {
 				return call, fn, get, why
 			}
 		}
 	}
-	if len(lhs) == 0 || identOf(m.pass, lhs[0]) != m.obj || decl.Type.Results == nil {
+	if len(lhs) == 0 || identOf(m.pass, lhs[0]) != m.obj {
 		return nil, nil, nil, ""
+	}
+	if get, why := readInto(m, decl, -1); get != nil {
+		return call, fn, get, why
+	}
+	return nil, nil, nil, ""
+}
+
+// readInto is decl's Get into its parameter i (its first result when i
+// is -1), and why the object as a call of it returns may not be the
+// Get's ("" when it is); a nil Get when it has none. The rule of a
+// helper of the package and of ParamsFact.Reads (originhelperfact.go).
+func readInto(m reads, decl *ast.FuncDecl, i int) (*ast.CallExpr, string) {
+	if i >= 0 {
+		params := paramVars(m.pass, decl)
+		if i >= len(params) || params[i] == nil {
+			return nil, ""
+		}
+		get := getIntoVar(m, decl.Body, params[i])
+		if get == nil {
+			return nil, ""
+		}
+		why := getFirst(m, decl.Body, get)
+		if why == "" {
+			why = onlyReadInto(m, decl.Body, params[i], get)
+		}
+		return get, why
+	}
+	if decl.Type.Results == nil {
+		return nil, ""
 	}
 	v, get, why := returnedRead(m, decl)
 	if v == nil {
-		return nil, nil, nil, ""
+		return nil, ""
 	}
 	if why == "" {
 		why = getFirst(m, decl.Body, get)
@@ -76,7 +102,7 @@ func helperRead(m reads, s ast.Stmt) (*ast.CallExpr, *types.Func, *ast.CallExpr,
 	if why == "" {
 		why = onlyReadInto(m, decl.Body, v, get)
 	}
-	return call, fn, get, why
+	return get, why
 }
 
 // getFirst says why the helper's Get may not run on every path to its
@@ -314,8 +340,8 @@ func helperReadBefore(m reads) (*ast.CallExpr, *types.Func, *ast.CallExpr, strin
 			if s.End() > m.call.Pos() {
 				break
 			}
-			if c, f, g, w := helperRead(m, s); c != nil {
-				call, fn, get, why = c, f, g, w
+			if c, f, g, w := helperRead(m, s); c != nil && g != nil {
+				call, fn, get, why = c, f, g, w // one of the package's: importedReadWhy has the others
 			}
 		}
 		if call != nil {

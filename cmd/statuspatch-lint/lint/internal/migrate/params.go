@@ -85,6 +85,9 @@ type ParamsFact struct {
 	UnsentWhy  []ParamWhy
 	// HeldStructs: a holder of a concrete type (paramsheldstructfacts.go).
 	HeldStructs []HeldStruct
+	// Reads: an exported helper's Get into an object it is given or
+	// returns (originhelperfact.go).
+	Reads []HelperRead
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).
@@ -127,6 +130,7 @@ func (f *ParamsFact) String() string {
 	}
 	parts = append(parts, heldParamsText(f)...)
 	parts = append(parts, heldStructsText(f)...)
+	parts = append(parts, readsText(f.Reads)...)
 	return strings.Join(parts, " ")
 }
 
@@ -231,7 +235,10 @@ func ExportParamFacts(pass *analysis.Pass) {
 					i++
 				}
 			}
-			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 || len(fact.HeldStructs) > 0 {
+			if fn.Exported() {
+				fact.Reads = helperReads(m.reads(), fd)
+			}
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 || len(fact.HeldStructs) > 0 || len(fact.Reads) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}

@@ -80,7 +80,7 @@ func (r *Reconciler) resized(ctx context.Context, w *v1.Widget) error {
 	managedutil.Resize(w, []int{1})
 	stored := w.DeepCopy()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is aliased or handed on at line 80, before the read`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to managedutil\.Resize at line 80, before the read, where w\.Spec is changed at managedutil\.go:34: a change through that reference after the read would be unseen\)$`
 }
 
 // widgetList is what a List fills: items the cache holds.
@@ -381,4 +381,43 @@ func (r *Reconciler) sharedPod(ctx context.Context, w *v1.Widget) error {
 	lastPod = w.Spec.PodName
 	w.Status.Ready = true
 	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w.Spec may be changed at line \d+: w.Spec.PodName, a reference into the object, is assigned to lastPod, whose uses are not followed`
+}
+
+// annotate sets a label and writes it (karpenter's
+// ensureTerminationGracePeriodTerminationTimeAnnotation).
+func (r *Reconciler) annotate(ctx context.Context, w *v1.Widget) error {
+	stored := w.DeepCopy()
+	if w.Labels == nil {
+		w.Labels = map[string]string{}
+	}
+	w.Labels["example.com/seen"] = "true"
+	return r.Patch(ctx, w, client.MergeFrom(stored))
+}
+
+// Its metadata changed by a function of the package before the base:
+// it stays, naming the function and what it changes.
+func (r *Reconciler) annotated(ctx context.Context, w *v1.Widget) error {
+	if err := r.annotate(ctx, w); err != nil {
+		return err
+	}
+	stored := w.DeepCopy()
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to r\.annotate at line 400, before the read, where w\.Labels is changed at line 391: a change through that reference after the read would be unseen\)$`
+}
+
+// runChecks hands the object to the checkers (karpenter's
+// annotateTerminationGracePeriodTerminationTime publishing an event).
+func (c *checking) runChecks(w *v1.Widget) {
+	for _, ch := range c.checks {
+		ch.check(w)
+	}
+}
+
+// Handed before the base to a function of the package that passes it to
+// an interface's method: it stays, naming what the function does.
+func (c *checking) checkedFirst(ctx context.Context, w *v1.Widget) error {
+	c.runChecks(w)
+	stored := w.DeepCopy()
+	w.Status.Ready = true
+	return c.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to c\.runChecks at line 419, before the read, where w is passed to checker\.check at line 412 \(check is a method of an interface: which implementation runs there is not followed\): a change through that reference after the read would be unseen\)$`
 }
