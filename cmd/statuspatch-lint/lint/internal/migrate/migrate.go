@@ -255,6 +255,9 @@ func (m reads) findAnchor(verb string) string {
 			}
 			return "" // obj := base.DeepCopy() (migratecopied.go)
 		}
+		if why := setBaseWhy(&m.place, v, deepCopy); why != "" {
+			return m.shapeWhy(why) // var base *Kind, then base = ... (migratesetbase.go)
+		}
 		return m.noBase(v, "base", deepCopy)
 	}
 	if m.lateBase(def, v) || m.baseAtRead(def, v) {

@@ -36,3 +36,22 @@ func (r *R) copyThenReGet(ctx context.Context, key client.ObjectKey) error {
 	w.Status.Ready = true
 	return r.Status().Patch(ctx, &w, client.MergeFrom(base)) // want `not moved to the patcher: w is read again with Get at line 33, after the base its write at line 37 is made from: the patcher's base would be the object before that read\)$`
 }
+
+// The base declared without a value and set inside an if (karpenter's
+// termination controller): stays, naming the declaration and the
+// assignment, where it said the base was not w.DeepCopy() taken here.
+func (r *R) baseSetInIf(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	var base *v1.Widget
+	if w.Name != "" {
+		base = w.DeepCopy()
+	}
+	w.Status.Ready = true
+	if base == nil {
+		return nil
+	}
+	return r.Status().Patch(ctx, w, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})) // want `not moved to the patcher: the base base is declared at line 48 without a value and set to w\.DeepCopy\(\) at line 50, inside the if at line 49: -fix moves a base defined with its value \(base := w\.DeepCopy\(\)\)\)$`
+}
