@@ -92,8 +92,27 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 		if err != nil {
 			return err
 		}
+		retracted := map[string]bool{}
 		for _, msg := range c.own.Retracted(f.deletes) {
+			retracted[msg] = true
 			c.trace.Retract(NameOwnDelete, msg)
+		}
+		// A delete after a stale read of its own step: the same schedule
+		// with that step's reads fresh (every other fault kept).
+		for _, pos := range c.own.StaleSteps() {
+			f, err := freshStep(pos)
+			if err != nil {
+				return err
+			}
+			if !f.faulted {
+				continue
+			}
+			for _, msg := range c.own.RetractedByStep(pos, f.deletes) {
+				if !retracted[msg] {
+					retracted[msg] = true
+					c.trace.Retract(NameOwnDelete, msg)
+				}
+			}
 		}
 		for _, o := range c.ogSuspects {
 			if !f.og[o.key] {

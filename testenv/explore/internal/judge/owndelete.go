@@ -51,6 +51,10 @@ type suspectDelete struct {
 	ownDelete
 	at  deleteAt
 	msg string
+	// staleHere: the deleting step (a chosen one) had read a stale
+	// version itself, judged too by the schedule with its reads fresh
+	// (RetractedByStep).
+	staleHere bool
 }
 
 // deleteAt is where a delete was made: its chosen step's place among
@@ -137,6 +141,7 @@ func (cs *Creations) CheckDelete(b *book.Book, k book.Key, uid types.UID, based 
 		return Failure{}, false
 	}
 	why := s.Stale()
+	staleHere := why != "" && !s.Drain
 	if why == "" && s.Crashes > c.crashes {
 		why = fmt.Sprintf(", after %d crash(es) since", s.Crashes-c.crashes)
 	}
@@ -155,7 +160,7 @@ func (cs *Creations) CheckDelete(b *book.Book, k book.Key, uid types.UID, based 
 		seen = fmt.Sprintf("having seen v%d of it", based)
 	}
 	msg := fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s%s", k, shortUID(uid), c.step, s.Request(), seen, why, s.Note())
-	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg})
+	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg, staleHere: staleHere})
 	return Failure{Object: k.String(), Message: msg}, true
 }
 
@@ -174,6 +179,42 @@ func (cs *Creations) FreshDeletes() Deletes { return cs.freshDeletes }
 func (cs *Creations) Retracted(fresh Deletes) []string {
 	var out []string
 	for _, d := range cs.suspects {
+		if at, ok := fresh[d.ownDelete]; ok && at.noLater(d.at) {
+			out = append(out, d.msg)
+		}
+	}
+	return out
+}
+
+// StaleSteps are the places (Acting.Pos) of the chosen steps whose own
+// stale read made a kept delete, each once, in order.
+func (cs *Creations) StaleSteps() []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, d := range cs.suspects {
+		if d.staleHere && !seen[d.at.pos] {
+			seen[d.at.pos] = true
+			out = append(out, d.at.pos)
+		}
+	}
+	return out
+}
+
+// RetractedByStep judges the kept deletes made by the chosen step at pos
+// after a stale read of its own against fresh, the deletes that passed
+// in the same schedule with every fault kept but that step's stale
+// reads, made fresh (StepFreshScript): where that step deletes the same
+// object (the same creation of its name) too, the stale read did not
+// make the delete; the state did, with the earlier steps' faults (a
+// child an earlier stale read created, which the user's change
+// deselected: trust-manager's target in a Namespace the Bundle no longer
+// selects), and it passes.
+func (cs *Creations) RetractedByStep(pos int, fresh Deletes) []string {
+	var out []string
+	for _, d := range cs.suspects {
+		if !d.staleHere || d.at.pos != pos {
+			continue
+		}
 		if at, ok := fresh[d.ownDelete]; ok && at.noLater(d.at) {
 			out = append(out, d.msg)
 		}

@@ -1,6 +1,9 @@
 package judge
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // A delete of an own creation after a crash is taken back when the fresh
 // schedule deletes the same object no later: at the same chosen step or
@@ -25,5 +28,34 @@ func TestOwnDeleteInBothDrains(t *testing.T) {
 		if got := tc.fresh.noLater(tc.suspect); got != tc.noLater {
 			t.Errorf("fresh delete at %+v, suspect at %+v: no later %t, want %t", tc.fresh, tc.suspect, got, tc.noLater)
 		}
+	}
+}
+
+// A delete after a stale read of its own step is taken back when the
+// same schedule with that step's reads fresh (every other fault kept)
+// deletes the same creation at that step too: trust-manager's cleanup of
+// the target an earlier stale read created in a Namespace the user's
+// retarget deselected, whose own read of the Bundle lagged only by the
+// status its previous reconcile wrote. Not a delete of another creation
+// of the name, nor one that step's fresh reads do not make, nor one made
+// after a crash only (the fresh schedule without faults judges those).
+func TestOwnDeleteJudgedByItsStepFresh(t *testing.T) {
+	team := ownDelete{nth: 0}
+	again := ownDelete{nth: 1}
+	cs := &Creations{suspects: []suspectDelete{
+		{ownDelete: team, at: deleteAt{pos: 3}, msg: "stale here", staleHere: true},
+		{ownDelete: again, at: deleteAt{pos: 3}, msg: "another creation", staleHere: true},
+		{ownDelete: team, at: deleteAt{pos: 5}, msg: "after a crash"},
+		{ownDelete: team, at: deleteAt{pos: 4}, msg: "not made fresh", staleHere: true},
+	}}
+	if got, want := cs.StaleSteps(), []int{3, 4}; !slices.Equal(got, want) {
+		t.Fatalf("StaleSteps = %v, want %v", got, want)
+	}
+	fresh := Deletes{team: deleteAt{pos: 3}}
+	if got := cs.RetractedByStep(3, fresh); len(got) != 1 || got[0] != "stale here" {
+		t.Errorf("RetractedByStep(3) = %q, want only the stale-here delete", got)
+	}
+	if got := cs.RetractedByStep(4, Deletes{}); len(got) != 0 {
+		t.Errorf("RetractedByStep(4) without the delete fresh = %q, want none", got)
 	}
 }
