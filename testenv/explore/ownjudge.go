@@ -21,6 +21,11 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 		return nil
 	}
 	drain := func(i int) bool { return r.trace.steps[i].Drain }
+	if err := r.checks.JudgeCrashOnly(func() (*judge.Fresh, error) {
+		return ex.freshSchedule(ctx, judge.NoCrashScript(r.trace.chosen, drain))
+	}); err != nil {
+		return err
+	}
 	err := r.checks.JudgeAfter(func() (*judge.Fresh, error) {
 		return ex.freshSchedule(ctx, judge.FreshScript(r.trace.chosen, drain))
 	}, func(pos int) (*judge.Fresh, error) {

@@ -161,6 +161,42 @@ func FreshScript(chosen []schedule.Chosen, drain func(i int) bool) []schedule.Ch
 	return script
 }
 
+// NoCrashScript is a schedule's chosen steps (drain as FreshScript's)
+// with their stale reads, the crashes and the deliveries of writes left
+// in flight taken out: what the schedule does but for its crashes.
+func NoCrashScript(chosen []schedule.Chosen, drain func(i int) bool) []schedule.Chosen {
+	var script []schedule.Chosen
+	for i, s := range chosen {
+		if !drain(i) && !s.It.Deliver {
+			script = append(script, schedule.Chosen{It: s.It, Lags: s.Lags})
+		}
+	}
+	return script
+}
+
+// JudgeCrashOnly judges c's kept deletes whose only suspicion is a crash
+// since their creation against the same schedule with its stale reads
+// kept and its crashes taken out (noCrash, NoCrashScript's), before
+// JudgeAfter: those it takes back (Creations.RetractCrashOnly) are
+// judged no more. A schedule that does not make its script's faults
+// judges nothing.
+func (c *Checks) JudgeCrashOnly(noCrash func() (*Fresh, error)) error {
+	if !c.own.CrashOnly() {
+		return nil
+	}
+	f, err := noCrash()
+	if err != nil {
+		return err
+	}
+	if !f.faulted {
+		return nil
+	}
+	for _, msg := range c.own.RetractCrashOnly(f.deletes) {
+		c.trace.Retract(NameOwnDelete, msg)
+	}
+	return nil
+}
+
 // StepFreshScript is a schedule's chosen steps (drain as FreshScript's)
 // up to the one at pos (ChosenPos), each with its faults (its stale
 // reads, its crash, the deliveries of writes in flight) but that one's

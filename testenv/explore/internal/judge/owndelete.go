@@ -53,8 +53,9 @@ type suspectDelete struct {
 	msg string
 	// staleHere: the deleting step (a chosen one) had read a stale
 	// version itself, judged too by the schedule with its reads fresh
-	// (RetractedByStep).
-	staleHere bool
+	// (RetractedByStep); stale, it had, in the drain (or sent an
+	// in-flight write after one).
+	staleHere, stale bool
 }
 
 // deleteAt is where a delete was made: its chosen step's place among
@@ -160,7 +161,7 @@ func (cs *Creations) CheckDelete(b *book.Book, k book.Key, uid types.UID, based 
 		seen = fmt.Sprintf("having seen v%d of it", based)
 	}
 	msg := fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s%s", k, shortUID(uid), c.step, s.Request(), seen, why, s.Note())
-	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg, staleHere: staleHere})
+	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg, staleHere: staleHere, stale: s.Stale() != ""})
 	return Failure{Object: k.String(), Message: msg}, true
 }
 
@@ -219,6 +220,41 @@ func (cs *Creations) RetractedByStep(pos int, fresh Deletes) []string {
 			out = append(out, d.msg)
 		}
 	}
+	return out
+}
+
+// CrashOnly reports that a kept delete's only suspicion is a crash since
+// its creation: its own step read nothing stale.
+func (cs *Creations) CrashOnly() bool {
+	for _, d := range cs.suspects {
+		if !d.staleHere && !d.stale {
+			return true
+		}
+	}
+	return false
+}
+
+// RetractCrashOnly judges the kept deletes whose only suspicion is a
+// crash against fresh, the deletes that passed in the same schedule with
+// its stale reads kept and its crashes (and deliveries of writes in
+// flight) taken out (NoCrashScript): where that schedule deletes the same
+// object (the same creation of its name) no later, the crash did not make
+// the delete (trust-manager's cleanup, from fresh reads after a restart,
+// of a target an earlier stale read created in a Namespace the user's
+// retarget deselected), and it passes: it is returned and judged no
+// more. A process that forgot, with its memory, a child it created and
+// deletes it as unknown does not delete it without the crash, and stands.
+func (cs *Creations) RetractCrashOnly(fresh Deletes) []string {
+	var out []string
+	kept := cs.suspects[:0]
+	for _, d := range cs.suspects {
+		if at, ok := fresh[d.ownDelete]; ok && !d.staleHere && !d.stale && at.noLater(d.at) {
+			out = append(out, d.msg)
+			continue
+		}
+		kept = append(kept, d)
+	}
+	cs.suspects = kept
 	return out
 }
 

@@ -59,3 +59,28 @@ func TestOwnDeleteJudgedByItsStepFresh(t *testing.T) {
 		t.Errorf("RetractedByStep(4) without the delete fresh = %q, want none", got)
 	}
 }
+
+// A delete whose only suspicion is a crash since its creation (its own
+// step read fresh) is taken back when the same schedule with its stale
+// reads kept and its crashes taken out deletes the same creation no
+// later, and judged no more; one after a stale read of its own is left to
+// the other judgements, as is one the schedule without the crash does not
+// make (a process that forgot, with its memory, what it created).
+func TestOwnDeleteJudgedWithoutItsCrash(t *testing.T) {
+	team, forgot := ownDelete{nth: 0}, ownDelete{nth: 1}
+	cs := &Creations{suspects: []suspectDelete{
+		{ownDelete: team, at: deleteAt{pos: 2, drain: true}, msg: "cleanup after a restart"},
+		{ownDelete: team, at: deleteAt{pos: 3}, msg: "stale here", staleHere: true, stale: true},
+		{ownDelete: forgot, at: deleteAt{pos: 2, drain: true}, msg: "forgot"},
+	}}
+	if !cs.CrashOnly() {
+		t.Fatal("CrashOnly = false, want true")
+	}
+	fresh := Deletes{team: deleteAt{pos: 3, drain: true}}
+	if got := cs.RetractCrashOnly(fresh); !slices.Equal(got, []string{"cleanup after a restart"}) {
+		t.Errorf("RetractCrashOnly = %q, want the cleanup only", got)
+	}
+	if len(cs.suspects) != 2 || cs.suspects[0].msg != "stale here" || cs.suspects[1].msg != "forgot" {
+		t.Errorf("kept %+v, want the stale-here and the forgot deletes", cs.suspects)
+	}
+}
