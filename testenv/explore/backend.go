@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/reset"
 
@@ -105,5 +106,20 @@ func (b backend) worlds() []Backend {
 // (internal/reset).
 type leftover = reset.Leftover
 
-// leftovers are the objects r's book holds, each at its newest version.
-func leftovers(r *run) []leftover { return reset.Leftovers(r.Book, r.Cache.Lists.Revision) }
+// leftovers are the objects r's book holds, each at its newest version,
+// but those there before the search that no step wrote: older than the
+// search's first schedule in this world, the revision its first
+// scenario Object was created at (explorer.began).
+func leftovers(ex *explorer, r *run) []leftover {
+	if ex.began == 0 {
+		for _, o := range ex.setup.s.Objects {
+			k, err := r.Book.KeyOf(o, client.ObjectKeyFromObject(o))
+			if h := r.Book.History(k); err == nil && h != nil && len(h.RVs) > 0 {
+				if rv, err := strconv.ParseUint(h.RVs[0], 10, 64); err == nil && (ex.began == 0 || rv < ex.began) {
+					ex.began = rv
+				}
+			}
+		}
+	}
+	return reset.Leftovers(r.Book, r.Cache.Lists.Revision, ex.began)
+}

@@ -21,6 +21,11 @@ func (ex *explorer) judgeByFreshSchedule(ctx context.Context, r *run) error {
 		return nil
 	}
 	drain := func(i int) bool { return r.Trace.Steps[i].Drain }
+	if err := r.Checks.JudgeCrashOnly(func() (*judge.Fresh, error) {
+		return ex.freshSchedule(ctx, judge.NoCrashScript(r.Trace.Chosen, drain))
+	}); err != nil {
+		return err
+	}
 	err := r.Checks.JudgeAfter(func() (*judge.Fresh, error) {
 		return ex.freshSchedule(ctx, judge.FreshScript(r.Trace.Chosen, drain))
 	}, func(pos int) (*judge.Fresh, error) {

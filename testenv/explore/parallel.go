@@ -30,7 +30,7 @@ func (ex *explorer) workers() []*explorer {
 	for _, w := range worlds[1:n] {
 		c := *ex
 		c.o.Backend = w
-		c.touched, c.runs, c.last, c.fresh = nil, 0, nil, nil
+		c.touched, c.runs, c.last, c.fresh, c.began = nil, 0, nil, nil, 0
 		out = append(out, &c)
 	}
 	return out

@@ -17,8 +17,11 @@ import (
 // turn (testKnobs). It runs one schedule for internal/search (replayer),
 // which decides the schedules.
 type explorer struct {
-	o        Options
-	touched  []leftover
+	o       Options
+	touched []leftover
+	// began is the revision this world's first schedule began at
+	// (leftovers): what is older and no step wrote stays.
+	began    uint64
 	deadline time.Time
 	runs     int
 	// last is the last schedule replay ran.
@@ -244,5 +247,5 @@ func (ex *explorer) cleanup() {
 
 func (ex *explorer) end(r *run) {
 	r.Proc.Stop()
-	ex.touched = append(ex.touched, leftovers(r)...)
+	ex.touched = append(ex.touched, leftovers(ex, r)...)
 }

@@ -92,8 +92,27 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 		if err != nil {
 			return err
 		}
+		retracted := map[string]bool{}
 		for _, msg := range c.own.Retracted(f.deletes) {
+			retracted[msg] = true
 			c.trace.Retract(NameOwnDelete, msg)
+		}
+		// A delete after a stale read of its own step: the same schedule
+		// with that step's reads fresh (every other fault kept).
+		for _, pos := range c.own.StaleSteps() {
+			f, err := freshStep(pos)
+			if err != nil {
+				return err
+			}
+			if !f.faulted {
+				continue
+			}
+			for _, msg := range c.own.RetractedByStep(pos, f.deletes) {
+				if !retracted[msg] {
+					retracted[msg] = true
+					c.trace.Retract(NameOwnDelete, msg)
+				}
+			}
 		}
 		for _, o := range c.ogSuspects {
 			if !f.og[o.key] {
@@ -140,6 +159,42 @@ func FreshScript(chosen []schedule.Chosen, drain func(i int) bool) []schedule.Ch
 		}
 	}
 	return script
+}
+
+// NoCrashScript is a schedule's chosen steps (drain as FreshScript's)
+// with their stale reads, the crashes and the deliveries of writes left
+// in flight taken out: what the schedule does but for its crashes.
+func NoCrashScript(chosen []schedule.Chosen, drain func(i int) bool) []schedule.Chosen {
+	var script []schedule.Chosen
+	for i, s := range chosen {
+		if !drain(i) && !s.It.Deliver {
+			script = append(script, schedule.Chosen{It: s.It, Lags: s.Lags})
+		}
+	}
+	return script
+}
+
+// JudgeCrashOnly judges c's kept deletes whose only suspicion is a crash
+// since their creation against the same schedule with its stale reads
+// kept and its crashes taken out (noCrash, NoCrashScript's), before
+// JudgeAfter: those it takes back (Creations.RetractCrashOnly) are
+// judged no more. A schedule that does not make its script's faults
+// judges nothing.
+func (c *Checks) JudgeCrashOnly(noCrash func() (*Fresh, error)) error {
+	if !c.own.CrashOnly() {
+		return nil
+	}
+	f, err := noCrash()
+	if err != nil {
+		return err
+	}
+	if !f.faulted {
+		return nil
+	}
+	for _, msg := range c.own.RetractCrashOnly(f.deletes) {
+		c.trace.Retract(NameOwnDelete, msg)
+	}
+	return nil
 }
 
 // StepFreshScript is a schedule's chosen steps (drain as FreshScript's)

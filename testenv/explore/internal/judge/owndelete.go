@@ -51,6 +51,11 @@ type suspectDelete struct {
 	ownDelete
 	at  deleteAt
 	msg string
+	// staleHere: the deleting step (a chosen one) had read a stale
+	// version itself, judged too by the schedule with its reads fresh
+	// (RetractedByStep); stale, it had, in the drain (or sent an
+	// in-flight write after one).
+	staleHere, stale bool
 }
 
 // deleteAt is where a delete was made: its chosen step's place among
@@ -137,6 +142,7 @@ func (cs *Creations) CheckDelete(b *book.Book, k book.Key, uid types.UID, based 
 		return Failure{}, false
 	}
 	why := s.Stale()
+	staleHere := why != "" && !s.Drain
 	if why == "" && s.Crashes > c.crashes {
 		why = fmt.Sprintf(", after %d crash(es) since", s.Crashes-c.crashes)
 	}
@@ -155,7 +161,7 @@ func (cs *Creations) CheckDelete(b *book.Book, k book.Key, uid types.UID, based 
 		seen = fmt.Sprintf("having seen v%d of it", based)
 	}
 	msg := fmt.Sprintf("%s (uid %s) created by step %d was deleted by %s, %s%s%s", k, shortUID(uid), c.step, s.Request(), seen, why, s.Note())
-	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg})
+	cs.suspects = append(cs.suspects, suspectDelete{ownDelete: od, at: at, msg: msg, staleHere: staleHere, stale: s.Stale() != ""})
 	return Failure{Object: k.String(), Message: msg}, true
 }
 
@@ -178,6 +184,77 @@ func (cs *Creations) Retracted(fresh Deletes) []string {
 			out = append(out, d.msg)
 		}
 	}
+	return out
+}
+
+// StaleSteps are the places (Acting.Pos) of the chosen steps whose own
+// stale read made a kept delete, each once, in order.
+func (cs *Creations) StaleSteps() []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, d := range cs.suspects {
+		if d.staleHere && !seen[d.at.pos] {
+			seen[d.at.pos] = true
+			out = append(out, d.at.pos)
+		}
+	}
+	return out
+}
+
+// RetractedByStep judges the kept deletes made by the chosen step at pos
+// after a stale read of its own against fresh, the deletes that passed
+// in the same schedule with every fault kept but that step's stale
+// reads, made fresh (StepFreshScript): where that step deletes the same
+// object (the same creation of its name) too, the stale read did not
+// make the delete; the state did, with the earlier steps' faults (a
+// child an earlier stale read created, which the user's change
+// deselected: trust-manager's target in a Namespace the Bundle no longer
+// selects), and it passes.
+func (cs *Creations) RetractedByStep(pos int, fresh Deletes) []string {
+	var out []string
+	for _, d := range cs.suspects {
+		if !d.staleHere || d.at.pos != pos {
+			continue
+		}
+		if at, ok := fresh[d.ownDelete]; ok && at.noLater(d.at) {
+			out = append(out, d.msg)
+		}
+	}
+	return out
+}
+
+// CrashOnly reports that a kept delete's only suspicion is a crash since
+// its creation: its own step read nothing stale.
+func (cs *Creations) CrashOnly() bool {
+	for _, d := range cs.suspects {
+		if !d.staleHere && !d.stale {
+			return true
+		}
+	}
+	return false
+}
+
+// RetractCrashOnly judges the kept deletes whose only suspicion is a
+// crash against fresh, the deletes that passed in the same schedule with
+// its stale reads kept and its crashes (and deliveries of writes in
+// flight) taken out (NoCrashScript): where that schedule deletes the same
+// object (the same creation of its name) no later, the crash did not make
+// the delete (trust-manager's cleanup, from fresh reads after a restart,
+// of a target an earlier stale read created in a Namespace the user's
+// retarget deselected), and it passes: it is returned and judged no
+// more. A process that forgot, with its memory, a child it created and
+// deletes it as unknown does not delete it without the crash, and stands.
+func (cs *Creations) RetractCrashOnly(fresh Deletes) []string {
+	var out []string
+	kept := cs.suspects[:0]
+	for _, d := range cs.suspects {
+		if at, ok := fresh[d.ownDelete]; ok && !d.staleHere && !d.stale && at.noLater(d.at) {
+			out = append(out, d.msg)
+			continue
+		}
+		kept = append(kept, d)
+	}
+	cs.suspects = kept
 	return out
 }
 

@@ -1,6 +1,9 @@
 package judge
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // A delete of an own creation after a crash is taken back when the fresh
 // schedule deletes the same object no later: at the same chosen step or
@@ -25,5 +28,59 @@ func TestOwnDeleteInBothDrains(t *testing.T) {
 		if got := tc.fresh.noLater(tc.suspect); got != tc.noLater {
 			t.Errorf("fresh delete at %+v, suspect at %+v: no later %t, want %t", tc.fresh, tc.suspect, got, tc.noLater)
 		}
+	}
+}
+
+// A delete after a stale read of its own step is taken back when the
+// same schedule with that step's reads fresh (every other fault kept)
+// deletes the same creation at that step too: trust-manager's cleanup of
+// the target an earlier stale read created in a Namespace the user's
+// retarget deselected, whose own read of the Bundle lagged only by the
+// status its previous reconcile wrote. Not a delete of another creation
+// of the name, nor one that step's fresh reads do not make, nor one made
+// after a crash only (the fresh schedule without faults judges those).
+func TestOwnDeleteJudgedByItsStepFresh(t *testing.T) {
+	team := ownDelete{nth: 0}
+	again := ownDelete{nth: 1}
+	cs := &Creations{suspects: []suspectDelete{
+		{ownDelete: team, at: deleteAt{pos: 3}, msg: "stale here", staleHere: true},
+		{ownDelete: again, at: deleteAt{pos: 3}, msg: "another creation", staleHere: true},
+		{ownDelete: team, at: deleteAt{pos: 5}, msg: "after a crash"},
+		{ownDelete: team, at: deleteAt{pos: 4}, msg: "not made fresh", staleHere: true},
+	}}
+	if got, want := cs.StaleSteps(), []int{3, 4}; !slices.Equal(got, want) {
+		t.Fatalf("StaleSteps = %v, want %v", got, want)
+	}
+	fresh := Deletes{team: deleteAt{pos: 3}}
+	if got := cs.RetractedByStep(3, fresh); len(got) != 1 || got[0] != "stale here" {
+		t.Errorf("RetractedByStep(3) = %q, want only the stale-here delete", got)
+	}
+	if got := cs.RetractedByStep(4, Deletes{}); len(got) != 0 {
+		t.Errorf("RetractedByStep(4) without the delete fresh = %q, want none", got)
+	}
+}
+
+// A delete whose only suspicion is a crash since its creation (its own
+// step read fresh) is taken back when the same schedule with its stale
+// reads kept and its crashes taken out deletes the same creation no
+// later, and judged no more; one after a stale read of its own is left to
+// the other judgements, as is one the schedule without the crash does not
+// make (a process that forgot, with its memory, what it created).
+func TestOwnDeleteJudgedWithoutItsCrash(t *testing.T) {
+	team, forgot := ownDelete{nth: 0}, ownDelete{nth: 1}
+	cs := &Creations{suspects: []suspectDelete{
+		{ownDelete: team, at: deleteAt{pos: 2, drain: true}, msg: "cleanup after a restart"},
+		{ownDelete: team, at: deleteAt{pos: 3}, msg: "stale here", staleHere: true, stale: true},
+		{ownDelete: forgot, at: deleteAt{pos: 2, drain: true}, msg: "forgot"},
+	}}
+	if !cs.CrashOnly() {
+		t.Fatal("CrashOnly = false, want true")
+	}
+	fresh := Deletes{team: deleteAt{pos: 3, drain: true}}
+	if got := cs.RetractCrashOnly(fresh); !slices.Equal(got, []string{"cleanup after a restart"}) {
+		t.Errorf("RetractCrashOnly = %q, want the cleanup only", got)
+	}
+	if len(cs.suspects) != 2 || cs.suspects[0].msg != "stale here" || cs.suspects[1].msg != "forgot" {
+		t.Errorf("kept %+v, want the stale-here and the forgot deletes", cs.suspects)
 	}
 }

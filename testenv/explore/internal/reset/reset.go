@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,7 +22,8 @@ import (
 // The reset between two schedules on a server: every object the previous
 // schedule's book holds is deleted, finalizers removed first, so that the
 // next schedule starts from the same state (the scenario's Objects, made
-// anew) with the same names.
+// anew) with the same names; but an object that was there before the
+// schedule and that no step wrote (Untouched), which stays.
 //
 // The book says what to undo: an object whose newest version is absent is
 // gone (every write of the schedule went through the explorer's clients
@@ -70,11 +72,19 @@ type Leftover struct {
 
 // Leftovers are the objects b holds, each at its newest version; kind is
 // what the schedule knew of a kind's newest revision (informers.Floors).
-func Leftovers(b *book.Book, kind func(schema.GroupKind) (rv uint64, unsure bool)) []Leftover {
+// Not an object that was there before the search began and that the
+// schedule left as it was (Untouched): begin is the revision the search
+// began at (the resourceVersion of the first of the scenario's Objects
+// its first schedule created; 0: unknown, and every object is a
+// leftover).
+func Leftovers(b *book.Book, kind func(schema.GroupKind) (rv uint64, unsure bool), begin uint64) []Leftover {
 	out := make([]Leftover, 0, len(b.Keys()))
 	for _, k := range b.Keys() {
 		h := b.History(k)
 		rv, unsure := kind(k.GVK.GroupKind())
+		if !unsure && Untouched(h, begin) {
+			continue
+		}
 		l := Leftover{Key: k, KindRV: rv, KindUnsure: unsure}
 		if v := h.Versions[h.Newest()]; v != nil {
 			l.RV = h.RVs[h.Newest()]
@@ -83,6 +93,28 @@ func Leftovers(b *book.Book, kind func(schema.GroupKind) (rv uint64, unsure bool
 		out = append(out, l)
 	}
 	return out
+}
+
+// Untouched reports that h is an object there before the search began,
+// at revision begin, that the schedule only read: every version of it
+// present and made by no step's write (By 0), the newest stored before
+// begin (a server's resourceVersions are one revision count). A Namespace
+// the test made before Run, which trust-manager's Bundle controller
+// lists: the reset leaves it, as it found it, for the next schedule to
+// read. Not one of the scenario's Objects (created at begin or after),
+// nor one an outside writer (the scenario's Invariant) made during the
+// search.
+func Untouched(h *book.History, begin uint64) bool {
+	if begin == 0 || len(h.Versions) == 0 {
+		return false
+	}
+	for i, v := range h.Versions {
+		if v == nil || h.By[i] != 0 {
+			return false
+		}
+	}
+	rv, err := strconv.ParseUint(h.RVs[h.Newest()], 10, 64)
+	return err == nil && rv < begin
 }
 
 // workers bounds the reset's requests in flight.

@@ -58,3 +58,51 @@ func TestHashByKey(t *testing.T) {
 		t.Errorf("two queues hashed alike, %x", one)
 	}
 }
+
+// The reset leaves what was there before the schedule began and that no
+// step wrote (a Namespace the test made before Run, only listed): not one
+// of the scenario's Objects (made at the revision the schedule began at),
+// nor one made during the schedule by a writer outside the explorer (the
+// scenario's invariant), nor one a step wrote, nor one met absent, nor one
+// of a kind a write may have stored unseen; nothing without the revision.
+func TestLeftoversKeepUntouched(t *testing.T) {
+	cm := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	ns := schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}
+	key := func(gvk schema.GroupVersionKind, name string) book.Key {
+		return book.Key{GVK: gvk, NN: types.NamespacedName{Name: name}}
+	}
+	obj := func(uid string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"name": "x", "uid": uid}}
+	}
+	before, labelled, object, outside, child, absent := key(ns, "team-a"), key(ns, "team-b"), key(cm, "source"), key(cm, "outside"), key(cm, "target"), key(cm, "gone")
+	bk := book.New(nil, nil)
+	bk.Record(before, obj("u1"), "3")   // read, present, older than the schedule
+	bk.Record(labelled, obj("u2"), "4") // read, then written by step 2
+	h := bk.Record(labelled, map[string]any{"metadata": map[string]any{"name": "x", "uid": "u2", "labels": map[string]any{"a": "b"}}}, "12")
+	h.By[1] = 2
+	bk.Record(object, obj("u3"), "10")  // the scenario's: the schedule began
+	bk.Record(outside, obj("u4"), "11") // made by the invariant, read
+	bk.Record(child, nil, "")           // met absent, then created by step 1
+	h = bk.Record(child, obj("u5"), "13")
+	h.By[1] = 1
+	bk.Record(absent, nil, "") // met absent only
+	keys := func(left []Leftover) []book.Key {
+		var out []book.Key
+		for _, l := range left {
+			out = append(out, l.Key)
+		}
+		return out
+	}
+	sure := func(gk schema.GroupKind) (uint64, bool) { return 13, false }
+	if got, want := keys(Leftovers(bk, sure, 10)), []book.Key{labelled, object, outside, child, absent}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Leftovers = %v, want %v", got, want)
+	}
+	unsure := func(gk schema.GroupKind) (uint64, bool) { return 13, gk.Kind == "Namespace" }
+	all := []book.Key{before, labelled, object, outside, child, absent}
+	if got := keys(Leftovers(bk, unsure, 10)); !reflect.DeepEqual(got, all) {
+		t.Errorf("a kind a write may have stored unseen: Leftovers = %v, want %v", got, all)
+	}
+	if got := keys(Leftovers(bk, sure, 0)); !reflect.DeepEqual(got, all) {
+		t.Errorf("no revision the schedule began at: Leftovers = %v, want %v", got, all)
+	}
+}

@@ -63,7 +63,7 @@ func (r *Record) Add(invariant string, d Detail, msg string) {
 
 // Retract takes back the violation of invariant with msg, which the
 // schedule's judgement after its end cleared: the next one, if any, is
-// the first. It reports whether none is left.
+// the first, with no Cause. It reports whether none is left.
 func (r *Record) Retract(invariant, msg string) (empty bool) {
 	if r.Invariant == invariant && r.Message == msg {
 		if len(r.Also) == 0 {
@@ -71,6 +71,10 @@ func (r *Record) Retract(invariant, msg string) (empty bool) {
 		}
 		r.Invariant, r.Message, _ = strings.Cut(r.Also[0], ": ")
 		r.Also = r.Also[1:]
+		// Cause was the retracted violation's write, not this one's,
+		// whose write the record does not keep: none, not a wrong one
+		// (its audit would be that write's).
+		r.Cause = nil
 		if len(r.AlsoAbout) > 0 {
 			r.About, r.AlsoAbout = r.AlsoAbout[0], r.AlsoAbout[1:]
 		}

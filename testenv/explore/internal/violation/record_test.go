@@ -3,6 +3,8 @@ package violation
 import (
 	"slices"
 	"testing"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 )
 
 // TestRetractPromotesTheNext: taking back the first violation makes the
@@ -28,6 +30,20 @@ func TestRetractPromotesTheNext(t *testing.T) {
 	}
 	if !r.Retract("stuck", "m2") {
 		t.Fatal("the record is not empty after taking back every violation")
+	}
+}
+
+// A violation promoted by taking back the first does not keep the first's
+// Cause: trust-manager's lost status write (bundle.go:77) reported with
+// the retracted delete's write (target/target.go:80) as its cause, and
+// that write's audit, "not a status write".
+func TestRetractDropsTheRetractedCause(t *testing.T) {
+	r := New("own delete", Detail{}, "deleted by a delete at target/target.go:80")
+	r.Cause = &outcome.Write{Verb: "delete", At: "target/target.go:80"}
+	r.Add("lost", Detail{}, "overwritten by an apply of status without the lock at bundle/bundle.go:77")
+	r.Retract("own delete", "deleted by a delete at target/target.go:80")
+	if r.Invariant != "lost" || r.Cause != nil {
+		t.Fatalf("after the first is taken back: %s, cause %+v, want lost and none", r.Invariant, r.Cause)
 	}
 }
 
