@@ -90,23 +90,23 @@ func (s *StepState) seenOrNone(k book.Key) int {
 // that later violations of the same schedule show in Also.
 func (t *Trace) fail(invariant, msg string) { t.failOn(invariant, violation.Detail{}, msg) }
 
-// failOn is fail with what the violation is about; the first names as
-// its Cause the write the message's note named (writecall.go).
+// failOn is fail with what the violation is about; each names as its
+// Cause the write the message's note named (writecall.go).
 func (t *Trace) failOn(invariant string, d violation.Detail, msg string) {
 	named := t.named
 	t.named = nil
 	if t.Disabled[invariant] {
 		return
 	}
+	if named != nil && strings.HasSuffix(msg, named.note) {
+		w := named.w
+		d.Cause = &w
+	}
 	if t.Failed != nil {
 		t.Failed.Add(invariant, d, msg)
 		return
 	}
 	t.Failed = violation.New(invariant, d, msg)
-	if named != nil && strings.HasSuffix(msg, named.note) {
-		w := named.w
-		t.Failed.Cause = &w
-	}
 }
 
 // retract takes back the violation of invariant with msg, which the

@@ -38,12 +38,15 @@ type Detail struct {
 	// Restored: a lost write whose lost values were written again
 	// before the steady state (internal/judge's restored.go).
 	Restored *judge.Restoration
+	// Cause is the write the violation's message names as having caused
+	// it, or nil.
+	Cause *outcome.Write
 }
 
 // New is the record of a schedule's first violation, of invariant with
 // msg, about d.
 func New(invariant string, d Detail, msg string) *Record {
-	r := &Record{Invariant: invariant, Message: msg, Names: map[string]bool{}, About: d}
+	r := &Record{Invariant: invariant, Message: msg, Names: map[string]bool{}, About: d, Cause: d.Cause}
 	r.Names[invariant] = true
 	return r
 }
@@ -71,12 +74,13 @@ func (r *Record) Retract(invariant, msg string) (empty bool) {
 		}
 		r.Invariant, r.Message, _ = strings.Cut(r.Also[0], ": ")
 		r.Also = r.Also[1:]
-		// Cause was the retracted violation's write, not this one's,
-		// whose write the record does not keep: none, not a wrong one
-		// (its audit would be that write's).
+		// Cause was the retracted violation's write: the promoted one's
+		// own (its Detail's), or none, never the retracted one's (its
+		// audit would be that write's).
 		r.Cause = nil
 		if len(r.AlsoAbout) > 0 {
 			r.About, r.AlsoAbout = r.AlsoAbout[0], r.AlsoAbout[1:]
+			r.Cause = r.About.Cause
 		}
 	} else if i := slices.Index(r.Also, invariant+": "+msg); i >= 0 {
 		r.Also = slices.Delete(r.Also, i, i+1)

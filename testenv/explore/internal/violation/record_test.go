@@ -47,6 +47,28 @@ func TestRetractDropsTheRetractedCause(t *testing.T) {
 	}
 }
 
+// A violation promoted by taking back the first carries its own Cause,
+// the write its message named when it was recorded (trace's failOn puts
+// it in its Detail), so its report carries that write's audit class.
+func TestRetractPromotesItsOwnCause(t *testing.T) {
+	del := &outcome.Write{Verb: "delete", At: "target/target.go:80"}
+	apply := &outcome.Write{Verb: "apply", At: "bundle/bundle.go:77"}
+	r := New("own delete", Detail{Cause: del}, "deleted by a delete at target/target.go:80")
+	r.Add("stuck", Detail{}, "m2")
+	r.Add("lost", Detail{Cause: apply}, "overwritten by an apply of status without the lock at bundle/bundle.go:77")
+	if r.Cause != del {
+		t.Fatalf("first's cause %+v, want the delete", r.Cause)
+	}
+	r.Retract("own delete", "deleted by a delete at target/target.go:80")
+	if r.Invariant != "stuck" || r.Cause != nil {
+		t.Fatalf("after the first is taken back: %s, cause %+v, want stuck and none (it named no write)", r.Invariant, r.Cause)
+	}
+	r.Retract("stuck", "m2")
+	if r.Invariant != "lost" || r.Cause != apply {
+		t.Fatalf("after the second is taken back: %s, cause %+v, want lost and its apply", r.Invariant, r.Cause)
+	}
+}
+
 // TestMarksAndSeverity: a lost write marked time-only ranks as
 // TimeOnly, with the note ending its message; the same write marked in
 // Also changes that entry's detail only.
