@@ -115,7 +115,7 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 	}
 	cfg := clientConfig(&rest.Config{
 		Host:            server.SecureServing.URL("https", "/").String(),
-		TLSClientConfig: rest.TLSClientConfig{CAData: server.SecureServing.CA},
+		TLSClientConfig: rest.TLSClientConfig{CAData: server.CA},
 		BearerToken:     token,
 	})
 	if err := waitReady(ctx, cfg); err != nil {
