@@ -10,7 +10,7 @@ import (
 // Issue 80's third newcomer project (cluster-api's patch helper): a
 // status Patch in a method taking a client.Object, called from
 // Reconcile's defer with the *Widget it read, stays, and its reason names
-// the parameter, the call and what it passes (at a625baa: "obj is not a
+// the parameter, the call and what it passes (at ca5bcee: "obj is not a
 // *Widget variable", naming neither).
 func TestMigrateCAPIPatchHelper(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(),

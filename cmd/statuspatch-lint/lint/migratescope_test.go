@@ -10,7 +10,7 @@ import (
 // Issue 80's third newcomer project (cluster-api's scope): an object read
 // with Get into a field of a per-reconcile scope, s.Widget, and written by
 // reconcileNormal and reconcileDelete through the scope stays, and its
-// reason names the field and the Get that reads it (at a625baa: "w is not
+// reason names the field and the Get that reads it (at ca5bcee: "w is not
 // read with Get in this function before the write: ... make
 // NewWidgetStatusPatcher there", no "there" named; "the object s.Widget is
 // not a variable").

@@ -103,7 +103,7 @@ var starterReconcilers = []struct {
 	// the same, its error returned in an aggregate, as cluster-api's
 	// deferred patch does (reterr = kerrors.NewAggregate([]error{reterr,
 	// err})): the refused one's Conflict is in it, and the test passes (at
-	// a625baa it failed, "reconcile ...: ... the object has been modified",
+	// ca5bcee it failed, "reconcile ...: ... the object has been modified",
 	// apierrors.IsConflict not looking into the aggregate)
 	{"an optimistic patch, its error in an aggregate", `base := w.DeepCopy()
 	w.Status.Phase = "Ready"
