@@ -308,9 +308,6 @@ func (m reads) findGetBefore(pos token.Pos) string {
 			return ""
 		}
 	}
-	if why := importedReadWhy(m); why != "" {
-		return why // a helper of another package (originhelperfact.go)
-	}
 	return m.noGet()
 }
 

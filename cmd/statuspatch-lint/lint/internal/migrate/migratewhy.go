@@ -141,9 +141,11 @@ func (m reads) noGet() string {
 	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
+	if why := importedReadWhy(m); why != "" {
+		return why // a helper of another package (originhelperfact.go)
+	}
 	if call, fn, get, why := helperReadBefore(m); call != nil && why != "" {
-		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, but %s %s: the object the call hands back may not be the Get's, and -fix makes no patcher there; make New%s where its status changes start and call its Flush(ctx) here",
-			m.obj.Name(), funcName(fn, m.pass.Pkg), m.where(get.Pos()), m.where(call.Pos()), funcName(fn, m.pass.Pkg), why, m.patcherType))
+		return helperReadWhy(m, fn, m.where(get.Pos()), call, why)
 	}
 	if call, fn, get := helperGet(&m.place, m.obj, m.call.Pos()); call != nil {
 		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, not in %s: -fix makes the patcher at a Get of the write's function; make New%s after that call and call its Flush(ctx) here",
@@ -155,6 +157,16 @@ func (m reads) noGet() string {
 		}
 	}
 	return m.shapeWhy(m.obj.Name() + " is not read with Get in " + m.funcText() + " before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
+}
+
+// helperReadWhy is the reason a write stays when the helper fn, called
+// at call, reads the object with its Get at getAt but may not hand it
+// back as it read it (why): of the package (helperReadBefore) or of
+// another (importedReadWhy).
+func helperReadWhy(m reads, fn *types.Func, getAt string, call *ast.CallExpr, why string) string {
+	name := funcName(fn, m.pass.Pkg)
+	return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, but %s %s: the object the call hands back may not be the Get's, and -fix makes no patcher there; make New%s where its status changes start and call its Flush(ctx) here",
+		m.obj.Name(), name, getAt, m.where(call.Pos()), name, why, m.patcherType))
 }
 
 // helperGet finds the last call before pos in pl's function that hands

@@ -101,12 +101,9 @@ func importedReadOf(m reads, call *ast.CallExpr, fn *types.Func, lhs []ast.Expr)
 
 // importedReadWhy is the reason a write stays when the last helper call
 // before it, in a block enclosing it, is of another package whose Get
-// may not leave the object as it read it; "" when there is none, and
-// when noGet's first reasons (a cached item, a parameter) come first.
+// may not leave the object as it read it; "" when there is none (noGet
+// asks it after its cached item and parameter reasons).
 func importedReadWhy(m reads) string {
-	if m.cachedItem() != "" || m.outerParamOf(m.obj) != "" {
-		return ""
-	}
 	for _, list := range m.enclosingLists() {
 		var call *ast.CallExpr
 		var fn *types.Func
@@ -128,9 +125,7 @@ func importedReadWhy(m reads) string {
 		if r.Why == "" || r.Get == "" {
 			return ""
 		}
-		name := funcName(fn, m.pass.Pkg)
-		return m.shapeWhy(fmt.Sprintf("%s is read with Get in %s (%s), called at %s, but %s %s: the object the call hands back may not be the Get's, and -fix makes no patcher there; make New%s where its status changes start and call its Flush(ctx) here",
-			m.obj.Name(), name, r.Get, m.where(call.Pos()), name, r.Why, m.patcherType))
+		return helperReadWhy(m, fn, r.Get, call, r.Why)
 	}
 	return ""
 }
