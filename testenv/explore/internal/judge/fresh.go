@@ -152,24 +152,30 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 // the drain's) with every cached read fresh (lags 0), the crashes and
 // the deliveries of writes left in flight taken out.
 func FreshScript(chosen []schedule.Chosen, drain func(i int) bool) []schedule.Chosen {
-	var script []schedule.Chosen
-	for i, s := range chosen {
-		if !drain(i) && !s.It.Deliver {
-			script = append(script, schedule.Chosen{It: s.It, Lags: []int{}})
-		}
-	}
-	return script
+	return itemsOnly(chosen, drain, false)
 }
 
 // NoCrashScript is a schedule's chosen steps (drain as FreshScript's)
 // with their stale reads, the crashes and the deliveries of writes left
 // in flight taken out: what the schedule does but for its crashes.
 func NoCrashScript(chosen []schedule.Chosen, drain func(i int) bool) []schedule.Chosen {
+	return itemsOnly(chosen, drain, true)
+}
+
+// itemsOnly is chosen's steps before drain's, but the deliveries of
+// writes in flight, each its item alone (no crash), with its stale reads
+// when lags, else every read fresh.
+func itemsOnly(chosen []schedule.Chosen, drain func(i int) bool, lags bool) []schedule.Chosen {
 	var script []schedule.Chosen
 	for i, s := range chosen {
-		if !drain(i) && !s.It.Deliver {
-			script = append(script, schedule.Chosen{It: s.It, Lags: s.Lags})
+		if drain(i) || s.It.Deliver {
+			continue
 		}
+		c := schedule.Chosen{It: s.It, Lags: []int{}}
+		if lags {
+			c.Lags = s.Lags
+		}
+		script = append(script, c)
 	}
 	return script
 }
