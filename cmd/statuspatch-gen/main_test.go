@@ -17,7 +17,13 @@ import (
 // response only from a plugin that exits 0.
 func TestKBPluginExitStatus(t *testing.T) {
 	if os.Getenv("STATUSPATCH_KBPLUGIN_MAIN") != "" {
-		os.Args = []string{filepath.Join(t.TempDir(), scaffold.PluginName)}
+		// The parent's temporary folder: this process ends in os.Exit,
+		// before a t.TempDir of its own would be removed.
+		wd, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Args = []string{filepath.Join(wd, scaffold.PluginName)}
 		main()
 		os.Exit(0) // not the test framework's PASS on stdout
 	}
