@@ -33,7 +33,7 @@ func TestMigrateCAPIPatchHelper(t *testing.T) {
 			}
 		}
 	}
-	if moved != 2 {
-		t.Errorf("%d patch helpers moved onto patchers.For, want 2", moved)
+	if moved != 3 {
+		t.Errorf("%d patch helpers moved onto patchers.For, want 3", moved)
 	}
 }

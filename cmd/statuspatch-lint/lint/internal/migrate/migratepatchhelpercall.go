@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -94,17 +95,20 @@ func (h *patchHelper) checkCaller(opts Options, cur inspector.Cursor, call *ast.
 }
 
 // madeInto is the variable the constructor's call at cur is assigned to
-// (v := ctor(...) or var v = ctor(...)), or nil.
+// (v := ctor(...) or var v = ctor(...), with err beside it when the
+// constructor returns an error too), or nil.
 func (h *patchHelper) madeInto(cur inspector.Cursor) *types.Var {
 	callCur := cur.Parent()
 	switch p := callCur.Parent().Node().(type) {
 	case *ast.AssignStmt:
-		if len(p.Lhs) == 1 && len(p.Rhs) == 1 && p.Rhs[0] == callCur.Node() {
+		// helper := ctor(...), or helper, err := ctor(...) of a
+		// constructor that returns an error too.
+		if len(p.Lhs) <= 2 && len(p.Rhs) == 1 && p.Rhs[0] == callCur.Node() && p.Tok == token.DEFINE {
 			v, _ := h.pass.TypesInfo.Defs[identNode(p.Lhs[0])].(*types.Var)
 			return v
 		}
 	case *ast.ValueSpec:
-		if len(p.Names) == 1 && len(p.Values) == 1 && p.Values[0] == callCur.Node() {
+		if len(p.Names) <= 2 && len(p.Values) == 1 && p.Values[0] == callCur.Node() {
 			v, _ := h.pass.TypesInfo.Defs[p.Names[0]].(*types.Var)
 			return v
 		}

@@ -13,7 +13,8 @@ import (
 
 // fix rewrites the patch helper's body (migratepatchhelper.go): its base
 // field becomes the StatusPatcher patchers.For makes in the constructor,
-// beside For's error, which Patch returns first; the write becomes the
+// beside For's error, which Patch returns first (a constructor returning
+// an error too returns For's there instead); the write becomes the
 // patcher's Flush. The client field, when the write was its only use, is
 // dropped. No caller changes: Patch's error is still the one the
 // caller's defer joins into its named error return, a conflict among it.
@@ -44,10 +45,14 @@ func (h *patchHelper) fix(_ Patcher, _ Files, _ []*Write, _ Options) (*analysis.
 			edits = append(edits, *imp)
 		}
 	}
-	tin := h.in(structFile).text()
-	in := tin.indent(field.Pos())
-	edits = append(edits, analysis.TextEdit{Pos: field.Pos(), End: field.End(),
-		NewText: fmt.Appendf(nil, "%s %sStatusPatcher\n%s%s error", pName, quals[structFile], in, eName)})
+	// A constructor returning an error too returns For's; else the
+	// helper keeps it for Patch to return.
+	ctorErr := h.ctorReturnsErr()
+	fieldText := fmt.Sprintf("%s %sStatusPatcher", pName, quals[structFile])
+	if !ctorErr {
+		fieldText += fmt.Sprintf("\n%s%s error", h.in(structFile).text().indent(field.Pos()), eName)
+	}
+	edits = append(edits, analysis.TextEdit{Pos: field.Pos(), End: field.End(), NewText: []byte(fieldText)})
 	if cf := h.fieldDecl(h.client); h.dropC && cf != nil && len(cf.Names) == 1 {
 		edits = append(edits, h.deleteLine(cf))
 	} else {
@@ -58,25 +63,50 @@ func (h *patchHelper) fix(_ Patcher, _ Files, _ []*Write, _ Options) (*analysis.
 	cin := h.in(ctorFile).text()
 	pv, ev := h.localName("p"), h.localName("err")
 	objName := paramVars(h.pass, h.ctor)[h.ctorObj].Name()
+	lin := cin.indent(h.litStmt.Pos())
+	made := fmt.Sprintf("%s, %s := %sFor(%s, %s)\n%s", pv, ev, quals[ctorFile], cin.source(h.clientKV.Value), objName, lin)
+	set := fmt.Sprintf("%s: %s,%s%s: %s", pName, pv, h.eltSep(cin), eName, ev)
+	if ctorErr {
+		made += fmt.Sprintf("if %s != nil {\n%s\treturn nil, %s\n%s}\n%s", ev, lin, ev, lin, lin)
+		set = fmt.Sprintf("%s: %s", pName, pv)
+	}
 	edits = append(edits,
-		analysis.TextEdit{Pos: h.litStmt.Pos(), NewText: fmt.Appendf(nil, "%s, %s := %sFor(%s, %s)\n%s", pv, ev, quals[ctorFile], cin.source(h.clientKV.Value), objName, cin.indent(h.litStmt.Pos()))},
-		analysis.TextEdit{Pos: h.baseKV.Pos(), End: h.baseKV.End(), NewText: fmt.Appendf(nil, "%s: %s,%s%s: %s", pName, pv, h.eltSep(cin), eName, ev)})
+		analysis.TextEdit{Pos: h.litStmt.Pos(), NewText: []byte(made)},
+		analysis.TextEdit{Pos: h.baseKV.Pos(), End: h.baseKV.End(), NewText: []byte(set)})
 	if h.dropC {
 		edits = append(edits, h.deleteElt(h.clientKV))
 	}
 
 	// Patch: For's error first, then Flush in place of the write.
 	r := h.recv.Name()
-	first := h.method.Body.List[0].Pos()
-	bin := h.text().indent(first)
-	edits = append(edits,
-		analysis.TextEdit{Pos: first, NewText: fmt.Appendf(nil, "if %s.%s != nil {\n%s\treturn %s.%s\n%s}\n%s", r, eName, bin, r, eName, bin, bin)},
-		analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: fmt.Appendf(nil, "%s.%s.Flush(%s)", r, pName, h.text().source(h.call.Args[0]))})
+	if !ctorErr {
+		first := h.method.Body.List[0].Pos()
+		bin := h.text().indent(first)
+		edits = append(edits, analysis.TextEdit{Pos: first, NewText: fmt.Appendf(nil, "if %s.%s != nil {\n%s\treturn %s.%s\n%s}\n%s", r, eName, bin, r, eName, bin, bin)})
+	}
+	edits = append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: fmt.Appendf(nil, "%s.%s.Flush(%s)", r, pName, h.text().source(h.call.Args[0]))})
 	pkgName := h.pkg[strings.LastIndex(h.pkg, "/")+1:]
 	return &analysis.SuggestedFix{
-		Message:   fmt.Sprintf("move the status write onto the generated patchers (%s holds the StatusPatcher of %s.For in place of its base %s, and %s Flushes it)", h.named.Obj().Name(), pkgName, h.base.Name(), h.method.Name.Name),
+		Message:   fmt.Sprintf("move the status write onto the generated patchers (%s holds the StatusPatcher of %s.For in place of its base field %s, and %s Flushes it)", h.named.Obj().Name(), pkgName, h.base.Name(), h.method.Name.Name),
 		TextEdits: edits,
 	}, ""
+}
+
+// ctorReturnsErr reports whether the constructor returns the helper's
+// pointer and an error, the literal in a return statement: For's error
+// is returned there, with nil.
+func (h *patchHelper) ctorReturnsErr() bool {
+	res := h.ctor.Type.Results
+	ret, ok := h.litStmt.(*ast.ReturnStmt)
+	if res == nil || res.NumFields() != 2 || !ok || len(ret.Results) != 2 {
+		return false
+	}
+	sig, ok := h.pass.TypesInfo.TypeOf(h.ctor.Name).(*types.Signature)
+	if !ok || sig.Results().Len() != 2 || !types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	_, ptr := sig.Results().At(0).Type().(*types.Pointer)
+	return ptr
 }
 
 // eltSep separates two elements of the literal as its base's line does:

@@ -221,3 +221,40 @@ func (r *Reconciler) exported(ctx context.Context, key client.ObjectKey) error {
 	w.Status.Ready = true
 	return h.Patch(ctx, w)
 }
+
+// errHelper's constructor returns an error too (cluster-api's
+// patch.NewHelper does): it returns For's, where its callers check it.
+type errHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newErrHelper(obj client.Object, c client.Client) (*errHelper, error) { // want newErrHelper:"statusOnly\\[0\\]"
+	if obj == nil {
+		return nil, errors.New("no object")
+	}
+	return &errHelper{
+		c:    c,
+		base: obj.DeepCopyObject().(client.Object),
+	}, nil
+}
+
+func (h *errHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+func (r *Reconciler) withErr(ctx context.Context, key client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	h, err := newErrHelper(w, r.Client)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		reterr = errors.Join(reterr, h.Patch(ctx, w))
+	}()
+	w.Status.Size = 2
+	return nil
+}
