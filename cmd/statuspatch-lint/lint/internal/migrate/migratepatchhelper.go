@@ -33,7 +33,7 @@ import (
 // returns), and its write becomes Flush; no caller changes. It moves when
 // the base is only the write's, Patch writes nothing else, and every
 // caller passes a generated kind it read by Get to the constructor and
-// the same object to Patch (patchHelperCallers, migratepatchhelpercall.go).
+// the same object to Patch (checkCallers, migratepatchhelpercall.go).
 type patchHelper struct {
 	*site
 	method   *ast.FuncDecl // Patch, holding the write
@@ -42,7 +42,6 @@ type patchHelper struct {
 	obj      *types.Var    // Patch's object parameter
 	base     *types.Var    // the base field
 	client   *types.Var    // the client field
-	field    *ast.Field    // the base field's declaration
 	ctor     *ast.FuncDecl // the constructor, holding the one literal of the type
 	ctorObj  int           // the index of the constructor's object parameter
 	lit      *ast.CompositeLit
