@@ -27,7 +27,7 @@ func TestMigrateCAPIPatchHelper(t *testing.T) {
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			for _, f := range d.SuggestedFixes {
-				if strings.HasPrefix(f.Message, "move the status write onto the generated patchers") && strings.Contains(f.Message, "holds the StatusPatcher of patchers.For") {
+				if strings.HasPrefix(f.Message, "move the status write onto the generated patchers") && strings.Contains(f.Message, "holds the StatusPatcher of patchers.For, made with WithNonStatusChangesUnsent") {
 					moved++
 				}
 			}

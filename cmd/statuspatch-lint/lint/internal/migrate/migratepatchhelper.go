@@ -30,7 +30,10 @@ import (
 // cluster and defer func() { ... helper.Patch(ctx, cluster) ... }().
 // The helper's body is rewritten to hold the StatusPatcher that
 // patchers.For makes in place of the base (and For's error, which Patch
-// returns), and its write becomes Flush; no caller changes. It moves when
+// returns), and its write becomes Flush; no caller changes. The patcher
+// is made with patcher.WithNonStatusChangesUnsent(): what a caller
+// changes outside the status before Patch is not followed, and the
+// status write left it unsent, as the patcher then does. It moves when
 // the base is only the write's, Patch writes nothing else, and every
 // caller passes a generated kind it read by Get to the constructor and
 // the same object to Patch (checkCallers, migratepatchhelpercall.go).
@@ -151,6 +154,11 @@ func (h *patchHelper) check(opts Options) string {
 	}
 	if why := h.testsMayCall(h.ctor.Name.Name, opts); why != "" {
 		return why
+	}
+	if !opts.NonStatusUnsent {
+		// The callers' changes between the helper and Patch are not
+		// followed: the status write left those outside the status unsent.
+		return fmt.Sprintf("-nonstatus-unsent=false, and what %s's callers change outside the status before %s is not followed: the patcher would refuse what the status write left unsent", h.ctor.Name.Name, h.method.Name.Name)
 	}
 	return h.checkCallers(opts)
 }

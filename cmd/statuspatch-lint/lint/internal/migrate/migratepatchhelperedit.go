@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -16,7 +17,9 @@ import (
 // beside For's error, which Patch returns first (a constructor returning
 // an error too returns For's there instead); the write becomes the
 // patcher's Flush. The client field, when the write was its only use, is
-// dropped. No caller changes: Patch's error is still the one the
+// dropped. For is given patcher.WithNonStatusChangesUnsent(), as the
+// status write left unsent what changed outside the status. No caller
+// changes: Patch's error is still the one the
 // caller's defer joins into its named error return, a conflict among it.
 func (h *patchHelper) fix(_ Patcher, _ Files, _ []*Write, _ Options) (*analysis.SuggestedFix, string) {
 	field := h.fieldDecl(h.base)
@@ -41,9 +44,16 @@ func (h *patchHelper) fix(_ Patcher, _ Files, _ []*Write, _ Options) (*analysis.
 			return nil, why
 		}
 		quals[f] = q
-		if imp != nil {
-			edits = append(edits, *imp)
+		var pimp *analysis.TextEdit
+		if f == ctorFile {
+			// For's option, in the constructor.
+			var pq string
+			if pq, pimp, why = h.in(f).text().qualifier(kube.PatcherPkgPath); why != "" {
+				return nil, why
+			}
+			quals[nil] = pq
 		}
+		edits = append(edits, importEdits(h.pkg, imp, kube.PatcherPkgPath, pimp)...)
 	}
 	// A constructor returning an error too returns For's; else the
 	// helper keeps it for Patch to return.
@@ -64,7 +74,7 @@ func (h *patchHelper) fix(_ Patcher, _ Files, _ []*Write, _ Options) (*analysis.
 	pv, ev := h.localName("p"), h.localName("err")
 	objName := paramVars(h.pass, h.ctor)[h.ctorObj].Name()
 	lin := cin.indent(h.litStmt.Pos())
-	made := fmt.Sprintf("%s, %s := %sFor(%s, %s)\n%s", pv, ev, quals[ctorFile], cin.source(h.clientKV.Value), objName, lin)
+	made := fmt.Sprintf("%s, %s := %sFor(%s, %s, %sWithNonStatusChangesUnsent())\n%s", pv, ev, quals[ctorFile], cin.source(h.clientKV.Value), objName, quals[nil], lin)
 	set := fmt.Sprintf("%s: %s,%s%s: %s", pName, pv, h.eltSep(cin), eName, ev)
 	if ctorErr {
 		made += fmt.Sprintf("if %s != nil {\n%s\treturn nil, %s\n%s}\n%s", ev, lin, ev, lin, lin)
@@ -87,7 +97,7 @@ func (h *patchHelper) fix(_ Patcher, _ Files, _ []*Write, _ Options) (*analysis.
 	edits = append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: fmt.Appendf(nil, "%s.%s.Flush(%s)", r, pName, h.text().source(h.call.Args[0]))})
 	pkgName := h.pkg[strings.LastIndex(h.pkg, "/")+1:]
 	return &analysis.SuggestedFix{
-		Message:   fmt.Sprintf("move the status write onto the generated patchers (%s holds the StatusPatcher of %s.For in place of its base field %s, and %s Flushes it)", h.named.Obj().Name(), pkgName, h.base.Name(), h.method.Name.Name),
+		Message:   fmt.Sprintf("move the status write onto the generated patchers (%s holds the StatusPatcher of %s.For, made with WithNonStatusChangesUnsent, in place of its base field %s, and %s Flushes it)", h.named.Obj().Name(), pkgName, h.base.Name(), h.method.Name.Name),
 		TextEdits: edits,
 	}, ""
 }
