@@ -43,6 +43,12 @@
 //     (or the one its code makes), and a decision from status before
 //     the call moves into its Retry (migrategenericlife.go); a base taken
 //     after the status changes keeps the write (migrategenericlate.go).
+//   - patchHelper (migratepatchhelper*.go): cluster-api's patch helper
+//     written in the module, a type holding a copy of the object as its
+//     base whose Patch method writes the status: its body holds the
+//     StatusPatcher of patchers.For instead, its write Flush, when every
+//     caller makes it from a generated kind it read by Get and hands
+//     Patch that object.
 //   - fetchPlan (migratefetch.go): a re-read made a Fetch of the patcher.
 //   - ctorOption (migrateoptions.go): the one table of the options a
 //     moved write's patcher is made with: a field owner, a conflict

@@ -61,7 +61,8 @@ func fallback(s shape) shape {
 //   - the generic helper, a fallback, only when no migration shape took
 //     the write (prepareMigration returns nil): its object is a type
 //     parameter or a client.Object, and its reason is said over the
-//     migration's.
+//     migration's; so is a patch helper's (cluster-api's: a type holding
+//     the base, whose Patch method takes a client.Object).
 //
 // It is a function, not a variable: the planners reach the table again
 // (a group's other writes are recognised by it), which a variable's
@@ -76,6 +77,7 @@ func shapes() []shape {
 		shapeOf("write in place", recogniseInPlace, planGroup),
 		fallback(shapeOf("generic helper", recogniseKindHelper, (*kindHelper).fix)),
 		fallback(shapeOf("generic helper taking its base", recogniseOwnBase, (*ownBase).fix)),
+		fallback(shapeOf("patch helper type", recognisePatchHelper, (*patchHelper).fix)),
 	}
 }
 
