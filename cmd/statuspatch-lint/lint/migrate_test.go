@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 66 {
+	if err != nil || len(goldens) != 67 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -110,7 +110,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrategeneric", "example.com/op/controllers/migrateimpls",
 		"example.com/op/controllers/migrateshare", "example.com/op/controllers/migrateheldfield",
 		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry",
-		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests") {
+		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests",
+		"example.com/op/controllers/migratesubphase") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -227,8 +228,10 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// than the write, two after a change, a return of an error, two calls
 	// taking a context, one of a map's item read in the comma-ok form), 1
 	// written in place whose conflict the code
-	// handles itself.
-	if len(left) != 195 || notMoved != 194 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 195 (194):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// handles itself; migratesubphase: 6 writes of helpers writing more
+	// than once that stay whole (the spec changed between, a caller
+	// without a Get, a raw patch beside), each with why.
+	if len(left) != 201 || notMoved != 200 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 201 (200):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
