@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -202,7 +203,7 @@ func helperGroup(h *helperMove, files Files, ws []*Write, opts Options) ([]*ast.
 	var also []*ast.CallExpr
 	for _, o := range ws {
 		call, ok := files.Calls[o.Lparen]
-		if !ok || call == h.call || call.Pos() < fd.Pos() || call.End() > fd.End() || len(call.Args) < 2 || !h.isObj(call.Args[1]) {
+		if !ok || call == h.call || call.Pos() < fd.Pos() || call.End() > fd.End() || len(call.Args) < 2 || !h.isObj(call.Args[1]) && (h.alias == nil || !passesObj(h.pass.TypesInfo, h.alias, call.Args[1])) {
 			continue
 		}
 		line := h.pass.Fset.Position(call.Pos()).Line
@@ -274,4 +275,59 @@ func movingHelperWrites(c *migration, skip *ast.FuncDecl, files Files, ws []*Wri
 		}
 	}
 	return moving
+}
+
+// paramAlias makes h a helper's move when the write's object is a local
+// m := p of a function's body, p its parameter: h.obj becomes p, and
+// h.alias m, whose writes are p's. m is defined once, by a statement of
+// the body (so before every use), and neither it nor p is assigned again
+// or has its address taken: m is p all along. h.decl stays nil otherwise.
+func paramAlias(h *helperMove) {
+	fd, ok := h.enclosingFunc().(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return
+	}
+	def, val := h.definition(h.obj)
+	id, ok := ast.Unparen(val).(*ast.Ident)
+	if def == nil || !ok || !slices.Contains(fd.Body.List, def) {
+		return
+	}
+	p, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if p == nil || !types.Identical(p.Type(), h.obj.Type()) || h.paramOf(p) != fd.Name.Name {
+		return
+	}
+	for _, v := range []*types.Var{h.obj, p} {
+		for cur := range h.usesOf(fd, v, fd.Pos(), fd.End()) {
+			switch par := cur.Parent().Node().(type) {
+			case *ast.AssignStmt:
+				if isLHS(par, cur.Node()) {
+					return
+				}
+			case *ast.UnaryExpr:
+				if par.Op == token.AND {
+					return
+				}
+			}
+		}
+	}
+	h.alias, h.aliasDef, h.obj, h.decl = h.obj, def, p, fd
+}
+
+// helperUses checks the helper's uses of its object up to its last
+// write (last): of the parameter, and of its alias after the alias's
+// definition, which is no use of its own.
+func helperUses(h *helperMove, last token.Pos) string {
+	body := h.decl.Body
+	if h.alias == nil {
+		return h.checks().checkUses(body, h.obj, body.Pos(), last, 0)
+	}
+	for _, r := range []struct {
+		v        *types.Var
+		from, to token.Pos
+	}{{h.obj, body.Pos(), h.aliasDef.Pos()}, {h.obj, h.aliasDef.End(), last}, {h.alias, h.aliasDef.End(), last}} {
+		if why := h.checks().checkUses(body, r.v, r.from, r.to, 0); why != "" {
+			return why
+		}
+	}
+	return ""
 }

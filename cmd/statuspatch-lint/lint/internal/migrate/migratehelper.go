@@ -39,6 +39,8 @@ type helperMove struct {
 	dropClient     *types.Var      // an exported helper's client parameter, used only by the write: it goes (migrateexported.go)
 	composeCallers bool            // a caller that writes the object too passes its own patcher (migrateexported.go)
 	also           []*ast.CallExpr // the helper's other status writes of obj, Flushes of the same patcher (helperGroup)
+	alias          *types.Var      // the local m := obj the writes name, if they do (paramAlias)
+	aliasDef       ast.Stmt        // alias's definition
 }
 
 // droppedParams are the helper's parameters that go with the move: the
@@ -117,7 +119,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		if problem := h.checkApplyHelper(ws, files); problem != "" {
 			return why("%s", problem)
 		}
-	} else if problem := h.checks().checkUses(fd.Body, h.obj, fd.Body.Pos(), last, 0); problem != "" {
+	} else if problem := helperUses(h, last); problem != "" {
 		return why("%s", problem)
 	}
 	index, recvRoot, clientRest, problem := h.helperClient(fd)
@@ -391,7 +393,7 @@ func (h *helperMove) callerAnchor(c *migration) string {
 		c.anchor, c.baseVar = def, v
 		return ""
 	}
-	return c.reads().noBase(v, "base", c.obj.Name()+".DeepCopy()")
+	return callerNoBase(c, v, "base", c.obj.Name()+".DeepCopy()")
 }
 
 // isUpdate reports whether the write is an Update.

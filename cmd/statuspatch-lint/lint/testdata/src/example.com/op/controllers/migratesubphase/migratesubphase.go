@@ -82,3 +82,22 @@ func (r *Reconciler) phases(ctx context.Context, w *v1.Widget) error {
 	}
 	return nil
 }
+
+// An alias of the parameter, written on each path.
+func (r *Reconciler) aliasCaller(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return r.aliased(ctx, w)
+}
+
+func (r *Reconciler) aliased(ctx context.Context, w *v1.Widget) error {
+	m := w
+	if m.Status.Size == 0 {
+		m.Status.Size = 1
+		return r.Status().Update(ctx, m) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+	}
+	m.Status.Ready = true
+	return r.Status().Update(ctx, m) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
