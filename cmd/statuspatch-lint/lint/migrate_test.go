@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 68 {
+	if err != nil || len(goldens) != 69 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -111,7 +111,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateshare", "example.com/op/controllers/migrateheldfield",
 		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry",
 		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests",
-		"example.com/op/controllers/migratesubphase") {
+		"example.com/op/controllers/migratesubphase", "example.com/op/controllers/migratescope") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -233,8 +233,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// through an alias m := w, a caller without a Get, a raw patch
 	// beside), each with why, and 3 helpers
 	// whose caller's base or patch is not of the object (each naming
-	// what it is and where, in the caller).
-	if len(left) != 206 || notMoved != 205 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 206 (205):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// what it is and where, in the caller); migratescope: 8 writes through
+	// a scope's field that stay (the field itself written, a field no Get
+	// reads, the field assigned after its Get, the scope handed to a
+	// function that changes it, the spec changed between two writes, a
+	// field built from another name's object, a label set through the
+	// field before the call), each with why.
+	if len(left) != 214 || notMoved != 213 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 214 (213):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

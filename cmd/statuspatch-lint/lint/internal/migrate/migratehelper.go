@@ -41,6 +41,7 @@ type helperMove struct {
 	also           []*ast.CallExpr // the helper's other status writes of obj, Flushes of the same patcher (helperGroup)
 	alias          *types.Var      // the local m := obj the writes name, if they do (paramAlias)
 	aliasDef       ast.Stmt        // alias's definition
+	scope          *scopeField     // obj is m := s.F of a scope parameter s (migratescopefield.go)
 }
 
 // droppedParams are the helper's parameters that go with the move: the
@@ -90,6 +91,9 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	name := fd.Name.Name
 	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
 		return nil, h.shapeWhy(h.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
+	}
+	if h.scope != nil {
+		return scopeFix(h, p, files, ws, opts)
 	}
 	fn, _ := h.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	exported := false
