@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 67 {
+	if err != nil || len(goldens) != 70 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -111,7 +111,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateshare", "example.com/op/controllers/migrateheldfield",
 		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry",
 		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests",
-		"example.com/op/controllers/migratecapi") {
+		"example.com/op/controllers/migratecapi", "example.com/op/controllers/migratesubphase",
+		"example.com/op/controllers/migratescope") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -231,8 +232,18 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// handles itself; migratecapi: 5 patch helpers that stay (a base read
 	// elsewhere, a Patch writing the spec too, another object given to
 	// Patch, an object no Get read, an exported helper), each naming the
-	// line.
-	if len(left) != 200 || notMoved != 199 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 200 (199):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// line; migratesubphase: 8 writes of helpers writing more
+	// than once that stay whole (the spec changed between, directly or
+	// through an alias m := w, a caller without a Get, a raw patch
+	// beside), each with why, and 3 helpers
+	// whose caller's base or patch is not of the object (each naming
+	// what it is and where, in the caller); migratescope: 8 writes through
+	// a scope's field that stay (the field itself written, a field no Get
+	// reads, the field assigned after its Get, the scope handed to a
+	// function that changes it, the spec changed between two writes, a
+	// field built from another name's object, a label set through the
+	// field before the call), each with why.
+	if len(left) != 219 || notMoved != 218 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 219 (218):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -161,7 +161,7 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn *types.Func, fact *HelperFact) GroupMember {
 	member := GroupMember{Key: fn.Pkg().Path() + "." + fn.Name()}
 	h := &helperMove{migration: &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}}}, audit: opts.Audit, patcherType: fact.Patcher.Type}, composeCallers: true}
-	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false)
+	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
 			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc)

@@ -3,10 +3,16 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
+	"go/types"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // Fix returns the fix moving w onto the generated patcher of its kind,
@@ -182,4 +188,146 @@ func (m *migration) patcherName(group []*migration) string {
 		}
 	}
 	return name
+}
+
+// helperGroup is the other status writes of a helper's parameter in the
+// helper (h.decl): a sub-reconciler's writes on each phase's path, or one
+// after another. With h's they take the one patcher its callers pass,
+// each a Flush of it: its Flush makes the response the next base, as an
+// Update made it the object, so a second write carries the first one's
+// resourceVersion as the handwritten code's did. It says why they cannot
+// (a write of another shape or client, the object read again in the
+// helper).
+func helperGroup(h *helperMove, files Files, ws []*Write, opts Options) ([]*ast.CallExpr, string) {
+	fd, name, obj := h.decl, h.decl.Name.Name, h.obj.Name()
+	var also []*ast.CallExpr
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || call == h.call || call.Pos() < fd.Pos() || call.End() > fd.End() || len(call.Args) < 2 || !h.isObj(call.Args[1]) && (h.alias == nil || !passesObj(h.pass.TypesInfo, h.alias, call.Args[1])) {
+			continue
+		}
+		line := h.pass.Fset.Position(call.Pos()).Line
+		if h.apply != nil || h.baseParam != nil {
+			return nil, fmt.Sprintf("%s writes it more than once (at line %d too): -fix moves several writes of a helper's parameter only when each is an Update or a merge patch of it", name, line)
+		}
+		if get := getInto(&h.place, fd.Body, h.obj); get != nil {
+			return nil, fmt.Sprintf("%s writes it more than once and reads it again with Get at %s: the patcher its callers pass would not hold that read", name, h.where(get.Pos()))
+		}
+		om, _, owhy := prepareMigration(h.pass, files, opts, o)
+		switch {
+		case om == nil && owhy == "":
+			return nil, fmt.Sprintf("its status write at line %d is not of a shape -fix moves, and the writes of %s in %s move together", line, obj, name)
+		case om == nil:
+			return nil, fmt.Sprintf("its status write at line %d cannot be moved (%s), and the writes of %s in %s move together", line, owhy, obj, name)
+		case om.helper == nil || om.helper.decl != fd || om.apply != nil || om.helper.baseParam != nil:
+			return nil, fmt.Sprintf("its status write at line %d is not an Update or a merge patch of its parameter, and the writes of %s in %s move together", line, obj, name)
+		case h.clientKey(om.client) != h.clientKey(h.client):
+			return nil, fmt.Sprintf("its status write at line %d goes through %s, not %s: one patcher writes through one client", line, types.ExprString(om.client), h.clientText)
+		case om.owner.name() != h.owner.name():
+			return nil, fmt.Sprintf("its status write at line %d has another field owner than the write at line %d: one patcher writes with one", line, h.pass.Fset.Position(h.call.Pos()).Line)
+		}
+		also = append(also, call)
+	}
+	return also, ""
+}
+
+// helperFixing holds the status writes whose Fix movingHelperWrites is
+// asking, so that two helpers each called before the other by some
+// caller do not ask each other's without end: a write asked again while
+// its Fix runs is taken as staying.
+var helperFixing sync.Map // *ast.CallExpr -> struct{}
+
+// movingHelperWrites is the status writes of the other functions of the
+// package (not skip) that c's caller hands c.obj to between its read and
+// c.call, and that move by taking the patcher: a phase's sub-reconciler
+// called on an exclusive path before this one (reconcileDelete before
+// reconcileNormal). They are writes of the caller's life through the
+// patcher it passes them too, no change unseen by it.
+func movingHelperWrites(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, opts Options) []*ast.CallExpr {
+	fn := c.enclosingFunc()
+	root, ok := c.cursor(fn)
+	if !ok || c.anchor == nil {
+		return nil
+	}
+	var decls []*ast.FuncDecl
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if call.Pos() < c.anchor.End() || call.Pos() >= c.call.Pos() || !slices.ContainsFunc(call.Args, c.isObj) {
+			continue
+		}
+		if fd := c.funcDecl(kube.CalledFunc(c.pass, call)); fd != nil && fd != skip && fd.Body != nil && !slices.Contains(decls, fd) {
+			decls = append(decls, fd)
+		}
+	}
+	var moving []*ast.CallExpr
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || !slices.ContainsFunc(decls, func(fd *ast.FuncDecl) bool { return fd.Pos() <= call.Pos() && call.End() <= fd.End() }) {
+			continue
+		}
+		if _, busy := helperFixing.LoadOrStore(call, struct{}{}); busy {
+			continue
+		}
+		fix, _ := Fix(c.pass, files, opts, ws, o)
+		helperFixing.Delete(call)
+		if fix != nil && strings.Contains(fix.Message, " takes the patcher its callers make") {
+			moving = append(moving, call)
+		}
+	}
+	return moving
+}
+
+// paramAlias makes h a helper's move when the write's object is a local
+// m := p of a function's body, p its parameter: h.obj becomes p, and
+// h.alias m, whose writes are p's. m is defined once, by a statement of
+// the body (so before every use), and neither it nor p is assigned again
+// or has its address taken: m is p all along. h.decl stays nil otherwise.
+func paramAlias(h *helperMove) {
+	fd, ok := h.enclosingFunc().(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return
+	}
+	def, val := h.definition(h.obj)
+	id, ok := ast.Unparen(val).(*ast.Ident)
+	if def == nil || !ok || !slices.Contains(fd.Body.List, def) {
+		return
+	}
+	p, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if p == nil || !types.Identical(p.Type(), h.obj.Type()) || h.paramOf(p) != fd.Name.Name {
+		return
+	}
+	for _, v := range []*types.Var{h.obj, p} {
+		for cur := range h.usesOf(fd, v, fd.Pos(), fd.End()) {
+			switch par := cur.Parent().Node().(type) {
+			case *ast.AssignStmt:
+				if isLHS(par, cur.Node()) {
+					return
+				}
+			case *ast.UnaryExpr:
+				if par.Op == token.AND {
+					return
+				}
+			}
+		}
+	}
+	h.alias, h.aliasDef, h.obj, h.decl = h.obj, def, p, fd
+}
+
+// helperUses checks the helper's uses of its object up to its last
+// write (last): of the parameter, and of its alias after the alias's
+// definition, which is no use of its own.
+func helperUses(h *helperMove, last token.Pos) string {
+	body := h.decl.Body
+	if h.alias == nil {
+		return h.checks().checkUses(body, h.obj, body.Pos(), last, 0)
+	}
+	for _, r := range []struct {
+		v        *types.Var
+		from, to token.Pos
+	}{{h.obj, body.Pos(), h.aliasDef.Pos()}, {h.obj, h.aliasDef.End(), last}, {h.alias, h.aliasDef.End(), last}} {
+		if why := h.checks().checkUses(body, r.v, r.from, r.to, 0); why != "" {
+			return why
+		}
+	}
+	return ""
 }

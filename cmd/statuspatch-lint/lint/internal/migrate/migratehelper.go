@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -32,11 +33,15 @@ import (
 // The migration it embeds is the write's in the helper.
 type helperMove struct {
 	*migration
-	decl           *ast.FuncDecl // the helper whose parameter obj is
-	baseParam      *types.Var    // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
-	patchParam     bool          // baseParam is the patch itself, which each caller makes (migratehelperpatch.go)
-	dropClient     *types.Var    // an exported helper's client parameter, used only by the write: it goes (migrateexported.go)
-	composeCallers bool          // a caller that writes the object too passes its own patcher (migrateexported.go)
+	decl           *ast.FuncDecl   // the helper whose parameter obj is
+	baseParam      *types.Var      // the helper's parameter its client.MergeFrom(base) takes, for a Patch, or its patch (patchParam)
+	patchParam     bool            // baseParam is the patch itself, which each caller makes (migratehelperpatch.go)
+	dropClient     *types.Var      // an exported helper's client parameter, used only by the write: it goes (migrateexported.go)
+	composeCallers bool            // a caller that writes the object too passes its own patcher (migrateexported.go)
+	also           []*ast.CallExpr // the helper's other status writes of obj, Flushes of the same patcher (helperGroup)
+	alias          *types.Var      // the local m := obj the writes name, if they do (paramAlias)
+	aliasDef       ast.Stmt        // alias's definition
+	scope          *scopeField     // obj is m := s.F of a scope parameter s (migratescopefield.go)
 }
 
 // droppedParams are the helper's parameters that go with the move: the
@@ -87,6 +92,9 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
 		return nil, h.shapeWhy(h.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
 	}
+	if h.scope != nil {
+		return scopeFix(h, p, files, ws, opts)
+	}
 	fn, _ := h.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	exported := false
 	if fn == nil || token.IsExported(name) {
@@ -101,16 +109,21 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	if fd.Recv != nil && h.interfaceHas(name) {
 		return why("an interface of the package has a method %s: calls through it are not seen", name)
 	}
-	for _, o := range ws {
-		if call, ok := files.Calls[o.Lparen]; ok && call != h.call && fd.Pos() <= call.Pos() && call.End() <= fd.End() && len(call.Args) > 1 && h.isObj(call.Args[1]) {
-			return why("%s writes it more than once", name)
-		}
+	also, problem := helperGroup(h, files, ws, opts)
+	if problem != "" {
+		return why("%s", problem)
+	}
+	h.also = also
+	h.moved = map[*ast.CallExpr]bool{h.call: true}
+	last := h.call.Pos() // the uses up to its last write change at most the status
+	for _, c := range also {
+		h.moved[c], last = true, max(last, c.Pos())
 	}
 	if h.apply != nil {
 		if problem := h.checkApplyHelper(ws, files); problem != "" {
 			return why("%s", problem)
 		}
-	} else if problem := h.checks().checkUses(fd.Body, h.obj, fd.Body.Pos(), h.call.Pos(), 0); problem != "" {
+	} else if problem := helperUses(h, last); problem != "" {
 		return why("%s", problem)
 	}
 	index, recvRoot, clientRest, problem := h.helperClient(fd)
@@ -119,7 +132,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	}
 	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
 	h.composeCallers = !exported // an exported helper's callers here are composed by the command's members
-	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported)
+	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
 			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc)
@@ -221,7 +234,7 @@ func (h *helperMove) helperClient(fd *ast.FuncDecl) (int, bool, string, string) 
 // object as argument objIndex, and returns its callers, grouped by
 // function and object. none allows no caller (an exported helper's may
 // all be in other packages).
-func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot bool, clientRest string, files Files, ws []*Write, none bool) ([]*helperCaller, string) {
+func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot bool, clientRest string, files Files, ws []*Write, none bool, opts Options) ([]*helperCaller, string) {
 	var callers []*helperCaller
 	byKey := map[[2]any]*helperCaller{}
 	for _, f := range h.pass.Files {
@@ -325,7 +338,10 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				// base := obj.DeepCopy() goes when the calls are its only uses.
 				c.keep = c.uses(c.baseVar) != bases[c.baseVar]
 			}
-			c.moved = moved
+			c.moved = maps.Clone(moved)
+			for _, call := range movingHelperWrites(c, h.decl, files, ws, opts) {
+				c.moved[call] = true // another helper's write, given the same patcher
+			}
 			if w := c.checks().unsentMutations(h.call); w != "" {
 				return nil, fmt.Sprintf("its caller at line %d: %s", h.pass.Fset.Position(c.call.Pos()).Line, w)
 			}
@@ -381,7 +397,7 @@ func (h *helperMove) callerAnchor(c *migration) string {
 		c.anchor, c.baseVar = def, v
 		return ""
 	}
-	return c.reads().noBase(v, "base", c.obj.Name()+".DeepCopy()")
+	return callerNoBase(c, v, "base", c.obj.Name()+".DeepCopy()")
 }
 
 // isUpdate reports whether the write is an Update.

@@ -24,8 +24,15 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	}
 	name := h.freePatcherName()
 	var edits []analysis.TextEdit
-	edits = append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(h.call.Args[0])))})
+	writes := append([]*ast.CallExpr{h.call}, h.also...)
+	for _, w := range writes {
+		// Each write of the object in the helper, a Flush of the one patcher.
+		edits = append(edits, analysis.TextEdit{Pos: w.Pos(), End: w.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(w.Args[0])))})
+	}
 	how := "New" + p.Type + ", then Flush"
+	if len(h.also) > 0 {
+		how += fmt.Sprintf(" at each of its %d writes", len(writes))
+	}
 	if h.apply != nil {
 		// The configuration's status to ApplyStatus, before the write's statement.
 		stmt := h.enclosingStmt()
@@ -66,7 +73,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	// The object, for the rest of the body, when it uses it beside the write.
 	used := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == h.obj && (id.Pos() < h.call.Pos() || id.Pos() >= h.call.End()) {
+		if id, ok := n.(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == h.obj && !slices.ContainsFunc(writes, func(w *ast.CallExpr) bool { return w.Pos() <= id.Pos() && id.Pos() < w.End() }) {
 			used = true
 		}
 		return !used

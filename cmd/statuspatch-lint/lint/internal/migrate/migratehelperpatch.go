@@ -28,7 +28,7 @@ func (c *migration) patchAnchor(arg ast.Expr) string {
 		def, val := c.definition(v)
 		mf, ok := val.(*ast.CallExpr)
 		if def == nil || !ok || !c.isMergeFrom(mf) || !c.reads().isDeepCopyOfObj(mf.Args[0]) {
-			return c.reads().noBase(v, "patch", "client.MergeFrom("+deepCopy+")")
+			return callerNoBase(c, v, "patch", "client.MergeFrom("+deepCopy+")")
 		}
 		c.anchor, c.baseVar = def, v
 		return ""
@@ -48,7 +48,7 @@ func (c *migration) patchAnchor(arg ast.Expr) string {
 			c.anchor, c.baseVar = def, v
 			return ""
 		}
-		return c.reads().noBase(v, "base", deepCopy)
+		return callerNoBase(c, v, "base", deepCopy)
 	}
 	return c.shapeWhy("the patch " + types.ExprString(arg) + " is not a variable or client.MergeFrom(base)")
 }

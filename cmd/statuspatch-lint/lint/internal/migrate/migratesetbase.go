@@ -96,3 +96,30 @@ func insideOf(pl *place, set, decl ast.Stmt) string {
 	}
 	return ""
 }
+
+// callerNoBase is noBase for a helper's caller c, whose base (or patch)
+// v is not what the patcher is made at: it names what v is and where in
+// the caller's function (the message is on the helper's write, where
+// "this function" would name the helper).
+func callerNoBase(c *migration, v *types.Var, what, want string) string {
+	if v == nil || c.outerParamOf(v) != "" {
+		return c.reads().noBase(v, what, want)
+	}
+	if why := setBaseWhy(&c.place, v, want); why != "" {
+		return c.shapeWhy(why)
+	}
+	in := "its caller"
+	if fd, ok := c.enclosingFunc().(*ast.FuncDecl); ok {
+		if fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); fn != nil {
+			in = funcName(fn, c.pass.Pkg)
+		}
+	}
+	shape := fmt.Sprintf("-fix makes the patcher where %s := %s is taken in the caller", v.Name(), want)
+	if v.Parent() == c.pass.Pkg.Scope() {
+		return c.shapeWhy(fmt.Sprintf("the %s %s is a package variable: %s", what, v.Name(), shape))
+	}
+	if def, val := c.definition(v); def != nil && val != nil {
+		return c.shapeWhy(fmt.Sprintf("the %s %s is %s, taken in %s at %s: %s", what, v.Name(), c.text().source(val), in, c.where(def.Pos()), shape))
+	}
+	return c.shapeWhy(fmt.Sprintf("the %s %s, declared in %s at %s, is not %s: %s", what, v.Name(), in, c.where(v.Pos()), want, shape))
+}

@@ -252,6 +252,12 @@ func (r *recognition) prepareMerge() *migration {
 		// A helper writing its parameter: its callers make the patcher
 		// (migratehelper.go).
 		h := &helperMove{migration: m, decl: m.helperDecl()}
+		if h.decl == nil && (w.Verb == "Update" || m.isClientMerge(call.Args[2])) {
+			paramAlias(h) // m := obj, written under its alias (migrategroup.go)
+			if h.decl == nil {
+				scopeAlias(h) // m := s.Machine of a scope (migratescopefield.go)
+			}
+		}
 		if h.decl == nil || libraryParam(m.reads()) || w.Verb != "Update" && !m.isClientMerge(call.Args[2]) && !h.baseIsParam() && !h.patchIsParam() {
 			return r.stay(why)
 		}

@@ -148,7 +148,7 @@ func (r *Reconciler) writeSpec(ctx context.Context, w *v1.Widget) error {
 // A parameter written, read again, and written again: the first write has
 // no read before it.
 func (r *Reconciler) writeReadWrite(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
-	if err := r.client.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is a parameter of writeReadWrite: writeReadWrite writes it more than once\)$`
+	if err := r.client.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is a parameter of writeReadWrite: writeReadWrite writes it more than once and reads it again with Get at line 154: the patcher its callers pass would not hold that read\)$`
 		return err
 	}
 	if err := r.client.Get(ctx, key, w); err != nil {

@@ -1,8 +1,10 @@
 // Package migratescope: cluster-api's per-reconcile scope. Reconcile reads
 // the object with Get into a field of a scope struct and hands the scope
-// to reconcileNormal or reconcileDelete, each writing the status. -fix
-// makes a patcher at a Get into a variable, not into a struct field:
-// each write stays, naming the field and the Get that reads it.
+// to reconcileNormal or reconcileDelete, each writing the status through
+// w := s.Widget. -fix makes the patcher after that Get and passes it
+// beside the scope; each write is a Flush of it. A write naming the field
+// itself, or of a scope whose field is read by no Get, stays, naming the
+// field and the Get that reads it.
 package migratescope
 
 import (
@@ -39,18 +41,38 @@ func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) error {
 	switch w.Status.Size {
 	case 0:
 		w.Status.Size = w.Spec.Size
-		if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: .*\(not moved to the patcher: w is s\.Widget, and the struct field Widget is read with Get in Reconciler\.Reconcile \(line 27\): -fix makes a patcher at a Get into a variable, not into a struct field; make NewWidgetStatusPatcher after that Get, keep it beside Widget, and call its Flush\(ctx\) here\)$`
+		if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 			return err
 		}
 	}
+	s.Owner = "normal"
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: .*w is s\.Widget, and the struct field Widget is read with Get in Reconciler\.Reconcile \(line 27\)`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
-// reconcileDelete writes the field itself.
+// reconcileDelete too.
 func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
-	s.Widget.Status.Ready = false
-	return r.Status().Update(ctx, s.Widget) // want `^handwritten status write to Widget: .*\(not moved to the patcher: the object s\.Widget is the struct field Widget, read with Get in Reconciler\.Reconcile \(line 27\): -fix makes a patcher at a Get into a variable, not into a struct field; make NewWidgetStatusPatcher after that Get, keep it beside Widget, and call its Flush\(ctx\) here\)$`
+	w := s.Widget
+	w.Status.Ready = false
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// direct is a scope whose helper writes the field itself.
+type direct struct {
+	Widget *v1.Widget
+}
+
+func (r *Reconciler) reconcileDirect(ctx context.Context, key client.ObjectKey) error {
+	d := &direct{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, d.Widget); err != nil {
+		return err
+	}
+	return r.writeField(ctx, d)
+}
+
+func (r *Reconciler) writeField(ctx context.Context, d *direct) error {
+	d.Widget.Status.Ready = false
+	return r.Status().Update(ctx, d.Widget) // want `^handwritten status write to Widget: .*\(not moved to the patcher: the object d\.Widget is the struct field Widget, read with Get in Reconciler\.reconcileDirect \(line 67\): -fix makes a patcher at a Get into a variable, not into a struct field; make NewWidgetStatusPatcher after that Get, keep it beside Widget, and call its Flush\(ctx\) here\)$`
 }
 
 // orphan is read with Get nowhere in the package: its reason says so.

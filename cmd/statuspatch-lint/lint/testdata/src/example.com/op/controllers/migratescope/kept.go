@@ -1,0 +1,114 @@
+package migratescope
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// swapped's field is assigned after its Get: the patcher made there
+// would not hold the object written.
+type swapped struct {
+	Widget *v1.Widget
+}
+
+func (r *Reconciler) reconcileSwapped(ctx context.Context, key client.ObjectKey) error {
+	s := &swapped{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	s.Widget = s.Widget.DeepCopy()
+	return r.writeSwapped(ctx, s)
+}
+
+func (r *Reconciler) writeSwapped(ctx context.Context, s *swapped) error {
+	w := s.Widget
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeSwapped: the field Widget is assigned at line 21: the patcher made after its Get would not hold what it is then\)$`
+}
+
+// handed is given to a function that changes its object's spec before
+// the writing helper.
+type handed struct {
+	Widget *v1.Widget
+}
+
+func (r *Reconciler) reconcileHanded(ctx context.Context, key client.ObjectKey) error {
+	h := &handed{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, h.Widget); err != nil {
+		return err
+	}
+	grow(h)
+	return r.writeHanded(ctx, h)
+}
+
+func grow(h *handed) { h.Widget.Spec.Size++ }
+
+func (r *Reconciler) writeHanded(ctx context.Context, h *handed) error {
+	w := h.Widget
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is h\.Widget, the field of h, a parameter of writeHanded: its caller at line 43: h is handed to grow at line 42, whose changes are not followed\)$`
+}
+
+// spec's helper changes the spec between its writes.
+type spec struct {
+	Widget *v1.Widget
+}
+
+func (r *Reconciler) reconcileSpec(ctx context.Context, key client.ObjectKey) error {
+	s := &spec{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	return r.writeSpec(ctx, s)
+}
+
+func (r *Reconciler) writeSpec(ctx context.Context, s *spec) error {
+	w := s.Widget
+	w.Status.Ready = true
+	if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeSpec: w.Spec is changed at line 73: `
+		return err
+	}
+	w.Spec.Size = 1
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeSpec: w.Spec is changed at line 73: `
+}
+
+// shared's field is built from an object another name holds.
+type shared struct {
+	Widget *v1.Widget
+}
+
+func (r *Reconciler) reconcileShared(ctx context.Context, key client.ObjectKey, w *v1.Widget) error {
+	s := &shared{Widget: w}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	return r.writeShared(ctx, s)
+}
+
+func (r *Reconciler) writeShared(ctx context.Context, s *shared) error {
+	w := s.Widget
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeShared: its caller at line 87 builds s's Widget with w, not a new object \(&T\{\} or new\(T\)\) that only the field holds\)$`
+}
+
+// labelled's caller changes a label through the field before the call.
+type labelled struct {
+	Widget *v1.Widget
+}
+
+func (r *Reconciler) reconcileLabelled(ctx context.Context, key client.ObjectKey) error {
+	s := &labelled{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	s.Widget.Labels["seen"] = "yes"
+	return r.writeLabelled(ctx, s)
+}
+
+func (r *Reconciler) writeLabelled(ctx context.Context, s *labelled) error {
+	w := s.Widget
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeLabelled: its caller at line 107: s\.Widget\.Labels is used at line 106 in a way -fix does not follow \(only its values are read, compared, or a metav1\.Time's methods called\)\)$`
+}
