@@ -61,12 +61,11 @@ func (r *stampReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 // Gizmo) is never explored again, and the search's verdict depends on
 // the order it met its schedules in, which a replay does not repeat.
 func TestResetRestoresWhatWasThereBeforeAndAStepWrote(t *testing.T) {
-	// Fails at 30d2464: the first schedule (its reconcile after the label)
-	// stamps the settings, the reset deletes them (Untouched: a step
-	// wrote them), and the second reports no Gizmo, replay "-", which on
-	// a fresh server reads the settings and passes. The fix restores such
-	// an object to its first version; until then this documents it.
-	t.Skip("known: the reset deletes an object there before Run once a step wrote it (s93k review of 8404af6)")
+	// Failed at 84ef393: the first schedule (its reconcile after the
+	// label) stamps the settings, the reset deleted them (a step wrote
+	// them), and the second reported no Gizmo, replay "-", which on a
+	// fresh server reads the settings and passes. The reset restores
+	// such an object to its first version (internal/reset, restore.go).
 	env := server(t)
 	settings := &testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "settings"}}
 	if err := env.Client.Create(t.Context(), settings); err != nil {
