@@ -143,3 +143,16 @@ func TestLeftoversKeepUntouched(t *testing.T) {
 		t.Errorf("restored, then deleted by a step: Leftovers = %+v, want labelled restored to %v", left, obj("u2"))
 	}
 }
+
+// A restore that did not make the start names the first field that
+// differs, with both values.
+func TestDiffers(t *testing.T) {
+	got := map[string]any{"metadata": map[string]any{"generation": int64(1), "name": "s"}, "spec": map[string]any{"size": int64(3)}}
+	want := map[string]any{"metadata": map[string]any{"generation": int64(2), "name": "s"}, "spec": map[string]any{"size": int64(3)}}
+	if d, w := differs(got, want, ""), "metadata.generation is 1, the search began with 2"; d != w {
+		t.Errorf("differs = %q, want %q", d, w)
+	}
+	if d := differs(got, got, ""); d != "" {
+		t.Errorf("differs of one object = %q, want none", d)
+	}
+}

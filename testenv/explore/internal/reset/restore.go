@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"time"
 
@@ -118,11 +119,45 @@ func (b server) restore(ctx context.Context, l Leftover) error {
 	if err != nil {
 		return err
 	}
-	if !reflect.DeepEqual(book.Comparable(got.Object, nil), want) {
-		return fmt.Errorf("explore: reset %s: cannot restore it as the search began: the server holds %v, the search began with %v",
-			l.Key, book.Comparable(got.Object, nil), want)
+	if d := differs(book.Comparable(got.Object, nil), want, ""); d != "" {
+		return fmt.Errorf("explore: reset %s: cannot restore it as the search began: %s", l.Key, d)
 	}
 	return nil
+}
+
+// differs names the first field where got and want differ, with both
+// values, "" where they do not.
+func differs(got, want any, path string) string {
+	g, gok := got.(map[string]any)
+	w, wok := want.(map[string]any)
+	if !gok || !wok {
+		if reflect.DeepEqual(got, want) {
+			return ""
+		}
+		return fmt.Sprintf("%s is %v, the search began with %v", path, got, want)
+	}
+	keys := map[string]bool{}
+	for k := range g {
+		keys[k] = true
+	}
+	for k := range w {
+		keys[k] = true
+	}
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		p := k
+		if path != "" {
+			p = path + "." + k
+		}
+		if d := differs(g[k], w[k], p); d != "" {
+			return d
+		}
+	}
+	return ""
 }
 
 // update writes start onto cur in place: metadata and spec at cur's
