@@ -40,9 +40,11 @@ import (
 // requests, and a server answers several at once on as many cores. Not a
 // Namespace: it is reset after every other object, the objects in it
 // first (a namespace gone, admission refuses the finalizers' removal of
-// an object left in it).
+// an object left in it); one to restore, before every other object, so
+// that what is made again in it can be.
 //
-// After the reset none of the objects exists: the next schedule's book
+// After the reset none of the objects it deleted exists (one restored is
+// there, and the next book reads it): the next schedule's book
 // records each as absent when it first needs it, without reading it
 // (book.Book.SetGone, Gone), unless Scenario.BeginSchedule, which may write
 // anything, ran in between. An object stays absent until a schedule's
