@@ -107,19 +107,20 @@ func (b backend) worlds() []Backend {
 type leftover = reset.Leftover
 
 // leftovers are the objects r's book holds, each at its newest version,
-// but those there before the search that no step wrote: older than the
-// search's first schedule in this world, the revision its first
-// scenario Object was created at (explorer.began).
+// but those there before the search that no step wrote, and with what
+// was there before it restored (reset.Before): older than the search's
+// first schedule in this world, the revision its first scenario Object
+// was created at (explorer.before).
 func leftovers(ex *explorer, r *run) []leftover {
-	if ex.began == 0 {
+	if ex.before.Began == 0 {
 		for _, o := range ex.setup.s.Objects {
 			k, err := r.Book.KeyOf(o, client.ObjectKeyFromObject(o))
 			if h := r.Book.History(k); err == nil && h != nil && len(h.RVs) > 0 {
-				if rv, err := strconv.ParseUint(h.RVs[0], 10, 64); err == nil && (ex.began == 0 || rv < ex.began) {
-					ex.began = rv
+				if rv, err := strconv.ParseUint(h.RVs[0], 10, 64); err == nil && (ex.before.Began == 0 || rv < ex.before.Began) {
+					ex.before.Began = rv
 				}
 			}
 		}
 	}
-	return reset.Leftovers(r.Book, r.Cache.Lists.Revision, ex.began)
+	return reset.Leftovers(r.Book, r.Cache.Lists.Revision, &ex.before)
 }

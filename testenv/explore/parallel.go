@@ -1,6 +1,10 @@
 package explore
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/reset"
+)
 
 // The workers of a search: search.DepthFirst and search.RunRandom run
 // their schedules on a pool of explorers, one on each world of the
@@ -30,7 +34,7 @@ func (ex *explorer) workers() []*explorer {
 	for _, w := range worlds[1:n] {
 		c := *ex
 		c.o.Backend = w
-		c.touched, c.runs, c.last, c.fresh, c.began = nil, 0, nil, nil, 0
+		c.touched, c.runs, c.last, c.fresh, c.before = nil, 0, nil, nil, reset.Before{}
 		out = append(out, &c)
 	}
 	return out

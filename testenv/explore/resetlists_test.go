@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -67,6 +68,22 @@ func TestResetListNotEmptyAsksTheNewest(t *testing.T) {
 			return env.Client.Create(ctx, g)
 		},
 	}
+	// The last schedule's Gizmo is there after Run, made outside the
+	// book: a later test on the shared server would find it there before
+	// its search, and the reset restore it if a step deleted it.
+	t.Cleanup(func() {
+		var l testv1.GizmoList
+		if err := env.Client.List(context.Background(), &l, client.InNamespace("ns")); err != nil {
+			t.Errorf("listing the Gizmos left: %v", err)
+		}
+		for i := range l.Items {
+			if strings.HasPrefix(l.Items[i].Name, "outside-") {
+				if err := env.Client.Delete(context.Background(), &l.Items[i]); client.IgnoreNotFound(err) != nil {
+					t.Errorf("deleting Gizmo ns/%s: %v", l.Items[i].Name, err)
+				}
+			}
+		}
+	})
 	const schedules = 3
 	res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(srv), Seed: 1, Schedules: schedules, Depth: 2, Budget: searchBound,
 		Disable: []string{explore.InvariantObservedGenerationStuck}})

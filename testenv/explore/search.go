@@ -7,6 +7,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/progress"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/reset"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
@@ -19,9 +20,9 @@ import (
 type explorer struct {
 	o       Options
 	touched []leftover
-	// began is the revision this world's first schedule began at
-	// (leftovers): what is older and no step wrote stays.
-	began    uint64
+	// before is what was there before this world's search began
+	// (leftovers): it stays, or is restored.
+	before   reset.Before
 	deadline time.Time
 	runs     int
 	// last is the last schedule replay ran.

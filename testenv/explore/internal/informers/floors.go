@@ -236,7 +236,9 @@ func (f freshReader) List(ctx context.Context, list client.ObjectList, opts ...c
 // them (floors.go) is outside it.
 
 // AfterReset seeds the schedule's kinds with the previous schedule's
-// Newest revisions, from left, what the reset deleted.
+// Newest revisions, from left, what the reset deleted. A kind of which the
+// reset restored an object there before the search (Leftover.Start) has
+// none: the restore may move an object into a scope after R.
 func (l Floors) AfterReset(left []reset.Leftover) {
 	unsure := map[schema.GroupKind]bool{}
 	for _, x := range left {
@@ -244,7 +246,7 @@ func (l Floors) AfterReset(left []reset.Leftover) {
 			continue // not deleted by this reset: no revision of its kind
 		}
 		gk := x.Key.GVK.GroupKind()
-		unsure[gk] = unsure[gk] || x.KindUnsure || x.KindRV == 0
+		unsure[gk] = unsure[gk] || x.KindUnsure || x.KindRV == 0 || x.Start != nil
 		f := l[gk]
 		f.reset = max(f.reset, x.KindRV)
 		l[gk] = f

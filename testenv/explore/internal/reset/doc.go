@@ -2,7 +2,8 @@
 // told apart by: the backends that run schedules (Backend: Server, on
 // API servers, and Fake, on a new fake client each), the reset between
 // two schedules on a server (what the previous schedule's book left,
-// Leftover and Leftovers; the requests that delete it, All; the
+// Leftover and Leftovers; the requests that delete it, or restore what
+// was there before the search, Before, as it was then, All; the
 // scenario's objects made anew, Create; what the next schedule's book
 // may take for absent without reading it, Gone and StillGone), a
 // DeleteAllOf served as the server's collection delete, and the hashes

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -23,7 +22,8 @@ import (
 // schedule's book holds is deleted, finalizers removed first, so that the
 // next schedule starts from the same state (the scenario's Objects, made
 // anew) with the same names; but an object that was there before the
-// schedule and that no step wrote (Untouched), which stays.
+// search, which stays as it was (Untouched) or is restored to what it
+// was when the search began (restore.go).
 //
 // The book says what to undo: an object whose newest version is absent is
 // gone (every write of the schedule went through the explorer's clients
@@ -40,9 +40,11 @@ import (
 // requests, and a server answers several at once on as many cores. Not a
 // Namespace: it is reset after every other object, the objects in it
 // first (a namespace gone, admission refuses the finalizers' removal of
-// an object left in it).
+// an object left in it); one to restore, before every other object, so
+// that what is made again in it can be.
 //
-// After the reset none of the objects exists: the next schedule's book
+// After the reset none of the objects it deleted exists (one restored is
+// there, and the next book reads it): the next schedule's book
 // records each as absent when it first needs it, without reading it
 // (book.Book.SetGone, Gone), unless Scenario.BeginSchedule, which may write
 // anything, ran in between. An object stays absent until a schedule's
@@ -68,24 +70,28 @@ type Leftover struct {
 	// Carried: not of the previous schedule's book, but one an earlier
 	// reset deleted and no schedule met since (StillGone).
 	Carried bool
+	// Start is the object as it was when the search began, for one there
+	// before it (Before): the reset restores it to Start; nil: it
+	// deletes it.
+	Start map[string]any
 }
 
 // Leftovers are the objects b holds, each at its newest version; kind is
 // what the schedule knew of a kind's newest revision (informers.Floors).
-// Not an object that was there before the search began and that the
-// schedule left as it was (Untouched): begin is the revision the search
-// began at (the resourceVersion of the first of the scenario's Objects
-// its first schedule created; 0: unknown, and every object is a
-// leftover).
-func Leftovers(b *book.Book, kind func(schema.GroupKind) (rv uint64, unsure bool), begin uint64) []Leftover {
+// One there before the search began (before, which notes those b met
+// first) is restored (Start), or left when the schedule left it as it
+// was (Untouched).
+func Leftovers(b *book.Book, kind func(schema.GroupKind) (rv uint64, unsure bool), before *Before) []Leftover {
 	out := make([]Leftover, 0, len(b.Keys()))
 	for _, k := range b.Keys() {
 		h := b.History(k)
 		rv, unsure := kind(k.GVK.GroupKind())
-		if !unsure && Untouched(h, begin) {
+		before.note(h)
+		start := before.Start[k]
+		if !unsure && Untouched(h, start) {
 			continue
 		}
-		l := Leftover{Key: k, KindRV: rv, KindUnsure: unsure}
+		l := Leftover{Key: k, KindRV: rv, KindUnsure: unsure, Start: start}
 		if v := h.Versions[h.Newest()]; v != nil {
 			l.RV = h.RVs[h.Newest()]
 			l.Finalizers = len((&unstructured.Unstructured{Object: v}).GetFinalizers()) > 0
@@ -95,44 +101,40 @@ func Leftovers(b *book.Book, kind func(schema.GroupKind) (rv uint64, unsure bool
 	return out
 }
 
-// Untouched reports that h is an object there before the search began,
-// at revision begin, that the schedule only read: every version of it
-// present and made by no step's write (By 0), the newest stored before
-// begin (a server's resourceVersions are one revision count). A Namespace
-// the test made before Run, which trust-manager's Bundle controller
-// lists: the reset leaves it, as it found it, for the next schedule to
-// read. Not one of the scenario's Objects (created at begin or after),
-// nor one an outside writer (the scenario's Invariant) made during the
-// search.
-func Untouched(h *book.History, begin uint64) bool {
-	if begin == 0 || len(h.Versions) == 0 {
-		return false
-	}
-	for i, v := range h.Versions {
-		if v == nil || h.By[i] != 0 {
-			return false
-		}
-	}
-	rv, err := strconv.ParseUint(h.RVs[h.Newest()], 10, 64)
-	return err == nil && rv < begin
-}
-
 // workers bounds the reset's requests in flight.
 const workers = 8
 
-// All resets every object of left through c: the Namespaces last, each
-// batch at once. The error is the first object's, in left's order.
+// All resets every object of left through c: the Namespaces there before
+// the search restored first, then the other objects, deleted or restored,
+// then the Namespaces deleted, each batch at once. The error is the
+// first object's, in left's order.
 func All(ctx context.Context, c client.Client, left []Leftover) error {
 	b := server{c: c}
-	var objs, namespaces []Leftover
+	var restoredNS, objs, namespaces []Leftover
+	restored := map[book.Key]bool{}
 	for _, l := range left {
-		if l.Key.IsNamespace() {
+		if l.Start != nil {
+			restored[l.Key] = true
+		}
+	}
+	for i, l := range left {
+		switch {
+		case restored[l.Key]:
+			if l.Start == nil || later(left[i+1:], l.Key) {
+				continue // restored once, as the last leftover of it says
+			}
+			if l.Key.IsNamespace() {
+				restoredNS = append(restoredNS, l)
+			} else {
+				objs = append(objs, l)
+			}
+		case l.Key.IsNamespace():
 			namespaces = append(namespaces, l)
-		} else if l.RV != "" || l.KindUnsure {
+		case l.RV != "" || l.KindUnsure:
 			objs = append(objs, l) // not one the book saw absent last, surely
 		}
 	}
-	for _, batch := range [][]Leftover{objs, namespaces} {
+	for _, batch := range [][]Leftover{restoredNS, objs, namespaces} {
 		errs := make([]error, len(batch))
 		sem := make(chan struct{}, workers)
 		var wg sync.WaitGroup
@@ -141,7 +143,11 @@ func All(ctx context.Context, c client.Client, left []Leftover) error {
 			wg.Add(1)
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				errs[i] = b.reset(ctx, l)
+				if l.Start != nil {
+					errs[i] = b.restore(ctx, l)
+				} else {
+					errs[i] = b.reset(ctx, l)
+				}
 			}()
 		}
 		wg.Wait()
@@ -152,6 +158,16 @@ func All(ctx context.Context, c client.Client, left []Leftover) error {
 		}
 	}
 	return nil
+}
+
+// later reports that left holds a leftover of k to restore.
+func later(left []Leftover, k book.Key) bool {
+	for _, l := range left {
+		if l.Key == k && l.Start != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // server is the server a reset deletes on.
@@ -276,12 +292,18 @@ func Create(ctx context.Context, c client.Client, obj client.Object) (*unstructu
 
 // Gone are the objects of left that no longer exist once the backend has
 // reset them: all but Namespaces (the namespace's finalize may leave one
-// Terminating on a server that answers it so), which are read again.
+// Terminating on a server that answers it so), which are read again, and
+// those restored (Start), which are there.
 func Gone(left []Leftover) map[book.Key]bool {
 	gone := map[book.Key]bool{}
 	for _, l := range left {
 		if !l.Key.IsNamespace() {
 			gone[l.Key] = true
+		}
+	}
+	for _, l := range left {
+		if l.Start != nil {
+			delete(gone, l.Key)
 		}
 	}
 	return gone
@@ -290,9 +312,15 @@ func Gone(left []Leftover) map[book.Key]bool {
 // StillGone are the objects of left, which the reset has deleted, as
 // leftovers of the next schedule: absent, with no version to delete and
 // no revision of their kind (Floors.AfterReset skips them), each once.
-// Not a Namespace, which the reset always reads again (Gone).
+// Not a Namespace, which the reset always reads again (Gone), nor one
+// restored.
 func StillGone(left []Leftover) []Leftover {
 	seen := map[book.Key]bool{}
+	for _, l := range left {
+		if l.Start != nil {
+			seen[l.Key] = true
+		}
+	}
 	var out []Leftover
 	for _, l := range left {
 		if l.Key.IsNamespace() || seen[l.Key] {
