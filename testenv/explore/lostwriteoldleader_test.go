@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
+	"github.com/statuspatch/statuspatch/testenv/explore/report"
 )
 
 // syncer copies each Widget's size into a Gizmo of its name (created
@@ -91,6 +93,7 @@ func TestLostWriteOverOldLeaderJudgedFresh(t *testing.T) {
 	if res.Violation != nil {
 		t.Fatalf("replay of %q, the same status read fresh: want no violation, got:\n%s", seed, res.Violation)
 	}
+	o.Report = filepath.Join(t.TempDir(), "report.json")
 	res, err = explore.Run(t.Context(), syncerScenario(true), o)
 	if err != nil {
 		t.Fatal(err)
@@ -102,4 +105,16 @@ func TestLostWriteOverOldLeaderJudgedFresh(t *testing.T) {
 		t.Fatalf("replay of %q, an append: want the old leader's item lost, got %v", seed, v)
 	}
 	t.Logf("%s", v)
+	// A replay's violation is its Result's one Violations entry, and its
+	// Report's, as a search's.
+	if len(res.Violations) != 1 || res.Violations[0] != v || res.Elapsed <= 0 {
+		t.Errorf("replay: want Violations [the violation] and the time it took, got %d, %s", len(res.Violations), res.Elapsed)
+	}
+	rep, err := report.Read(o.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) != 1 || rep.Violations[0].Message != v.Message || rep.Violations[0].Replay != seed || rep.Violations[0].Rank != v.Rank || rep.Ran != 2 {
+		t.Errorf("replay's report: want the violation, its seed and rank, 2 schedules run, got %+v", rep)
+	}
 }
