@@ -2,8 +2,10 @@ package run
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
+	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -12,8 +14,9 @@ import (
 // Scripted is a Run driven by hand, with no server, reconciler or cache:
 // a test of a judge scripts the versions a schedule's steps record, as
 // the explorer's client records them, and reads what the judges made of
-// them. The tests of "no lost write" and "no stuck finalizer" in the
-// explorer's package use it instead of Run's fields.
+// them, or what the state hash makes of what the caches were served.
+// The tests of "no lost write", "no stuck finalizer" and the state hash
+// in the explorer's package use it instead of Run's fields.
 type Scripted struct{ r *Run }
 
 // NewScripted is a schedule of ex (nil: a scenario of nothing), with
@@ -61,3 +64,28 @@ func (s *Scripted) CheckFinalizers(first int, kinds []schema.GroupVersionKind) {
 
 // Failed is what the schedule broke first, nil for nothing.
 func (s *Scripted) Failed() *violation.Record { return s.r.Trace.Failed }
+
+// Saw records that the process's informer of rep served version v (from
+// 0) of k.
+func (s *Scripted) Saw(k book.Key, rep servedapi.Rep, v int) { s.r.Cache.Model.View.Saw(k, rep, v) }
+
+// LeaderChanged is a standby manager taking over: its informers have
+// served nothing yet, and what the old leader's were served is carried.
+func (s *Scripted) LeaderChanged() { s.r.Cache.Model.View.HandOver(nil) }
+
+// Floored is a cold restart's floor: the cache serves k from version v
+// (from 0) on.
+func (s *Scripted) Floored(k book.Key, v int) { s.r.Cache.Model.Floor[k] = v }
+
+// Started records that the process's second cache (internal/served)
+// started an informer that listed q.
+func (s *Scripted) Started(q servedapi.Request) {
+	if s.r.Proc == nil {
+		s.r.Proc = servedapi.New(informers.ServedBook{Book: s.r.Book}, nil)
+	}
+	s.r.Proc.NoteList(q, nil)
+}
+
+// StateHash is the hash of the state before a chosen step, left chosen
+// steps left (Run.StateHash).
+func (s *Scripted) StateHash(left int) uint64 { return s.r.StateHash(left) }
