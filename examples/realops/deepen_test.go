@@ -92,8 +92,8 @@ func TestGrafanaVersionDeepening(t *testing.T) {
 // leader change (TestJobSetDeletesByNameReplay) with the default options
 // and a budget, in the scenario of the replay (the Job controller's
 // failure the only action). The depth-first search does not reach it: it
-// needs a leader change, seven chosen steps and a List seven points
-// behind. The fault phase that follows the deepening within the budget
+// needs a leader change, the replay's eight chosen steps (the action
+// among them) and a List seven points behind. The fault phase that follows the deepening within the budget
 // does: random schedules with a crash or a leader change and a stale
 // read after it (docs/explore-design.md, How it searches).
 func TestJobSetByNameDeepening(t *testing.T) {

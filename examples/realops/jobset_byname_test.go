@@ -132,9 +132,10 @@ func (c *ownerIndexClient) List(ctx context.Context, list client.ObjectList, opt
 const jobsetByNameSeed = "jobset:jobs/hello@0,0,0 !fail-job jobset:jobs/hello@0,0 jobset:jobs/hello@0,0,0 " +
 	"gc:jobs/hello-workers-0@0 gc:jobs/hello-workers-1@0 jobset:jobs/hello@0,0,0#2L jobset:jobs/hello@0,7,0"
 
-// TestJobSetDeletesByNameReplay: the explorer, given that schedule (7
-// chosen steps, a lag of 7: past the default bounds and deepening level 1),
-// reports the deletes as `no delete of own creation`. (It once reported,
+// TestJobSetDeletesByNameReplay: the explorer, given that schedule (8
+// chosen steps, the action among them, as Options.Depth counts them, and
+// a lag of 7: past the default bounds and deepening level 1), reports the
+// deletes as `no delete of own creation`. (It once reported,
 // first, a `no lost write` on metadata.finalizers that was a false alarm of
 // the explorer, which kept a field's writer per object name across a
 // deletion and a create of the same name; it keeps it per object now:
@@ -151,6 +152,11 @@ func TestJobSetDeletesByNameReplay(t *testing.T) {
 	v := res.Violation
 	if v == nil || !v.Broke(explore.InvariantOwnDelete) || !strings.Contains(v.String(), "Job jobs/hello-workers-0") {
 		t.Fatalf("want the new leader's delete of the attempt-1 Jobs, got:\n%v", v)
+	}
+	// The count examples/realops/README.md gives: the seed's steps, the
+	// action's included, as the report says.
+	if n := len(strings.Fields(jobsetByNameSeed)); v.Chosen() != n || n != 8 || !strings.Contains(v.String(), "(8 chosen steps") {
+		t.Fatalf("want the report's schedule of the seed's 8 chosen steps, got %d (seed %d):\n%v", v.Chosen(), n, v)
 	}
 	// The new leader's stale Job list goes through the informer of
 	// JobSet's field index on Jobs, which its cache ran before the

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 
 	"testing"
 
@@ -46,29 +47,19 @@ func TestStuckFinalizerSilentWhileANamespaceTerminates(t *testing.T) {
 		}(), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRun(nil, nil)
-			step := func(it item, result string, write func()) {
-				r.Trace.Cur = &stepState{Step: Step{Index: len(r.Trace.Steps) + 1, Result: result}, Seen: map[book.Key]int{}}
-				if write != nil {
-					write()
-				}
-				r.Trace.Steps = append(r.Trace.Steps, r.Trace.Cur.Step)
-				r.Trace.Chosen = append(r.Trace.Chosen, scriptStep{It: it})
-				r.Trace.Cur = nil
-			}
-			mark := func(k book.Key) { r.Book.History(k).By[r.Book.History(k).Newest()] = r.Trace.Cur.Step.Index }
-			r.Book.Record(w, meta("w", false), "1") // the scenario's Widget
+			r := schedrun.NewScripted(nil)
+			r.Record(w, meta("w", false), "1") // the scenario's Widget
 			if tc.namespace != nil {
-				r.Book.Record(ns, tc.namespace, "2")
+				r.Record(ns, tc.namespace, "2")
 			}
 			rec := item{Rec: 0, Action: -1, Key: w}
-			step(rec, "done", func() { r.Book.Record(w, meta("w", false, "example.com/cleanup"), "3"); mark(w) })
-			step(item{Rec: -1, Action: 0}, "done", func() { r.Book.Record(w, meta("w", true, "example.com/cleanup"), "4"); mark(w) })
-			first := len(r.Trace.Steps)
-			step(rec, "done", nil)
-			r.Checks.CheckFinalizers(r.Trace.Judged(), first, []schema.GroupVersionKind{widget})
-			if got := r.Trace.Failed != nil && r.Trace.Failed.Invariant == InvariantStuckFinalizer; got != tc.want {
-				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.Trace.Failed)
+			r.Step(rec, "done", nil, func() { r.Record(w, meta("w", false, "example.com/cleanup"), "3") })
+			r.Step(item{Rec: -1, Action: 0}, "done", nil, func() { r.Record(w, meta("w", true, "example.com/cleanup"), "4") })
+			first := r.Steps()
+			r.Step(rec, "done", nil, nil)
+			r.CheckFinalizers(first, []schema.GroupVersionKind{widget})
+			if got := r.Failed() != nil && r.Failed().Invariant == InvariantStuckFinalizer; got != tc.want {
+				t.Fatalf("reported %t, want %t: %+v", got, tc.want, r.Failed())
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 
 	"strings"
 	"testing"
@@ -27,29 +28,28 @@ func TestLostWriteOnlyOnOverwrite(t *testing.T) {
 		{"update after an unseen write", obj(3), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRun(nil, nil)
-			at := func(step, based int) {
-				r.Trace.Cur = &stepState{Step: Step{Index: step}, Seen: map[book.Key]int{}}
-				if based >= 0 {
-					r.Trace.Cur.Seen[k] = based
+			r := schedrun.NewScripted(nil)
+			// seen: each step's newest version of k seen (from 0).
+			seen := func(based int) map[book.Key]int { return map[book.Key]int{k: based} }
+			r.Record(k, nil, "") // v1: absent
+			r.Step(item{Rec: 0, Action: -1, Key: k}, "done", seen(0), func() {
+				r.Record(k, obj(1), "10") // v2: step 1 creates
+			})
+			r.Step(item{Rec: 0, Action: -1, Key: k}, "done", seen(1), func() {
+				if tc.lost {
+					r.Record(k, obj(2), "11") // v3: step 2 updates
+				} else {
+					r.Record(k, nil, "") // v3: step 2 deletes
 				}
+			})
+			r.Step(item{Rec: 0, Action: -1, Key: k}, "done", seen(0), func() { // saw only v1
+				r.Record(k, tc.last, "12")
+			})
+			if got := r.Failed() != nil && r.Failed().Invariant == InvariantLostWrite; got != tc.lost {
+				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.Failed())
 			}
-			r.Book.Record(k, nil, "") // v1: absent
-			at(1, 0)
-			r.Book.Record(k, obj(1), "10") // v2: step 1 creates
-			at(2, 1)
-			if tc.lost {
-				r.Book.Record(k, obj(2), "11") // v3: step 2 updates
-			} else {
-				r.Book.Record(k, nil, "") // v3: step 2 deletes
-			}
-			at(3, 0) // saw only v1
-			r.Book.Record(k, tc.last, "12")
-			if got := r.Trace.Failed != nil && r.Trace.Failed.Invariant == InvariantLostWrite; got != tc.lost {
-				t.Fatalf("lost write reported: %t, want %t (%+v)", got, tc.lost, r.Trace.Failed)
-			}
-			if tc.lost && !strings.Contains(r.Trace.Failed.Message, "spec.replicas written by step 2") {
-				t.Errorf("message %q", r.Trace.Failed.Message)
+			if tc.lost && !strings.Contains(r.Failed().Message, "spec.replicas written by step 2") {
+				t.Errorf("message %q", r.Failed().Message)
 			}
 		})
 	}

@@ -197,7 +197,9 @@ type Options struct {
 	// depth-first; the same seed explores the same schedules.
 	Seed int64
 	// Replay, if set, runs only this schedule, a Violation's Seed, twice,
-	// and reports in Result.Diverged whether the two runs differ.
+	// and reports in Result.Diverged whether the two runs differ; the
+	// first run's violation, if any, is Result.Violation, Violations'
+	// one entry and the Report's.
 	Replay string
 	// Crashes bounds how many times per schedule the explorer stops the
 	// process right after a write of a chosen reconcile (every write is a

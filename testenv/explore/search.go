@@ -102,23 +102,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	ex.prog.SetPhase(ex.phase(o).String())
 	defer ex.cleanup()
 	if o.Replay != "" {
-		script, err := ex.setup.parseSeed(o.Replay)
-		if err != nil {
-			return nil, err
-		}
-		v, err := ex.replay(ctx, script)
-		if err != nil {
-			return &Result{Schedules: 1, Violation: v, Bounds: ex.bounds(ex.o)}, err
-		}
-		first := ex.last
-		if _, err := ex.replay(ctx, script); err != nil {
-			return &Result{Schedules: 2, Violation: v, Bounds: ex.bounds(ex.o)}, err
-		}
-		res := &Result{Schedules: 2, Violation: v, Bounds: ex.bounds(ex.o)}
-		if d := divergence(first, ex.last); d != "" {
-			res.Diverged = "replay diverged at " + d + divergedHint
-		}
-		return res, nil
+		return ex.replayTwice(ctx)
 	}
 	if err := ex.o.validateShard(); err != nil {
 		return nil, err
@@ -249,4 +233,37 @@ func (ex *explorer) cleanup() {
 func (ex *explorer) end(r *run) {
 	r.Proc.Stop()
 	ex.touched = append(ex.touched, leftovers(ex, r)...)
+}
+
+// replayTwice runs Options.Replay twice and says whether the two runs
+// diverged. Its violation, if any, is the Result's Violation and its one
+// Violations entry, as a search's, and the Report's.
+func (ex *explorer) replayTwice(ctx context.Context) (*Result, error) {
+	script, err := ex.setup.parseSeed(ex.o.Replay)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res := &Result{Bounds: ex.bounds(ex.o)}
+	done := func(err error) (*Result, error) {
+		if res.Violation != nil {
+			res.Violations = []*Violation{res.Violation}
+		}
+		res.Elapsed = time.Since(start)
+		return res, ex.o.writeReport(ctx, res, err)
+	}
+	res.Violation, err = ex.replay(ctx, script)
+	res.Schedules = 1
+	if err != nil {
+		return done(err)
+	}
+	first := ex.last
+	res.Schedules = 2
+	if _, err := ex.replay(ctx, script); err != nil {
+		return done(err)
+	}
+	if d := divergence(first, ex.last); d != "" {
+		res.Diverged = "replay diverged at " + d + divergedHint
+	}
+	return done(nil)
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"testing"
@@ -22,14 +23,14 @@ func TestStateHashKeepsWhatTheOldLeaderWasServed(t *testing.T) {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a", "labels": map[string]any{"l": label}}}
 	}
 	state := func(servedBeforeTheChange int) uint64 {
-		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.Book.Record(a, obj("1"), "1")
-		r.Book.Record(a, obj("2"), "2")
+		r := schedrun.NewScripted(runView{&explorer{o: Options{Versions: 3}}})
+		r.Record(a, obj("1"), "1")
+		r.Record(a, obj("2"), "2")
 		// The old leader's typed informer was served a's first or newest
 		// version; then a standby took over, its informers serving nothing
 		// yet.
-		r.Cache.Model.View.Saw(a, servedapi.TypedRep, servedBeforeTheChange)
-		r.Cache.Model.View.HandOver(nil)
+		r.Saw(a, servedapi.TypedRep, servedBeforeTheChange)
+		r.LeaderChanged()
 		return r.StateHash(2)
 	}
 	if old, newest := state(0), state(1); old == newest {

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"testing"
@@ -21,15 +22,15 @@ func TestStateHashIgnoresTheOrderObjectsWereMet(t *testing.T) {
 		return map[string]any{"metadata": map[string]any{"namespace": "ns", "name": name, "labels": map[string]any{"l": label}}}
 	}
 	state := func(first, second book.Key) uint64 {
-		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.Book.Record(first, obj(first.NN.Name, "1"), "1")
-		r.Book.Record(second, obj(second.NN.Name, "1"), "2")
-		r.Book.Record(a, obj("a", "2"), "3") // a has two versions, b one
+		r := schedrun.NewScripted(runView{&explorer{o: Options{Versions: 3}}})
+		r.Record(first, obj(first.NN.Name, "1"), "1")
+		r.Record(second, obj(second.NN.Name, "1"), "2")
+		r.Record(a, obj("a", "2"), "3") // a has two versions, b one
 		// a's typed informer served its newest, b's metadata informer
 		// its only one; a crash restart floored a at its newest.
-		r.Cache.Model.View.Saw(a, servedapi.TypedRep, 1)
-		r.Cache.Model.View.Saw(b, servedapi.MetadataRep, 0)
-		r.Cache.Model.Floor[a] = 1
+		r.Saw(a, servedapi.TypedRep, 1)
+		r.Saw(b, servedapi.MetadataRep, 0)
+		r.Floored(a, 1)
 		return r.StateHash(2)
 	}
 	if ab, ba := state(a, b), state(b, a); ab != ba {

@@ -2,8 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
-
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
 	"testing"
@@ -29,13 +28,10 @@ func TestStateHashKeepsTheSecondCacheInformersStarted(t *testing.T) {
 		return servedapi.Request{GVK: gvk, NS: "ns", Rep: rep, Labels: l, Fields: fields.Everything()}
 	}
 	state := func(started ...servedapi.Request) uint64 {
-		r := newRun(&explorer{o: Options{Versions: 3}}, nil)
-		r.Book.Record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
-		if started != nil {
-			r.Proc = servedapi.New(informers.ServedBook{Book: r.Book}, nil)
-			for _, q := range started {
-				r.Proc.NoteList(q, nil)
-			}
+		r := schedrun.NewScripted(runView{&explorer{o: Options{Versions: 3}}})
+		r.Record(a, map[string]any{"metadata": map[string]any{"namespace": "ns", "name": "a"}}, "1")
+		for _, q := range started {
+			r.Started(q)
 		}
 		return r.StateHash(2)
 	}

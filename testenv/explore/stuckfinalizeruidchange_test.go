@@ -2,6 +2,7 @@ package explore
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	schedrun "github.com/statuspatch/statuspatch/testenv/explore/internal/run"
 
 	"strings"
 	"testing"
@@ -30,27 +31,17 @@ func TestStuckFinalizerStopsAtAUIDChange(t *testing.T) {
 		return map[string]any{"metadata": m}
 	}
 	const f = "example.com/cleanup"
-	r := newRun(nil, nil)
-	step := func(it item, write func()) {
-		r.Trace.Cur = &stepState{Step: Step{Index: len(r.Trace.Steps) + 1, Result: "done"}, Seen: map[book.Key]int{}}
-		if write != nil {
-			write()
-		}
-		r.Trace.Steps = append(r.Trace.Steps, r.Trace.Cur.Step)
-		r.Trace.Chosen = append(r.Trace.Chosen, scriptStep{It: it})
-		r.Trace.Cur = nil
-	}
-	mark := func() { r.Book.History(w).By[r.Book.History(w).Newest()] = r.Trace.Cur.Step.Index }
+	r := schedrun.NewScripted(nil)
 	rec := item{Rec: 0, Action: -1, Key: w}
-	r.Book.Record(w, meta("a", false), "1")                                                      // the scenario's Widget
-	step(rec, func() { r.Book.Record(w, meta("a", false, f), "2"); mark() })                     // step 1 adds f to uid a
-	step(item{Rec: -1, Action: 0}, func() { r.Book.Record(w, meta("a", true, f), "3"); mark() }) // step 2 deletes uid a
-	step(rec, func() { r.Book.Record(w, meta("b", true, f), "4"); mark() })                      // step 3: uid b, deleted, with f
-	first := len(r.Trace.Steps)
-	step(rec, nil)
-	r.Checks.CheckFinalizers(r.Trace.Judged(), first, []schema.GroupVersionKind{widget})
-	if r.Trace.Failed == nil || r.Trace.Failed.Invariant != InvariantStuckFinalizer ||
-		!strings.Contains(r.Trace.Failed.Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
-		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.Trace.Failed)
+	r.Record(w, meta("a", false), "1")                                                             // the scenario's Widget
+	r.Step(rec, "done", nil, func() { r.Record(w, meta("a", false, f), "2") })                     // step 1 adds f to uid a
+	r.Step(item{Rec: -1, Action: 0}, "done", nil, func() { r.Record(w, meta("a", true, f), "3") }) // step 2 deletes uid a
+	r.Step(rec, "done", nil, func() { r.Record(w, meta("b", true, f), "4") })                      // step 3: uid b, deleted, with f
+	first := r.Steps()
+	r.Step(rec, "done", nil, nil)
+	r.CheckFinalizers(first, []schema.GroupVersionKind{widget})
+	if r.Failed() == nil || r.Failed().Invariant != InvariantStuckFinalizer ||
+		!strings.Contains(r.Failed().Message, "being deleted (since step 3) and keeps the finalizer "+f+" that step 3 ") {
+		t.Fatalf("want the finalizer added and the object deleted at step 3 (uid b), got: %+v", r.Failed())
 	}
 }

@@ -88,8 +88,10 @@ type Acting struct {
 	Judged bool
 	Based  int
 	// SentBy, on a delivery's step, is the step that sent the write, the
-	// old leader's; SentNth which of its writes in flight (from 0).
+	// old leader's; SentNth which of its writes in flight (from 0);
+	// Sender that step's reconciler, whose write it is.
 	SentBy, SentNth int
+	Sender          string
 	// Applying marks the version being recorded as made by a server-side
 	// apply: "no lost write" then reads managedFields, and Reads, the
 	// step's reads, say what the apply was decided on.

@@ -51,22 +51,23 @@ func ChosenPos(chosen []schedule.Chosen) int {
 }
 
 // Fresh is what the judgement needs of a fresh schedule: its deletes of
-// own creations that passed, the objects whose newest version has a
-// status.observedGeneration, and what its chosen steps' writes made
-// (lostsuspect.go); faulted, that it made each of its script's faults
-// where the script has it (MadeFaults): a script whose faults the fresh
-// reads do not reproduce is no schedule to compare with.
+// own creations that passed (deletes) and all of them (deleted), the
+// objects whose newest version has a status.observedGeneration, and what
+// its chosen steps' writes made (lostsuspect.go); faulted, that it made
+// each of its script's faults where the script has it (MadeFaults): a
+// script whose faults the fresh reads do not reproduce is no schedule to
+// compare with.
 type Fresh struct {
-	deletes Deletes
-	og      map[book.Key]bool
-	writes  map[WriteAt]map[string]any
-	faulted bool
+	deletes, deleted Deletes
+	og               map[book.Key]bool
+	writes           map[WriteAt]map[string]any
+	faulted          bool
 }
 
 // Fresh is what c's schedule, run as a fresh one, gives the judgement of
 // another; faulted says it made its script's faults (MadeFaults).
 func (c *Checks) Fresh(faulted bool) *Fresh {
-	v := &Fresh{deletes: c.own.FreshDeletes(), og: map[book.Key]bool{}, writes: c.written, faulted: faulted}
+	v := &Fresh{deletes: c.own.FreshDeletes(), deleted: c.own.Deleted(), og: map[book.Key]bool{}, writes: c.written, faulted: faulted}
 	for _, k := range c.book.Keys() {
 		if SetsObservedGeneration(c.book, k) {
 			v.og[k] = true
@@ -197,7 +198,7 @@ func (c *Checks) JudgeCrashOnly(noCrash func() (*Fresh, error)) error {
 	if !f.faulted {
 		return nil
 	}
-	for _, msg := range c.own.RetractCrashOnly(f.deletes) {
+	for _, msg := range c.own.RetractCrashOnly(f.deleted) {
 		c.trace.Retract(NameOwnDelete, msg)
 	}
 	return nil

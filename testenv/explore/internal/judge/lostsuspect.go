@@ -18,7 +18,13 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 	w := Writer{Seen: -1}
 	if s != nil {
 		w.Step, w.Seen = s.Step, s.seen(h.Key)
-		if !s.Action {
+		switch {
+		case s.SentBy > 0:
+			// The old leader's write is its reconciler's own: a later
+			// step of that reconciler overwriting it is judged again
+			// as over its own earlier write (TestLostWriteOverOldLeaderJudgedFresh).
+			w.By = s.Sender
+		case !s.Action:
 			w.By = s.Reconciler
 		}
 		w.Judged, w.Based = s.Judged, s.Based
@@ -119,7 +125,10 @@ func (s *Acting) applyDecision() *book.Decision {
 // ElasticQuota controller writes status.used from the Pods by a blind
 // merge patch, and a reconcile that reads its own object stale (its
 // earlier write not yet in the cache) and the Pods fresh sends the patch
-// fresh reads send (TestLostWriteJudgedByTheFreshSchedule). A write that
+// fresh reads send (TestLostWriteJudgedByTheFreshSchedule). The old
+// leader's write delivered late is its reconciler's own: a later write of
+// that reconciler over it is judged so (trust-manager's Synced condition,
+// examples/realops5: TestLostWriteOverOldLeaderJudgedFresh). A write that
 // builds on the stale value (an append to a list, an increment) sets
 // another value than the fresh schedule's, and stands; so does one the
 // fresh schedule does not make, a drain's, an action's, the old leader's

@@ -28,6 +28,9 @@ type Creations struct {
 	suspects     []suspectDelete
 	freshDeletes Deletes
 	made         map[book.Key]int
+	// deleted are every delete of an own creation, passed or suspect,
+	// by object and creation, and where the first was made.
+	deleted Deletes
 }
 
 // creation is an object a reconciler created: the step, how many
@@ -147,6 +150,12 @@ func (cs *Creations) CheckDelete(b *book.Book, k book.Key, uid types.UID, based 
 		why = fmt.Sprintf(", after %d crash(es) since", s.Crashes-c.crashes)
 	}
 	od, at := ownDelete{key: k, nth: c.nth}, deleteAt{pos: s.Pos, drain: s.Drain}
+	if cs.deleted == nil {
+		cs.deleted = Deletes{}
+	}
+	if _, ok := cs.deleted[od]; !ok {
+		cs.deleted[od] = at
+	}
 	if why == "" {
 		if cs.freshDeletes == nil {
 			cs.freshDeletes = Deletes{}
@@ -170,6 +179,9 @@ func (cs *Creations) Suspects() int { return len(cs.suspects) }
 
 // FreshDeletes are the deletes of own creations that passed.
 func (cs *Creations) FreshDeletes() Deletes { return cs.freshDeletes }
+
+// Deleted are every delete of an own creation, passed or suspect.
+func (cs *Creations) Deleted() Deletes { return cs.deleted }
 
 // Retracted judges the kept deletes against fresh, the deletes that
 // passed in the same schedule with every read fresh and no crash, and
@@ -235,20 +247,23 @@ func (cs *Creations) CrashOnly() bool {
 }
 
 // RetractCrashOnly judges the kept deletes whose only suspicion is a
-// crash against fresh, the deletes that passed in the same schedule with
-// its stale reads kept and its crashes (and deliveries of writes in
-// flight) taken out (NoCrashScript): where that schedule deletes the same
-// object (the same creation of its name) no later, the crash did not make
-// the delete (trust-manager's cleanup, from fresh reads after a restart,
-// of a target an earlier stale read created in a Namespace the user's
-// retarget deselected), and it passes: it is returned and judged no
+// crash against noCrash, the deletes of own creations in the same
+// schedule with its stale reads kept and its crashes (and deliveries of
+// writes in flight) taken out (NoCrashScript; Deleted: suspect there or
+// not, since the question is only whether the crash made the delete):
+// where that schedule deletes the same object (the same creation of its
+// name) no later, the crash did not make the delete (trust-manager's
+// cleanup, from fresh reads after a restart, of a target an earlier
+// stale read created in a Namespace the user's retarget deselected, made
+// without the crash by a reconcile whose read of the Bundle lagged by
+// its own status apply), and it passes: it is returned and judged no
 // more. A process that forgot, with its memory, a child it created and
 // deletes it as unknown does not delete it without the crash, and stands.
-func (cs *Creations) RetractCrashOnly(fresh Deletes) []string {
+func (cs *Creations) RetractCrashOnly(noCrash Deletes) []string {
 	var out []string
 	kept := cs.suspects[:0]
 	for _, d := range cs.suspects {
-		if at, ok := fresh[d.ownDelete]; ok && !d.staleHere && !d.stale && at.noLater(d.at) {
+		if at, ok := noCrash[d.ownDelete]; ok && !d.staleHere && !d.stale && at.noLater(d.at) {
 			out = append(out, d.msg)
 			continue
 		}

@@ -3,6 +3,11 @@ package judge
 import (
 	"slices"
 	"testing"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // A delete of an own creation after a crash is taken back when the fresh
@@ -82,5 +87,37 @@ func TestOwnDeleteJudgedWithoutItsCrash(t *testing.T) {
 	}
 	if len(cs.suspects) != 2 || cs.suspects[0].msg != "stale here" || cs.suspects[1].msg != "forgot" {
 		t.Errorf("kept %+v, want the stale-here and the forgot deletes", cs.suspects)
+	}
+}
+
+// The schedule without the crash may delete the same creation after a
+// stale read of its own (trust-manager's cleanup, its read of the Bundle
+// lagging by its own status apply, examples/realops5): that delete is a
+// suspect there, yet it shows the crash did not make the delete judged,
+// which is taken back (Deleted, not FreshDeletes, is what
+// RetractCrashOnly is given).
+func TestOwnDeleteJudgedWithoutItsCrashDeletedAfterAStaleRead(t *testing.T) {
+	k := book.Key{GVK: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, NN: types.NamespacedName{Namespace: "team-a", Name: "corp-cas"}}
+	b := book.New(nil, nil)
+	acting := func(pos, crashes int, stale string, drain bool) *Acting {
+		return &Acting{Step: pos, Pos: pos, Crashes: crashes, Drain: drain, Reconciler: "bundles", Object: "Bundle corp-cas",
+			Request: func() string { return "the cleanup" }, Stale: func() string { return stale }, Note: func() string { return "" }}
+	}
+	created := func() *Creations { return &Creations{created: map[types.UID]creation{"u": {step: 2}}} }
+	// Without the crash: step 3 deletes it after its stale read.
+	noCrash := created()
+	if _, failed := noCrash.CheckDelete(b, k, "u", 2, acting(3, 0, ", after a stale read of Bundle corp-cas", false)); !failed {
+		t.Fatal("the delete after a stale read passed, want it suspect")
+	}
+	if len(noCrash.FreshDeletes()) != 0 || len(noCrash.Deleted()) != 1 {
+		t.Fatalf("want the delete in Deleted only, got fresh %v, deleted %v", noCrash.FreshDeletes(), noCrash.Deleted())
+	}
+	// With it: the drain deletes it from fresh reads after the restart.
+	crashed := created()
+	if _, failed := crashed.CheckDelete(b, k, "u", 3, acting(4, 1, "", true)); !failed || !crashed.CrashOnly() {
+		t.Fatal("the delete after a crash passed, want it suspect for the crash only")
+	}
+	if got := crashed.RetractCrashOnly(noCrash.Deleted()); len(got) != 1 || crashed.Suspects() != 0 {
+		t.Errorf("RetractCrashOnly = %q, %d kept: want the cleanup taken back", got, crashed.Suspects())
 	}
 }

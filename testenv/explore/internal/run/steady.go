@@ -62,6 +62,9 @@ func (j judgeTrace) Acting() *judge.Acting {
 		Crashes: j.t.Crashes, Pos: judge.ChosenPos(j.t.Chosen), Seen: s.Seen, Made: s.made,
 		Judged: s.judged, Based: s.based, SentBy: s.sentBy, SentNth: s.sentNth, Applying: s.applying,
 		ForKind: j.stepForKind, Request: j.t.request, Stale: j.t.staleNote, Note: j.t.lastWriteNote}
+	if s.sentBy > 0 && s.sentBy <= len(j.t.Steps) {
+		a.Sender = j.t.Steps[s.sentBy-1].Reconciler
+	}
 	if s.applying {
 		for _, rd := range s.Step.Reads {
 			a.Reads = append(a.Reads, judge.Read{Object: rd.Object, Version: rd.Version, Missing: rd.Missing})
