@@ -116,8 +116,10 @@ func startEtcdWith(shim *tbShim, start func(testing.TB) (*etcd3testing.EtcdTestS
 		var etcdServer *etcd3testing.EtcdTestServer
 		var etcdStorage *storagebackend.Config
 		if runOwned(func() { etcdServer, etcdStorage = start(shim) }) {
-			// Runs before etcd's own cleanup (cleanups run last first).
-			shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
+			if etcdServer != nil && etcdServer.V3Client != nil {
+				// Runs before etcd's own cleanup (cleanups run last first).
+				shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
+			}
 			return etcdStorage, nil
 		}
 		errs := shim.errorsSince(m)
