@@ -12,9 +12,7 @@ import (
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v3rpc"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/keepalive"
-	etcd3testing "k8s.io/apiserver/pkg/storage/etcd3/testing"
 	"k8s.io/apiserver/pkg/storage/etcd3/testserver"
-	"k8s.io/apiserver/pkg/storage/storagebackend"
 )
 
 // etcdListener is the address the full API's kube-apiserver is given for
@@ -104,27 +102,25 @@ func (l *etcdListener) close() {
 	}
 }
 
-// startFullAPIEtcd starts the embedded etcd with startEtcd's config and
-// retries (k8s.io/apiserver's test config: no fsync, ports of its own, a
-// temporary directory, only errors logged) and returns it, for an
-// etcdListener to serve; on error, etcd's cleanups have run.
-func startFullAPIEtcd(o options, shim *tbShim) (*embed.Etcd, error) {
-	configureEtcdClientLog(o.verbose)
-	var e *embed.Etcd
-	_, err := startEtcdWith(shim, func(tb testing.TB) (*etcd3testing.EtcdTestServer, *storagebackend.Config) {
-		e = runEtcd(tb)
-		return nil, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return e, nil
-}
+// etcdStartLock serialises runEtcd's starts in this process, as
+// testserver.RunEtcd's own lock does: between the pick of its free ports
+// and their bind, another start here must not pick them.
+var etcdStartLock sync.Mutex
 
-// runEtcd is k8s.io/apiserver's testserver.RunEtcd without its client:
-// kube-apiserver is the only client of the full API's etcd.
+// runEtcd is k8s.io/apiserver's testserver.RunEtcd (its test config: no
+// fsync, free ports, a temporary directory, only errors logged) without
+// its client, which no backend uses, and with the threshold over which
+// etcd formats a unary request for a warning that etcd's own command
+// sets and embed.NewConfig leaves at 0: with 0, every request (a range,
+// a txn) was printed as text for a warning the logger then dropped,
+// 2-3% of the test process's CPU in a RabbitMQ search
+// (docs/benchmarks.md). tb's cleanups stop it.
 func runEtcd(tb testing.TB) *embed.Etcd {
-	e, err := embed.StartEtcd(testserver.NewTestConfig(tb))
+	etcdStartLock.Lock()
+	defer etcdStartLock.Unlock()
+	cfg := testserver.NewTestConfig(tb)
+	cfg.WarningUnaryRequestDuration = embed.DefaultWarningUnaryRequestDuration
+	e, err := embed.StartEtcd(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
 )
 
 // http2Preface is a client's HTTP/2 connection preface and an empty
@@ -53,9 +54,14 @@ func TestEtcdListenerServesEtcdOnConnectionsMadeBeforeItIsUp(t *testing.T) {
 	early := dialListener(t, l)
 	shim := newTBShim("x", t, false)
 	defer shim.runCleanups()
-	e, err := startFullAPIEtcd(options{}, shim)
+	_, e, err := startEtcd(options{}, shim)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// etcd's own command sets it; embed.NewConfig leaves 0, and with 0
+	// every request was printed for a warning the logger dropped.
+	if got := e.Server.Cfg.WarningUnaryRequestDuration; got != embed.DefaultWarningUnaryRequestDuration {
+		t.Errorf("etcd warns of unary requests over %v, want etcd's default %v", got, embed.DefaultWarningUnaryRequestDuration)
 	}
 	l.serve(e, nil)
 	defer l.close()
@@ -115,7 +121,7 @@ func TestEtcdListenerCloseEndsConnections(t *testing.T) {
 	}
 	shim := newTBShim("x", t, false)
 	defer shim.runCleanups()
-	e, err := startFullAPIEtcd(options{}, shim)
+	_, e, err := startEtcd(options{}, shim)
 	if err != nil {
 		t.Fatal(err)
 	}

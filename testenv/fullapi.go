@@ -48,7 +48,7 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 		return nil, nil, err
 	}
 	go func() {
-		e, err := startFullAPIEtcd(o, shim)
+		_, e, err := startEtcd(o, shim)
 		fw.serve(e, err)
 	}()
 
@@ -90,7 +90,7 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 	select {
 	case <-fw.ready:
 		if fw.err != nil {
-			// startFullAPIEtcd ran etcd's cleanups; kube-apiserver
+			// startEtcd ran etcd's cleanups; kube-apiserver
 			// cannot come up without it.
 			go func() {
 				<-started
