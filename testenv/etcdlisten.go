@@ -22,7 +22,7 @@ import (
 // once etcd is up its gRPC service is served on this listener itself
 // (serve), as etcd serves its own client URL, so kube-apiserver talks to
 // etcd without a process-side copy between them. (It was a forward that
-// copied each connection to etcd's client URL: 7-9% of the test process's
+// copied each connection to etcd's client URL: 7.4% of the test process's
 // CPU in a RabbitMQ search, docs/benchmarks.md.) If etcd did not start,
 // the listener and every connection waiting on it are closed.
 type etcdListener struct {
