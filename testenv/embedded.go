@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"go.etcd.io/etcd/server/v3/embed"
 	serveroptions "k8s.io/apiextensions-apiserver/pkg/cmd/server/options"
 	servertesting "k8s.io/apiextensions-apiserver/pkg/cmd/server/testing"
 	etcd3testing "k8s.io/apiserver/pkg/storage/etcd3/testing"
@@ -46,7 +47,7 @@ users:
 // everything started so far is already stopped.
 func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, func(), error) {
 	configureKlog(o.verbose)
-	etcdStorage, err := startEtcd(o, shim)
+	etcdStorage, _, err := startEtcd(o, shim)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,12 +99,25 @@ func startEmbedded(_ context.Context, o options, shim *tbShim) (*rest.Config, fu
 // in two test binaries at once. Each attempt picks new ports.
 const etcdStartAttempts = 5
 
-// startEtcd starts etcd in-process (k8s.io/apiserver's test helper, a
-// client URL on localhost) and returns its storage config. shim's cleanups
-// stop it; on error they have already run.
-func startEtcd(o options, shim *tbShim) (*storagebackend.Config, error) {
+// startEtcd starts etcd in-process (runEtcd: k8s.io/apiserver's test
+// config, a client URL on localhost) and returns its storage config and
+// the server. shim's cleanups stop it; on error they have already run.
+func startEtcd(o options, shim *tbShim) (*storagebackend.Config, *embed.Etcd, error) {
 	configureEtcdClientLog(o.verbose)
-	return startEtcdWith(shim, etcd3testing.NewUnsecuredEtcd3TestClientServer)
+	var e *embed.Etcd
+	cfg, err := startEtcdWith(shim, func(tb testing.TB) (*etcd3testing.EtcdTestServer, *storagebackend.Config) {
+		e = runEtcd(tb)
+		urls := append([]string(nil), e.Server.Cluster().ClientURLs()...)
+		return nil, &storagebackend.Config{
+			Type:      storagebackend.StorageTypeETCD3,
+			Prefix:    etcd3testing.PathPrefix(),
+			Transport: storagebackend.TransportConfig{ServerList: urls},
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, e, nil
 }
 
 // startEtcdWith is startEtcd with the helper that starts etcd: an attempt
@@ -116,8 +130,10 @@ func startEtcdWith(shim *tbShim, start func(testing.TB) (*etcd3testing.EtcdTestS
 		var etcdServer *etcd3testing.EtcdTestServer
 		var etcdStorage *storagebackend.Config
 		if runOwned(func() { etcdServer, etcdStorage = start(shim) }) {
-			// Runs before etcd's own cleanup (cleanups run last first).
-			shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
+			if etcdServer != nil && etcdServer.V3Client != nil {
+				// Runs before etcd's own cleanup (cleanups run last first).
+				shim.Cleanup(func() { _ = etcdServer.V3Client.Close() })
+			}
 			return etcdStorage, nil
 		}
 		errs := shim.errorsSince(m)

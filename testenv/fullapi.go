@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,9 +29,9 @@ var fullAPIDisabledAdmission = []string{"ServiceAccount", "NamespaceLifecycle"}
 // startFullAPI runs etcd in-process, as the embedded backend does, and the
 // kube-apiserver binary bin against it, through controller-runtime's
 // envtest.APIServer (its certificates, ports, flags and health check). The
-// two start at once: kube-apiserver is given an etcdForward, which hands
-// its connections to etcd once etcd is up (etcd's start, 0.2-1 s, was
-// before kube-apiserver's, 2-2.5 s, on an idle 2-core machine). The
+// two start at once: kube-apiserver is given an etcdListener, on which
+// etcd serves once it is up (etcd's start, 0.2-1 s, was before
+// kube-apiserver's, 2-2.5 s, on an idle 2-core machine). The
 // returned stop func stops kube-apiserver, then etcd; on error everything
 // started so far is stopped, except a kube-apiserver started against an
 // etcd that failed: it is stopped when its start gives up (its timeout).
@@ -43,14 +42,14 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 	if err != nil {
 		return nil, nil, err
 	}
-	fw, err := newEtcdForward()
+	fw, err := newEtcdListener()
 	if err != nil {
 		_ = os.RemoveAll(tokenDir)
 		return nil, nil, err
 	}
 	go func() {
-		etcdURL, err := startFullAPIEtcd(o, shim)
-		fw.set(etcdURL, err)
+		_, e, err := startEtcd(o, shim)
+		fw.serve(e, err)
 	}()
 
 	// kube-apiserver's own output: to stderr when verbose, else only the
@@ -91,7 +90,7 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 	select {
 	case <-fw.ready:
 		if fw.err != nil {
-			// startFullAPIEtcd ran etcd's cleanups; kube-apiserver
+			// startEtcd ran etcd's cleanups; kube-apiserver
 			// cannot come up without it.
 			go func() {
 				<-started
@@ -111,7 +110,7 @@ func startFullAPI(ctx context.Context, o options, bin string, shim *tbShim) (*re
 	}
 	if startErr != nil {
 		stop()
-		return nil, nil, fmt.Errorf("testenv: starting %s against the embedded etcd at %s: %w%s", bin, fw.addr, startErr, tail.last(15))
+		return nil, nil, fmt.Errorf("testenv: starting %s against the embedded etcd at %s: %w%s", bin, fw.url().Host, startErr, tail.last(15))
 	}
 	cfg := clientConfig(&rest.Config{
 		Host:            server.SecureServing.URL("https", "/").String(),
@@ -149,25 +148,6 @@ func writeTokenFile() (token, dir string, err error) {
 		return "", "", fmt.Errorf("testenv: writing kube-apiserver's token file in %s: %w", dir, err)
 	}
 	return token, dir, nil
-}
-
-// startFullAPIEtcd starts the embedded etcd and returns its client URL;
-// on error, etcd's cleanups have run.
-func startFullAPIEtcd(o options, shim *tbShim) (*url.URL, error) {
-	etcdStorage, err := startEtcd(o, shim)
-	if err != nil {
-		return nil, err
-	}
-	if len(etcdStorage.Transport.ServerList) == 0 {
-		shim.runCleanups()
-		return nil, fmt.Errorf("testenv: the embedded etcd reported no client URL")
-	}
-	etcdURL, err := url.Parse(etcdStorage.Transport.ServerList[0])
-	if err != nil {
-		shim.runCleanups()
-		return nil, fmt.Errorf("testenv: the embedded etcd's client URL: %w", err)
-	}
-	return etcdURL, nil
 }
 
 // waitReady polls /readyz until kube-apiserver's post-start hooks are done
