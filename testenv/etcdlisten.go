@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -64,7 +65,12 @@ func (l *etcdListener) serve(e *embed.Etcd, err error) {
 	l.gs = etcdGRPCServer(e)
 	go func() {
 		defer close(l.served)
-		_ = l.gs.Serve(l.ln)
+		// Serve returns nil after close's Stop; an error is a fault of
+		// the listener (an Accept gRPC does not retry): kube-apiserver
+		// has lost etcd, and its requests will time out. Say why.
+		if err := l.gs.Serve(l.ln); err != nil {
+			fmt.Fprintf(os.Stderr, "testenv: serving etcd to kube-apiserver at %s stopped: %v\n", l.ln.Addr(), err)
+		}
 	}()
 }
 

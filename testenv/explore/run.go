@@ -21,9 +21,6 @@ import (
 // run is one schedule (schedrun.Run).
 type run = schedrun.Run
 
-// stepState is the step a run is running (schedrun.StepState).
-type stepState = schedrun.StepState
-
 // chooser makes the choices of one schedule and, in the fault phase,
 // draws its faults (schedrun.Chooser).
 type chooser = schedrun.Chooser
