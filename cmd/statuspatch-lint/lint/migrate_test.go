@@ -237,13 +237,15 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// through an alias m := w, a caller without a Get, a raw patch
 	// beside), each with why, and 3 helpers
 	// whose caller's base or patch is not of the object (each naming
-	// what it is and where, in the caller); migratescope: 8 writes through
+	// what it is and where, in the caller); migratescope: 12 writes through
 	// a scope's field that stay (the field itself written, a field no Get
 	// reads, the field assigned after its Get, the scope handed to a
 	// function that changes it, the spec changed between two writes, a
 	// field built from another name's object, a label set through the
-	// field before the call), each with why.
-	if len(left) != 219 || notMoved != 218 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 219 (218):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// field before the call, the scope assigned whole by a method, a
+	// method re-reading the object with Get called in the caller and
+	// between two writes (2), or in the caller only), each with why.
+	if len(left) != 223 || notMoved != 222 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 223 (222):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -164,8 +164,11 @@ func scopeReadOnly(c *migration, path []ast.Node, f *types.Var, skip *ast.FuncDe
 		}
 		return ""
 	}
+	if w := scopeMethod(c, path, f); w != "" {
+		return w
+	}
 	if s := c.pass.TypesInfo.Selections[sel]; s == nil || s.Obj() != f {
-		return "" // another field of the scope
+		return "" // another field of the scope, or a method reading only those
 	}
 	i := 1
 	for i+1 < len(path) {

@@ -19,12 +19,14 @@ import (
 // write a Flush of it, and each caller makes it after its Get into
 // scope.Machine and passes it beside scope. It moves when s's type is a
 // struct of the package, s is only selected (never handed on whole),
-// s.Machine is used only by m := s.Machine, the field Machine is
-// assigned nowhere in the package (the patcher's object stays the
-// field's), and each caller's scope is a literal local it only selects
-// from, read with Get before the call, between which and the call the
-// field is only read, and handed to no other function unless that one
-// moves too.
+// s.Machine is used only by m := s.Machine, the field Machine (or the
+// whole scope, *s = ...) is assigned nowhere in the package (the
+// patcher's object stays the field's), and each caller's scope is a
+// literal local it only selects from, read with Get before the call,
+// between which and the call the field is only read, and handed to no
+// other function unless that one moves too. A method called on s, in
+// the helper or the caller, must only read s's other fields
+// (migratescopemethod.go).
 
 // scopeField is a helper's object taken from its scope parameter.
 type scopeField struct {
@@ -90,7 +92,7 @@ func scopeFix(h *helperMove, p Patcher, files Files, ws []*Write, opts Options) 
 	if w := scopeOnlySelected(h.migration, fd, sc.param, sc.field, sc.def); w != "" {
 		return why("%s", w)
 	}
-	if w := fieldAssigned(h.migration, sc.field); w != "" {
+	if w := fieldAssigned(h.migration, sc.field, types.Unalias(sc.param.Type()).(*types.Pointer).Elem()); w != "" {
 		return why("%s", w)
 	}
 	also, problem := helperGroup(h, files, ws, opts)
@@ -187,6 +189,9 @@ func scopeOnlySelected(pl *migration, fn ast.Node, s, f *types.Var, def ast.Stmt
 		if !ok || sel.X != cur.Node() {
 			return fmt.Sprintf("%s is handed on or aliased at %s: a change of its %s there is not followed", s.Name(), pl.where(cur.Node().Pos()), f.Name())
 		}
+		if w := scopeMethod(pl, pathOf(cur), f); w != "" {
+			return w
+		}
 		if selection := pl.pass.TypesInfo.Selections[sel]; selection != nil && selection.Obj() == f && (def == nil || sel.Pos() < def.Pos() || sel.End() > def.End()) {
 			return fmt.Sprintf("%s.%s is used at %s other than by %s", s.Name(), f.Name(), pl.where(sel.Pos()), pl.text().source(defExpr(def)))
 		}
@@ -203,8 +208,9 @@ func defExpr(def ast.Stmt) ast.Expr {
 }
 
 // fieldAssigned says where the package assigns the field f, or takes its
-// address: the patcher made over the field's object would be left.
-func fieldAssigned(m *migration, f *types.Var) string {
+// address, or assigns a whole scope of type st (*s = scope{...}): the
+// patcher made over the field's object would be left.
+func fieldAssigned(m *migration, f *types.Var, st types.Type) string {
 	pass := m.pass
 	for _, file := range pass.Files {
 		found := ""
@@ -222,6 +228,9 @@ func fieldAssigned(m *migration, f *types.Var) string {
 				if sel, ok := ast.Unparen(t).(*ast.SelectorExpr); ok && pass.TypesInfo.Selections[sel] != nil && pass.TypesInfo.Selections[sel].Obj() == f {
 					found = fmt.Sprintf("the field %s is assigned at %s: the patcher made after its Get would not hold what it is then", f.Name(), m.where(sel.Pos()))
 				}
+				if as, ok := n.(*ast.AssignStmt); ok && wholeScope(pass, as, t, st) {
+					found = fmt.Sprintf("the scope %s is assigned whole at %s, its field %s with it: the patcher made after its Get would not hold what it is then", types.TypeString(st, types.RelativeTo(pass.Pkg)), m.where(t.Pos()), f.Name())
+				}
 			}
 			return found == ""
 		})
@@ -230,4 +239,14 @@ func fieldAssigned(m *migration, f *types.Var) string {
 		}
 	}
 	return ""
+}
+
+// wholeScope reports whether t, a target of as, is a scope of type st
+// assigned whole (*s = ..., v = ...), not a variable as declares.
+func wholeScope(pass *analysis.Pass, as *ast.AssignStmt, t ast.Expr, st types.Type) bool {
+	if id, ok := ast.Unparen(t).(*ast.Ident); ok && (id.Name == "_" || as.Tok == token.DEFINE && pass.TypesInfo.Defs[id] != nil) {
+		return false
+	}
+	tt := pass.TypesInfo.TypeOf(t)
+	return tt != nil && types.Identical(tt, st)
 }

@@ -112,3 +112,90 @@ func (r *Reconciler) writeLabelled(ctx context.Context, s *labelled) error {
 	w.Status.Ready = true
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeLabelled: its caller at line 107: s\.Widget\.Labels is used at line 106 in a way -fix does not follow \(only its values are read, compared, or a metav1\.Time's methods called\)\)$`
 }
+
+// replaced's method puts a new struct in place of the scope between the
+// Get and the call: the patcher would hold the object read, the helper
+// the new one.
+type replaced struct {
+	c      client.Client
+	Widget *v1.Widget
+}
+
+func (s *replaced) refresh(fresh *v1.Widget) { *s = replaced{c: s.c, Widget: fresh} }
+
+func (r *Reconciler) reconcileReplaced(ctx context.Context, key client.ObjectKey) error {
+	s := &replaced{c: r.Client, Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	s.refresh(&v1.Widget{})
+	return r.writeReplaced(ctx, s)
+}
+
+func (r *Reconciler) writeReplaced(ctx context.Context, s *replaced) error {
+	w := s.Widget
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeReplaced: the scope replaced is assigned whole at line 124, its field Widget with it: the patcher made after its Get would not hold what it is then\)$`
+}
+
+// reread's method reads the object again with Get, in the caller and
+// between the helper's two writes.
+type reread struct {
+	c      client.Client
+	Widget *v1.Widget
+}
+
+func (s *reread) Close(ctx context.Context) error {
+	return s.c.Get(ctx, client.ObjectKeyFromObject(s.Widget), s.Widget)
+}
+
+func (r *Reconciler) reconcileReread(ctx context.Context, key client.ObjectKey) error {
+	s := &reread{c: r.Client, Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	if err := s.Close(ctx); err != nil {
+		return err
+	}
+	return r.writeReread(ctx, s)
+}
+
+func (r *Reconciler) writeReread(ctx context.Context, s *reread) error {
+	w := s.Widget
+	w.Status.Ready = true
+	if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeReread: s\.Close is called at line 169, a method whose body does more than read fields of s other than Widget \(line 148\)\)$`
+		return err
+	}
+	if err := s.Close(ctx); err != nil {
+		return err
+	}
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeReread: s\.Close is called at line 169, a method whose body does more than read fields of s other than Widget \(line 148\)\)$`
+}
+
+// rereadFirst's method reads the object again in the caller only, after
+// the Get the patcher would be made at.
+type rereadFirst struct {
+	c      client.Client
+	Widget *v1.Widget
+}
+
+func (s *rereadFirst) reload(ctx context.Context) error {
+	return s.c.Get(ctx, client.ObjectKeyFromObject(s.Widget), s.Widget)
+}
+
+func (r *Reconciler) reconcileRereadFirst(ctx context.Context, key client.ObjectKey) error {
+	s := &rereadFirst{c: r.Client, Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	if err := s.reload(ctx); err != nil {
+		return err
+	}
+	return r.writeRereadFirst(ctx, s)
+}
+
+func (r *Reconciler) writeRereadFirst(ctx context.Context, s *rereadFirst) error {
+	w := s.Widget
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is s\.Widget, the field of s, a parameter of writeRereadFirst: its caller at line 194: s\.reload is called at line 191, a method whose body does more than read fields of s other than Widget \(line 182\)\)$`
+}

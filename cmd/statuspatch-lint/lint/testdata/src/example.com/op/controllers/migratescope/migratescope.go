@@ -85,3 +85,29 @@ func (r *Reconciler) fromOrphan(ctx context.Context, o *orphan) error {
 	w.Status.Ready = true
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: .*w is o\.Widget, a struct field no Get of this package reads into: -fix makes a patcher at a Get into a variable, not into a struct field; make NewWidgetStatusPatcher where Widget is read, keep it beside Widget, and call its Flush\(ctx\) here\)$`
 }
+
+// owned's method only reads another field of the scope: a call of it, in
+// the caller or between the helper's writes, leaves Widget as read.
+type owned struct {
+	Widget *v1.Widget
+	Owner  string
+}
+
+func (o *owned) owner() string { return "owner " + o.Owner }
+
+func (r *Reconciler) reconcileOwned(ctx context.Context, key client.ObjectKey) error {
+	s := &owned{Widget: &v1.Widget{}, Owner: "me"}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	if s.owner() == "" {
+		return nil
+	}
+	return r.writeOwned(ctx, s)
+}
+
+func (r *Reconciler) writeOwned(ctx context.Context, s *owned) error {
+	w := s.Widget
+	w.Status.Ready = s.owner() != ""
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
