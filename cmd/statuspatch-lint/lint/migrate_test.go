@@ -229,10 +229,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// than the write, two after a change, a return of an error, two calls
 	// taking a context, one of a map's item read in the comma-ok form), 1
 	// written in place whose conflict the code
-	// handles itself; migratecapi: 5 patch helpers that stay (a base read
+	// handles itself; migratecapi: 7 patch helpers that stay (a base read
 	// elsewhere, a Patch writing the spec too, another object given to
-	// Patch, an object no Get read, an exported helper), each naming the
-	// line; migratesubphase: 8 writes of helpers writing more
+	// Patch, an object no Get read, an exported helper, two helpers of one
+	// object in one function, a caller writing the status itself while its
+	// helper is alive), each naming the line, and that caller's own
+	// Update, naming the helper's; migratesubphase: 8 writes of helpers writing more
 	// than once that stay whole (the spec changed between, directly or
 	// through an alias m := w, a caller without a Get, a raw patch
 	// beside), each with why, and 3 helpers
@@ -245,7 +247,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// field before the call, the scope assigned whole by a method, a
 	// method re-reading the object with Get called in the caller and
 	// between two writes (2), or in the caller only), each with why.
-	if len(left) != 223 || notMoved != 222 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 223 (222):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 226 || notMoved != 225 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 226 (225):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

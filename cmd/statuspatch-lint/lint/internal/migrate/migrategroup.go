@@ -35,6 +35,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 // writes whose bases are taken at one place sharing one patcher.
 func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	pass := m.pass
+	if why := besideHelper(m, files, ws); why != "" {
+		return nil, why
+	}
 	group := []*migration{m}
 	for _, o := range ws {
 		if o.Generated {

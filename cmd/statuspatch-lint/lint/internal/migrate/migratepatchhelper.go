@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
@@ -53,6 +54,8 @@ type patchHelper struct {
 	litStmt  ast.Stmt // the constructor's statement holding the literal
 	dropC    bool     // the client field is the write's only: dropped
 	pkg      string   // the callers' kinds' patchers' package, declaring For
+	ws       []*Write // the package's status writes (others made beside it)
+	files    Files
 }
 
 // recognisePatchHelper recognises the write of a patch helper's Patch.
@@ -61,21 +64,32 @@ func recognisePatchHelper(r *recognition) (*patchHelper, string, bool) {
 	if !ok || r.w.Generated || r.opts.PatcherOf == nil || r.w.Verb != "Patch" || len(call.Args) != 3 {
 		return nil, "", false
 	}
-	h := &patchHelper{site: &site{place: place{calls: calls{pass: r.pass, insp: r.files.Inspector}, call: call}}}
-	cur, ok := h.cursor(call)
-	if !ok {
+	h := patchHelperAt(r.pass, r.files, call)
+	if h == nil {
 		return nil, "", false
 	}
-	h.path = pathOf(cur)
-	h.file = h.path[len(h.path)-1].(*ast.File)
-	if !h.match() {
-		return nil, "", false
-	}
+	h.ws, h.files = r.ws, r.files
 	if why := h.check(r.opts); why != "" {
 		// An audit names no shape -fix does not move (as kindHelperOf).
 		return nil, why, !r.opts.Audit
 	}
 	return h, "", true
+}
+
+// patchHelperAt is the patch helper whose Patch holds the status write
+// call (match), or nil.
+func patchHelperAt(pass *analysis.Pass, files Files, call *ast.CallExpr) *patchHelper {
+	h := &patchHelper{site: &site{place: place{calls: calls{pass: pass, insp: files.Inspector}, call: call}}}
+	cur, ok := h.cursor(call)
+	if !ok {
+		return nil
+	}
+	h.path = pathOf(cur)
+	h.file = h.path[len(h.path)-1].(*ast.File)
+	if !h.match() {
+		return nil
+	}
+	return h
 }
 
 // match reports whether the write is c.Status().Patch(ctx, obj,

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
@@ -91,7 +92,114 @@ func (h *patchHelper) checkCaller(opts Options, cur inspector.Cursor, call *ast.
 			return fmt.Sprintf("%s.%s at %s is given %s, not %s, which %s was made from: the patcher writes the object it is made with", v.Name(), h.method.Name.Name, h.where(pc.Pos()), types.ExprString(pc.Args[max(patchIndex, 0)]), o.Name(), v.Name())
 		}
 	}
+	for p := cur.Parent(); p.Node() != nil; p = p.Parent() {
+		if d, ok := p.Node().(*ast.FuncDecl); ok {
+			fn = d // the writes of o in closures of it too
+		}
+	}
+	return h.alongside(fn, o, call)
+}
+
+// alongside says why the helper made by call from o is not the only
+// writer of o's status in its function declaration fn, naming the line:
+// another patch helper made from o there (by its constructor or
+// another's), or a status write of o after call. Either would be a patcher of o of its
+// own, alive with the helper's, and the later Flush would conflict on
+// every reconcile where the blind merge patches both succeeded (as
+// scopeCaller refuses; besideHelper keeps the write too).
+func (h *patchHelper) alongside(fn ast.Node, o *types.Var, call *ast.CallExpr) string {
+	at := h.where(call.Pos())
+	ctors := patchHelperCtors(h.pass, h.files, h.ws)
+	if f, ok := h.pass.TypesInfo.Defs[h.ctor.Name].(*types.Func); ok {
+		ctors[f] = true
+	}
+	if other := helperMadeIn(h.pass, ctors, fn, o, call, fn.End()); other != nil {
+		return fmt.Sprintf("%s is made from %s at %s and another patch helper from it at %s, in one function: two patchers of one object, the later Flush would conflict on every reconcile (write both through one patcher by hand)", h.ctor.Name.Name, o.Name(), at, h.where(other.Pos()))
+	}
+	var found *ast.CallExpr
+	ast.Inspect(fn, func(n ast.Node) bool {
+		g, ok := n.(*ast.CallExpr)
+		if !ok || found != nil || g.Pos() < call.End() || within(g, h.method) {
+			return found == nil
+		}
+		if c, ok := statusReceiver(g); ok && h.isClient(c) && len(g.Args) > 1 && passesObj(h.pass.TypesInfo, o, g.Args[1]) {
+			found = g
+		}
+		return true
+	})
+	if found != nil {
+		return fmt.Sprintf("its caller writes %s's status itself at %s while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile (write both through one patcher by hand)", o.Name(), h.where(found.Pos()), at)
+	}
 	return ""
+}
+
+// patchHelperCtors are the constructors of the patch helpers whose Patch
+// holds one of the status writes ws.
+func patchHelperCtors(pass *analysis.Pass, files Files, ws []*Write) map[*types.Func]bool {
+	out := map[*types.Func]bool{}
+	for _, w := range ws {
+		call, ok := files.Calls[w.Lparen]
+		if !ok || w.Generated || w.Verb != "Patch" || len(call.Args) != 3 {
+			continue
+		}
+		if h := patchHelperAt(pass, files, call); h != nil {
+			c, _ := statusReceiver(call)
+			if h.client = h.recvField(c); h.client == nil {
+				continue
+			}
+			h.findCtor()
+			if h.ctor != nil {
+				if f, ok := pass.TypesInfo.Defs[h.ctor.Name].(*types.Func); ok {
+					out[f] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// helperMadeIn is the first call in fn before the position before, other
+// than skip, of one of ctors given o, or nil.
+func helperMadeIn(pass *analysis.Pass, ctors map[*types.Func]bool, fn ast.Node, o *types.Var, skip *ast.CallExpr, before token.Pos) *ast.CallExpr {
+	var found *ast.CallExpr
+	ast.Inspect(fn, func(n ast.Node) bool {
+		g, ok := n.(*ast.CallExpr)
+		if !ok || found != nil || g == skip || g.End() > before {
+			return found == nil
+		}
+		id := identNode(g.Fun)
+		if id == nil {
+			return true
+		}
+		if f, ok := pass.TypesInfo.Uses[id].(*types.Func); !ok || !ctors[f] {
+			return true
+		}
+		for _, a := range g.Args {
+			if passesObj(pass.TypesInfo, o, a) {
+				found = g
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// besideHelper says why m's status write stays beside a patch helper made
+// from its object before it in its function, naming the line: the write's
+// own patcher would be a second patcher of the object (and the helper
+// stays for the write: alongside).
+func besideHelper(m *migration, files Files, ws []*Write) string {
+	fn := m.enclosingFunc()
+	for _, n := range m.path {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			fn = d // as alongside: the helpers made in closures of it too
+		}
+	}
+	made := helperMadeIn(m.pass, patchHelperCtors(m.pass, files, ws), fn, m.obj, nil, m.call.Pos())
+	if made == nil {
+		return ""
+	}
+	return fmt.Sprintf("a patch helper is made from %s at %s, before this write in its function: the write's own patcher would be a second patcher of %s, its Flush conflicting with the helper's patch (write both through one patcher by hand)", m.obj.Name(), m.where(made.Pos()), m.obj.Name())
 }
 
 // madeInto is the variable the constructor's call at cur is assigned to

@@ -258,3 +258,65 @@ func (r *Reconciler) withErr(ctx context.Context, key client.ObjectKey) (reterr 
 	w.Status.Size = 2
 	return nil
 }
+
+// twoHelper is made twice from one object, the first alive (deferred)
+// when the second writes: two patchers of one object, the later Flush
+// would conflict on every reconcile. It stays.
+type twoHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newTwoHelper(obj client.Object, c client.Client) *twoHelper { // want newTwoHelper:"statusOnly\\[0\\]"
+	return &twoHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *twoHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: newTwoHelper is made from w at line 283 and another patch helper from it at line 285, in one function: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\)$`
+}
+
+func (r *Reconciler) twice(ctx context.Context, key client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	outer := newTwoHelper(w, r.Client)
+	defer func() { reterr = errors.Join(reterr, outer.Patch(ctx, w)) }()
+	inner := newTwoHelper(w, r.Client)
+	w.Status.Size = 1
+	if err := inner.Patch(ctx, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return nil
+}
+
+// updHelper's caller writes the object's status itself while the helper
+// is alive: neither moves onto a patcher of its own. Both stay.
+type updHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newUpdHelper(obj client.Object, c client.Client) *updHelper { // want newUpdHelper:"statusOnly\\[0\\]"
+	return &updHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *updHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller writes w's status itself at line 317 while the helper made from it at line 314 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\)$`
+}
+
+func (r *Reconciler) updated(ctx context.Context, key client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	h := newUpdHelper(w, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, w)) }()
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: a patch helper is made from w at line 314, before this write in its function: the write's own patcher would be a second patcher of w, its Flush conflicting with the helper's patch \(write both through one patcher by hand\)\)$`
+		return err
+	}
+	w.Status.Ready = true
+	return nil
+}
