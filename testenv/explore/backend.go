@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -23,6 +24,9 @@ type Backend interface {
 	// explorer then reads it).
 	create(ctx context.Context, c client.Client, obj client.Object) (stored *unstructured.Unstructured, err error)
 	scheme() *runtime.Scheme
+	// revision is the server's revision now, as a list of kind through
+	// c answers it; 0 where the backend numbers none (reset.Backend).
+	revision(ctx context.Context, c client.Client, kind schema.GroupVersionKind) (uint64, error)
 	// worlds are the backend's independent worlds, each a Backend of
 	// one: Options.Parallel runs one schedule at a time in each.
 	worlds() []Backend
@@ -94,6 +98,10 @@ func (b backend) create(ctx context.Context, c client.Client, obj client.Object)
 
 func (b backend) scheme() *runtime.Scheme { return b.b.Scheme() }
 
+func (b backend) revision(ctx context.Context, c client.Client, kind schema.GroupVersionKind) (uint64, error) {
+	return b.b.Revision(ctx, c, kind)
+}
+
 func (b backend) worlds() []Backend {
 	var out []Backend
 	for _, w := range b.b.Worlds() {
@@ -110,7 +118,8 @@ type leftover = reset.Leftover
 // but those there before the search that no step wrote, and with what
 // was there before it restored (reset.Before): older than the search's
 // first schedule in this world, the revision its first scenario Object
-// was created at (explorer.before).
+// was created at (explorer.before), or the server's revision before its
+// Scenario.BeginSchedule (began).
 func leftovers(ex *explorer, r *run) []leftover {
 	if ex.before.Began == 0 {
 		for _, o := range ex.setup.s.Objects {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/reset"
 )
 
@@ -21,6 +24,11 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	srv, err := ex.o.Backend.begin(ctx, ex.touched)
 	if err != nil {
 		return nil, err
+	}
+	if ex.runs == 0 && ex.before.Began == 0 && ex.setup.s.BeginSchedule != nil {
+		if err := ex.began(ctx, srv); err != nil {
+			return nil, err
+		}
 	}
 	ex.runs++
 	r := newRun(ex, srv)
@@ -75,4 +83,37 @@ func (ex *explorer) scheduleName(c *chooser, depth int) string {
 // replayName names a replay of script.
 func (ex *explorer) replayName(script []scriptStep) string {
 	return fmt.Sprintf("the replay of %q", ex.setup.formatSeed(script))
+}
+
+// began notes the revision this world's search begins at
+// (reset.Before.Began) before its first schedule's Scenario.BeginSchedule
+// runs: what the hook makes is then not there before the search (an
+// object the reset left would make a hook's plain create fail with
+// AlreadyExists in the next schedule). The revision is a list's, of the
+// first of the scenario's Objects or of a reconciler's For kind; none:
+// the first Object's resourceVersion, after the hook (leftovers).
+func (ex *explorer) began(ctx context.Context, c client.Client) error {
+	var objs []client.Object
+	objs = append(objs, ex.setup.s.Objects...)
+	for _, rc := range ex.setup.s.Reconcilers {
+		objs = append(objs, rc.For)
+	}
+	for _, o := range objs {
+		if o == nil {
+			continue
+		}
+		gvk, err := apiutil.GVKForObject(o, ex.o.Backend.scheme())
+		if err != nil {
+			continue
+		}
+		rv, err := ex.o.Backend.revision(ctx, c, gvk)
+		if err != nil {
+			return err
+		}
+		if rv > 0 {
+			ex.before.Began = rv + 1
+		}
+		return nil
+	}
+	return nil
 }

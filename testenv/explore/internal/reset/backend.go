@@ -2,9 +2,12 @@ package reset
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
@@ -23,6 +26,11 @@ type Backend interface {
 	// explorer then reads it).
 	Create(ctx context.Context, c client.Client, obj client.Object) (stored *unstructured.Unstructured, err error)
 	Scheme() *runtime.Scheme
+	// Revision is the server's revision now, as a list of kind through
+	// c, the client Begin returned, answers it; 0 where the backend
+	// numbers no revisions (Fake: each object's resourceVersions its
+	// own).
+	Revision(ctx context.Context, c client.Client, kind schema.GroupVersionKind) (uint64, error)
 	// Worlds are the backend's independent worlds, each a Backend of
 	// one: Options.Parallel runs one schedule at a time in each.
 	Worlds() []Backend
@@ -50,6 +58,19 @@ func (b *Server) Begin(ctx context.Context, left []Leftover) (client.Client, err
 		return nil, err
 	}
 	return b.C, nil
+}
+
+func (b *Server) Revision(ctx context.Context, c client.Client, kind schema.GroupVersionKind) (uint64, error) {
+	l := &unstructured.UnstructuredList{}
+	l.SetGroupVersionKind(kind.GroupVersion().WithKind(kind.Kind + "List"))
+	if err := c.List(ctx, l, client.Limit(1)); err != nil {
+		return 0, fmt.Errorf("explore: the server's revision, listing %s: %w", kind.Kind, err)
+	}
+	rv, err := strconv.ParseUint(l.GetResourceVersion(), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("explore: the server's revision, listing %s: resourceVersion %q: %w", kind.Kind, l.GetResourceVersion(), err)
+	}
+	return rv, nil
 }
 
 func (b *Server) Create(ctx context.Context, c client.Client, obj client.Object) (*unstructured.Unstructured, error) {
@@ -82,6 +103,10 @@ func (b *Fake) Worlds() []Backend {
 
 func (b *Fake) Begin(context.Context, []Leftover) (client.Client, error) {
 	return fake.NewClientBuilder().WithScheme(b.S).WithStatusSubresource(b.Status...).Build(), nil
+}
+
+func (b *Fake) Revision(context.Context, client.Client, schema.GroupVersionKind) (uint64, error) {
+	return 0, nil
 }
 
 // Create: the fake client's answer is obj as sent, with a few fields set.
