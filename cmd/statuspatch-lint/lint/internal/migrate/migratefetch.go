@@ -269,7 +269,11 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 	if valueObj(m.obj) {
 		// A value (migratevalue.go): Fetch read into an object of its
 		// own; the value takes what it read, and the patcher is made
-		// again over the value, which the code goes on changing.
+		// again over the value, which the code goes on changing. Not
+		// the Get kept and one New after it: New does not know its read
+		// came after the write just flushed, which Fetch checks (a
+		// cache behind that write read again through the API reader,
+		// or ErrStaleCache), so the base could be older than the write.
 		after = "\n" + indent + m.obj.Name() + " = *" + name + ".Object()" +
 			"\n" + indent + name + " = " + qual + "New" + typ + "(" + m.clientText + ", " + objText(m.obj) + opts + ")"
 	}
