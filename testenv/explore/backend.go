@@ -117,9 +117,9 @@ type leftover = reset.Leftover
 // leftovers are the objects r's book holds, each at its newest version,
 // but those there before the search that no step wrote, and with what
 // was there before it restored (reset.Before): older than the search's
-// first schedule in this world, the revision its first scenario Object
-// was created at (explorer.before), or the server's revision before its
-// Scenario.BeginSchedule (began).
+// first schedule in this world, the server's revision before it
+// (began), or on a backend with none (Fake) the revision its first
+// scenario Object was created at.
 func leftovers(ex *explorer, r *run) []leftover {
 	if ex.before.Began == 0 {
 		for _, o := range ex.setup.s.Objects {

@@ -25,7 +25,7 @@ func (ex *explorer) begin(ctx context.Context, name func() string) (*run, error)
 	if err != nil {
 		return nil, err
 	}
-	if ex.runs == 0 && ex.before.Began == 0 && ex.setup.s.BeginSchedule != nil {
+	if ex.runs == 0 && ex.before.Began == 0 {
 		if err := ex.began(ctx, srv); err != nil {
 			return nil, err
 		}
@@ -86,12 +86,16 @@ func (ex *explorer) replayName(script []scriptStep) string {
 }
 
 // began notes the revision this world's search begins at
-// (reset.Before.Began) before its first schedule's Scenario.BeginSchedule
-// runs: what the hook makes is then not there before the search (an
-// object the reset left would make a hook's plain create fail with
-// AlreadyExists in the next schedule). The revision is a list's, of the
-// first of the scenario's Objects or of a reconciler's For kind; none:
-// the first Object's resourceVersion, after the hook (leftovers).
+// (reset.Before.Began) before its first schedule writes anything, the
+// Scenario.BeginSchedule hook first: what the hook makes is then not
+// there before the search (an object the reset left would make a hook's
+// plain create fail with AlreadyExists in the next schedule), and what the
+// test made before Run is, with or without Objects (a scenario with none
+// would else know no Began, and the reset would delete such an object a
+// step deleted, for good). The revision is a list's, of the first of the
+// scenario's Objects or of a reconciler's For kind, one list per world;
+// none (Fake): the first Object's resourceVersion, after the hook
+// (leftovers).
 func (ex *explorer) began(ctx context.Context, c client.Client) error {
 	var objs []client.Object
 	objs = append(objs, ex.setup.s.Objects...)

@@ -35,11 +35,12 @@ import (
 // Before is what was there before a world's search began.
 type Before struct {
 	// Began is the revision the world's search began at: one past the
-	// server's revision before its first schedule's
-	// Scenario.BeginSchedule (what the hook makes is every schedule's,
-	// deleted by the reset, not there before), else the resourceVersion
-	// of the first of the scenario's Objects its first schedule created;
-	// 0: unknown, and nothing is taken for there before.
+	// server's revision before its first schedule wrote anything, its
+	// Scenario.BeginSchedule first (what the hook makes is every
+	// schedule's, deleted by the reset, not there before), else (a
+	// backend with no revision, Fake) the resourceVersion of the first of
+	// the scenario's Objects its first schedule created; 0: unknown, and
+	// nothing is taken for there before.
 	Began uint64
 	// Start holds each object there before the search that a schedule's
 	// book met, as the first book to meet it read it.
