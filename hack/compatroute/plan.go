@@ -39,10 +39,10 @@ func at(l lines.Line, module, verb string, args ...string) gocmd.Cmd {
 // applies as in make test: a line's tests run again when anything they
 // build from, or a file or variable they read, changed. Its test flags are
 // make test's (the Makefile's TEST_FLAGS): no vet pass (vet runs first),
-// test binaries linked without DWARF.
+// test binaries linked without DWARF, 30 minutes a package.
 func testPlan(l lines.Line) []action {
 	test := func(module string, pkgs ...string) gocmd.Cmd {
-		return at(l, module, "test", append([]string{"-vet=off", "-ldflags=-w"}, pkgs...)...)
+		return at(l, module, "test", append([]string{"-vet=off", "-ldflags=-w", "-timeout", "30m"}, pkgs...)...)
 	}
 	return []action{
 		{cmd: at(l, "root", "vet", "./...")},

@@ -54,11 +54,11 @@ func echoes(t *testing.T, plan []action) string {
 // the line's Go and its alternate go.mod relative to its folder.
 func TestTestPlan(t *testing.T) {
 	want := `+ (cd . && GOTOOLCHAIN=go1.9.2 go vet -modfile=hack/compat/v0.13/root.mod ./...)
-+ (cd . && GOTOOLCHAIN=go1.9.2 go test -modfile=hack/compat/v0.13/root.mod -vet=off -ldflags=-w ./patcher/... ./patchertest/...)
-+ (cd testenv && GOTOOLCHAIN=go1.9.2 go test -modfile=../hack/compat/v0.13/testenv.mod -vet=off -ldflags=-w ./...)
-+ (cd testenv/explore && GOTOOLCHAIN=go1.9.2 go test -modfile=../../hack/compat/v0.13/explore.mod -vet=off -ldflags=-w ./...)
++ (cd . && GOTOOLCHAIN=go1.9.2 go test -modfile=hack/compat/v0.13/root.mod -vet=off -ldflags=-w -timeout 30m ./patcher/... ./patchertest/...)
++ (cd testenv && GOTOOLCHAIN=go1.9.2 go test -modfile=../hack/compat/v0.13/testenv.mod -vet=off -ldflags=-w -timeout 30m ./...)
++ (cd testenv/explore && GOTOOLCHAIN=go1.9.2 go test -modfile=../../hack/compat/v0.13/explore.mod -vet=off -ldflags=-w -timeout 30m ./...)
 + (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go vet -modfile=../../../../hack/compat/v0.13/goldens.mod ./...)
-+ (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go test -modfile=../../../../hack/compat/v0.13/goldens.mod -vet=off -ldflags=-w ./...)`
++ (cd cmd/statuspatch-gen/generator/testdata && GOTOOLCHAIN=go1.9.2 go test -modfile=../../../../hack/compat/v0.13/goldens.mod -vet=off -ldflags=-w -timeout 30m ./...)`
 	plan := testPlan(sampleLine(t, "v0.13"))
 	if got := echoes(t, plan); got != want {
 		t.Errorf("test's plan:\n%s\nwant\n%s", got, want)
