@@ -111,17 +111,20 @@ const workers = 8
 func All(ctx context.Context, c client.Client, left []Leftover) error {
 	b := server{c: c}
 	var restoredNS, objs, namespaces []Leftover
-	restored := map[book.Key]bool{}
-	for _, l := range left {
+	// lastStart is, for each object to restore, its last leftover with a
+	// Start: it is restored once, as that one says.
+	lastStart := map[book.Key]int{}
+	for i, l := range left {
 		if l.Start != nil {
-			restored[l.Key] = true
+			lastStart[l.Key] = i
 		}
 	}
 	for i, l := range left {
+		j, restore := lastStart[l.Key]
 		switch {
-		case restored[l.Key]:
-			if l.Start == nil || later(left[i+1:], l.Key) {
-				continue // restored once, as the last leftover of it says
+		case restore:
+			if i != j {
+				continue
 			}
 			if l.Key.IsNamespace() {
 				restoredNS = append(restoredNS, l)
@@ -158,16 +161,6 @@ func All(ctx context.Context, c client.Client, left []Leftover) error {
 		}
 	}
 	return nil
-}
-
-// later reports that left holds a leftover of k to restore.
-func later(left []Leftover, k book.Key) bool {
-	for _, l := range left {
-		if l.Key == k && l.Start != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // server is the server a reset deletes on.
