@@ -19,8 +19,9 @@ func TestReplaySaysItIsAReplay(t *testing.T) {
 	fake := explore.Fake(widgetScheme(t), &testv1.Widget{})
 	dir := t.TempDir()
 	searchFile, replayFile := filepath.Join(dir, "search.json"), filepath.Join(dir, "replay.json")
+	var searchProgress strings.Builder
 	res, err := explore.Run(t.Context(), thriceFooledScenario(), explore.Options{Backend: fake, Depth: 5, Versions: 5, StaleReads: 8,
-		Budget: searchBound, StopAtFirst: true, Report: searchFile, Quiet: true})
+		Budget: searchBound, StopAtFirst: true, Report: searchFile, Progress: &searchProgress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +43,10 @@ func TestReplaySaysItIsAReplay(t *testing.T) {
 	wantFirst := fmt.Sprintf("first found by schedule %d\n", v.Schedules-1)
 	if text := rep.String(); rep.Replay != "" || !strings.Contains(text, wantFirst) || strings.Contains(text, "a replay of") {
 		t.Fatalf("search report: want %q and no replay (replay %q):\n%s", wantFirst, rep.Replay, text)
+	}
+
+	if p, want := searchProgress.String(), fmt.Sprintf(": %d schedules, ", res.Schedules); !strings.Contains(p, want) || strings.Contains(p, "replay") {
+		t.Fatalf("search progress: want %q, no replay:\n%s", want, p)
 	}
 
 	var progress strings.Builder
@@ -72,7 +77,8 @@ func TestReplaySaysItIsAReplay(t *testing.T) {
 	if _, err := report.Merge([]report.Report{rep}); err == nil {
 		t.Error("merge of a replay's report: want an error, it is no shard of a search")
 	}
-	if p := progress.String(); !strings.Contains(p, "(a replay of Options.Replay)") || strings.Contains(p, "deepening level") {
-		t.Errorf("replay progress: want the replay named:\n%s", p)
+	if p := progress.String(); !strings.Contains(p, ": 1 schedule replayed, 2 runs, 1 violation") || !strings.Contains(p, "(a replay of Options.Replay)") ||
+		strings.Contains(p, "schedules") || strings.Contains(p, "deepening level") {
+		t.Errorf("replay progress: want the replay named, its two runs of one schedule:\n%s", p)
 	}
 }
