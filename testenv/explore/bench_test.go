@@ -49,7 +49,7 @@ func BenchmarkParallelSearch(b *testing.B) {
 		want := ""
 		for _, p := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/parallel=%d", backend.name, p), func(b *testing.B) {
-				o := explore.Options{Backend: backend.b, Parallel: p, Depth: 3, Budget: searchBound, StopAtFirst: true}
+				o := explore.Options{Backend: backend.b, Parallel: p, Depth: benchDepth(), Budget: searchBound, StopAtFirst: true}
 				var schedules, pruned, speculative int
 				var wall, cpu time.Duration
 				requests0 := counted[0].total() + counted[1].total()
@@ -81,6 +81,16 @@ func BenchmarkParallelSearch(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchDepth is the benchmarks' search depth: 3, or 1 with -short, a
+// search of a few schedules that checks a documented command runs
+// (TestBenchmarksPageRunsAsWritten), not its figures.
+func benchDepth() int {
+	if testing.Short() {
+		return 1
+	}
+	return 3
 }
 
 // cpuTime is the CPU time (user and system) the process has used.

@@ -83,7 +83,7 @@ func BenchmarkChildrenSearch(b *testing.B) {
 	requests0 := srv.total()
 	for range b.N {
 		cpu0, t0 := cpuTime(b), time.Now()
-		res, err := explore.Run(context.Background(), s, explore.Options{Backend: explore.Server(srv), Depth: 3, Budget: searchBound})
+		res, err := explore.Run(context.Background(), s, explore.Options{Backend: explore.Server(srv), Depth: benchDepth(), Budget: searchBound})
 		wall, cpu = wall+time.Since(t0), cpu+cpuTime(b)-cpu0
 		if err != nil {
 			b.Fatal(err)

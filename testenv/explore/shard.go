@@ -54,14 +54,14 @@ func (o Options) writeReport(ctx context.Context, res *Result, err error) error 
 		return err
 	}
 	auditResult(ctx, o, res)
-	rep := Report{Seed: o.Seed, Schedules: o.Schedules, Shards: []Shard{o.Shard}, Violations: []report.Violation{}}
+	rep := Report{Seed: o.Seed, Schedules: o.Schedules, Replay: o.Replay, Shards: []Shard{o.Shard}, Violations: []report.Violation{}}
 	if res != nil {
 		rep.Ran = res.Schedules
 		for _, v := range res.Violations {
 			rep.Violations = append(rep.Violations, report.Violation{
 				Invariant: v.Invariant, Message: v.Message, Also: v.Also, Replay: v.Seed, Rank: v.Rank, RankReason: v.RankReason,
 				Schedule: max(v.Schedules-1, 0), Text: v.String(), Cause: reportCause(v.Cause),
-				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults, Random: v.Bounds.Random, Fixed: v.Bounds.Fixed},
+				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults, Random: v.Bounds.Random, Fixed: v.Bounds.Fixed, Replay: v.Bounds.Replay},
 			})
 		}
 	}

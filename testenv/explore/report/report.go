@@ -91,6 +91,10 @@ type Report struct {
 	// Options.Schedules (0 for a depth-first search).
 	Seed      int64 `json:"seed"`
 	Schedules int   `json:"schedules"`
+	// Replay is the seed the report's run replayed (Options.Replay):
+	// it searched nothing, and its violation's Schedule counts nothing.
+	// Empty for a search.
+	Replay string `json:"replay,omitempty"`
 	// Shards are the shards the report covers: one for a search, each of
 	// 0 to N-1 once for a merge.
 	Shards []Shard `json:"shards"`
@@ -119,7 +123,8 @@ type Violation struct {
 	// Replay runs it again: explore.Options{Replay: Replay}.
 	Replay string `json:"replay"`
 	// Schedule is the index of the first schedule that found it (a
-	// random search's; a depth-first search's count of schedules before).
+	// random search's; a depth-first search's count of schedules before;
+	// 0 in a replay's report, Report.Replay).
 	Schedule int `json:"schedule"`
 	// Text is the minimised schedule as explore prints it.
 	Text string `json:"text,omitempty"`
@@ -159,6 +164,9 @@ type Bounds struct {
 	// Fixed marks a depth-first search at the bounds it was given, not
 	// deepened (explore.Bounds.Fixed).
 	Fixed bool `json:"fixed,omitempty"`
+	// Replay marks a replay of one seed (explore.Bounds.Replay): only
+	// Versions bound it.
+	Replay bool `json:"replay,omitempty"`
 }
 
 func (v Violation) key() string { return v.Invariant + "\x00" + v.Replay }
@@ -199,6 +207,9 @@ func Merge(reports []Report) (Report, error) {
 	have := map[int]bool{}
 	var errs []error
 	for i, r := range reports {
+		if r.Replay != "" {
+			return Report{}, fmt.Errorf("merge: report %d is of a replay of %q, not a shard of a search", i, r.Replay)
+		}
 		if r.Seed != out.Seed || r.Schedules != out.Schedules {
 			return Report{}, fmt.Errorf("merge: report %d is of seed %d, %d schedules; report 0 of seed %d, %d schedules", i, r.Seed, r.Schedules, out.Seed, out.Schedules)
 		}
@@ -260,9 +271,15 @@ func Write(path string, r Report) error {
 // String lists the violations, each once with its replay.
 func (r Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "explore: %d schedules run (seed %d, shards %d), %d violations\n", r.Ran, r.Seed, len(r.Shards), len(r.Violations))
+	found := func(v Violation) string { return fmt.Sprintf("first found by schedule %d", v.Schedule) }
+	if r.Replay != "" {
+		fmt.Fprintf(&b, "explore: a replay of seed %q (%d runs, no search), %d violations\n", r.Replay, r.Ran, len(r.Violations))
+		found = func(Violation) string { return "found by the replay" }
+	} else {
+		fmt.Fprintf(&b, "explore: %d schedules run (seed %d, shards %d), %d violations\n", r.Ran, r.Seed, len(r.Shards), len(r.Violations))
+	}
 	for _, v := range r.Violations {
-		fmt.Fprintf(&b, "\n%s violated: %s\n  first found by schedule %d\n  replay: explore.Options{Replay: %q}\n", v.Invariant, v.Message, v.Schedule, v.Replay)
+		fmt.Fprintf(&b, "\n%s violated: %s\n  %s\n  replay: explore.Options{Replay: %q}\n", v.Invariant, v.Message, found(v), v.Replay)
 	}
 	if r.Error != "" {
 		fmt.Fprintf(&b, "\nerror: %s\n", r.Error)

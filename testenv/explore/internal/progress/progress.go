@@ -100,8 +100,12 @@ func (p *Lines) Ran(pruned bool, defect string) {
 	}
 }
 
-// counts are the counts so far, as a line says them.
+// counts are the counts so far, as a line says them; a replay's, its
+// runs of the one schedule it replays.
 func (p *Lines) counts(elapsed time.Duration) string {
+	if p.phase == replayPhase {
+		return "1 schedule replayed, " + plural(p.schedules, "run")
+	}
 	rate := 0.0
 	if s := elapsed.Seconds(); s > 0 {
 		rate = float64(p.schedules) / s

@@ -15,12 +15,16 @@ type Phase struct {
 	Depth, Versions, StaleReads int
 }
 
+// replayPhase is a replay's Phase: its runs are of one schedule, not a
+// search's schedules (Lines.counts).
+const replayPhase = "replay"
+
 func (ph Phase) String() string {
 	switch {
 	case ph.Faults:
 		return fmt.Sprintf("fault phase (Depth %d, Versions %d, StaleReads %d, Crashes 1, LeaderChange)", ph.Depth, ph.Versions, ph.StaleReads)
 	case ph.Replay:
-		return "replay"
+		return replayPhase
 	case ph.Seed != 0:
 		return fmt.Sprintf("random schedules of Seed %d (Depth %d, Versions %d, StaleReads %d)", ph.Seed, ph.Depth, ph.Versions, ph.StaleReads)
 	case ph.Fixed:
