@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // The object held as a value (kubebuilder's tutorial: var cronJob
@@ -132,8 +133,11 @@ func addrOfVar(info *types.Info, e ast.Expr) *types.Var {
 // patcher after it is assigned again, and says false otherwise (the
 // re-read keeps a patcher of its own and the copy):
 //   - its variable is in scope at the re-read, in the same function;
-//   - none of its writes is deferred, in a go statement or in a function
-//     literal (defer p.Flush(ctx) keeps the patcher it was given);
+//   - none of its writes is the call of a defer statement (defer
+//     p.Flush(ctx) keeps the patcher it was given) or in a go statement;
+//     a deferred function literal reads the variable when it runs, and
+//     flushes the patcher of the value's last read, where the old one,
+//     its base older than that read, would conflict;
 //   - it is not one the code makes itself, and hands to no helper: no
 //     call between its read and the re-read passes the value to a
 //     function of the module, which -fix may give the patcher and which
@@ -171,10 +175,7 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 			continue
 		}
 		c, ok := g.cursor(h.call)
-		if !ok || h.helper != nil || h.callback != nil || h.via != nil || runsLater(fn, c) {
-			return false
-		}
-		if _, isGo := c.Parent().Node().(*ast.GoStmt); isGo {
+		if !ok || h.helper != nil || h.callback != nil || h.via != nil || receiverHeld(fn, c) {
 			return false
 		}
 	}
@@ -201,6 +202,19 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 		}
 	}
 	return true
+}
+
+// receiverHeld reports whether the write c takes its patcher when a
+// statement of root runs, not when it is called: the call of a defer
+// statement, or code in a go statement.
+func receiverHeld(root, c inspector.Cursor) bool {
+	if d, ok := c.Parent().Node().(*ast.DeferStmt); ok && d.Call == c.Node() {
+		return true
+	}
+	for e := range c.Enclosing((*ast.GoStmt)(nil)) {
+		return root.Contains(e)
+	}
+	return false
 }
 
 // sameBlockFunc reports whether s is in the block holding decl (so in

@@ -75,6 +75,34 @@ func (r *OrderReconciler) rereadDeferred(ctx context.Context, req ctrl.Request) 
 	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
 }
 
+// The first write is in a deferred function literal, which reads the
+// patcher's variable when it runs: assigned again at the re-read, it
+// flushes the patcher of the value's last read (the old one, its base
+// older than that read, would conflict).
+func (r *OrderReconciler) rereadDeferredLiteral(ctx context.Context, req ctrl.Request) (retErr error) {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	defer func() {
+		if retErr != nil {
+			order.Status.Ready = false
+			if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+				retErr = err
+			}
+		}
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	order.Status.Size = 2
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+}
+
 // The first patcher is the branch's, out of scope at the re-read.
 func (r *OrderReconciler) rereadOutOfScope(ctx context.Context, req ctrl.Request) error {
 	var order v1.Widget
