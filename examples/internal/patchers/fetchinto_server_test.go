@@ -70,6 +70,43 @@ func TestFetchIntoReReadOnServer(t *testing.T) {
 	}
 }
 
+// The conflict loop -fix gives a value used after it: FetchInto, then
+// Retry, which on a conflict reads again in place: the value is the
+// patcher's object all along, and after Retry it is what the server
+// stored, with no copy back.
+func TestFetchIntoRetryReadsInPlace(t *testing.T) {
+	env, key := rolloutEnv(t)
+	var ro demov1.Rollout
+	p, err := patchers.FetchRolloutStatusPatcherInto(ctx, env.Client, key, &ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var other demov1.Rollout // another writer, after the read: Retry's first write conflicts
+	if err := env.Client.Get(ctx, key, &other); err != nil {
+		t.Fatal(err)
+	}
+	other.Status.CompletedSteps = 2
+	if err := env.Client.Status().Update(ctx, &other); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	err = p.Retry(ctx, func(r *demov1.Rollout) error {
+		calls++
+		if r != &ro {
+			t.Errorf("mutate %d was given %p, not the value %p", calls, r, &ro)
+		}
+		r.Status.Phase = demov1.RolloutProgressing
+		return nil
+	})
+	if err != nil || calls != 2 {
+		t.Fatalf("Retry: %v after %d calls of mutate, want nil after 2 (a conflict, then the re-read)", err, calls)
+	}
+	got := getRollout(t, env, key.Name)
+	if ro.ResourceVersion != got.ResourceVersion || ro.Status.CompletedSteps != 2 || got.Status.CompletedSteps != 2 || got.Status.Phase != demov1.RolloutProgressing {
+		t.Fatalf("after Retry the value is %+v at %s; stored %+v at %s: want the stored object, both writes", ro.Status, ro.ResourceVersion, got.Status, got.ResourceVersion)
+	}
+}
+
 // Fetch's check that its read is not from a cache behind this process's
 // own write, through FetchInto: the re-read after the patcher's write is
 // served the object from before it (a lagging cache). Without an API
