@@ -42,6 +42,13 @@ func FetchDeploymentStatusPatcher(ctx context.Context, c client.Client, key clie
 	}
 	return NewDeploymentStatusPatcher(c, obj), nil
 }
+
+func FetchDeploymentStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *appsv1.Deployment) (*DeploymentStatusPatcher, error) {
+	if err := c.Get(ctx, key, obj); err != nil {
+		return nil, err
+	}
+	return NewDeploymentStatusPatcher(c, obj), nil
+}
 `
 	statusPkg = `package status
 
@@ -388,9 +395,10 @@ func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) (err error)
 
 // The composed caller on the tutorial's value form (issue 80 B1: at
 // cc13c6a every write stayed, "the object is &d, the address of a local
-// value"): the patcher made over &d holds d itself; the re-Get is a Fetch
-// whose object d takes, the patcher made again over &d; the helper of
-// another package is given the patcher. The module builds; the migrated
+// value"): the patcher made over &d holds d itself; the re-Get is
+// FetchDeploymentStatusPatcherInto(ctx, r.Client, key, &d), read into d
+// and assigned to the one patcher; the helper of another package is
+// given the patcher. The module builds; the migrated
 // caller is testdata/exportedhelper/composedvalue/ctrlv_ctrlv.go.golden.
 func TestFixComposesExportedHelperWithAValueObject(t *testing.T) {
 	bin := buildLint(t)

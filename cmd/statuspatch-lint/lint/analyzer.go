@@ -133,7 +133,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	mfiles := files.migrateFiles()
 	patcherOf := func(t types.Type) *migrate.Patcher {
 		if p, ok := findPatcherIn(pass, typeKind(t, false), cfg.patchers); ok {
-			return &migrate.Patcher{Type: p.Type, Pkg: p.Pkg}
+			return &migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}
 		}
 		return nil
 	}

@@ -20,7 +20,8 @@ type Config struct {
 	Tests bool
 	// Patchers names generated patchers the package's imports do not
 	// declare, comma-separated <object package>.<Kind>=<patcher package>
-	// entries: the command finds them on disk (the module's
+	// entries, each ending :into when the package declares
+	// Fetch<Kind>StatusPatcherInto: the command finds them on disk (the module's
 	// zz_generated.statuspatch.go files) and passes them, so the analyzer
 	// reads no file outside its package.
 	Patchers string
@@ -89,7 +90,7 @@ func newFlagAnalyzer() *analysis.Analyzer {
 	a.Flags.StringVar(&cfg.TestRefs, "test-refs", "",
 		"the unexported functions each package's in-package test files use, as <package path>=<name>+<name>,... (the standalone command scans them)")
 	a.Flags.StringVar(&cfg.Patchers, "patchers", "",
-		"generated patchers not imported by the package, as <object package>.<Kind>=<patcher package>,... (the standalone command finds them on disk)")
+		"generated patchers not imported by the package, as <object package>.<Kind>=<patcher package>[:into],... (:into: it declares Fetch<Kind>StatusPatcherInto; the standalone command finds them on disk)")
 	a.Flags.BoolVar(&cfg.Tests, "tests", false,
 		"also check _test.go files (the packages must be loaded with their tests)")
 	a.Flags.Var(notFlag{&cfg.NonStatusKept}, "nonstatus-unsent",

@@ -88,7 +88,7 @@ func migrateWrites(pass *analysis.Pass, cfg Config, ws []*write) []*migrate.Writ
 		}
 		if mw.Movable {
 			if p, ok := findPatcherIn(pass, w.kind, cfg.patchers); ok {
-				mw.Patcher = &migrate.Patcher{Type: p.Type, Pkg: p.Pkg}
+				mw.Patcher = &migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}
 			}
 		}
 		mws[i] = mw

@@ -13,7 +13,7 @@ import (
 
 // opPatchers is what the command passes for testdata's example.com/op,
 // whose controllers do not all import its internal/patchers.
-const opPatchers = "example.com/op/api/v1.Widget=example.com/op/internal/patchers"
+const opPatchers = "example.com/op/api/v1.Widget=example.com/op/internal/patchers:into"
 
 // The tests of the reference model, whose keep cases follow how a status
 // subresource write's object changes outside its status (TestMigrateFixes,
@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 70 {
+	if err != nil || len(goldens) != 72 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {

@@ -153,6 +153,13 @@ func TestMigrateApplySetter(t *testing.T) {
 // conflict loop on a value (loop.go) becomes Fetch and Retry, the value
 // taking the patcher's object after it (at cc13c6a: "declared at line 17
 // from an object that may be held elsewhere", of var order v1.Widget).
+// A re-read after a write (reread.go) is read into the value by
+// FetchWidgetStatusPatcherInto, assigned to the first read's patcher: one
+// patcher, no copy (a deferred literal flushing it reads the variable
+// when it runs: the patcher of the last read); where that patcher is
+// handed to a helper, is a defer statement's call (defer p.Flush(ctx)
+// holds the old one), or is out of scope, the re-read keeps a patcher of
+// its own and the copy.
 func TestMigrateLifeValue(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migratelifevalue="}), "example.com/op/controllers/migratelifevalue")
@@ -164,7 +171,16 @@ func TestMigrateLifeValue(t *testing.T) {
 			}
 		}
 	}
-	if moved != 15 {
-		t.Errorf("%d writes moved onto a patcher, want 15", moved)
+	if moved != 28 {
+		t.Errorf("%d writes moved onto a patcher, want 28", moved)
 	}
+}
+
+// TestMigrateValueOldPatchers: the generated package has no
+// Fetch<Kind>StatusPatcherInto (-patchers without :into, as the command
+// passes a package generated before it): the value's re-read keeps the
+// form that package compiles, a Fetch of its own, the copy and New.
+func TestMigrateValueOldPatchers(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: strings.TrimSuffix(opPatchers, ":into")}), "example.com/op/controllers/migratevalueold")
 }

@@ -117,9 +117,10 @@ func (cl *classifier) patcherLeafMode(leaf ssa.Value, depth int) mode {
 	return mode{kind: modeUnseen, why: "patcher from " + describeValue(leaf)}
 }
 
-// generatedConstructor matches New<Kind>StatusPatcher and
-// Fetch<Kind>StatusPatcher, as statuspatch-gen writes them.
-var generatedConstructor = regexp.MustCompile(`^(New|Fetch)[A-Z]\w*` + patcherSuffix + `$`)
+// generatedConstructor matches New<Kind>StatusPatcher,
+// Fetch<Kind>StatusPatcher and Fetch<Kind>StatusPatcherInto, as
+// statuspatch-gen writes them.
+var generatedConstructor = regexp.MustCompile(`^(New[A-Z]\w*` + patcherSuffix + `|Fetch[A-Z]\w*` + patcherSuffix + `(Into)?)$`)
 
 // constructorMode reads the write mode of a patcher made by a generated
 // constructor or by patcher.New/NewWithStatus/Fetch/FetchWithStatus: the

@@ -24,6 +24,9 @@ type patcherInfo struct {
 	Type      string // WidgetStatusPatcher
 	Pkg       string // package declaring the patcher
 	ObjectPkg string // package of the object type, "" if unknown
+	// Into: the package declares Fetch<Kind>StatusPatcherInto, which
+	// reads into the caller's object (generators before it do not).
+	Into bool
 }
 
 // AFact marks patchersFact as an analysis fact.
@@ -63,9 +66,24 @@ func scanPatchers(pkg *types.Package) []patcherInfo {
 		if _, isStruct := tn.Type().Underlying().(*types.Struct); !isStruct {
 			continue
 		}
-		ps = append(ps, patcherInfo{Kind: kind, Type: name, Pkg: pkg.Path(), ObjectPkg: patcherObjectPkg(scope, tn)})
+		ps = append(ps, patcherInfo{Kind: kind, Type: name, Pkg: pkg.Path(), ObjectPkg: patcherObjectPkg(scope, tn), Into: hasFetchInto(scope, tn)})
 	}
 	return ps
+}
+
+// hasFetchInto reports whether scope declares Fetch<Kind>StatusPatcherInto
+// for the patcher tn, as statuspatch-gen writes it: its fourth parameter
+// the object New<Kind>StatusPatcher takes, its first result tn's pointer.
+func hasFetchInto(scope *types.Scope, tn *types.TypeName) bool {
+	fn, ok := scope.Lookup("Fetch" + tn.Name() + "Into").(*types.Func)
+	nw, ok2 := scope.Lookup("New" + tn.Name()).(*types.Func)
+	if !ok || !ok2 {
+		return false
+	}
+	sig, nsig := fn.Signature(), nw.Signature()
+	return sig.Params().Len() >= 4 && nsig.Params().Len() >= 2 && sig.Results().Len() == 2 &&
+		types.Identical(sig.Params().At(3).Type(), nsig.Params().At(1).Type()) &&
+		types.Identical(sig.Results().At(0).Type(), types.NewPointer(tn.Type()))
 }
 
 func patcherObjectPkg(scope *types.Scope, tn *types.TypeName) string {
@@ -184,7 +202,9 @@ func article(name string) string {
 }
 
 // parsePatchers parses the -patchers flag: comma-separated
-// <object package>.<Kind>=<patcher package> entries.
+// <object package>.<Kind>=<patcher package> entries, each ending :into
+// when the package declares Fetch<Kind>StatusPatcherInto (an import path
+// has no colon).
 func parsePatchers(s string) ([]patcherInfo, error) {
 	var ps []patcherInfo
 	for _, e := range strings.Split(s, ",") {
@@ -192,11 +212,12 @@ func parsePatchers(s string) ([]patcherInfo, error) {
 			continue
 		}
 		obj, pkg, ok := strings.Cut(e, "=")
+		pkg, into, _ := strings.Cut(pkg, ":")
 		i := strings.LastIndexByte(obj, '.') // none: the object's package is not known
-		if !ok || i == 0 || i == len(obj)-1 || pkg == "" || strings.Contains(obj[i+1:], "/") {
-			return nil, fmt.Errorf("statuspatch: -patchers entry %q: want <object package>.<Kind>=<patcher package>", e)
+		if !ok || i == 0 || i == len(obj)-1 || pkg == "" || strings.Contains(obj[i+1:], "/") || into != "" && into != "into" {
+			return nil, fmt.Errorf("statuspatch: -patchers entry %q: want <object package>.<Kind>=<patcher package>, or ...=<patcher package>:into", e)
 		}
-		ps = append(ps, patcherInfo{Kind: obj[i+1:], Type: obj[i+1:] + patcherSuffix, Pkg: pkg, ObjectPkg: obj[:max(i, 0)]})
+		ps = append(ps, patcherInfo{Kind: obj[i+1:], Type: obj[i+1:] + patcherSuffix, Pkg: pkg, ObjectPkg: obj[:max(i, 0)], Into: into != ""})
 	}
 	return ps, nil
 }

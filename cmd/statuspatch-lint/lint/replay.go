@@ -123,6 +123,9 @@ func (rp *replayer) flushReplay(w *write) replayed {
 				continue
 			}
 			f = fresh{objs: rp.objectCalls(v.Parent(), v), reread: call}
+			if obj, ok := fetchedInto(call.Common()); ok {
+				f.objs = append(f.objs, rp.identity(obj)) // the caller's object, read into
+			}
 		default:
 			continue
 		}
@@ -178,6 +181,20 @@ func isFetchConstructor(c *ssa.CallCommon) bool {
 		return name == "Fetch" || name == "FetchWithStatus"
 	}
 	return strings.HasPrefix(name, "Fetch") && generatedConstructor.MatchString(name) && returnsGeneratedPatcher(fn.Signature)
+}
+
+// fetchedInto is the object a Fetch<Kind>StatusPatcherInto(ctx, c, key,
+// obj, ...) call reads into.
+func fetchedInto(c *ssa.CallCommon) (ssa.Value, bool) {
+	fn := c.StaticCallee()
+	if fn == nil || len(c.Args) < 4 || !isFetchConstructor(c) {
+		return nil, false
+	}
+	obj := funcObject(fn)
+	if !strings.HasSuffix(obj.Name(), patcherSuffix+"Into") {
+		return nil, false
+	}
+	return c.Args[3], true
 }
 
 // objectCalls returns the calls in fn of the Object method of the patcher

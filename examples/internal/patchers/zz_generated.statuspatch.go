@@ -56,6 +56,22 @@ func FetchDatabaseStatusPatcher(ctx context.Context, c client.Client, key client
 	return &DatabaseStatusPatcher{p: p}, nil
 }
 
+// FetchDatabaseStatusPatcherInto is FetchDatabaseStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w apiv1alpha1.Database, then
+// FetchDatabaseStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewDatabaseStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchDatabaseStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *apiv1alpha1.Database, opts ...patcher.Option) (*DatabaseStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *apiv1alpha1.Database) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDatabaseStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &DatabaseStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *DatabaseStatusPatcher) Patcher() *patcher.Patcher[*apiv1alpha1.Database] {
 	if p == nil {
@@ -165,6 +181,22 @@ func NewFleetStatusPatcher(c client.Client, obj *apiv1alpha1.Fleet, opts ...patc
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*FleetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Fleet{}, func(o *apiv1alpha1.Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &FleetStatusPatcher{p: p}, nil
+}
+
+// FetchFleetStatusPatcherInto is FetchFleetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w apiv1alpha1.Fleet, then
+// FetchFleetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewFleetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchFleetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *apiv1alpha1.Fleet, opts ...patcher.Option) (*FleetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *apiv1alpha1.Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -288,6 +320,22 @@ func NewRolloutStatusPatcher(c client.Client, obj *apiv1alpha1.Rollout, opts ...
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchRolloutStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &apiv1alpha1.Rollout{}, func(o *apiv1alpha1.Rollout) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffRolloutStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &RolloutStatusPatcher{p: p}, nil
+}
+
+// FetchRolloutStatusPatcherInto is FetchRolloutStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w apiv1alpha1.Rollout, then
+// FetchRolloutStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewRolloutStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchRolloutStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *apiv1alpha1.Rollout, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *apiv1alpha1.Rollout) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffRolloutStatus))...)
 	if err != nil {
 		return nil, err
 	}

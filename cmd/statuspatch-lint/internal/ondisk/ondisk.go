@@ -26,6 +26,7 @@ type patcherInfo struct {
 	Kind      string // Widget
 	Pkg       string // package declaring the patcher
 	ObjectPkg string // package of the object type, "" if unknown
+	Into      bool   // the file declares Fetch<Kind>StatusPatcherInto
 }
 
 // PatchersArg returns the analyzer's -patchers value for the module of
@@ -44,6 +45,9 @@ func PatchersArg(dir string) string {
 		e := p.Kind + "=" + p.Pkg
 		if p.ObjectPkg != "" {
 			e = p.ObjectPkg + "." + e
+		}
+		if p.Into {
+			e += ":into" // Fetch<Kind>StatusPatcherInto: -fix reads a held value again into it
 		}
 		entries = append(entries, e)
 	}
@@ -191,8 +195,12 @@ func scanGeneratedFile(file, pkgPath string) []patcherInfo {
 		imports[name] = p
 	}
 	objPkgs := map[string]string{} // patcher type -> object package
+	into := map[string]bool{}      // patcher type -> Fetch<Type>Into declared
 	for _, decl := range f.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
+		if ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Fetch") && strings.HasSuffix(fn.Name.Name, patcherSuffix+"Into") {
+			into[strings.TrimSuffix(strings.TrimPrefix(fn.Name.Name, "Fetch"), "Into")] = true
+		}
 		if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "New") {
 			continue
 		}
@@ -212,7 +220,7 @@ func scanGeneratedFile(file, pkgPath string) []patcherInfo {
 			if _, isStruct := ts.Type.(*ast.StructType); !ok || kind == "" || !isStruct || !ts.Name.IsExported() {
 				continue
 			}
-			ps = append(ps, patcherInfo{Kind: kind, Pkg: pkgPath, ObjectPkg: objPkgs[ts.Name.Name]})
+			ps = append(ps, patcherInfo{Kind: kind, Pkg: pkgPath, ObjectPkg: objPkgs[ts.Name.Name], Into: into[ts.Name.Name]})
 		}
 	}
 	return ps

@@ -23,6 +23,14 @@ import (
 //	}
 //	obj = objPatcher2.Object()
 //
+// An object held as a value (var obj Widget, read into &obj) is read
+// again into itself where the generated package has
+// Fetch<Kind>StatusPatcherInto, and the patcher of the read before it
+// (or the one spanning the re-read) is assigned again, one patcher all
+// along (migratevalue.go's reuseEarlier):
+//
+//	objPatcher, err = patchers.FetchWidgetStatusPatcherInto(ctx, c, key, &obj)
+//
 // Where that rewrite would change what the code does (the error ignored,
 // Get's options, another reader, an else branch or an error branch that
 // goes on, the object a parameter or aliased, err shadowed), the Get
@@ -38,6 +46,8 @@ type fetchPlan struct {
 	define     bool     // name, err := ...; else var name *T, then name, err = ...
 	reuse      ast.Stmt // the anchor of the patcher the Fetch is assigned to, if any
 	declareErr bool     // with reuse: var err error first
+	into       bool     // a value read into itself: Fetch<Kind>StatusPatcherInto, with reuse
+	sameBlock  bool     // with declareErr: the patcher's variable is the block's, name, err := declares err
 }
 
 // planFetches makes each re-read of the group (a Get anchor after a write
@@ -46,8 +56,11 @@ type fetchPlan struct {
 // "re-fetch" in an if, the reconcile's last write after it) assigns the
 // Fetch to that patcher's variable, so the later Flush writes the object
 // fetched on the path that re-read it, and the first one on the other.
-func planFetches(group []*migration) {
-	for _, g := range group {
+// into: the generated package has Fetch<Kind>StatusPatcherInto.
+func planFetches(group []*migration, into bool) {
+	byRead := slices.Clone(group) // a re-read after an earlier one may assign its patcher
+	slices.SortFunc(byRead, func(a, b *migration) int { return int(a.anchor.Pos()) - int(b.anchor.Pos()) })
+	for _, g := range byRead {
 		if g.get == nil {
 			continue
 		}
@@ -77,7 +90,9 @@ func planFetches(group []*migration) {
 		}
 		if g.fetch == nil {
 			g.keptGets.keep(g.get, why)
+			continue
 		}
+		g.fetch.into = into && valueObj(g.obj) && (g.fetch.reuse != nil || g.fetch.reuseEarlier(group, g))
 	}
 }
 
@@ -249,10 +264,15 @@ func calledIdent(call *ast.CallExpr) *ast.Ident {
 // patcher.WithFieldOwner(o)", or "").
 func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis.TextEdit {
 	indent := m.text().indent(f.get.Pos())
-	args := types.ExprString(f.call.Args[0]) + ", " + m.clientText + ", " + types.ExprString(f.call.Args[1]) + opts
-	fetch := qual + "Fetch" + typ + "(" + args + ")"
+	args := types.ExprString(f.call.Args[0]) + ", " + m.clientText + ", " + types.ExprString(f.call.Args[1])
+	fetch := qual + "Fetch" + typ + "(" + args + opts + ")"
+	if f.into {
+		fetch = qual + "Fetch" + typ + "Into(" + args + ", " + objText(m.obj) + opts + ")"
+	}
 	var text string
 	switch {
+	case f.reuse != nil && f.declareErr && f.sameBlock:
+		text = name + ", " + f.errName + " := " + fetch
 	case f.reuse != nil && f.declareErr:
 		text = "var " + f.errName + " error\n" + indent + name + ", " + f.errName + " = " + fetch
 	case f.reuse != nil:
@@ -266,7 +286,9 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 		text += "\n" + indent + "if "
 	}
 	after := "\n" + indent + m.obj.Name() + " = " + name + ".Object()"
-	if valueObj(m.obj) {
+	if f.into {
+		after = "" // read into the value itself, which the patcher is over
+	} else if valueObj(m.obj) {
 		// A value (migratevalue.go): Fetch read into an object of its
 		// own; the value takes what it read, and the patcher is made
 		// again over the value, which the code goes on changing. Not
@@ -277,10 +299,11 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 		after = "\n" + indent + m.obj.Name() + " = *" + name + ".Object()" +
 			"\n" + indent + name + " = " + qual + "New" + typ + "(" + m.clientText + ", " + objText(m.obj) + opts + ")"
 	}
-	return []analysis.TextEdit{
-		{Pos: f.from, End: f.to, NewText: []byte(text)},
-		{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte(after)},
+	edits := []analysis.TextEdit{{Pos: f.from, End: f.to, NewText: []byte(text)}}
+	if after != "" {
+		edits = append(edits, analysis.TextEdit{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte(after)})
 	}
+	return edits
 }
 
 // bareReturnAfter reports whether a return without results follows s in

@@ -103,8 +103,8 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 			g.lateKeep = m.uses(g.lateVar) != n
 		}
 	}
-	planFetches(group)
-	planRereads(group)
+	planFetches(group, p.Into)
+	planRereads(group, p.Into)
 	if why := overlapping(m, group); why != "" {
 		return nil, why
 	}

@@ -24,6 +24,11 @@ import (
 //		obj = objPatcher.Object() // when obj is declared before the loop and used after it
 //	}
 //
+// A value used after the loop (var obj Kind) is read into itself with
+// Fetch<Kind>StatusPatcherInto(ctx, c, key, &obj) where the generated
+// package has it: Retry re-reads in place, so obj is the patcher's object
+// and takes no copy.
+//
 // fn's returns before the write stay mutate's: a return with no status
 // change before it leaves nothing for Retry to send, as the loop sent
 // nothing. The statement holding the loop (err := loop, err = loop,

@@ -70,9 +70,16 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 	if l.result != nil {
 		errName = l.result.Name
 	}
-	fetch := fmt.Sprintf("%s, %s := %sFetch%s(%s, %s, %s%s)", name, errName, qual, p.Type, ctx, l.clientText, l.text().source(l.get.Args[1]), owner)
+	// A value used after the loop is read into itself (migratevalue.go):
+	// Retry re-reads in place, so it holds the patcher's object, no copy.
+	into := p.Into && l.used && valueObj(l.obj)
+	call := fmt.Sprintf("%sFetch%s(%s, %s, %s%s)", qual, p.Type, ctx, l.clientText, l.text().source(l.get.Args[1]), owner)
+	if into {
+		call = fmt.Sprintf("%sFetch%sInto(%s, %s, %s, %s%s)", qual, p.Type, ctx, l.clientText, l.text().source(l.get.Args[1]), objText(l.obj), owner)
+	}
+	fetch := fmt.Sprintf("%s, %s := %s", name, errName, call)
 	if as, ok := l.stmt.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && l.scopeOf(as).Lookup(errName) == nil {
-		fetch = fmt.Sprintf("var %s *%s%s\n%s%s, %s = %sFetch%s(%s, %s, %s%s)", name, qual, p.Type, in, name, errName, qual, p.Type, ctx, l.clientText, l.text().source(l.get.Args[1]), owner)
+		fetch = fmt.Sprintf("var %s *%s%s\n%s%s, %s = %s", name, qual, p.Type, in, name, errName, call)
 	}
 	retry := func(at string) string {
 		return fmt.Sprintf("%s.Retry(%s, func(%s *%s%s) error {\n%s\n%s})", name, ctx, l.obj.Name(), typ, named.Obj().Name(), l.mutate(src, tf, at+"\t"), at)
@@ -86,7 +93,7 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 		fmt.Fprintf(&b, "if %s != nil {\n%s\t%s\n%s}\n%s%s", errName, in, results(errName), in, in, results(retry(in)))
 	} else {
 		fmt.Fprintf(&b, "if %s == nil {\n%s\t%s = %s", errName, in, errName, retry(in+"\t"))
-		if l.used {
+		if l.used && !into {
 			deref := ""
 			if valueObj(l.obj) {
 				deref = "*" // a value takes what the patcher holds (migratevalue.go)

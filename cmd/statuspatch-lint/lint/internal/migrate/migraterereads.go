@@ -6,7 +6,7 @@ import "go/ast"
 // anchor (a Get after a write, in a branch, the next write after the
 // branch) Fetches into the patcher spanning them, where the rewrite is
 // clean: each write of that patcher carries them.
-func planRereads(group []*migration) {
+func planRereads(group []*migration, into bool) {
 	m := group[0]
 	var gets []ast.Stmt
 	checks := map[ast.Stmt]ast.Stmt{}
@@ -63,6 +63,7 @@ func planRereads(group []*migration) {
 			kept("its error variable cannot be the spanning patcher's")
 			continue
 		}
+		f.into = into && valueObj(m.obj)
 		for _, h := range spans {
 			h.rereads = append(h.rereads, f)
 		}

@@ -24,6 +24,7 @@ type Write struct {
 type Patcher struct {
 	Type string // WidgetStatusPatcher
 	Pkg  string // the package declaring it
+	Into bool   // the package declares Fetch<Kind>StatusPatcherInto (migratefetch.go)
 }
 
 // Files are the package's calls by Lparen, which positions are in files

@@ -43,6 +43,22 @@ func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.Ob
 	return &FleetStatusPatcher{p: p}, nil
 }
 
+// FetchFleetStatusPatcherInto is FetchFleetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w conditionsv1.Fleet, then
+// FetchFleetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewFleetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchFleetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *conditionsv1.Fleet, opts ...patcher.Option) (*FleetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *conditionsv1.Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &FleetStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *FleetStatusPatcher) Patcher() *patcher.Patcher[*conditionsv1.Fleet] {
 	if p == nil {
@@ -174,6 +190,22 @@ func NewGadgetStatusPatcher(c client.Client, obj *conditionsv1.Gadget, opts ...p
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGadgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &conditionsv1.Gadget{}, func(o *conditionsv1.Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &GadgetStatusPatcher{p: p}, nil
+}
+
+// FetchGadgetStatusPatcherInto is FetchGadgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w conditionsv1.Gadget, then
+// FetchGadgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewGadgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchGadgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *conditionsv1.Gadget, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *conditionsv1.Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -327,6 +359,22 @@ func FetchDoohickeyStatusPatcher(ctx context.Context, c client.Client, key clien
 	return &DoohickeyStatusPatcher{p: p}, nil
 }
 
+// FetchDoohickeyStatusPatcherInto is FetchDoohickeyStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w customv1.Doohickey, then
+// FetchDoohickeyStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewDoohickeyStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchDoohickeyStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *customv1.Doohickey, opts ...patcher.Option) (*DoohickeyStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *customv1.Doohickey) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDoohickeyStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &DoohickeyStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *DoohickeyStatusPatcher) Patcher() *patcher.Patcher[*customv1.Doohickey] {
 	if p == nil {
@@ -444,6 +492,22 @@ func FetchGizmoStatusPatcher(ctx context.Context, c client.Client, key client.Ob
 	return &GizmoStatusPatcher{p: p}, nil
 }
 
+// FetchGizmoStatusPatcherInto is FetchGizmoStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w customv1.Gizmo, then
+// FetchGizmoStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewGizmoStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchGizmoStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *customv1.Gizmo, opts ...patcher.Option) (*GizmoStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *customv1.Gizmo) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGizmoStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &GizmoStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *GizmoStatusPatcher) Patcher() *patcher.Patcher[*customv1.Gizmo] {
 	if p == nil {
@@ -551,6 +615,22 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &WidgetStatusPatcher{p: p}, nil
 }
 
+// FetchWidgetStatusPatcherInto is FetchWidgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w plainv1.Widget, then
+// FetchWidgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewWidgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *plainv1.Widget, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *plainv1.Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*plainv1.Widget] {
 	if p == nil {
@@ -652,6 +732,22 @@ func NewEmbeddedWidgetStatusPatcher(c client.Client, obj *shapesv1.EmbeddedWidge
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchEmbeddedWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*EmbeddedWidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &shapesv1.EmbeddedWidget{}, func(o *shapesv1.EmbeddedWidget) any { return &o.Status }, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &EmbeddedWidgetStatusPatcher{p: p}, nil
+}
+
+// FetchEmbeddedWidgetStatusPatcherInto is FetchEmbeddedWidgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w shapesv1.EmbeddedWidget, then
+// FetchEmbeddedWidgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewEmbeddedWidgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchEmbeddedWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *shapesv1.EmbeddedWidget, opts ...patcher.Option) (*EmbeddedWidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *shapesv1.EmbeddedWidget) any { return &o.Status }, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -792,6 +888,22 @@ func FetchIndirectStatusPatcher(ctx context.Context, c client.Client, key client
 	return &IndirectStatusPatcher{p: p}, nil
 }
 
+// FetchIndirectStatusPatcherInto is FetchIndirectStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w shapesv1.Indirect, then
+// FetchIndirectStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewIndirectStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchIndirectStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *shapesv1.Indirect, opts ...patcher.Option) (*IndirectStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *shapesv1.Indirect) any { return &o.Status }, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &IndirectStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *IndirectStatusPatcher) Patcher() *patcher.Patcher[*shapesv1.Indirect] {
 	if p == nil {
@@ -890,6 +1002,22 @@ func NewPointerWidgetStatusPatcher(c client.Client, obj *shapesv1.PointerWidget,
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchPointerWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &shapesv1.PointerWidget{}, func(o *shapesv1.PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &PointerWidgetStatusPatcher{p: p}, nil
+}
+
+// FetchPointerWidgetStatusPatcherInto is FetchPointerWidgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w shapesv1.PointerWidget, then
+// FetchPointerWidgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewPointerWidgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchPointerWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *shapesv1.PointerWidget, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *shapesv1.PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,33 @@ func (r *Reconciler) flushAfterFetch(ctx context.Context, key client.ObjectKey) 
 	return p.Flush(ctx) // want `^blind: WidgetStatusPatcher.Flush of Widget: status replayed from before the re-read \(computed from the Widget read at line 33, read before the re-read\) through Flush: decide it in Retry's mutate, from the object it re-reads$`
 }
 
+// The tutorial's value read again into itself, as -fix moves it since
+// issue 80 (Fetch<Kind>StatusPatcherInto): the value read into is the
+// fresh object, and a status copied from one read before is replayed; the
+// twin deciding from the value after the re-read is not.
+func (r *Reconciler) flushAfterFetchInto(ctx context.Context, old *v1.Widget) error { // want flushAfterFetchInto:`^statusOnly\[1\]$`
+	var w v1.Widget
+	p, err := v1.FetchWidgetStatusPatcherInto(ctx, r.Client, client.ObjectKeyFromObject(old), &w)
+	if err != nil {
+		return err
+	}
+	w.Status.Ready = old.Status.Ready
+	return p.Flush(ctx) // want `^blind: WidgetStatusPatcher.Flush of Widget: status replayed from before the re-read \(computed from old, read before the re-read\) through Flush: decide it in Retry's mutate, from the object it re-reads$`
+}
+
+func (r *Reconciler) flushAfterFetchIntoRecomputed(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	if err := r.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	p, err := v1.FetchWidgetStatusPatcherInto(ctx, r.Client, key, &w)
+	if err != nil {
+		return err
+	}
+	w.Status.ObservedGeneration = w.Generation
+	return p.Flush(ctx) // want `^optimistic: WidgetStatusPatcher.Flush of Widget: generated patcher`
+}
+
 // A helper given the object: it fetches a fresh one and copies the given
 // one's status onto it.
 func (r *Reconciler) flushFromParam(ctx context.Context, old *v1.Widget) error { // want flushFromParam:`^statusOnly\[1\]$`

@@ -56,6 +56,22 @@ func FetchCanaryStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &CanaryStatusPatcher{p: p}, nil
 }
 
+// FetchCanaryStatusPatcherInto is FetchCanaryStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Canary, then
+// FetchCanaryStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewCanaryStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchCanaryStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Canary, opts ...patcher.Option) (*CanaryStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Canary) any { return &o.Status }, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &CanaryStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *CanaryStatusPatcher) Patcher() *patcher.Patcher[*Canary] {
 	if p == nil {
@@ -190,6 +206,22 @@ func FetchProbeStatusPatcher(ctx context.Context, c client.Client, key client.Ob
 	return &ProbeStatusPatcher{p: p}, nil
 }
 
+// FetchProbeStatusPatcherInto is FetchProbeStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Probe, then
+// FetchProbeStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewProbeStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchProbeStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Probe, opts ...patcher.Option) (*ProbeStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Probe) any { return &o.Status }, append(append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type")}, opts...), patcher.WithFieldDiff(diffProbeStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &ProbeStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *ProbeStatusPatcher) Patcher() *patcher.Patcher[*Probe] {
 	if p == nil {
@@ -318,6 +350,22 @@ func NewRolloutStatusPatcher(c client.Client, obj *Rollout, opts ...patcher.Opti
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchRolloutStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Rollout{}, func(o *Rollout) any { return &o.Status }, append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type"), patcher.WithListMapKeys("status.endpoints", "name", "port"), patcher.WithListMapKeys("status.endpoints.protocols", "protocol"), patcher.WithListMapKeys("status.steps", "name"), patcher.WithListMapKeys("status.traffic.canaries", "name")}, opts...)...)
+	if err != nil {
+		return nil, err
+	}
+	return &RolloutStatusPatcher{p: p}, nil
+}
+
+// FetchRolloutStatusPatcherInto is FetchRolloutStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Rollout, then
+// FetchRolloutStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewRolloutStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchRolloutStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Rollout, opts ...patcher.Option) (*RolloutStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Rollout) any { return &o.Status }, append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type"), patcher.WithListMapKeys("status.endpoints", "name", "port"), patcher.WithListMapKeys("status.endpoints.protocols", "protocol"), patcher.WithListMapKeys("status.steps", "name"), patcher.WithListMapKeys("status.traffic.canaries", "name")}, opts...)...)
 	if err != nil {
 		return nil, err
 	}

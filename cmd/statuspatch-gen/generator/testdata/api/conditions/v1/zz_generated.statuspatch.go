@@ -56,6 +56,22 @@ func FetchFleetStatusPatcher(ctx context.Context, c client.Client, key client.Ob
 	return &FleetStatusPatcher{p: p}, nil
 }
 
+// FetchFleetStatusPatcherInto is FetchFleetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Fleet, then
+// FetchFleetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewFleetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchFleetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Fleet, opts ...patcher.Option) (*FleetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Fleet) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffFleetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &FleetStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *FleetStatusPatcher) Patcher() *patcher.Patcher[*Fleet] {
 	if p == nil {
@@ -187,6 +203,22 @@ func NewGadgetStatusPatcher(c client.Client, obj *Gadget, opts ...patcher.Option
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGadgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Gadget{}, func(o *Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &GadgetStatusPatcher{p: p}, nil
+}
+
+// FetchGadgetStatusPatcherInto is FetchGadgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Gadget, then
+// FetchGadgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewGadgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchGadgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Gadget, opts ...patcher.Option) (*GadgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Gadget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGadgetStatus))...)
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,22 @@ func FetchDoohickeyStatusPatcher(ctx context.Context, c client.Client, key clien
 	return &DoohickeyStatusPatcher{p: p}, nil
 }
 
+// FetchDoohickeyStatusPatcherInto is FetchDoohickeyStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Doohickey, then
+// FetchDoohickeyStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewDoohickeyStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchDoohickeyStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Doohickey, opts ...patcher.Option) (*DoohickeyStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Doohickey) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDoohickeyStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &DoohickeyStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *DoohickeyStatusPatcher) Patcher() *patcher.Patcher[*Doohickey] {
 	if p == nil {
@@ -166,6 +182,22 @@ func NewGizmoStatusPatcher(c client.Client, obj *Gizmo, opts ...patcher.Option) 
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGizmoStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GizmoStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Gizmo{}, func(o *Gizmo) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGizmoStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &GizmoStatusPatcher{p: p}, nil
+}
+
+// FetchGizmoStatusPatcherInto is FetchGizmoStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Gizmo, then
+// FetchGizmoStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewGizmoStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchGizmoStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Gizmo, opts ...patcher.Option) (*GizmoStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Gizmo) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGizmoStatus))...)
 	if err != nil {
 		return nil, err
 	}

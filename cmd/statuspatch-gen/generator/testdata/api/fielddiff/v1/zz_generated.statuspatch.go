@@ -57,6 +57,22 @@ func FetchDeployStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &DeployStatusPatcher{p: p}, nil
 }
 
+// FetchDeployStatusPatcherInto is FetchDeployStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Deploy, then
+// FetchDeployStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewDeployStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchDeployStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Deploy, opts ...patcher.Option) (*DeployStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Deploy) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffDeployStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &DeployStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *DeployStatusPatcher) Patcher() *patcher.Patcher[*Deploy] {
 	if p == nil {
@@ -189,6 +205,22 @@ func NewSampleStatusPatcher(c client.Client, obj *Sample, opts ...patcher.Option
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchSampleStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*SampleStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Sample{}, func(o *Sample) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffSampleStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &SampleStatusPatcher{p: p}, nil
+}
+
+// FetchSampleStatusPatcherInto is FetchSampleStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Sample, then
+// FetchSampleStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewSampleStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchSampleStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Sample, opts ...patcher.Option) (*SampleStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Sample) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffSampleStatus))...)
 	if err != nil {
 		return nil, err
 	}
@@ -388,6 +420,22 @@ func NewTreeStatusPatcher(c client.Client, obj *Tree, opts ...patcher.Option) *T
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchTreeStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*TreeStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Tree{}, func(o *Tree) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffTreeStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &TreeStatusPatcher{p: p}, nil
+}
+
+// FetchTreeStatusPatcherInto is FetchTreeStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Tree, then
+// FetchTreeStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewTreeStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchTreeStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Tree, opts ...patcher.Option) (*TreeStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Tree) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffTreeStatus))...)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,22 @@ func FetchCogStatusPatcher(ctx context.Context, c client.Client, key client.Obje
 	return &CogStatusPatcher{p: p}, nil
 }
 
+// FetchCogStatusPatcherInto is FetchCogStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Cog, then
+// FetchCogStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewCogStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchCogStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Cog, opts ...patcher.Option) (*CogStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Cog) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffCogStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &CogStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *CogStatusPatcher) Patcher() *patcher.Patcher[*Cog] {
 	if p == nil {
@@ -164,6 +180,22 @@ func NewGearStatusPatcher(c client.Client, obj *Gear, opts ...patcher.Option) *G
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchGearStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*GearStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Gear{}, func(o *Gear) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGearStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &GearStatusPatcher{p: p}, nil
+}
+
+// FetchGearStatusPatcherInto is FetchGearStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Gear, then
+// FetchGearStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewGearStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchGearStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Gear, opts ...patcher.Option) (*GearStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Gear) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffGearStatus))...)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,22 @@ func FetchForcedStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &ForcedStatusPatcher{p: p}, nil
 }
 
+// FetchForcedStatusPatcherInto is FetchForcedStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Forced, then
+// FetchForcedStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewForcedStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchForcedStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Forced, opts ...patcher.Option) (*ForcedStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Forced) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffForcedStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &ForcedStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *ForcedStatusPatcher) Patcher() *patcher.Patcher[*Forced] {
 	if p == nil {

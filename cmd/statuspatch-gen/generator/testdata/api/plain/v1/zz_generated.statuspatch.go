@@ -54,6 +54,22 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &WidgetStatusPatcher{p: p}, nil
 }
 
+// FetchWidgetStatusPatcherInto is FetchWidgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Widget, then
+// FetchWidgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewWidgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Widget, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Widget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffWidgetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*Widget] {
 	if p == nil {

@@ -56,6 +56,22 @@ func FetchEmbeddedWidgetStatusPatcher(ctx context.Context, c client.Client, key 
 	return &EmbeddedWidgetStatusPatcher{p: p}, nil
 }
 
+// FetchEmbeddedWidgetStatusPatcherInto is FetchEmbeddedWidgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w EmbeddedWidget, then
+// FetchEmbeddedWidgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewEmbeddedWidgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchEmbeddedWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *EmbeddedWidget, opts ...patcher.Option) (*EmbeddedWidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *EmbeddedWidget) any { return &o.Status }, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &EmbeddedWidgetStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *EmbeddedWidgetStatusPatcher) Patcher() *patcher.Patcher[*EmbeddedWidget] {
 	if p == nil {
@@ -190,6 +206,22 @@ func FetchIndirectStatusPatcher(ctx context.Context, c client.Client, key client
 	return &IndirectStatusPatcher{p: p}, nil
 }
 
+// FetchIndirectStatusPatcherInto is FetchIndirectStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Indirect, then
+// FetchIndirectStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewIndirectStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchIndirectStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Indirect, opts ...patcher.Option) (*IndirectStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Indirect) any { return &o.Status }, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &IndirectStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *IndirectStatusPatcher) Patcher() *patcher.Patcher[*Indirect] {
 	if p == nil {
@@ -288,6 +320,22 @@ func NewPointerWidgetStatusPatcher(c client.Client, obj *PointerWidget, opts ...
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchPointerWidgetStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &PointerWidget{}, func(o *PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &PointerWidgetStatusPatcher{p: p}, nil
+}
+
+// FetchPointerWidgetStatusPatcherInto is FetchPointerWidgetStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w PointerWidget, then
+// FetchPointerWidgetStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewPointerWidgetStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchPointerWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *PointerWidget, opts ...patcher.Option) (*PointerWidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *PointerWidget) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffPointerWidgetStatus))...)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,22 @@ func FetchLedgerStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &LedgerStatusPatcher{p: p}, nil
 }
 
+// FetchLedgerStatusPatcherInto is FetchLedgerStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Ledger, then
+// FetchLedgerStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewLedgerStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchLedgerStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Ledger, opts ...patcher.Option) (*LedgerStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Ledger) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffLedgerStatus), patcher.WithWriteToken(writeTokenLedger))...)
+	if err != nil {
+		return nil, err
+	}
+	return &LedgerStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *LedgerStatusPatcher) Patcher() *patcher.Patcher[*Ledger] {
 	if p == nil {
@@ -167,6 +183,22 @@ func NewQueueStatusPatcher(c client.Client, obj *Queue, opts ...patcher.Option) 
 // reads for Retry and past a stale cache) and its other defaults.
 func FetchQueueStatusPatcher(ctx context.Context, c client.Client, key client.ObjectKey, opts ...patcher.Option) (*QueueStatusPatcher, error) {
 	p, err := patcher.FetchWithStatus(ctx, c, key, &Queue{}, func(o *Queue) any { return &o.Status }, append(append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type")}, opts...), patcher.WithFieldDiff(diffQueueStatus), patcher.WithWriteToken(writeTokenQueue))...)
+	if err != nil {
+		return nil, err
+	}
+	return &QueueStatusPatcher{p: p}, nil
+}
+
+// FetchQueueStatusPatcherInto is FetchQueueStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Queue, then
+// FetchQueueStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewQueueStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchQueueStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Queue, opts ...patcher.Option) (*QueueStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Queue) any { return &o.Status }, append(append([]patcher.Option{patcher.WithWriteMode(patcher.WriteApply), patcher.WithListMapKeys("status.conditions", "type")}, opts...), patcher.WithFieldDiff(diffQueueStatus), patcher.WithWriteToken(writeTokenQueue))...)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,22 @@ func FetchKeptStatusPatcher(ctx context.Context, c client.Client, key client.Obj
 	return &KeptStatusPatcher{p: p}, nil
 }
 
+// FetchKeptStatusPatcherInto is FetchKeptStatusPatcher reading
+// into obj, the caller's own object, with the same check that the read is
+// not from a cache behind this process's own write: the patcher is over
+// obj, no copy. Use it where the code holds the object itself and reads it
+// again after a write (a local value: var w Kept, then
+// FetchKeptStatusPatcherInto(ctx, c, key, &w)), in place of a Get and
+// NewKeptStatusPatcher, which cannot know the read came after that
+// write. On error the patcher is nil and obj holds what the read left.
+func FetchKeptStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Kept, opts ...patcher.Option) (*KeptStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, func(o *Kept) any { return &o.Status }, append(opts[:len(opts):len(opts)], patcher.WithFieldDiff(diffKeptStatus))...)
+	if err != nil {
+		return nil, err
+	}
+	return &KeptStatusPatcher{p: p}, nil
+}
+
 // Patcher returns the generic patcher this one wraps.
 func (p *KeptStatusPatcher) Patcher() *patcher.Patcher[*Kept] {
 	if p == nil {

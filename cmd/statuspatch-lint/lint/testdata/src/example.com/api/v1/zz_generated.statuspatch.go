@@ -26,6 +26,14 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return &WidgetStatusPatcher{p: p}, nil
 }
 
+func FetchWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *Widget, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, widgetStatus, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetStatusPatcher{p: p}, nil
+}
+
 func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*Widget] { return p.p }
 
 func (p *WidgetStatusPatcher) Object() *Widget { return p.p.Object() }

@@ -11,8 +11,9 @@ import (
 )
 
 // migrateloop's conflict loop on a value declared before it and used
-// after it: the loop becomes the patcher's Fetch and Retry, and the value
-// takes the object the patcher holds after it.
+// after it: the loop becomes the patcher's Fetch and Retry, the Fetch
+// reading into the value (FetchWidgetStatusPatcherInto), which Retry
+// re-reads in place: the value is the patcher's object, no copy.
 func (r *OrderReconciler) loop(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var order v1.Widget
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {

@@ -32,6 +32,14 @@ func FetchWidgetStatusPatcher(ctx context.Context, c client.Client, key client.O
 	return NewWidgetStatusPatcher(c, obj, opts...), nil
 }
 
+func FetchWidgetStatusPatcherInto(ctx context.Context, c client.Client, key client.ObjectKey, obj *v1.Widget, opts ...patcher.Option) (*WidgetStatusPatcher, error) {
+	p, err := patcher.FetchWithStatus(ctx, c, key, obj, widgetStatus, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &WidgetStatusPatcher{p: p}, nil
+}
+
 func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*v1.Widget] { return p.p }
 
 func (p *WidgetStatusPatcher) Retry(ctx context.Context, mutate func(*v1.Widget) error) error {

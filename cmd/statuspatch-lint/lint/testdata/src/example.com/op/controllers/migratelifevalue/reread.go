@@ -1,0 +1,123 @@
+package migratelifevalue
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+// Issue 80: the value read again after a write is read into itself by
+// FetchWidgetStatusPatcherInto, and the patcher of the first read is
+// assigned again: one patcher over order all along, no copy.
+func (r *OrderReconciler) reread(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return ctrl.Result{}, err
+	}
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return ctrl.Result{}, err
+	}
+	order.Status.Size = 2
+	if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return ctrl.Result{}, err
+	}
+	order.Status.Size = 3
+	return ctrl.Result{}, r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+}
+
+// The first patcher is handed to a helper of the package before the
+// re-read (-fix gives it the patcher, which it could hold): the re-read
+// keeps a patcher of its own.
+func (r *OrderReconciler) rereadAfterHelper(ctx context.Context, req ctrl.Request) error {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	if err := r.markReady(ctx, &order); err != nil {
+		return err
+	}
+	order.Status.Size = 1
+	if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	order.Status.Size = 2
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+}
+
+func (r *OrderReconciler) markReady(ctx context.Context, order *v1.Widget) error {
+	order.Status.Ready = true
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+}
+
+// The first write is deferred: defer p.Flush(ctx) keeps the patcher it
+// was given, so the re-read does not assign it again.
+func (r *OrderReconciler) rereadDeferred(ctx context.Context, req ctrl.Request) error {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	defer r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	order.Status.Size = 2
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+}
+
+// The first write is in a deferred function literal, which reads the
+// patcher's variable when it runs: assigned again at the re-read, it
+// flushes the patcher of the value's last read (the old one, its base
+// older than that read, would conflict).
+func (r *OrderReconciler) rereadDeferredLiteral(ctx context.Context, req ctrl.Request) (retErr error) {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	defer func() {
+		if retErr != nil {
+			order.Status.Ready = false
+			if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+				retErr = err
+			}
+		}
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	order.Status.Size = 2
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+}
+
+// The first patcher is the branch's, out of scope at the re-read.
+func (r *OrderReconciler) rereadOutOfScope(ctx context.Context, req ctrl.Request) error {
+	var order v1.Widget
+	if req.Name != "" {
+		if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+			return err
+		}
+		order.Status.Ready = true
+		if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget`
+			return err
+		}
+	}
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	order.Status.Size = 2
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+}
