@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 70 {
+	if err != nil || len(goldens) != 72 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -112,7 +112,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry",
 		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests",
 		"example.com/op/controllers/migratecapi", "example.com/op/controllers/migratesubphase",
-		"example.com/op/controllers/migratescope") {
+		"example.com/op/controllers/migratescope", "example.com/op/controllers/migrateownerhelper") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -246,8 +246,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// field built from another name's object, a label set through the
 	// field before the call, the scope assigned whole by a method, a
 	// method re-reading the object with Get called in the caller and
-	// between two writes (2), or in the caller only), each with why.
-	if len(left) != 226 || notMoved != 225 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 226 (225):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// between two writes (2), or in the caller only), each with why;
+	// migrateownerhelper: 6 helpers with a field owner that stay (the
+	// caller's own write with another owner, either way (2), an owner
+	// its callers cannot name or find shadowed (2), another helper given
+	// the same patcher with another owner, an exported helper).
+	if len(left) != 232 || notMoved != 231 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 232 (231):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

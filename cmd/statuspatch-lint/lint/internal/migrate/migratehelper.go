@@ -135,7 +135,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
-			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc)
+			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc, h.owner)
 		}
 		if problem == "" && hc.shared != "" {
 			problem = h.sameClient(hc, files, ws)
@@ -339,8 +339,12 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				c.keep = c.uses(c.baseVar) != bases[c.baseVar]
 			}
 			c.moved = maps.Clone(moved)
-			for _, call := range movingHelperWrites(c, h.decl, files, ws, opts) {
+			moving := movingHelperWrites(c, h.decl, files, ws, opts)
+			for _, call := range moving {
 				c.moved[call] = true // another helper's write, given the same patcher
+			}
+			if w := callerOwner(h, c, moving, files, ws, opts); w != "" {
+				return nil, w
 			}
 			if w := c.checks().unsentMutations(h.call); w != "" {
 				return nil, fmt.Sprintf("its caller at line %d: %s", h.pass.Fset.Position(c.call.Pos()).Line, w)
