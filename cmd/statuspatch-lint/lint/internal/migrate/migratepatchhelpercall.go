@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -109,7 +110,7 @@ func (h *patchHelper) checkCaller(opts Options, cur inspector.Cursor, call *ast.
 // scopeCaller refuses; besideHelper keeps the write too).
 func (h *patchHelper) alongside(fn ast.Node, o *types.Var, call *ast.CallExpr) string {
 	at := h.where(call.Pos())
-	ctors := patchHelperCtors(h.pass, h.files, h.ws)
+	ctors := maps.Clone(patchHelperCtors(h.pass, h.files, h.ws))
 	if f, ok := h.pass.TypesInfo.Defs[h.ctor.Name].(*types.Func); ok {
 		ctors[f] = true
 	}
@@ -134,8 +135,22 @@ func (h *patchHelper) alongside(fn ast.Node, o *types.Var, call *ast.CallExpr) s
 }
 
 // patchHelperCtors are the constructors of the patch helpers whose Patch
-// holds one of the status writes ws.
+// holds one of the status writes ws, computed once per pass (Files.Once)
+// for the package's writes. The map is shared: the caller does not change
+// it.
 func patchHelperCtors(pass *analysis.Pass, files Files, ws []*Write) map[*types.Func]bool {
+	o := files.Once
+	if o == nil || len(ws) == 0 {
+		return findPatchHelperCtors(pass, files, ws)
+	}
+	if o.ctors == nil || len(o.ws) != len(ws) || &o.ws[0] != &ws[0] {
+		o.ws, o.ctors = ws, findPatchHelperCtors(pass, files, ws)
+	}
+	return o.ctors
+}
+
+// findPatchHelperCtors computes patchHelperCtors.
+func findPatchHelperCtors(pass *analysis.Pass, files Files, ws []*Write) map[*types.Func]bool {
 	out := map[*types.Func]bool{}
 	for _, w := range ws {
 		call, ok := files.Calls[w.Lparen]
