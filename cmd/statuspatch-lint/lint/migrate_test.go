@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 72 {
+	if err != nil || len(goldens) != 73 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -112,7 +112,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateapplysetter", "example.com/op/controllers/migrateitemretry",
 		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests",
 		"example.com/op/controllers/migratecapi", "example.com/op/controllers/migratesubphase",
-		"example.com/op/controllers/migratescope", "example.com/op/controllers/migrateownerhelper") {
+		"example.com/op/controllers/migratescope", "example.com/op/controllers/migrateownerhelper",
+		"example.com/op/controllers/migratecapibeside") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -250,8 +251,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migrateownerhelper: 6 helpers with a field owner that stay (the
 	// caller's own write with another owner, either way (2), an owner
 	// its callers cannot name or find shadowed (2), another helper given
-	// the same patcher with another owner, an exported helper).
-	if len(left) != 232 || notMoved != 231 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 232 (231):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// the same patcher with another owner, an exported helper);
+	// migratecapibeside: 10, five patch helpers and five writes beside
+	// them (a conflict loop, a helper given the object, an apply, a
+	// helper made in a function called before the write, twice), each
+	// naming the other's line or its own reason.
+	if len(left) != 242 || notMoved != 241 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 242 (241):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

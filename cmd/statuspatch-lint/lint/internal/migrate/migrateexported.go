@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -70,6 +71,19 @@ func (h *helperMove) clientOnlyWritten(fd *ast.FuncDecl, index int, recvRoot boo
 		return nil
 	}
 	return v
+}
+
+// byHand is why an exported helper's write stays when the whole module
+// has no caller of it, and how to move it by hand.
+func (h *helperMove) byHand(name string, p Patcher) string {
+	return name + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + h.advice(p)
+}
+
+// advice is how a helper's write moves by hand: its API.
+func (h *helperMove) advice(p Patcher) string {
+	pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
+	return fmt.Sprintf("have it take a *%s.%s in place of %s (each caller makes it with %s.New%s where it reads %s) and call its Flush(ctx) in place of this write",
+		pkg, p.Type, h.obj.Name(), pkg, p.Type, h.obj.Name())
 }
 
 // A GroupMember is one package's part of an exported helper's move: the
