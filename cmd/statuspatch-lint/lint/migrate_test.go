@@ -240,14 +240,16 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// through an alias m := w, a caller without a Get, a raw patch
 	// beside), each with why, and 3 helpers
 	// whose caller's base or patch is not of the object (each naming
-	// what it is and where, in the caller); migratescope: 12 writes through
+	// what it is and where, in the caller); migratescope: 14 writes through
 	// a scope's field that stay (the field itself written, a field no Get
 	// reads, the field assigned after its Get, the scope handed to a
 	// function that changes it, the spec changed between two writes, a
 	// field built from another name's object, a label set through the
 	// field before the call, the scope assigned whole by a method, a
 	// method re-reading the object with Get called in the caller and
-	// between two writes (2), or in the caller only), each with why;
+	// between two writes (2), or in the caller only, and two methods
+	// called in the caller before its Get, one keeping a pointer into
+	// the status, one re-reading), each with why;
 	// migrateownerhelper: 6 helpers with a field owner that stay (the
 	// caller's own write with another owner, either way (2), an owner
 	// its callers cannot name or find shadowed (2), another helper given
@@ -256,7 +258,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// them (a conflict loop, a helper given the object, an apply, a
 	// helper made in a function called before the write, twice), each
 	// naming the other's line or its own reason.
-	if len(left) != 242 || notMoved != 241 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 242 (241):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 244 || notMoved != 243 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 244 (243):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
