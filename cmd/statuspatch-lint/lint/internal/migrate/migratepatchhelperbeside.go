@@ -23,6 +23,13 @@ import (
 // it, itself or through such a function (alongside). Each names the
 // other's line.
 
+// TwoPatchers is what a kept write's reason says when another writer of
+// its object is alive while its base is held (a patch helper, a write
+// beside one, a generic helper's caller writing too): a lock on it would
+// send the base's resourceVersion, which that writer may have moved, and
+// conflict whenever both change, so the linter adds none (analyzer.go).
+const TwoPatchers = "write both through one patcher by hand"
+
 // A madeHelper is where a patch helper is made from an object: the
 // constructor's call, and, when it is made in a function of the package
 // the function asked calls, that call (via) and the function (in).
@@ -177,7 +184,7 @@ func paramWrite(c calls, files Files, ws []*Write, fd *ast.FuncDecl, p *types.Va
 // for the write: alongside).
 func besideHelper(m *migration, files Files, ws []*Write) string {
 	if made := helperBefore(m, files, ws); made.ctor != nil {
-		return fmt.Sprintf("a patch helper is made from %s at %s, before this write in its function: the write's own patcher would be a second patcher of %s, its Flush conflicting with the helper's patch (write both through one patcher by hand)", m.obj.Name(), made.text(&m.place), m.obj.Name())
+		return fmt.Sprintf("a patch helper is made from %s at %s, before this write in its function: the write's own patcher would be a second patcher of %s, its Flush conflicting with the helper's patch (" + TwoPatchers + ")", m.obj.Name(), made.text(&m.place), m.obj.Name())
 	}
 	return ""
 }
@@ -187,7 +194,7 @@ func besideHelper(m *migration, files Files, ws []*Write) string {
 // before the call (besideHelper).
 func callerBesideHelper(c *migration, files Files, ws []*Write) string {
 	if made := helperBefore(c, files, ws); made.ctor != nil {
-		return fmt.Sprintf("its caller at %s makes a patch helper from %s at %s before the call: the patcher it would make for this write would be a second patcher of %s, its Flush conflicting with the helper's patch (write both through one patcher by hand)", c.where(c.call.Pos()), c.obj.Name(), made.text(&c.place), c.obj.Name())
+		return fmt.Sprintf("its caller at %s makes a patch helper from %s at %s before the call: the patcher it would make for this write would be a second patcher of %s, its Flush conflicting with the helper's patch (" + TwoPatchers + ")", c.where(c.call.Pos()), c.obj.Name(), made.text(&c.place), c.obj.Name())
 	}
 	return ""
 }

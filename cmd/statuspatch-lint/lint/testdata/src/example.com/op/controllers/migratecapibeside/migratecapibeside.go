@@ -34,7 +34,7 @@ func newLoopHelper(obj client.Object, c client.Client) *loopHelper { // want new
 }
 
 func (h *loopHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
-	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller writes w's status itself at line 55 while the helper made from it at line 45 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\)$`
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller writes w's status itself at line 55 while the helper made from it at line 45 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
 }
 
 func (r *Reconciler) looped(ctx context.Context, key client.ObjectKey) error {
@@ -70,7 +70,7 @@ func newHandHelper(obj client.Object, c client.Client) *handHelper { // want new
 }
 
 func (h *handHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
-	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller hands w to r\.markReady at line 83, which writes its status at line 88, while the helper made from it at line 81 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\)$`
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller hands w to r\.markReady at line 83, which writes its status at line 88, while the helper made from it at line 81 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
 }
 
 func (r *Reconciler) handed(ctx context.Context, key client.ObjectKey) (reterr error) {
@@ -100,7 +100,7 @@ func newApplyHelper(obj client.Object, c client.Client) *applyHelper { // want n
 }
 
 func (h *applyHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
-	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller writes w's status itself at line 117 while the helper made from it at line 111 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\)$`
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller writes w's status itself at line 117 while the helper made from it at line 111 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
 }
 
 func (r *Reconciler) applied(ctx context.Context, key client.ObjectKey) error {
@@ -114,7 +114,7 @@ func (r *Reconciler) applied(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Spec.Size))
-	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `\(not moved to the patcher: a patch helper is made from w at line 111, before this write in its function: the write's own patcher would be a second patcher of w, its Flush conflicting with the helper's patch \(write both through one patcher by hand\)\)$`
+	return r.Status().Apply(ctx, ac, client.FieldOwner("widget-controller"), client.ForceOwnership) // want `\(not moved to the patcher: a patch helper is made from w at line 111, before this write in its function: the write's own patcher would be a second patcher of w, its Flush conflicting with the helper's patch \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
 }
 
 // sizeHelper patches an object's status against the copy taken when it was
