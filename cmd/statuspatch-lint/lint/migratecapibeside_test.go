@@ -17,7 +17,10 @@ import (
 // later Flush conflicting on every reconcile. Fix now asks besideHelper of
 // every route, helperCallers of each caller, and a helper made in a
 // callee counts; the patch helper stays too, naming the write, also one
-// written through a function its caller hands the object to.
+// written through a function its caller hands the object to. A helper
+// whose Patch passes a field owner too was no patch helper to either
+// side: owned's Update moved beside it; now it is one, and stays, naming
+// its option when nothing else keeps it.
 func TestMigrateCAPIBeside(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratecapibeside="}), "example.com/op/controllers/migratecapibeside")

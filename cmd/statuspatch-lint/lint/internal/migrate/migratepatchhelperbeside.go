@@ -184,7 +184,7 @@ func paramWrite(c calls, files Files, ws []*Write, fd *ast.FuncDecl, p *types.Va
 // for the write: alongside).
 func besideHelper(m *migration, files Files, ws []*Write) string {
 	if made := helperBefore(m, files, ws); made.ctor != nil {
-		return fmt.Sprintf("a patch helper is made from %s at %s, before this write in its function: the write's own patcher would be a second patcher of %s, its Flush conflicting with the helper's patch (" + TwoPatchers + ")", m.obj.Name(), made.text(&m.place), m.obj.Name())
+		return fmt.Sprintf("a patch helper is made from %s at %s, before this write in its function: the write's own patcher would be a second patcher of %s, its Flush conflicting with the helper's patch ("+TwoPatchers+")", m.obj.Name(), made.text(&m.place), m.obj.Name())
 	}
 	return ""
 }
@@ -194,7 +194,7 @@ func besideHelper(m *migration, files Files, ws []*Write) string {
 // before the call (besideHelper).
 func callerBesideHelper(c *migration, files Files, ws []*Write) string {
 	if made := helperBefore(c, files, ws); made.ctor != nil {
-		return fmt.Sprintf("its caller at %s makes a patch helper from %s at %s before the call: the patcher it would make for this write would be a second patcher of %s, its Flush conflicting with the helper's patch (" + TwoPatchers + ")", c.where(c.call.Pos()), c.obj.Name(), made.text(&c.place), c.obj.Name())
+		return fmt.Sprintf("its caller at %s makes a patch helper from %s at %s before the call: the patcher it would make for this write would be a second patcher of %s, its Flush conflicting with the helper's patch ("+TwoPatchers+")", c.where(c.call.Pos()), c.obj.Name(), made.text(&c.place), c.obj.Name())
 	}
 	return ""
 }

@@ -115,14 +115,14 @@ func (h *patchHelper) alongside(opts Options, fn ast.Node, o *types.Var, call *a
 		ctors[f] = true
 	}
 	if other := helperMadeIn(h.calls, ctors, fn, o, call, fn.End()); other.ctor != nil {
-		return fmt.Sprintf("%s is made from %s at %s and another patch helper from it at %s, in one function: two patchers of one object, the later Flush would conflict on every reconcile (" + TwoPatchers + ")", h.ctor.Name.Name, o.Name(), at, other.text(&h.place))
+		return fmt.Sprintf("%s is made from %s at %s and another patch helper from it at %s, in one function: two patchers of one object, the later Flush would conflict on every reconcile ("+TwoPatchers+")", h.ctor.Name.Name, o.Name(), at, other.text(&h.place))
 	}
 	found := objectWrite(h.pass, h.files, h.ws, opts, fn, o, call.End(), h.method)
 	if found != nil {
-		return fmt.Sprintf("its caller writes %s's status itself at %s while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile (" + TwoPatchers + ")", o.Name(), h.where(found.Pos()), at)
+		return fmt.Sprintf("its caller writes %s's status itself at %s while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile ("+TwoPatchers+")", o.Name(), h.where(found.Pos()), at)
 	}
 	if via, w := calleeWrites(h.calls, h.files, h.ws, fn, o, call.End(), h.method); via != nil {
-		return fmt.Sprintf("its caller hands %s to %s at %s, which writes its status at %s, while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile (" + TwoPatchers + ")", o.Name(), types.ExprString(via.Fun), h.where(via.Pos()), h.where(w.Pos()), at)
+		return fmt.Sprintf("its caller hands %s to %s at %s, which writes its status at %s, while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile ("+TwoPatchers+")", o.Name(), types.ExprString(via.Fun), h.where(via.Pos()), h.where(w.Pos()), at)
 	}
 	return ""
 }
@@ -147,8 +147,8 @@ func findPatchHelperCtors(pass *analysis.Pass, files Files, ws []*Write) map[*ty
 	out := map[*types.Func]bool{}
 	for _, w := range ws {
 		call, ok := files.Calls[w.Lparen]
-		if !ok || w.Generated || w.Verb != "Patch" || len(call.Args) != 3 {
-			continue
+		if !ok || w.Generated || w.Verb != "Patch" || len(call.Args) < 3 {
+			continue // a helper's Patch with options too: it stays, and is a writer beside
 		}
 		if h := patchHelperAt(pass, files, call); h != nil {
 			c, _ := statusReceiver(call)

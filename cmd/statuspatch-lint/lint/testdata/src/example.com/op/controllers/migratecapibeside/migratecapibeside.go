@@ -181,3 +181,58 @@ func (r *Reconciler) made(ctx context.Context, key client.ObjectKey) (reterr err
 func (r *Reconciler) helperFor(w *v1.Widget) *madeHelper { // want helperFor:"statusOnly\\[0\\]"
 	return newMadeHelper(w, r.Client)
 }
+
+// ownedHelper patches with a field owner: it stays (For takes no write
+// option), and owned's write after it stays beside it.
+type ownedHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newOwnedHelper(obj client.Object, c client.Client) *ownedHelper { // want newOwnedHelper:"statusOnly\\[0\\]"
+	return &ownedHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *ownedHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base), client.FieldOwner("widget-owned")) // want `\(not moved to the patcher: its caller writes w's status itself at line 211 while the helper made from it at line 205 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
+}
+
+func (r *Reconciler) owned(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	h := newOwnedHelper(w, r.Client)
+	w.Status.Size = 1
+	if err := h.Patch(ctx, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: a patch helper is made from w at line 205, before this write in its function: the write's own patcher would be a second patcher of w, its Flush conflicting with the helper's patch \(write both through one patcher by hand\)\)$`
+}
+
+// soloHelper patches with a field owner and nothing else writes its
+// object: it stays for the option, naming it.
+type soloHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newSoloHelper(obj client.Object, c client.Client) *soloHelper { // want newSoloHelper:"statusOnly\\[0\\]"
+	return &soloHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *soloHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base), client.FieldOwner("widget-solo")) // want `\(not moved to the patcher: soloHelper\.Patch's status patch has the option client\.FieldOwner\("widget-solo"\): -fix moves a patch helper whose write passes only client\.MergeFrom\(h\.base\) \(by hand: give patchers\.For the option, a field owner as patcher\.WithFieldOwner\)\)$`
+}
+
+func (r *Reconciler) solo(ctx context.Context, key client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	h := newSoloHelper(w, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, w)) }()
+	w.Status.Ready = true
+	return nil
+}
