@@ -162,6 +162,12 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 			// send only the resourceVersion (latebase.go).
 			fixes, noFix = nil, "a lock would make that call send only the resourceVersion: it stores nothing, and may conflict"
 		}
+		if strings.Contains(why, migrate.TwoPatchers) && len(fixes) > 0 {
+			// Another writer of the object is alive while this write's
+			// base is held (migratepatchhelperbeside.go): a lock would send
+			// a resourceVersion it may have moved.
+			fixes, noFix = nil, "a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change"
+		}
 	} else if w.kindWhy != "" && diag.Category == categoryHandwritten {
 		// An unstructured object whose kind is not known: no patcher to name.
 		diag.Message += " (not moved to the patcher: " + w.kindWhy + ")"

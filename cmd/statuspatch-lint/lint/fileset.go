@@ -17,15 +17,16 @@ type fileSet struct {
 	skip  map[*token.File]bool
 	calls map[token.Pos]*ast.CallExpr // by Lparen
 	insp  *inspector.Inspector        // the package's syntax, for -fix's cursors
+	once  *migrate.Once               // what -fix computes once per pass
 }
 
 // migrateFiles is what -fix (migrate.Fix) reads of the package's files.
 func (fs *fileSet) migrateFiles() migrate.Files {
-	return migrate.Files{Calls: fs.calls, Checked: fs.checked, Inspector: fs.insp}
+	return migrate.Files{Calls: fs.calls, Checked: fs.checked, Inspector: fs.insp, Once: fs.once}
 }
 
 func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {
-	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, calls: map[token.Pos]*ast.CallExpr{}, insp: inspector.New(pass.Files)}
+	fs := &fileSet{fset: pass.Fset, skip: map[*token.File]bool{}, calls: map[token.Pos]*ast.CallExpr{}, insp: inspector.New(pass.Files), once: migrate.NewOnce()}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if tf == nil {

@@ -17,8 +17,11 @@ import (
 // One whose field is assigned after its Get (or the whole scope, *s =
 // ...), whose scope is handed to a function that may change it, or to a
 // method of it doing more than read its other fields (s.Close re-reading
-// with Get), or whose helper changes the spec stays, naming why; a
-// method only reading another field (o.Owner) leaves it moving. A write
+// with Get), called between the Get and the call or before the Get (a
+// method keeping a pointer into the status, or re-reading: at 676a4e9
+// both moved, "6 writes through a scope's field moved, want 4"), or
+// whose helper changes the spec stays, naming why; a method only reading
+// another field (o.Owner) leaves it moving. A write
 // of the field itself (d.Widget), or of a field no Get reads, stays with
 // the field's reason.
 func TestMigrateScopeField(t *testing.T) {

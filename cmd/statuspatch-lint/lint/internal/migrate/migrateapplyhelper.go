@@ -71,30 +71,10 @@ func (h *helperMove) checkApplyHelper(ws []*Write, files Files) string {
 	if why := h.apply.reachingUses(fd, fd.Body.Pos(), h.call.Pos()); why != "" {
 		return why
 	}
-	return h.ownerPackageLevel()
-}
-
-// ownerPackageLevel says why the field owner is not built from literals
-// and constants or variables declared at the package's level, which the
-// callers' patchers are made with.
-func (h *helperMove) ownerPackageLevel() string {
-	why := ""
-	ast.Inspect(h.apply.owner.expr, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr:
-			return why == ""
-		case *ast.Ident:
-			if o := h.pass.TypesInfo.Uses[n]; o == nil || o.Parent() != h.pass.Pkg.Scope() {
-				why = "its field owner " + types.ExprString(h.apply.owner.expr) + " uses " + n.Name + ", not a constant or variable of the package: the callers make the patcher with it"
-			}
-			return false
-		case nil:
-			return false
-		}
-		why = "its field owner " + types.ExprString(h.apply.owner.expr) + " is not a literal or a constant or variable of the package: the callers make the patcher with it"
-		return false
-	})
-	return why
+	if why := ownerPackageLevel(h.pass, h.apply.owner); why != "" {
+		return "its " + why
+	}
+	return ""
 }
 
 // checkApplyCaller returns why caller c (its anchor the Get findGet found)
@@ -105,17 +85,7 @@ func (h *helperMove) checkApplyCaller(c *migration) string {
 	if c.get == nil {
 		return c.obj.Name() + " is a copy of a read: the patcher is made from the object the Get reads"
 	}
-	scope := h.pass.Pkg.Scope().Innermost(c.anchor.End())
-	why := ""
-	ast.Inspect(h.apply.owner.expr, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && why == "" && scope != nil {
-			if _, o := scope.LookupParent(id.Name, c.anchor.End()); o != h.pass.TypesInfo.Uses[id] {
-				why = "the field owner's " + id.Name + " is another there"
-			}
-		}
-		return why == ""
-	})
-	if why != "" {
+	if why := ownerShadowed(h.apply.owner, c); why != "" {
 		return why
 	}
 	ca := &applyMove{migration: c}

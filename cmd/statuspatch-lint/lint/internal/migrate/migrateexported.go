@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -70,6 +71,19 @@ func (h *helperMove) clientOnlyWritten(fd *ast.FuncDecl, index int, recvRoot boo
 		return nil
 	}
 	return v
+}
+
+// byHand is why an exported helper's write stays when the whole module
+// has no caller of it, and how to move it by hand.
+func (h *helperMove) byHand(name string, p Patcher) string {
+	return name + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + h.advice(p)
+}
+
+// advice is how a helper's write moves by hand: its API.
+func (h *helperMove) advice(p Patcher) string {
+	pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
+	return fmt.Sprintf("have it take a *%s.%s in place of %s (each caller makes it with %s.New%s where it reads %s) and call its Flush(ctx) in place of this write",
+		pkg, p.Type, h.obj.Name(), pkg, p.Type, h.obj.Name())
 }
 
 // A GroupMember is one package's part of an exported helper's move: the
@@ -164,7 +178,7 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
-			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc)
+			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc, fieldOwner{}) // an exported helper with a field owner stays (checkOwner)
 		}
 	}
 	var edits []analysis.TextEdit
@@ -186,8 +200,9 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 // sharedPatcher is the patcher a caller that writes the object's status
 // itself passes to the helper: its own writes' (one life, made at its
 // read), or why they do not move. The helper's call is a write of that
-// life (checkCallee: its HelperFact).
-func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, hc *helperCaller) (string, string) {
+// life (checkCallee: its HelperFact). ours is the helper's write's field
+// owner, which the caller's writes must name too.
+func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, hc *helperCaller, ours fieldOwner) (string, string) {
 	c := hc.calls[0]
 	fn := c.enclosingFunc()
 	line := pass.Fset.Position(c.call.Pos()).Line
@@ -200,6 +215,9 @@ func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, 
 		fix, why := Fix(pass, files, opts, ws, o)
 		if fix == nil {
 			return "", fmt.Sprintf("its caller at line %d also writes %s's status at line %d, which does not move (%s)", line, c.obj.Name(), at, why)
+		}
+		if why := sharedOwner(pass, files, opts, c, o, ours); why != "" {
+			return "", why
 		}
 		names := map[string]bool{}
 		for _, e := range fix.TextEdits {

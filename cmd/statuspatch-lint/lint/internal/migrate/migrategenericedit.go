@@ -127,7 +127,7 @@ func (h *kindHelper) alongside(kc *kindCaller, v *types.Var, shared bool) string
 		}
 		if w.Pos() >= fn.Pos() && w.End() <= fn.End() && w.End() > anchor.Pos() && len(w.Args) > 1 {
 			if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == v {
-				return fmt.Sprintf("writes %s's status itself at %s, after %s: that write's patcher and the one made for this call would be alive at once, and the second Flush would conflict (write both through one patcher by hand)", v.Name(), kc.where(w.Pos()), kc.where(anchor.Pos()))
+				return fmt.Sprintf("writes %s's status itself at %s, after %s: that write's patcher and the one made for this call would be alive at once, and the second Flush would conflict ("+TwoPatchers+")", v.Name(), kc.where(w.Pos()), kc.where(anchor.Pos()))
 			}
 		}
 	}

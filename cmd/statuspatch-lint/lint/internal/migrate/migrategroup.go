@@ -27,6 +27,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 	if plan == nil {
 		return nil, why
 	}
+	if why := besideHelper(r.m, files, ws); why != "" {
+		return nil, why // on every route (migratepatchhelperbeside.go)
+	}
 	return plan(r.p, files, ws, opts)
 }
 
@@ -35,9 +38,6 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 // writes whose bases are taken at one place sharing one patcher.
 func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	pass := m.pass
-	if why := besideHelper(m, files, ws); why != "" {
-		return nil, why
-	}
 	group := []*migration{m}
 	for _, o := range ws {
 		if o.Generated {

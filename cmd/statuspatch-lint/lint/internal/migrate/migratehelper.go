@@ -135,7 +135,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
-			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc)
+			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc, h.owner)
 		}
 		if problem == "" && hc.shared != "" {
 			problem = h.sameClient(hc, files, ws)
@@ -182,19 +182,6 @@ func (h *helperMove) exportedWhy(fn *types.Func, name string, p Patcher, module 
 		return ""
 	}
 	return fact + "; by hand: " + h.advice(p)
-}
-
-// byHand is why an exported helper's write stays when the whole module
-// has no caller of it, and how to move it by hand.
-func (h *helperMove) byHand(name string, p Patcher) string {
-	return name + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + h.advice(p)
-}
-
-// advice is how a helper's write moves by hand: its API.
-func (h *helperMove) advice(p Patcher) string {
-	pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
-	return fmt.Sprintf("have it take a *%s.%s in place of %s (each caller makes it with %s.New%s where it reads %s) and call its Flush(ctx) in place of this write",
-		pkg, p.Type, h.obj.Name(), pkg, p.Type, h.obj.Name())
 }
 
 // helperClient returns where the helper's client comes from: its
@@ -276,6 +263,9 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			if w := h.callerAnchor(c); c.anchor == nil {
 				return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
 			}
+			if w := callerBesideHelper(c, files, ws); w != "" {
+				return nil, w
+			}
 			if at := clientAssigned(&c.place, clientExpr, c.anchor.End(), call.Pos()); at.IsValid() {
 				return nil, fmt.Sprintf("its call at line %d names its client %s, assigned at %s, after the read the patcher is made at", line, types.ExprString(clientExpr), c.where(at))
 			}
@@ -339,8 +329,12 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				c.keep = c.uses(c.baseVar) != bases[c.baseVar]
 			}
 			c.moved = maps.Clone(moved)
-			for _, call := range movingHelperWrites(c, h.decl, files, ws, opts) {
+			moving := movingHelperWrites(c, h.decl, files, ws, opts)
+			for _, call := range moving {
 				c.moved[call] = true // another helper's write, given the same patcher
+			}
+			if w := callerOwner(h, c, moving, files, ws, opts); w != "" {
+				return nil, w
 			}
 			if w := c.checks().unsentMutations(h.call); w != "" {
 				return nil, fmt.Sprintf("its caller at line %d: %s", h.pass.Fset.Position(c.call.Pos()).Line, w)

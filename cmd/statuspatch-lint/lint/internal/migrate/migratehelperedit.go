@@ -129,6 +129,9 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 			copts, pimport := "", (*analysis.TextEdit)(nil)
 			if unsentCalls(hc.calls) {
 				c.unsent = true // the calls of a caller share its patcher
+			}
+			if h.apply == nil {
+				c.owner = h.owner // the helper's field owner (checkOwner, callerOwner)
 				if copts, pimport, why = c.patcherOptions(c.text()); why != "" {
 					return nil, why
 				}

@@ -3,7 +3,11 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -42,6 +46,15 @@ func (o fieldOwner) name() string {
 		return "none"
 	}
 	return o.text()
+}
+
+// phrase is the field owner for a reason: "the field owner o", or "no
+// field owner".
+func (o fieldOwner) phrase() string {
+	if o.expr == nil {
+		return "no field owner"
+	}
+	return "the field owner " + o.text()
 }
 
 // writeOptions are a write's options, its call's arguments from the
@@ -118,17 +131,100 @@ func (o writeOptions) merge() (fieldOwner, string) {
 }
 
 // checkOwner says why the migration's field owner cannot go to the
-// patcher: the move is into a helper's callers, or the owner uses a local
-// declared after the read the patcher is made at.
+// patcher: the owner uses a local declared after the read the patcher is
+// made at, or, in a helper whose callers make the patcher (issue 80), it
+// is not one they can name (a literal, a constant or variable of the
+// package), or the helper is exported (its callers in other packages make
+// their patchers from its HelperFact, which carries no owner).
 func (r *recognition) checkOwner() string {
 	m := r.m
 	switch {
 	case m.owner.expr == nil:
 		return ""
+	case m.helper != nil && m.helper.decl != nil && token.IsExported(m.helper.decl.Name.Name):
+		return m.shapeWhy(fmt.Sprintf("the write has the field owner %s, and %s is exported: -fix does not carry a field owner to the patchers of callers in other packages; make them with patcher.WithFieldOwner(%s) by hand", m.owner.text(), m.helper.decl.Name.Name, m.owner.text()))
 	case m.helper != nil:
-		return m.shapeWhy("the write has a field owner (client.FieldOwner), which -fix does not carry to the patchers of the helper's callers: make them with patcher.WithFieldOwner by hand")
+		if why := ownerPackageLevel(m.pass, m.owner); why != "" {
+			return m.shapeWhy("the write's " + why)
+		}
+		return ""
 	}
 	return m.shapeWhy(m.declaredBefore(m.owner.expr, m.anchor.Pos()))
+}
+
+// ownerPackageLevel says why the field owner is not built from literals
+// and constants or variables declared at the package's level, which a
+// helper's callers make their patchers with.
+func ownerPackageLevel(pass *analysis.Pass, owner fieldOwner) string {
+	why := ""
+	ast.Inspect(owner.expr, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BasicLit, *ast.ParenExpr, *ast.BinaryExpr:
+			return why == ""
+		case *ast.Ident:
+			if o := pass.TypesInfo.Uses[n]; o == nil || o.Parent() != pass.Pkg.Scope() {
+				why = "field owner " + types.ExprString(owner.expr) + " uses " + n.Name + ", not a constant or variable of the package: the callers make the patcher with it"
+			}
+			return false
+		case nil:
+			return false
+		}
+		why = "field owner " + types.ExprString(owner.expr) + " is not a literal or a constant or variable of the package: the callers make the patcher with it"
+		return false
+	})
+	return why
+}
+
+// ownerShadowed says which name of the helper's field owner is another
+// where caller c makes the patcher, after its anchor.
+func ownerShadowed(owner fieldOwner, c *migration) string {
+	scope := c.pass.Pkg.Scope().Innermost(c.anchor.End())
+	why := ""
+	ast.Inspect(owner.expr, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && why == "" && scope != nil {
+			if _, o := scope.LookupParent(id.Name, c.anchor.End()); o != c.pass.TypesInfo.Uses[id] {
+				why = "the field owner's " + id.Name + " is another there"
+			}
+		}
+		return why == ""
+	})
+	return why
+}
+
+// callerOwner says why caller c of h cannot make its patcher with h's
+// field owner: a name of it is another there, or a write of another
+// helper c hands the object to before, which takes the same patcher
+// (moving), names another field owner.
+func callerOwner(h *helperMove, c *migration, moving []*ast.CallExpr, files Files, ws []*Write, opts Options) string {
+	line := c.pass.Fset.Position(c.call.Pos()).Line
+	if h.owner.expr != nil {
+		if why := ownerShadowed(h.owner, c); why != "" {
+			return fmt.Sprintf("its caller at line %d would make the patcher with patcher.WithFieldOwner(%s), where %s", line, h.owner.text(), why)
+		}
+	}
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || !slices.Contains(moving, call) {
+			continue
+		}
+		if om, _, _ := prepareMigration(c.pass, files, opts, o); om != nil && om.owner.name() != h.owner.name() {
+			return fmt.Sprintf("its caller at line %d passes the same patcher to the status write at line %d, which has %s, and this one %s: a patcher sends one field owner (patcher.WithFieldOwner)",
+				line, c.pass.Fset.Position(call.Pos()).Line, om.owner.phrase(), h.owner.phrase())
+		}
+	}
+	return ""
+}
+
+// sharedOwner says why a caller's own write at line at, whose patcher
+// the helper would take, cannot carry the helper's write: another field
+// owner (theirs, the caller's write's; ours, the helper's).
+func sharedOwner(pass *analysis.Pass, files Files, opts Options, c *migration, o *Write, ours fieldOwner) string {
+	om, _, _ := prepareMigration(pass, files, opts, o)
+	if om == nil || om.owner.name() == ours.name() {
+		return ""
+	}
+	return fmt.Sprintf("its caller at line %d also writes %s's status at line %d with %s, and this write has %s: the caller's patcher, which it would take, sends one field owner (patcher.WithFieldOwner)",
+		pass.Fset.Position(c.call.Pos()).Line, c.obj.Name(), pass.Fset.Position(om.call.Pos()).Line, om.owner.phrase(), ours.phrase())
 }
 
 // groupOwners says why the writes of group cannot move together: they

@@ -61,7 +61,7 @@ type patchHelper struct {
 // recognisePatchHelper recognises the write of a patch helper's Patch.
 func recognisePatchHelper(r *recognition) (*patchHelper, string, bool) {
 	call, ok := r.files.Calls[r.w.Lparen]
-	if !ok || r.w.Generated || r.opts.PatcherOf == nil || r.w.Verb != "Patch" || len(call.Args) != 3 {
+	if !ok || r.w.Generated || r.opts.PatcherOf == nil || r.w.Verb != "Patch" || len(call.Args) < 3 {
 		return nil, "", false
 	}
 	h := patchHelperAt(r.pass, r.files, call)
@@ -72,6 +72,11 @@ func recognisePatchHelper(r *recognition) (*patchHelper, string, bool) {
 	if why := h.check(r.opts); why != "" {
 		// An audit names no shape -fix does not move (as kindHelperOf).
 		return nil, why, !r.opts.Audit
+	}
+	// Its write's options (a field owner): after the checks, whose
+	// reasons (another writer beside it) say more.
+	if len(call.Args) > 3 {
+		return nil, fmt.Sprintf("%s.%s's status patch has the option %s: -fix moves a patch helper whose write passes only client.MergeFrom(%s) (by hand: give patchers.For the option, a field owner as patcher.WithFieldOwner)", h.named.Obj().Name(), h.method.Name.Name, types.ExprString(call.Args[3]), types.ExprString(ast.Unparen(call.Args[2]).(*ast.CallExpr).Args[0])), !r.opts.Audit
 	}
 	return h, "", true
 }

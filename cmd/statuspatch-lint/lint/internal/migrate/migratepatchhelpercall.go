@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -97,7 +98,7 @@ func (h *patchHelper) checkCaller(opts Options, cur inspector.Cursor, call *ast.
 			fn = d // the writes of o in closures of it too
 		}
 	}
-	return h.alongside(fn, o, call)
+	return h.alongside(opts, fn, o, call)
 }
 
 // alongside says why the helper made by call from o is not the only
@@ -107,40 +108,47 @@ func (h *patchHelper) checkCaller(opts Options, cur inspector.Cursor, call *ast.
 // own, alive with the helper's, and the later Flush would conflict on
 // every reconcile where the blind merge patches both succeeded (as
 // scopeCaller refuses; besideHelper keeps the write too).
-func (h *patchHelper) alongside(fn ast.Node, o *types.Var, call *ast.CallExpr) string {
+func (h *patchHelper) alongside(opts Options, fn ast.Node, o *types.Var, call *ast.CallExpr) string {
 	at := h.where(call.Pos())
-	ctors := patchHelperCtors(h.pass, h.files, h.ws)
+	ctors := maps.Clone(patchHelperCtors(h.pass, h.files, h.ws))
 	if f, ok := h.pass.TypesInfo.Defs[h.ctor.Name].(*types.Func); ok {
 		ctors[f] = true
 	}
-	if other := helperMadeIn(h.pass, ctors, fn, o, call, fn.End()); other != nil {
-		return fmt.Sprintf("%s is made from %s at %s and another patch helper from it at %s, in one function: two patchers of one object, the later Flush would conflict on every reconcile (write both through one patcher by hand)", h.ctor.Name.Name, o.Name(), at, h.where(other.Pos()))
+	if other := helperMadeIn(h.calls, ctors, fn, o, call, fn.End()); other.ctor != nil {
+		return fmt.Sprintf("%s is made from %s at %s and another patch helper from it at %s, in one function: two patchers of one object, the later Flush would conflict on every reconcile ("+TwoPatchers+")", h.ctor.Name.Name, o.Name(), at, other.text(&h.place))
 	}
-	var found *ast.CallExpr
-	ast.Inspect(fn, func(n ast.Node) bool {
-		g, ok := n.(*ast.CallExpr)
-		if !ok || found != nil || g.Pos() < call.End() || within(g, h.method) {
-			return found == nil
-		}
-		if c, ok := statusReceiver(g); ok && h.isClient(c) && len(g.Args) > 1 && passesObj(h.pass.TypesInfo, o, g.Args[1]) {
-			found = g
-		}
-		return true
-	})
+	found := objectWrite(h.pass, h.files, h.ws, opts, fn, o, call.End(), h.method)
 	if found != nil {
-		return fmt.Sprintf("its caller writes %s's status itself at %s while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile (write both through one patcher by hand)", o.Name(), h.where(found.Pos()), at)
+		return fmt.Sprintf("its caller writes %s's status itself at %s while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile ("+TwoPatchers+")", o.Name(), h.where(found.Pos()), at)
+	}
+	if via, w := calleeWrites(h.calls, h.files, h.ws, fn, o, call.End(), h.method); via != nil {
+		return fmt.Sprintf("its caller hands %s to %s at %s, which writes its status at %s, while the helper made from it at %s is alive: two patchers of one object, the later Flush would conflict on every reconcile ("+TwoPatchers+")", o.Name(), types.ExprString(via.Fun), h.where(via.Pos()), h.where(w.Pos()), at)
 	}
 	return ""
 }
 
 // patchHelperCtors are the constructors of the patch helpers whose Patch
-// holds one of the status writes ws.
+// holds one of the status writes ws, computed once per pass (Files.Once)
+// for the package's writes. The map is shared: the caller does not change
+// it.
 func patchHelperCtors(pass *analysis.Pass, files Files, ws []*Write) map[*types.Func]bool {
+	o := files.Once
+	if o == nil || len(ws) == 0 {
+		return findPatchHelperCtors(pass, files, ws)
+	}
+	if o.ctors == nil || len(o.ws) != len(ws) || &o.ws[0] != &ws[0] {
+		o.ws, o.ctors = ws, findPatchHelperCtors(pass, files, ws)
+	}
+	return o.ctors
+}
+
+// findPatchHelperCtors computes patchHelperCtors.
+func findPatchHelperCtors(pass *analysis.Pass, files Files, ws []*Write) map[*types.Func]bool {
 	out := map[*types.Func]bool{}
 	for _, w := range ws {
 		call, ok := files.Calls[w.Lparen]
-		if !ok || w.Generated || w.Verb != "Patch" || len(call.Args) != 3 {
-			continue
+		if !ok || w.Generated || w.Verb != "Patch" || len(call.Args) < 3 {
+			continue // a helper's Patch with options too: it stays, and is a writer beside
 		}
 		if h := patchHelperAt(pass, files, call); h != nil {
 			c, _ := statusReceiver(call)
@@ -156,50 +164,6 @@ func patchHelperCtors(pass *analysis.Pass, files Files, ws []*Write) map[*types.
 		}
 	}
 	return out
-}
-
-// helperMadeIn is the first call in fn before the position before, other
-// than skip, of one of ctors given o, or nil.
-func helperMadeIn(pass *analysis.Pass, ctors map[*types.Func]bool, fn ast.Node, o *types.Var, skip *ast.CallExpr, before token.Pos) *ast.CallExpr {
-	var found *ast.CallExpr
-	ast.Inspect(fn, func(n ast.Node) bool {
-		g, ok := n.(*ast.CallExpr)
-		if !ok || found != nil || g == skip || g.End() > before {
-			return found == nil
-		}
-		id := identNode(g.Fun)
-		if id == nil {
-			return true
-		}
-		if f, ok := pass.TypesInfo.Uses[id].(*types.Func); !ok || !ctors[f] {
-			return true
-		}
-		for _, a := range g.Args {
-			if passesObj(pass.TypesInfo, o, a) {
-				found = g
-			}
-		}
-		return true
-	})
-	return found
-}
-
-// besideHelper says why m's status write stays beside a patch helper made
-// from its object before it in its function, naming the line: the write's
-// own patcher would be a second patcher of the object (and the helper
-// stays for the write: alongside).
-func besideHelper(m *migration, files Files, ws []*Write) string {
-	fn := m.enclosingFunc()
-	for _, n := range m.path {
-		if d, ok := n.(*ast.FuncDecl); ok {
-			fn = d // as alongside: the helpers made in closures of it too
-		}
-	}
-	made := helperMadeIn(m.pass, patchHelperCtors(m.pass, files, ws), fn, m.obj, nil, m.call.Pos())
-	if made == nil {
-		return ""
-	}
-	return fmt.Sprintf("a patch helper is made from %s at %s, before this write in its function: the write's own patcher would be a second patcher of %s, its Flush conflicting with the helper's patch (write both through one patcher by hand)", m.obj.Name(), m.where(made.Pos()), m.obj.Name())
 }
 
 // madeInto is the variable the constructor's call at cur is assigned to

@@ -71,9 +71,14 @@ func scopeCaller(h *helperMove, c *migration, sc *scopeField, recv ast.Expr, ind
 			return nil, "", fmt.Sprintf("its caller at line %d writes %s.%s's status itself at line %d: move them by hand", line, v.Name(), sc.field.Name(), c.pass.Fset.Position(call.Pos()).Line)
 		}
 	}
-	for cur := range c.usesOf(fn, v, c.anchor.End(), c.call.Pos()) {
-		if w := scopeReadOnly(c, pathOf(cur), sc.field, h.decl, files, ws, opts); w != "" {
-			return nil, "", fmt.Sprintf("its caller at line %d: %s", line, w)
+	// Between the Get and the call, and before the Get too: a method
+	// called there may keep a pointer into the object, or the scope be
+	// handed on, as after it (issue 80).
+	for _, span := range [][2]token.Pos{{lit.End(), c.anchor.Pos()}, {c.anchor.End(), c.call.Pos()}} {
+		for cur := range c.usesOf(fn, v, span[0], span[1]) {
+			if w := scopeReadOnly(c, pathOf(cur), sc.field, h.decl, files, ws, opts); w != "" {
+				return nil, "", fmt.Sprintf("its caller at line %d: %s", line, w)
+			}
 		}
 	}
 	return clientExpr, rest, ""

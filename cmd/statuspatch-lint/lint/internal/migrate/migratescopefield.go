@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // A scope's field (cluster-api's per-reconcile scope): Reconcile reads
@@ -135,6 +137,7 @@ func scopeFix(h *helperMove, p Patcher, files Files, ws []*Write, opts Options) 
 		edits = append(edits, *importEdit)
 	}
 	imported := map[*ast.File]bool{h.file: importEdit != nil || qual == ""}
+	pimported := map[*ast.File]bool{}
 	called := false
 	for _, f := range h.pass.Files {
 		for cur := range h.usesOf(f, fn, f.FileStart, f.FileEnd) {
@@ -160,11 +163,23 @@ func scopeFix(h *helperMove, p Patcher, files Files, ws []*Write, opts Options) 
 			if w != "" {
 				return nil, w
 			}
-			if cimport != nil && !imported[f] {
-				edits = append(edits, *cimport)
+			c.owner = h.owner // the writes' field owner (checkOwner)
+			if w := callerOwner(h, c, nil, files, ws, opts); w != "" {
+				return why("%s", w)
 			}
-			imported[f] = true
-			ctor := fmt.Sprintf("\n%s%s := %sNew%s(%s%s, %s)", c.text().indent(c.anchor.Pos()), pname, cqual, p.Type, types.ExprString(ce), rest, types.ExprString(c.call.Args[sIndex])+"."+sc.field.Name())
+			copts, pimport, w := c.patcherOptions(c.text())
+			if w != "" {
+				return nil, w
+			}
+			if imported[f] {
+				cimport = nil
+			}
+			if pimported[f] {
+				pimport = nil
+			}
+			imported[f], pimported[f] = true, true
+			edits = append(edits, importEdits(p.Pkg, cimport, kube.PatcherPkgPath, pimport)...)
+			ctor := fmt.Sprintf("\n%s%s := %sNew%s(%s%s, %s%s)", c.text().indent(c.anchor.Pos()), pname, cqual, p.Type, types.ExprString(ce), rest, types.ExprString(c.call.Args[sIndex])+"."+sc.field.Name(), copts)
 			edits = append(edits,
 				analysis.TextEdit{Pos: c.anchor.End(), End: c.anchor.End(), NewText: []byte(ctor)},
 				analysis.TextEdit{Pos: call.Args[sIndex].End(), End: call.Args[sIndex].End(), NewText: []byte(", " + pname)})

@@ -34,7 +34,21 @@ type Files struct {
 	Calls     map[token.Pos]*ast.CallExpr
 	Checked   func(token.Pos) bool
 	Inspector *inspector.Inspector
+	// Once holds what -fix computes once per pass (NewOnce): nil, it is
+	// computed at each use.
+	Once *Once
 }
+
+// Once is what -fix computes once per pass of the analyzer, over the
+// package's status writes: the constructors of its patch helpers
+// (patchHelperCtors), which each write moving in place asks.
+type Once struct {
+	ws    []*Write // the writes ctors were computed over
+	ctors map[*types.Func]bool
+}
+
+// NewOnce is the memory of one pass, for its Files.
+func NewOnce() *Once { return &Once{} }
 
 // Options are the analyzer's settings Fix reads.
 type Options struct {

@@ -272,7 +272,7 @@ func newTwoHelper(obj client.Object, c client.Client) *twoHelper { // want newTw
 }
 
 func (h *twoHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
-	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: newTwoHelper is made from w at line 283 and another patch helper from it at line 285, in one function: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\)$`
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: newTwoHelper is made from w at line 283 and another patch helper from it at line 285, in one function: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
 }
 
 func (r *Reconciler) twice(ctx context.Context, key client.ObjectKey) (reterr error) {
@@ -303,7 +303,7 @@ func newUpdHelper(obj client.Object, c client.Client) *updHelper { // want newUp
 }
 
 func (h *updHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
-	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller writes w's status itself at line 317 while the helper made from it at line 314 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\)$`
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its caller writes w's status itself at line 317 while the helper made from it at line 314 is alive: two patchers of one object, the later Flush would conflict on every reconcile \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
 }
 
 func (r *Reconciler) updated(ctx context.Context, key client.ObjectKey) (reterr error) {
