@@ -199,6 +199,9 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 	default:
 		s.Step.Result = "done"
 	}
+	if s.Step.Drain && it.Action < 0 && s.crash.Kind == crashNone {
+		r.Trace.Deferred.note(s.Step, res, err)
+	}
 	if it.Action < 0 && s.crash.Kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.Queue.Enqueue(it)
 	}
@@ -221,7 +224,9 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 	r.Trace.Drain = true
 	n, bound := 0, optionsOf(r.ex).DrainBound
 	ended := map[uint64]int{} // a round's end state: the steps run by then
+	deferred := 0             // rounds in a row that wrote nothing and deferred (deferred.go)
 	for n < bound && ctx.Err() == nil {
+		r.Trace.Deferred = deferral{}
 		round := append([]schedule.Item(nil), r.Queue.Items...)
 		for _, k := range r.Book.Keys() {
 			if h := r.Book.History(k); h.Versions[h.Newest()] != nil {
@@ -243,10 +248,17 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 			n++
 			wrote = wrote || r.Trace.lastWrote()
 		}
+		if !wrote && n < bound && ctx.Err() == nil && r.Trace.Deferred.any {
+			if deferred++; deferred > maxDeferredRounds || !r.Trace.Deferred.waitOut(ctx) {
+				return // no steady state reached, none judged: Unknown
+			}
+			continue
+		}
 		if !wrote && n < bound && ctx.Err() == nil {
 			r.checkSteadyState(ctx, first)
 			return
 		}
+		deferred = 0
 		if ctx.Err() == nil && n < bound {
 			h := r.drainState()
 			if at, ok := ended[h]; ok {
