@@ -25,6 +25,7 @@ import (
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -173,6 +174,10 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 		defer func() {
 			if p := recover(); p != nil {
 				s.Step.Result = fmt.Sprintf("panic: %v", p)
+				if lc, ok := recmgr.AsLackedCache(p); ok { // the explorer's lack, not the operator's panic
+					r.Err = cmp.Or(r.Err, fmt.Errorf("explore: step %d (%s %s) called %w", s.Step.Index, s.Step.Reconciler, s.Step.Object, lc))
+					return
+				}
 				r.Trace.fail(judge.NameNoPanic, fmt.Sprintf("step %d panicked: %v", s.Step.Index, p))
 			}
 		}()
