@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"slices"
 
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -117,8 +118,12 @@ func (r *Run) Setup(ctx context.Context) error {
 // New's, then Setup's controllers.
 func (r *Run) newReconcilers() error {
 	cached, api := r.clients()
-	if r.src == nil {
+	if r.src == nil { // the schedule's start, not a restart
 		r.src = seeded.New(1)
+		// apimachinery's util/rand (Cluster API's MachineSet names): the
+		// same names for the same choices, so a replay, which runs alone,
+		// matches; Parallel workers share it.
+		utilrand.Seed(1)
 	}
 	cached, api = intercept.Comparable(cached, r.src), intercept.Comparable(api, r.src)
 	r.recs = r.recs[:0]
