@@ -28,7 +28,8 @@ type LackedCache struct{ Method string }
 
 func (e LackedCache) Error() string {
 	return fmt.Sprintf("mgr.GetCache().%s, which the explorer's manager does not have: it serves the controllers' reads itself, "+
-		"and an informer's store (its LastStoreSyncResourceVersion) is not modelled", e.Method)
+		"and an informer's store (its LastStoreSyncResourceVersion) is not modelled; where the operator reads it to wait "+
+		"for its own writes, turn that off for the exploration (Cluster API's ReconcilerRateLimiting gate: examples/realops6)", e.Method)
 }
 
 // AsLackedCache is p, a recovered panic, as a LackedCache.
