@@ -43,8 +43,8 @@ type Watch struct {
 	// ForObject marks a handler that queues the object itself
 	// (EnqueueRequestForObject, typed or not): the controller's For.
 	ForObject bool
-	// Cache is the cache the source reads from: nil for the manager's
-	// (the explorer's manager has none), or one the operator built
+	// Cache is the cache the source reads from: nil or the explorer's
+	// manager's (recmgr's noCache, which serves nothing), or one the operator built
 	// (cache.New(mgr.GetConfig(), ...)) and gave source.Kind.
 	Cache any
 }

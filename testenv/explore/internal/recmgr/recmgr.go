@@ -117,6 +117,9 @@ func setupPanic(p any, again bool, lacked string) error {
 	if !ok {
 		cause = fmt.Errorf("%v", p)
 	}
+	if lc, ok := AsLackedCache(p); ok {
+		return fmt.Errorf("explore: Scenario.Setup called %w", lc)
+	}
 	if again {
 		return fmt.Errorf("explore: Scenario.Setup is not re-runnable: %w: it panicked on a run after the first, which did not; %s", cause, NotReRunnable)
 	}
@@ -164,7 +167,7 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme, early func(schema.Group
 	}
 	b := Controller{Name: c.Name, Do: c.Reconciler}
 	for _, w := range c.Watches {
-		if w.Cache != nil {
+		if w.Cache != nil && !IsNoCache(w.Cache) { // one the operator built
 			b.OnCaches = append(b.OnCaches, served.Source{Obj: w.Type})
 			b.OnCaches[len(b.OnCaches)-1].Cache, _ = w.Cache.(cache.Cache)
 		}
@@ -212,9 +215,9 @@ func (m *recordingManager) Add(r manager.Runnable) error {
 }
 func (m *recordingManager) GetClient() client.Client { return m.c }
 
-// GetCache is nil: the sources the builder makes keep it until Start, which
-// the explorer never calls.
-func (m *recordingManager) GetCache() cache.Cache       { return nil }
+// GetCache is noCache (nocache.go): the sources the builder makes keep it
+// until Start, which the explorer never calls.
+func (m *recordingManager) GetCache() cache.Cache       { return noCache{} }
 func (m *recordingManager) GetAPIReader() client.Reader { return m.api }
 
 // GetConfig and GetHTTPClient reach the explorer in process: what Setup

@@ -25,10 +25,12 @@ import (
 
 	servedapi "github.com/statuspatch/statuspatch/testenv/explore/internal/served"
 
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -116,8 +118,12 @@ func (r *Run) Setup(ctx context.Context) error {
 // New's, then Setup's controllers.
 func (r *Run) newReconcilers() error {
 	cached, api := r.clients()
-	if r.src == nil {
+	if r.src == nil { // the schedule's start, not a restart
 		r.src = seeded.New(1)
+		// apimachinery's util/rand (Cluster API's MachineSet names): the
+		// same names for the same choices, so a replay, which runs alone,
+		// matches; Parallel workers share it.
+		utilrand.Seed(1)
 	}
 	cached, api = intercept.Comparable(cached, r.src), intercept.Comparable(api, r.src)
 	r.recs = r.recs[:0]
@@ -173,6 +179,10 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 		defer func() {
 			if p := recover(); p != nil {
 				s.Step.Result = fmt.Sprintf("panic: %v", p)
+				if lc, ok := recmgr.AsLackedCache(p); ok { // the explorer's lack, not the operator's panic
+					r.Err = cmp.Or(r.Err, fmt.Errorf("explore: step %d (%s %s) called %w", s.Step.Index, s.Step.Reconciler, s.Step.Object, lc))
+					return
+				}
 				r.Trace.fail(judge.NameNoPanic, fmt.Sprintf("step %d panicked: %v", s.Step.Index, p))
 			}
 		}()
@@ -199,6 +209,9 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 	default:
 		s.Step.Result = "done"
 	}
+	if s.Step.Drain && it.Action < 0 && s.crash.Kind == crashNone {
+		r.Trace.Deferred.note(s.Step, res, err)
+	}
 	if it.Action < 0 && s.crash.Kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.Queue.Enqueue(it)
 	}
@@ -221,7 +234,9 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 	r.Trace.Drain = true
 	n, bound := 0, optionsOf(r.ex).DrainBound
 	ended := map[uint64]int{} // a round's end state: the steps run by then
+	deferred := 0             // rounds in a row that wrote nothing and deferred (deferred.go)
 	for n < bound && ctx.Err() == nil {
+		r.Trace.Deferred = deferral{}
 		round := append([]schedule.Item(nil), r.Queue.Items...)
 		for _, k := range r.Book.Keys() {
 			if h := r.Book.History(k); h.Versions[h.Newest()] != nil {
@@ -243,10 +258,17 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 			n++
 			wrote = wrote || r.Trace.lastWrote()
 		}
+		if !wrote && n < bound && ctx.Err() == nil && r.Trace.Deferred.any {
+			if deferred++; deferred > maxDeferredRounds || !r.Trace.Deferred.waitOut(ctx) {
+				return // no steady state reached, none judged: Unknown
+			}
+			continue
+		}
 		if !wrote && n < bound && ctx.Err() == nil {
 			r.checkSteadyState(ctx, first)
 			return
 		}
+		deferred = 0
 		if ctx.Err() == nil && n < bound {
 			h := r.drainState()
 			if at, ok := ended[h]; ok {

@@ -37,6 +37,8 @@ type Trace struct {
 	Disabled map[string]bool
 	// named is the write the last message's note named (writecall.go).
 	named *namedWrite
+	// Deferred is what the drain round being run deferred (deferred.go).
+	Deferred deferral
 }
 
 // StepState is the step being run: its record (Step) and what it saw
