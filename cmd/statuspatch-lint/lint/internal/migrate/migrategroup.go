@@ -268,7 +268,7 @@ func movingHelperWrites(c *migration, skip *ast.FuncDecl, files Files, ws []*Wri
 // option, one without, two declarations of one name.
 func helpersUnsent(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, opts Options) bool {
 	unsent := false
-	helperFixes(c, skip, c.enclosingFunc().End(), files, ws, opts, func(_ *ast.CallExpr, fix *analysis.SuggestedFix) {
+	helperFixes(c, skip, token.NoPos, files, ws, opts, func(_ *ast.CallExpr, fix *analysis.SuggestedFix) {
 		if fix == nil {
 			return
 		}
@@ -283,12 +283,16 @@ func helpersUnsent(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, o
 
 // helperFixes calls each with the status writes of the other functions of
 // the package (not skip) that c's caller hands c.obj to between its read
-// and end, each with the fix -fix makes of it (nil when it stays).
+// and end (token.NoPos: the caller's end), each with the fix -fix makes
+// of it (nil when it stays).
 func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, ws []*Write, opts Options, each func(*ast.CallExpr, *analysis.SuggestedFix)) {
 	fn := c.enclosingFunc()
 	root, ok := c.cursor(fn)
 	if !ok || c.anchor == nil {
 		return
+	}
+	if !end.IsValid() {
+		end = fn.End()
 	}
 	var decls []*ast.FuncDecl
 	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
