@@ -1,6 +1,8 @@
 package lint_test
 
 import (
+	"go/token"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,5 +53,41 @@ func TestNonStatusUnsentFlag(t *testing.T) {
 	}
 	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
 		t.Error("-nonstatus-unsent is not a boolean flag: -nonstatus-unsent alone would need a value")
+	}
+}
+
+// Two helpers given one object by one caller take the one patcher it
+// makes after its Get, made with patcher.WithNonStatusChangesUnsent()
+// when a call of either follows a change outside the status, in either
+// order (kueue's multikueue ClusterQueue reconciler, where each helper's
+// move made a patcher of its own options: two declarations of one name).
+// Beside them, a helper whose call follows a change of identity stays,
+// saying so, and the other helper of its caller moves without the option.
+func TestMigrateUnsentSharedByHelpers(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateunsentshared="}),
+		"example.com/op/controllers/migrateunsentshared")
+	ctors := map[token.Pos][]string{} // each place a patcher is made at: the texts made there
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				for _, e := range f.TextEdits {
+					if s := strings.TrimSpace(string(e.NewText)); strings.Contains(s, "NewWidgetStatusPatcher(") && !slices.Contains(ctors[e.Pos], s) {
+						ctors[e.Pos] = append(ctors[e.Pos], s)
+					}
+				}
+			}
+		}
+	}
+	unsent := 0
+	for _, made := range ctors {
+		if len(made) != 1 {
+			t.Errorf("the patchers made at one place: %q, want one", made)
+		}
+		if strings.Contains(made[0], "WithNonStatusChangesUnsent()") {
+			unsent++
+		}
+	}
+	if len(ctors) != 3 || unsent != 2 {
+		t.Errorf("patchers made at %d places, %d with WithNonStatusChangesUnsent(); want 3 (one in each caller), 2", len(ctors), unsent)
 	}
 }

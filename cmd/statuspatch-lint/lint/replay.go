@@ -86,9 +86,28 @@ func (rp *replayer) replay(w *write) replayed {
 	obj := rp.identity(w.args[1])
 	get := rp.reRead(fn, obj, w.instr)
 	if get == nil {
+		get = rp.copyReRead(fn, obj)
+	}
+	if get == nil {
 		return replayed{}
 	}
 	return rp.capturedStatus(fn, fresh{objs: []ssa.Value{obj}, reread: get, write: immediate(w.instr)})
+}
+
+// copyReRead is the re-read of the object obj is a DeepCopy of, made in
+// fn before the copy (dc := current.DeepCopy() after a Get of current,
+// the copy written, as kro's status updates write it), or nil: the copy
+// is as fresh as its source.
+func (rp *replayer) copyReRead(fn *ssa.Function, obj ssa.Value) ssa.Instruction {
+	call, ok := obj.(*ssa.Call)
+	if !ok || calledName(call.Common()) != "DeepCopy" {
+		return nil
+	}
+	src := receiver(call.Common())
+	if src == nil {
+		return nil
+	}
+	return rp.reRead(fn, rp.identity(src), call)
 }
 
 // immediate is the write's call when it writes where it is, nil for a

@@ -247,22 +247,63 @@ var helperFixing sync.Map // *ast.CallExpr -> struct{}
 // reconcileNormal). They are writes of the caller's life through the
 // patcher it passes them too, no change unseen by it.
 func movingHelperWrites(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, opts Options) []*ast.CallExpr {
+	var moving []*ast.CallExpr
+	helperFixes(c, skip, c.call.Pos(), files, ws, opts, func(call *ast.CallExpr, fix *analysis.SuggestedFix) {
+		if fix != nil && strings.Contains(fix.Message, " takes the patcher its callers make") {
+			moving = append(moving, call)
+		}
+	})
+	return moving
+}
+
+// helpersUnsent reports whether another function of the package (not
+// skip) that c's caller hands c.obj to after its read, before or after
+// c.call, moves its write by taking the patcher the caller makes at
+// c.anchor with patcher.WithNonStatusChangesUnsent(): the caller makes
+// one patcher for all its helpers' calls, with the option when one needs
+// it (unsentCalls), whichever is asked first. kueue's multikueue
+// cqReconciler calls removeQuotaAutomationCondition on one path and
+// updateQuotaAutomationCondition after the spec's quotas change on
+// another: at 676a4e9 each move made its own patcher there, one with the
+// option, one without, two declarations of one name.
+func helpersUnsent(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, opts Options) bool {
+	unsent := false
+	helperFixes(c, skip, token.NoPos, files, ws, opts, func(_ *ast.CallExpr, fix *analysis.SuggestedFix) {
+		if fix == nil {
+			return
+		}
+		for _, e := range fix.TextEdits {
+			// the caller's patcher, made after the anchor or in place of a base
+			at := e.Pos == c.anchor.End() || e.Pos == c.anchor.Pos() && e.End == c.anchor.End()
+			unsent = unsent || at && strings.Contains(string(e.NewText), "WithNonStatusChangesUnsent()")
+		}
+	})
+	return unsent
+}
+
+// helperFixes calls each with the status writes of the other functions of
+// the package (not skip) that c's caller hands c.obj to between its read
+// and end (token.NoPos: the caller's end), each with the fix -fix makes
+// of it (nil when it stays).
+func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, ws []*Write, opts Options, each func(*ast.CallExpr, *analysis.SuggestedFix)) {
 	fn := c.enclosingFunc()
 	root, ok := c.cursor(fn)
 	if !ok || c.anchor == nil {
-		return nil
+		return
+	}
+	if !end.IsValid() {
+		end = fn.End()
 	}
 	var decls []*ast.FuncDecl
 	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		if call.Pos() < c.anchor.End() || call.Pos() >= c.call.Pos() || !slices.ContainsFunc(call.Args, c.isObj) {
+		if call.Pos() < c.anchor.End() || call.Pos() >= end || !slices.ContainsFunc(call.Args, c.isObj) {
 			continue
 		}
 		if fd := c.funcDecl(kube.CalledFunc(c.pass, call)); fd != nil && fd != skip && fd.Body != nil && !slices.Contains(decls, fd) {
 			decls = append(decls, fd)
 		}
 	}
-	var moving []*ast.CallExpr
 	for _, o := range ws {
 		call, ok := files.Calls[o.Lparen]
 		if !ok || !slices.ContainsFunc(decls, func(fd *ast.FuncDecl) bool { return fd.Pos() <= call.Pos() && call.End() <= fd.End() }) {
@@ -273,11 +314,8 @@ func movingHelperWrites(c *migration, skip *ast.FuncDecl, files Files, ws []*Wri
 		}
 		fix, _ := Fix(c.pass, files, opts, ws, o)
 		helperFixing.Delete(call)
-		if fix != nil && strings.Contains(fix.Message, " takes the patcher its callers make") {
-			moving = append(moving, call)
-		}
+		each(call, fix)
 	}
-	return moving
 }
 
 // paramAlias makes h a helper's move when the write's object is a local

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ast/inspector"
@@ -23,8 +24,9 @@ type origin struct {
 	pos  token.Pos // where the object is taken from the container
 	what string    // "an item of a list", "a value of the map scalers", ...
 	via  string    // how the write's variable reaches it: " (through the parameter w of markReady, passed at line 81)"
-	// whose says whose copy it is: "a List's items are the cache's" when
-	// empty; an event's object (originevent.go)
+	// whose says whose copy it is: "a List's items are the cache's" (a
+	// map's: what it holds is not followed) when empty; an event's object
+	// (originevent.go)
 	whose string
 }
 
@@ -226,7 +228,13 @@ func (m reads) cachedItem() string {
 		return m.shapeWhy(fmt.Sprintf("%s is an item of a list at %s, a cached copy: %s", name, m.where(o.pos), fix))
 	}
 	whose := o.whose
-	if whose == "" {
+	switch {
+	case whose != "":
+	case strings.Contains(o.what, " the map "):
+		// kueue's group.remotes holds Get results of another function:
+		// not a List's items, and not followed either
+		whose = "what a map holds is put there where the model does not follow it"
+	default:
 		whose = "a List's items are the cache's"
 	}
 	return m.shapeWhy(fmt.Sprintf("%s is %s at %s%s, a copy the model cannot show fresh (%s): %s", name, o.what, m.where(o.pos), o.via, whose, fix))

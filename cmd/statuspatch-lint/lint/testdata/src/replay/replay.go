@@ -124,3 +124,30 @@ func (r *Reconciler) noReRead(ctx context.Context, w, desired *v1.Widget) { // w
 		_ = r.Status().Update(ctx, w) // want `^optimistic: `
 	}()
 }
+
+// kro's: the re-read's copy written, patched from the re-read, its status
+// copied from the reconciled object captured from outside the retry.
+func (r *Reconciler) replayCopy(ctx context.Context, o *v1.Widget) error { // want replayCopy:`^statusOnly\[1\]$`
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		current := &v1.Widget{}
+		if err := r.Get(ctx, client.ObjectKeyFromObject(o), current); err != nil {
+			return err
+		}
+		dc := current.DeepCopy()
+		dc.Status.Conditions = o.Status.Conditions
+		return r.Status().Patch(ctx, dc, client.MergeFromWithOptions(current, client.MergeFromWithOptimisticLock{})) // want `^blind: Status\(\).Patch of Widget: status replayed from before the re-read \(assigned from captured o\)`
+	})
+}
+
+// Its twin decides from the copy of the fresh object: not replayed.
+func (r *Reconciler) recomputeCopy(ctx context.Context, key client.ObjectKey) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		current := &v1.Widget{}
+		if err := r.Get(ctx, key, current); err != nil {
+			return err
+		}
+		dc := current.DeepCopy()
+		dc.Status.Ready = len(dc.Status.Conditions) > 0
+		return r.Status().Patch(ctx, dc, client.MergeFromWithOptions(current, client.MergeFromWithOptimisticLock{})) // want `^optimistic: `
+	})
+}

@@ -20,6 +20,13 @@ type Widget struct {
 
 func (w *Widget) DeepCopyObject() runtime.Object { return w }
 
+// DeepCopy is a copy of w (replay's copy of a re-read object).
+func (w *Widget) DeepCopy() *Widget {
+	c := *w
+	c.Status.Conditions = append([]metav1.Condition(nil), w.Status.Conditions...)
+	return &c
+}
+
 // Gadget has no generated patcher.
 type Gadget struct {
 	metav1.TypeMeta
