@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -48,6 +49,10 @@ type fetchPlan struct {
 	declareErr bool     // with reuse: var err error first
 	into       bool     // a value read into itself: Fetch<Kind>StatusPatcherInto, with reuse
 	sameBlock  bool     // with declareErr: the patcher's variable is the block's, name, err := declares err
+	// with into and reuse: a function literal flushes the patcher (a
+	// deferred one runs after a failed re-read), so the Fetch goes to a
+	// variable of its own, assigned to the patcher's on success only.
+	onSuccess bool
 }
 
 // planFetches makes each re-read of the group (a Get anchor after a write
@@ -269,8 +274,15 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 	if f.into {
 		fetch = qual + "Fetch" + typ + "Into(" + args + ", " + objText(m.obj) + opts + ")"
 	}
-	var text string
+	var text, assign string
+	if f.onSuccess {
+		name, assign = f.fetchedName(m, name), name
+	}
 	switch {
+	case assign != "" && f.declareErr:
+		text = name + ", " + f.errName + " := " + fetch
+	case assign != "":
+		text = "var " + name + " *" + qual + typ + "\n" + indent + name + ", " + f.errName + " = " + fetch
 	case f.reuse != nil && f.declareErr && f.sameBlock:
 		text = name + ", " + f.errName + " := " + fetch
 	case f.reuse != nil && f.declareErr:
@@ -286,7 +298,9 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 		text += "\n" + indent + "if "
 	}
 	after := "\n" + indent + m.obj.Name() + " = " + name + ".Object()"
-	if f.into {
+	if assign != "" {
+		after = "\n" + indent + assign + " = " + name // the patcher stays on a failed read
+	} else if f.into {
 		after = "" // read into the value itself, which the patcher is over
 	} else if valueObj(m.obj) {
 		// A value (migratevalue.go): Fetch read into an object of its
@@ -304,6 +318,16 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 		edits = append(edits, analysis.TextEdit{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte(after)})
 	}
 	return edits
+}
+
+// fetchedName is the variable of f's Fetch with onSuccess: name+"Fetched",
+// or with 2, 3... the first not taken in the function.
+func (f *fetchPlan) fetchedName(m *migration, name string) string {
+	out := name + "Fetched"
+	for i := 2; m.text().nameTaken(out); i++ {
+		out = name + "Fetched" + strconv.Itoa(i)
+	}
+	return out
 }
 
 // bareReturnAfter reports whether a return without results follows s in

@@ -137,7 +137,11 @@ func addrOfVar(info *types.Info, e ast.Expr) *types.Var {
 //     p.Flush(ctx) keeps the patcher it was given) or in a go statement;
 //     a deferred function literal reads the variable when it runs, and
 //     flushes the patcher of the value's last read, where the old one,
-//     its base older than that read, would conflict;
+//     its base older than that read, would conflict; the Fetch goes to a
+//     variable of its own first (onSuccess), assigned to the patcher's
+//     when it succeeds: a failed one leaves it nil, and the literal,
+//     run on the error's return, would flush nil (ErrNilPatcher, the
+//     read's error and the literal's write lost) where the Update wrote;
 //   - it is not one the code makes itself, and hands to no helper: no
 //     call between its read and the re-read passes the value to a
 //     function of the module, which -fix may give the patcher and which
@@ -165,6 +169,7 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 		return false
 	}
 	writes := map[*ast.CallExpr]bool{}
+	inLiteral := false
 	for _, h := range group {
 		a := h.anchor
 		for i := 0; reuse[a] != nil && i < len(group); i++ {
@@ -177,6 +182,9 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 		c, ok := g.cursor(h.call)
 		if !ok || h.helper != nil || h.callback != nil || h.via != nil || receiverHeld(fn, c) {
 			return false
+		}
+		for e := range c.Enclosing((*ast.FuncLit)(nil)) {
+			inLiteral = inLiteral || fn.Contains(e)
 		}
 	}
 	for c := range fn.Preorder((*ast.CallExpr)(nil)) {
@@ -194,6 +202,7 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 		return false
 	}
 	f.sameBlock = g.block(root) == g.block(g.get)
+	f.onSuccess = inLiteral
 	for _, h := range group {
 		// A re-read before it in its block whose Fetch declares the error
 		// variable already (planFetches plans them in source order).

@@ -78,7 +78,10 @@ func (r *OrderReconciler) rereadDeferred(ctx context.Context, req ctrl.Request) 
 // The first write is in a deferred function literal, which reads the
 // patcher's variable when it runs: assigned again at the re-read, it
 // flushes the patcher of the value's last read (the old one, its base
-// older than that read, would conflict).
+// older than that read, would conflict). The Fetch goes to a variable
+// of its own, assigned on success: a failed one returns a nil patcher,
+// which the literal, run on that error's return, would flush
+// (ErrNilPatcher in place of the read's error, its write lost).
 func (r *OrderReconciler) rereadDeferredLiteral(ctx context.Context, req ctrl.Request) (retErr error) {
 	var order v1.Widget
 	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
