@@ -210,17 +210,17 @@ func isBlank(e ast.Expr) bool {
 	return ok && id.Name == "_"
 }
 
-// terminates reports whether body ends in a return, break, continue or
-// goto: the code after the if runs only when the read succeeded.
+// terminates reports whether body ends in a return: no code of the
+// function runs after a failed read, which leaves the Fetch's patcher
+// variable nil. A break, continue or goto goes on to code (after the
+// loop, the loop's next turn, the label) that may flush that variable,
+// where the Get left the object and the write went on.
 func terminates(body *ast.BlockStmt) bool {
 	if len(body.List) == 0 {
 		return false
 	}
-	switch body.List[len(body.List)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	}
-	return false
+	_, ok := body.List[len(body.List)-1].(*ast.ReturnStmt)
+	return ok
 }
 
 // localUnaliased reports whether the object is a variable declared in the

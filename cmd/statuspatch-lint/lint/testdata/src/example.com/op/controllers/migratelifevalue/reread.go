@@ -124,3 +124,46 @@ func (r *OrderReconciler) rereadOutOfScope(ctx context.Context, req ctrl.Request
 	order.Status.Size = 2
 	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
 }
+
+// The re-read's error branch breaks out of the loop to a write: a Fetch
+// would leave the patcher nil there, where the Get left order as it was
+// and the Update wrote it. The Get stays.
+func (r *OrderReconciler) rereadBreak(ctx context.Context, req ctrl.Request) error {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget.*not moved to the patcher: order is read again with Get at line 141`
+		return err
+	}
+	for i := 0; i < 3; i++ {
+		if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+			break
+		}
+		order.Status.Size = i
+	}
+	order.Status.Ready = false
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget.*not moved to the patcher: order is read again with Get at line 141`
+}
+
+// The re-read's error branch goes to a label before a write: the Get
+// stays, as above.
+func (r *OrderReconciler) rereadGoto(ctx context.Context, req ctrl.Request) error {
+	var order v1.Widget
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		return err
+	}
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, &order); err != nil { // want `^handwritten status write to Widget.*not moved to the patcher: the function has a goto at line 162`
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
+		goto fail
+	}
+	order.Status.Size = 2
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget.*not moved to the patcher: the function has a goto at line 162`
+fail:
+	order.Status.Ready = false
+	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget.*not moved to the patcher: the function has a goto at line 162`
+}
