@@ -134,10 +134,9 @@ func (s *shell) checkPatterns(l docLine, dir, run, bench string) {
 		for i, level := range strings.Split(c.pattern, "/") {
 			names := literals
 			if i == 0 {
-				names = funcs
-				if c.prefix == "Test" {
-					names = prefixed(funcs, "Test")
-				}
+				// go test matches the whole name, BenchmarkX as TestX:
+				// -bench '^X$' runs nothing.
+				names = prefixed(funcs, c.prefix)
 			}
 			for _, alt := range alternatives(level) {
 				re, err := regexp.Compile(alt)

@@ -77,8 +77,14 @@ func TestBenchmarksPageCommandsFail(t *testing.T) {
 	if ps, lines := checkBenchLines(files, newPage("p.md", good)); len(ps) != 0 || len(lines) != 4 {
 		t.Fatalf("a page that matches its files: %d lines, problems %q", len(lines), ps)
 	}
+	// The whole name, as go test matches it.
+	if ps, _ := checkBenchLines(files, newPage("p.md", strings.Replace(good, "-bench 'Search/", "-bench '^BenchmarkSearch/", 1))); len(ps) != 0 {
+		t.Errorf("-bench '^BenchmarkSearch/...': problems %q, want none", ps)
+	}
 	for _, c := range []struct{ from, to, want string }{
 		{"-bench 'Search/", "-bench 'Searches/", "Searches matches no Benchmark function"},
+		{"-bench 'Search/", "-bench '^Search/", "^Search matches no Benchmark function"},
+		{"-test.bench Search", "-test.bench ^Search$", "^Search$ matches no Benchmark function"},
 		{"(ray)$", "(rays)$", "(rays)$ matches no sub-test or sub-benchmark name"},
 		{"TestExploreA$", "TestExploreB$", "TestExploreB$ matches no Test function"},
 		{"-one fullapi", "-only fullapi", "-only: startbench defines no such flag"},
