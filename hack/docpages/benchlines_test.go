@@ -66,8 +66,8 @@ func TestBenchmarksPageCommands(t *testing.T) {
 // builds, are each reported.
 func TestBenchmarksPageCommandsFail(t *testing.T) {
 	files := fstest.MapFS{
-		"x/bench_test.go": {Data: []byte("package x\n\nconst env = \"STATUSPATCH_X\"\n\nfunc BenchmarkSearch(b *testing.B) {\n\tb.Run(\"ray\", nil)\n}\n\nfunc TestExploreA(t *testing.T) {}\n")},
-		"startbench/main.go":    {Data: []byte("package main\n\nvar one = flag.String(\"one\", \"\", \"\")\n\nvar backends = []string{\"fullapi\"}\n")},
+		"x/bench_test.go":    {Data: []byte("package x\n\nconst env = \"STATUSPATCH_X\"\n\nfunc BenchmarkSearch(b *testing.B) {\n\tb.Run(\"ray\", nil)\n}\n\nfunc TestExploreA(t *testing.T) {}\n")},
+		"startbench/main.go": {Data: []byte("package main\n\nvar one = flag.String(\"one\", \"\", \"\")\n\nvar backends = []string{\"fullapi\"}\n")},
 	}
 	good := "```sh\n" +
 		"cd x && go test -run '^$' -bench 'Search/(ray)$' -benchtime 1x\n" +
@@ -93,6 +93,10 @@ func TestBenchmarksPageCommandsFail(t *testing.T) {
 		{"STATUSPATCH_X=1", "STATUSPATCH_Y=1", "STATUSPATCH_Y: nothing in x reads it"},
 		{"./x.test", "./y.test", "which no line above builds"},
 		{"-test.v", "-v", "a test binary's flags are -test.*"},
+		// A flag of no value before the pattern does not take it.
+		{"-test.bench Search", "-test.benchmem -test.bench Searches", "Searches matches no Benchmark function"},
+		{"-test.bench Search", "-test.bench Searches -test.benchmem", "Searches matches no Benchmark function"},
+		{"-bench 'Search/", "-benchmem -bench 'Searches/", "Searches matches no Benchmark function"},
 	} {
 		bad := strings.Replace(good, c.from, c.to, 1)
 		ps, _ := checkBenchLines(files, newPage("p.md", bad))
