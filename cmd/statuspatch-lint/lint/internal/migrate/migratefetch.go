@@ -98,6 +98,7 @@ func planFetches(group []*migration, into bool) {
 			continue
 		}
 		g.fetch.into = into && valueObj(g.obj) && (g.fetch.reuse != nil || g.fetch.reuseEarlier(group, g))
+		g.fetch.onSuccess = g.fetch.into && literalFlush(group, g, g.fetch.reuse)
 	}
 }
 
