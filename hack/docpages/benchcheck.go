@@ -14,7 +14,8 @@ var goValueFlags = map[string]bool{"o": true, "run": true, "bench": true, "bench
 
 // flagWords splits words into flags (name without dashes -> value, "" for
 // a bool) and the other arguments, with valued (by name) taking the next
-// word when not given with =.
+// word when not given with = and the next is not a flag (-test.benchmem
+// -test.bench X: the pattern is -test.bench's, not benchmem's value).
 func flagWords(words []string, valued func(name string) bool) (flags map[string]string, args []string) {
 	flags = map[string]string{}
 	for i := 0; i < len(words); i++ {
@@ -24,7 +25,7 @@ func flagWords(words []string, valued func(name string) bool) (flags map[string]
 			continue
 		}
 		name, value, eq := strings.Cut(strings.TrimLeft(w, "-"), "=")
-		if !eq && valued(name) && i+1 < len(words) {
+		if !eq && valued(name) && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
 			i++
 			value = words[i]
 		}
@@ -134,10 +135,9 @@ func (s *shell) checkPatterns(l docLine, dir, run, bench string) {
 		for i, level := range strings.Split(c.pattern, "/") {
 			names := literals
 			if i == 0 {
-				names = funcs
-				if c.prefix == "Test" {
-					names = prefixed(funcs, "Test")
-				}
+				// go test matches the whole name, BenchmarkX as TestX:
+				// -bench '^X$' runs nothing.
+				names = prefixed(funcs, c.prefix)
 			}
 			for _, alt := range alternatives(level) {
 				re, err := regexp.Compile(alt)

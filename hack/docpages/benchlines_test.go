@@ -66,8 +66,8 @@ func TestBenchmarksPageCommands(t *testing.T) {
 // builds, are each reported.
 func TestBenchmarksPageCommandsFail(t *testing.T) {
 	files := fstest.MapFS{
-		"x/bench_test.go": {Data: []byte("package x\n\nconst env = \"STATUSPATCH_X\"\n\nfunc BenchmarkSearch(b *testing.B) {\n\tb.Run(\"ray\", nil)\n}\n\nfunc TestExploreA(t *testing.T) {}\n")},
-		"startbench/main.go":    {Data: []byte("package main\n\nvar one = flag.String(\"one\", \"\", \"\")\n\nvar backends = []string{\"fullapi\"}\n")},
+		"x/bench_test.go":    {Data: []byte("package x\n\nconst env = \"STATUSPATCH_X\"\n\nfunc BenchmarkSearch(b *testing.B) {\n\tb.Run(\"ray\", nil)\n}\n\nfunc TestExploreA(t *testing.T) {}\n")},
+		"startbench/main.go": {Data: []byte("package main\n\nvar one = flag.String(\"one\", \"\", \"\")\n\nvar backends = []string{\"fullapi\"}\n")},
 	}
 	good := "```sh\n" +
 		"cd x && go test -run '^$' -bench 'Search/(ray)$' -benchtime 1x\n" +
@@ -77,8 +77,14 @@ func TestBenchmarksPageCommandsFail(t *testing.T) {
 	if ps, lines := checkBenchLines(files, newPage("p.md", good)); len(ps) != 0 || len(lines) != 4 {
 		t.Fatalf("a page that matches its files: %d lines, problems %q", len(lines), ps)
 	}
+	// The whole name, as go test matches it.
+	if ps, _ := checkBenchLines(files, newPage("p.md", strings.Replace(good, "-bench 'Search/", "-bench '^BenchmarkSearch/", 1))); len(ps) != 0 {
+		t.Errorf("-bench '^BenchmarkSearch/...': problems %q, want none", ps)
+	}
 	for _, c := range []struct{ from, to, want string }{
 		{"-bench 'Search/", "-bench 'Searches/", "Searches matches no Benchmark function"},
+		{"-bench 'Search/", "-bench '^Search/", "^Search matches no Benchmark function"},
+		{"-test.bench Search", "-test.bench ^Search$", "^Search$ matches no Benchmark function"},
 		{"(ray)$", "(rays)$", "(rays)$ matches no sub-test or sub-benchmark name"},
 		{"TestExploreA$", "TestExploreB$", "TestExploreB$ matches no Test function"},
 		{"-one fullapi", "-only fullapi", "-only: startbench defines no such flag"},
@@ -87,6 +93,10 @@ func TestBenchmarksPageCommandsFail(t *testing.T) {
 		{"STATUSPATCH_X=1", "STATUSPATCH_Y=1", "STATUSPATCH_Y: nothing in x reads it"},
 		{"./x.test", "./y.test", "which no line above builds"},
 		{"-test.v", "-v", "a test binary's flags are -test.*"},
+		// A flag of no value before the pattern does not take it.
+		{"-test.bench Search", "-test.benchmem -test.bench Searches", "Searches matches no Benchmark function"},
+		{"-test.bench Search", "-test.bench Searches -test.benchmem", "Searches matches no Benchmark function"},
+		{"-bench 'Search/", "-benchmem -bench 'Searches/", "Searches matches no Benchmark function"},
 	} {
 		bad := strings.Replace(good, c.from, c.to, 1)
 		ps, _ := checkBenchLines(files, newPage("p.md", bad))

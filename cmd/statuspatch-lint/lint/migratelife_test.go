@@ -171,8 +171,8 @@ func TestMigrateLifeValue(t *testing.T) {
 			}
 		}
 	}
-	if moved != 28 {
-		t.Errorf("%d writes moved onto a patcher, want 28", moved)
+	if moved != 31 {
+		t.Errorf("%d writes moved onto a patcher, want 31", moved)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -48,6 +49,10 @@ type fetchPlan struct {
 	declareErr bool     // with reuse: var err error first
 	into       bool     // a value read into itself: Fetch<Kind>StatusPatcherInto, with reuse
 	sameBlock  bool     // with declareErr: the patcher's variable is the block's, name, err := declares err
+	// with into and reuse: a function literal flushes the patcher (a
+	// deferred one runs after a failed re-read), so the Fetch goes to a
+	// variable of its own, assigned to the patcher's on success only.
+	onSuccess bool
 }
 
 // planFetches makes each re-read of the group (a Get anchor after a write
@@ -93,6 +98,7 @@ func planFetches(group []*migration, into bool) {
 			continue
 		}
 		g.fetch.into = into && valueObj(g.obj) && (g.fetch.reuse != nil || g.fetch.reuseEarlier(group, g))
+		g.fetch.onSuccess = g.fetch.into && literalFlush(group, g, g.fetch.reuse)
 	}
 }
 
@@ -205,17 +211,17 @@ func isBlank(e ast.Expr) bool {
 	return ok && id.Name == "_"
 }
 
-// terminates reports whether body ends in a return, break, continue or
-// goto: the code after the if runs only when the read succeeded.
+// terminates reports whether body ends in a return: no code of the
+// function runs after a failed read, which leaves the Fetch's patcher
+// variable nil. A break, continue or goto goes on to code (after the
+// loop, the loop's next turn, the label) that may flush that variable,
+// where the Get left the object and the write went on.
 func terminates(body *ast.BlockStmt) bool {
 	if len(body.List) == 0 {
 		return false
 	}
-	switch body.List[len(body.List)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	}
-	return false
+	_, ok := body.List[len(body.List)-1].(*ast.ReturnStmt)
+	return ok
 }
 
 // localUnaliased reports whether the object is a variable declared in the
@@ -269,8 +275,15 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 	if f.into {
 		fetch = qual + "Fetch" + typ + "Into(" + args + ", " + objText(m.obj) + opts + ")"
 	}
-	var text string
+	var text, assign string
+	if f.onSuccess {
+		name, assign = f.fetchedName(m, name), name
+	}
 	switch {
+	case assign != "" && f.declareErr:
+		text = name + ", " + f.errName + " := " + fetch
+	case assign != "":
+		text = "var " + name + " *" + qual + typ + "\n" + indent + name + ", " + f.errName + " = " + fetch
 	case f.reuse != nil && f.declareErr && f.sameBlock:
 		text = name + ", " + f.errName + " := " + fetch
 	case f.reuse != nil && f.declareErr:
@@ -286,7 +299,9 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 		text += "\n" + indent + "if "
 	}
 	after := "\n" + indent + m.obj.Name() + " = " + name + ".Object()"
-	if f.into {
+	if assign != "" {
+		after = "\n" + indent + assign + " = " + name // the patcher stays on a failed read
+	} else if f.into {
 		after = "" // read into the value itself, which the patcher is over
 	} else if valueObj(m.obj) {
 		// A value (migratevalue.go): Fetch read into an object of its
@@ -304,6 +319,16 @@ func (f *fetchPlan) edits(m *migration, qual, typ, name, opts string) []analysis
 		edits = append(edits, analysis.TextEdit{Pos: f.ifStmt.End(), End: f.ifStmt.End(), NewText: []byte(after)})
 	}
 	return edits
+}
+
+// fetchedName is the variable of f's Fetch with onSuccess: name+"Fetched",
+// or with 2, 3... the first not taken in the function.
+func (f *fetchPlan) fetchedName(m *migration, name string) string {
+	out := name + "Fetched"
+	for i := 2; m.text().nameTaken(out); i++ {
+		out = name + "Fetched" + strconv.Itoa(i)
+	}
+	return out
 }
 
 // bareReturnAfter reports whether a return without results follows s in

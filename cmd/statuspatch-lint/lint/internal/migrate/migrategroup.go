@@ -38,6 +38,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 // writes whose bases are taken at one place sharing one patcher.
 func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	pass := m.pass
+	if why := gotoWhy(m); why != "" {
+		return nil, why
+	}
 	group := []*migration{m}
 	for _, o := range ws {
 		if o.Generated {
@@ -371,4 +374,19 @@ func helperUses(h *helperMove, last token.Pos) string {
 		}
 	}
 	return ""
+}
+
+// gotoWhy says why the writes of a function with a goto stay: -fix
+// declares patchers (orderPatcher2 := ..., or err with a Fetch) between
+// statements, and a goto may jump over one (which does not compile) or
+// to code that flushes a patcher a failed Fetch left nil.
+func gotoWhy(m *migration) string {
+	why := ""
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && why == "" {
+			why = "the function has a goto at " + m.where(b.Pos()) + ", which may jump over a patcher -fix declares"
+		}
+		return why == ""
+	})
+	return why
 }

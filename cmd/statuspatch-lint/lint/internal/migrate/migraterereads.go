@@ -64,6 +64,7 @@ func planRereads(group []*migration, into bool) {
 			continue
 		}
 		f.into = into && valueObj(m.obj)
+		f.onSuccess = f.into && literalFlush(group, m, anchor)
 		for _, h := range spans {
 			h.rereads = append(h.rereads, f)
 		}

@@ -137,7 +137,8 @@ func addrOfVar(info *types.Info, e ast.Expr) *types.Var {
 //     p.Flush(ctx) keeps the patcher it was given) or in a go statement;
 //     a deferred function literal reads the variable when it runs, and
 //     flushes the patcher of the value's last read, where the old one,
-//     its base older than that read, would conflict;
+//     its base older than that read, would conflict (the Fetch goes to a
+//     variable of its own first: literalFlush);
 //   - it is not one the code makes itself, and hands to no helper: no
 //     call between its read and the re-read passes the value to a
 //     function of the module, which -fix may give the patcher and which
@@ -202,6 +203,47 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 		}
 	}
 	return true
+}
+
+// literalFlush reports whether a write of the patcher made at anchor
+// (with the re-reads assigned to it) is in a function literal of g's
+// function, as a deferred one is: a Fetch assigned to that patcher's
+// variable goes to a variable of its own first (fetchPlan.onSuccess),
+// assigned when it succeeds. A failed one returns a nil patcher, and the
+// literal, run on that error's return, would flush nil (ErrNilPatcher,
+// the read's error and the literal's write lost) where the Update wrote.
+func literalFlush(group []*migration, g *migration, anchor ast.Stmt) bool {
+	reuse := map[ast.Stmt]ast.Stmt{}
+	for _, h := range group {
+		if h.fetch != nil && h.fetch.reuse != nil {
+			reuse[h.anchor] = h.fetch.reuse
+		}
+	}
+	root := func(a ast.Stmt) ast.Stmt {
+		for i := 0; reuse[a] != nil && i < len(group); i++ {
+			a = reuse[a]
+		}
+		return a
+	}
+	fn, ok := g.cursor(g.enclosingFunc())
+	if !ok {
+		return true
+	}
+	for _, h := range group {
+		if root(h.anchor) != root(anchor) {
+			continue
+		}
+		c, ok := g.cursor(h.call)
+		if !ok {
+			return true
+		}
+		for e := range c.Enclosing((*ast.FuncLit)(nil)) {
+			if fn.Contains(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // receiverHeld reports whether the write c takes its patcher when a
