@@ -42,3 +42,25 @@ func TestMigrateCAPILock(t *testing.T) {
 		t.Errorf("%d patch helpers locked, %d left unlocked naming the other write, want 2 and 2", locked, unlocked)
 	}
 }
+
+// Issue 80 (F2 of s95, a review of dcc4459's besideHelper): a status
+// write deferred before a patch helper of its object is made runs after
+// the helper's patch, but besideHelper looked for helpers made before
+// the write's place, and alongside for writes after the constructor's:
+// at b70e7e5 both moved, the deferred Flush of a patcher made at the Get
+// conflicting after the helper's patcher flushed. Now a deferred write
+// counts as after every helper of its function: both stay, naming the
+// other's line.
+func TestMigrateCAPIDefer(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratecapidefer="}), "example.com/op/controllers/migratecapidefer")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				if strings.HasPrefix(f.Message, "move the status write onto") {
+					t.Errorf("%s: moved beside a patch helper: %s", r.Pass.Fset.Position(d.Pos), f.Message)
+				}
+			}
+		}
+	}
+}

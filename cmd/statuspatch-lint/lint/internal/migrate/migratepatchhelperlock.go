@@ -115,7 +115,7 @@ func (s *baseScan) scan(n ast.Node, from, to token.Pos) (*ast.CallExpr, *ast.Cal
 			write = g
 			return false
 		}
-		fd := s.h.calls.funcDecl(kube.CalledFunc(s.h.pass, g))
+		fd := s.h.funcDecl(kube.CalledFunc(s.h.pass, g))
 		if fd == nil || fd.Body == nil || s.seen[fd] {
 			return true
 		}
