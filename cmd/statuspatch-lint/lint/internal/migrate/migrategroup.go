@@ -30,6 +30,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 	if why := besideHelper(r.m, files, ws); why != "" {
 		return nil, why // on every route (migratepatchhelperbeside.go)
 	}
+	if why := keptBetween(r.m, files, ws, opts); why != "" {
+		return nil, why // on every route with an anchor (migratekeptbetween.go)
+	}
 	return plan(r.p, files, ws, opts)
 }
 

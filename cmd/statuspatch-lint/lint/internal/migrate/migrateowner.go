@@ -164,6 +164,8 @@ func ownerPackageLevel(pass *analysis.Pass, owner fieldOwner) string {
 		case *ast.Ident:
 			if o := pass.TypesInfo.Uses[n]; o == nil || o.Parent() != pass.Pkg.Scope() {
 				why = "field owner " + types.ExprString(owner.expr) + " uses " + n.Name + ", not a constant or variable of the package: the callers make the patcher with it"
+			} else if at := packageVarSet(pass, o); at.IsValid() {
+				why = fmt.Sprintf("field owner %s uses the package variable %s, set at line %d: the callers make the patcher with it, before this write, and might send another value", types.ExprString(owner.expr), n.Name, pass.Fset.Position(at).Line)
 			}
 			return false
 		case nil:
@@ -237,4 +239,36 @@ func groupOwners(m *migration, group []*migration) string {
 		}
 	}
 	return ""
+}
+
+// packageVarSet is where a package variable o is assigned, incremented
+// or has its address taken in the package, past its declaration; NoPos
+// when it is not (or o is no variable).
+func packageVarSet(pass *analysis.Pass, o types.Object) token.Pos {
+	if _, ok := o.(*types.Var); !ok {
+		return token.NoPos
+	}
+	at := token.NoPos
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var targets []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				targets = n.Lhs
+			case *ast.IncDecStmt:
+				targets = []ast.Expr{n.X}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					targets = []ast.Expr{n.X}
+				}
+			}
+			for _, e := range targets {
+				if id, ok := ast.Unparen(e).(*ast.Ident); ok && pass.TypesInfo.Uses[id] == o && !at.IsValid() {
+					at = id.Pos()
+				}
+			}
+			return !at.IsValid()
+		})
+	}
+	return at
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
@@ -69,16 +70,24 @@ func recognisePatchHelper(r *recognition) (*patchHelper, string, bool) {
 		return nil, "", false
 	}
 	h.ws, h.files = r.ws, r.files
-	if why := h.check(r.opts); why != "" {
-		// An audit names no shape -fix does not move (as kindHelperOf).
-		return nil, why, !r.opts.Audit
+	why := h.check(r.opts)
+	if why == "" && len(call.Args) > 3 {
+		// Its write's options (a field owner): after the checks, whose
+		// reasons (another writer beside it) say more.
+		why = fmt.Sprintf("%s.%s's status patch has the option %s: -fix moves a patch helper whose write passes only client.MergeFrom(%s) (by hand: give patchers.For the option, a field owner as patcher.WithFieldOwner)", h.named.Obj().Name(), h.method.Name.Name, types.ExprString(call.Args[3]), types.ExprString(ast.Unparen(call.Args[2]).(*ast.CallExpr).Args[0]))
 	}
-	// Its write's options (a field owner): after the checks, whose
-	// reasons (another writer beside it) say more.
-	if len(call.Args) > 3 {
-		return nil, fmt.Sprintf("%s.%s's status patch has the option %s: -fix moves a patch helper whose write passes only client.MergeFrom(%s) (by hand: give patchers.For the option, a field owner as patcher.WithFieldOwner)", h.named.Obj().Name(), h.method.Name.Name, types.ExprString(call.Args[3]), types.ExprString(ast.Unparen(call.Args[2]).(*ast.CallExpr).Args[0])), !r.opts.Audit
+	if why == "" {
+		return h, "", true
 	}
-	return h, "", true
+	if !strings.Contains(why, TwoPatchers) {
+		// Kept for a reason of its own: no lock either when its base is
+		// taken before another write of its object (migratepatchhelperlock.go).
+		if moved := helperBaseMoved(h); moved != "" {
+			why += "; and " + moved + " (" + TwoPatchers + ")"
+		}
+	}
+	// An audit names no shape -fix does not move (as kindHelperOf).
+	return nil, why, !r.opts.Audit
 }
 
 // patchHelperAt is the patch helper whose Patch holds the status write

@@ -125,7 +125,7 @@ func calleeWritesVisit(c calls, files Files, ws []*Write, fn ast.Node, o *types.
 	var via, write *ast.CallExpr
 	ast.Inspect(fn, func(n ast.Node) bool {
 		g, ok := n.(*ast.CallExpr)
-		if !ok || write != nil || g.Pos() < from {
+		if !ok || write != nil || g.Pos() < from && !deferredIn(fn, g) {
 			return write == nil
 		}
 		for fd, p := range calleeParams(c, g, o) {
@@ -154,7 +154,7 @@ func objectWrite(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn
 	var found *ast.CallExpr
 	for _, w := range ws {
 		call, ok := files.Calls[w.Lparen]
-		if !ok || call.Pos() < from || !within(call, fn) || skip != nil && within(call, skip) || found != nil && found.Pos() < call.Pos() {
+		if !ok || call.Pos() < from && !deferredIn(fn, call) || !within(call, fn) || skip != nil && within(call, skip) || found != nil && found.Pos() < call.Pos() {
 			continue
 		}
 		if len(call.Args) > 1 && passesObj(pass.TypesInfo, o, call.Args[1]) {
@@ -211,5 +211,26 @@ func helperBefore(m *migration, files Files, ws []*Write) madeHelper {
 			fn = d
 		}
 	}
-	return helperMadeIn(m.calls, patchHelperCtors(m.pass, files, ws), fn, m.obj, nil, m.call.Pos())
+	before := m.call.Pos()
+	if deferredIn(fn, m.call) {
+		before = fn.End() // runs as fn returns: after a helper made anywhere in it
+	}
+	return helperMadeIn(m.calls, patchHelperCtors(m.pass, files, ws), fn, m.obj, nil, before)
+}
+
+// deferredIn reports whether n is in a defer statement of fn (its call,
+// or a function literal it calls): it runs as fn returns, after what
+// follows it.
+func deferredIn(fn, n ast.Node) bool {
+	found := false
+	ast.Inspect(fn, func(x ast.Node) bool {
+		if found || x == nil || n.Pos() < x.Pos() || n.End() > x.End() {
+			return false
+		}
+		if _, ok := x.(*ast.DeferStmt); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -164,7 +164,7 @@ func newMadeHelper(obj client.Object, c client.Client) *madeHelper { // want new
 }
 
 func (h *madeHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
-	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its constructor's call at line 182 is not assigned to a variable of its own \(helper := newMadeHelper\(\.\.\.\)\)\)$`
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its constructor's call at line 182 is not assigned to a variable of its own \(helper := newMadeHelper\(\.\.\.\)\); and its caller's r\.Status\(\)\.Update at line 178 writes while h, made at line 175, holds its base for h\.Patch at line 176 \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
 }
 
 func (r *Reconciler) made(ctx context.Context, key client.ObjectKey) (reterr error) {

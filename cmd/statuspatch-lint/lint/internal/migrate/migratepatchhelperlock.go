@@ -1,0 +1,151 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// A patch helper (migratepatchhelper.go) kept for a reason of its own (its
+// constructor given s.Widget, not a variable; an interface; a call
+// assigned to nothing) still had its blind merge patch locked, unless the
+// reason was another writer beside it (TwoPatchers). Its base is taken
+// when the helper is made: when another write of its object runs after
+// that and before the helper's Patch (a deferred Patch after the scope's
+// Update, a finalizer's Update), the lock sends a resourceVersion that
+// write moved, and the patch conflicts on every reconcile where both
+// change. helperBaseMoved finds such a write on the way to each call of
+// Patch, whatever kept the helper, and the reason then names it, ending
+// TwoPatchers: the analyzer adds no lock (analyzer.go).
+//
+// The object is matched by type (the Patch's argument's, or any object
+// when either is an interface), not by name: a helper made from s.Widget
+// and a write of w := s.Widget in a function given s are one object. A
+// write of another object of the kind also takes the lock off: no lock is
+// a blind patch, as before -fix; a wrong lock conflicts on every
+// reconcile.
+
+// helperBaseMoved says which write of the helper's object runs while a
+// helper made before it holds its base for a call of its Patch, naming
+// the lines; "" when none does.
+func helperBaseMoved(h *patchHelper) string {
+	method, _ := h.pass.TypesInfo.Defs[h.method.Name].(*types.Func)
+	index := slices.Index(paramVars(h.pass, h.method), h.obj)
+	if method == nil || index < 0 {
+		return ""
+	}
+	for _, cur := range usesIn(h.calls, method) {
+		p, recv := callOf(cur)
+		if p == nil || recv == nil || index >= len(p.Args) {
+			continue
+		}
+		if _, ok := ast.Unparen(recv).(*ast.CallExpr); ok {
+			continue // made in the call: its base is taken there
+		}
+		fd, later := patchDecl(cur)
+		if fd == nil || fd.Body == nil {
+			continue
+		}
+		from, made := fd.Body.Pos(), "made before "+fd.Name.Name
+		if v := identOf(h.pass, recv); v != nil && v.Pos() > fd.Body.Pos() && v.Pos() < fd.End() {
+			from, made = v.Pos(), "made at "+h.where(v.Pos())
+		}
+		to := p.Pos()
+		if later {
+			to = fd.End() // deferred, or in a closure: after the rest of fd
+		}
+		s := &baseScan{h: h, t: h.pass.TypesInfo.TypeOf(p.Args[index]), skip: p, seen: map[*ast.FuncDecl]bool{}}
+		via, w := s.scan(fd.Body, from, to)
+		if w == nil {
+			continue
+		}
+		holds := fmt.Sprintf("while %s, %s, holds its base for %s at %s", types.ExprString(recv), made, types.ExprString(p.Fun), h.where(p.Pos()))
+		if via == nil {
+			return fmt.Sprintf("its caller's %s at %s writes %s", types.ExprString(w.Fun), h.where(w.Pos()), holds)
+		}
+		return fmt.Sprintf("%s at %s writes at %s (%s) %s", types.ExprString(via.Fun), h.where(via.Pos()), h.where(w.Pos()), types.ExprString(w.Fun), holds)
+	}
+	return ""
+}
+
+// patchDecl is the function declaration around cur, and whether cur is
+// in a defer statement or a function literal within it (run later than
+// its place says).
+func patchDecl(cur inspector.Cursor) (*ast.FuncDecl, bool) {
+	later := false
+	for p := cur.Parent(); p.Node() != nil; p = p.Parent() {
+		switch n := p.Node().(type) {
+		case *ast.FuncDecl:
+			return n, later
+		case *ast.FuncLit, *ast.DeferStmt:
+			later = true
+		}
+	}
+	return nil, false
+}
+
+// A baseScan looks for a write of an object of type t (any, when t or
+// the write's object is an interface) other than skip, and in the
+// package's functions called on the way (each once).
+type baseScan struct {
+	h    *patchHelper
+	t    types.Type
+	skip *ast.CallExpr
+	seen map[*ast.FuncDecl]bool
+}
+
+// scan is the first such write among the calls of n from from to to: the
+// call of the function holding it (nil when it is n's own) and the write.
+func (s *baseScan) scan(n ast.Node, from, to token.Pos) (*ast.CallExpr, *ast.CallExpr) {
+	var via, write *ast.CallExpr
+	ast.Inspect(n, func(n ast.Node) bool {
+		g, ok := n.(*ast.CallExpr)
+		if write != nil || !ok {
+			return write == nil
+		}
+		if g == s.skip || g.Pos() <= from || g.Pos() >= to {
+			return g != s.skip
+		}
+		if s.writes(g) {
+			write = g
+			return false
+		}
+		fd := s.h.funcDecl(kube.CalledFunc(s.h.pass, g))
+		if fd == nil || fd.Body == nil || s.seen[fd] {
+			return true
+		}
+		s.seen[fd] = true
+		if _, w := s.scan(fd.Body, fd.Body.Pos(), fd.End()); w != nil {
+			via, write = g, w
+			return false
+		}
+		return true
+	})
+	return via, write
+}
+
+// writes reports whether g is a status write of the package (one of the
+// helper's ws) or a client's Update or Patch, of an object of type t.
+func (s *baseScan) writes(g *ast.CallExpr) bool {
+	h := s.h
+	kind := ""
+	for _, w := range h.ws {
+		if c, ok := h.files.Calls[w.Lparen]; ok && c == g {
+			kind = w.Kind
+		}
+	}
+	if kind == "" && h.clientWrite(g) != "Update" && h.clientWrite(g) != "Patch" || len(g.Args) < 2 {
+		return false
+	}
+	ot := h.pass.TypesInfo.TypeOf(g.Args[1])
+	if s.t == nil || ot == nil || types.IsInterface(s.t) || types.IsInterface(ot) || types.Identical(ot, s.t) {
+		return true
+	}
+	n := kube.NamedOf(s.t)
+	return n != nil && kind == n.Obj().Name()
+}
