@@ -47,10 +47,18 @@ func (r *seenLister) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // as new holds it, and the List asks for the newest; every schedule's
 // first reconcile sees it but the first's. (Serving that List from the
 // book, which the reset left empty, would not: the reconciler would see
-// no Gizmo.)
+// no Gizmo.) Either answer of the List at least as new, past the reset's
+// deletions or before them (lagged, listTerms: a watch cache that has not
+// reached them), holds a Gizmo, and is not served.
 func TestResetListNotEmptyAsksTheNewest(t *testing.T) {
+	for _, lagged := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lagged=%v", lagged), func(t *testing.T) { resetListNotEmpty(t, lagged) })
+	}
+}
+
+func resetListNotEmpty(t *testing.T, lagged bool) {
 	env := server(t)
-	srv := &listTerms{Client: env.Client}
+	srv := &listTerms{Client: env.Client, lagged: lagged}
 	var mu sync.Mutex
 	var seen []string
 	s := explore.Scenario{
