@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 76 {
+	if err != nil || len(goldens) != 78 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -113,7 +113,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratereturned", "example.com/op/controllers/migratefuncvaltests",
 		"example.com/op/controllers/migratecapi", "example.com/op/controllers/migratesubphase",
 		"example.com/op/controllers/migratescope", "example.com/op/controllers/migrateownerhelper",
-		"example.com/op/controllers/migratecapibeside") {
+		"example.com/op/controllers/migratecapibeside", "example.com/op/controllers/migratereread") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -258,8 +258,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// them (a conflict loop, a helper given the object, an apply, a
 	// helper made in a function called before the write, twice, a helper
 	// patching with a field owner), each naming the other's line or its
-	// own reason (a field owner the helper's patch passes).
-	if len(left) != 247 || notMoved != 246 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 247 (246):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// own reason (a field owner the helper's patch passes);
+	// migratereread: 10 writes of an object held as a pointer that stay
+	// beside its re-read (two literals not reading it, 3 and 2, whose
+	// writes move together; the pointer reassigned, 3; a defer
+	// statement's call holding the patcher of the read before, 2).
+	if len(left) != 257 || notMoved != 256 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 257 (256):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
