@@ -48,7 +48,7 @@ func (r *R) deferLiteral(ctx context.Context, req ctrl.Request) (retErr error) {
 	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
 }
 
-// A closure made before the re-read, called after it.
+// A closure called after the re-read: its write stays, and the others.
 func (r *R) closure(ctx context.Context, req ctrl.Request) error {
 	order := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
@@ -73,8 +73,8 @@ func (r *R) closure(ctx context.Context, req ctrl.Request) error {
 }
 
 // A go statement's literal writes after the re-read (the channel orders
-// it): its patcher is read by another goroutine, so the re-read stays a
-// Get and the writes stay.
+// it): as the closure's, its write stays (no Get of order in the
+// literal), and the function's writes of order with it.
 func (r *R) goStmt(ctx context.Context, req ctrl.Request) error {
 	order := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
