@@ -308,7 +308,8 @@ func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) (err error)
 // helper (issue 80's tutorial project: at e5f7ea8 all four writes stayed,
 // the caller's "may change more than its status" for the helper's call,
 // the helper's for "its caller also writes"): one patcher made at the
-// Get, the re-Get its Fetch, the deferred write its Flush, the decision
+// Get, the re-Get its FetchInto (read into d, assigned to the patcher on
+// success: the deferred literal flushes it), the deferred write its Flush, the decision
 // and its guard in its Retry, and the helper given it. The module builds;
 // the migrated caller is testdata/exportedhelper/composed/ctrlc_ctrlc.go.golden.
 func TestFixComposesExportedHelperWithTheCallersWrites(t *testing.T) {

@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 79 {
+	if err != nil || len(goldens) != 81 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -114,7 +114,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratecapi", "example.com/op/controllers/migratesubphase",
 		"example.com/op/controllers/migratescope", "example.com/op/controllers/migrateownerhelper",
 		"example.com/op/controllers/migratecapibeside", "example.com/op/controllers/migratecapilock",
-		"example.com/op/controllers/migrateownerorder", "example.com/op/controllers/migratecapidefer") {
+		"example.com/op/controllers/migrateownerorder", "example.com/op/controllers/migratecapidefer",
+		"example.com/op/controllers/migratereread") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -266,7 +267,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// kept helper's, those 2 helpers, a helper beside another owner, 2
 	// owners by path, an owner from a package variable set elsewhere);
 	// migratecapidefer: a deferred write and the patch helper made after it.
-	if len(left) != 262 || notMoved != 261 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 262 (261):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// migratereread: 10 writes of an object held as a pointer that stay
+	// beside its re-read (two literals not reading it, 3 and 2, whose
+	// writes move together; the pointer reassigned, 3; a defer
+	// statement's call holding the patcher of the read before, 2).
+	if len(left) != 272 || notMoved != 271 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 272 (271):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

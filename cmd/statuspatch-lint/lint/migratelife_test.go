@@ -184,3 +184,10 @@ func TestMigrateValueOldPatchers(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: strings.TrimSuffix(opPatchers, ":into")}), "example.com/op/controllers/migratevalueold")
 }
+
+// Issue 80: the pointer form's re-read (migratereread) with a write of
+// the first patcher in a function literal that runs after it.
+func TestMigrateRereadPointer(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}), "example.com/op/controllers/migratereread")
+}

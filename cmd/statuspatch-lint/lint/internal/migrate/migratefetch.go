@@ -61,8 +61,9 @@ type fetchPlan struct {
 // "re-fetch" in an if, the reconcile's last write after it) assigns the
 // Fetch to that patcher's variable, so the later Flush writes the object
 // fetched on the path that re-read it, and the first one on the other.
-// into: the generated package has Fetch<Kind>StatusPatcherInto.
-func planFetches(group []*migration, into bool) {
+// p.Into: the generated package has Fetch<Kind>StatusPatcherInto. It
+// says why the group stays (pointerHeld), "" when it moves.
+func planFetches(group []*migration, p Patcher) string {
 	byRead := slices.Clone(group) // a re-read after an earlier one may assign its patcher
 	slices.SortFunc(byRead, func(a, b *migration) int { return int(a.anchor.Pos()) - int(b.anchor.Pos()) })
 	for _, g := range byRead {
@@ -97,9 +98,17 @@ func planFetches(group []*migration, into bool) {
 			g.keptGets.keep(g.get, why)
 			continue
 		}
-		g.fetch.into = into && valueObj(g.obj) && (g.fetch.reuse != nil || g.fetch.reuseEarlier(group, g))
+		// A pointer reads into the object it points to only where a
+		// write of an earlier patcher runs after the re-read.
+		obj := valueObj(g.obj) || pointerHeld(group, g, g.get, nil, p) != ""
+		g.fetch.into = p.Into && obj && (g.fetch.reuse != nil || g.fetch.reuseEarlier(group, g))
+		if why := pointerHeld(group, g, g.get, g.fetch, p); why != "" {
+			g.fetch = nil
+			return why
+		}
 		g.fetch.onSuccess = g.fetch.into && literalFlush(group, g, g.fetch.reuse)
 	}
+	return ""
 }
 
 // planReuse decides how the Fetch assigns the spanning patcher's variable

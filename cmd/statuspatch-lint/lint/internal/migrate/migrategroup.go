@@ -109,8 +109,12 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 			g.lateKeep = m.uses(g.lateVar) != n
 		}
 	}
-	planFetches(group, p.Into)
-	planRereads(group, p.Into)
+	if why := planFetches(group, p); why != "" {
+		return nil, m.shapeWhy(why)
+	}
+	if why := planRereads(group, p); why != "" {
+		return nil, m.shapeWhy(why)
+	}
 	if why := overlapping(m, group); why != "" {
 		return nil, why
 	}

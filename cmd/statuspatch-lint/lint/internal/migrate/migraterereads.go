@@ -1,12 +1,16 @@
 package migrate
 
-import "go/ast"
+import (
+	"fmt"
+	"go/ast"
+)
 
 // planRereads makes the re-reads of the object that are no write's
 // anchor (a Get after a write, in a branch, the next write after the
 // branch) Fetches into the patcher spanning them, where the rewrite is
-// clean: each write of that patcher carries them.
-func planRereads(group []*migration, into bool) {
+// clean: each write of that patcher carries them. It says why the group
+// stays (pointerHeld), "" when it moves.
+func planRereads(group []*migration, p Patcher) string {
 	m := group[0]
 	var gets []ast.Stmt
 	checks := map[ast.Stmt]ast.Stmt{}
@@ -63,10 +67,90 @@ func planRereads(group []*migration, into bool) {
 			kept("its error variable cannot be the spanning patcher's")
 			continue
 		}
-		f.into = into && valueObj(m.obj)
+		f.into = p.Into && (valueObj(m.obj) || pointerHeld(group, m, s, nil, p) != "")
+		if why := pointerHeld(group, m, s, f, p); why != "" {
+			return why
+		}
 		f.onSuccess = f.into && literalFlush(group, m, anchor)
 		for _, h := range spans {
 			h.rereads = append(h.rereads, f)
 		}
 	}
+	return ""
+}
+
+// reuseRoots maps an anchor of the group to the anchor of the patcher
+// its writes flush: its own, or, through the re-reads assigned to an
+// earlier patcher (fetchPlan.reuse), the first of them.
+func reuseRoots(group []*migration) func(ast.Stmt) ast.Stmt {
+	reuse := map[ast.Stmt]ast.Stmt{}
+	for _, h := range group {
+		if h.fetch != nil && h.fetch.reuse != nil {
+			reuse[h.anchor] = h.fetch.reuse
+		}
+	}
+	return func(a ast.Stmt) ast.Stmt {
+		for i := 0; reuse[a] != nil && i < len(group); i++ {
+			a = reuse[a]
+		}
+		return a
+	}
+}
+
+// pointerHeld says why the re-read get of an object held as a pointer
+// (order := &v1.Widget{}) stays a Get, and the group's writes with it,
+// when a write through a patcher made before it can run after it: in a
+// function literal (a deferred one), or as a defer or go statement's
+// call. A Fetch of a patcher of its own points order to another object
+// (order = orderPatcher2.Object()), and that write would flush the
+// earlier patcher, over the object as read before: nothing sent of what
+// the code changed after the re-read, where the Update wrote it. Only
+// f reading into the object order points to (Fetch<Kind>StatusPatcherInto,
+// f.into) and assigned to that very patcher keeps a literal's write; a
+// defer or go statement's call holds the patcher it was given even then,
+// its base older than the re-read. "" for a value, or no such write; with
+// f nil, any such write says why.
+func pointerHeld(group []*migration, m *migration, get ast.Stmt, f *fetchPlan, p Patcher) string {
+	if valueObj(m.obj) {
+		return ""
+	}
+	fn, ok := m.cursor(m.enclosingFunc())
+	if !ok {
+		return "its function is not known"
+	}
+	root := reuseRoots(group)
+	for _, h := range group {
+		a := root(h.anchor)
+		if a.Pos() >= get.Pos() {
+			continue // its patcher is made at the re-read or after it
+		}
+		c, ok := m.cursor(h.call)
+		if !ok {
+			return "its function is not known"
+		}
+		if receiverHeld(fn, c) {
+			stmt := "go"
+			if _, ok := c.Parent().Node().(*ast.DeferStmt); ok {
+				stmt = "defer"
+			}
+			return fmt.Sprintf("the write of %s at %s takes the patcher of its read at %s when its %s statement runs, before the re-read with Get at %s: it would flush that patcher, over %s as read before the re-read",
+				m.obj.Name(), m.where(h.call.Pos()), m.where(a.Pos()), stmt, m.where(get.Pos()), m.obj.Name())
+		}
+		var lit ast.Node
+		for e := range c.Enclosing((*ast.FuncLit)(nil)) {
+			if fn.Contains(e) {
+				lit = e.Node()
+			}
+		}
+		switch {
+		case lit == nil:
+		case !p.Into:
+			return fmt.Sprintf("the function literal at %s writes %s through the patcher of its read at %s, and a Fetch at the re-read with Get at %s would point %s to another object, that patcher sending nothing of the literal's change: regenerate the patchers for Fetch%sInto, which reads into the object %s points to",
+				m.where(lit.Pos()), m.obj.Name(), m.where(a.Pos()), m.where(get.Pos()), m.obj.Name(), p.Type, m.obj.Name())
+		case f == nil || !f.into || f.reuse == nil || root(f.reuse) != a:
+			return fmt.Sprintf("the function literal at %s writes %s through the patcher of its read at %s, which -fix cannot assign again at the re-read with Get at %s: a patcher of the re-read's own would send the literal's change nowhere",
+				m.where(lit.Pos()), m.obj.Name(), m.where(a.Pos()), m.where(get.Pos()))
+		}
+	}
+	return ""
 }

@@ -213,18 +213,7 @@ func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
 // literal, run on that error's return, would flush nil (ErrNilPatcher,
 // the read's error and the literal's write lost) where the Update wrote.
 func literalFlush(group []*migration, g *migration, anchor ast.Stmt) bool {
-	reuse := map[ast.Stmt]ast.Stmt{}
-	for _, h := range group {
-		if h.fetch != nil && h.fetch.reuse != nil {
-			reuse[h.anchor] = h.fetch.reuse
-		}
-	}
-	root := func(a ast.Stmt) ast.Stmt {
-		for i := 0; reuse[a] != nil && i < len(group); i++ {
-			a = reuse[a]
-		}
-		return a
-	}
+	root := reuseRoots(group)
 	fn, ok := g.cursor(g.enclosingFunc())
 	if !ok {
 		return true
