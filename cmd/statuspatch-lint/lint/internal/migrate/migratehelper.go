@@ -89,11 +89,8 @@ type helperCaller struct {
 func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	fd := h.decl
 	name := fd.Name.Name
-	var alone string // only this package is analyzed: the reason, whatever the module's view
+	var alone string // only this package is analyzed: the reason, when the module's checks pass
 	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
-		if alone != "" {
-			format, args = "%s", []any{alone}
-		}
 		return nil, h.shapeWhy(h.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
 	}
 	if h.scope != nil {
@@ -105,8 +102,9 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		// Its callers in other packages are not seen: the move is by hand,
 		// named by its API; unless the whole module is analyzed
 		// (Options.Module): then it moves with them (migrateexported.go).
-		// Alone, the checks go on as the module's: their callers' reason
-		// says whether the module moves it (HelperFact.Alone).
+		// Alone, the checks go on as the module's: a reason of theirs is
+		// its reason, and when they pass, its callers' reason says the
+		// module moves it (HelperFact.Alone).
 		if byHand := h.exportedWhy(fn, name, p, true); byHand != "" {
 			return why("%s", byHand)
 		}
@@ -162,7 +160,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts)
 		}
 		if alone != "" {
-			return why("")
+			return why("%s", alone)
 		}
 		return fix, w
 	}
