@@ -154,6 +154,9 @@ func (m checks) checkFunc(call *ast.CallExpr, fn *types.Func, arg int, recv bool
 		if recv || arg < 0 {
 			return false, ""
 		}
+		if why := aloneHelperWrite(m.pass, fn, arg); depth == 0 && why != "" {
+			return false, why // the module's driver moves them together (migrateexported.go)
+		}
 		if ok, why, known := m.checkReturned(call, fn, arg); known {
 			return ok, why // what it returns, followed (paramsreturns.go)
 		}

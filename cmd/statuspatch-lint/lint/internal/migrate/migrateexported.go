@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -37,6 +38,12 @@ type HelperFact struct {
 	ClientRest  string // the rest of the client expression after it
 	DropClient  bool   // the client's parameter goes: only the write used it
 	Patcher     Patcher
+	// Alone: only the helper's package was analyzed (a per-package pass:
+	// vet, golangci-lint), so its write stays, but the module's driver
+	// moves it with its callers; At is where (file:line). A caller's
+	// reason says so (aloneHelperWrite); no caller composes with it.
+	Alone bool
+	At    string
 }
 
 // AFact marks HelperFact as an analysis fact.
@@ -47,7 +54,11 @@ func (f *HelperFact) String() string {
 	if f.DropClient {
 		drop = " dropped"
 	}
-	return fmt.Sprintf("helper(obj %d, client %d%s%s, %s)", f.ObjIndex, f.ClientIndex, f.ClientRest, drop, f.Patcher.Type)
+	alone := ""
+	if f.Alone {
+		alone = ", alone at " + f.At
+	}
+	return fmt.Sprintf("helper(obj %d, client %d%s%s, %s%s)", f.ObjIndex, f.ClientIndex, f.ClientRest, drop, f.Patcher.Type, alone)
 }
 
 // clientOnlyWritten returns the helper's client parameter (index) when
@@ -71,6 +82,30 @@ func (h *helperMove) clientOnlyWritten(fd *ast.FuncDecl, index int, recvRoot boo
 		return nil
 	}
 	return v
+}
+
+// exportedWhy is the fact that keeps an exported helper's write, and
+// how to move it by hand; "" when the whole module is analyzed and the
+// helper moves with its callers in every package (migrateexported.go).
+func (h *helperMove) exportedWhy(fn *types.Func, name string, p Patcher, module bool) string {
+	var fact string
+	switch {
+	case fn == nil:
+		fact = name + " is not a function of this package"
+	case h.decl.Recv != nil:
+		fact = name + " is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature"
+	case h.apply != nil:
+		fact = name + " is exported and applies a configuration: -fix moves an exported helper's callers only for an Update"
+	case h.baseParam != nil:
+		fact = name + " is exported and takes its base as a parameter: -fix moves an exported helper's callers only for an Update"
+	case !h.isUpdate():
+		fact = name + " is exported and patches: -fix moves an exported helper's callers only for an Update"
+	case !module:
+		fact = name + " is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them)"
+	default:
+		return ""
+	}
+	return fact + "; by hand: " + h.advice(p)
 }
 
 // byHand is why an exported helper's write stays when the whole module
@@ -120,7 +155,7 @@ func (g GroupMember) Stays(why string) string {
 // the callers' packages, its member for the driver.
 func (h *helperMove) exportHelper(fn *types.Func, fact HelperFact, opts Options) {
 	h.pass.ExportObjectFact(fn, &fact)
-	if opts.Members != nil {
+	if opts.Members != nil && !fact.Alone {
 		*opts.Members = append(*opts.Members, GroupMember{
 			Key: fn.Pkg().Path() + "." + fn.Name(), Helper: true, Pos: h.call.Pos(),
 			param: h.obj.Name() + " is a parameter of " + fn.Name(), alone: h.byHand(fn.Name(), fact.Patcher),
@@ -249,5 +284,24 @@ var patcherVar = regexp.MustCompile(`\b[a-z_][A-Za-z0-9_]*Patcher[0-9]*\b`)
 // life, which passes its patcher.
 func (c *calls) helperWrite(fn *types.Func, arg int) bool {
 	var fact HelperFact
-	return fn != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn.Origin(), &fact) && fact.ObjIndex == arg
+	return fn != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn.Origin(), &fact) && fact.ObjIndex == arg && !fact.Alone
+}
+
+// aloneHelperWrite is the reason a caller's write stays when argument
+// arg of a call of fn is the object of an exported helper of another
+// package whose write only the whole module's driver moves, with the
+// caller's (HelperFact.Alone); "" when it is not.
+func aloneHelperWrite(pass *analysis.Pass, fn *types.Func, arg int) string {
+	var fact HelperFact
+	if fn == nil || fn.Pkg() == pass.Pkg || !pass.ImportObjectFact(fn.Origin(), &fact) || fact.ObjIndex != arg || !fact.Alone {
+		return ""
+	}
+	return fmt.Sprintf("its status is written at %s, a write in another package: statuspatch-lint -fix on the whole module moves them together", fact.At)
+}
+
+// at is where the helper's write is, file:line, for its callers'
+// reasons (HelperFact.At).
+func (h *helperMove) at() string {
+	at := h.pass.Fset.Position(h.call.Pos())
+	return fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)
 }

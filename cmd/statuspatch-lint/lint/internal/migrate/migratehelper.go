@@ -89,6 +89,7 @@ type helperCaller struct {
 func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	fd := h.decl
 	name := fd.Name.Name
+	var alone string // only this package is analyzed: the reason, when the module's checks pass
 	why := func(format string, args ...any) (*analysis.SuggestedFix, string) {
 		return nil, h.shapeWhy(h.obj.Name() + " is a parameter of " + name + ": " + fmt.Sprintf(format, args...))
 	}
@@ -101,8 +102,14 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		// Its callers in other packages are not seen: the move is by hand,
 		// named by its API; unless the whole module is analyzed
 		// (Options.Module): then it moves with them (migrateexported.go).
-		if byHand := h.exportedWhy(fn, name, p, opts.Module); byHand != "" {
+		// Alone, the checks go on as the module's: a reason of theirs is
+		// its reason, and when they pass, its callers' reason says the
+		// module moves it (HelperFact.Alone).
+		if byHand := h.exportedWhy(fn, name, p, true); byHand != "" {
 			return why("%s", byHand)
+		}
+		if !opts.Module {
+			alone = h.exportedWhy(fn, name, p, false)
 		}
 		exported = true
 	}
@@ -150,7 +157,10 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		h.dropClient = h.clientOnlyWritten(fd, index, recvRoot)
 		fix, w := h.helperEdits(p, fd, callers)
 		if fix != nil {
-			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p}, opts)
+			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts)
+		}
+		if alone != "" {
+			return why("%s", alone)
 		}
 		return fix, w
 	}
@@ -158,30 +168,6 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		return why("%s", problem)
 	}
 	return h.helperEdits(p, fd, callers)
-}
-
-// exportedWhy is the fact that keeps an exported helper's write, and
-// how to move it by hand; "" when the whole module is analyzed and the
-// helper moves with its callers in every package (migrateexported.go).
-func (h *helperMove) exportedWhy(fn *types.Func, name string, p Patcher, module bool) string {
-	var fact string
-	switch {
-	case fn == nil:
-		fact = name + " is not a function of this package"
-	case h.decl.Recv != nil:
-		fact = name + " is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature"
-	case h.apply != nil:
-		fact = name + " is exported and applies a configuration: -fix moves an exported helper's callers only for an Update"
-	case h.baseParam != nil:
-		fact = name + " is exported and takes its base as a parameter: -fix moves an exported helper's callers only for an Update"
-	case !h.isUpdate():
-		fact = name + " is exported and patches: -fix moves an exported helper's callers only for an Update"
-	case !module:
-		fact = name + " is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them)"
-	default:
-		return ""
-	}
-	return fact + "; by hand: " + h.advice(p)
 }
 
 // helperClient returns where the helper's client comes from: its
