@@ -326,6 +326,9 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				return nil, fmt.Sprintf("its caller at line %d: %s", h.pass.Fset.Position(c.call.Pos()).Line, w)
 			}
 		}
+		if w := h.callerClients(hc, files, ws, opts); w != "" {
+			return nil, w
+		}
 		if !unsentCalls(hc.calls) && helpersUnsent(hc.calls[0], h.decl, files, ws, opts) {
 			hc.calls[0].unsent = true // the caller's one patcher (helpersUnsent)
 		}

@@ -65,6 +65,9 @@ func helperBaseMoved(h *patchHelper) string {
 			continue
 		}
 		holds := fmt.Sprintf("while %s, %s, holds its base for %s at %s", types.ExprString(recv), made, types.ExprString(p.Fun), h.where(p.Pos()))
+		if via == nil && !s.writes(w) {
+			return fmt.Sprintf("its caller's %s at %s, of another package, is given a client and the object and may write it %s", types.ExprString(w.Fun), h.where(w.Pos()), holds)
+		}
 		if via == nil {
 			return fmt.Sprintf("its caller's %s at %s writes %s", types.ExprString(w.Fun), h.where(w.Pos()), holds)
 		}
@@ -116,6 +119,10 @@ func (s *baseScan) scan(n ast.Node, from, to token.Pos) (*ast.CallExpr, *ast.Cal
 			return false
 		}
 		fd := s.h.funcDecl(kube.CalledFunc(s.h.pass, g))
+		if fd == nil && s.mayWrite(g) {
+			write = g // another package's function given a client and the object
+			return false
+		}
 		if fd == nil || fd.Body == nil || s.seen[fd] {
 			return true
 		}
@@ -142,10 +149,52 @@ func (s *baseScan) writes(g *ast.CallExpr) bool {
 	if kind == "" && h.clientWrite(g) != "Update" && h.clientWrite(g) != "Patch" || len(g.Args) < 2 {
 		return false
 	}
-	ot := h.pass.TypesInfo.TypeOf(g.Args[1])
-	if s.t == nil || ot == nil || types.IsInterface(s.t) || types.IsInterface(ot) || types.Identical(ot, s.t) {
+	if s.sameType(h.pass.TypesInfo.TypeOf(g.Args[1])) {
 		return true
 	}
 	n := kube.NamedOf(s.t)
 	return n != nil && kind == n.Obj().Name()
+}
+
+// sameType reports whether an object of type ot may be the helper's (of
+// type t): one type, or either an interface.
+func (s *baseScan) sameType(ot types.Type) bool {
+	return s.t == nil || ot == nil || types.IsInterface(s.t) || types.IsInterface(ot) || types.Identical(ot, s.t)
+}
+
+// mayWrite reports whether g, a call of a function the package does not
+// declare (not a client's method), is given a client and an object of
+// type t: a finalizer helper of another package (objutil.AddFinalizer(ctx,
+// r.Client, obj), which Updates it) whose write is not followed. It may
+// move the resourceVersion, so the lock is not added: Unknown, not a lock
+// that conflicts on every reconcile.
+func (s *baseScan) mayWrite(g *ast.CallExpr) bool {
+	if s.h.clientWrite(g) != "" {
+		return false
+	}
+	client, obj := false, false
+	for _, a := range g.Args {
+		t := s.h.pass.TypesInfo.TypeOf(a)
+		switch {
+		case s.h.isClient(a):
+			client = true
+		case s.isObject(t) && s.sameType(t):
+			obj = true
+		}
+	}
+	return client && obj
+}
+
+// isObject reports whether t implements client.Object.
+func (s *baseScan) isObject(t types.Type) bool {
+	pkg := importedPkg(s.h.pass.Pkg, kube.ClientPkgPath)
+	if t == nil || pkg == nil {
+		return false
+	}
+	tn, ok := pkg.Scope().Lookup("Object").(*types.TypeName)
+	if !ok {
+		return false
+	}
+	iface, ok := tn.Type().Underlying().(*types.Interface)
+	return ok && types.Implements(t, iface)
 }

@@ -1,0 +1,77 @@
+// Package migratecapilockext: a kept patch helper whose base is taken
+// before a function of another package, given a client and the object,
+// writes it (a finalizer's Update). At s95f's f209fc1 -fix locked the
+// helper's deferred patch, which then sent the resourceVersion the
+// Update moved, a conflict on every reconcile that adds the finalizer,
+// and -ci after it reported nothing. It now stays unlocked, naming the
+// call; beside it a function of another package given no client, which
+// cannot write, leaves the lock on.
+package migratecapilockext
+
+import (
+	"context"
+	"errors"
+
+	v1 "example.com/op/api/v1"
+	"example.com/op/finutil"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	client.Client
+}
+
+type widgetScope struct {
+	Widget *v1.Widget
+}
+
+type scopeHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newScopeHelper(obj client.Object, c client.Client) *scopeHelper { // want newScopeHelper:"statusOnly\\[0\\]"
+	return &scopeHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *scopeHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its constructor's call at line 48 passes s\.Widget, not a variable; and its caller's finutil\.Ensure at line 51, of another package, is given a client and the object and may write it while h, made at line 48, holds its base for h\.Patch at line 49 \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
+}
+
+// The finalizer is written by another package's function while h holds
+// its base: no lock.
+func (r *Reconciler) Reconcile(ctx context.Context, key client.ObjectKey) (reterr error) {
+	s := &widgetScope{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	h := newScopeHelper(s.Widget, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, s.Widget)) }()
+	s.Widget.Status.Ready = true
+	return finutil.Ensure(ctx, r.Client, s.Widget, "example.com/finalizer")
+}
+
+type readHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newReadHelper(obj client.Object, c client.Client) *readHelper { // want newReadHelper:"statusOnly\\[0\\]"
+	return &readHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *readHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its constructor's call at line 73 passes s\.Widget, not a variable\)$`
+}
+
+// Another package's function given no client: the lock stays.
+func (r *Reconciler) Read(ctx context.Context, key client.ObjectKey) (reterr error) {
+	s := &widgetScope{Widget: &v1.Widget{}}
+	if err := r.Get(ctx, key, s.Widget); err != nil {
+		return err
+	}
+	h := newReadHelper(s.Widget, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, s.Widget)) }()
+	s.Widget.Status.Ready = finutil.Has(s.Widget, "example.com/finalizer")
+	return nil
+}
