@@ -47,7 +47,7 @@ func TestMigrateCAPILock(t *testing.T) {
 // write deferred before a patch helper of its object is made runs after
 // the helper's patch, but besideHelper looked for helpers made before
 // the write's place, and alongside for writes after the constructor's:
-// at b70e7e5 both moved, the deferred Flush of a patcher made at the Get
+// at 0d0ab0e both moved, the deferred Flush of a patcher made at the Get
 // conflicting after the helper's patcher flushed. Now a deferred write
 // counts as after every helper of its function: both stay, naming the
 // other's line.

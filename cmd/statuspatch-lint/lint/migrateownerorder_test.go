@@ -16,7 +16,7 @@ import (
 // every reconcile where it changes it. And a helper's field owner from a
 // package variable another function sets (fromVar) went to the caller's
 // patcher, made before that set: another owner than the write sent. At
-// 8eb546d all three moved (helperFirst's and specFirst's Update onto a
+// ffc815e all three moved (helperFirst's and specFirst's Update onto a
 // Flush, markVar onto the caller's patcher WithFieldOwner(ownerVar)); now
 // they stay, naming the call or the set. Two helpers with different
 // owners in the other order, an owner by path, and one helper shared by a

@@ -10,7 +10,7 @@ import (
 // Issue 80's pointer form of a re-read, on a real API server: ro :=
 // &Rollout{}, read, written, read again, then a write of a function
 // literal (a deferred one) through the patcher of the first read. The
-// form -fix made before 1728206, a patcher of the re-read's own and ro =
+// form -fix made before 2c646ca, a patcher of the re-read's own and ro =
 // p2.Object(), leaves the literal's patcher over the object ro no longer
 // points to: its Flush answers nil and the server records nothing (the
 // resourceVersion stays). The form -fix makes now, FetchInto of the

@@ -1,6 +1,6 @@
 // Package migratecapilockext: a kept patch helper whose base is taken
 // before a function of another package, given a client and the object,
-// writes it (a finalizer's Update). At s95f's f209fc1 -fix locked the
+// writes it (a finalizer's Update). At s95f's b494324 -fix locked the
 // helper's deferred patch, which then sent the resourceVersion the
 // Update moved, a conflict on every reconcile that adds the finalizer,
 // and -ci after it reported nothing. It now stays unlocked, naming the
