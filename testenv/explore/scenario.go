@@ -164,7 +164,7 @@ type Options struct {
 	// would run the same schedules. Result.Bounds and Violation.Bounds
 	// say which level. Without a
 	// Budget (the default 10s), or with a bound set, the search runs at
-	// one level; FixedBounds and Deepen change that (docs/explore.md,
+	// one level; FixedBounds and Deepen change that (docs/explore-design.md,
 	// Bounds and deepening).
 	//
 	// With the true defaults (a Budget and none of the bounds, Deepen,

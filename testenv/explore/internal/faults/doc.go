@@ -54,6 +54,6 @@
 //
 //	p = 1/W · 1/2 · 1/(q_1···q_k) · 1/ReadsAfter · 1/(w-1) · 1/2^m,
 //
-// and by one of n schedules with probability 1-(1-p)^n (docs/explore.md,
+// and by one of n schedules with probability 1-(1-p)^n (docs/explore-design.md,
 // Bounds and deepening).
 package faults
