@@ -160,7 +160,10 @@ func (p *Patcher[T]) send(ctx context.Context, w *sentWrite[T]) (flushResult, er
 // resourceVersion. Any other read is a Conflict: a newer one means another
 // writer came after the caller's write, an older one is a lagging cache,
 // and a different status means another writer wrote status. A stale cached
-// read is never taken for the server's state.
+// read is never taken for the server's state. Without an API reader, a read
+// older than the object (a cache that has not yet seen the caller's own
+// write) is first read again through the client for a short bounded wait
+// (cacheCatchUp, cachewait.go); the decision is made on the last read.
 //
 // For a write (unsaved), before the re-base, which may be a Conflict, it
 // returns ErrNonStatusChange when the object holds a change outside status
@@ -172,6 +175,11 @@ func (p *Patcher[T]) syncBase(ctx context.Context, unsaved bool) error {
 	fresh, err := p.read(ctx)
 	if err != nil {
 		return err
+	}
+	if p.opts.apiReader == nil {
+		if fresh, err = awaitCache(ctx, p.id(), p.obj.GetResourceVersion(), fresh, p.read); err != nil {
+			return err
+		}
 	}
 	if unsaved {
 		if fields := p.unsavedAfterOwnWrite(ctx, fresh); len(fields) > 0 {
