@@ -263,15 +263,16 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// own reason (a field owner the helper's patch passes);
 	// migratecapilock: 4 patch helpers kept for a reason of their own (2
 	// unlocked, naming the write that moves their base) and the scope's
-	// write beside one; migrateownerorder: 8 (2 callers' writes after a
-	// kept helper's, those 2 helpers, a helper beside another owner, 2
-	// owners by path, an owner from a package variable set elsewhere);
+	// write beside one; migrateownerorder: 12 (4 callers' writes after a
+	// kept helper's, after in the text in a loop or a defer's order for 2,
+	// those 4 helpers, a helper beside another owner, 2 owners by path, an
+	// owner from a package variable set elsewhere);
 	// migratecapidefer: a deferred write and the patch helper made after it.
 	// migratereread: 10 writes of an object held as a pointer that stay
 	// beside its re-read (two literals not reading it, 3 and 2, whose
 	// writes move together; the pointer reassigned, 3; a defer
 	// statement's call holding the patcher of the read before, 2).
-	if len(left) != 272 || notMoved != 271 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 272 (271):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 276 || notMoved != 275 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 276 (275):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -64,3 +64,22 @@ func TestMigrateCAPIDefer(t *testing.T) {
 		}
 	}
 }
+
+// s95 R3, a review of b494324: a status write before a patch helper of its
+// object made later in a loop around both, not its read, runs again after
+// the helper's patch: at e30f2f0 it moved onto a patcher made at the Get,
+// whose next turn's Flush conflicts. It stays; the helper, its base taken
+// after the write each turn, may move.
+func TestMigrateCAPILoop(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratecapiloop="}), "example.com/op/controllers/migratecapiloop")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				if strings.HasPrefix(f.Message, "move the status write onto WidgetStatusPatcher") {
+					t.Errorf("%s: the write moved beside a patch helper: %s", r.Pass.Fset.Position(d.Pos), f.Message)
+				}
+			}
+		}
+	}
+}

@@ -84,30 +84,46 @@ func (rp *replayer) replay(w *write) replayed {
 	}
 	fn := w.instr.Parent()
 	obj := rp.identity(w.args[1])
+	objs := []ssa.Value{obj}
 	get := rp.reRead(fn, obj, w.instr)
 	if get == nil {
-		get = rp.copyReRead(fn, obj)
+		var src ssa.Value
+		if src, get = rp.copyReRead(fn, obj); get != nil {
+			objs = append(objs, src) // read into by the re-read: as fresh
+		}
 	}
 	if get == nil {
 		return replayed{}
 	}
-	return rp.capturedStatus(fn, fresh{objs: []ssa.Value{obj}, reread: get, write: immediate(w.instr)})
+	return rp.capturedStatus(fn, fresh{objs: objs, reread: get, write: immediate(w.instr)})
 }
 
-// copyReRead is the re-read of the object obj is a DeepCopy of, made in
-// fn before the copy (dc := current.DeepCopy() after a Get of current,
-// the copy written, as kro's status updates write it), or nil: the copy
-// is as fresh as its source.
-func (rp *replayer) copyReRead(fn *ssa.Function, obj ssa.Value) ssa.Instruction {
+// copyReRead is the object obj is a copy of (current.DeepCopy(), or
+// current.DeepCopyObject().(*T)) and its re-read, made in fn before the
+// copy (dc := current.DeepCopy() after a Get of current, the copy
+// written, as kro's status updates write it), or nil: the copy is as
+// fresh as its source, and so is the source itself after the Get.
+func (rp *replayer) copyReRead(fn *ssa.Function, obj ssa.Value) (ssa.Value, ssa.Instruction) {
+	if ta, ok := obj.(*ssa.TypeAssert); ok {
+		obj = ta.X
+	}
 	call, ok := obj.(*ssa.Call)
-	if !ok || calledName(call.Common()) != "DeepCopy" {
-		return nil
+	if !ok {
+		return nil, nil
+	}
+	if name := calledName(call.Common()); name != "DeepCopy" && name != "DeepCopyObject" {
+		return nil, nil
 	}
 	src := receiver(call.Common())
 	if src == nil {
-		return nil
+		return nil, nil
 	}
-	return rp.reRead(fn, rp.identity(src), call)
+	src = rp.identity(src)
+	get := rp.reRead(fn, src, call)
+	if get == nil {
+		return nil, nil
+	}
+	return src, get
 }
 
 // immediate is the write's call when it writes where it is, nil for a

@@ -32,13 +32,11 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 	if !ok {
 		return ""
 	}
+	between := m.runsBetween()
 	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		if call.Pos() < m.anchor.End() || call.Pos() >= m.call.Pos() || !slices.ContainsFunc(call.Args, m.isObj) {
+		if call.Pos() < m.anchor.End() || !slices.ContainsFunc(call.Args, m.isObj) || !between(cur) {
 			continue
-		}
-		if deferred(cur) {
-			continue // runs as the function returns, after the write
 		}
 		fd := m.funcDecl(kube.CalledFunc(m.pass, call))
 		if fd == nil || fd.Body == nil || within(m.call, fd) {
@@ -70,4 +68,37 @@ func deferred(cur inspector.Cursor) bool {
 		return true
 	}
 	return false
+}
+
+// runsBetween returns whether a call at cur, after m's anchor, may run
+// between the anchor and m's write: before the write in the text and not
+// deferred (a deferred one runs as the function returns, after the
+// write); after it, when the write is deferred (the function's rest and
+// the defers registered after it run first) or in a loop around the
+// write and not the anchor (it runs before the next turn's write).
+func (m *migration) runsBetween() func(inspector.Cursor) bool {
+	wcur, ok := m.cursor(m.call)
+	if !ok {
+		return func(cur inspector.Cursor) bool { return cur.Node().Pos() < m.call.Pos() && !deferred(cur) }
+	}
+	writeDeferred := deferred(wcur)
+	var loop ast.Node
+	for c := range wcur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil)) {
+		if _, lit := c.Node().(*ast.FuncLit); lit || within(m.anchor, c.Node()) {
+			break
+		}
+		loop = c.Node()
+	}
+	return func(cur inspector.Cursor) bool {
+		call := cur.Node()
+		switch {
+		case call.Pos() < m.call.Pos():
+			return !deferred(cur)
+		case call.Pos() < m.call.End():
+			return false // the write's own arguments
+		case writeDeferred:
+			return true
+		}
+		return loop != nil && within(call, loop) && !deferred(cur)
+	}
 }

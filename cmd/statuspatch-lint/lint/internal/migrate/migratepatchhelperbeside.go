@@ -214,6 +214,8 @@ func helperBefore(m *migration, files Files, ws []*Write) madeHelper {
 	before := m.call.Pos()
 	if deferredIn(fn, m.call) {
 		before = fn.End() // runs as fn returns: after a helper made anywhere in it
+	} else if loop := loopAround(fn, m.call, m.anchor); loop != nil {
+		before = loop.End() // the next turn's write runs after a helper made later in the loop
 	}
 	return helperMadeIn(m.calls, patchHelperCtors(m.pass, files, ws), fn, m.obj, nil, before)
 }
@@ -233,4 +235,24 @@ func deferredIn(fn, n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// loopAround is the outermost for or range statement of fn around n and
+// not around anchor (any, when anchor is nil), or nil: what it holds
+// after n runs before n's next turn.
+func loopAround(fn, n ast.Node, anchor ast.Node) ast.Node {
+	var loop ast.Node
+	ast.Inspect(fn, func(x ast.Node) bool {
+		if loop != nil || x == nil || n.Pos() < x.Pos() || n.End() > x.End() {
+			return false
+		}
+		switch x.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if anchor == nil || !within(anchor, x) {
+				loop = x
+			}
+		}
+		return loop == nil
+	})
+	return loop
 }

@@ -151,3 +151,57 @@ func (r *Reconciler) recomputeCopy(ctx context.Context, key client.ObjectKey) er
 		return r.Status().Patch(ctx, dc, client.MergeFromWithOptions(current, client.MergeFromWithOptimisticLock{})) // want `^optimistic: `
 	})
 }
+
+// Twin: the re-read's own source, captured and read into again, decides
+// the copy's status after the re-read: not replayed.
+func (r *Reconciler) recomputeCopySource(ctx context.Context, obj *v1.Widget) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := r.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		dc := obj.DeepCopy()
+		dc.Status.Conditions = obj.Status.Conditions[:0]
+		dc.Status.Ready = ready(obj)
+		return r.Status().Patch(ctx, dc, client.MergeFromWithOptions(obj, client.MergeFromWithOptimisticLock{})) // want `^optimistic: `
+	})
+}
+
+// Twin: a loop re-reading a parameter, the copy decided from it after.
+func (r *Reconciler) recomputeCopyLoop(ctx context.Context, w *v1.Widget) error {
+	var err error
+	for range 3 {
+		if err = r.Get(ctx, client.ObjectKeyFromObject(w), w); err != nil {
+			return err
+		}
+		dc := w.DeepCopy()
+		dc.Status.Ready = ready(w)
+		if err = r.Status().Patch(ctx, dc, client.MergeFromWithOptions(w, client.MergeFromWithOptimisticLock{})); err == nil { // want `^optimistic: `
+			return nil
+		}
+	}
+	return err
+}
+
+// Twin: a copy of an object read once, decided from the read.
+func (r *Reconciler) recomputeCopyOnce(ctx context.Context, key client.ObjectKey) error {
+	cur := &v1.Widget{}
+	if err := r.Get(ctx, key, cur); err != nil {
+		return err
+	}
+	dc := cur.DeepCopy()
+	dc.Status.Ready = ready(cur)
+	return r.Status().Patch(ctx, dc, client.MergeFromWithOptions(cur, client.MergeFromWithOptimisticLock{})) // want `^optimistic: `
+}
+
+// kro's with DeepCopyObject: the same replay.
+func (r *Reconciler) replayCopyObject(ctx context.Context, o *v1.Widget) error { // want replayCopyObject:`^statusOnly\[1\]$`
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		current := &v1.Widget{}
+		if err := r.Get(ctx, client.ObjectKeyFromObject(o), current); err != nil {
+			return err
+		}
+		dc := current.DeepCopyObject().(*v1.Widget)
+		dc.Status.Conditions = o.Status.Conditions
+		return r.Status().Patch(ctx, dc, client.MergeFromWithOptions(current, client.MergeFromWithOptimisticLock{})) // want `^blind: Status\(\).Patch of Widget: status replayed from before the re-read \(assigned from captured o\)`
+	})
+}

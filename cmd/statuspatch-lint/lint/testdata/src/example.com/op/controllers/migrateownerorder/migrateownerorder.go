@@ -139,3 +139,44 @@ func (r *Reconciler) markShared(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
 	return r.Status().Update(ctx, w, client.FieldOwner(controllerName)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
+
+// loopAfter writes, then hands the object to a kept helper, twice: the
+// second write follows the helper's (s95 R3, a review of 050ae56).
+func (r *Reconciler) loopAfter(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	for i := range 2 {
+		w.Status.Size = i
+		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is handed to r\.markLooped at line 155, whose status write at line 164 stays: it moves the resourceVersion and the status after the patcher's base is taken at line 147, and this write's Flush would conflict whenever it changes the status \(move that write first, or keep both\)\)$`
+			return err
+		}
+		if err := r.markLooped(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Reconciler) markLooped(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w, client.FieldOwner("owner")) // want `\(not moved to the patcher: w is a parameter of markLooped: its caller at line 155 also writes w's status at line 152, which does not move \(w is handed to r\.markLooped at line 155, whose status write at line 164 stays: it moves the resourceVersion and the status after the patcher's base is taken at line 147, and this write's Flush would conflict whenever it changes the status \(move that write first, or keep both\)\)\)$`
+}
+
+// deferLIFO defers its write, then a kept helper: the helper runs first.
+func (r *Reconciler) deferLIFO(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Size = 3
+	defer r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is handed to r\.markDeferred at line 175, whose status write at line 181 stays: it moves the resourceVersion and the status after the patcher's base is taken at line 170, and this write's Flush would conflict whenever it changes the status \(move that write first, or keep both\)\)$`
+	defer r.markDeferred(ctx, w)
+	return nil
+}
+
+func (r *Reconciler) markDeferred(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = false
+	return r.Status().Update(ctx, w, client.FieldOwner("other")) // want `\(not moved to the patcher: w is a parameter of markDeferred: its caller at line 175 also writes w's status at line 174, which does not move \(w is handed to r\.markDeferred at line 175, whose status write at line 181 stays: it moves the resourceVersion and the status after the patcher's base is taken at line 170, and this write's Flush would conflict whenever it changes the status \(move that write first, or keep both\)\)\)$`
+}
