@@ -176,9 +176,13 @@ func TestOwnUpdateThenRetryThroughAManagersCache(t *testing.T) {
 }
 
 // Path 3, the lag made certain: the re-read after the caller's own write
-// returns the old object. It is a Conflict, never a false
-// ErrNonStatusChange, and Retry converges once reads are fresh.
-func TestOwnUpdateWithALaggingReadIsAConflict(t *testing.T) {
+// returns the old object, twice. The stale read is never taken for the
+// server's state (no false ErrNonStatusChange, no re-base on it): Flush
+// reads again through the same client, waiting for the cache to reach the
+// caller's write (patcher/cachewait.go), and stores on the read that has.
+// A cache that stays behind past the wait is a Conflict
+// (examples/internal/patchers' TestOwnUpdateThenFlushThroughHeldCache).
+func TestOwnUpdateWithALaggingReadWaitsForTheCache(t *testing.T) {
 	e := env(t)
 	key := newWidget(t, e.Client)
 	lagging := patchertest.NewClient(e.Client, patchertest.Faults{StaleReads: 2})
@@ -192,13 +196,11 @@ func TestOwnUpdateWithALaggingReadIsAConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Status.Phase = "Labelled"
-	err := p.Flush(ctx)
-	if !apierrors.IsConflict(err) || errors.Is(err, patcher.ErrNonStatusChange) {
-		t.Fatalf("Flush = %v, want a Conflict", err)
+	if err := p.Flush(ctx); err != nil {
+		t.Fatalf("Flush = %v, want it stored once the cache caught up", err)
 	}
-	w.Status.Phase = ""
-	if err := p.Retry(ctx, func(w *v1.Widget) error { w.Status.Phase = "Labelled"; return nil }); err != nil {
-		t.Fatalf("Retry = %v", err)
+	if n := lagging.StaleReadsServed(); n != 2 {
+		t.Fatalf("%d stale reads served, want both (the wait read past them)", n)
 	}
 	if got := get(t, e.Client, key); got.Labels["mine"] != "1" || got.Status.Phase != "Labelled" {
 		t.Fatalf("server labels %v, phase %q", got.Labels, got.Status.Phase)
