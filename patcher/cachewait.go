@@ -40,12 +40,8 @@ func awaitCache[T client.Object](ctx context.Context, id, rv string, fresh T, re
 			return fresh, nil
 		}
 		wait = min(wait, left)
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return fresh, fmt.Errorf("statuspatch: re-read %s: wait for the cache to reach resourceVersion %s: %w", id, rv, withCause(ctx, ctx.Err()))
-		case <-timer.C:
+		if err := sleep(ctx, wait); err != nil {
+			return fresh, fmt.Errorf("statuspatch: re-read %s: wait for the cache to reach resourceVersion %s: %w", id, rv, err)
 		}
 		next, err := read(ctx)
 		if err != nil {
