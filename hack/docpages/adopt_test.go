@@ -31,17 +31,18 @@ func markerBlock(t *testing.T, file, text, name string) []string {
 	return out
 }
 
-// commands splits a shell line into its commands: a trailing comment
-// dropped, && or ; separating them.
-func commands(line string) []string {
-	if i := strings.Index(line, " #"); i >= 0 {
-		line = line[:i]
+// commands is line's simple commands as a shell prints them (quotes
+// kept, spaces normalised, a comment dropped), split where &&, || and ;
+// join them.
+func commands(t *testing.T, line string) []string {
+	t.Helper()
+	cmds, err := parseShell(line)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var out []string
-	for _, c := range strings.FieldsFunc(strings.ReplaceAll(line, "&&", ";"), func(r rune) bool { return r == ';' }) {
-		if c = strings.Join(strings.Fields(c), " "); c != "" {
-			out = append(out, c)
-		}
+	for _, c := range cmds {
+		out = append(out, c.text)
 	}
 	return out
 }
@@ -64,7 +65,7 @@ func TestREADMEAdoptBlockIsTheRoute(t *testing.T) {
 	readme, kb := read("README.md"), read("docs/kubebuilder.md")
 	var got []string
 	for _, l := range markerBlock(t, "README.md", readme, "adopt") {
-		got = append(got, commands(l)...)
+		got = append(got, commands(t, l)...)
 	}
 
 	var genInstall string
@@ -82,8 +83,11 @@ func TestREADMEAdoptBlockIsTheRoute(t *testing.T) {
 			t.Fatalf("docs/kubebuilder.md's Steps no longer say %s; README.md's adopt block runs it", want)
 		}
 	}
-	want := []string{genInstall, "bin/statuspatch-gen init", "make generate"}
-	want = append(want, markerBlock(t, "docs/kubebuilder.md", kb, "fix")...)
+	want := commands(t, genInstall)
+	want = append(want, "bin/statuspatch-gen init", "make generate")
+	for _, l := range markerBlock(t, "docs/kubebuilder.md", kb, "fix") {
+		want = append(want, commands(t, l)...)
+	}
 	want = append(want, "make test lint")
 	if !slices.Equal(got, want) {
 		t.Errorf("README.md's adopt block runs\n  %s\nthe route's steps (install block, docs/kubebuilder.md's Steps) are\n  %s",

@@ -76,54 +76,6 @@ func commandLines(p page) []docLine {
 // or a name quoted in prose ("go test -c").
 var commandStart = regexp.MustCompile(`^cd `)
 
-// shellCommands splits a command line into its commands (on &&, ;, |, and
-// the parentheses of a subshell, outside quotes), each its words, quotes
-// removed; a # outside quotes ends the line.
-func shellCommands(line string) [][]string {
-	var cmds [][]string
-	var words []string
-	var w strings.Builder
-	inWord := false
-	end := func() {
-		if inWord {
-			words = append(words, w.String())
-		}
-		w.Reset()
-		inWord = false
-	}
-	next := func() {
-		end()
-		if len(words) > 0 {
-			cmds = append(cmds, words)
-		}
-		words = nil
-	}
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == '\'' || c == '"':
-			j := strings.IndexByte(line[i+1:], c)
-			if j < 0 {
-				j = len(line) - i - 1
-			}
-			w.WriteString(line[i+1 : i+1+j])
-			inWord, i = true, i+1+j
-		case c == ' ' || c == '\t':
-			end()
-		case c == '#' && !inWord:
-			next()
-			return cmds
-		case c == '&' || c == ';' || c == '|' || c == '(' || c == ')':
-			next()
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	next()
-	return cmds
-}
-
 // A shell runs a page's command lines in its head (docLine): the folder
 // each runs in, and what the lines built (go test -c -o, go build -o), by
 // path.
@@ -147,7 +99,13 @@ func (s *shell) run(l docLine) {
 	if l.span || l.first && strings.HasPrefix(l.text, "cd ") {
 		s.dir = "."
 	}
-	for _, words := range shellCommands(l.text) {
+	cmds, err := parseShell(l.text)
+	if err != nil {
+		s.problem(l, "%v", err)
+		return
+	}
+	for _, c := range cmds {
+		words := c.words
 		var env []string
 		for len(words) > 0 && regexp.MustCompile(`^[A-Z_][A-Z0-9_]*=`).MatchString(words[0]) {
 			env, words = append(env, words[0]), words[1:]
