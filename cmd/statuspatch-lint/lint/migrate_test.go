@@ -273,11 +273,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside its re-read (two literals not reading it, 3 and 2, whose
 	// writes move together; the pointer reassigned, 3; a defer
 	// statement's call holding the patcher of the read before, 2);
-	// migratealiases: 11 (3 copies of a read changed or written around the
+	// migratealiases: 12 (3 copies of a read changed or written around the
 	// copy, 2 callers handing a copy or a scope to a kept helper and those
-	// 2 helpers, 4 patch helpers given an interface, 3 of them unlocked
+	// 2 helpers, 5 patch helpers given an interface, 4 of them unlocked
 	// naming the write).
-	if len(left) != 287 || notMoved != 286 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 287 (286):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 288 || notMoved != 287 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 288 (287):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -112,12 +112,14 @@ func writeOfBetween(m reads, old *types.Var, from, to token.Pos) *ast.CallExpr {
 		if _, status := statusReceiver(call); !status && verb != "Update" && verb != "Patch" {
 			continue
 		}
-		if _, mine := own.of(call.Args[1]); mine {
+		al, ok := olds.of(call.Args[1])
+		if !ok {
 			continue
 		}
-		if _, ok := olds.of(call.Args[1]); ok {
-			return call
+		if _, mine := own.of(call.Args[1]); mine && al.kind == aliasCopy {
+			continue // the write's own copy
 		}
+		return call // the original, or another copy of it
 	}
 	return nil
 }

@@ -127,3 +127,35 @@ func (r *Reconciler) closureFirst(ctx context.Context, key client.ObjectKey) err
 	w.Status.Ready = true
 	return flush(h)
 }
+
+// A second variable read by the same key is the same object on the
+// server: its write takes the lock off, naming it.
+type sameKeyHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newSameKeyHelper(obj client.Object, c client.Client) *sameKeyHelper { // want newSameKeyHelper:"statusOnly\\[0\\]"
+	return &sameKeyHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *sameKeyHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its constructor's call at line 152 passes obj as client\.Object, an interface: which kind it holds, and so whether patchers\.For has its patcher, is not seen; and its caller's r\.Update at line 160 writes while h, made at line 152, holds its base for h\.Patch at line 153 \(write both through one patcher by hand\)\) \(no fix: a lock would send the resourceVersion of a base taken before that other write, and conflict whenever both change\)$`
+}
+
+func (r *Reconciler) sameKey(ctx context.Context, key client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	var obj client.Object = w
+	h := newSameKeyHelper(obj, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, obj)) }()
+	w.Status.Ready = true
+	fresh := &v1.Widget{}
+	if err := r.Get(ctx, key, fresh); err != nil {
+		return err
+	}
+	fresh.Finalizers = append(fresh.Finalizers, "example.com/final")
+	return r.Update(ctx, fresh)
+}
