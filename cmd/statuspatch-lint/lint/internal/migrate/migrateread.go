@@ -157,13 +157,6 @@ func isNil(e ast.Expr) bool {
 	return ok && id.Name == "nil"
 }
 
-// unchangedBetween reports whether every use of m.obj in its function
-// between from and to only reads a field of it.
-func (m reads) unchangedBetween(from, to token.Pos) bool {
-	_, changed := changeBetween(m, from, to)
-	return !changed
-}
-
 // changeBetween is the first use of m.obj in its function between from
 // and to other than a read of a field of it (the outermost expression of
 // the use), and whether there is one.
