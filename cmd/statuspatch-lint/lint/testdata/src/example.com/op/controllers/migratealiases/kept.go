@@ -66,3 +66,17 @@ func (r *Reconciler) copyLogged(ctx context.Context, key client.ObjectKey) error
 func describe(w *v1.Widget) string { // want describe:"statusOnly\\[0\\]"
 	return fmt.Sprintf("%s/%s", w.Namespace, w.Name)
 }
+
+// A pointer to a value read with Get, handed to the kept helper.
+func (r *Reconciler) addressHanded(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	if err := r.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	p := &w
+	if err := r.markSpec(ctx, p); err != nil {
+		return err
+	}
+	w.Status.Size = 2
+	return r.Status().Update(ctx, &w) // want `\(not moved to the patcher: p, which is w, is handed to r\.markSpec at line 77, whose status write at line 47 stays: it moves the resourceVersion and the status after the patcher's base is taken at line 73, and this write's Flush would conflict whenever it changes the status \(move that write first, or keep both\)\)$`
+}
