@@ -37,15 +37,8 @@ func (c copiedObject) anchor() bool {
 	}
 	def, val := m.definition(m.obj)
 	call, ok := ast.Unparen(val).(*ast.CallExpr)
-	if def == nil || !ok || len(call.Args) != 0 {
-		return false
-	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "DeepCopy" {
-		return false
-	}
-	if id, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || m.pass.TypesInfo.Uses[id] != c.base {
-		return false
+	if def == nil || !ok || deepCopied(m.pass.TypesInfo, call) == nil || identOf(m.pass, deepCopied(m.pass.TypesInfo, call)) != c.base {
+		return false // not obj := base.DeepCopy() (originalias.go's copy form)
 	}
 	if c.usedBetween(def.End(), m.call.Pos()) {
 		return false

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ast/inspector"
@@ -23,7 +22,10 @@ import (
 
 // keptBetween says why m's write stays: a call between its anchor and the
 // write hands m.obj to a function of the package whose status write of
-// its parameter does not move; "" when there is none.
+// its parameter does not move; "" when there is none. The object is
+// handed by any of its names (originalias.go): &w, a pointer given it, a
+// DeepCopy (the same object on the server: its write moves the
+// resourceVersion too), a scope whose field holds it.
 func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 	if m == nil || m.anchor == nil || m.call == nil || m.obj == nil {
 		return ""
@@ -33,9 +35,20 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 		return ""
 	}
 	between := m.runsBetween()
+	names := newAliases(m.pass.TypesInfo, m.enclosingFunc(), m.obj)
 	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		if call.Pos() < m.anchor.End() || !slices.ContainsFunc(call.Args, m.isObj) || !between(cur) {
+		if call.Pos() < m.anchor.End() || !between(cur) {
+			continue
+		}
+		handed := ""
+		for _, arg := range call.Args {
+			if name, ok := names.handed(arg, m.obj); ok {
+				handed = name
+				break
+			}
+		}
+		if handed == "" {
 			continue
 		}
 		fd := m.funcDecl(kube.CalledFunc(m.pass, call))
@@ -54,7 +67,7 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 			helperFixing.Delete(oc)
 			if fix == nil {
 				return fmt.Sprintf("%s is handed to %s at %s, whose status write at %s stays: it moves the resourceVersion and the status after the patcher's base is taken at %s, and this write's Flush would conflict whenever it changes the status (move that write first, or keep both)",
-					m.obj.Name(), types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), m.where(m.anchor.Pos()))
+					handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), m.where(m.anchor.Pos()))
 			}
 		}
 	}

@@ -23,12 +23,17 @@ import (
 // Patch, whatever kept the helper, and the reason then names it, ending
 // TwoPatchers: the analyzer adds no lock (analyzer.go).
 //
-// The object is matched by type (the Patch's argument's, or any object
-// when either is an interface), not by name: a helper made from s.Widget
-// and a write of w := s.Widget in a function given s are one object. A
-// write of another object of the kind also takes the lock off: no lock is
+// The object is matched by its names (originalias.go): a helper made
+// from s.Widget and a write of w := s.Widget, &w, a DeepCopy of it, an
+// interface value of it are one object, and a callee is followed with the
+// parameters its call hands the object to. A write of another object of
+// the kind (read by a Get of another key, by the model: another) leaves
+// the lock on; a write of an object the model cannot tell apart (a
+// parameter, a List's item, an interface) is matched by its type (any
+// object when either is an interface) and takes the lock off: no lock is
 // a blind patch, as before -fix; a wrong lock conflicts on every
-// reconcile.
+// reconcile. A Patch called through an interface the helper implements
+// is one of its calls, its base taken where the helper was made.
 
 // helperBaseMoved says which write of the helper's object runs while a
 // helper made before it holds its base for a call of its Patch, naming
@@ -39,7 +44,7 @@ func helperBaseMoved(h *patchHelper) string {
 	if method == nil || index < 0 {
 		return ""
 	}
-	for _, cur := range usesIn(h.calls, method) {
+	for _, cur := range append(usesIn(h.calls, method), ifacePatchUses(h, method)...) {
 		p, recv := callOf(cur)
 		if p == nil || recv == nil || index >= len(p.Args) {
 			continue
@@ -52,14 +57,18 @@ func helperBaseMoved(h *patchHelper) string {
 			continue
 		}
 		from, made := fd.Body.Pos(), "made before "+fd.Name.Name
-		if v := identOf(h.pass, recv); v != nil && v.Pos() > fd.Body.Pos() && v.Pos() < fd.End() {
+		if v := madeAt(h, fd, recv); v != nil && v.Pos() > fd.Body.Pos() && v.Pos() < fd.End() {
 			from, made = v.Pos(), "made at "+h.where(v.Pos())
+			if lit := paramOfLit(fd, v); lit != nil {
+				made = fmt.Sprintf("a parameter of the function literal at %s, made before its call", h.where(lit.Pos()))
+			}
 		}
 		to := p.Pos()
 		if later {
 			to = fd.End() // deferred, or in a closure: after the rest of fd
 		}
-		s := &baseScan{h: h, t: h.pass.TypesInfo.TypeOf(p.Args[index]), skip: p, seen: map[*ast.FuncDecl]bool{}}
+		s := &baseScan{h: h, t: h.pass.TypesInfo.TypeOf(p.Args[index]), skip: p, seen: map[*ast.FuncDecl]bool{},
+			root: fd, names: aliasesOf(h.pass.TypesInfo, fd, p.Args[index])}
 		via, w := s.scan(fd.Body, from, to)
 		if w == nil {
 			continue
@@ -92,14 +101,18 @@ func patchDecl(cur inspector.Cursor) (*ast.FuncDecl, bool) {
 	return nil, false
 }
 
-// A baseScan looks for a write of an object of type t (any, when t or
-// the write's object is an interface) other than skip, and in the
-// package's functions called on the way (each once).
+// A baseScan looks for a write of the helper's object (one of names, or
+// of type t, any when t or the write's object is an interface, unless the
+// model shows it another) other than skip, and in the package's functions
+// called on the way (each once), with the names their parameters take.
 type baseScan struct {
-	h    *patchHelper
-	t    types.Type
-	skip *ast.CallExpr
-	seen map[*ast.FuncDecl]bool
+	h      *patchHelper
+	t      types.Type
+	skip   *ast.CallExpr
+	seen   map[*ast.FuncDecl]bool
+	root   ast.Node            // the function scanned
+	names  *aliases            // the object's names there, nil when none is known
+	others map[*types.Var]bool // parameters handed another object
 }
 
 // scan is the first such write among the calls of n from from to to: the
@@ -127,7 +140,7 @@ func (s *baseScan) scan(n ast.Node, from, to token.Pos) (*ast.CallExpr, *ast.Cal
 			return true
 		}
 		s.seen[fd] = true
-		if _, w := s.scan(fd.Body, fd.Body.Pos(), fd.End()); w != nil {
+		if _, w := s.into(g, fd).scan(fd.Body, fd.Body.Pos(), fd.End()); w != nil {
 			via, write = g, w
 			return false
 		}
@@ -147,6 +160,14 @@ func (s *baseScan) writes(g *ast.CallExpr) bool {
 		}
 	}
 	if kind == "" && h.clientWrite(g) != "Update" && h.clientWrite(g) != "Patch" || len(g.Args) < 2 {
+		return false
+	}
+	if s.names != nil {
+		if _, same := s.names.of(g.Args[1]); same {
+			return true
+		}
+	}
+	if s.other(g.Args[1]) {
 		return false
 	}
 	if s.sameType(h.pass.TypesInfo.TypeOf(g.Args[1])) {
@@ -178,7 +199,7 @@ func (s *baseScan) mayWrite(g *ast.CallExpr) bool {
 		switch {
 		case s.h.isClient(a):
 			client = true
-		case s.isObject(t) && s.sameType(t):
+		case s.isObject(t) && s.sameType(t) && !s.other(a):
 			obj = true
 		}
 	}
@@ -197,4 +218,159 @@ func (s *baseScan) isObject(t types.Type) bool {
 	}
 	iface, ok := tn.Type().Underlying().(*types.Interface)
 	return ok && types.Implements(t, iface)
+}
+
+// The names helperBaseMoved follows the patch helper's object and the
+// helper itself by (originalias.go): a Patch through an interface the
+// helper implements, the helper's variable behind an interface, the
+// parameters a callee is handed the object or another object as.
+
+// ifacePatchUses is the cursor of each x.Patch of an interface whose
+// method set the helper's type has (p.Patch(ctx, obj) with var p
+// statusPatcher = newHelper(...)).
+func ifacePatchUses(h *patchHelper, method *types.Func) []inspector.Cursor {
+	var out []inspector.Cursor
+	ptr := types.NewPointer(h.named)
+	for cur := range h.insp.Root().Preorder((*ast.SelectorExpr)(nil)) {
+		sel := cur.Node().(*ast.SelectorExpr)
+		if sel.Sel.Name != method.Name() {
+			continue
+		}
+		fn, _ := h.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+		if fn == nil || fn == method || fn.Signature().Recv() == nil {
+			continue
+		}
+		iface, ok := fn.Signature().Recv().Type().Underlying().(*types.Interface)
+		if !ok || !types.Implements(ptr, iface) && !types.Implements(h.named, iface) {
+			continue
+		}
+		if fd, _ := patchDecl(cur); fd != nil && !mayHold(h, fd, sel.X) {
+			continue
+		}
+		if c, ok := cur.FindNode(sel.Sel); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// mayHold reports whether the interface value x, in fd, may hold the
+// helper: not a local variable every assignment of which in fd is of a
+// concrete type other than the helper's.
+func mayHold(h *patchHelper, fd *ast.FuncDecl, x ast.Expr) bool {
+	v := identOf(h.pass, x)
+	if v == nil || v.Pos() < fd.Body.Pos() || v.Pos() >= fd.End() {
+		return true
+	}
+	may, assigned := false, false
+	check := func(rhs ast.Expr) {
+		assigned = true
+		t := h.pass.TypesInfo.TypeOf(rhs)
+		if t == nil || types.IsInterface(t) || types.Identical(t, types.NewPointer(h.named)) || types.Identical(t, h.named) {
+			may = true
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if identOf(h.pass, l) == v {
+					if len(n.Lhs) != len(n.Rhs) {
+						may = true
+					} else {
+						check(n.Rhs[i])
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if h.pass.TypesInfo.Defs[id] == v && i < len(n.Values) && len(n.Names) == len(n.Values) {
+					check(n.Values[i])
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && identOf(h.pass, n.X) == v {
+				may = true // set through its address
+			}
+		}
+		return true
+	})
+	return may || !assigned
+}
+
+// madeAt is the variable the helper is first held in, in fd, of those
+// recv (a variable of the helper or an interface holding it) names: the
+// one declared first, or nil.
+func madeAt(h *patchHelper, fd *ast.FuncDecl, recv ast.Expr) *types.Var {
+	v := identOf(h.pass, recv)
+	if v == nil {
+		return nil
+	}
+	first := v
+	ast.Inspect(fd, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		hv, _ := h.pass.TypesInfo.Defs[id].(*types.Var)
+		if hv == nil || hv.Pos() >= first.Pos() || !types.Identical(hv.Type(), types.NewPointer(h.named)) && !types.Identical(hv.Type(), h.named) {
+			return true
+		}
+		if _, ok := newAliases(h.pass.TypesInfo, fd, hv).of(recv); ok {
+			first = hv
+		}
+		return true
+	})
+	return first
+}
+
+// into is the scan of fd, called at g: its parameters handed a name of
+// the object are its names there, those handed another object others.
+func (s *baseScan) into(g *ast.CallExpr, fd *ast.FuncDecl) *baseScan {
+	c := *s
+	c.root, c.names, c.others = fd, nil, map[*types.Var]bool{}
+	var seeds []any
+	for i, p := range paramVars(s.h.pass, fd) {
+		if p == nil || i >= len(g.Args) {
+			continue
+		}
+		if s.names != nil {
+			if _, ok := s.names.of(g.Args[i]); ok {
+				seeds = append(seeds, p)
+				continue
+			}
+		}
+		if s.other(g.Args[i]) {
+			c.others[p] = true
+		}
+	}
+	if len(seeds) > 0 {
+		c.names = aliasesOf(s.h.pass.TypesInfo, fd, seeds...)
+	}
+	return &c
+}
+
+// other reports whether e is, by the model, another object than the
+// helper's: a parameter handed one, or an object read by a Get of
+// another key (aliases.another).
+func (s *baseScan) other(e ast.Expr) bool {
+	inner := sameInner(s.h.pass.TypesInfo, e)
+	if v := identOf(s.h.pass, inner); v != nil && s.others[v] {
+		return true
+	}
+	get := func(c *ast.CallExpr) bool { return s.h.clientWrite(c) == "Get" }
+	return s.names != nil && s.names.another(e, s.root, get)
+}
+
+// paramOfLit is the function literal in fd that v is a parameter of, or
+// nil.
+func paramOfLit(fd *ast.FuncDecl, v *types.Var) *ast.FuncLit {
+	var out *ast.FuncLit
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Type.Params != nil && lit.Type.Params.Pos() <= v.Pos() && v.Pos() < lit.Type.Params.End() {
+			out = lit
+		}
+		return out == nil
+	})
+	return out
 }

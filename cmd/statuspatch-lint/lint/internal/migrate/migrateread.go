@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -9,45 +10,118 @@ import (
 )
 
 // The copy of a read: obj := old.DeepCopy(), where old was read just
-// before, unchanged since, by c.Get(ctx, key, old) in the function or by a
-// getter of the package that only reads it (getter.go's shape below). The
-// object then holds exactly what the server stored at its resourceVersion,
-// the base an Update of obj sends that resourceVersion with: the patcher
-// is made from obj after the copy.
+// before, unchanged since, by c.Get(ctx, key, old) (or c.Get(ctx, key,
+// &old) of a value, kueue's ClusterQueue) in the function or by a getter
+// of the package that only reads it (getter.go's shape below), and no
+// name of old's object (originalias.go) writes it between the copy and
+// the write. The object then holds exactly what the server stored at its
+// resourceVersion, the base an Update of obj sends that resourceVersion
+// with: the patcher is made from obj after the copy, one life with its
+// base at the copy. A copy of a read changed or written before the copy,
+// or whose original is written after it, stays, naming that line
+// (copiedReadWhy).
+
+// A readCopy is obj := old.DeepCopy() after old's read: why the copy is
+// not the read's ("" when it is).
+type readCopy struct {
+	why string
+}
 
 // copyOfRead reports whether s is obj := old.DeepCopy() (or obj =
 // old.DeepCopy()) with old read, unchanged, before s in list.
 func (m reads) copyOfRead(list []ast.Stmt, i int) bool {
+	c := readCopyAt(m, list, i)
+	return c != nil && c.why == ""
+}
+
+// copiedReadWhy says why the last copy of a read before the write, in a
+// block enclosing it, is not what the server stored; "" when there is
+// none such.
+func copiedReadWhy(m reads) string {
+	why := ""
+	for _, list := range m.enclosingLists() {
+		for i, s := range list {
+			if s.End() > m.call.Pos() {
+				break
+			}
+			if c := readCopyAt(m, list, i); c != nil {
+				why = c.why
+			}
+		}
+		if why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// readCopyAt is list[i] as obj := old.DeepCopy() with old's read before it
+// in list, or nil when it is not one.
+func readCopyAt(m reads, list []ast.Stmt, i int) *readCopy {
 	as, ok := list[i].(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-		return false
+		return nil
 	}
 	if id, ok := as.Lhs[0].(*ast.Ident); !ok || m.pass.TypesInfo.ObjectOf(id) != m.obj {
-		return false
+		return nil
 	}
 	call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
+	if !ok || deepCopied(m.pass.TypesInfo, call) == nil {
+		return nil
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "DeepCopy" {
-		return false
-	}
-	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	old, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
-	if old == nil || !types.Identical(old.Type(), m.obj.Type()) {
-		return false
+	old := identOf(m.pass, deepCopied(m.pass.TypesInfo, call))
+	if old == nil || !types.Identical(old.Type(), m.obj.Type()) && !types.Identical(types.NewPointer(old.Type()), m.obj.Type()) {
+		return nil
 	}
 	read := &migration{site: m.site, obj: old}
 	for j := i - 1; j >= 0; j-- {
-		if read.reads().isGetStmt(list[j]) || read.reads().isGetterStmt(list[j]) {
-			return read.reads().unchangedBetween(list[j].End(), as.Pos())
+		if !read.reads().isGetStmt(list[j]) && !read.reads().isGetterStmt(list[j]) {
+			continue
 		}
+		copied := fmt.Sprintf("%s is %s at %s, a copy of %s's read at %s", m.obj.Name(), types.ExprString(call), m.where(call.Pos()), old.Name(), m.where(list[j].Pos()))
+		if w := writeOfBetween(m, old, list[j].End(), as.Pos()); w != nil {
+			return &readCopy{why: fmt.Sprintf("%s, but %s writes %s at %s, between them: -fix makes the patcher at a copy only of an object unchanged since its read", copied, types.ExprString(w.Fun), old.Name(), m.where(w.Pos()))}
+		}
+		if c, changed := changeBetween(read.reads(), list[j].End(), as.Pos()); changed {
+			return &readCopy{why: fmt.Sprintf("%s, but %s is changed or handed on at %s (%s), between them: the copy may not be what the server stored, and -fix makes the patcher at a copy only of an object unchanged since its read", copied, old.Name(), m.where(c.Pos()), types.ExprString(c))}
+		}
+		if w := writeOfBetween(m, old, as.End(), m.call.Pos()); w != nil {
+			return &readCopy{why: fmt.Sprintf("%s, and %s writes %s at %s, after the copy and before this write: it moves the resourceVersion the patcher's base holds", copied, types.ExprString(w.Fun), old.Name(), m.where(w.Pos()))}
+		}
+		return &readCopy{}
 	}
-	return false
+	return nil
+}
+
+// writeOfBetween is the first client write (Update, Patch, a status write) in the
+// write's function, from from to to, of a name of old's object other
+// than the write's own object and its names; nil when none.
+func writeOfBetween(m reads, old *types.Var, from, to token.Pos) *ast.CallExpr {
+	fn := m.enclosingFunc()
+	root, ok := m.cursor(fn)
+	if !ok {
+		return nil
+	}
+	olds, own := newAliases(m.pass.TypesInfo, fn, old), newAliases(m.pass.TypesInfo, fn, m.obj)
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		if call.Pos() < from || call.Pos() >= to || len(call.Args) < 2 {
+			continue
+		}
+		verb := m.clientWrite(call)
+		if _, status := statusReceiver(call); !status && verb != "Update" && verb != "Patch" {
+			continue
+		}
+		al, ok := olds.of(call.Args[1])
+		if !ok {
+			continue
+		}
+		if _, mine := own.of(call.Args[1]); mine && al.kind == aliasCopy {
+			continue // the write's own copy
+		}
+		return call // the original, or another copy of it
+	}
+	return nil
 }
 
 // isGetterStmt reports whether s is obj, err := getter(...) (or =) where
@@ -83,37 +157,40 @@ func isNil(e ast.Expr) bool {
 	return ok && id.Name == "nil"
 }
 
-// unchangedBetween reports whether every use of m.obj in its function
-// between from and to only reads a field of it.
-func (m reads) unchangedBetween(from, to token.Pos) bool {
+// changeBetween is the first use of m.obj in its function between from
+// and to other than a read of a field of it (the outermost expression of
+// the use), and whether there is one.
+func changeBetween(m reads, from, to token.Pos) (ast.Expr, bool) {
 	field := func(sel *ast.SelectorExpr) bool {
 		s := m.pass.TypesInfo.Selections[sel]
 		return s != nil && s.Kind() == types.FieldVal
 	}
 	for c := range m.usesOf(m.enclosingFunc(), m.obj, from, to) {
+		use := c.Node().(ast.Expr)
 		if sel, ok := c.Parent().Node().(*ast.SelectorExpr); !ok || sel.X != c.Node() || !field(sel) {
-			return false
+			if p, ok := c.Parent().Node().(ast.Expr); ok {
+				use = p // &obj, obj.Method
+			}
+			return use, true
 		}
 		top := chainTop(c, field)
-		e := top.Node()
+		e := top.Node().(ast.Expr)
+		changed := false
 		switch p := top.Parent().Node().(type) {
 		case *ast.SelectorExpr:
-			return false // a method of a field may change it
+			changed = true // a method of a field may change it
 		case *ast.AssignStmt:
-			if isLHS(p, e) {
-				return false
-			}
+			changed = isLHS(p, e)
 		case *ast.IncDecStmt:
-			return false
+			changed = true
 		case *ast.RangeStmt:
-			if p.X != e {
-				return false
-			}
+			changed = p.X != e
 		case *ast.UnaryExpr:
-			if p.Op == token.AND {
-				return false
-			}
+			changed = p.Op == token.AND
+		}
+		if changed {
+			return e, true
 		}
 	}
-	return true
+	return nil, false
 }

@@ -141,6 +141,9 @@ func (m reads) noGet() string {
 	if fn := m.outerParamOf(m.obj); fn != "" {
 		return m.shapeWhy(m.obj.Name() + " is a parameter of " + fn + ": the patcher is made where its callers read it; move the write there")
 	}
+	if why := copiedReadWhy(m); why != "" {
+		return m.shapeWhy(why) // a copy of a read not what it read (migrateread.go)
+	}
 	if why := importedReadWhy(m); why != "" {
 		return why // a helper of another package (originhelperfact.go)
 	}

@@ -60,7 +60,7 @@ func (r *Reconciler) changedBeforeCopy(ctx context.Context, key client.ObjectKey
 }
 
 func (r *Reconciler) writeCopy(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeCopy: its caller at line 59: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeCopy: its caller at line 59: w is old\.DeepCopy\(\) at line 58, a copy of old's read at line 53, but old is changed or handed on at line 57 \(old\.Spec\.Size\), between them: the copy may not be what the server stored, and -fix makes the patcher at a copy only of an object unchanged since its read\)$`
 }
 
 // A getter that changes the object it read: its result is not what the

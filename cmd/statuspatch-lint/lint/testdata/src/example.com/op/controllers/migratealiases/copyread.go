@@ -1,0 +1,87 @@
+// Package migratealiases: the names of one object (originalias.go): the
+// copy of a read (kueue's ClusterQueue), a copy or a scope handed to a
+// helper whose write stays, two objects of one kind beside a patch
+// helper, a Patch through an interface.
+package migratealiases
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	client.Client
+}
+
+// kueue's ClusterQueue: a value read with Get, its copy changed and
+// written, nothing writing the original between: one life, the patcher
+// made at the copy.
+func (r *Reconciler) valueCopy(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	if err := r.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	name := w.Name
+	c := w.DeepCopy()
+	c.Status.Ready = name != ""
+	return r.Status().Update(ctx, c) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// kueue's whole shape: the original's finalizer written between the Get
+// and the copy; it stays, naming that write.
+func (r *Reconciler) writtenBeforeCopy(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	if err := r.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	if len(w.Finalizers) == 0 {
+		w.Finalizers = append(w.Finalizers, "example.com/final")
+		if err := r.Update(ctx, &w); err != nil {
+			return err
+		}
+	}
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 45, a copy of w's read at line 36, but r\.Update writes w at line 41, between them: -fix makes the patcher at a copy only of an object unchanged since its read\)$`
+}
+
+// The original's status changed before the copy: it stays, naming the
+// change.
+func (r *Reconciler) changedBeforeCopy(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Size = int(w.Generation)
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 58, a copy of w's read at line 54, but w is changed or handed on at line 57 \(w\.Status\.Size\), between them: the copy may not be what the server stored, and -fix makes the patcher at a copy only of an object unchanged since its read\)$`
+}
+
+// The original written after the copy, before the copy's write: it
+// stays, naming that write.
+func (r *Reconciler) writtenAfterCopy(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	c := w.DeepCopy()
+	w.Finalizers = nil
+	if err := r.Update(ctx, w); err != nil {
+		return err
+	}
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 70, a copy of w's read at line 67, and r\.Update writes w at line 72, after the copy and before this write: it moves the resourceVersion the patcher's base holds\)$`
+}
+
+// A copy read and not written: nothing to report.
+func (r *Reconciler) copyOnly(ctx context.Context, key client.ObjectKey) (bool, error) {
+	var w v1.Widget
+	if err := r.Get(ctx, key, &w); err != nil {
+		return false, err
+	}
+	c := w.DeepCopy()
+	return c.Status.Ready, nil
+}
