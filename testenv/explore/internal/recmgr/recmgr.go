@@ -63,6 +63,9 @@ type Env struct {
 	// manager is elected: one a field index is registered on, and each of
 	// a controller's that starts before the election (warm-up).
 	Early func(gvk schema.GroupVersionKind, obj client.Object)
+	// Stores answer the stores of the informers mgr.GetCache() gives
+	// (store.go; nil: GetInformer is a LackedCache).
+	Stores Stores
 }
 
 // Run runs setup on a recording manager of env; again: not for the first
@@ -77,7 +80,7 @@ func Run(setup func(manager.Manager) error, again bool, env Env) (out []Controll
 		env.Early = func(schema.GroupVersionKind, client.Object) {}
 	}
 	c := env.Client
-	m := &recordingManager{c: c, api: env.API, ctrl: env.Controller, proc: env.Proc, indexer: indexer{scheme: c.Scheme(), into: env.Indexes, early: env.Early}}
+	m := &recordingManager{c: c, api: env.API, ctrl: env.Controller, proc: env.Proc, stores: env.Stores, indexer: indexer{scheme: c.Scheme(), into: env.Indexes, early: env.Early}}
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, setupPanic(p, again, lackedMethod(debug.Stack()))
@@ -203,6 +206,7 @@ type recordingManager struct {
 	indexer   indexer
 	ctrl      config.Controller
 	proc      *served.Process
+	stores    Stores
 }
 
 func (m *recordingManager) Add(r manager.Runnable) error {
@@ -216,8 +220,9 @@ func (m *recordingManager) Add(r manager.Runnable) error {
 func (m *recordingManager) GetClient() client.Client { return m.c }
 
 // GetCache is noCache (nocache.go): the sources the builder makes keep it
-// until Start, which the explorer never calls.
-func (m *recordingManager) GetCache() cache.Cache       { return noCache{} }
+// until Start, which the explorer never calls; its informers' stores
+// answer from Env.Stores (store.go).
+func (m *recordingManager) GetCache() cache.Cache       { return noCache{stores: m.stores} }
 func (m *recordingManager) GetAPIReader() client.Reader { return m.api }
 
 // GetConfig and GetHTTPClient reach the explorer in process: what Setup

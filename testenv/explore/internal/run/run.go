@@ -138,7 +138,7 @@ func (r *Run) newReconcilers() error {
 	r.Cache.Model.Indexes, r.Cache.Model.Indexed = recmgr.Indexes{}, map[informers.Key]bool{}
 	r.Proc.Stop()
 	r.Proc = servedapi.New(servedBook(r), api)
-	bs, err := setup.Run(sc.Setup, true, sc.Manager, cached, api, r.Cache.Model.Indexes, r.Cache.Model.Indexed, r.Proc)
+	bs, err := setup.Run(sc.Setup, true, sc.Manager, cached, api, r.Cache.Model.Indexes, r.Cache.Model.Indexed, r.Proc, cacheStores{r})
 	if err != nil {
 		return err
 	}
