@@ -33,8 +33,11 @@ const ns = "capi"
 // MachineSet waits until the MachineSet informer's store has synced past
 // it, which the explorer answers from its cache model. That wait closes
 // the second MachineSet the search finds with the gate off
-// (TestMachineDeploymentDuplicateReplay), and nothing else is reported:
-// the search is exhausted at level 1 (examples/realops/README.md).
+// (TestMachineDeploymentDuplicateReplay), by reading; the search reaches
+// it only in the drain (its rate limiter, on the wall clock, makes a
+// reconcile less than a second after one that read a requeue that reads
+// nothing),
+// reports nothing and is exhausted at level 1 (examples/realops/README.md).
 func TestExploreMachineDeployment(t *testing.T) {
 	env := startCAPI(t)
 	res, err := explore.Run(t.Context(), mdScenario(t), explore.Options{Backend: explore.Server(env), Budget: 10 * time.Minute})
