@@ -44,7 +44,7 @@ func getInformer(stores Stores, obj client.Object) cache.Informer {
 // store's resourceVersion and HasSynced are modelled (it serves what its
 // kind's cached reads served, which have all synced), nothing else.
 type storeInformer struct {
-	toolscache.SharedIndexInformer // methods of newer client-go versions: a nil dereference
+	toolscache.SharedIndexInformer // methods of newer client-go versions: a nil dereference, which Lacked names
 	obj                            client.Object
 	stores                         Stores
 }
@@ -84,7 +84,7 @@ func (storeInformer) SetTransform(toolscache.TransformFunc) error {
 
 // syncedStore is an informer's store: its resourceVersion only.
 type syncedStore struct {
-	toolscache.Store // methods of newer client-go versions: a nil dereference
+	toolscache.Store // methods of newer client-go versions: a nil dereference, which Lacked names
 	i                storeInformer
 }
 
