@@ -96,7 +96,7 @@ func (st *setupState) validateSetup(opts Options) error {
 	if err != nil {
 		return err
 	}
-	bs, err := setup.Run(st.s.Setup, false, st.s.Manager, c, c, nil, nil, servedapi.New(nil, c))
+	bs, err := setup.Run(st.s.Setup, false, st.s.Manager, c, c, nil, nil, servedapi.New(nil, c), nil)
 	if err != nil {
 		return err
 	}

@@ -4,10 +4,12 @@
 // predicates), the field indexes it registers are kept, and the caches it
 // adds go to the process that serves the manager's config
 // (internal/served). Setup runs again for every schedule and every
-// restart, on a new manager each time.
+// restart, on a new manager each time. The manager's cache (GetCache)
+// builds nothing either: of its informers it has only their stores'
+// resourceVersions, which the explorer's modelled cache answers (Stores).
 //
-// Run is the package's API; Controller, Watch, Indexes and Env are what
-// it takes and gives. It imports no package of the explorer's module but
+// Run is the package's API; Controller, Watch, Indexes, Env and Stores
+// are what it takes and gives. It imports no package of the explorer's module but
 // crinternals and served (imports_test.go in the explorer's folder
 // checks it).
 package recmgr

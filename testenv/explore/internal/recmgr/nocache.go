@@ -18,8 +18,12 @@ import (
 // controllers (util/controller's consistency store, on by default) keep
 // mgr.GetCache() and read an informer's store from it in each reconcile,
 // to wait until the cache holds what they wrote.
+//
+// Its informers' stores answer from the explorer's modelled cache
+// (store.go, Stores; nil: none, as in Run's first check of Setup).
 type noCache struct {
 	cache.Cache // any method not below: a nil dereference
+	stores      Stores
 }
 
 // LackedCache is the panic of a call of the explorer's manager's cache:
@@ -28,8 +32,8 @@ type LackedCache struct{ Method string }
 
 func (e LackedCache) Error() string {
 	return fmt.Sprintf("mgr.GetCache().%s, which the explorer's manager does not have: it serves the controllers' reads itself, "+
-		"and an informer's store (its LastStoreSyncResourceVersion) is not modelled; where the operator reads it to wait "+
-		"for its own writes, turn that off for the exploration (Cluster API's ReconcilerRateLimiting gate: examples/realops6)", e.Method)
+		"and of an informer it models only its store's resourceVersion (how far it has synced, what Cluster API's controllers "+
+		"wait on: examples/realops6); where the operator needs more of it, turn that off for the exploration", e.Method)
 }
 
 // AsLackedCache is p, a recovered panic, as a LackedCache.
@@ -51,8 +55,8 @@ func (noCache) Get(context.Context, client.ObjectKey, client.Object, ...client.G
 func (noCache) List(context.Context, client.ObjectList, ...client.ListOption) error {
 	panic(LackedCache{Method: "List"})
 }
-func (noCache) GetInformer(context.Context, client.Object, ...cache.InformerGetOption) (cache.Informer, error) {
-	panic(LackedCache{Method: "GetInformer"})
+func (c noCache) GetInformer(_ context.Context, obj client.Object, _ ...cache.InformerGetOption) (cache.Informer, error) {
+	return getInformer(c.stores, obj), nil
 }
 func (noCache) GetInformerForKind(context.Context, schema.GroupVersionKind, ...cache.InformerGetOption) (cache.Informer, error) {
 	panic(LackedCache{Method: "GetInformerForKind"})

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
@@ -60,3 +62,43 @@ func (errNil) Error() string {
 	return "runtime error: invalid memory address or nil pointer dereference"
 }
 func (errNil) RuntimeError() {}
+
+// A method of an informer of the explorer's manager's cache that it does
+// not define (one a newer client-go adds) panics with a nil dereference
+// in its promoted wrapper: Lacked names it, as it does a LackedCache; an
+// operator's own panic it leaves alone.
+func TestLackedNamesAnInformersMethod(t *testing.T) {
+	inf := getInformer(fakeStores{}, nil).(storeInformer)
+	lc, ok := func() (lc LackedCache, ok bool) {
+		defer func() { lc, ok = Lacked(recover(), debug.Stack()) }()
+		callTransform(inf)
+		return LackedCache{}, false
+	}()
+	if !ok || lc.Method != "GetInformer(...).SetWatchErrorHandler" {
+		t.Fatalf("got %q, %t; want GetInformer(...).SetWatchErrorHandler", lc.Method, ok)
+	}
+	if got := inf.GetStore().LastStoreSyncResourceVersion(); got != "42" {
+		t.Fatalf("the store's resourceVersion = %q, want the Stores' 42", got)
+	}
+	lc, ok = func() (lc LackedCache, ok bool) {
+		defer func() { lc, ok = Lacked(recover(), debug.Stack()) }()
+		inf.GetStore().List()
+		return LackedCache{}, false
+	}()
+	if !ok || lc.Method != "GetInformer(...).GetStore().List" {
+		t.Fatalf("got %q, %t; want GetInformer(...).GetStore().List", lc.Method, ok)
+	}
+	if _, ok := Lacked(errNil{}, []byte("goroutine 1 [running]:\nmain.main()\n\t/tmp/x.go:3 +0x1\n")); ok {
+		t.Fatal("the operator's own nil dereference taken for the explorer's lack")
+	}
+}
+
+type fakeStores struct{}
+
+func (fakeStores) Synced(client.Object) string { return "42" }
+
+// callTransform calls a method storeInformer does not define through the
+// interface, as an operator does.
+//
+//go:noinline
+func callTransform(inf toolscache.SharedIndexInformer) { _ = inf.SetWatchErrorHandler(nil) }

@@ -28,6 +28,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
@@ -138,7 +139,7 @@ func (r *Run) newReconcilers() error {
 	r.Cache.Model.Indexes, r.Cache.Model.Indexed = recmgr.Indexes{}, map[informers.Key]bool{}
 	r.Proc.Stop()
 	r.Proc = servedapi.New(servedBook(r), api)
-	bs, err := setup.Run(sc.Setup, true, sc.Manager, cached, api, r.Cache.Model.Indexes, r.Cache.Model.Indexed, r.Proc)
+	bs, err := setup.Run(sc.Setup, true, sc.Manager, cached, api, r.Cache.Model.Indexes, r.Cache.Model.Indexed, r.Proc, cacheStores{r})
 	if err != nil {
 		return err
 	}
@@ -179,7 +180,7 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 		defer func() {
 			if p := recover(); p != nil {
 				s.Step.Result = fmt.Sprintf("panic: %v", p)
-				if lc, ok := recmgr.AsLackedCache(p); ok { // the explorer's lack, not the operator's panic
+				if lc, ok := recmgr.Lacked(p, debug.Stack()); ok { // the explorer's lack, not the operator's panic
 					r.Err = cmp.Or(r.Err, fmt.Errorf("explore: step %d (%s %s) called %w", s.Step.Index, s.Step.Reconciler, s.Step.Object, lc))
 					return
 				}

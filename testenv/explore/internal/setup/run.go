@@ -26,9 +26,10 @@ import (
 // for the first time in this Run. The field indexes it registers go into
 // indexes, their informers and those its controllers start before the
 // election into indexed (nil: dropped). proc serves the manager's config
-// (internal/served) and gets the caches Setup adds.
-func Run(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes recmgr.Indexes, indexed map[informers.Key]bool, proc *servedapi.Process) ([]recmgr.Controller, error) {
-	env := recmgr.Env{Client: c, API: api, Controller: controllerOptions(opts), Proc: proc, Indexes: indexes}
+// (internal/served) and gets the caches Setup adds; stores answer the
+// stores of the informers of the manager's cache (nil: none).
+func Run(setup func(manager.Manager) error, again bool, opts *manager.Options, c client.Client, api client.Reader, indexes recmgr.Indexes, indexed map[informers.Key]bool, proc *servedapi.Process, stores recmgr.Stores) ([]recmgr.Controller, error) {
+	env := recmgr.Env{Client: c, API: api, Controller: controllerOptions(opts), Proc: proc, Indexes: indexes, Stores: stores}
 	if indexed != nil {
 		env.Early = func(gvk schema.GroupVersionKind, obj client.Object) {
 			indexed[informers.Key{GVK: gvk, Rep: informers.RepOf(obj)}] = true
