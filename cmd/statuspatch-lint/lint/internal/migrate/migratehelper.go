@@ -159,6 +159,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		h.dropClient = h.clientOnlyWritten(fd, index, recvRoot)
 		fix, w := h.helperEdits(p, fd, callers)
 		if fix != nil {
+			exportLinks(h, callers, p, opts)
 			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts)
 		}
 		if alone != "" {
@@ -169,7 +170,11 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	if problem := h.testsMayCall(name, opts); problem != "" {
 		return why("%s", problem)
 	}
-	return h.helperEdits(p, fd, callers)
+	fix, w := h.helperEdits(p, fd, callers)
+	if fix != nil {
+		exportLinks(h, callers, p, opts)
+	}
+	return fix, w
 }
 
 // helperClient returns where the helper's client comes from: its

@@ -36,6 +36,11 @@ type chainLink struct {
 	objIndex int
 	name     string // its patcher parameter
 	callers  []*helperCaller
+	// An exported link's (Options.Module): its function, and where its
+	// callers' client comes from (HelperFact).
+	fn          *types.Func
+	clientIndex int
+	clientRest  string
 }
 
 // maxChainDepth bounds the links between a helper and a caller that reads.
@@ -63,8 +68,12 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	switch {
 	case fn == nil:
 		return stays("%s is not a function of this package", name)
-	case token.IsExported(name):
-		return stays("%s is exported: -fix changes the signature of a chain's functions only when every caller is seen", name)
+	case token.IsExported(name) && fd.Recv != nil:
+		return stays("%s is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature", name)
+	case token.IsExported(name) && h.call == nil:
+		return stays("%s is exported, in another package than the write: -fix moves an exported function of a chain only in the write's package", name)
+	case token.IsExported(name) && !opts.Module:
+		return stays("%s is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them)", name)
 	case fd.Recv != nil && h.interfaceHas(name):
 		return stays("an interface of the package has a method %s: calls through it are not seen", name)
 	case slices.Contains(h.chain, fd) || fd == h.decl:
@@ -110,7 +119,8 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	}
 	objIndex := slices.Index(paramVars(h.pass, fd), c.obj)
 	sub := &helperMove{migration: h.migration, decl: fd, also: h.also, chain: append(slices.Clip(h.chain), fd)}
-	callers, why := sub.helperCallers(fn, objIndex, index, recvRoot, rest, files, ws, false, opts)
+	exported := token.IsExported(name) // its callers in other packages are the driver's (exportLinks)
+	callers, why := sub.helperCallers(fn, objIndex, index, recvRoot, rest, files, ws, exported, opts)
 	if why != "" {
 		if strings.HasPrefix(why, "it has no caller in the package") {
 			why = fmt.Sprintf("no function of the package calls %s: none reads %s to make the patcher", name, c.obj.Name())
@@ -122,7 +132,38 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 		patcher = fmt.Sprintf("%sPatcher%d", c.obj.Name(), i)
 	}
 	hc.link = &chainLink{decl: fd, obj: c.obj, objIndex: objIndex, name: patcher, callers: callers}
+	if exported {
+		hc.link.fn, hc.link.clientIndex, hc.link.clientRest = fn, index, rest
+	}
 	return ""
+}
+
+// exportLinks records each exported link of callers' chains, at any
+// depth, as a group of the helper's write (exportHelper): its fact for
+// its callers' packages (ExportedCallers), its member for the driver,
+// which adds their edits to the fix, or drops it saying why.
+func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options) {
+	for _, hc := range callers {
+		l := hc.link
+		if l == nil {
+			continue
+		}
+		if l.fn != nil {
+			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Patcher: p, At: h.at()}
+			h.pass.ExportObjectFact(l.fn, &fact)
+			key := l.fn.Pkg().Path() + "." + l.fn.Name()
+			if opts.Members != nil && !slices.ContainsFunc(*opts.Members, func(g GroupMember) bool { return g.Helper && g.Key == key && g.Pos == h.call.Pos() }) {
+				pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
+				*opts.Members = append(*opts.Members, GroupMember{
+					Key: key, Helper: true, Pos: h.call.Pos(), audit: h.audit,
+					param:  fmt.Sprintf("%s is a parameter of %s, handed on by %s", h.obj.Name(), h.decl.Name.Name, l.fn.Name()),
+					alone:  l.fn.Name() + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + fmt.Sprintf("have it take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
+					advice: fmt.Sprintf("have %s take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", l.fn.Name(), pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
+				})
+			}
+		}
+		exportLinks(h, l.callers, p, opts)
+	}
 }
 
 // linkClient is where a link's calls' client, e followed by rest, comes
