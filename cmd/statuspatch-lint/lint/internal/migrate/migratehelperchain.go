@@ -40,6 +40,7 @@ type chainLink struct {
 	// callers' client comes from (HelperFact).
 	fn          *types.Func
 	clientIndex int
+	recv        bool
 	clientRest  string
 }
 
@@ -68,8 +69,6 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	switch {
 	case fn == nil:
 		return stays("%s is not a function of this package", name)
-	case token.IsExported(name) && fd.Recv != nil:
-		return stays("%s is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature", name)
 	case token.IsExported(name) && h.call == nil:
 		return stays("%s is exported, in another package than the write: -fix moves an exported function of a chain only in the write's package", name)
 	case token.IsExported(name) && !opts.Module:
@@ -133,7 +132,7 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	}
 	hc.link = &chainLink{decl: fd, obj: c.obj, objIndex: objIndex, name: patcher, callers: callers}
 	if exported {
-		hc.link.fn, hc.link.clientIndex, hc.link.clientRest = fn, index, rest
+		hc.link.fn, hc.link.clientIndex, hc.link.recv, hc.link.clientRest = fn, index, recvRoot, rest
 	}
 	return ""
 }
@@ -149,7 +148,7 @@ func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options
 			continue
 		}
 		if l.fn != nil {
-			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Patcher: p, At: h.at()}
+			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Recv: l.recv, Patcher: p, At: h.at()}
 			h.pass.ExportObjectFact(l.fn, &fact)
 			key := l.fn.Pkg().Path() + "." + l.fn.Name()
 			if opts.Members != nil && !slices.ContainsFunc(*opts.Members, func(g GroupMember) bool { return g.Helper && g.Key == key && g.Pos == h.call.Pos() }) {
@@ -160,6 +159,11 @@ func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options
 					alone:  l.fn.Name() + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + fmt.Sprintf("have it take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
 					advice: fmt.Sprintf("have %s take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", l.fn.Name(), pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
 				})
+				if len(l.callers) > 0 {
+					// Its callers in its own package, which the fix moves:
+					// the module calls it.
+					*opts.Members = append(*opts.Members, GroupMember{Key: key, Pos: h.call.Pos()})
+				}
 			}
 		}
 		exportLinks(h, l.callers, p, opts)
