@@ -117,9 +117,18 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 		return stays("%s", why)
 	}
 	objIndex := slices.Index(paramVars(h.pass, fd), c.obj)
-	sub := &helperMove{migration: h.migration, decl: fd, also: h.also, chain: append(slices.Clip(h.chain), fd)}
+	sub := &helperMove{migration: h.migration, decl: fd, also: h.also, chain: append(slices.Clip(h.chain), fd), composeCallers: h.composeCallers}
 	exported := token.IsExported(name) // its callers in other packages are the driver's (exportLinks)
 	callers, why := sub.helperCallers(fn, objIndex, index, recvRoot, rest, files, ws, exported, opts)
+	for _, k := range callers {
+		// A caller writing the object itself passes its own writes' patcher.
+		if why == "" && k.writes {
+			k.shared, why = sharedPatcher(h.pass, files, ws, opts, k, h.owner)
+		}
+		if why == "" && k.shared != "" {
+			why = sub.sameClient(k, files, ws)
+		}
+	}
 	if why != "" {
 		if strings.HasPrefix(why, "it has no caller in the package") {
 			why = fmt.Sprintf("no function of the package calls %s: none reads %s to make the patcher", name, c.obj.Name())
