@@ -87,6 +87,9 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 		return stays("%s writes %s's status itself at line %d: move them by hand", name, c.obj.Name(), h.pass.Fset.Position(w.Pos()).Line)
 	}
 	for i, k := range hc.calls {
+		if w := callerBesideHelper(k, files, ws); w != "" {
+			return stays("%s", w) // a patch helper made from it before the call
+		}
 		if h.clientPathKey(hc.clients[i], hc.rests[i]) != h.clientPathKey(hc.clients[0], hc.rests[0]) {
 			return stays("its calls at line %d and %d write through %s and %s: one patcher writes through one client", line, h.pass.Fset.Position(k.call.Pos()).Line, c.clientText, k.clientText)
 		}
