@@ -73,6 +73,12 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 	for _, g := range group {
 		moved[g.call] = true
 	}
+	// A chain's writes, handed the object before m's write, that take
+	// this patcher (sharedPatcher): at any depth, as a helper's one
+	// call down (compose).
+	for _, call := range movingHelperWrites(m, nil, files, ws, opts) {
+		moved[call] = true
+	}
 	for _, g := range group {
 		g.moved = moved
 		if g.baseVar != nil {

@@ -30,9 +30,9 @@ func (r *Reconciler) ownLeaf(ctx context.Context, w *v1.Widget) error {
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
-// The chain first, then the caller's own write: a write two calls down
-// is not taken as the caller's (its check of a write kept between its
-// read and its own follows one call), so both stay, naming the lines.
+// The chain first, then the caller's own write: the chain's write, two
+// calls down, takes the caller's patcher, and the caller's write follows
+// it on the same patcher.
 func (r *Reconciler) OwnAfter(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -42,7 +42,7 @@ func (r *Reconciler) OwnAfter(ctx context.Context, key client.ObjectKey) error {
 		return err
 	}
 	w.Status.Size = 2
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is passed to Reconciler\.afterVia at line 41, where w is passed to Reconciler\.afterLeaf at line 49, where its status is written at line 54, a write -fix does not move with the caller's\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 }
 
 func (r *Reconciler) afterVia(ctx context.Context, w *v1.Widget) error {
@@ -51,5 +51,19 @@ func (r *Reconciler) afterVia(ctx context.Context, w *v1.Widget) error {
 
 func (r *Reconciler) afterLeaf(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of afterLeaf: its caller at line 49 hands on w, a parameter of afterVia, and its caller at line 41 also writes w's status at line 45, which does not move \(w is passed to Reconciler\.afterVia at line 41, where w is passed to Reconciler\.afterLeaf at line 49, where its status is written at line 54, a write -fix does not move with the caller's\)\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+// A chain whose write stays (middle has a caller without a read, kept.go)
+// keeps the caller's own write after it: two writers of one life.
+func (r *Reconciler) OwnKept(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if err := r.middle(ctx, w); err != nil {
+		return err
+	}
+	w.Status.Size = 3
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is passed to Reconciler\.middle at line 64, where w is passed to Reconciler\.leaf at kept\.go:29, where its status is written at kept\.go:34, a write -fix does not move with the caller's\)$`
 }
