@@ -234,7 +234,7 @@ func TestFixLeavesExportedHelperUnlessAllCallersMove(t *testing.T) {
 		patterns []string
 		why      string
 	}{
-		{map[string]string{"blind/blind.go": blindPkg}, []string{"./..."}, "in package example.com/realmod/blind, its caller at line 12: d is a parameter of Fail"},
+		{map[string]string{"blind/blind.go": blindPkg}, []string{"./..."}, "in package example.com/realmod/blind, its caller at line 12 hands on d, a parameter of Fail, and Fail is exported, in another package than the write: -fix moves an exported function of a chain only in the write's package"},
 		{map[string]string{"status/status_test.go": statusTest}, []string{"./..."}, "the test file example.com/realmod/status/status_test.go uses MarkFailed, and -fix loads no test file"},
 		{nil, []string{"./status", "./ctrla"}, "package example.com/realmod/ctrlb imports example.com/realmod/status and was not analyzed (run -fix on ./... at the module's root)"},
 	} {

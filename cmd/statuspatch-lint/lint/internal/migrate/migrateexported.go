@@ -36,6 +36,7 @@ type HelperFact struct {
 	ObjIndex    int    // the object's parameter, which becomes the patcher
 	ClientIndex int    // the client's parameter, the patcher's client
 	ClientRest  string // the rest of the client expression after it
+	Recv        bool   // the client is the receiver's (an exported method of a chain: migratehelperchain.go), not ClientIndex's
 	DropClient  bool   // the client's parameter goes: only the write used it
 	Patcher     Patcher
 	// Alone: only the helper's package was analyzed (a per-package pass:
@@ -210,7 +211,7 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn *types.Func, fact *HelperFact) GroupMember {
 	member := GroupMember{Key: fn.Pkg().Path() + "." + fn.Name()}
 	h := &helperMove{migration: &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}}}, audit: opts.Audit, patcherType: fact.Patcher.Type}, composeCallers: true}
-	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, false, fact.ClientRest, files, ws, false, opts)
+	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, fact.Recv, fact.ClientRest, files, ws, false, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
 			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc, fieldOwner{}) // an exported helper with a field owner stays (checkOwner)

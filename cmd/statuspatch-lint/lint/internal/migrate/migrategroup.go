@@ -11,8 +11,6 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // Fix returns the fix moving w onto the generated patcher of its kind,
@@ -74,6 +72,12 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 	moved := map[*ast.CallExpr]bool{}
 	for _, g := range group {
 		moved[g.call] = true
+	}
+	// A chain's writes, handed the object before m's write, that take
+	// this patcher (sharedPatcher): at any depth, as a helper's one
+	// call down (compose).
+	for _, call := range movingHelperWrites(m, nil, files, ws, opts) {
+		moved[call] = true
 	}
 	for _, g := range group {
 		g.moved = moved
@@ -247,7 +251,8 @@ func helperGroup(h *helperMove, files Files, ws []*Write, opts Options) ([]*ast.
 // helperFixing holds the status writes whose Fix movingHelperWrites is
 // asking, so that two helpers each called before the other by some
 // caller do not ask each other's without end: a write asked again while
-// its Fix runs is taken as staying.
+// its Fix runs is taken as moving with the one asking (helperFixes), and
+// the first Fix decides for both.
 var helperFixing sync.Map // *ast.CallExpr -> struct{}
 
 // movingHelperWrites is the status writes of the other functions of the
@@ -302,43 +307,6 @@ func helpersUnsent(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, o
 // unsentAsking holds the callers whose helpersUnsent is running: the
 // other helpers' Fix it asks answers with their own calls' need alone.
 var unsentAsking sync.Map // ast.Node -> struct{}
-
-// helperFixes calls each with the status writes of the other functions of
-// the package (not skip) that c's caller hands c.obj to between its read
-// and end (token.NoPos: the caller's end), each with the fix -fix makes
-// of it (nil when it stays).
-func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, ws []*Write, opts Options, each func(*ast.CallExpr, *analysis.SuggestedFix)) {
-	fn := c.enclosingFunc()
-	root, ok := c.cursor(fn)
-	if !ok || c.anchor == nil {
-		return
-	}
-	if !end.IsValid() {
-		end = fn.End()
-	}
-	var decls []*ast.FuncDecl
-	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
-		if call.Pos() < c.anchor.End() || call.Pos() >= end || !slices.ContainsFunc(call.Args, c.isObj) {
-			continue
-		}
-		if fd := c.funcDecl(kube.CalledFunc(c.pass, call)); fd != nil && fd != skip && fd.Body != nil && !slices.Contains(decls, fd) {
-			decls = append(decls, fd)
-		}
-	}
-	for _, o := range ws {
-		call, ok := files.Calls[o.Lparen]
-		if !ok || !slices.ContainsFunc(decls, func(fd *ast.FuncDecl) bool { return fd.Pos() <= call.Pos() && call.End() <= fd.End() }) {
-			continue
-		}
-		if _, busy := helperFixing.LoadOrStore(call, struct{}{}); busy {
-			continue
-		}
-		fix, _ := Fix(c.pass, files, opts, ws, o)
-		helperFixing.Delete(call)
-		each(call, fix)
-	}
-}
 
 // paramAlias makes h a helper's move when the write's object is a local
 // m := p of a function's body, p its parameter: h.obj becomes p, and

@@ -42,6 +42,7 @@ type helperMove struct {
 	alias          *types.Var      // the local m := obj the writes name, if they do (paramAlias)
 	aliasDef       ast.Stmt        // alias's definition
 	scope          *scopeField     // obj is m := s.F of a scope parameter s (migratescopefield.go)
+	chain          []*ast.FuncDecl // the links between decl and the write's helper, when decl is a link (migratehelperchain.go)
 }
 
 // droppedParams are the helper's parameters that go with the move: the
@@ -80,6 +81,7 @@ type helperCaller struct {
 	// their own.
 	shared  string
 	writes  bool       // the caller writes the object's status itself too
+	link    *chainLink // the caller hands on its own parameter: a link of the chain (migratehelperchain.go)
 	clients []ast.Expr // each call's client, the patcher's, or its root (callerClient)
 	rests   []string   // the rest of each call's client after clients[i] (".c")
 }
@@ -157,6 +159,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		h.dropClient = h.clientOnlyWritten(fd, index, recvRoot)
 		fix, w := h.helperEdits(p, fd, callers)
 		if fix != nil {
+			exportLinks(h, callers, p, opts)
 			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts)
 		}
 		if alone != "" {
@@ -167,7 +170,11 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	if problem := h.testsMayCall(name, opts); problem != "" {
 		return why("%s", problem)
 	}
-	return h.helperEdits(p, fd, callers)
+	fix, w := h.helperEdits(p, fd, callers)
+	if fix != nil {
+		exportLinks(h, callers, p, opts)
+	}
+	return fix, w
 }
 
 // helperClient returns where the helper's client comes from: its
@@ -247,7 +254,20 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			}
 			c.clientText = types.ExprString(clientExpr) + rest
 			if w := h.callerAnchor(c); c.anchor == nil {
-				return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
+				if !linkable(h, c) {
+					return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
+				}
+				// It hands on its own parameter: a link of the chain
+				// (migratehelperchain.go), checked with its other calls.
+				key := [2]any{c.enclosingFunc(), v}
+				if byKey[key] == nil {
+					byKey[key] = &helperCaller{link: &chainLink{}}
+					callers = append(callers, byKey[key])
+				}
+				hc := byKey[key]
+				hc.calls = append(hc.calls, c)
+				hc.clients, hc.rests = append(hc.clients, clientExpr), append(hc.rests, rest)
+				continue
 			}
 			if w := callerBesideHelper(c, files, ws); w != "" {
 				return nil, w
@@ -290,6 +310,12 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 		return nil, "it has no caller in the package (the patcher is made where its callers read it; move the write there)"
 	}
 	for _, hc := range callers {
+		if hc.link != nil {
+			if w := linkCallers(h, hc, files, ws, opts); w != "" {
+				return nil, w
+			}
+			continue
+		}
 		if h.apply != nil {
 			for _, c := range hc.calls {
 				if w := h.checkApplyCaller(c); w != "" {
@@ -301,7 +327,10 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 		if hc.writes {
 			continue // the caller's own group checks its uses (migrateexported.go)
 		}
-		moved := map[*ast.CallExpr]bool{}
+		moved := map[*ast.CallExpr]bool{h.call: true} // reached through a link too
+		for _, call := range h.also {
+			moved[call] = true
+		}
 		bases := map[*types.Var]int{}
 		for _, c := range hc.calls {
 			moved[c.call] = true
@@ -338,56 +367,3 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 
 // params returns the helper's parameters in order (paramVars).
 func (h *helperMove) params() []*types.Var { return paramVars(h.pass, h.decl) }
-
-// baseIsParam reports whether the write is c.Status().Patch(ctx, obj,
-// client.MergeFrom(base)) with base a parameter of the helper too, and sets
-// h.baseParam: each caller's base := obj.DeepCopy() is where it makes the
-// patcher.
-func (h *helperMove) baseIsParam() bool {
-	mf, ok := ast.Unparen(h.call.Args[2]).(*ast.CallExpr)
-	if !ok || !h.isMergeFrom(mf) {
-		return false
-	}
-	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
-	if v == nil || v == h.obj || h.paramOf(v) != h.decl.Name.Name || h.uses(v) != 1 {
-		return false
-	}
-	h.baseParam = v
-	return true
-}
-
-// callerAnchor sets c.anchor, where the caller makes the patcher: for an
-// Update, its read of the object (findGet); for a Patch whose base the
-// helper takes, the caller's base := obj.DeepCopy() in a block enclosing
-// the call; for one whose patch it takes, the caller's patch :=
-// client.MergeFrom(obj.DeepCopy()), or the base of its
-// client.MergeFrom(base) argument. It returns why there is none.
-func (h *helperMove) callerAnchor(c *migration) string {
-	if h.baseParam == nil {
-		return c.reads().findGet()
-	}
-	i := slices.Index(h.params(), h.baseParam)
-	if h.patchParam {
-		return c.patchAnchor(c.call.Args[i])
-	}
-	id, ok := ast.Unparen(c.call.Args[i]).(*ast.Ident)
-	if !ok {
-		return "the base " + types.ExprString(c.call.Args[i]) + " is not a variable"
-	}
-	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
-	if def, val := c.definition(v); def != nil && c.reads().isDeepCopyOfObj(val) {
-		c.anchor, c.baseVar = def, v
-		return ""
-	}
-	return callerNoBase(c, v, "base", c.obj.Name()+".DeepCopy()")
-}
-
-// isUpdate reports whether the write is an Update.
-func (h *helperMove) isUpdate() bool {
-	sel, ok := ast.Unparen(h.call.Fun).(*ast.SelectorExpr)
-	return ok && sel.Sel.Name == "Update"
-}

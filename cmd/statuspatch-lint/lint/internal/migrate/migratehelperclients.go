@@ -3,9 +3,12 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -108,4 +111,61 @@ func (h *helperMove) clientPathKey(e ast.Expr, rest string) string {
 		}
 	}
 	return k
+}
+
+// builtReceiver is the composite literal a call's receiver e is: built
+// in the call (&T{...}, T{...}), or a local of the caller declared as
+// one and not assigned again; nil otherwise.
+func (c *migration) builtReceiver(e ast.Expr) *ast.CompositeLit {
+	lit := func(e ast.Expr) *ast.CompositeLit {
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = ast.Unparen(u.X)
+		}
+		l, _ := e.(*ast.CompositeLit)
+		return l
+	}
+	if l := lit(e); l != nil {
+		return l
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v == nil {
+		return nil
+	}
+	_, val := c.definition(v)
+	if val == nil || lit(val) == nil {
+		return nil
+	}
+	fn := c.enclosingFunc()
+	for cur := range c.usesOf(fn, v, fn.Pos(), fn.End()) {
+		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && slices.Contains(as.Lhs, cur.Node().(ast.Expr)) {
+			return nil // assigned again
+		}
+		if u, ok := cur.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return nil // its address taken
+		}
+	}
+	return lit(val)
+}
+
+// literalField is the value lit gives its struct's field name, by key or
+// position, or nil.
+func literalField(pass *analysis.Pass, lit *ast.CompositeLit, name string) ast.Expr {
+	st, ok := types.Unalias(pass.TypesInfo.TypeOf(lit)).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == name {
+				return kv.Value
+			}
+			continue
+		}
+		if i < st.NumFields() && st.Field(i).Name() == name {
+			return e
+		}
+	}
+	return nil
 }

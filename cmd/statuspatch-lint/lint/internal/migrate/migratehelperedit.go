@@ -103,7 +103,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	if why != "" {
 		return nil, why
 	}
-	edits = append(edits, cedits...)
+	edits = uniqueEdits(append(edits, cedits...))
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with " + how + ")", TextEdits: edits}, ""
 }
 
@@ -116,6 +116,14 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 	var edits []analysis.TextEdit
 	pimports := map[*ast.File]bool{}
 	for _, hc := range callers {
+		if hc.link != nil {
+			ledits, why := linkEdits(h, p, hc, objIndex, imports)
+			if why != "" {
+				return nil, why
+			}
+			edits = append(edits, ledits...)
+			continue
+		}
 		made := map[ast.Stmt]bool{}
 		for _, c := range hc.calls {
 			if hc.shared != "" {
@@ -277,63 +285,6 @@ func (h *helperMove) callerClient(c *migration, e ast.Expr, recvRoot bool, rest 
 		return nil, "", fmt.Sprintf("its call at line %d does not name the client as a variable or field", line)
 	}
 	return e, rest, ""
-}
-
-// builtReceiver is the composite literal a call's receiver e is: built
-// in the call (&T{...}, T{...}), or a local of the caller declared as
-// one and not assigned again; nil otherwise.
-func (c *migration) builtReceiver(e ast.Expr) *ast.CompositeLit {
-	lit := func(e ast.Expr) *ast.CompositeLit {
-		e = ast.Unparen(e)
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = ast.Unparen(u.X)
-		}
-		l, _ := e.(*ast.CompositeLit)
-		return l
-	}
-	if l := lit(e); l != nil {
-		return l
-	}
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v == nil {
-		return nil
-	}
-	_, val := c.definition(v)
-	if val == nil || lit(val) == nil {
-		return nil
-	}
-	fn := c.enclosingFunc()
-	for cur := range c.usesOf(fn, v, fn.Pos(), fn.End()) {
-		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && slices.Contains(as.Lhs, cur.Node().(ast.Expr)) {
-			return nil // assigned again
-		}
-		if u, ok := cur.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
-			return nil // its address taken
-		}
-	}
-	return lit(val)
-}
-
-// literalField is the value lit gives its struct's field name, by key or
-// position, or nil.
-func literalField(pass *analysis.Pass, lit *ast.CompositeLit, name string) ast.Expr {
-	st, ok := types.Unalias(pass.TypesInfo.TypeOf(lit)).Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	for i, e := range lit.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == name {
-				return kv.Value
-			}
-			continue
-		}
-		if i < st.NumFields() && st.Field(i).Name() == name {
-			return e
-		}
-	}
-	return nil
 }
 
 // sameClient says why a caller that writes the object itself cannot pass

@@ -3,6 +3,7 @@ package migrate
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // A write-only helper its callers give a ready-made patch,
@@ -70,4 +71,57 @@ func (h *helperMove) patchIsParam() bool {
 	}
 	h.baseParam, h.patchParam = v, true
 	return true
+}
+
+// baseIsParam reports whether the write is c.Status().Patch(ctx, obj,
+// client.MergeFrom(base)) with base a parameter of the helper too, and sets
+// h.baseParam: each caller's base := obj.DeepCopy() is where it makes the
+// patcher.
+func (h *helperMove) baseIsParam() bool {
+	mf, ok := ast.Unparen(h.call.Args[2]).(*ast.CallExpr)
+	if !ok || !h.isMergeFrom(mf) {
+		return false
+	}
+	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v == h.obj || h.paramOf(v) != h.decl.Name.Name || h.uses(v) != 1 {
+		return false
+	}
+	h.baseParam = v
+	return true
+}
+
+// callerAnchor sets c.anchor, where the caller makes the patcher: for an
+// Update, its read of the object (findGet); for a Patch whose base the
+// helper takes, the caller's base := obj.DeepCopy() in a block enclosing
+// the call; for one whose patch it takes, the caller's patch :=
+// client.MergeFrom(obj.DeepCopy()), or the base of its
+// client.MergeFrom(base) argument. It returns why there is none.
+func (h *helperMove) callerAnchor(c *migration) string {
+	if h.baseParam == nil {
+		return c.reads().findGet()
+	}
+	i := slices.Index(h.params(), h.baseParam)
+	if h.patchParam {
+		return c.patchAnchor(c.call.Args[i])
+	}
+	id, ok := ast.Unparen(c.call.Args[i]).(*ast.Ident)
+	if !ok {
+		return "the base " + types.ExprString(c.call.Args[i]) + " is not a variable"
+	}
+	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if def, val := c.definition(v); def != nil && c.reads().isDeepCopyOfObj(val) {
+		c.anchor, c.baseVar = def, v
+		return ""
+	}
+	return callerNoBase(c, v, "base", c.obj.Name()+".DeepCopy()")
+}
+
+// isUpdate reports whether the write is an Update.
+func (h *helperMove) isUpdate() bool {
+	sel, ok := ast.Unparen(h.call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Update"
 }

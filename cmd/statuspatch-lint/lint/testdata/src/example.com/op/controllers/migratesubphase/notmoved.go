@@ -33,11 +33,11 @@ func (r *Reconciler) noRead(ctx context.Context, w *v1.Widget) error {
 
 func (r *Reconciler) twice(ctx context.Context, w *v1.Widget) error {
 	w.Status.Size = 1
-	if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is a parameter of twice: its caller at line 31: w is a parameter of noRead`
+	if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is a parameter of twice: its caller at line 31 hands on w, a parameter of noRead, and no function of the package calls noRead: none reads w to make the patcher\)$`
 		return err
 	}
 	w.Status.Size = 2
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of twice: its caller at line 31: w is a parameter of noRead`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of twice: its caller at line 31 hands on w, a parameter of noRead, and no function of the package calls noRead: none reads w to make the patcher\)$`
 }
 
 // One of the writes is a patch -fix does not move: none does.

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// statusChainPkg is statusPkg whose exported MarkFailed only hands the
+// object on to the unexported helper that writes it: a link of its chain
+// (migratehelperchain.go), with its callers in two other packages.
+const statusChainPkg = `package status
+
+import (
+	"context"
+
+	"example.com/realmod/kindpatch"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+var _ = kindpatch.NewDeploymentStatusPatcher
+
+// MarkFailed records why the rollout failed.
+func MarkFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, reason string) error {
+	if reason == "" {
+		return nil
+	}
+	return setFailed(ctx, c, d, int32(len(reason)))
+}
+
+func setFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, n int32) error {
+	d.Status.Replicas = n
+	return c.Status().Update(ctx, d)
+}
+`
+
+// A chain through an exported function of another package of the module
+// moves with its callers there: the write's fix carries the edits of
+// ctrla and ctrlb, each making the patcher after its Get, and the module
+// builds (testdata/exportedhelper/chain/*.golden). With a caller that
+// hands on its own parameter from an exported function of another
+// package (blind), nothing moves, and the finding names the call.
+func TestFixMovesChainThroughExportedFunction(t *testing.T) {
+	bin := buildLint(t)
+	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusChainPkg})
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	if want := "status/status.go:23: fixed: move the status write onto DeploymentStatusPatcher (setFailed takes the patcher its callers make with NewDeploymentStatusPatcher, then Flush)"; !strings.Contains(errOut, want) {
+		t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
+	}
+	for _, name := range []string{"status/status.go", "ctrla/ctrla.go", "ctrlb/ctrlb.go"} {
+		golden := filepath.Join("testdata", "exportedhelper", "chain", strings.ReplaceAll(name, "/", "_")+".golden")
+		got := readIn(t, mod, name)
+		if os.Getenv("UPDATE_GOLDEN") != "" {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want := readIn(t, ".", golden); got != want {
+			t.Errorf("%s after -fix differs from %s:\n%s", name, golden, got)
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
+	}
+
+	mod = exportedHelperModule(t, map[string]string{"status/status.go": statusChainPkg, "blind/blind.go": blindPkg})
+	before := readIn(t, mod, "status/status.go")
+	_, errOut, _, _ = lintWith(t, mod, bin, "export", "-fix", "./...")
+	if want := "(not moved to the patcher: d is a parameter of setFailed, handed on by MarkFailed, exported, moves with all its callers or none, and in package example.com/realmod/blind, its caller at line 12 hands on d, a parameter of Fail, and Fail is exported, in another package than the write: -fix moves an exported function of a chain only in the write's package: have MarkFailed take a *kindpatch.DeploymentStatusPatcher in place of d and pass it on"; !strings.Contains(errOut, want) {
+		t.Errorf("-fix with a blind caller: output lacks %q:\n%s", want, errOut)
+	}
+	if after := readIn(t, mod, "status/status.go"); after != before {
+		t.Errorf("-fix changed the chain that stays:\n%s", after)
+	}
+}
+
+// statusMethodPkg adds to statusPkg an exported method that hands the
+// object on (kueue's LocalQueueReconciler.UpdateStatusIfChanged), called
+// in its own package and, through a receiver built in the call, in ctrlm.
+const statusMethodPkg = statusPkg + `
+type Updater struct{ C client.Client }
+
+// Mark records why the rollout failed.
+func (u *Updater) Mark(ctx context.Context, d *appsv1.Deployment, reason string) error {
+	return u.set(ctx, d, int32(len(reason)))
+}
+
+func (u *Updater) set(ctx context.Context, d *appsv1.Deployment, n int32) error {
+	d.Status.Replicas = n
+	return u.C.Status().Update(ctx, d)
+}
+
+// Sync reads the object and marks it, in the method's own package.
+func (u *Updater) Sync(ctx context.Context, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := u.C.Get(ctx, key, d); err != nil {
+		return err
+	}
+	return u.Mark(ctx, d, "own")
+}
+`
+
+const ctrlmPkg = `package ctrlm
+
+import (
+	"context"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	Client client.Client
+}
+
+func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := r.Client.Get(ctx, key, d); err != nil {
+		return err
+	}
+	return (&status.Updater{C: r.Client}).Mark(ctx, d, "no capacity")
+}
+`
+
+// An exported method of a chain moves with its callers in its own
+// package and in others (the receiver's client their patcher's); the
+// module builds (testdata/exportedhelper/chain/method_*.golden).
+func TestFixMovesChainThroughExportedMethod(t *testing.T) {
+	bin := buildLint(t)
+	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusMethodPkg, "ctrlm/ctrlm.go": ctrlmPkg})
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	if want := "status/status.go:28: fixed: move the status write onto DeploymentStatusPatcher (set takes the patcher its callers make with NewDeploymentStatusPatcher, then Flush)"; !strings.Contains(errOut, want) {
+		t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
+	}
+	for _, name := range []string{"status/status.go", "ctrlm/ctrlm.go"} {
+		golden := filepath.Join("testdata", "exportedhelper", "chain", "method_"+strings.ReplaceAll(name, "/", "_")+".golden")
+		got := readIn(t, mod, name)
+		if os.Getenv("UPDATE_GOLDEN") != "" {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want := readIn(t, ".", golden); got != want {
+			t.Errorf("%s after -fix differs from %s:\n%s", name, golden, got)
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
+	}
+}

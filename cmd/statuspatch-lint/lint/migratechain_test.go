@@ -1,0 +1,18 @@
+package lint_test
+
+import (
+	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// A status helper reached through helpers that only hand the object on
+// takes, with every function of the chain, the one patcher the chain's
+// first caller makes after its Get: two deep, three deep, two chains
+// from one caller; a chain with a caller that cannot make the patcher
+// stays, naming that call (migratechain.go.golden).
+func TestMigrateChain(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratechain="}),
+		"example.com/op/controllers/migratechain")
+}

@@ -1,0 +1,85 @@
+package migratechain
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// A chain whose middle function has a second caller that makes no read:
+// the whole chain stays, naming that call and why.
+func (r *Reconciler) Twice(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return r.middle(ctx, w)
+}
+
+// Fresh builds its object: nothing is read.
+func (r *Reconciler) Fresh(ctx context.Context) error {
+	w := &v1.Widget{}
+	w.Name = "fresh"
+	return r.middle(ctx, w)
+}
+
+func (r *Reconciler) middle(ctx context.Context, w *v1.Widget) error {
+	return r.leaf(ctx, w)
+}
+
+func (r *Reconciler) leaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 1
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of leaf: its caller at line 29 hands on w, a parameter of middle, and its caller at line 25: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
+}
+
+// A chain whose middle function changes the spec: it stays.
+func (r *Reconciler) Spec(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return r.resize(ctx, w)
+}
+
+func (r *Reconciler) resize(ctx context.Context, w *v1.Widget) error {
+	w.Spec.Size = 3
+	return r.leafSpec(ctx, w)
+}
+
+func (r *Reconciler) leafSpec(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = w.Spec.Size
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of leafSpec: its caller at line 48 hands on w, a parameter of resize, and w\.Spec is changed at line 47: the patcher writes only the status \(Flush returns patcher\.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+}
+
+// A chain from a List's items: the items are the cache's, never
+// plain-Flushed; the chain stays, as a helper one level down does.
+func (r *Reconciler) Items(ctx context.Context) error {
+	var list widgetList
+	if err := r.List(ctx, &list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		if err := r.itemVia(ctx, &list.Items[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Reconciler) itemVia(ctx context.Context, w *v1.Widget) error {
+	return r.itemLeaf(ctx, w)
+}
+
+func (r *Reconciler) itemLeaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of itemLeaf: its caller at line 72 hands on w, a parameter of itemVia, and its call at line 64 passes &list\.Items\[i\], not a variable\)$`
+}
+
+// widgetList is what a List fills: items the cache holds.
+type widgetList struct {
+	Items []v1.Widget
+}
+
+func (l *widgetList) DeepCopyObject() runtime.Object { return l }
