@@ -29,7 +29,7 @@ func TestAdvRetryHead(t *testing.T) {
 			}
 		}
 	}
-	if retried != 2 {
-		t.Errorf("%d writes moved into Retry, want 2", retried)
+	if retried != 3 {
+		t.Errorf("%d writes moved into Retry, want 3", retried)
 	}
 }

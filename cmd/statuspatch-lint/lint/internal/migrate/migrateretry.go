@@ -74,6 +74,8 @@ func planRetry(m *migration) string {
 			r.plan = nil // an exit after a change (migrateretryexit.go)
 		} else if exitWhy = headWhy(r, r.plan); exitWhy != "" {
 			r.plan = nil // a status read left before it (migrateretryhead.go)
+		} else if exitWhy = outerWhy(r, r.plan); exitWhy != "" {
+			r.plan = nil // it sets what outlives it (migrateretryouter.go)
 		}
 	}
 	for _, s := range retryShapes {

@@ -30,7 +30,25 @@ func headWhy(r retries, p *retryPlan) string {
 		start = p.guard.Pos() // the if moves whole, its condition too
 	}
 	from := token.NoPos
-	points := []ast.Stmt{r.anchor, r.late, r.getCheck, r.get}
+	// Where the object was last read: a Get, a copy of a read, its
+	// definition or assignment (a List item), a re-read made a Fetch. A
+	// merge patch's anchor is its base, where the patcher its writes
+	// share may not be made: the decision starts at the read.
+	points := []ast.Stmt{r.getCheck, r.get}
+	if r.keep {
+		points = append(points, r.anchor)
+	}
+	rd := r.reads()
+	for _, l := range r.enclosingLists() {
+		for i, s := range l {
+			if s.End() > start {
+				break
+			}
+			if rd.isGetStmt(s) || rd.copyOfRead(l, i) || assignsVar(r, s, r.obj) {
+				points = append(points, s)
+			}
+		}
+	}
 	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
 		if f != nil {
 			points = append(points, f.get)
@@ -43,6 +61,9 @@ func headWhy(r retries, p *retryPlan) string {
 		if s != nil && s.End() <= start && s.End() > from {
 			from = s.End()
 		}
+	}
+	if !from.IsValid() && r.anchor != nil && r.anchor.End() <= start {
+		from = r.anchor.End()
 	}
 	if !from.IsValid() {
 		return ""
@@ -64,4 +85,18 @@ func headWhy(r retries, p *retryPlan) string {
 		return ""
 	}
 	return fmt.Sprintf("%s's status is read at %s, before the decision, and that read would stay outside Retry's function, which on a conflict decides again from a fresh read without it", r.obj.Name(), r.where(at))
+}
+
+// assignsVar reports whether s is an assignment whose left side is v.
+func assignsVar(r retries, s ast.Stmt, v *types.Var) bool {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && (r.pass.TypesInfo.Defs[id] == v || r.pass.TypesInfo.Uses[id] == v) {
+			return true
+		}
+	}
+	return false
 }

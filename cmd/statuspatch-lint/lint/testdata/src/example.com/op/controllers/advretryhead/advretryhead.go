@@ -151,3 +151,81 @@ func (r *R) guardWhole(ctx context.Context, req ctrl.Request) error {
 	}
 	return nil
 }
+
+// A merge patch in a case of a switch on the status: its base, in the
+// case, is not where the decision starts; the read is (at f0ac829 the
+// switch stayed outside Retry).
+func (r *R) phasePatch(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	switch w.Status.Ready {
+	case false:
+		base := w.DeepCopy()
+		w.Status.Size = w.Status.Size + 1
+		return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}
+	return nil
+}
+
+// A List item's decision that counts what it changes: each run of
+// Retry's function would count again.
+func (r *R) itemCount(ctx context.Context) (int, error) {
+	list := &widgetList{}
+	if err := r.List(ctx, list); err != nil {
+		return 0, err
+	}
+	n := 0
+	for i := range list.Items {
+		w := &list.Items[i]
+		if w.Status.Size == 0 {
+			w.Status.Size = 1
+			n++
+		}
+		if err := r.Status().Update(ctx, w); err != nil { // want `its decision cannot move into Retry: it sets n at line \d+, declared outside it: Retry's function may run more than once, and each run's effect on n would stay\)$`
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// A flag and a slice set in the decision (a flag set by the first run
+// stays set when the re-read leaves nothing to change).
+func (r *R) itemFlag(ctx context.Context) (bool, []string, error) {
+	list := &widgetList{}
+	if err := r.List(ctx, list); err != nil {
+		return false, nil, err
+	}
+	changed := false
+	var names []string
+	for i := range list.Items {
+		w := &list.Items[i]
+		if !w.Status.Ready {
+			w.Status.Ready = true
+			changed = true
+			names = append(names, w.Name)
+		}
+		if err := r.Status().Update(ctx, w); err != nil { // want `its decision cannot move into Retry: it sets changed at line \d+, declared outside it`
+			return changed, names, err
+		}
+	}
+	return changed, names, nil
+}
+
+// Twin: a decision whose own locals stay in it moves.
+func (r *R) itemLocal(ctx context.Context) error {
+	list := &widgetList{}
+	if err := r.List(ctx, list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		w := &list.Items[i]
+		next := w.Status.Size + 1
+		w.Status.Size = next
+		if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+			return err
+		}
+	}
+	return nil
+}
