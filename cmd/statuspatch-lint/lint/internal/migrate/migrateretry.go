@@ -127,7 +127,11 @@ func (r retries) block() *retryPlan {
 	if from > 0 {
 		prev = list[from-1]
 	}
-	fresh := prev != nil && (prev == r.anchor || prev == r.late || prev == r.getCheck)
+	// A late base dropped for a patcher made at the read follows status
+	// changes the patcher's base does not hold: Retry would refuse them
+	// as pending (patcher.ErrPendingChanges) on every run. Only a base
+	// taken with nothing changed since the read is where the patcher is.
+	fresh := prev != nil && (prev == r.anchor || prev == r.late && r.lateFresh || prev == r.getCheck)
 	if !fresh && !r.freshAt(list[from]) {
 		return nil
 	}

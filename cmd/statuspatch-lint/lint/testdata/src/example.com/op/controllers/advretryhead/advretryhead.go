@@ -229,3 +229,20 @@ func (r *R) itemLocal(ctx context.Context) error {
 	}
 	return nil
 }
+
+// A base taken after a status change, dropped for a patcher made at the
+// read: the change before it is pending when Retry starts, and Retry
+// refuses it (patcher.ErrPendingChanges) on every run. A Flush, which
+// sends both changes (at fc01b3f: Retry).
+func (r *R) lateBaseDecide(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	base := w.DeepCopy()
+	if w.Status.Size == 0 {
+		w.Status.Size = 1
+	}
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
