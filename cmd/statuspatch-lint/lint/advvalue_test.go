@@ -21,7 +21,8 @@ func TestAdvValue(t *testing.T) {
 
 // More of the same review: a defer of the write before a re-Get (the
 // patcher's Flush takes a stale re-read as a Conflict, as Update's lock
-// does), v reassigned in a closure, swapped, copied and the copy
+// does; a deferred literal's write spans the re-Get, which becomes the
+// patcher's Fetch, advdefer_test.go), v reassigned in a closure, swapped, copied and the copy
 // written, overwritten through a pointer, re-read in a loop, restored
 // from a copy.
 func TestAdvValue2(t *testing.T) {

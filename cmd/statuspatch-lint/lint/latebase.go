@@ -51,20 +51,25 @@ func (cl *classifier) lateBase(w *write, mk *ssa.CallCommon, lock verdict) (resu
 	if base == nil {
 		return result{}, false
 	}
+	// A path that runs obj's definition again (&list.Items[i] in a
+	// loop's body) reaches another object: the next item's change is not
+	// this one's, before or after its base.
+	def, _ := obj.(ssa.Instruction)
+	within := func(a, b ssa.Instruction) bool { return reachesAvoiding(a, b, def) }
 	changes, takes := cl.objectEvents(fn, obj, base, w.instr)
 	for _, k := range append(changes, takes...) {
-		if reaches(base, k) && reaches(k, w.instr) {
+		if within(base, k) && within(k, w.instr) {
 			return result{}, false // something may change the object between
 		}
 	}
 	var last ssa.Instruction
 	for _, c := range changes {
-		if !before(c, base) {
+		if !within(c, base) || within(base, c) {
 			continue
 		}
 		superseded := false
 		for _, k := range takes {
-			superseded = superseded || reaches(c, k) && reaches(k, base)
+			superseded = superseded || within(c, k) && within(k, base)
 		}
 		if !superseded && (last == nil || c.Pos() > last.Pos()) {
 			last = c
@@ -133,6 +138,53 @@ func changesStatusOf(t *tracer, c *ssa.CallCommon, obj ssa.Value) bool {
 	for _, a := range c.Args {
 		if fa, ok := a.(*ssa.FieldAddr); ok && throughStatus(fa) && t.fieldRoot(fa) == obj {
 			return true
+		}
+	}
+	return false
+}
+
+// reachesAvoiding reports whether a path from a reaches b without running
+// def (an instruction of their function) on the way; reaches when def is
+// nil or in another function.
+func reachesAvoiding(a, b, def ssa.Instruction) bool {
+	if def == nil || def.Block() == nil || a.Block() == nil || def.Parent() != a.Parent() {
+		return reaches(a, b)
+	}
+	ab, bb := a.Block(), b.Block()
+	if bb == nil || ab.Parent() != bb.Parent() {
+		return false
+	}
+	// walk runs the instructions of blk from i: true at b, false at def.
+	walk := func(blk *ssa.BasicBlock, i int) (found, cut bool) {
+		for _, instr := range blk.Instrs[i:] {
+			switch instr {
+			case b:
+				return true, true
+			case def:
+				return false, true
+			}
+		}
+		return false, false
+	}
+	i := slices.Index(ab.Instrs, a)
+	if found, cut := walk(ab, i+1); cut {
+		return found
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), ab.Succs...)
+	for len(stack) > 0 {
+		blk := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[blk] {
+			continue
+		}
+		seen[blk] = true
+		found, cut := walk(blk, 0)
+		if found {
+			return true
+		}
+		if !cut {
+			stack = append(stack, blk.Succs...)
 		}
 	}
 	return false

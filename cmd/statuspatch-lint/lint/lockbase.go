@@ -69,6 +69,20 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 			return why + ": locked, " + which + " would conflict whenever both change; take the base after that write, or write the status first"
 		}
 	}
+	for _, y := range senders {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				x, ok := in.(ssa.CallInstruction)
+				if !ok || x == y || !reaches(taken, x) || !reaches(x, y) {
+					continue
+				}
+				if how := callWrite(x, root, 3); how != "" {
+					return fmt.Sprintf("the base %s is taken at line %d, before the call at line %d, which is given the object: %s, moving the resourceVersion a lock would send: locked, this patch would conflict whenever both change; take the base after that call, or write the status first",
+						types.ExprString(expr.Args[0]), pass.Fset.Position(taken.Pos()).Line, pass.Fset.Position(x.Pos()).Line, how)
+				}
+			}
+		}
+	}
 	return ""
 }
 

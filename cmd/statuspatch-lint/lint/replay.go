@@ -257,6 +257,7 @@ func (rp *replayer) reRead(fn *ssa.Function, obj ssa.Value, at ssa.Instruction) 
 	if fn == nil {
 		return nil
 	}
+	var gets []ssa.Instruction
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -265,10 +266,26 @@ func (rp *replayer) reRead(fn *ssa.Function, obj ssa.Value, at ssa.Instruction) 
 			}
 			for _, a := range call.Common().Args {
 				if rp.identity(a) == obj {
-					return instr
+					gets = append(gets, instr)
+					break
 				}
 			}
 		}
+	}
+	// Of two Gets into one variable (a read, a status decided from it,
+	// the re-read, the decision stored), the re-read is the one every
+	// other runs before.
+	for _, g := range gets {
+		last := true
+		for _, h := range gets {
+			last = last && (h == g || before(h, g))
+		}
+		if last {
+			return g
+		}
+	}
+	if len(gets) > 0 {
+		return gets[0]
 	}
 	return nil
 }

@@ -105,6 +105,9 @@ func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int
 	if name, ok := s.readBefore(v); ok {
 		return stale{object: name, read: true}, true
 	}
+	if name, ok := s.loadedBefore(v); ok {
+		return stale{object: name, read: true}, true
+	}
 	s.seen[v] = true
 	next := func(w ssa.Value) (stale, bool) { return s.walk(w, outside, captured, depth+1) }
 	if outside && sameObjectType(v.Type(), s.objType) {
@@ -341,4 +344,28 @@ func valueName(v ssa.Value) string {
 		}
 	}
 	return "an object read before"
+}
+
+// loadedBefore reports whether v is a field of the fresh object loaded
+// before its re-read, in the re-read's function (phase :=
+// w.Status.Phase, then c.Get(ctx, key, w) into the same variable, then
+// w.Status.Phase = phase): the value of the read before, though the
+// variable is the fresh one.
+func (s *staleSource) loadedBefore(v ssa.Value) (string, bool) {
+	r := s.fresh.reread
+	load, ok := v.(*ssa.UnOp)
+	if r == nil || !ok || load.Op != token.MUL || load.Parent() != r.Parent() {
+		return "", false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || !s.fresh.is(s.t.fieldRoot(fa)) || !before(load, r) {
+		return "", false
+	}
+	kind := derefNamed(s.objType).Obj().Name()
+	for _, p := range []token.Pos{load.Pos(), fa.Pos()} {
+		if at := r.Parent().Prog.Fset.Position(p).Line; at > 0 {
+			return "the " + kind + "'s fields at line " + strconv.Itoa(at), true
+		}
+	}
+	return "the " + kind + "'s fields before it", true
 }

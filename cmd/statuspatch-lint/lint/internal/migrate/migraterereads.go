@@ -34,10 +34,20 @@ func planRereads(group []*migration, p Patcher) string {
 				after = false
 				break
 			}
-			if h.call.End() <= s.Pos() {
+			// A deferred write runs as the function returns, after
+			// the re-read wherever it is written (defer func() {
+			// ... Update(ctx, obj) }() before the re-Get): it spans
+			// it, and is no write before it. Left a Get, the re-read
+			// brought another writer's status into the object after
+			// the patcher's base, and the deferred Flush conflicted
+			// where the Update, after its re-read, was stored.
+			at := h.call.Pos()
+			if inDefer(h.path) {
+				at = h.enclosingFunc().End()
+			} else if h.call.End() <= s.Pos() {
 				after = true
 			}
-			if h.anchor.Pos() < s.Pos() && s.Pos() < h.call.Pos() {
+			if h.anchor.Pos() < s.Pos() && s.Pos() < at {
 				spans = append(spans, h)
 			}
 		}

@@ -72,6 +72,10 @@ func planRetry(m *migration) string {
 	if r.plan != nil {
 		if exitWhy = r.exitChanged(r.plan); exitWhy != "" {
 			r.plan = nil // an exit after a change (migrateretryexit.go)
+		} else if exitWhy = headWhy(r, r.plan); exitWhy != "" {
+			r.plan = nil // a status read left before it (migrateretryhead.go)
+		} else if exitWhy = outerWhy(r, r.plan); exitWhy != "" {
+			r.plan = nil // it sets what outlives it (migrateretryouter.go)
 		}
 	}
 	for _, s := range retryShapes {
@@ -123,7 +127,11 @@ func (r retries) block() *retryPlan {
 	if from > 0 {
 		prev = list[from-1]
 	}
-	fresh := prev != nil && (prev == r.anchor || prev == r.late || prev == r.getCheck)
+	// A late base dropped for a patcher made at the read follows status
+	// changes the patcher's base does not hold: Retry would refuse them
+	// as pending (patcher.ErrPendingChanges) on every run. Only a base
+	// taken with nothing changed since the read is where the patcher is.
+	fresh := prev != nil && (prev == r.anchor || prev == r.late && r.lateFresh || prev == r.getCheck)
 	if !fresh && !r.freshAt(list[from]) {
 		return nil
 	}
@@ -274,40 +282,43 @@ func (r retries) readsStatus() bool {
 // it, themselves or in a function of the package v is handed to (a
 // phase function: r.phasePlan(obj) deciding from obj.Status.Plan).
 func (r retries) statusRead(nodes []ast.Node, v *types.Var, seen map[*types.Func]bool) bool {
-	found := false
 	for _, s := range nodes {
-		r.eachUse(s, v, s.Pos(), s.End(), func(stack []ast.Node, id *ast.Ident) string {
-			if len(stack) < 3 {
-				return ""
+		if r.eachUse(s, v, s.Pos(), s.End(), func(stack []ast.Node, id *ast.Ident) string {
+			if readsStatusAt(r, stack, id, seen) {
+				return "found"
 			}
-			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
-				if p, body := r.calleeParam(call, id, seen); p != nil && r.statusRead([]ast.Node{body}, p, seen) {
-					found = true
-					return "found"
-				}
-				return ""
-			}
-			sel, ok := stack[len(stack)-2].(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "Status" {
-				return ""
-			}
-			top, changed := changedAt(stack, len(stack)-2)
-			if changed {
-				if u, ok := stack[top-1].(*ast.UnaryExpr); !ok || u.Op != token.AND {
-					return "" // set
-				}
-				if call, ok := stack[max(top-2, 0)].(*ast.CallExpr); ok && isSetter(r, call) {
-					return "" // a setter given its address
-				}
-			}
-			found = true
-			return "found"
-		})
-		if found {
+			return ""
+		}) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// readsStatusAt reports whether the use id, at the end of stack, reads
+// its object's status other than to set it (statusRead).
+func readsStatusAt(r retries, stack []ast.Node, id *ast.Ident, seen map[*types.Func]bool) bool {
+	if len(stack) < 3 {
+		return false
+	}
+	if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
+		p, body := r.calleeParam(call, id, seen)
+		return p != nil && r.statusRead([]ast.Node{body}, p, seen)
+	}
+	sel, ok := stack[len(stack)-2].(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Status" {
+		return false
+	}
+	top, changed := changedAt(stack, len(stack)-2)
+	if changed {
+		if u, ok := stack[top-1].(*ast.UnaryExpr); !ok || u.Op != token.AND {
+			return false // set
+		}
+		if call, ok := stack[max(top-2, 0)].(*ast.CallExpr); ok && isSetter(r, call) {
+			return false // a setter given its address
+		}
+	}
+	return true
 }
 
 // calleeParam returns the parameter of the package's function call

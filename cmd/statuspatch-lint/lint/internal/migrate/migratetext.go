@@ -36,6 +36,11 @@ func (si text) qualifier(pkgPath string) (string, *analysis.TextEdit, string) {
 	for _, imp := range si.file.Imports {
 		if p, _ := strconv.Unquote(imp.Path.Value); p == pkgPath {
 			if pn := si.pass.TypesInfo.PkgNameOf(imp); pn != nil && pn.Name() != "_" && pn.Name() != "." {
+				if si.declaredInFunc(pn.Name()) {
+					// A local of that name would take the qualifier
+					// (patchers := 0, then patchers.New...: no build).
+					return "", nil, "the patcher package " + pkgPath + " is imported as " + pn.Name() + ", a name this function declares too"
+				}
 				return pn.Name() + ".", nil, ""
 			}
 			return "", nil, "the patcher package " + pkgPath + " is imported as _ or ."
@@ -164,6 +169,29 @@ func (si text) nameTaken(name string) bool {
 		return !taken
 	})
 	return taken
+}
+
+// declaredInFunc reports whether the function declaration around the
+// write declares name (a local, a parameter, a result), which would
+// shadow an import of that name in it.
+func (si text) declaredInFunc(name string) bool {
+	var fn ast.Node
+	for _, n := range si.path {
+		if _, ok := n.(*ast.FuncDecl); ok {
+			fn = n
+		}
+	}
+	if fn == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name && si.pass.TypesInfo.Defs[id] != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // source returns n's text in its file (types.ExprString of an expression

@@ -43,7 +43,9 @@ func (h *Helper) patchStatusConditions(ctx context.Context, before client.Object
 	})
 }
 
-// machineset: a patch taken before a Delete, used after, in a loop.
+// machineset: a patch taken before a Delete, used after, in a loop. A
+// Delete of an object with finalizers sets its deletionTimestamp and
+// moves the resourceVersion: locked, the patch would conflict (no fix).
 func remediate(ctx context.Context, c client.Client, machines []*v1.Widget) {
 	for _, m := range machines {
 		patch := client.MergeFrom(m.DeepCopyObject().(*v1.Widget))
@@ -51,6 +53,6 @@ func remediate(ctx context.Context, c client.Client, machines []*v1.Widget) {
 			continue
 		}
 		m.Status.Ready = false
-		_ = c.Status().Patch(ctx, m, patch) // want `^blind: Status\(\).Patch of Widget: client.MergeFrom without optimistic lock$`
+		_ = c.Status().Patch(ctx, m, patch) // want `^blind: Status\(\).Patch of Widget: client.MergeFrom without optimistic lock \(no fix: the base .* is taken at line \d+, before the call at line \d+, which is given the object: Delete is a method of a client, and may update it, moving the resourceVersion a lock would send`
 	}
 }

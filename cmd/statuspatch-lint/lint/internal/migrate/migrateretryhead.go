@@ -1,0 +1,102 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// The head of a decision (issue 80: a decision computed from status moves
+// into Retry's function, so that a 409 decides again). Retry's mutate
+// holds the statements right before the write back to the first one that
+// cannot run in it (a return, a break, a labelled continue, a call taking
+// a context): a status read before that one, such as `if ro.Status.Plan
+// != nil { return }` or the `if` or `case` around the write, stays out of
+// mutate, and on a conflict Retry would decide again from the fresh read
+// without it: it rebuilds the plan another reconcile stored, or moves a
+// phase the other writer has moved on. The handwritten write returned the
+// 409 and the next reconcile checked again. Such a decision is not moved
+// into Retry: the write is a Flush (the same 409), or, for a List item,
+// whose cached copy a Flush must not write, it stays, naming the read.
+
+// headWhy says why the decision p cannot move into Retry when the
+// object's status is read between where the patcher last holds the
+// object as read (its anchor, the Get, a re-read) and the decision's
+// start; "" when it is not.
+func headWhy(r retries, p *retryPlan) string {
+	start := p.stmts[0].Pos()
+	if p.guard != nil {
+		start = p.guard.Pos() // the if moves whole, its condition too
+	}
+	from := token.NoPos
+	// Where the object was last read: a Get, a copy of a read, its
+	// definition or assignment (a List item), a re-read made a Fetch. A
+	// merge patch's anchor is its base, where the patcher its writes
+	// share may not be made: the decision starts at the read.
+	points := []ast.Stmt{r.getCheck, r.get}
+	if r.keep {
+		points = append(points, r.anchor)
+	}
+	rd := r.reads()
+	for _, l := range r.enclosingLists() {
+		for i, s := range l {
+			if s.End() > start {
+				break
+			}
+			if rd.isGetStmt(s) || rd.copyOfRead(l, i) || assignsVar(r, s, r.obj) {
+				points = append(points, s)
+			}
+		}
+	}
+	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
+		if f != nil {
+			points = append(points, f.get)
+			if f.ifStmt != nil {
+				points = append(points, f.ifStmt)
+			}
+		}
+	}
+	for _, s := range points {
+		if s != nil && s.End() <= start && s.End() > from {
+			from = s.End()
+		}
+	}
+	if !from.IsValid() && r.anchor != nil && r.anchor.End() <= start {
+		from = r.anchor.End()
+	}
+	if !from.IsValid() {
+		return ""
+	}
+	at := token.NoPos
+	r.eachUse(r.enclosingFunc(), r.obj, from, start, func(stack []ast.Node, id *ast.Ident) string {
+		for _, n := range stack[1:] {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return "" // a literal's body runs where it is called, not here
+			}
+		}
+		if readsStatusAt(r, stack, id, map[*types.Func]bool{}) {
+			at = id.Pos()
+			return "found"
+		}
+		return ""
+	})
+	if !at.IsValid() {
+		return ""
+	}
+	return fmt.Sprintf("%s's status is read at %s, before the decision, and that read would stay outside Retry's function, which on a conflict decides again from a fresh read without it", r.obj.Name(), r.where(at))
+}
+
+// assignsVar reports whether s is an assignment whose left side is v.
+func assignsVar(r retries, s ast.Stmt, v *types.Var) bool {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && (r.pass.TypesInfo.Defs[id] == v || r.pass.TypesInfo.Uses[id] == v) {
+			return true
+		}
+	}
+	return false
+}

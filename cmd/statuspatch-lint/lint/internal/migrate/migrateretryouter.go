@@ -1,0 +1,75 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+)
+
+// A decision that sets what outlives it (issue 80: a decision moved into
+// Retry must not be made twice). Retry's mutate may run more than once,
+// and what it sets outside itself keeps each run's effect: a counter
+// counts the conflicts too (n++), a slice gets the item twice
+// (moved = append(moved, w.Name)), a flag set by the first run stays set
+// when the re-read finds nothing to change (changed = true). The
+// handwritten write returned the 409 and left them as one decision made
+// them. Such a decision is not moved into Retry: the write is a Flush,
+// or, for a List item, stays, naming the line.
+
+// outerWhy says why the decision p cannot move into Retry when it sets a
+// variable declared outside it, or something reached through one (a
+// map's entry, a field); "" when it sets only the object and its own
+// locals.
+func outerWhy(r retries, p *retryPlan) string {
+	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
+	why := ""
+	for _, s := range p.stmts {
+		ast.Inspect(s, func(n ast.Node) bool {
+			if why != "" {
+				return false
+			}
+			var lhs []ast.Expr
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				lhs = n.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{n.X}
+			}
+			for _, e := range lhs {
+				v := rootVar(r, e)
+				if v == nil || v == r.obj || v == r.copyOf || v.Pos() >= from && v.Pos() < to {
+					continue
+				}
+				why = fmt.Sprintf("it sets %s at %s, declared outside it: Retry's function may run more than once, and each run's effect on %s would stay", v.Name(), r.where(n.Pos()), v.Name())
+				return false
+			}
+			return true
+		})
+	}
+	return why
+}
+
+// rootVar is the variable e is, or reaches through fields, indexes and
+// dereferences (counts[k], s.n, *p); nil for anything else.
+func rootVar(r retries, e ast.Expr) *types.Var {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if x.Name == "_" {
+				return nil
+			}
+			v, _ := r.pass.TypesInfo.ObjectOf(x).(*types.Var)
+			return v
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}

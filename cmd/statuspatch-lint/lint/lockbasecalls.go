@@ -1,0 +1,110 @@
+package lint
+
+import (
+	"fmt"
+	"go/types"
+	"path/filepath"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A write of the object made by a call (issue 80: a lock that makes a new
+// 409). staleLockBase names a Patch or Update of the base's object in the
+// function; a call given the object may write it too: a function of the
+// package that updates what it is given (r.ensureLabel(ctx, obj), whose
+// body ends in r.Update(ctx, obj)), or a call out of sight given a client
+// beside it (touch(ctx, r.Client, obj) of another package, a function
+// value, an interface's method: controllerutil.CreateOrUpdate is one).
+// Locked, the status patch would then send the resourceVersion that write
+// moved, and conflict each time it writes.
+
+// callWrite says how the call c, given the object root, may write it: the
+// write it makes, or why it may; "" when it does not.
+func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
+	cc := c.Common()
+	if objectWrite(cc) {
+		return "" // staleLockBase's own
+	}
+	given := -1
+	for i, a := range cc.Args {
+		if r, _ := objectRoot(a); r == root {
+			given = i
+			break
+		}
+	}
+	if given < 0 {
+		return ""
+	}
+	callee := cc.StaticCallee()
+	if callee != nil && callee.Blocks != nil && callee.Pkg != nil && callee.Pkg == c.Parent().Pkg {
+		if depth == 0 || given >= len(callee.Params) {
+			return ""
+		}
+		param := callee.Params[given]
+		for _, b := range callee.Blocks {
+			for _, in := range b.Instrs {
+				inner, ok := in.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if objectWrite(inner.Common()) {
+					if r, _ := objectRoot(inner.Common().Args[1]); r == param {
+						return fmt.Sprintf("%s writes it (%s at %s)", callee.Name(), calledName(inner.Common()), positionOf(callee, inner))
+					}
+					continue
+				}
+				if why := callWrite(inner, param, depth-1); why != "" {
+					return callee.Name() + " hands it on: " + why
+				}
+			}
+		}
+		return ""
+	}
+	if callee != nil && callee.Blocks != nil {
+		return "" // a function of another package built here (its writes are its own)
+	}
+	for i, a := range cc.Args {
+		if i != given && isWriter(a.Type()) {
+			return fmt.Sprintf("%s is given a client beside it, and may update it", callName(cc))
+		}
+	}
+	if cc.IsInvoke() && isWriter(cc.Value.Type()) {
+		switch cc.Method.Name() {
+		case "Get", "List", "Status", "SubResource", "Scheme", "RESTMapper", "GroupVersionKindFor", "IsObjectNamespaced":
+			return ""
+		}
+		return fmt.Sprintf("%s is a method of a client, and may update it", callName(cc))
+	}
+	return ""
+}
+
+// isWriter reports whether t has a client's Update and Patch methods.
+func isWriter(t types.Type) bool {
+	ms := types.NewMethodSet(t)
+	if _, ok := t.Underlying().(*types.Interface); !ok {
+		if _, isPtr := t.(*types.Pointer); !isPtr {
+			ms = types.NewMethodSet(types.NewPointer(t))
+		}
+	}
+	return ms.Lookup(nil, "Update") != nil && ms.Lookup(nil, "Patch") != nil
+}
+
+// callName names the function or method cc calls.
+func callName(cc *ssa.CallCommon) string {
+	if cc.IsInvoke() {
+		return cc.Method.Name()
+	}
+	if f := cc.StaticCallee(); f != nil {
+		if f.Pkg != nil {
+			return f.Pkg.Pkg.Name() + "." + f.Name()
+		}
+		return f.Name()
+	}
+	return "a function value"
+}
+
+// positionOf is "file.go:N" of in, in fn's file.
+func positionOf(fn *ssa.Function, in ssa.Instruction) string {
+	p := fn.Prog.Fset.Position(in.Pos())
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
