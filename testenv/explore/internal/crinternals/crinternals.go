@@ -24,8 +24,10 @@ import (
 type Controller struct {
 	Name       string
 	Reconciler reconcile.Reconciler
-	// Watches are the sources it would start, in order.
-	Watches []Watch
+	// Watches are the Kind sources it would start, in order; Channels
+	// its channel sources (channel.go), in order.
+	Watches  []Watch
+	Channels []Channel
 	// StartsBeforeElection: it starts its sources when its manager starts,
 	// not once elected, so they run on a standby too: warm-up
 	// (EnableWarmup, the controller's option or, unset, the manager's
@@ -76,9 +78,24 @@ func Inspect(r manager.Runnable) (Controller, error) {
 		for src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer {
 			src = src.Elem()
 		}
+		typ := sw.Index(i).Type().String()
+		if e := sw.Index(i); e.Kind() == reflect.Interface && !e.IsNil() {
+			typ = e.Elem().Type().String()
+		}
+		if src.Kind() == reflect.Func {
+			return Controller{}, fmt.Errorf("controller %q: watch %d is a source.Func (%s), which the explorer cannot model: it adds to the queue when and from where the operator's code calls it, not in a step the schedule chooses", name, i, typ)
+		}
 		var w Watch
 		predsOK := true
 		if src.Kind() == reflect.Struct {
+			ch, isChan, err := channelOf(src, typ)
+			if err != nil {
+				return Controller{}, fmt.Errorf("controller %q: watch %d: %w", name, i, err)
+			}
+			if isChan {
+				c.Channels = append(c.Channels, ch)
+				continue
+			}
 			w.Type, _ = iface(field(src, "Type")).(client.Object)
 			h := iface(field(src, "Handler"))
 			w.Handler, _ = handlerOf(h)
@@ -87,7 +104,7 @@ func Inspect(r manager.Runnable) (Controller, error) {
 			w.Cache = iface(field(src, "Cache"))
 		}
 		if w.Type == nil || w.Handler == nil || !predsOK {
-			return Controller{}, fmt.Errorf("controller %q: watch %d is not a Kind source with a handler (a channel or a custom source)", name, i)
+			return Controller{}, fmt.Errorf("controller %q: watch %d (%s) is not a Kind or Channel source with a handler (a custom source), which the explorer cannot model", name, i, typ)
 		}
 		c.Watches = append(c.Watches, w)
 	}

@@ -46,6 +46,9 @@ type Controller struct {
 	Watches []Watch
 	// OnCaches are its Kind sources on a cache Setup built (internal/served).
 	OnCaches []served.Source
+	// Channels are its channel sources (source.Channel), whose events the
+	// run delivers in steps of their own (internal/run, pushes.go).
+	Channels []crinternals.Channel
 }
 
 // Env is what the recording manager hands Setup: the explorer's clients
@@ -165,7 +168,7 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme, early func(schema.Group
 	if err != nil {
 		return Controller{}, fmt.Errorf("explore: Scenario.Setup: %w", err)
 	}
-	b := Controller{Name: c.Name, Do: c.Reconciler}
+	b := Controller{Name: c.Name, Do: c.Reconciler, Channels: c.Channels}
 	for _, w := range c.Watches {
 		if w.Cache != nil && !IsNoCache(w.Cache) { // one the operator built
 			b.OnCaches = append(b.OnCaches, served.Source{Obj: w.Type})
@@ -185,6 +188,9 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme, early func(schema.Group
 	}
 	if b.For == nil && len(c.Watches) > 0 {
 		b.For = c.Watches[0].Type // Named(...).Watches(...) only: the first kind
+	}
+	if b.For == nil && len(c.Channels) > 0 {
+		return Controller{}, fmt.Errorf("explore: controller %q watches only channels (%s), no kind: the explorer names a reconcile by a kind it watches", c.Name, c.Channels[0].Name)
 	}
 	if b.For == nil {
 		return Controller{}, fmt.Errorf("explore: controller %q watches nothing", c.Name)
