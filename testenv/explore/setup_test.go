@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -88,6 +89,10 @@ func TestSetupErrors(t *testing.T) {
 		// context: the operator's own panic, not the manager's.
 		"operator panics": {func(ctrl.Manager) error { panic("options doesn't exist in context") },
 			"Scenario.Setup panicked: options doesn't exist in context (in the operator's code"},
+		// kueue's multikueue adds its garbage collector so: named, not dropped.
+		"runnable": {func(mgr ctrl.Manager) error {
+			return mgr.Add(manager.RunnableFunc(func(context.Context) error { return nil }))
+		}, "added a runnable that is not a controller or a cache with mgr.Add (manager.RunnableFunc github.com/statuspatch/statuspatch/testenv/explore_test.TestSetupErrors.func"},
 	} {
 		s := gizmoScenario(gizmoReconciler{})
 		s.Reconcilers, s.Setup = nil, tc.setup

@@ -10,6 +10,7 @@ package crinternals
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"unsafe"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -109,6 +110,25 @@ func Inspect(r manager.Runnable) (Controller, error) {
 		c.Watches = append(c.Watches, w)
 	}
 	return c, nil
+}
+
+// IsController reports that r is a controller as this controller-runtime
+// makes them (a struct with the sources it would start), whether or not
+// Inspect can read the rest.
+func IsController(r manager.Runnable) bool {
+	v := reflect.ValueOf(r)
+	return v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct && field(v.Elem(), "startWatches").IsValid()
+}
+
+// RunnableName names r for an error: its function (a
+// manager.RunnableFunc's), or its Go type.
+func RunnableName(r manager.Runnable) string {
+	if v := reflect.ValueOf(r); v.Kind() == reflect.Func && !v.IsNil() {
+		if f := runtime.FuncForPC(v.Pointer()); f != nil {
+			return fmt.Sprintf("%T %s", r, f.Name())
+		}
+	}
+	return fmt.Sprintf("%T", r)
 }
 
 // iface is v's value, or nil when v is not valid.

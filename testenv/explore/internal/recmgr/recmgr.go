@@ -90,6 +90,11 @@ func Run(setup func(manager.Manager) error, again bool, env Env) (out []Controll
 		return nil, fmt.Errorf("explore: Scenario.Setup: %w", err)
 	}
 	for _, r := range m.runnables {
+		if !crinternals.IsController(r) {
+			return nil, fmt.Errorf("explore: Scenario.Setup added a runnable that is not a controller or a cache with mgr.Add (%s): "+
+				"the explorer does not run it, as what it does would happen outside the steps a schedule chooses; "+
+				"leave it out of Setup (what it writes is then not explored)", crinternals.RunnableName(r))
+		}
 		b, err := inspect(r, c.Scheme(), env.Early)
 		if err != nil {
 			return nil, err
