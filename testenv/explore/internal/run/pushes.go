@@ -36,7 +36,7 @@ type Pushes struct {
 	pumps   []*pump
 	pending map[schedule.Item][]reflect.Value
 	// Got counts the events taken from the pumps and the deliveries that
-	// queued a reconcile: the drain goes on while it grows.
+	// queued a reconcile: a drain's round runs what they queue.
 	Got int
 }
 
@@ -105,8 +105,9 @@ func (pm *pump) loop() {
 	}
 }
 
-// collect takes what the pumps got since the last collect and queues,
-// through enqueue, the delivery of each event.
+// collect takes what the pumps got since the last collect (the events
+// the operator's code pushed) and queues, through enqueue, the delivery
+// of each.
 func (p *Pushes) collect(enqueue func(schedule.Item)) {
 	for _, pm := range p.pumps {
 		reply := make(chan []reflect.Value)
@@ -141,24 +142,19 @@ func (p *Pushes) take(it schedule.Item) (reflect.Value, *pump, bool) {
 	return reflect.Value{}, nil, false
 }
 
-// collectPushes queues the delivery of each event the operator's code
-// pushed since the last time.
-func (r *Run) collectPushes() { r.Pushes.collect(r.Queue.Enqueue) }
-
-// deliverPush runs the delivery of a pushed event, in a step of its own:
+// deliverPush runs r's delivery of a pushed event, in a step of its own:
 // the channel's predicates and handler, under the operator's part of the
 // calls lock as a watch's are; each request they queue queues the
 // reconcile of the controller's kind. A delivery with nothing pending (a
 // replayed seed whose push was taken out) does nothing.
-func (r *Run) deliverPush(ctx context.Context, it schedule.Item) {
+func deliverPush(ctx context.Context, r *Run, it schedule.Item) {
 	s := &StepState{Step: outcome.Step{Index: len(r.Trace.Steps) + 1, Drain: r.Trace.Drain}, Seen: map[book.Key]int{}, plan: []int{}}
 	s.Step.Reconciler = "push " + r.ex.ItemID(it)
 	r.Trace.Cur = s
 	evt, pm, more := r.Pushes.take(it)
-	switch {
-	case pm == nil:
+	if pm == nil {
 		s.Step.Result = "nothing pending: no event pushed to that channel for that object is waiting"
-	default:
+	} else {
 		var queued []string
 		func() {
 			defer func() {

@@ -110,7 +110,7 @@ func (r *Run) Setup(ctx context.Context) error {
 		r.Cache.Lists.Wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // informers.Floors
 		r.Queue.QueueEvent(k)
 	}
-	r.collectPushes()
+	r.Pushes.collect(r.Queue.Enqueue)
 	for i := range r.ex.Scenario().Actions {
 		r.Queue.Items = append(r.Queue.Items, schedule.Item{Rec: -1, Action: i})
 	}
@@ -172,9 +172,9 @@ func (r *Run) newReconcilers() error {
 // lags of its cached reads, crash where its process crashes.
 func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash schedule.Crash) {
 	r.Queue.Dequeue(it)
-	defer r.collectPushes()
+	defer r.Pushes.collect(r.Queue.Enqueue)
 	if it.Pushed > 0 {
-		r.deliverPush(ctx, it)
+		deliverPush(ctx, r, it)
 		return
 	}
 	if it.Deliver {
