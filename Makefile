@@ -133,7 +133,7 @@ test-assets: ## Build envtest's binaries (kube-apiserver and etcd) from the modu
 	cd examples && KUBEBUILDER_ASSETS=$$($(MAKE) -s -C .. testenv-assets TESTENV_ASSETS_FLAGS=--etcd) $(GO) test $(TEST_FLAGS) -count=1 -run 'TestRolloutOnEachBackend' ./internal/explore/
 
 .PHONY: explore-operators
-explore-operators: ## Explore twelve real operators (RabbitMQ's cluster-operator, KubeRay, LeaderWorkerSet, JobSet, grafana-operator, Katib; scheduler-plugins in examples/realops2; cluster-autoscaler-operator and machine-api-operator's MachineSet controller in examples/realops3; karpenter's NodePool and NodeClaim controllers in examples/realops4; cert-manager's trust-manager in examples/realops5; Cluster API's MachineDeployment controller in examples/realops6) from their own SetupWithManager, taken from the module proxy at pinned versions, on the full API (docs/explore-your-operator.md). Not in make test.
+explore-operators: ## Explore thirteen real operators (RabbitMQ's cluster-operator, KubeRay, LeaderWorkerSet, JobSet, grafana-operator, Katib; scheduler-plugins in examples/realops2; cluster-autoscaler-operator and machine-api-operator's MachineSet controller in examples/realops3; karpenter's NodePool and NodeClaim controllers in examples/realops4; cert-manager's trust-manager in examples/realops5; Cluster API's MachineDeployment controller in examples/realops6; kueue's core controllers in examples/realops7) from their own SetupWithManager, taken from the module proxy at pinned versions, on the full API (docs/explore-your-operator.md). Not in make test.
 	@echo "make testenv-assets: kube-apiserver and etcd $(TESTENV_ASSETS_VERSION) (minutes the first time)"
 	@$(MAKE) -s testenv-assets build
 	cd examples/realops && GOWORK=off STATUSPATCH_REQUIRE_FULLAPI=1 STATUSPATCH_LINT=$(STATUSPATCH_LINT) $(GO) test $(TEST_FLAGS) -count=1 -v -timeout 150m .
@@ -142,6 +142,7 @@ explore-operators: ## Explore twelve real operators (RabbitMQ's cluster-operator
 	cd examples/realops4 && GOWORK=off STATUSPATCH_REQUIRE_FULLAPI=1 STATUSPATCH_LINT=$(STATUSPATCH_LINT) $(GO) test $(TEST_FLAGS) -count=1 -v .
 	cd examples/realops5 && GOWORK=off STATUSPATCH_REQUIRE_FULLAPI=1 STATUSPATCH_LINT=$(STATUSPATCH_LINT) $(GO) test $(TEST_FLAGS) -count=1 -v .
 	cd examples/realops6 && GOWORK=off STATUSPATCH_REQUIRE_FULLAPI=1 STATUSPATCH_LINT=$(STATUSPATCH_LINT) $(GO) test $(TEST_FLAGS) -count=1 -v .
+	cd examples/realops7 && GOWORK=off STATUSPATCH_REQUIRE_FULLAPI=1 STATUSPATCH_LINT=$(STATUSPATCH_LINT) $(GO) test $(TEST_FLAGS) -count=1 -v .
 
 .PHONY: test-examples
 test-examples: tools ## examples: the example operator and the contention proof on testenv.

@@ -232,6 +232,7 @@ func (ex *explorer) cleanup() {
 
 func (ex *explorer) end(r *run) {
 	r.Proc.Stop()
+	r.Pushes.Stop()
 	ex.touched = append(ex.touched, leftovers(ex, r)...)
 }
 

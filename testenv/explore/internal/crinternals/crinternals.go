@@ -10,6 +10,7 @@ package crinternals
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"unsafe"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -24,8 +25,10 @@ import (
 type Controller struct {
 	Name       string
 	Reconciler reconcile.Reconciler
-	// Watches are the sources it would start, in order.
-	Watches []Watch
+	// Watches are the Kind sources it would start, in order; Channels
+	// its channel sources (channel.go), in order.
+	Watches  []Watch
+	Channels []Channel
 	// StartsBeforeElection: it starts its sources when its manager starts,
 	// not once elected, so they run on a standby too: warm-up
 	// (EnableWarmup, the controller's option or, unset, the manager's
@@ -76,9 +79,24 @@ func Inspect(r manager.Runnable) (Controller, error) {
 		for src.Kind() == reflect.Interface || src.Kind() == reflect.Pointer {
 			src = src.Elem()
 		}
+		typ := sw.Index(i).Type().String()
+		if e := sw.Index(i); e.Kind() == reflect.Interface && !e.IsNil() {
+			typ = e.Elem().Type().String()
+		}
+		if src.Kind() == reflect.Func {
+			return Controller{}, fmt.Errorf("controller %q: watch %d is a source.Func (%s), which the explorer cannot model: it adds to the queue when and from where the operator's code calls it, not in a step the schedule chooses", name, i, typ)
+		}
 		var w Watch
 		predsOK := true
 		if src.Kind() == reflect.Struct {
+			ch, isChan, err := channelOf(src, typ)
+			if err != nil {
+				return Controller{}, fmt.Errorf("controller %q: watch %d: %w", name, i, err)
+			}
+			if isChan {
+				c.Channels = append(c.Channels, ch)
+				continue
+			}
 			w.Type, _ = iface(field(src, "Type")).(client.Object)
 			h := iface(field(src, "Handler"))
 			w.Handler, _ = handlerOf(h)
@@ -87,11 +105,30 @@ func Inspect(r manager.Runnable) (Controller, error) {
 			w.Cache = iface(field(src, "Cache"))
 		}
 		if w.Type == nil || w.Handler == nil || !predsOK {
-			return Controller{}, fmt.Errorf("controller %q: watch %d is not a Kind source with a handler (a channel or a custom source)", name, i)
+			return Controller{}, fmt.Errorf("controller %q: watch %d (%s) is not a Kind or Channel source with a handler (a custom source), which the explorer cannot model", name, i, typ)
 		}
 		c.Watches = append(c.Watches, w)
 	}
 	return c, nil
+}
+
+// IsController reports that r is a controller as this controller-runtime
+// makes them (a struct with the sources it would start), whether or not
+// Inspect can read the rest.
+func IsController(r manager.Runnable) bool {
+	v := reflect.ValueOf(r)
+	return v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct && field(v.Elem(), "startWatches").IsValid()
+}
+
+// RunnableName names r for an error: its function (a
+// manager.RunnableFunc's), or its Go type.
+func RunnableName(r manager.Runnable) string {
+	if v := reflect.ValueOf(r); v.Kind() == reflect.Func && !v.IsNil() {
+		if f := runtime.FuncForPC(v.Pointer()); f != nil {
+			return fmt.Sprintf("%T %s", r, f.Name())
+		}
+	}
+	return fmt.Sprintf("%T", r)
 }
 
 // iface is v's value, or nil when v is not valid.

@@ -50,9 +50,23 @@ type Router struct {
 // (a resync, or a new manager's first list). built are the controllers
 // Setup built, by reconciler (nil: New's), whose watches queue them.
 func (r *Router) Route(k book.Key, built []*recmgr.Controller, filter bool, add func(schedule.Item)) {
+	r.route(k, built, filter, false, add)
+}
+
+// RouteListed queues, through add, what a new process's first list of
+// k's newest version queues: through the watches Setup built, a create
+// event of it, through their predicates and handlers, as an informer's
+// initial list gives each handler (the operator's predicates and handlers
+// may keep what they see: kueue's fill its queue manager and cache); for
+// the other reconcilers, as Route unfiltered.
+func (r *Router) RouteListed(k book.Key, built []*recmgr.Controller, add func(schedule.Item)) {
+	r.route(k, built, false, true, add)
+}
+
+func (r *Router) route(k book.Key, built []*recmgr.Controller, filter, listed bool, add func(schedule.Item)) {
 	for i, rc := range r.Reconcilers {
 		if i < len(built) && built[i] != nil {
-			r.watched(i, built[i], k, filter, add)
+			r.watched(i, built[i], k, filter, listed, add)
 			continue
 		}
 		if rc.For == k.GVK && (!filter || r.passes(i, k, true)) {
@@ -103,13 +117,19 @@ func (r *Router) ControllerOwners(k book.Key, owner schema.GroupVersionKind) []b
 // watched queues, through add, what reconciler i's watches (of the
 // controller c Setup built) queue for the event of k's newest version:
 // through the predicates when filter, else as a resync (an update to the
-// same version, unfiltered).
-func (r *Router) watched(i int, c *recmgr.Controller, k book.Key, filter bool, add func(schedule.Item)) {
+// same version, unfiltered); listed: a create of it, through the
+// predicates (RouteListed).
+func (r *Router) watched(i int, c *recmgr.Controller, k book.Key, filter, listed bool, add func(schedule.Item)) {
 	prev, cur, ok := r.event(k)
 	if !ok {
 		return
 	}
-	if !filter {
+	if listed {
+		if cur == nil {
+			return
+		}
+		prev, filter = nil, true
+	} else if !filter {
 		if cur == nil {
 			return
 		}

@@ -35,6 +35,10 @@ func (w *Work) Router() *Router {
 // new manager's first list.
 func (w *Work) QueueFor(k book.Key) { w.Router().Route(k, w.Built, false, w.Enqueue) }
 
+// QueueListed queues what a new process's first list of k queues
+// (Router.RouteListed): after a crash or a leader change.
+func (w *Work) QueueListed(k book.Key) { w.Router().RouteListed(k, w.Built, w.Enqueue) }
+
 // QueueEvent queues as QueueFor does for the watch event of k's newest
 // version, through the reconcilers' predicates.
 func (w *Work) QueueEvent(k book.Key) { w.Router().Route(k, w.Built, true, w.Enqueue) }

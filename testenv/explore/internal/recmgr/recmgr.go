@@ -46,6 +46,9 @@ type Controller struct {
 	Watches []Watch
 	// OnCaches are its Kind sources on a cache Setup built (internal/served).
 	OnCaches []served.Source
+	// Channels are its channel sources (source.Channel), whose events the
+	// run delivers in steps of their own (internal/run, pushes.go).
+	Channels []crinternals.Channel
 }
 
 // Env is what the recording manager hands Setup: the explorer's clients
@@ -90,6 +93,11 @@ func Run(setup func(manager.Manager) error, again bool, env Env) (out []Controll
 		return nil, fmt.Errorf("explore: Scenario.Setup: %w", err)
 	}
 	for _, r := range m.runnables {
+		if !crinternals.IsController(r) {
+			return nil, fmt.Errorf("explore: Scenario.Setup added a runnable that is not a controller or a cache with mgr.Add (%s): "+
+				"the explorer does not run it, as what it does would happen outside the steps a schedule chooses; "+
+				"leave it out of Setup (what it writes is then not explored)", crinternals.RunnableName(r))
+		}
 		b, err := inspect(r, c.Scheme(), env.Early)
 		if err != nil {
 			return nil, err
@@ -174,7 +182,7 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme, early func(schema.Group
 	if err != nil {
 		return Controller{}, fmt.Errorf("explore: Scenario.Setup: %w", err)
 	}
-	b := Controller{Name: c.Name, Do: c.Reconciler}
+	b := Controller{Name: c.Name, Do: c.Reconciler, Channels: c.Channels}
 	for _, w := range c.Watches {
 		if w.Cache != nil && !IsNoCache(w.Cache) { // one the operator built
 			b.OnCaches = append(b.OnCaches, served.Source{Obj: w.Type})
@@ -194,6 +202,9 @@ func inspect(r manager.Runnable, scheme *runtime.Scheme, early func(schema.Group
 	}
 	if b.For == nil && len(c.Watches) > 0 {
 		b.For = c.Watches[0].Type // Named(...).Watches(...) only: the first kind
+	}
+	if b.For == nil && len(c.Channels) > 0 {
+		return Controller{}, fmt.Errorf("explore: controller %q watches only channels (%s), no kind: the explorer names a reconcile by a kind it watches", c.Name, c.Channels[0].Name)
 	}
 	if b.For == nil {
 		return Controller{}, fmt.Errorf("explore: controller %q watches nothing", c.Name)

@@ -56,7 +56,9 @@ func (r *Run) maybeCrash() {
 }
 
 // restart replaces the crashed process: new reconcilers on new clients,
-// every object queued, and, for a restart, a cold cache.
+// every object queued as its first list queues it (a create event of
+// each, through the predicates of the watches Setup built), and, for a
+// restart, a cold cache.
 func (r *Run) restart(kind int) {
 	r.Cache.CloseWindows() // the new process has new informers (internal/informers)
 	if kind == crashRestart {
@@ -73,7 +75,7 @@ func (r *Run) restart(kind int) {
 	}
 	for _, k := range r.Book.Keys() {
 		if h := r.Book.History(k); h.Versions[h.Newest()] != nil {
-			r.Queue.QueueFor(k)
+			r.Queue.QueueListed(k) // its informers' first list: creates, through the predicates
 		}
 	}
 }

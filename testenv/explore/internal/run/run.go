@@ -12,6 +12,7 @@ package run
 
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/crinternals"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/informers"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/intercept"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
@@ -66,6 +67,7 @@ type Run struct {
 	Cache  informers.Cache // what cached reads may see (cachemodel.go)
 	Queue  queue.Work      // what runs next (queue.go)
 	Held   Held            // the old leader's writes in flight (zombie.go)
+	Pushes Pushes          // the events pushed to channel sources (pushes.go)
 	Track  *search.Visit   // the depth-first search's record of it, or nil
 }
 
@@ -109,6 +111,7 @@ func (r *Run) Setup(ctx context.Context) error {
 		r.Cache.Lists.Wrote(k.GVK.GroupKind(), "", r.newestRV(k), nil) // informers.Floors
 		r.Queue.QueueEvent(k)
 	}
+	r.Pushes.collect(r.Queue.Enqueue)
 	for i := range r.ex.Scenario().Actions {
 		r.Queue.Items = append(r.Queue.Items, schedule.Item{Rec: -1, Action: i})
 	}
@@ -153,13 +156,28 @@ func (r *Run) newReconcilers() error {
 		r.Queue.Built[sc.FromSetup+j] = &bs[j]
 		r.recs = append(r.recs, bs[j].Do)
 	}
-	return r.Proc.Start()
+	if err := r.Proc.Start(); err != nil {
+		return err
+	}
+	r.Queue.Items = slices.DeleteFunc(r.Queue.Items, func(it schedule.Item) bool { return it.Pushed > 0 }) // lost with the process before
+	r.Pushes.start(func(rec int) []crinternals.Channel {
+		if b := r.Queue.Built[rec]; b != nil {
+			return b.Channels
+		}
+		return nil
+	}, len(r.Queue.Built))
+	return nil
 }
 
 // Step runs one queued reconcile or action; plan, if not nil, fixes the
 // lags of its cached reads, crash where its process crashes.
 func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash schedule.Crash) {
 	r.Queue.Dequeue(it)
+	defer r.Pushes.collect(r.Queue.Enqueue)
+	if it.Pushed > 0 {
+		deliverPush(ctx, r, it)
+		return
+	}
 	if it.Deliver {
 		r.Held.deliver(ctx, it)
 		return
@@ -251,13 +269,21 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 		}
 		wrote := false
 		first := len(r.Trace.Steps)
-		for _, it := range round {
+		for i := 0; i < len(round); i++ {
 			if n >= bound || ctx.Err() != nil {
 				break
 			}
-			r.Step(ctx, it, nil, schedule.Crash{})
+			got := r.Pushes.Got
+			r.Step(ctx, round[i], nil, schedule.Crash{})
 			n++
 			wrote = wrote || r.Trace.lastWrote()
+			if r.Pushes.Got != got { // the round runs what pushed events queue (pushes.go), each once
+				for _, it := range r.Queue.Items {
+					if !slices.Contains(round, it) {
+						round = append(round, it)
+					}
+				}
+			}
 		}
 		if !wrote && n < bound && ctx.Err() == nil && r.Trace.Deferred.any {
 			if deferred++; deferred > maxDeferredRounds || !r.Trace.Deferred.waitOut(ctx) {

@@ -17,12 +17,16 @@ type Chosen struct {
 
 // Item is a queued reconcile (Rec >= 0) or action (Action >= 0), or,
 // with Deliver, the delivery of the Nth (from 0) write Rec's reconcile of
-// Key left in flight.
+// Key left in flight, or, with Pushed, the delivery to Rec of the oldest
+// event the operator's code pushed to its channel source Pushed-1 (from
+// 0) for the object Key.NN (Key.GVK empty; NN empty for an event that is
+// not of an object).
 type Item struct {
 	Rec, Action int
 	Key         book.Key
 	Deliver     bool
 	Nth         int
+	Pushed      int
 }
 
 // The kinds of crash a seed records after "#": "#2" restart after the

@@ -1,6 +1,8 @@
 package schedule
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -31,6 +33,13 @@ func ID(n Names, it Item) string {
 	if it.Action >= 0 {
 		return "!" + n.ActionName(it.Action)
 	}
+	if it.Pushed > 0 {
+		ch := ""
+		if it.Pushed > 1 {
+			ch = strconv.Itoa(it.Pushed) + ":"
+		}
+		return "^" + ch + n.ReconcilerName(it.Rec) + ":" + cmp.Or(nameOf(it.Key), NoSteps)
+	}
 	if it.Deliver {
 		nth := ""
 		if it.Nth > 0 {
@@ -38,11 +47,15 @@ func ID(n Names, it Item) string {
 		}
 		return "~" + nth + ID(n, Item{Rec: it.Rec, Action: -1, Key: it.Key})
 	}
-	name := it.Key.NN.Name
-	if it.Key.NN.Namespace != "" {
-		name = it.Key.NN.String()
+	return n.ReconcilerName(it.Rec) + ":" + nameOf(it.Key)
+}
+
+// nameOf is k's object as a seed names it: "namespace/name", or "name".
+func nameOf(k book.Key) string {
+	if k.NN.Namespace != "" {
+		return k.NN.String()
 	}
-	return n.ReconcilerName(it.Rec) + ":" + name
+	return k.NN.Name
 }
 
 // Format is the seed of script.
@@ -54,7 +67,7 @@ func Format(n Names, script []Chosen) string {
 			lags[i] = strconv.Itoa(l)
 		}
 		id := ID(n, s.It)
-		if (s.It.Action < 0 && !s.It.Deliver) || len(lags) > 0 {
+		if (s.It.Action < 0 && !s.It.Deliver && s.It.Pushed == 0) || len(lags) > 0 {
 			id += "@" + strings.Join(lags, ",")
 		}
 		id += s.Crash.String()
@@ -97,6 +110,15 @@ func Parse(n Names, seed string) ([]Chosen, error) {
 			if s.It.Action < 0 {
 				return nil, fmt.Errorf("explore: seed step %d %q: no action %q in the scenario", i+1, f, name)
 			}
+			script = append(script, s)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(id, "^"); ok {
+			it, err := parsePushed(n, rest)
+			if err != nil || crashed || lagText != "" {
+				return nil, fmt.Errorf("explore: seed step %d %q: want ^reconciler:namespace/name, ^reconciler:- or ^k:... (the k-th channel), no lags and no crash: %w", i+1, f, cmp.Or(err, errors.New("a pushed event's delivery has neither")))
+			}
+			s.It = it
 			script = append(script, s)
 			continue
 		}
@@ -155,4 +177,28 @@ func ParseCrash(text string) (Crash, error) {
 	}
 	c.At = n
 	return c, nil
+}
+
+// parsePushed reads the delivery of a pushed event after its "^":
+// "[k:]reconciler:namespace/name", or "-" for an event of no object.
+func parsePushed(n Names, id string) (Item, error) {
+	it := Item{Rec: -1, Action: -1, Pushed: 1}
+	if k, rest, ok := strings.Cut(id, ":"); ok && strings.Count(rest, ":") == 1 {
+		c, err := strconv.Atoi(k)
+		if err != nil || c < 1 {
+			return it, fmt.Errorf("the channel %q is not a number >= 1", k)
+		}
+		id, it.Pushed = rest, c
+	}
+	rec, obj, ok := strings.Cut(id, ":")
+	if it.Rec = n.Reconciler(rec); !ok || it.Rec < 0 || obj == "" {
+		return it, fmt.Errorf("no reconciler %q of the scenario, or no object", rec)
+	}
+	if obj != NoSteps {
+		it.Key.NN = types.NamespacedName{Name: obj}
+		if ns, name, ok := strings.Cut(obj, "/"); ok {
+			it.Key.NN = types.NamespacedName{Namespace: ns, Name: name}
+		}
+	}
+	return it, nil
 }
