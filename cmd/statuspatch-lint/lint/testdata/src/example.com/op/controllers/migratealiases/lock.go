@@ -159,3 +159,68 @@ func (r *Reconciler) sameKey(ctx context.Context, key client.ObjectKey) (reterr 
 	fresh.Finalizers = append(fresh.Finalizers, "example.com/final")
 	return r.Update(ctx, fresh)
 }
+
+// The same key under another name (k2 := key), or spelt field by field:
+// the same object on the server, whose Update takes the lock off; by the
+// key's text alone it was taken for another object, and locked: a 409 on
+// every reconcile where the blind patch was stored.
+type renamedKeyHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newRenamedKeyHelper(obj client.Object, c client.Client) *renamedKeyHelper { // want newRenamedKeyHelper:"statusOnly\\[0\\]"
+	return &renamedKeyHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *renamedKeyHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `its caller's r\.Update at line 208 writes while h, made at line 199, holds its base for h\.Patch at line 200 \(write both through one patcher by hand\)\) \(no fix: `
+}
+
+type speltKeyHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newSpeltKeyHelper(obj client.Object, c client.Client) *speltKeyHelper { // want newSpeltKeyHelper:"statusOnly\\[0\\]"
+	return &speltKeyHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *speltKeyHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `its caller's r\.Update at line 225 writes while h, made at line 217, holds its base for h\.Patch at line 218 \(write both through one patcher by hand\)\) \(no fix: `
+}
+
+func (r *Reconciler) renamedKey(ctx context.Context, key client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	var obj client.Object = w
+	h := newRenamedKeyHelper(obj, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, obj)) }()
+	w.Status.Ready = true
+	k2 := key
+	fresh := &v1.Widget{}
+	if err := r.Get(ctx, k2, fresh); err != nil {
+		return err
+	}
+	fresh.Finalizers = append(fresh.Finalizers, "example.com/final")
+	return r.Update(ctx, fresh)
+}
+
+func (r *Reconciler) speltKey(ctx context.Context, key client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	var obj client.Object = w
+	h := newSpeltKeyHelper(obj, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, obj)) }()
+	w.Status.Ready = true
+	fresh := &v1.Widget{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: key.Namespace, Name: key.Name}, fresh); err != nil {
+		return err
+	}
+	fresh.Finalizers = append(fresh.Finalizers, "example.com/final")
+	return r.Update(ctx, fresh)
+}
