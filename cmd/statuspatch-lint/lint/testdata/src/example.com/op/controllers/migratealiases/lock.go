@@ -224,3 +224,49 @@ func (r *Reconciler) speltKey(ctx context.Context, key client.ObjectKey) (reterr
 	fresh.Finalizers = append(fresh.Finalizers, "example.com/final")
 	return r.Update(ctx, fresh)
 }
+
+// A helper nothing writes beside keeps its lock, though a function of
+// the package handed a statusPatcher writes the object before that
+// interface's Patch: every call of it hands a freshPatcher, never the
+// helper.
+type aloneHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newAloneHelper(obj client.Object, c client.Client) *aloneHelper { // want newAloneHelper:"statusOnly\\[0\\]"
+	return &aloneHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *aloneHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `\(not moved to the patcher: its constructor's call at line 251 passes obj as client\.Object, an interface: which kind it holds, and so whether patchers\.For has its patcher, is not seen\)$`
+}
+
+func (r *Reconciler) helperAlone(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	var obj client.Object = w
+	h := newAloneHelper(obj, r.Client)
+	w.Status.Ready = true
+	return h.Patch(ctx, obj)
+}
+
+type freshPatcher struct{ c client.Client }
+
+func (f freshPatcher) Patch(ctx context.Context, obj client.Object) error { // want Patch:"statusOnly\\[1\\]"
+	return f.c.Patch(ctx, obj, client.Merge)
+}
+
+func (r *Reconciler) flushVia(ctx context.Context, p statusPatcher, w *v1.Widget) error {
+	w.Finalizers = append(w.Finalizers, "example.com/final")
+	if err := r.Update(ctx, w); err != nil {
+		return err
+	}
+	return p.Patch(ctx, w)
+}
+
+func (r *Reconciler) useFresh(ctx context.Context, w *v1.Widget) error {
+	return r.flushVia(ctx, freshPatcher{r.Client}, w)
+}
