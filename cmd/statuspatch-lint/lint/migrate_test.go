@@ -273,14 +273,15 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside its re-read (two literals not reading it, 3 and 2, whose
 	// writes move together; the pointer reassigned, 3; a defer
 	// statement's call holding the patcher of the read before, 2);
-	// migratealiases: 20 (7 copies of a read changed or written around the
-	// copy, 2 of them changed through a pointer or a scope's field, 1 by a
+	// migratealiases: 21 (8 copies of a read changed or written around the
+	// copy, 3 of them changed through a pointer, a pointer into its status
+	// or a scope's field, 1 by a
 	// closure, 1 beside another copy written, 3 callers handing a copy, a scope or a pointer to a kept
 	// helper and those 2 helpers, 8 patch helpers given an interface, 6 of
 	// them unlocked naming the write, 2 of those beside the same key
 	// renamed or spelt field by field, and 1 locked beside an interface's
 	// Patch that is never handed it).
-	if len(left) != 296 || notMoved != 295 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 296 (295):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 297 || notMoved != 296 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 297 (296):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -206,7 +206,8 @@ func changeBetween(m reads, from, to token.Pos) (ast.Expr, bool) {
 
 // memoryUses yields, in source order from from to to in m's function,
 // each name of m.obj's own memory (its variable, a pointer or interface
-// given it, a struct field holding it: not a copy) and, when a function
+// given it, a struct field holding it: not a copy), each variable given
+// a reference into it (st := &w.Status, a slice or map of it) and, when a function
 // literal of the function uses one, each call of a function value.
 func memoryUses(m reads, from, to token.Pos) iter.Seq[inspector.Cursor] {
 	fn := m.enclosingFunc()
@@ -224,11 +225,62 @@ func memoryUses(m reads, from, to token.Pos) iter.Seq[inspector.Cursor] {
 		}
 		return false
 	}
+	refs := map[*types.Var]bool{} // st := &w.Status, l := w.Status.Conditions
+	rooted := func(e ast.Expr) bool {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.SelectorExpr:
+				if own(x) {
+					return true
+				}
+				e = x.X
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.StarExpr:
+				e = x.X
+			case *ast.Ident:
+				v, _ := m.pass.TypesInfo.Uses[x].(*types.Var)
+				return own(x) || refs[v]
+			default:
+				return false
+			}
+		}
+	}
+	for grew := true; grew; {
+		grew = false
+		ast.Inspect(fn, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				v := identOf(m.pass, l)
+				r := ast.Unparen(as.Rhs[i])
+				if u, ok := r.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					r = u.X
+				} else if !sharesMemory(m.pass.TypesInfo.TypeOf(r)) {
+					continue
+				}
+				if v != nil && !refs[v] && rooted(r) {
+					refs[v], grew = true, true
+				}
+			}
+			return true
+		})
+	}
+	ownOrRef := func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, _ := m.pass.TypesInfo.Uses[id].(*types.Var); v != nil && refs[v] {
+				return true
+			}
+		}
+		return own(n)
+	}
 	captured := false
 	ast.Inspect(fn, func(n ast.Node) bool {
 		if lit, ok := n.(*ast.FuncLit); ok && lit != fn {
 			ast.Inspect(lit.Body, func(n ast.Node) bool {
-				captured = captured || own(n)
+				captured = captured || ownOrRef(n)
 				return !captured
 			})
 		}
@@ -248,7 +300,7 @@ func memoryUses(m reads, from, to token.Pos) iter.Seq[inspector.Cursor] {
 				if !captured || !callsValue(m.pass.TypesInfo, call) {
 					continue
 				}
-			} else if !own(n) {
+			} else if !ownOrRef(n) {
 				continue
 			}
 			if !yield(c) {
@@ -256,6 +308,19 @@ func memoryUses(m reads, from, to token.Pos) iter.Seq[inspector.Cursor] {
 			}
 		}
 	}
+}
+
+// sharesMemory reports whether a value of t refers to memory it was
+// taken from: a pointer, slice, map, interface or function.
+func sharesMemory(t types.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Interface, *types.Signature, *types.Chan:
+		return true
+	}
+	return false
 }
 
 // callsValue reports whether call calls a function value (a variable, a

@@ -144,3 +144,17 @@ func (r *Reconciler) twoCopies(ctx context.Context, key client.ObjectKey) error 
 	b.Status.Size = 2
 	return r.Status().Update(ctx, b) // want `\(not moved to the patcher: b is w\.DeepCopy\(\) at line 139, a copy of w's read at line 135, but w is changed or handed on at line 138 \(w\.DeepCopy\), between them: `
 }
+
+// The same through a pointer into the original's status taken before the
+// Get, which decodes into that memory.
+func (r *Reconciler) changedThroughSubPointer(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	st := &w.Status
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	st.Size = 5
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 157, a copy of w's read at line 153, but w is changed or handed on at line 156 \(st\.Size\), between them: `
+}
