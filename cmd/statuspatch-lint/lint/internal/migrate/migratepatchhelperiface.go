@@ -56,8 +56,7 @@ func mayHold(h *patchHelper, fd *ast.FuncDecl, x ast.Expr) bool {
 	may, assigned := false, false
 	check := func(rhs ast.Expr) {
 		assigned = true
-		t := h.pass.TypesInfo.TypeOf(rhs)
-		if t == nil || types.IsInterface(t) || types.Identical(t, types.NewPointer(h.named)) || types.Identical(t, h.named) {
+		if typeMayHold(h, h.pass.TypesInfo.TypeOf(rhs)) {
 			may = true
 		}
 	}
@@ -91,7 +90,8 @@ func mayHold(h *patchHelper, fd *ast.FuncDecl, x ast.Expr) bool {
 
 // argMayHold reports whether fd's i-th parameter may hold the helper: fd
 // is exported, used other than called, has no call in the package, its
-// parameter is variadic, or a call hands it a value of an interface or of the helper's type.
+// parameter is variadic, or a call hands it a value of an interface, of
+// the helper's type, or of a type whose Patch is the helper's (embedded).
 func argMayHold(h *patchHelper, fd *ast.FuncDecl, i int) bool {
 	fn, _ := h.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	if fn == nil || fd.Name.IsExported() || fn.Signature().Variadic() && i == fn.Signature().Params().Len()-1 {
@@ -110,11 +110,21 @@ func argMayHold(h *patchHelper, fd *ast.FuncDecl, i int) bool {
 		if !ok || call.Fun != fun.Node() || i >= len(call.Args) {
 			return true // a function value, or a call not seen whole
 		}
-		t := h.pass.TypesInfo.TypeOf(call.Args[i])
-		if t == nil || types.IsInterface(t) || types.Identical(t, types.NewPointer(h.named)) || types.Identical(t, h.named) {
+		if typeMayHold(h, h.pass.TypesInfo.TypeOf(call.Args[i])) {
 			return true
 		}
 		called = true
 	}
 	return !called
+}
+
+// typeMayHold reports whether a value of t may be the helper: unknown, an
+// interface, the helper's type, or a type whose Patch is the helper's (a
+// struct embedding it).
+func typeMayHold(h *patchHelper, t types.Type) bool {
+	if t == nil || types.IsInterface(t) || types.Identical(t, types.NewPointer(h.named)) || types.Identical(t, h.named) {
+		return true
+	}
+	m, _, _ := types.LookupFieldOrMethod(t, true, h.pass.Pkg, h.method.Name.Name)
+	return m != nil && m == h.pass.TypesInfo.Defs[h.method.Name]
 }

@@ -270,3 +270,35 @@ func (r *Reconciler) flushVia(ctx context.Context, p statusPatcher, w *v1.Widget
 func (r *Reconciler) useFresh(ctx context.Context, w *v1.Widget) error {
 	return r.flushVia(ctx, freshPatcher{r.Client}, w)
 }
+
+// A struct embedding a helper, held in an interface: its Patch is the
+// helper's, and the object's Update before it takes the lock off.
+type embeddedHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newEmbeddedHelper(obj client.Object, c client.Client) *embeddedHelper { // want newEmbeddedHelper:"statusOnly\\[0\\]"
+	return &embeddedHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *embeddedHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `and its caller's r\.Update at line 299 writes while p, made at line 297, holds its base for p\.Patch at line 303 \(write both through one patcher by hand\)\) \(no fix: `
+}
+
+type wrappedHelper struct{ *embeddedHelper }
+
+func (r *Reconciler) throughWrapper(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	var obj client.Object = w
+	var p statusPatcher = wrappedHelper{newEmbeddedHelper(obj, r.Client)}
+	w.Finalizers = append(w.Finalizers, "example.com/final")
+	if err := r.Update(ctx, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return p.Patch(ctx, obj)
+}
