@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -127,4 +128,23 @@ func typeMayHold(h *patchHelper, t types.Type) bool {
 	}
 	m, _, _ := types.LookupFieldOrMethod(t, true, h.pass.Pkg, h.method.Name.Name)
 	return m != nil && m == h.pass.TypesInfo.Defs[h.method.Name]
+}
+
+// seenKey names the scan of fd by which of its parameters are the
+// object's names and which another object's: a scan per such set.
+func (s *baseScan) seenKey(fd *ast.FuncDecl) string {
+	key := fmt.Sprintf("%p:", fd)
+	for _, p := range paramVars(s.h.pass, fd) {
+		switch {
+		case p == nil:
+			key += "-"
+		case s.others[p]:
+			key += "o"
+		case s.names != nil && s.names.has(s.names.vars, p):
+			key += "n"
+		default:
+			key += "-"
+		}
+	}
+	return key
 }

@@ -67,7 +67,7 @@ func helperBaseMoved(h *patchHelper) string {
 		if later {
 			to = fd.End() // deferred, or in a closure: after the rest of fd
 		}
-		s := &baseScan{h: h, t: h.pass.TypesInfo.TypeOf(p.Args[index]), skip: p, seen: map[*ast.FuncDecl]bool{},
+		s := &baseScan{h: h, t: h.pass.TypesInfo.TypeOf(p.Args[index]), skip: p, seen: map[string]bool{},
 			root: fd, names: aliasesOf(h.pass.TypesInfo, fd, p.Args[index])}
 		via, w := s.scan(fd.Body, from, to)
 		if w == nil {
@@ -109,7 +109,7 @@ type baseScan struct {
 	h      *patchHelper
 	t      types.Type
 	skip   *ast.CallExpr
-	seen   map[*ast.FuncDecl]bool
+	seen   map[string]bool     // a function, by the names and others its parameters are (seenKey)
 	root   ast.Node            // the function scanned
 	names  *aliases            // the object's names there, nil when none is known
 	others map[*types.Var]bool // parameters handed another object
@@ -136,11 +136,16 @@ func (s *baseScan) scan(n ast.Node, from, to token.Pos) (*ast.CallExpr, *ast.Cal
 			write = g // another package's function given a client and the object
 			return false
 		}
-		if fd == nil || fd.Body == nil || s.seen[fd] {
+		if fd == nil || fd.Body == nil {
 			return true
 		}
-		s.seen[fd] = true
-		if _, w := s.into(g, fd).scan(fd.Body, fd.Body.Pos(), fd.End()); w != nil {
+		in := s.into(g, fd)
+		key := in.seenKey(fd) // a call given the object after one given another is scanned again
+		if s.seen[key] {
+			return true
+		}
+		s.seen[key] = true
+		if _, w := in.scan(fd.Body, fd.Body.Pos(), fd.End()); w != nil {
 			via, write = g, w
 			return false
 		}

@@ -302,3 +302,46 @@ func (r *Reconciler) throughWrapper(ctx context.Context, key client.ObjectKey) e
 	w.Status.Ready = true
 	return p.Patch(ctx, obj)
 }
+
+// One function of the package given the other object, then the helper's:
+// the second call writes the helper's object while it holds its base, and
+// takes the lock off (it was scanned once, for the first call only).
+type twiceHelper struct {
+	c    client.Client
+	base client.Object
+}
+
+func newTwiceHelper(obj client.Object, c client.Client) *twiceHelper { // want newTwiceHelper:"statusOnly\\[0\\]"
+	return &twiceHelper{c: c, base: obj.DeepCopyObject().(client.Object)}
+}
+
+func (h *twiceHelper) Patch(ctx context.Context, obj client.Object) error { // want Patch:"why field:base\\?"
+	return h.c.Status().Patch(ctx, obj, client.MergeFrom(h.base)) // want `and r\.addFinal at line 342 writes at line 324 \(r\.Update\) while h, made at line 337, holds its base for h\.Patch at line 338 \(write both through one patcher by hand\)\) \(no fix: `
+}
+
+func (r *Reconciler) addFinal(ctx context.Context, o *v1.Widget) error {
+	o.Finalizers = append(o.Finalizers, "example.com/final")
+	return r.Update(ctx, o)
+}
+
+func (r *Reconciler) calledTwice(ctx context.Context, key, parentKey client.ObjectKey) (reterr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	parent := &v1.Widget{}
+	if err := r.Get(ctx, parentKey, parent); err != nil {
+		return err
+	}
+	var obj client.Object = w
+	h := newTwiceHelper(obj, r.Client)
+	defer func() { reterr = errors.Join(reterr, h.Patch(ctx, obj)) }()
+	if err := r.addFinal(ctx, parent); err != nil {
+		return err
+	}
+	if err := r.addFinal(ctx, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	return nil
+}
