@@ -275,13 +275,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// statement's call holding the patcher of the read before, 2);
 	// migratealiases: 23 (8 copies of a read changed or written around the
 	// copy, 3 of them changed through a pointer, a pointer into its status
-	// or a scope's field, 1 by a
-	// closure, 1 beside another copy written, 3 callers handing a copy, a scope or a pointer to a kept
-	// helper and those 2 helpers, 10 patch helpers given an interface, 8 of
-	// them unlocked naming the write, 2 of those beside the same key
-	// renamed or spelt field by field, 1 embedded in a struct held in an
-	// interface, 1 beside a function given the other object, then it; and 1 locked beside an interface's Patch that is never
-	// handed it).
+	// or a scope's field, 1 by a closure, 1 beside another copy written; 3
+	// callers handing a copy, a scope or a pointer to a kept helper and
+	// those 2 helpers; 10 patch helpers given an interface, 8 of them
+	// unlocked naming the write, 2 of those beside the same key renamed or
+	// spelt field by field, 1 embedded in a struct held in an interface, 1
+	// beside a function given the other object, then it; and 1 locked
+	// beside an interface's Patch that is never handed it).
 	if len(left) != 299 || notMoved != 298 {
 		t.Errorf("after the fixes, %d findings (%d not moved), want 299 (298):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
