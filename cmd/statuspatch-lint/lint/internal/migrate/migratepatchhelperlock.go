@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ast/inspector"
@@ -164,6 +165,9 @@ func (s *baseScan) writes(g *ast.CallExpr) bool {
 			kind = w.Kind
 		}
 	}
+	if kind == "" && s.appliesKind(g) {
+		return true // a server-side apply of the kind: its configuration is not followed to the object
+	}
 	if kind == "" && h.clientWrite(g) != "Update" && h.clientWrite(g) != "Patch" || len(g.Args) < 2 {
 		return false
 	}
@@ -180,6 +184,25 @@ func (s *baseScan) writes(g *ast.CallExpr) bool {
 	}
 	n := kube.NamedOf(s.t)
 	return n != nil && kind == n.Obj().Name()
+}
+
+// appliesKind reports whether g is a client's Apply (not a status one:
+// those are the package's writes) of a configuration that may be of the
+// helper's kind: <Kind>ApplyConfiguration, or a type not named so.
+func (s *baseScan) appliesKind(g *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(g.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Apply" || len(g.Args) < 2 {
+		return false
+	}
+	fn, _ := s.h.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if !s.h.isClient(sel.X) && (fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kube.ClientPkgPath) {
+		return false
+	}
+	n, kind := kube.NamedOf(s.h.pass.TypesInfo.TypeOf(g.Args[1])), kube.NamedOf(s.t)
+	if n == nil || kind == nil || types.IsInterface(s.t) || !strings.HasSuffix(n.Obj().Name(), "ApplyConfiguration") {
+		return true
+	}
+	return n.Obj().Name() == kind.Obj().Name()+"ApplyConfiguration"
 }
 
 // sameType reports whether an object of type ot may be the helper's (of
