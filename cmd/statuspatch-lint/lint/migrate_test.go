@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 91 {
+	if err != nil || len(goldens) != 92 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -273,11 +273,17 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside its re-read (two literals not reading it, 3 and 2, whose
 	// writes move together; the pointer reassigned, 3; a defer
 	// statement's call holding the patcher of the read before, 2);
-	// migratealiases: 13 (3 copies of a read changed or written around the
-	// copy, 3 callers handing a copy, a scope or a pointer to a kept
-	// helper and those 2 helpers, 5 patch helpers given an interface, 4 of
-	// them unlocked naming the write).
-	if len(left) != 289 || notMoved != 288 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 289 (288):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// migratealiases: 24 (8 copies of a read changed or written around the
+	// copy, 3 of them changed through a pointer, a pointer into its status
+	// or a scope's field, 1 by a closure, 1 beside another copy written; 3
+	// callers handing a copy, a scope or a pointer to a kept helper and
+	// those 2 helpers; 11 patch helpers given an interface, 9 of them
+	// unlocked naming the write, 2 of those beside the same key renamed or
+	// spelt field by field, 1 embedded in a struct held in an interface, 1
+	// beside a function given the other object, then it, 1 beside a
+	// server-side apply of its kind (lockapply.go); and 1 locked beside an
+	// interface's Patch that is never handed it).
+	if len(left) != 300 || notMoved != 299 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 300 (299):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

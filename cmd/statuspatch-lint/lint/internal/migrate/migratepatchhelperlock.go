@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ast/inspector"
@@ -67,7 +68,7 @@ func helperBaseMoved(h *patchHelper) string {
 		if later {
 			to = fd.End() // deferred, or in a closure: after the rest of fd
 		}
-		s := &baseScan{h: h, t: h.pass.TypesInfo.TypeOf(p.Args[index]), skip: p, seen: map[*ast.FuncDecl]bool{},
+		s := &baseScan{h: h, t: h.pass.TypesInfo.TypeOf(p.Args[index]), skip: p, seen: map[string]bool{},
 			root: fd, names: aliasesOf(h.pass.TypesInfo, fd, p.Args[index])}
 		via, w := s.scan(fd.Body, from, to)
 		if w == nil {
@@ -109,7 +110,7 @@ type baseScan struct {
 	h      *patchHelper
 	t      types.Type
 	skip   *ast.CallExpr
-	seen   map[*ast.FuncDecl]bool
+	seen   map[string]bool     // a function, by the names and others its parameters are (seenKey)
 	root   ast.Node            // the function scanned
 	names  *aliases            // the object's names there, nil when none is known
 	others map[*types.Var]bool // parameters handed another object
@@ -136,11 +137,16 @@ func (s *baseScan) scan(n ast.Node, from, to token.Pos) (*ast.CallExpr, *ast.Cal
 			write = g // another package's function given a client and the object
 			return false
 		}
-		if fd == nil || fd.Body == nil || s.seen[fd] {
+		if fd == nil || fd.Body == nil {
 			return true
 		}
-		s.seen[fd] = true
-		if _, w := s.into(g, fd).scan(fd.Body, fd.Body.Pos(), fd.End()); w != nil {
+		in := s.into(g, fd)
+		key := in.seenKey(fd) // a call given the object after one given another is scanned again
+		if s.seen[key] {
+			return true
+		}
+		s.seen[key] = true
+		if _, w := in.scan(fd.Body, fd.Body.Pos(), fd.End()); w != nil {
 			via, write = g, w
 			return false
 		}
@@ -159,6 +165,9 @@ func (s *baseScan) writes(g *ast.CallExpr) bool {
 			kind = w.Kind
 		}
 	}
+	if kind == "" && s.appliesKind(g) {
+		return true // a server-side apply of the kind: its configuration is not followed to the object
+	}
 	if kind == "" && h.clientWrite(g) != "Update" && h.clientWrite(g) != "Patch" || len(g.Args) < 2 {
 		return false
 	}
@@ -175,6 +184,25 @@ func (s *baseScan) writes(g *ast.CallExpr) bool {
 	}
 	n := kube.NamedOf(s.t)
 	return n != nil && kind == n.Obj().Name()
+}
+
+// appliesKind reports whether g is a client's Apply (not a status one:
+// those are the package's writes) of a configuration that may be of the
+// helper's kind: <Kind>ApplyConfiguration, or a type not named so.
+func (s *baseScan) appliesKind(g *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(g.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Apply" || len(g.Args) < 2 {
+		return false
+	}
+	fn, _ := s.h.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if !s.h.isClient(sel.X) && (fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kube.ClientPkgPath) {
+		return false
+	}
+	n, kind := kube.NamedOf(s.h.pass.TypesInfo.TypeOf(g.Args[1])), kube.NamedOf(s.t)
+	if n == nil || kind == nil || types.IsInterface(s.t) || !strings.HasSuffix(n.Obj().Name(), "ApplyConfiguration") {
+		return true
+	}
+	return n.Obj().Name() == kind.Obj().Name()+"ApplyConfiguration"
 }
 
 // sameType reports whether an object of type ot may be the helper's (of
@@ -224,79 +252,6 @@ func (s *baseScan) isObject(t types.Type) bool {
 // helper itself by (originalias.go): a Patch through an interface the
 // helper implements, the helper's variable behind an interface, the
 // parameters a callee is handed the object or another object as.
-
-// ifacePatchUses is the cursor of each x.Patch of an interface whose
-// method set the helper's type has (p.Patch(ctx, obj) with var p
-// statusPatcher = newHelper(...)).
-func ifacePatchUses(h *patchHelper, method *types.Func) []inspector.Cursor {
-	var out []inspector.Cursor
-	ptr := types.NewPointer(h.named)
-	for cur := range h.insp.Root().Preorder((*ast.SelectorExpr)(nil)) {
-		sel := cur.Node().(*ast.SelectorExpr)
-		if sel.Sel.Name != method.Name() {
-			continue
-		}
-		fn, _ := h.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
-		if fn == nil || fn == method || fn.Signature().Recv() == nil {
-			continue
-		}
-		iface, ok := fn.Signature().Recv().Type().Underlying().(*types.Interface)
-		if !ok || !types.Implements(ptr, iface) && !types.Implements(h.named, iface) {
-			continue
-		}
-		if fd, _ := patchDecl(cur); fd != nil && !mayHold(h, fd, sel.X) {
-			continue
-		}
-		if c, ok := cur.FindNode(sel.Sel); ok {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// mayHold reports whether the interface value x, in fd, may hold the
-// helper: not a local variable every assignment of which in fd is of a
-// concrete type other than the helper's.
-func mayHold(h *patchHelper, fd *ast.FuncDecl, x ast.Expr) bool {
-	v := identOf(h.pass, x)
-	if v == nil || v.Pos() < fd.Body.Pos() || v.Pos() >= fd.End() {
-		return true
-	}
-	may, assigned := false, false
-	check := func(rhs ast.Expr) {
-		assigned = true
-		t := h.pass.TypesInfo.TypeOf(rhs)
-		if t == nil || types.IsInterface(t) || types.Identical(t, types.NewPointer(h.named)) || types.Identical(t, h.named) {
-			may = true
-		}
-	}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				if identOf(h.pass, l) == v {
-					if len(n.Lhs) != len(n.Rhs) {
-						may = true
-					} else {
-						check(n.Rhs[i])
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if h.pass.TypesInfo.Defs[id] == v && i < len(n.Values) && len(n.Names) == len(n.Values) {
-					check(n.Values[i])
-				}
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && identOf(h.pass, n.X) == v {
-				may = true // set through its address
-			}
-		}
-		return true
-	})
-	return may || !assigned
-}
 
 // madeAt is the variable the helper is first held in, in fd, of those
 // recv (a variable of the helper or an interface holding it) names: the

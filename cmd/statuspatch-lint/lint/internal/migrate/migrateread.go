@@ -5,8 +5,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // The copy of a read: obj := old.DeepCopy(), where old was read just
@@ -158,15 +160,22 @@ func isNil(e ast.Expr) bool {
 }
 
 // changeBetween is the first use of m.obj in its function between from
-// and to other than a read of a field of it (the outermost expression of
-// the use), and whether there is one.
+// and to, by any name of its memory (originalias.go: p := &w, a scope's
+// s.obj), other than a read of a field of it (the outermost expression of the
+// use; another DeepCopy too: its write, even through a patcher, would
+// move the resourceVersion), or a call of a function value when a function
+// literal there uses such a name (grow := func() { w.Status.Size++ }); and
+// whether there is one.
 func changeBetween(m reads, from, to token.Pos) (ast.Expr, bool) {
 	field := func(sel *ast.SelectorExpr) bool {
 		s := m.pass.TypesInfo.Selections[sel]
 		return s != nil && s.Kind() == types.FieldVal
 	}
-	for c := range m.usesOf(m.enclosingFunc(), m.obj, from, to) {
+	for c := range memoryUses(m, from, to) {
 		use := c.Node().(ast.Expr)
+		if call, ok := use.(*ast.CallExpr); ok {
+			return call, true // a closure over the object
+		}
 		if sel, ok := c.Parent().Node().(*ast.SelectorExpr); !ok || sel.X != c.Node() || !field(sel) {
 			if p, ok := c.Parent().Node().(ast.Expr); ok {
 				use = p // &obj, obj.Method
@@ -193,4 +202,139 @@ func changeBetween(m reads, from, to token.Pos) (ast.Expr, bool) {
 		}
 	}
 	return nil, false
+}
+
+// memoryUses yields, in source order from from to to in m's function,
+// each name of m.obj's own memory (its variable, a pointer or interface
+// given it, a struct field holding it: not a copy), each variable given
+// a reference into it (st := &w.Status, a slice or map of it) and, when a function
+// literal of the function uses one, each call of a function value.
+func memoryUses(m reads, from, to token.Pos) iter.Seq[inspector.Cursor] {
+	fn := m.enclosingFunc()
+	names := newAliases(m.pass.TypesInfo, fn, m.obj)
+	own := func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			v, _ := m.pass.TypesInfo.Uses[n].(*types.Var)
+			al, ok := names.vars[v]
+			return v != nil && ok && al.kind == aliasSame
+		case *ast.SelectorExpr:
+			f := names.field(n)
+			al, ok := names.fields[f]
+			return f != nil && ok && al.kind == aliasSame
+		}
+		return false
+	}
+	refs := map[*types.Var]bool{} // st := &w.Status, l := w.Status.Conditions
+	rooted := func(e ast.Expr) bool {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.SelectorExpr:
+				if own(x) {
+					return true
+				}
+				e = x.X
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.StarExpr:
+				e = x.X
+			case *ast.Ident:
+				v, _ := m.pass.TypesInfo.Uses[x].(*types.Var)
+				return own(x) || refs[v]
+			default:
+				return false
+			}
+		}
+	}
+	for grew := true; grew; {
+		grew = false
+		ast.Inspect(fn, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				v := identOf(m.pass, l)
+				r := ast.Unparen(as.Rhs[i])
+				if u, ok := r.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					r = u.X
+				} else if !sharesMemory(m.pass.TypesInfo.TypeOf(r)) {
+					continue
+				}
+				if v != nil && !refs[v] && rooted(r) {
+					refs[v], grew = true, true
+				}
+			}
+			return true
+		})
+	}
+	ownOrRef := func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, _ := m.pass.TypesInfo.Uses[id].(*types.Var); v != nil && refs[v] {
+				return true
+			}
+		}
+		return own(n)
+	}
+	captured := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && lit != fn {
+			ast.Inspect(lit.Body, func(n ast.Node) bool {
+				captured = captured || ownOrRef(n)
+				return !captured
+			})
+		}
+		return !captured
+	})
+	return func(yield func(inspector.Cursor) bool) {
+		root, ok := m.cursor(fn)
+		if !ok {
+			return
+		}
+		for c := range root.Preorder((*ast.Ident)(nil), (*ast.SelectorExpr)(nil), (*ast.CallExpr)(nil)) {
+			n := c.Node()
+			if n.Pos() < from || n.Pos() >= to {
+				continue
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				if !captured || !callsValue(m.pass.TypesInfo, call) {
+					continue
+				}
+			} else if !ownOrRef(n) {
+				continue
+			}
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// sharesMemory reports whether a value of t refers to memory it was
+// taken from: a pointer, slice, map, interface or function.
+func sharesMemory(t types.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Interface, *types.Signature, *types.Chan:
+		return true
+	}
+	return false
+}
+
+// callsValue reports whether call calls a function value (a variable, a
+// literal), not a declared function or method.
+func callsValue(info *types.Info, call *ast.CallExpr) bool {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		return true
+	case *ast.Ident:
+		_, ok := info.Uses[fun].(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		_, ok := info.Uses[fun.Sel].(*types.Var)
+		return ok // a field of function type
+	}
+	return false
 }

@@ -85,3 +85,76 @@ func (r *Reconciler) copyOnly(ctx context.Context, key client.ObjectKey) (bool, 
 	c := w.DeepCopy()
 	return c.Status.Ready, nil
 }
+
+// The original's status changed through a pointer to it between the Get
+// and the copy: the copy's base would hold Size, and the patcher's Flush
+// would not send it, where the Update did. It stays, naming the change.
+func (r *Reconciler) changedThroughPointer(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	p := &w
+	if err := r.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	p.Status.Size = 5
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 99, a copy of w's read at line 95, but w is changed or handed on at line 98 \(p\.Status\.Size\), between them: `
+}
+
+// The same through a scope's field holding the original.
+func (r *Reconciler) changedThroughScope(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	s := &widgetScope{Widget: w}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	s.Widget.Status.Size = 5
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 112, a copy of w's read at line 108, but w is changed or handed on at line 111 \(s\.Widget\.Status\.Size\), between them: `
+}
+
+// The same through a closure defined before the Get, called between it
+// and the copy.
+func (r *Reconciler) changedByClosure(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	grow := func() { w.Status.Size++ }
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	grow()
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 126, a copy of w's read at line 122, but w is changed or handed on at line 125 \(grow\(\)\), between them: `
+}
+
+// Two copies of one read, each written: the first moves; the second
+// stays, naming the other copy (its patcher's Flush writes w's object).
+func (r *Reconciler) twoCopies(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	a := w.DeepCopy()
+	b := w.DeepCopy()
+	a.Status.Ready = true
+	if err := r.Status().Update(ctx, a); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return err
+	}
+	b.Status.Size = 2
+	return r.Status().Update(ctx, b) // want `\(not moved to the patcher: b is w\.DeepCopy\(\) at line 139, a copy of w's read at line 135, but w is changed or handed on at line 138 \(w\.DeepCopy\), between them: `
+}
+
+// The same through a pointer into the original's status taken before the
+// Get, which decodes into that memory.
+func (r *Reconciler) changedThroughSubPointer(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	st := &w.Status
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	st.Size = 5
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 157, a copy of w's read at line 153, but w is changed or handed on at line 156 \(st\.Size\), between them: `
+}
