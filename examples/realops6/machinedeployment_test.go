@@ -33,11 +33,13 @@ const ns = "capi"
 // MachineSet waits until the MachineSet informer's store has synced past
 // it, which the explorer answers from its cache model. That wait closes
 // the second MachineSet the search finds with the gate off
-// (TestMachineDeploymentDuplicateReplay), by reading; the search reaches
-// it only in the drain (its rate limiter, on the wall clock, makes a
-// reconcile less than a second after one that read a requeue that reads
-// nothing),
-// reports nothing and is exhausted at level 1 (examples/realops/README.md).
+// (TestMachineDeploymentDuplicateReplay), by reading: the search reports
+// nothing, but its rate limiter (1 s per object, on the wall clock)
+// makes a reconcile the schedule chooses less than a second after one
+// that read a requeue that reads nothing, so the reconciles after its
+// own writes, and every read of the store, ran only in the drain, whose
+// store is at the newest point. The Result says so (NotExplored): the
+// search is Unknown there, not "no violation" (examples/realops/README.md).
 func TestExploreMachineDeployment(t *testing.T) {
 	env := startCAPI(t)
 	res, err := explore.Run(t.Context(), mdScenario(t), explore.Options{Backend: explore.Server(env), Budget: 10 * time.Minute})
@@ -49,7 +51,19 @@ func TestExploreMachineDeployment(t *testing.T) {
 		t.Fatalf("want no report with the gate on (a second MachineSet waits on the informer's store), got %d, the first:\n%v", len(res.Violations), res.Violation)
 	}
 	if res.Schedules < 50 {
-		t.Fatalf("the search ran %d schedules: too few to say the gate closes anything", res.Schedules)
+		t.Fatalf("the search ran %d schedules: too few to say anything", res.Schedules)
+	}
+	var deferred, store *explore.NotExplored
+	for i, n := range res.NotExplored {
+		switch {
+		case n.Reconciler == "machinedeployment" && n.Store == "":
+			deferred = &res.NotExplored[i]
+		case n.Reconciler == "machinedeployment" && n.Store == "MachineSet":
+			store = &res.NotExplored[i]
+		}
+	}
+	if deferred == nil || deferred.Deferred == 0 || store == nil || store.StoreReads == 0 || store.StoreDrain != store.StoreReads || len(res.NotExplored) != 2 {
+		t.Fatalf("want the Result to say the rate limiter deferred reconciles to the drain and every MachineSet store read ran there; got %q", res.NotExplored)
 	}
 }
 
@@ -110,6 +124,9 @@ func startCAPI(t *testing.T) *testenv.Env {
 func logReports(t *testing.T, res *explore.Result) {
 	t.Helper()
 	t.Logf("%d schedules in %s, bounds %+v, %d violation(s)", res.Schedules, res.Elapsed.Round(time.Second), res.Bounds, len(res.Violations))
+	for _, n := range res.NotExplored {
+		t.Log(n)
+	}
 	for i, v := range res.Violations {
 		t.Logf("report %d (rank %d, %s), found after %d schedules in %s:\n%s", i+1, v.Rank, v.RankReason, v.Schedules, v.FoundAfter.Round(time.Second), v)
 	}

@@ -18,7 +18,7 @@ func Check(t testing.TB, s Scenario, o Options) *Result {
 	if res.Violation != nil {
 		t.Fatalf("explore: %s", res.Violation)
 	}
-	t.Logf("explore: no violation in %d schedules (%d pruned, exhausted: %t) in %s",
-		res.Schedules, res.Pruned, res.Exhausted, res.Elapsed)
+	t.Logf("explore: %s in %d schedules (%d pruned, exhausted: %t) in %s",
+		res.Verdict(), res.Schedules, res.Pruned, res.Exhausted, res.Elapsed)
 	return res
 }

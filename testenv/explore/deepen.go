@@ -187,6 +187,7 @@ func (total *Result) add(res *Result) {
 	total.Speculative += res.Speculative
 	total.Elapsed += res.Elapsed
 	total.Workers, total.Bounds, total.Exhausted = res.Workers, res.Bounds, res.Exhausted
+	total.counted(sumExplored(total.explored, res.explored))
 	for _, v := range res.Violations {
 		v.Schedules += before
 		v.FoundAfter += beforeElapsed

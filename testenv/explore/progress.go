@@ -29,7 +29,8 @@ func newProgress(o Options, tick <-chan time.Time) *progress.Lines {
 func finishProgress(p *progress.Lines, res *Result, err error) {
 	var s *progress.Summary
 	if res != nil {
-		s = &progress.Summary{Counts: progress.Counts{Schedules: res.Schedules, Pruned: res.Pruned}, Bounds: res.Bounds.String(), Exhausted: res.Exhausted}
+		s = &progress.Summary{Counts: progress.Counts{Schedules: res.Schedules, Pruned: res.Pruned}, Bounds: res.Bounds.String(), Exhausted: res.Exhausted,
+			NotExplored: notExploredLines(res.NotExplored)}
 		if vs := res.Violations; res.Violation != nil {
 			if len(vs) == 0 { // a replay's: its Violation alone
 				vs = []*Violation{res.Violation}

@@ -338,6 +338,9 @@ type Result struct {
 	// Workers is how many schedules ran at once (Options.Parallel,
 	// bounded by the backend's worlds).
 	Workers int
+	// NotExplored: what the search ran but did not explore (notexplored.go).
+	NotExplored []NotExplored
+	explored    counted
 	// Speculative counts the schedules a parallel depth-first search ran
 	// that the serial search does not run (it would prune them, or they
 	// come after the violation): not in Schedules or Pruned, which are

@@ -35,6 +35,9 @@ type explorer struct {
 	// fresh are the fresh schedules the judgement after a schedule ran,
 	// by their seed (ownjudge.go).
 	fresh map[string]*freshVerdict
+	// explored sums what the search's schedules explored, its workers'
+	// together (notexplored.go).
+	explored *explored
 
 	setup setupState
 	knobs testKnobs
@@ -95,7 +98,7 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 	if o.Backend == nil {
 		return nil, errors.New("explore: Options.Backend is nil: use explore.Server(env) or explore.Fake(scheme, ...)")
 	}
-	ex := &explorer{setup: setupState{s: s}, o: o, knobs: h.knobs, place: h.place, prog: h.progress}
+	ex := &explorer{setup: setupState{s: s}, o: o, knobs: h.knobs, place: h.place, prog: h.progress, explored: &explored{}}
 	if err := ex.setup.validate(o); err != nil {
 		return nil, err
 	}
@@ -121,11 +124,13 @@ func runLevel(ctx context.Context, s Scenario, o Options, h hooks) (*Result, err
 		}
 		err := phase(ctx, workers, res)
 		res.Elapsed = time.Since(start)
+		res.counted(ex.explored.counts())
 		return res, ex.o.writeReport(ctx, res, err)
 	}
 	got, err := ex.search(ctx, workers, start, res)
 	fs := got.Found
 	res.Elapsed = time.Since(start)
+	res.counted(ex.explored.counts())
 	if err != nil || len(fs) == 0 {
 		return res, ex.o.writeReport(ctx, res, err)
 	}
@@ -180,6 +185,7 @@ func (ex *explorer) schedule(ctx context.Context, c *chooser, depth int) (*run, 
 	if ctx.Err() != nil {
 		r.Trace.Failed = nil
 	}
+	ex.explored.add(r.Trace.Explored)
 	ex.prog.Ran(r.Track != nil && r.Track.PrunedAt >= 0, ex.defectOf(r))
 	return r, nil
 }

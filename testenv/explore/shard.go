@@ -56,7 +56,7 @@ func (o Options) writeReport(ctx context.Context, res *Result, err error) error 
 	auditResult(ctx, o, res)
 	rep := Report{Seed: o.Seed, Schedules: o.Schedules, Replay: o.Replay, Shards: []Shard{o.Shard}, Violations: []report.Violation{}}
 	if res != nil {
-		rep.Ran = res.Schedules
+		rep.Ran, rep.NotExplored = res.Schedules, notExploredLines(res.NotExplored)
 		for _, v := range res.Violations {
 			rep.Violations = append(rep.Violations, report.Violation{
 				Invariant: v.Invariant, Message: v.Message, Also: v.Also, Replay: v.Seed, Rank: v.Rank, RankReason: v.RankReason,

@@ -165,6 +165,9 @@ func TestStoreWaitForOwnWriteRuns(t *testing.T) {
 	if stale == 0 || waited.Load() == 0 || passed.Load() == 0 {
 		t.Fatalf("in %d schedules: %d stale cached reads, %d reconciles waited, %d went on after a wait; want each > 0", len(schedules), stale, waited.Load(), passed.Load())
 	}
+	if len(res.NotExplored) != 0 { // its store was behind, its waits read it (notexplored_test.go)
+		t.Fatalf("want everything run explored, got %q", res.NotExplored)
+	}
 }
 
 // The same scaler without its wait, in the same search, creates a second

@@ -103,6 +103,10 @@ type Report struct {
 	// Violations are every violation once, by Invariant and Replay, in
 	// the order of the schedule that first found each.
 	Violations []Violation `json:"violations"`
+	// NotExplored says what the search ran but did not explore, where
+	// "no violation" is Unknown (explore.Result.NotExplored); a merge's
+	// names the report of each ("report 1: not explored: ...").
+	NotExplored []string `json:"notExplored,omitempty"`
 	// Error is the search's error, if it failed.
 	Error string `json:"error,omitempty"`
 }
@@ -229,6 +233,9 @@ func Merge(reports []Report) (Report, error) {
 		}
 		out.Ran += r.Ran
 		out.Violations = append(out.Violations, r.Violations...)
+		for _, n := range r.NotExplored {
+			out.NotExplored = append(out.NotExplored, fmt.Sprintf("report %d: %s", i, n))
+		}
 	}
 	for i := range max(count, 0) {
 		if !have[i] {

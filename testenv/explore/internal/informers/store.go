@@ -30,8 +30,9 @@ import (
 
 // StoreSynced is the resourceVersion the store of the informer of gvk in
 // obj's representation has synced to, at a point the explorer chooses
-// ("" when the book holds no version of the kind there).
-func (c *Cache) StoreSynced(gvk schema.GroupVersionKind, obj runtime.Object) (string, error) {
+// ("" when the book holds no version of the kind there); behind reports
+// that the point chosen is not the newest (a lag over 0).
+func (c *Cache) StoreSynced(gvk schema.GroupVersionKind, obj runtime.Object) (rv string, behind bool, err error) {
 	c.StartInformer(gvk, obj)
 	rep := RepOf(obj)
 	inf := Key{GVK: gvk, Rep: rep}
@@ -43,7 +44,7 @@ func (c *Cache) StoreSynced(gvk schema.GroupVersionKind, obj runtime.Object) (st
 		c.listCut = true // an older point was there
 	}
 	if len(points) == 0 {
-		return "", fmt.Errorf("explore: the store of the %s informer: no point of the schedule to serve it from", gvk.Kind)
+		return "", false, fmt.Errorf("explore: the store of the %s informer: no point of the schedule to serve it from", gvk.Kind)
 	}
 	stay := c.windowListLag(inf, points)
 	lag := c.ChooseLag(len(points), stay)
@@ -52,7 +53,6 @@ func (c *Cache) StoreSynced(gvk schema.GroupVersionKind, obj runtime.Object) (st
 		return fmt.Sprintf("the store of the %s informer %s behind", gvk.Kind, plural(lag, "list"))
 	})
 	var newest uint64
-	rv := ""
 	for _, k := range kind {
 		h := c.Model.Book.History(k)
 		c.Model.View.Saw(k, rep, book.VersionAt(h, p.Seq))
@@ -62,7 +62,7 @@ func (c *Cache) StoreSynced(gvk schema.GroupVersionKind, obj runtime.Object) (st
 			}
 			n, err := strconv.ParseUint(h.RVs[i], 10, 64)
 			if err != nil {
-				return "", fmt.Errorf("explore: the store of the %s informer: %s's resourceVersion %q is not a number, "+
+				return "", false, fmt.Errorf("explore: the store of the %s informer: %s's resourceVersion %q is not a number, "+
 					"so the explorer cannot tell how far the store has synced: %w", gvk.Kind, k, h.RVs[i], err)
 			}
 			if n > newest {
@@ -70,5 +70,5 @@ func (c *Cache) StoreSynced(gvk schema.GroupVersionKind, obj runtime.Object) (st
 			}
 		}
 	}
-	return rv, nil
+	return rv, lag > 0, nil
 }

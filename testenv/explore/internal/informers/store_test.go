@@ -79,9 +79,9 @@ func TestStoreSyncedAtThePointChosen(t *testing.T) {
 		cache := Cache{Model: Model{Book: b, Floor: map[book.Key]int{}}, Trace: tr, Setup: watchedSetup{}}
 		obj := &unstructured.Unstructured{}
 		obj.SetGroupVersionKind(gizmo)
-		got, err := cache.StoreSynced(gizmo, obj)
-		if err != nil || got != c.want {
-			t.Fatalf("lag %d: StoreSynced = %q, %v; want %q", c.lag, got, err, c.want)
+		got, behind, err := cache.StoreSynced(gizmo, obj)
+		if err != nil || got != c.want || behind != (c.lag > 0) {
+			t.Fatalf("lag %d: StoreSynced = %q, behind %t, %v; want %q, behind %t", c.lag, got, behind, err, c.want, c.lag > 0)
 		}
 		inf := Key{GVK: gizmo, Rep: servedapi.UnstructuredRep}
 		if low := cache.Model.Lowest(ka, inf); low != c.lowestA {
@@ -91,7 +91,7 @@ func TestStoreSyncedAtThePointChosen(t *testing.T) {
 			t.Errorf("lag %d: a stale window opened: %t, want %t", c.lag, opened, c.windowed)
 		}
 		tr.lag = 3 // the stalest there is: no older than what it served
-		if again, err := cache.StoreSynced(gizmo, obj); err != nil || again != c.again {
+		if again, _, err := cache.StoreSynced(gizmo, obj); err != nil || again != c.again {
 			t.Errorf("lag %d: the store read again at the stalest = %q, %v; want %q", c.lag, again, err, c.again)
 		}
 	}
@@ -105,7 +105,7 @@ func TestStoreSyncedNeedsNumbers(t *testing.T) {
 	cache := Cache{Model: Model{Book: b, Floor: map[book.Key]int{}}, Trace: &planTrace{}, Setup: watchedSetup{}}
 	obj := &unstructured.Unstructured{}
 	obj.SetGroupVersionKind(gizmo)
-	if _, err := cache.StoreSynced(gizmo, obj); err == nil || !strings.Contains(err.Error(), `"x7" is not a number`) {
+	if _, _, err := cache.StoreSynced(gizmo, obj); err == nil || !strings.Contains(err.Error(), `"x7" is not a number`) {
 		t.Fatalf("want an error naming the resourceVersion, got %v", err)
 	}
 }

@@ -44,12 +44,15 @@ func Share(schedules, index, count int) int {
 
 // A Summary is what a search found, for its summary line: its own
 // counts, the invariants of the violations it reports (a replay's: its
-// one), the bounds it ran at, and whether it exhausted its space.
+// one), the bounds it ran at, and whether it exhausted its space;
+// NotExplored, what it ran but did not explore ("not explored: ..."),
+// where its verdict is Unknown.
 type Summary struct {
 	Counts
-	Violations []string
-	Bounds     string
-	Exhausted  bool
+	Violations  []string
+	Bounds      string
+	Exhausted   bool
+	NotExplored []string
 }
 
 // Done stops the lines and writes the summary line of s (nil: the
@@ -64,12 +67,17 @@ func (p *Lines) Done(s *Summary, err error) {
 	if s != nil && (err == nil || len(s.Violations) > 0) {
 		if len(s.Violations) > 0 {
 			fmt.Fprintf(&b, ", %s (%s)", plural(len(s.Violations), "violation"), strings.Join(s.Violations, ", "))
-		} else {
+		} else if len(s.NotExplored) == 0 {
 			b.WriteString(", no violation")
+		} else {
+			b.WriteString(", no violation where explored")
 		}
 		fmt.Fprintf(&b, ", at %s", s.Bounds)
 		if s.Exhausted {
 			b.WriteString(", exhausted")
+		}
+		if len(s.NotExplored) > 0 {
+			fmt.Fprintf(&b, "; Unknown: %s", strings.Join(s.NotExplored, "; "))
 		}
 	}
 	if err != nil {

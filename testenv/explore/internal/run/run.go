@@ -231,6 +231,9 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 	if s.Step.Drain && it.Action < 0 && s.crash.Kind == crashNone {
 		r.Trace.Deferred.note(s.Step, res, err)
 	}
+	if it.Action < 0 && s.crash.Kind == crashNone {
+		r.Trace.Explored.reconciled(s.Step, s.storeReads, res, err)
+	}
 	if it.Action < 0 && s.crash.Kind == crashNone && (err != nil || res.Requeue || res.RequeueAfter > 0) { //nolint:staticcheck // Result.Requeue is deprecated, but reconcilers still return it
 		r.Queue.Enqueue(it)
 	}

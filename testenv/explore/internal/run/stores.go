@@ -25,7 +25,12 @@ func (c cacheStores) Synced(obj client.Object) string {
 	gvk, err := apiutil.GVKForObject(obj, r.server.Scheme())
 	if err == nil {
 		var rv string
-		if rv, err = r.Cache.StoreSynced(gvk, obj); err == nil {
+		var behind bool
+		if rv, behind, err = r.Cache.StoreSynced(gvk, obj); err == nil {
+			if s := r.Trace.Cur; s != nil { // the Explored count (explored.go)
+				s.storeReads++
+				r.Trace.Explored.storeRead(s.Step.Reconciler, gvk.Kind, s.Step.Drain, behind)
+			}
 			return rv
 		}
 	}

@@ -39,6 +39,8 @@ type Trace struct {
 	named *namedWrite
 	// Deferred is what the drain round being run deferred (deferred.go).
 	Deferred deferral
+	// Explored counts what the reconciles explored (explored.go).
+	Explored Explored
 }
 
 // StepState is the step being run: its record (Step) and what it saw
@@ -77,6 +79,8 @@ type StepState struct {
 	// made counts the new versions of each object this step's writes
 	// made (internal/judge/lostsuspect.go).
 	made map[book.Key]int
+	// storeReads counts its reads of informer stores (stores.go).
+	storeReads int
 }
 
 // seenOrNone is the newest version of k the step had seen (from 0), -1

@@ -1,0 +1,81 @@
+package run
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
+)
+
+// Explored counts what a schedule's reconciles explored, by reconciler
+// (its Scenario name), for the search to say what it ran but did not
+// explore (the root's notexplored.go). A reconcile the schedule chose
+// that returned a requeue having read nothing (no read, no store read,
+// no write: a rate limiter on the real clock, as Cluster API's, or a
+// timer) did not look at the state where the schedule put it: the
+// explorer requeues it, and what it would have done runs when the
+// delay is over, which only the drain waits out (deferred.go). A store
+// read (stores.go) is behind when the point it was served from is not
+// the newest; the drain's never is.
+type Explored struct {
+	Reconciles map[string]*Reconciles
+	Stores     map[StoreOf]*StoreReads
+}
+
+// Reconciles counts a reconciler's reconciles run to their end (no
+// crash): Chosen, in the schedule's chosen steps, Deferred of those
+// returned a requeue having read nothing; Drain, in the drain, and
+// DrainDeferred of those.
+type Reconciles struct{ Chosen, Deferred, Drain, DrainDeferred int }
+
+// StoreOf is an informer's store (its kind) read by a reconciler.
+type StoreOf struct{ Reconciler, Kind string }
+
+// StoreReads counts the reads of a store: in all, in the drain, and
+// those served from a point behind the newest.
+type StoreReads struct{ Reads, Drain, Behind int }
+
+// reconciled counts step s, run to its end with res and err, which read
+// stores informer stores.
+func (e *Explored) reconciled(s outcome.Step, stores int, res ctrl.Result, err error) {
+	if e.Reconciles == nil {
+		e.Reconciles = map[string]*Reconciles{}
+	}
+	c := e.Reconciles[s.Reconciler]
+	if c == nil {
+		c = &Reconciles{}
+		e.Reconciles[s.Reconciler] = c
+	}
+	requeued := res.Requeue || res.RequeueAfter > 0 //nolint:staticcheck // Requeue is what the reconciler said
+	deferred := err == nil && requeued && stores == 0 && len(s.Reads) == 0 && len(s.SecondCache) == 0 && len(s.Writes) == 0
+	if s.Drain {
+		c.Drain++
+		if deferred {
+			c.DrainDeferred++
+		}
+		return
+	}
+	c.Chosen++
+	if deferred {
+		c.Deferred++
+	}
+}
+
+// storeRead counts a read by reconciler of the store of kind's informer.
+func (e *Explored) storeRead(reconciler, kind string, drain, behind bool) {
+	if e.Stores == nil {
+		e.Stores = map[StoreOf]*StoreReads{}
+	}
+	k := StoreOf{Reconciler: reconciler, Kind: kind}
+	c := e.Stores[k]
+	if c == nil {
+		c = &StoreReads{}
+		e.Stores[k] = c
+	}
+	c.Reads++
+	if drain {
+		c.Drain++
+	}
+	if behind {
+		c.Behind++
+	}
+}
