@@ -111,6 +111,9 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	last := fd.Body.Pos()
 	for _, k := range hc.calls {
 		moved[k.call], last = true, max(last, k.call.Pos())
+		if deferredCall(k.path, k.call) {
+			last = fd.Body.End() // it runs as the link returns
+		}
 	}
 	for _, call := range movingHelperWrites(c, h.decl, files, ws, opts) {
 		moved[call] = true
