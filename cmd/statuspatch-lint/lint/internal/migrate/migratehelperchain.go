@@ -275,12 +275,13 @@ func uniqueEdits(edits []analysis.TextEdit) []analysis.TextEdit {
 // the package (not skip) that c's caller hands c.obj to between its read
 // (its body's start, for a link) and end (token.NoPos: the caller's end),
 // or that those hand it on to, links of their chains, each with the fix
-// -fix makes of it (nil when it stays).
-func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, ws []*Write, opts Options, each func(*ast.CallExpr, *analysis.SuggestedFix)) {
+// -fix makes of it (nil when it stays). It returns the functions c's
+// caller hands c.obj to, at any depth.
+func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, ws []*Write, opts Options, each func(*ast.CallExpr, *analysis.SuggestedFix)) []*ast.FuncDecl {
 	fn := c.enclosingFunc()
 	root, ok := c.cursor(fn)
 	if !ok {
-		return
+		return nil
 	}
 	from := fn.Pos()
 	if c.anchor != nil {
@@ -333,6 +334,7 @@ func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, w
 		helperFixing.Delete(call)
 		each(call, fix)
 	}
+	return decls
 }
 
 // askStacks holds, for each package's pass, a flag per fix helperFixes
