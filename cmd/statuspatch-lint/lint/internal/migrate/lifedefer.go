@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
@@ -330,6 +331,19 @@ func inDefer(path []ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// deferredCall reports whether call, on path (from a node of it up to
+// the file), is the call of a defer statement (defer r.markReady(ctx,
+// w)): it runs as the function returns, after the code below the
+// statement; its arguments are taken there.
+func deferredCall(path []ast.Node, call *ast.CallExpr) bool {
+	i := slices.Index(path, ast.Node(call))
+	if i < 0 || i+1 >= len(path) {
+		return false
+	}
+	d, ok := path[i+1].(*ast.DeferStmt)
+	return ok && d.Call == call
 }
 
 // deferredLit is deferredAt on a stack from the root down: stack[i] is a

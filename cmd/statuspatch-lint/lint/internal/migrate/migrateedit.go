@@ -26,7 +26,7 @@ func (m checks) checkMutations() string {
 		return why
 	}
 	to := m.call.Pos()
-	if inDefer(m.path) {
+	if inDefer(m.path) || deferredCall(m.path, m.call) {
 		to = m.enclosingFunc().End() // it runs as the function returns
 	}
 	// A deferred literal that does not hold the write runs after it: its

@@ -263,12 +263,19 @@ var helperFixing sync.Map // *ast.CallExpr -> struct{}
 // patcher it passes them too, no change unseen by it.
 func movingHelperWrites(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, opts Options) []*ast.CallExpr {
 	var moving []*ast.CallExpr
-	helperFixes(c, skip, c.call.Pos(), files, ws, opts, func(call *ast.CallExpr, fix *analysis.SuggestedFix) {
+	var fixes []*analysis.SuggestedFix
+	decls := helperFixes(c, skip, c.call.Pos(), files, ws, opts, func(call *ast.CallExpr, fix *analysis.SuggestedFix) {
 		if fix != nil && strings.Contains(fix.Message, " takes the patcher its callers make") {
-			moving = append(moving, call)
+			moving, fixes = append(moving, call), append(fixes, fix)
 		}
 	})
-	return moving
+	var own []*ast.CallExpr
+	for i, call := range moving {
+		if !otherPatcher(c, decls, fixes[i]) {
+			own = append(own, call)
+		}
+	}
+	return own
 }
 
 // helpersUnsent reports whether another function of the package (not

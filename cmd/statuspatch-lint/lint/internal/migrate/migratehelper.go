@@ -158,7 +158,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		// check (migrateexported.go).
 		h.dropClient = h.clientOnlyWritten(fd, index, recvRoot)
 		fix, w := h.helperEdits(p, fd, callers)
-		if fix != nil {
+		if fix != nil && !askAssumed(h.pass) { // an asked fix's assumption (askStacks)
 			exportLinks(h, callers, p, opts)
 			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts)
 		}
@@ -171,7 +171,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		return why("%s", problem)
 	}
 	fix, w := h.helperEdits(p, fd, callers)
-	if fix != nil {
+	if fix != nil && !askAssumed(h.pass) {
 		exportLinks(h, callers, p, opts)
 	}
 	return fix, w

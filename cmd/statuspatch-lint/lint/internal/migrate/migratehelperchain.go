@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
@@ -111,6 +112,9 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	last := fd.Body.Pos()
 	for _, k := range hc.calls {
 		moved[k.call], last = true, max(last, k.call.Pos())
+		if deferredCall(k.path, k.call) {
+			last = fd.Body.End() // it runs as the link returns
+		}
 	}
 	for _, call := range movingHelperWrites(c, h.decl, files, ws, opts) {
 		moved[call] = true
@@ -271,12 +275,13 @@ func uniqueEdits(edits []analysis.TextEdit) []analysis.TextEdit {
 // the package (not skip) that c's caller hands c.obj to between its read
 // (its body's start, for a link) and end (token.NoPos: the caller's end),
 // or that those hand it on to, links of their chains, each with the fix
-// -fix makes of it (nil when it stays).
-func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, ws []*Write, opts Options, each func(*ast.CallExpr, *analysis.SuggestedFix)) {
+// -fix makes of it (nil when it stays). It returns the functions c's
+// caller hands c.obj to, at any depth.
+func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, ws []*Write, opts Options, each func(*ast.CallExpr, *analysis.SuggestedFix)) []*ast.FuncDecl {
 	fn := c.enclosingFunc()
 	root, ok := c.cursor(fn)
 	if !ok {
-		return
+		return nil
 	}
 	from := fn.Pos()
 	if c.anchor != nil {
@@ -321,11 +326,53 @@ func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, w
 		if _, busy := helperFixing.LoadOrStore(call, struct{}{}); busy {
 			// Asked again while its own fix runs, which asks this: the
 			// writes move together or not at all, as that fix finds.
+			assumeMoving(c.pass)
 			each(call, &analysis.SuggestedFix{Message: "(asked again) takes the patcher its callers make"})
 			continue
 		}
-		fix, _ := Fix(c.pass, files, opts, ws, o)
+		fix := askFix(c.pass, files, opts, ws, o)
 		helperFixing.Delete(call)
 		each(call, fix)
 	}
+	return decls
+}
+
+// askStacks holds, for each package's pass, a flag per fix helperFixes
+// is asking, innermost last: set when the answer rests on a write asked
+// again taken as moving (assumeMoving). Such a fix is the asker's, not
+// the write's own (Fix asked for it alone decides), so it exports no
+// fact and no group member: at 225e927 a write of an exported helper
+// kept by its own Fix exported its HelperFact from one asked under that
+// assumption, and a caller in another package moved its own write
+// beside the helper's, which stayed.
+var askStacks sync.Map // *analysis.Pass -> *[]bool
+
+// askFix is Fix of o asked by helperFixes, with its flag on the stack.
+func askFix(pass *analysis.Pass, files Files, opts Options, ws []*Write, o *Write) *analysis.SuggestedFix {
+	v, _ := askStacks.LoadOrStore(pass, new([]bool))
+	stack := v.(*[]bool)
+	*stack = append(*stack, false)
+	fix, _ := Fix(pass, files, opts, ws, o)
+	*stack = (*stack)[:len(*stack)-1]
+	return fix
+}
+
+// assumeMoving marks every fix being asked as resting on an assumption.
+func assumeMoving(pass *analysis.Pass) {
+	if v, ok := askStacks.Load(pass); ok {
+		for i := range *v.(*[]bool) {
+			(*v.(*[]bool))[i] = true
+		}
+	}
+}
+
+// askAssumed reports whether the innermost fix being asked rests on a
+// write asked again taken as moving: it exports nothing.
+func askAssumed(pass *analysis.Pass) bool {
+	v, ok := askStacks.Load(pass)
+	if !ok {
+		return false
+	}
+	stack := *v.(*[]bool)
+	return len(stack) > 0 && stack[len(stack)-1]
 }

@@ -3,7 +3,10 @@ package migrate
 import (
 	"go/ast"
 	"go/types"
+	"regexp"
 	"slices"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // A write-only helper its callers give a ready-made patch,
@@ -124,4 +127,33 @@ func (h *helperMove) callerAnchor(c *migration) string {
 func (h *helperMove) isUpdate() bool {
 	sel, ok := ast.Unparen(h.call.Fun).(*ast.SelectorExpr)
 	return ok && sel.Sel.Name == "Update"
+}
+
+// patcherMade matches an edit making a patcher (wPatcher := patchers.New...).
+var patcherMade = regexp.MustCompile(`\b[a-z_][A-Za-z0-9_]*Patcher[0-9]*(, [a-z_][A-Za-z0-9_]*)? :?= `)
+
+// otherPatcher reports whether fix, a helper's move reached from c's
+// function through decls (the functions it hands c.obj to), makes its
+// patcher elsewhere than at c's anchor: in one of decls, which reads the
+// object again (rereadVia: Get, then the helper), or at another place of
+// c's function. Its write is then no write of c's patcher: at 2b76bbd a
+// caller's own write after such a call moved, and its Flush, on a base
+// older than the other patcher's write, was a Conflict.
+func otherPatcher(c *migration, decls []*ast.FuncDecl, fix *analysis.SuggestedFix) bool {
+	fn := c.enclosingFunc()
+	for _, e := range fix.TextEdits {
+		if !patcherMade.Match(e.NewText) {
+			continue
+		}
+		if fn.Pos() <= e.Pos && e.Pos < fn.End() {
+			if c.anchor == nil || e.Pos != c.anchor.End() && (e.Pos != c.anchor.Pos() || e.End != c.anchor.End()) {
+				return true
+			}
+			continue
+		}
+		if slices.ContainsFunc(decls, func(fd *ast.FuncDecl) bool { return fd.Pos() <= e.Pos && e.Pos < fd.End() }) {
+			return true
+		}
+	}
+	return false
 }

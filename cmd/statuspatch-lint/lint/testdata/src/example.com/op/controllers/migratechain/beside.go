@@ -67,3 +67,31 @@ func (r *Reconciler) OwnKept(ctx context.Context, key client.ObjectKey) error {
 	w.Status.Size = 3
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is passed to Reconciler\.middle at line 64, where w is passed to Reconciler\.leaf at kept\.go:29, where its status is written at kept\.go:34, a write -fix does not move with the caller's\)$`
 }
+
+// The function the caller hands the object to reads it again and makes
+// its own patcher for its helper: that write is no write of the caller's
+// patcher, whose base is older than it (its Flush would be a Conflict),
+// so the caller's own write stays; at 225e927 it moved.
+func (r *Reconciler) OwnReread(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if err := r.rereadVia(ctx, w); err != nil {
+		return err
+	}
+	w.Status.Size = 4
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is passed to Reconciler\.rereadVia at line 80, where w is passed to Reconciler\.rereadLeaf at line 91, where its status is written at line 96, a write -fix does not move with the caller's\)$`
+}
+
+func (r *Reconciler) rereadVia(ctx context.Context, w *v1.Widget) error {
+	if err := r.Get(ctx, client.ObjectKeyFromObject(w), w); err != nil {
+		return err
+	}
+	return r.rereadLeaf(ctx, w)
+}
+
+func (r *Reconciler) rereadLeaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}

@@ -83,3 +83,50 @@ type widgetList struct {
 }
 
 func (l *widgetList) DeepCopyObject() runtime.Object { return l }
+
+// A link that defers its call and changes the spec below it: the
+// deferred write runs after that change, which a Flush would refuse
+// (patcher.ErrNonStatusChange); at 225e927 the chain moved.
+func (r *Reconciler) Deferred(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return r.deferVia(ctx, w)
+}
+
+func (r *Reconciler) deferVia(ctx context.Context, w *v1.Widget) error {
+	defer r.deferLeaf(ctx, w)
+	w.Spec.Size = 3
+	return nil
+}
+
+func (r *Reconciler) deferLeaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of deferLeaf: its caller at line 99 hands on w, a parameter of deferVia, and w\.Spec is changed at line 100: the patcher writes only the status \(Flush returns patcher\.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+}
+
+// A chain from a List's item named by a local: it stays, and the reason
+// names the caller's client (at 225e927, "(ast: <nil>)").
+func (r *Reconciler) ItemsLocal(ctx context.Context) error {
+	var list widgetList
+	if err := r.List(ctx, &list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		it := &list.Items[i]
+		if err := r.itemLocalVia(ctx, it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Reconciler) itemLocalVia(ctx context.Context, w *v1.Widget) error {
+	return r.itemLocalLeaf(ctx, w)
+}
+
+func (r *Reconciler) itemLocalLeaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of itemLocalLeaf: its caller at line 126 hands on w, a parameter of itemLocalVia, and its caller at line 118: it is an item of a list at line 117, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client\.ObjectKeyFromObject\(it\)\), which reads it fresh, and Flush it here\)$`
+}

@@ -109,3 +109,22 @@ func (r *Reconciler) setUsage(ctx context.Context, w *v1.Widget, n int) error {
 	w.Status.Conditions = nil // after the write: the patcher's object
 	return nil
 }
+
+// A helper the caller defers, then changes the spec: the deferred call
+// runs after that change, so the caller's patcher leaves it unsent, as
+// the status write did; at 225e927 the patcher had no option and its
+// Flush refused the spec change (patcher.ErrNonStatusChange).
+func (r *Reconciler) DeferredDirect(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer r.deferDirectLeaf(ctx, w)
+	w.Spec.Size = 3
+	return nil
+}
+
+func (r *Reconciler) deferDirectLeaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
