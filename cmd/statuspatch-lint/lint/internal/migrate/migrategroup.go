@@ -119,6 +119,9 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 	if why := planRereads(group, p); why != "" {
 		return nil, m.shapeWhy(why)
 	}
+	if why := deferHeld(m, group, files, ws); why != "" {
+		return nil, m.shapeWhy(why)
+	}
 	if why := overlapping(m, group); why != "" {
 		return nil, why
 	}
