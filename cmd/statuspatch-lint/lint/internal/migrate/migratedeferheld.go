@@ -28,11 +28,15 @@ import (
 func deferHeld(m *migration, group []*migration, files Files, ws []*Write) string {
 	fn := m.enclosingFunc()
 	names := newAliases(m.pass.TypesInfo, fn, m.obj)
-	var gets []ast.Stmt
+	var gets, returned []ast.Stmt
 	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
 		for _, s := range list {
 			if m.reads().isGetStmt(s) {
 				gets = append(gets, s)
+			}
+			// return r.Get(ctx, key, obj): a re-read no Fetch replaces.
+			if r, ok := s.(*ast.ReturnStmt); ok && len(r.Results) == 1 && m.reads().isGetStmt(&ast.ExprStmt{X: r.Results[0]}) {
+				gets, returned = append(gets, s), append(returned, s)
 			}
 		}
 		return true
@@ -44,17 +48,23 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 			return why == ""
 		}
 		at, what, how, note := d.Call, "", "takes the patcher made before it when its defer statement runs, before the re-read", ""
+		after := gets
 		if lit, ok := d.Call.Fun.(*ast.FuncLit); ok {
 			at, what = litHelperWrite(m, lit, group, files, ws, names)
 			how = "flushes, in a function literal, the patcher made before the re-read"
 			note = " (a re-read becomes a Fetch for the group's own writes in a deferred literal, not a helper's: it stays a Get)"
+			if at == nil {
+				at, what = litOwnWrite(lit, group)
+				note = " (a return's Get is no statement a Fetch replaces: it stays a Get)"
+				after = returned
+			}
 		} else {
 			what = deferWrites(m, d.Call, group, files, ws, names)
 		}
 		if what == "" {
 			return true
 		}
-		for _, s := range gets {
+		for _, s := range after {
 			if s.Pos() > d.End() {
 				why = fmt.Sprintf("the deferred call at %s%s %s of %s with Get at %s%s: it would flush that patcher, its base older than the re-read, and conflict where the handwritten write, through %s as re-read, was stored",
 					m.where(at.Pos()), what, how, m.obj.Name(), m.where(s.Pos()), note, m.obj.Name())
@@ -119,4 +129,15 @@ func litHelperWrite(m *migration, lit *ast.FuncLit, group []*migration, files Fi
 		return what == ""
 	})
 	return at, what
+}
+
+// litOwnWrite is the first write of the group in the deferred literal,
+// whose re-reads planRereads makes Fetches, but for a return's Get.
+func litOwnWrite(lit *ast.FuncLit, group []*migration) (*ast.CallExpr, string) {
+	for _, h := range group {
+		if within(h.call, lit) {
+			return h.call, " (its status write)"
+		}
+	}
+	return nil, ""
 }

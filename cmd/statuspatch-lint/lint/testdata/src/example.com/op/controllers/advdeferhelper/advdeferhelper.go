@@ -99,3 +99,21 @@ func (r *R) value(ctx context.Context, req ctrl.Request) error {
 	w.Status.Ready = true
 	return nil
 }
+
+// A deferred literal's write before a re-read in a return: the Get stays,
+// so the writes stay.
+func (r *R) returnGet(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	defer func() {
+		w.Status.Size = 2
+		_ = r.Status().Update(ctx, w) // want `not moved to the patcher: the deferred call at line 112 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w with Get at line 118 \(a return's Get`
+	}()
+	w.Status.Ready = true
+	if err := r.Status().Update(ctx, w); err != nil { // want `not moved to the patcher: the deferred call at line 112 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w with Get at line 118 \(a return's Get`
+		return err
+	}
+	return r.Get(ctx, req.NamespacedName, w)
+}
