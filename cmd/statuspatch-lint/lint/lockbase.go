@@ -35,15 +35,17 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 	if taken == nil {
 		return ""
 	}
-	var writes, senders []ssa.CallInstruction
+	var writes, copyWrites, senders []ssa.CallInstruction
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			c, ok := in.(ssa.CallInstruction)
 			if !ok || !objectWrite(c.Common()) {
 				continue
 			}
-			if r, _ := objectRoot(c.Common().Args[1]); r == root {
+			if r, copied := objectRoot(c.Common().Args[1]); r == root && copied == nil {
 				writes = append(writes, c)
+			} else if r == root {
+				copyWrites = append(copyWrites, c)
 			}
 			if c == w.instr || len(c.Common().Args) > 2 && c.Common().Args[2] == ssa.Value(mergeFrom) {
 				senders = append(senders, c)
@@ -67,6 +69,20 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 				which = "that write"
 			}
 			return why + ": locked, " + which + " would conflict whenever both change; take the base after that write, or write the status first"
+		}
+	}
+	for _, y := range senders {
+		if why := appliedBefore(pass, fn, root, taken, y); why != "" {
+			return why
+		}
+		for _, x := range copyWrites {
+			// A write of a copy moves the resourceVersion on the
+			// server, not in the object: a base taken after it
+			// holds the older one too.
+			if x != y && reaches(x, y) && !readAgain(fn, root, x, taken) {
+				return fmt.Sprintf("a copy of the object is written at line %d, before this patch: that write moves the resourceVersion on the server, not in the object that %s copies, so a lock would send the older one and conflict whenever both change; read the object again after that write, or write the status first",
+					pass.Fset.Position(x.Pos()).Line, types.ExprString(expr.Args[0]))
+			}
 		}
 	}
 	for _, y := range senders {

@@ -31,6 +31,9 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 	if why := keptBetween(r.m, files, ws, opts); why != "" {
 		return nil, why // on every route with an anchor (migratekeptbetween.go)
 	}
+	if why := appliedBetween(r.m, files, ws, opts); why != "" {
+		return nil, why // on every route with an anchor (migratekeptbetween.go)
+	}
 	return plan(r.p, files, ws, opts)
 }
 
@@ -117,6 +120,9 @@ func planGroup(m *migration, p Patcher, files Files, ws []*Write, opts Options) 
 		return nil, m.shapeWhy(why)
 	}
 	if why := planRereads(group, p); why != "" {
+		return nil, m.shapeWhy(why)
+	}
+	if why := deferHeld(m, group, files, ws); why != "" {
 		return nil, m.shapeWhy(why)
 	}
 	if why := overlapping(m, group); why != "" {

@@ -1,13 +1,15 @@
 // Package advapplymerge: a blind merge patch after a server-side apply of
 // the same object, its base taken after the apply. The apply stays
-// (migratelife's applyBefore); at 535c6a4 the merge patch moves onto a
-// patcher made at the read, before the apply. The apply moves the
+// (beside: a merge write after it); at 535c6a4 the merge patch moved onto
+// a patcher made at the read, before the apply. The apply moves the
 // resourceVersion whenever it changes anything, and w, another object
-// than the one applied, still holds the read's: the Flush sends that
-// resourceVersion and conflicts every time, where the blind patch was
-// stored. A lock at the handwritten base would conflict the same way, so
-// the write should stay, blind and reported, naming the apply (no fix),
-// as staleLockBase does for a Patch or Update of the object itself.
+// than the one applied, still holds the read's: the Flush sent that
+// resourceVersion and conflicted, where the blind patch was stored. A
+// lock at the handwritten base would conflict the same way, so the write
+// stays, blind, naming the apply (appliedBetween, and the lint's
+// appliedBefore), as staleLockBase does for a Patch or Update of the
+// object itself. So does an apply by a helper, and a copy's write before
+// the base (no lock); a re-read after the apply moves.
 package advapplymerge
 
 import (
@@ -33,5 +35,58 @@ func (r *R) applyThenMerge(ctx context.Context, req ctrl.Request) error {
 	}
 	base := w.DeepCopy()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `not moved to the patcher: .*apply`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `not moved to the patcher: w is applied at line 33, after its read at line 30 and before this write: .*\(no fix: the object is applied at line 33, before this patch:`
+}
+
+// Read again after the apply: the patcher made at the re-read holds the
+// apply's resourceVersion.
+func (r *R) applyThenReread(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if err := r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership); err != nil { // want `not moved to the patcher: w.s status is also written at line 56`
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// A spec patch of a copy between the read and the base: the object keeps
+// the read's resourceVersion.
+func (r *R) copyPatched(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	c := w.DeepCopy()
+	c.Spec.Size = 3
+	if err := r.Patch(ctx, c, client.MergeFrom(w)); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(no fix: a copy of the object is written at line 68, before this patch: that write moves the resourceVersion on the server, not in the object that base copies`
+}
+
+// A helper applying the object before the base.
+func (r *R) applyHelperThenMerge(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if err := r.applySize(ctx, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `not moved to the patcher: w is applied by r\.applySize, given w at line 82 \(its apply at line 91\), after its read at line 79 and before this write: .*\(no fix: the object is applied at line 82 by applySize, at advapplymerge\.go:91, before this patch`
+}
+
+func (r *R) applySize(ctx context.Context, w *v1.Widget) error { // want applySize:`^statusOnly\[1\]$`
+	return r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me")) // want `not moved to the patcher: the apply does not force ownership`
 }

@@ -17,9 +17,9 @@ func (r *R) deferThenReGet(ctx context.Context, req ctrl.Request) error {
 	if err := r.Get(ctx, req.NamespacedName, &w); err != nil {
 		return err
 	}
-	defer r.Status().Update(ctx, &w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	defer r.Status().Update(ctx, &w) // want `not moved to the patcher: the deferred call at line 20 \(its status write\) takes the patcher made before it when its defer statement runs, before the re-read of w with Get at line 25:`
 	w.Status.Ready = true
-	if err := r.Status().Update(ctx, &w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	if err := r.Status().Update(ctx, &w); err != nil { // want `not moved to the patcher: the deferred call at line 20 \(its status write\) takes the patcher made before it when its defer statement runs, before the re-read of w with Get at line 25:`
 		return err
 	}
 	if err := r.Get(ctx, req.NamespacedName, &w); err != nil {
@@ -109,9 +109,9 @@ func (r *R) deferThenReGetPtr(ctx context.Context, req ctrl.Request) error {
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
 		return err
 	}
-	defer r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	defer r.Status().Update(ctx, w) // want `not moved to the patcher: the deferred call at line 112 \(its status write\) takes the patcher made before it when its defer statement runs, before the re-read of w with Get at line 117:`
 	w.Status.Ready = true
-	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	if err := r.Status().Update(ctx, w); err != nil { // want `not moved to the patcher: the deferred call at line 112 \(its status write\) takes the patcher made before it when its defer statement runs, before the re-read of w with Get at line 117:`
 		return err
 	}
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {

@@ -60,19 +60,19 @@ func (r *OrderReconciler) markReady(ctx context.Context, order *v1.Widget) error
 	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
 }
 
-// The first write is deferred: defer p.Flush(ctx) keeps the patcher it
-// was given, so the re-read does not assign it again.
+// The first write is deferred: defer p.Flush(ctx) would hold the first
+// read's patcher past the re-read, so the writes stay (migratedeferheld.go).
 func (r *OrderReconciler) rereadDeferred(ctx context.Context, req ctrl.Request) error {
 	var order v1.Widget
 	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
 		return err
 	}
-	defer r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+	defer r.Status().Update(ctx, &order) // want `not moved to the patcher: the deferred call at line 70 \(its status write\) takes the patcher made before it when its defer statement runs, before the re-read of order with Get at line 71:`
 	if err := r.Get(ctx, req.NamespacedName, &order); err != nil {
 		return err
 	}
 	order.Status.Size = 2
-	return r.Status().Update(ctx, &order) // want `^handwritten status write to Widget`
+	return r.Status().Update(ctx, &order) // want `not moved to the patcher: the deferred call at line 70 \(its status write\) takes the patcher made before it when its defer statement runs, before the re-read of order with Get at line 71:`
 }
 
 // The first write is in a deferred function literal, which reads the
