@@ -62,8 +62,8 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		}
 		return fmt.Sprintf("%s is a method of a client, and may update it", callName(cc))
 	}
-	if (cc.IsInvoke() || callee == nil) && takesContext(cc.Signature()) {
-		return fmt.Sprintf("%s, out of sight, is given a context beside it, and may update it", callName(cc))
+	if (cc.IsInvoke() || callee == nil) && takesContext(cc.Signature()) && returnsError(cc.Signature()) {
+		return fmt.Sprintf("%s, out of sight, is given a context beside it and returns an error, and may update it", callName(cc))
 	}
 	return ""
 }
@@ -120,6 +120,13 @@ func bodyWrite(fn *ssa.Function, name string, roots map[ssa.Value]bool, depth in
 		}
 	}
 	return ""
+}
+
+// returnsError reports whether sig's last result is an error: a call
+// that may fail at the server (a check returning a bool does not write).
+func returnsError(sig *types.Signature) bool {
+	n := sig.Results().Len()
+	return n > 0 && types.Identical(sig.Results().At(n-1).Type(), types.Universe.Lookup("error").Type())
 }
 
 // takesContext reports whether sig has a context.Context parameter: a
