@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -118,6 +119,14 @@ func objectRoot(v ssa.Value) (ssa.Value, ssa.Instruction) {
 		case *ssa.ChangeType:
 			v = x.X
 		case *ssa.TypeAssert:
+			v = x.X
+		case *ssa.UnOp:
+			// A variable a literal captures: each use loads its cell.
+			_, local := x.X.(*ssa.Alloc)
+			_, free := x.X.(*ssa.FreeVar)
+			if x.Op != token.MUL || !local && !free {
+				return v, taken
+			}
 			v = x.X
 		case *ssa.Call:
 			c := x.Common()

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -27,6 +28,9 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 	if objectWrite(cc) {
 		return "" // staleLockBase's own
 	}
+	if mc, ok := cc.Value.(*ssa.MakeClosure); ok {
+		return closureWrite(c, mc, root, depth)
+	}
 	given := -1
 	for i, a := range cc.Args {
 		if r, _ := objectRoot(a); r == root {
@@ -38,29 +42,12 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		return ""
 	}
 	callee := cc.StaticCallee()
-	if callee != nil && callee.Blocks != nil && callee.Pkg != nil && callee.Pkg == c.Parent().Pkg {
+	// A method value's wrapper (Pkg nil) calls its package's method.
+	if callee != nil && callee.Blocks != nil && callee.Pkg != nil && (callee.Pkg == c.Parent().Pkg || c.Parent().Pkg == nil) {
 		if depth == 0 || given >= len(callee.Params) {
 			return ""
 		}
-		param := callee.Params[given]
-		for _, b := range callee.Blocks {
-			for _, in := range b.Instrs {
-				inner, ok := in.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if objectWrite(inner.Common()) {
-					if r, _ := objectRoot(inner.Common().Args[1]); r == param {
-						return fmt.Sprintf("%s writes it (%s at %s)", callee.Name(), calledName(inner.Common()), positionOf(callee, inner))
-					}
-					continue
-				}
-				if why := callWrite(inner, param, depth-1); why != "" {
-					return callee.Name() + " hands it on: " + why
-				}
-			}
-		}
-		return ""
+		return bodyWrite(callee, callee.Name(), map[ssa.Value]bool{callee.Params[given]: true}, depth)
 	}
 	if callee != nil && callee.Blocks != nil {
 		return "" // a function of another package built here (its writes are its own)
@@ -77,7 +64,82 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		}
 		return fmt.Sprintf("%s is a method of a client, and may update it", callName(cc))
 	}
+	if (cc.IsInvoke() || callee == nil) && takesContext(cc.Signature()) && returnsError(cc.Signature()) {
+		return fmt.Sprintf("%s, out of sight, is given a context beside it and returns an error, and may update it", callName(cc))
+	}
 	return ""
+}
+
+// closureWrite says how a literal, or a method value (r.label's bound
+// wrapper), called with the object or capturing it, may write it.
+func closureWrite(c ssa.CallInstruction, mc *ssa.MakeClosure, root ssa.Value, depth int) string {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || depth == 0 || fn.Blocks == nil {
+		return ""
+	}
+	roots := map[ssa.Value]bool{}
+	for i, b := range mc.Bindings {
+		if r, _ := objectRoot(b); r == root && i < len(fn.FreeVars) {
+			roots[fn.FreeVars[i]] = true
+		}
+	}
+	for i, a := range c.Common().Args {
+		if r, _ := objectRoot(a); r == root && i < len(fn.Params) {
+			roots[fn.Params[i]] = true
+		}
+	}
+	if len(roots) == 0 {
+		return ""
+	}
+	name := strings.TrimSuffix(fn.Name(), "$bound")
+	if fn.Synthetic == "" {
+		name = fmt.Sprintf("the literal at line %d", fn.Prog.Fset.Position(fn.Pos()).Line)
+	}
+	return bodyWrite(fn, name, roots, depth)
+}
+
+// bodyWrite says how fn, named name, writes one of roots (its parameter
+// or captured variable the object is): a Patch or Update of it, or a call
+// given it that may.
+func bodyWrite(fn *ssa.Function, name string, roots map[ssa.Value]bool, depth int) string {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			inner, ok := in.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if objectWrite(inner.Common()) {
+				if r, _ := objectRoot(inner.Common().Args[1]); roots[r] {
+					return fmt.Sprintf("%s writes it (%s at %s)", name, calledName(inner.Common()), positionOf(fn, inner))
+				}
+				continue
+			}
+			for r := range roots {
+				if why := callWrite(inner, r, depth-1); why != "" {
+					return name + " hands it on: " + why
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// returnsError reports whether sig's last result is an error: a call
+// that may fail at the server (a check returning a bool does not write).
+func returnsError(sig *types.Signature) bool {
+	n := sig.Results().Len()
+	return n > 0 && types.Identical(sig.Results().At(n-1).Type(), types.Universe.Lookup("error").Type())
+}
+
+// takesContext reports whether sig has a context.Context parameter: a
+// call that may reach the server.
+func takesContext(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if n, ok := sig.Params().At(i).Type().(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context" {
+			return true
+		}
+	}
+	return false
 }
 
 // isWriter reports whether t has a client's Update and Patch methods.

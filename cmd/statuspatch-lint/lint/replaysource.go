@@ -159,6 +159,8 @@ func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int
 		if v.Op == token.ARROW {
 			return stale{}, false // received from a channel: external
 		}
+	case *ssa.Phi:
+		return s.phi(v, next)
 	}
 	instr, ok := v.(ssa.Instruction)
 	if !ok {
@@ -358,7 +360,7 @@ func (s *staleSource) loadedBefore(v ssa.Value) (string, bool) {
 		return "", false
 	}
 	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok || !s.fresh.is(s.t.fieldRoot(fa)) || !before(load, r) {
+	if !ok || identityField(fa) || !s.fresh.is(s.t.fieldRoot(fa)) || !before(load, r) {
 		return "", false
 	}
 	kind := derefNamed(s.objType).Obj().Name()

@@ -18,8 +18,9 @@ import (
 
 // outerWhy says why the decision p cannot move into Retry when it sets a
 // variable declared outside it, or something reached through one (a
-// map's entry, a field); "" when it sets only the object and its own
-// locals.
+// map's entry, a field), by an assignment, a send, delete or clear, or a
+// method of a map (sets.Set's Insert), also in a literal it calls; ""
+// when it sets only the object and its own locals.
 func outerWhy(r retries, p *retryPlan) string {
 	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
 	why := ""
@@ -30,12 +31,14 @@ func outerWhy(r retries, p *retryPlan) string {
 			}
 			var lhs []ast.Expr
 			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.AssignStmt:
 				lhs = n.Lhs
 			case *ast.IncDecStmt:
 				lhs = []ast.Expr{n.X}
+			case *ast.SendStmt:
+				lhs = []ast.Expr{n.Chan}
+			case *ast.CallExpr:
+				lhs = setByCall(r, n)
 			}
 			for _, e := range lhs {
 				v := rootVar(r, e)
@@ -72,4 +75,25 @@ func rootVar(r retries, e ast.Expr) *types.Var {
 			return nil
 		}
 	}
+}
+
+// setByCall is what the call c sets in place: the map delete or clear
+// is given, or the map a method is called on (names.add(n),
+// sets.Set[string].Insert); nil for any other call.
+func setByCall(r retries, c *ast.CallExpr) []ast.Expr {
+	switch f := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		if b, ok := r.pass.TypesInfo.ObjectOf(f).(*types.Builtin); ok && (b.Name() == "delete" || b.Name() == "clear") && len(c.Args) > 0 {
+			return c.Args[:1]
+		}
+	case *ast.SelectorExpr:
+		sel := r.pass.TypesInfo.Selections[f]
+		if sel == nil || sel.Kind() != types.MethodVal {
+			return nil
+		}
+		if _, ok := sel.Recv().Underlying().(*types.Map); ok {
+			return []ast.Expr{f.X}
+		}
+	}
+	return nil
 }

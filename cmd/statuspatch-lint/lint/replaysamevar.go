@@ -1,0 +1,50 @@
+package lint
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A status decided before a second Get into the same variable (review R3
+// of 8e35259): what is not a replay though it is loaded before the
+// re-read.
+
+// phi follows the edges of v that may carry a value decided before the
+// re-read past it: in the re-read's function, an edge from a block the
+// re-read does not reach is a path without it (ready := !w.Status.Ready;
+// if refresh { c.Get(ctx, key, w); ready = !w.Status.Ready }: the first
+// decision is stored only where no re-read ran).
+func (s *staleSource) phi(v *ssa.Phi, next func(ssa.Value) (stale, bool)) (stale, bool) {
+	r := s.fresh.reread
+	for i, e := range v.Edges {
+		if r != nil && r.Parent() == v.Parent() && i < len(v.Block().Preds) {
+			if pred := v.Block().Preds[i]; len(pred.Instrs) > 0 && !reaches(r, pred.Instrs[len(pred.Instrs)-1]) {
+				continue
+			}
+		}
+		if st, ok := next(e); ok {
+			return st, true
+		}
+	}
+	return stale{}, false
+}
+
+// identityField reports whether fa is the object's name or namespace:
+// the key a re-read of the same object reads by, the same after it.
+func identityField(fa *ssa.FieldAddr) bool {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok || named.Obj().Name() != "ObjectMeta" {
+		return false
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return false
+	}
+	name := st.Field(fa.Field).Name()
+	return name == "Name" || name == "Namespace"
+}
