@@ -7,7 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
-// Review R3 of ec1c388 (migrateretryouter.go): a List item's decision
+// Review R3 of 8182036 (migrateretryouter.go): a List item's decision
 // that sets outer state by a delete, a send, a literal it calls or a
 // method of an outer map stays, as n++ does.
 func TestAdvRetryOuter(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
-// Review R3 of 10e70a3: a base older than a call that writes the object
+// Review R3 of 1af7c67: a base older than a call that writes the object
 // out of the arguments' sight (a literal capturing it, a method value,
 // an interface's method given a context) gets no lock; the package's
 // updating function given another object, and a helper given a client

@@ -7,7 +7,7 @@ import (
 )
 
 // A status decided before a second Get into the same variable (review R3
-// of 8e35259): what is not a replay though it is loaded before the
+// of ab0c5e8): what is not a replay though it is loaded before the
 // re-read.
 
 // phi follows the edges of v that may carry a value decided before the

@@ -341,7 +341,7 @@ func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, w
 // is asking, innermost last: set when the answer rests on a write asked
 // again taken as moving (assumeMoving). Such a fix is the asker's, not
 // the write's own (Fix asked for it alone decides), so it exports no
-// fact and no group member: at 225e927 a write of an exported helper
+// fact and no group member: at 7a366da a write of an exported helper
 // kept by its own Fix exported its HelperFact from one asked under that
 // assumption, and a caller in another package moved its own write
 // beside the helper's, which stayed.

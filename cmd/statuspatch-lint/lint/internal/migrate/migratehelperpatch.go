@@ -136,7 +136,7 @@ var patcherMade = regexp.MustCompile(`\b[a-z_][A-Za-z0-9_]*Patcher[0-9]*(, [a-z_
 // function through decls (the functions it hands c.obj to), makes its
 // patcher elsewhere than at c's anchor: in one of decls, which reads the
 // object again (rereadVia: Get, then the helper), or at another place of
-// c's function. Its write is then no write of c's patcher: at 2b76bbd a
+// c's function. Its write is then no write of c's patcher: at 1fea6e8 a
 // caller's own write after such a call moved, and its Flush, on a base
 // older than the other patcher's write, was a Conflict.
 func otherPatcher(c *migration, decls []*ast.FuncDecl, fix *analysis.SuggestedFix) bool {

@@ -1,4 +1,4 @@
-// Package fixlockcalls: review R3 of 10e70a3 (no lock for a base older
+// Package fixlockcalls: review R3 of 1af7c67 (no lock for a base older
 // than a call that writes the object), with the calls that write it out
 // of the arguments' sight, and the ones that do not write it.
 package fixlockcalls

@@ -8,7 +8,7 @@ import (
 )
 
 // The re-read into the variable read first: the status decided from the
-// first read is stored after the second (at 535c6a4 the first Get was
+// first read is stored after the second (at 2009c0f the first Get was
 // taken for the re-read, the values loaded after it for fresh ones, and
 // the write was neither reported nor kept by -fix).
 func (r *Reconciler) reReadSameVar(ctx context.Context, key client.ObjectKey) error {

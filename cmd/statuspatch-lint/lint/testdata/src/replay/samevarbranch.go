@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// Review R3 of 8e35259: twins of reReadSameVar that are not replays.
+// Review R3 of ab0c5e8: twins of reReadSameVar that are not replays.
 
 // Decided from the first read, decided again from the re-read on the
 // path that re-reads: no path stores the first read's decision after the

@@ -1,6 +1,6 @@
 // Package advapplymerge: a blind merge patch after a server-side apply of
 // the same object, its base taken after the apply. The apply stays
-// (beside: a merge write after it); at 535c6a4 the merge patch moved onto
+// (beside: a merge write after it); at 2009c0f the merge patch moved onto
 // a patcher made at the read, before the apply. The apply moves the
 // resourceVersion whenever it changes anything, and w, another object
 // than the one applied, still holds the read's: the Flush sent that

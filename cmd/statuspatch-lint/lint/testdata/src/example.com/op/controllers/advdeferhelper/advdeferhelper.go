@@ -1,5 +1,5 @@
 // Package advdeferhelper: a deferred helper call registered before the
-// tutorial's re-Get. At ec1c388 the helper took the patcher its caller
+// tutorial's re-Get. At 8182036 the helper took the patcher its caller
 // made after the Get (defer r.finish(ctx, wPatcher)), and the re-Get
 // stayed a Get: the deferred call held the patcher of the first read,
 // whose base the re-read no longer matches when another writer wrote

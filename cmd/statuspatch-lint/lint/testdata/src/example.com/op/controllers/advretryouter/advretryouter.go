@@ -1,5 +1,5 @@
 // Package advretryouter: a List item's decision that sets what outlives it
-// by a statement other than an assignment (review R3 of ec1c388).
+// by a statement other than an assignment (review R3 of 8182036).
 package advretryouter
 
 import (

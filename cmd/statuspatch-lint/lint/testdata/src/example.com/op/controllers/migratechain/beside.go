@@ -71,7 +71,7 @@ func (r *Reconciler) OwnKept(ctx context.Context, key client.ObjectKey) error {
 // The function the caller hands the object to reads it again and makes
 // its own patcher for its helper: that write is no write of the caller's
 // patcher, whose base is older than it (its Flush would be a Conflict),
-// so the caller's own write stays; at 225e927 it moved.
+// so the caller's own write stays; at 7a366da it moved.
 func (r *Reconciler) OwnReread(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {

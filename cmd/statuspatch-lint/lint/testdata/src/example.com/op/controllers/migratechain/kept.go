@@ -86,7 +86,7 @@ func (l *widgetList) DeepCopyObject() runtime.Object { return l }
 
 // A link that defers its call and changes the spec below it: the
 // deferred write runs after that change, which a Flush would refuse
-// (patcher.ErrNonStatusChange); at 225e927 the chain moved.
+// (patcher.ErrNonStatusChange); at 7a366da the chain moved.
 func (r *Reconciler) Deferred(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -107,7 +107,7 @@ func (r *Reconciler) deferLeaf(ctx context.Context, w *v1.Widget) error {
 }
 
 // A chain from a List's item named by a local: it stays, and the reason
-// names the caller's client (at 225e927, "(ast: <nil>)").
+// names the caller's client (at 7a366da, "(ast: <nil>)").
 func (r *Reconciler) ItemsLocal(ctx context.Context) error {
 	var list widgetList
 	if err := r.List(ctx, &list); err != nil {

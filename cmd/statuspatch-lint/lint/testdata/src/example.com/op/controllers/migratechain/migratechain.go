@@ -112,7 +112,7 @@ func (r *Reconciler) setUsage(ctx context.Context, w *v1.Widget, n int) error {
 
 // A helper the caller defers, then changes the spec: the deferred call
 // runs after that change, so the caller's patcher leaves it unsent, as
-// the status write did; at 225e927 the patcher had no option and its
+// the status write did; at 7a366da the patcher had no option and its
 // Flush refused the spec change (patcher.ErrNonStatusChange).
 func (r *Reconciler) DeferredDirect(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}

@@ -2,7 +2,7 @@
 // other (P, Q), so that the Fix of one asks the other's, which asks it
 // again: taken as moving. Both stay (each is handed the object after the
 // other's write, which stays), and MarkA's HelperFact must not be
-// exported from the fix asked under that assumption: at 225e927 it was,
+// exported from the fix asked under that assumption: at 7a366da it was,
 // and ctrl's own write moved beside MarkA's Update, which stays.
 package status
 
