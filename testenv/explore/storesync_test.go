@@ -91,7 +91,13 @@ func (r *waitingScaler) synced(ctx context.Context) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("the Gizmo informer %T is no SharedIndexInformer", inf)
 	}
-	rv := sii.GetStore().LastStoreSyncResourceVersion()
+	// Through an interface: client-go's cache.Store has the method only
+	// from v0.35, and the explorer builds at the floor line (v0.34).
+	st, ok := sii.GetStore().(interface{ LastStoreSyncResourceVersion() string })
+	if !ok {
+		return "", fmt.Errorf("the Gizmo informer's store %T has no LastStoreSyncResourceVersion", sii.GetStore())
+	}
+	rv := st.LastStoreSyncResourceVersion()
 	if rv == "" {
 		return "", nil // not synced: below any write
 	}

@@ -77,7 +77,11 @@ func TestLackedNamesAnInformersMethod(t *testing.T) {
 	if !ok || lc.Method != "GetInformer(...).SetWatchErrorHandler" {
 		t.Fatalf("got %q, %t; want GetInformer(...).SetWatchErrorHandler", lc.Method, ok)
 	}
-	if got := inf.GetStore().LastStoreSyncResourceVersion(); got != "42" {
+	st, ok := inf.GetStore().(interface{ LastStoreSyncResourceVersion() string }) // cache.Store has it from client-go v0.35
+	if !ok {
+		t.Fatalf("the store %T has no LastStoreSyncResourceVersion", inf.GetStore())
+	}
+	if got := st.LastStoreSyncResourceVersion(); got != "42" {
 		t.Fatalf("the store's resourceVersion = %q, want the Stores' 42", got)
 	}
 	lc, ok = func() (lc LackedCache, ok bool) {
