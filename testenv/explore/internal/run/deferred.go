@@ -31,10 +31,18 @@ type deferral struct {
 	wait time.Duration
 }
 
+// requeuedUnread reports whether step s, which returned res and err,
+// returned a requeue having read and written nothing through the clients
+// (an informer store's reads are not among them: explored.go counts
+// those apart).
+func requeuedUnread(s outcome.Step, res ctrl.Result, err error) bool {
+	requeued := res.Requeue || res.RequeueAfter > 0 //nolint:staticcheck // Requeue is what the reconciler said
+	return err == nil && requeued && len(s.Reads) == 0 && len(s.SecondCache) == 0 && len(s.Writes) == 0
+}
+
 // note records step s, which returned res and err.
 func (d *deferral) note(s outcome.Step, res ctrl.Result, err error) {
-	requeued := res.Requeue || res.RequeueAfter > 0 //nolint:staticcheck // Requeue is what the reconciler said
-	if err != nil || !requeued || len(s.Reads) > 0 || len(s.SecondCache) > 0 || len(s.Writes) > 0 {
+	if !requeuedUnread(s, res, err) {
 		return
 	}
 	d.any = true

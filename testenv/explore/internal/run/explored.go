@@ -45,8 +45,7 @@ func (e *Explored) reconciled(s outcome.Step, stores int, res ctrl.Result, err e
 		c = &Reconciles{}
 		e.Reconciles[s.Reconciler] = c
 	}
-	requeued := res.Requeue || res.RequeueAfter > 0 //nolint:staticcheck // Requeue is what the reconciler said
-	deferred := err == nil && requeued && stores == 0 && len(s.Reads) == 0 && len(s.SecondCache) == 0 && len(s.Writes) == 0
+	deferred := stores == 0 && requeuedUnread(s, res, err)
 	if s.Drain {
 		c.Drain++
 		if deferred {
