@@ -55,7 +55,8 @@ import (
 //  0. the scaffold under a real manager, before statuspatch (in a copy
 //     with testenv added: managercounts.go): one manager, its cached
 //     client, 10 Widgets created at once, three runs; reconcile errors,
-//     409s logged and decisions processed twice are counted and printed;
+//     conflicts logged (409s and writes the patcher refused as conflicts)
+//     and decisions processed twice are counted and printed;
 //  1. README.md's statuspatch-gen install line;
 //  2. bin/statuspatch-gen init: -dry-run first writes nothing; then init,
 //     which changes no pin (pins.go), adds testenv as a direct requirement
@@ -67,7 +68,7 @@ import (
 //     writes move onto WidgetStatusPatcher, -fix exits 0, no pin moves,
 //     both statuspatch modules are direct requirements; make manifests
 //     passes from a checkout without internal/patchers; the manager of
-//     step 0 again, SetupWithManager as init wired it: no 409 may reach
+//     step 0 again, SetupWithManager as init wired it: no conflict may reach
 //     the log and no decision may be processed twice;
 //  5. the scaffold's own make test (timed: "the scaffold's first make
 //     test: Ns"), go test -v of the suite as an IDE runs it (on the
