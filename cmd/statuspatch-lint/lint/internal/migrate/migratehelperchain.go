@@ -120,9 +120,16 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 		moved[call] = true
 	}
 	c.moved = moved
-	if why := c.checks().checkUses(fd.Body, c.obj, fd.Body.Pos(), last, 0); why != "" {
+	// A change outside the status that the write leaves unsent (a status
+	// subresource write) is left unsent by the patcher, made with
+	// patcher.WithNonStatusChangesUnsent() by every caller up the chain,
+	// as a one-level helper's caller's is (unsentUses).
+	ck := c.checks()
+	if why := ck.unsentUses(h.call, func() string { return ck.checkUses(fd.Body, c.obj, fd.Body.Pos(), last, 0) }); why != "" {
 		return stays("%s", why)
 	}
+	unsent := c.unsent
+	c.unsent = false
 	objIndex := slices.Index(paramVars(h.pass, fd), c.obj)
 	sub := &helperMove{migration: h.migration, decl: fd, also: h.also, chain: append(slices.Clip(h.chain), fd), composeCallers: h.composeCallers}
 	exported := token.IsExported(name) // its callers in other packages are the driver's (exportLinks)
@@ -135,6 +142,9 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 		if why == "" && k.shared != "" {
 			why = sub.sameClient(k, files, ws)
 		}
+	}
+	if why == "" && unsent {
+		why = chainUnsent(callers, func() string { return ck.checkUses(fd.Body, c.obj, fd.Body.Pos(), last, 0) })
 	}
 	if why != "" {
 		if strings.HasPrefix(why, "it has no caller in the package") {
@@ -149,6 +159,28 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	hc.link = &chainLink{decl: fd, obj: c.obj, objIndex: objIndex, name: patcher, callers: callers}
 	if exported {
 		hc.link.fn, hc.link.clientIndex, hc.link.recv, hc.link.clientRest = fn, index, recvRoot, rest
+	}
+	return ""
+}
+
+// chainUnsent makes the patcher of each caller up a link's chain leave
+// changes outside the status unsent (the link's own, which its write
+// left unsent), or says why a caller passing its own writes' patcher
+// cannot: that patcher refuses them (strict says which).
+func chainUnsent(callers []*helperCaller, strict func() string) string {
+	for _, k := range callers {
+		switch {
+		case k.link != nil:
+			if why := chainUnsent(k.link.callers, strict); why != "" {
+				return why
+			}
+		case k.shared != "" && !k.sharedUnsent:
+			c := k.calls[0]
+			return fmt.Sprintf("its caller at line %d also writes %s's status, on a patcher -fix makes without patcher.WithNonStatusChangesUnsent(), and %s",
+				c.pass.Fset.Position(c.call.Pos()).Line, c.obj.Name(), strict())
+		default:
+			k.calls[0].unsent = true // the caller's one patcher (callerEdits)
+		}
 	}
 	return ""
 }
@@ -169,17 +201,10 @@ func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options
 			key := l.fn.Pkg().Path() + "." + l.fn.Name()
 			if opts.Members != nil && !slices.ContainsFunc(*opts.Members, func(g GroupMember) bool { return g.Helper && g.Key == key && g.Pos == h.call.Pos() }) {
 				pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
-				*opts.Members = append(*opts.Members, GroupMember{
-					Key: key, Helper: true, Pos: h.call.Pos(), audit: h.audit,
-					param:  fmt.Sprintf("%s is a parameter of %s, handed on by %s", h.obj.Name(), h.decl.Name.Name, l.fn.Name()),
-					alone:  l.fn.Name() + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + fmt.Sprintf("have it take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
-					advice: fmt.Sprintf("have %s take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", l.fn.Name(), pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
-				})
-				if len(l.callers) > 0 {
-					// Its callers in its own package, which the fix moves:
-					// the module calls it.
-					*opts.Members = append(*opts.Members, GroupMember{Key: key, Pos: h.call.Pos()})
-				}
+				*opts.Members = append(*opts.Members, exportedGroup(l.fn, h.call.Pos(),
+					fmt.Sprintf("%s is a parameter of %s, handed on by %s", h.obj.Name(), h.decl.Name.Name, l.fn.Name()),
+					fmt.Sprintf("have %s take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", l.fn.Name(), pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
+					h.audit, len(l.callers) > 0)...)
 			}
 		}
 		exportLinks(h, l.callers, p, opts)

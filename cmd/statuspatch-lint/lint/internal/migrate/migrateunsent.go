@@ -48,11 +48,19 @@ func subresourceWrite(call *ast.CallExpr) bool {
 // so that an implementation changing the spec, left unsent as by the
 // write, is judged by its ParamsFact.Unsent (IfaceCall.Unsent).
 func (m checks) unsentMutations(write *ast.CallExpr) string {
+	return m.unsentUses(write, m.checkMutations)
+}
+
+// unsentUses is unsentMutations of any check of m's uses: check again
+// with the changes outside the status that write leaves unsent allowed
+// (m.unsent set when that makes it pass). A link of a helper chain's
+// body is checked so (migratehelperchain.go), as its callers' are.
+func (m checks) unsentUses(write *ast.CallExpr, check func() string) string {
 	assumed := 0
 	if m.assumed != nil {
 		assumed = len(*m.assumed)
 	}
-	why := m.checkMutations()
+	why := check()
 	grew := m.assumed != nil && len(*m.assumed) > assumed
 	if why == "" && !grew || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
 		return why
@@ -64,7 +72,7 @@ func (m checks) unsentMutations(write *ast.CallExpr) string {
 		*m.assumed = (*m.assumed)[:assumed]
 	}
 	m.unsent = true
-	unsentWhy := m.checkMutations()
+	unsentWhy := check()
 	if unsentWhy == "" {
 		return ""
 	}
@@ -76,7 +84,7 @@ func (m checks) unsentMutations(write *ast.CallExpr) string {
 		if m.assumed != nil {
 			*m.assumed = (*m.assumed)[:assumed]
 		}
-		return m.checkMutations()
+		return check()
 	}
 	return unsentFactWhy(unsentWhy)
 }
