@@ -45,6 +45,11 @@ type HelperFact struct {
 	// reason says so (aloneHelperWrite); no caller composes with it.
 	Alone bool
 	At    string
+	// Unsent: a link of the chain through it changes the object outside
+	// its status before the write, which the write left unsent: each
+	// caller makes the patcher with patcher.WithNonStatusChangesUnsent()
+	// (migratehelperchain.go, chainUnsent).
+	Unsent bool
 }
 
 // AFact marks HelperFact as an analysis fact.
@@ -58,6 +63,9 @@ func (f *HelperFact) String() string {
 	alone := ""
 	if f.Alone {
 		alone = ", alone at " + f.At
+	}
+	if f.Unsent {
+		alone += ", unsent"
 	}
 	return fmt.Sprintf("helper(obj %d, client %d%s%s, %s%s)", f.ObjIndex, f.ClientIndex, f.ClientRest, drop, f.Patcher.Type, alone)
 }
@@ -226,6 +234,11 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 		if problem == "" && hc.writes {
 			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc, fieldOwner{}) // an exported helper with a field owner stays (checkOwner)
 		}
+	}
+	if problem == "" && fact.Unsent {
+		problem = chainUnsent(callers, func() string {
+			return fmt.Sprintf("%s changes it outside its status before the write at %s, which the status write left unsent and that patcher refuses (patcher.ErrNonStatusChange)", fn.Name(), fact.At)
+		})
 	}
 	var edits []analysis.TextEdit
 	if problem == "" {

@@ -160,7 +160,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		h.dropClient = h.clientOnlyWritten(fd, index, recvRoot)
 		fix, w := h.helperEdits(p, fd, callers)
 		if fix != nil && !askAssumed(h.pass) { // an asked fix's assumption (askStacks)
-			exportLinks(h, callers, p, opts)
+			exportLinks(h, callers, p, opts, false)
 			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts, len(callers) > 0)
 		}
 		if alone != "" {
@@ -173,7 +173,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	}
 	fix, w := h.helperEdits(p, fd, callers)
 	if fix != nil && !askAssumed(h.pass) {
-		exportLinks(h, callers, p, opts)
+		exportLinks(h, callers, p, opts, false)
 	}
 	return fix, w
 }

@@ -37,6 +37,7 @@ type chainLink struct {
 	objIndex int
 	name     string // its patcher parameter
 	callers  []*helperCaller
+	unsent   bool // it changes obj outside its status before its calls: its callers' patcher leaves that unsent (chainUnsent)
 	// An exported link's (Options.Module): its function, and where its
 	// callers' client comes from (HelperFact).
 	fn          *types.Func
@@ -156,31 +157,9 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	for i := 2; c.text().nameTaken(patcher); i++ {
 		patcher = fmt.Sprintf("%sPatcher%d", c.obj.Name(), i)
 	}
-	hc.link = &chainLink{decl: fd, obj: c.obj, objIndex: objIndex, name: patcher, callers: callers}
+	hc.link = &chainLink{decl: fd, obj: c.obj, objIndex: objIndex, name: patcher, callers: callers, unsent: unsent}
 	if exported {
 		hc.link.fn, hc.link.clientIndex, hc.link.recv, hc.link.clientRest = fn, index, recvRoot, rest
-	}
-	return ""
-}
-
-// chainUnsent makes the patcher of each caller up a link's chain leave
-// changes outside the status unsent (the link's own, which its write
-// left unsent), or says why a caller passing its own writes' patcher
-// cannot: that patcher refuses them (strict says which).
-func chainUnsent(callers []*helperCaller, strict func() string) string {
-	for _, k := range callers {
-		switch {
-		case k.link != nil:
-			if why := chainUnsent(k.link.callers, strict); why != "" {
-				return why
-			}
-		case k.shared != "" && !k.sharedUnsent:
-			c := k.calls[0]
-			return fmt.Sprintf("its caller at line %d also writes %s's status, on a patcher -fix makes without patcher.WithNonStatusChangesUnsent(), and %s",
-				c.pass.Fset.Position(c.call.Pos()).Line, c.obj.Name(), strict())
-		default:
-			k.calls[0].unsent = true // the caller's one patcher (callerEdits)
-		}
 	}
 	return ""
 }
@@ -188,15 +167,18 @@ func chainUnsent(callers []*helperCaller, strict func() string) string {
 // exportLinks records each exported link of callers' chains, at any
 // depth, as a group of the helper's write (exportHelper): its fact for
 // its callers' packages (ExportedCallers), its member for the driver,
-// which adds their edits to the fix, or drops it saying why.
-func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options) {
+// which adds their edits to the fix, or drops it saying why. below: a
+// link between it and the helper leaves a change unsent, and so must
+// every patcher made above it (HelperFact.Unsent).
+func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options, below bool) {
 	for _, hc := range callers {
 		l := hc.link
 		if l == nil {
 			continue
 		}
+		unsent := below || l.unsent
 		if l.fn != nil {
-			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Recv: l.recv, Patcher: p, At: h.at()}
+			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Recv: l.recv, Patcher: p, At: h.at(), Unsent: unsent}
 			h.pass.ExportObjectFact(l.fn, &fact)
 			key := l.fn.Pkg().Path() + "." + l.fn.Name()
 			if opts.Members != nil && !slices.ContainsFunc(*opts.Members, func(g GroupMember) bool { return g.Helper && g.Key == key && g.Pos == h.call.Pos() }) {
@@ -207,7 +189,7 @@ func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options
 					h.audit, len(l.callers) > 0)...)
 			}
 		}
-		exportLinks(h, l.callers, p, opts)
+		exportLinks(h, l.callers, p, opts, unsent)
 	}
 }
 

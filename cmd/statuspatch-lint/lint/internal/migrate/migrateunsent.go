@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -212,4 +213,26 @@ func (m *migration) unsentParam(fd *ast.FuncDecl, p *types.Var, i int, unsent []
 		return unsent, append(whys, ParamWhy{i, why})
 	}
 	return append(unsent, i), whys
+}
+
+// chainUnsent makes the patcher of each caller up a link's chain leave
+// changes outside the status unsent (the link's own, which its write
+// left unsent), or says why a caller passing its own writes' patcher
+// cannot: that patcher refuses them (strict says which).
+func chainUnsent(callers []*helperCaller, strict func() string) string {
+	for _, k := range callers {
+		switch {
+		case k.link != nil:
+			if why := chainUnsent(k.link.callers, strict); why != "" {
+				return why
+			}
+		case k.shared != "" && !k.sharedUnsent:
+			c := k.calls[0]
+			return fmt.Sprintf("its caller at line %d also writes %s's status, on a patcher -fix makes without patcher.WithNonStatusChangesUnsent(), and %s",
+				c.pass.Fset.Position(c.call.Pos()).Line, c.obj.Name(), strict())
+		default:
+			k.calls[0].unsent = true // the caller's one patcher (callerEdits)
+		}
+	}
+	return ""
 }
