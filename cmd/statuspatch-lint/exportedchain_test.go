@@ -156,3 +156,60 @@ func TestFixMovesChainThroughExportedMethod(t *testing.T) {
 		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
 	}
 }
+
+// statusChainUnsentPkg is statusChainPkg whose exported link clears the
+// replicas (a spec change) before handing the object on: the Update left
+// it unsent, and so must every caller's patcher, in every package.
+const statusChainUnsentPkg = `package status
+
+import (
+	"context"
+
+	"example.com/realmod/kindpatch"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+var _ = kindpatch.NewDeploymentStatusPatcher
+
+// MarkFailed scales the rollout to its default and records why it failed.
+func MarkFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, reason string) error {
+	d.Spec.Replicas = nil
+	return setFailed(ctx, c, d, int32(len(reason)))
+}
+
+func setFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, n int32) error {
+	d.Status.Replicas = n
+	return c.Status().Update(ctx, d)
+}
+`
+
+// A chain through an exported link that changes the spec before handing
+// the object on moves with its callers in other packages, each making
+// its patcher with patcher.WithNonStatusChangesUnsent() (HelperFact.Unsent):
+// without it their Flush would refuse the link's change, which the
+// Update left unsent. At e417591 they made it without the option.
+func TestFixMovesUnsentChainThroughExportedFunction(t *testing.T) {
+	bin := buildLint(t)
+	// The generated constructor takes options, as statuspatch-gen's does.
+	kindpatch := strings.Replace(strings.Replace(kindpatchPkg,
+		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {",
+		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment, opts ...patcher.Option) *DeploymentStatusPatcher {", 1),
+		`appsv1 "k8s.io/api/apps/v1"`, `"github.com/statuspatch/statuspatch/patcher"
+	appsv1 "k8s.io/api/apps/v1"`, 1)
+	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusChainUnsentPkg, "kindpatch/kindpatch.go": kindpatch})
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	if want := "status/status.go:21: fixed: move the status write onto DeploymentStatusPatcher"; !strings.Contains(errOut, want) {
+		t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
+	}
+	for _, name := range []string{"ctrla/ctrla.go", "ctrlb/ctrlb.go"} {
+		if got := readIn(t, mod, name); !strings.Contains(got, "kindpatch.NewDeploymentStatusPatcher(r.Client, d, patcher.WithNonStatusChangesUnsent())") {
+			t.Errorf("%s after -fix does not make its patcher with patcher.WithNonStatusChangesUnsent():\n%s", name, got)
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
+	}
+}

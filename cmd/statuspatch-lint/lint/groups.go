@@ -44,36 +44,40 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 		}
 	}
 	for _, act := range graph.Roots {
-		res, ok := act.Result.(*Result)
-		if !ok {
+		if res, ok := act.Result.(*Result); ok {
+			resolve(act.Package.Fset, act.Diagnostics, res.Members, byKey, func(pkg, name string) string { return outside(pkg, name, analyzed) })
+		}
+	}
+}
+
+// resolve resolves the groups of one package's helpers (its members
+// with Helper set) in its diagnostics, given every member of the graph by
+// key and what outside finds of each helper's uses the graph did not see.
+func resolve(fset *token.FileSet, diags []analysis.Diagnostic, members []migrate.GroupMember, byKey map[string][]migrate.GroupMember, outside func(pkg, name string) string) {
+	for _, h := range members {
+		if !h.Helper {
 			continue
 		}
-		for _, h := range res.Members {
-			if !h.Helper {
-				continue
-			}
-			i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == h.Pos && len(d.SuggestedFixes) == 1 })
-			if i < 0 {
-				continue
-			}
-			d := &act.Diagnostics[i]
-			edits, why := groupEdits(act.Package.Fset, byKey[h.Key])
-			if why == "" && edits != nil {
-				pkg, name := splitKey(h.Key)
-				why = outside(pkg, name, analyzed)
-			}
-			if why != "" || edits == nil {
-				// No caller in the module is the package's own finding.
-				if stays := h.Stays(why); stays != "" {
-					d.Message += " (not moved to the patcher: " + stays + ")"
-				}
-				d.SuggestedFixes = nil
-				continue
-			}
-			fix := d.SuggestedFixes[0]
-			fix.TextEdits = append(slices.Clip(fix.TextEdits), edits...)
-			d.SuggestedFixes[0] = fix
+		i := slices.IndexFunc(diags, func(d analysis.Diagnostic) bool { return d.Pos == h.Pos && len(d.SuggestedFixes) == 1 })
+		if i < 0 {
+			continue
 		}
+		d := &diags[i]
+		edits, why := groupEdits(fset, byKey[h.Key])
+		if why == "" && edits != nil {
+			why = outside(splitKey(h.Key))
+		}
+		if why != "" || edits == nil {
+			// No caller in the module is the package's own finding.
+			if stays := h.Stays(why); stays != "" {
+				d.Message += " (not moved to the patcher: " + stays + ")"
+			}
+			d.SuggestedFixes = nil
+			continue
+		}
+		fix := d.SuggestedFixes[0]
+		fix.TextEdits = append(slices.Clip(fix.TextEdits), edits...)
+		d.SuggestedFixes[0] = fix
 	}
 }
 

@@ -25,3 +25,13 @@ func TestMigrateChainCycleFacts(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, Module: true}),
 		"example.com/op/controllers/migratechaincycle/status", "example.com/op/controllers/migratechaincycle/ctrl")
 }
+
+// A link of a chain that changes the object outside its status before
+// handing it on to a status subresource write moves with the chain, every
+// caller up it making the patcher with patcher.WithNonStatusChangesUnsent(),
+// as a one-level helper's caller does; a change of identity keeps it
+// (migratechainunsent.go.golden).
+func TestMigrateChainUnsent(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratechainunsent="}),
+		"example.com/op/controllers/migratechainunsent")
+}

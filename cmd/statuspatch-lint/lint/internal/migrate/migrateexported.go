@@ -45,6 +45,11 @@ type HelperFact struct {
 	// reason says so (aloneHelperWrite); no caller composes with it.
 	Alone bool
 	At    string
+	// Unsent: a link of the chain through it changes the object outside
+	// its status before the write, which the write left unsent: each
+	// caller makes the patcher with patcher.WithNonStatusChangesUnsent()
+	// (migratehelperchain.go, chainUnsent).
+	Unsent bool
 }
 
 // AFact marks HelperFact as an analysis fact.
@@ -58,6 +63,9 @@ func (f *HelperFact) String() string {
 	alone := ""
 	if f.Alone {
 		alone = ", alone at " + f.At
+	}
+	if f.Unsent {
+		alone += ", unsent"
 	}
 	return fmt.Sprintf("helper(obj %d, client %d%s%s, %s%s)", f.ObjIndex, f.ClientIndex, f.ClientRest, drop, f.Patcher.Type, alone)
 }
@@ -109,12 +117,6 @@ func (h *helperMove) exportedWhy(fn *types.Func, name string, p Patcher, module 
 	return fact + "; by hand: " + h.advice(p)
 }
 
-// byHand is why an exported helper's write stays when the whole module
-// has no caller of it, and how to move it by hand.
-func (h *helperMove) byHand(name string, p Patcher) string {
-	return name + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + h.advice(p)
-}
-
 // advice is how a helper's write moves by hand: its API.
 func (h *helperMove) advice(p Patcher) string {
 	pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
@@ -153,16 +155,32 @@ func (g GroupMember) Stays(why string) string {
 }
 
 // exportHelper records the helper's fix as its group's: its fact for
-// the callers' packages, its member for the driver.
-func (h *helperMove) exportHelper(fn *types.Func, fact HelperFact, opts Options) {
+// the callers' packages, its members for the driver. called: the fix
+// moves callers of its own package.
+func (h *helperMove) exportHelper(fn *types.Func, fact HelperFact, opts Options, called bool) {
 	h.pass.ExportObjectFact(fn, &fact)
 	if opts.Members != nil && !fact.Alone {
-		*opts.Members = append(*opts.Members, GroupMember{
-			Key: fn.Pkg().Path() + "." + fn.Name(), Helper: true, Pos: h.call.Pos(),
-			param: h.obj.Name() + " is a parameter of " + fn.Name(), alone: h.byHand(fn.Name(), fact.Patcher),
-			advice: h.advice(fact.Patcher), audit: h.audit,
-		})
+		*opts.Members = append(*opts.Members, exportedGroup(fn, h.call.Pos(), h.obj.Name()+" is a parameter of "+fn.Name(), h.advice(fact.Patcher), h.audit, called)...)
 	}
+}
+
+// exportedGroup is the members of the move of an exported function's
+// write at pos (a helper's, or a chain's through it, exportLinks): the
+// helper's, whose reason (GroupMember.Stays) starts with param and ends
+// with advice, how to move it by hand; and when called, one of its own
+// package, whose callers the fix moves: the module calls it, and moves
+// it unless another package's caller cannot (at cb49be1 a helper called
+// only in its own package, not a link, stayed as called by no package).
+func exportedGroup(fn *types.Func, pos token.Pos, param, advice string, audit, called bool) []GroupMember {
+	key := fn.Pkg().Path() + "." + fn.Name()
+	ms := []GroupMember{{
+		Key: key, Helper: true, Pos: pos, audit: audit, param: param, advice: advice,
+		alone: fn.Name() + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + advice,
+	}}
+	if called {
+		ms = append(ms, GroupMember{Key: key, Pos: pos})
+	}
+	return ms
 }
 
 // ExportedCallers adds to opts.Members the part of this package in the
@@ -217,6 +235,11 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc, fieldOwner{}) // an exported helper with a field owner stays (checkOwner)
 		}
 	}
+	if problem == "" && fact.Unsent {
+		problem = chainUnsent(callers, func() string {
+			return fmt.Sprintf("%s changes it outside its status before the write at %s, which the status write left unsent and that patcher refuses (patcher.ErrNonStatusChange)", fn.Name(), fact.At)
+		})
+	}
 	var edits []analysis.TextEdit
 	if problem == "" {
 		var drop []int
@@ -263,6 +286,9 @@ func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, 
 		}
 		if len(names) != 1 {
 			return "", fmt.Sprintf("its caller at line %d also writes %s's status at line %d, with more than one patcher of %s: move them by hand", line, c.obj.Name(), at, c.obj.Name())
+		}
+		for _, e := range fix.TextEdits {
+			hc.sharedUnsent = hc.sharedUnsent || strings.Contains(string(e.NewText), "WithNonStatusChangesUnsent()")
 		}
 		for n := range names {
 			for _, k := range hc.calls {

@@ -79,11 +79,12 @@ type helperCaller struct {
 	// object, which the calls pass (a caller that writes the object too,
 	// of an exported helper: migrateexported.go); "" when the calls make
 	// their own.
-	shared  string
-	writes  bool       // the caller writes the object's status itself too
-	link    *chainLink // the caller hands on its own parameter: a link of the chain (migratehelperchain.go)
-	clients []ast.Expr // each call's client, the patcher's, or its root (callerClient)
-	rests   []string   // the rest of each call's client after clients[i] (".c")
+	shared       string
+	sharedUnsent bool       // shared is made with patcher.WithNonStatusChangesUnsent()
+	writes       bool       // the caller writes the object's status itself too
+	link         *chainLink // the caller hands on its own parameter: a link of the chain (migratehelperchain.go)
+	clients      []ast.Expr // each call's client, the patcher's, or its root (callerClient)
+	rests        []string   // the rest of each call's client after clients[i] (".c")
 }
 
 // helperFix builds the fix of a write in a helper (h.decl), or says why
@@ -140,7 +141,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		return why("%s", problem)
 	}
 	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
-	h.composeCallers = !exported // an exported helper's callers here are composed by the command's members
+	h.composeCallers = !exported || opts.Module // its callers in other packages are composed by the command's members (ExportedCallers), here by its fix
 	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
@@ -159,8 +160,8 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		h.dropClient = h.clientOnlyWritten(fd, index, recvRoot)
 		fix, w := h.helperEdits(p, fd, callers)
 		if fix != nil && !askAssumed(h.pass) { // an asked fix's assumption (askStacks)
-			exportLinks(h, callers, p, opts)
-			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts)
+			exportLinks(h, callers, p, opts, false)
+			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts, len(callers) > 0)
 		}
 		if alone != "" {
 			return why("%s", alone)
@@ -172,7 +173,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	}
 	fix, w := h.helperEdits(p, fd, callers)
 	if fix != nil && !askAssumed(h.pass) {
-		exportLinks(h, callers, p, opts)
+		exportLinks(h, callers, p, opts, false)
 	}
 	return fix, w
 }

@@ -37,6 +37,7 @@ type chainLink struct {
 	objIndex int
 	name     string // its patcher parameter
 	callers  []*helperCaller
+	unsent   bool // it changes obj outside its status before its calls: its callers' patcher leaves that unsent (chainUnsent)
 	// An exported link's (Options.Module): its function, and where its
 	// callers' client comes from (HelperFact).
 	fn          *types.Func
@@ -120,9 +121,16 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 		moved[call] = true
 	}
 	c.moved = moved
-	if why := c.checks().checkUses(fd.Body, c.obj, fd.Body.Pos(), last, 0); why != "" {
+	// A change outside the status that the write leaves unsent (a status
+	// subresource write) is left unsent by the patcher, made with
+	// patcher.WithNonStatusChangesUnsent() by every caller up the chain,
+	// as a one-level helper's caller's is (unsentUses).
+	ck := c.checks()
+	if why := ck.unsentUses(h.call, func() string { return ck.checkUses(fd.Body, c.obj, fd.Body.Pos(), last, 0) }); why != "" {
 		return stays("%s", why)
 	}
+	unsent := c.unsent
+	c.unsent = false
 	objIndex := slices.Index(paramVars(h.pass, fd), c.obj)
 	sub := &helperMove{migration: h.migration, decl: fd, also: h.also, chain: append(slices.Clip(h.chain), fd), composeCallers: h.composeCallers}
 	exported := token.IsExported(name) // its callers in other packages are the driver's (exportLinks)
@@ -136,6 +144,9 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 			why = sub.sameClient(k, files, ws)
 		}
 	}
+	if why == "" && unsent {
+		why = chainUnsent(callers, func() string { return ck.checkUses(fd.Body, c.obj, fd.Body.Pos(), last, 0) })
+	}
 	if why != "" {
 		if strings.HasPrefix(why, "it has no caller in the package") {
 			why = fmt.Sprintf("no function of the package calls %s: none reads %s to make the patcher", name, c.obj.Name())
@@ -146,7 +157,7 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	for i := 2; c.text().nameTaken(patcher); i++ {
 		patcher = fmt.Sprintf("%sPatcher%d", c.obj.Name(), i)
 	}
-	hc.link = &chainLink{decl: fd, obj: c.obj, objIndex: objIndex, name: patcher, callers: callers}
+	hc.link = &chainLink{decl: fd, obj: c.obj, objIndex: objIndex, name: patcher, callers: callers, unsent: unsent}
 	if exported {
 		hc.link.fn, hc.link.clientIndex, hc.link.recv, hc.link.clientRest = fn, index, recvRoot, rest
 	}
@@ -156,33 +167,29 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 // exportLinks records each exported link of callers' chains, at any
 // depth, as a group of the helper's write (exportHelper): its fact for
 // its callers' packages (ExportedCallers), its member for the driver,
-// which adds their edits to the fix, or drops it saying why.
-func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options) {
+// which adds their edits to the fix, or drops it saying why. below: a
+// link between it and the helper leaves a change unsent, and so must
+// every patcher made above it (HelperFact.Unsent).
+func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options, below bool) {
 	for _, hc := range callers {
 		l := hc.link
 		if l == nil {
 			continue
 		}
+		unsent := below || l.unsent
 		if l.fn != nil {
-			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Recv: l.recv, Patcher: p, At: h.at()}
+			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Recv: l.recv, Patcher: p, At: h.at(), Unsent: unsent}
 			h.pass.ExportObjectFact(l.fn, &fact)
 			key := l.fn.Pkg().Path() + "." + l.fn.Name()
 			if opts.Members != nil && !slices.ContainsFunc(*opts.Members, func(g GroupMember) bool { return g.Helper && g.Key == key && g.Pos == h.call.Pos() }) {
 				pkg := p.Pkg[strings.LastIndex(p.Pkg, "/")+1:]
-				*opts.Members = append(*opts.Members, GroupMember{
-					Key: key, Helper: true, Pos: h.call.Pos(), audit: h.audit,
-					param:  fmt.Sprintf("%s is a parameter of %s, handed on by %s", h.obj.Name(), h.decl.Name.Name, l.fn.Name()),
-					alone:  l.fn.Name() + " is exported and no package of the module calls it: -fix does not change an API only other modules may use; by hand: " + fmt.Sprintf("have it take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
-					advice: fmt.Sprintf("have %s take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", l.fn.Name(), pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
-				})
-				if len(l.callers) > 0 {
-					// Its callers in its own package, which the fix moves:
-					// the module calls it.
-					*opts.Members = append(*opts.Members, GroupMember{Key: key, Pos: h.call.Pos()})
-				}
+				*opts.Members = append(*opts.Members, exportedGroup(l.fn, h.call.Pos(),
+					fmt.Sprintf("%s is a parameter of %s, handed on by %s", h.obj.Name(), h.decl.Name.Name, l.fn.Name()),
+					fmt.Sprintf("have %s take a *%s.%s in place of %s and pass it on (each caller makes it with %s.New%s where it reads %s)", l.fn.Name(), pkg, p.Type, l.obj.Name(), pkg, p.Type, l.obj.Name()),
+					h.audit, len(l.callers) > 0)...)
 			}
 		}
-		exportLinks(h, l.callers, p, opts)
+		exportLinks(h, l.callers, p, opts, unsent)
 	}
 }
 

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -48,11 +49,19 @@ func subresourceWrite(call *ast.CallExpr) bool {
 // so that an implementation changing the spec, left unsent as by the
 // write, is judged by its ParamsFact.Unsent (IfaceCall.Unsent).
 func (m checks) unsentMutations(write *ast.CallExpr) string {
+	return m.unsentUses(write, m.checkMutations)
+}
+
+// unsentUses is unsentMutations of any check of m's uses: check again
+// with the changes outside the status that write leaves unsent allowed
+// (m.unsent set when that makes it pass). A link of a helper chain's
+// body is checked so (migratehelperchain.go), as its callers' are.
+func (m checks) unsentUses(write *ast.CallExpr, check func() string) string {
 	assumed := 0
 	if m.assumed != nil {
 		assumed = len(*m.assumed)
 	}
-	why := m.checkMutations()
+	why := check()
 	grew := m.assumed != nil && len(*m.assumed) > assumed
 	if why == "" && !grew || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
 		return why
@@ -64,7 +73,7 @@ func (m checks) unsentMutations(write *ast.CallExpr) string {
 		*m.assumed = (*m.assumed)[:assumed]
 	}
 	m.unsent = true
-	unsentWhy := m.checkMutations()
+	unsentWhy := check()
 	if unsentWhy == "" {
 		return ""
 	}
@@ -76,7 +85,7 @@ func (m checks) unsentMutations(write *ast.CallExpr) string {
 		if m.assumed != nil {
 			*m.assumed = (*m.assumed)[:assumed]
 		}
-		return m.checkMutations()
+		return check()
 	}
 	return unsentFactWhy(unsentWhy)
 }
@@ -204,4 +213,26 @@ func (m *migration) unsentParam(fd *ast.FuncDecl, p *types.Var, i int, unsent []
 		return unsent, append(whys, ParamWhy{i, why})
 	}
 	return append(unsent, i), whys
+}
+
+// chainUnsent makes the patcher of each caller up a link's chain leave
+// changes outside the status unsent (the link's own, which its write
+// left unsent), or says why a caller passing its own writes' patcher
+// cannot: that patcher refuses them (strict says which).
+func chainUnsent(callers []*helperCaller, strict func() string) string {
+	for _, k := range callers {
+		switch {
+		case k.link != nil:
+			if why := chainUnsent(k.link.callers, strict); why != "" {
+				return why
+			}
+		case k.shared != "" && !k.sharedUnsent:
+			c := k.calls[0]
+			return fmt.Sprintf("its caller at line %d also writes %s's status, on a patcher -fix makes without patcher.WithNonStatusChangesUnsent(), and %s",
+				c.pass.Fset.Position(c.call.Pos()).Line, c.obj.Name(), strict())
+		default:
+			k.calls[0].unsent = true // the caller's one patcher (callerEdits)
+		}
+	}
+	return ""
 }

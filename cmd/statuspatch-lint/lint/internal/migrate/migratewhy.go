@@ -159,6 +159,14 @@ func (m reads) noGet() string {
 			return m.shapeWhy(why) // migratefield.go
 		}
 	}
+	if why := deferredBeforeRead(m); why != "" {
+		return m.shapeWhy(why)
+	}
+	if fd := m.funcDecl(kube.CalledFunc(m.pass, m.call)); fd != nil && !isStatusWrite(m.call) {
+		// A helper's caller (helperCallers): the write is the helper's.
+		return m.shapeWhy(fmt.Sprintf("%s is not read with Get in %s before its call of %s: where its status changes start is not seen; make New%s there and pass it",
+			m.obj.Name(), m.funcText(), fd.Name.Name, m.patcherType))
+	}
 	return m.shapeWhy(m.obj.Name() + " is not read with Get in " + m.funcText() + " before the write: where its status changes start is not seen; make New" + m.patcherType + " there and call its Flush(ctx) here")
 }
 
@@ -234,4 +242,53 @@ func (m reads) noBase(v *types.Var, what, want string) string {
 		return m.shapeWhy("the " + what + " " + v.Name() + " is a parameter of " + fn + ": the patcher is made where its callers take it; move the write there")
 	}
 	return m.shapeWhy("the " + what + " " + v.Name() + " is not " + want + " taken in " + m.funcText())
+}
+
+// deferredBeforeRead is why a deferred write (defer r.Status().Update(ctx,
+// w), or a write in a deferred literal) stays when its defer statement
+// runs before a Get of the object that a path of the function's graph
+// (life.reaches) leads to: the write runs after that read, but -fix makes
+// the patcher at the read, and the defer statement takes the patcher
+// before (a call's receiver and arguments are taken where it is
+// deferred; a literal names a variable declared after it). "" when the
+// write is not deferred or no such Get follows. At cb49be1 such a write
+// was "not read with Get in this function before the write".
+func deferredBeforeRead(m reads) string {
+	var d *ast.DeferStmt // the write's, or its literal's
+walk:
+	for i, n := range m.path {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			if i > 0 && n.Call == m.path[i-1] && (n.Call == m.call || i > 1 && deferredAt(m.path, i-2)) {
+				d = n
+				break walk
+			}
+		case *ast.FuncLit:
+			if !deferredAt(m.path, i) {
+				break walk // the write's function is not deferred
+			}
+		case *ast.FuncDecl:
+			break walk
+		}
+	}
+	l := newLife(&m.site, m.obj)
+	root, ok := m.cursor(m.enclosingFunc())
+	if d == nil || l == nil || !ok {
+		return ""
+	}
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		get := cur.Node().(*ast.CallExpr)
+		if get.Pos() < d.End() || len(get.Args) != 3 || !l.isGet(get) || !l.reaches(d.Pos(), get.Pos()) {
+			continue
+		}
+		what := fmt.Sprintf("the defer statement at %s takes this write's receiver and arguments there", m.where(d.Pos()))
+		advice := "defer its Flush(ctx) after that read"
+		if _, lit := ast.Unparen(d.Call.Fun).(*ast.FuncLit); lit {
+			what = fmt.Sprintf("the function literal deferred at %s, which holds this write, is declared there", m.where(d.Pos()))
+			advice = "declare the patcher before the defer statement, make it there, and Flush it in the literal when it is made"
+		}
+		return fmt.Sprintf("%s, before %s is read with Get at %s, where -fix makes the patcher: it would name the patcher before it is made; by hand: %s",
+			what, m.obj.Name(), m.where(get.Pos()), advice)
+	}
+	return ""
 }

@@ -31,10 +31,12 @@ func (r *Reconciler) middle(ctx context.Context, w *v1.Widget) error {
 
 func (r *Reconciler) leaf(ctx context.Context, w *v1.Widget) error {
 	w.Status.Size = 1
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of leaf: its caller at line 29 hands on w, a parameter of middle, and its caller at line 25: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of leaf: its caller at line 29 hands on w, a parameter of middle, and its caller at line 25: w is not read with Get in this function before its call of middle: where its status changes start is not seen; make NewWidgetStatusPatcher there and pass it\)$`
 }
 
-// A chain whose middle function changes the spec: it stays.
+// A chain whose middle function changes the object's identity: it
+// stays (a change of its spec moves, leaving it unsent as the Update
+// did: migratechainunsent).
 func (r *Reconciler) Spec(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -44,13 +46,13 @@ func (r *Reconciler) Spec(ctx context.Context, key client.ObjectKey) error {
 }
 
 func (r *Reconciler) resize(ctx context.Context, w *v1.Widget) error {
-	w.Spec.Size = 3
+	w.Namespace = "moved"
 	return r.leafSpec(ctx, w)
 }
 
 func (r *Reconciler) leafSpec(ctx context.Context, w *v1.Widget) error {
 	w.Status.Size = w.Spec.Size
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of leafSpec: its caller at line 48 hands on w, a parameter of resize, and w\.Spec is changed at line 47: the patcher writes only the status \(Flush returns patcher\.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of leafSpec: its caller at line 50 hands on w, a parameter of resize, and w\.Namespace is changed at line 49: that is a change of the object's identity \(its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole\), which the status write follows and the patcher made at the read does not: make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A chain from a List's items: the items are the cache's, never
@@ -74,7 +76,7 @@ func (r *Reconciler) itemVia(ctx context.Context, w *v1.Widget) error {
 
 func (r *Reconciler) itemLeaf(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of itemLeaf: its caller at line 72 hands on w, a parameter of itemVia, and its call at line 64 passes &list\.Items\[i\], not a variable\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of itemLeaf: its caller at line 74 hands on w, a parameter of itemVia, and its call at line 66 passes &list\.Items\[i\], not a variable\)$`
 }
 
 // widgetList is what a List fills: items the cache holds.
@@ -84,9 +86,10 @@ type widgetList struct {
 
 func (l *widgetList) DeepCopyObject() runtime.Object { return l }
 
-// A link that defers its call and changes the spec below it: the
-// deferred write runs after that change, which a Flush would refuse
-// (patcher.ErrNonStatusChange); at 7a366da the chain moved.
+// A link that defers its call and renames the object below it: the
+// deferred write runs after that change, which the Update follows and
+// the patcher does not; at 7a366da the chain moved (then with a spec
+// change, which a Flush refused: patcher.ErrNonStatusChange).
 func (r *Reconciler) Deferred(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -97,13 +100,13 @@ func (r *Reconciler) Deferred(ctx context.Context, key client.ObjectKey) error {
 
 func (r *Reconciler) deferVia(ctx context.Context, w *v1.Widget) error {
 	defer r.deferLeaf(ctx, w)
-	w.Spec.Size = 3
+	w.Name = "renamed"
 	return nil
 }
 
 func (r *Reconciler) deferLeaf(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of deferLeaf: its caller at line 99 hands on w, a parameter of deferVia, and w\.Spec is changed at line 100: the patcher writes only the status \(Flush returns patcher\.ErrNonStatusChange\): make that change on a DeepCopy\(\) of the object, or keep this write\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of deferLeaf: its caller at line 102 hands on w, a parameter of deferVia, and w\.Name is changed at line 103: that is a change of the object's identity \(its name, namespace, uid or resourceVersion; ObjectMeta or TypeMeta whole\), which the status write follows and the patcher made at the read does not: make that change on a DeepCopy\(\) of the object, or keep this write\)$`
 }
 
 // A chain from a List's item named by a local: it stays, and the reason
@@ -128,5 +131,5 @@ func (r *Reconciler) itemLocalVia(ctx context.Context, w *v1.Widget) error {
 
 func (r *Reconciler) itemLocalLeaf(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of itemLocalLeaf: its caller at line 126 hands on w, a parameter of itemLocalVia, and its caller at line 118: it is an item of a list at line 117, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client\.ObjectKeyFromObject\(it\)\), which reads it fresh, and Flush it here\)$`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: w is a parameter of itemLocalLeaf: its caller at line 129 hands on w, a parameter of itemLocalVia, and its caller at line 121: it is an item of a list at line 120, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client\.ObjectKeyFromObject\(it\)\), which reads it fresh, and Flush it here\)$`
 }

@@ -36,7 +36,7 @@ func (r *R) OuterBase(ctx context.Context, key client.ObjectKey) error {
 
 func (r *R) helper(ctx context.Context, w *v1.Widget) error {
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of helper: its caller at line 48: w is not read with Get in the function literal at line 48 before the write: `
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of helper: its caller at line 48: w is not read with Get in the function literal at line 48 before its call of helper: `
 }
 
 // CallerInLiteral: the helper's caller is a literal without a read.

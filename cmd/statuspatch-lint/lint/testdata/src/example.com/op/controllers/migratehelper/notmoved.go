@@ -45,7 +45,7 @@ func (r *Reconciler) fresh(ctx context.Context) error {
 }
 
 func (r *Reconciler) writeFresh(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeFresh: its caller at line 44: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeFresh: its caller at line 44: w is not read with Get in this function before its call of writeFresh: where its status changes start is not seen; make NewWidgetStatusPatcher there and pass it\)$`
 }
 
 // A copy of a read changed before the copy: the copy is not what was read.
@@ -84,7 +84,7 @@ func (r *Reconciler) viaDefaulted(ctx context.Context, key client.ObjectKey) err
 }
 
 func (r *Reconciler) writeDefaulted(ctx context.Context, w *v1.Widget) error {
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeDefaulted: its caller at line 83: w is not read with Get in this function before the write: where its status changes start is not seen; make NewWidgetStatusPatcher there and call its Flush\(ctx\) here\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of writeDefaulted: its caller at line 83: w is not read with Get in this function before its call of writeDefaulted: where its status changes start is not seen; make NewWidgetStatusPatcher there and pass it\)$`
 }
 
 // Used as a value.
