@@ -29,6 +29,8 @@ type staleSource struct {
 	objType types.Type // its type
 	seen    map[ssa.Value]bool
 	bound   map[*ssa.Parameter]binding // parameters of the local callees followed
+	use     ssa.Instruction            // where the value reaches the status
+	crossed bool                       // past a phi the re-read runs after
 }
 
 // binding is the argument a followed call passes for a parameter, and
@@ -57,8 +59,8 @@ func (s stale) String() string {
 	return "assigned from captured " + s.captured + ", computed from " + s.object + " before the re-read"
 }
 
-func newStaleSource(t *tracer, f fresh) *staleSource {
-	return &staleSource{t: t, fresh: f, objType: f.objs[0].Type(), seen: map[ssa.Value]bool{}, bound: map[*ssa.Parameter]binding{}}
+func newStaleSource(t *tracer, f fresh, use ssa.Instruction) *staleSource {
+	return &staleSource{t: t, fresh: f, objType: f.objs[0].Type(), seen: map[ssa.Value]bool{}, bound: map[*ssa.Parameter]binding{}, use: use}
 }
 
 // readBefore reports whether v, an object of the written type other than
@@ -106,6 +108,9 @@ func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int
 		return stale{object: name, read: true}, true
 	}
 	if name, ok := s.loadedBefore(v); ok {
+		return stale{object: name, read: true}, true
+	}
+	if name, ok := s.calledBefore(v); ok {
 		return stale{object: name, read: true}, true
 	}
 	s.seen[v] = true
@@ -360,7 +365,7 @@ func (s *staleSource) loadedBefore(v ssa.Value) (string, bool) {
 		return "", false
 	}
 	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok || identityField(fa) || !s.fresh.is(s.t.fieldRoot(fa)) || !before(load, r) {
+	if !ok || identityField(fa) || !s.fresh.is(s.t.fieldRoot(fa)) || !s.across(load) {
 		return "", false
 	}
 	kind := derefNamed(s.objType).Obj().Name()
