@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -121,7 +122,7 @@ func (s *staleSource) edge(p *ssa.Phi, pred *ssa.BasicBlock, v ssa.Value, next f
 	defer func() { s.use, s.crossed = use, crossed }()
 	end := pred.Instrs[len(pred.Instrs)-1]
 	switch {
-	case s.across(p):
+	case s.across(p) && s.sameKey(p):
 		s.crossed = true
 	case !reaches(r, end):
 		return stale{}, false // a path without the re-read
@@ -129,4 +130,68 @@ func (s *staleSource) edge(p *ssa.Phi, pred *ssa.BasicBlock, v ssa.Value, next f
 		s.use = end
 	}
 	return next(v)
+}
+
+// sameKey reports whether the re-read reads by a key that the cycle
+// through p, a loop's phi, does not change (a parameter, a variable not
+// stored in the loop): each turn reads the same object, so a value
+// carried from the turn before is that object's, read before. A key
+// taken in the turn (for _, k := range keys) reads another object each
+// turn: a value carried from the last one is no replay of this one.
+func (s *staleSource) sameKey(p *ssa.Phi) bool {
+	call, ok := s.fresh.reread.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	var key ssa.Value
+	args := call.Common().Args
+	for i, a := range args {
+		if i > 0 && s.fresh.is(s.t.identity(a)) {
+			key = args[i-1]
+		}
+	}
+	inLoop := func(instr ssa.Instruction) bool { return reaches(p, instr) && reaches(instr, p) }
+	for range kube.MaxDepth {
+		switch k := key.(type) {
+		case nil:
+			return false
+		case *ssa.Parameter, *ssa.FreeVar, *ssa.Const, *ssa.Global:
+			return true
+		case *ssa.UnOp:
+			key = k.X
+		case *ssa.FieldAddr:
+			key = k.X
+		case *ssa.Field:
+			key = k.X
+		case *ssa.Alloc:
+			return !inLoop(k) && !storedIn(k, inLoop)
+		default:
+			instr, ok := key.(ssa.Instruction)
+			return ok && !inLoop(instr)
+		}
+	}
+	return false
+}
+
+// storedIn reports whether a store to alloc or a field of it is an
+// instruction in.
+func storedIn(alloc *ssa.Alloc, in func(ssa.Instruction) bool) bool {
+	addrs := []ssa.Value{alloc}
+	for i := 0; i < len(addrs) && i < 64; i++ {
+		refs := addrs[i].Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == addrs[i] && in(r) {
+					return true
+				}
+			case *ssa.FieldAddr:
+				addrs = append(addrs, r)
+			}
+		}
+	}
+	return false
 }

@@ -33,12 +33,13 @@ func (r *Reconciler) loopReReadSameVar(ctx context.Context, keys []client.Object
 	return nil
 }
 
-// Decided from the previous turn's read, stored after this turn's Get.
-func (r *Reconciler) loopCarried(ctx context.Context, keys []client.ObjectKey) error {
+// Decided from the previous turn's read of the same key, stored after
+// this turn's Get.
+func (r *Reconciler) loopCarried(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	ready := false
-	for _, k := range keys {
-		if err := r.Get(ctx, k, w); err != nil {
+	for range 3 {
+		if err := r.Get(ctx, key, w); err != nil {
 			return err
 		}
 		w.Status.Ready = ready
@@ -259,6 +260,42 @@ func (r *Reconciler) handRetryStale(ctx context.Context, key client.ObjectKey) e
 		if err := r.Get(ctx, key, w); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// Twin: carried from the previous turn's object, another key: no replay
+// of this object's status.
+func (r *Reconciler) loopCarriedOtherKeys(ctx context.Context, keys []client.ObjectKey) error {
+	w := &v1.Widget{}
+	total := int64(0)
+	for _, k := range keys {
+		if err := r.Get(ctx, k, w); err != nil {
+			return err
+		}
+		total += w.Status.ObservedGeneration
+		w.Status.ObservedGeneration = total
+		if err := r.Status().Update(ctx, w); err != nil { // want `^optimistic: Status\(\)\.Update of Widget`
+			return err
+		}
+	}
+	return nil
+}
+
+// Twin: the key built in the turn.
+func (r *Reconciler) loopCarriedBuiltKey(ctx context.Context, names []string) error {
+	w := &v1.Widget{}
+	ready := false
+	for _, n := range names {
+		key := client.ObjectKey{Namespace: "ns", Name: n}
+		if err := r.Get(ctx, key, w); err != nil {
+			return err
+		}
+		w.Status.Ready = ready
+		if err := r.Status().Update(ctx, w); err != nil { // want `^optimistic: Status\(\)\.Update of Widget`
+			return err
+		}
+		ready = !w.Status.Ready
 	}
 	return nil
 }
