@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"go/token"
 	"slices"
 	"strconv"
 
@@ -194,4 +195,43 @@ func storedIn(alloc *ssa.Alloc, in func(ssa.Instruction) bool) bool {
 		}
 	}
 	return false
+}
+
+// at follows a call's results with site, the call of the re-read's
+// function they are computed in, when there is none yet.
+func (s *staleSource) at(call ssa.Instruction, follow func() (stale, bool)) (stale, bool) {
+	r := s.fresh.reread
+	if s.site != nil || r == nil || call.Parent() != r.Parent() {
+		return follow()
+	}
+	s.site = call
+	defer func() { s.site = nil }()
+	return follow()
+}
+
+// loadedInCallee reports whether v is a field, loaded in a function of
+// the package, of its parameter given the fresh object by a call made
+// before the re-read (ready := r.desired(w), then the re-read into w,
+// then w.Status.Ready = ready): the read before's value, as a field
+// loaded in the re-read's function before it is (loadedBefore).
+func (s *staleSource) loadedInCallee(v ssa.Value) (string, bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || s.site == nil || load.Parent() == s.site.Parent() {
+		return "", false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || identityField(fa) {
+		return "", false
+	}
+	p, ok := s.t.fieldRoot(fa).(*ssa.Parameter)
+	if !ok {
+		return "", false
+	}
+	b, ok := s.bound[p]
+	if !ok || !s.fresh.is(s.t.identity(b.arg)) || !s.across(s.site) {
+		return "", false
+	}
+	kind := derefNamed(s.objType).Obj().Name()
+	line := s.fresh.reread.Parent().Prog.Fset.Position(s.site.Pos()).Line
+	return "the " + kind + "'s fields read by the call at line " + strconv.Itoa(line), true
 }

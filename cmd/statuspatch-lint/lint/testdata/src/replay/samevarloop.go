@@ -299,3 +299,32 @@ func (r *Reconciler) loopCarriedBuiltKey(ctx context.Context, names []string) er
 	}
 	return nil
 }
+
+func (r *Reconciler) desired(w *v1.Widget) bool { return !w.Status.Ready } // want desired:`^statusOnly\[0\]$`
+
+// Decided by a helper of the package before the re-read.
+func (r *Reconciler) helperBefore(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	ready := r.desired(w)
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = ready
+	return r.Status().Update(ctx, w) // want `^blind: Status\(\)\.Update of Widget: status replayed from before the re-read \(computed from the Widget's fields read by the call at line \d+`
+}
+
+// Twin: the helper after the re-read.
+func (r *Reconciler) helperAfter(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = r.desired(w)
+	return r.Status().Update(ctx, w) // want `^optimistic: Status\(\)\.Update of Widget`
+}
