@@ -251,51 +251,6 @@ func (rp *replayer) objectCalls(fn *ssa.Function, p ssa.Value) []ssa.Value {
 	return out
 }
 
-// reRead returns the Get in fn that reads obj and may run before at, or
-// nil.
-func (rp *replayer) reRead(fn *ssa.Function, obj ssa.Value, at ssa.Instruction) ssa.Instruction {
-	if fn == nil {
-		return nil
-	}
-	var gets []ssa.Instruction
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok || calledName(call.Common()) != "Get" || !reaches(instr, at) {
-				continue
-			}
-			for _, a := range call.Common().Args {
-				if rp.identity(a) == obj {
-					gets = append(gets, instr)
-					break
-				}
-			}
-		}
-	}
-	// Of two Gets into one variable (a read, a status decided from it,
-	// the re-read, the decision stored), the re-read is the one every
-	// other runs before.
-	for _, g := range gets {
-		last := true
-		for _, h := range gets {
-			last = last && (h == g || before(h, g))
-		}
-		if last {
-			return g
-		}
-	}
-	if len(gets) > 0 {
-		return gets[0]
-	}
-	return nil
-}
-
-// before reports whether instruction a runs before b on every path that
-// runs both: a may run before b, and b never before a.
-func before(a, b ssa.Instruction) bool {
-	return reaches(a, b) && !reaches(b, a)
-}
-
 // capturedStatus finds in fn a store to f's status (obj.Status = v, or
 // obj.Status.F = v) after its re-read, or a call updating it in place
 // (meta.SetStatusCondition(&obj.Status.Conditions, c)), whose value is
@@ -330,7 +285,7 @@ func (rp *replayer) capturedStatus(fn *ssa.Function, f fresh) replayed {
 			if name, ok := rp.capturedFrom(st.Val, f, fa); ok {
 				return found(stale{object: name}, st.Pos())
 			}
-			if src, ok := newStaleSource(rp.tracer, f).of(st.Val); ok {
+			if src, ok := newStaleSource(rp.tracer, f, st).of(st.Val); ok {
 				return found(src, st.Pos())
 			}
 		}
@@ -339,7 +294,7 @@ func (rp *replayer) capturedStatus(fn *ssa.Function, f fresh) replayed {
 		if !after(a.call) {
 			continue
 		}
-		if src, ok := newStaleSource(rp.tracer, f).of(a.val); ok {
+		if src, ok := newStaleSource(rp.tracer, f, a.call).of(a.val); ok {
 			return found(src, a.call.Pos())
 		}
 	}

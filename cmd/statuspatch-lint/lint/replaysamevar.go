@@ -14,16 +14,14 @@ import (
 // re-read past it: in the re-read's function, an edge from a block the
 // re-read does not reach is a path without it (ready := !w.Status.Ready;
 // if refresh { c.Get(ctx, key, w); ready = !w.Status.Ready }: the first
-// decision is stored only where no re-read ran).
+// decision is stored only where no re-read ran); see edge for loops.
 func (s *staleSource) phi(v *ssa.Phi, next func(ssa.Value) (stale, bool)) (stale, bool) {
-	r := s.fresh.reread
 	for i, e := range v.Edges {
-		if r != nil && r.Parent() == v.Parent() && i < len(v.Block().Preds) {
-			if pred := v.Block().Preds[i]; len(pred.Instrs) > 0 && !reaches(r, pred.Instrs[len(pred.Instrs)-1]) {
-				continue
+		if i < len(v.Block().Preds) {
+			if st, ok := s.edge(v, v.Block().Preds[i], e, next); ok {
+				return st, true
 			}
-		}
-		if st, ok := next(e); ok {
+		} else if st, ok := next(e); ok {
 			return st, true
 		}
 	}

@@ -29,6 +29,9 @@ type staleSource struct {
 	objType types.Type // its type
 	seen    map[ssa.Value]bool
 	bound   map[*ssa.Parameter]binding // parameters of the local callees followed
+	use     ssa.Instruction            // where the value reaches the status
+	crossed bool                       // past a phi the re-read runs after
+	site    ssa.Instruction            // the call of the re-read's function followed into
 }
 
 // binding is the argument a followed call passes for a parameter, and
@@ -57,8 +60,8 @@ func (s stale) String() string {
 	return "assigned from captured " + s.captured + ", computed from " + s.object + " before the re-read"
 }
 
-func newStaleSource(t *tracer, f fresh) *staleSource {
-	return &staleSource{t: t, fresh: f, objType: f.objs[0].Type(), seen: map[ssa.Value]bool{}, bound: map[*ssa.Parameter]binding{}}
+func newStaleSource(t *tracer, f fresh, use ssa.Instruction) *staleSource {
+	return &staleSource{t: t, fresh: f, objType: f.objs[0].Type(), seen: map[ssa.Value]bool{}, bound: map[*ssa.Parameter]binding{}, use: use}
 }
 
 // readBefore reports whether v, an object of the written type other than
@@ -108,6 +111,9 @@ func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int
 	if name, ok := s.loadedBefore(v); ok {
 		return stale{object: name, read: true}, true
 	}
+	if name, ok := s.calledBefore(v); ok {
+		return stale{object: name, read: true}, true
+	}
 	s.seen[v] = true
 	next := func(w ssa.Value) (stale, bool) { return s.walk(w, outside, captured, depth+1) }
 	if outside && sameObjectType(v.Type(), s.objType) {
@@ -150,10 +156,10 @@ func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int
 		}
 		return stale{}, false
 	case *ssa.Call:
-		return s.call(v.Common(), 0, outside, captured, depth)
+		return s.at(v, func() (stale, bool) { return s.call(v.Common(), 0, outside, captured, depth) })
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok {
-			return s.call(call.Common(), v.Index, outside, captured, depth)
+			return s.at(call, func() (stale, bool) { return s.call(call.Common(), v.Index, outside, captured, depth) })
 		}
 	case *ssa.UnOp:
 		if v.Op == token.ARROW {
@@ -356,12 +362,15 @@ func valueName(v ssa.Value) string {
 func (s *staleSource) loadedBefore(v ssa.Value) (string, bool) {
 	r := s.fresh.reread
 	load, ok := v.(*ssa.UnOp)
-	if r == nil || !ok || load.Op != token.MUL || load.Parent() != r.Parent() {
+	if r == nil || !ok || load.Op != token.MUL {
 		return "", false
 	}
+	if load.Parent() != r.Parent() {
+		return s.loadedInCallee(v)
+	}
 	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok || identityField(fa) || !s.fresh.is(s.t.fieldRoot(fa)) || !before(load, r) {
-		return "", false
+	if !ok || identityField(fa) || !s.fresh.is(s.t.fieldRoot(fa)) || !s.across(load) {
+		return s.loadedInCallee(v)
 	}
 	kind := derefNamed(s.objType).Obj().Name()
 	for _, p := range []token.Pos{load.Pos(), fa.Pos()} {

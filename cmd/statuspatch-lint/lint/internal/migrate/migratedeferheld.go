@@ -28,19 +28,7 @@ import (
 func deferHeld(m *migration, group []*migration, files Files, ws []*Write) string {
 	fn := m.enclosingFunc()
 	names := newAliases(m.pass.TypesInfo, fn, m.obj)
-	var gets, returned []ast.Stmt
-	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
-		for _, s := range list {
-			if m.reads().isGetStmt(s) {
-				gets = append(gets, s)
-			}
-			// return r.Get(ctx, key, obj): a re-read no Fetch replaces.
-			if r, ok := s.(*ast.ReturnStmt); ok && len(r.Results) == 1 && m.reads().isGetStmt(&ast.ExprStmt{X: r.Results[0]}) {
-				gets, returned = append(gets, s), append(returned, s)
-			}
-		}
-		return true
-	})
+	gets, stays := rereads(m)
 	why := ""
 	ast.Inspect(fn, func(n ast.Node) bool {
 		d, ok := n.(*ast.DeferStmt)
@@ -55,8 +43,8 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 			note = " (a re-read becomes a Fetch for the group's own writes in a deferred literal, not a helper's: it stays a Get)"
 			if at == nil {
 				at, what = litOwnWrite(lit, group)
-				note = " (a return's Get is no statement a Fetch replaces: it stays a Get)"
-				after = returned
+				note = " (a Get in a return or another expression, or a helper's read, is no statement a Fetch replaces: it stays)"
+				after = stays
 			}
 		} else {
 			what = deferWrites(m, d.Call, group, files, ws, names)
@@ -73,7 +61,34 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 		}
 		return true
 	})
+	if why == "" {
+		why = strayHeld(m, group, stays)
+	}
 	return why
+}
+
+// strayHeld says why the group stays when a Get that no Fetch replaces
+// (in an expression: if apierrors.IsNotFound(r.Get(ctx, key, w)))
+// runs between a write's patcher and the write: the Flush would send the
+// base taken before the re-read, where the handwritten write, through
+// the object as re-read, was stored.
+func strayHeld(m *migration, group []*migration, stays []ast.Node) string {
+	for _, h := range group {
+		if h.anchor == nil || inDefer(h.path) {
+			continue
+		}
+		for _, s := range stays {
+			call, ok := s.(*ast.CallExpr)
+			if !ok || !m.reads().isGetStmt(&ast.ExprStmt{X: call}) {
+				continue // a helper's read: the helper chain's rules
+			}
+			if h.anchor.End() <= s.Pos() && s.End() <= h.call.Pos() {
+				return fmt.Sprintf("%s is read again at %s, between the read its patcher is made after (%s) and the write at %s, by a Get in an expression, which no Fetch replaces: the Flush would send the base of the first read and conflict where the handwritten write, through %s as re-read, was stored",
+					m.obj.Name(), m.where(s.Pos()), m.where(h.anchor.Pos()), m.where(h.call.Pos()), m.obj.Name())
+			}
+		}
+	}
+	return ""
 }
 
 // deferWrites says how the deferred call writes the object: a write of
@@ -140,4 +155,70 @@ func litOwnWrite(lit *ast.FuncLit, group []*migration) (*ast.CallExpr, string) {
 		}
 	}
 	return nil, ""
+}
+
+// rereads are the reads of the object in the function: its Get
+// statements, which planRereads may make Fetches, and the reads that stay
+// whatever it does (stays, among them): a Get in a return or another
+// expression (return ctrl.Result{}, r.Get(ctx, key, w)), and a call of a
+// function of the package that reads into the object (return
+// r.refetch(ctx, req, w)).
+func rereads(m *migration) (gets, stays []ast.Node) {
+	inStmt := map[*ast.CallExpr]bool{}
+	m.stmtLists(func(_ ast.Node, list []ast.Stmt) bool {
+		for _, s := range list {
+			if m.reads().isGetStmt(s) {
+				gets = append(gets, s)
+				inStmt[stmtCall(s)] = true
+			}
+		}
+		return true
+	})
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || inStmt[call] {
+			return true
+		}
+		if m.reads().isGetStmt(&ast.ExprStmt{X: call}) || readsInto(m, call) {
+			gets, stays = append(gets, call), append(stays, call)
+		}
+		return true
+	})
+	return gets, stays
+}
+
+// stmtCall is the call of a statement that is one (alone, assigned, or
+// an if's init), or nil.
+func stmtCall(s ast.Stmt) *ast.CallExpr {
+	if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
+		s = is.Init
+	}
+	var e ast.Expr
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		e = s.X
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 {
+			e = s.Rhs[0]
+		}
+	}
+	call, _ := ast.Unparen(e).(*ast.CallExpr)
+	return call
+}
+
+// readsInto reports whether call hands the object to a function of the
+// package that reads into it with Get.
+func readsInto(m *migration, call *ast.CallExpr) bool {
+	decl := m.funcDecl(kube.CalledFunc(m.pass, call))
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	for i, arg := range call.Args {
+		if passesObj(m.pass.TypesInfo, m.obj, arg) {
+			if get, _ := readInto(m.reads(), decl, i); get != nil {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -109,10 +109,10 @@ func (r *R) returnGet(ctx context.Context, req ctrl.Request) error {
 	}
 	defer func() {
 		w.Status.Size = 2
-		_ = r.Status().Update(ctx, w) // want `not moved to the patcher: the deferred call at line 112 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w with Get at line 118 \(a return's Get`
+		_ = r.Status().Update(ctx, w) // want `not moved to the patcher: the deferred call at line 112 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w with Get at line 118 \(a Get in a return`
 	}()
 	w.Status.Ready = true
-	if err := r.Status().Update(ctx, w); err != nil { // want `not moved to the patcher: the deferred call at line 112 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w with Get at line 118 \(a return's Get`
+	if err := r.Status().Update(ctx, w); err != nil { // want `not moved to the patcher: the deferred call at line 112 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w with Get at line 118 \(a Get in a return`
 		return err
 	}
 	return r.Get(ctx, req.NamespacedName, w)
