@@ -61,6 +61,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 		}
 	}
 	unstructuredKinds(pass, files, ws)
+	files.applied = files.appliedQuery(ws)
 	rp := &replayer{t}
 	reps := make([]replayed, len(ws))
 	for i, w := range ws {

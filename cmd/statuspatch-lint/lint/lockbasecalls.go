@@ -28,8 +28,14 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 	if objectWrite(cc) {
 		return "" // staleLockBase's own
 	}
-	if mc, ok := cc.Value.(*ssa.MakeClosure); ok {
-		return closureWrite(c, mc, root, depth)
+	if fn, roots := handedTo(c, root); fn != nil {
+		if depth == 0 {
+			return ""
+		}
+		return bodyWrite(fn, funcName(fn), roots, depth)
+	}
+	if _, ok := cc.Value.(*ssa.MakeClosure); ok {
+		return "" // a literal neither given nor capturing it
 	}
 	given := -1
 	for i, a := range cc.Args {
@@ -42,13 +48,6 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		return ""
 	}
 	callee := cc.StaticCallee()
-	// A method value's wrapper (Pkg nil) calls its package's method.
-	if callee != nil && callee.Blocks != nil && callee.Pkg != nil && (callee.Pkg == c.Parent().Pkg || c.Parent().Pkg == nil) {
-		if depth == 0 || given >= len(callee.Params) {
-			return ""
-		}
-		return bodyWrite(callee, callee.Name(), map[ssa.Value]bool{callee.Params[given]: true}, depth)
-	}
 	if callee != nil && callee.Blocks != nil {
 		return "" // a function of another package built here (its writes are its own)
 	}
@@ -70,32 +69,55 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 	return ""
 }
 
-// closureWrite says how a literal, or a method value (r.label's bound
-// wrapper), called with the object or capturing it, may write it.
-func closureWrite(c ssa.CallInstruction, mc *ssa.MakeClosure, root ssa.Value, depth int) string {
-	fn, ok := mc.Fn.(*ssa.Function)
-	if !ok || depth == 0 || fn.Blocks == nil {
-		return ""
-	}
+// handedTo is the function the call c runs with the object root in
+// sight, and the object's values there (parameters, captured variables):
+// a function of the package given it, a literal given or capturing it, a
+// method value's bound method (r.label's wrapper, whose package is nil,
+// calls its package's method); nil when c runs none it can see into
+// (another package's function, an interface's method) or hands it none.
+// Both the lock's rules (callWrite, applies) and -fix's questions
+// (lockbasequery.go) follow the object into a call by it.
+func handedTo(c ssa.CallInstruction, root ssa.Value) (*ssa.Function, map[ssa.Value]bool) {
+	cc := c.Common()
 	roots := map[ssa.Value]bool{}
-	for i, b := range mc.Bindings {
-		if r, _ := objectRoot(b); r == root && i < len(fn.FreeVars) {
-			roots[fn.FreeVars[i]] = true
+	var fn *ssa.Function
+	if mc, ok := cc.Value.(*ssa.MakeClosure); ok {
+		fn, _ = mc.Fn.(*ssa.Function)
+		if fn == nil {
+			return nil, nil
+		}
+		for i, b := range mc.Bindings {
+			if r, _ := objectRoot(b); r == root && i < len(fn.FreeVars) {
+				roots[fn.FreeVars[i]] = true
+			}
+		}
+	} else {
+		fn = cc.StaticCallee()
+		if fn == nil || fn.Pkg == nil || fn.Pkg != c.Parent().Pkg && c.Parent().Pkg != nil {
+			return nil, nil
 		}
 	}
-	for i, a := range c.Common().Args {
+	if fn.Blocks == nil {
+		return nil, nil
+	}
+	for i, a := range cc.Args {
 		if r, _ := objectRoot(a); r == root && i < len(fn.Params) {
 			roots[fn.Params[i]] = true
 		}
 	}
 	if len(roots) == 0 {
-		return ""
+		return nil, nil
 	}
-	name := strings.TrimSuffix(fn.Name(), "$bound")
-	if fn.Synthetic == "" {
-		name = fmt.Sprintf("the literal at line %d", fn.Prog.Fset.Position(fn.Pos()).Line)
+	return fn, roots
+}
+
+// funcName names fn in a reason: a literal by its line, a method value's
+// wrapper by its method.
+func funcName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return fmt.Sprintf("the literal at line %d", fn.Prog.Fset.Position(fn.Pos()).Line)
 	}
-	return bodyWrite(fn, name, roots, depth)
+	return strings.TrimSuffix(fn.Name(), "$bound")
 }
 
 // bodyWrite says how fn, named name, writes one of roots (its parameter
@@ -187,9 +209,13 @@ func appliedBefore(pass *analysis.Pass, fn *ssa.Function, root ssa.Value, taken,
 			if !ok || x == y || !reaches(x, y) {
 				continue
 			}
-			how, ok := applies(x, root, 2)
-			if !ok || readAgain(fn, root, x, taken) {
+			via, apply := applies(x, root, 2)
+			if apply == nil || readAgain(fn, root, x, taken) {
 				continue
+			}
+			how := ""
+			if via != nil {
+				how = fmt.Sprintf(" by %s, at %s", funcName(via), positionOf(apply.Parent(), apply))
 			}
 			return fmt.Sprintf("the object is applied at line %d%s, before this patch: the apply moves the resourceVersion on the server, not in the object the base copies, so a lock would send the older one and conflict whenever the apply changes anything; read the object again after the apply, or make this write an apply",
 				pass.Fset.Position(x.Pos()).Line, how)
@@ -198,34 +224,36 @@ func appliedBefore(pass *analysis.Pass, fn *ssa.Function, root ssa.Value, taken,
 	return ""
 }
 
-// applies reports whether the call x applies root's object: an Apply of
-// a configuration built from root's fields, or a call handing root to a
-// function of the package that applies what it is given (how: " by
-// applySize, at file.go:N").
-func applies(x ssa.CallInstruction, root ssa.Value, depth int) (how string, ok bool) {
+// applies says whether the call x applies root's object: an Apply of a
+// configuration built from root's fields (apply is x), or a call running
+// a function that applies it, the object in its sight (handedTo: via is
+// that function, apply the Apply in it or deeper); nil when it does not.
+func applies(x ssa.CallInstruction, root ssa.Value, depth int) (via *ssa.Function, apply ssa.CallInstruction) {
 	cc := x.Common()
 	if cc.IsInvoke() && cc.Method.Name() == "Apply" && len(cc.Args) >= 2 {
-		return "", configOf(cc.Args[1], root, 8)
-	}
-	callee := cc.StaticCallee()
-	if depth == 0 || callee == nil || callee.Blocks == nil || callee.Pkg == nil || callee.Pkg != x.Parent().Pkg {
-		return "", false
-	}
-	for i, a := range cc.Args {
-		if r, _ := objectRoot(a); r != root || i >= len(callee.Params) {
-			continue
+		if configOf(cc.Args[1], root, 8) {
+			return nil, x
 		}
-		for _, b := range callee.Blocks {
-			for _, in := range b.Instrs {
-				if inner, ok := in.(ssa.CallInstruction); ok {
-					if _, ok := applies(inner, callee.Params[i], depth-1); ok {
-						return fmt.Sprintf(" by %s, at %s", callee.Name(), positionOf(callee, inner)), true
-					}
+		return nil, nil
+	}
+	fn, roots := handedTo(x, root)
+	if depth == 0 || fn == nil {
+		return nil, nil
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			inner, ok := in.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			for r := range roots {
+				if _, a := applies(inner, r, depth-1); a != nil {
+					return fn, a
 				}
 			}
 		}
 	}
-	return "", false
+	return nil, nil
 }
 
 // readAgain reports whether a Get into root may run after x and before

@@ -37,6 +37,21 @@ type Files struct {
 	// Once holds what -fix computes once per pass (NewOnce): nil, it is
 	// computed at each use.
 	Once *Once
+	// Applied answers, from the analyzer's model of what a call does to
+	// an object (lint/lockbasequery.go, on SSA: the package's functions,
+	// literals, method values), whether an apply of the object the status
+	// write at at (its Lparen) writes may run after the object's read
+	// (from readFrom to readTo) and before the write; nil when none may,
+	// or the model is not given.
+	Applied func(readFrom, readTo, at token.Pos) *Applied
+}
+
+// Applied is an apply of an object Files.Applied finds: at Call, the
+// apply (Via empty) or a call of Via, a function of the package, that
+// applies the object it is handed, at Apply.
+type Applied struct {
+	Call, Apply token.Pos
+	Via         string
 }
 
 // Once is what -fix computes once per pass of the analyzer, over the
