@@ -54,6 +54,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 	t := newTracer(pass, funcs)
 	c := newClassifier(t, funcs)
 	exportPatchFuncs(pass, c, funcs)
+	exportReadsFacts(pass, funcs)
 	var ws []*write
 	for _, w := range findWrites(t, funcs) {
 		if files.checked(files.callPos(w.pos)) {

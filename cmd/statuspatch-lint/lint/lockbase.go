@@ -93,7 +93,7 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 				if !ok || x == y || !reaches(taken, x) || !reaches(x, y) {
 					continue
 				}
-				if how := callWrite(x, root, 3); how != "" {
+				if how := callWrite(pass, x, root, 3); how != "" {
 					return fmt.Sprintf("the base %s is taken at line %d, before the call at line %d, which is given the object: %s, moving the resourceVersion a lock would send: locked, this patch would conflict whenever both change; take the base after that call, or write the status first",
 						types.ExprString(expr.Args[0]), pass.Fset.Position(taken.Pos()).Line, pass.Fset.Position(x.Pos()).Line, how)
 				}

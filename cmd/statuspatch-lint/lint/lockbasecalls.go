@@ -23,7 +23,7 @@ import (
 
 // callWrite says how the call c, given the object root, may write it: the
 // write it makes, or why it may; "" when it does not.
-func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
+func callWrite(pass *analysis.Pass, c ssa.CallInstruction, root ssa.Value, depth int) string {
 	cc := c.Common()
 	if objectWrite(cc) {
 		return "" // staleLockBase's own
@@ -32,7 +32,7 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		if depth == 0 {
 			return ""
 		}
-		return bodyWrite(fn, funcName(fn), roots, depth)
+		return bodyWrite(pass, fn, funcName(fn), roots, depth)
 	}
 	if _, ok := cc.Value.(*ssa.MakeClosure); ok {
 		return "" // a literal neither given nor capturing it
@@ -48,8 +48,16 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		return ""
 	}
 	callee := cc.StaticCallee()
+	if callee != nil && callee.Pkg == nil && callee.Signature.Recv() != nil && isWriter(callee.Signature.Recv().Type()) && !clientRead(callee.Name()) {
+		// A client's method promoted through a struct embedding it
+		// (r.Delete(ctx, obj)): its wrapper calls the interface's.
+		return fmt.Sprintf("%s is a method of a client, and may update it", callee.Name())
+	}
 	if callee != nil && callee.Blocks != nil {
 		return "" // a function of another package built here (its writes are its own)
+	}
+	if readsOnly(pass, callee, given) {
+		return "" // its package's analysis saw it only read it (lockbasefacts.go)
 	}
 	for i, a := range cc.Args {
 		if i != given && isWriter(a.Type()) {
@@ -57,8 +65,7 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		}
 	}
 	if cc.IsInvoke() && isWriter(cc.Value.Type()) {
-		switch cc.Method.Name() {
-		case "Get", "List", "Status", "SubResource", "Scheme", "RESTMapper", "GroupVersionKindFor", "IsObjectNamespaced":
+		if clientRead(cc.Method.Name()) {
 			return ""
 		}
 		return fmt.Sprintf("%s is a method of a client, and may update it", callName(cc))
@@ -123,7 +130,7 @@ func funcName(fn *ssa.Function) string {
 // bodyWrite says how fn, named name, writes one of roots (its parameter
 // or captured variable the object is): a Patch or Update of it, or a call
 // given it that may.
-func bodyWrite(fn *ssa.Function, name string, roots map[ssa.Value]bool, depth int) string {
+func bodyWrite(pass *analysis.Pass, fn *ssa.Function, name string, roots map[ssa.Value]bool, depth int) string {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			inner, ok := in.(ssa.CallInstruction)
@@ -137,13 +144,22 @@ func bodyWrite(fn *ssa.Function, name string, roots map[ssa.Value]bool, depth in
 				continue
 			}
 			for r := range roots {
-				if why := callWrite(inner, r, depth-1); why != "" {
+				if why := callWrite(pass, inner, r, depth-1); why != "" {
 					return name + " hands it on: " + why
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// clientRead reports whether a client's method of that name only reads.
+func clientRead(name string) bool {
+	switch name {
+	case "Get", "List", "Status", "SubResource", "Scheme", "RESTMapper", "GroupVersionKindFor", "IsObjectNamespaced":
+		return true
+	}
+	return false
 }
 
 // returnsError reports whether sig's last result is an error: a call
