@@ -63,6 +63,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 	}
 	unstructuredKinds(pass, files, ws)
 	files.applied = files.appliedQuery(ws)
+	files.callWrites = files.callWritesQuery(pass, funcs)
 	rp := &replayer{t}
 	reps := make([]replayed, len(ws))
 	for i, w := range ws {

@@ -21,12 +21,13 @@ type fileSet struct {
 	// applied answers -fix's question of an apply between a read and a
 	// write from the lock's model (lockbasequery.go), once the writes are
 	// found.
-	applied func(readFrom, readTo, at token.Pos) *migrate.Applied
+	applied    func(readFrom, readTo, at token.Pos) *migrate.Applied
+	callWrites func(lparen token.Pos, arg int) string
 }
 
 // migrateFiles is what -fix (migrate.Fix) reads of the package's files.
 func (fs *fileSet) migrateFiles() migrate.Files {
-	return migrate.Files{Calls: fs.calls, Checked: fs.checked, Inspector: fs.insp, Once: fs.once, Applied: fs.applied}
+	return migrate.Files{Calls: fs.calls, Checked: fs.checked, Inspector: fs.insp, Once: fs.once, Applied: fs.applied, CallWrites: fs.callWrites}
 }
 
 func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -12,7 +13,8 @@ import (
 // lockbasecalls.go) the questions it used to answer again on the syntax,
 // by the positions it knows: whether an apply of the object written at a
 // status write may run after the object's read and before that write
-// (migrate.Files.Applied). One model answers both: the lint's "no lock
+// (migrate.Files.Applied), and how a call given the object may write it
+// (Files.CallWrites). One model answers both: the lint's "no lock
 // after an apply" (appliedBefore) and -fix's "no patcher made before an
 // apply" (migratekeptbetween.go's appliedBetween), each seeing the
 // package's functions, literals capturing the object and method values.
@@ -62,5 +64,42 @@ func (fs *fileSet) appliedQuery(ws []*write) func(readFrom, readTo, at token.Pos
 			}
 		}
 		return found
+	}
+}
+
+// callWritesQuery returns migrate.Files.CallWrites over the package's
+// functions: how the call at lparen may write the object it is given as
+// its argument arg (by the call's syntax, the receiver not counted), by
+// callWrite; "" when it does not (a function of another package whose
+// analysis saw it only read it: lockbasefacts.go).
+func (fs *fileSet) callWritesQuery(pass *analysis.Pass, funcs []*ssa.Function) func(lparen token.Pos, arg int) string {
+	var byPos map[token.Pos]ssa.CallInstruction
+	return func(lparen token.Pos, arg int) string {
+		if byPos == nil {
+			byPos = map[token.Pos]ssa.CallInstruction{}
+			for _, fn := range funcs {
+				for _, b := range fn.Blocks {
+					for _, in := range b.Instrs {
+						if c, ok := in.(ssa.CallInstruction); ok {
+							byPos[c.Pos()] = c
+						}
+					}
+				}
+			}
+		}
+		x, ok := byPos[lparen]
+		call, found := fs.calls[lparen]
+		if !ok || !found || arg < 0 || arg >= len(call.Args) {
+			return "?"
+		}
+		cc := x.Common()
+		if f := cc.StaticCallee(); !cc.IsInvoke() && f != nil && f.Signature.Recv() != nil {
+			arg++ // the receiver is the first argument
+		}
+		if arg >= len(cc.Args) {
+			return "?"
+		}
+		root, _ := objectRoot(cc.Args[arg])
+		return callWrite(pass, x, root, 3)
 	}
 }

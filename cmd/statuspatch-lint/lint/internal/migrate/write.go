@@ -44,6 +44,11 @@ type Files struct {
 	// (from readFrom to readTo) and before the write; nil when none may,
 	// or the model is not given.
 	Applied func(readFrom, readTo, at token.Pos) *Applied
+	// CallWrites answers from the same model how the call at lparen may
+	// write the object it is given as its argument arg (the receiver not
+	// counted): "" when it does not (another package's function its own
+	// analysis saw only read it), "?" when the model has no such call.
+	CallWrites func(lparen token.Pos, arg int) string
 }
 
 // Applied is an apply of an object Files.Applied finds: at Call, the
