@@ -71,9 +71,12 @@ func writesParam(pass *analysis.Pass, fn *ssa.Function, p *ssa.Parameter) bool {
 }
 
 // escapes reports whether v (a parameter, or a conversion of it) may
-// outlive the call: stored, returned, captured, sent, or merged at a phi.
-// A function keeping the object (a generated patcher's constructor) may
-// write it later, through what it returns, with no call given it.
+// outlive the call: stored, returned, captured, sent, merged at a phi, or
+// handed to a call whose results may hold it (a function of the package
+// is followed to its parameter; a method called on the object itself, a
+// getter or a DeepCopy, keeps nothing of it). A function keeping the
+// object (a generated patcher's constructor) may write it later, through
+// what it returns, with no call given it.
 func escapes(v ssa.Value, depth int) bool {
 	refs := v.Referrers()
 	if refs == nil {
@@ -91,9 +94,66 @@ func escapes(v ssa.Value, depth int) bool {
 			if depth == 0 || escapes(r.(ssa.Value), depth-1) {
 				return true
 			}
+		case ssa.CallInstruction:
+			if depth == 0 || handedOn(r, v, depth) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// handedOn reports whether the call c, given v, may keep it past itself.
+func handedOn(c ssa.CallInstruction, v ssa.Value, depth int) bool {
+	cc := c.Common()
+	callee := cc.StaticCallee()
+	for i, a := range cc.Args {
+		if a != v {
+			continue
+		}
+		if i == 0 && callee != nil && callee.Signature.Recv() != nil {
+			continue // a method of the object itself
+		}
+		if callee != nil && callee.Blocks != nil && callee.Pkg == c.Parent().Pkg && i < len(callee.Params) {
+			if escapes(callee.Params[i], depth-1) {
+				return true
+			}
+			continue
+		}
+		if _, isGo := c.(*ssa.Go); isGo || holdsRefs(cc.Signature().Results()) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsRefs reports whether a value of type t may hold a reference (a
+// pointer, slice, map, channel, function or interface other than error).
+func holdsRefs(t types.Type) bool {
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return false
+	case *types.Tuple:
+		for i := 0; i < u.Len(); i++ {
+			if holdsRefs(u.At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsRefs(u.Field(i).Type()) {
+				return true
+			}
+		}
+		return false
+	case *types.Array:
+		return holdsRefs(u.Elem())
+	}
+	return true
 }
 
 // readsOnly reports whether callee, a function of another package, only

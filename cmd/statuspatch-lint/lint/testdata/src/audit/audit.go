@@ -143,7 +143,7 @@ func methodValue(ctx context.Context, c client.Client, sw client.SubResourceWrit
 
 // Interface-typed objects of unknown concrete type: the kind is the type
 // written at the call site, or unknown.
-func WriteObject(ctx context.Context, c client.Client, obj client.Object, base client.Object) error { // want WriteObject:"why" WriteObject:`^readsOnly\[3\]$`
+func WriteObject(ctx context.Context, c client.Client, obj client.Object, base client.Object) error { // want WriteObject:"why"
 	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^blind: Status\(\).Patch of client.Object: client.MergeFrom without optimistic lock$`
 }
 

@@ -21,7 +21,7 @@ func MarkReady(ctx context.Context, c client.Client, w *v1.Widget) error { // wa
 
 // MarkSized records the widget's size with a merge patch from the
 // caller's base.
-func MarkSized(ctx context.Context, c client.Client, w, base *v1.Widget, size int) error { // want MarkSized:"why" MarkSized:`^readsOnly\[3\]$`
+func MarkSized(ctx context.Context, c client.Client, w, base *v1.Widget, size int) error { // want MarkSized:"why"
 	w.Status.Size = size
 	return c.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is a parameter of MarkSized: MarkSized is exported and takes its base as a parameter: -fix moves an exported helper's callers only for an Update; by hand: `
 }

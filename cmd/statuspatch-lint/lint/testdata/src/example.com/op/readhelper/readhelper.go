@@ -34,3 +34,24 @@ func Touch(ctx context.Context, c client.Client, obj client.Object) error {
 	obj.SetFinalizers(append(obj.GetFinalizers(), "touched"))
 	return c.Update(ctx, obj)
 }
+
+// Keeper keeps the object it is made with and writes it in Flush.
+type Keeper struct {
+	c   client.Client
+	obj client.Object
+}
+
+// NewKeeper keeps obj, through a function of its package: no call given
+// obj writes it, but the Keeper it returns may, later.
+func NewKeeper(obj client.Object, c client.Client) *Keeper {
+	return keep(obj, c)
+}
+
+func keep(obj client.Object, c client.Client) *Keeper {
+	return &Keeper{c: c, obj: obj}
+}
+
+// Flush updates the object kept.
+func (k *Keeper) Flush(ctx context.Context) error {
+	return k.c.Update(ctx, k.obj)
+}

@@ -86,7 +86,7 @@ func gadget(ctx context.Context, c client.Client, g *v1.Gadget, w *v1.Widget) er
 }
 
 // PatchStatus is exported: its callers in other packages are not seen.
-func PatchStatus[T client.Object](ctx context.Context, c client.Client, obj, base T) error { // want PatchStatus:"why" PatchStatus:`^readsOnly\[3\]$`
+func PatchStatus[T client.Object](ctx context.Context, c client.Client, obj, base T) error { // want PatchStatus:"why"
 	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind.*\(not moved to the patcher: PatchStatus is exported, and its callers in other packages are not seen: make it take the patcher \(\*patcher\.Patcher\[T\], or patchers\.StatusPatcher from patchers\.For\) by hand\)$`
 }
 
