@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -247,7 +248,7 @@ func appliedBefore(pass *analysis.Pass, fn *ssa.Function, root ssa.Value, taken,
 func applies(x ssa.CallInstruction, root ssa.Value, depth int) (via *ssa.Function, apply ssa.CallInstruction) {
 	cc := x.Common()
 	if cc.IsInvoke() && cc.Method.Name() == "Apply" && len(cc.Args) >= 2 {
-		if configOf(cc.Args[1], root, 8) {
+		if configOf(cc.Args[1], root, 8) || sameKind(cc.Args[1], root) && slices.ContainsFunc(keysOf(x.Parent(), root), func(k ssa.Value) bool { return configOf(cc.Args[1], k, 8) }) {
 			return nil, x
 		}
 		return nil, nil
@@ -270,6 +271,59 @@ func applies(x ssa.CallInstruction, root ssa.Value, depth int) (via *ssa.Functio
 		}
 	}
 	return nil, nil
+}
+
+// keysOf returns what the keys of fn's Gets into root are taken from
+// (req of req.NamespacedName): a configuration named from the same
+// (widgetac.Widget(req.Name, req.Namespace)) is of root's object.
+func keysOf(fn *ssa.Function, root ssa.Value) []ssa.Value {
+	var keys []ssa.Value
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			g, ok := in.(ssa.CallInstruction)
+			if !ok || calledName(g.Common()) != "Get" {
+				continue
+			}
+			args := g.Common().Args
+			for i := 1; i < len(args); i++ {
+				if r, _ := objectRoot(args[i]); r == root {
+					keys = append(keys, fieldRoot(args[i-1]))
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// sameKind reports whether the apply configuration v may be of root's
+// kind: <Kind>ApplyConfiguration, or a type not named so.
+func sameKind(v, root ssa.Value) bool {
+	for {
+		mi, ok := v.(*ssa.MakeInterface)
+		if !ok {
+			break
+		}
+		v = mi.X
+	}
+	cfg, kind := namedOf(v.Type()), namedOf(root.Type())
+	if cfg == nil || kind == nil || !strings.HasSuffix(cfg.Obj().Name(), "ApplyConfiguration") {
+		return true
+	}
+	return cfg.Obj().Name() == kind.Obj().Name()+"ApplyConfiguration"
+}
+
+// namedOf is the named type t is or points to (through a variable's
+// cell), nil when none.
+func namedOf(t types.Type) *types.Named {
+	for range 3 {
+		p, ok := t.(*types.Pointer)
+		if !ok {
+			break
+		}
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
 }
 
 // readAgain reports whether a Get into root may run after x and before

@@ -133,3 +133,20 @@ func (r *R) applyLiteralThenMerge(ctx context.Context, req ctrl.Request) error {
 func (r *R) applyReady(ctx context.Context, w *v1.Widget) error { // want applyReady:`^statusOnly\[1\]$`
 	return r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(1)), client.FieldOwner("me")) // want `not moved to the patcher`
 }
+
+// The configuration named by the request's key, the object read by it:
+// at 21e2a44 -fix moved the merge patch (the model matched a
+// configuration built from w's fields only; the syntax had matched the
+// key).
+func (r *R) applyByKeyThenMerge(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if err := r.Status().Apply(ctx, widgetac.Widget(req.Name, req.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership); err != nil { // want `not moved to the patcher: w.s status is also written at line 151`
+		return err
+	}
+	base := w.DeepCopy()
+	w.Status.Ready = true
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `not moved to the patcher: w is applied at line 146, after its read at line 143 and before this write: .*\(no fix: the object is applied at line 146, before this patch:`
+}
