@@ -230,15 +230,24 @@ func appliedBefore(pass *analysis.Pass, fn *ssa.Function, root ssa.Value, taken,
 			if apply == nil || readAgain(fn, root, x, taken) {
 				continue
 			}
-			how := ""
-			if via != nil {
-				how = fmt.Sprintf(" by %s, at %s", funcName(via), positionOf(apply.Parent(), apply))
-			}
-			return fmt.Sprintf("the object is applied at line %d%s, before this patch: the apply moves the resourceVersion on the server, not in the object the base copies, so a lock would send the older one and conflict whenever the apply changes anything; read the object again after the apply, or make this write an apply",
-				pass.Fset.Position(x.Pos()).Line, how)
+			return appliedWhy(pass, x, via, apply)
 		}
 	}
+	if x, via, apply := enclosingApply(fn, root, token.NoPos, y); x != nil {
+		return appliedWhy(pass, x, via, apply) // the patch in a literal, the apply outside it
+	}
 	return ""
+}
+
+// appliedWhy is appliedBefore's reason for the apply at x (by via, at
+// apply).
+func appliedWhy(pass *analysis.Pass, x ssa.CallInstruction, via *ssa.Function, apply ssa.CallInstruction) string {
+	how := ""
+	if via != nil {
+		how = fmt.Sprintf(" by %s, at %s", funcName(via), positionOf(apply.Parent(), apply))
+	}
+	return fmt.Sprintf("the object is applied at line %d%s, before this patch: the apply moves the resourceVersion on the server, not in the object the base copies, so a lock would send the older one and conflict whenever the apply changes anything; read the object again after the apply, or make this write an apply",
+		pass.Fset.Position(x.Pos()).Line, how)
 }
 
 // applies says whether the call x applies root's object: an Apply of a

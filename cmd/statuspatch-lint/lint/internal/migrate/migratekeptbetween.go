@@ -152,6 +152,10 @@ func appliedBetween(m *migration, files Files) string {
 	if a == nil {
 		return ""
 	}
+	readAt := read.Pos()
+	if a.Read.IsValid() {
+		readAt = a.Read
+	}
 	at := "at " + m.where(a.Call)
 	if a.Via != "" {
 		given := "capturing " + m.obj.Name() + ","
@@ -167,5 +171,5 @@ func appliedBetween(m *migration, files Files) string {
 		at = fmt.Sprintf("by %s, %s at %s (its apply at %s)", a.Via, given, m.where(a.Call), m.where(a.Apply))
 	}
 	return fmt.Sprintf("%s is applied %s, after its read at %s and before this write: the apply moves the resourceVersion on the server, not in %s, and a patcher made at the read, or at a base taken after the apply, would send the older one and conflict whenever the apply changes anything; make the write an apply too, or read %s again after the apply",
-		m.obj.Name(), at, m.where(read.Pos()), m.obj.Name(), m.obj.Name())
+		m.obj.Name(), at, m.where(readAt), m.obj.Name(), m.obj.Name())
 }

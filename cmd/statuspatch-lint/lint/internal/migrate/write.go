@@ -57,6 +57,10 @@ type Files struct {
 type Applied struct {
 	Call, Apply token.Pos
 	Via         string
+	// Read: the object's read the model found in a function enclosing
+	// the write's literal, when the one asked (a base) was after the
+	// apply; NoPos when it is the one asked.
+	Read token.Pos
 }
 
 // Once is what -fix computes once per pass of the analyzer, over the

@@ -150,3 +150,22 @@ func (r *R) applyByKeyThenMerge(ctx context.Context, req ctrl.Request) error {
 	w.Status.Ready = true
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `not moved to the patcher: w is applied at line 146, after its read at line 143 and before this write: .*\(no fix: the object is applied at line 146, before this patch:`
 }
+
+// The write in a literal, the object read and applied outside it: at
+// cb49be1 -fix moved it onto a patcher made at the base (the read it
+// looked for was in the literal); kept, the lint locked it.
+func (r *R) applyThenMergeInLiteral(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if err := r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(3)), client.FieldOwner("me"), client.ForceOwnership); err != nil { // want `not moved to the patcher: w.s status is also written at line 168`
+		return err
+	}
+	write := func() error {
+		base := w.DeepCopy()
+		w.Status.Ready = true
+		return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `not moved to the patcher: w is applied at line 162, after its read at line 159 and before this write: .*\(no fix: the object is applied at line 162, before this patch:`
+	}
+	return write()
+}
