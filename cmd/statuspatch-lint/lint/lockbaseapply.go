@@ -26,16 +26,11 @@ import (
 // one, and the locked patch would conflict whenever the apply changes
 // anything; "" when none does.
 func appliedBefore(pass *analysis.Pass, fn *ssa.Function, root ssa.Value, taken, y ssa.Instruction) string {
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			x, ok := in.(ssa.CallInstruction)
-			if !ok || x == y || !reaches(x, y) {
-				continue
-			}
-			via, apply := applies(x, root, 2)
-			if apply == nil || readAgain(fn, root, x, taken) {
-				continue
-			}
+	for x := range callsOf(fn) {
+		if x == y || !reaches(x, y) {
+			continue
+		}
+		if via, apply := applies(x, root, 2); apply != nil && !readAgain(fn, root, x, taken) {
 			return appliedWhy(pass, x, via, apply)
 		}
 	}
@@ -72,16 +67,10 @@ func applies(x ssa.CallInstruction, root ssa.Value, depth int) (via *ssa.Functio
 	if depth == 0 || fn == nil {
 		return nil, nil
 	}
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			inner, ok := in.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			for r := range roots {
-				if _, a := applies(inner, r, depth-1); a != nil {
-					return fn, a
-				}
+	for inner := range callsOf(fn) {
+		for r := range roots {
+			if _, a := applies(inner, r, depth-1); a != nil {
+				return fn, a
 			}
 		}
 	}
@@ -93,17 +82,11 @@ func applies(x ssa.CallInstruction, root ssa.Value, depth int) (via *ssa.Functio
 // (widgetac.Widget(req.Name, req.Namespace)) is of root's object.
 func keysOf(fn *ssa.Function, root ssa.Value) []ssa.Value {
 	var keys []ssa.Value
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			g, ok := in.(ssa.CallInstruction)
-			if !ok || calledName(g.Common()) != "Get" {
-				continue
-			}
-			args := g.Common().Args
-			for i := 1; i < len(args); i++ {
-				if r, _ := objectRoot(args[i]); r == root {
-					keys = append(keys, fieldRoot(args[i-1]))
-				}
+	for g := range callsOf(fn) {
+		args := g.Common().Args
+		for i := 1; i < len(args) && calledName(g.Common()) == "Get"; i++ {
+			if r, _ := objectRoot(args[i]); r == root {
+				keys = append(keys, fieldRoot(args[i-1]))
 			}
 		}
 	}
@@ -144,27 +127,9 @@ func namedOf(t types.Type) *types.Named {
 // readAgain reports whether a Get into root may run after x and before
 // taken: the object then holds the apply's resourceVersion.
 func readAgain(fn *ssa.Function, root ssa.Value, x, taken ssa.Instruction) bool {
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			g, ok := in.(ssa.CallInstruction)
-			if !ok || g == x || !reaches(x, g) || !reaches(g, taken) {
-				continue
-			}
-			gc := g.Common()
-			name := ""
-			if gc.IsInvoke() {
-				name = gc.Method.Name()
-			} else if f := gc.StaticCallee(); f != nil {
-				name = f.Name()
-			}
-			if name != "Get" {
-				continue
-			}
-			for _, a := range gc.Args {
-				if r, _ := objectRoot(a); r == root {
-					return true
-				}
-			}
+	for g := range callsOf(fn) {
+		if g != x && reaches(x, g) && reaches(g, taken) && gets(g, root) {
+			return true
 		}
 	}
 	return false

@@ -130,22 +130,16 @@ func funcName(fn *ssa.Function) string {
 // or captured variable the object is): a Patch or Update of it, or a call
 // given it that may.
 func bodyWrite(pass *analysis.Pass, fn *ssa.Function, name string, roots map[ssa.Value]bool, depth int) string {
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			inner, ok := in.(ssa.CallInstruction)
-			if !ok {
-				continue
+	for inner := range callsOf(fn) {
+		if objectWrite(inner.Common()) {
+			if r, _ := objectRoot(inner.Common().Args[1]); roots[r] {
+				return fmt.Sprintf("%s writes it (%s at %s)", name, calledName(inner.Common()), positionOf(fn, inner))
 			}
-			if objectWrite(inner.Common()) {
-				if r, _ := objectRoot(inner.Common().Args[1]); roots[r] {
-					return fmt.Sprintf("%s writes it (%s at %s)", name, calledName(inner.Common()), positionOf(fn, inner))
-				}
-				continue
-			}
-			for r := range roots {
-				if why := callWrite(pass, inner, r, depth-1); why != "" {
-					return name + " hands it on: " + why
-				}
+			continue
+		}
+		for r := range roots {
+			if why := callWrite(pass, inner, r, depth-1); why != "" {
+				return name + " hands it on: " + why
 			}
 		}
 	}

@@ -58,13 +58,9 @@ func writesParam(pass *analysis.Pass, fn *ssa.Function, p *ssa.Parameter) bool {
 	if bodyWrite(pass, fn, fn.Name(), map[ssa.Value]bool{p: true}, 3) != "" {
 		return true
 	}
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			if c, ok := in.(ssa.CallInstruction); ok {
-				if _, a := applies(c, p, 2); a != nil {
-					return true
-				}
-			}
+	for c := range callsOf(fn) {
+		if _, a := applies(c, p, 2); a != nil {
+			return true
 		}
 	}
 	return false

@@ -187,12 +187,8 @@ func (fs *fileSet) callWritesQuery(pass *analysis.Pass, funcs []*ssa.Function) f
 		if byPos == nil {
 			byPos = map[token.Pos]ssa.CallInstruction{}
 			for _, fn := range funcs {
-				for _, b := range fn.Blocks {
-					for _, in := range b.Instrs {
-						if c, ok := in.(ssa.CallInstruction); ok {
-							byPos[c.Pos()] = c
-						}
-					}
+				for c := range callsOf(fn) {
+					byPos[c.Pos()] = c
 				}
 			}
 		}
