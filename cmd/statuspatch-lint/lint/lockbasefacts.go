@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -116,40 +117,24 @@ func handedOn(c ssa.CallInstruction, v ssa.Value, depth int) bool {
 			}
 			continue
 		}
-		if _, isGo := c.(*ssa.Go); isGo || holdsRefs(cc.Signature().Results()) {
+		if _, isGo := c.(*ssa.Go); isGo || resultsHoldRefs(cc.Signature()) {
 			return true
 		}
 	}
 	return false
 }
 
-// holdsRefs reports whether a value of type t may hold a reference (a
-// pointer, slice, map, channel, function or interface other than error).
-func holdsRefs(t types.Type) bool {
-	if types.Identical(t, types.Universe.Lookup("error").Type()) {
-		return false
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return false
-	case *types.Tuple:
-		for i := 0; i < u.Len(); i++ {
-			if holdsRefs(u.At(i).Type()) {
-				return true
-			}
+// resultsHoldRefs reports whether a call's results (sig's) may hold a
+// reference (migrate.HoldsRefs), an error aside: a check returning
+// (schema.GroupVersionKind, error) keeps nothing of what it is given.
+func resultsHoldRefs(sig *types.Signature) bool {
+	res := sig.Results()
+	for i := 0; i < res.Len(); i++ {
+		if t := res.At(i).Type(); !types.Identical(t, types.Universe.Lookup("error").Type()) && migrate.HoldsRefs(t) {
+			return true
 		}
-		return false
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if holdsRefs(u.Field(i).Type()) {
-				return true
-			}
-		}
-		return false
-	case *types.Array:
-		return holdsRefs(u.Elem())
 	}
-	return true
+	return false
 }
 
 // readsOnly reports whether callee, a function of another package, only

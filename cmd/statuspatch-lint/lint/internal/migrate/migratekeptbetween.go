@@ -173,3 +173,8 @@ func appliedBetween(m *migration, files Files) string {
 	return fmt.Sprintf("%s is applied %s, after its read at %s and before this write: the apply moves the resourceVersion on the server, not in %s, and a patcher made at the read, or at a base taken after the apply, would send the older one and conflict whenever the apply changes anything; make the write an apply too, or read %s again after the apply",
 		m.obj.Name(), at, m.where(readAt), m.obj.Name(), m.obj.Name())
 }
+
+// HoldsRefs reports whether a value of type t may hold a reference (a
+// pointer, map, slice, channel, function or interface): the lint's
+// readsFact asks it of a call's results (lint/lockbasefacts.go).
+func HoldsRefs(t types.Type) bool { return holdsRefs(t) }
