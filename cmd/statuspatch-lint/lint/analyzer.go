@@ -54,6 +54,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 	t := newTracer(pass, funcs)
 	c := newClassifier(t, funcs)
 	exportPatchFuncs(pass, c, funcs)
+	exportReadsFacts(pass, funcs)
 	var ws []*write
 	for _, w := range findWrites(t, funcs) {
 		if files.checked(files.callPos(w.pos)) {
@@ -61,6 +62,8 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 		}
 	}
 	unstructuredKinds(pass, files, ws)
+	files.applied = files.appliedQuery(ws)
+	files.callWrites = files.callWritesQuery(pass, funcs)
 	rp := &replayer{t}
 	reps := make([]replayed, len(ws))
 	for i, w := range ws {

@@ -103,7 +103,7 @@ func newAnalyzer(cfg *Config) *analysis.Analyzer {
 		Name:       "statuspatch",
 		Doc:        mustAnalyzerDoc("statuspatch"),
 		URL:        "https://pkg.go.dev/github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint",
-		FactTypes:  []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact), new(migrate.HelperFact), new(migrate.CallbackFact)},
+		FactTypes:  []analysis.Fact{new(patchersFact), new(patchFuncFact), new(migrate.ParamsFact), new(writeTokenFact), new(migrate.HelperFact), new(migrate.CallbackFact), new(readsFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		Run: func(pass *analysis.Pass) (any, error) {
 			return run(pass, *cfg)

@@ -18,11 +18,16 @@ type fileSet struct {
 	calls map[token.Pos]*ast.CallExpr // by Lparen
 	insp  *inspector.Inspector        // the package's syntax, for -fix's cursors
 	once  *migrate.Once               // what -fix computes once per pass
+	// applied answers -fix's question of an apply between a read and a
+	// write from the lock's model (lockbasequery.go), once the writes are
+	// found.
+	applied    func(readFrom, readTo, at token.Pos) *migrate.Applied
+	callWrites func(lparen token.Pos, arg int) string
 }
 
 // migrateFiles is what -fix (migrate.Fix) reads of the package's files.
 func (fs *fileSet) migrateFiles() migrate.Files {
-	return migrate.Files{Calls: fs.calls, Checked: fs.checked, Inspector: fs.insp, Once: fs.once}
+	return migrate.Files{Calls: fs.calls, Checked: fs.checked, Inspector: fs.insp, Once: fs.once, Applied: fs.applied, CallWrites: fs.callWrites}
 }
 
 func newFileSet(pass *analysis.Pass, cfg Config) *fileSet {

@@ -37,20 +37,17 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 		return ""
 	}
 	var writes, copyWrites, senders []ssa.CallInstruction
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			c, ok := in.(ssa.CallInstruction)
-			if !ok || !objectWrite(c.Common()) {
-				continue
-			}
-			if r, copied := objectRoot(c.Common().Args[1]); r == root && copied == nil {
-				writes = append(writes, c)
-			} else if r == root {
-				copyWrites = append(copyWrites, c)
-			}
-			if c == w.instr || len(c.Common().Args) > 2 && c.Common().Args[2] == ssa.Value(mergeFrom) {
-				senders = append(senders, c)
-			}
+	for c := range callsOf(fn) {
+		if !objectWrite(c.Common()) {
+			continue
+		}
+		if r, copied := objectRoot(c.Common().Args[1]); r == root && copied == nil {
+			writes = append(writes, c)
+		} else if r == root {
+			copyWrites = append(copyWrites, c)
+		}
+		if c == w.instr || len(c.Common().Args) > 2 && c.Common().Args[2] == ssa.Value(mergeFrom) {
+			senders = append(senders, c)
 		}
 	}
 	for _, y := range senders {
@@ -87,16 +84,13 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 		}
 	}
 	for _, y := range senders {
-		for _, b := range fn.Blocks {
-			for _, in := range b.Instrs {
-				x, ok := in.(ssa.CallInstruction)
-				if !ok || x == y || !reaches(taken, x) || !reaches(x, y) {
-					continue
-				}
-				if how := callWrite(x, root, 3); how != "" {
-					return fmt.Sprintf("the base %s is taken at line %d, before the call at line %d, which is given the object: %s, moving the resourceVersion a lock would send: locked, this patch would conflict whenever both change; take the base after that call, or write the status first",
-						types.ExprString(expr.Args[0]), pass.Fset.Position(taken.Pos()).Line, pass.Fset.Position(x.Pos()).Line, how)
-				}
+		for x := range callsOf(fn) {
+			if x == y || !reaches(taken, x) || !reaches(x, y) {
+				continue
+			}
+			if how := callWrite(pass, x, root, 3); how != "" {
+				return fmt.Sprintf("the base %s is taken at line %d, before the call at line %d, which is given the object: %s, moving the resourceVersion a lock would send: locked, this patch would conflict whenever both change; take the base after that call, or write the status first",
+					types.ExprString(expr.Args[0]), pass.Fset.Position(taken.Pos()).Line, pass.Fset.Position(x.Pos()).Line, how)
 			}
 		}
 	}

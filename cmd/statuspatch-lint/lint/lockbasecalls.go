@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"go/token"
 	"go/types"
 	"path/filepath"
 	"strings"
@@ -23,13 +22,19 @@ import (
 
 // callWrite says how the call c, given the object root, may write it: the
 // write it makes, or why it may; "" when it does not.
-func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
+func callWrite(pass *analysis.Pass, c ssa.CallInstruction, root ssa.Value, depth int) string {
 	cc := c.Common()
 	if objectWrite(cc) {
 		return "" // staleLockBase's own
 	}
-	if mc, ok := cc.Value.(*ssa.MakeClosure); ok {
-		return closureWrite(c, mc, root, depth)
+	if fn, roots := handedTo(c, root); fn != nil {
+		if depth == 0 {
+			return ""
+		}
+		return bodyWrite(pass, fn, funcName(fn), roots, depth)
+	}
+	if _, ok := cc.Value.(*ssa.MakeClosure); ok {
+		return "" // a literal neither given nor capturing it
 	}
 	given := -1
 	for i, a := range cc.Args {
@@ -42,15 +47,16 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		return ""
 	}
 	callee := cc.StaticCallee()
-	// A method value's wrapper (Pkg nil) calls its package's method.
-	if callee != nil && callee.Blocks != nil && callee.Pkg != nil && (callee.Pkg == c.Parent().Pkg || c.Parent().Pkg == nil) {
-		if depth == 0 || given >= len(callee.Params) {
-			return ""
-		}
-		return bodyWrite(callee, callee.Name(), map[ssa.Value]bool{callee.Params[given]: true}, depth)
+	if callee != nil && callee.Pkg == nil && callee.Signature.Recv() != nil && isWriter(callee.Signature.Recv().Type()) && !clientRead(callee.Name()) {
+		// A client's method promoted through a struct embedding it
+		// (r.Delete(ctx, obj)): its wrapper calls the interface's.
+		return fmt.Sprintf("%s is a method of a client, and may update it", callee.Name())
 	}
 	if callee != nil && callee.Blocks != nil {
 		return "" // a function of another package built here (its writes are its own)
+	}
+	if readsOnly(pass, callee, given) {
+		return "" // its package's analysis saw it only read it (lockbasefacts.go)
 	}
 	for i, a := range cc.Args {
 		if i != given && isWriter(a.Type()) {
@@ -58,8 +64,7 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 		}
 	}
 	if cc.IsInvoke() && isWriter(cc.Value.Type()) {
-		switch cc.Method.Name() {
-		case "Get", "List", "Status", "SubResource", "Scheme", "RESTMapper", "GroupVersionKindFor", "IsObjectNamespaced":
+		if clientRead(cc.Method.Name()) {
 			return ""
 		}
 		return fmt.Sprintf("%s is a method of a client, and may update it", callName(cc))
@@ -70,58 +75,84 @@ func callWrite(c ssa.CallInstruction, root ssa.Value, depth int) string {
 	return ""
 }
 
-// closureWrite says how a literal, or a method value (r.label's bound
-// wrapper), called with the object or capturing it, may write it.
-func closureWrite(c ssa.CallInstruction, mc *ssa.MakeClosure, root ssa.Value, depth int) string {
-	fn, ok := mc.Fn.(*ssa.Function)
-	if !ok || depth == 0 || fn.Blocks == nil {
-		return ""
-	}
+// handedTo is the function the call c runs with the object root in
+// sight, and the object's values there (parameters, captured variables):
+// a function of the package given it, a literal given or capturing it, a
+// method value's bound method (r.label's wrapper, whose package is nil,
+// calls its package's method); nil when c runs none it can see into
+// (another package's function, an interface's method) or hands it none.
+// Both the lock's rules (callWrite, applies) and -fix's questions
+// (lockbasequery.go) follow the object into a call by it.
+func handedTo(c ssa.CallInstruction, root ssa.Value) (*ssa.Function, map[ssa.Value]bool) {
+	cc := c.Common()
 	roots := map[ssa.Value]bool{}
-	for i, b := range mc.Bindings {
-		if r, _ := objectRoot(b); r == root && i < len(fn.FreeVars) {
-			roots[fn.FreeVars[i]] = true
+	var fn *ssa.Function
+	if mc, ok := cc.Value.(*ssa.MakeClosure); ok {
+		fn, _ = mc.Fn.(*ssa.Function)
+		if fn == nil {
+			return nil, nil
+		}
+		for i, b := range mc.Bindings {
+			if r, _ := objectRoot(b); r == root && i < len(fn.FreeVars) {
+				roots[fn.FreeVars[i]] = true
+			}
+		}
+	} else {
+		fn = cc.StaticCallee()
+		if fn == nil || fn.Pkg == nil || fn.Pkg != c.Parent().Pkg && c.Parent().Pkg != nil {
+			return nil, nil
 		}
 	}
-	for i, a := range c.Common().Args {
+	if fn.Blocks == nil {
+		return nil, nil
+	}
+	for i, a := range cc.Args {
 		if r, _ := objectRoot(a); r == root && i < len(fn.Params) {
 			roots[fn.Params[i]] = true
 		}
 	}
 	if len(roots) == 0 {
-		return ""
+		return nil, nil
 	}
-	name := strings.TrimSuffix(fn.Name(), "$bound")
-	if fn.Synthetic == "" {
-		name = fmt.Sprintf("the literal at line %d", fn.Prog.Fset.Position(fn.Pos()).Line)
+	return fn, roots
+}
+
+// funcName names fn in a reason: a literal by its line, a method value's
+// wrapper by its method.
+func funcName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return fmt.Sprintf("the literal at line %d", fn.Prog.Fset.Position(fn.Pos()).Line)
 	}
-	return bodyWrite(fn, name, roots, depth)
+	return strings.TrimSuffix(fn.Name(), "$bound")
 }
 
 // bodyWrite says how fn, named name, writes one of roots (its parameter
 // or captured variable the object is): a Patch or Update of it, or a call
 // given it that may.
-func bodyWrite(fn *ssa.Function, name string, roots map[ssa.Value]bool, depth int) string {
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			inner, ok := in.(ssa.CallInstruction)
-			if !ok {
-				continue
+func bodyWrite(pass *analysis.Pass, fn *ssa.Function, name string, roots map[ssa.Value]bool, depth int) string {
+	for inner := range callsOf(fn) {
+		if objectWrite(inner.Common()) {
+			if r, _ := objectRoot(inner.Common().Args[1]); roots[r] {
+				return fmt.Sprintf("%s writes it (%s at %s)", name, calledName(inner.Common()), positionOf(fn, inner))
 			}
-			if objectWrite(inner.Common()) {
-				if r, _ := objectRoot(inner.Common().Args[1]); roots[r] {
-					return fmt.Sprintf("%s writes it (%s at %s)", name, calledName(inner.Common()), positionOf(fn, inner))
-				}
-				continue
-			}
-			for r := range roots {
-				if why := callWrite(inner, r, depth-1); why != "" {
-					return name + " hands it on: " + why
-				}
+			continue
+		}
+		for r := range roots {
+			if why := callWrite(pass, inner, r, depth-1); why != "" {
+				return name + " hands it on: " + why
 			}
 		}
 	}
 	return ""
+}
+
+// clientRead reports whether a client's method of that name only reads.
+func clientRead(name string) bool {
+	switch name {
+	case "Get", "List", "Status", "SubResource", "Scheme", "RESTMapper", "GroupVersionKindFor", "IsObjectNamespaced":
+		return true
+	}
+	return false
 }
 
 // returnsError reports whether sig's last result is an error: a call
@@ -171,137 +202,4 @@ func callName(cc *ssa.CallCommon) string {
 func positionOf(fn *ssa.Function, in ssa.Instruction) string {
 	p := fn.Prog.Fset.Position(in.Pos())
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-}
-
-// appliedBefore says why the lock must not be added to a patch whose base
-// copies root: a server-side apply of root's object (its configuration
-// built from root's fields: widgetac.Widget(w.Name, w.Namespace)) runs
-// before the patch is sent. The apply moves the resourceVersion on the
-// server, not in root, so a base taken before or after it holds the older
-// one, and the locked patch would conflict whenever the apply changes
-// anything; "" when none does.
-func appliedBefore(pass *analysis.Pass, fn *ssa.Function, root ssa.Value, taken, y ssa.Instruction) string {
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			x, ok := in.(ssa.CallInstruction)
-			if !ok || x == y || !reaches(x, y) {
-				continue
-			}
-			how, ok := applies(x, root, 2)
-			if !ok || readAgain(fn, root, x, taken) {
-				continue
-			}
-			return fmt.Sprintf("the object is applied at line %d%s, before this patch: the apply moves the resourceVersion on the server, not in the object the base copies, so a lock would send the older one and conflict whenever the apply changes anything; read the object again after the apply, or make this write an apply",
-				pass.Fset.Position(x.Pos()).Line, how)
-		}
-	}
-	return ""
-}
-
-// applies reports whether the call x applies root's object: an Apply of
-// a configuration built from root's fields, or a call handing root to a
-// function of the package that applies what it is given (how: " by
-// applySize, at file.go:N").
-func applies(x ssa.CallInstruction, root ssa.Value, depth int) (how string, ok bool) {
-	cc := x.Common()
-	if cc.IsInvoke() && cc.Method.Name() == "Apply" && len(cc.Args) >= 2 {
-		return "", configOf(cc.Args[1], root, 8)
-	}
-	callee := cc.StaticCallee()
-	if depth == 0 || callee == nil || callee.Blocks == nil || callee.Pkg == nil || callee.Pkg != x.Parent().Pkg {
-		return "", false
-	}
-	for i, a := range cc.Args {
-		if r, _ := objectRoot(a); r != root || i >= len(callee.Params) {
-			continue
-		}
-		for _, b := range callee.Blocks {
-			for _, in := range b.Instrs {
-				if inner, ok := in.(ssa.CallInstruction); ok {
-					if _, ok := applies(inner, callee.Params[i], depth-1); ok {
-						return fmt.Sprintf(" by %s, at %s", callee.Name(), positionOf(callee, inner)), true
-					}
-				}
-			}
-		}
-	}
-	return "", false
-}
-
-// readAgain reports whether a Get into root may run after x and before
-// taken: the object then holds the apply's resourceVersion.
-func readAgain(fn *ssa.Function, root ssa.Value, x, taken ssa.Instruction) bool {
-	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
-			g, ok := in.(ssa.CallInstruction)
-			if !ok || g == x || !reaches(x, g) || !reaches(g, taken) {
-				continue
-			}
-			gc := g.Common()
-			name := ""
-			if gc.IsInvoke() {
-				name = gc.Method.Name()
-			} else if f := gc.StaticCallee(); f != nil {
-				name = f.Name()
-			}
-			if name != "Get" {
-				continue
-			}
-			for _, a := range gc.Args {
-				if r, _ := objectRoot(a); r == root {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// configOf reports whether the apply configuration v is built from
-// root's fields: its constructor, through the With... calls on it, is
-// given a field of root (w.Name).
-func configOf(v ssa.Value, root ssa.Value, depth int) bool {
-	for ; depth > 0; depth-- {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeType:
-			v = x.X
-			continue
-		case *ssa.Call:
-			c := x.Common()
-			for _, a := range c.Args {
-				if fieldRoot(a) == root {
-					return true
-				}
-			}
-			if f := c.StaticCallee(); f != nil && f.Signature.Recv() != nil && len(c.Args) > 0 {
-				v = c.Args[0] // a With... builder: its receiver
-				continue
-			}
-		}
-		return false
-	}
-	return false
-}
-
-// fieldRoot follows loads and field selections (w.ObjectMeta.Name) back
-// to the value they are taken from.
-func fieldRoot(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return v
-			}
-			v = x.X
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.Field:
-			v = x.X
-		default:
-			return v
-		}
-	}
 }

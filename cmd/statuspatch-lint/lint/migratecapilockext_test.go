@@ -26,7 +26,7 @@ func TestMigrateCAPILockExternal(t *testing.T) {
 			}
 		}
 	}
-	if locked != 1 {
-		t.Errorf("%d patches locked, want 1 (readHelper's)", locked)
+	if locked != 2 {
+		t.Errorf("%d patches locked, want 2 (readHelper's, otherHelper's)", locked)
 	}
 }

@@ -118,23 +118,22 @@ func (m *migration) runsBetween() func(inspector.Cursor) bool {
 
 // appliedBetween says why m's write, a Patch (blind, where the handwritten
 // Update would send the object's older resourceVersion too), stays: an
-// apply of m.obj's object (Status().Apply of a configuration naming it,
-// in the function or by a function given it) may run between its read
-// and the write. The apply stays (beside: a merge write after it)
-// and moves the resourceVersion on the server, not in m.obj, so the
-// patcher made at the read, or at a base taken after the apply, sends a
-// resourceVersion older than the apply's write and conflicts whenever
-// the apply changed anything, where a blind patch was stored; "" when
-// none may.
-func appliedBetween(m *migration, files Files, ws []*Write, opts Options) string {
-	if m == nil || m.anchor == nil || m.call == nil || m.obj == nil || m.apply != nil || statusVerb(m.call) != "Patch" {
+// apply of m.obj's object (an Apply of a configuration built from its
+// fields, in the function or by a function, literal or method value
+// given it) may run between its read and the write. The apply stays
+// (beside: a merge write after it) and moves the resourceVersion on the
+// server, not in m.obj, so the patcher made at the read, or at a base
+// taken after the apply, sends a resourceVersion older than the apply's
+// write and conflicts whenever the apply changed anything, where a blind
+// patch was stored; "" when none may. The analyzer's model answers
+// (Files.Applied), as it does for the lock it adds.
+func appliedBetween(m *migration, files Files) string {
+	if m == nil || m.anchor == nil || m.call == nil || m.obj == nil || m.apply != nil || statusVerb(m.call) != "Patch" || files.Applied == nil {
 		return "" // an Update sends the object's resourceVersion itself
 	}
 	if cur, ok := m.cursor(m.call); !ok || deferred(cur) {
 		return "" // the apply's own move decides (beside: deferredAfter)
 	}
-	fn := m.enclosingFunc()
-	between := m.runsBetween()
 	// The object's read: the Get before a base the patcher is made at.
 	read := m.anchor
 	var last ast.Stmt
@@ -149,55 +148,33 @@ func appliedBetween(m *migration, files Files, ws []*Write, opts Options) string
 	if last != nil && m.get == nil && !m.reads().isGetStmt(m.anchor) {
 		read = last
 	}
-	why := func(at string) string {
-		return fmt.Sprintf("%s is applied %s, after its read at %s and before this write: the apply moves the resourceVersion on the server, not in %s, and a patcher made at the read, or at a base taken after the apply, would send the older one and conflict whenever the apply changes anything; make the write an apply too, or read %s again after the apply",
-			m.obj.Name(), at, m.where(read.Pos()), m.obj.Name(), m.obj.Name())
-	}
-	for _, o := range ws {
-		call, ok := files.Calls[o.Lparen]
-		if !ok || o.Generated || o.Verb != "Apply" {
-			continue
-		}
-		if within(call, fn) {
-			if cur, ok := m.cursor(call); ok && call.Pos() > read.End() && between(cur) {
-				if om, _, _ := prepareMigration(m.pass, files, opts, o); om != nil && om.obj == m.obj {
-					return why("at " + m.where(call.Pos()))
-				}
-			}
-			continue
-		}
-		// A function of the package applying what it is given
-		// (r.applySize(ctx, w)), called between.
-		if at := handedToApply(m, read, call, between); at != "" {
-			return why(at)
-		}
-	}
-	return ""
-}
-
-// handedToApply names the call between m's read and write (between)
-// handing m.obj to the function of the package holding the apply call;
-// "" when there is none.
-func handedToApply(m *migration, read ast.Stmt, apply *ast.CallExpr, between func(inspector.Cursor) bool) string {
-	root, ok := m.cursor(m.enclosingFunc())
-	if !ok {
+	a := files.Applied(read.Pos(), read.End(), m.call.Lparen)
+	if a == nil {
 		return ""
 	}
-	names := newAliases(m.pass.TypesInfo, m.enclosingFunc(), m.obj)
-	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
-		call := cur.Node().(*ast.CallExpr)
-		if call.Pos() < read.End() || !between(cur) {
-			continue
-		}
-		fd := m.funcDecl(kube.CalledFunc(m.pass, call))
-		if fd == nil || fd.Body == nil || !within(apply, fd) {
-			continue
-		}
-		for _, arg := range call.Args {
-			if name, ok := names.handed(arg, m.obj); ok {
-				return fmt.Sprintf("by %s, given %s at %s (its apply at %s)", types.ExprString(call.Fun), name, m.where(call.Pos()), m.where(apply.Pos()))
+	readAt := read.Pos()
+	if a.Read.IsValid() {
+		readAt = a.Read
+	}
+	at := "at " + m.where(a.Call)
+	if a.Via != "" {
+		given := "capturing " + m.obj.Name() + ","
+		if call, ok := files.Calls[a.Call]; ok {
+			names := newAliases(m.pass.TypesInfo, m.enclosingFunc(), m.obj)
+			for _, arg := range call.Args {
+				if name, ok := names.handed(arg, m.obj); ok {
+					given = "given " + name
+					break
+				}
 			}
 		}
+		at = fmt.Sprintf("by %s, %s at %s (its apply at %s)", a.Via, given, m.where(a.Call), m.where(a.Apply))
 	}
-	return ""
+	return fmt.Sprintf("%s is applied %s, after its read at %s and before this write: the apply moves the resourceVersion on the server, not in %s, and a patcher made at the read, or at a base taken after the apply, would send the older one and conflict whenever the apply changes anything; make the write an apply too, or read %s again after the apply",
+		m.obj.Name(), at, m.where(readAt), m.obj.Name(), m.obj.Name())
 }
+
+// HoldsRefs reports whether a value of type t may hold a reference (a
+// pointer, map, slice, channel, function or interface): the lint's
+// readsFact asks it of a call's results (lint/lockbasefacts.go).
+func HoldsRefs(t types.Type) bool { return holdsRefs(t) }

@@ -216,19 +216,23 @@ func (s *baseScan) sameType(ot types.Type) bool {
 // type t: a finalizer helper of another package (objutil.AddFinalizer(ctx,
 // r.Client, obj), which Updates it) whose write is not followed. It may
 // move the resourceVersion, so the lock is not added: Unknown, not a lock
-// that conflicts on every reconcile.
+// that conflicts on every reconcile; unless its package's analysis saw it
+// only read the object (cluster-api's patch.NewHelper(obj, c)).
 func (s *baseScan) mayWrite(g *ast.CallExpr) bool {
 	if s.h.clientWrite(g) != "" {
 		return false
 	}
 	client, obj := false, false
-	for _, a := range g.Args {
+	for i, a := range g.Args {
 		t := s.h.pass.TypesInfo.TypeOf(a)
 		switch {
 		case s.h.isClient(a):
 			client = true
 		case s.isObject(t) && s.sameType(t) && !s.other(a):
-			obj = true
+			// The analyzer's model (Files.CallWrites, as for its own
+			// lock) may know from the function's package that it only
+			// reads the object.
+			obj = obj || s.h.files.CallWrites == nil || s.h.files.CallWrites(g.Lparen, i) != ""
 		}
 	}
 	return client && obj

@@ -37,6 +37,30 @@ type Files struct {
 	// Once holds what -fix computes once per pass (NewOnce): nil, it is
 	// computed at each use.
 	Once *Once
+	// Applied answers, from the analyzer's model of what a call does to
+	// an object (lint/lockbasequery.go, on SSA: the package's functions,
+	// literals, method values), whether an apply of the object the status
+	// write at at (its Lparen) writes may run after the object's read
+	// (from readFrom to readTo) and before the write; nil when none may,
+	// or the model is not given.
+	Applied func(readFrom, readTo, at token.Pos) *Applied
+	// CallWrites answers from the same model how the call at lparen may
+	// write the object it is given as its argument arg (the receiver not
+	// counted): "" when it does not (another package's function its own
+	// analysis saw only read it), "?" when the model has no such call.
+	CallWrites func(lparen token.Pos, arg int) string
+}
+
+// Applied is an apply of an object Files.Applied finds: at Call, the
+// apply (Via empty) or a call of Via, a function of the package, that
+// applies the object it is handed, at Apply.
+type Applied struct {
+	Call, Apply token.Pos
+	Via         string
+	// Read: the object's read the model found in a function enclosing
+	// the write's literal, when the one asked (a base) was after the
+	// apply; NoPos when it is the one asked.
+	Read token.Pos
 }
 
 // Once is what -fix computes once per pass of the analyzer, over the

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	v1 "example.com/api/v1"
+	"example.com/op/readhelper"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -95,4 +96,41 @@ func (r *Reconciler) baseBeforeCheck(ctx context.Context, g *v1.Gadget) error {
 		g.Status.Phase = "Ready"
 	}
 	return r.Status().Patch(ctx, g, client.MergeFrom(base)) // want `^blind: Status\(\)\.Patch of Gadget: client\.MergeFrom without optimistic lock$`
+}
+
+// Another package's helper given a client beside the object that only
+// reads it (cluster-api's patch.NewHelper): at cb49be1 the lock was taken
+// off, "NewHelper is given a client beside it, and may update it"; its
+// package's analysis sees it only read the object (readsOnly).
+func (r *Reconciler) baseBeforeOtherReader(ctx context.Context, g *v1.Gadget) error {
+	base := g.DeepCopyObject().(*v1.Gadget)
+	if _, err := readhelper.NewHelper(g, r.Client); err != nil {
+		return err
+	}
+	g.Status.Phase = "Ready"
+	return r.Status().Patch(ctx, g, client.MergeFrom(base)) // want `^blind: Status\(\)\.Patch of Gadget: client\.MergeFrom without optimistic lock$`
+}
+
+// Twin: another package's function given a client that updates the
+// object keeps the patch blind.
+func (r *Reconciler) baseBeforeOtherWriter(ctx context.Context, g *v1.Gadget) error {
+	base := g.DeepCopyObject().(*v1.Gadget)
+	if err := readhelper.Touch(ctx, r.Client, g); err != nil {
+		return err
+	}
+	g.Status.Phase = "Ready"
+	return r.Status().Patch(ctx, g, client.MergeFrom(base)) // want `^blind: .*\(no fix: .*which is given the object: readhelper\.Touch is given a client beside it, and may update it`
+}
+
+// Twin: another package's function given a client that keeps the object
+// (through a function of its package) for a later write, given nothing
+// (k.Flush): no readsOnly fact, the patch stays blind.
+func (r *Reconciler) baseBeforeKeeper(ctx context.Context, g *v1.Gadget) error {
+	base := g.DeepCopyObject().(*v1.Gadget)
+	k := readhelper.NewKeeper(g, r.Client)
+	if err := k.Flush(ctx); err != nil {
+		return err
+	}
+	g.Status.Phase = "Ready"
+	return r.Status().Patch(ctx, g, client.MergeFrom(base)) // want `^blind: .*\(no fix: .*which is given the object: readhelper\.NewKeeper is given a client beside it, and may update it`
 }

@@ -21,12 +21,12 @@ func GetWidget(ctx context.Context, c client.Client, key client.ObjectKey) (*v1.
 }
 
 // Load reads into the widget it is given: the caller's read.
-func Load(ctx context.Context, c client.Client, key client.ObjectKey, w *v1.Widget) error { // want Load:"statusOnly\\[3\\] reads\\[3\\]"
+func Load(ctx context.Context, c client.Client, key client.ObjectKey, w *v1.Widget) error { // want Load:"statusOnly\\[3\\] reads\\[3\\]" Load:`^readsOnly\[3\]$`
 	return c.Get(ctx, key, w)
 }
 
 // LoadUnnamed reads into the widget only when it has no name yet.
-func LoadUnnamed(ctx context.Context, c client.Client, key client.ObjectKey, w *v1.Widget) error { // want LoadUnnamed:"statusOnly\\[3\\] readsWhy\\[3\\]"
+func LoadUnnamed(ctx context.Context, c client.Client, key client.ObjectKey, w *v1.Widget) error { // want LoadUnnamed:"statusOnly\\[3\\] readsWhy\\[3\\]" LoadUnnamed:`^readsOnly\[3\]$`
 	if w.Name != "" {
 		return nil
 	}

@@ -204,7 +204,7 @@ type Helper struct {
 	base client.Object
 }
 
-func NewHelper(obj client.Object, c client.Client) *Helper { // want NewHelper:"statusOnly\\[0\\]"
+func NewHelper(obj client.Object, c client.Client) *Helper { // want NewHelper:"statusOnly\\[0\\]" NewHelper:`^readsOnly\[0\]$`
 	return &Helper{c: c, base: obj.DeepCopyObject().(client.Object)}
 }
 
