@@ -15,14 +15,14 @@ func TestAdvDeferHunt(t *testing.T) {
 
 // Adversary s97c on R2's deferred helper calls, in a deferred literal: a
 // link deferring its leaf's call in a literal (defer func() { _ =
-// r.deferLeaf(ctx, w) }()) and changing the spec after it moves at
-// cb3c436, and the leaf's Flush returns patcher.ErrNonStatusChange where
-// the Update stored the status. migratehelperchain.go (helper A's) checks
-// a link's code to its end only for a defer statement's call
-// (deferredCall), not for a call in a deferred literal (inDefer); with
-// `|| inDefer(k.path)` there this passes (tried).
+// r.deferLeaf(ctx, w) }()) and changing the spec after it moved at
+// cb3c436 onto a patcher without patcher.WithNonStatusChangesUnsent(),
+// and the leaf's Flush returned patcher.ErrNonStatusChange where the
+// Update stored the status. migratehelperchain.go checked a link's code
+// to its end only for a defer statement's call (deferredCall), not for a
+// call in a deferred literal (inDefer); it asks both, and the chain
+// moves with the option, as Direct's caller does (s97a's chain rule).
 func TestAdvDeferLink(t *testing.T) {
-	t.Skip("s97c: a link's call in a deferred literal is checked only to the call (migratehelperchain.go, helper A's file)")
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advdeferlink="}), "example.com/op/controllers/advdeferlink")
 }
@@ -40,7 +40,7 @@ func TestAdvDeferLink(t *testing.T) {
 // patcher locked on the read's resourceVersion, which the copy's write
 // moved on the server. The golden is the expectation: nothing moves.
 func TestAdvApplyDefer(t *testing.T) {
-	t.Skip("s97c: a merge write after a kept apply (deferred) or a copy's write moves (migratekeptbetween.go, helper B's file)")
+	t.Skip("s97c: a merge write after a kept apply (deferred) or a copy's write moves (migratekeptbetween.go)")
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}), "example.com/op/controllers/advapplydefer")
 }

@@ -19,12 +19,6 @@ func TestMigrateDeferredBeforeRead(t *testing.T) {
 // writer between the read and the write; in a loop, it is
 // (migratepathscase.go.golden).
 func TestMigrateExclusiveCase(t *testing.T) {
-	// runsBetween (migratekeptbetween.go, helper B's this stop) takes a
-	// call textually between the read and the write as running between
-	// them: the fix is its first case also asking
-	// newLife(&m.site, m.obj).reaches(call.Pos(), m.call.Pos()); with it
-	// this test passes (s97a's report).
-	t.Skip("wrong keep: a helper on an exclusive path blamed; see s97a's report")
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratepathscase="}),
 		"example.com/op/controllers/migratepathscase")
 }

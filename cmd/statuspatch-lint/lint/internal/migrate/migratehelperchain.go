@@ -113,7 +113,7 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	last := fd.Body.Pos()
 	for _, k := range hc.calls {
 		moved[k.call], last = true, max(last, k.call.Pos())
-		if deferredCall(k.path, k.call) {
+		if deferredCall(k.path, k.call) || inDefer(k.path) {
 			last = fd.Body.End() // it runs as the link returns
 		}
 	}

@@ -84,9 +84,9 @@ func deferred(cur inspector.Cursor) bool {
 }
 
 // runsBetween returns whether a call at cur, after m's anchor, may run
-// between the anchor and m's write: before the write in the text and not
+// between the anchor and m's write: before the write in the text, not
 // deferred (a deferred one runs as the function returns, after the
-// write); after it, when the write is deferred (the function's rest and
+// write) and on a path that reaches it (life.reaches); after it, when the write is deferred (the function's rest and
 // the defers registered after it run first) or in a loop around the
 // write and not the anchor (it runs before the next turn's write).
 func (m *migration) runsBetween() func(inspector.Cursor) bool {
@@ -102,11 +102,14 @@ func (m *migration) runsBetween() func(inspector.Cursor) bool {
 		}
 		loop = c.Node()
 	}
+	l := newLife(&m.site, m.obj)
 	return func(cur inspector.Cursor) bool {
 		call := cur.Node()
 		switch {
 		case call.Pos() < m.call.Pos():
-			return !deferred(cur)
+			// on a path that reaches the write (not another case of a
+			// switch, not an early return's branch)
+			return !deferred(cur) && (l == nil || l.reaches(call.Pos(), m.call.Pos()))
 		case call.Pos() < m.call.End():
 			return false // the write's own arguments
 		case writeDeferred:
