@@ -131,3 +131,30 @@ func TestNotExploredNamesAStoreNeverBehind(t *testing.T) {
 	}
 	t.Log(n)
 }
+
+// A replay says Unknown for what its schedule did not explore, as a
+// search does: the waiting scaler's schedule of one chosen reconcile (its
+// create) reads its store only in the drain, at the newest point, so
+// the wait was not explored there. Before, a replay's NotExplored was
+// empty and its verdict a plain "no violation".
+func TestNotExploredByAReplay(t *testing.T) {
+	var waited, passed atomic.Int32
+	o := explore.Options{Backend: explore.Server(server(t)), Replay: "waiting:ns/w"}
+	res, err := explore.Run(t.Context(), waitingScenario(&waited, &passed, false), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || res.Diverged != "" || res.Schedules != 2 {
+		t.Fatalf("want the replay run twice without violation, got %d runs, diverged %q:\n%v", res.Schedules, res.Diverged, res.Violation)
+	}
+	if len(res.NotExplored) != 1 {
+		t.Fatalf("want one class not explored, the Gizmo store; got %q", res.NotExplored)
+	}
+	n := res.NotExplored[0]
+	if n.Reconciler != "waiting" || n.Store != "Gizmo" || n.StoreReads == 0 || n.StoreDrain != n.StoreReads {
+		t.Fatalf("got %+v", n)
+	}
+	if v := res.Verdict(); !strings.HasPrefix(v, "no violation where explored; Unknown: not explored: the store of the Gizmo informer") {
+		t.Errorf("verdict %q", v)
+	}
+}
