@@ -246,8 +246,10 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 	}
 }
 
-// DrainToSteady runs rounds with fresh reads: the queue, then every
-// reconciler on every object of its kind, until a round writes nothing
+// DrainToSteady runs rounds with fresh reads: the queue, then what an
+// informer's resync of every object queues through the watches'
+// predicates (Work.QueueResync: GenerationChangedPredicate drops it, as
+// it drops a real resync), until a round writes nothing
 // (a steady state, where the steady-state invariants are checked), a
 // round ends in the state an earlier round ended in (the drain loops:
 // converges is broken, with that evidence), or the drain's bound
@@ -262,7 +264,7 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 		round := append([]schedule.Item(nil), r.Queue.Items...)
 		for _, k := range r.Book.Keys() {
 			if h := r.Book.History(k); h.Versions[h.Newest()] != nil {
-				r.Queue.QueueFor(k)
+				r.Queue.QueueResync(k)
 			}
 		}
 		for _, it := range r.Queue.Items {
