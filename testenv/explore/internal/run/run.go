@@ -278,16 +278,12 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 			if n >= bound || ctx.Err() != nil {
 				break
 			}
-			got := r.Pushes.Got
+			got, before := r.Pushes.Got, slices.Clone(r.Queue.Items)
 			r.Step(ctx, round[i], nil, schedule.Crash{})
 			n++
 			wrote = wrote || r.Trace.lastWrote()
-			if r.Pushes.Got != got { // the round runs what pushed events queue (pushes.go), each once
-				for _, it := range r.Queue.Items {
-					if !slices.Contains(round, it) {
-						round = append(round, it)
-					}
-				}
+			if r.Pushes.Got != got || round[i].Pushed > 0 {
+				round = pushedInRound(round, i, before, r.Queue.Items)
 			}
 		}
 		if !wrote && n < bound && ctx.Err() == nil && r.Trace.Deferred.any {
@@ -313,4 +309,29 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 	if ctx.Err() == nil {
 		r.Trace.fail(judge.NameConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (%s), every round writing", bound, optionsOf(r.ex).DrainBoundName))
 	}
+}
+
+// pushedInRound is a drain's round, whose step i (round[i]) has just run
+// with queued queued before it and queue after it, with what pushed
+// events queued appended (pushes.go): every queued item not in the round,
+// and, as controller-runtime's queue runs again an item added after it
+// was taken, one that ran already in the round when a pushed event queued
+// it since: a delivery taken in step i (a second event pending for its
+// object) or what a delivery in step i queued. Without them a round that
+// wrote nothing was judged steady with those reconciles still queued. A
+// requeue the reconcile returned, or an item a write queued again, waits
+// for the next round, as before (a write makes one).
+func pushedInRound(round []schedule.Item, i int, queued, queue []schedule.Item) []schedule.Item {
+	it := round[i]
+	for _, q := range queue {
+		if slices.Contains(round[i+1:], q) {
+			continue
+		}
+		ran := slices.Contains(round[:i+1], q)
+		again := it.Pushed > 0 && (q == it || !slices.Contains(queued, q))
+		if !ran || again {
+			round = append(round, q)
+		}
+	}
+	return round
 }
