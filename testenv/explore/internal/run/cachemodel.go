@@ -82,9 +82,10 @@ func (c cacheTrace) Planned(n int) (int, bool) {
 
 func (c cacheTrace) NoteLag(lag int) { c.t.Cur.lags = append(c.t.Cur.lags, lag) }
 
-// Served: the Explored count of a step's cached reads (explored.go).
+// Served: the Explored count of a reconcile's cached reads (explored.go);
+// an action's, or a pushed event's handler's, are no reconciler's.
 func (c cacheTrace) Served(kind string, points, lag int) {
-	if s := c.t.Cur; s != nil && !s.action {
+	if s := c.t.Cur; s != nil && !s.action && s.Step.Object != "" {
 		c.t.Explored.cachedRead(s.Step.Reconciler, kind, s.Step.Drain, points > 1, lag > 0)
 	}
 }
