@@ -28,6 +28,15 @@ import (
 //     synced) that no schedule served from a point behind the newest:
 //     the wait it guards (a reconcile after its own write, the cache
 //     behind) was never put in a schedule.
+//   - a reconciler's cached Gets and Lists of a kind that no schedule
+//     served behind the newest though an older version (or list) was
+//     there to serve: the search's bounds (StaleReads: it opened its
+//     windows elsewhere), or the drain, whose reads are fresh, kept them
+//     at the newest, and what the reconciler does on a stale read of
+//     that kind was never seen. Reads with nothing older to serve (the
+//     informer had seen the newest already, or the kind was never
+//     written) were not behind in any real manager either, and are
+//     left out.
 
 // NotExplored is one class of a reconciler's reconciles the search ran
 // but did not explore (notexplored.go). Store is empty for reconciles
@@ -37,14 +46,26 @@ import (
 // Store names an informer's store (its kind) that Reconciler read
 // StoreReads times, StoreDrain of them in the drain, and never from a
 // point behind the newest.
+//
+// Cached names a kind whose cached Gets and Lists Reconciler made
+// CachedReads times, CachedOlder of them with an older version or list
+// there to serve (CachedOlderDrain of those in the drain), none served
+// behind.
 type NotExplored struct {
 	Reconciler                     string
 	Deferred, Chosen, InDrain, Ran int
 	Store                          string
 	StoreReads, StoreDrain         int
+	Cached                         string
+	CachedReads, CachedOlder       int
+	CachedOlderDrain               int
 }
 
 func (n NotExplored) String() string {
+	if n.Cached != "" {
+		return fmt.Sprintf("not explored: %s's cached reads of %s were never served behind the newest: %d of its %d reads had an older version there to serve, %d of those in the drain (fresh reads)",
+			n.Reconciler, n.Cached, n.CachedOlder, n.CachedReads, n.CachedOlderDrain)
+	}
 	if n.Store != "" {
 		s := fmt.Sprintf("not explored: the store of the %s informer, which %s read %d times, was never behind: %d of %d reads ran only after the schedule, in the drain",
 			n.Store, n.Reconciler, n.StoreReads, n.StoreDrain, n.StoreReads)
@@ -110,7 +131,8 @@ func (x *explored) counts() schedrun.Explored {
 
 // sumExplored is a with b's counts added, in new maps.
 func sumExplored(a, b schedrun.Explored) schedrun.Explored {
-	out := schedrun.Explored{Reconciles: map[string]*schedrun.Reconciles{}, Stores: map[schedrun.StoreOf]*schedrun.StoreReads{}}
+	out := schedrun.Explored{Reconciles: map[string]*schedrun.Reconciles{}, Stores: map[schedrun.StoreOf]*schedrun.StoreReads{},
+		Cached: map[schedrun.StoreOf]*schedrun.CachedReads{}}
 	for _, e := range []schedrun.Explored{a, b} {
 		for k, c := range e.Reconciles {
 			s := cmp.Or(out.Reconciles[k], &schedrun.Reconciles{})
@@ -122,12 +144,17 @@ func sumExplored(a, b schedrun.Explored) schedrun.Explored {
 			s.Reads, s.Drain, s.Behind = s.Reads+c.Reads, s.Drain+c.Drain, s.Behind+c.Behind
 			out.Stores[k] = s
 		}
+		for k, c := range e.Cached {
+			s := cmp.Or(out.Cached[k], &schedrun.CachedReads{})
+			s.Reads, s.Older, s.OlderDrain, s.Behind = s.Reads+c.Reads, s.Older+c.Older, s.OlderDrain+c.OlderDrain, s.Behind+c.Behind
+			out.Cached[k] = s
+		}
 	}
 	return out
 }
 
 // notExplored is what the counts e say was not explored, by reconciler,
-// its deferrals before its stores.
+// its deferrals before its stores before its cached reads.
 func notExplored(e schedrun.Explored) []NotExplored {
 	var out []NotExplored
 	for _, name := range slices.Sorted(maps.Keys(e.Reconciles)) {
@@ -137,16 +164,22 @@ func notExplored(e schedrun.Explored) []NotExplored {
 				InDrain: c.Drain - c.DrainDeferred, Ran: c.Chosen - c.Deferred + c.Drain - c.DrainDeferred})
 		}
 	}
-	stores := slices.SortedFunc(maps.Keys(e.Stores), func(a, b schedrun.StoreOf) int {
-		return cmp.Or(cmp.Compare(a.Reconciler, b.Reconciler), cmp.Compare(a.Kind, b.Kind))
-	})
-	for _, k := range stores {
+	for _, k := range slices.SortedFunc(maps.Keys(e.Stores), byReconcilerKind) {
 		if c := e.Stores[k]; c.Behind == 0 {
 			out = append(out, NotExplored{Reconciler: k.Reconciler, Store: k.Kind, StoreReads: c.Reads, StoreDrain: c.Drain})
 		}
 	}
+	for _, k := range slices.SortedFunc(maps.Keys(e.Cached), byReconcilerKind) {
+		if c := e.Cached[k]; c.Behind == 0 && c.Older > 0 {
+			out = append(out, NotExplored{Reconciler: k.Reconciler, Cached: k.Kind, CachedReads: c.Reads, CachedOlder: c.Older, CachedOlderDrain: c.OlderDrain})
+		}
+	}
 	slices.SortStableFunc(out, func(a, b NotExplored) int { return cmp.Compare(a.Reconciler, b.Reconciler) })
 	return out
+}
+
+func byReconcilerKind(a, b schedrun.StoreOf) int {
+	return cmp.Or(cmp.Compare(a.Reconciler, b.Reconciler), cmp.Compare(a.Kind, b.Kind))
 }
 
 // counted sets r's counts to c, and what they say was not explored.

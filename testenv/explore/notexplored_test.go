@@ -109,8 +109,12 @@ func TestNotExploredIsEmptyWithoutDeferrals(t *testing.T) {
 // reconcile after its create: at Depth 1 the create is the chosen step
 // and every store read is in the drain, whose store is at the newest
 // point, so the wait was never put where the store is behind; the
-// Result says so. At Depth 3 (TestStoreWaitForOwnWriteRuns) the store
-// was behind in some schedule, and the Result says nothing.
+// Result says so. So are its cached reads of the Widget whose status it
+// wrote: an older version was there to serve only in the drain, which
+// serves the newest, so what it does on a stale Widget was never seen;
+// before, the Result named the store alone. At Depth 3
+// (TestStoreWaitForOwnWriteRuns) both were behind in some schedule, and
+// the Result says nothing.
 func TestNotExploredNamesAStoreNeverBehind(t *testing.T) {
 	var waited, passed atomic.Int32
 	o := serverOptions(t)
@@ -122,12 +126,48 @@ func TestNotExploredNamesAStoreNeverBehind(t *testing.T) {
 	if res.Violation != nil || !res.Exhausted {
 		t.Fatalf("want the search exhausted without violation, got exhausted %t:\n%v", res.Exhausted, res.Violation)
 	}
-	if len(res.NotExplored) != 1 {
-		t.Fatalf("want one class not explored, the Gizmo store; got %q", res.NotExplored)
+	neverBehind(t, res)
+	if waited.Load() != 0 {
+		t.Fatalf("%d reconciles waited", waited.Load())
 	}
-	n := res.NotExplored[0]
-	if n.Reconciler != "waiting" || n.Store != "Gizmo" || n.StoreReads == 0 || n.StoreDrain != n.StoreReads || waited.Load() != 0 {
-		t.Fatalf("got %+v, %d reconciles waited", n, waited.Load())
+}
+
+// neverBehind checks that res, of the waiting scaler's schedules of one
+// chosen reconcile (its create), says it did not explore the Gizmo store
+// and the Widget's cached reads: each read behind the newest only in the
+// drain, which serves the newest.
+func neverBehind(t *testing.T, res *explore.Result) {
+	t.Helper()
+	if len(res.NotExplored) != 2 {
+		t.Fatalf("want two classes not explored, the Gizmo store and the Widget's cached reads; got %q", res.NotExplored)
 	}
-	t.Log(n)
+	store, cached := res.NotExplored[0], res.NotExplored[1]
+	if store.Reconciler != "waiting" || store.Store != "Gizmo" || store.StoreReads == 0 || store.StoreDrain != store.StoreReads {
+		t.Errorf("the store: got %+v", store)
+	}
+	if cached.Reconciler != "waiting" || cached.Cached != "Widget" || cached.CachedOlder == 0 || cached.CachedOlderDrain != cached.CachedOlder || cached.CachedReads < cached.CachedOlder {
+		t.Errorf("the cached reads: got %+v", cached)
+	}
+	t.Log(res.Verdict())
+}
+
+// A replay says Unknown for what its schedule did not explore, as a
+// search does: the waiting scaler's schedule of one chosen reconcile (its
+// create) reads its store only in the drain, at the newest point, so
+// the wait was not explored there. Before, a replay's NotExplored was
+// empty and its verdict a plain "no violation".
+func TestNotExploredByAReplay(t *testing.T) {
+	var waited, passed atomic.Int32
+	o := explore.Options{Backend: explore.Server(server(t)), Replay: "waiting:ns/w"}
+	res, err := explore.Run(t.Context(), waitingScenario(&waited, &passed, false), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil || res.Diverged != "" || res.Schedules != 2 {
+		t.Fatalf("want the replay run twice without violation, got %d runs, diverged %q:\n%v", res.Schedules, res.Diverged, res.Violation)
+	}
+	neverBehind(t, res)
+	if v := res.Verdict(); !strings.HasPrefix(v, "no violation where explored; Unknown: not explored: the store of the Gizmo informer") {
+		t.Errorf("verdict %q", v)
+	}
 }

@@ -78,15 +78,15 @@ func TestOwnsQueuesControllerOwner(t *testing.T) {
 	}
 
 	r.Book.Record(cm, content(ref("Widget", "w1", true), ref("Widget", "other", false), ref("Gadget", "g", true)), "1")
-	r.Queue.QueueFor(cm)
+	r.Queue.QueueEvent(cm)
 	want("created", queued(), "widget:ns/w1")
 
 	r.Book.Record(cm, content(ref("Widget", "w2", true)), "2")
-	r.Queue.QueueFor(cm)
+	r.Queue.QueueEvent(cm)
 	want("controller changed", queued(), "widget:ns/w2", "widget:ns/w1")
 
 	r.Book.Record(cm, nil, "")
-	r.Queue.QueueFor(cm)
+	r.Queue.QueueEvent(cm)
 	want("deleted", queued(), "widget:ns/w2")
 
 	if got := r.Queue.Router().ControllerOwners(book.Key{GVK: widgetGVK}, widgetGVK); got != nil {

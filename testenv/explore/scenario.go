@@ -88,9 +88,11 @@ type Reconciler struct {
 	// predicate.GenerationChangedPredicate{} a status-only write queues no
 	// reconcile of the object written. EventFilter filters every event,
 	// of the For and the Owns kinds, as WithEventFilter. Writes are the
-	// events; the drain's rounds over every object, and the queueing after
-	// a crash restart, stand for a resync and a new manager's first list
-	// and are not filtered.
+	// events; the drain's rounds over every object are an informer's
+	// resync (an update from the newest version to itself), and the
+	// queueing after a crash restart a new manager's first list (a
+	// create), each through the predicates, as controller-runtime's
+	// source.Kind runs them for every informer callback.
 	Predicates, EventFilter []predicate.Predicate
 	// New builds the reconciler. c reads through the explorer's lagging
 	// cache and writes to the server; apiReader always reads the newest

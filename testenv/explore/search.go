@@ -244,7 +244,8 @@ func (ex *explorer) end(r *run) {
 
 // replayTwice runs Options.Replay twice and says whether the two runs
 // diverged. Its violation, if any, is the Result's Violation and its one
-// Violations entry, as a search's, and the Report's.
+// Violations entry, as a search's, and the Report's; what its first run
+// did not explore is the Result's NotExplored.
 func (ex *explorer) replayTwice(ctx context.Context) (*Result, error) {
 	script, err := ex.setup.parseSeed(ex.o.Replay)
 	if err != nil {
@@ -265,6 +266,10 @@ func (ex *explorer) replayTwice(ctx context.Context) (*Result, error) {
 		return done(err)
 	}
 	first := ex.last
+	// The replay's verdict is Unknown for what its schedule did not
+	// explore, as a search's (notexplored.go); the second run, the same
+	// schedule, only checks that it did not diverge.
+	res.counted(first.Trace.Explored)
 	res.Schedules = 2
 	if _, err := ex.replay(ctx, script); err != nil {
 		return done(err)

@@ -56,6 +56,10 @@ type Trace interface {
 	// NoteLag records the lag a cached read of the step was served at
 	// (the seed's).
 	NoteLag(lag int)
+	// Served records a cached Get or List of kind served at lag of
+	// points (1: the newest was all there was to serve), for the search
+	// to say what it never served behind.
+	Served(kind string, points, lag int)
 	// Choose picks one of n options: the search's choice.
 	Choose(n int) int
 	// FaultLag and FaultInWindow are the fault phase's choices of a

@@ -68,6 +68,7 @@ func (c *Cache) listLagged(list client.ObjectList, gvk schema.GroupVersionKind, 
 	}
 	stay := c.windowListLag(inf, points)
 	lag := c.ChooseLag(len(points), stay)
+	c.Trace.Served(gvk.Kind, len(points), lag)
 	p := points[lag]
 	window := c.NoteWindow(inf, lag, stay, c.Model.ListSeq(points, lag), func() string {
 		return fmt.Sprintf("a List of %s %s behind", gvk.Kind, plural(lag, "list"))

@@ -24,6 +24,7 @@ func (p *planTrace) Step() (int, string)           { return 1, "r" }
 func (p *planTrace) Drain() bool                   { return false }
 func (p *planTrace) Planned(n int) (int, bool)     { return min(p.lag, n-1), true }
 func (p *planTrace) NoteLag(int)                   {}
+func (p *planTrace) Served(string, int, int)       {}
 func (p *planTrace) Choose(int) int                { return 0 }
 func (p *planTrace) FaultLag(int) (int, bool)      { return 0, false }
 func (p *planTrace) FaultInWindow(int) (int, bool) { return 0, false }

@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -43,38 +42,64 @@ type Router struct {
 	Calls *Calls
 }
 
-// Route queues, through add, the reconciles the event of k's newest
-// version queues, in order (the queue drops repeats): every reconciler of
-// k's kind for k, and every reconciler that owns k's kind for k's
-// controller owner; through the predicates when filter, else unfiltered
-// (a resync, or a new manager's first list). built are the controllers
-// Setup built, by reconciler (nil: New's), whose watches queue them.
-func (r *Router) Route(k book.Key, built []*recmgr.Controller, filter bool, add func(schedule.Item)) {
-	r.route(k, built, filter, false, add)
+// An event is how a route delivers k's newest version to the watches,
+// each through its predicates and handler, as controller-runtime's
+// source.Kind does (its EventHandler runs the predicates for every
+// informer callback, a resync's included).
+type how int
+
+const (
+	// watchEvent is the watch event of k's newest version: a create (it
+	// was absent), a delete (it is absent now) or an update from the
+	// version before.
+	watchEvent how = iota
+	// resync is an informer's resync of k's newest version: an update
+	// from it to itself (client-go's OnUpdate(obj, obj), every
+	// SyncPeriod), nothing for an absent object.
+	resync
+	// listed is a new process's first list: a create of k's newest
+	// version, nothing for an absent object.
+	listed
+)
+
+// Route queues, through add, the reconciles the watch event of k's
+// newest version queues, in order (the queue drops repeats): every
+// reconciler of k's kind for k, and every reconciler that owns k's kind
+// for k's controller owner, through their predicates. built are the
+// controllers Setup built, by reconciler (nil: New's), whose watches
+// queue them.
+func (r *Router) Route(k book.Key, built []*recmgr.Controller, add func(schedule.Item)) {
+	r.route(k, built, watchEvent, add)
+}
+
+// RouteResync queues, through add, what an informer's resync of k's
+// newest version queues: an update from it to itself, through the
+// predicates (GenerationChangedPredicate drops it).
+func (r *Router) RouteResync(k book.Key, built []*recmgr.Controller, add func(schedule.Item)) {
+	r.route(k, built, resync, add)
 }
 
 // RouteListed queues, through add, what a new process's first list of
-// k's newest version queues: through the watches Setup built, a create
-// event of it, through their predicates and handlers, as an informer's
-// initial list gives each handler (the operator's predicates and handlers
-// may keep what they see: kueue's fill its queue manager and cache); for
-// the other reconcilers, as Route unfiltered.
+// k's newest version queues: a create event of it, through the
+// predicates and handlers, as an informer's initial list gives each
+// handler (the operator's predicates and handlers may keep what they
+// see: kueue's fill its queue manager and cache).
 func (r *Router) RouteListed(k book.Key, built []*recmgr.Controller, add func(schedule.Item)) {
-	r.route(k, built, false, true, add)
+	r.route(k, built, listed, add)
 }
 
-func (r *Router) route(k book.Key, built []*recmgr.Controller, filter, listed bool, add func(schedule.Item)) {
+func (r *Router) route(k book.Key, built []*recmgr.Controller, e how, add func(schedule.Item)) {
 	for i, rc := range r.Reconcilers {
 		if i < len(built) && built[i] != nil {
-			r.watched(i, built[i], k, filter, listed, add)
+			r.watched(i, built[i], k, e, add)
 			continue
 		}
-		if rc.For == k.GVK && (!filter || r.passes(i, k, true)) {
+		if rc.For == k.GVK && r.passes(i, k, true, e) {
 			add(schedule.Item{Rec: i, Action: -1, Key: k})
 		}
 		for _, owned := range rc.Owns {
-			if owned == k.GVK && (!filter || r.passes(i, k, false)) {
-				for _, owner := range r.ControllerOwners(k, rc.For) {
+			if owned == k.GVK && r.passes(i, k, false, e) {
+				for _, owner := range r.controllerOwners(k, rc.For, e == watchEvent) {
 					add(schedule.Item{Rec: i, Action: -1, Key: owner})
 				}
 			}
@@ -86,6 +111,12 @@ func (r *Router) route(k book.Key, built []*recmgr.Controller, filter, listed bo
 // ownerReference names, in its newest version and the one before (a
 // deletion, or an update that changed the owner, queues the old owner).
 func (r *Router) ControllerOwners(k book.Key, owner schema.GroupVersionKind) []book.Key {
+	return r.controllerOwners(k, owner, true)
+}
+
+// controllerOwners are ControllerOwners, of the newest version alone
+// unless before.
+func (r *Router) controllerOwners(k book.Key, owner schema.GroupVersionKind, before bool) []book.Key {
 	h := r.Book.History(k)
 	if h == nil {
 		return nil
@@ -95,7 +126,11 @@ func (r *Router) ControllerOwners(k book.Key, owner schema.GroupVersionKind) []b
 		namespace = ""
 	}
 	var out []book.Key
-	for v := h.Newest(); v >= 0 && v >= h.Newest()-1; v-- {
+	oldest := h.Newest()
+	if before {
+		oldest--
+	}
+	for v := h.Newest(); v >= 0 && v >= oldest; v-- {
 		if h.Versions[v] == nil {
 			continue
 		}
@@ -115,25 +150,12 @@ func (r *Router) ControllerOwners(k book.Key, owner schema.GroupVersionKind) []b
 }
 
 // watched queues, through add, what reconciler i's watches (of the
-// controller c Setup built) queue for the event of k's newest version:
-// through the predicates when filter, else as a resync (an update to the
-// same version, unfiltered); listed: a create of it, through the
-// predicates (RouteListed).
-func (r *Router) watched(i int, c *recmgr.Controller, k book.Key, filter, listed bool, add func(schedule.Item)) {
-	prev, cur, ok := r.event(k)
+// controller c Setup built) queue for the event e of k's newest version,
+// through their predicates and handlers.
+func (r *Router) watched(i int, c *recmgr.Controller, k book.Key, e how, add func(schedule.Item)) {
+	prev, cur, ok := r.event(k, e)
 	if !ok {
 		return
-	}
-	if listed {
-		if cur == nil {
-			return
-		}
-		prev, filter = nil, true
-	} else if !filter {
-		if cur == nil {
-			return
-		}
-		prev = cur
 	}
 	for _, w := range c.Watches {
 		if w.GVK != k.GVK {
@@ -141,32 +163,9 @@ func (r *Router) watched(i int, c *recmgr.Controller, k book.Key, filter, listed
 		}
 		q := &capture{}
 		ctx := context.Background()
-		pass := func(f func(p predicate.Predicate) bool) bool {
-			for _, p := range w.Preds {
-				if filter && !f(p) {
-					return false
-				}
-			}
-			return true
-		}
 		r.Calls.Operator(func() {
-			switch {
-			case prev == nil && cur == nil:
-			case prev == nil:
-				e := event.CreateEvent{Object: cur}
-				if pass(func(p predicate.Predicate) bool { return p.Create(e) }) {
-					w.Handler.Create(ctx, e, q)
-				}
-			case cur == nil:
-				e := event.DeleteEvent{Object: prev}
-				if pass(func(p predicate.Predicate) bool { return p.Delete(e) }) {
-					w.Handler.Delete(ctx, e, q)
-				}
-			default:
-				e := event.UpdateEvent{ObjectOld: prev, ObjectNew: cur}
-				if pass(func(p predicate.Predicate) bool { return p.Update(e) }) {
-					w.Handler.Update(ctx, e, q)
-				}
+			if ok := deliver(w.Preds, prev, cur); ok {
+				handle(ctx, w.Handler, prev, cur, q)
 			}
 		})
 		for _, req := range q.added {

@@ -30,18 +30,20 @@ func (w *Work) Router() *Router {
 	return w.route
 }
 
-// QueueFor queues every reconciler of k's kind for k, and every reconciler
-// that owns k's kind for k's controller owner, unfiltered: a resync, or a
-// new manager's first list.
-func (w *Work) QueueFor(k book.Key) { w.Router().Route(k, w.Built, false, w.Enqueue) }
+// QueueResync queues what an informer's resync of k's newest version
+// queues (Router.RouteResync): the drain's rounds, through the
+// predicates.
+func (w *Work) QueueResync(k book.Key) { w.Router().RouteResync(k, w.Built, w.Enqueue) }
 
 // QueueListed queues what a new process's first list of k queues
 // (Router.RouteListed): after a crash or a leader change.
 func (w *Work) QueueListed(k book.Key) { w.Router().RouteListed(k, w.Built, w.Enqueue) }
 
-// QueueEvent queues as QueueFor does for the watch event of k's newest
-// version, through the reconcilers' predicates.
-func (w *Work) QueueEvent(k book.Key) { w.Router().Route(k, w.Built, true, w.Enqueue) }
+// QueueEvent queues what the watch event of k's newest version queues
+// (Router.Route): every reconciler of k's kind for k, and every
+// reconciler that owns k's kind for k's controller owner, through the
+// predicates.
+func (w *Work) QueueEvent(k book.Key) { w.Router().Route(k, w.Built, w.Enqueue) }
 
 // Enqueue queues it last, unless it is queued already.
 func (w *Work) Enqueue(it schedule.Item) {

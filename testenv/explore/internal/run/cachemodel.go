@@ -82,6 +82,14 @@ func (c cacheTrace) Planned(n int) (int, bool) {
 
 func (c cacheTrace) NoteLag(lag int) { c.t.Cur.lags = append(c.t.Cur.lags, lag) }
 
+// Served: the Explored count of a reconcile's cached reads (explored.go);
+// an action's, or a pushed event's handler's, are no reconciler's.
+func (c cacheTrace) Served(kind string, points, lag int) {
+	if s := c.t.Cur; s != nil && !s.action && s.Step.Object != "" {
+		c.t.Explored.cachedRead(s.Step.Reconciler, kind, s.Step.Drain, points > 1, lag > 0)
+	}
+}
+
 func (c cacheTrace) Choose(n int) int { return c.t.Ch.Choose(n) }
 
 func (c cacheTrace) FaultLag(w int) (int, bool) {

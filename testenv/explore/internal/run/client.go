@@ -76,6 +76,7 @@ func (r *Run) get(ctx context.Context, key client.ObjectKey, obj client.Object, 
 		low := r.Cache.Model.Lowest(k, inf)
 		stay := r.Cache.WindowLag(inf, h, low)
 		lag := r.Cache.ChooseLag(len(h.Versions)-low, stay)
+		r.Cache.Trace.Served(k.GVK.Kind, len(h.Versions)-low, lag)
 		v -= lag
 		r.Cache.Model.View.Saw(k, rep, v)
 		window = r.Cache.NoteWindow(inf, lag, stay, r.Book.LastAt(h, v), func() string {

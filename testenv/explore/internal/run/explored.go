@@ -14,11 +14,13 @@ import (
 // timer) did not look at the state where the schedule put it: the
 // explorer requeues it, and what it would have done runs when the
 // delay is over, which only the drain waits out (deferred.go). A store
-// read (stores.go) is behind when the point it was served from is not
-// the newest; the drain's never is.
+// read (stores.go), and a cached Get or List (cachemodel.go's Served),
+// is behind when the point it was served from is not the newest; the
+// drain's never is.
 type Explored struct {
 	Reconciles map[string]*Reconciles
 	Stores     map[StoreOf]*StoreReads
+	Cached     map[StoreOf]*CachedReads
 }
 
 // Reconciles counts a reconciler's reconciles run to their end (no
@@ -29,6 +31,12 @@ type Reconciles struct{ Chosen, Deferred, Drain, DrainDeferred int }
 
 // StoreOf is an informer's store (its kind) read by a reconciler.
 type StoreOf struct{ Reconciler, Kind string }
+
+// CachedReads counts a reconciler's cached Gets and Lists of a kind
+// (informers.Trace.Served): in all; Older, those with an older version
+// (a Get) or an older list (a List) there to serve, OlderDrain of them
+// in the drain (fresh); Behind, those served from an older one.
+type CachedReads struct{ Reads, Older, OlderDrain, Behind int }
 
 // StoreReads counts the reads of a store: in all, in the drain, and
 // those served from a point behind the newest.
@@ -73,6 +81,30 @@ func (e *Explored) storeRead(reconciler, kind string, drain, behind bool) {
 	c.Reads++
 	if drain {
 		c.Drain++
+	}
+	if behind {
+		c.Behind++
+	}
+}
+
+// cachedRead counts a cached Get or List by reconciler of kind: in the
+// drain or not, with an older point there to serve, served behind.
+func (e *Explored) cachedRead(reconciler, kind string, drain, older, behind bool) {
+	if e.Cached == nil {
+		e.Cached = map[StoreOf]*CachedReads{}
+	}
+	k := StoreOf{Reconciler: reconciler, Kind: kind}
+	c := e.Cached[k]
+	if c == nil {
+		c = &CachedReads{}
+		e.Cached[k] = c
+	}
+	c.Reads++
+	if older {
+		c.Older++
+		if drain {
+			c.OlderDrain++
+		}
 	}
 	if behind {
 		c.Behind++

@@ -246,8 +246,10 @@ func (r *Run) Step(ctx context.Context, it schedule.Item, plan []int, crash sche
 	}
 }
 
-// DrainToSteady runs rounds with fresh reads: the queue, then every
-// reconciler on every object of its kind, until a round writes nothing
+// DrainToSteady runs rounds with fresh reads: the queue, then what an
+// informer's resync of every object queues through the watches'
+// predicates (Work.QueueResync: GenerationChangedPredicate drops it, as
+// it drops a real resync), until a round writes nothing
 // (a steady state, where the steady-state invariants are checked), a
 // round ends in the state an earlier round ended in (the drain loops:
 // converges is broken, with that evidence), or the drain's bound
@@ -262,7 +264,7 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 		round := append([]schedule.Item(nil), r.Queue.Items...)
 		for _, k := range r.Book.Keys() {
 			if h := r.Book.History(k); h.Versions[h.Newest()] != nil {
-				r.Queue.QueueFor(k)
+				r.Queue.QueueResync(k)
 			}
 		}
 		for _, it := range r.Queue.Items {
@@ -276,16 +278,12 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 			if n >= bound || ctx.Err() != nil {
 				break
 			}
-			got := r.Pushes.Got
+			got, before := r.Pushes.Got, slices.Clone(r.Queue.Items)
 			r.Step(ctx, round[i], nil, schedule.Crash{})
 			n++
 			wrote = wrote || r.Trace.lastWrote()
-			if r.Pushes.Got != got { // the round runs what pushed events queue (pushes.go), each once
-				for _, it := range r.Queue.Items {
-					if !slices.Contains(round, it) {
-						round = append(round, it)
-					}
-				}
+			if r.Pushes.Got != got || round[i].Pushed > 0 {
+				round = pushedInRound(round, i, before, r.Queue.Items)
 			}
 		}
 		if !wrote && n < bound && ctx.Err() == nil && r.Trace.Deferred.any {
@@ -311,4 +309,29 @@ func (r *Run) DrainToSteady(ctx context.Context) {
 	if ctx.Err() == nil {
 		r.Trace.fail(judge.NameConverges, fmt.Sprintf("no steady state within %d steps after the chosen ones (%s), every round writing", bound, optionsOf(r.ex).DrainBoundName))
 	}
+}
+
+// pushedInRound is a drain's round, whose step i (round[i]) has just run
+// with queued queued before it and queue after it, with what pushed
+// events queued appended (pushes.go): every queued item not in the round,
+// and, as controller-runtime's queue runs again an item added after it
+// was taken, one that ran already in the round when a pushed event queued
+// it since: a delivery taken in step i (a second event pending for its
+// object) or what a delivery in step i queued. Without them a round that
+// wrote nothing was judged steady with those reconciles still queued. A
+// requeue the reconcile returned, or an item a write queued again, waits
+// for the next round, as before (a write makes one).
+func pushedInRound(round []schedule.Item, i int, queued, queue []schedule.Item) []schedule.Item {
+	it := round[i]
+	for _, q := range queue {
+		if slices.Contains(round[i+1:], q) {
+			continue
+		}
+		ran := slices.Contains(round[:i+1], q)
+		again := it.Pushed > 0 && (q == it || !slices.Contains(queued, q))
+		if !ran || again {
+			round = append(round, q)
+		}
+	}
+	return round
 }
