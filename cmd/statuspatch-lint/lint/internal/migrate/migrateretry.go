@@ -135,6 +135,11 @@ func (r retries) block() *retryPlan {
 	if !fresh && !r.freshAt(list[from]) {
 		return nil
 	}
+	// A head that only reads the object leaves it as fresh as at from.
+	from = outerHead(r, list, from, at) // migrateretryouter.go
+	if from == at {
+		return nil
+	}
 	p := &retryPlan{stmts: list[from:at], write: write}
 	if g := r.guard(list, from, at); g != nil {
 		p.guard = g
