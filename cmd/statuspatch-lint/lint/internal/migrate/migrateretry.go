@@ -64,6 +64,9 @@ func planRetry(m *migration) string {
 		if m.item {
 			return m.itemWhy
 		}
+		if m.helper == nil && m.apply == nil {
+			return deferDecision(retries{migration: m}) // migrateretrydefer.go
+		}
 		return ""
 	}
 	r := retries{migration: m}
