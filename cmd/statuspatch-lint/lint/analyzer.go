@@ -165,6 +165,11 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 			// send only the resourceVersion (latebase.go).
 			fixes, noFix = nil, "a lock would make that call send only the resourceVersion: it stores nothing, and may conflict"
 		}
+		if strings.Contains(why, migrate.CachedDecision) && len(fixes) > 0 {
+			// A deferred write decided from a cached status (migrateretrydefer.go):
+			// locked, it would be refused as the Flush would.
+			fixes, noFix = nil, "a lock would have the write refused whenever the cached read is behind, and the next reconcile decide again"
+		}
 		if strings.Contains(why, migrate.TwoPatchers) && len(fixes) > 0 {
 			// Another writer of the object is alive while this write's
 			// base is held (migratepatchhelperbeside.go): a lock would send

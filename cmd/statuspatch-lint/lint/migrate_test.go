@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 101 {
+	if err != nil || len(goldens) != 103 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -228,10 +228,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a function of another package; an interface the object is asserted
 	// to, changed; the object printed with %v; options.go's slices of
 	// functions: an element set again, a package slice holding a function
-	// that changes the spec, a parameter, an append); migrateitemretry: 6 List items
+	// that changes the spec, a parameter, an append); migrateitemretry: 7 List items
 	// whose decision cannot move into Retry (a continue that skips more
 	// than the write, two after a change, a return of an error, two calls
-	// taking a context, one of a map's item read in the comma-ok form), 1
+	// taking a context, one of a map's item read in the comma-ok form, an
+	// append of a status field to a slice declared outside), 1
 	// written in place whose conflict the code
 	// handles itself; migratecapi: 7 patch helpers that stay (a base read
 	// elsewhere, a Patch writing the spec too, another object given to
@@ -283,7 +284,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside a function given the other object, then it, 1 beside a
 	// server-side apply of its kind (lockapply.go); and 1 locked beside an
 	// interface's Patch that is never handed it).
-	if len(left) != 300 || notMoved != 299 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 300 (299):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 301 || notMoved != 300 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 301 (300):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

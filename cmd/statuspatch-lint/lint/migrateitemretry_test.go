@@ -33,7 +33,7 @@ func TestMigrateItemRetry(t *testing.T) {
 			}
 		}
 	}
-	if retried != 3 {
-		t.Errorf("%d writes moved into Retry, want 3", retried)
+	if retried != 4 {
+		t.Errorf("%d writes moved into Retry, want 4", retried)
 	}
 }

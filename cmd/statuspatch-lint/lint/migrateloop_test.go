@@ -30,7 +30,7 @@ func TestMigrateLoop(t *testing.T) {
 			}
 		}
 	}
-	if retried != 7 {
-		t.Errorf("%d conflict loops made the patcher's Retry, want 7", retried)
+	if retried != 9 {
+		t.Errorf("%d conflict loops made the patcher's Retry, want 9", retried)
 	}
 }

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -39,4 +40,23 @@ func (m reads) conflictsHandled(obj string) string {
 // containsNode reports whether n is in root.
 func containsNode(root, n ast.Node) bool {
 	return root.Pos() <= n.Pos() && n.End() <= root.End()
+}
+
+// itemClient is the client a reason's advice makes a patcher with: the
+// write's, or its embedded client.Client where it is none (kubebuilder's
+// reconciler, whose Scheme field hides the client's Scheme method), as
+// finish makes the patcher's own (migrateshapes.go).
+func itemClient(m *migration) string {
+	if m.client == nil {
+		return m.clientText // a helper's caller's (helperCallers)
+	}
+	text := types.ExprString(m.client)
+	if m.isClient(m.client) {
+		return text
+	}
+	f, _, _ := types.LookupFieldOrMethod(m.pass.TypesInfo.TypeOf(m.client), true, m.pass.Pkg, "Client")
+	if v, ok := f.(*types.Var); ok && v.Embedded() && m.implementsClient(v.Type()) {
+		return text + ".Client"
+	}
+	return text
 }

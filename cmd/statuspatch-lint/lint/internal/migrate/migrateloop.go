@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // A conflictLoop is a status write in the function of one of client-go's
@@ -35,19 +36,20 @@ import (
 // if err := loop; ..., return ..., loop) keeps its error.
 type conflictLoop struct {
 	*migration
-	call   *ast.CallExpr // the loop's call
-	name   string        // its function's name as the source spells it: retry.RetryOnConflict
-	lit    *ast.FuncLit  // fn
-	stmt   ast.Stmt      // the statement holding the loop's call
-	get    *ast.CallExpr // fn's Get of the object
-	after  int           // the index in fn's body of the first statement after the Get and its check
-	decl   ast.Stmt      // the object's declaration: in fn, dropped; before the loop, dropped when unused after it
-	outer  bool          // the object is declared before the loop
-	used   bool          // and used after it: set to the patcher's object
-	keyObj bool          // the Get's key is made from the object: its declaration stays
-	base   ast.Stmt      // a merge patch's base taken in fn, dropped
-	ifErr  *ast.IfStmt   // the write as if err := write; err != nil { return err }, before fn's return nil
-	result *ast.Ident    // the loop's error variable (err := loop), or nil in a return
+	call      *ast.CallExpr // the loop's call
+	name      string        // its function's name as the source spells it: retry.RetryOnConflict
+	lit       *ast.FuncLit  // fn
+	stmt      ast.Stmt      // the statement holding the loop's call
+	get       *ast.CallExpr // fn's Get of the object
+	after     int           // the index in fn's body of the first statement after the Get and its check
+	decl      ast.Stmt      // the object's declaration: in fn, dropped; before the loop, dropped when unused after it
+	outer     bool          // the object is declared before the loop
+	used      bool          // and used outside it
+	usedAfter bool          // and read after it: set to the patcher's object
+	keyObj    bool          // the Get's key is made from the object: its declaration stays
+	base      ast.Stmt      // a merge patch's base taken in fn, dropped
+	ifErr     *ast.IfStmt   // the write as if err := write; err != nil { return err }, before fn's return nil
+	result    *ast.Ident    // the loop's error variable (err := loop), or nil in a return
 }
 
 // loopOf returns the conflict loop whose function holds m's write, nil
@@ -293,6 +295,7 @@ func (l *conflictLoop) declared() string {
 		if p := c.Node().Pos(); p < l.lit.Pos() || p >= l.lit.End() {
 			if def == nil || p < def.Pos() || p >= def.End() {
 				l.used = true
+				l.usedAfter = l.usedAfter || readAfter(l, c, def)
 			}
 		}
 	}
@@ -379,6 +382,33 @@ func (l *conflictLoop) fresh(def ast.Stmt) bool {
 		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
 		_, builtin := l.pass.TypesInfo.Uses[id].(*types.Builtin)
 		return ok && builtin && id.Name == "new"
+	}
+	return false
+}
+
+// readAfter reports whether a use of the object outside the loop's
+// function may read it after the loop's statement: below the loop, in a
+// loop holding the statement but not the declaration (the next round),
+// or in a function literal (a defer, a closure) that may run later. A
+// use before alone needs no Object() after the Retry: an assignment
+// nothing reads is staticcheck's SA4006 in the user's lint.
+func readAfter(l *conflictLoop, use inspector.Cursor, def ast.Stmt) bool {
+	if use.Node().Pos() >= l.lit.End() {
+		return true
+	}
+	holds := func(n, in ast.Node) bool { return in.Pos() <= n.Pos() && n.End() <= in.End() }
+	for e := range use.Enclosing((*ast.FuncLit)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
+		n := e.Node()
+		switch {
+		case holds(l.stmt, n) && (def == nil || !holds(def, n)):
+			if _, ok := n.(*ast.FuncLit); !ok {
+				return true
+			}
+		case !holds(l.stmt, n):
+			if _, ok := n.(*ast.FuncLit); ok {
+				return true
+			}
+		}
 	}
 	return false
 }

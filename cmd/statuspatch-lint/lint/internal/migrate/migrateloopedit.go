@@ -93,7 +93,7 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 		fmt.Fprintf(&b, "if %s != nil {\n%s\t%s\n%s}\n%s%s", errName, in, results(errName), in, in, results(retry(in)))
 	} else {
 		fmt.Fprintf(&b, "if %s == nil {\n%s\t%s = %s", errName, in, errName, retry(in+"\t"))
-		if l.used && !into {
+		if l.usedAfter && !into {
 			deref := ""
 			if valueObj(l.obj) {
 				deref = "*" // a value takes what the patcher holds (migratevalue.go)

@@ -64,6 +64,9 @@ func planRetry(m *migration) string {
 		if m.item {
 			return m.itemWhy
 		}
+		if m.helper == nil && m.apply == nil {
+			return deferDecision(retries{migration: m}) // migrateretrydefer.go
+		}
 		return ""
 	}
 	r := retries{migration: m}
@@ -133,6 +136,11 @@ func (r retries) block() *retryPlan {
 	// taken with nothing changed since the read is where the patcher is.
 	fresh := prev != nil && (prev == r.anchor || prev == r.late && r.lateFresh || prev == r.getCheck)
 	if !fresh && !r.freshAt(list[from]) {
+		return nil
+	}
+	// A head that only reads the object leaves it as fresh as at from.
+	from = outerHead(r, list, from, at) // migrateretryouter.go
+	if from == at {
 		return nil
 	}
 	p := &retryPlan{stmts: list[from:at], write: write}

@@ -207,6 +207,9 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 			}
 			return ""
 		}
+		if !holdsRefs(r.pass.TypesInfo.TypeOf(stack[top].(ast.Expr))) {
+			return "" // a copy with nothing shared (append(names, obj.Name)): the callee cannot change the object through it
+		}
 		fn := kube.CalledFunc(r.pass, call)
 		if fn != nil && fn.Pkg() != nil && statusReaders[fn.Pkg().Path()][fn.Name()] {
 			return ""

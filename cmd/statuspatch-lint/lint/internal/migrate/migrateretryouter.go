@@ -97,3 +97,21 @@ func setByCall(r retries, c *ast.CallExpr) []ast.Expr {
 	}
 	return nil
 }
+
+// outerHead is where the decision list[from:at] starts once statements
+// at its head that set what outlives it but neither read the object's
+// status nor change the object (names = append(names, w.Name) before
+// the check of w.Status) are left before the Retry, where they run once
+// as the handwritten code ran them: they decide nothing the write sets.
+// from when the head sets nothing outside, or does not so stand apart.
+func outerHead(r retries, list []ast.Stmt, from, at int) int {
+	head := from
+	for head < at && !r.statusRead([]ast.Node{list[head]}, r.obj, map[*types.Func]bool{}) &&
+		r.onlyRead(list[head], r.obj, list[head].Pos(), list[head].End(), map[*types.Func]bool{}) {
+		head++
+	}
+	if head == from || outerWhy(r, &retryPlan{stmts: list[from:head]}) == "" {
+		return from
+	}
+	return head
+}

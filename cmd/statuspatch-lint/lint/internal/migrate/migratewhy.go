@@ -38,7 +38,7 @@ func (m reads) findObj(kind string) string {
 						return m.shapeWhy(why) // migrateitemwhy.go
 					}
 					return m.shapeWhy(fmt.Sprintf("the object %s is an item of a list, a cached copy: make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
-						types.ExprString(arg), m.patcherType, types.ExprString(m.client), types.ExprString(arg)))
+						types.ExprString(arg), m.patcherType, itemClient(m.migration), types.ExprString(arg)))
 				}
 			}
 		}

@@ -222,10 +222,7 @@ func (m reads) cachedItem() string {
 	if len(m.call.Args) > 0 {
 		ctx = types.ExprString(m.call.Args[0]) // the write's: context.TODO() in a predicate
 	}
-	client := m.clientText // a helper's caller's (helperCallers): it has no m.client
-	if m.client != nil {
-		client = types.ExprString(m.client)
-	}
+	client := itemClient(m.migration) // migrateitemwhy.go
 	fix := fmt.Sprintf("make its patcher with Fetch%s(%s, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
 		m.patcherType, ctx, client, name)
 	if o.what == "an item of a list" && o.via == "" {

@@ -213,3 +213,45 @@ func (h *holder) field(ctx context.Context, c client.Client, key client.ObjectKe
 	})
 	return err == nil && w.Status.Ready
 }
+
+// The object read and used before the loop, not after it (issue 80's
+// R3c): no Object() after the Retry, an assignment nothing reads
+// (staticcheck's SA4006).
+func usedBefore(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := c.Get(ctx, key, w); err != nil {
+		return err
+	}
+	n := len(w.Name)
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, key, w); err != nil {
+			return err
+		}
+		w.Status.Size = n
+		return c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+	})
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// Read before the loop in a loop around it: the next round reads the
+// object the Retry wrote.
+func usedNextRound(ctx context.Context, c client.Client, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	for i := 0; i < 2; i++ {
+		n := len(w.Name) + i
+		err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			if err := c.Get(ctx, key, w); err != nil {
+				return err
+			}
+			w.Status.Size = n
+			return c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
