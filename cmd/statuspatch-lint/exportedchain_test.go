@@ -213,3 +213,82 @@ func TestFixMovesUnsentChainThroughExportedFunction(t *testing.T) {
 		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
 	}
 }
+
+// statusChainUnsentTwoPkg is statusChainUnsentPkg with a second exported
+// helper, MarkOK, that changes only the status.
+const statusChainUnsentTwoPkg = statusChainUnsentPkg + `
+// MarkOK records the rollout's replicas.
+func MarkOK(ctx context.Context, c client.Client, d *appsv1.Deployment) error {
+	d.Status.Replicas = 7
+	return c.Status().Update(ctx, d)
+}
+`
+
+// callerTwoPkg calls MarkFailed, whose link leaves a spec change unsent,
+// and MarkOK, on one object, in both orders.
+const callerTwoPkg = `package ctrla
+
+import (
+	"context"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	Client client.Client
+}
+
+func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := r.Client.Get(ctx, key, d); err != nil {
+		return err
+	}
+	if err := status.MarkFailed(ctx, r.Client, d, "no capacity"); err != nil {
+		return err
+	}
+	return status.MarkOK(ctx, r.Client, d)
+}
+
+func (r *Reconciler) Rev(ctx context.Context, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := r.Client.Get(ctx, key, d); err != nil {
+		return err
+	}
+	if err := status.MarkOK(ctx, r.Client, d); err != nil {
+		return err
+	}
+	return status.MarkFailed(ctx, r.Client, d, "no capacity")
+}
+`
+
+// A caller in another package of an exported link whose change is left
+// unsent (HelperFact.Unsent) and of another exported helper makes one
+// patcher for both, with patcher.WithNonStatusChangesUnsent()
+// (importedUnsent). At 8e2b241 each group made its own at the read, one
+// with the option and one without: "no new variables on left side of :=".
+func TestFixSharesUnsentPatcherAcrossExportedHelpers(t *testing.T) {
+	bin := buildLint(t)
+	kindpatch := strings.Replace(strings.Replace(kindpatchPkg,
+		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {",
+		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment, opts ...patcher.Option) *DeploymentStatusPatcher {", 1),
+		`appsv1 "k8s.io/api/apps/v1"`, `"github.com/statuspatch/statuspatch/patcher"
+	appsv1 "k8s.io/api/apps/v1"`, 1)
+	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusChainUnsentTwoPkg, "kindpatch/kindpatch.go": kindpatch, "ctrla/ctrla.go": callerTwoPkg})
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	for _, want := range []string{"status/status.go:21: fixed: move the status write", "status/status.go:27: fixed: move the status write"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
+		}
+	}
+	got := readIn(t, mod, "ctrla/ctrla.go")
+	if n := strings.Count(got, "dPatcher := kindpatch.NewDeploymentStatusPatcher(r.Client, d, patcher.WithNonStatusChangesUnsent())"); n != 2 || strings.Contains(got, "NewDeploymentStatusPatcher(r.Client, d)") {
+		t.Errorf("ctrla.go after -fix: want one patcher with patcher.WithNonStatusChangesUnsent() in each function, got %d:\n%s", n, got)
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go vet ./... after -fix: %v\n%s", err, out)
+	}
+}

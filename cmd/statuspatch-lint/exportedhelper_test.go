@@ -430,3 +430,64 @@ func TestFixComposesExportedHelperWithAValueObject(t *testing.T) {
 		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
 	}
 }
+
+// callerLocalPkg calls MarkFailed and a status helper of its own package
+// on one object.
+const callerLocalPkg = `package ctrla
+
+import (
+	"context"
+
+	"example.com/realmod/status"
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type Reconciler struct {
+	Client client.Client
+}
+
+func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
+	d := &appsv1.Deployment{}
+	if err := r.Client.Get(ctx, key, d); err != nil {
+		return err
+	}
+	if err := r.markLocal(ctx, d); err != nil {
+		return err
+	}
+	return status.MarkFailed(ctx, r.Client, d, "no capacity")
+}
+
+func (r *Reconciler) markLocal(ctx context.Context, d *appsv1.Deployment) error {
+	d.Status.Replicas = 4
+	return r.Client.Status().Update(ctx, d)
+}
+`
+
+// An exported helper moves with a caller that also hands the object to a
+// helper of its own package, both taking the patcher it makes at its read.
+// At a52da69 the caller's part (ExportedCallers) asked the own helper's
+// fix without the module's TestRefs: "test files are not loaded", so
+// MarkFailed stayed, its reason saying markLocal's write "does not move
+// with the caller's", which moved.
+func TestFixMovesExportedHelperBesideOwnHelper(t *testing.T) {
+	bin := buildLint(t)
+	mod := exportedHelperModule(t, map[string]string{"ctrla/ctrla.go": callerLocalPkg})
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
+	for _, want := range []string{"status/status.go:16: fixed: move the status write", "ctrla/ctrla.go:28: fixed: move the status write"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
+		}
+	}
+	got := readIn(t, mod, "ctrla/ctrla.go")
+	for _, want := range []string{"dPatcher := kindpatch.NewDeploymentStatusPatcher(r.Client, d)\n", "r.markLocal(ctx, dPatcher)", "status.MarkFailed(ctx, dPatcher, \"no capacity\")"} {
+		if strings.Count(got, want) != 1 {
+			t.Errorf("ctrla.go after -fix: want %q once:\n%s", want, got)
+		}
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go vet ./... after -fix: %v\n%s", err, out)
+	}
+}

@@ -76,8 +76,12 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 			report(diag)
 		}
 	}
-	mopts := migrate.Options{Audit: cfg.Audit, Module: cfg.Module, Members: &res.Members, NonStatusUnsent: !cfg.NonStatusKept}
-	migrate.ExportedCallers(pass, files.migrateFiles(), mws, mopts)
+	// The callers' part asks their package's helper writes' fixes
+	// (movingHelperWrites): with the same options as diagnose's. At
+	// a52da69 it had no TestRefs, and each such fix was "the package's
+	// test files are not loaded", so a caller of an exported helper and
+	// of a helper of its own package kept both.
+	migrate.ExportedCallers(pass, files.migrateFiles(), mws, migrateOptions(pass, cfg, &res.Members))
 	return res, nil
 }
 
@@ -134,13 +138,7 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 	}
 	mfiles := files.migrateFiles()
-	patcherOf := func(t types.Type) *migrate.Patcher {
-		if p, ok := findPatcherIn(pass, typeKind(t, false), cfg.patchers); ok {
-			return &migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}
-		}
-		return nil
-	}
-	mopts := migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: !cfg.NonStatusKept}
+	mopts := migrateOptions(pass, cfg, members)
 	var assumed []migrate.IfaceCall
 	if cfg.Module {
 		mopts.Assumed = &assumed // the driver checks them (ResolveIfaceCalls)
@@ -231,4 +229,16 @@ func reportInSourceOrder(pass *analysis.Pass, diags []analysis.Diagnostic) {
 
 func isPatcherRuntime(path string) bool {
 	return path == kube.PatcherPkgPath || strings.HasPrefix(path, kube.PatcherPkgPath+"/")
+}
+
+// migrateOptions is the options of the package's -fix (migrate.Fix,
+// migrate.ExportedCallers), its group members added to members.
+func migrateOptions(pass *analysis.Pass, cfg Config, members *[]migrate.GroupMember) migrate.Options {
+	patcherOf := func(t types.Type) *migrate.Patcher {
+		if p, ok := findPatcherIn(pass, typeKind(t, false), cfg.patchers); ok {
+			return &migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}
+		}
+		return nil
+	}
+	return migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: !cfg.NonStatusKept}
 }

@@ -289,7 +289,8 @@ func movingHelperWrites(c *migration, skip *ast.FuncDecl, files Files, ws []*Wri
 // c.call, moves its write by taking the patcher the caller makes at
 // c.anchor with patcher.WithNonStatusChangesUnsent(): the caller makes
 // one patcher for all its helpers' calls, with the option when one needs
-// it (unsentCalls), whichever is asked first. kueue's multikueue
+// it (unsentCalls), whichever is asked first; an exported function of
+// another package it hands c.obj to counts (importedUnsent). kueue's multikueue
 // cqReconciler calls removeQuotaAutomationCondition on one path and
 // updateQuotaAutomationCondition after the spec's quotas change on
 // another: at 676a4e9 each move made its own patcher there, one with the
@@ -298,6 +299,9 @@ func helpersUnsent(c *migration, skip *ast.FuncDecl, files Files, ws []*Write, o
 	// Each other helper's own need is asked, not what it asks of the
 	// others again: at 422d8dc that recursion made -fix on one caller of
 	// n helpers take n! Fix calls (8 helpers: 89 s, 0.36 s at 676a4e9).
+	if importedUnsent(c) {
+		return true
+	}
 	fn := c.enclosingFunc()
 	if _, busy := unsentAsking.LoadOrStore(fn, struct{}{}); busy {
 		return false

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/types"
 	"strings"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // A write to the status subresource, Status().Update or Status().Patch
@@ -235,4 +237,35 @@ func chainUnsent(callers []*helperCaller, strict func() string) string {
 		}
 	}
 	return ""
+}
+
+// importedUnsent reports whether c's caller hands c.obj, after its read,
+// to an exported function of another package whose move makes its
+// callers' patcher with patcher.WithNonStatusChangesUnsent()
+// (HelperFact.Unsent): the caller makes one patcher for all its helpers'
+// calls, of every package (helpersUnsent). At 8e2b241 a caller of such a
+// link and of another exported helper made two patchers of one name,
+// one with the option and one without, which did not compile.
+func importedUnsent(c *migration) bool {
+	fn := c.enclosingFunc()
+	root, ok := c.cursor(fn)
+	if !ok {
+		return false
+	}
+	from := fn.Pos()
+	if c.anchor != nil {
+		from = c.anchor.End()
+	}
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := cur.Node().(*ast.CallExpr)
+		callee := kube.CalledFunc(c.pass, call)
+		var fact HelperFact
+		if call.Pos() < from || callee == nil || callee.Pkg() == c.pass.Pkg || !c.pass.ImportObjectFact(callee, &fact) || !fact.Unsent {
+			continue
+		}
+		if fact.ObjIndex < len(call.Args) && c.isObj(call.Args[fact.ObjIndex]) {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // The reasons -fix gives for a status write of a kind with a generated
@@ -251,8 +252,10 @@ func (m reads) noBase(v *types.Var, what, want string) string {
 // the patcher at the read, and the defer statement takes the patcher
 // before (a call's receiver and arguments are taken where it is
 // deferred; a literal names a variable declared after it). "" when the
-// write is not deferred or no such Get follows. At cb49be1 such a write
-// was "not read with Get in this function before the write".
+// write is not deferred or no such Get follows in the function itself
+// (a Get in a literal it calls is not where -fix makes the patcher:
+// inOtherFunc). At cb49be1 such a write was "not read with Get in this
+// function before the write".
 func deferredBeforeRead(m reads) string {
 	var d *ast.DeferStmt // the write's, or its literal's
 walk:
@@ -278,11 +281,16 @@ walk:
 	}
 	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
 		get := cur.Node().(*ast.CallExpr)
-		if get.Pos() < d.End() || len(get.Args) != 3 || !l.isGet(get) || !l.reaches(d.Pos(), get.Pos()) {
+		if get.Pos() < d.End() || len(get.Args) != 3 || !l.isGet(get) || !l.reaches(d.Pos(), get.Pos()) || inOtherFunc(cur, root) {
 			continue
 		}
 		what := fmt.Sprintf("the defer statement at %s takes this write's receiver and arguments there", m.where(d.Pos()))
 		advice := "defer its Flush(ctx) after that read"
+		if fd := m.funcDecl(kube.CalledFunc(m.pass, m.call)); fd != nil && !isStatusWrite(m.call) && d.Call == m.call {
+			// A helper's caller (helperCallers): the write is the helper's.
+			what = fmt.Sprintf("the defer statement at %s takes the arguments of this call of %s there", m.where(d.Pos()), fd.Name.Name)
+			advice = fmt.Sprintf("make New%s after that read and defer the call of %s with it", m.patcherType, fd.Name.Name)
+		}
 		if _, lit := ast.Unparen(d.Call.Fun).(*ast.FuncLit); lit {
 			what = fmt.Sprintf("the function literal deferred at %s, which holds this write, is declared there", m.where(d.Pos()))
 			advice = "declare the patcher before the defer statement, make it there, and Flush it in the literal when it is made"
@@ -291,4 +299,21 @@ walk:
 			what, m.obj.Name(), m.where(get.Pos()), advice)
 	}
 	return ""
+}
+
+// inOtherFunc reports whether cur is in a function literal under root
+// that is not deferred: its code runs when that literal is called, not
+// where root's statements run, and -fix makes no patcher of root there.
+func inOtherFunc(cur, root inspector.Cursor) bool {
+	for p := cur.Parent(); p != root && p.Node() != nil; p = p.Parent() {
+		lit, ok := p.Node().(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		call, ok := p.Parent().Node().(*ast.CallExpr)
+		if d, deferred := p.Parent().Parent().Node().(*ast.DeferStmt); !ok || !deferred || call.Fun != lit || d.Call != call {
+			return true
+		}
+	}
+	return false
 }
