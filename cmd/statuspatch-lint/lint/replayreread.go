@@ -102,10 +102,17 @@ func (s *staleSource) calledBefore(v ssa.Value) (string, bool) {
 		}
 		root = s.t.fieldRoot(fa)
 	}
+	kind := derefNamed(s.objType).Obj().Name()
+	if p, ok := root.(*ssa.Parameter); ok && s.site != nil && call.Parent() != s.site.Parent() &&
+		s.boundFresh(p) && s.across(s.site) {
+		// w.GetGeneration() in a helper the re-read's function calls
+		// before the re-read: its value is the read before's.
+		line := s.fresh.reread.Parent().Prog.Fset.Position(s.site.Pos()).Line
+		return "the " + kind + "'s " + name + " in the call at line " + strconv.Itoa(line), true
+	}
 	if !s.fresh.is(root) || !s.across(call) {
 		return "", false
 	}
-	kind := derefNamed(s.objType).Obj().Name()
 	line := s.fresh.reread.Parent().Prog.Fset.Position(call.Pos()).Line
 	return "the " + kind + "'s " + name + " at line " + strconv.Itoa(line), true
 }
@@ -227,11 +234,32 @@ func (s *staleSource) loadedInCallee(v ssa.Value) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	b, ok := s.bound[p]
-	if !ok || !s.fresh.is(s.t.identity(b.arg)) || !s.across(s.site) {
+	if !s.boundFresh(p) || !s.across(s.site) {
 		return "", false
 	}
 	kind := derefNamed(s.objType).Obj().Name()
 	line := s.fresh.reread.Parent().Prog.Fset.Position(s.site.Pos()).Line
 	return "the " + kind + "'s fields read by the call at line " + strconv.Itoa(line), true
+}
+
+// boundFresh reports whether p, a parameter of a callee followed, is
+// given the fresh object, directly or through the parameters of the
+// callers between (r.decide(w) calling r.desired(w): two deep).
+func (s *staleSource) boundFresh(p *ssa.Parameter) bool {
+	for range kube.MaxDepth {
+		b, ok := s.bound[p]
+		if !ok {
+			return false
+		}
+		arg := s.t.identity(b.arg)
+		if s.fresh.is(arg) {
+			return true
+		}
+		q, ok := arg.(*ssa.Parameter)
+		if !ok || q == p {
+			return false
+		}
+		p = q
+	}
+	return false
 }
