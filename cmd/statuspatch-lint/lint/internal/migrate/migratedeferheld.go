@@ -69,18 +69,23 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 
 // strayHeld says why the group stays when a Get that no Fetch replaces
 // (in an expression: if apierrors.IsNotFound(r.Get(ctx, key, w)))
-// runs between a write's patcher and the write: the Flush would send the
-// base taken before the re-read, where the handwritten write, through
-// the object as re-read, was stored.
+// runs between a write's patcher and the write, on a path that reaches
+// the write (not an early return's): the Flush would send the base taken
+// before the re-read, where the handwritten write, through the object as
+// re-read, was stored.
 func strayHeld(m *migration, group []*migration, stays []ast.Node) string {
 	for _, h := range group {
 		if h.anchor == nil || inDefer(h.path) {
 			continue
 		}
+		l := newLife(&h.site, h.obj)
 		for _, s := range stays {
 			call, ok := s.(*ast.CallExpr)
 			if !ok || !m.reads().isGetStmt(&ast.ExprStmt{X: call}) {
 				continue // a helper's read: the helper chain's rules
+			}
+			if l != nil && !l.reaches(s.Pos(), h.call.Pos()) {
+				continue // on a path that returns: it never runs before the write
 			}
 			if h.anchor.End() <= s.Pos() && s.End() <= h.call.Pos() {
 				return fmt.Sprintf("%s is read again at %s, between the read its patcher is made after (%s) and the write at %s, by a Get in an expression, which no Fetch replaces: the Flush would send the base of the first read and conflict where the handwritten write, through %s as re-read, was stored",

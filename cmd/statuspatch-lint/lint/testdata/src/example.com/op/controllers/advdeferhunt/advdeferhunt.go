@@ -207,3 +207,21 @@ func (r *R) closureOther(ctx context.Context, req ctrl.Request) error {
 	w.Status.Ready = other.Status.Ready
 	return nil
 }
+
+// Reviewer RC: a Get in an early return's expression between two writes
+// runs on a path that returns, never before the second write.
+func (r *R) strayReturn(ctx context.Context, req ctrl.Request, refresh bool) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Ready = true
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if refresh {
+		return ctrl.Result{Requeue: true}, r.Get(ctx, req.NamespacedName, w)
+	}
+	w.Status.Size = 3
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
