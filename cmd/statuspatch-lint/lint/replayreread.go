@@ -159,13 +159,19 @@ func (s *staleSource) sameKey(p *ssa.Phi) bool {
 		}
 	}
 	inLoop := func(instr ssa.Instruction) bool { return reaches(p, instr) && reaches(instr, p) }
+	derefed := false
 	for range kube.MaxDepth {
 		switch k := key.(type) {
 		case nil:
 			return false
-		case *ssa.Parameter, *ssa.FreeVar, *ssa.Const, *ssa.Global:
+		case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+			// a pointer's pointee the turn stores into (key.Name = n) is
+			// another key each turn
+			return !derefed || !storedThrough(p.Parent(), k, inLoop)
+		case *ssa.Const:
 			return true
 		case *ssa.UnOp:
+			derefed = derefed || k.Op == token.MUL
 			key = k.X
 		case *ssa.FieldAddr:
 			key = k.X
@@ -260,6 +266,35 @@ func (s *staleSource) boundFresh(p *ssa.Parameter) bool {
 			return false
 		}
 		p = q
+	}
+	return false
+}
+
+// storedThrough reports whether a store of fn that is an instruction in
+// writes root's pointee or a field or element of it.
+func storedThrough(fn *ssa.Function, root ssa.Value, in func(ssa.Instruction) bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !in(st) {
+				continue
+			}
+			addr := st.Addr
+			for range kube.MaxDepth {
+				switch a := addr.(type) {
+				case *ssa.FieldAddr:
+					addr = a.X
+					continue
+				case *ssa.IndexAddr:
+					addr = a.X
+					continue
+				}
+				break
+			}
+			if addr == root {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -278,3 +278,22 @@ func (r *Reconciler) rcCapturedBranch(ctx context.Context, key client.ObjectKey,
 	w.Status.Ready = ready
 	return r.Status().Update(ctx, w) // want `^blind: Status\(\)\.Update of Widget: status replayed from before the re-read`
 }
+
+// Carried across turns, the key a parameter's pointee the turn changes:
+// another object each turn.
+func (r *Reconciler) rcCarriedKeyPtr(ctx context.Context, key *client.ObjectKey, names []string) error {
+	w := &v1.Widget{}
+	ready := false
+	for _, n := range names {
+		key.Name = n
+		if err := r.Get(ctx, *key, w); err != nil {
+			return err
+		}
+		w.Status.Ready = ready
+		if err := r.Status().Update(ctx, w); err != nil { // want `^optimistic: Status\(\)\.Update of Widget`
+			return err
+		}
+		ready = !w.Status.Ready
+	}
+	return nil
+}
