@@ -102,10 +102,17 @@ func (s *staleSource) calledBefore(v ssa.Value) (string, bool) {
 		}
 		root = s.t.fieldRoot(fa)
 	}
+	kind := derefNamed(s.objType).Obj().Name()
+	if p, ok := root.(*ssa.Parameter); ok && s.site != nil && call.Parent() != s.site.Parent() &&
+		s.boundFresh(p) && s.across(s.site) {
+		// w.GetGeneration() in a helper the re-read's function calls
+		// before the re-read: its value is the read before's.
+		line := s.fresh.reread.Parent().Prog.Fset.Position(s.site.Pos()).Line
+		return "the " + kind + "'s " + name + " in the call at line " + strconv.Itoa(line), true
+	}
 	if !s.fresh.is(root) || !s.across(call) {
 		return "", false
 	}
-	kind := derefNamed(s.objType).Obj().Name()
 	line := s.fresh.reread.Parent().Prog.Fset.Position(call.Pos()).Line
 	return "the " + kind + "'s " + name + " at line " + strconv.Itoa(line), true
 }
@@ -152,13 +159,19 @@ func (s *staleSource) sameKey(p *ssa.Phi) bool {
 		}
 	}
 	inLoop := func(instr ssa.Instruction) bool { return reaches(p, instr) && reaches(instr, p) }
+	derefed := false
 	for range kube.MaxDepth {
 		switch k := key.(type) {
 		case nil:
 			return false
-		case *ssa.Parameter, *ssa.FreeVar, *ssa.Const, *ssa.Global:
+		case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+			// a pointer's pointee the turn stores into (key.Name = n) is
+			// another key each turn
+			return !derefed || !storedThrough(p.Parent(), k, inLoop)
+		case *ssa.Const:
 			return true
 		case *ssa.UnOp:
+			derefed = derefed || k.Op == token.MUL
 			key = k.X
 		case *ssa.FieldAddr:
 			key = k.X
@@ -227,11 +240,61 @@ func (s *staleSource) loadedInCallee(v ssa.Value) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	b, ok := s.bound[p]
-	if !ok || !s.fresh.is(s.t.identity(b.arg)) || !s.across(s.site) {
+	if !s.boundFresh(p) || !s.across(s.site) {
 		return "", false
 	}
 	kind := derefNamed(s.objType).Obj().Name()
 	line := s.fresh.reread.Parent().Prog.Fset.Position(s.site.Pos()).Line
 	return "the " + kind + "'s fields read by the call at line " + strconv.Itoa(line), true
+}
+
+// boundFresh reports whether p, a parameter of a callee followed, is
+// given the fresh object, directly or through the parameters of the
+// callers between (r.decide(w) calling r.desired(w): two deep).
+func (s *staleSource) boundFresh(p *ssa.Parameter) bool {
+	for range kube.MaxDepth {
+		b, ok := s.bound[p]
+		if !ok {
+			return false
+		}
+		arg := s.t.identity(b.arg)
+		if s.fresh.is(arg) {
+			return true
+		}
+		q, ok := arg.(*ssa.Parameter)
+		if !ok || q == p {
+			return false
+		}
+		p = q
+	}
+	return false
+}
+
+// storedThrough reports whether a store of fn that is an instruction in
+// writes root's pointee or a field or element of it.
+func storedThrough(fn *ssa.Function, root ssa.Value, in func(ssa.Instruction) bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !in(st) {
+				continue
+			}
+			addr := st.Addr
+			for range kube.MaxDepth {
+				switch a := addr.(type) {
+				case *ssa.FieldAddr:
+					addr = a.X
+					continue
+				case *ssa.IndexAddr:
+					addr = a.X
+					continue
+				}
+				break
+			}
+			if addr == root {
+				return true
+			}
+		}
+	}
+	return false
 }

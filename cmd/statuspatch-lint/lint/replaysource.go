@@ -165,6 +165,9 @@ func (s *staleSource) walk(v ssa.Value, outside bool, captured string, depth int
 		if v.Op == token.ARROW {
 			return stale{}, false // received from a channel: external
 		}
+		if a, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+			return s.allocLoad(v, a, next)
+		}
 	case *ssa.Phi:
 		return s.phi(v, next)
 	}

@@ -3,7 +3,9 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -53,7 +55,7 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 			return true
 		}
 		for _, s := range after {
-			if s.Pos() > d.End() {
+			if s.Pos() > d.End() || closureCalledAfter(m, fn, s, d.End()) {
 				why = fmt.Sprintf("the deferred call at %s%s %s of %s with Get at %s%s: it would flush that patcher, its base older than the re-read, and conflict where the handwritten write, through %s as re-read, was stored",
 					m.where(at.Pos()), what, how, m.obj.Name(), m.where(s.Pos()), note, m.obj.Name())
 				return false
@@ -69,20 +71,34 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 
 // strayHeld says why the group stays when a Get that no Fetch replaces
 // (in an expression: if apierrors.IsNotFound(r.Get(ctx, key, w)))
-// runs between a write's patcher and the write: the Flush would send the
-// base taken before the re-read, where the handwritten write, through
-// the object as re-read, was stored.
+// runs between a write's patcher and the write, on a path that reaches
+// the write (not an early return's): the Flush would send the base taken
+// before the re-read, where the handwritten write, through the object as
+// re-read, was stored.
 func strayHeld(m *migration, group []*migration, stays []ast.Node) string {
 	for _, h := range group {
-		if h.anchor == nil || inDefer(h.path) {
+		if h.anchor == nil {
 			continue
 		}
+		// A deferred literal's write runs as the function returns: a
+		// stray Get before its defer statement runs before it (one after
+		// it is deferHeld's).
+		var end ast.Node = h.call
+		if inDefer(h.path) {
+			if end = deferStmtOf(h.path); end == nil {
+				continue
+			}
+		}
+		l := newLife(&h.site, h.obj)
 		for _, s := range stays {
 			call, ok := s.(*ast.CallExpr)
 			if !ok || !m.reads().isGetStmt(&ast.ExprStmt{X: call}) {
 				continue // a helper's read: the helper chain's rules
 			}
-			if h.anchor.End() <= s.Pos() && s.End() <= h.call.Pos() {
+			if l != nil && !l.reaches(s.Pos(), end.Pos()) {
+				continue // on a path that returns: it never runs before the write
+			}
+			if h.anchor.End() <= s.Pos() && s.End() <= end.Pos() {
 				return fmt.Sprintf("%s is read again at %s, between the read its patcher is made after (%s) and the write at %s, by a Get in an expression, which no Fetch replaces: the Flush would send the base of the first read and conflict where the handwritten write, through %s as re-read, was stored",
 					m.obj.Name(), m.where(s.Pos()), m.where(h.anchor.Pos()), m.where(h.call.Pos()), m.obj.Name())
 			}
@@ -221,4 +237,56 @@ func readsInto(m *migration, call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// closureCalledAfter reports whether read, in a function literal assigned
+// to a variable (refresh := func() error { return r.Get(ctx, key, w) }),
+// may run after end: the variable is used after it (return refresh()),
+// though the literal is written before.
+func closureCalledAfter(m *migration, fn ast.Node, read ast.Node, end token.Pos) bool {
+	info := m.pass.TypesInfo
+	var vars []types.Object
+	ast.Inspect(fn, func(n ast.Node) bool {
+		var lhs, rhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs, rhs = n.Lhs, n.Rhs
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				lhs = append(lhs, id)
+			}
+			rhs = n.Values
+		default:
+			return true
+		}
+		for i, r := range rhs {
+			lit, ok := ast.Unparen(r).(*ast.FuncLit)
+			if !ok || i >= len(lhs) || !within(read, lit) {
+				continue
+			}
+			if id, ok := lhs[i].(*ast.Ident); ok && info.ObjectOf(id) != nil {
+				vars = append(vars, info.ObjectOf(id))
+			}
+		}
+		return true
+	})
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Pos() > end && slices.Contains(vars, info.Uses[id]) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// deferStmtOf is the defer statement of the deferred literal path is in,
+// or nil.
+func deferStmtOf(path []ast.Node) ast.Node {
+	for i, n := range path {
+		if _, ok := n.(*ast.FuncLit); ok && deferredAt(path, i) {
+			return path[i+2]
+		}
+	}
+	return nil
 }

@@ -207,3 +207,87 @@ func (r *R) closureOther(ctx context.Context, req ctrl.Request) error {
 	w.Status.Ready = other.Status.Ready
 	return nil
 }
+
+// Reviewer RC: a Get in an early return's expression between two writes
+// runs on a path that returns, never before the second write.
+func (r *R) strayReturn(ctx context.Context, req ctrl.Request, refresh bool) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Ready = true
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if refresh {
+		return ctrl.Result{Requeue: true}, r.Get(ctx, req.NamespacedName, w)
+	}
+	w.Status.Size = 3
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// Reviewer RC: the closure re-reading is made before the deferred literal
+// and called after it: the re-read runs after the defer statement.
+func (r *R) closureMadeBefore(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	refresh := func() error { return r.Get(ctx, req.NamespacedName, w) }
+	defer func() {
+		w.Status.Size = 2
+		_ = r.Status().Update(ctx, w) // want `not moved to the patcher: the deferred call at line 239 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w with Get at line 236`
+	}()
+	return refresh()
+}
+
+// Reviewer RC: a Get in an expression before the deferred literal, in a
+// loop around it: the next turn's re-read runs after the defer statement.
+func (r *R) loopRereadBefore(ctx context.Context, reqs []ctrl.Request) error {
+	w := &v1.Widget{}
+	for _, req := range reqs {
+		if apierrors.IsNotFound(r.Get(ctx, req.NamespacedName, w)) {
+			continue
+		}
+		defer func() {
+			w.Status.Size = 2
+			_ = r.Status().Update(ctx, w) // want `not moved to the patcher: w is not read with Get in this function before the write`
+		}()
+	}
+	return nil
+}
+
+// Reviewer RC: the closure re-reads before the deferred literal is
+// registered, after the read its patcher would be made at.
+func (r *R) closureCalledBefore(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	peek := func() error { return r.Get(ctx, req.NamespacedName, w) }
+	if err := peek(); err != nil {
+		return err
+	}
+	defer func() {
+		w.Status.Size = 2
+		_ = r.Status().Update(ctx, w) // want `not moved to the patcher: w is read again at line 267, between the read its patcher is made after \(line 264\) and the write at line 273, by a Get in an expression`
+	}()
+	return nil
+}
+
+// Twin: a Get on an early return's path before the deferred literal: the
+// literal is registered only where it did not run.
+func (r *R) strayReturnDefer(ctx context.Context, req ctrl.Request, refresh bool) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if refresh {
+		return r.Get(ctx, req.NamespacedName, w)
+	}
+	defer func() {
+		w.Status.Size = 2
+		_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	return nil
+}
