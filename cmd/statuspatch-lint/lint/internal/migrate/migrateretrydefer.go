@@ -49,7 +49,7 @@ func deferDecision(r retries) string {
 	}
 	read := ast.Node(nil)
 	r.eachUse(fn, r.obj, from, fn.End(), func(stack []ast.Node, id *ast.Ident) string {
-		if read == nil && (id.Pos() < lit.Pos() || id.Pos() >= lit.End()) && readsStatusAt(r, stack, id, map[*types.Func]bool{}) {
+		if read == nil && (id.Pos() < lit.Pos() || id.Pos() >= lit.End()) && readsStatusAt(r, stack, id, map[*types.Func]bool{}) && decides(r, stack) {
 			read = id
 		}
 		return ""
@@ -92,4 +92,101 @@ func outerCall(r retries, fn ast.Node, lit *ast.FuncLit, from token.Pos) *ast.Ca
 		return true
 	})
 	return found
+}
+
+// decides reports whether a status read, the use at the end of stack, can
+// decide what the deferred write sends: a read in a value assigned or
+// declared (to the status, or to a variable a later statement may use),
+// in a nested function literal, a loop's header or a case's expression
+// (all taken as deciding), or in the condition of an if or a switch's tag
+// whose branch changes the object's status and neither writes nor reads
+// it again after the change. A read only logged or gating a branch whose
+// change is written there (kubebuilder's tutorial: the first condition's
+// Update, then the re-fetch) decides nothing the deferred write sends.
+func decides(r retries, stack []ast.Node) bool {
+	use := stack[len(stack)-1]
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.FuncDecl:
+			return false
+		case *ast.AssignStmt, *ast.ValueSpec, *ast.IncDecStmt, *ast.SendStmt, *ast.FuncLit:
+			return true
+		case *ast.ForStmt:
+			if n.Body == nil || !within(use, n.Body) {
+				return true // its init, condition or post statement
+			}
+		case *ast.RangeStmt:
+			if !within(use, n.Body) {
+				return true
+			}
+		case *ast.CaseClause:
+			for _, e := range n.List {
+				if within(use, e) {
+					return true
+				}
+			}
+		case *ast.TypeSwitchStmt:
+			if !within(use, n.Body) {
+				return true
+			}
+		case *ast.IfStmt:
+			if n.Init != nil && within(use, n.Init) {
+				return true
+			}
+			if within(use, n.Cond) {
+				return changesUnread(r, n.Body) || n.Else != nil && changesUnread(r, n.Else)
+			}
+		case *ast.SwitchStmt:
+			if n.Init != nil && within(use, n.Init) || n.Tag != nil && within(use, n.Tag) {
+				return changesUnread(r, n.Body)
+			}
+		}
+	}
+	return false
+}
+
+// changesUnread reports whether body changes r.obj's status (an
+// assignment to it, its address or the object given to a call other than
+// a write or a read) and leaves the change unsettled: no Get, Update or
+// Patch of the object after the last change in body (a change written
+// there is that write's, whose own decision moves as a direct write's;
+// one read again is the read's).
+func changesUnread(r retries, body ast.Node) bool {
+	changed, settled := token.NoPos, token.NoPos
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if statusOf(r.pass, l, r.obj) {
+					changed = max(changed, x.Pos())
+				}
+			}
+		case *ast.IncDecStmt:
+			if statusOf(r.pass, x.X, r.obj) {
+				changed = max(changed, x.Pos())
+			}
+		case *ast.CallExpr:
+			sel, _ := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			settles := sel != nil && (sel.Sel.Name == "Get" || sel.Sel.Name == "Update" || sel.Sel.Name == "Patch")
+			for _, a := range x.Args {
+				switch {
+				case settles && isObjExpr(r, a):
+					settled = max(settled, x.Pos())
+				case statusOf(r.pass, a, r.obj) || isObjExpr(r, a):
+					changed = max(changed, x.Pos())
+				}
+			}
+		}
+		return true
+	})
+	return changed.IsValid() && settled < changed
+}
+
+// isObjExpr reports whether e is r.obj or its address.
+func isObjExpr(r retries, e ast.Expr) bool {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && r.pass.TypesInfo.Uses[id] == r.obj
 }

@@ -9,6 +9,7 @@ package advretrydefer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 
 	v1 "example.com/op/api/v1"
@@ -30,7 +31,7 @@ func (r *R) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result
 	}
 	base := w.DeepCopy()
 	defer func() {
-		if err := r.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: its status is decided from w's status read at line 37, before the deferred write: .*; make the patcher after the read, keep the Flush in the defer, and move the decision into wPatcher.Retry's function by hand \(the call tokens.Add at line 38 runs again on each attempt there: keep its result in a variable declared before Retry, set on the first attempt only\)\) \(no fix: a lock would have the write refused whenever the cached read is behind, and the next reconcile decide again\)$`
+		if err := r.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: its status is decided from w's status read at line 38, before the deferred write: .*; make the patcher after the read, keep the Flush in the defer, and move the decision into wPatcher.Retry's function by hand \(the call tokens.Add at line 39 runs again on each attempt there: keep its result in a variable declared before Retry, set on the first attempt only\)\) \(no fix: a lock would have the write refused whenever the cached read is behind, and the next reconcile decide again\)$`
 			retErr = errors.Join(retErr, err)
 		}
 	}()
@@ -47,7 +48,7 @@ func (r *R) ready(ctx context.Context, key client.ObjectKey) (retErr error) {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 52, before the deferred write: .*by hand\)$`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 53, before the deferred write: .*by hand\)$`
 	}()
 	w.Status.Ready = w.Status.Size > 0
 	return nil
@@ -63,5 +64,39 @@ func (r *R) size(ctx context.Context, key client.ObjectKey) (retErr error) {
 		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	w.Status.Size = len(w.Spec.Roles)
+	return nil
+}
+
+// The status read only logged: it decides nothing the deferred write
+// sends; moved, Flush in the defer.
+func (r *R) logged(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	fmt.Println("size was", w.Status.Size)
+	w.Status.Size = len(w.Spec.Roles)
+	return nil
+}
+
+// A status read only logged, then one deciding the status: kept, the
+// reason naming the deciding read (line 98), not the logged one.
+func (r *R) unsettled(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 98, before the deferred write: .*by hand\)$`
+	}()
+	if w.Status.Ready {
+		fmt.Println("ready")
+	}
+	if !w.Status.Ready {
+		w.Status.Ready = true
+	}
 	return nil
 }
