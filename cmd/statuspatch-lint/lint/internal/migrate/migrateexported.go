@@ -50,6 +50,13 @@ type HelperFact struct {
 	// caller makes the patcher with patcher.WithNonStatusChangesUnsent()
 	// (migratehelperchain.go, chainUnsent).
 	Unsent bool
+	// Subresource: the helper's write is a status subresource write
+	// (Status().Update or Patch, subresourceWrite), which left a change
+	// outside the status unsent: a caller's change there (its own
+	// helper's: a link that changes the spec) moves onto a patcher made
+	// with patcher.WithNonStatusChangesUnsent(), as with a helper of the
+	// caller's package (unsentUses; callerMember).
+	Subresource bool
 }
 
 // AFact marks HelperFact as an analysis fact.
@@ -228,7 +235,11 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 // callerMember is the package's part in the move of fn.
 func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, fn *types.Func, fact *HelperFact) GroupMember {
 	member := GroupMember{Key: fn.Pkg().Path() + "." + fn.Name()}
-	h := &helperMove{migration: &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}}}, audit: opts.Audit, patcherType: fact.Patcher.Type}, composeCallers: true}
+	// unsentOK: its callers' checks allow what the helper's status
+	// subresource write left unsent (helperCallers' unsentMutations, with
+	// no write of this package: unsentUses).
+	unsentOK := opts.NonStatusUnsent && fact.Subresource
+	h := &helperMove{migration: &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}}}, audit: opts.Audit, unsentOK: unsentOK, patcherType: fact.Patcher.Type}, composeCallers: true}
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, fact.Recv, fact.ClientRest, files, ws, false, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {

@@ -161,7 +161,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		fix, w := h.helperEdits(p, fd, callers)
 		if fix != nil && !askAssumed(h.pass) { // an asked fix's assumption (askStacks)
 			exportLinks(h, callers, p, opts, false)
-			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at()}, opts, len(callers) > 0)
+			h.exportHelper(fn, HelperFact{ObjIndex: objIndex, ClientIndex: index, ClientRest: clientRest, DropClient: h.dropClient != nil, Patcher: p, Alone: alone != "", At: h.at(), Subresource: subresourceWrite(h.call)}, opts, len(callers) > 0)
 		}
 		if alone != "" {
 			return why("%s", alone)

@@ -178,7 +178,7 @@ func exportLinks(h *helperMove, callers []*helperCaller, p Patcher, opts Options
 		}
 		unsent := below || l.unsent
 		if l.fn != nil {
-			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Recv: l.recv, Patcher: p, At: h.at(), Unsent: unsent}
+			fact := HelperFact{ObjIndex: l.objIndex, ClientIndex: l.clientIndex, ClientRest: l.clientRest, Recv: l.recv, Patcher: p, At: h.at(), Unsent: unsent, Subresource: subresourceWrite(h.call)}
 			h.pass.ExportObjectFact(l.fn, &fact)
 			key := l.fn.Pkg().Path() + "." + l.fn.Name()
 			if opts.Members != nil && !slices.ContainsFunc(*opts.Members, func(g GroupMember) bool { return g.Helper && g.Key == key && g.Pos == h.call.Pos() }) {

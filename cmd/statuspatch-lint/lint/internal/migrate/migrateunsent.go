@@ -57,7 +57,10 @@ func (m checks) unsentMutations(write *ast.CallExpr) string {
 // unsentUses is unsentMutations of any check of m's uses: check again
 // with the changes outside the status that write leaves unsent allowed
 // (m.unsent set when that makes it pass). A link of a helper chain's
-// body is checked so (migratehelperchain.go), as its callers' are.
+// body is checked so (migratehelperchain.go), as its callers' are. write
+// nil: the write is an exported helper's of another package, and m's
+// unsentOK was set only when its HelperFact says Subresource
+// (callerMember).
 func (m checks) unsentUses(write *ast.CallExpr, check func() string) string {
 	assumed := 0
 	if m.assumed != nil {
@@ -65,7 +68,7 @@ func (m checks) unsentUses(write *ast.CallExpr, check func() string) string {
 	}
 	why := check()
 	grew := m.assumed != nil && len(*m.assumed) > assumed
-	if why == "" && !grew || !m.unsentOK || m.apply != nil || !subresourceWrite(write) {
+	if why == "" && !grew || !m.unsentOK || m.apply != nil || write != nil && !subresourceWrite(write) {
 		return why
 	}
 	if m.assumed != nil {
