@@ -34,6 +34,15 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 	}
 	root, taken := objectRoot(args[0])
 	if taken == nil {
+		// A base a literal captures (a deferred one's: it runs as the
+		// function returns) is taken in the enclosing function: an apply
+		// there before the literal runs moves the resourceVersion too.
+		if _, free := root.(*ssa.FreeVar); free && len(w.args) > 1 {
+			obj, _ := objectRoot(w.args[1])
+			if x, via, apply := enclosingApply(fn, obj, token.NoPos, w.instr); x != nil {
+				return appliedWhy(pass, x, via, apply)
+			}
+		}
 		return ""
 	}
 	var writes, copyWrites, senders []ssa.CallInstruction
