@@ -162,8 +162,8 @@ func objectWrite(c *ssa.CallCommon) bool {
 	name := ""
 	if c.IsInvoke() {
 		name = c.Method.Name()
-	} else if f := c.StaticCallee(); f != nil && f.Signature.Recv() != nil {
-		name = f.Name()
+	} else if f := c.StaticCallee(); f != nil && f.Signature.Recv() != nil && isWriter(f.Signature.Recv().Type()) {
+		name = f.Name() // a client's own method, not a helper's Patch (callWrite's)
 	}
 	return (name == "Patch" || name == "Update") && len(c.Args) >= 2
 }
