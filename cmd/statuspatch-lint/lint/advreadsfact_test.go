@@ -15,5 +15,5 @@ import (
 // own Patch of its second argument (ctx); and a goroutine given both
 // writes it (no fact).
 func TestAdvReadsFact(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "advreadsfact")
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "advreadsfact", "example.com/op/advreadhelper")
 }

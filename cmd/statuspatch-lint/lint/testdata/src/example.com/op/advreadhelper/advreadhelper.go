@@ -9,8 +9,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// Watch reads obj, and updates it in a goroutine: no fact.
-func Watch(ctx context.Context, obj client.Object, c client.Client) error {
+// Watch reads obj, and updates it in a goroutine: no readsOnly fact.
+func Watch(ctx context.Context, obj client.Object, c client.Client) error { // want Watch:`^statusOnly\[1\]$`
 	if obj.GetName() == "" {
 		return nil
 	}
@@ -18,8 +18,8 @@ func Watch(ctx context.Context, obj client.Object, c client.Client) error {
 	return nil
 }
 
-// Later updates obj in a goroutine, the call itself: no fact.
-func Later(ctx context.Context, obj client.Object, c client.Client) error {
+// Later updates obj in a goroutine, the call itself: no readsOnly fact.
+func Later(ctx context.Context, obj client.Object, c client.Client) error { // want Later:`^statusOnly\[1\]$`
 	go c.Update(ctx, obj)
 	return nil
 }
@@ -30,12 +30,12 @@ type Writer struct {
 }
 
 // NewWriter reads obj and returns a Writer on c.
-func NewWriter(obj client.Object, c client.Client) (*Writer, error) { // want NewWriter:`^readsOnly\[0\]$`
+func NewWriter(obj client.Object, c client.Client) (*Writer, error) { // want NewWriter:`^statusOnly\[0\]$` NewWriter:`^readsOnly\[0\]$`
 	_ = obj.GetName()
 	return &Writer{c: c}, nil
 }
 
 // Write updates obj through the client the Writer holds.
-func (w *Writer) Write(ctx context.Context, obj client.Object) error {
+func (w *Writer) Write(ctx context.Context, obj client.Object) error { // want Write:`^statusOnly\[1\]$`
 	return w.c.Update(ctx, obj)
 }
