@@ -39,8 +39,15 @@ func TestAdvDeferLink(t *testing.T) {
 // confirmed: copyBetween, copyStatusBetween): the patch moves onto a
 // patcher locked on the read's resourceVersion, which the copy's write
 // moved on the server. The golden is the expectation: nothing moves.
+// Mended (s97 RB) in the model: Files.Applied's "between" runs, for a
+// write in a deferred literal, to the function's end (runsBefore), and
+// appliedBetween keeps the write when that apply stays (its own Fix);
+// the lint's lock likewise leaves the deferred patch blind (staleLockBase
+// asks enclosingApply for a base the literal captures). A copy handed to
+// a write between is the object on the server (keptBetween's copyWrite).
+// The apply itself gets its lock (the read's resourceVersion, nothing
+// written between): that is no move.
 func TestAdvApplyDefer(t *testing.T) {
-	t.Skip("s97c: a merge write after a kept apply (deferred) or a copy's write moves (migratekeptbetween.go)")
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}), "example.com/op/controllers/advapplydefer")
 }

@@ -34,6 +34,15 @@ func staleLockBase(pass *analysis.Pass, files *fileSet, w *write, mergeFrom *ssa
 	}
 	root, taken := objectRoot(args[0])
 	if taken == nil {
+		// A base a literal captures (a deferred one's: it runs as the
+		// function returns) is taken in the enclosing function: an apply
+		// there before the literal runs moves the resourceVersion too.
+		if _, free := root.(*ssa.FreeVar); free && len(w.args) > 1 {
+			obj, _ := objectRoot(w.args[1])
+			if x, via, apply := enclosingApply(fn, obj, token.NoPos, w.instr); x != nil {
+				return appliedWhy(pass, x, via, apply)
+			}
+		}
 		return ""
 	}
 	var writes, copyWrites, senders []ssa.CallInstruction
@@ -153,8 +162,8 @@ func objectWrite(c *ssa.CallCommon) bool {
 	name := ""
 	if c.IsInvoke() {
 		name = c.Method.Name()
-	} else if f := c.StaticCallee(); f != nil && f.Signature.Recv() != nil {
-		name = f.Name()
+	} else if f := c.StaticCallee(); f != nil && f.Signature.Recv() != nil && isWriter(f.Signature.Recv().Type()) {
+		name = f.Name() // a client's own method, not a helper's Patch (callWrite's)
 	}
 	return (name == "Patch" || name == "Update") && len(c.Args) >= 2
 }

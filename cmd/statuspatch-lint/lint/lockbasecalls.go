@@ -63,6 +63,12 @@ func callWrite(pass *analysis.Pass, c ssa.CallInstruction, root ssa.Value, depth
 			return fmt.Sprintf("%s is given a client beside it, and may update it", callName(cc))
 		}
 	}
+	if callee != nil && callee.Signature.Recv() != nil && given > 0 && holdsWriter(cc.Args[0].Type()) {
+		// A helper another package's function returned, holding the
+		// client it was given (cluster-api's patch.Helper: NewHelper only
+		// reads the object, the helper's Patch writes it).
+		return fmt.Sprintf("%s is a method of a value holding a client, and may update it", callName(cc))
+	}
 	if cc.IsInvoke() && isWriter(cc.Value.Type()) {
 		if clientRead(cc.Method.Name()) {
 			return ""
@@ -144,6 +150,24 @@ func bodyWrite(pass *analysis.Pass, fn *ssa.Function, name string, roots map[ssa
 		}
 	}
 	return ""
+}
+
+// holdsWriter reports whether t, a struct or a pointer to one, has a
+// field that is a client.
+func holdsWriter(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if isWriter(st.Field(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // clientRead reports whether a client's method of that name only reads.

@@ -155,10 +155,11 @@ func enclosingApply(fn *ssa.Function, root ssa.Value, from token.Pos, y ssa.Inst
 			return nil, nil, nil // read again in the literal
 		}
 	}
+	before := runsBefore(fn, y)
 	var x, apply ssa.CallInstruction
 	var via *ssa.Function
 	for c := range callsOf(fn.Parent()) {
-		if _, deferred := c.(*ssa.Defer); deferred || c.Pos() < from || c.Pos() >= y.Pos() || x != nil && x.Pos() < c.Pos() {
+		if _, deferred := c.(*ssa.Defer); deferred || c.Pos() < from || !before(c) || x != nil && x.Pos() < c.Pos() {
 			continue
 		}
 		if v, a := applies(c, outer, 2); a != nil {
@@ -169,11 +170,29 @@ func enclosingApply(fn *ssa.Function, root ssa.Value, from token.Pos, y ssa.Inst
 		return nil, nil, nil
 	}
 	for c := range callsOf(fn.Parent()) {
-		if c.Pos() > x.Pos() && c.Pos() < y.Pos() && gets(c, outer) {
+		if c.Pos() > x.Pos() && before(c) && gets(c, outer) {
 			return nil, nil, nil // read again after the apply
 		}
 	}
 	return x, via, apply
+}
+
+// runsBefore returns whether a call of the function enclosing the literal
+// fn may run before fn's instruction y: before it in the text, or, fn
+// deferred there (defer func() { ... }()), after the defer statement on
+// any path, as the deferred call runs when the function returns.
+func runsBefore(fn *ssa.Function, y ssa.Instruction) func(ssa.CallInstruction) bool {
+	var defers []*ssa.Defer
+	for c := range callsOf(fn.Parent()) {
+		if d, ok := c.(*ssa.Defer); ok {
+			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				defers = append(defers, d)
+			}
+		}
+	}
+	return func(c ssa.CallInstruction) bool {
+		return c.Pos() < y.Pos() || slices.ContainsFunc(defers, func(d *ssa.Defer) bool { return reaches(d, c) })
+	}
 }
 
 // callWritesQuery returns migrate.Files.CallWrites over the package's

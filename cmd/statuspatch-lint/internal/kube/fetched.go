@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -79,12 +80,21 @@ func FetchedObjects(pass *analysis.Pass, expr ast.Expr, kind string) []Fetched {
 
 // NamedBy returns the Fetched objects that the configuration's
 // constructor names: its name argument is the object's name
-// (application.Name, application.GetName()) or its key's (req.Name).
+// (application.Name, application.GetName()) or its key's (req.Name), and
+// its namespace argument, when it has one, the same object's or key's.
 func NamedBy(pass *analysis.Pass, ctor *ast.CallExpr, fs []Fetched) []Fetched {
 	if len(ctor.Args) == 0 {
 		return nil
 	}
-	return NamedByName(pass, ctor.Args[0], fs)
+	named := NamedByName(pass, ctor.Args[0], fs)
+	if len(ctor.Args) > 1 {
+		// A namespaced kind's (name, namespace): the same name in another
+		// namespace (a constant, another object's) is another object,
+		// whose apply the fetched object's resourceVersion would fail.
+		ns := NamedByName(pass, ctor.Args[1], fs)
+		named = slices.DeleteFunc(named, func(f Fetched) bool { return !slices.Contains(ns, f) })
+	}
+	return named
 }
 
 // NamedByName returns the Fetched objects that name (an object's name, as

@@ -31,7 +31,7 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 	if why := keptBetween(r.m, files, ws, opts); why != "" {
 		return nil, why // on every route with an anchor (migratekeptbetween.go)
 	}
-	if why := appliedBetween(r.m, files); why != "" {
+	if why := appliedBetween(r.m, files, ws, opts); why != "" {
 		return nil, why // on every route with an anchor (migratekeptbetween.go)
 	}
 	return plan(r.p, files, ws, opts)

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -41,10 +42,10 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 		if call.Pos() < m.anchor.End() || !between(cur) {
 			continue
 		}
-		handed := ""
-		for _, arg := range call.Args {
+		handed, copied := "", ""
+		for i, arg := range call.Args {
 			if name, ok := names.handed(arg, m.obj); ok {
-				handed = name
+				handed, copied = name, copyWrite(m, files, names, call, i, name)
 				break
 			}
 		}
@@ -53,6 +54,9 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 		}
 		fd := m.funcDecl(kube.CalledFunc(m.pass, call))
 		if fd == nil || fd.Body == nil || within(m.call, fd) {
+			if copied != "" {
+				return copied
+			}
 			continue
 		}
 		for _, o := range ws {
@@ -70,8 +74,54 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 					handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), m.where(m.anchor.Pos()))
 			}
 		}
+		if copied != "" {
+			return copied // a helper's write of the copy that is no status write kept
+		}
 	}
 	return ""
+}
+
+// copyWrite says why m's write stays when call, between its anchor and
+// the write, writes a copy of m.obj (its argument i, named name): a
+// client's write of it, or a call the analyzer's model finds may write
+// it (Files.CallWrites). The copy is the object on the server: its write
+// moves the resourceVersion there, not in m.obj, and the patcher made at
+// the read would send the older one. "" when the argument is no copy, or
+// the call does not write it.
+func copyWrite(m *migration, files Files, names *aliases, call *ast.CallExpr, i int, name string) string {
+	if al, ok := names.of(call.Args[i]); !ok || al.kind != aliasCopy || !m.deepCopyAt(al.at) {
+		return "" // a value copied whole (c := *w) is migratevalue.go's
+	}
+	how := ""
+	_, status := statusReceiver(call)
+	switch verb := m.clientWrite(call); {
+	case i == 1 && (status || verb == "Update" || verb == "Patch"):
+		how = types.ExprString(call.Fun) + " writes it"
+	case verb == "" && !status && files.CallWrites != nil:
+		if w := files.CallWrites(call.Lparen, i); w != "?" {
+			how = w
+		}
+	}
+	if how == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s is handed to %s at %s, and %s: a copy is the object on the server, and its write moves the resourceVersion there, not in %s, after the patcher's base is taken at %s; this write's Flush would conflict whenever that write changes anything (read %s again after it, or write the status first)",
+		name, types.ExprString(call.Fun), m.where(call.Pos()), how, m.obj.Name(), m.where(m.anchor.Pos()), m.obj.Name())
+}
+
+// deepCopyAt reports whether a DeepCopy call of the write's function is
+// at pos (a copy's alias.at).
+func (m *migration) deepCopyAt(pos token.Pos) bool {
+	root, ok := m.cursor(m.enclosingFunc())
+	if !ok {
+		return false
+	}
+	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
+		if call := cur.Node().(*ast.CallExpr); call.Pos() == pos && deepCopied(m.pass.TypesInfo, call) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // deferred reports whether cur is in a defer statement (its call, or a
@@ -130,12 +180,19 @@ func (m *migration) runsBetween() func(inspector.Cursor) bool {
 // write and conflicts whenever the apply changed anything, where a blind
 // patch was stored; "" when none may. The analyzer's model answers
 // (Files.Applied), as it does for the lock it adds.
-func appliedBetween(m *migration, files Files) string {
+//
+// A deferred write's "between" runs to the function's end (the model
+// counts the calls after the defer statement): when the apply moves, its
+// own move has decided that the deferred write runs only after it failed
+// (beside: deferredAfter); when it stays, the write may run after it
+// stored, and stays too.
+func appliedBetween(m *migration, files Files, ws []*Write, opts Options) string {
 	if m == nil || m.anchor == nil || m.call == nil || m.obj == nil || m.apply != nil || statusVerb(m.call) != "Patch" || files.Applied == nil {
 		return "" // an Update sends the object's resourceVersion itself
 	}
-	if cur, ok := m.cursor(m.call); !ok || deferred(cur) {
-		return "" // the apply's own move decides (beside: deferredAfter)
+	cur, ok := m.cursor(m.call)
+	if !ok {
+		return ""
 	}
 	// The object's read: the Get before a base the patcher is made at.
 	read := m.anchor
@@ -152,7 +209,7 @@ func appliedBetween(m *migration, files Files) string {
 		read = last
 	}
 	a := files.Applied(read.Pos(), read.End(), m.call.Lparen)
-	if a == nil {
+	if a == nil || deferred(cur) && applyMoves(m, files, ws, opts, a) {
 		return ""
 	}
 	readAt := read.Pos()
@@ -175,6 +232,29 @@ func appliedBetween(m *migration, files Files) string {
 	}
 	return fmt.Sprintf("%s is applied %s, after its read at %s and before this write: the apply moves the resourceVersion on the server, not in %s, and a patcher made at the read, or at a base taken after the apply, would send the older one and conflict whenever the apply changes anything; make the write an apply too, or read %s again after the apply",
 		m.obj.Name(), at, m.where(readAt), m.obj.Name(), m.obj.Name())
+}
+
+// applyMoves reports whether the apply a, found before m's deferred
+// write, moves onto a patcher in apply mode (its own Fix, which the
+// deferred write's run decides: beside's deferredAfter); false when it
+// is a helper's, or not a status write -fix knows.
+func applyMoves(m *migration, files Files, ws []*Write, opts Options, a *Applied) bool {
+	if a.Via != "" {
+		return false
+	}
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || o.Generated || o.Lparen != a.Apply {
+			continue
+		}
+		if _, busy := helperFixing.LoadOrStore(call, struct{}{}); busy {
+			return true // asked while its own Fix runs: it decides
+		}
+		fix, _ := Fix(m.pass, files, opts, ws, o)
+		helperFixing.Delete(call)
+		return fix != nil
+	}
+	return false
 }
 
 // HoldsRefs reports whether a value of type t may hold a reference (a
