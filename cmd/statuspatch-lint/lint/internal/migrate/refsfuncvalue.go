@@ -181,6 +181,14 @@ func (si funcVals) valuesOf(x ast.Expr, seen []*types.Var) (vals []funcValue, wh
 	switch x := x.(type) {
 	case *ast.FuncLit:
 		return []funcValue{{name: "the function literal at " + si.where(x.Pos()), lit: x}}, "", true
+	case *ast.SelectorExpr:
+		// A method value of the package (r.open): its method's body,
+		// given the call's arguments; the receiver is not the object.
+		if s := si.pass.TypesInfo.Selections[x]; s != nil && s.Kind() == types.MethodVal && !types.IsInterface(s.Recv()) {
+			if fn, ok := s.Obj().(*types.Func); ok && fn.Pkg() == si.pass.Pkg {
+				return []funcValue{{name: funcName(fn, si.pass.Pkg), fn: fn}}, "", true
+			}
+		}
 	case *ast.Ident:
 		switch o := si.pass.TypesInfo.Uses[x].(type) {
 		case *types.Func:

@@ -34,8 +34,9 @@ func container(t types.Type) bool {
 }
 
 // rangedValue is the container a range defines v from (for _, v := range
-// x), when v is that range's value; ok is false when it is not.
-func (si funcVals) rangedValue(v *types.Var) (x *ast.Ident, why string, ok bool) {
+// x), a name or a composite literal, when v is that range's value; ok is
+// false when it is not.
+func (si funcVals) rangedValue(v *types.Var) (x ast.Expr, why string, ok bool) {
 	if _, ok := si.cursor(si.pass.Files[0]); !ok {
 		return nil, "", false
 	}
@@ -47,8 +48,12 @@ func (si funcVals) rangedValue(v *types.Var) (x *ast.Ident, why string, ok bool)
 	if !isRange || r.Tok != token.DEFINE || r.Value != c.Node() {
 		return nil, "", false
 	}
-	x, ok = ast.Unparen(r.X).(*ast.Ident)
-	if !ok || !container(si.pass.TypesInfo.TypeOf(r.X)) {
+	switch x = ast.Unparen(r.X); x.(type) {
+	case *ast.Ident, *ast.CompositeLit:
+	default:
+		return nil, "", false
+	}
+	if !container(si.pass.TypesInfo.TypeOf(r.X)) {
 		return nil, "", false
 	}
 	fn := enclosingFn(c)
@@ -97,13 +102,18 @@ func (si funcVals) localContainer(v *types.Var) (elems []ast.Expr, why string, o
 	if why != "" {
 		return nil, why, true
 	}
+	return append(litElems(lit), appended...), "", true
+}
+
+// litElems is the values of lit's elements.
+func litElems(lit *ast.CompositeLit) (elems []ast.Expr) {
 	for _, e := range lit.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
 			e = kv.Value
 		}
 		elems = append(elems, e)
 	}
-	return append(elems, appended...), "", true
+	return elems
 }
 
 // selfAppends finds, in fn, the statements v = append(v, x, y) (no
@@ -133,9 +143,13 @@ func (si funcVals) selfAppends(fn inspector.Cursor, v *types.Var) (vals []ast.Ex
 	return vals, ids, stmts
 }
 
-// containerValues is the functions the container x (a package variable
-// or a local, above) holds.
-func (si funcVals) containerValues(x *ast.Ident) (vals []funcValue, why string, isValue bool) {
+// containerValues is the functions the container x (a package variable,
+// a local, above, or the range's own literal) holds.
+func (si funcVals) containerValues(e ast.Expr) (vals []funcValue, why string, isValue bool) {
+	if lit, ok := e.(*ast.CompositeLit); ok {
+		return si.elemValues(litElems(lit), "the literal at "+si.where(lit.Pos()))
+	}
+	x, _ := e.(*ast.Ident)
 	c, _ := si.pass.TypesInfo.Uses[x].(*types.Var)
 	if c == nil || c.IsField() || !container(c.Type()) {
 		return nil, "", false
@@ -147,17 +161,23 @@ func (si funcVals) containerValues(x *ast.Ident) (vals []funcValue, why string, 
 	if !ok || why != "" {
 		return nil, why, ok
 	}
+	return si.elemValues(elems, c.Name())
+}
+
+// elemValues is the functions the elements of a local container (named
+// name) may be.
+func (si funcVals) elemValues(elems []ast.Expr, name string) (vals []funcValue, why string, isValue bool) {
 	for _, e := range elems {
 		vs, why, ok := si.valuesOf(e, nil)
 		if !ok && why == "" {
 			why = fmt.Sprintf("it may be %s, not a function of the package", types.ExprString(e))
 		}
 		if why != "" {
-			return nil, fmt.Sprintf("%s, an element of %s", why, c.Name()), true
+			return nil, fmt.Sprintf("%s, an element of %s", why, name), true
 		}
 		for _, x := range vs {
 			if x.lit != nil && ast.Unparen(e) == ast.Expr(x.lit) {
-				x.name = fmt.Sprintf("the function literal of %s at %s", c.Name(), si.where(x.lit.Pos()))
+				x.name = fmt.Sprintf("the function literal of %s at %s", name, si.where(x.lit.Pos()))
 			}
 			vals = append(vals, x)
 		}
