@@ -64,7 +64,7 @@ func (r *Reconciler) setFailed(ctx context.Context, d *appsv1.Deployment) error 
 // with patcher.WithNonStatusChangesUnsent()) and which hands the object
 // to MarkOK, an exported helper of another package whose write is a
 // status subresource write (HelperFact.Subresource), moves both onto one
-// patcher with the option. At b944c15 MarkOK stayed, saying "the patcher
+// patcher with the option. At f77fb29 MarkOK stayed, saying "the patcher
 // writes only the status": the callers' part never checked again with
 // the changes the Update left unsent allowed.
 func TestFixMovesExportedHelperBesideUnsentOwnChain(t *testing.T) {

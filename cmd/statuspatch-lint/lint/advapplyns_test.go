@@ -7,11 +7,11 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
-// Review RB of c27305f: an apply configuration of the same name in a
+// Review RB of 23d4101: an apply configuration of the same name in a
 // namespace given as a constant may be the object's, so the merge patch
 // after it gets no lock (Unknown); and it may be another object's, so
 // the apply gets no lock of the object's resourceVersion either (at
-// e1ff8ca it got WithResourceVersion(w.ResourceVersion), kube.NamedBy
+// 6abf647 it got WithResourceVersion(w.ResourceVersion), kube.NamedBy
 // matching the name alone: another object's apply would fail on every
 // call). The object's own key's apply gets it (advapplyns.go.golden).
 func TestAdvApplyOtherNamespace(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 // client that only reads the object keeps the lock, but what it hands
 // back may write the object later: a returned helper's method
 // (cluster-api's patch.NewHelper, then helper.Patch; NewWriter, then
-// Write): at e1ff8ca both were locked, helper.Patch taken for a client's
+// Write): at 6abf647 both were locked, helper.Patch taken for a client's
 // own Patch of its second argument (ctx); and a goroutine given both
 // writes it (no fact).
 func TestAdvReadsFact(t *testing.T) {

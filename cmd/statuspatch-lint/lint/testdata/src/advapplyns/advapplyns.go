@@ -1,4 +1,4 @@
-// Package advapplyns: review RB of c27305f (an apply configuration named
+// Package advapplyns: review RB of 23d4101 (an apply configuration named
 // by the object's key is its apply). A configuration of the same name in
 // a namespace given as a constant may be another object's, or the
 // object's (req.Namespace may be that one): Unknown, so it counts as the
