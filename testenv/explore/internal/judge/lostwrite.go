@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -47,7 +48,9 @@ type Lost struct {
 // computed from a version older than the one that write made. It notes
 // who wrote each field the version changed (h.Owners), and returns the
 // leaves it changed, and a Lost for each earlier writer whose fields it
-// overwrote, oldest first; keys (nil: not known) are the map lists of
+// overwrote, oldest first (not a field that holds, in the version the
+// write replaced, what it held in the version the writer had seen:
+// asSeen); keys (nil: not known) are the map lists of
 // h's kind, by which a loss of times only is found (book.TimeLikeOnly).
 func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKeys) ([]book.Leaf, []Lost) {
 	v := h.Newest()
@@ -96,7 +99,7 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 	for _, l := range leaves {
 		p := l.Dotted
 		if o, ok := h.Owners[p]; ok && overwrite && o.Step > 0 && o.Step != w.Step && o.Version > based &&
-			!book.Restated(o, w.Applied, prev, cur, l.Fields) {
+			!book.Restated(o, w.Applied, prev, cur, l.Fields) && !asSeen(h, based, prev, l.Fields) {
 			lost[o] = append(lost[o], p)
 		}
 		h.Owners[p] = book.Owner{Version: v, Step: w.Step, By: w.By, Applied: w.Applied}
@@ -115,6 +118,26 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 			SameWriter: w.By != "" && o.By == w.By})
 	}
 	return leaves, out
+}
+
+// asSeen reports that the leaf at fields holds in prev, the version a
+// write replaced, what it held in the version the writer had seen (based,
+// from 0): present in both with equal values, or absent from both. The
+// writes made after that version left the leaf as the writer saw it (a
+// user's replace re-creating the object from that version, a value set
+// back), so the write overwrites nothing it had not seen. Decided from
+// the server's recorded versions only; a writer that saw no version, or
+// saw the object absent, is not this case.
+func asSeen(h *book.History, based int, prev map[string]any, fields []string) bool {
+	if based < 0 || based >= len(h.Versions) || h.Versions[based] == nil {
+		return false
+	}
+	was, wasOK, err1 := unstructured.NestedFieldNoCopy(h.Versions[based], fields...)
+	now, nowOK, err2 := unstructured.NestedFieldNoCopy(prev, fields...)
+	if err1 != nil || err2 != nil || wasOK != nowOK {
+		return false
+	}
+	return reflect.DeepEqual(was, now)
 }
 
 func sortedOwners(m map[book.Owner][]string) []book.Owner {
