@@ -90,3 +90,24 @@ func TestLeaderWorkerSetOwnApplyReplay(t *testing.T) {
 		t.Fatalf("the replay's two runs differ: %s", res.Diverged)
 	}
 }
+
+// Issue 82's schedule: the user changes the image and replaces the
+// StatefulSet (kubectl replace --force, re-created from v2 as read); step
+// 4 reads the StatefulSet v2 from a stale cache and applies the new
+// template over the re-created v4, whose fields hold v2's values. It
+// overwrites nothing it had not seen, and the drain, with fresh reads,
+// applies the same template: no violation.
+func TestLeaderWorkerSetReplaceReplay(t *testing.T) {
+	env := start(t, "sigs.k8s.io/lws", lwsv1.AddToScheme)
+	res, err := explore.Run(t.Context(), lwsScenario(), explore.Options{Backend: explore.Server(env),
+		Replay: "leaderworkerset:lws/hello@0,0,0,0,0,0 !new-image !replace-sts leaderworkerset:lws/hello@0,2,0,0,0,0,0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil {
+		t.Fatalf("a write over the values its writer saw reported:\n%s", res.Violation)
+	}
+	if res.Diverged != "" {
+		t.Fatalf("the replay's two runs differ: %s", res.Diverged)
+	}
+}
