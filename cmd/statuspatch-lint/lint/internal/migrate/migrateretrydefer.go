@@ -49,7 +49,7 @@ func deferDecision(r retries) string {
 	}
 	read := ast.Node(nil)
 	r.eachUse(fn, r.obj, from, fn.End(), func(stack []ast.Node, id *ast.Ident) string {
-		if read == nil && (id.Pos() < lit.Pos() || id.Pos() >= lit.End()) && readsStatusAt(r, stack, id, map[*types.Func]bool{}) && decides(r, stack) {
+		if read == nil && (id.Pos() < lit.Pos() || id.Pos() >= lit.End()) && readsStatusAt(r, stack, id, map[*types.Func]bool{}) && decides(r, fn, lit, stack) {
 			read = id
 		}
 		return ""
@@ -94,22 +94,35 @@ func outerCall(r retries, fn ast.Node, lit *ast.FuncLit, from token.Pos) *ast.Ca
 	return found
 }
 
-// decides reports whether a status read, the use at the end of stack, can
-// decide what the deferred write sends: a read in a value assigned or
-// declared (to the status, or to a variable a later statement may use),
-// in a nested function literal, a loop's header or a case's expression
-// (all taken as deciding), or in the condition of an if or a switch's tag
-// whose branch changes the object's status and neither writes nor reads
-// it again after the change. A read only logged or gating a branch whose
+// decides reports whether a status read, the use at the end of stack (from
+// fn), can decide what the deferred write sends: a read in a value
+// assigned to a variable a later statement may use, declared, sent, in a
+// nested function literal, a loop's header or a case's expression (all
+// taken as deciding); in a value assigned to the object's status, or in
+// the condition of an if or a switch's tag whose branch changes the
+// status and neither writes nor reads the object after the change there,
+// when fn does not write or read the object after it either
+// (settledAfter). A read only logged or gating a branch whose
 // change is written there (kubebuilder's tutorial: the first condition's
 // Update, then the re-fetch) decides nothing the deferred write sends.
-func decides(r retries, stack []ast.Node) bool {
+func decides(r retries, fn ast.Node, lit *ast.FuncLit, stack []ast.Node) bool {
 	use := stack[len(stack)-1]
-	for i := len(stack) - 2; i >= 0; i-- {
+	unsettled := func(after token.Pos) bool { return !settledAfter(r, fn, lit, after) }
+	for i := len(stack) - 2; i >= 1; i-- { // stack[0] is fn
 		switch n := stack[i].(type) {
-		case *ast.FuncDecl:
-			return false
-		case *ast.AssignStmt, *ast.ValueSpec, *ast.IncDecStmt, *ast.SendStmt, *ast.FuncLit:
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if !statusOf(r.pass, l, r.obj) {
+					return true // a variable a later statement may use
+				}
+			}
+			return unsettled(n.End())
+		case *ast.IncDecStmt:
+			if !statusOf(r.pass, n.X, r.obj) {
+				return true
+			}
+			return unsettled(n.End())
+		case *ast.ValueSpec, *ast.SendStmt, *ast.FuncLit:
 			return true
 		case *ast.ForStmt:
 			if n.Body == nil || !within(use, n.Body) {
@@ -134,15 +147,43 @@ func decides(r retries, stack []ast.Node) bool {
 				return true
 			}
 			if within(use, n.Cond) {
-				return changesUnread(r, n.Body) || n.Else != nil && changesUnread(r, n.Else)
+				return (changesUnread(r, n.Body) || n.Else != nil && changesUnread(r, n.Else)) && unsettled(n.End())
 			}
 		case *ast.SwitchStmt:
 			if n.Init != nil && within(use, n.Init) || n.Tag != nil && within(use, n.Tag) {
-				return changesUnread(r, n.Body)
+				return changesUnread(r, n.Body) && unsettled(n.End())
 			}
 		}
 	}
 	return false
+}
+
+// settledAfter reports whether fn, outside the deferred literal lit,
+// writes (Update, Patch) or reads (Get) r.obj after the position after:
+// a status change made before is that write's (whose own decision moves
+// as a direct write's) or the read's, not the deferred write's.
+func settledAfter(r retries, fn ast.Node, lit *ast.FuncLit, after token.Pos) bool {
+	settled := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if settled || n == ast.Node(lit) {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok || call.Pos() < after {
+			return true
+		}
+		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if sel == nil || sel.Sel.Name != "Get" && sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" {
+			return true
+		}
+		for _, a := range call.Args {
+			if isObjExpr(r, a) {
+				settled = true
+			}
+		}
+		return true
+	})
+	return settled
 }
 
 // changesUnread reports whether body changes r.obj's status (an

@@ -100,3 +100,27 @@ func (r *R) unsettled(ctx context.Context, key client.ObjectKey) (retErr error) 
 	}
 	return nil
 }
+
+// The newcomer's scaffold (hack/installroute): the deferred write of the
+// error condition, and the status decided from the status read written
+// by a merge patch before the function returns: that write sends it (its
+// own decision moves as a direct write's), not the deferred one. Moved.
+func (r *R) parts(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		if retErr == nil {
+			return
+		}
+		w.Status.Ready = false
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	base := w.DeepCopy()
+	w.Status.Size = 0
+	for range w.Spec.Roles {
+		w.Status.Size = w.Status.Size + 1
+	}
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
