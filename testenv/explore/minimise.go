@@ -2,8 +2,10 @@ package explore
 
 import (
 	"context"
+	"slices"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 )
 
@@ -58,6 +60,7 @@ func (ex *explorer) violation(r *run) *Violation {
 		}
 	}
 	v.Seed = ex.setup.formatSeed(script)
+	v.faulted = slices.ContainsFunc(script, func(s scriptStep) bool { return s.Crash.Kind != schedule.CrashNone })
 	s := severityOf(&v)
 	v.Rank, v.RankReason = s.Rank, s.Reason
 	return &v

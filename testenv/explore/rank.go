@@ -13,6 +13,11 @@ import (
 // first (issue 82). Distinct: another invariant, object, set of fields,
 // or write at fault (violationKey). Severity is a column of the
 // invariants' table (judge.SeverityOf says the order). Of equal ranks,
+// one whose schedule needs no fault (no crash, restart or leader change:
+// its Seed has no "#") comes first, as it happens in normal operation:
+// KubeRay's second head Pod, and the error loop it causes, before the
+// worker Pod a new leader deletes after a stale read of its RayCluster
+// (examples/realops's TestRayHeadPodDeepening). Of equal ranks still,
 // one whose own violation (Invariant, Message) has the rank comes before
 // one that has it from a later violation of its schedule (Also): the
 // leak karpenter's NodeClaim controllers make comes before a lost write
@@ -24,9 +29,11 @@ import (
 type severity = violation.Severity
 
 // severityOf is v's rank and reason: the worst of what its schedule
-// broke (violation.SeverityOf).
+// broke (violation.SeverityOf), and whether that schedule needs a fault.
 func severityOf(v *Violation) severity {
-	return violation.SeverityOf(v.Invariant, v.about, v.Also, v.alsoAbout)
+	s := violation.SeverityOf(v.Invariant, v.about, v.Also, v.alsoAbout)
+	s.Faulted = v.faulted
+	return s
 }
 
 // ranked sets each violation's Rank and orders vs most severe first

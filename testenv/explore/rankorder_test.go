@@ -35,3 +35,25 @@ func TestEqualRanksOwnRankFirst(t *testing.T) {
 		t.Errorf("the same lost write, ended with its object: want the one whose values never came back kept, got %v", vs)
 	}
 }
+
+// Of equal ranks, a violation whose schedule needs no fault comes first,
+// whatever its own invariant's rank: KubeRay's head Pod bug, a stuck
+// observedGeneration ranked 2 by the error loop in its Also, before the
+// worker Pod a new leader deleted after a stale read of its RayCluster,
+// rank 2 by itself but only after a leader change (examples/realops's
+// TestRayHeadPodDeepening, whose search found the delete first).
+func TestEqualRanksFaultFreeFirst(t *testing.T) {
+	deleted := &Violation{Invariant: InvariantOwnDelete, Message: "Pod ray/hello-workers-worker-dglnn deleted by step 4", faulted: true}
+	stuck := &Violation{Invariant: InvariantObservedGenerationStuck, Message: "RayCluster ray/hello stuck at 1",
+		Also: []string{InvariantUser + ": 2 head pods"}, alsoAbout: []violation.Detail{{}}}
+	got := ranked([]*Violation{deleted, stuck})
+	if got[0] != stuck || deleted.Rank != 2 || stuck.Rank != 2 {
+		t.Errorf("want the fault-free stuck observedGeneration first, both rank 2; got %s (%d), %s (%d)",
+			got[0].Invariant, got[0].Rank, got[1].Invariant, got[1].Rank)
+	}
+	same := *deleted
+	same.faulted = false
+	if vs := moreSevere([]*Violation{deleted}, &same); len(vs) != 1 || vs[0] != &same {
+		t.Errorf("the same delete found without a fault: want it in the place of the one that needed a leader change, got %v", vs)
+	}
+}

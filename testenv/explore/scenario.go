@@ -378,6 +378,10 @@ type Violation struct {
 	about violation.Detail
 	// alsoAbout is what each of Also is about.
 	alsoAbout []violation.Detail
+	// faulted: Seed's schedule crashes a step (a restart or a leader
+	// change), which orders it after an equal rank that needs no fault
+	// (rank.go).
+	faulted bool
 	// Rank orders the violations of a search, most severe first (1: a
 	// value goes backwards; 2: a decision lost, undone or made twice, a
 	// panic, the scenario's invariant; 3: an object stuck; 4: a lost

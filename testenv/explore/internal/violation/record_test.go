@@ -90,3 +90,20 @@ func TestMarksAndSeverity(t *testing.T) {
 		t.Errorf("key %q", k)
 	}
 }
+
+// TestCompareFaultFreeFirst: of equal ranks, a schedule that needs no
+// fault comes before one that does, before the own invariant's rank
+// orders them; a rank still comes first.
+func TestCompareFaultFreeFirst(t *testing.T) {
+	faulted := Severity{Rank: 2, Own: 2, Faulted: true}
+	free := Severity{Rank: 2, Own: 3}
+	if free.Compare(faulted) >= 0 || faulted.Compare(free) <= 0 {
+		t.Errorf("rank 2 without a fault vs rank 2 with one: %d, %d; want the fault-free first", free.Compare(faulted), faulted.Compare(free))
+	}
+	if worse := (Severity{Rank: 1, Own: 1, Faulted: true}); worse.Compare(free) >= 0 {
+		t.Errorf("rank 1 with a fault vs rank 2 without: %d; want rank 1 first", worse.Compare(free))
+	}
+	if got := free.Compare(Severity{Rank: 2, Own: 2}); got <= 0 {
+		t.Errorf("both fault-free: %d; want the own rank 2 first", got)
+	}
+}

@@ -8,18 +8,20 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 )
 
-// Severity is a rank and its reason (judge.Severity), and Own, the rank
-// of the violation's own invariant (Invariant, Message), which orders
-// equal ranks.
+// Severity is a rank and its reason (judge.Severity), Own, the rank of
+// the violation's own invariant (Invariant, Message), and Faulted: its
+// schedule needs a fault the explorer injects (a crash, a restart, a
+// leader change). Faulted, then Own, order equal ranks.
 type Severity struct {
-	Rank   int
-	Reason string
-	Own    int
+	Rank    int
+	Reason  string
+	Own     int
+	Faulted bool
 }
 
 // TimeOnly is the severity of a lost write of time-like fields only, or
 // of an atomic list's order only (judge.TimeOnly).
-var TimeOnly = Severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason, judge.TimeOnly.Rank}
+var TimeOnly = Severity{judge.TimeOnly.Rank, judge.TimeOnly.Reason, judge.TimeOnly.Rank, false}
 
 // SeverityOf is the rank and reason of the violation of invariant about
 // about, with the later ones also, each about alsoAbout's entry: the
@@ -33,7 +35,7 @@ func SeverityOf(invariant string, about Detail, also []string, alsoAbout []Detai
 		}
 		inv, _, _ := strings.Cut(a, ": ")
 		if s := severityOfOne(inv, alsoAbout[i]); s.Rank < worst.Rank {
-			worst = Severity{s.Rank, s.Reason + " (" + inv + ")", worst.Own}
+			worst = Severity{s.Rank, s.Reason + " (" + inv + ")", worst.Own, false}
 		}
 	}
 	return worst
@@ -42,13 +44,25 @@ func SeverityOf(invariant string, about Detail, also []string, alsoAbout []Detai
 // severityOfOne is the rank and reason of one violation of invariant.
 func severityOfOne(invariant string, d Detail) Severity {
 	s := judge.SeverityOf(invariant, judge.Failure{TimeOnly: d.TimeOnly, OrderOnly: d.OrderOnly, Restored: d.Restored})
-	return Severity{s.Rank, s.Reason, s.Rank}
+	return Severity{s.Rank, s.Reason, s.Rank, false}
 }
 
 // Compare orders two severities, the most severe first: by rank, then
-// by the rank of the violation's own invariant.
+// the one whose schedule needs no fault (it happens in normal
+// operation), then by the rank of the violation's own invariant.
 func (s Severity) Compare(o Severity) int {
-	return cmp.Or(cmp.Compare(s.Rank, o.Rank), cmp.Compare(s.Own, o.Own))
+	return cmp.Or(cmp.Compare(s.Rank, o.Rank), cmpFaulted(s.Faulted, o.Faulted), cmp.Compare(s.Own, o.Own))
+}
+
+// cmpFaulted orders a schedule that needs no fault before one that does.
+func cmpFaulted(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // Key is what makes a violation distinct in a report: its invariant, the
