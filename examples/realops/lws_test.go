@@ -2,6 +2,7 @@ package realops
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +20,17 @@ import (
 
 func TestExploreLeaderWorkerSet(t *testing.T) {
 	env := start(t, "sigs.k8s.io/lws", lwsv1.AddToScheme)
-	explore.Check(t, lwsScenario(), explore.Options{Backend: explore.Server(env), Budget: time.Minute})
+	res, err := explore.Run(t.Context(), lwsScenario(), explore.Options{Backend: explore.Server(env), Budget: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range res.Violations { // the operator's bug, if the minute reaches it: a stale read resets the rollout
+		if !v.Broke(explore.InvariantLostWrite) || len(v.Also) > 0 ||
+			!strings.HasPrefix(v.Message, "StatefulSet lws/hello: spec.updateStrategy.rollingUpdate.partition written by step ") {
+			t.Fatalf("want no violation but the partition reset, got:\n%v", v)
+		}
+		t.Logf("found after %d schedules in %s:\n%s", v.Schedules, v.FoundAfter.Round(time.Second), v)
+	}
 }
 
 // lwsScenario is a LeaderWorkerSet of 2 groups of 2, set up as main.go
@@ -106,6 +117,57 @@ func TestLeaderWorkerSetReplaceReplay(t *testing.T) {
 	}
 	if res.Violation != nil {
 		t.Fatalf("a write over the values its writer saw reported:\n%s", res.Violation)
+	}
+	if res.Diverged != "" {
+		t.Fatalf("the replay's two runs differ: %s", res.Diverged)
+	}
+}
+
+// Issue 82's second schedule: step 1 applies the StatefulSet (v2); the
+// user changes the image and replaces the StatefulSet (re-created as v4
+// from v2, LWS's own apply); step 4 reads the StatefulSet's absence (v1)
+// from a stale cache and applies the new template over v4. The values it
+// replaces are the ones LWS's own apply set on the earlier object under
+// the name, and the same schedule with step 4's reads fresh applies the
+// same template (getUpdatedRevision finds the LWS changed, and
+// SSAWithStatefulset applies its template whatever the StatefulSet
+// held): LWS's steady state owns those fields, no violation.
+func TestLeaderWorkerSetReplaceFromAbsenceReplay(t *testing.T) {
+	env := start(t, "sigs.k8s.io/lws", lwsv1.AddToScheme)
+	res, err := explore.Run(t.Context(), lwsScenario(), explore.Options{Backend: explore.Server(env),
+		Replay: "leaderworkerset:lws/hello@0,0,0,0,1 !new-image !replace-sts leaderworkerset:lws/hello@0,3,0,0,0,0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violation != nil {
+		t.Fatalf("an apply from a read of absence over LWS's own values, as a fresh read applies, reported:\n%s", res.Violation)
+	}
+	if res.Diverged != "" {
+		t.Fatalf("the replay's two runs differ: %s", res.Diverged)
+	}
+}
+
+// LWS's partition reset, a lost write on the real server: step 3 begins
+// the new image's rolling update (partition 2, v3); the user replaces the
+// StatefulSet (re-created from v3 as v5, partition 2); step 5 reads the
+// StatefulSet from a cache that has seen the delete and not the create
+// (v4, absent), takes it for one being created
+// (rollingUpdateParameters: sts == nil, partition 0,
+// leaderworkerset_controller.go:267) and applies partition 0 over v5. The
+// same schedule with step 5's reads fresh applies partition 1 (the
+// rollout's next step, maxUnavailable 1): the stale read reset the
+// rollout of the re-created StatefulSet, whose groups, where its Pods
+// outlive the replace, are all updated at once.
+func TestLeaderWorkerSetPartitionResetReplay(t *testing.T) {
+	env := start(t, "sigs.k8s.io/lws", lwsv1.AddToScheme)
+	res, err := explore.Run(t.Context(), lwsScenario(), explore.Options{Backend: explore.Server(env), Versions: 8,
+		Replay: "leaderworkerset:lws/hello@0,0,0,0,0,0 !new-image leaderworkerset:lws/hello@0,0,0,0,0,0,0 !replace-sts leaderworkerset:lws/hello@0,1,0,0,0,0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "StatefulSet lws/hello: spec.updateStrategy.rollingUpdate.partition written by step 4 (v5) overwritten by step 5 (v6), which had seen only v4"
+	if v := res.Violation; v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.HasPrefix(v.Message, want) || v.Rank != 2 {
+		t.Fatalf("want %q, ranked 2 (a decision lost), got:\n%v", want, v)
 	}
 	if res.Diverged != "" {
 		t.Fatalf("the replay's two runs differ: %s", res.Diverged)

@@ -2,7 +2,6 @@ package explore_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,23 +74,7 @@ func TestLostWriteNotOfValuesAsSeen(t *testing.T) {
 		{"set to another value", false, "metadata.annotations.mode written by step 2 (v3) overwritten by step 3 (v4), which had seen only v1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := explore.Run(t.Context(), asSeenScenario(tc.restore), explore.Options{Backend: explore.Server(server(t)), Replay: replay})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Diverged != "" {
-				t.Fatalf("replay diverged: %s", res.Diverged)
-			}
-			v := res.Violation
-			if tc.lost == "" {
-				if v != nil {
-					t.Fatalf("an overwrite of the value the writer saw reported:\n%v", v)
-				}
-				return
-			}
-			if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.String(), tc.lost) {
-				t.Fatalf("want a lost write of %q, got:\n%v", tc.lost, v)
-			}
+			replayLost(t, asSeenScenario(tc.restore), explore.Options{Replay: replay}, tc.lost)
 		})
 	}
 }

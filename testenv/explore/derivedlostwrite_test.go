@@ -81,23 +81,34 @@ func TestLostWriteJudgedByTheFreshSchedule(t *testing.T) {
 		{"append to a stale own write", true, "metadata.annotations.seen written by step 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := explore.Run(t.Context(), countScenario(tc.appendSeen), explore.Options{Backend: explore.Server(server(t)), Replay: replay})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Diverged != "" {
-				t.Fatalf("replay diverged: %s", res.Diverged)
-			}
-			v := res.Violation
-			if tc.lost == "" {
-				if v != nil {
-					t.Fatalf("a derived field recomputed from newer reads by its own writer reported:\n%v", v)
-				}
-				return
-			}
-			if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.String(), tc.lost) {
-				t.Fatalf("want a lost write of %q, got:\n%v", tc.lost, v)
-			}
+			replayLost(t, countScenario(tc.appendSeen), explore.Options{Replay: replay}, tc.lost)
 		})
+	}
+}
+
+// replayLost replays o.Replay of s on the test server (o's Backend when
+// nil), twice without diverging, and wants a lost write whose report
+// says lost, or, for "", no violation.
+func replayLost(t *testing.T, s explore.Scenario, o explore.Options, lost string) {
+	t.Helper()
+	if o.Backend == nil {
+		o.Backend = explore.Server(server(t))
+	}
+	res, err := explore.Run(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Diverged != "" {
+		t.Fatalf("replay diverged: %s", res.Diverged)
+	}
+	v := res.Violation
+	if lost == "" {
+		if v != nil {
+			t.Fatalf("want no violation, got:\n%v", v)
+		}
+		return
+	}
+	if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.String(), lost) {
+		t.Fatalf("want a lost write of %q, got:\n%v", lost, v)
 	}
 }

@@ -2,7 +2,6 @@ package explore_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -59,21 +58,7 @@ func TestLostWriteAcrossDeleteAndCreate(t *testing.T) {
 					return c.Create(ctx, w)
 				}}},
 			}
-			res, err := explore.Run(t.Context(), s, explore.Options{Backend: explore.Server(server(t)), Crashes: 1, LeaderChange: true,
-				Replay: "label:fa/x@0#1L !replace label:fa/x@3"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			v := res.Violation
-			if tc.lost == "" {
-				if v != nil {
-					t.Fatalf("want no violation, got:\n%v", v)
-				}
-				return
-			}
-			if v == nil || !v.Broke(explore.InvariantLostWrite) || !strings.Contains(v.String(), tc.lost) {
-				t.Fatalf("want a lost write %q, got:\n%v", tc.lost, v)
-			}
+			replayLost(t, s, explore.Options{Crashes: 1, LeaderChange: true, Replay: "label:fa/x@0#1L !replace label:fa/x@3"}, tc.lost)
 		})
 	}
 }

@@ -30,6 +30,9 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 		w.Judged, w.Based = s.Judged, s.Based
 		w.SentBy, w.SentNth = s.SentBy, s.SentNth
 	}
+	if by := w.By; by != "" {
+		w.Own = func(v int) bool { return c.made[h.Key][v] == by }
+	}
 	if h.Versions[h.Newest()] != nil {
 		w.Applied = s.applyDecision()
 	}
@@ -42,6 +45,7 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 		return nil, false
 	}
 	leaves, lost := LostWrite(h, prev, w, keys)
+	c.noteMade(h, w.By)
 	suspect := suspectWrite{at: at, cur: h.Versions[h.Newest()], leaves: leaves, keys: keys}
 	for _, l := range lost {
 		// Only a write over the same reconciler's own is judged again:
@@ -57,6 +61,22 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 	if again && len(suspect.lost) > 0 {
 		c.lwSuspects = append(c.lwSuspects, suspect)
 	}
+}
+
+// noteMade notes that h's newest version was made by a write of
+// reconciler by ("" for none: an action's, the scenario's), for
+// Writer.Own.
+func (c *Checks) noteMade(h *book.History, by string) {
+	if by == "" {
+		return
+	}
+	if c.made == nil {
+		c.made = map[book.Key]map[int]string{}
+	}
+	if c.made[h.Key] == nil {
+		c.made[h.Key] = map[int]string{}
+	}
+	c.made[h.Key][h.Newest()] = by
 }
 
 // unreadNote says, for a loss of paths (dotted leaves of leaves) of

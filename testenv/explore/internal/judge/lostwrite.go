@@ -32,12 +32,17 @@ type Writer struct {
 	// Applied is the decision of a server-side apply (book.Restated), nil
 	// for any other write.
 	Applied *book.Decision
+	// Own, when not nil, reports that version v (from 0) of the object
+	// was made by a write of By's reconciler (Checks notes each): what
+	// that reconciler set earlier under the name (ownValue).
+	Own func(v int) bool
 }
 
 // Lost is a lost write the judged version made: the failure, whose
 // message the explorer ends with the note naming the write, and whether
 // the overwritten fields were the same reconciler's (only such a loss is
-// judged again after the schedule).
+// judged again after the schedule): written by it, or holding what its
+// own earlier write set under the name (ownValue).
 type Lost struct {
 	Failure
 	SameWriter bool
@@ -74,6 +79,7 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 		by = fmt.Sprintf(" (the old leader's write%s sent by step %d, in flight until now)", nth, w.SentBy)
 	}
 	lost := map[book.Owner][]string{}
+	fields := map[string][]string{}
 	// A create (prev absent) loses nothing: it succeeds only where the
 	// object is gone, whoever deleted it. Nor does a delete (cur absent).
 	// Nor does an apply that changes only what its own field manager's
@@ -98,6 +104,7 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 	leaves := book.ChangedLeaves(prev, cur)
 	for _, l := range leaves {
 		p := l.Dotted
+		fields[p] = l.Fields
 		if o, ok := h.Owners[p]; ok && overwrite && o.Step > 0 && o.Step != w.Step && o.Version > based &&
 			!book.Restated(o, w.Applied, prev, cur, l.Fields) && !asSeen(h, based, prev, l.Fields) {
 			lost[o] = append(lost[o], p)
@@ -109,13 +116,17 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 		paths := lost[o]
 		sort.Strings(paths)
 		timeOnly, note := book.TimeLikeOnly(leaves, paths, prev, cur, keys), ""
+		own := w.By != "" && o.By != w.By && ownValues(h, w.Own, prev, fields, paths)
+		if own {
+			note = " (values " + w.By + "'s own earlier write set under the name)"
+		}
 		if timeOnly {
-			note = " (the values differ only in time-like fields: " + strings.Join(paths, ", ") + ")"
+			note += " (the values differ only in time-like fields: " + strings.Join(paths, ", ") + ")"
 		}
 		msg := fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
 			h.Key, strings.Join(paths, ", "), o.Step, o.Version+1, w.Step, by, v+1, had, based+1, note)
 		out = append(out, Lost{Failure: Failure{Object: h.Key.String(), Fields: paths, TimeOnly: timeOnly, Message: msg},
-			SameWriter: w.By != "" && o.By == w.By})
+			SameWriter: w.By != "" && (o.By == w.By || own)})
 	}
 	return leaves, out
 }
@@ -138,6 +149,57 @@ func asSeen(h *book.History, based int, prev map[string]any, fields []string) bo
 		return false
 	}
 	return reflect.DeepEqual(was, now)
+}
+
+// ownValues reports that each of paths (dotted; fields their leaves)
+// holds in prev, the version a write replaced, a value its writer's
+// reconciler (own: the versions its writes made) set earlier under the
+// name, on this object or an earlier one: the writes since restated
+// that reconciler's decision (a user's replace re-creating the object
+// from a version the reconciler wrote) and added none of their own to
+// those fields. Such a loss is the reconciler's over its own write,
+// judged again with the step's reads fresh (lostsuspect.go): taken back
+// only if the fresh write sets the same values, as it does where the
+// reconciler's steady state owns the fields; one the fresh write does
+// not make (a value set only on create) stands. Decided from the
+// server's recorded versions and who made them only.
+func ownValues(h *book.History, own func(int) bool, prev map[string]any, fields map[string][]string, paths []string) bool {
+	if own == nil {
+		return false
+	}
+	for _, p := range paths {
+		if ownValue(h, own, prev, fields[p]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ownValue is the newest version (from 0) before h's newest that a
+// write of the writer's reconciler (own) made, setting the leaf at
+// fields to what prev holds there (present and equal, and not held
+// already by the version before it); -1 for none.
+func ownValue(h *book.History, own func(int) bool, prev map[string]any, fields []string) int {
+	now, ok, err := unstructured.NestedFieldNoCopy(prev, fields...)
+	if !ok || err != nil {
+		return -1
+	}
+	for i := h.Newest() - 1; i >= 0; i-- {
+		if h.Versions[i] == nil || !own(i) {
+			continue
+		}
+		set, ok, err := unstructured.NestedFieldNoCopy(h.Versions[i], fields...)
+		if !ok || err != nil || !reflect.DeepEqual(set, now) {
+			continue
+		}
+		if i > 0 && h.Versions[i-1] != nil {
+			if before, ok, _ := unstructured.NestedFieldNoCopy(h.Versions[i-1], fields...); ok && reflect.DeepEqual(before, set) {
+				continue // held already: not what this write set
+			}
+		}
+		return i
+	}
+	return -1
 }
 
 func sortedOwners(m map[book.Owner][]string) []book.Owner {

@@ -175,3 +175,51 @@ func TestLostWriteTimesInsideAMapList(t *testing.T) {
 		}
 	}
 }
+
+// A loss over another writer's field is the writer's own (judged again
+// fresh, noted in the message) only where the replaced value is one its
+// reconciler's write set earlier under the name: a user's create copying
+// r's value, not a value the user chose, nor one r's write only kept.
+func TestLostWriteOverOwnValues(t *testing.T) {
+	obj := func(uid string, labels ...string) map[string]any {
+		l := map[string]any{}
+		for i := 0; i+1 < len(labels); i += 2 {
+			l[labels[i]] = labels[i+1]
+		}
+		return map[string]any{"metadata": map[string]any{"uid": uid, "labels": l}}
+	}
+	type version struct {
+		obj  map[string]any
+		by   string // "": a user's
+		step int
+	}
+	for _, tc := range []struct {
+		name     string
+		versions []version // after v1, absent; the last is r's write from v1
+		own      bool
+	}{
+		{"the user's create copies r's value", []version{{obj("a", "size", "0"), "r", 1}, {nil, "", 2},
+			{obj("b", "size", "0"), "", 2}, {obj("b", "size", "1"), "r", 3}}, true},
+		{"a value the user chose", []version{{obj("a", "size", "0"), "r", 1}, {nil, "", 2},
+			{obj("b", "size", "9"), "", 2}, {obj("b", "size", "1"), "r", 3}}, false},
+		{"a value r's write kept", []version{{obj("a", "size", "0"), "", 1}, {obj("a", "size", "0", "x", "1"), "r", 2},
+			{nil, "", 3}, {obj("b", "size", "0"), "", 3}, {obj("b", "size", "1"), "r", 4}}, false},
+	} {
+		h := &book.History{Versions: []map[string]any{nil}, Owners: map[string]book.Owner{}}
+		made := map[int]string{}
+		var lost []Lost
+		for _, v := range tc.versions {
+			prev := h.Versions[h.Newest()]
+			h.Versions = append(h.Versions, v.obj)
+			w := Writer{Step: v.step, By: v.by, Seen: -1, Own: func(i int) bool { return made[i] == "r" }}
+			_, lost = LostWrite(h, prev, w, nil)
+			made[h.Newest()] = v.by
+		}
+		if len(lost) != 1 || !strings.Contains(lost[0].Message, "metadata.labels.size written by step") {
+			t.Fatalf("%s: lost %+v, want metadata.labels.size", tc.name, lost)
+		}
+		if lost[0].SameWriter != tc.own || strings.Contains(lost[0].Message, "r's own earlier write") != tc.own {
+			t.Errorf("%s: %+v, want judged as r's own %t", tc.name, lost[0], tc.own)
+		}
+	}
+}
