@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,32 +42,14 @@ func setFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, n int
 // package (blind), nothing moves, and the finding names the call.
 func TestFixMovesChainThroughExportedFunction(t *testing.T) {
 	bin := buildLint(t)
-	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusChainPkg})
-	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
-	if want := "status/status.go:23: fixed: move the status write onto DeploymentStatusPatcher (setFailed takes the patcher its callers make with NewDeploymentStatusPatcher, then Flush)"; !strings.Contains(errOut, want) {
-		t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
-	}
-	for _, name := range []string{"status/status.go", "ctrla/ctrla.go", "ctrlb/ctrlb.go"} {
-		golden := filepath.Join("testdata", "exportedhelper", "chain", strings.ReplaceAll(name, "/", "_")+".golden")
-		got := readIn(t, mod, name)
-		if os.Getenv("UPDATE_GOLDEN") != "" {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if want := readIn(t, ".", golden); got != want {
-			t.Errorf("%s after -fix differs from %s:\n%s", name, golden, got)
-		}
-	}
-	cmd := exec.Command("go", "build", "./...")
-	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
-	}
+	mod, _ := fixExported(t, bin, map[string]string{"status/status.go": statusChainPkg},
+		"status/status.go:23: fixed: move the status write onto DeploymentStatusPatcher (setFailed takes the patcher its callers make with NewDeploymentStatusPatcher, then Flush)")
+	matchGoldens(t, mod, "chain", "", "status/status.go", "ctrla/ctrla.go", "ctrlb/ctrlb.go")
+	vetFixed(t, mod)
 
 	mod = exportedHelperModule(t, map[string]string{"status/status.go": statusChainPkg, "blind/blind.go": blindPkg})
 	before := readIn(t, mod, "status/status.go")
-	_, errOut, _, _ = lintWith(t, mod, bin, "export", "-fix", "./...")
+	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
 	if want := "(not moved to the patcher: d is a parameter of setFailed, handed on by MarkFailed, exported, moves with all its callers or none, and in package example.com/realmod/blind, its caller at line 12 hands on d, a parameter of Fail, and Fail is exported, in another package than the write: -fix moves an exported function of a chain only in the write's package: have MarkFailed take a *kindpatch.DeploymentStatusPatcher in place of d and pass it on"; !strings.Contains(errOut, want) {
 		t.Errorf("-fix with a blind caller: output lacks %q:\n%s", want, errOut)
 	}
@@ -133,28 +112,10 @@ func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
 // module builds (testdata/exportedhelper/chain/method_*.golden).
 func TestFixMovesChainThroughExportedMethod(t *testing.T) {
 	bin := buildLint(t)
-	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusMethodPkg, "ctrlm/ctrlm.go": ctrlmPkg})
-	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
-	if want := "status/status.go:28: fixed: move the status write onto DeploymentStatusPatcher (set takes the patcher its callers make with NewDeploymentStatusPatcher, then Flush)"; !strings.Contains(errOut, want) {
-		t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
-	}
-	for _, name := range []string{"status/status.go", "ctrlm/ctrlm.go"} {
-		golden := filepath.Join("testdata", "exportedhelper", "chain", "method_"+strings.ReplaceAll(name, "/", "_")+".golden")
-		got := readIn(t, mod, name)
-		if os.Getenv("UPDATE_GOLDEN") != "" {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if want := readIn(t, ".", golden); got != want {
-			t.Errorf("%s after -fix differs from %s:\n%s", name, golden, got)
-		}
-	}
-	cmd := exec.Command("go", "build", "./...")
-	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
-	}
+	mod, _ := fixExported(t, bin, map[string]string{"status/status.go": statusMethodPkg, "ctrlm/ctrlm.go": ctrlmPkg},
+		"status/status.go:28: fixed: move the status write onto DeploymentStatusPatcher (set takes the patcher its callers make with NewDeploymentStatusPatcher, then Flush)")
+	matchGoldens(t, mod, "chain", "method_", "status/status.go", "ctrlm/ctrlm.go")
+	vetFixed(t, mod)
 }
 
 // statusChainUnsentPkg is statusChainPkg whose exported link clears the
@@ -191,27 +152,14 @@ func setFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, n int
 // Update left unsent. At e417591 they made it without the option.
 func TestFixMovesUnsentChainThroughExportedFunction(t *testing.T) {
 	bin := buildLint(t)
-	// The generated constructor takes options, as statuspatch-gen's does.
-	kindpatch := strings.Replace(strings.Replace(kindpatchPkg,
-		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {",
-		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment, opts ...patcher.Option) *DeploymentStatusPatcher {", 1),
-		`appsv1 "k8s.io/api/apps/v1"`, `"github.com/statuspatch/statuspatch/patcher"
-	appsv1 "k8s.io/api/apps/v1"`, 1)
-	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusChainUnsentPkg, "kindpatch/kindpatch.go": kindpatch})
-	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
-	if want := "status/status.go:21: fixed: move the status write onto DeploymentStatusPatcher"; !strings.Contains(errOut, want) {
-		t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
-	}
+	mod, _ := fixExported(t, bin, map[string]string{"status/status.go": statusChainUnsentPkg, "kindpatch/kindpatch.go": optsKindpatchPkg},
+		"status/status.go:21: fixed: move the status write onto DeploymentStatusPatcher")
 	for _, name := range []string{"ctrla/ctrla.go", "ctrlb/ctrlb.go"} {
 		if got := readIn(t, mod, name); !strings.Contains(got, "kindpatch.NewDeploymentStatusPatcher(r.Client, d, patcher.WithNonStatusChangesUnsent())") {
 			t.Errorf("%s after -fix does not make its patcher with patcher.WithNonStatusChangesUnsent():\n%s", name, got)
 		}
 	}
-	cmd := exec.Command("go", "build", "./...")
-	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("go build ./... after -fix: %v\n%s", err, out)
-	}
+	vetFixed(t, mod)
 }
 
 // statusChainUnsentTwoPkg is statusChainUnsentPkg with a second exported
@@ -270,25 +218,11 @@ func (r *Reconciler) Rev(ctx context.Context, key client.ObjectKey) error {
 // with the option and one without: "no new variables on left side of :=".
 func TestFixSharesUnsentPatcherAcrossExportedHelpers(t *testing.T) {
 	bin := buildLint(t)
-	kindpatch := strings.Replace(strings.Replace(kindpatchPkg,
-		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {",
-		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment, opts ...patcher.Option) *DeploymentStatusPatcher {", 1),
-		`appsv1 "k8s.io/api/apps/v1"`, `"github.com/statuspatch/statuspatch/patcher"
-	appsv1 "k8s.io/api/apps/v1"`, 1)
-	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusChainUnsentTwoPkg, "kindpatch/kindpatch.go": kindpatch, "ctrla/ctrla.go": callerTwoPkg})
-	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
-	for _, want := range []string{"status/status.go:21: fixed: move the status write", "status/status.go:27: fixed: move the status write"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
-		}
-	}
+	mod, _ := fixExported(t, bin, map[string]string{"status/status.go": statusChainUnsentTwoPkg, "kindpatch/kindpatch.go": optsKindpatchPkg, "ctrla/ctrla.go": callerTwoPkg},
+		"status/status.go:21: fixed: move the status write", "status/status.go:27: fixed: move the status write")
 	got := readIn(t, mod, "ctrla/ctrla.go")
 	if n := strings.Count(got, "dPatcher := kindpatch.NewDeploymentStatusPatcher(r.Client, d, patcher.WithNonStatusChangesUnsent())"); n != 2 || strings.Contains(got, "NewDeploymentStatusPatcher(r.Client, d)") {
 		t.Errorf("ctrla.go after -fix: want one patcher with patcher.WithNonStatusChangesUnsent() in each function, got %d:\n%s", n, got)
 	}
-	cmd := exec.Command("go", "vet", "./...")
-	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("go vet ./... after -fix: %v\n%s", err, out)
-	}
+	vetFixed(t, mod)
 }

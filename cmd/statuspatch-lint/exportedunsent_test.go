@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -69,18 +67,8 @@ func (r *Reconciler) setFailed(ctx context.Context, d *appsv1.Deployment) error 
 // the changes the Update left unsent allowed.
 func TestFixMovesExportedHelperBesideUnsentOwnChain(t *testing.T) {
 	bin := buildLint(t)
-	kindpatch := strings.Replace(strings.Replace(kindpatchPkg,
-		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment) *DeploymentStatusPatcher {",
-		"func NewDeploymentStatusPatcher(c client.Client, obj *appsv1.Deployment, opts ...patcher.Option) *DeploymentStatusPatcher {", 1),
-		`appsv1 "k8s.io/api/apps/v1"`, `"github.com/statuspatch/statuspatch/patcher"
-	appsv1 "k8s.io/api/apps/v1"`, 1)
-	mod := exportedHelperModule(t, map[string]string{"status/status.go": statusOKPkg, "kindpatch/kindpatch.go": kindpatch, "ctrla/ctrla.go": callerOwnChainPkg})
-	_, errOut, _, _ := lintWith(t, mod, bin, "export", "-fix", "./...")
-	for _, want := range []string{"status/status.go:27: fixed: move the status write", "ctrla/ctrla.go:44: fixed: move the status write"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("-fix: output lacks %q:\n%s", want, errOut)
-		}
-	}
+	mod, errOut := fixExported(t, bin, map[string]string{"status/status.go": statusOKPkg, "kindpatch/kindpatch.go": optsKindpatchPkg, "ctrla/ctrla.go": callerOwnChainPkg},
+		"status/status.go:27: fixed: move the status write", "ctrla/ctrla.go:44: fixed: move the status write")
 	if strings.Contains(errOut, "the patcher writes only the status") {
 		t.Errorf("-fix: a reason says the patcher writes only the status:\n%s", errOut)
 	}
@@ -88,9 +76,5 @@ func TestFixMovesExportedHelperBesideUnsentOwnChain(t *testing.T) {
 	if n := strings.Count(got, "dPatcher := kindpatch.NewDeploymentStatusPatcher(r.Client, d, patcher.WithNonStatusChangesUnsent())"); n != 2 || strings.Contains(got, "NewDeploymentStatusPatcher(r.Client, d)") {
 		t.Errorf("ctrla.go after -fix: want one patcher with patcher.WithNonStatusChangesUnsent() in each function, got %d:\n%s", n, got)
 	}
-	cmd := exec.Command("go", "vet", "./...")
-	cmd.Dir, cmd.Env = mod, append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("go vet ./... after -fix: %v\n%s", err, out)
-	}
+	vetFixed(t, mod)
 }

@@ -94,10 +94,15 @@ func fixAndReport(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	code, done = runExportDriver(rest, stdout, stderr)
+	// The findings left, each kept one with the reason it was kept for
+	// in the user's code (rep.asBefore): analyzed again, a reason may
+	// describe what the fixes wrote.
+	var left bytes.Buffer
+	code, done = runExportDriver(rest, stdout, &left)
 	if !done {
-		code = runChild(self, rest, stdout, stderr)
+		code = runChild(self, rest, stdout, &left)
 	}
+	stderr.Write(rep.asBefore(left.Bytes()))
 	switch code {
 	case 0:
 		fmt.Fprintf(stderr, "statuspatch-lint: %s; no findings left\n", rep.count())
@@ -136,6 +141,9 @@ type fixReport struct {
 	lines               []string
 	fixed, kept, locked int // locked: of the kept, those -fix locked
 	files               []string
+	// stays: the findings the fixes leave (kept and locked), by file
+	// and finding (keptHead), their messages in line order.
+	stays map[keptKey][]stayed
 }
 
 // count says how many writes -fix fixed, and kept when any.
@@ -208,6 +216,7 @@ func parseFixes(out []byte) (rep fixReport, err error) {
 		locked bool
 	}
 	var files []string
+	rep.stays = map[keptKey][]stayed{}
 	seen := map[string]bool{}
 	var all []fixed
 	for _, analyzers := range byPkg {
@@ -223,6 +232,7 @@ func parseFixes(out []byte) (rep fixReport, err error) {
 				if !seen[f.text] {
 					seen[f.text] = true
 					all = append(all, f)
+					rep.stay(d)
 				}
 				continue
 			}
@@ -245,6 +255,9 @@ func parseFixes(out []byte) (rep fixReport, err error) {
 			if !seen[f.text] {
 				seen[f.text] = true
 				all = append(all, f)
+				if f.locked {
+					rep.stay(d)
+				}
 			}
 			for _, e := range fix.Edits {
 				if !slices.Contains(files, e.Filename) {

@@ -45,7 +45,7 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 			note = " (a re-read becomes a Fetch for the group's own writes in a deferred literal, not a helper's: it stays a Get)"
 			if at == nil {
 				at, what = litOwnWrite(lit, group)
-				note = " (a Get in a return or another expression, or a helper's read, is no statement a Fetch replaces: it stays)"
+				note = "stray" // strayNote, by the read
 				after = stays
 			}
 		} else {
@@ -56,8 +56,11 @@ func deferHeld(m *migration, group []*migration, files Files, ws []*Write) strin
 		}
 		for _, s := range after {
 			if s.Pos() > d.End() || closureCalledAfter(m, fn, s, d.End()) {
-				why = fmt.Sprintf("the deferred call at %s%s %s of %s with Get at %s%s: it would flush that patcher, its base older than the re-read, and conflict where the handwritten write, through %s as re-read, was stored",
-					m.where(at.Pos()), what, how, m.obj.Name(), m.where(s.Pos()), note, m.obj.Name())
+				if note == "stray" {
+					note = strayNote(m, s)
+				}
+				why = fmt.Sprintf("the deferred call at %s%s %s of %s %s%s: it would flush that patcher, its base older than the re-read, and conflict where the handwritten write, through %s as re-read, was stored",
+					m.where(at.Pos()), what, how, m.obj.Name(), rereadBy(m, s), note, m.obj.Name())
 				return false
 			}
 		}
@@ -225,18 +228,45 @@ func stmtCall(s ast.Stmt) *ast.CallExpr {
 // readsInto reports whether call hands the object to a function of the
 // package that reads into it with Get.
 func readsInto(m *migration, call *ast.CallExpr) bool {
+	return readerGet(m, call) != nil
+}
+
+// readerGet is the Get of a function of the package that call hands the
+// object to and that reads into it; nil when it is no such call.
+func readerGet(m *migration, call *ast.CallExpr) *ast.CallExpr {
 	decl := m.funcDecl(kube.CalledFunc(m.pass, call))
 	if decl == nil || decl.Body == nil {
-		return false
+		return nil
 	}
 	for i, arg := range call.Args {
 		if passesObj(m.pass.TypesInfo, m.obj, arg) {
 			if get, _ := readInto(m.reads(), decl, i); get != nil {
-				return true
+				return get
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// strayNote says why a re-read after a deferred literal stays what it
+// is: a helper's read, or a Get that is no statement of its own.
+func strayNote(m *migration, read ast.Node) string {
+	if call, ok := read.(*ast.CallExpr); ok && !m.reads().isGetStmt(&ast.ExprStmt{X: call}) {
+		return " (a helper's read is no statement a Fetch replaces: it stays)"
+	}
+	return " (a Get in a return or another expression is no statement a Fetch replaces: it stays)"
+}
+
+// rereadBy says how a re-read of the object (rereads) reads it: "with
+// Get at line 30", or, handed to a function of the package that reads
+// into it, "by r.load at line 30, which reads it with Get at line 41".
+func rereadBy(m *migration, read ast.Node) string {
+	if call, ok := read.(*ast.CallExpr); ok && !m.reads().isGetStmt(&ast.ExprStmt{X: call}) {
+		if get := readerGet(m, call); get != nil {
+			return fmt.Sprintf("by %s at %s, which reads it with Get at %s", types.ExprString(call.Fun), m.where(read.Pos()), m.where(get.Pos()))
+		}
+	}
+	return "with Get at " + m.where(read.Pos())
 }
 
 // closureCalledAfter reports whether read, in a function literal assigned

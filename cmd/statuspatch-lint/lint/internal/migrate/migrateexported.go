@@ -109,7 +109,7 @@ func (h *helperMove) exportedWhy(fn *types.Func, name string, p Patcher, module 
 	case fn == nil:
 		fact = name + " is not a function of this package"
 	case h.decl.Recv != nil:
-		fact = name + " is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature"
+		fact = h.methodWhy(fn, name)
 	case h.apply != nil:
 		fact = name + " is exported and applies a configuration: -fix moves an exported helper's callers only for an Update"
 	case h.baseParam != nil:

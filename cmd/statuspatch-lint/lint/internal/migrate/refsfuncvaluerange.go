@@ -7,6 +7,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // A slice or array of functions of the package is followed as a map of
@@ -49,7 +51,7 @@ func (si funcVals) rangedValue(v *types.Var) (x ast.Expr, why string, ok bool) {
 		return nil, "", false
 	}
 	switch x = ast.Unparen(r.X); x.(type) {
-	case *ast.Ident, *ast.CompositeLit:
+	case *ast.Ident, *ast.CompositeLit, *ast.CallExpr:
 	default:
 		return nil, "", false
 	}
@@ -149,6 +151,9 @@ func (si funcVals) containerValues(e ast.Expr) (vals []funcValue, why string, is
 	if lit, ok := e.(*ast.CompositeLit); ok {
 		return si.elemValues(litElems(lit), "the literal at "+si.where(lit.Pos()))
 	}
+	if call, ok := e.(*ast.CallExpr); ok {
+		return si.returnedValues(call)
+	}
 	x, _ := e.(*ast.Ident)
 	c, _ := si.pass.TypesInfo.Uses[x].(*types.Var)
 	if c == nil || c.IsField() || !container(c.Type()) {
@@ -183,4 +188,46 @@ func (si funcVals) elemValues(elems []ast.Expr, name string) (vals []funcValue, 
 		}
 	}
 	return vals, "", true
+}
+
+// returnedValues is the functions a range over a call holds (for _, phase
+// := range r.phases(), a newcomer's phases from a method): the callee a
+// function or method of the package whose every return is a composite
+// literal, their elements followed as the range's own literal's are.
+// Anything else (a named result, a returned variable, another package's
+// function) keeps the write, naming the call.
+func (si funcVals) returnedValues(call *ast.CallExpr) (vals []funcValue, why string, isValue bool) {
+	name := types.ExprString(call.Fun)
+	fn := kube.CalledFunc(si.pass, call)
+	decl := si.funcDecl(fn)
+	if fn == nil || decl == nil || decl.Body == nil {
+		return nil, fmt.Sprintf("the range is over %s at %s, not a function of the package", name, si.where(call.Pos())), true
+	}
+	var elems []ast.Expr
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			var lit *ast.CompositeLit
+			if len(n.Results) == 1 {
+				lit, _ = ast.Unparen(n.Results[0]).(*ast.CompositeLit)
+			}
+			if lit == nil {
+				if why == "" {
+					why = fmt.Sprintf("the range is over %s at %s, which returns other than a literal at %s", name, si.where(call.Pos()), si.where(n.Pos()))
+				}
+				return false
+			}
+			elems = append(elems, litElems(lit)...)
+		}
+		return true
+	})
+	if why == "" && len(elems) == 0 {
+		why = fmt.Sprintf("the range is over %s at %s, which returns no literal", name, si.where(call.Pos()))
+	}
+	if why != "" {
+		return nil, why, true
+	}
+	return si.elemValues(elems, "the literal "+name+" returns")
 }

@@ -57,7 +57,7 @@ func (r *R) helperReread(ctx context.Context, req ctrl.Request) error {
 	}
 	defer r.settle(ctx, w)
 	w.Status.Ready = true
-	if err := r.Status().Update(ctx, w); err != nil { // want `not moved to the patcher: the deferred call at line 58 \(r\.settle writes its status at line 49\) takes the patcher made before it when its defer statement runs, before the re-read of w with Get at line 63`
+	if err := r.Status().Update(ctx, w); err != nil { // want `not moved to the patcher: the deferred call at line 58 \(r\.settle writes its status at line 49\) takes the patcher made before it when its defer statement runs, before the re-read of w by r\.refetch at line 63, which reads it with Get at line 44`
 		return err
 	}
 	return r.refetch(ctx, req, w)
@@ -290,4 +290,19 @@ func (r *R) strayReturnDefer(ctx context.Context, req ctrl.Request, refresh bool
 		_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	return nil
+}
+
+// Reviewer C (s97): a deferred literal's write before a re-read made by
+// a helper: the reason names the helper's call and its Get, not a Get
+// at the call's line.
+func (r *R) literalHelperReread(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	defer func() {
+		w.Status.Size = 2
+		_ = r.Status().Update(ctx, w) // want `not moved to the patcher: the deferred call at line 305 \(its status write\) flushes, in a function literal, the patcher made before the re-read of w by r\.refetch at line 307, which reads it with Get at line 44 \(a helper's read is no statement a Fetch replaces: it stays\)`
+	}()
+	return r.refetch(ctx, req, w)
 }

@@ -82,3 +82,72 @@ func (r *PhasesParam) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Res
 	r.run(w, sized)
 	return ctrl.Result{}, r.Status().Update(ctx, w) // want `\(not moved to the patcher: .*w is passed to the function value phase at line \d+.*extra`
 }
+
+type PhasesFrom struct{ Phases }
+
+// phases returns the phases as a literal of method values (issue 80:
+// `phases := r.phases()`, the common variant of the range's own
+// literal).
+func (r *PhasesFrom) phases() []func(*v1.Widget) bool {
+	return []func(*v1.Widget) bool{r.open, sized, r.ready}
+}
+
+// Reconcile ranges over what a method of the package returns, a literal
+// of functions that change only the status: moved. At 20b6c52 it stayed,
+// "passed to the function value phase ..., which is not followed".
+func (r *PhasesFrom) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	for _, phase := range r.phases() {
+		if !phase(w) {
+			break
+		}
+	}
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}
+
+type PhasesVar struct{ Phases }
+
+// phases returns a variable it may have grown: not followed.
+func (r *PhasesVar) phases(more bool) []func(*v1.Widget) bool {
+	fs := []func(*v1.Widget) bool{r.open}
+	if more {
+		fs = append(fs, r.grow)
+	}
+	return fs
+}
+
+// Reconcile ranges over what phases returns, not a literal: kept, naming
+// the call and the return.
+func (r *PhasesVar) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	for _, phase := range r.phases(true) {
+		phase(w)
+	}
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is passed to the function value phase at line \d+, .*the range is over r.phases at line \d+, which returns other than a literal at line \d+`
+}
+
+type PhasesLocal struct{ Phases }
+
+// Reconcile ranges over the literal in a local, and calls one of a map
+// of them: moved (docs/kubebuilder.md's variants).
+func (r *PhasesLocal) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	phases := []func(*v1.Widget) bool{r.open, r.ready}
+	for _, phase := range phases {
+		phase(w)
+	}
+	byName := map[string]func(*v1.Widget) bool{"open": r.open, "sized": sized}
+	for _, phase := range byName {
+		phase(w)
+	}
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+}

@@ -12,7 +12,7 @@ import (
 
 // Exported: callers in other packages are not seen.
 func (r *Reconciler) UpdateStatus(ctx context.Context, w *v1.Widget) error { // want UpdateStatus:"why"
-	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is an exported method: a call through an interface or a method value is not seen, so -fix does not change its signature; by hand: have it take a \*patchers.WidgetStatusPatcher in place of w \(each caller makes it with patchers.NewWidgetStatusPatcher where it reads w\) and call its Flush\(ctx\) in place of this write\)$`
+	return r.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of UpdateStatus: UpdateStatus is an exported method: -fix moves an exported helper with its callers only when it is a function, not a method; by hand: have it take a \*patchers.WidgetStatusPatcher in place of w \(each caller makes it with patchers.NewWidgetStatusPatcher where it reads w\) and call its Flush\(ctx\) in place of this write\)$`
 }
 
 // A caller changes the spec between the read and the call.
@@ -185,4 +185,36 @@ func (r *Reconciler) lateCaller(ctx context.Context, key client.ObjectKey) error
 
 func (r *Reconciler) writeLate(ctx context.Context, w *v1.Widget, patch client.Patch) error {
 	return r.client.Status().Patch(ctx, w, patch) // want `\(not moved to the patcher: w is a parameter of writeLate: its caller at line 183: the patch is taken at the call \(client.MergeFrom\(w.DeepCopy\(\)\) there is an empty patch\): take the base where w is read, or move the write by hand\)`
+}
+
+// Exported methods, each naming what keeps it: at 20b6c52 both said "a
+// call through an interface or a method value is not seen", and so did
+// UpdateStatus above, called through neither.
+
+// Used as a method value.
+type Marker struct{ client client.Client }
+
+func (m *Marker) MarkReady(ctx context.Context, w *v1.Widget) error { // want MarkReady:"why"
+	return m.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of MarkReady: MarkReady is an exported method, used as a method value at line 202, whose calls -fix does not follow; by hand: `
+}
+
+func (m *Marker) markAll(ctx context.Context, ws []*v1.Widget) error {
+	mark := m.MarkReady
+	for _, w := range ws {
+		if err := mark(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Its type satisfies an interface of the package through it.
+type StatusWriter interface {
+	WriteStatus(ctx context.Context, w *v1.Widget) error
+}
+
+type Writer struct{ client client.Client }
+
+func (wr *Writer) WriteStatus(ctx context.Context, w *v1.Widget) error { // want WriteStatus:"why"
+	return wr.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of WriteStatus: WriteStatus is an exported method, and its type satisfies StatusWriter, which has WriteStatus: calls through it are not seen; by hand: `
 }
