@@ -36,9 +36,9 @@ type ownBase struct {
 	obj    *types.Var
 	def    ast.Stmt // base := obj.DeepCopyObject().(T)
 	client ast.Expr
-	pkg    string // the callers' kinds' patchers' package
-	used   bool   // obj is used between the base and the write
-	ctor   string // ForType, or For for an obj of type client.Object
+	pkg    string   // the callers' kinds' patchers' package
+	used   bool     // obj is used between the base and the write
+	ctor   string   // ForType, or For for an obj of type client.Object
 	mutate ast.Stmt // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
 }
 

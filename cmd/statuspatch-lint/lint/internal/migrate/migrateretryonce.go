@@ -16,17 +16,20 @@ import (
 // it again on each attempt: a second token after a conflict. The call is
 // made once: a sync.OnceValue declared before the Retry, called in the
 // call's place, runs it on the first attempt that reaches it and gives
-// the same value to the later ones. What cannot be so made once (its
-// result unused, called in a loop or a literal, given the object, of a
-// type the file cannot name) keeps the write, naming the line and the
-// call: a plain Flush would be refused under a manager as the write was,
-// and the next reconcile decide again.
+// the same value to the later ones; a call whose result is unused (a
+// metric's Inc, a note) is a sync.OnceFunc, run by the first attempt
+// that reaches it, as the handwritten decision ran it once before its
+// write. What cannot be so made once (called in a loop or a literal,
+// given the object or a local of the decision, of a type the file cannot
+// name) keeps the write, naming the line and the call: a plain Flush
+// would be refused under a manager as the write was, and the next
+// reconcile decide again.
 
 // A onceCall is a call of the decision made once across Retry's attempts.
 type onceCall struct {
 	call *ast.CallExpr
-	name string // the sync.OnceValue's variable
-	typ  string // its result's type, as the file names it
+	name string // the sync.OnceValue's (or OnceFunc's) variable
+	typ  string // its result's type, as the file names it; "" for a call whose result is unused: a sync.OnceFunc
 }
 
 // onceCalls finds the decision's calls of a method of a variable
@@ -36,6 +39,13 @@ func onceCalls(r retries, fn ast.Node, nodes []ast.Node) ([]onceCall, string) {
 	var calls []onceCall
 	why := ""
 	taken := map[string]bool{}
+	from, to := token.NoPos, token.NoPos
+	for _, n := range nodes {
+		if !from.IsValid() || n.Pos() < from {
+			from = n.Pos()
+		}
+		to = max(to, n.End())
+	}
 	for _, n := range nodes {
 		var stack []ast.Node
 		ast.Inspect(n, func(x ast.Node) bool {
@@ -52,13 +62,16 @@ func onceCalls(r retries, fn ast.Node, nodes []ast.Node) ([]onceCall, string) {
 				return true
 			}
 			at := fmt.Sprintf("the call %s at %s", types.ExprString(call.Fun), r.where(call.Pos()))
-			if w := onceWhy(r, stack, call); w != "" {
-				why = at + " hands out a value each attempt would take again, and " + w
+			if w := onceWhy(r, stack, call, from, to); w != "" {
+				why = at + " would run again on each attempt, and " + w
 				return true
 			}
-			typ, w := onceType(r, call)
+			typ, w := "", ""
+			if _, stmt := stack[len(stack)-2].(*ast.ExprStmt); !stmt {
+				typ, w = onceType(r, call)
+			}
 			if w != "" {
-				why = at + " hands out a value each attempt would take again, and " + w
+				why = at + " would run again on each attempt, and " + w
 				return true
 			}
 			calls = append(calls, onceCall{call: call, name: onceName(r, call, taken), typ: typ})
@@ -82,15 +95,10 @@ func handsOut(r retries, fn ast.Node, call *ast.CallExpr) bool {
 	return v != nil && v != r.obj && v != r.copyOf && (v.Pos() < fn.Pos() || v.Pos() >= fn.End())
 }
 
-// onceWhy says why call, at the end of stack, cannot be made once: its
-// result unused, in a loop or a function literal of the decision, or
-// given the object; "" when it can.
-func onceWhy(r retries, stack []ast.Node, call *ast.CallExpr) string {
-	if len(stack) >= 2 {
-		if _, ok := stack[len(stack)-2].(*ast.ExprStmt); ok {
-			return "its result is no value -fix can keep for the next attempt: move the decision into Retry's function by hand, the call made once after Retry returns"
-		}
-	}
+// onceWhy says why call, at the end of stack, cannot be made once: in a
+// loop or a function literal of the decision, given the object or a
+// local the decision (from, to) declares; "" when it can.
+func onceWhy(r retries, stack []ast.Node, call *ast.CallExpr, from, to token.Pos) string {
 	for _, n := range stack[:len(stack)-1] {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
@@ -99,17 +107,24 @@ func onceWhy(r retries, stack []ast.Node, call *ast.CallExpr) string {
 			return "it is called in a function literal of the decision: move the decision into Retry's function by hand"
 		}
 	}
-	used := false
+	used, local := false, ""
 	ast.Inspect(call, func(x ast.Node) bool {
 		if id, ok := x.(*ast.Ident); ok {
-			if v := r.pass.TypesInfo.Uses[id]; v != nil && (v == r.obj || v == r.copyOf) {
+			v := r.pass.TypesInfo.Uses[id]
+			if v != nil && (v == r.obj || v == r.copyOf) {
 				used = true
+			}
+			if v, ok := v.(*types.Var); ok && local == "" && v.Pos() >= from && v.Pos() < to {
+				local = v.Name()
 			}
 		}
 		return !used
 	})
 	if used {
 		return fmt.Sprintf("it is given %s, whose status a conflict reads again: move the decision into Retry's function by hand", r.obj.Name())
+	}
+	if local != "" {
+		return fmt.Sprintf("it is given %s, which the decision declares: move the decision into Retry's function by hand", local)
 	}
 	return ""
 }
@@ -155,8 +170,12 @@ func onceName(r retries, call *ast.CallExpr, taken map[string]bool) string {
 func (p *retryPlan) onceDecls(src []byte, tf *token.File, indent, sync string) string {
 	var b strings.Builder
 	for _, o := range p.once {
-		fmt.Fprintf(&b, "%s := %sOnceValue(func() %s { return %s })\n%s", o.name, sync, o.typ,
-			src[tf.Offset(o.call.Pos()):tf.Offset(o.call.End())], indent)
+		call := src[tf.Offset(o.call.Pos()):tf.Offset(o.call.End())]
+		if o.typ == "" {
+			fmt.Fprintf(&b, "%s := %sOnceFunc(func() { %s })\n%s", o.name, sync, call, indent)
+			continue
+		}
+		fmt.Fprintf(&b, "%s := %sOnceValue(func() %s { return %s })\n%s", o.name, sync, o.typ, call, indent)
 	}
 	return b.String()
 }

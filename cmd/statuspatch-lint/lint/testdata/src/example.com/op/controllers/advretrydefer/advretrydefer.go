@@ -143,7 +143,7 @@ func (r *R) tracked(ctx context.Context, key client.ObjectKey) (retErr error) {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 148, before the deferred write: .*the call track.Update at line 150 hands out a value each attempt would take again, and its result is no value.*by hand`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 148, before the deferred write: .*the call track.Update at line 150 would run again on each attempt, and it is given w, whose status a conflict reads again.*by hand`
 	}()
 	if !w.Status.Ready {
 		w.Status.Ready = true
@@ -177,19 +177,37 @@ func (n *notes) Note(s string) { n.n = append(n.n, s) }
 
 var noted notes
 
-// A call whose result is no value: -fix cannot make it once. Kept,
-// naming the call.
+// A call whose result is unused: made once too (sync.OnceFunc), the
+// decision moving into the deferred Retry.
 func (r *R) noted(ctx context.Context, key client.ObjectKey) (retErr error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 190, before the deferred write: .*its decision cannot move into Retry as written: the call noted.Note at line 192 hands out a value each attempt would take again, and its result is no value .*by hand`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	if !w.Status.Ready {
 		w.Status.Ready = true
 		noted.Note("ready")
+	}
+	return nil
+}
+
+// A call given a local of the decision: the OnceFunc, declared before
+// Retry, could not name it. Kept, naming the call.
+func (r *R) notedLocal(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 207, before the deferred write: .*its decision cannot move into Retry as written: the call noted.Note at line 210 would run again on each attempt, and it is given msg, which the decision declares.*by hand`
+	}()
+	if !w.Status.Ready {
+		msg := "ready"
+		w.Status.Ready = true
+		noted.Note(msg)
 	}
 	return nil
 }
