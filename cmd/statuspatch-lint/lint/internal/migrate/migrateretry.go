@@ -97,7 +97,11 @@ func planRetry(m *migration) string {
 			continue
 		}
 		if onceWhy != "" {
-			return r.shapeWhy(m.itemWhy + "; its decision cannot move into Retry as written: " + onceWhy + " (" + CachedDecision + ")")
+			why := "its decision cannot move into Retry as written: " + onceWhy + " (" + CachedDecision + ")"
+			if m.itemWhy != "" {
+				why = m.itemWhy + "; " + why
+			}
+			return r.shapeWhy(why)
 		}
 		if r.plan != nil && len(r.plan.stmts) > 0 {
 			m.retry = r.plan
