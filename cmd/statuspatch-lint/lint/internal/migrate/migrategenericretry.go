@@ -102,7 +102,7 @@ func packageMethodCall(info *types.Info, pkg *types.Package, n ast.Node) *ast.Ca
 		if s := info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
 			return true
 		}
-		root := ast.Expr(sel.X)
+		root := sel.X
 		for {
 			if s, ok := ast.Unparen(root).(*ast.SelectorExpr); ok {
 				root = s.X
@@ -136,8 +136,7 @@ func readsOwnStatus(info *types.Info, n ast.Node, p *types.Var) bool {
 		return true
 	})
 	found := false
-	var walk func(x ast.Node, target bool) bool
-	walk = func(x ast.Node, target bool) bool {
+	walk := func(x ast.Node, target bool) bool {
 		sel, ok := x.(*ast.SelectorExpr)
 		if !ok {
 			return false

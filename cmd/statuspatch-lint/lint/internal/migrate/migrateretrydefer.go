@@ -63,7 +63,7 @@ func deferDecision(r retries) string {
 	}
 	p, blocked := deferPlan(r, fn, lit, read, from)
 	if p != nil {
-		r.migration.retry = p
+		r.retry = p
 		return ""
 	}
 	why := fmt.Sprintf("its status is decided from %s's status read at %s, before the deferred write: under a manager that read may be the cache's, behind this process's last write: "+CachedDecision+", the next reconcile deciding again; %s; make the patcher after the read, keep the Flush in the defer, and move the decision into %sPatcher.Retry's function by hand",
