@@ -203,10 +203,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// its implementation is not followed), 1 whose spec pointer is
 	// assigned to a package variable (the reason names it); migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
-	// migrategeneric: 8 helpers over any kind that stay (a caller's kind
+	// migrategeneric: 9 helpers over any kind that stay (a caller's kind
 	// without a patcher, exported, two bases alive at once, a finalizer,
 	// a label, a re-read, a List item whose decision cannot run again in
-	// Retry, a base taken after the changes: its patch sends nothing); the caller that writes the object too now shares its
+	// Retry, a base taken after the changes: its patch sends nothing, a
+	// caller's decision handing out a token, which the call's Retry
+	// cannot make once); the caller that writes the object too now shares its
 	// patcher; migrateimpls: 6 passed to an interface's method whose
 	// implementations are not all readers (one changes the spec; values
 	// from a caller, from make of a slice handed on; an exported field;
@@ -284,7 +286,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside a function given the other object, then it, 1 beside a
 	// server-side apply of its kind (lockapply.go); and 1 locked beside an
 	// interface's Patch that is never handed it).
-	if len(left) != 303 || notMoved != 302 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 303 (302):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 304 || notMoved != 303 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 304 (303):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

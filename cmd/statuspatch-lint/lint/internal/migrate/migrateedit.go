@@ -318,6 +318,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	}
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))
 	how := " (New" + p.Type + ", then Flush)"
+	var onceImport *analysis.TextEdit // sync, for a decision's calls made once (migrateretryonce.go)
 	if m.retry != nil {
 		r := retries{migration: m}
 		text, ok := r.retryText(name, m.retry)
@@ -325,12 +326,20 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 			if m.item {
 				return nil, m.itemWhy
 			}
+		} else if once, syncImport, ok := onceEdits(r, m.retry); !ok {
+			return nil, "the decision's calls made once need sync, which this file cannot import"
 		} else {
 			flush, how = text, " (New"+p.Type+", the decision in Retry)"
+			onceImport = syncImport
 			if m.retry.guard == nil || m.retry.nested {
-				edits = append(edits, r.deleteBlock(m.retry))
+				edits = append(append(edits, once...), r.deleteBlock(m.retry))
 			} else if e, ok := r.guardEdit(m.retry, text); ok {
+				for _, o := range once { // at the guard, which e replaces
+					e.NewText = append(o.NewText, e.NewText...)
+				}
 				edits, flush = append(edits, e), ""
+			} else {
+				edits = append(edits, once...)
 			}
 		}
 	}
@@ -346,7 +355,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	for _, s := range m.drop {
 		edits = append(edits, m.text().deleteStmt(s))
 	}
-	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...)
+	edits = mergeImport(append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...), onceImport)
 	if m.fetch != nil && m.retry == nil {
 		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
 	}

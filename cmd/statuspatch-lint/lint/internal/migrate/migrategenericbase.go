@@ -36,9 +36,10 @@ type ownBase struct {
 	obj    *types.Var
 	def    ast.Stmt // base := obj.DeepCopyObject().(T)
 	client ast.Expr
-	pkg    string // the callers' kinds' patchers' package
-	used   bool   // obj is used between the base and the write
-	ctor   string // ForType, or For for an obj of type client.Object
+	pkg    string   // the callers' kinds' patchers' package
+	used   bool     // obj is used between the base and the write
+	ctor   string   // ForType, or For for an obj of type client.Object
+	mutate ast.Stmt // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
 }
 
 // recogniseOwnBase recognises a write of an ownBase.
@@ -166,6 +167,17 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 	if o.pkg == "" {
 		return name + " has no caller in its package"
 	}
+	if st, mutate := o.ownRetry(call); st != nil {
+		decides, why := o.callersDecide(mutate)
+		switch {
+		case why != "":
+			return why
+		case decides && o.ctor != "ForType":
+			return "a caller's function literal decides from the status, and patchers.For's StatusPatcher has no Retry to decide again on a conflict: make the patcher with patchers.ForType by hand"
+		case decides:
+			o.mutate = st
+		}
+	}
 	return ""
 }
 
@@ -224,14 +236,34 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 	}
 	in := o.text().indent(o.def.Pos())
 	made := fmt.Sprintf("%s, %s := %s%s(%s, %s%s)\n%sif %s != nil {\n%s\treturn %s\n%s}", name, errName, qual, o.ctor, o.text().source(o.client), o.obj.Name(), popts, in, errName, in, errName, in)
+	write := name + ".Flush(" + o.text().source(o.call.Args[0]) + ")"
+	how := o.ctor
+	var dropMutate []analysis.TextEdit
+	if o.mutate != nil {
+		write = fmt.Sprintf("%s.Retry(%s, func(%s %s) error {\n%s\t%s\n%s\treturn nil\n%s})", name, o.text().source(o.call.Args[0]), o.obj.Name(), o.paramType(), in, o.text().source(o.mutate.(*ast.ExprStmt).X), in, in)
+		dropMutate = append(dropMutate, o.text().deleteStmt(o.mutate))
+		how += ", the call of its function in Retry"
+	}
 	edits := []analysis.TextEdit{
 		{Pos: o.def.Pos(), End: o.def.End(), NewText: []byte(made)},
-		{Pos: o.call.Pos(), End: o.call.End(), NewText: []byte(name + ".Flush(" + o.text().source(o.call.Args[0]) + ")")},
+		{Pos: o.call.Pos(), End: o.call.End(), NewText: []byte(write)},
 	}
+	edits = append(edits, dropMutate...)
 	edits = append(edits, importEdits(o.pkg, importEdit, kube.PatcherPkgPath, pimport)...)
-	how := o.ctor
 	if o.used {
 		how += " with WithNonStatusChangesUnsent"
 	}
 	return &analysis.SuggestedFix{Message: fmt.Sprintf("move the status write onto the generated patchers (%s makes its object's patcher with %s.%s in place of its base, then Flush)", o.fd.Name.Name, o.pkg[strings.LastIndex(o.pkg, "/")+1:], how), TextEdits: edits}, ""
+}
+
+// paramType is the source of obj's parameter type (T).
+func (o *ownBase) paramType() string {
+	for _, f := range o.fd.Type.Params.List {
+		for _, n := range f.Names {
+			if o.pass.TypesInfo.Defs[n] == o.obj {
+				return o.text().source(f.Type)
+			}
+		}
+	}
+	return types.TypeString(o.obj.Type(), types.RelativeTo(o.pass.Pkg))
 }

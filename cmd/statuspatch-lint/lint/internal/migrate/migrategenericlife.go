@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -85,7 +86,14 @@ func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
 // Retry (a List's item) stays.
 func planCallRetry(h *kindHelper, kc *kindCaller, m *migration) string {
 	if why := planRetry(m); why != "" {
+		if !m.item {
+			return why // a call made once it cannot write (migrateretryonce.go)
+		}
 		return itemWhy(m, m.itemWhy, "") // itemWhy names the statement planRetry's reason adds
+	}
+	if m.retry != nil && len(m.retry.once) > 0 {
+		// The call's Retry has no place for the OnceValue before it here.
+		return m.shapeWhy(fmt.Sprintf("passes %s: its decision calls %s at %s, which Retry would call again on each attempt (%s); move the decision into the patcher's Retry by hand, that call made once", m.obj.Name(), types.ExprString(m.retry.once[0].call.Fun), m.where(m.retry.once[0].call.Pos()), CachedDecision))
 	}
 	if m.retry != nil && !retryCall(h, kc, m) {
 		m.retry = nil
@@ -118,7 +126,7 @@ func itemWhy(m *migration, why, what string) string {
 // helper's body is only its write, its context its first parameter, the
 // object's type named in the caller's file. It sets kc's plan.
 func retryCall(h *kindHelper, kc *kindCaller, m *migration) bool {
-	if !h.onlyWrite() || h.paramIndex(h.call.Args[0]) != 0 {
+	if !h.onlyWrite() || h.paramIndex(h.call.Args[0]) != 0 || len(m.retry.once) > 0 {
 		return false
 	}
 	if _, ok := (retries{migration: m}).retryText("p", m.retry); !ok {

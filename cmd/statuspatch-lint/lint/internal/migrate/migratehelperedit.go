@@ -25,11 +25,21 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	name := h.freePatcherName()
 	var edits []analysis.TextEdit
 	writes := append([]*ast.CallExpr{h.call}, h.also...)
+	how := "New" + p.Type + ", then Flush"
+	plan := helperRetry(h, fd, callers) // its decision in Retry (migratehelperretry.go)
+	var syncImport *analysis.TextEdit
+	if plan != nil {
+		e, imp, ok := helperRetryEdits(h, plan, name)
+		if ok {
+			edits, syncImport, writes, how = append(edits, e...), imp, nil, "New"+p.Type+", its decision in Retry"
+		} else {
+			plan = nil
+		}
+	}
 	for _, w := range writes {
 		// Each write of the object in the helper, a Flush of the one patcher.
 		edits = append(edits, analysis.TextEdit{Pos: w.Pos(), End: w.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(w.Args[0])))})
 	}
-	how := "New" + p.Type + ", then Flush"
 	if len(h.also) > 0 {
 		how += fmt.Sprintf(" at each of its %d writes", len(writes))
 	}
@@ -73,7 +83,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 	// The object, for the rest of the body, when it uses it beside the write.
 	used := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == h.obj && !slices.ContainsFunc(writes, func(w *ast.CallExpr) bool { return w.Pos() <= id.Pos() && id.Pos() < w.End() }) {
+		if id, ok := n.(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == h.obj && usedBesideRetry(plan, id) && !slices.ContainsFunc(append([]*ast.CallExpr{h.call}, h.also...), func(w *ast.CallExpr) bool { return w.Pos() <= id.Pos() && id.Pos() < w.End() }) {
 			used = true
 		}
 		return !used
@@ -94,6 +104,7 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		edits = append(edits, *importEdit)
 		imports[h.file] = true
 	}
+	edits = mergeImport(edits, syncImport)
 	objIndex := slices.IndexFunc(h.params(), func(v *types.Var) bool { return v == h.obj })
 	var drop []int
 	for _, v := range gone {

@@ -28,6 +28,10 @@ type retryPlan struct {
 	// (if err = write; ...), which a false condition must leave as it
 	// was: the if stays around the Retry, and mutate checks it again.
 	nested bool
+	once   []onceCall // calls the decision makes once across attempts (migrateretryonce.go)
+	// detached: the decision is not right before the write (a deferred
+	// write's, migrateretrydefer.go): its lines go, the write's stay.
+	detached bool
 }
 
 // A retryShape is a reason a write's decision belongs in Retry.
@@ -55,6 +59,9 @@ var retryShapes = []retryShape{
 type retries struct {
 	*migration
 	plan *retryPlan
+	// exits: a return nil or continue in the decision is mutate's return
+	// nil, as for a List item (a helper's, migratehelperretry.go).
+	exits bool
 }
 
 // planRetry sets m.retry from the table, or returns why a write whose
@@ -81,9 +88,20 @@ func planRetry(m *migration) string {
 			r.plan = nil // it sets what outlives it (migrateretryouter.go)
 		}
 	}
+	onceWhy := ""
+	if r.plan != nil {
+		r.plan.once, onceWhy = onceCalls(r, r.enclosingFunc(), r.plan.nodes())
+	}
 	for _, s := range retryShapes {
 		if !s.applies(r) {
 			continue
+		}
+		if onceWhy != "" {
+			why := "its decision cannot move into Retry as written: " + onceWhy + " (" + CachedDecision + ")"
+			if m.itemWhy != "" {
+				why = m.itemWhy + "; " + why
+			}
+			return r.shapeWhy(why)
 		}
 		if r.plan != nil && len(r.plan.stmts) > 0 {
 			m.retry = r.plan
@@ -276,14 +294,19 @@ func (r retries) readsStatus() bool {
 	if r.plan == nil {
 		return false
 	}
+	return r.statusRead(r.plan.nodes(), r.obj, map[*types.Func]bool{})
+}
+
+// nodes are the decision's: the guard's condition and the statements.
+func (p *retryPlan) nodes() []ast.Node {
 	var nodes []ast.Node
-	if r.plan.guard != nil {
-		nodes = append(nodes, r.plan.guard.Cond)
+	if p.guard != nil {
+		nodes = append(nodes, p.guard.Cond)
 	}
-	for _, s := range r.plan.stmts {
+	for _, s := range p.stmts {
 		nodes = append(nodes, s)
 	}
-	return r.statusRead(nodes, r.obj, map[*types.Func]bool{})
+	return nodes
 }
 
 // statusRead reports whether nodes read v's status other than to set

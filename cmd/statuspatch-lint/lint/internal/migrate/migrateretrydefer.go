@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 )
 
 // A deferred write's decision (issue 80, helper D's R4): the write in a
@@ -14,23 +16,25 @@ import (
 // }), the read is the cache's, maybe behind this process's last write:
 // a Flush in the defer is refused as a conflict under a manager (the
 // handwritten merge patch sent no lock), and the next reconcile decides
-// again, a second token. The direct write's decision moves into Retry
-// (migrateretry.go); the deferred one's spans the function to its
-// returns, which mutate cannot run, so the write stays, naming the read
-// and, where the decision calls a method of a variable outside the
-// function (tokens.Add), that call, which Retry's function would repeat
-// on every attempt.
+// again, a second token. When the decision is the function's last
+// statements before its final return, reached on every path past the
+// defer, and nothing else changes the object after the patcher is made,
+// it moves into the deferred write's Retry (deferPlan): it ran just
+// before the defer anyway, and on a conflict Retry decides again from
+// the object it reads, a value handed out (tokens.Add) made once
+// (migrateretryonce.go). Otherwise the write stays, naming the read.
 
-// CachedDecision is what a kept deferred write's reason says: its status
-// decided from a read the cache may hold behind this process's write. A
+// CachedDecision is what a kept write's reason says when its status is
+// decided from a read the cache may hold behind this process's write: a
 // lock on it would be refused as the Flush is, and the next reconcile
 // would decide again: the lint adds none (analyzer.go).
-const CachedDecision = "and a Flush in the defer is refused as a conflict"
+const CachedDecision = "a Flush or a lock of it is refused as a conflict whenever that read is behind"
 
-// deferDecision says why a deferred write stays: the status of its object
+// deferDecision moves a deferred write's decision into its Retry
+// (deferPlan), or says why the write stays: the status of its object
 // read, other than to set it, between the patcher's anchor and the end
 // of the function holding the defer, outside the deferred literal. ""
-// when none is.
+// when none is, or the decision moves.
 func deferDecision(r retries) string {
 	fn := r.enclosingFunc()
 	var lit *ast.FuncLit
@@ -57,12 +61,126 @@ func deferDecision(r retries) string {
 	if read == nil {
 		return ""
 	}
-	why := fmt.Sprintf("its status is decided from %s's status read at %s, before the deferred write: under a manager that read may be the cache's, behind this process's last write, "+CachedDecision+", the next reconcile deciding again; make the patcher after the read, keep the Flush in the defer, and move the decision into %sPatcher.Retry's function by hand",
-		r.obj.Name(), r.where(read.Pos()), r.obj.Name())
-	if call := outerCall(r, fn, lit, from); call != nil {
+	p, blocked := deferPlan(r, fn, lit, read, from)
+	if p != nil {
+		r.retry = p
+		return ""
+	}
+	why := fmt.Sprintf("its status is decided from %s's status read at %s, before the deferred write: under a manager that read may be the cache's, behind this process's last write: "+CachedDecision+", the next reconcile deciding again; %s; make the patcher after the read, keep the Flush in the defer, and move the decision into %sPatcher.Retry's function by hand",
+		r.obj.Name(), r.where(read.Pos()), blocked, r.obj.Name())
+	if call := outerCall(r, fn, lit, from); call != nil && !strings.Contains(blocked, "hands out") {
 		why += fmt.Sprintf(" (the call %s at %s runs again on each attempt there: keep its result in a variable declared before Retry, set on the first attempt only)", types.ExprString(call.Fun), r.where(call.Pos()))
 	}
 	return r.shapeWhy(why)
+}
+
+// deferPlan is the deferred write's Retry: the statements of fn's body
+// after the defer, up to its final return, that use the object, as
+// mutate, when the read deciding is among them, every path past the
+// defer reaches them (no return or branch between), they may run again
+// (movable, no outer variable set, none of their names used after), and
+// the object is only read elsewhere after the patcher's anchor, so the
+// patcher holds it at the Retry. Else nil and why, in the reason's words.
+func deferPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from token.Pos) (*retryPlan, string) {
+	const notLast = "the decision is not the function's last statements before its return, reached on every path past the defer"
+	write := r.enclosingStmt()
+	var body *ast.BlockStmt
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		body = f.Body
+	case *ast.FuncLit:
+		body = f.Body
+	}
+	if write == nil || body == nil || !slices.Contains(lit.Body.List, write) {
+		return nil, "the deferred write is not a statement of its literal"
+	}
+	for _, s := range lit.Body.List {
+		if s == write {
+			break
+		}
+		if usesObj(r, s) {
+			return nil, "the deferred literal uses " + r.obj.Name() + " before its write"
+		}
+	}
+	list := body.List
+	d := slices.IndexFunc(list, func(s ast.Stmt) bool { return within(lit, s) })
+	if d < 0 {
+		return nil, "the defer is not a statement of the function's body"
+	}
+	end := len(list)
+	if ret, ok := list[end-1].(*ast.ReturnStmt); ok {
+		if usesObj(r, ret) {
+			return nil, notLast
+		}
+		end--
+	}
+	k := end
+	for k > d+1 && r.movable(list[k-1], write) && !exits(list[k-1]) {
+		k--
+	}
+	for k < end && !usesObj(r, list[k]) {
+		k++ // a head that does not touch the object runs before, once
+	}
+	if k == end || read.Pos() < list[k].Pos() {
+		return nil, notLast
+	}
+	for _, s := range list[d+1 : k] {
+		if exits(s) {
+			return nil, notLast
+		}
+	}
+	for i, s := range list {
+		if i == d || i >= k && i < end || s.End() <= from {
+			continue
+		}
+		if !r.onlyRead(s, r.obj, s.Pos(), s.End(), map[*types.Func]bool{}) {
+			return nil, fmt.Sprintf("%s is changed or read again at %s, outside the decision", r.obj.Name(), r.where(s.Pos()))
+		}
+	}
+	p := &retryPlan{stmts: list[k:end], write: write, detached: true}
+	probe := &retryPlan{stmts: p.stmts, write: p.stmts[len(p.stmts)-1]}
+	if !r.scoped(probe) || r.capturesStatus(probe) {
+		return nil, "the decision uses a name declared outside it from the status, or declares one used after it"
+	}
+	if why := outerWhy(r, p); why != "" {
+		return nil, "its decision cannot move into Retry: " + why
+	}
+	once, why := onceCalls(r, fn, p.nodes())
+	if why != "" {
+		return nil, "its decision cannot move into Retry as written: " + why
+	}
+	p.once = once
+	return p, ""
+}
+
+// usesObj reports whether n uses the object (or the base it is a copy of).
+func usesObj(r retries, n ast.Node) bool {
+	used := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok && !used {
+			if v := r.pass.TypesInfo.Uses[id]; v != nil && (v == r.obj || v == r.copyOf) {
+				used = true
+			}
+		}
+		return !used
+	})
+	return used
+}
+
+// exits reports whether s may leave its function or jump (a return, a
+// branch, a goto, a panic's call aside), outside function literals.
+func exits(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt, *ast.BranchStmt, *ast.LabeledStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // outerCall is the first call after from in fn, outside the deferred
@@ -159,41 +277,57 @@ func decides(r retries, fn ast.Node, lit *ast.FuncLit, stack []ast.Node) bool {
 }
 
 // settledAfter reports whether fn, outside the deferred literal lit,
-// writes (Update, Patch) or reads (Get) r.obj after the position after:
-// a status change made before is that write's (whose own decision moves
-// as a direct write's) or the read's, not the deferred write's.
+// writes or reads r.obj through a client after the position after
+// (settles): a status change made before is that write's (whose own
+// decision moves as a direct write's) or the read's, not the deferred
+// write's.
 func settledAfter(r retries, fn ast.Node, lit *ast.FuncLit, after token.Pos) bool {
 	settled := false
 	ast.Inspect(fn, func(n ast.Node) bool {
 		if settled || n == ast.Node(lit) {
 			return false
 		}
-		call, ok := n.(*ast.CallExpr)
-		if !ok || call.Pos() < after {
-			return true
-		}
-		sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if sel == nil || sel.Sel.Name != "Get" && sel.Sel.Name != "Update" && sel.Sel.Name != "Patch" {
-			return true
-		}
-		for _, a := range call.Args {
-			if isObjExpr(r, a) {
-				settled = true
-			}
+		if call, ok := n.(*ast.CallExpr); ok && call.Pos() >= after && settles(r, call) {
+			settled = true
 		}
 		return true
 	})
 	return settled
 }
 
+// settles reports whether call writes or reads r.obj through a client:
+// its Get, Update or Patch (clientWrite), or its status subresource's
+// Update, Patch or Apply; a method of another type of those names does
+// not.
+func settles(r retries, call *ast.CallExpr) bool {
+	verb := r.clientWrite(call)
+	if verb == "Delete" {
+		verb = ""
+	}
+	if verb == "" && isStatusWrite(call) {
+		if recv, ok := statusReceiver(call); ok && r.isClient(recv) {
+			verb = "status"
+		}
+	}
+	if verb == "" {
+		return false
+	}
+	for _, a := range call.Args {
+		if isObjExpr(r, a) {
+			return true
+		}
+	}
+	return false
+}
+
 // changesUnread reports whether body changes r.obj's status (an
 // assignment to it, its address or the object given to a call other than
-// a write or a read) and leaves the change unsettled: no Get, Update or
-// Patch of the object after the last change in body (a change written
-// there is that write's, whose own decision moves as a direct write's;
-// one read again is the read's).
+// a write or a read) and leaves the change unsettled: no client write
+// or read of the object after the last change in body (settles; a change
+// written there is that write's, whose own decision moves as a direct
+// write's; one read again is the read's).
 func changesUnread(r retries, body ast.Node) bool {
-	changed, settled := token.NoPos, token.NoPos
+	changed := token.NoPos
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.AssignStmt:
@@ -207,20 +341,18 @@ func changesUnread(r retries, body ast.Node) bool {
 				changed = max(changed, x.Pos())
 			}
 		case *ast.CallExpr:
-			sel, _ := ast.Unparen(x.Fun).(*ast.SelectorExpr)
-			settles := sel != nil && (sel.Sel.Name == "Get" || sel.Sel.Name == "Update" || sel.Sel.Name == "Patch")
+			if settles(r, x) {
+				return true
+			}
 			for _, a := range x.Args {
-				switch {
-				case settles && isObjExpr(r, a):
-					settled = max(settled, x.Pos())
-				case statusOf(r.pass, a, r.obj) || isObjExpr(r, a):
+				if statusOf(r.pass, a, r.obj) || isObjExpr(r, a) {
 					changed = max(changed, x.Pos())
 				}
 			}
 		}
 		return true
 	})
-	return changed.IsValid() && settled < changed
+	return changed.IsValid() && !settledAfter(r, body, nil, changed+1)
 }
 
 // isObjExpr reports whether e is r.obj or its address.

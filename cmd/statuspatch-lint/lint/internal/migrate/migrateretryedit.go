@@ -31,7 +31,10 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 		return "", false
 	}
 	indent := r.text().indent(plan.write.Pos())
-	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End(), r.exitTexts(plan, false))
+	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End(), plan.onceTexts(r.exitTexts(plan, false)))
+	if plan.detached {
+		body = strings.ReplaceAll(body, "\n"+r.text().indent(plan.stmts[0].Pos()), "\n"+indent)
+	}
 	body = strings.ReplaceAll(body, "\n", "\n\t")
 	if plan.guard != nil {
 		if !plan.nested {
@@ -113,5 +116,30 @@ func (r retries) guardEdit(p *retryPlan, retry string) (analysis.TextEdit, bool)
 // deleteBlock is the edit dropping the block's lines: they are mutate's.
 func (r retries) deleteBlock(p *retryPlan) analysis.TextEdit {
 	tf := r.pass.Fset.File(p.stmts[0].Pos())
+	if p.detached {
+		return analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: tf.LineStart(tf.Line(p.stmts[len(p.stmts)-1].End()) + 1)}
+	}
 	return analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: tf.LineStart(tf.Line(p.write.Pos()))}
+}
+
+// onceEdits declare the plan's OnceValues before the write's statement
+// (or the guard that becomes it), with sync imported (migrateretryonce.go).
+func onceEdits(r retries, p *retryPlan) ([]analysis.TextEdit, *analysis.TextEdit, bool) {
+	if len(p.once) == 0 {
+		return nil, nil, true
+	}
+	sync, imp, why := r.text().qualifier("sync")
+	if why != "" {
+		return nil, nil, false
+	}
+	at := p.write.Pos()
+	if p.guard != nil && !p.nested {
+		at = p.guard.Pos()
+	}
+	tf := r.pass.Fset.File(at)
+	src, err := r.pass.ReadFile(tf.Name())
+	if err != nil {
+		return nil, nil, false
+	}
+	return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(p.onceDecls(src, tf, r.text().indent(at), sync))}}, imp, true
 }

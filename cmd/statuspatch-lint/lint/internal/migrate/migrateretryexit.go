@@ -44,7 +44,7 @@ var skipExits = []skipExit{
 // (exitChanged checks, once the decision is known, that the object is
 // unchanged on the way to it).
 func (r retries) exitOf(n ast.Node, s, write ast.Stmt) *skipExit {
-	if !r.item || !r.writeSkippable(write) {
+	if !r.item && !r.exits || !r.writeSkippable(write) {
 		return nil
 	}
 	for i := range skipExits {
@@ -230,7 +230,7 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 // mutate; all also lists those that stay as they are.
 func (r retries) exitTexts(p *retryPlan, all bool) map[ast.Node]string {
 	out := map[ast.Node]string{}
-	if !r.item {
+	if !r.item && !r.exits {
 		return out
 	}
 	for _, s := range p.stmts {

@@ -2,8 +2,10 @@
 // decides from the status it read (issue 80, helper D's R4). A Flush in
 // the defer, over a cached read, is refused as a conflict under a
 // manager and the next reconcile decides again (a second token): the
-// write stays, naming the read and a call a retried decision would
-// repeat. A decision that reads no status moves, Flush in the defer.
+// decision moves into the deferred write's Retry, a token handed out
+// made once (sync.OnceValue); where it cannot (an early return before
+// it, a call whose result is no value), the write stays, naming why. A
+// decision that reads no status moves, Flush in the defer.
 package advretrydefer
 
 import (
@@ -31,7 +33,7 @@ func (r *R) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result
 	}
 	base := w.DeepCopy()
 	defer func() {
-		if err := r.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil { // want `\(not moved to the patcher: its status is decided from w's status read at line 38, before the deferred write: .*; make the patcher after the read, keep the Flush in the defer, and move the decision into wPatcher.Retry's function by hand \(the call tokens.Add at line 39 runs again on each attempt there: keep its result in a variable declared before Retry, set on the first attempt only\)\) \(no fix: a lock would have the write refused whenever the cached read is behind, and the next reconcile decide again\)$`
+		if err := r.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 			retErr = errors.Join(retErr, err)
 		}
 	}()
@@ -48,7 +50,7 @@ func (r *R) ready(ctx context.Context, key client.ObjectKey) (retErr error) {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 53, before the deferred write: .*by hand\)$`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	w.Status.Ready = w.Status.Size > 0
 	return nil
@@ -82,15 +84,15 @@ func (r *R) logged(ctx context.Context, key client.ObjectKey) (retErr error) {
 	return nil
 }
 
-// A status read only logged, then one deciding the status: kept, the
-// reason naming the deciding read (line 98), not the logged one.
+// A status read only logged, then one deciding the status: both move
+// into the deferred Retry.
 func (r *R) unsettled(ctx context.Context, key client.ObjectKey) (retErr error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 98, before the deferred write: .*by hand\)$`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	if w.Status.Ready {
 		fmt.Println("ready")
@@ -123,4 +125,102 @@ func (r *R) parts(ctx context.Context, key client.ObjectKey) (retErr error) {
 		w.Status.Size = w.Status.Size + 1
 	}
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// tracker is no client: its Update of the object settles nothing.
+type tracker struct{ seen int }
+
+func (t *tracker) Update(w *v1.Widget) { t.seen++ } // want Update:`statusOnly\[0\]`
+
+var track tracker
+
+// The change is followed by tracker.Update, not a client's: still the
+// deferred write's to send (at 85b631d a method of any type named Update
+// settled it, and the write became a plain Flush of the cached read).
+func (r *R) tracked(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 148, before the deferred write: .*the call track.Update at line 150 would run again on each attempt, and it is given w, whose status a conflict reads again.*by hand`
+	}()
+	if !w.Status.Ready {
+		w.Status.Ready = true
+		track.Update(w)
+	}
+	return nil
+}
+
+// An early return past the defer: the decision does not run on that
+// path, and in the defer it would. Kept, naming the read.
+func (r *R) early(ctx context.Context, key client.ObjectKey, skip bool) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 168, before the deferred write: .*; the decision is not the function's last statements before its return, reached on every path past the defer; make the patcher after the read.*by hand .*`
+	}()
+	if skip {
+		return nil
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = int(tokens.Add(1))
+	}
+	return nil
+}
+
+type notes struct{ n []string }
+
+func (n *notes) Note(s string) { n.n = append(n.n, s) }
+
+var noted notes
+
+// A call whose result is unused: made once too (sync.OnceFunc), the
+// decision moving into the deferred Retry.
+func (r *R) noted(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	if !w.Status.Ready {
+		w.Status.Ready = true
+		noted.Note("ready")
+	}
+	return nil
+}
+
+// A call given a local of the decision: the OnceFunc, declared before
+// Retry, could not name it. Kept, naming the call.
+func (r *R) notedLocal(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	defer func() {
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 207, before the deferred write: .*its decision cannot move into Retry as written: the call noted.Note at line 210 would run again on each attempt, and it is given msg, which the decision declares.*by hand`
+	}()
+	if !w.Status.Ready {
+		msg := "ready"
+		w.Status.Ready = true
+		noted.Note(msg)
+	}
+	return nil
+}
+
+// A direct write whose decision hands out a token: into Retry, the
+// token made once.
+func (r *R) direct(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = int(tokens.Add(1))
+	}
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }

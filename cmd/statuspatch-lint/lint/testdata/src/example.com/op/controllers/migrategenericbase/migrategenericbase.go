@@ -7,6 +7,7 @@ package migrategenericbase
 
 import (
 	"context"
+	"sync/atomic"
 
 	v1 "example.com/op/api/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -56,7 +57,7 @@ func (r *Reconciler) ready(ctx context.Context, w *v1.Widget) error {
 func anyStatus[T client.Object](ctx context.Context, c client.Client, obj T, mutate func(T)) error {
 	base := obj.DeepCopyObject().(T)
 	mutate(obj)
-	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: its caller at line 66 passes g, a Gadget, whose kind has no generated patcher\)$`
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: its caller at line 67 passes g, a Gadget, whose kind has no generated patcher\)$`
 }
 
 func (r *Reconciler) both(ctx context.Context, w *v1.Widget, g *v1.Gadget) error {
@@ -99,5 +100,42 @@ func (r *Reconciler) checked(ctx context.Context, w *v1.Widget) error {
 	return checkedStatus(ctx, r.Client, w, func(w *v1.Widget) error {
 		w.Status.Size = 7
 		return nil
+	})
+}
+
+var tokens atomic.Int64
+
+// The newcomer's helper whose caller decides from the status it read
+// (issue 80, item 2): mutate is called in the patcher's Retry, so a
+// conflict reads the object again and the caller decides again (at
+// 85b631d a Flush, refused under a manager, the next reconcile deciding
+// twice).
+func decideStatus[T client.Object](ctx context.Context, c client.Client, obj T, mutate func(T)) error {
+	base := obj.DeepCopyObject().(T)
+	mutate(obj)
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to an object of unknown kind`
+}
+
+func (r *Reconciler) decided(ctx context.Context, w *v1.Widget) error {
+	return decideStatus(ctx, r.Client, w, func(w *v1.Widget) {
+		if !w.Status.Ready {
+			w.Status.Ready = true
+		}
+	})
+}
+
+// A caller's literal hands out a token: Retry would hand out one per
+// attempt. Stays, naming the call.
+func tokenStatus[T client.Object](ctx context.Context, c client.Client, obj T, mutate func(T)) error {
+	base := obj.DeepCopyObject().(T)
+	mutate(obj)
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: its caller at line 136 passes a function literal deciding w's status that calls tokens.Add at line 138, which Retry's attempts would each call again, while a Flush or a lock of it is refused as a conflict whenever that read is behind; .*\) \(no fix: a lock would have the write refused whenever the cached read is behind, and the next reconcile decide again\)$`
+}
+
+func (r *Reconciler) tokened(ctx context.Context, w *v1.Widget) error {
+	return tokenStatus(ctx, r.Client, w, func(w *v1.Widget) {
+		if w.Status.Size == 0 {
+			w.Status.Size = int(tokens.Add(1))
+		}
 	})
 }
