@@ -46,6 +46,10 @@ type Writer struct {
 type Lost struct {
 	Failure
 	SameWriter bool
+	// AsSeen: every field lost holds, in the version the write replaced,
+	// what it held in the version the writer saw (asSeen); where no
+	// fresh schedule has the like of the write, it is not a loss.
+	AsSeen bool
 }
 
 // LostWrite judges h's newest version, which replaced prev, as made by
@@ -79,6 +83,9 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 		by = fmt.Sprintf(" (the old leader's write%s sent by step %d, in flight until now)", nth, w.SentBy)
 	}
 	lost := map[book.Owner][]string{}
+	// seen: the lost fields as the writer saw them (asSeen), a loss only
+	// where the same step with its reads fresh writes otherwise.
+	seen := map[book.Owner][]string{}
 	fields := map[string][]string{}
 	// A create (prev absent) loses nothing: it succeeds only where the
 	// object is gone, whoever deleted it. Nor does a delete (cur absent).
@@ -106,18 +113,32 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 		p := l.Dotted
 		fields[p] = l.Fields
 		if o, ok := h.Owners[p]; ok && overwrite && o.Step > 0 && o.Step != w.Step && o.Version > based &&
-			!book.Restated(o, w.Applied, prev, cur, l.Fields) && !asSeen(h, based, prev, l.Fields) {
-			lost[o] = append(lost[o], p)
+			!book.Restated(o, w.Applied, prev, cur, l.Fields) {
+			if asSeen(h, based, prev, l.Fields) {
+				seen[o] = append(seen[o], p)
+			} else {
+				lost[o] = append(lost[o], p)
+			}
 		}
 		h.Owners[p] = book.Owner{Version: v, Step: w.Step, By: w.By, Applied: w.Applied}
+	}
+	for o, paths := range seen {
+		if _, ok := lost[o]; !ok && w.By != "" {
+			lost[o] = paths
+		}
 	}
 	var out []Lost
 	for _, o := range sortedOwners(lost) {
 		paths := lost[o]
 		sort.Strings(paths)
+		_, asSeen := seen[o]
+		asSeen = asSeen && len(seen[o]) == len(paths)
 		timeOnly, note := book.TimeLikeOnly(leaves, paths, prev, cur, keys), ""
-		own := w.By != "" && o.By != w.By && ownValues(h, w.Own, prev, fields, paths)
-		if own {
+		own := w.By != "" && o.By != w.By && !asSeen && ownValues(h, w.Own, prev, fields, paths)
+		switch {
+		case asSeen:
+			note = " (values as the writer saw them)"
+		case own:
 			note = " (values " + w.By + "'s own earlier write set under the name)"
 		}
 		if timeOnly {
@@ -126,7 +147,7 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 		msg := fmt.Sprintf("%s: %s written by step %d (v%d) overwritten by step %d%s (v%d), which %s v%d%s",
 			h.Key, strings.Join(paths, ", "), o.Step, o.Version+1, w.Step, by, v+1, had, based+1, note)
 		out = append(out, Lost{Failure: Failure{Object: h.Key.String(), Fields: paths, TimeOnly: timeOnly, Message: msg},
-			SameWriter: w.By != "" && (o.By == w.By || own)})
+			SameWriter: w.By != "" && (o.By == w.By || own || asSeen), AsSeen: asSeen})
 	}
 	return leaves, out
 }
@@ -178,18 +199,25 @@ func ownValues(h *book.History, own func(int) bool, prev map[string]any, fields 
 // ownValue is the newest version (from 0) before h's newest that a
 // write of the writer's reconciler (own) made, setting the leaf at
 // fields to what prev holds there (present and equal, and not held
-// already by the version before it); -1 for none.
+// already by the version before it), where every version since, up to
+// prev, holds that value too or is the object's absence (a replace
+// re-creating it); -1 for none. A value changed since and set back (a
+// user's size=0, then 5, then 0 again on purpose) is the one who set it
+// back's, not the reconciler's restated (TestLostWriteOverAValueSetBack).
 func ownValue(h *book.History, own func(int) bool, prev map[string]any, fields []string) int {
 	now, ok, err := unstructured.NestedFieldNoCopy(prev, fields...)
 	if !ok || err != nil {
 		return -1
 	}
 	for i := h.Newest() - 1; i >= 0; i-- {
-		if h.Versions[i] == nil || !own(i) {
+		if h.Versions[i] == nil {
 			continue
 		}
 		set, ok, err := unstructured.NestedFieldNoCopy(h.Versions[i], fields...)
 		if !ok || err != nil || !reflect.DeepEqual(set, now) {
+			return -1 // changed since: whatever r set before is not what prev holds
+		}
+		if !own(i) {
 			continue
 		}
 		if i > 0 && h.Versions[i-1] != nil {

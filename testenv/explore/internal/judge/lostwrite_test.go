@@ -204,6 +204,8 @@ func TestLostWriteOverOwnValues(t *testing.T) {
 			{obj("b", "size", "9"), "", 2}, {obj("b", "size", "1"), "r", 3}}, false},
 		{"a value r's write kept", []version{{obj("a", "size", "0"), "", 1}, {obj("a", "size", "0", "x", "1"), "r", 2},
 			{nil, "", 3}, {obj("b", "size", "0"), "", 3}, {obj("b", "size", "1"), "r", 4}}, false},
+		{"the user set r's value back", []version{{obj("a", "size", "0"), "r", 1}, {obj("a", "size", "5"), "", 2},
+			{obj("a", "size", "0"), "", 3}, {obj("a", "size", "1"), "r", 4}}, false},
 	} {
 		h := &book.History{Versions: []map[string]any{nil}, Owners: map[string]book.Owner{}}
 		made := map[int]string{}
