@@ -30,8 +30,8 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 		w.Judged, w.Based = s.Judged, s.Based
 		w.SentBy, w.SentNth = s.SentBy, s.SentNth
 	}
-	if by := w.By; by != "" {
-		w.Own = func(v int) bool { return c.made[h.Key][v] == by }
+	if w.By != "" {
+		w.Made = func(v int) string { return c.made[h.Key][v] }
 	}
 	if h.Versions[h.Newest()] != nil {
 		w.Applied = s.applyDecision()
@@ -73,7 +73,7 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 
 // noteMade notes that h's newest version was made by a write of
 // reconciler by ("" for none: an action's, the scenario's), for
-// Writer.Own.
+// Writer.Made.
 func (c *Checks) noteMade(h *book.History, by string) {
 	if by == "" {
 		return

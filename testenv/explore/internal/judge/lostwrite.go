@@ -32,10 +32,11 @@ type Writer struct {
 	// Applied is the decision of a server-side apply (book.Restated), nil
 	// for any other write.
 	Applied *book.Decision
-	// Own, when not nil, reports that version v (from 0) of the object
-	// was made by a write of By's reconciler (Checks notes each): what
-	// that reconciler set earlier under the name (ownValue).
-	Own func(v int) bool
+	// Made, when not nil, names the reconciler whose write made version
+	// v (from 0) of the object ("": none, a user's action's; Checks
+	// notes each): what By's reconciler set earlier under the name, and
+	// what another's did (ownValue).
+	Made func(v int) string
 }
 
 // Lost is a lost write the judged version made: the failure, whose
@@ -114,7 +115,7 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 		fields[p] = l.Fields
 		if o, ok := h.Owners[p]; ok && overwrite && o.Step > 0 && o.Step != w.Step && o.Version > based &&
 			!book.Restated(o, w.Applied, prev, cur, l.Fields) {
-			if asSeen(h, based, prev, l.Fields) {
+			if asSeen(h, based, prev, l.Fields) && !setByAnother(h, based, l.Fields, w.By, w.Made) {
 				seen[o] = append(seen[o], p)
 			} else {
 				lost[o] = append(lost[o], p)
@@ -134,7 +135,7 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 		_, asSeen := seen[o]
 		asSeen = asSeen && len(seen[o]) == len(paths)
 		timeOnly, note := book.TimeLikeOnly(leaves, paths, prev, cur, keys), ""
-		own := w.By != "" && o.By != w.By && !asSeen && ownValues(h, w.Own, prev, fields, paths)
+		own := w.By != "" && o.By != w.By && !asSeen && ownValues(h, w.By, w.Made, prev, fields, paths)
 		switch {
 		case asSeen:
 			note = " (values as the writer saw them)"
@@ -174,22 +175,23 @@ func asSeen(h *book.History, based int, prev map[string]any, fields []string) bo
 
 // ownValues reports that each of paths (dotted; fields their leaves)
 // holds in prev, the version a write replaced, a value its writer's
-// reconciler (own: the versions its writes made) set earlier under the
-// name, on this object or an earlier one: the writes since restated
-// that reconciler's decision (a user's replace re-creating the object
-// from a version the reconciler wrote) and added none of their own to
-// those fields. Such a loss is the reconciler's over its own write,
-// judged again with the step's reads fresh (lostsuspect.go): taken back
-// only if the fresh write sets the same values, as it does where the
-// reconciler's steady state owns the fields; one the fresh write does
-// not make (a value set only on create) stands. Decided from the
-// server's recorded versions and who made them only.
-func ownValues(h *book.History, own func(int) bool, prev map[string]any, fields map[string][]string, paths []string) bool {
-	if own == nil {
+// reconciler (by; made names the reconciler of each version) set
+// earlier under the name, on this object or an earlier one: the writes
+// since restated that reconciler's decision (a user's replace
+// re-creating the object from a version the reconciler wrote) and added
+// none of their own to those fields. Such a loss is the reconciler's
+// over its own write, judged again with the step's reads fresh
+// (lostsuspect.go): taken back only if the fresh write sets the same
+// values, as it does where the reconciler's steady state owns the
+// fields; one the fresh write does not make (a value set only on
+// create) stands. Decided from the server's recorded versions and who
+// made them only.
+func ownValues(h *book.History, by string, made func(int) string, prev map[string]any, fields map[string][]string, paths []string) bool {
+	if made == nil {
 		return false
 	}
 	for _, p := range paths {
-		if ownValue(h, own, prev, fields[p]) < 0 {
+		if ownValue(h, by, made, prev, fields[p]) < 0 {
 			return false
 		}
 	}
@@ -197,14 +199,16 @@ func ownValues(h *book.History, own func(int) bool, prev map[string]any, fields 
 }
 
 // ownValue is the newest version (from 0) before h's newest that a
-// write of the writer's reconciler (own) made, setting the leaf at
-// fields to what prev holds there (present and equal, and not held
-// already by the version before it), where every version since, up to
-// prev, holds that value too or is the object's absence (a replace
-// re-creating it); -1 for none. A value changed since and set back (a
-// user's size=0, then 5, then 0 again on purpose) is the one who set it
-// back's, not the reconciler's restated (TestLostWriteOverAValueSetBack).
-func ownValue(h *book.History, own func(int) bool, prev map[string]any, fields []string) int {
+// write of reconciler by made, setting the leaf at fields to what prev
+// holds there (present and equal, and not held already by the version
+// before it), where every version since, up to prev, holds that value
+// too or is the object's absence (a replace re-creating it), and none
+// of them set it by another reconciler's write; -1 for none. A value
+// changed since and set back (a user's size=0, then 5, then 0 again on
+// purpose) is the one who set it back's (TestLostWriteOverAValueSetBack);
+// one another reconciler's create set is its decision, whatever it
+// equals (TestLostWriteOverAnotherReconcilersCreate).
+func ownValue(h *book.History, by string, made func(int) string, prev map[string]any, fields []string) int {
 	now, ok, err := unstructured.NestedFieldNoCopy(prev, fields...)
 	if !ok || err != nil {
 		return -1
@@ -215,19 +219,48 @@ func ownValue(h *book.History, own func(int) bool, prev map[string]any, fields [
 		}
 		set, ok, err := unstructured.NestedFieldNoCopy(h.Versions[i], fields...)
 		if !ok || err != nil || !reflect.DeepEqual(set, now) {
-			return -1 // changed since: whatever r set before is not what prev holds
-		}
-		if !own(i) {
-			continue
+			return -1 // changed since: whatever by set before is not what prev holds
 		}
 		if i > 0 && h.Versions[i-1] != nil {
 			if before, ok, _ := unstructured.NestedFieldNoCopy(h.Versions[i-1], fields...); ok && reflect.DeepEqual(before, set) {
 				continue // held already: not what this write set
 			}
 		}
-		return i
+		switch m := made(i); m {
+		case by:
+			return i
+		case "":
+		default:
+			return -1 // set by another reconciler's write
+		}
 	}
 	return -1
+}
+
+// setByAnother reports that a version after from (from 0), up to the
+// one h's newest write replaced, set the leaf at fields by the write of
+// another reconciler than by (made names each version's; nil: not
+// known): that reconciler's decision, whatever value it equals, neither
+// as the writer saw it (asSeen) nor its own (ownValue): another
+// reconciler re-creating the object with the value the writer saw on
+// the old one (TestLostWriteOverAnotherReconcilersCreate).
+func setByAnother(h *book.History, from int, fields []string, by string, made func(int) string) bool {
+	if made == nil {
+		return false
+	}
+	for i := max(from+1, 1); i < h.Newest(); i++ {
+		if m := made(i); h.Versions[i] == nil || m == "" || m == by {
+			continue
+		}
+		set, ok, _ := unstructured.NestedFieldNoCopy(h.Versions[i], fields...)
+		if !ok {
+			continue
+		}
+		if before, held, _ := unstructured.NestedFieldNoCopy(h.Versions[i-1], fields...); !held || !reflect.DeepEqual(before, set) {
+			return true
+		}
+	}
+	return false
 }
 
 func sortedOwners(m map[book.Owner][]string) []book.Owner {
