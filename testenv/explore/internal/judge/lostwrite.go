@@ -58,10 +58,14 @@ type Lost struct {
 // computed from a version older than the one that write made. It notes
 // who wrote each field the version changed (h.Owners), and returns the
 // leaves it changed, and a Lost for each earlier writer whose fields it
-// overwrote, oldest first (not a field that holds, in the version the
-// write replaced, what it held in the version the writer had seen:
-// asSeen); keys (nil: not known) are the map lists of
-// h's kind, by which a loss of times only is found (book.TimeLikeOnly).
+// overwrote, oldest first; a loss only of fields that hold, in the
+// version the write replaced, what they held in the version the writer
+// had seen (asSeen, none set since by another reconciler) is AsSeen,
+// judged again with the step's reads fresh like one over the writer's
+// own (a stale read can miss another field the decision rests on:
+// TestLostWriteAsSeenJudgedFresh); keys (nil: not known) are the map
+// lists of h's kind, by which a loss of times only is found
+// (book.TimeLikeOnly).
 func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKeys) ([]book.Leaf, []Lost) {
 	v := h.Newest()
 	cur := h.Versions[v]
@@ -158,9 +162,11 @@ func LostWrite(h *book.History, prev map[string]any, w Writer, keys book.ListKey
 // from 0): present in both with equal values, or absent from both. The
 // writes made after that version left the leaf as the writer saw it (a
 // user's replace re-creating the object from that version, a value set
-// back), so the write overwrites nothing it had not seen. Decided from
-// the server's recorded versions only; a writer that saw no version, or
-// saw the object absent, is not this case.
+// back), so the write overwrites no value it had not seen; but it may
+// have missed another field its decision rests on, so the loss is
+// judged again with the step's reads fresh (lostsuspect.go). Decided
+// from the server's recorded versions only; a writer that saw no
+// version, or saw the object absent, is not this case.
 func asSeen(h *book.History, based int, prev map[string]any, fields []string) bool {
 	if based < 0 || based >= len(h.Versions) || h.Versions[based] == nil {
 		return false
