@@ -29,7 +29,7 @@ type Checks struct {
 	lwSuspects []suspectWrite
 	written    map[WriteAt]map[string]any
 	// made names the reconciler whose write made each version of each
-	// object (by index from 0; none: not a reconciler's), for Writer.Own.
+	// object (by index from 0; none: not a reconciler's), for Writer.Made.
 	made map[book.Key]map[int]string
 	// lost are the schedule's lost writes, judged in its steady state
 	// (restored.go).

@@ -30,8 +30,8 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 		w.Judged, w.Based = s.Judged, s.Based
 		w.SentBy, w.SentNth = s.SentBy, s.SentNth
 	}
-	if by := w.By; by != "" {
-		w.Own = func(v int) bool { return c.made[h.Key][v] == by }
+	if w.By != "" {
+		w.Made = func(v int) string { return c.made[h.Key][v] }
 	}
 	if h.Versions[h.Newest()] != nil {
 		w.Applied = s.applyDecision()
@@ -47,10 +47,18 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 	leaves, lost := LostWrite(h, prev, w, keys)
 	c.noteMade(h, w.By)
 	suspect := suspectWrite{at: at, cur: h.Versions[h.Newest()], leaves: leaves, keys: keys}
+	// Only a write over the same reconciler's own (or values as it saw
+	// them) is judged again: one over another writer's field stands.
 	for _, l := range lost {
-		// Only a write over the same reconciler's own is judged again:
-		// one over another writer's field stands.
 		again = again && l.SameWriter
+	}
+	for _, l := range lost {
+		if l.AsSeen && !again {
+			// Values as the writer saw them, lost by a write no fresh
+			// schedule has the like of (a late delivery's, a drain's)
+			// or one that stands for another loss: not a loss.
+			continue
+		}
 		l.Message += c.unreadNote(h, prev, l.Fields, leaves)
 		l.Message += c.trace.WriteNote()
 		suspect.lost = append(suspect.lost, l.Failure)
@@ -65,7 +73,7 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 
 // noteMade notes that h's newest version was made by a write of
 // reconciler by ("" for none: an action's, the scenario's), for
-// Writer.Own.
+// Writer.Made.
 func (c *Checks) noteMade(h *book.History, by string) {
 	if by == "" {
 		return

@@ -204,6 +204,10 @@ func TestLostWriteOverOwnValues(t *testing.T) {
 			{obj("b", "size", "9"), "", 2}, {obj("b", "size", "1"), "r", 3}}, false},
 		{"a value r's write kept", []version{{obj("a", "size", "0"), "", 1}, {obj("a", "size", "0", "x", "1"), "r", 2},
 			{nil, "", 3}, {obj("b", "size", "0"), "", 3}, {obj("b", "size", "1"), "r", 4}}, false},
+		{"another reconciler's create sets r's value", []version{{obj("a", "size", "0"), "r", 1}, {nil, "q", 2},
+			{obj("b", "size", "0"), "q", 2}, {obj("b", "size", "1"), "r", 3}}, false},
+		{"the user set r's value back", []version{{obj("a", "size", "0"), "r", 1}, {obj("a", "size", "5"), "", 2},
+			{obj("a", "size", "0"), "", 3}, {obj("a", "size", "1"), "r", 4}}, false},
 	} {
 		h := &book.History{Versions: []map[string]any{nil}, Owners: map[string]book.Owner{}}
 		made := map[int]string{}
@@ -211,7 +215,7 @@ func TestLostWriteOverOwnValues(t *testing.T) {
 		for _, v := range tc.versions {
 			prev := h.Versions[h.Newest()]
 			h.Versions = append(h.Versions, v.obj)
-			w := Writer{Step: v.step, By: v.by, Seen: -1, Own: func(i int) bool { return made[i] == "r" }}
+			w := Writer{Step: v.step, By: v.by, Seen: -1, Made: func(i int) string { return made[i] }}
 			_, lost = LostWrite(h, prev, w, nil)
 			made[h.Newest()] = v.by
 		}
