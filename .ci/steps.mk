@@ -101,7 +101,8 @@ lint-fuzz: compat-build test-assets
 # realops7; make explore-operators' budgeted searches, about 3 hours, stay
 # in make test-compat-all). Each module downloads and builds whole
 # operators at its own k8s.io line: with empty caches about 2,200 CPU-s
-# (docs/benchmarks.md, CI), on one core beside the other steps about 40
-# minutes, begun once the binaries are built; warm about 5 minutes.
+# (5 of 7 modules measured, the rest estimated: docs/benchmarks.md, CI),
+# on one core beside the other steps about 40 minutes, begun once the
+# binaries are built; warm about 5 minutes.
 explore-known-bugs: test-assets
 	@$(STEP) explore "make explore-known-bugs" $(FULLAPI) make explore-known-bugs
