@@ -105,7 +105,8 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // controllers, the kinds read uncached, the Records) only informers,
 // judge, recmgr and served; internal/violation (what a schedule broke,
 // as the trace records it, and how its violations rank) only judge, for
-// the severities, and outcome, for the write at fault; internal/run (the
+// the severities, outcome, for the write at fault, and report, whose
+// order of violations it ranks by; internal/run (the
 // run of one schedule: its steps, clients, crashes and trace, reading the
 // search through its Explorer interface) sits above them all, the root's
 // only below it: it imports the lower layers it runs on, never progress
@@ -128,7 +129,7 @@ func TestExploreLayers(t *testing.T) {
 		"internal/outcome":   {"internal/informers": true},
 		"internal/intercept": {"internal/crinternals": true, "internal/seeded": true},
 		"internal/setup":     {"internal/informers": true, "internal/judge": true, "internal/recmgr": true, "internal/served": true},
-		"internal/violation": {"internal/judge": true, "internal/outcome": true},
+		"internal/violation": {"internal/judge": true, "internal/outcome": true, "report": true},
 		"internal/run": {"internal/book": true, "internal/callsite": true, "internal/crinternals": true, "internal/faults": true,
 			"internal/informers": true, "internal/intercept": true, "internal/judge": true, "internal/outcome": true, "internal/queue": true,
 			"internal/recmgr": true, "internal/reset": true, "internal/schedule": true, "internal/search": true, "internal/seeded": true,

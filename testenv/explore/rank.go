@@ -6,6 +6,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/search"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
+	"github.com/statuspatch/statuspatch/testenv/explore/report"
 )
 
 // A search keeps every distinct violation it finds within its Budget
@@ -36,16 +37,27 @@ func severityOf(v *Violation) severity {
 	return s
 }
 
-// ranked sets each violation's Rank and orders vs most severe first
-// (violation.Severity.Compare), keeping the order found among equals.
+// ranked sets each violation's Rank and orders vs most severe first, in
+// the order of every report (report.Place.Compare: a sharded search's
+// merged report orders its violations as the serial search does): of
+// equal severities, the order found (Schedules).
 func ranked(vs []*Violation) []*Violation {
 	for _, v := range vs {
 		s := severityOf(v)
 		v.Rank, v.RankReason = s.Rank, s.Reason
 	}
-	slices.SortStableFunc(vs, func(a, b *Violation) int { return severityOf(a).Compare(severityOf(b)) })
+	slices.SortStableFunc(vs, func(a, b *Violation) int { return placeOf(a).Compare(placeOf(b)) })
 	return vs
 }
+
+// placeOf is v's place in a report's order (report.Violation.Place).
+func placeOf(v *Violation) report.Place {
+	return report.Place{Severity: severityOf(v).Order(), Schedule: reportSchedule(v), Invariant: v.Invariant, Replay: v.Seed}
+}
+
+// reportSchedule is the schedule a report says first found v: the
+// schedules before it.
+func reportSchedule(v *Violation) int { return max(v.Schedules-1, 0) }
 
 // violationKey is what makes a violation distinct in a report: its
 // invariant, the object and fields it is about, and the line of the

@@ -1,11 +1,14 @@
 package explore
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
+	"github.com/statuspatch/statuspatch/testenv/explore/report"
 )
 
 // Of equal ranks, a violation whose own invariant has the rank comes
@@ -55,5 +58,43 @@ func TestEqualRanksFaultFreeFirst(t *testing.T) {
 	same.faulted = false
 	if vs := moreSevere([]*Violation{deleted}, &same); len(vs) != 1 || vs[0] != &same {
 		t.Errorf("the same delete found without a fault: want it in the place of the one that needed a leader change, got %v", vs)
+	}
+}
+
+// The search's order is the reports' (report.Sort, which a merge of
+// shards uses): the violations of a search, written to its report and
+// sorted again from any order, keep the order the search ranked them in,
+// the fault-free first of equal ranks, then the own invariant's rank,
+// then the schedule that found each.
+func TestRankedIsTheReportsOrder(t *testing.T) {
+	vs := []*Violation{
+		{Invariant: InvariantLostWrite, Message: "status.lastUpdateTime", about: violation.Detail{TimeOnly: true}, Seed: "e", Schedules: 2},
+		{Invariant: InvariantOwnDelete, Message: "Pod ray/w deleted by step 4", faulted: true, Seed: "a#2L", Schedules: 4},
+		{Invariant: InvariantLostWrite, Message: "status.x", about: violation.Detail{Restored: &judge.Restoration{Version: 9, Step: 14, Ended: true}},
+			Also: []string{InvariantUser + ": leaked"}, alsoAbout: []violation.Detail{{}}, Seed: "c", Schedules: 6},
+		{Invariant: InvariantUser, Message: "leaked", Seed: "d", Schedules: 10},
+		{Invariant: InvariantUser, Message: "leaked again", Seed: "f", Schedules: 7},
+	}
+	got := ranked(slices.Clone(vs))
+	path := filepath.Join(t.TempDir(), "report.json")
+	if err := (Options{Report: path, Quiet: true}).writeReport(t.Context(), &Result{Violations: got}, nil); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var searched, written []string
+	for i, v := range got {
+		searched = append(searched, v.Seed)
+		written = append(written, rep.Violations[i].Replay)
+	}
+	slices.Reverse(rep.Violations)
+	var sorted []string
+	for _, v := range report.Sort(rep.Violations) {
+		sorted = append(sorted, v.Replay)
+	}
+	if want := []string{"f", "d", "c", "a#2L", "e"}; !slices.Equal(searched, want) || !slices.Equal(written, want) || !slices.Equal(sorted, want) {
+		t.Errorf("searched %q, written %q, sorted from the report %q; want %q", searched, written, sorted, want)
 	}
 }

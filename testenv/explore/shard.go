@@ -60,7 +60,8 @@ func (o Options) writeReport(ctx context.Context, res *Result, err error) error 
 		for _, v := range res.Violations {
 			rep.Violations = append(rep.Violations, report.Violation{
 				Invariant: v.Invariant, Message: v.Message, Also: v.Also, Replay: v.Seed, Rank: v.Rank, RankReason: v.RankReason,
-				Schedule: max(v.Schedules-1, 0), Text: v.String(), Cause: reportCause(v.Cause),
+				Faulted: v.faulted, Own: severityOf(v).Own,
+				Schedule: reportSchedule(v), Text: v.String(), Cause: reportCause(v.Cause),
 				Bounds: &report.Bounds{Depth: v.Bounds.Depth, Versions: v.Bounds.Versions, StaleReads: v.Bounds.StaleReads, Level: v.Bounds.Level, Faults: v.Bounds.Faults, Random: v.Bounds.Random, Fixed: v.Bounds.Fixed, Replay: v.Bounds.Replay},
 			})
 		}

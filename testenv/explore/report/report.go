@@ -9,7 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -121,9 +121,16 @@ type Violation struct {
 	// or order only);
 	// RankReason says why (explore.Violation.Rank). 0 in reports written
 	// before they were ranked.
-	Rank       int      `json:"rank,omitempty"`
-	RankReason string   `json:"rankReason,omitempty"`
-	Also       []string `json:"also,omitempty"`
+	Rank       int    `json:"rank,omitempty"`
+	RankReason string `json:"rankReason,omitempty"`
+	// Faulted: its schedule needs a fault the explorer injects (a crash,
+	// a restart, a leader change). Own is the rank of its own invariant
+	// (Invariant, Message), which Also may have raised to Rank. Both
+	// order equal ranks (Severity); absent in reports written before
+	// they were recorded.
+	Faulted bool     `json:"faulted,omitempty"`
+	Own     int      `json:"ownRank,omitempty"`
+	Also    []string `json:"also,omitempty"`
 	// Replay runs it again: explore.Options{Replay: Replay}.
 	Replay string `json:"replay"`
 	// Schedule is the index of the first schedule that found it (a
@@ -175,20 +182,12 @@ type Bounds struct {
 
 func (v Violation) key() string { return v.Invariant + "\x00" + v.Replay }
 
-// Sort orders vs by rank, most severe first, then by the schedule that
-// found each, then by invariant and replay, and keeps each (invariant,
-// replay) once: the first found.
+// Sort orders vs in the explorer's one order (Place.Compare: by rank,
+// most severe first, the fault-free schedule first of equal ranks, then
+// the own invariant's rank, the schedule that found each, its invariant
+// and replay), and keeps each (invariant, replay) once: the first.
 func Sort(vs []Violation) []Violation {
-	sort.SliceStable(vs, func(i, j int) bool {
-		a, b := vs[i], vs[j]
-		if a.Rank != b.Rank {
-			return a.Rank < b.Rank
-		}
-		if a.Schedule != b.Schedule {
-			return a.Schedule < b.Schedule
-		}
-		return a.key() < b.key()
-	})
+	slices.SortStableFunc(vs, func(a, b Violation) int { return a.Place().Compare(b.Place()) })
 	seen := map[string]bool{}
 	out := vs[:0:0]
 	for _, v := range vs {

@@ -1,11 +1,11 @@
 package violation
 
 import (
-	"cmp"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
+	"github.com/statuspatch/statuspatch/testenv/explore/report"
 )
 
 // Severity is a rank and its reason (judge.Severity), Own, the rank of
@@ -49,20 +49,13 @@ func severityOfOne(invariant string, d Detail) Severity {
 
 // Compare orders two severities, the most severe first: by rank, then
 // the one whose schedule needs no fault (it happens in normal
-// operation), then by the rank of the violation's own invariant.
-func (s Severity) Compare(o Severity) int {
-	return cmp.Or(cmp.Compare(s.Rank, o.Rank), cmpFaulted(s.Faulted, o.Faulted), cmp.Compare(s.Own, o.Own))
-}
+// operation), then by the rank of the violation's own invariant: the
+// one order of explore's results and reports (report.Severity).
+func (s Severity) Compare(o Severity) int { return s.Order().Compare(o.Order()) }
 
-// cmpFaulted orders a schedule that needs no fault before one that does.
-func cmpFaulted(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
+// Order is s as the reports order it.
+func (s Severity) Order() report.Severity {
+	return report.Severity{Rank: s.Rank, Faulted: s.Faulted, Own: s.Own}
 }
 
 // Key is what makes a violation distinct in a report: its invariant, the
