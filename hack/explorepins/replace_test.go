@@ -77,11 +77,10 @@ func TestReplaceBlocksAsWritten(t *testing.T) {
 		t.Fatalf("%s has no block running go mod edit -replace=...=\"$SP...\"", docPage)
 	}
 	op := t.TempDir()
-	// The user's environment, outside this checkout's workspace: no
-	// GOWORK, GOFLAGS of the user's own (-mod=mod would hide a missing
-	// requirement).
+	// The user's environment, outside this checkout's workspace (no
+	// GOWORK: the linter's go build -C finds $SP's go.work itself).
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, "GOWORK=") || strings.HasPrefix(kv, "GOFLAGS=") || strings.HasPrefix(kv, "SP=")
+		return strings.HasPrefix(kv, "GOWORK=") || strings.HasPrefix(kv, "SP=")
 	})
 	env = append(env, "SP="+root)
 	write(t, filepath.Join(op, "go.mod"), operatorGoMod(floor))
