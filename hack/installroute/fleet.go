@@ -156,7 +156,13 @@ func (n *newcomerRun) reportFleet(out string) error {
 			for _, f := range r.keptFindings {
 				n.r.printf("%s\n", f)
 			}
+			continue
 		}
+		b, err := os.ReadFile(n.file("internal/controller/" + r.shape.file))
+		if err != nil {
+			return err
+		}
+		n.r.printf("%s", b)
 	}
 	if kept != nil {
 		return failf("-fix did not move the fleet's %s write (above): every shape's must move (docs/kubebuilder.md's rows)", strings.Join(kept, ", "))
