@@ -27,8 +27,9 @@ import (
 // itemFetch is the text making the item's patcher with a fresh read and
 // handling its error as the write's statement does, and the import of
 // controller-runtime's client it needs; ok false where the write's
-// statement is not if err := write; err != nil {...} (the patcher is
-// then New's, over the listed copy).
+// statement is not if err := write; err != nil {...}, or its body names
+// a local declared after the item (the patcher is then New's, over the
+// listed copy).
 func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.TextEdit, bool) {
 	if !m.item || m.retry == nil || m.anchor == nil {
 		return "", nil, false
@@ -51,6 +52,18 @@ func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.Te
 	}
 	if sc := m.blockScope(m.anchor); sc == nil || sc.Lookup(errID.Name) != nil {
 		return "", nil, false // a := of the error there would clash
+	}
+	later := false // the body names a local declared after the item: not yet there
+	ast.Inspect(is.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pos() > m.anchor.End() && v.Pos() < is.Pos() {
+				later = true
+			}
+		}
+		return !later
+	})
+	if later {
+		return "", nil, false
 	}
 	cq, imp, why := m.text().qualifier("sigs.k8s.io/controller-runtime/pkg/client")
 	if why != "" {
