@@ -24,24 +24,50 @@ import (
 // as conflicts without sending them) and decisions processed twice.
 type managerCounts struct {
 	widgets, reconciles, errors, conflicts, twice int
+	// shapes are the fleet's lines (fleet.go), by shape: widgets is
+	// the shape's objects.
+	shapes map[string]managerCounts
 }
 
-var managerCountsLine = regexp.MustCompile(`manager counts: widgets=(\d+) reconciles=(\d+) reconcile-errors=(\d+) conflicts-logged=(\d+) decisions-twice=(-?\d+)`)
+var (
+	managerCountsLine = regexp.MustCompile(`manager counts: widgets=(\d+) reconciles=(\d+) reconcile-errors=(\d+) conflicts-logged=(\d+) decisions-twice=(-?\d+)`)
+	shapeCountsLine   = regexp.MustCompile(`manager counts: shape=(\S+) kind=\S+ objects=(\d+) reconciles=(\d+) reconcile-errors=(\d+) conflicts-logged=(\d+) decisions-twice=(-?\d+)`)
+)
 
-// parseManagerCounts reads the test's line from its output.
+// parseManagerCounts reads the test's lines from its output: the Widgets'
+// and one for each of the fleet's shapes.
 func parseManagerCounts(out string) (managerCounts, bool) {
 	m := managerCountsLine.FindStringSubmatch(out)
 	if m == nil {
 		return managerCounts{}, false
 	}
-	var n [5]int
-	for i := range n {
-		n[i], _ = strconv.Atoi(m[i+1])
+	c := countsOf(m[1:])
+	c.shapes = map[string]managerCounts{}
+	for _, m := range shapeCountsLine.FindAllStringSubmatch(out, -1) {
+		c.shapes[m[1]] = countsOf(m[2:])
 	}
-	return managerCounts{widgets: n[0], reconciles: n[1], errors: n[2], conflicts: n[3], twice: n[4]}, true
+	return c, true
 }
 
-const managerTest = "internal/controller/widget_manager_test.go"
+// countsOf is the five counts of a line, in its order.
+func countsOf(m []string) managerCounts {
+	var n [5]int
+	for i := range n {
+		n[i], _ = strconv.Atoi(m[i])
+	}
+	return managerCounts{widgets: n[0], reconciles: n[1], errors: n[2], conflicts: n[3], twice: n[4]}
+}
+
+// bad reports whether a run logged a conflict or another reconcile error,
+// or made a decision twice.
+func (c managerCounts) bad() bool {
+	return c.conflicts > 0 || c.errors > 0 || c.twice > 0
+}
+
+const (
+	managerTest      = "internal/controller/widget_manager_test.go"
+	fleetManagerTest = "internal/controller/fleet_manager_test.go" // the fleet's kinds (fleet.go)
+)
 
 // managerRuns is how many times the manager test runs at each stage, each
 // its own process (the counts vary with the cache's lag).
@@ -51,6 +77,22 @@ const managerRuns = 3
 type runs []managerCounts
 
 func (rs runs) String() string {
+	return rs.counts("widgets")
+}
+
+// shape is the runs' counts of one of the fleet's shapes.
+func (rs runs) shape(name string) runs {
+	var out runs
+	for _, c := range rs {
+		if s, ok := c.shapes[name]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// counts says the runs' counts, of objects named what.
+func (rs runs) counts(what string) string {
 	var reconciles, errs, conflicts, twice []string
 	for _, c := range rs {
 		reconciles = append(reconciles, strconv.Itoa(c.reconciles))
@@ -63,21 +105,27 @@ func (rs runs) String() string {
 		widgets = rs[0].widgets
 	}
 	j := func(s []string) string { return strings.Join(s, "/") }
-	return fmt.Sprintf("%d runs of %d widgets: %s reconciles, %s reconcile errors, %s conflicts logged, %s decisions processed twice", len(rs), widgets, j(reconciles), j(errs), j(conflicts), j(twice))
+	return fmt.Sprintf("%d runs of %d %s: %s reconciles, %s reconcile errors, %s conflicts logged, %s decisions processed twice", len(rs), widgets, what, j(reconciles), j(errs), j(conflicts), j(twice))
 }
 
-// runManager writes the manager test into the scaffold at dir, runs it
-// managerRuns times and removes it.
+// runManager writes the manager test (and the fleet's part of it) into
+// the scaffold at dir, runs it managerRuns times and removes it.
 func (n *newcomerRun) runManager(dir, when string) (runs, error) {
-	b, err := newcomerFiles.ReadFile("testdata/newcomer/widget_manager_test.go")
-	if err != nil {
-		return nil, err
+	tests := []string{managerTest, fleetManagerTest}
+	defer func() {
+		for _, f := range tests {
+			_ = os.Remove(filepath.Join(dir, f))
+		}
+	}()
+	for _, f := range tests {
+		b, err := newcomerFiles.ReadFile("testdata/newcomer/" + filepath.Base(f))
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			return nil, err
+		}
 	}
-	path := filepath.Join(dir, managerTest)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return nil, err
-	}
-	defer os.Remove(path)
 	var rs runs
 	for range managerRuns {
 		out, err := n.r.teeAll(dir, "go test -count=1 -v -run '^TestWidgetManagerCounts$' ./internal/controller/")
@@ -85,8 +133,8 @@ func (n *newcomerRun) runManager(dir, when string) (runs, error) {
 			return nil, failf("the scaffold under a real manager %s failed (above)", when)
 		}
 		c, ok := parseManagerCounts(out)
-		if !ok {
-			return nil, failf("the manager test %s printed no counts (above)", when)
+		if !ok || len(c.shapes) != len(fleetShapes) {
+			return nil, failf("the manager test %s printed no counts, or not one line for each of the fleet's %d shapes (above)", when, len(fleetShapes))
 		}
 		rs = append(rs, c)
 	}
@@ -115,6 +163,9 @@ func (n *newcomerRun) managerBefore() error {
 	}
 	n.mgrBefore = c
 	n.r.step("the scaffold under a real manager, before statuspatch: %s", c)
+	for _, s := range fleetShapes {
+		n.r.step("the fleet's %s shape (%s) under a real manager, before statuspatch: %s", s.name, s.kind, c.shape(s.name).counts(plural(s.kind)))
+	}
 	return nil
 }
 
@@ -128,10 +179,25 @@ func (n *newcomerRun) managerAfter() error {
 		return err
 	}
 	n.r.step("the scaffold under a real manager: before statuspatch: %s; after init and -fix: %s", n.mgrBefore, c)
+	var bad []string
 	for _, r := range c {
-		if r.conflicts > 0 || r.errors > 0 || r.twice > 0 {
-			return failf("after init and -fix, under a real manager: conflicts (409s or writes refused as conflicts) or reconcile errors reached the log, or decisions were processed twice (%s), want none (the manager's log above)", c)
+		if r.bad() {
+			bad = append(bad, fmt.Sprintf("the Widgets: %s", c))
+			break
 		}
+	}
+	for _, s := range fleetShapes {
+		after := c.shape(s.name)
+		n.r.step("the fleet's %s shape (%s) under a real manager: before statuspatch: %s; after init and -fix: %s", s.name, s.kind, n.mgrBefore.shape(s.name).counts(plural(s.kind)), after.counts(plural(s.kind)))
+		for _, r := range after {
+			if r.bad() {
+				bad = append(bad, fmt.Sprintf("the %s shape: %s", s.name, after.counts(plural(s.kind))))
+				break
+			}
+		}
+	}
+	if bad != nil {
+		return failf("after init and -fix, under a real manager: conflicts (409s or writes refused as conflicts) or reconcile errors reached the log, or decisions were made twice, want none (the manager's log above): %s", strings.Join(bad, "; "))
 	}
 	return nil
 }

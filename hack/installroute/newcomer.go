@@ -49,14 +49,18 @@ import (
 // test word for word (hack/installtest/testdata/kubebuilder), a PROJECT
 // file, kubebuilder v4.15.0's own Makefile word for word
 // (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before), no
-// .golangci.yml; statuspatch from a module proxy of this checkout
+// .golangci.yml; beside the Widget, the fleet (fleet.go: issue 80's six
+// shapes of status write, each on its own kind, each handing out a token
+// once); statuspatch from a module proxy of this checkout
 // (internal/releaseproxy). The steps:
 //
 //  0. the scaffold under a real manager, before statuspatch (in a copy
 //     with testenv added: managercounts.go): one manager, its cached
-//     client, 10 Widgets created at once, three runs; reconcile errors,
-//     conflicts logged (409s and writes the patcher refused as conflicts)
-//     and decisions processed twice are counted and printed;
+//     client, 10 Widgets and 10 objects of each of the fleet's kinds
+//     created at once, three runs; reconcile errors, conflicts logged
+//     (409s and writes the patcher refused as conflicts) and decisions
+//     processed twice (the fleet's: tokens handed out beyond one per
+//     object) are counted and printed, per kind;
 //  1. README.md's statuspatch-gen install line;
 //  2. bin/statuspatch-gen init: -dry-run first writes nothing; then init,
 //     which changes no pin (pins.go), adds testenv as a direct requirement
@@ -65,7 +69,9 @@ import (
 //     writes status by hand: make lint-status fails, naming
 //     internal/patchers;
 //  4. docs/kubebuilder.md's fix block, line by line as written: all five
-//     writes move onto WidgetStatusPatcher, -fix exits 0, no pin moves,
+//     writes move onto WidgetStatusPatcher, what -fix did to each of the
+//     fleet's writes is printed (moved, or kept with its finding) and each
+//     must move, -fix exits 0, no pin moves,
 //     both statuspatch modules are direct requirements; make manifests
 //     passes from a checkout without internal/patchers; the manager of
 //     step 0 again, SetupWithManager as init wired it: no conflict may reach

@@ -136,6 +136,11 @@ func (n *newcomerRun) fix() error {
 	for _, cmd := range cmds {
 		n.r.printf("$ %s\n", cmd)
 		out, err := n.r.teeAll(n.op, cmd)
+		if strings.HasPrefix(cmd, "bin/statuspatch-lint -fix") {
+			if err := n.reportFleet(out); err != nil {
+				return err
+			}
+		}
 		if err != nil {
 			return failf("'%s' (docs/kubebuilder.md's fix block) exited %d (above); the docs say -fix exits 0 once every write is moved", cmd, gocmd.ExitCode(err))
 		}
@@ -152,6 +157,9 @@ func (n *newcomerRun) fix() error {
 			return err
 		}
 		src.Write(b)
+	}
+	if err := n.fleetLeft(); err != nil {
+		return err
 	}
 	if left := handwrittenLeft(src.String()); left != "" {
 		n.r.printf("%s", left)

@@ -103,6 +103,9 @@ func (n *newcomerRun) scaffold() error {
 	if err := n.embedded("status.go", "internal/status/status.go"); err != nil {
 		return err
 	}
+	if err := n.fleet(); err != nil {
+		return err
+	}
 	apply, err := n.hasStatusApply()
 	if err != nil {
 		return err

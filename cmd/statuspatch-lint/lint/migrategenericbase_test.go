@@ -29,9 +29,11 @@ func TestMigrateGenericOwnBase(t *testing.T) {
 			}
 		}
 	}
-	// Five: decideStatus's caller decides from the status, and its
-	// mutate is called in the patcher's Retry (migrategenericretry.go).
-	if moved != 5 {
-		t.Errorf("%d helpers moved onto patchers.ForType or For, want 5", moved)
+	// Six: decideStatus's and tokenStatus's callers decide from the
+	// status, their mutate is called in the patcher's Retry
+	// (migrategenericretry.go), tokenStatus's caller's tokens.Add made
+	// once (migrategenericonce.go).
+	if moved != 6 {
+		t.Errorf("%d helpers moved onto patchers.ForType or For, want 6", moved)
 	}
 }

@@ -33,7 +33,7 @@ func TestMigrateItemRetry(t *testing.T) {
 			}
 		}
 	}
-	if retried != 4 {
-		t.Errorf("%d writes moved into Retry, want 4", retried)
+	if retried != 5 {
+		t.Errorf("%d writes moved into Retry, want 5", retried)
 	}
 }

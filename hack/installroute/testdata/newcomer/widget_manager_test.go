@@ -12,7 +12,9 @@ package controller
 // server's 409, "the object has been modified", and a write the patcher
 // refused as one, "would conflict, so it was not sent") and decisions
 // processed twice
-// (readyDecisions beyond one per Widget).
+// (readyDecisions beyond one per Widget). With the fleet (issue 80's six
+// shapes, fleet_manager_test.go), its kinds' objects are created at the
+// same moment, and a line per shape is printed too.
 
 import (
 	"bytes"
@@ -80,13 +82,20 @@ func TestWidgetManagerCounts(t *testing.T) {
 	if err := (&WidgetReconciler{}).SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}
+	for _, s := range fleet {
+		if err := s.setup(mgr); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	stopped := make(chan error, 1)
 	go func() { stopped <- mgr.Start(ctx) }()
 
-	// widgetsAtOnce Widgets, created at once (released together).
+	// widgetsAtOnce Widgets, and the fleet's objects, created at once
+	// (released together).
 	start := make(chan struct{})
-	errs := make(chan error, widgetsAtOnce)
+	objs := fleetObjects()
+	errs := make(chan error, widgetsAtOnce+len(objs))
 	for i := range widgetsAtOnce {
 		go func() {
 			<-start
@@ -94,8 +103,14 @@ func TestWidgetManagerCounts(t *testing.T) {
 			errs <- env.Client.Create(ctx, w)
 		}()
 	}
+	for _, o := range objs {
+		go func() {
+			<-start
+			errs <- env.Client.Create(ctx, o)
+		}()
+	}
 	close(start)
-	for range widgetsAtOnce {
+	for range widgetsAtOnce + len(objs) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
@@ -114,6 +129,7 @@ func TestWidgetManagerCounts(t *testing.T) {
 				undecided = append(undecided, fmt.Sprintf("%s %+v", w.Name, w.Status))
 			}
 		}
+		undecided = append(undecided, fleetUndecided(ctx, t, env.Client)...)
 		if len(list.Items) == widgetsAtOnce && len(undecided) == 0 {
 			break
 		}
@@ -125,24 +141,32 @@ func TestWidgetManagerCounts(t *testing.T) {
 	if err := <-stopped; err != nil {
 		t.Fatal(err)
 	}
-	reconciles := reconcileCount(t)
-	failed := 0 // reconcile errors but the manager's stop cancelling one
-	for _, l := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(l, "Reconciler error") && !strings.Contains(l, "context canceled") {
-			failed++
-		}
-	}
-	conflicts := 0 // a server's 409 and a write the patcher refused as one
-	for _, l := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(l, "Operation cannot be fulfilled") {
-			conflicts++
-		}
-	}
+	reconciles := reconcileCount(t, "widget")
+	failed, conflicts := logCounts(logs.String(), "Widget")
 	twice := int(testutil.ToFloat64(readyDecisions)) - widgetsAtOnce
 	if conflicts > 0 || failed > 0 {
 		t.Logf("the manager's log:\n%s", logs)
 	}
 	t.Logf("manager counts: widgets=%d reconciles=%d reconcile-errors=%d conflicts-logged=%d decisions-twice=%d", widgetsAtOnce, reconciles, failed, conflicts, twice)
+	fleetCounts(t, logs.String())
+}
+
+// logCounts are the reconcile errors of kind's controller logged but one
+// the manager's stop cancelled, and the conflicts among them (a server's
+// 409 and a write the patcher refused as one).
+func logCounts(log, kind string) (failed, conflicts int) {
+	for _, l := range strings.Split(log, "\n") {
+		if !strings.Contains(l, "Reconciler error") || !strings.Contains(l, `"controllerKind": "`+kind+`"`) {
+			continue
+		}
+		if !strings.Contains(l, "context canceled") {
+			failed++
+		}
+		if strings.Contains(l, "Operation cannot be fulfilled") {
+			conflicts++
+		}
+	}
+	return failed, conflicts
 }
 
 // decided reports whether w's status is the reconciler's whole decision.
@@ -151,9 +175,9 @@ func decided(w *widgetsv1.Widget) bool {
 		meta.IsStatusConditionTrue(w.Status.Conditions, "Ready") && w.Status.Summary == fmt.Sprintf("%d parts", w.Spec.Size)
 }
 
-// reconcileCount is controller-runtime's count of the widget controller's
+// reconcileCount is controller-runtime's count of the named controller's
 // reconciles.
-func reconcileCount(t *testing.T) int {
+func reconcileCount(t *testing.T, controller string) int {
 	families, err := metrics.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +186,11 @@ func reconcileCount(t *testing.T) int {
 	for _, f := range families {
 		if f.GetName() == "controller_runtime_reconcile_total" {
 			for _, m := range f.GetMetric() {
-				n += int(m.GetCounter().GetValue())
+				for _, l := range m.GetLabel() {
+					if l.GetName() == "controller" && l.GetValue() == controller {
+						n += int(m.GetCounter().GetValue())
+					}
+				}
 			}
 		}
 	}

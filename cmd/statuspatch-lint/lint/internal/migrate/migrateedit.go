@@ -308,10 +308,15 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		return nil, why
 	}
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, objText(m.obj), owner)
-	var edits []analysis.TextEdit // the first is where the command says the fix is
+	var edits []analysis.TextEdit      // the first is where the command says the fix is
+	var fetchImport *analysis.TextEdit // controller-runtime's client, for an item's Fetch
+	fetched := false
 	if m.fetch != nil {
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)
 	} else if m.keep {
+		if f, imp, ok := itemFetch(m, qual, p.Type, name, owner); ok {
+			ctor, fetchImport, fetched = f, imp, true // a List item decided from its status (migrateitemfetch.go)
+		}
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.text().indent(m.anchor.Pos()) + ctor)})
 	} else {
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
@@ -330,6 +335,9 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 			return nil, "the decision's calls made once need sync, which this file cannot import"
 		} else {
 			flush, how = text, " (New"+p.Type+", the decision in Retry)"
+			if fetched {
+				how = " (Fetch" + p.Type + "Into over the item, the decision in Retry)"
+			}
 			onceImport = syncImport
 			if m.retry.guard == nil || m.retry.nested {
 				edits = append(append(edits, once...), r.deleteBlock(m.retry))
@@ -356,6 +364,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		edits = append(edits, m.text().deleteStmt(s))
 	}
 	edits = mergeImport(append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...), onceImport)
+	edits = mergeImport(edits, fetchImport)
 	if m.fetch != nil && m.retry == nil {
 		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
 	}

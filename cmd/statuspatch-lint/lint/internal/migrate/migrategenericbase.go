@@ -36,10 +36,11 @@ type ownBase struct {
 	obj    *types.Var
 	def    ast.Stmt // base := obj.DeepCopyObject().(T)
 	client ast.Expr
-	pkg    string   // the callers' kinds' patchers' package
-	used   bool     // obj is used between the base and the write
-	ctor   string   // ForType, or For for an obj of type client.Object
-	mutate ast.Stmt // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
+	pkg    string    // the callers' kinds' patchers' package
+	used   bool      // obj is used between the base and the write
+	ctor   string    // ForType, or For for an obj of type client.Object
+	mutate ast.Stmt  // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
+	once   []litOnce // the callers' literals' calls made once before their calls (migrategenericonce.go)
 }
 
 // recogniseOwnBase recognises a write of an ownBase.
@@ -250,6 +251,12 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 	}
 	edits = append(edits, dropMutate...)
 	edits = append(edits, importEdits(o.pkg, importEdit, kube.PatcherPkgPath, pimport)...)
+	if o.mutate != nil && len(o.once) > 0 {
+		if edits, why = litOnceEdits(o, o.once, edits); why != "" {
+			return nil, why
+		}
+		how += ", its callers' " + types.ExprString(o.once[0].call.Fun) + " made once"
+	}
 	if o.used {
 		how += " with WithNonStatusChangesUnsent"
 	}

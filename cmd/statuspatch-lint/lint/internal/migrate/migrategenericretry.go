@@ -17,8 +17,10 @@ import (
 // becomes the patcher's Retry of it: on a conflict Retry reads the
 // object again and calls mutate on it, so the caller decides again.
 // A literal that hands out a value (a method of a package's variable:
-// tokens.Add) would hand out another on each attempt, which -fix cannot
-// make once in the caller's literal: the helper stays, naming the call.
+// tokens.Add) would hand out another on each attempt: the call is made
+// once, a sync.OnceValue declared in the caller before the helper's call
+// (migrategenericonce.go); where it cannot be, the helper stays, naming
+// the call.
 
 // ownRetry is the helper's statement calling mutate: mutate(obj), right
 // after the base and right before the write's statement, mutate a
@@ -76,6 +78,12 @@ func (o *ownBase) callersDecide(mutate *types.Var) (bool, string) {
 				continue
 			}
 			if call := packageMethodCall(o.pass.TypesInfo, o.pass.Pkg, lit.Body); call != nil {
+				once, why := litOnces(o, c, lit, p)
+				if why == "" && readsOwnStatus(o.pass.TypesInfo, lit.Body, p) {
+					o.once = append(o.once, once...)
+					decides = true
+					continue
+				}
 				return false, fmt.Sprintf("its caller at %s passes a function literal deciding %s's status that calls %s at %s, which Retry's attempts would each call again, while %s; move the value it hands out before the call, or the decision into the patcher's Retry by hand", o.where(c.Pos()), p.Name(), types.ExprString(call.Fun), o.where(call.Pos()), CachedDecision)
 			}
 			if readsOwnStatus(o.pass.TypesInfo, lit.Body, p) {

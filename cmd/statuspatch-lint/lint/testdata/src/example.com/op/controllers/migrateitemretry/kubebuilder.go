@@ -58,3 +58,32 @@ func (r *ListReconciler) sizes(ctx context.Context, size int) []int {
 	}
 	return seen
 }
+
+// counter hands out tokens.
+type counter struct{ n int64 }
+
+func (c *counter) Add(d int64) int64 { c.n += d; return c.n }
+
+var tokens counter
+
+// Issue 80's Berth: the parent hands out a token to each listed child
+// that has none. Its patcher reads the item fresh, so Retry's first
+// attempt decides on the stored status, not a listed copy behind this
+// process's last write of it; the token is made once.
+func (r *ListReconciler) berths(ctx context.Context) error {
+	list := &widgetList{}
+	if err := r.List(ctx, list); err != nil {
+		return err
+	}
+	for i := range list.Items {
+		w := &list.Items[i]
+		if w.Status.Size != 0 {
+			continue
+		}
+		w.Status.Size = int(tokens.Add(1))
+		if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+			return err
+		}
+	}
+	return nil
+}
