@@ -128,19 +128,21 @@ func (c *Checks) JudgeAfter(fresh func() (*Fresh, error), freshStep func(pos int
 		if err != nil {
 			return err
 		}
-		d := w.differs(f.writes[w.at])
 		for _, l := range w.lost {
+			// differ: the leaves where the fresh write differs so,
+			// named in the note (the time-like fields, not the lost).
+			d, differ := w.differs(l, f.writes[w.at])
 			switch {
 			case !f.faulted || d == book.Same:
 				c.trace.Retract(NameLostWrite, l.Message)
 			case d == book.TimesOnly && !l.TimeOnly && !l.OrderOnly:
 				c.trace.TimeOnly(NameLostWrite, l.Message,
-					" (a fresh read would have sent the same values but for time-like fields: "+strings.Join(l.Fields, ", ")+")")
+					" (a fresh read would have sent the same values but for time-like fields: "+strings.Join(differ, ", ")+")")
 			case d == book.OrderOnly && !l.TimeOnly && !l.OrderOnly:
 				// An atomic list's order is part of what the server
 				// stored: the loss stands, but no decision was lost.
 				c.trace.OrderOnly(NameLostWrite, l.Message,
-					" (a fresh read would have sent the same items in another order: "+strings.Join(l.Fields, ", ")+")")
+					" (a fresh read would have sent the same items in another order: "+strings.Join(differ, ", ")+")")
 			}
 		}
 	}

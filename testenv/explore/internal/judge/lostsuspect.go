@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
@@ -61,7 +62,7 @@ func (c *Checks) checkLostWrite(h *book.History, prev map[string]any) {
 		}
 		l.Message += c.unreadNote(h, prev, l.Fields, leaves)
 		l.Message += c.trace.WriteNote()
-		suspect.lost = append(suspect.lost, l.Failure)
+		suspect.lost = append(suspect.lost, l)
 		c.trace.Fail(NameLostWrite, l.Failure)
 		c.lost = append(c.lost, lostValues{h: h, at: h.Newest(), prev: prev, cur: suspect.cur,
 			fields: leafFields(leaves, l.Fields), keys: keys, msg: l.Message})
@@ -176,13 +177,13 @@ type WriteAt struct {
 
 // suspectWrite is a lost write to judge after the schedule: where it was
 // made, the version it made, the leaves it changed and its kind's map
-// lists (nil: not known), and its violations.
+// lists (nil: not known), and its losses (their violations).
 type suspectWrite struct {
 	at     WriteAt
 	cur    map[string]any
 	leaves []book.Leaf
 	keys   book.ListKeys
-	lost   []Failure
+	lost   []Lost
 }
 
 // noteWriteAt names the write that made h's newest version, cur, made by
@@ -205,8 +206,30 @@ func (c *Checks) noteWriteAt(s *Acting, h *book.History, cur map[string]any) (Wr
 }
 
 // differs says how fresh, the version the fresh schedule's
-// corresponding write made, differs in the leaves w changed from w's
-// values (FreshDifference).
-func (w suspectWrite) differs(fresh map[string]any) book.Difference {
-	return FreshDifference(w.leaves, w.cur, fresh, w.keys)
+// corresponding write made, differs from w's values (FreshDifference)
+// in the leaves judged for loss l, and names the leaves that differ so
+// (dotted). A loss over values as the writer saw them (Lost.AsSeen) is
+// judged by its lost leaves only: the stale read overwrote no value it
+// had not seen, so only a decision on those fields the fresh read makes
+// otherwise is lost; a field the write sets besides, a clock stamp
+// (at=time.Now()), is no lost value (TestLostWriteAsSeenWithAClock).
+// Any other loss is judged by every leaf the write changed.
+func (w suspectWrite) differs(l Lost, fresh map[string]any) (book.Difference, []string) {
+	leaves := w.leaves
+	if l.AsSeen {
+		leaves = nil
+		for _, lf := range w.leaves {
+			if slices.Contains(l.Fields, lf.Dotted) {
+				leaves = append(leaves, lf)
+			}
+		}
+	}
+	d := FreshDifference(leaves, w.cur, fresh, w.keys)
+	var differ []string
+	for _, lf := range leaves {
+		if FreshDifference([]book.Leaf{lf}, w.cur, fresh, w.keys) == d {
+			differ = append(differ, lf.Dotted)
+		}
+	}
+	return d, differ
 }

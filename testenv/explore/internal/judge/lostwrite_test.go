@@ -125,7 +125,7 @@ func TestJudgeAfterTimesOnlyStandsRankedLast(t *testing.T) {
 		c := NewChecks(nil, tr)
 		f := Failure{Object: "NodeClaim default-a", Fields: []string{"status.conditions"}, Message: "status.conditions written by step 1 overwritten by step 3"}
 		tr.Fail(NameLostWrite, f)
-		c.lwSuspects = []suspectWrite{{at: at, cur: cur, leaves: leaves, keys: tc.keys, lost: []Failure{f}}}
+		c.lwSuspects = []suspectWrite{{at: at, cur: cur, leaves: leaves, keys: tc.keys, lost: []Lost{{Failure: f}}}}
 		fresh := &Fresh{writes: map[WriteAt]map[string]any{at: tc.fresh}, faulted: true}
 		err := c.JudgeAfter(nil, func(int) (*Fresh, error) { return fresh, nil })
 		if err != nil {

@@ -26,9 +26,18 @@ import (
 // deleted: examples/realops4). Not a loss of finalizers, which decide
 // when the object goes. What the loss made others do meanwhile, other
 // invariants judge (the instance karpenter leaks in the same schedule).
+// So does one whose object the steady state still holds being deleted,
+// held by no writer's finalizer: its newest version, the same object,
+// has a deletionTimestamp and no metadata.finalizers, which the server
+// removes the moment the last finalizer goes; only the server's own
+// work is left, which no writer decides (a Namespace's spec.finalizers,
+// [kubernetes], the namespace lifecycle controller's, which the full
+// API does not run: accurate deletes a SubNamespace's Namespace, which
+// stays Terminating, TestLostWriteOnANamespaceBeingDeleted).
 // Where the history cannot show it (no steady state, the object gone
-// without a deletion asked for first, or created again, a value that
-// never comes back), the loss keeps its rank: Exact or Unknown.
+// without a deletion asked for first, or created again, held by a
+// writer's finalizer, a value that never comes back), the loss keeps
+// its rank: Exact or Unknown.
 
 // Restoration is where the values a lost write overwrote were written
 // again: the version (from 1) from which every version to the steady
@@ -36,12 +45,14 @@ import (
 // ButTimes, that they hold again but for time-like values (a
 // lastTransitionTime set anew). Ended: the object, being deleted when
 // they were lost, is gone in the steady state since Version, which
-// Step's write made.
+// Step's write made; or, Deleting, still being deleted there, held by no
+// writer's finalizer, since Version (its deletion), which Step made.
 type Restoration struct {
 	Version  int
 	Step     int
 	ButTimes bool
 	Ended    bool
+	Deleting bool
 }
 
 // lostValues is a lost write to judge in the steady state: the object's
@@ -113,15 +124,33 @@ func Restored(h *book.History, at int, prev, cur map[string]any, fields [][]stri
 // replaced) ended with their object: prev has a deletionTimestamp, none
 // of fields is a finalizer, and h's newest version, the steady state's,
 // is absent, the object gone since the version the Restoration names
-// (the first absence after at).
+// (the first absence after at), or is the same object being deleted
+// held by no writer's finalizer (beingDeleted; Deleting), since the
+// version the Restoration names (the first of it with a
+// deletionTimestamp).
 func EndedWithObject(h *book.History, at int, prev map[string]any, fields [][]string) (Restoration, bool) {
-	if _, ok, _ := unstructured.NestedString(prev, "metadata", "deletionTimestamp"); !ok || h.Versions[h.Newest()] != nil {
+	if _, ok, _ := unstructured.NestedString(prev, "metadata", "deletionTimestamp"); !ok {
 		return Restoration{}, false
 	}
 	for _, f := range fields {
-		if len(f) >= 2 && f[0] == "metadata" && f[1] == "finalizers" {
+		if isFinalizers(h.Key.IsNamespace(), f) {
 			return Restoration{}, false
 		}
+	}
+	if newest := h.Versions[h.Newest()]; newest != nil {
+		if !beingDeleted(newest, h.Key.IsNamespace()) || book.UIDOfVersion(newest) != book.UIDOfVersion(prev) {
+			return Restoration{}, false
+		}
+		first := h.Newest()
+		for first > 0 && h.Versions[first-1] != nil && book.UIDOfVersion(h.Versions[first-1]) == book.UIDOfVersion(prev) &&
+			hasDeletionTimestamp(h.Versions[first-1]) {
+			first--
+		}
+		r := Restoration{Version: first + 1, Ended: true, Deleting: true}
+		if first < len(h.By) {
+			r.Step = h.By[first]
+		}
+		return r, true
 	}
 	for v := at + 1; v <= h.Newest(); v++ {
 		if h.Versions[v] == nil {
@@ -133,6 +162,47 @@ func EndedWithObject(h *book.History, at int, prev map[string]any, fields [][]st
 		}
 	}
 	return Restoration{}, false
+}
+
+// beingDeleted says that v, a version of an object, is being deleted
+// held by no writer's finalizer: it has a deletionTimestamp and no
+// metadata.finalizers (the server removes the object the moment the
+// last one goes), and, a Namespace's (ns), no spec.finalizers but the
+// namespace lifecycle controller's ("kubernetes"). What is left of its
+// deletion is the server's own work (the namespace lifecycle
+// controller's, a kubelet's grace period), decided by no writer.
+func beingDeleted(v map[string]any, ns bool) bool {
+	if !hasDeletionTimestamp(v) {
+		return false
+	}
+	if f, ok, _ := unstructured.NestedSlice(v, "metadata", "finalizers"); ok && len(f) > 0 {
+		return false
+	}
+	if ns {
+		f, _, _ := unstructured.NestedStringSlice(v, "spec", "finalizers")
+		for _, s := range f {
+			if s != "kubernetes" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hasDeletionTimestamp says that v's deletion was asked for.
+func hasDeletionTimestamp(v map[string]any) bool {
+	_, ok, _ := unstructured.NestedString(v, "metadata", "deletionTimestamp")
+	return ok
+}
+
+// isFinalizers says that f, a lost field of an object, is (in) one of
+// its finalizers, which decide when it goes: metadata.finalizers, or a
+// Namespace's (ns) spec.finalizers.
+func isFinalizers(ns bool, f []string) bool {
+	if len(f) < 2 || f[1] != "finalizers" {
+		return false
+	}
+	return f[0] == "metadata" || (f[0] == "spec" && ns)
 }
 
 // holdsAgain says how v holds what the write from prev to cur lost at

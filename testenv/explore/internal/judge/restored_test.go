@@ -109,8 +109,9 @@ func conds(cs ...map[string]any) map[string]any {
 // disruption's): the steady state holds them again when a later write
 // sets them again, whatever else the list holds then, in any order; with
 // another lastTransitionTime, but for times, saying so. A loss on an
-// object being deleted, gone in the steady state, ended with it; not a
-// loss of a finalizer, which decides when it goes.
+// object being deleted, gone in the steady state or still being deleted
+// there held by no finalizer, ended with it; not one held by a
+// finalizer, nor a loss of a finalizer, which decides when it goes.
 func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 	t0, t1, t2 := "2026-11-29T08:00:00Z", "2026-11-29T08:00:05Z", "2026-11-29T08:00:09Z"
 	plan := func(id string) map[string]any { return map[string]any{"plan": map[string]any{"id": id}} }
@@ -183,6 +184,12 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 			{2, "user", 1, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1))), "f")},
 			{3, "lifecycle", 0, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1))), "f")},
 		}, nil},
+		{"conditions lost on an object being deleted, no finalizer holding it", []write{
+			{0, "", -1, widget("u1", conds(cond("Launched", "True", t0)))},
+			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
+			{2, "user", 1, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1))))},
+			{3, "lifecycle", 0, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1))))},
+		}, &Restoration{Version: 3, Step: 2, Ended: true, Deleting: true}},
 		{"a finalizer lost on an object being deleted, gone", []write{
 			{0, "", -1, widget("u1", nil)},
 			{1, "a", 0, deleting(widget("u1", nil), "a")},
@@ -208,6 +215,8 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 		}
 		want := "the lost values were written again at step 3 before the steady state"
 		switch {
+		case tc.restored.Deleting:
+			want = "an object being deleted: its deletion asked for at step 2, it is being deleted in the steady state"
 		case tc.restored.Ended:
 			want = "the object, being deleted, was gone at step 4 before the steady state, the lost values with it"
 		case tc.restored.ButTimes:

@@ -234,6 +234,10 @@ func RestoredSeverity(r Restoration) Severity {
 	if r.Step == 0 {
 		by = fmt.Sprintf("in v%d", r.Version)
 	}
+	if r.Deleting {
+		return Severity{RestoredRank, "a decision lost on an object being deleted: its deletion asked for " + by +
+			", it is being deleted in the steady state, held by no writer's finalizer, the lost values going with it"}
+	}
 	if r.Ended {
 		return Severity{RestoredRank, "a decision lost for a while: the object, being deleted, was gone " + by + " before the steady state, the lost values with it"}
 	}
