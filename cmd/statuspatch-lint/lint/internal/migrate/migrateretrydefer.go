@@ -126,7 +126,7 @@ func deferPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from tok
 	}
 	for _, s := range list[d+1 : k] {
 		if exits(s) {
-			return nil, notLast
+			return nil, fmt.Sprintf("%s: the statement at %s may leave the function or jump before it", notLast, r.where(s.Pos()))
 		}
 	}
 	for i, s := range list {
