@@ -228,3 +228,9 @@ func (r *R) afterDefer(ctx context.Context, key client.ObjectKey) (retErr error)
 	}
 	return nil
 }
+
+type notes struct{ n []string }
+
+func (n *notes) Note(s string) { n.n = append(n.n, s) }
+
+var noted notes
