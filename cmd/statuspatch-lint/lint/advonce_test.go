@@ -14,5 +14,5 @@ import (
 // imported under another name, a file with a build tag.
 func TestAdvOnce(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advonce")
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advonce="}), "example.com/op/controllers/advonce")
 }
