@@ -16,3 +16,10 @@ func TestAdvOnce(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/advonce="}), "example.com/op/controllers/advonce")
 }
+
+// A package-level sync in another file: the decision's file cannot
+// import sync, and the write stays, naming why.
+func TestAdvOncePackageSync(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advonce2")
+}
