@@ -122,11 +122,14 @@ func deferPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from tok
 		k++ // a head that does not touch the object runs before, once
 	}
 	if k == end || read.Pos() < list[k].Pos() {
+		if k > d+1 && exits(list[k-1]) {
+			return nil, notLastAt(r, notLast, list[k-1])
+		}
 		return nil, notLast
 	}
 	for _, s := range list[d+1 : k] {
 		if exits(s) {
-			return nil, notLast
+			return nil, notLastAt(r, notLast, s)
 		}
 	}
 	for i, s := range list {
@@ -151,6 +154,12 @@ func deferPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from tok
 	}
 	p.once = once
 	return p, ""
+}
+
+// notLastAt is notLast naming s, a statement past the defer that may
+// return or jump: on its path the decision is not run, or not whole.
+func notLastAt(r retries, notLast string, s ast.Stmt) string {
+	return fmt.Sprintf("%s: the statement at %s may return or jump", notLast, r.where(s.Pos()))
 }
 
 // usesObj reports whether n uses the object (or the base it is a copy of).

@@ -92,7 +92,40 @@ func handsOut(r retries, fn ast.Node, call *ast.CallExpr) bool {
 		return false
 	}
 	v := rootVar(r, sel.X)
-	return v != nil && v != r.obj && v != r.copyOf && (v.Pos() < fn.Pos() || v.Pos() >= fn.End())
+	if v == nil || v == r.obj || v == r.copyOf {
+		return false
+	}
+	if v.Pos() < fn.Pos() || v.Pos() >= fn.End() {
+		return true
+	}
+	return fieldPointerMethod(r, fn, sel, v)
+}
+
+// fieldPointerMethod reports whether sel is a pointer method, of no
+// Kubernetes package, of a field of fn's receiver or of a parameter
+// (r.counter.Add(1), c.seq.Next()): like a package's counter, it is
+// outside the decision and a call run again changes it again. A client's
+// or recorder's method, a value method (a logger's) are not.
+func fieldPointerMethod(r retries, fn ast.Node, sel *ast.SelectorExpr, v *types.Var) bool {
+	var ft *ast.FuncType
+	recv := false
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+		recv = f.Recv != nil && v.Pos() >= f.Recv.Pos() && v.Pos() < f.Recv.End()
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	if _, id := ast.Unparen(sel.X).(*ast.Ident); id && recv {
+		return false // the reconciler's own method (r.Get, r.next)
+	}
+	inSig := recv || (ft != nil && v.Pos() >= ft.Pos() && v.Pos() < ft.End())
+	m, ok := r.pass.TypesInfo.Selections[sel].Obj().(*types.Func)
+	if !inSig || !ok || m.Pkg() == nil || strings.Contains(m.Pkg().Path(), "k8s.io/") {
+		return false
+	}
+	_, ptr := m.Type().(*types.Signature).Recv().Type().(*types.Pointer)
+	return ptr
 }
 
 // onceWhy says why call, at the end of stack, cannot be made once: in a
@@ -148,7 +181,8 @@ func onceType(r retries, call *ast.CallExpr) (string, string) {
 }
 
 // onceName is the OnceValue's variable: the call's receiver and method
-// (tokensAdd), not a name the function or an earlier call takes.
+// (tokensAdd; a field's, counterAdd), not a name the function or an
+// earlier call takes.
 func onceName(r retries, call *ast.CallExpr, taken map[string]bool) string {
 	sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	base := "once"
@@ -156,6 +190,9 @@ func onceName(r retries, call *ast.CallExpr, taken map[string]bool) string {
 		m := []rune(sel.Sel.Name)
 		m[0] = unicode.ToUpper(m[0])
 		base = v.Name() + string(m)
+		if f, ok := ast.Unparen(sel.X).(*ast.SelectorExpr); ok {
+			base = f.Sel.Name + string(m) // r.counter.Add: counterAdd
+		}
 	}
 	name := base
 	for i := 2; taken[name] || r.text().declaredInFunc(name) || r.text().nameTaken(name); i++ {
