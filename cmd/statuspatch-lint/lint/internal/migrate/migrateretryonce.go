@@ -88,7 +88,11 @@ func handsOut(r retries, fn ast.Node, call *ast.CallExpr) bool {
 	if !ok {
 		return false
 	}
-	if s := r.pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+	s := r.pass.TypesInfo.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return false
+	}
+	if m, ok := s.Obj().(*types.Func); ok && readsOnly(m) {
 		return false
 	}
 	v := rootVar(r, sel.X)
@@ -99,6 +103,23 @@ func handsOut(r retries, fn ast.Node, call *ast.CallExpr) bool {
 		return true
 	}
 	return fieldPointerMethod(r, fn, sel, v)
+}
+
+// readerPackages hold types whose methods only read what they are given
+// and their receiver (a compiled regexp, a time, a URL): a call run again
+// by a Retry attempt changes nothing, so it is neither made once nor a
+// reason to keep the write.
+var readerPackages = map[string]bool{"regexp": true, "time": true, "net/url": true, "net/netip": true}
+
+// readsOnly reports whether m is a method of readerPackages, of a
+// Kubernetes package or of logr (a log line an attempt repeats, as
+// retry.RetryOnConflict's closure repeated it).
+func readsOnly(m *types.Func) bool {
+	if m.Pkg() == nil {
+		return false
+	}
+	path := m.Pkg().Path()
+	return readerPackages[path] || strings.Contains(path, "k8s.io/") || strings.HasPrefix(path, "github.com/go-logr/")
 }
 
 // fieldPointerMethod reports whether sel is a pointer method, of no
