@@ -319,6 +319,9 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		}
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.text().indent(m.anchor.Pos()) + ctor)})
 	} else {
+		if f, imp, ok := itemFetch(m, qual, p.Type, name, owner); ok {
+			ctor, fetchImport, fetched = f, imp, true // in place of the item's base (migrateitemfetch.go)
+		}
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
 	}
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))
@@ -368,7 +371,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	if m.fetch != nil && m.retry == nil {
 		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
 	}
-	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how + m.lateNote(), TextEdits: edits}, ""
+	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how + m.lateNote() + flushNote(m), TextEdits: edits}, ""
 }
 
 // isStatusWrite reports whether call is c.Status().Update, Patch or Apply.

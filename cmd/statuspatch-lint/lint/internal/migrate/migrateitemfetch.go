@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,10 +27,10 @@ import (
 
 // itemFetch is the text making the item's patcher with a fresh read and
 // handling its error as the write's statement does, and the import of
-// controller-runtime's client it needs; ok false where the write's
-// statement is not if err := write; err != nil {...}, or its body names
-// a local declared after the item (the patcher is then New's, over the
-// listed copy).
+// controller-runtime's client it needs; ok false where the write's error
+// is handled in no form of fetchHandler's, or its handling names a local
+// declared after the item (the patcher is then New's, over the listed
+// copy).
 func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.TextEdit, bool) {
 	if !m.item || m.retry == nil || m.anchor == nil {
 		return "", nil, false
@@ -37,31 +38,21 @@ func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.Te
 	if r := (retries{migration: m, plan: m.retry}); !r.readsStatus() && len(m.retry.once) == 0 {
 		return "", nil, false // decided from what the status does not hold: New's copy does
 	}
-	is, ok := m.retry.write.(*ast.IfStmt)
-	if !ok || is.Else != nil || is.Init == nil || !containsNode(is.Init, m.call) {
+	h, ok := fetchHandler(m)
+	if !ok {
 		return "", nil, false
 	}
-	as, ok := is.Init.(*ast.AssignStmt)
-	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != m.call {
-		return "", nil, false
-	}
-	errID, ok := as.Lhs[0].(*ast.Ident)
-	cond, ok2 := is.Cond.(*ast.BinaryExpr)
-	if !ok || !ok2 || cond.Op != token.NEQ || types.ExprString(cond.X) != errID.Name || types.ExprString(cond.Y) != "nil" {
-		return "", nil, false
-	}
-	if sc := m.blockScope(m.anchor); sc == nil || sc.Lookup(errID.Name) != nil {
-		return "", nil, false // a := of the error there would clash
-	}
-	later := false // the body names a local declared after the item: not yet there
-	ast.Inspect(is.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pos() > m.anchor.End() && v.Pos() < is.Pos() {
-				later = true
+	later := false // the handling names a local declared after the item: not yet there
+	for _, n := range h.names {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pos() > m.anchor.End() && v.Pos() < h.at.Pos() {
+					later = true
+				}
 			}
-		}
-		return !later
-	})
+			return !later
+		})
+	}
 	if later {
 		return "", nil, false
 	}
@@ -69,39 +60,204 @@ func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.Te
 	if why != "" {
 		return "", nil, false
 	}
-	body, ok := stmtSource(m.pass, is.Body)
-	if !ok {
-		return "", nil, false
-	}
-	if nl := strings.IndexByte(body, '\n'); nl > 0 {
-		body = "{" + body[nl:] // the brace's line's comment is the write's
-	}
 	in := m.text().indent(m.anchor.Pos())
 	obj := objText(m.obj)
-	text := name + ", " + errID.Name + " := " + qual + "Fetch" + typ + "Into(" + types.ExprString(m.call.Args[0]) + ", " + m.clientText + ", " + cq + "ObjectKeyFromObject(" + obj + "), " + obj + opts + ")\n" +
-		in + "if " + errID.Name + " != nil " + reindent(body, m.text().indent(is.Pos()), in)
-	return text, imp, true
+	fetch := qual + "Fetch" + typ + "Into(" + types.ExprString(m.call.Args[0]) + ", " + m.clientText + ", " + cq + "ObjectKeyFromObject(" + obj + "), " + obj + opts + ")"
+	text := name + ", " + h.err + " := " + fetch + "\n"
+	if !h.define {
+		text = "var " + name + " *" + qual + typ + "\n" + in + name + ", " + h.err + " = " + fetch + "\n"
+	}
+	return text + in + "if " + h.err + " != nil " + h.body(in), imp, true
 }
 
-// reindent moves text's lines after the first from the indent from to to.
-func reindent(text, from, to string) string {
-	out := []byte{}
-	for i := 0; i < len(text); i++ {
-		out = append(out, text[i])
-		if text[i] == '\n' && len(text[i+1:]) >= len(from) && text[i+1:i+1+len(from)] == from {
-			out = append(out, to...)
-			i += len(from)
+// An itemHandler is how the Fetch's error is handled, from the write's.
+type itemHandler struct {
+	err    string         // the error's name
+	define bool           // the Fetch declares it (:=); else it is assigned, with the patcher declared before
+	block  *ast.BlockStmt // the write's if's body, the Fetch's; nil: lines
+	lines  []string       // the body's statements, without indent
+	names  []ast.Node     // what the body names
+	at     ast.Node       // the write's handling
+	m      *migration
+	from   string // block's indent
+	cont   bool   // continue after block: the write's statement ends its loop's body
+}
+
+// fetchHandler finds the write's error handling, for each form of it:
+// `if err := write; err != nil {...}`; `err = write` then `if err != nil
+// {...}`; `errs = append(errs, write)` ending its loop's body; `return
+// <zeros>, write`. A body that does not leave (errs = append(...)) gets
+// a continue where the write's statement ends its loop's body, as
+// nothing after it ran when the write failed; elsewhere ok is false.
+func fetchHandler(m *migration) (itemHandler, bool) {
+	h := itemHandler{m: m, at: m.retry.write}
+	r := retries{migration: m, plan: m.retry}
+	list, at := r.writeList()
+	if at < 0 {
+		return h, false
+	}
+	sameList := slices.Contains(list, m.anchor)
+	endsLoop := sameList && at == len(list)-1 && r.loopBody(list)
+	free := func(n string) bool {
+		sc := m.blockScope(m.anchor)
+		if sc == nil {
+			return false
+		}
+		_, o := sc.LookupParent(n, m.anchor.Pos())
+		return o == nil
+	}
+	switch w := m.retry.write.(type) {
+	case *ast.IfStmt:
+		as, ok := w.Init.(*ast.AssignStmt)
+		if !ok || w.Else != nil || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != ast.Expr(m.call) {
+			return h, false
+		}
+		v := identOf(m.pass, as.Lhs[0])
+		if v == nil || !r.isNotNil(w.Cond, v) {
+			return h, false
+		}
+		if sc := m.blockScope(m.anchor); sc == nil || sc.Lookup(v.Name()) != nil {
+			return h, false // a := of the error there would clash
+		}
+		h.err, h.define, h.block = v.Name(), true, w.Body
+	case *ast.AssignStmt:
+		if len(w.Lhs) != 1 || len(w.Rhs) != 1 {
+			return h, false
+		}
+		if ast.Unparen(w.Rhs[0]) == ast.Expr(m.call) && w.Tok == token.ASSIGN && at+1 < len(list) {
+			// err = write, then if err != nil {...}
+			v := identOf(m.pass, w.Lhs[0])
+			is, ok := list[at+1].(*ast.IfStmt)
+			if v == nil || !ok || is.Init != nil || is.Else != nil || !r.isNotNil(is.Cond, v) {
+				return h, false
+			}
+			sc := m.blockScope(m.anchor)
+			h.err, h.block, h.at = v.Name(), is.Body, is
+			h.define = sc != nil && sc.Lookup(v.Name()) == v
+			endsLoop = sameList && at+1 == len(list)-1 && r.loopBody(list)
+			break
+		}
+		call, ok := ast.Unparen(w.Rhs[0]).(*ast.CallExpr)
+		if !ok || !isBuiltin(m.pass, call.Fun, "append") || len(call.Args) != 2 || ast.Unparen(call.Args[1]) != ast.Expr(m.call) ||
+			types.ExprString(call.Args[0]) != types.ExprString(w.Lhs[0]) || !endsLoop || !free("err") {
+			return h, false
+		}
+		// errs = append(errs, write), the last of its loop's body
+		h.err, h.define, h.names = "err", true, []ast.Node{w.Lhs[0]}
+		h.lines = []string{m.text().source(w.Lhs[0]) + " = append(" + m.text().source(call.Args[0]) + ", err)", "continue"}
+		return h, true
+	case *ast.ReturnStmt:
+		zeros, _, ok := r.writeErrReturn(w)
+		if !ok || !free("err") || slices.ContainsFunc(zeros, func(z ast.Expr) bool { return !r.fixedValue(z) }) {
+			return h, false
+		}
+		h.err, h.define = "err", true
+		h.lines = []string{"return " + r.exprsText(append(slices.Clip(zeros), ast.NewIdent("err")))}
+		return h, true
+	default:
+		return h, false
+	}
+	h.names = []ast.Node{h.block}
+	h.from = m.text().indent(h.at.Pos())
+	if !sameList && branches(h.block) {
+		return h, false // a break or continue of another construct than the anchor's
+	}
+	if !leaves(h.block) {
+		if !endsLoop {
+			return h, false
+		}
+		h.cont = true
+	}
+	return h, true
+}
+
+// body is the handling's text at the indent in.
+func (h itemHandler) body(in string) string {
+	if h.block == nil {
+		return "{\n" + in + "\t" + strings.Join(h.lines, "\n"+in+"\t") + "\n" + in + "}"
+	}
+	text, _ := h.m.text().moved(h.block, h.from, in)
+	if nl := strings.IndexByte(text, '\n'); nl > 0 {
+		text = "{" + text[nl:] // the brace's line's comment is the write's
+	}
+	if h.cont {
+		text = strings.TrimSuffix(text, "}") + "\tcontinue\n" + in + "}"
+	}
+	return text
+}
+
+// writeList is the statement list holding the write's statement, and
+// its index there (-1: none).
+func (r retries) writeList() ([]ast.Stmt, int) {
+	for _, l := range r.enclosingLists() {
+		if i := slices.Index(l, r.plan.write); i >= 0 {
+			return l, i
 		}
 	}
-	return string(out)
+	return nil, -1
 }
 
-// stmtSource is s's text in its file.
-func stmtSource(pass *analysis.Pass, s ast.Stmt) (string, bool) {
-	tf := pass.Fset.File(s.Pos())
-	src, err := pass.ReadFile(tf.Name())
-	if err != nil {
-		return "", false
+// loopBody reports whether list is the body of a for or range statement.
+func (r retries) loopBody(list []ast.Stmt) bool {
+	for i, n := range r.path {
+		b, ok := n.(*ast.BlockStmt)
+		if !ok || i+1 >= len(r.path) || len(b.List) == 0 || len(b.List) != len(list) || b.List[0] != list[0] {
+			continue
+		}
+		switch l := r.path[i+1].(type) {
+		case *ast.ForStmt:
+			return l.Body == b
+		case *ast.RangeStmt:
+			return l.Body == b
+		}
+		return false
 	}
-	return string(src[tf.Offset(s.Pos()):tf.Offset(s.End())]), true
+	return false
+}
+
+// leaves reports whether b's last statement leaves it: a return, a
+// branch, a call of panic.
+func leaves(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := s.X.(*ast.CallExpr)
+		id, isID := ast.Expr(nil), false
+		if ok {
+			id = call.Fun
+			_, isID = id.(*ast.Ident)
+		}
+		return isID && id.(*ast.Ident).Name == "panic"
+	}
+	return false
+}
+
+// isBuiltin reports whether fun names the builtin function name.
+func isBuiltin(pass *analysis.Pass, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := pass.TypesInfo.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
+// branches reports whether b holds a break, continue or goto outside a
+// function literal.
+func branches(b *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }

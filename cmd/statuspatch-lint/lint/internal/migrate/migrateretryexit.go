@@ -29,6 +29,12 @@ type skipExit struct {
 	is func(r retries, n ast.Node, s, write ast.Stmt) bool
 	// text is what the exit becomes in mutate ("" leaves it as it is).
 	text string
+	// direct: also an exit of a write of the function's own object, not
+	// only of a List item's or a helper's (r.item, r.exits).
+	direct bool
+	// returnsError: the exit becomes mutate's return of its own error
+	// (the last of its results), in place of text.
+	returnsError bool
 }
 
 // skipExits is the table.
@@ -38,18 +44,20 @@ var skipExits = []skipExit{
 	// `return nil` of a function returning only an error, whose last
 	// statement is `return <write>`: Retry's nil is that return's.
 	{name: "return nil", is: returnsNil},
+	// `return <zeros>, err` where the write's error is returned the
+	// same way (migrateretryerr.go): mutate's `return err`, which Retry
+	// returns unchanged to the write's error path.
+	{name: "error return", is: returnsErr, direct: true, returnsError: true},
 }
 
 // exitOf is the entry n is an exit of, for a List item's decision
 // (exitChanged checks, once the decision is known, that the object is
 // unchanged on the way to it).
 func (r retries) exitOf(n ast.Node, s, write ast.Stmt) *skipExit {
-	if !r.item && !r.exits || !r.writeSkippable(write) {
-		return nil
-	}
 	for i := range skipExits {
-		if skipExits[i].is(r, n, s, write) {
-			return &skipExits[i]
+		e := &skipExits[i]
+		if (e.direct || r.item || r.exits) && e.is(r, n, s, write) {
+			return e
 		}
 	}
 	return nil
@@ -80,7 +88,7 @@ func (r retries) writeSkippable(write ast.Stmt) bool {
 // the loop whose body the write's statement is last in.
 func continues(r retries, n ast.Node, s, write ast.Stmt) bool {
 	br, ok := n.(*ast.BranchStmt)
-	if !ok || br.Tok != token.CONTINUE || br.Label != nil || nestedLoop(s, n) {
+	if !ok || br.Tok != token.CONTINUE || br.Label != nil || nestedLoop(s, n) || !r.writeSkippable(write) {
 		return false
 	}
 	var body *ast.BlockStmt
@@ -108,7 +116,7 @@ func continues(r retries, n ast.Node, s, write ast.Stmt) bool {
 func returnsNil(r retries, n ast.Node, s, write ast.Stmt) bool {
 	ret, ok := n.(*ast.ReturnStmt)
 	w, isRet := write.(*ast.ReturnStmt)
-	if !ok || !isRet || len(ret.Results) != 1 || !isNil(ret.Results[0]) {
+	if !ok || !isRet || len(ret.Results) != 1 || !isNil(ret.Results[0]) || !r.writeSkippable(write) {
 		return false
 	}
 	var body *ast.BlockStmt
@@ -230,16 +238,19 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 // mutate; all also lists those that stay as they are.
 func (r retries) exitTexts(p *retryPlan, all bool) map[ast.Node]string {
 	out := map[ast.Node]string{}
-	if !r.item && !r.exits {
-		return out
-	}
 	for _, s := range p.stmts {
 		ast.Inspect(s, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.FuncLit:
 				return false
 			case *ast.BranchStmt, *ast.ReturnStmt:
-				if e := r.exitOf(n, s, p.write); e != nil && (all || e.text != "") {
+				e := r.exitOf(n, s, p.write)
+				switch {
+				case e == nil:
+				case e.returnsError:
+					ret := n.(*ast.ReturnStmt)
+					out[n] = "return " + r.text().source(ret.Results[len(ret.Results)-1])
+				case all || e.text != "":
 					out[n] = e.text
 				}
 			}
@@ -292,6 +303,9 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
+			if why = r.errExitWhy(n, write); why != "" {
+				break // the write's error is returned (migrateretryerr.go)
+			}
 			why = fmt.Sprintf("the return at %s leaves %s, which mutate's return cannot", r.where(n.Pos()), r.funcText())
 			if last := len(n.Results) - 1; last >= 0 && !isError(r.pass.TypesInfo.TypeOf(n.Results[last])) {
 				// spark-operator's predicate: return false, its answer.
@@ -301,6 +315,8 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 			}
 		case *ast.BranchStmt:
 			why = fmt.Sprintf("the %s at %s skips more than the write, which mutate's return nil cannot", n.Tok, r.where(n.Pos()))
+		case *ast.DeferStmt:
+			why = fmt.Sprintf("the defer at %s would run when Retry's function returns, on each attempt, not when %s does", r.where(n.Pos()), r.funcText())
 		case *ast.CallExpr:
 			if isStatusWrite(n) || r.moved[n] {
 				why = fmt.Sprintf("the write at %s would run again on each retry", r.where(n.Pos()))

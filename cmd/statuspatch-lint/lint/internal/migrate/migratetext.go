@@ -219,3 +219,14 @@ func (si text) deleteStmt(s ast.Stmt) analysis.TextEdit {
 	}
 	return analysis.TextEdit{Pos: from, End: to}
 }
+
+// moved is n's text in its file with its lines after the first moved
+// from the indent from to the indent to.
+func (si text) moved(n ast.Node, from, to string) (string, bool) {
+	tf := si.pass.Fset.File(n.Pos())
+	src, err := si.pass.ReadFile(tf.Name())
+	if err != nil {
+		return "", false
+	}
+	return strings.ReplaceAll(string(src[tf.Offset(n.Pos()):tf.Offset(n.End())]), "\n"+from, "\n"+to), true
+}

@@ -1,0 +1,112 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+)
+
+// A write whose decision reads the status but cannot move into Retry
+// (issue 80: "-fix prints what it did to each finding") is a Flush with
+// its decision before it, as the handwritten write had it: under a
+// manager a refused Flush returns the 409 as the write did, and the next
+// reconcile decides again. The fix's message says so, naming the lines
+// the decision stays on and what keeps it out of Retry's function.
+
+// flushNote is what a plain Flush's message adds for a write of the
+// function's own object whose decision, read from its status, stays
+// before the Flush; "" for a write whose decision moved or reads no
+// status, or that is no such write (a helper's, an apply, a deferred
+// write, a List item, which say their own).
+func flushNote(m *migration) string {
+	if m.retry != nil || m.item || m.helper != nil || m.apply != nil || inDefer(m.path) {
+		return ""
+	}
+	r := retries{migration: m}
+	write := r.enclosingStmt()
+	if write == nil {
+		return ""
+	}
+	var list []ast.Stmt
+	at := -1
+	for _, l := range r.enclosingLists() {
+		if i := slices.Index(l, write); i >= 0 {
+			list, at = l, i
+			break
+		}
+	}
+	from := at
+	for from > 0 && !r.lifeMark(list[from-1]) {
+		from--
+	}
+	if from < 0 || from == at {
+		return ""
+	}
+	decision := list[from:at]
+	var nodes []ast.Node
+	for _, s := range decision {
+		nodes = append(nodes, s)
+	}
+	if !r.statusRead(nodes, r.obj, map[*types.Func]bool{}) {
+		return ""
+	}
+	why := ""
+	for i := len(decision) - 1; i >= 0 && why == ""; i-- {
+		if !r.movable(decision[i], write) {
+			why = r.stopWhy(decision[i], write)
+		}
+	}
+	if why == "" {
+		why = r.planWhy(decision)
+	}
+	tf := m.pass.Fset.File(decision[0].Pos())
+	a, b := tf.Line(decision[0].Pos()), tf.Line(decision[len(decision)-1].End())
+	lines := fmt.Sprintf("lines %d-%d", a, b)
+	if a == b {
+		lines = fmt.Sprintf("line %d", a)
+	}
+	return fmt.Sprintf("; its decision, %s, stays before Flush: %s; a conflict is re-decided by the next reconcile", lines, why)
+}
+
+// lifeMark reports whether s is where the patcher holds the object as
+// read or written: the anchor, the Get and its check, a late base, a
+// statement the fix drops, a re-read made a Fetch.
+func (r retries) lifeMark(s ast.Stmt) bool {
+	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) {
+		return true
+	}
+	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
+		if f != nil && (f.get == s || f.ifStmt != nil && ast.Stmt(f.ifStmt) == s) {
+			return true
+		}
+	}
+	return false
+}
+
+// planWhy says why a decision of statements that may each run in mutate
+// did not move: what planRetry's checks say, or a name it declares that
+// is used after it.
+func (r retries) planWhy(decision []ast.Stmt) string {
+	if p := r.block(); p != nil {
+		for _, w := range []string{r.exitChanged(p), headWhy(r, p), outerWhy(r, p)} {
+			if w != "" {
+				return w
+			}
+		}
+	}
+	from, to := decision[0].Pos(), decision[len(decision)-1].End()
+	fn := r.enclosingFunc()
+	for id, obj := range r.pass.TypesInfo.Uses {
+		if d := obj.Pos(); d >= from && d < to && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() {
+			return fmt.Sprintf("it declares %s at %s, used after it at %s, which a declaration inside Retry's function would hide", obj.Name(), r.where(d), r.where(id.Pos()))
+		}
+	}
+	if r.capturesStatus(&retryPlan{stmts: decision, write: r.enclosingStmt()}) {
+		return fmt.Sprintf("it uses a value taken from %s's status before it, which Retry's function would write again after a conflict", r.obj.Name())
+	}
+	if !r.freshAt(decision[0]) {
+		return fmt.Sprintf("%s at %s is not what the patcher made at %s holds (Retry would refuse the changes before it as pending)", r.obj.Name(), r.where(from), r.where(r.anchor.Pos()))
+	}
+	return fmt.Sprintf("the statements at %s cannot run again inside it", r.where(from))
+}
