@@ -98,9 +98,9 @@ func fetchHandler(m *migration) (itemHandler, bool) {
 	}
 	sameList := slices.Contains(list, m.anchor)
 	endsLoop := sameList && at == len(list)-1 && r.loopBody(list)
-	free := func(n string) bool {
+	free := func(n string) bool { // not declared where the Fetch's := is, nor seen there
 		sc := m.blockScope(m.anchor)
-		if sc == nil {
+		if sc == nil || sc.Lookup(n) != nil {
 			return false
 		}
 		_, o := sc.LookupParent(n, m.anchor.Pos())
@@ -128,7 +128,7 @@ func fetchHandler(m *migration) (itemHandler, bool) {
 			// err = write, then if err != nil {...}
 			v := identOf(m.pass, w.Lhs[0])
 			is, ok := list[at+1].(*ast.IfStmt)
-			if v == nil || !ok || is.Init != nil || is.Else != nil || !r.isNotNil(is.Cond, v) {
+			if v == nil || v.Pos() > m.anchor.Pos() || !ok || is.Init != nil || is.Else != nil || !r.isNotNil(is.Cond, v) {
 				return h, false
 			}
 			sc := m.blockScope(m.anchor)

@@ -76,8 +76,8 @@ func (r retries) errReturn(write ast.Stmt) (*ast.ReturnStmt, *types.Var) {
 		if v == nil || !r.isNotNil(w.Cond, v) || len(w.Body.List) != 1 {
 			return nil, nil
 		}
-		if ret, ok := w.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) > 0 {
-			return ret, v
+		if ret, ok := w.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) > 0 && isError(r.pass.TypesInfo.TypeOf(ret.Results[len(ret.Results)-1])) {
+			return ret, v // an error returned, changed or not
 		}
 	}
 	return nil, nil

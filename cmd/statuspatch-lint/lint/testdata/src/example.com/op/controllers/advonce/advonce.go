@@ -91,7 +91,7 @@ func (r *R) multi(ctx context.Context, key client.ObjectKey) error {
 		}
 		w.Status.Size = n
 	}
-	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: its decision cannot move into Retry as written: the call names\.Next at line 88 would run again on each attempt`
 }
 
 // A generic method.
