@@ -308,20 +308,17 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		return nil, why
 	}
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, objText(m.obj), owner)
-	var edits []analysis.TextEdit      // the first is where the command says the fix is
-	var fetchImport *analysis.TextEdit // controller-runtime's client, for an item's Fetch
-	fetched := false
+	var edits []analysis.TextEdit // the first is where the command says the fix is
+	// A List item decided from its status is read fresh (migrateitemfetch.go).
+	f, fetchImport, fetched := itemFetch(m, qual, p.Type, name, owner)
+	if fetched {
+		ctor = f
+	}
 	if m.fetch != nil {
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)
 	} else if m.keep {
-		if f, imp, ok := itemFetch(m, qual, p.Type, name, owner); ok {
-			ctor, fetchImport, fetched = f, imp, true // a List item decided from its status (migrateitemfetch.go)
-		}
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.text().indent(m.anchor.Pos()) + ctor)})
 	} else {
-		if f, imp, ok := itemFetch(m, qual, p.Type, name, owner); ok {
-			ctor, fetchImport, fetched = f, imp, true // in place of the item's base (migrateitemfetch.go)
-		}
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
 	}
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))

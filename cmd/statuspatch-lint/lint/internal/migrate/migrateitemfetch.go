@@ -32,7 +32,7 @@ import (
 // declared after the item (the patcher is then New's, over the listed
 // copy).
 func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.TextEdit, bool) {
-	if !m.item || m.retry == nil || m.anchor == nil {
+	if !m.item || m.retry == nil || m.anchor == nil || m.fetch != nil {
 		return "", nil, false
 	}
 	if r := (retries{migration: m, plan: m.retry}); !r.readsStatus() && len(m.retry.once) == 0 {
