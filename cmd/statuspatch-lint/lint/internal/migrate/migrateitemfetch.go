@@ -92,12 +92,12 @@ type itemHandler struct {
 func fetchHandler(m *migration) (itemHandler, bool) {
 	h := itemHandler{m: m, at: m.retry.write}
 	r := retries{migration: m, plan: m.retry}
-	list, at := r.writeList()
+	list, at := writeList(r)
 	if at < 0 {
 		return h, false
 	}
 	sameList := slices.Contains(list, m.anchor)
-	endsLoop := sameList && at == len(list)-1 && r.loopBody(list)
+	endsLoop := sameList && at == len(list)-1 && loopBody(r, list)
 	free := func(n string) bool { // not declared where the Fetch's := is, nor seen there
 		sc := m.blockScope(m.anchor)
 		if sc == nil || sc.Lookup(n) != nil {
@@ -113,7 +113,7 @@ func fetchHandler(m *migration) (itemHandler, bool) {
 			return h, false
 		}
 		v := identOf(m.pass, as.Lhs[0])
-		if v == nil || !r.isNotNil(w.Cond, v) {
+		if v == nil || !isNotNil(m.pass, w.Cond, v) {
 			return h, false
 		}
 		if sc := m.blockScope(m.anchor); sc == nil || sc.Lookup(v.Name()) != nil {
@@ -128,13 +128,13 @@ func fetchHandler(m *migration) (itemHandler, bool) {
 			// err = write, then if err != nil {...}
 			v := identOf(m.pass, w.Lhs[0])
 			is, ok := list[at+1].(*ast.IfStmt)
-			if v == nil || v.Pos() > m.anchor.Pos() || !ok || is.Init != nil || is.Else != nil || !r.isNotNil(is.Cond, v) {
+			if v == nil || v.Pos() > m.anchor.Pos() || !ok || is.Init != nil || is.Else != nil || !isNotNil(m.pass, is.Cond, v) {
 				return h, false
 			}
 			sc := m.blockScope(m.anchor)
 			h.err, h.block, h.at = v.Name(), is.Body, is
 			h.define = sc != nil && sc.Lookup(v.Name()) == v
-			endsLoop = sameList && at+1 == len(list)-1 && r.loopBody(list)
+			endsLoop = sameList && at+1 == len(list)-1 && loopBody(r, list)
 			break
 		}
 		call, ok := ast.Unparen(w.Rhs[0]).(*ast.CallExpr)
@@ -147,12 +147,12 @@ func fetchHandler(m *migration) (itemHandler, bool) {
 		h.lines = []string{m.text().source(w.Lhs[0]) + " = append(" + m.text().source(call.Args[0]) + ", err)", "continue"}
 		return h, true
 	case *ast.ReturnStmt:
-		zeros, _, ok := r.writeErrReturn(w)
-		if !ok || !free("err") || slices.ContainsFunc(zeros, func(z ast.Expr) bool { return !r.fixedValue(z) }) {
+		e, ok := errPathOf(r, w)
+		if !ok || !e.exact || !e.fixed() || !free("err") {
 			return h, false
 		}
 		h.err, h.define = "err", true
-		h.lines = []string{"return " + r.exprsText(append(slices.Clip(zeros), ast.NewIdent("err")))}
+		h.lines = []string{"return " + exprsText(m.text(), append(slices.Clip(e.zeros), ast.NewIdent("err")))}
 		return h, true
 	default:
 		return h, false
@@ -188,7 +188,7 @@ func (h itemHandler) body(in string) string {
 
 // writeList is the statement list holding the write's statement, and
 // its index there (-1: none).
-func (r retries) writeList() ([]ast.Stmt, int) {
+func writeList(r retries) ([]ast.Stmt, int) {
 	for _, l := range r.enclosingLists() {
 		if i := slices.Index(l, r.plan.write); i >= 0 {
 			return l, i
@@ -198,7 +198,7 @@ func (r retries) writeList() ([]ast.Stmt, int) {
 }
 
 // loopBody reports whether list is the body of a for or range statement.
-func (r retries) loopBody(list []ast.Stmt) bool {
+func loopBody(r retries, list []ast.Stmt) bool {
 	for i, n := range r.path {
 		b, ok := n.(*ast.BlockStmt)
 		if !ok || i+1 >= len(r.path) || len(b.List) == 0 || len(b.List) != len(list) || b.List[0] != list[0] {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
@@ -27,78 +29,82 @@ import (
 // that is not nil there (neverNil).
 func returnsErr(r retries, n ast.Node, s, write ast.Stmt) bool {
 	ret, ok := n.(*ast.ReturnStmt)
-	if !ok || len(ret.Results) == 0 {
+	e, hands := errPathOf(r, write)
+	if !ok || !hands || !e.exact || len(ret.Results) != len(e.zeros)+1 || !e.fixed() {
 		return false
 	}
-	zeros, _, ok := r.writeErrReturn(write)
-	if !ok || len(zeros) != len(ret.Results)-1 {
-		return false
-	}
-	for i, z := range zeros {
-		if types.ExprString(z) != types.ExprString(ret.Results[i]) || !r.fixedValue(z) {
+	for i, z := range e.zeros {
+		if types.ExprString(z) != types.ExprString(ret.Results[i]) {
 			return false
 		}
 	}
-	return r.neverNil(ret, s)
+	return e.neverNil(ret, s)
 }
 
-// writeErrReturn is the values the write's statement returns with its
-// error, that error last and unchanged: `if err := <write>; err != nil {
-// return <zeros>, err }` or `return <zeros>, <write>`; ok false when it
-// is not so (errReturn: the return, where the error is returned changed).
-func (r retries) writeErrReturn(write ast.Stmt) ([]ast.Expr, *ast.ReturnStmt, bool) {
-	ret, v := r.errReturn(write)
-	if ret == nil {
-		return nil, nil, false
-	}
-	last := ast.Unparen(ret.Results[len(ret.Results)-1])
-	if last != ast.Expr(r.call) && (v == nil || identOf(r.pass, last) != v) {
-		return nil, ret, false
-	}
-	return ret.Results[:len(ret.Results)-1], ret, true
+// An errPath is how the write's statement hands on the write's error:
+// `if err := <write>; err != nil { return <zeros>, err }` or `return
+// <zeros>, <write>`.
+type errPath struct {
+	r     retries
+	ret   *ast.ReturnStmt // the return the error goes to
+	zeros []ast.Expr      // the values returned with it
+	exact bool            // the error is returned unchanged, last
 }
 
-// errReturn is the return the write's statement hands the write's error
-// to, and the error's variable: `if err := <write>; err != nil { return
-// ... }`, or `return ..., <write>` (no variable).
-func (r retries) errReturn(write ast.Stmt) (*ast.ReturnStmt, *types.Var) {
+// errPathOf finds the write's error path; false when the write's
+// statement hands its error to no return of an error.
+func errPathOf(r retries, write ast.Stmt) (errPath, bool) {
+	e := errPath{r: r}
+	var v *types.Var
 	switch w := write.(type) {
 	case *ast.ReturnStmt:
 		if n := len(w.Results); n > 0 && ast.Unparen(w.Results[n-1]) == ast.Expr(r.call) {
-			return w, nil
+			e.ret = w
 		}
 	case *ast.IfStmt:
 		as, ok := w.Init.(*ast.AssignStmt)
 		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != ast.Expr(r.call) || w.Else != nil {
-			return nil, nil
+			return e, false
 		}
-		v := identOf(r.pass, as.Lhs[0])
-		if v == nil || !r.isNotNil(w.Cond, v) || len(w.Body.List) != 1 {
-			return nil, nil
+		v = identOf(r.pass, as.Lhs[0])
+		if v == nil || !isNotNil(r.pass, w.Cond, v) || len(w.Body.List) != 1 {
+			return e, false
 		}
 		if ret, ok := w.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) > 0 && isError(r.pass.TypesInfo.TypeOf(ret.Results[len(ret.Results)-1])) {
-			return ret, v // an error returned, changed or not
+			e.ret = ret // an error returned, changed or not
 		}
 	}
-	return nil, nil
+	if e.ret == nil {
+		return e, false
+	}
+	last := ast.Unparen(e.ret.Results[len(e.ret.Results)-1])
+	e.zeros = e.ret.Results[:len(e.ret.Results)-1]
+	e.exact = last == ast.Expr(r.call) || v != nil && identOf(r.pass, last) == v
+	return e, true
+}
+
+// fixed reports whether the values returned with the error are the same
+// wherever they are evaluated (fixedValue).
+func (e errPath) fixed() bool {
+	return !slices.ContainsFunc(e.zeros, func(z ast.Expr) bool { return !fixedValue(e.r.pass, z) })
 }
 
 // isNotNil reports whether cond is `v != nil`.
-func (r retries) isNotNil(cond ast.Expr, v *types.Var) bool {
+func isNotNil(pass *analysis.Pass, cond ast.Expr, v *types.Var) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	return ok && b.Op == token.NEQ && isNil(b.Y) && identOf(r.pass, b.X) == v
+	return ok && b.Op == token.NEQ && isNil(b.Y) && identOf(pass, b.X) == v
 }
 
 // fixedValue reports whether e is the same value wherever it is
 // evaluated: no call, and no variable but a struct field's key.
-func (r retries) fixedValue(e ast.Expr) bool {
+func fixedValue(pass *analysis.Pass, e ast.Expr) bool {
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr, *ast.FuncLit:
 			ok = false
 		case *ast.Ident:
-			if v, isVar := r.pass.TypesInfo.Uses[n].(*types.Var); isVar && !v.IsField() {
+			if v, isVar := pass.TypesInfo.Uses[n].(*types.Var); isVar && !v.IsField() {
 				ok = false
 			}
 		}
@@ -112,13 +118,14 @@ func (r retries) fixedValue(e ast.Expr) bool {
 // if's body before it, or fmt.Errorf or errors.New. A nil there would be
 // mutate's nil, after which Retry sends what the handwritten code left
 // unsent.
-func (r retries) neverNil(ret *ast.ReturnStmt, s ast.Stmt) bool {
+func (e errPath) neverNil(ret *ast.ReturnStmt, s ast.Stmt) bool {
+	pass := e.r.pass
 	last := ast.Unparen(ret.Results[len(ret.Results)-1])
 	if call, ok := last.(*ast.CallExpr); ok {
-		fn := kube.CalledFunc(r.pass, call)
+		fn := kube.CalledFunc(pass, call)
 		return fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "fmt" && fn.Name() == "Errorf" || fn.Pkg().Path() == "errors" && fn.Name() == "New")
 	}
-	v := identOf(r.pass, last)
+	v := identOf(pass, last)
 	if v == nil || !isError(v.Type()) {
 		return false
 	}
@@ -129,13 +136,13 @@ func (r retries) neverNil(ret *ast.ReturnStmt, s ast.Stmt) bool {
 			return !found
 		}
 		i := slices.Index(is.Body.List, ast.Stmt(ret))
-		if i < 0 || !r.isNotNil(is.Cond, v) {
+		if i < 0 || !isNotNil(pass, is.Cond, v) {
 			return true
 		}
 		found = true
 		for _, b := range is.Body.List[:i] {
 			ast.Inspect(b, func(m ast.Node) bool {
-				if as, ok := m.(*ast.AssignStmt); ok && slices.ContainsFunc(as.Lhs, func(l ast.Expr) bool { return identOf(r.pass, l) == v }) {
+				if as, ok := m.(*ast.AssignStmt); ok && slices.ContainsFunc(as.Lhs, func(l ast.Expr) bool { return identOf(pass, l) == v }) {
 					found = false
 				}
 				return found
@@ -149,33 +156,34 @@ func (r retries) neverNil(ret *ast.ReturnStmt, s ast.Stmt) bool {
 // errExitWhy says why the return n of a decision cannot be mutate's
 // return, when the write hands its error to a return of the function
 // ("" when it does not: stopWhy's words).
-func (r retries) errExitWhy(n *ast.ReturnStmt, write ast.Stmt) string {
-	zeros, ret, ok := r.writeErrReturn(write)
-	if ret == nil {
+func errExitWhy(r retries, n *ast.ReturnStmt, write ast.Stmt) string {
+	e, ok := errPathOf(r, write)
+	if !ok {
 		return ""
 	}
-	at, results := r.where(n.Pos()), r.exprsText(n.Results)
+	t := r.text()
+	at, results, path := r.where(n.Pos()), exprsText(t, n.Results), exprsText(t, e.ret.Results)
 	last := len(n.Results) - 1
 	switch {
-	case !ok:
-		return fmt.Sprintf("the return at %s gives %s's result (%s), and the write's error is returned changed (%s at %s), which mutate's return cannot give both", at, r.funcText(), results, r.exprsText(ret.Results), r.where(ret.Pos()))
-	case len(n.Results) != len(zeros)+1:
+	case !e.exact:
+		return fmt.Sprintf("the return at %s gives %s's result (%s), and the write's error is returned changed (%s at %s), which mutate's return cannot give both", at, r.funcText(), results, path, r.where(e.ret.Pos()))
+	case len(n.Results) != len(e.zeros)+1:
 		return fmt.Sprintf("the return at %s gives %s's result (%s), which mutate's return cannot", at, r.funcText(), results)
 	case isNil(n.Results[last]) || !isError(r.pass.TypesInfo.TypeOf(n.Results[last])):
 		return fmt.Sprintf("the return at %s gives %s's result (%s) with no error, which mutate's return cannot", at, r.funcText(), results)
-	case r.exprsText(n.Results[:last]) != r.exprsText(zeros):
-		return fmt.Sprintf("the return at %s gives %s's result (%s), and the write's error other values (%s at %s), which mutate's return cannot give both", at, r.funcText(), results, r.exprsText(ret.Results), r.where(ret.Pos()))
-	case !slices.ContainsFunc(zeros, func(z ast.Expr) bool { return !r.fixedValue(z) }):
-		return fmt.Sprintf("the return at %s returns %s, which may be nil there (mutate's nil would send what the function left unsent)", at, r.text().source(n.Results[last]))
+	case exprsText(t, n.Results[:last]) != exprsText(t, e.zeros):
+		return fmt.Sprintf("the return at %s gives %s's result (%s), and the write's error other values (%s at %s), which mutate's return cannot give both", at, r.funcText(), results, path, r.where(e.ret.Pos()))
+	case e.fixed():
+		return fmt.Sprintf("the return at %s returns %s, which may be nil there (mutate's nil would send what the function left unsent)", at, t.source(n.Results[last]))
 	}
 	return fmt.Sprintf("the return at %s gives %s's result (%s), values a call or a variable gives, which mutate's return cannot", at, r.funcText(), results)
 }
 
 // exprsText is es as the file writes them, as a return lists them.
-func (r retries) exprsText(es []ast.Expr) string {
+func exprsText(t text, es []ast.Expr) string {
 	var out []string
 	for _, e := range es {
-		out = append(out, r.text().source(e))
+		out = append(out, t.source(e))
 	}
 	return strings.Join(out, ", ")
 }

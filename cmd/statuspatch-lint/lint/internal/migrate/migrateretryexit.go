@@ -303,7 +303,7 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			if why = r.errExitWhy(n, write); why != "" {
+			if why = errExitWhy(r, n, write); why != "" {
 				break // the write's error is returned (migrateretryerr.go)
 			}
 			why = fmt.Sprintf("the return at %s leaves %s, which mutate's return cannot", r.where(n.Pos()), r.funcText())

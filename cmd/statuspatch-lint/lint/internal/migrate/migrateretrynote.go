@@ -37,7 +37,7 @@ func flushNote(m *migration) string {
 		}
 	}
 	from := at
-	for from > 0 && !r.lifeMark(list[from-1]) {
+	for from > 0 && !lifeMark(r, list[from-1]) {
 		from--
 	}
 	if from < 0 || from == at {
@@ -58,7 +58,7 @@ func flushNote(m *migration) string {
 		}
 	}
 	if why == "" {
-		why = r.planWhy(decision)
+		why = planWhy(r, decision)
 	}
 	tf := m.pass.Fset.File(decision[0].Pos())
 	a, b := tf.Line(decision[0].Pos()), tf.Line(decision[len(decision)-1].End())
@@ -72,7 +72,7 @@ func flushNote(m *migration) string {
 // lifeMark reports whether s is where the patcher holds the object as
 // read or written: the anchor, the Get and its check, a late base, a
 // statement the fix drops, a re-read made a Fetch.
-func (r retries) lifeMark(s ast.Stmt) bool {
+func lifeMark(r retries, s ast.Stmt) bool {
 	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) {
 		return true
 	}
@@ -87,7 +87,7 @@ func (r retries) lifeMark(s ast.Stmt) bool {
 // planWhy says why a decision of statements that may each run in mutate
 // did not move: what planRetry's checks say, or a name it declares that
 // is used after it.
-func (r retries) planWhy(decision []ast.Stmt) string {
+func planWhy(r retries, decision []ast.Stmt) string {
 	if p := r.block(); p != nil {
 		for _, w := range []string{r.exitChanged(p), headWhy(r, p), outerWhy(r, p)} {
 			if w != "" {
