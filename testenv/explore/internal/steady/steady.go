@@ -34,7 +34,9 @@
 // work is left, which no writer decides (a Namespace's spec.finalizers,
 // [kubernetes], the namespace lifecycle controller's, which the full
 // API does not run: accurate deletes a SubNamespace's Namespace, which
-// stays Terminating, TestLostWriteOnANamespaceBeingDeleted).
+// stays Terminating, TestLostWriteOnANamespaceBeingDeleted; a Pod bound
+// to a node, in the graceful deletion its kubelet would end,
+// TestLostWriteOnAPodBeingDeleted).
 // Where the history cannot show it (no steady state, the object gone
 // without a deletion asked for first, or created again, held by a
 // writer's finalizer, a value that never comes back), the loss keeps
