@@ -7,7 +7,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
@@ -20,42 +19,23 @@ import (
 // pause=true when pause, each an update of what it read.
 func pauseScenario(pause bool) explore.Scenario {
 	key := types.NamespacedName{Namespace: "ns", Name: "ps-w"}
-	newRec := func(c client.Client, _ client.Reader) reconcile.Reconciler {
-		return reconcile.Func(func(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
-			w := &testv1.Widget{}
-			if err := c.Get(ctx, key, w); err != nil {
-				return reconcile.Result{}, client.IgnoreNotFound(err)
-			}
-			if w.Annotations["mode"] == "done" || w.Annotations["pause"] == "true" {
-				return reconcile.Result{}, nil
-			}
-			old := w.DeepCopy()
-			w.Annotations = map[string]string{"mode": "done"}
-			return reconcile.Result{}, c.Patch(ctx, w, client.MergeFrom(old))
-		})
-	}
-	set := func(kv ...string) func(context.Context, client.Client) error {
-		return func(ctx context.Context, c client.Client) error {
-			w := &testv1.Widget{}
-			if err := c.Get(ctx, key, w); err != nil {
-				return err
-			}
-			for i := 0; i+1 < len(kv); i += 2 {
-				w.Annotations[kv[i]] = kv[i+1]
-			}
-			return c.Update(ctx, w)
-		}
-	}
-	back := set("mode", "a")
+	back := annotate(key, "mode", "a")
 	if pause {
-		back = set("mode", "a", "pause", "true")
+		back = annotate(key, "mode", "a", "pause", "true")
 	}
-	return explore.Scenario{
-		Reconcilers: []explore.Reconciler{{Name: "done", For: &testv1.Widget{}, New: newRec}},
-		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name,
+	return blindScenario("done", &testv1.Widget{}, key, pauseWrite,
+		[]client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name,
 			Annotations: map[string]string{"mode": "a"}}}},
-		Actions: []explore.Action{{Name: "to-x", Run: set("mode", "x")}, {Name: "back", Run: back}},
+		explore.Action{Name: "to-x", Run: annotate(key, "mode", "x")}, explore.Action{Name: "back", Run: back})
+}
+
+// pauseWrite sets mode=done, unless done already or paused.
+func pauseWrite(_ context.Context, _ client.Client, w *testv1.Widget) (bool, error) {
+	if w.Annotations["mode"] == "done" || w.Annotations["pause"] == "true" {
+		return false, nil
 	}
+	w.Annotations = map[string]string{"mode": "done"}
+	return true, nil
 }
 
 // TestLostWriteAsSeenJudgedFresh: the reconciler reads v1 (mode=a) from
@@ -67,19 +47,9 @@ func pauseScenario(pause bool) explore.Scenario {
 // it back unjudged). Without the pause the fresh write sets mode=done
 // too, and nothing is lost (TestLostWriteNotOfValuesAsSeen).
 func TestLostWriteAsSeenJudgedFresh(t *testing.T) {
-	const replay = "!to-x !back done:ns/ps-w@2"
-	for _, tc := range []struct {
-		name  string
-		pause bool
-		lost  string // "": no violation
-	}{
-		{"the fresh read writes the same", false, ""},
-		{"the fresh read writes nothing", true, "Widget ns/ps-w: metadata.annotations.mode written by step 2 (v3) overwritten by step 3 (v4), which had seen only v1 (values as the writer saw them)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			replayLost(t, pauseScenario(tc.pause), explore.Options{Replay: replay}, tc.lost)
-		})
-	}
+	replayLostCases(t, pauseScenario, "!to-x !back done:ns/ps-w@2",
+		lostCase{"the fresh read writes the same", false, ""},
+		lostCase{"the fresh read writes nothing", true, "Widget ns/ps-w: metadata.annotations.mode written by step 2 (v3) overwritten by step 3 (v4), which had seen only v1 (values as the writer saw them)"})
 }
 
 // setBackScenario is ownValuesScenario (the applier owning the label),

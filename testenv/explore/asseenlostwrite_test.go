@@ -7,7 +7,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	testv1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/testenv/explore"
@@ -18,42 +17,22 @@ import (
 // the cache; the user's action to-x sets mode=x, and then back sets it
 // back to a (restore) or to y (not), each an update of what it read.
 func asSeenScenario(restore bool) explore.Scenario {
-	const ns = "ns"
-	key := types.NamespacedName{Namespace: ns, Name: "as-w"}
-	newRec := func(c client.Client, _ client.Reader) reconcile.Reconciler {
-		return reconcile.Func(func(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
-			w := &testv1.Widget{}
-			if err := c.Get(ctx, key, w); err != nil {
-				return reconcile.Result{}, client.IgnoreNotFound(err)
-			}
-			if w.Annotations["mode"] == "done" {
-				return reconcile.Result{}, nil
-			}
-			old := w.DeepCopy()
-			w.Annotations = map[string]string{"mode": "done"}
-			return reconcile.Result{}, c.Patch(ctx, w, client.MergeFrom(old))
-		})
-	}
-	set := func(mode string) func(context.Context, client.Client) error {
-		return func(ctx context.Context, c client.Client) error {
-			w := &testv1.Widget{}
-			if err := c.Get(ctx, key, w); err != nil {
-				return err
-			}
-			w.Annotations["mode"] = mode
-			return c.Update(ctx, w)
-		}
-	}
+	key := types.NamespacedName{Namespace: "ns", Name: "as-w"}
 	back := "y"
 	if restore {
 		back = "a"
 	}
-	return explore.Scenario{
-		Reconcilers: []explore.Reconciler{{Name: "done", For: &testv1.Widget{}, New: newRec}},
-		Objects: []client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "as-w",
+	return blindScenario("done", &testv1.Widget{}, key,
+		func(_ context.Context, _ client.Client, w *testv1.Widget) (bool, error) {
+			if w.Annotations["mode"] == "done" {
+				return false, nil
+			}
+			w.Annotations = map[string]string{"mode": "done"}
+			return true, nil
+		},
+		[]client.Object{&testv1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name,
 			Annotations: map[string]string{"mode": "a"}}}},
-		Actions: []explore.Action{{Name: "to-x", Run: set("x")}, {Name: "back", Run: set(back)}},
-	}
+		explore.Action{Name: "to-x", Run: annotate(key, "mode", "x")}, explore.Action{Name: "back", Run: annotate(key, "mode", back)})
 }
 
 // TestLostWriteNotOfValuesAsSeen: the reconciler reads v1 (mode=a) from
@@ -64,17 +43,7 @@ func asSeenScenario(restore bool) explore.Scenario {
 // version the reconciler read). The same stale read after the user set
 // mode=y at v3 overwrites a value it never saw, and is still reported.
 func TestLostWriteNotOfValuesAsSeen(t *testing.T) {
-	const replay = "!to-x !back done:ns/as-w@2"
-	for _, tc := range []struct {
-		name    string
-		restore bool
-		lost    string // the lost field; "" none
-	}{
-		{"set back to the value seen", true, ""},
-		{"set to another value", false, "metadata.annotations.mode written by step 2 (v3) overwritten by step 3 (v4), which had seen only v1"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			replayLost(t, asSeenScenario(tc.restore), explore.Options{Replay: replay}, tc.lost)
-		})
-	}
+	replayLostCases(t, asSeenScenario, "!to-x !back done:ns/as-w@2",
+		lostCase{"set back to the value seen", true, ""},
+		lostCase{"set to another value", false, "metadata.annotations.mode written by step 2 (v3) overwritten by step 3 (v4), which had seen only v1"})
 }

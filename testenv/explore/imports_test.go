@@ -83,7 +83,9 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // steps and its seed) only the book, and internal/judge (the built-in
 // invariants' table, their judges on records of their own, and a
 // schedule's checks, which record what broke through the Trace the root
-// gives them) only the book and schedule, internal/search (the search over schedules, through the
+// gives them) only the book, schedule and steady (what became of a lost
+// write's values in the steady state: written again, or ended with their
+// object), which imports only the book, internal/search (the search over schedules, through the
 // Runner the root implements) only schedule, and internal/informers (what
 // a manager's informers may serve a cached read, and the cache model that
 // chooses a read's version within it) only the book, served (the
@@ -105,8 +107,9 @@ func TestExploreTestsDoNotImportTheRuntime(t *testing.T) {
 // controllers, the kinds read uncached, the Records) only informers,
 // judge, recmgr and served; internal/violation (what a schedule broke,
 // as the trace records it, and how its violations rank) only judge, for
-// the severities, outcome, for the write at fault, and report, whose
-// order of violations it ranks by; internal/run (the
+// the severities, steady, for a lost write's restoration, outcome, for
+// the write at fault, and report, whose order of violations it ranks
+// by; internal/run (the
 // run of one schedule: its steps, clients, crashes and trace, reading the
 // search through its Explorer interface) sits above them all, the root's
 // only below it: it imports the lower layers it runs on, never progress
@@ -120,7 +123,8 @@ func TestExploreLayers(t *testing.T) {
 	below := map[string]map[string]bool{
 		"internal/recmgr":    {"internal/crinternals": true, "internal/served": true},
 		"internal/schedule":  {"internal/book": true},
-		"internal/judge":     {"internal/book": true, "internal/schedule": true},
+		"internal/judge":     {"internal/book": true, "internal/schedule": true, "internal/steady": true},
+		"internal/steady":    {"internal/book": true},
 		"internal/search":    {"internal/schedule": true},
 		"internal/informers": {"internal/book": true, "internal/served": true, "internal/recmgr": true, "internal/reset": true},
 		"internal/reset":     {"internal/book": true},
@@ -129,13 +133,13 @@ func TestExploreLayers(t *testing.T) {
 		"internal/outcome":   {"internal/informers": true},
 		"internal/intercept": {"internal/crinternals": true, "internal/seeded": true},
 		"internal/setup":     {"internal/informers": true, "internal/judge": true, "internal/recmgr": true, "internal/served": true},
-		"internal/violation": {"internal/judge": true, "internal/outcome": true, "report": true},
+		"internal/violation": {"internal/judge": true, "internal/outcome": true, "internal/steady": true, "report": true},
 		"internal/run": {"internal/book": true, "internal/callsite": true, "internal/crinternals": true, "internal/faults": true,
 			"internal/informers": true, "internal/intercept": true, "internal/judge": true, "internal/outcome": true, "internal/queue": true,
 			"internal/recmgr": true, "internal/reset": true, "internal/schedule": true, "internal/search": true, "internal/seeded": true,
-			"internal/served": true, "internal/setup": true, "internal/violation": true},
+			"internal/served": true, "internal/setup": true, "internal/steady": true, "internal/violation": true},
 	}
-	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "internal/run"} {
+	for _, dir := range []string{"internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/steady", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "internal/run"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.ImportsOnly) {
 			for _, imp := range f.Imports {
 				path, err := strconv.Unquote(imp.Path.Value)
@@ -181,7 +185,7 @@ func TestExploreReceivers(t *testing.T) {
 	const limit = 25
 	fset := token.NewFileSet()
 	counts := map[string]int{}
-	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "internal/run", "report"} {
+	for _, dir := range []string{".", "internal/served", "internal/book", "internal/callsite", "internal/recmgr", "internal/progress", "internal/schedule", "internal/crinternals", "internal/judge", "internal/steady", "internal/search", "internal/informers", "internal/faults", "internal/seeded", "internal/reset", "internal/queue", "internal/outcome", "internal/intercept", "internal/setup", "internal/violation", "internal/run", "report"} {
 		for _, f := range parseDir(t, fset, filepath.FromSlash(dir), false, parser.SkipObjectResolution) {
 			for _, d := range f.Decls {
 				switch d := d.(type) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 	"github.com/statuspatch/statuspatch/testenv/explore/report"
 )
@@ -17,7 +17,7 @@ import (
 // leak in its Also (examples/realops4); the same lost write where its
 // values never come back replaces it, ranked by itself.
 func TestEqualRanksOwnRankFirst(t *testing.T) {
-	ended := &judge.Restoration{Version: 9, Step: 14, Ended: true}
+	ended := &steady.Restoration{Version: 9, Step: 14, Ended: true}
 	about := violation.Detail{Object: "NodeClaim default-a", Fields: []string{"status.conditions"}}
 	lost := about
 	lost.Restored = ended
@@ -70,7 +70,7 @@ func TestRankedIsTheReportsOrder(t *testing.T) {
 	vs := []*Violation{
 		{Invariant: InvariantLostWrite, Message: "status.lastUpdateTime", about: violation.Detail{TimeOnly: true}, Seed: "e", Schedules: 2},
 		{Invariant: InvariantOwnDelete, Message: "Pod ray/w deleted by step 4", faulted: true, Seed: "a#2L", Schedules: 4},
-		{Invariant: InvariantLostWrite, Message: "status.x", about: violation.Detail{Restored: &judge.Restoration{Version: 9, Step: 14, Ended: true}},
+		{Invariant: InvariantLostWrite, Message: "status.x", about: violation.Detail{Restored: &steady.Restoration{Version: 9, Step: 14, Ended: true}},
 			Also: []string{InvariantUser + ": leaked"}, alsoAbout: []violation.Detail{{}}, Seed: "c", Schedules: 6},
 		{Invariant: InvariantUser, Message: "leaked", Seed: "d", Schedules: 10},
 		{Invariant: InvariantUser, Message: "leaked again", Seed: "f", Schedules: 7},

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -57,7 +58,7 @@ type Trace interface {
 	// write whose lost values the steady state holds again, written
 	// again as r says (restored.go): ranked below what persists, its
 	// message and cause kept.
-	Restored(invariant, msg string, r Restoration)
+	Restored(invariant, msg string, r steady.Restoration)
 	// WriteNote names the write whose version is being recorded, for a
 	// violation it caused (", by a blind merge patch of status at
 	// x.go:42"), "" for none; the violation whose message ends with it

@@ -15,14 +15,19 @@
 // JudgeAfter as a function) and the ranking of a report's violations (by
 // SeverityOf).
 //
-// It imports of the explorer's module only internal/book and
-// internal/schedule (imports_test.go in the explorer's folder checks it).
+// What became of a lost write's values in the steady state (written
+// again, or ended with their object) is internal/steady's to say.
+//
+// It imports of the explorer's module only internal/book,
+// internal/schedule and internal/steady (imports_test.go in the
+// explorer's folder checks it).
 package judge
 
 import (
 	"fmt"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 )
 
 // Failure is what a judge found broken: the object and the fields it is
@@ -37,7 +42,7 @@ type Failure struct {
 	// Restored, for a lost write, is where its lost values were written
 	// again before the steady state (restored.go); nil: they were not,
 	// or the history cannot show it.
-	Restored *Restoration
+	Restored *steady.Restoration
 	Message  string
 }
 

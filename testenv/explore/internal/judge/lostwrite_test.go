@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 )
 
 // keyedConditions is a schema keying status.conditions by type; nil
@@ -79,7 +80,7 @@ func (r *recording) TimeOnly(_ string, msg, note string) {
 		}
 	}
 }
-func (r *recording) Restored(_ string, msg string, at Restoration) {
+func (r *recording) Restored(_ string, msg string, at steady.Restoration) {
 	for i, f := range r.failed {
 		if f.Message == msg {
 			r.failed[i].Restored = &at

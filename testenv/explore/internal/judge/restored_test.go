@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -119,7 +120,7 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		writes   []write
-		restored *Restoration
+		restored *steady.Restoration
 	}{
 		{"plan computed twice, the second stays", []write{
 			{0, "", -1, widget("u1", nil)},
@@ -132,7 +133,7 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 			{1, "acker", 0, widget("u1", phase("ready"))},
 			{2, "stale", 0, widget("u1", phase("pending"))},
 			{3, "acker", 2, widget("u1", phase("ready"))},
-		}, &Restoration{Version: 4, Step: 3}},
+		}, &steady.Restoration{Version: 4, Step: 3}},
 		{"written again, lost again", []write{
 			{0, "", -1, widget("u1", nil)},
 			{1, "acker", 0, widget("u1", phase("ready"))},
@@ -158,13 +159,13 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
 			{2, "lifecycle", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1)))},
 			{3, "disruption", 2, widget("u1", conds(cond("Drifted", "True", t2), cond("Launched", "True", t0), cond("Registered", "True", t1)))},
-		}, &Restoration{Version: 4, Step: 3, ButTimes: true}},
+		}, &steady.Restoration{Version: 4, Step: 3, ButTimes: true}},
 		{"conditions taken away, set again the same", []write{
 			{0, "", -1, widget("u1", conds(cond("Launched", "True", t0)))},
 			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
 			{2, "lifecycle", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1)))},
 			{3, "disruption", 2, widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1), cond("Drifted", "True", t1)))},
-		}, &Restoration{Version: 4, Step: 3}},
+		}, &steady.Restoration{Version: 4, Step: 3}},
 		{"conditions taken away, set again to another status", []write{
 			{0, "", -1, widget("u1", conds(cond("Launched", "True", t0)))},
 			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
@@ -177,7 +178,7 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 			{2, "user", 1, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1))), "f")},
 			{3, "lifecycle", 0, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1))), "f")},
 			{4, "lifecycle", 3, nil},
-		}, &Restoration{Version: 5, Step: 4, Ended: true}},
+		}, &steady.Restoration{Version: 5, Step: 4, Ended: true}},
 		{"conditions lost on an object being deleted, still there", []write{
 			{0, "", -1, widget("u1", conds(cond("Launched", "True", t0)))},
 			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
@@ -189,7 +190,7 @@ func TestLostWriteRestoredInTheSteadyState(t *testing.T) {
 			{1, "disruption", 0, widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1)))},
 			{2, "user", 1, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Drifted", "True", t1))))},
 			{3, "lifecycle", 0, deleting(widget("u1", conds(cond("Launched", "True", t0), cond("Registered", "True", t1))))},
-		}, &Restoration{Version: 3, Step: 2, Ended: true, Deleting: true}},
+		}, &steady.Restoration{Version: 3, Step: 2, Ended: true, Deleting: true}},
 		{"a finalizer lost on an object being deleted, gone", []write{
 			{0, "", -1, widget("u1", nil)},
 			{1, "a", 0, deleting(widget("u1", nil), "a")},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 )
 
 // The built-in invariants' names: a violation's invariant, and the names
@@ -229,7 +230,7 @@ var (
 
 // RestoredSeverity is the severity of a lost write whose lost values
 // were written again as r says.
-func RestoredSeverity(r Restoration) Severity {
+func RestoredSeverity(r steady.Restoration) Severity {
 	by := fmt.Sprintf("at step %d", r.Step)
 	if r.Step == 0 {
 		by = fmt.Sprintf("in v%d", r.Version)

@@ -163,6 +163,19 @@ func All(ctx context.Context, c client.Client, left []Leftover) error {
 	return nil
 }
 
+// deleteNow are the options of a reset's delete (and more), so that the
+// object is gone when it answers, not left being deleted into the next
+// schedule: in the background, since a kind whose deletion defaults to
+// orphaning its dependents (batch/v1 Jobs) would get the orphan
+// finalizer, which only a garbage collector removes (dependents are
+// reset one by one, as every object a schedule wrote); with no grace
+// period, since a Pod bound to a node is otherwise deleted gracefully,
+// given a deletionTimestamp and kept until its kubelet, which no test
+// server runs, ends it (TestLostWriteOnAPodBeingDeleted).
+func deleteNow(more ...client.DeleteOption) []client.DeleteOption {
+	return append([]client.DeleteOption{client.PropagationPolicy(metav1.DeletePropagationBackground), client.GracePeriodSeconds(0)}, more...)
+}
+
 // server is the server a reset deletes on.
 type server struct{ c client.Client }
 
@@ -199,7 +212,7 @@ func (b server) reset(ctx context.Context, l Leftover) error {
 		}
 		rv = u.GetResourceVersion()
 	}
-	err := b.c.Delete(ctx, u, client.PropagationPolicy(metav1.DeletePropagationBackground), client.Preconditions{ResourceVersion: &rv})
+	err := b.c.Delete(ctx, u, deleteNow(client.Preconditions{ResourceVersion: &rv})...)
 	switch {
 	case err == nil, apierrors.IsNotFound(err):
 		return nil
@@ -222,12 +235,7 @@ func (b server) resetRead(ctx context.Context, k book.Key) error {
 			return fmt.Errorf("explore: reset %s: removing finalizers: %w", k, err)
 		}
 	}
-	// In the background: a kind whose deletion defaults to orphaning
-	// its dependents (batch/v1 Jobs) would get the orphan finalizer,
-	// which only a garbage collector removes, and stay terminating
-	// into the next schedule. (Dependents are reset one by one, as
-	// every object a schedule wrote.)
-	if err := b.c.Delete(ctx, u, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
+	if err := b.c.Delete(ctx, u, deleteNow()...); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("explore: reset %s: %w", k, err)
 	}
 	if k.IsNamespace() {

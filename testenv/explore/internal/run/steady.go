@@ -3,6 +3,7 @@ package run
 import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 
 	"context"
 )
@@ -43,7 +44,7 @@ func (j judgeTrace) Fail(invariant string, f judge.Failure) { j.t.failWith(invar
 func (j judgeTrace) Retract(invariant, msg string)          { j.t.retract(invariant, msg) }
 func (j judgeTrace) TimeOnly(invariant, msg, note string)   { j.t.timeOnly(invariant, msg, note, false) }
 func (j judgeTrace) OrderOnly(invariant, msg, note string)  { j.t.timeOnly(invariant, msg, note, true) }
-func (j judgeTrace) Restored(invariant, msg string, r judge.Restoration) {
+func (j judgeTrace) Restored(invariant, msg string, r steady.Restoration) {
 	j.t.restored(invariant, msg, r)
 }
 func (j judgeTrace) WriteNote() string { return j.t.writeNote() }

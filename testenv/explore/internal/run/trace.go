@@ -6,6 +6,7 @@ import (
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/schedule"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/violation"
 
 	"fmt"
@@ -134,7 +135,7 @@ func (t *Trace) timeOnly(invariant, msg, note string, order bool) {
 
 // restored marks the violation of invariant with msg a lost write whose
 // lost values the steady state holds again (violation.Record.MarkRestored).
-func (t *Trace) restored(invariant, msg string, r judge.Restoration) {
+func (t *Trace) restored(invariant, msg string, r steady.Restoration) {
 	if t.Failed != nil {
 		t.Failed.MarkRestored(invariant, msg, r)
 	}

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/statuspatch/statuspatch/testenv/explore/internal/judge"
 	"github.com/statuspatch/statuspatch/testenv/explore/internal/outcome"
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/steady"
 )
 
 // Record is what a schedule broke: its first violation (Invariant,
@@ -37,7 +37,7 @@ type Detail struct {
 	OrderOnly bool
 	// Restored: a lost write whose lost values were written again
 	// before the steady state (internal/judge's restored.go).
-	Restored *judge.Restoration
+	Restored *steady.Restoration
 	// Cause is the write the violation's message names as having caused
 	// it, or nil.
 	Cause *outcome.Write
@@ -118,7 +118,7 @@ func (r *Record) MarkTimeOnly(invariant, msg, note string, order bool) {
 // MarkRestored marks the violation of invariant with msg, a lost write
 // whose lost values the steady state holds again, as such (res): its
 // message, cause and place kept.
-func (r *Record) MarkRestored(invariant, msg string, res judge.Restoration) {
+func (r *Record) MarkRestored(invariant, msg string, res steady.Restoration) {
 	if r.Invariant == invariant && r.Message == msg {
 		r.About.Restored = &res
 	} else if i := slices.Index(r.Also, invariant+": "+msg); i >= 0 && i < len(r.AlsoAbout) {

@@ -1,0 +1,87 @@
+package steady
+
+import (
+	"testing"
+
+	"github.com/statuspatch/statuspatch/testenv/explore/internal/book"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// A lost write on an object whose deletion was asked for ends with it
+// where the steady state still holds it being deleted held by no
+// writer's finalizer: a Pod in its graceful deletion (a
+// deletionTimestamp, no metadata.finalizers; its kubelet's to end), a
+// Namespace whose spec.finalizers are only the namespace lifecycle
+// controller's. Not where a finalizer holds it (a writer's, in
+// metadata.finalizers; a Namespace's other spec.finalizers), nor where
+// a Pod's spec.finalizers, which are no finalizers of a Pod, would
+// count, nor where the newest version is another object (a new UID),
+// nor where the version the write replaced was not being deleted.
+func TestEndedWithObjectBeingDeleted(t *testing.T) {
+	pod := book.Key{GVK: schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, NN: types.NamespacedName{Namespace: "ns", Name: "p"}}
+	ns := book.Key{GVK: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, NN: types.NamespacedName{Name: "n"}}
+	// version is a version of uid, labelled app, being deleted when
+	// deleting, with metadata.finalizers fs and spec.finalizers specFs.
+	version := func(uid, app string, deleting bool, fs, specFs []any) map[string]any {
+		m := map[string]any{"uid": uid, "labels": map[string]any{"app": app}}
+		if deleting {
+			m["deletionTimestamp"] = "2026-11-30T08:00:00Z"
+		}
+		if fs != nil {
+			m["finalizers"] = fs
+		}
+		v := map[string]any{"metadata": m}
+		if specFs != nil {
+			v["spec"] = map[string]any{"finalizers": specFs}
+		}
+		return v
+	}
+	app := [][]string{{"metadata", "labels", "app"}}
+	for _, tc := range []struct {
+		name string
+		key  book.Key
+		// newest is the steady state's version after the lost write's
+		// (v2, app=api over the user's app=web, replacing v1 being
+		// deleted); nil: none after it.
+		newest map[string]any
+		fields [][]string
+		want   bool
+	}{
+		{"a Pod in its graceful deletion", pod, nil, app, true},
+		{"a Pod held by a writer's finalizer", pod, version("u1", "api", true, []any{"example.com/hold"}, nil), app, false},
+		{"a Pod whose spec names finalizers, none in its metadata", pod, version("u1", "api", true, nil, []any{"example.com/x"}), app, true},
+		{"a Pod created again under the name", pod, version("u2", "api", false, nil, nil), app, false},
+		{"a loss of a Pod's finalizers", pod, nil, [][]string{{"metadata", "finalizers"}}, false},
+		{"a Namespace left to its lifecycle controller", ns, version("u1", "api", true, nil, []any{"kubernetes"}), app, true},
+		{"a Namespace held by another spec finalizer", ns, version("u1", "api", true, nil, []any{"example.com/hold"}), app, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			specFs := []any(nil)
+			if tc.key == ns {
+				specFs = []any{"kubernetes"}
+			}
+			h := &book.History{Key: tc.key, Versions: []map[string]any{
+				version("u1", "web", true, nil, specFs), // the user's label, the object being deleted
+				version("u1", "api", true, nil, specFs), // the lost write's
+			}, By: []int{1, 2}}
+			if tc.newest != nil {
+				h.Versions, h.By = append(h.Versions, tc.newest), append(h.By, 3)
+			}
+			r, ok := EndedWithObject(h, 1, h.Versions[0], tc.fields)
+			if ok != tc.want {
+				t.Fatalf("ended %t (%+v), want %t", ok, r, tc.want)
+			}
+			if ok && (!r.Ended || !r.Deleting || r.Version != 1 || r.Step != 1) {
+				t.Errorf("restoration %+v, want ended, being deleted since v1 (step 1)", r)
+			}
+		})
+	}
+	// The version replaced not being deleted: the loss is not one that
+	// ended with the object, whatever the steady state holds.
+	h := &book.History{Key: pod, Versions: []map[string]any{version("u1", "web", false, nil, nil), version("u1", "api", true, nil, nil)}, By: []int{1, 2}}
+	if r, ok := EndedWithObject(h, 1, h.Versions[0], app); ok {
+		t.Errorf("a loss before the deletion was asked for ended with the object: %+v", r)
+	}
+}
