@@ -1,0 +1,45 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// A project already partly on the patcher (issue 80, migrateexisting):
+// the object's life in a function already holds a patcher its code made
+// (New after the Get, or Fetch and p.Object()), and a handwritten write
+// of the same object is left: later (a), on an exclusive path (b), in a
+// deferred literal (c), a merge patch whose base is what the patcher
+// holds. Each becomes a Flush of that patcher, never a second New. At
+// adaadbc9 none of those 5 moved: 5 kept "a patcher of this write would
+// be alive at once with it" (the Fetch's "not read with Get"), and the
+// write before the patcher moved onto a second one, orderPatcher, alive
+// beside p. What stays names the line and the fact: a write before the
+// patcher, a re-Get after it, another field owner, a base taken after
+// a change the patcher has not sent, a write after a kept one; a helper
+// given the object (d) still stays, naming the caller's patcher.
+func TestMigrateExisting(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}), "example.com/op/controllers/migrateexisting")
+	moved, second := 0, 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				if strings.HasPrefix(f.Message, "move the status write onto WidgetStatusPatcher (a Flush of p, ") {
+					moved++
+				}
+				for _, e := range f.TextEdits {
+					if strings.Contains(string(e.NewText), "NewWidgetStatusPatcher") {
+						second++
+					}
+				}
+			}
+		}
+	}
+	if moved != 5 || second != 0 {
+		t.Errorf("%d writes moved onto the code's patcher, %d second patchers made; want 5, 0", moved, second)
+	}
+}
