@@ -1,6 +1,9 @@
 package lint_test
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,5 +44,35 @@ func TestMigrateExisting(t *testing.T) {
 	}
 	if moved != 5 || second != 0 {
 		t.Errorf("%d writes moved onto the code's patcher, %d second patchers made; want 5, 0", moved, second)
+	}
+}
+
+// A second -fix run over the first one's output (the golden) changes
+// nothing and reports the same 7 kept writes, each reason naming the
+// lines of the code it reads: the base of lateBase at line 173 (174
+// before the first run deleted patched's base), the write after a kept
+// one at 190.
+func TestMigrateExistingTwice(t *testing.T) {
+	gopath := t.TempDir()
+	src := filepath.Join(gopath, "src")
+	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
+		t.Fatalf("copy testdata: %v\n%s", err, out)
+	}
+	dir := filepath.Join(src, "example.com", "op", "controllers", "migrateexisting")
+	if err := os.Rename(filepath.Join(dir, "existing.go.golden"), filepath.Join(dir, "existing.go")); err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true}), "example.com/op/controllers/migrateexisting") {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("%s: the second run fixes again: %s", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes[0].Message)
+			}
+			kept = append(kept, d.Message)
+		}
+	}
+	all := strings.Join(kept, "\n")
+	if len(kept) != 7 || !strings.Contains(all, "the base is taken at line 173, after order changes at line 172") || !strings.Contains(all, "the status write of order at line 190, after its patcher p is made at line 188") {
+		t.Errorf("the second run keeps %d writes, want 7 naming the lines it reads:\n%s", len(kept), all)
 	}
 }
