@@ -141,6 +141,9 @@ type codeLife struct {
 	ws    []*Write
 	opts  Options
 	alone bool // planned as another write's neighbour: its own neighbours are not asked
+	// owner: the call is a helper's (passedPatcher), whose write has
+	// this field owner; nil for a status write, whose options say it.
+	owner *fieldOwner
 }
 
 // fix plans the write as a Flush of the code's patcher, or says why it
@@ -254,7 +257,9 @@ func (c *codeLife) options(cp madePatcher, at string) string {
 	m := c.migration
 	from := map[string]int{"Update": 2, "Patch": 3}[c.w()]
 	var owner fieldOwner
-	if len(m.call.Args) > from {
+	if c.owner != nil {
+		owner = *c.owner
+	} else if len(m.call.Args) > from {
 		o, why := optionsOf(&m.place, from).merge()
 		if why != "" {
 			return why
@@ -391,4 +396,31 @@ func (c *codeLife) neighbours(l *life, cp madePatcher) string {
 		}
 	}
 	return ""
+}
+
+// passedPatcher is the patcher the code of c, a caller of the helper h,
+// makes for the object it hands h: the call passes it, as a caller's own
+// writes' patcher (helperCaller.shared), never a second one made at the
+// read. why says what blocks (the plan of a write at the call); ok is
+// false when the caller's code makes none, or h takes a base or applies.
+func passedPatcher(h *helperMove, c *migration, files Files, ws []*Write, opts Options) (name, why string, ok bool) {
+	if h.baseParam != nil || h.apply != nil || c.obj == nil {
+		return "", "", false
+	}
+	var p *Patcher
+	for _, o := range ws {
+		if o.Patcher != nil && o.Patcher.Type == h.patcherType && (p == nil || files.Calls[o.Lparen] == h.call) {
+			p = o.Patcher
+		}
+	}
+	if p == nil {
+		return "", "", false
+	}
+	all := madePatchers(c, *p)
+	if len(all) == 0 {
+		return "", "", false
+	}
+	cl := &codeLife{migration: c, p: *p, all: all, files: files, ws: ws, opts: opts, owner: &h.owner}
+	cp, why := cl.plan()
+	return cp.via.Name(), why, true
 }
