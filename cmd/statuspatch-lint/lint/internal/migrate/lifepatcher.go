@@ -407,8 +407,11 @@ func passedPatcher(h *helperMove, c *migration, files Files, ws []*Write, opts O
 	if h.baseParam != nil || h.apply != nil || c.obj == nil {
 		return "", "", false
 	}
-	var p *Patcher
+	p := h.patcher
 	for _, o := range ws {
+		if p != nil {
+			break
+		}
 		if o.Patcher != nil && o.Patcher.Type == h.patcherType && (p == nil || files.Calls[o.Lparen] == h.call) {
 			p = o.Patcher
 		}

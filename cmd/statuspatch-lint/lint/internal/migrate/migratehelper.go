@@ -43,6 +43,7 @@ type helperMove struct {
 	aliasDef       ast.Stmt        // alias's definition
 	scope          *scopeField     // obj is m := s.F of a scope parameter s (migratescopefield.go)
 	chain          []*ast.FuncDecl // the links between decl and the write's helper, when decl is a link (migratehelperchain.go)
+	patcher        *Patcher        // the write's kind's patcher, when its write is of another package (an exported helper's HelperFact)
 }
 
 // droppedParams are the helper's parameters that go with the move: the
