@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 111 {
+	if err != nil || len(goldens) != 112 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -286,11 +286,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside a function given the other object, then it, 1 beside a
 	// server-side apply of its kind (lockapply.go); and 1 locked beside an
 	// interface's Patch that is never handed it);
-	// migrateexisting: 6 beside the code's own patcher (a re-Get after
-	// the patcher, a write before it, a field
+	// migrateexisting: 7 beside the code's own patcher (a re-Get after
+	// the patcher, the patcher made again from another object, a write before it, a field
 	// owner other than the patcher's, twice, a base taken after a change
 	// the patcher has not sent, a write after a kept one).
-	if len(left) != 310 || notMoved != 309 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 310 (309):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 311 || notMoved != 310 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 311 (310):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

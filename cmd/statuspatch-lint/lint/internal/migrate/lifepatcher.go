@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -192,14 +193,17 @@ func (c *codeLife) plan() (madePatcher, string) {
 		return cp, fmt.Sprintf("%s's life in %s is not seen", name, m.funcText())
 	}
 	l.made, l.via, l.onlyMade = cp.stmt, cp.via, true
-	if l.viaReassigned() {
-		return cp, fmt.Sprintf("%s's patcher %s, made at %s, is assigned again in %s: its Flush may write another object", name, cp.via.Name(), at, m.funcText())
-	}
+	// A patcher assigned again before cp (p, err = Fetch...(...), then
+	// obj = p.Object(): a re-read made the patcher's) is that one's; after
+	// it, on a path to the write, it ends the hold (detaches).
 	deferred := inDefer(m.path) || deferredCall(m.path, m.call)
 	for _, b := range l.g.Blocks {
 		for _, n := range b.Nodes {
 			if !b.Live || n.Pos() < cp.stmt.End() || !deferred && n.Pos() >= m.call.Pos() || !l.detaches(n, nil) || !l.reaches(cp.stmt.Pos(), n.Pos()) || !deferred && !l.reaches(n.Pos(), m.call.Pos()) {
 				continue
+			}
+			if reassignsVia(l, n) {
+				return cp, fmt.Sprintf("%s's patcher %s, made at %s, is assigned again at %s, before this write: its Flush there may write another object", name, cp.via.Name(), at, m.where(n.Pos()))
 			}
 			return cp, fmt.Sprintf("%s is %s at %s, after its patcher %s is made at %s: %s no longer holds what this write would send (make that read %s's: %s, err = Fetch%s(...) and %s = %s.Object(), then run -fix again)", name, detachHow(l, n), m.where(n.Pos()), cp.via.Name(), at, cp.via.Name(), cp.via.Name(), cp.via.Name(), c.p.Type, name, cp.via.Name())
 		}
@@ -213,13 +217,29 @@ func (c *codeLife) plan() (madePatcher, string) {
 	if why := c.neighbours(l, cp); why != "" {
 		return cp, why
 	}
-	m.anchor, m.keep = cp.stmt, true
+	m.anchor, m.keep, m.via = cp.stmt, true, cp.via
 	m.moved = map[*ast.CallExpr]bool{m.call: true}
 	for _, call := range c.writes() {
 		m.moved[call] = true // each moves with it, or keeps it (neighbours)
 	}
 	m.unsentOK = c.opts.NonStatusUnsent && slices.ContainsFunc(cp.opts, func(o ast.Expr) bool { return c.option(o) == "WithNonStatusChangesUnsent" })
 	return cp, m.checks().unsentMutations(m.call)
+}
+
+// reassignsVia reports whether node n assigns the patcher's variable
+// (or takes its address).
+func reassignsVia(l *life, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			found = found || slices.ContainsFunc(x.Lhs, l.isVia)
+		case *ast.UnaryExpr:
+			found = found || x.Op == token.AND && l.isVia(x.X)
+		}
+		return !found
+	})
+	return found
 }
 
 // detachHow says how node n ends the patcher's hold on the object.

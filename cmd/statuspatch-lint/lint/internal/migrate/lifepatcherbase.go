@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // base says why a Patch's base is not what the patcher holds where it is
@@ -68,4 +71,42 @@ func enclosingNode(l *life, n ast.Node) ast.Node {
 		return b.Nodes[i]
 	}
 	return n
+}
+
+// madeBefore reports whether the call at the top of stack, a use of the
+// object before the anchor of a write beside the code's patcher (m.via),
+// makes an earlier patcher of it assigned to that variable (p :=
+// New<Kind>StatusPatcher(c, obj), then p, err = Fetch...(...) and obj =
+// p.Object() at the anchor): the variable is made again before the
+// write, and that earlier patcher, used only through its methods, is
+// gone with it, not a reference into the object kept.
+func (m *migration) madeBefore(stack []ast.Node) bool {
+	if m.via == nil || len(stack) < 3 {
+		return false
+	}
+	call, ok := stack[len(stack)-2].(*ast.CallExpr)
+	as, ok2 := stack[len(stack)-3].(*ast.AssignStmt)
+	if !ok || !ok2 || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) {
+		return false
+	}
+	if id, ok := as.Lhs[0].(*ast.Ident); !ok || m.pass.TypesInfo.ObjectOf(id) != m.via {
+		return false
+	}
+	if fn := kube.CalledFunc(m.pass, call); fn == nil || !patcherMaker(fn) {
+		return false
+	}
+	for cur := range m.usesOf(m.enclosingFunc(), m.via, m.enclosingFunc().Pos(), m.enclosingFunc().End()) {
+		switch p := cur.Parent().Node().(type) {
+		case *ast.SelectorExpr:
+			if _, called := cur.Parent().Parent().Node().(*ast.CallExpr); called {
+				continue // p.Flush(ctx), p.Object()
+			}
+		case *ast.AssignStmt:
+			if slices.Contains(p.Lhs, cur.Node().(ast.Expr)) {
+				continue
+			}
+		}
+		return false // copied or handed on: the earlier patcher may live on
+	}
+	return true
 }

@@ -94,6 +94,9 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 		case *ast.BinaryExpr:
 			return ""
 		case *ast.CallExpr:
+			if m.madeBefore(stack) {
+				return "" // the life's patcher made before, made again at the anchor (lifepatcher.go)
+			}
 			ok, why := m.checkCallee(p, e, 0)
 			if ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
 				return ""
