@@ -73,14 +73,14 @@ func enclosingNode(l *life, n ast.Node) ast.Node {
 	return n
 }
 
-// madeBefore reports whether the call at the top of stack, a use of the
+// madeBefore reports whether the call at the top of stack, a use of m's
 // object before the anchor of a write beside the code's patcher (m.via),
 // makes an earlier patcher of it assigned to that variable (p :=
 // New<Kind>StatusPatcher(c, obj), then p, err = Fetch...(...) and obj =
 // p.Object() at the anchor): the variable is made again before the
 // write, and that earlier patcher, used only through its methods, is
 // gone with it, not a reference into the object kept.
-func (m *migration) madeBefore(stack []ast.Node) bool {
+func madeBefore(m *migration, stack []ast.Node) bool {
 	if m.via == nil || len(stack) < 3 {
 		return false
 	}

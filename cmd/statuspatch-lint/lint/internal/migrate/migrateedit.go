@@ -94,7 +94,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 		case *ast.BinaryExpr:
 			return ""
 		case *ast.CallExpr:
-			if m.madeBefore(stack) {
+			if madeBefore(m.migration, stack) {
 				return "" // the life's patcher made before, made again at the anchor (lifepatcher.go)
 			}
 			ok, why := m.checkCallee(p, e, 0)
