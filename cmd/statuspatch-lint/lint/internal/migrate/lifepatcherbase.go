@@ -73,7 +73,9 @@ func enclosingNode(l *life, n ast.Node) ast.Node {
 	return n
 }
 
-// madeBefore reports whether the call at the top of stack, a use of m's
+// madeBefore reports whether the use at the top of stack of m's object
+// before the anchor of a write beside the code's patcher is of another
+// object (refetched), or whether the call at the top of stack, a use of m's
 // object before the anchor of a write beside the code's patcher (m.via),
 // makes an earlier patcher of it assigned to that variable (p :=
 // New<Kind>StatusPatcher(c, obj), then p, err = Fetch...(...) and obj =
@@ -83,6 +85,9 @@ func enclosingNode(l *life, n ast.Node) ast.Node {
 func madeBefore(m *migration, stack []ast.Node) bool {
 	if m.via == nil || len(stack) < 3 {
 		return false
+	}
+	if refetched(m) {
+		return true
 	}
 	call, ok := stack[len(stack)-2].(*ast.CallExpr)
 	as, ok2 := stack[len(stack)-3].(*ast.AssignStmt)
@@ -109,4 +114,64 @@ func madeBefore(m *migration, stack []ast.Node) bool {
 		return false // copied or handed on: the earlier patcher may live on
 	}
 	return true
+}
+
+// refetched reports whether m's anchor is obj = p.Object() (or :=) of
+// the code's patcher p last assigned, on the anchor's block, by a
+// Fetch<Kind>StatusPatcher of its own (not Into): the object is a fresh
+// read no earlier use reaches, unless p.Object() is taken before it.
+func refetched(m *migration) bool {
+	as, ok := m.anchor.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || len(as.Lhs) != 1 || !m.defines(as.Lhs[0], m.obj) && !passesObj(m.pass.TypesInfo, m.obj, as.Lhs[0]) {
+		return false
+	}
+	obj, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(obj.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Object" || !isIdentOf(m, sel.X, m.via) {
+		return false
+	}
+	var last *ast.CallExpr // the last assignment of p before the anchor
+	taken := false         // p.Object() before the anchor
+	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
+		if n == nil || n.Pos() >= m.anchor.Pos() {
+			return n == nil || n.Pos() < m.anchor.Pos()
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && slices.ContainsFunc(n.Lhs, func(e ast.Expr) bool { return isIdentOf(m, e, m.via) }) {
+				last, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+			}
+		case *ast.SelectorExpr:
+			taken = taken || n.Sel.Name == "Object" && isIdentOf(m, n.X, m.via)
+		}
+		return true
+	})
+	if last == nil || taken {
+		return false
+	}
+	fn := kube.CalledFunc(m.pass, last)
+	return fn != nil && fn.Name() == "Fetch"+m.patcherType && sameBlock(m, last)
+}
+
+// isIdentOf reports whether e names v.
+func isIdentOf(m *migration, e ast.Expr, v *types.Var) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && m.pass.TypesInfo.ObjectOf(id) == v
+}
+
+// sameBlock reports whether call is in a statement of a block enclosing
+// the write (on every path to the anchor, not in a branch).
+func sameBlock(m *migration, call *ast.CallExpr) bool {
+	for _, list := range m.enclosingLists() {
+		for _, s := range list {
+			if s.Pos() <= call.Pos() && call.End() <= s.End() {
+				_, isIf := s.(*ast.IfStmt)
+				return !isIf || s.(*ast.IfStmt).Init != nil && s.(*ast.IfStmt).Init.Pos() <= call.Pos() && call.End() <= s.(*ast.IfStmt).Init.End()
+			}
+		}
+	}
+	return false
 }

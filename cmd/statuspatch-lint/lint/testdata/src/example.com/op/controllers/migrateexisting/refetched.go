@@ -50,3 +50,26 @@ func (r *OrderReconciler) remade(ctx context.Context, req ctrl.Request, other *v
 	}
 	return p.Flush(ctx)
 }
+
+// The scaffold's re-fetch after -fix (one patcher made at the read, the
+// re-read a patcher of its own), its write turned back by hand: the
+// object is what the fetched patcher read; the first patcher's
+// reference is to the object before it.
+func (r *OrderReconciler) refetchedOther(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	orderPatcher := patchers.NewWidgetStatusPatcher(r.Client, order)
+	order.Status.Ready = true
+	if err := orderPatcher.Flush(ctx); err != nil {
+		return err
+	}
+	orderPatcher2, err := patchers.FetchWidgetStatusPatcher(ctx, r.Client, req.NamespacedName)
+	if err != nil {
+		return err
+	}
+	order = orderPatcher2.Object()
+	order.Status.Size = 7
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+}
