@@ -21,7 +21,7 @@ import (
 // (p, err = Fetch...; order = p.Object(): what the re-Get's reason
 // asks), and the scaffold's re-fetch after -fix (a second variable,
 // orderPatcher2), its write turned back by hand (at 719fe63f it stayed:
-// "order is handed to patchers.NewWidgetStatusPatcher at line 121,
+// "order is handed to patchers.NewWidgetStatusPatcher at line 63,
 // before the read", the first patcher's reference to the object before
 // the re-read). Each becomes a Flush of that patcher, never a
 // second New. At adaadbc9 none of those 6 moved (the helper kept for the
