@@ -144,6 +144,9 @@ type fixReport struct {
 	// stays: the findings the fixes leave (kept and locked), by file
 	// and finding (keptHead), their messages in line order.
 	stays map[keptKey][]stayed
+	// shifts: the lines each applied edit adds, by file (fixkept.go).
+	shifts    map[string][]shift
+	seenEdits map[string]bool
 }
 
 // count says how many writes -fix fixed, and kept when any.
@@ -188,6 +191,8 @@ type jsonDiagnostic struct {
 		Edits   []struct {
 			Filename string `json:"filename"`
 			Start    int    `json:"start"`
+			End      int    `json:"end"`
+			New      string `json:"new"`
 		} `json:"edits"`
 	} `json:"suggested_fixes"`
 }
@@ -260,6 +265,7 @@ func parseFixes(out []byte) (rep fixReport, err error) {
 				}
 			}
 			for _, e := range fix.Edits {
+				rep.edited(e.Filename, e.Start, e.End, e.New)
 				if !slices.Contains(files, e.Filename) {
 					files = append(files, e.Filename)
 				}

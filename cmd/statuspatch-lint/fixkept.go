@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,7 +46,8 @@ func (r *fixReport) stay(d jsonDiagnostic) {
 // in another package, a test file). The i-th finding of a file and
 // keptHead after is the i-th before (the fixes move no finding past
 // another of the same kind); where their numbers differ, the report is
-// left as it is.
+// left as it is. The lines the carried reason names are renumbered to
+// the code the fixes wrote (renumber): a second run reads that code.
 func (r fixReport) asBefore(out []byte) []byte {
 	lines := bytes.SplitAfter(out, []byte("\n"))
 	type at struct {
@@ -78,7 +82,7 @@ func (r fixReport) asBefore(out []byte) []byte {
 			if bytes.HasSuffix(lines[a.i], []byte("\n")) {
 				nl = "\n"
 			}
-			lines[a.i] = []byte(k.file + ":" + strconv.Itoa(a.line) + ":" + strconv.Itoa(a.col) + ": " + before[n].msg + nl)
+			lines[a.i] = []byte(k.file + ":" + strconv.Itoa(a.line) + ":" + strconv.Itoa(a.col) + ": " + r.renumber(k.file, before[n].msg) + nl)
 		}
 	}
 	return bytes.Join(lines, nil)
@@ -116,4 +120,83 @@ func cutFinding(l string) (file string, line, col int, msg string, ok bool) {
 		}
 		i += j + 2
 	}
+}
+
+// A shift is one edit the fixes apply to a file, in the file's lines
+// before them: the lines from..to (the edit's first and last) become
+// to+added.
+type shift struct{ from, to, added int }
+
+// edited records an edit of the fix -fix applies (start..end of file,
+// replaced by text), read before it is applied; the same edit listed by
+// several findings (a group's shared patcher, an import) is applied once.
+func (r *fixReport) edited(file string, start, end int, text string) {
+	b, err := os.ReadFile(file)
+	if err != nil || start > end || end > len(b) {
+		return
+	}
+	from, to := 1+bytes.Count(b[:start], []byte("\n")), 1+bytes.Count(b[:end], []byte("\n"))
+	e := shift{from, to, strings.Count(text, "\n") - bytes.Count(b[start:end], []byte("\n"))}
+	if r.shifts == nil {
+		r.shifts = map[string][]shift{}
+	}
+	if e.added == 0 || r.applied(file, start, end, text) {
+		return
+	}
+	r.shifts[file] = append(r.shifts[file], e)
+}
+
+// applied reports whether the edit start..end of file with text was
+// recorded already (and records it).
+func (r *fixReport) applied(file string, start, end int, text string) bool {
+	k := file + "\x00" + strconv.Itoa(start) + "\x00" + strconv.Itoa(end) + "\x00" + text
+	if r.seenEdits == nil {
+		r.seenEdits = map[string]bool{}
+	}
+	if r.seenEdits[k] {
+		return true
+	}
+	r.seenEdits[k] = true
+	return false
+}
+
+// lineAfter is line of file, before the fixes, in the file they wrote;
+// a line inside an edit is the edit's first.
+func (r fixReport) lineAfter(file string, line int) int {
+	n := line
+	for _, e := range r.shifts[file] {
+		switch {
+		case e.to < line:
+			n += e.added
+		case e.from < line && line <= e.to:
+			n -= line - e.from
+		}
+	}
+	return n
+}
+
+// lineRef is how a reason names a line: "line N" of its own file, or
+// "name.go:N" of another.
+var lineRef = regexp.MustCompile(`\bline (\d+)\b|\b([\w.-]+\.go):(\d+)\b`)
+
+// renumber rewrites the lines msg, a reason of a finding in file, names
+// to the lines of the code the fixes wrote: "line N" of file, "name.go:N"
+// of a file of the same folder the fixes edited.
+func (r fixReport) renumber(file, msg string) string {
+	if len(r.shifts) == 0 {
+		return msg
+	}
+	return lineRef.ReplaceAllStringFunc(msg, func(ref string) string {
+		m := lineRef.FindStringSubmatch(ref)
+		if m[1] != "" {
+			n, _ := strconv.Atoi(m[1])
+			return "line " + strconv.Itoa(r.lineAfter(file, n))
+		}
+		other := filepath.Join(filepath.Dir(file), m[2])
+		if _, ok := r.shifts[other]; !ok {
+			return ref
+		}
+		n, _ := strconv.Atoi(m[3])
+		return m[2] + ":" + strconv.Itoa(r.lineAfter(other, n))
+	})
 }

@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 112 {
+	if err != nil || len(goldens) != 114 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -116,7 +116,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratecapibeside", "example.com/op/controllers/migratecapilock",
 		"example.com/op/controllers/migratealiases",
 		"example.com/op/controllers/migrateownerorder", "example.com/op/controllers/migratecapidefer",
-		"example.com/op/controllers/migratereread") {
+		"example.com/op/controllers/migratereread", "example.com/op/controllers/migrateexisting") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -285,8 +285,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// spelt field by field, 1 embedded in a struct held in an interface, 1
 	// beside a function given the other object, then it, 1 beside a
 	// server-side apply of its kind (lockapply.go); and 1 locked beside an
-	// interface's Patch that is never handed it).
-	if len(left) != 303 || notMoved != 302 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 303 (302):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// interface's Patch that is never handed it);
+	// migrateexisting: 7 beside the code's own patcher (a re-Get after
+	// the patcher, the patcher made again from another object, a write before it, a field
+	// owner other than the patcher's, twice, a base taken after a change
+	// the patcher has not sent, a write after a kept one).
+	if len(left) != 310 || notMoved != 309 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 310 (309):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

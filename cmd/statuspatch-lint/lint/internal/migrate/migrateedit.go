@@ -57,6 +57,9 @@ func (m checks) checkMutations() string {
 func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string, statusRefs bool) string {
 	fn, name := m.enclosingFunc(), m.obj.Name()
 	return m.eachUse(fn, m.obj, fn.Pos(), m.anchor.Pos(), func(stack []ast.Node, id *ast.Ident) string {
+		if madeBefore(m.migration, stack) {
+			return "" // another object than the anchor's, or its patcher made before (lifepatcherbase.go)
+		}
 		line := m.where(id.Pos())
 		for _, n := range stack[1:] {
 			if lit, ok := n.(*ast.FuncLit); ok {

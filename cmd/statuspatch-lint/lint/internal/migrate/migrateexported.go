@@ -239,7 +239,7 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 	// subresource write left unsent (helperCallers' unsentMutations, with
 	// no write of this package: unsentUses).
 	unsentOK := opts.NonStatusUnsent && fact.Subresource
-	h := &helperMove{migration: &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}}}, audit: opts.Audit, unsentOK: unsentOK, patcherType: fact.Patcher.Type}, composeCallers: true}
+	h := &helperMove{migration: &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector}}}, audit: opts.Audit, unsentOK: unsentOK, patcherType: fact.Patcher.Type}, composeCallers: true, patcher: &fact.Patcher}
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, fact.Recv, fact.ClientRest, files, ws, false, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {

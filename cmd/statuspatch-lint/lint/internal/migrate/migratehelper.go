@@ -43,6 +43,7 @@ type helperMove struct {
 	aliasDef       ast.Stmt        // alias's definition
 	scope          *scopeField     // obj is m := s.F of a scope parameter s (migratescopefield.go)
 	chain          []*ast.FuncDecl // the links between decl and the write's helper, when decl is a link (migratehelperchain.go)
+	patcher        *Patcher        // the write's kind's patcher, when its write is of another package (an exported helper's HelperFact)
 }
 
 // droppedParams are the helper's parameters that go with the move: the
@@ -254,6 +255,22 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				return nil, fmt.Sprintf("its call at line %d reaches it through an embedded field", line)
 			}
 			c.clientText = types.ExprString(clientExpr) + rest
+			if name, w, ok := passedPatcher(h, c, files, ws, opts); ok {
+				// Its code makes the object's patcher already: the call
+				// passes it (lifepatcher.go).
+				if w != "" {
+					return nil, fmt.Sprintf("its caller at line %d: %s", line, w)
+				}
+				key := [2]any{c.enclosingFunc(), v}
+				if byKey[key] == nil {
+					byKey[key] = &helperCaller{shared: name}
+					callers = append(callers, byKey[key])
+				}
+				hc := byKey[key]
+				hc.calls = append(hc.calls, c)
+				hc.clients, hc.rests = append(hc.clients, clientExpr), append(hc.rests, rest)
+				continue
+			}
 			if w := h.callerAnchor(c); c.anchor == nil {
 				if !linkable(h, c) {
 					return nil, fmt.Sprintf("its caller at line %d: %s", line, w)

@@ -51,6 +51,9 @@ func fallback(s shape) shape {
 //     Apply, or a Patch with client.Apply, of an unstructured object is
 //     known by its object, and the apply configuration's and typed apply's
 //     recognisers, which go by the verb and the option, would take it;
+//   - a merge patch or an update of an object whose patcher the code
+//     already makes in the write's function (lifepatcher.go), before the
+//     shapes that would make a second one;
 //   - the merge patches and updates after, sharing one preparation
 //     (prepareMerge: options, object, anchor), and only when no apply
 //     took the write (an apply in a conflict loop moves as an apply): a
@@ -72,6 +75,7 @@ func shapes() []shape {
 		shapeOf("unstructured apply", recogniseUnstructuredApply, planApply),
 		shapeOf("apply configuration", recogniseApply, planApply),
 		shapeOf("typed apply", recogniseTypedApply, planApply),
+		shapeOf("beside the code's patcher", recogniseCodeLife, (*codeLife).fix),
 		shapeOf("helper's parameter", recogniseHelper, (*helperMove).helperFix),
 		shapeOf("conflict loop", recogniseLoop, (*conflictLoop).fix),
 		shapeOf("write in place", recogniseInPlace, planGroup),

@@ -1,0 +1,88 @@
+package lint_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// A project already partly on the patcher (issue 80, migrateexisting):
+// the object's life in a function already holds a patcher its code made
+// (New after the Get, or Fetch and p.Object()), and a handwritten write
+// of the same object is left: later (a), on an exclusive path (b), in a
+// deferred literal (c), a merge patch whose base is what the patcher
+// holds, a helper of the package given the object (d), which takes the
+// caller's patcher, a write after a re-read the code made the patcher's
+// (p, err = Fetch...; order = p.Object(): what the re-Get's reason
+// asks), and the scaffold's re-fetch after -fix (a second variable,
+// orderPatcher2), its write turned back by hand (at 719fe63f it stayed:
+// "order is handed to patchers.NewWidgetStatusPatcher at line 63,
+// before the read", the first patcher's reference to the object before
+// the re-read). Each becomes a Flush of that patcher, never a
+// second New. At adaadbc9 none of those 6 moved (the helper kept for the
+// caller's "alive at once"): 5 kept "a patcher of this write would
+// be alive at once with it" (the Fetch's "not read with Get"), and the
+// write before the patcher moved onto a second one, orderPatcher, alive
+// beside p. What stays names the line and the fact: a write before the
+// patcher, a re-Get after it, another field owner, a base taken after
+// a change the patcher has not sent, a write after a kept one, the
+// patcher made again from another object before the write.
+func TestMigrateExisting(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateexisting="}), "example.com/op/controllers/migrateexisting")
+	moved, second := 0, 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				if strings.HasPrefix(f.Message, "move the status write onto WidgetStatusPatcher") {
+					moved++
+				}
+				for _, e := range f.TextEdits {
+					if strings.Contains(string(e.NewText), "NewWidgetStatusPatcher") {
+						second++
+					}
+				}
+			}
+		}
+	}
+	if moved != 8 || second != 0 {
+		t.Errorf("%d writes moved onto the code's patcher, %d second patchers made; want 8, 0", moved, second)
+	}
+}
+
+// A second -fix run over the first one's output (the golden) changes
+// nothing and reports the same 7 kept writes, each reason naming the
+// lines of the code it reads: the base of lateBase at line 173 (174
+// before the first run deleted patched's base), the write after a kept
+// one at 190.
+func TestMigrateExistingTwice(t *testing.T) {
+	gopath := t.TempDir()
+	src := filepath.Join(gopath, "src")
+	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
+		t.Fatalf("copy testdata: %v\n%s", err, out)
+	}
+	dir := filepath.Join(src, "example.com", "op", "controllers", "migrateexisting")
+	for _, name := range []string{"existing.go", "refetched.go"} {
+		if err := os.Rename(filepath.Join(dir, name+".golden"), filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var kept []string
+	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateexisting="}), "example.com/op/controllers/migrateexisting") {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("%s: the second run fixes again: %s", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes[0].Message)
+			}
+			kept = append(kept, d.Message)
+		}
+	}
+	all := strings.Join(kept, "\n")
+	if len(kept) != 7 || !strings.Contains(all, "the base is taken at line 173, after order changes at line 172") || !strings.Contains(all, "the status write of order at line 190, after its patcher p is made at line 188") {
+		t.Errorf("the second run keeps %d writes, want 7 naming the lines it reads:\n%s", len(kept), all)
+	}
+}
