@@ -213,7 +213,7 @@ func outerCall(r retries, fn ast.Node, lit *ast.FuncLit, from token.Pos) *ast.Ca
 		if s := r.pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
 			return true
 		}
-		if v := rootVar(r, sel.X); v != nil && (v.Pos() < fn.Pos() || v.Pos() >= fn.End()) && v != r.obj {
+		if v := rootVar(r.pass.TypesInfo, sel.X); v != nil && (v.Pos() < fn.Pos() || v.Pos() >= fn.End()) && v != r.obj {
 			found = call
 		}
 		return true
