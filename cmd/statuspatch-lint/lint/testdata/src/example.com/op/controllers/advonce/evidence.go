@@ -93,3 +93,23 @@ func (r *R) numberedFor(ctx context.Context, key client.ObjectKey) error {
 	}
 	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: .*the call token at line 92 would run again on each attempt \(token calls nextID at line 40, which sets lastID at defer\.go:70\), and it is given w, whose status`
 }
+
+type idSource interface{ Next() int }
+
+var ids idSource
+
+var newName func() string
+
+// An interface's method and a function value, whose bodies are not
+// seen: taken as side effects, made once.
+func (r *R) unseen(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = ids.Next()
+		w.Status.Ready = newName() != ""
+	}
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
