@@ -29,11 +29,13 @@ func TestMigrateGenericOwnBase(t *testing.T) {
 			}
 		}
 	}
-	// Six: decideStatus's and tokenStatus's callers decide from the
-	// status, their mutate is called in the patcher's Retry
-	// (migrategenericretry.go), tokenStatus's caller's tokens.Add made
-	// once (migrategenericonce.go).
-	if moved != 6 {
-		t.Errorf("%d helpers moved onto patchers.ForType or For, want 6", moved)
+	// Eight: decideStatus's, tokenStatus's, namedStatus's and
+	// numberStatus's callers decide from the status, their mutate is
+	// called in the patcher's Retry (migrategenericretry.go);
+	// tokenStatus's caller's tokens.Add and numberStatus's nextID() made
+	// once, namedStatus's validName.MatchString run per attempt, a reader
+	// (migrateonce.go).
+	if moved != 8 {
+		t.Errorf("%d helpers moved onto patchers.ForType or For, want 8", moved)
 	}
 }

@@ -36,11 +36,11 @@ type ownBase struct {
 	obj    *types.Var
 	def    ast.Stmt // base := obj.DeepCopyObject().(T)
 	client ast.Expr
-	pkg    string    // the callers' kinds' patchers' package
-	used   bool      // obj is used between the base and the write
-	ctor   string    // ForType, or For for an obj of type client.Object
-	mutate ast.Stmt  // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
-	once   []litOnce // the callers' literals' calls made once before their calls (migrategenericonce.go)
+	pkg    string     // the callers' kinds' patchers' package
+	used   bool       // obj is used between the base and the write
+	ctor   string     // ForType, or For for an obj of type client.Object
+	mutate ast.Stmt   // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
+	once   []onceCall // the callers' literals' calls made once before their calls (migrateonce.go)
 }
 
 // recogniseOwnBase recognises a write of an ownBase.

@@ -16,11 +16,10 @@ import (
 // twice. The helper's one call of the function it is given, mutate(obj),
 // becomes the patcher's Retry of it: on a conflict Retry reads the
 // object again and calls mutate on it, so the caller decides again.
-// A literal that hands out a value (a method of a package's variable:
-// tokens.Add) would hand out another on each attempt: the call is made
-// once, a sync.OnceValue declared in the caller before the helper's call
-// (migrategenericonce.go); where it cannot be, the helper stays, naming
-// the call.
+// A literal that hands out a value (tokens.Add, nextID()) would hand
+// out another on each attempt: the call is made once, a sync.OnceValue
+// declared in the caller before the helper's call (migrateonce.go);
+// where it cannot be, the helper stays, naming the call.
 
 // ownRetry is the helper's statement calling mutate: mutate(obj), right
 // after the base and right before the write's statement, mutate a
@@ -52,14 +51,16 @@ func (o *ownBase) ownRetry(call *ast.CallExpr) (ast.Stmt, *types.Var) {
 
 // callersDecide reports whether a caller's literal given as mutate reads
 // its object's status other than to set it, or says why the helper
-// stays: a literal calling a method of a package's variable.
+// stays when one does: a literal's call Retry's attempts would each make
+// again, which cannot be made once (migrateonce.go). The calls made
+// once are made once whichever literal decides: all run in the Retry.
 func (o *ownBase) callersDecide(mutate *types.Var) (bool, string) {
 	fn, _ := o.pass.TypesInfo.Defs[o.fd.Name].(*types.Func)
 	i := slices.Index(paramVars(o.pass, o.fd), mutate)
 	if fn == nil || i < 0 {
 		return false, ""
 	}
-	decides := false
+	decides, why := false, ""
 	for _, f := range o.pass.Files {
 		for cur := range o.usesOf(f, fn, f.FileStart, f.FileEnd) {
 			c, _ := callOf(cur)
@@ -77,55 +78,20 @@ func (o *ownBase) callersDecide(mutate *types.Var) (bool, string) {
 			if p == nil {
 				continue
 			}
-			if call := packageMethodCall(o.pass.TypesInfo, o.pass.Pkg, lit.Body); call != nil {
-				once, why := litOnces(o, c, lit, p)
-				if why == "" && readsOwnStatus(o.pass.TypesInfo, lit.Body, p) {
-					o.once = append(o.once, once...)
-					decides = true
-					continue
-				}
-				return false, fmt.Sprintf("its caller at %s passes a function literal deciding %s's status that calls %s at %s, which Retry's attempts would each call again, while %s; move the value it hands out before the call, or the decision into the patcher's Retry by hand", o.where(c.Pos()), p.Name(), types.ExprString(call.Fun), o.where(call.Pos()), CachedDecision)
+			once, w := litOnces(o, c, lit, p)
+			if w != "" && why == "" {
+				why = fmt.Sprintf("its caller at %s passes a function literal Retry would call again on each attempt: %s (%s)", o.where(c.Pos()), w, CachedDecision)
 			}
+			o.once = append(o.once, once...)
 			if readsOwnStatus(o.pass.TypesInfo, lit.Body, p) {
 				decides = true
 			}
 		}
 	}
+	if decides && why != "" {
+		return false, why
+	}
 	return decides, ""
-}
-
-// packageMethodCall is the first call in n of a method of a variable of
-// the package's scope (tokens.Add(1)), or nil.
-func packageMethodCall(info *types.Info, pkg *types.Package, n ast.Node) *ast.CallExpr {
-	var found *ast.CallExpr
-	ast.Inspect(n, func(x ast.Node) bool {
-		call, ok := x.(*ast.CallExpr)
-		if found != nil || !ok {
-			return found == nil
-		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		if s := info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
-			return true
-		}
-		root := sel.X
-		for {
-			if s, ok := ast.Unparen(root).(*ast.SelectorExpr); ok {
-				root = s.X
-				continue
-			}
-			break
-		}
-		if id, ok := ast.Unparen(root).(*ast.Ident); ok {
-			if v, ok := info.Uses[id].(*types.Var); ok && v.Parent() == pkg.Scope() {
-				found = call
-			}
-		}
-		return true
-	})
-	return found
 }
 
 // readsOwnStatus reports whether n reads p.Status other than as the

@@ -193,32 +193,21 @@ func exits(s ast.Stmt) bool {
 }
 
 // outerCall is the first call after from in fn, outside the deferred
-// literal, of a method of a variable declared outside fn (a package's
-// counter: tokens.Add(1)), a side effect a decision run again repeats;
-// nil when there is none.
+// literal, with a side effect outside the function's code from there
+// (a package's counter: tokens.Add(1); migrateonce.go), which a
+// decision run again repeats; nil when there is none.
 func outerCall(r retries, fn ast.Node, lit *ast.FuncLit, from token.Pos) *ast.CallExpr {
-	var found *ast.CallExpr
-	ast.Inspect(fn, func(n ast.Node) bool {
-		if found != nil || n == ast.Node(lit) {
-			return false
+	s := &onceSpan{si: &r.site, where: r.where, fn: fn, from: from, to: fn.End(), held: []*types.Var{r.obj}}
+	cur, ok := r.cursor(fn)
+	if !ok {
+		return nil
+	}
+	for c := range cur.Preorder((*ast.CallExpr)(nil)) {
+		if call := c.Node().(*ast.CallExpr); call.Pos() >= from && !within(call, lit) && s.sideEffect(call) != "" {
+			return call
 		}
-		call, ok := n.(*ast.CallExpr)
-		if !ok || call.Pos() < from {
-			return true
-		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		if s := r.pass.TypesInfo.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
-			return true
-		}
-		if v := rootVar(r, sel.X); v != nil && (v.Pos() < fn.Pos() || v.Pos() >= fn.End()) && v != r.obj {
-			found = call
-		}
-		return true
-	})
-	return found
+	}
+	return nil
 }
 
 // decides reports whether a status read, the use at the end of stack (from

@@ -41,7 +41,7 @@ func outerWhy(r retries, p *retryPlan) string {
 				lhs = setByCall(r, n)
 			}
 			for _, e := range lhs {
-				v := rootVar(r, e)
+				v := rootVar(r.pass.TypesInfo, e)
 				if v == nil || v == r.obj || v == r.copyOf || v.Pos() >= from && v.Pos() < to {
 					continue
 				}
@@ -52,29 +52,6 @@ func outerWhy(r retries, p *retryPlan) string {
 		})
 	}
 	return why
-}
-
-// rootVar is the variable e is, or reaches through fields, indexes and
-// dereferences (counts[k], s.n, *p); nil for anything else.
-func rootVar(r retries, e ast.Expr) *types.Var {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if x.Name == "_" {
-				return nil
-			}
-			v, _ := r.pass.TypesInfo.ObjectOf(x).(*types.Var)
-			return v
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
 }
 
 // setByCall is what the call c sets in place: the map delete or clear

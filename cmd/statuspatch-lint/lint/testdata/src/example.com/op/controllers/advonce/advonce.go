@@ -106,7 +106,7 @@ func (r *R) generic(ctx context.Context, key client.ObjectKey) error {
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
 
-// A method on a value receiver copy: no side effect, but made once.
+// A value receiver's method whose body only reads: run per attempt.
 func (r *R) valueRecv(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -140,7 +140,7 @@ func (r *R) argBefore(ctx context.Context, key client.ObjectKey) error {
 	if w.Status.Size == 0 {
 		w.Status.Size = int(tokens.Add(step))
 	}
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: .*the call tokens\.Add at line 141 would run again on each attempt, and it is given step, which the decision declares`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: .*the call tokens\.Add at line 141 would run again on each attempt \(Add is of sync/atomic, which changes its receiver on each call\), and it is given step, which the decision declares`
 }
 
 // A call given the object's spec.
@@ -152,7 +152,7 @@ func (r *R) argSpec(ctx context.Context, key client.ObjectKey) error {
 	if w.Status.Size == 0 {
 		w.Status.Size = int(tokens.Add(int64(w.Spec.Size)))
 	}
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: .*the call tokens\.Add at line 153 would run again on each attempt, and it is given w, whose status`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: .*the call tokens\.Add at line 153 would run again on each attempt \(Add is of sync/atomic, which changes its receiver on each call\), and it is given w, whose status`
 }
 
 // A call in a deferred literal of the decision.
@@ -220,7 +220,7 @@ func (r *R) afterDefer(ctx context.Context, key client.ObjectKey) (retErr error)
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: .*the call tokens\.Add at line 227 would run again on each attempt, and it is given step, which the decision declares`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: .*the call tokens\.Add at line 227 would run again on each attempt \(Add is of sync/atomic, which changes its receiver on each call\), and it is given step, which the decision declares`
 	}()
 	step := int64(len(w.Spec.Roles))
 	if w.Status.Size == 0 {

@@ -63,15 +63,15 @@ func (r *R) deferTwo(ctx context.Context, key client.ObjectKey) (retErr error) {
 
 var lastID int
 
-// nextID hands out an id, as tokens.Add does, but is a function, not a
-// method: it is not made once (a known gap: a function of the package is
-// as likely a pure helper given the object).
+// nextID hands out an id, as tokens.Add does: its body sets a package
+// variable, so it is made once (at adaadbc a function was never made
+// once, and ran again on each attempt).
 func nextID() int {
 	lastID++
 	return lastID
 }
 
-// A package function handing out an id: runs again on each attempt.
+// A package function handing out an id: made once.
 func (r *R) deferFunc(ctx context.Context, key client.ObjectKey) (retErr error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {

@@ -143,7 +143,7 @@ func (r *R) tracked(ctx context.Context, key client.ObjectKey) (retErr error) {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 148, before the deferred write: .*the call track.Update at line 150 would run again on each attempt, and it is given w, whose status a conflict reads again.*by hand`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 148, before the deferred write: .*the call track.Update at line 150 would run again on each attempt \(Update sets t\.seen at line 133\), and it is given w, whose status a conflict reads again.*by hand`
 	}()
 	if !w.Status.Ready {
 		w.Status.Ready = true
@@ -202,7 +202,7 @@ func (r *R) notedLocal(ctx context.Context, key client.ObjectKey) (retErr error)
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 207, before the deferred write: .*its decision cannot move into Retry as written: the call noted.Note at line 210 would run again on each attempt, and it is given msg, which the decision declares.*by hand`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 207, before the deferred write: .*its decision cannot move into Retry as written: the call noted.Note at line 210 would run again on each attempt \(Note sets n\.n at line 176\), and it is given msg, which the decision declares.*by hand`
 	}()
 	if !w.Status.Ready {
 		msg := "ready"

@@ -146,7 +146,7 @@ func (r *Reconciler) tokened(ctx context.Context, w *v1.Widget) error {
 func sizedStatus[T client.Object](ctx context.Context, c client.Client, obj T, mutate func(T)) error {
 	base := obj.DeepCopyObject().(T)
 	mutate(obj)
-	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: its caller at line 153 passes a function literal deciding w's status that calls tokens.Add at line 155, which Retry's attempts would each call again`
+	return c.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: its caller at line 153 passes a function literal Retry would call again on each attempt: the call tokens\.Add at line 155 would run again on each attempt \(Add is of sync/atomic, which changes its receiver on each call\), and it is given w, whose status a conflict reads again`
 }
 
 func (r *Reconciler) sized(ctx context.Context, w *v1.Widget) error {
