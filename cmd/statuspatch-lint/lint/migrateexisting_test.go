@@ -86,3 +86,27 @@ func TestMigrateExistingTwice(t *testing.T) {
 		t.Errorf("the second run keeps %d writes, want 7 naming the lines it reads:\n%s", len(kept), all)
 	}
 }
+
+// Writes beside the code's patcher that s99's reader found mishandled
+// (migrateexistingedge): a List item's write stays (before, a Flush of
+// the cached copy, its finding gone after -fix), a deferred write
+// registered before the patcher says -fix's rule (before: "after this
+// write or on another path"), and a decision read from the status that
+// stays before the Flush is named in the fix (before: no word).
+func TestMigrateExistingEdges(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateexistingedge="}), "example.com/op/controllers/migrateexistingedge")
+	notes := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				if strings.Contains(f.Message, "stays before Flush: -fix does not move a decision into the Retry of a patcher the code made; move it into p.Retry by hand") {
+					notes++
+				}
+			}
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d fixes name the decision left before p's Flush; want 1", notes)
+	}
+}

@@ -158,12 +158,18 @@ func (c *codeLife) fix(p Patcher, files Files, ws []*Write, opts Options) (*anal
 	for _, s := range c.drop {
 		edits = append(edits, c.text().deleteStmt(s))
 	}
-	return &analysis.SuggestedFix{Message: fmt.Sprintf("%s%s (a Flush of %s, the patcher made at %s)", migrateFixPrefix, p.Type, cp.via.Name(), c.where(cp.stmt.Pos())), TextEdits: edits}, ""
+	return &analysis.SuggestedFix{Message: fmt.Sprintf("%s%s (a Flush of %s, the patcher made at %s)%s", migrateFixPrefix, p.Type, cp.via.Name(), c.where(cp.stmt.Pos()), codeLifeNote(c.migration, cp.stmt, cp.via.Name())), TextEdits: edits}, ""
 }
 
 // plan finds the patcher the write flushes, or why it stays.
 func (c *codeLife) plan() (madePatcher, string) {
 	m, name := c.migration, c.obj.Name()
+	if at, ok := m.reads().listItem(); ok {
+		// A Flush of a cached copy is what the cached item row of
+		// retryShapes refuses: the write stays, reported.
+		o := c.all[0]
+		return o, fmt.Sprintf("%s is taken from an element at %s, a copy the model cannot show fresh, and its patcher %s, made at %s, holds that copy: a Flush of it writes over what this process wrote since; make %s with Fetch%sInto(ctx, c, client.ObjectKeyFromObject(%s), %s), decide in %s.Retry, and run -fix again", name, at, o.via.Name(), m.where(o.stmt.Pos()), o.via.Name(), c.p.Type, name, name, o.via.Name())
+	}
 	var cp madePatcher
 	found := false
 	for _, list := range m.enclosingLists() {
@@ -174,6 +180,10 @@ func (c *codeLife) plan() (madePatcher, string) {
 				}
 			}
 		}
+	}
+	if !found && (inDefer(m.path) || deferredCall(m.path, m.call)) {
+		o := c.all[0]
+		return o, fmt.Sprintf("%s's patcher %s is made at %s, after the defer that registers this write: -fix moves a deferred write only onto a patcher made before its defer (a return between them would run the write with no patcher); make %s before the defer (after %s's read) and run -fix again", name, o.via.Name(), m.where(o.stmt.Pos()), o.via.Name(), name)
 	}
 	if !found {
 		o := c.all[0]

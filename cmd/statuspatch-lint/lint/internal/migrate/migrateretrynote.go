@@ -20,6 +20,23 @@ import (
 // status, or that is no such write (a helper's, an apply, a deferred
 // write, a List item, which say their own).
 func flushNote(m *migration) string {
+	return decisionNote(m, nil, nil)
+}
+
+// codeLifeNote is flushNote for a write that becomes a Flush of the
+// patcher the code made at made (lifepatcher.go), named via: -fix moves
+// no decision into that patcher's Retry, so the note says so whether or
+// not the decision could run twice.
+func codeLifeNote(m *migration, made ast.Stmt, via string) string {
+	return decisionNote(m, made, func() string {
+		return fmt.Sprintf("-fix does not move a decision into the Retry of a patcher the code made; move it into %s.Retry by hand", via)
+	})
+}
+
+// decisionNote is flushNote's text, its decision starting after the
+// write's last mark of the object's life or after mark; explain, when not
+// nil, says what keeps the decision out of Retry.
+func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 	if m.retry != nil || m.item || m.helper != nil || m.apply != nil || inDefer(m.path) {
 		return ""
 	}
@@ -37,7 +54,7 @@ func flushNote(m *migration) string {
 		}
 	}
 	from := at
-	for from > 0 && !lifeMark(r, list[from-1]) {
+	for from > 0 && !lifeMark(r, list[from-1]) && list[from-1] != mark {
 		from--
 	}
 	if from < 0 || from == at {
@@ -52,6 +69,9 @@ func flushNote(m *migration) string {
 		return ""
 	}
 	why := ""
+	if explain != nil {
+		why = explain()
+	}
 	for i := len(decision) - 1; i >= 0 && why == ""; i-- {
 		if !r.movable(decision[i], write) {
 			why = r.stopWhy(decision[i], write)
