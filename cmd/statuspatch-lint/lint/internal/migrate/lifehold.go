@@ -127,7 +127,7 @@ func (l *life) viaReassigned() bool {
 				// p, err := Fetch...(...), then obj := p.Object() made
 				// at: p's declaration is no second value of it.
 				id, ok := e.(*ast.Ident)
-				found = found || l.isVia(e) && !(ok && n.Tok == token.DEFINE && l.si.pass.TypesInfo.Defs[id] == l.via)
+				found = found || l.isVia(e) && (!ok || n.Tok != token.DEFINE || l.si.pass.TypesInfo.Defs[id] != l.via)
 			}
 		case *ast.RangeStmt:
 			found = n.Key != nil && l.isVia(n.Key) || n.Value != nil && l.isVia(n.Value)
