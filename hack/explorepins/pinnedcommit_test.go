@@ -59,10 +59,13 @@ func TestPinnedCheckoutBlockAsWritten(t *testing.T) {
 	}
 	const mod = "example.com/pinned/operator"
 	repo, user := t.TempDir(), t.TempDir()
+	// The block runs as a user's shell would: no workspace, no proxy (the
+	// commit's tree is all the build may read), and none of the caller's
+	// GOFLAGS (a -mod flag would change what go mod tidy may write).
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		return strings.HasPrefix(kv, "GOWORK=") || strings.HasPrefix(kv, "GOPROXY=") || strings.HasPrefix(kv, "GOFLAGS=")
 	})
-	env = append(env, "GOWORK=off", "GOPROXY=off", "GOFLAGS=-mod=mod",
+	env = append(env, "GOWORK=off", "GOPROXY=off",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 	run := func(dir, name string, args ...string) string {
 		t.Helper()

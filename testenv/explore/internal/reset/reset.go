@@ -163,15 +163,20 @@ func All(ctx context.Context, c client.Client, left []Leftover) error {
 	return nil
 }
 
-// deleteNow are the options of a reset's delete (and more), so that the
-// object is gone when it answers, not left being deleted into the next
-// schedule: in the background, since a kind whose deletion defaults to
-// orphaning its dependents (batch/v1 Jobs) would get the orphan
-// finalizer, which only a garbage collector removes (dependents are
-// reset one by one, as every object a schedule wrote); with no grace
-// period, since a Pod bound to a node is otherwise deleted gracefully,
-// given a deletionTimestamp and kept until its kubelet, which no test
-// server runs, ends it (TestLostWriteOnAPodBeingDeleted).
+// deleteNow are the options of a reset's delete (and more), so that an
+// object without finalizers is gone when the delete answers, not left
+// being deleted into the next schedule (a Namespace is not: its deletion
+// leaves it Terminating until finalizeNamespace clears it): in the
+// background, since a kind whose deletion defaults to orphaning its
+// dependents (batch/v1 Jobs) would get the orphan finalizer, which only a
+// garbage collector removes (dependents are reset one by one, as every
+// object a schedule wrote); with no grace period, since a Pod bound to a
+// node is otherwise deleted gracefully, given a deletionTimestamp and kept
+// until its kubelet, which no test server runs, ends it
+// (TestLostWriteOnAPodBeingDeleted). On a cluster that runs kubelets
+// (explore.Remote takes any client), a grace-0 delete of a Pod is a force
+// delete: the Pod is gone from the API at once, while its containers may
+// run on until the kubelet notices.
 func deleteNow(more ...client.DeleteOption) []client.DeleteOption {
 	return append([]client.DeleteOption{client.PropagationPolicy(metav1.DeletePropagationBackground), client.GracePeriodSeconds(0)}, more...)
 }

@@ -85,3 +85,78 @@ func TestEndedWithObjectBeingDeleted(t *testing.T) {
 		t.Errorf("a loss before the deletion was asked for ended with the object: %+v", r)
 	}
 }
+
+// Restored finds where the values a lost write overwrote hold again, to
+// the steady state: written again by a later step (the earliest version
+// from which every version to the newest holds them), but for time-like
+// values (ButTimes) when only a time differs; not when the newest
+// version differs, when the object was made again (a new UID) or is
+// gone, when nothing after the write held them, nor when the write lost
+// only times (they held at its own version). A map list's lost item is
+// found again by its keys, in any order.
+func TestRestored(t *testing.T) {
+	key := book.Key{GVK: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, NN: types.NamespacedName{Namespace: "ns", Name: "w"}}
+	const t1, t2 = "2026-11-30T08:00:00Z", "2026-11-30T08:00:01Z"
+	// version is a version of uid with status phase and since.
+	version := func(uid, phase, since string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"uid": uid}, "status": map[string]any{"phase": phase, "since": since}}
+	}
+	fields := [][]string{{"status", "phase"}, {"status", "since"}}
+	for _, tc := range []struct {
+		name string
+		// after are the versions after the lost write's (v2, phase Failed
+		// over v1's Ready at t1), each made by the step of its index + 3.
+		after    []map[string]any
+		want     bool
+		version  int
+		step     int
+		butTimes bool
+	}{
+		{"written again", []map[string]any{version("u1", "Ready", t1)}, true, 3, 3, false},
+		{"written again, then kept", []map[string]any{version("u1", "Failed", t2), version("u1", "Ready", t1), version("u1", "Ready", t1)}, true, 4, 4, false},
+		{"written again but for a time", []map[string]any{version("u1", "Ready", t2)}, true, 3, 3, true},
+		{"lost again after", []map[string]any{version("u1", "Ready", t1), version("u1", "Failed", t1)}, false, 0, 0, false},
+		{"never written again", nil, false, 0, 0, false},
+		{"a new object under the name", []map[string]any{version("u2", "Ready", t1)}, false, 0, 0, false},
+		{"gone", []map[string]any{version("u1", "Ready", t1), nil}, false, 0, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &book.History{Key: key, Versions: []map[string]any{version("u1", "Ready", t1), version("u1", "Failed", t2)}, By: []int{1, 2}}
+			for i, v := range tc.after {
+				h.Versions, h.By = append(h.Versions, v), append(h.By, i+3)
+			}
+			r, ok := Restored(h, 1, h.Versions[0], h.Versions[1], fields, nil)
+			if ok != tc.want {
+				t.Fatalf("restored %t (%+v), want %t", ok, r, tc.want)
+			}
+			if ok && (r.Version != tc.version || r.Step != tc.step || r.ButTimes != tc.butTimes || r.Ended) {
+				t.Errorf("restoration %+v, want version %d, step %d, but times %t", r, tc.version, tc.step, tc.butTimes)
+			}
+		})
+	}
+
+	t.Run("a loss of times only", func(t *testing.T) {
+		h := &book.History{Key: key, Versions: []map[string]any{version("u1", "Ready", t1), version("u1", "Ready", t2), version("u1", "Ready", t2)}, By: []int{1, 2, 3}}
+		if r, ok := Restored(h, 1, h.Versions[0], h.Versions[1], fields, nil); ok {
+			t.Errorf("restored (%+v): the write lost only a time, nothing was written again", r)
+		}
+	})
+
+	t.Run("a map list's item found again by its keys", func(t *testing.T) {
+		cond := func(typ, status string) any { return map[string]any{"type": typ, "status": status} }
+		withConds := func(cs ...any) map[string]any {
+			return map[string]any{"metadata": map[string]any{"uid": "u1"}, "status": map[string]any{"conditions": cs}}
+		}
+		conds := [][]string{{"status", "conditions"}}
+		keys := func(path []string) ([]string, bool) { return []string{"type"}, true }
+		h := &book.History{Key: key, Versions: []map[string]any{
+			withConds(cond("Ready", "True"), cond("Synced", "True")),
+			withConds(cond("Synced", "True")),                         // Ready lost
+			withConds(cond("Synced", "False"), cond("Ready", "True")), // Ready again, another order
+		}, By: []int{1, 2, 3}}
+		r, ok := Restored(h, 1, h.Versions[0], h.Versions[1], conds, keys)
+		if !ok || r.Version != 3 || r.Step != 3 {
+			t.Errorf("restored %t (%+v), want version 3 by step 3: Synced's change is not what was lost", ok, r)
+		}
+	})
+}
