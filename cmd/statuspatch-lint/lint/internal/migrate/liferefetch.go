@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -53,7 +54,11 @@ func (c *codeLife) refetch(l *life, cp madePatcher, n ast.Node) (f *fetchPlan, w
 		return stays("its error variable cannot be " + via + "'s")
 	}
 	f.sameBlock = m.block(cp.stmt) == m.block(get)
-	lit, held := viaHeld(m, cp.via, get)
+	writes := []*ast.CallExpr{m.call}
+	for _, call := range c.writes() {
+		writes = append(writes, call)
+	}
+	lit, held := viaHeld(m, cp.via, get, writes)
 	switch {
 	case held != nil:
 		advice = "register it after the re-read, or flush " + via + " in a deferred function literal, which reads the variable when it runs"
@@ -85,17 +90,27 @@ func getStmtOf(m *migration, n ast.Node) (get, check ast.Stmt) {
 }
 
 // viaHeld finds, in m's function, a function literal that uses the
-// patcher's variable v (a deferred one flushing it: lit), and a defer or
-// go statement registered before the re-read get that takes v when it
-// runs (held).
-func viaHeld(m *migration, v *types.Var, get ast.Stmt) (lit *ast.FuncLit, held ast.Stmt) {
+// patcher's variable v or holds one of writes, the object's status writes
+// that become v's Flush (a deferred one flushing it: lit), and a defer or
+// go statement registered before the re-read get that takes v, or is
+// such a write, when it runs (held).
+func viaHeld(m *migration, v *types.Var, get ast.Stmt, writes []*ast.CallExpr) (lit *ast.FuncLit, held ast.Stmt) {
 	fn := m.enclosingFunc()
 	root, ok := m.cursor(fn)
 	if !ok {
 		return nil, nil
 	}
-	for cur := range m.usesOf(fn, v, fn.Pos(), fn.End()) {
+	uses := slices.Collect(m.usesOf(fn, v, fn.Pos(), fn.End()))
+	for _, call := range writes {
+		if cur, ok := m.cursor(call); ok {
+			uses = append(uses, cur)
+		}
+	}
+	for _, cur := range uses {
 		for e := range cur.Enclosing((*ast.FuncLit)(nil), (*ast.DeferStmt)(nil), (*ast.GoStmt)(nil)) {
+			if e == cur {
+				continue // a write's own cursor
+			}
 			if !root.Contains(e) || e.Node() == fn {
 				break
 			}

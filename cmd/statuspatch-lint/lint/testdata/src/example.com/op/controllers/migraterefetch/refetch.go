@@ -97,3 +97,28 @@ func (r *OrderReconciler) heldByDefer(ctx context.Context, req ctrl.Request) err
 	order.Status.Size = 4
 	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget: .*\(not moved to the patcher: order is read again with Get at line 94, after its patcher p is made at line 91, and that Get stays a Get: the defer statement at line 92 takes p when it runs`
 }
+
+// (e) A deferred literal's own handwritten write becomes p's Flush too:
+// the Fetch reads into order and is p's on success only.
+func (r *OrderReconciler) deferredWrite(ctx context.Context, req ctrl.Request) (retErr error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	p := patchers.NewWidgetStatusPatcher(r.Client, order)
+	defer func() {
+		if retErr != nil {
+			order.Status.Ready = false
+			retErr = errors.Join(retErr, r.Status().Update(ctx, order)) // want `^handwritten status write to Widget`
+		}
+	}()
+	order.Status.Ready = true
+	if err := p.Flush(ctx); err != nil {
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Size = 5
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+}
