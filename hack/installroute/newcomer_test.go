@@ -264,7 +264,7 @@ func TestGoModChecks(t *testing.T) {
 
 func TestMovedOntoPatchers(t *testing.T) {
 	src := strings.Repeat("p := patchers.NewWidgetStatusPatcher(r.Client, w)\nreturn p.Retry(ctx, func(w *widgetsv1.Widget) error {\n", 2) +
-		"p := patchers.NewWidgetStatusPatcher(r.Client, w)\nreturn p.Flush(ctx)\n" +
+		"return r.markObserved(ctx, p)\nreturn p.Flush(ctx)\n" +
 		"p := patchers.FetchWidgetStatusPatcher(ctx, r.Client, key)\nreturn p.Flush(ctx)\n" +
 		"p := patchers.NewWidgetStatusPatcher(r.Client, &w, patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner(\"widget-summary\"))\n_ = p.Patcher().ApplyStatus(ac.Status)\nreturn p.Flush(ctx)\n" +
 		"p := patchers.NewWidgetStatusPatcher(r.Client, w)\nreturn status.MarkFailed(ctx, p, w, \"NegativeSize\")\nreturn p.Flush(ctx)\n" +

@@ -75,9 +75,10 @@ func handwrittenLeft(src string) string {
 	return b.String()
 }
 
-// movedOntoPatchers reports whether -fix moved the writes: six
+// movedOntoPatchers reports whether -fix moved the writes: five
 // NewWidgetStatusPatcher (internal/status's caller makes one for
-// MarkFailed), one FetchWidgetStatusPatcher at the re-fetch, a Retry for
+// MarkFailed; markObserved takes Reconcile's, one patcher per object
+// life), one FetchWidgetStatusPatcher at the re-fetch, a Retry for
 // each of the two writes decided from the status (the parts list, built by
 // appending to it, and Ready, counted when it was not), a Flush for each
 // other write, the typed and the unstructured applies in apply mode under their field
@@ -90,7 +91,7 @@ func movedOntoPatchers(src string, writes int) bool {
 			applied++
 		}
 	}
-	return countLines(src, "patchers.NewWidgetStatusPatcher(") == 6 &&
+	return countLines(src, "patchers.NewWidgetStatusPatcher(") == 5 &&
 		countLines(src, "patchers.FetchWidgetStatusPatcher(") == 1 &&
 		countLines(src, ".Retry(ctx, func(") == 2 &&
 		countLines(src, ".Flush(ctx)")+countLines(src, ".Retry(ctx, func(") == writes &&

@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 117 {
+	if err != nil || len(goldens) != 119 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -116,7 +116,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratecapibeside", "example.com/op/controllers/migratecapilock",
 		"example.com/op/controllers/migratealiases",
 		"example.com/op/controllers/migrateownerorder", "example.com/op/controllers/migratecapidefer",
-		"example.com/op/controllers/migratereread", "example.com/op/controllers/migrateexisting") {
+		"example.com/op/controllers/migratereread", "example.com/op/controllers/migrateexisting",
+		"example.com/op/controllers/migratelifehelper", "example.com/op/controllers/migraterefetch") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -286,11 +287,15 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside a function given the other object, then it, 1 beside a
 	// server-side apply of its kind (lockapply.go); and 1 locked beside an
 	// interface's Patch that is never handed it);
-	// migrateexisting: 7 beside the code's own patcher (a re-Get after
-	// the patcher, the patcher made again from another object, a write before it, a field
-	// owner other than the patcher's, twice, a base taken after a change
-	// the patcher has not sent, a write after a kept one).
-	if len(left) != 310 || notMoved != 309 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 310 (309):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// migrateexisting: 6 beside the code's own patcher (the patcher made
+	// again from another object, a write before it, a field owner other
+	// than the patcher's, twice, a base taken after a change the patcher
+	// has not sent, a write after a kept one); its re-Get after the
+	// patcher is the patcher's Fetch now; migratelifehelper: 1 helper
+	// taking its own base whose caller calls it with a change unsent;
+	// migraterefetch: 2 writes after a re-Get of the code's patcher that
+	// stays a Get (its error branch goes on; a defer statement holds p).
+	if len(left) != 312 || notMoved != 311 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 312 (311):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

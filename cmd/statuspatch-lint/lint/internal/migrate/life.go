@@ -32,6 +32,9 @@ type life struct {
 	// holds; a group's own re-reads become its Fetches (migratefetch.go),
 	// so its retries (migrateretry.go) count every Get.
 	onlyMade bool
+	// refetched: re-Gets of the object -fix makes Fetches into the
+	// patcher (liferefetch.go): each renews it as its making does.
+	refetched []*ast.CallExpr
 }
 
 // An event is what one node of the graph does to the object.
@@ -245,7 +248,7 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 		// that patcher's Fetch, leaves its base behind: the object is no
 		// longer what the patcher holds.
 		*ev = renewed
-		if l.onlyMade && l.made != nil && (call.Pos() < l.made.Pos() || call.End() > l.made.End()) {
+		if l.onlyMade && l.made != nil && (call.Pos() < l.made.Pos() || call.End() > l.made.End()) && !slices.Contains(l.refetched, call) {
 			*ev = changed
 		}
 		return false

@@ -3,6 +3,7 @@ package migrate
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/cfg"
 )
@@ -76,7 +77,7 @@ func (l *life) detaches(n ast.Node, until *ast.CallExpr) bool {
 			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 			switch {
 			case len(x.Args) >= 3 && l.isGet(x):
-				found = l.made == nil || x.Pos() < l.made.Pos() || x.End() > l.made.End()
+				found = (l.made == nil || x.Pos() < l.made.Pos() || x.End() > l.made.End()) && !slices.Contains(l.refetched, x)
 			case ok && sel.Sel.Name == "DeepCopyInto" && len(x.Args) == 1 && l.is(x.Args[0]):
 				found = true
 			}
@@ -105,8 +106,7 @@ func (l *life) rangedInto(n ast.Node) bool {
 
 // isVia reports whether e is the patcher's variable the code made.
 func (l *life) isVia(e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && l.via != nil && l.si.pass.TypesInfo.ObjectOf(id) == l.via
+	return l.via != nil && identOf(l.si.pass, e) == l.via
 }
 
 // viaReassigned reports whether the patcher's variable is assigned (or

@@ -25,17 +25,6 @@ import (
 // the write does not take, no longer holds the object at the write, or
 // when a base the write was patched from is not what the patcher holds.
 
-// A madePatcher is the patcher the code made in the object's life: its
-// statement (after which the object is what it holds), its variable and
-// the call that made it.
-type madePatcher struct {
-	stmt ast.Stmt
-	via  *types.Var
-	made *ast.CallExpr // New<Kind>StatusPatcher(c, obj, opts...) or Fetch<Kind>StatusPatcher[Into](ctx, c, key, [obj,] opts...)
-	opts []ast.Expr
-	obj  bool // made by obj := p.Object(): the object is the patcher's
-}
-
 // recogniseCodeLife recognises a merge patch or an update of an object
 // whose function's code already makes its patcher (madePatchers).
 func recogniseCodeLife(r *recognition) (*codeLife, string, bool) {
@@ -56,83 +45,6 @@ func recogniseCodeLife(r *recognition) (*codeLife, string, bool) {
 	return c, "", true
 }
 
-// madePatchers is every patcher of m's object, of the kind p, the code
-// makes in the write's function, in source order.
-func madePatchers(m *migration, p Patcher) []madePatcher {
-	var found []madePatcher
-	fn := m.enclosingFunc()
-	ast.Inspect(fn, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 {
-			return true
-		}
-		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		lhs, ok2 := as.Lhs[0].(*ast.Ident)
-		if !ok || !ok2 {
-			return true
-		}
-		if cp, ok := madeOf(m, p, call, lhs); ok && (cp.obj || cp.objArg(m)) {
-			cp.stmt = as
-			found = append(found, cp)
-		}
-		return true
-	})
-	return found
-}
-
-// madeOf reads call, assigned to lhs: a New or Fetch of the kind's
-// patcher (lhs its variable), or obj := p.Object() of one (lhs the
-// object).
-func madeOf(m *migration, p Patcher, call *ast.CallExpr, lhs *ast.Ident) (madePatcher, bool) {
-	if fn := kube.CalledFunc(m.pass, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == p.Pkg && fn.Signature().Recv() == nil {
-		v, _ := m.pass.TypesInfo.ObjectOf(lhs).(*types.Var)
-		first := map[string]int{"New" + p.Type: 2, "Fetch" + p.Type + "Into": 4}[fn.Name()]
-		if v != nil && first > 0 && len(call.Args) >= first {
-			return madePatcher{via: v, made: call, opts: call.Args[first:]}, true
-		}
-		return madePatcher{}, false
-	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Object" || len(call.Args) != 0 || m.pass.TypesInfo.ObjectOf(lhs) != m.obj {
-		return madePatcher{}, false
-	}
-	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	v, _ := m.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v == nil || !isPatcherOf(v.Type(), p) {
-		return madePatcher{}, false
-	}
-	cp := madePatcher{via: v, made: call, obj: true}
-	// The options are the ones its Fetch (or New) was made with.
-	ast.Inspect(m.enclosingFunc(), func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
-			return true
-		}
-		if id, ok := as.Lhs[0].(*ast.Ident); !ok || m.pass.TypesInfo.ObjectOf(id) != v {
-			return true
-		}
-		if c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok {
-			if fn := kube.CalledFunc(m.pass, c); fn != nil {
-				first := map[string]int{"New" + p.Type: 2, "Fetch" + p.Type: 3, "Fetch" + p.Type + "Into": 4}[fn.Name()]
-				if first > 0 && len(c.Args) >= first {
-					cp.opts = c.Args[first:]
-				}
-			}
-		}
-		return true
-	})
-	return cp, true
-}
-
-// objArg reports whether the New or FetchInto call is given m's object.
-func (cp madePatcher) objArg(m *migration) bool {
-	i := 1
-	if fn := kube.CalledFunc(m.pass, cp.made); fn != nil && fn.Name() != "New"+m.patcherType {
-		i = 3
-	}
-	return i < len(cp.made.Args) && m.isObj(cp.made.Args[i])
-}
-
 // A codeLife is a write of an object beside the patcher its code made.
 type codeLife struct {
 	*migration
@@ -142,6 +54,9 @@ type codeLife struct {
 	ws    []*Write
 	opts  Options
 	alone bool // planned as another write's neighbour: its own neighbours are not asked
+	// fetches: the re-Gets of the object between the patcher's making
+	// and the write, made Fetches into it (liferefetch.go).
+	fetches []*fetchPlan
 	// owner: the call is a helper's (passedPatcher), whose write has
 	// this field owner; nil for a status write, whose options say it.
 	owner *fieldOwner
@@ -158,6 +73,11 @@ func (c *codeLife) fix(p Patcher, files Files, ws []*Write, opts Options) (*anal
 	for _, s := range c.drop {
 		edits = append(edits, c.text().deleteStmt(s))
 	}
+	fetches, why := c.fetchEdits(cp)
+	if why != "" {
+		return nil, c.shapeWhy(why)
+	}
+	edits = append(edits, fetches...)
 	return &analysis.SuggestedFix{Message: fmt.Sprintf("%s%s (a Flush of %s, the patcher made at %s)%s", migrateFixPrefix, p.Type, cp.via.Name(), c.where(cp.stmt.Pos()), codeLifeNote(c.migration, cp.stmt, cp.via.Name())), TextEdits: edits}, ""
 }
 
@@ -214,6 +134,13 @@ func (c *codeLife) plan() (madePatcher, string) {
 			}
 			if reassignsVia(l, n) {
 				return cp, fmt.Sprintf("%s's patcher %s, made at %s, is assigned again at %s, before this write: its Flush there may write another object", name, cp.via.Name(), at, m.where(n.Pos()))
+			}
+			if f, why, ok := c.refetch(l, cp, n); ok {
+				if why != "" {
+					return cp, why
+				}
+				c.fetches, l.refetched = append(c.fetches, f), append(l.refetched, f.call)
+				continue
 			}
 			return cp, fmt.Sprintf("%s is %s at %s, after its patcher %s is made at %s: %s no longer holds what this write would send (make that read %s's: %s, err = Fetch%s(...) and %s = %s.Object(), then run -fix again)", name, detachHow(l, n), m.where(n.Pos()), cp.via.Name(), at, cp.via.Name(), cp.via.Name(), cp.via.Name(), c.p.Type, name, cp.via.Name())
 		}
@@ -378,7 +305,7 @@ func passedPatcher(h *helperMove, c *migration, files Files, ws []*Write, opts O
 		if p != nil {
 			break
 		}
-		if o.Patcher != nil && o.Patcher.Type == h.patcherType && (p == nil || files.Calls[o.Lparen] == h.call) {
+		if o.Patcher != nil && o.Patcher.Type == h.patcherType {
 			p = o.Patcher
 		}
 	}

@@ -94,7 +94,7 @@ func madeBefore(m *migration, stack []ast.Node) bool {
 	if !ok || !ok2 || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) {
 		return false
 	}
-	if id, ok := as.Lhs[0].(*ast.Ident); !ok || m.pass.TypesInfo.ObjectOf(id) != m.via {
+	if identOf(m.pass, as.Lhs[0]) != m.via {
 		return false
 	}
 	if fn := kube.CalledFunc(m.pass, call); fn == nil || !patcherMaker(fn) {
@@ -119,7 +119,8 @@ func madeBefore(m *migration, stack []ast.Node) bool {
 // refetched reports whether m's anchor is obj = p.Object() (or :=) of
 // the code's patcher p last assigned, on the anchor's block, by a
 // Fetch<Kind>StatusPatcher of its own (not Into): the object is a fresh
-// read no earlier use reaches, unless p.Object() is taken before it.
+// read no earlier use reaches, unless p.Object() is taken before it. m.via
+// is not nil (madeBefore).
 func refetched(m *migration) bool {
 	as, ok := m.anchor.(*ast.AssignStmt)
 	if !ok || len(as.Rhs) != 1 || len(as.Lhs) != 1 || !m.defines(as.Lhs[0], m.obj) && !passesObj(m.pass.TypesInfo, m.obj, as.Lhs[0]) {
@@ -130,7 +131,7 @@ func refetched(m *migration) bool {
 		return false
 	}
 	sel, ok := ast.Unparen(obj.Fun).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Object" || !isIdentOf(m, sel.X, m.via) {
+	if !ok || sel.Sel.Name != "Object" || identOf(m.pass, sel.X) != m.via {
 		return false
 	}
 	var last *ast.CallExpr // the last assignment of p before the anchor
@@ -141,11 +142,11 @@ func refetched(m *migration) bool {
 		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			if len(n.Rhs) == 1 && slices.ContainsFunc(n.Lhs, func(e ast.Expr) bool { return isIdentOf(m, e, m.via) }) {
+			if len(n.Rhs) == 1 && slices.ContainsFunc(n.Lhs, func(e ast.Expr) bool { return identOf(m.pass, e) == m.via }) {
 				last, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
 			}
 		case *ast.SelectorExpr:
-			taken = taken || n.Sel.Name == "Object" && isIdentOf(m, n.X, m.via)
+			taken = taken || n.Sel.Name == "Object" && identOf(m.pass, n.X) == m.via
 		}
 		return true
 	})
@@ -154,12 +155,6 @@ func refetched(m *migration) bool {
 	}
 	fn := kube.CalledFunc(m.pass, last)
 	return fn != nil && fn.Name() == "Fetch"+m.patcherType && sameBlock(m, last)
-}
-
-// isIdentOf reports whether e names v.
-func isIdentOf(m *migration, e ast.Expr, v *types.Var) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && m.pass.TypesInfo.ObjectOf(id) == v
 }
 
 // sameBlock reports whether call is in a statement of a block enclosing

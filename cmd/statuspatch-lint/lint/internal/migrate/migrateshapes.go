@@ -58,9 +58,10 @@ func fallback(s shape) shape {
 //     (prepareMerge: options, object, anchor), and only when no apply
 //     took the write (an apply in a conflict loop moves as an apply): a
 //     helper's parameter (no anchor in the function, the callers make the
-//     patcher) before a conflict loop, whose write has its anchor in the
-//     loop's function; the write in place last, taking every other
-//     migration;
+//     patcher) and one taking its own base of its parameter
+//     (lifehelperbase.go: its callers' patcher, when one holds one) before
+//     a conflict loop, whose write has its anchor in the loop's function;
+//     the write in place last, taking every other migration;
 //   - the generic helper, a fallback, only when no migration shape took
 //     the write (prepareMigration returns nil): its object is a type
 //     parameter or a client.Object, and its reason is said over the
@@ -77,6 +78,7 @@ func shapes() []shape {
 		shapeOf("typed apply", recogniseTypedApply, planApply),
 		shapeOf("beside the code's patcher", recogniseCodeLife, (*codeLife).fix),
 		shapeOf("helper's parameter", recogniseHelper, (*helperMove).helperFix),
+		shapeOf("helper taking its own base", recogniseOwnBaseHelper, (*ownBaseHelper).fix),
 		shapeOf("conflict loop", recogniseLoop, (*conflictLoop).fix),
 		shapeOf("write in place", recogniseInPlace, planGroup),
 		fallback(shapeOf("generic helper", recogniseKindHelper, (*kindHelper).fix)),
