@@ -9,10 +9,12 @@ import (
 	"go/types"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // An unexported write-only helper that the package's own test files call
@@ -177,52 +179,27 @@ func (t *TestCalls) Edits(fset *token.FileSet, files []*ast.File) ([]analysis.Te
 
 // callsIn returns f's calls of t.Name, or why a use of the name is not
 // such a call (a method value, a declaration or a field of the test's
-// own, a spread argument list, too few arguments).
+// own, a spread argument list, too few arguments, a call within another).
 func (t *TestCalls) callsIn(f *ast.File, where func(ast.Node) string) ([]*ast.CallExpr, string) {
 	var calls []*ast.CallExpr
-	var why string
-	ast.Inspect(f, func(n ast.Node) bool {
-		if why != "" {
-			return false
+	for cur := range inspector.New([]*ast.File{f}).Root().Preorder((*ast.Ident)(nil)) {
+		id := cur.Node().(*ast.Ident)
+		if id.Name != t.Name {
+			continue
 		}
-		var fun ast.Expr
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			fun = ast.Unparen(n.Fun)
-			if !t.names(fun) {
-				return true
-			}
-			if n.Ellipsis.IsValid() || len(n.Args) <= max(t.ObjIndex, t.ClientIndex) {
-				why = where(n) + " calls " + t.Name + " with its arguments spread or too few"
-				return false
-			}
-			calls = append(calls, n)
-			// Its function is this use; its receiver and arguments,
-			// rewritten or kept as text, name it in no other way.
-			var rest []ast.Node
-			if sel, ok := fun.(*ast.SelectorExpr); ok {
-				rest = append(rest, sel.X)
-			}
-			for _, a := range n.Args {
-				rest = append(rest, a)
-			}
-			for _, r := range rest {
-				ast.Inspect(r, func(m ast.Node) bool {
-					if id, ok := m.(*ast.Ident); ok && id.Name == t.Name && why == "" {
-						why = where(id) + " names " + t.Name + " within a call of it"
-					}
-					return why == ""
-				})
-			}
-			return false
-		case *ast.Ident:
-			if n.Name == t.Name {
-				why = where(n) + " names " + t.Name + " other than in a call of it"
-			}
+		call, _ := callOf(cur)
+		if call == nil || !t.names(ast.Unparen(call.Fun)) {
+			return nil, where(id) + " names " + t.Name + " other than in a call of it"
 		}
-		return true
-	})
-	return calls, why
+		if call.Ellipsis.IsValid() || len(call.Args) <= max(t.ObjIndex, t.ClientIndex) {
+			return nil, where(call) + " calls " + t.Name + " with its arguments spread or too few"
+		}
+		if slices.ContainsFunc(calls, func(c *ast.CallExpr) bool { return c.Pos() < call.End() && call.Pos() < c.End() }) {
+			return nil, where(call) + " calls " + t.Name + " within a call of it"
+		}
+		calls = append(calls, call)
+	}
+	return calls, ""
 }
 
 // names reports whether fun, a call's function, is the helper as the
