@@ -67,7 +67,7 @@ func (h *helperMove) testCallsMember(fn *types.Func, index int, recvRoot bool, c
 		}
 	}
 	if h.decl.Recv != nil {
-		if other := h.sameNamed(fn, name); other != "" {
+		if other := sameNamed(h.pass.Pkg, fn, name); other != "" {
 			return nil, other + " has a method or field " + name + " too: a test's call of " + name + " is not told apart without the test files' types"
 		}
 	}
@@ -105,17 +105,17 @@ func testRefsNamed(pkg, name string, opts Options) bool {
 	return false
 }
 
-// sameNamed names a type of the package other than fn's receiver that
-// has a method or field name (fn's receiver embedded, its promoted
-// method, is fn), or "".
-func (h *helperMove) sameNamed(fn *types.Func, name string) string {
-	scope := h.pass.Pkg.Scope()
+// sameNamed names a type of pkg other than fn's receiver that has a
+// method or field name (fn's receiver embedded, its promoted method, is
+// fn), or "".
+func sameNamed(pkg *types.Package, fn *types.Func, name string) string {
+	scope := pkg.Scope()
 	for _, n := range scope.Names() {
 		tn, ok := scope.Lookup(n).(*types.TypeName)
 		if !ok || tn.IsAlias() {
 			continue
 		}
-		if o, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, h.pass.Pkg, name); o != nil && o != fn {
+		if o, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, name); o != nil && o != fn {
 			return tn.Name()
 		}
 	}
