@@ -185,6 +185,9 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 	lint.ResolveGroups(graph, func(pkg, name string, analyzed map[string]bool) string {
 		return ondisk.UnseenCalls(".", pkg, name, analyzed)
 	})
+	// A helper the package's own tests call moves with their calls
+	// (lint.ResolveTestCalls).
+	lint.ResolveTestCalls(graph, ondisk.InPackageTests)
 	// An interface call the fixes assume runs only implementations that
 	// change at most the status (lint.ResolveIfaceCalls).
 	lint.ResolveIfaceCalls(graph, ondisk.ModulePath("."), func(name string, seen map[string]bool) string {

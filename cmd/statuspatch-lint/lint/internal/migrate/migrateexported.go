@@ -144,6 +144,10 @@ type GroupMember struct {
 	// Calls: the member is a write whose fix assumes these interface
 	// calls (paramsimplsmodule.go; lint.ResolveIfaceCalls), no group.
 	Calls []IfaceCall
+	// Tests: the member is a helper's write whose fix the in-package
+	// test files' calls join, rewritten by the driver (TestCalls.Edits;
+	// lint.ResolveTestCalls), no group.
+	Tests *TestCalls
 
 	param, alone, advice string // the helper's: Stays' parts
 	audit                bool   // an audit, whose findings give no reason (migratewhy.go)

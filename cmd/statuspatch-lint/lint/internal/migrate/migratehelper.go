@@ -169,12 +169,25 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 		}
 		return fix, w
 	}
+	var tests *GroupMember
 	if problem := h.testsMayCall(name, opts); problem != "" {
-		return why("%s", problem)
+		// Its test files' calls move with it when the module's driver
+		// rewrites them (migratehelpertests.go).
+		member, fact := h.testCallsMember(fn, index, recvRoot, clientRest, p, callers, opts)
+		if member == nil && fact != "" {
+			problem += " (" + fact + ")"
+		}
+		if member == nil {
+			return why("%s", problem)
+		}
+		tests = member
 	}
 	fix, w := h.helperEdits(p, fd, callers)
 	if fix != nil && !askAssumed(h.pass) {
 		exportLinks(h, callers, p, opts, false)
+		if tests != nil {
+			*opts.Members = append(*opts.Members, *tests)
+		}
 	}
 	return fix, w
 }
