@@ -92,7 +92,7 @@ type itemHandler struct {
 func fetchHandler(m *migration) (itemHandler, bool) {
 	h := itemHandler{m: m, at: m.retry.write}
 	r := retries{migration: m, plan: m.retry}
-	list, at := writeList(r)
+	_, list, at := writeList(r)
 	if at < 0 {
 		return h, false
 	}
@@ -184,17 +184,6 @@ func (h itemHandler) body(in string) string {
 		text = strings.TrimSuffix(text, "}") + "\tcontinue\n" + in + "}"
 	}
 	return text
-}
-
-// writeList is the statement list holding the write's statement, and
-// its index there (-1: none).
-func writeList(r retries) ([]ast.Stmt, int) {
-	for _, l := range r.enclosingLists() {
-		if i := slices.Index(l, r.plan.write); i >= 0 {
-			return l, i
-		}
-	}
-	return nil, -1
 }
 
 // loopBody reports whether list is the body of a for or range statement.
