@@ -31,7 +31,7 @@ func TestAdvItemFetch(t *testing.T) {
 			}
 		}
 	}
-	if fetched != 4 || made != 1 {
-		t.Errorf("%d items fetched and %d made with New, want 4 and 1", fetched, made)
+	if fetched != 5 || made != 1 {
+		t.Errorf("%d items fetched and %d made with New, want 5 and 1", fetched, made)
 	}
 }

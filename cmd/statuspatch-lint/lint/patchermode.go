@@ -44,9 +44,9 @@ func (cl *classifier) generatedResult(w *write) result {
 	case modeUnresolved:
 		return result{unresolved, m.why}
 	case modeUnseen:
-		return result{optimistic, "generated patcher (write mode not seen: " + m.why + ")"}
+		return result{optimistic, "generated patcher (write mode not seen: " + m.why + ")" + cl.cachedItemNote(w)}
 	default:
-		return result{optimistic, "generated patcher"}
+		return result{optimistic, "generated patcher" + cl.cachedItemNote(w)} // cacheditem.go
 	}
 }
 

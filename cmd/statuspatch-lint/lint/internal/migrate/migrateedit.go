@@ -313,15 +313,21 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	ctor := fmt.Sprintf("%s := %sNew%s(%s, %s%s)", name, qual, p.Type, m.clientText, objText(m.obj), owner)
 	var edits []analysis.TextEdit // the first is where the command says the fix is
 	// A List item decided from its status is read fresh (migrateitemfetch.go).
-	f, fetchImport, fetched := itemFetch(m, qual, p.Type, name, owner)
-	if fetched {
-		ctor = f
+	f, fetched := itemFetch(m, qual, p.Type, name, owner)
+	if fetched && f.ctor != "" {
+		ctor = f.ctor
 	}
-	if m.fetch != nil {
+	switch {
+	case m.fetch != nil:
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)
-	} else if m.keep {
+	case f.atWrite != nil:
+		edits = append(edits, *f.atWrite) // the anchor only goes when it was the base
+		if !m.keep {
+			edits = append(edits, m.text().deleteStmt(m.anchor))
+		}
+	case m.keep:
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.text().indent(m.anchor.Pos()) + ctor)})
-	} else {
+	default:
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
 	}
 	flush := fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(m.call.Args[0]))
@@ -367,7 +373,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		edits = append(edits, m.text().deleteStmt(s))
 	}
 	edits = mergeImport(append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...), onceImport)
-	edits = mergeImport(edits, fetchImport)
+	edits = mergeImport(edits, f.imp)
 	if m.fetch != nil && m.retry == nil {
 		how = " (Fetch" + p.Type + " at the re-read, then Flush)"
 	}

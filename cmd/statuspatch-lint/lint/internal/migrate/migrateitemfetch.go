@@ -24,6 +24,28 @@ import (
 // first attempt decides on the stored status; Fetch's error is handled
 // as the write's was: the write's statement is
 // if err := write; err != nil {...}, and its body handles the Fetch's.
+//
+// A handling that neither leaves nor ends its loop's body (an error only
+// logged, the loop going on after the write) has nowhere to go from a
+// Fetch at the item: the code after it would run on with no patcher. The
+// Fetch then goes at the write, in an if of its own before the write's:
+// if objPatcher, err := Fetch...Into(...); err != nil {<the write's
+// handling>} else if err := objPatcher.Retry(...); err != nil {<it
+// again>}. A failed read runs what a failed write ran and skips the
+// write, and the code after it runs as after a failed write (a failed
+// Retry, too, leaves the item as it was before the attempt). The rule:
+// the write's statement is that if, with no else and no labelled
+// statement in its body, no decision's guard or once-calls before it,
+// and nothing after it uses the patcher, which lives in the if alone: no
+// other write of the item moves with it and no re-read becomes a Fetch
+// into it.
+
+// An itemFetched is a List item's patcher made from a fresh read.
+type itemFetched struct {
+	ctor    string             // the patcher made at the anchor; "" when atWrite
+	atWrite *analysis.TextEdit // the Fetch's if, before the write's
+	imp     *analysis.TextEdit // controller-runtime's client imported
+}
 
 // itemFetch is the text making the item's patcher with a fresh read and
 // handling its error as the write's statement does, and the import of
@@ -31,16 +53,27 @@ import (
 // is handled in no form of fetchHandler's, or its handling names a local
 // declared after the item (the patcher is then New's, over the listed
 // copy).
-func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.TextEdit, bool) {
+func itemFetch(m *migration, qual, typ, name, opts string) (itemFetched, bool) {
 	if !m.item || m.retry == nil || m.anchor == nil || m.fetch != nil {
-		return "", nil, false
+		return itemFetched{}, false
 	}
 	if r := (retries{migration: m, plan: m.retry}); !r.readsStatus() && len(m.retry.once) == 0 {
-		return "", nil, false // decided from what the status does not hold: New's copy does
+		return itemFetched{}, false // decided from what the status does not hold: New's copy does
 	}
 	h, ok := fetchHandler(m)
 	if !ok {
-		return "", nil, false
+		return itemFetched{}, false
+	}
+	cq, imp, why := m.text().qualifier("sigs.k8s.io/controller-runtime/pkg/client")
+	if why != "" {
+		return itemFetched{}, false
+	}
+	obj := objText(m.obj)
+	fetch := qual + "Fetch" + typ + "Into(" + types.ExprString(m.call.Args[0]) + ", " + m.clientText + ", " + cq + "ObjectKeyFromObject(" + obj + "), " + obj + opts + ")"
+	if h.atWrite {
+		in := m.text().indent(h.at.Pos())
+		text := "if " + name + ", " + h.err + " := " + fetch + "; " + h.err + " != nil " + h.body(in) + " else "
+		return itemFetched{atWrite: &analysis.TextEdit{Pos: h.at.Pos(), End: h.at.Pos(), NewText: []byte(text)}, imp: imp}, true
 	}
 	later := false // the handling names a local declared after the item: not yet there
 	for _, n := range h.names {
@@ -54,20 +87,14 @@ func itemFetch(m *migration, qual, typ, name, opts string) (string, *analysis.Te
 		})
 	}
 	if later {
-		return "", nil, false
-	}
-	cq, imp, why := m.text().qualifier("sigs.k8s.io/controller-runtime/pkg/client")
-	if why != "" {
-		return "", nil, false
+		return itemFetched{}, false
 	}
 	in := m.text().indent(m.anchor.Pos())
-	obj := objText(m.obj)
-	fetch := qual + "Fetch" + typ + "Into(" + types.ExprString(m.call.Args[0]) + ", " + m.clientText + ", " + cq + "ObjectKeyFromObject(" + obj + "), " + obj + opts + ")"
 	text := name + ", " + h.err + " := " + fetch + "\n"
 	if !h.define {
 		text = "var " + name + " *" + qual + typ + "\n" + in + name + ", " + h.err + " = " + fetch + "\n"
 	}
-	return text + in + "if " + h.err + " != nil " + h.body(in), imp, true
+	return itemFetched{ctor: text + in + "if " + h.err + " != nil " + h.body(in), imp: imp}, true
 }
 
 // An itemHandler is how the Fetch's error is handled, from the write's.
@@ -81,6 +108,10 @@ type itemHandler struct {
 	m      *migration
 	from   string // block's indent
 	cont   bool   // continue after block: the write's statement ends its loop's body
+	// atWrite: the Fetch goes at the write, in an if of its own whose
+	// body is block, the write's if its else (a block that neither
+	// leaves nor ends its loop's body).
+	atWrite bool
 }
 
 // fetchHandler finds the write's error handling, for each form of it:
@@ -92,7 +123,7 @@ type itemHandler struct {
 func fetchHandler(m *migration) (itemHandler, bool) {
 	h := itemHandler{m: m, at: m.retry.write}
 	r := retries{migration: m, plan: m.retry}
-	list, at := writeList(r)
+	_, list, at := writeList(r)
 	if at < 0 {
 		return h, false
 	}
@@ -164,11 +195,34 @@ func fetchHandler(m *migration) (itemHandler, bool) {
 	}
 	if !leaves(h.block) {
 		if !endsLoop {
-			return h, false
+			h.atWrite = atWriteOK(m, h)
+			return h, h.atWrite
 		}
 		h.cont = true
 	}
 	return h, true
+}
+
+// atWriteOK reports whether h, the handling of the write's
+// if err := write; err != nil {...}, may be the Fetch's at the write (the
+// rule above itemFetched).
+func atWriteOK(m *migration, h itemHandler) bool {
+	w, ok := h.at.(*ast.IfStmt)
+	if !ok || w != m.retry.write || w.Else != nil || m.retry.guard != nil || len(m.retry.once) > 0 || len(m.rereads) > 0 {
+		return false
+	}
+	for c := range m.moved {
+		if c != m.call {
+			return false // another write moves with it: it would share the patcher
+		}
+	}
+	labelled := false
+	ast.Inspect(h.block, func(n ast.Node) bool {
+		_, l := n.(*ast.LabeledStmt)
+		labelled = labelled || l
+		return !labelled
+	})
+	return !labelled
 }
 
 // body is the handling's text at the indent in.
@@ -184,17 +238,6 @@ func (h itemHandler) body(in string) string {
 		text = strings.TrimSuffix(text, "}") + "\tcontinue\n" + in + "}"
 	}
 	return text
-}
-
-// writeList is the statement list holding the write's statement, and
-// its index there (-1: none).
-func writeList(r retries) ([]ast.Stmt, int) {
-	for _, l := range r.enclosingLists() {
-		if i := slices.Index(l, r.plan.write); i >= 0 {
-			return l, i
-		}
-	}
-	return nil, -1
 }
 
 // loopBody reports whether list is the body of a for or range statement.

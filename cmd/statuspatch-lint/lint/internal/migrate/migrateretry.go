@@ -122,18 +122,7 @@ func planRetry(m *migration) string {
 // the patcher holds where the block starts (Retry refuses changes made
 // before it).
 func (r retries) block() *retryPlan {
-	write := r.enclosingStmt()
-	if write == nil {
-		return nil
-	}
-	var list []ast.Stmt
-	at := -1
-	for _, l := range r.enclosingLists() {
-		if i := slices.Index(l, write); i >= 0 {
-			list, at = l, i
-			break
-		}
-	}
+	write, list, at := writeList(r)
 	if at < 0 {
 		return nil
 	}
@@ -173,6 +162,21 @@ func (r retries) block() *retryPlan {
 		return nil
 	}
 	return p
+}
+
+// writeList is the write's statement, the statement list holding it,
+// and its index there (-1: none), the list innermost first.
+func writeList(r retries) (ast.Stmt, []ast.Stmt, int) {
+	write := r.enclosingStmt()
+	if write == nil {
+		return nil, nil, -1
+	}
+	for _, l := range r.enclosingLists() {
+		if i := slices.Index(l, write); i >= 0 {
+			return write, l, i
+		}
+	}
+	return write, nil, -1
 }
 
 // guard returns the if whose body is the decision and the write, when

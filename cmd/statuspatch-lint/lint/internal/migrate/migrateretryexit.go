@@ -267,26 +267,16 @@ func (r retries) blockedWhy(exitWhy string) string {
 	if exitWhy != "" {
 		return "; its decision cannot move into Retry: " + exitWhy
 	}
-	write := r.enclosingStmt()
-	if write == nil {
-		return ""
-	}
-	for _, l := range r.enclosingLists() {
-		i := slices.Index(l, write)
-		if i < 0 {
+	write, l, i := writeList(r)
+	for j := i - 1; j >= 0; j-- {
+		s := l[j]
+		if r.movable(s, write) {
 			continue
 		}
-		for j := i - 1; j >= 0; j-- {
-			s := l[j]
-			if r.movable(s, write) {
-				continue
-			}
-			if s == r.anchor || s == r.late || s == r.getCheck || s == r.get {
-				return ""
-			}
-			return fmt.Sprintf("; its decision cannot move into Retry: %s", r.stopWhy(s, write))
+		if s == r.anchor || s == r.late || s == r.getCheck || s == r.get {
+			return ""
 		}
-		return ""
+		return fmt.Sprintf("; its decision cannot move into Retry: %s", r.stopWhy(s, write))
 	}
 	return ""
 }

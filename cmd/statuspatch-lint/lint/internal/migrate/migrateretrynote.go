@@ -41,18 +41,7 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 		return ""
 	}
 	r := retries{migration: m}
-	write := r.enclosingStmt()
-	if write == nil {
-		return ""
-	}
-	var list []ast.Stmt
-	at := -1
-	for _, l := range r.enclosingLists() {
-		if i := slices.Index(l, write); i >= 0 {
-			list, at = l, i
-			break
-		}
-	}
+	write, list, at := writeList(r)
 	from := at
 	for from > 0 && !lifeMark(r, list[from-1]) && list[from-1] != mark {
 		from--

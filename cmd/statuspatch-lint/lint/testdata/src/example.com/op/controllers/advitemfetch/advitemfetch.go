@@ -7,7 +7,9 @@
 // error appended and the loop going on), `err = write` then `if err !=
 // nil`, `errs = append(errs, write)`, and a helper called per item that
 // returns its write. A handling that neither leaves nor ends its loop's
-// body keeps New over the item.
+// body gets the Fetch at the write, in an if of its own whose error
+// runs the write's handling and skips the write; err = write then such
+// a handling keeps New over the item.
 package advitemfetch
 
 import (
@@ -117,8 +119,9 @@ func (p *P) markAll(ctx context.Context) error {
 	return nil
 }
 
-// New over the item: the error is logged and the loop goes on after
-// the write, where the Fetch's error has nowhere to go.
+// The error is logged and the loop goes on after the write: the Fetch
+// goes at the write, its error logged as the write's is and the write
+// skipped, what a failed write left (nothing after it uses the patcher).
 func (p *P) logged(ctx context.Context) int {
 	list := &widgetList{}
 	if err := p.client.List(ctx, list); err != nil {
@@ -129,6 +132,28 @@ func (p *P) logged(ctx context.Context) int {
 		w := &list.Items[i]
 		w.Status.Ready = w.Status.Size > 0
 		if err := p.client.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+			log.Print(err)
+		}
+		n++
+	}
+	return n
+}
+
+// err = write, then if err != nil that only logs, the loop going on:
+// New over the item (the Fetch at the anchor would have its error
+// nowhere to go, and the at-write form is an if's own).
+func (p *P) loggedAssigned(ctx context.Context) int {
+	list := &widgetList{}
+	if err := p.client.List(ctx, list); err != nil {
+		return 0
+	}
+	n := 0
+	var err error
+	for i := range list.Items {
+		w := &list.Items[i]
+		w.Status.Ready = w.Status.Size > 0
+		err = p.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
+		if err != nil {
 			log.Print(err)
 		}
 		n++
