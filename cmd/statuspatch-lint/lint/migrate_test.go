@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 117 {
+	if err != nil || len(goldens) != 118 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -230,10 +230,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a function of another package; an interface the object is asserted
 	// to, changed; the object printed with %v; options.go's slices of
 	// functions: an element set again, a package slice holding a function
-	// that changes the spec, a parameter, an append); migrateitemretry: 6 List items
+	// that changes the spec, a parameter, an append); migrateitemretry: 5 List items
 	// whose decision cannot move into Retry (a continue that skips more
-	// than the write, two after a change, two calls
-	// taking a context, one of a map's item read in the comma-ok form, an
+	// than the write, two after a change, a client's Get given a context
+	// (a map's item read in the comma-ok form whose callee Lists into a
+	// local moves, migrateoncectx.go), an
 	// append of a status field to a slice declared outside), 1
 	// written in place whose conflict the code
 	// handles itself; migratecapi: 7 patch helpers that stay (a base read
@@ -290,7 +291,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// the patcher, the patcher made again from another object, a write before it, a field
 	// owner other than the patcher's, twice, a base taken after a change
 	// the patcher has not sent, a write after a kept one).
-	if len(left) != 310 || notMoved != 309 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 310 (309):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 309 || notMoved != 308 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 309 (308):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
