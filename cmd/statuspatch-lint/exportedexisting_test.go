@@ -8,34 +8,14 @@ import (
 // callerPatcherPkg is a caller already partly on the patcher (issue 80):
 // its code makes d's patcher after the Get and flushes it, then hands d
 // to the exported helper of another package.
-const callerPatcherPkg = `package ctrla
-
-import (
-	"context"
-
-	"example.com/realmod/kindpatch"
-	"example.com/realmod/status"
-	appsv1 "k8s.io/api/apps/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-)
-
-type Reconciler struct {
-	Client client.Client
-}
-
-func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
-	d := &appsv1.Deployment{}
-	if err := r.Client.Get(ctx, key, d); err != nil {
-		return err
-	}
-	p := kindpatch.NewDeploymentStatusPatcher(r.Client, d)
+var callerPatcherPkg = callerIn(callerHead+`	p := kindpatch.NewDeploymentStatusPatcher(r.Client, d)
 	d.Status.ObservedGeneration = d.Generation
 	if err := p.Flush(ctx); err != nil {
 		return err
 	}
 	return status.MarkFailed(ctx, r.Client, d, "no capacity")
 }
-`
+`, "ctrla", "\t\"example.com/realmod/kindpatch\"\n")
 
 // An exported helper of another package (e) whose caller's code already
 // makes the object's patcher: the helper takes the patcher, that caller

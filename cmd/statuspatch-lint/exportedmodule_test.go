@@ -72,11 +72,14 @@ func MarkFailed(ctx context.Context, c client.Client, d *appsv1.Deployment, reas
 	return c.Status().Update(ctx, d)
 }
 `
-	callerPkg = `package NAME
+	// callerHead is a caller's package NAME up to its Get of d, in Sync
+	// (IMPORTS: more imports); callerPkg and callerPatcherPkg
+	// (exportedexisting_test.go) go on from there.
+	callerHead = `package NAME
 
 import (
 	"context"
-
+IMPORTS
 	"example.com/realmod/status"
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -91,7 +94,9 @@ func (r *Reconciler) Sync(ctx context.Context, key client.ObjectKey) error {
 	if err := r.Client.Get(ctx, key, d); err != nil {
 		return err
 	}
-	return status.MarkFailed(ctx, r.Client, d, "no capacity")
+`
+	// callerPkg hands d to the helper.
+	callerPkg = callerHead + `	return status.MarkFailed(ctx, r.Client, d, "no capacity")
 }
 `
 	// blindPkg calls it with an object it did not read.
@@ -132,8 +137,8 @@ func exportedHelperModule(t *testing.T, extra map[string]string) string {
 	mod := stubRealmod(t)
 	files := map[string]string{
 		"kindpatch/kindpatch.go": kindpatchPkg, "status/status.go": statusPkg,
-		"ctrla/ctrla.go": strings.Replace(callerPkg, "NAME", "ctrla", 1),
-		"ctrlb/ctrlb.go": strings.Replace(callerPkg, "NAME", "ctrlb", 1),
+		"ctrla/ctrla.go": callerIn(callerPkg, "ctrla", ""),
+		"ctrlb/ctrlb.go": callerIn(callerPkg, "ctrlb", ""),
 	}
 	for name, src := range extra {
 		files[name] = src
@@ -158,6 +163,12 @@ func exportedHelperModule(t *testing.T, extra map[string]string) string {
 		t.Fatalf("go build ./... in %s: %v\n%s", mod, err, out)
 	}
 	return mod
+}
+
+// callerIn is src (callerHead's continued) as package name, with
+// imports (one a line, tab-indented) before the module's own.
+func callerIn(src, name, imports string) string {
+	return strings.NewReplacer("NAME", name, "IMPORTS\n", "\n"+imports).Replace(src)
 }
 
 // optsKindpatchPkg is kindpatchPkg whose constructor takes options, as

@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 119 {
+	if err != nil || len(goldens) != 120 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -231,10 +231,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a function of another package; an interface the object is asserted
 	// to, changed; the object printed with %v; options.go's slices of
 	// functions: an element set again, a package slice holding a function
-	// that changes the spec, a parameter, an append); migrateitemretry: 6 List items
+	// that changes the spec, a parameter, an append); migrateitemretry: 5 List items
 	// whose decision cannot move into Retry (a continue that skips more
-	// than the write, two after a change, two calls
-	// taking a context, one of a map's item read in the comma-ok form, an
+	// than the write, two after a change, a client's Get given a context
+	// (a map's item read in the comma-ok form whose callee Lists into a
+	// local moves, migrateoncectx.go), an
 	// append of a status field to a slice declared outside), 1
 	// written in place whose conflict the code
 	// handles itself; migratecapi: 7 patch helpers that stay (a base read
@@ -295,7 +296,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// taking its own base whose caller calls it with a change unsent;
 	// migraterefetch: 2 writes after a re-Get of the code's patcher that
 	// stays a Get (its error branch goes on; a defer statement holds p).
-	if len(left) != 312 || notMoved != 311 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 312 (311):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 311 || notMoved != 310 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 311 (310):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

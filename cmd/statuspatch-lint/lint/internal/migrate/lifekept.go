@@ -354,7 +354,7 @@ func (h held) heldSelected(stack []ast.Node, at int, calls []HeldCall) ([]HeldCa
 		if h.clientWrite(p) != "" {
 			return nil, fmt.Sprintf("%s is passed to a client's %s at %s", types.ExprString(sel), h.clientWrite(p), line)
 		}
-		if fn := h.calledName(p); fn != "" && slices.Contains(p.Args, ast.Expr(sel)) && !h.finalizerCall(p) && h.allowedCall(stack[:at+1], p, sel, nil) {
+		if fn := h.calledName(p); fn != "" && slices.Contains(p.Args, ast.Expr(sel)) && !h.finalizerCall(p) && h.allowedCall(p, sel, nil) {
 			return calls, ""
 		}
 		if fn := h.calledName(p); fn != "" {

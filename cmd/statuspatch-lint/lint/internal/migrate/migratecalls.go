@@ -9,6 +9,7 @@ import (
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
@@ -284,42 +285,31 @@ func (c *calls) clientWrite(call *ast.CallExpr) string {
 	return ""
 }
 
-// savedLater reports whether a statement after the one holding the last
-// node of stack, in the same statement list, writes v with c.Update or
+// savedLater reports whether a statement after the one holding call,
+// in the nearest statement list around it, writes v with c.Update or
 // c.Patch.
-func (c *calls) savedLater(stack []ast.Node, v *types.Var) bool {
-	for i := len(stack) - 2; i >= 0; i-- {
-		var list []ast.Stmt
-		switch b := stack[i].(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		default:
-			continue
-		}
-		at := slices.IndexFunc(list, func(s ast.Stmt) bool { return ast.Node(s) == stack[i+1] })
-		if at < 0 {
-			return false
-		}
-		saved := false
-		for _, s := range list[at+1:] {
-			ast.Inspect(s, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || saved {
-					return !saved
-				}
-				if verb := c.clientWrite(call); (verb == "Update" || verb == "Patch") && len(call.Args) > 1 {
-					if id, ok := ast.Unparen(call.Args[1]).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v {
-						saved = true
+func (c *calls) savedLater(call *ast.CallExpr, v *types.Var) bool {
+	cur, ok := c.cursor(call)
+	if !ok {
+		return false
+	}
+	for stmt := range cur.Enclosing() {
+		switch stmt.ParentEdgeKind() {
+		case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
+			for s, ok := stmt.NextSibling(); ok; s, ok = s.NextSibling() {
+				for n := range s.Preorder((*ast.CallExpr)(nil)) {
+					w := n.Node().(*ast.CallExpr)
+					if verb := c.clientWrite(w); (verb == "Update" || verb == "Patch") && len(w.Args) > 1 {
+						if id, ok := ast.Unparen(w.Args[1]).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == v {
+							return true
+						}
 					}
 				}
-				return !saved
-			})
+			}
+			return false
+		case edge.CaseClause_List, edge.CommClause_Comm:
+			return false // a case's expression or communication: in no list
 		}
-		return saved
 	}
 	return false
 }

@@ -31,7 +31,7 @@ func (m checks) checkUse(root ast.Node, stack []ast.Node, id *ast.Ident, v *type
 	}
 	if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
 		ok, inner := m.checkCallee(call, e, depth)
-		if ok || m.allowedCall(stack, call, e, v) || depth == 0 && id != nil && e == ast.Expr(id) && m.callbackArg(call, id) {
+		if ok || m.allowedCall(call, e, v) || depth == 0 && id != nil && e == ast.Expr(id) && m.callbackArg(call, id) {
 			return ""
 		}
 		line := m.where(e.Pos())

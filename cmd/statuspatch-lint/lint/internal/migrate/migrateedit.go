@@ -98,7 +98,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 			return ""
 		case *ast.CallExpr:
 			ok, why := m.checkCallee(p, e, 0)
-			if ok || slices.Contains(p.Args, e) && m.allowedCall(stack, p, e, m.obj) {
+			if ok || slices.Contains(p.Args, e) && m.allowedCall(p, e, m.obj) {
 				return ""
 			}
 			if why != "" && slices.Contains(p.Args, e) {

@@ -232,7 +232,8 @@ func (r retries) freshAt(n ast.Node) bool {
 // movable reports whether s may run inside Retry's mutate, maybe more
 // than once: no return, branch, defer or go; no read or write of the
 // object, no drop or anchor of the migration; no call taking a context
-// (a call to the cluster, which a retry would repeat).
+// but of a function of the package whose body only reads
+// (migrateoncectx.go).
 func (r retries) movable(s, write ast.Stmt) bool {
 	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get {
 		return false
@@ -263,10 +264,8 @@ func (r retries) movable(s, write ast.Stmt) bool {
 			if isStatusWrite(n) || r.moved[n] {
 				ok = false
 			}
-			for _, a := range n.Args {
-				if t := r.pass.TypesInfo.TypeOf(a); t != nil && types.TypeString(t, nil) == "context.Context" {
-					ok = false
-				}
+			if r.contextWhy(n, s.Pos(), write.Pos()) != "" {
+				ok = false // its callee may not run again (migrateoncectx.go)
 			}
 		}
 		return ok

@@ -311,10 +311,8 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 			if isStatusWrite(n) || r.moved[n] {
 				why = fmt.Sprintf("the write at %s would run again on each retry", r.where(n.Pos()))
 			}
-			for _, a := range n.Args {
-				if t := r.pass.TypesInfo.TypeOf(a); why == "" && t != nil && types.TypeString(t, nil) == "context.Context" {
-					why = fmt.Sprintf("the call at %s takes a context (a call to the cluster, which a retry would repeat)", r.where(n.Pos()))
-				}
+			if why == "" {
+				why = r.contextWhy(n, s.Pos(), write.Pos()) // migrateoncectx.go
 			}
 		}
 		return true

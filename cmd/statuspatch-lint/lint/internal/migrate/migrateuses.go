@@ -59,7 +59,7 @@ const controllerutilPath = "sigs.k8s.io/controller-runtime/pkg/controller/contro
 //   - controllerutil.AddFinalizer or RemoveFinalizer when a later statement
 //     of the same block writes the object with c.Update or c.Patch (else
 //     Flush would meet an unsaved change outside the status).
-func (m checks) allowedCall(stack []ast.Node, call *ast.CallExpr, id ast.Expr, v *types.Var) bool {
+func (m checks) allowedCall(call *ast.CallExpr, id ast.Expr, v *types.Var) bool {
 	if m.moved[call] {
 		return true
 	}
@@ -90,7 +90,7 @@ func (m checks) allowedCall(stack []ast.Node, call *ast.CallExpr, id ast.Expr, v
 		return i == arg || i == anyArg
 	}
 	if obj.Pkg().Path() == controllerutilPath && changesFinalizers[obj.Name()] && arg == 0 {
-		return m.savedLater(stack, v)
+		return m.savedLater(call, v)
 	}
 	return false
 }

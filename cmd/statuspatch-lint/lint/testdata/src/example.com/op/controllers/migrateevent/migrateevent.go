@@ -4,8 +4,7 @@
 // reads. As a List item's, its decision (the statements from the
 // object's arrival to the write that can run again) moves into Retry,
 // which reads it fresh on a conflict; the patcher is made after the
-// assertion's check. A decision that cannot run again (a call to the
-// cluster) keeps the write, naming the line.
+// assertion's check. A call given ctx whose body only reads moves too.
 package migrateevent
 
 import (
@@ -72,15 +71,15 @@ func (f *Filter) Update(e event.UpdateEvent) bool { // want Update:`^param0:Obje
 	return true
 }
 
-// Create sets the status from a call taking a context, which a retry
-// would repeat: kept, naming the line.
+// Create sets the status from a call taking a context whose body only
+// reads the spec: moved, the call in Retry.
 func (f *Filter) Create(e event.CreateEvent) bool { // want Create:`^param0:Object\?$`
 	w, ok := e.Object.(*v1.Widget)
 	if !ok {
 		return false
 	}
 	w.Status.Size = f.count(context.TODO(), w)
-	if err := f.client.Status().Update(context.TODO(), w); err != nil { // want `\(not moved to the patcher: w is the object e.Object of an event at line \d+, a copy the model cannot show fresh \(an event's objects are the informer's cache's\): .*; its decision cannot move into Retry: the call at line \d+ takes a context \(a call to the cluster, which a retry would repeat\)\)$`
+	if err := f.client.Status().Update(context.TODO(), w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 		return false
 	}
 	return true
@@ -150,8 +149,8 @@ func (h *Handler) mapWidget(ctx context.Context, obj client.Object) []ctrl.Reque
 	return []ctrl.Request{{NamespacedName: types.NamespacedName{Namespace: w.Namespace, Name: w.Name}}}
 }
 
-// mapSized sets the status from a call taking a context, which a retry
-// would repeat: kept, naming the call and that no code of the module
+// mapSized sets the status from a call taking a context whose body
+// only reads the spec: moved, the call in Retry; no code of the module
 // calls it.
 func (h *Handler) mapSized(ctx context.Context, obj client.Object) []ctrl.Request {
 	w, ok := obj.(*v1.Widget)
@@ -159,7 +158,7 @@ func (h *Handler) mapSized(ctx context.Context, obj client.Object) []ctrl.Reques
 		return nil
 	}
 	w.Status.Size = h.zones(ctx, w)
-	_ = h.client.Status().Update(ctx, w) // want `\(not moved to the patcher: w is the parameter obj of Handler.mapSized at line \d+, a copy the model cannot show fresh \(no code of the module calls Handler.mapSized: it is passed to handler.EnqueueRequestsFromMapFunc at line \d+, and what it is given is the library's, a cached copy or a request's object\): .*; its decision cannot move into Retry: the call at line \d+ takes a context \(a call to the cluster, which a retry would repeat\)\)$`
+	_ = h.client.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 	return nil
 }
 

@@ -166,7 +166,7 @@ func claimLooked(ctx context.Context, c client.Client) error {
 	return nil
 }
 
-func look(ctx context.Context, c client.Client) int { return 1 }
+func look(ctx context.Context, c client.Client) int { _ = c.Create(ctx, &v1.Widget{}); return 1 }
 
 // A patcher the code fetched itself, its object taken from it: the call
 // passes it; the guard stays around the Retry, the object's last use.
