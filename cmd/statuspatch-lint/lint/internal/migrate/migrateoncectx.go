@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -14,8 +15,9 @@ import (
 // ctx (r.compute(ctx, obj), desired := r.buildStatus(ctx, obj)): each
 // attempt calls it again. Its body decides (issue 80). One that only
 // reads runs again as retry.RetryOnConflict's closure ran it: ctx handed
-// to a logger (log.FromContext), a client's Get or List into a local of
-// its own. One that writes to the cluster (Create, Update, Patch,
+// to a logger (log.FromContext), a client's Get or List into a local it
+// made (ownLocal: &T{}, new(T), var x T, never assigned from anything
+// else). One that writes to the cluster (Create, Update, Patch,
 // Delete, DeleteAllOf, Apply, its status's too), records an event, reads
 // the cluster into what it is given, starts a goroutine, or has a side
 // effect by the evidence rule (migrateoncefx.go: a package variable, its
@@ -130,7 +132,7 @@ func (s *onceSpan) clusterEffect(fd *ast.FuncDecl, seen map[*types.Func]bool) st
 				return calls + ", a write to the cluster"
 			}
 			if i, ok := clientReads[g.Name()]; ok && i < len(c.Args) {
-				if v := rootVar(info, c.Args[i]); v == nil || v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End() {
+				if !ownLocal(info, body, rootVar(info, c.Args[i])) {
 					return fmt.Sprintf("%s, which reads the cluster into %s, not a local of its own", calls, types.ExprString(c.Args[i]))
 				}
 			}
@@ -156,6 +158,58 @@ func (s *onceSpan) clusterEffect(fd *ast.FuncDecl, seen map[*types.Func]bool) st
 		}
 	}
 	return ""
+}
+
+// ownLocal reports whether v is a local the function body made: declared
+// by &T{}, new(T), var v T or a composite literal, and never assigned
+// from anything else (cur := w, cur := r.cache[k], cur = w), so that a
+// read into it fills nothing that outlives the call.
+func ownLocal(info *types.Info, body inspector.Cursor, v *types.Var) bool {
+	if v == nil || v.Pos() < body.Node().Pos() || v.Pos() >= body.Node().End() {
+		return false
+	}
+	made := false
+	for n := range body.Preorder((*ast.AssignStmt)(nil), (*ast.ValueSpec)(nil)) {
+		switch n := n.Node().(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(id) != v {
+					continue
+				}
+				if len(n.Lhs) != len(n.Rhs) || !newValue(info, n.Rhs[i]) {
+					return false
+				}
+				made = made || info.Defs[l.(*ast.Ident)] == v
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] != v {
+					continue
+				}
+				if len(n.Values) != 0 && (len(n.Values) != len(n.Names) || !newValue(info, n.Values[i])) {
+					return false
+				}
+				made = true
+			}
+		}
+	}
+	return made // else declared by a range, a type switch: not made here
+}
+
+// newValue reports whether e makes a new value: &T{...}, T{...} or
+// new(T).
+func newValue(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
+		return e.Op == token.AND && lit
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
+		return ok && info.Uses[id] == types.Universe.Lookup("new")
+	}
+	return false
 }
 
 // eventRecorder reports whether f is a method of client-go's

@@ -229,3 +229,102 @@ func (r *R) logs(ctx context.Context, key client.ObjectKey) error {
 	}
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
+
+// refresh Gets into cur, which is p: into the object it is given, not
+// a local of its own.
+func (r *R) refresh(ctx context.Context, p *v1.Widget) bool {
+	cur := p
+	_ = r.Get(ctx, client.ObjectKeyFromObject(p), cur)
+	return cur.Status.Size > 0
+}
+
+// A callee that Gets into what it is given, through a local, given
+// what was read before: kept, as its replay (the Get rule adds nothing
+// here).
+func (r *R) refreshes(ctx context.Context, key client.ObjectKey, peer *v1.Widget) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = r.refresh(ctx, peer)
+	return r.Status().Update(ctx, w) // want `; status replayed from before the re-read \(computed from peer, read before the re-read\) \(not moved to the patcher: .*\)$`
+}
+
+// Kept: the same callee on a map's item, naming its Get.
+func (r *R) refreshItem(ctx context.Context, byKey map[string]*v1.Widget, key string, peer *v1.Widget) error {
+	w, ok := byKey[key]
+	if !ok {
+		return nil
+	}
+	w.Status.Ready = r.refresh(ctx, peer)
+	return r.Status().Update(ctx, w) // want `its decision cannot move into Retry: the call r\.refresh at line 259 takes a context, and refresh calls r\.Get at line 237, which reads the cluster into cur, not a local of its own, which a retry would repeat\)$`
+}
+
+// cachingR keeps the objects it read.
+type cachingR struct {
+	R
+	cache map[string]*v1.Widget
+}
+
+// cached Gets into its cache's object, through a local.
+func (r *cachingR) cached(ctx context.Context, key string) int {
+	cur := r.cache[key]
+	if cur == nil {
+		return 0
+	}
+	_ = r.Get(ctx, client.ObjectKeyFromObject(cur), cur)
+	return cur.Status.Size
+}
+
+// Kept: the callee Gets into what outlives the call.
+func (r *cachingR) cachedItem(ctx context.Context, byKey map[string]*v1.Widget, key string) error {
+	w, ok := byKey[key]
+	if !ok {
+		return nil
+	}
+	w.Status.Size = r.cached(ctx, key)
+	return r.Status().Update(ctx, w) // want `its decision cannot move into Retry: the call r\.cached at line 285 takes a context, and cached calls r\.Get at line 275, which reads the cluster into cur, not a local of its own, which a retry would repeat\)$`
+}
+
+// latest Gets into a local it made, but takes p when the Get fails:
+// assigned from what it is given.
+func (r *R) latest(ctx context.Context, p *v1.Widget) int {
+	cur := &v1.Widget{}
+	if err := r.Get(ctx, client.ObjectKeyFromObject(p), cur); err != nil {
+		cur = p
+	}
+	return cur.Status.Size
+}
+
+// Kept: the local is assigned from p too.
+func (r *R) latestItem(ctx context.Context, byKey map[string]*v1.Widget, key string, peer *v1.Widget) error {
+	w, ok := byKey[key]
+	if !ok {
+		return nil
+	}
+	w.Status.Size = r.latest(ctx, peer)
+	return r.Status().Update(ctx, w) // want `its decision cannot move into Retry: the call r\.latest at line 305 takes a context, and latest calls r\.Get at line 293, which reads the cluster into cur, not a local of its own, which a retry would repeat\)$`
+}
+
+// own Gets into locals of its own: var x T and new(T).
+func (r *R) own(ctx context.Context, w *v1.Widget) int { // want own:`^statusOnly\[1\]$`
+	var cur v1.Widget
+	if err := r.Get(ctx, client.ObjectKeyFromObject(w), &cur); err != nil {
+		return 0
+	}
+	next := new(v1.Widget)
+	if err := r.Get(ctx, client.ObjectKeyFromObject(w), next); err != nil {
+		return 0
+	}
+	return cur.Status.Size + next.Status.Size
+}
+
+// Into Retry: the callee only reads, into its own locals.
+func (r *R) ownItem(ctx context.Context, byKey map[string]*v1.Widget, key string) error {
+	w, ok := byKey[key]
+	if !ok {
+		return nil
+	}
+	w.Status.Size = r.own(ctx, w)
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
