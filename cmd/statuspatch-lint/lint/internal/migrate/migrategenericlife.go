@@ -110,13 +110,8 @@ func itemWhy(m *migration, why, what string) string {
 	if what == "" {
 		what = "no decision before the call can run again inside Retry"
 		r := retries{migration: m}
-		if s := r.enclosingStmt(); s != nil {
-			for _, l := range r.enclosingLists() {
-				if i := slices.Index(l, s); i > 0 && !r.movable(l[i-1], s) && l[i-1] != m.late && l[i-1] != m.anchor {
-					what = "the statement at " + m.where(l[i-1].Pos()) + " cannot run again inside Retry (a call taking a context, a return or a branch)"
-					break
-				}
-			}
+		if s, l, i := writeList(r); i > 0 && !r.movable(l[i-1], s) && l[i-1] != m.late && l[i-1] != m.anchor {
+			what = "its decision cannot move into Retry: " + r.stopWhy(l[i-1], s) // the fact that blocks it
 		}
 	}
 	return "passes " + m.obj.Name() + ": " + what + ", and " + why
