@@ -99,22 +99,17 @@ func callerFresh(r retries) bool {
 	if stmt != nil && r.freshAt(at) {
 		return true
 	}
-	for _, l := range r.enclosingLists() {
-		i := slices.Index(l, stmt)
-		for j := i - 1; j >= 0; j-- {
-			written := false
-			ast.Inspect(l[j], func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok && isStatusWrite(c) && settles(r, c) {
-					written = true
-				}
-				return !written
-			})
-			if written {
-				return r.onlyRead(r.enclosingFunc(), r.obj, l[j].End(), r.call.Pos(), map[*types.Func]bool{})
+	_, l, i := writeList(r)
+	for j := i - 1; j >= 0; j-- {
+		written := false
+		ast.Inspect(l[j], func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && isStatusWrite(c) && settles(r, c) {
+				written = true
 			}
-		}
-		if i >= 0 {
-			break
+			return !written
+		})
+		if written {
+			return r.onlyRead(r.enclosingFunc(), r.obj, l[j].End(), r.call.Pos(), map[*types.Func]bool{})
 		}
 	}
 	return false
