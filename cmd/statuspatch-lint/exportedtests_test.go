@@ -88,7 +88,9 @@ func TestFixMovesHelperWithItsTestCalls(t *testing.T) {
 // A test call -fix cannot rewrite keeps the helper and its callers as
 // they are, the finding naming the call's line and the fact; so does a
 // method of the same name elsewhere in the package, which the test
-// files' calls (read without types) would not tell apart.
+// files' calls (read without types) would not tell apart, and a call on
+// an object the test changed after making or reading it: the patcher
+// made over it would take the change as its base and not send it.
 func TestFixKeepsHelperWhoseTestCallStays(t *testing.T) {
 	bin := buildLint(t)
 	for _, c := range []struct {
@@ -102,6 +104,12 @@ func TestFixKeepsHelperWhoseTestCallStays(t *testing.T) {
 			"the test file ctrlt_test.go:21 calls updateStatus with a nil object: no patcher is made over nothing"},
 		{"test's own method", "}\n\ntype fake struct{}\n\nfunc (fake) updateStatus() {", "",
 			"the test file ctrlt_test.go:25 names updateStatus other than in a call of it"},
+		{"status set before the call", "built.Status.ReadyReplicas = 3\n\t_ = r.updateStatus(ctx, built, \"x\")", "",
+			"the test file ctrlt_test.go:22 calls updateStatus with built, which it changes before the call (it sets built.Status.ReadyReplicas at line 21): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
+		{"object passed on before the call", "got.Status.Replicas++\n\tfunc(d *appsv1.Deployment) {}(&got)\n\t_ = r.updateStatus(ctx, &got, \"x\")", "",
+			"the test file ctrlt_test.go:23 calls updateStatus with &got, which it changes before the call (it sets got.Status.Replicas at line 21): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
+		{"object passed to a call", "func(d *appsv1.Deployment) {}(built)\n\t_ = r.updateStatus(ctx, built, \"x\")", "",
+			"the test file ctrlt_test.go:22 calls updateStatus with built, which it changes before the call (it passes built to a call at line 21, which may change it): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
 		{"package's other method", "", testedPkg + "\ntype other struct{}\n\nfunc (other) updateStatus() {}\n",
 			"a test file of the package uses updateStatus: its calls there cannot be moved (other has a method or field updateStatus too: a test's call of updateStatus is not told apart without the test files' types)"},
 	} {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"path/filepath"
@@ -35,18 +36,29 @@ func ResolveTestCalls(graph *checker.Graph, tests TestFiles) {
 				continue
 			}
 			done[m.Pos] = true
-			i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == m.Pos && len(d.SuggestedFixes) == 1 })
-			if i < 0 {
+			// The helper moves with its test calls or not at all: every
+			// finding at its write whose fix cannot take their edits (none
+			// or more than one fix) loses its fixes.
+			var at []*analysis.Diagnostic
+			for i := range act.Diagnostics {
+				if d := &act.Diagnostics[i]; d.Pos == m.Pos && len(d.SuggestedFixes) > 0 {
+					at = append(at, d)
+				}
+			}
+			if len(at) == 0 {
 				continue
 			}
-			d := &act.Diagnostics[i]
-			if !read {
+			why := ""
+			if len(at) > 1 || len(at[0].SuggestedFixes) > 1 {
+				why = fmt.Sprintf("its write's %d finding(s) have %d fixes, and its test calls' edits go with a single fix alone", len(at), fixCount(at))
+			}
+			d := at[0]
+			if why == "" && !read {
 				read = true
 				dir := filepath.Dir(act.Package.Fset.Position(m.Pos).Filename)
 				parsed, readErr = tests(act.Package.Fset, dir, act.Package.Types.Name())
 			}
-			why := ""
-			if readErr != nil {
+			if why == "" && readErr != nil {
 				why = "its package's test files cannot be read: " + readErr.Error()
 			}
 			var edits []analysis.TextEdit
@@ -54,10 +66,12 @@ func ResolveTestCalls(graph *checker.Graph, tests TestFiles) {
 				edits, why = m.Tests.Edits(act.Package.Fset, parsed)
 			}
 			if why != "" {
-				if stays := m.TestsStay(why); stays != "" {
-					d.Message += " (not moved to the patcher: " + stays + ")"
+				for _, d := range at {
+					if stays := m.TestsStay(why); stays != "" {
+						d.Message += " (not moved to the patcher: " + stays + ")"
+					}
+					d.SuggestedFixes = nil
 				}
-				d.SuggestedFixes = nil
 				continue
 			}
 			if len(edits) == 0 {
@@ -71,4 +85,13 @@ func ResolveTestCalls(graph *checker.Graph, tests TestFiles) {
 			d.SuggestedFixes[0] = fix
 		}
 	}
+}
+
+// fixCount is how many fixes the findings ds have.
+func fixCount(ds []*analysis.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		n += len(d.SuggestedFixes)
+	}
+	return n
 }

@@ -29,8 +29,14 @@ import (
 // field, or its client argument): r.updateStatus(ctx, obj, ...) becomes
 // r.updateStatus(ctx, patchers.NewKindStatusPatcher(r.client, obj), ...).
 // The patcher's base is the object as the test passes it, and its write
-// carries that object's resourceVersion, as the Update did. A call that
-// cannot be rewritten so keeps the helper, saying which and why (Edits).
+// carries that object's resourceVersion, as the Update did; it sends
+// only what the helper changes from that base, where the Update sent the
+// whole status. So the rewrite keeps the test's meaning only when the
+// object is as the test made it or read it (seeded into its fake client,
+// or its Get's answer): a test function that changes the object in
+// between (sets its Status, passes it to a call that may change it:
+// testChange) keeps the helper. A call that cannot be rewritten so keeps
+// the helper, saying which and why (Edits).
 
 // TestCalls is how the in-package test files' calls of a moved helper
 // pass the patcher.
@@ -142,7 +148,8 @@ func (t *TestCalls) Edits(fset *token.FileSet, files []*ast.File) ([]analysis.Te
 			at := fset.Position(n.Pos())
 			return fmt.Sprintf("the test file %s:%d", filepath.Base(at.Filename), at.Line)
 		}
-		calls, why := t.callsIn(f, where)
+		root := inspector.New([]*ast.File{f}).Root()
+		calls, why := t.callsIn(root, where)
 		if why != "" {
 			return nil, why
 		}
@@ -170,6 +177,9 @@ func (t *TestCalls) Edits(fset *token.FileSet, files []*ast.File) ([]analysis.Te
 			if id, ok := ast.Unparen(obj).(*ast.Ident); ok && id.Name == "nil" {
 				return nil, where(call) + " calls " + t.Name + " with a nil object: no patcher is made over nothing"
 			}
+			if change := t.testChange(fset, root, call, obj); change != "" {
+				return nil, fmt.Sprintf("%s calls %s with %s, which it changes before the call (%s): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status", where(call), t.Name, exprText(fset, obj), change)
+			}
 			text := fmt.Sprintf("%s.%s(%s%s, %s)", qual, t.Ctor, exprText(fset, client), t.ClientRest, exprText(fset, obj))
 			edits = append(edits, analysis.TextEdit{Pos: obj.Pos(), End: obj.End(), NewText: []byte(text)})
 		}
@@ -180,9 +190,9 @@ func (t *TestCalls) Edits(fset *token.FileSet, files []*ast.File) ([]analysis.Te
 // callsIn returns f's calls of t.Name, or why a use of the name is not
 // such a call (a method value, a declaration or a field of the test's
 // own, a spread argument list, too few arguments, a call within another).
-func (t *TestCalls) callsIn(f *ast.File, where func(ast.Node) string) ([]*ast.CallExpr, string) {
+func (t *TestCalls) callsIn(root inspector.Cursor, where func(ast.Node) string) ([]*ast.CallExpr, string) {
 	var calls []*ast.CallExpr
-	for cur := range inspector.New([]*ast.File{f}).Root().Preorder((*ast.Ident)(nil)) {
+	for cur := range root.Preorder((*ast.Ident)(nil)) {
 		id := cur.Node().(*ast.Ident)
 		if id.Name != t.Name {
 			continue
