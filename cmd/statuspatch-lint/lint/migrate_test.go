@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 120 {
+	if err != nil || len(goldens) != 121 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -294,9 +294,10 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// has not sent, a write after a kept one); its re-Get after the
 	// patcher is the patcher's Fetch now; migratelifehelper: 1 helper
 	// taking its own base whose caller calls it with a change unsent;
-	// migraterefetch: 2 writes after a re-Get of the code's patcher that
-	// stays a Get (its error branch goes on; a defer statement holds p).
-	if len(left) != 311 || notMoved != 310 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 311 (310):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// migraterefetch: 4 writes after a re-Get of the code's patcher that
+	// stays a Get (its error branch goes on, or flushes p; a defer
+	// statement holds p; a helper's write, which would take p).
+	if len(left) != 313 || notMoved != 312 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 313 (312):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -18,9 +18,11 @@ import (
 // err := FetchWidgetStatusPatcherInto(..., order) and p = pFetched after
 // the check; the writes after it p's Flush. At 3e67ca46 all three stayed: "order is read again with Get at line N, after
 // its patcher p is made at line M: p no longer holds what this write
-// would send". A re-Get whose error branch goes on, or one after a defer
-// statement that takes p, stays a Get, and its write stays, naming both
-// lines.
+// would send". A re-Get whose error branch goes on or flushes p (a
+// failed Fetch leaves p nil), one after a defer statement that takes p,
+// or one before a helper's write that would take p, stays a Get, and its
+// write stays, naming both lines. Where p is an outer var, the Fetch
+// assigns it (outer.go), never declares a p shadowing it.
 func TestMigrateRefetch(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migraterefetch="}), "example.com/op/controllers/migraterefetch")
@@ -54,8 +56,10 @@ func TestMigrateRefetchTwice(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	dir := filepath.Join(src, "example.com", "op", "controllers", "migraterefetch")
-	if err := os.Rename(filepath.Join(dir, "refetch.go.golden"), filepath.Join(dir, "refetch.go")); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"refetch.go", "outer.go"} {
+		if err := os.Rename(filepath.Join(dir, name+".golden"), filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var kept []string
 	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migraterefetch="}), "example.com/op/controllers/migraterefetch") {
@@ -67,7 +71,8 @@ func TestMigrateRefetchTwice(t *testing.T) {
 		}
 	}
 	all := strings.Join(kept, "\n")
-	if len(kept) != 2 || !strings.Contains(all, "read again with Get at line 80, after its patcher p is made at line 75") || !strings.Contains(all, "the defer statement at line 95 takes p") {
-		t.Errorf("the second run keeps %d writes, want 2 naming the lines:\n%s", len(kept), all)
+	if len(kept) != 4 || !strings.Contains(all, "read again with Get at line 80, after its patcher p is made at line 75") || !strings.Contains(all, "the defer statement at line 95 takes p") ||
+		!strings.Contains(all, "its caller at line 27: order is read again with Get at line 24, after its patcher p is made at line 19") || !strings.Contains(all, "its error branch at line 44 uses p") {
+		t.Errorf("the second run keeps %d writes, want 4 naming the lines:\n%s", len(kept), all)
 	}
 }

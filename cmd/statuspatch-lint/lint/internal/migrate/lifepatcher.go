@@ -296,7 +296,8 @@ func (c *codeLife) neighbours(l *life, cp madePatcher) string {
 // writes' patcher (helperCaller.shared), never a second one made at the
 // read. why says what blocks (the plan of a write at the call); ok is
 // false when the caller's code makes none, or h takes a base or applies.
-func passedPatcher(h *helperMove, c *migration, files Files, ws []*Write, opts Options) (name, why string, ok bool) {
+// client is the client the call hands h.
+func passedPatcher(h *helperMove, c *migration, client ast.Expr, files Files, ws []*Write, opts Options) (name, why string, ok bool) {
 	if h.baseParam != nil || h.apply != nil || c.obj == nil {
 		return "", "", false
 	}
@@ -316,7 +317,17 @@ func passedPatcher(h *helperMove, c *migration, files Files, ws []*Write, opts O
 	if len(all) == 0 {
 		return "", "", false
 	}
+	saved := c.client
+	c.client = client // the call's, which a re-Get must read through
+	defer func() { c.client = saved }()
 	cl := &codeLife{migration: c, p: *p, all: all, files: files, ws: ws, opts: opts, owner: &h.owner}
 	cp, why := cl.plan()
+	if why == "" && len(cl.fetches) > 0 {
+		// The helper takes the patcher; the re-read planned as its Fetch
+		// is the code's write's edit (fetchEdits), which a helper has not.
+		name, via := c.obj.Name(), cp.via.Name()
+		why = fmt.Sprintf("%s is read again with Get at %s, after its patcher %s is made at %s, and that Get would stay beside it: %s would not hold what the helper sends (make it %s's: %s, err = Fetch%s(...) and %s = %s.Object(), then run -fix again)",
+			name, c.where(cl.fetches[0].get.Pos()), via, c.where(cp.stmt.Pos()), via, via, via, p.Type, name, via)
+	}
 	return cp.via.Name(), why, true
 }

@@ -53,7 +53,9 @@ func (c *codeLife) refetch(l *life, cp madePatcher, n ast.Node) (f *fetchPlan, w
 	if f.reuse = cp.stmt; !f.planReuse(m) {
 		return stays("its error variable cannot be " + via + "'s")
 	}
-	f.sameBlock = m.block(cp.stmt) == m.block(get)
+	// p, err := Fetch... only where p is the block's own: of an outer
+	// var p, it would declare a new p shadowing it.
+	f.sameBlock = m.block(cp.stmt) == m.block(get) && cp.via.Parent() == m.blockScope(get)
 	writes := []*ast.CallExpr{m.call}
 	for _, call := range c.writes() {
 		writes = append(writes, call)
@@ -68,6 +70,11 @@ func (c *codeLife) refetch(l *life, cp madePatcher, n ast.Node) (f *fetchPlan, w
 	}
 	f.into = c.p.Into && (valueObj(c.obj) || lit != nil)
 	f.onSuccess = f.into && lit != nil
+	if body := f.ifStmt.Body; !f.onSuccess {
+		for range m.usesOf(body, cp.via, body.Pos(), body.End()) {
+			return stays(fmt.Sprintf("its error branch at %s uses %s, which a failed Fetch leaves nil", m.where(f.ifStmt.Pos()), via))
+		}
+	}
 	return f, "", true
 }
 
@@ -108,9 +115,6 @@ func viaHeld(m *migration, v *types.Var, get ast.Stmt, writes []*ast.CallExpr) (
 	}
 	for _, cur := range uses {
 		for e := range cur.Enclosing((*ast.FuncLit)(nil), (*ast.DeferStmt)(nil), (*ast.GoStmt)(nil)) {
-			if e == cur {
-				continue // a write's own cursor
-			}
 			if !root.Contains(e) || e.Node() == fn {
 				break
 			}

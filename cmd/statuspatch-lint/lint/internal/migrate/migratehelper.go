@@ -268,7 +268,7 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				return nil, fmt.Sprintf("its call at line %d reaches it through an embedded field", line)
 			}
 			c.clientText = types.ExprString(clientExpr) + rest
-			if name, w, ok := passedPatcher(h, c, files, ws, opts); ok {
+			if name, w, ok := passedPatcher(h, c, clientExpr, files, ws, opts); ok {
 				// Its code makes the object's patcher already: the call
 				// passes it (lifepatcher.go).
 				if w != "" {
