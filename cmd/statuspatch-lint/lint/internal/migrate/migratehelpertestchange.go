@@ -126,7 +126,7 @@ func (t *TestCalls) touches(fset *token.FileSet, n ast.Node, name string) (reset
 			}
 		}
 		for _, a := range n.Args {
-			if !isRooted(a, name) || !(isBare(a) || isAddr(ast.Unparen(a)) || isDeref(a) || throughStatus(a)) {
+			if !isRooted(a, name) || (!isBare(a) && !isAddr(ast.Unparen(a)) && !isDeref(a) && !throughStatus(a)) {
 				continue
 			}
 			if seeds[fname] {
@@ -145,7 +145,7 @@ func (t *TestCalls) touches(fset *token.FileSet, n ast.Node, name string) (reset
 func inLoopOf(cur inspector.Cursor, callPos, resetAt token.Pos) bool {
 	for loop := range cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
 		n := loop.Node()
-		if n.Pos() < callPos && callPos < n.End() && !(n.Pos() < resetAt && resetAt < n.End()) {
+		if n.Pos() < callPos && callPos < n.End() && (n.Pos() >= resetAt || resetAt >= n.End()) {
 			return true
 		}
 	}
