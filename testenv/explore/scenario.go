@@ -356,6 +356,14 @@ type Result struct {
 	// two runs is taken out (resourceVersions, timestamps, the server's
 	// UIDs): the operator's own randomness. Empty when they match.
 	Diverged string
+	// DivergedByClock, with Diverged, says the books show the server's
+	// clock ordered objects differently before the runs differed: two
+	// objects of a kind created in one order (or in the same second,
+	// creationTimestamp's unit) the first time and in another the second.
+	// An operator that sorts by creationTimestamp decides differently
+	// then; no seed controls it, so such a divergence says nothing of the
+	// operator's randomness, and the replay's verdict is the first run's.
+	DivergedByClock bool
 }
 
 // Violation is a schedule that breaks an invariant.
