@@ -51,15 +51,28 @@ func TestDivergenceNamesTheServersClock(t *testing.T) {
 	if want := "MachineSet capi/workers-txhzt was created in the same second as capi/workers-xn8fg the first time, in a second after it the second"; clock != want {
 		t.Errorf("clock = %q, want %q", clock, want)
 	}
+	if _, clock := Divergence(apart, same); clock != "MachineSet capi/workers-xn8fg was created in a second before capi/workers-txhzt the first time, in the same second as it the second" {
+		t.Errorf("the other way: clock = %q", clock)
+	}
 
+	// The same order in both runs: the operator's own randomness.
 	later := created(names, by, []string{"2026-11-30T13:34:05Z", "2026-11-30T13:34:07Z"}, "workers-txhzt")
 	if where, clock := Divergence(apart, later); where == "" || clock != "" {
 		t.Errorf("the same order in both runs: want a divergence and no clock, got %q, %q", where, clock)
 	}
+	// One of the two made by the step that diverges: not before it.
 	afterStep := created(names, []int{3, 7}, []string{"2026-11-30T13:34:05Z", "2026-11-30T13:34:06Z"}, "workers-xn8fg")
 	sameAfter := created(names, []int{3, 7}, []string{"2026-11-30T13:34:05Z", "2026-11-30T13:34:05Z"}, "workers-txhzt")
 	if _, clock := Divergence(sameAfter, afterStep); clock != "" {
 		t.Errorf("a MachineSet made by the step that diverges: want no clock, got %q", clock)
+	}
+	// Two other MachineSets reordered, the two the write went to not: no
+	// evidence that the clock decided it.
+	three := []string{"workers-xn8fg", "workers-txhzt", "workers-abcde"}
+	third := created(three, []int{3, 5, 6}, []string{"2026-11-30T13:34:05Z", "2026-11-30T13:34:05Z", "2026-11-30T13:34:05Z"}, "workers-abcde")
+	thirdApart := created(three, []int{3, 5, 6}, []string{"2026-11-30T13:34:05Z", "2026-11-30T13:34:06Z", "2026-11-30T13:34:05Z"}, "workers-xn8fg")
+	if where, clock := Divergence(third, thirdApart); where == "" || clock != "" {
+		t.Errorf("another pair reordered, not the write's two objects: want a divergence and no clock, got %q, %q", where, clock)
 	}
 	if where, clock := Divergence(same, same); where != "" || clock != "" {
 		t.Errorf("the same run twice: want no divergence, got %q, %q", where, clock)

@@ -83,15 +83,23 @@ func (r Run) prints() [][]writePrint {
 // where they first differ, and clock, what the server's clock did
 // differently before that step (ClockOrder), or "".
 func Divergence(a, b Run) (where, clock string) {
-	where, step := firstDifference(a, b)
-	if where == "" {
-		return "", ""
+	d := firstDifference(a, b)
+	if d.where == "" || d.objA == "" || d.objA == d.objB {
+		return d.where, ""
 	}
-	return where, ClockOrder(a, b, step)
+	return d.where, ClockOrder(a, b, d.step, d.objA, d.objB)
 }
 
-// firstDifference is where a and b first differ, and that step's index.
-func firstDifference(a, b Run) (string, int) {
+// difference is where two runs first differ: the step's index, and, where
+// a write of it went to another object, that object in each run.
+type difference struct {
+	where      string
+	step       int
+	objA, objB string
+}
+
+// firstDifference is where a and b first differ.
+func firstDifference(a, b Run) difference {
 	pa, pb := a.prints(), b.prints()
 	for i := 0; i < len(pa) && i < len(pb); i++ {
 		step := a.Steps[i]
@@ -101,21 +109,21 @@ func firstDifference(a, b Run) (string, int) {
 		}
 		where += ")"
 		if len(pa[i]) != len(pb[i]) {
-			return fmt.Sprintf("%s made %d writes the first time, %d the second", where, len(pa[i]), len(pb[i])), step.Index
+			return difference{where: fmt.Sprintf("%s made %d writes the first time, %d the second", where, len(pa[i]), len(pb[i])), step: step.Index}
 		}
 		for j := range pa[i] {
 			wa, wb := pa[i][j], pb[i][j]
 			if wa.what != wb.what {
-				return fmt.Sprintf("%s, write %d: %q the first time, %q the second", where, j+1, wa.what, wb.what), step.Index
+				return difference{where: fmt.Sprintf("%s, write %d: %q the first time, %q the second", where, j+1, wa.what, wb.what), step: step.Index,
+					objA: a.Steps[i].Writes[j].Object, objB: b.Steps[i].Writes[j].Object}
 			}
 			if !reflect.DeepEqual(wa.content, wb.content) {
-				return fmt.Sprintf("%s, write %d (%s) made %s", where, j+1, wa.what, book.FirstDifference(wa.content, wb.content)), step.Index
+				return difference{where: fmt.Sprintf("%s, write %d (%s) made %s", where, j+1, wa.what, book.FirstDifference(wa.content, wb.content)), step: step.Index}
 			}
 		}
 	}
 	if len(pa) != len(pb) {
-		n := min(len(pa), len(pb))
-		return fmt.Sprintf("the first run had %d steps, the second %d", len(pa), len(pb)), n + 1
+		return difference{where: fmt.Sprintf("the first run had %d steps, the second %d", len(pa), len(pb)), step: min(len(pa), len(pb)) + 1}
 	}
-	return "", 0
+	return difference{}
 }
