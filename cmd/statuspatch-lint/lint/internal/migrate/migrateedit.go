@@ -15,26 +15,10 @@ import (
 // decision, the statements the patcher replaces deleted, and the
 // imports the new text needs.
 
-// importedPkg finds the package of path among pkg's imports, directly or not.
+// importedPkg is kube.ImportedPkg: the package of path among pkg's
+// imports, directly or not.
 func importedPkg(pkg *types.Package, p string) *types.Package {
-	seen := map[*types.Package]bool{}
-	var find func(*types.Package) *types.Package
-	find = func(q *types.Package) *types.Package {
-		if q.Path() == p {
-			return q
-		}
-		if seen[q] {
-			return nil
-		}
-		seen[q] = true
-		for _, i := range q.Imports() {
-			if r := find(i); r != nil {
-				return r
-			}
-		}
-		return nil
-	}
-	return find(pkg)
+	return kube.ImportedPkg(pkg, p)
 }
 
 // edits builds the fix: the patcher made at the anchor, the write turned
