@@ -16,6 +16,10 @@ import (
 // Retry); Retry, a Fetch, a Get's object and a DeepCopy then fetched get
 // no note (cacheditem.go). At 3e67ca46 the four noted writes were plain
 // "generated patcher". -ci reports none of them: the lock loses nothing.
+// A List is known by its type (listtype.go): one by its embedded
+// metav1.ListMeta alone is noted; a struct of the user's with an Items
+// field, and a List's slice not named Items (no cache fills it), are not
+// (at 9095f986 the user's struct was noted: a field named Items was an item).
 func TestAuditCachedItem(t *testing.T) {
 	audit := analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Audit: true}), "cacheditem")
 	for _, r := range analysistest.Run(&discard{t}, analysistest.TestData(), lint.NewAnalyzer(lint.Config{CI: true}), "cacheditem") {
@@ -31,7 +35,7 @@ func TestAuditCachedItem(t *testing.T) {
 			}
 		}
 	}
-	if notes != 4 {
-		t.Errorf("%d Flushes noted as over a List item, want 4", notes)
+	if notes != 5 {
+		t.Errorf("%d Flushes noted as over a List item, want 5", notes)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // A generated patcher made with New over an item of a List (issue 80:
@@ -23,8 +25,10 @@ import (
 // patcher is not noted, nor a patcher made by Fetch, nor one over an
 // object a Get read before the patcher was made.
 //
-// An item is the element of a slice held in a field named Items (the
-// convention of every Kubernetes list type): &list.Items[i], a range
+// An item is the element of a List's items (a struct that embeds
+// metav1.ListMeta or implements client.ObjectList, its Items slice:
+// kube.ListItems), known by the types, not by the field's name alone (a
+// user's struct with an Items field is no List): &list.Items[i], a range
 // variable over list.Items whose address is taken, an element of a
 // []*Kind Items, a DeepCopy of one, or a map's value put there as one of
 // these (byName[k], a range over the map); followed in the package as
@@ -97,11 +101,11 @@ func (cl *classifier) cachedItem(v ssa.Value, depth int) bool {
 func (cl *classifier) itemLeaf(leaf ssa.Value, depth int) bool {
 	switch x := leaf.(type) {
 	case *ssa.IndexAddr: // &list.Items[i]
-		return itemsSlice(x.X)
+		return itemsSlice(cl.pkg, x.X)
 	case *ssa.UnOp: // an element of a []*Kind Items
 		ia, ok := x.X.(*ssa.IndexAddr)
 		_, ptr := types.Unalias(x.Type()).Underlying().(*types.Pointer)
-		return ok && ptr && itemsSlice(ia.X)
+		return ok && ptr && itemsSlice(cl.pkg, ia.X)
 	case *ssa.Alloc: // &it of a range variable: what is stored in it
 		vals := cl.stores(x)
 		if len(vals) == 0 {
@@ -113,7 +117,7 @@ func (cl *classifier) itemLeaf(leaf ssa.Value, depth int) bool {
 				return false
 			}
 			ia, ok := u.X.(*ssa.IndexAddr)
-			if !ok || !itemsSlice(ia.X) {
+			if !ok || !itemsSlice(cl.pkg, ia.X) {
 				return false
 			}
 		}
@@ -154,15 +158,15 @@ func (cl *classifier) mapOfItems(m ssa.Value, depth int) bool {
 	return found
 }
 
-// itemsSlice reports whether s is a slice loaded from a field named Items.
-func itemsSlice(s ssa.Value) bool {
+// itemsSlice reports whether s is a slice loaded from a List's items
+// (kube.ListItems): the Items field of a List type, known by its type.
+func itemsSlice(pkg *types.Package, s ssa.Value) bool {
 	switch x := s.(type) {
 	case *ssa.UnOp:
 		fa, ok := x.X.(*ssa.FieldAddr)
-		return ok && fieldName(fa) == "Items"
+		return ok && kube.ListItems(pkg, fa.X.Type(), fa.Field)
 	case *ssa.Field:
-		st, ok := x.X.Type().Underlying().(*types.Struct)
-		return ok && x.Field < st.NumFields() && st.Field(x.Field).Name() == "Items"
+		return kube.ListItems(pkg, x.X.Type(), x.Field)
 	}
 	return false
 }

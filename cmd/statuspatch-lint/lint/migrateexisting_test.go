@@ -1,9 +1,6 @@
 package lint_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,26 +60,7 @@ func TestMigrateExisting(t *testing.T) {
 // before the first run deleted patched's base and made reread's Get a
 // Fetch), the write after a kept one at 192.
 func TestMigrateExistingTwice(t *testing.T) {
-	gopath := t.TempDir()
-	src := filepath.Join(gopath, "src")
-	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
-		t.Fatalf("copy testdata: %v\n%s", err, out)
-	}
-	dir := filepath.Join(src, "example.com", "op", "controllers", "migrateexisting")
-	for _, name := range []string{"existing.go", "refetched.go"} {
-		if err := os.Rename(filepath.Join(dir, name+".golden"), filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var kept []string
-	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateexisting="}), "example.com/op/controllers/migrateexisting") {
-		for _, d := range r.Diagnostics {
-			if len(d.SuggestedFixes) > 0 {
-				t.Errorf("%s: the second run fixes again: %s", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes[0].Message)
-			}
-			kept = append(kept, d.Message)
-		}
-	}
+	kept := fixTwice(t, "example.com/op/controllers/migrateexisting", "existing.go", "refetched.go")
 	all := strings.Join(kept, "\n")
 	if len(kept) != 6 || !strings.Contains(all, "the base is taken at line 175, after order changes at line 174") || !strings.Contains(all, "the status write of order at line 192, after its patcher p is made at line 190") {
 		t.Errorf("the second run keeps %d writes, want 6 naming the lines it reads:\n%s", len(kept), all)

@@ -1,9 +1,6 @@
 package lint_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,24 +44,7 @@ func TestMigrateHelperOwnBase(t *testing.T) {
 // A second -fix run over the first one's output changes nothing and keeps
 // markLate, naming the same lines.
 func TestMigrateHelperOwnBaseTwice(t *testing.T) {
-	gopath := t.TempDir()
-	src := filepath.Join(gopath, "src")
-	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
-		t.Fatalf("copy testdata: %v\n%s", err, out)
-	}
-	dir := filepath.Join(src, "example.com", "op", "controllers", "migratelifehelper")
-	if err := os.Rename(filepath.Join(dir, "helper.go.golden"), filepath.Join(dir, "helper.go")); err != nil {
-		t.Fatal(err)
-	}
-	var kept []string
-	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migratelifehelper="}), "example.com/op/controllers/migratelifehelper") {
-		for _, d := range r.Diagnostics {
-			if len(d.SuggestedFixes) > 0 {
-				t.Errorf("%s: the second run fixes again: %s", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes[0].Message)
-			}
-			kept = append(kept, d.Message)
-		}
-	}
+	kept := fixTwice(t, "example.com/op/controllers/migratelifehelper", "helper.go")
 	if len(kept) != 1 || !strings.Contains(kept[0], "its caller at line 86 calls it after order may change at line 85") {
 		t.Errorf("the second run keeps %d writes, want markLate's naming lines 86 and 85:\n%s", len(kept), strings.Join(kept, "\n"))
 	}

@@ -1,9 +1,6 @@
 package lint_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,26 +47,7 @@ func TestMigrateRefetch(t *testing.T) {
 // A second -fix run over the first one's output changes nothing and
 // keeps the two writes after a re-Get that stays, naming its lines.
 func TestMigrateRefetchTwice(t *testing.T) {
-	gopath := t.TempDir()
-	src := filepath.Join(gopath, "src")
-	if out, err := exec.Command("cp", "-r", filepath.Join(analysistest.TestData(), "src"), src).CombinedOutput(); err != nil {
-		t.Fatalf("copy testdata: %v\n%s", err, out)
-	}
-	dir := filepath.Join(src, "example.com", "op", "controllers", "migraterefetch")
-	for _, name := range []string{"refetch.go", "outer.go"} {
-		if err := os.Rename(filepath.Join(dir, name+".golden"), filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var kept []string
-	for _, r := range analysistest.Run(&discard{t}, gopath, lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migraterefetch="}), "example.com/op/controllers/migraterefetch") {
-		for _, d := range r.Diagnostics {
-			if len(d.SuggestedFixes) > 0 {
-				t.Errorf("%s: the second run fixes again: %s", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes[0].Message)
-			}
-			kept = append(kept, d.Message)
-		}
-	}
+	kept := fixTwice(t, "example.com/op/controllers/migraterefetch", "refetch.go", "outer.go")
 	all := strings.Join(kept, "\n")
 	if len(kept) != 4 || !strings.Contains(all, "read again with Get at line 80, after its patcher p is made at line 75") || !strings.Contains(all, "the defer statement at line 95 takes p") ||
 		!strings.Contains(all, "its caller at line 27: order is read again with Get at line 24, after its patcher p is made at line 19") || !strings.Contains(all, "its error branch at line 44 uses p") {

@@ -152,33 +152,6 @@ func inLoopOf(cur inspector.Cursor, callPos, resetAt token.Pos) bool {
 	return false
 }
 
-// rootIdent is the variable e reaches through selectors, indexes,
-// dereferences and &, or nil.
-func rootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if x.Name == "nil" || x.Name == "_" {
-				return nil
-			}
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.UnaryExpr:
-			if x.Op != token.AND {
-				return nil
-			}
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
-
 func isRooted(e ast.Expr, name string) bool {
 	id := rootIdent(e)
 	return id != nil && id.Name == name

@@ -283,34 +283,3 @@ func (s *onceSpan) name(call *ast.CallExpr, taken map[string]bool) string {
 	taken[name] = true
 	return name
 }
-
-// rootVar is the variable e is, or reaches through fields, indexes,
-// dereferences and addresses (counts[k], s.n, *p, &x); nil for anything
-// else.
-func rootVar(info *types.Info, e ast.Expr) *types.Var {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			if x.Name == "_" {
-				return nil
-			}
-			v, _ := info.ObjectOf(x).(*types.Var)
-			return v
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.UnaryExpr:
-			if x.Op != token.AND {
-				return nil
-			}
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}

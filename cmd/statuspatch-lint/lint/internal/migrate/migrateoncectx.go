@@ -176,7 +176,10 @@ func ownLocal(info *types.Info, body inspector.Cursor, v *types.Var) bool {
 				if id, ok := ast.Unparen(l).(*ast.Ident); !ok || info.ObjectOf(id) != v {
 					continue
 				}
-				if len(n.Lhs) != len(n.Rhs) || !newValue(info, n.Rhs[i]) {
+				if len(n.Lhs) != len(n.Rhs) {
+					return false
+				}
+				if isNew, _ := newValue(info, n.Rhs[i]); !isNew {
 					return false
 				}
 				made = made || info.Defs[l.(*ast.Ident)] == v
@@ -186,30 +189,43 @@ func ownLocal(info *types.Info, body inspector.Cursor, v *types.Var) bool {
 				if info.Defs[name] != v {
 					continue
 				}
-				if len(n.Values) != 0 && (len(n.Values) != len(n.Names) || !newValue(info, n.Values[i])) {
+				made = true
+				if len(n.Values) == 0 {
+					continue // var v T
+				}
+				if len(n.Values) != len(n.Names) {
 					return false
 				}
-				made = true
+				if isNew, _ := newValue(info, n.Values[i]); !isNew {
+					return false
+				}
 			}
 		}
 	}
 	return made // else declared by a range, a type switch: not made here
 }
 
-// newValue reports whether e makes a new value: &T{...}, T{...} or
-// new(T).
-func newValue(info *types.Info, e ast.Expr) bool {
+// newValue reports whether e makes a new object, not an alias of one
+// read elsewhere: &T{...}, T{...} or new(T); and whether it is empty, a
+// pointer to an object with nothing in it yet: &T{} or new(T). A local
+// (ownLocal) may be made with anything: a read into it fills nothing
+// that outlives the call. A scope's field (scopeCaller) must be empty:
+// the field is the only holder of the pointer, and a literal's values
+// (a map, a slice) would be what the field's Get merges into.
+func newValue(info *types.Info, e ast.Expr) (made, empty bool) {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
-		return true
+		return true, false
 	case *ast.UnaryExpr:
-		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
-		return e.Op == token.AND && lit
+		lit, ok := ast.Unparen(e.X).(*ast.CompositeLit)
+		made := e.Op == token.AND && ok
+		return made, made && len(lit.Elts) == 0
 	case *ast.CallExpr:
 		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
-		return ok && info.Uses[id] == types.Universe.Lookup("new")
+		made := ok && len(e.Args) == 1 && info.Uses[id] == types.Universe.Lookup("new")
+		return made, made
 	}
-	return false
+	return false, false
 }
 
 // eventRecorder reports whether f is a method of client-go's

@@ -33,7 +33,8 @@ func scopeCaller(h *helperMove, c *migration, sc *scopeField, recv ast.Expr, ind
 	if lit == nil {
 		return nil, "", fmt.Sprintf("its call at line %d does not pass a scope built as a literal in its caller", line)
 	}
-	if val := literalField(c.pass, lit, sc.field.Name()); !freshObject(c, val) {
+	val := literalField(c.pass, lit, sc.field.Name())
+	if _, empty := newValue(c.pass.TypesInfo, val); !empty {
 		what := "without it"
 		if val != nil {
 			what = "with " + c.text().source(val)
@@ -82,20 +83,6 @@ func scopeCaller(h *helperMove, c *migration, sc *scopeField, recv ast.Expr, ind
 		}
 	}
 	return clientExpr, rest, ""
-}
-
-// freshObject reports whether e is &T{} or new(T): an object only the
-// scope's field holds.
-func freshObject(c *migration, e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.UnaryExpr:
-		lit, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-		return e.Op == token.AND && ok && len(lit.Elts) == 0
-	case *ast.CallExpr:
-		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
-		return ok && len(e.Args) == 1 && c.pass.TypesInfo.Uses[id] == types.Universe.Lookup("new")
-	}
-	return false
 }
 
 // fieldGetStmt reports whether s is if err := c.Get(ctx, key, v.F); ... .

@@ -34,12 +34,17 @@ func (m reads) findObj(kind string) string {
 		if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
 			if ix, ok := ast.Unparen(u.X).(*ast.IndexExpr); ok {
 				if _, slice := m.pass.TypesInfo.TypeOf(ix.X).Underlying().(*types.Slice); slice {
-					// &list.Items[i] written in place: a List's item.
+					// &list.Items[i] written in place: a List's item, or
+					// an element of a slice the code filled.
 					if why := m.conflictsHandled(types.ExprString(arg)); why != "" {
 						return m.shapeWhy(why) // migrateitemwhy.go
 					}
-					return m.shapeWhy(fmt.Sprintf("the object %s is an item of a list, a cached copy: make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
-						types.ExprString(arg), m.patcherType, itemClient(m.migration), types.ExprString(arg)))
+					what := "an item of a list, a cached copy"
+					if !listItems(m.pass, ix.X) {
+						what = "an element of the slice " + types.ExprString(ix.X) + ", a copy the model cannot show fresh"
+					}
+					return m.shapeWhy(fmt.Sprintf("the object %s is %s: make its patcher with Fetch%s(ctx, %s, client.ObjectKeyFromObject(%s)), which reads it fresh, and Flush it here",
+						types.ExprString(arg), what, m.patcherType, itemClient(m.migration), types.ExprString(arg)))
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
@@ -16,10 +17,11 @@ import (
 // (obj := &list.Items[i], obj := byRole[k], obj := other.DeepCopy(),
 // obj := other), the range it is the value of, and, for a parameter, the
 // arguments the package's calls of its function pass. An element of a
-// list, slice, array or map is a copy the model cannot show fresh (a
-// List's items are the cache's): a patcher made from it must read it
-// again before it decides (Retry) or be made with Fetch, never Flush the
-// copy (life.go's cachedItem).
+// List's items, a slice, an array or a map is a copy the model cannot
+// show fresh (a List's items are the cache's; a List is known by its
+// type, kube.ListItems): a patcher made from it must read it again before
+// it decides (Retry) or be made with Fetch, never Flush the copy (life.go's
+// cachedItem).
 type origin struct {
 	pos  token.Pos // where the object is taken from the container
 	what string    // "an item of a list", "a value of the map scalers", ...
@@ -70,7 +72,7 @@ func (m reads) cachedOrigin(v *types.Var, depth int) *origin {
 		}
 	case *ast.RangeStmt:
 		if p.Value == ast.Expr(id) && elemIsPointer(m.pass.TypesInfo.TypeOf(p.X)) {
-			return &origin{pos: p.Pos(), what: containerText(m.pass.TypesInfo.TypeOf(p.X), p.X, "a value of")}
+			return elementOrigin(m.pass, p.Pos(), p.X, "a value of")
 		}
 	case *ast.Field:
 		return m.paramOrigin(cur, v, depth)
@@ -89,11 +91,11 @@ func (m reads) exprOrigin(e ast.Expr, depth int) *origin {
 		}
 		switch info.TypeOf(ix.X).Underlying().(type) {
 		case *types.Slice, *types.Array:
-			return &origin{pos: x.Pos(), what: "an item of a list"}
+			return elementOrigin(m.pass, x.Pos(), ix.X, "an element of")
 		}
 	case *ast.IndexExpr:
 		if elemIsPointer(info.TypeOf(x.X)) {
-			return &origin{pos: x.Pos(), what: containerText(info.TypeOf(x.X), x.X, "an element of")}
+			return elementOrigin(m.pass, x.Pos(), x.X, "an element of")
 		}
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
@@ -196,13 +198,56 @@ func elemIsPointer(t types.Type) bool {
 	return ok
 }
 
-// containerText names an element of the container x of type t: a
-// map's value by the map, any other's as a list's item.
-func containerText(t types.Type, x ast.Expr, prefix string) string {
-	if _, ok := t.Underlying().(*types.Map); ok {
-		return prefix + " the map " + types.ExprString(x)
+// elementOrigin is the origin of an element of the container x taken at
+// pos: a List's item when x is a List's Items (listItems), a map's value
+// by the map (prefix: "a value of", "an element of"), else an element of
+// the slice, array or channel x, which holds what the code put there.
+func elementOrigin(pass *analysis.Pass, pos token.Pos, x ast.Expr, prefix string) *origin {
+	t := pass.TypesInfo.TypeOf(x)
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem() // a pointer to an array
 	}
-	return "an item of a list"
+	var kind string
+	switch t.Underlying().(type) {
+	case *types.Map:
+		return &origin{pos: pos, what: prefix + " the map " + types.ExprString(x)}
+	case *types.Array:
+		kind = "array"
+	case *types.Chan:
+		kind = "channel"
+	default:
+		if listItems(pass, x) {
+			return &origin{pos: pos, what: "an item of a list"}
+		}
+		kind = "slice"
+	}
+	return &origin{pos: pos, what: "an element of the " + kind + " " + types.ExprString(x), whose: "what the " + kind + " holds is put there where the model does not follow it"}
+}
+
+// listItems reports whether x selects the items of a List, known by its
+// type (kube.ListItems): list.Items of a List type, not any field named
+// Items.
+func listItems(pass *analysis.Pass, x ast.Expr) bool {
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := pass.TypesInfo.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return false
+	}
+	t, path := s.Recv(), s.Index()
+	for _, i := range path[:len(path)-1] { // through embedded fields
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		t = st.Field(i).Type()
+	}
+	return kube.ListItems(pass.Pkg, t, path[len(path)-1])
 }
 
 // cachedItem says why a base taken from an element of a list, slice or

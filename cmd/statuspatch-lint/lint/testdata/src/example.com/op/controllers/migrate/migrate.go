@@ -183,11 +183,11 @@ func (r *Reconciler) writer(ctx context.Context, w *v1.Widget) error {
 	return sw.Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: the status writer is not called as c.Status\(\).Patch\(...\)\)$`
 }
 
-// Objects from elsewhere than a Get (a list, an event).
+// Objects from elsewhere than a Get (a slice, not a List's items; an event).
 func (r *Reconciler) each(ctx context.Context, ws []*v1.Widget) error {
 	for _, w := range ws {
 		w.Status.Ready = false
-		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is an item of a list at line 188, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(w\)\), which reads it fresh, and Flush it here\)$`
+		if err := r.Status().Update(ctx, w); err != nil { // want `\(not moved to the patcher: w is an element of the slice ws at line 188, a copy the model cannot show fresh \(what the slice holds is put there where the model does not follow it\): make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(w\)\), which reads it fresh, and Flush it here\)$`
 			return err
 		}
 	}
@@ -210,7 +210,7 @@ func (r *Reconciler) patchGiven(ctx context.Context, w *v1.Widget, patch client.
 }
 
 func (r *Reconciler) element(ctx context.Context, ws []v1.Widget) error {
-	return r.Status().Update(ctx, &ws[0]) // want `\(not moved to the patcher: the object &ws\[0\] is an item of a list, a cached copy: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(&ws\[0\]\)\), which reads it fresh, and Flush it here\)$`
+	return r.Status().Update(ctx, &ws[0]) // want `\(not moved to the patcher: the object &ws\[0\] is an element of the slice ws, a copy the model cannot show fresh: make its patcher with FetchWidgetStatusPatcher\(ctx, r, client.ObjectKeyFromObject\(&ws\[0\]\)\), which reads it fresh, and Flush it here\)$`
 }
 
 func (r *Reconciler) gadget(ctx context.Context, g *v1.Gadget) error {

@@ -25,6 +25,17 @@ type ObjectMeta struct {
 	DeletionTimestamp *Time
 }
 
+// ListMeta is what every List type embeds (its items are its Items).
+type ListMeta struct {
+	ResourceVersion string
+	Continue        string
+}
+
+func (m *ListMeta) GetResourceVersion() string        { return m.ResourceVersion }
+func (m *ListMeta) SetResourceVersion(version string) { m.ResourceVersion = version }
+func (m *ListMeta) GetContinue() string               { return m.Continue }
+func (m *ListMeta) SetContinue(c string)              { m.Continue = c }
+
 // Time is a timestamp; its methods read it.
 type Time struct{ Seconds int64 }
 
