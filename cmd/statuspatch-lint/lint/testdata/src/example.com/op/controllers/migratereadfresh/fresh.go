@@ -189,3 +189,40 @@ func (r *Reconciler) updateErrGoesOn(ctx context.Context, key client.ObjectKey) 
 	c.Status.Ready = true
 	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 188, a copy of w's read at line 181, but r\.Update writes w at line 185, between them, and its error does not return there: where it fails, w keeps what was not stored, and -fix makes the patcher at a copy only of an object unchanged since its read or a write that returns on its error\)$`
 }
+
+// A pointer read, its finalizer added and sent by a Patch from a base
+// taken before: the Patch's answer is decoded into w, its error returns.
+func (r *Reconciler) patchThenCopy(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	controllerutil.AddFinalizer(w, finalizer)
+	if err := r.Patch(ctx, w, client.MergeFrom(base)); err != nil {
+		return err
+	}
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// Not found, the object built and created: Create decodes the server's
+// answer into w, its error returns.
+func (r *Reconciler) createdAfterRead(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	err := r.Get(ctx, key, &w)
+	if client.IgnoreNotFound(err) != nil {
+		return err
+	}
+	if err != nil {
+		w = v1.Widget{}
+		w.Name = key.Name
+		if err := r.Create(ctx, &w); err != nil {
+			return err
+		}
+	}
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
