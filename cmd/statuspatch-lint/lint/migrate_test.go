@@ -298,10 +298,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migraterefetch: 4 writes after a re-Get of the code's patcher that
 	// stays a Get (its error branch goes on, or flushes p; a defer
 	// statement holds p; a helper's write, which would take p);
-	// migratereadfresh: 4 copies of a read whose change no Update
+	// migratereadfresh: 5 copies of a read whose change no Update
 	// between stores (a change after it, beside it under another if,
-	// before a break past it) or whose Update's error goes on.
-	if len(left) != 316 || notMoved != 315 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 316 (315):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// before a break past it) or whose Update's error goes on or is a
+	// dry run.
+	if len(left) != 317 || notMoved != 316 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 317 (316):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -75,13 +75,24 @@ func (m reads) decodesInto(call *ast.CallExpr, olds *aliases) bool {
 	if verb != "Update" && verb != "Patch" && verb != "Create" {
 		return false
 	}
-	for _, opt := range call.Args[2:] {
-		if strings.Contains(types.ExprString(opt), "DryRun") {
-			return false
-		}
+	if dryRun(call) {
+		return false
 	}
 	al, ok := olds.of(call.Args[1])
 	return ok && al.kind == aliasSame
+}
+
+// dryRun reports whether an option of the client write call names a dry
+// run (client.DryRunAll, or an options literal's DryRun field): the
+// answer decoded into the object is what the server would store, not
+// what it stored.
+func dryRun(call *ast.CallExpr) bool {
+	for _, opt := range call.Args[min(2, len(call.Args)):] {
+		if strings.Contains(types.ExprString(opt), "DryRun") {
+			return true
+		}
+	}
+	return false
 }
 
 // errReturnStmt is the statement of cur's call, in its list, after which

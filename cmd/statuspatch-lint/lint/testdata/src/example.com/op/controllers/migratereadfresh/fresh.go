@@ -226,3 +226,19 @@ func (r *Reconciler) createdAfterRead(ctx context.Context, key client.ObjectKey)
 	c.Status.Ready = true
 	return r.Status().Update(ctx, c) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
+
+// A dry-run Update: what it decodes into w was not stored. It stays,
+// naming it.
+func (r *Reconciler) dryRunBetween(ctx context.Context, key client.ObjectKey) error {
+	var w v1.Widget
+	if err := r.Get(ctx, key, &w); err != nil {
+		return err
+	}
+	controllerutil.AddFinalizer(&w, finalizer)
+	if err := r.Update(ctx, &w, client.DryRunAll); err != nil {
+		return err
+	}
+	c := w.DeepCopy()
+	c.Status.Ready = true
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 241, a copy of w's read at line 234, but r\.Update at line 238, between them, is a dry run: what it decodes into w was not stored, and -fix makes the patcher at a copy only of an object unchanged since its read\)$`
+}
