@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 123 {
+	if err != nil || len(goldens) != 124 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -117,7 +117,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratealiases",
 		"example.com/op/controllers/migrateownerorder", "example.com/op/controllers/migratecapidefer",
 		"example.com/op/controllers/migratereread", "example.com/op/controllers/migrateexisting",
-		"example.com/op/controllers/migratelifehelper", "example.com/op/controllers/migraterefetch") {
+		"example.com/op/controllers/migratelifehelper", "example.com/op/controllers/migraterefetch",
+		"example.com/op/controllers/migratereadfresh") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -278,7 +279,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// beside its re-read (two literals not reading it, 3 and 2, whose
 	// writes move together; the pointer reassigned, 3; a defer
 	// statement's call holding the patcher of the read before, 2);
-	// migratealiases: 24 (8 copies of a read changed or written around the
+	// migratealiases: 23 (7 copies of a read changed or written around the
 	// copy, 3 of them changed through a pointer, a pointer into its status
 	// or a scope's field, 1 by a closure, 1 beside another copy written; 3
 	// callers handing a copy, a scope or a pointer to a kept helper and
@@ -296,8 +297,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// taking its own base whose caller calls it with a change unsent;
 	// migraterefetch: 4 writes after a re-Get of the code's patcher that
 	// stays a Get (its error branch goes on, or flushes p; a defer
-	// statement holds p; a helper's write, which would take p).
-	if len(left) != 313 || notMoved != 312 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 313 (312):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// statement holds p; a helper's write, which would take p);
+	// migratereadfresh: 5 copies of a read whose change no Update
+	// between stores (a change after it, beside it under another if,
+	// before a break past it) or whose Update's error goes on or is a
+	// dry run.
+	if len(left) != 317 || notMoved != 316 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 317 (316):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

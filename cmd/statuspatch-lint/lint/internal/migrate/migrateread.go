@@ -19,9 +19,13 @@ import (
 // the write. The object then holds exactly what the server stored at its
 // resourceVersion, the base an Update of obj sends that resourceVersion
 // with: the patcher is made from obj after the copy, one life with its
-// base at the copy. A copy of a read changed or written before the copy,
-// or whose original is written after it, stays, naming that line
-// (copiedReadWhy).
+// base at the copy. A write of old outside its status between the read
+// and the copy whose answer is decoded into old and whose error returns
+// is a read again, and a change it stores on every path on does not
+// count; uses that only read old between (getters, ContainsFinalizer) do
+// not either (migratereadfresh.go). A copy of a read changed or written
+// otherwise before the copy, or whose original is written after it,
+// stays, naming that line (copiedReadWhy).
 
 // A readCopy is obj := old.DeepCopy() after old's read: why the copy is
 // not the read's ("" when it is).
@@ -81,13 +85,20 @@ func readCopyAt(m reads, list []ast.Stmt, i int) *readCopy {
 			continue
 		}
 		copied := fmt.Sprintf("%s is %s at %s, a copy of %s's read at %s", m.obj.Name(), types.ExprString(call), m.where(call.Pos()), old.Name(), m.where(list[j].Pos()))
-		if w := writeOfBetween(m, old, list[j].End(), as.Pos()); w != nil {
+		fresh := refreshes(m, old, list[j].End(), as.Pos()) // migratereadfresh.go
+		if w := writeOfBetween(m, old, list[j].End(), as.Pos(), fresh); w != nil {
+			if dryRun(w) {
+				return &readCopy{why: fmt.Sprintf("%s, but %s at %s, between them, is a dry run: what it decodes into %s was not stored, and -fix makes the patcher at a copy only of an object unchanged since its read", copied, types.ExprString(w.Fun), m.where(w.Pos()), old.Name())}
+			}
+			if m.decodesInto(w, newAliases(m.pass.TypesInfo, m.enclosingFunc(), old)) {
+				return &readCopy{why: fmt.Sprintf("%s, but %s writes %s at %s, between them, and its error does not return there: where it fails, %s keeps what was not stored, and -fix makes the patcher at a copy only of an object unchanged since its read or a write that returns on its error", copied, types.ExprString(w.Fun), old.Name(), m.where(w.Pos()), old.Name())}
+			}
 			return &readCopy{why: fmt.Sprintf("%s, but %s writes %s at %s, between them: -fix makes the patcher at a copy only of an object unchanged since its read", copied, types.ExprString(w.Fun), old.Name(), m.where(w.Pos()))}
 		}
-		if c, changed := changeBetween(read.reads(), list[j].End(), as.Pos()); changed {
+		if c, changed := changeBetween(read.reads(), list[j].End(), as.Pos(), fresh); changed {
 			return &readCopy{why: fmt.Sprintf("%s, but %s is changed or handed on at %s (%s), between them: the copy may not be what the server stored, and -fix makes the patcher at a copy only of an object unchanged since its read", copied, old.Name(), m.where(c.Pos()), types.ExprString(c))}
 		}
-		if w := writeOfBetween(m, old, as.End(), m.call.Pos()); w != nil {
+		if w := writeOfBetween(m, old, as.End(), m.call.Pos(), nil); w != nil {
 			return &readCopy{why: fmt.Sprintf("%s, and %s writes %s at %s, after the copy and before this write: it moves the resourceVersion the patcher's base holds", copied, types.ExprString(w.Fun), old.Name(), m.where(w.Pos()))}
 		}
 		return &readCopy{}
@@ -97,8 +108,9 @@ func readCopyAt(m reads, list []ast.Stmt, i int) *readCopy {
 
 // writeOfBetween is the first client write (Update, Patch, a status write) in the
 // write's function, from from to to, of a name of old's object other
-// than the write's own object and its names; nil when none.
-func writeOfBetween(m reads, old *types.Var, from, to token.Pos) *ast.CallExpr {
+// than the write's own object and its names, and other than fresh's
+// (writes that leave it what the server stored); nil when none.
+func writeOfBetween(m reads, old *types.Var, from, to token.Pos, fresh map[*ast.CallExpr]ast.Stmt) *ast.CallExpr {
 	fn := m.enclosingFunc()
 	root, ok := m.cursor(fn)
 	if !ok {
@@ -107,7 +119,7 @@ func writeOfBetween(m reads, old *types.Var, from, to token.Pos) *ast.CallExpr {
 	olds, own := newAliases(m.pass.TypesInfo, fn, old), newAliases(m.pass.TypesInfo, fn, m.obj)
 	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		if call.Pos() < from || call.Pos() >= to || len(call.Args) < 2 {
+		if _, ok := fresh[call]; ok || call.Pos() < from || call.Pos() >= to || len(call.Args) < 2 {
 			continue
 		}
 		verb := m.clientWrite(call)
@@ -162,21 +174,33 @@ func isNil(e ast.Expr) bool {
 // changeBetween is the first use of m.obj in its function between from
 // and to, by any name of its memory (originalias.go: p := &w, a scope's
 // s.obj), other than a read of a field of it (the outermost expression of the
-// use; another DeepCopy too: its write, even through a patcher, would
-// move the resourceVersion), or a call of a function value when a function
+// use), a use onlyReads shows read (a getter, ContainsFinalizer; not
+// another DeepCopy: its write, even through a patcher, would move the
+// resourceVersion), or a call of a function value when a function
 // literal there uses such a name (grow := func() { w.Status.Size++ }); and
-// whether there is one.
-func changeBetween(m reads, from, to token.Pos) (ast.Expr, bool) {
+// whether there is one. A use in one of fresh's writes, and a change one
+// of them stores on every path on (refreshed), do not count
+// (migratereadfresh.go).
+func changeBetween(m reads, from, to token.Pos, fresh map[*ast.CallExpr]ast.Stmt) (ast.Expr, bool) {
 	field := func(sel *ast.SelectorExpr) bool {
 		s := m.pass.TypesInfo.Selections[sel]
 		return s != nil && s.Kind() == types.FieldVal
 	}
 	for c := range memoryUses(m, from, to) {
 		use := c.Node().(ast.Expr)
+		if inFresh(fresh, use) {
+			continue
+		}
 		if call, ok := use.(*ast.CallExpr); ok {
+			if refreshed(m, fresh, call) {
+				continue
+			}
 			return call, true // a closure over the object
 		}
 		if sel, ok := c.Parent().Node().(*ast.SelectorExpr); !ok || sel.X != c.Node() || !field(sel) {
+			if onlyReads(m, c) || refreshed(m, fresh, use) {
+				continue
+			}
 			if p, ok := c.Parent().Node().(ast.Expr); ok {
 				use = p // &obj, obj.Method
 			}
@@ -187,7 +211,7 @@ func changeBetween(m reads, from, to token.Pos) (ast.Expr, bool) {
 		changed := false
 		switch p := top.Parent().Node().(type) {
 		case *ast.SelectorExpr:
-			changed = true // a method of a field may change it
+			changed = !onlyReads(m, top) // a method of a field may change it
 		case *ast.AssignStmt:
 			changed = isLHS(p, e)
 		case *ast.IncDecStmt:
@@ -197,7 +221,7 @@ func changeBetween(m reads, from, to token.Pos) (ast.Expr, bool) {
 		case *ast.UnaryExpr:
 			changed = p.Op == token.AND
 		}
-		if changed {
+		if changed && !refreshed(m, fresh, e) {
 			return e, true
 		}
 	}

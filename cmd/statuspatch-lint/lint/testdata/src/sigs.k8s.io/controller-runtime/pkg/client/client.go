@@ -172,6 +172,12 @@ type forceOwnership struct{}
 // the client should acquire ownership of the conflicting field.
 var ForceOwnership = forceOwnership{}
 
+type dryRunAll struct{}
+
+// DryRunAll sets the "dry run" option to "all", executing all
+// validation, etc without persisting the change to storage.
+var DryRunAll = dryRunAll{}
+
 func IgnoreNotFound(err error) error { return err }
 
 func ObjectKeyFromObject(obj Object) ObjectKey {
