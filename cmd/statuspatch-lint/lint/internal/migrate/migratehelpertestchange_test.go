@@ -33,15 +33,15 @@ func TestTestCallsKeepChangedObject(t *testing.T) {
 		{"status set after the read", `got := &Cluster{}
 	_ = cl.Get(ctx, key, got)
 	apimeta.SetStatusCondition(&got.Status.Conditions, c)
-	_ = r.updateStatus(ctx, got, "x")`, "ctrlt_test.go:7 calls updateStatus with got, which it changes before the call (it passes &got.Status.Conditions to SetStatusCondition at line 6, which may change it)"},
+	_ = r.updateStatus(ctx, got, "x")`, "ctrlt_test.go:7 calls updateStatus with got, which it may change before the call (it passes &got.Status.Conditions to SetStatusCondition at line 6, which may change it)"},
 		{"method on it", `got := makeCluster()
 	got.SetConditions(c)
-	_ = r.updateStatus(ctx, got, "x")`, "ctrlt_test.go:6 calls updateStatus with got, which it changes before the call (it calls got.SetConditions at line 5, which may change it)"},
+	_ = r.updateStatus(ctx, got, "x")`, "ctrlt_test.go:6 calls updateStatus with got, which it may change before the call (it calls got.SetConditions at line 5, which may change it)"},
 		{"changed after the call in a loop", `got := makeCluster()
 	for range 2 {
 		_ = r.updateStatus(ctx, got, "x")
 		got.Status.Ready = false
-	}`, "ctrlt_test.go:6 calls updateStatus with got, which it changes before the call (it sets got.Status.Ready at line 7, in the loop around the call)"},
+	}`, "ctrlt_test.go:6 calls updateStatus with got, which it may change before the call (it sets got.Status.Ready at line 7, in the loop around the call)"},
 		{"read again in the loop", `got := makeCluster()
 	for range 2 {
 		_ = cl.Get(ctx, key, got)

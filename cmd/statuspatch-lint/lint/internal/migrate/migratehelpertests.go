@@ -178,7 +178,7 @@ func (t *TestCalls) Edits(fset *token.FileSet, files []*ast.File) ([]analysis.Te
 				return nil, where(call) + " calls " + t.Name + " with a nil object: no patcher is made over nothing"
 			}
 			if change := t.testChange(fset, root, call, obj); change != "" {
-				return nil, fmt.Sprintf("%s calls %s with %s, which it changes before the call (%s): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status", where(call), t.Name, exprText(fset, obj), change)
+				return nil, fmt.Sprintf("%s calls %s with %s, which it may change before the call (%s): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status", where(call), t.Name, exprText(fset, obj), change)
 			}
 			text := fmt.Sprintf("%s.%s(%s%s, %s)", qual, t.Ctor, exprText(fset, client), t.ClientRest, exprText(fset, obj))
 			edits = append(edits, analysis.TextEdit{Pos: obj.Pos(), End: obj.End(), NewText: []byte(text)})
