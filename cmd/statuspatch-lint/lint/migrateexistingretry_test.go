@@ -14,8 +14,10 @@ import (
 // says it may run again: counts and a condition decided from the status,
 // the patcher used after the write (its Object(), another Flush), made
 // by Fetch and by Fetch...Into, two writes in one life (the second's
-// decision after the first write), a deferred Flush of it, and the
-// newcomer scaffold's markReady (its count made once). Until s101R each
+// decision after the first write), a deferred Flush of it, a write
+// under an if whose condition reads the status (the if moves whole, as
+// it now does for -fix's own patcher too), and the newcomer scaffold's
+// markReady (its count made once). Until s101R each
 // was a Flush, the fix saying "-fix does not move a decision into the
 // Retry of a patcher the code made; move it into p.Retry by hand": under
 // a manager a refused Flush returned the 409 and the next reconcile
@@ -26,7 +28,7 @@ import (
 func TestMigrateExistingRetry(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateexistingretry="}), "example.com/op/controllers/migrateexistingretry")
-	var retried, flushed int
+	var retried, flushed, own int
 	var notes []string
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
@@ -36,6 +38,8 @@ func TestMigrateExistingRetry(t *testing.T) {
 					t.Errorf("%s: the blanket reason is back: %s", r.Pass.Fset.Position(d.Pos), f.Message)
 				case strings.Contains(f.Message, "(the decision in Retry of p, the patcher made at line"):
 					retried++
+				case strings.Contains(f.Message, "(NewWidgetStatusPatcher, the decision in Retry)"):
+					own++
 				case strings.Contains(f.Message, "(a Flush of p, the patcher made at line"):
 					flushed++
 					if _, note, ok := strings.Cut(f.Message, "stays before Flush: "); ok {
@@ -45,8 +49,8 @@ func TestMigrateExistingRetry(t *testing.T) {
 			}
 		}
 	}
-	if retried != 9 || flushed != 5 {
-		t.Errorf("%d writes became p's Retry and %d its Flush; want 9 and 5", retried, flushed)
+	if retried != 10 || flushed != 5 || own != 1 {
+		t.Errorf("%d writes became p's Retry, %d its Flush, %d the Retry of a patcher -fix made; want 10, 5, 1", retried, flushed, own)
 	}
 	all := strings.Join(notes, "\n")
 	for _, want := range []string{

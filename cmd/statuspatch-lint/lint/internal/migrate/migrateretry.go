@@ -148,7 +148,9 @@ func (r retries) block() *retryPlan {
 	// as pending (patcher.ErrPendingChanges) on every run. Only a base
 	// taken with nothing changed since the read is where the patcher is.
 	fresh := prev != nil && (prev == r.anchor || prev == r.late && r.lateFresh || prev == r.getCheck)
-	if !fresh && !r.freshAt(list[from]) {
+	// A guard moves whole: the object must be fresh at its condition
+	// (guard asks), which runs in mutate, a reader given the status too.
+	if !fresh && !r.freshAt(list[from]) && (from > 0 || r.guard(list, from, at) == nil) {
 		return nil
 	}
 	// A head that only reads the object leaves it as fresh as at from.

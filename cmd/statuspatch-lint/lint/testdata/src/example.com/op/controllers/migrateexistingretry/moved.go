@@ -153,3 +153,43 @@ func (r *OrderReconciler) deferredFlush(ctx context.Context, req ctrl.Request) (
 	}
 	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
+
+// A write under an if whose condition reads the status (kubebuilder's
+// "decide once"): the if moves whole into Retry's function, its
+// condition asked again on the fresh object after a conflict.
+func (r *OrderReconciler) guarded(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	p := patchers.NewWidgetStatusPatcher(r.Client, order)
+	if order.Spec.Size < 0 {
+		return p.Flush(ctx)
+	}
+	if !meta.IsStatusConditionTrue(order.Status.Conditions, "Sized") {
+		order.Status.Size = order.Spec.Size
+		if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+			return err
+		}
+	}
+	return nil
+}
+
+// The same guard with no patcher in the code: -fix makes its own, and
+// the one classifier moves the if into its Retry alike (until s101R a
+// reader of the status in the condition, meta.IsStatusConditionTrue
+// given the conditions, counted as a change before the body, and the
+// write was a Flush with no word).
+func (r *OrderReconciler) guardedOwn(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if !meta.IsStatusConditionTrue(order.Status.Conditions, "Sized") {
+		order.Status.Size = order.Spec.Size
+		if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+			return err
+		}
+	}
+	return nil
+}
