@@ -47,7 +47,7 @@ func (c *codeLife) intoRetry(cp madePatcher) (edits []analysis.TextEdit, call st
 		m.retry = nil
 		return nil, "", nil, why
 	}
-	edits, call, imp, ok, why := retries{migration: m}.retryEdits(cp.via.Name())
+	edits, call, imp, ok, why := retryEdits(retries{migration: m}, cp.via.Name())
 	if !ok {
 		m.retry = nil
 		if why == "" {

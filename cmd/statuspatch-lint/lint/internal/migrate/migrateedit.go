@@ -334,7 +334,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	how := " (New" + p.Type + ", then Flush)"
 	var onceImport *analysis.TextEdit // sync, for a decision's calls made once (migrateretryonce.go)
 	if m.retry != nil {
-		re, call, syncImport, ok, why := retries{migration: m}.retryEdits(name)
+		re, call, syncImport, ok, why := retryEdits(retries{migration: m}, name)
 		switch {
 		case why != "":
 			return nil, why

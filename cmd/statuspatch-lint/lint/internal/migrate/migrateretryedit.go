@@ -152,7 +152,7 @@ func onceEdits(r retries, p *retryPlan) ([]analysis.TextEdit, *analysis.TextEdit
 // guard's edit holds it); imp imports sync. ok is false when the Retry's
 // text cannot be written (the write is a Flush); why says what keeps the
 // write when the once calls' sync cannot be imported.
-func (r retries) retryEdits(name string) (edits []analysis.TextEdit, call string, imp *analysis.TextEdit, ok bool, why string) {
+func retryEdits(r retries, name string) (edits []analysis.TextEdit, call string, imp *analysis.TextEdit, ok bool, why string) {
 	p := r.retry
 	text, ok := r.retryText(name, p)
 	if !ok {
