@@ -87,8 +87,17 @@ func TestMachineDeploymentDuplicateReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Diverged != "" {
+	switch {
+	case res.Diverged != "" && !res.DivergedByClock:
 		t.Fatalf("replay of %q diverged: %s", duplicateSeed, res.Diverged)
+	case res.Diverged != "":
+		// The step after the duplicate applies the first of the two
+		// MachineSets sorted by creationTimestamp (whole seconds), ties by
+		// name: created in the same second in one run, a second apart in
+		// the other, it applies the other one. The server's clock, which
+		// no seed controls: whether the replay repeats is Unknown, its
+		// verdict the first run's.
+		t.Logf("replay of %q: determinism Unknown, %s", duplicateSeed, res.Diverged)
 	}
 	v := res.Violation
 	if v == nil || v.Invariant != explore.InvariantUser || !strings.Contains(v.Message, "MachineDeployment capi/workers has 2 MachineSets for its current template (v1.36.0)") {
@@ -149,9 +158,9 @@ func logReports(t *testing.T, res *explore.Result) {
 // MachineDeployment's plus maxSurge.
 func mdScenario(t *testing.T) explore.Scenario {
 	return explore.Scenario{
-		Setup: func(mgr manager.Manager) error { // core/main.go's setupReconcilers, the MachineDeployment's
+		Setup: func(mgr manager.Manager) error { // core/main.go's setupReconcilers, the MachineDeployment's, with its process's context
 			return (&machinedeployment.Reconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader()}).
-				SetupWithManager(t.Context(), mgr, controller.Options{MaxConcurrentReconciles: 10})
+				SetupWithManager(explore.ContextOf(mgr), mgr, controller.Options{MaxConcurrentReconciles: 10})
 		},
 		Objects: []client.Object{
 			&clusterv1.Cluster{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "prod"}, Spec: clusterv1.ClusterSpec{Paused: ptr.To(false)}},

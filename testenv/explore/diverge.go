@@ -5,13 +5,11 @@ import "github.com/statuspatch/statuspatch/testenv/explore/internal/faults"
 // A replay runs its schedule twice and compares what each step wrote
 // (faults.Divergence): Result.Diverged says where the runs differ.
 
-// divergence compares two runs of one schedule: "" when they match.
-func divergence(a, b *run) string {
+// divergence compares two runs of one schedule: "" when they match, and
+// what the server's clock did differently before (faults.Divergence).
+func divergence(a, b *run) (where, clock string) {
 	return faults.Divergence(replayed(a), replayed(b))
 }
-
-// divergedHint ends a divergence report.
-const divergedHint = faults.DivergedHint
 
 // replayed is what a replay compares of r: its book and its steps'
 // writes.

@@ -356,6 +356,16 @@ type Result struct {
 	// two runs is taken out (resourceVersions, timestamps, the server's
 	// UIDs): the operator's own randomness. Empty when they match.
 	Diverged string
+	// DivergedByClock, with Diverged, says the books show the server's
+	// clock ordered the two objects the runs wrote differently: the step
+	// where they differ wrote object x the first time and y the second,
+	// both created before it and stamped in one order (or in the same
+	// second, creationTimestamp's unit) the first time and in another the
+	// second, as an operator that picks the first of its objects sorted
+	// by creationTimestamp does. No seed controls it: such a divergence
+	// says nothing of the operator's randomness, and the replay's verdict
+	// is the first run's.
+	DivergedByClock bool
 }
 
 // Violation is a schedule that breaks an invariant.

@@ -274,8 +274,10 @@ func (ex *explorer) replayTwice(ctx context.Context) (*Result, error) {
 	if _, err := ex.replay(ctx, script); err != nil {
 		return done(err)
 	}
-	if d := divergence(first, ex.last); d != "" {
-		res.Diverged = "replay diverged at " + d + divergedHint
+	if d, clock := divergence(first, ex.last); clock != "" {
+		res.Diverged, res.DivergedByClock = "replay diverged at "+d+faults.ClockHint(clock), true
+	} else if d != "" {
+		res.Diverged = "replay diverged at " + d + faults.DivergedHint
 	}
 	return done(nil)
 }

@@ -96,7 +96,9 @@ func (st *setupState) validateSetup(opts Options) error {
 	if err != nil {
 		return err
 	}
-	bs, err := setup.Run(st.s.Setup, false, st.s.Manager, c, c, nil, nil, servedapi.New(nil, c), nil)
+	proc := servedapi.New(nil, c)
+	defer proc.Stop() // what Setup started with explore.ContextOf ends with this first run
+	bs, err := setup.Run(st.s.Setup, false, st.s.Manager, c, c, nil, nil, proc, nil)
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,12 @@ type StepWrite struct {
 // DivergedHint ends a divergence report.
 const DivergedHint = ": the operator's own randomness (random names, UUIDs, the clock) decided differently; draw names and UUIDs from explore.SourceOf(c)"
 
+// ClockHint ends a divergence report whose runs' server stamped
+// creationTimestamps in another order before it (ClockOrder): clock.
+func ClockHint(clock string) string {
+	return ": the server's clock: " + clock + " (creationTimestamp has whole seconds); an operator that orders objects by it decides differently, which no seed controls"
+}
+
 // writePrint is what one write did, comparable between runs.
 type writePrint struct {
 	what    string // verb, object, answer
@@ -74,8 +80,26 @@ func (r Run) prints() [][]writePrint {
 }
 
 // Divergence compares two runs of one schedule: "" when they match, else
-// where they first differ.
-func Divergence(a, b Run) string {
+// where they first differ, and clock, what the server's clock did
+// differently before that step (ClockOrder), or "".
+func Divergence(a, b Run) (where, clock string) {
+	d := firstDifference(a, b)
+	if d.where == "" || d.objA == "" || d.objA == d.objB {
+		return d.where, ""
+	}
+	return d.where, ClockOrder(a, b, d.step, d.objA, d.objB)
+}
+
+// difference is where two runs first differ: the step's index, and, where
+// a write of it went to another object, that object in each run.
+type difference struct {
+	where      string
+	step       int
+	objA, objB string
+}
+
+// firstDifference is where a and b first differ.
+func firstDifference(a, b Run) difference {
 	pa, pb := a.prints(), b.prints()
 	for i := 0; i < len(pa) && i < len(pb); i++ {
 		step := a.Steps[i]
@@ -85,20 +109,21 @@ func Divergence(a, b Run) string {
 		}
 		where += ")"
 		if len(pa[i]) != len(pb[i]) {
-			return fmt.Sprintf("%s made %d writes the first time, %d the second", where, len(pa[i]), len(pb[i]))
+			return difference{where: fmt.Sprintf("%s made %d writes the first time, %d the second", where, len(pa[i]), len(pb[i])), step: step.Index}
 		}
 		for j := range pa[i] {
 			wa, wb := pa[i][j], pb[i][j]
 			if wa.what != wb.what {
-				return fmt.Sprintf("%s, write %d: %q the first time, %q the second", where, j+1, wa.what, wb.what)
+				return difference{where: fmt.Sprintf("%s, write %d: %q the first time, %q the second", where, j+1, wa.what, wb.what), step: step.Index,
+					objA: a.Steps[i].Writes[j].Object, objB: b.Steps[i].Writes[j].Object}
 			}
 			if !reflect.DeepEqual(wa.content, wb.content) {
-				return fmt.Sprintf("%s, write %d (%s) made %s", where, j+1, wa.what, book.FirstDifference(wa.content, wb.content))
+				return difference{where: fmt.Sprintf("%s, write %d (%s) made %s", where, j+1, wa.what, book.FirstDifference(wa.content, wb.content)), step: step.Index}
 			}
 		}
 	}
 	if len(pa) != len(pb) {
-		return fmt.Sprintf("the first run had %d steps, the second %d", len(pa), len(pb))
+		return difference{where: fmt.Sprintf("the first run had %d steps, the second %d", len(pa), len(pb)), step: min(len(pa), len(pb)) + 1}
 	}
-	return ""
+	return difference{}
 }

@@ -236,6 +236,16 @@ func (m *recordingManager) Add(r manager.Runnable) error {
 }
 func (m *recordingManager) GetClient() client.Client { return m.c }
 
+// ContextOf is the context of the process whose Setup got mgr (served's
+// Process.Context), and false for a manager the explorer did not make.
+func ContextOf(mgr manager.Manager) (context.Context, bool) {
+	m, ok := mgr.(*recordingManager)
+	if !ok || m.proc == nil {
+		return nil, false
+	}
+	return m.proc.Context(), true
+}
+
 // GetCache is noCache (nocache.go): the sources the builder makes keep it
 // until Start, which the explorer never calls; its informers' stores
 // answer from Env.Stores (store.go).

@@ -44,7 +44,9 @@ type Process struct {
 	// sources are the Kind sources on an added cache: a controller's start
 	// would get their informers, so the explorer does.
 	sources []Source
-	cancel  context.CancelFunc
+	// ctx is the process's life (Context): Stop cancels it.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu        sync.Mutex
 	stopped   bool
@@ -77,6 +79,7 @@ type watchStream struct {
 func New(book Book, api client.Client) *Process {
 	p := &Process{book: book, api: api,
 		lists: map[string]Request{}, listed: map[string]map[types.NamespacedName]map[string]any{}, unwatched: map[string]bool{}}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
 	if api != nil {
 		p.mapper, p.scheme = api.RESTMapper(), api.Scheme()
 	}
@@ -238,8 +241,7 @@ func (p *Process) Start() error {
 	if len(p.caches) > 1 {
 		return fmt.Errorf("explore: Scenario.Setup added %d caches built from the manager's config; one is modelled (docs/explore.md, Limits)", len(p.caches))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
+	ctx := p.ctx
 	for _, s := range p.sources {
 		if _, err := s.Cache.GetInformer(ctx, s.Obj); err != nil {
 			return fmt.Errorf("explore: the informer of %T in the cache Setup built: %w", s.Obj, err)
@@ -255,8 +257,15 @@ func (p *Process) Start() error {
 	return nil
 }
 
-// stop stops the caches and their watches, and waits for the requests in
-// flight: nothing of a stopped process reads or writes the book after.
+// Context is the process's life, as main.go's signal context is: Stop
+// (the explorer's crash restart, leader change or schedule end) cancels
+// it. What Setup starts with it (explore.ContextOf) stops with the
+// process.
+func (p *Process) Context() context.Context { return p.ctx }
+
+// stop stops the caches and their watches, cancels the process's context,
+// and waits for the requests in flight: nothing of a stopped process
+// reads or writes the book after.
 func (p *Process) Stop() {
 	if p == nil {
 		return

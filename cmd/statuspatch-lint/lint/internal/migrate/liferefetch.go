@@ -28,7 +28,8 @@ import (
 // check where a literal flushes p), and the write becomes p's Flush. It
 // stays a Get, the write kept naming its line, where a re-Get after a
 // moved write stays (planFetchWhy: its error ignored or not returned,
-// Get's options, another client, the object aliased or a parameter), where
+// Get's options, another client, the object aliased or a parameter, or
+// given to a defer or go statement before it), where
 // a defer or go statement takes p before it, and where a literal flushes p
 // and the generated package has no Fetch<Kind>StatusPatcherInto.
 
@@ -48,6 +49,9 @@ func (c *codeLife) refetch(l *life, cp madePatcher, n ast.Node) (f *fetchPlan, w
 			name, m.where(get.Pos()), via, m.where(cp.stmt.Pos()), why, advice), true
 	}
 	if f, why = m.planFetchWhy(get, check); f == nil {
+		if held := argHeldBefore(m, get); held != nil && why == argHeldWhy(m, held) {
+			advice = fmt.Sprintf("register the %s statement after the re-read, or give it a function literal (%s func() { ... }()), which reads %s when it runs", stmtWord(held), stmtWord(held), name)
+		}
 		return stays(why)
 	}
 	if f.reuse = cp.stmt; !f.planReuse(m) {

@@ -34,7 +34,8 @@ import (
 //
 // Where that rewrite would change what the code does (the error ignored,
 // Get's options, another reader, an else branch or an error branch that
-// goes on, the object a parameter or aliased, err shadowed), the Get
+// goes on, the object a parameter or aliased or given to a defer or go
+// statement before the re-read, err shadowed), the Get
 // stays and the patcher is made after it.
 type fetchPlan struct {
 	get        ast.Stmt      // the Get statement
@@ -210,6 +211,9 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
 		}
 	default:
 		f.define = errVar.Parent() == scope
+	}
+	if held := argHeldBefore(m, get); held != nil {
+		return nil, argHeldWhy(m, held)
 	}
 	return f, ""
 }

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"slices"
 )
 
 // planRereads makes the re-reads of the object that are no write's
@@ -163,4 +164,55 @@ func pointerHeld(group []*migration, m *migration, get ast.Stmt, f *fetchPlan, p
 		}
 	}
 	return ""
+}
+
+// argHeldBefore is a defer or go statement registered before get whose
+// call is given m's object (a pointer) itself, as an argument or its
+// receiver, outside any function literal: defer r.finish(obj). Its
+// arguments are evaluated when it is registered, so it holds the object
+// obj pointed to then, which a Get fills in place and a Fetch would not.
+// A function literal reads the variable when it runs, and a value object
+// is read again into itself: neither is held. A deferred status write is
+// one of the object's writes, which pointerHeld and viaHeld judge.
+func argHeldBefore(m *migration, get ast.Stmt) ast.Stmt {
+	if valueObj(m.obj) {
+		return nil
+	}
+	fn, ok := m.cursor(m.enclosingFunc())
+	if !ok {
+		return nil
+	}
+	for c := range fn.Preorder((*ast.DeferStmt)(nil), (*ast.GoStmt)(nil)) {
+		if c.Node().Pos() >= get.Pos() {
+			break
+		}
+		var call *ast.CallExpr
+		switch s := c.Node().(type) {
+		case *ast.DeferStmt:
+			call = s.Call
+		case *ast.GoStmt:
+			call = s.Call
+		}
+		if isStatusWrite(call) {
+			continue // a deferred status write: the writes' own rules (pointerHeld, viaHeld)
+		}
+		exprs := slices.Clone(call.Args)
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			exprs = append(exprs, sel.X)
+		}
+		for _, e := range exprs {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok && m.pass.TypesInfo.ObjectOf(id) == m.obj {
+				return c.Node().(ast.Stmt)
+			}
+		}
+	}
+	return nil
+}
+
+// argHeldWhy is why a re-read stays a Get where held, a defer or go
+// statement before it, is given the object (argHeldBefore).
+func argHeldWhy(m *migration, held ast.Stmt) string {
+	name := m.obj.Name()
+	return fmt.Sprintf("the %s statement at %s is given %s, evaluated when it is registered, before the re-read: the Get fills that object, where a Fetch would point %s to another and the %s call would see %s as read before",
+		stmtWord(held), m.where(held.Pos()), name, name, stmtWord(held), name)
 }
