@@ -71,8 +71,10 @@ func TestMigrateExistingTwice(t *testing.T) {
 // (migrateexistingedge): a List item's write stays (before, a Flush of
 // the cached copy, its finding gone after -fix), a deferred write
 // registered before the patcher says -fix's rule (before: "after this
-// write or on another path"), and a decision read from the status that
-// stays before the Flush is named in the fix (before: no word).
+// write or on another path"), and a decision read from the status
+// moves into the patcher's Retry (s99: no word; s100: a Flush, the fix
+// saying "-fix does not move a decision into the Retry of a patcher the
+// code made"; TestMigrateExistingRetry).
 func TestMigrateExistingEdges(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, NonStatusKept: true, TestRefs: "example.com/op/controllers/migrateexistingedge="}), "example.com/op/controllers/migrateexistingedge")
@@ -80,13 +82,13 @@ func TestMigrateExistingEdges(t *testing.T) {
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			for _, f := range d.SuggestedFixes {
-				if strings.Contains(f.Message, "stays before Flush: -fix does not move a decision into the Retry of a patcher the code made; move it into p.Retry by hand") {
+				if strings.Contains(f.Message, "(the decision in Retry of p, the patcher made at line 75)") {
 					notes++
 				}
 			}
 		}
 	}
 	if notes != 1 {
-		t.Errorf("%d fixes name the decision left before p's Flush; want 1", notes)
+		t.Errorf("%d fixes move the decision into p's Retry; want 1", notes)
 	}
 }

@@ -21,8 +21,10 @@
 //     (lifeerror.go) and deferred writes guarded by them (lifedefer.go).
 //   - codeLife (lifepatcher.go): a write of an object whose life already
 //     holds a patcher the code made (New after the read, or Fetch and
-//     p.Object()): the write becomes its Flush, a helper's caller passes
-//     it; never a second patcher of the object alive at once.
+//     p.Object()): the write becomes its Flush, or its Retry where the
+//     decision may run again (liferetry.go, by migrateretry*.go's
+//     classifier and text), a helper's caller passes it; never a second
+//     patcher of the object alive at once.
 //   - origin (origin.go): where the written object came from, followed
 //     through its definitions, DeepCopy, ranges and the package's calls
 //     of a function whose parameter it is: an element of a list, slice

@@ -69,16 +69,25 @@ func (c *codeLife) fix(p Patcher, files Files, ws []*Write, opts Options) (*anal
 	if why != "" {
 		return nil, c.shapeWhy(why)
 	}
-	edits := []analysis.TextEdit{{Pos: c.call.Pos(), End: c.call.End(), NewText: fmt.Appendf(nil, "%s.Flush(%s)", cp.via.Name(), types.ExprString(c.call.Args[0]))}}
-	for _, s := range c.drop {
-		edits = append(edits, c.text().deleteStmt(s))
-	}
 	fetches, why := c.fetchEdits(cp)
 	if why != "" {
 		return nil, c.shapeWhy(why)
 	}
-	edits = append(edits, fetches...)
-	return &analysis.SuggestedFix{Message: fmt.Sprintf("%s%s (a Flush of %s, the patcher made at %s)%s", migrateFixPrefix, p.Type, cp.via.Name(), c.where(cp.stmt.Pos()), codeLifeNote(c.migration, cp.stmt, cp.via.Name())), TextEdits: edits}, ""
+	// The decision moves into the patcher's Retry where it may run again
+	// (liferetry.go); else the write is its Flush, the note saying why.
+	edits, call, imp, kept := c.intoRetry(cp)
+	how, note := "the decision in Retry of", ""
+	if c.migration.retry == nil {
+		call, how, note = fmt.Sprintf("%s.Flush(%s)", cp.via.Name(), types.ExprString(c.call.Args[0])), "a Flush of", codeLifeNote(c.migration, cp.stmt, kept)
+	}
+	if call != "" {
+		edits = append(edits, analysis.TextEdit{Pos: c.call.Pos(), End: c.call.End(), NewText: []byte(call)})
+	}
+	for _, s := range c.drop {
+		edits = append(edits, c.text().deleteStmt(s))
+	}
+	edits = mergeImport(append(edits, fetches...), imp)
+	return &analysis.SuggestedFix{Message: fmt.Sprintf("%s%s (%s %s, the patcher made at %s)%s", migrateFixPrefix, p.Type, how, cp.via.Name(), c.where(cp.stmt.Pos()), note), TextEdits: edits}, ""
 }
 
 // plan finds the patcher the write flushes, or why it stays.

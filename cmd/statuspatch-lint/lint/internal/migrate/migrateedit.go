@@ -56,30 +56,19 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	how := " (New" + p.Type + ", then Flush)"
 	var onceImport *analysis.TextEdit // sync, for a decision's calls made once (migrateretryonce.go)
 	if m.retry != nil {
-		r := retries{migration: m}
-		text, ok := r.retryText(name, m.retry)
-		if !ok {
-			if m.item {
-				return nil, m.itemWhy
-			}
-		} else if once, syncImport, ok := onceEdits(r, m.retry); !ok {
-			return nil, "the decision's calls made once need sync, which this file cannot import"
-		} else {
-			flush, how = text, " (New"+p.Type+", the decision in Retry)"
+		re, call, syncImport, ok, why := retryEdits(retries{migration: m}, name)
+		switch {
+		case why != "":
+			return nil, why
+		case !ok && m.item:
+			return nil, m.itemWhy
+		case ok:
+			flush, how = call, " (New"+p.Type+", the decision in Retry)"
 			if fetched {
 				how = " (Fetch" + p.Type + "Into over the item, the decision in Retry)"
 			}
 			onceImport = syncImport
-			if m.retry.guard == nil || m.retry.nested {
-				edits = append(append(edits, once...), r.deleteBlock(m.retry))
-			} else if e, ok := r.guardEdit(m.retry, text); ok {
-				for _, o := range once { // at the guard, which e replaces
-					e.NewText = append(o.NewText, e.NewText...)
-				}
-				edits, flush = append(edits, e), ""
-			} else {
-				edits = append(edits, once...)
-			}
+			edits = append(edits, re...)
 		}
 	}
 	if flush != "" {

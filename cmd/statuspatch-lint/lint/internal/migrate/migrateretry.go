@@ -5,8 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-
-	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
 // A retryPlan moves a write's decision into the patcher's Retry: the
@@ -67,14 +65,22 @@ type retries struct {
 // planRetry sets m.retry from the table, or returns why a write whose
 // shape requires Retry cannot move.
 func planRetry(m *migration) string {
+	why, _ := planRetryOnce(m)
+	return why
+}
+
+// planRetryOnce is planRetry, and the bare reason a call of the decision
+// keeps it out of Retry (once, the classifier's: migrateonce.go), which
+// a Flush of the code's patcher names in its note (liferetry.go).
+func planRetryOnce(m *migration) (string, string) {
 	if m.helper != nil || m.apply != nil || inDefer(m.path) {
 		if m.item {
-			return m.itemWhy
+			return m.itemWhy, ""
 		}
 		if m.helper == nil && m.apply == nil {
-			return deferDecision(retries{migration: m}) // migrateretrydefer.go
+			return deferDecision(retries{migration: m}), "" // migrateretrydefer.go
 		}
-		return ""
+		return "", ""
 	}
 	r := retries{migration: m}
 	r.plan = r.block()
@@ -101,17 +107,17 @@ func planRetry(m *migration) string {
 			if m.itemWhy != "" {
 				why = m.itemWhy + "; " + why
 			}
-			return r.shapeWhy(why)
+			return r.shapeWhy(why), onceWhy
 		}
 		if r.plan != nil && len(r.plan.stmts) > 0 {
 			m.retry = r.plan
-			return ""
+			return "", ""
 		}
 		if s.required {
-			return m.itemWhy + r.blockedWhy(exitWhy)
+			return m.itemWhy + r.blockedWhy(exitWhy), ""
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // block finds the write's decision: the statements right before the
@@ -142,7 +148,9 @@ func (r retries) block() *retryPlan {
 	// as pending (patcher.ErrPendingChanges) on every run. Only a base
 	// taken with nothing changed since the read is where the patcher is.
 	fresh := prev != nil && (prev == r.anchor || prev == r.late && r.lateFresh || prev == r.getCheck)
-	if !fresh && !r.freshAt(list[from]) {
+	// A guard moves whole: the object must be fresh at its condition
+	// (guard asks), which runs in mutate, a reader given the status too.
+	if !fresh && !r.freshAt(list[from]) && (from > 0 || r.guard(list, from, at) == nil) {
 		return nil
 	}
 	// A head that only reads the object leaves it as fresh as at from.
@@ -225,6 +233,9 @@ func (r retries) freshAt(n ast.Node) bool {
 	l.made, l.via = r.anchor, r.via
 	if d := checkedDefinition(r.reads(), r.anchor); d != nil && r.get == nil {
 		l.made = d // obj, ok := e.ObjectNew.(*Kind) (originevent.go)
+	}
+	if s, ok := n.(ast.Stmt); ok {
+		n = cfgNode(s) // an if's init or condition: the graph's node
 	}
 	return l.freshAt(n)
 }
@@ -310,89 +321,4 @@ func (p *retryPlan) nodes() []ast.Node {
 		nodes = append(nodes, s)
 	}
 	return nodes
-}
-
-// statusRead reports whether nodes read v's status other than to set
-// it, themselves or in a function of the package v is handed to (a
-// phase function: r.phasePlan(obj) deciding from obj.Status.Plan).
-func (r retries) statusRead(nodes []ast.Node, v *types.Var, seen map[*types.Func]bool) bool {
-	for _, s := range nodes {
-		if r.eachUse(s, v, s.Pos(), s.End(), func(stack []ast.Node, id *ast.Ident) string {
-			if readsStatusAt(r, stack, id, seen) {
-				return "found"
-			}
-			return ""
-		}) != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// readsStatusAt reports whether the use id, at the end of stack, reads
-// its object's status other than to set it (statusRead).
-func readsStatusAt(r retries, stack []ast.Node, id *ast.Ident, seen map[*types.Func]bool) bool {
-	if len(stack) < 3 {
-		return false
-	}
-	if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok {
-		p, body := r.calleeParam(call, id, seen)
-		return p != nil && r.statusRead([]ast.Node{body}, p, seen)
-	}
-	sel, ok := stack[len(stack)-2].(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Status" {
-		return false
-	}
-	top, changed := changedAt(stack, len(stack)-2)
-	if changed {
-		if u, ok := stack[top-1].(*ast.UnaryExpr); !ok || u.Op != token.AND {
-			return false // set
-		}
-		if call, ok := stack[max(top-2, 0)].(*ast.CallExpr); ok && isSetter(r, call) {
-			return false // a setter given its address
-		}
-	}
-	return true
-}
-
-// calleeParam returns the parameter of the package's function call
-// passes id as, and its body; nil for another call or one followed
-// already.
-func (r retries) calleeParam(call *ast.CallExpr, id *ast.Ident, seen map[*types.Func]bool) (*types.Var, ast.Node) {
-	fn := kube.CalledFunc(r.pass, call)
-	if fn == nil || fn.Pkg() != r.pass.Pkg || seen[fn] || call.Ellipsis.IsValid() {
-		return nil, nil
-	}
-	fd := r.funcDecl(fn)
-	if fd == nil || fd.Body == nil {
-		return nil, nil
-	}
-	var params []*ast.Ident
-	for _, f := range fd.Type.Params.List {
-		params = append(params, f.Names...)
-	}
-	for i, a := range call.Args {
-		if a == ast.Expr(id) && i < len(params) {
-			seen[fn] = true
-			p, _ := r.pass.TypesInfo.Defs[params[i]].(*types.Var)
-			if p == nil {
-				return nil, nil
-			}
-			return p, fd.Body
-		}
-	}
-	return nil, nil
-}
-
-// isSetter reports whether call only sets what it is given the address
-// of, from its other arguments: apimachinery's meta.SetStatusCondition
-// and meta.RemoveStatusCondition.
-func isSetter(r retries, call *ast.CallExpr) bool {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	fn, ok := r.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
-	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "k8s.io/apimachinery/pkg/api/meta" &&
-		(fn.Name() == "SetStatusCondition" || fn.Name() == "RemoveStatusCondition")
 }

@@ -143,3 +143,34 @@ func onceEdits(r retries, p *retryPlan) ([]analysis.TextEdit, *analysis.TextEdit
 	}
 	return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(p.onceDecls(src, tf, r.text().indent(at), sync))}}, imp, true
 }
+
+// retryEdits are the edits of the write moved into Retry (r.retry) on the
+// patcher named name, for -fix's own patcher and the code's
+// (liferetry.go) alike: the decision's lines gone, or the guard's if
+// made the write's statement, and the decision's calls made once
+// declared before it. call replaces the write's call ("" when the
+// guard's edit holds it); imp imports sync. ok is false when the Retry's
+// text cannot be written (the write is a Flush); why says what keeps the
+// write when the once calls' sync cannot be imported.
+func retryEdits(r retries, name string) (edits []analysis.TextEdit, call string, imp *analysis.TextEdit, ok bool, why string) {
+	p := r.retry
+	text, ok := r.retryText(name, p)
+	if !ok {
+		return nil, "", nil, false, ""
+	}
+	once, imp, ok := onceEdits(r, p)
+	if !ok {
+		return nil, "", nil, false, "the decision's calls made once need sync, which this file cannot import"
+	}
+	if p.guard == nil || p.nested {
+		return append(once, r.deleteBlock(p)), text, imp, true, ""
+	}
+	e, ok := r.guardEdit(p, text)
+	if !ok {
+		return once, text, imp, true, ""
+	}
+	for _, o := range once { // at the guard, which e replaces
+		e.NewText = append(o.NewText, e.NewText...)
+	}
+	return []analysis.TextEdit{e}, "", imp, true, ""
+}

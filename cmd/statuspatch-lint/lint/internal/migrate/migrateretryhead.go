@@ -44,7 +44,7 @@ func headWhy(r retries, p *retryPlan) string {
 			if s.End() > start {
 				break
 			}
-			if rd.isGetStmt(s) || rd.copyOfRead(l, i) || assignsVar(r, s, r.obj) {
+			if rd.isGetStmt(s) || rd.copyOfRead(l, i) || assignsVar(r, s, r.obj) || lockedWrite(r, s) {
 				points = append(points, s)
 			}
 		}
@@ -85,6 +85,37 @@ func headWhy(r retries, p *retryPlan) string {
 		return ""
 	}
 	return fmt.Sprintf("%s's status is read at %s, before the decision, and that read would stay outside Retry's function, which on a conflict decides again from a fresh read without it", r.obj.Name(), r.where(at))
+}
+
+// lockedWrite reports whether s is a locked status write of the object:
+// a write moving onto the patcher (r.moved), or a Flush or Retry of the
+// code's patcher (r.via), alone or as an if's init. Once it stored, the
+// object is what the server holds, and what was read before it was
+// still so when it stored (its lock): a read from there on is the head.
+func lockedWrite(r retries, s ast.Stmt) bool {
+	if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
+		s = is.Init
+	}
+	var e ast.Expr
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		e = s.X
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 {
+			e = s.Rhs[0]
+		}
+	case *ast.ReturnStmt:
+		return false
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if r.moved[call] {
+		return true
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && r.via != nil && (sel.Sel.Name == "Flush" || sel.Sel.Name == "Retry") && identOf(r.pass, sel.X) == r.via
 }
 
 // assignsVar reports whether s is an assignment whose left side is v.

@@ -24,13 +24,14 @@ func flushNote(m *migration) string {
 }
 
 // codeLifeNote is flushNote for a write that becomes a Flush of the
-// patcher the code made at made (lifepatcher.go), named via: -fix moves
-// no decision into that patcher's Retry, so the note says so whether or
-// not the decision could run twice.
-func codeLifeNote(m *migration, made ast.Stmt, via string) string {
-	return decisionNote(m, made, func() string {
-		return fmt.Sprintf("-fix does not move a decision into the Retry of a patcher the code made; move it into %s.Retry by hand", via)
-	})
+// patcher the code made at made (lifepatcher.go) because its decision
+// did not move into that patcher's Retry (liferetry.go): kept says what
+// keeps it there when the classifier's checks below do not.
+func codeLifeNote(m *migration, made ast.Stmt, kept string) string {
+	if kept == "" {
+		return decisionNote(m, made, nil)
+	}
+	return decisionNote(m, made, func() string { return kept })
 }
 
 // decisionNote is flushNote's text, its decision starting after the
@@ -80,9 +81,9 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 
 // lifeMark reports whether s is where the patcher holds the object as
 // read or written: the anchor, the Get and its check, a late base, a
-// statement the fix drops, a re-read made a Fetch.
+// statement the fix drops, a re-read made a Fetch, a locked write.
 func lifeMark(r retries, s ast.Stmt) bool {
-	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) {
+	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) || lockedWrite(r, s) {
 		return true
 	}
 	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {

@@ -2,7 +2,8 @@
 // that s99's reader found mishandled (issue 80): a List item's write
 // became a Flush of a cached copy (the finding erased), a deferred
 // write registered before the patcher got a false reason, and a
-// decision read from the status stayed before the Flush with no word.
+// decision read from the status stayed before the Flush with no word
+// (since s101R it moves into the patcher's Retry).
 package migrateexistingedge
 
 import (
@@ -63,14 +64,18 @@ func (r *OrderReconciler) deferred(ctx context.Context, req ctrl.Request) (err e
 }
 
 // A decision read from the status beside the code's patcher: the write
-// becomes p's Flush, and the fix says the decision stays before it.
+// becomes p's Retry, the decision its mutate (until s101R a Flush, the
+// fix saying the decision stays before it: "-fix does not move a
+// decision into the Retry of a patcher the code made").
 func (r *OrderReconciler) decided(ctx context.Context, req ctrl.Request) error {
 	order := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
 		return client.IgnoreNotFound(err)
 	}
 	p := patchers.NewWidgetStatusPatcher(r.Client, order)
-	_ = p
+	if order.Spec.Size < 0 {
+		return p.Flush(ctx)
+	}
 	if !order.Status.Ready {
 		order.Status.Size = order.Spec.Size + 1
 	}
