@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 127 {
+	if err != nil || len(goldens) != 128 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -301,9 +301,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migratereadfresh: 5 copies of a read whose change no Update
 	// between stores (a change after it, beside it under another if,
 	// before a break past it) or whose Update's error goes on or is a
-	// dry run; migrateexistingretry: none (each write is the code's
+	// dry run), and 3 in review.go (an Update in a function literal, a
+	// status change before an Update of the main resource, options
+	// spread); migrateexistingretry: none (each write is the code's
 	// patcher's Retry, or its Flush with the decision's note).
-	if len(left) != 317 || notMoved != 316 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 317 (316):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 320 || notMoved != 319 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 320 (319):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -49,8 +49,11 @@ func (c *codeLife) refetch(l *life, cp madePatcher, n ast.Node) (f *fetchPlan, w
 			name, m.where(get.Pos()), via, m.where(cp.stmt.Pos()), why, advice), true
 	}
 	if f, why = m.planFetchWhy(get, check); f == nil {
-		if held := argHeldBefore(m, get); held != nil && why == argHeldWhy(m, held) {
-			advice = fmt.Sprintf("register the %s statement after the re-read, or give it a function literal (%s func() { ... }()), which reads %s when it runs", stmtWord(held), stmtWord(held), name)
+		if held, arg := argHeldBefore(m, get); held != nil && why == argHeldWhy(m, held, arg) {
+			advice = fmt.Sprintf("register the %s statement after the re-read", stmtWord(held))
+			if _, isDefer := held.(*ast.DeferStmt); isDefer {
+				advice += fmt.Sprintf(", or give it a function literal (defer func() { ... }()), which reads %s when it runs", name)
+			}
 		}
 		return stays(why)
 	}

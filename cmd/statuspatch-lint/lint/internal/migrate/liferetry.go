@@ -55,32 +55,37 @@ func (c *codeLife) intoRetry(cp madePatcher) (edits []analysis.TextEdit, call st
 		}
 		return nil, "", nil, why
 	}
-	if c.unusedAfter(cp) {
+	switch unused, define := c.unusedAfter(cp); {
+	case unused && define:
 		edits = append(edits, c.text().deleteStmt(cp.stmt))
+	case unused:
+		m.retry = nil
+		return nil, "", nil, fmt.Sprintf("%s is used only by the decision and this write, and is assigned at %s with no declaration there: Retry's function would leave the variable unused", c.obj.Name(), m.where(cp.stmt.Pos()))
 	}
 	return edits, call, imp, ""
 }
 
-// unusedAfter reports whether cp is obj := p.Object() and the object is
-// used nowhere but in the decision and the write, which become Retry's
-// (its function's parameter takes the name): the declaration would be
-// unused, and goes.
-func (c *codeLife) unusedAfter(cp madePatcher) bool {
+// unusedAfter reports whether cp is obj := p.Object() (define) or obj =
+// p.Object() and the object is used nowhere but in the decision and the
+// write, which become Retry's (its function's parameter takes the name):
+// the variable would be unused; a declaration there goes.
+func (c *codeLife) unusedAfter(cp madePatcher) (unused, define bool) {
 	as, ok := cp.stmt.(*ast.AssignStmt)
-	if !cp.obj || !ok || len(as.Lhs) != 1 || as.Tok != token.DEFINE || c.pass.TypesInfo.Defs[identAt(as.Lhs[0])] != c.obj {
-		return false
+	if !cp.obj || !ok || len(as.Lhs) != 1 || c.pass.TypesInfo.ObjectOf(identAt(as.Lhs[0])) != c.obj {
+		return false, false
 	}
+	define = as.Tok == token.DEFINE && c.pass.TypesInfo.Defs[identAt(as.Lhs[0])] == c.obj
 	p, fn := c.migration.retry, c.enclosingFunc()
 	from := p.stmts[0].Pos()
-	if p.guard != nil {
+	if p.guard != nil && !p.nested { // a nested guard stays around the Retry, reading the object
 		from = min(from, p.guard.Pos())
 	}
 	for cur := range c.usesOf(fn, c.obj, fn.Pos(), fn.End()) {
-		if at := cur.Node().Pos(); at < from || at >= c.call.End() {
-			return false
+		if at := cur.Node().Pos(); (at < from || at >= c.call.End()) && !(cp.stmt.Pos() <= at && at < cp.stmt.End()) {
+			return false, define
 		}
 	}
-	return true
+	return true, define
 }
 
 // identAt is e as an identifier, or nil.
@@ -149,11 +154,27 @@ func (c *codeLife) sharedWhy(cp madePatcher) string {
 		case lit != nil:
 			return fmt.Sprintf("%s is used in the function literal at %s, which may run before this write: what it does to %s there is not followed", via, m.where(lit.Pos()), via)
 		case id.Pos() < cp.stmt.End() || id.Pos() >= m.call.Pos():
-		case !viaMethod(cur, "Flush", "Retry", "Object") && !blankUse(cur):
+		case viaMethod(cur, "Object") && objectOfLife(c, cur):
+		case !viaMethod(cur, "Flush", "Retry") && !blankUse(cur):
 			return fmt.Sprintf("%s is handed on or used at %s, between its making at %s and this write: what is done to it there is not followed (Retry refuses a status changed before it, or an ApplyStatus left pending)", via, m.where(id.Pos()), m.where(cp.stmt.Pos()))
 		}
 	}
 	return ""
+}
+
+// objectOfLife reports whether the p.Object() call at cur is assigned to
+// the life's object (obj := p.Object(), obj = p.Object()), which the
+// model follows; any other use of its result (p.Object().Status.Size =
+// 5, st := p.Object()) may change the status unseen, and Retry would
+// refuse it as pending.
+func objectOfLife(c *codeLife, cur inspector.Cursor) bool {
+	call := cur.Parent().Parent()
+	as, ok := call.Parent().Node().(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != call.Node() {
+		return false
+	}
+	id := identAt(as.Lhs[0])
+	return id != nil && c.pass.TypesInfo.ObjectOf(id) == c.obj
 }
 
 // viaMethod reports whether the use of the patcher's variable at cur is

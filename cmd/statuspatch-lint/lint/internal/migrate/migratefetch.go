@@ -212,8 +212,8 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
 	default:
 		f.define = errVar.Parent() == scope
 	}
-	if held := argHeldBefore(m, get); held != nil {
-		return nil, argHeldWhy(m, held)
+	if held, arg := argHeldBefore(m, get); held != nil {
+		return nil, argHeldWhy(m, held, arg)
 	}
 	return f, ""
 }

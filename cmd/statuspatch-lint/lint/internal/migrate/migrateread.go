@@ -87,8 +87,8 @@ func readCopyAt(m reads, list []ast.Stmt, i int) *readCopy {
 		copied := fmt.Sprintf("%s is %s at %s, a copy of %s's read at %s", m.obj.Name(), types.ExprString(call), m.where(call.Pos()), old.Name(), m.where(list[j].Pos()))
 		fresh := refreshes(m, old, list[j].End(), as.Pos()) // migratereadfresh.go
 		if w := writeOfBetween(m, old, list[j].End(), as.Pos(), fresh); w != nil {
-			if dryRun(w) {
-				return &readCopy{why: fmt.Sprintf("%s, but %s at %s, between them, is a dry run: what it decodes into %s was not stored, and -fix makes the patcher at a copy only of an object unchanged since its read", copied, types.ExprString(w.Fun), m.where(w.Pos()), old.Name())}
+			if dryRun(w, decodeVerb(m, w)) {
+				return &readCopy{why: fmt.Sprintf("%s, but %s at %s, between them, is or may be a dry run (client.DryRunAll, or options -fix cannot read there): what it decodes into %s may not be stored, and -fix makes the patcher at a copy only of an object unchanged since its read", copied, types.ExprString(w.Fun), m.where(w.Pos()), old.Name())}
 			}
 			if m.decodesInto(w, newAliases(m.pass.TypesInfo, m.enclosingFunc(), old)) {
 				return &readCopy{why: fmt.Sprintf("%s, but %s writes %s at %s, between them, and its error does not return there: where it fails, %s keeps what was not stored, and -fix makes the patcher at a copy only of an object unchanged since its read or a write that returns on its error", copied, types.ExprString(w.Fun), old.Name(), m.where(w.Pos()), old.Name())}

@@ -47,8 +47,8 @@ func refreshes(m reads, old *types.Var, from, to token.Pos) map[*ast.CallExpr]as
 	olds := newAliases(m.pass.TypesInfo, fn, old)
 	for cur := range root.Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		if call.Pos() < from || call.Pos() >= to || !m.decodesInto(call, olds) {
-			continue
+		if call.Pos() < from || call.Pos() >= to || inNestedLit(cur, root) || !m.decodesInto(call, olds) {
+			continue // a literal's return is not the function's: its error may go on
 		}
 		if s := errReturnStmt(cur); s != nil {
 			out[call] = s
@@ -68,29 +68,63 @@ func (m reads) decodesInto(call *ast.CallExpr, olds *aliases) bool {
 	if _, status := statusReceiver(call); status {
 		return false
 	}
-	verb := m.clientWrite(call)
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Create" && m.isClient(sel.X) {
-		verb = "Create"
-	}
+	verb := decodeVerb(m, call)
 	if verb != "Update" && verb != "Patch" && verb != "Create" {
 		return false
 	}
-	if dryRun(call) {
+	if dryRun(call, verb) {
 		return false
 	}
 	al, ok := olds.of(call.Args[1])
 	return ok && al.kind == aliasSame
 }
 
+// decodeVerb is the client write verb of call: Update, Patch, Create (or
+// another of clientWrite's), "" when it is none.
+func decodeVerb(m reads, call *ast.CallExpr) string {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Create" && m.isClient(sel.X) {
+		return "Create"
+	}
+	return m.clientWrite(call)
+}
+
 // dryRun reports whether an option of the client write call names a dry
-// run (client.DryRunAll, or an options literal's DryRun field): the
-// answer decoded into the object is what the server would store, not
+// run, or may (client.DryRunAll, an options literal's DryRun field, and
+// any option that is not a client.FieldOwner(...), FieldValidation(...)
+// or ForceOwnership written there: opts..., a variable, a parameter): the
+// answer decoded into the object is then what the server would store, not
 // what it stored.
-func dryRun(call *ast.CallExpr) bool {
-	for _, opt := range call.Args[min(2, len(call.Args)):] {
-		if strings.Contains(types.ExprString(opt), "DryRun") {
+func dryRun(call *ast.CallExpr, verb string) bool {
+	if call.Ellipsis.IsValid() {
+		return true
+	}
+	first := 2 // ctx, obj, then the options; a Patch's patch before them
+	if verb == "Patch" {
+		first = 3
+	}
+	for _, opt := range call.Args[min(first, len(call.Args)):] {
+		text := types.ExprString(opt)
+		if strings.Contains(text, "DryRun") {
 			return true
 		}
+		name := text
+		if c, ok := ast.Unparen(opt).(*ast.CallExpr); ok {
+			name = types.ExprString(c.Fun)
+		}
+		if !knownOptions[name[strings.LastIndex(name, ".")+1:]] || !strings.Contains(name, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// knownOptions are the client options, by name, that are no dry run.
+var knownOptions = map[string]bool{"FieldOwner": true, "FieldValidation": true, "ForceOwnership": true}
+
+// inNestedLit reports whether cur lies in a function literal inside root.
+func inNestedLit(cur, root inspector.Cursor) bool {
+	for e := range cur.Enclosing((*ast.FuncLit)(nil)) {
+		return e != root
 	}
 	return false
 }
@@ -140,7 +174,7 @@ func nilChecked(is *ast.IfStmt, err *ast.Ident) bool {
 // (outside a function literal) is followed in its list by the write's
 // statement, and no break, continue or goto lies between them.
 func refreshed(m reads, fresh map[*ast.CallExpr]ast.Stmt, n ast.Node) bool {
-	if len(fresh) == 0 {
+	if len(fresh) == 0 || !storedOutsideStatus(m, n) {
 		return false
 	}
 	stmts := map[ast.Stmt]bool{}
@@ -254,4 +288,43 @@ func readByCall(m reads, arg inspector.Cursor) bool {
 	}
 	at, ok := readsObject[fn.Pkg().Path()][fn.Name()]
 	return ok && (at == i || at == anyArg)
+}
+
+// storedOutsideStatus reports whether the change at n is one a write of
+// the object outside its status stores: not through its status (an
+// Update or Patch of the main resource leaves the status the server
+// held, and its answer, decoded into the object, may leave an omitempty
+// field as memory had it), and, where the object is handed on, to
+// controllerutil's AddFinalizer or RemoveFinalizer, a metadata setter of
+// it (w.SetLabels) or its DeepCopy (the base of a merge patch that sends
+// from it): a call that may change its status is not.
+func storedOutsideStatus(m reads, n ast.Node) bool {
+	e, ok := n.(ast.Expr)
+	if !ok {
+		return false
+	}
+	if _, call := e.(*ast.CallExpr); call || throughStatus(e) {
+		return false // a function value's call, or the status
+	}
+	cur, ok := m.cursor(n)
+	if !ok {
+		return false
+	}
+	if u, ok := cur.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		cur = cur.Parent()
+	}
+	switch p := cur.Parent().Node().(type) {
+	case *ast.CallExpr: // the object handed to a function
+		fn := kube.CalledFunc(m.pass, p)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == controllerutilPath && changesFinalizers[fn.Name()]
+	case *ast.SelectorExpr: // a method of it: a metadata setter, or a DeepCopy (a base the write sends from)
+		s := m.pass.TypesInfo.Selections[p]
+		if s == nil || s.Kind() != types.MethodVal {
+			return false
+		}
+		name := s.Obj().Name()
+		return strings.HasPrefix(name, "DeepCopy") ||
+			strings.HasPrefix(name, "Set") && s.Obj().Pkg() != nil && s.Obj().Pkg().Path() == "k8s.io/apimachinery/pkg/apis/meta/v1"
+	}
+	return true // a field outside the status
 }

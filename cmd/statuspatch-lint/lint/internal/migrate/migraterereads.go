@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 	"slices"
 )
 
@@ -166,25 +167,32 @@ func pointerHeld(group []*migration, m *migration, get ast.Stmt, f *fetchPlan, p
 	return ""
 }
 
-// argHeldBefore is a defer or go statement registered before get whose
-// call is given m's object (a pointer) itself, as an argument or its
-// receiver, outside any function literal: defer r.finish(obj). Its
-// arguments are evaluated when it is registered, so it holds the object
-// obj pointed to then, which a Get fills in place and a Fetch would not.
-// A function literal reads the variable when it runs, and a value object
-// is read again into itself: neither is held. A deferred status write is
-// one of the object's writes, which pointerHeld and viaHeld judge.
-func argHeldBefore(m *migration, get ast.Stmt) ast.Stmt {
+// argHeldBefore is a defer or go statement registered before get, in m's
+// function itself (not a function literal in it), whose call is given m's
+// object (a pointer) or a part of it that is no copy of a basic value, as
+// an argument or its receiver (defer r.finish(obj), defer
+// r.finishStatus(&obj.Status), go watch(obj.Labels)), and that argument.
+// Its arguments are evaluated when it is registered, so it holds the
+// object (or the part) obj pointed to then, which a Get fills in place
+// and a Fetch would not. A function literal reads the variable when it
+// runs, and a value object is read again into itself: neither is held. A
+// deferred status write is one of the object's writes, which pointerHeld
+// and viaHeld judge.
+func argHeldBefore(m *migration, get ast.Stmt) (ast.Stmt, ast.Expr) {
 	if valueObj(m.obj) {
-		return nil
+		return nil, nil
 	}
 	fn, ok := m.cursor(m.enclosingFunc())
 	if !ok {
-		return nil
+		return nil, nil
 	}
+	info := m.pass.TypesInfo
 	for c := range fn.Preorder((*ast.DeferStmt)(nil), (*ast.GoStmt)(nil)) {
 		if c.Node().Pos() >= get.Pos() {
 			break
+		}
+		if inNestedLit(c, fn) {
+			continue // registered when its literal runs
 		}
 		var call *ast.CallExpr
 		switch s := c.Node().(type) {
@@ -194,25 +202,29 @@ func argHeldBefore(m *migration, get ast.Stmt) ast.Stmt {
 			call = s.Call
 		}
 		if isStatusWrite(call) {
-			continue // a deferred status write: the writes' own rules (pointerHeld, viaHeld)
+			continue
 		}
 		exprs := slices.Clone(call.Args)
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			exprs = append(exprs, sel.X)
 		}
 		for _, e := range exprs {
-			if id, ok := ast.Unparen(e).(*ast.Ident); ok && m.pass.TypesInfo.ObjectOf(id) == m.obj {
-				return c.Node().(ast.Stmt)
+			if _, basic := info.TypeOf(e).Underlying().(*types.Basic); !basic && rootVar(info, e) == m.obj {
+				return c.Node().(ast.Stmt), e
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // argHeldWhy is why a re-read stays a Get where held, a defer or go
-// statement before it, is given the object (argHeldBefore).
-func argHeldWhy(m *migration, held ast.Stmt) string {
-	name := m.obj.Name()
+// statement before it, is given arg, the object or a part of it
+// (argHeldBefore).
+func argHeldWhy(m *migration, held ast.Stmt, arg ast.Expr) string {
+	name, given := m.obj.Name(), types.ExprString(arg)
+	if given != name {
+		given += ", a part of " + name
+	}
 	return fmt.Sprintf("the %s statement at %s is given %s, evaluated when it is registered, before the re-read: the Get fills that object, where a Fetch would point %s to another and the %s call would see %s as read before",
-		stmtWord(held), m.where(held.Pos()), name, name, stmtWord(held), name)
+		stmtWord(held), m.where(held.Pos()), given, name, stmtWord(held), name)
 }

@@ -240,5 +240,5 @@ func (r *Reconciler) dryRunBetween(ctx context.Context, key client.ObjectKey) er
 	}
 	c := w.DeepCopy()
 	c.Status.Ready = true
-	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 241, a copy of w's read at line 234, but r\.Update at line 238, between them, is a dry run: what it decodes into w was not stored, and -fix makes the patcher at a copy only of an object unchanged since its read\)$`
+	return r.Status().Update(ctx, c) // want `\(not moved to the patcher: c is w\.DeepCopy\(\) at line 241, a copy of w's read at line 234, but r\.Update at line 238, between them, is or may be a dry run \(client\.DryRunAll, or options -fix cannot read there\): what it decodes into w may not be stored, and -fix makes the patcher at a copy only of an object unchanged since its read\)$`
 }

@@ -80,3 +80,46 @@ func (r *OrderReconciler) twoWrites(ctx context.Context, req ctrl.Request) error
 	order.Status.Size = order.Spec.Size
 	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget.*the re-read of order at line 77 stays a cached Get \(the defer statement at line 72 is given order, evaluated when it is registered`
 }
+
+// finishStatus reads what the reconcile left in the object's status.
+func (r *OrderReconciler) finishStatus(st *v1.WidgetStatus) { r.last = st.Size }
+
+// (d) defer r.finishStatus(&order.Status): a part of the object, held as
+// the object is.
+func (r *OrderReconciler) deferPart(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	p := patchers.NewWidgetStatusPatcher(r.Client, order)
+	defer r.finishStatus(&order.Status)
+	order.Status.Ready = true
+	if err := p.Flush(ctx); err != nil {
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Size = order.Spec.Size
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget.*the defer statement at line 95 is given &order.Status, a part of order, evaluated when it is registered`
+}
+
+// (e) A defer inside a function literal run before the re-read has run
+// already: nothing is held, the re-read becomes the Fetch.
+func (r *OrderReconciler) deferInLit(ctx context.Context, req ctrl.Request) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	p := patchers.NewWidgetStatusPatcher(r.Client, order)
+	func() { defer r.finish(order) }()
+	order.Status.Ready = true
+	if err := p.Flush(ctx); err != nil {
+		return err
+	}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Size = order.Spec.Size
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+}
