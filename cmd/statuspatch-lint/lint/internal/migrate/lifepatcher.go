@@ -77,7 +77,7 @@ func (c *codeLife) fix(p Patcher, files Files, ws []*Write, opts Options) (*anal
 	// (liferetry.go); else the write is its Flush, the note saying why.
 	edits, call, imp, kept := c.intoRetry(cp)
 	how, note := "the decision in Retry of", ""
-	if c.migration.retry == nil {
+	if c.retry == nil {
 		call, how, note = fmt.Sprintf("%s.Flush(%s)", cp.via.Name(), types.ExprString(c.call.Args[0])), "a Flush of", codeLifeNote(c.migration, cp.stmt, kept)
 	}
 	if call != "" {

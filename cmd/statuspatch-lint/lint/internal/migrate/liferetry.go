@@ -75,13 +75,13 @@ func (c *codeLife) unusedAfter(cp madePatcher) (unused, define bool) {
 		return false, false
 	}
 	define = as.Tok == token.DEFINE && c.pass.TypesInfo.Defs[identAt(as.Lhs[0])] == c.obj
-	p, fn := c.migration.retry, c.enclosingFunc()
+	p, fn := c.retry, c.enclosingFunc()
 	from := p.stmts[0].Pos()
 	if p.guard != nil && !p.nested { // a nested guard stays around the Retry, reading the object
 		from = min(from, p.guard.Pos())
 	}
 	for cur := range c.usesOf(fn, c.obj, fn.Pos(), fn.End()) {
-		if at := cur.Node().Pos(); (at < from || at >= c.call.End()) && !(cp.stmt.Pos() <= at && at < cp.stmt.End()) {
+		if at := cur.Node().Pos(); (at < from || at >= c.call.End()) && (at < cp.stmt.Pos() || at >= cp.stmt.End()) {
 			return false, define
 		}
 	}
