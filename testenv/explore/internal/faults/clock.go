@@ -1,7 +1,9 @@
 package faults
 
 import (
+	"cmp"
 	"fmt"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -31,9 +33,9 @@ type life struct {
 
 // livesBefore lists r's objects created before step (the first version
 // of their last life so far made by an earlier step, or by none: the
-// scenario's objects, or one first met by a read), by label.
-func livesBefore(r Run, step int) map[string]life {
-	_, objLabel := r.Book.ServerLabels()
+// scenario's objects, or one first met by a read), by label (objLabel:
+// book.ServerLabels).
+func livesBefore(r Run, objLabel map[string]string, step int) map[string]life {
 	out := map[string]life{}
 	for _, k := range r.Book.Keys() {
 		h := r.Book.History(k)
@@ -57,23 +59,15 @@ func livesBefore(r Run, step int) map[string]life {
 	return out
 }
 
-// labelOf is obj's label in r (book.ServerLabels): its name, or the one a
-// generated name is given.
-func labelOf(r Run, obj string) string {
-	_, objLabel := r.Book.ServerLabels()
-	if l := objLabel[obj]; l != "" {
-		return l
-	}
-	return obj
-}
-
 // ClockOrder says, for a replay whose runs a and b first differ at step
 // by a write to object x (a's) and y (b's), how the server stamped x and
 // y in another order the second time: "" when it did not (or one of them
 // was not created before the step in both runs).
 func ClockOrder(a, b Run, step int, x, y string) string {
-	la, lb := livesBefore(a, step), livesBefore(b, step)
-	x, y = labelOf(a, x), labelOf(b, y)
+	_, labelA := a.Book.ServerLabels()
+	_, labelB := b.Book.ServerLabels()
+	la, lb := livesBefore(a, labelA, step), livesBefore(b, labelB, step)
+	x, y = cmp.Or(labelA[x], x), cmp.Or(labelB[y], y) // a generated name's label
 	xa, ok1 := la[x]
 	ya, ok2 := la[y]
 	xb, ok3 := lb[x]
@@ -103,10 +97,8 @@ func relation(c int) string {
 // bareName is a label without its kind: "capi/workers-x" of
 // "MachineSet capi/workers-x".
 func bareName(label string) string {
-	for i := range label {
-		if label[i] == ' ' {
-			return label[i+1:]
-		}
+	if _, name, ok := strings.Cut(label, " "); ok {
+		return name
 	}
 	return label
 }

@@ -71,10 +71,10 @@ func (c *codeLife) intoRetry(cp madePatcher) (edits []analysis.TextEdit, call st
 // the variable would be unused; a declaration there goes.
 func (c *codeLife) unusedAfter(cp madePatcher) (unused, define bool) {
 	as, ok := cp.stmt.(*ast.AssignStmt)
-	if !cp.obj || !ok || len(as.Lhs) != 1 || c.pass.TypesInfo.ObjectOf(identAt(as.Lhs[0])) != c.obj {
+	if !cp.obj || !ok || len(as.Lhs) != 1 || c.pass.TypesInfo.ObjectOf(identNode(as.Lhs[0])) != c.obj {
 		return false, false
 	}
-	define = as.Tok == token.DEFINE && c.pass.TypesInfo.Defs[identAt(as.Lhs[0])] == c.obj
+	define = as.Tok == token.DEFINE && c.pass.TypesInfo.Defs[identNode(as.Lhs[0])] == c.obj
 	p, fn := c.retry, c.enclosingFunc()
 	from := p.stmts[0].Pos()
 	if p.guard != nil && !p.nested { // a nested guard stays around the Retry, reading the object
@@ -86,12 +86,6 @@ func (c *codeLife) unusedAfter(cp madePatcher) (unused, define bool) {
 		}
 	}
 	return true, define
-}
-
-// identAt is e as an identifier, or nil.
-func identAt(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
 }
 
 // madeCheck is the if checking the error of cp's statement right after
@@ -173,7 +167,7 @@ func objectOfLife(c *codeLife, cur inspector.Cursor) bool {
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != call.Node() {
 		return false
 	}
-	id := identAt(as.Lhs[0])
+	id := identNode(as.Lhs[0])
 	return id != nil && c.pass.TypesInfo.ObjectOf(id) == c.obj
 }
 
@@ -191,9 +185,5 @@ func viaMethod(cur inspector.Cursor, names ...string) bool {
 // blankUse reports whether the use at cur is _ = p, which does nothing.
 func blankUse(cur inspector.Cursor) bool {
 	as, ok := cur.Parent().Node().(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 {
-		return false
-	}
-	id, ok := as.Lhs[0].(*ast.Ident)
-	return ok && id.Name == "_"
+	return ok && len(as.Lhs) == 1 && isBlank(as.Lhs[0])
 }
