@@ -187,7 +187,7 @@ func analyzeFromExport(patterns []string) (*checker.Graph, error) {
 	})
 	// A helper the package's own tests call moves with their calls
 	// (lint.ResolveTestCalls).
-	lint.ResolveTestCalls(graph, ondisk.InPackageTests)
+	lint.ResolveTestCalls(graph, ondisk.InPackageTests, ondisk.ModulePath("."))
 	// An interface call the fixes assume runs only implementations that
 	// change at most the status (lint.ResolveIfaceCalls).
 	lint.ResolveIfaceCalls(graph, ondisk.ModulePath("."), func(name string, seen map[string]bool) string {

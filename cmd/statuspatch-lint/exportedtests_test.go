@@ -108,8 +108,10 @@ func TestFixKeepsHelperWhoseTestCallStays(t *testing.T) {
 			"the test file ctrlt_test.go:22 calls updateStatus with built, which it may change before the call (it sets built.Status.ReadyReplicas at line 21): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
 		{"object passed on before the call", "got.Status.Replicas++\n\tfunc(d *appsv1.Deployment) {}(&got)\n\t_ = r.updateStatus(ctx, &got, \"x\")", "",
 			"the test file ctrlt_test.go:23 calls updateStatus with &got, which it may change before the call (it sets got.Status.Replicas at line 21): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
-		{"object passed to a call", "func(d *appsv1.Deployment) {}(built)\n\t_ = r.updateStatus(ctx, built, \"x\")", "",
-			"the test file ctrlt_test.go:22 calls updateStatus with built, which it may change before the call (it passes built to a call at line 21, which may change it): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
+		{"object passed to a call", "func(d *appsv1.Deployment) { d.Status.Replicas = 2 }(built)\n\t_ = r.updateStatus(ctx, built, \"x\")", "",
+			"the test file ctrlt_test.go:22 calls updateStatus with built, which it may change before the call (it passes built to a call at line 21, which sets d.Status.Replicas at ctrlt_test.go:21): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
+		{"object passed to a function value", "f := func(d *appsv1.Deployment) {}\n\tf(built)\n\t_ = r.updateStatus(ctx, built, \"x\")", "",
+			"the test file ctrlt_test.go:23 calls updateStatus with built, which it may change before the call (it passes built to f at line 22, a function value, whose body -fix cannot follow: it may change it): a patcher made over it would take the change as its base and not send it, where the Update sent the whole status"},
 		{"package's other method", "", testedPkg + "\ntype other struct{}\n\nfunc (other) updateStatus() {}\n",
 			"a test file of the package uses updateStatus: its calls there cannot be moved (other has a method or field updateStatus too: a test's call of updateStatus is not told apart without the test files' types)"},
 	} {

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 )
 
 // TestFiles parses into fset the in-package test files (package name) of
@@ -21,13 +23,17 @@ type TestFiles func(fset *token.FileSet, dir, name string) ([]*ast.File, error)
 // them (migrate.TestCalls, a member of the helper's package): the helper's
 // fix gets the edits of those calls, each passing the patcher made over
 // its object, or goes, the finding saying which call cannot and why.
-func ResolveTestCalls(graph *checker.Graph, tests TestFiles) {
+// module is the module's path: a test's call handing the object to one
+// of its functions is judged by that function's body (testcallstypes.go).
+func ResolveTestCalls(graph *checker.Graph, tests TestFiles, module string) {
+	var bodies *moduleBodies
 	for _, act := range graph.Roots {
 		res, ok := act.Result.(*Result)
 		if !ok || act.Err != nil {
 			continue
 		}
 		var parsed []*ast.File
+		var judge migrate.CallJudge
 		var readErr error
 		read := false
 		done := map[token.Pos]bool{}
@@ -57,13 +63,19 @@ func ResolveTestCalls(graph *checker.Graph, tests TestFiles) {
 				read = true
 				dir := filepath.Dir(act.Package.Fset.Position(m.Pos).Filename)
 				parsed, readErr = tests(act.Package.Fset, dir, act.Package.Types.Name())
+				if readErr == nil && len(parsed) > 0 {
+					if bodies == nil {
+						bodies = newModuleBodies(graph, module)
+					}
+					judge = bodies.typed(act, parsed)
+				}
 			}
 			if why == "" && readErr != nil {
 				why = "its package's test files cannot be read: " + readErr.Error()
 			}
 			var edits []analysis.TextEdit
 			if why == "" {
-				edits, why = m.Tests.Edits(act.Package.Fset, parsed)
+				edits, why = m.Tests.Edits(act.Package.Fset, parsed, judge)
 			}
 			if why != "" {
 				for _, d := range at {

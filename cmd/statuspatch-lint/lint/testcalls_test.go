@@ -49,7 +49,7 @@ func TestResolveTestCallsDropsFixesItCannotExtend(t *testing.T) {
 			}
 			ResolveTestCalls(&checker.Graph{Roots: []*checker.Action{act}}, func(*token.FileSet, string, string) ([]*ast.File, error) {
 				return []*ast.File{test}, nil
-			})
+			}, "m")
 			got := act.Diagnostics[0]
 			if c.want != "" {
 				if got.SuggestedFixes != nil || !strings.Contains(got.Message, c.want) {

@@ -121,18 +121,25 @@ func (t *TestCalls) touches(fset *token.FileSet, n ast.Node, name string) (reset
 			fname, callee = f.Name, f.Name
 		case *ast.SelectorExpr:
 			fname, callee = f.Sel.Name, f.Sel.Name
-			if isRooted(f.X, name) && !readsOnlyName(fname) {
+			if !isRooted(f.X, name) {
+				break
+			}
+			if tail, known := t.judged(n, -1); known && tail != "" {
+				return false, "calls " + exprText(fset, f), tail
+			} else if !known && !readsOnlyName(fname) {
 				return false, "calls " + exprText(fset, f), may
 			}
 		}
-		for _, a := range n.Args {
+		for i, a := range n.Args {
 			if !isRooted(a, name) || (!isBare(a) && !isAddr(ast.Unparen(a)) && !isDeref(a) && !throughStatus(a)) {
 				continue
 			}
 			if seeds[fname] {
 				return true, "", ""
 			}
-			if !readsOnlyName(fname) {
+			if tail, known := t.judged(n, i); known && tail != "" {
+				return false, "passes " + exprText(fset, a) + " to " + callee, tail
+			} else if !known && !readsOnlyName(fname) {
 				return false, "passes " + exprText(fset, a) + " to " + callee, may
 			}
 		}
@@ -186,4 +193,13 @@ func throughStatus(e ast.Expr) bool {
 			return false
 		}
 	}
+}
+
+// judged is the judge's verdict on call's argument arg (-1: its
+// receiver), known false without one (the test files untyped).
+func (t *TestCalls) judged(call *ast.CallExpr, arg int) (string, bool) {
+	if t.judge == nil {
+		return "", false
+	}
+	return t.judge(call, arg)
 }

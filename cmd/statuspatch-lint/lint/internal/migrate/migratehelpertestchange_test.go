@@ -56,7 +56,7 @@ func TestTestCallsKeepChangedObject(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc := &migrate.TestCalls{Name: "updateStatus", Method: true, ObjIndex: 1, ClientIndex: -1, ClientRest: ".local", PatcherPkg: "m/kindpatch", PatcherName: "kindpatch", Ctor: "NewClusterStatusPatcher"}
-			edits, why := tc.Edits(fset, []*ast.File{f})
+			edits, why := tc.Edits(fset, []*ast.File{f}, nil)
 			switch {
 			case c.why == "" && why != "":
 				t.Errorf("kept: %s", why)

@@ -49,6 +49,8 @@ type TestCalls struct {
 	PatcherPkg  string // the generated patchers' import path
 	PatcherName string // their package's name
 	Ctor        string // New<Kind>StatusPatcher
+
+	judge CallJudge // the test files' calls of the module's functions (Edits)
 }
 
 // testCallsMember is the group member of a helper's move whose test
@@ -141,7 +143,12 @@ func (g GroupMember) TestsStay(why string) string {
 // test files parsed into fset: each object argument becomes the patcher
 // made over it, the file importing the patchers' package. It returns
 // why a use cannot be rewritten, naming the file and line, and nil.
-func (t *TestCalls) Edits(fset *token.FileSet, files []*ast.File) ([]analysis.TextEdit, string) {
+// judge, when the command typed the files, judges their calls that hand
+// the object to a function of the module by its body (nil: by names).
+func (t *TestCalls) Edits(fset *token.FileSet, files []*ast.File, judge CallJudge) ([]analysis.TextEdit, string) {
+	t0 := *t
+	t0.judge = judge
+	t = &t0
 	var edits []analysis.TextEdit
 	for _, f := range files {
 		where := func(n ast.Node) string {
