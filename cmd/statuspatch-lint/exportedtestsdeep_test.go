@@ -45,6 +45,9 @@ func observe(d *appsv1.Deployment) { d.Status.ObservedGeneration = d.Generation 
 
 // Notify hands d to its hook.
 func (s *Store) Notify(d *appsv1.Deployment) { s.hook.Touch(d) }
+
+// Echo gives d back to its caller.
+func (s *Store) Echo(d *appsv1.Deployment) *appsv1.Deployment { return d }
 `
 
 // deepTest hands the object it built to the store (CALL) before calling
@@ -90,11 +93,13 @@ func TestFixMovesHelperWhoseTestHandsObjectToReader(t *testing.T) {
 
 // One that may change its status keeps the helper, naming the deepest
 // line and the calls down to it; one handing it through an interface the
-// module does not implement keeps it, naming the method.
+// module does not implement keeps it, naming the method; so does one
+// giving it back, whose result the test may change.
 func TestFixKeepsHelperWhoseTestHandsObjectToWriter(t *testing.T) {
 	bin := buildLint(t)
 	for _, c := range []struct{ call, why string }{
 		{"Track", "(it passes built to Track at line 16, which sets d.Status.ObservedGeneration at store.go:33, through s.track at store.go:29, observe at store.go:31)"},
+		{"Echo", "(it passes built to Echo at line 16, which returns d at store.go:39, which -fix does not follow: it may change it)"},
 		{"Notify", "(it passes built to Notify at line 16, which hands d to the interface method store.Hook.Touch, whose implementations -fix cannot follow, at store.go:36: it may change it)"},
 	} {
 		t.Run(c.call, func(t *testing.T) {

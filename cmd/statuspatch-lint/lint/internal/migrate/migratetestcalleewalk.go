@@ -1,0 +1,262 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+)
+
+// calleeWalk follows one parameter through a body: whole holds the
+// variables holding the object (or a copy of its pointer), status those
+// holding a part of its status.
+type calleeWalk struct {
+	s      *calleeSums
+	info   *types.Info
+	depth  int
+	e      *calleeEffect
+	whole  map[*types.Var]bool
+	status map[*types.Var]bool
+}
+
+// held says whether e is rooted at a variable holding the object, and
+// whether through its status.
+func (w *calleeWalk) held(e ast.Expr) (rooted, status bool) {
+	v := rootVar(w.info, e)
+	switch {
+	case v == nil:
+		return false, false
+	case w.status[v]:
+		return true, true
+	case w.whole[v]:
+		return true, throughStatus(e)
+	}
+	return false, false
+}
+
+func (w *calleeWalk) at(n ast.Node) string {
+	p := w.s.fset.Position(n.Pos())
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+func (w *calleeWalk) change(n ast.Node, e ast.Expr, status bool) {
+	what := "sets " + exprText(w.s.fset, e) + " at " + w.at(n)
+	if status && w.e.status.what == "" {
+		w.e.status.what = what
+	}
+	if w.e.any.what == "" {
+		w.e.any.what = what
+	}
+}
+
+func (w *calleeWalk) node(n ast.Node) {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		for i, l := range n.Lhs {
+			if rooted, status := w.held(l); rooted && (status || isDeref(l)) {
+				w.change(n, l, true)
+			} else if rooted && !isBare(l) {
+				w.change(n, l, false)
+			}
+			if len(n.Lhs) == len(n.Rhs) {
+				w.flow(n, l, n.Rhs[i])
+			}
+		}
+	case *ast.ValueSpec:
+		for i, id := range n.Names {
+			if i < len(n.Values) {
+				w.flow(n, id, n.Values[i])
+			}
+		}
+	case *ast.IncDecStmt:
+		if rooted, status := w.held(n.X); rooted {
+			w.change(n, n.X, status)
+		}
+	case *ast.CompositeLit:
+		for _, el := range n.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			if rooted, status := w.held(el); rooted && (status || itself(el)) && w.reference(el) && w.e.unknown.what == "" {
+				w.e.unknown.what = "keeps " + exprText(w.s.fset, el) + " in a value at " + w.at(el) + ", which -fix does not follow"
+			}
+		}
+	case *ast.ReturnStmt:
+		for _, r := range n.Results {
+			if rooted, status := w.held(r); rooted && (status || itself(r)) && w.reference(r) && w.e.unknown.what == "" {
+				w.e.unknown.what = "returns " + exprText(w.s.fset, r) + " at " + w.at(r) + ", which -fix does not follow"
+			}
+		}
+	case *ast.CallExpr:
+		w.call(n)
+	}
+}
+
+// flow follows r assigned to l: a local variable of the object or of its
+// status joins it; the object or its status kept anywhere else is a
+// reference -fix does not follow.
+func (w *calleeWalk) flow(n ast.Node, l, r ast.Expr) {
+	rooted, status := w.held(r)
+	if !rooted || !w.reference(r) || !(status || itself(r)) {
+		return
+	}
+	if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+		if v, _ := w.info.ObjectOf(id).(*types.Var); v != nil && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
+			if status {
+				w.status[v] = true
+			} else {
+				w.whole[v] = true
+			}
+			return
+		}
+	}
+	if w.e.unknown.what == "" {
+		w.e.unknown.what = "keeps " + exprText(w.s.fset, r) + " in " + exprText(w.s.fset, l) + " at " + w.at(n) + ", which -fix does not follow"
+	}
+}
+
+// itself reports whether e is the object, not a part of it: x, *x, &x.
+// A reference into its spec or metadata, kept or handed on, changes no
+// status.
+func itself(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	if s, ok := ast.Unparen(e).(*ast.StarExpr); ok {
+		e = s.X
+	}
+	return isBare(e)
+}
+
+// reference reports whether e's value shares memory with the object.
+func (w *calleeWalk) reference(e ast.Expr) bool {
+	if isAddr(ast.Unparen(e)) {
+		return true
+	}
+	switch t := w.info.TypeOf(e); {
+	case t == nil:
+		return true
+	default:
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Slice, *types.Map, *types.Interface, *types.Struct, *types.Chan:
+			return true
+		}
+	}
+	return false
+}
+
+// call follows the object into a call: a method of it, or an argument.
+func (w *calleeWalk) call(call *ast.CallExpr) {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, builtin := w.info.Uses[id].(*types.Builtin); builtin {
+			switch id.Name {
+			case "append", "copy", "clear", "delete":
+				if len(call.Args) > 0 {
+					if rooted, status := w.held(call.Args[0]); rooted {
+						w.change(call, call.Args[0], status)
+					}
+				}
+			}
+			return
+		}
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if rooted, status := w.held(sel.X); rooted && w.info.Selections[sel] != nil {
+			w.into(call, sel.X, -1, status)
+		}
+	}
+	for i, a := range call.Args {
+		if rooted, status := w.held(a); rooted && w.reference(a) && (status || itself(a)) {
+			w.into(call, a, i, status)
+		}
+	}
+}
+
+// into summarises the callee of call for the object (or a part of its
+// status) it is given as arg.
+func (w *calleeWalk) into(call *ast.CallExpr, a ast.Expr, arg int, part bool) {
+	fn := typeutil.StaticCallee(w.info, call)
+	name := exprText(w.s.fset, call.Fun)
+	var e *calleeEffect
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && arg >= 0 {
+		e, name = w.s.literal(lit, w.info, arg, w.depth+1), "a function literal"
+	}
+	if e == nil && fn == nil {
+		if verb := clientVerb(w.info, call); verb != "" {
+			w.e.status.what = "hands " + exprText(w.s.fset, a) + " to its client's " + verb + " at " + w.at(call) + ", which decodes the server's answer into it"
+		} else if w.e.unknown.what == "" {
+			w.e.unknown.what = "hands " + exprText(w.s.fset, a) + " to " + dynamicCall(w.info, call) + " -fix cannot follow, at " + w.at(call)
+		}
+		return
+	}
+	if e == nil {
+		if decl, _ := w.s.bodies(fn); decl == nil {
+			if !externalReads(fn, arg) && w.e.unknown.what == "" {
+				w.e.unknown.what = "hands " + exprText(w.s.fset, a) + " to " + fn.FullName() + " at " + w.at(call) + ", outside the module"
+			}
+			return
+		}
+		e = w.s.effect(fn, arg, w.depth+1)
+	}
+	via := name + " at " + w.at(call)
+	switch {
+	case e.status.what != "":
+		w.first(&w.e.status, e.status.under(via))
+	case part && e.any.what != "":
+		w.first(&w.e.status, e.any.under(via))
+	case e.unknown.what != "":
+		w.first(&w.e.unknown, e.unknown.under(via))
+	}
+	if e.any.what != "" {
+		w.first(&w.e.any, e.any.under(via))
+	}
+}
+
+// first keeps the first fact found.
+func (w *calleeWalk) first(dst *trail, t trail) {
+	if dst.what == "" {
+		*dst = t
+	}
+}
+
+// clientVerb is the method of controller-runtime's client call makes
+// that decodes the server's answer into its object, or "".
+func clientVerb(info *types.Info, call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Obj().Pkg() == nil || !strings.HasPrefix(s.Obj().Pkg().Path(), kube.ClientPkgPath) {
+		return ""
+	}
+	switch sel.Sel.Name {
+	case "Get", "Create", "Update", "Patch", "Delete", "Apply":
+		return sel.Sel.Name
+	}
+	return ""
+}
+
+// loggers are the packages whose functions and methods only format what
+// they are given.
+var loggers = map[string]bool{"fmt": true, "log": true, "log/slog": true, "github.com/go-logr/logr": true, "k8s.io/klog/v2": true}
+
+// externalReads reports whether fn, outside the module, only reads its
+// argument arg (-1: its receiver): readsObject's, a logger's, a getter,
+// a check or a copy by its name (readsOnlyName).
+func externalReads(fn *types.Func, arg int) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	if i, ok := readsObject[fn.Pkg().Path()][fn.Name()]; ok && (i == anyArg || i == arg) {
+		return true
+	}
+	return loggers[fn.Pkg().Path()] || fn.Name() != "Get" && readsOnlyName(fn.Name()) // a Get decodes into it
+}
