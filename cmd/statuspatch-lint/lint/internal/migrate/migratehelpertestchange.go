@@ -12,13 +12,14 @@ import (
 // seeds name the calls that make a test's object the stored one again
 // (testChange): Get, the client's read, and the fake client builder's
 // WithObjects, whose object the client stores as it is (setting only its
-// resourceVersion). The test files have no types: a call is known by
-// its name.
+// resourceVersion), known by its name.
 var seeds = map[string]bool{"Get": true, "WithObjects": true, "WithRuntimeObjects": true}
 
 // readsOnly names the calls a test passes its object to that leave its
 // status as it is: the checks and logs of a test (and readsOnlyName's
-// prefixes). Any other call the object goes to may change it.
+// prefixes). A call of a function of the module is judged by its body
+// instead (judged, migratetestcallee.go); any other call the object goes
+// to may change it.
 var readsOnly = map[string]bool{
 	"WithStatusSubresource": true, "ObjectKeyFromObject": true, "String": true, "len": true, "cap": true,
 	"Log": true, "Logf": true, "Error": true, "Errorf": true, "Fatal": true, "Fatalf": true, "Skip": true, "Skipf": true,

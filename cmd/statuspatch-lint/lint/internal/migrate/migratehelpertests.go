@@ -35,7 +35,8 @@ import (
 // object is as the test made it or read it (seeded into its fake client,
 // or its Get's answer): a test function that changes the object in
 // between (sets its Status, passes it to a call that may change it:
-// testChange) keeps the helper. A call that cannot be rewritten so keeps
+// testChange, a function of the module judged by its body to the end of
+// the chain: migratetestcallee.go) keeps the helper. A call that cannot be rewritten so keeps
 // the helper, saying which and why (Edits).
 
 // TestCalls is how the in-package test files' calls of a moved helper
