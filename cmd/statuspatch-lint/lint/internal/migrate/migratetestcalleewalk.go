@@ -102,6 +102,12 @@ func (w *calleeWalk) node(n ast.Node) {
 // status joins it; the object or its status kept anywhere else is a
 // reference -fix does not follow.
 func (w *calleeWalk) flow(n ast.Node, l, r ast.Expr) {
+	if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && w.builtin(c) == "append" && len(c.Args) > 1 {
+		for _, a := range c.Args[1:] {
+			w.flow(n, l, a) // what is appended is kept where the result is
+		}
+		return
+	}
 	rooted, status := w.held(r)
 	if !rooted || !w.reference(r) || !(status || itself(r)) {
 		return
@@ -154,18 +160,15 @@ func (w *calleeWalk) reference(e ast.Expr) bool {
 
 // call follows the object into a call: a method of it, or an argument.
 func (w *calleeWalk) call(call *ast.CallExpr) {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if _, builtin := w.info.Uses[id].(*types.Builtin); builtin {
-			switch id.Name {
-			case "append", "copy", "clear", "delete":
-				if len(call.Args) > 0 {
-					if rooted, status := w.held(call.Args[0]); rooted {
-						w.change(call, call.Args[0], status)
-					}
-				}
-			}
-			return
+	switch w.builtin(call) {
+	case "":
+	case "copy", "clear", "delete":
+		if rooted, status := w.held(call.Args[0]); rooted {
+			w.change(call, call.Args[0], status)
 		}
+		return
+	default:
+		return // append's arguments: flow; the others read
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if rooted, status := w.held(sel.X); rooted && w.info.Selections[sel] != nil {
@@ -177,6 +180,18 @@ func (w *calleeWalk) call(call *ast.CallExpr) {
 			w.into(call, a, i, status)
 		}
 	}
+}
+
+// builtin is the name of the builtin call calls, or "".
+func (w *calleeWalk) builtin(call *ast.CallExpr) string {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	if _, ok := w.info.Uses[id].(*types.Builtin); !ok {
+		return ""
+	}
+	return id.Name
 }
 
 // into summarises the callee of call for the object (or a part of its
