@@ -24,7 +24,8 @@ type Store struct {
 	hook  Hook
 }
 
-// Add reads d and keeps a reference into its spec, two calls deep.
+// Add reads d, keeps a reference into its spec and sets its finalizers,
+// two calls deep: the Update sent neither.
 func (s *Store) Add(d *appsv1.Deployment) {
 	s.names = append(s.names, d.Name)
 	s.keep(d)
@@ -34,6 +35,7 @@ func (s *Store) keep(d *appsv1.Deployment) {
 	if d.Spec.Replicas != nil {
 		s.spec = &d.Spec
 	}
+	d.SetFinalizers([]string{"example.com/seen"})
 }
 
 // Track sets d's status three calls deep.
@@ -79,7 +81,8 @@ func TestUpdateStatus(t *testing.T) {
 // A test's call handing the object to a function of the module is judged
 // by that function's body, to the end of the chain (the command types the
 // test files: lint.ResolveTestCalls, migrate.NewCallJudge): one that
-// only reads it, or keeps a reference into its spec, leaves the helper
+// only reads it, keeps a reference into its spec or sets its finalizers
+// (what the Update did not send) leaves the helper
 // moving with its test call rewritten (until s102 by its name, Add:
 // "which may change it"). The migrated files are
 // testdata/exportedhelper/testsdeep/*.golden.
@@ -98,9 +101,9 @@ func TestFixMovesHelperWhoseTestHandsObjectToReader(t *testing.T) {
 func TestFixKeepsHelperWhoseTestHandsObjectToWriter(t *testing.T) {
 	bin := buildLint(t)
 	for _, c := range []struct{ call, why string }{
-		{"Track", "(it passes built to Track at line 16, which sets d.Status.ObservedGeneration at store.go:33, through s.track at store.go:29, observe at store.go:31)"},
-		{"Echo", "(it passes built to Echo at line 16, which returns d at store.go:39, which -fix does not follow: it may change it)"},
-		{"Notify", "(it passes built to Notify at line 16, which hands d to the interface method store.Hook.Touch, whose implementations -fix cannot follow, at store.go:36: it may change it)"},
+		{"Track", "(it passes built to Track at line 16, which sets d.Status.ObservedGeneration at store.go:35, through s.track at store.go:31, observe at store.go:33)"},
+		{"Echo", "(it passes built to Echo at line 16, which returns d at store.go:41, which -fix does not follow: it may change it)"},
+		{"Notify", "(it passes built to Notify at line 16, which hands d to the interface method store.Hook.Touch, whose implementations -fix cannot follow, at store.go:38: it may change it)"},
 	} {
 		t.Run(c.call, func(t *testing.T) {
 			test := strings.Replace(deepTest, "CALL", c.call, 1)

@@ -204,7 +204,7 @@ func (w *calleeWalk) into(call *ast.CallExpr, a ast.Expr, arg int, part bool) {
 		e, name = w.s.literal(lit, w.info, arg, w.depth+1), "a function literal"
 	}
 	if e == nil && fn == nil {
-		if verb := clientVerb(w.info, call); verb != "" {
+		if verb := clientVerb(w.info, call); verb != "" && w.e.status.what == "" {
 			w.e.status.what = "hands " + exprText(w.s.fset, a) + " to its client's " + verb + " at " + w.at(call) + ", which decodes the server's answer into it"
 		} else if w.e.unknown.what == "" {
 			w.e.unknown.what = "hands " + exprText(w.s.fset, a) + " to " + dynamicCall(w.info, call) + " -fix cannot follow, at " + w.at(call)
@@ -263,15 +263,21 @@ func clientVerb(info *types.Info, call *ast.CallExpr) string {
 // they are given.
 var loggers = map[string]bool{"fmt": true, "log": true, "log/slog": true, "github.com/go-logr/logr": true, "k8s.io/klog/v2": true}
 
-// externalReads reports whether fn, outside the module, only reads its
-// argument arg (-1: its receiver): readsObject's, a logger's, a getter,
-// a check or a copy by its name (readsOnlyName).
+// externalReads reports whether fn, outside the module, leaves the status
+// of its argument arg (-1: its receiver) as it is: readsObject's, a
+// method of the embedded ObjectMeta or TypeMeta, a logger's, a getter, a
+// check or a copy by its name (readsOnlyName).
 func externalReads(fn *types.Func, arg int) bool {
 	if fn.Pkg() == nil {
 		return false
 	}
 	if i, ok := readsObject[fn.Pkg().Path()][fn.Name()]; ok && (i == anyArg || i == arg) {
 		return true
+	}
+	if recv := fn.Signature().Recv(); arg < 0 && recv != nil && fn.Pkg().Path() == kube.MetaPkgPath {
+		if n := kube.NamedOf(recv.Type()); n != nil && (n.Obj().Name() == "ObjectMeta" || n.Obj().Name() == "TypeMeta") {
+			return true // an embedded ObjectMeta's setter changes the metadata alone
+		}
 	}
 	return loggers[fn.Pkg().Path()] || fn.Name() != "Get" && readsOnlyName(fn.Name()) // a Get decodes into it
 }
