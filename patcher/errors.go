@@ -178,30 +178,47 @@ func (e *ApplyCannotRemoveError) Error() string {
 // Unwrap returns ErrApplyCannotRemove.
 func (e *ApplyCannotRemoveError) Unwrap() error { return ErrApplyCannotRemove }
 
-// ErrInvalidCondition matches (errors.Is) the error Flush returns, before
-// sending anything, when a condition it would write breaks a rule the API
-// server enforces on metav1.Condition (type, status, reason, message length,
-// lastTransitionTime, observedGeneration): the server would refuse the whole
-// status write with a 422. Only conditions the caller changed are judged
-// (docs/patcher.md, "Invalid conditions").
+// ErrInvalidCondition matches (errors.Is) the error of a status write with
+// a condition that breaks a rule the API server enforces on
+// metav1.Condition (type, status, reason, message length,
+// lastTransitionTime, observedGeneration) in the schema controller-gen
+// emits: Flush sends the write, and when the server refuses it (a 422,
+// nothing stored) the error names each such condition beside the
+// server's answer. A server whose CRD lacks that schema, or a fake
+// client, stores it, as Status().Update would. Apply mode's ApplyStatus
+// refuses such conditions before sending (its keyed lists).
+// Only conditions the caller changed are judged (docs/patcher.md,
+// "Invalid conditions").
 var ErrInvalidCondition = errors.New("invalid condition")
 
-// InvalidConditionError lists the condition rules a status write would
-// break. It matches ErrInvalidCondition.
+// InvalidConditionError lists the condition rules a status write breaks.
+// It matches ErrInvalidCondition, and the server's error when there is one.
 type InvalidConditionError struct {
 	// Object identifies the object: "Kind namespace/name".
 	Object string
 	// Problems name each condition (by path and type) and the rule it breaks.
 	Problems []string
+	// Server is the API server's refusal of the write (apierrors.IsInvalid),
+	// nil when nothing was sent (apply mode's ApplyStatus).
+	Server error
 }
 
 func (e *InvalidConditionError) Error() string {
+	if e.Server != nil {
+		return fmt.Sprintf("statuspatch: %s: %v, the API server refused the whole status write, nothing stored: %s (the server: %v)",
+			e.Object, ErrInvalidCondition, strings.Join(e.Problems, "; "), e.Server)
+	}
 	return fmt.Sprintf("statuspatch: %s: %v, nothing was sent (the API server would refuse the whole status write): %s",
 		e.Object, ErrInvalidCondition, strings.Join(e.Problems, "; "))
 }
 
-// Unwrap returns ErrInvalidCondition.
-func (e *InvalidConditionError) Unwrap() error { return ErrInvalidCondition }
+// Unwrap returns ErrInvalidCondition and the server's error, if any.
+func (e *InvalidConditionError) Unwrap() []error {
+	if e.Server != nil {
+		return []error{ErrInvalidCondition, e.Server}
+	}
+	return []error{ErrInvalidCondition}
+}
 
 // ErrStatusDiverged matches (errors.Is) the error Flush returns, with
 // WithDivergenceError, when the server accepted a status write but stored

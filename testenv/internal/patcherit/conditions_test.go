@@ -12,11 +12,12 @@ import (
 	"github.com/statuspatch/statuspatch/patcher"
 )
 
-// Issue 11, the condition guard: a condition the API server would refuse is
-// refused before any request, naming the condition and the rule; the same
-// status written by hand gets the server's 422, so the guard is exactly as
-// strict as the server; a valid condition passes.
-func TestInvalidConditionIsRefusedBeforeSending(t *testing.T) {
+// Issue 11, the condition guard: a condition the API server refuses gets
+// the server's 422 with the guard's words, naming the condition and the
+// rule, nothing stored; the same status written by hand gets the same
+// 422, so the guard is not stricter than the server; a valid condition
+// passes.
+func TestInvalidConditionIsExplained(t *testing.T) {
 	e := env(t)
 	valid := metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Done", LastTransitionTime: metav1.Now()}
 	for name, tc := range map[string]struct {
@@ -51,14 +52,17 @@ func TestInvalidConditionIsRefusedBeforeSending(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, patcher.ErrInvalidCondition) || !strings.Contains(err.Error(), "status.conditions[1]."+tc.rule) {
-				t.Fatalf("Flush = %v, want ErrInvalidCondition naming status.conditions[1].%s", err, tc.rule)
+			if !errors.Is(err, patcher.ErrInvalidCondition) || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "status.conditions[1]."+tc.rule) {
+				t.Fatalf("Flush = %v, want ErrInvalidCondition and the server's 422, naming status.conditions[1].%s", err, tc.rule)
 			}
 			if name != "bad type" && !strings.Contains(err.Error(), `"Other"`) {
 				t.Errorf("error %q does not name the condition type", err)
 			}
-			if n := len(rec.requests()) - sent; n != 0 {
-				t.Fatalf("%d requests sent", n)
+			if n := len(rec.requests()) - sent; n == 0 {
+				t.Fatal("nothing sent: the server did not decide")
+			}
+			if w := get(t, e.Client, key); w.Status.Phase == "Running" {
+				t.Fatal("the refused write's phase was stored")
 			}
 			// The server refuses the same status written by hand: the guard is
 			// not stricter than the server.

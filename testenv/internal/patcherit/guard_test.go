@@ -20,7 +20,9 @@ import (
 // Item 5: the guard refuses exactly what the server refuses for the CRD
 // controller-gen writes for metav1.Condition: for each condition, Flush
 // succeeds when the server stores the same status written by hand, and
-// returns ErrInvalidCondition, sending nothing, when the server refuses it.
+// when the server refuses it returns ErrInvalidCondition naming the
+// condition beside the server's 422, nothing stored (the server decides:
+// TestGuardLetsTheServerDecide).
 func TestConditionGuardIsExactlyAsStrictAsTheServer(t *testing.T) {
 	e := env(t)
 	valid := metav1.Condition{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Done", LastTransitionTime: metav1.Now()}
@@ -82,11 +84,11 @@ func TestConditionGuardIsExactlyAsStrictAsTheServer(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, patcher.ErrInvalidCondition) || !strings.Contains(err.Error(), "status.conditions[1].") {
-				t.Fatalf("Flush = %v, want ErrInvalidCondition naming status.conditions[1]", err)
+			if !errors.Is(err, patcher.ErrInvalidCondition) || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "status.conditions[1].") {
+				t.Fatalf("Flush = %v, want ErrInvalidCondition and the server's 422, naming status.conditions[1]", err)
 			}
-			if n := len(rec.requests()) - sent; n != 0 {
-				t.Fatalf("%d requests sent", n)
+			if n := len(rec.requests()) - sent; n == 0 {
+				t.Fatal("nothing sent: the server did not decide")
 			}
 		})
 	}
@@ -140,12 +142,15 @@ func TestConditionGuardChecksConditionsInListItems(t *testing.T) {
 	}
 	sent := len(rec.requests())
 	err = p.Flush(ctx)
-	if !errors.Is(err, patcher.ErrInvalidCondition) || !strings.Contains(err.Error(), "status.members[1].conditions[1].reason") ||
+	if !errors.Is(err, patcher.ErrInvalidCondition) || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "status.members[1].conditions[1].reason") ||
 		!strings.Contains(err.Error(), `"Synced"`) {
-		t.Fatalf("Flush = %v, want ErrInvalidCondition naming status.members[1].conditions[1].reason and the type", err)
+		t.Fatalf("Flush = %v, want ErrInvalidCondition and the server's 422, naming status.members[1].conditions[1].reason and the type", err)
 	}
-	if n := len(rec.requests()) - sent; n != 0 {
-		t.Fatalf("%d requests sent", n)
+	if n := len(rec.requests()) - sent; n == 0 {
+		t.Fatal("nothing sent: the server did not decide")
+	}
+	if w := get(t, e.Client, key); w.Status.Phase == "Running" {
+		t.Fatal("the refused write's phase was stored")
 	}
 
 	// Valid, it is written; and a member's condition stored earlier is not
