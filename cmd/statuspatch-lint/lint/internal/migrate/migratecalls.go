@@ -83,6 +83,24 @@ func (c *calls) isClient(e ast.Expr) bool {
 	return c.implementsClient(c.pass.TypesInfo.TypeOf(e))
 }
 
+// holdsClient reports whether e is a client.Client or embeds one
+// (embedsClient): its Get, Status() and writes are the client's.
+func (c *calls) holdsClient(e ast.Expr) bool {
+	return c.isClient(e) || c.embedsClient(c.pass.TypesInfo.TypeOf(e))
+}
+
+// embedsClient reports whether t embeds a client.Client as its field
+// Client: kubebuilder's reconciler, whose Scheme field hides the
+// client's Scheme method, is no client.Client; its embedded field is.
+func (c *calls) embedsClient(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	f, _, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, "Client")
+	v, ok := f.(*types.Var)
+	return ok && v.Embedded() && c.implementsClient(v.Type())
+}
+
 // implementsClient reports whether t implements client.Client.
 func (c *calls) implementsClient(t types.Type) bool {
 	pkg := importedPkg(c.pass.Pkg, kube.ClientPkgPath)

@@ -43,9 +43,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 	}
 	kc.client, kc.clientExpr = kc.text().source(call.Args[ci]), call.Args[ci]
 	if !kc.isClient(call.Args[ci]) {
-		f, _, _ := types.LookupFieldOrMethod(h.pass.TypesInfo.TypeOf(call.Args[ci]), true, h.pass.Pkg, "Client")
-		fv, ok := f.(*types.Var)
-		if !ok || !fv.Embedded() || !kc.implementsClient(fv.Type()) {
+		if !kc.embedsClient(h.pass.TypesInfo.TypeOf(call.Args[ci])) {
 			return nil, "passes " + kc.client + ", not a client.Client to make the patcher with"
 		}
 		kc.client += ".Client"

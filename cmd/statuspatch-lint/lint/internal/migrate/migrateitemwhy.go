@@ -54,8 +54,7 @@ func itemClient(m *migration) string {
 	if m.isClient(m.client) {
 		return text
 	}
-	f, _, _ := types.LookupFieldOrMethod(m.pass.TypesInfo.TypeOf(m.client), true, m.pass.Pkg, "Client")
-	if v, ok := f.(*types.Var); ok && v.Embedded() && m.implementsClient(v.Type()) {
+	if m.embedsClient(m.pass.TypesInfo.TypeOf(m.client)) {
 		return text + ".Client"
 	}
 	return text

@@ -289,15 +289,10 @@ func (r *recognition) finish() *migration {
 	}
 	m.clientText = types.ExprString(m.client)
 	if !m.isClient(m.client) {
-		// kubebuilder's reconciler embeds client.Client beside a Scheme
-		// field, which hides the client's Scheme method: the reconciler
-		// is no client.Client, its embedded field is.
-		f, _, _ := types.LookupFieldOrMethod(r.pass.TypesInfo.TypeOf(m.client), true, r.pass.Pkg, "Client")
-		v, ok := f.(*types.Var)
-		if !ok || !v.Embedded() || !m.implementsClient(v.Type()) {
+		if !m.embedsClient(r.pass.TypesInfo.TypeOf(m.client)) {
 			return r.stay(fmt.Sprintf("%s is not a client.Client to make the patcher with", m.clientText))
 		}
-		m.clientText += ".Client"
+		m.clientText += ".Client" // kubebuilder's reconciler (embedsClient)
 	}
 	return m
 }
