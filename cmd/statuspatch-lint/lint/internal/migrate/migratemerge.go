@@ -121,8 +121,9 @@ func (m reads) lateBase(def ast.Stmt, v *types.Var) bool {
 
 // statusChangedBetween reports whether, between from and to, the status of
 // the object is assigned or taken by address (meta.SetStatusCondition(
-// &obj.Status.Conditions, ...)), and no call takes the object itself (a
-// write or a read of it, which makes a base after it right).
+// &obj.Status.Conditions, ...)), and no call takes the object itself or
+// its address (a write or a read of it, which makes a base after it
+// right).
 func (m reads) statusChangedBetween(from, to token.Pos) bool {
 	changed := false
 	for c := range m.usesOf(m.enclosingFunc(), m.obj, from, to) {
@@ -130,6 +131,10 @@ func (m reads) statusChangedBetween(from, to token.Pos) bool {
 		case *ast.CallExpr:
 			if p.Fun != c.Node() {
 				return false // the object itself handed to a call
+			}
+		case *ast.UnaryExpr:
+			if _, arg := c.Parent().Parent().Node().(*ast.CallExpr); p.Op == token.AND && arg {
+				return false // its address: r.Status().Update(ctx, &obj)
 			}
 		case *ast.SelectorExpr:
 			if p.X != c.Node() || p.Sel.Name != "Status" {
