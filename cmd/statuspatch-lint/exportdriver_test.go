@@ -143,7 +143,7 @@ func lintWith(t *testing.T, dir, bin, driver string, args ...string) (stdout, st
 // a time and says so. asModule puts the driver's fact in place of the
 // checker's, after checking the checker said exactly its own.
 const (
-	checkerWriteFact = "Write is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them)"
+	checkerWriteFact = "Write is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them when every caller's write can move)"
 	moduleWriteFact  = "Write is exported and no package of the module calls it: -fix does not change an API only other modules may use"
 )
 

@@ -123,6 +123,9 @@ func exportCallback(m *migration, opts Options, files Files) string {
 		return why
 	}
 	fact := CallbackFact{Param: cb.param, Arg: cb.arg}
+	if askAssumed(m.pass) {
+		return "" // an asked fix's assumption exports nothing (askStacks)
+	}
 	m.pass.ExportObjectFact(cb.fn, &fact)
 	if opts.Members != nil {
 		*opts.Members = append(*opts.Members, GroupMember{

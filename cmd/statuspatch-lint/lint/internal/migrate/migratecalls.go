@@ -21,6 +21,9 @@ type calls struct {
 	pass  *analysis.Pass
 	decls map[*types.Func]*ast.FuncDecl // the package's functions, when built (ExportParamFacts)
 	insp  *inspector.Inspector          // the package's syntax (Files.Inspector)
+	// aloneMoves: an exported helper of another package only the whole
+	// module moves (HelperFact.Alone) is taken as moving (aloneAsked).
+	aloneMoves bool
 }
 
 // cursor is n's place in the package's syntax.

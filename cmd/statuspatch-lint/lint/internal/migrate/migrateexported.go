@@ -117,7 +117,7 @@ func (h *helperMove) exportedWhy(fn *types.Func, name string, p Patcher, module 
 	case !h.isUpdate():
 		fact = name + " is exported and patches: -fix moves an exported helper's callers only for an Update"
 	case !module:
-		fact = name + " is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them)"
+		fact = name + " is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them when every caller's write can move)"
 	default:
 		return ""
 	}
@@ -326,7 +326,7 @@ var patcherVar = regexp.MustCompile(`\b[a-z_][A-Za-z0-9_]*Patcher[0-9]*\b`)
 // life, which passes its patcher.
 func (c *calls) helperWrite(fn *types.Func, arg int) bool {
 	var fact HelperFact
-	return fn != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn.Origin(), &fact) && fact.ObjIndex == arg && !fact.Alone
+	return fn != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn.Origin(), &fact) && fact.ObjIndex == arg && (!fact.Alone || c.aloneMoves)
 }
 
 // aloneHelperWrite is the reason a caller's write stays when argument
@@ -338,7 +338,36 @@ func aloneHelperWrite(pass *analysis.Pass, fn *types.Func, arg int) string {
 	if fn == nil || fn.Pkg() == pass.Pkg || !pass.ImportObjectFact(fn.Origin(), &fact) || fact.ObjIndex != arg || !fact.Alone {
 		return ""
 	}
-	return fmt.Sprintf("its status is written at %s, a write in another package: statuspatch-lint -fix on the whole module moves them together", fact.At)
+	return fmt.Sprintf("its status is written at %s, "+aloneMove+": nothing in this package keeps them apart; statuspatch-lint -fix on the whole module moves them together unless another caller of it keeps its write", fact.At)
+}
+
+// aloneMove is what a caller's reason says of an exported helper of
+// another package whose write only the whole module's driver moves.
+const aloneMove = "a write in another package, which a run on this package alone does not move"
+
+// aloneAsked is fix (fixWrite) of w, and when its reason is an exported
+// helper's of another package that only the whole module moves
+// (aloneHelperWrite), w asked again with that helper taken as moving,
+// as the module's driver takes it: what keeps w then keeps it in the
+// whole module too, and is its reason (at ae27bc6 a package at a time
+// said the module "moves them together" of writes the module kept for
+// their deferred decision, helper T's perpackage-reason-false). Asked
+// so, the answer rests on an assumption and exports nothing (askStacks).
+func aloneAsked(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write, fix func(*analysis.Pass, Files, Options, []*Write, *Write) (*analysis.SuggestedFix, string)) (*analysis.SuggestedFix, string) {
+	f, why := fix(pass, files, opts, ws, w)
+	if f != nil || opts.Module || opts.aloneMoves || !strings.Contains(why, aloneMove) {
+		return f, why
+	}
+	v, _ := askStacks.LoadOrStore(pass, new([]bool))
+	stack := v.(*[]bool)
+	*stack = append(*stack, true)
+	opts.aloneMoves = true
+	f2, why2 := fix(pass, files, opts, ws, w)
+	*stack = (*stack)[:len(*stack)-1]
+	if f2 == nil && why2 != "" {
+		return nil, why2
+	}
+	return f, why
 }
 
 // at is where the helper's write is, file:line, for its callers'

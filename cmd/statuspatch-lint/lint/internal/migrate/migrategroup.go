@@ -18,8 +18,15 @@ import (
 // is not one -fix migrates: the other fixes and the message apply). ws
 // are the package's status writes, w among them. With a fix, the string
 // is what the fix leaves for a hand: a re-read of the object after a
-// moved write that stays a cached Get, and why (migratekept.go).
+// moved write that stays a cached Get, and why (migratekept.go). A
+// reason that a helper of another package only the whole module moves
+// is asked again (aloneAsked, migrateexported.go).
 func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
+	return aloneAsked(pass, files, opts, ws, w, fixWrite)
+}
+
+// fixWrite is Fix, the write asked once.
+func fixWrite(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
 	r := newRecognition(pass, files, opts, ws, w)
 	plan, why := r.recognise(true)
 	if plan == nil {

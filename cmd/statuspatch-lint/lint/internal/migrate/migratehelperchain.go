@@ -74,7 +74,7 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	case token.IsExported(name) && h.call == nil:
 		return stays("%s is exported, in another package than the write: -fix moves an exported function of a chain only in the write's package", name)
 	case token.IsExported(name) && !opts.Module:
-		return stays("%s is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them)", name)
+		return stays("%s is exported and only this package is analyzed: a caller in another package would not be changed (statuspatch-lint -fix on the whole module moves it with them when every caller's write can move)", name)
 	case fd.Recv != nil && h.interfaceHas(name):
 		return stays("an interface of the package has a method %s: calls through it are not seen", name)
 	case slices.Contains(h.chain, fd) || fd == h.decl:

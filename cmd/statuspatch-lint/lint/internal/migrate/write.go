@@ -97,4 +97,6 @@ type Options struct {
 	// interface calls a fix assumes the module's driver checks
 	// (paramsimplsmodule.go): nil, none is assumed.
 	Assumed *[]IfaceCall
+	// aloneMoves: asked again, an alone helper's write moves (aloneAsked).
+	aloneMoves bool
 }

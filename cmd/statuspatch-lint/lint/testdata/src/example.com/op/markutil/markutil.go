@@ -16,7 +16,7 @@ import (
 // MarkReady records that the widget is ready.
 func MarkReady(ctx context.Context, c client.Client, w *v1.Widget) error { // want MarkReady:"why" MarkReady:"helper\\(obj 2, client 1 dropped, WidgetStatusPatcher, alone at markutil\\.go:\\d+\\)"
 	w.Status.Ready = true
-	return c.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of MarkReady: MarkReady is exported and only this package is analyzed: a caller in another package would not be changed \(statuspatch-lint -fix on the whole module moves it with them\); by hand: `
+	return c.Status().Update(ctx, w) // want `\(not moved to the patcher: w is a parameter of MarkReady: MarkReady is exported and only this package is analyzed: a caller in another package would not be changed \(statuspatch-lint -fix on the whole module moves it with them when every caller's write can move\); by hand: `
 }
 
 // MarkSized records the widget's size with a merge patch from the
