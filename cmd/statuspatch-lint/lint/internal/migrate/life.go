@@ -272,12 +272,36 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.rooted(sel.X) && sel.Sel.Name != "DeepCopy" {
 		*ev = changed // a method of it
 	}
+	if fn := kube.CalledFunc(l.si.pass, call); fn != nil && l.readBy(call, fn) {
+		// The object handed to readsObject's, which only read it (an
+		// owner: controllerutil.SetControllerReference(&obj, ...)).
+		for i, a := range call.Args {
+			if (!l.is(a) || !readsObjectArg(fn, i)) && l.event(a) == changed {
+				*ev = changed
+			}
+		}
+		if l.event(call.Fun) == changed {
+			*ev = changed
+		}
+		return false
+	}
 	for _, a := range call.Args {
 		if l.rooted(a) && l.reference(a) {
 			*ev = changed
 		}
 	}
 	return true
+}
+
+// readBy reports whether call, of fn, is given the object (or &obj) as
+// an argument readsObject says fn only reads.
+func (l *life) readBy(call *ast.CallExpr, fn *types.Func) bool {
+	for i, a := range call.Args {
+		if l.is(a) && readsObjectArg(fn, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // isGet reports whether call is c.Get(ctx, key, obj).

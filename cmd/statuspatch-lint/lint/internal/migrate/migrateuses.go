@@ -29,6 +29,16 @@ var readsObject = map[string]map[string]int{
 
 const anyArg = -1
 
+// readsObjectArg reports whether fn is one of readsObject's and its
+// argument i one it reads.
+func readsObjectArg(fn *types.Func, i int) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	at, ok := readsObject[fn.Pkg().Path()][fn.Name()]
+	return ok && (at == i || at == anyArg)
+}
+
 // eventRecorders are the packages of client-go's EventRecorder interfaces
 // (tools/events' is an alias of tools/internal/events' since v0.34).
 var eventRecorders = map[string]bool{
