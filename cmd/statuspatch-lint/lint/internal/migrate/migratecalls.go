@@ -88,14 +88,14 @@ func (c *calls) isClient(e ast.Expr) bool {
 
 // holdsClient reports whether e is a client.Client or embeds one
 // (embedsClient): its Get, Status() and writes are the client's.
-func (c *calls) holdsClient(e ast.Expr) bool {
-	return c.isClient(e) || c.embedsClient(c.pass.TypesInfo.TypeOf(e))
+func holdsClient(c *calls, e ast.Expr) bool {
+	return c.isClient(e) || embedsClient(c, c.pass.TypesInfo.TypeOf(e))
 }
 
 // embedsClient reports whether t embeds a client.Client as its field
 // Client: kubebuilder's reconciler, whose Scheme field hides the
 // client's Scheme method, is no client.Client; its embedded field is.
-func (c *calls) embedsClient(t types.Type) bool {
+func embedsClient(c *calls, t types.Type) bool {
 	if t == nil {
 		return false
 	}

@@ -54,7 +54,7 @@ func itemClient(m *migration) string {
 	if m.isClient(m.client) {
 		return text
 	}
-	if m.embedsClient(m.pass.TypesInfo.TypeOf(m.client)) {
+	if embedsClient(&m.calls, m.pass.TypesInfo.TypeOf(m.client)) {
 		return text + ".Client"
 	}
 	return text

@@ -82,7 +82,7 @@ func (m reads) decodesInto(call *ast.CallExpr, olds *aliases) bool {
 // decodeVerb is the client write verb of call: Update, Patch, Create (or
 // another of clientWrite's), "" when it is none.
 func decodeVerb(m reads, call *ast.CallExpr) string {
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Create" && m.holdsClient(sel.X) {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Create" && holdsClient(&m.calls, sel.X) {
 		return "Create"
 	}
 	return m.clientWrite(call)

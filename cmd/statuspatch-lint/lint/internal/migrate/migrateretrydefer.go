@@ -303,7 +303,7 @@ func settles(r retries, call *ast.CallExpr) bool {
 		verb = ""
 	}
 	if verb == "" && isStatusWrite(call) {
-		if recv, ok := statusReceiver(call); ok && r.holdsClient(recv) {
+		if recv, ok := statusReceiver(call); ok && holdsClient(&r.calls, recv) {
 			verb = "status"
 		}
 	}

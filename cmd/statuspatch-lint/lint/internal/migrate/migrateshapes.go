@@ -289,7 +289,7 @@ func (r *recognition) finish() *migration {
 	}
 	m.clientText = types.ExprString(m.client)
 	if !m.isClient(m.client) {
-		if !m.embedsClient(r.pass.TypesInfo.TypeOf(m.client)) {
+		if !embedsClient(&m.calls, r.pass.TypesInfo.TypeOf(m.client)) {
 			return r.stay(fmt.Sprintf("%s is not a client.Client to make the patcher with", m.clientText))
 		}
 		m.clientText += ".Client" // kubebuilder's reconciler (embedsClient)
