@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"go/build"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,7 +32,9 @@ func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []st
 // (suitePaths) from envtest to testenv.StartServer, where they need only
 // CRDs: not when PROJECT has webhooks (kubebuilder's webhook suites need
 // envtest's WebhookInstallOptions), and only a suite of the shape
-// kubebuilder v4 scaffolds (suiteEdit). onTestenv reports whether, after
+// kubebuilder v4 scaffolds (suiteEdit), and not when the code make test
+// compiles uses built-in kinds (p.builtins), which the in-process server
+// does not serve: envtest's kube-apiserver does, as the project had it. onTestenv reports whether, after
 // the edits, no test of the project needs envtest's binaries: then make
 // test need not build them (testTargetEdit). notes say what stays, and why.
 func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onTestenv bool, err error) {
@@ -59,6 +62,11 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 			onTestenv = false
 			continue
 		}
+		if len(p.builtins) > 0 {
+			say("%s stays on envtest: the code make test compiles uses built-in kinds, which testenv's in-process server does not serve (it serves the CRDs only): %s; so make test keeps building envtest's binaries, and the suite runs on the full API as before (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinList(p.builtins))
+			onTestenv = false
+			continue
+		}
 		newText, why := suiteEdit(filepath.Join(dir, filepath.FromSlash(path)), text)
 		if why != "" {
 			say("%s stays on envtest, as it is not the suite kubebuilder v4 scaffolds: %s; so make test keeps building envtest's binaries (docs/kubebuilder.md#tests-suite_testgo-and-kubebuilder_assets)", path, why)
@@ -82,7 +90,7 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 }
 
 // envtestUsers are the project's Go test files, but the suites, that
-// import envtest.
+// import envtest, of those go test compiles (build constraints hold).
 func envtestUsers(dir string, suites []string) ([]string, error) {
 	var users []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -98,6 +106,9 @@ func envtestUsers(dir string, suites []string) ([]string, error) {
 		}
 		if !strings.HasSuffix(name, "_test.go") {
 			return nil
+		}
+		if ok, err := build.Default.MatchFile(filepath.Dir(path), name); err != nil || !ok {
+			return err // go test does not compile it (a build tag make test never sets)
 		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil || slices.Contains(suites, filepath.ToSlash(rel)) {
