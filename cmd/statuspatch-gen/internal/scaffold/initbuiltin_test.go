@@ -3,6 +3,7 @@ package scaffold
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -85,5 +86,29 @@ func TestBuiltinKindUsesCompiledOnly(t *testing.T) {
 	uses, err = builtinKindUses(dir)
 	if err != nil || len(uses) != 1 || uses[0].pos != "p/p_test.go:5" {
 		t.Fatalf("a test file go test compiles: %v, %v", uses, err)
+	}
+}
+
+// TestInitSaysSuiteNeedsFullAPI: a suite an earlier init moved onto the
+// in-process server (v4.15-crd-only's, after), in a project whose
+// reconciler then came to own ConfigMaps (v4.15-owns-configmaps'): init
+// does not edit it, and says what to change, naming the calls.
+func TestInitSaysSuiteNeedsFullAPI(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "v4.15-crd-only", "after"), dir, nil)
+	ctrl := filepath.Join("internal", "controller", "order_controller.go")
+	copyTree(t, filepath.Join("testdata", "init", "v4.15-owns-configmaps", "after", ctrl), filepath.Join(dir, ctrl), nil)
+	edits, notes, err := planInit(dir, "v0.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edits {
+		if e.path == "internal/controller/suite_test.go" {
+			t.Errorf("init edits the suite on testenv:\n%s", e.new)
+		}
+	}
+	want := "statuspatch-gen init: internal/controller/suite_test.go starts testenv's in-process server, which serves the CRDs only, but the code make test compiles uses built-in kinds: internal/controller/order_controller.go:45: Create of a corev1.ConfigMap (k8s.io/api/core/v1);"
+	if !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) && strings.Contains(n, "add testenv.WithFullAPI()") }) {
+		t.Errorf("init does not say the suite needs the full API; notes:\n%s", strings.Join(notes, "\n"))
 	}
 }

@@ -55,7 +55,11 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 			return nil, nil, false, err
 		}
 		if !strings.Contains(text, `"`+envtestPkg+`"`) {
-			continue // on testenv already (an earlier init), or the user's own
+			// on testenv already (an earlier init), or the user's own
+			if len(p.builtins) > 0 && strings.Contains(text, "testenv.StartServer(") && !strings.Contains(text, "WithFullAPI") {
+				say("%s starts testenv's in-process server, which serves the CRDs only, but the code make test compiles uses built-in kinds: %s; add testenv.WithFullAPI() to its StartServer, or put envtest back, and have make test export KUBEBUILDER_ASSETS (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinList(p.builtins))
+			}
+			continue
 		}
 		if len(hooks) > 0 {
 			say("%s stays on envtest: PROJECT has webhooks (%s), and kubebuilder's webhook suites need envtest's kube-apiserver (WebhookInstallOptions), so make test keeps building envtest's binaries (docs/kubebuilder.md#tests-suite_testgo-and-kubebuilder_assets)", path, strings.Join(hooks, ", "))
