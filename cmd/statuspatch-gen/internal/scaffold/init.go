@@ -217,9 +217,6 @@ func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	if proj.builtins, err = builtinKindUses(dir); err != nil {
-		return nil, nil, err
-	}
 	var edits []fileEdit
 	var notes []string
 	golangci := false

@@ -108,7 +108,9 @@ func TestInitSaysSuiteNeedsFullAPI(t *testing.T) {
 		}
 	}
 	want := "statuspatch-gen init: internal/controller/suite_test.go starts testenv's in-process server, which serves the CRDs only, but the code make test compiles uses built-in kinds: internal/controller/order_controller.go:45: Create of a corev1.ConfigMap (k8s.io/api/core/v1);"
-	if !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) && strings.Contains(n, "add testenv.WithFullAPI()") }) {
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.HasPrefix(n, want) && strings.Contains(n, "add testenv.WithFullAPI()")
+	}) {
 		t.Errorf("init does not say the suite needs the full API; notes:\n%s", strings.Join(notes, "\n"))
 	}
 }

@@ -13,8 +13,14 @@ import (
 
 // planTestServer plans the suites' move to testenv (planSuites) and, when
 // no test needs envtest's binaries then, make test's (testTargetEdit) in
-// makefile, the Makefile after editMakefile, which it returns.
+// makefile, the Makefile after editMakefile, which it returns. It first
+// finds the calls on built-in kinds (p.builtins), which keep the suites
+// on envtest and the starter test on the full API.
 func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []string, string, error) {
+	var err error
+	if p.builtins, err = builtinKindUses(dir); err != nil {
+		return nil, nil, "", err
+	}
 	edits, notes, onTestenv, err := planSuites(dir, p)
 	if err != nil || !onTestenv || !strings.Contains(makefile, "STATUSPATCH_ENVTEST_USE") {
 		// (a Makefile whose setup-envtest lines init left as they are
