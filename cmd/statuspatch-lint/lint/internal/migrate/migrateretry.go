@@ -86,12 +86,8 @@ func planRetryOnce(m *migration) (string, string) {
 	r.plan = r.block()
 	exitWhy := ""
 	if r.plan != nil {
-		if exitWhy = r.exitChanged(r.plan); exitWhy != "" {
-			r.plan = nil // an exit after a change (migrateretryexit.go)
-		} else if exitWhy = headWhy(r, r.plan); exitWhy != "" {
-			r.plan = nil // a status read left before it (migrateretryhead.go)
-		} else if exitWhy = outerWhy(r, r.plan); exitWhy != "" {
-			r.plan = nil // it sets what outlives it (migrateretryouter.go)
+		if exitWhy = planChecks(r, r.plan); exitWhy != "" {
+			r.plan = nil
 		}
 	}
 	onceWhy := ""
@@ -118,6 +114,20 @@ func planRetryOnce(m *migration) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// planChecks says why the decision p found by block may still not move:
+// an exit after a change (migrateretryexit.go), a status read left
+// before it (migrateretryhead.go), what it sets outliving it
+// (migrateretryouter.go), a status read after a failed write
+// (migrateretryfail.go); "" when none.
+func planChecks(r retries, p *retryPlan) string {
+	for _, check := range []func(retries, *retryPlan) string{retries.exitChanged, headWhy, outerWhy, failedReadWhy} {
+		if why := check(r, p); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // block finds the write's decision: the statements right before the

@@ -99,10 +99,8 @@ func lifeMark(r retries, s ast.Stmt) bool {
 // is used after it.
 func planWhy(r retries, decision []ast.Stmt) string {
 	if p := r.block(); p != nil {
-		for _, w := range []string{r.exitChanged(p), headWhy(r, p), outerWhy(r, p)} {
-			if w != "" {
-				return w
-			}
+		if why := planChecks(r, p); why != "" {
+			return why
 		}
 	}
 	from, to := decision[0].Pos(), decision[len(decision)-1].End()
