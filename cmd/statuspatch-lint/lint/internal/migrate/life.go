@@ -237,7 +237,7 @@ func (l *life) event(n ast.Node) event {
 func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.via != nil && (sel.Sel.Name == "Flush" || sel.Sel.Name == "Retry") && !l.viaReassigned() {
 		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && l.si.pass.TypesInfo.Uses[id] == l.via {
-			*ev = renewed
+			*ev = l.writeEvent(call, sel.Sel.Name == "Retry") // lifestored.go
 			return false
 		}
 	}
@@ -253,7 +253,7 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 		}
 		return false
 	case len(call.Args) >= 2 && isStatusWrite(call) && l.is(call.Args[1]):
-		*ev = renewed
+		*ev = l.writeEvent(call, false)
 		return false
 	}
 	if fn := kube.CalledFunc(l.si.pass, call); fn != nil {

@@ -236,9 +236,16 @@ func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 // freshAt reports whether the object at n is what the patcher made at
 // the migration's anchor holds (life.freshAt).
 func (r retries) freshAt(n ast.Node) bool {
+	fresh, _ := staleAt(r, n)
+	return fresh
+}
+
+// staleAt is freshAt, and where a path to n last changed the object
+// when it is not fresh there (nil when none: it was not read).
+func staleAt(r retries, n ast.Node) (bool, ast.Node) {
 	l := newLife(&r.site, r.obj)
 	if l == nil {
-		return false
+		return false, nil
 	}
 	l.made, l.via = r.anchor, r.via
 	if d := checkedDefinition(r.reads(), r.anchor); d != nil && r.get == nil {
@@ -247,7 +254,10 @@ func (r retries) freshAt(n ast.Node) bool {
 	if s, ok := n.(ast.Stmt); ok {
 		n = cfgNode(s) // an if's init or condition: the graph's node
 	}
-	return l.freshAt(n)
+	if l.freshAt(n) {
+		return true, nil
+	}
+	return false, l.changedAt
 }
 
 // movable reports whether s may run inside Retry's mutate, maybe more

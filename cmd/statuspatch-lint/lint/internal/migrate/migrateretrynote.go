@@ -113,7 +113,10 @@ func planWhy(r retries, decision []ast.Stmt) string {
 	if r.capturesStatus(&retryPlan{stmts: decision, write: r.enclosingStmt()}) {
 		return fmt.Sprintf("it uses a value taken from %s's status before it, which Retry's function would write again after a conflict", r.obj.Name())
 	}
-	if !r.freshAt(decision[0]) {
+	if fresh, at := staleAt(r, decision[0]); !fresh {
+		if why := unstoredWhy(r, at); why != "" {
+			return why
+		}
 		return fmt.Sprintf("%s at %s is not what the patcher made at %s holds (Retry would refuse the changes before it as pending)", r.obj.Name(), r.where(from), r.where(r.anchor.Pos()))
 	}
 	return fmt.Sprintf("the statements at %s cannot run again inside it", r.where(from))
