@@ -35,6 +35,10 @@ type life struct {
 	// refetched: re-Gets of the object -fix makes Fetches into the
 	// patcher (liferefetch.go): each renews it as its making does.
 	refetched []*ast.CallExpr
+	// callee, when set, is the module's summary of what a call does to
+	// the argument it is given: ok when at most the status changes
+	// (checkCallee), else why not (lifeaddr.go).
+	callee func(call *ast.CallExpr, arg ast.Expr) (ok bool, why string)
 }
 
 // An event is what one node of the graph does to the object.
