@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 )
@@ -21,11 +20,13 @@ import (
 type retryPlan struct {
 	stmts []ast.Stmt  // the decision, in one statement list, right before the write's statement
 	write ast.Stmt    // the write's statement
-	guard *ast.IfStmt // an if whose body is the decision and the write: its condition decides too
-	// nested: the write assigns its error to a variable of the function
-	// (if err = write; ...), which a false condition must leave as it
-	// was: the if stays around the Retry, and mutate checks it again.
-	nested bool
+	// guard: an if whose body is the decision and the write: its
+	// condition decides too. It stays around the Retry, and mutate checks
+	// it again on the object it is given: a false condition runs no
+	// Retry, which, even when mutate changes nothing, counts an attempt
+	// and refuses a read it knows is stale (ErrStaleCache, or a re-read
+	// through the API reader): things the handwritten code never did.
+	guard *ast.IfStmt
 	once   []onceCall // calls the decision makes once across attempts (migrateretryonce.go)
 	// detached: the decision is not right before the write (a deferred
 	// write's, migrateretrydefer.go): its lines go, the write's stay.
@@ -171,10 +172,6 @@ func (r retries) block() *retryPlan {
 	p := &retryPlan{stmts: list[from:at], write: write}
 	if g := r.guard(list, from, at); g != nil {
 		p.guard = g
-		if w, ok := write.(*ast.IfStmt); ok {
-			as, _ := w.Init.(*ast.AssignStmt)
-			p.nested = as == nil || as.Tok != token.DEFINE
-		}
 	}
 	if !r.scoped(p) || r.capturesStatus(p) {
 		return nil
@@ -203,7 +200,7 @@ func writeList(r retries) (ast.Stmt, []ast.Stmt, int) {
 // that handles its error alone (if err := write; err != nil {...}, or
 // the call alone), a condition that may run again, and the object what
 // the patcher holds at the if. Then the condition is decided again on a
-// conflict too, and a false one makes Retry a Flush with nothing to send.
+// conflict too, in mutate, and a false one runs no Retry (the if stays).
 func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 	if at != len(list)-1 || from > 1 || from == 1 && list[0] != r.late {
 		return nil
