@@ -81,9 +81,12 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 
 // lifeMark reports whether s is where the patcher holds the object as
 // read or written: the anchor, the Get and its check, a late base, a
-// statement the fix drops, a re-read made a Fetch, a locked write.
+// statement the fix drops, a re-read made a Fetch, a locked write, or an
+// early exit returning one (`if ... { return p.Flush(ctx) }`): on the
+// write's path that exit did not run, and it is no part of the decision,
+// whose note names the decision's own reason.
 func lifeMark(r retries, s ast.Stmt) bool {
-	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) || lockedWrite(r, s) {
+	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) || lockedWrite(r, s) || writingExit(r, s) {
 		return true
 	}
 	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
@@ -120,4 +123,15 @@ func planWhy(r retries, decision []ast.Stmt) string {
 		return fmt.Sprintf("%s at %s is not what the patcher made at %s holds (Retry would refuse the changes before it as pending)", r.obj.Name(), r.where(from), r.where(r.anchor.Pos()))
 	}
 	return fmt.Sprintf("the statements at %s cannot run again inside it", r.where(from))
+}
+
+// writingExit reports whether s is an if, with no else, whose body ends
+// in a return of a locked write of the object (lockedWrite).
+func writingExit(r retries, s ast.Stmt) bool {
+	is, ok := s.(*ast.IfStmt)
+	if !ok || is.Else != nil || len(is.Body.List) == 0 {
+		return false
+	}
+	ret, ok := is.Body.List[len(is.Body.List)-1].(*ast.ReturnStmt)
+	return ok && slices.ContainsFunc(ret.Results, func(e ast.Expr) bool { return lockedWrite(r, &ast.ExprStmt{X: e}) })
 }
