@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -91,10 +93,32 @@ func (p *Patcher[T]) flush(ctx context.Context) (flushResult, error) {
 	if undo != nil && res != resultApplied {
 		undo()
 	}
-	if len(problems) > 0 && apierrors.IsInvalid(err) {
-		err = &InvalidConditionError{Object: p.id(), Problems: problems, Server: err}
+	if named := refusedOf(problems, err); len(named) > 0 {
+		err = &InvalidConditionError{Object: p.id(), Problems: named, Server: err}
 	}
 	return res, err
+}
+
+// refusedOf is the guard's problems whose path the server's 422 names
+// among its causes: a 422 for another field (a phase outside its enum)
+// is the server's alone, its condition stored by a CRD without the
+// condition schema.
+func refusedOf(problems []string, err error) []string {
+	var st apierrors.APIStatus
+	if len(problems) == 0 || !apierrors.IsInvalid(err) || !errors.As(err, &st) || st.Status().Details == nil {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, c := range st.Status().Details.Causes {
+		named[c.Field] = true
+	}
+	var out []string
+	for _, pr := range problems {
+		if path, _, _ := strings.Cut(pr, ": "); named[path] {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
 
 // sendWrite makes the write of the status in memory, cur, carrying token,

@@ -17,8 +17,9 @@ import (
 
 // The condition guard (docs/patcher.md, "Invalid conditions"). A status is
 // written in one PATCH, so one condition the server refuses fails the whole
-// write with a 422. Before sending, Flush checks the conditions it is about
-// to write against the schema controller-gen emits for metav1.Condition in
+// write with a 422. Flush checks the conditions it is about to write
+// (and explains the server's 422 with what it finds; the server decides)
+// against the schema controller-gen emits for metav1.Condition in
 // every CRD (testenv/internal/testapi/crd, examples/config/crd), rule for
 // rule, and nothing stricter:
 //

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -11,6 +13,8 @@ import (
 
 	v1 "github.com/statuspatch/statuspatch/internal/testapi/v1"
 	"github.com/statuspatch/statuspatch/patcher"
+	"github.com/statuspatch/statuspatch/testenv"
+	"github.com/statuspatch/statuspatch/testenv/internal/testapi"
 )
 
 // Issue 80 (kueue's TestUpdateCqStatusIfChanged after -fix): the guard's
@@ -61,5 +65,59 @@ func TestGuardLetsTheServerDecide(t *testing.T) {
 	}
 	if m := got.Status.Conditions[0].Message; m != "all flavors are found" {
 		t.Fatalf("stored message %q, want the Flush's", m)
+	}
+}
+
+// Reviewer R1's case: a CRD without the condition schema (handwritten, or
+// older than the code) and with an enum on phase. It stores a condition
+// without lastTransitionTime, and Flush does too; a 422 for the phase
+// alone is the server's, not blamed on the condition.
+func TestGuardNamesOnlyWhatTheServerRefused(t *testing.T) {
+	crds := testapi.CRDs()
+	for _, c := range crds {
+		if c.Spec.Names.Kind != "Widget" {
+			continue
+		}
+		st := c.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"]
+		yes := true
+		st.Properties["conditions"] = apiextensionsv1.JSONSchemaProps{Type: "array",
+			Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{Type: "object", XPreserveUnknownFields: &yes}}}
+		ph := st.Properties["phase"]
+		ph.Enum = []apiextensionsv1.JSON{{Raw: []byte(`"Running"`)}, {Raw: []byte(`"Done"`)}}
+		st.Properties["phase"] = ph
+		c.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["status"] = st
+	}
+	s := runtime.NewScheme()
+	if err := v1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	e, stop, err := testenv.StartServer(ctx, testenv.WithCRDs(crds...), testenv.WithScheme(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	key := client.ObjectKey{Namespace: "default", Name: "misattr"}
+	if err := e.Client.Create(ctx, &v1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "misattr"}}); err != nil {
+		t.Fatal(err)
+	}
+	// 1: this server stores a condition without lastTransitionTime.
+	p, err := patcher.Fetch(ctx, e.Client, key, &v1.Widget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Object().Status.Conditions = []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Fine"}}
+	if err := p.Flush(ctx); err != nil {
+		t.Fatalf("Flush of a condition without lastTransitionTime = %v: this server's CRD has no condition schema and stores it", err)
+	}
+	// 2: another one, and a phase outside the enum.
+	p, err = patcher.Fetch(ctx, e.Client, key, &v1.Widget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Object().Status.Conditions = append(p.Object().Status.Conditions, metav1.Condition{Type: "Other", Status: metav1.ConditionTrue, Reason: "Fine"})
+	p.Object().Status.Phase = "Bogus"
+	err = p.Flush(ctx)
+	if !apierrors.IsInvalid(err) || errors.Is(err, patcher.ErrInvalidCondition) {
+		t.Fatalf("Flush = %v; want the server's 422 for the phase alone, not ErrInvalidCondition (the server stores such conditions)", err)
 	}
 }

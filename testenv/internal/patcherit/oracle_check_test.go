@@ -23,7 +23,7 @@ const (
 	verdictNil verdict = iota
 	verdictConflict
 	verdictUnknown
-	verdictNothingSent // an error the docs say sends nothing
+	verdictNothingSent // an error the docs say stores nothing (sent or not)
 	verdictOther
 )
 

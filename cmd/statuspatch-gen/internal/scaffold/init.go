@@ -290,7 +290,7 @@ func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	if note != "" {
+	if path == "" && note != "" {
 		notes = append(notes, note)
 	}
 	if path != "" {
@@ -298,6 +298,9 @@ func planLayout(dir, version string, fl layoutFlags) ([]fileEdit, []string, erro
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			add(path, "", content)
+			if note != "" {
+				notes = append(notes, note)
+			}
 		case err != nil:
 			return nil, nil, err
 		default:

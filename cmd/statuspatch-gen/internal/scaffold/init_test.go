@@ -29,7 +29,15 @@ var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
 // setup-envtest binary is named after its version, and no reconciler
 // source, so no starter test; v4.15-token: v4.15-no-webhooks' Makefile and
 // suite with two kinds, Ledger's status with a write token and Widget's
-// without, which init names and leaves as they are): -dry-run prints
+// without, which init names and leaves as they are; v4.15-owns-configmaps:
+// v4.15-no-webhooks' Makefile and suite, a reconciler that creates, lists
+// and Owns ConfigMaps, so the suite stays on envtest, make test keeps
+// building its binaries and the starter test asks testenv.WithFullAPI();
+// v4.15-crd-only: the same project whose reconciler uses its own kind
+// only (an event type, a core/v1 field and an RBAC marker for Events are
+// no calls on a built-in kind) and a harness behind a build tag that
+// imports envtest and creates ConfigMaps, which make test never compiles,
+// so the suite moves to testenv and make test builds no binaries): -dry-run prints
 // testdata/init/<case>/dry-run.diff and writes nothing; init then makes the
 // tree testdata/init/<case>/after; a second run changes nothing.
 // -update rewrites after/ and dry-run.diff.

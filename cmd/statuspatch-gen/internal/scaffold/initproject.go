@@ -33,6 +33,10 @@ type kbProject struct {
 	Resources  []kbResource    `json:"resources"`
 
 	layout projectLayout
+	// builtins are the calls on objects of built-in kinds in the code
+	// make test compiles (builtinKindUses): the suites stay on envtest,
+	// and the starter test asks for the full API.
+	builtins []builtinUse
 }
 
 type kbResource struct {
@@ -169,10 +173,15 @@ type starterKind struct {
 	// HasStatus: the kind's type (in the API package's folder, found from
 	// PROJECT's repo and path) has a Status field, which the test compares.
 	HasStatus bool
+	// FullAPI: the code make test compiles uses built-in kinds (Builtin,
+	// the first use), so the test starts testenv.WithFullAPI().
+	FullAPI bool
+	Builtin string
 }
 
 // starterTest returns the starter test's path and text for the project's
-// first kind with a controller, or a note saying why there is none.
+// first kind with a controller, or a note saying why there is none; with
+// both, the note says the test asks for the full API, and why.
 func starterTest(dir string, p *kbProject) (rel, content, note string, err error) {
 	var r *kbResource
 	for i := range p.Resources {
@@ -218,11 +227,18 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 	if r.API.Namespaced {
 		k.Namespace = "default"
 	}
+	if len(p.builtins) > 0 {
+		k.FullAPI, k.Builtin = true, p.builtins[0].String()
+	}
 	var b strings.Builder
 	if err := starterTemplate.Execute(&b, k); err != nil {
 		return "", "", "", fmt.Errorf("statuspatch-gen init: starter test for %s: %w", r.Kind, err)
 	}
-	return path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go"), b.String(), "", nil
+	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
+	if k.FullAPI {
+		note = fmt.Sprintf("statuspatch-gen init: %s: the starter test starts testenv.WithFullAPI() (kube-apiserver, from KUBEBUILDER_ASSETS as make test exports it or from testenv-assets' cache, on an in-process etcd), as the code uses built-in kinds: %s", rel, builtinList(p.builtins))
+	}
+	return rel, b.String(), note, nil
 }
 
 // reconcilerFields parses the non-test Go files of dir and returns their

@@ -13,8 +13,17 @@ var starterTemplate = template.Must(template.New("starter").Parse(`package {{.Pa
 
 // Written by statuspatch-gen init as a starting point; it is yours to edit
 // (init does not write it again). It runs the reconciler against a real API
-// server (testenv: in-process, or envtest's binaries when make test exports
-// KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then reads the
+{{- if .FullAPI}}
+// server with the built-in kinds, which the code make test compiles uses
+// ({{.Builtin}}):
+// testenv.WithFullAPI(), kube-apiserver (from KUBEBUILDER_ASSETS, which make
+// test exports, or testenv-assets' cache) on an in-process etcd, with the
+// CRDs make manifests writes, then reads the
+{{- else}}
+// server (testenv: in-process, serving the CRDs only, or envtest's binaries
+// when KUBEBUILDER_ASSETS is set) with the CRDs make manifests writes, then
+// reads the
+{{- end}}
 // object back from the server{{if .HasStatus}}: each status field the reconciler
 // changed on the {{.Kind}} it read must hold what the server stores, so a
 // status set but never written (a Flush or Status().Update missing, or a
@@ -57,9 +66,18 @@ import (
 	{{.Alias}} "{{.ImportPath}}"
 )
 
-// startStarter{{.Kind}} starts the API server with the built-in kinds (a
-// reconciler reads and creates Deployments...), then the project's, as
+{{if .FullAPI -}}
+// startStarter{{.Kind}} starts kube-apiserver (testenv.WithFullAPI: it serves
+// the built-in kinds the code uses, Deployments, ConfigMaps..., and the
+// project's CRDs), with a scheme of the client-go kinds and the project's, as
 // cmd/main.go registers them, and creates a {{.Kind}} named name.
+{{- else -}}
+// startStarter{{.Kind}} starts testenv's in-process API server with the
+// project's CRDs (no built-in kinds: a reconciler that reads or creates
+// Deployments, ConfigMaps... needs testenv.WithFullAPI()), with a scheme of
+// the client-go kinds and the project's, as cmd/main.go registers them, and
+// creates a {{.Kind}} named name.
+{{- end}}
 func startStarter{{.Kind}}(t *testing.T, name string) (*testenv.Env, {{if .HasScheme}}*runtime.Scheme, {{end}}*{{.Alias}}.{{.Kind}}) {
 	t.Helper()
 	scheme := runtime.NewScheme()
@@ -69,7 +87,7 @@ func startStarter{{.Kind}}(t *testing.T, name string) (*testenv.Env, {{if .HasSc
 	if err := {{.Alias}}.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	env := testenv.Start(t, testenv.WithCRDDirectory("{{.CRDDir}}"), testenv.WithScheme(scheme))
+	env := testenv.Start(t, {{if .FullAPI}}testenv.WithFullAPI(), {{end}}testenv.WithCRDDirectory("{{.CRDDir}}"), testenv.WithScheme(scheme))
 	return env, {{if .HasScheme}}scheme, {{end}}createStarter{{.Kind}}(t, env, name)
 }
 

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"go/build"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,8 +13,14 @@ import (
 
 // planTestServer plans the suites' move to testenv (planSuites) and, when
 // no test needs envtest's binaries then, make test's (testTargetEdit) in
-// makefile, the Makefile after editMakefile, which it returns.
+// makefile, the Makefile after editMakefile, which it returns. It first
+// finds the calls on built-in kinds (p.builtins), which keep the suites
+// on envtest and the starter test on the full API.
 func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []string, string, error) {
+	var err error
+	if p.builtins, err = builtinKindUses(dir); err != nil {
+		return nil, nil, "", err
+	}
 	edits, notes, onTestenv, err := planSuites(dir, p)
 	if err != nil || !onTestenv || !strings.Contains(makefile, "STATUSPATCH_ENVTEST_USE") {
 		// (a Makefile whose setup-envtest lines init left as they are
@@ -31,7 +38,9 @@ func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []st
 // (suitePaths) from envtest to testenv.StartServer, where they need only
 // CRDs: not when PROJECT has webhooks (kubebuilder's webhook suites need
 // envtest's WebhookInstallOptions), and only a suite of the shape
-// kubebuilder v4 scaffolds (suiteEdit). onTestenv reports whether, after
+// kubebuilder v4 scaffolds (suiteEdit), and not when the code make test
+// compiles uses built-in kinds (p.builtins), which the in-process server
+// does not serve: envtest's kube-apiserver does, as the project had it. onTestenv reports whether, after
 // the edits, no test of the project needs envtest's binaries: then make
 // test need not build them (testTargetEdit). notes say what stays, and why.
 func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onTestenv bool, err error) {
@@ -52,10 +61,19 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 			return nil, nil, false, err
 		}
 		if !strings.Contains(text, `"`+envtestPkg+`"`) {
-			continue // on testenv already (an earlier init), or the user's own
+			// on testenv already (an earlier init), or the user's own
+			if len(p.builtins) > 0 && strings.Contains(text, "testenv.StartServer(") && !strings.Contains(text, "WithFullAPI") {
+				say("%s starts testenv's in-process server, which serves the CRDs only, but the code make test compiles uses built-in kinds: %s; add testenv.WithFullAPI() to its StartServer, or put envtest back, and have make test export KUBEBUILDER_ASSETS (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinList(p.builtins))
+			}
+			continue
 		}
 		if len(hooks) > 0 {
 			say("%s stays on envtest: PROJECT has webhooks (%s), and kubebuilder's webhook suites need envtest's kube-apiserver (WebhookInstallOptions), so make test keeps building envtest's binaries (docs/kubebuilder.md#tests-suite_testgo-and-kubebuilder_assets)", path, strings.Join(hooks, ", "))
+			onTestenv = false
+			continue
+		}
+		if len(p.builtins) > 0 {
+			say("%s stays on envtest: the code make test compiles uses built-in kinds, which testenv's in-process server does not serve (it serves the CRDs only): %s; so make test keeps building envtest's binaries, and the suite runs on the full API as before (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinList(p.builtins))
 			onTestenv = false
 			continue
 		}
@@ -82,7 +100,7 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 }
 
 // envtestUsers are the project's Go test files, but the suites, that
-// import envtest.
+// import envtest, of those go test compiles (build constraints hold).
 func envtestUsers(dir string, suites []string) ([]string, error) {
 	var users []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -98,6 +116,9 @@ func envtestUsers(dir string, suites []string) ([]string, error) {
 		}
 		if !strings.HasSuffix(name, "_test.go") {
 			return nil
+		}
+		if ok, err := build.Default.MatchFile(filepath.Dir(path), name); err != nil || !ok {
+			return err // go test does not compile it (a build tag make test never sets)
 		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil || slices.Contains(suites, filepath.ToSlash(rel)) {

@@ -30,6 +30,8 @@ func WithCRDDirectory(string) Option { return func(s *runtime.Scheme) *runtime.S
 
 func WithScheme(s *runtime.Scheme) Option { return func(*runtime.Scheme) *runtime.Scheme { return s } }
 
+func WithFullAPI() Option { return func(s *runtime.Scheme) *runtime.Scheme { return s } }
+
 func Start(t testing.TB, opts ...Option) *Env {
 	var s *runtime.Scheme
 	for _, o := range opts {
@@ -121,7 +123,8 @@ var starterReconcilers = []struct {
 // what the reconciler left and what the server stores; and its
 // TestWidgetDecidesOnce (two reconciles of one object at once, a barrier
 // after their first read) fails on a blind patch and passes on the same
-// patch under the optimistic lock. testenv is stood in
+// patch under the optimistic lock; for a reconciler that reads a
+// ConfigMap it asks testenv.WithFullAPI() and passes. testenv is stood in
 // by controller-runtime's fake client (starterTestdataStub); the golden
 // module's go.mod and go.sum (generator/testdata) pin the rest.
 func TestStarterTestCatchesUnsentStatus(t *testing.T) {
@@ -171,12 +174,18 @@ resources:
 	if err != nil {
 		t.Fatal(err)
 	}
+	if proj.builtins, err = builtinKindUses(dir); err != nil || len(proj.builtins) > 0 {
+		t.Fatalf("built-in kinds in a reconciler of its own kind only: %v, %v", proj.builtins, err)
+	}
 	rel, content, note, err := starterTest(dir, proj)
 	if err != nil || rel == "" {
 		t.Fatalf("no starter test: %q, %v", note, err)
 	}
 	if !strings.Contains(content, "reads.changed()") {
 		t.Fatalf("the starter test for a kind with a Status field does not compare the status:\n%s", content)
+	}
+	if strings.Contains(content, "testenv.Start(t, testenv.WithFullAPI()") {
+		t.Fatalf("the starter test of a reconciler of its own kind only asks for the full API:\n%s", content)
 	}
 	writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
 	vetModernize(t, dir, "./internal/controller/")
@@ -202,6 +211,35 @@ resources:
 			}
 		})
 	}
+
+	// A reconciler that reads a ConfigMap: the starter test asks for the
+	// full API (testenv.WithFullAPI, here the stub's), says why, compiles
+	// and passes.
+	t.Run("uses a built-in kind", func(t *testing.T) {
+		writeFile(t, ctrlFile, reconciler(`cm := &corev1.ConfigMap{}
+	if err := r.Client.Get(ctx, req.NamespacedName, cm); client.IgnoreNotFound(err) != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Phase = "Ready"
+	return ctrl.Result{}, r.Client.Status().Update(ctx, w)`))
+		if proj.builtins, err = builtinKindUses(dir); err != nil || len(proj.builtins) != 1 {
+			t.Fatalf("built-in kinds: %v, %v", proj.builtins, err)
+		}
+		rel, content, note, err := starterTest(dir, proj)
+		if err != nil || rel == "" {
+			t.Fatalf("no starter test: %q, %v", note, err)
+		}
+		if !strings.Contains(content, "testenv.Start(t, testenv.WithFullAPI(), ") || !strings.Contains(note, "internal/controller/widget_controller.go:") {
+			t.Fatalf("the starter test does not ask for the full API, or init does not say why (%q):\n%s", note, content)
+		}
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(rel)), content)
+		cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-run", "^TestWidget(ReconcilerOnTestenv|DecidesOnce)$", "./internal/controller/")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("the starter test failed: %v\n%s", err, out)
+		}
+	})
 }
 
 // reconcilerSource is a kubebuilder reconciler of Widget whose Reconcile
@@ -213,6 +251,7 @@ import (
 	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -221,10 +260,12 @@ import (
 	plainv1 "example.com/goldens/api/v1"
 )
 
-// The bodies below that use neither.
+// The bodies below that use none of them (a declaration of a built-in
+// kind, no call on one).
 var (
 	_ = fmt.Errorf
 	_ = kerrors.NewAggregate
+	_ corev1.ConfigMap
 )
 
 type WidgetReconciler struct {

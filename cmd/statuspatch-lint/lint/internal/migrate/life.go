@@ -35,6 +35,10 @@ type life struct {
 	// refetched: re-Gets of the object -fix makes Fetches into the
 	// patcher (liferefetch.go): each renews it as its making does.
 	refetched []*ast.CallExpr
+	// callee, when set, is the module's summary of what a call does to
+	// the argument it is given: ok when at most the status changes
+	// (checkCallee), else why not (lifeaddr.go).
+	callee func(call *ast.CallExpr, arg ast.Expr) (ok bool, why string)
 }
 
 // An event is what one node of the graph does to the object.
@@ -237,7 +241,7 @@ func (l *life) event(n ast.Node) event {
 func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.via != nil && (sel.Sel.Name == "Flush" || sel.Sel.Name == "Retry") && !l.viaReassigned() {
 		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && l.si.pass.TypesInfo.Uses[id] == l.via {
-			*ev = renewed
+			*ev = l.writeEvent(call, sel.Sel.Name == "Retry") // lifestored.go
 			return false
 		}
 	}
@@ -253,7 +257,7 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 		}
 		return false
 	case len(call.Args) >= 2 && isStatusWrite(call) && l.is(call.Args[1]):
-		*ev = renewed
+		*ev = l.writeEvent(call, false)
 		return false
 	}
 	if fn := kube.CalledFunc(l.si.pass, call); fn != nil {

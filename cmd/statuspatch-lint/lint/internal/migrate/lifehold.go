@@ -58,8 +58,12 @@ func (l *life) detaches(n ast.Node, until *ast.CallExpr) bool {
 		return true
 	}
 	found := false
+	kept := map[ast.Node]bool{} // an address handed to a callee keeping the hold (lifeaddr.go)
+	if call, u := handedAt(l, n); call != nil && keepsHold(l, call, u) {
+		kept[u] = true
+	}
 	ast.Inspect(n, func(x ast.Node) bool {
-		if found || x == nil || until != nil && x.Pos() >= until.Pos() {
+		if found || x == nil || kept[x] || until != nil && x.Pos() >= until.Pos() {
 			return false
 		}
 		switch x := x.(type) {

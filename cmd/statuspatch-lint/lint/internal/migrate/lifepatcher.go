@@ -132,6 +132,7 @@ func (c *codeLife) plan() (madePatcher, string) {
 		return cp, fmt.Sprintf("%s's life in %s is not seen", name, m.funcText())
 	}
 	l.made, l.via, l.onlyMade = cp.stmt, cp.via, true
+	l.callee = func(call *ast.CallExpr, arg ast.Expr) (bool, string) { return m.checks().checkCallee(call, arg, 0) }
 	// A patcher assigned again before cp (p, err = Fetch...(...), then
 	// obj = p.Object(): a re-read made the patcher's) is that one's; after
 	// it, on a path to the write, it ends the hold (detaches).
@@ -150,6 +151,9 @@ func (c *codeLife) plan() (madePatcher, string) {
 				}
 				c.fetches, l.refetched = append(c.fetches, f), append(l.refetched, f.call)
 				continue
+			}
+			if how := handedWhy(l, n, m.where); how != "" {
+				return cp, fmt.Sprintf("%s is %s, after its patcher %s is made at %s: %s may no longer hold what this write would send", name, how, cp.via.Name(), at, cp.via.Name())
 			}
 			return cp, fmt.Sprintf("%s is %s at %s, after its patcher %s is made at %s: %s no longer holds what this write would send (make that read %s's: %s, err = Fetch%s(...) and %s = %s.Object(), then run -fix again)", name, detachHow(l, n), m.where(n.Pos()), cp.via.Name(), at, cp.via.Name(), cp.via.Name(), cp.via.Name(), c.p.Type, name, cp.via.Name())
 		}

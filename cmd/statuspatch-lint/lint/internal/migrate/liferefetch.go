@@ -48,8 +48,9 @@ func (c *codeLife) refetch(l *life, cp madePatcher, n ast.Node) (f *fetchPlan, w
 		return nil, fmt.Sprintf("%s is read again with Get at %s, after its patcher %s is made at %s, and that Get stays a Get: %s (%s)",
 			name, m.where(get.Pos()), via, m.where(cp.stmt.Pos()), why, advice), true
 	}
-	if f, why = m.planFetchWhy(get, check); f == nil {
-		if held, arg := argHeldBefore(m, get); held != nil && why == argHeldWhy(m, held, arg) {
+	f, why, held := m.planFetchWhy(get, check)
+	if f == nil {
+		if held != nil {
 			advice = fmt.Sprintf("register the %s statement after the re-read", stmtWord(held))
 			if _, isDefer := held.(*ast.DeferStmt); isDefer {
 				advice += fmt.Sprintf(", or give it a function literal (defer func() { ... }()), which reads %s when it runs", name)

@@ -76,10 +76,7 @@ func (c *codeLife) unusedAfter(cp madePatcher) (unused, define bool) {
 	}
 	define = as.Tok == token.DEFINE && c.pass.TypesInfo.Defs[identNode(as.Lhs[0])] == c.obj
 	p, fn := c.retry, c.enclosingFunc()
-	from := p.stmts[0].Pos()
-	if p.guard != nil && !p.nested { // a nested guard stays around the Retry, reading the object
-		from = min(from, p.guard.Pos())
-	}
+	from := p.stmts[0].Pos() // a guard stays around the Retry, reading the object
 	for cur := range c.usesOf(fn, c.obj, fn.Pos(), fn.End()) {
 		if at := cur.Node().Pos(); (at < from || at >= c.call.End()) && (at < cp.stmt.Pos() || at >= cp.stmt.End()) {
 			return false, define

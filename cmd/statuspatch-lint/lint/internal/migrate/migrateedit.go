@@ -77,7 +77,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	for _, f := range m.rereads {
 		edits = append(edits, f.edits(m, qual, p.Type, name, owner)...)
 	}
-	if m.late != nil && !m.lateKeep && (m.retry == nil || m.retry.guard == nil || m.retry.nested || m.late.Pos() < m.retry.guard.Pos() || m.late.End() > m.retry.guard.End()) {
+	if m.late != nil && !m.lateKeep {
 		edits = append(edits, m.text().deleteStmt(m.late))
 	}
 	for _, s := range m.drop {

@@ -89,7 +89,7 @@ func planFetches(group []*migration, p Patcher) string {
 			continue
 		}
 		var why string
-		if g.fetch, why = g.planFetchWhy(g.get, g.getCheck); g.fetch != nil && len(spans) == 1 {
+		if g.fetch, why, _ = g.planFetchWhy(g.get, g.getCheck); g.fetch != nil && len(spans) == 1 {
 			g.fetch.reuse = spans[0]
 			if !g.fetch.planReuse(g) {
 				g.fetch, why = nil, "its error variable cannot be the spanning patcher's"
@@ -139,9 +139,10 @@ func (f *fetchPlan) planReuse(m *migration) bool {
 }
 
 // planFetchWhy returns the rewrite of g's Get, or nil and why it stays a
-// Get, in words a finding can end with.
-func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
-	f := &fetchPlan{get: get}
+// Get, in words a finding can end with; held is the defer or go statement
+// before it that is given the object, when that is why (argHeldBefore).
+func (m *migration) planFetchWhy(get, check ast.Stmt) (f *fetchPlan, why string, held ast.Stmt) {
+	f = &fetchPlan{get: get}
 	var as *ast.AssignStmt
 	switch s := get.(type) {
 	case *ast.IfStmt:
@@ -154,35 +155,35 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
 	}
 	switch {
 	case as == nil || len(as.Lhs) != 1 || len(as.Rhs) != 1:
-		return nil, "its error is not assigned to one variable"
+		return nil, "its error is not assigned to one variable", nil
 	case isBlank(as.Lhs[0]):
-		return nil, "its error is ignored"
+		return nil, "its error is ignored", nil
 	case f.ifStmt == nil:
-		return nil, "its error is not checked by an if right after it"
+		return nil, "its error is not checked by an if right after it", nil
 	case f.ifStmt.Else != nil:
-		return nil, "its error check has an else branch"
+		return nil, "its error check has an else branch", nil
 	case !terminates(f.ifStmt.Body):
-		return nil, "its error branch does not end in a return"
+		return nil, "its error branch does not end in a return", nil
 	}
 	f.call, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
 	id, _ := as.Lhs[0].(*ast.Ident)
 	switch {
 	case f.call == nil || id == nil || id.Name == "_":
-		return nil, "its error is ignored"
+		return nil, "its error is ignored", nil
 	case len(f.call.Args) != 3 || f.call.Ellipsis.IsValid():
-		return nil, "it passes Get options, which Fetch does not take"
+		return nil, "it passes Get options, which Fetch does not take", nil
 	}
 	sel, ok := ast.Unparen(f.call.Fun).(*ast.SelectorExpr)
 	switch {
 	case !ok || types.ExprString(sel.X) != types.ExprString(m.client):
-		return nil, "it reads through another client than the write's"
+		return nil, "it reads through another client than the write's", nil
 	case !m.localUnaliased():
-		return nil, m.obj.Name() + " is a parameter, or aliased, and would not be the fetched object"
+		return nil, m.obj.Name() + " is a parameter, or aliased, and would not be the fetched object", nil
 	}
 	f.errName = id.Name
 	scope := m.blockScope(get)
 	if scope == nil {
-		return nil, "its block is not known"
+		return nil, "its block is not known", nil
 	}
 	errVar := m.pass.TypesInfo.ObjectOf(id)
 	switch {
@@ -207,15 +208,15 @@ func (m *migration) planFetchWhy(get, check ast.Stmt) (*fetchPlan, string) {
 			f.define = scope.Lookup(id.Name) == nil && !m.reads().bareReturnAfter(get)
 		}
 		if !f.define {
-			return nil, "its error variable " + id.Name + " would shadow, or be read before it is set again"
+			return nil, "its error variable " + id.Name + " would shadow, or be read before it is set again", nil
 		}
 	default:
 		f.define = errVar.Parent() == scope
 	}
 	if held, arg := argHeldBefore(m, get); held != nil {
-		return nil, argHeldWhy(m, held, arg)
+		return nil, argHeldWhy(m, held, arg), held
 	}
-	return f, ""
+	return f, "", nil
 }
 
 // isBlank reports whether e is the blank identifier.

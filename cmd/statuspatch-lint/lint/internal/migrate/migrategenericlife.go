@@ -44,13 +44,7 @@ func planCall(h *kindHelper, kc *kindCaller, v *types.Var) string {
 			}
 			m := callMigration(h, kc, v, anchor)
 			m.via = via
-			why := planCallRetry(h, kc, m)
-			if p := kc.retry; p != nil && p.guard != nil && !usedBeside(kc, v, made, p.guard) {
-				// The guard reads the object last: it stays, around the
-				// Retry (mutate decides again), or v would be unused.
-				p.nested = true
-			}
-			return why
+			return planCallRetry(h, kc, m)
 		}
 	}
 	if why := h.alongside(kc, v, false); why != "" {
@@ -129,22 +123,6 @@ func retryCall(h *kindHelper, kc *kindCaller, m *migration) bool {
 	}
 	kc.retry, kc.m = m.retry, m
 	return true
-}
-
-// usedBeside reports whether v is used after made, other than in guard
-// or by a status write (which its move makes its patcher's): after the
-// call is made a Retry around the guard, v is still used.
-func usedBeside(kc *kindCaller, v *types.Var, made ast.Stmt, guard *ast.IfStmt) bool {
-	for c := range kc.usesOf(kc.enclosingFunc(), v, made.End(), kc.enclosingFunc().End()) {
-		if id := c.Node(); id.Pos() >= guard.Pos() && id.End() <= guard.End() {
-			continue
-		}
-		if call, ok := c.Parent().Node().(*ast.CallExpr); ok && isStatusWrite(call) {
-			continue
-		}
-		return true
-	}
-	return false
 }
 
 // onlyWrite reports whether the helper's body is return <its write>.
@@ -313,23 +291,14 @@ func onePatcher(fix *analysis.SuggestedFix) string {
 }
 
 // callEdits are the edits of a call made its patcher's Retry: the
-// decision's lines gone into mutate (or the guard's if made the call's
-// statement), the base dropped.
+// decision's lines gone into mutate (a guard stays around it), the base
+// dropped.
 func callEdits(kc *kindCaller) []analysis.TextEdit {
 	r := retries{migration: kc.m}
 	p := kc.retry
 	text, _ := r.retryText(kc.name, p)
-	var edits []analysis.TextEdit
-	lifted := false
-	if p.guard != nil && !p.nested {
-		if e, ok := r.guardEdit(p, text); ok {
-			edits, lifted = append(edits, e), true
-		}
-	}
-	if !lifted {
-		edits = append(edits, r.deleteBlock(p), analysis.TextEdit{Pos: kc.call.Pos(), End: kc.call.End(), NewText: []byte(text)})
-	}
-	if kc.late != nil && (!lifted || kc.late.Pos() < p.guard.Pos() || kc.late.End() > p.guard.End()) {
+	edits := []analysis.TextEdit{r.deleteBlock(p), {Pos: kc.call.Pos(), End: kc.call.End(), NewText: []byte(text)}}
+	if kc.late != nil {
 		edits = append(edits, kc.text().deleteStmt(kc.late))
 	}
 	return edits

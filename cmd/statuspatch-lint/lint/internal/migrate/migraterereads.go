@@ -70,7 +70,7 @@ func planRereads(group []*migration, p Patcher) string {
 			kept("the patchers of more than one earlier read span it")
 			continue
 		}
-		f, why := m.planFetchWhy(s, checks[s])
+		f, why, _ := m.planFetchWhy(s, checks[s])
 		if f == nil {
 			kept(why)
 			continue

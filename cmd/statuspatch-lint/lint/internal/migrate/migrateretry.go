@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 )
@@ -21,11 +20,13 @@ import (
 type retryPlan struct {
 	stmts []ast.Stmt  // the decision, in one statement list, right before the write's statement
 	write ast.Stmt    // the write's statement
-	guard *ast.IfStmt // an if whose body is the decision and the write: its condition decides too
-	// nested: the write assigns its error to a variable of the function
-	// (if err = write; ...), which a false condition must leave as it
-	// was: the if stays around the Retry, and mutate checks it again.
-	nested bool
+	// guard: an if whose body is the decision and the write: its
+	// condition decides too. It stays around the Retry, and mutate checks
+	// it again on the object it is given: a false condition runs no
+	// Retry, which, even when mutate changes nothing, counts an attempt
+	// and refuses a read it knows is stale (ErrStaleCache, or a re-read
+	// through the API reader): things the handwritten code never did.
+	guard *ast.IfStmt
 	once   []onceCall // calls the decision makes once across attempts (migrateretryonce.go)
 	// detached: the decision is not right before the write (a deferred
 	// write's, migrateretrydefer.go): its lines go, the write's stay.
@@ -86,12 +87,8 @@ func planRetryOnce(m *migration) (string, string) {
 	r.plan = r.block()
 	exitWhy := ""
 	if r.plan != nil {
-		if exitWhy = r.exitChanged(r.plan); exitWhy != "" {
-			r.plan = nil // an exit after a change (migrateretryexit.go)
-		} else if exitWhy = headWhy(r, r.plan); exitWhy != "" {
-			r.plan = nil // a status read left before it (migrateretryhead.go)
-		} else if exitWhy = outerWhy(r, r.plan); exitWhy != "" {
-			r.plan = nil // it sets what outlives it (migrateretryouter.go)
+		if exitWhy = planChecks(r, r.plan); exitWhy != "" {
+			r.plan = nil
 		}
 	}
 	onceWhy := ""
@@ -118,6 +115,20 @@ func planRetryOnce(m *migration) (string, string) {
 		}
 	}
 	return "", ""
+}
+
+// planChecks says why the decision p found by block may still not move:
+// an exit after a change (migrateretryexit.go), a status read left
+// before it (migrateretryhead.go), what it sets outliving it
+// (migrateretryouter.go), a status read after a failed write
+// (migrateretryfail.go); "" when none.
+func planChecks(r retries, p *retryPlan) string {
+	for _, check := range []func(retries, *retryPlan) string{retries.exitChanged, headWhy, outerWhy, failedReadWhy} {
+		if why := check(r, p); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // block finds the write's decision: the statements right before the
@@ -161,10 +172,6 @@ func (r retries) block() *retryPlan {
 	p := &retryPlan{stmts: list[from:at], write: write}
 	if g := r.guard(list, from, at); g != nil {
 		p.guard = g
-		if w, ok := write.(*ast.IfStmt); ok {
-			as, _ := w.Init.(*ast.AssignStmt)
-			p.nested = as == nil || as.Tok != token.DEFINE
-		}
 	}
 	if !r.scoped(p) || r.capturesStatus(p) {
 		return nil
@@ -193,7 +200,7 @@ func writeList(r retries) (ast.Stmt, []ast.Stmt, int) {
 // that handles its error alone (if err := write; err != nil {...}, or
 // the call alone), a condition that may run again, and the object what
 // the patcher holds at the if. Then the condition is decided again on a
-// conflict too, and a false one makes Retry a Flush with nothing to send.
+// conflict too, in mutate, and a false one runs no Retry (the if stays).
 func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 	if at != len(list)-1 || from > 1 || from == 1 && list[0] != r.late {
 		return nil
@@ -226,9 +233,16 @@ func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 // freshAt reports whether the object at n is what the patcher made at
 // the migration's anchor holds (life.freshAt).
 func (r retries) freshAt(n ast.Node) bool {
+	fresh, _ := staleAt(r, n)
+	return fresh
+}
+
+// staleAt is freshAt, and where a path to n last changed the object
+// when it is not fresh there (nil when none: it was not read).
+func staleAt(r retries, n ast.Node) (bool, ast.Node) {
 	l := newLife(&r.site, r.obj)
 	if l == nil {
-		return false
+		return false, nil
 	}
 	l.made, l.via = r.anchor, r.via
 	if d := checkedDefinition(r.reads(), r.anchor); d != nil && r.get == nil {
@@ -237,7 +251,10 @@ func (r retries) freshAt(n ast.Node) bool {
 	if s, ok := n.(ast.Stmt); ok {
 		n = cfgNode(s) // an if's init or condition: the graph's node
 	}
-	return l.freshAt(n)
+	if l.freshAt(n) {
+		return true, nil
+	}
+	return false, l.changedAt
 }
 
 // movable reports whether s may run inside Retry's mutate, maybe more

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// The text of a write moved into Retry (migrateretry.go): mutate's body,
-// the guard's if made the write's statement, the decision's lines gone.
+// The text of a write moved into Retry (migrateretry.go): mutate's body
+// (a guard's condition checked again in it), the decision's lines gone.
 
 // retryText is the write's Retry: the block as mutate's body, on the
 // object mutate is given, under the object's name.
@@ -37,9 +37,6 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 	}
 	body = strings.ReplaceAll(body, "\n", "\n\t")
 	if plan.guard != nil {
-		if !plan.nested {
-			indent = r.text().indent(plan.guard.Pos())
-		}
 		cond := r.asObject(src, tf, plan.guard.Cond.Pos(), plan.guard.Cond.End(), nil)
 		body = "if " + cond + " {\n" + indent + "\t\t" + body + "\n" + indent + "\t}"
 	}
@@ -99,20 +96,6 @@ func (r retries) objPkg() string {
 	return ""
 }
 
-// guardEdit is the edit of a guarded decision: the if becomes the
-// write's statement, one level out, its call the Retry (retryText).
-func (r retries) guardEdit(p *retryPlan, retry string) (analysis.TextEdit, bool) {
-	tf := r.pass.Fset.File(p.write.Pos())
-	src, err := r.pass.ReadFile(tf.Name())
-	if err != nil {
-		return analysis.TextEdit{}, false
-	}
-	in, out := r.text().indent(p.write.Pos()), r.text().indent(p.guard.Pos())
-	outdent := func(b []byte) string { return strings.ReplaceAll(string(b), "\n"+in, "\n"+out) }
-	text := outdent(src[tf.Offset(p.write.Pos()):tf.Offset(r.call.Pos())]) + retry + outdent(src[tf.Offset(r.call.End()):tf.Offset(p.write.End())])
-	return analysis.TextEdit{Pos: p.guard.Pos(), End: p.guard.End(), NewText: []byte(text)}, true
-}
-
 // deleteBlock is the edit dropping the block's lines: they are mutate's.
 func (r retries) deleteBlock(p *retryPlan) analysis.TextEdit {
 	tf := r.pass.Fset.File(p.stmts[0].Pos())
@@ -133,9 +116,6 @@ func onceEdits(r retries, p *retryPlan) ([]analysis.TextEdit, *analysis.TextEdit
 		return nil, nil, false
 	}
 	at := p.write.Pos()
-	if p.guard != nil && !p.nested {
-		at = p.guard.Pos()
-	}
 	tf := r.pass.Fset.File(at)
 	src, err := r.pass.ReadFile(tf.Name())
 	if err != nil {
@@ -146,10 +126,9 @@ func onceEdits(r retries, p *retryPlan) ([]analysis.TextEdit, *analysis.TextEdit
 
 // retryEdits are the edits of the write moved into Retry (r.retry) on the
 // patcher named name, for -fix's own patcher and the code's
-// (liferetry.go) alike: the decision's lines gone, or the guard's if
-// made the write's statement, and the decision's calls made once
-// declared before it. call replaces the write's call ("" when the
-// guard's edit holds it); imp imports sync. ok is false when the Retry's
+// (liferetry.go) alike: the decision's lines gone (a guard stays around
+// the Retry), and the decision's calls made once declared before it.
+// call replaces the write's call; imp imports sync. ok is false when the Retry's
 // text cannot be written (the write is a Flush); why says what keeps the
 // write when the once calls' sync cannot be imported.
 func retryEdits(r retries, name string) (edits []analysis.TextEdit, call string, imp *analysis.TextEdit, ok bool, why string) {
@@ -162,15 +141,5 @@ func retryEdits(r retries, name string) (edits []analysis.TextEdit, call string,
 	if !ok {
 		return nil, "", nil, false, "the decision's calls made once need sync, which this file cannot import"
 	}
-	if p.guard == nil || p.nested {
-		return append(once, r.deleteBlock(p)), text, imp, true, ""
-	}
-	e, ok := r.guardEdit(p, text)
-	if !ok {
-		return once, text, imp, true, ""
-	}
-	for _, o := range once { // at the guard, which e replaces
-		e.NewText = append(o.NewText, e.NewText...)
-	}
-	return []analysis.TextEdit{e}, "", imp, true, ""
+	return append(once, r.deleteBlock(p)), text, imp, true, ""
 }

@@ -81,9 +81,12 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 
 // lifeMark reports whether s is where the patcher holds the object as
 // read or written: the anchor, the Get and its check, a late base, a
-// statement the fix drops, a re-read made a Fetch, a locked write.
+// statement the fix drops, a re-read made a Fetch, a locked write, or an
+// early exit returning one (`if ... { return p.Flush(ctx) }`): on the
+// write's path that exit did not run, and it is no part of the decision,
+// whose note names the decision's own reason.
 func lifeMark(r retries, s ast.Stmt) bool {
-	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) || lockedWrite(r, s) {
+	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) || lockedWrite(r, s) || writingExit(r, s) {
 		return true
 	}
 	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
@@ -99,10 +102,8 @@ func lifeMark(r retries, s ast.Stmt) bool {
 // is used after it.
 func planWhy(r retries, decision []ast.Stmt) string {
 	if p := r.block(); p != nil {
-		for _, w := range []string{r.exitChanged(p), headWhy(r, p), outerWhy(r, p)} {
-			if w != "" {
-				return w
-			}
+		if why := planChecks(r, p); why != "" {
+			return why
 		}
 	}
 	from, to := decision[0].Pos(), decision[len(decision)-1].End()
@@ -115,8 +116,22 @@ func planWhy(r retries, decision []ast.Stmt) string {
 	if r.capturesStatus(&retryPlan{stmts: decision, write: r.enclosingStmt()}) {
 		return fmt.Sprintf("it uses a value taken from %s's status before it, which Retry's function would write again after a conflict", r.obj.Name())
 	}
-	if !r.freshAt(decision[0]) {
+	if fresh, at := staleAt(r, decision[0]); !fresh {
+		if why := unstoredWhy(r, at); why != "" {
+			return why
+		}
 		return fmt.Sprintf("%s at %s is not what the patcher made at %s holds (Retry would refuse the changes before it as pending)", r.obj.Name(), r.where(from), r.where(r.anchor.Pos()))
 	}
 	return fmt.Sprintf("the statements at %s cannot run again inside it", r.where(from))
+}
+
+// writingExit reports whether s is an if, with no else, whose body ends
+// in a return of a locked write of the object (lockedWrite).
+func writingExit(r retries, s ast.Stmt) bool {
+	is, ok := s.(*ast.IfStmt)
+	if !ok || is.Else != nil || len(is.Body.List) == 0 {
+		return false
+	}
+	ret, ok := is.Body.List[len(is.Body.List)-1].(*ast.ReturnStmt)
+	return ok && slices.ContainsFunc(ret.Results, func(e ast.Expr) bool { return lockedWrite(r, &ast.ExprStmt{X: e}) })
 }

@@ -109,7 +109,7 @@ func (w *calleeWalk) flow(n ast.Node, l, r ast.Expr) {
 		return
 	}
 	rooted, status := w.held(r)
-	if !rooted || !w.reference(r) || !(status || itself(r)) {
+	if !rooted || !w.reference(r) || !status && !itself(r) {
 		return
 	}
 	if id, ok := ast.Unparen(l).(*ast.Ident); ok {
@@ -146,14 +146,13 @@ func (w *calleeWalk) reference(e ast.Expr) bool {
 	if isAddr(ast.Unparen(e)) {
 		return true
 	}
-	switch t := w.info.TypeOf(e); {
-	case t == nil:
+	t := w.info.TypeOf(e)
+	if t == nil {
 		return true
-	default:
-		switch t.Underlying().(type) {
-		case *types.Pointer, *types.Slice, *types.Map, *types.Interface, *types.Struct, *types.Chan:
-			return true
-		}
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Interface, *types.Struct, *types.Chan:
+		return true
 	}
 	return false
 }

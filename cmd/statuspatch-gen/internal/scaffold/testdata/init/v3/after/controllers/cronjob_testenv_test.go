@@ -2,8 +2,9 @@ package controllers
 
 // Written by statuspatch-gen init as a starting point; it is yours to edit
 // (init does not write it again). It runs the reconciler against a real API
-// server (testenv: in-process, or envtest's binaries when make test exports
-// KUBEBUILDER_ASSETS) with the CRDs make manifests writes, then reads the
+// server (testenv: in-process, serving the CRDs only, or envtest's binaries
+// when KUBEBUILDER_ASSETS is set) with the CRDs make manifests writes, then
+// reads the
 // object back from the server: each status field the reconciler
 // changed on the CronJob it read must hold what the server stores, so a
 // status set but never written (a Flush or Status().Update missing, or a
@@ -39,9 +40,11 @@ import (
 	batchv1 "tutorial.kubebuilder.io/project/api/v1"
 )
 
-// startStarterCronJob starts the API server with the built-in kinds (a
-// reconciler reads and creates Deployments...), then the project's, as
-// cmd/main.go registers them, and creates a CronJob named name.
+// startStarterCronJob starts testenv's in-process API server with the
+// project's CRDs (no built-in kinds: a reconciler that reads or creates
+// Deployments, ConfigMaps... needs testenv.WithFullAPI()), with a scheme of
+// the client-go kinds and the project's, as cmd/main.go registers them, and
+// creates a CronJob named name.
 func startStarterCronJob(t *testing.T, name string) (*testenv.Env, *runtime.Scheme, *batchv1.CronJob) {
 	t.Helper()
 	scheme := runtime.NewScheme()

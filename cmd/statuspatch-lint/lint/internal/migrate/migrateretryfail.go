@@ -1,0 +1,93 @@
+package migrate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A status read after a failed write (issue 80, s102's review). A failed
+// Update, or a failed Flush, leaves the object as the code changed it; a
+// failed Retry leaves it as it was before the attempt that failed, or as
+// re-read when every attempt conflicted (patcher/retry.go). Code run
+// after the write fails that reads the status would see another value
+// after -fix: the decision moves into Retry only when the write's error
+// path returns (`if err := write; err != nil { return ... }`, `return
+// write`, `err := write` then such an if) without reading the status, or
+// when nothing run after it reads it; otherwise it stays before a Flush,
+// named.
+
+// failedReadWhy says why p may not move: the line that reads the
+// object's status after the write failed; "" when none.
+func failedReadWhy(r retries, p *retryPlan) string {
+	fn := r.enclosingFunc()
+	seen := map[*types.Func]bool{}
+	for _, span := range failedSpans(r, p.write, fn) {
+		at := token.NoPos
+		r.eachUse(fn, r.obj, span[0], span[1], func(stack []ast.Node, id *ast.Ident) string {
+			if readsStatusAt(r, stack, id, seen) {
+				at = id.Pos()
+				return "found"
+			}
+			return ""
+		})
+		if at.IsValid() {
+			return fmt.Sprintf("%s reads %s's status when the write fails, which a failed Retry restores to before the decision (a failed write keeps it)", r.where(at), r.obj.Name())
+		}
+	}
+	return ""
+}
+
+// failedSpans are the spans of fn run after write fails: a returning
+// error branch's body (with a return's other results after the call),
+// else everything after the write. A deferred call's read is not one:
+// it runs as the function returns, on the object as Retry left it, what
+// the patcher last read (liferetry.go).
+func failedSpans(r retries, write ast.Stmt, fn ast.Node) [][2]token.Pos {
+	var spans [][2]token.Pos
+	switch w := write.(type) {
+	case *ast.ReturnStmt:
+		return append(spans, [2]token.Pos{r.call.End(), w.End()})
+	case *ast.IfStmt:
+		if w.Else == nil && errAssign(r, w.Init) != nil && isNotNil(r.pass, w.Cond, errAssign(r, w.Init)) {
+			spans = append(spans, [2]token.Pos{w.Body.Pos(), w.Body.End()})
+			if terminates(w.Body) {
+				return spans
+			}
+		}
+	case *ast.AssignStmt:
+		if is := nextCheck(r, w); is != nil {
+			spans = append(spans, [2]token.Pos{is.Body.Pos(), is.Body.End()})
+			if terminates(is.Body) {
+				return spans
+			}
+		}
+	}
+	return append(spans, [2]token.Pos{write.End(), fn.End()})
+}
+
+// errAssign is the variable s (err := write, err = write) gives the
+// write's error; nil for another statement.
+func errAssign(r retries, s ast.Stmt) *types.Var {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != ast.Expr(r.call) {
+		return nil
+	}
+	return identOf(r.pass, as.Lhs[0])
+}
+
+// nextCheck is the if right after w (err := write) checking its error,
+// with no else; nil when there is none.
+func nextCheck(r retries, w *ast.AssignStmt) *ast.IfStmt {
+	v := errAssign(r, w)
+	_, list, at := writeList(r)
+	if v == nil || at < 0 || at+1 >= len(list) {
+		return nil
+	}
+	is, ok := list[at+1].(*ast.IfStmt)
+	if !ok || is.Init != nil || is.Else != nil || !isNotNil(r.pass, is.Cond, v) {
+		return nil
+	}
+	return is
+}
