@@ -118,7 +118,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migrateownerorder", "example.com/op/controllers/migratecapidefer",
 		"example.com/op/controllers/migratereread", "example.com/op/controllers/migrateexisting",
 		"example.com/op/controllers/migratelifehelper", "example.com/op/controllers/migraterefetch",
-		"example.com/op/controllers/migratereadfresh", "example.com/op/controllers/migrateexistingretry") {
+		"example.com/op/controllers/migratereadfresh", "example.com/op/controllers/migrateexistingretry",
+		"example.com/op/controllers/migratesublazy", "example.com/op/controllers/migrateloopcounter") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -304,8 +305,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// dry run), and 3 in review.go (an Update in a function literal, a
 	// status change before an Update of the main resource, options
 	// spread); migrateexistingretry: none (each write is the code's
-	// patcher's Retry, or its Flush with the decision's note).
-	if len(left) != 320 || notMoved != 319 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 320 (319):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// patcher's Retry, or its Flush with the decision's note);
+	// migratesublazy: 1 sub-reconciler whose object's status changes
+	// before its client is set lazily (the patcher would hold it changed);
+	// migrateloopcounter: none (each loop is the patcher's Retry).
+	if len(left) != 321 || notMoved != 320 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 321 (320):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -235,7 +235,39 @@ func terminates(body *ast.BlockStmt) bool {
 		return false
 	}
 	_, ok := body.List[len(body.List)-1].(*ast.ReturnStmt)
-	return ok
+	return ok && !jumpsOut(body, false, false)
+}
+
+// jumpsOut reports whether a branch statement in n may jump out of it
+// before its last return: a goto, a labelled break or continue, or one
+// no loop (continue) or loop, switch or select (break) inside n catches.
+// Function literals are their own.
+func jumpsOut(n ast.Node, loop, breakable bool) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if found || x == nil {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			if x != n {
+				found = jumpsOut(x, true, true)
+				return false
+			}
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if x != n {
+				found = jumpsOut(x, loop, true)
+				return false
+			}
+		case *ast.BranchStmt:
+			found = x.Tok == token.GOTO || x.Label != nil ||
+				x.Tok == token.BREAK && !breakable || x.Tok == token.CONTINUE && !loop
+		}
+		return !found
+	})
+	return found
 }
 
 // localUnaliased reports whether the object is a variable declared in the

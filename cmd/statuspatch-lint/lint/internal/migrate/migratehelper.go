@@ -83,6 +83,7 @@ type helperCaller struct {
 	shared       string
 	sharedUnsent bool       // shared is made with patcher.WithNonStatusChangesUnsent()
 	writes       bool       // the caller writes the object's status itself too
+	setLate      bool       // a call's client is set after the read: its patcher is made there (migrateclientset.go)
 	link         *chainLink // the caller hands on its own parameter: a link of the chain (migratehelperchain.go)
 	clients      []ast.Expr // each call's client, the patcher's, or its root (callerClient)
 	rests        []string   // the rest of each call's client after clients[i] (".c")
@@ -303,6 +304,10 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			if w := callerBesideHelper(c, files, ws); w != "" {
 				return nil, w
 			}
+			setLine, why := clientSetAfterRead(c, clientExpr, rest, line) // migrateclientset.go
+			if why != "" {
+				return nil, why
+			}
 			if at := clientAssigned(&c.place, clientExpr, c.anchor.End(), call.Pos()); at.IsValid() {
 				return nil, fmt.Sprintf("its call at line %d names its client %s, assigned at %s, after the read the patcher is made at", line, types.ExprString(clientExpr), c.where(at))
 			}
@@ -332,7 +337,14 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 				byKey[key] = hc
 				callers = append(callers, hc)
 			}
+			if setLine > 0 && writes {
+				return nil, fmt.Sprintf("its caller at line %d also writes %s's status, with a patcher made at its read, before the client %s%s of its call is set at line %d", line, v.Name(), types.ExprString(clientExpr), rest, setLine)
+			}
+			if len(hc.calls) > 0 && (setLine > 0 || hc.setLate) && hc.calls[0].anchor != c.anchor {
+				return nil, fmt.Sprintf("its calls at line %d and %d would make the patcher at two places (line %d, where the client of one is set, and line %d)", h.pass.Fset.Position(hc.calls[0].call.Pos()).Line, line, h.pass.Fset.Position(hc.calls[0].anchor.Pos()).Line, h.pass.Fset.Position(c.anchor.Pos()).Line)
+			}
 			hc.writes = hc.writes || writes
+			hc.setLate = hc.setLate || setLine > 0
 			hc.calls = append(hc.calls, c)
 			hc.clients, hc.rests = append(hc.clients, clientExpr), append(hc.rests, rest)
 		}

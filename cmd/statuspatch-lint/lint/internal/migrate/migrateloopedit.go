@@ -110,7 +110,47 @@ func (l *conflictLoop) edits(p Patcher) (*analysis.SuggestedFix, string) {
 		edits = append(edits, l.text().deleteStmt(l.decl))
 	}
 	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, ownerImport)...)
-	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (Fetch" + p.Type + ", the loop's decision in Retry)", TextEdits: edits}, ""
+	msg := migrateFixPrefix + p.Type + " (Fetch" + p.Type + ", the loop's decision in Retry)"
+	if again := l.repeats(); len(again) > 0 {
+		msg += "; " + strings.Join(again, ", ") + " runs on each attempt, as in the loop"
+	}
+	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}, ""
+}
+
+// repeats names the calls of the loop's decision with a side effect
+// outside it (a package's counter, tokens.Add(1); nextID()), as
+// migrateonce.go classifies them: "tokens.Add at line 51". The loop's
+// function ran them again on each attempt, a conflict's too, and Retry's
+// mutate does the same, so they move unchanged; the fix's note says so.
+// A decision that ran once before its write gets them made once
+// (sync.OnceValue, migrateonce.go) because Retry would run them more
+// often than the handwritten code did; here it runs them as often (at
+// d6546153 the note said nothing, and a reader took CrewTokens.Add(1),
+// left raw, for a call -fix forgot to make once: issue 80,
+// retryonconflict-counter-not-once).
+func (l *conflictLoop) repeats() []string {
+	list := l.lit.Body.List[l.after:]
+	if len(list) == 0 {
+		return nil
+	}
+	s := &onceSpan{si: &l.site, where: l.where, fn: l.lit, from: list[0].Pos(), to: list[len(list)-1].End(), held: []*types.Var{l.obj, l.copyOf}}
+	var names []string
+	for _, st := range list {
+		cur, ok := l.cursor(st)
+		if !ok {
+			continue
+		}
+		for c := range cur.Preorder((*ast.CallExpr)(nil)) {
+			call := c.Node().(*ast.CallExpr)
+			if l.migration.call.Pos() <= call.Pos() && call.End() <= l.migration.call.End() {
+				continue // the write, Retry's return nil
+			}
+			if s.sideEffect(call) != "" {
+				names = append(names, types.ExprString(call.Fun)+" at "+l.where(call.Pos()))
+			}
+		}
+	}
+	return names
 }
 
 // mutate is fn's body after its Get, indented at, the write a return

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // A retryPlan moves a write's decision into the patcher's Retry: the
@@ -18,8 +20,8 @@ import (
 // (retryShapes); otherwise, or when its decision is not such a block, it
 // is a Flush.
 type retryPlan struct {
-	stmts []ast.Stmt  // the decision, in one statement list, right before the write's statement
-	write ast.Stmt    // the write's statement
+	stmts []ast.Stmt // the decision, in one statement list, right before the write's statement
+	write ast.Stmt   // the write's statement
 	// guard: an if whose body is the decision and the write: its
 	// condition decides too. It stays around the Retry, and mutate checks
 	// it again on the object it is given: a false condition runs no
@@ -27,7 +29,7 @@ type retryPlan struct {
 	// and refuses a read it knows is stale (ErrStaleCache, or a re-read
 	// through the API reader): things the handwritten code never did.
 	guard *ast.IfStmt
-	once   []onceCall // calls the decision makes once across attempts (migrateretryonce.go)
+	once  []onceCall // calls the decision makes once across attempts (migrateretryonce.go)
 	// detached: the decision is not right before the write (a deferred
 	// write's, migrateretrydefer.go): its lines go, the write's stay.
 	detached bool
@@ -221,7 +223,7 @@ func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 			break
 		}
 	}
-	if g == nil || g.Init != nil || g.Else != nil || !r.movable(&ast.ExprStmt{X: g.Cond}, list[at]) {
+	if g == nil || g.Init != nil || g.Else != nil || !r.movable(&ast.ExprStmt{X: g.Cond}, list[at]) || !r.twiceSafe(g.Cond) {
 		return nil
 	}
 	if !r.freshAt(g.Cond) {
@@ -338,4 +340,39 @@ func (p *retryPlan) nodes() []ast.Node {
 		nodes = append(nodes, s)
 	}
 	return nodes
+}
+
+// twiceSafe reports whether cond may run once outside Retry and again in
+// its mutate (the guard stays around the Retry): it calls only builtins,
+// conversions and functions whose bodies, or the table of readers,
+// show they change nothing (migrateoncefx.go). A call that changes its
+// receiver (r.next()), a package variable or what it is given would run
+// once more on every call, not only on a conflict.
+func (r retries) twiceSafe(cond ast.Expr) bool {
+	info := r.pass.TypesInfo
+	s := &onceSpan{si: &r.site, where: r.where}
+	safe := true
+	ast.Inspect(cond, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || !safe {
+			return safe
+		}
+		if tv, ok := info.Types[c.Fun]; ok && tv.IsType() {
+			return true
+		}
+		switch f := typeutil.Callee(info, c).(type) {
+		case *types.Builtin:
+		case *types.Func:
+			if rt := recvType(f); rt != nil && types.IsInterface(rt) {
+				safe = readerOr(f, "x") == ""
+				break
+			}
+			e := s.effectsOf(f)
+			safe = e.why == "" && e.recv == "" && len(e.params) == 0
+		default:
+			safe = false // a function value
+		}
+		return safe
+	})
+	return safe
 }

@@ -48,7 +48,9 @@ func failedSpans(r retries, write ast.Stmt, fn ast.Node) [][2]token.Pos {
 	var spans [][2]token.Pos
 	switch w := write.(type) {
 	case *ast.ReturnStmt:
-		return append(spans, [2]token.Pos{r.call.End(), w.End()})
+		// The whole statement: gc evaluates the call before a plain
+		// operand beside it, which the spec leaves unordered.
+		return append(spans, [2]token.Pos{w.Pos(), w.End()})
 	case *ast.IfStmt:
 		if w.Else == nil && errAssign(r, w.Init) != nil && isNotNil(r.pass, w.Cond, errAssign(r, w.Init)) {
 			spans = append(spans, [2]token.Pos{w.Body.Pos(), w.Body.End()})
@@ -56,6 +58,8 @@ func failedSpans(r retries, write ast.Stmt, fn ast.Node) [][2]token.Pos {
 				return spans
 			}
 		}
+		// Its condition, body and else run after the write too.
+		return append(spans, [2]token.Pos{r.call.End(), fn.End()})
 	case *ast.AssignStmt:
 		if is := nextCheck(r, w); is != nil {
 			spans = append(spans, [2]token.Pos{is.Body.Pos(), is.Body.End()})

@@ -1,0 +1,60 @@
+package lint_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+)
+
+// s102's second review (R2) of TestMigrateRetryFail's rule: a status read
+// after a failed write hidden in the error check's condition, in its
+// else, after a goto (or break, continue) out of a branch that ends in a
+// return, or in the same return as the write, keeps the decision before a
+// Flush, named; so does a Flush whose error branch jumps on (its change
+// unsent). A guard whose condition calls a function that changes its
+// receiver stays out of Retry (it would run once more outside it). An
+// event on the error path, which reads only metadata, and a deferred read
+// (on the object as the patcher last read it) do not keep it.
+func TestMigrateRetryFailAdversary(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateretryfailadv")
+	const kept = "stays before Flush: line %d reads order's status when the write fails"
+	flush := func(made, from, to, read int) string {
+		return fmt.Sprintf("(a Flush of p, the patcher made at line %d); its decision, lines %d-%d, "+kept, made, from, to, read)
+	}
+	want := map[int]string{
+		31:  flush(27, 28, 30, 32),                                        // the error branch's else
+		51:  flush(47, 48, 50, 51),                                        // the error check's condition
+		68:  flush(64, 65, 67, 77),                                        // a goto out of the error branch
+		92:  "(the decision in Retry of p, the patcher made at line 87)",  // a deferred read
+		109: "(the decision in Retry of p, the patcher made at line 105)", // an event on the error path
+		127: flush(123, 124, 126, 128),
+		146: "(a Flush of p, the patcher made at line 140)", // a guard calling r.next
+		166: flush(161, 162, 165, 166),                      // the same return
+		181: "",                                             // kept: &order stored in r.last
+		198: "(a Flush of p, the patcher made at line 192)",
+		222: "(a Flush of p, the patcher made at line 209); its decision, lines 217-221, stays before Flush: the statement at line 217 cannot run again inside it",
+	}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			line := r.Pass.Fset.Position(d.Pos).Line
+			w, ok := want[line]
+			switch {
+			case !ok:
+				t.Errorf("line %d: unexpected finding %q", line, d.Message)
+			case w == "" && len(d.SuggestedFixes) != 0:
+				t.Errorf("line %d: fixed (%v), want kept", line, d.SuggestedFixes)
+			case w != "" && (len(d.SuggestedFixes) != 1 || !strings.Contains(d.SuggestedFixes[0].Message, w)):
+				t.Errorf("line %d: fixes %v, want one saying %q", line, d.SuggestedFixes, w)
+			}
+			delete(want, line)
+		}
+	}
+	for line := range want {
+		t.Errorf("line %d: no finding", line)
+	}
+}

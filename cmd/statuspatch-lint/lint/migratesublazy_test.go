@@ -1,0 +1,35 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// Issue 80's subreconciler-lazy-field-nil (migratesublazy): a
+// sub-reconciler whose client a field of the reconciler holds, set
+// between the read and the call (a lazy init, a direct assignment, a
+// method of the package that sets it), takes the patcher made after the
+// statement that sets it, not at the read, where its client was a field
+// of a nil pointer (at d6546153: NewPortStatusPatcher(r.status.c, port)
+// above `if r.status == nil`, and the project's test panicked). One whose
+// object is used before its client is set stays, naming both lines.
+func TestMigrateSubReconcilerLazy(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratesublazy="}), "example.com/op/controllers/migratesublazy")
+	moved := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				if strings.HasPrefix(f.Message, "move the status write onto WidgetStatusPatcher (reconcile takes the patcher") {
+					moved++
+				}
+			}
+		}
+	}
+	if moved != 3 {
+		t.Errorf("%d lazily set sub-reconcilers moved onto the patcher, want 3", moved)
+	}
+}

@@ -1,0 +1,119 @@
+// Package migratesublazy: sub-reconcilers whose client a reconciler's
+// field holds, set lazily in Reconcile between the read and the call (as
+// kubebuilder's controller test, which never calls SetupWithManager,
+// needs). The patcher is made where its client is set, after the lazy
+// init, not at the read: made at the read, its client would be a field
+// of a nil pointer (issue 80's subreconciler-lazy-field-nil: -fix wrote
+// a panic). A client set on only some paths to the call keeps the write,
+// naming the line that sets it.
+package migratesublazy
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type manager interface{ GetClient() client.Client }
+
+type Reconciler struct {
+	client.Client
+	dock  *dock
+	pilot pilot
+	buoy  *buoy
+	tug   *tug
+}
+
+// dock is built lazily: if r.dock == nil { r.dock = ... }.
+type dock struct {
+	c client.Client
+}
+
+func (d *dock) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return d.c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+}
+
+func (r *Reconciler) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if r.dock == nil {
+		r.dock = &dock{c: r.Client}
+	}
+	return r.dock.reconcile(ctx, w)
+}
+
+func (r *Reconciler) SetupWithManager(mgr manager) {
+	r.dock = &dock{c: mgr.GetClient()}
+	r.buoy = &buoy{c: mgr.GetClient()}
+}
+
+// pilot is a value field whose client is set after the read.
+type pilot struct {
+	c client.Client
+}
+
+func (p pilot) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 2
+	return p.c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+}
+
+func (r *Reconciler) steer(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	r.pilot.c = r.Client
+	return r.pilot.reconcile(ctx, w)
+}
+
+// buoy is set by a method of the reconciler called after the read.
+type buoy struct {
+	c client.Client
+}
+
+func (b *buoy) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 3
+	return b.c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+}
+
+func (r *Reconciler) ensureBuoy() {
+	if r.buoy == nil {
+		r.buoy = &buoy{c: r.Client}
+	}
+}
+
+func (r *Reconciler) float(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	r.ensureBuoy()
+	return r.buoy.reconcile(ctx, w)
+}
+
+// tug is set lazily after the caller changes the object's status: the
+// patcher, made after the lazy init, would not hold w as read.
+type tug struct {
+	c client.Client
+}
+
+func (t *tug) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 4
+	return t.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: .* \(not moved to the patcher: w is a parameter of reconcile: its call at line 118 names its client r\.tug\.c, set at line 116, and w is used at line 114 between its read and there`
+}
+
+func (r *Reconciler) tow(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	w.Status.Ready = true
+	if r.tug == nil {
+		r.tug = &tug{c: r.Client}
+	}
+	return r.tug.reconcile(ctx, w)
+}
