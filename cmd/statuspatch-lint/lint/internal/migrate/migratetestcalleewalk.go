@@ -71,8 +71,8 @@ func (w *calleeWalk) node(n ast.Node) {
 				w.flow(n, l, n.Rhs[i])
 			}
 		}
-		if len(n.Lhs) == 2 && len(n.Rhs) == 1 && commaOk(n.Rhs[0]) {
-			w.flow(n, n.Lhs[0], n.Rhs[0]) // v, ok := x.(T), m[k], <-ch
+		if len(n.Lhs) > 1 && len(n.Rhs) == 1 && commaOk(n.Rhs[0]) {
+			w.flow(n, n.Lhs[0], n.Rhs[0]) // v, ok := x.(T), m[k], <-ch; v, err := f(x)
 		}
 	case *ast.TypeSwitchStmt:
 		w.typeSwitch(n)
@@ -131,6 +131,11 @@ func (w *calleeWalk) flow(n ast.Node, l, r ast.Expr) {
 		}
 		return
 	}
+	if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && refType(w.info.TypeOf(c)) {
+		if a := w.aliased(c); a != nil {
+			r = a // its result may point into what it was given
+		}
+	}
 	if !w.carries(r) {
 		return
 	}
@@ -154,11 +159,11 @@ func typeSwitchGuard(e ast.Expr) bool {
 	return ok && a.Type == nil
 }
 
-// commaOk reports whether e, alone on the right of two, gives its value
-// first: x.(T), m[k], <-ch.
+// commaOk reports whether e, alone on the right of two or more, gives
+// its value first: x.(T), m[k], <-ch, f(x).
 func commaOk(e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
-	case *ast.TypeAssertExpr, *ast.IndexExpr:
+	case *ast.TypeAssertExpr, *ast.IndexExpr, *ast.CallExpr:
 		return true
 	case *ast.UnaryExpr:
 		return x.Op == token.ARROW
@@ -200,6 +205,31 @@ func (w *calleeWalk) call(call *ast.CallExpr) {
 			w.into(call, a, i, status)
 		}
 	}
+}
+
+// aliased is the receiver or argument carrying the object that call, to
+// a function outside the module, is given: its result may point into it
+// (meta.FindStatusCondition(d.Status.Conditions, t)). A function of the
+// module shows what it gives back (its returns block); a copy does not
+// share it.
+func (w *calleeWalk) aliased(call *ast.CallExpr) ast.Expr {
+	fn := typeutil.StaticCallee(w.info, call)
+	if fn == nil || strings.HasPrefix(fn.Name(), "DeepCopy") {
+		return nil
+	}
+	if decl, _ := w.s.bodies(fn); decl != nil {
+		return nil
+	}
+	args := call.Args
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && w.info.Selections[sel] != nil {
+		args = append([]ast.Expr{sel.X}, args...)
+	}
+	for _, a := range args {
+		if w.carries(a) {
+			return a
+		}
+	}
+	return nil
 }
 
 // builtin is the name of the builtin call calls, or "".
