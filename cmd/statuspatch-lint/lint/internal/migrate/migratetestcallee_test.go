@@ -53,12 +53,15 @@ func test(k *Kind, h Hook) {
 	k.DeepCopy()
 	func(k *Kind) { k.Status.Ready = false }(k)
 	Finds(k)
+	Checks(k)
 }
 
 // FindReady stands for a function outside the module a getter by its
 // name, whose result points into what it is given.
 func FindReady(s *Status) *bool { return &s.Ready }
 func Finds(k *Kind) { r := FindReady(&k.Status); *r = true }
+func IsReady(s *Status) error { return nil }
+func Checks(k *Kind) error { err := IsReady(&k.Status); return err }
 `
 
 // The judge follows the object through the bodies of the module
@@ -68,7 +71,8 @@ func Finds(k *Kind) { r := FindReady(&k.Status); *r = true }
 // naming the line; an interface method, a function value and a
 // reference kept where -fix does not follow keep, naming which; so does
 // a change through the result of a function outside the module given a
-// part of the status (until s102 its getter's name let it pass).
+// part of the status (until s102 its getter's name let it pass); an
+// error it gives back is no reference into it.
 func TestCallJudgeFollowsTheModulesBodies(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "/m/m.go", calleeSrc, 0)
@@ -86,7 +90,7 @@ func TestCallJudgeFollowsTheModulesBodies(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if fd.Name.Name != "FindReady" { // outside the module
+		if fd.Name.Name != "FindReady" && fd.Name.Name != "IsReady" { // outside the module
 			decls[info.Defs[fd.Name].(*types.Func)] = fd
 		}
 		if fd.Name.Name == "test" {
@@ -110,7 +114,8 @@ func TestCallJudgeFollowsTheModulesBodies(t *testing.T) {
 		{0, ", which sets *out at m.go:10, through c.DeepCopyInto at m.go:25"},
 		{-1, ""},
 		{0, ", which sets k.Status.Ready at m.go:39"},
-		{0, ", which sets *r at m.go:46"},
+		{0, ", which sets *r at m.go:47"},
+		{0, ""},
 	} {
 		tail, known := judge(calls[i], want.arg)
 		if !known || tail != want.tail {

@@ -131,7 +131,10 @@ func (w *calleeWalk) flow(n ast.Node, l, r ast.Expr) {
 		}
 		return
 	}
-	if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && refType(w.info.TypeOf(c)) {
+	if id, ok := ast.Unparen(l).(*ast.Ident); ok && id.Name == "_" {
+		return // discarded
+	}
+	if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && refType(w.info.TypeOf(c)) && !errorResult(w.info.TypeOf(c)) {
 		if a := w.aliased(c); a != nil {
 			r = a // its result may point into what it was given
 		}
@@ -230,6 +233,15 @@ func (w *calleeWalk) aliased(call *ast.CallExpr) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// errorResult reports whether a call of type t gives an error first: an
+// error is no reference into what the call was given.
+func errorResult(t types.Type) bool {
+	if tu, ok := t.(*types.Tuple); ok && tu.Len() > 0 {
+		t = tu.At(0).Type()
+	}
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // builtin is the name of the builtin call calls, or "".
