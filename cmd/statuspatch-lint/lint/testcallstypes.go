@@ -61,7 +61,7 @@ func (b *moduleBodies) typed(act *checker.Action, tests []*ast.File) migrate.Cal
 	info := &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
 		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Instances: map[*ast.Ident]types.Instance{},
+		Instances: map[*ast.Ident]types.Instance{}, Implicits: map[ast.Node]types.Object{},
 	}
 	conf := types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
@@ -77,7 +77,20 @@ func (b *moduleBodies) typed(act *checker.Action, tests []*ast.File) migrate.Cal
 		FakeImportC: true,
 	}
 	variant, _ := conf.Check(pkg.PkgPath, pkg.Fset, append(slices.Clip(pkg.Syntax), tests...), info)
+	own := map[*types.Func]*ast.FuncDecl{} // the test files' own functions
+	for _, f := range tests {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if def, _ := info.Defs[fd.Name].(*types.Func); def != nil {
+					own[def] = fd
+				}
+			}
+		}
+	}
 	return migrate.NewCallJudge(pkg.Fset, info, func(fn *types.Func) (*ast.FuncDecl, *types.Info) {
+		if d := own[fn.Origin()]; d != nil {
+			return d, info
+		}
 		return b.body(act, variant, fn)
 	})
 }

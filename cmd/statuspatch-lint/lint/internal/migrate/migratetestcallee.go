@@ -42,8 +42,9 @@ func NewCallJudge(fset *token.FileSet, info *types.Info, bodies Callees) CallJud
 	s := &calleeSums{fset: fset, bodies: bodies, memo: map[calleeKey]*calleeEffect{}}
 	return func(call *ast.CallExpr, arg int) (string, bool) {
 		var e *calleeEffect
+		part := arg >= 0 && arg < len(call.Args) && throughStatus(call.Args[arg])
 		if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && arg >= 0 {
-			e = s.literal(lit, info, arg, 0)
+			e = s.literal(lit, info, arg, part, 0)
 		}
 		fn := typeutil.StaticCallee(info, call)
 		if e == nil && fn == nil {
@@ -52,14 +53,21 @@ func NewCallJudge(fset *token.FileSet, info *types.Info, bodies Callees) CallJud
 			}
 			return ", " + dynamicCall(info, call) + " -fix cannot follow: it may change it", true
 		}
+		testFile := false
 		if e == nil {
-			if decl, _ := bodies(fn); decl == nil {
+			decl, _ := bodies(fn)
+			if decl == nil {
 				return "", false
 			}
-			e = s.effect(fn, arg, 0)
+			e = s.effect(fn, calleeArg(info, call, arg), part, 0)
+			testFile = strings.HasSuffix(fset.Position(decl.Pos()).Filename, "_test.go")
 		}
-		part := arg >= 0 && arg < len(call.Args) && throughStatus(call.Args[arg])
 		switch {
+		case testFile && e.status.what == "":
+			// A helper of the test files themselves (their imports of
+			// the test's own packages untyped): a change its body shows
+			// keeps; else its name judges it, as before.
+			return "", false
 		case e.unknown.what != "":
 			return ", which " + e.unknown.String() + ": it may change it", true
 		case e.status.what != "":
@@ -85,8 +93,9 @@ func dynamicCall(info *types.Info, call *ast.CallExpr) string {
 func byName(p *types.Package) string { return p.Name() }
 
 type calleeKey struct {
-	fn  *types.Func
-	arg int
+	fn   *types.Func
+	arg  int
+	part bool
 }
 
 // calleeEffect is what a function does to the object one parameter
@@ -120,12 +129,13 @@ type calleeSums struct {
 	memo   map[calleeKey]*calleeEffect
 }
 
-// effect summarises fn's parameter arg (-1: its receiver). A call back
+// effect summarises fn's parameter arg (-1: its receiver), given a part
+// of the object's status when part (then all of it is status). A call back
 // into a function being summarised adds nothing (the changes are found
 // on the path that makes them).
-func (s *calleeSums) effect(fn *types.Func, arg, depth int) *calleeEffect {
+func (s *calleeSums) effect(fn *types.Func, arg int, part bool, depth int) *calleeEffect {
 	fn = fn.Origin()
-	key := calleeKey{fn, arg}
+	key := calleeKey{fn, arg, part}
 	if e := s.memo[key]; e != nil {
 		return e
 	}
@@ -148,21 +158,33 @@ func (s *calleeSums) effect(fn *types.Func, arg, depth int) *calleeEffect {
 	default:
 		// The declaration's own parameter objects (fn may be another
 		// check's: the test variant's).
-		s.walk(e, declParam(decl.Recv, decl.Type, info, arg), decl.Body, info, depth)
+		s.walk(e, declParam(decl.Recv, decl.Type, info, arg), part, decl.Type, decl.Body, info, depth)
 	}
 	return e
 }
 
-// walk follows p, a parameter, through body: what it does to the object.
-func (s *calleeSums) walk(e *calleeEffect, p *types.Var, body *ast.BlockStmt, info *types.Info, depth int) {
+// walk follows p, a parameter of a function of type ft, through body:
+// what it does to the object (to its status: part). The body is walked
+// again while new variables come to hold it, so that a use written
+// before the assignment it follows (in a loop, a literal) is seen.
+func (s *calleeSums) walk(e *calleeEffect, p *types.Var, part bool, ft *ast.FuncType, body *ast.BlockStmt, info *types.Info, depth int) {
 	if p == nil {
 		return
 	}
-	w := &calleeWalk{s: s, info: info, depth: depth, e: e, whole: map[*types.Var]bool{p: true}, status: map[*types.Var]bool{}}
-	for n := range ast.Preorder(body) {
-		w.node(n)
-		if e.unknown.what != "" && e.status.what != "" {
-			break
+	w := &calleeWalk{s: s, info: info, depth: depth, e: e, whole: map[*types.Var]bool{}, status: map[*types.Var]bool{}}
+	if part {
+		w.status[p] = true
+	} else {
+		w.whole[p] = true
+	}
+	w.namedResults(ft)
+	for held := 0; held < len(w.whole)+len(w.status) && (e.unknown.what == "" || e.status.what == ""); {
+		held = len(w.whole) + len(w.status)
+		for n := range ast.Preorder(body) {
+			w.node(n)
+			if e.unknown.what != "" && e.status.what != "" {
+				break
+			}
 		}
 	}
 	if e.status.what != "" {
@@ -172,13 +194,13 @@ func (s *calleeSums) walk(e *calleeEffect, p *types.Var, body *ast.BlockStmt, in
 
 // literal summarises a function literal called where it is written for
 // its argument arg.
-func (s *calleeSums) literal(lit *ast.FuncLit, info *types.Info, arg, depth int) *calleeEffect {
+func (s *calleeSums) literal(lit *ast.FuncLit, info *types.Info, arg int, part bool, depth int) *calleeEffect {
 	e := &calleeEffect{}
 	if sig, _ := info.TypeOf(lit).(*types.Signature); sig != nil && sig.Variadic() && arg >= sig.Params().Len()-1 {
 		e.unknown.what = "hands it to a function literal's variadic parameter"
 		return e
 	}
-	s.walk(e, declParam(nil, lit.Type, info, arg), lit.Body, info, depth)
+	s.walk(e, declParam(nil, lit.Type, info, arg), part, lit.Type, lit.Body, info, depth)
 	return e
 }
 

@@ -23,19 +23,22 @@ type calleeWalk struct {
 	e      *calleeEffect
 	whole  map[*types.Var]bool
 	status map[*types.Var]bool
+	// results are the named results of the bodies walked, which a bare
+	// return gives back.
+	results []*types.Var
 }
 
 // held says whether e is rooted at a variable holding the object, and
 // whether through its status.
 func (w *calleeWalk) held(e ast.Expr) (rooted, status bool) {
-	v := rootVar(w.info, e)
+	v, through := w.path(e)
 	switch {
 	case v == nil:
 		return false, false
 	case w.status[v]:
 		return true, true
 	case w.whole[v]:
-		return true, throughStatus(e)
+		return true, through
 	}
 	return false, false
 }
@@ -64,10 +67,27 @@ func (w *calleeWalk) node(n ast.Node) {
 			} else if rooted && !isBare(l) {
 				w.change(n, l, false)
 			}
-			if len(n.Lhs) == len(n.Rhs) {
+			if len(n.Lhs) == len(n.Rhs) && !typeSwitchGuard(n.Rhs[i]) {
 				w.flow(n, l, n.Rhs[i])
 			}
 		}
+		if len(n.Lhs) > 1 && len(n.Rhs) == 1 && commaOk(n.Rhs[0]) {
+			w.flow(n, n.Lhs[0], n.Rhs[0]) // v, ok := x.(T), m[k], <-ch; v, err := f(x)
+		}
+	case *ast.TypeSwitchStmt:
+		w.typeSwitch(n)
+	case *ast.RangeStmt:
+		for _, l := range []ast.Expr{n.Key, n.Value} {
+			if l != nil && refType(w.info.TypeOf(l)) {
+				w.flow(n, l, n.X)
+			}
+		}
+	case *ast.SendStmt:
+		if w.carries(n.Value) {
+			w.unknown(n, "sends "+exprText(w.s.fset, n.Value)+" on "+exprText(w.s.fset, n.Chan))
+		}
+	case *ast.FuncLit:
+		w.namedResults(n.Type)
 	case *ast.ValueSpec:
 		for i, id := range n.Names {
 			if i < len(n.Values) {
@@ -83,14 +103,17 @@ func (w *calleeWalk) node(n ast.Node) {
 			if kv, ok := el.(*ast.KeyValueExpr); ok {
 				el = kv.Value
 			}
-			if rooted, status := w.held(el); rooted && (status || itself(el)) && w.reference(el) && w.e.unknown.what == "" {
-				w.e.unknown.what = "keeps " + exprText(w.s.fset, el) + " in a value at " + w.at(el) + ", which -fix does not follow"
+			if w.carries(el) {
+				w.unknown(el, "keeps "+exprText(w.s.fset, el)+" in a value")
 			}
 		}
 	case *ast.ReturnStmt:
+		if len(n.Results) == 0 {
+			w.bareReturn(n)
+		}
 		for _, r := range n.Results {
-			if rooted, status := w.held(r); rooted && (status || itself(r)) && w.reference(r) && w.e.unknown.what == "" {
-				w.e.unknown.what = "returns " + exprText(w.s.fset, r) + " at " + w.at(r) + ", which -fix does not follow"
+			if w.carries(r) {
+				w.unknown(r, "returns "+exprText(w.s.fset, r))
 			}
 		}
 	case *ast.CallExpr:
@@ -108,10 +131,18 @@ func (w *calleeWalk) flow(n ast.Node, l, r ast.Expr) {
 		}
 		return
 	}
-	rooted, status := w.held(r)
-	if !rooted || !w.reference(r) || !status && !itself(r) {
+	if id, ok := ast.Unparen(l).(*ast.Ident); ok && id.Name == "_" {
+		return // discarded
+	}
+	if c, ok := ast.Unparen(r).(*ast.CallExpr); ok && refType(w.info.TypeOf(c)) && !errorResult(w.info.TypeOf(c)) {
+		if a := w.aliased(c); a != nil {
+			r = a // its result may point into what it was given
+		}
+	}
+	if !w.carries(r) {
 		return
 	}
+	_, status := w.held(r)
 	if id, ok := ast.Unparen(l).(*ast.Ident); ok {
 		if v, _ := w.info.ObjectOf(id).(*types.Var); v != nil && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
 			if status {
@@ -122,23 +153,25 @@ func (w *calleeWalk) flow(n ast.Node, l, r ast.Expr) {
 			return
 		}
 	}
-	if w.e.unknown.what == "" {
-		w.e.unknown.what = "keeps " + exprText(w.s.fset, r) + " in " + exprText(w.s.fset, l) + " at " + w.at(n) + ", which -fix does not follow"
-	}
+	w.unknown(n, "keeps "+exprText(w.s.fset, r)+" in "+exprText(w.s.fset, l))
 }
 
-// itself reports whether e is the object, not a part of it: x, *x, &x.
-// A reference into its spec or metadata, kept or handed on, changes no
-// status.
-func itself(e ast.Expr) bool {
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = u.X
+// typeSwitchGuard reports whether e is x.(type): typeSwitch follows it.
+func typeSwitchGuard(e ast.Expr) bool {
+	a, ok := ast.Unparen(e).(*ast.TypeAssertExpr)
+	return ok && a.Type == nil
+}
+
+// commaOk reports whether e, alone on the right of two or more, gives
+// its value first: x.(T), m[k], <-ch, f(x).
+func commaOk(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.TypeAssertExpr, *ast.IndexExpr, *ast.CallExpr:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op == token.ARROW
 	}
-	if s, ok := ast.Unparen(e).(*ast.StarExpr); ok {
-		e = s.X
-	}
-	return isBare(e)
+	return false
 }
 
 // reference reports whether e's value shares memory with the object.
@@ -146,21 +179,16 @@ func (w *calleeWalk) reference(e ast.Expr) bool {
 	if isAddr(ast.Unparen(e)) {
 		return true
 	}
-	t := w.info.TypeOf(e)
-	if t == nil {
-		return true
-	}
-	switch t.Underlying().(type) {
-	case *types.Pointer, *types.Slice, *types.Map, *types.Interface, *types.Struct, *types.Chan:
-		return true
-	}
-	return false
+	return refType(w.info.TypeOf(e))
 }
 
 // call follows the object into a call: a method of it, or an argument.
 func (w *calleeWalk) call(call *ast.CallExpr) {
 	switch w.builtin(call) {
 	case "":
+		if w.conversion(call) {
+			return // the object again: path follows it
+		}
 	case "copy", "clear", "delete":
 		if rooted, status := w.held(call.Args[0]); rooted {
 			w.change(call, call.Args[0], status)
@@ -175,10 +203,45 @@ func (w *calleeWalk) call(call *ast.CallExpr) {
 		}
 	}
 	for i, a := range call.Args {
-		if rooted, status := w.held(a); rooted && w.reference(a) && (status || itself(a)) {
+		if w.carries(a) {
+			_, status := w.held(a)
 			w.into(call, a, i, status)
 		}
 	}
+}
+
+// aliased is the receiver or argument carrying the object that call, to
+// a function outside the module, is given: its result may point into it
+// (meta.FindStatusCondition(d.Status.Conditions, t)). A function of the
+// module shows what it gives back (its returns block); a copy does not
+// share it.
+func (w *calleeWalk) aliased(call *ast.CallExpr) ast.Expr {
+	fn := typeutil.StaticCallee(w.info, call)
+	if fn == nil || strings.HasPrefix(fn.Name(), "DeepCopy") {
+		return nil
+	}
+	if decl, _ := w.s.bodies(fn); decl != nil {
+		return nil
+	}
+	args := call.Args
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && w.info.Selections[sel] != nil {
+		args = append([]ast.Expr{sel.X}, args...)
+	}
+	for _, a := range args {
+		if w.carries(a) {
+			return a
+		}
+	}
+	return nil
+}
+
+// errorResult reports whether a call of type t gives an error first: an
+// error is no reference into what the call was given.
+func errorResult(t types.Type) bool {
+	if tu, ok := t.(*types.Tuple); ok && tu.Len() > 0 {
+		t = tu.At(0).Type()
+	}
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // builtin is the name of the builtin call calls, or "".
@@ -200,7 +263,7 @@ func (w *calleeWalk) into(call *ast.CallExpr, a ast.Expr, arg int, part bool) {
 	name := exprText(w.s.fset, call.Fun)
 	var e *calleeEffect
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok && arg >= 0 {
-		e, name = w.s.literal(lit, w.info, arg, w.depth+1), "a function literal"
+		e, name = w.s.literal(lit, w.info, arg, part, w.depth+1), "a function literal"
 	}
 	if e == nil && fn == nil {
 		if verb := clientVerb(w.info, call); verb != "" && w.e.status.what == "" {
@@ -211,13 +274,14 @@ func (w *calleeWalk) into(call *ast.CallExpr, a ast.Expr, arg int, part bool) {
 		return
 	}
 	if e == nil {
+		arg = calleeArg(w.info, call, arg)
 		if decl, _ := w.s.bodies(fn); decl == nil {
 			if !externalReads(fn, arg) && w.e.unknown.what == "" {
 				w.e.unknown.what = "hands " + exprText(w.s.fset, a) + " to " + fn.FullName() + " at " + w.at(call) + ", outside the module"
 			}
 			return
 		}
-		e = w.s.effect(fn, arg, w.depth+1)
+		e = w.s.effect(fn, arg, part, w.depth+1)
 	}
 	via := name + " at " + w.at(call)
 	switch {
