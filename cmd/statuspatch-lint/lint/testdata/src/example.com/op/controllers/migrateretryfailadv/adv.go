@@ -13,9 +13,9 @@ import (
 
 type R struct {
 	client.Client
-	Rec   events.EventRecorder
-	n     int
-	last  *v1.Widget
+	Rec  events.EventRecorder
+	n    int
+	last *v1.Widget
 }
 
 // A: error branch reads status, with an else.
