@@ -3,7 +3,6 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
-	"slices"
 )
 
 // A status write renews the object only where it stored (issue 80, s102's
@@ -27,39 +26,11 @@ func (l *life) storedAfter(call *ast.CallExpr) bool {
 	if !ok {
 		return false
 	}
-	switch s := cur.Parent().Node().(type) {
-	case *ast.ReturnStmt:
+	if _, ok := callStmt(cur).Node().(*ast.ReturnStmt); ok {
 		return true
-	case *ast.AssignStmt:
-		if len(s.Lhs) != 1 || len(s.Rhs) != 1 || ast.Unparen(s.Rhs[0]) != ast.Expr(call) {
-			return false
-		}
-		v := identOf(l.si.pass, s.Lhs[0])
-		if v == nil {
-			return false // _ = write
-		}
-		check := func(is *ast.IfStmt) bool {
-			return is.Else == nil && isNotNil(l.si.pass, is.Cond, v) && terminates(is.Body)
-		}
-		up := cur.Parent().Parent()
-		if is, ok := up.Node().(*ast.IfStmt); ok && is.Init == ast.Stmt(s) {
-			return check(is)
-		}
-		var list []ast.Stmt
-		switch b := up.Node().(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		}
-		if i := slices.Index(list, ast.Stmt(s)); i >= 0 && i+1 < len(list) {
-			is, ok := list[i+1].(*ast.IfStmt)
-			return ok && is.Init == nil && check(is)
-		}
 	}
-	return false
+	is := errCheck(l.si.pass, cur)
+	return is != nil && is.Else == nil && terminates(is.Body)
 }
 
 // writeEvent is what a status write of the object, or a Flush or Retry

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -50,7 +51,7 @@ func refreshes(m reads, old *types.Var, from, to token.Pos) map[*ast.CallExpr]as
 		if call.Pos() < from || call.Pos() >= to || inNestedLit(cur, root) || !m.decodesInto(call, olds) {
 			continue // a literal's return is not the function's: its error may go on
 		}
-		if s := errReturnStmt(cur); s != nil {
+		if s := errReturnStmt(m.pass, cur); s != nil {
 			out[call] = s
 		}
 	}
@@ -133,40 +134,56 @@ func inNestedLit(cur, root inspector.Cursor) bool {
 // the call succeeded: if err := call; err != nil { ...; return }, or err
 // := call (or err = call) followed by if err != nil { ...; return }; nil
 // when its error may go on.
-func errReturnStmt(cur inspector.Cursor) ast.Stmt {
-	as, ok := cur.Parent().Node().(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != cur.Node() {
+func errReturnStmt(pass *analysis.Pass, cur inspector.Cursor) ast.Stmt {
+	is := errCheck(pass, cur)
+	switch {
+	case is == nil || !terminates(is.Body):
+		return nil
+	case is.Init != nil:
+		return is
+	}
+	return callStmt(cur).Node().(ast.Stmt)
+}
+
+// errCheck is the if that checks the error of cur's call where the
+// call's statement gives it to a variable: if err := call; err != nil
+// {...}, or err := call (err = call) followed in its list by if err !=
+// nil {...} with no init; nil when there is none. Its body and else are
+// the caller's to judge.
+func errCheck(pass *analysis.Pass, cur inspector.Cursor) *ast.IfStmt {
+	stmt := callStmt(cur)
+	as, ok := stmt.Node().(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != cur.Node() {
 		return nil
 	}
-	errVar, ok := as.Lhs[0].(*ast.Ident)
-	if !ok || errVar.Name == "_" {
-		return nil
+	v := identOf(pass, as.Lhs[0])
+	if v == nil {
+		return nil // _ = call
 	}
-	stmt := cur.Parent()
 	switch stmt.ParentEdgeKind() {
 	case edge.IfStmt_Init:
-		if is := stmt.Parent().Node().(*ast.IfStmt); nilChecked(is, errVar) {
+		if is := stmt.Parent().Node().(*ast.IfStmt); isNotNil(pass, is.Cond, v) {
 			return is
 		}
 	case edge.BlockStmt_List, edge.CaseClause_Body, edge.CommClause_Body:
 		if next, ok := stmt.NextSibling(); ok {
-			if is, ok := next.Node().(*ast.IfStmt); ok && is.Init == nil && nilChecked(is, errVar) {
-				return as
+			if is, ok := next.Node().(*ast.IfStmt); ok && is.Init == nil && isNotNil(pass, is.Cond, v) {
+				return is
 			}
 		}
 	}
 	return nil
 }
 
-// nilChecked reports whether is is if err != nil { ...; return } of the
-// variable named as err.
-func nilChecked(is *ast.IfStmt, err *ast.Ident) bool {
-	b, ok := is.Cond.(*ast.BinaryExpr)
-	if !ok || b.Op != token.NEQ || !isNil(b.Y) {
-		return false
+// callStmt is the cursor of the node holding cur's call, past parens.
+func callStmt(cur inspector.Cursor) inspector.Cursor {
+	up := cur.Parent()
+	for {
+		if _, ok := up.Node().(*ast.ParenExpr); !ok {
+			return up
+		}
+		up = up.Parent()
 	}
-	id, ok := ast.Unparen(b.X).(*ast.Ident)
-	return ok && id.Name == err.Name && terminates(is.Body)
 }
 
 // refreshed reports whether the change at n is stored by one of fresh's

@@ -46,52 +46,22 @@ func failedReadWhy(r retries, p *retryPlan) string {
 // the patcher last read (liferetry.go).
 func failedSpans(r retries, write ast.Stmt, fn ast.Node) [][2]token.Pos {
 	var spans [][2]token.Pos
+	start := write.End()
 	switch w := write.(type) {
 	case *ast.ReturnStmt:
 		// The whole statement: gc evaluates the call before a plain
 		// operand beside it, which the spec leaves unordered.
 		return append(spans, [2]token.Pos{w.Pos(), w.End()})
 	case *ast.IfStmt:
-		if w.Else == nil && errAssign(r, w.Init) != nil && isNotNil(r.pass, w.Cond, errAssign(r, w.Init)) {
-			spans = append(spans, [2]token.Pos{w.Body.Pos(), w.Body.End()})
-			if terminates(w.Body) {
-				return spans
-			}
-		}
-		// Its condition, body and else run after the write too.
-		return append(spans, [2]token.Pos{r.call.End(), fn.End()})
-	case *ast.AssignStmt:
-		if is := nextCheck(r, w); is != nil {
+		start = r.call.End() // its condition, body and else run after the write too
+	}
+	if cur, ok := r.cursor(r.call); ok {
+		if is := errCheck(r.pass, cur); is != nil && is.Else == nil {
 			spans = append(spans, [2]token.Pos{is.Body.Pos(), is.Body.End()})
 			if terminates(is.Body) {
 				return spans
 			}
 		}
 	}
-	return append(spans, [2]token.Pos{write.End(), fn.End()})
-}
-
-// errAssign is the variable s (err := write, err = write) gives the
-// write's error; nil for another statement.
-func errAssign(r retries, s ast.Stmt) *types.Var {
-	as, ok := s.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != ast.Expr(r.call) {
-		return nil
-	}
-	return identOf(r.pass, as.Lhs[0])
-}
-
-// nextCheck is the if right after w (err := write) checking its error,
-// with no else; nil when there is none.
-func nextCheck(r retries, w *ast.AssignStmt) *ast.IfStmt {
-	v := errAssign(r, w)
-	_, list, at := writeList(r)
-	if v == nil || at < 0 || at+1 >= len(list) {
-		return nil
-	}
-	is, ok := list[at+1].(*ast.IfStmt)
-	if !ok || is.Init != nil || is.Else != nil || !isNotNil(r.pass, is.Cond, v) {
-		return nil
-	}
-	return is
+	return append(spans, [2]token.Pos{start, fn.End()})
 }
