@@ -60,11 +60,11 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 		// The status read may be the guard's, an if around the decision
 		// and the write whose condition cannot move with them (guardWhy):
 		// it stays, and the decision with it.
-		g := r.guardIf(list, from, at)
+		g := guardIf(r, list, from, at)
 		if g == nil || !r.statusRead([]ast.Node{g.Cond}, r.obj, map[*types.Func]bool{}) {
 			return ""
 		}
-		if why = r.guardWhy(g, write); why == "" {
+		if why = guardWhy(r, g, write); why == "" {
 			return ""
 		}
 		first = g.Pos()
