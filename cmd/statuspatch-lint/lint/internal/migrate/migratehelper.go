@@ -210,15 +210,15 @@ func (h *helperMove) helperClient(fd *ast.FuncDecl) (int, bool, string, string) 
 		return 0, false, "", "its client " + h.clientText + " is not its receiver's or a parameter's"
 	}
 	rest := strings.TrimPrefix(h.clientText, id.Name)
-	v := h.pass.TypesInfo.Uses[id]
-	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 && h.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]] == v {
-		return -1, true, rest, ""
+	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if v != nil && fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 && h.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]] == v {
+		return -1, true, rest, h.ownClientSet(fd, v) // migrateclientset.go
 	}
 	i := 0
 	for _, field := range fd.Type.Params.List {
 		for _, n := range field.Names {
-			if h.pass.TypesInfo.Defs[n] == v {
-				return i, false, rest, ""
+			if v != nil && h.pass.TypesInfo.Defs[n] == v {
+				return i, false, rest, h.ownClientSet(fd, v)
 			}
 			i++
 		}

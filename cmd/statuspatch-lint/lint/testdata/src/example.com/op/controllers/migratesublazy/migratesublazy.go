@@ -10,6 +10,7 @@ package migratesublazy
 
 import (
 	"context"
+	"sync"
 
 	v1 "example.com/op/api/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -103,7 +104,7 @@ type tug struct {
 
 func (t *tug) reconcile(ctx context.Context, w *v1.Widget) error {
 	w.Status.Size = 4
-	return t.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: .* \(not moved to the patcher: w is a parameter of reconcile: its call at line 118 names its client r\.tug\.c, set at line 116, and w is used at line 114 between its read and there`
+	return t.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: .* \(not moved to the patcher: w is a parameter of reconcile: its call at line 119 names its client r\.tug\.c, set at line 117, and w is used at line 115 between its read and there`
 }
 
 func (r *Reconciler) tow(ctx context.Context, key client.ObjectKey) error {
@@ -116,4 +117,117 @@ func (r *Reconciler) tow(ctx context.Context, key client.ObjectKey) error {
 		r.tug = &tug{c: r.Client}
 	}
 	return r.tug.reconcile(ctx, w)
+}
+
+// Harbour's sub-reconcilers are set where the code that sets them runs,
+// not where it is written (review R of s102: -fix made the patcher
+// before the client was set, and the project's test panicked).
+type Harbour struct {
+	client.Client
+	ferry *ferry
+	raft  *raft
+	punt  *punt
+	kayak *kayak
+	once  sync.Once
+}
+
+// ferry is set by a function literal, called after it is defined: the
+// patcher is made after the call, not after the definition.
+type ferry struct {
+	c client.Client
+}
+
+func (f *ferry) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 5
+	return f.c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+}
+
+func (h *Harbour) sail(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := h.Get(ctx, key, w); err != nil {
+		return err
+	}
+	ensure := func() {
+		if h.ferry == nil {
+			h.ferry = &ferry{c: h.Client}
+		}
+	}
+	ensure()
+	return h.ferry.reconcile(ctx, w)
+}
+
+// raft is set two calls deep: prepare calls ensureRaft.
+type raft struct {
+	c client.Client
+}
+
+func (f *raft) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 6
+	return f.c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+}
+
+func (h *Harbour) ensureRaft() {
+	if h.raft == nil {
+		h.raft = &raft{c: h.Client}
+	}
+}
+
+func (h *Harbour) prepare() { h.ensureRaft() }
+
+func (h *Harbour) drift(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := h.Get(ctx, key, w); err != nil {
+		return err
+	}
+	h.prepare()
+	return h.raft.reconcile(ctx, w)
+}
+
+// punt is set by a function literal handed to sync.Once's Do.
+type punt struct {
+	c client.Client
+}
+
+func (p *punt) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 7
+	return p.c.Status().Update(ctx, w) // want `^handwritten status write to Widget`
+}
+
+func (h *Harbour) pole(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := h.Get(ctx, key, w); err != nil {
+		return err
+	}
+	h.once.Do(func() { h.punt = &punt{c: h.Client} })
+	return h.punt.reconcile(ctx, w)
+}
+
+// kayak sets its own client before its write: the client is its own to
+// choose, and a patcher its caller made with h.kayak.c would hold nil.
+type kayak struct {
+	c   client.Client
+	def client.Client
+}
+
+func (k *kayak) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 8
+	k.bind()
+	return k.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: .* \(not moved to the patcher: w is a parameter of reconcile: it sets its client k\.c at line 214 \(a call that sets it at line 220\), before its write: `
+}
+
+func (k *kayak) bind() {
+	if k.c == nil {
+		k.c = k.def
+	}
+}
+
+func (h *Harbour) paddle(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := h.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if h.kayak == nil {
+		h.kayak = &kayak{def: h.Client}
+	}
+	return h.kayak.reconcile(ctx, w)
 }
