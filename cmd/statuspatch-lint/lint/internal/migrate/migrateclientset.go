@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/ast/inspector"
-
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
 
@@ -52,149 +50,21 @@ func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 	return fs
 }
 
-// Where a client is set is a fact of the code as it runs, not as it is
-// written: a function literal sets it where it is called (ensure := func()
-// {...}; ensure()), or where it is handed to a call that may call it
-// (sync.Once's Do), not where it is defined; a function of the package
-// sets it where it is called, to any depth (r.prepare() calling
-// r.ensureStatus()). A call of another package's function, or through an
-// interface, is not followed: its body is not the package's to read.
-
-// setWalk finds where code may set a client: an assignment of one of the
-// fields fs the client is selected through (or of its root variable), its
-// address taken, or a call of code that does (above).
-type setWalk struct {
-	si   funcVals
-	fs   []*types.Var
-	root *types.Var               // the client's own variable (a helper's receiver or parameter), or nil
-	done map[ast.Node]token.Pos // a function followed: where it sets the client (NoPos: nowhere, or being followed)
-}
-
-func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
-	return &setWalk{si: funcVals{si}, fs: fs, root: root, done: map[ast.Node]token.Pos{}}
-}
-
-// is reports whether e names the client's root variable or selects one
-// of its fields.
-func (w *setWalk) is(e ast.Expr) bool {
-	if w.root != nil && identOf(w.si.pass, e) == w.root {
-		return true
-	}
-	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-	s := w.si.pass.TypesInfo.Selections[sel]
-	if !ok || s == nil {
-		return false
-	}
-	f, _ := s.Obj().(*types.Var)
-	return f != nil && slices.Contains(w.fs, f)
-}
-
-// last is the last node of root's function between from and to (not in
-// a function literal below root: it counts where it is called) that may
-// set the client as it runs, and where the set is: the node itself, or in
-// the code it calls. NoPos twice when none does.
-func (w *setWalk) last(root inspector.Cursor, from, to token.Pos) (at, set token.Pos) {
-	kinds := []ast.Node{(*ast.FuncLit)(nil), (*ast.AssignStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.CallExpr)(nil)}
-	root.Inspect(kinds, func(c inspector.Cursor) bool {
-		n := c.Node()
-		if _, lit := n.(*ast.FuncLit); lit && c != root || n.End() <= from || n.Pos() >= to {
-			return false
-		}
-		if n.Pos() < from || n.End() > to {
-			return true
-		}
-		hit := token.NoPos
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if slices.ContainsFunc(n.Lhs, w.is) {
-				hit = n.Pos()
-			}
-		case *ast.UnaryExpr:
-			if n.Op == token.AND && w.is(n.X) {
-				hit = n.Pos()
-			}
-		case *ast.CallExpr:
-			hit = w.callSets(n)
-		}
-		if hit.IsValid() && n.Pos() >= at {
-			at, set = n.Pos(), hit
-		}
-		return true
-	})
-	return at, set
-}
-
-// callSets is where the code call runs sets the client: the function it
-// calls, each function value it may call (refsfuncvalue.go), and each
-// function handed to it as an argument. NoPos when none does.
-func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
-	var vals []funcValue
-	if fn := kube.CalledFunc(w.si.pass, call); fn != nil {
-		vals = append(vals, funcValue{fn: fn})
-	} else if vs, _, ok := w.si.funcValues(call); ok {
-		vals = append(vals, vs...)
-	}
-	for _, a := range call.Args {
-		if t := w.si.pass.TypesInfo.TypeOf(a); t == nil || !isSignature(t) {
-			continue
-		}
-		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
-			if v, _ := w.si.pass.TypesInfo.Uses[id].(*types.Var); v != nil && !v.IsField() && v.Parent() != w.si.pass.Pkg.Scope() {
-				if x, why, ok := w.si.localValue(v, nil); ok && why == "" {
-					a = x
-				}
-			}
-		}
-		vs, _, _ := w.si.valuesOf(a, nil)
-		vals = append(vals, vs...)
-	}
-	for _, v := range vals {
-		var body ast.Node = v.lit
-		if v.lit == nil {
-			if fd := w.si.funcDecl(v.fn); fd != nil && fd.Body != nil {
-				body = fd
-			}
-		}
-		if body == nil {
-			continue
-		}
-		if at := w.bodySets(body); at.IsValid() {
-			return at
-		}
-	}
-	return token.NoPos
-}
-
-// bodySets is where the function fn (a declaration or a literal) sets
-// the client, followed once.
-func (w *setWalk) bodySets(fn ast.Node) token.Pos {
-	if at, ok := w.done[fn]; ok {
-		return at
-	}
-	w.done[fn] = token.NoPos
-	c, ok := w.si.cursor(fn)
-	if !ok {
-		return token.NoPos
-	}
-	_, set := w.last(c, fn.Pos(), fn.End())
-	w.done[fn] = set
-	return set
-}
-
 // clientFieldSet is where the last statement of si's function between
-// from and to sets a field the client e and rest select (setWalk). NoPos
-// when none does.
-func (si *site) clientFieldSet(e ast.Expr, rest string, from, to token.Pos) token.Pos {
+// from and to sets a field the client e and rest select (setWalk), NoPos
+// when none does, and setWalk.unknown.
+func (si *site) clientFieldSet(e ast.Expr, rest string, from, to token.Pos) (token.Pos, string) {
 	fs := si.clientFields(e, rest)
 	if len(fs) == 0 {
-		return token.NoPos
+		return token.NoPos, ""
 	}
 	root, ok := si.cursor(si.enclosingFunc())
 	if !ok {
-		return token.NoPos
+		return token.NoPos, ""
 	}
-	at, _ := newSetWalk(si, fs, nil).last(root, from, to)
-	return at
+	w := newSetWalk(si, fs, nil)
+	at, _ := w.last(root, from, to)
+	return at, w.unknown
 }
 
 // ownClientSet says why the helper fd, whose client is its receiver or
@@ -212,7 +82,11 @@ func (h *helperMove) ownClientSet(fd *ast.FuncDecl, v *types.Var) string {
 	for _, c := range h.also {
 		end = max(end, c.Pos())
 	}
-	at, set := newSetWalk(&h.site, h.clientFields(h.client, ""), v).last(root, fd.Body.Pos(), end)
+	w := newSetWalk(&h.site, h.clientFields(h.client, ""), v)
+	at, set := w.last(root, fd.Body.Pos(), end)
+	if w.unknown != "" {
+		return fmt.Sprintf("its client %s may be set before its write: %s", h.clientText, w.unknown)
+	}
 	if !at.IsValid() {
 		return ""
 	}
@@ -230,12 +104,15 @@ func (h *helperMove) ownClientSet(fd *ast.FuncDecl, v *types.Var) string {
 // returns the line the client is set at (0 when no statement sets it),
 // or why the patcher cannot be made where its client is set.
 func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, string) {
-	at := c.clientFieldSet(e, rest, c.anchor.End(), c.call.Pos())
+	at, unknown := c.clientFieldSet(e, rest, c.anchor.End(), c.call.Pos())
+	client := types.ExprString(e) + rest
+	if unknown != "" {
+		return 0, fmt.Sprintf("its call at line %d names its client %s, which may be set after the read the patcher is made at: %s", line, client, unknown)
+	}
 	if !at.IsValid() {
 		return 0, ""
 	}
 	setLine := c.pass.Fset.Position(at).Line
-	client := types.ExprString(e) + rest
 	if c.baseVar != nil && !c.keep {
 		return setLine, fmt.Sprintf("its call at line %d names its client %s, set at %s after the base the patcher is made from", line, client, c.where(at))
 	}
