@@ -67,8 +67,14 @@ func Build(repo, version, out string, listing io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return writeModules(out, stage, mods, version, strings.TrimSpace(infoTime), listing)
+}
+
+// writeModules writes each of mods, staged under stage, at version, and
+// prints "module@version" for each to listing.
+func writeModules(out, stage string, mods []mod, version, infoTime string, listing io.Writer) error {
 	for _, m := range mods {
-		if err := writeModule(out, filepath.Join(stage, m.dir), m, version, strings.TrimSpace(infoTime)); err != nil {
+		if err := writeModule(out, filepath.Join(stage, m.dir), m, version, infoTime); err != nil {
 			return fmt.Errorf("%s: %w", m.file.Module.Mod.Path, err)
 		}
 		if _, err := fmt.Fprintf(listing, "%s@%s\n", m.file.Module.Mod.Path, version); err != nil {
