@@ -168,7 +168,7 @@ func (m reads) noGet() string {
 	if why := deferredBeforeRead(m); why != "" {
 		return m.shapeWhy(why)
 	}
-	if why := m.nestedGetWhy(); why != "" {
+	if why := nestedGetWhy(m); why != "" {
 		return why
 	}
 	if fd := m.funcDecl(kube.CalledFunc(m.pass, m.call)); fd != nil && !isStatusWrite(m.call) {
@@ -333,7 +333,7 @@ func inOtherFunc(cur, root inspector.Cursor) bool {
 // an if's init, whose error the code checks where -fix can see it; this
 // one's error goes to the call around it. "" when there is none, so the
 // reason "not read with Get" is said only where it is true.
-func (m reads) nestedGetWhy() string {
+func nestedGetWhy(m reads) string {
 	fn := m.enclosingFunc()
 	if fn == nil {
 		return ""
