@@ -307,9 +307,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// spread); migrateexistingretry: none (each write is the code's
 	// patcher's Retry, or its Flush with the decision's note);
 	// migratesublazy: 1 sub-reconciler whose object's status changes
-	// before its client is set lazily (the patcher would hold it changed);
+	// before its client is set lazily (the patcher would hold it changed),
+	// 1 that sets its own client before its write, 1 whose client a
+	// function value not all known may set (a local closure set again);
 	// migrateloopcounter: none (each loop is the patcher's Retry).
-	if len(left) != 321 || notMoved != 320 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 321 (320):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 323 || notMoved != 322 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 323 (322):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

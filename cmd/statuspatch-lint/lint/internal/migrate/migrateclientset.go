@@ -73,7 +73,7 @@ func (si *site) clientFieldSet(e ast.Expr, rest string, from, to token.Pos) (tok
 // nil { k.c = k.def }), so the client is its own to choose, and the
 // patcher made with the caller's view of k.c holds another (nil: the
 // patcher's Flush fails). "" when it does not.
-func (h *helperMove) ownClientSet(fd *ast.FuncDecl, v *types.Var) string {
+func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 	root, ok := h.cursor(fd)
 	if !ok || fd.Body == nil {
 		return ""

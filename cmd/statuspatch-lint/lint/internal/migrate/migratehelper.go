@@ -212,13 +212,13 @@ func (h *helperMove) helperClient(fd *ast.FuncDecl) (int, bool, string, string) 
 	rest := strings.TrimPrefix(h.clientText, id.Name)
 	v, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
 	if v != nil && fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 && h.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]] == v {
-		return -1, true, rest, h.ownClientSet(fd, v) // migrateclientset.go
+		return -1, true, rest, ownClientSet(h, fd, v) // migrateclientset.go
 	}
 	i := 0
 	for _, field := range fd.Type.Params.List {
 		for _, n := range field.Names {
 			if v != nil && h.pass.TypesInfo.Defs[n] == v {
-				return i, false, rest, h.ownClientSet(fd, v)
+				return i, false, rest, ownClientSet(h, fd, v)
 			}
 			i++
 		}
