@@ -135,13 +135,17 @@ func placedBody(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from to
 	}
 	dec := &placedDecision{res: res}
 	end := len(list)
-	if ret, ok := list[end-1].(*ast.ReturnStmt); ok {
-		if usesObj(r, ret) {
-			return nil, notLast + ": the return at " + r.where(ret.Pos()) + " uses " + r.obj.Name()
-		}
-		dec.ret = ret
-		end--
+	ret, ok := list[end-1].(*ast.ReturnStmt)
+	switch {
+	case !ok:
+		return nil, fmt.Sprintf("%s's body does not end in a return for the decision's own Retry's error", declName(fn))
+	case usesObj(r, ret):
+		return nil, notLast + ": the return at " + r.where(ret.Pos()) + " uses " + r.obj.Name()
+	case len(ret.Results) != 0 && len(ret.Results) != len(resultVars(r.pass, fn)):
+		return nil, fmt.Sprintf("the return at %s gives its results from one call, with none left for the decision's own Retry's error", r.where(ret.Pos()))
 	}
+	dec.ret = ret
+	end--
 	k := end
 	for k > d+1 && !exits(list[k-1]) && r.movable(list[k-1], list[end-1]) {
 		k--
