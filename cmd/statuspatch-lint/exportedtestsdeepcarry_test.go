@@ -75,6 +75,11 @@ func (s *Store) Read(d *appsv1.Deployment) { _ = d.Name }
 type myDep appsv1.Deployment
 
 func (s *Store) Conv(d *appsv1.Deployment) { x := (*myDep)(d); x.Status.Replicas = 3 }
+func (s *Store) CopyInto(d *appsv1.Deployment) { (&appsv1.Deployment{}).DeepCopyInto(d) }
+func (s *Store) StatusInto(d *appsv1.Deployment) {
+	(&appsv1.DeploymentStatus{}).DeepCopyInto(&d.Status)
+}
+func (s *Store) CopyOut(d *appsv1.Deployment) { var x appsv1.Deployment; d.DeepCopyInto(&x) }
 `
 
 // A test's call whose callee carries the object on where the judge does
@@ -107,7 +112,10 @@ func TestFixKeepsHelperWhoseTestCallCarriesObjectOn(t *testing.T) {
 		{"Go", "Go at line 16, which sets d.Status.Replicas at store.go:51)"},
 		{"Closure", "Closure at line 16, which sets d.Status.Replicas at store.go:52)"},
 		{"Overwrite", "Overwrite at line 16, which sets *d at store.go:53)"},
+		{"CopyInto", "CopyInto at line 16, which hands d to (*k8s.io/api/apps/v1.Deployment).DeepCopyInto at store.go:65, outside the module: it may change it)"},
+		{"StatusInto", "StatusInto at line 16, which hands &d.Status to (*k8s.io/api/apps/v1.DeploymentStatus).DeepCopyInto at store.go:67, outside the module: it may change it)"},
 		{"Read", ""},
+		{"CopyOut", ""},
 	} {
 		t.Run(c.call, func(t *testing.T) {
 			test := strings.Replace(deepTest, "CALL", c.call, 1)

@@ -16,7 +16,8 @@ import (
 // return, or in the same return as the write, keeps the decision before a
 // Flush, named; so does a Flush whose error branch jumps on (its change
 // unsent). A guard whose condition calls a function that changes its
-// receiver stays out of Retry (it would run once more outside it). An
+// receiver stays out of Retry (it would run once more outside it), and
+// the Flush's note names the call (the code's patcher or -fix's own). An
 // event on the error path, which reads only metadata, and a deferred read
 // (on the object as the patcher last read it) do not keep it.
 func TestMigrateRetryFailAdversary(t *testing.T) {
@@ -33,11 +34,12 @@ func TestMigrateRetryFailAdversary(t *testing.T) {
 		92:  "(the decision in Retry of p, the patcher made at line 87)",  // a deferred read
 		109: "(the decision in Retry of p, the patcher made at line 105)", // an event on the error path
 		127: flush(123, 124, 126, 128),
-		146: "(a Flush of p, the patcher made at line 140)", // a guard calling r.next
-		166: flush(161, 162, 165, 166),                      // the same return
-		181: "",                                             // kept: &order stored in r.last
+		146: "(a Flush of p, the patcher made at line 140); its decision, lines 144-145, stays before Flush: the guard's condition at line 144 calls r.next (next sets r.n at line 153): kept around Retry and checked again in its function, it would run once more on every call; a conflict is re-decided by the next reconcile", // a guard calling r.next
+		166: flush(161, 162, 165, 166),                                                                                                                                                                                                                                                                                              // the same return
+		181: "",                                                                                                                                                                                                                                                                                                                     // kept: &order stored in r.last
 		198: "(a Flush of p, the patcher made at line 192)",
 		222: "(a Flush of p, the patcher made at line 209); its decision, lines 217-221, stays before Flush: the statement at line 217 cannot run again inside it",
+		233: "; its decision, lines 231-232, stays before Flush: the guard's condition at line 231 calls r.next (next sets r.n at line 153): kept around Retry and checked again in its function, it would run once more on every call; a conflict is re-decided by the next reconcile", // the same, -fix's own patcher
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

@@ -6,9 +6,11 @@
 // one for the scripts that install from it, hack/releaseroute one for each
 // module a release tidies.
 //
-// The zips hold the files git tracks in the working tree (plus untracked
+// Build's zips hold the files git tracks in the working tree (plus untracked
 // files that are not ignored), so a module built from it matches what the go
-// command would fetch from the tag. Build refuses a go.mod with a replace
+// command would fetch from the tag; BuildCommit's hold HEAD's commit at its
+// pseudo-version, for a checkout not released (docs/kubebuilder.md's "from
+// a checkout"), so that two commits never share a version. Build refuses a go.mod with a replace
 // directive, one that requires a sibling at another version, and one that
 // requires a module of this repository that is not published (hack): a
 // published module with any of them would not build for its users.
@@ -67,8 +69,14 @@ func Build(repo, version, out string, listing io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return writeModules(out, stage, mods, version, strings.TrimSpace(infoTime), listing)
+}
+
+// writeModules writes each of mods, staged under stage, at version, and
+// prints "module@version" for each to listing.
+func writeModules(out, stage string, mods []mod, version, infoTime string, listing io.Writer) error {
 	for _, m := range mods {
-		if err := writeModule(out, filepath.Join(stage, m.dir), m, version, strings.TrimSpace(infoTime)); err != nil {
+		if err := writeModule(out, filepath.Join(stage, m.dir), m, version, infoTime); err != nil {
 			return fmt.Errorf("%s: %w", m.file.Module.Mod.Path, err)
 		}
 		if _, err := fmt.Fprintf(listing, "%s@%s\n", m.file.Module.Mod.Path, version); err != nil {

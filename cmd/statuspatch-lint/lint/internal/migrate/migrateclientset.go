@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
@@ -150,4 +151,151 @@ func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, s
 	}
 	c.anchor = after
 	return setLine, ""
+}
+
+// A sub-reconciler's client may be the manager's plain one while the
+// reconciler's is patcher.ForManager's (statuspatch-gen init wires
+// r.Client = patcher.ForManager(mgr, ...) first in SetupWithManager and
+// leaves r.ports = &portReconciler{c: mgr.GetClient()} as it was). The
+// patcher -fix makes with r.ports.c then has no API reader: on a 409 its
+// Retry reads the object again through the manager's cache, which may
+// lag (the same 409 again, or ErrStaleCache), and the next reconcile
+// decides again. -fix says so, naming where the field gets the plain
+// client and what to write there; it does not rewrite it, as nothing in
+// the write's function shows what else the field's client serves (its
+// Gets, its Lists, writes of other kinds), and ForManager's client reads
+// past the cache and carries r.Client's options (a field owner) for
+// every patcher made from it.
+
+// plainManagerClient is the note of a patcher made with the client e and
+// rest select (r.ports and ".c") whose Retry reads obj again:
+// "" unless a statement of the package sets that field to mgr.GetClient()
+// in a function that sets a field to patcher.ForManager(mgr, ...), the
+// same manager variable.
+func plainManagerClient(pl *place, e ast.Expr, rest, obj string) string {
+	chain := fieldChain(pl, e, rest)
+	if len(chain) == 0 {
+		return ""
+	}
+	for cur := range pl.insp.Root().Preorder((*ast.AssignStmt)(nil)) {
+		as := cur.Node().(*ast.AssignStmt)
+		if len(as.Lhs) != len(as.Rhs) {
+			continue
+		}
+		for i, l := range as.Lhs {
+			mgr, get := managerClientOf(pl, l, as.Rhs[i], chain)
+			if mgr == nil {
+				continue
+			}
+			for fd := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+				if set, fm := forManagerSet(pl, fd.Node().(*ast.FuncDecl), mgr); set != nil {
+					return fmt.Sprintf("; its client %s is %s at %s, the manager's plain client, while %s is patcher.ForManager's at %s: on a 409 Retry reads %s again through the manager's cache, which may lag (the same 409 again, or ErrStaleCache), where ForManager's reads through the API reader, and the next reconcile decides again: give it patcher.ForManager(%s, ...) at %s",
+						types.ExprString(e)+rest, types.ExprString(get), pl.where(get.Pos()), types.ExprString(set), pl.where(fm.Pos()), obj, mgr.Name(), pl.where(get.Pos()))
+				}
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// fieldChain is the fields e and rest select, outermost first: moor and
+// c of r.moor and ".c"; nil when e is not rooted at a variable.
+func fieldChain(pl *place, e ast.Expr, rest string) []*types.Var {
+	if rootVar(pl.pass.TypesInfo, e) == nil {
+		return nil
+	}
+	fs := pl.clientFields(e, "")
+	slices.Reverse(fs)
+	more := pl.clientFields(e, rest)[len(fs):]
+	return append(fs, more...)
+}
+
+// managerClientOf reports whether l = v sets the client chain selects to
+// m.GetClient() (r.moor.c = mgr.GetClient(), r.moor = &moor{c:
+// mgr.GetClient()}): the manager variable m and the call, or nil.
+func managerClientOf(pl *place, l, v ast.Expr, chain []*types.Var) (*types.Var, *ast.CallExpr) {
+	sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+	s := pl.pass.TypesInfo.Selections[sel]
+	if !ok || s == nil {
+		return nil, nil
+	}
+	k := slices.IndexFunc(chain, func(f *types.Var) bool { return f == s.Obj() })
+	if k < 0 {
+		return nil, nil
+	}
+	for _, f := range chain[k+1:] {
+		if u, ok := ast.Unparen(v).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			v = u.X
+		}
+		lit, ok := ast.Unparen(v).(*ast.CompositeLit)
+		if !ok {
+			return nil, nil
+		}
+		if v = literalField(pl.pass, lit, f.Name()); v == nil {
+			return nil, nil
+		}
+	}
+	call, ok := ast.Unparen(v).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil, nil
+	}
+	get, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || get.Sel.Name != "GetClient" {
+		return nil, nil
+	}
+	id, ok := ast.Unparen(get.X).(*ast.Ident)
+	m, _ := pl.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || m == nil {
+		return nil, nil
+	}
+	return m, call
+}
+
+// forManagerSet is the field fd sets to patcher.ForManager(mgr, ...) and
+// that call, or nil.
+func forManagerSet(pl *place, fd *ast.FuncDecl, mgr *types.Var) (ast.Expr, *ast.CallExpr) {
+	if fd.Body == nil {
+		return nil, nil
+	}
+	var set ast.Expr
+	var fm *ast.CallExpr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || set != nil || len(as.Lhs) != len(as.Rhs) {
+			return set == nil
+		}
+		for i, r := range as.Rhs {
+			call, ok := ast.Unparen(r).(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				continue
+			}
+			f := kube.CalledFunc(pl.pass, call)
+			id, isID := ast.Unparen(call.Args[0]).(*ast.Ident)
+			if _, isSel := ast.Unparen(as.Lhs[i]).(*ast.SelectorExpr); isSel && isID && f != nil && f.Name() == "ForManager" && f.Pkg() != nil && f.Pkg().Path() == kube.PatcherPkgPath && pl.pass.TypesInfo.Uses[id] == mgr {
+				set, fm = as.Lhs[i], call
+			}
+		}
+		return set == nil
+	})
+	return set, fm
+}
+
+// managerClientNote is plainManagerClient's note for the first call of
+// callers whose patcher is made with its sub-reconciler's own client
+// (not a patcher the caller passes, nor a link of a chain), "" for none.
+func managerClientNote(h *helperMove, callers []*helperCaller) string {
+	for _, hc := range callers {
+		if hc.link != nil || hc.shared != "" {
+			continue
+		}
+		for i, c := range hc.calls {
+			if i < len(hc.clients) {
+				if note := plainManagerClient(&c.place, hc.clients[i], hc.rests[i], h.obj.Name()); note != "" {
+					return note
+				}
+			}
+		}
+	}
+	return ""
 }

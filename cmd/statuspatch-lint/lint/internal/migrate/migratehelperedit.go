@@ -115,6 +115,9 @@ func (h *helperMove) helperEdits(p Patcher, fd *ast.FuncDecl, callers []*helperC
 		return nil, why
 	}
 	edits = uniqueEdits(append(edits, cedits...))
+	if plan != nil {
+		how += managerClientNote(h, callers) // migrateclientset.go
+	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + " (" + fd.Name.Name + " takes the patcher its callers make with " + how + ")", TextEdits: edits}, ""
 }
 

@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
-
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 // A retryPlan moves a write's decision into the patcher's Retry: the
@@ -199,42 +197,6 @@ func writeList(r retries) (ast.Stmt, []ast.Stmt, int) {
 	return write, nil, -1
 }
 
-// guard returns the if whose body is the decision and the write, when
-// the whole if moves into mutate: no else, no init, the body nothing but
-// (the base, which goes) the decision and the write, last, in a form
-// that handles its error alone (if err := write; err != nil {...}, or
-// the call alone), a condition that may run again, and the object what
-// the patcher holds at the if. Then the condition is decided again on a
-// conflict too, in mutate, and a false one runs no Retry (the if stays).
-func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
-	if at != len(list)-1 || from > 1 || from == 1 && list[0] != r.late {
-		return nil
-	}
-	switch w := list[at].(type) {
-	case *ast.IfStmt:
-		if w.Init == nil || w.Else != nil {
-			return nil
-		}
-	case *ast.ExprStmt:
-	default:
-		return nil
-	}
-	var g *ast.IfStmt
-	for i, n := range r.path {
-		if b, ok := n.(*ast.BlockStmt); ok && i+1 < len(r.path) && len(b.List) == len(list) && len(list) > 0 && b.List[0] == list[0] {
-			g, _ = r.path[i+1].(*ast.IfStmt)
-			break
-		}
-	}
-	if g == nil || g.Init != nil || g.Else != nil || !r.movable(&ast.ExprStmt{X: g.Cond}, list[at]) || !r.twiceSafe(g.Cond) {
-		return nil
-	}
-	if !r.freshAt(g.Cond) {
-		return nil
-	}
-	return g
-}
-
 // freshAt reports whether the object at n is what the patcher made at
 // the migration's anchor holds (life.freshAt).
 func (r retries) freshAt(n ast.Node) bool {
@@ -343,39 +305,4 @@ func (p *retryPlan) nodes() []ast.Node {
 		nodes = append(nodes, s)
 	}
 	return nodes
-}
-
-// twiceSafe reports whether cond may run once outside Retry and again in
-// its mutate (the guard stays around the Retry): it calls only builtins,
-// conversions and functions whose bodies, or the table of readers,
-// show they change nothing (migrateoncefx.go). A call that changes its
-// receiver (r.next()), a package variable or what it is given would run
-// once more on every call, not only on a conflict.
-func (r retries) twiceSafe(cond ast.Expr) bool {
-	info := r.pass.TypesInfo
-	s := &onceSpan{si: &r.site, where: r.where}
-	safe := true
-	ast.Inspect(cond, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || !safe {
-			return safe
-		}
-		if tv, ok := info.Types[c.Fun]; ok && tv.IsType() {
-			return true
-		}
-		switch f := typeutil.Callee(info, c).(type) {
-		case *types.Builtin:
-		case *types.Func:
-			if rt := recvType(f); rt != nil && types.IsInterface(rt) {
-				safe = readerOr(f, "x") == ""
-				break
-			}
-			e := s.effectsOf(f)
-			safe = e.why == "" && e.recv == "" && len(e.params) == 0
-		default:
-			safe = false // a function value
-		}
-		return safe
-	})
-	return safe
 }

@@ -55,11 +55,21 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 	for _, s := range decision {
 		nodes = append(nodes, s)
 	}
+	why, first := "", decision[0].Pos()
 	if !r.statusRead(nodes, r.obj, map[*types.Func]bool{}) {
-		return ""
+		// The status read may be the guard's, an if around the decision
+		// and the write whose condition cannot move with them (guardWhy):
+		// it stays, and the decision with it.
+		g := guardIf(r, list, from, at)
+		if g == nil || !r.statusRead([]ast.Node{g.Cond}, r.obj, map[*types.Func]bool{}) {
+			return ""
+		}
+		if why = guardWhy(r, g, write); why == "" {
+			return ""
+		}
+		first = g.Pos()
 	}
-	why := ""
-	if explain != nil {
+	if explain != nil && why == "" {
 		why = explain()
 	}
 	for i := len(decision) - 1; i >= 0 && why == ""; i-- {
@@ -70,8 +80,8 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 	if why == "" {
 		why = planWhy(r, decision)
 	}
-	tf := m.pass.Fset.File(decision[0].Pos())
-	a, b := tf.Line(decision[0].Pos()), tf.Line(decision[len(decision)-1].End())
+	tf := m.pass.Fset.File(first)
+	a, b := tf.Line(first), tf.Line(decision[len(decision)-1].End())
 	lines := fmt.Sprintf("lines %d-%d", a, b)
 	if a == b {
 		lines = fmt.Sprintf("line %d", a)

@@ -342,5 +342,5 @@ func externalReads(fn *types.Func, arg int) bool {
 			return true // an embedded ObjectMeta's setter changes the metadata alone
 		}
 	}
-	return loggers[fn.Pkg().Path()] || fn.Name() != "Get" && readsOnlyName(fn.Name()) // a Get decodes into it
+	return loggers[fn.Pkg().Path()] || fn.Name() != "Get" && readsOnlyName(fn.Name(), arg) // a Get decodes into it
 }

@@ -168,6 +168,9 @@ func (m reads) noGet() string {
 	if why := deferredBeforeRead(m); why != "" {
 		return m.shapeWhy(why)
 	}
+	if why := nestedGetWhy(m); why != "" {
+		return why
+	}
 	if fd := m.funcDecl(kube.CalledFunc(m.pass, m.call)); fd != nil && !isStatusWrite(m.call) {
 		// A helper's caller (helperCallers): the write is the helper's.
 		return m.shapeWhy(fmt.Sprintf("%s is not read with Get in %s before its call of %s: where its status changes start is not seen; make New%s there and pass it",
@@ -321,4 +324,35 @@ func inOtherFunc(cur, root inspector.Cursor) bool {
 		}
 	}
 	return false
+}
+
+// nestedGetWhy names a Get of the object before the write, in its
+// function, that is an argument of another call (gomega's
+// g.Expect(c.Get(ctx, key, &obj)).To(Succeed()) in kueue's test/util):
+// findGet takes a Get that is a statement of its own, alone, assigned or
+// an if's init, whose error the code checks where -fix can see it; this
+// one's error goes to the call around it. "" when there is none, so the
+// reason "not read with Get" is said only where it is true.
+func nestedGetWhy(m reads) string {
+	fn := m.enclosingFunc()
+	if fn == nil {
+		return ""
+	}
+	for use := range m.usesOf(fn, m.obj, fn.Pos(), m.call.Pos()) {
+		arg := use
+		if u, ok := arg.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+			arg = arg.Parent()
+		}
+		get, ok := arg.Parent().Node().(*ast.CallExpr)
+		if !ok || len(get.Args) != 3 || get.Args[2] != arg.Node() || m.clientWrite(get) != "Get" {
+			continue
+		}
+		outer, ok := arg.Parent().Parent().Node().(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		return m.shapeWhy(fmt.Sprintf("%s is read with Get at %s as an argument of %s, not in a statement of its own: -fix makes the patcher after a Get whose error it sees checked (err := c.Get(...) or if err := c.Get(...); err != nil); read it so, or make New%s after that statement and call its Flush(ctx) here",
+			m.obj.Name(), m.where(get.Pos()), types.ExprString(outer.Fun), m.patcherType))
+	}
+	return ""
 }

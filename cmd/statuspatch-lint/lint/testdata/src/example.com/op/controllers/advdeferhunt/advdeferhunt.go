@@ -251,7 +251,7 @@ func (r *R) loopRereadBefore(ctx context.Context, reqs []ctrl.Request) error {
 		}
 		defer func() {
 			w.Status.Size = 2
-			_ = r.Status().Update(ctx, w) // want `not moved to the patcher: w is not read with Get in this function before the write`
+			_ = r.Status().Update(ctx, w) // want `not moved to the patcher: w is read with Get at line 249 as an argument of apierrors.IsNotFound, not in a statement of its own: `
 		}()
 	}
 	return nil

@@ -48,3 +48,26 @@ func (r *R) CallerInLiteral(ctx context.Context, key client.ObjectKey) error {
 	g := func() error { return r.helper(ctx, w) }
 	return g()
 }
+
+// NestedGet: the Get is an argument of another call, as gomega's
+// g.Expect(k8sClient.Get(ctx, key, &w)).To(Succeed()) in kueue's
+// test/util: its error goes to that call, and the reason says so, where
+// it said "w is not read with Get" (s103, helper O).
+func (r *R) NestedGet(ctx context.Context, key client.ObjectKey, expect func(error) bool) error {
+	w := &v1.Widget{}
+	if !expect(r.Get(ctx, key, w)) {
+		return nil
+	}
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 58 as an argument of expect, not in a statement of its own: -fix makes the patcher after a Get whose error it sees checked \(err := c.Get\(...\) or if err := c.Get\(...\); err != nil\); read it so, or make NewWidgetStatusPatcher after that statement and call its Flush\(ctx\) here\)`
+}
+
+// NestedGetValue: the same of a value read by its address, in a literal.
+func (r *R) NestedGetValue(ctx context.Context, key client.ObjectKey, expect func(error)) func() error {
+	return func() error {
+		var w v1.Widget
+		expect(r.Get(ctx, key, &w))
+		w.Status.Ready = true
+		return r.Status().Update(ctx, &w) // want `\(not moved to the patcher: w is read with Get at line 69 as an argument of expect, not in a statement of its own: `
+	}
+}

@@ -221,3 +221,18 @@ decide:
 	}
 	return r.Status().Update(ctx, order) // want `handwritten`
 }
+
+// L: G's guard, the patcher -fix's own.
+func (r *R) sideGuardOwn(ctx context.Context, key client.ObjectKey) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, key, order); err != nil {
+		return err
+	}
+	if r.next() > order.Status.Size {
+		order.Status.Size = r.n
+		if err := r.Status().Update(ctx, order); err != nil { // want `handwritten`
+			return err
+		}
+	}
+	return nil
+}

@@ -29,3 +29,7 @@ func (in *Deployment) DeepCopy() *Deployment {
 }
 
 func (in *Deployment) DeepCopyObject() runtime.Object { return in.DeepCopy() }
+
+func (in *Deployment) DeepCopyInto(out *Deployment) { *out = *in }
+
+func (in *DeploymentStatus) DeepCopyInto(out *DeploymentStatus) { *out = *in }
