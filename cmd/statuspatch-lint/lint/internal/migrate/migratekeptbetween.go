@@ -27,7 +27,14 @@ import (
 // handed by any of its names (originalias.go): &w, a pointer given it, a
 // DeepCopy (the same object on the server: its write moves the
 // resourceVersion too), a scope whose field holds it.
-func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
+//
+// A function of another package, or an exported one of this package in
+// a run of the whole module, whose write moves only when the module's
+// driver moves its group (migrateexported.go): the fix rests on that
+// move, and needs (nil: no driver) collects it (HelperNeed); the driver
+// keeps the write when the group stays, or is in a package the run does
+// not fix (lint.ResolveGroups).
+func keptBetween(m *migration, files Files, ws []*Write, opts Options, needs *[]HelperNeed) string {
 	if m == nil || m.anchor == nil || m.call == nil || m.obj == nil {
 		return ""
 	}
@@ -42,14 +49,23 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 		if call.Pos() < m.anchor.End() || !between(cur) {
 			continue
 		}
-		handed, copied := "", ""
-		for i, arg := range call.Args {
-			if name, ok := names.handed(arg, m.obj); ok {
-				handed, copied = name, copyWrite(m, files, names, call, i, name)
+		handed, copied, arg := "", "", -1
+		for i, a := range call.Args {
+			if name, ok := names.handed(a, m.obj); ok {
+				handed, copied, arg = name, copyWrite(m, files, names, call, i, name), i
 				break
 			}
 		}
 		if handed == "" {
+			continue
+		}
+		if fn := kube.CalledFunc(m.pass, call); fn != nil && fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {
+			if why := importedBetween(m, files, call, fn, arg, handed, needs); why != "" {
+				return why
+			}
+			if copied != "" {
+				return copied
+			}
 			continue
 		}
 		fd := m.funcDecl(kube.CalledFunc(m.pass, call))
@@ -70,13 +86,64 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 			fix, _ := Fix(m.pass, files, opts, ws, o)
 			helperFixing.Delete(oc)
 			if fix == nil {
-				return fmt.Sprintf("%s is handed to %s at %s, whose status write at %s stays: it moves the resourceVersion and the status after the patcher's base is taken at %s, and this write's Flush would conflict whenever it changes the status (move that write first, or keep both)",
-					handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), m.where(m.anchor.Pos()))
+				return fmt.Sprintf(keptHelperWhy, handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), "", m.where(m.anchor.Pos()))
+			}
+			if fn := kube.CalledFunc(m.pass, call); fn != nil && token.IsExported(fd.Name.Name) && opts.Module && needs != nil {
+				// An exported helper's write moves with its group, or not
+				// at all: the driver decides (lint.ResolveGroups).
+				*needs = append(*needs, HelperNeed{Key: fn.Pkg().Path() + "." + fd.Name.Name,
+					Reason: fmt.Sprintf(keptHelperWhy, handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), " (%s)", m.where(m.anchor.Pos()))})
 			}
 		}
 		if copied != "" {
 			return copied // a helper's write of the copy that is no status write kept
 		}
+	}
+	return ""
+}
+
+// keptHelperWhy is the reason a write stays after a call handing its
+// object to a helper whose status write stays: the object's name, the
+// call, where, the helper's write, why it stays (" (...)" or ""), the
+// read.
+const keptHelperWhy = "%s is handed to %s at %s, whose status write at %s stays%s: it moves the resourceVersion and the status after the patcher's base is taken at %s, and this write's Flush would conflict whenever it changes the status (move that write first, or keep both)"
+
+// A HelperNeed is an exported helper's move a write's fix rests on
+// (keptBetween): the object is handed to it between the write's read and
+// the write, and a raw write there would leave the patcher's base behind.
+// The module's driver keeps the write when the helper's group (Key) does
+// not move, Reason's %s saying why (lint.ResolveGroups).
+type HelperNeed struct {
+	Key    string
+	Reason string
+}
+
+// importedBetween says why m's write stays when call, between its read
+// and the write, hands m.obj (named handed, its argument arg) to fn, a
+// function of another package, which may write its status raw: an
+// exported helper whose write only the module's driver moves, in a run of
+// this package alone (HelperFact.Alone), or a function the lock's model
+// finds may write it (Files.CallWrites: a client given beside it). A
+// helper the driver moves with its callers adds its group to needs
+// instead; "" then, and when fn does not write it.
+func importedBetween(m *migration, files Files, call *ast.CallExpr, fn *types.Func, arg int, handed string, needs *[]HelperNeed) string {
+	var fact HelperFact
+	fun, at, read := types.ExprString(call.Fun), m.where(call.Pos()), m.where(m.anchor.Pos())
+	if m.pass.ImportObjectFact(fn.Origin(), &fact) && fact.ObjIndex == arg {
+		if fact.Alone && !m.aloneMoves {
+			return fmt.Sprintf(keptHelperWhy, handed, fun, at, fact.At, " ("+aloneMove+")", read)
+		}
+		if needs != nil {
+			*needs = append(*needs, HelperNeed{Key: fn.Pkg().Path() + "." + fn.Name(), Reason: fmt.Sprintf(keptHelperWhy, handed, fun, at, fact.At, " (%s)", read)})
+		}
+		return ""
+	}
+	if files.CallWrites == nil {
+		return ""
+	}
+	if how := files.CallWrites(call.Lparen, arg); how != "" && how != "?" {
+		return fmt.Sprintf("%s is handed to %s at %s, and %s: its write would move the resourceVersion and the status after the patcher's base is taken at %s, and this write's Flush would conflict whenever it changes the status (keep the write, or have %s take the patcher)",
+			handed, fun, at, how, read, fun)
 	}
 	return ""
 }
