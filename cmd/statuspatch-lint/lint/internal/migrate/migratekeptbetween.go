@@ -28,12 +28,12 @@ import (
 // DeepCopy (the same object on the server: its write moves the
 // resourceVersion too), a scope whose field holds it.
 //
-// A function of another package, or an exported one of this package in
-// a run of the whole module, whose write moves only when the module's
-// driver moves its group (migrateexported.go): the fix rests on that
-// move, and needs (nil: no driver) collects it (HelperNeed); the driver
-// keeps the write when the group stays, or is in a package the run does
-// not fix (lint.ResolveGroups).
+// An exported helper, of another package or of this one in a run of the
+// whole module, whose write moves only when the module's driver moves its
+// group (migrateexported.go): the fix rests on that move, and needs (nil:
+// no driver) collects it (HelperNeed); the driver keeps the write when
+// the group stays, or is in a package the run does not fix
+// (lint.ResolveGroups).
 func keptBetween(m *migration, files Files, ws []*Write, opts Options, needs *[]HelperNeed) string {
 	if m == nil || m.anchor == nil || m.call == nil || m.obj == nil {
 		return ""
@@ -60,9 +60,7 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options, needs *[]
 			continue
 		}
 		if fn := kube.CalledFunc(m.pass, call); fn != nil && fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {
-			if why := importedBetween(m, files, call, fn, arg, handed, needs); why != "" {
-				return why
-			}
+			importedNeed(m, call, fn, arg, handed, needs)
 			if copied != "" {
 				return copied
 			}
@@ -118,34 +116,21 @@ type HelperNeed struct {
 	Reason string
 }
 
-// importedBetween says why m's write stays when call, between its read
-// and the write, hands m.obj (named handed, its argument arg) to fn, a
-// function of another package, which may write its status raw: an
-// exported helper whose write only the module's driver moves, in a run of
-// this package alone (HelperFact.Alone), or a function the lock's model
-// finds may write it (Files.CallWrites: a client given beside it). A
-// helper the driver moves with its callers adds its group to needs
-// instead; "" then, and when fn does not write it.
-func importedBetween(m *migration, files Files, call *ast.CallExpr, fn *types.Func, arg int, handed string, needs *[]HelperNeed) string {
+// importedNeed adds to needs the group of fn, a function of another
+// package that call, between m's read and its write, hands m.obj to as
+// its argument arg (named handed), when fn is an exported helper whose
+// write the module's driver moves with its callers (HelperFact): m's fix
+// rests on that move. Another package's function that writes the status
+// otherwise keeps the write by its ParamsFact (checkMutations: "a write
+// -fix does not move with the caller's"), an alone helper's by
+// aloneHelperWrite.
+func importedNeed(m *migration, call *ast.CallExpr, fn *types.Func, arg int, handed string, needs *[]HelperNeed) {
 	var fact HelperFact
-	fun, at, read := types.ExprString(call.Fun), m.where(call.Pos()), m.where(m.anchor.Pos())
-	if m.pass.ImportObjectFact(fn.Origin(), &fact) && fact.ObjIndex == arg {
-		if fact.Alone && !m.aloneMoves {
-			return fmt.Sprintf(keptHelperWhy, handed, fun, at, fact.At, " ("+aloneMove+")", read)
-		}
-		if needs != nil {
-			*needs = append(*needs, HelperNeed{Key: fn.Pkg().Path() + "." + fn.Name(), Reason: fmt.Sprintf(keptHelperWhy, handed, fun, at, fact.At, " (%s)", read)})
-		}
-		return ""
+	if needs == nil || !m.pass.ImportObjectFact(fn.Origin(), &fact) || fact.ObjIndex != arg || fact.Alone && !m.aloneMoves {
+		return
 	}
-	if files.CallWrites == nil {
-		return ""
-	}
-	if how := files.CallWrites(call.Lparen, arg); how != "" && how != "?" {
-		return fmt.Sprintf("%s is handed to %s at %s, and %s: its write would move the resourceVersion and the status after the patcher's base is taken at %s, and this write's Flush would conflict whenever it changes the status (keep the write, or have %s take the patcher)",
-			handed, fun, at, how, read, fun)
-	}
-	return ""
+	*needs = append(*needs, HelperNeed{Key: fn.Pkg().Path() + "." + fn.Name(),
+		Reason: fmt.Sprintf(keptHelperWhy, handed, types.ExprString(call.Fun), m.where(call.Pos()), fact.At, " (%s)", m.where(m.anchor.Pos()))})
 }
 
 // copyWrite says why m's write stays when call, between its anchor and
