@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -67,7 +68,9 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		needs []migrate.HelperNeed
 	}
 	var writes []need
+	roots := map[string]bool{}
 	for _, act := range graph.Roots {
+		roots[act.Package.PkgPath] = true
 		if res, ok := act.Result.(*Result); ok {
 			for _, m := range res.Members {
 				if i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == m.Pos && len(d.SuggestedFixes) == 1 }); m.Needs != nil && i >= 0 {
@@ -77,9 +80,11 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		}
 	}
 	why := func(key string) string {
+		pkg, _ := splitKey(key)
 		switch d := helpers[key]; {
+		case d == nil && roots[pkg]:
+			return "" // no group: its own fix moves it, as the write's analysis asked
 		case d == nil:
-			pkg, _ := splitKey(key)
 			return "package " + pkg + " is not among the packages this run fixes; -fix on ./... at the module's root moves them together when every caller of it can take the patcher"
 		case len(d.SuggestedFixes) == 0:
 			return stays[key]
@@ -103,7 +108,8 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		for key, d := range helpers {
 			for _, m := range byKey[key] {
 				if i := slices.IndexFunc(m.Shares, func(p token.Pos) bool { return kept[p] }); i >= 0 && d.SuggestedFixes != nil {
-					stays[key] = "a caller's own status write there stays, and the patcher it passes is not made"
+					at := graph.Roots[0].Package.Fset.Position(m.Shares[i])
+					stays[key] = fmt.Sprintf("its caller's own status write at %s:%d stays, and the patcher it would pass is not made", filepath.Base(at.Filename), at.Line)
 					d.Message += " (not moved to the patcher: " + stays[key] + ")"
 					d.SuggestedFixes, changed = nil, true
 				}
