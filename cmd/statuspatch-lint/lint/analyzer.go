@@ -140,8 +140,10 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	mfiles := files.migrateFiles()
 	mopts := migrateOptions(pass, cfg, members)
 	var assumed []migrate.IfaceCall
+	var needs []migrate.HelperNeed
 	if cfg.Module {
 		mopts.Assumed = &assumed // the driver checks them (ResolveIfaceCalls)
+		mopts.Needs = &needs     // and these (ResolveGroups)
 	}
 	fix, why := migrate.Fix(pass, mfiles, mopts, mws, mw)
 	why = g.explain(pass, pos, why)
@@ -150,6 +152,9 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	}
 	if fix != nil && len(assumed) > 0 {
 		*members = append(*members, migrate.GroupMember{Pos: pos, Calls: assumed})
+	}
+	if fix != nil && len(needs) > 0 {
+		*members = append(*members, migrate.GroupMember{Pos: pos, Needs: needs})
 	}
 	if fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""

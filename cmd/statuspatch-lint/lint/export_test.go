@@ -22,11 +22,11 @@ func OwnModuleAnalyzer(cfg Config) *analysis.Analyzer {
 		}
 		byKey := map[string][]migrate.GroupMember{}
 		for _, m := range res.Members {
-			if m.Calls == nil {
+			if m.Calls == nil && m.Needs == nil {
 				byKey[m.Key] = append(byKey[m.Key], m)
 			}
 		}
-		resolve(pass.Fset, diags, res.Members, byKey, func(string, string) string { return "" })
+		resolve(pass.Fset, diags, res.Members, byKey, func(string, string) string { return "" }, map[string]*analysis.Diagnostic{}, map[string]string{})
 		for _, d := range diags {
 			pass.Report(d)
 		}

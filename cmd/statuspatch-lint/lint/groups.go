@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"fmt"
 	"go/token"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -37,15 +39,81 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 		}
 		analyzed[act.Package.PkgPath] = true
 		for _, m := range res.Members {
-			if m.Calls != nil {
-				continue // ResolveIfaceCalls'
+			if m.Calls != nil || m.Needs != nil {
+				continue // ResolveIfaceCalls', resolveNeeds'
 			}
 			byKey[m.Key] = append(byKey[m.Key], m)
 		}
 	}
+	helpers := map[string]*analysis.Diagnostic{}
+	stays := map[string]string{}
 	for _, act := range graph.Roots {
 		if res, ok := act.Result.(*Result); ok {
-			resolve(act.Package.Fset, act.Diagnostics, res.Members, byKey, func(pkg, name string) string { return outside(pkg, name, analyzed) })
+			resolve(act.Package.Fset, act.Diagnostics, res.Members, byKey, func(pkg, name string) string { return outside(pkg, name, analyzed) }, helpers, stays)
+		}
+	}
+	resolveNeeds(graph, byKey, helpers, stays)
+}
+
+// resolveNeeds keeps each write whose fix rests on an exported helper's
+// move (migrate.HelperNeed) that does not happen: the helper's group
+// stays, or the helper's package is not one the run fixes (its write
+// stays raw, between the patcher's base and the write). A group whose
+// caller passes the patcher of a write kept so stays too, and so on
+// until nothing more is kept. helpers are the roots' helper findings by
+// group key, stays why each group that stays does.
+func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, helpers map[string]*analysis.Diagnostic, stays map[string]string) {
+	type need struct {
+		d     *analysis.Diagnostic
+		needs []migrate.HelperNeed
+	}
+	var writes []need
+	roots := map[string]bool{}
+	for _, act := range graph.Roots {
+		roots[act.Package.PkgPath] = true
+		if res, ok := act.Result.(*Result); ok {
+			for _, m := range res.Members {
+				if i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == m.Pos && len(d.SuggestedFixes) == 1 }); m.Needs != nil && i >= 0 {
+					writes = append(writes, need{&act.Diagnostics[i], m.Needs})
+				}
+			}
+		}
+	}
+	why := func(key string) string {
+		pkg, _ := splitKey(key)
+		switch d := helpers[key]; {
+		case d == nil && roots[pkg]:
+			return "" // no group: its own fix moves it, as the write's analysis asked
+		case d == nil:
+			return "package " + pkg + " is not among the packages this run fixes; -fix on ./... at the module's root moves them together when every caller of it can take the patcher"
+		case len(d.SuggestedFixes) == 0:
+			return stays[key]
+		}
+		return ""
+	}
+	kept := map[token.Pos]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, w := range writes {
+			for _, n := range w.needs {
+				if w.d.SuggestedFixes == nil {
+					break
+				}
+				if y := why(n.Key); y != "" {
+					w.d.Message += " (not moved to the patcher: " + fmt.Sprintf(n.Reason, y) + ")"
+					w.d.SuggestedFixes, kept[w.d.Pos], changed = nil, true, true
+				}
+			}
+		}
+		for key, d := range helpers {
+			for _, m := range byKey[key] {
+				if i := slices.IndexFunc(m.Shares, func(p token.Pos) bool { return kept[p] }); i >= 0 && d.SuggestedFixes != nil {
+					at := graph.Roots[0].Package.Fset.Position(m.Shares[i])
+					stays[key] = fmt.Sprintf("its caller's own status write at %s:%d stays, and the patcher it would pass is not made", filepath.Base(at.Filename), at.Line)
+					d.Message += " (not moved to the patcher: " + stays[key] + ")"
+					d.SuggestedFixes, changed = nil, true
+				}
+			}
 		}
 	}
 }
@@ -53,21 +121,30 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 // resolve resolves the groups of one package's helpers (its members
 // with Helper set) in its diagnostics, given every member of the graph by
 // key and what outside finds of each helper's uses the graph did not see.
-func resolve(fset *token.FileSet, diags []analysis.Diagnostic, members []migrate.GroupMember, byKey map[string][]migrate.GroupMember, outside func(pkg, name string) string) {
+func resolve(fset *token.FileSet, diags []analysis.Diagnostic, members []migrate.GroupMember, byKey map[string][]migrate.GroupMember, outside func(pkg, name string) string, helpers map[string]*analysis.Diagnostic, stays map[string]string) {
 	for _, h := range members {
 		if !h.Helper {
 			continue
 		}
-		i := slices.IndexFunc(diags, func(d analysis.Diagnostic) bool { return d.Pos == h.Pos && len(d.SuggestedFixes) == 1 })
+		i := slices.IndexFunc(diags, func(d analysis.Diagnostic) bool { return d.Pos == h.Pos })
 		if i < 0 {
 			continue
 		}
 		d := &diags[i]
+		helpers[h.Key] = d
+		if len(d.SuggestedFixes) != 1 {
+			stays[h.Key] = "its finding says why"
+			continue
+		}
 		edits, why := groupEdits(fset, byKey[h.Key])
 		if why == "" && edits != nil {
 			why = outside(splitKey(h.Key))
 		}
 		if why != "" || edits == nil {
+			stays[h.Key] = why
+			if why == "" {
+				stays[h.Key] = "no package of the module calls it"
+			}
 			// No caller in the module is the package's own finding.
 			if stays := h.Stays(why); stays != "" {
 				d.Message += " (not moved to the patcher: " + stays + ")"

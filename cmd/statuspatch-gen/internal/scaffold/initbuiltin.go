@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"go/ast"
-	"go/build"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
+	"go/types"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,24 +19,41 @@ const builtinPkg = "k8s.io/api/"
 
 // builtinObjectArg is the table of calls that need their object's kind
 // served by the API server, and which argument the object is: the
-// builder's For, Owns and Watches (the controller's informer lists and
-// watches the kind), the client's reads and writes (Status().Update is an
-// Update), and controllerutil's CreateOrUpdate and CreateOrPatch.
+// builder's For, Owns, Watches and WatchesMetadata (the controller's
+// informer lists and watches the kind), the cache's IndexField and
+// GetInformer (an informer too), the client's reads and writes
+// (Status().Update is an Update), and controllerutil's CreateOrUpdate and
+// CreateOrPatch.
 var builtinObjectArg = map[string]int{
-	"For": 0, "Owns": 0, "Watches": 0,
+	"For": 0, "Owns": 0, "Watches": 0, "WatchesMetadata": 0, "IndexField": 1, "GetInformer": 1,
 	"Get": 2, "List": 1, "Create": 1, "Update": 1, "Patch": 1, "Delete": 1, "DeleteAllOf": 1,
 	"CreateOrUpdate": 2, "CreateOrPatch": 2,
 }
 
-// builtinUse is one call on an object of a built-in kind.
+// clientGoClients are client-go's packages whose clients reach any kind,
+// built-in ones too, with no object init could read the kind of.
+var clientGoClients = []string{"k8s.io/client-go/dynamic", "k8s.io/client-go/kubernetes", "k8s.io/client-go/metadata"}
+
+// builtinUse is one call that gives the API server an object of a
+// built-in kind (may is ""), or one whose kind init cannot tell (may says
+// why), or an import of a client of any kind (call is "").
 type builtinUse struct {
 	pos  string // file:line, slash-separated and relative to the project
 	call string // the method or function called
-	kind string // e.g. corev1.ConfigMap (k8s.io/api/core/v1)
+	obj  string // the kind where exact (corev1.ConfigMap (k8s.io/api/core/v1)); else the object
+	may  string
 	at   token.Pos
 }
 
-func (u builtinUse) String() string { return fmt.Sprintf("%s: %s of a %s", u.pos, u.call, u.kind) }
+func (u builtinUse) String() string {
+	switch {
+	case u.may == "":
+		return fmt.Sprintf("%s: %s of a %s", u.pos, u.call, u.obj)
+	case u.call == "":
+		return fmt.Sprintf("%s: %s", u.pos, u.may)
+	}
+	return fmt.Sprintf("%s: %s of %s may reach the server with a built-in kind: %s", u.pos, u.call, u.obj, u.may)
+}
 
 // builtinList says the first three uses, and how many more.
 func builtinList(uses []builtinUse) string {
@@ -55,262 +70,205 @@ func builtinList(uses []builtinUse) string {
 	return b.String()
 }
 
-// builtinKindUses finds the calls (builtinObjectArg) on objects of
-// built-in kinds in the Go files go test compiles in the module at dir
-// (build constraints hold, so a file behind a build tag make test never
-// sets is not read; nested modules, testdata, vendor and hidden folders
-// are skipped). The object's kind is exact or not counted: a composite
-// literal or new of a k8s.io/api type, a variable of the function declared
-// with one and never with anything else, or the first result of a
-// function of the package declared to return one. RBAC markers are not
-// read: they grant, and a reconciler granted Events or Leases may use
-// neither in a test.
-func builtinKindUses(dir string) ([]builtinUse, error) {
-	var uses []builtinUse
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		name := d.Name()
-		if path != dir && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "bin" || name == "vendor" || name == "testdata" || fileExists(filepath.Join(path, "go.mod"))) {
-			return filepath.SkipDir
-		}
-		found, err := builtinUsesIn(dir, path)
-		uses = append(uses, found...)
-		return err
-	})
+// builtinWhat says what uses show of the code: that it uses built-in
+// kinds, or may (init cannot tell the kinds).
+func builtinWhat(uses []builtinUse) string {
+	if len(uses) > 0 && uses[0].may == "" { // exact ones first
+		return "uses built-in kinds"
+	}
+	return "may use built-in kinds (init cannot tell the kinds of these objects, so it keeps the server that serves them all)"
+}
+
+// builtinKindUses finds the calls (builtinObjectArg) whose object may be
+// of a built-in kind in the Go files go test compiles in the module at
+// dir, whose path is module (build constraints hold, so a file behind a
+// build tag make test never sets is not read; nested modules, testdata,
+// vendor and hidden folders are skipped). Exact or Unknown: an object of a
+// k8s.io/api type is a use, one of the project's CRDs (a type marked
+// +kubebuilder:object:root=true in a package of the module, or an
+// unstructured object whose GVK setters give a literal of the module's
+// +groupName) is not, and one whose kind init cannot tell is a use that
+// may be (an interface, an unstructured object of another group, a type
+// or function of another module); so are imports of client-go's clients
+// (clientGoClients). A call on a fake.NewClientBuilder()...Build() client
+// bound in the same function reaches no server; a function that passes its
+// parameter on as the object (a helper, a wrapping client) is a call of
+// the table for its callers, unless its name is used as a value. RBAC
+// markers are not read: they grant, and a reconciler granted Events or
+// Leases may use neither in a test.
+func builtinKindUses(dir, module string) ([]builtinUse, error) {
+	idx, err := indexModule(dir, module)
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
 	}
+	var decls []declScope
+	for _, f := range idx.files {
+		for _, d := range f.f.Decls {
+			fd, isFunc := d.(*ast.FuncDecl)
+			gd, isGen := d.(*ast.GenDecl)
+			if isFunc && fd.Body != nil || isGen && gd.Tok == token.VAR {
+				decls = append(decls, declScope{f, d, newScope(fileCtx{idx, f.pkg, f.imports}, d)})
+			}
+		}
+	}
+	table, forwards := forwarders(decls, idx)
+	var uses []builtinUse
+	use := func(at token.Pos, call, obj, may string) {
+		p := idx.fset.Position(at)
+		rel, _ := filepath.Rel(dir, p.Filename)
+		uses = append(uses, builtinUse{pos: filepath.ToSlash(rel) + ":" + strconv.Itoa(p.Line), call: call, obj: obj, may: may, at: at})
+	}
+	for _, f := range idx.files {
+		for name, s := range f.importSpecs {
+			if slices.Contains(clientGoClients, f.imports[name]) || strings.HasPrefix(f.imports[name], "k8s.io/client-go/kubernetes/typed/") {
+				use(s.Pos(), "", "", "imports "+f.imports[name]+", whose clients reach any kind, built-in ones too")
+			}
+		}
+	}
+	for _, d := range decls {
+		c := fileCtx{idx, d.file.pkg, d.file.imports}
+		ast.Inspect(d.decl, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || forwards[call] {
+				return true
+			}
+			name, at, recv := calleeName(call)
+			i, ok := table[name]
+			if !ok || i >= len(call.Args) || recv != nil && d.scope.receiverIsFake(recv, d.file.imports) {
+				return true
+			}
+			k := c.of(call.Args[i], d.scope)
+			if k.unstr {
+				k = d.scope.unstructuredKind(call.Args[i], k, idx.groups)
+			}
+			switch {
+			case k.builtin():
+				use(at, name, k.String(), "")
+			case k.may != "":
+				use(at, name, types.ExprString(call.Args[i]), k.may)
+			}
+			return true
+		})
+	}
+	// exact ones first; each in the files' order, and each file's in its
+	// lines' (an inner call of a chain is met after the outer)
+	slices.SortStableFunc(uses, func(a, b builtinUse) int {
+		return cmp.Or(cmp.Compare(min(len(a.may), 1), min(len(b.may), 1)), cmp.Compare(a.at, b.at))
+	})
 	return uses, nil
 }
 
-// builtinUsesIn is builtinKindUses for the Go files of one folder, pkgDir.
-func builtinUsesIn(dir, pkgDir string) ([]builtinUse, error) {
-	entries, err := os.ReadDir(pkgDir)
-	if err != nil {
-		return nil, err
+// declScope is a declaration of a file, with its scope.
+type declScope struct {
+	file  *modFile
+	decl  ast.Node
+	scope *scope
+}
+
+// calleeName is the name a call calls (f or x.f), where, and x.
+func calleeName(call *ast.CallExpr) (string, token.Pos, ast.Expr) {
+	switch fn := call.Fun.(type) {
+	case *ast.Ident:
+		return fn.Name, fn.Pos(), nil
+	case *ast.SelectorExpr:
+		return fn.Sel.Name, fn.Sel.Pos(), fn.X // a chain's own line
 	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(pkgDir, e.Name()); err != nil || !ok {
-			continue // not compiled here (build constraints), or unreadable: go test would say
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(pkgDir, e.Name()), nil, parser.SkipObjectResolution)
-		if err != nil {
-			continue // go test says what is wrong with it
-		}
-		files = append(files, f)
-	}
-	// the kind of the first result of each function and method of the
-	// package (a test package's too), by name; "" where two disagree
-	results := map[string]string{}
-	for _, f := range files {
-		k := kinds{imports: builtinImports(f)}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Type.Results != nil && len(fd.Type.Results.List) > 0 {
-				kind := k.typ(fd.Type.Results.List[0].Type)
-				if prev, seen := results[fd.Name.Name]; seen && prev != kind {
-					kind = ""
-				}
-				results[fd.Name.Name] = kind
-			}
-		}
-	}
-	var uses []builtinUse
-	for _, f := range files {
-		k := kinds{imports: builtinImports(f), pkgs: importNames(f), results: results}
-		if len(k.imports) == 0 {
-			continue
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
+	return "", token.NoPos, nil
+}
+
+// forwarders extends the table with the module's functions that pass a
+// parameter on as a table call's object, where the parameter's kind is
+// not exact (client.Object): their callers' objects are what reaches the
+// server, so the forwarding calls are not uses. Not for a function whose
+// name is used as a value (its callers are not all calls by name), nor
+// one bound twice to another argument. To a fixed point: a helper of a
+// helper forwards too.
+func forwarders(decls []declScope, idx *modIndex) (map[string]int, map[*ast.CallExpr]bool) {
+	table := maps.Clone(builtinObjectArg)
+	values := valueNames(idx)
+	forwards := map[*ast.CallExpr]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range decls {
+			fd, ok := d.decl.(*ast.FuncDecl)
+			if !ok || values[fd.Name.Name] {
 				continue
 			}
-			k.locals = localKinds(fd, k)
+			params := map[string]int{}
+			for _, fl := range fd.Type.Params.List {
+				for _, id := range fl.Names {
+					params[id.Name] = len(params)
+				}
+				if len(fl.Names) == 0 {
+					params["\x00"+strconv.Itoa(len(params))] = len(params)
+				}
+			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
+				if !ok || forwards[call] {
+					return true
+				}
+				name, _, _ := calleeName(call)
+				i, ok := table[name]
+				if !ok || i >= len(call.Args) {
+					return true
+				}
+				id, ok := ast.Unparen(call.Args[i]).(*ast.Ident)
 				if !ok {
 					return true
 				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok {
+				j, isParam := params[id.Name]
+				k := d.scope.kinds[id.Name]
+				if !isParam || d.scope.bound[id.Name] != 1 || k.may == "" && !k.unstr {
 					return true
 				}
-				if i, ok := builtinObjectArg[sel.Sel.Name]; ok && i < len(call.Args) {
-					if kind := k.of(call.Args[i]); kind != "" {
-						p := fset.Position(sel.Sel.Pos()) // a chain's own line
-						rel, _ := filepath.Rel(dir, p.Filename)
-						uses = append(uses, builtinUse{pos: filepath.ToSlash(rel) + ":" + strconv.Itoa(p.Line), call: sel.Sel.Name, kind: kind, at: sel.Sel.Pos()})
-					}
+				if prev, ok := table[fd.Name.Name]; ok && prev != j {
+					return true
+				} else if !ok {
+					table[fd.Name.Name] = j
+					changed = true
 				}
+				forwards[call] = true
 				return true
 			})
 		}
 	}
-	// in the files' order, and each file's in its lines' (an inner call
-	// of a chain is met after the outer)
-	slices.SortStableFunc(uses, func(a, b builtinUse) int { return cmp.Compare(a.at, b.at) })
-	return uses, nil
+	return table, forwards
 }
 
-// builtinImports maps the file's names of k8s.io/api packages to their paths.
-func builtinImports(f *ast.File) map[string]string {
-	m := map[string]string{}
-	for _, s := range f.Imports {
-		if name, p := importName(s); strings.HasPrefix(p, builtinPkg) {
-			m[name] = p
-		}
-	}
-	return m
-}
-
-// importNames are the names f's imports are known by.
-func importNames(f *ast.File) map[string]bool {
-	m := map[string]bool{}
-	for _, s := range f.Imports {
-		name, _ := importName(s)
-		m[name] = true
-	}
-	return m
-}
-
-// importName is the name an import is known by (the last path element
-// where not renamed, as kubebuilder's imports are) and its path.
-func importName(s *ast.ImportSpec) (name, path string) {
-	path, _ = strconv.Unquote(s.Path.Value)
-	name = path[strings.LastIndexByte(path, '/')+1:]
-	if s.Name != nil {
-		name = s.Name.Name
-	}
-	return name, path
-}
-
-// kinds resolves an expression to its built-in kind, or "".
-type kinds struct {
-	imports map[string]string // name → k8s.io/api package
-	pkgs    map[string]bool   // the file's imported package names
-	results map[string]string // function of the package → its first result's kind
-	locals  map[string]string // variable → its kind, one function's
-}
-
-// typ is the kind of a type expression: T or *T with T from k8s.io/api.
-func (k kinds) typ(t ast.Expr) string {
-	if st, ok := t.(*ast.StarExpr); ok {
-		t = st.X
-	}
-	sel, ok := t.(*ast.SelectorExpr)
-	if !ok {
-		return ""
-	}
-	if id, ok := sel.X.(*ast.Ident); ok && k.imports[id.Name] != "" {
-		return fmt.Sprintf("%s.%s (%s)", id.Name, sel.Sel.Name, k.imports[id.Name])
-	}
-	return ""
-}
-
-// of is the kind of the value of e.
-func (k kinds) of(e ast.Expr) string {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.UnaryExpr:
-		if e.Op == token.AND {
-			return k.of(e.X)
-		}
-	case *ast.CompositeLit:
-		return k.typ(e.Type)
-	case *ast.Ident:
-		return k.locals[e.Name]
-	case *ast.CallExpr:
-		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
-			return k.typ(e.Args[0])
-		}
-		var name string
-		switch fn := e.Fun.(type) {
-		case *ast.Ident:
-			name = fn.Name
-		case *ast.SelectorExpr:
-			if id, ok := fn.X.(*ast.Ident); ok && k.pkgs[id.Name] {
-				return "" // another package's function
-			}
-			name = fn.Sel.Name
-		}
-		return k.results[name]
-	case *ast.TypeAssertExpr:
-		if e.Type != nil {
-			return k.typ(e.Type)
-		}
-	}
-	return ""
-}
-
-// localKinds are the variables and parameters of fd (its function
-// literals' too) declared with a built-in kind: var x T, x := &T{},
-// x := new(T), x, err := f(), c *T; a name also declared with anything
-// else in fd (a range variable, another type) is dropped (not exact).
-func localKinds(fd *ast.FuncDecl, k kinds) map[string]string {
-	m := map[string]string{}
-	other := map[string]bool{}
-	bind := func(id *ast.Ident, kind string) {
-		if id.Name == "_" {
-			return
-		}
-		if kind == "" || (m[id.Name] != "" && m[id.Name] != kind) {
-			other[id.Name] = true
-			return
-		}
-		m[id.Name] = kind
-	}
-	ast.Inspect(fd, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Field:
-			for _, id := range n.Names {
-				bind(id, k.typ(n.Type))
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
-					bind(id, "")
+// valueNames are the names the module uses other than to call or declare
+// them (a method value, a function passed on); another module's names
+// (client.Patch, a type) are not the module's functions.
+func valueNames(idx *modIndex) map[string]bool {
+	values := map[string]bool{}
+	for _, f := range idx.files {
+		named := map[*ast.Ident]bool{}
+		ast.Inspect(f.f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				switch fn := n.Fun.(type) {
+				case *ast.Ident:
+					named[fn] = true
+				case *ast.SelectorExpr:
+					named[fn.Sel] = true
+				}
+			case *ast.SelectorExpr:
+				if id, ok := n.X.(*ast.Ident); ok && f.imports[id.Name] != "" && idx.pkgs[f.imports[id.Name]] == nil {
+					named[n.Sel] = true
+				}
+			case *ast.FuncDecl:
+				named[n.Name] = true
+			case *ast.Field:
+				for _, id := range n.Names {
+					named[id] = true
+				}
+			case *ast.Ident:
+				if !named[n] {
+					values[n.Name] = true
 				}
 			}
-		case *ast.AssignStmt:
-			if n.Tok != token.DEFINE {
-				return true
-			}
-			for i, l := range n.Lhs {
-				id, ok := l.(*ast.Ident)
-				if !ok {
-					continue
-				}
-				switch {
-				case len(n.Rhs) == len(n.Lhs):
-					bind(id, k.of(n.Rhs[i]))
-				case i == 0 && len(n.Rhs) == 1:
-					bind(id, k.of(n.Rhs[0]))
-				default:
-					bind(id, "")
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				switch {
-				case n.Type != nil:
-					bind(id, k.typ(n.Type))
-				case i < len(n.Values):
-					bind(id, k.of(n.Values[i]))
-				default:
-					bind(id, "")
-				}
-			}
-		}
-		return true
-	})
-	for name := range other {
-		delete(m, name)
+			return true
+		})
 	}
-	return m
+	return values
 }

@@ -236,7 +236,7 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 	}
 	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
 	if k.FullAPI {
-		note = fmt.Sprintf("statuspatch-gen init: %s: the starter test starts testenv.WithFullAPI() (kube-apiserver, from KUBEBUILDER_ASSETS as make test exports it or from testenv-assets' cache, on an in-process etcd), as the code uses built-in kinds: %s", rel, builtinList(p.builtins))
+		note = fmt.Sprintf("statuspatch-gen init: %s: the starter test starts testenv.WithFullAPI() (kube-apiserver, from KUBEBUILDER_ASSETS as make test exports it or from testenv-assets' cache, on an in-process etcd), as the code %s: %s", rel, builtinWhat(p.builtins), builtinList(p.builtins))
 	}
 	return rel, b.String(), note, nil
 }

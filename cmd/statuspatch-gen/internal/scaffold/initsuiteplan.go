@@ -17,8 +17,11 @@ import (
 // finds the calls on built-in kinds (p.builtins), which keep the suites
 // on envtest and the starter test on the full API.
 func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []string, string, error) {
-	var err error
-	if p.builtins, err = builtinKindUses(dir); err != nil {
+	module, err := modulePath(dir)
+	if err != nil {
+		module, err = p.Repo, nil // PROJECT's repo: the module path kubebuilder wrote
+	}
+	if p.builtins, err = builtinKindUses(dir, module); err != nil {
 		return nil, nil, "", err
 	}
 	edits, notes, onTestenv, err := planSuites(dir, p)
@@ -63,7 +66,7 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 		if !strings.Contains(text, `"`+envtestPkg+`"`) {
 			// on testenv already (an earlier init), or the user's own
 			if len(p.builtins) > 0 && strings.Contains(text, "testenv.StartServer(") && !strings.Contains(text, "WithFullAPI") {
-				say("%s starts testenv's in-process server, which serves the CRDs only, but the code make test compiles uses built-in kinds: %s; add testenv.WithFullAPI() to its StartServer, or put envtest back, and have make test export KUBEBUILDER_ASSETS (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinList(p.builtins))
+				say("%s starts testenv's in-process server, which serves the CRDs only, but the code make test compiles %s: %s; add testenv.WithFullAPI() to its StartServer, or put envtest back, and have make test export KUBEBUILDER_ASSETS (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinWhat(p.builtins), builtinList(p.builtins))
 			}
 			continue
 		}
@@ -73,7 +76,7 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 			continue
 		}
 		if len(p.builtins) > 0 {
-			say("%s stays on envtest: the code make test compiles uses built-in kinds, which testenv's in-process server does not serve (it serves the CRDs only): %s; so make test keeps building envtest's binaries, and the suite runs on the full API as before (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinList(p.builtins))
+			say("%s stays on envtest: the code make test compiles %s, which testenv's in-process server does not serve (it serves the CRDs only): %s; so make test keeps building envtest's binaries, and the suite runs on the full API as before (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinWhat(p.builtins), builtinList(p.builtins))
 			onTestenv = false
 			continue
 		}

@@ -174,7 +174,7 @@ resources:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if proj.builtins, err = builtinKindUses(dir); err != nil || len(proj.builtins) > 0 {
+	if proj.builtins, err = builtinKindUses(dir, "example.com/goldens"); err != nil || len(proj.builtins) > 0 {
 		t.Fatalf("built-in kinds in a reconciler of its own kind only: %v, %v", proj.builtins, err)
 	}
 	rel, content, note, err := starterTest(dir, proj)
@@ -222,7 +222,7 @@ resources:
 	}
 	w.Status.Phase = "Ready"
 	return ctrl.Result{}, r.Client.Status().Update(ctx, w)`))
-		if proj.builtins, err = builtinKindUses(dir); err != nil || len(proj.builtins) != 1 {
+		if proj.builtins, err = builtinKindUses(dir, "example.com/goldens"); err != nil || len(proj.builtins) != 1 {
 			t.Fatalf("built-in kinds: %v, %v", proj.builtins, err)
 		}
 		rel, content, note, err := starterTest(dir, proj)

@@ -148,6 +148,13 @@ type GroupMember struct {
 	// test files' calls join, rewritten by the driver (TestCalls.Edits;
 	// lint.ResolveTestCalls), no group.
 	Tests *TestCalls
+	// Needs: the member is a write whose fix rests on these exported
+	// helpers' moves (keptBetween; lint.ResolveGroups), no group.
+	Needs []HelperNeed
+	// Shares: a caller package's member whose edits pass the patchers of
+	// its own writes at these positions (sharedPatcher): the group moves
+	// only with them.
+	Shares []token.Pos
 
 	param, alone, advice string // the helper's: Stays' parts
 	audit                bool   // an audit, whose findings give no reason (migratewhy.go)
@@ -268,6 +275,11 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 		return member
 	}
 	member.Pos, member.Edits = callers[0].calls[0].call.Pos(), edits
+	for _, hc := range callers {
+		if hc.shared != "" {
+			member.Shares = append(member.Shares, hc.sharedAt)
+		}
+	}
 	return member
 }
 
@@ -311,6 +323,7 @@ func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, 
 					return "", fmt.Sprintf("its caller at line %d calls it before the patcher of its own writes of %s is made", pass.Fset.Position(k.call.Pos()).Line, c.obj.Name())
 				}
 			}
+			hc.sharedAt = call.Pos()
 			return n, ""
 		}
 	}

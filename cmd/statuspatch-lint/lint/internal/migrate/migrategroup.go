@@ -27,6 +27,8 @@ func Fix(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) 
 
 // fixWrite is Fix, the write asked once.
 func fixWrite(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Write) (*analysis.SuggestedFix, string) {
+	needs := opts.Needs
+	opts.Needs = nil // only this write's own keptBetween adds to them
 	r := newRecognition(pass, files, opts, ws, w)
 	plan, why := r.recognise(true)
 	if plan == nil {
@@ -35,7 +37,7 @@ func fixWrite(pass *analysis.Pass, files Files, opts Options, ws []*Write, w *Wr
 	if why := besideHelper(r.m, files, ws); why != "" {
 		return nil, why // on every route (migratepatchhelperbeside.go)
 	}
-	if why := keptBetween(r.m, files, ws, opts); why != "" {
+	if why := keptBetween(r.m, files, ws, opts, needs); why != "" {
 		return nil, why // on every route with an anchor (migratekeptbetween.go)
 	}
 	if why := appliedBetween(r.m, files, ws, opts); why != "" {

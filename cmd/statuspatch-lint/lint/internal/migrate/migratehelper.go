@@ -82,6 +82,7 @@ type helperCaller struct {
 	// their own.
 	shared       string
 	sharedUnsent bool       // shared is made with patcher.WithNonStatusChangesUnsent()
+	sharedAt     token.Pos  // the caller's own write whose fix makes shared
 	writes       bool       // the caller writes the object's status itself too
 	setLate      bool       // a call's client is set after the read: its patcher is made there (migrateclientset.go)
 	link         *chainLink // the caller hands on its own parameter: a link of the chain (migratehelperchain.go)

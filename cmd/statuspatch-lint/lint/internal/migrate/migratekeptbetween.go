@@ -27,7 +27,14 @@ import (
 // handed by any of its names (originalias.go): &w, a pointer given it, a
 // DeepCopy (the same object on the server: its write moves the
 // resourceVersion too), a scope whose field holds it.
-func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
+//
+// An exported helper, of another package or of this one in a run of the
+// whole module, whose write moves only when the module's driver moves its
+// group (migrateexported.go): the fix rests on that move, and needs (nil:
+// no driver) collects it (HelperNeed); the driver keeps the write when
+// the group stays, or is in a package the run does not fix
+// (lint.ResolveGroups).
+func keptBetween(m *migration, files Files, ws []*Write, opts Options, needs *[]HelperNeed) string {
 	if m == nil || m.anchor == nil || m.call == nil || m.obj == nil {
 		return ""
 	}
@@ -42,14 +49,21 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 		if call.Pos() < m.anchor.End() || !between(cur) {
 			continue
 		}
-		handed, copied := "", ""
-		for i, arg := range call.Args {
-			if name, ok := names.handed(arg, m.obj); ok {
-				handed, copied = name, copyWrite(m, files, names, call, i, name)
+		handed, copied, arg := "", "", -1
+		for i, a := range call.Args {
+			if name, ok := names.handed(a, m.obj); ok {
+				handed, copied, arg = name, copyWrite(m, files, names, call, i, name), i
 				break
 			}
 		}
 		if handed == "" {
+			continue
+		}
+		if fn := kube.CalledFunc(m.pass, call); fn != nil && fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {
+			importedNeed(m, call, fn, arg, handed, needs)
+			if copied != "" {
+				return copied
+			}
 			continue
 		}
 		fd := m.funcDecl(kube.CalledFunc(m.pass, call))
@@ -70,8 +84,13 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 			fix, _ := Fix(m.pass, files, opts, ws, o)
 			helperFixing.Delete(oc)
 			if fix == nil {
-				return fmt.Sprintf("%s is handed to %s at %s, whose status write at %s stays: it moves the resourceVersion and the status after the patcher's base is taken at %s, and this write's Flush would conflict whenever it changes the status (move that write first, or keep both)",
-					handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), m.where(m.anchor.Pos()))
+				return fmt.Sprintf(keptHelperWhy, handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), "", m.where(m.anchor.Pos()))
+			}
+			if fn := kube.CalledFunc(m.pass, call); fn != nil && token.IsExported(fd.Name.Name) && opts.Module && needs != nil {
+				// An exported helper's write moves with its group, or not
+				// at all: the driver decides (lint.ResolveGroups).
+				*needs = append(*needs, HelperNeed{Key: fn.Pkg().Path() + "." + fd.Name.Name,
+					Reason: fmt.Sprintf(keptHelperWhy, handed, types.ExprString(call.Fun), m.where(call.Pos()), m.where(oc.Pos()), " (%s)", m.where(m.anchor.Pos()))})
 			}
 		}
 		if copied != "" {
@@ -79,6 +98,39 @@ func keptBetween(m *migration, files Files, ws []*Write, opts Options) string {
 		}
 	}
 	return ""
+}
+
+// keptHelperWhy is the reason a write stays after a call handing its
+// object to a helper whose status write stays: the object's name, the
+// call, where, the helper's write, why it stays (" (...)" or ""), the
+// read.
+const keptHelperWhy = "%s is handed to %s at %s, whose status write at %s stays%s: it moves the resourceVersion and the status after the patcher's base is taken at %s, and this write's Flush would conflict whenever it changes the status (move that write first, or keep both)"
+
+// A HelperNeed is an exported helper's move a write's fix rests on
+// (keptBetween): the object is handed to it between the write's read and
+// the write, and a raw write there would leave the patcher's base behind.
+// The module's driver keeps the write when the helper's group (Key) does
+// not move, Reason's %s saying why (lint.ResolveGroups).
+type HelperNeed struct {
+	Key    string
+	Reason string
+}
+
+// importedNeed adds to needs the group of fn, a function of another
+// package that call, between m's read and its write, hands m.obj to as
+// its argument arg (named handed), when fn is an exported helper whose
+// write the module's driver moves with its callers (HelperFact): m's fix
+// rests on that move. Another package's function that writes the status
+// otherwise keeps the write by its ParamsFact (checkMutations: "a write
+// -fix does not move with the caller's"), an alone helper's by
+// aloneHelperWrite.
+func importedNeed(m *migration, call *ast.CallExpr, fn *types.Func, arg int, handed string, needs *[]HelperNeed) {
+	var fact HelperFact
+	if needs == nil || !m.pass.ImportObjectFact(fn.Origin(), &fact) || fact.ObjIndex != arg || fact.Alone && !m.aloneMoves {
+		return
+	}
+	*needs = append(*needs, HelperNeed{Key: fn.Pkg().Path() + "." + fn.Name(),
+		Reason: fmt.Sprintf(keptHelperWhy, handed, types.ExprString(call.Fun), m.where(call.Pos()), fact.At, " (%s)", m.where(m.anchor.Pos()))})
 }
 
 // copyWrite says why m's write stays when call, between its anchor and

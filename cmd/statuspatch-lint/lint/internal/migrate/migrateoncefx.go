@@ -38,8 +38,13 @@ var readerPackages = map[string]bool{"regexp": true, "time": true, "net/url": tr
 // in one body, leave nothing changed: a mutex.
 var readerTypes = map[string]bool{"sync.Mutex": true, "sync.RWMutex": true}
 
-// readerOr is "" when f is of a reader package or type, else why.
+// readerOr is "" when f is of a reader package or type, or the error
+// interface's Error (a message read: a deferred condition's from the
+// named error, issue 80's Ship), else why.
 func readerOr(f *types.Func, why string) string {
+	if f.Pkg() == nil && f.Name() == "Error" {
+		return ""
+	}
 	if f.Pkg() == nil || eventRecorder(f) {
 		return why // an event is recorded again on each attempt
 	}

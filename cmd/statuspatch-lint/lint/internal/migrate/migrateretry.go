@@ -31,6 +31,9 @@ type retryPlan struct {
 	// detached: the decision is not right before the write (a deferred
 	// write's, migrateretrydefer.go): its lines go, the write's stay.
 	detached bool
+	// placed: a deferred write's decision made a Retry of its own at its
+	// place, stmts the literal's changes (migrateretrydeferplaced.go).
+	placed *placedDecision
 }
 
 // A retryShape is a reason a write's decision belongs in Retry.

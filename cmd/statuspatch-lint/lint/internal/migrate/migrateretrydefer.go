@@ -62,12 +62,15 @@ func deferDecision(r retries) string {
 		return ""
 	}
 	p, blocked := deferPlan(r, fn, lit, read, from)
+	if p == nil {
+		p, blocked = placedPlan(r, fn, lit, read, from) // migrateretrydeferplaced.go
+	}
 	if p != nil {
 		r.retry = p
 		return ""
 	}
-	why := fmt.Sprintf("its status is decided from %s's status read at %s, before the deferred write: under a manager that read may be the cache's, behind this process's last write: "+CachedDecision+", the next reconcile deciding again; %s; make the patcher after the read, keep the Flush in the defer, and move the decision into %sPatcher.Retry's function by hand",
-		r.obj.Name(), r.where(read.Pos()), blocked, r.obj.Name())
+	why := fmt.Sprintf("its status is decided from %s's status read at %s, before the deferred write: under a manager that read may be the cache's, behind this process's last write: "+CachedDecision+", the next reconcile deciding again; %s; make the patcher after the read, the decision a %sPatcher.Retry at its place and the deferred literal's changes of %s the mutate of a Retry in the defer, by hand",
+		r.obj.Name(), r.where(read.Pos()), blocked, r.obj.Name(), r.obj.Name())
 	if call := outerCall(r, fn, lit, from); call != nil && !strings.Contains(blocked, "hands out") {
 		why += fmt.Sprintf(" (the call %s at %s runs again on each attempt there: keep its result in a variable declared before Retry, set on the first attempt only)", types.ExprString(call.Fun), r.where(call.Pos()))
 	}

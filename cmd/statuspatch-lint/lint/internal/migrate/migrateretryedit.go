@@ -133,13 +133,29 @@ func onceEdits(r retries, p *retryPlan) ([]analysis.TextEdit, *analysis.TextEdit
 // write when the once calls' sync cannot be imported.
 func retryEdits(r retries, name string) (edits []analysis.TextEdit, call string, imp *analysis.TextEdit, ok bool, why string) {
 	p := r.retry
-	text, ok := r.retryText(name, p)
-	if !ok {
-		return nil, "", nil, false, ""
+	if len(p.stmts) == 0 && p.placed != nil {
+		// The literal changes nothing before its write: a Flush.
+		call = fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(r.call.Args[0]))
+	} else {
+		text, ok := r.retryText(name, p)
+		if !ok {
+			return nil, "", nil, false, ""
+		}
+		once, oimp, ok := onceEdits(r, p)
+		if !ok {
+			return nil, "", nil, false, "the decision's calls made once need sync, which this file cannot import"
+		}
+		edits, call, imp = append(once, r.deleteBlock(p)), text, oimp
 	}
-	once, imp, ok := onceEdits(r, p)
-	if !ok {
-		return nil, "", nil, false, "the decision's calls made once need sync, which this file cannot import"
+	if p.placed != nil {
+		pe, pimp, ok := placedEdits(r, name, p.placed)
+		if !ok {
+			return nil, "", nil, false, "the decision's own Retry cannot be written at its place"
+		}
+		edits = append(edits, pe...)
+		if imp == nil {
+			imp = pimp
+		}
 	}
-	return append(once, r.deleteBlock(p)), text, imp, true, ""
+	return edits, call, imp, true, ""
 }

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"go/ast"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -292,6 +293,9 @@ func (r *recognition) finish() *migration {
 		if !embedsClient(&m.calls, r.pass.TypesInfo.TypeOf(m.client)) {
 			return r.stay(fmt.Sprintf("%s is not a client.Client to make the patcher with", m.clientText))
 		}
+		if why := ownMethod(m); why != "" {
+			return r.stay(why)
+		}
 		m.clientText += ".Client" // kubebuilder's reconciler (embedsClient)
 	}
 	return m
@@ -301,4 +305,35 @@ func (r *recognition) finish() *migration {
 func (r *recognition) stay(why string) *migration {
 	r.m, r.why = nil, why
 	return nil
+}
+
+// ownMethod says why m's write stays when it goes through a method the
+// type embedding the client declares itself (a reconciler's own
+// Status(), adding a field owner or a counter): by types.Selection, its
+// method set's path is one step, not through the embedded field. A
+// patcher made with the embedded client would bypass it. "" when each
+// method the write's chain calls on m.client is the client's.
+func ownMethod(m *migration) string {
+	for e := ast.Expr(m.call.Fun); ; {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			e = x.Fun
+			continue
+		case *ast.SelectorExpr:
+			s := m.pass.TypesInfo.Selections[x]
+			if s != nil && s.Kind() == types.MethodVal && len(s.Index()) == 1 && types.ExprString(x.X) == types.ExprString(m.client) {
+				recv := s.Recv()
+				if p, ok := recv.(*types.Pointer); ok {
+					recv = p.Elem()
+				}
+				name := types.TypeString(recv, types.RelativeTo(m.pass.Pkg))
+				fn := types.ExprString(x)
+				return fmt.Sprintf("%s is %s's own method (declared at %s), not the %s of the client it embeds: the write goes through it, and a patcher made with %s.Client would not (write through %s.Client.%s() for -fix to move it, if what %s adds is not needed)",
+					fn, name, m.where(s.Obj().Pos()), x.Sel.Name, m.clientText, m.clientText, x.Sel.Name, fn)
+			}
+			e = x.X
+			continue
+		}
+		return ""
+	}
 }

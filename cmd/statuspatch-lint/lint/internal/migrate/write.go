@@ -97,6 +97,10 @@ type Options struct {
 	// interface calls a fix assumes the module's driver checks
 	// (paramsimplsmodule.go): nil, none is assumed.
 	Assumed *[]IfaceCall
+	// Needs, set with Module by the finding's caller, collects the
+	// exported helpers' moves a fix rests on (keptBetween): the driver
+	// keeps the write when one does not move.
+	Needs *[]HelperNeed
 	// aloneMoves: asked again, an alone helper's write moves (aloneAsked).
 	aloneMoves bool
 }

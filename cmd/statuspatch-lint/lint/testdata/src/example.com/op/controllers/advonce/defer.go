@@ -15,7 +15,7 @@ func (r *R) deferReturn(ctx context.Context, key client.ObjectKey) (retErr error
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: .*reached on every path past the defer: the statement at line 20 may return or jump; make the patcher`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: .*the decision is not the function's last statements before its return: the statement at line 20 may return or jump; make the patcher`
 	}()
 	if w.Status.Size == 0 {
 		if len(w.Spec.Roles) == 0 {

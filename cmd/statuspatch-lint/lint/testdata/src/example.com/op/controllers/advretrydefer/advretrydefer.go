@@ -3,9 +3,10 @@
 // the defer, over a cached read, is refused as a conflict under a
 // manager and the next reconcile decides again (a second token): the
 // decision moves into the deferred write's Retry, a token handed out
-// made once (sync.OnceValue); where it cannot (an early return before
-// it, a call whose result is no value), the write stays, naming why. A
-// decision that reads no status moves, Flush in the defer.
+// made once (sync.OnceValue); past an early return it is a Retry of its
+// own at its place (advdeferplaced); where it cannot (a call given a
+// local of the decision), the write stays, naming why. A decision that
+// reads no status moves, Flush in the defer.
 package advretrydefer
 
 import (
@@ -143,7 +144,7 @@ func (r *R) tracked(ctx context.Context, key client.ObjectKey) (retErr error) {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 148, before the deferred write: .*the call track.Update at line 150 would run again on each attempt \(Update sets t\.seen at line 133\), and it is given w, whose status a conflict reads again.*by hand`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 149, before the deferred write: .*the call track.Update at line 151 would run again on each attempt \(Update sets t\.seen at line 134\), and it is given w, whose status a conflict reads again.*by hand`
 	}()
 	if !w.Status.Ready {
 		w.Status.Ready = true
@@ -153,14 +154,17 @@ func (r *R) tracked(ctx context.Context, key client.ObjectKey) (retErr error) {
 }
 
 // An early return past the defer: the decision does not run on that
-// path, and in the defer it would. Kept, naming the read.
+// path, and in the defer it would. Kept at f276c389; moved since (issue
+// 80's Ship, migrateretrydeferplaced.go): the decision a Retry at its
+// place, the token made once, the deferred write a Flush with nothing
+// left to send.
 func (r *R) early(ctx context.Context, key client.ObjectKey, skip bool) (retErr error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 168, before the deferred write: .*; the decision is not the function's last statements before its return, reached on every path past the defer: the statement at line 165 may return or jump; make the patcher after the read.*by hand .*`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	if skip {
 		return nil
@@ -202,7 +206,7 @@ func (r *R) notedLocal(ctx context.Context, key client.ObjectKey) (retErr error)
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 207, before the deferred write: .*its decision cannot move into Retry as written: the call noted.Note at line 210 would run again on each attempt \(Note sets n\.n at line 176\), and it is given msg, which the decision declares.*by hand`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 211, before the deferred write: .*its decision cannot move into Retry as written: the call noted.Note at line 214 would run again on each attempt \(Note sets n\.n at line 180\), and it is given msg, which the decision declares.*by hand`
 	}()
 	if !w.Status.Ready {
 		msg := "ready"

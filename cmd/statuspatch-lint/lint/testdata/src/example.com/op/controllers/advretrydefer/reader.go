@@ -11,16 +11,17 @@ import (
 
 var validName = regexp.MustCompile(`^[a-z]+$`)
 
-// An early return past the defer keeps the write; the decision's call
-// of a compiled regexp only reads, so the reason names no call to keep
-// once (at adaadbc it said MatchString runs again on each attempt).
+// An early return past the defer; the decision's call of a compiled
+// regexp only reads, so it runs again in Retry, not made once (at
+// adaadbc the kept reason said MatchString runs again on each attempt;
+// since issue 80's Ship the decision is a Retry at its place).
 func (r *R) earlyReader(ctx context.Context, key client.ObjectKey, skip bool) (retErr error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
 		return err
 	}
 	defer func() {
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `the statement at line 25 may return or jump; make the patcher after the read, keep the Flush in the defer, and move the decision into wPatcher.Retry's function by hand\)$`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	if skip {
 		return nil

@@ -39,7 +39,7 @@ func (r *R) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, ret
 	base := w.DeepCopy()
 	defer func() {
 		meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: "Ready", Status: "True", Reason: "Reconciled"})
-		retErr = errors.Join(retErr, r.Status().Patch(ctx, w, client.MergeFrom(base))) // want `\(not moved to the patcher: its status is decided from w's status read at line 44, before the deferred write: .*; the deferred literal uses w before its write; make the patcher after the read`
+		retErr = errors.Join(retErr, r.Status().Patch(ctx, w, client.MergeFrom(base))) // want `\(not moved to the patcher: its status is decided from w's status read at line 44, before the deferred write: .*; w is changed or read again at line 36, outside the decision; make the patcher after the read`
 	}()
 	if w.Status.Size == 0 {
 		w.Status.Size = int(tokens.Add(1))

@@ -175,6 +175,10 @@ type starterJobClient struct {
 	objs   []*batchv1alpha1.Job
 	reads  []*batchv1alpha1.Job // copies, as read
 	writes int
+	// seen is every resourceVersion of the key the server answered: a
+	// write that changes nothing answers one of them, a write it stored
+	// a new one.
+	seen map[string]bool
 }
 
 func (c *starterJobClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
@@ -183,6 +187,7 @@ func (c *starterJobClient) Get(ctx context.Context, key client.ObjectKey, obj cl
 		c.mu.Lock()
 		c.objs = append(c.objs, o)
 		c.reads = append(c.reads, o.DeepCopy())
+		c.saw(o.GetResourceVersion())
 		c.mu.Unlock()
 		if a, ok := ctx.Value(starterArrivalKey{}).(*starterArrival); ok {
 			a.arrive(true)
@@ -196,11 +201,48 @@ func (c *starterJobClient) Status() client.SubResourceWriter {
 	return &starterJobStatus{SubResourceWriter: c.Client.Status(), c: c}
 }
 
-// wrote counts a status write to obj that returned err.
+// Update and Patch of the Job itself record the resourceVersion the
+// server answered, so a status write after them that stores nothing is not
+// taken for one that stored.
+func (c *starterJobClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	return c.answered(obj, c.Client.Update(ctx, obj, opts...))
+}
+
+func (c *starterJobClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	return c.answered(obj, c.Client.Patch(ctx, obj, patch, opts...))
+}
+
+// answered records the resourceVersion of the server's answer to a write
+// of the key that returned err.
+func (c *starterJobClient) answered(obj client.Object, err error) error {
+	if err == nil && obj.GetNamespace() == c.key.Namespace && obj.GetName() == c.key.Name {
+		c.mu.Lock()
+		c.saw(obj.GetResourceVersion())
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// saw records rv and says whether the server answered it before; c.mu held.
+func (c *starterJobClient) saw(rv string) bool {
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	before := c.seen[rv]
+	c.seen[rv] = true
+	return before
+}
+
+// wrote counts a status write to obj that returned err when the server
+// stored it: its answer carries a resourceVersion the server had not
+// answered before (a write that changes nothing succeeds with the
+// object's resourceVersion as it was, and stores nothing).
 func (c *starterJobClient) wrote(obj client.Object, err error) error {
 	if err == nil && obj.GetNamespace() == c.key.Namespace && obj.GetName() == c.key.Name {
 		c.mu.Lock()
-		c.writes++
+		if !c.saw(obj.GetResourceVersion()) {
+			c.writes++
+		}
 		c.mu.Unlock()
 	}
 	return err
