@@ -19,7 +19,7 @@ import (
 func planTestServer(dir string, p *kbProject, makefile string) ([]fileEdit, []string, string, error) {
 	module, err := modulePath(dir)
 	if err != nil {
-		module, err = p.Repo, nil // PROJECT's repo: the module path kubebuilder wrote
+		module = p.Repo // PROJECT's repo: the module path kubebuilder wrote
 	}
 	if p.builtins, err = builtinKindUses(dir, module); err != nil {
 		return nil, nil, "", err
