@@ -33,7 +33,7 @@ func TestMigrateSubReconcilerLazy(t *testing.T) {
 			}
 		}
 	}
-	if moved != 6 {
-		t.Errorf("%d lazily set sub-reconcilers moved onto the patcher, want 6", moved)
+	if moved != 7 {
+		t.Errorf("%d lazily set sub-reconcilers moved onto the patcher, want 7", moved)
 	}
 }

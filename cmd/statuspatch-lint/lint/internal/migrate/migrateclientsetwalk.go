@@ -99,7 +99,7 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 		vals = append(vals, funcValue{fn: fn})
 	} else if vs, why, ok := w.si.funcValues(call); ok {
 		vals = append(vals, vs...)
-		if why != "" && w.unknown == "" {
+		if why != "" && w.unknown == "" && !w.sealed() {
 			w.unknown = fmt.Sprintf("the call at %s may set it: %s", w.si.where(call.Pos()), why)
 		}
 	}
@@ -148,4 +148,89 @@ func (w *setWalk) bodySets(fn ast.Node) token.Pos {
 	_, set := w.last(c, fn.Pos(), fn.End())
 	w.done[fn] = set
 	return set
+}
+
+// sealed reports whether no code the walk does not see can set the
+// client: it is selected through fields only (no root variable), each
+// unexported, of a struct of this package, and no statement of the
+// package assigns one of them, takes its address, or assigns a whole
+// value of a struct holding one (kueue's clustersReconciler.localClient,
+// set only where the reconciler is built: s103). Only the package's code
+// can name an unexported field, so a function value whose values are not
+// all known cannot set it either.
+func (w *setWalk) sealed() bool {
+	if w.root != nil || len(w.fs) == 0 {
+		return false
+	}
+	holders := map[types.Type]bool{}
+	for _, f := range w.fs {
+		if f.Exported() || f.Pkg() != w.si.pass.Pkg {
+			return false
+		}
+	}
+	for _, file := range w.si.pass.Files {
+		for n := range ast.Preorder(file) {
+			if st, ok := n.(*ast.TypeSpec); ok {
+				if t, ok := w.si.pass.TypesInfo.Defs[st.Name].(*types.TypeName); ok {
+					if s, ok := t.Type().Underlying().(*types.Struct); ok && structHolds(s, w.fs) {
+						holders[t.Type()] = true
+					}
+				}
+			}
+		}
+	}
+	for _, file := range w.si.pass.Files {
+		for n := range ast.Preorder(file) {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if w.is(l) {
+						return false
+					}
+					if t := w.si.pass.TypesInfo.TypeOf(l); t != nil && holders[t] {
+						if id, ok := l.(*ast.Ident); !ok || n.Tok != token.DEFINE || w.si.pass.TypesInfo.Defs[id] == nil {
+							return false // *p = T{...}, or a value of T assigned again
+						}
+					}
+				}
+			case *ast.IncDecStmt:
+				if w.is(n.X) {
+					return false
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if t := w.si.pass.TypesInfo.TypeOf(e); e != nil && n.Tok == token.ASSIGN && t != nil && holders[t] {
+						return false
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && w.is(n.X) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// structHolds reports whether s has one of the fields fs, itself or in a
+// struct or array it holds by value (an assignment of s sets them too).
+func structHolds(s *types.Struct, fs []*types.Var) bool {
+	for f := range s.Fields() {
+		if slices.Contains(fs, f) {
+			return true
+		}
+		t := f.Type().Underlying()
+		for {
+			a, ok := t.(*types.Array)
+			if !ok {
+				break
+			}
+			t = a.Elem().Underlying()
+		}
+		if in, ok := t.(*types.Struct); ok && in != s && structHolds(in, fs) {
+			return true
+		}
+	}
+	return false
 }

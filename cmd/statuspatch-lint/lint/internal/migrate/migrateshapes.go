@@ -314,7 +314,7 @@ func (r *recognition) stay(why string) *migration {
 // patcher made with the embedded client would bypass it. "" when each
 // method the write's chain calls on m.client is the client's.
 func ownMethod(m *migration) string {
-	for e := ast.Expr(m.call.Fun); ; {
+	for e := m.call.Fun; ; {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.CallExpr:
 			e = x.Fun

@@ -257,3 +257,63 @@ func (h *Harbour) row(ctx context.Context, key client.ObjectKey, lazy bool) erro
 	ensure()
 	return h.canoe.reconcile(ctx, w)
 }
+
+// Sloop's client is an unexported field no statement of the package
+// assigns after the sloop is built (kueue's clustersReconciler.localClient,
+// s103): a call through a function value whose values are not all known
+// cannot set it, and the write moves.
+type Sloop struct {
+	local client.Client
+	build func() error
+}
+
+func NewSloop(c client.Client, build func() error) *Sloop { return &Sloop{local: c, build: build} }
+
+func (s *Sloop) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 4
+	return s.local.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+func (s *Sloop) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := s.local.Get(ctx, key, w); err != nil {
+		return err
+	}
+	build := func() error { return nil }
+	if s.build != nil {
+		build = s.build
+	}
+	if err := build(); err != nil {
+		return err
+	}
+	return s.reconcile(ctx, w)
+}
+
+// Yawl's client is the same, but the package assigns it again: the
+// function value may, and the write stays.
+type Yawl struct {
+	local client.Client
+	build func() error
+}
+
+func (y *Yawl) Rebind(c client.Client) { y.local = c }
+
+func (y *Yawl) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 5
+	return y.local.Status().Update(ctx, w) // want `may be set after the read the patcher is made at: the call at line 315 may set it: build is set again at line 313`
+}
+
+func (y *Yawl) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := y.local.Get(ctx, key, w); err != nil {
+		return err
+	}
+	build := func() error { return nil }
+	if y.build != nil {
+		build = y.build
+	}
+	if err := build(); err != nil {
+		return err
+	}
+	return y.reconcile(ctx, w)
+}
