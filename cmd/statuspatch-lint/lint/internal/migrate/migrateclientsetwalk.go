@@ -34,6 +34,8 @@ type setWalk struct {
 	// unknown says the first call followed whose function values are not
 	// all known: "the call at line N may set it: why".
 	unknown string
+	// isSealed is sealed's answer, asked once a walk (nil: not yet).
+	isSealed *bool
 }
 
 func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
@@ -159,9 +161,17 @@ func (w *setWalk) bodySets(fn ast.Node) token.Pos {
 // can name an unexported field, so a function value whose values are not
 // all known cannot set it either.
 func (w *setWalk) sealed() bool {
-	if w.root != nil || len(w.fs) == 0 {
-		return false
+	if w.isSealed == nil {
+		sealed := w.root == nil && len(w.fs) > 0 && w.unassigned()
+		w.isSealed = &sealed
 	}
+	return *w.isSealed
+}
+
+// unassigned is sealed's look at the package's code: its fields w.fs are
+// unexported fields of the package that no statement assigns, takes the
+// address of, or assigns a whole value of a struct holding.
+func (w *setWalk) unassigned() bool {
 	holders := map[types.Type]bool{}
 	for _, f := range w.fs {
 		if f.Exported() || f.Pkg() != w.si.pass.Pkg {
@@ -199,7 +209,7 @@ func (w *setWalk) sealed() bool {
 				}
 			case *ast.RangeStmt:
 				for _, e := range []ast.Expr{n.Key, n.Value} {
-					if t := w.si.pass.TypesInfo.TypeOf(e); e != nil && n.Tok == token.ASSIGN && t != nil && holders[t] {
+					if e != nil && n.Tok == token.ASSIGN && holders[w.si.pass.TypesInfo.TypeOf(e)] {
 						return false
 					}
 				}
