@@ -14,19 +14,25 @@ import (
 )
 
 // builtinPkg is where the built-in kinds' Go types live: testenv's
-// in-process server serves none of them (CRDs only).
-const builtinPkg = "k8s.io/api/"
+// in-process server serves none of them (CRDs only). Their apply
+// configurations (corev1ac.ConfigMap(name, ns), what client.Apply takes)
+// live under applyPkg.
+const (
+	builtinPkg = "k8s.io/api/"
+	applyPkg   = "k8s.io/client-go/applyconfigurations/"
+)
 
 // builtinObjectArg is the table of calls that need their object's kind
 // served by the API server, and which argument the object is: the
 // builder's For, Owns, Watches and WatchesMetadata (the controller's
-// informer lists and watches the kind), the cache's IndexField and
-// GetInformer (an informer too), the client's reads and writes
-// (Status().Update is an Update), and controllerutil's CreateOrUpdate and
-// CreateOrPatch.
+// informer lists and watches the kind), source.Kind and TypedKind (the
+// source WatchesRawSource and Watch take: an informer), the cache's
+// IndexField and GetInformer (an informer too), the client's reads and
+// writes (Status().Update is an Update; Apply takes an apply
+// configuration), and controllerutil's CreateOrUpdate and CreateOrPatch.
 var builtinObjectArg = map[string]int{
-	"For": 0, "Owns": 0, "Watches": 0, "WatchesMetadata": 0, "IndexField": 1, "GetInformer": 1,
-	"Get": 2, "List": 1, "Create": 1, "Update": 1, "Patch": 1, "Delete": 1, "DeleteAllOf": 1,
+	"For": 0, "Owns": 0, "Watches": 0, "WatchesMetadata": 0, "Kind": 1, "TypedKind": 1, "IndexField": 1, "GetInformer": 1,
+	"Get": 2, "List": 1, "Create": 1, "Update": 1, "Patch": 1, "Apply": 1, "Delete": 1, "DeleteAllOf": 1,
 	"CreateOrUpdate": 2, "CreateOrPatch": 2,
 }
 
@@ -165,9 +171,17 @@ type declScope struct {
 	scope *scope
 }
 
-// calleeName is the name a call calls (f or x.f), where, and x.
+// calleeName is the name a call calls (f or x.f, instantiated or not:
+// source.Kind[*corev1.ConfigMap]), where, and x.
 func calleeName(call *ast.CallExpr) (string, token.Pos, ast.Expr) {
-	switch fn := call.Fun.(type) {
+	fun := ast.Unparen(call.Fun)
+	switch ix := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ix.X
+	case *ast.IndexListExpr:
+		fun = ix.X
+	}
+	switch fn := fun.(type) {
 	case *ast.Ident:
 		return fn.Name, fn.Pos(), nil
 	case *ast.SelectorExpr:

@@ -13,10 +13,7 @@ import (
 // holds, as builtinUse.String() without the file name.
 func TestBuiltinKindUses(t *testing.T) {
 	const head = "package p\n\nimport (\n\tcorev1 \"k8s.io/api/core/v1\"\n\tappsv1 \"k8s.io/api/apps/v1\"\n\t\"example.com/other\"\n)\n\nvar _ = appsv1.SchemeGroupVersion\nvar _ = other.X\n\n"
-	cases := []struct {
-		name, src string
-		want      []string
-	}{
+	runUseCases(t, head, []useCase{
 		{"Owns a literal", "func f(b B) { b.Owns(&corev1.ConfigMap{}) }",
 			[]string{":12: Owns of a corev1.ConfigMap (k8s.io/api/core/v1)"}},
 		{"Watches and For", "func f(b B) {\n\tb.For(&appsv1.Deployment{}).\n\t\tWatches(&corev1.Secret{}, nil)\n}",
@@ -52,7 +49,18 @@ func TestBuiltinKindUses(t *testing.T) {
 			[]string{":16: Create of obj may reach the server with a built-in kind: obj is declared more than once in the function, with other types"}},
 		{"another module's function", "func f(c C) {\n\tcm := other.ConfigMap()\n\tc.Create(ctx, cm)\n}\n\nfunc ConfigMap() *corev1.ConfigMap { return nil }",
 			[]string{":14: Create of cm may reach the server with a built-in kind: it is the result of other.ConfigMap, of example.com/other, which init does not resolve"}},
-	}
+	})
+}
+
+// useCase is a file of package p (after a head of imports) and the uses
+// builtinKindUses finds in it, as builtinUse.String() without the file name.
+type useCase struct {
+	name, src string
+	want      []string
+}
+
+func runUseCases(t *testing.T, head string, cases []useCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -25,7 +25,9 @@ type objKind struct {
 	may             string
 }
 
-func (k objKind) builtin() bool  { return k.may == "" && strings.HasPrefix(k.path, builtinPkg) }
+func (k objKind) builtin() bool {
+	return k.may == "" && (strings.HasPrefix(k.path, builtinPkg) || strings.HasPrefix(k.path, applyPkg))
+}
 func (k objKind) String() string { return fmt.Sprintf("%s.%s (%s)", k.pkg, k.name, k.path) }
 
 // item is the kind of an element of k's Items (a List kind's).
@@ -68,7 +70,7 @@ func (c fileCtx) typ(t ast.Expr) objKind {
 	switch {
 	case name == "":
 		k.may = "its type, " + types.ExprString(t) + ", is not a named type init resolves"
-	case strings.HasPrefix(path, builtinPkg):
+	case strings.HasPrefix(path, builtinPkg), strings.HasPrefix(path, applyPkg):
 	case path == unstructuredPkg && (name == "Unstructured" || name == "UnstructuredList"):
 		k.unstr = true
 	case path == clientPkg && (name == "Object" || name == "ObjectList"):
@@ -136,8 +138,10 @@ func (c fileCtx) packageVar(name string) objKind {
 	return vc.of(v.val, &scope{kinds: map[string]objKind{}})
 }
 
-// result is the kind of call's (first) result: new(T), x.DeepCopy(), or
-// a function of the module, by name (a method of the package too).
+// result is the kind of call's (first) result: new(T), x.DeepCopy(), a
+// built-in kind's apply configuration (corev1ac.ConfigMap(name, ns), and
+// its With setters, which return it), or a function of the module, by
+// name (a method of the package too).
 func (c fileCtx) result(call *ast.CallExpr, s *scope) objKind {
 	pkg, name := c.pkg, ""
 	switch fn := call.Fun.(type) {
@@ -151,10 +155,16 @@ func (c fileCtx) result(call *ast.CallExpr, s *scope) objKind {
 		id, ok := fn.X.(*ast.Ident)
 		_, local := s.kinds[types.ExprString(fn.X)]
 		switch {
+		case ok && !local && strings.HasPrefix(c.imports[id.Name], applyPkg):
+			return objKind{pkg: id.Name, name: name, path: c.imports[id.Name]}
 		case ok && !local && c.imports[id.Name] != "":
 			pkg = c.imports[id.Name]
 		case name == "DeepCopy":
 			return c.of(fn.X, s)
+		case strings.HasPrefix(name, "With"):
+			if k := c.of(fn.X, s); k.builtin() && strings.HasPrefix(k.path, applyPkg) {
+				return k
+			}
 		}
 	}
 	what := "it is the result of " + types.ExprString(call.Fun)
