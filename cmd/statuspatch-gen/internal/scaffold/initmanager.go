@@ -47,9 +47,11 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 		// kubebuilder's <kind>_controller.go, or the file that declares
 		// <Kind>Reconciler
 		rel := path.Join(ctrlDir, strings.ToLower(r.Kind)+"_controller.go")
-		if _, structs, err := packageStructs(filepath.Join(dir, filepath.FromSlash(ctrlDir))); err != nil {
+		_, structs, err := packageStructs(filepath.Join(dir, filepath.FromSlash(ctrlDir)))
+		if err != nil {
 			return nil, nil, err
-		} else if st, ok := structs[r.Kind+"Reconciler"]; ok {
+		}
+		if st, ok := structs[r.Kind+"Reconciler"]; ok {
 			rel = path.Join(ctrlDir, st.file)
 		}
 		if seen[rel] {
@@ -63,7 +65,7 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		out, why, err := wireForManager(rel, src, r.Kind)
+		out, why, err := wireForManagerIn(rel, src, r.Kind, structs)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -83,12 +85,21 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 //
 // first in (*<kind>Reconciler).SetupWithManager and the patcher package
 // imported, or src and why not ("" when there is nothing to do: no such
-// method, or ForManager mentioned in it already). A statement
-// r.Client = mgr.GetClient() there becomes that line; one setting
-// r.Client to anything else is left, and said. The controller name is
-// the argument of Named in the method (kubebuilder's scaffold), else the
-// kind in lower case, controller-runtime's default.
+// method, or ForManager mentioned in it already). The reconciler's Client
+// is its own field, or one promoted from a struct of the package it
+// embeds (pkgStructs: the package's other files; a Base holding the
+// client). A statement r.Client = mgr.GetClient() there (or
+// r.Base.Client = ...) becomes that line; one setting it to anything else
+// is left, and said. The controller name is the argument of Named in the
+// method (kubebuilder's scaffold), else the kind in lower case,
+// controller-runtime's default.
 func wireForManager(rel, src, kind string) (string, string, error) {
+	return wireForManagerIn(rel, src, kind, nil)
+}
+
+// wireForManagerIn is wireForManager where the package's other files
+// declare pkgStructs.
+func wireForManagerIn(rel, src, kind string, pkgStructs map[string]declaredStruct) (string, string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -98,8 +109,16 @@ func wireForManager(rel, src, kind string) (string, string, error) {
 	if setup == nil || strings.Contains(src[fset.Position(setup.Body.Lbrace).Offset:fset.Position(setup.Body.Rbrace).Offset], "ForManager") {
 		return src, "", nil
 	}
-	if !hasClientField(f, kind+"Reconciler") {
-		return src, kind + "Reconciler has no Client field of type client.Client", nil
+	structs := map[string]declaredStruct{}
+	addFileStructs(structs, f, filepath.Base(rel))
+	for n, st := range pkgStructs {
+		if _, ok := structs[n]; !ok && st.file != filepath.Base(rel) {
+			structs[n] = st
+		}
+	}
+	via, ok := clientVia(structs, kind+"Reconciler", map[string]bool{})
+	if !ok {
+		return src, kind + "Reconciler has no Client field of type client.Client, nor embeds by value a struct of its package that has one", nil
 	}
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
@@ -130,7 +149,7 @@ func wireForManager(rel, src, kind string) (string, string, error) {
 		"\t// (statuspatch-gen init; README.md's \"Using it\").\n\t"
 	forManager := fmt.Sprintf("patcher.ForManager(%s, patcher.WithFieldOwner(%s))", mgr, owner)
 	var wired string
-	switch set := clientAssign(setup.Body, r); {
+	switch set := clientAssign(setup.Body, r, via); {
 	case set == nil:
 		at := fset.Position(setup.Body.Lbrace).Offset + 1
 		wired = src[:at] + "\n\t" + comment + r + ".Client = " + forManager + src[at:]
@@ -154,22 +173,48 @@ func wireForManager(rel, src, kind string) (string, string, error) {
 	return b.String(), "", nil
 }
 
-// clientAssign is the statement recv.Client = x in body, or nil.
-func clientAssign(body *ast.BlockStmt, recv string) *ast.AssignStmt {
+// clientAssign is the statement recv.Client = x in body (or
+// recv.<via...>.Client = x, through the embedded structs that hold it),
+// or nil.
+func clientAssign(body *ast.BlockStmt, recv string, via []string) *ast.AssignStmt {
 	var found *ast.AssignStmt
 	ast.Inspect(body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || found != nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 			return found == nil
 		}
-		if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Client" {
-			if x, ok := sel.X.(*ast.Ident); ok && x.Name == recv {
-				found = as
-			}
+		if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Client" && viaChain(sel.X, recv, via) {
+			found = as
 		}
 		return found == nil
 	})
 	return found
+}
+
+// viaChain says whether x is recv, or recv followed by a tail of via's
+// names (r.Base, r.Base.Inner where via is [Base Inner]): the promoted
+// field's explicit paths.
+func viaChain(x ast.Expr, recv string, via []string) bool {
+	var names []string
+	for {
+		switch e := x.(type) {
+		case *ast.Ident:
+			if e.Name != recv || len(names) > len(via) {
+				return false
+			}
+			for i, n := range names { // names are innermost first
+				if via[len(names)-1-i] != n {
+					return false
+				}
+			}
+			return true
+		case *ast.SelectorExpr:
+			names = append(names, e.Sel.Name)
+			x = e.X
+		default:
+			return false
+		}
+	}
 }
 
 // isGetClient reports whether e is mgr.GetClient().
@@ -205,45 +250,39 @@ func setupWithManager(f *ast.File, typeName string) *ast.FuncDecl {
 	return nil
 }
 
-// hasClientField reports whether struct typeName in f has a field Client
+// clientVia reports whether struct typeName of structs has a field Client
 // of controller-runtime's client.Client (embedded or named), which
-// *patcher.Client can be assigned to.
-func hasClientField(f *ast.File, typeName string) bool {
-	clientName := ""
-	for _, imp := range f.Imports {
-		if p, _ := strconv.Unquote(imp.Path.Value); p == clientPkg {
-			clientName = "client"
-			if imp.Name != nil {
-				clientName = imp.Name.Name
-			}
-		}
+// *patcher.Client can be assigned to, or embeds by value a struct of
+// structs that has one, to any depth; via is the embedded structs' names
+// on the way, outermost first. Not through an embedded pointer, which may
+// be nil when SetupWithManager runs.
+func clientVia(structs map[string]declaredStruct, typeName string, seen map[string]bool) (via []string, ok bool) {
+	st, found := structs[typeName]
+	if !found || seen[typeName] {
+		return nil, false
 	}
+	seen[typeName] = true
 	isClient := func(e ast.Expr) bool {
 		sel, ok := e.(*ast.SelectorExpr)
 		if !ok {
 			return false
 		}
 		x, ok := sel.X.(*ast.Ident)
-		return ok && x.Name == clientName && sel.Sel.Name == "Client"
+		return ok && st.client != "" && x.Name == st.client && sel.Sel.Name == "Client"
 	}
-	found := false
-	ast.Inspect(f, func(n ast.Node) bool {
-		ts, ok := n.(*ast.TypeSpec)
-		if !ok || ts.Name.Name != typeName {
-			return !found
+	for _, fl := range st.typ.Fields.List {
+		embedded := len(fl.Names) == 0
+		named := len(fl.Names) == 1 && fl.Names[0].Name == "Client"
+		if (embedded || named) && isClient(fl.Type) {
+			return nil, true
 		}
-		st, ok := ts.Type.(*ast.StructType)
-		if !ok {
-			return false
-		}
-		for _, fl := range st.Fields.List {
-			embedded := len(fl.Names) == 0
-			named := len(fl.Names) == 1 && fl.Names[0].Name == "Client"
-			if (embedded || named) && isClient(fl.Type) {
-				found = true
+	}
+	for _, fl := range st.typ.Fields.List {
+		if id, isIdent := fl.Type.(*ast.Ident); isIdent && len(fl.Names) == 0 {
+			if inner, ok := clientVia(structs, id.Name, seen); ok {
+				return append([]string{id.Name}, inner...), true
 			}
 		}
-		return false
-	})
-	return clientName != "" && found
+	}
+	return nil, false
 }

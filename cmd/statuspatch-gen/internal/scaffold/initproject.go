@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -264,10 +265,40 @@ func reconcilerFields(dir, name string) (pkg string, fields []string, err error)
 }
 
 // declaredStruct is a struct type declared at the top level of a package,
-// and the file (its base name) that declares it.
+// the file (its base name) that declares it, and the name that file
+// imports controller-runtime's client package under ("" if it does not).
 type declaredStruct struct {
-	typ  *ast.StructType
-	file string
+	typ    *ast.StructType
+	file   string
+	client string
+}
+
+// addFileStructs adds the struct types f (the file named n) declares at
+// the top level to structs, the first declaration of a name kept.
+func addFileStructs(structs map[string]declaredStruct, f *ast.File, n string) {
+	client := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == clientPkg {
+			client = "client"
+			if imp.Name != nil {
+				client = imp.Name.Name
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			ts := s.(*ast.TypeSpec)
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				if _, dup := structs[ts.Name.Name]; !dup {
+					structs[ts.Name.Name] = declaredStruct{st, n, client}
+				}
+			}
+		}
+	}
 }
 
 // packageStructs parses the non-test Go files of dir, comments kept, and
@@ -293,20 +324,7 @@ func packageStructs(dir string) (pkg string, structs map[string]declaredStruct, 
 			return "", nil, fmt.Errorf("statuspatch-gen init: %w", err)
 		}
 		pkg = f.Name.Name
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range gd.Specs {
-				ts := s.(*ast.TypeSpec)
-				if st, ok := ts.Type.(*ast.StructType); ok {
-					if _, dup := structs[ts.Name.Name]; !dup {
-						structs[ts.Name.Name] = declaredStruct{st, n}
-					}
-				}
-			}
-		}
+		addFileStructs(structs, f, n)
 	}
 	return pkg, structs, nil
 }
