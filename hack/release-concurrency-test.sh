@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Two hack/release.sh runs and an install test, started at once on one
 # machine, must all pass (make test-release-concurrent). They share
-# hack/internal/releaseproxy's module cache, from which each drops this
-# repository's modules before it builds from its own proxy; without the
-# cache's lock one run deleted them under another ("cannot find package" for
+# hack/internal/releaseproxy's module cache, from which each drops the
+# version of this repository's modules it serves before it builds from its
+# own proxy; without the cache's lock one run deleted them under another
+# ("cannot find package" for
 # patchertest, for the generator's templates) and the release failed.
 #
 #   hack/release-concurrency-test.sh          # the install test is hack/install-test.sh

@@ -150,13 +150,11 @@ func quickInstall(root, version, work string) job {
 			return err
 		}
 		caller := gocmd.Runner{Root: root, Stdout: log, Stderr: log}
+		var served releaseproxy.Caches // the proxy's copies, dropped at the end
 		defer func() {
-			if _, caches, gerr := releaseproxy.GoEnv(caller, "."); gerr == nil {
-				err = errors.Join(err, releaseproxy.Drop(caches))
-			}
-			err = errors.Join(err, lock.Unlock())
+			err = errors.Join(err, releaseproxy.Drop(served), lock.Unlock())
 		}()
-		env, _, err := releaseproxy.Proxy{Repo: root, Version: version, Work: work, Listing: log}.Use(caller)
+		env, served, err := releaseproxy.Proxy{Repo: root, Version: version, Work: work, Listing: log}.Use(caller)
 		if err != nil {
 			return err
 		}

@@ -223,11 +223,12 @@ func (r *release) resolve(ctx context.Context, clone, work string) (err error) {
 		return err
 	}
 	callerGo := gocmd.Runner{Root: clone, Stdout: r.out, Stderr: r.errw}
+	// served is the last proxy's copies in the caller's caches (each proxy
+	// serves every published module at r.version): Drop's, at the end.
+	var served releaseproxy.Caches
 	defer func() {
-		if _, caches, gerr := releaseproxy.GoEnv(callerGo, "."); gerr == nil {
-			if derr := releaseproxy.Drop(caches); derr != nil {
-				fmt.Fprintf(r.errw, "release: %v\n", derr)
-			}
+		if derr := releaseproxy.Drop(served); derr != nil {
+			fmt.Fprintf(r.errw, "release: %v\n", derr)
 		}
 		if uerr := lock.Unlock(); uerr != nil && err == nil {
 			err = uerr
@@ -237,10 +238,11 @@ func (r *release) resolve(ctx context.Context, clone, work string) (err error) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		env, _, err := releaseproxy.Proxy{Repo: clone, Version: r.version, Work: work}.Use(callerGo)
+		env, caches, err := releaseproxy.Proxy{Repo: clone, Version: r.version, Work: work}.Use(callerGo)
 		if err != nil {
 			return err
 		}
+		served = caches
 		g := gocmd.Runner{Root: clone, Env: releaseproxy.Environ(env), Stdout: r.out, Stderr: r.errw}
 		if len(m.needs) > 0 {
 			fmt.Fprintf(r.out, "release: %s: go mod tidy, go list -deps -test ./... (GOWORK=off, from the proxy)\n", m.dir)

@@ -9,17 +9,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"golang.org/x/mod/module"
 )
 
 // Caches are where the caller's go command keeps modules (ModCache) and
-// builds (GoCache, "off" or empty: none), and the Go versions that may
-// have indexed a module of ModCache in GoCache: the caller's and each
-// toolchain GOTOOLCHAIN downloaded into ModCache.
+// builds (GoCache, "off" or empty: none), the Go versions that may have
+// indexed a module of ModCache in GoCache (the caller's and each toolchain
+// GOTOOLCHAIN downloaded into ModCache), and the modules a proxy served
+// into them ("module@version", Use's listing): what Drop drops.
 type Caches struct {
 	ModCache, GoCache string
 	GoVersions        []string
+	Served            []string
 }
 
 // The go command's module index (cmd/go/internal/modindex) keeps one entry
@@ -65,41 +65,6 @@ func DropIndex(c Caches, dirs []string) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// modulesIn is the module folders (path@version) under Dropped's folder
-// of extracted modules in modcache.
-func modulesIn(modcache string) []string {
-	var dirs []string
-	root := Dropped(modcache)[0]
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		if strings.Contains(d.Name(), "@") {
-			dirs = append(dirs, p)
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	return dirs
-}
-
-// moduleFolders is the module-cache folders of listing's modules
-// ("module@version", one a line) in modcache, as the go command names them
-// (the path escaped: module.EscapePath).
-func moduleFolders(modcache, listing string) []string {
-	var dirs []string
-	for _, l := range strings.Fields(listing) {
-		path, version, ok := strings.Cut(l, "@")
-		if !ok {
-			continue
-		}
-		if esc, err := module.EscapePath(path); err == nil {
-			dirs = append(dirs, filepath.Join(modcache, filepath.FromSlash(esc)+"@"+version))
-		}
-	}
-	return dirs
 }
 
 // toolchainsIn is the Go version goversion and those of the toolchains in

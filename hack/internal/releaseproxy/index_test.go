@@ -49,7 +49,7 @@ func TestDropIndexDropsWhatTheGoCommandReads(t *testing.T) {
 	if got := goCmd("list", "-f", "{{.GoFiles}}", "."); got != "[a.go]" {
 		t.Fatalf("go list = %s, want [a.go]", got)
 	}
-	c := Caches{ModCache: modcache, GoCache: gocache, GoVersions: []string{goCmd("env", "GOVERSION")}}
+	c := Caches{ModCache: modcache, GoCache: gocache, GoVersions: []string{goCmd("env", "GOVERSION")}, Served: []string{"github.com/statuspatch/statuspatch@v0.1.0"}}
 	if _, err := os.Stat(IndexEntry(gocache, c.GoVersions[0], dir)); err != nil {
 		t.Fatalf("the go command wrote no module index where IndexEntry says: %v", err)
 	}

@@ -10,19 +10,23 @@
 // checksum database for this repository only; GOMODCACHE the caller's;
 // -modcacherw; the caller's GODEBUG, kept.
 //
-// Use drops every earlier copy of this repository's modules from that
-// module cache first (Dropped: nothing else), so a rebuilt version never
-// meets a stale one; Drop, called in clean-up, drops the rebuilt copies, so
-// that a project of the caller's that later requires a published release of
-// ours downloads it instead of meeting this checkout's build. Each drop
-// also drops the go command's module index of those copies from the build
-// cache (index.go): the go command indexes a module-cache folder once, by
-// its path, taking a version's files to never change, and a rebuilt
-// version changes them (until then, every route ran with GODEBUG=goindex=0,
-// which cost each go command of a user's project most of its own CPU time:
-// docs/benchmarks.md). Nothing else
-// reads this repository's modules from the module cache: the workspace and
-// every module in this checkout replace them by their directories. One
+// Use drops, from that module cache, the copies of the module versions its
+// proxy serves (an earlier build of the same version, or a download of it),
+// so a rebuilt version never meets a stale one; Drop, called in clean-up,
+// drops those copies again, so that a project of the caller's that later
+// requires a published release of ours downloads it instead of meeting
+// this checkout's build. A drop removes those module@version folders and
+// their downloads, nothing else: the module cache is shared (other
+// projects, other checkouts' and CI's runs, a published release of ours a
+// project requires), so a version of ours the proxy did not serve stays.
+// Each drop also drops the go command's module index of those copies from
+// the build cache (index.go): the go command indexes a module-cache folder
+// once, by its path, taking a version's files to never change, and a
+// rebuilt version changes them (until then, every route ran with
+// GODEBUG=goindex=0, which cost each go command of a user's project most
+// of its own CPU time: docs/benchmarks.md). This repository's own builds
+// never read our modules from the module cache: the workspace and every
+// module in this checkout replace them by their directories. One
 // module cache means one source directory per third-party module, so the
 // build cache serves these runs what make test and make test-compat
 // compiled at the same versions with the same Go (a module cache of their
@@ -31,18 +35,16 @@
 // Runs sharing that cache (hack/install-test.sh, hack/adopt-lines.sh,
 // hack/newcomer-test.sh, hack/gomod.sh, the release; two checkouts, a
 // release while CI's install test runs) take turns under an exclusive flock
-// on the lock file of CacheDir (Lock). Without it, one run dropped this
-// repository's modules from the cache while another built from them
-// ("cannot find package").
+// on the lock file of CacheDir (Lock). Without it, one run dropped the
+// version it served from the cache while another built from it ("cannot
+// find package").
 package releaseproxy
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -50,9 +52,7 @@ import (
 	"github.com/statuspatch/statuspatch/hack/internal/modproxy"
 )
 
-// Module is this repository's root module. GONOSUMDB names it; Dropped is
-// the module-cache folders of its owner (github.com/statuspatch), where
-// every module of this repository is.
+// Module is this repository's root module. GONOSUMDB names it.
 const Module = "github.com/statuspatch/statuspatch"
 
 // CacheDir is the folder of the lock the runs sharing the module cache take
@@ -98,50 +98,6 @@ func Environ(env []Setting) []string {
 	return kv
 }
 
-// Dropped is what Drop removes from the module cache modcache: the
-// extracted modules of this repository's owner and their downloads.
-func Dropped(modcache string) []string {
-	owner := filepath.FromSlash(path.Dir(Module))
-	return []string{
-		filepath.Join(modcache, owner),
-		filepath.Join(modcache, "cache", "download", owner),
-	}
-}
-
-// Drop removes Dropped(c.ModCache), making its read-only folders writable
-// first (chmod -R u+w; rm -rf), and the go command's module index of each
-// module folder in it (DropIndex). A missing one is no error.
-func Drop(c Caches) error {
-	if err := DropIndex(c, modulesIn(c.ModCache)); err != nil {
-		return err
-	}
-	for _, d := range Dropped(c.ModCache) {
-		if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !e.IsDir() {
-				return nil
-			}
-			info, err := e.Info()
-			if err != nil {
-				return err
-			}
-			return os.Chmod(p, info.Mode().Perm()|0o200)
-		})
-		if err != nil {
-			return fmt.Errorf("dropping %s from the module cache: %w", d, err)
-		}
-		if err := os.RemoveAll(d); err != nil {
-			return fmt.Errorf("dropping %s from the module cache: %w", d, err)
-		}
-	}
-	return nil
-}
-
 // GoEnv reads the go command's GOPROXY, GOMODCACHE, GOCACHE and
 // GOVERSION as the caller's environment has them (GOWORK=off), from
 // folder dir; the Go versions are GOVERSION's and those of the toolchains
@@ -168,12 +124,12 @@ type Proxy struct {
 	Listing             io.Writer           // module@version, one a line, as the proxy is built; nil: discarded
 }
 
-// Use drops this repository's modules from the caller's module cache,
-// writes the proxy in p.Work/proxy afresh, drops the module index of the
-// folders its modules will be extracted to (an index of another build of
-// the same version, left by a run from before Drop dropped indexes), and
-// returns the go command's environment for it and the caches, for Drop in
-// clean-up. The caller holds the lock.
+// Use writes the proxy in p.Work/proxy afresh, drops from the caller's
+// module cache the copies of the module versions it serves (an earlier
+// build of the same version, a download of a published one) with their
+// module index (Drop), and returns the go command's environment for it and
+// the caches with what it served (Caches.Served), for Drop in clean-up.
+// The caller holds the lock.
 func (p Proxy) Use(g gocmd.Go) ([]Setting, Caches, error) {
 	getenv, listing := p.Getenv, p.Listing
 	if getenv == nil {
@@ -186,9 +142,6 @@ func (p Proxy) Use(g gocmd.Go) ([]Setting, Caches, error) {
 	if err != nil {
 		return nil, Caches{}, err
 	}
-	if err := Drop(c); err != nil {
-		return nil, Caches{}, err
-	}
 	dir := filepath.Join(p.Work, "proxy")
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, Caches{}, fmt.Errorf("removing the earlier proxy %s: %w", dir, err)
@@ -197,7 +150,8 @@ func (p Proxy) Use(g gocmd.Go) ([]Setting, Caches, error) {
 	if err := modproxy.Build(p.Repo, p.Version, dir, io.MultiWriter(listing, &served)); err != nil {
 		return nil, Caches{}, fmt.Errorf("the module proxy of %s at %s: %w", p.Repo, p.Version, err)
 	}
-	if err := DropIndex(c, moduleFolders(c.ModCache, served.String())); err != nil {
+	c.Served = strings.Fields(served.String())
+	if err := Drop(c); err != nil {
 		return nil, Caches{}, err
 	}
 	return Env(upstream, c.ModCache, dir, getenv("GOFLAGS")), c, nil

@@ -54,8 +54,9 @@ func files(t *testing.T, dir string) []string {
 	return names
 }
 
-// writeTree writes files (path: text) under dir, then makes every folder
-// read-only as the go command leaves the module cache.
+// writeTree writes files (path: text) under dir, then makes every module
+// folder (a name with "@") and what it holds read-only, as the go command
+// leaves an extracted module (its parent folders and downloads writable).
 func writeTree(t *testing.T, dir string, tree map[string]string) {
 	t.Helper()
 	for name, text := range tree {
@@ -63,12 +64,17 @@ func writeTree(t *testing.T, dir string, tree map[string]string) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(text), 0o444); err != nil {
+		mode := os.FileMode(0o644)
+		if strings.Contains(name, "@") && !strings.HasPrefix(name, "cache/") {
+			mode = 0o444
+		}
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
 			t.Fatal(err)
 		}
 	}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && p != dir {
+		rel, _ := filepath.Rel(dir, p)
+		if err == nil && d.IsDir() && strings.Contains(rel, "@") && !strings.HasPrefix(rel, "cache") {
 			return os.Chmod(p, 0o555)
 		}
 		return err
@@ -83,61 +89,82 @@ func writeTree(t *testing.T, dir string, tree map[string]string) {
 	})
 }
 
-// A module cache holding this repository's modules beside others: Drop
-// removes this repository's extracted modules and downloads, read-only as
-// the go command leaves them, and nothing else (an owner whose name starts
-// with ours, another module of the same name elsewhere, a file beside).
-func TestDropDropsOursOnly(t *testing.T) {
+// ours is this repository's modules at v0.9.0 in a module cache, extracted
+// (read-only) and downloaded, as a proxy serving them leaves them.
+var ours = map[string]string{
+	"github.com/statuspatch/statuspatch@v0.9.0/go.mod":                        "module github.com/statuspatch/statuspatch\n",
+	"github.com/statuspatch/statuspatch@v0.9.0/patcher/patcher.go":            "package patcher\n",
+	"github.com/statuspatch/statuspatch/testenv@v0.9.0/testenv.go":            "package testenv\n",
+	"cache/download/github.com/statuspatch/statuspatch/@v/v0.9.0.info":        "{}",
+	"cache/download/github.com/statuspatch/statuspatch/@v/v0.9.0.mod":         "module github.com/statuspatch/statuspatch\n",
+	"cache/download/github.com/statuspatch/statuspatch/@v/v0.9.0.zip":         "zip",
+	"cache/download/github.com/statuspatch/statuspatch/@v/v0.9.0.ziphash":     "h1:x",
+	"cache/download/github.com/statuspatch/statuspatch/@v/v0.9.0.lock":        "",
+	"cache/download/github.com/statuspatch/statuspatch/testenv/@v/v0.9.0.mod": "module github.com/statuspatch/statuspatch/testenv\n",
+	"cache/download/github.com/statuspatch/statuspatch/testenv/@v/v0.9.0.zip": "zip",
+	"cache/download/github.com/statuspatch/statuspatch/testenv/@v/list":       "v0.9.0\n",
+}
+
+// servedOurs is what a proxy of ours at v0.9.0 served.
+var servedOurs = []string{"github.com/statuspatch/statuspatch@v0.9.0", "github.com/statuspatch/statuspatch/testenv@v0.9.0"}
+
+// A module cache shared with other projects: the versions of ours a proxy
+// served (v0.9.0) go, extracted (read-only) and downloaded, with their
+// folders left empty; what it did not serve stays: another version of
+// ours (a published release a project requires, another checkout's
+// build), in the same folders and the same download list, a version whose
+// name starts with the served one's, another owner whose name starts with
+// ours, another module of the same name elsewhere, a file beside.
+func TestDropDropsWhatItServedOnly(t *testing.T) {
 	cache := t.TempDir()
-	writeTree(t, cache, map[string]string{
-		"github.com/statuspatch/statuspatch@v0.9.0/go.mod":                      "module github.com/statuspatch/statuspatch\n",
-		"github.com/statuspatch/statuspatch/testenv@v0.9.0/testenv.go":          "package testenv\n",
-		"cache/download/github.com/statuspatch/statuspatch/@v/list":             "v0.9.0\n",
-		"cache/download/github.com/statuspatch/statuspatch/@v/v0.9.0.zip":       "zip",
-		"github.com/statuspatchx/other@v1.0.0/go.mod":                           "module github.com/statuspatchx/other\n",
-		"github.com/other/statuspatch@v1.0.0/go.mod":                            "module github.com/other/statuspatch\n",
-		"cache/download/github.com/statuspatchx/other/@v/list":                  "v1.0.0\n",
-		"cache/download/github.com/other/statuspatch/@v/list":                   "v1.0.0\n",
-		"cache/download/golang.org/x/mod/@v/v0.9.0.mod":                         "module golang.org/x/mod\n",
-		"golang.org/x/mod@v0.9.0/go.mod":                                        "module golang.org/x/mod\n",
-		"github.com/statuspatch.txt":                                            "a file beside\n",
-		"cache/download/sumdb/sum.golang.org/lookup/github.com/statuspatch/x@v": "sum",
-	})
-	before := files(t, cache)
-	if err := Drop(Caches{ModCache: cache}); err != nil {
+	tree := map[string]string{
+		"github.com/statuspatch/statuspatch@v0.8.0/go.mod":                           "module github.com/statuspatch/statuspatch\n",
+		"github.com/statuspatch/statuspatch@v0.9.0-rc.1/go.mod":                      "module github.com/statuspatch/statuspatch\n",
+		"cache/download/github.com/statuspatch/statuspatch/@v/v0.8.0.mod":            "module github.com/statuspatch/statuspatch\n",
+		"cache/download/github.com/statuspatch/statuspatch/@v/v0.8.0.zip":            "zip",
+		"cache/download/github.com/statuspatch/statuspatch/@v/v0.9.0-rc.1.mod":       "module github.com/statuspatch/statuspatch\n",
+		"cache/download/github.com/statuspatch/statuspatch/@v/list":                  "v0.8.0\nv0.9.0-rc.1\nv0.9.0\n",
+		"github.com/statuspatchx/other@v1.0.0/go.mod":                                "module github.com/statuspatchx/other\n",
+		"github.com/other/statuspatch@v0.9.0/go.mod":                                 "module github.com/other/statuspatch\n",
+		"cache/download/github.com/statuspatchx/other/@v/list":                       "v1.0.0\n",
+		"cache/download/github.com/other/statuspatch/@v/v0.9.0.mod":                  "module github.com/other/statuspatch\n",
+		"golang.org/x/mod@v0.9.0/go.mod":                                             "module golang.org/x/mod\n",
+		"github.com/statuspatch.txt":                                                 "a file beside\n",
+		"cache/download/sumdb/sum.golang.org/lookup/github.com/statuspatch/x@v0.9.0": "sum",
+	}
+	writeTree(t, cache, tree)
+	kept := files(t, cache)
+	writeTree(t, cache, ours)
+	c := Caches{ModCache: cache, Served: servedOurs}
+	if err := Drop(c); err != nil {
 		t.Fatal(err)
 	}
-	dropped := Dropped(cache)
-	var want []string
-	for _, name := range before {
-		p := filepath.Join(cache, filepath.FromSlash(name))
-		if !slices.ContainsFunc(dropped, func(d string) bool { return p == d || strings.HasPrefix(p, d+"/") }) {
-			want = append(want, name)
-		}
+	if got := files(t, cache); !slices.Equal(got, kept) {
+		t.Errorf("after Drop:\n%s\nwant what was there before v0.9.0 was served:\n%s", strings.Join(got, "\n"), strings.Join(kept, "\n"))
 	}
-	if got := files(t, cache); !slices.Equal(got, want) {
-		t.Errorf("after Drop:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	for _, d := range dropped {
-		if _, err := os.Stat(d); err == nil {
-			t.Errorf("%s is still there", d)
-		}
-	}
-	if len(want) != len(before)-11 {
-		t.Errorf("Drop left %d of %d paths, want all but the 11 of ours", len(want), len(before))
+	list, err := os.ReadFile(filepath.Join(cache, "cache", "download", "github.com", "statuspatch", "statuspatch", "@v", "list"))
+	if want := "v0.8.0\nv0.9.0-rc.1\n"; err != nil || string(list) != want {
+		t.Errorf("the download list after Drop: %q, %v; want %q", list, err, want)
 	}
 	// Nothing left to drop is no error.
-	if err := Drop(Caches{ModCache: cache}); err != nil {
+	if err := Drop(c); err != nil {
 		t.Errorf("second Drop: %v", err)
 	}
 }
 
-// Dropped names this repository's owner's folders and nothing wider.
-func TestDropped(t *testing.T) {
-	got := Dropped("/c")
-	want := []string{"/c/github.com/statuspatch", "/c/cache/download/github.com/statuspatch"}
-	if !slices.Equal(got, want) {
-		t.Errorf("Dropped = %v, want %v", got, want)
+// With only what it served in the cache, Drop leaves no folder of ours;
+// a served module it cannot name is an error, nothing dropped.
+func TestDropLeavesNoEmptyFolders(t *testing.T) {
+	cache := t.TempDir()
+	writeTree(t, cache, ours)
+	if err := Drop(Caches{ModCache: cache, Served: []string{"github.com/statuspatch/statuspatch"}}); err == nil {
+		t.Error("Drop of a served module without a version: no error")
+	}
+	if err := Drop(Caches{ModCache: cache, Served: servedOurs}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := files(t, cache), []string{"./", "cache/", "cache/download/"}; !slices.Equal(got, want) {
+		t.Errorf("after Drop: %v, want %v", got, want)
 	}
 }
 
@@ -187,15 +214,17 @@ func repoOfPublished(t *testing.T) string {
 	return repo
 }
 
-// Use drops the stale copies from the module cache the go command names,
-// and the module index of those and of the folders the new build will be
-// extracted to, for the caller's Go and every toolchain in the module
-// cache (nothing else's); writes the proxy afresh (an earlier version's
-// files gone) and returns the environment for it.
+// Use drops, from the module cache the go command names, the copies of
+// the versions it serves (an earlier build of v0.9.0) and their module
+// index, for the caller's Go and every toolchain in the module cache;
+// another version of ours (v0.8.0) and its index stay; it writes the proxy
+// afresh (an earlier version's files gone) and returns the environment
+// for it and what it served.
 func TestUse(t *testing.T) {
 	repo, work, cache, gocache := repoOfPublished(t), t.TempDir(), t.TempDir(), t.TempDir()
 	writeTree(t, cache, map[string]string{
-		"github.com/statuspatch/statuspatch@v0.8.0/go.mod":         "stale\n",
+		"github.com/statuspatch/statuspatch@v0.8.0/go.mod":         "module github.com/statuspatch/statuspatch\n",
+		"github.com/statuspatch/statuspatch@v0.9.0/go.mod":         "stale\n",
 		"golang.org/x/mod@v0.9.0/go.mod":                           "module golang.org/x/mod\n",
 		"golang.org/toolchain@v0.0.1-gotest-b.linux-amd64/VERSION": "gotest-b\n",
 	})
@@ -207,13 +236,14 @@ func TestUse(t *testing.T) {
 		return IndexEntry(gocache, v, filepath.Join(cache, filepath.FromSlash(dir)))
 	}
 	dropped := []string{
-		entry("gotest-a", "github.com/statuspatch/statuspatch@v0.8.0"),
-		entry("gotest-b", "github.com/statuspatch/statuspatch@v0.8.0"),
+		entry("gotest-a", "github.com/statuspatch/statuspatch@v0.9.0"),
+		entry("gotest-b", "github.com/statuspatch/statuspatch@v0.9.0"),
 		entry("gotest-a", "github.com/statuspatch/statuspatch/testenv@v0.9.0"),
 		entry("gotest-b", "github.com/statuspatch/statuspatch/cmd/statuspatch-gen@v0.9.0"),
 	}
 	kept := []string{
 		entry("gotest-a", "golang.org/x/mod@v0.9.0"),
+		entry("gotest-a", "github.com/statuspatch/statuspatch@v0.8.0"),
 		entry("gotest-c", "github.com/statuspatch/statuspatch/testenv@v0.9.0"), // no such toolchain here
 	}
 	for _, f := range append(append([]string(nil), dropped...), kept...) {
@@ -242,8 +272,11 @@ func TestUse(t *testing.T) {
 	if want := (Caches{ModCache: cache, GoCache: gocache, GoVersions: []string{"gotest-a", "gotest-b"}}); caches.ModCache != want.ModCache || caches.GoCache != want.GoCache || !slices.Equal(caches.GoVersions, want.GoVersions) {
 		t.Errorf("caches = %+v, want %+v", caches, want)
 	}
-	if got := files(t, cache); !slices.Contains(got, "golang.org/x/mod@v0.9.0/go.mod") || slices.Contains(got, "github.com/statuspatch/") {
+	if got := files(t, cache); !slices.Contains(got, "golang.org/x/mod@v0.9.0/go.mod") || !slices.Contains(got, "github.com/statuspatch/statuspatch@v0.8.0/go.mod") || slices.Contains(got, "github.com/statuspatch/statuspatch@v0.9.0/") {
 		t.Errorf("module cache after Use: %v", got)
+	}
+	if len(caches.Served) != len(modproxy.Published) || !slices.Contains(caches.Served, "github.com/statuspatch/statuspatch/testenv@v0.9.0") {
+		t.Errorf("Use served %v, want the %d published modules at v0.9.0", caches.Served, len(modproxy.Published))
 	}
 	for _, f := range dropped {
 		if _, err := os.Stat(f); err == nil {
