@@ -252,7 +252,7 @@ func (r retries) movable(s, write ast.Stmt) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt, *ast.BranchStmt:
-			ok = r.exitOf(n, s, write) != nil // mutate's return nil (migrateretryexit.go)
+			ok = innerBranch(s, n) || r.exitOf(n, s, write) != nil // the decision's own loop; mutate's return nil (migrateretryexit.go)
 		case *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
 			ok = false
 		case *ast.CallExpr:

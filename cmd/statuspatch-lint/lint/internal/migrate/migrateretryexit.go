@@ -136,6 +136,39 @@ func returnsNil(r retries, n ast.Node, s, write ast.Stmt) bool {
 	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
+// innerBranch: an unlabeled continue or break that belongs to a loop
+// (a break: or a switch or select) that is s or inside it, so it stays
+// among the moved lines and leaves nothing of s: a decision's own loop
+// moves whole.
+func innerBranch(s ast.Stmt, n ast.Node) bool {
+	br, ok := n.(*ast.BranchStmt)
+	if !ok || br.Label != nil || br.Tok != token.CONTINUE && br.Tok != token.BREAK {
+		return false
+	}
+	inner := false
+	ast.Inspect(s, func(c ast.Node) bool {
+		if inner {
+			return false
+		}
+		switch c.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if br.Tok == token.CONTINUE {
+				return true
+			}
+		default:
+			return true
+		}
+		if c.Pos() <= br.Pos() && br.End() <= c.End() {
+			inner = true
+		}
+		return true
+	})
+	return inner
+}
+
 // nestedLoop reports whether n sits in a for, range or select inside s,
 // which an unlabeled continue or break would leave instead.
 func nestedLoop(s ast.Stmt, n ast.Node) bool {
@@ -304,7 +337,9 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 				why = fmt.Sprintf("the return at %s returns an error from %s, which mutate's return would hand to Retry", r.where(n.Pos()), r.funcText())
 			}
 		case *ast.BranchStmt:
-			why = fmt.Sprintf("the %s at %s skips more than the write, which mutate's return nil cannot", n.Tok, r.where(n.Pos()))
+			if !innerBranch(s, n) {
+				why = fmt.Sprintf("the %s at %s skips more than the write, which mutate's return nil cannot", n.Tok, r.where(n.Pos()))
+			}
 		case *ast.DeferStmt:
 			why = fmt.Sprintf("the defer at %s would run when Retry's function returns, on each attempt, not when %s does", r.where(n.Pos()), r.funcText())
 		case *ast.CallExpr:
