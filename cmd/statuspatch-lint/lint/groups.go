@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +18,14 @@ import (
 // module resolves (ResolveGroups; Config.Module).
 type Result struct {
 	Members []migrate.GroupMember
+	// Unreported are -ci's writes it does not report (optimistic or
+	// allowed), each with its fix as -fix plans it: an exported helper's
+	// group resolves as -fix's does, and a reported caller's reason says
+	// so (resolveNeeds).
+	Unreported []analysis.Diagnostic
+	// Locks are -ci's lock fixes of reported writes whose move may rest
+	// on a helper's: the fix when that move does not happen.
+	Locks map[token.Pos][]analysis.SuggestedFix
 }
 
 // Outside says why a helper (the function name of package pkg) may be
@@ -52,7 +61,19 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 			resolve(act.Package.Fset, act.Diagnostics, res.Members, byKey, func(pkg, name string) string { return outside(pkg, name, analyzed) }, helpers, stays)
 		}
 	}
-	resolveNeeds(graph, byKey, helpers, stays)
+	unreported := map[string]bool{}
+	for _, act := range graph.Roots {
+		if res, ok := act.Result.(*Result); ok && len(res.Unreported) > 0 {
+			before := maps.Clone(helpers)
+			resolve(act.Package.Fset, res.Unreported, res.Members, byKey, func(pkg, name string) string { return outside(pkg, name, analyzed) }, helpers, stays)
+			for key := range helpers {
+				if _, ok := before[key]; !ok {
+					unreported[key] = true
+				}
+			}
+		}
+	}
+	resolveNeeds(graph, byKey, helpers, stays, unreported)
 }
 
 // resolveNeeds keeps each write whose fix rests on an exported helper's
@@ -61,11 +82,14 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 // stays raw, between the patcher's base and the write). A group whose
 // caller passes the patcher of a write kept so stays too, and so on
 // until nothing more is kept. helpers are the roots' helper findings by
-// group key, stays why each group that stays does.
-func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, helpers map[string]*analysis.Diagnostic, stays map[string]string) {
+// group key, stays why each group that stays does; unreported the keys
+// of helpers whose write -ci does not report (Result.Unreported): -ci
+// -fix does not move them, -fix does when their group moves.
+func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, helpers map[string]*analysis.Diagnostic, stays map[string]string, unreported map[string]bool) {
 	type need struct {
 		d     *analysis.Diagnostic
 		needs []migrate.HelperNeed
+		lock  []analysis.SuggestedFix
 	}
 	var writes []need
 	roots := map[string]bool{}
@@ -74,7 +98,7 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		if res, ok := act.Result.(*Result); ok {
 			for _, m := range res.Members {
 				if i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == m.Pos && len(d.SuggestedFixes) == 1 }); m.Needs != nil && i >= 0 {
-					writes = append(writes, need{&act.Diagnostics[i], m.Needs})
+					writes = append(writes, need{&act.Diagnostics[i], m.Needs, res.Locks[m.Pos]})
 				}
 			}
 		}
@@ -88,6 +112,8 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 			return "package " + pkg + " is not among the packages this run fixes; -fix on ./... at the module's root moves them together when every caller of it can take the patcher"
 		case len(d.SuggestedFixes) == 0:
 			return stays[key]
+		case unreported[key]:
+			return "-ci does not report it, and -ci -fix moves only the writes -ci reports; -fix without -ci moves them together"
 		}
 		return ""
 	}
@@ -96,12 +122,12 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		changed = false
 		for _, w := range writes {
 			for _, n := range w.needs {
-				if w.d.SuggestedFixes == nil {
+				if kept[w.d.Pos] || w.d.SuggestedFixes == nil {
 					break
 				}
 				if y := why(n.Key); y != "" {
 					w.d.Message += " (not moved to the patcher: " + fmt.Sprintf(n.Reason, y) + ")"
-					w.d.SuggestedFixes, kept[w.d.Pos], changed = nil, true, true
+					w.d.SuggestedFixes, kept[w.d.Pos], changed = w.lock, true, true
 				}
 			}
 		}
