@@ -77,6 +77,9 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 			report(diag)
 		}
 	}
+	if cfg.CI {
+		keepApart(pass, diags, res)
+	}
 	// The callers' part asks their package's helper writes' fixes
 	// (movingHelperWrites): with the same options as diagnose's. At
 	// a52da69 it had no TestRefs, and each such fix was "the package's
@@ -149,9 +152,10 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		}
 	}
 	fix, why := planMove(pass, files, cfg, mws, w, mw, g, &res.Members)
-	if fix != nil && cfg.CI && len(fixes) > 0 {
-		// Its lock, should its move rest on a helper's write -ci -fix
-		// does not move (resolveNeeds).
+	if fix != nil && cfg.CI {
+		// Its lock (none: nil), should its move rest on a write -ci -fix
+		// does not move: a helper's (resolveNeeds), or its object's
+		// others in its function (keepApart).
 		if res.Locks == nil {
 			res.Locks = map[token.Pos][]analysis.SuggestedFix{}
 		}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"maps"
 	"path/filepath"
@@ -23,8 +24,9 @@ type Result struct {
 	// group resolves as -fix's does, and a reported caller's reason says
 	// so (resolveNeeds).
 	Unreported []analysis.Diagnostic
-	// Locks are -ci's lock fixes of reported writes whose move may rest
-	// on a helper's: the fix when that move does not happen.
+	// Locks are -ci's lock fixes (nil: none) of the reported writes it
+	// plans to move, by position: the fix when that move does not happen
+	// (resolveNeeds, keepApart).
 	Locks map[token.Pos][]analysis.SuggestedFix
 }
 
@@ -221,4 +223,88 @@ func groupEdits(fset *token.FileSet, members []migrate.GroupMember) ([]analysis.
 func splitKey(key string) (pkg, name string) {
 	i := strings.LastIndexByte(key, '.')
 	return key[:i], key[i+1:]
+}
+
+// keepApart locks in place each write -ci reports whose move shares an
+// edit of its patcher (its making at the read) with the move of a write
+// -ci does not report (Result.Unreported: its object's other writes in
+// the function, a helper's of the package): -ci -fix applies only the
+// reported writes' fixes, and the patcher would be made beside raw
+// writes of its object, each leaving its base behind, its next write a
+// conflict (issue 80: T's project A, a blind MergeFrom moved alone
+// beside three Updates). -fix without -ci moves them together.
+func keepApart(pass *analysis.Pass, diags []analysis.Diagnostic, res *Result) {
+	for i := range diags {
+		d := &diags[i]
+		lock, planned := res.Locks[d.Pos]
+		if !planned || len(d.SuggestedFixes) != 1 {
+			continue
+		}
+		at := pass.Fset.Position(d.Pos)
+		var others []token.Position
+		for _, u := range res.Unreported {
+			if len(u.SuggestedFixes) == 1 && sharesEdit(pass, d.SuggestedFixes[0], u.SuggestedFixes[0]) {
+				others = append(others, pass.Fset.Position(u.Pos))
+			}
+		}
+		slices.SortFunc(others, func(a, b token.Position) int {
+			if a.Filename != b.Filename {
+				return strings.Compare(a.Filename, b.Filename)
+			}
+			return a.Offset - b.Offset
+		})
+		var with []string
+		for _, p := range others {
+			if p.Filename == at.Filename {
+				with = append(with, fmt.Sprint(p.Line))
+			} else {
+				with = append(with, fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line))
+			}
+		}
+		if len(with) == 0 {
+			continue
+		}
+		why := "the status write at line " + with[0] + " moves with it onto one patcher, and -ci does not report it"
+		if n := len(with); n > 1 {
+			why = "the status writes at lines " + strings.Join(with[:n-1], ", ") + " and " + with[n-1] + " move with it onto one patcher, and -ci does not report them"
+		}
+		d.Message += " (not moved to the patcher: " + why + " (-ci -fix moves only the writes -ci reports; -fix without -ci moves them together))"
+		d.SuggestedFixes = lock
+		delete(res.Locks, d.Pos)
+		res.Members = slices.DeleteFunc(res.Members, func(m migrate.GroupMember) bool { return m.Pos == d.Pos })
+	}
+}
+
+// sharesEdit reports whether fixes a and b make one edit the same,
+// outside the file's package clause and imports (which every move in the
+// file may add to).
+func sharesEdit(pass *analysis.Pass, a, b analysis.SuggestedFix) bool {
+	for _, e := range a.TextEdits {
+		if inHeader(pass, e.Pos) {
+			continue
+		}
+		if slices.ContainsFunc(b.TextEdits, func(o analysis.TextEdit) bool {
+			return o.Pos == e.Pos && o.End == e.End && string(o.NewText) == string(e.NewText)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// inHeader reports whether pos is before its file's first declaration
+// that is not an import.
+func inHeader(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); !ok || g.Tok != token.IMPORT {
+				return pos < d.Pos()
+			}
+		}
+		return true
+	}
+	return false
 }
