@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -72,9 +73,12 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 	mws := migrateWrites(pass, cfg, ws)
 	g := gateReplays(pass, files, cfg, ws, mws, reps)
 	for i, w := range ws {
-		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i], reps[i], g, &res.Members); ok {
+		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i], reps[i], g, res); ok {
 			report(diag)
 		}
+	}
+	if cfg.CI {
+		keepApart(pass, diags, res)
 	}
 	// The callers' part asks their package's helper writes' fixes
 	// (movingHelperWrites): with the same options as diagnose's. At
@@ -86,7 +90,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 }
 
 // diagnose returns the finding for a status write, if the mode reports it.
-func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, rep replayed, g gate, members *[]migrate.GroupMember) (analysis.Diagnostic, bool) {
+func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directives, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, rep replayed, g gate, res *Result) (analysis.Diagnostic, bool) {
 	pos := files.callPos(w.pos)
 	d, allowed := allow.at(pass.Fset.Position(pos))
 	replayed := rep.why
@@ -106,6 +110,16 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 		return analysis.Diagnostic{}, false
 	}
 	if cfg.CI && (allowed || v.verdict == optimistic) {
+		// Not reported, but planned as -fix plans it: an exported
+		// helper's write exports its fact and its group's members, so a
+		// caller's reported write says what -fix on the same packages
+		// does (issue 80: at c78b87e7 -ci said a caller's write "cannot
+		// be moved" that -fix moved with the helper's).
+		if fix, _ := planMove(pass, files, cfg, mws, w, mw, g, &res.Members); fix != nil {
+			res.Unreported = append(res.Unreported, analysis.Diagnostic{Pos: pos, SuggestedFixes: []analysis.SuggestedFix{*fix}})
+		} else {
+			res.Unreported = append(res.Unreported, analysis.Diagnostic{Pos: pos})
+		}
 		return analysis.Diagnostic{}, false
 	}
 	diag := analysis.Diagnostic{Pos: pos, Category: categoryHandwritten, Message: handwrittenMessage(pass, w.kind, cfg.patchers, applyModeAdvice(pass, files.calls[w.pos], w))}
@@ -137,24 +151,15 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 				"; add .WithResourceVersion("+obj+".ResourceVersion), or "+applyMode, 1)
 		}
 	}
-	mfiles := files.migrateFiles()
-	mopts := migrateOptions(pass, cfg, members)
-	var assumed []migrate.IfaceCall
-	var needs []migrate.HelperNeed
-	if cfg.Module {
-		mopts.Assumed = &assumed // the driver checks them (ResolveIfaceCalls)
-		mopts.Needs = &needs     // and these (ResolveGroups)
-	}
-	fix, why := migrate.Fix(pass, mfiles, mopts, mws, mw)
-	why = g.explain(pass, pos, why)
-	if kept := g.kept[w]; kept != "" {
-		fix, why = nil, kept
-	}
-	if fix != nil && len(assumed) > 0 {
-		*members = append(*members, migrate.GroupMember{Pos: pos, Calls: assumed})
-	}
-	if fix != nil && len(needs) > 0 {
-		*members = append(*members, migrate.GroupMember{Pos: pos, Needs: needs})
+	fix, why := planMove(pass, files, cfg, mws, w, mw, g, &res.Members)
+	if fix != nil && cfg.CI {
+		// Its lock (none: nil), should its move rest on a write -ci -fix
+		// does not move: a helper's (resolveNeeds), or its object's
+		// others in its function (keepApart).
+		if res.Locks == nil {
+			res.Locks = map[token.Pos][]analysis.SuggestedFix{}
+		}
+		res.Locks[pos] = fixes
 	}
 	if fix != nil {
 		fixes, noFix = []analysis.SuggestedFix{*fix}, ""
@@ -246,4 +251,30 @@ func migrateOptions(pass *analysis.Pass, cfg Config, members *[]migrate.GroupMem
 		return nil
 	}
 	return migrate.Options{Audit: cfg.Audit, TestRefs: cfg.TestRefs, Module: cfg.Module, Members: members, PatcherOf: patcherOf, NonStatusUnsent: !cfg.NonStatusKept}
+}
+
+// planMove is the write's move onto its patcher (migrate.Fix), or why it
+// stays, with its group's members added for the driver (ResolveGroups,
+// ResolveIfaceCalls).
+func planMove(pass *analysis.Pass, files *fileSet, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, g gate, members *[]migrate.GroupMember) (*analysis.SuggestedFix, string) {
+	pos := files.callPos(w.pos)
+	mopts := migrateOptions(pass, cfg, members)
+	var assumed []migrate.IfaceCall
+	var needs []migrate.HelperNeed
+	if cfg.Module {
+		mopts.Assumed = &assumed // the driver checks them (ResolveIfaceCalls)
+		mopts.Needs = &needs     // and these (ResolveGroups)
+	}
+	fix, why := migrate.Fix(pass, files.migrateFiles(), mopts, mws, mw)
+	why = g.explain(pass, pos, why)
+	if kept := g.kept[w]; kept != "" {
+		fix, why = nil, kept
+	}
+	if fix != nil && len(assumed) > 0 {
+		*members = append(*members, migrate.GroupMember{Pos: pos, Calls: assumed})
+	}
+	if fix != nil && len(needs) > 0 {
+		*members = append(*members, migrate.GroupMember{Pos: pos, Needs: needs})
+	}
+	return fix, why
 }

@@ -2,7 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +19,15 @@ import (
 // module resolves (ResolveGroups; Config.Module).
 type Result struct {
 	Members []migrate.GroupMember
+	// Unreported are -ci's writes it does not report (optimistic or
+	// allowed), each with its fix as -fix plans it: an exported helper's
+	// group resolves as -fix's does, and a reported caller's reason says
+	// so (resolveNeeds).
+	Unreported []analysis.Diagnostic
+	// Locks are -ci's lock fixes (nil: none) of the reported writes it
+	// plans to move, by position: the fix when that move does not happen
+	// (resolveNeeds, keepApart).
+	Locks map[token.Pos][]analysis.SuggestedFix
 }
 
 // Outside says why a helper (the function name of package pkg) may be
@@ -52,7 +63,19 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 			resolve(act.Package.Fset, act.Diagnostics, res.Members, byKey, func(pkg, name string) string { return outside(pkg, name, analyzed) }, helpers, stays)
 		}
 	}
-	resolveNeeds(graph, byKey, helpers, stays)
+	unreported := map[string]bool{}
+	for _, act := range graph.Roots {
+		if res, ok := act.Result.(*Result); ok && len(res.Unreported) > 0 {
+			before := maps.Clone(helpers)
+			resolve(act.Package.Fset, res.Unreported, res.Members, byKey, func(pkg, name string) string { return outside(pkg, name, analyzed) }, helpers, stays)
+			for key := range helpers {
+				if _, ok := before[key]; !ok {
+					unreported[key] = true
+				}
+			}
+		}
+	}
+	resolveNeeds(graph, byKey, helpers, stays, unreported)
 }
 
 // resolveNeeds keeps each write whose fix rests on an exported helper's
@@ -61,11 +84,14 @@ func ResolveGroups(graph *checker.Graph, outside Outside) {
 // stays raw, between the patcher's base and the write). A group whose
 // caller passes the patcher of a write kept so stays too, and so on
 // until nothing more is kept. helpers are the roots' helper findings by
-// group key, stays why each group that stays does.
-func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, helpers map[string]*analysis.Diagnostic, stays map[string]string) {
+// group key, stays why each group that stays does; unreported the keys
+// of helpers whose write -ci does not report (Result.Unreported): -ci
+// -fix does not move them, -fix does when their group moves.
+func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, helpers map[string]*analysis.Diagnostic, stays map[string]string, unreported map[string]bool) {
 	type need struct {
 		d     *analysis.Diagnostic
 		needs []migrate.HelperNeed
+		lock  []analysis.SuggestedFix
 	}
 	var writes []need
 	roots := map[string]bool{}
@@ -74,7 +100,7 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		if res, ok := act.Result.(*Result); ok {
 			for _, m := range res.Members {
 				if i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == m.Pos && len(d.SuggestedFixes) == 1 }); m.Needs != nil && i >= 0 {
-					writes = append(writes, need{&act.Diagnostics[i], m.Needs})
+					writes = append(writes, need{&act.Diagnostics[i], m.Needs, res.Locks[m.Pos]})
 				}
 			}
 		}
@@ -88,6 +114,8 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 			return "package " + pkg + " is not among the packages this run fixes; -fix on ./... at the module's root moves them together when every caller of it can take the patcher"
 		case len(d.SuggestedFixes) == 0:
 			return stays[key]
+		case unreported[key]:
+			return "-ci does not report it, and -ci -fix moves only the writes -ci reports; -fix without -ci moves them together"
 		}
 		return ""
 	}
@@ -96,12 +124,12 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		changed = false
 		for _, w := range writes {
 			for _, n := range w.needs {
-				if w.d.SuggestedFixes == nil {
+				if kept[w.d.Pos] || w.d.SuggestedFixes == nil {
 					break
 				}
 				if y := why(n.Key); y != "" {
 					w.d.Message += " (not moved to the patcher: " + fmt.Sprintf(n.Reason, y) + ")"
-					w.d.SuggestedFixes, kept[w.d.Pos], changed = nil, true, true
+					w.d.SuggestedFixes, kept[w.d.Pos], changed = w.lock, true, true
 				}
 			}
 		}
@@ -195,4 +223,88 @@ func groupEdits(fset *token.FileSet, members []migrate.GroupMember) ([]analysis.
 func splitKey(key string) (pkg, name string) {
 	i := strings.LastIndexByte(key, '.')
 	return key[:i], key[i+1:]
+}
+
+// keepApart locks in place each write -ci reports whose move shares an
+// edit of its patcher (its making at the read) with the move of a write
+// -ci does not report (Result.Unreported: its object's other writes in
+// the function, a helper's of the package): -ci -fix applies only the
+// reported writes' fixes, and the patcher would be made beside raw
+// writes of its object, each leaving its base behind, its next write a
+// conflict (issue 80: T's project A, a blind MergeFrom moved alone
+// beside three Updates). -fix without -ci moves them together.
+func keepApart(pass *analysis.Pass, diags []analysis.Diagnostic, res *Result) {
+	for i := range diags {
+		d := &diags[i]
+		lock, planned := res.Locks[d.Pos]
+		if !planned || len(d.SuggestedFixes) != 1 {
+			continue
+		}
+		at := pass.Fset.Position(d.Pos)
+		var others []token.Position
+		for _, u := range res.Unreported {
+			if len(u.SuggestedFixes) == 1 && sharesEdit(pass, d.SuggestedFixes[0], u.SuggestedFixes[0]) {
+				others = append(others, pass.Fset.Position(u.Pos))
+			}
+		}
+		slices.SortFunc(others, func(a, b token.Position) int {
+			if a.Filename != b.Filename {
+				return strings.Compare(a.Filename, b.Filename)
+			}
+			return a.Offset - b.Offset
+		})
+		var with []string
+		for _, p := range others {
+			if p.Filename == at.Filename {
+				with = append(with, fmt.Sprint(p.Line))
+			} else {
+				with = append(with, fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line))
+			}
+		}
+		if len(with) == 0 {
+			continue
+		}
+		why := "the status write at line " + with[0] + " moves with it onto one patcher, and -ci does not report it"
+		if n := len(with); n > 1 {
+			why = "the status writes at lines " + strings.Join(with[:n-1], ", ") + " and " + with[n-1] + " move with it onto one patcher, and -ci does not report them"
+		}
+		d.Message += " (not moved to the patcher: " + why + " (-ci -fix moves only the writes -ci reports; -fix without -ci moves them together))"
+		d.SuggestedFixes = lock
+		delete(res.Locks, d.Pos)
+		res.Members = slices.DeleteFunc(res.Members, func(m migrate.GroupMember) bool { return m.Pos == d.Pos })
+	}
+}
+
+// sharesEdit reports whether fixes a and b make one edit the same,
+// outside the file's package clause and imports (which every move in the
+// file may add to).
+func sharesEdit(pass *analysis.Pass, a, b analysis.SuggestedFix) bool {
+	for _, e := range a.TextEdits {
+		if inHeader(pass, e.Pos) {
+			continue
+		}
+		if slices.ContainsFunc(b.TextEdits, func(o analysis.TextEdit) bool {
+			return o.Pos == e.Pos && o.End == e.End && string(o.NewText) == string(e.NewText)
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// inHeader reports whether pos is before its file's first declaration
+// that is not an import.
+func inHeader(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); !ok || g.Tok != token.IMPORT {
+				return pos < d.Pos()
+			}
+		}
+		return true
+	}
+	return false
 }
