@@ -24,7 +24,7 @@ import (
 // its client is the value the call would have used, on every path.
 
 // clientFields is the fields the client expression e followed by rest
-// (".c") selects: status and c of r.status.c.
+// (".c") selects, outermost first: status and c of r.status.c.
 func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 	var fs []*types.Var
 	for sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok; sel, ok = ast.Unparen(sel.X).(*ast.SelectorExpr) {
@@ -34,6 +34,7 @@ func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 			}
 		}
 	}
+	slices.Reverse(fs)
 	t := pl.pass.TypesInfo.TypeOf(e)
 	for name := range strings.SplitSeq(strings.TrimPrefix(rest, "."), ".") {
 		if name == "" || t == nil {
@@ -194,10 +195,7 @@ func fieldChain(pl *place, e ast.Expr, rest string) []*types.Var {
 	if rootVar(pl.pass.TypesInfo, e) == nil {
 		return nil
 	}
-	fs := pl.clientFields(e, "")
-	slices.Reverse(fs)
-	more := pl.clientFields(e, rest)[len(fs):]
-	return append(fs, more...)
+	return pl.clientFields(e, rest)
 }
 
 // managerClientOf reports whether l = v sets the client chain selects to
@@ -217,11 +215,15 @@ func managerClientOf(pl *place, l, v ast.Expr, chain []*types.Var) (*types.Var, 
 		if u, ok := ast.Unparen(v).(*ast.UnaryExpr); ok && u.Op == token.AND {
 			v = u.X
 		}
-		lit, ok := ast.Unparen(v).(*ast.CompositeLit)
-		if !ok {
-			return nil, nil
+		switch x := ast.Unparen(v).(type) {
+		case *ast.CompositeLit:
+			v = literalField(pl.pass, x, f.Name())
+		case *ast.CallExpr:
+			v = ctorArg(pl, x, f) // newPorts(mgr.GetClient())
+		default:
+			v = nil
 		}
-		if v = literalField(pl.pass, lit, f.Name()); v == nil {
+		if v == nil {
 			return nil, nil
 		}
 	}
@@ -239,6 +241,84 @@ func managerClientOf(pl *place, l, v ast.Expr, chain []*types.Var) (*types.Var, 
 		return nil, nil
 	}
 	return m, call
+}
+
+// ctorArg is the argument call passes to the parameter that the
+// package's function it calls keeps in the field f of what it returns
+// (func newPorts(c client.Client) *ports { return &ports{c: c} }, or p.c
+// = c): its one statement setting f sets it to that parameter, which the
+// body never sets. nil otherwise.
+func ctorArg(pl *place, call *ast.CallExpr, f *types.Var) ast.Expr {
+	fn := kube.CalledFunc(pl.pass, call)
+	if fn == nil || fn.Pkg() != pl.pass.Pkg || fn.Signature().Variadic() || fn.Signature().Results().Len() != 1 {
+		return nil
+	}
+	fd := pl.funcDecl(fn)
+	if fd == nil || fd.Body == nil || !hasField(fn.Signature().Results().At(0).Type(), f) {
+		return nil
+	}
+	var vals []ast.Expr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			if hasField(pl.pass.TypesInfo.TypeOf(n), f) {
+				if x := literalField(pl.pass, n, f.Name()); x != nil {
+					vals = append(vals, x)
+				}
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if s := pl.pass.TypesInfo.Selections[sel]; ok && s != nil && s.Obj() == f {
+					if len(n.Lhs) != len(n.Rhs) {
+						vals = append(vals, nil)
+					} else {
+						vals = append(vals, n.Rhs[i])
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(vals) != 1 || vals[0] == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(vals[0]).(*ast.Ident)
+	p, _ := pl.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || p == nil {
+		return nil
+	}
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if params.At(i) != p || i >= len(call.Args) {
+			continue
+		}
+		set := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				set = set || slices.ContainsFunc(n.Lhs, func(l ast.Expr) bool { return identOf(pl.pass, l) == p })
+			case *ast.UnaryExpr:
+				set = set || n.Op == token.AND && identOf(pl.pass, n.X) == p
+			}
+			return !set
+		})
+		if set {
+			return nil
+		}
+		return call.Args[i]
+	}
+	return nil
+}
+
+// hasField reports whether t, or what it points to, is a struct with
+// the field f.
+func hasField(t types.Type, f *types.Var) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := types.Unalias(t).Underlying().(*types.Struct)
+	return ok && slices.Contains(slices.Collect(st.Fields()), f)
 }
 
 // forManagerSet is the field fd sets to patcher.ForManager(mgr, ...) and
