@@ -52,20 +52,37 @@ func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 }
 
 // clientFieldSet is where the last statement of si's function between
-// from and to sets a field the client e and rest select (setWalk), NoPos
-// when none does, and setWalk.unknown.
-func (si *site) clientFieldSet(e ast.Expr, rest string, from, to token.Pos) (token.Pos, string) {
+// the end of from and to sets a field the client e and rest select
+// (setWalk), NoPos when none does, and setWalk.unknown. In a loop around
+// to not around from (loopAround), a set after to counts too: the next
+// pass reaches to after it. set is where the code at sets it, and loop
+// that loop, or nil.
+func (si *site) clientFieldSet(e ast.Expr, rest string, from ast.Node, to *ast.CallExpr) (at, set token.Pos, loop ast.Node, unknown string) {
 	fs := si.clientFields(e, rest)
 	if len(fs) == 0 {
-		return token.NoPos, ""
+		return token.NoPos, token.NoPos, nil, ""
 	}
 	root, ok := si.cursor(si.enclosingFunc())
 	if !ok {
-		return token.NoPos, ""
+		return token.NoPos, token.NoPos, nil, ""
 	}
 	w := newSetWalk(si, fs, nil)
-	at, _ := w.last(root, from, to)
-	return at, w.unknown
+	loop = loopAround(root.Node(), to, from)
+	end := to.Pos()
+	if loop != nil {
+		end = loop.End()
+	}
+	at, set = w.last(root, from.End(), end)
+	return at, set, loop, w.unknown
+}
+
+// setWhere is "line N", and the line of the code a call at runs that
+// sets the client (set), when that is elsewhere.
+func (pl *place) setWhere(at, set token.Pos) string {
+	if set != at {
+		return fmt.Sprintf("%s (a call that sets it at %s)", pl.where(at), pl.where(set))
+	}
+	return pl.where(at)
 }
 
 // ownClientSet says why the helper fd, whose client is its receiver or
@@ -79,21 +96,29 @@ func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 	if !ok || fd.Body == nil {
 		return ""
 	}
-	end := h.call.Pos()
+	last := h.call
 	for _, c := range h.also {
-		end = max(end, c.Pos())
+		if c.Pos() > last.Pos() {
+			last = c
+		}
 	}
+	end := last.Pos()
 	w := newSetWalk(&h.site, h.clientFields(h.client, ""), v)
-	at, set := w.last(root, fd.Body.Pos(), end)
+	walkEnd := end
+	loop := loopAround(fd, last, nil)
+	if loop != nil {
+		walkEnd = loop.End() // a set after the write, before the next pass's
+	}
+	at, set := w.last(root, fd.Body.Pos(), walkEnd)
 	if w.unknown != "" {
 		return fmt.Sprintf("its client %s may be set before its write: %s", h.clientText, w.unknown)
 	}
 	if !at.IsValid() {
 		return ""
 	}
-	where := h.where(at)
-	if set != at {
-		where += fmt.Sprintf(" (a call that sets it at %s)", h.where(set))
+	where := h.setWhere(at, set)
+	if at >= end {
+		return fmt.Sprintf("it sets its client %s at %s after its write, in the loop at %s around it: its next pass writes through it, not through the client a patcher its callers make holds", h.clientText, where, h.where(loop.Pos()))
 	}
 	return fmt.Sprintf("it sets its client %s at %s, before its write: the client is its own to choose, and a patcher its callers make would hold their %s as it was before", h.clientText, where, h.clientText)
 }
@@ -105,7 +130,7 @@ func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 // returns the line the client is set at (0 when no statement sets it),
 // or why the patcher cannot be made where its client is set.
 func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, string) {
-	at, unknown := c.clientFieldSet(e, rest, c.anchor.End(), c.call.Pos())
+	at, set, loop, unknown := c.clientFieldSet(e, rest, c.anchor, c.call)
 	client := types.ExprString(e) + rest
 	if unknown != "" {
 		return 0, fmt.Sprintf("its call at line %d names its client %s, which may be set after the read the patcher is made at: %s", line, client, unknown)
@@ -114,6 +139,9 @@ func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, s
 		return 0, ""
 	}
 	setLine := c.pass.Fset.Position(at).Line
+	if at >= c.call.Pos() {
+		return setLine, fmt.Sprintf("its call at line %d names its client %s, set at %s after the call, in the loop at %s around it: the next pass's call writes through it, and the patcher, made at the read before the loop, would hold the client as it was before", line, client, c.setWhere(at, set), c.where(loop.Pos()))
+	}
 	if c.baseVar != nil && !c.keep {
 		return setLine, fmt.Sprintf("its call at line %d names its client %s, set at %s after the base the patcher is made from", line, client, c.where(at))
 	}
