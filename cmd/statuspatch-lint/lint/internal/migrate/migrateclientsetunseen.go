@@ -88,12 +88,17 @@ func (w *setWalk) unknownAt(call *ast.CallExpr, why string) {
 // impls is the methods of the package's types that implement the
 // interface method fn's interface, by fn's name.
 func (w *setWalk) impls(fn *types.Func) []*types.Func {
+	if ms, ok := w.implsOf[fn]; ok {
+		return ms
+	}
+	w.implsOf[fn] = nil
 	iface, ok := recvType(fn).Underlying().(*types.Interface)
 	if !ok {
 		return nil
 	}
 	pkg := w.si.pass.Pkg
 	var ms []*types.Func
+	defer func() { w.implsOf[fn] = ms }()
 	for _, name := range pkg.Scope().Names() {
 		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {

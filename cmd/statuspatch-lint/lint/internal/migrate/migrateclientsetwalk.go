@@ -36,10 +36,12 @@ type setWalk struct {
 	unknown string
 	// isSealed is sealed's answer, asked once a walk (nil: not yet).
 	isSealed *bool
+	// implsOf is impls' answer for an interface's method, once a walk.
+	implsOf map[*types.Func][]*types.Func
 }
 
 func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
-	return &setWalk{si: funcVals{si}, fs: fs, root: root, done: map[ast.Node]token.Pos{}}
+	return &setWalk{si: funcVals{si}, fs: fs, root: root, done: map[ast.Node]token.Pos{}, implsOf: map[*types.Func][]*types.Func{}}
 }
 
 // is reports whether e names the client's root variable or selects one
