@@ -45,9 +45,20 @@ func (w *setWalk) unseenSets(call *ast.CallExpr, fn *types.Func) token.Pos {
 		}
 		fun := ast.Unparen(call.Fun)
 		why := types.ExprString(fun) + " is a function value -fix does not resolve"
-		if sel, ok := fun.(*ast.SelectorExpr); ok {
-			if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
-				why = types.ExprString(fun) + " is a field holding a function -fix does not see"
+		switch v := w.otherPkgVar(fun); {
+		case v != nil:
+			// ctrl.LoggerFrom: another package's variable, its function
+			// that package's, unless this package sets it.
+			if at := w.varSetAt(v); at.IsValid() {
+				why = fmt.Sprintf("%s is another package's variable, set at %s", types.ExprString(fun), w.si.where(at))
+				break
+			}
+			return w.handedSets(call, types.ExprString(fun))
+		default:
+			if sel, ok := fun.(*ast.SelectorExpr); ok {
+				if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+					why = types.ExprString(fun) + " is a field holding a function -fix does not see"
+				}
 			}
 		}
 		w.unknownAt(call, why)
@@ -62,6 +73,15 @@ func (w *setWalk) unseenSets(call *ast.CallExpr, fn *types.Func) token.Pos {
 			}
 		}
 	}
+	return w.handedSets(call, funcName(fn, w.si.pass.Pkg))
+}
+
+// handedSets is where a method of the package that a value the call
+// hands to name, another package's function, sets the client; NoPos
+// when none does, w.unknown set when name may set it through an exported
+// field.
+func (w *setWalk) handedSets(call *ast.CallExpr, name string) token.Pos {
+	info := w.si.pass.TypesInfo
 	for _, e := range call.Args {
 		t := info.TypeOf(e)
 		if t == nil || types.IsInterface(t) || isSignature(t) {
@@ -71,10 +91,70 @@ func (w *setWalk) unseenSets(call *ast.CallExpr, fn *types.Func) token.Pos {
 			return at
 		}
 		if f := w.exportedReach(t, map[types.Type]bool{}); f != nil {
-			w.unknownAt(call, fmt.Sprintf("it hands %s to %s, whose body is not the package's, and %s reaches the exported field %s", types.ExprString(e), funcName(fn, w.si.pass.Pkg), types.ExprString(e), f.Name()))
+			w.unknownAt(call, fmt.Sprintf("it hands %s to %s, whose body is not the package's, and %s reaches the exported field %s", types.ExprString(e), name, types.ExprString(e), f.Name()))
 		}
 	}
 	return token.NoPos
+}
+
+// otherPkgVar is the variable of another package fun names (pkg.V), or
+// nil.
+func (w *setWalk) otherPkgVar(fun ast.Expr) *types.Var {
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		if w.si.pass.TypesInfo.Selections[f] != nil {
+			return nil
+		}
+		id = f.Sel
+	default:
+		return nil
+	}
+	v, _ := w.si.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v.IsField() || v.Pkg() == nil || v.Pkg() == w.si.pass.Pkg || v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	return v
+}
+
+// varSetAt is where a statement of the package assigns v or takes its
+// address, NoPos when none does.
+func (w *setWalk) varSetAt(v *types.Var) token.Pos {
+	at := token.NoPos
+	for _, f := range w.si.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if w.names(l, v) {
+						at = n.Pos()
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND && w.names(n.X, v) {
+					at = n.Pos()
+				}
+			}
+			return !at.IsValid()
+		})
+		if at.IsValid() {
+			break
+		}
+	}
+	return at
+}
+
+// names reports whether e is v (v or pkg.v).
+func (w *setWalk) names(e ast.Expr, v *types.Var) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return w.si.pass.TypesInfo.Uses[e] == v
+	case *ast.SelectorExpr:
+		return w.si.pass.TypesInfo.Uses[e.Sel] == v
+	}
+	return false
 }
 
 // unknownAt sets w.unknown, the first time and unless sealed, to why the
