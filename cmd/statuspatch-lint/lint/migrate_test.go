@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 143 {
+	if err != nil || len(goldens) != 145 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -309,9 +309,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migratesublazy: 1 sub-reconciler whose object's status changes
 	// before its client is set lazily (the patcher would hold it changed),
 	// 1 that sets its own client before its write, 1 whose client a
-	// function value not all known may set (a local closure set again);
+	// function value not all known may set (a local closure set again),
+	// 2 whose client is set after the call (or its own write) in a loop
+	// around it, 1 handed to json.Unmarshal through an exported field, 1
+	// that a function held in a field may set;
 	// migrateloopcounter: none (each loop is the patcher's Retry).
-	if len(left) != 324 || notMoved != 323 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 324 (323):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 328 || notMoved != 327 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 328 (327):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -24,7 +24,7 @@ import (
 // its client is the value the call would have used, on every path.
 
 // clientFields is the fields the client expression e followed by rest
-// (".c") selects: status and c of r.status.c.
+// (".c") selects, outermost first: status and c of r.status.c.
 func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 	var fs []*types.Var
 	for sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok; sel, ok = ast.Unparen(sel.X).(*ast.SelectorExpr) {
@@ -34,6 +34,7 @@ func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 			}
 		}
 	}
+	slices.Reverse(fs)
 	t := pl.pass.TypesInfo.TypeOf(e)
 	for name := range strings.SplitSeq(strings.TrimPrefix(rest, "."), ".") {
 		if name == "" || t == nil {
@@ -51,20 +52,37 @@ func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 }
 
 // clientFieldSet is where the last statement of si's function between
-// from and to sets a field the client e and rest select (setWalk), NoPos
-// when none does, and setWalk.unknown.
-func (si *site) clientFieldSet(e ast.Expr, rest string, from, to token.Pos) (token.Pos, string) {
+// the end of from and to sets a field the client e and rest select
+// (setWalk), NoPos when none does, and setWalk.unknown. In a loop around
+// to not around from (loopAround), a set after to counts too: the next
+// pass reaches to after it. set is where the code at sets it, and loop
+// that loop, or nil.
+func (si *site) clientFieldSet(e ast.Expr, rest string, from ast.Node, to *ast.CallExpr) (at, set token.Pos, loop ast.Node, unknown string) {
 	fs := si.clientFields(e, rest)
 	if len(fs) == 0 {
-		return token.NoPos, ""
+		return token.NoPos, token.NoPos, nil, ""
 	}
 	root, ok := si.cursor(si.enclosingFunc())
 	if !ok {
-		return token.NoPos, ""
+		return token.NoPos, token.NoPos, nil, ""
 	}
 	w := newSetWalk(si, fs, nil)
-	at, _ := w.last(root, from, to)
-	return at, w.unknown
+	loop = loopAround(root.Node(), to, from)
+	end := to.Pos()
+	if loop != nil {
+		end = loop.End()
+	}
+	at, set = w.last(root, from.End(), end)
+	return at, set, loop, w.unknown
+}
+
+// setWhere is "line N", and the line of the code a call at runs that
+// sets the client (set), when that is elsewhere.
+func (pl *place) setWhere(at, set token.Pos) string {
+	if set != at {
+		return fmt.Sprintf("%s (a call that sets it at %s)", pl.where(at), pl.where(set))
+	}
+	return pl.where(at)
 }
 
 // ownClientSet says why the helper fd, whose client is its receiver or
@@ -78,21 +96,29 @@ func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 	if !ok || fd.Body == nil {
 		return ""
 	}
-	end := h.call.Pos()
+	last := h.call
 	for _, c := range h.also {
-		end = max(end, c.Pos())
+		if c.Pos() > last.Pos() {
+			last = c
+		}
 	}
+	end := last.Pos()
 	w := newSetWalk(&h.site, h.clientFields(h.client, ""), v)
-	at, set := w.last(root, fd.Body.Pos(), end)
+	walkEnd := end
+	loop := loopAround(fd, last, nil)
+	if loop != nil {
+		walkEnd = loop.End() // a set after the write, before the next pass's
+	}
+	at, set := w.last(root, fd.Body.Pos(), walkEnd)
 	if w.unknown != "" {
 		return fmt.Sprintf("its client %s may be set before its write: %s", h.clientText, w.unknown)
 	}
 	if !at.IsValid() {
 		return ""
 	}
-	where := h.where(at)
-	if set != at {
-		where += fmt.Sprintf(" (a call that sets it at %s)", h.where(set))
+	where := h.setWhere(at, set)
+	if at >= end {
+		return fmt.Sprintf("it sets its client %s at %s after its write, in the loop at %s around it: its next pass writes through it, not through the client a patcher its callers make holds", h.clientText, where, h.where(loop.Pos()))
 	}
 	return fmt.Sprintf("it sets its client %s at %s, before its write: the client is its own to choose, and a patcher its callers make would hold their %s as it was before", h.clientText, where, h.clientText)
 }
@@ -104,7 +130,7 @@ func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 // returns the line the client is set at (0 when no statement sets it),
 // or why the patcher cannot be made where its client is set.
 func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, string) {
-	at, unknown := c.clientFieldSet(e, rest, c.anchor.End(), c.call.Pos())
+	at, set, loop, unknown := c.clientFieldSet(e, rest, c.anchor, c.call)
 	client := types.ExprString(e) + rest
 	if unknown != "" {
 		return 0, fmt.Sprintf("its call at line %d names its client %s, which may be set after the read the patcher is made at: %s", line, client, unknown)
@@ -113,6 +139,9 @@ func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, s
 		return 0, ""
 	}
 	setLine := c.pass.Fset.Position(at).Line
+	if at >= c.call.Pos() {
+		return setLine, fmt.Sprintf("its call at line %d names its client %s, set at %s after the call, in the loop at %s around it: the next pass's call writes through it, and the patcher, made at the read before the loop, would hold the client as it was before", line, client, c.setWhere(at, set), c.where(loop.Pos()))
+	}
 	if c.baseVar != nil && !c.keep {
 		return setLine, fmt.Sprintf("its call at line %d names its client %s, set at %s after the base the patcher is made from", line, client, c.where(at))
 	}
@@ -194,10 +223,7 @@ func fieldChain(pl *place, e ast.Expr, rest string) []*types.Var {
 	if rootVar(pl.pass.TypesInfo, e) == nil {
 		return nil
 	}
-	fs := pl.clientFields(e, "")
-	slices.Reverse(fs)
-	more := pl.clientFields(e, rest)[len(fs):]
-	return append(fs, more...)
+	return pl.clientFields(e, rest)
 }
 
 // managerClientOf reports whether l = v sets the client chain selects to
@@ -217,11 +243,15 @@ func managerClientOf(pl *place, l, v ast.Expr, chain []*types.Var) (*types.Var, 
 		if u, ok := ast.Unparen(v).(*ast.UnaryExpr); ok && u.Op == token.AND {
 			v = u.X
 		}
-		lit, ok := ast.Unparen(v).(*ast.CompositeLit)
-		if !ok {
-			return nil, nil
+		switch x := ast.Unparen(v).(type) {
+		case *ast.CompositeLit:
+			v = literalField(pl.pass, x, f.Name())
+		case *ast.CallExpr:
+			v = ctorArg(pl, x, f) // newPorts(mgr.GetClient())
+		default:
+			v = nil
 		}
-		if v = literalField(pl.pass, lit, f.Name()); v == nil {
+		if v == nil {
 			return nil, nil
 		}
 	}
@@ -239,6 +269,84 @@ func managerClientOf(pl *place, l, v ast.Expr, chain []*types.Var) (*types.Var, 
 		return nil, nil
 	}
 	return m, call
+}
+
+// ctorArg is the argument call passes to the parameter that the
+// package's function it calls keeps in the field f of what it returns
+// (func newPorts(c client.Client) *ports { return &ports{c: c} }, or p.c
+// = c): its one statement setting f sets it to that parameter, which the
+// body never sets. nil otherwise.
+func ctorArg(pl *place, call *ast.CallExpr, f *types.Var) ast.Expr {
+	fn := kube.CalledFunc(pl.pass, call)
+	if fn == nil || fn.Pkg() != pl.pass.Pkg || fn.Signature().Variadic() || fn.Signature().Results().Len() != 1 {
+		return nil
+	}
+	fd := pl.funcDecl(fn)
+	if fd == nil || fd.Body == nil || !hasField(fn.Signature().Results().At(0).Type(), f) {
+		return nil
+	}
+	var vals []ast.Expr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			if hasField(pl.pass.TypesInfo.TypeOf(n), f) {
+				if x := literalField(pl.pass, n, f.Name()); x != nil {
+					vals = append(vals, x)
+				}
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if s := pl.pass.TypesInfo.Selections[sel]; ok && s != nil && s.Obj() == f {
+					if len(n.Lhs) != len(n.Rhs) {
+						vals = append(vals, nil)
+					} else {
+						vals = append(vals, n.Rhs[i])
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(vals) != 1 || vals[0] == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(vals[0]).(*ast.Ident)
+	p, _ := pl.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || p == nil {
+		return nil
+	}
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if params.At(i) != p || i >= len(call.Args) {
+			continue
+		}
+		set := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				set = set || slices.ContainsFunc(n.Lhs, func(l ast.Expr) bool { return identOf(pl.pass, l) == p })
+			case *ast.UnaryExpr:
+				set = set || n.Op == token.AND && identOf(pl.pass, n.X) == p
+			}
+			return !set
+		})
+		if set {
+			return nil
+		}
+		return call.Args[i]
+	}
+	return nil
+}
+
+// hasField reports whether t, or what it points to, is a struct with
+// the field f.
+func hasField(t types.Type, f *types.Var) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := types.Unalias(t).Underlying().(*types.Struct)
+	return ok && slices.Contains(slices.Collect(st.Fields()), f)
 }
 
 // forManagerSet is the field fd sets to patcher.ForManager(mgr, ...) and

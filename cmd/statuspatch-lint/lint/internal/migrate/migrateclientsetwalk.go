@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -20,8 +19,9 @@ import (
 // r.ensureStatus()). A call through a function value whose values are
 // not all known (a local set again: refsfuncvalue.go) may set it: the
 // write stays, naming the call and why. A call of another package's
-// function, or through an interface, is not followed: its body is not
-// the package's to read.
+// function, through an interface, or through a function held in a field
+// is followed as far as the package's code shows
+// (migrateclientsetunseen.go).
 
 // setWalk finds where code may set a client: an assignment of one of the
 // fields fs the client is selected through (or of its root variable), its
@@ -36,10 +36,12 @@ type setWalk struct {
 	unknown string
 	// isSealed is sealed's answer, asked once a walk (nil: not yet).
 	isSealed *bool
+	// implsOf is impls' answer for an interface's method, once a walk.
+	implsOf map[*types.Func][]*types.Func
 }
 
 func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
-	return &setWalk{si: funcVals{si}, fs: fs, root: root, done: map[ast.Node]token.Pos{}}
+	return &setWalk{si: funcVals{si}, fs: fs, root: root, done: map[ast.Node]token.Pos{}, implsOf: map[*types.Func][]*types.Func{}}
 }
 
 // is reports whether e names the client's root variable or selects one
@@ -98,12 +100,19 @@ func (w *setWalk) last(root inspector.Cursor, from, to token.Pos) (at, set token
 func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 	var vals []funcValue
 	if fn := kube.CalledFunc(w.si.pass, call); fn != nil {
+		if fd := w.si.funcDecl(fn); fd == nil || fd.Body == nil {
+			if at := w.unseenSets(call, fn); at.IsValid() { // migrateclientsetunseen.go
+				return at
+			}
+		}
 		vals = append(vals, funcValue{fn: fn})
 	} else if vs, why, ok := w.si.funcValues(call); ok {
 		vals = append(vals, vs...)
-		if why != "" && w.unknown == "" && !w.sealed() {
-			w.unknown = fmt.Sprintf("the call at %s may set it: %s", w.si.where(call.Pos()), why)
+		if why != "" {
+			w.unknownAt(call, why)
 		}
+	} else if at := w.unseenSets(call, nil); at.IsValid() {
+		return at
 	}
 	for _, a := range call.Args {
 		if t := w.si.pass.TypesInfo.TypeOf(a); t == nil || !isSignature(t) {

@@ -63,10 +63,11 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 		case !ok && m.item:
 			return nil, m.itemWhy
 		case ok:
-			flush, how = call, " (New"+p.Type+", the decision in Retry)"
+			flush, how = call, " (New"+p.Type+", the decision in Retry"
 			if fetched {
-				how = " (Fetch" + p.Type + "Into over the item, the decision in Retry)"
+				how = " (Fetch" + p.Type + "Into over the item, the decision in Retry"
 			}
+			how += plainManagerClient(&m.place, m.client, "", m.obj.Name()) + ")" // migrateclientset.go
 			onceImport = syncImport
 			edits = append(edits, re...)
 		}

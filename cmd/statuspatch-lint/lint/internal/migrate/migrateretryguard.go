@@ -32,7 +32,10 @@ func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 // guardIf returns the if whose body is the decision and the write: no
 // else, no init, the body nothing but (the base, which goes) the
 // decision and the write, last, in a form that handles its error alone
-// (if err := write; err != nil {...}, or the call alone).
+// (if err := write; err != nil {...}, the call alone, or a return of it,
+// its other results not reading the object: they are evaluated before
+// the Retry decides, kubebuilder's `return ctrl.Result{},
+// r.Status().Update(ctx, obj)`).
 func guardIf(r retries, list []ast.Stmt, from, at int) *ast.IfStmt {
 	if at != len(list)-1 || from > 1 || from == 1 && list[0] != r.late {
 		return nil
@@ -43,6 +46,18 @@ func guardIf(r retries, list []ast.Stmt, from, at int) *ast.IfStmt {
 			return nil
 		}
 	case *ast.ExprStmt:
+	case *ast.ReturnStmt:
+		for _, res := range w.Results {
+			if res.Pos() <= r.call.Pos() && r.call.End() <= res.End() {
+				if ast.Unparen(res) != r.call {
+					return nil
+				}
+				continue
+			}
+			if names(r.pass.TypesInfo, res, r.obj) {
+				return nil
+			}
+		}
 	default:
 		return nil
 	}
@@ -57,6 +72,18 @@ func guardIf(r retries, list []ast.Stmt, from, at int) *ast.IfStmt {
 		return nil
 	}
 	return g
+}
+
+// names reports whether e names v.
+func names(info *types.Info, e ast.Expr, v *types.Var) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // guardWhy says why the guard g of write cannot move into mutate with

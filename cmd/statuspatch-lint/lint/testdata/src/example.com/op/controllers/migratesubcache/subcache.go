@@ -127,3 +127,94 @@ func (p *Plain) SetupWithManager(mgr patcher.Manager) error {
 	p.quays = &quayReconciler{c: mgr.GetClient()}
 	return nil
 }
+
+// Berths writes through its sub-structs' clients itself, not through a
+// helper of theirs: the same note where the field's client is the
+// manager's plain one, set in a literal (berths) or by a constructor that
+// keeps its parameter (newPierSet, newWharfSet); none where the
+// constructor keeps another client (newSlipSet).
+type Berths struct {
+	client.Client
+	berths *berthSet
+	piers  *pierSet
+	wharfs *wharfSet
+	slips  *slipSet
+}
+
+type berthSet struct{ c client.Client }
+
+type pierSet struct{ c client.Client }
+
+func newPierSet(c client.Client) *pierSet { return &pierSet{c: c} }
+
+type wharfSet struct{ c client.Client }
+
+func newWharfSet(c client.Client) *wharfSet {
+	w := &wharfSet{}
+	w.c = c
+	return w
+}
+
+type slipSet struct{ c client.Client }
+
+func newSlipSet(c, alt client.Client) *slipSet {
+	_ = c
+	return &slipSet{c: alt}
+}
+
+func (b *Berths) moor(ctx context.Context, key client.ObjectKey) error {
+	berth := &v1.Widget{}
+	if err := b.Get(ctx, key, berth); err != nil {
+		return err
+	}
+	if berth.Status.Size == 0 {
+		berth.Status.Size = int(tokens.Add(1))
+	}
+	return b.berths.c.Status().Update(ctx, berth) // want `^handwritten status write to Widget`
+}
+
+func (p *pierSet) reconcile(ctx context.Context, pier *v1.Widget) error {
+	if pier.Status.Size == 0 {
+		pier.Status.Size = int(tokens.Add(1))
+	}
+	return p.c.Status().Update(ctx, pier) // want `^handwritten status write to Widget`
+}
+
+func (b *Berths) land(ctx context.Context, key client.ObjectKey) error {
+	pier := &v1.Widget{}
+	if err := b.Get(ctx, key, pier); err != nil {
+		return err
+	}
+	return b.piers.reconcile(ctx, pier)
+}
+
+func (b *Berths) tie(ctx context.Context, key client.ObjectKey) error {
+	wharf := &v1.Widget{}
+	if err := b.Get(ctx, key, wharf); err != nil {
+		return err
+	}
+	if wharf.Status.Size == 0 {
+		wharf.Status.Size = int(tokens.Add(1))
+	}
+	return b.wharfs.c.Status().Update(ctx, wharf) // want `^handwritten status write to Widget`
+}
+
+func (b *Berths) slip(ctx context.Context, key client.ObjectKey) error {
+	slip := &v1.Widget{}
+	if err := b.Get(ctx, key, slip); err != nil {
+		return err
+	}
+	if slip.Status.Size == 0 {
+		slip.Status.Size = int(tokens.Add(1))
+	}
+	return b.slips.c.Status().Update(ctx, slip) // want `^handwritten status write to Widget`
+}
+
+func (b *Berths) SetupWithManager(mgr patcher.Manager) error {
+	b.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("berth"))
+	b.berths = &berthSet{c: mgr.GetClient()}
+	b.piers = newPierSet(mgr.GetClient())
+	b.wharfs = newWharfSet(mgr.GetClient())
+	b.slips = newSlipSet(mgr.GetClient(), b.Client)
+	return nil
+}

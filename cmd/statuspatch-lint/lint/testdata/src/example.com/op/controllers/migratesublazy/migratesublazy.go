@@ -317,3 +317,89 @@ func (y *Yawl) Reconcile(ctx context.Context, key client.ObjectKey) error {
 	}
 	return y.reconcile(ctx, w)
 }
+
+// Ketch sets its sub-reconciler after the call, in the loop around it:
+// the next pass's call writes through the client set there, while a
+// patcher made at the read, before the loop, holds the one before. The
+// write stays, naming the line and the loop (s103: it moved).
+type Ketch struct {
+	client.Client
+	yard  *yard
+	slip  *slip
+	spare client.Client
+}
+
+type yard struct {
+	c client.Client
+}
+
+func (y *yard) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size++
+	return y.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: .* \(not moved to the patcher: w is a parameter of reconcile: its call at line 347 names its client k\.yard\.c, set at line 350 after the call, in the loop at line 346 around it: the next pass's call writes through it, and the patcher, made at the read before the loop, would hold the client as it was before\)$`
+}
+
+func (k *Ketch) haul(ctx context.Context, key client.ObjectKey, n int) error {
+	w := &v1.Widget{}
+	if err := k.Get(ctx, key, w); err != nil {
+		return err
+	}
+	for range n {
+		if err := k.yard.reconcile(ctx, w); err != nil {
+			return err
+		}
+		k.yard = &yard{c: k.spare}
+	}
+	return nil
+}
+
+// slip is set after the call in a loop whose passes each read the object
+// again: each pass's patcher, made at its read, holds the client its call
+// uses. The write moves.
+type slip struct {
+	c client.Client
+}
+
+func (s *slip) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 2
+	return s.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+func (k *Ketch) moor(ctx context.Context, keys []client.ObjectKey) error {
+	for _, key := range keys {
+		w := &v1.Widget{}
+		if err := k.Get(ctx, key, w); err != nil {
+			return err
+		}
+		if err := k.slip.reconcile(ctx, w); err != nil {
+			return err
+		}
+		k.slip = &slip{c: k.spare}
+	}
+	return nil
+}
+
+// skiff sets its own client after its write, in the loop around it: its
+// next pass writes through the client set there, not the one a patcher
+// its caller made holds. The write stays, naming the line and the loop.
+type skiff struct {
+	c, alt client.Client
+}
+
+func (s *skiff) reconcile(ctx context.Context, w *v1.Widget, n int) error {
+	for i := range n {
+		w.Status.Size = i
+		if err := s.c.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: .* \(not moved to the patcher: w is a parameter of reconcile: it sets its client s\.c at line 394 after its write, in the loop at line 389 around it: its next pass writes through it, not through the client a patcher its callers make holds\)$`
+			return err
+		}
+		s.c = s.alt
+	}
+	return nil
+}
+
+func (k *Ketch) row(ctx context.Context, key client.ObjectKey, s *skiff) error {
+	w := &v1.Widget{}
+	if err := k.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return s.reconcile(ctx, w, 3)
+}
