@@ -455,3 +455,31 @@ func (r *R) goesOn(ctx context.Context, req ctrl.Request) (result ctrl.Result, r
 	}
 	return ctrl.Result{}, client.IgnoreNotFound(r.Delete(ctx, &v1.Widget{}))
 }
+
+// The early path reads the widget again into another variable and
+// writes that (R4-d4's other): it gets a patcher of its own beside
+// wPatcher; each sends under its own base's resourceVersion, so the
+// deferred Retry after it gets a 409, reads again and sends Ready on
+// what the early path stored. Both moved.
+func (r *R) again(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	defer func() {
+		w.Status.Ready = true
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	if w.Spec.PodName != nil {
+		again := &v1.Widget{}
+		if err := r.Get(ctx, key, again); err != nil {
+			return err
+		}
+		again.Status.Size = 0
+		return r.Status().Update(ctx, again) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = len(w.Spec.Roles)
+	}
+	return nil
+}
