@@ -113,9 +113,9 @@ func placedLiteral(r retries, fn ast.Node, pre []ast.Stmt, write ast.Stmt, p *re
 }
 
 // placedBody is the decision's Retry at its place: the last statements
-// of fn's body before its final return, from the first that uses the
-// object, holding the read; the others past the patcher's anchor only
-// read the object.
+// of fn's body before its final return (its end, for a function without
+// results), from the first that uses the object, holding the read; the
+// others past the patcher's anchor only read the object.
 func placedBody(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from token.Pos, write ast.Stmt) (*placedDecision, string) {
 	const notLast = "the decision is not the function's last statements before its return"
 	var body *ast.BlockStmt
