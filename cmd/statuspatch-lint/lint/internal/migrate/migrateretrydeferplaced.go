@@ -19,10 +19,15 @@ import (
 // of the one patcher made at the read (placedPlan):
 //
 //   - the decision, the function's last statements before its final
-//     return, becomes a Retry at its place (the other paths do not run
-//     it), a value it hands out made once, its error returned as the
-//     final return gives its own (return X, err; a bare return sets the
-//     named result), so the deferred literal reads it in the named error;
+//     return (or its end, when it returns nothing), becomes a Retry at
+//     its place (the other paths do not run it), a value it hands out
+//     made once, its error kept in a variable declared before the defer
+//     and returned by the deferred Retry's mutate: the handwritten
+//     code's one write sent the decision's change in the defer, so its
+//     error goes where that write's went (ignored, logged, filtered,
+//     joined into the named result), the function goes on to its final
+//     return as it did, and the literal reads the named error it read;
+//     mutate's error is Retry's, unchanged, with nothing sent;
 //   - the literal's statements from its first use of the object to the
 //     write become the deferred write's mutate: they compute from the
 //     named error and the object (the decision's Retry stored its change
@@ -38,18 +43,17 @@ import (
 // (which stops a panic only called by the deferred function itself),
 // set a variable declared outside them (the named error joined again on
 // each attempt), declare a name used after the write, or make a call a
-// retry repeats; the function has no error result for the decision's
-// Retry; or the decision checks of deferPlan fail (another statement,
+// retry repeats; the function with results does not end in a return; or
+// the decision checks of deferPlan fail (another statement,
 // a second defer among them, changes the object; a call given ctx; a
 // goto's label).
 
 // placedDecision is the decision's own Retry at its place: its plan
-// (detached: the lines go, the Retry takes their place), the final
-// return after it, and the function's error result.
+// (detached: the lines go, the Retry takes their place) and the defer,
+// before which its error's variable is declared.
 type placedDecision struct {
 	plan *retryPlan
-	ret  *ast.ReturnStmt // the final return after the decision; nil: none
-	res  *types.Var      // the function's error result, its last
+	at   ast.Stmt // the defer
 }
 
 // placedPlan is the deferred write's Retry holding the literal's changes
@@ -109,9 +113,9 @@ func placedLiteral(r retries, fn ast.Node, pre []ast.Stmt, write ast.Stmt, p *re
 }
 
 // placedBody is the decision's Retry at its place: the last statements
-// of fn's body before its final return, from the first that uses the
-// object, holding the read; the others past the patcher's anchor only
-// read the object.
+// of fn's body before its final return (its end, for a function without
+// results), from the first that uses the object, holding the read; the
+// others past the patcher's anchor only read the object.
 func placedBody(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from token.Pos, write ast.Stmt) (*placedDecision, string) {
 	const notLast = "the decision is not the function's last statements before its return"
 	var body *ast.BlockStmt
@@ -124,28 +128,22 @@ func placedBody(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from to
 	if body == nil {
 		return nil, notLast
 	}
-	res := lastErrorResult(r, fn)
-	if res == nil {
-		return nil, fmt.Sprintf("%s returns no error for the decision's own Retry to return", declName(fn))
-	}
 	list := body.List
 	d := slices.IndexFunc(list, func(s ast.Stmt) bool { return within(lit, s) })
 	if d < 0 {
 		return nil, "the defer is not a statement of the function's body"
 	}
-	dec := &placedDecision{res: res}
+	dec := &placedDecision{at: list[d]}
 	end := len(list)
 	ret, ok := list[end-1].(*ast.ReturnStmt)
 	switch {
-	case !ok:
-		return nil, fmt.Sprintf("%s's body does not end in a return for the decision's own Retry's error", declName(fn))
-	case usesObj(r, ret):
+	case !ok && len(resultVars(r.pass, fn)) > 0:
+		return nil, fmt.Sprintf("%s's body does not end in a return, before which the decision's own Retry would go", declName(fn))
+	case ok && usesObj(r, ret):
 		return nil, notLast + ": the return at " + r.where(ret.Pos()) + " uses " + r.obj.Name()
-	case len(ret.Results) != 0 && len(ret.Results) != len(resultVars(r.pass, fn)):
-		return nil, fmt.Sprintf("the return at %s gives its results from one call, with none left for the decision's own Retry's error", r.where(ret.Pos()))
+	case ok:
+		end-- // the final return stays as it is, after the decision
 	}
-	dec.ret = ret
-	end--
 	k := end
 	for k > d+1 && !exits(list[k-1]) && r.movable(list[k-1], list[end-1]) {
 		k--
@@ -236,15 +234,6 @@ func recoverCall(r retries, s ast.Stmt) *ast.CallExpr {
 	return found
 }
 
-// lastErrorResult is fn's last result when it is an error, else nil.
-func lastErrorResult(r retries, fn ast.Node) *types.Var {
-	rs := resultVars(r.pass, fn)
-	if len(rs) == 0 || !types.Identical(rs[len(rs)-1].Type(), types.Universe.Lookup("error").Type()) {
-		return nil
-	}
-	return rs[len(rs)-1]
-}
-
 // declName is fn's name, or "the function" for a literal.
 func declName(fn ast.Node) string {
 	if f, ok := fn.(*ast.FuncDecl); ok {
@@ -266,22 +255,22 @@ func identsOf(e ast.Node) map[*ast.Ident]bool {
 }
 
 // placedEdits are the decision's Retry at its place on the patcher
-// named name, its calls made once declared right before it, and sync's
-// import for them: `return name.Retry(...)` for a final `return nil` of
-// a function with one result; else `if err := name.Retry(...); err !=
-// nil { return X, err }` before the final return (X its other results),
-// or, for a bare one, the named result set and `return`.
-func placedEdits(r retries, name string, dec *placedDecision) ([]analysis.TextEdit, *analysis.TextEdit, bool) {
+// named name, `v = name.Retry(...)`, its calls made once declared right
+// before it, `var v error` before the defer and sync's import for them;
+// and the deferred write's call (call: its Retry, or its Flush when the
+// literal changes nothing) with v as mutate's return: the decision's
+// error reaches the deferred write's handling unchanged, nothing sent.
+func placedEdits(r retries, name string, dec *placedDecision, call string) ([]analysis.TextEdit, *analysis.TextEdit, string, bool) {
 	p := dec.plan
-	call, ok := r.retryText(name, p)
+	dcall, ok := r.retryText(name, p)
 	if !ok {
-		return nil, nil, false
+		return nil, nil, "", false
 	}
 	first, last := p.stmts[0], p.stmts[len(p.stmts)-1]
 	tf := r.pass.Fset.File(first.Pos())
 	src, err := r.pass.ReadFile(tf.Name())
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, "", false
 	}
 	indent := r.text().indent(first.Pos())
 	var imp *analysis.TextEdit
@@ -289,37 +278,42 @@ func placedEdits(r retries, name string, dec *placedDecision) ([]analysis.TextEd
 	if len(p.once) > 0 {
 		sync, i, why := r.text().qualifier("sync")
 		if why != "" {
-			return nil, nil, false
+			return nil, nil, "", false
 		}
 		imp, decls = i, p.onceDecls(src, tf, indent, sync)
 	}
-	ret := dec.ret
-	if ret != nil && len(ret.Results) == 1 && isNil(ret.Results[0]) {
-		return []analysis.TextEdit{{Pos: first.Pos(), End: ret.End(), NewText: []byte(decls + "return " + call)}}, imp, true
-	}
-	var others []string
-	bare := ret == nil || len(ret.Results) == 0
-	taken := map[string]bool{}
-	if bare {
-		taken[dec.res.Name()] = true
-	} else {
-		for _, x := range ret.Results[:len(ret.Results)-1] {
-			others = append(others, r.text().source(x))
-			for id := range identsOf(x) {
-				taken[id.Name] = true
-			}
+	v := ""
+	for _, n := range []string{r.obj.Name() + "Err", r.obj.Name() + "DecideErr", "decisionErr"} {
+		if !r.text().nameTaken(n) {
+			v = n
+			break
 		}
 	}
-	e := "err"
-	for _, n := range []string{"rerr", "retryErr"} {
-		if taken[e] {
-			e = n
+	call, ok = placedCall(r, name, call, v)
+	if v == "" || !ok {
+		return nil, nil, "", false
+	}
+	return []analysis.TextEdit{
+		{Pos: dec.at.Pos(), End: dec.at.Pos(), NewText: []byte("var " + v + " error // the decision's Retry's, returned by the deferred one's mutate\n" + r.text().indent(dec.at.Pos()))},
+		{Pos: first.Pos(), End: last.End(), NewText: []byte(decls + v + " = " + dcall)},
+	}, imp, call, true
+}
+
+// placedCall is the deferred write's call with v as its mutate's
+// return: a Retry's `return nil` made `return v`; a Flush (the literal
+// changes nothing) a Retry changing nothing that returns v.
+func placedCall(r retries, name, call, v string) (string, bool) {
+	if strings.HasPrefix(call, name+".Flush(") {
+		typ, imp, why := r.text().qualifier(r.objPkg())
+		named := r.objNamed()
+		if why != "" || imp != nil || named == nil {
+			return "", false
 		}
+		return fmt.Sprintf("%s.Retry(%s, func(*%s%s) error { return %s })", name, types.ExprString(r.call.Args[0]), typ, named.Obj().Name(), v), true
 	}
-	exit := indent + "\treturn " + strings.Join(append(others, e), ", ")
-	if bare {
-		exit = indent + "\t" + dec.res.Name() + " = " + e + "\n" + indent + "\treturn"
+	i := strings.LastIndex(call, "return nil\n")
+	if i < 0 || strings.TrimLeft(call[i+len("return nil\n"):], "\t ") != "})" {
+		return "", false
 	}
-	text := fmt.Sprintf("%sif %s := %s; %s != nil {\n%s\n%s}", decls, e, call, e, exit, indent)
-	return []analysis.TextEdit{{Pos: first.Pos(), End: last.End(), NewText: []byte(text)}}, imp, true
+	return call[:i] + "return " + v + call[i+len("return nil"):], true
 }

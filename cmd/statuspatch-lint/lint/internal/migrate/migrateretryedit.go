@@ -148,11 +148,11 @@ func retryEdits(r retries, name string) (edits []analysis.TextEdit, call string,
 		edits, call, imp = append(once, r.deleteBlock(p)), text, oimp
 	}
 	if p.placed != nil {
-		pe, pimp, ok := placedEdits(r, name, p.placed)
+		pe, pimp, pcall, ok := placedEdits(r, name, p.placed, call)
 		if !ok {
 			return nil, "", nil, false, "the decision's own Retry cannot be written at its place"
 		}
-		edits = append(edits, pe...)
+		edits, call = append(edits, pe...), pcall
 		if imp == nil {
 			imp = pimp
 		}

@@ -3,10 +3,11 @@
 // from the status in the body on some paths (issue 80 item 2, T's
 // project B's Ship). The decision becomes the patcher's Retry at its
 // place on its path (an early return's path does not run it), a value
-// handed out made once, its error returned into the named result; the
-// literal's changes become the mutate of the deferred write's Retry, so
-// a stale cached base (the early return's path reads nothing fresh) is
-// read again, not refused. Where that is not exact, the write stays,
+// handed out made once, its error returned by the deferred Retry's
+// mutate, where the handwritten write's error went; the literal's
+// changes become the mutate of the deferred write's Retry, so a stale
+// cached base (the early return's path reads nothing fresh) is read
+// again, not refused. Where that is not exact, the write stays,
 // naming the line and the fact.
 package advdeferplaced
 
@@ -18,10 +19,12 @@ import (
 
 	v1 "example.com/op/api/v1"
 	"example.com/op/internal/patchers"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 var tokens atomic.Int64
@@ -154,7 +157,7 @@ func (r *R) recoveredLate(ctx context.Context, key client.ObjectKey, skip bool) 
 		if recover() != nil {
 			w.Status.Ready = false
 		}
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 162, before the deferred write: .*; the deferred literal calls recover\(\) at line 154, which in Retry's function would stop no panic; make the patcher after the read`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: its status is decided from w's status read at line 165, before the deferred write: .*; the deferred literal calls recover\(\) at line 157, which in Retry's function would stop no panic; make the patcher after the read`
 	}()
 	if skip {
 		return nil
@@ -178,7 +181,7 @@ func (r *R) guarded(ctx context.Context, key client.ObjectKey, skip bool) (retEr
 			return
 		}
 		w.Status.Ready = false
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `the deferred literal may return or jump at line 177, before its write: the decision's own Retry would write on a path where the deferred write does not; make the patcher after the read`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `the deferred literal may return or jump at line 180, before its write: the decision's own Retry would write on a path where the deferred write does not; make the patcher after the read`
 	}()
 	if skip {
 		return nil
@@ -201,7 +204,7 @@ func (r *R) setsErr(ctx context.Context, key client.ObjectKey, skip bool) (retEr
 		if !w.Status.Ready {
 			retErr = errors.Join(retErr, errors.New("not ready"))
 		}
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `the deferred literal's changes cannot move into Retry: it sets retErr at line 202, declared outside it: Retry's function may run more than once`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `the deferred literal's changes cannot move into Retry: it sets retErr at line 205, declared outside it: Retry's function may run more than once`
 	}()
 	if skip {
 		return nil
@@ -220,7 +223,7 @@ func (r *R) twoDefers(ctx context.Context, key client.ObjectKey, skip bool) (ret
 	}
 	defer func() {
 		w.Status.Ready = retErr == nil
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `w is changed or read again at line 225, outside the decision; make the patcher after the read`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `w is changed or read again at line 228, outside the decision; make the patcher after the read`
 	}()
 	defer func() { w.Status.Size = 0 }()
 	if skip {
@@ -247,7 +250,7 @@ func (r *R) ctxCall(ctx context.Context, key client.ObjectKey, skip bool) (retEr
 	}
 	defer func() {
 		w.Status.Ready = retErr == nil
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `; the decision is not the function's last statements before its return: the call r.allocate at line 256 takes a context, and allocate calls r.Create at line 238, a write to the cluster, which a retry would repeat; make the patcher after the read`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `; the decision is not the function's last statements before its return: the call r.allocate at line 259 takes a context, and allocate calls r.Create at line 241, a write to the cluster, which a retry would repeat; make the patcher after the read`
 	}()
 	if skip {
 		return nil
@@ -267,7 +270,7 @@ func (r *R) gotoDone(ctx context.Context, key client.ObjectKey, skip bool) (retE
 	}
 	defer func() {
 		w.Status.Ready = retErr == nil
-		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: the function has a goto at line 273, which may jump over a patcher -fix declares\)$`
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `\(not moved to the patcher: the function has a goto at line 276, which may jump over a patcher -fix declares\)$`
 	}()
 	if skip {
 		goto done
@@ -279,7 +282,8 @@ done:
 	return nil
 }
 
-// No error result for the decision's Retry to return. Kept.
+// No error result, the body's end the decision's: the deferred write's
+// error is dropped, so is the decision's. Moved.
 func (r *R) noError(ctx context.Context, key client.ObjectKey, skip bool) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -287,7 +291,7 @@ func (r *R) noError(ctx context.Context, key client.ObjectKey, skip bool) {
 	}
 	defer func() {
 		w.Status.Ready = true
-		_ = r.Status().Update(ctx, w) // want `noError returns no error for the decision's own Retry to return; make the patcher after the read`
+		_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	if skip {
 		return
@@ -345,8 +349,8 @@ func (r *R) migrated(ctx context.Context, req ctrl.Request) (result ctrl.Result,
 
 func (r *R) done() (ctrl.Result, error) { return ctrl.Result{}, nil }
 
-// The final return gives both results from one call: none is left for
-// the decision's Retry's error. Kept.
+// The final return gives both results from one call: it stays, the
+// decision's error goes to the deferred write's. Moved.
 func (r *R) oneCall(ctx context.Context, key client.ObjectKey, skip bool) (ctrl.Result, error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -354,7 +358,7 @@ func (r *R) oneCall(ctx context.Context, key client.ObjectKey, skip bool) (ctrl.
 	}
 	defer func() {
 		w.Status.Ready = true
-		_ = r.Status().Update(ctx, w) // want `the return at line 365 gives its results from one call, with none left for the decision's own Retry's error; make the patcher after the read`
+		_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 	}()
 	if skip {
 		return ctrl.Result{}, nil
@@ -363,4 +367,119 @@ func (r *R) oneCall(ctx context.Context, key client.ObjectKey, skip bool) (ctrl.
 		w.Status.Size = len(w.Spec.Roles)
 	}
 	return r.done()
+}
+
+// The deferred write's NotFound dropped by hand: the decision's Retry
+// error goes into the deferred write's error, so the same filter drops
+// it (R4-d1's Reconcile). Moved.
+func (r *R) notFound(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	base := w.DeepCopy()
+	defer func() {
+		w.Status.Ready = retErr == nil
+		if perr := r.Status().Patch(ctx, w, client.MergeFrom(base)); perr != nil && !apierrors.IsNotFound(perr) { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+			retErr = errors.Join(retErr, fmt.Errorf("patching status of widget %s: %w", req.NamespacedName, perr))
+		}
+	}()
+	if skip := w.Spec.PodName == nil; skip {
+		return ctrl.Result{}, nil
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = int(tokens.Add(1))
+	}
+	return ctrl.Result{}, nil
+}
+
+// The deferred write's error only logged: so is the decision's. Moved.
+func (r *R) logged(ctx context.Context, key client.ObjectKey) (result ctrl.Result, retErr error) {
+	log := logf.FromContext(ctx)
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		w.Status.Ready = true
+		if perr := r.Status().Update(ctx, w); perr != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+			log.Error(perr, "status not written")
+		}
+	}()
+	if w.Spec.PodName == nil {
+		return ctrl.Result{}, nil
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = len(w.Spec.Roles)
+	}
+	return ctrl.Result{}, nil
+}
+
+// No named error, the deferred write's error dropped: so is the
+// decision's; the final return stays. Moved.
+func (r *R) dropped(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	defer func() {
+		w.Status.Ready = true
+		_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	if w.Spec.PodName == nil {
+		return nil
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = len(w.Spec.Roles)
+	}
+	return nil
+}
+
+// The function goes on after the decision (R4-d3's Reconcile): the
+// final return's Delete runs whatever the decision's write answers, as
+// it ran before the handwritten write. Moved.
+func (r *R) goesOn(ctx context.Context, req ctrl.Request) (result ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		w.Status.Ready = true
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	if w.Spec.PodName == nil {
+		return ctrl.Result{}, nil
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = len(w.Spec.Roles)
+	}
+	return ctrl.Result{}, client.IgnoreNotFound(r.Delete(ctx, &v1.Widget{}))
+}
+
+// The early path reads the widget again into another variable and
+// writes that (R4-d4's other): it gets a patcher of its own beside
+// wPatcher; each sends under its own base's resourceVersion, so the
+// deferred Retry after it gets a 409, reads again and sends Ready on
+// what the early path stored. Both moved.
+func (r *R) again(ctx context.Context, key client.ObjectKey) (retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	defer func() {
+		w.Status.Ready = true
+		retErr = errors.Join(retErr, r.Status().Update(ctx, w)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}()
+	if w.Spec.PodName != nil {
+		again := &v1.Widget{}
+		if err := r.Get(ctx, key, again); err != nil {
+			return err
+		}
+		again.Status.Size = 0
+		return r.Status().Update(ctx, again) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = len(w.Spec.Roles)
+	}
+	return nil
 }

@@ -156,8 +156,8 @@ func (r *R) tracked(ctx context.Context, key client.ObjectKey) (retErr error) {
 // An early return past the defer: the decision does not run on that
 // path, and in the defer it would. Kept at f276c389; moved since (issue
 // 80's Ship, migrateretrydeferplaced.go): the decision a Retry at its
-// place, the token made once, the deferred write a Flush with nothing
-// left to send.
+// place, the token made once, its error kept for the deferred write,
+// which has nothing left to send: a Retry changing nothing returns it.
 func (r *R) early(ctx context.Context, key client.ObjectKey, skip bool) (retErr error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
