@@ -11,9 +11,11 @@ package reconcilers
 // no-op) fails; a field it did not change there (another write may set it,
 // a server-side apply of another object) is not compared.
 // TestBackupDecidesOnce runs two reconciles of one Backup at once, as a
-// stale cache does: both read it before either writes, and together they
-// must store no more status writes than one reconcile alone, so a decision
-// made twice (a blind status write from the first read) fails.
+// stale cache does: both read it before either writes, and a status write
+// the server stores over a state its reconcile had not read (the other's
+// write, under a blind patch from the first read) fails it; a write under
+// the lock is refused (a Conflict) and re-decided on a fresh read, and a
+// write that changes nothing stores nothing.
 
 import (
 	"context"
@@ -27,6 +29,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -96,39 +99,38 @@ func TestBackupReconcilerOnTestenv(t *testing.T) {
 }
 
 func TestBackupDecidesOnce(t *testing.T) {
-	env, once := startStarterBackup(t, "starter-once")
-	twice := createStarterBackup(t, env, "starter-twice")
-	// stored runs n reconciles of obj at once and returns the status writes
-	// the server stored for it. The reconciles meet after their first read
-	// of obj (a barrier: each waits until all have read, or returned), so
-	// each decides on the same state; a Conflict is the lock refusing a
-	// decision made on a read another write has overtaken (the controller
-	// requeues it), any other error fails.
-	stored := func(obj *opsv1.Backup, n int) int {
-		key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
-		c := &starterBackupClient{Client: env.Client, key: key}
-		r := &BackupReconciler{Client: c}
-		all := &sync.WaitGroup{}
-		all.Add(n)
-		errs := make(chan error, n)
-		for range n {
-			go func() {
-				a := &starterArrival{all: all}
-				defer a.arrive(false)
-				_, err := r.Reconcile(context.WithValue(t.Context(), starterArrivalKey{}, a), ctrl.Request{NamespacedName: key})
-				errs <- err
-			}()
-		}
-		for range n {
-			if err := <-errs; err != nil && !starterConflict(err) {
-				t.Fatalf("reconcile %s: %v", key, err)
-			}
-		}
-		return c.stored()
+	env, obj := startStarterBackup(t, "starter-twice")
+	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
+	c := &starterBackupClient{Client: env.Client, key: key}
+	r := &BackupReconciler{Client: c}
+	// Two reconciles of obj at once, met after their first read of it (a
+	// barrier: each waits until both have read, or returned), so both
+	// decide on the same state. A Conflict is the lock refusing a write
+	// from a read another write has overtaken (the controller requeues
+	// it); any other error fails.
+	const n = 2
+	all := &sync.WaitGroup{}
+	all.Add(n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			a := &starterArrival{n: i + 1, all: all}
+			defer a.arrive(false)
+			_, err := r.Reconcile(context.WithValue(t.Context(), starterArrivalKey{}, a), ctrl.Request{NamespacedName: key})
+			errs <- err
+		}()
 	}
-	alone := stored(once, 1)
-	if both := stored(twice, 2); both > alone {
-		t.Fatalf("two reconciles that read %s/%s before either wrote stored %d status writes, one reconcile alone stores %d: the second made its decision again on a read the first had acted on (a status write without the resourceVersion it read, a blind patch?)", twice.Namespace, twice.Name, both, alone)
+	for range n {
+		if err := <-errs; err != nil && !starterConflict(err) {
+			t.Fatalf("reconcile %s: %v", key, err)
+		}
+	}
+	overwrote, unknown := c.judged()
+	for _, u := range unknown {
+		t.Log(u)
+	}
+	if len(overwrote) > 0 {
+		t.Fatalf("two reconciles of %s that read it before either wrote:\n%s", key, strings.Join(overwrote, "\n"))
 	}
 }
 
@@ -146,11 +148,17 @@ func starterConflict(err error) bool {
 	return apierrors.IsConflict(err)
 }
 
-// starterArrival is one reconcile at TestBackupDecidesOnce's barrier; the
-// reconcile's context carries it under starterArrivalKey.
+// starterArrival is one reconcile of TestBackupDecidesOnce, the n-th,
+// at its barrier; the reconcile's context carries it under
+// starterArrivalKey.
 type starterArrival struct {
+	n    int
 	once sync.Once
 	all  *sync.WaitGroup
+	// known is the resourceVersion of the key the reconcile last had from
+	// the server: its Get, an item of its List, the answer to its own
+	// write; "" before any (starterBackupClient.mu guards it).
+	known string
 }
 
 type starterArrivalKey struct{}
@@ -167,18 +175,24 @@ func (a *starterArrival) arrive(wait bool) {
 
 // starterBackupClient is the reconciler's client in the starter tests:
 // it keeps each Backup the reconciler reads by key, with the status read,
-// and counts the status writes to it the server stored.
+// and judges each status write of the key on the server's answers. Writes
+// of the key are serialized and each reads the stored resourceVersion
+// first, so what a write stored over is known exactly; a status write that
+// stored (its answer has a new resourceVersion) over one its reconcile had
+// not had from the server is a decision made on a read another write had
+// acted on. A write that changes nothing stores nothing (its answer keeps
+// the resourceVersion) and overwrites nothing.
 type starterBackupClient struct {
 	client.Client
-	key    types.NamespacedName
-	mu     sync.Mutex
-	objs   []*opsv1.Backup
-	reads  []*opsv1.Backup // copies, as read
-	writes int
-	// seen is every resourceVersion of the key the server answered: a
-	// write that changes nothing answers one of them, a write it stored
-	// a new one.
-	seen map[string]bool
+	key types.NamespacedName
+	// writing serializes the writes of the key.
+	writing sync.Mutex
+	mu      sync.Mutex
+	objs    []*opsv1.Backup
+	reads   []*opsv1.Backup // copies, as read
+	// overwrote says each status write stored over a resourceVersion its
+	// reconcile had not had; unknown each one that could not be judged.
+	overwrote, unknown []string
 }
 
 func (c *starterBackupClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
@@ -187,72 +201,95 @@ func (c *starterBackupClient) Get(ctx context.Context, key client.ObjectKey, obj
 		c.mu.Lock()
 		c.objs = append(c.objs, o)
 		c.reads = append(c.reads, o.DeepCopy())
-		c.saw(o.GetResourceVersion())
 		c.mu.Unlock()
-		if a, ok := ctx.Value(starterArrivalKey{}).(*starterArrival); ok {
-			a.arrive(true)
-		}
+		c.had(ctx, o.ResourceVersion)
 	}
 	return err
 }
 
-// Status counts the status writes to the key the server stored.
+// List records the key's item, if the list has it, as the reconcile's read.
+func (c *starterBackupClient) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if err := c.Client.List(ctx, list, opts...); err != nil {
+		return err
+	}
+	return apimeta.EachListItem(list, func(o runtime.Object) error {
+		if item, ok := o.(*opsv1.Backup); ok && item.Namespace == c.key.Namespace && item.Name == c.key.Name {
+			c.had(ctx, item.ResourceVersion)
+		}
+		return nil
+	})
+}
+
+// had records rv as the resourceVersion of the key ctx's reconcile has from
+// the server, and brings it to the barrier.
+func (c *starterBackupClient) had(ctx context.Context, rv string) {
+	a, ok := ctx.Value(starterArrivalKey{}).(*starterArrival)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	a.known = rv
+	c.mu.Unlock()
+	a.arrive(true)
+}
+
+// Status judges the status writes of the key.
 func (c *starterBackupClient) Status() client.SubResourceWriter {
 	return &starterBackupStatus{SubResourceWriter: c.Client.Status(), c: c}
 }
 
-// Update and Patch of the Backup itself record the resourceVersion the
-// server answered, so a status write after them that stores nothing is not
-// taken for one that stored.
+// Update and Patch of the Backup itself are serialized with the status
+// writes, and their answers are what the reconcile has from the server.
 func (c *starterBackupClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
-	return c.answered(obj, c.Client.Update(ctx, obj, opts...))
+	return c.write(ctx, obj, "", func() error { return c.Client.Update(ctx, obj, opts...) })
 }
 
 func (c *starterBackupClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-	return c.answered(obj, c.Client.Patch(ctx, obj, patch, opts...))
+	return c.write(ctx, obj, "", func() error { return c.Client.Patch(ctx, obj, patch, opts...) })
 }
 
-// answered records the resourceVersion of the server's answer to a write
-// of the key that returned err.
-func (c *starterBackupClient) answered(obj client.Object, err error) error {
-	if err == nil && obj.GetNamespace() == c.key.Namespace && obj.GetName() == c.key.Name {
-		c.mu.Lock()
-		c.saw(obj.GetResourceVersion())
-		c.mu.Unlock()
+// write runs do, a write of obj (what, "status update" or "status patch",
+// for a status write; "" for one of the object): when obj is the key's
+// Backup, after the writes of it before, reading the resourceVersion
+// stored before it, and judging what it stored.
+func (c *starterBackupClient) write(ctx context.Context, obj client.Object, what string, do func() error) error {
+	if _, ok := obj.(*opsv1.Backup); !ok || obj.GetNamespace() != c.key.Namespace || obj.GetName() != c.key.Name {
+		return do()
 	}
-	return err
-}
-
-// saw records rv and says whether the server answered it before; c.mu held.
-func (c *starterBackupClient) saw(rv string) bool {
-	if c.seen == nil {
-		c.seen = map[string]bool{}
+	c.writing.Lock()
+	defer c.writing.Unlock()
+	stored := &opsv1.Backup{}
+	if err := c.Client.Get(ctx, c.key, stored); err != nil {
+		return fmt.Errorf("reading %s before a write of it: %w", c.key, err)
 	}
-	before := c.seen[rv]
-	c.seen[rv] = true
-	return before
-}
-
-// wrote counts a status write to obj that returned err when the server
-// stored it: its answer carries a resourceVersion the server had not
-// answered before (a write that changes nothing succeeds with the
-// object's resourceVersion as it was, and stores nothing).
-func (c *starterBackupClient) wrote(obj client.Object, err error) error {
-	if err == nil && obj.GetNamespace() == c.key.Namespace && obj.GetName() == c.key.Name {
-		c.mu.Lock()
-		if !c.saw(obj.GetResourceVersion()) {
-			c.writes++
-		}
-		c.mu.Unlock()
+	if err := do(); err != nil {
+		return err
 	}
-	return err
-}
-
-// stored is the number of status writes to the key the server stored.
-func (c *starterBackupClient) stored() int {
+	before, after := stored.ResourceVersion, obj.GetResourceVersion()
+	a, ok := ctx.Value(starterArrivalKey{}).(*starterArrival)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.writes
+	switch {
+	case what == "" || after == before:
+	case !ok:
+		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: a %s of %s stored resourceVersion %s over %s from a context that is not a reconcile's (not the ctx Reconcile was given?); not judged", what, c.key, after, before))
+	case a.known == "":
+		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: reconcile %d's %s of %s stored resourceVersion %s over %s, and it read %s through no Get or List of this client; not judged", a.n, what, c.key, after, before, c.key))
+	case a.known != before:
+		c.overwrote = append(c.overwrote, fmt.Sprintf("reconcile %d, which last read %s at resourceVersion %s, stored resourceVersion %s with a %s over %s, a state it had not read: it made its decision again on a read another write had acted on (a status write without the resourceVersion it read, a blind patch?)", a.n, c.key, a.known, after, what, before))
+	}
+	if ok {
+		a.known = after
+	}
+	return nil
+}
+
+// judged is what the status writes of the key overwrote, and the ones not
+// judged.
+func (c *starterBackupClient) judged() (overwrote, unknown []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.overwrote), slices.Clone(c.unknown)
 }
 
 // changed is the last Backup read whose status changed since it was read
@@ -305,9 +342,9 @@ type starterBackupStatus struct {
 }
 
 func (s *starterBackupStatus) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-	return s.c.wrote(obj, s.SubResourceWriter.Update(ctx, obj, opts...))
+	return s.c.write(ctx, obj, "status update", func() error { return s.SubResourceWriter.Update(ctx, obj, opts...) })
 }
 
 func (s *starterBackupStatus) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
-	return s.c.wrote(obj, s.SubResourceWriter.Patch(ctx, obj, patch, opts...))
+	return s.c.write(ctx, obj, "status patch", func() error { return s.SubResourceWriter.Patch(ctx, obj, patch, opts...) })
 }
