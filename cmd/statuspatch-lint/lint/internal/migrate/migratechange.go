@@ -165,6 +165,9 @@ climb:
 			if si.methodUse(s) != "" {
 				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
 			}
+			if statusGetter(si.pass, s) {
+				return false, "" // its status or a part of it (refsstatusgetter.go)
+			}
 			if !leavesMethod(si.pass, s) {
 				fn, _ := s.Obj().(*types.Func)
 				return false, types.ExprString(p) + " is called" + si.unanalysed(fn) + si.factWhy(fn, -1)
