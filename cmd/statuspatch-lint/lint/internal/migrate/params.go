@@ -219,7 +219,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 					case mayBeObject(p.Type()):
 						why := ""
 						if name.Name != "_" {
-							why = m.assumedUses(&fact, fd, p, i)
+							why = assuming{m}.uses(&fact, fd, p, i)
 						}
 						if name.Name == "_" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
@@ -233,7 +233,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 							fact.Why = append(fact.Why, ParamWhy{i, why})
 						}
 						if fn.Exported() && name.Name != "_" && !slices.Contains(fact.StatusOnly, i) {
-							fact.Unsent, fact.UnsentWhy = m.assumedUnsent(fd, p, i, fact.Unsent, fact.UnsentWhy)
+							fact.Unsent, fact.UnsentWhy = assuming{m}.unsent(fd, p, i, fact.Unsent, fact.UnsentWhy)
 						}
 					case readOnly && fn.Exported() && holdsRefs(p.Type()):
 						if name.Name == "_" || m.refs().followLocal(p) == "" {

@@ -98,13 +98,17 @@ func (m checks) assumedStatusOnly(fact *ParamsFact, arg int) bool {
 	return true
 }
 
-// assumedUses is checkUses of the object parameter p (the i-th) of fd,
+// assuming checks an object parameter for its ParamsFact, assuming the
+// interface calls made on it, then not.
+type assuming struct{ *migration }
+
+// uses is checkUses of the object parameter p (the i-th) of fd,
 // for its ParamsFact, with m's holding and returning made for it: when
 // the check assuming the interface calls made on p finds it changes at
 // most the status, and the check without them does not, StatusOnlyIf
 // records them, and the reason is the latter's, for a per-package pass;
 // a reason the former finds holds whatever the calls run, and is given.
-func (m *migration) assumedUses(fact *ParamsFact, fd *ast.FuncDecl, p *types.Var, i int) string {
+func (m assuming) uses(fact *ParamsFact, fd *ast.FuncDecl, p *types.Var, i int) string {
 	var calls []IfaceCall
 	m.recvAssumed = &calls
 	m.holding, m.returning = &holding{fd: fd}, &returning{body: fd.Body}
@@ -135,10 +139,10 @@ func (c IfaceCall) Use() string {
 	return fmt.Sprintf("it is passed to %s at %s", c.Iface, c.At)
 }
 
-// assumedUnsent is unsentParam of p, whose reason, when the check
+// unsent is unsentParam of p, whose reason, when the check
 // assuming the interface calls made on p finds one, is that check's: it
 // holds whatever the calls run.
-func (m *migration) assumedUnsent(fd *ast.FuncDecl, p *types.Var, i int, unsent []int, whys []ParamWhy) ([]int, []ParamWhy) {
+func (m assuming) unsent(fd *ast.FuncDecl, p *types.Var, i int, unsent []int, whys []ParamWhy) ([]int, []ParamWhy) {
 	var calls []IfaceCall
 	m.recvAssumed = &calls
 	_, assumed := m.unsentParam(fd, p, i, nil, nil)
