@@ -68,11 +68,14 @@ func implsWhy(graph *checker.Graph, mod string, unseen Unseen, c migrate.IfaceCa
 	found := false
 	for pkg := range reachable(graph) {
 		if !inModule(pkg.PkgPath, mod) {
+			if why := outsideImpl(pkg, c); why != "" {
+				whys = append(whys, why)
+			}
 			// A package of another module that imports this one (a
 			// module cycle) could implement it: not followed.
 			for p := range pkg.Imports {
 				if inModule(p, mod) {
-					whys = append(whys, fmt.Sprintf("it is passed to %s at %s, and package %s, of another module, imports %s and may implement it", c.Iface, c.At, pkg.PkgPath, p))
+					whys = append(whys, fmt.Sprintf("%s, and package %s, of another module, imports %s and may implement it", c.Use(), pkg.PkgPath, p))
 				}
 			}
 			continue
@@ -85,7 +88,7 @@ func implsWhy(graph *checker.Graph, mod string, unseen Unseen, c migrate.IfaceCa
 		}
 		act := acts[pkg]
 		if act == nil || pkg.Types == nil || pkg.TypesInfo == nil || len(pkg.Syntax) == 0 || act.Err != nil {
-			whys = append(whys, fmt.Sprintf("it is passed to %s at %s, and package %s, of the module, is not analyzed from source", c.Iface, c.At, pkg.PkgPath))
+			whys = append(whys, fmt.Sprintf("%s, and package %s, of the module, is not analyzed from source", c.Use(), pkg.PkgPath))
 			continue
 		}
 		for _, f := range pkg.Syntax {
@@ -108,10 +111,10 @@ func implsWhy(graph *checker.Graph, mod string, unseen Unseen, c migrate.IfaceCa
 		return whys[0]
 	}
 	if !found {
-		return fmt.Sprintf("it is passed to %s at %s, and no type of the module that implements it is seen", c.Iface, c.At)
+		return fmt.Sprintf("%s, and no type of the module that implements it is seen", c.Use())
 	}
 	if why := unseen(c.Method, seen); why != "" {
-		return fmt.Sprintf("it is passed to %s at %s, and %s", c.Iface, c.At, why)
+		return fmt.Sprintf("%s, and %s", c.Use(), why)
 	}
 	return ""
 }
@@ -140,7 +143,7 @@ func reachable(graph *checker.Graph) map[*packages.Package]bool {
 // summary; "" when it does not implement it or only reads.
 func implWhy(act *checker.Action, mod string, tn *types.TypeName, c migrate.IfaceCall) (why string, impl bool) {
 	t := tn.Type()
-	head := fmt.Sprintf("it is passed to %s at %s, which runs", c.Iface, c.At)
+	head := c.Use() + ", which runs"
 	if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
 		if c.Declares(t) {
 			return fmt.Sprintf("%s any implementation: the generic type %s declares %s, which -fix does not match", head, tn.Name(), c.Method), true
@@ -166,4 +169,26 @@ func implWhy(act *checker.Action, mod string, tn *types.TypeName, c migrate.Ifac
 		return fmt.Sprintf("%s %s: %s", head, name, why), true
 	}
 	return "", true
+}
+
+// outsideImpl says which type of pkg, of another module, implements c's
+// interface, for a call on the object (migrate.IfaceCall.OnObject),
+// whose method's signature need not name a type of the module: a value
+// of that type may be the object there; "" when none does or c is not
+// one.
+func outsideImpl(pkg *packages.Package, c migrate.IfaceCall) string {
+	if !c.OnObject() || pkg.Types == nil {
+		return ""
+	}
+	scope := pkg.Types.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if c.Implements(tn.Type()) != nil {
+			return fmt.Sprintf("%s, which runs %s.%s.%s, of a package outside the module", c.Use(), pkg.PkgPath, name, c.Method)
+		}
+	}
+	return ""
 }

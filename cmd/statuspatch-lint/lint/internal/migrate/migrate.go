@@ -111,7 +111,7 @@ func newRecognition(pass *analysis.Pass, files Files, opts Options, ws []*Write,
 		return r // the finding says to generate it
 	}
 	r.p = *w.Patcher
-	m := &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector, aloneMoves: opts.aloneMoves}, call: call}}, audit: opts.Audit, module: opts.Module, assumed: opts.Assumed, unsentOK: opts.NonStatusUnsent, patcherType: r.p.Type}
+	m := &migration{site: site{place: place{calls: calls{pass: pass, insp: files.Inspector, aloneMoves: opts.aloneMoves, recvAssumed: moduleAssumed(opts)}, call: call}}, audit: opts.Audit, module: opts.Module, assumed: opts.Assumed, unsentOK: opts.NonStatusUnsent, patcherType: r.p.Type}
 	cur, ok := m.cursor(call)
 	if !ok {
 		return r

@@ -24,6 +24,10 @@ type calls struct {
 	// aloneMoves: an exported helper of another package only the whole
 	// module moves (HelperFact.Alone) is taken as moving (aloneAsked).
 	aloneMoves bool
+	// recvAssumed: a method of an interface of the module called on the
+	// object is assumed, for the module's driver to judge by every
+	// implementation (paramsimplsrecv.go); nil, none is.
+	recvAssumed *[]IfaceCall
 }
 
 // cursor is n's place in the package's syntax.

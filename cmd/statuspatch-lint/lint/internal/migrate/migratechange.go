@@ -60,6 +60,9 @@ func (si refs) useProblem(stack []ast.Node, v *types.Var) string {
 	if s != nil && s.Kind() != types.FieldVal && si.methodUse(s) != "" {
 		return "" // a method whose body reads it, or changes only its status (ParamsFact.Recv)
 	}
+	if s != nil && si.assumeRecv(s, sel) {
+		return "" // an interface's, judged by the module's driver (paramsimplsrecv.go)
+	}
 	if s != nil && s.Kind() != types.FieldVal && !leavesMethod(si.pass, s) {
 		fn, _ := s.Obj().(*types.Func)
 		if why := si.factWhy(fn, -1); why != "" {
@@ -164,6 +167,9 @@ climb:
 			}
 			if si.methodUse(s) != "" {
 				return false, "" // a method whose body only reads it, or changes only a status (ParamsFact.Recv)
+			}
+			if statusGetter(si.pass, s) || si.assumeRecv(s, p) {
+				return false, "" // its status or a part of it (refsstatusgetter.go, paramsimplsrecv.go)
 			}
 			if !leavesMethod(si.pass, s) {
 				fn, _ := s.Obj().(*types.Func)

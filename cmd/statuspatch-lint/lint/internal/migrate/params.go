@@ -88,6 +88,9 @@ type ParamsFact struct {
 	// Reads: an exported helper's Get into an object it is given or
 	// returns (originhelperfact.go).
 	Reads []HelperRead
+	// StatusOnlyIf: at most the status when the interface calls made on
+	// it do, for the module's driver to judge (paramsimplsrecv.go).
+	StatusOnlyIf []AssumedParam
 }
 
 // ParamWhy is ParamsFact.Why of one parameter (by position).
@@ -103,6 +106,9 @@ func (f *ParamsFact) String() string {
 	var parts []string
 	if len(f.StatusOnly) > 0 {
 		parts = append(parts, fmt.Sprintf("statusOnly%v", f.StatusOnly))
+	}
+	for _, a := range f.StatusOnlyIf {
+		parts = append(parts, fmt.Sprintf("statusOnlyIf[%d:%d calls]", a.Index, len(a.Calls)))
 	}
 	if len(f.ReadOnly) > 0 {
 		parts = append(parts, fmt.Sprintf("readOnly%v", f.ReadOnly))
@@ -211,10 +217,13 @@ func ExportParamFacts(pass *analysis.Pass) {
 					switch {
 					case p == nil:
 					case mayBeObject(p.Type()):
-						m.holding, m.returning = &holding{fd: fd}, &returning{body: fd.Body}
+						why := ""
+						if name.Name != "_" {
+							why = assuming{m}.uses(&fact, fd, p, i)
+						}
 						if name.Name == "_" {
 							fact.StatusOnly = append(fact.StatusOnly, i)
-						} else if why := m.checks().checkUses(fd.Body, p, fd.Body.Pos(), fd.Body.End(), 1); why == "" && m.returning.returned {
+						} else if why == "" && m.returning.returned {
 							fact.Returns, fact.Why = returnedParam(fact.Returns, fact.Why, i, m, fn.Exported())
 						} else if why == "" && len(m.holding.out) > 0 {
 							fact.Holds = append(fact.Holds, heldOf(i, m.holding.out)...)
@@ -224,7 +233,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 							fact.Why = append(fact.Why, ParamWhy{i, why})
 						}
 						if fn.Exported() && name.Name != "_" && !slices.Contains(fact.StatusOnly, i) {
-							fact.Unsent, fact.UnsentWhy = m.unsentParam(fd, p, i, fact.Unsent, fact.UnsentWhy)
+							fact.Unsent, fact.UnsentWhy = assuming{m}.unsent(fd, p, i, fact.Unsent, fact.UnsentWhy)
 						}
 					case readOnly && fn.Exported() && holdsRefs(p.Type()):
 						if name.Name == "_" || m.refs().followLocal(p) == "" {
@@ -238,7 +247,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 			if fn.Exported() {
 				fact.Reads = helperReads(m.reads(), fd)
 			}
-			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 || len(fact.HeldStructs) > 0 || len(fact.Reads) > 0 {
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 || len(fact.HeldStructs) > 0 || len(fact.Reads) > 0 || len(fact.StatusOnlyIf) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}
@@ -253,7 +262,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 func (m checks) importedStatusOnly(fn *types.Func, arg int) bool {
 	var fact ParamsFact
 	if m.pass.ImportObjectFact(fn.Origin(), &fact) {
-		return slices.Contains(fact.StatusOnly, arg) || m.unsent && slices.Contains(fact.Unsent, arg)
+		return slices.Contains(fact.StatusOnly, arg) || m.unsent && slices.Contains(fact.Unsent, arg) || m.assumedStatusOnly(&fact, arg)
 	}
 	return false
 }

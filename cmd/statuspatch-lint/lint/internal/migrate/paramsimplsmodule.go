@@ -196,6 +196,9 @@ func (c IfaceCall) Leaves(f *ParamsFact) (bool, string) {
 	if f == nil {
 		return false, ""
 	}
+	if c.Arg == recvArg {
+		return leavesRecv(f) // called on the object (paramsimplsrecv.go)
+	}
 	if c.Field != "" {
 		return c.leavesHeld(f)
 	}

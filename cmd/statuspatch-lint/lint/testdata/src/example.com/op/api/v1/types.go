@@ -149,6 +149,13 @@ func (w *Widget) GetConditions() []metav1.Condition { return w.Status.Conditions
 
 func (w *Widget) SetConditions(c []metav1.Condition) { w.Status.Conditions = c }
 
+// ConditionsRef is the address of the status's conditions, for
+// meta.SetStatusCondition (a kubebuilder project's conditions helper).
+func (w *Widget) ConditionsRef() *[]metav1.Condition { return &w.Status.Conditions }
+
+// SizeRef is the address of the spec's size: no reference into the status.
+func (w *Widget) SizeRef() *int { return &w.Spec.Size }
+
 // StatusConditions holds the Widget in the conds.Set it returns
 // (karpenter's NodePool.StatusConditions).
 func (w *Widget) StatusConditions() conds.Set { return conds.NewReady("Seen").For(w) }
