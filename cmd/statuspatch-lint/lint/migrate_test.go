@@ -312,9 +312,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// function value not all known may set (a local closure set again),
 	// 2 whose client is set after the call (or its own write) in a loop
 	// around it, 1 handed to json.Unmarshal through an exported field, 1
-	// that a function held in a field may set;
+	// that a function held in a field may set, 2 in lazyroot.go whose
+	// client a function held in a field may set (called, or handed to
+	// sync.Once's Do);
 	// migrateloopcounter: none (each loop is the patcher's Retry).
-	if len(left) != 328 || notMoved != 327 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 328 (327):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 330 || notMoved != 329 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 330 (329):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -16,7 +16,10 @@ import (
 // decision into Retry, and says that Retry's re-read goes through the
 // manager's cache, naming the line that sets the field and the fix. A
 // Flush (nothing read again), a sub-reconciler built with r.Client, and a
-// reconciler that has not adopted ForManager get no note. A write made
+// reconciler that has not adopted ForManager get no note, nor does one
+// whose type another reconciler's field holds on the plain client
+// (audit.go: the chain r.docks.c matches as a whole, not by its c). A
+// write made
 // through the sub-struct's client by the reconciler itself (Berths), and a
 // field set by a constructor that keeps its parameter, get the same note
 // (s103: none); a constructor that keeps another client gets none.

@@ -52,21 +52,22 @@ func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 }
 
 // clientFieldSet is where the last statement of si's function between
-// the end of from and to sets a field the client e and rest select
-// (setWalk), NoPos when none does, and setWalk.unknown. In a loop around
+// the end of from and to sets a field the client e and rest select, or
+// its package variable (defaultDock.c: set lazily, as a field is), NoPos
+// when none does (setWalk), and setWalk.unknown. In a loop around
 // to not around from (loopAround), a set after to counts too: the next
 // pass reaches to after it. set is where the code at sets it, and loop
 // that loop, or nil.
 func (si *site) clientFieldSet(e ast.Expr, rest string, from ast.Node, to *ast.CallExpr) (at, set token.Pos, loop ast.Node, unknown string) {
-	fs := si.clientFields(e, rest)
-	if len(fs) == 0 {
-		return token.NoPos, token.NoPos, nil, ""
+	fs, v := si.clientFields(e, rest), rootVar(si.pass.TypesInfo, e)
+	if v != nil && v.Parent() != si.pass.Pkg.Scope() {
+		v = nil
 	}
 	root, ok := si.cursor(si.enclosingFunc())
-	if !ok {
+	if !ok || len(fs) == 0 && v == nil {
 		return token.NoPos, token.NoPos, nil, ""
 	}
-	w := newSetWalk(si, fs, nil)
+	w := newSetWalk(si, fs, v)
 	loop = loopAround(root.Node(), to, from)
 	end := to.Pos()
 	if loop != nil {
@@ -228,18 +229,18 @@ func fieldChain(pl *place, e ast.Expr, rest string) []*types.Var {
 
 // managerClientOf reports whether l = v sets the client chain selects to
 // m.GetClient() (r.moor.c = mgr.GetClient(), r.moor = &moor{c:
-// mgr.GetClient()}): the manager variable m and the call, or nil.
+// mgr.GetClient()}): the manager variable m and the call, or nil. l's
+// fields are a start of chain, each the same field: another
+// reconciler's field of the same type (a.audit.c) is another client.
 func managerClientOf(pl *place, l, v ast.Expr, chain []*types.Var) (*types.Var, *ast.CallExpr) {
-	sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
-	s := pl.pass.TypesInfo.Selections[sel]
-	if !ok || s == nil {
+	if _, ok := ast.Unparen(l).(*ast.SelectorExpr); !ok {
 		return nil, nil
 	}
-	k := slices.IndexFunc(chain, func(f *types.Var) bool { return f == s.Obj() })
-	if k < 0 {
+	lc := fieldChain(pl, l, "")
+	if len(lc) == 0 || len(lc) > len(chain) || !slices.Equal(lc, chain[:len(lc)]) {
 		return nil, nil
 	}
-	for _, f := range chain[k+1:] {
+	for _, f := range chain[len(lc):] {
 		if u, ok := ast.Unparen(v).(*ast.UnaryExpr); ok && u.Op == token.AND {
 			v = u.X
 		}

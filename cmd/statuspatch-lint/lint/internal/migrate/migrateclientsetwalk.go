@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -17,8 +18,9 @@ import (
 // (sync.Once's Do), not where it is defined; a function of the package
 // sets it where it is called, to any depth (r.prepare() calling
 // r.ensureStatus()). A call through a function value whose values are
-// not all known (a local set again: refsfuncvalue.go) may set it: the
-// write stays, naming the call and why. A call of another package's
+// not all known (a local set again: refsfuncvalue.go; a function held
+// in a field handed to a call) may set it: the write stays, naming the
+// call and why. A call of another package's
 // function, through an interface, or through a function held in a field
 // is followed as far as the package's code shows
 // (migrateclientsetunseen.go).
@@ -29,7 +31,7 @@ import (
 type setWalk struct {
 	si   funcVals
 	fs   []*types.Var
-	root *types.Var             // the client's own variable (a helper's receiver or parameter), or nil
+	root *types.Var             // the client's own variable (a helper's receiver or parameter, a package variable), or nil
 	done map[ast.Node]token.Pos // a function followed: where it sets the client (NoPos: nowhere, or being followed)
 	// unknown says the first call followed whose function values are not
 	// all known: "the call at line N may set it: why".
@@ -96,9 +98,12 @@ func (w *setWalk) last(root inspector.Cursor, from, to token.Pos) (at, set token
 
 // callSets is where the code call runs sets the client: the function it
 // calls, each function value it may call (refsfuncvalue.go), and each
-// function handed to it as an argument. NoPos when none does.
+// function handed to it as an argument. NoPos when none does. A value
+// handed to it that it cannot resolve (a function held in a field) may
+// set the client: w.unknown names the call.
 func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 	var vals []funcValue
+	info := w.si.pass.TypesInfo
 	if fn := kube.CalledFunc(w.si.pass, call); fn != nil {
 		if fd := w.si.funcDecl(fn); fd == nil || fd.Body == nil {
 			if at := w.unseenSets(call, fn); at.IsValid() { // migrateclientsetunseen.go
@@ -125,8 +130,16 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 				}
 			}
 		}
-		vs, _, _ := w.si.valuesOf(a, nil)
+		vs, why, ok := w.si.valuesOf(a, nil)
 		vals = append(vals, vs...)
+		if !fnOf(info, a) {
+			if !ok && why == "" {
+				why = fmt.Sprintf("it is handed %s, a function value -fix does not follow", types.ExprString(a))
+			}
+			if why != "" {
+				w.unknownAt(call, why)
+			}
+		}
 	}
 	for _, v := range vals {
 		var body ast.Node = v.lit

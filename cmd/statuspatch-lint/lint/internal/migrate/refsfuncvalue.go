@@ -47,7 +47,7 @@ type funcValue struct {
 // or method: isValue is false when it is none of the forms above (the
 // caller's reason stands); why says why its values are not all known.
 func (si funcVals) funcValues(call *ast.CallExpr) (vals []funcValue, why string, isValue bool) {
-	if fnOf(si.pass.TypesInfo, call) {
+	if fnOf(si.pass.TypesInfo, call.Fun) {
 		return nil, "", false
 	}
 	fun := ast.Unparen(call.Fun)
@@ -95,10 +95,10 @@ func valueForm(x ast.Expr) bool {
 	return false
 }
 
-// fnOf reports whether call names a function or method (kube.CalledFunc's
-// callees), or a builtin or a conversion.
-func fnOf(info *types.Info, call *ast.CallExpr) bool {
-	switch f := ast.Unparen(call.Fun).(type) {
+// fnOf reports whether fun, called or handed on, names a function or
+// method (kube.CalledFunc's callees), or a builtin or a conversion.
+func fnOf(info *types.Info, fun ast.Expr) bool {
+	switch f := ast.Unparen(fun).(type) {
 	case *ast.Ident:
 		_, isVar := info.Uses[f].(*types.Var)
 		return !isVar
@@ -109,7 +109,7 @@ func fnOf(info *types.Info, call *ast.CallExpr) bool {
 		_, isVar := info.Uses[f.Sel].(*types.Var)
 		return !isVar
 	}
-	return info.Types[call.Fun].IsType()
+	return info.Types[fun].IsType()
 }
 
 // localValue is the value the local v is defined with (v := x, v, ok :=
