@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -224,48 +225,117 @@ func staleAt(r retries, n ast.Node) (bool, ast.Node) {
 	return false, l.changedAt
 }
 
-// movable reports whether s may run inside Retry's mutate, maybe more
-// than once: no return, branch, defer or go; no read or write of the
-// object, no drop or anchor of the migration; no call taking a context
-// but of a function of the package whose body only reads
-// (migrateoncectx.go).
+// movable reports whether s may run inside Retry's mutate (stopWhy).
 func (r retries) movable(s, write ast.Stmt) bool {
-	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get {
-		return false
+	return r.stopWhy(s, write) == ""
+}
+
+// stopWhy names what in s cannot run inside Retry's mutate, a function
+// of its own that may run more than once: the migration's anchor, drop
+// or fetch (-fix rewrites them); the first return or branch that is not
+// mutate's return nil (migrateretryexit.go), defer, go, label or
+// recover(), all of which mean something only in the function written;
+// a status write; a call given a context, but of a function of the
+// package whose body only reads (migrateoncectx.go). "" when none: s
+// may move. The one notion of a statement that cannot move: a direct
+// write's block, a helper's, a guard, a note, a deferred write's.
+func (r retries) stopWhy(s, write ast.Stmt) string {
+	if rewritten(r, s) {
+		return fmt.Sprintf("the statement at %s cannot run again inside it", r.where(s.Pos()))
 	}
-	for _, d := range r.drop {
-		if s == d {
-			return false
-		}
-	}
-	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
-		if f != nil && (f.get == s || f.ifStmt != nil && ast.Stmt(f.ifStmt) == s) {
-			return false
-		}
-	}
-	ok := true
+	why := ""
 	ast.Inspect(s, func(n ast.Node) bool {
-		if !ok {
+		if why != "" {
 			return false
 		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.ReturnStmt, *ast.BranchStmt:
-			ok = innerBranch(s, n) || r.exitOf(n, s, write) != nil // the decision's own loop; mutate's return nil (migrateretryexit.go)
-		case *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
-			ok = false
-		case *ast.CallExpr:
-			if isStatusWrite(n) || r.moved[n] {
-				ok = false
+		case *ast.ReturnStmt:
+			if r.exitOf(n, s, write) == nil {
+				why = returnWhy(r, n, write)
 			}
-			if r.contextWhy(n, s.Pos(), write.Pos()) != "" {
-				ok = false // its callee may not run again (migrateoncectx.go)
+		case *ast.BranchStmt:
+			if !innerBranch(s, n) && r.exitOf(n, s, write) == nil { // the decision's own loop; mutate's return nil
+				why = fmt.Sprintf("the %s at %s skips more than the write, which mutate's return nil cannot", n.Tok, r.where(n.Pos()))
+			}
+		case *ast.DeferStmt:
+			why = fmt.Sprintf("the defer at %s would run when Retry's function returns, on each attempt, not when %s does", r.where(n.Pos()), r.funcText())
+		case *ast.GoStmt, *ast.LabeledStmt:
+			why = fmt.Sprintf("the statement at %s cannot run again inside it", r.where(s.Pos()))
+		case *ast.CallExpr:
+			switch {
+			case isStatusWrite(n) || r.moved[n]:
+				why = fmt.Sprintf("the write at %s would run again on each retry", r.where(n.Pos()))
+			case isRecover(r.pass.TypesInfo, n):
+				// recover stops a panic only called by the deferred
+				// function itself, never by Retry's.
+				why = fmt.Sprintf("%s calls recover() at %s, which in Retry's function would stop no panic", callerText(r, s), r.where(n.Pos()))
+			default:
+				why = r.contextWhy(n, s.Pos(), write.Pos()) // migrateoncectx.go
 			}
 		}
-		return ok
+		return true
 	})
-	return ok
+	return why
+}
+
+// rewritten reports whether s is a statement -fix rewrites: the
+// migration's anchor, late base, Get and its check, a drop, a fetch.
+func rewritten(r retries, s ast.Stmt) bool {
+	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) {
+		return true
+	}
+	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
+		if f != nil && (f.get == s || f.ifStmt != nil && ast.Stmt(f.ifStmt) == s) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnWhy says why the return n, not mutate's return nil, cannot
+// leave Retry's function: it leaves the function written.
+func returnWhy(r retries, n *ast.ReturnStmt, write ast.Stmt) string {
+	if why := errExitWhy(r, n, write); why != "" {
+		return why // the write's error is returned (migrateretryerr.go)
+	}
+	last := len(n.Results) - 1
+	switch {
+	case last >= 0 && !isError(r.pass.TypesInfo.TypeOf(n.Results[last])):
+		// spark-operator's predicate: return false, its answer.
+		return fmt.Sprintf("the return at %s gives %s's result (%s), which mutate's return cannot", r.where(n.Pos()), r.funcText(), types.ExprString(n.Results[last]))
+	case last >= 0 && !isNil(n.Results[last]):
+		return fmt.Sprintf("the return at %s returns an error from %s, which mutate's return would hand to Retry", r.where(n.Pos()), r.funcText())
+	}
+	return fmt.Sprintf("the return at %s leaves %s, which mutate's return cannot", r.where(n.Pos()), r.funcText())
+}
+
+// isRecover reports whether c calls the builtin recover.
+func isRecover(info *types.Info, c *ast.CallExpr) bool {
+	id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+	return ok && info.Uses[id] == types.Universe.Lookup("recover")
+}
+
+// callerText names the function whose body holds s: "the deferred
+// literal", the function literal at its line, or the declaration.
+func callerText(r retries, s ast.Stmt) string {
+	if c, ok := r.cursor(s); ok {
+		for e := range c.Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			switch f := e.Node().(type) {
+			case *ast.FuncDecl:
+				return f.Name.Name
+			case *ast.FuncLit:
+				if call, ok := e.Parent().Node().(*ast.CallExpr); ok && call.Fun == f {
+					if _, ok := e.Parent().Parent().Node().(*ast.DeferStmt); ok {
+						return "the deferred literal"
+					}
+				}
+				return fmt.Sprintf("the function literal at %s", r.where(f.Pos()))
+			}
+		}
+	}
+	return "its function"
 }
 
 // scoped reports whether no name the block declares is used after it.

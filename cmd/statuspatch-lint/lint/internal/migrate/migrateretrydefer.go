@@ -87,13 +87,7 @@ func deferDecision(r retries) string {
 func deferPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from token.Pos) (*retryPlan, string) {
 	const notLast = "the decision is not the function's last statements before its return, reached on every path past the defer"
 	write := r.enclosingStmt()
-	var body *ast.BlockStmt
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		body = f.Body
-	case *ast.FuncLit:
-		body = f.Body
-	}
+	body := funcBody(fn)
 	if write == nil || body == nil || !slices.Contains(lit.Body.List, write) {
 		return nil, "the deferred write is not a statement of its literal"
 	}
@@ -135,6 +129,15 @@ func deferPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from tok
 			return nil, notLastAt(r, notLast, s)
 		}
 	}
+	return lastDecision(r, fn, list, d, k, end, from, write)
+}
+
+// lastDecision is the Retry of the decision list[k:end], the last
+// statements of fn's body (the defer at d), detached from write, when
+// the object is only read elsewhere after from, the decision's names
+// stay in it, and what it sets and calls may run again (deferPlan's,
+// placedBody's); else nil and why.
+func lastDecision(r retries, fn ast.Node, list []ast.Stmt, d, k, end int, from token.Pos, write ast.Stmt) (*retryPlan, string) {
 	for i, s := range list {
 		if i == d || i >= k && i < end || s.End() <= from {
 			continue
@@ -159,6 +162,17 @@ func deferPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from tok
 	return p, ""
 }
 
+// funcBody is the body of fn, a declaration or a literal; nil: none.
+func funcBody(fn ast.Node) *ast.BlockStmt {
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		return f.Body
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return nil
+}
+
 // notLastAt is notLast naming s, a statement past the defer that may
 // return or jump: on its path the decision is not run, or not whole.
 func notLastAt(r retries, notLast string, s ast.Stmt) string {
@@ -181,6 +195,8 @@ func usesObj(r retries, n ast.Node) bool {
 
 // exits reports whether s may leave its function or jump (a return, a
 // branch, a goto, a panic's call aside), outside function literals.
+// Stricter than stopWhy, which lets mutate's return nil move: a
+// deferred write's decision must be reached on every path.
 func exits(s ast.Stmt) bool {
 	found := false
 	ast.Inspect(s, func(n ast.Node) bool {

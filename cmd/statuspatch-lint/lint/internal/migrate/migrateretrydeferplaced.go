@@ -82,6 +82,8 @@ func placedPlan(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from to
 func placedLiteral(r retries, fn ast.Node, pre []ast.Stmt, write ast.Stmt, p *retryPlan) string {
 	h := slices.IndexFunc(pre, func(s ast.Stmt) bool { return usesObj(r, s) })
 	for _, s := range pre {
+		// Stricter than stopWhy: even mutate's return nil is a path the
+		// handwritten literal left without writing.
 		if exits(s) {
 			return fmt.Sprintf("the deferred literal may return or jump at %s, before its write: the decision's own Retry would write on a path where the deferred write does not", r.where(s.Pos()))
 		}
@@ -91,11 +93,8 @@ func placedLiteral(r retries, fn ast.Node, pre []ast.Stmt, write ast.Stmt, p *re
 	}
 	p.stmts = pre[h:]
 	for _, s := range p.stmts {
-		if at := recoverCall(r, s); at != nil {
-			return fmt.Sprintf("the deferred literal calls recover() at %s, which in Retry's function would stop no panic", r.where(at.Pos()))
-		}
-		if !r.movable(s, write) {
-			return "the deferred literal's changes cannot move into Retry: " + immovableWhy(r, s, write)
+		if why := r.stopWhy(s, write); why != "" {
+			return why // a sentence of its own: "the deferred literal calls recover() at ..."
 		}
 	}
 	if !r.scoped(p) || r.capturesStatus(p) {
@@ -118,13 +117,7 @@ func placedLiteral(r retries, fn ast.Node, pre []ast.Stmt, write ast.Stmt, p *re
 // others past the patcher's anchor only read the object.
 func placedBody(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from token.Pos, write ast.Stmt) (*placedDecision, string) {
 	const notLast = "the decision is not the function's last statements before its return"
-	var body *ast.BlockStmt
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		body = f.Body
-	case *ast.FuncLit:
-		body = f.Body
-	}
+	body := funcBody(fn)
 	if body == nil {
 		return nil, notLast
 	}
@@ -155,83 +148,23 @@ func placedBody(r retries, fn ast.Node, lit *ast.FuncLit, read ast.Node, from to
 		if k > d+1 && k <= end {
 			if s := list[k-1]; exits(s) {
 				return nil, notLastAt(r, notLast, s)
-			} else if why := immovableWhy(r, s, list[end-1]); why != "" {
+			} else if why := r.stopWhy(s, list[end-1]); why != "" {
 				return nil, notLast + ": " + why
 			}
 		}
 		return nil, notLast
-	}
-	for i, s := range list {
-		if i == d || i >= k && i < end || s.End() <= from {
-			continue
-		}
-		if !r.onlyRead(s, r.obj, s.Pos(), s.End(), map[*types.Func]bool{}) {
-			return nil, fmt.Sprintf("%s is changed or read again at %s, outside the decision", r.obj.Name(), r.where(s.Pos()))
-		}
 	}
 	for id := range identsOf(r.call.Args[0]) {
 		if o := r.pass.TypesInfo.Uses[id]; o != nil && o.Pos() >= lit.Pos() && o.Pos() < lit.End() {
 			return nil, fmt.Sprintf("the write's context %s is declared in the deferred literal, not at the decision", id.Name)
 		}
 	}
-	dec.plan = &retryPlan{stmts: list[k:end], write: list[k], detached: true}
-	probe := &retryPlan{stmts: dec.plan.stmts, write: list[end-1]}
-	if !r.scoped(probe) || r.capturesStatus(probe) {
-		return nil, "the decision uses a name declared outside it from the status, or declares one used after it"
+	p, why := lastDecision(r, fn, list, d, k, end, from, list[k]) // migrateretrydefer.go
+	if p == nil {
+		return nil, why
 	}
-	if why := outerWhy(r, dec.plan); why != "" {
-		return nil, "its decision cannot move into Retry: " + why
-	}
-	once, why := onceCalls(r, fn, dec.plan.nodes())
-	if why != "" {
-		return nil, "its decision cannot move into Retry as written: " + why
-	}
-	dec.plan.once = once
+	dec.plan = p
 	return dec, ""
-}
-
-// immovableWhy says why s cannot run again in mutate (movable): a call
-// given a context a retry repeats, a write, a defer, a go statement or a
-// label; "" when none of these.
-func immovableWhy(r retries, s, write ast.Stmt) string {
-	why := ""
-	ast.Inspect(s, func(n ast.Node) bool {
-		if why != "" {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.DeferStmt, *ast.GoStmt, *ast.LabeledStmt:
-			why = fmt.Sprintf("the statement at %s defers, starts a goroutine or holds a label", r.where(n.Pos()))
-		case *ast.CallExpr:
-			if isStatusWrite(n) || r.moved[n] {
-				why = fmt.Sprintf("the call at %s writes", r.where(n.Pos()))
-			} else {
-				why = r.contextWhy(n, s.Pos(), write.End())
-			}
-		}
-		return true
-	})
-	return why
-}
-
-// recoverCall is the builtin recover's call in s, outside function
-// literals, or nil.
-func recoverCall(r retries, s ast.Stmt) *ast.CallExpr {
-	var found *ast.CallExpr
-	ast.Inspect(s, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && found == nil && r.pass.TypesInfo.Uses[id] == types.Universe.Lookup("recover") {
-				found = n
-			}
-		}
-		return found == nil
-	})
-	return found
 }
 
 // declName is fn's name, or "the function" for a literal.

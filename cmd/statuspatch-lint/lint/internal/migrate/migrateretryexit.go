@@ -303,59 +303,16 @@ func (r retries) blockedWhy(exitWhy string) string {
 	write, l, i := writeList(r)
 	for j := i - 1; j >= 0; j-- {
 		s := l[j]
-		if r.movable(s, write) {
+		why := r.stopWhy(s, write)
+		switch {
+		case why == "":
 			continue
-		}
-		if s == r.anchor || s == r.late || s == r.getCheck || s == r.get {
+		case s == r.anchor || s == r.late || s == r.getCheck || s == r.get:
 			return ""
 		}
-		return fmt.Sprintf("; its decision cannot move into Retry: %s", r.stopWhy(s, write))
+		return "; its decision cannot move into Retry: " + why
 	}
 	return ""
-}
-
-// stopWhy names what in s cannot run inside Retry's mutate: the first
-// exit, status write or call taking a context in it.
-func (r retries) stopWhy(s, write ast.Stmt) string {
-	why := ""
-	ast.Inspect(s, func(n ast.Node) bool {
-		if why != "" {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if why = errExitWhy(r, n, write); why != "" {
-				break // the write's error is returned (migrateretryerr.go)
-			}
-			why = fmt.Sprintf("the return at %s leaves %s, which mutate's return cannot", r.where(n.Pos()), r.funcText())
-			if last := len(n.Results) - 1; last >= 0 && !isError(r.pass.TypesInfo.TypeOf(n.Results[last])) {
-				// spark-operator's predicate: return false, its answer.
-				why = fmt.Sprintf("the return at %s gives %s's result (%s), which mutate's return cannot", r.where(n.Pos()), r.funcText(), types.ExprString(n.Results[last]))
-			} else if last >= 0 && !isNil(n.Results[last]) {
-				why = fmt.Sprintf("the return at %s returns an error from %s, which mutate's return would hand to Retry", r.where(n.Pos()), r.funcText())
-			}
-		case *ast.BranchStmt:
-			if !innerBranch(s, n) {
-				why = fmt.Sprintf("the %s at %s skips more than the write, which mutate's return nil cannot", n.Tok, r.where(n.Pos()))
-			}
-		case *ast.DeferStmt:
-			why = fmt.Sprintf("the defer at %s would run when Retry's function returns, on each attempt, not when %s does", r.where(n.Pos()), r.funcText())
-		case *ast.CallExpr:
-			if isStatusWrite(n) || r.moved[n] {
-				why = fmt.Sprintf("the write at %s would run again on each retry", r.where(n.Pos()))
-			}
-			if why == "" {
-				why = r.contextWhy(n, s.Pos(), write.Pos()) // migrateoncectx.go
-			}
-		}
-		return true
-	})
-	if why == "" {
-		why = fmt.Sprintf("the statement at %s cannot run again inside it", r.where(s.Pos()))
-	}
-	return why
 }
 
 // isError reports whether t is the error interface.

@@ -93,22 +93,8 @@ func headWhy(r retries, p *retryPlan) string {
 // object is what the server holds, and what was read before it was
 // still so when it stored (its lock): a read from there on is the head.
 func lockedWrite(r retries, s ast.Stmt) bool {
-	if is, ok := s.(*ast.IfStmt); ok && is.Init != nil {
-		s = is.Init
-	}
-	var e ast.Expr
-	switch s := s.(type) {
-	case *ast.ExprStmt:
-		e = s.X
-	case *ast.AssignStmt:
-		if len(s.Rhs) == 1 {
-			e = s.Rhs[0]
-		}
-	case *ast.ReturnStmt:
-		return false
-	}
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
+	call := stmtCall(s) // migratedeferheld.go
+	if call == nil {
 		return false
 	}
 	if r.moved[call] {

@@ -73,9 +73,7 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 		why = explain()
 	}
 	for i := len(decision) - 1; i >= 0 && why == ""; i-- {
-		if !r.movable(decision[i], write) {
-			why = r.stopWhy(decision[i], write)
-		}
+		why = r.stopWhy(decision[i], write)
 	}
 	if why == "" {
 		why = planWhy(r, decision)
