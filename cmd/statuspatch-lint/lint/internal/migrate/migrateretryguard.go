@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -128,6 +129,10 @@ func twiceWhy(r retries, cond ast.Expr) string {
 		switch f := typeutil.Callee(info, c).(type) {
 		case *types.Builtin:
 		case *types.Func:
+			if readsClock(f) {
+				why = fmt.Sprintf("the guard's condition at %s calls %s, which reads the clock: checked again in Retry's function it may answer otherwise, and the decision made before would not be made", r.where(c.Pos()), types.ExprString(c.Fun))
+				return false
+			}
 			if rt := recvType(f); rt != nil && types.IsInterface(rt) {
 				fx = readerOr(f, f.Name()+" is an interface's method, whose body is not seen")
 				break
@@ -149,4 +154,23 @@ func twiceWhy(r retries, cond ast.Expr) string {
 		return why == ""
 	})
 	return why
+}
+
+// clockReaders are the functions and methods, by package, that read the
+// clock: a guard calling one may answer otherwise when checked again in
+// Retry's function (reviewer R, s104: time.Since(r.started) < grace).
+var clockReaders = map[string]map[string]bool{
+	"time":                                 {"Now": true, "Since": true, "Until": true},
+	"k8s.io/apimachinery/pkg/apis/meta/v1": {"Now": true, "NowMicro": true},
+	"k8s.io/utils/clock":                   {"Now": true, "Since": true, "Until": true},
+	"k8s.io/utils/clock/testing":           {"Now": true, "Since": true, "Until": true},
+}
+
+// readsClock reports whether f reads the clock (clockReaders): a
+// package function, or for k8s.io/utils/clock a method of its clocks.
+func readsClock(f *types.Func) bool {
+	if f.Pkg() == nil || !clockReaders[f.Pkg().Path()][f.Name()] {
+		return false
+	}
+	return f.Signature().Recv() == nil || strings.HasPrefix(f.Pkg().Path(), "k8s.io/utils/clock")
 }
