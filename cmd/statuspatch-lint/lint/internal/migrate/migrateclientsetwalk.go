@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 )
@@ -104,8 +105,15 @@ func (w *setWalk) last(root inspector.Cursor, from, to token.Pos) (at, set token
 func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 	var vals []funcValue
 	info := w.si.pass.TypesInfo
-	if fn := kube.CalledFunc(w.si.pass, call); fn != nil {
-		if fd := w.si.funcDecl(fn); fd == nil || fd.Body == nil {
+	fn := kube.CalledFunc(w.si.pass, call)
+	if f, ok := typeutil.Callee(info, call).(*types.Func); fn == nil && ok {
+		fn = f.Origin() // an instantiated generic function, ptr.To[bool]
+	}
+	followed := false
+	if fn != nil {
+		fd := w.si.funcDecl(fn)
+		followed = fd != nil && fd.Body != nil
+		if !followed {
 			if at := w.unseenSets(call, fn); at.IsValid() { // migrateclientsetunseen.go
 				return at
 			}
@@ -120,8 +128,8 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 		return at
 	}
 	for _, a := range call.Args {
-		if t := w.si.pass.TypesInfo.TypeOf(a); t == nil || !isSignature(t) {
-			continue
+		if t := w.si.pass.TypesInfo.TypeOf(a); t == nil || !isSignature(t) || followed {
+			continue // a followed body judges its calls of what it is handed
 		}
 		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
 			if v, _ := w.si.pass.TypesInfo.Uses[id].(*types.Var); v != nil && !v.IsField() && v.Parent() != w.si.pass.Pkg.Scope() {
