@@ -150,7 +150,12 @@ func builtinKindUses(dir, module string) ([]builtinUse, error) {
 			switch {
 			case k.builtin():
 				use(at, name, k.String(), "")
-			case k.may != "":
+			case k.may != "" && name != "Apply":
+				// an apply configuration counts where its kind is exact
+				// (k8s.io/client-go/applyconfigurations): the project's
+				// own generated ones and ApplyConfigurationFromUnstructured
+				// are not resolved, and would keep every applying
+				// project on envtest
 				use(at, name, types.ExprString(call.Args[i]), k.may)
 			}
 			return true
