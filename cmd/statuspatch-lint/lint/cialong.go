@@ -58,13 +58,14 @@ func keepApart(pass *analysis.Pass, diags []analysis.Diagnostic, res *Result) {
 		for _, u := range res.Along[d.Pos] {
 			with = append(with, linePos(pass.Fset, d.Pos, u))
 		}
-		d.Message += " (" + movedAlong(with) + ")"
-		d.SuggestedFixes[0].Message += " (" + movedAlong(with) + ")"
+		d.Message += " (-fix moves it with " + movedAlong(with) + ", which -ci does not report, onto one patcher, and so does -ci -fix)"
+		d.SuggestedFixes[0].Message += " (with " + movedAlong(with) + ", which -ci does not report)"
 	}
 }
 
-// movedAlong says which writes -ci does not report move with a reported
-// one, by line ("12" in its file, "status.go:16" in another).
+// movedAlong names the writes -ci does not report that move with a
+// reported one, by line ("line 12" in its file, "status.go:16" in
+// another).
 func movedAlong(with []string) string {
 	with = slices.Compact(with)
 	lines := true
@@ -85,7 +86,7 @@ func movedAlong(with []string) string {
 	if len(with) > 1 {
 		what = "writes"
 	}
-	return "-fix moves it with the status " + what + " at " + at + ", which -ci does not report, onto one patcher, and so does -ci -fix"
+	return "the status " + what + " at " + at
 }
 
 // linePos names p as seen from at: "line N" in at's file, else
