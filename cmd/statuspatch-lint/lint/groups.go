@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"go/ast"
 	"go/token"
 	"maps"
 	"path/filepath"
@@ -28,6 +27,9 @@ type Result struct {
 	// plans to move, by position: the fix when that move does not happen
 	// (resolveNeeds, keepApart).
 	Locks map[token.Pos][]analysis.SuggestedFix
+	// Along are, by a reported write's position, the writes -ci does not
+	// report whose moves its fix under -ci holds (keepApart).
+	Along map[token.Pos][]token.Pos
 }
 
 // Outside says why a helper (the function name of package pkg) may be
@@ -94,16 +96,66 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		lock  []analysis.SuggestedFix
 	}
 	var writes []need
+	byPos := map[token.Pos]int{}
 	roots := map[string]bool{}
+	along := map[token.Pos]token.Pos{} // an unreported write moved with a reported one: that one
+	unrep := map[token.Pos]bool{}
 	for _, act := range graph.Roots {
 		roots[act.Package.PkgPath] = true
 		if res, ok := act.Result.(*Result); ok {
-			for _, m := range res.Members {
-				if i := slices.IndexFunc(act.Diagnostics, func(d analysis.Diagnostic) bool { return d.Pos == m.Pos && len(d.SuggestedFixes) == 1 }); m.Needs != nil && i >= 0 {
-					writes = append(writes, need{&act.Diagnostics[i], m.Needs, res.Locks[m.Pos]})
+			for p, ps := range res.Along {
+				for _, u := range ps {
+					along[u] = p
+				}
+			}
+			for _, u := range res.Unreported {
+				unrep[u.Pos] = true
+			}
+			for i := range act.Diagnostics {
+				d := &act.Diagnostics[i]
+				if len(d.SuggestedFixes) != 1 {
+					continue
+				}
+				// Its needs, and those of the writes it moves along.
+				var needs []migrate.HelperNeed
+				for _, m := range res.Members {
+					if m.Pos == d.Pos || slices.Contains(res.Along[d.Pos], m.Pos) {
+						needs = append(needs, m.Needs...)
+					}
+				}
+				byPos[d.Pos] = len(writes)
+				writes = append(writes, need{d, needs, res.Locks[d.Pos]})
+			}
+		}
+	}
+	// A helper's caller passing the patcher of writes -ci -fix moves
+	// (Shares): they move only with the helper's group.
+	for key, ms := range byKey {
+		for _, m := range ms {
+			for _, p := range m.Shares {
+				if r, ok := along[p]; ok {
+					p = r
+				}
+				if i, ok := byPos[p]; ok && unreported[key] && !slices.ContainsFunc(writes[i].needs, func(n migrate.HelperNeed) bool { return n.Key == key }) {
+					writes[i].needs = append(writes[i].needs, migrate.HelperNeed{Key: key, Reason: "its patcher is passed to " + key[strings.LastIndexByte(key, '/')+1:] + ", whose status write moves with it, and %s"})
 				}
 			}
 		}
+	}
+	writes = slices.DeleteFunc(writes, func(w need) bool { return w.needs == nil })
+	kept := map[token.Pos]bool{}
+	// stranded: a caller's own write the helper's group would pass the
+	// patcher of, that -ci -fix leaves raw (-ci does not report it, and
+	// no reported write moves it along).
+	stranded := func(key string) string {
+		for _, m := range byKey[key] {
+			for _, p := range m.Shares {
+				if r, ok := along[p]; unrep[p] && (!ok || kept[r]) {
+					return "its caller's own status write at " + linePos(graph.Roots[0].Package.Fset, token.NoPos, p) + ", which -ci does not report, would share the patcher it passes; -ci -fix moves only the writes -ci reports and those of their objects' patchers, -fix without -ci moves them together"
+				}
+			}
+		}
+		return ""
 	}
 	why := func(key string) string {
 		pkg, _ := splitKey(key)
@@ -115,11 +167,10 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 		case len(d.SuggestedFixes) == 0:
 			return stays[key]
 		case unreported[key]:
-			return "-ci does not report it, and -ci -fix moves only the writes -ci reports; -fix without -ci moves them together"
+			return stranded(key)
 		}
 		return ""
 	}
-	kept := map[token.Pos]bool{}
 	for changed := true; changed; {
 		changed = false
 		for _, w := range writes {
@@ -141,6 +192,28 @@ func resolveNeeds(graph *checker.Graph, byKey map[string][]migrate.GroupMember, 
 					d.Message += " (not moved to the patcher: " + stays[key] + ")"
 					d.SuggestedFixes, changed = nil, true
 				}
+			}
+		}
+	}
+	// -ci -fix applies the reported writes' fixes only: a helper's group
+	// -ci does not report, that a reported write's move rests on, moves
+	// in the fix of the first such write (its callers' edits with it).
+	folded := map[string]bool{}
+	fset := graph.Roots[0].Package.Fset
+	for _, w := range writes {
+		for _, n := range w.needs {
+			d := helpers[n.Key]
+			if kept[w.d.Pos] || !unreported[n.Key] || d == nil || len(d.SuggestedFixes) != 1 {
+				continue
+			}
+			along := n.Key[strings.LastIndexByte(n.Key, '/')+1:] + "'s status write at " + linePos(fset, token.NoPos, d.Pos) + " and its callers'"
+			w.d.Message += " (-fix moves it with " + along + ", which -ci does not report, onto one patcher, and so does -ci -fix)"
+			if !folded[n.Key] {
+				folded[n.Key] = true
+				fix := w.d.SuggestedFixes[0]
+				fix.TextEdits = sortEdits(fset, addEdits(fix.TextEdits, d.SuggestedFixes[0].TextEdits))
+				fix.Message += " (with " + along + ", which -ci does not report)"
+				w.d.SuggestedFixes = []analysis.SuggestedFix{fix}
 			}
 		}
 	}
@@ -223,88 +296,4 @@ func groupEdits(fset *token.FileSet, members []migrate.GroupMember) ([]analysis.
 func splitKey(key string) (pkg, name string) {
 	i := strings.LastIndexByte(key, '.')
 	return key[:i], key[i+1:]
-}
-
-// keepApart locks in place each write -ci reports whose move shares an
-// edit of its patcher (its making at the read) with the move of a write
-// -ci does not report (Result.Unreported: its object's other writes in
-// the function, a helper's of the package): -ci -fix applies only the
-// reported writes' fixes, and the patcher would be made beside raw
-// writes of its object, each leaving its base behind, its next write a
-// conflict (issue 80: T's project A, a blind MergeFrom moved alone
-// beside three Updates). -fix without -ci moves them together.
-func keepApart(pass *analysis.Pass, diags []analysis.Diagnostic, res *Result) {
-	for i := range diags {
-		d := &diags[i]
-		lock, planned := res.Locks[d.Pos]
-		if !planned || len(d.SuggestedFixes) != 1 {
-			continue
-		}
-		at := pass.Fset.Position(d.Pos)
-		var others []token.Position
-		for _, u := range res.Unreported {
-			if len(u.SuggestedFixes) == 1 && sharesEdit(pass, d.SuggestedFixes[0], u.SuggestedFixes[0]) {
-				others = append(others, pass.Fset.Position(u.Pos))
-			}
-		}
-		slices.SortFunc(others, func(a, b token.Position) int {
-			if a.Filename != b.Filename {
-				return strings.Compare(a.Filename, b.Filename)
-			}
-			return a.Offset - b.Offset
-		})
-		var with []string
-		for _, p := range others {
-			if p.Filename == at.Filename {
-				with = append(with, fmt.Sprint(p.Line))
-			} else {
-				with = append(with, fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line))
-			}
-		}
-		if len(with) == 0 {
-			continue
-		}
-		why := "the status write at line " + with[0] + " moves with it onto one patcher, and -ci does not report it"
-		if n := len(with); n > 1 {
-			why = "the status writes at lines " + strings.Join(with[:n-1], ", ") + " and " + with[n-1] + " move with it onto one patcher, and -ci does not report them"
-		}
-		d.Message += " (not moved to the patcher: " + why + " (-ci -fix moves only the writes -ci reports; -fix without -ci moves them together))"
-		d.SuggestedFixes = lock
-		delete(res.Locks, d.Pos)
-		res.Members = slices.DeleteFunc(res.Members, func(m migrate.GroupMember) bool { return m.Pos == d.Pos })
-	}
-}
-
-// sharesEdit reports whether fixes a and b make one edit the same,
-// outside the file's package clause and imports (which every move in the
-// file may add to).
-func sharesEdit(pass *analysis.Pass, a, b analysis.SuggestedFix) bool {
-	for _, e := range a.TextEdits {
-		if inHeader(pass, e.Pos) {
-			continue
-		}
-		if slices.ContainsFunc(b.TextEdits, func(o analysis.TextEdit) bool {
-			return o.Pos == e.Pos && o.End == e.End && string(o.NewText) == string(e.NewText)
-		}) {
-			return true
-		}
-	}
-	return false
-}
-
-// inHeader reports whether pos is before its file's first declaration
-// that is not an import.
-func inHeader(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if pos < f.FileStart || pos > f.FileEnd {
-			continue
-		}
-		for _, d := range f.Decls {
-			if g, ok := d.(*ast.GenDecl); !ok || g.Tok != token.IMPORT {
-				return pos < d.Pos()
-			}
-		}
-		return true
-	}
-	return false
 }
