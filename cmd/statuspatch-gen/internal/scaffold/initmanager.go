@@ -30,9 +30,12 @@ const clientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
 // kubebuilder v4, or the file declaring <Kind>Reconciler), as
 // README.md's "Using it" does: the manager's client carrying the patchers'
 // defaults (the manager's API reader for fresh reads and re-bases, its
-// watcher) and the controller's name as the field owner. A reconciler that
-// mentions ForManager already is left as it is; one init cannot wire is
-// named in a note.
+// watcher) and the controller's name as the field owner. Every kind's
+// reconciler is wired, several in one file too; one whose SetupWithManager
+// sets the client only under a condition is wired where it is built as
+// well (callerEdits). A reconciler that mentions ForManager already is
+// left as it is; one init cannot wire, or cannot be sure of, is named in a
+// note with file:line.
 func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 	texts := newSourceTexts(dir)
 	var notes []string
