@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,13 +30,16 @@ const clientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
 // kubebuilder v4, or the file declaring <Kind>Reconciler), as
 // README.md's "Using it" does: the manager's client carrying the patchers'
 // defaults (the manager's API reader for fresh reads and re-bases, its
-// watcher) and the controller's name as the field owner. A reconciler that
-// mentions ForManager already is left as it is; one init cannot wire is
-// named in a note.
+// watcher) and the controller's name as the field owner. Every kind's
+// reconciler is wired, several in one file too; one whose SetupWithManager
+// sets the client only under a condition is wired where it is built as
+// well (callerEdits). A reconciler that mentions ForManager already is
+// left as it is; one init cannot wire, or cannot be sure of, is named in a
+// note with file:line.
 func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
-	var edits []fileEdit
+	texts := newSourceTexts(dir)
 	var notes []string
-	seen := map[string]bool{}
+	done := map[string]bool{}
 	for _, r := range p.Resources {
 		if (!r.Controller && len(r.Controllers) == 0) || r.Kind == "" {
 			continue
@@ -45,7 +49,7 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 			continue
 		}
 		// kubebuilder's <kind>_controller.go, or the file that declares
-		// <Kind>Reconciler
+		// <Kind>Reconciler; one file may declare several kinds' reconcilers
 		rel := path.Join(ctrlDir, strings.ToLower(r.Kind)+"_controller.go")
 		_, structs, err := packageStructs(filepath.Join(dir, filepath.FromSlash(ctrlDir)))
 		if err != nil {
@@ -54,45 +58,55 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 		if st, ok := structs[r.Kind+"Reconciler"]; ok {
 			rel = path.Join(ctrlDir, st.file)
 		}
-		if seen[rel] {
+		if done[rel+" "+r.Kind] {
 			continue
 		}
-		seen[rel] = true
-		src, err := readText(dir, rel)
+		done[rel+" "+r.Kind] = true
+		src, err := texts.text(rel)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		out, why, err := wireForManagerIn(rel, src, r.Kind, structs)
+		w, err := wireSetup(rel, src, r.Kind, structs)
 		if err != nil {
 			return nil, nil, err
 		}
-		if why != "" {
-			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: patcher.ForManager not wired into SetupWithManager: %s (README.md's \"Using it\" shows the line)", rel, why))
+		if w.why != "" {
+			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: patcher.ForManager not wired into %sReconciler's SetupWithManager: %s (README.md's \"Using it\" shows the line)", w.at, r.Kind, w.why))
 		}
-		if out != src {
-			edits = append(edits, fileEdit{path: rel, old: src, new: out})
+		for _, n := range w.notes {
+			notes = append(notes, "statuspatch-gen init: "+n)
+		}
+		texts.set(rel, w.out)
+		if w.guarded != nil {
+			callerNotes, err := callerEdits(texts, p.Repo, ctrlDir, *w.guarded)
+			if err != nil {
+				return nil, nil, err
+			}
+			notes = append(notes, callerNotes...)
 		}
 	}
-	return edits, notes, nil
+	return texts.edits(), notes, nil
 }
 
 // wireForManager returns src with
 //
 //	r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("<controller name>"))
 //
-// first in (*<kind>Reconciler).SetupWithManager and the patcher package
+// in (*<kind>Reconciler).SetupWithManager and the patcher package
 // imported, or src and why not ("" when there is nothing to do: no such
 // method, or ForManager mentioned in it already). The reconciler's Client
 // is its own field, or one promoted from a struct of the package it
 // embeds (pkgStructs: the package's other files; a Base holding the
-// client). A statement r.Client = mgr.GetClient() there (or
-// r.Base.Client = ...) becomes that line; one setting it to anything else
-// is left, and said. The controller name is the argument of Named in the
-// method (kubebuilder's scaffold), else the kind in lower case,
-// controller-runtime's default.
+// client), written r.Base.Client when r.Client is ambiguous. Where the
+// method sets the client to mgr.GetClient() (r.Client = ..., r.Base.Client
+// = ..., r.Base = Base{Client: ...}), that value becomes ForManager; else
+// the line goes first in the method, or after the last set that leaves the
+// client nil; a last set to anything else is left, and said. The
+// controller name is the argument of Named in the method (kubebuilder's
+// scaffold), else the kind in lower case, controller-runtime's default.
 func wireForManager(rel, src, kind string) (string, string, error) {
 	return wireForManagerIn(rel, src, kind, nil)
 }
@@ -100,14 +114,41 @@ func wireForManager(rel, src, kind string) (string, string, error) {
 // wireForManagerIn is wireForManager where the package's other files
 // declare pkgStructs.
 func wireForManagerIn(rel, src, kind string, pkgStructs map[string]declaredStruct) (string, string, error) {
+	w, err := wireSetup(rel, src, kind, pkgStructs)
+	return w.out, w.why, err
+}
+
+// setupWiring is what wireSetup made of one SetupWithManager: the file's
+// new text, or why it is not wired; notes on what init wired but cannot be
+// sure of (file:line, and what to write by hand); guarded, when the client
+// is set only on some paths of the method (under a condition), so the
+// value the reconciler is built with decides (callerEdits).
+type setupWiring struct {
+	out, why string
+	at       string // SetupWithManager's file:line
+	notes    []string
+	guarded  *guardedSet
+}
+
+// guardedSet is a reconciler whose SetupWithManager sets its client to
+// ForManager only under a condition (at: file:line), with the field's
+// path and the ForManager call's field owner.
+type guardedSet struct {
+	kind, at, owner string
+	path            clientPath
+}
+
+// wireSetup is wireForManagerIn, with its notes and the guarded set.
+func wireSetup(rel, src, kind string, pkgStructs map[string]declaredStruct) (setupWiring, error) {
+	none := setupWiring{out: src}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return "", "", fmt.Errorf("statuspatch-gen init: %w", err)
+		return none, fmt.Errorf("statuspatch-gen init: %w", err)
 	}
 	setup := setupWithManager(f, kind+"Reconciler")
 	if setup == nil || strings.Contains(src[fset.Position(setup.Body.Lbrace).Offset:fset.Position(setup.Body.Rbrace).Offset], "ForManager") {
-		return src, "", nil
+		return none, nil
 	}
 	structs := map[string]declaredStruct{}
 	addFileStructs(structs, f, filepath.Base(rel))
@@ -116,19 +157,21 @@ func wireForManagerIn(rel, src, kind string, pkgStructs map[string]declaredStruc
 			structs[n] = st
 		}
 	}
-	via, ok := clientVia(structs, kind+"Reconciler", map[string]bool{})
-	if !ok {
-		return src, kind + "Reconciler has no Client field of type client.Client, nor embeds by value a struct of its package that has one", nil
+	none.at = fmt.Sprintf("%s:%d", rel, fset.Position(setup.Pos()).Line)
+	why := func(s string) (setupWiring, error) { none.why = s; return none, nil }
+	cp, ok := clientField(structs, kind+"Reconciler")
+	if !ok && cp.why != "" {
+		return why(cp.why)
 	}
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		if p == patcherPkg || (imp.Name != nil && imp.Name.Name == "patcher") || (imp.Name == nil && path.Base(p) == "patcher") {
-			return src, "the file imports a package named patcher already", nil
-		}
+	if !ok {
+		return why(kind + "Reconciler has no Client field of type client.Client, nor embeds by value a struct of its package that has one")
+	}
+	if n := patcherName(f); n != "patcher" {
+		return why("the file imports another package named patcher, or statuspatch's patcher under another name")
 	}
 	recv, params := setup.Recv.List[0].Names, setup.Type.Params.List
 	if len(recv) != 1 || len(params) != 1 || len(params[0].Names) != 1 || recv[0].Name == "_" || params[0].Names[0].Name == "_" {
-		return src, "SetupWithManager's receiver or manager parameter has no name", nil
+		return why("SetupWithManager's receiver or manager parameter has no name")
 	}
 	owner := strconv.Quote(strings.ToLower(kind))
 	ast.Inspect(setup.Body, func(n ast.Node) bool {
@@ -144,51 +187,133 @@ func wireForManagerIn(rel, src, kind string, pkgStructs map[string]declaredStruc
 		return true
 	})
 	r, mgr := recv[0].Name, params[0].Names[0].Name
-	comment := "// The manager's client carrying the status patchers' defaults: its API\n" +
-		"\t// reader for fresh reads, and this controller's name as the field owner\n" +
-		"\t// (statuspatch-gen init; README.md's \"Using it\").\n\t"
+	line := func(n ast.Node) string { return fmt.Sprintf("%s:%d", rel, fset.Position(n.Pos()).Line) }
 	forManager := fmt.Sprintf("patcher.ForManager(%s, patcher.WithFieldOwner(%s))", mgr, owner)
-	var wired string
-	switch set := clientAssign(setup.Body, r, via); {
-	case set == nil:
-		at := fset.Position(setup.Body.Lbrace).Offset + 1
-		wired = src[:at] + "\n\t" + comment + r + ".Client = " + forManager + src[at:]
-	case isGetClient(set.Rhs[0], mgr):
-		// r.Client = mgr.GetClient(): the same client, with the defaults.
-		at, from, to := fset.Position(set.Pos()).Offset, fset.Position(set.Rhs[0].Pos()).Offset, fset.Position(set.Rhs[0].End()).Offset
-		wired = src[:at] + comment + src[at:from] + forManager + src[to:]
-	default:
-		return src, "SetupWithManager sets " + r + ".Client to " + types.ExprString(set.Rhs[0]) + " already", nil
+	stmt := cp.lhs(r) + " = " + forManager
+	var w setupWiring
+	if cp.explicit {
+		w.notes = append(w.notes, fmt.Sprintf("%s: %sReconciler's field Client is ambiguous (%s and %s, at the same depth): init wired %s; if %s is the manager's client too, set it to %s there by hand",
+			line(setup), kind, strings.Join(append(append([]string{}, cp.via...), "Client"), "."), strings.Join(cp.others, ", "), cp.lhs(r), strings.Join(cp.others, ", "), forManager))
 	}
+	sets := clientSets(setup.Body, r, cp.via)
+	var ed textEdits
+	rewritten := map[int]bool{}
+	for i, s := range sets {
+		if s.val != nil && !s.opaque && isGetClient(s.val, mgr) {
+			ed.replace(fset, s.val, forManager)
+			if len(rewritten) == 0 {
+				ed.insert(fset.Position(s.stmt.Pos()).Offset, managerComment)
+			}
+			rewritten[i] = true
+		}
+	}
+	last := len(sets) - 1
+	prior := -1 // the last set at the top of the body before the last set
+	for i := last - 1; i >= 0; i-- {
+		if sets[i].top {
+			prior = i
+			break
+		}
+	}
+	said := func(s clientSet) string {
+		if s.val == nil {
+			return "nil (a literal without it)"
+		}
+		return types.ExprString(s.val)
+	}
+	switch {
+	case last < 0:
+		ed.insert(fset.Position(setup.Body.Lbrace).Offset+1, "\n\t"+managerComment+stmt)
+	case sets[last].top && rewritten[last]:
+	case sets[last].top && sets[last].val == nil:
+		// a literal without the client: it is nil after, and set after that
+		ed.insert(fset.Position(sets[last].stmt.End()).Offset, "\n\t"+managerComment+stmt)
+	case sets[last].top:
+		return why(fmt.Sprintf("SetupWithManager sets %s to %s already (%s)", cp.lhs(r), said(sets[last]), line(sets[last].at)))
+	case !rewritten[last]:
+		return why(fmt.Sprintf("SetupWithManager sets %s to %s under a condition (%s): write %s on every path by hand", cp.lhs(r), said(sets[last]), line(sets[last].at), stmt))
+	case prior >= 0 && rewritten[prior]:
+	case prior >= 0:
+		w.notes = append(w.notes, fmt.Sprintf("%s: %s is %s unless the statement at %s sets it: init wired that set only; write %s after it by hand if that client is the manager's",
+			line(sets[prior].at), cp.lhs(r), said(sets[prior]), line(sets[last].stmt), stmt))
+	default:
+		w.guarded = &guardedSet{kind: kind, at: line(sets[last].at), owner: owner, path: cp}
+	}
+	wired := ed.apply(src)
 	fset = token.NewFileSet()
 	f, err = parser.ParseFile(fset, rel, wired, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return "", "", fmt.Errorf("statuspatch-gen init: %s with ForManager: %w", rel, err)
+		return none, fmt.Errorf("statuspatch-gen init: %s with ForManager: %w", rel, err)
 	}
 	astutil.AddImport(fset, f, patcherPkg)
 	var b bytes.Buffer
 	if err := format.Node(&b, fset, f); err != nil {
-		return "", "", fmt.Errorf("statuspatch-gen init: %s with ForManager: %w", rel, err)
+		return none, fmt.Errorf("statuspatch-gen init: %s with ForManager: %w", rel, err)
 	}
-	return b.String(), "", nil
+	w.out = b.String()
+	return w, nil
 }
 
-// clientAssign is the statement recv.Client = x in body (or
-// recv.<via...>.Client = x, through the embedded structs that hold it),
-// or nil.
-func clientAssign(body *ast.BlockStmt, recv string, via []string) *ast.AssignStmt {
-	var found *ast.AssignStmt
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || found != nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-			return found == nil
+// managerComment goes before the statement that wires ForManager.
+const managerComment = "// The manager's client carrying the status patchers' defaults: its API\n" +
+	"\t// reader for fresh reads, and this controller's name as the field owner\n" +
+	"\t// (statuspatch-gen init; README.md's \"Using it\").\n\t"
+
+// patcherName is the name f imports the runtime's patcher package under:
+// "patcher" when it does not import it or another package of that name;
+// "" when it imports another package named patcher, or the runtime's under
+// another name.
+func patcherName(f *ast.File) string {
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		named := (imp.Name != nil && imp.Name.Name == "patcher") || (imp.Name == nil && path.Base(p) == "patcher")
+		switch {
+		case p == patcherPkg && !named, p != patcherPkg && named:
+			return ""
 		}
-		if sel, ok := as.Lhs[0].(*ast.SelectorExpr); ok && sel.Sel.Name == "Client" && viaChain(sel.X, recv, via) {
-			found = as
-		}
-		return found == nil
+	}
+	return "patcher"
+}
+
+// textEdit replaces src[from:to] with text (an insertion when from == to).
+type textEdit struct {
+	from, to int
+	text     string
+}
+
+// textEdits are insertions and replacements in a source text, by offset.
+type textEdits []textEdit
+
+func (e *textEdits) insert(at int, text string) {
+	*e = append(*e, textEdit{at, at, text})
+}
+
+func (e *textEdits) replace(fset *token.FileSet, n ast.Node, text string) {
+	*e = append(*e, textEdit{fset.Position(n.Pos()).Offset, fset.Position(n.End()).Offset, text})
+}
+
+// apply makes the edits on src, the later ones first (insertions at one
+// offset in the order made).
+func (e textEdits) apply(src string) string {
+	sorted := slices.Clone(e)
+	slices.SortStableFunc(sorted, func(a, b textEdit) int {
+		return b.from - a.from
 	})
-	return found
+	for i := 0; i < len(sorted); {
+		j := i
+		for j < len(sorted) && sorted[j].from == sorted[i].from {
+			j++
+		}
+		var text strings.Builder
+		to := sorted[i].from
+		for _, x := range sorted[i:j] {
+			text.WriteString(x.text)
+			to = max(to, x.to)
+		}
+		src = src[:sorted[i].from] + text.String() + src[to:]
+		i = j
+	}
+	return src
 }
 
 // viaChain says whether x is recv, or recv followed by a tail of via's
@@ -248,41 +373,4 @@ func setupWithManager(f *ast.File, typeName string) *ast.FuncDecl {
 		}
 	}
 	return nil
-}
-
-// clientVia reports whether struct typeName of structs has a field Client
-// of controller-runtime's client.Client (embedded or named), which
-// *patcher.Client can be assigned to, or embeds by value a struct of
-// structs that has one, to any depth; via is the embedded structs' names
-// on the way, outermost first. Not through an embedded pointer, which may
-// be nil when SetupWithManager runs.
-func clientVia(structs map[string]declaredStruct, typeName string, seen map[string]bool) (via []string, ok bool) {
-	st, found := structs[typeName]
-	if !found || seen[typeName] {
-		return nil, false
-	}
-	seen[typeName] = true
-	isClient := func(e ast.Expr) bool {
-		sel, ok := e.(*ast.SelectorExpr)
-		if !ok {
-			return false
-		}
-		x, ok := sel.X.(*ast.Ident)
-		return ok && st.client != "" && x.Name == st.client && sel.Sel.Name == "Client"
-	}
-	for _, fl := range st.typ.Fields.List {
-		embedded := len(fl.Names) == 0
-		named := len(fl.Names) == 1 && fl.Names[0].Name == "Client"
-		if (embedded || named) && isClient(fl.Type) {
-			return nil, true
-		}
-	}
-	for _, fl := range st.typ.Fields.List {
-		if id, isIdent := fl.Type.(*ast.Ident); isIdent && len(fl.Names) == 0 {
-			if inner, ok := clientVia(structs, id.Name, seen); ok {
-				return append([]string{id.Name}, inner...), true
-			}
-		}
-	}
-	return nil, false
 }

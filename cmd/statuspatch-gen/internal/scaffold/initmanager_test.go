@@ -3,6 +3,9 @@ package scaffold
 import (
 	"go/parser"
 	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,13 +34,13 @@ func TestWireForManager(t *testing.T) {
 		{"a Base of another file of the package", head + "type GadgetReconciler struct {\n\tShared\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\treturn ctrl.NewControllerManagedBy(mgr).Complete(r)\n}\n\nvar _ cr.Client\n",
 			`r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("gadget"))`, ""},
 		{"an embedded pointer may be nil", head + "type Base struct {\n\tcr.Client\n}\n\ntype GadgetReconciler struct {\n\t*Base\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\treturn nil\n}\n",
-			"", "GadgetReconciler has no Client field of type client.Client, nor embeds by value a struct of its package that has one"},
+			"", "GadgetReconciler's Client is promoted through an embedded pointer, which may be nil when SetupWithManager runs: set it (r.Base.Client) after the pointer is set, by hand"},
 		{"a Base without the client", head + "type Base struct {\n\tC cr.Client\n}\n\ntype GadgetReconciler struct {\n\tBase\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\treturn nil\n}\n",
 			"", "GadgetReconciler has no Client field of type client.Client, nor embeds by value a struct of its package that has one"},
 		{"r.Client = mgr.GetClient() becomes it", head + "type GadgetReconciler struct {\n\tClient cr.Client\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\tr.Client = mgr.GetClient()\n\treturn ctrl.NewControllerManagedBy(mgr).Complete(r)\n}\n",
 			`r.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("gadget"))`, ""},
 		{"r.Client set otherwise", head + "type GadgetReconciler struct {\n\tClient cr.Client\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\tr.Client = cr.WithFieldOwner(mgr.GetClient(), \"x\")\n\treturn nil\n}\n",
-			"", `SetupWithManager sets r.Client to cr.WithFieldOwner(mgr.GetClient(), "x") already`},
+			"", `SetupWithManager sets r.Client to cr.WithFieldOwner(mgr.GetClient(), "x") already (gadget_controller.go:13)`},
 		{"no SetupWithManager", head + "type GadgetReconciler struct {\n\tcr.Client\n}\n", "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,4 +75,195 @@ func parseStructs(t *testing.T, name, src string) map[string]declaredStruct {
 	structs := map[string]declaredStruct{}
 	addFileStructs(structs, f, name)
 	return structs
+}
+
+// wireSetup finds where SetupWithManager really sets the client: a Base
+// literal's Client (r.Base = Base{Client: mgr.GetClient()}) becomes
+// ForManager in place; a literal that leaves it out gets the line after
+// it; an ambiguous promoted Client is wired through its path and said; a
+// set under a condition is wired in place and marked guarded (the
+// reconciler's literals decide, callerEdits); a top set before it that
+// init cannot wire is said with its line.
+func TestWireForManagerSets(t *testing.T) {
+	const head = "package controller\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n)\n\n" +
+		"type Base struct {\n\tclient.Client\n\tName string\n}\n\ntype Other struct {\n\tClient client.Client\n}\n\n"
+	const fm = `patcher.ForManager(mgr, patcher.WithFieldOwner("gadget"))`
+	for _, c := range []struct {
+		name, fields, body string
+		want               []string
+		why, note          string
+		guarded            bool
+	}{
+		{name: "a Base literal with the client", fields: "Base",
+			body: "r.Base = Base{Client: mgr.GetClient(), Name: \"x\"}",
+			want: []string{"r.Base = Base{Client: " + fm + `, Name: "x"}`}},
+		{name: "a reconciler literal with the client", fields: "Client client.Client",
+			body: "*r = GadgetReconciler{Client: mgr.GetClient()}",
+			want: []string{"*r = GadgetReconciler{Client: " + fm + "}"}},
+		{name: "a Base literal without the client", fields: "Base",
+			body: "r.Base = Base{Name: \"x\"}",
+			want: []string{"r.Base = Base{Name: \"x\"}\n\t// The manager's client", "r.Client = " + fm}},
+		{name: "a Base set otherwise", fields: "Base",
+			body: "r.Base = newBase(mgr)",
+			why:  "SetupWithManager sets r.Client to newBase(mgr) already (gadget_controller.go:22)"},
+		{name: "an ambiguous Client", fields: "Base\n\tOther",
+			want: []string{"r.Base.Client = " + fm},
+			note: "gadget_controller.go:22: GadgetReconciler's field Client is ambiguous (Base.Client and Other.Client, at the same depth): init wired r.Base.Client"},
+		{name: "a set under a condition", fields: "client.Client",
+			body: "if r.Client == nil {\n\t\tr.Client = mgr.GetClient()\n\t}",
+			want: []string{"if r.Client == nil {\n\t\tr.Client = " + fm}, guarded: true},
+		{name: "a set under a condition after one init cannot wire", fields: "client.Client",
+			body: "r.Client = client.WithFieldOwner(mgr.GetClient(), \"me\")\n\tif r.Client == nil {\n\t\tr.Client = mgr.GetClient()\n\t}",
+			want: []string{"if r.Client == nil {\n\t\tr.Client = " + fm},
+			note: "gadget_controller.go:22: r.Client is client.WithFieldOwner(mgr.GetClient(), \"me\") unless the statement at gadget_controller.go:23 sets it"},
+		{name: "a set under a condition to something else", fields: "client.Client",
+			body: "if r.Client == nil {\n\t\tr.Client = client.WithFieldOwner(mgr.GetClient(), \"me\")\n\t}",
+			why:  "SetupWithManager sets r.Client to client.WithFieldOwner(mgr.GetClient(), \"me\") under a condition (gadget_controller.go:23)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := head + "type GadgetReconciler struct {\n\t" + c.fields + "\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\t" +
+				c.body + "\n\treturn ctrl.NewControllerManagedBy(mgr).Complete(r)\n}\n\nfunc newBase(mgr ctrl.Manager) Base { return Base{} }\n"
+			w, err := wireSetup("gadget_controller.go", src, "Gadget", nil)
+			if err != nil || !strings.HasPrefix(w.why, c.why) || (c.why == "") != (w.why == "") {
+				t.Fatalf("why %q, err %v; want why %q", w.why, err, c.why)
+			}
+			for _, want := range c.want {
+				if !strings.Contains(w.out, want) || strings.Contains(w.out, "GetClient()\n") {
+					t.Errorf("want %s:\n%s", want, w.out)
+				}
+			}
+			if c.why != "" && w.out != src {
+				t.Errorf("changed, and said it is not wired:\n%s", w.out)
+			}
+			if got := strings.Join(w.notes, "\n"); c.note == "" && got != "" || !strings.Contains(got, c.note) {
+				t.Errorf("notes\n%s\nwant\n%s", got, c.note)
+			}
+			if (w.guarded != nil) != c.guarded {
+				t.Errorf("guarded %+v, want %v", w.guarded, c.guarded)
+			}
+		})
+	}
+}
+
+// TestInitWiresEveryReconciler: reviewer R's repros in one project, which
+// go build compiles after init: a Base literal in SetupWithManager
+// (Gadget) is wired in place, not overwritten after the line; a second
+// kind's reconciler in the same file (Sprocket, beside Gizmo) is wired
+// too; a set under if r.Client == nil (Gizmo) is wired, and so is
+// cmd/main.go's Client: mgr.GetClient(), which made the condition false;
+// one built with another client (Lever) is said with cmd/main.go's line;
+// an ambiguous promoted Client (Cog: Base and Other) is written
+// r.Base.Client, which compiles, and said. A second run changes nothing.
+func TestInitWiresEveryReconciler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module with controller-runtime")
+	}
+	dir := t.TempDir()
+	gomod, err := os.ReadFile(filepath.Join(goldenModule, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go.mod"), strings.ReplaceAll(string(gomod), "=> ../../../..", "=> "+repoRoot(t)))
+	copyTree(t, filepath.Join(goldenModule, "go.sum"), filepath.Join(dir, "go.sum"), nil)
+	copyTree(t, filepath.Join(goldenModule, "api", "plain", "v1"), filepath.Join(dir, "api", "v1"), nil)
+	writeFile(t, filepath.Join(dir, "Makefile"), "")
+	project := "layout:\n- go.kubebuilder.io/v4\nrepo: example.com/goldens\nresources:\n"
+	for _, k := range []string{"Gadget", "Gizmo", "Sprocket", "Cog", "Lever"} {
+		project += "- api:\n    namespaced: true\n  controller: true\n  group: plain\n  kind: " + k + "\n  path: example.com/goldens/api/v1\n  version: v1\n"
+	}
+	writeFile(t, filepath.Join(dir, "PROJECT"), project)
+	const head = "package controller\n\nimport (\n\t\"context\"\n\n\tctrl \"sigs.k8s.io/controller-runtime\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\n\tplainv1 \"example.com/goldens/api/v1\"\n)\n\nvar _ client.Client\n"
+	reconciler := func(kind, fields, setup string) string {
+		return "\ntype " + kind + "Reconciler struct {\n\t" + fields + "\n}\n\nfunc (r *" + kind + "Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {\n\treturn ctrl.Result{}, nil\n}\n\n" +
+			"func (r *" + kind + "Reconciler) SetupWithManager(mgr ctrl.Manager) error {\n\t" + setup + "return ctrl.NewControllerManagedBy(mgr).For(&plainv1.Widget{}).Named(\"" + strings.ToLower(kind) + "\").Complete(r)\n}\n"
+	}
+	ctrl := filepath.Join(dir, "internal", "controller")
+	guard := "if r.Client == nil {\n\t\tr.Client = mgr.GetClient()\n\t}\n\t"
+	writeFile(t, filepath.Join(ctrl, "base.go"), "package controller\n\nimport (\n\t\"k8s.io/apimachinery/pkg/runtime\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n)\n\ntype Base struct {\n\tclient.Client\n\tScheme *runtime.Scheme\n}\n\ntype Other struct{ Client client.Client }\n")
+	writeFile(t, filepath.Join(ctrl, "gadget_controller.go"), head+reconciler("Gadget", "Base", "r.Base = Base{Client: mgr.GetClient(), Scheme: mgr.GetScheme()}\n\t"))
+	writeFile(t, filepath.Join(ctrl, "gizmo_controller.go"), head+reconciler("Gizmo", "client.Client", guard)+reconciler("Sprocket", "client.Client", ""))
+	writeFile(t, filepath.Join(ctrl, "cog_controller.go"), head+reconciler("Cog", "Base\n\tOther", ""))
+	writeFile(t, filepath.Join(ctrl, "lever_controller.go"), head+reconciler("Lever", "client.Client", guard))
+	writeFile(t, filepath.Join(dir, "cmd", "main.go"), `package main
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"example.com/goldens/internal/controller"
+)
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range []interface{ SetupWithManager(ctrl.Manager) error }{
+		&controller.GadgetReconciler{},
+		&controller.GizmoReconciler{Client: mgr.GetClient()},
+		&controller.SprocketReconciler{Client: mgr.GetClient()},
+		&controller.CogReconciler{},
+		&controller.LeverReconciler{
+			Client: client.WithFieldOwner(mgr.GetClient(), "lever"),
+		},
+	} {
+		if err := r.SetupWithManager(mgr); err != nil {
+			panic(err)
+		}
+	}
+}
+`)
+	proj, err := readProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits, notes, err := managerEdits(dir, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range edits {
+		got[e.path] = e.new
+	}
+	fm := func(kind string) string {
+		return `patcher.ForManager(mgr, patcher.WithFieldOwner("` + kind + `"))`
+	}
+	for file, wants := range map[string][]string{
+		"internal/controller/gadget_controller.go": {"r.Base = Base{Client: " + fm("gadget") + ", Scheme: mgr.GetScheme()}"},
+		"internal/controller/gizmo_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("gizmo"), "r.Client = " + fm("sprocket")},
+		"internal/controller/cog_controller.go":    {"r.Base.Client = " + fm("cog")},
+		"internal/controller/lever_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("lever")},
+		"cmd/main.go": {"&controller.GizmoReconciler{Client: " + fm("gizmo") + "}", "&controller.SprocketReconciler{Client: mgr.GetClient()}", "Client: client.WithFieldOwner(mgr.GetClient(), \"lever\")", "\t\"github.com/statuspatch/statuspatch/patcher\"\n"},
+	} {
+		for _, want := range wants {
+			if !strings.Contains(got[file], want) {
+				t.Errorf("%s: want %s:\n%s", file, want, got[file])
+			}
+		}
+	}
+	said := strings.Join(notes, "\n")
+	for _, want := range []string{
+		"internal/controller/cog_controller.go:23: CogReconciler's field Client is ambiguous (Base.Client and Other.Client, at the same depth): init wired r.Base.Client",
+		"cmd/main.go:17: GizmoReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/gizmo_controller.go:24)",
+		"cmd/main.go:21: LeverReconciler is built with a Client of client.WithFieldOwner(mgr.GetClient(), \"lever\"), and its SetupWithManager sets it to patcher.ForManager only under a condition (internal/controller/lever_controller.go:24)",
+	} {
+		if !strings.Contains(said, want) {
+			t.Errorf("init does not say\n%s\nit says:\n%s", want, said)
+		}
+	}
+	if strings.Contains(said, "not wired") {
+		t.Errorf("init says a reconciler is not wired:\n%s", said)
+	}
+	if err := applyEdits(dir, edits); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "./...")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build after init: %v\n%s", err, out)
+	}
+	if again, _, err := managerEdits(dir, proj); err != nil || len(again) > 0 {
+		t.Errorf("a second run changes %d files (%v)", len(again), err)
+	}
 }

@@ -63,7 +63,7 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 		}
 	}
 	for _, e := range edits {
-		if strings.HasSuffix(e.path, ".go") && !strings.HasSuffix(e.path, "_test.go") && strings.Contains(e.new, "patcher.ForManager(") && !strings.Contains(e.old, "ForManager") {
+		if strings.HasSuffix(e.path, ".go") && !strings.HasSuffix(e.path, "_test.go") && strings.Contains(e.new, "patcher.ForManager(") && !strings.Contains(e.old, "ForManager") && strings.Contains(e.new, ") SetupWithManager(") {
 			say("%s: SetupWithManager sets the reconciler's Client to patcher.ForManager (README.md's \"Using it\"): the manager's client, carrying the status patchers' defaults (the manager's API reader for fresh reads, the controller's name as field owner); reads and writes go to the manager's client as before", e.path)
 		}
 	}
