@@ -146,8 +146,8 @@ func builtinKindUses(dir, module string) ([]builtinUse, error) {
 				return true
 			}
 			name, at, recv := calleeName(call)
-			i, ok := table[name]
-			if !ok || i >= len(call.Args) || recv != nil && d.scope.receiverIsFake(recv, c) {
+			i, ok := tableArg(table, name, recv, call)
+			if !ok || recv != nil && d.scope.receiverIsFake(recv, c) {
 				return true
 			}
 			k := c.of(call.Args[i], d.scope)
@@ -200,6 +200,20 @@ func calleeName(call *ast.CallExpr) (string, token.Pos, ast.Expr) {
 	return "", token.NoPos, nil
 }
 
+// tableArg is which argument of call, to name on recv, is the object
+// table says: a call of builtinObjectArg's only on a receiver or package
+// (b.For, c.Get, source.Kind), as those are methods and functions of
+// other packages; a bare For(c, obj) is the package's own function (as
+// the generated patchers' ForType calls theirs). A module function
+// forwarders added is called bare too.
+func tableArg(table map[string]int, name string, recv ast.Expr, call *ast.CallExpr) (int, bool) {
+	i, ok := table[name]
+	if _, lib := builtinObjectArg[name]; !ok || lib && recv == nil || i >= len(call.Args) {
+		return 0, false
+	}
+	return i, true
+}
+
 // forwarders extends the table with the module's functions that pass a
 // parameter on as a table call's object, where the parameter's kind is
 // not exact (client.Object): their callers' objects are what reaches the
@@ -232,9 +246,9 @@ func forwarders(decls []declScope, idx *modIndex) (map[string]int, map[*ast.Call
 				if !ok || forwards[call] {
 					return true
 				}
-				name, _, _ := calleeName(call)
-				i, ok := table[name]
-				if !ok || i >= len(call.Args) {
+				name, _, recv := calleeName(call)
+				i, ok := tableArg(table, name, recv, call)
+				if !ok {
 					return true
 				}
 				id, ok := ast.Unparen(call.Args[i]).(*ast.Ident)

@@ -181,6 +181,10 @@ func TestBuiltinKindUsesModule(t *testing.T) {
 			"apis/v2/uses_builtin.go": "package v2\n\nimport corev1 \"k8s.io/api/core/v1\"\n\nfunc f(c C) { c.Create(ctx, &corev1.Secret{}) }\n",
 			"apis/v2/types_test.go":   "package v2\n\nimport corev1 \"k8s.io/api/core/v1\"\n\nfunc g(c C) { c.Create(ctx, &corev1.Secret{}) }\n"},
 			nil},
+		{"a package's own For, called bare (the generated patchers' ForType)", map[string]string{
+			"internal/patchers/p.go":   "package patchers\n\nimport \"sigs.k8s.io/controller-runtime/pkg/client\"\n\nfunc For(c client.Client, obj client.Object) (int, error) { return 0, nil }\n\nfunc ForType[T client.Object](c client.Client, obj T) (int, error) { return For(c, obj) }\n",
+			"internal/controller/p.go": "package controller\n\nimport (\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\n\tshopv1 \"example.com/shop/api/v1\"\n\t\"example.com/shop/internal/patchers\"\n)\n\nfunc patchStatus[T client.Object](c client.Client, obj T) error {\n\t_, err := patchers.ForType(c, obj)\n\treturn err\n}\n\nfunc f(r R) { patchStatus(r.Client, &shopv1.Order{}) }\n"},
+			nil},
 		{"a list's Items", map[string]string{ctrl: ctrlHead + "func f(c C) {\n\tvar pods corev1.PodList\n\tfor i := range pods.Items {\n\t\tc.Delete(ctx, &pods.Items[i])\n\t}\n\tvar orders shopv1.OrderList\n\tfor _, o := range orders.Items {\n\t\tc.Update(ctx, &o)\n\t}\n}\n"},
 			[]string{ctrl + ":26: Delete of a corev1.Pod (k8s.io/api/core/v1)"}},
 	})
