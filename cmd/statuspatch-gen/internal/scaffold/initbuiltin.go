@@ -57,6 +57,8 @@ func (u builtinUse) String() string {
 		return fmt.Sprintf("%s: %s of a %s", u.pos, u.call, u.obj)
 	case u.call == "":
 		return fmt.Sprintf("%s: %s", u.pos, u.may)
+	case u.call == "Apply":
+		return fmt.Sprintf("%s: an Apply whose kind init cannot tell, of %s: %s", u.pos, u.obj, u.may)
 	}
 	return fmt.Sprintf("%s: %s of %s may reach the server with a built-in kind: %s", u.pos, u.call, u.obj, u.may)
 }
@@ -91,13 +93,17 @@ func builtinWhat(uses []builtinUse) string {
 // build tag make test never sets is not read; nested modules, testdata,
 // vendor and hidden folders are skipped). Exact or Unknown: an object of a
 // k8s.io/api type is a use, one of the project's CRDs (a type marked
-// +kubebuilder:object:root=true in a package of the module, or an
-// unstructured object whose GVK setters give a literal of the module's
-// +groupName) is not, and one whose kind init cannot tell is a use that
-// may be (an interface, an unstructured object of another group, a type
-// or function of another module); so are imports of client-go's clients
-// (clientGoClients). A call on a fake.NewClientBuilder()...Build() client
-// bound in the same function reaches no server; a function that passes its
+// +kubebuilder:object:root=true in a package of the module, an
+// unstructured object whose GVK setters give one of the module's
+// +groupName, as a literal, a constant or its GroupVersion (apiGroup), or
+// the project's own generated apply configuration of one:
+// ownApplyConfiguration) is not, and one whose kind init cannot tell is a
+// use that may be (an interface, an unstructured object of another group,
+// a type or function of another module; an Apply too: the safe side,
+// envtest); so are imports of client-go's clients (clientGoClients). A
+// call on a fake.NewClientBuilder()...Build() client bound in the same
+// function, or held in a package-level variable (findFakeVars), reaches
+// no server; a function that passes its
 // parameter on as the object (a helper, a wrapping client) is a call of
 // the table for its callers, unless its name is used as a value. RBAC
 // markers are not read: they grant, and a reconciler granted Events or
@@ -118,6 +124,7 @@ func builtinKindUses(dir, module string) ([]builtinUse, error) {
 		}
 	}
 	table, forwards := forwarders(decls, idx)
+	idx.findFakeVars(decls)
 	var uses []builtinUse
 	use := func(at token.Pos, call, obj, may string) {
 		p := idx.fset.Position(at)
@@ -139,23 +146,21 @@ func builtinKindUses(dir, module string) ([]builtinUse, error) {
 				return true
 			}
 			name, at, recv := calleeName(call)
-			i, ok := table[name]
-			if !ok || i >= len(call.Args) || recv != nil && d.scope.receiverIsFake(recv, d.file.imports) {
+			i, ok := tableArg(table, name, recv, call)
+			if !ok || recv != nil && d.scope.receiverIsFake(recv, c) {
 				return true
 			}
 			k := c.of(call.Args[i], d.scope)
 			if k.unstr {
-				k = d.scope.unstructuredKind(call.Args[i], k, idx.groups)
+				k = d.scope.unstructuredKind(call.Args[i], k, c)
 			}
 			switch {
 			case k.builtin():
 				use(at, name, k.String(), "")
-			case k.may != "" && name != "Apply":
-				// an apply configuration counts where its kind is exact
-				// (k8s.io/client-go/applyconfigurations): the project's
-				// own generated ones and ApplyConfigurationFromUnstructured
-				// are not resolved, and would keep every applying
-				// project on envtest
+			case k.may != "":
+				// an Apply too: the project's own generated apply
+				// configurations and unstructured ones of its groups
+				// are resolved; one that is not may be of a built-in kind
 				use(at, name, types.ExprString(call.Args[i]), k.may)
 			}
 			return true
@@ -195,6 +200,20 @@ func calleeName(call *ast.CallExpr) (string, token.Pos, ast.Expr) {
 	return "", token.NoPos, nil
 }
 
+// tableArg is which argument of call, to name on recv, is the object
+// table says: a call of builtinObjectArg's only on a receiver or package
+// (b.For, c.Get, source.Kind), as those are methods and functions of
+// other packages; a bare For(c, obj) is the package's own function (as
+// the generated patchers' ForType calls theirs). A module function
+// forwarders added is called bare too.
+func tableArg(table map[string]int, name string, recv ast.Expr, call *ast.CallExpr) (int, bool) {
+	i, ok := table[name]
+	if _, lib := builtinObjectArg[name]; !ok || lib && recv == nil || i >= len(call.Args) {
+		return 0, false
+	}
+	return i, true
+}
+
 // forwarders extends the table with the module's functions that pass a
 // parameter on as a table call's object, where the parameter's kind is
 // not exact (client.Object): their callers' objects are what reaches the
@@ -227,9 +246,9 @@ func forwarders(decls []declScope, idx *modIndex) (map[string]int, map[*ast.Call
 				if !ok || forwards[call] {
 					return true
 				}
-				name, _, _ := calleeName(call)
-				i, ok := table[name]
-				if !ok || i >= len(call.Args) {
+				name, _, recv := calleeName(call)
+				i, ok := tableArg(table, name, recv, call)
+				if !ok {
 					return true
 				}
 				id, ok := ast.Unparen(call.Args[i]).(*ast.Ident)

@@ -143,17 +143,13 @@ func TestBuiltinKindUsesModule(t *testing.T) {
 	const ctrlHead = "package controller\n\nimport (\n\tcorev1 \"k8s.io/api/core/v1\"\n\t\"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured\"\n\t\"k8s.io/apimachinery/pkg/runtime/schema\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client/fake\"\n\n\tshopv1 \"example.com/shop/api/v1\"\n\t\"example.com/shop/internal/resources\"\n\t\"example.com/lib/helpers\"\n)\n\nvar _ = corev1.SchemeGroupVersion\nvar _ = unstructured.Unstructured{}\nvar _ = schema.GroupVersionKind{}\nvar _ = fake.NewClientBuilder\nvar _ client.Object = &shopv1.Order{}\nvar _ = resources.X\nvar _ = helpers.X\n\n"
 	const ctrl = "internal/controller/c.go" // its code starts on line 23
 	const secret = "package util\n\nimport (\n\t\"context\"\n\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n)\n\n// Value reads key into obj.\nfunc Value(ctx context.Context, c client.Reader, key client.ObjectKey, obj client.Object) error {\n\treturn c.Get(ctx, key, obj)\n}\n"
-	cases := []struct {
-		name  string
-		files map[string]string
-		want  []string
-	}{
+	runModuleCases(t, []moduleCase{
 		{"unstructured of the core group (R-init-unstr)", map[string]string{ctrl: ctrlHead + "func f(c C) {\n\tcm := &unstructured.Unstructured{}\n\tcm.SetGroupVersionKind(schema.GroupVersionKind{Version: \"v1\", Kind: \"ConfigMap\"})\n\tc.Create(ctx, cm)\n}\n"},
-			[]string{ctrl + ":26: Create of cm may reach the server with a built-in kind: it is an unstructured.Unstructured whose GVK is no literal of the project's groups (shop.example.com)"}},
+			[]string{ctrl + ":26: Create of cm may reach the server with a built-in kind: it is an unstructured.Unstructured of the core group (the project's groups: shop.example.com)"}},
 		{"unstructured of the project's group", map[string]string{ctrl: ctrlHead + "func f(c C) {\n\to := &unstructured.Unstructured{}\n\to.SetGroupVersionKind(schema.GroupVersionKind{Group: \"shop.example.com\", Version: \"v1\", Kind: \"Order\"})\n\tc.Create(ctx, o)\n\tl := &unstructured.UnstructuredList{}\n\tl.SetAPIVersion(\"shop.example.com/v1\")\n\tc.List(ctx, l)\n}\n"},
 			nil},
 		{"unstructured without a GVK literal", map[string]string{ctrl: ctrlHead + "func f(c C, gvk schema.GroupVersionKind) {\n\to := &unstructured.Unstructured{}\n\to.SetGroupVersionKind(gvk)\n\tc.Create(ctx, o)\n}\n"},
-			[]string{ctrl + ":26: Create of o may reach the server with a built-in kind: it is an unstructured.Unstructured whose GVK is no literal of the project's groups (shop.example.com)"}},
+			[]string{ctrl + ":26: Create of o may reach the server with a built-in kind: it is an unstructured.Unstructured whose group is of no literal, constant or GroupVersion of the module (the project's groups: shop.example.com)"}},
 		{"a function of another package of the module (R-init-otherpkg)", map[string]string{
 			ctrl:                              ctrlHead + "func f(c C) {\n\tcm := resources.ConfigMap(\"a\")\n\tc.Create(ctx, cm)\n}\n",
 			"internal/resources/configmap.go": "package resources\n\nimport corev1 \"k8s.io/api/core/v1\"\n\nvar X int\n\nfunc ConfigMap(name string) *corev1.ConfigMap { return nil }\n"},
@@ -185,13 +181,30 @@ func TestBuiltinKindUsesModule(t *testing.T) {
 			"apis/v2/uses_builtin.go": "package v2\n\nimport corev1 \"k8s.io/api/core/v1\"\n\nfunc f(c C) { c.Create(ctx, &corev1.Secret{}) }\n",
 			"apis/v2/types_test.go":   "package v2\n\nimport corev1 \"k8s.io/api/core/v1\"\n\nfunc g(c C) { c.Create(ctx, &corev1.Secret{}) }\n"},
 			nil},
+		{"a package's own For, called bare (the generated patchers' ForType)", map[string]string{
+			"internal/patchers/p.go":   "package patchers\n\nimport \"sigs.k8s.io/controller-runtime/pkg/client\"\n\nfunc For(c client.Client, obj client.Object) (int, error) { return 0, nil }\n\nfunc ForType[T client.Object](c client.Client, obj T) (int, error) { return For(c, obj) }\n",
+			"internal/controller/p.go": "package controller\n\nimport (\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\n\tshopv1 \"example.com/shop/api/v1\"\n\t\"example.com/shop/internal/patchers\"\n)\n\nfunc patchStatus[T client.Object](c client.Client, obj T) error {\n\t_, err := patchers.ForType(c, obj)\n\treturn err\n}\n\nfunc f(r R) { patchStatus(r.Client, &shopv1.Order{}) }\n"},
+			nil},
 		{"a list's Items", map[string]string{ctrl: ctrlHead + "func f(c C) {\n\tvar pods corev1.PodList\n\tfor i := range pods.Items {\n\t\tc.Delete(ctx, &pods.Items[i])\n\t}\n\tvar orders shopv1.OrderList\n\tfor _, o := range orders.Items {\n\t\tc.Update(ctx, &o)\n\t}\n}\n"},
 			[]string{ctrl + ":26: Delete of a corev1.Pod (k8s.io/api/core/v1)"}},
-	}
+	})
+}
+
+// moduleCase is files of module example.com/shop, whose api/v1 declares
+// the root kind Order of group shop.example.com, and the uses
+// builtinKindUses finds in them, as builtinUse.String().
+type moduleCase struct {
+	name  string
+	files map[string]string
+	want  []string
+}
+
+func runModuleCases(t *testing.T, cases []moduleCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, "api", "v1", "groupversion_info.go"), "// +groupName=shop.example.com\npackage v1\n")
+			writeFile(t, filepath.Join(dir, "api", "v1", "groupversion_info.go"), shopGroupVersion)
 			writeFile(t, filepath.Join(dir, "api", "v1", "order_types.go"), "package v1\n\n// +kubebuilder:object:root=true\ntype Order struct{}\n\n// +kubebuilder:object:root=true\ntype OrderList struct{ Items []Order }\n")
 			for name, src := range c.files {
 				writeFile(t, filepath.Join(dir, filepath.FromSlash(name)), src)
@@ -223,7 +236,7 @@ func TestInitSuiteWhereKindsAreUnknown(t *testing.T) {
 		keep            string // the note's start where the suite stays; "" where it moves
 	}{
 		{"unstructured", "internal/controller/items.go", "package controller\n\nimport (\n\t\"context\"\n\n\t\"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured\"\n\t\"k8s.io/apimachinery/pkg/runtime/schema\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n)\n\nfunc createItem(ctx context.Context, c client.Client) error {\n\tcm := &unstructured.Unstructured{}\n\tcm.SetGroupVersionKind(schema.GroupVersionKind{Version: \"v1\", Kind: \"ConfigMap\"})\n\treturn c.Create(ctx, cm)\n}\n",
-			"statuspatch-gen init: " + suite + " stays on envtest: the code make test compiles may use built-in kinds (init cannot tell the kinds of these objects, so it keeps the server that serves them all), which testenv's in-process server does not serve (it serves the CRDs only): internal/controller/items.go:14: Create of cm may reach the server with a built-in kind: it is an unstructured.Unstructured whose GVK is no literal of the project's groups (the module declares none: no +groupName);"},
+			"statuspatch-gen init: " + suite + " stays on envtest: the code make test compiles may use built-in kinds (init cannot tell the kinds of these objects, so it keeps the server that serves them all), which testenv's in-process server does not serve (it serves the CRDs only): internal/controller/items.go:14: Create of cm may reach the server with a built-in kind: it is an unstructured.Unstructured of the core group (the project's groups: the module declares none: no +groupName);"},
 		{"a fake client", "internal/util/secret_test.go", "package util\n\nimport (\n\t\"testing\"\n\n\tcorev1 \"k8s.io/api/core/v1\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client/fake\"\n)\n\nfunc TestValue(t *testing.T) {\n\tc := fake.NewClientBuilder().Build()\n\tif err := c.Get(t.Context(), client.ObjectKey{}, &corev1.Secret{}); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n", ""},
 	}
 	for _, c := range cases {

@@ -23,15 +23,20 @@ type modIndex struct {
 	// the package-level variables being resolved (packageVar), against
 	// an initialization cycle go test would refuse
 	resolving map[string]bool
+	fakeVars  map[string]bool // package-level variables that hold a fake client (findFakeVars)
 }
 
 // modPkg is what init reads of a package of the module: its types marked
-// +kubebuilder:object:root=true (its CRDs' kinds), and the first result
-// of each function and method, by name (file nil where two disagree).
+// +kubebuilder:object:root=true (its CRDs' kinds), the first result of
+// each function and method, by name (file nil where two disagree), its
+// package-level variables and constants, and its generated apply
+// configurations: type name → the apiVersion its constructor sets.
 type modPkg struct {
 	roots   map[string]bool
 	results map[string]funcResult
 	vars    map[string]pkgVar
+	consts  map[string]pkgVar
+	acs     map[string]string
 }
 
 // pkgVar is a package-level variable: its type, or else its value (file
@@ -109,7 +114,7 @@ func (idx *modIndex) parsePackage(pkgDir, importPath string, compiled bool) erro
 		}
 		p := idx.pkgs[importPath]
 		if p == nil {
-			p = &modPkg{roots: map[string]bool{}, results: map[string]funcResult{}, vars: map[string]pkgVar{}}
+			p = &modPkg{roots: map[string]bool{}, results: map[string]funcResult{}, vars: map[string]pkgVar{}, consts: map[string]pkgVar{}, acs: map[string]string{}}
 			idx.pkgs[importPath] = p
 		}
 		mf := &modFile{f: f, pkg: importPath, imports: map[string]string{}, importSpecs: map[string]*ast.ImportSpec{}}
@@ -140,6 +145,9 @@ func (idx *modIndex) index(p *modPkg, mf *modFile) {
 		prev = d.End()
 		switch d := d.(type) {
 		case *ast.FuncDecl:
+			if typ, v := constructorAPIVersion(d); typ != "" {
+				p.acs[typ] = v
+			}
 			if d.Type.Results == nil || len(d.Type.Results.List) == 0 {
 				continue
 			}
@@ -150,6 +158,11 @@ func (idx *modIndex) index(p *modPkg, mf *modFile) {
 			p.results[d.Name.Name] = r
 		case *ast.GenDecl:
 			for _, s := range d.Specs {
+				if vs, ok := s.(*ast.ValueSpec); ok && d.Tok == token.CONST && len(vs.Values) == len(vs.Names) {
+					for i, id := range vs.Names {
+						p.consts[id.Name] = pkgVar{typ: vs.Type, val: vs.Values[i], file: mf}
+					}
+				}
 				if vs, ok := s.(*ast.ValueSpec); ok && d.Tok == token.VAR {
 					for i, id := range vs.Names {
 						v := pkgVar{typ: vs.Type, file: mf}

@@ -5,8 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -21,7 +19,7 @@ const (
 // may: why init cannot tell, as a clause ("its type ... is an interface").
 type objKind struct {
 	pkg, name, path string // the Go type: package name, type name, import path
-	own, unstr      bool
+	own, unstr, ac  bool   // ac: an apply configuration (its With setters return it)
 	may             string
 }
 
@@ -70,13 +68,17 @@ func (c fileCtx) typ(t ast.Expr) objKind {
 	switch {
 	case name == "":
 		k.may = "its type, " + types.ExprString(t) + ", is not a named type init resolves"
-	case strings.HasPrefix(path, builtinPkg), strings.HasPrefix(path, applyPkg):
+	case strings.HasPrefix(path, builtinPkg):
+	case strings.HasPrefix(path, applyPkg):
+		k.ac = true
 	case path == unstructuredPkg && (name == "Unstructured" || name == "UnstructuredList"):
 		k.unstr = true
 	case path == clientPkg && (name == "Object" || name == "ObjectList"):
 		k.may = "its type, client." + name + ", is an interface"
 	case p != nil && p.roots[name]:
 		k.own = true
+	case p != nil && p.acs[name] != "":
+		return c.idx.ownApplyConfiguration(k, types.ExprString(t), p.acs[name])
 	case p != nil:
 		k.may = "its type, " + types.ExprString(t) + ", is no kind of the project's CRDs (no +kubebuilder:object:root=true)"
 	default:
@@ -140,8 +142,10 @@ func (c fileCtx) packageVar(name string) objKind {
 
 // result is the kind of call's (first) result: new(T), x.DeepCopy(), a
 // built-in kind's apply configuration (corev1ac.ConfigMap(name, ns), and
-// its With setters, which return it), or a function of the module, by
-// name (a method of the package too).
+// an apply configuration's With setters, which return it),
+// client.ApplyConfigurationFromUnstructured(u) (u's), or a function of
+// the module, by name (a method of the package too; the project's own
+// generated apply configurations' constructors).
 func (c fileCtx) result(call *ast.CallExpr, s *scope) objKind {
 	pkg, name := c.pkg, ""
 	switch fn := call.Fun.(type) {
@@ -156,13 +160,15 @@ func (c fileCtx) result(call *ast.CallExpr, s *scope) objKind {
 		_, local := s.kinds[types.ExprString(fn.X)]
 		switch {
 		case ok && !local && strings.HasPrefix(c.imports[id.Name], applyPkg):
-			return objKind{pkg: id.Name, name: name, path: c.imports[id.Name]}
+			return objKind{pkg: id.Name, name: name, path: c.imports[id.Name], ac: true}
+		case ok && !local && c.imports[id.Name] == clientPkg && name == "ApplyConfigurationFromUnstructured" && len(call.Args) == 1:
+			return c.of(call.Args[0], s) // its GVK setters say (unstructuredKind)
 		case ok && !local && c.imports[id.Name] != "":
 			pkg = c.imports[id.Name]
 		case name == "DeepCopy":
 			return c.of(fn.X, s)
 		case strings.HasPrefix(name, "With"):
-			if k := c.of(fn.X, s); k.builtin() && strings.HasPrefix(k.path, applyPkg) {
+			if k := c.of(fn.X, s); k.ac && k.may == "" {
 				return k
 			}
 		}
@@ -189,7 +195,8 @@ type scope struct {
 	kinds map[string]objKind
 	bound map[string]int // how many times each name is bound
 	fakes map[string]bool
-	gvks  map[string][]string // an unstructured name → the groups its GVK setters give ("?" where not a literal)
+	gvks  map[string][]string // an unstructured name → the groups its GVK setters give ("?" where init cannot tell)
+	alias map[string]string   // x := client.ApplyConfigurationFromUnstructured(u): x → u
 }
 
 // newScope binds the names of decl (in file f): parameters and results
@@ -198,7 +205,7 @@ type scope struct {
 // is not exact. A name holds a fake client where every binding of it is a
 // fake.NewClientBuilder()...Build() (= assignments too).
 func newScope(c fileCtx, decl ast.Node) *scope {
-	s := &scope{kinds: map[string]objKind{}, bound: map[string]int{}, fakes: map[string]bool{}, gvks: map[string][]string{}}
+	s := &scope{kinds: map[string]objKind{}, bound: map[string]int{}, fakes: map[string]bool{}, gvks: map[string][]string{}, alias: map[string]string{}}
 	notFake := map[string]bool{}
 	bind := func(id *ast.Ident, k objKind, fake bool) {
 		if id.Name == "_" {
@@ -246,6 +253,9 @@ func newScope(c fileCtx, decl ast.Node) *scope {
 				switch {
 				case n.Tok == token.DEFINE && v != nil:
 					bind(id, c.of(v, s), fake)
+					if u, ok := fromUnstructured(v, c.imports).(*ast.Ident); ok && len(n.Rhs) == len(n.Lhs) {
+						s.alias[id.Name] = u.Name
+					}
 				case n.Tok == token.DEFINE:
 					bind(id, objKind{may: id.Name + " is a second result"}, false)
 				case !fake:
@@ -265,7 +275,7 @@ func newScope(c fileCtx, decl ast.Node) *scope {
 				}
 			}
 		case *ast.CallExpr:
-			s.gvkSetter(n)
+			s.gvkSetter(c, n)
 		}
 		return true
 	})
@@ -275,67 +285,6 @@ func newScope(c fileCtx, decl ast.Node) *scope {
 		}
 	}
 	return s
-}
-
-// gvkSetter notes call's group where it is x.SetGroupVersionKind or
-// x.SetAPIVersion: the literal group, or "?".
-func (s *scope) gvkSetter(call *ast.CallExpr) {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || len(call.Args) != 1 || sel.Sel.Name != "SetGroupVersionKind" && sel.Sel.Name != "SetAPIVersion" {
-		return
-	}
-	id, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return
-	}
-	group := "?"
-	switch a := ast.Unparen(call.Args[0]).(type) {
-	case *ast.BasicLit: // SetAPIVersion("group/version"), or "v1": the core group
-		if v, err := strconv.Unquote(a.Value); err == nil {
-			group, _, _ = strings.Cut(v, "/")
-			if !strings.Contains(v, "/") {
-				group = ""
-			}
-		}
-	case *ast.CompositeLit: // SetGroupVersionKind(schema.GroupVersionKind{Group: "...", ...})
-		group = ""
-		for _, el := range a.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				group = "?" // positional: not read
-				break
-			}
-			if key, _ := kv.Key.(*ast.Ident); key != nil && key.Name == "Group" {
-				group = "?"
-				if lit, ok := kv.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					group, _ = strconv.Unquote(lit.Value)
-				}
-			}
-		}
-	}
-	s.gvks[id.Name] = append(s.gvks[id.Name], group)
-}
-
-// unstructuredKind is k, an unstructured object's, as obj's GVK setters
-// in the scope say: a kind of the project's own groups where each setter
-// gives one as a literal; else why not.
-func (s *scope) unstructuredKind(obj ast.Expr, k objKind, groups []string) objKind {
-	if u, ok := ast.Unparen(obj).(*ast.UnaryExpr); ok && u.Op == token.AND {
-		obj = u.X
-	}
-	var set []string
-	if id, ok := obj.(*ast.Ident); ok {
-		set = s.gvks[id.Name]
-	}
-	if len(set) > 0 && !slices.ContainsFunc(set, func(g string) bool { return !slices.Contains(groups, g) }) {
-		k.own = true
-		return k
-	}
-	own := "the module declares none: no +groupName"
-	if len(groups) > 0 {
-		own = strings.Join(groups, ", ")
-	}
-	return objKind{may: fmt.Sprintf("it is an %s.%s whose GVK is no literal of the project's groups (%s)", k.pkg, k.name, own)}
 }
 
 // isFakeClient says whether e is fake.NewClientBuilder()...Build(), of
@@ -363,15 +312,19 @@ func isFakeClient(e ast.Expr, imports map[string]string) bool {
 }
 
 // receiverIsFake says whether a call's receiver, x or x.Status() (calls
-// on x stripped), is a name that holds a fake client, or a fake itself.
-func (s *scope) receiverIsFake(recv ast.Expr, imports map[string]string) bool {
+// on x stripped), is a name that holds a fake client (a package-level
+// variable too: fakeVars), or a fake itself.
+func (s *scope) receiverIsFake(recv ast.Expr, c fileCtx) bool {
 	for {
-		if isFakeClient(recv, imports) {
+		if isFakeClient(recv, c.imports) {
 			return true
 		}
 		switch r := ast.Unparen(recv).(type) {
 		case *ast.Ident:
-			return s.fakes[r.Name]
+			if s.bound[r.Name] > 0 {
+				return s.fakes[r.Name]
+			}
+			return c.idx.fakeVars[c.pkg+"."+r.Name]
 		case *ast.CallExpr:
 			sel, ok := r.Fun.(*ast.SelectorExpr)
 			if !ok {
