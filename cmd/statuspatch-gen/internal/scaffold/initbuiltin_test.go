@@ -166,6 +166,8 @@ func TestBuiltinKindUsesModule(t *testing.T) {
 			[]string{ctrl + ":24: Value of a corev1.Secret (k8s.io/api/core/v1)"}},
 		{"a fake client reassigned", map[string]string{ctrl: ctrlHead + "func f(real client.Client) {\n\tc := fake.NewClientBuilder().Build()\n\tc = real\n\tc.Get(ctx, key, &corev1.Secret{})\n}\n"},
 			[]string{ctrl + ":26: Get of a corev1.Secret (k8s.io/api/core/v1)"}},
+		{"a function held in a field (U2's generic reconciler)", map[string]string{ctrl: ctrlHead + "type R[T client.Object] struct {\n\tC   client.Client\n\tNew func() T\n}\n\nfunc (r *R[T]) f() {\n\tobj := r.New()\n\tr.C.Get(ctx, key, obj)\n}\n"},
+			[]string{ctrl + ":30: Get of obj may reach the server with a built-in kind: it is the result of r.New, called on r: a method or a field holding a function, whose values init does not follow"}},
 		{"a helper used as a value", map[string]string{ctrl: ctrlHead + "func ensure(c client.Client, obj client.Object) error { return c.Create(ctx, obj) }\n\nvar _ = ensure\n"},
 			[]string{ctrl + ":23: Create of obj may reach the server with a built-in kind: its type, client.Object, is an interface"}},
 		{"a dynamic client", map[string]string{"internal/d/d.go": "package d\n\nimport \"k8s.io/client-go/dynamic\"\n\nvar _ dynamic.Interface\n"},

@@ -174,6 +174,14 @@ func (c fileCtx) result(call *ast.CallExpr, s *scope) objKind {
 		}
 	}
 	what := "it is the result of " + types.ExprString(call.Fun)
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && pkg == c.pkg {
+		// r.New(): a method, or a field holding a function, of a value
+		// (U2's generic reconciler: New func() T), not a declaration by
+		// name.
+		if _, found := c.idx.pkgs[pkg].results[name]; !found {
+			return objKind{may: what + ", called on " + types.ExprString(sel.X) + ": a method or a field holding a function, whose values init does not follow"}
+		}
+	}
 	p := c.idx.pkgs[pkg]
 	if p == nil {
 		return objKind{may: what + ", of " + pkg + ", which init does not resolve"}
