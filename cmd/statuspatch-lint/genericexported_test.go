@@ -266,7 +266,7 @@ func TestFixKeepsExportedHelperOverAModuleInterface(t *testing.T) {
 		extra                      map[string]string
 	}{
 		{"reread", genericLoopCtrl, "export", "its caller at line 38 passes g, which may no longer be the object the patcher gPatcher of its own writes holds there: g is read again or assigned at line 26, after line 16", nil},
-		{"per package", genericGadgetCtrl, "checker", "Set is exported and only this package is analyzed: a caller in another package would not be changed", nil},
+		{"per package", genericGadgetCtrl, "checker", "internal/conds/conds.go:25:9: handwritten status write to Conditioned (an interface): use the generated status patcher of the object's concrete type\n", nil},
 		// A kind whose GetConditions changes the spec: the driver drops
 		// the helper's fix after the groups are resolved, and the Widget
 		// caller's write after the call keeps its Update (at 9f8e928e it

@@ -142,7 +142,7 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	switch {
 	case why == "":
 		return h, ""
-	case opts.Audit || !h.anyPatched && !h.iface:
+	case opts.Audit || !h.anyPatched:
 		// An audit names no shape -fix does not move; nor does a
 		// helper no caller of which has a generated patcher.
 		return nil, ""
