@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -25,6 +26,7 @@ type Unseen func(name string, seen map[string]bool) string
 // graph did not load; else the fix goes and the finding names the
 // implementation that keeps it.
 func ResolveIfaceCalls(graph *checker.Graph, mod string, unseen Unseen) {
+	dropped := map[token.Pos]string{}
 	for _, act := range graph.Roots {
 		res, ok := act.Result.(*Result)
 		if !ok {
@@ -43,10 +45,14 @@ func ResolveIfaceCalls(graph *checker.Graph, mod string, unseen Unseen) {
 					d := &act.Diagnostics[i]
 					d.Message += " (not moved to the patcher: " + why + ")"
 					d.SuggestedFixes = nil
+					dropped[d.Pos] = why
 					break
 				}
 			}
 		}
+	}
+	if len(dropped) > 0 {
+		regroup(graph, dropped) // groups.go
 	}
 }
 

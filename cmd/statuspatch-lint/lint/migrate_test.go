@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 149 {
+	if err != nil || len(goldens) != 150 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -206,12 +206,15 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// its implementation is not followed), 1 whose spec pointer is
 	// assigned to a package variable (the reason names it); migrateloop:
 	// 1 conflict loop whose Get's error is returned wrapped;
-	// migrategeneric: 9 helpers over any kind that stay (a caller's kind
+	// migrategeneric: 10 helpers over any kind that stay (a caller's kind
 	// without a patcher, exported, two bases alive at once, a finalizer,
 	// a label, a re-read, a List item whose decision cannot run again in
 	// Retry, a base taken after the changes: its patch sends nothing, a
 	// caller's decision handing out a token, which the call's Retry
-	// cannot make once); the caller that writes the object too now shares its
+	// cannot make once; over an interface of the package, one calling its
+	// method on the object, whose implementations a per-package pass
+	// does not follow; an exported one over it stays with no reason, as
+	// before: only the module's driver moves it); the caller that writes the object too now shares its
 	// patcher; migrateimpls: 6 passed to an interface's method whose
 	// implementations are not all readers (one changes the spec; values
 	// from a caller, from make of a slice handed on; an exported field;
@@ -316,7 +319,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// client a function held in a field may set (called, or handed to
 	// sync.Once's Do);
 	// migrateloopcounter: none (each loop is the patcher's Retry).
-	if len(left) != 330 || notMoved != 329 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 330 (329):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 332 || notMoved != 330 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 332 (330):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

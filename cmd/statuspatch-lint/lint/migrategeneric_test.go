@@ -30,7 +30,7 @@ func TestMigrateGeneric(t *testing.T) {
 			}
 		}
 	}
-	if moved != 6 {
-		t.Errorf("%d helpers moved onto the generated patchers, want 6", moved)
+	if moved != 7 {
+		t.Errorf("%d helpers moved onto the generated patchers, want 7", moved)
 	}
 }

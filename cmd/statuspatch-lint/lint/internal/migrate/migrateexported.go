@@ -57,6 +57,10 @@ type HelperFact struct {
 	// with patcher.WithNonStatusChangesUnsent(), as with a helper of the
 	// caller's package (unsentUses; callerMember).
 	Subresource bool
+	// Generic: the helper is over an interface of the module
+	// (migrategenericexported.go): it takes *patcher.Patcher[T], and each
+	// caller passes its kind's patcher's Patcher() (Patcher is unset).
+	Generic bool
 }
 
 // AFact marks HelperFact as an analysis fact.
@@ -237,6 +241,10 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 	for _, fn := range fns {
 		if cb := callbacks[fn]; cb != nil {
 			*opts.Members = append(*opts.Members, callbackMember(pass, files, fn, cb))
+			continue
+		}
+		if facts[fn].Generic {
+			*opts.Members = append(*opts.Members, genericCallerMember(pass, files, ws, opts, fn, facts[fn]))
 			continue
 		}
 		*opts.Members = append(*opts.Members, callerMember(pass, files, ws, opts, fn, facts[fn]))

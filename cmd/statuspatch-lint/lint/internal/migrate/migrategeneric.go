@@ -46,6 +46,8 @@ type kindHelper struct {
 	writes     []*ast.CallExpr       // the package's other status writes
 	named      map[ast.Node][]string // the patcher names callers took, by function
 	anyPatched bool                  // a caller passes an object of a kind with a generated patcher
+	iface      bool                  // the object's type is an interface of the module embedding client.Object (T Conditioned)
+	exported   bool                  // exported, moving with its callers in other packages (migrategenericexported.go)
 
 	// The package's writes, to plan the callers' own (migrategenericlife.go).
 	files Files
@@ -126,10 +128,16 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 		return nil, ""
 	}
 	why := h.findCallers(files, opts)
-	if h.fn.Exported() {
+	switch {
+	case h.fn.Exported() && h.iface:
+		why = h.exportedWhy(why, opts) // migrategenericexported.go
+	case h.fn.Exported():
 		why = fmt.Sprintf("%s is exported, and its callers in other packages are not seen: make it take the patcher (*patcher.Patcher[T], or patchers.StatusPatcher from patchers.For) by hand", fd.Name.Name)
-	} else if why == "" {
+	case why == "":
 		why = h.testsMayCall(fd.Name.Name, opts)
+	}
+	if why == "" && h.iface {
+		why = h.bodyWhy(opts)
 	}
 	switch {
 	case why == "":
@@ -159,6 +167,13 @@ func (h *kindHelper) anyKind(t types.Type) bool {
 	}
 	if types.Identical(t, tn.Type()) {
 		h.newT = true
+		return true
+	}
+	// An interface of the module that has client.Object's methods (a
+	// conditions helper's Conditioned): T is constrained by it, so the
+	// body's calls of its methods compile on the patcher's Object().
+	if n, ok := types.Unalias(t).(*types.Named); ok && types.IsInterface(n) && h.ofModule(n.Obj().Pkg()) && types.Implements(n, tn.Type().Underlying().(*types.Interface)) {
+		h.newT, h.iface = true, true
 		return true
 	}
 	return false

@@ -158,7 +158,7 @@ func (h *kindHelper) alongside(kc *kindCaller, v *types.Var, shared bool) string
 
 // fix is the helper's move: its signature, its object and write, each
 // caller's patcher and arguments.
-func (h *kindHelper) fix(Patcher, Files, []*Write, Options) (*analysis.SuggestedFix, string) {
+func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	pqual, pimport, why := h.text().qualifier(kube.PatcherPkgPath)
 	if why != "" {
 		return nil, why
@@ -181,7 +181,7 @@ func (h *kindHelper) fix(Patcher, Files, []*Write, Options) (*analysis.Suggested
 			retried++
 		}
 	}
-	if retried == len(h.callers) {
+	if retried == len(h.callers) && !h.exported {
 		// Every call is its patcher's Retry: the helper, called no more, goes.
 		edits = append(edits, h.removeEdits()...)
 	} else {
@@ -231,6 +231,14 @@ func (h *kindHelper) fix(Patcher, Files, []*Write, Options) (*analysis.Suggested
 			}
 		}
 		edits = append(edits, analysis.TextEdit{Pos: kc.call.Lparen + 1, End: kc.call.Rparen, NewText: []byte(strings.Join(args, ", "))})
+	}
+	if h.exported {
+		h.exportGroup(opts) // its callers in other packages: the driver's (migrategenericexported.go)
+		msg := fmt.Sprintf("move the status write onto the generated patchers (%s takes the *patcher.Patcher[%s] its callers in other packages pass, their kind's patcher's Patcher(), then Flush", h.fd.Name.Name, h.tparam)
+		if h.client >= 0 {
+			msg += "; its parameter " + h.params[h.client].Name() + ", then unused, goes"
+		}
+		return &analysis.SuggestedFix{Message: msg + ")", TextEdits: edits}, ""
 	}
 	return &analysis.SuggestedFix{Message: h.fixMessage(retried, shared), TextEdits: edits}, ""
 }

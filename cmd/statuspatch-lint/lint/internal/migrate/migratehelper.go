@@ -44,6 +44,8 @@ type helperMove struct {
 	scope          *scopeField     // obj is m := s.F of a scope parameter s (migratescopefield.go)
 	chain          []*ast.FuncDecl // the links between decl and the write's helper, when decl is a link (migratehelperchain.go)
 	patcher        *Patcher        // the write's kind's patcher, when its write is of another package (an exported helper's HelperFact)
+	kindOnly       types.Type      // only the calls passing an object of this type (an exported helper over an interface: migrategenericexported.go)
+	argSuffix      string          // after the patcher's name in the call's argument: ".Patcher()" for such a helper
 }
 
 // droppedParams are the helper's parameters that go with the move: the
@@ -244,6 +246,9 @@ func (h *helperMove) helperCallers(fn *types.Func, objIndex, index int, recvRoot
 			}
 			if !files.Checked(call.Pos()) {
 				return nil, fmt.Sprintf("its call at line %d is in a test or generated file", line)
+			}
+			if h.kindOnly != nil && !types.Identical(h.pass.TypesInfo.TypeOf(call.Args[objIndex]), h.kindOnly) {
+				continue // another kind's call, planned with its own patcher
 			}
 			c := &migration{site: site{place: place{calls: h.calls, file: f, call: call, path: pathOf(cur)}}, audit: h.audit, module: h.module, assumed: h.assumed, unsentOK: h.unsentOK, patcherType: h.patcherType}
 			arg, ok := ast.Unparen(call.Args[objIndex]).(*ast.Ident)

@@ -141,7 +141,7 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 		made := map[ast.Stmt]bool{}
 		for _, c := range hc.calls {
 			if hc.shared != "" {
-				edits = append(edits, sharedArgs(c, hc.shared, objIndex, drop))
+				edits = append(edits, sharedArgs(c, hc.shared+h.argSuffix, objIndex, drop))
 				continue
 			}
 			cqual, cimport, why := c.text().qualifier(p.Pkg)
@@ -190,11 +190,11 @@ func (h *helperMove) callerEdits(p Patcher, callers []*helperCaller, objIndex in
 			}
 			if len(drop) == 0 {
 				arg := c.call.Args[objIndex]
-				edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cname)})
+				edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte(cname + h.argSuffix)})
 				continue
 			}
 			// An argument goes: the arguments are written anew.
-			edits = append(edits, sharedArgs(c, cname, objIndex, drop))
+			edits = append(edits, sharedArgs(c, cname+h.argSuffix, objIndex, drop))
 		}
 	}
 	return edits, ""
