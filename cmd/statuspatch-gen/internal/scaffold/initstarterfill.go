@@ -118,12 +118,12 @@ func (f *specFiller) field(ps *schema, required bool, jf jsonField, goPath, jp s
 func (f *specFiller) scalar(ps *schema, required bool, jf jsonField, goPath, jp string) {
 	at, t := jf.field, jf.field.Type
 	if st, ok := f.structOf(t); ok {
-		if !jf.omitzer || required {
+		if !jf.omitzero || required {
 			f.object(ps, st, at, goPath, jp)
 		}
 		return
 	}
-	omitted := jf.omitempty || jf.omitzer
+	omitted := jf.omitempty || jf.omitzero
 	kind := f.basic(t)
 	if kind == "" {
 		if required || ps.XIntOrString {

@@ -132,13 +132,16 @@ type apiPackage struct {
 	dir     string // project-relative
 	structs map[string]*ast.StructType
 	types   map[string]*ast.TypeSpec
-	at      map[ast.Node]string // a type spec's file, project-relative
 }
 
-// parseAPIPackage parses the non-test Go files of the project's folder rel.
+// parseAPIPackage parses the non-test Go files of the project's folder rel
+// (none when it does not exist).
 func parseAPIPackage(dir, rel string) (*apiPackage, error) {
 	p := &apiPackage{fset: token.NewFileSet(), dir: rel, structs: map[string]*ast.StructType{}, types: map[string]*ast.TypeSpec{}}
 	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, nil // no kind there: nothing to fill
+	}
 	if err != nil {
 		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
 	}
@@ -178,11 +181,11 @@ func (p *apiPackage) line(n ast.Node) string {
 // jsonField is a struct field as encoding/json sees it: its name in JSON,
 // and whether a zero value is left out (omitempty, omitzero).
 type jsonField struct {
-	field              *ast.Field
-	name               string // the Go name
-	json               string
-	omitempty, omitzer bool
-	inline             bool
+	field               *ast.Field
+	name                string // the Go name
+	json                string
+	omitempty, omitzero bool
+	inline              bool
 }
 
 // jsonFields are st's fields in declaration order; an embedded field
@@ -199,7 +202,7 @@ func jsonFields(st *ast.StructType) []jsonField {
 		}
 		name, opts, _ := strings.Cut(tag, ",")
 		o := strings.Split(opts, ",")
-		jf := jsonField{field: fl, json: name, omitempty: slices.Contains(o, "omitempty"), omitzer: slices.Contains(o, "omitzero")}
+		jf := jsonField{field: fl, json: name, omitempty: slices.Contains(o, "omitempty"), omitzero: slices.Contains(o, "omitzero")}
 		if len(fl.Names) == 0 {
 			jf.inline = name == ""
 			jf.name = typeName(fl.Type)

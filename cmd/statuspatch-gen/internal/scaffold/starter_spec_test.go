@@ -177,3 +177,16 @@ func TestStarterSpecOnTheServer(t *testing.T) {
 		t.Fatalf("the starter test fails on the server: %v\n%s\n%s", err, out, content)
 	}
 }
+
+// TestStarterSpecNoAPIFolder: a kind whose API folder is not where PROJECT
+// says gets no spec statements and no error (init still writes its
+// starter test, as before).
+func TestStarterSpecNoAPIFolder(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(starterSpecDir, "config"), filepath.Join(dir, "config"), nil)
+	stmts, notes, err := starterSpec(starterSpecRequest{dir: dir, apiDir: "api/v1", crdDir: "config/crd", test: "t_test.go", alias: "plainv1",
+		res: kbResource{Group: "plain", Version: "v1", Kind: "Gauge"}})
+	if err != nil || len(stmts) > 0 || len(notes) > 0 {
+		t.Errorf("starterSpec without the API folder: %q, %q, %v", stmts, notes, err)
+	}
+}
