@@ -178,6 +178,9 @@ type starterKind struct {
 	// the first use), so the test starts testenv.WithFullAPI().
 	FullAPI bool
 	Builtin string
+	// Spec are the statements that set the spec fields the kind's CRD
+	// requires (starterSpec).
+	Spec []string
 }
 
 // starterTest returns the starter test's path and text for the project's
@@ -210,6 +213,7 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 	if pkg == "" || !slices.Contains(fields, "Client") {
 		return "", "", fmt.Sprintf("statuspatch-gen init: no starter test: %s has no type %sReconciler with a Client field", ctrlDir, r.Kind), nil
 	}
+	var specNotes []string
 	k := starterKind{
 		Package:    pkg,
 		Kind:       r.Kind,
@@ -224,6 +228,9 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 			return "", "", "", err
 		}
 		k.HasStatus = slices.Contains(kindFields, "Status")
+		if k.Spec, specNotes, err = starterSpec(starterSpecRequest{dir: dir, apiDir: rel, crdDir: path.Join(ctrlDir, crdDir), test: path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go"), alias: k.Alias, res: *r}); err != nil {
+			return "", "", "", err
+		}
 	}
 	if r.API.Namespaced {
 		k.Namespace = "default"
@@ -231,15 +238,15 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 	if len(p.builtins) > 0 {
 		k.FullAPI, k.Builtin = true, p.builtins[0].String()
 	}
-	var b strings.Builder
-	if err := starterTemplate.Execute(&b, k); err != nil {
-		return "", "", "", fmt.Errorf("statuspatch-gen init: starter test for %s: %w", r.Kind, err)
+	text, err := k.render()
+	if err != nil {
+		return "", "", "", err
 	}
 	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
 	if k.FullAPI {
 		note = fmt.Sprintf("statuspatch-gen init: %s: the starter test starts testenv.WithFullAPI() (kube-apiserver, from KUBEBUILDER_ASSETS as make test exports it or from testenv-assets' cache, on an in-process etcd), as the code %s: %s", rel, builtinWhat(p.builtins), builtinList(p.builtins))
 	}
-	return rel, b.String(), note, nil
+	return rel, text, strings.Join(slices.DeleteFunc(append([]string{note}, specNotes...), func(n string) bool { return n == "" }), "\n"), nil
 }
 
 // reconcilerFields parses the non-test Go files of dir and returns their

@@ -2,16 +2,6 @@ package scaffold
 
 import "text/template"
 
-// starterTemplate is the starter test init writes (starterTest): the
-// reconciler once against a real API server, the status it left compared
-// with the one the server stores; for a kind with a status, also two
-// reconciles of one object at once, met at a barrier after their first
-// read, where no status write may store over a state its reconcile had
-// not read (a decision made on a read another write had acted on). It is
-// judged on the server's answers: the resourceVersion each reconcile last
-// had (its Get, its List's item, its own write's answer) against the one
-// stored before its write, the writes of the object serialized; a write
-// that changes nothing stores nothing and is not one.
 var starterTemplate = template.Must(template.New("starter").Parse(`package {{.Package}}
 
 // Written by statuspatch-gen init as a starting point; it is yours to edit
@@ -97,10 +87,14 @@ func startStarter{{.Kind}}(t *testing.T, name string) (*testenv.Env, {{if .HasSc
 	return env, {{if .HasScheme}}scheme, {{end}}createStarter{{.Kind}}(t, env, name)
 }
 
-// createStarter{{.Kind}} creates a {{.Kind}} named name.
+// createStarter{{.Kind}} creates a {{.Kind}} named name{{if .Spec}}, with the spec
+// fields its CRD requires set (statuspatch-gen init read its schema){{end}}.
 func createStarter{{.Kind}}(t *testing.T, env *testenv.Env, name string) *{{.Alias}}.{{.Kind}} {
 	t.Helper()
 	obj := &{{.Alias}}.{{.Kind}}{ObjectMeta: metav1.ObjectMeta{Namespace: "{{.Namespace}}", Name: name}}
+{{- range .Spec}}
+	{{.}}
+{{- end}}
 	// TODO(user): set the spec fields your reconciler needs.
 	if err := env.Client.Create(t.Context(), obj); err != nil {
 		t.Fatal(err)
