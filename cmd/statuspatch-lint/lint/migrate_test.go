@@ -45,8 +45,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 70 {
-		t.Errorf("%d writes moved onto a patcher, want 70", moved)
+	if moved != 72 {
+		t.Errorf("%d writes moved onto a patcher, want 72", moved)
 	}
 }
 
@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 150 {
+	if err != nil || len(goldens) != 152 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -150,7 +150,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// typed ones (the fetched object applied, a literal that names no
 	// object) and 5 unstructured ones (a spec field set, named by another
 	// name, handed to a function, a GroupVersionKind of a variable, a
-	// local GroupVersion changed), each with why; migrateacross: 4 handed to functions of
+	// local GroupVersion changed), each with why, and 3 of decided.go
+	// whose status applied is decided from the status read but whose
+	// decision cannot be Retry's function (a read before it, the
+	// configuration built in the write's call, one used after the
+	// write), each naming the read; migrateacross: 4 handed to functions of
 	// another package that change more than the status, each naming it,
 	// 1 handed to a function of the package in another file, 1 to a
 	// function value; migratealias: 10 whose spec or metadata changes
@@ -236,12 +240,14 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a function of another package; an interface the object is asserted
 	// to, changed; the object printed with %v; options.go's slices of
 	// functions: an element set again, a package slice holding a function
-	// that changes the spec, a parameter, an append); migrateitemretry: 5 List items
+	// that changes the spec, a parameter, an append); migrateitemretry: 7 List items
 	// whose decision cannot move into Retry (a continue that skips more
 	// than the write, two after a change, a client's Get given a context
 	// (a map's item read in the comma-ok form whose callee Lists into a
 	// local moves, migrateoncectx.go), an
-	// append of a status field to a slice declared outside), 1
+	// append of a status field to a slice declared outside, and in
+	// guards.go a continue on the status before the base is taken, one
+	// after a change, each naming the read), 1
 	// written in place whose conflict the code
 	// handles itself; migratecapi: 7 patch helpers that stay (a base read
 	// elsewhere, a Patch writing the spec too, another object given to
@@ -319,7 +325,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// client a function held in a field may set (called, or handed to
 	// sync.Once's Do);
 	// migrateloopcounter: none (each loop is the patcher's Retry).
-	if len(left) != 332 || notMoved != 330 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 332 (330):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 337 || notMoved != 335 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 337 (335):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -35,7 +35,7 @@ func TestMigrateItemRetry(t *testing.T) {
 			}
 		}
 	}
-	if retried != 7 {
-		t.Errorf("%d writes moved into Retry, want 7", retried)
+	if retried != 8 {
+		t.Errorf("%d writes moved into Retry, want 8", retried)
 	}
 }

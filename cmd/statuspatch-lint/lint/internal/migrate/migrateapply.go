@@ -185,12 +185,25 @@ func (a *applyMove) applyEdits(p Patcher) (*analysis.SuggestedFix, string) {
 		{Pos: a.call.Pos(), End: a.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", name, types.ExprString(a.call.Args[0])))},
 	}
 	how := " in apply mode (New" + p.Type + " with the field owner, ApplyStatus, then Flush)"
+	var onceImport *analysis.TextEdit // sync, for the decision's calls made once
+	if a.retry != nil {
+		re, call, syncImport, ok, why := retryEdits(retries{migration: a.migration}, name)
+		switch {
+		case why != "":
+			return nil, why
+		case !ok:
+			return nil, a.shapeWhy("its decision from the status cannot be written as Retry's function here" + applyRetryAdvice)
+		}
+		edits = append(append(edits[:1], re...), analysis.TextEdit{Pos: a.call.Pos(), End: a.call.End(), NewText: []byte(call)})
+		onceImport = syncImport
+		how = " in apply mode (New" + p.Type + " with the field owner, the decision and ApplyStatus in Retry)"
+	}
 	if a.late {
 		made := analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(ctor + "\n" + a.text().indent(stmt.Pos()) + give)}
 		edits = []analysis.TextEdit{made, edits[2]}
 		how = " in apply mode (New" + p.Type + " with the field owner made after the merge writes of " + a.obj.Name() + ", ApplyStatus, then Flush)"
 	}
-	edits = append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, pimportEdit)...)
+	edits = mergeImport(append(edits, importEdits(p.Pkg, importEdit, kube.PatcherPkgPath, pimportEdit)...), onceImport)
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how, TextEdits: edits}, ""
 }
 

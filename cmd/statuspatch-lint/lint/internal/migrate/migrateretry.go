@@ -349,6 +349,9 @@ func (r retries) scoped(p *retryPlan) bool {
 	}
 	fn := r.enclosingFunc()
 	for id, obj := range r.pass.TypesInfo.Uses {
+		if r.apply != nil && id.Pos() >= r.call.Pos() && id.Pos() < r.call.End() {
+			continue // the applied configuration: ApplyStatus's, in mutate (migrateapplyretry.go)
+		}
 		if declared[obj] && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() {
 			return false
 		}

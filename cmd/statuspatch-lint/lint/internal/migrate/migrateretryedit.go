@@ -35,13 +35,20 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 	if plan.detached {
 		body = strings.ReplaceAll(body, "\n"+r.text().indent(plan.stmts[0].Pos()), "\n"+indent)
 	}
+	ret := "\n" + indent + "\treturn nil"
+	if r.apply != nil {
+		// mutate gives the configuration's status to ApplyStatus (migrateapplyretry.go).
+		body += "\n" + indent + "return " + name + ".Patcher().ApplyStatus(" + r.apply.statusText() + ")"
+		ret = ""
+	}
 	body = strings.ReplaceAll(body, "\n", "\n\t")
 	if plan.guard != nil {
 		cond := r.asObject(src, tf, plan.guard.Cond.Pos(), plan.guard.Cond.End(), nil)
 		body = "if " + cond + " {\n" + indent + "\t\t" + body + "\n" + indent + "\t}"
+		ret = "\n" + indent + "\treturn nil"
 	}
-	return fmt.Sprintf("%s.Retry(%s, func(%s *%s%s) error {\n%s\t%s\n%s\treturn nil\n%s})",
-		name, types.ExprString(r.call.Args[0]), r.obj.Name(), typ, named.Obj().Name(), indent, body, indent, indent), true
+	return fmt.Sprintf("%s.Retry(%s, func(%s *%s%s) error {\n%s\t%s%s\n%s})",
+		name, types.ExprString(r.call.Args[0]), r.obj.Name(), typ, named.Obj().Name(), indent, body, ret, indent), true
 }
 
 // asObject is the source from pos to end with each use of the base the

@@ -38,7 +38,7 @@ func (r retries) guard(list []ast.Stmt, from, at int) *ast.IfStmt {
 // the Retry decides, kubebuilder's `return ctrl.Result{},
 // r.Status().Update(ctx, obj)`).
 func guardIf(r retries, list []ast.Stmt, from, at int) *ast.IfStmt {
-	if at != len(list)-1 || from > 1 || from == 1 && list[0] != r.late {
+	if at != len(list)-1 || from > 1 || from == 1 && list[0] != r.late && !itemBase(r, list[0]) {
 		return nil
 	}
 	switch w := list[at].(type) {
@@ -100,7 +100,7 @@ func guardWhy(r retries, g *ast.IfStmt, write ast.Stmt) string {
 	if why := twiceWhy(r, g.Cond); why != "" {
 		return why
 	}
-	if !r.freshAt(g.Cond) {
+	if !r.freshAt(g.Cond) && !itemGuardFresh(r, g) {
 		return fmt.Sprintf("the guard's condition at %s reads %s where it is not what the patcher made at %s holds", r.where(g.Cond.Pos()), r.obj.Name(), r.where(r.anchor.Pos()))
 	}
 	return ""

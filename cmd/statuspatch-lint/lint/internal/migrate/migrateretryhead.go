@@ -117,3 +117,30 @@ func assignsVar(r retries, s ast.Stmt, v *types.Var) bool {
 	}
 	return false
 }
+
+// itemBase reports whether s is a List item's base taken with nothing
+// changed since the item was taken (the anchor the item's Fetch replaces,
+// migrateitemfetch.go): a decision's head before it, such as the guard
+// `if m.Status.Ready != ready { base := m.DeepCopy(); ...; write }`, reads
+// the item as the Fetch's patcher holds it, and moves into Retry's
+// function with the decision (issue 80, U2's r3).
+func itemBase(r retries, s ast.Stmt) bool {
+	return r.item && s == r.anchor && r.baseVar != nil
+}
+
+// itemGuardFresh reports whether the guard g's body starts with the
+// item's base (itemBase) and the item is there as it was taken: nothing
+// changed it between its definition and the base, so the guard's
+// condition reads what the Fetch made at the base holds.
+func itemGuardFresh(r retries, g *ast.IfStmt) bool {
+	if len(g.Body.List) == 0 || !itemBase(r, g.Body.List[0]) {
+		return false
+	}
+	def, _ := r.definition(r.obj)
+	l := newLife(&r.site, r.obj)
+	if def == nil || l == nil {
+		return false
+	}
+	l.made = def
+	return l.freshAt(cfgNode(g.Body.List[0]))
+}

@@ -224,6 +224,9 @@ func planApply(a *applyMove, p Patcher, files Files, ws []*Write, opts Options) 
 	if why := a.checkApplyUses(); why != "" {
 		return nil, why
 	}
+	if why := a.planRetry(); why != "" {
+		return nil, why // decided from the status (migrateapplyretry.go)
+	}
 	return a.applyEdits(p)
 }
 
