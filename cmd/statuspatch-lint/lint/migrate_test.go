@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 149 {
+	if err != nil || len(goldens) != 150 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -233,9 +233,10 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// a function of another package; an interface the object is asserted
 	// to, changed; the object printed with %v; options.go's slices of
 	// functions: an element set again, a package slice holding a function
-	// that changes the spec, a parameter, an append); migrateitemretry: 5 List items
+	// that changes the spec, a parameter, an append); migrateitemretry: 7 List items
 	// whose decision cannot move into Retry (a continue that skips more
-	// than the write, two after a change, a client's Get given a context
+	// than the write, two behind a labeled break or continue that skips
+	// more (branches.go), two after a change, a client's Get given a context
 	// (a map's item read in the comma-ok form whose callee Lists into a
 	// local moves, migrateoncectx.go), an
 	// append of a status field to a slice declared outside), 1
@@ -316,7 +317,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// client a function held in a field may set (called, or handed to
 	// sync.Once's Do);
 	// migrateloopcounter: none (each loop is the patcher's Retry).
-	if len(left) != 330 || notMoved != 329 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 330 (329):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 332 || notMoved != 331 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 332 (331):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
