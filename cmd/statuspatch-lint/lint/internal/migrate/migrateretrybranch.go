@@ -24,7 +24,7 @@ func continues(r retries, n ast.Node, s, write ast.Stmt) bool {
 	if !ok || br.Tok != token.CONTINUE || !r.writeSkippable(write) {
 		return false
 	}
-	t, ok := r.branchTarget(n)
+	t, ok := targetOf(r, n)
 	if !ok {
 		return false
 	}
@@ -41,8 +41,8 @@ func continues(r retries, n ast.Node, s, write ast.Stmt) bool {
 // innerBranch: a continue or break whose target (branchTarget) is s or
 // inside it, so it stays among the moved lines and leaves nothing of s:
 // a decision's own loop, switch or select moves whole.
-func (r retries) innerBranch(s ast.Stmt, n ast.Node) bool {
-	t, ok := r.branchTarget(n)
+func innerBranch(r retries, s ast.Stmt, n ast.Node) bool {
+	t, ok := targetOf(r, n)
 	if !ok {
 		return false
 	}
@@ -50,19 +50,24 @@ func (r retries) innerBranch(s ast.Stmt, n ast.Node) bool {
 	return ok && sc.Contains(t)
 }
 
-// branchTarget is the statement the continue or break n continues or
+// targetOf is branchTarget of the branch statement n of the package.
+func targetOf(r retries, n ast.Node) (inspector.Cursor, bool) {
+	c, ok := r.cursor(n)
+	if !ok {
+		return inspector.Cursor{}, false
+	}
+	return branchTarget(c)
+}
+
+// branchTarget is the statement the continue or break at c continues or
 // leaves, as the spec says: the innermost for or range around an
 // unlabeled continue; the innermost for, range, switch, type switch or
 // select around an unlabeled break; the statement a label names. false
-// for a goto or fallthrough, and when the statement is not in n's own
+// for a goto or fallthrough, and when the statement is not in c's own
 // function (a function literal is one of its own).
-func (r retries) branchTarget(n ast.Node) (inspector.Cursor, bool) {
-	br, ok := n.(*ast.BranchStmt)
+func branchTarget(c inspector.Cursor) (inspector.Cursor, bool) {
+	br, ok := c.Node().(*ast.BranchStmt)
 	if !ok || br.Tok != token.CONTINUE && br.Tok != token.BREAK {
-		return inspector.Cursor{}, false
-	}
-	c, ok := r.cursor(n)
-	if !ok {
 		return inspector.Cursor{}, false
 	}
 	for e := range c.Enclosing() {
@@ -89,7 +94,7 @@ func (r retries) branchTarget(n ast.Node) (inspector.Cursor, bool) {
 // labelEdits drop the labels that only exits of the decision p name: a
 // labeled continue made mutate's return nil leaves its label unused,
 // which Go does not compile.
-func (r retries) labelEdits(p *retryPlan) []analysis.TextEdit {
+func labelEdits(r retries, p *retryPlan) []analysis.TextEdit {
 	named := map[*types.Label]int{} // how many exits name each label
 	var labeled []inspector.Cursor
 	for n, text := range r.exitTexts(p, false) {
@@ -98,7 +103,7 @@ func (r retries) labelEdits(p *retryPlan) []analysis.TextEdit {
 			continue
 		}
 		l, _ := r.pass.TypesInfo.Uses[br.Label].(*types.Label)
-		t, ok := r.branchTarget(n)
+		t, ok := targetOf(r, n)
 		if l == nil || !ok {
 			continue
 		}

@@ -104,7 +104,7 @@ func (r retries) deleteBlock(p *retryPlan) []analysis.TextEdit {
 	if p.detached {
 		end = tf.LineStart(tf.Line(p.stmts[len(p.stmts)-1].End()) + 1)
 	}
-	return append(r.labelEdits(p), analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: end})
+	return append(labelEdits(r, p), analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: end})
 }
 
 // onceEdits declare the plan's OnceValues before the write's statement
