@@ -26,10 +26,21 @@ func EnclosingFunc(pass *analysis.Pass, pos token.Pos) *ast.FuncDecl {
 }
 
 // CalledFunc returns the function or method a call expression calls
-// statically, or nil.
+// statically, or nil: for a generic one, called with its type arguments
+// written (F[int](x), pkg.F[K, V](x)) or inferred, or a method of an
+// instance of a generic type, the function as declared (Origin), which
+// the package's declarations and facts are keyed by. An interface's
+// method is returned as it is (typeutil.StaticCallee drops it).
 func CalledFunc(pass *analysis.Pass, call *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(call.Fun)
+	switch ix := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(ix.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(ix.X)
+	}
 	var id *ast.Ident
-	switch fun := ast.Unparen(call.Fun).(type) {
+	switch fun := fun.(type) {
 	case *ast.Ident:
 		id = fun
 	case *ast.SelectorExpr:
@@ -38,7 +49,10 @@ func CalledFunc(pass *analysis.Pass, call *ast.CallExpr) *types.Func {
 		return nil
 	}
 	fn, _ := pass.TypesInfo.Uses[id].(*types.Func)
-	return fn
+	if fn == nil {
+		return nil
+	}
+	return fn.Origin()
 }
 
 // ParamObject returns the parameter of type kind (or *kind) of the

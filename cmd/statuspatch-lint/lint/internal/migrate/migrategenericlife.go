@@ -297,7 +297,7 @@ func callEdits(kc *kindCaller) []analysis.TextEdit {
 	r := retries{migration: kc.m}
 	p := kc.retry
 	text, _ := r.retryText(kc.name, p)
-	edits := []analysis.TextEdit{r.deleteBlock(p), {Pos: kc.call.Pos(), End: kc.call.End(), NewText: []byte(text)}}
+	edits := append(r.deleteBlock(p), analysis.TextEdit{Pos: kc.call.Pos(), End: kc.call.End(), NewText: []byte(text)})
 	if kc.late != nil {
 		edits = append(edits, kc.text().deleteStmt(kc.late))
 	}

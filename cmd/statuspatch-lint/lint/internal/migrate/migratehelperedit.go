@@ -224,6 +224,9 @@ func callOf(cur inspector.Cursor) (*ast.CallExpr, ast.Expr) {
 		recv = sel.X
 		cur = cur.Parent()
 	}
+	if isExplicitInstance(cur) { // name[T](...)
+		cur = cur.Parent()
+	}
 	call, ok := cur.Parent().Node().(*ast.CallExpr)
 	if !ok || ast.Unparen(call.Fun) != cur.Node() {
 		return nil, nil

@@ -75,7 +75,7 @@ func helperRetryEdits(h *helperMove, p *retryPlan, name string) ([]analysis.Text
 	if !ok {
 		return nil, nil, false
 	}
-	edits := append(once, r.deleteBlock(p), analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(text)})
+	edits := append(append(once, r.deleteBlock(p)...), analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(text)})
 	return edits, syncImport, true
 }
 

@@ -256,7 +256,7 @@ func (r retries) stopWhy(s, write ast.Stmt) string {
 				why = returnWhy(r, n, write)
 			}
 		case *ast.BranchStmt:
-			if !innerBranch(s, n) && r.exitOf(n, s, write) == nil { // the decision's own loop; mutate's return nil
+			if !innerBranch(r, s, n) && r.exitOf(n, s, write) == nil { // the decision's own loop; mutate's return nil
 				why = fmt.Sprintf("the %s at %s skips more than the write, which mutate's return nil cannot", n.Tok, r.where(n.Pos()))
 			}
 		case *ast.DeferStmt:

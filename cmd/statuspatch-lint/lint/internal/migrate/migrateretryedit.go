@@ -103,13 +103,15 @@ func (r retries) objPkg() string {
 	return ""
 }
 
-// deleteBlock is the edit dropping the block's lines: they are mutate's.
-func (r retries) deleteBlock(p *retryPlan) analysis.TextEdit {
+// deleteBlock is the edits dropping the block's lines, which are
+// mutate's, and the labels only its exits named (labelEdits).
+func (r retries) deleteBlock(p *retryPlan) []analysis.TextEdit {
 	tf := r.pass.Fset.File(p.stmts[0].Pos())
+	end := tf.LineStart(tf.Line(p.write.Pos()))
 	if p.detached {
-		return analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: tf.LineStart(tf.Line(p.stmts[len(p.stmts)-1].End()) + 1)}
+		end = tf.LineStart(tf.Line(p.stmts[len(p.stmts)-1].End()) + 1)
 	}
-	return analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: tf.LineStart(tf.Line(p.write.Pos()))}
+	return append(labelEdits(r, p), analysis.TextEdit{Pos: tf.LineStart(tf.Line(p.stmts[0].Pos())), End: end})
 }
 
 // onceEdits declare the plan's OnceValues before the write's statement
@@ -152,7 +154,7 @@ func retryEdits(r retries, name string) (edits []analysis.TextEdit, call string,
 		if !ok {
 			return nil, "", nil, false, "the decision's calls made once need sync, which this file cannot import"
 		}
-		edits, call, imp = append(once, r.deleteBlock(p)), text, oimp
+		edits, call, imp = append(once, r.deleteBlock(p)...), text, oimp
 	}
 	if p.placed != nil {
 		pe, pimp, pcall, ok := placedEdits(r, name, p.placed, call)

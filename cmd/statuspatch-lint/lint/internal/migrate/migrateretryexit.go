@@ -84,33 +84,6 @@ func (r retries) writeSkippable(write ast.Stmt) bool {
 	return false
 }
 
-// continues: an unlabeled continue, in no loop of its own inside s, of
-// the loop whose body the write's statement is last in.
-func continues(r retries, n ast.Node, s, write ast.Stmt) bool {
-	br, ok := n.(*ast.BranchStmt)
-	if !ok || br.Tok != token.CONTINUE || br.Label != nil || nestedLoop(s, n) || !r.writeSkippable(write) {
-		return false
-	}
-	var body *ast.BlockStmt
-	for i, p := range r.path {
-		if i+1 >= len(r.path) {
-			break
-		}
-		switch l := r.path[i+1].(type) {
-		case *ast.ForStmt:
-			body = l.Body
-		case *ast.RangeStmt:
-			body = l.Body
-		case *ast.FuncLit, *ast.FuncDecl:
-			return false
-		}
-		if body != nil {
-			return p == ast.Node(body) && len(body.List) > 0 && body.List[len(body.List)-1] == write
-		}
-	}
-	return false
-}
-
 // returnsNil: `return nil` of a function whose one result is an error
 // and whose body ends in the write's `return <write>`.
 func returnsNil(r retries, n ast.Node, s, write ast.Stmt) bool {
@@ -134,58 +107,6 @@ func returnsNil(r retries, n ast.Node, s, write ast.Stmt) bool {
 	}
 	t := r.pass.TypesInfo.TypeOf(sig.Results.List[0].Type)
 	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
-}
-
-// innerBranch: an unlabeled continue or break that belongs to a loop
-// (a break: or a switch or select) that is s or inside it, so it stays
-// among the moved lines and leaves nothing of s: a decision's own loop
-// moves whole.
-func innerBranch(s ast.Stmt, n ast.Node) bool {
-	br, ok := n.(*ast.BranchStmt)
-	if !ok || br.Label != nil || br.Tok != token.CONTINUE && br.Tok != token.BREAK {
-		return false
-	}
-	inner := false
-	ast.Inspect(s, func(c ast.Node) bool {
-		if inner {
-			return false
-		}
-		switch c.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ForStmt, *ast.RangeStmt:
-		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-			if br.Tok == token.CONTINUE {
-				return true
-			}
-		default:
-			return true
-		}
-		if c.Pos() <= br.Pos() && br.End() <= c.End() {
-			inner = true
-		}
-		return true
-	})
-	return inner
-}
-
-// nestedLoop reports whether n sits in a for, range or select inside s,
-// which an unlabeled continue or break would leave instead.
-func nestedLoop(s ast.Stmt, n ast.Node) bool {
-	nested := false
-	ast.Inspect(s, func(c ast.Node) bool {
-		switch c.(type) {
-		case *ast.ForStmt, *ast.RangeStmt, *ast.SelectStmt:
-			if c.Pos() <= n.Pos() && n.End() <= c.End() {
-				nested = true
-			}
-			return false
-		case *ast.FuncLit:
-			return false
-		}
-		return true
-	})
-	return nested
 }
 
 // statusReaders are functions that only read the conditions they are
@@ -240,6 +161,9 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 			return "" // a reading method called (above)
 		}
 		if !ok {
+			if rs, ok := stack[top-1].(*ast.RangeStmt); ok && rs.X == stack[top] && rangesCopies(r.pass.TypesInfo, rs) {
+				return "" // each element copied into the value, which shares nothing
+			}
 			switch stack[top-1].(type) {
 			case *ast.AssignStmt, *ast.ValueSpec, *ast.KeyValueExpr, *ast.CompositeLit, *ast.ReturnStmt, *ast.SendStmt, *ast.RangeStmt:
 				if holdsRefs(r.pass.TypesInfo.TypeOf(stack[top].(ast.Expr))) {
@@ -265,6 +189,37 @@ func (r retries) onlyRead(root ast.Node, v *types.Var, from, to token.Pos, seen 
 		return ""
 	})
 	return why == ""
+}
+
+// rangesCopies reports whether the range statement rs only reads what it
+// ranges over: a slice, array, map or string whose keys and elements are
+// copied into variables that share nothing (holdsRefs), or into none.
+func rangesCopies(info *types.Info, rs *ast.RangeStmt) bool {
+	t := info.TypeOf(rs.X)
+	if t == nil {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		if _, isArray := p.Elem().Underlying().(*types.Array); !isArray {
+			return false
+		}
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map:
+	case *types.Basic:
+		if u.Info()&types.IsString == 0 {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, e := range []ast.Expr{rs.Key, rs.Value} {
+		if e != nil && !isBlank(e) && holdsRefs(info.TypeOf(e)) {
+			return false
+		}
+	}
+	return true
 }
 
 // exitTexts is each exit of the decision p with what it becomes in

@@ -96,7 +96,9 @@ func (r *R) itemBreak(ctx context.Context) error {
 }
 
 // A List item skipped by a labelled continue from a loop over its
-// conditions.
+// conditions: the continue's target is the loop the write ends, so it is
+// mutate's return nil and the loop over the conditions moves with the
+// decision; the label, named by nothing else, is dropped.
 func (r *R) itemLabel(ctx context.Context) error {
 	list := &widgetList{}
 	if err := r.List(ctx, list); err != nil {
@@ -111,7 +113,7 @@ outer:
 			}
 		}
 		w.Status.Size = 1
-		if err := r.Status().Update(ctx, w); err != nil { // want `its decision cannot move into Retry: w's status is read at line \d+, before the decision`
+		if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\)$`
 			return err
 		}
 	}
