@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 149 {
+	if err != nil || len(goldens) != 150 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -314,9 +314,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// around it, 1 handed to json.Unmarshal through an exported field, 1
 	// that a function held in a field may set, 2 in lazyroot.go whose
 	// client a function held in a field may set (called, or handed to
-	// sync.Once's Do);
+	// sync.Once's Do), 2 in funcparam.go (a closure handed as a
+	// parameter that sets the client after the object is handed on, an
+	// exported method's parameter another package may call it with);
 	// migrateloopcounter: none (each loop is the patcher's Retry).
-	if len(left) != 330 || notMoved != 329 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 330 (329):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 332 || notMoved != 331 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 332 (331):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
