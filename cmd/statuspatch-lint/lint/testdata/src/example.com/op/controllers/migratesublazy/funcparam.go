@@ -177,3 +177,35 @@ func (s *Brig) both(ctx context.Context, key client.ObjectKey) error {
 func (s *Brig) setup() {
 	s.lighter = &lighter{c: s.Client}
 }
+
+// Dory's sub-reconciler is a local that a closure sets lazily: the
+// local is a root like a field, and the patcher is made after the
+// closure's call, where its client is set (C2's note at s104: made at the
+// read, with sub.c of a nil pointer).
+type Dory struct {
+	client.Client
+}
+
+type oar struct {
+	c client.Client
+}
+
+func (o *oar) reconcile(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 25
+	return o.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+func (d *Dory) Reconcile(ctx context.Context, key client.ObjectKey) error {
+	var sub *oar
+	ensure := func() {
+		if sub == nil {
+			sub = &oar{c: d.Client}
+		}
+	}
+	w := &v1.Widget{}
+	if err := d.Get(ctx, key, w); err != nil {
+		return err
+	}
+	ensure()
+	return sub.reconcile(ctx, w)
+}
