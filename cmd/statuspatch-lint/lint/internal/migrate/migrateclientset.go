@@ -77,24 +77,6 @@ func (si *site) clientFieldSet(e ast.Expr, rest string, from ast.Node, to *ast.C
 	return at, set, loop, w.unknown
 }
 
-// localSetAside reports whether the local v, a client's root, may be set
-// other than by its function's own statements: a function literal of it
-// assigns v, or v's address is taken (sub := ...; ensure := func() { sub
-// = &oar{c: d.Client} }; ensure()). The walk then takes it for a root.
-func (si *site) localSetAside(v *types.Var) bool {
-	if _, ok := si.cursor(si.pass.Files[0]); !ok {
-		return false
-	}
-	c, ok := si.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
-	if !ok {
-		return false
-	}
-	for fd := range c.Enclosing((*ast.FuncDecl)(nil)) {
-		return writesVar(si.pass, fd, v, true, nil) != nil
-	}
-	return false
-}
-
 // setWhere is "line N", and the line of the code a call at runs that
 // sets the client (set), when that is elsewhere.
 func (pl *place) setWhere(at, set token.Pos) string {

@@ -46,6 +46,24 @@ type walkFrame struct {
 	bound bool
 }
 
+// localSetAside reports whether the local v, a client's root, may be set
+// other than by its function's own statements: a function literal of it
+// assigns v, or v's address is taken (sub := ...; ensure := func() { sub
+// = &oar{c: d.Client} }; ensure()). The walk then takes it for a root.
+func (si *site) localSetAside(v *types.Var) bool {
+	if _, ok := si.cursor(si.pass.Files[0]); !ok {
+		return false
+	}
+	c, ok := si.insp.Root().FindByPos(v.Pos(), v.Pos()+token.Pos(len(v.Name())))
+	if !ok {
+		return false
+	}
+	for fd := range c.Enclosing((*ast.FuncDecl)(nil)) {
+		return writesVar(si.pass, fd, v, true, nil) != nil
+	}
+	return false
+}
+
 // onStack reports whether the walk is inside body's walk (a recursive
 // call: its arguments are judged as handed to code it does not follow).
 func (w *setWalk) onStack(body ast.Node) bool {
