@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 154 {
+	if err != nil || len(goldens) != 155 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -325,11 +325,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// around it, 1 handed to json.Unmarshal through an exported field, 1
 	// that a function held in a field may set, 2 in lazyroot.go whose
 	// client a function held in a field may set (called, or handed to
-	// sync.Once's Do);
+	// sync.Once's Do), 2 in funcparam.go (a closure handed as a
+	// parameter that sets the client after the object is handed on, an
+	// exported method's parameter another package may call it with);
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
 	// followed as h is).
-	if len(left) != 339 || notMoved != 337 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 339 (337):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 341 || notMoved != 339 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 341 (339):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -60,8 +60,8 @@ func (pl *place) clientFields(e ast.Expr, rest string) []*types.Var {
 // that loop, or nil.
 func (si *site) clientFieldSet(e ast.Expr, rest string, from ast.Node, to *ast.CallExpr) (at, set token.Pos, loop ast.Node, unknown string) {
 	fs, v := si.clientFields(e, rest), rootVar(si.pass.TypesInfo, e)
-	if v != nil && v.Parent() != si.pass.Pkg.Scope() {
-		v = nil
+	if v != nil && v.Parent() != si.pass.Pkg.Scope() && !si.localSetAside(v) {
+		v = nil // set only by its function's own statements: clientAssigned's
 	}
 	root, ok := si.cursor(si.enclosingFunc())
 	if !ok || len(fs) == 0 && v == nil {

@@ -67,7 +67,7 @@ func (w *setWalk) unseenSets(call *ast.CallExpr, fn *types.Func) token.Pos {
 	if rt := recvType(fn); rt != nil && types.IsInterface(rt) {
 		for _, m := range w.impls(fn) {
 			if fd := w.si.funcDecl(m); fd != nil && fd.Body != nil {
-				if at := w.bodySets(fd); at.IsValid() {
+				if at := w.bodySets(fd, call); at.IsValid() {
 					return at
 				}
 			}
@@ -210,7 +210,7 @@ func (w *setWalk) methodsSet(t types.Type) token.Pos {
 			continue
 		}
 		if fd := w.si.funcDecl(m); fd != nil && fd.Body != nil {
-			if at := w.bodySets(fd); at.IsValid() {
+			if at := w.bodySets(fd, nil); at.IsValid() { // called by another package's code
 				return at
 			}
 		}

@@ -34,6 +34,9 @@ type setWalk struct {
 	fs   []*types.Var
 	root *types.Var             // the client's own variable (a helper's receiver or parameter, a package variable), or nil
 	done map[ast.Node]token.Pos // a function followed: where it sets the client (NoPos: nowhere, or being followed)
+	// frames is the bodies being followed, innermost last, with the
+	// calls that entered them (migrateclientsetparams.go).
+	frames []walkFrame
 	// unknown says the first call followed whose function values are not
 	// all known: "the call at line N may set it: why".
 	unknown string
@@ -112,13 +115,18 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 	followed := false
 	if fn != nil {
 		fd := w.si.funcDecl(fn)
-		followed = fd != nil && fd.Body != nil
+		followed = fd != nil && fd.Body != nil && !w.onStack(fd)
 		if !followed {
 			if at := w.unseenSets(call, fn); at.IsValid() { // migrateclientsetunseen.go
 				return at
 			}
 		}
 		vals = append(vals, funcValue{fn: fn})
+	} else if vs, why, ok := w.valueOf(call.Fun); ok { // migrateclientsetparams.go
+		vals = append(vals, vs...)
+		if why != "" {
+			w.unknownAt(call, why)
+		}
 	} else if vs, why, ok := w.si.funcValues(call); ok {
 		vals = append(vals, vs...)
 		if why != "" {
@@ -127,18 +135,22 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 	} else if at := w.unseenSets(call, nil); at.IsValid() {
 		return at
 	}
+	called := len(vals) // vals[:called] run with call's arguments
 	for _, a := range call.Args {
 		if t := w.si.pass.TypesInfo.TypeOf(a); t == nil || !isSignature(t) || followed {
 			continue // a followed body judges its calls of what it is handed
 		}
-		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
-			if v, _ := w.si.pass.TypesInfo.Uses[id].(*types.Var); v != nil && !v.IsField() && v.Parent() != w.si.pass.Pkg.Scope() {
-				if x, why, ok := w.si.localValue(v, nil); ok && why == "" {
-					a = x
+		vs, why, ok := w.valueOf(a)
+		if !ok {
+			if id, isID := ast.Unparen(a).(*ast.Ident); isID {
+				if v, _ := w.si.pass.TypesInfo.Uses[id].(*types.Var); v != nil && !v.IsField() && v.Parent() != w.si.pass.Pkg.Scope() {
+					if x, why, ok := w.si.localValue(v, nil); ok && why == "" {
+						a = x
+					}
 				}
 			}
+			vs, why, ok = w.si.valuesOf(a, nil)
 		}
-		vs, why, ok := w.si.valuesOf(a, nil)
 		vals = append(vals, vs...)
 		if !fnOf(info, a) {
 			if !ok && why == "" {
@@ -149,7 +161,7 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 			}
 		}
 	}
-	for _, v := range vals {
+	for i, v := range vals {
 		var body ast.Node = v.lit
 		if v.lit == nil {
 			if fd := w.si.funcDecl(v.fn); fd != nil && fd.Body != nil {
@@ -159,16 +171,22 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 		if body == nil {
 			continue
 		}
-		if at := w.bodySets(body); at.IsValid() {
+		entered := call
+		if i >= called {
+			entered = nil // handed to code that calls it with what it chooses
+		}
+		if at := w.bodySets(body, entered); at.IsValid() {
 			return at
 		}
 	}
 	return token.NoPos
 }
 
-// bodySets is where the function fn (a declaration or a literal) sets
-// the client, followed once.
-func (w *setWalk) bodySets(fn ast.Node) token.Pos {
+// bodySets is where the function fn (a declaration or a literal),
+// entered by call (nil: by code whose arguments the walk does not see),
+// sets the client; followed once, unless what it finds depends on call's
+// arguments (walkFrame).
+func (w *setWalk) bodySets(fn ast.Node, call *ast.CallExpr) token.Pos {
 	if at, ok := w.done[fn]; ok {
 		return at
 	}
@@ -177,8 +195,15 @@ func (w *setWalk) bodySets(fn ast.Node) token.Pos {
 	if !ok {
 		return token.NoPos
 	}
+	w.frames = append(w.frames, walkFrame{body: fn, call: call, ctx: len(w.frames)})
 	_, set := w.last(c, fn.Pos(), fn.End())
-	w.done[fn] = set
+	top := w.frames[len(w.frames)-1]
+	w.frames = w.frames[:len(w.frames)-1]
+	if top.bound {
+		delete(w.done, fn)
+	} else {
+		w.done[fn] = set
+	}
 	return set
 }
 
