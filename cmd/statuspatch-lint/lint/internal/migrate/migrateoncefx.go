@@ -70,7 +70,8 @@ func readerOr(f *types.Func, why string) string {
 }
 
 // effectsOf is f's effects: from its body when the package has it, else
-// from the table (unseen: a pointer method changes its receiver).
+// from the table (unseen: a pointer method changes its receiver; a
+// function of another package of the module may read the clock).
 func (s *onceSpan) effectsOf(f *types.Func) *effects {
 	f = f.Origin()
 	if e, ok := s.fx[f]; ok {
@@ -93,6 +94,10 @@ func (s *onceSpan) effectsOf(f *types.Func) *effects {
 		path := "an unknown package"
 		if f.Pkg() != nil {
 			path = f.Pkg().Path()
+		}
+		if f.Pkg() != nil && f.Pkg() != s.si.pass.Pkg && !outsideModule(s.si.pass, f) && readerOr(f, "x") != "" {
+			// No fact carries a summary across the module's packages.
+			e.reads = "is of " + path + ", whose body is not seen here, and may read the clock or a value other goroutines change"
 		}
 		r := recvType(f)
 		switch {

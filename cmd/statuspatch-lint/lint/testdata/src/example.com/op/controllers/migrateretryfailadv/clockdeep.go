@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "example.com/op/api/v1"
+	"example.com/op/clockutil"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -100,4 +101,20 @@ func (r *R) loadStamp(ctx context.Context, key client.ObjectKey) error {
 		order.Status.Size = int(inflight.Load())
 	}
 	return r.Status().Update(ctx, order) // want `handwritten`
+}
+
+// U: a guard calling a function of another package of the module, whose
+// body is not seen here: it may read the clock, and stays before Flush.
+func (r *R) moduleGuard(ctx context.Context, key client.ObjectKey) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, key, order); err != nil {
+		return err
+	}
+	if clockutil.Fresh(started) && !order.Status.Ready {
+		order.Status.Ready = true
+		if err := r.Status().Update(ctx, order); err != nil { // want `handwritten`
+			return err
+		}
+	}
+	return nil
 }
