@@ -45,13 +45,28 @@ func TestMigrateRetryFailAdversary(t *testing.T) {
 		// decision stamping the time moves
 		1021: "; its decision, lines 19-20, stays before Flush: the guard's condition at line 19 calls time.Since, which reads the clock: checked again in Retry's function it may answer otherwise, and the decision made before would not be made; a conflict is re-decided by the next reconcile",
 		1038: "(NewWidgetStatusPatcher, the decision in Retry)",
+		// clockdeep.go: a guard reading the clock one call deeper, or a
+		// value other goroutines change (an atomic load), stays before
+		// Flush, the chain named, as does one calling a function of
+		// another package of the module (unseen); one calling a pure
+		// function of the package moves, as does a decision stamping an
+		// atomic load
+		2039: "; its decision, lines 37-38, stays before Flush: the guard's condition at line 37 calls r.inGrace, which calls elapsed at line 20, which calls time.Since at line 22, which reads the clock: checked again in Retry's function it may answer otherwise, and the decision made before would not be made; a conflict is re-decided by the next reconcile",
+		2055: "; its decision, lines 53-54, stays before Flush: the guard's condition at line 53 calls inflight.Load, which reads a value other goroutines change: checked again in Retry's function it may answer otherwise, and the decision made before would not be made; a conflict is re-decided by the next reconcile",
+		2070: "; its decision, lines 68-69, stays before Flush: the guard's condition at line 68 calls underCap, which calls atomic.LoadInt64 at line 25, which reads a value other goroutines change: checked again in Retry's function it may answer otherwise",
+		2086: "(NewWidgetStatusPatcher, the decision in Retry)",
+		2103: "(NewWidgetStatusPatcher, the decision in Retry)",
+		2115: "; its decision, lines 113-114, stays before Flush: the guard's condition at line 113 calls clockutil.Fresh, which is of example.com/op/clockutil, whose body is not seen here, and may read the clock or a value other goroutines change: checked again in Retry's function it may answer otherwise",
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			pos := r.Pass.Fset.Position(d.Pos)
 			line := pos.Line
-			if filepath.Base(pos.Filename) == "clock.go" {
+			switch filepath.Base(pos.Filename) {
+			case "clock.go":
 				line += 1000 // clock.go's lines, apart from adv.go's
+			case "clockdeep.go":
+				line += 2000
 			}
 			w, ok := want[line]
 			switch {

@@ -14,15 +14,20 @@ import (
 
 // effects is what a function's body shows it changes beyond its locals
 // (migrateonce.go): each a clause naming the line ("sets lastID at
-// ids.go:12", "calls nextID, which sets ..."), "" for none.
+// ids.go:12", "calls nextID, which sets ..."), "" for none. reads is
+// what it reads that a second call may find otherwise though nothing of
+// the code changed it: the clock, a value other goroutines change
+// ("calls time.Since at line 20, which reads the clock").
 type effects struct {
 	why    string         // whatever it is given: a package variable set, a channel, what it cannot see
 	recv   string         // through its receiver
 	params map[int]string // through a parameter, by index
+	reads  string         // the clock, an atomic value: a guard checked again may answer otherwise
 }
 
 // effectPackages are packages outside the module whose calls hand out
-// a new value or change what they are called on each time.
+// a new value or change what they are called on each time; sync/atomic's
+// loads only read (atomicLoad).
 var effectPackages = map[string]bool{
 	"sync/atomic": true, "math/rand": true, "math/rand/v2": true, "crypto/rand": true,
 	"github.com/google/uuid": true, "k8s.io/apimachinery/pkg/util/rand": true, "k8s.io/apimachinery/pkg/util/uuid": true,
@@ -65,7 +70,8 @@ func readerOr(f *types.Func, why string) string {
 }
 
 // effectsOf is f's effects: from its body when the package has it, else
-// from the table (unseen: a pointer method changes its receiver).
+// from the table (unseen: a pointer method changes its receiver; a
+// function of another package of the module may read the clock).
 func (s *onceSpan) effectsOf(f *types.Func) *effects {
 	f = f.Origin()
 	if e, ok := s.fx[f]; ok {
@@ -76,6 +82,10 @@ func (s *onceSpan) effectsOf(f *types.Func) *effects {
 	}
 	e := &effects{params: map[int]string{}}
 	s.fx[f] = e
+	if readsClock(f) {
+		e.reads = "reads the clock"
+		return e
+	}
 	var fd *ast.FuncDecl
 	if f.Pkg() == s.si.pass.Pkg {
 		fd = s.si.funcDecl(f)
@@ -85,8 +95,16 @@ func (s *onceSpan) effectsOf(f *types.Func) *effects {
 		if f.Pkg() != nil {
 			path = f.Pkg().Path()
 		}
+		if f.Pkg() != nil && f.Pkg() != s.si.pass.Pkg && !outsideModule(s.si.pass, f) && readerOr(f, "x") != "" {
+			// No fact carries a summary across the module's packages.
+			e.reads = "is of " + path + ", whose body is not seen here, and may read the clock or a value other goroutines change"
+		}
 		r := recvType(f)
 		switch {
+		case atomicLoad(f):
+			e.reads = "reads a value other goroutines change"
+		case path == "sync/atomic" && r == nil:
+			e.why = "is of sync/atomic, which changes what it is given on each call"
 		case effectPackages[path] && r == nil:
 			e.why = "is of " + path + ", which hands out a new value on each call"
 		case effectPackages[path] && isPointer(r):
@@ -174,7 +192,7 @@ func (s *onceSpan) callEffects(x *ast.CallExpr, e *effects, set func(ast.Expr, b
 		}
 	case *types.Func:
 		sub := &effects{}
-		if r := recvType(g); r == nil || !types.IsInterface(r) {
+		if r := recvType(g); r == nil || !types.IsInterface(r) || readsClock(g) {
 			sub = s.effectsOf(g)
 		} else if w := readerOr(g, "x"); w != "" {
 			sub.recv = "is an interface's method, whose body is not seen"
@@ -182,6 +200,9 @@ func (s *onceSpan) callEffects(x *ast.CallExpr, e *effects, set func(ast.Expr, b
 		calls := fmt.Sprintf("calls %s at %s, which ", name, s.where(x.Pos()))
 		if sub.why != "" {
 			e.why = cmp.Or(e.why, calls+sub.why)
+		}
+		if sub.reads != "" {
+			e.reads = cmp.Or(e.reads, calls+sub.reads)
 		}
 		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && sub.recv != "" && info.Selections[sel] != nil {
 			set(sel.X, true, calls+sub.recv)
@@ -223,6 +244,13 @@ func sharedThrough(info *types.Info, x ast.Expr) bool {
 			return false
 		}
 	}
+}
+
+// atomicLoad reports whether f is a load of sync/atomic (LoadInt64,
+// Int64.Load, Value.Load, Pointer[T].Load): it changes nothing, but reads
+// a value other goroutines change.
+func atomicLoad(f *types.Func) bool {
+	return f.Pkg() != nil && f.Pkg().Path() == "sync/atomic" && strings.HasPrefix(f.Name(), "Load")
 }
 
 // isPointer reports whether t is a pointer.

@@ -112,7 +112,11 @@ func guardWhy(r retries, g *ast.IfStmt, write ast.Stmt) string {
 // bodies, or the table of readers, show they change nothing
 // (migrateoncefx.go). A call that changes its receiver (r.next()), a
 // package variable or what it is given would run once more on every
-// call, not only on a conflict.
+// call, not only on a conflict. One that reads, at any depth of the
+// package's calls, the clock or a value other goroutines change (an
+// atomic load) may answer otherwise in mutate, and the decision made
+// before would not be made: the reason names the chain ("calls
+// r.inGrace, which calls time.Since at line 20, which reads the clock").
 func twiceWhy(r retries, cond ast.Expr) string {
 	info := r.pass.TypesInfo
 	s := &onceSpan{si: &r.site, where: r.where}
@@ -129,15 +133,16 @@ func twiceWhy(r retries, cond ast.Expr) string {
 		switch f := typeutil.Callee(info, c).(type) {
 		case *types.Builtin:
 		case *types.Func:
-			if readsClock(f) {
-				why = fmt.Sprintf("the guard's condition at %s calls %s, which reads the clock: checked again in Retry's function it may answer otherwise, and the decision made before would not be made", r.where(c.Pos()), types.ExprString(c.Fun))
-				return false
-			}
-			if rt := recvType(f); rt != nil && types.IsInterface(rt) {
+			rt := recvType(f)
+			if rt != nil && types.IsInterface(rt) && !readsClock(f) {
 				fx = readerOr(f, f.Name()+" is an interface's method, whose body is not seen")
 				break
 			}
 			e := s.effectsOf(f)
+			if e.reads != "" {
+				why = fmt.Sprintf("the guard's condition at %s calls %s, which %s: checked again in Retry's function it may answer otherwise, and the decision made before would not be made", r.where(c.Pos()), types.ExprString(c.Fun), e.reads)
+				return false
+			}
 			fx = cmp.Or(e.why, e.recv)
 			for i := range f.Signature().Params().Len() {
 				fx = cmp.Or(fx, e.params[i])
