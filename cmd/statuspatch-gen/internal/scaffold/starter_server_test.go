@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,23 +58,34 @@ spec:
                 format: int32
 `
 
-// starterServerReconciler is a kubebuilder reconciler of Widget that
-// patches its status without the optimistic lock (a blind merge patch) from
-// the Widget it read. $STARTER_DECIDES picks what it sets: "same" (or
-// unset), phase Ready, an idempotent decision, so the second of two
-// reconciles from one read sends a patch that changes nothing, which the
-// API server answers with the resourceVersion it had and stores nothing;
-// "anew", a replica count new on each reconcile (a plan built twice), so
-// the second one's patch overwrites the first's.
+// starterServerReconciler is a kubebuilder reconciler of Widget; what it
+// decides is $STARTER_DECIDES's (one test binary runs every case):
+//   - "same" (or unset): phase Ready under a blind merge patch from the
+//     Widget it read, an idempotent decision: the second of two reconciles
+//     from one read sends a patch that changes nothing, which the API
+//     server answers with the resourceVersion it had, storing nothing;
+//   - "anew": the same patch, with a replica count new on each reconcile (a
+//     plan built twice): the second one's patch overwrites the first's;
+//   - "number": issue 80's reconciler, an order number (in phase) handed out
+//     from the first read, then written over a fresh read on a Conflict
+//     (retry.RetryOnConflict, Get, set, Status().Update): the second
+//     reconcile's number overwrites the first's, from a state it re-read;
+//   - "number-kept": the same, keeping the number the fresh read has;
+//   - "stamp": the same shape writing the time of its decision (RFC 3339, a
+//     second apart, as metav1.Time stores it): a value that differs only in
+//     time.
 func starterServerReconciler() string {
 	return `package controller
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync/atomic"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/util/retry"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -93,9 +105,32 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
 		return ctrl.Result{}, err
 	}
+	decides := os.Getenv("STARTER_DECIDES")
+	switch decides {
+	case "number", "number-kept", "stamp":
+		if w.Status.Phase != "" {
+			return ctrl.Result{}, nil
+		}
+		d := decisions.Add(1)
+		value := fmt.Sprintf("O-%d", d)
+		if decides == "stamp" {
+			value = time.Date(2026, 12, 1, 0, 0, int(d), 0, time.UTC).Format(time.RFC3339)
+		}
+		return ctrl.Result{}, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			latest := &plainv1.Widget{}
+			if err := r.Client.Get(ctx, req.NamespacedName, latest); err != nil {
+				return err
+			}
+			if decides == "number-kept" && latest.Status.Phase != "" {
+				return nil
+			}
+			latest.Status.Phase = value
+			return r.Client.Status().Update(ctx, latest)
+		})
+	}
 	base := w.DeepCopy()
 	w.Status.Phase = "Ready"
-	if os.Getenv("STARTER_DECIDES") == "anew" {
+	if decides == "anew" {
 		w.Status.Replicas = decisions.Add(1)
 	}
 	return ctrl.Result{}, r.Client.Status().Patch(ctx, w, client.MergeFrom(base))
@@ -189,8 +224,12 @@ func starterServerModule(t *testing.T, root, dir string) string {
 // the second's patch is a no-op, one write stored), and fails for the same
 // patch of a replica count new on each reconcile (two stored: the decision
 // made again). Until 08c00c6 it counted every write that returned no
-// error, and failed the first. One test binary runs both cases (the
-// reconciler reads $STARTER_DECIDES).
+// error, and failed the first. It fails for issue 80's order number,
+// decided on the first read and written over the other reconcile's after
+// a re-read, naming the path, both values and both reconciles (at
+// 3c17bcf8 it passed), and passes when the re-read's number is kept, and
+// for a time of decision written the same way (logged: values that differ
+// only in time). One test binary runs every case (starterServerReconciler).
 func TestStarterTestOnTheServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds testenv's API server into a project's test binary")
@@ -242,21 +281,28 @@ resources:
 	}
 	for _, c := range []struct {
 		decides string
-		twice   bool
+		// fails: TestWidgetDecidesOnce fails saying so; logs: the test
+		// passes and logs it
+		fails, logs string
 	}{
-		{"same", false},
-		{"anew", true},
+		{"same", "", ""},
+		{"anew", "made its decision again", ""},
+		{"number", oracleNumberSays, ""},
+		{"number-kept", "", ""},
+		{"stamp", "", "which differ only in time"},
 	} {
 		t.Run(c.decides, func(t *testing.T) {
-			run := exec.Command(bin, "-test.count=1", "-test.run", "^TestWidget(ReconcilerOnTestenv|DecidesOnce)$")
+			run := exec.Command(bin, "-test.count=1", "-test.v", "-test.run", "^TestWidget(ReconcilerOnTestenv|DecidesOnce)$")
 			run.Dir = filepath.Join(dir, "internal", "controller")
 			run.Env = append(env, "STARTER_DECIDES="+c.decides)
 			out, err := run.CombinedOutput()
 			switch {
-			case c.twice && (err == nil || !strings.Contains(string(out), "made its decision again")):
-				t.Errorf("TestWidgetDecidesOnce did not fail saying the decision was made again: %v\n%s", err, out)
-			case !c.twice && err != nil:
-				t.Errorf("the starter test failed on an idempotent reconciler: %v\n%s", err, out)
+			case c.fails != "" && (err == nil || !regexp.MustCompile(c.fails).Match(out)):
+				t.Errorf("TestWidgetDecidesOnce did not fail saying %q: %v\n%s", c.fails, err, out)
+			case c.fails == "" && err != nil:
+				t.Errorf("the starter test failed on a reconciler that decides once: %v\n%s", err, out)
+			case c.logs != "" && !strings.Contains(string(out), c.logs):
+				t.Errorf("TestWidgetDecidesOnce did not log %q:\n%s", c.logs, out)
 			}
 		})
 	}

@@ -15,17 +15,24 @@ package controller
 // the server stores over a state its reconcile had not read (the other's
 // write, under a blind patch from the first read) fails it; a write under
 // the lock is refused (a Conflict) and re-decided on a fresh read, and a
-// write that changes nothing stores nothing.
+// write that changes nothing stores nothing. A stored write that changes a
+// status value the other reconcile's stored write set, in one generation,
+// more often than two reconciles one after the other do (a decision made
+// on the first read, written after a re-read) fails it too; values that
+// differ only in time (RFC 3339 times, durations) are logged, not judged.
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -102,35 +109,72 @@ func TestOrderDecidesOnce(t *testing.T) {
 	env, scheme, obj := startStarterOrder(t, "starter-twice")
 	key := types.NamespacedName{Namespace: obj.Namespace, Name: obj.Name}
 	c := &starterOrderClient{Client: env.Client, key: key}
-	r := &OrderReconciler{Client: c, Scheme: scheme}
-	// Two reconciles of obj at once, met after their first read of it (a
-	// barrier: each waits until both have read, or returned), so both
-	// decide on the same state. A Conflict is the lock refusing a write
-	// from a read another write has overtaken (the controller requeues
-	// it); any other error fails.
 	const n = 2
+	starterReconcileOrder(t, &OrderReconciler{Client: c, Scheme: scheme}, key, n, true)
+	overwrote, unknown := c.judged()
+	twice, timed := c.decidedAgain()
+	for _, u := range append(unknown, timed...) {
+		t.Log(u)
+	}
+	if len(overwrote) > 0 {
+		t.Fatalf("two reconciles of %s that read it before either wrote:\n%s", key, strings.Join(overwrote, "\n"))
+	}
+	if len(twice) == 0 {
+		return
+	}
+	// A reconcile changed a status value the other's stored write had set,
+	// in the same generation (nothing else writes the object): a second
+	// decision, unless the reconciler decides it anew on every reconcile (a
+	// counter). The reference: n reconciles of another Order, one after
+	// the other; a path the reconciles at once changed more often than they
+	// do was decided on the first read and written after a re-read.
+	once := createStarterOrder(t, env, "starter-once")
+	ref := &starterOrderClient{Client: env.Client, key: types.NamespacedName{Namespace: once.Namespace, Name: once.Name}}
+	starterReconcileOrder(t, &OrderReconciler{Client: ref, Scheme: scheme}, ref.key, n, false)
+	together, alone := c.stored(), ref.stored()
+	var again []string
+	for _, ch := range twice {
+		if together[ch.path] > alone[ch.path] {
+			again = append(again, fmt.Sprintf("%s: reconcile %d stored %s over %s, which reconcile %d had stored, in generation %d (stored %d times by %d reconciles at once, %d by %d one after the other, on %s)",
+				ch.path, ch.by, starterJSON(ch.to), starterJSON(ch.from), ch.over.by, ch.gen, together[ch.path], n, alone[ch.path], n, ref.key))
+		}
+	}
+	if len(again) > 0 {
+		t.Fatalf("two reconciles of %s that read it before either wrote decided a status value twice (a decision made on the first read, written over the other's after a re-read?):\n%s", key, strings.Join(again, "\n"))
+	}
+}
+
+// starterReconcileOrder runs n reconciles of key with r: together, at
+// once, met after their first read of it (a barrier: each waits until all
+// have read, or returned), so all decide on the same state; else one after
+// the other. A Conflict is the lock refusing a write from a read another
+// write has overtaken (the controller requeues it); any other error fails.
+func starterReconcileOrder(t *testing.T, r *OrderReconciler, key types.NamespacedName, n int, together bool) {
+	t.Helper()
 	all := &sync.WaitGroup{}
 	all.Add(n)
 	errs := make(chan error, n)
 	for i := range n {
-		go func() {
-			a := &starterArrival{n: i + 1, all: all}
+		a := &starterArrival{n: i + 1, all: all}
+		if !together {
+			a.all = &sync.WaitGroup{}
+			a.all.Add(1)
+		}
+		run := func() {
 			defer a.arrive(false)
 			_, err := r.Reconcile(context.WithValue(t.Context(), starterArrivalKey{}, a), ctrl.Request{NamespacedName: key})
 			errs <- err
-		}()
+		}
+		if together {
+			go run()
+		} else {
+			run()
+		}
 	}
 	for range n {
 		if err := <-errs; err != nil && !starterConflict(err) {
 			t.Fatalf("reconcile %s: %v", key, err)
 		}
-	}
-	overwrote, unknown := c.judged()
-	for _, u := range unknown {
-		t.Log(u)
-	}
-	if len(overwrote) > 0 {
-		t.Fatalf("two reconciles of %s that read it before either wrote:\n%s", key, strings.Join(overwrote, "\n"))
 	}
 }
 
@@ -193,6 +237,10 @@ type starterOrderClient struct {
 	// overwrote says each status write stored over a resourceVersion its
 	// reconcile had not had; unknown each one that could not be judged.
 	overwrote, unknown []string
+	// changes are the status values the stored status writes changed, in
+	// the order stored; set, the change that last set each path.
+	changes []*starterChange
+	set     map[string]*starterChange
 }
 
 func (c *starterOrderClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
@@ -269,12 +317,26 @@ func (c *starterOrderClient) write(ctx context.Context, obj client.Object, what 
 	a, ok := ctx.Value(starterArrivalKey{}).(*starterArrival)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if what == "" || after == before {
+		if ok {
+			a.known = after
+		}
+		return nil
+	}
+	by := 0
+	if ok {
+		by = a.n
+	}
+	changes, err := c.note(by, stored, obj.(*shopv1.Order))
 	switch {
-	case what == "" || after == before:
+	case err != nil:
+		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: the status values a %s of %s changed: %v; not judged", what, c.key, err))
 	case !ok:
 		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: a %s of %s stored resourceVersion %s over %s from a context that is not a reconcile's (not the ctx Reconcile was given?); not judged", what, c.key, after, before))
 	case a.known == "":
 		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: reconcile %d's %s of %s stored resourceVersion %s over %s, and it read %s through no Get or List of this client; not judged", a.n, what, c.key, after, before, c.key))
+	case a.known != before && starterTimed(changes):
+		c.unknown = append(c.unknown, fmt.Sprintf("Unknown: reconcile %d's %s of %s stored resourceVersion %s over %s, a state it had not read, changing only values that differ only in time; not judged", a.n, what, c.key, after, before))
 	case a.known != before:
 		c.overwrote = append(c.overwrote, fmt.Sprintf("reconcile %d, which last read %s at resourceVersion %s, stored resourceVersion %s with a %s over %s, a state it had not read: it made its decision again on a read another write had acted on (a status write without the resourceVersion it read, a blind patch?)", a.n, c.key, a.known, after, what, before))
 	}
@@ -347,4 +409,166 @@ func (s *starterOrderStatus) Update(ctx context.Context, obj client.Object, opts
 
 func (s *starterOrderStatus) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
 	return s.c.write(ctx, obj, "status patch", func() error { return s.SubResourceWriter.Patch(ctx, obj, patch, opts...) })
+}
+
+// starterChange is a status value a stored status write changed: at path
+// (status.phase, status.conditions[type=Ready].status), from the value
+// stored before it (nil: none) to the one it stored, by reconcile by (0: a
+// write from a context that is not a reconcile's), over generation gen;
+// over is the change that had set from, if a write of this client did.
+type starterChange struct {
+	path     string
+	from, to any
+	by       int
+	gen      int64
+	over     *starterChange
+}
+
+// note records the status values a stored status write of reconcile by
+// changed, from stored (read before the write) to answer (the server's
+// answer to it).
+func (c *starterOrderClient) note(by int, stored, answer *shopv1.Order) ([]*starterChange, error) {
+	from, err := starterLeaves(stored)
+	if err != nil {
+		return nil, err
+	}
+	to, err := starterLeaves(answer)
+	if err != nil {
+		return nil, err
+	}
+	paths := slices.Collect(maps.Keys(from))
+	for p := range to {
+		if _, ok := from[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	if c.set == nil {
+		c.set = map[string]*starterChange{}
+	}
+	var changes []*starterChange
+	for _, p := range paths {
+		if equality.Semantic.DeepEqual(from[p], to[p]) {
+			continue
+		}
+		ch := &starterChange{path: p, from: from[p], to: to[p], by: by, gen: stored.Generation, over: c.set[p]}
+		c.set[p] = ch
+		changes = append(changes, ch)
+	}
+	c.changes = append(c.changes, changes...)
+	return changes, nil
+}
+
+// decidedAgain is each change a reconcile's stored write made of a value
+// another reconcile's stored write had set, over the same generation; one
+// of values that differ only in time is not a decision made again, but a
+// line in timed.
+func (c *starterOrderClient) decidedAgain() (twice []*starterChange, timed []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ch := range c.changes {
+		if ch.by == 0 || ch.over == nil || ch.over.by == 0 || ch.over.by == ch.by || ch.over.gen != ch.gen {
+			continue
+		}
+		if starterTimeOnly(ch.from, ch.to) {
+			timed = append(timed, fmt.Sprintf("Unknown: %s: reconcile %d stored %s over %s, which reconcile %d had stored, values which differ only in time; not judged a second decision", ch.path, ch.by, starterJSON(ch.to), starterJSON(ch.from), ch.over.by))
+			continue
+		}
+		twice = append(twice, ch)
+	}
+	return twice, timed
+}
+
+// stored counts, by path, the changes the reconciles' stored status writes
+// made, but those of values that differ only in time.
+func (c *starterOrderClient) stored() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := map[string]int{}
+	for _, ch := range c.changes {
+		if ch.by != 0 && !starterTimeOnly(ch.from, ch.to) {
+			n[ch.path]++
+		}
+	}
+	return n
+}
+
+// starterTimed says whether there are changes, all of values that differ
+// only in time.
+func starterTimed(changes []*starterChange) bool {
+	return len(changes) > 0 && !slices.ContainsFunc(changes, func(ch *starterChange) bool { return !starterTimeOnly(ch.from, ch.to) })
+}
+
+// starterTime is a time as RFC 3339 writes it (metav1.Time, MicroTime).
+var starterTime = regexp.MustCompile("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})")
+
+// starterTimeOnly says whether a and b are strings that differ only in
+// time: two durations ("1m30s", metav1.Duration), or the same text but
+// for the RFC 3339 times in it.
+func starterTimeOnly(a, b any) bool {
+	s, ok := a.(string)
+	u, ok2 := b.(string)
+	if !ok || !ok2 {
+		return false
+	}
+	if _, err := time.ParseDuration(s); err == nil {
+		if _, err := time.ParseDuration(u); err == nil {
+			return true
+		}
+	}
+	return starterTime.MatchString(s) && starterTime.ReplaceAllString(s, "") == starterTime.ReplaceAllString(u, "")
+}
+
+// starterLeaves is o's status by path: maps by key, lists by their items'
+// type when each has its own (conditions), else by index.
+func starterLeaves(o *shopv1.Order) (map[string]any, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", o.Namespace, o.Name, err)
+	}
+	leaves := map[string]any{}
+	starterFlatten("status", u["status"], leaves)
+	return leaves, nil
+}
+
+func starterFlatten(path string, v any, leaves map[string]any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			starterFlatten(path+"."+k, e, leaves)
+		}
+	case []any:
+		keys := map[string]bool{}
+		for _, e := range v {
+			m, _ := e.(map[string]any)
+			t, ok := m["type"].(string)
+			if !ok || keys[t] {
+				keys = nil
+				break
+			}
+			keys[t] = true
+		}
+		for i, e := range v {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			if keys != nil {
+				p = fmt.Sprintf("%s[type=%s]", path, e.(map[string]any)["type"])
+			}
+			starterFlatten(p, e, leaves)
+		}
+	case nil:
+	default:
+		leaves[path] = v
+	}
+}
+
+// starterJSON is v as JSON, as the server stores it.
+func starterJSON(v any) string {
+	if v == nil {
+		return "(none)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
