@@ -68,6 +68,9 @@ func (si *site) clientFieldSet(e ast.Expr, rest string, from ast.Node, to *ast.C
 		return token.NoPos, token.NoPos, nil, ""
 	}
 	w := newSetWalk(si, fs, v)
+	if why := w.aliases(root); why != "" {
+		return token.NoPos, token.NoPos, nil, why
+	}
 	loop = loopAround(root.Node(), to, from)
 	end := to.Pos()
 	if loop != nil {
@@ -105,6 +108,9 @@ func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 	}
 	end := last.Pos()
 	w := newSetWalk(&h.site, h.clientFields(h.client, ""), v)
+	if why := w.aliases(root); why != "" {
+		return fmt.Sprintf("its client %s may be set before its write: %s", h.clientText, why)
+	}
 	walkEnd := end
 	loop := loopAround(fd, last, nil)
 	if loop != nil {

@@ -44,6 +44,10 @@ type setWalk struct {
 	isSealed *bool
 	// implsOf is impls' answer for an interface's method, once a walk.
 	implsOf map[*types.Func][]*types.Func
+	// alias is the local pointers to the client's fields, aliasDef the
+	// addresses they are set to (migrateclientsetalias.go).
+	alias    map[*types.Var]bool
+	aliasDef map[ast.Node]bool
 }
 
 func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
@@ -53,6 +57,9 @@ func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
 // is reports whether e names the client's root variable or selects one
 // of its fields.
 func (w *setWalk) is(e ast.Expr) bool {
+	if w.throughAlias(e) {
+		return true
+	}
 	if w.root != nil && identOf(w.si.pass, e) == w.root {
 		return true
 	}
@@ -86,11 +93,14 @@ func (w *setWalk) last(root inspector.Cursor, from, to token.Pos) (at, set token
 				hit = n.Pos()
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.AND && w.is(n.X) {
+			if n.Op == token.AND && w.is(n.X) && !w.aliasDef[n] {
 				hit = n.Pos()
 			}
 		case *ast.CallExpr:
 			hit = w.callSets(n)
+			if w.handsAlias(n) {
+				hit = n.Pos()
+			}
 		}
 		if hit.IsValid() && n.Pos() >= at {
 			at, set = n.Pos(), hit
