@@ -46,7 +46,11 @@ import (
 // (alias.go) is set where the pointer is written through, not where it
 // is taken (R5 of s105: the patcher made after `p := &q.sub`, before
 // `*p = ...`, or at the read when p was taken before it: both panicked);
-// an address held where -fix does not follow it keeps the write.
+// an address held where -fix does not follow it keeps the write. A
+// function handed to code that may run it later or concurrently (a
+// WaitGroup's Go, a go statement: handed.go) sets the client at a
+// synchronization point the walk does not see: the write stays, naming
+// the call (R5: the patcher made between wg.Go and wg.Wait panicked).
 func TestMigrateSubReconcilerLazy(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratesublazy="}), "example.com/op/controllers/migratesublazy")
