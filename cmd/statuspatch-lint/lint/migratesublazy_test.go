@@ -51,6 +51,9 @@ import (
 // WaitGroup's Go, a go statement: handed.go) sets the client at a
 // synchronization point the walk does not see: the write stays, naming
 // the call (R5: the patcher made between wg.Go and wg.Wait panicked).
+// A client whose chain is checked against nil between the read and the
+// call (an optional sub-reconciler: guarded.go) stays, naming the check
+// (R5: the patcher made at the read, outside the guard, panicked).
 func TestMigrateSubReconcilerLazy(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratesublazy="}), "example.com/op/controllers/migratesublazy")
