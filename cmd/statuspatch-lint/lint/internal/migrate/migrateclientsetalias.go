@@ -38,7 +38,7 @@ func (w *setWalk) aliases(root inspector.Cursor) string {
 				continue // set at the call (last)
 			}
 		}
-		if p := definedAs(info, cur); p != nil && w.onlyThrough(root, p) {
+		if p := definedAs(info, cur); p != nil && onlyThrough(info, root, p) {
 			if w.alias == nil {
 				w.alias, w.aliasDef = map[*types.Var]bool{}, map[ast.Node]bool{}
 			}
@@ -88,8 +88,7 @@ func definedAs(info *types.Info, cur inspector.Cursor) *types.Var {
 // onlyThrough reports whether every use of p in the function at root
 // goes through it (*p, p.f), compares it, assigns it, or hands it to a
 // call: no copy of the pointer outlives what the walk sees.
-func (w *setWalk) onlyThrough(root inspector.Cursor, p *types.Var) bool {
-	info := w.si.pass.TypesInfo
+func onlyThrough(info *types.Info, root inspector.Cursor, p *types.Var) bool {
 	for cur := range root.Preorder((*ast.Ident)(nil)) {
 		id := cur.Node().(*ast.Ident)
 		if info.Uses[id] != p {
@@ -112,10 +111,10 @@ func (w *setWalk) onlyThrough(root inspector.Cursor, p *types.Var) bool {
 	return true
 }
 
-// throughAlias reports whether e writes through one of w.alias: *p,
+// throughAlias reports whether e writes through one of alias: *p,
 // p.f, (*p).f.
-func (w *setWalk) throughAlias(e ast.Expr) bool {
-	if len(w.alias) == 0 {
+func throughAlias(info *types.Info, alias map[*types.Var]bool, e ast.Expr) bool {
+	if len(alias) == 0 {
 		return false
 	}
 	for {
@@ -129,17 +128,22 @@ func (w *setWalk) throughAlias(e ast.Expr) bool {
 		default:
 			return false
 		}
-		if w.alias[identOf(w.si.pass, e)] {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && alias[asVar(info.ObjectOf(id))] {
 			return true
 		}
 	}
 }
 
-// handsAlias reports whether call hands one of w.alias to the code it
+func asVar(o types.Object) *types.Var {
+	v, _ := o.(*types.Var)
+	return v
+}
+
+// handsAlias reports whether call hands one of alias to the code it
 // runs.
-func (w *setWalk) handsAlias(call *ast.CallExpr) bool {
+func handsAlias(info *types.Info, alias map[*types.Var]bool, call *ast.CallExpr) bool {
 	for _, a := range call.Args {
-		if w.alias[identOf(w.si.pass, a)] {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok && alias[asVar(info.ObjectOf(id))] {
 			return true
 		}
 	}

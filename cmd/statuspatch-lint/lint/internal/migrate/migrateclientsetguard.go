@@ -63,7 +63,7 @@ func nilChecked(c *migration, e ast.Expr) (token.Pos, string) {
 			continue
 		}
 		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			if c.predeclaredNil(pair[1]) && chain[types.ExprString(ast.Unparen(pair[0]))] {
+			if predeclaredNil(c.pass.TypesInfo, pair[1]) && chain[types.ExprString(ast.Unparen(pair[0]))] {
 				return b.Pos(), types.ExprString(ast.Unparen(pair[0]))
 			}
 		}
@@ -73,11 +73,11 @@ func nilChecked(c *migration, e ast.Expr) (token.Pos, string) {
 
 // predeclaredNil reports whether e is the predeclared nil (not a
 // variable named nil).
-func (pl *place) predeclaredNil(e ast.Expr) bool {
+func predeclaredNil(info *types.Info, e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		return false
 	}
-	_, isNil := pl.pass.TypesInfo.Uses[id].(*types.Nil)
+	_, isNil := info.Uses[id].(*types.Nil)
 	return isNil
 }

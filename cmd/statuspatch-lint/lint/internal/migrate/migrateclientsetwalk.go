@@ -57,7 +57,7 @@ func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
 // is reports whether e names the client's root variable or selects one
 // of its fields.
 func (w *setWalk) is(e ast.Expr) bool {
-	if w.throughAlias(e) {
+	if throughAlias(w.si.pass.TypesInfo, w.alias, e) {
 		return true
 	}
 	if w.root != nil && identOf(w.si.pass, e) == w.root {
@@ -102,7 +102,7 @@ func (w *setWalk) last(root inspector.Cursor, from, to token.Pos) (at, set token
 				hit = token.NoPos // done at a synchronization point the walk does not see
 				w.unknownAt(n, "a go statement runs it concurrently")
 			}
-			if w.handsAlias(n) {
+			if handsAlias(w.si.pass.TypesInfo, w.alias, n) {
 				hit = n.Pos()
 			}
 		}
