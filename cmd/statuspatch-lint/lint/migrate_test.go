@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 156 {
+	if err != nil || len(goldens) != 159 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -327,11 +327,15 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// client a function held in a field may set (called, or handed to
 	// sync.Once's Do), 2 in funcparam.go (a closure handed as a
 	// parameter that sets the client after the object is handed on, an
-	// exported method's parameter another package may call it with);
+	// exported method's parameter another package may call it with), 1
+	// in alias.go (the field's address stored where -fix does not follow),
+	// 2 in handed.go (set by a function a WaitGroup's Go or a go
+	// statement runs), 2 in guarded.go (checked against nil between the
+	// read and the call);
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
 	// followed as h is).
-	if len(left) != 341 || notMoved != 339 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 341 (339):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 346 || notMoved != 344 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 346 (344):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -42,7 +42,18 @@ import (
 // all four kept, "a function value -fix does not resolve"). A local a
 // closure of its function sets (or whose address is taken) is a root too
 // (Dory: at s104 its patcher was made at the read, before the closure's
-// call set the local).
+// call set the local). A client set through a pointer to its field
+// (alias.go) is set where the pointer is written through, not where it
+// is taken (R5 of s105: the patcher made after `p := &q.sub`, before
+// `*p = ...`, or at the read when p was taken before it: both panicked);
+// an address held where -fix does not follow it keeps the write. A
+// function handed to code that may run it later or concurrently (a
+// WaitGroup's Go, a go statement: handed.go) sets the client at a
+// synchronization point the walk does not see: the write stays, naming
+// the call (R5: the patcher made between wg.Go and wg.Wait panicked).
+// A client whose chain is checked against nil between the read and the
+// call (an optional sub-reconciler: guarded.go) stays, naming the check
+// (R5: the patcher made at the read, outside the guard, panicked).
 func TestMigrateSubReconcilerLazy(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migratesublazy="}), "example.com/op/controllers/migratesublazy")
@@ -56,7 +67,7 @@ func TestMigrateSubReconcilerLazy(t *testing.T) {
 			}
 		}
 	}
-	if moved != 13 {
-		t.Errorf("%d lazily set sub-reconcilers moved onto the patcher, want 13", moved)
+	if moved != 15 {
+		t.Errorf("%d lazily set sub-reconcilers moved onto the patcher, want 15", moved)
 	}
 }

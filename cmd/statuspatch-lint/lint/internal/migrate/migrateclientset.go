@@ -68,6 +68,9 @@ func (si *site) clientFieldSet(e ast.Expr, rest string, from ast.Node, to *ast.C
 		return token.NoPos, token.NoPos, nil, ""
 	}
 	w := newSetWalk(si, fs, v)
+	if why := w.aliases(root); why != "" {
+		return token.NoPos, token.NoPos, nil, why
+	}
 	loop = loopAround(root.Node(), to, from)
 	end := to.Pos()
 	if loop != nil {
@@ -105,6 +108,9 @@ func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 	}
 	end := last.Pos()
 	w := newSetWalk(&h.site, h.clientFields(h.client, ""), v)
+	if why := w.aliases(root); why != "" {
+		return fmt.Sprintf("its client %s may be set before its write: %s", h.clientText, why)
+	}
 	walkEnd := end
 	loop := loopAround(fd, last, nil)
 	if loop != nil {
@@ -124,13 +130,13 @@ func ownClientSet(h *helperMove, fd *ast.FuncDecl, v *types.Var) string {
 	return fmt.Sprintf("it sets its client %s at %s, before its write: the client is its own to choose, and a patcher its callers make would hold their %s as it was before", h.clientText, where, h.clientText)
 }
 
-// clientSetAfterRead moves c's anchor, the read the patcher of a
+// clientSetAt moves c's anchor, the read the patcher of a
 // helper's call is made at, past the statement that sets the call's
 // client last (clientFieldSet), when that statement is in a block around
 // the call and nothing uses the object between the read and its end. It
 // returns the line the client is set at (0 when no statement sets it),
 // or why the patcher cannot be made where its client is set.
-func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, string) {
+func clientSetAt(c *migration, e ast.Expr, rest string, line int) (int, string) {
 	at, set, loop, unknown := c.clientFieldSet(e, rest, c.anchor, c.call)
 	client := types.ExprString(e) + rest
 	if unknown != "" {

@@ -44,6 +44,10 @@ type setWalk struct {
 	isSealed *bool
 	// implsOf is impls' answer for an interface's method, once a walk.
 	implsOf map[*types.Func][]*types.Func
+	// alias is the local pointers to the client's fields, aliasDef the
+	// addresses they are set to (migrateclientsetalias.go).
+	alias    map[*types.Var]bool
+	aliasDef map[ast.Node]bool
 }
 
 func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
@@ -53,6 +57,9 @@ func newSetWalk(si *site, fs []*types.Var, root *types.Var) *setWalk {
 // is reports whether e names the client's root variable or selects one
 // of its fields.
 func (w *setWalk) is(e ast.Expr) bool {
+	if throughAlias(w.si.pass.TypesInfo, w.alias, e) {
+		return true
+	}
 	if w.root != nil && identOf(w.si.pass, e) == w.root {
 		return true
 	}
@@ -86,11 +93,18 @@ func (w *setWalk) last(root inspector.Cursor, from, to token.Pos) (at, set token
 				hit = n.Pos()
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.AND && w.is(n.X) {
+			if n.Op == token.AND && w.is(n.X) && !w.aliasDef[n] {
 				hit = n.Pos()
 			}
 		case *ast.CallExpr:
 			hit = w.callSets(n)
+			if _, isGo := c.Parent().Node().(*ast.GoStmt); isGo && hit.IsValid() {
+				hit = token.NoPos // done at a synchronization point the walk does not see
+				w.unknownAt(n, "a go statement runs it concurrently")
+			}
+			if handsAlias(w.si.pass.TypesInfo, w.alias, n) {
+				hit = n.Pos()
+			}
 		}
 		if hit.IsValid() && n.Pos() >= at {
 			at, set = n.Pos(), hit
@@ -135,7 +149,8 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 	} else if at := w.unseenSets(call, nil); at.IsValid() {
 		return at
 	}
-	called := len(vals) // vals[:called] run with call's arguments
+	called := len(vals)   // vals[:called] run with call's arguments
+	var handed []ast.Expr // the argument each of vals[called:] is
 	for _, a := range call.Args {
 		if t := w.si.pass.TypesInfo.TypeOf(a); t == nil || !isSignature(t) || followed {
 			continue // a followed body judges its calls of what it is handed
@@ -152,6 +167,9 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 			vs, why, ok = w.si.valuesOf(a, nil)
 		}
 		vals = append(vals, vs...)
+		for range vs {
+			handed = append(handed, a)
+		}
 		if !fnOf(info, a) {
 			if !ok && why == "" {
 				why = fmt.Sprintf("it is handed %s, a function value -fix does not follow", types.ExprString(a))
@@ -175,7 +193,13 @@ func (w *setWalk) callSets(call *ast.CallExpr) token.Pos {
 		if i >= called {
 			entered = nil // handed to code that calls it with what it chooses
 		}
-		if at := w.bodySets(body, entered); at.IsValid() {
+		at := w.bodySets(body, entered)
+		if at.IsValid() && i >= called && fn != nil && !runsHanded(fn) {
+			// migrateclientsethanded.go: it may run later or concurrently
+			w.unknownAt(call, fmt.Sprintf("it hands %s to %s, which may run it later or concurrently", types.ExprString(handed[i-called]), funcName(fn, w.si.pass.Pkg)))
+			continue
+		}
+		if at.IsValid() {
 			return at
 		}
 	}
