@@ -34,10 +34,8 @@ type retryPlan struct {
 	detached bool
 	// placed: a deferred write's decision made a Retry of its own at its
 	// place, stmts the literal's changes (migrateretrydeferplaced.go).
-	placed *placedDecision
-	// carried: names the decision sets that the code after the write
-	// uses, declared before the Retry (migrateretrycarry.go).
-	carried   []carried
+	placed    *placedDecision
+	carried   []carried             // names set here, used after the write (migrateretrycarry.go)
 	uncarried map[*types.Var]string // why a name set outside the decision is not carried
 }
 
