@@ -179,7 +179,7 @@ func (r retries) blockCarry() (*retryPlan, string) {
 	}
 	// A head that only reads the object leaves it as fresh as at from.
 	from = outerHead(r, list, from, at) // migrateretryouter.go
-	for from < at && r.zeroDecl(list[from], list[at]) {
+	for from < at && zeroDecl(r, list[from], list[at]) {
 		from++ // var result ctrl.Result: declared before the Retry (migrateretrycarry.go)
 	}
 	if from == at {
@@ -189,7 +189,7 @@ func (r retries) blockCarry() (*retryPlan, string) {
 	if g := r.guard(list, from, at); g != nil {
 		p.guard = g
 	}
-	if why := r.carry(p); why != "" {
+	if why := carry(r, p); why != "" {
 		return nil, why
 	}
 	if !r.scoped(p) || r.capturesStatus(p) {

@@ -22,6 +22,13 @@ import (
 // may leave as the one before set it (set only in a branch, n++) keeps
 // the decision out of Retry.
 
+// A carrier finds the names a decision p in the function's body carries.
+type carrier struct {
+	retries
+	p    *retryPlan
+	body ast.Node
+}
+
 // A carried name of a decision: what the code after the write uses.
 type carried struct {
 	v *types.Var
@@ -36,7 +43,7 @@ type carried struct {
 // the code after the write uses, or says why one it declares cannot be
 // carried out of Retry's function; "" with none. Why one declared before
 // it cannot is p.uncarried's, which outerWhy says.
-func (r retries) carry(p *retryPlan) string {
+func carry(r retries, p *retryPlan) string {
 	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
 	fn := r.enclosingFunc()
 	var body ast.Node = fn
@@ -46,11 +53,12 @@ func (r retries) carry(p *retryPlan) string {
 	case *ast.FuncLit:
 		body = f.Body
 	}
+	k := carrier{retries: r, p: p, body: body}
 	var names []carried
 	for i, s := range p.stmts {
-		for _, v := range r.setAtTop(s, from, to, body) {
-			if r.usedOutside(v, body, from, to) {
-				c, why := r.carriedOf(p, i, v, body)
+		for _, v := range k.setAtTop(s, from, to) {
+			if k.usedOutside(v, from, to) && !k.readsFirst(i, v) {
+				c, why := k.carriedOf(i, v)
 				switch {
 				case why != "" && c.def == nil:
 					// declared before the decision: outerWhy says why
@@ -76,7 +84,8 @@ func (r retries) carry(p *retryPlan) string {
 // setAtTop are the local variables the top-level statement s of the
 // decision declares with :=, or sets with = when declared in the
 // function's body before the decision.
-func (r retries) setAtTop(s ast.Stmt, from, to token.Pos, body ast.Node) []*types.Var {
+func (r carrier) setAtTop(s ast.Stmt, from, to token.Pos) []*types.Var {
+	body := r.body
 	as, ok := s.(*ast.AssignStmt)
 	if !ok || as.Tok != token.DEFINE && as.Tok != token.ASSIGN {
 		return nil
@@ -101,8 +110,8 @@ func (r retries) setAtTop(s ast.Stmt, from, to token.Pos, body ast.Node) []*type
 
 // usedOutside reports whether v is used in body outside from..to (the
 // configuration an apply gives in the write's own call is mutate's).
-func (r retries) usedOutside(v *types.Var, body ast.Node, from, to token.Pos) bool {
-	for c := range r.usesOf(body, v, body.Pos(), body.End()) {
+func (r carrier) usedOutside(v *types.Var, from, to token.Pos) bool {
+	for c := range r.usesOf(r.body, v, r.body.Pos(), r.body.End()) {
 		at := c.Node().Pos()
 		if at >= from && at < to || r.apply != nil && at >= r.call.Pos() && at < r.call.End() {
 			continue
@@ -114,7 +123,8 @@ func (r retries) usedOutside(v *types.Var, body ast.Node, from, to token.Pos) bo
 
 // carriedOf is v, set by the decision's i-th statement, as a carried
 // name, or why it cannot be.
-func (r retries) carriedOf(p *retryPlan, i int, v *types.Var, body ast.Node) (carried, string) {
+func (r carrier) carriedOf(i int, v *types.Var) (carried, string) {
+	p := r.p
 	s := p.stmts[i].(*ast.AssignStmt)
 	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
 	name, line := v.Name(), r.where(s.Pos())
@@ -122,7 +132,7 @@ func (r retries) carriedOf(p *retryPlan, i int, v *types.Var, body ast.Node) (ca
 	if v.Pos() >= from && v.Pos() < to {
 		c.def = s
 		for _, l := range s.Lhs {
-			if id, ok := l.(*ast.Ident); ok && id.Name != "_" && r.pass.TypesInfo.Defs[id] != nil && !r.usedOutside(r.pass.TypesInfo.Defs[id].(*types.Var), body, from, to) {
+			if id, ok := l.(*ast.Ident); ok && id.Name != "_" && r.pass.TypesInfo.Defs[id] != nil && !r.usedOutside(r.pass.TypesInfo.Defs[id].(*types.Var), from, to) {
 				return c, fmt.Sprintf("the statement at %s declares %s with %s, used after the write, and only %s would be declared before Retry", line, id.Name, name, name)
 			}
 		}
@@ -131,30 +141,22 @@ func (r retries) carriedOf(p *retryPlan, i int, v *types.Var, body ast.Node) (ca
 			return c, fmt.Sprintf("%s, declared at %s and used after the write, would be declared before Retry, and %s", name, line, why)
 		}
 		c.typ = typ
-	} else {
-		// Each attempt sets v afresh: no read of it in the decision before
-		// this statement, nor in its values.
-		for u := range r.usesOf(body, v, from, s.End()) {
-			if id := u.Node().(*ast.Ident); !isLhs(s, id) {
-				return c, fmt.Sprintf("it reads %s at %s before setting it at %s, and Retry's function may run more than once: an attempt would read the value the one before set", name, r.where(id.Pos()), line)
-			}
-		}
 	}
 	for _, e := range p.stmts[:i] {
 		if at := exitIn(e); at != nil {
 			return c, fmt.Sprintf("the exit at %s may end an attempt before %s is set at %s, leaving the value an earlier attempt set", r.where(at.Pos()), name, line)
 		}
 	}
-	if why := r.setOnlyIn(p, v); why != "" {
+	if why := r.setOnlyIn(v); why != "" {
 		return c, why
 	}
-	return c, r.usesAfterWhy(p, v, body)
+	return c, r.usesAfterWhy(v)
 }
 
 // setOnlyIn says why v, carried out of the decision p, may hold another
 // value than an attempt set when the code after the write reads it: a
 // function literal captures it, or its address is taken.
-func (r retries) setOnlyIn(p *retryPlan, v *types.Var) string {
+func (r carrier) setOnlyIn(v *types.Var) string {
 	fn := r.enclosingFunc()
 	for u := range r.usesOf(fn, v, fn.Pos(), fn.End()) {
 		for e := range u.Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
@@ -184,9 +186,10 @@ func (r retries) setOnlyIn(p *retryPlan, v *types.Var) string {
 // write failed, where the value is the failed attempt's: in the write's
 // own statement, on its error path, or after a write whose error no
 // return ends; "" when each runs only after Retry returned nil.
-func (r retries) usesAfterWhy(p *retryPlan, v *types.Var, body ast.Node) string {
+func (r carrier) usesAfterWhy(v *types.Var) string {
+	p, body := r.p, r.body
 	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
-	errFrom, errTo := r.errorPath(p)
+	errFrom, errTo := r.errorPath()
 	for u := range r.usesOf(body, v, body.Pos(), body.End()) {
 		at := u.Node().Pos()
 		switch {
@@ -206,7 +209,7 @@ func (r retries) usesAfterWhy(p *retryPlan, v *types.Var, body ast.Node) string 
 
 // inLoopWith reports whether a loop around the write holds at: code
 // there runs again after the write.
-func (r retries) inLoopWith(at token.Pos) bool {
+func (r carrier) inLoopWith(at token.Pos) bool {
 	c, ok := r.cursor(r.call)
 	if !ok {
 		return false
@@ -227,7 +230,8 @@ func (r retries) inLoopWith(at token.Pos) bool {
 // return: the write's own if err := W; err != nil { ... return }, or the
 // if err != nil { ... return } right after err := W; NoPos when the
 // write's error is handled otherwise.
-func (r retries) errorPath(p *retryPlan) (token.Pos, token.Pos) {
+func (r carrier) errorPath() (token.Pos, token.Pos) {
+	p := r.p
 	check := func(is *ast.IfStmt, as *ast.AssignStmt) bool {
 		if as == nil || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != ast.Expr(r.call) || is.Else != nil || !terminates(is.Body) {
 			return false
@@ -246,7 +250,7 @@ func (r retries) errorPath(p *retryPlan) (token.Pos, token.Pos) {
 			return w.Body.Pos(), w.End()
 		}
 	case *ast.AssignStmt:
-		_, list, at := writeList(r)
+		_, list, at := writeList(r.retries)
 		if at >= 0 && at+1 < len(list) {
 			if is, ok := list[at+1].(*ast.IfStmt); ok && is.Init == nil && check(is, w) {
 				return is.Pos(), is.End()
@@ -257,7 +261,7 @@ func (r retries) errorPath(p *retryPlan) (token.Pos, token.Pos) {
 }
 
 // typeText is t as the file names it, or why it cannot be written there.
-func (r retries) typeText(t types.Type) (string, string) {
+func (r carrier) typeText(t types.Type) (string, string) {
 	bad := ""
 	typ := types.TypeString(t, func(p *types.Package) string {
 		q, imp, why := r.text().qualifier(p.Path())
@@ -345,7 +349,7 @@ func (p *retryPlan) carries(v *types.Var) bool {
 // zeroDecl reports whether s is var x T, without values, whose names are
 // each used from the write on: declared before the Retry as written, set
 // in it (carry's outer names).
-func (r retries) zeroDecl(s, write ast.Stmt) bool {
+func zeroDecl(r retries, s, write ast.Stmt) bool {
 	ds, ok := s.(*ast.DeclStmt)
 	if !ok {
 		return false
@@ -375,4 +379,21 @@ func (r retries) zeroDecl(s, write ast.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// readsFirst reports whether v, declared before the decision, is read in
+// it before or in the value of its i-th statement, which sets it (n++,
+// seen = append(seen, x)): each attempt's effect would stay, which
+// outerWhy says.
+func (r carrier) readsFirst(i int, v *types.Var) bool {
+	s := r.p.stmts[i].(*ast.AssignStmt)
+	if v.Pos() >= r.p.stmts[0].Pos() && v.Pos() < r.p.stmts[len(r.p.stmts)-1].End() {
+		return false
+	}
+	for u := range r.usesOf(r.body, v, r.p.stmts[0].Pos(), s.End()) {
+		if !isLhs(s, u.Node().(*ast.Ident)) {
+			return true
+		}
+	}
+	return false
 }
