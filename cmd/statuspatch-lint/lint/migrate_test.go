@@ -45,8 +45,8 @@ func TestMigrateFixes(t *testing.T) {
 			}
 		}
 	}
-	if moved != 72 {
-		t.Errorf("%d writes moved onto a patcher, want 72", moved)
+	if moved != 77 {
+		t.Errorf("%d writes moved onto a patcher, want 77", moved)
 	}
 }
 
@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 159 {
+	if err != nil || len(goldens) != 161 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -151,11 +151,14 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// typed ones (the fetched object applied, a literal that names no
 	// object) and 5 unstructured ones (a spec field set, named by another
 	// name, handed to a function, a GroupVersionKind of a variable, a
-	// local GroupVersion changed), each with why, and 3 of decided.go
+	// local GroupVersion changed), each with why, 2 of decided.go
 	// whose status applied is decided from the status read but whose
 	// decision cannot be Retry's function (a read before it, the
-	// configuration built in the write's call, one used after the
-	// write), each naming the read; migrateacross: 4 handed to functions of
+	// configuration built in the write's call), each naming the read,
+	// and 4 of carried.go whose decision sets a name used after the
+	// write that cannot be carried out of Retry (used on the error path,
+	// captured by a literal, set only in a branch, the error not
+	// returned); migrateacross: 4 handed to functions of
 	// another package that change more than the status, each naming it,
 	// 1 handed to a function of the package in another file, 1 to a
 	// function value; migratealias: 10 whose spec or metadata changes
@@ -335,7 +338,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
 	// followed as h is).
-	if len(left) != 346 || notMoved != 344 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 346 (344):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 349 || notMoved != 347 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 349 (347):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

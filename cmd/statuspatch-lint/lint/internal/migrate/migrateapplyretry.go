@@ -48,13 +48,16 @@ func (a *applyMove) planRetry() string {
 	kept := func(why, advice string) string {
 		return a.shapeWhy(fmt.Sprintf("%s's status is read at %s to decide the status applied, and %s%s", a.obj.Name(), r.where(at), why, advice))
 	}
-	p := r.block()
+	p, carryWhy := r.blockCarry()
 	if p == nil {
 		if at >= a.call.Pos() {
 			return kept("the configuration is built in the write's own call", strings.Replace(applyRetryAdvice, "; move", "; build the configuration in a statement before the write, or move", 1))
 		}
 		if why := strings.TrimPrefix(r.blockedWhy(""), "; its decision cannot move into Retry: "); why != "" {
 			return kept("its decision cannot move into Retry: "+why, applyRetryAdvice)
+		}
+		if carryWhy != "" {
+			return kept("the decision cannot become Retry's function: "+carryWhy, applyRetryAdvice) // migrateretrycarry.go
 		}
 		if why := usedAfterApply(a); why != "" {
 			return kept("the decision cannot become Retry's function ("+why+")", applyRetryAdvice)

@@ -34,7 +34,9 @@ type retryPlan struct {
 	detached bool
 	// placed: a deferred write's decision made a Retry of its own at its
 	// place, stmts the literal's changes (migrateretrydeferplaced.go).
-	placed *placedDecision
+	placed    *placedDecision
+	carried   []carried             // names set here, used after the write (migrateretrycarry.go)
+	uncarried map[*types.Var]string // why a name set outside the decision is not carried
 }
 
 // A retryShape is a reason a write's decision belongs in Retry.
@@ -143,16 +145,23 @@ func planChecks(r retries, p *retryPlan) string {
 // the patcher holds where the block starts (Retry refuses changes made
 // before it).
 func (r retries) block() *retryPlan {
+	p, _ := r.blockCarry()
+	return p
+}
+
+// blockCarry is block, and why a name the decision declares cannot be
+// carried out of it when that keeps it (migrateretrycarry.go).
+func (r retries) blockCarry() (*retryPlan, string) {
 	write, list, at := writeList(r)
 	if at < 0 {
-		return nil
+		return nil, ""
 	}
 	from := at
 	for from > 0 && r.movable(list[from-1], write) {
 		from--
 	}
 	if from == at {
-		return nil
+		return nil, ""
 	}
 	prev := ast.Stmt(nil)
 	if from > 0 {
@@ -166,21 +175,27 @@ func (r retries) block() *retryPlan {
 	// A guard moves whole: the object must be fresh at its condition
 	// (guard asks), which runs in mutate, a reader given the status too.
 	if !fresh && !r.freshAt(list[from]) && (from > 0 || r.guard(list, from, at) == nil) {
-		return nil
+		return nil, ""
 	}
 	// A head that only reads the object leaves it as fresh as at from.
 	from = outerHead(r, list, from, at) // migrateretryouter.go
+	for from < at && zeroDecl(r, list[from], list[at]) {
+		from++ // var result ctrl.Result: declared before the Retry (migrateretrycarry.go)
+	}
 	if from == at {
-		return nil
+		return nil, ""
 	}
 	p := &retryPlan{stmts: list[from:at], write: write}
 	if g := r.guard(list, from, at); g != nil {
 		p.guard = g
 	}
-	if !r.scoped(p) || r.capturesStatus(p) {
-		return nil
+	if why := carry(r, p); why != "" {
+		return nil, why
 	}
-	return p
+	if !r.scoped(p) || r.capturesStatus(p) {
+		return nil, ""
+	}
+	return p, ""
 }
 
 // writeList is the write's statement, the statement list holding it,
@@ -351,6 +366,9 @@ func (r retries) scoped(p *retryPlan) bool {
 	for id, obj := range r.pass.TypesInfo.Uses {
 		if r.apply != nil && id.Pos() >= r.call.Pos() && id.Pos() < r.call.End() {
 			continue // the applied configuration: ApplyStatus's, in mutate (migrateapplyretry.go)
+		}
+		if v, ok := obj.(*types.Var); ok && p.carries(v) {
+			continue // declared before the Retry (migrateretrycarry.go)
 		}
 		if declared[obj] && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() {
 			return false

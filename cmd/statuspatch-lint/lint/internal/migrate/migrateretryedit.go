@@ -31,7 +31,7 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 		return "", false
 	}
 	indent := r.text().indent(plan.write.Pos())
-	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End(), plan.onceTexts(r.exitTexts(plan, false)))
+	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End(), plan.carriedTexts(plan.onceTexts(r.exitTexts(plan, false))))
 	if plan.detached {
 		body = strings.ReplaceAll(body, "\n"+r.text().indent(plan.stmts[0].Pos()), "\n"+indent)
 	}
@@ -117,20 +117,24 @@ func (r retries) deleteBlock(p *retryPlan) []analysis.TextEdit {
 // onceEdits declare the plan's OnceValues before the write's statement
 // (or the guard that becomes it), with sync imported (migrateretryonce.go).
 func onceEdits(r retries, p *retryPlan) ([]analysis.TextEdit, *analysis.TextEdit, bool) {
+	at := p.write.Pos()
+	carried := p.carriedDecls(r.text().indent(at)) // migrateretrycarry.go
 	if len(p.once) == 0 {
-		return nil, nil, true
+		if carried == "" {
+			return nil, nil, true
+		}
+		return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(carried)}}, nil, true
 	}
 	sync, imp, why := r.text().qualifier("sync")
 	if why != "" {
 		return nil, nil, false
 	}
-	at := p.write.Pos()
 	tf := r.pass.Fset.File(at)
 	src, err := r.pass.ReadFile(tf.Name())
 	if err != nil {
 		return nil, nil, false
 	}
-	return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(p.onceDecls(src, tf, r.text().indent(at), sync))}}, imp, true
+	return []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(carried + p.onceDecls(src, tf, r.text().indent(at), sync))}}, imp, true
 }
 
 // retryEdits are the edits of the write moved into Retry (r.retry) on the

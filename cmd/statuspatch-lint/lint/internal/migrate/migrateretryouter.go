@@ -42,8 +42,12 @@ func outerWhy(r retries, p *retryPlan) string {
 			}
 			for _, e := range lhs {
 				v := rootVar(r.pass.TypesInfo, e)
-				if v == nil || v == r.obj || v == r.copyOf || v.Pos() >= from && v.Pos() < to {
+				if v == nil || v == r.obj || v == r.copyOf || v.Pos() >= from && v.Pos() < to || p.carries(v) {
 					continue
+				}
+				if w := p.uncarried[v]; w != "" {
+					why = w // migrateretrycarry.go
+					return false
 				}
 				why = fmt.Sprintf("it sets %s at %s, declared outside it: Retry's function may run more than once, and each run's effect on %s would stay", v.Name(), r.where(n.Pos()), v.Name())
 				return false

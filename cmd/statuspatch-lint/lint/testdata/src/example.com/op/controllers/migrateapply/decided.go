@@ -72,8 +72,9 @@ func (r *WidgetReconciler) DecidedInline(ctx context.Context, req ctrl.Request) 
 	return r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(w.Status.Size+1)), client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: w's status is read at line 72 to decide the status applied, and the configuration is built in the write's own call: a Flush would return the 409 of a stale decision, and the next reconcile decides again; build the configuration in a statement before the write, or move the decision by hand into the patcher's Retry, whose function gives the status to ApplyStatus\)$`
 }
 
-// DecidedUsedAfter: the configuration is used again after the write, so
-// the decision cannot become Retry's function; stays, naming the read.
+// DecidedUsedAfter: the configuration is used again after the write's
+// error returned: declared before the Retry, set in its function, it is
+// the stored attempt's there; moved (kept before issue 80's carried names).
 func (r *WidgetReconciler) DecidedUsedAfter(ctx context.Context, req ctrl.Request) (int, error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
@@ -81,7 +82,7 @@ func (r *WidgetReconciler) DecidedUsedAfter(ctx context.Context, req ctrl.Reques
 	}
 	size := w.Status.Size + 1
 	ac := widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithSize(size))
-	if err := r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: w's status is read at line 82 to decide the status applied, and the decision cannot become Retry's function \(ac, declared at line 83, is used at line 87, after the write\): a Flush would return the 409 of a stale decision, and the next reconcile decides again; move the decision by hand into the patcher's Retry, whose function gives the status to ApplyStatus\)$`
+	if err := r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\)$`
 		return 0, err
 	}
 	return *ac.Status.Size, nil
