@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // An ownBase in a method of a generic reconciler type (issue 80, U2's
@@ -56,8 +58,12 @@ func (o *ownBase) checkType(opts Options, call *ast.CallExpr) string {
 	if why := o.zeroResults(); why != "" {
 		return why
 	}
-	if named.Obj().Exported() {
-		return fmt.Sprintf("%s is exported, and its instantiations in other packages are not seen, nor whether their kinds have generated patchers: make the base patchers.ForType(%s, %s) and the write its Flush by hand", name, o.text().source(o.client), o.obj.Name())
+	exported := named.Obj().Exported()
+	switch {
+	case exported && !opts.Module:
+		return fmt.Sprintf("%s is exported, and only this package is analyzed: its instantiations in other packages are not seen (statuspatch-lint -fix on the whole module moves it when every one is of a kind with a generated patcher); by hand: %s", name, o.typeAdvice())
+	case exported && named.TypeParams().Len() != 1:
+		return fmt.Sprintf("%s is exported and has %d type parameters: -fix follows its instantiations in other packages only for one; by hand: %s", name, named.TypeParams().Len(), o.typeAdvice())
 	}
 	if why := o.testsMayCall(name, opts); why != "" {
 		return why
@@ -89,7 +95,89 @@ func (o *ownBase) checkType(opts Options, call *ast.CallExpr) string {
 	if o.pkg == "" {
 		return name + " is not instantiated in its package"
 	}
-	return o.hookWhy(call)
+	if why := o.hookWhy(call); why != "" {
+		return why
+	}
+	if exported {
+		o.typeGroup(named, call, opts)
+	}
+	return ""
+}
+
+// typeAdvice is how the write moves by hand.
+func (o *ownBase) typeAdvice() string {
+	pkg := "patchers"
+	if o.pkg != "" {
+		pkg = o.pkg[strings.LastIndex(o.pkg, "/")+1:]
+	}
+	return fmt.Sprintf("make the base %s.ForType(%s, %s) and the write its Flush", pkg, o.text().source(o.client), o.obj.Name())
+}
+
+// typeGroup records the exported type's write as a fix group's helper
+// (lint.ResolveGroups): it moves unless an instantiation in another
+// package of the module cannot (GenericTypeMembers), or one is outside.
+func (o *ownBase) typeGroup(named *types.Named, call *ast.CallExpr, opts Options) {
+	if opts.Members == nil || askAssumed(o.pass) {
+		return
+	}
+	key := named.Obj().Pkg().Path() + "." + named.Obj().Name()
+	if slices.ContainsFunc(*opts.Members, func(g GroupMember) bool { return g.Helper && g.Key == key && g.Pos == call.Pos() }) {
+		return
+	}
+	name := named.Obj().Name()
+	*opts.Members = append(*opts.Members,
+		GroupMember{Key: key, Helper: true, Pos: call.Pos(), audit: opts.Audit, param: name, advice: "by hand: " + o.typeAdvice(),
+			alone: name + " is exported and no package of the module instantiates it: -fix does not change an API only other modules may use; by hand: " + o.typeAdvice()},
+		GroupMember{Key: key, Pos: call.Pos()}) // instantiated in its own package
+}
+
+// GenericTypeMembers adds to opts.Members this package's part in the
+// move of each exported generic type of another package of the module it
+// instantiates (typeGroup): why an instantiation keeps the type's write,
+// or nothing to edit. A type whose write is no group's is not looked up.
+func GenericTypeMembers(pass *analysis.Pass, opts Options) {
+	if !opts.Module || opts.Members == nil || opts.PatcherOf == nil || pass.Module == nil {
+		return
+	}
+	mod := pass.Module.Path
+	o := &ownBase{site: &site{place: place{calls: calls{pass: pass}}}}
+	members := map[string]*GroupMember{}
+	var keys []string
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			inst, ok := pass.TypesInfo.Instances[id]
+			tn, _ := pass.TypesInfo.Uses[id].(*types.TypeName)
+			if !ok || tn == nil || tn.Pkg() == nil || tn.Pkg() == pass.Pkg || !tn.Exported() || inst.TypeArgs.Len() != 1 ||
+				tn.Pkg().Path() != mod && !strings.HasPrefix(tn.Pkg().Path(), mod+"/") {
+				return true
+			}
+			key := tn.Pkg().Path() + "." + tn.Name()
+			m := members[key]
+			if m == nil {
+				m = &GroupMember{Key: key, Pos: id.Pos()}
+				members[key] = m
+				keys = append(keys, key)
+			}
+			if m.Why != "" {
+				return true
+			}
+			what := fmt.Sprintf("its instantiation %s at %s", types.TypeString(inst.Type, func(p *types.Package) string { return p.Name() }), o.where(id.Pos()))
+			t := inst.TypeArgs.At(0)
+			if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+				m.Why = fmt.Sprintf("in package %s, %s is by %s, a type parameter of another generic: which kinds it holds is not seen", pass.Pkg.Path(), what, tp.Obj().Name())
+			} else if why := o.patcherOfKind(t, what, opts); why != "" {
+				m.Why = "in package " + pass.Pkg.Path() + ", " + why
+			}
+			return true
+		})
+	}
+	for _, k := range keys {
+		*opts.Members = append(*opts.Members, *members[k])
+	}
 }
 
 // ownTypeParam reports whether tp is a receiver type parameter of one of
@@ -234,6 +322,10 @@ func (o *ownBase) hookWhy(call *ast.CallExpr) string {
 
 // typeMessage is the fix's message for a method of a generic type.
 func (o *ownBase) typeMessage(how string) string {
-	return fmt.Sprintf("move the status write onto the generated patchers (%s.%s makes its object's patcher with %s.%s in place of its base, then Flush: every instantiation of %s in the package is of a kind with a generated patcher)",
-		o.recvTypeParam().Obj().Name(), o.fd.Name.Name, o.pkg[strings.LastIndex(o.pkg, "/")+1:], how, o.recvTypeParam().Obj().Name())
+	where := "package"
+	if o.recvTypeParam().Obj().Exported() {
+		where = "module"
+	}
+	return fmt.Sprintf("move the status write onto the generated patchers (%s.%s makes its object's patcher with %s.%s in place of its base, then Flush: every instantiation of %s in the %s is of a kind with a generated patcher)",
+		o.recvTypeParam().Obj().Name(), o.fd.Name.Name, o.pkg[strings.LastIndex(o.pkg, "/")+1:], how, o.recvTypeParam().Obj().Name(), where)
 }

@@ -77,7 +77,7 @@ type Exported[T client.Object] struct{ C client.Client }
 
 func (r *Exported[T]) Write(ctx context.Context, obj T) error { // want Write:"why"
 	base := obj.DeepCopyObject().(T)
-	return r.C.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: Exported is exported, and its instantiations in other packages are not seen, nor whether their kinds have generated patchers: make the base patchers\.ForType\(r\.C, obj\) and the write its Flush by hand\)$`
+	return r.C.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `\(not moved to the patcher: Exported is exported, and only this package is analyzed: its instantiations in other packages are not seen \(statuspatch-lint -fix on the whole module moves it when every one is of a kind with a generated patcher\); by hand: make the base patchers\.ForType\(r\.C, obj\) and the write its Flush\)$`
 }
 
 var _ = &Exported[*v1.Widget]{}
