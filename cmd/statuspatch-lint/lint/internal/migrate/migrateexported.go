@@ -212,6 +212,7 @@ func ExportedCallers(pass *analysis.Pass, files Files, ws []*Write, opts Options
 	if !opts.Module || opts.Members == nil {
 		return
 	}
+	GenericTypeMembers(pass, opts) // migrategenerictype.go
 	var fns []*types.Func
 	facts := map[*types.Func]*HelperFact{}
 	callbacks := map[*types.Func]*CallbackFact{}

@@ -41,6 +41,7 @@ type ownBase struct {
 	ctor   string     // ForType, or For for an obj of type client.Object
 	mutate ast.Stmt   // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
 	once   []onceCall // the callers' literals' calls made once before their calls (migrateonce.go)
+	zeros  []string   // a method's results before its error, returned with ForType's (migrategenerictype.go)
 }
 
 // recogniseOwnBase recognises a write of an ownBase.
@@ -61,8 +62,11 @@ func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
 	id, _ := ast.Unparen(call.Args[1]).(*ast.Ident)
 	o.obj, _ = r.pass.TypesInfo.Uses[id].(*types.Var)
 	mf, _ := ast.Unparen(call.Args[2]).(*ast.CallExpr)
-	if o.fd == nil || o.fd.Recv != nil || o.obj == nil || o.paramOf(o.obj) != o.fd.Name.Name || !k.anyKind(o.obj.Type()) || mf == nil || !o.isMergeFrom(mf) {
+	if o.fd == nil || o.obj == nil || !k.anyKind(o.obj.Type()) || mf == nil || !o.isMergeFrom(mf) {
 		return nil, "", false
+	}
+	if o.fd.Recv != nil && o.recvTypeParam() == nil || o.fd.Recv == nil && o.paramOf(o.obj) != o.fd.Name.Name {
+		return nil, "", false // a method's: of its generic type's parameter (migrategenerictype.go)
 	}
 	bid, _ := ast.Unparen(mf.Args[0]).(*ast.Ident)
 	b, _ := r.pass.TypesInfo.Uses[bid].(*types.Var)
@@ -99,7 +103,9 @@ func (o *ownBase) isObjOf(e ast.Expr) bool {
 func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 	name := o.fd.Name.Name
 	res := o.fd.Type.Results
-	if res == nil || res.NumFields() != 1 || !types.Identical(o.pass.TypesInfo.TypeOf(res.List[0].Type), types.Universe.Lookup("error").Type()) {
+	if o.fd.Recv != nil {
+		res = nil // the method's results: checkType's
+	} else if res == nil || res.NumFields() != 1 || !types.Identical(o.pass.TypesInfo.TypeOf(res.List[0].Type), types.Universe.Lookup("error").Type()) {
 		return name + " returns more than an error: the error of patchers." + o.ctor + " has no result of its own to go with"
 	}
 	o.client, _ = statusReceiver(call)
@@ -116,6 +122,9 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 	}
 	if o.used && !opts.NonStatusUnsent {
 		return fmt.Sprintf("%s is used between its base and the write: what it changes beside the status the patcher would not write", o.obj.Name())
+	}
+	if o.fd.Recv != nil {
+		return o.checkType(opts, call)
 	}
 	fn, _ := o.pass.TypesInfo.Defs[o.fd.Name].(*types.Func)
 	if fn == nil || fn.Exported() {
@@ -236,7 +245,7 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 		popts = ", " + pq + "WithNonStatusChangesUnsent()"
 	}
 	in := o.text().indent(o.def.Pos())
-	made := fmt.Sprintf("%s, %s := %s%s(%s, %s%s)\n%sif %s != nil {\n%s\treturn %s\n%s}", name, errName, qual, o.ctor, o.text().source(o.client), o.obj.Name(), popts, in, errName, in, errName, in)
+	made := fmt.Sprintf("%s, %s := %s%s(%s, %s%s)\n%sif %s != nil {\n%s\treturn %s\n%s}", name, errName, qual, o.ctor, o.text().source(o.client), o.obj.Name(), popts, in, errName, in, strings.Join(append(slices.Clip(o.zeros), errName), ", "), in)
 	write := name + ".Flush(" + o.text().source(o.call.Args[0]) + ")"
 	how := o.ctor
 	var dropMutate []analysis.TextEdit
@@ -259,6 +268,9 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 	}
 	if o.used {
 		how += " with WithNonStatusChangesUnsent"
+	}
+	if o.fd.Recv != nil {
+		return &analysis.SuggestedFix{Message: o.typeMessage(how), TextEdits: edits}, ""
 	}
 	return &analysis.SuggestedFix{Message: fmt.Sprintf("move the status write onto the generated patchers (%s makes its object's patcher with %s.%s in place of its base, then Flush)", o.fd.Name.Name, o.pkg[strings.LastIndex(o.pkg, "/")+1:], how), TextEdits: edits}, ""
 }
