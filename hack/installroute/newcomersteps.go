@@ -167,7 +167,7 @@ func (n *newcomerRun) fix() error {
 	}
 	if !movedOntoPatchers(src.String(), n.writes) {
 		n.r.printf("%s", src.String())
-		return failf("the fix block did not move the %d writes onto NewWidgetStatusPatcher (5), FetchWidgetStatusPatcher (the re-fetch), Retry (the 2 decided from the status) and Flush (%d in all with Retry), the two applies in apply mode under their field owners with ApplyStatus (above)", n.writes, n.writes)
+		return failf("the fix block did not move the %d writes onto NewWidgetStatusPatcher (5), FetchWidgetStatusPatcher (the re-fetch), Retry (those decided from the status: the parts, Ready, and the summary where its apply's form moves) and Flush (%d in all with Retry), the two applies in apply mode under their field owners with ApplyStatus (above)", n.writes, n.writes)
 	}
 	n.r.printf("%s", src.String())
 	mod, err := os.ReadFile(n.file("go.mod"))

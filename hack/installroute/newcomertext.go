@@ -79,10 +79,12 @@ func handwrittenLeft(src string) string {
 // NewWidgetStatusPatcher (internal/status's caller makes one for
 // MarkFailed; markObserved takes Reconcile's, one patcher per object
 // life), one FetchWidgetStatusPatcher at the re-fetch, a Retry for
-// each of the two writes decided from the status (the parts list, built by
-// appending to it, and Ready, counted when it was not), a Flush for each
-// other write, the typed and the unstructured applies in apply mode under their field
-// owners through ApplyStatus.
+// each write decided from the status (the parts list, built by
+// appending to it; Ready, counted when it was not; the summary, applied
+// from the parts' count, its configuration built in Retry's function since
+// s105, where the apply's form is one UD's rule reads: summaryRetried),
+// a Flush for each other write, the typed and the unstructured
+// applies in apply mode under their field owners through ApplyStatus.
 func movedOntoPatchers(src string, writes int) bool {
 	applied := 0
 	for _, l := range strings.Split(src, "\n") {
@@ -93,9 +95,26 @@ func movedOntoPatchers(src string, writes int) bool {
 	}
 	return countLines(src, "patchers.NewWidgetStatusPatcher(") == 5 &&
 		countLines(src, "patchers.FetchWidgetStatusPatcher(") == 1 &&
-		countLines(src, ".Retry(ctx, func(") == 2 &&
+		countLines(src, ".Retry(ctx, func(") == 2+summaryRetried(src) &&
 		countLines(src, ".Flush(ctx)")+countLines(src, ".Retry(ctx, func(") == writes &&
 		countLines(src, `patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("widget-summary")`) == 1 &&
 		countLines(src, `patcher.WithWriteMode(patcher.WriteApply), patcher.WithFieldOwner("widget-phase")`) == 1 &&
 		applied == 2
+}
+
+// summaryRetried is 1 when summarize's write moved into Retry (its
+// configuration built from the parts' count read in the mutate), else 0.
+func summaryRetried(src string) int {
+	i := strings.Index(src, "func (r *WidgetReconciler) summarize(")
+	if i < 0 {
+		return 0
+	}
+	body := src[i:]
+	if j := strings.Index(body[1:], "\nfunc "); j >= 0 {
+		body = body[:j+1]
+	}
+	if strings.Contains(body, ".Retry(ctx, func(") {
+		return 1
+	}
+	return 0
 }
