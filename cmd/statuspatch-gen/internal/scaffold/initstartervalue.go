@@ -82,7 +82,7 @@ func value(ps *schema, kind string, nonZero bool) (lit, why, what string) {
 	if len(ps.Enum) > 0 {
 		for _, e := range ps.Enum {
 			var v any
-			if json.Unmarshal(e.Raw, &v) == nil && !(nonZero && isZero(string(e.Raw))) {
+			if json.Unmarshal(e.Raw, &v) == nil && (!nonZero || !isZero(string(e.Raw))) {
 				return string(e.Raw), ": enum, its first value", ""
 			}
 		}
