@@ -46,7 +46,7 @@ type carried struct {
 func carry(r retries, p *retryPlan) string {
 	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
 	fn := r.enclosingFunc()
-	var body ast.Node = fn
+	body := fn
 	switch f := fn.(type) {
 	case *ast.FuncDecl:
 		body = f.Body
