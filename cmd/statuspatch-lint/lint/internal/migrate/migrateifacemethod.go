@@ -49,10 +49,10 @@ func ifaceMethodWhy(pass *analysis.Pass, files Files, opts Options, w *Write) st
 	obj := h.params[h.obj]
 	iface := types.TypeString(obj.Type(), types.RelativeTo(pass.Pkg))
 	pkg := patchersName(pass, opts)
-	return fmt.Sprintf("%s is a method of %s (%s), and a method cannot take the type parameter a helper function over %s takes for *patcher.Patcher[T]; "+
+	return fmt.Sprintf("%s is a method of %s (%s): a method cannot take a type parameter, so not the *patcher.Patcher[T] (T %s) -fix gives a function over %s; "+
 		"by hand: have it take p %s.StatusPatcher in place of %s (%s := p.Object().(%s) where it needs the interface) and call p.Flush(ctx) in place of this write, "+
 		"each caller passing its kind's patcher's StatusPatcher(), or %s.For(c, obj)",
-		fd.Name.Name, recvName(fd), h.where(fd.Name.Pos()), iface, pkg, obj.Name(), obj.Name(), iface, pkg)
+		fd.Name.Name, recvName(fd), h.where(fd.Name.Pos()), iface, iface, pkg, obj.Name(), obj.Name(), iface, pkg)
 }
 
 // recvName is the name of fd's receiver type, without its pointer.
