@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 164 {
+	if err != nil || len(goldens) != 165 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -120,7 +120,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratelifehelper", "example.com/op/controllers/migraterefetch",
 		"example.com/op/controllers/migratereadfresh", "example.com/op/controllers/migrateexistingretry",
 		"example.com/op/controllers/migratesublazy", "example.com/op/controllers/migrateloopcounter",
-		"example.com/op/controllers/migrateexplicit") {
+		"example.com/op/controllers/migrateexplicit", "example.com/op/controllers/migrateifacemethod") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -337,8 +337,11 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// read and the call);
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
-	// followed as h is).
-	if len(left) != 348 || notMoved != 346 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 348 (346):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// followed as h is); migrateifacemethod: 5, each with why (3 in
+	// methods over an interface of the module, which cannot take a type
+	// parameter, 1 in a method over client.Object, 1 in a function over
+	// the interface whose caller hands the object to one of them first).
+	if len(left) != 353 || notMoved != 351 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 353 (351):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -550,6 +550,36 @@ func (s objectStatusPatcher[T]) RemoveFinalizer(ctx context.Context, finalizer s
 	return s.p.RemoveFinalizer(ctx, finalizer)
 }
 
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *DatabaseStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*apiv1alpha1.Database]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *FleetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*apiv1alpha1.Fleet]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *RolloutStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*apiv1alpha1.Rollout]{p.Patcher()}
+}
+
 // equalApiv1alpha1FleetCondition reports whether *a and *b are reflect.DeepEqual.
 func equalApiv1alpha1FleetCondition(a, b *apiv1alpha1.FleetCondition) bool {
 	return a.Type == b.Type &&

@@ -197,3 +197,49 @@ func TestForRefusesOtherKinds(t *testing.T) {
 		})
 	}
 }
+
+// marker is a method's receiver shared by several kinds, as issue 80's
+// status.Manager is: a method cannot take a type parameter, so not a
+// *patcher.Patcher[T]; it takes the package's StatusPatcher, which each
+// caller's patcher gives with StatusPatcher().
+type marker struct{ reason string }
+
+func (m marker) progressing(ctx context.Context, p allkinds.StatusPatcher) error {
+	switch o := p.Object().(type) {
+	case *plainv1.Widget:
+		o.Status.Phase = m.reason
+	case *conditionsv1.Gadget:
+		apimeta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{Type: "Ready", Status: metav1.ConditionFalse, Reason: m.reason})
+	}
+	return p.Flush(ctx)
+}
+
+func TestStatusPatcherIsTheKindsOwnPatcher(t *testing.T) {
+	var sent []string
+	c := statusPatches(newClient(t, &plainv1.Widget{ObjectMeta: meta("w", 1)}), &sent)
+	w := &plainv1.Widget{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "w"}, w); err != nil {
+		t.Fatal(err)
+	}
+	p := allkinds.NewWidgetStatusPatcher(c, w)
+	p.Status().Replicas = 3
+	if err := (marker{"Working"}).progressing(ctx, p.StatusPatcher()); err != nil {
+		t.Fatal(err)
+	}
+	// one life: the method's Flush sent the caller's change with its own,
+	// under the lock, and left the caller's patcher nothing to write
+	if len(sent) != 1 || !strings.Contains(sent[0], `"phase":"Working"`) || !strings.Contains(sent[0], `"replicas":3`) || !strings.Contains(sent[0], `"resourceVersion"`) {
+		t.Fatalf("status patches sent: %q; want one with both changes and the lock", sent)
+	}
+	if p.HasChanges() || p.StatusPatcher().Object() != client.Object(w) {
+		t.Fatalf("after the method's Flush: HasChanges %v, object %p, want false over %p", p.HasChanges(), p.StatusPatcher().Object(), w)
+	}
+	// the caller's next write sends only its own change: the base moved
+	p.Status().Phase = "Done"
+	if err := p.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) != 2 || strings.Contains(sent[1], "replicas") || !strings.Contains(sent[1], `"phase":"Done"`) {
+		t.Fatalf("status patches sent: %q; want a second with the phase alone", sent)
+	}
+}

@@ -205,9 +205,13 @@ func (r *recognition) applied(why string) (*applyMove, string, bool) {
 }
 
 // recogniseKindHelper recognises a write in a helper over objects of any
-// kind (migrategeneric.go).
+// kind (migrategeneric.go), or in a method over an interface of the
+// module, which stays (migrateifacemethod.go).
 func recogniseKindHelper(r *recognition) (*kindHelper, string, bool) {
 	h, why := kindHelperOf(r.pass, r.files, r.opts, r.ws, r.w)
+	if h == nil && why == "" {
+		why = ifaceMethodWhy(r.pass, r.files, r.opts, r.w)
+	}
 	return h, why, h != nil || why != ""
 }
 

@@ -1254,6 +1254,86 @@ func (s objectStatusPatcher[T]) RemoveFinalizer(ctx context.Context, finalizer s
 	return s.p.RemoveFinalizer(ctx, finalizer)
 }
 
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *FleetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*conditionsv1.Fleet]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *GadgetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*conditionsv1.Gadget]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *DoohickeyStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*customv1.Doohickey]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *GizmoStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*customv1.Gizmo]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *WidgetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*plainv1.Widget]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *EmbeddedWidgetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*shapesv1.EmbeddedWidget]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *IndirectStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*shapesv1.Indirect]{p.Patcher()}
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *PointerWidgetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*shapesv1.PointerWidget]{p.Patcher()}
+}
+
 // equalCustomv1Conditions reports whether *a and *b are reflect.DeepEqual.
 func equalCustomv1Conditions(a, b *customv1.Conditions) bool {
 	x, y := *a, *b

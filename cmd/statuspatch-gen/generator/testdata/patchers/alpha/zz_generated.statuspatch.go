@@ -217,3 +217,13 @@ func (s objectStatusPatcher[T]) AddFinalizer(ctx context.Context, finalizer stri
 func (s objectStatusPatcher[T]) RemoveFinalizer(ctx context.Context, finalizer string) (bool, error) {
 	return s.p.RemoveFinalizer(ctx, finalizer)
 }
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *WidgetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*alphav1.Widget]{p.Patcher()}
+}

@@ -263,6 +263,16 @@ func (s objectStatusPatcher[T]) RemoveFinalizer(ctx context.Context, finalizer s
 	return s.p.RemoveFinalizer(ctx, finalizer)
 }
 
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life, whose base, writes and Retry are p's, no
+// second patcher. It is for a method (or a func value) shared by several
+// kinds, which cannot take a type parameter and so not a *patcher.Patcher[T]:
+// its callers pass their kind's patcher's StatusPatcher(), as a generic
+// helper's pass its Patcher(). The name is the type it returns, as Patcher's is.
+func (p *WidgetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*betav1.Widget]{p.Patcher()}
+}
+
 // equalMetav1Condition reports whether *a and *b are reflect.DeepEqual.
 func equalMetav1Condition(a, b *metav1.Condition) bool {
 	return a.Type == b.Type &&
