@@ -43,12 +43,29 @@ func matchCreateOrPatch(t *tracer, c *ssa.CallCommon) *write {
 		fn.Name() != "CreateOrPatch" || len(c.Args) != 4 {
 		return nil
 	}
+	if noStatus(c.Args[2]) {
+		return nil
+	}
 	ch := t.mutateOf(c.Args[3], c.Args[2])
 	if !ch.changes() && ch.unknown == "" {
 		return nil
 	}
 	return &write{verb: "CreateOrPatch", via: viaMutate, recvName: "controllerutil",
 		args: []ssa.Value{c.Args[0], c.Args[2]}, kind: t.objectKind(c.Args[2], false), mutate: ch}
+}
+
+// noStatus reports whether obj is of a concrete type without a Status
+// field (a ConfigMap): CreateOrPatch patches no status of it.
+func noStatus(obj ssa.Value) bool {
+	if mi, ok := obj.(*ssa.MakeInterface); ok {
+		obj = mi.X
+	}
+	if types.IsInterface(obj.Type()) {
+		return false
+	}
+	f, _, _ := types.LookupFieldOrMethod(obj.Type(), true, nil, "Status")
+	_, isVar := f.(*types.Var)
+	return !isVar
 }
 
 // mutateOf follows the mutate f to what it does to obj's status: a
@@ -289,5 +306,5 @@ func mutateKept(w *write) string {
 	if w.mutate.changes() {
 		what += " at " + w.mutate.where(w)
 	}
-	return fmt.Sprintf("-fix does not move a status decision out of a mutate: move %s out of it, and after CreateOrPatch make it in %s's Retry, which sends it with the resourceVersion and decides again on a 409 (CreateOrPatch writes no status when it creates the object: the Retry then writes it)", what, patcher)
+	return fmt.Sprintf("-fix does not move a status decision out of a mutate: move %s out of it, and after CreateOrPatch make it in %s's Retry, which sends it with the resourceVersion and decides again on a 409 (a call with a side effect there made once, with sync.OnceValue; CreateOrPatch writes no status when it creates the object: the Retry then writes it)", what, patcher)
 }
