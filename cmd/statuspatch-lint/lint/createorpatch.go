@@ -94,7 +94,7 @@ func (t *tracer) mutateOf(f, obj ssa.Value) mutateChange {
 				unknown = fmt.Sprintf("the literal at line %d, which does not capture the object", fn.Prog.Fset.Position(fn.Pos()).Line)
 				continue
 			}
-			ch := statusChangeIn(fn, roots, 3)
+			ch := statusChangeIn(t.pass, fn, roots, 3)
 			if ch.changes() {
 				return ch
 			}
@@ -149,7 +149,7 @@ func describeMutate(v ssa.Value) string {
 // address of a status field, the object replaced, or such a change in a
 // function of the package fn hands it to; unknown names a call given the
 // object that the analyzer cannot see into.
-func statusChangeIn(fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutateChange {
+func statusChangeIn(pass *analysis.Pass, fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutateChange {
 	var unknown string
 	line := func(p token.Pos) int { return fn.Prog.Fset.Position(p).Line }
 	for _, b := range fn.Blocks {
@@ -192,7 +192,7 @@ func statusChangeIn(fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutat
 						unknown = fmt.Sprintf("%s at line %d, not followed further", funcName(inner), line(in.Pos()))
 						continue
 					}
-					ch := statusChangeIn(inner, innerRoots, depth-1)
+					ch := statusChangeIn(pass, inner, innerRoots, depth-1)
 					if ch.changes() {
 						if ch.in == "" {
 							ch.in = funcName(inner)
@@ -204,12 +204,20 @@ func statusChangeIn(fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutat
 					}
 				}
 				if !followed && !keepsStatus(cc, roots) {
-					unknown = fmt.Sprintf("%s at line %d is given the object, out of sight", callName(cc), line(in.Pos()))
+					unknown = fmt.Sprintf("%s at line %d is given the object, out of sight", calleeName(cc), line(in.Pos()))
 				}
 			}
 		}
 	}
 	return mutateChange{unknown: unknown}
+}
+
+// calleeName names a call's function in a reason: a method as such.
+func calleeName(cc *ssa.CallCommon) string {
+	if f := cc.StaticCallee(); f != nil && f.Signature.Recv() != nil {
+		return "the method " + f.Name()
+	}
+	return callName(cc)
 }
 
 // fieldAddrRoot is the object a field address is taken in.

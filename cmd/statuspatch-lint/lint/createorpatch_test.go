@@ -14,9 +14,19 @@ import (
 // followed into the package's functions) changes the status, naming the
 // line, and as unresolved when the mutate cannot be followed; a mutate of
 // the spec and metadata, and CreateOrUpdate, are not reported.
+// -fix keeps each finding: no edit is offered, and the finding stays.
 func TestCreateOrPatchStatus(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(),
-		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/createorpatch")
+	for _, r := range analysistest.Run(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/createorpatch") {
+		if len(r.Diagnostics) != 7 {
+			t.Errorf("%d findings, want 7", len(r.Diagnostics))
+		}
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("%s: a fix is offered: %+v", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes)
+			}
+		}
+	}
 }
 
 // -audit and -ci give it its verdict (blind, unresolved) as the category.

@@ -133,3 +133,26 @@ func noStatusField(ctx context.Context, c client.Client, mutate controllerutil.M
 	_, err := controllerutil.CreateOrPatch(ctx, c, &settings{}, mutate)
 	return err
 }
+
+// methods calls the kind's own methods, of another package: unresolved,
+// naming the last one.
+func methods(ctx context.Context, c client.Client, name string) error {
+	w := &v1.Widget{}
+	w.Name = name
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `its mutate \(the method SetCondition at line 146 is given the object, out of sight\) is not followed`
+		if err := w.Validate(); err != nil {
+			return err
+		}
+		w.SetCondition(metav1.Condition{Type: "Ready", Status: "True"})
+		return nil
+	})
+	return err
+}
+
+// validated's mutate is a method value: not followed.
+func validated(ctx context.Context, c client.Client, name string) error {
+	w := &v1.Widget{}
+	w.Name = name
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, w.Validate) // want `its mutate \(the method value Validate\) is not followed`
+	return err
+}
