@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -78,6 +80,11 @@ func (t *tracer) mutateOf(f, obj ssa.Value) mutateChange {
 		switch l := leaf.(type) {
 		case *ssa.Const:
 			continue // nil: no mutate
+		case *ssa.Function:
+			if l.Parent() != nil {
+				continue // a literal capturing nothing: it cannot reach the object
+			}
+			unknown = describeMutate(leaf)
 		case *ssa.MakeClosure:
 			fn, ok := l.Fn.(*ssa.Function)
 			if !ok || fn.Parent() == nil {
@@ -91,10 +98,13 @@ func (t *tracer) mutateOf(f, obj ssa.Value) mutateChange {
 				}
 			}
 			if len(roots) == 0 {
-				unknown = fmt.Sprintf("the literal at line %d, which does not capture the object", fn.Prog.Fset.Position(fn.Pos()).Line)
+				// It reaches the object only through what it captures.
+				if slices.ContainsFunc(fn.FreeVars, func(fv *ssa.FreeVar) bool { return migrate.HoldsRefs(fv.Type()) }) {
+					unknown = fmt.Sprintf("the literal at line %d, which does not capture the object itself", fn.Prog.Fset.Position(fn.Pos()).Line)
+				}
 				continue
 			}
-			ch := statusChangeIn(t.pass, fn, roots, 3)
+			ch := statusChangeIn(fn, roots, 3)
 			if ch.changes() {
 				return ch
 			}
@@ -111,19 +121,29 @@ func (t *tracer) mutateOf(f, obj ssa.Value) mutateChange {
 // mutateLeaves is where the mutate value comes from in its function:
 // through conversions and phis.
 func mutateLeaves(v ssa.Value) []ssa.Value {
-	switch x := v.(type) {
-	case *ssa.ChangeType:
-		return mutateLeaves(x.X)
-	case *ssa.MakeInterface:
-		return mutateLeaves(x.X)
-	case *ssa.Phi:
-		var out []ssa.Value
-		for _, e := range x.Edges {
-			out = append(out, mutateLeaves(e)...)
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if seen[v] {
+			return
 		}
-		return out
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			walk(x.X)
+		case *ssa.MakeInterface:
+			walk(x.X)
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				walk(e)
+			}
+		default:
+			out = append(out, v)
+		}
 	}
-	return []ssa.Value{v}
+	walk(v)
+	return out
 }
 
 // describeMutate names a mutate the analyzer does not follow.
@@ -149,7 +169,7 @@ func describeMutate(v ssa.Value) string {
 // address of a status field, the object replaced, or such a change in a
 // function of the package fn hands it to; unknown names a call given the
 // object that the analyzer cannot see into.
-func statusChangeIn(pass *analysis.Pass, fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutateChange {
+func statusChangeIn(fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutateChange {
 	var unknown string
 	line := func(p token.Pos) int { return fn.Prog.Fset.Position(p).Line }
 	for _, b := range fn.Blocks {
@@ -192,7 +212,7 @@ func statusChangeIn(pass *analysis.Pass, fn *ssa.Function, roots map[ssa.Value]b
 						unknown = fmt.Sprintf("%s at line %d, not followed further", funcName(inner), line(in.Pos()))
 						continue
 					}
-					ch := statusChangeIn(pass, inner, innerRoots, depth-1)
+					ch := statusChangeIn(inner, innerRoots, depth-1)
 					if ch.changes() {
 						if ch.in == "" {
 							ch.in = funcName(inner)

@@ -18,8 +18,8 @@ import (
 func TestCreateOrPatchStatus(t *testing.T) {
 	for _, r := range analysistest.Run(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/createorpatch") {
-		if len(r.Diagnostics) != 7 {
-			t.Errorf("%d findings, want 7", len(r.Diagnostics))
+		if len(r.Diagnostics) != 8 {
+			t.Errorf("%d findings, want 8", len(r.Diagnostics))
 		}
 		for _, d := range r.Diagnostics {
 			if len(d.SuggestedFixes) > 0 {

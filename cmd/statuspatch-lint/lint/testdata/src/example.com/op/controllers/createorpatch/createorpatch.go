@@ -97,11 +97,14 @@ func updated(ctx context.Context, c client.Client, name string) error {
 	return err
 }
 
-// noMutate passes no mutate.
+// noMutate passes no mutate, then one that captures nothing.
 func noMutate(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, nil)
+	if _, err := controllerutil.CreateOrPatch(ctx, c, w, nil); err != nil {
+		return err
+	}
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { return nil })
 	return err
 }
 
@@ -109,7 +112,7 @@ func noMutate(ctx context.Context, c client.Client, name string) error {
 func outOfSight(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `its mutate \(specutil\.Size at line 113 is given the object, out of sight\) is not followed`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `its mutate \(specutil\.Size at line 116 is given the object, out of sight\) is not followed`
 		w.Spec.Size = specutil.Size(w) + 1
 		return nil
 	})
@@ -139,7 +142,7 @@ func noStatusField(ctx context.Context, c client.Client, mutate controllerutil.M
 func methods(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `its mutate \(the method SetCondition at line 146 is given the object, out of sight\) is not followed`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `its mutate \(the method SetCondition at line 149 is given the object, out of sight\) is not followed`
 		if err := w.Validate(); err != nil {
 			return err
 		}
@@ -154,5 +157,15 @@ func validated(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
 	_, err := controllerutil.CreateOrPatch(ctx, c, w, w.Validate) // want `its mutate \(the method value Validate\) is not followed`
+	return err
+}
+
+// another's mutate captures another Widget, not the object: it may be the
+// same one.
+func another(ctx context.Context, c client.Client, w, other *v1.Widget) error { // want another:"statusOnly\\[2 3\\]"
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `its mutate \(the literal at line 166, which does not capture the object itself\) is not followed`
+		other.Status.Ready = true
+		return nil
+	})
 	return err
 }
