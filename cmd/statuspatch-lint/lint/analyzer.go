@@ -127,6 +127,8 @@ func diagnose(pass *analysis.Pass, cl *classifier, files *fileSet, allow directi
 	case cfg.Audit || foreign:
 		diag.Category = v.verdict.String()
 		diag.Message = v.verdict.String() + ": " + w.label() + " of " + w.kind.name + ": " + v.reason
+	case w.via == viaMutate:
+		diag.Message = mutateMessage(pass, w, v, cfg.patchers)
 	case w.generated:
 		diag.Message = "replayed status write: " + w.label() + " of " + w.kind.name + ": " + replayed
 	case replayed != "":
@@ -258,6 +260,9 @@ func migrateOptions(pass *analysis.Pass, cfg Config, members *[]migrate.GroupMem
 // ResolveIfaceCalls).
 func planMove(pass *analysis.Pass, files *fileSet, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, g gate, members *[]migrate.GroupMember) (*analysis.SuggestedFix, string) {
 	pos := files.callPos(w.pos)
+	if w.via == viaMutate {
+		return nil, mutateKept(w)
+	}
 	mopts := migrateOptions(pass, cfg, members)
 	var assumed []migrate.IfaceCall
 	var needs []migrate.HelperNeed

@@ -85,6 +85,8 @@ func classify(cl *classifier, w *write) result {
 	switch {
 	case w.generated:
 		return cl.generatedResult(w)
+	case w.via == viaMutate:
+		return mutateResult(w)
 	case w.verb == "Update":
 		return cl.classifyUpdate(w)
 	case w.verb == "Apply":

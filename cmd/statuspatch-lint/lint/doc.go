@@ -35,7 +35,8 @@
 // statuspatch runtime package github.com/statuspatch/statuspatch/patcher
 // and its subpackages, and _test.go files (unless -tests) are not reported.
 // Writes to the main resource and to other subresources (scale, ...) are
-// not status writes.
+// not status writes. controllerutil.CreateOrPatch is one when its mutate
+// changes the status: it then patches the status with client.MergeFrom.
 //
 // A write may be allowed with a directive on its line or on the line above:
 //
@@ -159,7 +160,8 @@
 //     directive.go, patchers.go, ssa.go): the flags and Config, a
 //     package's run and its diagnostics, the files checked and the writes
 //     handed to -fix, allow directives, the patchers fact, the SSA built.
-//   - write (writes.go): a status write found in the SSA, and its kind.
+//   - write (writes.go): a status write found in the SSA, and its kind;
+//     createorpatch.go: controllerutil.CreateOrPatch's status patch.
 //   - tracer (trace.go): follows an SSA value back to where it is made.
 //   - classifier (classify.go, patchsource.go, resourceversion.go,
 //     apply.go, patchermode.go): a write's verdict, through the tracer.

@@ -18,6 +18,7 @@ const (
 	viaSubResource            // X.SubResource("status")
 	viaWriter                 // a SubResourceWriter/SubResourceClient value of unknown origin
 	viaGenerated              // a generated patcher's Flush/Retry
+	viaMutate                 // controllerutil.CreateOrPatch's status patch (createorpatch.go)
 	viaOther                  // another subresource: not a status write
 )
 
@@ -38,9 +39,10 @@ type write struct {
 	recvName  string      // SubResourceWriter, WidgetStatusPatcher...
 	args      []ssa.Value // the call's arguments without the receiver: ctx, obj, ...
 	kind      kind
-	generated bool      // through a generated patcher
-	recv      ssa.Value // the generated patcher, for its write mode
-	kindWhy   string    // an unstructured object's: why its kind is not known
+	generated bool         // through a generated patcher
+	recv      ssa.Value    // the generated patcher, for its write mode
+	kindWhy   string       // an unstructured object's: why its kind is not known
+	mutate    mutateChange // CreateOrPatch's: what its mutate does to the status
 }
 
 func (w *write) label() string {
@@ -86,6 +88,9 @@ func matchWrite(t *tracer, c *ssa.CallCommon) *write {
 	}
 	if callee := c.StaticCallee(); callee != nil {
 		if w := matchPatcherCall(callee, c.Args); w != nil {
+			return w
+		}
+		if w := matchCreateOrPatch(t, c); w != nil {
 			return w
 		}
 	}
