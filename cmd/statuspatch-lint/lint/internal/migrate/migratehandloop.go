@@ -33,14 +33,14 @@ import (
 type handLoop struct {
 	*migration
 	loop   *ast.ForStmt
-	get    *ast.CallExpr  // the body's Get of the object
-	check  *ast.IfStmt    // the Get's error check, leaving the function
-	decide []ast.Stmt     // between the check and the write
+	get    *ast.CallExpr   // the body's Get of the object
+	check  *ast.IfStmt     // the Get's error check, leaving the function
+	decide []ast.Stmt      // between the check and the write
 	write  *ast.AssignStmt // err = write, or err := write
-	exit   []ast.Stmt     // after the write, up to the loop's end: its spelling
-	tail   []ast.Stmt     // run after Retry: a conflict-continue's statements before break
-	orElse *ast.BlockStmt // run when Retry fails: if err == nil { break }'s other error's block
-	bound  string         // the loop's count of attempts; "" unbounded
+	exit   []ast.Stmt      // after the write, up to the loop's end: its spelling
+	tail   []ast.Stmt      // run after Retry: a conflict-continue's statements before break
+	orElse *ast.BlockStmt  // run when Retry fails: if err == nil { break }'s other error's block
+	bound  string          // the loop's count of attempts; "" unbounded
 }
 
 // handLoopOf returns the hand conflict loop whose body holds m's write,
