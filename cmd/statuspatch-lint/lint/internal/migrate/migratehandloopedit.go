@@ -281,7 +281,11 @@ func (h *handLoop) edits(p Patcher, name string) (*analysis.SuggestedFix, string
 	edits = append([]analysis.TextEdit{{Pos: h.loop.Pos(), End: h.loop.End(), NewText: []byte(b.String())}}, edits...)
 	how += "; " + h.boundNote()
 	for _, o := range onces {
-		how += fmt.Sprintf("; %s at %s is made once (%sOnceValue)", types.ExprString(o.call.Fun), h.where(o.call.Pos()), sync)
+		once := "OnceValue"
+		if o.typ == "" {
+			once = "OnceFunc" // a result unused (onceCall.decl)
+		}
+		how += fmt.Sprintf("; %s at %s is made once (%s%s)", types.ExprString(o.call.Fun), h.where(o.call.Pos()), sync, once)
 	}
 	return &analysis.SuggestedFix{Message: migrateFixPrefix + p.Type + how + ")", TextEdits: edits}, ""
 }

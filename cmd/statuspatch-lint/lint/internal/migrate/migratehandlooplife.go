@@ -17,8 +17,8 @@ import (
 // refetchedGet reports whether get, a Get of the object after its
 // patcher is made, is one -fix makes the patcher's own read: a Fetch
 // (refetched), or a hand conflict loop's that becomes its Retry.
-func (l *life) refetchedGet(get *ast.CallExpr) bool {
-	return slices.Contains(l.refetched, get) || l.handLoopGet(get)
+func refetchedGet(l *life, get *ast.CallExpr) bool {
+	return slices.Contains(l.refetched, get) || handLoopGet(l, get)
 }
 
 // handLoopGet reports whether get is the Get of a hand conflict loop
@@ -26,7 +26,7 @@ func (l *life) refetchedGet(get *ast.CallExpr) bool {
 // l.via) for the object's last status write before the loop: that write
 // on every path to it (or guarded by the status's difference from its
 // base), the object unchanged between, the decision's calls made once.
-func (l *life) handLoopGet(get *ast.CallExpr) bool {
+func handLoopGet(l *life, get *ast.CallExpr) bool {
 	if l.via != nil || l.made == nil {
 		return false
 	}
