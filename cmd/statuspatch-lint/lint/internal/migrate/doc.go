@@ -42,6 +42,9 @@
 //   - conflictLoop (migrateloop*.go): a write in client-go's
 //     retry.RetryOnConflict (or OnError with IsConflict) after a Get in
 //     its function: the loop becomes the patcher's Fetch and Retry.
+//   - handLoop (migratehandloop*.go): the same loop written by hand, a
+//     for leaving unless the write's error is a conflict: the Retry of
+//     the patcher of the object's writes before it, or of a Fetch...Into.
 //   - kindHelper (migrategeneric*.go): a write in a helper over any kind
 //     (a type parameter or client.Object), which takes the generic
 //     patcher its callers make for their kinds (Options.PatcherOf); a

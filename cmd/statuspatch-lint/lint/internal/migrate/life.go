@@ -252,7 +252,7 @@ func (l *life) callEvent(call *ast.CallExpr, ev *event) bool {
 		// that patcher's Fetch, leaves its base behind: the object is no
 		// longer what the patcher holds.
 		*ev = renewed
-		if l.onlyMade && l.made != nil && (call.Pos() < l.made.Pos() || call.End() > l.made.End()) && !slices.Contains(l.refetched, call) {
+		if l.onlyMade && l.made != nil && (call.Pos() < l.made.Pos() || call.End() > l.made.End()) && !refetchedGet(l, call) {
 			*ev = changed
 		}
 		return false

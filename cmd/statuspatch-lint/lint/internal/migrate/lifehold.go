@@ -3,7 +3,6 @@ package migrate
 import (
 	"go/ast"
 	"go/token"
-	"slices"
 
 	"golang.org/x/tools/go/cfg"
 )
@@ -81,7 +80,7 @@ func (l *life) detaches(n ast.Node, until *ast.CallExpr) bool {
 			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 			switch {
 			case len(x.Args) >= 3 && l.isGet(x):
-				found = (l.made == nil || x.Pos() < l.made.Pos() || x.End() > l.made.End()) && !slices.Contains(l.refetched, x)
+				found = (l.made == nil || x.Pos() < l.made.Pos() || x.End() > l.made.End()) && !refetchedGet(l, x)
 			case ok && sel.Sel.Name == "DeepCopyInto" && len(x.Args) == 1 && l.is(x.Args[0]):
 				found = true
 			}

@@ -81,6 +81,7 @@ func shapes() []shape {
 		shapeOf("helper's parameter", recogniseHelper, (*helperMove).helperFix),
 		shapeOf("helper taking its own base", recogniseOwnBaseHelper, (*ownBaseHelper).fix),
 		shapeOf("conflict loop", recogniseLoop, (*conflictLoop).fix),
+		shapeOf("hand conflict loop", recogniseHandLoop, (*handLoop).fix),
 		shapeOf("write in place", recogniseInPlace, planGroup),
 		fallback(shapeOf("generic helper", recogniseKindHelper, (*kindHelper).fix)),
 		fallback(shapeOf("generic helper taking its base", recogniseOwnBase, (*ownBase).fix)),
@@ -181,6 +182,18 @@ func recogniseHelper(r *recognition) (*helperMove, string, bool) {
 func recogniseLoop(r *recognition) (*conflictLoop, string, bool) {
 	l, why := loopOf(r.prepareMerge())
 	return l, why, l != nil || why != ""
+}
+
+// recogniseHandLoop recognises a write in a conflict loop written by
+// hand, a for retrying while the write's error is a conflict: the loop
+// becomes a patcher's Retry (migratehandloop.go).
+func recogniseHandLoop(r *recognition) (*handLoop, string, bool) {
+	m := r.prepareMerge()
+	if m == nil {
+		return nil, "", false
+	}
+	h, why := handLoopOf(m)
+	return h, why, h != nil || why != ""
 }
 
 // recogniseInPlace recognises a merge patch or an update whose base is
