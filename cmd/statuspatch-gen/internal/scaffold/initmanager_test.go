@@ -80,9 +80,10 @@ func parseStructs(t *testing.T, name, src string) map[string]declaredStruct {
 // wireSetup finds where SetupWithManager really sets the client: a Base
 // literal's Client (r.Base = Base{Client: mgr.GetClient()}) becomes
 // ForManager in place; a literal that leaves it out gets the line after
-// it; an ambiguous promoted Client is wired through its path and said; a
-// set under a condition is wired in place and marked guarded (the
-// reconciler's literals decide, callerEdits); a top set before it that
+// it; an ambiguous promoted Client is wired through its path and said,
+// first in the method, where the reconciler's builders decide whether it
+// may replace their client (callerEdits); a set under a condition is wired
+// in place and marked guarded (they decide too); a top set before it that
 // init cannot wire is said with its line.
 func TestWireForManagerSets(t *testing.T) {
 	const head = "package controller\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n)\n\n" +
@@ -92,7 +93,7 @@ func TestWireForManagerSets(t *testing.T) {
 		name, fields, body string
 		want               []string
 		why, note          string
-		guarded            bool
+		guarded, first     bool
 	}{
 		{name: "a Base literal with the client", fields: "Base",
 			body: "r.Base = Base{Client: mgr.GetClient(), Name: \"x\"}",
@@ -107,7 +108,7 @@ func TestWireForManagerSets(t *testing.T) {
 			body: "r.Base = newBase(mgr)",
 			why:  "SetupWithManager sets r.Client to newBase(mgr) already (gadget_controller.go:22)"},
 		{name: "an ambiguous Client", fields: "Base\n\tOther",
-			want: []string{"r.Base.Client = " + fm},
+			want: []string{"r.Base.Client = " + fm}, first: true,
 			note: "gadget_controller.go:22: GadgetReconciler's field Client is ambiguous (Base.Client and Other.Client, at the same depth): init wired r.Base.Client"},
 		{name: "a set under a condition", fields: "client.Client",
 			body: "if r.Client == nil {\n\t\tr.Client = mgr.GetClient()\n\t}",
@@ -138,8 +139,8 @@ func TestWireForManagerSets(t *testing.T) {
 			if got := strings.Join(w.notes, "\n"); c.note == "" && got != "" || !strings.Contains(got, c.note) {
 				t.Errorf("notes\n%s\nwant\n%s", got, c.note)
 			}
-			if (w.guarded != nil) != c.guarded {
-				t.Errorf("guarded %+v, want %v", w.guarded, c.guarded)
+			if (w.guarded != nil && !w.guarded.first) != c.guarded || (w.guarded != nil && w.guarded.first) != c.first {
+				t.Errorf("guarded %+v, want guarded %v, first %v", w.guarded, c.guarded, c.first)
 			}
 		})
 	}
@@ -150,9 +151,13 @@ func TestWireForManagerSets(t *testing.T) {
 // (Gadget) is wired in place, not overwritten after the line; a second
 // kind's reconciler in the same file (Sprocket, beside Gizmo) is wired
 // too; a set under if r.Client == nil (Gizmo) is wired, and so is
-// cmd/main.go's Client: mgr.GetClient(), which made the condition false;
-// one built with another client (Lever) is said with cmd/main.go's line;
-// an ambiguous promoted Client (Cog: Base and Other) is written
+// cmd/main.go's Client: mgr.GetClient(), which made the condition false,
+// and so is Latch's latch.Client = mgr.GetClient() after its literal
+// (reviewer R6's initE2); one built with a client of its own keeps it, its
+// SetupWithManager is left as it is, and the client is said with
+// cmd/main.go's line and what to write by hand, under a condition (Lever)
+// or not (Knob, whose line would replace main's wrapper: R6's initE1); an
+// ambiguous promoted Client (Cog: Base and Other) is written
 // r.Base.Client, which compiles, and said. A second run changes nothing.
 func TestInitWiresEveryReconciler(t *testing.T) {
 	if testing.Short() {
@@ -168,7 +173,7 @@ func TestInitWiresEveryReconciler(t *testing.T) {
 	copyTree(t, filepath.Join(goldenModule, "api", "plain", "v1"), filepath.Join(dir, "api", "v1"), nil)
 	writeFile(t, filepath.Join(dir, "Makefile"), "")
 	project := "layout:\n- go.kubebuilder.io/v4\nrepo: example.com/goldens\nresources:\n"
-	for _, k := range []string{"Gadget", "Gizmo", "Sprocket", "Cog", "Lever"} {
+	for _, k := range []string{"Gadget", "Gizmo", "Sprocket", "Cog", "Lever", "Latch", "Knob"} {
 		project += "- api:\n    namespaced: true\n  controller: true\n  group: plain\n  kind: " + k + "\n  path: example.com/goldens/api/v1\n  version: v1\n"
 	}
 	writeFile(t, filepath.Join(dir, "PROJECT"), project)
@@ -184,6 +189,8 @@ func TestInitWiresEveryReconciler(t *testing.T) {
 	writeFile(t, filepath.Join(ctrl, "gizmo_controller.go"), head+reconciler("Gizmo", "client.Client", guard)+reconciler("Sprocket", "client.Client", ""))
 	writeFile(t, filepath.Join(ctrl, "cog_controller.go"), head+reconciler("Cog", "Base\n\tOther", ""))
 	writeFile(t, filepath.Join(ctrl, "lever_controller.go"), head+reconciler("Lever", "client.Client", guard))
+	writeFile(t, filepath.Join(ctrl, "latch_controller.go"), head+reconciler("Latch", "client.Client", guard))
+	writeFile(t, filepath.Join(ctrl, "knob_controller.go"), head+reconciler("Knob", "client.Client", ""))
 	writeFile(t, filepath.Join(dir, "cmd", "main.go"), `package main
 
 import (
@@ -198,6 +205,8 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
+	latch := &controller.LatchReconciler{}
+	latch.Client = mgr.GetClient()
 	for _, r := range []interface{ SetupWithManager(ctrl.Manager) error }{
 		&controller.GadgetReconciler{},
 		&controller.GizmoReconciler{Client: mgr.GetClient()},
@@ -206,6 +215,8 @@ func main() {
 		&controller.LeverReconciler{
 			Client: client.WithFieldOwner(mgr.GetClient(), "lever"),
 		},
+		latch,
+		&controller.KnobReconciler{Client: client.WithFieldOwner(mgr.GetClient(), "knob")},
 	} {
 		if err := r.SetupWithManager(mgr); err != nil {
 			panic(err)
@@ -232,8 +243,9 @@ func main() {
 		"internal/controller/gadget_controller.go": {"r.Base = Base{Client: " + fm("gadget") + ", Scheme: mgr.GetScheme()}"},
 		"internal/controller/gizmo_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("gizmo"), "r.Client = " + fm("sprocket")},
 		"internal/controller/cog_controller.go":    {"r.Base.Client = " + fm("cog")},
-		"internal/controller/lever_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("lever")},
-		"cmd/main.go": {"&controller.GizmoReconciler{Client: " + fm("gizmo") + "}", "&controller.SprocketReconciler{Client: mgr.GetClient()}", "Client: client.WithFieldOwner(mgr.GetClient(), \"lever\")", "\t\"github.com/statuspatch/statuspatch/patcher\"\n"},
+		"internal/controller/latch_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("latch")},
+		"cmd/main.go": {"&controller.GizmoReconciler{Client: " + fm("gizmo") + "}", "&controller.SprocketReconciler{Client: mgr.GetClient()}", "Client: client.WithFieldOwner(mgr.GetClient(), \"lever\")", "\t\"github.com/statuspatch/statuspatch/patcher\"\n",
+			"latch.Client = " + fm("latch") + "\n", "&controller.KnobReconciler{Client: client.WithFieldOwner(mgr.GetClient(), \"knob\")}"},
 	} {
 		for _, want := range wants {
 			if !strings.Contains(got[file], want) {
@@ -244,8 +256,10 @@ func main() {
 	said := strings.Join(notes, "\n")
 	for _, want := range []string{
 		"internal/controller/cog_controller.go:23: CogReconciler's field Client is ambiguous (Base.Client and Other.Client, at the same depth): init wired r.Base.Client",
-		"cmd/main.go:17: GizmoReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/gizmo_controller.go:24)",
-		"cmd/main.go:21: LeverReconciler is built with a Client of client.WithFieldOwner(mgr.GetClient(), \"lever\"), and its SetupWithManager sets it to patcher.ForManager only under a condition (internal/controller/lever_controller.go:24)",
+		"cmd/main.go:19: GizmoReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/gizmo_controller.go:24)",
+		"cmd/main.go:24: LeverReconciler is built with a client of its own, client.WithFieldOwner(mgr.GetClient(), \"lever\"): init keeps it, and leaves its SetupWithManager (internal/controller/lever_controller.go:24), which sets the client only when it is nil, as it is; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"lever\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
+		"cmd/main.go:17: LatchReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/latch_controller.go:24)",
+		"cmd/main.go:27: KnobReconciler is built with a client of its own, client.WithFieldOwner(mgr.GetClient(), \"knob\"): init keeps it, and does not set the client in its SetupWithManager (internal/controller/knob_controller.go:22), where it would replace that client; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"knob\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
 	} {
 		if !strings.Contains(said, want) {
 			t.Errorf("init does not say\n%s\nit says:\n%s", want, said)
@@ -253,6 +267,11 @@ func main() {
 	}
 	if strings.Contains(said, "not wired") {
 		t.Errorf("init says a reconciler is not wired:\n%s", said)
+	}
+	for _, kept := range []string{"internal/controller/lever_controller.go", "internal/controller/knob_controller.go"} {
+		if _, ok := got[kept]; ok {
+			t.Errorf("%s, whose reconciler main builds with a client of its own, is changed:\n%s", kept, got[kept])
+		}
 	}
 	if err := applyEdits(dir, edits); err != nil {
 		t.Fatal(err)
