@@ -156,7 +156,10 @@ func TestWireForManagerSets(t *testing.T) {
 // (reviewer R6's initE2); one built with a client of its own keeps it, its
 // SetupWithManager is left as it is, and the client is said with
 // cmd/main.go's line and what to write by hand, under a condition (Lever)
-// or not (Knob, whose line would replace main's wrapper: R6's initE1); an
+// or not (Knob, whose line would replace main's wrapper: R6's initE1;
+// Dial, built three ways: its mgr.GetClient() becomes ForManager in
+// main.go, its namespaced client stays, and the literal without one is
+// said); a client wired by hand as the note says builds, and stays; an
 // ambiguous promoted Client (Cog: Base and Other) is written
 // r.Base.Client, which compiles, and said. A second run changes nothing.
 func TestInitWiresEveryReconciler(t *testing.T) {
@@ -173,7 +176,7 @@ func TestInitWiresEveryReconciler(t *testing.T) {
 	copyTree(t, filepath.Join(goldenModule, "api", "plain", "v1"), filepath.Join(dir, "api", "v1"), nil)
 	writeFile(t, filepath.Join(dir, "Makefile"), "")
 	project := "layout:\n- go.kubebuilder.io/v4\nrepo: example.com/goldens\nresources:\n"
-	for _, k := range []string{"Gadget", "Gizmo", "Sprocket", "Cog", "Lever", "Latch", "Knob"} {
+	for _, k := range []string{"Gadget", "Gizmo", "Sprocket", "Cog", "Lever", "Latch", "Knob", "Dial"} {
 		project += "- api:\n    namespaced: true\n  controller: true\n  group: plain\n  kind: " + k + "\n  path: example.com/goldens/api/v1\n  version: v1\n"
 	}
 	writeFile(t, filepath.Join(dir, "PROJECT"), project)
@@ -191,6 +194,7 @@ func TestInitWiresEveryReconciler(t *testing.T) {
 	writeFile(t, filepath.Join(ctrl, "lever_controller.go"), head+reconciler("Lever", "client.Client", guard))
 	writeFile(t, filepath.Join(ctrl, "latch_controller.go"), head+reconciler("Latch", "client.Client", guard))
 	writeFile(t, filepath.Join(ctrl, "knob_controller.go"), head+reconciler("Knob", "client.Client", ""))
+	writeFile(t, filepath.Join(ctrl, "dial_controller.go"), head+reconciler("Dial", "client.Client", ""))
 	writeFile(t, filepath.Join(dir, "cmd", "main.go"), `package main
 
 import (
@@ -217,6 +221,9 @@ func main() {
 		},
 		latch,
 		&controller.KnobReconciler{Client: client.WithFieldOwner(mgr.GetClient(), "knob")},
+		&controller.DialReconciler{Client: mgr.GetClient()},
+		&controller.DialReconciler{Client: client.NewNamespacedClient(mgr.GetClient(), "dials")},
+		&controller.DialReconciler{},
 	} {
 		if err := r.SetupWithManager(mgr); err != nil {
 			panic(err)
@@ -245,7 +252,7 @@ func main() {
 		"internal/controller/cog_controller.go":    {"r.Base.Client = " + fm("cog")},
 		"internal/controller/latch_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("latch")},
 		"cmd/main.go": {"&controller.GizmoReconciler{Client: " + fm("gizmo") + "}", "&controller.SprocketReconciler{Client: mgr.GetClient()}", "Client: client.WithFieldOwner(mgr.GetClient(), \"lever\")", "\t\"github.com/statuspatch/statuspatch/patcher\"\n",
-			"latch.Client = " + fm("latch") + "\n", "&controller.KnobReconciler{Client: client.WithFieldOwner(mgr.GetClient(), \"knob\")}"},
+			"latch.Client = " + fm("latch") + "\n", "&controller.DialReconciler{Client: " + fm("dial") + "}", "&controller.KnobReconciler{Client: client.WithFieldOwner(mgr.GetClient(), \"knob\")}"},
 	} {
 		for _, want := range wants {
 			if !strings.Contains(got[file], want) {
@@ -257,9 +264,12 @@ func main() {
 	for _, want := range []string{
 		"internal/controller/cog_controller.go:23: CogReconciler's field Client is ambiguous (Base.Client and Other.Client, at the same depth): init wired r.Base.Client",
 		"cmd/main.go:19: GizmoReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/gizmo_controller.go:24)",
-		"cmd/main.go:24: LeverReconciler is built with a client of its own, client.WithFieldOwner(mgr.GetClient(), \"lever\"): init keeps it, and leaves its SetupWithManager (internal/controller/lever_controller.go:24), which sets the client only when it is nil, as it is; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"lever\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
+		"cmd/main.go:24: LeverReconciler is built with client.WithFieldOwner(mgr.GetClient(), \"lever\") as its client, not mgr.GetClient() itself: init keeps it, and leaves its SetupWithManager (internal/controller/lever_controller.go:24), which sets the client only when it is nil, as it is; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"lever\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
 		"cmd/main.go:17: LatchReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/latch_controller.go:24)",
-		"cmd/main.go:27: KnobReconciler is built with a client of its own, client.WithFieldOwner(mgr.GetClient(), \"knob\"): init keeps it, and does not set the client in its SetupWithManager (internal/controller/knob_controller.go:22), where it would replace that client; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"knob\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
+		"cmd/main.go:28: DialReconciler is built with patcher.ForManager (was mgr.GetClient()), as init leaves its SetupWithManager (internal/controller/dial_controller.go:22) as it is, for the client kept at cmd/main.go:29",
+		"cmd/main.go:29: DialReconciler is built with client.NewNamespacedClient(mgr.GetClient(), \"dials\") as its client, not mgr.GetClient() itself: init keeps it",
+		"cmd/main.go:30: DialReconciler is built without a client, and init does not set the client in its SetupWithManager (internal/controller/dial_controller.go:22), where it would replace the client kept at cmd/main.go:29: set its Client to " + fm("dial") + " here by hand",
+		"cmd/main.go:27: KnobReconciler is built with client.WithFieldOwner(mgr.GetClient(), \"knob\") as its client, not mgr.GetClient() itself: init keeps it, and does not set the client in its SetupWithManager (internal/controller/knob_controller.go:22), where it would replace that client; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"knob\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
 	} {
 		if !strings.Contains(said, want) {
 			t.Errorf("init does not say\n%s\nit says:\n%s", want, said)
@@ -268,7 +278,7 @@ func main() {
 	if strings.Contains(said, "not wired") {
 		t.Errorf("init says a reconciler is not wired:\n%s", said)
 	}
-	for _, kept := range []string{"internal/controller/lever_controller.go", "internal/controller/knob_controller.go"} {
+	for _, kept := range []string{"internal/controller/lever_controller.go", "internal/controller/knob_controller.go", "internal/controller/dial_controller.go"} {
 		if _, ok := got[kept]; ok {
 			t.Errorf("%s, whose reconciler main builds with a client of its own, is changed:\n%s", kept, got[kept])
 		}
@@ -276,6 +286,15 @@ func main() {
 	if err := applyEdits(dir, edits); err != nil {
 		t.Fatal(err)
 	}
+	// Knob wired by hand as init's note says: it builds, and a second run
+	// keeps it
+	mainGo := filepath.Join(dir, "cmd", "main.go")
+	src, err := os.ReadFile(mainGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	knob := `client.WithFieldOwner(mgr.GetClient(), "knob")`
+	writeFile(t, mainGo, strings.Replace(string(src), "Client: "+knob, "Client: patcher.WithDefaults("+knob+", patcher.WithAPIReader(mgr.GetAPIReader()))", 1))
 	build := exec.Command("go", "build", "./...")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off")
@@ -284,5 +303,44 @@ func main() {
 	}
 	if again, _, err := managerEdits(dir, proj); err != nil || len(again) > 0 {
 		t.Errorf("a second run changes %d files (%v)", len(again), err)
+	}
+}
+
+// builtSites' table: where main.go sets the reconciler's client, and what
+// it is; the manager's client itself is the only value init rewrites, at
+// the literal's field or at the assignment after the literal.
+func TestBuiltSites(t *testing.T) {
+	const head = "package main\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\n\t\"example.com/m/internal/controller\"\n)\n\nfunc main() {\n\tm, _ := ctrl.NewManager(nil, ctrl.Options{})\n\t"
+	for _, c := range []struct {
+		name, body string
+		how        builtClient
+		val, at    string
+		via        []string
+	}{
+		{name: "the literal's field", body: "_ = &controller.GadgetReconciler{Client: m.GetClient()}", how: builtManager, val: "m.GetClient()", at: "main.go:12"},
+		{name: "an assignment after the literal", body: "r := &controller.GadgetReconciler{}\n\tr.Client = m.GetClient()", how: builtManager, val: "m.GetClient()", at: "main.go:13"},
+		{name: "a var and an assignment under a condition", body: "var r = controller.GadgetReconciler{}\n\tif m != nil {\n\t\tr.Client = m.GetClient()\n\t}", how: builtManager, val: "m.GetClient()", at: "main.go:14"},
+		{name: "through a Base", body: "r := &controller.GadgetReconciler{}\n\tr.Base.Client = client.WithFieldOwner(m.GetClient(), \"x\")", how: builtOwn, val: "client.WithFieldOwner(m.GetClient(), \"x\")", at: "main.go:13", via: []string{"Base"}},
+		{name: "a Base literal", body: "_ = controller.GadgetReconciler{Base: controller.Base{Client: m.GetClient()}}", how: builtManager, val: "m.GetClient()", at: "main.go:12", via: []string{"Base"}},
+		{name: "a wrapper", body: "_ = &controller.GadgetReconciler{\n\t\tClient: client.NewNamespacedClient(m.GetClient(), \"ns\"),\n\t}", how: builtOwn, val: "client.NewNamespacedClient(m.GetClient(), \"ns\")", at: "main.go:13"},
+		{name: "a variable", body: "c := m.GetClient()\n\t_ = &controller.GadgetReconciler{Client: c}", how: builtOwn, val: "c", at: "main.go:13"},
+		{name: "a literal without keys", body: "_ = &controller.GadgetReconciler{m.GetClient()}", how: builtOwn, val: "controller.GadgetReconciler{…}", at: "main.go:12"},
+		{name: "wired already", body: "_ = &controller.GadgetReconciler{Client: patcher.ForManager(m)}", how: builtWired, val: "patcher.ForManager(m)", at: "main.go:12"},
+		{name: "no client", body: "r := &controller.GadgetReconciler{}\n\t_ = r", how: builtNone, at: "main.go:12"},
+		{name: "another variable's client", body: "r := &controller.GadgetReconciler{}\n\to := &controller.GadgetReconciler{}\n\to.Client = m.GetClient()\n\t_ = r", how: builtNone, at: "main.go:12"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sites, err := fileSites("main.go", head+c.body+"\n}\n", false, "example.com/m/internal/controller", "GadgetReconciler", c.via)
+			if err != nil || len(sites) == 0 {
+				t.Fatalf("%d sites, %v", len(sites), err)
+			}
+			s := sites[0]
+			if s.how != c.how || s.val != c.val || s.at != c.at {
+				t.Errorf("got %v %q at %s, want %v %q at %s", s.how, s.val, s.at, c.how, c.val, c.at)
+			}
+			if s.how == builtManager && s.mgr != "m" {
+				t.Errorf("manager %q, want m", s.mgr)
+			}
+		})
 	}
 }

@@ -54,7 +54,8 @@ func (s *sourceTexts) edits() []fileEdit {
 // line would go first in it and replace whatever they set. When a builder
 // keeps a client of its own (a wrapper of mgr.GetClient(), another
 // client), SetupWithManager is left as it is, the client kept and said
-// with file:line and what to write by hand; else SetupWithManager gets
+// with file:line and what to write by hand (one wired by hand already,
+// patcher.WithDefaults(...), is kept unsaid); else SetupWithManager gets
 // w.out (rel's wired text). Where a builder sets mgr.GetClient() itself
 // and SetupWithManager does not set the client on every path, that value
 // becomes patcher.ForManager(mgr, ...); a builder without a client leaves
@@ -66,14 +67,16 @@ func callerEdits(texts *sourceTexts, repo, ctrlDir, rel string, w setupWiring) (
 	if err != nil {
 		return nil, err
 	}
-	var own []builtSite
+	// kept: the builders' clients SetupWithManager must not replace (its
+	// line would, first in it), or to leave the condition to
+	var kept []builtSite
 	for _, s := range sites {
-		if s.how == builtOwn {
-			own = append(own, s)
+		if s.how == builtOwn || s.how == builtWired && g.first {
+			kept = append(kept, s)
 		}
 	}
 	var notes []string
-	setup := len(own) == 0
+	setup := len(kept) == 0
 	if setup {
 		for _, n := range w.notes {
 			notes = append(notes, "statuspatch-gen init: "+n)
@@ -100,7 +103,7 @@ func callerEdits(texts *sourceTexts, repo, ctrlDir, rel string, w setupWiring) (
 		left = fmt.Sprintf("does not set the client in its SetupWithManager (%s), where it would replace that client", g.at)
 	}
 	if !setup {
-		why = fmt.Sprintf("as init leaves its SetupWithManager (%s) as it is, for the client of its own at %s", g.at, own[0].at)
+		why = fmt.Sprintf("as init leaves its SetupWithManager (%s) as it is, for the client kept at %s", g.at, kept[0].at)
 	}
 	for _, s := range sites {
 		switch {
@@ -110,7 +113,7 @@ func callerEdits(texts *sourceTexts, repo, ctrlDir, rel string, w setupWiring) (
 			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s is built with %s, %s, and the file imports another package named patcher, or statuspatch's patcher under another name: set its %s to %s here by hand",
 				s.at, typeName, s.val, strings.TrimPrefix(why, "as "), field, forManager(s.mgr)))
 		case s.how == builtOwn:
-			what, wrap := "a client of its own, "+s.val, s.val
+			what, wrap := s.val+" as its client, not "+s.mgr+".GetClient() itself", s.val
 			if s.opaque {
 				what, wrap = "a value init cannot see the client of ("+s.val+")", "its client"
 			}
@@ -118,7 +121,7 @@ func callerEdits(texts *sourceTexts, repo, ctrlDir, rel string, w setupWiring) (
 				s.at, typeName, what, left, field, wrap, s.mgr))
 		case s.how == builtNone && !setup:
 			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s is built without a client, and init %s: set its %s to %s here by hand",
-				s.at, typeName, strings.Replace(left, "that client", "the client of its own at "+own[0].at, 1), field, forManager("mgr")))
+				s.at, typeName, strings.Replace(left, "that client", "the client kept at "+kept[0].at, 1), field, forManager("mgr")))
 		}
 	}
 	if len(sites) == 0 {
