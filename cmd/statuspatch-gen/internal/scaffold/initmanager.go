@@ -33,10 +33,10 @@ const clientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
 // watcher) and the controller's name as the field owner. Every kind's
 // reconciler is wired, several in one file too; one whose SetupWithManager
 // leaves the client to the reconciler's builders (sets it under a
-// condition, or not at all) is wired as they decide (callerEdits): where
-// a builder keeps a client of its own, that client stays, and is said. A reconciler that mentions ForManager already is
-// left as it is; one init cannot wire, or cannot be sure of, is named in a
-// note with file:line.
+// condition, or not at all) is wired as they decide (callerEdits): where a
+// builder keeps a client of its own, that client stays, and is said. A
+// reconciler that mentions ForManager already is left as it is; one init
+// cannot wire, or cannot be sure of, is named in a note with file:line.
 func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 	texts := newSourceTexts(dir)
 	var notes []string

@@ -82,9 +82,8 @@ func builtSites(texts *sourceTexts, repo, ctrlDir, typeName string, via []string
 		if err != nil {
 			return err
 		}
-		found, err := fileSites(rel, src, path.Dir(rel) == ctrlDir, ctrlPath, typeName, via)
-		sites = append(sites, found...)
-		return err
+		sites = append(sites, fileSites(rel, src, path.Dir(rel) == ctrlDir, ctrlPath, typeName, via)...)
+		return nil
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
@@ -93,12 +92,13 @@ func builtSites(texts *sourceTexts, repo, ctrlDir, typeName string, via []string
 }
 
 // fileSites is builtSites in one file (local: of the reconcilers' own
-// package).
-func fileSites(rel, src string, local bool, ctrlPath, typeName string, via []string) ([]builtSite, error) {
+// package). A file that does not parse builds nothing (no build compiles
+// it: a template under hack/, say), and is skipped.
+func fileSites(rel, src string, local bool, ctrlPath, typeName string, via []string) []builtSite {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, fmt.Errorf("statuspatch-gen init: %w", err)
+		return nil
 	}
 	pkgName := ""
 	for _, imp := range f.Imports {
@@ -110,7 +110,7 @@ func fileSites(rel, src string, local bool, ctrlPath, typeName string, via []str
 		}
 	}
 	if !local && pkgName == "" {
-		return nil, nil
+		return nil
 	}
 	isType := func(e ast.Expr) bool {
 		switch t := e.(type) {
@@ -143,7 +143,7 @@ func fileSites(rel, src string, local bool, ctrlPath, typeName string, via []str
 		sites = append(sites, s)
 		return true
 	})
-	return sites, nil
+	return sites
 }
 
 // classify is what val, a builder's client, is (mgr: the manager it

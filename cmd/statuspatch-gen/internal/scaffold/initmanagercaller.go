@@ -98,7 +98,7 @@ func callerEdits(texts *sourceTexts, repo, ctrlDir, rel string, w setupWiring) (
 		return fmt.Sprintf("patcher.ForManager(%s, patcher.WithFieldOwner(%s))", mgr, g.owner)
 	}
 	why := fmt.Sprintf("as its SetupWithManager sets it only under a condition (%s)", g.at)
-	left := fmt.Sprintf("leaves its SetupWithManager (%s), which sets the client only when it is nil, as it is", g.at)
+	left := fmt.Sprintf("leaves its SetupWithManager (%s), which sets the client only under a condition, as it is", g.at)
 	if g.first {
 		left = fmt.Sprintf("does not set the client in its SetupWithManager (%s), where it would replace that client", g.at)
 	}
