@@ -37,7 +37,13 @@ var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
 // only (an event type, a core/v1 field and an RBAC marker for Events are
 // no calls on a built-in kind) and a harness behind a build tag that
 // imports envtest and creates ConfigMaps, which make test never compiles,
-// so the suite moves to testenv and make test builds no binaries): -dry-run prints
+// so the suite moves to testenv and make test builds no binaries;
+// v3-main-wrapper: v3 whose main.go builds the reconciler with a client of
+// its own, client.WithFieldOwner(mgr.GetClient(), ...), which init keeps,
+// leaving SetupWithManager as it is and saying main.go's line;
+// v3-main-assign: v3 whose SetupWithManager sets the client under if
+// r.Client == nil and whose main.go sets rec.Client = mgr.GetClient()
+// after the literal, which becomes patcher.ForManager): -dry-run prints
 // testdata/init/<case>/dry-run.diff and writes nothing; init then makes the
 // tree testdata/init/<case>/after; a second run changes nothing.
 // -update rewrites after/ and dry-run.diff.

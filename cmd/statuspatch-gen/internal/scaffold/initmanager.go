@@ -32,10 +32,11 @@ const clientPkg = "sigs.k8s.io/controller-runtime/pkg/client"
 // defaults (the manager's API reader for fresh reads and re-bases, its
 // watcher) and the controller's name as the field owner. Every kind's
 // reconciler is wired, several in one file too; one whose SetupWithManager
-// sets the client only under a condition is wired where it is built as
-// well (callerEdits). A reconciler that mentions ForManager already is
-// left as it is; one init cannot wire, or cannot be sure of, is named in a
-// note with file:line.
+// leaves the client to the reconciler's builders (sets it under a
+// condition, or not at all) is wired as they decide (callerEdits): where a
+// builder keeps a client of its own, that client stays, and is said. A
+// reconciler that mentions ForManager already is left as it is; one init
+// cannot wire, or cannot be sure of, is named in a note with file:line.
 func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 	texts := newSourceTexts(dir)
 	var notes []string
@@ -76,17 +77,18 @@ func managerEdits(dir string, p *kbProject) ([]fileEdit, []string, error) {
 		if w.why != "" {
 			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: patcher.ForManager not wired into %sReconciler's SetupWithManager: %s (README.md's \"Using it\" shows the line)", w.at, r.Kind, w.why))
 		}
-		for _, n := range w.notes {
-			notes = append(notes, "statuspatch-gen init: "+n)
-		}
-		texts.set(rel, w.out)
 		if w.guarded != nil {
-			callerNotes, err := callerEdits(texts, p.Repo, ctrlDir, *w.guarded)
+			callerNotes, err := callerEdits(texts, p.Repo, ctrlDir, rel, w)
 			if err != nil {
 				return nil, nil, err
 			}
 			notes = append(notes, callerNotes...)
+			continue
 		}
+		for _, n := range w.notes {
+			notes = append(notes, "statuspatch-gen init: "+n)
+		}
+		texts.set(rel, w.out)
 	}
 	return texts.edits(), notes, nil
 }
@@ -120,9 +122,10 @@ func wireForManagerIn(rel, src, kind string, pkgStructs map[string]declaredStruc
 
 // setupWiring is what wireSetup made of one SetupWithManager: the file's
 // new text, or why it is not wired; notes on what init wired but cannot be
-// sure of (file:line, and what to write by hand); guarded, when the client
-// is set only on some paths of the method (under a condition), so the
-// value the reconciler is built with decides (callerEdits).
+// sure of (file:line, and what to write by hand); guarded, when the value
+// the reconciler is built with decides (callerEdits): the client is set
+// only on some paths of the method (under a condition), or the wired line
+// goes first in it, replacing that value.
 type setupWiring struct {
 	out, why string
 	at       string // SetupWithManager's file:line
@@ -131,11 +134,13 @@ type setupWiring struct {
 }
 
 // guardedSet is a reconciler whose SetupWithManager sets its client to
-// ForManager only under a condition (at: file:line), with the field's
-// path and the ForManager call's field owner.
+// ForManager only under a condition (at: file:line), or, first, sets it
+// at its top where it set none (at: the method's file:line), with the
+// field's path and the ForManager call's field owner.
 type guardedSet struct {
 	kind, at, owner string
 	path            clientPath
+	first           bool
 }
 
 // wireSetup is wireForManagerIn, with its notes and the guarded set.
@@ -224,6 +229,7 @@ func wireSetup(rel, src, kind string, pkgStructs map[string]declaredStruct) (set
 	switch {
 	case last < 0:
 		ed.insert(fset.Position(setup.Body.Lbrace).Offset+1, "\n\t"+managerComment+stmt)
+		w.guarded = &guardedSet{kind: kind, at: line(setup), owner: owner, path: cp, first: true}
 	case sets[last].top && rewritten[last]:
 	case sets[last].top && sets[last].val == nil:
 		// a literal without the client: it is nil after, and set after that

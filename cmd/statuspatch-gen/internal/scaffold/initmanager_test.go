@@ -80,9 +80,10 @@ func parseStructs(t *testing.T, name, src string) map[string]declaredStruct {
 // wireSetup finds where SetupWithManager really sets the client: a Base
 // literal's Client (r.Base = Base{Client: mgr.GetClient()}) becomes
 // ForManager in place; a literal that leaves it out gets the line after
-// it; an ambiguous promoted Client is wired through its path and said; a
-// set under a condition is wired in place and marked guarded (the
-// reconciler's literals decide, callerEdits); a top set before it that
+// it; an ambiguous promoted Client is wired through its path and said,
+// first in the method, where the reconciler's builders decide whether it
+// may replace their client (callerEdits); a set under a condition is wired
+// in place and marked guarded (they decide too); a top set before it that
 // init cannot wire is said with its line.
 func TestWireForManagerSets(t *testing.T) {
 	const head = "package controller\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n)\n\n" +
@@ -92,7 +93,7 @@ func TestWireForManagerSets(t *testing.T) {
 		name, fields, body string
 		want               []string
 		why, note          string
-		guarded            bool
+		guarded, first     bool
 	}{
 		{name: "a Base literal with the client", fields: "Base",
 			body: "r.Base = Base{Client: mgr.GetClient(), Name: \"x\"}",
@@ -107,7 +108,7 @@ func TestWireForManagerSets(t *testing.T) {
 			body: "r.Base = newBase(mgr)",
 			why:  "SetupWithManager sets r.Client to newBase(mgr) already (gadget_controller.go:22)"},
 		{name: "an ambiguous Client", fields: "Base\n\tOther",
-			want: []string{"r.Base.Client = " + fm},
+			want: []string{"r.Base.Client = " + fm}, first: true,
 			note: "gadget_controller.go:22: GadgetReconciler's field Client is ambiguous (Base.Client and Other.Client, at the same depth): init wired r.Base.Client"},
 		{name: "a set under a condition", fields: "client.Client",
 			body: "if r.Client == nil {\n\t\tr.Client = mgr.GetClient()\n\t}",
@@ -138,8 +139,8 @@ func TestWireForManagerSets(t *testing.T) {
 			if got := strings.Join(w.notes, "\n"); c.note == "" && got != "" || !strings.Contains(got, c.note) {
 				t.Errorf("notes\n%s\nwant\n%s", got, c.note)
 			}
-			if (w.guarded != nil) != c.guarded {
-				t.Errorf("guarded %+v, want %v", w.guarded, c.guarded)
+			if (w.guarded != nil && !w.guarded.first) != c.guarded || (w.guarded != nil && w.guarded.first) != c.first {
+				t.Errorf("guarded %+v, want guarded %v, first %v", w.guarded, c.guarded, c.first)
 			}
 		})
 	}
@@ -150,9 +151,16 @@ func TestWireForManagerSets(t *testing.T) {
 // (Gadget) is wired in place, not overwritten after the line; a second
 // kind's reconciler in the same file (Sprocket, beside Gizmo) is wired
 // too; a set under if r.Client == nil (Gizmo) is wired, and so is
-// cmd/main.go's Client: mgr.GetClient(), which made the condition false;
-// one built with another client (Lever) is said with cmd/main.go's line;
-// an ambiguous promoted Client (Cog: Base and Other) is written
+// cmd/main.go's Client: mgr.GetClient(), which made the condition false,
+// and so is Latch's latch.Client = mgr.GetClient() after its literal
+// (reviewer R6's initE2); one built with a client of its own keeps it, its
+// SetupWithManager is left as it is, and the client is said with
+// cmd/main.go's line and what to write by hand, under a condition (Lever)
+// or not (Knob, whose line would replace main's wrapper: R6's initE1;
+// Dial, built three ways: its mgr.GetClient() becomes ForManager in
+// main.go, its namespaced client stays, and the literal without one is
+// said); a client wired by hand as the note says builds, and stays; an
+// ambiguous promoted Client (Cog: Base and Other) is written
 // r.Base.Client, which compiles, and said. A second run changes nothing.
 func TestInitWiresEveryReconciler(t *testing.T) {
 	if testing.Short() {
@@ -168,7 +176,7 @@ func TestInitWiresEveryReconciler(t *testing.T) {
 	copyTree(t, filepath.Join(goldenModule, "api", "plain", "v1"), filepath.Join(dir, "api", "v1"), nil)
 	writeFile(t, filepath.Join(dir, "Makefile"), "")
 	project := "layout:\n- go.kubebuilder.io/v4\nrepo: example.com/goldens\nresources:\n"
-	for _, k := range []string{"Gadget", "Gizmo", "Sprocket", "Cog", "Lever"} {
+	for _, k := range []string{"Gadget", "Gizmo", "Sprocket", "Cog", "Lever", "Latch", "Knob", "Dial"} {
 		project += "- api:\n    namespaced: true\n  controller: true\n  group: plain\n  kind: " + k + "\n  path: example.com/goldens/api/v1\n  version: v1\n"
 	}
 	writeFile(t, filepath.Join(dir, "PROJECT"), project)
@@ -184,6 +192,9 @@ func TestInitWiresEveryReconciler(t *testing.T) {
 	writeFile(t, filepath.Join(ctrl, "gizmo_controller.go"), head+reconciler("Gizmo", "client.Client", guard)+reconciler("Sprocket", "client.Client", ""))
 	writeFile(t, filepath.Join(ctrl, "cog_controller.go"), head+reconciler("Cog", "Base\n\tOther", ""))
 	writeFile(t, filepath.Join(ctrl, "lever_controller.go"), head+reconciler("Lever", "client.Client", guard))
+	writeFile(t, filepath.Join(ctrl, "latch_controller.go"), head+reconciler("Latch", "client.Client", guard))
+	writeFile(t, filepath.Join(ctrl, "knob_controller.go"), head+reconciler("Knob", "client.Client", ""))
+	writeFile(t, filepath.Join(ctrl, "dial_controller.go"), head+reconciler("Dial", "client.Client", ""))
 	writeFile(t, filepath.Join(dir, "cmd", "main.go"), `package main
 
 import (
@@ -198,6 +209,8 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
+	latch := &controller.LatchReconciler{}
+	latch.Client = mgr.GetClient()
 	for _, r := range []interface{ SetupWithManager(ctrl.Manager) error }{
 		&controller.GadgetReconciler{},
 		&controller.GizmoReconciler{Client: mgr.GetClient()},
@@ -206,6 +219,11 @@ func main() {
 		&controller.LeverReconciler{
 			Client: client.WithFieldOwner(mgr.GetClient(), "lever"),
 		},
+		latch,
+		&controller.KnobReconciler{Client: client.WithFieldOwner(mgr.GetClient(), "knob")},
+		&controller.DialReconciler{Client: mgr.GetClient()},
+		&controller.DialReconciler{Client: client.NewNamespacedClient(mgr.GetClient(), "dials")},
+		&controller.DialReconciler{},
 	} {
 		if err := r.SetupWithManager(mgr); err != nil {
 			panic(err)
@@ -232,8 +250,9 @@ func main() {
 		"internal/controller/gadget_controller.go": {"r.Base = Base{Client: " + fm("gadget") + ", Scheme: mgr.GetScheme()}"},
 		"internal/controller/gizmo_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("gizmo"), "r.Client = " + fm("sprocket")},
 		"internal/controller/cog_controller.go":    {"r.Base.Client = " + fm("cog")},
-		"internal/controller/lever_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("lever")},
-		"cmd/main.go": {"&controller.GizmoReconciler{Client: " + fm("gizmo") + "}", "&controller.SprocketReconciler{Client: mgr.GetClient()}", "Client: client.WithFieldOwner(mgr.GetClient(), \"lever\")", "\t\"github.com/statuspatch/statuspatch/patcher\"\n"},
+		"internal/controller/latch_controller.go":  {"if r.Client == nil {\n\t\tr.Client = " + fm("latch")},
+		"cmd/main.go": {"&controller.GizmoReconciler{Client: " + fm("gizmo") + "}", "&controller.SprocketReconciler{Client: mgr.GetClient()}", "Client: client.WithFieldOwner(mgr.GetClient(), \"lever\")", "\t\"github.com/statuspatch/statuspatch/patcher\"\n",
+			"latch.Client = " + fm("latch") + "\n", "&controller.DialReconciler{Client: " + fm("dial") + "}", "&controller.KnobReconciler{Client: client.WithFieldOwner(mgr.GetClient(), \"knob\")}"},
 	} {
 		for _, want := range wants {
 			if !strings.Contains(got[file], want) {
@@ -244,8 +263,13 @@ func main() {
 	said := strings.Join(notes, "\n")
 	for _, want := range []string{
 		"internal/controller/cog_controller.go:23: CogReconciler's field Client is ambiguous (Base.Client and Other.Client, at the same depth): init wired r.Base.Client",
-		"cmd/main.go:17: GizmoReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/gizmo_controller.go:24)",
-		"cmd/main.go:21: LeverReconciler is built with a Client of client.WithFieldOwner(mgr.GetClient(), \"lever\"), and its SetupWithManager sets it to patcher.ForManager only under a condition (internal/controller/lever_controller.go:24)",
+		"cmd/main.go:19: GizmoReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/gizmo_controller.go:24)",
+		"cmd/main.go:24: LeverReconciler is built with client.WithFieldOwner(mgr.GetClient(), \"lever\") as its client, not mgr.GetClient() itself: init keeps it, and leaves its SetupWithManager (internal/controller/lever_controller.go:24), which sets the client only under a condition, as it is; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"lever\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
+		"cmd/main.go:17: LatchReconciler is built with patcher.ForManager (was mgr.GetClient()), as its SetupWithManager sets it only under a condition (internal/controller/latch_controller.go:24)",
+		"cmd/main.go:28: DialReconciler is built with patcher.ForManager (was mgr.GetClient()), as init leaves its SetupWithManager (internal/controller/dial_controller.go:22) as it is, for the client kept at cmd/main.go:29",
+		"cmd/main.go:29: DialReconciler is built with client.NewNamespacedClient(mgr.GetClient(), \"dials\") as its client, not mgr.GetClient() itself: init keeps it",
+		"cmd/main.go:30: DialReconciler is built without a client, and init does not set the client in its SetupWithManager (internal/controller/dial_controller.go:22), where it would replace the client kept at cmd/main.go:29: set its Client to " + fm("dial") + " here by hand",
+		"cmd/main.go:27: KnobReconciler is built with client.WithFieldOwner(mgr.GetClient(), \"knob\") as its client, not mgr.GetClient() itself: init keeps it, and does not set the client in its SetupWithManager (internal/controller/knob_controller.go:22), where it would replace that client; to give that client the status patchers' defaults (the manager's API reader for fresh reads and re-bases), set its Client to patcher.WithDefaults(client.WithFieldOwner(mgr.GetClient(), \"knob\"), patcher.WithAPIReader(mgr.GetAPIReader())) here by hand, or leave it",
 	} {
 		if !strings.Contains(said, want) {
 			t.Errorf("init does not say\n%s\nit says:\n%s", want, said)
@@ -254,9 +278,23 @@ func main() {
 	if strings.Contains(said, "not wired") {
 		t.Errorf("init says a reconciler is not wired:\n%s", said)
 	}
+	for _, kept := range []string{"internal/controller/lever_controller.go", "internal/controller/knob_controller.go", "internal/controller/dial_controller.go"} {
+		if _, ok := got[kept]; ok {
+			t.Errorf("%s, whose reconciler main builds with a client of its own, is changed:\n%s", kept, got[kept])
+		}
+	}
 	if err := applyEdits(dir, edits); err != nil {
 		t.Fatal(err)
 	}
+	// Knob wired by hand as init's note says: it builds, and a second run
+	// keeps it
+	mainGo := filepath.Join(dir, "cmd", "main.go")
+	src, err := os.ReadFile(mainGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	knob := `client.WithFieldOwner(mgr.GetClient(), "knob")`
+	writeFile(t, mainGo, strings.Replace(string(src), "Client: "+knob, "Client: patcher.WithDefaults("+knob+", patcher.WithAPIReader(mgr.GetAPIReader()))", 1))
 	build := exec.Command("go", "build", "./...")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOSUMDB=off")
@@ -265,5 +303,48 @@ func main() {
 	}
 	if again, _, err := managerEdits(dir, proj); err != nil || len(again) > 0 {
 		t.Errorf("a second run changes %d files (%v)", len(again), err)
+	}
+}
+
+// builtSites' table: where main.go sets the reconciler's client, and what
+// it is; the manager's client itself is the only value init rewrites, at
+// the literal's field or at the assignment after the literal.
+func TestBuiltSites(t *testing.T) {
+	const head = "package main\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n\t\"sigs.k8s.io/controller-runtime/pkg/client\"\n\n\t\"example.com/m/internal/controller\"\n)\n\nfunc main() {\n\tm, _ := ctrl.NewManager(nil, ctrl.Options{})\n\t"
+	for _, c := range []struct {
+		name, body string
+		how        builtClient
+		val, at    string
+		via        []string
+	}{
+		{name: "the literal's field", body: "_ = &controller.GadgetReconciler{Client: m.GetClient()}", how: builtManager, val: "m.GetClient()", at: "main.go:12"},
+		{name: "an assignment after the literal", body: "r := &controller.GadgetReconciler{}\n\tr.Client = m.GetClient()", how: builtManager, val: "m.GetClient()", at: "main.go:13"},
+		{name: "a var and an assignment under a condition", body: "var r = controller.GadgetReconciler{}\n\tif m != nil {\n\t\tr.Client = m.GetClient()\n\t}", how: builtManager, val: "m.GetClient()", at: "main.go:14"},
+		{name: "through a Base", body: "r := &controller.GadgetReconciler{}\n\tr.Base.Client = client.WithFieldOwner(m.GetClient(), \"x\")", how: builtOwn, val: "client.WithFieldOwner(m.GetClient(), \"x\")", at: "main.go:13", via: []string{"Base"}},
+		{name: "a Base literal", body: "_ = controller.GadgetReconciler{Base: controller.Base{Client: m.GetClient()}}", how: builtManager, val: "m.GetClient()", at: "main.go:12", via: []string{"Base"}},
+		{name: "a wrapper", body: "_ = &controller.GadgetReconciler{\n\t\tClient: client.NewNamespacedClient(m.GetClient(), \"ns\"),\n\t}", how: builtOwn, val: "client.NewNamespacedClient(m.GetClient(), \"ns\")", at: "main.go:13"},
+		{name: "a variable", body: "c := m.GetClient()\n\t_ = &controller.GadgetReconciler{Client: c}", how: builtOwn, val: "c", at: "main.go:13"},
+		{name: "a literal without keys", body: "_ = &controller.GadgetReconciler{m.GetClient()}", how: builtOwn, val: "controller.GadgetReconciler{…}", at: "main.go:12"},
+		{name: "wired already", body: "_ = &controller.GadgetReconciler{Client: patcher.ForManager(m)}", how: builtWired, val: "patcher.ForManager(m)", at: "main.go:12"},
+		{name: "a file that does not parse", body: "{{ .Template }}"},
+		{name: "no client", body: "r := &controller.GadgetReconciler{}\n\t_ = r", how: builtNone, at: "main.go:12"},
+		{name: "another variable's client", body: "r := &controller.GadgetReconciler{}\n\to := &controller.GadgetReconciler{}\n\to.Client = m.GetClient()\n\t_ = r", how: builtNone, at: "main.go:12"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sites := fileSites("main.go", head+c.body+"\n}\n", false, "example.com/m/internal/controller", "GadgetReconciler", c.via)
+			if (len(sites) == 0) != (c.at == "") {
+				t.Fatalf("%d sites: %+v", len(sites), sites)
+			}
+			if c.at == "" {
+				return
+			}
+			s := sites[0]
+			if s.how != c.how || s.val != c.val || s.at != c.at {
+				t.Errorf("got %v %q at %s, want %v %q at %s", s.how, s.val, s.at, c.how, c.val, c.at)
+			}
+			if s.how == builtManager && s.mgr != "m" {
+				t.Errorf("manager %q, want m", s.mgr)
+			}
+		})
 	}
 }

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"os"
+
+	"github.com/statuspatch/statuspatch/patcher"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"tutorial.kubebuilder.io/project/controllers"
+)
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})
+	if err != nil {
+		os.Exit(1)
+	}
+	rec := &controllers.CronJobReconciler{Scheme: mgr.GetScheme()}
+	rec.Client = patcher.ForManager(mgr, patcher.WithFieldOwner("cronjob"))
+	if err = rec.SetupWithManager(mgr); err != nil {
+		os.Exit(1)
+	}
+}
