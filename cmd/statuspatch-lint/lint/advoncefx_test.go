@@ -10,13 +10,14 @@ import (
 )
 
 // Issue 80's effects table (migrateeffects.go): a channel receive (in a
-// select, a range too) in a decision, or a mutex's half whose other half
-// is outside it, keeps the decision before Flush, the note naming the
-// line and the effect; a channel the decision makes, a receive at the
-// head (left before the Retry) and a paired Lock and Unlock move; a file
-// read and a call of the network without a context are made once
-// (sync.OnceValues). A guarded decision that sets what outlives it or a
-// name used after the write says why it stays (it said nothing).
+// select, a range too) or a send in a decision, or a mutex's half whose
+// other half is outside it, keeps the decision before Flush, the note
+// naming the line and the effect; a channel the decision makes, a
+// receive at the head (left before the Retry) and a paired Lock and
+// Unlock move; a file read and a call of the network without a context
+// are made once (sync.OnceValues), as is a call that receives two calls
+// deep. A guarded decision that sets what outlives it or a name used
+// after the write says why it stays (it said nothing).
 func TestAdvOnceEffects(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advoncefx")
@@ -34,6 +35,8 @@ func TestAdvOnceEffects(t *testing.T) {
 		165: "; its decision, lines 161-164, stays before Flush: it sets moved at line 163, declared outside it",
 		182: "; its decision, lines 179-181, stays before Flush: it sets msg, used after the write, under the condition at line 179",
 		197: "; its decision, lines 195-196, stays before Flush: it receives from tokens at line 196" + again,
+		214: "; its decision, lines 210-213, stays before Flush: it sends on tokens at line 211" + again + " (a second value sent, or a block)",
+		230: "(NewWidgetStatusPatcher, the decision in Retry)",
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

@@ -18,7 +18,7 @@ import (
 // without a context) is called once, its value kept in a
 // sync.OnceValue (or OnceValues, for a value and its error) declared
 // before the Retry (migrateonce.go). Any other (a channel receive, in a
-// select or a range too, a mutex locked or unlocked on one side of the
+// select or a range too, a send, a mutex locked or unlocked on one side of the
 // Retry) keeps the decision before a Flush, the note naming the line and
 // the effect (outerWhy, migrateretryouter.go). A call of the package
 // whose body shows one of these (a receive in a helper, at any depth)
@@ -46,6 +46,7 @@ var effectTable = []effect{
 	{what: "reads a file or a stream, which may answer otherwise on each call", once: true, pkgs: []string{"os", "io", "io/ioutil", "io/fs", "bufio"}},
 	{what: "calls the network without a context, which may answer otherwise on each call", once: true, pkgs: []string{"net", "net/http", "google.golang.org/grpc"}},
 	{what: "receives from %s at %s", again: "a second value consumed, or a block", at: receiveAt},
+	{what: "sends on %s at %s", again: "a second value sent, or a block", at: sendAt},
 	{what: "ranges over the channel %s at %s", again: "more values consumed, or a block", at: rangeChanAt},
 	{what: "calls %s at %s, whose other half (Lock, Unlock) is outside it", again: "a second Lock blocks for good, a second Unlock panics", at: lockAt, paired: true},
 }
@@ -65,6 +66,14 @@ func pkgEffect(path string) *effect {
 func receiveAt(_ *types.Info, n ast.Node) ast.Expr {
 	if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
 		return u.X
+	}
+	return nil
+}
+
+// sendAt is the channel n sends on (ch <- v), nil for another node.
+func sendAt(_ *types.Info, n ast.Node) ast.Expr {
+	if s, ok := n.(*ast.SendStmt); ok {
+		return s.Chan
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 
 // outerWhy says why the decision p cannot move into Retry when it sets a
 // variable declared outside it, or something reached through one (a
-// map's entry, a field), by an assignment, a send, delete or clear, or a
+// map's entry, a field), by an assignment, delete or clear, or a
 // method of a map (sets.Set's Insert), also in a literal it calls, or
 // does what the effects table says an attempt would do again (a channel
 // receive); "" when it sets only the object and its own locals.
@@ -36,8 +36,6 @@ func outerWhy(r retries, p *retryPlan) string {
 				lhs = n.Lhs
 			case *ast.IncDecStmt:
 				lhs = []ast.Expr{n.X}
-			case *ast.SendStmt:
-				lhs = []ast.Expr{n.Chan}
 			case *ast.CallExpr:
 				lhs = setByCall(r, n)
 			}

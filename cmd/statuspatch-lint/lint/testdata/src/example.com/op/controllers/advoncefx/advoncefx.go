@@ -200,3 +200,32 @@ func (r *R) guardedReceive(ctx context.Context, key client.ObjectKey) error {
 	}
 	return nil
 }
+
+// A send on a channel of the package.
+func (r *R) send(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if w.Status.Size == 0 {
+		tokens <- 1
+		w.Status.Size = 1
+	}
+	return r.Status().Update(ctx, w) // want `handwritten status write to Widget`
+}
+
+// next receives two calls deep: the call is made once (a value read).
+func next() int { return take() }
+
+func take() int { return <-tokens }
+
+func (r *R) deepReceive(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if w.Status.Size == 0 {
+		w.Status.Size = next()
+	}
+	return r.Status().Update(ctx, w) // want `handwritten status write to Widget`
+}
