@@ -62,12 +62,19 @@ func pkgEffect(path string) *effect {
 	return nil
 }
 
-// receiveAt is the channel n receives from (<-ch), nil for another node.
-func receiveAt(_ *types.Info, n ast.Node) ast.Expr {
-	if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-		return u.X
+// receiveAt is the channel n receives from (<-ch), nil for another node
+// or a context's Done, a close signal each attempt may wait on again.
+func receiveAt(info *types.Info, n ast.Node) ast.Expr {
+	u, ok := n.(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return nil
 	}
-	return nil
+	if c, ok := ast.Unparen(u.X).(*ast.CallExpr); ok {
+		if f, ok := typeutil.Callee(info, c).(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "context" && f.Name() == "Done" {
+			return nil
+		}
+	}
+	return u.X
 }
 
 // sendAt is the channel n sends on (ch <- v), nil for another node.

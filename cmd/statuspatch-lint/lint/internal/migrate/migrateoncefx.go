@@ -27,9 +27,10 @@ type effects struct {
 
 // readerPackages are packages outside the module whose methods only
 // read what they are given and their receiver (a compiled regexp, a
-// time, a URL), as are a Kubernetes package's and logr's (a log line an
-// attempt repeats, as retry.RetryOnConflict's closure repeated it).
-var readerPackages = map[string]bool{"regexp": true, "time": true, "net/url": true, "net/netip": true}
+// time, a URL, a context's Done or Err), as are a Kubernetes package's
+// and logr's (a log line an attempt repeats, as retry.RetryOnConflict's
+// closure repeated it).
+var readerPackages = map[string]bool{"regexp": true, "time": true, "net/url": true, "net/netip": true, "context": true}
 
 // readerTypes are types of the standard library whose methods, paired
 // in one body, leave nothing changed: a mutex.

@@ -229,3 +229,19 @@ func (r *R) deepReceive(ctx context.Context, key client.ObjectKey) error {
 	}
 	return r.Status().Update(ctx, w) // want `handwritten status write to Widget`
 }
+
+// A context's Done is a close signal, received again harmlessly: it moves.
+func (r *R) doneSignal(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	if w.Status.Size == 0 {
+		select {
+		case <-ctx.Done():
+		default:
+			w.Status.Size = 1
+		}
+	}
+	return r.Status().Update(ctx, w) // want `handwritten status write to Widget`
+}
