@@ -16,7 +16,8 @@ import (
 // receive at the head (left before the Retry) and a paired Lock and
 // Unlock move; a file read and a call of the network without a context
 // are made once (sync.OnceValues), as is a call that receives two calls
-// deep, and a receive from a context's Done runs again. A guarded
+// deep, and a receive from a channel of struct{} (a signal: a
+// context's Done, a stop channel) runs again. A guarded
 // decision that sets what outlives it or a name used after the write
 // says why it stays (it said nothing).
 func TestAdvOnceEffects(t *testing.T) {
@@ -38,7 +39,7 @@ func TestAdvOnceEffects(t *testing.T) {
 		197: "; its decision, lines 195-196, stays before Flush: it receives from tokens at line 196" + again,
 		214: "; its decision, lines 210-213, stays before Flush: it sends on tokens at line 211" + again + " (a second value sent, or a block)",
 		230: "(NewWidgetStatusPatcher, the decision in Retry)",
-		246: "(NewWidgetStatusPatcher, the decision in Retry)", // a context's Done
+		247: "(NewWidgetStatusPatcher, the decision in Retry)", // a context's Done, a channel of struct{}
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

@@ -63,14 +63,15 @@ func pkgEffect(path string) *effect {
 }
 
 // receiveAt is the channel n receives from (<-ch), nil for another node
-// or a context's Done, a close signal each attempt may wait on again.
+// or a channel of struct{}: no value, a signal (a stop channel, a
+// context's Done) each attempt may wait on again.
 func receiveAt(info *types.Info, n ast.Node) ast.Expr {
 	u, ok := n.(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
 		return nil
 	}
-	if c, ok := ast.Unparen(u.X).(*ast.CallExpr); ok {
-		if f, ok := typeutil.Callee(info, c).(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "context" && f.Name() == "Done" {
+	if ch, ok := info.TypeOf(u.X).Underlying().(*types.Chan); ok {
+		if st, ok := ch.Elem().Underlying().(*types.Struct); ok && st.NumFields() == 0 {
 			return nil
 		}
 	}

@@ -230,7 +230,8 @@ func (r *R) deepReceive(ctx context.Context, key client.ObjectKey) error {
 	return r.Status().Update(ctx, w) // want `handwritten status write to Widget`
 }
 
-// A context's Done is a close signal, received again harmlessly: it moves.
+// A context's Done is a signal (a channel of struct{}), received again
+// harmlessly: it moves.
 func (r *R) doneSignal(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
