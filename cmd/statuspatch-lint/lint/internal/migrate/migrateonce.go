@@ -236,20 +236,29 @@ func (s *onceSpan) blocked(root, c inspector.Cursor) string {
 }
 
 // resultType is the call's one result's type as the file names it, or
-// why there is none.
+// its value's and error's, parenthesized ("([]byte, error)": a
+// sync.OnceValues, os.ReadFile's), or why there is none.
 func (s *onceSpan) resultType(call *ast.CallExpr) (string, string) {
 	sig, ok := s.si.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
-	if !ok || sig.Results().Len() != 1 {
-		return "", "it returns other than one value: move the decision into Retry's function by hand"
+	n := 0
+	if ok {
+		n = sig.Results().Len()
+	}
+	if n != 1 && (n != 2 || !isError(sig.Results().At(1).Type())) {
+		return "", "it returns other than one value, or a value and an error: move the decision into Retry's function by hand"
 	}
 	bad := ""
-	typ := types.TypeString(sig.Results().At(0).Type(), func(p *types.Package) string {
+	qual := func(p *types.Package) string {
 		q, imp, why := s.si.text().qualifier(p.Path())
 		if why != "" || imp != nil {
 			bad = "its result's type is of " + p.Path() + ", which this file does not import: keep its value once by hand"
 		}
 		return strings.TrimSuffix(q, ".")
-	})
+	}
+	typ := types.TypeString(sig.Results().At(0).Type(), qual)
+	if n == 2 {
+		typ = "(" + typ + ", error)"
+	}
 	return typ, bad
 }
 

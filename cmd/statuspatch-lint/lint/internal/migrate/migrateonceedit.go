@@ -57,7 +57,11 @@ func (o onceCall) decl(src []byte, tf *token.File, sync, indent string) string {
 	if o.typ == "" {
 		return fmt.Sprintf("%s := %sOnceFunc(func() { %s })\n%s", o.name, sync, call, indent)
 	}
-	return fmt.Sprintf("%s := %sOnceValue(func() %s { return %s })\n%s", o.name, sync, o.typ, call, indent)
+	values := "" // a value and its error: OnceValues
+	if strings.HasPrefix(o.typ, "(") {
+		values = "s"
+	}
+	return fmt.Sprintf("%s := %sOnceValue%s(func() %s { return %s })\n%s", o.name, sync, values, o.typ, call, indent)
 }
 
 // onceDecls are the plan's declarations, each followed by a new line

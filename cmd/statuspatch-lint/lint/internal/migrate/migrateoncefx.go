@@ -25,19 +25,12 @@ type effects struct {
 	reads  string         // the clock, an atomic value: a guard checked again may answer otherwise
 }
 
-// effectPackages are packages outside the module whose calls hand out
-// a new value or change what they are called on each time; sync/atomic's
-// loads only read (atomicLoad).
-var effectPackages = map[string]bool{
-	"sync/atomic": true, "math/rand": true, "math/rand/v2": true, "crypto/rand": true,
-	"github.com/google/uuid": true, "k8s.io/apimachinery/pkg/util/rand": true, "k8s.io/apimachinery/pkg/util/uuid": true,
-}
-
 // readerPackages are packages outside the module whose methods only
 // read what they are given and their receiver (a compiled regexp, a
-// time, a URL), as are a Kubernetes package's and logr's (a log line an
-// attempt repeats, as retry.RetryOnConflict's closure repeated it).
-var readerPackages = map[string]bool{"regexp": true, "time": true, "net/url": true, "net/netip": true}
+// time, a URL, a context's Done or Err), as are a Kubernetes package's
+// and logr's (a log line an attempt repeats, as retry.RetryOnConflict's
+// closure repeated it).
+var readerPackages = map[string]bool{"regexp": true, "time": true, "net/url": true, "net/netip": true, "context": true}
 
 // readerTypes are types of the standard library whose methods, paired
 // in one body, leave nothing changed: a mutex.
@@ -100,16 +93,15 @@ func (s *onceSpan) effectsOf(f *types.Func) *effects {
 			e.reads = "is of " + path + ", whose body is not seen here, and may read the clock or a value other goroutines change"
 		}
 		r := recvType(f)
+		row := pkgEffect(path) // the effects table (migrateeffects.go)
 		switch {
 		case atomicLoad(f):
 			e.reads = "reads a value other goroutines change"
-		case path == "sync/atomic" && r == nil:
-			e.why = "is of sync/atomic, which changes what it is given on each call"
-		case effectPackages[path] && r == nil:
-			e.why = "is of " + path + ", which hands out a new value on each call"
-		case effectPackages[path] && isPointer(r):
-			e.recv = "is of " + path + ", which changes its receiver on each call"
-		case effectPackages[path], readerOr(f, "x") == "":
+		case row != nil && r == nil:
+			e.why = "is of " + path + ", which " + row.what
+		case row != nil && isPointer(r):
+			e.recv = "is of " + path + ", which " + cmp.Or(row.recv, row.what)
+		case row != nil, readerOr(f, "x") == "":
 		case r != nil && isPointer(r):
 			e.recv = "is a pointer method of " + path + ", whose body is not seen"
 		}

@@ -60,12 +60,18 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 		// The status read may be the guard's, an if around the decision
 		// and the write whose condition cannot move with them (guardWhy):
 		// it stays, and the decision with it.
+		// Or the guard may move, and what blocks is the decision's own
+		// (what it sets outliving it, a carried name: planWhy).
 		g := guardIf(r, list, from, at)
 		if g == nil || !r.statusRead([]ast.Node{g.Cond}, r.obj, map[*types.Func]bool{}) {
 			return ""
 		}
-		if why = guardWhy(r, g, write); why == "" {
-			return ""
+		why = guardWhy(r, g, write)
+		if why == "" {
+			why = carry(r, &retryPlan{stmts: decision, write: write, guard: g}) // migrateretrycarry.go
+		}
+		if why == "" {
+			why = outerWhy(r, &retryPlan{stmts: decision}) // migrateretryouter.go
 		}
 		first = g.Pos()
 	}
@@ -109,10 +115,14 @@ func lifeMark(r retries, s ast.Stmt) bool {
 // did not move: what planRetry's checks say, or a name it declares that
 // is used after it.
 func planWhy(r retries, decision []ast.Stmt) string {
-	if p := r.block(); p != nil {
+	p, carryWhy := r.blockCarry()
+	if p != nil {
 		if why := planChecks(r, p); why != "" {
 			return why
 		}
+	}
+	if carryWhy != "" {
+		return carryWhy // a name used after the write (migrateretrycarry.go)
 	}
 	from, to := decision[0].Pos(), decision[len(decision)-1].End()
 	fn := r.enclosingFunc()

@@ -18,12 +18,13 @@ import (
 
 // outerWhy says why the decision p cannot move into Retry when it sets a
 // variable declared outside it, or something reached through one (a
-// map's entry, a field), by an assignment, a send, delete or clear, or a
-// method of a map (sets.Set's Insert), also in a literal it calls; ""
-// when it sets only the object and its own locals.
+// map's entry, a field), by an assignment, delete or clear, or a
+// method of a map (sets.Set's Insert), also in a literal it calls, or
+// does what the effects table says an attempt would do again (a channel
+// receive); "" when it sets only the object and its own locals.
 func outerWhy(r retries, p *retryPlan) string {
 	from, to := p.stmts[0].Pos(), p.stmts[len(p.stmts)-1].End()
-	why := ""
+	why := effectWhy(r, stmtNodes(p.stmts)) // a receive, a mutex's half (migrateeffects.go)
 	for _, s := range p.stmts {
 		ast.Inspect(s, func(n ast.Node) bool {
 			if why != "" {
@@ -35,8 +36,6 @@ func outerWhy(r retries, p *retryPlan) string {
 				lhs = n.Lhs
 			case *ast.IncDecStmt:
 				lhs = []ast.Expr{n.X}
-			case *ast.SendStmt:
-				lhs = []ast.Expr{n.Chan}
 			case *ast.CallExpr:
 				lhs = setByCall(r, n)
 			}
@@ -94,5 +93,19 @@ func outerHead(r retries, list []ast.Stmt, from, at int) int {
 	if head == from || outerWhy(r, &retryPlan{stmts: list[from:head]}) == "" {
 		return from
 	}
+	// A mutex locked at the head and unlocked in the decision is one
+	// pair: it moves whole (migrateeffects.go).
+	if effectWhy(r, stmtNodes(list[head:at])) != "" && effectWhy(r, stmtNodes(list[from:at])) == "" {
+		return from
+	}
 	return head
+}
+
+// stmtNodes are the statements as nodes.
+func stmtNodes(list []ast.Stmt) []ast.Node {
+	out := make([]ast.Node, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
 }

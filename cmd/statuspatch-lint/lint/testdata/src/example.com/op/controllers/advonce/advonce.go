@@ -78,7 +78,7 @@ func (r *R) usedTwice(ctx context.Context, key client.ObjectKey) error {
 	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
 
-// A multi-value result.
+// A value and its error: made once, a sync.OnceValues.
 func (r *R) multi(ctx context.Context, key client.ObjectKey) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, key, w); err != nil {
@@ -91,7 +91,7 @@ func (r *R) multi(ctx context.Context, key client.ObjectKey) error {
 		}
 		w.Status.Size = n
 	}
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: its decision cannot move into Retry as written: the call names\.Next at line 88 would run again on each attempt`
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
 
 // A generic method.

@@ -53,7 +53,7 @@ func (r *R) itemSend(ctx context.Context, ch chan<- string) error {
 			w.Status.Ready = true
 			ch <- w.Name
 		}
-		if err := r.Status().Update(ctx, w); err != nil { // want `its decision cannot move into Retry: it sets ch at line \d+, declared outside it`
+		if err := r.Status().Update(ctx, w); err != nil { // want `its decision cannot move into Retry: it sends on ch at line \d+: Retry's function may run more than once, and each run would do it again \(a second value sent, or a block\)`
 			return err
 		}
 	}
