@@ -344,12 +344,3 @@ func (h *handLoop) scopeOfLoop() *types.Scope {
 	}
 	return types.Universe
 }
-
-// stmtNodes is list as nodes.
-func stmtNodes(list []ast.Stmt) []ast.Node {
-	out := make([]ast.Node, len(list))
-	for i, s := range list {
-		out[i] = s
-	}
-	return out
-}
