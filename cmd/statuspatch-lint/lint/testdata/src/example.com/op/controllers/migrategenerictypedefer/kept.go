@@ -93,3 +93,28 @@ func (r *again[T]) Reconcile(ctx context.Context, req ctrl.Request) error {
 }
 
 var _ = &again[*v1.Widget]{}
+
+// handing's hook is assigned a literal that hands the object on: what
+// the callee does with the status is not followed.
+type handing[T client.Object] struct {
+	C    client.Client
+	New  func() T
+	Hook func(T)
+}
+
+func (r *handing[T]) Reconcile(ctx context.Context, req ctrl.Request) error {
+	obj := r.New()
+	if err := r.C.Get(ctx, req.NamespacedName, obj); err != nil {
+		return err
+	}
+	r.Hook(obj)
+	return r.C.Status().Update(ctx, obj) // want `\(not moved to the patcher: its hook Hook, called at line 110, is set at line 116 to a function that hands w to mark at line 116: whether that reads its status is not followed\)`
+}
+
+func newHanding() *handing[*v1.Widget] {
+	h := &handing[*v1.Widget]{New: func() *v1.Widget { return &v1.Widget{} }}
+	h.Hook = func(w *v1.Widget) { mark(w) }
+	return h
+}
+
+func mark(w *v1.Widget) { w.Status.Ready = true } // want mark:"statusOnly\\[0\\]"
