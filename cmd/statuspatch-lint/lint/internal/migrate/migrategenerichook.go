@@ -22,12 +22,14 @@ import (
 // keeps the write, naming the line. Values set in _test.go files run in
 // the tests only, never where the write runs: they are not looked at.
 
-// hookWhy says why the method's calls of its hooks keep the write, or "".
+// hookWhy says why the method's calls of its hooks keep the write, or "":
+// the package's values of every hook first, then the other packages'.
 func (o *ownBase) hookWhy(call *ast.CallExpr) string {
 	body, ok := o.cursor(o.fd.Body)
 	if !ok {
 		return ""
 	}
+	exported := ""
 	for c := range body.Preorder((*ast.CallExpr)(nil)) {
 		hc := c.Node().(*ast.CallExpr)
 		if hc == call || hc.Pos() < o.def.End() || hc.Pos() >= o.writeEnd(call) {
@@ -42,17 +44,20 @@ func (o *ownBase) hookWhy(call *ast.CallExpr) string {
 		if field == nil || !field.IsField() {
 			continue
 		}
-		if why := o.hookValuesWhy(field, hc, at); why != "" {
+		called := fmt.Sprintf("its hook %s, called at %s,", field.Name(), o.where(hc.Pos()))
+		if why := o.hookValuesWhy(called, field, at); why != "" {
 			return why
 		}
+		if named := o.recvTypeParam(); named.Obj().Exported() && exported == "" {
+			exported = fmt.Sprintf("%s is a field of the exported %s: -fix does not follow the functions other packages set it to, and one may decide from the status (%s)", called, named.Obj().Name(), CachedDecision)
+		}
 	}
-	return ""
+	return exported
 }
 
 // hookValuesWhy judges each value the package sets field to, its object
-// the at'th argument of the call hc.
-func (o *ownBase) hookValuesWhy(field *types.Var, hc *ast.CallExpr, at int) string {
-	called := fmt.Sprintf("its hook %s, called at %s,", field.Name(), o.where(hc.Pos()))
+// the at'th argument of the hook's call.
+func (o *ownBase) hookValuesWhy(called string, field *types.Var, at int) string {
 	why, seen := "", false
 	for _, f := range o.pass.Files {
 		if testFile(o.pass, f) {
@@ -74,12 +79,8 @@ func (o *ownBase) hookValuesWhy(field *types.Var, hc *ast.CallExpr, at int) stri
 			return why
 		}
 	}
-	named := o.recvTypeParam()
-	switch {
-	case named.Obj().Exported():
-		return fmt.Sprintf("%s is a field of the exported %s: the functions other packages set it to are not seen, and one may decide from the status (%s)", called, named.Obj().Name(), CachedDecision)
-	case !seen:
-		return fmt.Sprintf("%s is set nowhere in the package: which function it is is not seen", called)
+	if !seen {
+		return called + " is set nowhere in the package: which function it is is not seen"
 	}
 	return ""
 }
