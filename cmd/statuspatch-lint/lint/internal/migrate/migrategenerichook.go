@@ -18,18 +18,18 @@ import (
 // moves into Retry, migrategenericretry.go; a hook is not). One that
 // hands the object to another call is not followed; any other value (a
 // variable, a call's result, a function of another package) is not seen;
-// so are the values other packages set an exported type's hook to. Each
-// keeps the write, naming the line. Values set in _test.go files run in
-// the tests only, never where the write runs: they are not looked at.
+// a hook the package sets nowhere neither. Each keeps the write, naming
+// the line. An exported type's hooks set in other packages of the module
+// are not judged (TestFixMovesGenericReconcilerType's ctrl sets Hook).
+// Values set in _test.go files run in the tests only, never where the
+// write runs: they are not looked at.
 
-// hookWhy says why the method's calls of its hooks keep the write, or "":
-// the package's values of every hook first, then the other packages'.
+// hookWhy says why the method's calls of its hooks keep the write, or "".
 func (o *ownBase) hookWhy(call *ast.CallExpr) string {
 	body, ok := o.cursor(o.fd.Body)
 	if !ok {
 		return ""
 	}
-	exported := ""
 	for c := range body.Preorder((*ast.CallExpr)(nil)) {
 		hc := c.Node().(*ast.CallExpr)
 		if hc == call || hc.Pos() < o.def.End() || hc.Pos() >= o.writeEnd(call) {
@@ -48,11 +48,8 @@ func (o *ownBase) hookWhy(call *ast.CallExpr) string {
 		if why := o.hookValuesWhy(called, field, at); why != "" {
 			return why
 		}
-		if named := o.recvTypeParam(); named.Obj().Exported() && exported == "" {
-			exported = fmt.Sprintf("%s is a field of the exported %s: -fix does not follow the functions other packages set it to, and one may decide from the status (%s)", called, named.Obj().Name(), CachedDecision)
-		}
 	}
-	return exported
+	return ""
 }
 
 // hookValuesWhy judges each value the package sets field to, its object
@@ -79,7 +76,7 @@ func (o *ownBase) hookValuesWhy(called string, field *types.Var, at int) string 
 			return why
 		}
 	}
-	if !seen {
+	if !seen && !o.recvTypeParam().Obj().Exported() {
 		return called + " is set nowhere in the package: which function it is is not seen"
 	}
 	return ""
