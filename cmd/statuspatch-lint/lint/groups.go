@@ -282,14 +282,7 @@ func groupEdits(fset *token.FileSet, members []migrate.GroupMember) ([]analysis.
 		slices.Sort(whys)
 		return nil, whys[0]
 	}
-	slices.SortFunc(edits, func(a, b analysis.TextEdit) int {
-		pa, pb := fset.Position(a.Pos), fset.Position(b.Pos)
-		if pa.Filename != pb.Filename {
-			return strings.Compare(pa.Filename, pb.Filename)
-		}
-		return pa.Offset - pb.Offset
-	})
-	return edits, ""
+	return sortEdits(fset, edits), ""
 }
 
 // splitKey splits a group's key, <package path>.<name>.

@@ -44,6 +44,16 @@ func TestPatchersAcrossPackages(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{}), "crosspkg")
 }
 
+// Two generated patcher packages of one kind, each under its operator's
+// internal/ (a monorepo): the one named is the one the package may
+// import, not the first by path (monorepo; reviewer R's fault 6, s106).
+func TestPatchersImportable(t *testing.T) {
+	given := "example.com/op/api/v1.Widget=example.com/a/internal/patchers," +
+		"example.com/op/api/v1.Widget=example.com/op/controllers/internal/patchers," +
+		"example.com/op/api/v1.Widget=example.com/op/other/internal/patchers"
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: given}), "example.com/op/controllers/monorepo")
+}
+
 // The runtime package and its subpackages write status by design.
 func TestPatcherRuntimeExcluded(t *testing.T) {
 	for _, audit := range []bool{false, true} {

@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -28,6 +29,33 @@ func TestMigrateGuardReturn(t *testing.T) {
 			case !ok:
 				t.Errorf("line %d: unexpected finding %q", line, d.Message)
 			case len(d.SuggestedFixes) != 1 || d.SuggestedFixes[0].Message != "move the status write onto WidgetStatusPatcher "+w:
+				t.Errorf("line %d: fixes %v, want one: %q", line, d.SuggestedFixes, w)
+			}
+			delete(want, line)
+		}
+	}
+	for line := range want {
+		t.Errorf("line %d: no finding", line)
+	}
+}
+
+// An early "nothing to do" return whose values are the write's success
+// path's is mutate's return nil: the decision moves into Retry (lines 34,
+// 50, 63); a return with other values, or a variable's, keeps it before
+// Flush (migrateguarddone; helper U3's project E, s106).
+func TestMigrateGuardDone(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateguarddone")
+	const retry, flush = "(NewWidgetStatusPatcher, the decision in Retry)", "(NewWidgetStatusPatcher, then Flush)"
+	want := map[int]string{34: retry, 50: retry, 63: retry, 80: flush, 97: flush}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			line := r.Pass.Fset.Position(d.Pos).Line
+			w, ok := want[line]
+			switch {
+			case !ok:
+				t.Errorf("line %d: unexpected finding %q", line, d.Message)
+			case len(d.SuggestedFixes) != 1 || !strings.HasPrefix(d.SuggestedFixes[0].Message, "move the status write onto WidgetStatusPatcher "+w):
 				t.Errorf("line %d: fixes %v, want one: %q", line, d.SuggestedFixes, w)
 			}
 			delete(want, line)

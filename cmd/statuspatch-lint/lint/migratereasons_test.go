@@ -31,3 +31,12 @@ func TestMigrateValueObject(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}),
 		"example.com/op/controllers/migratevalue")
 }
+
+// A Get whose error a test assertion that ends the function checks
+// (gomega's Expect(...).To(Succeed()), require.NoError) is a read -fix
+// makes the patcher after; one that passes on an error stays
+// (migrateasserted; kueue's test/util).
+func TestMigrateAssertedRead(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}),
+		"example.com/op/controllers/migrateasserted")
+}

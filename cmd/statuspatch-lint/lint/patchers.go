@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,12 +126,15 @@ func findPatcherIn(pass *analysis.Pass, k kind, given []patcherInfo) (patcherInf
 	}
 	var match []patcherInfo
 	for _, c := range cands {
-		if c.Kind == k.name && (c.ObjectPkg == "" || objPkg == "" || c.ObjectPkg == objPkg) {
+		if c.Kind == k.name && (c.ObjectPkg == "" || objPkg == "" || c.ObjectPkg == objPkg) && importable(pass.Pkg.Path(), c.Pkg) {
 			match = append(match, c)
 		}
 	}
 	if len(match) == 0 {
 		return patcherInfo{}, false
+	}
+	imports := func(path string) bool {
+		return slices.ContainsFunc(pass.Pkg.Imports(), func(p *types.Package) bool { return p.Path() == path })
 	}
 	sort.SliceStable(match, func(i, j int) bool {
 		a, b := match[i], match[j]
@@ -140,9 +144,44 @@ func findPatcherIn(pass *analysis.Pass, k kind, given []patcherInfo) (patcherInf
 		if (a.ObjectPkg == objPkg) != (b.ObjectPkg == objPkg) {
 			return a.ObjectPkg == objPkg
 		}
+		if imports(a.Pkg) != imports(b.Pkg) {
+			return imports(a.Pkg) // the one the package already uses
+		}
+		// A monorepo's operators each with their own patchers of one
+		// API: the one nearest the package in the tree.
+		if na, nb := sharedPrefix(pass.Pkg.Path(), a.Pkg), sharedPrefix(pass.Pkg.Path(), b.Pkg); na != nb {
+			return na > nb
+		}
 		return a.Pkg < b.Pkg
 	})
 	return match[0], true
+}
+
+// importable reports whether the package from may import path under Go's
+// rule for internal directories: a path with an internal element is
+// importable only from the tree rooted at that element's parent (the last
+// such element, the narrowest).
+func importable(from, path string) bool {
+	elems := strings.Split(path, "/")
+	i := len(elems) - 1
+	for i >= 0 && elems[i] != "internal" {
+		i--
+	}
+	if i < 0 {
+		return true
+	}
+	parent := strings.Join(elems[:i], "/")
+	return parent == "" || from == parent || strings.HasPrefix(from, parent+"/")
+}
+
+// sharedPrefix is the number of leading path elements a and b share.
+func sharedPrefix(a, b string) int {
+	ea, eb := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(ea) && n < len(eb) && ea[n] == eb[n] {
+		n++
+	}
+	return n
 }
 
 // handwrittenMessage is the finding of a handwritten status write: which

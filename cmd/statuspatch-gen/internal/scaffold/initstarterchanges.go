@@ -96,7 +96,7 @@ func starterTimed(changes []*starterChange) bool {
 }
 
 // starterTime is a time as RFC 3339 writes it (metav1.Time, MicroTime).
-var starterTime = regexp.MustCompile("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})")
+var starterTime = regexp.MustCompile(` + "`" + `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})` + "`" + `)
 
 // starterTimeOnly says whether a and b are strings that differ only in
 // time: two durations ("1m30s", metav1.Duration), or the same text but

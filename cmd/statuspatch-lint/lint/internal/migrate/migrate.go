@@ -319,6 +319,9 @@ func (m reads) isGetStmt(s ast.Stmt) bool {
 	switch s := s.(type) {
 	case *ast.ExprStmt:
 		e = s.X
+		if get := assertedNoError(m.pass.TypesInfo, e); get != nil {
+			e = get // g.Expect(c.Get(...)).To(Succeed()) (readasserted.go)
+		}
 	case *ast.AssignStmt:
 		if len(s.Rhs) != 1 {
 			return false

@@ -48,6 +48,11 @@ var skipExits = []skipExit{
 	// same way (migrateretryerr.go): mutate's `return err`, which Retry
 	// returns unchanged to the write's error path.
 	{name: "error return", is: returnsErr, direct: true, returnsError: true},
+	// `return <values>, nil`, "nothing to do", where the write's success
+	// path returns the same values: `return ctrl.Result{}, <write>`, or
+	// the write's `if err := <write>; err != nil {...}` followed by that
+	// return. Retry's nil reaches the same return (retdone.go).
+	{name: "success return", is: returnsSuccess, text: "return nil", direct: true},
 }
 
 // exitOf is the entry n is an exit of, for a List item's decision

@@ -351,7 +351,7 @@ func nestedGetWhy(m reads) string {
 		if !ok {
 			continue
 		}
-		return m.shapeWhy(fmt.Sprintf("%s is read with Get at %s as an argument of %s, not in a statement of its own: -fix makes the patcher after a Get whose error it sees checked (err := c.Get(...) or if err := c.Get(...); err != nil); read it so, or make New%s after that statement and call its Flush(ctx) here",
+		return m.shapeWhy(fmt.Sprintf("%s is read with Get at %s as an argument of %s, not in a statement of its own: -fix makes the patcher after a Get whose error it sees checked (err := c.Get(...), if err := c.Get(...); err != nil, or an assertion that ends the function when it fails: Expect(c.Get(...)).To(Succeed()), require.NoError(t, c.Get(...))); read it so, or make New%s after that statement and call its Flush(ctx) here",
 			m.obj.Name(), m.where(get.Pos()), types.ExprString(outer.Fun), m.patcherType))
 	}
 	return ""

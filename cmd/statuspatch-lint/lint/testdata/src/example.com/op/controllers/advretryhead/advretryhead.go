@@ -30,7 +30,9 @@ type R struct {
 	client.Client
 }
 
-// The README's plan, decided once: the early return is the check.
+// The README's plan, decided once: the early return is the check, and
+// mutate's return nil (it gives what the write's success gives): the
+// whole decision moves into Retry (retdone.go, s106).
 func (r *R) earlyReturn(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {

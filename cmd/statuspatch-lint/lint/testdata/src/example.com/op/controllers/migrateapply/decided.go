@@ -35,9 +35,9 @@ func (r *WidgetReconciler) Decided(ctx context.Context, req ctrl.Request) (ctrl.
 	return ctrl.Result{}, r.Status().Apply(ctx, ac, client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\)$`
 }
 
-// DecidedGuard: an early return when the status is set already, which
-// would stay outside Retry's function, the configuration built at the
-// write; stays, naming the read (a Flush before issue 80).
+// DecidedGuard: an early return when the status is set already gives
+// what the write's success gives (nil): mutate's return nil, the whole
+// decision in Retry (retdone.go; until s106 it stayed, naming the read).
 func (r *WidgetReconciler) DecidedGuard(ctx context.Context, req ctrl.Request) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
@@ -47,7 +47,7 @@ func (r *WidgetReconciler) DecidedGuard(ctx context.Context, req ctrl.Request) e
 		return nil
 	}
 	ready := w.Spec.Size > 0
-	return r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(ready)), client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\) \(not moved to the patcher: its decision cannot move into Retry: w's status is read at line 46, before the decision, and that read would stay outside Retry's function, which on a conflict decides again from a fresh read without it: a Flush would return the 409 of a stale decision, and the next reconcile decides again; move the decision by hand into the patcher's Retry, whose function gives the status to ApplyStatus\)$`
+	return r.Status().Apply(ctx, widgetac.Widget(w.Name, w.Namespace).WithStatus(widgetac.WidgetStatus().WithReady(ready)), client.FieldOwner(owner), client.ForceOwnership) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example.com/op/internal/patchers\), in apply mode: patcher.WithWriteMode\(patcher.WriteApply\) and patcher.WithFieldOwner\(owner\)$`
 }
 
 // DecidedTyped: a typed apply whose literal's status is decided from the

@@ -59,7 +59,7 @@ func (r *R) NestedGet(ctx context.Context, key client.ObjectKey, expect func(err
 		return nil
 	}
 	w.Status.Ready = true
-	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 58 as an argument of expect, not in a statement of its own: -fix makes the patcher after a Get whose error it sees checked \(err := c.Get\(...\) or if err := c.Get\(...\); err != nil\); read it so, or make NewWidgetStatusPatcher after that statement and call its Flush\(ctx\) here\)`
+	return r.Status().Update(ctx, w) // want `\(not moved to the patcher: w is read with Get at line 58 as an argument of expect, not in a statement of its own: -fix makes the patcher after a Get whose error it sees checked \(err := c.Get\(...\), if err := c.Get\(...\); err != nil, or an assertion that ends the function when it fails: Expect\(c.Get\(...\)\).To\(Succeed\(\)\), require.NoError\(t, c.Get\(...\)\)\); read it so, or make NewWidgetStatusPatcher after that statement and call its Flush\(ctx\) here\)`
 }
 
 // NestedGetValue: the same of a value read by its address, in a literal.
