@@ -40,6 +40,8 @@ type ownBase struct {
 	used   bool       // obj is used between the base and the write
 	ctor   string     // ForType, or For for an obj of type client.Object
 	mutate ast.Stmt   // mutate(obj), made the patcher's Retry: a caller decides from the status (migrategenericretry.go)
+	read   bool       // def is the Get of an Update's object: the patcher is made after it (migrategenericupdate.go)
+	defers bool       // the write is in a deferred literal: it runs after every statement past def
 	once   []onceCall // the callers' literals' calls made once before their calls (migrateonce.go)
 	zeros  []string   // a method's results before its error, returned with ForType's (migrategenerictype.go)
 }
@@ -47,7 +49,7 @@ type ownBase struct {
 // recogniseOwnBase recognises a write of an ownBase.
 func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
 	call, ok := r.files.Calls[r.w.Lparen]
-	if !ok || r.w.Generated || r.opts.PatcherOf == nil || r.w.Verb != "Patch" || len(call.Args) != 3 {
+	if !ok || r.w.Generated || r.opts.PatcherOf == nil || len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[r.w.Verb] {
 		return nil, "", false
 	}
 	k := &kindHelper{site: &site{place: place{calls: calls{pass: r.pass, insp: r.files.Inspector}, call: call}}}
@@ -61,6 +63,9 @@ func recogniseOwnBase(r *recognition) (*ownBase, string, bool) {
 	o.fd, _ = o.enclosingFunc().(*ast.FuncDecl)
 	id, _ := ast.Unparen(call.Args[1]).(*ast.Ident)
 	o.obj, _ = r.pass.TypesInfo.Uses[id].(*types.Var)
+	if r.w.Verb == "Update" {
+		return o.recogniseUpdate(r, k, call) // migrategenericupdate.go
+	}
 	mf, _ := ast.Unparen(call.Args[2]).(*ast.CallExpr)
 	if o.fd == nil || o.obj == nil || !k.anyKind(o.obj.Type()) || mf == nil || !o.isMergeFrom(mf) {
 		return nil, "", false
@@ -116,7 +121,7 @@ func (o *ownBase) check(opts Options, call *ast.CallExpr) string {
 		if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && slices.Contains(as.Lhs, cur.Node().(ast.Expr)) {
 			return fmt.Sprintf("%s is assigned at line %d", o.obj.Name(), o.pass.Fset.Position(as.Pos()).Line)
 		}
-		if p := cur.Node().Pos(); p > o.def.End() && p < call.Pos() {
+		if p := cur.Node().Pos(); p > o.def.End() && p < o.writeEnd(call) && (p < call.Pos() || p >= call.End()) {
 			o.used = true
 		}
 	}
@@ -254,8 +259,12 @@ func (o *ownBase) fix(p Patcher, _ Files, _ []*Write, opts Options) (*analysis.S
 		dropMutate = append(dropMutate, o.text().deleteStmt(o.mutate))
 		how += ", the call of its function in Retry"
 	}
+	defEdit := analysis.TextEdit{Pos: o.def.Pos(), End: o.def.End(), NewText: []byte(made)}
+	if o.read {
+		defEdit = analysis.TextEdit{Pos: o.def.End(), End: o.def.End(), NewText: []byte("\n" + in + made)}
+	}
 	edits := []analysis.TextEdit{
-		{Pos: o.def.Pos(), End: o.def.End(), NewText: []byte(made)},
+		defEdit,
 		{Pos: o.call.Pos(), End: o.call.End(), NewText: []byte(write)},
 	}
 	edits = append(edits, dropMutate...)

@@ -267,59 +267,6 @@ func zeroText(t types.Type, src string) string {
 	return ""
 }
 
-// hookWhy says why the method's call of a hook, a func field of its
-// receiver given the object between the base and the write, keeps the
-// write: a literal set as that field that reads the object's status
-// decides from it, and the write's Flush, refused as a conflict, would
-// leave that decision made on a stale read (a generic function's mutate
-// parameter moves into Retry, migrategenericretry.go; a hook is not).
-func (o *ownBase) hookWhy(call *ast.CallExpr) string {
-	for s := range o.fd.Body.List {
-		es, ok := o.fd.Body.List[s].(*ast.ExprStmt)
-		if !ok || es.Pos() < o.def.End() || es.End() > call.Pos() {
-			continue
-		}
-		hc, ok := es.X.(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		sel, _ := ast.Unparen(hc.Fun).(*ast.SelectorExpr)
-		if sel == nil || !slices.ContainsFunc(hc.Args, o.isObjOf) {
-			continue
-		}
-		field, _ := o.pass.TypesInfo.Uses[sel.Sel].(*types.Var)
-		if field == nil || !field.IsField() {
-			continue
-		}
-		// The literal's field is its instantiation's, the call's the
-		// method's: one origin.
-		why := ""
-		for _, f := range o.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				kv, ok := n.(*ast.KeyValueExpr)
-				if !ok || why != "" {
-					return why == ""
-				}
-				key, _ := kv.Key.(*ast.Ident)
-				lit, _ := ast.Unparen(kv.Value).(*ast.FuncLit)
-				kf, _ := o.pass.TypesInfo.Uses[key].(*types.Var)
-				if kf == nil || kf.Origin() != field.Origin() || lit == nil || len(lit.Type.Params.List) != 1 || len(lit.Type.Params.List[0].Names) != 1 {
-					return true
-				}
-				p, _ := o.pass.TypesInfo.Defs[lit.Type.Params.List[0].Names[0]].(*types.Var)
-				if p != nil && readsOwnStatus(o.pass.TypesInfo, lit.Body, p) {
-					why = fmt.Sprintf("its hook %s, called at %s, is set at %s to a function that reads %s's status: it decides from the status, and the hook is not moved into the patcher's Retry (%s)", field.Name(), o.where(hc.Pos()), o.where(kv.Pos()), p.Name(), CachedDecision)
-				}
-				return true
-			})
-		}
-		if why != "" {
-			return why
-		}
-	}
-	return ""
-}
-
 // typeMessage is the fix's message for a method of a generic type.
 func (o *ownBase) typeMessage(how string) string {
 	where := "package"
