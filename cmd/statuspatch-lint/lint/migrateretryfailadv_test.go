@@ -45,6 +45,7 @@ func TestMigrateRetryFailAdversary(t *testing.T) {
 		// decision stamping the time moves
 		1021: "; its decision, lines 19-20, stays before Flush: the guard's condition at line 19 calls time.Since, which reads the clock: checked again in Retry's function it may answer otherwise, and the decision made before would not be made; a conflict is re-decided by the next reconcile",
 		1038: "(NewWidgetStatusPatcher, the decision in Retry)",
+		1051: "; its decision, lines 49-50, stays before Flush: the guard's condition at line 49 receives from gate at line 49: Retry's function may run more than once, and each run would do it again (a second value consumed, or a block)", // a receive in the guard (reviewer R, s106)
 		// clockdeep.go: a guard reading the clock one call deeper, or a
 		// value other goroutines change (an atomic load), stays before
 		// Flush, the chain named, as does one calling a function of

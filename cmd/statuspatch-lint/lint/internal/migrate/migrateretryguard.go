@@ -118,6 +118,12 @@ func guardWhy(r retries, g *ast.IfStmt, write ast.Stmt) string {
 // before would not be made: the reason names the chain ("calls
 // r.inGrace, which calls time.Since at line 20, which reads the clock").
 func twiceWhy(r retries, cond ast.Expr) string {
+	if why := effectWhy(r, []ast.Node{cond}); why != "" {
+		// A receive in the condition itself (if <-r.gate && ...):
+		// checked again in mutate it would take a second value
+		// (migrateeffects.go; reviewer R, s106).
+		return fmt.Sprintf("the guard's condition at %s %s", r.where(cond.Pos()), strings.TrimPrefix(why, "it "))
+	}
 	info := r.pass.TypesInfo
 	s := &onceSpan{si: &r.site, where: r.where}
 	why := ""

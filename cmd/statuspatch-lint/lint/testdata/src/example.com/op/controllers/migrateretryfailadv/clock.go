@@ -37,3 +37,18 @@ func (r *R) clockStamp(ctx context.Context, key client.ObjectKey) error {
 	}
 	return r.Status().Update(ctx, order) // want `handwritten`
 }
+
+// O: a guard that receives from a channel (reviewer R, s106): checked
+// again in Retry's function it would take a second value, or block; it
+// stays before Flush.
+func (r *R) gateGuard(ctx context.Context, key client.ObjectKey, gate chan bool) error {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, key, order); err != nil {
+		return err
+	}
+	if <-gate && !order.Status.Ready {
+		order.Status.Ready = true
+		return r.Status().Update(ctx, order) // want `handwritten`
+	}
+	return nil
+}
