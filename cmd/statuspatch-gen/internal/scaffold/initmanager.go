@@ -200,7 +200,7 @@ func wireSetup(rel, src, kind string, pkgStructs map[string]declaredStruct) (set
 		w.notes = append(w.notes, fmt.Sprintf("%s: %sReconciler's field Client is ambiguous (%s and %s, at the same depth): init wired %s; if %s is the manager's client too, set it to %s there by hand",
 			line(setup), kind, strings.Join(append(append([]string{}, cp.via...), "Client"), "."), strings.Join(cp.others, ", "), cp.lhs(r), strings.Join(cp.others, ", "), forManager))
 	}
-	sets := clientSets(setup.Body, r, cp.via)
+	sets := withMethodSets(f, kind+"Reconciler", setup.Body, r, cp.via, clientSets(setup.Body, r, cp.via))
 	var ed textEdits
 	rewritten := map[int]bool{}
 	for i, s := range sets {

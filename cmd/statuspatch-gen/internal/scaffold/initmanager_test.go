@@ -94,6 +94,7 @@ func TestWireForManagerSets(t *testing.T) {
 		want               []string
 		why, note          string
 		guarded, first     bool
+		extra              string // more declarations of the file
 	}{
 		{name: "a Base literal with the client", fields: "Base",
 			body: "r.Base = Base{Client: mgr.GetClient(), Name: \"x\"}",
@@ -117,13 +118,21 @@ func TestWireForManagerSets(t *testing.T) {
 			body: "r.Client = client.WithFieldOwner(mgr.GetClient(), \"me\")\n\tif r.Client == nil {\n\t\tr.Client = mgr.GetClient()\n\t}",
 			want: []string{"if r.Client == nil {\n\t\tr.Client = " + fm},
 			note: "gadget_controller.go:22: r.Client is client.WithFieldOwner(mgr.GetClient(), \"me\") unless the statement at gadget_controller.go:23 sets it"},
+		{name: "a method of the reconciler that sets the manager's client", fields: "client.Client",
+			body:  "r.init(mgr)",
+			extra: "func (r *GadgetReconciler) init(m ctrl.Manager) {\n\tr.Client = m.GetClient() // the manager's\n}\n",
+			want:  []string{"r.init(mgr)\n\t// The manager's client", "r.Client = " + fm}},
+		{name: "a method of the reconciler that sets a client of its own", fields: "client.Client",
+			body:  "r.init(mgr)",
+			extra: "func (r *GadgetReconciler) init(m ctrl.Manager) {\n\tr.Client = client.WithFieldOwner(m.GetClient(), \"me\")\n}\n",
+			why:   "SetupWithManager sets r.Client to r.init(mgr) already (gadget_controller.go:22)"},
 		{name: "a set under a condition to something else", fields: "client.Client",
 			body: "if r.Client == nil {\n\t\tr.Client = client.WithFieldOwner(mgr.GetClient(), \"me\")\n\t}",
 			why:  "SetupWithManager sets r.Client to client.WithFieldOwner(mgr.GetClient(), \"me\") under a condition (gadget_controller.go:23)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := head + "type GadgetReconciler struct {\n\t" + c.fields + "\n}\n\nfunc (r *GadgetReconciler) SetupWithManager(mgr ctrl.Manager) error {\n\t" +
-				c.body + "\n\treturn ctrl.NewControllerManagedBy(mgr).Complete(r)\n}\n\nfunc newBase(mgr ctrl.Manager) Base { return Base{} }\n"
+				c.body + "\n\treturn ctrl.NewControllerManagedBy(mgr).Complete(r)\n}\n\nfunc newBase(mgr ctrl.Manager) Base { return Base{} }\n" + c.extra
 			w, err := wireSetup("gadget_controller.go", src, "Gadget", nil)
 			if err != nil || !strings.HasPrefix(w.why, c.why) || (c.why == "") != (w.why == "") {
 				t.Fatalf("why %q, err %v; want why %q", w.why, err, c.why)
