@@ -43,8 +43,10 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	case m.fetch != nil:
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)
 	case f.atWrite != nil:
-		edits = append(edits, *f.atWrite) // the anchor only goes when it was the base
-		if !m.keep && itemHeadAt(m) == nil { // a base in the decision goes with its lines
+		// The anchor only goes when it was the base, with the decision's
+		// lines when they hold it (migrateitemhead.go).
+		edits = append(edits, *f.atWrite)
+		if !m.keep && itemHeadAt(m) == nil {
 			edits = append(edits, m.text().deleteStmt(m.anchor))
 		}
 	case m.keep:
