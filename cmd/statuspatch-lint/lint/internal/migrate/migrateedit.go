@@ -43,12 +43,21 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	case m.fetch != nil:
 		edits = append(edits, m.fetch.edits(m, qual, p.Type, name, owner)...)
 	case f.atWrite != nil:
-		edits = append(edits, *f.atWrite) // the anchor only goes when it was the base
-		if !m.keep {
+		// The anchor only goes when it was the base, with the decision's
+		// lines when they hold it (migrateitemhead.go).
+		edits = append(edits, *f.atWrite)
+		if !m.keep && itemHeadAt(m) == nil {
 			edits = append(edits, m.text().deleteStmt(m.anchor))
 		}
 	case m.keep:
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.End(), End: m.anchor.End(), NewText: []byte("\n" + m.text().indent(m.anchor.Pos()) + ctor)})
+	case itemHeadAt(m) != nil:
+		// The item's base moved into Retry with its head (migrateitemhead.go):
+		// the patcher is made before the head, whose lines go.
+		head := itemHeadAt(m)
+		tf := m.pass.Fset.File(head.Pos())
+		at := tf.LineStart(tf.Line(head.Pos()))
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(m.text().indent(head.Pos()) + ctor + "\n")})
 	default:
 		edits = append(edits, analysis.TextEdit{Pos: m.anchor.Pos(), End: m.anchor.End(), NewText: []byte(ctor)})
 	}

@@ -76,10 +76,14 @@ func itemFetch(m *migration, qual, typ, name, opts string) (itemFetched, bool) {
 		return itemFetched{atWrite: &analysis.TextEdit{Pos: h.at.Pos(), End: h.at.Pos(), NewText: []byte(text)}, imp: imp}, true
 	}
 	later := false // the handling names a local declared after the item: not yet there
+	made := m.anchor.End()
+	if head := itemHeadAt(m); head != nil {
+		made = head.Pos() // made before the decision's head (migrateitemhead.go)
+	}
 	for _, n := range h.names {
 		ast.Inspect(n, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pos() > m.anchor.End() && v.Pos() < h.at.Pos() {
+				if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && v.Pos() > made && v.Pos() < h.at.Pos() {
 					later = true
 				}
 			}

@@ -31,7 +31,7 @@ func (r retries) retryText(name string, plan *retryPlan) (string, bool) {
 		return "", false
 	}
 	indent := r.text().indent(plan.write.Pos())
-	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End(), plan.carriedTexts(plan.onceTexts(r.exitTexts(plan, false))))
+	body := r.asObject(src, tf, plan.stmts[0].Pos(), plan.stmts[len(plan.stmts)-1].End(), itemBaseDropped(r, plan, plan.carriedTexts(plan.onceTexts(r.exitTexts(plan, false)))))
 	if plan.detached {
 		body = strings.ReplaceAll(body, "\n"+r.text().indent(plan.stmts[0].Pos()), "\n"+indent)
 	}

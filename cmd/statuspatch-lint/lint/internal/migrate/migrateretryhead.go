@@ -23,8 +23,18 @@ import (
 // headWhy says why the decision p cannot move into Retry when the
 // object's status is read between where the patcher last holds the
 // object as read (its anchor, the Get, a re-read) and the decision's
-// start; "" when it is not.
+// start; "" when it is not, or when p, a List item's decision right after
+// its base, takes that read in with its head (itemHead, which extends p).
 func headWhy(r retries, p *retryPlan) string {
+	why := headRead(r, p)
+	if why != "" && itemHead(r, p) {
+		return ""
+	}
+	return why
+}
+
+// headRead is headWhy without itemHead's extension.
+func headRead(r retries, p *retryPlan) string {
 	start := p.stmts[0].Pos()
 	if p.guard != nil {
 		start = p.guard.Pos() // the if moves whole, its condition too
