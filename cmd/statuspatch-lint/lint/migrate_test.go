@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 163 {
+	if err != nil || len(goldens) != 164 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -334,11 +334,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// in alias.go (the field's address stored where -fix does not follow),
 	// 2 in handed.go (set by a function a WaitGroup's Go or a go
 	// statement runs), 2 in guarded.go (checked against nil between the
-	// read and the call);
+	// read and the call), 3 in guardedcond.go (the call runs only as a
+	// bool gate, a method or a switch's case nil decides);
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
 	// followed as h is).
-	if len(left) != 349 || notMoved != 347 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 349 (347):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 352 || notMoved != 350 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 352 (350):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/cfg"
 )
 
 // A helper's call whose receiver chain may be nil at the read, an
@@ -30,7 +33,148 @@ func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, s
 		client := types.ExprString(e) + rest
 		return setLine, fmt.Sprintf("its call at line %d names its client %s, and %s is checked against nil at %s, between the read the patcher is made at and the call: made at the read, the patcher would read %s where it may be nil", line, client, x, c.where(at), client)
 	}
+	// A chain declared after the read is the caller's own reason
+	// (declaredBefore, migratehelper.go).
+	if link := nilLink(c, e, rest); link != "" && c.declaredBefore(e, c.anchor.Pos()) == "" {
+		if cond, at := callCondition(c); at.IsValid() {
+			client := types.ExprString(e) + rest
+			return setLine, fmt.Sprintf("its call at line %d names its client %s, and runs only as %s at %s decides, after the read the patcher is made at: made there, the patcher would read %s on every path, where %s may be nil", line, client, cond, c.where(at), client, link)
+		}
+	}
 	return setLine, ""
+}
+
+// nilLink is the first link of the client's chain e+rest (r.sub of
+// r.sub.c) read through a pointer that may be nil: a selector of a
+// pointer other than the function's receiver; "" when none is.
+func nilLink(c *migration, e ast.Expr, rest string) string {
+	info := c.pass.TypesInfo
+	isPtr := func(x ast.Expr) bool {
+		_, ok := info.TypeOf(x).Underlying().(*types.Pointer)
+		return ok
+	}
+	var links []ast.Expr
+	if rest != "" {
+		links = append(links, ast.Unparen(e))
+	}
+	for x := ast.Unparen(e); ; {
+		s, ok := x.(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		x = ast.Unparen(s.X)
+		if sel := info.Selections[s]; sel != nil && sel.Kind() == types.FieldVal {
+			links = append(links, x)
+		}
+	}
+	recv := receiverOf(c.enclosingFunc(), info)
+	for i := len(links) - 1; i >= 0; i-- {
+		x := links[i]
+		if id, ok := x.(*ast.Ident); ok && recv != nil && info.Uses[id] == recv {
+			continue
+		}
+		if info.TypeOf(x) != nil && isPtr(x) {
+			return types.ExprString(x)
+		}
+	}
+	return ""
+}
+
+// receiverOf is fn's receiver variable, nil for a function or literal.
+func receiverOf(fn ast.Node, info *types.Info) types.Object {
+	fd, ok := fn.(*ast.FuncDecl)
+	if !ok || fd.Recv == nil || len(fd.Recv.List) == 0 || len(fd.Recv.List[0].Names) == 0 {
+		return nil
+	}
+	return info.Defs[fd.Recv.List[0].Names[0]]
+}
+
+// callCondition is the first branch of c's function's control-flow
+// graph (go/cfg) between the read the patcher is made at and the call
+// that the call does not post-dominate: one of its edges reaches the
+// function's end, or the read again, without the call (an if on a bool
+// gate or a method, a switch's case, a comma-ok, a loop). It returns
+// how the branch reads and its position; NoPos when the call runs on
+// every path from the read.
+func callCondition(c *migration) (string, token.Pos) {
+	var body *ast.BlockStmt
+	switch fn := c.enclosingFunc().(type) {
+	case *ast.FuncDecl:
+		body = fn.Body
+	case *ast.FuncLit:
+		body = fn.Body
+	}
+	if body == nil {
+		return "", token.NoPos
+	}
+	from, to := c.anchor.End(), c.call.Pos()
+	holds := func(b *cfg.Block, lo, hi token.Pos) bool {
+		for _, n := range b.Nodes {
+			if n.Pos() < hi && lo < n.End() {
+				return true
+			}
+		}
+		return false
+	}
+	// skips reports whether a path from b reaches the end of the
+	// function, or the anchor again, without passing the call.
+	skips := func(b *cfg.Block) bool {
+		seen := map[*cfg.Block]bool{}
+		var walk func(b *cfg.Block) bool
+		walk = func(b *cfg.Block) bool {
+			if seen[b] || holds(b, c.call.Pos(), c.call.End()) {
+				return false
+			}
+			seen[b] = true
+			if len(b.Succs) == 0 || holds(b, c.anchor.Pos(), c.anchor.End()) {
+				return true
+			}
+			return slices.ContainsFunc(b.Succs, walk)
+		}
+		return walk(b)
+	}
+	for _, b := range cfg.New(body, mayReturn(c.pass)).Blocks {
+		if !b.Live || len(b.Succs) < 2 {
+			continue
+		}
+		var pos token.Pos
+		switch {
+		case len(b.Nodes) > 0:
+			pos = b.Nodes[len(b.Nodes)-1].Pos()
+		case b.Stmt != nil:
+			pos = b.Stmt.Pos()
+		}
+		if pos < from || pos >= to || !slices.ContainsFunc(b.Succs, skips) {
+			continue
+		}
+		return c.branchText(b), pos
+	}
+	return "", token.NoPos
+}
+
+// branchText names the branch that ends b: "the condition r.gate",
+// "the condition r.sub == nil" for switch r.sub's case nil, "the range
+// over items" for a range loop's test.
+func (c *migration) branchText(b *cfg.Block) string {
+	if len(b.Nodes) == 0 {
+		if r, ok := b.Stmt.(*ast.RangeStmt); ok {
+			return "the range over " + types.ExprString(r.X)
+		}
+		return "the statement"
+	}
+	n := b.Nodes[len(b.Nodes)-1]
+	e, ok := n.(ast.Expr)
+	if !ok {
+		return "the statement"
+	}
+	if cur, ok := c.cursor(e); ok {
+		if cc, ok := cur.Parent().Node().(*ast.CaseClause); ok && slices.Contains(cc.List, e) {
+			if sw, ok := cur.Parent().Parent().Parent().Node().(*ast.SwitchStmt); ok && sw.Tag != nil {
+				return "the condition " + types.ExprString(sw.Tag) + " == " + types.ExprString(e)
+			}
+		}
+	}
+	return "the condition " + types.ExprString(e)
 }
 
 // nilChecked is the first comparison with nil of e or a selector e is
