@@ -18,12 +18,17 @@ import (
 // the call (review R5 of s105: every reconcile with the gate off). A
 // nil check of the chain between the read the patcher is made at and
 // the call (around it, or an early return before it) keeps the write,
-// naming the check's line.
+// naming the check's line. So does any branch between them the call
+// does not post-dominate on the function's control-flow graph, when a
+// pointer of the chain may be nil: a bool gate set with the
+// sub-reconciler, a method that checks it, a switch's case nil (review
+// R6 of s106: all three got the patcher at the read).
 
 // clientSetAfterRead is clientSetAt's move of c's anchor past the
 // statement that sets the call's client (migrateclientset.go), then why
 // the patcher cannot be made at that anchor: the client's chain is
-// checked against nil between it and the call.
+// checked against nil between it and the call, or may be nil and the
+// call runs only as a branch between them decides.
 func clientSetAfterRead(c *migration, e ast.Expr, rest string, line int) (int, string) {
 	setLine, why := clientSetAt(c, e, rest, line)
 	if why != "" {
@@ -129,6 +134,9 @@ func callCondition(c *migration) (string, token.Pos) {
 			if len(b.Succs) == 0 || holds(b, c.anchor.Pos(), c.anchor.End()) {
 				return true
 			}
+			if i := errBranch(c.pass.TypesInfo, b); i >= 0 && i < len(b.Succs) {
+				return walk(b.Succs[i]) // the path without the error
+			}
 			return slices.ContainsFunc(b.Succs, walk)
 		}
 		return walk(b)
@@ -144,12 +152,41 @@ func callCondition(c *migration) (string, token.Pos) {
 		case b.Stmt != nil:
 			pos = b.Stmt.Pos()
 		}
-		if pos < from || pos >= to || !slices.ContainsFunc(b.Succs, skips) {
+		if pos < from || pos >= to || errBranch(c.pass.TypesInfo, b) >= 0 || !slices.ContainsFunc(b.Succs, skips) {
 			continue
 		}
 		return c.branchText(b), pos
 	}
 	return "", token.NoPos
+}
+
+// errBranch is the index of b's successor without the error when b
+// ends in an error's comparison with nil (if err != nil { return err }),
+// else -1: an error's branch is no gate, as on the path without the
+// error the call runs, and a nil chain panics there in the code as
+// written.
+func errBranch(info *types.Info, b *cfg.Block) int {
+	if len(b.Nodes) == 0 || len(b.Succs) != 2 {
+		return -1
+	}
+	e, ok := b.Nodes[len(b.Nodes)-1].(ast.Expr)
+	if !ok {
+		return -1
+	}
+	be, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || be.Op != token.EQL && be.Op != token.NEQ {
+		return -1
+	}
+	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+		if t := info.TypeOf(pair[0]); t != nil && predeclaredNil(info, pair[1]) && types.Implements(t, errType) {
+			if be.Op == token.NEQ {
+				return 1 // if err != nil: its else
+			}
+			return 0
+		}
+	}
+	return -1
 }
 
 // branchText names the branch that ends b: "the condition r.gate",

@@ -7,7 +7,7 @@ package migratesublazy
 // and with the gate off every reconcile panicked on a nil pointer). The
 // write stays, naming the condition's line. A chain no nil link reaches
 // (a struct held by value) moves under any condition, and so does a call
-// every branch after the read reaches.
+// every branch after the read reaches but an error's.
 
 import (
 	"context"
@@ -122,7 +122,8 @@ func (s *mastStatus) reconcile(ctx context.Context, w *v1.Widget) error {
 	return s.c.Status().Update(ctx, w) // want `^handwritten status write to Widget: `
 }
 
-// hoist's gate decides a count, not whether the call runs.
+// hoist's gate decides a count, not whether the call runs, and an
+// error's early return is no gate either.
 func (b *Beacon) hoist(ctx context.Context, key client.ObjectKey) (int, error) {
 	w := &v1.Widget{}
 	if err := b.Get(ctx, key, w); err != nil {
@@ -131,6 +132,9 @@ func (b *Beacon) hoist(ctx context.Context, key client.ObjectKey) (int, error) {
 	n := 1
 	if b.gate {
 		n = 2
+	}
+	if err := ctx.Err(); err != nil {
+		return n, err // an error's branch: not a gate
 	}
 	return n, b.mast.reconcile(ctx, w)
 }
