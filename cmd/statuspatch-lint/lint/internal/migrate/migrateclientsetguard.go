@@ -155,7 +155,7 @@ func callCondition(c *migration) (string, token.Pos) {
 		if pos < from || pos >= to || errBranch(c.pass.TypesInfo, b) >= 0 || !slices.ContainsFunc(b.Succs, skips) {
 			continue
 		}
-		return c.branchText(b), pos
+		return branchText(c, b), pos
 	}
 	return "", token.NoPos
 }
@@ -192,7 +192,7 @@ func errBranch(info *types.Info, b *cfg.Block) int {
 // branchText names the branch that ends b: "the condition r.gate",
 // "the condition r.sub == nil" for switch r.sub's case nil, "the range
 // over items" for a range loop's test.
-func (c *migration) branchText(b *cfg.Block) string {
+func branchText(c *migration, b *cfg.Block) string {
 	if len(b.Nodes) == 0 {
 		if r, ok := b.Stmt.(*ast.RangeStmt); ok {
 			return "the range over " + types.ExprString(r.X)
