@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 168 {
+	if err != nil || len(goldens) != 169 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -334,14 +334,15 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// in alias.go (the field's address stored where -fix does not follow),
 	// 2 in handed.go (set by a function a WaitGroup's Go or a go
 	// statement runs), 2 in guarded.go (checked against nil between the
-	// read and the call);
+	// read and the call), 3 in guardedcond.go (the call runs only as a
+	// bool gate, a method or a switch's case nil decides);
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
 	// followed as h is); migrateifacemethod: 5, each with why (3 in
 	// methods over an interface of the module, which cannot take a type
 	// parameter, 1 in a method over client.Object, 1 in a function over
-	// the interface whose caller hands the object to one of them first).
-	if len(left) != 353 || notMoved != 351 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 353 (351):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// the interface whose caller hands the object to one of them first); migratesublazy's guardedcond: 3 kept, a sub-reconciler's call under a gate.
+	if len(left) != 356 || notMoved != 354 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 356 (354):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }
