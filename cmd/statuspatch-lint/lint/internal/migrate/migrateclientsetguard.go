@@ -73,6 +73,14 @@ func nilLink(c *migration, e ast.Expr, rest string) string {
 		}
 	}
 	recv := receiverOf(c.enclosingFunc(), info)
+	for _, n := range c.path {
+		// in a function literal, the receiver of the method declaring
+		// it (spark-operator's RetryOnConflict literal calling
+		// r.updateSparkApplicationStatus)
+		if fd, ok := n.(*ast.FuncDecl); ok && recv == nil {
+			recv = receiverOf(fd, info)
+		}
+	}
 	for i := len(links) - 1; i >= 0; i-- {
 		x := links[i]
 		if id, ok := x.(*ast.Ident); ok && recv != nil && info.Uses[id] == recv {
