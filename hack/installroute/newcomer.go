@@ -48,8 +48,8 @@ import (
 // server-side apply), kubebuilder v4.15.0's suite_test.go and controller
 // test word for word (hack/installtest/testdata/kubebuilder), a PROJECT
 // file, kubebuilder v4.15.0's own Makefile word for word
-// (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before), no
-// .golangci.yml; beside the Widget, the fleet (fleet.go: issue 80's six
+// (cmd/statuspatch-gen/internal/scaffold/testdata/init/v4.15/before) with
+// its .golangci.yml and .custom-gcl.yml; beside the Widget, the fleet (fleet.go: issue 80's six
 // shapes of status write, each on its own kind, each handing out a token
 // once); statuspatch from a module proxy of this checkout
 // (internal/releaseproxy). The steps:
@@ -78,10 +78,9 @@ import (
 //     the log and no decision may be processed twice;
 //  5. the scaffold's own make test (timed: "the scaffold's first make
 //     test: Ns"), go test -v of the suite as an IDE runs it (on the
-//     embedded API server), make lint (lint-status, then golangci-lint
-//     stood in by a script that runs x/tools' modernize, the linter of
-//     kubebuilder's .golangci.yml that init's starter test failed, on
-//     ./cmd/... and ./internal/controller/...: golangcistandin.go); then
+//     embedded API server), make lint (statuspatch's golangci-lint
+//     build, which init wires in for kubebuilder's .golangci.yml, with
+//     every linter of that file and the statuspatch linter); then
 //     the full API: make setup-envtest, its
 //     folder as KUBEBUILDER_ASSETS, make test and the suite on envtest;
 //  6. init again: nothing to change.
