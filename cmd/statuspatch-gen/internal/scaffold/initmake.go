@@ -50,14 +50,14 @@ const goInstallTool = `# go-install-tool will 'go install' any package with cust
 # $2 - package url which can be installed
 # $3 - specific version of package
 define go-install-tool
-@[ -f "$(1)-$(3)" ] && [ "$$(readlink -- "$(1)" 2>/dev/null)" = "$(1)-$(3)" ] || { \\
-set -e; \\
-package=$(2)@$(3) ;\\
-echo "Downloading $${package}" ;\\
-rm -f "$(1)" ;\\
-GOBIN="$(LOCALBIN)" go install $${package} ;\\
-mv "$(LOCALBIN)/$$(basename "$(1)")" "$(1)-$(3)" ;\\
-} ;\\
+@[ -f "$(1)-$(3)" ] && [ "$$(readlink -- "$(1)" 2>/dev/null)" = "$(1)-$(3)" ] || { \
+set -e; \
+package=$(2)@$(3) ;\
+echo "Downloading $${package}" ;\
+rm -f "$(1)" ;\
+GOBIN="$(LOCALBIN)" go install $${package} ;\
+mv "$(LOCALBIN)/$$(basename "$(1)")" "$(1)-$(3)" ;\
+} ;\
 ln -sf "$$(realpath "$(1)-$(3)")" "$(1)"
 endef
 `
