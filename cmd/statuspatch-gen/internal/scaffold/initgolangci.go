@@ -62,11 +62,25 @@ func editGolangci(file, text string) (string, error) {
 	}
 
 	settings, send := yamlBlock(lines, linters, lend, "settings")
-	if settings < 0 {
-		return "", fmt.Errorf("%s:%d: linters has no settings: section", file, linters+1)
+	custom, cend := -1, -1
+	if settings >= 0 {
+		custom, cend = yamlBlock(lines, settings, send, "custom")
 	}
-	custom, cend := yamlBlock(lines, settings, send, "custom")
-	if custom < 0 {
+	if settings < 0 {
+		// linters.settings is optional in golangci-lint v2: a settings:
+		// block holding the plugin's, after linters' last line.
+		ind := strings.Repeat(" ", childIndent(lines, linters, lend))
+		block := []string{ind + "settings:", ind + "  custom:"}
+		for _, l := range statuspatchSettings {
+			block = append(block, ind+"    "+l)
+		}
+		last := lend
+		for last > linters+1 && blank(lines[last-1]) {
+			last--
+		}
+		// first: applied before an item enable: gets at the same line
+		edits = append([]lineEdit{{last, last, block}}, edits...)
+	} else if custom < 0 {
 		ind := strings.Repeat(" ", childIndent(lines, settings, send))
 		block := []string{ind + "custom:"}
 		for _, l := range statuspatchSettings {
@@ -89,7 +103,8 @@ func editGolangci(file, text string) (string, error) {
 	// golangci-lint's default (3) hides a finding whose text repeats, as
 	// the kept writes of one shape do (sameIssuesNote).
 	if issues, iend := yamlBlock(lines, -1, len(lines), "issues"); issues < 0 {
-		edits = append(edits, lineEdit{len(lines), len(lines), []string{"issues:", "  max-same-issues: 0"}})
+		// first: the file's last lines, below a settings: block added there
+		edits = append([]lineEdit{{len(lines), len(lines), []string{"issues:", "  max-same-issues: 0"}}}, edits...)
 	} else if ms, _ := yamlBlock(lines, issues, iend, "max-same-issues"); ms < 0 && strings.TrimSpace(lines[issues]) == "issues:" {
 		ind := childIndent(lines, issues, iend)
 		if ind <= indentOf(lines[issues]) {
@@ -98,7 +113,9 @@ func editGolangci(file, text string) (string, error) {
 		edits = append(edits, lineEdit{issues + 1, issues + 1, []string{strings.Repeat(" ", ind) + "max-same-issues: 0"}})
 	}
 	// apply from the bottom up, so earlier indexes stay valid
-	slices.SortFunc(edits, func(a, b lineEdit) int { return b.from - a.from })
+	// (stable: of two at one line, the first listed is applied first and
+	// ends up below the other)
+	slices.SortStableFunc(edits, func(a, b lineEdit) int { return b.from - a.from })
 	for _, e := range edits {
 		lines = slices.Concat(lines[:e.from], e.lines, lines[e.to:])
 	}
