@@ -469,3 +469,29 @@ func TestInitNoProjectNoReconciler(t *testing.T) {
 		t.Errorf("init does not say\n%s\nit says:\n%s", want, strings.Join(notes, "\n"))
 	}
 }
+
+// TestInitFoldersWithoutKindReconciler: without PROJECT, with the
+// reconcilers' folder given (-controllers) but their type not named
+// <Kind>Reconciler (operator-sdk's one Reconciler per package), the note
+// no longer asks for -controllers again (helper U4's F4): it says init
+// knows a reconciler by its name and gives the route by hand.
+func TestInitFoldersWithoutKindReconciler(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "init", "flags", "before"), dir, nil)
+	src := filepath.Join(dir, "internal", "reconcilers", "backup.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, bytes.ReplaceAll(b, []byte("BackupReconciler"), []byte("Reconciler")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, notes, err := planLayout(dir, "v0.1.0", layoutFlags{api: []string{"apis"}, controllers: []string{"internal/reconcilers"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "statuspatch-gen init: no starter test, and no reconciler wired to patcher.ForManager: no type <Kind>Reconciler for a kind of apis in internal/reconcilers (init knows a reconciler by that name alone: a type named Reconciler, one per package, is not one): wire patcher.ForManager in your reconcilers' setup and write a decides-once test by hand (docs/kubebuilder.md#by-hand)"
+	if !slices.Contains(notes, want) {
+		t.Errorf("init does not say\n%s\nit says:\n%s", want, strings.Join(notes, "\n"))
+	}
+}

@@ -196,7 +196,12 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 		}
 	}
 	if r == nil && p.layout.ctrlRoot == "" {
-		return "", "", fmt.Sprintf("statuspatch-gen init: no starter test, and no reconciler wired to patcher.ForManager: no type <Kind>Reconciler for a kind of %s in %s; pass -controllers with the folder(s) of your reconcilers", strings.Join(p.layout.apiDirs, ", "), orNone(p.layout.ctrlDirs)), nil
+		if len(p.layout.ctrlDirs) == 0 {
+			return "", "", fmt.Sprintf("statuspatch-gen init: no starter test, and no reconciler wired to patcher.ForManager: no type <Kind>Reconciler for a kind of %s in %s; pass -controllers with the folder(s) of your reconcilers", strings.Join(p.layout.apiDirs, ", "), orNone(p.layout.ctrlDirs)), nil
+		}
+		// The folders are there (found or given): passing them again says
+		// the same. Init finds a reconciler by its type's name alone.
+		return "", "", fmt.Sprintf("statuspatch-gen init: no starter test, and no reconciler wired to patcher.ForManager: no type <Kind>Reconciler for a kind of %s in %s (init knows a reconciler by that name alone: a type named Reconciler, one per package, is not one): wire patcher.ForManager in your reconcilers' setup and write a decides-once test by hand (%s)", strings.Join(p.layout.apiDirs, ", "), strings.Join(p.layout.ctrlDirs, ", "), byHandDoc), nil
 	}
 	if r == nil {
 		return "", "", "statuspatch-gen init: no starter test: PROJECT has no kind with an API and a controller (kubebuilder create api --resource --controller)", nil
