@@ -137,7 +137,7 @@ func rereadHandedWhy(g *migration, call *ast.CallExpr) string {
 	case outsideModule(g.pass, callee):
 		return ""
 	case callee.Pkg() == g.pass.Pkg:
-		return given + ", a function of this package, which -fix may give the patcher"
+		return given + ", a function of this package, which -fix may give the patcher: it judges only another package's, by its summary"
 	}
 	if why := importedHandedWhy(g, callee, call, i); why != "" {
 		return given + why

@@ -98,3 +98,30 @@ func (r *R) remembered(ctx context.Context, req ctrl.Request) (_ ctrl.Result, re
 	w.Status.Ready = true
 	return ctrl.Result{}, r.Status().Update(ctx, w) // want `not moved to the patcher: the function literal at line 85 .* failmark\.Remember at line 87`
 }
+
+// markLocal changes only the status, but is of this package.
+func markLocal(w *v1.Widget) { w.Status.Ready = false } // want markLocal:`^statusOnly\[0\]$`
+
+// local: the helper is of this package, which -fix does not judge
+// before assigning the patcher again: the writes stay, naming it.
+func (r *R) local(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if retErr != nil {
+			markLocal(w)
+			_ = r.Status().Update(ctx, w) // want `Get at line 122: w is given to markLocal at line 114, a function of this package, which -fix may give the patcher: it judges only another package's, by its summary, and a patcher of the re-read's own`
+		}
+	}()
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `w is given to markLocal at line 114, a function of this package`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Ready = true
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `w is given to markLocal at line 114, a function of this package`
+}
