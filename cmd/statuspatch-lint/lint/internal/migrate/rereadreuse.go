@@ -125,22 +125,23 @@ func reuseRoot(group []*migration, g *migration) (ast.Stmt, string) {
 // MarkFailed in a deferred failure write (issue 80, U4's F5), which at
 // faa5cbbb kept every write of its caller. "" when call is none of these.
 func rereadHandedWhy(g *migration, call *ast.CallExpr) string {
-	i := slices.IndexFunc(call.Args, func(e ast.Expr) bool { return passesObj(g.pass.TypesInfo, g.obj, e) })
-	if i < 0 {
-		return ""
-	}
 	given := fmt.Sprintf("%s is given to %s at %s", g.obj.Name(), types.ExprString(call.Fun), g.where(call.Pos()))
 	callee := kube.CalledFunc(g.pass, call)
-	switch {
-	case callee == nil:
-		return given + ", and which function runs there is not known"
-	case outsideModule(g.pass, callee):
-		return ""
-	case callee.Pkg() == g.pass.Pkg:
-		return given + ", a function of this package, which -fix may give the patcher: it judges only another package's, by its summary"
-	}
-	if why := importedHandedWhy(g, callee, call, i); why != "" {
-		return given + why
+	for i, e := range call.Args {
+		if !passesObj(g.pass.TypesInfo, g.obj, e) {
+			continue
+		}
+		switch {
+		case callee == nil:
+			return given + ", and which function runs there is not known"
+		case outsideModule(g.pass, callee):
+			return ""
+		case callee.Pkg() == g.pass.Pkg:
+			return given + ", a function of this package, which -fix may give the patcher: it judges only another package's, by its summary"
+		}
+		if why := importedHandedWhy(g, callee, call, i); why != "" {
+			return given + why
+		}
 	}
 	return ""
 }
