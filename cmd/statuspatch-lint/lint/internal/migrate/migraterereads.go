@@ -160,8 +160,12 @@ func pointerHeld(group []*migration, m *migration, get ast.Stmt, f *fetchPlan, p
 			return fmt.Sprintf("the function literal at %s writes %s through the patcher of its read at %s, and a Fetch at the re-read with Get at %s would point %s to another object, that patcher sending nothing of the literal's change: regenerate the patchers for Fetch%sInto, which reads into the object %s points to",
 				m.where(lit.Pos()), m.obj.Name(), m.where(a.Pos()), m.where(get.Pos()), m.obj.Name(), p.Type, m.obj.Name())
 		case f == nil || !f.into || f.reuse == nil || root(f.reuse) != a:
-			return fmt.Sprintf("the function literal at %s writes %s through the patcher of its read at %s, which -fix cannot assign again at the re-read with Get at %s: a patcher of the re-read's own would send the literal's change nowhere",
-				m.where(lit.Pos()), m.obj.Name(), m.where(a.Pos()), m.where(get.Pos()))
+			because := "a patcher of the re-read's own would send the literal's change nowhere"
+			if _, why := reuseRoot(group, m); f != nil && f.reuse == nil && get == m.get && why != "" {
+				because = why + ", and " + because // the fact that blocks, and its line
+			}
+			return fmt.Sprintf("the function literal at %s writes %s through the patcher of its read at %s, which -fix cannot assign again at the re-read with Get at %s: %s",
+				m.where(lit.Pos()), m.obj.Name(), m.where(a.Pos()), m.where(get.Pos()), because)
 		}
 	}
 	return ""

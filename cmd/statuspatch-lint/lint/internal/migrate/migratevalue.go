@@ -5,9 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 
-	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
@@ -122,87 +120,6 @@ func addrOfVar(info *types.Info, e ast.Expr) *types.Var {
 	}
 	v, _ := info.Uses[id].(*types.Var)
 	return v
-}
-
-// reuseEarlier makes f, the re-read of g's value read into itself
-// (Fetch<Kind>StatusPatcherInto), assign the patcher of the read before
-// it, the group's last anchor before the re-read, whose writes all come
-// before it (else that patcher spans the re-read: planFetches): one
-// patcher over the value all along, where the Fetch into an object of its
-// own made a second and copied it back. It does when nothing can use that
-// patcher after it is assigned again, and says false otherwise (the
-// re-read keeps a patcher of its own and the copy):
-//   - its variable is in scope at the re-read, in the same function;
-//   - none of its writes is the call of a defer statement (defer
-//     p.Flush(ctx) keeps the patcher it was given) or in a go statement;
-//     a deferred function literal reads the variable when it runs, and
-//     flushes the patcher of the value's last read, where the old one,
-//     its base older than that read, would conflict (the Fetch goes to a
-//     variable of its own first: literalFlush);
-//   - it is not one the code makes itself, and hands to no helper: no
-//     call between its read and the re-read passes the value to a
-//     function of the module, which -fix may give the patcher and which
-//     could hold it.
-func (f *fetchPlan) reuseEarlier(group []*migration, g *migration) bool {
-	reuse := map[ast.Stmt]ast.Stmt{}
-	var anchor ast.Stmt
-	for _, h := range group {
-		if h.fetch != nil && h.fetch.reuse != nil {
-			reuse[h.anchor] = h.fetch.reuse
-		}
-		if h.anchor != g.anchor && h.anchor.Pos() < g.get.Pos() && (anchor == nil || h.anchor.Pos() > anchor.Pos()) {
-			anchor = h.anchor
-		}
-	}
-	root := anchor
-	for i := 0; root != nil && reuse[root] != nil && i < len(group); i++ {
-		root = reuse[root]
-	}
-	if root == nil || !g.sameBlockFunc(root, g.get) {
-		return false
-	}
-	fn, ok := g.cursor(g.enclosingFunc())
-	if !ok {
-		return false
-	}
-	writes := map[*ast.CallExpr]bool{}
-	for _, h := range group {
-		a := h.anchor
-		for i := 0; reuse[a] != nil && i < len(group); i++ {
-			a = reuse[a]
-		}
-		writes[h.call] = true
-		if a != root {
-			continue
-		}
-		c, ok := g.cursor(h.call)
-		if !ok || h.helper != nil || h.callback != nil || h.via != nil || receiverHeld(fn, c) {
-			return false
-		}
-	}
-	for c := range fn.Preorder((*ast.CallExpr)(nil)) {
-		call := c.Node().(*ast.CallExpr)
-		if call.Pos() < root.End() || call.Pos() >= g.get.Pos() || writes[call] || !slices.ContainsFunc(call.Args, func(e ast.Expr) bool { return passesObj(g.pass.TypesInfo, g.obj, e) }) {
-			continue
-		}
-		if callee := kube.CalledFunc(g.pass, call); callee == nil || !outsideModule(g.pass, callee) {
-			return false
-		}
-	}
-	f.reuse = root
-	if !f.planReuse(g) {
-		f.reuse, f.declareErr = nil, false
-		return false
-	}
-	f.sameBlock = g.block(root) == g.block(g.get)
-	for _, h := range group {
-		// A re-read before it in its block whose Fetch declares the error
-		// variable already (planFetches plans them in source order).
-		if e := h.fetch; e != nil && e != f && h.get.Pos() < g.get.Pos() && (e.define || e.declareErr) && e.errName == f.errName && g.block(h.get) == g.block(g.get) {
-			f.declareErr = false
-		}
-	}
-	return true
 }
 
 // literalFlush reports whether a write of the patcher made at anchor
