@@ -1,0 +1,15 @@
+package lint_test
+
+import (
+	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// Issue 80: the server-side applies of trust-manager and
+// template-operator that -fix keeps say the fact that keeps each, and the
+// line, not that -fix does not read them.
+func TestMigrateApplyKept(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateapplykept")
+}
