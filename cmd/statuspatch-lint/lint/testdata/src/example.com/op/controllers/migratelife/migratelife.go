@@ -351,14 +351,15 @@ func buildPatch(name string, data []byte) (*v1.Widget, client.Patch, error) { //
 	return w, applyPatch{data}, nil
 }
 
-// A patch a function returns, with a field owner and forced ownership:
-// the patch is what keeps it, not "several options".
+// A patch a function returns with the object, with a field owner and
+// forced ownership: the object, which the function never reads, is what
+// keeps it, not "several options".
 func (r *OrderReconciler) built(ctx context.Context, name string, data []byte) error {
 	w, patch, err := buildPatch(name, data)
 	if err != nil {
 		return err
 	}
-	return r.Status().Patch(ctx, w, patch, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the patch patch, a client.Patch returned by buildPatch at line \d+, which -fix does not follow, is not client.MergeFrom\(base\) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand\)$`
+	return r.Status().Patch(ctx, w, patch, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: w, the Widget written, is returned with the patch by buildPatch at line \d+, not read with Get in built: the patcher is made from a read of the object \(its lock\), the read the status was decided from; move it by hand\)$`
 }
 
 // The tutorial's re-fetch in a branch, then a decision from the status:
