@@ -13,3 +13,11 @@ import (
 func TestMigrateApplyKept(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateapplykept")
 }
+
+// Issue 80: trust-manager's apply of the bytes json.Marshal makes from an
+// apply configuration moves as the configuration's apply
+// (migrateapplybytes.go.golden), in place and in a helper whose caller
+// reads the object; what keeps one is named.
+func TestMigrateApplyBytes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateapplybytes="}), "example.com/op/ssautil", "example.com/op/controllers/migrateapplybytes")
+}

@@ -140,16 +140,3 @@ func (m *migration) getOfKind(fn *types.Func, kind string) *ast.CallExpr {
 	}
 	return nil
 }
-
-// recogniseBytesApply recognises a Patch of an apply of bytes: one whose
-// object a call returns with its patch stays (builtObjectWhy).
-func recogniseBytesApply(r *recognition) (*applyMove, string, bool) {
-	if r.w.Verb != "Patch" {
-		return nil, "", false
-	}
-	if why := r.m.builtObjectWhy(r.w.Kind); why != "" {
-		r.stay(why)
-		return nil, why, true
-	}
-	return nil, "", false
-}

@@ -19,7 +19,7 @@ type WidgetReconciler struct {
 type applyPatch struct{ Patch []byte }
 
 func (p applyPatch) Type() types.PatchType              { return types.ApplyPatchType } // want Type:`^const:application/apply-patch\+yaml$`
-func (p applyPatch) Data(client.Object) ([]byte, error) { return p.Patch, nil }         // want Data:`^statusOnly\[0\]$`
+func (p applyPatch) Data(client.Object) ([]byte, error) { return p.Patch, nil }         // want Data:`^statusOnly\[0\] recvField:Patch$`
 
 // trust-manager's bundle.Reconcile: the status is decided by a function
 // that reads the object and returns the status, and the object written

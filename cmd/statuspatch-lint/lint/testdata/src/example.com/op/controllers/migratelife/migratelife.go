@@ -334,13 +334,13 @@ func phaseReady(w *v1.Widget) { // want phaseReady:`^statusOnly\[0\]$`
 type applyPatch struct{ data []byte }
 
 func (p applyPatch) Type() types.PatchType              { return types.ApplyPatchType } // want Type:`^const:application/apply-patch\+yaml$`
-func (p applyPatch) Data(client.Object) ([]byte, error) { return p.data, nil }          // want Data:`^statusOnly\[0\]$`
+func (p applyPatch) Data(client.Object) ([]byte, error) { return p.data, nil }          // want Data:`^statusOnly\[0\] recvField:data$`
 
 // An apply patch of its own type with a field owner and forced ownership,
-// of an object it is given: its shape keeps it, and the reason says so,
-// not "several options" (which apply mode takes).
+// of bytes it is given: where they come from keeps it, and the reason
+// says so, not "several options" (which apply mode takes).
 func (r *OrderReconciler) applied(ctx context.Context, order *v1.Widget, data []byte) error {
-	return r.Status().Patch(ctx, order, applyPatch{data}, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the patch applyPatch\{…\}, of type applyPatch, a server-side apply of bytes -fix does not read \(its Type method returns types.ApplyPatchType\), is not client.MergeFrom\(base\) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand \(the patcher's apply mode, patcher.WithWriteMode\(patcher.WriteApply\) and ApplyStatus, where it applies a status\)\)$`
+	return r.Status().Patch(ctx, order, applyPatch{data}, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the bytes data are not made by data, err := json.Marshal\(ac\) in this function: -fix moves the apply of a configuration it marshals there\)$`
 }
 
 // buildPatch makes the object and its patch (trust-manager's
