@@ -22,10 +22,13 @@ import (
 // that Get: the patcher would be made there and handed out, a change of
 // that function's results -fix does not make.
 
+// builtPatch reads a Patch whose object a call returns with its patch.
+type builtPatch struct{ *migration }
+
 // builtObjectWhy says why a Patch of an object a call returns with its
 // patch stays; "" for another write, or one whose function reads the
 // kind with Get (the shapes after this one say why it stays).
-func (m *migration) builtObjectWhy(kind string) string {
+func (m builtPatch) builtObjectWhy(kind string) string {
 	if len(m.call.Args) < 3 || m.insp == nil {
 		return ""
 	}
@@ -58,7 +61,7 @@ func (m *migration) builtObjectWhy(kind string) string {
 
 // definedBy reports whether v is defined by the assignment of call's
 // results.
-func (m *migration) definedBy(v *types.Var, call *ast.CallExpr) bool {
+func (m builtPatch) definedBy(v *types.Var, call *ast.CallExpr) bool {
 	as := m.assignOf(call)
 	if v == nil || as == nil {
 		return false
@@ -72,7 +75,7 @@ func (m *migration) definedBy(v *types.Var, call *ast.CallExpr) bool {
 }
 
 // assignOf returns the assignment whose one right-hand side is call.
-func (m *migration) assignOf(call *ast.CallExpr) *ast.AssignStmt {
+func (m builtPatch) assignOf(call *ast.CallExpr) *ast.AssignStmt {
 	cur, ok := m.insp.Root().FindNode(call)
 	if !ok {
 		return nil
@@ -88,7 +91,7 @@ func (m *migration) assignOf(call *ast.CallExpr) *ast.AssignStmt {
 // whose result defines it and its Get of the kind: "; v, given to
 // builder, is returned by G at line L, which reads the kind with Get at
 // line N: ...". "" when v is not such a result.
-func (m *migration) decidedBy(v *types.Var, builder, kind string) string {
+func (m builtPatch) decidedBy(v *types.Var, builder, kind string) string {
 	if v == nil {
 		return ""
 	}
@@ -118,7 +121,7 @@ func (m *migration) decidedBy(v *types.Var, builder, kind string) string {
 
 // getOfKind returns the first controller-runtime Get in fn's declaration
 // whose object is of the kind, nil if none.
-func (m *migration) getOfKind(fn *types.Func, kind string) *ast.CallExpr {
+func (m builtPatch) getOfKind(fn *types.Func, kind string) *ast.CallExpr {
 	for c := range m.insp.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := c.Node().(*ast.FuncDecl)
 		if m.pass.TypesInfo.Defs[fd.Name] != fn || fd.Body == nil {

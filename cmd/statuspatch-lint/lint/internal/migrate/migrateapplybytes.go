@@ -34,6 +34,9 @@ import (
 // object patched must be the one the patcher is made from: the write
 // decodes the answer into it, as Flush does into the patcher's.
 
+// bytesApply reads an apply patch of bytes of the module's own type.
+type bytesApply struct{ *migration }
+
 // jsonMarshals are the Marshal functions whose bytes are encoding/json's.
 var jsonMarshals = map[string]bool{"encoding/json": true, "k8s.io/apimachinery/pkg/util/json": true}
 
@@ -93,22 +96,23 @@ func recogniseBytesApply(r *recognition) (*applyMove, string, bool) {
 	if r.w.Verb != "Patch" {
 		return nil, "", false
 	}
-	if why := r.m.builtObjectWhy(r.w.Kind); why != "" {
+	if why := (builtPatch{r.m}).builtObjectWhy(r.w.Kind); why != "" {
 		r.stay(why)
 		return nil, why, true
 	}
-	data := r.m.applyBytes()
+	b := bytesApply{r.m}
+	data := b.applyBytes()
 	if data == nil {
 		return nil, "", false
 	}
-	return r.applied(r.m.prepareBytesApply(r.w.Kind, data))
+	return r.applied(b.prepareBytesApply(r.w.Kind, data))
 }
 
 // applyBytes returns the variable of the bytes the write's patch holds
 // when the patch is a literal of a type of its own whose Type returns
 // types.ApplyPatchType and whose Data returns the field the literal
 // gives them in; nil for another patch.
-func (m *migration) applyBytes() *types.Var {
+func (m bytesApply) applyBytes() *types.Var {
 	if len(m.call.Args) < 3 {
 		return nil
 	}
@@ -148,7 +152,7 @@ func (m *migration) applyBytes() *types.Var {
 
 // methodFact is the ParamsFact of t's method name, empty when it has
 // none.
-func (m *migration) methodFact(t types.Type, n *types.Named, name string) ParamsFact {
+func (m bytesApply) methodFact(t types.Type, n *types.Named, name string) ParamsFact {
 	var fact ParamsFact
 	if fn, ok := lookup(t, n, name).(*types.Func); ok {
 		m.pass.ImportObjectFact(fn, &fact)
@@ -166,7 +170,7 @@ func lookup(t types.Type, n *types.Named, name string) types.Object {
 // json.Marshal of a configuration of kind checked for its error just
 // after, and sets m.obj, m.anchor and m.apply as the configuration's
 // apply would, or returns why it cannot move.
-func (m *migration) prepareBytesApply(kind string, data *types.Var) string {
+func (m bytesApply) prepareBytesApply(kind string, data *types.Var) string {
 	owner, why := optionsOf(&m.place, 3).apply()
 	if why != "" {
 		return m.shapeWhy(why)
@@ -210,7 +214,7 @@ func (m *migration) prepareBytesApply(kind string, data *types.Var) string {
 // after it, data used only by the write and err only by that check. It
 // returns the statements and the Marshal call, or why the bytes are not
 // that.
-func (m *migration) marshalOf(data *types.Var) (*marshalled, *ast.CallExpr, string) {
+func (m bytesApply) marshalOf(data *types.Var) (*marshalled, *ast.CallExpr, string) {
 	for _, list := range m.enclosingLists() {
 		for i, s := range list {
 			as, ok := s.(*ast.AssignStmt)
@@ -236,7 +240,7 @@ func (m *migration) marshalOf(data *types.Var) (*marshalled, *ast.CallExpr, stri
 // marshalUses checks data is used only by the write, and the marshal's
 // error only by the if err != nil that follows it (rest[0]), which ends
 // in a return; it sets mr.check.
-func (m *migration) marshalUses(data *types.Var, as *ast.AssignStmt, rest []ast.Stmt, mr *marshalled) string {
+func (m bytesApply) marshalUses(data *types.Var, as *ast.AssignStmt, rest []ast.Stmt, mr *marshalled) string {
 	fn := m.enclosingFunc()
 	for c := range m.usesOf(fn, data, fn.Pos(), fn.End()) {
 		if !(m.call.Pos() <= c.Node().Pos() && c.Node().End() <= m.call.End()) {
@@ -268,7 +272,7 @@ func (m *migration) marshalUses(data *types.Var, as *ast.AssignStmt, rest []ast.
 }
 
 // errNotNil reports whether cond is err != nil.
-func (m *migration) errNotNil(cond ast.Expr, err *types.Var) bool {
+func (m bytesApply) errNotNil(cond ast.Expr, err *types.Var) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
 	if !ok || b.Op != token.NEQ {
 		return false
@@ -280,7 +284,7 @@ func (m *migration) errNotNil(cond ast.Expr, err *types.Var) bool {
 
 // onlyImportUse returns the import of call's package (json.Marshal) when
 // call is its file's only use of it: the import goes with the marshal.
-func (m *migration) onlyImportUse(call *ast.CallExpr) *ast.ImportSpec {
+func (m bytesApply) onlyImportUse(call *ast.CallExpr) *ast.ImportSpec {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return nil
