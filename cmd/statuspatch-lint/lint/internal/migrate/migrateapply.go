@@ -40,6 +40,10 @@ type applyMove struct {
 	// the apply's statement (applyBeside): the patcher is made right
 	// before it, after them.
 	late bool
+	// marshal: the bytes an apply patch of its own type holds are the
+	// marshal of the configuration, which goes with the move
+	// (migrateapplybytes.go).
+	marshal *marshalled
 }
 
 // statusText is what ApplyStatus is given.

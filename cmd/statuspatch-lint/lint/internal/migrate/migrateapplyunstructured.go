@@ -57,11 +57,13 @@ type unstructuredBuild struct {
 // object applies, as its setters in the function give it: its name and
 // the package declaring it (nil for a constant apiVersion). ok is false
 // for a write of another shape or a kind not known; why says, for an
-// unstructured object whose kind is not known, why the write stays.
+// unstructured object whose kind is not known, or an apply of an
+// interface-typed configuration whose options apply mode does not send,
+// why the write stays.
 func UnstructuredKind(pass *analysis.Pass, insp *inspector.Inspector, call *ast.CallExpr) (name string, pkg *types.Package, why string, ok bool) {
 	u := unstructuredArg(pass, call)
 	if u == nil {
-		return "", nil, "", false
+		return "", nil, ifaceApplyWhy(pass, call), false // migrateapplyiface.go
 	}
 	b := buildOf(pass, insp, call, u)
 	if b.kind != "" && (b.gvOf == "" || b.kindPkg != nil) {

@@ -77,6 +77,7 @@ func shapes() []shape {
 		shapeOf("unstructured apply", recogniseUnstructuredApply, planApply),
 		shapeOf("apply configuration", recogniseApply, planApply),
 		shapeOf("typed apply", recogniseTypedApply, planApply),
+		shapeOf("apply patch of bytes", recogniseBytesApply, planBytesApply),
 		shapeOf("beside the code's patcher", recogniseCodeLife, (*codeLife).fix),
 		shapeOf("helper's parameter", recogniseHelper, (*helperMove).helperFix),
 		shapeOf("helper taking its own base", recogniseOwnBaseHelper, (*ownBaseHelper).fix),

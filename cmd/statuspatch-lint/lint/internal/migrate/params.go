@@ -74,6 +74,7 @@ type ParamsFact struct {
 	ReadOnly   []int
 	Recv       string
 	Const      string
+	RecvField  string // Data's receiver field it returns (migrateapplybytes.go)
 	Why        []ParamWhy
 	RecvWhy    string
 	Fields     []Held
@@ -118,6 +119,9 @@ func (f *ParamsFact) String() string {
 	}
 	if f.Const != "" {
 		parts = append(parts, "const:"+f.Const)
+	}
+	if f.RecvField != "" {
+		parts = append(parts, "recvField:"+f.RecvField)
 	}
 	if len(f.Why) > 0 || f.RecvWhy != "" {
 		parts = append(parts, "why")
@@ -178,6 +182,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 			var fact ParamsFact
 			fact.Recv, fact.RecvWhy = recvs[fn], recvWhys[fn]
 			fact.Const = returnedConst(pass, fd)
+			fact.RecvField = returnedRecvField(pass, fd)
 			fact.Fields, fact.Holds = fields[fn], holds[fn]
 			fact.StatusRefs = fact.Recv != "" && returnsStatusRefs(pass, fd)
 			i := 0
@@ -247,7 +252,7 @@ func ExportParamFacts(pass *analysis.Pass) {
 			if fn.Exported() {
 				fact.Reads = helperReads(m.reads(), fd)
 			}
-			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 || len(fact.HeldStructs) > 0 || len(fact.Reads) > 0 || len(fact.StatusOnlyIf) > 0 {
+			if len(fact.Fields) > 0 || len(fact.Holds) > 0 || len(fact.HeldParams) > 0 || fact.StatusRefs || len(fact.StatusOnly) > 0 || len(fact.ReadOnly) > 0 || fact.Recv != "" || fact.Const != "" || fact.RecvField != "" || fact.RecvWhy != "" || len(fact.Why) > 0 || len(fact.Returns) > 0 || len(fact.Unsent) > 0 || len(fact.UnsentWhy) > 0 || len(fact.HeldStructs) > 0 || len(fact.Reads) > 0 || len(fact.StatusOnlyIf) > 0 {
 				pass.ExportObjectFact(fn, &fact)
 			}
 		}

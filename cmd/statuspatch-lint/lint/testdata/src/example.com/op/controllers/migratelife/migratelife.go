@@ -334,13 +334,13 @@ func phaseReady(w *v1.Widget) { // want phaseReady:`^statusOnly\[0\]$`
 type applyPatch struct{ data []byte }
 
 func (p applyPatch) Type() types.PatchType              { return types.ApplyPatchType } // want Type:`^const:application/apply-patch\+yaml$`
-func (p applyPatch) Data(client.Object) ([]byte, error) { return p.data, nil }          // want Data:`^statusOnly\[0\]$`
+func (p applyPatch) Data(client.Object) ([]byte, error) { return p.data, nil }          // want Data:`^statusOnly\[0\] recvField:data$`
 
 // An apply patch of its own type with a field owner and forced ownership,
-// of an object it is given: its shape keeps it, and the reason says so,
-// not "several options" (which apply mode takes).
+// of bytes it is given: where they come from keeps it, and the reason
+// says so, not "several options" (which apply mode takes).
 func (r *OrderReconciler) applied(ctx context.Context, order *v1.Widget, data []byte) error {
-	return r.Status().Patch(ctx, order, applyPatch{data}, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the patch applyPatch\{…\}, of type applyPatch, a server-side apply of bytes -fix does not read \(its Type method returns types.ApplyPatchType\), is not client.MergeFrom\(base\) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand \(the patcher's apply mode, patcher.WithWriteMode\(patcher.WriteApply\) and ApplyStatus, where it applies a status\)\)$`
+	return r.Status().Patch(ctx, order, applyPatch{data}, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the bytes data are not made by data, err := json.Marshal\(ac\) in this function: -fix moves the apply of a configuration it marshals there\)$`
 }
 
 // buildPatch makes the object and its patch (trust-manager's
@@ -351,14 +351,15 @@ func buildPatch(name string, data []byte) (*v1.Widget, client.Patch, error) { //
 	return w, applyPatch{data}, nil
 }
 
-// A patch a function returns, with a field owner and forced ownership:
-// the patch is what keeps it, not "several options".
+// A patch a function returns with the object, with a field owner and
+// forced ownership: the object, which the function never reads, is what
+// keeps it, not "several options".
 func (r *OrderReconciler) built(ctx context.Context, name string, data []byte) error {
 	w, patch, err := buildPatch(name, data)
 	if err != nil {
 		return err
 	}
-	return r.Status().Patch(ctx, w, patch, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: the patch patch, a client.Patch returned by buildPatch at line \d+, which -fix does not follow, is not client.MergeFrom\(base\) or client.Merge: Flush sends a merge patch of the status changes since the patcher was made; move it by hand\)$`
+	return r.Status().Patch(ctx, w, patch, client.FieldOwner("me"), client.ForceOwnership) // want `\(not moved to the patcher: w, the Widget written, is returned with the patch by buildPatch at line \d+, not read with Get in built: the patcher is made from a read of the object \(its lock\), the read the status was decided from; move it by hand\)$`
 }
 
 // The tutorial's re-fetch in a branch, then a decision from the status:
