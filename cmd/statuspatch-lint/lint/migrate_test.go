@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 170 {
+	if err != nil || len(goldens) != 171 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -120,7 +120,8 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratelifehelper", "example.com/op/controllers/migraterefetch",
 		"example.com/op/controllers/migratereadfresh", "example.com/op/controllers/migrateexistingretry",
 		"example.com/op/controllers/migratesublazy", "example.com/op/controllers/migrateloopcounter",
-		"example.com/op/controllers/migrateexplicit", "example.com/op/controllers/migrateifacemethod") {
+		"example.com/op/controllers/migrateexplicit", "example.com/op/controllers/migrateifacemethod",
+		"example.com/op/controllers/migrateifacemethodmove") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -339,10 +340,12 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
 	// followed as h is); migrateifacemethod: 5, each with why (3 in
-	// methods over an interface of the module, which cannot take a type
-	// parameter, 1 in a method over client.Object, 1 in a function over
-	// the interface whose caller hands the object to one of them first); migratesublazy's guardedcond: 3 kept, a sub-reconciler's call under a gate.
-	if len(left) != 356 || notMoved != 354 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 356 (354):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	// exported methods over an interface of the module, 1 in a method
+	// over client.Object, 1 in a function over the interface whose caller
+	// hands the object to one of them first); migrateifacemethodmove: 2
+	// (a method called through an interface, one whose caller is handed
+	// its object), its 3 others moved onto StatusPatcher; migratesublazy's guardedcond: 3 kept, a sub-reconciler's call under a gate.
+	if len(left) != 358 || notMoved != 356 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 358 (356):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

@@ -10,20 +10,155 @@ import (
 )
 
 // A status write in a method over an interface of the module that has
-// client.Object's methods (issue 80: a status.Manager's
+// client.Object's methods (issue 80: a status Manager's
 // MarkDegraded(ctx, obj Conditioned, cause), called by every reconciler
-// with its own kind) is no kindHelper: a method cannot take a type
-// parameter, so the move of a function over the interface onto
-// *patcher.Patcher[T] (migrategeneric.go) does not apply. The generated
-// package's StatusPatcher is the patcher such a method can take: each
-// kind's <Kind>StatusPatcher returns one over its own patcher with
-// StatusPatcher(), and For makes one from an object. -fix does not make
-// that move; the write stays, its reason naming the method's line, the
-// fact and the move by hand.
+// with its own kind) is a kindHelper whose method (h.method) cannot take
+// a type parameter: it takes the generated package's StatusPatcher in
+// place of its object instead, the interface every kind's
+// <Kind>StatusPatcher hands out with StatusPatcher() over its own
+// patcher (one life), its object p.Object().(Conditioned), its write
+// p.Flush(ctx); a merge patch's base the method took itself goes. Each
+// caller passes its kind's patcher's StatusPatcher(): the one its own
+// writes of the object use, or one made after its Get (the generic
+// move's callers, migrategenericedit.go). All callers or none; where it
+// stays, the reason names the method's line, the fact and the move by
+// hand.
+
+// An ifaceMethod is what a method's move needs beyond a function's.
+type ifaceMethod struct {
+	base ast.Stmt // base := obj.DeepCopyObject().(client.Object), the merge patch's: dropped
+}
+
+// methodBase reports whether the method's merge patch is of a base it
+// takes itself from its object for this write alone, which it records.
+func (h *kindHelper) methodBase() bool {
+	mf, ok := ast.Unparen(h.call.Args[2]).(*ast.CallExpr)
+	if !ok || !h.isMergeFrom(mf) {
+		return false
+	}
+	id, ok := ast.Unparen(mf.Args[0]).(*ast.Ident)
+	b, _ := h.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || b == nil || h.uses(b) != 1 {
+		return false
+	}
+	def, val := h.definition(b)
+	if ta, ok := ast.Unparen(val).(*ast.TypeAssertExpr); ok {
+		val = ta.X // obj.DeepCopyObject().(client.Object)
+	}
+	call, ok := ast.Unparen(val).(*ast.CallExpr)
+	if def == nil || !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "DeepCopyObject" || h.paramIndex(sel.X) != h.obj {
+		return false
+	}
+	h.method.base = def
+	return true
+}
+
+// methodWhy says why the method stays although its callers can each give
+// a patcher: it is called through an interface (which it would no longer
+// implement), or its callers' kinds are of two generated packages (one
+// StatusPatcher). An exported method stays too (kindHelperOf): its
+// callers in other packages are not changed.
+func (h *kindHelper) methodWhy() string {
+	name := h.fd.Name.Name
+	recv := h.fn.Signature().Recv().Type()
+	for id, sel := range h.pass.TypesInfo.Selections {
+		if f, ok := sel.Obj().(*types.Func); ok && f.Name() == name && types.IsInterface(sel.Recv()) && types.Implements(recv, sel.Recv().Underlying().(*types.Interface)) {
+			return fmt.Sprintf("%s is called through the interface %s at %s, which would no longer be implemented", name, types.TypeString(sel.Recv(), types.RelativeTo(h.pass.Pkg)), h.where(id.Pos()))
+		}
+	}
+	for _, kc := range h.callers {
+		if kc.patcher.Pkg != h.callers[0].patcher.Pkg {
+			return fmt.Sprintf("its callers pass kinds of two generated packages, %s and %s, whose StatusPatcher interfaces differ", h.callers[0].patcher.Pkg, kc.patcher.Pkg)
+		}
+	}
+	return ""
+}
+
+// methodClient is the client a caller makes its patcher with: the one
+// that read the object with Get (the method's, m.Client, may be made
+// after the read: sm := &Manager{Client: r.Client}).
+func (h *kindHelper) methodClient(kc *kindCaller, v *types.Var) string {
+	m := &migration{site: *kc.site, obj: v}
+	if m.reads().findGet(); m.get != nil {
+		ast.Inspect(m.get, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && kc.clientExpr == nil {
+				if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Get" {
+					kc.client, kc.clientExpr = kc.text().source(s.X), s.X
+				}
+			}
+			return kc.clientExpr == nil
+		})
+	}
+	if kc.clientExpr == nil {
+		return "passes " + v.Name() + ", not read with Get before it in " + kc.funcText() + " (the client that read it makes its patcher)"
+	}
+	return ""
+}
+
+// methodQualifier is how the method's file names the generated package
+// its callers' patchers are of, and the import that adds it.
+func (h *kindHelper) methodQualifier() (string, *analysis.TextEdit, string) {
+	return h.text().qualifier(h.callers[0].patcher.Pkg)
+}
+
+// methodEdits make the method take the StatusPatcher: its parameter, its
+// object the patcher's, its base dropped, its write Flush.
+func (h *kindHelper) methodEdits(qual string) []analysis.TextEdit {
+	var edits []analysis.TextEdit
+	var params []string
+	for i, f := range h.fieldTypes() {
+		switch {
+		case i == h.obj:
+			params = append(params, h.name+" "+qual+"StatusPatcher")
+		case i != h.client:
+			params = append(params, h.params[i].Name()+" "+h.text().source(f))
+		}
+	}
+	edits = append(edits, analysis.TextEdit{Pos: h.fd.Type.Params.Opening + 1, End: h.fd.Type.Params.Closing, NewText: []byte(strings.Join(params, ", "))})
+	obj := h.params[h.obj]
+	uses := h.uses(obj)
+	if h.method.base != nil {
+		uses--
+		edits = append(edits, h.text().deleteStmt(h.method.base))
+	}
+	if uses > 1 {
+		decl := fmt.Sprintf("%s := %s.Object().(%s)", obj.Name(), h.name, h.objectText)
+		edits = append(edits, analysis.TextEdit{Pos: h.fd.Body.Lbrace + 1, End: h.fd.Body.Lbrace + 1, NewText: []byte("\n\t" + decl)})
+	}
+	return append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.call.Args[0])))})
+}
+
+// methodMessage says what the method's move did.
+func (h *kindHelper) methodMessage(qual string, shared int) string {
+	msg := fmt.Sprintf("move the status write onto the generated patchers (%s takes the %sStatusPatcher its %d caller(s) pass, their kind's patcher's StatusPatcher(), then Flush", h.fd.Name.Name, qual, len(h.callers))
+	if shared > 0 {
+		msg += fmt.Sprintf("; %d call(s) pass the patcher their function makes for its own writes of the object", shared)
+	}
+	return msg + ")"
+}
+
+// methodAdvice is the reason the method stays: why, and the move by hand.
+func (h *kindHelper) methodAdvice(why string) string {
+	obj := h.params[h.obj]
+	iface := types.TypeString(obj.Type(), types.RelativeTo(h.pass.Pkg))
+	return fmt.Sprintf("%s is a method of %s (%s) over %s, and %s; %s", h.fd.Name.Name, recvName(h.fd), h.where(h.fd.Name.Pos()), iface, why, methodByHand(h.pass, h.opts, obj.Name(), iface))
+}
+
+// methodByHand is the move of a method over iface by hand.
+func methodByHand(pass *analysis.Pass, opts Options, obj, iface string) string {
+	pkg := patchersName(pass, opts)
+	return fmt.Sprintf("by hand: have it take p %s.StatusPatcher in place of %s (%s := p.Object().(%s) where it needs the interface) and call p.Flush(ctx) in place of this write, "+
+		"each caller passing its kind's patcher's StatusPatcher(), or %s.For(c, obj)", pkg, obj, obj, iface, pkg)
+}
 
 // ifaceMethodWhy says why w, a merge patch or an Update of a parameter of
-// a method whose type is an interface of the module, stays; "" when w is
-// not one (or an audit, which names no shape -fix does not move).
+// a method whose type is an interface of the module, stays when its
+// shape is not one kindHelperOf moves; "" when w is not one (or an
+// audit, which names no shape -fix does not move).
 func ifaceMethodWhy(pass *analysis.Pass, files Files, opts Options, w *Write) string {
 	call, ok := files.Calls[w.Lparen]
 	if !ok || w.Generated || opts.Audit || opts.PatcherOf == nil || (w.Verb != "Patch" && w.Verb != "Update") || len(call.Args) < 2 {
@@ -48,11 +183,8 @@ func ifaceMethodWhy(pass *analysis.Pass, files Files, opts Options, w *Write) st
 	}
 	obj := h.params[h.obj]
 	iface := types.TypeString(obj.Type(), types.RelativeTo(pass.Pkg))
-	pkg := patchersName(pass, opts)
-	return fmt.Sprintf("%s is a method of %s (%s): a method cannot take a type parameter, so not the *patcher.Patcher[T] (T %s) -fix gives a function over %s; "+
-		"by hand: have it take p %s.StatusPatcher in place of %s (%s := p.Object().(%s) where it needs the interface) and call p.Flush(ctx) in place of this write, "+
-		"each caller passing its kind's patcher's StatusPatcher(), or %s.For(c, obj)",
-		fd.Name.Name, recvName(fd), h.where(fd.Name.Pos()), iface, iface, pkg, obj.Name(), obj.Name(), iface, pkg)
+	fact := "its write is not an Update, nor a merge patch of a base it takes from " + obj.Name() + " itself for this write alone, or a parameter is unnamed"
+	return fmt.Sprintf("%s is a method of %s (%s) over %s, and %s; %s", fd.Name.Name, recvName(fd), h.where(fd.Name.Pos()), iface, fact, methodByHand(pass, opts, obj.Name(), iface))
 }
 
 // recvName is the name of fd's receiver type, without its pointer.
