@@ -13,9 +13,11 @@ import (
 // the type parameter the generic helper's move gives a function), its
 // write Flush, a merge patch's base it took itself gone; each caller
 // passes its kind's patcher's StatusPatcher(), made after its Get with
-// the client the method wrote with (sm.Client) or, when its receiver is
-// no variable, the one that read the object. Before, each write stayed
-// with the move by hand in its reason.
+// the client the method writes through, m.Client on the call's receiver
+// (a literal's Client: r.Client; a parameter's: sm.Client). Before, each
+// write stayed with the move by hand in its reason. It stays, naming the
+// line, when called through an interface, when a caller is handed its
+// object, or builds its receiver with a call (its client not seen).
 func TestMigrateIfaceMethodMove(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateifacemethodmove="}), "example.com/op/controllers/migrateifacemethodmove")

@@ -39,7 +39,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 	st, _ := ast.Unparen(sel.X).(*ast.CallExpr)
 	ci := h.paramIndex(st.Fun.(*ast.SelectorExpr).X)
 	if ci < 0 && h.method != nil {
-		if why := h.methodClient(kc, v); why != "" {
+		if why := h.methodClient(kc); why != "" {
 			return nil, why
 		}
 	} else if ci < 0 {

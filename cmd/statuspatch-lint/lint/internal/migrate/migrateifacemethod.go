@@ -3,7 +3,9 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -79,24 +81,85 @@ func (h *kindHelper) methodWhy() string {
 }
 
 // methodClient is the client a caller makes its patcher with: the one
-// that read the object with Get (the method's, m.Client, may be made
-// after the read: sm := &Manager{Client: r.Client}).
-func (h *kindHelper) methodClient(kc *kindCaller, v *types.Var) string {
-	m := &migration{site: *kc.site, obj: v}
-	if m.reads().findGet(); m.get != nil {
-		ast.Inspect(m.get, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && kc.clientExpr == nil {
-				if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Get" {
-					kc.client, kc.clientExpr = kc.text().source(s.X), s.X
+// the method writes through, m.Client on the call's receiver: the field
+// of the literal the receiver is (Manager{Client: r.Client}, or a local
+// declared as one, sm := &Manager{...}), or the receiver's field itself
+// when the receiver is a parameter of the caller (sm.Client); either
+// rooted at a parameter or the receiver of the caller's function, so it
+// is there at the read the patcher is made after.
+func (h *kindHelper) methodClient(kc *kindCaller) string {
+	wc := ast.Unparen(h.call.Fun.(*ast.SelectorExpr).X.(*ast.CallExpr).Fun.(*ast.SelectorExpr).X)
+	recv := h.fd.Recv.List[0].Names
+	sel, _ := ast.Unparen(wc).(*ast.SelectorExpr)
+	var field *ast.Ident
+	if sel != nil && len(recv) == 1 {
+		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && h.pass.TypesInfo.Uses[id] == h.pass.TypesInfo.Defs[recv[0]] {
+			field = sel.Sel
+		}
+	}
+	if field == nil {
+		return "writes through " + types.ExprString(wc) + ", not a field of its receiver " + recvName(h.fd) + ", which a caller's patcher would be made with"
+	}
+	r := ast.Unparen(kc.call.Fun.(*ast.SelectorExpr).X)
+	if id, ok := r.(*ast.Ident); ok {
+		if v, _ := h.pass.TypesInfo.Uses[id].(*types.Var); v != nil && !kc.paramOrRecv(v) {
+			if _, val := kc.definition(v); val != nil {
+				r = ast.Unparen(val)
+			}
+		}
+	}
+	if u, ok := r.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		r = ast.Unparen(u.X)
+	}
+	var c ast.Expr
+	switch r := r.(type) {
+	case *ast.CompositeLit:
+		for _, e := range r.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == field.Name {
+					c = kv.Value
 				}
 			}
-			return kc.clientExpr == nil
-		})
+		}
+	case *ast.Ident:
+		if v, _ := h.pass.TypesInfo.Uses[r].(*types.Var); v != nil && kc.paramOrRecv(v) {
+			kc.client, kc.clientExpr = r.Name+"."+field.Name, wc
+			return ""
+		}
 	}
-	if kc.clientExpr == nil {
-		return "passes " + v.Name() + ", not read with Get before it in " + kc.funcText() + " (the client that read it makes its patcher)"
+	if c == nil || !isPlainSelector(c) || !kc.rootedAtParam(c) {
+		return "passes its receiver " + types.ExprString(kc.call.Fun.(*ast.SelectorExpr).X) + ", whose " + field.Name + " (the client " + h.fd.Name.Name + " writes through) is not seen at the read: not a field of a parameter or the receiver of " + kc.funcText() + ", nor one set from them in a literal"
 	}
+	kc.client, kc.clientExpr = kc.text().source(c), c
 	return ""
+}
+
+// paramOrRecv reports whether v is a parameter or the receiver of the
+// caller's function.
+func (kc *kindCaller) paramOrRecv(v *types.Var) bool {
+	fd, _ := kc.enclosingFunc().(*ast.FuncDecl)
+	if fd == nil {
+		return false
+	}
+	if fd.Recv != nil {
+		for _, n := range fd.Recv.List[0].Names {
+			if kc.pass.TypesInfo.Defs[n] == v {
+				return true
+			}
+		}
+	}
+	return slices.Contains(paramVars(kc.pass, fd), v)
+}
+
+// rootedAtParam reports whether e, a plain selector, starts at a
+// parameter or the receiver of the caller's function.
+func (kc *kindCaller) rootedAtParam(e ast.Expr) bool {
+	for sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok; sel, ok = ast.Unparen(e).(*ast.SelectorExpr) {
+		e = sel.X
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	v, _ := kc.pass.TypesInfo.Uses[id].(*types.Var)
+	return ok && v != nil && kc.paramOrRecv(v)
 }
 
 // methodQualifier is how the method's file names the generated package
