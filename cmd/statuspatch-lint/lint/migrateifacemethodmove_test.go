@@ -17,7 +17,9 @@ import (
 // (a literal's Client: r.Client; a parameter's: sm.Client). Before, each
 // write stayed with the move by hand in its reason. It stays, naming the
 // line, when called through an interface, when a caller is handed its
-// object, or builds its receiver with a call (its client not seen).
+// object, or builds its receiver with a call (its client not seen), or,
+// for a merge patch of the method's own base, changed the object before
+// the call (the patch did not send that; Flush would).
 func TestMigrateIfaceMethodMove(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers, TestRefs: "example.com/op/controllers/migrateifacemethodmove="}), "example.com/op/controllers/migrateifacemethodmove")

@@ -72,6 +72,11 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 	if why := planCall(h, kc, v); why != "" {
 		return nil, why
 	}
+	if h.method != nil {
+		if why := h.methodUnsent(kc, v); why != "" {
+			return nil, why
+		}
+	}
 	// Not a name taken in the function, another caller's there, or the
 	// one the move of the function's own write of v takes.
 	fn := kc.enclosingFunc()

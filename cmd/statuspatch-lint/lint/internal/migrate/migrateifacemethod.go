@@ -55,8 +55,37 @@ func (h *kindHelper) methodBase() bool {
 	if !ok || sel.Sel.Name != "DeepCopyObject" || h.paramIndex(sel.X) != h.obj {
 		return false
 	}
+	for range h.usesOf(h.fd.Body, h.params[h.obj], h.fd.Body.Pos(), def.Pos()) {
+		return false // the base is not its first use of obj: the patch sent only what came after it
+	}
 	h.method.base = def
 	return true
+}
+
+// methodUnsent says why a caller's call of a method whose merge patch is
+// of its own base would send more than that patch did: the object may
+// have changed since its read or last stored write on a path to the call
+// (the patcher's Flush sends that too; the patch sent only what the
+// method changed). "" when it is fresh at the call on every path.
+func (h *kindHelper) methodUnsent(kc *kindCaller, v *types.Var) string {
+	if h.method.base == nil {
+		return ""
+	}
+	l := newLife(kc.site, v)
+	var node ast.Node
+	if l != nil {
+		for _, b := range l.g.Blocks {
+			for _, n := range b.Nodes {
+				if b.Live && n.Pos() <= kc.call.Pos() && kc.call.End() <= n.End() {
+					node = n
+				}
+			}
+		}
+	}
+	if node == nil || !l.freshAt(node) {
+		return fmt.Sprintf("passes %s, which may have changed since its read or last stored status write on a path to the call: %s's merge patch of its own base at %s did not send that, the patcher's Flush would", v.Name(), h.fd.Name.Name, h.where(h.method.base.Pos()))
+	}
+	return ""
 }
 
 // methodWhy says why the method stays although its callers can each give
