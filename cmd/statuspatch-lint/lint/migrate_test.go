@@ -342,12 +342,13 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// followed as h is); migrateifacemethod: 5, each with why (3 in
 	// exported methods over an interface of the module, 1 in a method
 	// over client.Object, 1 in a function over the interface whose caller
-	// hands the object to one of them first); migrateifacemethodmove: 4
-	// (a method called through an interface, one whose caller is handed
+	// hands the object to one of them first); migrateifacemethodmove: 5
+	// (a method called through an interface, one an interface declares,
+	// one whose caller is handed
 	// its object, one whose caller builds its receiver with a call, one
 	// whose caller changed the object before the call of its own-base
 	// patch), its 3 others moved onto StatusPatcher; migratesublazy's guardedcond: 3 kept, a sub-reconciler's call under a gate.
-	if len(left) != 360 || notMoved != 358 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 360 (358):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 361 || notMoved != 359 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 361 (359):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

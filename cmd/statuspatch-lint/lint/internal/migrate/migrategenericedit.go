@@ -48,7 +48,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		kc.client, kc.clientExpr = kc.text().source(call.Args[ci]), call.Args[ci]
 	}
 	if !kc.isClient(kc.clientExpr) {
-		if !embedsClient(&kc.calls, h.pass.TypesInfo.TypeOf(call.Args[ci])) {
+		if !embedsClient(&kc.calls, h.pass.TypesInfo.TypeOf(kc.clientExpr)) {
 			return nil, "passes " + kc.client + ", not a client.Client to make the patcher with"
 		}
 		kc.client += ".Client"

@@ -96,10 +96,22 @@ func (h *kindHelper) methodUnsent(kc *kindCaller, v *types.Var) string {
 func (h *kindHelper) methodWhy() string {
 	name := h.fd.Name.Name
 	recv := h.fn.Signature().Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	var at *ast.SelectorExpr
 	for id, sel := range h.pass.TypesInfo.Selections {
-		if f, ok := sel.Obj().(*types.Func); ok && f.Name() == name && types.IsInterface(sel.Recv()) && types.Implements(recv, sel.Recv().Underlying().(*types.Interface)) {
-			return fmt.Sprintf("%s is called through the interface %s at %s, which would no longer be implemented", name, types.TypeString(sel.Recv(), types.RelativeTo(h.pass.Pkg)), h.where(id.Pos()))
+		if f, ok := sel.Obj().(*types.Func); ok && f.Name() == name && types.IsInterface(sel.Recv()) && (at == nil || id.Pos() < at.Pos()) {
+			if it := sel.Recv().Underlying().(*types.Interface); types.Implements(recv, it) || types.Implements(types.NewPointer(recv), it) {
+				at = id
+			}
 		}
+	}
+	if at != nil {
+		return fmt.Sprintf("%s is called through the interface %s at %s, which would no longer be implemented", name, types.TypeString(h.pass.TypesInfo.Selections[at].Recv(), types.RelativeTo(h.pass.Pkg)), h.where(at.Pos()))
+	}
+	if iface := (&helperMove{migration: &migration{site: *h.site}}).satisfiedThrough(h.fn); iface != "" {
+		return fmt.Sprintf("its type satisfies %s, which has %s: calls through it are not seen, and it would no longer satisfy it", iface, name)
 	}
 	for _, kc := range h.callers {
 		if kc.patcher.Pkg != h.callers[0].patcher.Pkg {

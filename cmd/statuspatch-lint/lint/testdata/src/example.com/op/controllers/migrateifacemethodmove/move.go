@@ -144,3 +144,23 @@ func (r *WidgetReconciler) early(ctx context.Context, key client.ObjectKey) erro
 	w.Status.Size = 3
 	return (&manager{Client: r.Client}).markEarly(ctx, w)
 }
+
+// quieter declares markQuieter, which *manager satisfies: no call
+// through it is seen here, but the move would leave *manager no quieter.
+type quieter interface {
+	markQuieter(ctx context.Context, obj Conditioned) error
+}
+
+var _ quieter = (*manager)(nil)
+
+func (m *manager) markQuieter(ctx context.Context, obj Conditioned) error {
+	return m.Client.Status().Update(ctx, obj) // want `^handwritten status write to Widget: .*\(not moved to the patcher: markQuieter is a method of manager \(line 156\) over Conditioned, and its type satisfies quieter, which has markQuieter: calls through it are not seen, and it would no longer satisfy it; by hand: .*patchers\.For\(c, obj\)\)$`
+}
+
+func (r *WidgetReconciler) quieter(ctx context.Context, key client.ObjectKey) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, key, w); err != nil {
+		return err
+	}
+	return (&manager{Client: r.Client}).markQuieter(ctx, w)
+}
