@@ -107,10 +107,10 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 		return nil, ""
 	}
 	if fd.Recv != nil {
-		h.method = &ifaceMethod{}
+		h.method = &ifaceMethod{h: h}
 	}
 	if w.Verb == "Patch" && h.method != nil {
-		if !h.methodBase() {
+		if !h.method.takesBase() {
 			return nil, ""
 		}
 	} else if w.Verb == "Patch" {
@@ -153,7 +153,7 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 		why = h.bodyWhy(opts)
 	}
 	if why == "" && h.method != nil {
-		why = h.methodWhy()
+		why = h.method.why()
 	}
 	switch {
 	case why == "":
@@ -161,7 +161,7 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	case opts.Audit:
 		return nil, "" // an audit names no shape -fix does not move
 	case h.method != nil:
-		return nil, h.methodAdvice(why)
+		return nil, h.method.advice(why)
 	case !h.anyPatched:
 		return nil, "" // nor a helper no caller of which has a generated patcher
 	}

@@ -39,7 +39,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 	st, _ := ast.Unparen(sel.X).(*ast.CallExpr)
 	ci := h.paramIndex(st.Fun.(*ast.SelectorExpr).X)
 	if ci < 0 && h.method != nil {
-		if why := h.methodClient(kc); why != "" {
+		if why := h.method.client(kc); why != "" {
 			return nil, why
 		}
 	} else if ci < 0 {
@@ -73,7 +73,7 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 		return nil, why
 	}
 	if h.method != nil {
-		if why := h.methodUnsent(kc, v); why != "" {
+		if why := h.method.unsent(kc, v); why != "" {
 			return nil, why
 		}
 	}
@@ -171,7 +171,7 @@ func (h *kindHelper) alongside(kc *kindCaller, v *types.Var, shared bool) string
 func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	pqual, pimport, why := h.text().qualifier(kube.PatcherPkgPath)
 	if h.method != nil {
-		pqual, pimport, why = h.methodQualifier()
+		pqual, pimport, why = h.method.qualifier()
 	}
 	if why != "" {
 		return nil, why
@@ -195,7 +195,7 @@ func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysi
 		}
 	}
 	if h.method != nil {
-		edits = append(edits, h.methodEdits(pqual)...)
+		edits = append(edits, h.method.edits(pqual)...)
 		if pimport != nil {
 			edits = append(edits, *pimport)
 		}
@@ -261,7 +261,7 @@ func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysi
 		return &analysis.SuggestedFix{Message: msg + ")", TextEdits: edits}, ""
 	}
 	if h.method != nil {
-		return &analysis.SuggestedFix{Message: h.methodMessage(pqual, shared), TextEdits: edits}, ""
+		return &analysis.SuggestedFix{Message: h.method.message(pqual, shared), TextEdits: edits}, ""
 	}
 	return &analysis.SuggestedFix{Message: h.fixMessage(retried, shared), TextEdits: edits}, ""
 }

@@ -28,12 +28,14 @@ import (
 
 // An ifaceMethod is what a method's move needs beyond a function's.
 type ifaceMethod struct {
+	h    *kindHelper
 	base ast.Stmt // base := obj.DeepCopyObject().(client.Object), the merge patch's: dropped
 }
 
-// methodBase reports whether the method's merge patch is of a base it
+// takesBase reports whether the method's merge patch is of a base it
 // takes itself from its object for this write alone, which it records.
-func (h *kindHelper) methodBase() bool {
+func (im *ifaceMethod) takesBase() bool {
+	h := im.h
 	mf, ok := ast.Unparen(h.call.Args[2]).(*ast.CallExpr)
 	if !ok || !h.isMergeFrom(mf) {
 		return false
@@ -58,17 +60,18 @@ func (h *kindHelper) methodBase() bool {
 	for range h.usesOf(h.fd.Body, h.params[h.obj], h.fd.Body.Pos(), def.Pos()) {
 		return false // the base is not its first use of obj: the patch sent only what came after it
 	}
-	h.method.base = def
+	im.base = def
 	return true
 }
 
-// methodUnsent says why a caller's call of a method whose merge patch is
+// unsent says why a caller's call of a method whose merge patch is
 // of its own base would send more than that patch did: the object may
 // have changed since its read or last stored write on a path to the call
 // (the patcher's Flush sends that too; the patch sent only what the
 // method changed). "" when it is fresh at the call on every path.
-func (h *kindHelper) methodUnsent(kc *kindCaller, v *types.Var) string {
-	if h.method.base == nil {
+func (im *ifaceMethod) unsent(kc *kindCaller, v *types.Var) string {
+	h := im.h
+	if im.base == nil {
 		return ""
 	}
 	l := newLife(kc.site, v)
@@ -83,17 +86,18 @@ func (h *kindHelper) methodUnsent(kc *kindCaller, v *types.Var) string {
 		}
 	}
 	if node == nil || !l.freshAt(node) {
-		return fmt.Sprintf("passes %s, which may have changed since its read or last stored status write on a path to the call: %s's merge patch of its own base at %s did not send that, the patcher's Flush would", v.Name(), h.fd.Name.Name, h.where(h.method.base.Pos()))
+		return fmt.Sprintf("passes %s, which may have changed since its read or last stored status write on a path to the call: %s's merge patch of its own base at %s did not send that, the patcher's Flush would", v.Name(), h.fd.Name.Name, h.where(im.base.Pos()))
 	}
 	return ""
 }
 
-// methodWhy says why the method stays although its callers can each give
+// why says why the method stays although its callers can each give
 // a patcher: it is called through an interface (which it would no longer
 // implement), or its callers' kinds are of two generated packages (one
 // StatusPatcher). An exported method stays too (kindHelperOf): its
 // callers in other packages are not changed.
-func (h *kindHelper) methodWhy() string {
+func (im *ifaceMethod) why() string {
+	h := im.h
 	name := h.fd.Name.Name
 	recv := h.fn.Signature().Recv().Type()
 	if p, ok := recv.(*types.Pointer); ok {
@@ -121,14 +125,15 @@ func (h *kindHelper) methodWhy() string {
 	return ""
 }
 
-// methodClient is the client a caller makes its patcher with: the one
+// client is the client a caller makes its patcher with: the one
 // the method writes through, m.Client on the call's receiver: the field
 // of the literal the receiver is (Manager{Client: r.Client}, or a local
 // declared as one, sm := &Manager{...}), or the receiver's field itself
 // when the receiver is a parameter of the caller (sm.Client); either
 // rooted at a parameter or the receiver of the caller's function, so it
 // is there at the read the patcher is made after.
-func (h *kindHelper) methodClient(kc *kindCaller) string {
+func (im *ifaceMethod) client(kc *kindCaller) string {
+	h := im.h
 	wc := ast.Unparen(h.call.Fun.(*ast.SelectorExpr).X.(*ast.CallExpr).Fun.(*ast.SelectorExpr).X)
 	recv := h.fd.Recv.List[0].Names
 	sel, _ := ast.Unparen(wc).(*ast.SelectorExpr)
@@ -203,15 +208,17 @@ func (kc *kindCaller) rootedAtParam(e ast.Expr) bool {
 	return ok && v != nil && kc.paramOrRecv(v)
 }
 
-// methodQualifier is how the method's file names the generated package
+// qualifier is how the method's file names the generated package
 // its callers' patchers are of, and the import that adds it.
-func (h *kindHelper) methodQualifier() (string, *analysis.TextEdit, string) {
+func (im *ifaceMethod) qualifier() (string, *analysis.TextEdit, string) {
+	h := im.h
 	return h.text().qualifier(h.callers[0].patcher.Pkg)
 }
 
-// methodEdits make the method take the StatusPatcher: its parameter, its
+// edits make the method take the StatusPatcher: its parameter, its
 // object the patcher's, its base dropped, its write Flush.
-func (h *kindHelper) methodEdits(qual string) []analysis.TextEdit {
+func (im *ifaceMethod) edits(qual string) []analysis.TextEdit {
+	h := im.h
 	var edits []analysis.TextEdit
 	var params []string
 	for i, f := range h.fieldTypes() {
@@ -225,9 +232,9 @@ func (h *kindHelper) methodEdits(qual string) []analysis.TextEdit {
 	edits = append(edits, analysis.TextEdit{Pos: h.fd.Type.Params.Opening + 1, End: h.fd.Type.Params.Closing, NewText: []byte(strings.Join(params, ", "))})
 	obj := h.params[h.obj]
 	uses := h.uses(obj)
-	if h.method.base != nil {
+	if im.base != nil {
 		uses--
-		edits = append(edits, h.text().deleteStmt(h.method.base))
+		edits = append(edits, h.text().deleteStmt(im.base))
 	}
 	if uses > 1 {
 		decl := fmt.Sprintf("%s := %s.Object().(%s)", obj.Name(), h.name, h.objectText)
@@ -236,8 +243,9 @@ func (h *kindHelper) methodEdits(qual string) []analysis.TextEdit {
 	return append(edits, analysis.TextEdit{Pos: h.call.Pos(), End: h.call.End(), NewText: []byte(fmt.Sprintf("%s.Flush(%s)", h.name, h.text().source(h.call.Args[0])))})
 }
 
-// methodMessage says what the method's move did.
-func (h *kindHelper) methodMessage(qual string, shared int) string {
+// message says what the method's move did.
+func (im *ifaceMethod) message(qual string, shared int) string {
+	h := im.h
 	msg := fmt.Sprintf("move the status write onto the generated patchers (%s takes the %sStatusPatcher its %d caller(s) pass, their kind's patcher's StatusPatcher(), then Flush", h.fd.Name.Name, qual, len(h.callers))
 	if shared > 0 {
 		msg += fmt.Sprintf("; %d call(s) pass the patcher their function makes for its own writes of the object", shared)
@@ -245,8 +253,9 @@ func (h *kindHelper) methodMessage(qual string, shared int) string {
 	return msg + ")"
 }
 
-// methodAdvice is the reason the method stays: why, and the move by hand.
-func (h *kindHelper) methodAdvice(why string) string {
+// advice is the reason the method stays: why, and the move by hand.
+func (im *ifaceMethod) advice(why string) string {
+	h := im.h
 	obj := h.params[h.obj]
 	iface := types.TypeString(obj.Type(), types.RelativeTo(h.pass.Pkg))
 	return fmt.Sprintf("%s is a method of %s (%s) over %s, and %s; %s", h.fd.Name.Name, recvName(h.fd), h.where(h.fd.Name.Pos()), iface, why, methodByHand(h.pass, h.opts, obj.Name(), iface))
