@@ -86,7 +86,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		t.Fatalf("copy testdata: %v\n%s", err, out)
 	}
 	goldens, err := filepath.Glob(filepath.Join(src, "example.com", "op", "controllers", "*", "*.go.golden"))
-	if err != nil || len(goldens) != 173 {
+	if err != nil || len(goldens) != 174 {
 		t.Fatalf("golden files: %v (%v)", goldens, err)
 	}
 	for _, g := range goldens {
@@ -121,7 +121,7 @@ func TestMigratedGoldensBuild(t *testing.T) {
 		"example.com/op/controllers/migratereadfresh", "example.com/op/controllers/migrateexistingretry",
 		"example.com/op/controllers/migratesublazy", "example.com/op/controllers/migrateloopcounter",
 		"example.com/op/controllers/migrateexplicit", "example.com/op/controllers/migrateifacemethod",
-		"example.com/op/controllers/migrateapplybytes") {
+		"example.com/op/controllers/migrateapplybytes", "example.com/op/controllers/migrateifacemethodmove") {
 		for _, d := range r.Diagnostics {
 			left = append(left, r.Pass.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
@@ -340,14 +340,19 @@ func TestMigratedGoldensBuild(t *testing.T) {
 	// migrateloopcounter: none (each loop is the patcher's Retry);
 	// migrateexplicit: none (each generic helper called as h[T] is
 	// followed as h is); migrateifacemethod: 5, each with why (3 in
-	// methods over an interface of the module, which cannot take a type
-	// parameter, 1 in a method over client.Object, 1 in a function over
-	// the interface whose caller hands the object to one of them first); migratesublazy's guardedcond: 3 kept, a sub-reconciler's call under a gate;
+	// exported methods over an interface of the module, 1 in a method
+	// over client.Object, 1 in a function over the interface whose caller
+	// hands the object to one of them first); migrateifacemethodmove: 5
+	// (a method called through an interface, one an interface declares,
+	// one whose caller is handed
+	// its object, one whose caller builds its receiver with a call, one
+	// whose caller changed the object before the call of its own-base
+	// patch), its 3 others moved onto StatusPatcher; migratesublazy's guardedcond: 3 kept, a sub-reconciler's call under a gate;
 	// migrateapplybytes: 6 applies of marshalled bytes that stay (a
 	// helper's field owner of another package, a helper's caller handing
 	// on its parameter, not forced, the bytes used beside, the JSON of a
 	// status, a Data not returning its field), each with why.
-	if len(left) != 362 || notMoved != 360 {
-		t.Errorf("after the fixes, %d findings (%d not moved), want 362 (360):\n%s", len(left), notMoved, strings.Join(left, "\n"))
+	if len(left) != 367 || notMoved != 365 {
+		t.Errorf("after the fixes, %d findings (%d not moved), want 367 (365):\n%s", len(left), notMoved, strings.Join(left, "\n"))
 	}
 }

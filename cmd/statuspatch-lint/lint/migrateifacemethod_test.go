@@ -9,10 +9,11 @@ import (
 
 // Issue 80's status.Manager (project D): a method over an interface of
 // the module (MarkProgressing(ctx, obj Conditioned, ...), a merge patch;
-// MarkDegraded, an Update) cannot take the type parameter the generic
-// helper's move gives a function over it (migrategeneric). At dc177ff8
-// both were kept with no reason; each now names the method's line, the
-// fact, and the move by hand onto the generated package's StatusPatcher
+// MarkDegraded, an Update), exported: -fix moves such a method onto the
+// package's StatusPatcher only with its callers in its own package
+// (TestMigrateIfaceMethodMove). At dc177ff8 both were kept with no
+// reason; each names the method's line, the fact, and the move by hand
+// onto the generated package's StatusPatcher
 // (<Kind>StatusPatcher.StatusPatcher(), patchers.For). The merge patch
 // still gets the lock; a method over client.Object and a function over
 // the interface keep what they said.

@@ -48,6 +48,7 @@ type kindHelper struct {
 	anyPatched bool                  // a caller passes an object of a kind with a generated patcher
 	iface      bool                  // the object's type is an interface of the module embedding client.Object (T Conditioned)
 	exported   bool                  // exported, moving with its callers in other packages (migrategenericexported.go)
+	method     *ifaceMethod          // a method over the interface: it takes the package's StatusPatcher (migrateifacemethod.go)
 
 	// The package's writes, to plan the callers' own (migrategenericlife.go).
 	files Files
@@ -91,7 +92,7 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	h.file = h.path[len(h.path)-1].(*ast.File)
 	c, ok := statusReceiver(call)
 	fd, _ := h.enclosingFunc().(*ast.FuncDecl)
-	if !ok || fd == nil || fd.Recv != nil || len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.Verb] {
+	if !ok || fd == nil || len(call.Args) != map[string]int{"Patch": 3, "Update": 2}[w.Verb] {
 		return nil, ""
 	}
 	h.fd = fd
@@ -102,10 +103,17 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 		}
 		h.params = append(h.params, v)
 	}
-	if h.obj = h.paramIndex(call.Args[1]); h.obj < 0 || !h.anyKind(h.params[h.obj].Type()) {
+	if h.obj = h.paramIndex(call.Args[1]); h.obj < 0 || !h.anyKind(h.params[h.obj].Type()) || fd.Recv != nil && !h.iface {
 		return nil, ""
 	}
-	if w.Verb == "Patch" {
+	if fd.Recv != nil {
+		h.method = &ifaceMethod{h: h}
+	}
+	if w.Verb == "Patch" && h.method != nil {
+		if !h.method.takesBase() {
+			return nil, ""
+		}
+	} else if w.Verb == "Patch" {
 		mf, ok := ast.Unparen(call.Args[2]).(*ast.CallExpr)
 		if !ok || !h.isMergeFrom(mf) {
 			return nil, ""
@@ -129,6 +137,11 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	}
 	why := h.findCallers(files, opts)
 	switch {
+	case h.method != nil && h.fn.Exported():
+		why = fd.Name.Name + " is exported: -fix moves a method over an interface only when it is not, its callers all in its own package"
+	case h.method != nil && why == "":
+		why = h.testsMayCall(fd.Name.Name, opts)
+	case h.method != nil:
 	case h.fn.Exported() && h.iface:
 		why = h.exportedWhy(why, opts) // migrategenericexported.go
 	case h.fn.Exported():
@@ -139,13 +152,18 @@ func kindHelperOf(pass *analysis.Pass, files Files, opts Options, ws []*Write, w
 	if why == "" && h.iface {
 		why = h.bodyWhy(opts)
 	}
+	if why == "" && h.method != nil {
+		why = h.method.why()
+	}
 	switch {
 	case why == "":
 		return h, ""
-	case opts.Audit || !h.anyPatched:
-		// An audit names no shape -fix does not move; nor does a
-		// helper no caller of which has a generated patcher.
-		return nil, ""
+	case opts.Audit:
+		return nil, "" // an audit names no shape -fix does not move
+	case h.method != nil:
+		return nil, h.method.advice(why)
+	case !h.anyPatched:
+		return nil, "" // nor a helper no caller of which has a generated patcher
 	}
 	return nil, why
 }
@@ -202,12 +220,16 @@ func (h *kindHelper) findCallers(files Files, opts Options) string {
 			continue
 		}
 		line := h.pass.Fset.Position(id.Pos()).Line
-		call, ok := c.Parent().Node().(*ast.CallExpr)
-		if !ok || call.Fun != ast.Expr(id) || call.Ellipsis.IsValid() || len(call.Args) != len(h.params) {
+		call, _ := callOf(c)
+		if call == nil || call.Ellipsis.IsValid() || len(call.Args) != len(h.params) {
 			first = cmp.Or(first, fmt.Sprintf("%s is used at line %d other than called", h.fd.Name.Name, line))
 			continue
 		}
-		kc, why := h.caller(c.Parent(), call)
+		cc := c.Parent()
+		if _, ok := cc.Node().(*ast.SelectorExpr); ok {
+			cc = cc.Parent() // a method's call: recv.name(...)
+		}
+		kc, why := h.caller(cc, call)
 		if why != "" {
 			first = cmp.Or(first, fmt.Sprintf("its caller at %s %s", h.where(call.Pos()), why))
 			continue

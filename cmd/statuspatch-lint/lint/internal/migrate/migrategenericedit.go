@@ -38,12 +38,17 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 	sel, _ := ast.Unparen(h.call.Fun).(*ast.SelectorExpr)
 	st, _ := ast.Unparen(sel.X).(*ast.CallExpr)
 	ci := h.paramIndex(st.Fun.(*ast.SelectorExpr).X)
-	if ci < 0 {
+	if ci < 0 && h.method != nil {
+		if why := h.method.client(kc); why != "" {
+			return nil, why
+		}
+	} else if ci < 0 {
 		return nil, "" // unreachable: kindHelperOf checked the receiver
+	} else {
+		kc.client, kc.clientExpr = kc.text().source(call.Args[ci]), call.Args[ci]
 	}
-	kc.client, kc.clientExpr = kc.text().source(call.Args[ci]), call.Args[ci]
-	if !kc.isClient(call.Args[ci]) {
-		if !embedsClient(&kc.calls, h.pass.TypesInfo.TypeOf(call.Args[ci])) {
+	if !kc.isClient(kc.clientExpr) {
+		if !embedsClient(&kc.calls, h.pass.TypesInfo.TypeOf(kc.clientExpr)) {
 			return nil, "passes " + kc.client + ", not a client.Client to make the patcher with"
 		}
 		kc.client += ".Client"
@@ -66,6 +71,11 @@ func (h *kindHelper) caller(cur inspector.Cursor, call *ast.CallExpr) (*kindCall
 	}
 	if why := planCall(h, kc, v); why != "" {
 		return nil, why
+	}
+	if h.method != nil {
+		if why := h.method.unsent(kc, v); why != "" {
+			return nil, why
+		}
 	}
 	// Not a name taken in the function, another caller's there, or the
 	// one the move of the function's own write of v takes.
@@ -160,6 +170,9 @@ func (h *kindHelper) alongside(kc *kindCaller, v *types.Var, shared bool) string
 // caller's patcher and arguments.
 func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysis.SuggestedFix, string) {
 	pqual, pimport, why := h.text().qualifier(kube.PatcherPkgPath)
+	if h.method != nil {
+		pqual, pimport, why = h.method.qualifier()
+	}
 	if why != "" {
 		return nil, why
 	}
@@ -169,7 +182,7 @@ func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysi
 		h.name = fmt.Sprintf("%sPatcher%d", objName, i)
 	}
 	var edits []analysis.TextEdit
-	if h.newT {
+	if h.newT && h.method == nil {
 		h.tparam = "T"
 		for i := 2; h.text().nameTaken(h.tparam); i++ {
 			h.tparam = fmt.Sprintf("T%d", i)
@@ -181,7 +194,12 @@ func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysi
 			retried++
 		}
 	}
-	if retried == len(h.callers) && !h.exported {
+	if h.method != nil {
+		edits = append(edits, h.method.edits(pqual)...)
+		if pimport != nil {
+			edits = append(edits, *pimport)
+		}
+	} else if retried == len(h.callers) && !h.exported {
 		// Every call is its patcher's Retry: the helper, called no more, goes.
 		edits = append(edits, h.removeEdits()...)
 	} else {
@@ -224,6 +242,8 @@ func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysi
 		var args []string
 		for i, a := range kc.call.Args {
 			switch {
+			case i == h.obj && h.method != nil:
+				args = append(args, kc.name+".StatusPatcher()")
 			case i == h.obj:
 				args = append(args, kc.name+".Patcher()")
 			case i != h.base && i != h.client:
@@ -239,6 +259,9 @@ func (h *kindHelper) fix(_ Patcher, _ Files, _ []*Write, opts Options) (*analysi
 			msg += "; its parameter " + h.params[h.client].Name() + ", then unused, goes"
 		}
 		return &analysis.SuggestedFix{Message: msg + ")", TextEdits: edits}, ""
+	}
+	if h.method != nil {
+		return &analysis.SuggestedFix{Message: h.method.message(pqual, shared), TextEdits: edits}, ""
 	}
 	return &analysis.SuggestedFix{Message: h.fixMessage(retried, shared), TextEdits: edits}, ""
 }

@@ -115,7 +115,7 @@ func itemWhy(m *migration, why, what string) string {
 // helper's body is only its write, its context its first parameter, the
 // object's type named in the caller's file. It sets kc's plan.
 func retryCall(h *kindHelper, kc *kindCaller, m *migration) bool {
-	if !h.onlyWrite() || h.paramIndex(h.call.Args[0]) != 0 || len(m.retry.once) > 0 {
+	if h.method != nil || !h.onlyWrite() || h.paramIndex(h.call.Args[0]) != 0 || len(m.retry.once) > 0 {
 		return false
 	}
 	if _, ok := (retries{migration: m}).retryText("p", m.retry); !ok {

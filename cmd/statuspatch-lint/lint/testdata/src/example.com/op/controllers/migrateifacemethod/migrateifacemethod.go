@@ -17,8 +17,8 @@ type Conditioned interface {
 }
 
 // Manager writes the conditions every reconciler reports (issue 80's
-// status.Manager): a method cannot take a type parameter, so its writes
-// stay, each saying how to take the package's StatusPatcher by hand.
+// status.Manager): its methods are exported, so their writes stay, each
+// saying how to take the package's StatusPatcher by hand.
 type Manager struct {
 	Client client.Client
 }
@@ -30,13 +30,13 @@ func (m *Manager) MarkProgressing(ctx context.Context, obj Conditioned, reason s
 	if !meta.SetStatusCondition(obj.ConditionsRef(), metav1.Condition{Type: "Ready", Status: "False", Reason: reason}) {
 		return nil
 	}
-	return m.Client.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: MarkProgressing is a method of Manager \(line 28\): a method cannot take a type parameter, so not the \*patcher\.Patcher\[T\] \(T Conditioned\) -fix gives a function over Conditioned; by hand: have it take p patchers\.StatusPatcher in place of obj \(obj := p\.Object\(\)\.\(Conditioned\) .*StatusPatcher\(\), or patchers\.For\(c, obj\)\)$`
+	return m.Client.Status().Patch(ctx, obj, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: MarkProgressing is a method of Manager \(line 28\) over Conditioned, and MarkProgressing is exported: -fix moves a method over an interface only when it is not, its callers all in its own package; by hand: have it take p patchers\.StatusPatcher in place of obj \(obj := p\.Object\(\)\.\(Conditioned\) .*StatusPatcher\(\), or patchers\.For\(c, obj\)\)$`
 }
 
 // MarkDegraded records a failure and writes it with an Update.
 func (m Manager) MarkDegraded(ctx context.Context, obj Conditioned, cause error) error { // want MarkDegraded:"why"
 	meta.SetStatusCondition(obj.ConditionsRef(), metav1.Condition{Type: "Ready", Status: "False", Reason: "Failed: " + cause.Error()})
-	if err := m.Client.Status().Update(ctx, obj); err != nil { // want `^handwritten status write to Widget: .*\(not moved to the patcher: MarkDegraded is a method of Manager \(line 37\): .*patchers\.For\(c, obj\)\)$`
+	if err := m.Client.Status().Update(ctx, obj); err != nil { // want `^handwritten status write to Widget: .*\(not moved to the patcher: MarkDegraded is a method of Manager \(line 37\) over Conditioned, and MarkDegraded is exported: .*patchers\.For\(c, obj\)\)$`
 		return fmt.Errorf("mark %s degraded: %w", obj.GetName(), err)
 	}
 	return nil
@@ -59,7 +59,7 @@ func markSeen(ctx context.Context, c client.Client, obj Conditioned) error {
 // kind is not known, and the reason is the method's all the same.
 func (m *Manager) MarkReady(ctx context.Context, obj Conditioned) error { // want MarkReady:"why"
 	meta.SetStatusCondition(obj.ConditionsRef(), metav1.Condition{Type: "Ready", Status: "True", Reason: "Done"})
-	return m.Client.Status().Update(ctx, obj) // want `^handwritten status write to Conditioned \(an interface\): use the generated status patcher of the object's concrete type \(not moved to the patcher: MarkReady is a method of Manager \(line \d+\): .*patchers\.For\(c, obj\)\)$`
+	return m.Client.Status().Update(ctx, obj) // want `^handwritten status write to Conditioned \(an interface\): use the generated status patcher of the object's concrete type \(not moved to the patcher: MarkReady is a method of Manager \(line \d+\) over Conditioned, and MarkReady is exported: .*patchers\.For\(c, obj\)\)$`
 }
 
 // WidgetReconciler calls the first four with its Widget.

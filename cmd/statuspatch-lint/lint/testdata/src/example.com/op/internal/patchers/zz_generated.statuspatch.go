@@ -59,13 +59,30 @@ func ForType[T client.Object](c client.Client, obj T, opts ...patcher.Option) (*
 
 // StatusPatcher is For's patcher of any of this package's kinds.
 type StatusPatcher interface {
+	Object() client.Object
 	Flush(ctx context.Context) error
+	Retry(ctx context.Context, mutate func(client.Object) error) error
 }
 
 // For returns the status patcher of obj, one of this package's kinds.
 func For(c client.Client, obj client.Object, opts ...patcher.Option) (StatusPatcher, error) {
 	if w, ok := obj.(*v1.Widget); ok && w != nil {
-		return NewWidgetStatusPatcher(c, w, opts...), nil
+		return NewWidgetStatusPatcher(c, w, opts...).StatusPatcher(), nil
 	}
 	return nil, errors.New("For: not a kind of this package")
+}
+
+// objectStatusPatcher is For's StatusPatcher over a generated kind's patcher.
+type objectStatusPatcher[T client.Object] struct{ p *patcher.Patcher[T] }
+
+func (s objectStatusPatcher[T]) Object() client.Object           { return s.p.Object() }
+func (s objectStatusPatcher[T]) Flush(ctx context.Context) error { return s.p.Flush(ctx) }
+func (s objectStatusPatcher[T]) Retry(ctx context.Context, mutate func(client.Object) error) error {
+	return s.p.Retry(ctx, func(o T) error { return mutate(o) })
+}
+
+// StatusPatcher returns p as this package's StatusPatcher, over the same
+// patcher.Patcher: one life.
+func (p *WidgetStatusPatcher) StatusPatcher() StatusPatcher {
+	return objectStatusPatcher[*v1.Widget]{p.Patcher()}
 }
