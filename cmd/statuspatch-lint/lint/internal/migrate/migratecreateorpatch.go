@@ -169,7 +169,9 @@ func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
 				u.field, u.handed = "", "the method "+sel.Sel.Name
 			}
 		} else {
-			u.sets = setAt(chainTop(c, func(s *ast.SelectorExpr) bool { return info.Selections[s] == nil || info.Selections[s].Kind() == types.FieldVal }))
+			u.sets = setAt(chainTop(c, func(s *ast.SelectorExpr) bool {
+				return info.Selections[s] == nil || info.Selections[s].Kind() == types.FieldVal
+			}))
 		}
 		out = append(out, u)
 	}
