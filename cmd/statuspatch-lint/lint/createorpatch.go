@@ -333,7 +333,7 @@ func mutateMove(pass *analysis.Pass, files *fileSet, cfg Config, w *write) (*ana
 		return nil, mutateKept(w, "")
 	}
 	fix, why := migrate.CreateOrPatch(pass, files.migrateFiles(), migrate.CreateOrPatchMove{
-		Call: call, Patcher: migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}, ChangeAt: w.mutate.at})
+		Call: call, Patcher: migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}})
 	if fix == nil {
 		return nil, mutateKept(w, why)
 	}

@@ -52,8 +52,7 @@ import (
 // status, as the linter found it.
 type CreateOrPatchMove struct {
 	Call     *ast.CallExpr
-	Patcher  Patcher   // the kind's generated patcher
-	ChangeAt token.Pos // the status change the finding names
+	Patcher Patcher // the kind's generated patcher
 }
 
 // mutateStmts is what the mutate's statements do to the object: the

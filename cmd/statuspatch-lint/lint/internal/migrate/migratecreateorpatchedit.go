@@ -33,6 +33,12 @@ func (ms *mutateStmts) ownPatcher(p Patcher) string {
 			}
 		}
 	}
+	for c := range fn.Preorder((*ast.CallExpr)(nil)) {
+		call := c.Node().(*ast.CallExpr)
+		if _, ok := statusReceiver(call); ok && len(call.Args) > 1 && rootVar(info, call.Args[1]) == ms.obj {
+			return fmt.Sprintf("%s writes %s's status too: a patcher made after CreateOrPatch would not be that write's; make both in one patcher", ms.cs.where(call.Pos()), ms.obj.Name())
+		}
+	}
 	return ""
 }
 

@@ -47,7 +47,7 @@ func (ms *mutateStmts) split() string {
 		name := ms.obj.Name()
 		switch {
 		case status && other != "":
-			return fmt.Sprintf("%s reads the status and sets %s.%s", where(s.Pos()), name, other)
+			return fmt.Sprintf("%s uses the status and sets %s.%s", where(s.Pos()), name, other)
 		case handed != "":
 			return fmt.Sprintf("%s hands %s to %s, which may read or change its status", where(s.Pos()), name, handed)
 		}
@@ -126,6 +126,9 @@ func (ms *mutateStmts) locals(isStatus []bool) string {
 		if !isStatus[i] {
 			continue
 		}
+		if why := ms.setLater(i); why != "" {
+			return why
+		}
 		for c := range writesOf(mustCursor(ms.cs, s), func(e ast.Expr) bool {
 			v := rootVar(info, e)
 			return v != nil && v != ms.obj && (v.Pos() < s.Pos() || v.Pos() >= s.End())
@@ -157,4 +160,33 @@ func writtenExpr(n ast.Node, info *types.Info, obj *types.Var, s ast.Stmt) ast.E
 		}
 	}
 	return &ast.Ident{Name: "a variable"}
+}
+
+// setLater says why the status statement list[i] cannot run after the
+// mutate: it reads a variable outside the mutate that a later statement
+// sets, which it would then read set.
+func (ms *mutateStmts) setLater(i int) string {
+	info := ms.cs.pass.TypesInfo
+	list := ms.lit.Body.List
+	read := map[*types.Var]bool{}
+	ast.Inspect(list[i], func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && v != ms.obj && (v.Pos() < ms.lit.Pos() || v.Pos() >= ms.lit.End()) {
+				read[v] = true
+			}
+		}
+		return true
+	})
+	for _, s := range list[i+1:] {
+		var set *types.Var
+		for c := range writesOf(mustCursor(ms.cs, s), func(e ast.Expr) bool {
+			if v := rootVar(info, e); read[v] {
+				set = v
+			}
+			return set != nil
+		}, nil) {
+			return fmt.Sprintf("%s reads %s, which %s sets after it", ms.cs.where(list[i].Pos()), set.Name(), ms.cs.where(c.Node().Pos()))
+		}
+	}
+	return ""
 }

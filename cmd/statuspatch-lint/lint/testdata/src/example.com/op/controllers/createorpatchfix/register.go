@@ -70,7 +70,7 @@ func readsLater(ctx context.Context, c client.Client, w *v1.Widget) error {
 
 // mixed sets the spec from the status in one statement.
 func mixed(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 74 in the mutate: line 75 reads the status and sets w\.Spec`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 74 in the mutate: line 75 uses the status and sets w\.Spec`
 		w.Status.Ready = true
 		w.Spec.Size = len(w.Status.Conditions)
 		return nil
@@ -127,6 +127,18 @@ func inIf(ctx context.Context, c client.Client, w *v1.Widget) error { // want in
 func received(ctx context.Context, c client.Client, w *v1.Widget, sizes chan int) error { // want received:"statusOnly\\[2\\]"
 	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 129 in the mutate: it receives from sizes at line 129`
 		w.Status.Size = <-sizes
+		return nil
+	})
+	return err
+}
+
+// later: the status is decided from a variable the mutate sets after
+// it; moved, it would read the new value.
+func later(ctx context.Context, c client.Client, w *v1.Widget) error { // want later:"statusOnly\\[2\\]"
+	size := 1
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 140 in the mutate: line 140 reads size, which line 141 sets after it`
+		w.Status.Size = size
+		size = 2
 		return nil
 	})
 	return err
