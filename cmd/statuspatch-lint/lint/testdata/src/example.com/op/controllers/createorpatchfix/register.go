@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	v1 "example.com/op/api/v1"
+	"example.com/op/internal/patchers"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -25,7 +26,7 @@ var ids atomic.Int64
 func register(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 30, and CreateOrPatch patches it with client\.MergeFrom, no resourceVersion: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 31, and CreateOrPatch patches it with client\.MergeFrom, no resourceVersion: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 		if w.Status.Size == 0 {
 			w.Status.Size = int(ids.Add(1))
 		}
@@ -37,7 +38,7 @@ func register(ctx context.Context, c client.Client, name string) error {
 // reconcile is project E's Reconcile: the labels stay in the mutate, the
 // operation is logged, and the status read after it.
 func reconcile(ctx context.Context, c client.Client, w *v1.Widget) (int, error) {
-	op, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 46, .*\(example\.com/op/internal/patchers\)$`
+	op, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 47, .*\(example\.com/op/internal/patchers\)$`
 		if w.Labels == nil {
 			w.Labels = map[string]string{}
 		}
@@ -60,7 +61,7 @@ func reconcile(ctx context.Context, c client.Client, w *v1.Widget) (int, error) 
 // readsLater: the status is decided from the spec the mutate sets after
 // it; moved, it would read the new size.
 func readsLater(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `not moved to the patcher: -fix keeps the status change at line 64 in the mutate: line 64 reads w\.Spec, which line 65 sets after it`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `not moved to the patcher: -fix keeps the status change at line 65 in the mutate: line 65 reads w\.Spec, which line 66 sets after it`
 		w.Status.Size = w.Spec.Size
 		w.Spec.Size = 3
 		return nil
@@ -70,7 +71,7 @@ func readsLater(ctx context.Context, c client.Client, w *v1.Widget) error {
 
 // mixed sets the spec from the status in one statement.
 func mixed(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 74 in the mutate: line 75 uses the status and sets w\.Spec`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 75 in the mutate: line 76 uses the status and sets w\.Spec`
 		w.Status.Ready = true
 		w.Spec.Size = len(w.Status.Conditions)
 		return nil
@@ -80,7 +81,7 @@ func mixed(ctx context.Context, c client.Client, w *v1.Widget) error {
 
 // returned: the status is set only when the spec is sized.
 func returned(ctx context.Context, c client.Client, w *v1.Widget) error { // want returned:"statusOnly\\[2\\]"
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 87 in the mutate: line 85 returns before it, so it is not made on every run`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 88 in the mutate: line 86 returns before it, so it is not made on every run`
 		if w.Spec.Size == 0 {
 			return nil
 		}
@@ -92,7 +93,7 @@ func returned(ctx context.Context, c client.Client, w *v1.Widget) error { // wan
 
 // local: the status is set from a local of the mutate.
 func local(ctx context.Context, c client.Client, w *v1.Widget) error { // want local:"statusOnly\\[2\\]"
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 97 in the mutate: line 97 uses n, which line 96 declares in the mutate`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 98 in the mutate: line 98 uses n, which line 97 declares in the mutate`
 		n := w.Spec.Size * 2
 		w.Status.Size = n
 		return nil
@@ -104,7 +105,7 @@ func markReady(w *v1.Widget) { w.Status.Ready = true } // want markReady:"status
 
 // helper: the status change is in a function given the object.
 func helper(ctx context.Context, c client.Client, w *v1.Widget) error { // want helper:"statusOnly\\[2\\]"
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 103 \(in markReady\) in the mutate: line 108 hands w to markReady, which may read or change its status`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 104 \(in markReady\) in the mutate: line 109 hands w to markReady, which may read or change its status`
 		markReady(w)
 		return nil
 	})
@@ -113,7 +114,7 @@ func helper(ctx context.Context, c client.Client, w *v1.Widget) error { // want 
 
 // inIf: the call is an if's init, no statement to make the Retry after.
 func inIf(ctx context.Context, c client.Client, w *v1.Widget) error { // want inIf:"statusOnly\\[2\\]"
-	if _, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 117 in the mutate: the call at line 116 is not a statement of its own`
+	if _, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 118 in the mutate: the call at line 117 is not a statement of its own`
 		w.Status.Ready = true
 		return nil
 	}); err != nil {
@@ -125,7 +126,7 @@ func inIf(ctx context.Context, c client.Client, w *v1.Widget) error { // want in
 // received: the size comes from a channel, consumed again by each
 // attempt.
 func received(ctx context.Context, c client.Client, w *v1.Widget, sizes chan int) error { // want received:"statusOnly\\[2\\]"
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 129 in the mutate: it receives from sizes at line 129`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 130 in the mutate: it receives from sizes at line 130`
 		w.Status.Size = <-sizes
 		return nil
 	})
@@ -136,10 +137,35 @@ func received(ctx context.Context, c client.Client, w *v1.Widget, sizes chan int
 // it; moved, it would read the new value.
 func later(ctx context.Context, c client.Client, w *v1.Widget) error { // want later:"statusOnly\\[2\\]"
 	size := 1
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 140 in the mutate: line 140 reads size, which line 141 sets after it`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 141 in the mutate: line 141 reads size, which line 142 sets after it`
 		w.Status.Size = size
 		size = 2
 		return nil
 	})
 	return err
+}
+
+// patched: the function makes the object's patcher itself, after.
+func patched(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 151 in the mutate: line 157 makes w's patcher: make the status decision in its Retry, after CreateOrPatch`
+		w.Status.Ready = true
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return patchers.NewWidgetStatusPatcher(c, w).Flush(ctx)
+}
+
+// rewritten: the function writes the object's status itself, after.
+func rewritten(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 163 in the mutate: line 170 writes w's status too`
+		w.Status.Ready = true
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	w.Status.Size = 2
+	return c.Status().Update(ctx, w) // want `handwritten status write to Widget`
 }
