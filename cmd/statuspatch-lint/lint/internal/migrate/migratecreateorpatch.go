@@ -51,7 +51,7 @@ import (
 // CreateOrPatchMove is a CreateOrPatch call whose mutate changes the
 // status, as the linter found it.
 type CreateOrPatchMove struct {
-	Call     *ast.CallExpr
+	Call    *ast.CallExpr
 	Patcher Patcher // the kind's generated patcher
 }
 
@@ -158,15 +158,18 @@ func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
 			continue
 		}
 		selection := info.Selections[sel]
-		st, _ := derefStruct(ms.obj.Type())
+		method := selection.Kind() == types.MethodVal
+		st, ok := derefStruct(ms.obj.Type())
+		if !ok || method && len(selection.Index()) == 1 {
+			// A method of the kind itself: its body is not followed.
+			out = append(out, objUse{handed: "the method " + sel.Sel.Name})
+			continue
+		}
 		u := objUse{field: st.Field(selection.Index()[0]).Name()}
-		if selection.Kind() == types.MethodVal {
-			// A method of the object (or of its ObjectMeta): a getter
+		if method {
+			// A method of an embedded field (ObjectMeta's): a getter
 			// reads, any other may set what it reaches.
 			u.sets = !strings.HasPrefix(sel.Sel.Name, "Get") && !strings.HasPrefix(sel.Sel.Name, "DeepCopy")
-			if len(selection.Index()) == 1 {
-				u.field, u.handed = "", "the method "+sel.Sel.Name
-			}
 		} else {
 			u.sets = setAt(chainTop(c, func(s *ast.SelectorExpr) bool {
 				return info.Selections[s] == nil || info.Selections[s].Kind() == types.FieldVal

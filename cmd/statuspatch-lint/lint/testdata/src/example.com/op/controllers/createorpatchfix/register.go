@@ -169,3 +169,13 @@ func rewritten(ctx context.Context, c client.Client, w *v1.Widget) error {
 	w.Status.Size = 2
 	return c.Status().Update(ctx, w) // want `handwritten status write to Widget`
 }
+
+// grown calls a method of the kind, whose body is not followed.
+func grown(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 176 in the mutate: line 177 hands w to the method Grow, which may read or change its status`
+		w.Status.Ready = true
+		w.Grow()
+		return nil
+	})
+	return err
+}
