@@ -53,7 +53,10 @@ func TestRegisterTwiceAtOnce(t *testing.T) {
 	env := testenv.Start(t, testenv.WithCRDDirectory(crds), testenv.WithScheme(s))
 	ctx := context.Background()
 	ro := &v1alpha1.Rollout{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
+		// Labelled already: the mutate's label changes nothing, and
+		// CreateOrPatch sends no patch of the main resource, whose answer's
+		// resourceVersion its status patch's diff would then carry.
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", Labels: map[string]string{"registered": "true"}},
 		Spec:       v1alpha1.RolloutSpec{Version: "v1", Steps: 1},
 	}
 	if err := env.Client.Create(ctx, ro); err != nil {
