@@ -261,7 +261,7 @@ func migrateOptions(pass *analysis.Pass, cfg Config, members *[]migrate.GroupMem
 func planMove(pass *analysis.Pass, files *fileSet, cfg Config, mws []*migrate.Write, w *write, mw *migrate.Write, g gate, members *[]migrate.GroupMember) (*analysis.SuggestedFix, string) {
 	pos := files.callPos(w.pos)
 	if w.via == viaMutate {
-		return nil, mutateKept(w)
+		return mutateMove(pass, files, cfg, w)
 	}
 	mopts := migrateOptions(pass, cfg, members)
 	var assumed []migrate.IfaceCall

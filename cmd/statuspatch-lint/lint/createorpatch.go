@@ -323,16 +323,38 @@ func mutateMessage(pass *analysis.Pass, w *write, r result, given []patcherInfo)
 	return fmt.Sprintf("status write by %s to %s: %s: %s", w.label(), w.kind.name, r.reason, use)
 }
 
-// mutateKept is why -fix leaves CreateOrPatch's status patch: a decision
-// in a mutate is not moved; the advice says where to make it.
-func mutateKept(w *write) string {
-	patcher := "Fetch" + w.kind.name + "StatusPatcher"
+// mutateMove is -fix's move of CreateOrPatch's status patch: the
+// mutate's status statements made in the kind's patcher's Retry after
+// the call (migrate.CreateOrPatch), or why they stay.
+func mutateMove(pass *analysis.Pass, files *fileSet, cfg Config, w *write) (*analysis.SuggestedFix, string) {
+	call, ok := files.calls[w.pos]
+	p, found := findPatcherIn(pass, w.kind, cfg.patchers)
+	if !w.mutate.changes() || !ok || !found || w.kind.iface {
+		return nil, mutateKept(w, "")
+	}
+	fix, why := migrate.CreateOrPatch(pass, files.migrateFiles(), migrate.CreateOrPatchMove{
+		Call: call, Patcher: migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}})
+	if fix == nil {
+		return nil, mutateKept(w, why)
+	}
+	return fix, ""
+}
+
+// mutateKept is why -fix leaves CreateOrPatch's status patch: a mutate
+// it cannot follow, or a status decision it cannot move as the same
+// decision (why); the advice says where to make it.
+func mutateKept(w *write, why string) string {
+	patcher := "New" + w.kind.name + "StatusPatcher(c, obj)"
 	if w.kind.iface {
-		patcher = "the kind's Fetch<Kind>StatusPatcher"
+		patcher = "the kind's New<Kind>StatusPatcher(c, obj)"
 	}
-	what := "the status change"
-	if w.mutate.changes() {
-		what += " at " + w.mutate.where(w)
+	advice := fmt.Sprintf("after CreateOrPatch, when it returns no error and did not create the object (it writes no status then), make it in %s's Retry, which sends it with the resourceVersion and decides again on a 409 (a call with a side effect there made once, with sync.OnceValue)", patcher)
+	if !w.mutate.changes() {
+		return "-fix does not move a status decision out of a mutate it does not follow: move the status change out of it, and " + advice
 	}
-	return fmt.Sprintf("-fix does not move a status decision out of a mutate: move %s out of it, and after CreateOrPatch make it in %s's Retry, which sends it with the resourceVersion and decides again on a 409 (a call with a side effect there made once, with sync.OnceValue; CreateOrPatch writes no status when it creates the object: the Retry then writes it)", what, patcher)
+	what := "the status change at " + w.mutate.where(w)
+	if why == "" {
+		return fmt.Sprintf("-fix does not move %s out of the mutate: move it, and %s", what, advice)
+	}
+	return fmt.Sprintf("-fix keeps %s in the mutate: %s: move it out by hand, and %s", what, why, advice)
 }

@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
@@ -14,17 +15,23 @@ import (
 // followed into the package's functions) changes the status, naming the
 // line, and as unresolved when the mutate cannot be followed; a mutate of
 // the spec and metadata, and CreateOrUpdate, are not reported.
-// -fix keeps each finding: no edit is offered, and the finding stays.
+// -fix moves the two whose mutate literal changes the status itself
+// (register, condition: TestCreateOrPatchFix has the moves' goldens) and
+// keeps the others, with their reason.
 func TestCreateOrPatchStatus(t *testing.T) {
 	for _, r := range analysistest.Run(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/createorpatch") {
 		if len(r.Diagnostics) != 8 {
 			t.Errorf("%d findings, want 8", len(r.Diagnostics))
 		}
+		var fixed []int
 		for _, d := range r.Diagnostics {
 			if len(d.SuggestedFixes) > 0 {
-				t.Errorf("%s: a fix is offered: %+v", r.Pass.Fset.Position(d.Pos), d.SuggestedFixes)
+				fixed = append(fixed, r.Pass.Fset.Position(d.Pos).Line)
 			}
+		}
+		if !slices.Equal(fixed, []int{30, 57}) {
+			t.Errorf("fixes offered at lines %v, want [30 57]", fixed)
 		}
 	}
 }
@@ -38,6 +45,27 @@ func TestCreateOrPatchAudit(t *testing.T) {
 					t.Errorf("%+v %s: category %q, want %q", cfg, r.Pass.Fset.Position(d.Pos), d.Category, want)
 				}
 			}
+		}
+	}
+}
+
+// Issue 80 (project E, /tmp/U3-r's r1): -fix kept every CreateOrPatch
+// whose mutate changes the status, and the user's make lint failed on
+// it. Now the mutate's status statements move after the call into
+// NewWidgetStatusPatcher(c, obj).Retry, not on create, ids.Add made
+// once and the operation result kept as CreateOrPatch told it; what
+// would not be the same decision stays, the reason naming the line.
+func TestCreateOrPatchFix(t *testing.T) {
+	for _, r := range analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/createorpatchfix") {
+		fixed := 0
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				fixed++
+			}
+		}
+		if len(r.Diagnostics) != 14 || fixed != 2 {
+			t.Errorf("%d findings, %d with a fix; want 14, 2", len(r.Diagnostics), fixed)
 		}
 	}
 }

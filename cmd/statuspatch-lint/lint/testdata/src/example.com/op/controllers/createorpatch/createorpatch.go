@@ -27,7 +27,7 @@ var ids atomic.Int64
 func register(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 32, and CreateOrPatch patches it with client\.MergeFrom, no resourceVersion: use WidgetStatusPatcher \(example\.com/op/internal/patchers\) \(not moved to the patcher: -fix does not move a status decision out of a mutate: move the status change at line 32 out of it, and after CreateOrPatch make it in FetchWidgetStatusPatcher's Retry, which sends it with the resourceVersion and decides again on a 409 \(a call with a side effect there made once, with sync\.OnceValue; CreateOrPatch writes no status when it creates the object: the Retry then writes it\)\)$`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 32, and CreateOrPatch patches it with client\.MergeFrom, no resourceVersion: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 		if w.Status.Size == 0 {
 			w.Status.Size = int(ids.Add(1))
 		}

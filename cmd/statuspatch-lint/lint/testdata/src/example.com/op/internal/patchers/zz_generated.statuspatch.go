@@ -42,6 +42,8 @@ func FetchWidgetStatusPatcherInto(ctx context.Context, c client.Client, key clie
 
 func (p *WidgetStatusPatcher) Patcher() *patcher.Patcher[*v1.Widget] { return p.p }
 
+func (p *WidgetStatusPatcher) HasChanges() bool { return p.p.HasChanges() }
+
 func (p *WidgetStatusPatcher) Retry(ctx context.Context, mutate func(*v1.Widget) error) error {
 	return p.p.Retry(ctx, mutate)
 }

@@ -36,3 +36,5 @@ func (p *Patcher[T]) Retry(ctx context.Context, mutate func(T) error) error {
 }
 
 func (p *Patcher[T]) ApplyStatus(status any) error { return nil }
+
+func (p *Patcher[T]) HasChanges() bool { return true }
