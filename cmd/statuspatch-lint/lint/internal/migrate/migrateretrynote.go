@@ -118,10 +118,10 @@ func droppedBase(r retries, s ast.Stmt) bool {
 }
 
 // stopNote says why the decision, which reads the status, stays before
-// Flush: the last statement that cannot run in Retry's function, after a
-// status read (named with its line) or reading it; or, when every status
-// read is after that statement, what keeps the statements after it,
-// which Retry's function could hold alone (planWhy): a List before a
+// Flush: the last statement that cannot run in Retry's function, with
+// the status read before it named by its line; or, when every
+// status read is after that statement, what keeps the statements after
+// it, which Retry's function could hold alone (planWhy): a List before a
 // count is no reason when the count and the guard may move (U4's E1).
 func stopNote(r retries, decision []ast.Stmt, write ast.Stmt) string {
 	for i := len(decision) - 1; i >= 0; i-- {
@@ -132,10 +132,13 @@ func stopNote(r retries, decision []ast.Stmt, write ast.Stmt) string {
 		if why == "" {
 			continue
 		}
-		if at := statusReadAt(r, decision[0].Pos(), decision[i].Pos()); at.IsValid() {
+		if at := statusReadAt(r, decision[0].Pos(), decision[i].End()); at.IsValid() {
+			if at >= decision[i].Pos() {
+				return why // it reads the status itself: a guard's exit, a List's option
+			}
 			return fmt.Sprintf("%s's status is read at %s, before what cannot run in Retry's function: %s", r.obj.Name(), r.where(at), why)
 		}
-		if i+1 < len(decision) && !statusReadAt(r, decision[i].Pos(), decision[i].End()).IsValid() {
+		if i+1 < len(decision) {
 			return planWhy(r, decision[i+1:])
 		}
 		return why
