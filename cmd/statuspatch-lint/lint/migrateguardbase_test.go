@@ -15,8 +15,9 @@ import (
 // with the guard, the List before the Retry (E1). Where a decision
 // stays before Flush, the note names what keeps it: a return other than
 // the success path's, a status read before the List, never nothing.
-// At faa5cbbb lines 43 and 64 were silent Flushes, 88 a Flush blaming
-// the List's context, 106 silent, 123 naming the List but not the read.
+// At faa5cbbb lines 43 and 64 were silent Flushes, 88 and 168 Flushes
+// blaming the List's context, 106 silent, 123 naming the List but not
+// the read before it (145 is unchanged).
 func TestMigrateGuardBase(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateguardbase")
@@ -28,6 +29,7 @@ func TestMigrateGuardBase(t *testing.T) {
 		106: flush + "its decision, lines 101-105, stays before Flush: the return at line 102 gives this function's result (ctrl.Result{Requeue: true}, nil)",
 		123: flush + "its decision, lines 117-122, stays before Flush: w's status is read at line 117, before what cannot run in Retry's function: the call at line 119 takes a context",
 		145: flush + "its decision, lines 133-144, stays before Flush: the return at line 142 gives this function's result (n, nil)",
+		168: flush + "its decision, lines 159-167, stays before Flush: n is used at line 169 on the write's error path",
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

@@ -147,3 +147,26 @@ func (r *R) countedCarried(ctx context.Context, req ctrl.Request) (int, error) {
 	}
 	return n, nil
 }
+
+// (g) The count used on the write's error path, where Retry's function
+// would leave its last attempt's value: it stays, and the note names
+// that, not the List before it.
+func (r *R) countInError(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	list := &widgetList{}
+	if err := r.List(ctx, list); err != nil {
+		return ctrl.Result{}, err
+	}
+	n := len(list.Items)
+	if w.Status.Size == n {
+		return ctrl.Result{}, nil
+	}
+	w.Status.Size = n
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget`
+		return ctrl.Result{}, fmt.Errorf("count %d: %w", n, err)
+	}
+	return ctrl.Result{}, nil
+}
