@@ -47,6 +47,9 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 	for from > 0 && !lifeMark(r, list[from-1]) && list[from-1] != mark {
 		from--
 	}
+	if from < at && droppedBase(r, list[from]) {
+		from++ // a base taken at the read heads the decision: no part of it
+	}
 	if from < 0 || from == at {
 		return ""
 	}
@@ -162,6 +165,9 @@ func planWhy(r retries, decision []ast.Stmt) string {
 	from, to := decision[0].Pos(), decision[len(decision)-1].End()
 	fn := r.enclosingFunc()
 	for id, obj := range r.pass.TypesInfo.Uses {
+		if obj == types.Object(r.lateVar) && droppedBase(r, r.late) {
+			continue // a base dropped inside the decision (lateHead)
+		}
 		if d := obj.Pos(); d >= from && d < to && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() {
 			return fmt.Sprintf("it declares %s at %s, used after it at %s, which a declaration inside Retry's function would hide", obj.Name(), r.where(d), r.where(id.Pos()))
 		}
