@@ -26,7 +26,7 @@ import (
 // taken at the read and dropped (nothing else uses it), back over the
 // base to its head, and reports whether it did (baseHead).
 func lateHead(r retries, p *retryPlan) bool {
-	if r.late == nil || !r.lateFresh || r.lateKeep || r.item || p.guard != nil || p.placed != nil || p.detached {
+	if !droppedBase(r, r.late) || r.item || p.guard != nil || p.placed != nil || p.detached { // migrateretrynote.go
 		return false
 	}
 	return baseHead(r, p, r.late, r.lateVar, nil)
