@@ -19,10 +19,10 @@ func TestAdvRetryErr(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advretryerr")
 	notes := map[int]string{
-		97:  "; its decision, lines 92-96, stays before Flush: the return at line 94 gives this function's result (ctrl.Result{Requeue: true}, nil) with no error, which mutate's return cannot; a conflict is re-decided by the next reconcile",
+		97:  "; its decision, lines 92-96, stays before Flush: w's status is read at line 92, before what cannot run in Retry's function: the return at line 94 gives this function's result (ctrl.Result{Requeue: true}, nil) with no error, which mutate's return cannot; a conflict is re-decided by the next reconcile",
 		113: "; its decision, lines 109-112, stays before Flush: the return at line 110 gives this function's result (ctrl.Result{}, err), and the write's error is returned changed (ctrl.Result{}, fmt.Errorf(\"status: %w\", err) at line 114), which mutate's return cannot give both; a conflict is re-decided by the next reconcile",
 		129: "; its decision, lines 125-128, stays before Flush: the return at line 126 gives this function's result (w.Status.Size, nil) with no error, which mutate's return cannot; a conflict is re-decided by the next reconcile",
-		141: "; its decision, lines 138-140, stays before Flush: the defer at line 139 would run when Retry's function returns, on each attempt, not when this function does; a conflict is re-decided by the next reconcile",
+		141: "; its decision, lines 138-140, stays before Flush: w's status is read at line 138, before what cannot run in Retry's function: the defer at line 139 would run when Retry's function returns, on each attempt, not when this function does; a conflict is re-decided by the next reconcile",
 		154: "(NewWidgetStatusPatcher, then Flush)", // a decision from the spec: no note
 	}
 	retried := 0

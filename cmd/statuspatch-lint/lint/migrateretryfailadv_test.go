@@ -39,7 +39,7 @@ func TestMigrateRetryFailAdversary(t *testing.T) {
 		166: flush(161, 162, 165, 166),                                                                                                                                                                                                                                                                                              // the same return
 		181: "",                                                                                                                                                                                                                                                                                                                     // kept: &order stored in r.last
 		198: "(a Flush of p, the patcher made at line 192)",
-		222: "(a Flush of p, the patcher made at line 209); its decision, lines 217-221, stays before Flush: the statement at line 217 cannot run again inside it",
+		222: "(a Flush of p, the patcher made at line 209); its decision, lines 217-221, stays before Flush: the write at line 211 does not return its error: when it fails the code goes on with order's change unsent",
 		233: "; its decision, lines 231-232, stays before Flush: the guard's condition at line 231 calls r.next (next sets r.n at line 153): kept around Retry and checked again in its function, it would run once more on every call; a conflict is re-decided by the next reconcile", // the same, -fix's own patcher
 		// clock.go: a guard reading the clock stays before Flush; a
 		// decision stamping the time moves

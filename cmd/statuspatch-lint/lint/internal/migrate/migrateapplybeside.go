@@ -92,9 +92,16 @@ func (a *applyMove) beside(files Files, ws []*Write) string {
 }
 
 // cfgNode is the node of statement s on the function's control-flow graph
-// (go/cfg): an if's or a switch's init (or its condition), else s.
+// (go/cfg): an if's or a switch's init (or its condition), a var
+// declaration's first spec, a range's operand, else s.
 func cfgNode(s ast.Stmt) ast.Node {
 	switch s := s.(type) {
+	case *ast.DeclStmt:
+		if gd, ok := s.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR && len(gd.Specs) > 0 {
+			return gd.Specs[0] // var n int32 before a counting loop (issue 80, U4's E1)
+		}
+	case *ast.RangeStmt:
+		return s.X
 	case *ast.IfStmt:
 		if s.Init != nil {
 			return s.Init

@@ -87,7 +87,7 @@ func (m *migration) edits(p Patcher, name string) (*analysis.SuggestedFix, strin
 	for _, f := range m.rereads {
 		edits = append(edits, f.edits(m, qual, p.Type, name, owner)...)
 	}
-	if m.late != nil && !m.lateKeep {
+	if m.late != nil && !m.lateKeep && !m.retry.holds(m.late) { // its line goes with the decision's (lateHead)
 		edits = append(edits, m.text().deleteStmt(m.late))
 	}
 	for _, s := range m.drop {

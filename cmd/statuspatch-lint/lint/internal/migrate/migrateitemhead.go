@@ -2,8 +2,6 @@ package migrate
 
 import (
 	"go/ast"
-	"go/token"
-	"go/types"
 	"slices"
 )
 
@@ -42,11 +40,6 @@ func itemHead(r retries, p *retryPlan) bool {
 	if !r.item || r.keep || p.guard != nil || p.placed != nil || p.detached || r.anchor == nil || !itemBase(r, r.anchor) {
 		return false
 	}
-	_, list, at := writeList(r)
-	b := slices.Index(list, r.anchor)
-	if at < 0 || b < 0 || b+1 >= at || list[b+1] != p.stmts[0] {
-		return false
-	}
 	def, _ := r.definition(r.obj)
 	l := newLife(&r.site, r.obj)
 	if def == nil || l == nil {
@@ -56,47 +49,7 @@ func itemHead(r retries, p *retryPlan) bool {
 	if !l.freshAt(cfgNode(r.anchor)) {
 		return false // a change before the base, which the base holds
 	}
-	from := b
-	for from > 0 && list[from-1] != def && r.movable(list[from-1], p.write) {
-		from--
-	}
-	from = outerHead(r, list, from, b) // migrateretryouter.go
-	head := make([]ast.Node, 0, b-from)
-	for _, s := range list[from:b] {
-		head = append(head, s)
-	}
-	if from == b || !r.statusRead(head, r.obj, map[*types.Func]bool{}) || !itemHeadScoped(r, list[from].Pos(), p.write) {
-		return false
-	}
-	old := p.stmts
-	p.stmts = list[from:at]
-	if r.exitChanged(p) != "" || headRead(r, p) != "" {
-		p.stmts = old
-		return false
-	}
-	return true
-}
-
-// itemHeadScoped reports whether each name declared from from to the
-// item's base (the base included) is used only before the write, or,
-// the base, in the write's call, which the Retry replaces.
-func itemHeadScoped(r retries, from token.Pos, write ast.Stmt) bool {
-	declared := map[types.Object]bool{}
-	for id, obj := range r.pass.TypesInfo.Defs {
-		if obj != nil && id.Pos() >= from && id.Pos() < r.anchor.End() {
-			declared[obj] = true
-		}
-	}
-	for id, obj := range r.pass.TypesInfo.Uses {
-		if !declared[obj] || id.Pos() >= from && id.Pos() < write.Pos() {
-			continue
-		}
-		if obj == types.Object(r.baseVar) && id.Pos() >= r.call.Pos() && id.End() <= r.call.End() {
-			continue
-		}
-		return false
-	}
-	return true
+	return baseHead(r, p, r.anchor, r.baseVar, def) // migrateretrybasehead.go
 }
 
 // itemHeadAt is the first statement of a decision that took the item's
@@ -111,16 +64,20 @@ func itemHeadAt(m *migration) ast.Stmt {
 }
 
 // itemBaseDropped adds to exits (the texts mutate's lines take in place
-// of nodes, asObject) the item's base in the decision p, with the line
-// break before it: mutate holds the object the Fetch made, not a base.
+// of nodes, asObject) the base in the decision p, with the line break
+// before it: an item's (mutate holds the object the Fetch made, not a
+// base) or a late base taken at the read (lateHead, mutate holds the
+// object the patcher re-reads).
 func itemBaseDropped(r retries, p *retryPlan, exits map[ast.Node]string) map[ast.Node]string {
-	i := slices.Index(p.stmts, r.anchor)
-	if i < 1 {
-		return exits
+	for _, base := range []ast.Stmt{r.anchor, r.late} {
+		i := slices.Index(p.stmts, base)
+		if base == nil || i < 1 {
+			continue
+		}
+		if exits == nil {
+			exits = map[ast.Node]string{}
+		}
+		exits[&ast.BadStmt{From: p.stmts[i-1].End(), To: base.End()}] = ""
 	}
-	if exits == nil {
-		exits = map[ast.Node]string{}
-	}
-	exits[&ast.BadStmt{From: p.stmts[i-1].End(), To: r.anchor.End()}] = ""
 	return exits
 }

@@ -23,11 +23,12 @@ import (
 // headWhy says why the decision p cannot move into Retry when the
 // object's status is read between where the patcher last holds the
 // object as read (its anchor, the Get, a re-read) and the decision's
-// start; "" when it is not, or when p, a List item's decision right after
-// its base, takes that read in with its head (itemHead, which extends p).
+// start; "" when it is not, or when p, a List item's decision or a
+// merge patch's right after its base, takes that read in with its head
+// (itemHead, lateHead, which extend p).
 func headWhy(r retries, p *retryPlan) string {
 	why := headRead(r, p)
-	if why != "" && itemHead(r, p) {
+	if why != "" && (itemHead(r, p) || lateHead(r, p)) { // migrateretrybasehead.go
 		return ""
 	}
 	return why
@@ -78,8 +79,18 @@ func headRead(r retries, p *retryPlan) string {
 	if !from.IsValid() {
 		return ""
 	}
+	at := statusReadAt(r, from, start)
+	if !at.IsValid() {
+		return ""
+	}
+	return fmt.Sprintf("%s's status is read at %s, before the decision, and that read would stay outside Retry's function, which on a conflict decides again from a fresh read without it", r.obj.Name(), r.where(at))
+}
+
+// statusReadAt is where the object's status is first read from from to
+// to, outside function literals; NoPos when it is not.
+func statusReadAt(r retries, from, to token.Pos) token.Pos {
 	at := token.NoPos
-	r.eachUse(r.enclosingFunc(), r.obj, from, start, func(stack []ast.Node, id *ast.Ident) string {
+	r.eachUse(r.enclosingFunc(), r.obj, from, to, func(stack []ast.Node, id *ast.Ident) string {
 		for _, n := range stack[1:] {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return "" // a literal's body runs where it is called, not here
@@ -91,10 +102,7 @@ func headRead(r retries, p *retryPlan) string {
 		}
 		return ""
 	})
-	if !at.IsValid() {
-		return ""
-	}
-	return fmt.Sprintf("%s's status is read at %s, before the decision, and that read would stay outside Retry's function, which on a conflict decides again from a fresh read without it", r.obj.Name(), r.where(at))
+	return at
 }
 
 // lockedWrite reports whether s is a locked status write of the object:

@@ -47,13 +47,18 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 	for from > 0 && !lifeMark(r, list[from-1]) && list[from-1] != mark {
 		from--
 	}
+	if from < at && droppedBase(r, list[from]) {
+		from++ // a base taken at the read heads the decision: no part of it
+	}
 	if from < 0 || from == at {
 		return ""
 	}
 	decision := list[from:at]
 	var nodes []ast.Node
 	for _, s := range decision {
-		nodes = append(nodes, s)
+		if !droppedBase(r, s) {
+			nodes = append(nodes, s)
+		}
 	}
 	why, first := "", decision[0].Pos()
 	if !r.statusRead(nodes, r.obj, map[*types.Func]bool{}) {
@@ -78,11 +83,8 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 	if explain != nil && why == "" {
 		why = explain()
 	}
-	for i := len(decision) - 1; i >= 0 && why == ""; i-- {
-		why = r.stopWhy(decision[i], write)
-	}
 	if why == "" {
-		why = planWhy(r, decision)
+		why = stopNote(r, decision, write)
 	}
 	tf := m.pass.Fset.File(first)
 	a, b := tf.Line(first), tf.Line(decision[len(decision)-1].End())
@@ -100,7 +102,7 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 // write's path that exit did not run, and it is no part of the decision,
 // whose note names the decision's own reason.
 func lifeMark(r retries, s ast.Stmt) bool {
-	if s == r.anchor || s == r.late || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) || lockedWrite(r, s) || writingExit(r, s) {
+	if s == r.anchor || s == r.late && !droppedBase(r, s) || s == r.getCheck || s == r.get || slices.Contains(r.drop, s) || lockedWrite(r, s) || writingExit(r, s) {
 		return true
 	}
 	for _, f := range append([]*fetchPlan{r.fetch}, r.rereads...) {
@@ -109,6 +111,42 @@ func lifeMark(r retries, s ast.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// droppedBase reports whether s is a late base taken at the read that
+// -fix drops (baseAtRead): no mark of the object's life, no part of the
+// decision, whose head before it a guard may be (issue 80, U4's F3).
+func droppedBase(r retries, s ast.Stmt) bool {
+	return s != nil && s == r.late && r.lateFresh && !r.lateKeep
+}
+
+// stopNote says why the decision, which reads the status, stays before
+// Flush: the last statement that cannot run in Retry's function, with
+// the status read before it named by its line; or, when every
+// status read is after that statement, what keeps the statements after
+// it, which Retry's function could hold alone (planWhy): a List before a
+// count is no reason when the count and the guard may move (U4's E1).
+func stopNote(r retries, decision []ast.Stmt, write ast.Stmt) string {
+	for i := len(decision) - 1; i >= 0; i-- {
+		if droppedBase(r, decision[i]) {
+			continue
+		}
+		why := r.stopWhy(decision[i], write)
+		if why == "" {
+			continue
+		}
+		if at := statusReadAt(r, decision[0].Pos(), decision[i].End()); at.IsValid() {
+			if at >= decision[i].Pos() {
+				return why // it reads the status itself: a guard's exit, a List's option
+			}
+			return fmt.Sprintf("%s's status is read at %s, before what cannot run in Retry's function: %s", r.obj.Name(), r.where(at), why)
+		}
+		if i+1 < len(decision) {
+			return planWhy(r, decision[i+1:])
+		}
+		return why
+	}
+	return planWhy(r, decision)
 }
 
 // planWhy says why a decision of statements that may each run in mutate
@@ -127,6 +165,9 @@ func planWhy(r retries, decision []ast.Stmt) string {
 	from, to := decision[0].Pos(), decision[len(decision)-1].End()
 	fn := r.enclosingFunc()
 	for id, obj := range r.pass.TypesInfo.Uses {
+		if obj == types.Object(r.lateVar) && droppedBase(r, r.late) {
+			continue // a base dropped inside the decision (lateHead)
+		}
 		if d := obj.Pos(); d >= from && d < to && (id.Pos() < from || id.Pos() >= to) && id.Pos() >= fn.Pos() && id.Pos() < fn.End() {
 			return fmt.Sprintf("it declares %s at %s, used after it at %s, which a declaration inside Retry's function would hide", obj.Name(), r.where(d), r.where(id.Pos()))
 		}
