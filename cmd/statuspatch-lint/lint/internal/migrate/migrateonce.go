@@ -154,6 +154,9 @@ func (s *onceSpan) sideEffect(call *ast.CallExpr) string {
 				return f.Name() + " " + w
 			}
 		}
+		if recv == nil {
+			return s.unseenModuleCall(f, call)
+		}
 	case *types.Var:
 		if s.outside(call.Fun) {
 			return types.ExprString(call.Fun) + " is a function value, whose body is not seen"
@@ -269,7 +272,7 @@ func (s *onceSpan) name(call *ast.CallExpr, taken map[string]bool) string {
 	base := "once"
 	switch f := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
-		base = f.Name + "Once"
+		base = lowerFirst(f.Name) + "Once"
 	case *ast.SelectorExpr:
 		m := []rune(f.Sel.Name)
 		m[0] = unicode.ToUpper(m[0])
@@ -278,7 +281,7 @@ func (s *onceSpan) name(call *ast.CallExpr, taken map[string]bool) string {
 			base = x.Sel.Name + string(m) // r.counter.Add: counterAdd
 		default:
 			if s.si.pass.TypesInfo.Selections[f] == nil {
-				base = f.Sel.Name + "Once" // pkg.F
+				base = lowerFirst(f.Sel.Name) + "Once" // pkg.F: fOnce, a local's name
 			} else if v := rootVar(s.si.pass.TypesInfo, f.X); v != nil {
 				base = v.Name() + string(m)
 			}
@@ -291,4 +294,36 @@ func (s *onceSpan) name(call *ast.CallExpr, taken map[string]bool) string {
 	}
 	taken[name] = true
 	return name
+}
+
+// unseenModuleCall: a function of another package of the module, whose
+// body the pass does not see (no fact carries its effects), given nothing
+// of the decision (each argument a constant or rooted outside it), may
+// change what a second call finds: it is made once, as the code before the
+// move called it once per run (a sequence's Next hands out a number each
+// call; helper GR, s107: an attempt after a conflict handed out a second).
+// Given the object or the decision's locals it stays a reader of the
+// attempt's read: made once it would answer for the first attempt's
+// object. "" for other calls.
+func (s *onceSpan) unseenModuleCall(f *types.Func, call *ast.CallExpr) string {
+	if f.Pkg() == nil || f.Pkg() == s.si.pass.Pkg || outsideModule(s.si.pass, f) || readerOr(f, "x") == "" || f.Signature().Results().Len() == 0 {
+		return ""
+	}
+	for _, a := range call.Args {
+		if tv, ok := s.si.pass.TypesInfo.Types[a]; ok && tv.Value != nil {
+			continue
+		}
+		if !s.outside(a) {
+			return ""
+		}
+	}
+	return f.Name() + " is of " + f.Pkg().Path() + ", whose body is not seen here, and may change what a second call finds"
+}
+
+// lowerFirst is name with its first letter lower case: a local's name
+// made from an exported function's (sequtil.Next: nextOnce).
+func lowerFirst(name string) string {
+	r := []rune(name)
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
 }
