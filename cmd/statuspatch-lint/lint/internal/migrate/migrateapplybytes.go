@@ -243,7 +243,7 @@ func (m bytesApply) marshalOf(data *types.Var) (*marshalled, *ast.CallExpr, stri
 func (m bytesApply) marshalUses(data *types.Var, as *ast.AssignStmt, rest []ast.Stmt, mr *marshalled) string {
 	fn := m.enclosingFunc()
 	for c := range m.usesOf(fn, data, fn.Pos(), fn.End()) {
-		if !(m.call.Pos() <= c.Node().Pos() && c.Node().End() <= m.call.End()) {
+		if m.call.Pos() > c.Node().Pos() || c.Node().End() > m.call.End() {
 			return fmt.Sprintf("the bytes %s are also used at %s: they would go with the marshal", data.Name(), m.where(c.Node().Pos()))
 		}
 	}

@@ -309,6 +309,14 @@ func (s *onceSpan) unseenModuleCall(f *types.Func, call *ast.CallExpr) string {
 	if f.Pkg() == nil || f.Pkg() == s.si.pass.Pkg || outsideModule(s.si.pass, f) || readerOr(f, "x") == "" || f.Signature().Results().Len() == 0 {
 		return ""
 	}
+	// Values only (a number, a string, an error): a result that refers to
+	// memory (a configuration a constructor makes, which the attempt then
+	// fills) made once would be shared by the attempts.
+	for v := range f.Signature().Results().Variables() {
+		if _, basic := v.Type().Underlying().(*types.Basic); !basic && !isError(v.Type()) {
+			return ""
+		}
+	}
 	for _, a := range call.Args {
 		if tv, ok := s.si.pass.TypesInfo.Types[a]; ok && tv.Value != nil {
 			continue
