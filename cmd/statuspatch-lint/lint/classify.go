@@ -153,7 +153,7 @@ func (cl *classifier) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) res
 		if f := fieldOf(v.X); f != nil && clientTypeName(f.Type()) == "Patch" {
 			return cl.fieldPatch(w, f, depth)
 		}
-		return result{unresolved, "patch loaded from a field or global"}
+		return result{unresolved, loadedPatch(v)}
 	case *ssa.Field:
 		if f := fieldOf(v); f != nil && clientTypeName(f.Type()) == "Patch" {
 			return cl.fieldPatch(w, f, depth)
@@ -173,6 +173,22 @@ func (cl *classifier) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) res
 	default:
 		return result{unresolved, "patch from " + describeValue(leaf)}
 	}
+}
+
+// loadedPatch says where a patch loaded by v comes from, as the code
+// shows it: a package variable, a field, or a value built in the function
+// (a composite literal of a type of the module, trust-manager's
+// ssa_client.ApplyPatch{...}), whose Data the linter does not read.
+func loadedPatch(v *ssa.UnOp) string {
+	switch x := v.X.(type) {
+	case *ssa.Global:
+		return "patch loaded from the package variable " + x.Name()
+	case *ssa.Alloc:
+		return "patch of type " + types.TypeString(v.Type(), types.RelativeTo(x.Parent().Pkg.Pkg)) + " built in " + x.Parent().Name() + ", not one of controller-runtime's: its Data is not read"
+	case *ssa.FieldAddr:
+		return "patch loaded from a field"
+	}
+	return "patch loaded through a pointer"
 }
 
 // maxRawPatchDepth bounds how many client.RawPatch(..., p.Data(obj)) are

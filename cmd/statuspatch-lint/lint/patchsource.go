@@ -55,7 +55,7 @@ func exportPatchFuncs(pass *analysis.Pass, cl *classifier, funcs []*ssa.Function
 				continue
 			}
 			var rs []result
-			for _, r := range returns(fn) {
+			for _, r := range patchReturns(fn, i) {
 				rs = append(rs, cl.classifyPatchValue(&write{}, r.Results[i], 0))
 			}
 			r := worst(rs)
@@ -65,6 +65,32 @@ func exportPatchFuncs(pass *analysis.Pass, cl *classifier, funcs []*ssa.Function
 			pass.ExportObjectFact(obj, &fact)
 		}
 	}
+}
+
+// patchReturns are fn's returns that give result i as its patch: not a
+// nil patch returned with a non-nil error (trust-manager's
+// GenerateBundleStatusPatch returns nil only with its error), which a
+// caller checking the error never sends, and which a caller sending it
+// could not store. All of them when every return is such a one.
+func patchReturns(fn *ssa.Function, i int) []*ssa.Return {
+	all := returns(fn)
+	last := fn.Signature.Results().Len() - 1
+	if last <= i || !returnsError(fn.Signature) {
+		return all
+	}
+	var rs []*ssa.Return
+	for _, r := range all {
+		if c, ok := r.Results[i].(*ssa.Const); ok && c.IsNil() {
+			if e, ok := r.Results[last].(*ssa.Const); !ok || !e.IsNil() {
+				continue
+			}
+		}
+		rs = append(rs, r)
+	}
+	if len(rs) == 0 {
+		return all
+	}
+	return rs
 }
 
 // importedPatch classifies result idx of a call of a function of another

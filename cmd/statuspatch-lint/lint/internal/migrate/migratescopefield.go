@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -115,7 +114,7 @@ func scopeFix(h *helperMove, p Patcher, files Files, ws []*Write, opts Options) 
 		return why("%s", problem)
 	}
 	sIndex := slices.Index(h.params(), sc.param)
-	pname := string(unicode.ToLower(rune(sc.field.Name()[0]))) + sc.field.Name()[1:] + "Patcher"
+	pname := lowerFirst(sc.field.Name()) + "Patcher"
 	if h.text().nameTaken(pname) {
 		return why("the name %s is taken in %s", pname, name)
 	}

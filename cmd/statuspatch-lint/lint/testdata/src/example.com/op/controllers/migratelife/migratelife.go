@@ -345,7 +345,12 @@ func (r *OrderReconciler) applied(ctx context.Context, order *v1.Widget, data []
 
 // buildPatch makes the object and its patch (trust-manager's
 // ssa_client.GenerateBundleStatusPatch).
-func buildPatch(name string, data []byte) (*v1.Widget, client.Patch, error) { // want buildPatch:`^patch\(1: unresolved: patch loaded from a field or global\)$`
+// A nil patch returned with its error is not the patch it gives: the
+// fact names the patch built.
+func buildPatch(name string, data []byte) (*v1.Widget, client.Patch, error) { // want buildPatch:`^patch\(1: unresolved: patch of type applyPatch built in buildPatch, not one of controller-runtime's: its Data is not read\)$`
+	if len(data) == 0 {
+		return nil, nil, errors.New("no data")
+	}
 	w := &v1.Widget{}
 	w.Name = name
 	return w, applyPatch{data}, nil
