@@ -184,7 +184,14 @@ func loadedPatch(v *ssa.UnOp) string {
 	case *ssa.Global:
 		return "patch loaded from the package variable " + x.Name()
 	case *ssa.Alloc:
-		return "patch of type " + types.TypeString(v.Type(), types.RelativeTo(x.Parent().Pkg.Pkg)) + " built in " + x.Parent().Name() + ", not one of controller-runtime's: its Data is not read"
+		pkg := x.Parent().Pkg.Pkg
+		short := func(p *types.Package) string {
+			if p == pkg {
+				return ""
+			}
+			return p.Name()
+		}
+		return "patch of type " + types.TypeString(v.Type(), short) + " built in " + x.Parent().Name() + ", not one of controller-runtime's: its Data is not read"
 	case *ssa.FieldAddr:
 		return "patch loaded from a field"
 	}
