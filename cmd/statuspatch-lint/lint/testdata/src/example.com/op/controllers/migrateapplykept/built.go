@@ -50,7 +50,7 @@ func (r *WidgetReconciler) reconcileWidget(ctx context.Context, req ctrl.Request
 }
 
 // statusPatch is trust-manager's ssa_client.GenerateBundleStatusPatch.
-func statusPatch(name string, status *v1.WidgetStatus) (*v1.Widget, client.Patch, error) { // want statusPatch:`^patch\(1: unresolved: nil patch\)$`
+func statusPatch(name string, status *v1.WidgetStatus) (*v1.Widget, client.Patch, error) { // want statusPatch:`^patch\(1: unresolved: patch of type applyPatch built in statusPatch, not one of controller-runtime's: its Data is not read\)$`
 	w := &v1.Widget{}
 	w.Name = name
 	data, err := json.Marshal(map[string]any{"metadata": map[string]string{"name": name}, "status": status})
