@@ -2,7 +2,6 @@ package scaffold
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,98 +15,6 @@ import (
 // binary's own is "(devel)") and no go mod tidy (no module proxy here;
 // hack/newcomer-test.sh runs it for real).
 var initArgs = []string{"-tidy=false", "-version", "v0.1.0"}
-
-// TestInitGolden runs init on kubebuilder's own scaffolds, in
-// testdata/init/<case>/before (v4.15: kubebuilder v4.15.0's project-v4
-// Makefile, PROJECT, .golangci.yml, .custom-gcl.yml and controller
-// suite_test.go, which stays on envtest, as PROJECT has webhooks;
-// v4.15-no-webhooks: the same Makefile, a PROJECT without webhooks and
-// v4.15's suite_test.go, which moves to testenv, and make test builds no
-// envtest binaries; v4.3: v4.3.0's Makefile, golangci-lint v1 config and
-// suite_test.go, which moves to testenv while make test keeps envtest, as
-// the Makefile has no setup-envtest target; v4.0: v4.0.0's Makefile, whose
-// setup-envtest binary is named after its version, and no reconciler
-// source, so no starter test; v4.15-token: v4.15-no-webhooks' Makefile and
-// suite with two kinds, Ledger's status with a write token and Widget's
-// without, which init names and leaves as they are; v4.15-owns-configmaps:
-// v4.15-no-webhooks' Makefile and suite, a reconciler that creates, lists
-// and Owns ConfigMaps, so the suite stays on envtest, make test keeps
-// building its binaries and the starter test asks testenv.WithFullAPI();
-// v4.15-crd-only: the same project whose reconciler uses its own kind
-// only (an event type, a core/v1 field and an RBAC marker for Events are
-// no calls on a built-in kind) and a harness behind a build tag that
-// imports envtest and creates ConfigMaps, which make test never compiles,
-// so the suite moves to testenv and make test builds no binaries;
-// v3-main-wrapper: v3 whose main.go builds the reconciler with a client of
-// its own, client.WithFieldOwner(mgr.GetClient(), ...), which init keeps,
-// leaving SetupWithManager as it is and saying main.go's line;
-// v3-main-assign: v3 whose SetupWithManager sets the client under if
-// r.Client == nil and whose main.go sets rec.Client = mgr.GetClient()
-// after the literal, which becomes patcher.ForManager): -dry-run prints
-// testdata/init/<case>/dry-run.diff and writes nothing; init then makes the
-// tree testdata/init/<case>/after; a second run changes nothing.
-// -update rewrites after/ and dry-run.diff.
-func TestInitGolden(t *testing.T) {
-	cases, err := filepath.Glob(filepath.Join("testdata", "init", "*", "before"))
-	if err != nil || len(cases) == 0 {
-		t.Fatalf("no testdata/init/*/before: %v", err)
-	}
-	for _, before := range cases {
-		name := filepath.Base(filepath.Dir(before))
-		t.Run(name, func(t *testing.T) {
-			golden := filepath.Dir(before)
-			dir := t.TempDir()
-			copyTree(t, before, dir, nil)
-			want := readTree(t, before)
-
-			// a case's flags file holds its layout flags (-api ...)
-			args := append([]string{}, initArgs...)
-			if b, err := os.ReadFile(filepath.Join(golden, "flags")); err == nil {
-				args = append(args, strings.Fields(string(b))...)
-			}
-			var out bytes.Buffer
-			if err := RunInit(append(append([]string{}, args...), "-dry-run", dir), &out, &out); err != nil {
-				t.Fatal(err)
-			}
-			diffGolden := filepath.Join(golden, "dry-run.diff")
-			if *update {
-				writeFile(t, diffGolden, out.String())
-			}
-			compareText(t, diffGolden, out.String())
-			compareTrees(t, "after -dry-run", readTree(t, dir), want)
-
-			out.Reset()
-			if err := RunInit(append(append([]string{}, args...), dir), &out, &out); err != nil {
-				t.Fatalf("%v\n%s", err, out.String())
-			}
-			after := filepath.Join(golden, "after")
-			if *update {
-				if err := os.RemoveAll(after); err != nil {
-					t.Fatal(err)
-				}
-				copyTree(t, dir, after, nil)
-			}
-			wantAfter := readTree(t, after)
-			compareTrees(t, "after init", readTree(t, dir), wantAfter)
-
-			out.Reset()
-			if err := RunInit(append(append([]string{}, args...), dir), &out, &out); err != nil {
-				t.Fatalf("second run: %v\n%s", err, out.String())
-			}
-			if !strings.Contains(out.String(), "nothing to change") {
-				t.Errorf("second run did not say it changed nothing:\n%s", out.String())
-			}
-			compareTrees(t, "after a second init", readTree(t, dir), wantAfter)
-			out.Reset()
-			if err := RunInit(append(append([]string{}, args...), "-dry-run", dir), &out, &out); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(out.String(), "\n+++ ") || strings.HasPrefix(out.String(), "---") {
-				t.Errorf("-dry-run after init prints a diff:\n%s", out.String())
-			}
-		})
-	}
-}
 
 // TestInitRefuses: anything but a kubebuilder v4 project is refused with
 // "path: what is wrong", and nothing is written.
@@ -186,56 +93,6 @@ func TestMakefileBlockInDocs(t *testing.T) {
 	}
 	if want := makefileBlock(string(v[1]), v4Block); string(m[1]) != want {
 		t.Errorf("docs/kubebuilder.md's Makefile block is not the one init writes; want:\n%s", want)
-	}
-}
-
-func readTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, path)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-func compareTrees(t *testing.T, when string, got, want map[string]string) {
-	t.Helper()
-	for name, w := range want {
-		g, ok := got[name]
-		switch {
-		case !ok:
-			t.Errorf("%s: %s is missing", when, name)
-		case g != w:
-			t.Errorf("%s: %s differs:\n%s", when, name, unifiedDiff(name, w, g, false))
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			t.Errorf("%s: unexpected file %s", when, name)
-		}
-	}
-}
-
-func compareText(t *testing.T, golden, got string) {
-	t.Helper()
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (-update rewrites it):\n%s", golden, unifiedDiff(golden, string(want), got, false))
 	}
 }
 

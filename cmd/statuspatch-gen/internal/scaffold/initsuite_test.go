@@ -19,21 +19,12 @@ var (
 	suiteV43  = filepath.Join("testdata", "init", "v4.3", "before", "internal", "controller", "suite_test.go")
 )
 
-func readSuite(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // TestSuiteEditShapes: each shape kubebuilder v4 scaffolds moves onto
 // testenv.StartServer, keeps cfg, k8sClient, ctx and cancel, imports
 // neither envtest nor what only envtest's lines used, and parses; v4.0's
 // and v4.1's, without ctx, start testenv with context.Background().
 func TestSuiteEditShapes(t *testing.T) {
-	v41 := readSuite(t, suiteV43)
+	v41 := readGolden(t, suiteV43)
 	for _, cut := range []string{"var ctx context.Context\n", "var cancel context.CancelFunc\n", "\tctx, cancel = context.WithCancel(context.TODO())\n\n", "\tcancel()\n", "\t\"context\"\n"} {
 		if !strings.Contains(v41, cut) {
 			t.Fatalf("%s has no %q", suiteV43, cut)
@@ -41,8 +32,8 @@ func TestSuiteEditShapes(t *testing.T) {
 		v41 = strings.Replace(v41, cut, "", 1)
 	}
 	for name, c := range map[string]struct{ text, ctx string }{
-		"v4.15": {readSuite(t, suiteV415), "ctx"},
-		"v4.3":  {readSuite(t, suiteV43), "ctx"},
+		"v4.15": {readGolden(t, suiteV415), "ctx"},
+		"v4.3":  {readGolden(t, suiteV43), "ctx"},
 		"v4.1":  {v41, "context.Background()"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -85,7 +76,7 @@ func TestSuiteEditShapes(t *testing.T) {
 // TestSuiteEditRefuses: a suite that is not the shape kubebuilder
 // scaffolds is left alone, saying file:line and what differs.
 func TestSuiteEditRefuses(t *testing.T) {
-	suite := readSuite(t, suiteV415)
+	suite := readGolden(t, suiteV415)
 	for name, c := range map[string]struct{ old, new, want string }{
 		"an envtest field more": {"ErrorIfCRDPathMissing: true,\n", "ErrorIfCRDPathMissing: true,\n\t\tAttachControlPlaneOutput: true,\n",
 			`^suite_test.go:\d+:\d+: envtest.Environment sets AttachControlPlaneOutput: true, which kubebuilder v4 does not scaffold`},
@@ -164,7 +155,7 @@ func TestInitSuiteStays(t *testing.T) {
 // where the test rule runs kubebuilder's go vet ./... first, and keeps a
 // -vet flag the user chose.
 func TestTestTargetVetOnce(t *testing.T) {
-	before := readSuite(t, filepath.Join("testdata", "init", "v4.15-no-webhooks", "before", "Makefile"))
+	before := readGolden(t, filepath.Join("testdata", "init", "v4.15-no-webhooks", "before", "Makefile"))
 	const rule, vet = "test: manifests generate fmt vet setup-envtest ## Run tests.\n", "vet: ## Run go vet against code.\n\tgo vet ./...\n"
 	for name, c := range map[string]struct {
 		from, to string
