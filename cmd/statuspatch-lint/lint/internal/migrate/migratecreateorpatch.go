@@ -39,7 +39,10 @@ import (
 // set it: updatedStatus (updatedStatusOnly) when the Retry's last attempt
 // changed the status. On create nothing runs, as CreateOrPatch wrote no
 // status then; the status in memory is then the one obj held before the
-// mutate (CreateOrPatch left the mutate's unsent values there).
+// mutate (CreateOrPatch left the mutate's unsent values there). A result
+// not kept (_, err := or _, err =) is named op: op, err := for the first,
+// a var op declared before the second (op, err := would shadow an err of
+// an outer scope).
 //
 // It moves only when the Retry makes the same decision on fresh state:
 // the status statements are top-level statements of the mutate literal
@@ -83,7 +86,7 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 	if id, ok := as.Lhs[1].(*ast.Ident); !ok || id.Name == "_" {
 		return nil, fmt.Sprintf("the call's error at %s is not a variable the Retry's can join", cs.where(as.Pos()))
 	}
-	if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name == "_" && as.Tok != token.DEFINE {
+	if _, ok := as.Lhs[0].(*ast.Ident); !ok {
 		return nil, fmt.Sprintf("the call's operation result at %s is not a variable to tell a create by", cs.where(as.Pos()))
 	}
 	obj := identOf(pass, mv.Call.Args[2])

@@ -81,9 +81,16 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 	}
 	opID := as.Lhs[0].(*ast.Ident)
 	op := opID.Name
+	ind := t.indent(as.Pos())
 	if op == "_" {
+		// _, err := becomes op, err :=; _, err = is given a declared op
+		// (op, err := would shadow an err of an outer scope).
 		op = fresh("op")
-		edits = append(edits, analysis.TextEdit{Pos: opID.Pos(), End: opID.End(), NewText: []byte(op)})
+		text := op
+		if as.Tok != token.DEFINE {
+			text = fmt.Sprintf("var %s %sOperationResult\n%s%s", op, cu, ind, op)
+		}
+		edits = append(edits, analysis.TextEdit{Pos: opID.Pos(), End: opID.End(), NewText: []byte(text)})
 	}
 	errName := as.Lhs[1].(*ast.Ident).Name
 	tf := pass.Fset.File(as.Pos())
@@ -91,7 +98,6 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 	if err != nil {
 		return nil, "its file cannot be read"
 	}
-	ind := t.indent(as.Pos())
 	obj := ms.obj.Name()
 	made := fmt.Sprintf("%sNew%s(%s, %s)", q, p.Type, t.source(si.call.Args[1]), obj)
 	tracked := ms.opReadAfter(as)

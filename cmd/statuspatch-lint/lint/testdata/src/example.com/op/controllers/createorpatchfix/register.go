@@ -179,3 +179,21 @@ func grown(ctx context.Context, c client.Client, w *v1.Widget) error {
 	})
 	return err
 }
+
+// assigned: the error is the function's, assigned in a loop (op, err :=
+// would shadow it); the operation result is declared for the Retry to
+// tell a create by.
+func assigned(ctx context.Context, c client.Client, ws []*v1.Widget) error {
+	var err error
+	for _, w := range ws {
+		_, err = controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 191, `
+			w.Labels = map[string]string{"managed": "true"}
+			w.Status.Ready = true
+			return nil
+		})
+		if err != nil {
+			break
+		}
+	}
+	return err
+}
