@@ -64,8 +64,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 15 || fixed != 3 {
-			t.Errorf("%d findings, %d with a fix; want 15, 3", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 23 || fixed != 5 {
+			t.Errorf("%d findings, %d with a fix; want 23, 5", len(r.Diagnostics), fixed)
 		}
 	}
 }

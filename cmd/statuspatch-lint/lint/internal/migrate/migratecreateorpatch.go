@@ -45,11 +45,15 @@ import (
 // an outer scope).
 //
 // It moves only when the Retry makes the same decision on fresh state:
-// the status statements are top-level statements of the mutate literal
-// that change nothing but the status, no statement before them returns,
-// none uses a local another statement declares, none reads a field of
-// obj a later statement sets, and the other statements neither read the
-// status nor hand obj to a function that may.
+// the status statements are statements of the mutate literal that change
+// nothing but the status, no statement before them returns, none uses a
+// local another statement declares, none reads a field of obj a later
+// statement sets, and the other statements neither read the status nor
+// hand obj to a function that may (controllerutil's helpers set its
+// metadata). An if that changes the status and more is split in two ifs
+// of its condition, the status statements in the one moved (splitIf):
+// the condition, evaluated by both, calls nothing (but len, cap and
+// conversions), reads no status and nothing after it sets what it reads.
 
 // CreateOrPatchMove is a CreateOrPatch call whose mutate changes the
 // status, as the linter found it.
@@ -66,7 +70,8 @@ type mutateStmts struct {
 	cs     *site
 	obj    *types.Var
 	lit    *ast.FuncLit
-	status []ast.Stmt
+	status []ast.Stmt // the moving statements of the mutate's body
+	leaves []leaf     // its statements, a split if's by its parts (split)
 }
 
 // CreateOrPatch plans the move of mv's status statements onto the kind's
@@ -106,9 +111,11 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 	if why := ms.ownPatcher(mv.Patcher); why != "" {
 		return nil, why
 	}
-	nodes := make([]ast.Node, len(ms.status))
-	for i, s := range ms.status {
-		nodes[i] = s
+	var nodes []ast.Node
+	for _, l := range ms.leaves {
+		if l.status {
+			nodes = append(nodes, l.node)
+		}
 	}
 	r := retries{migration: &migration{site: *cs}}
 	if why := effectWhy(r, nodes); why != "" {
@@ -144,7 +151,7 @@ type objUse struct {
 }
 
 // uses is every use of the object in s.
-func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
+func (ms *mutateStmts) uses(s ast.Node) []objUse {
 	info := ms.cs.pass.TypesInfo
 	sc, ok := ms.cs.cursor(s)
 	if !ok {
@@ -157,7 +164,12 @@ func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
 		}
 		sel, isSel := c.Parent().Node().(*ast.SelectorExpr)
 		if !isSel || sel.X != c.Node() || info.Selections[sel] == nil {
-			out = append(out, objUse{handed: ms.handedTo(c)})
+			u := objUse{handed: ms.handedTo(c)}
+			if u.handed == "" {
+				// controllerutil's helpers set the metadata.
+				u.field, u.sets = "ObjectMeta", true
+			}
+			out = append(out, u)
 			continue
 		}
 		selection := info.Selections[sel]

@@ -118,8 +118,15 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 		calls[o.call] = o.name + "()"
 	}
 	for _, s := range ms.status {
-		fmt.Fprintf(&b, "%s\t\t%s\n", ind, replaced(src, tf, s, calls, "\n"+ind+"\t", "\n"+ind+"\t\t"))
-		edits = append(edits, t.deleteStmt(s))
+		move, stay := ms.halves(s)
+		var drops []analysis.TextEdit
+		for _, st := range stay {
+			drops = append(drops, t.deleteStmt(st))
+		}
+		fmt.Fprintf(&b, "%s\t\t%s\n", ind, replaced(src, tf, s, calls, drops, "\n"+ind+"\t", "\n"+ind+"\t\t"))
+		for _, st := range move {
+			edits = append(edits, t.deleteStmt(st))
+		}
 	}
 	if tracked {
 		fmt.Fprintf(&b, "%s\t\t%s = %s.HasChanges()\n", ind, changed, pv)
@@ -170,9 +177,10 @@ func (ms *mutateStmts) opReadAfter(as *ast.AssignStmt) bool {
 	return read
 }
 
-// replaced is s's text with each call of calls (in s) replaced, its lines
-// after the first moved from one indent to another.
-func replaced(src []byte, tf *token.File, s ast.Stmt, calls map[ast.Node]string, from, to string) string {
+// replaced is s's text with each call of calls (in s) replaced and the
+// text of drops (in s, of a split if's statements staying) left out, its
+// lines after the first moved from one indent to another.
+func replaced(src []byte, tf *token.File, s ast.Stmt, calls map[ast.Node]string, drops []analysis.TextEdit, from, to string) string {
 	type cut struct {
 		at, end int
 		text    string
@@ -182,6 +190,9 @@ func replaced(src []byte, tf *token.File, s ast.Stmt, calls map[ast.Node]string,
 		if n.Pos() >= s.Pos() && n.End() <= s.End() {
 			cuts = append(cuts, cut{tf.Offset(n.Pos()), tf.Offset(n.End()), text})
 		}
+	}
+	for _, d := range drops {
+		cuts = append(cuts, cut{tf.Offset(d.Pos), tf.Offset(d.End), ""})
 	}
 	sort.Slice(cuts, func(i, j int) bool { return cuts[i].at < cuts[j].at })
 	var b strings.Builder
