@@ -17,9 +17,11 @@ import (
 // create for a kind with the status subresource) and returns Created;
 // else it runs mutate, patches what changed outside the status (a merge
 // patch) and, when the status changed, sends c.Status().Patch(ctx, obj,
-// client.MergeFrom(before)): no resourceVersion, a blind status write
-// (issue 80, project E). -fix moves the mutate's status statements out of
-// it, after the call's statement:
+// client.MergeFrom(before)): no resourceVersion when only the status
+// changed, else the one the patch of the rest returned, which a status
+// written between the Get and that patch does not conflict with; a blind
+// status write either way (issue 80, project E). -fix moves the mutate's
+// status statements out of it, after the call's statement:
 //
 //	op, err := controllerutil.CreateOrPatch(ctx, c, obj, func() error { <the rest>; return nil })
 //	if err == nil && op != controllerutil.OperationResultCreated {
