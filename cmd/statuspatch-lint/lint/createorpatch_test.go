@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 23 || fixed != 5 {
-			t.Errorf("%d findings, %d with a fix; want 23, 5", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 27 || fixed != 6 {
+			t.Errorf("%d findings, %d with a fix; want 27, 6", len(r.Diagnostics), fixed)
 		}
 	}
 }

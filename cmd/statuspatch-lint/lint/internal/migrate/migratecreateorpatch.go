@@ -46,7 +46,9 @@ import (
 // a var op declared before the second (op, err := would shadow an err of
 // an outer scope).
 //
-// It moves only when the Retry makes the same decision on fresh state:
+// The mutate is a function literal, or a local declared with one whose
+// only use is the call (mutateLit). It moves only when the Retry makes
+// the same decision on fresh state:
 // the status statements are statements of the mutate literal that change
 // nothing but the status, no statement before them returns, none uses a
 // local another statement declares, none reads a field of obj a later
@@ -97,12 +99,12 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 		return nil, fmt.Sprintf("the call's operation result at %s is not a variable to tell a create by", cs.where(as.Pos()))
 	}
 	obj := identOf(pass, mv.Call.Args[2])
-	lit, isLit := ast.Unparen(mv.Call.Args[3]).(*ast.FuncLit)
+	lit, why := cs.mutateLit(mv.Call.Args[3])
 	switch {
 	case obj == nil || !isPointer(obj.Type()):
 		return nil, fmt.Sprintf("the object %s is not a pointer variable the Retry can be given", cs.text().source(mv.Call.Args[2]))
-	case !isLit:
-		return nil, fmt.Sprintf("the mutate %s is not a function literal whose statements -fix can move", cs.text().source(mv.Call.Args[3]))
+	case lit == nil:
+		return nil, why
 	case !plainArg(mv.Call.Args[0]) || !plainArg(mv.Call.Args[1]):
 		return nil, "the call's context or client is not a variable or a field the Retry can be given again"
 	}
@@ -129,6 +131,69 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 		return nil, why
 	}
 	return ms.fix(as, mv.Patcher, onces)
+}
+
+// mutateLit is the function literal the mutate e is: e itself, or the
+// one a local declares (mutate := func() error {...}) when the call is
+// its only use, so that its statements are the call's alone; else why
+// not.
+func (cs *site) mutateLit(e ast.Expr) (*ast.FuncLit, string) {
+	e = ast.Unparen(e)
+	if lit, ok := e.(*ast.FuncLit); ok {
+		return lit, ""
+	}
+	notLit := fmt.Sprintf("the mutate %s is not a function literal whose statements -fix can move", cs.text().source(e))
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil, notLit
+	}
+	v, ok := cs.pass.TypesInfo.Uses[id].(*types.Var)
+	fn, found := cs.cursor(cs.enclosingFunc())
+	if !ok || !found || v.Pos() < fn.Node().Pos() || v.Pos() >= fn.Node().End() {
+		return nil, notLit
+	}
+	var lit *ast.FuncLit
+	for c := range fn.Preorder((*ast.Ident)(nil)) {
+		x := c.Node().(*ast.Ident)
+		switch {
+		case x == id:
+		case cs.pass.TypesInfo.Uses[x] == v:
+			return nil, fmt.Sprintf("%s uses %s besides the call: its literal's statements are not the call's alone", cs.where(x.Pos()), v.Name())
+		case cs.pass.TypesInfo.Defs[x] == v:
+			lit = declaredLit(c)
+		}
+	}
+	if lit == nil {
+		return nil, fmt.Sprintf("%s, declared at %s, is not given a function literal there", v.Name(), cs.where(v.Pos()))
+	}
+	return lit, ""
+}
+
+// declaredLit is the function literal the identifier defined at c is
+// given in its declaration (x := func...{}, var x = func...{}).
+func declaredLit(c inspector.Cursor) *ast.FuncLit {
+	var lhs []*ast.Ident
+	var rhs []ast.Expr
+	switch d := c.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		for _, l := range d.Lhs {
+			id, _ := l.(*ast.Ident)
+			lhs = append(lhs, id)
+		}
+		rhs = d.Rhs
+	case *ast.ValueSpec:
+		lhs, rhs = d.Names, d.Values
+	}
+	if len(lhs) != len(rhs) {
+		return nil
+	}
+	for i, l := range lhs {
+		if l == c.Node() {
+			lit, _ := ast.Unparen(rhs[i]).(*ast.FuncLit)
+			return lit
+		}
+	}
+	return nil
 }
 
 // plainArg reports whether e is a variable or a chain of its fields:

@@ -137,7 +137,15 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 			ind, errName, changed, op, cu)
 	}
 	fmt.Fprintf(&b, "%s}", ind)
-	edits = append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(b.String())})
+	at := as.End()
+	if rest := src[tf.Offset(at):]; len(rest) > 0 {
+		// After a comment ending the call's line.
+		line, _, _ := strings.Cut(string(rest), "\n")
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "//") {
+			at += token.Pos(len(line))
+		}
+	}
+	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Pos < edits[j].Pos })
 	msg := fmt.Sprintf("%s%s: the mutate's status statements made in its Retry after CreateOrPatch, unless it created the object", migrateFixPrefix, p.Type)
 	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}, ""
