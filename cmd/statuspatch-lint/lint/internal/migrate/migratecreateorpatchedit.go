@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -138,12 +139,9 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 	}
 	fmt.Fprintf(&b, "%s}", ind)
 	at := as.End()
-	if rest := src[tf.Offset(at):]; len(rest) > 0 {
-		// After a comment ending the call's line.
-		line, _, _ := strings.Cut(string(rest), "\n")
-		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "//") {
-			at += token.Pos(len(line))
-		}
+	// After a comment ending the call's line.
+	if line, _, _ := bytes.Cut(src[tf.Offset(at):], []byte("\n")); bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("//")) {
+		at += token.Pos(len(line))
 	}
 	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Pos < edits[j].Pos })

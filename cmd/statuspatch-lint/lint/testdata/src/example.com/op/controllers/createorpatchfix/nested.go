@@ -125,3 +125,43 @@ func deleting(ctx context.Context, c client.Client, w *v1.Widget) error {
 	})
 	return err
 }
+
+// inited: the if has an init statement, which both halves would run.
+func inited(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 134 in the mutate: line 132 uses the status and sets w\.ObjectMeta, and -fix does not split an if with an init statement`
+		if n := w.Spec.Size; n > 0 {
+			w.Labels = map[string]string{"sized": "true"}
+			w.Status.Ready = true
+		}
+		return nil
+	})
+	return err
+}
+
+// received2: the condition receives from a channel, which both halves
+// would do.
+func received2(ctx context.Context, c client.Client, w *v1.Widget, ready chan bool) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 147 in the mutate: line 145 uses the status and sets w\.ObjectMeta, and its condition receives from ready at line 145, which both of the split ifs would do`
+		if <-ready {
+			w.Labels = map[string]string{"ready": "true"}
+			w.Status.Ready = true
+		}
+		return nil
+	})
+	return err
+}
+
+// once: the if sets the variable its condition reads; the moved if
+// would read it set.
+func once(ctx context.Context, c client.Client, w *v1.Widget) error {
+	done := false
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 162 in the mutate: line 159 reads done, which line 161 sets after it`
+		if !done {
+			w.Labels = map[string]string{"once": "true"}
+			done = true
+			w.Status.Ready = true
+		}
+		return nil
+	})
+	return err
+}
