@@ -115,6 +115,16 @@ func (t *tracer) mutateOf(f, obj ssa.Value) mutateChange {
 			if ch.unknown != "" {
 				unknown = ch.unknown
 			}
+		case *ssa.Call:
+			ch, ok := returnedMutate(l, root)
+			switch {
+			case !ok:
+				unknown = describeMutate(leaf)
+			case ch.changes():
+				return ch
+			case ch.unknown != "":
+				unknown = ch.unknown
+			}
 		default:
 			unknown = describeMutate(leaf)
 		}

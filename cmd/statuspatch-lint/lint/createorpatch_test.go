@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 30 || fixed != 6 {
-			t.Errorf("%d findings, %d with a fix; want 30, 6", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 31 || fixed != 6 {
+			t.Errorf("%d findings, %d with a fix; want 31, 6", len(r.Diagnostics), fixed)
 		}
 	}
 }

@@ -56,3 +56,23 @@ func given(ctx context.Context, c client.Client, w *v1.Widget, mutate func() err
 	_, err := controllerutil.CreateOrPatch(ctx, c, w, mutate) // want `its mutate \(the parameter mutate\) is not followed`
 	return err
 }
+
+type widgetReconciler struct{ size int }
+
+// mutate returns the mutate of w: its labels and its readiness.
+func (r *widgetReconciler) mutate(w *v1.Widget) controllerutil.MutateFn {
+	return func() error {
+		w.Labels = map[string]string{"managed": "true"}
+		w.Spec.Size = r.size
+		w.Status.Ready = true
+		return nil
+	}
+}
+
+// returned2: the mutate is what a method of the package returns; the
+// finding names its line, -fix keeps it (its statements are the
+// method's, and any caller's).
+func (r *widgetReconciler) returned2(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, r.mutate(w)) // want `its mutate changes the status at line 67 \(in mutate\), .* keeps the status change at line 67 \(in mutate\) in the mutate: the mutate r\.mutate\(w\) is not a function literal whose statements -fix can move`
+	return err
+}
