@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 31 || fixed != 6 {
-			t.Errorf("%d findings, %d with a fix; want 31, 6", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 32 || fixed != 7 {
+			t.Errorf("%d findings, %d with a fix; want 32, 7", len(r.Diagnostics), fixed)
 		}
 	}
 }

@@ -54,7 +54,9 @@ import (
 // local another statement declares, none reads a field of obj a later
 // statement sets, and the other statements neither read the status nor
 // hand obj to a function that may (controllerutil's helpers set its
-// metadata). An if that changes the status and more is split in two ifs
+// metadata: its finalizers, its owner references). A field is Spec,
+// Status, or one of the metadata's (ObjectMeta.Labels; ObjectMeta for a
+// method of it or the whole). An if that changes the status and more is split in two ifs
 // of its condition, the status statements in the one moved (splitIf):
 // the condition, evaluated by both, calls nothing (but len, cap and
 // conversions), reads no status and nothing after it sets what it reads.
@@ -234,7 +236,7 @@ func (ms *mutateStmts) uses(s ast.Node) []objUse {
 			u := objUse{handed: ms.handedTo(c)}
 			if u.handed == "" {
 				// controllerutil's helpers set the metadata.
-				u.field, u.sets = "ObjectMeta", true
+				u.field, u.sets = helperSets(c.Parent().Node()), true
 			}
 			out = append(out, u)
 			continue
@@ -248,6 +250,9 @@ func (ms *mutateStmts) uses(s ast.Node) []objUse {
 			continue
 		}
 		u := objUse{field: st.Field(selection.Index()[0]).Name()}
+		if u.field == "ObjectMeta" && !method {
+			u.field = metaField(sel, selection)
+		}
 		if method {
 			// A method of an embedded field (ObjectMeta's): a getter
 			// reads, any other may set what it reaches.
@@ -260,6 +265,39 @@ func (ms *mutateStmts) uses(s ast.Node) []objUse {
 		out = append(out, u)
 	}
 	return out
+}
+
+// metaField is the field of the metadata sel reaches (ObjectMeta.Labels
+// for w.Labels or w.ObjectMeta.Labels), ObjectMeta for all of it.
+func metaField(sel *ast.SelectorExpr, selection *types.Selection) string {
+	if len(selection.Index()) > 1 {
+		return "ObjectMeta." + sel.Sel.Name
+	}
+	return "ObjectMeta"
+}
+
+// helperSets is the field of the metadata the controllerutil helper
+// called at n sets: a finalizer's, an owner reference's, else all of it.
+func helperSets(n ast.Node) string {
+	name := ""
+	if call, ok := n.(*ast.CallExpr); ok {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			name = sel.Sel.Name
+		}
+	}
+	switch {
+	case strings.Contains(name, "Finalizer"):
+		return "ObjectMeta.Finalizers"
+	case strings.Contains(name, "OwnerReference") || strings.Contains(name, "ControllerReference"):
+		return "ObjectMeta.OwnerReferences"
+	}
+	return "ObjectMeta"
+}
+
+// overlap reports whether fields a and b (Spec, ObjectMeta.Labels) share
+// memory: the same, or one within the other.
+func overlap(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".")
 }
 
 // setAt reports whether the expression at c is assigned, incremented or

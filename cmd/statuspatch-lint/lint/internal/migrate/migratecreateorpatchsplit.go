@@ -5,7 +5,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -51,8 +53,8 @@ func (ms *mutateStmts) split() string {
 		}
 		for _, m := range ms.leaves[i+1:] {
 			for f := range l.reads {
-				if m.sets[f] {
-					return fmt.Sprintf("%s reads %s.%s, which %s sets after it", ms.cs.where(l.node.Pos()), ms.obj.Name(), f, ms.cs.where(m.node.Pos()))
+				if slices.ContainsFunc(slices.Collect(maps.Keys(m.sets)), func(g string) bool { return overlap(f, g) }) {
+					return fmt.Sprintf("%s reads %s.%s, which %s sets after it", ms.cs.where(l.node.Pos()), ms.obj.Name(), strings.TrimPrefix(f, "ObjectMeta."), ms.cs.where(m.node.Pos()))
 				}
 			}
 		}
@@ -94,7 +96,7 @@ func (ms *mutateStmts) leavesOf(s ast.Stmt) ([]leaf, string) {
 	case !l.status || other == "":
 		return []leaf{l}, ""
 	}
-	mixed := fmt.Sprintf("%s uses the status and sets %s.%s", ms.cs.where(s.Pos()), name, other)
+	mixed := fmt.Sprintf("%s uses the status and sets %s.%s", ms.cs.where(s.Pos()), name, strings.TrimPrefix(other, "ObjectMeta."))
 	ifs, ok := s.(*ast.IfStmt)
 	if !ok {
 		return nil, mixed

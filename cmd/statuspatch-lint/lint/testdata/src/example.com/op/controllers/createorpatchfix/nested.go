@@ -47,7 +47,7 @@ func finalized(ctx context.Context, c client.Client, w *v1.Widget) (controllerut
 
 // elsed: the if has an else.
 func elsed(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 53 in the mutate: line 51 uses the status and sets w\.ObjectMeta, and -fix does not split an if with an else`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 53 in the mutate: line 51 uses the status and sets w\.Labels, and -fix does not split an if with an else`
 		if w.Spec.Size > 0 {
 			w.Labels = map[string]string{"sized": "true"}
 			w.Status.Ready = true
@@ -62,7 +62,7 @@ func elsed(ctx context.Context, c client.Client, w *v1.Widget) error {
 // readied: the condition reads the status, which the if left in the
 // mutate would read as CreateOrPatch read it.
 func readied(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 68 in the mutate: line 66 uses the status and sets w\.ObjectMeta, and its condition reads the status: the if left in the mutate would decide on the status CreateOrPatch read`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 68 in the mutate: line 66 uses the status and sets w\.Labels, and its condition reads the status: the if left in the mutate would decide on the status CreateOrPatch read`
 		if !w.Status.Ready {
 			w.Labels = map[string]string{"ready": "true"}
 			w.Status.Ready = true
@@ -76,7 +76,7 @@ func big(n int) bool { return n > 3 }
 
 // called: the condition calls a function, which both ifs would call.
 func called(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 82 in the mutate: line 80 uses the status and sets w\.ObjectMeta, and its condition calls big at line 80, which both of the split ifs would do`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 82 in the mutate: line 80 uses the status and sets w\.Labels, and its condition calls big at line 80, which both of the split ifs would do`
 		if big(w.Spec.Size) {
 			w.Labels = map[string]string{"big": "true"}
 			w.Status.Ready = true
@@ -112,11 +112,11 @@ func counted(ctx context.Context, c client.Client, w *v1.Widget) error {
 	return err
 }
 
-// deleting: the condition reads the metadata (DeletionTimestamp), which
-// AddFinalizer sets after it; -fix tells the object's fields apart, not
-// the metadata's.
+// deleting: the condition reads the metadata's DeletionTimestamp, which
+// AddFinalizer, setting the finalizers, leaves as it was: the if is split,
+// the finalizer left in the mutate.
 func deleting(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 122 in the mutate: line 120 reads w\.ObjectMeta, which line 121 sets after it`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 122, `
 		if w.DeletionTimestamp == nil {
 			controllerutil.AddFinalizer(w, "op/cleanup")
 			w.Status.Ready = true
@@ -128,7 +128,7 @@ func deleting(ctx context.Context, c client.Client, w *v1.Widget) error {
 
 // inited: the if has an init statement, which both halves would run.
 func inited(ctx context.Context, c client.Client, w *v1.Widget) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 134 in the mutate: line 132 uses the status and sets w\.ObjectMeta, and -fix does not split an if with an init statement`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 134 in the mutate: line 132 uses the status and sets w\.Labels, and -fix does not split an if with an init statement`
 		if n := w.Spec.Size; n > 0 {
 			w.Labels = map[string]string{"sized": "true"}
 			w.Status.Ready = true
@@ -141,7 +141,7 @@ func inited(ctx context.Context, c client.Client, w *v1.Widget) error {
 // received2: the condition receives from a channel, which both halves
 // would do.
 func received2(ctx context.Context, c client.Client, w *v1.Widget, ready chan bool) error {
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 147 in the mutate: line 145 uses the status and sets w\.ObjectMeta, and its condition receives from ready at line 145, which both of the split ifs would do`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 147 in the mutate: line 145 uses the status and sets w\.Labels, and its condition receives from ready at line 145, which both of the split ifs would do`
 		if <-ready {
 			w.Labels = map[string]string{"ready": "true"}
 			w.Status.Ready = true
@@ -161,6 +161,17 @@ func once(ctx context.Context, c client.Client, w *v1.Widget) error {
 			done = true
 			w.Status.Ready = true
 		}
+		return nil
+	})
+	return err
+}
+
+// finalizing: the status counts the finalizers AddFinalizer sets after
+// it; moved, it would count the new one.
+func finalizing(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 173 in the mutate: line 173 reads w\.Finalizers, which line 174 sets after it`
+		w.Status.Size = len(w.Finalizers)
+		controllerutil.AddFinalizer(w, "op/cleanup")
 		return nil
 	})
 	return err
