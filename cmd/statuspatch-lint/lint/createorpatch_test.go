@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 32 || fixed != 7 {
-			t.Errorf("%d findings, %d with a fix; want 32, 7", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 34 || fixed != 9 {
+			t.Errorf("%d findings, %d with a fix; want 34, 9", len(r.Diagnostics), fixed)
 		}
 	}
 }

@@ -58,8 +58,9 @@ import (
 // Status, or one of the metadata's (ObjectMeta.Labels; ObjectMeta for a
 // method of it or the whole). An if that changes the status and more is split in two ifs
 // of its condition, the status statements in the one moved (splitIf):
-// the condition, evaluated by both, calls nothing (but len, cap and
-// conversions), reads no status and nothing after it sets what it reads.
+// the condition, evaluated by both, calls nothing (but len, cap,
+// conversions and metadata readers: condEffect), reads no status and
+// nothing after it sets what it reads.
 
 // CreateOrPatchMove is a CreateOrPatch call whose mutate changes the
 // status, as the linter found it.
@@ -236,7 +237,7 @@ func (ms *mutateStmts) uses(s ast.Node) []objUse {
 			u := objUse{handed: ms.handedTo(c)}
 			if u.handed == "" {
 				// controllerutil's helpers set the metadata.
-				u.field, u.sets = helperSets(c.Parent().Node()), true
+				u.field, u.sets = helperSets(c.Parent().Node())
 			}
 			out = append(out, u)
 			continue
@@ -277,21 +278,23 @@ func metaField(sel *ast.SelectorExpr, selection *types.Selection) string {
 }
 
 // helperSets is the field of the metadata the controllerutil helper
-// called at n sets: a finalizer's, an owner reference's, else all of it.
-func helperSets(n ast.Node) string {
+// called at n uses: a finalizer's, an owner reference's, else all of it;
+// and whether it may set it (ContainsFinalizer, HasOwnerReference read).
+func helperSets(n ast.Node) (string, bool) {
 	name := ""
 	if call, ok := n.(*ast.CallExpr); ok {
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			name = sel.Sel.Name
 		}
 	}
+	sets := !strings.HasPrefix(name, "Contains") && !strings.HasPrefix(name, "Has")
 	switch {
 	case strings.Contains(name, "Finalizer"):
-		return "ObjectMeta.Finalizers"
+		return "ObjectMeta.Finalizers", sets
 	case strings.Contains(name, "OwnerReference") || strings.Contains(name, "ControllerReference"):
-		return "ObjectMeta.OwnerReferences"
+		return "ObjectMeta.OwnerReferences", sets
 	}
-	return "ObjectMeta"
+	return "ObjectMeta", true
 }
 
 // overlap reports whether fields a and b (Spec, ObjectMeta.Labels) share

@@ -261,7 +261,9 @@ func (ms *mutateStmts) splitIf(ifs *ast.IfStmt, mixed string) ([]leaf, string) {
 }
 
 // condEffect is what in a condition does more than read: a call, but of
-// len, cap or a conversion, or a receive; nil for none.
+// len, cap, a conversion or a reader of the metadata (metav1's IsZero
+// and Get methods, controllerutil.ContainsFinalizer), or a receive; nil
+// for none.
 func condEffect(info *types.Info, cond ast.Expr) (ast.Node, string) {
 	var at ast.Node
 	what := ""
@@ -270,6 +272,13 @@ func condEffect(info *types.Info, cond ast.Expr) (ast.Node, string) {
 		case *ast.CallExpr:
 			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
 				return true
+			}
+			if f := calleeFunc(info, x); f != nil && f.Pkg() != nil {
+				switch p, name := f.Pkg().Path(), f.Name(); {
+				case p == "k8s.io/apimachinery/pkg/apis/meta/v1" && f.Signature().Recv() != nil && (name == "IsZero" || strings.HasPrefix(name, "Get")),
+					p == "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil" && name == "ContainsFinalizer":
+					return true
+				}
 			}
 			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
 				if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {

@@ -176,3 +176,28 @@ func finalizing(ctx context.Context, c client.Client, w *v1.Widget) error {
 	})
 	return err
 }
+
+// living: the kubebuilder idiom, IsZero of the DeletionTimestamp, a
+// reader, evaluated by both ifs.
+func living(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 186, `
+		if w.DeletionTimestamp.IsZero() {
+			w.Labels = map[string]string{"live": "true"}
+			w.Status.Ready = true
+		}
+		return nil
+	})
+	return err
+}
+
+// guarded: ContainsFinalizer reads the finalizers; the if only sets the
+// status, and moves whole.
+func guarded(ctx context.Context, c client.Client, w *v1.Widget) error { // want guarded:"statusOnly\\[2\\]"
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 198, `
+		if controllerutil.ContainsFinalizer(w, "op/cleanup") {
+			w.Status.Ready = true
+		}
+		return nil
+	})
+	return err
+}
