@@ -15,8 +15,12 @@ import (
 // controllerutil.CreateOrPatch (controller-runtime v0.22 to v0.25) Gets
 // the object, runs its mutate, patches the rest of the object, then sends
 // c.Status().Patch(ctx, obj, client.MergeFrom(before)) when the mutate
-// changed the status: a merge patch without the resourceVersion, over the
-// cache's read. A status decided in the mutate is a blind status write no
+// changed the status: a merge patch of what changed since the cache's
+// read, without a resourceVersion when only the status changed, else with
+// the one the patch of the rest returned (MergeFrom sends the changed
+// metadata.resourceVersion), which a status written between the Get and
+// that patch does not conflict with. Either way a status decided in the
+// mutate overwrites one written since the read: a blind status write no
 // call of the package spells (issue 80, project E's Register). On create
 // it writes no status (Create drops it where the kind has a status
 // subresource). CreateOrUpdate writes no status blind: its Update of the
@@ -109,6 +113,16 @@ func (t *tracer) mutateOf(f, obj ssa.Value) mutateChange {
 				return ch
 			}
 			if ch.unknown != "" {
+				unknown = ch.unknown
+			}
+		case *ssa.Call:
+			ch, ok := returnedMutate(l, root)
+			switch {
+			case !ok:
+				unknown = describeMutate(leaf)
+			case ch.changes():
+				return ch
+			case ch.unknown != "":
 				unknown = ch.unknown
 			}
 		default:
@@ -297,7 +311,7 @@ func globalLoad(v ssa.Value) (*ssa.Global, bool) {
 // mutateResult is the verdict of CreateOrPatch's status patch: blind
 // when the mutate changes the status, unresolved when that is not known.
 func mutateResult(w *write) result {
-	const sent = "CreateOrPatch patches it with client.MergeFrom, no resourceVersion"
+	const sent = "CreateOrPatch patches it with client.MergeFrom: with no resourceVersion when the mutate changed only the status, else with the one its patch of the rest returned, so what the mutate decided overwrites a status written between its Get and that patch (one written after that patch gets a 409)"
 	if w.mutate.changes() {
 		return result{blind, fmt.Sprintf("its mutate changes the status at %s, and %s", w.mutate.where(w), sent)}
 	}

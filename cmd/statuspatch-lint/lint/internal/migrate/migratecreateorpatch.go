@@ -17,9 +17,11 @@ import (
 // create for a kind with the status subresource) and returns Created;
 // else it runs mutate, patches what changed outside the status (a merge
 // patch) and, when the status changed, sends c.Status().Patch(ctx, obj,
-// client.MergeFrom(before)): no resourceVersion, a blind status write
-// (issue 80, project E). -fix moves the mutate's status statements out of
-// it, after the call's statement:
+// client.MergeFrom(before)): no resourceVersion when only the status
+// changed, else the one the patch of the rest returned, which a status
+// written between the Get and that patch does not conflict with; a blind
+// status write either way (issue 80, project E). -fix moves the mutate's
+// status statements out of it, after the call's statement:
 //
 //	op, err := controllerutil.CreateOrPatch(ctx, c, obj, func() error { <the rest>; return nil })
 //	if err == nil && op != controllerutil.OperationResultCreated {
@@ -39,14 +41,26 @@ import (
 // set it: updatedStatus (updatedStatusOnly) when the Retry's last attempt
 // changed the status. On create nothing runs, as CreateOrPatch wrote no
 // status then; the status in memory is then the one obj held before the
-// mutate (CreateOrPatch left the mutate's unsent values there).
+// mutate (CreateOrPatch left the mutate's unsent values there). A result
+// not kept (_, err := or _, err =) is named op: op, err := for the first,
+// a var op declared before the second (op, err := would shadow an err of
+// an outer scope).
 //
-// It moves only when the Retry makes the same decision on fresh state:
-// the status statements are top-level statements of the mutate literal
-// that change nothing but the status, no statement before them returns,
-// none uses a local another statement declares, none reads a field of
-// obj a later statement sets, and the other statements neither read the
-// status nor hand obj to a function that may.
+// The mutate is a function literal, or a local declared with one whose
+// only use is the call (mutateLit). It moves only when the Retry makes
+// the same decision on fresh state:
+// the status statements are statements of the mutate literal that change
+// nothing but the status, no statement before them returns, none uses a
+// local another statement declares, none reads a field of obj a later
+// statement sets, and the other statements neither read the status nor
+// hand obj to a function that may (controllerutil's helpers set its
+// metadata: its finalizers, its owner references). A field is Spec,
+// Status, or one of the metadata's (ObjectMeta.Labels; ObjectMeta for a
+// method of it or the whole). An if that changes the status and more is split in two ifs
+// of its condition, the status statements in the one moved (splitIf):
+// the condition, evaluated by both, calls nothing (but len, cap,
+// conversions and metadata readers: condEffect), reads no status and
+// nothing after it sets what it reads.
 
 // CreateOrPatchMove is a CreateOrPatch call whose mutate changes the
 // status, as the linter found it.
@@ -63,7 +77,8 @@ type mutateStmts struct {
 	cs     *site
 	obj    *types.Var
 	lit    *ast.FuncLit
-	status []ast.Stmt
+	status []ast.Stmt // the moving statements of the mutate's body
+	leaves []leaf     // its statements, a split if's by its parts (split)
 }
 
 // CreateOrPatch plans the move of mv's status statements onto the kind's
@@ -83,16 +98,16 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 	if id, ok := as.Lhs[1].(*ast.Ident); !ok || id.Name == "_" {
 		return nil, fmt.Sprintf("the call's error at %s is not a variable the Retry's can join", cs.where(as.Pos()))
 	}
-	if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name == "_" && as.Tok != token.DEFINE {
+	if _, ok := as.Lhs[0].(*ast.Ident); !ok {
 		return nil, fmt.Sprintf("the call's operation result at %s is not a variable to tell a create by", cs.where(as.Pos()))
 	}
 	obj := identOf(pass, mv.Call.Args[2])
-	lit, isLit := ast.Unparen(mv.Call.Args[3]).(*ast.FuncLit)
+	lit, why := cs.mutateLit(mv.Call.Args[3])
 	switch {
 	case obj == nil || !isPointer(obj.Type()):
 		return nil, fmt.Sprintf("the object %s is not a pointer variable the Retry can be given", cs.text().source(mv.Call.Args[2]))
-	case !isLit:
-		return nil, fmt.Sprintf("the mutate %s is not a function literal whose statements -fix can move", cs.text().source(mv.Call.Args[3]))
+	case lit == nil:
+		return nil, why
 	case !plainArg(mv.Call.Args[0]) || !plainArg(mv.Call.Args[1]):
 		return nil, "the call's context or client is not a variable or a field the Retry can be given again"
 	}
@@ -103,9 +118,11 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 	if why := ms.ownPatcher(mv.Patcher); why != "" {
 		return nil, why
 	}
-	nodes := make([]ast.Node, len(ms.status))
-	for i, s := range ms.status {
-		nodes[i] = s
+	var nodes []ast.Node
+	for _, l := range ms.leaves {
+		if l.status {
+			nodes = append(nodes, l.node)
+		}
 	}
 	r := retries{migration: &migration{site: *cs}}
 	if why := effectWhy(r, nodes); why != "" {
@@ -117,6 +134,69 @@ func CreateOrPatch(pass *analysis.Pass, files Files, mv CreateOrPatchMove) (*ana
 		return nil, why
 	}
 	return ms.fix(as, mv.Patcher, onces)
+}
+
+// mutateLit is the function literal the mutate e is: e itself, or the
+// one a local declares (mutate := func() error {...}) when the call is
+// its only use, so that its statements are the call's alone; else why
+// not.
+func (cs *site) mutateLit(e ast.Expr) (*ast.FuncLit, string) {
+	e = ast.Unparen(e)
+	if lit, ok := e.(*ast.FuncLit); ok {
+		return lit, ""
+	}
+	notLit := fmt.Sprintf("the mutate %s is not a function literal whose statements -fix can move", cs.text().source(e))
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil, notLit
+	}
+	v, ok := cs.pass.TypesInfo.Uses[id].(*types.Var)
+	fn, found := cs.cursor(cs.enclosingFunc())
+	if !ok || !found || v.Pos() < fn.Node().Pos() || v.Pos() >= fn.Node().End() {
+		return nil, notLit
+	}
+	var lit *ast.FuncLit
+	for c := range fn.Preorder((*ast.Ident)(nil)) {
+		x := c.Node().(*ast.Ident)
+		switch {
+		case x == id:
+		case cs.pass.TypesInfo.Uses[x] == v:
+			return nil, fmt.Sprintf("%s uses %s besides the call: its literal's statements are not the call's alone", cs.where(x.Pos()), v.Name())
+		case cs.pass.TypesInfo.Defs[x] == v:
+			lit = declaredLit(c)
+		}
+	}
+	if lit == nil {
+		return nil, fmt.Sprintf("%s, declared at %s, is not given a function literal there", v.Name(), cs.where(v.Pos()))
+	}
+	return lit, ""
+}
+
+// declaredLit is the function literal the identifier defined at c is
+// given in its declaration (x := func...{}, var x = func...{}).
+func declaredLit(c inspector.Cursor) *ast.FuncLit {
+	var lhs []*ast.Ident
+	var rhs []ast.Expr
+	switch d := c.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		for _, l := range d.Lhs {
+			id, _ := l.(*ast.Ident)
+			lhs = append(lhs, id)
+		}
+		rhs = d.Rhs
+	case *ast.ValueSpec:
+		lhs, rhs = d.Names, d.Values
+	}
+	if len(lhs) != len(rhs) {
+		return nil
+	}
+	for i, l := range lhs {
+		if l == c.Node() {
+			lit, _ := ast.Unparen(rhs[i]).(*ast.FuncLit)
+			return lit
+		}
+	}
+	return nil
 }
 
 // plainArg reports whether e is a variable or a chain of its fields:
@@ -141,7 +221,7 @@ type objUse struct {
 }
 
 // uses is every use of the object in s.
-func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
+func (ms *mutateStmts) uses(s ast.Node) []objUse {
 	info := ms.cs.pass.TypesInfo
 	sc, ok := ms.cs.cursor(s)
 	if !ok {
@@ -154,7 +234,12 @@ func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
 		}
 		sel, isSel := c.Parent().Node().(*ast.SelectorExpr)
 		if !isSel || sel.X != c.Node() || info.Selections[sel] == nil {
-			out = append(out, objUse{handed: ms.handedTo(c)})
+			u := objUse{handed: ms.handedTo(c)}
+			if u.handed == "" {
+				// controllerutil's helpers set the metadata.
+				u.field, u.sets = helperSets(c.Parent().Node())
+			}
+			out = append(out, u)
 			continue
 		}
 		selection := info.Selections[sel]
@@ -166,6 +251,9 @@ func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
 			continue
 		}
 		u := objUse{field: st.Field(selection.Index()[0]).Name()}
+		if u.field == "ObjectMeta" && !method {
+			u.field = metaField(sel, selection)
+		}
 		if method {
 			// A method of an embedded field (ObjectMeta's): a getter
 			// reads, any other may set what it reaches.
@@ -178,6 +266,41 @@ func (ms *mutateStmts) uses(s ast.Stmt) []objUse {
 		out = append(out, u)
 	}
 	return out
+}
+
+// metaField is the field of the metadata sel reaches (ObjectMeta.Labels
+// for w.Labels or w.ObjectMeta.Labels), ObjectMeta for all of it.
+func metaField(sel *ast.SelectorExpr, selection *types.Selection) string {
+	if len(selection.Index()) > 1 {
+		return "ObjectMeta." + sel.Sel.Name
+	}
+	return "ObjectMeta"
+}
+
+// helperSets is the field of the metadata the controllerutil helper
+// called at n uses: a finalizer's, an owner reference's, else all of it;
+// and whether it may set it (ContainsFinalizer, HasOwnerReference read).
+func helperSets(n ast.Node) (string, bool) {
+	name := ""
+	if call, ok := n.(*ast.CallExpr); ok {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			name = sel.Sel.Name
+		}
+	}
+	sets := !strings.HasPrefix(name, "Contains") && !strings.HasPrefix(name, "Has")
+	switch {
+	case strings.Contains(name, "Finalizer"):
+		return "ObjectMeta.Finalizers", sets
+	case strings.Contains(name, "OwnerReference") || strings.Contains(name, "ControllerReference"):
+		return "ObjectMeta.OwnerReferences", sets
+	}
+	return "ObjectMeta", true
+}
+
+// overlap reports whether fields a and b (Spec, ObjectMeta.Labels) share
+// memory: the same, or one within the other.
+func overlap(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".")
 }
 
 // setAt reports whether the expression at c is assigned, incremented or

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -81,9 +82,16 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 	}
 	opID := as.Lhs[0].(*ast.Ident)
 	op := opID.Name
+	ind := t.indent(as.Pos())
 	if op == "_" {
+		// _, err := becomes op, err :=; _, err = is given a declared op
+		// (op, err := would shadow an err of an outer scope).
 		op = fresh("op")
-		edits = append(edits, analysis.TextEdit{Pos: opID.Pos(), End: opID.End(), NewText: []byte(op)})
+		text := op
+		if as.Tok != token.DEFINE {
+			text = fmt.Sprintf("var %s %sOperationResult\n%s%s", op, cu, ind, op)
+		}
+		edits = append(edits, analysis.TextEdit{Pos: opID.Pos(), End: opID.End(), NewText: []byte(text)})
 	}
 	errName := as.Lhs[1].(*ast.Ident).Name
 	tf := pass.Fset.File(as.Pos())
@@ -91,7 +99,6 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 	if err != nil {
 		return nil, "its file cannot be read"
 	}
-	ind := t.indent(as.Pos())
 	obj := ms.obj.Name()
 	made := fmt.Sprintf("%sNew%s(%s, %s)", q, p.Type, t.source(si.call.Args[1]), obj)
 	tracked := ms.opReadAfter(as)
@@ -112,8 +119,15 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 		calls[o.call] = o.name + "()"
 	}
 	for _, s := range ms.status {
-		fmt.Fprintf(&b, "%s\t\t%s\n", ind, replaced(src, tf, s, calls, "\n"+ind+"\t", "\n"+ind+"\t\t"))
-		edits = append(edits, t.deleteStmt(s))
+		move, stay := ms.halves(s)
+		var drops []analysis.TextEdit
+		for _, st := range stay {
+			drops = append(drops, t.deleteStmt(st))
+		}
+		fmt.Fprintf(&b, "%s\t\t%s\n", ind, replaced(src, tf, s, calls, drops, "\n"+ind+"\t", "\n"+ind+"\t\t"))
+		for _, st := range move {
+			edits = append(edits, t.deleteStmt(st))
+		}
 	}
 	if tracked {
 		fmt.Fprintf(&b, "%s\t\t%s = %s.HasChanges()\n", ind, changed, pv)
@@ -124,7 +138,12 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 			ind, errName, changed, op, cu)
 	}
 	fmt.Fprintf(&b, "%s}", ind)
-	edits = append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(b.String())})
+	at := as.End()
+	// After a comment ending the call's line.
+	if line, _, _ := bytes.Cut(src[tf.Offset(at):], []byte("\n")); bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("//")) {
+		at += token.Pos(len(line))
+	}
+	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Pos < edits[j].Pos })
 	msg := fmt.Sprintf("%s%s: the mutate's status statements made in its Retry after CreateOrPatch, unless it created the object", migrateFixPrefix, p.Type)
 	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}, ""
@@ -164,9 +183,10 @@ func (ms *mutateStmts) opReadAfter(as *ast.AssignStmt) bool {
 	return read
 }
 
-// replaced is s's text with each call of calls (in s) replaced, its lines
-// after the first moved from one indent to another.
-func replaced(src []byte, tf *token.File, s ast.Stmt, calls map[ast.Node]string, from, to string) string {
+// replaced is s's text with each call of calls (in s) replaced and the
+// text of drops (in s, of a split if's statements staying) left out, its
+// lines after the first moved from one indent to another.
+func replaced(src []byte, tf *token.File, s ast.Stmt, calls map[ast.Node]string, drops []analysis.TextEdit, from, to string) string {
 	type cut struct {
 		at, end int
 		text    string
@@ -176,6 +196,9 @@ func replaced(src []byte, tf *token.File, s ast.Stmt, calls map[ast.Node]string,
 		if n.Pos() >= s.Pos() && n.End() <= s.End() {
 			cuts = append(cuts, cut{tf.Offset(n.Pos()), tf.Offset(n.End()), text})
 		}
+	}
+	for _, d := range drops {
+		cuts = append(cuts, cut{tf.Offset(d.Pos), tf.Offset(d.End), ""})
 	}
 	sort.Slice(cuts, func(i, j int) bool { return cuts[i].at < cuts[j].at })
 	var b strings.Builder

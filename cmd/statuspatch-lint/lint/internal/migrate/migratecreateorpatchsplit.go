@@ -3,18 +3,22 @@ package migrate
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 )
 
 // split finds the mutate's status statements (ms.status), or says why
 // moving them out of it would not make the same decision: a statement
-// that changes the status and more, a return before a status statement,
-// a local one side declares and the other uses, a field a status
-// statement reads that a later statement sets, the object handed to a
-// function that may read or change its status.
+// that changes the status and more (but an if, split in two: splitIf),
+// a return before a status statement, a local one side declares and the
+// other uses, a field a status statement reads that a later statement
+// sets, the object handed to a function that may read or change its
+// status.
 func (ms *mutateStmts) split() string {
 	list := ms.lit.Body.List
 	if len(list) == 0 {
@@ -23,59 +27,81 @@ func (ms *mutateStmts) split() string {
 	if _, ok := list[len(list)-1].(*ast.ReturnStmt); !ok {
 		return fmt.Sprintf("the mutate does not end with a return (%s)", ms.cs.where(list[len(list)-1].Pos()))
 	}
-	where := ms.cs.where
-	isStatus := make([]bool, len(list)-1)
-	sets := make([]map[string]bool, len(list)-1)
-	reads := make([]map[string]bool, len(list)-1)
 	lastStatus := -1
 	for i, s := range list[:len(list)-1] {
-		status, other, handed := false, "", ""
-		sets[i], reads[i] = map[string]bool{}, map[string]bool{}
-		for _, u := range ms.uses(s) {
-			switch {
-			case u.handed != "":
-				handed = u.handed
-			case u.field == "Status":
-				status = true
-			case u.sets:
-				sets[i][u.field] = true
-				other = u.field
-			default:
-				reads[i][u.field] = true
-			}
+		ls, why := ms.leavesOf(s)
+		if why != "" {
+			return why
 		}
-		name := ms.obj.Name()
-		switch {
-		case status && other != "":
-			return fmt.Sprintf("%s uses the status and sets %s.%s", where(s.Pos()), name, other)
-		case handed != "":
-			return fmt.Sprintf("%s hands %s to %s, which may read or change its status", where(s.Pos()), name, handed)
-		}
-		isStatus[i] = status
-		if status {
+		if slices.ContainsFunc(ls, func(l leaf) bool { return l.status }) {
 			ms.status = append(ms.status, s)
 			lastStatus = i
 		}
+		ms.leaves = append(ms.leaves, ls...)
 	}
 	if lastStatus < 0 {
 		return "no statement of the mutate changes the status itself"
 	}
-	for i, s := range list[:lastStatus+1] {
+	for _, s := range list[:lastStatus+1] {
 		if ret := returnIn(s); ret != nil {
-			return fmt.Sprintf("%s returns before it, so it is not made on every run", where(ret.Pos()))
+			return fmt.Sprintf("%s returns before it, so it is not made on every run", ms.cs.where(ret.Pos()))
 		}
-		if !isStatus[i] {
+	}
+	for i, l := range ms.leaves {
+		if !l.status && !l.cond {
 			continue
 		}
-		for j := i + 1; j < len(list)-1; j++ {
-			for f := range reads[i] {
-				if sets[j][f] {
-					return fmt.Sprintf("%s reads %s.%s, which %s sets after it", where(s.Pos()), ms.obj.Name(), f, where(list[j].Pos()))
+		for _, m := range ms.leaves[i+1:] {
+			for f := range l.reads {
+				if slices.ContainsFunc(slices.Collect(maps.Keys(m.sets)), func(g string) bool { return overlap(f, g) }) {
+					return fmt.Sprintf("%s reads %s.%s, which %s sets after it", ms.cs.where(l.node.Pos()), ms.obj.Name(), strings.TrimPrefix(f, "ObjectMeta."), ms.cs.where(m.node.Pos()))
 				}
 			}
 		}
 	}
-	return ms.locals(isStatus)
+	return ms.locals()
+}
+
+// A leaf is a statement of the mutate that moves (status) or stays whole,
+// or the condition of an if split in two (cond), which both halves read;
+// what it reads and sets of the object outside the status, by field.
+type leaf struct {
+	node         ast.Node
+	status, cond bool
+	reads, sets  map[string]bool
+}
+
+// leavesOf is s as leaves: itself, or, for an if that changes the status
+// and more, its condition and its body's leaves (splitIf).
+func (ms *mutateStmts) leavesOf(s ast.Stmt) ([]leaf, string) {
+	l := leaf{node: s, reads: map[string]bool{}, sets: map[string]bool{}}
+	other, handed := "", ""
+	for _, u := range ms.uses(s) {
+		switch {
+		case u.handed != "":
+			handed = u.handed
+		case u.field == "Status":
+			l.status = true
+		case u.sets:
+			l.sets[u.field] = true
+			other = u.field
+		default:
+			l.reads[u.field] = true
+		}
+	}
+	name := ms.obj.Name()
+	switch {
+	case handed != "":
+		return nil, fmt.Sprintf("%s hands %s to %s, which may read or change its status", ms.cs.where(s.Pos()), name, handed)
+	case !l.status || other == "":
+		return []leaf{l}, ""
+	}
+	mixed := fmt.Sprintf("%s uses the status and sets %s.%s", ms.cs.where(s.Pos()), name, strings.TrimPrefix(other, "ObjectMeta."))
+	ifs, ok := s.(*ast.IfStmt)
+	if !ok {
+		return nil, mixed
+	}
+	return ms.splitIf(ifs, mixed)
 }
 
 // returnIn is the first return of the mutate in s, outside function
@@ -95,18 +121,22 @@ func returnIn(s ast.Stmt) *ast.ReturnStmt {
 }
 
 // locals says why a statement cannot leave the mutate for its names: a
-// status statement using a local a statement staying declares, one
-// staying using a status statement's, or a status statement setting a
-// variable outside the object (set later, or not at all on create).
-func (ms *mutateStmts) locals(isStatus []bool) string {
+// leaf moving using a local a leaf staying declares, or the other way,
+// a split if's condition using a local of the mutate, a moving leaf
+// setting a variable outside the moving leaves (set later, or not at
+// all on create), or reading one a later leaf sets.
+func (ms *mutateStmts) locals() string {
 	info := ms.cs.pass.TypesInfo
-	list := ms.lit.Body.List
 	owner := func(v types.Object) int {
-		return slices.IndexFunc(list, func(s ast.Stmt) bool { return v.Pos() >= s.Pos() && v.Pos() < s.End() })
+		return slices.IndexFunc(ms.leaves, func(l leaf) bool { return v.Pos() >= l.node.Pos() && v.Pos() < l.node.End() })
 	}
-	for i, s := range list[:len(list)-1] {
+	inMoved := func(v *types.Var) bool {
+		j := owner(v)
+		return j >= 0 && ms.leaves[j].status
+	}
+	for i, l := range ms.leaves {
 		why := ""
-		ast.Inspect(s, func(n ast.Node) bool {
+		ast.Inspect(l.node, func(n ast.Node) bool {
 			id, ok := n.(*ast.Ident)
 			if !ok || why != "" {
 				return why == ""
@@ -115,7 +145,7 @@ func (ms *mutateStmts) locals(isStatus []bool) string {
 			if !ok || v == ms.obj {
 				return true
 			}
-			if j := owner(v); j >= 0 && j != i && j < len(isStatus) && isStatus[j] != isStatus[i] {
+			if j := owner(v); j >= 0 && j != i && (l.cond || ms.leaves[j].status != l.status) {
 				why = fmt.Sprintf("%s uses %s, which %s declares in the mutate", ms.cs.where(id.Pos()), v.Name(), ms.cs.where(v.Pos()))
 			}
 			return why == ""
@@ -123,17 +153,20 @@ func (ms *mutateStmts) locals(isStatus []bool) string {
 		if why != "" {
 			return why
 		}
-		if !isStatus[i] {
+		if !l.status && !l.cond {
 			continue
 		}
 		if why := ms.setLater(i); why != "" {
 			return why
 		}
-		for c := range writesOf(mustCursor(ms.cs, s), func(e ast.Expr) bool {
+		if l.cond {
+			continue
+		}
+		for c := range writesOf(mustCursor(ms.cs, l.node), func(e ast.Expr) bool {
 			v := rootVar(info, e)
-			return v != nil && v != ms.obj && (v.Pos() < s.Pos() || v.Pos() >= s.End())
+			return v != nil && v != ms.obj && !inMoved(v)
 		}, nil) {
-			return fmt.Sprintf("%s sets %s, outside the object: moved, it would be set after CreateOrPatch, and not on create", ms.cs.where(c.Node().Pos()), types.ExprString(writtenExpr(c.Node(), info, ms.obj, s)))
+			return fmt.Sprintf("%s sets %s, outside the object: moved, it would be set after CreateOrPatch, and not on create", ms.cs.where(c.Node().Pos()), types.ExprString(writtenExpr(c.Node(), info, ms.obj, inMoved)))
 		}
 	}
 	return ""
@@ -147,14 +180,14 @@ func mustCursor(si *site, n ast.Node) inspector.Cursor {
 }
 
 // writtenExpr is the expression n (an assignment or an address taken)
-// sets outside the object and s.
-func writtenExpr(n ast.Node, info *types.Info, obj *types.Var, s ast.Stmt) ast.Expr {
+// sets outside the object and the moving leaves.
+func writtenExpr(n ast.Node, info *types.Info, obj *types.Var, inMoved func(*types.Var) bool) ast.Expr {
 	switch x := n.(type) {
 	case *ast.UnaryExpr:
 		return x.X
 	case *ast.AssignStmt:
 		for _, l := range x.Lhs {
-			if v := rootVar(info, l); v != nil && v != obj && (v.Pos() < s.Pos() || v.Pos() >= s.End()) {
+			if v := rootVar(info, l); v != nil && v != obj && !inMoved(v) {
 				return l
 			}
 		}
@@ -162,14 +195,13 @@ func writtenExpr(n ast.Node, info *types.Info, obj *types.Var, s ast.Stmt) ast.E
 	return &ast.Ident{Name: "a variable"}
 }
 
-// setLater says why the status statement list[i] cannot run after the
-// mutate: it reads a variable outside the mutate that a later statement
+// setLater says why the moving leaf ms.leaves[i] cannot run after the
+// mutate: it reads a variable outside the mutate that a later leaf
 // sets, which it would then read set.
 func (ms *mutateStmts) setLater(i int) string {
 	info := ms.cs.pass.TypesInfo
-	list := ms.lit.Body.List
 	read := map[*types.Var]bool{}
-	ast.Inspect(list[i], func(n ast.Node) bool {
+	ast.Inspect(ms.leaves[i].node, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			if v, ok := info.Uses[id].(*types.Var); ok && v != ms.obj && (v.Pos() < ms.lit.Pos() || v.Pos() >= ms.lit.End()) {
 				read[v] = true
@@ -177,16 +209,106 @@ func (ms *mutateStmts) setLater(i int) string {
 		}
 		return true
 	})
-	for _, s := range list[i+1:] {
+	for _, l := range ms.leaves[i+1:] {
 		var set *types.Var
-		for c := range writesOf(mustCursor(ms.cs, s), func(e ast.Expr) bool {
+		for c := range writesOf(mustCursor(ms.cs, l.node), func(e ast.Expr) bool {
 			if v := rootVar(info, e); read[v] {
 				set = v
 			}
 			return set != nil
 		}, nil) {
-			return fmt.Sprintf("%s reads %s, which %s sets after it", ms.cs.where(list[i].Pos()), set.Name(), ms.cs.where(c.Node().Pos()))
+			return fmt.Sprintf("%s reads %s, which %s sets after it", ms.cs.where(ms.leaves[i].node.Pos()), set.Name(), ms.cs.where(c.Node().Pos()))
 		}
 	}
 	return ""
+}
+
+// splitIf is an if that changes the status and more as two ifs of the
+// same condition: the one left in the mutate without its moving leaves,
+// the one moved without the rest. Its condition, which both evaluate,
+// calls nothing but len, cap and conversions and reads no status; split
+// and locals check it reads nothing a leaf after it sets.
+func (ms *mutateStmts) splitIf(ifs *ast.IfStmt, mixed string) ([]leaf, string) {
+	switch {
+	case ifs.Init != nil:
+		return nil, mixed + ", and -fix does not split an if with an init statement"
+	case ifs.Else != nil:
+		return nil, mixed + ", and -fix does not split an if with an else"
+	}
+	if n, what := condEffect(ms.cs.pass.TypesInfo, ifs.Cond); n != nil {
+		return nil, fmt.Sprintf("%s, and its condition %s at %s, which both of the split ifs would do", mixed, what, ms.cs.where(n.Pos()))
+	}
+	cond := leaf{node: ifs.Cond, cond: true, reads: map[string]bool{}, sets: map[string]bool{}}
+	for _, u := range ms.uses(ifs.Cond) {
+		if u.field == "Status" {
+			return nil, mixed + ", and its condition reads the status: the if left in the mutate would decide on the status CreateOrPatch read"
+		}
+		cond.reads[u.field] = true
+	}
+	out := []leaf{cond}
+	for _, s := range ifs.Body.List {
+		switch s.(type) {
+		case *ast.LabeledStmt, *ast.BranchStmt:
+			return nil, fmt.Sprintf("%s, and -fix does not split an if holding a label or a jump (%s)", mixed, ms.cs.where(s.Pos()))
+		}
+		ls, why := ms.leavesOf(s)
+		if why != "" {
+			return nil, why
+		}
+		out = append(out, ls...)
+	}
+	return out, ""
+}
+
+// condEffect is what in a condition does more than read: a call, but of
+// len, cap, a conversion or a reader of the metadata (metav1's IsZero
+// and Get methods, controllerutil.ContainsFinalizer), or a receive; nil
+// for none.
+func condEffect(info *types.Info, cond ast.Expr) (ast.Node, string) {
+	var at ast.Node
+	what := ""
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+				return true
+			}
+			if f := calleeFunc(info, x); f != nil && f.Pkg() != nil {
+				switch p, name := f.Pkg().Path(), f.Name(); {
+				case p == "k8s.io/apimachinery/pkg/apis/meta/v1" && f.Signature().Recv() != nil && (name == "IsZero" || strings.HasPrefix(name, "Get")),
+					p == "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil" && name == "ContainsFinalizer":
+					return true
+				}
+			}
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+					return true
+				}
+			}
+			at, what = x, "calls "+types.ExprString(x.Fun)
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				at, what = x, "receives from "+types.ExprString(x.X)
+			}
+		}
+		return at == nil
+	})
+	return at, what
+}
+
+// halves is what of the moving statement s moves (its status leaves) and
+// what stays (its other leaves, none for a statement moving whole).
+func (ms *mutateStmts) halves(s ast.Stmt) (move, stay []ast.Stmt) {
+	for _, l := range ms.leaves {
+		st, ok := l.node.(ast.Stmt)
+		if !ok || st.Pos() < s.Pos() || st.End() > s.End() {
+			continue
+		}
+		if l.status {
+			move = append(move, st)
+		} else {
+			stay = append(stay, st)
+		}
+	}
+	return move, stay
 }

@@ -13,7 +13,7 @@ import (
 func register(ctx context.Context, c client.Client, name string, id int) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^blind: controllerutil\.CreateOrPatch of Widget: its mutate changes the status at line 18, and CreateOrPatch patches it with client\.MergeFrom, no resourceVersion`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^blind: controllerutil\.CreateOrPatch of Widget: its mutate changes the status at line 18, and CreateOrPatch patches it with client\.MergeFrom: with no resourceVersion when the mutate changed only the status, else with the one its patch of the rest returned, so what the mutate decided overwrites a status written between its Get and that patch \(one written after that patch gets a 409\)`
 		if w.Status.Size == 0 {
 			w.Status.Size = id
 		}

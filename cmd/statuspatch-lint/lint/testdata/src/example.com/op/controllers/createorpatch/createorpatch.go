@@ -1,10 +1,10 @@
 // Package createorpatch: controllerutil.CreateOrPatch runs its mutate on
 // the object it Gets, then patches the status when the mutate changed it,
-// with client.MergeFrom: no resourceVersion, a blind status write (issue
-// 80, project E's Register). A mutate that leaves the status alone, and
-// CreateOrUpdate (its Update of the main resource sends no status to a
-// kind with a status subresource, and the resourceVersion it read to one
-// without), write no status blind.
+// with client.MergeFrom: blind, its resourceVersion (sent only after a
+// patch of the rest) that patch's, not the Get's (issue 80, project E).
+// A mutate that leaves the status alone, and CreateOrUpdate (its Update of
+// the main resource sends no status to a kind with a status subresource,
+// and the resourceVersion it read to one without), write no status blind.
 package createorpatch
 
 import (
@@ -27,7 +27,7 @@ var ids atomic.Int64
 func register(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 32, and CreateOrPatch patches it with client\.MergeFrom, no resourceVersion: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 32, and CreateOrPatch patches it with client\.MergeFrom: with no resourceVersion when the mutate changed only the status, else with the one its patch of the rest returned, so what the mutate decided overwrites a status written between its Get and that patch \(one written after that patch gets a 409\): use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 		if w.Status.Size == 0 {
 			w.Status.Size = int(ids.Add(1))
 		}

@@ -26,7 +26,7 @@ var ids atomic.Int64
 func register(ctx context.Context, c client.Client, name string) error {
 	w := &v1.Widget{}
 	w.Name = name
-	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 31, and CreateOrPatch patches it with client\.MergeFrom, no resourceVersion: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `^status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 31, and CreateOrPatch patches it with client\.MergeFrom: with no resourceVersion when the mutate changed only the status, else with the one its patch of the rest returned, so what the mutate decided overwrites a status written between its Get and that patch \(one written after that patch gets a 409\): use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 		if w.Status.Size == 0 {
 			w.Status.Size = int(ids.Add(1))
 		}
@@ -177,5 +177,23 @@ func grown(ctx context.Context, c client.Client, w *v1.Widget) error {
 		w.Grow()
 		return nil
 	})
+	return err
+}
+
+// assigned: the error is the function's, assigned in a loop (op, err :=
+// would shadow it); the operation result is declared for the Retry to
+// tell a create by.
+func assigned(ctx context.Context, c client.Client, ws []*v1.Widget) error {
+	var err error
+	for _, w := range ws {
+		_, err = controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `status write by controllerutil\.CreateOrPatch to Widget: its mutate changes the status at line 191, `
+			w.Labels = map[string]string{"managed": "true"}
+			w.Status.Ready = true
+			return nil
+		})
+		if err != nil {
+			break
+		}
+	}
 	return err
 }
