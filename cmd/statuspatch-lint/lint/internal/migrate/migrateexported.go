@@ -332,6 +332,9 @@ func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, 
 					return "", fmt.Sprintf("its caller at line %d calls it before the patcher of its own writes of %s is made", pass.Fset.Position(k.call.Pos()).Line, c.obj.Name())
 				}
 			}
+			if why := rereadBeforeHelper(files, opts, ws, c, hc.calls, fix); why != "" {
+				return "", why
+			}
 			hc.sharedAt = call.Pos()
 			return n, ""
 		}

@@ -5,6 +5,9 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
 )
 
 // planRereads makes the re-reads of the object that are no write's
@@ -53,6 +56,9 @@ func planRereads(group []*migration, p Patcher) string {
 				spans = append(spans, h)
 			}
 		}
+		if after && len(spans) == 0 {
+			spans = helperSpans(group, m, s) // no write after it: a helper's, maybe
+		}
 		if !after || len(spans) == 0 {
 			continue
 		}
@@ -89,6 +95,105 @@ func planRereads(group []*migration, p Patcher) string {
 		}
 	}
 	return ""
+}
+
+// helperSpans are the writes of the group before get, a re-read with no
+// write of the group after it, when a call after it hands the object to a
+// function of the package that writes its status (issue 80, the
+// tutorial's re-fetch, then r.setReady(ctx, w)): that write takes the
+// patcher of the caller's own writes (sharedPatcher), made before the
+// re-read, whose base the Get leaves behind. Its Fetch assigns that
+// patcher again, so the helper is given the object as re-read; where it
+// cannot, the helper's move says why (sharedPatcher). nil when there is
+// no such call.
+func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
+	var helper *ast.CallExpr
+	fn, ok := m.cursor(m.enclosingFunc())
+	if !ok {
+		return nil
+	}
+	for c := range fn.Preorder((*ast.CallExpr)(nil)) {
+		call := c.Node().(*ast.CallExpr)
+		if call.Pos() < get.End() || helper != nil {
+			continue
+		}
+		callee := m.funcDecl(kube.CalledFunc(m.pass, call))
+		for i, a := range call.Args {
+			if callee != nil && callee.Body != nil && passesObj(m.pass.TypesInfo, m.obj, a) && localStatusWrite(m, callee, i, 0) != nil {
+				helper = call
+			}
+		}
+	}
+	if helper == nil {
+		return nil
+	}
+	var spans []*migration
+	for _, h := range group {
+		if h.anchor.Pos() < get.Pos() {
+			spans = append(spans, h)
+		}
+	}
+	return spans
+}
+
+// rereadBeforeHelper says why calls, a caller's calls of a helper given
+// the patcher of its own writes, the first of whose fixes is fix, cannot
+// pass it: the caller reads the object again between that patcher and a
+// call, and no fix of its writes makes the read a Fetch of it
+// (planRereads: an ignored error, Get options, a read in an
+// expression...). The helper's Flush would carry the base of the
+// patcher's read, the Get having left it behind, and conflict where its
+// handwritten write, through the object as re-read, was stored. "" when
+// every such read is replaced. The caller's other fixes are asked only
+// for a read the first leaves.
+func rereadBeforeHelper(files Files, opts Options, ws []*Write, c *migration, calls []*migration, fix *analysis.SuggestedFix) string {
+	made := fix.TextEdits[0].Pos
+	fixes := []*analysis.SuggestedFix{fix}
+	asked := false
+	replaced := func(call *ast.CallExpr) bool {
+		for i := 0; i < len(fixes); i++ {
+			if slices.ContainsFunc(fixes[i].TextEdits, func(e analysis.TextEdit) bool { return e.Pos <= call.Pos() && call.End() <= e.End }) {
+				return true
+			}
+			if i == len(fixes)-1 && !asked {
+				asked = true
+				fixes = append(fixes, callerFixes(files, opts, ws, c)...)
+			}
+		}
+		return false
+	}
+	gets, _ := rereads(c)
+	for _, k := range calls {
+		for _, g := range gets {
+			call, _ := g.(*ast.CallExpr)
+			if s, ok := g.(ast.Stmt); ok {
+				call = stmtCall(s)
+			}
+			if call == nil || call.Pos() < made || call.Pos() >= k.call.Pos() || replaced(call) {
+				continue
+			}
+			return fmt.Sprintf("its caller at line %d reads %s again with Get at %s, after the patcher of its own writes is made, and that read stays a Get: the patcher it would pass has its base from before it, and the helper's Flush would conflict where its handwritten write, through %s as re-read, was stored",
+				c.pass.Fset.Position(k.call.Pos()).Line, c.obj.Name(), c.where(call.Pos()), c.obj.Name())
+		}
+	}
+	return ""
+}
+
+// callerFixes are the fixes of c's function's status writes of c.obj,
+// but for the writes that stay.
+func callerFixes(files Files, opts Options, ws []*Write, c *migration) []*analysis.SuggestedFix {
+	fn := c.enclosingFunc()
+	var out []*analysis.SuggestedFix
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || o.Generated || call.Pos() < fn.Pos() || call.End() > fn.End() || len(call.Args) < 2 || !c.isObj(call.Args[1]) {
+			continue
+		}
+		if fix, _ := Fix(c.pass, files, opts, ws, o); fix != nil {
+			out = append(out, fix)
+		}
+	}
+	return out
 }
 
 // reuseRoots maps an anchor of the group to the anchor of the patcher
