@@ -138,3 +138,32 @@ func (r *R) specWritten(ctx context.Context, req ctrl.Request) (ctrl.Result, err
 	}
 	return ctrl.Result{}, r.setSpecReady(ctx, w)
 }
+
+// setObserved changes only the status and writes it.
+func (r *R) setObserved(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 4
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// deferred: a deferred failure write too, which reads the patcher's
+// variable when it runs: the Fetch assigns it, into the object w points to.
+func (r *R) deferred(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if retErr != nil {
+			w.Status.Ready = false
+			_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		}
+	}()
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.setObserved(ctx, w)
+}
