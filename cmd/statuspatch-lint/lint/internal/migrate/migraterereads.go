@@ -172,8 +172,8 @@ func rereadBeforeHelper(files Files, opts Options, ws []*Write, c *migration, ca
 			if call == nil || call.Pos() < made || call.Pos() >= k.call.Pos() || replaced(call) {
 				continue
 			}
-			return fmt.Sprintf("its caller at line %d reads %s again with Get at %s, after the patcher of its own writes is made, and that read stays a Get: the patcher it would pass has its base from before it, and the helper's Flush would conflict where its handwritten write, through %s as re-read, was stored",
-				c.pass.Fset.Position(k.call.Pos()).Line, c.obj.Name(), c.where(call.Pos()), c.obj.Name())
+			return fmt.Sprintf("its caller at line %d reads %s again %s, after the patcher of its own writes is made, and that read stays a Get: the patcher it would pass has its base from before it, and the helper's Flush would conflict where its handwritten write, through %s as re-read, was stored",
+				c.pass.Fset.Position(k.call.Pos()).Line, c.obj.Name(), rereadBy(c, g), c.obj.Name())
 		}
 	}
 	return ""

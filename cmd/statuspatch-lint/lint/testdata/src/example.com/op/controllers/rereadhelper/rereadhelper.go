@@ -167,3 +167,31 @@ func (r *R) deferred(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retE
 	}
 	return ctrl.Result{}, r.setObserved(ctx, w)
 }
+
+// refetch reads the widget again.
+func (r *R) refetch(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want refetch:`^statusOnly\[2\]$`
+	return r.Get(ctx, key, w)
+}
+
+// setAudited changes only the status and writes it.
+func (r *R) setAudited(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 5
+	return r.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of setAudited: its caller at line 196 reads w again by r\.refetch at line 193, which reads it with Get at line 173, after the patcher of its own writes is made, and that read stays a Get`
+}
+
+// viaRefetch: the re-read is a function of the package's Get, which no
+// Fetch replaces: setAudited's write stays, naming it.
+func (r *R) viaRefetch(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.refetch(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.setAudited(ctx, w)
+}
