@@ -100,7 +100,9 @@ func planRereads(group []*migration, p Patcher) string {
 // helperSpans are the writes of the group before get, a re-read with no
 // write of the group after it, when a call after it hands the object to a
 // function of the package that writes its status (issue 80, the
-// tutorial's re-fetch, then r.setReady(ctx, w)): that write takes the
+// tutorial's re-fetch, then r.setReady(ctx, w)), or to an exported helper
+// of another package whose write takes the patcher (its HelperFact:
+// status.MarkFailed(ctx, r.Client, w, ...)): that write takes the
 // patcher of the caller's own writes (sharedPatcher), made before the
 // re-read, whose base the Get leaves behind. Its Fetch assigns that
 // patcher again, so the helper is given the object as re-read; where it
@@ -117,9 +119,13 @@ func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
 		if call.Pos() < get.End() || helper != nil {
 			continue
 		}
-		callee := m.funcDecl(kube.CalledFunc(m.pass, call))
+		fn := kube.CalledFunc(m.pass, call)
+		callee := m.funcDecl(fn)
 		for i, a := range call.Args {
-			if callee != nil && callee.Body != nil && passesObj(m.pass.TypesInfo, m.obj, a) && localStatusWrite(m, callee, i, 0) != nil {
+			if !passesObj(m.pass.TypesInfo, m.obj, a) {
+				continue
+			}
+			if callee != nil && callee.Body != nil && localStatusWrite(m, callee, i, 0) != nil || m.helperWrite(fn, i) {
 				helper = call
 			}
 		}
