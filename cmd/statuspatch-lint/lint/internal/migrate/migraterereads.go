@@ -101,8 +101,8 @@ func planRereads(group []*migration, p Patcher) string {
 // write of the group after it, when a call after it hands the object to a
 // function of the package that writes its status (issue 80, the
 // tutorial's re-fetch, then r.setReady(ctx, w)), or to an exported helper
-// of another package whose write takes the patcher (its HelperFact:
-// status.MarkFailed(ctx, r.Client, w, ...)): that write takes the
+// of another package whose write takes the patcher (its HelperFact, not
+// Generic: status.MarkFailed(ctx, r.Client, w, ...)): that write takes the
 // patcher of the caller's own writes (sharedPatcher), made before the
 // re-read, whose base the Get leaves behind. Its Fetch assigns that
 // patcher again, so the helper is given the object as re-read; where it
@@ -125,7 +125,8 @@ func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
 			if !passesObj(m.pass.TypesInfo, m.obj, a) {
 				continue
 			}
-			if callee != nil && callee.Body != nil && localStatusWrite(m, callee, i, 0) != nil || m.helperWrite(fn, i) {
+			var fact HelperFact // a helper over any kind is given a patcher made at the call (freshAtCall)
+			if callee != nil && callee.Body != nil && localStatusWrite(m, callee, i, 0) != nil || m.helperWrite(fn, i) && m.pass.ImportObjectFact(fn.Origin(), &fact) && !fact.Generic {
 				helper = call
 			}
 		}
@@ -142,9 +143,11 @@ func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
 	return spans
 }
 
-// rereadBeforeHelper says why calls, a caller's calls of a helper given
-// the patcher of its own writes, the first of whose fixes is fix, cannot
-// pass it: the caller reads the object again between that patcher and a
+// rereadBeforeHelper says why hc's calls of a helper given the patcher
+// of its caller's own writes (sharedPatcher: hc.shared, made by the fix
+// hc.sharedFix) cannot pass it, problem when there is one already; a
+// helper over any kind makes a patcher before the call instead
+// (freshAtCall): the caller reads the object again between that patcher and a
 // call, and no fix of its writes makes the read a Fetch of it
 // (planRereads: an ignored error, Get options, a read in an
 // expression...). The helper's Flush would carry the base of the
@@ -152,7 +155,11 @@ func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
 // handwritten write, through the object as re-read, was stored. "" when
 // every such read is replaced. The caller's other fixes are asked only
 // for a read the first leaves.
-func rereadBeforeHelper(files Files, opts Options, ws []*Write, c *migration, calls []*migration, fix *analysis.SuggestedFix) string {
+func rereadBeforeHelper(files Files, opts Options, ws []*Write, hc *helperCaller, problem string) string {
+	if problem != "" || hc.shared == "" || hc.sharedFix == nil {
+		return problem
+	}
+	c, calls, fix := hc.calls[0], hc.calls, hc.sharedFix
 	made := fix.TextEdits[0].Pos
 	fixes := []*analysis.SuggestedFix{fix}
 	asked := false
