@@ -264,6 +264,7 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
 			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc, fieldOwner{}) // an exported helper with a field owner stays (checkOwner)
+			problem = rereadBeforeHelper(files, opts, ws, hc, problem)
 		}
 	}
 	if problem == "" && fact.Unsent {
@@ -332,7 +333,7 @@ func sharedPatcher(pass *analysis.Pass, files Files, ws []*Write, opts Options, 
 					return "", fmt.Sprintf("its caller at line %d calls it before the patcher of its own writes of %s is made", pass.Fset.Position(k.call.Pos()).Line, c.obj.Name())
 				}
 			}
-			hc.sharedAt = call.Pos()
+			hc.sharedAt, hc.sharedFix = call.Pos(), fix
 			return n, ""
 		}
 	}

@@ -83,13 +83,14 @@ type helperCaller struct {
 	// of an exported helper: migrateexported.go); "" when the calls make
 	// their own.
 	shared       string
-	sharedUnsent bool       // shared is made with patcher.WithNonStatusChangesUnsent()
-	sharedAt     token.Pos  // the caller's own write whose fix makes shared
-	writes       bool       // the caller writes the object's status itself too
-	setLate      bool       // a call's client is set after the read: its patcher is made there (migrateclientset.go)
-	link         *chainLink // the caller hands on its own parameter: a link of the chain (migratehelperchain.go)
-	clients      []ast.Expr // each call's client, the patcher's, or its root (callerClient)
-	rests        []string   // the rest of each call's client after clients[i] (".c")
+	sharedUnsent bool                   // shared is made with patcher.WithNonStatusChangesUnsent()
+	sharedAt     token.Pos              // the caller's own write whose fix makes shared
+	sharedFix    *analysis.SuggestedFix // that write's fix
+	writes       bool                   // the caller writes the object's status itself too
+	setLate      bool                   // a call's client is set after the read: its patcher is made there (migrateclientset.go)
+	link         *chainLink             // the caller hands on its own parameter: a link of the chain (migratehelperchain.go)
+	clients      []ast.Expr             // each call's client, the patcher's, or its root (callerClient)
+	rests        []string               // the rest of each call's client after clients[i] (".c")
 }
 
 // helperFix builds the fix of a write in a helper (h.decl), or says why
@@ -151,6 +152,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
 			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc, h.owner)
+			problem = rereadBeforeHelper(files, opts, ws, hc, problem)
 		}
 		if problem == "" && hc.shared != "" {
 			problem = h.sameClient(hc, files, ws)

@@ -5,6 +5,9 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
+	"golang.org/x/tools/go/analysis"
 )
 
 // planRereads makes the re-reads of the object that are no write's
@@ -53,6 +56,9 @@ func planRereads(group []*migration, p Patcher) string {
 				spans = append(spans, h)
 			}
 		}
+		if after && len(spans) == 0 {
+			spans = helperSpans(group, m, s) // no write after it: a helper's, maybe
+		}
 		if !after || len(spans) == 0 {
 			continue
 		}
@@ -89,6 +95,118 @@ func planRereads(group []*migration, p Patcher) string {
 		}
 	}
 	return ""
+}
+
+// helperSpans are the writes of the group before get, a re-read with no
+// write of the group after it, when a call after it hands the object to a
+// function of the package that writes its status (issue 80, the
+// tutorial's re-fetch, then r.setReady(ctx, w)), or to an exported helper
+// of another package whose write takes the patcher (its HelperFact, not
+// Generic: status.MarkFailed(ctx, r.Client, w, ...)): that write takes the
+// patcher of the caller's own writes (sharedPatcher), made before the
+// re-read, whose base the Get leaves behind. Its Fetch assigns that
+// patcher again, so the helper is given the object as re-read; where it
+// cannot, the helper's move says why (sharedPatcher). nil when there is
+// no such call.
+func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
+	var helper *ast.CallExpr
+	fn, ok := m.cursor(m.enclosingFunc())
+	if !ok {
+		return nil
+	}
+	for c := range fn.Preorder((*ast.CallExpr)(nil)) {
+		call := c.Node().(*ast.CallExpr)
+		if call.Pos() < get.End() || helper != nil {
+			continue
+		}
+		fn := kube.CalledFunc(m.pass, call)
+		callee := m.funcDecl(fn)
+		for i, a := range call.Args {
+			if !passesObj(m.pass.TypesInfo, m.obj, a) {
+				continue
+			}
+			var fact HelperFact // a helper over any kind is given a patcher made at the call (freshAtCall)
+			if callee != nil && callee.Body != nil && localStatusWrite(m, callee, i, 0) != nil || m.helperWrite(fn, i) && m.pass.ImportObjectFact(fn.Origin(), &fact) && !fact.Generic {
+				helper = call
+			}
+		}
+	}
+	if helper == nil {
+		return nil
+	}
+	var spans []*migration
+	for _, h := range group {
+		if h.anchor.Pos() < get.Pos() {
+			spans = append(spans, h)
+		}
+	}
+	return spans
+}
+
+// rereadBeforeHelper says why hc's calls of a helper given the patcher
+// of its caller's own writes (sharedPatcher: hc.shared, made by the fix
+// hc.sharedFix) cannot pass it, problem when there is one already; a
+// helper over any kind makes a patcher before the call instead
+// (freshAtCall): the caller reads the object again between that patcher and a
+// call, and no fix of its writes makes the read a Fetch of it
+// (planRereads: an ignored error, Get options, a read in an
+// expression...). The helper's Flush would carry the base of the
+// patcher's read, the Get having left it behind, and conflict where its
+// handwritten write, through the object as re-read, was stored. "" when
+// every such read is replaced. The caller's other fixes are asked only
+// for a read the first leaves.
+func rereadBeforeHelper(files Files, opts Options, ws []*Write, hc *helperCaller, problem string) string {
+	if problem != "" || hc.shared == "" || hc.sharedFix == nil {
+		return problem
+	}
+	c, calls, fix := hc.calls[0], hc.calls, hc.sharedFix
+	made := fix.TextEdits[0].Pos
+	fixes := []*analysis.SuggestedFix{fix}
+	asked := false
+	replaced := func(call *ast.CallExpr) bool {
+		for i := 0; i < len(fixes); i++ {
+			if slices.ContainsFunc(fixes[i].TextEdits, func(e analysis.TextEdit) bool { return e.Pos <= call.Pos() && call.End() <= e.End }) {
+				return true
+			}
+			if i == len(fixes)-1 && !asked {
+				asked = true
+				fixes = append(fixes, callerFixes(files, opts, ws, c)...)
+			}
+		}
+		return false
+	}
+	gets, _ := rereads(c)
+	for _, k := range calls {
+		for _, g := range gets {
+			call, _ := g.(*ast.CallExpr)
+			if s, ok := g.(ast.Stmt); ok {
+				call = stmtCall(s)
+			}
+			if call == nil || call.Pos() < made || call.Pos() >= k.call.Pos() || replaced(call) {
+				continue
+			}
+			return fmt.Sprintf("its caller at line %d reads %s again %s, after the patcher of its own writes is made, and that read stays a Get: the patcher it would pass has its base from before it, and the helper's Flush would conflict where its handwritten write, through %s as re-read, was stored",
+				c.pass.Fset.Position(k.call.Pos()).Line, c.obj.Name(), rereadBy(c, g), c.obj.Name())
+		}
+	}
+	return ""
+}
+
+// callerFixes are the fixes of c's function's status writes of c.obj,
+// but for the writes that stay.
+func callerFixes(files Files, opts Options, ws []*Write, c *migration) []*analysis.SuggestedFix {
+	fn := c.enclosingFunc()
+	var out []*analysis.SuggestedFix
+	for _, o := range ws {
+		call, ok := files.Calls[o.Lparen]
+		if !ok || o.Generated || call.Pos() < fn.Pos() || call.End() > fn.End() || len(call.Args) < 2 || !c.isObj(call.Args[1]) {
+			continue
+		}
+		if fix, _ := Fix(c.pass, files, opts, ws, o); fix != nil {
+			out = append(out, fix)
+		}
+	}
+	return out
 }
 
 // reuseRoots maps an anchor of the group to the anchor of the patcher

@@ -123,7 +123,9 @@ func reuseRoot(group []*migration, g *migration) (ast.Stmt, string) {
 // summary (ParamsFact) says its body changes at most the status of that
 // argument, and it takes no patcher (no HelperFact for it): failmark's
 // MarkFailed in a deferred failure write (issue 80, U4's F5), which at
-// faa5cbbb kept every write of its caller. "" when call is none of these.
+// faa5cbbb kept every write of its caller. One of this package is
+// neither when its body says the same, followed (localHandedWhy). "" when
+// call is none of these.
 func rereadHandedWhy(g *migration, call *ast.CallExpr) string {
 	given := fmt.Sprintf("%s is given to %s at %s", g.obj.Name(), types.ExprString(call.Fun), g.where(call.Pos()))
 	callee := kube.CalledFunc(g.pass, call)
@@ -137,13 +139,72 @@ func rereadHandedWhy(g *migration, call *ast.CallExpr) string {
 		case outsideModule(g.pass, callee):
 			return ""
 		case callee.Pkg() == g.pass.Pkg:
-			return given + ", a function of this package, which -fix may give the patcher: it judges only another package's, by its summary"
+			if why := localHandedWhy(g, callee, call, i); why != "" {
+				return given + why
+			}
+			continue
 		}
 		if why := importedHandedWhy(g, callee, call, i); why != "" {
 			return given + why
 		}
 	}
 	return ""
+}
+
+// localHandedWhy is rereadHandedWhy's reason for argument i of call, of
+// callee, a function of this package (issue 80, the tutorial's markLocal
+// before the re-Get): none when its body, followed as a write's uses are
+// (checkFunc), changes at most the status of that argument and keeps it
+// nowhere, and neither it nor a function of the package it hands the
+// argument on to writes the status: such a write takes the patcher -fix
+// gives it, made before the re-read.
+func localHandedWhy(g *migration, callee *types.Func, call *ast.CallExpr, i int) string {
+	fd := g.funcDecl(callee)
+	if fd == nil || fd.Body == nil || call.Ellipsis.IsValid() || callee.Signature().Variadic() && i >= callee.Signature().Params().Len()-1 {
+		return ", a function of this package whose use of it -fix does not follow"
+	}
+	if w := localStatusWrite(g, fd, i, 0); w != nil {
+		return fmt.Sprintf(", a function of this package whose status write at %s takes the patcher -fix gives it, made before the re-read", g.where(w.Pos()))
+	}
+	if ok, why := g.checks().checkFunc(call, callee, i, false, 0); !ok {
+		if why == "" {
+			why = "its body may change more than its status or keep it"
+		}
+		return ", a function of this package: " + why
+	}
+	return ""
+}
+
+// localStatusWrite is a status write of parameter i of fd, a function of
+// the package, in its body or in a function of the package it hands that
+// parameter on to (up to maxChainDepth deep); nil when there is none.
+func localStatusWrite(g *migration, fd *ast.FuncDecl, i, depth int) *ast.CallExpr {
+	params := paramVars(g.pass, fd)
+	if i >= len(params) || params[i] == nil || depth > maxChainDepth {
+		return nil
+	}
+	p := params[i]
+	var found *ast.CallExpr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		if isStatusWrite(call) && len(call.Args) > 1 && passesObj(g.pass.TypesInfo, p, call.Args[1]) {
+			found = call
+			return false
+		}
+		next := g.funcDecl(kube.CalledFunc(g.pass, call))
+		for j, a := range call.Args {
+			if next != nil && next.Body != nil && next != fd && passesObj(g.pass.TypesInfo, p, a) {
+				if w := localStatusWrite(g, next, j, depth+1); w != nil {
+					found = w
+				}
+			}
+		}
+		return found == nil
+	})
+	return found
 }
 
 // importedHandedWhy is rereadHandedWhy's reason for argument i of call, of

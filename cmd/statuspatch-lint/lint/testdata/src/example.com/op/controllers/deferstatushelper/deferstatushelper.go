@@ -102,8 +102,11 @@ func (r *R) remembered(ctx context.Context, req ctrl.Request) (_ ctrl.Result, re
 // markLocal changes only the status, but is of this package.
 func markLocal(w *v1.Widget) { w.Status.Ready = false } // want markLocal:`^statusOnly\[0\]$`
 
-// local: the helper is of this package, which -fix does not judge
-// before assigning the patcher again: the writes stay, naming it.
+// local: the helper is of this package. At 867e71de the writes stayed,
+// -fix judging only another package's helper ("a function of this
+// package, which -fix may give the patcher"); its body, followed, changes
+// only the status and writes nothing: the re-read assigns the patcher
+// again, as for failmark.MarkFailed.
 func (r *R) local(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
@@ -112,16 +115,76 @@ func (r *R) local(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr 
 	defer func() {
 		if retErr != nil {
 			markLocal(w)
-			_ = r.Status().Update(ctx, w) // want `Get at line 122: w is given to markLocal at line 114, a function of this package, which -fix may give the patcher: it judges only another package's, by its summary, and a patcher of the re-read's own`
+			_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 		}
 	}()
 	w.Status.Size = 1
-	if err := r.Status().Update(ctx, w); err != nil { // want `w is given to markLocal at line 114, a function of this package`
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 		return ctrl.Result{}, err
 	}
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
 		return ctrl.Result{}, err
 	}
 	w.Status.Ready = true
-	return ctrl.Result{}, r.Status().Update(ctx, w) // want `w is given to markLocal at line 114, a function of this package`
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// markSpec changes the spec too.
+func markSpec(w *v1.Widget) {
+	w.Spec.Size = 0
+	w.Status.Ready = false
+}
+
+// localSpec: the helper of this package changes the spec: the writes stay,
+// naming its call, its line and what its body does.
+func (r *R) localSpec(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if retErr != nil {
+			markSpec(w)
+			_ = r.Status().Update(ctx, w) // want `not moved to the patcher: the function literal at line 145 writes w through the patcher of its read at line 142, which -fix cannot assign again at the re-read with Get at line 155: w is given to markSpec at line 147, a function of this package: w\.Spec is changed at line 134: the patcher writes only the status`
+		}
+	}()
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `w is given to markSpec at line 147, a function of this package: w\.Spec is changed at line 134`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Ready = true
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `w is given to markSpec at line 147, a function of this package: w\.Spec is changed at line 134`
+}
+
+// setSize writes the status of the widget it is given.
+func (r *R) setSize(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 2
+	return r.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of setSize: its caller at line 182 also writes w's status at line 189, which does not move \(the function literal at line 176 .* w is given to r\.setSize at line 182, a function of this package whose status write at line 165 takes the patcher -fix gives it, made before the re-read`
+}
+
+// localWrite: the helper of this package writes the status, before the
+// re-read: -fix gives it the patcher, made before the re-read, which the
+// deferred literal flushes; the writes stay, naming the helper's write.
+func (r *R) localWrite(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if retErr != nil {
+			w.Status.Ready = false
+			_ = r.Status().Update(ctx, w) // want `not moved to the patcher: w is handed to r\.setSize at line 182, whose status write at line 165 stays`
+		}
+	}()
+	if err := r.setSize(ctx, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	w.Status.Ready = true
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `not moved to the patcher: the function literal at line 176 writes w through the patcher of its read at line 173, which -fix cannot assign again at the re-read with Get at line 185: w is given to r\.setSize at line 182, a function of this package whose status write at line 165 takes the patcher -fix gives it, made before the re-read, and a patcher of the re-read's own would send the literal's change nowhere\)$`
 }

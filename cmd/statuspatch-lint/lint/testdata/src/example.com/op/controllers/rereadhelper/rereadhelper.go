@@ -1,0 +1,197 @@
+// Package rereadhelper: the tutorial's re-fetch ("re-fetch to avoid 'the
+// object has been modified'") followed by a helper of this package (issue
+// 80). A helper that writes the status takes the patcher of its caller's
+// own writes, made before the re-Get: at 867e71de the re-Get stayed a Get
+// (no write of the caller after it) and the helper was given that
+// patcher, its base older than the re-read (written). The re-Get now
+// becomes its Fetch; where it cannot (ignored), the helper's write stays,
+// naming the read. A helper changing the spec as well stays
+// (specWritten).
+package rereadhelper
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type R struct {
+	client.Client
+}
+
+// markReady changes only the status.
+func markReady(w *v1.Widget) { w.Status.Ready = true } // want markReady:`^statusOnly\[0\]$`
+
+// MarkSized changes only the status, exported.
+func MarkSized(w *v1.Widget, n int) { w.Status.Size = n } // want MarkSized:`^statusOnly\[0\]$`
+
+// touchSpec changes the spec too.
+func touchSpec(w *v1.Widget) {
+	w.Spec.Size++
+	w.Status.Ready = true
+}
+
+// changed: the write follows the helper, after the re-Get.
+func (r *R) changed(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	// re-fetch to avoid 'the object has been modified'
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	markReady(w)
+	MarkSized(w, 2)
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// setReady changes only the status and writes it.
+func (r *R) setReady(ctx context.Context, w *v1.Widget) error {
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// written: the helper writes, and no write of the caller follows the
+// re-Get: the re-Get becomes the Fetch of the patcher the helper takes.
+func (r *R) written(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	// re-fetch to avoid 'the object has been modified'
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.setReady(ctx, w)
+}
+
+// spec: the helper changes the spec too, which the handwritten Update of
+// the status subresource never sent: the writes move, that change left
+// unsent as before (patcher.WithNonStatusChangesUnsent).
+func (r *R) spec(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	touchSpec(w)
+	return ctrl.Result{}, r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// setSized changes only the status and writes it.
+func (r *R) setSized(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 3
+	return r.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of setSized: its caller at line 116 reads w again with Get at line 115, after the patcher of its own writes is made, and that read stays a Get: the patcher it would pass has its base from before it, and the helper's Flush would conflict where its handwritten write, through w as re-read, was stored\)$`
+}
+
+// ignored: the re-Get's error is ignored, so it stays a Get; the helper,
+// given the patcher made before it, would flush a base the Get left behind.
+func (r *R) ignored(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `\(the re-read of w at line 115 stays a cached Get \(its error is ignored\): make it FetchWidgetStatusPatcher by hand`
+		return ctrl.Result{}, err
+	}
+	_ = r.Get(ctx, req.NamespacedName, w)
+	return ctrl.Result{}, r.setSized(ctx, w)
+}
+
+// setSpecReady changes the spec too, and writes the status.
+func (r *R) setSpecReady(ctx context.Context, w *v1.Widget) error {
+	w.Spec.Size = 3
+	w.Status.Ready = true
+	return r.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of setSpecReady: w\.Spec is changed at line 121: the patcher writes only the status`
+}
+
+// specWritten: the helper after the re-Get changes the spec as well.
+func (r *R) specWritten(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.setSpecReady(ctx, w)
+}
+
+// setObserved changes only the status and writes it.
+func (r *R) setObserved(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 4
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// deferred: a deferred failure write too, which reads the patcher's
+// variable when it runs: the Fetch assigns it, into the object w points to.
+func (r *R) deferred(ctx context.Context, req ctrl.Request) (_ ctrl.Result, retErr error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	defer func() {
+		if retErr != nil {
+			w.Status.Ready = false
+			_ = r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		}
+	}()
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.setObserved(ctx, w)
+}
+
+// refetch reads the widget again.
+func (r *R) refetch(ctx context.Context, key client.ObjectKey, w *v1.Widget) error { // want refetch:`^statusOnly\[2\]$`
+	return r.Get(ctx, key, w)
+}
+
+// setAudited changes only the status and writes it.
+func (r *R) setAudited(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 5
+	return r.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of setAudited: its caller at line 196 reads w again by r\.refetch at line 193, which reads it with Get at line 173, after the patcher of its own writes is made, and that read stays a Get`
+}
+
+// viaRefetch: the re-read is a function of the package's Get, which no
+// Fetch replaces: setAudited's write stays, naming it.
+func (r *R) viaRefetch(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.refetch(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.setAudited(ctx, w)
+}
