@@ -126,6 +126,9 @@ func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
 				continue
 			}
 			var fact HelperFact // a helper over any kind is given a patcher made at the call (freshAtCall)
+			if overAnyKind(fn, i) {
+				continue
+			}
 			if callee != nil && callee.Body != nil && localStatusWrite(m, callee, i, 0) != nil || m.helperWrite(fn, i) && m.pass.ImportObjectFact(fn.Origin(), &fact) && !fact.Generic {
 				helper = call
 			}
@@ -141,6 +144,26 @@ func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
 		}
 	}
 	return spans
+}
+
+// overAnyKind says whether fn's parameter i is a type parameter or an
+// interface (updateAny[T client.Object](ctx, c, obj T), a helper of the
+// package over any kind): freshAtCall gives such a call a patcher made
+// right before it, from the object as the caller holds it then, so a
+// re-read before the call needs no Fetch (migrategenericretry.go's
+// ownWriteReassigned, whose re-read is of another key).
+func overAnyKind(fn *types.Func, i int) bool {
+	if fn == nil {
+		return false
+	}
+	sig, ok := fn.Origin().Type().(*types.Signature)
+	if !ok || sig.Params().Len() == 0 {
+		return false
+	}
+	if i >= sig.Params().Len() {
+		i = sig.Params().Len() - 1 // variadic
+	}
+	return types.IsInterface(sig.Params().At(i).Type())
 }
 
 // rereadBeforeHelper says why hc's calls of a helper given the patcher
