@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 34 || fixed != 9 {
-			t.Errorf("%d findings, %d with a fix; want 34, 9", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 39 || fixed != 11 {
+			t.Errorf("%d findings, %d with a fix; want 39, 11", len(r.Diagnostics), fixed)
 		}
 	}
 }

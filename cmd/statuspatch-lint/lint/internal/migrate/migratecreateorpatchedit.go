@@ -85,7 +85,12 @@ func (ms *mutateStmts) fix(as *ast.AssignStmt, p Patcher, onces []onceCall) (*an
 	ind := t.indent(as.Pos())
 	if op == "_" {
 		// _, err := becomes op, err :=; _, err = is given a declared op
-		// (op, err := would shadow an err of an outer scope).
+		// (op, err := would shadow an err of an outer scope). The fix of
+		// each such call before it in the function names one too: its
+		// names are taken first, so that fixes applied together differ.
+		for range ms.blankOpsBefore(as) {
+			fresh("op")
+		}
 		op = fresh("op")
 		text := op
 		if as.Tok != token.DEFINE {
@@ -210,4 +215,36 @@ func replaced(src []byte, tf *token.File, s ast.Stmt, calls map[ast.Node]string,
 	}
 	b.Write(src[at:tf.Offset(s.End())])
 	return strings.ReplaceAll(b.String(), from, to)
+}
+
+// blankOpsBefore are the CreateOrPatch statements before as in its
+// function declaration whose operation result is not kept (_, err), each
+// of which its own fix names as this one's is named.
+func (ms *mutateStmts) blankOpsBefore(as *ast.AssignStmt) []*ast.AssignStmt {
+	var fn ast.Node
+	for _, n := range ms.cs.path {
+		if _, ok := n.(*ast.FuncDecl); ok {
+			fn = n
+		}
+	}
+	if fn == nil {
+		return nil
+	}
+	var out []*ast.AssignStmt
+	ast.Inspect(fn, func(n ast.Node) bool {
+		a, ok := n.(*ast.AssignStmt)
+		if !ok || a.Pos() >= as.Pos() || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
+			return true
+		}
+		id, ok := a.Lhs[0].(*ast.Ident)
+		call, isCall := ast.Unparen(a.Rhs[0]).(*ast.CallExpr)
+		if !ok || id.Name != "_" || !isCall {
+			return true
+		}
+		if f := calleeFunc(ms.cs.pass.TypesInfo, call); f != nil && f.Name() == "CreateOrPatch" && f.Pkg() != nil && f.Pkg().Path() == "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil" {
+			out = append(out, a)
+		}
+		return true
+	})
+	return out
 }

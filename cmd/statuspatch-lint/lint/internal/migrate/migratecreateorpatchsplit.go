@@ -42,6 +42,9 @@ func (ms *mutateStmts) split() string {
 	if lastStatus < 0 {
 		return "no statement of the mutate changes the status itself"
 	}
+	if why := ms.finalReturn(list[len(list)-1]); why != "" {
+		return why
+	}
 	for _, s := range list[:lastStatus+1] {
 		if ret := returnIn(s); ret != nil {
 			return fmt.Sprintf("%s returns before it, so it is not made on every run", ms.cs.where(ret.Pos()))
@@ -60,6 +63,23 @@ func (ms *mutateStmts) split() string {
 		}
 	}
 	return ms.locals()
+}
+
+// finalReturn takes the mutate's last statement, its return, which stays
+// in the mutate, as a leaf staying: what it reads and hands is checked
+// as any staying statement's (a status it reads, the object handed to a
+// function, a local a moving statement declares), or says why it cannot
+// stay.
+func (ms *mutateStmts) finalReturn(ret ast.Stmt) string {
+	ls, why := ms.leavesOf(ret)
+	if why != "" {
+		return why
+	}
+	if slices.ContainsFunc(ls, func(l leaf) bool { return l.status }) {
+		return fmt.Sprintf("%s, the mutate's return, reads the status: it stays in the mutate, where it would read the status CreateOrPatch read, not the one decided after it", ms.cs.where(ret.Pos()))
+	}
+	ms.leaves = append(ms.leaves, ls...)
+	return ""
 }
 
 // A leaf is a statement of the mutate that moves (status) or stays whole,
