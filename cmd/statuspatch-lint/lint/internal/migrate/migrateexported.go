@@ -263,8 +263,7 @@ func callerMember(pass *analysis.Pass, files Files, ws []*Write, opts Options, f
 	callers, problem := h.helperCallers(fn, fact.ObjIndex, fact.ClientIndex, fact.Recv, fact.ClientRest, files, ws, false, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
-			hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc, fieldOwner{}) // an exported helper with a field owner stays (checkOwner)
-			problem = rereadBeforeHelper(files, opts, ws, hc, problem)
+			problem = callerShared(pass, files, ws, opts, hc, fieldOwner{}) // an exported helper with a field owner stays (checkOwner)
 		}
 	}
 	if problem == "" && fact.Unsent {

@@ -151,8 +151,7 @@ func (h *helperMove) helperFix(p Patcher, files Files, ws []*Write, opts Options
 	callers, problem := h.helperCallers(fn, objIndex, index, recvRoot, clientRest, files, ws, exported, opts)
 	for _, hc := range callers {
 		if problem == "" && hc.writes {
-			hc.shared, problem = sharedPatcher(h.pass, files, ws, opts, hc, h.owner)
-			problem = rereadBeforeHelper(files, opts, ws, hc, problem)
+			problem = callerShared(h.pass, files, ws, opts, hc, h.owner)
 		}
 		if problem == "" && hc.shared != "" {
 			problem = h.sameClient(hc, files, ws)

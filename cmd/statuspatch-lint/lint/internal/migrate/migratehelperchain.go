@@ -138,7 +138,7 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 	for _, k := range callers {
 		// A caller writing the object itself passes its own writes' patcher.
 		if why == "" && k.writes {
-			k.shared, why = sharedPatcher(h.pass, files, ws, opts, k, h.owner)
+			why = callerShared(h.pass, files, ws, opts, k, h.owner)
 		}
 		if why == "" && k.shared != "" {
 			why = sub.sameClient(k, files, ws)

@@ -166,6 +166,18 @@ func overAnyKind(fn *types.Func, i int) bool {
 	return types.IsInterface(sig.Params().At(i).Type())
 }
 
+// callerShared gives hc, a caller writing the object's status itself, the
+// patcher of its own writes to pass (sharedPatcher), or says why it
+// cannot: those writes stay, or it reads the object again before the
+// call and that read stays a Get (rereadBeforeHelper). Every path that
+// hands a caller's patcher to a helper (one level, exported, a chain's
+// callers) asks both.
+func callerShared(pass *analysis.Pass, files Files, ws []*Write, opts Options, hc *helperCaller, ours fieldOwner) string {
+	var problem string
+	hc.shared, problem = sharedPatcher(pass, files, ws, opts, hc, ours)
+	return rereadBeforeHelper(files, opts, ws, hc, problem)
+}
+
 // rereadBeforeHelper says why hc's calls of a helper given the patcher
 // of its caller's own writes (sharedPatcher: hc.shared, made by the fix
 // hc.sharedFix) cannot pass it, problem when there is one already; a

@@ -5,8 +5,8 @@
 // (no write of the caller after it) and the helper was given that
 // patcher, its base older than the re-read (written). The re-Get now
 // becomes its Fetch; where it cannot (ignored), the helper's write stays,
-// naming the read. A helper changing the spec as well stays
-// (specWritten).
+// naming the read, through a chain of helpers too (chainIgnored). A
+// helper changing the spec as well stays (specWritten).
 package rereadhelper
 
 import (
@@ -194,4 +194,60 @@ func (r *R) viaRefetch(ctx context.Context, req ctrl.Request) (ctrl.Result, erro
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, r.setAudited(ctx, w)
+}
+
+// setChainedLeaf changes only the status and writes it.
+func (r *R) setChainedLeaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 6
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// setChained hands the widget on to the helper that writes.
+func (r *R) setChained(ctx context.Context, w *v1.Widget) error {
+	return r.setChainedLeaf(ctx, w)
+}
+
+// chained: the helper after the re-Get writes through a function of its
+// own: the re-Get becomes the Fetch of the patcher the chain takes.
+func (r *R) chained(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.setChained(ctx, w)
+}
+
+// setIgnoredLeaf changes only the status and writes it.
+func (r *R) setIgnoredLeaf(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 7
+	return r.Status().Update(ctx, w) // want `not moved to the patcher: w is a parameter of setIgnoredLeaf: its caller at line 235 hands on w, a parameter of setIgnored, and its caller at line 252 reads w again with Get at line 251, after the patcher of its own writes is made, and that read stays a Get`
+}
+
+// setIgnored hands the widget on to the helper that writes.
+func (r *R) setIgnored(ctx context.Context, w *v1.Widget) error {
+	return r.setIgnoredLeaf(ctx, w)
+}
+
+// chainIgnored: as chained, the re-Get's error ignored: it stays a Get,
+// and the chain, given the patcher made before it, would flush a base
+// the Get left behind; its write stays, naming the read (at 83b73314 it
+// moved, silently).
+func (r *R) chainIgnored(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `\(the re-read of w at line 251 stays a cached Get \(its error is ignored\): make it FetchWidgetStatusPatcher by hand`
+		return ctrl.Result{}, err
+	}
+	_ = r.Get(ctx, req.NamespacedName, w)
+	return ctrl.Result{}, r.setIgnored(ctx, w)
 }
