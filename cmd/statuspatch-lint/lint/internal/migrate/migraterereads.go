@@ -114,22 +114,28 @@ func helperSpans(group []*migration, m *migration, get ast.Stmt) []*migration {
 	if !ok {
 		return nil
 	}
+	l, from := newLife(&m.site, m.obj), get.Pos()
+	if call := stmtCall(get); call != nil {
+		from = call.Pos() // the graph's node of the Get, not of an if around it
+	}
 	for c := range fn.Preorder((*ast.CallExpr)(nil)) {
 		call := c.Node().(*ast.CallExpr)
-		if call.Pos() < get.End() || helper != nil {
+		// A helper on a path exclusive of the re-read's is given the
+		// patcher as it was made: the read need not renew it.
+		if call.Pos() < get.End() || helper != nil || l != nil && !l.reaches(from, call.Pos()) {
 			continue
 		}
-		fn := kube.CalledFunc(m.pass, call)
-		callee := m.funcDecl(fn)
+		calleeFn := kube.CalledFunc(m.pass, call)
+		callee := m.funcDecl(calleeFn)
 		for i, a := range call.Args {
 			if !passesObj(m.pass.TypesInfo, m.obj, a) {
 				continue
 			}
 			var fact HelperFact // a helper over any kind is given a patcher made at the call (freshAtCall)
-			if overAnyKind(fn, i) {
+			if overAnyKind(calleeFn, i) {
 				continue
 			}
-			if callee != nil && callee.Body != nil && localStatusWrite(m, callee, i, 0) != nil || m.helperWrite(fn, i) && m.pass.ImportObjectFact(fn.Origin(), &fact) && !fact.Generic {
+			if callee != nil && callee.Body != nil && localStatusWrite(m, callee, i, 0) != nil || m.helperWrite(calleeFn, i) && m.pass.ImportObjectFact(calleeFn.Origin(), &fact) && !fact.Generic {
 				helper = call
 			}
 		}
@@ -211,13 +217,16 @@ func rereadBeforeHelper(files Files, opts Options, ws []*Write, hc *helperCaller
 		return false
 	}
 	gets, _ := rereads(c)
+	l := newLife(&c.site, c.obj)
 	for _, k := range calls {
 		for _, g := range gets {
 			call, _ := g.(*ast.CallExpr)
 			if s, ok := g.(ast.Stmt); ok {
 				call = stmtCall(s)
 			}
-			if call == nil || call.Pos() < made || call.Pos() >= k.call.Pos() || replaced(call) {
+			// A read on a path exclusive of the call's (one that returns
+			// before it) leaves the patcher the call is given as it was.
+			if call == nil || call.Pos() < made || call.Pos() >= k.call.Pos() || l != nil && !l.reaches(call.Pos(), k.call.Pos()) || replaced(call) {
 				continue
 			}
 			return fmt.Sprintf("its caller at line %d reads %s again %s, after the patcher of its own writes is made, and that read stays a Get: the patcher it would pass has its base from before it, and the helper's Flush would conflict where its handwritten write, through %s as re-read, was stored",

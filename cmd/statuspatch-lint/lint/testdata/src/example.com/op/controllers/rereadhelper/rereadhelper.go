@@ -251,3 +251,55 @@ func (r *R) chainIgnored(ctx context.Context, req ctrl.Request) (ctrl.Result, er
 	_ = r.Get(ctx, req.NamespacedName, w)
 	return ctrl.Result{}, r.setIgnored(ctx, w)
 }
+
+// setExclusive changes only the status and writes it.
+func (r *R) setExclusive(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 8
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// exclusive: the ignored re-Get and the helper are on exclusive paths:
+// no path runs the Get before the helper, which the patcher of the
+// caller's own writes, made at the first Get, serves as it is.
+func (r *R) exclusive(ctx context.Context, req ctrl.Request, again bool) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if again {
+		_ = r.Get(ctx, req.NamespacedName, w)
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, r.setExclusive(ctx, w)
+}
+
+// setExclusiveChecked changes only the status and writes it.
+func (r *R) setExclusiveChecked(ctx context.Context, w *v1.Widget) error {
+	w.Status.Size = 9
+	return r.Status().Update(ctx, w) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// exclusiveChecked: as exclusive, the re-Get's error checked: no path
+// runs it before the helper either, and no write follows it on its own:
+// it stays a Get, and the helper takes the patcher made at the first.
+func (r *R) exclusiveChecked(ctx context.Context, req ctrl.Request, again bool) (ctrl.Result, error) {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w.Status.Size = 1
+	if err := r.Status().Update(ctx, w); err != nil { // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+		return ctrl.Result{}, err
+	}
+	if again {
+		if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, r.setExclusiveChecked(ctx, w)
+}
