@@ -2,9 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"go/types"
 	"slices"
 	"strings"
 
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -107,7 +109,7 @@ func (cl *classifier) objectEvents(fn *ssa.Function, obj ssa.Value, skip ...ssa.
 				}
 			case ssa.CallInstruction:
 				c := instr.Common()
-				if changesStatusOf(cl.tracer, c, obj) {
+				if changesStatusOf(cl.tracer, c, obj) || cl.statusOnlyCall(c, obj) {
 					changes = append(changes, instr)
 					continue
 				}
@@ -130,6 +132,32 @@ func (cl *classifier) objectEvents(fn *ssa.Function, obj ssa.Value, skip ...ssa.
 		}
 	}
 	return changes, takes
+}
+
+// statusOnlyCall reports whether the call is of a function of the
+// package given obj where its ParamsFact says it changes at most the
+// status (markReady(obj)): a status change, as a store through
+// obj.Status, for a base taken after it. A helper that writes it too
+// sends what it changed; the patch after it still sends none of it.
+func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
+	callee := c.StaticCallee()
+	if cl.pass == nil || callee == nil || callee.Signature.Recv() != nil || callee.Signature.Variadic() {
+		return false
+	}
+	fn, ok := callee.Object().(*types.Func)
+	if !ok || fn.Pkg() != cl.pkg {
+		return false
+	}
+	var fact migrate.ParamsFact
+	if !cl.pass.ImportObjectFact(fn.Origin(), &fact) {
+		return false
+	}
+	for i, a := range c.Args {
+		if cl.identity(a) == obj && !slices.Contains(fact.StatusOnly, i) {
+			return false
+		}
+	}
+	return slices.ContainsFunc(c.Args, func(a ssa.Value) bool { return cl.identity(a) == obj })
 }
 
 // changesStatusOf reports whether the call is given the address of a

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -129,9 +130,13 @@ func (m reads) statusChangedBetween(from, to token.Pos) bool {
 	for c := range m.usesOf(m.enclosingFunc(), m.obj, from, to) {
 		switch p := c.Parent().Node().(type) {
 		case *ast.CallExpr:
-			if p.Fun != c.Node() {
+			if p.Fun == c.Node() {
+				continue
+			}
+			if !m.statusOnlyCall(p, c.Node().(ast.Expr)) {
 				return false // the object itself handed to a call
 			}
+			changed = true // markReady(obj): a status change, as an assignment
 		case *ast.UnaryExpr:
 			if _, arg := c.Parent().Parent().Node().(*ast.CallExpr); p.Op == token.AND && arg {
 				return false // its address: r.Status().Update(ctx, &obj)
@@ -154,10 +159,32 @@ func (m reads) statusChangedBetween(from, to token.Pos) bool {
 	return changed
 }
 
+// statusOnlyCall reports whether call, given the object as arg, changes
+// at most its status and writes nothing (a function of the package whose
+// ParamsFact has it StatusOnly, with no status write in its body): a base
+// taken after it leaves its change unsent as after an assignment.
+func (m reads) statusOnlyCall(call *ast.CallExpr, arg ast.Expr) bool {
+	fn := calleeFunc(m.pass.TypesInfo, call)
+	i := slices.Index(call.Args, arg)
+	if fn == nil || i < 0 || fn.Signature().Recv() != nil || call.Ellipsis.IsValid() {
+		return false
+	}
+	var fact ParamsFact
+	if !m.pass.ImportObjectFact(fn.Origin(), &fact) || !slices.Contains(fact.StatusOnly, i) {
+		return false
+	}
+	fd := m.funcDecl(fn)
+	return fd != nil && fd.Body != nil && localStatusWrite(m.migration, fd, i, 0) == nil
+}
+
 // lateNote says, in the fix's message, that a late base moved to the read.
 func (m *migration) lateNote() string {
 	if m.late == nil && !m.lateInline || m.lateFresh {
 		return ""
+	}
+	if m.late != nil && m.reads().statusChangedBetween(m.late.End(), m.call.Pos()) {
+		// The status changes after the base too: the patch sent those.
+		return "; its base was taken after status changes, which its patch did not send (only those after the base): the patcher is made at the read, and Flush writes them too"
 	}
 	return "; its base was taken after the status changes (an empty patch, which wrote none of them): the patcher is made at the read, and Flush writes them"
 }

@@ -1,0 +1,41 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// A base taken after the status changes (s111's adversary): a change by
+// a status-only function of the package counts as one (helperChange:
+// the finding says the patch sends nothing, and -fix makes the patcher
+// at the read); a patch that sends a change made after its base is not
+// called empty (branchChange). The migrated package is
+// advlatebase.go.golden.
+func TestAdvLateBase(t *testing.T) {
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
+		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advlatebase")
+	want := map[int]string{
+		32: "(an empty patch, which wrote none of them)",
+		44: "(an empty patch, which wrote none of them)",
+		58: "which its patch did not send (only those after the base)",
+	}
+	got := map[int]string{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				got[r.Pass.Fset.Position(d.Pos).Line] = f.Message
+			}
+		}
+	}
+	for line, w := range want {
+		if !strings.Contains(got[line], w) {
+			t.Errorf("line %d: fix %q, want it to say %q", line, got[line], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("fixes at lines %v, want %d", got, len(want))
+	}
+}

@@ -1,0 +1,59 @@
+// Package advlatebase: a merge patch whose base is taken after the status
+// changes, which sends nothing, in shapes the late-base rule must see
+// through (s111's adversary). At f05f77ee the change in a helper of the
+// package (helperChange) was not seen: no finding, and -fix made the
+// patcher after it, its Flush as empty as the patch; and a patch that
+// sent a change made after its base (branchChange) was called "an empty
+// patch" in the fix's message.
+package advlatebase
+
+import (
+	"context"
+
+	v1 "example.com/op/api/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+type R struct {
+	client.Client
+}
+
+func markReady(w *v1.Widget) { w.Status.Ready = true } // want markReady:`^statusOnly\[0\]$`
+
+// helperChange: the status changes in a helper before the base.
+func (r *R) helperChange(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	markReady(w)
+	base := w.DeepCopy()
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 30; take it before them, or use the generated patcher$`
+}
+
+// aliasChange: the status changes through a pointer to it before the base.
+func (r *R) aliasChange(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	st := &w.Status
+	st.Ready = true
+	base := w.DeepCopy()
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 42; take it before them, or use the generated patcher$`
+}
+
+// branchChange: the status changes on one path only, before the base.
+func (r *R) branchChange(ctx context.Context, req ctrl.Request, ready bool) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if ready {
+		w.Status.Ready = true
+	}
+	base := w.DeepCopy()
+	w.Status.Size = 2
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
