@@ -9,7 +9,8 @@ import (
 )
 
 // A base taken after the status changes (s111's adversary): a change by
-// a status-only function of the package counts as one (helperChange:
+// a function of the package or a method of the kind that changes at
+// most the status counts as one (helperChange, methodChange:
 // the finding says the patch sends nothing, and -fix makes the patcher
 // at the read); a patch that sends a change made after its base is not
 // called empty (branchChange). The migrated package is
@@ -18,9 +19,10 @@ func TestAdvLateBase(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advlatebase")
 	want := map[int]string{
-		32: "(an empty patch, which wrote none of them)",
-		44: "(an empty patch, which wrote none of them)",
-		58: "which its patch did not send (only those after the base)",
+		34: "(an empty patch, which wrote none of them)",
+		46: "(an empty patch, which wrote none of them)",
+		60: "which its patch did not send (only those after the base)",
+		72: "(an empty patch, which wrote none of them)",
 	}
 	got := map[int]string{}
 	for _, r := range results {

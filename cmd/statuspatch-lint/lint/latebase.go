@@ -134,30 +134,42 @@ func (cl *classifier) objectEvents(fn *ssa.Function, obj ssa.Value, skip ...ssa.
 	return changes, takes
 }
 
-// statusOnlyCall reports whether the call is of a function of the
-// package given obj where its ParamsFact says it changes at most the
-// status (markReady(obj)): a status change, as a store through
-// obj.Status, for a base taken after it. A helper that writes it too
-// sends what it changed; the patch after it still sends none of it.
+// statusOnlyCall reports whether the call is given obj only where its
+// callee's ParamsFact says it changes at most the status: a function's
+// StatusOnly parameter (markReady(obj)), a method's receiver of Recv
+// "statusOnly" (obj.SetCondition(c)). Such a call is a status change,
+// as a store through obj.Status, for a base taken after it; one that
+// writes it too sends what it changed, and the patch after it still
+// sends none of it.
 func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
 	callee := c.StaticCallee()
-	if cl.pass == nil || callee == nil || callee.Signature.Recv() != nil || callee.Signature.Variadic() {
+	if cl.pass == nil || callee == nil || callee.Signature.Variadic() {
 		return false
 	}
 	fn, ok := callee.Object().(*types.Func)
-	if !ok || fn.Pkg() != cl.pkg {
-		return false
-	}
 	var fact migrate.ParamsFact
-	if !cl.pass.ImportObjectFact(fn.Origin(), &fact) {
+	if !ok || !cl.pass.ImportObjectFact(fn.Origin(), &fact) {
 		return false
 	}
-	for i, a := range c.Args {
-		if cl.identity(a) == obj && !slices.Contains(fact.StatusOnly, i) {
-			return false
+	args, given := c.Args, false
+	if callee.Signature.Recv() != nil && len(args) > 0 {
+		if cl.identity(args[0]) == obj {
+			if fact.Recv != "statusOnly" {
+				return false
+			}
+			given = true
+		}
+		args = args[1:]
+	}
+	for i, a := range args {
+		if cl.identity(a) == obj {
+			if !slices.Contains(fact.StatusOnly, i) {
+				return false
+			}
+			given = true
 		}
 	}
-	return slices.ContainsFunc(c.Args, func(a ssa.Value) bool { return cl.identity(a) == obj })
+	return given
 }
 
 // changesStatusOf reports whether the call is given the address of a

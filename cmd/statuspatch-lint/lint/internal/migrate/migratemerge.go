@@ -142,6 +142,10 @@ func (m reads) statusChangedBetween(from, to token.Pos) bool {
 				return false // its address: r.Status().Update(ctx, &obj)
 			}
 		case *ast.SelectorExpr:
+			if p.X == c.Node() && m.statusOnlyMethod(p) {
+				changed = true // obj.SetCondition(c): a status change
+				continue
+			}
 			if p.X != c.Node() || p.Sel.Name != "Status" {
 				continue
 			}
@@ -175,6 +179,19 @@ func (m reads) statusOnlyCall(call *ast.CallExpr, arg ast.Expr) bool {
 	}
 	fd := m.funcDecl(fn)
 	return fd != nil && fd.Body != nil && localStatusWrite(m.migration, fd, i, 0) == nil
+}
+
+// statusOnlyMethod reports whether sel is a method of the object called
+// whose ParamsFact has its receiver "statusOnly" (it changes at most the
+// status: Widget.SetCondition), given nothing else that is the object.
+func (m reads) statusOnlyMethod(sel *ast.SelectorExpr) bool {
+	s := m.pass.TypesInfo.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return false
+	}
+	fn, ok := s.Obj().(*types.Func)
+	var fact ParamsFact
+	return ok && m.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly"
 }
 
 // lateNote says, in the fix's message, that a late base moved to the read.

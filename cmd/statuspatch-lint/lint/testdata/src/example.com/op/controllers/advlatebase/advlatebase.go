@@ -1,7 +1,8 @@
 // Package advlatebase: a merge patch whose base is taken after the status
 // changes, which sends nothing, in shapes the late-base rule must see
 // through (s111's adversary). At f05f77ee the change in a helper of the
-// package (helperChange) was not seen: no finding, and -fix made the
+// package (helperChange) or a method of the kind (methodChange) was not
+// seen: no finding, and -fix made the
 // patcher after it, its Flush as empty as the patch; and a patch that
 // sent a change made after its base (branchChange) was called "an empty
 // patch" in the fix's message.
@@ -11,6 +12,7 @@ import (
 	"context"
 
 	v1 "example.com/op/api/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -29,7 +31,7 @@ func (r *R) helperChange(ctx context.Context, req ctrl.Request) error {
 	}
 	markReady(w)
 	base := w.DeepCopy()
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 30; take it before them, or use the generated patcher$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 32; take it before them, or use the generated patcher$`
 }
 
 // aliasChange: the status changes through a pointer to it before the base.
@@ -41,7 +43,7 @@ func (r *R) aliasChange(ctx context.Context, req ctrl.Request) error {
 	st := &w.Status
 	st.Ready = true
 	base := w.DeepCopy()
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 42; take it before them, or use the generated patcher$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 44; take it before them, or use the generated patcher$`
 }
 
 // branchChange: the status changes on one path only, before the base.
@@ -56,4 +58,16 @@ func (r *R) branchChange(ctx context.Context, req ctrl.Request, ready bool) erro
 	base := w.DeepCopy()
 	w.Status.Size = 2
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// methodChange: the status changes in a method of the kind before the
+// base (Widget.SetCondition, which sets only its conditions).
+func (r *R) methodChange(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	w.SetCondition(metav1.Condition{Type: "Ready", Status: "True"})
+	base := w.DeepCopy()
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 70; take it before them, or use the generated patcher$`
 }
