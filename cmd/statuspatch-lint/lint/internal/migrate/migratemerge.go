@@ -133,7 +133,7 @@ func (m reads) statusChangedBetween(from, to token.Pos) bool {
 			if p.Fun == c.Node() {
 				continue
 			}
-			if !m.statusOnlyCall(p, c.Node().(ast.Expr)) {
+			if !statusOnlyChange(m.migration, p, c.Node().(ast.Expr)) {
 				return false // the object itself handed to a call
 			}
 			changed = true // markReady(obj): a status change, as an assignment
@@ -142,7 +142,7 @@ func (m reads) statusChangedBetween(from, to token.Pos) bool {
 				return false // its address: r.Status().Update(ctx, &obj)
 			}
 		case *ast.SelectorExpr:
-			if p.X == c.Node() && m.statusOnlyMethod(p) {
+			if p.X == c.Node() && statusOnlyChange(m.migration, p, nil) {
 				changed = true // obj.SetCondition(c): a status change
 				continue
 			}
@@ -163,35 +163,37 @@ func (m reads) statusChangedBetween(from, to token.Pos) bool {
 	return changed
 }
 
-// statusOnlyCall reports whether call, given the object as arg, changes
-// at most its status and writes nothing (a function of the package whose
-// ParamsFact has it StatusOnly, with no status write in its body): a base
-// taken after it leaves its change unsent as after an assignment.
-func (m reads) statusOnlyCall(call *ast.CallExpr, arg ast.Expr) bool {
+// statusOnlyChange reports whether n changes at most the object's status
+// and writes nothing, by its callee's ParamsFact: a call given the
+// object as arg, of a function of the package that has it StatusOnly
+// with no status write in its body (markReady(obj)), or, arg nil, the
+// selector of a method called on it whose receiver is "statusOnly"
+// (obj.SetCondition(c)). A base taken after it leaves its change unsent
+// as after an assignment.
+func statusOnlyChange(m *migration, n ast.Node, arg ast.Expr) bool {
+	var fact ParamsFact
+	if sel, ok := n.(*ast.SelectorExpr); ok {
+		s := m.pass.TypesInfo.Selections[sel]
+		if s == nil || s.Kind() != types.MethodVal {
+			return false
+		}
+		fn, ok := s.Obj().(*types.Func)
+		return ok && m.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly"
+	}
+	call, _ := n.(*ast.CallExpr)
+	if call == nil {
+		return false
+	}
 	fn := calleeFunc(m.pass.TypesInfo, call)
 	i := slices.Index(call.Args, arg)
 	if fn == nil || i < 0 || fn.Signature().Recv() != nil || call.Ellipsis.IsValid() {
 		return false
 	}
-	var fact ParamsFact
 	if !m.pass.ImportObjectFact(fn.Origin(), &fact) || !slices.Contains(fact.StatusOnly, i) {
 		return false
 	}
 	fd := m.funcDecl(fn)
-	return fd != nil && fd.Body != nil && localStatusWrite(m.migration, fd, i, 0) == nil
-}
-
-// statusOnlyMethod reports whether sel is a method of the object called
-// whose ParamsFact has its receiver "statusOnly" (it changes at most the
-// status: Widget.SetCondition), given nothing else that is the object.
-func (m reads) statusOnlyMethod(sel *ast.SelectorExpr) bool {
-	s := m.pass.TypesInfo.Selections[sel]
-	if s == nil || s.Kind() != types.MethodVal {
-		return false
-	}
-	fn, ok := s.Obj().(*types.Func)
-	var fact ParamsFact
-	return ok && m.pass.ImportObjectFact(fn.Origin(), &fact) && fact.Recv == "statusOnly"
+	return fd != nil && fd.Body != nil && localStatusWrite(m, fd, i, 0) == nil
 }
 
 // lateNote says, in the fix's message, that a late base moved to the read.
