@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 39 || fixed != 11 {
-			t.Errorf("%d findings, %d with a fix; want 39, 11", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 47 || fixed != 13 {
+			t.Errorf("%d findings, %d with a fix; want 47, 13", len(r.Diagnostics), fixed)
 		}
 	}
 }

@@ -50,6 +50,9 @@ func (ms *mutateStmts) split() string {
 			return fmt.Sprintf("%s returns before it, so it is not made on every run", ms.cs.where(ret.Pos()))
 		}
 	}
+	if why := ms.aliasWhy(); why != "" {
+		return why
+	}
 	for i, l := range ms.leaves {
 		if !l.status && !l.cond {
 			continue
