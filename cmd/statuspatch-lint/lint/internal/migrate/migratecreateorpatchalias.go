@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
@@ -217,7 +218,7 @@ func (ms *mutateStmts) aliasWhy() string {
 // taken through a pointer, map or slice (not the holder's own memory); a
 // map, slice, pointer or interface handed to a function or method (but
 // len, cap, append, a conversion and the builtins that only read), or
-// sent; a method called on it (but a getter, DeepCopy, String).
+// sent; a method called on it (but a reader: partReaders).
 func (ms *mutateStmts) mayWrite(top, id inspector.Cursor) bool {
 	info := ms.cs.pass.TypesInfo
 	e := top.Node().(ast.Expr)
@@ -248,12 +249,16 @@ func (ms *mutateStmts) mayWrite(top, id inspector.Cursor) bool {
 	case *ast.SelectorExpr:
 		name := p.Sel.Name
 		_, call := top.Parent().Parent().Node().(*ast.CallExpr)
-		return call && !strings.HasPrefix(name, "Get") && !strings.HasPrefix(name, "DeepCopy") && name != "String"
+		return call && !slices.ContainsFunc(partReaders, func(r string) bool { return strings.HasPrefix(name, r) })
 	case *ast.SendStmt:
 		return p.Value == e && shared
 	}
 	return false
 }
+
+// partReaders are the prefixes of the methods taken to only read their
+// receiver (getters, DeepCopy, metav1.Time's comparisons, String).
+var partReaders = []string{"Get", "DeepCopy", "String", "Is", "Has", "Equal", "Len", "Before", "After", "Contains"}
 
 // throughRef reports whether writing e sets memory reached from id
 // through a pointer, a map or a slice, not id's own.

@@ -107,3 +107,25 @@ func scalarCopy(ctx context.Context, c client.Client, w *v1.Widget) error {
 	})
 	return err
 }
+
+func dropLabels(l map[string]string) { delete(l, "a") }
+
+// directHanded: the labels map itself is handed to a function and given
+// to delete, each of which may set it.
+func directHanded(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 117 in the mutate: line 117 reads w\.Labels, which line 118 sets after it`
+		w.Status.Ready = w.Labels["a"] == "x"
+		dropLabels(w.Labels)
+		return nil
+	})
+	return err
+}
+
+func directDelete(ctx context.Context, c client.Client, w *v1.Widget) error {
+	_, err := controllerutil.CreateOrPatch(ctx, c, w, func() error { // want `keeps the status change at line 126 in the mutate: line 126 reads w\.Labels, which line 127 sets after it`
+		w.Status.Ready = w.Labels["a"] == "x"
+		delete(w.Labels, "a")
+		return nil
+	})
+	return err
+}
