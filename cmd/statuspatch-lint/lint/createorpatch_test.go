@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 49 || fixed != 13 {
-			t.Errorf("%d findings, %d with a fix; want 49, 13", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 51 || fixed != 13 {
+			t.Errorf("%d findings, %d with a fix; want 51, 13", len(r.Diagnostics), fixed)
 		}
 	}
 }

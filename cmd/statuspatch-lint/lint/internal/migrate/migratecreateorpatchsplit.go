@@ -34,6 +34,9 @@ func (ms *mutateStmts) split() string {
 			return why
 		}
 		if slices.ContainsFunc(ls, func(l leaf) bool { return l.status }) {
+			if why := ms.litChange(s); why != "" {
+				return why
+			}
 			ms.status = append(ms.status, s)
 			lastStatus = i
 		}
@@ -125,6 +128,28 @@ func (ms *mutateStmts) leavesOf(s ast.Stmt) ([]leaf, string) {
 		return nil, mixed
 	}
 	return ms.splitIf(ifs, mixed)
+}
+
+// litChange says why the status statement s stays for a function
+// literal in it: one deferred or run by go using the object, which runs
+// as the mutate returns (or whenever), or one setting the status, whose
+// body -fix does not move out of the mutate.
+func (ms *mutateStmts) litChange(s ast.Stmt) string {
+	why := ""
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.DeferStmt, *ast.GoStmt:
+			if len(ms.uses(n)) > 0 {
+				why = fmt.Sprintf("%s defers a call using %s, or runs one by go, which runs as the mutate returns or later: -fix does not move it out of the mutate", ms.cs.where(n.Pos()), ms.obj.Name())
+			}
+		case *ast.FuncLit:
+			if slices.ContainsFunc(ms.uses(n), func(u objUse) bool { return u.field == "Status" && u.sets || u.handed != "" }) {
+				why = fmt.Sprintf("%s changes the status in a function literal, called there or later: -fix does not move its body out of the mutate", ms.cs.where(n.Pos()))
+			}
+		}
+		return why == ""
+	})
+	return why
 }
 
 // returnIn is the first return of the mutate in s, outside function
