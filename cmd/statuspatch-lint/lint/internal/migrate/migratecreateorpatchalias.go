@@ -105,6 +105,9 @@ func (ms *mutateStmts) sharing(hs map[*types.Var]holder, e ast.Expr) (string, bo
 			continue
 		}
 		top := chainTop(c, ms.fieldSel)
+		if m, ok := top.Parent().Node().(*ast.SelectorExpr); ok && strings.HasPrefix(m.Sel.Name, "DeepCopy") {
+			continue // memory of its own
+		}
 		if u, ok := top.Parent().Node().(*ast.UnaryExpr); ok && u.Op == token.AND || holdsRefs(info.TypeOf(top.Node().(ast.Expr))) {
 			return field, true
 		}

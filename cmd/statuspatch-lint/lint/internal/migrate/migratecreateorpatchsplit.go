@@ -49,7 +49,7 @@ func (ms *mutateStmts) split() string {
 		return why
 	}
 	for _, s := range list[:lastStatus+1] {
-		if ret := returnIn(s); ret != nil {
+		if ret := ms.returnIn(s); ret != nil {
 			return fmt.Sprintf("%s returns before it, so it is not made on every run", ms.cs.where(ret.Pos()))
 		}
 	}
@@ -150,22 +150,6 @@ func (ms *mutateStmts) litChange(s ast.Stmt) string {
 		return why == ""
 	})
 	return why
-}
-
-// returnIn is the first return of the mutate in s, outside function
-// literals.
-func returnIn(s ast.Stmt) *ast.ReturnStmt {
-	var ret *ast.ReturnStmt
-	ast.Inspect(s, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			ret = x
-		}
-		return ret == nil
-	})
-	return ret
 }
 
 // locals says why a statement cannot leave the mutate for its names: a
