@@ -189,6 +189,14 @@ func statusChangeIn(fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutat
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
+			case *ssa.MakeClosure:
+				// A literal of fn capturing the object (deferred, called
+				// there, or kept): its change is the mutate's.
+				if ch := closureChange(in, roots, depth); ch.changes() {
+					return ch
+				} else if ch.unknown != "" {
+					unknown = ch.unknown
+				}
 			case *ssa.Store:
 				if fa, ok := in.Addr.(*ssa.FieldAddr); ok && throughStatus(fa) && roots[fieldAddrRoot(fa)] {
 					return mutateChange{at: in.Pos()}
@@ -244,6 +252,25 @@ func statusChangeIn(fn *ssa.Function, roots map[ssa.Value]bool, depth int) mutat
 		}
 	}
 	return mutateChange{unknown: unknown}
+}
+
+// closureChange is the change of the status of roots a literal made
+// in fn (mc) makes, given the values of the object it captures.
+func closureChange(mc *ssa.MakeClosure, roots map[ssa.Value]bool, depth int) mutateChange {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return mutateChange{}
+	}
+	inner := map[ssa.Value]bool{}
+	for i, b := range mc.Bindings {
+		if r, _ := objectRoot(b); (roots[r] || roots[b]) && i < len(fn.FreeVars) {
+			inner[fn.FreeVars[i]] = true
+		}
+	}
+	if len(inner) == 0 || depth == 0 {
+		return mutateChange{}
+	}
+	return statusChangeIn(fn, inner, depth-1)
 }
 
 // calleeName names a call's function in a reason: a method as such.

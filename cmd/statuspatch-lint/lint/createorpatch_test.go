@@ -70,8 +70,8 @@ func TestCreateOrPatchFix(t *testing.T) {
 				fixed++
 			}
 		}
-		if len(r.Diagnostics) != 39 || fixed != 11 {
-			t.Errorf("%d findings, %d with a fix; want 39, 11", len(r.Diagnostics), fixed)
+		if len(r.Diagnostics) != 54 || fixed != 15 {
+			t.Errorf("%d findings, %d with a fix; want 54, 15", len(r.Diagnostics), fixed)
 		}
 	}
 }

@@ -259,9 +259,10 @@ func (ms *mutateStmts) uses(s ast.Node) []objUse {
 			// reads, any other may set what it reaches.
 			u.sets = !strings.HasPrefix(sel.Sel.Name, "Get") && !strings.HasPrefix(sel.Sel.Name, "DeepCopy")
 		} else {
-			u.sets = setAt(chainTop(c, func(s *ast.SelectorExpr) bool {
-				return info.Selections[s] == nil || info.Selections[s].Kind() == types.FieldVal
-			}))
+			// A map, slice or pointer of it handed on may be set there
+			// (delete(w.Labels, k), f(w.Spec.Roles)): mayWrite.
+			top := chainTop(c, ms.fieldSel)
+			u.sets = setAt(top) || ms.mayWrite(top, c)
 		}
 		out = append(out, u)
 	}

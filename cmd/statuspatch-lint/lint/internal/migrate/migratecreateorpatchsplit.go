@@ -34,6 +34,9 @@ func (ms *mutateStmts) split() string {
 			return why
 		}
 		if slices.ContainsFunc(ls, func(l leaf) bool { return l.status }) {
+			if why := ms.litChange(s); why != "" {
+				return why
+			}
 			ms.status = append(ms.status, s)
 			lastStatus = i
 		}
@@ -46,9 +49,12 @@ func (ms *mutateStmts) split() string {
 		return why
 	}
 	for _, s := range list[:lastStatus+1] {
-		if ret := returnIn(s); ret != nil {
+		if ret := ms.returnIn(s); ret != nil {
 			return fmt.Sprintf("%s returns before it, so it is not made on every run", ms.cs.where(ret.Pos()))
 		}
+	}
+	if why := ms.aliasWhy(); why != "" {
+		return why
 	}
 	for i, l := range ms.leaves {
 		if !l.status && !l.cond {
@@ -124,20 +130,26 @@ func (ms *mutateStmts) leavesOf(s ast.Stmt) ([]leaf, string) {
 	return ms.splitIf(ifs, mixed)
 }
 
-// returnIn is the first return of the mutate in s, outside function
-// literals.
-func returnIn(s ast.Stmt) *ast.ReturnStmt {
-	var ret *ast.ReturnStmt
+// litChange says why the status statement s stays for a function
+// literal in it: one deferred or run by go using the object, which runs
+// as the mutate returns (or whenever), or one setting the status, whose
+// body -fix does not move out of the mutate.
+func (ms *mutateStmts) litChange(s ast.Stmt) string {
+	why := ""
 	ast.Inspect(s, func(n ast.Node) bool {
-		switch x := n.(type) {
+		switch n.(type) {
+		case *ast.DeferStmt, *ast.GoStmt:
+			if len(ms.uses(n)) > 0 {
+				why = fmt.Sprintf("%s defers a call using %s, or runs one by go, which runs as the mutate returns or later: -fix does not move it out of the mutate", ms.cs.where(n.Pos()), ms.obj.Name())
+			}
 		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			ret = x
+			if slices.ContainsFunc(ms.uses(n), func(u objUse) bool { return u.field == "Status" && u.sets || u.handed != "" }) {
+				why = fmt.Sprintf("%s changes the status in a function literal, called there or later: -fix does not move its body out of the mutate", ms.cs.where(n.Pos()))
+			}
 		}
-		return ret == nil
+		return why == ""
 	})
-	return ret
+	return why
 }
 
 // locals says why a statement cannot leave the mutate for its names: a
