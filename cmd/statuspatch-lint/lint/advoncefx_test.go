@@ -25,19 +25,19 @@ func TestAdvOnceEffects(t *testing.T) {
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advoncefx")
 	const again = ": Retry's function may run more than once, and each run would do it again"
 	want := map[int]string{
-		32:  "; its decision, lines 29-31, stays before Flush: it receives from tokens at line 30" + again + " (a second value consumed, or a block)",
-		48:  "stays before Flush: it receives from tokens at line 43" + again,
-		63:  "stays before Flush: it ranges over the channel tokens at line 58" + again + " (more values consumed, or a block)",
+		32:  "; check lines 29-31, left outside Retry (a conflict waits for the next reconcile): it receives from tokens at line 30" + again + " (a second value consumed, or a block)",
+		48:  "left outside Retry (a conflict waits for the next reconcile): it receives from tokens at line 43" + again,
+		63:  "left outside Retry (a conflict waits for the next reconcile): it ranges over the channel tokens at line 58" + again + " (more values consumed, or a block)",
 		77:  "(NewWidgetStatusPatcher, the decision in Retry)",
 		91:  "(NewWidgetStatusPatcher, the decision in Retry)",
-		107: "; its decision, lines 103-106, stays before Flush: it calls mu.Unlock at line 106, whose other half (Lock, Unlock) is outside it" + again + " (a second Lock blocks for good, a second Unlock panics)",
+		107: "; check lines 103-106, left outside Retry (a conflict waits for the next reconcile): it calls mu.Unlock at line 106, whose other half (Lock, Unlock) is outside it" + again + " (a second Lock blocks for good, a second Unlock panics)",
 		121: "(NewWidgetStatusPatcher, the decision in Retry)",
 		136: "(NewWidgetStatusPatcher, the decision in Retry)",
 		151: "(NewWidgetStatusPatcher, the decision in Retry)",
-		165: "; its decision, lines 161-164, stays before Flush: it sets moved at line 163, declared outside it",
-		182: "; its decision, lines 179-181, stays before Flush: it sets msg, used after the write, under the condition at line 179",
-		197: "; its decision, lines 195-196, stays before Flush: it receives from tokens at line 196" + again,
-		214: "; its decision, lines 210-213, stays before Flush: it sends on tokens at line 211" + again + " (a second value sent, or a block)",
+		165: "; check lines 161-164, left outside Retry (a conflict waits for the next reconcile): it sets moved at line 163, declared outside it",
+		182: "; check lines 179-181, left outside Retry (a conflict waits for the next reconcile): it sets msg, used after the write, under the condition at line 179",
+		197: "; check lines 195-196, left outside Retry (a conflict waits for the next reconcile): it receives from tokens at line 196" + again,
+		214: "; check lines 210-213, left outside Retry (a conflict waits for the next reconcile): it sends on tokens at line 211" + again + " (a second value sent, or a block)",
 		230: "(NewWidgetStatusPatcher, the decision in Retry)",
 		247: "(NewWidgetStatusPatcher, the decision in Retry)", // a context's Done, a channel of struct{}
 	}

@@ -19,10 +19,10 @@ func TestAdvRetryErr(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advretryerr")
 	notes := map[int]string{
-		97:  "; its decision, lines 92-96, stays before Flush: w's status is read at line 92, before what cannot run in Retry's function: the return at line 94 gives this function's result (ctrl.Result{Requeue: true}, nil) with no error, which mutate's return cannot; a conflict is re-decided by the next reconcile",
-		113: "; its decision, lines 109-112, stays before Flush: the return at line 110 gives this function's result (ctrl.Result{}, err), and the write's error is returned changed (ctrl.Result{}, fmt.Errorf(\"status: %w\", err) at line 114), which mutate's return cannot give both; a conflict is re-decided by the next reconcile",
-		129: "; its decision, lines 125-128, stays before Flush: the return at line 126 gives this function's result (w.Status.Size, nil) with no error, which mutate's return cannot; a conflict is re-decided by the next reconcile",
-		141: "; its decision, lines 138-140, stays before Flush: w's status is read at line 138, before what cannot run in Retry's function: the defer at line 139 would run when Retry's function returns, on each attempt, not when this function does; a conflict is re-decided by the next reconcile",
+		97:  "; check lines 92-96, left outside Retry (a conflict waits for the next reconcile): w's status is read at line 92, then the return at line 94 gives this function's result (ctrl.Result{Requeue: true}, nil) with no error, which mutate's return cannot",
+		113: "; check lines 109-112, left outside Retry (a conflict waits for the next reconcile): the return at line 110 gives this function's result (ctrl.Result{}, err), and the write's error is returned changed (ctrl.Result{}, fmt.Errorf(\"status: %w\", err) at line 114), which mutate's return cannot give both",
+		129: "; check lines 125-128, left outside Retry (a conflict waits for the next reconcile): the return at line 126 gives this function's result (w.Status.Size, nil) with no error, which mutate's return cannot",
+		141: "; check lines 138-140, left outside Retry (a conflict waits for the next reconcile): w's status is read at line 138, then the defer at line 139 would run when Retry's function returns, on each attempt, not when this function does",
 		154: "(NewWidgetStatusPatcher, then Flush)", // a decision from the spec: no note
 	}
 	retried := 0
@@ -41,7 +41,7 @@ func TestAdvRetryErr(t *testing.T) {
 			switch {
 			case ok && !strings.HasSuffix(msg, want):
 				t.Errorf("line %d: fix message\n%s\nwant it to end in\n%s", line, msg, want)
-			case !ok && strings.Contains(msg, "stays before Flush"):
+			case !ok && strings.Contains(msg, "left outside Retry"):
 				t.Errorf("line %d: fix message %s, want no note", line, msg)
 			}
 			delete(notes, line)

@@ -44,7 +44,7 @@ func TestMigrateExistingRetry(t *testing.T) {
 					own++
 				case strings.Contains(f.Message, "(a Flush of p, the patcher made at line"):
 					flushed++
-					if _, note, ok := strings.Cut(f.Message, "stays before Flush: "); ok {
+					if _, note, ok := strings.Cut(f.Message, "left outside Retry (a conflict waits for the next reconcile): "); ok {
 						notes = append(notes, note)
 					}
 				}

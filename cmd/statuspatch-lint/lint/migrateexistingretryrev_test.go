@@ -31,7 +31,7 @@ func TestMigrateExistingRetryReview(t *testing.T) {
 	}
 	all := strings.Join(fixes, "\n")
 	for _, want := range []string{
-		"a Flush of p, the patcher made at line 28); its decision, lines 29-32, stays before Flush: p is handed on or used at line 29",
+		"a Flush of p, the patcher made at line 28); check lines 29-32, left outside Retry (a conflict waits for the next reconcile): p is handed on or used at line 29",
 		"the decision in Retry of p, the patcher made at line 43",
 		"a Flush of p, the patcher made at line 61",
 		"the call r.Recorder.Eventf at line 77 would run again on each attempt",

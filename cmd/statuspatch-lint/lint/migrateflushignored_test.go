@@ -19,7 +19,7 @@ import (
 func TestMigrateFlushIgnored(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateflushignored")
-	const kept = "its decision, lines %d-%d, stays before Flush: the write at line %d does not return its error: when it fails the code goes on with order's change unsent, which Retry would refuse as pending;"
+	const kept = "check lines %d-%d, left outside Retry (a conflict waits for the next reconcile): the write at line %d does not return its error: when it fails the code goes on with order's change unsent, which Retry would refuse as pending"
 	want := map[int]string{
 		30: "(a Flush of p, the patcher made at line 24); " + fmt.Sprintf(kept, 27, 29, 26),
 		48: "(the decision in Retry of p, the patcher made at line 40)",

@@ -26,10 +26,10 @@ func TestMigrateGuardBase(t *testing.T) {
 		43:  retry,
 		64:  retry,
 		88:  retry,
-		106: flush + "its decision, lines 101-105, stays before Flush: the return at line 102 gives this function's result (ctrl.Result{Requeue: true}, nil)",
-		123: flush + "its decision, lines 117-122, stays before Flush: w's status is read at line 117, before what cannot run in Retry's function: the call at line 119 takes a context",
-		145: flush + "its decision, lines 133-144, stays before Flush: the return at line 142 gives this function's result (n, nil)",
-		168: flush + "its decision, lines 159-167, stays before Flush: n is used at line 169 on the write's error path",
+		106: flush + "check lines 101-105, left outside Retry (a conflict waits for the next reconcile): the return at line 102 gives this function's result (ctrl.Result{Requeue: true}, nil)",
+		123: flush + "check lines 117-122, left outside Retry (a conflict waits for the next reconcile): w's status is read at line 117, then the call at line 119 takes a context",
+		145: flush + "check lines 133-144, left outside Retry (a conflict waits for the next reconcile): the return at line 142 gives this function's result (n, nil)",
+		168: flush + "check lines 159-167, left outside Retry (a conflict waits for the next reconcile): n is used at line 169 on the write's error path",
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

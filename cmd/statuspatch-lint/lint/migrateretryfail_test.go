@@ -19,12 +19,12 @@ import (
 func TestMigrateRetryFail(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateretryfail")
-	const kept = "stays before Flush: line %d reads order's status when the write fails, which a failed Retry restores to before the decision (a failed write keeps it);"
+	const kept = "left outside Retry (a conflict waits for the next reconcile): line %d reads order's status when the write fails, which a failed Retry restores to before the decision (a failed write keeps it)"
 	want := map[int]string{
-		29: "(a Flush of p, the patcher made at line 25); its decision, lines 26-28, " + fmt.Sprintf(kept, 30),
-		46: "(a Flush of p, the patcher made at line 42); its decision, lines 43-45, " + fmt.Sprintf(kept, 48),
+		29: "(a Flush of p, the patcher made at line 25); check lines 26-28, " + fmt.Sprintf(kept, 30),
+		46: "(a Flush of p, the patcher made at line 42); check lines 43-45, " + fmt.Sprintf(kept, 48),
 		62: "(the decision in Retry of p, the patcher made at line 58)",
-		78: "(NewWidgetStatusPatcher, then Flush); its decision, lines 75-77, " + fmt.Sprintf(kept, 79),
+		78: "(NewWidgetStatusPatcher, then Flush); check lines 75-77, " + fmt.Sprintf(kept, 79),
 		94: "(NewWidgetStatusPatcher, the decision in Retry)",
 	}
 	for _, r := range results {

@@ -20,8 +20,8 @@ func TestMigrateRetryNote(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/migrateretrynote")
 	want := map[int]string{
-		31: "its decision, lines 27-30, stays before Flush: it sets n at line 28, declared outside it",
-		47: "its decision, lines 42-46, stays before Flush: the return at line 44 gives this function's result (true, nil) with no error",
+		31: "check lines 27-30, left outside Retry (a conflict waits for the next reconcile): it sets n at line 28, declared outside it",
+		47: "check lines 42-46, left outside Retry (a conflict waits for the next reconcile): the return at line 44 gives this function's result (true, nil) with no error",
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

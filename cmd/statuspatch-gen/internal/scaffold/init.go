@@ -127,10 +127,11 @@ func doInit(opts initOptions, stdout, stderr io.Writer) ([]fileEdit, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range notes {
-		fmt.Fprintf(stdout, "%s\n", n)
-	}
 	if opts.dryRun {
+		// the notes first, then the diff they explain
+		for _, n := range notes {
+			fmt.Fprintf(stdout, "%s\n", n)
+		}
 		for _, e := range edits {
 			if _, err := io.WriteString(stdout, unifiedDiff(e.path, e.old, e.new, e.del)); err != nil {
 				return nil, fmt.Errorf("statuspatch-gen init: writing the diff: %w", err)
@@ -181,6 +182,18 @@ func doInit(opts initOptions, stdout, stderr io.Writer) ([]fileEdit, error) {
 			fmt.Fprintf(stdout, "statuspatch-gen init: put back every file above, and go.mod and go.sum: nothing is changed\n")
 			return nil, err
 		}
+	}
+	// What it did leads, then the one next command, then the notes, each
+	// a line whose detail is in docs/kubebuilder.md: a newcomer read the
+	// notes first, long, and had to look for what to run.
+	if len(edits) > 0 {
+		fmt.Fprintf(stdout, "statuspatch-gen init: next: make generate (then %s)\n", stepsDoc)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(stdout, "statuspatch-gen init: notes (in detail: %s):\n", changesDoc)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stdout, "%s\n", n)
 	}
 	return edits, nil
 }

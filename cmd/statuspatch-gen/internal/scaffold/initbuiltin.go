@@ -84,7 +84,7 @@ func builtinWhat(uses []builtinUse) string {
 	if len(uses) > 0 && uses[0].may == "" { // exact ones first
 		return "uses built-in kinds"
 	}
-	return "may use built-in kinds (init cannot tell the kinds of these objects, so it keeps the server that serves them all)"
+	return "may use built-in kinds (init cannot tell these objects' kinds)"
 }
 
 // builtinKindUses finds the calls (builtinObjectArg) whose object may be

@@ -108,7 +108,7 @@ func TestInitSuiteWhereApplies(t *testing.T) {
 	}{
 		{"the project's own", own, ""},
 		{"one init cannot tell", own + "\nfunc configMap(ctx context.Context, c client.Client, gv string) error {\n\tu := &unstructured.Unstructured{}\n\tu.SetAPIVersion(gv)\n\tu.SetKind(\"ConfigMap\")\n\treturn c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u))\n}\n",
-			"statuspatch-gen init: " + suite + " stays on envtest: the code make test compiles may use built-in kinds (init cannot tell the kinds of these objects, so it keeps the server that serves them all), which testenv's in-process server does not serve (it serves the CRDs only): internal/controller/apply.go:27: an Apply whose kind init cannot tell, of client.ApplyConfigurationFromUnstructured(u): it is an unstructured.Unstructured whose group is of no literal, constant or GroupVersion of the module (the project's groups: shop.example.com);"},
+			"statuspatch-gen init: " + suite + " stays on envtest, as the code make test compiles may use built-in kinds (init cannot tell these objects' kinds), which testenv's in-process server does not serve: internal/controller/apply.go:27: an Apply whose kind init cannot tell, of client.ApplyConfigurationFromUnstructured(u): it is an unstructured.Unstructured whose group is of no literal, constant or GroupVersion of the module (the project's groups: shop.example.com);"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

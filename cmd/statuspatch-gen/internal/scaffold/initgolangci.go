@@ -127,7 +127,7 @@ func editGolangci(file, text string) (string, error) {
 }
 
 // sameIssuesNote is what init says when it sets issues.max-same-issues.
-const sameIssuesNote = "%s: issues.max-same-issues is set to 0 (README.md's configuration): golangci-lint's default, 3, shows three findings of one text and hides the rest, as -fix's kept writes of one shape say the same"
+const sameIssuesNote = "%s: issues.max-same-issues is set to 0, so golangci-lint shows every finding, not three of each text"
 
 type lineEdit struct {
 	from, to int

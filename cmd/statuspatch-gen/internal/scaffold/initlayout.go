@@ -19,6 +19,13 @@ import (
 // byHandDoc is the by-hand route, for what init cannot do.
 const byHandDoc = "docs/kubebuilder.md#by-hand"
 
+// stepsDoc is the adoption's steps, which init's "next:" line points to;
+// changesDoc is what init changes and why, its notes in detail.
+const (
+	stepsDoc   = "docs/kubebuilder.md#steps"
+	changesDoc = "docs/kubebuilder.md#what-init-changes"
+)
+
 // layoutFlags are init's flags that say where things are, for projects
 // whose layout init cannot infer (no PROJECT file, other folders): each
 // overrides what init would infer. Paths are relative to the project,

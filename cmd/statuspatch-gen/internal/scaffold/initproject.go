@@ -249,7 +249,7 @@ func starterTest(dir string, p *kbProject) (rel, content, note string, err error
 	}
 	rel = path.Join(ctrlDir, strings.ToLower(r.Kind)+"_testenv_test.go")
 	if k.FullAPI {
-		note = fmt.Sprintf("statuspatch-gen init: %s: the starter test starts testenv.WithFullAPI() (kube-apiserver, from KUBEBUILDER_ASSETS as make test exports it or from testenv-assets' cache, on an in-process etcd), as the code %s: %s", rel, builtinWhat(p.builtins), builtinList(p.builtins))
+		note = fmt.Sprintf("statuspatch-gen init: %s: the starter test starts testenv.WithFullAPI() (a kube-apiserver), as the code %s: %s", rel, builtinWhat(p.builtins), builtinList(p.builtins))
 	}
 	return rel, text, strings.Join(slices.DeleteFunc(append([]string{note}, specNotes...), func(n string) bool { return n == "" }), "\n"), nil
 }

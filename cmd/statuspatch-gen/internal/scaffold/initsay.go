@@ -32,22 +32,18 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 	}
 	mk, _ := get("Makefile")
 	if strings.Contains(mk.old, "sigs.k8s.io/controller-runtime/tools/setup-envtest") && strings.Contains(mk.new, testenvAssetsPkg) {
-		looks := "the scaffold's suite_test.go looks"
-		if slices.ContainsFunc(edits, movedSuite) {
-			looks = "setup-envtest put them"
-		}
-		say("Makefile: setup-envtest (which downloads envtest's kube-apiserver and etcd from GitHub) becomes testenv-assets, which builds them from the Go module proxy once per machine and links them into $(LOCALBIN)/k8s, where %s%s", looks, removedVar(mk, "ENVTEST_VERSION", "setup-envtest's version"))
+		say("Makefile: setup-envtest becomes testenv-assets, which builds envtest's binaries from the Go module proxy (not GitHub) into $(LOCALBIN)/k8s%s", removedVar(mk, "ENVTEST_VERSION", "setup-envtest's version"))
 	}
 	if strings.Contains(mk.new, "GOLANGCI_LINT = $(LOCALBIN)/golangci-plugin") && !strings.Contains(mk.old, "GOLANGCI_LINT = $(LOCALBIN)/golangci-plugin") {
 		from := "the scaffold's golangci-lint"
 		if v := makeVar(mk.old, "GOLANGCI_LINT_VERSION"); v != "" {
 			from = "golangci-lint " + v
 		}
-		say("Makefile: %s becomes statuspatch's golangci-lint %s build (the version that build is made from), with the statuspatch linter compiled in and installed from the Go module proxy alone%s", from, pluginGolangciVersion, removedVar(mk, "GOLANGCI_LINT_VERSION", "the scaffold's golangci-lint version"))
+		say("Makefile: %s becomes statuspatch's golangci-lint %s build, the statuspatch linter compiled in%s", from, pluginGolangciVersion, removedVar(mk, "GOLANGCI_LINT_VERSION", "the scaffold's golangci-lint version"))
 	}
 	if cfg, ok := get(cfgName); ok && cfgName != "" {
 		for _, l := range droppedLinters(cfg.old, cfg.new) {
-			say("%s: linter %s is not in that build, so statuspatch takes its place; to keep %s, add statuspatch to .custom-gcl.yml instead (docs/kubebuilder.md#other-ways)", cfgName, l, l)
+			say("%s: linter %s is not in that build; statuspatch takes its place (to keep %s: docs/kubebuilder.md#other-ways)", cfgName, l, l)
 		}
 		if !strings.Contains(cfg.old, "max-same-issues: 0") && strings.Contains(cfg.new, "max-same-issues: 0") {
 			say(sameIssuesNote, cfgName)
@@ -59,22 +55,22 @@ func changeNotes(edits []fileEdit, cfgName string) []string {
 			if !strings.Contains(e.old, "cancel") {
 				kept = "cfg and k8sClient" // v3's
 			}
-			say("%s: the Ginkgo suite's BeforeSuite starts testenv (testenv.StartServer: the CRDs on an in-process API server, no kube-apiserver or etcd binaries) in place of envtest, with the same CRD directory and scheme; %s stay, so the controller tests run unchanged; KUBEBUILDER_ASSETS, when set, still selects envtest", e.path, kept)
+			say("%s: the suite runs on testenv's in-process API server (no binaries) in place of envtest; %s stay, so the tests run unchanged; KUBEBUILDER_ASSETS, when set, still selects envtest", e.path, kept)
 		}
 	}
 	for _, e := range edits {
 		if strings.HasSuffix(e.path, ".go") && !strings.HasSuffix(e.path, "_test.go") && strings.Contains(e.new, "patcher.ForManager(") && !strings.Contains(e.old, "ForManager") && strings.Contains(e.new, ") SetupWithManager(") {
-			say("%s: SetupWithManager sets the reconciler's Client to patcher.ForManager (README.md's \"Using it\"): the manager's client, carrying the status patchers' defaults (the manager's API reader for fresh reads, the controller's name as field owner); reads and writes go to the manager's client as before", e.path)
+			say("%s: SetupWithManager sets the reconciler's Client to patcher.ForManager, the manager's client with the patchers' defaults; reads and writes go where they went", e.path)
 		}
 	}
 	if reTestRule.MatchString(mk.old) && !reTestRule.MatchString(mk.new) {
-		say("Makefile: make test no longer builds envtest's kube-apiserver and etcd (setup-envtest and KUBEBUILDER_ASSETS leave the test target), as the suites run on testenv; make setup-envtest still builds them, for tests that need the full API (KUBEBUILDER_ASSETS=\"$(make -s setup-envtest | tail -1)\" make test)")
+		say("Makefile: make test builds no envtest binaries, as the suites run on testenv; make setup-envtest still does, for the full API")
 	}
 	if !strings.Contains(mk.old, "go test -vet=off") && strings.Contains(mk.new, "\tgo test -vet=off") {
-		say("Makefile: make test's go test runs with -vet=off, as its vet prerequisite has just run go vet ./..., which makes every check of go test's vet pass and more; go test's pass, with other flags, would check every dependency again (testenv's in-process server among them: about two minutes of a first make test on 2 cores)")
+		say("Makefile: make test's go test runs with -vet=off, as its vet prerequisite has run go vet ./... (about two minutes less of a first make test on 2 cores)")
 	}
 	if e, ok := get(".custom-gcl.yml"); ok && e.del {
-		say(".custom-gcl.yml: removed, as the Makefile no longer runs golangci-lint custom with it")
+		say(".custom-gcl.yml: removed, as the Makefile no longer uses it")
 	}
 	return notes
 }
@@ -89,7 +85,7 @@ func movedSuite(e fileEdit) bool {
 func removedVar(mk fileEdit, name, what string) string {
 	def := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s*(\?|:|::|\+)?=`)
 	if def.MatchString(mk.old) && !def.MatchString(mk.new) {
-		return "; " + name + " (" + what + ") is no longer read, and is removed"
+		return "; " + name + " (" + what + ") is removed, as nothing reads it"
 	}
 	return ""
 }

@@ -14,15 +14,16 @@ import (
 
 // TestInitSaysChanges: init says each change to what the scaffold chose
 // (kubebuilder v4.15's: setup-envtest, golangci-lint v2.12.2, logcheck,
-// .custom-gcl.yml), with -dry-run and without, before anything else; a
-// second run, which changes nothing, says none.
+// .custom-gcl.yml): with -dry-run before the diff; without, after what it
+// wrote and the one next command, which lead; a second run, which changes
+// nothing, says none.
 func TestInitSaysChanges(t *testing.T) {
 	want := []string{
-		"Makefile: setup-envtest (which downloads envtest's kube-apiserver and etcd from GitHub) becomes testenv-assets",
-		"ENVTEST_VERSION (setup-envtest's version) is no longer read, and is removed",
+		"Makefile: setup-envtest becomes testenv-assets",
+		"ENVTEST_VERSION (setup-envtest's version) is removed, as nothing reads it",
 		"Makefile: golangci-lint v2.12.2 becomes statuspatch's golangci-lint " + pluginGolangciVersion + " build",
-		"GOLANGCI_LINT_VERSION (the scaffold's golangci-lint version) is no longer read, and is removed",
-		".golangci.yml: linter logcheck is not in that build, so statuspatch takes its place",
+		"GOLANGCI_LINT_VERSION (the scaffold's golangci-lint version) is removed, as nothing reads it",
+		".golangci.yml: linter logcheck is not in that build; statuspatch takes its place",
 		".custom-gcl.yml: removed",
 	}
 	dir := t.TempDir()
@@ -38,11 +39,15 @@ func TestInitSaysChanges(t *testing.T) {
 		}
 		notes := out.String()[:strings.Index(out.String(), "\n--- ")+1]
 		if !dry {
-			notes = out.String()[:strings.Index(out.String(), "statuspatch-gen init: wrote")]
+			next := strings.Index(out.String(), "statuspatch-gen init: next: make generate")
+			if lead := strings.TrimPrefix(out.String(), "statuspatch-gen init: "); next < 0 || !strings.HasPrefix(lead, "wrote ") && !strings.HasPrefix(lead, "removed ") {
+				t.Errorf("init does not lead with what it wrote, then the next command:\n%s", out.String())
+			}
+			notes = out.String()[max(next, 0):]
 		}
 		for _, w := range want {
 			if !strings.Contains(notes, w) {
-				t.Errorf("-dry-run=%v: init does not say %q before it writes:\n%s", dry, w, out.String())
+				t.Errorf("-dry-run=%v: init does not say %q (before the diff, or after the next command):\n%s", dry, w, out.String())
 			}
 		}
 	}
@@ -170,5 +175,32 @@ func TestInitEnvtestWhereSuiteLooks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestInitNotesShort: each note init prints on the goldens' scaffolds
+// (testdata/init/*/dry-run.diff, the notes before the diff) is one line
+// of at most 70 words, its detail in docs/kubebuilder.md: a newcomer met
+// a first note of about 190 words (a kind without a write token) before
+// what init had done.
+func TestInitNotesShort(t *testing.T) {
+	const most = 70
+	goldens, err := filepath.Glob(filepath.Join("testdata", "init", "*", "dry-run.diff"))
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("no testdata/init/*/dry-run.diff: %v", err)
+	}
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "--- ") {
+				break // the diff
+			}
+			if n := len(strings.Fields(l)); strings.HasPrefix(l, "statuspatch-gen init: ") && n > most {
+				t.Errorf("%s: a note of %d words, more than %d:\n%s", g, n, most, l)
+			}
+		}
 	}
 }

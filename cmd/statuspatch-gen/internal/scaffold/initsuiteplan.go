@@ -71,12 +71,12 @@ func planSuites(dir string, p *kbProject) (edits []fileEdit, notes []string, onT
 			continue
 		}
 		if len(hooks) > 0 {
-			say("%s stays on envtest: PROJECT has webhooks (%s), and kubebuilder's webhook suites need envtest's kube-apiserver (WebhookInstallOptions), so make test keeps building envtest's binaries (docs/kubebuilder.md#tests-suite_testgo-and-kubebuilder_assets)", path, strings.Join(hooks, ", "))
+			say("%s stays on envtest, as PROJECT has webhooks (%s), whose suites need envtest's kube-apiserver; make test keeps building its binaries (docs/kubebuilder.md#tests-suite_testgo-and-kubebuilder_assets)", path, strings.Join(hooks, ", "))
 			onTestenv = false
 			continue
 		}
 		if len(p.builtins) > 0 {
-			say("%s stays on envtest: the code make test compiles %s, which testenv's in-process server does not serve (it serves the CRDs only): %s; so make test keeps building envtest's binaries, and the suite runs on the full API as before (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinWhat(p.builtins), builtinList(p.builtins))
+			say("%s stays on envtest, as the code make test compiles %s, which testenv's in-process server does not serve: %s; make test keeps building envtest's binaries (docs/kubebuilder.md#the-full-api-and-the-first-make-test)", path, builtinWhat(p.builtins), builtinList(p.builtins))
 			onTestenv = false
 			continue
 		}

@@ -20,7 +20,7 @@ const writeTokenDoc = "docs/patcher.md#the-write-token-exact-answers-for-decisio
 // crdUpgradeNote is what init says of a token's CRD: the server prunes a
 // field its CRD's schema lacks, so a controller built with the token
 // against an older CRD in the cluster writes a token that is never stored.
-const crdUpgradeNote = "the CustomResourceDefinition with the token must be applied to the cluster with the controller that writes it, and upgraded with it (Helm installs a chart's crds/ once and never upgrades them: apply config/crd, or the chart's CRDs, yourself on every upgrade), as a CRD without status.writeToken in its storage version makes the server prune the token from every write"
+const crdUpgradeNote = "apply its CRD with the controller, on every upgrade too (Helm never upgrades crds/), or the server drops the token"
 
 // writeTokenNotes says, for each kind of the project whose API type has a
 // status (in the project's own API packages, found from PROJECT's repo and
@@ -45,8 +45,8 @@ func writeTokenNotes(dir string, p *kbProject) ([]string, error) {
 			continue
 		}
 		if st.token != "" {
-			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s has a write token, %s.%s (%s): its generated patcher puts a fresh token there in every status write and settles a lost answer by it, so nothing else may write it (statuspatch-lint reports a write of it); %s",
-				st.file, r.Kind, st.name, st.token, writeTokenMarker, crdUpgradeNote))
+			notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s has a write token, %s.%s: only its patcher may write it; %s (%s)",
+				st.file, r.Kind, st.name, st.token, crdUpgradeNote, writeTokenDoc))
 			continue
 		}
 		field := "WriteToken"
@@ -54,8 +54,8 @@ func writeTokenNotes(dir string, p *kbProject) ([]string, error) {
 			field = "StatuspatchWriteToken"
 		}
 		line := fmt.Sprintf("%s string `json:\"%s,omitempty\"`", field, lowerFirst(field))
-		notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s has no write token; if its reconciler makes decisions that are not idempotent (a counter, a queue taken from, an append), add to %s a field %s with the comment line // %s above it, and run make generate manifests: every status write then carries a fresh token, and a write whose answer is lost is settled exactly (stored, or a Conflict) where it could be ErrWriteOutcomeUnknown (%s); %s; init does not edit the API types",
-			st.file, r.Kind, st.name, line, writeTokenMarker, writeTokenDoc, crdUpgradeNote))
+		notes = append(notes, fmt.Sprintf("statuspatch-gen init: %s: %s has no write token; if its decisions are not idempotent (a counter, an append), add %s to %s under // %s (%s)",
+			st.file, r.Kind, line, st.name, writeTokenMarker, writeTokenDoc))
 	}
 	return notes, nil
 }

@@ -9,7 +9,7 @@ import (
 
 // TestInitSaysWriteToken: init says, per kind of the project's own API
 // packages with a status, whether it has a write token
-// (+statuspatch:writeToken): Ledger's field, and for Widget the two lines
+// (+statuspatch:writeToken): Ledger's field, and for Widget the field
 // to add and why; it edits no API type (testdata/init/v4.15-token).
 func TestInitSaysWriteToken(t *testing.T) {
 	edits, notes, err := planInit(filepath.Join("testdata", "init", "v4.15-token", "before"), "v0.1.0")
@@ -17,8 +17,8 @@ func TestInitSaysWriteToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"statuspatch-gen init: api/v1/ledger_types.go: Ledger has a write token, LedgerStatus.WriteToken (+statuspatch:writeToken): its generated patcher puts a fresh token there in every status write and settles a lost answer by it, so nothing else may write it (statuspatch-lint reports a write of it); the CustomResourceDefinition with the token must be applied to the cluster with the controller that writes it, and upgraded with it (Helm installs a chart's crds/ once and never upgrades them: apply config/crd, or the chart's CRDs, yourself on every upgrade), as a CRD without status.writeToken in its storage version makes the server prune the token from every write",
-		"statuspatch-gen init: api/v1/widget_types.go: Widget has no write token; if its reconciler makes decisions that are not idempotent (a counter, a queue taken from, an append), add to WidgetStatus a field WriteToken string `json:\"writeToken,omitempty\"` with the comment line // +statuspatch:writeToken above it, and run make generate manifests: every status write then carries a fresh token, and a write whose answer is lost is settled exactly (stored, or a Conflict) where it could be ErrWriteOutcomeUnknown (docs/patcher.md#the-write-token-exact-answers-for-decisions-that-are-not-idempotent); the CustomResourceDefinition with the token must be applied to the cluster with the controller that writes it, and upgraded with it (Helm installs a chart's crds/ once and never upgrades them: apply config/crd, or the chart's CRDs, yourself on every upgrade), as a CRD without status.writeToken in its storage version makes the server prune the token from every write; init does not edit the API types",
+		"statuspatch-gen init: api/v1/ledger_types.go: Ledger has a write token, LedgerStatus.WriteToken: only its patcher may write it; apply its CRD with the controller, on every upgrade too (Helm never upgrades crds/), or the server drops the token (" + writeTokenDoc + ")",
+		"statuspatch-gen init: api/v1/widget_types.go: Widget has no write token; if its decisions are not idempotent (a counter, an append), add WriteToken string `json:\"writeToken,omitempty\"` to WidgetStatus under // +statuspatch:writeToken (" + writeTokenDoc + ")",
 	}
 	for _, w := range want {
 		if !slices.Contains(notes, w) {
@@ -65,7 +65,7 @@ type Gadget struct {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "Gadget has no write token") || !strings.Contains(notes[0], "a field StatuspatchWriteToken string `json:\"statuspatchWriteToken,omitempty\"` with") {
+	if len(notes) != 1 || !strings.Contains(notes[0], "Gadget has no write token") || !strings.Contains(notes[0], "add StatuspatchWriteToken string `json:\"statuspatchWriteToken,omitempty\"` to") {
 		t.Errorf("notes: %q", notes)
 	}
 }

@@ -92,7 +92,9 @@ func decisionNote(m *migration, mark ast.Stmt, explain func() string) string {
 	if a == b {
 		lines = fmt.Sprintf("line %d", a)
 	}
-	return fmt.Sprintf("; its decision, %s, stays before Flush: %s; a conflict is re-decided by the next reconcile", lines, why)
+	// What to check leads, then what it costs, then why: a newcomer read
+	// the old order, the reason first, as saying nothing to act on.
+	return fmt.Sprintf("; check %s, left outside Retry (a conflict waits for the next reconcile): %s", lines, why)
 }
 
 // lifeMark reports whether s is where the patcher holds the object as
@@ -139,7 +141,7 @@ func stopNote(r retries, decision []ast.Stmt, write ast.Stmt) string {
 			if at >= decision[i].Pos() {
 				return why // it reads the status itself: a guard's exit, a List's option
 			}
-			return fmt.Sprintf("%s's status is read at %s, before what cannot run in Retry's function: %s", r.obj.Name(), r.where(at), why)
+			return fmt.Sprintf("%s's status is read at %s, then %s", r.obj.Name(), r.where(at), why)
 		}
 		if i+1 < len(decision) {
 			return planWhy(r, decision[i+1:])

@@ -169,3 +169,33 @@ func (r *R) branchDeferred(ctx context.Context, req ctrl.Request) (retErr error)
 	order.Status.Size = 2
 	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
 }
+
+// kubebuilder's tutorial comment above its re-Get stays as it is above
+// the Fetch that replaces the Get: the Fetch re-reads too, so the
+// comment is still true.
+func (r *R) tutorialComment(ctx context.Context, req ctrl.Request) (retErr error) {
+	order := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	defer func() {
+		if retErr != nil {
+			order.Status.Ready = false
+			if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+				retErr = err
+			}
+		}
+	}()
+	order.Status.Ready = true
+	if err := r.Status().Update(ctx, order); err != nil { // want `^handwritten status write to Widget`
+		return err
+	}
+	// Let's re-fetch the Widget after updating the status, so that we
+	// avoid "the object has been modified, please apply your changes to
+	// the latest version and try again".
+	if err := r.Get(ctx, req.NamespacedName, order); err != nil {
+		return err
+	}
+	order.Status.Size = 2
+	return r.Status().Update(ctx, order) // want `^handwritten status write to Widget`
+}
