@@ -13,16 +13,20 @@ import (
 // most the status counts as one (helperChange, methodChange:
 // the finding says the patch sends nothing, and -fix makes the patcher
 // at the read); a patch that sends a change made after its base is not
-// called empty (branchChange). The migrated package is
+// called empty (branchChange); a helper that writes the status it
+// changed, or one of another package, whose base -fix does not move to
+// the read, makes no late base (writerChange, otherChange). The migrated package is
 // advlatebase.go.golden.
 func TestAdvLateBase(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advlatebase")
 	want := map[int]string{
-		34: "(an empty patch, which wrote none of them)",
-		46: "(an empty patch, which wrote none of them)",
-		60: "which its patch did not send (only those after the base)",
-		72: "(an empty patch, which wrote none of them)",
+		35:  "(an empty patch, which wrote none of them)",
+		47:  "(an empty patch, which wrote none of them)",
+		61:  "which its patch did not send (only those after the base)",
+		73:  "(an empty patch, which wrote none of them)",
+		93:  "NewWidgetStatusPatcher, then Flush",
+		106: "NewWidgetStatusPatcher, then Flush",
 	}
 	got := map[int]string{}
 	for _, r := range results {

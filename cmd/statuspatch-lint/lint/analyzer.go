@@ -9,6 +9,7 @@ import (
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/internal/kube"
 	"github.com/statuspatch/statuspatch/cmd/statuspatch-lint/lint/internal/migrate"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
 func run(pass *analysis.Pass, cfg Config) (*Result, error) {
@@ -57,7 +58,11 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 	exportPatchFuncs(pass, c, funcs)
 	exportReadsFacts(pass, funcs)
 	var ws []*write
+	c.writers = map[*ssa.Function]bool{}
 	for _, w := range findWrites(t, funcs) {
+		if w.instr != nil {
+			c.writers[w.instr.Parent()] = true
+		}
 		if files.checked(files.callPos(w.pos)) {
 			ws = append(ws, w)
 		}

@@ -66,6 +66,9 @@ type classifier struct {
 	// the fields whose address escapes (see recordFieldStores).
 	fieldVals    map[*types.Var][]ssa.Value
 	fieldEscapes map[*types.Var]bool
+	// The functions holding a status write (findWrites), for the late
+	// base (latebase.go's writesStatus).
+	writers map[*ssa.Function]bool
 }
 
 func newClassifier(t *tracer, funcs []*ssa.Function) *classifier {

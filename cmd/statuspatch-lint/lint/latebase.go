@@ -151,6 +151,12 @@ func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
 	if !ok || !cl.pass.ImportObjectFact(fn.Origin(), &fact) {
 		return false
 	}
+	if callee.Signature.Recv() == nil && (fn.Pkg() != cl.pkg || cl.writesStatus(callee, 0)) {
+		// -fix moves the base of a function of this package's change
+		// alone (migrate's statusOnlyChange); a base after a helper's
+		// write of the status is right: that write stored the change.
+		return false
+	}
 	args, given := c.Args, false
 	if callee.Signature.Recv() != nil && len(args) > 0 {
 		if cl.identity(args[0]) == obj {
@@ -170,6 +176,29 @@ func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
 		}
 	}
 	return given
+}
+
+// writesStatus reports whether fn, or a function of the package it calls
+// (three calls deep at most, then taken to), holds a status write.
+func (cl *classifier) writesStatus(fn *ssa.Function, depth int) bool {
+	if cl.writers[fn] || depth > 3 {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if g := call.Common().StaticCallee(); g != nil && g != fn && g.Package() == fn.Package() && cl.writesStatus(g, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	for _, anon := range fn.AnonFuncs {
+		if cl.writesStatus(anon, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // changesStatusOf reports whether the call is given the address of a

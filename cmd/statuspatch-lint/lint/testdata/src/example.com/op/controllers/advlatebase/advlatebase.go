@@ -12,6 +12,7 @@ import (
 	"context"
 
 	v1 "example.com/op/api/v1"
+	"example.com/op/controllers/rereadhelper"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -31,7 +32,7 @@ func (r *R) helperChange(ctx context.Context, req ctrl.Request) error {
 	}
 	markReady(w)
 	base := w.DeepCopy()
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 32; take it before them, or use the generated patcher$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 33; take it before them, or use the generated patcher$`
 }
 
 // aliasChange: the status changes through a pointer to it before the base.
@@ -43,7 +44,7 @@ func (r *R) aliasChange(ctx context.Context, req ctrl.Request) error {
 	st := &w.Status
 	st.Ready = true
 	base := w.DeepCopy()
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 44; take it before them, or use the generated patcher$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 45; take it before them, or use the generated patcher$`
 }
 
 // branchChange: the status changes on one path only, before the base.
@@ -69,5 +70,38 @@ func (r *R) methodChange(ctx context.Context, req ctrl.Request) error {
 	}
 	w.SetCondition(metav1.Condition{Type: "Ready", Status: "True"})
 	base := w.DeepCopy()
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 70; take it before them, or use the generated patcher$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 71; take it before them, or use the generated patcher$`
+}
+
+// setReady changes only the status and writes it.
+func setReady(ctx context.Context, c client.Client, w *v1.Widget) error {
+	w.Status.Ready = true
+	return c.Status().Update(ctx, w) // want `its caller at line 89 calls it before the patcher of its own writes of w is made`
+}
+
+// writerChange: the helper before the base writes the status it changed:
+// a base after it is right (the write stored the change), no late base.
+func (r *R) writerChange(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if err := setReady(ctx, r, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+}
+
+// otherChange: the status changes in a helper of another package before
+// the base: the late-base finding is not made there, as -fix does not
+// move such a base to the read (it cannot see the helper's body).
+func (r *R) otherChange(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	rereadhelper.MarkSized(w, 3)
+	base := w.DeepCopy()
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
