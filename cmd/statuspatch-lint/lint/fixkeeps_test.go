@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,20 +64,29 @@ func TestFixKeepsEveryFinding(t *testing.T) {
 	}
 }
 
-// enclosingFunc names the top-level function around line of file.
+// enclosingFunc names the top-level function around line of file (a
+// method by its name, a generic function without its type parameters).
 func enclosingFunc(t *testing.T, file string, line int) string {
+	_, name := funcAt(t, file, line)
+	return name
+}
+
+var funcDecl = regexp.MustCompile(`^func (\([^)]*\) )?(\w+)`)
+
+// funcAt is the receiver ("(r *R) ", "" for a function) and the name of
+// the top-level function around line of file.
+func funcAt(t *testing.T, file string, line int) (recv, name string) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := ""
 	for i, l := range strings.Split(string(b), "\n") {
 		if i >= line {
 			break
 		}
-		if rest, ok := strings.CutPrefix(l, "func "); ok {
-			name, _, _ = strings.Cut(rest, "(")
+		if m := funcDecl.FindStringSubmatch(l); m != nil {
+			recv, name = m[1], m[2]
 		}
 	}
-	return name
+	return recv, name
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -77,25 +76,11 @@ func TestNoFindingErasedByFix(t *testing.T) {
 	}
 }
 
-var funcDecl = regexp.MustCompile(`^func (\([^)]*\) )?(\w+)`)
-
 // funcKey names the top-level function around line of file: the file,
-// the receiver and the name.
+// the receiver and the name (funcAt).
 func funcKey(t *testing.T, file string, line int) string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := ""
-	for i, l := range strings.Split(string(b), "\n") {
-		if i >= line {
-			break
-		}
-		if m := funcDecl.FindStringSubmatch(l); m != nil {
-			name = m[0]
-		}
-	}
-	return fmt.Sprintf("%s:%s", file, strings.ReplaceAll(name, " ", "_"))
+	recv, name := funcAt(t, file, line)
+	return fmt.Sprintf("%s:%s", file, strings.ReplaceAll("func "+recv+name, " ", "_"))
 }
 
 // funcBody is the text of the function funcKey named, as the file holds
