@@ -179,9 +179,10 @@ func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
 }
 
 // writesStatus reports whether fn, or a function of the package it calls
-// (three calls deep at most, then taken to), holds a status write.
+// (as deep as -fix's localStatusWrite follows a chain, then taken to),
+// holds a status write.
 func (cl *classifier) writesStatus(fn *ssa.Function, depth int) bool {
-	if cl.writers[fn] || depth > 3 {
+	if cl.writers[fn] || depth > migrate.MaxChainDepth {
 		return true
 	}
 	for _, b := range fn.Blocks {

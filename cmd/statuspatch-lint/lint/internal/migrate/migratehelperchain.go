@@ -46,8 +46,9 @@ type chainLink struct {
 	clientRest  string
 }
 
-// maxChainDepth bounds the links between a helper and a caller that reads.
-const maxChainDepth = 8
+// MaxChainDepth bounds the links between a helper and a caller that reads
+// (and lint's late base, which follows a helper's writes as deep).
+const MaxChainDepth = 8
 
 // linkable reports whether c, a call of h with no read of its object
 // before it, hands on a parameter of the function declaring it: a link.
@@ -79,8 +80,8 @@ func linkCallers(h *helperMove, hc *helperCaller, files Files, ws []*Write, opts
 		return stays("an interface of the package has a method %s: calls through it are not seen", name)
 	case slices.Contains(h.chain, fd) || fd == h.decl:
 		return stays("%s is called again down the chain", name)
-	case len(h.chain) >= maxChainDepth:
-		return stays("the chain is deeper than %d functions, which -fix does not follow", maxChainDepth)
+	case len(h.chain) >= MaxChainDepth:
+		return stays("the chain is deeper than %d functions, which -fix does not follow", MaxChainDepth)
 	}
 	if why := h.testsMayCall(name, opts); why != "" {
 		return stays("%s", why)
@@ -317,7 +318,7 @@ func helperFixes(c *migration, skip *ast.FuncDecl, end token.Pos, files Files, w
 				if !slices.Contains(decls, fd) {
 					decls = append(decls, fd)
 				}
-				if body, ok := c.cursor(fd.Body); ok && depth < maxChainDepth {
+				if body, ok := c.cursor(fd.Body); ok && depth < MaxChainDepth {
 					p := params[i]
 					handsOn(body, func(e ast.Expr) bool { return passesObj(c.pass.TypesInfo, p, e) }, fd.Body.Pos(), fd.Body.End(), depth+1)
 				}

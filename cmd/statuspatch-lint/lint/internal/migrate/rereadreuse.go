@@ -177,10 +177,10 @@ func localHandedWhy(g *migration, callee *types.Func, call *ast.CallExpr, i int)
 
 // localStatusWrite is a status write of parameter i of fd, a function of
 // the package, in its body or in a function of the package it hands that
-// parameter on to (up to maxChainDepth deep); nil when there is none.
+// parameter on to (up to MaxChainDepth deep); nil when there is none.
 func localStatusWrite(g *migration, fd *ast.FuncDecl, i, depth int) *ast.CallExpr {
 	params := paramVars(g.pass, fd)
-	if i >= len(params) || params[i] == nil || depth > maxChainDepth {
+	if i >= len(params) || params[i] == nil || depth > MaxChainDepth {
 		return nil
 	}
 	p := params[i]
