@@ -15,8 +15,10 @@ import (
 // at the read); a patch that sends a change made after its base is not
 // called empty (branchChange); a helper that writes the status it
 // changed, or one of another package, whose base -fix does not move to
-// the read, makes no late base (writerChange, otherChange). The migrated package is
-// advlatebase.go.golden.
+// the read, makes no late base (writerChange, otherChange), nor one nine
+// calls deep, beyond what either side follows (deepChange: locked, the
+// write kept naming the chain and the base, not "the read"). The
+// migrated package is advlatebase.go.golden.
 func TestAdvLateBase(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(),
 		lint.NewAnalyzer(lint.Config{Patchers: opPatchers}), "example.com/op/controllers/advlatebase")
@@ -27,6 +29,7 @@ func TestAdvLateBase(t *testing.T) {
 		73:  "(an empty patch, which wrote none of them)",
 		93:  "NewWidgetStatusPatcher, then Flush",
 		106: "NewWidgetStatusPatcher, then Flush",
+		124: "add client.MergeFromWithOptimisticLock to the status patch; the write stays a finding",
 	}
 	got := map[int]string{}
 	for _, r := range results {

@@ -71,7 +71,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 		for _, n := range stack[1:] {
 			if lit, ok := n.(*ast.FuncLit); ok {
 				if why := uses(lit.Body, id.Pos(), id.End()); why != "" {
-					return fmt.Sprintf("a function literal declared at %s, before the read, captures %s and may change it when called after: %s", m.where(lit.Pos()), name, why)
+					return fmt.Sprintf("a function literal declared at %s, before %s, captures %s and may change it when called after: %s", m.where(lit.Pos()), m.anchorSaid(), name, why)
 				}
 				return ""
 			}
@@ -94,7 +94,7 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 				_, how = m.refs().chainChange(stack, len(stack)-1)
 			}
 			if how != "" {
-				return fmt.Sprintf("a reference into %s is kept at %s, before the read (%s): a change through it after the read would be unseen", name, line, how)
+				return fmt.Sprintf("a reference into %s is kept at %s, before %[3]s (%[4]s): a change through it after %[3]s would be unseen", name, line, m.anchorSaid(), how)
 			}
 			return ""
 		case *ast.AssignStmt:
@@ -111,10 +111,10 @@ func (m checks) checkBefore(uses func(root ast.Node, from, to token.Pos) string,
 			if why != "" && slices.Contains(p.Args, e) {
 				// What the callee does, by its body or its fact:
 				// karpenter's ensureTerminationGracePeriod...Annotation.
-				return fmt.Sprintf("%s is handed to %s at %s, before the read, where %s: a change through that reference after the read would be unseen", name, types.ExprString(p.Fun), line, beforeAdvice(why))
+				return fmt.Sprintf("%s is handed to %s at %s, before %[4]s, where %[5]s: a change through that reference after %[4]s would be unseen", name, types.ExprString(p.Fun), line, m.anchorSaid(), beforeAdvice(why))
 			}
 		}
-		return fmt.Sprintf("%s is aliased or handed on at %s, before the read: a change through that reference after the read would be unseen", name, line)
+		return fmt.Sprintf("%s is aliased or handed on at %s, before %[3]s: a change through that reference after %[3]s would be unseen", name, line, m.anchorSaid())
 	})
 }
 
@@ -300,4 +300,28 @@ func beforeAdvice(why string) string {
 		}
 	}
 	return why
+}
+
+// anchorSaid names where the patcher would be made, for checkBefore's
+// reasons: "the read", or, where that is the write's base taken after
+// the read (base := obj.DeepCopy(), which -fix leaves in place), "the
+// base at line N".
+func (m checks) anchorSaid() string {
+	var vals []ast.Expr
+	switch a := m.anchor.(type) {
+	case *ast.AssignStmt:
+		vals = a.Rhs
+	case *ast.DeclStmt:
+		if g, ok := a.Decl.(*ast.GenDecl); ok {
+			for _, sp := range g.Specs {
+				if vs, ok := sp.(*ast.ValueSpec); ok {
+					vals = append(vals, vs.Values...)
+				}
+			}
+		}
+	}
+	if slices.ContainsFunc(vals, m.reads().isDeepCopyOfObj) {
+		return "the base at " + m.where(m.anchor.Pos())
+	}
+	return "the read"
 }

@@ -105,3 +105,44 @@ func (r *R) otherChange(ctx context.Context, req ctrl.Request) error {
 	base := w.DeepCopy()
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
+
+// deepChange: the helper before the base writes the status it changed,
+// nine calls deep, beyond what either side follows: no late base, and
+// -fix leaves the base where it is (at 68b1b549 -fix took the chain for
+// a status change alone and made the patcher at the read, before the
+// chain's write: its Flush was then locked on a version that write had
+// moved).
+func (r *R) deepChange(ctx context.Context, req ctrl.Request) error {
+	w := &v1.Widget{}
+	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
+		return err
+	}
+	if err := deep1(ctx, r, w); err != nil {
+		return err
+	}
+	base := w.DeepCopy()
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `\(not moved to the patcher: w is handed to deep1 at line 120, before the base at line 123, where w is passed to deep2 at line 127, .* where its status is written at line 147, a write -fix does not move with the caller's: a change through that reference after the base at line 123 would be unseen\)$`
+}
+
+func deep1(ctx context.Context, c client.Client, w *v1.Widget) error { return deep2(ctx, c, w) }
+
+func deep2(ctx context.Context, c client.Client, w *v1.Widget) error { return deep3(ctx, c, w) }
+
+func deep3(ctx context.Context, c client.Client, w *v1.Widget) error { return deep4(ctx, c, w) }
+
+func deep4(ctx context.Context, c client.Client, w *v1.Widget) error { return deep5(ctx, c, w) }
+
+func deep5(ctx context.Context, c client.Client, w *v1.Widget) error { return deep6(ctx, c, w) }
+
+func deep6(ctx context.Context, c client.Client, w *v1.Widget) error { return deep7(ctx, c, w) }
+
+func deep7(ctx context.Context, c client.Client, w *v1.Widget) error { return deep8(ctx, c, w) }
+
+func deep8(ctx context.Context, c client.Client, w *v1.Widget) error { return deep9(ctx, c, w) }
+
+func deep9(ctx context.Context, c client.Client, w *v1.Widget) error { return deep10(ctx, c, w) }
+
+func deep10(ctx context.Context, c client.Client, w *v1.Widget) error {
+	w.Status.Ready = true
+	return c.Status().Update(ctx, w) // want `handwritten status write to Widget`
+}

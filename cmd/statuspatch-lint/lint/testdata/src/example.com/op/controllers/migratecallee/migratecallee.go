@@ -80,7 +80,7 @@ func (r *Reconciler) resized(ctx context.Context, w *v1.Widget) error {
 	managedutil.Resize(w, []int{1})
 	stored := w.DeepCopy()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to managedutil\.Resize at line 80, before the read, where w\.Spec is changed at managedutil\.go:34: a change through that reference after the read would be unseen\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to managedutil\.Resize at line 80, before the base at line 81, where w\.Spec is changed at managedutil\.go:34: a change through that reference after the base at line 81 would be unseen\)$`
 }
 
 // widgetList is what a List fills: items the cache holds.
@@ -402,7 +402,7 @@ func (r *Reconciler) annotated(ctx context.Context, w *v1.Widget) error {
 	}
 	stored := w.DeepCopy()
 	w.Status.Ready = true
-	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to r\.annotate at line 400, before the read, where w\.Labels is changed at line 391: a change through that reference after the read would be unseen\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to r\.annotate at line 400, before the base at line 403, where w\.Labels is changed at line 391: a change through that reference after the base at line 403 would be unseen\)$`
 }
 
 // runChecks hands the object to the checkers (karpenter's
@@ -419,5 +419,5 @@ func (c *checking) checkedFirst(ctx context.Context, w *v1.Widget) error {
 	c.runChecks(w)
 	stored := w.DeepCopy()
 	w.Status.Ready = true
-	return c.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to c\.runChecks at line 419, before the read, where w is passed to checker\.check at line 412 \(check is a method of an interface: which implementation runs there is not followed\): a change through that reference after the read would be unseen\)$`
+	return c.Status().Patch(ctx, w, client.MergeFrom(stored)) // want `\(not moved to the patcher: w is handed to c\.runChecks at line 419, before the base at line 420, where w is passed to checker\.check at line 412 \(check is a method of an interface: which implementation runs there is not followed\): a change through that reference after the base at line 420 would be unseen\)$`
 }
