@@ -13,9 +13,10 @@ import (
 // most the status counts as one (helperChange, methodChange:
 // the finding says the patch sends nothing, and -fix makes the patcher
 // at the read); a patch that sends a change made after its base is not
-// called empty (branchChange); a helper that writes the status it
-// changed, or one of another package, whose base -fix does not move to
-// the read, makes no late base (writerChange, otherChange), nor one nine
+// called empty (branchChange); a helper of another package changes the
+// status by its facts (otherChange: StatusOnly, which a write refuses);
+// a helper that writes the status it changed makes no late base
+// (writerChange; advlatebaseother's writers of another package), nor one nine
 // calls deep, beyond what either side follows (deepChange: locked, the
 // write kept naming the chain and the base, not "the read"). The
 // migrated package is advlatebase.go.golden.
@@ -28,7 +29,7 @@ func TestAdvLateBase(t *testing.T) {
 		61:  "which its patch did not send (only those after the base)",
 		73:  "(an empty patch, which wrote none of them)",
 		93:  "NewWidgetStatusPatcher, then Flush",
-		106: "NewWidgetStatusPatcher, then Flush",
+		106: "(an empty patch, which wrote none of them)",
 		124: "add client.MergeFromWithOptimisticLock to the status patch; the write stays a finding",
 	}
 	got := map[int]string{}

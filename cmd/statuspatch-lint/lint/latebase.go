@@ -151,10 +151,11 @@ func (cl *classifier) statusOnlyCall(c *ssa.CallCommon, obj ssa.Value) bool {
 	if !ok || !cl.pass.ImportObjectFact(fn.Origin(), &fact) {
 		return false
 	}
-	if callee.Signature.Recv() == nil && (fn.Pkg() != cl.pkg || cl.writesStatus(callee, 0)) {
-		// -fix moves the base of a function of this package's change
-		// alone (migrate's statusOnlyChange); a base after a helper's
-		// write of the status is right: that write stored the change.
+	if callee.Signature.Recv() == nil && fn.Pkg() == cl.pkg && cl.writesStatus(callee, 0) {
+		// A base after a helper's write of the status is right: that
+		// write stored the change. One of another package that writes
+		// has no StatusOnly (its uses are judged as a callee's, where a
+		// write is refused), as -fix's statusOnlyChange reads it.
 		return false
 	}
 	args, given := c.Args, false

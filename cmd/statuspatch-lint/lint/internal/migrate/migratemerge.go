@@ -192,6 +192,12 @@ func statusOnlyChange(m *migration, n ast.Node, arg ast.Expr) bool {
 	if !m.pass.ImportObjectFact(fn.Origin(), &fact) || !slices.Contains(fact.StatusOnly, i) {
 		return false
 	}
+	if fn.Pkg() != m.pass.Pkg {
+		// Its StatusOnly is its body's uses judged as a callee's: a
+		// status write there, or a call of a function that writes, is
+		// none (assuming.uses, at depth 1), so it writes nothing.
+		return true
+	}
 	fd := m.funcDecl(fn)
 	return fd != nil && fd.Body != nil && localStatusWrite(m, fd, i, 0) == nil
 }

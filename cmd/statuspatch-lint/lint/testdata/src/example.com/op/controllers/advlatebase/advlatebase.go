@@ -93,9 +93,9 @@ func (r *R) writerChange(ctx context.Context, req ctrl.Request) error {
 	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
 }
 
-// otherChange: the status changes in a helper of another package before
-// the base: the late-base finding is not made there, as -fix does not
-// move such a base to the read (it cannot see the helper's body).
+// otherChange: a helper of another package changes the status (its facts:
+// StatusOnly, no write) before the base. At 68b1b549: no finding, and -fix
+// made the patcher after the call, its Flush as empty as the patch.
 func (r *R) otherChange(ctx context.Context, req ctrl.Request) error {
 	w := &v1.Widget{}
 	if err := r.Get(ctx, req.NamespacedName, w); err != nil {
@@ -103,7 +103,7 @@ func (r *R) otherChange(ctx context.Context, req ctrl.Request) error {
 	}
 	rereadhelper.MarkSized(w, 3)
 	base := w.DeepCopy()
-	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `^handwritten status write to Widget: use WidgetStatusPatcher \(example\.com/op/internal/patchers\)$`
+	return r.Status().Patch(ctx, w, client.MergeFrom(base)) // want `; this patch sends nothing: the base is taken after the status changes at line 104; take it before them, or use the generated patcher$`
 }
 
 // deepChange: the helper before the base writes the status it changed,
