@@ -279,7 +279,7 @@ func (cl *classifier) unstructuredApply(w *write, u ssa.Value) result {
 	if set {
 		return result{optimistic, "apply configuration sets resourceVersion"}
 	}
-	if _, fresh := obj.(*ssa.Alloc); fresh {
+	if a, fresh := obj.(*ssa.Alloc); fresh && !cl.givenRV(w, a) {
 		return result{blind, "server-side apply of a new unstructured object without resourceVersion"}
 	}
 	return result{unresolved, "client.ApplyConfigurationFromUnstructured: object's resourceVersion unknown"}
@@ -294,7 +294,7 @@ func (cl *classifier) applyPatch(w *write) result {
 		return result{optimistic, "client.Apply of an object with resourceVersion set"}
 	}
 	advice := "; set it before the patch, or " + applyMode
-	if _, fresh := obj.(*ssa.Alloc); fresh {
+	if a, fresh := obj.(*ssa.Alloc); fresh && !cl.givenRV(w, a) {
 		return result{blind, "client.Apply of a new object without resourceVersion" + advice}
 	}
 	return result{unresolved, "client.Apply: object's resourceVersion unknown" + advice}

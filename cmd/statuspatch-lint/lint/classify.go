@@ -140,7 +140,11 @@ func (cl *classifier) classifyPatchLeaf(w *write, leaf ssa.Value, depth int) res
 		case "MergeFrom":
 			return result{blind, "client.MergeFrom without optimistic lock"}
 		case "MergeFromWithOptions", "StrategicMergeFrom":
-			return cl.mergeOptions(name, v.Common().Args)
+			r := cl.mergeOptions(name, v.Common().Args)
+			if u, ok := cl.clearedLock(w); ok && r.verdict == optimistic {
+				return u
+			}
+			return r
 		case "RawPatch":
 			return cl.rawPatch(w, v.Common().Args, depth)
 		default:

@@ -16,8 +16,11 @@ import (
 // classifyUpdate: an Update sends the object's resourceVersion, so it is
 // optimistic unless the function clears it before the call.
 func (cl *classifier) classifyUpdate(w *write) result {
+	if r, ok := cl.unreadResult(w, "Update sends no resourceVersion"); ok {
+		return r
+	}
 	obj := cl.identity(w.args[1])
-	for _, set := range cl.resourceVersionSets(w.instr.Parent(), obj) {
+	for _, set := range cl.objectRVSets(w.instr.Parent(), obj, 0) {
 		if set.cleared && reaches(set.instr, w.instr) {
 			return result{blind, "resourceVersion cleared before Update"}
 		}

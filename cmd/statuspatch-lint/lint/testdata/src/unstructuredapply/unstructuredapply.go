@@ -57,6 +57,17 @@ func (r *Reconciler) fresh(ctx context.Context) error {
 	return r.Client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u)) // want `^blind: Status\(\).Apply of runtime.ApplyConfiguration: server-side apply of a new unstructured object without resourceVersion$`
 }
 
+// A fresh object read with Get before the apply: not blind (at
+// d4979aa7 it was called "a new unstructured object without
+// resourceVersion"); the Get gives it the one it sends.
+func (r *Reconciler) readFirst(ctx context.Context, key client.ObjectKey) error {
+	u := &unstructured.Unstructured{}
+	if err := r.Client.Get(ctx, key, u); err != nil {
+		return err
+	}
+	return r.Client.Status().Apply(ctx, client.ApplyConfigurationFromUnstructured(u)) // want `^unresolved: Status\(\).Apply of runtime.ApplyConfiguration: client.ApplyConfigurationFromUnstructured: object's resourceVersion unknown$`
+}
+
 // Cleared resourceVersion: blind.
 func (r *Reconciler) cleared(ctx context.Context, u *unstructured.Unstructured) error {
 	u.SetResourceVersion("")
