@@ -75,7 +75,7 @@ func run(pass *analysis.Pass, cfg Config) (*Result, error) {
 	for i, w := range ws {
 		reps[i] = rp.replay(w)
 	}
-	mws := migrateWrites(pass, cfg, ws)
+	mws := migrateWrites(pass, cfg, c, ws)
 	g := gateReplays(pass, files, cfg, ws, mws, reps)
 	for i, w := range ws {
 		if diag, ok := diagnose(pass, c, files, allow, cfg, mws, w, mws[i], reps[i], g, res); ok {

@@ -84,8 +84,9 @@ func unstructuredKinds(pass *analysis.Pass, files *fileSet, ws []*write) {
 }
 
 // migrateWrites gives -fix's migration (package migrate) the status
-// writes as it sees them, each with its kind's generated patcher.
-func migrateWrites(pass *analysis.Pass, cfg Config, ws []*write) []*migrate.Write {
+// writes as it sees them, each with its kind's generated patcher, and
+// where the object is made when it is written unread (unread.go).
+func migrateWrites(pass *analysis.Pass, cfg Config, cl *classifier, ws []*write) []*migrate.Write {
 	mws := make([]*migrate.Write, len(ws))
 	for i, w := range ws {
 		mw := &migrate.Write{
@@ -95,6 +96,9 @@ func migrateWrites(pass *analysis.Pass, cfg Config, ws []*write) []*migrate.Writ
 		if mw.Movable {
 			if p, ok := findPatcherIn(pass, w.kind, cfg.patchers); ok {
 				mw.Patcher = &migrate.Patcher{Type: p.Type, Pkg: p.Pkg, Into: p.Into}
+			}
+			if a := cl.unread(w); a != nil {
+				mw.Unread = a.Pos()
 			}
 		}
 		mws[i] = mw

@@ -276,7 +276,7 @@ func (r *recognition) prepareMerge() *migration {
 	if why := m.reads().findObj(w.Kind); m.obj == nil {
 		return r.stay(why)
 	}
-	if why := unreadWhy(m); why != "" {
+	if why := unreadWhy(m, w); why != "" {
 		return r.stay(m.shapeWhy(why)) // migrateunread.go
 	}
 	if why := m.reads().findAnchor(w.Verb); m.anchor == nil && m.helper == nil {

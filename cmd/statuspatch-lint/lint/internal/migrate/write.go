@@ -18,6 +18,10 @@ type Write struct {
 	// an object of a concrete type.
 	Movable bool
 	Patcher *Patcher // the kind's generated patcher, nil when there is none
+	// Unread: where the object is made (&Kind{...}), when the write's
+	// function writes it before anything may have given it a
+	// resourceVersion (the analyzer's model on SSA, lint/unread.go).
+	Unread token.Pos
 }
 
 // A Patcher is a generated <Kind>StatusPatcher.
