@@ -23,10 +23,6 @@ func lockFixes(pass *analysis.Pass, cl *classifier, files *fileSet, w *write, r 
 	if r.verdict != blind || w.generated || w.verb != "Patch" || len(w.args) < 3 {
 		return nil, ""
 	}
-	if a := cl.unread(w); a != nil {
-		// The lock sends the object's resourceVersion: it has none.
-		return nil, fmt.Sprintf("the object is made at line %d and not read from the server before the write: a lock would send an empty resourceVersion; read it first (a Get, or the generated patcher's Fetch)", pass.Fset.Position(a.Pos()).Line)
-	}
 	var edits []analysis.TextEdit
 	for _, leaf := range cl.leaves(w.args[2]) {
 		call, ok := leaf.(*ssa.Call)
@@ -56,6 +52,10 @@ func lockFixes(pass *analysis.Pass, cl *classifier, files *fileSet, w *write, r 
 		}
 		if why := staleLockBase(pass, files, w, call, expr); why != "" {
 			return nil, why
+		}
+		if a := cl.unread(w); a != nil {
+			// The lock sends the object's resourceVersion: it has none.
+			return nil, fmt.Sprintf("the object is made at line %d and not read from the server before the write: a lock would send an empty resourceVersion; read it first (a Get, or the generated patcher's Fetch)", pass.Fset.Position(a.Pos()).Line)
 		}
 		if fix, ok := lockFix(pass, expr, name); ok {
 			edits = append(edits, fix.TextEdits...)

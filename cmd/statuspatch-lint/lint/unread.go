@@ -54,6 +54,9 @@ func (cl *classifier) unread(w *write) *ssa.Alloc {
 	if w.instr == nil || len(w.args) < 2 {
 		return nil
 	}
+	if _, deferred := w.instr.(*ssa.Defer); deferred {
+		return nil // it runs as the function returns, after what follows it
+	}
 	a, ok := cl.identity(w.args[1]).(*ssa.Alloc)
 	if !ok || a.Parent() != w.instr.Parent() || a.Pos() == 0 || !typedKind(a.Type()) {
 		return nil
